@@ -1,0 +1,114 @@
+"""A validated request: the messages as the API sees them, plus the rules the API enforces
+on a conversation (tool_use/tool_result pairing, non-empty content, thinking blocks).
+
+Consecutive messages with the same role are merged, as the real API does; every block
+remembers where it came from so that errors name the learner's own indexes.
+"""
+
+from dataclasses import dataclass, field
+
+from . import thinking
+from .errors import invalid
+
+THINKING_MISSING = (
+    "messages.{i}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. "
+    "When `thinking` is enabled, a final `assistant` message must start with a thinking block "
+    "(preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include "
+    "thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult "
+    "our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+)
+THINKING_MODIFIED = (
+    "messages.{i}.content.{j}: `thinking` or `redacted_thinking` blocks in the latest assistant message "
+    "cannot be modified. These blocks must remain as they were in the original response."
+)
+
+
+@dataclass
+class Turn:
+    """One message after merging, with the original (message, block) index of each block."""
+
+    role: str
+    blocks: list[dict]
+    origin: list[tuple[int, int]] = field(default_factory=list)
+    first_index: int = 0
+    raw_message_count: int = 1
+
+    def of_type(self, kind: str) -> list[dict]:
+        return [b for b in self.blocks if b.get("type") == kind]
+
+    def text(self) -> str:
+        return "\n".join(b["text"] for b in self.of_type("text"))
+
+
+def blocks_of(content: str | list[dict]) -> list[dict]:
+    """Content as a list of blocks (a string is one text block)."""
+    return [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
+
+
+def merge_turns(messages: list[dict]) -> list[Turn]:
+    """Merge consecutive same-role messages and check that none is empty."""
+    turns: list[Turn] = []
+    for i, message in enumerate(messages):
+        blocks = blocks_of(message["content"])
+        is_final_assistant = i == len(messages) - 1 and message["role"] == "assistant"
+        if not blocks and not is_final_assistant:
+            raise invalid(
+                f"messages.{i}: all messages must have non-empty content except for the optional final assistant message"
+            )
+        origin = [(i, j) for j in range(len(blocks))]
+        if turns and turns[-1].role == message["role"]:
+            turns[-1].blocks.extend(blocks)
+            turns[-1].origin.extend(origin)
+            turns[-1].raw_message_count += 1
+        else:
+            turns.append(Turn(message["role"], blocks, origin, first_index=i))
+    if not turns:
+        raise invalid("messages: at least one message is required")
+    if turns[0].role != "user":
+        raise invalid('messages: first message must use the "user" role')
+    return turns
+
+
+def check_tool_pairing(turns: list[Turn]) -> None:
+    """Every tool_result answers a tool_use of the turn before; every tool_use is answered in the turn after."""
+    for k, turn in enumerate(turns):
+        if turn.role == "user":
+            previous_ids = {b["id"] for b in turns[k - 1].of_type("tool_use")} if k else set()
+            for block, (i, j) in zip(turn.blocks, turn.origin):
+                if block.get("type") == "tool_result" and block["tool_use_id"] not in previous_ids:
+                    raise invalid(
+                        f"messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: "
+                        f"{block['tool_use_id']}. Each `tool_result` block must have a corresponding `tool_use` "
+                        "block in the previous message."
+                    )
+        elif k + 1 < len(turns):
+            answered = {b["tool_use_id"] for b in turns[k + 1].of_type("tool_result")}
+            missing = [b["id"] for b in turn.of_type("tool_use") if b["id"] not in answered]
+            if missing:
+                raise invalid(
+                    f"messages.{turn.origin[0][0] if turn.origin else turn.first_index}: `tool_use` ids were found "
+                    f"without `tool_result` blocks immediately after: {', '.join(missing)}. Each `tool_use` block "
+                    "must have a corresponding `tool_result` block in the next message."
+                )
+
+
+def check_thinking(turns: list[Turn], thinking_enabled: bool) -> None:
+    """Thinking blocks come back exactly as sent, and a tool-use turn keeps its thinking while thinking is on."""
+    assistants = [k for k, t in enumerate(turns) if t.role == "assistant"]
+    for k in assistants:
+        turn = turns[k]
+        latest = k == assistants[-1]
+        for block, (i, j) in zip(turn.blocks, turn.origin):
+            if block.get("type") == "thinking" and not thinking.verify(block["thinking"], block["signature"]):
+                if latest:
+                    raise invalid(THINKING_MODIFIED.format(i=i, j=j))
+                raise invalid(f"messages.{i}.content.{j}: Invalid `signature` in `thinking` block")
+    if not thinking_enabled or not assistants:
+        return
+    k = assistants[-1]
+    turn = turns[k]
+    in_tool_loop = k + 1 < len(turns) and turns[k + 1].of_type("tool_result")
+    if in_tool_loop and turn.of_type("tool_use"):
+        first = turn.blocks[0].get("type")
+        if first not in ("thinking", "redacted_thinking"):
+            raise invalid(THINKING_MISSING.format(i=turn.origin[0][0], found=first))

@@ -1,0 +1,113 @@
+"""POST /v1/messages and /v1/messages/count_tokens: validate like the real API, ask the
+simulated model, cut the answer at its limits, and bill it with prompt caching."""
+
+import hashlib
+import itertools
+import json
+
+from . import output_limits, simulated_model, thinking
+from .conversation import check_thinking, check_tool_pairing, merge_turns
+from .errors import ApiError, invalid
+from .models import KNOWN_MODELS, ModelLimits
+from .prompt_cache import PromptCache, count_input
+from .request_schema import first_problem
+
+THREAD_UNSUPPORTED = (
+    "`thread` is not supported by this server. Send the full conversation without `thread`."
+)
+
+
+def request_digest(body: dict) -> str:
+    """A digest of what the model is asked, the same for the same request (streamed or not)."""
+    canonical = json.dumps({k: v for k, v in body.items() if k != "stream"}, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class MessagesApi:
+    """The Messages API of one sandbox: its prompt cache and its context-window setting."""
+
+    def __init__(self, context_window: int | None = None) -> None:
+        self.cache = PromptCache()
+        self.context_window = context_window
+        """When set, replaces every model's context window (to show `model_context_window_exceeded`)."""
+
+    def _limits(self, body: dict) -> ModelLimits:
+        limits = KNOWN_MODELS.get(body["model"])
+        if limits is None:
+            raise ApiError(404, f"model: {body['model']}")
+        return limits
+
+    def _validated(self, body: object, kind: str):
+        problem = first_problem(body, kind)
+        if problem:
+            raise invalid(problem)
+        assert isinstance(body, dict)
+        if body.get("thread") is not None:
+            raise ApiError(400, THREAD_UNSUPPORTED, details={"error_code": "thread_unsupported_request"})
+        limits = self._limits(body)
+        turns = merge_turns(body["messages"])
+        check_tool_pairing(turns)
+        check_thinking(turns, _thinking_on(body))
+        return body, limits, turns
+
+    def count_tokens(self, body: object) -> dict:
+        body, _, turns = self._validated(body, "count_tokens")
+        return {"input_tokens": count_input(body, turns)}
+
+    def create(self, body: object) -> tuple[dict, dict[int, str]]:
+        """The response message, and the JSON text of any tool input cut short (for streaming)."""
+        body, limits, turns = self._validated(body, "request")
+        max_tokens = body["max_tokens"]
+        if max_tokens > limits.max_output_tokens:
+            raise invalid(f"max_tokens: {max_tokens} > {limits.max_output_tokens}, which is the maximum "
+                          f"allowed number of output tokens for {body['model']}")
+        budget = (body.get("thinking") or {}).get("budget_tokens")
+        if _thinking_on(body) and budget is not None and max_tokens <= budget:
+            raise invalid("`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our "
+                          "documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+                          "#max-tokens-and-context-window-size")
+        window = self.context_window or limits.context_window
+        usage = self.cache.usage(body, turns, limits.min_cacheable_tokens)
+        if usage.total_input > window:
+            raise invalid(f"prompt is too long: {usage.total_input} tokens > {window} maximum")
+
+        digest = request_digest(body)
+        counter = itertools.count()
+        new_id = lambda prefix: prefix + hashlib.sha256(f"{digest}/{next(counter)}".encode()).hexdigest()[:22]  # noqa: E731
+        reply = simulated_model.respond(body, turns, new_id)
+        blocks = list(reply.blocks)
+        if _thinking_on(body) and reply.stop_reason != "refusal":
+            reasoning = reply.reasoning or "Let me think about how to answer."
+            blocks.insert(0, {"type": "thinking", "thinking": reasoning, "signature": thinking.sign(reasoning)})
+        shaped = output_limits.shape(blocks, reply.stop_reason, max_tokens, window - usage.total_input,
+                                     body.get("stop_sequences") or [])
+        wire_usage: dict = {
+            "input_tokens": usage.input_tokens,
+            "cache_creation_input_tokens": usage.cache_creation_input_tokens,
+            "cache_read_input_tokens": usage.cache_read_input_tokens,
+            "cache_creation": {
+                "ephemeral_5m_input_tokens": usage.cache_creation_input_tokens - usage.cache_creation_1h,
+                "ephemeral_1h_input_tokens": usage.cache_creation_1h,
+            },
+            "output_tokens": shaped.output_tokens,
+            "service_tier": "standard",
+        }
+        searches = sum(1 for b in shaped.blocks if b["type"] == "server_tool_use")
+        if searches:
+            wire_usage["server_tool_use"] = {"web_search_requests": searches, "web_fetch_requests": 0}
+        message = {
+            "id": "msg_01" + digest[:22],
+            "type": "message",
+            "role": "assistant",
+            "model": body["model"],
+            "content": shaped.blocks,
+            "stop_reason": shaped.stop_reason,
+            "stop_sequence": shaped.stop_sequence,
+            "stop_details": reply.stop_details if shaped.stop_reason == "refusal" else None,
+            "usage": wire_usage,
+        }
+        return message, shaped.partial_json
+
+
+def _thinking_on(body: dict) -> bool:
+    return (body.get("thinking") or {}).get("type") in ("enabled", "adaptive")

@@ -1,0 +1,115 @@
+"""Prompt caching by the real rules, on the sandbox's token counts.
+
+The prompt is read in the API's order (tools, then system, then messages) as a
+list of blocks. A block with `cache_control` (or the last block, when the request
+asks for automatic caching with a top-level `cache_control`) is a breakpoint: the
+prefix up to it is written to the cache if it is at least the model's minimum
+length. A later request reads the longest cached prefix that ends at one of its
+breakpoints or up to 20 blocks before one. At most 4 breakpoints. Entries never
+expire in the sandbox (the real cache keeps them 5 minutes or 1 hour), so runs
+stay deterministic.
+"""
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass
+
+from . import tokens
+from .conversation import Turn
+from .errors import invalid
+
+LOOKBACK_BLOCKS = 20
+MAX_BREAKPOINTS = 4
+TOOLS_PREAMBLE_TOKENS = 300
+"""What the API adds to the prompt when tools are present (the tool-use system prompt)."""
+REQUEST_OVERHEAD_TOKENS = 4
+
+
+@dataclass
+class Usage:
+    input_tokens: int
+    cache_read_input_tokens: int
+    cache_creation_input_tokens: int
+    cache_creation_1h: int
+
+    @property
+    def total_input(self) -> int:
+        return self.input_tokens + self.cache_read_input_tokens + self.cache_creation_input_tokens
+
+
+@dataclass
+class _Item:
+    tokens: int
+    breakpoint_ttl: str | None  # "5m" or "1h" where the block carries cache_control
+    digest: str = ""  # hash of the prefix that ends with this block
+
+
+def _items(body: dict, turns: list[Turn]) -> list[_Item]:
+    """The prompt's blocks in cache order, each with its tokens, breakpoint and prefix digest."""
+    system = body.get("system") or []
+    sources: list[tuple[dict, int]] = []
+    for n, tool in enumerate(body.get("tools") or []):
+        sources.append((tool, tokens.count_tool(tool) + (TOOLS_PREAMBLE_TOKENS if n == 0 else 0)))
+    for block in [{"type": "text", "text": system}] if isinstance(system, str) else system:
+        sources.append((block, tokens.count_block(block)))
+    for turn in turns:
+        for n, block in enumerate(turn.blocks):
+            overhead = tokens.MESSAGE_OVERHEAD if n == 0 else 0
+            sources.append(({"role": turn.role, **block}, tokens.count_block(block) + overhead))
+    running = hashlib.sha256(str(body.get("model")).encode())
+    items = []
+    for block, count in sources:
+        control = block.get("cache_control")
+        canonical = {k: v for k, v in block.items() if k != "cache_control"}
+        running.update(json.dumps(canonical, sort_keys=True, ensure_ascii=False).encode())
+        items.append(_Item(count, (control.get("ttl") or "5m") if control else None, running.hexdigest()))
+    if body.get("cache_control") and items:
+        items[-1].breakpoint_ttl = body["cache_control"].get("ttl") or "5m"
+    return items
+
+
+def count_input(body: dict, turns: list[Turn]) -> int:
+    """Input tokens of a request, all of them, as count_tokens reports."""
+    return REQUEST_OVERHEAD_TOKENS + sum(item.tokens for item in _items(body, turns))
+
+
+class PromptCache:
+    """One sandbox's cache: prefix digest -> its length in tokens."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def usage(self, body: dict, turns: list[Turn], min_cacheable: int) -> Usage:
+        """Bill a request: read the longest cached prefix, write the prefixes at its breakpoints."""
+        items = _items(body, turns)
+        cumulative = []
+        total = REQUEST_OVERHEAD_TOKENS
+        for item in items:
+            total += item.tokens
+            cumulative.append(total)
+        breakpoints = [n for n, item in enumerate(items) if item.breakpoint_ttl]
+        if len(breakpoints) > MAX_BREAKPOINTS:
+            raise invalid(
+                f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be provided. Found {len(breakpoints)}."
+            )
+        with self._lock:
+            hit = -1
+            for b in breakpoints:
+                for n in range(b, max(-1, b - LOOKBACK_BLOCKS - 1), -1):
+                    if items[n].digest in self._entries:
+                        hit = max(hit, n)
+                        break
+            read = cumulative[hit] if hit >= 0 else 0
+            written, ttl = read, "5m"
+            for b in breakpoints:
+                if b > hit and cumulative[b] >= min_cacheable:
+                    self._entries[items[b].digest] = cumulative[b]
+                    written, ttl = cumulative[b], items[b].breakpoint_ttl or "5m"
+        creation = written - read
+        return Usage(total - read - creation, read, creation, creation if ttl == "1h" else 0)

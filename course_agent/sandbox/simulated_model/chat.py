@@ -1,0 +1,94 @@
+"""Answers without tools: small questions, a review of a pasted diff, and the honest
+"I have no hands" when asked to act on something it cannot see."""
+
+import re
+
+from .diff_reading import parse_changes
+from .reply import Reply, say, text_reply
+from .reviewer import compose_review, mr_number
+
+_ARITHMETIC = re.compile(r"(-?\d+(?:\.\d+)?)\s*([+\-*/×])\s*(-?\d+(?:\.\d+)?)")
+_COUNT = re.compile(r"(?:count|посчитай|считай)\D*(\d+)\D+(\d+)", re.I)
+_EXPLAIN = re.compile(r"explain|in detail|essay|tell me about|расскажи|объясни|подробно", re.I)
+_GREETING = re.compile(r"^\s*(hi|hello|hey|привет|здравствуй)", re.I)
+_WANTS_REVIEW = re.compile(r"review|check|merge request|pull request|\bMR\b|\bPR\b|провер|ревью|реквест", re.I)
+_CAPITALS = {"france": ("Paris", "Париж"), "франци": ("Paris", "Париж"),
+             "russia": ("Moscow", "Москва"), "росси": ("Moscow", "Москва")}
+
+_LOOP_EN = [
+    "An agent is not a different kind of API. It is the same messages.create call, made in a loop.",
+    "Between two calls your code does what the model asked for: it runs a tool and sends back the result.",
+    "The model itself only reads text and writes text. It cannot open a file, call GitLab or run a test.",
+    "So you describe the available tools. When the model needs one, it answers with a tool_use block "
+    "instead of prose, and stop_reason says tool_use.",
+    "Your code runs the tool, appends the model's whole answer to the history, then a user message with "
+    "every tool_result of that turn, and calls the model again.",
+    "The model reads the results and decides what comes next: another tool, or the final answer with "
+    "stop_reason end_turn.",
+    "Nobody knows in advance how many rounds that takes. The model chooses the order of the steps; that is "
+    "what makes it an agent rather than a workflow.",
+    "Because the count is unknown, a real loop needs a cap on iterations, and every stop reason needs a "
+    "deliberate answer in code.",
+]
+_LOOP_RU = [
+    "Агент — это не отдельный вид API. Это тот же вызов messages.create, повторённый в цикле.",
+    "Между вызовами ваш код делает то, о чём попросила модель: запускает инструмент и возвращает результат.",
+    "Сама модель только читает и пишет текст. Она не может открыть файл, сходить в GitLab или запустить тесты.",
+    "Поэтому вы описываете доступные инструменты. Когда модели нужен инструмент, она отвечает блоком "
+    "tool_use вместо текста, и stop_reason равен tool_use.",
+    "Ваш код выполняет инструмент, добавляет в историю весь ответ модели, затем сообщение user со всеми "
+    "tool_result этого хода, и снова вызывает модель.",
+    "Модель читает результаты и решает, что дальше: ещё один инструмент или финальный ответ со stop_reason "
+    "end_turn.",
+    "Сколько будет таких кругов, заранее неизвестно. Порядок шагов выбирает модель; этим агент и отличается "
+    "от воркфлоу.",
+    "Раз число шагов неизвестно, настоящему циклу нужен предел итераций, а каждой причине остановки — "
+    "осознанная обработка в коде.",
+]
+
+
+def respond(task: str, lang: str) -> Reply:
+    if "@@" in task and ("+++" in task or "diff --git" in task):
+        changes = parse_changes(task[task.find("diff --git") if "diff --git" in task else 0:])
+        return text_reply(compose_review(lang, mr_number(task) or "?", changes, [], [], False, can_read=False))
+    if _WANTS_REVIEW.search(task) and mr_number(task):
+        number = mr_number(task)
+        return text_reply(say(
+            lang,
+            f"I can't open merge request !{number}. I only read and write text: I have no access to GitLab, "
+            "files or the network. Paste the diff here, or give me a tool that fetches it, and I will review it.",
+            f"Я не могу открыть merge request !{number}. Я только читаю и пишу текст: у меня нет доступа к GitLab, "
+            "файлам или сети. Вставьте сюда diff или дайте мне инструмент, который его получает, и я его проверю.",
+        ), reasoning=say(lang, "I have no tools, so I cannot fetch the MR.", "Инструментов нет, получить MR я не могу."))
+    count = _COUNT.search(task)
+    if count and int(count.group(2)) - int(count.group(1)) < 1000:
+        numbers = range(int(count.group(1)), int(count.group(2)) + 1)
+        return text_reply(", ".join(str(n) for n in numbers))
+    arithmetic = _ARITHMETIC.search(task)
+    if arithmetic:
+        return text_reply(_arithmetic(*arithmetic.groups(), lang=lang))
+    lowered = task.lower()
+    for key, (en, ru) in _CAPITALS.items():
+        if key in lowered and re.search(r"capital|столиц", lowered):
+            return text_reply(say(lang, f"The capital is {en}.", f"Столица — {ru}."))
+    if _EXPLAIN.search(task):
+        return text_reply("\n\n".join(_LOOP_RU if lang == "ru" else _LOOP_EN))
+    if _GREETING.search(task):
+        return text_reply(say(lang, "Hello! I'm the course sandbox's simulated model. How can I help?",
+                              "Здравствуйте! Я симулированная модель учебной песочницы. Чем помочь?"))
+    return text_reply(say(
+        lang,
+        "I'm the course sandbox's simulated model: I answer offline and always the same way. Ask me to review a "
+        "merge request and give me tools to fetch it, or ask me to explain the agent loop.",
+        "Я симулированная модель учебной песочницы: отвечаю без сети и всегда одинаково. Попросите меня проверить "
+        "merge request и дайте инструменты, чтобы его получить, или попросите объяснить агентный цикл.",
+    ))
+
+
+def _arithmetic(left: str, op: str, right: str, lang: str) -> str:
+    a, b = float(left), float(right)
+    if op in "/" and b == 0:
+        return say(lang, "Division by zero is undefined.", "Делить на ноль нельзя.")
+    value = {"+": a + b, "-": a - b, "*": a * b, "×": a * b, "/": a / b if b else 0}[op]
+    shown = int(value) if value == int(value) else round(value, 6)
+    return f"{left} {op} {right} = {shown}"

@@ -1,0 +1,87 @@
+"""Finding the learner's tools by what they do, whatever they are called, and filling their
+inputs from their input_schema, whatever the property names."""
+
+import re
+from dataclasses import dataclass
+
+ROLE_PATTERNS = {
+    "merge": r"merge|влить|влей|слить|слей|смерж",
+    "diff": r"diff|changes|изменени|дифф",
+    "comment": r"comment|note|коммент|замечани",
+    "read": r"read|file|content|файл|прочит|содерж",
+}
+_REQUEST_WORDS = re.compile(r"(merge|pull)[ _-]?requests?")
+"""'merge request' names the thing reviewed, not the act of merging."""
+SLOT_PATTERNS = {
+    "number": r"^(pr|mr|iid|number|num|id|pull|merge_request|pull_request|request)(_?(id|iid|number|num))?$",
+    "path": r"path|file",
+    "ref": r"^(ref|branch|sha|commit|revision|rev)$",
+    "body": r"body|text|comment|message|note|content",
+}
+
+
+@dataclass
+class ToolSpec:
+    name: str
+    description: str
+    schema: dict
+
+    def properties(self) -> dict:
+        return self.schema.get("properties") or {}
+
+
+def custom_tools(request: dict) -> list[ToolSpec]:
+    """The client tools of a request (server tools have a `type` such as web_search_20250305)."""
+    return [
+        ToolSpec(t["name"], t.get("description", ""), t.get("input_schema") or {})
+        for t in request.get("tools") or []
+        if t.get("type") in (None, "custom")
+    ]
+
+
+def find(tools: list[ToolSpec], role: str) -> ToolSpec | None:
+    """The tool that plays a role: first by its name, then by its description."""
+    for field in ("name", "description"):
+        for tool in tools:
+            text = _REQUEST_WORDS.sub(" ", getattr(tool, field).lower())
+            matches = [r for r, pattern in ROLE_PATTERNS.items() if re.search(pattern, text)]
+            if matches and matches[0] == role:
+                return tool
+    return None
+
+
+def fill(tool: ToolSpec, **slots: object) -> dict:
+    """Input for a tool: each known slot goes to the property whose name fits it."""
+    values: dict[str, object] = {}
+    properties = tool.properties()
+    for prop, schema in properties.items():
+        slot = _slot_for(prop, schema if isinstance(schema, dict) else {}, slots)
+        if slot is not None and slots.get(slot) is not None:
+            values[prop] = _typed(slots[slot], schema if isinstance(schema, dict) else {})
+    for prop in tool.schema.get("required") or []:
+        if prop not in values and isinstance(properties.get(prop), dict):
+            schema = properties[prop]
+            if "default" in schema:
+                values[prop] = schema["default"]
+            elif schema.get("enum"):
+                values[prop] = schema["enum"][0]
+    return values
+
+
+def _slot_for(prop: str, schema: dict, slots: dict) -> str | None:
+    name = prop.lower()
+    for slot in ("number", "ref", "path", "body"):
+        if slot in slots and re.search(SLOT_PATTERNS[slot], name):
+            return slot
+    if "number" in slots and schema.get("type") in ("integer", "number"):
+        return "number"
+    return None
+
+
+def _typed(value: object, schema: dict) -> object:
+    kind = schema.get("type")
+    if kind in ("integer", "number") and isinstance(value, str) and value.isdigit():
+        return int(value)
+    if kind == "string" and not isinstance(value, str):
+        return str(value)
+    return value

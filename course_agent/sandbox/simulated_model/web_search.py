@@ -1,0 +1,65 @@
+"""A server tool turn that needs more than one response: the sandbox's web search.
+
+A research question takes SEARCHES_NEEDED searches and the sandbox runs at most
+SEARCHES_PER_TURN per response, so the first response stops with `pause_turn`.
+Sending the conversation back with that response appended, and no new user
+message, continues the same turn and finishes it. A new user message instead
+starts the research over. Results come from an offline stand-in, with addresses
+under the reserved `.invalid` domain.
+"""
+
+import base64
+import re
+from urllib.parse import quote_plus
+
+from ..conversation import Turn
+from .reply import NewId, Reply, say
+
+SEARCHES_NEEDED = 3
+SEARCHES_PER_TURN = 2
+_WANTS_SEARCH = re.compile(r"search|look up|find|latest|news|найди|поищи|поиск|последн|новост", re.I)
+
+
+def server_tool(request: dict) -> dict | None:
+    return next((t for t in request.get("tools") or [] if str(t.get("type", "")).startswith("web_search")), None)
+
+
+def wants_search(text: str) -> bool:
+    return bool(_WANTS_SEARCH.search(text))
+
+
+def respond(request: dict, turns: list[Turn], question: str, lang: str, new_id: NewId) -> Reply:
+    tool = server_tool(request) or {}
+    plan = [question, f"{question} documentation", f"{question} examples"][: tool.get("max_uses") or SEARCHES_NEEDED]
+    continuing = turns[-1].role == "assistant"
+    done = len(turns[-1].of_type("server_tool_use")) if continuing else 0
+    blocks: list[dict] = []
+    if not done:
+        blocks.append({"type": "text", "text": say(lang, "I'll search the web for this.", "Поищу это в интернете.")})
+    for query in plan[done: done + SEARCHES_PER_TURN]:
+        use_id = new_id("srvtoolu_01")
+        blocks.append({"type": "server_tool_use", "id": use_id, "name": tool.get("name", "web_search"),
+                       "input": {"query": query}})
+        blocks.append({"type": "web_search_tool_result", "tool_use_id": use_id, "content": _results(query)})
+    if done + SEARCHES_PER_TURN < len(plan):
+        return Reply(blocks, "pause_turn")
+    titles = "; ".join(f"{query} — https://search.sandbox.invalid/?q={quote_plus(query)}" for query in plan)
+    blocks.append({"type": "text", "text": say(
+        lang, f"I ran {len(plan)} searches. Sources: {titles}. The sandbox's search is offline, so these pages "
+              "are placeholders; with the real API the answer would summarise them.",
+        f"Я выполнил поисков: {len(plan)}. Источники: {titles}. Поиск в песочнице работает без сети, поэтому это "
+        "заглушки; с настоящим API здесь было бы их краткое содержание.")})
+    return Reply(blocks, "end_turn")
+
+
+def _results(query: str) -> list[dict]:
+    return [
+        {
+            "type": "web_search_result",
+            "title": f"{query} ({n})",
+            "url": f"https://search.sandbox.invalid/{n}?q={quote_plus(query)}",
+            "encrypted_content": base64.b64encode(f"sandbox result {n} for {query}".encode()).decode(),
+            "page_age": None,
+        }
+        for n in (1, 2)
+    ]

@@ -1,0 +1,48 @@
+"""A message as the Messages API streams it: server-sent events, each with an `event:` line."""
+
+import json
+from collections.abc import Iterator
+
+TEXT_CHUNK = 24
+JSON_CHUNK = 16
+
+
+def _event(name: str, data: dict) -> bytes:
+    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}\n\n".encode()
+
+
+def _chunks(text: str, size: int) -> list[str]:
+    return [text[i:i + size] for i in range(0, len(text), size)] or []
+
+
+def events(message: dict, partial_json: dict[int, str]) -> Iterator[bytes]:
+    """message_start, then each block (start, deltas, stop), then message_delta and message_stop."""
+    usage = message["usage"]
+    start = {**message, "content": [], "stop_reason": None, "stop_sequence": None, "stop_details": None,
+             "usage": {**usage, "output_tokens": 1}}
+    yield _event("message_start", {"type": "message_start", "message": start})
+    yield _event("ping", {"type": "ping"})
+    for index, block in enumerate(message["content"]):
+        kind = block["type"]
+        deltas: list[dict] = []
+        if kind == "text":
+            opening = {**block, "text": ""}
+            deltas = [{"type": "text_delta", "text": c} for c in _chunks(block["text"], TEXT_CHUNK)]
+        elif kind == "thinking":
+            opening = {"type": "thinking", "thinking": "", "signature": ""}
+            deltas = [{"type": "thinking_delta", "thinking": c} for c in _chunks(block["thinking"], TEXT_CHUNK)]
+            deltas.append({"type": "signature_delta", "signature": block["signature"]})
+        elif kind in ("tool_use", "server_tool_use"):
+            opening = {**block, "input": {}}
+            raw = partial_json.get(index, json.dumps(block["input"], ensure_ascii=False))
+            deltas = [{"type": "input_json_delta", "partial_json": c} for c in _chunks(raw, JSON_CHUNK)]
+        else:
+            opening = block
+        yield _event("content_block_start", {"type": "content_block_start", "index": index, "content_block": opening})
+        for delta in deltas:
+            yield _event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
+        yield _event("content_block_stop", {"type": "content_block_stop", "index": index})
+    delta = {"stop_reason": message["stop_reason"], "stop_sequence": message["stop_sequence"],
+             "stop_details": message["stop_details"]}
+    yield _event("message_delta", {"type": "message_delta", "delta": delta, "usage": usage})
+    yield _event("message_stop", {"type": "message_stop"})
