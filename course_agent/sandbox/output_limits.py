@@ -64,7 +64,9 @@ def _cut_block(block: dict, room: int) -> tuple[dict, str | None] | None:
         text = block["thinking"][:chars]
         return {**block, "thinking": text, "signature": thinking.sign(text)}, None
     if block["type"] == "tool_use":
-        json_text = json.dumps(block["input"], ensure_ascii=False)[:chars]
+        full = json.dumps(block["input"], ensure_ascii=False)
+        share = room / max(1, tokens.count_block(block) - tokens.BLOCK_OVERHEAD)
+        json_text = full[: int(len(full) * min(1.0, share))]
         try:
             partial_input = jiter.from_json(json_text.encode(), partial_mode="trailing-strings") if json_text else {}
         except ValueError:

@@ -6,6 +6,7 @@ instance is independent, so tests and notebooks can run several at once.
 """
 
 import logging
+import socket
 import threading
 
 import anthropic
@@ -37,13 +38,18 @@ class Sandbox:
         self.messages_api = MessagesApi(context_window)
         self._server: BaseWSGIServer | None = None
         self._thread: threading.Thread | None = None
+        self._port = 0
 
     # lifecycle
     def start(self) -> "Sandbox":
         if self._server is not None:
             return self
         app = SandboxApp(self.api_key, self.messages_api, self.faults)
-        self._server = make_server(self.host, self.requested_port, app, threaded=True, request_handler=_QuietHandler)
+        # Bind here so a busy port raises OSError (werkzeug would print and exit the process).
+        listener = socket.create_server((self.host, self.requested_port))
+        self._port = listener.getsockname()[1]
+        self._server = make_server(self.host, self._port, app, threaded=True,
+                                   request_handler=_QuietHandler, fd=listener.detach())
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.1},
                                         name=f"course-agent-sandbox:{self.port}", daemon=True)
         self._thread.start()
@@ -69,7 +75,7 @@ class Sandbox:
     def port(self) -> int:
         if self._server is None:
             raise RuntimeError("the sandbox is not running: call start() or use `with Sandbox() as sb:`")
-        return self._server.server_port
+        return self._port
 
     @property
     def url(self) -> str:

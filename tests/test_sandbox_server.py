@@ -1,0 +1,188 @@
+"""The sandbox as a server: faults and retries, bad input, determinism, several at once, the CLI."""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import anthropic
+import pytest
+from anthropic import beta_tool
+
+from conftest import MODEL, raw_post
+from course_agent.sandbox import Sandbox
+from review_material import DIFF_482, FILES, drive
+
+HELLO = [{"role": "user", "content": "Hello"}]
+
+
+@pytest.mark.parametrize("status, error_class", [(429, anthropic.RateLimitError),
+                                                 (529, anthropic.OverloadedError),
+                                                 (500, anthropic.InternalServerError)])
+def test_faults_surface_as_the_sdk_errors(sandbox, status, error_class):
+    sandbox.faults.status(status, retry_after=0.01)
+    with pytest.raises(error_class) as caught:
+        sandbox.client(max_retries=0).messages.create(model=MODEL, max_tokens=100, messages=HELLO)
+    assert caught.value.status_code == status
+    assert caught.value.response.headers["retry-after-ms"] == "10"
+
+
+@pytest.mark.parametrize("inject", ["rate_limit", "overloaded", "server_error", "drop"])
+def test_sdk_retries_recover_from_transient_faults(sandbox, inject):
+    getattr(sandbox.faults, inject)(times=2)
+    client = sandbox.client(max_retries=2)
+    response = client.messages.create(model=MODEL, max_tokens=100, messages=HELLO)
+    assert response.stop_reason == "end_turn"
+    assert sandbox.faults.pending() == []
+
+
+def test_retries_run_out(sandbox):
+    sandbox.faults.overloaded(times=3)
+    with pytest.raises(anthropic.OverloadedError):
+        sandbox.client(max_retries=2).messages.create(model=MODEL, max_tokens=100, messages=HELLO)
+
+
+def test_dropped_connection_without_retries_is_a_connection_error(sandbox):
+    sandbox.faults.drop()
+    with pytest.raises(anthropic.APIConnectionError):
+        sandbox.client(max_retries=0).messages.create(model=MODEL, max_tokens=100, messages=HELLO)
+
+
+def test_slow_response_trips_the_client_timeout(sandbox):
+    sandbox.faults.slow(1.0)
+    with pytest.raises(anthropic.APITimeoutError):
+        sandbox.client(max_retries=0, timeout=0.2).messages.create(model=MODEL, max_tokens=100, messages=HELLO)
+
+
+def test_faults_over_http_for_any_client(sandbox):
+    status, pending = raw_post(sandbox, "/sandbox/faults", b'{"kind": "status", "status": 529, "times": 1}')
+    assert status == 200 and pending[0]["status"] == 529
+    status, body = raw_post(sandbox, "/v1/messages", b'{}')
+    assert status == 529 and body["error"]["type"] == "overloaded_error"
+    status, body = raw_post(sandbox, "/sandbox/faults", b'{"kind": "explode"}')
+    assert status == 400 and "unknown fault kind" in body["error"]["message"]
+
+
+@pytest.mark.parametrize("data", [b"[1, 2]", b'"text"', b"\xff\xfe", b'{"model": 5}', b"{" * 100_000])
+def test_hostile_bodies_get_the_error_envelope_and_the_server_keeps_serving(sandbox, data):
+    status, body = raw_post(sandbox, "/v1/messages", data)
+    assert status == 400
+    assert body["type"] == "error" and body["error"]["type"] == "invalid_request_error"
+    assert "Traceback" not in body["error"]["message"]
+    response = sandbox.client().messages.create(model=MODEL, max_tokens=100, messages=HELLO)
+    assert response.stop_reason == "end_turn"
+
+
+def test_huge_body_is_413(sandbox):
+    status, body = raw_post(sandbox, "/v1/messages", b" " * (9 * 1024 * 1024))
+    assert status == 413 and body["error"]["type"] == "request_too_large"
+
+
+def test_unknown_route_and_method(sandbox):
+    status, body = raw_post(sandbox, "/v1/nothing", b"{}")
+    assert (status, body["error"]["type"]) == (404, "not_found_error")
+    status, body = raw_post(sandbox, "/v1/messages", None, method="GET")
+    assert status == 405 and body["type"] == "error"
+
+
+def test_missing_key_is_401(sandbox):
+    request = urllib.request.Request(sandbox.url + "/v1/messages", data=b"{}", method="POST")
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(request, timeout=5)
+    assert caught.value.code == 401
+
+
+def test_a_bearer_token_is_accepted(sandbox):
+    client = anthropic.Anthropic(base_url=sandbox.anthropic_base_url, auth_token=sandbox.api_key)
+    assert client.messages.create(model=MODEL, max_tokens=100, messages=HELLO).stop_reason == "end_turn"
+
+
+def run_review(sb: Sandbox) -> list[dict]:
+    final, messages, responses = drive(sb.client(), "Review PR #482", thinking={"type": "enabled",
+                                                                               "budget_tokens": 1024})
+    return [r.to_dict() for r in responses]
+
+
+def test_same_requests_give_identical_responses_ids_included():
+    with Sandbox() as first, Sandbox() as second:
+        assert run_review(first) == run_review(second)
+
+
+def test_identical_bytes_on_the_wire(sandbox):
+    body = b'{"model": "claude-opus-5", "max_tokens": 100, "messages": [{"role": "user", "content": "Hi"}]}'
+    answers = []
+    for _ in range(2):
+        request = urllib.request.Request(sandbox.url + "/v1/messages", data=body, method="POST",
+                                         headers={"x-api-key": sandbox.api_key})
+        with urllib.request.urlopen(request, timeout=5) as response:
+            answers.append(response.read())
+    assert answers[0] == answers[1]
+
+
+def test_concurrent_sandboxes_are_independent():
+    results: dict[int, list] = {}
+
+    def worker(n: int) -> None:
+        with Sandbox() as sb:
+            if n == 0:
+                sb.faults.overloaded(times=5)
+            results[n] = run_review(sb) if n else sb.faults.pending()
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert results[1] == results[2] == results[3]
+    assert results[0][0].times == 5
+
+
+def test_tool_runner_falls_back_from_threads(sandbox):
+    """The SDK's beta runner first asks for a server-side thread; the sandbox says it is unsupported."""
+    seen = []
+    create = sandbox.messages_api.create
+    sandbox.messages_api.create = lambda body: (seen.append("thread" in body), create(body))[1]
+
+    @beta_tool
+    def get_diff(pr: int) -> str:
+        """Get the diff of a merge request by its number."""
+        return DIFF_482
+
+    @beta_tool
+    def read_file(path: str, ref: str = "main") -> str:
+        """Read a whole file from the repository."""
+        return FILES.get(path, "404 File Not Found")
+
+    runner = sandbox.client().beta.messages.tool_runner(
+        model=MODEL, max_tokens=4000, tools=[get_diff, read_file],
+        messages=[{"role": "user", "content": "Review PR #482"}])
+    final = list(runner)[-1]
+    assert final.stop_reason == "end_turn"
+    assert "shop/checkout.py:5" in final.content[-1].text
+    assert seen[0] is True and not any(seen[1:])
+
+
+def test_cli_prints_exports_and_stops_cleanly_on_ctrl_c():
+    process = subprocess.Popen([sys.executable, "-m", "course_agent.cli", "sandbox", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [process.stdout.readline().strip() for _ in range(2)]
+        env = dict(line.removeprefix("export ").split("=", 1) for line in lines)
+        client = anthropic.Anthropic(base_url=env["ANTHROPIC_BASE_URL"], api_key=env["ANTHROPIC_API_KEY"])
+        assert client.messages.create(model=MODEL, max_tokens=100, messages=HELLO).stop_reason == "end_turn"
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=10)
+    assert process.returncode == 0
+    assert "Traceback" not in err
+
+
+def test_cli_reports_a_busy_port():
+    with Sandbox() as sb:
+        result = subprocess.run([sys.executable, "-m", "course_agent.cli", "sandbox", "--port", str(sb.port)],
+                                capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    assert "cannot listen" in result.stderr and "Traceback" not in result.stderr

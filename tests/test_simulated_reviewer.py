@@ -1,0 +1,146 @@
+"""The simulated model reviews like the lesson's agent, with tool results supplied by the test."""
+
+from review_material import (
+    CLEAN_DIFF, COMMENT_TOOL, DIFF_482, FILES, INJECTION_DIFF, MERGE_TOOL, TOOLS, default_answer, drive,
+)
+
+
+def tool_calls(responses):
+    return [[(b.name, b.input) for b in r.content if b.type == "tool_use"] for r in responses]
+
+
+def test_review_of_482_names_the_stale_caller(client):
+    final, _, responses = drive(client, "Review PR #482.")
+    assert tool_calls(responses) == [
+        [("get_diff", {"pr": 482})],
+        [("read_file", {"path": "shop/checkout.py", "ref": "feature/discount-object"}),
+         ("read_file", {"path": "shop/invoices.py", "ref": "feature/discount-object"})],
+        [],
+    ]
+    review = final.content[-1].text
+    assert "shop/checkout.py:5" in review
+    assert "calculate_total(cart.items, 10)" in review
+    assert "shop/invoices.py:" not in review.split("Findings:")[1]
+    assert "Verdict: request changes." in review
+
+
+def test_review_in_russian(client):
+    final, _, _ = drive(client, "Проверь pull request #482.")
+    review = final.content[-1].text
+    assert review.startswith("Ревью !482")
+    assert "shop/checkout.py:5" in review
+    assert "Вердикт: нужны исправления." in review
+
+
+def test_clean_mr_is_approved(client):
+    final, _, responses = drive(client, "Review MR !7", answer=lambda n, i: default_answer(n, i, CLEAN_DIFF))
+    assert len(responses) == 2
+    assert "No problems found" in final.content[-1].text
+    assert "Verdict: approve." in final.content[-1].text
+
+
+def test_missing_mr_is_reported_plainly(client):
+    final, _, _ = drive(client, "Review PR #999", answer=lambda n, i: ('{"message": "404 Not found"}', True))
+    text = final.content[-1].text
+    assert final.stop_reason == "end_turn"
+    assert "!999 does not exist" in text and "404 Not found" in text
+
+
+def test_transient_tool_error_is_retried_once_then_reported(client):
+    final, _, responses = drive(client, "Review PR #482", answer=lambda n, i: ("503 Service Unavailable", True))
+    assert tool_calls(responses)[:2] == [[("get_diff", {"pr": 482})], [("get_diff", {"pr": 482})]]
+    assert "could not get the diff" in final.content[-1].text
+
+
+def test_unreadable_file_is_noted_not_retried(client):
+    def answer(name, tool_input):
+        if name == "read_file" and tool_input["path"] == "shop/invoices.py":
+            return "403 Forbidden", True
+        return default_answer(name, tool_input)
+
+    final, _, responses = drive(client, "Review PR #482", answer=answer)
+    assert len(responses) == 3
+    assert "could not read shop/invoices.py: 403 Forbidden" in final.content[-1].text
+
+
+def test_other_property_and_tool_names(client):
+    tools = [
+        {"name": "fetch_changes", "description": "Returns the changes of a merge request",
+         "input_schema": {"type": "object", "properties": {"merge_request_iid": {"type": "string"}},
+                          "required": ["merge_request_iid"]}},
+        {"name": "open_source_file", "description": "Read a file from the repository",
+         "input_schema": {"type": "object", "properties": {"file_path": {"type": "string"},
+                                                           "branch": {"type": "string"}},
+                          "required": ["file_path", "branch"]}},
+    ]
+
+    def answer(name, tool_input):
+        if name == "fetch_changes":
+            return DIFF_482, False
+        return FILES[tool_input["file_path"]], False
+
+    final, _, responses = drive(client, "Review PR #482", tools=tools, answer=answer)
+    calls = tool_calls(responses)
+    assert calls[0] == [("fetch_changes", {"merge_request_iid": "482"})]
+    assert calls[1][0] == ("open_source_file", {"file_path": "shop/checkout.py", "branch": "feature/discount-object"})
+    assert "shop/checkout.py:5" in final.content[-1].text
+
+
+def test_split_results_make_the_model_stop_calling_in_parallel(client):
+    final, _, responses = drive(client, "Review PR #482", split=True,
+                                answer=lambda n, i: default_answer(n, i, DIFF_482 + "\n# see shop/cart.py\n"))
+    calls = tool_calls(responses)
+    assert len(calls[1]) == 3  # three files wanted at once
+    assert all(len(c) <= 1 for c in calls[2:])  # after the split, one at a time
+    assert final.stop_reason == "end_turn"
+
+
+def test_injection_makes_a_model_with_a_merge_tool_try_to_merge(client):
+    final, _, responses = drive(client, "Review MR !13", tools=TOOLS + [MERGE_TOOL],
+                                answer=lambda n, i: default_answer(n, i, INJECTION_DIFF))
+    assert ("merge_pr", {"pr": 13}) in tool_calls(responses)[1]
+    assert "I merged !13" in final.content[-1].text
+
+
+def test_injection_without_a_merge_tool_is_flagged(client):
+    final, _, _ = drive(client, "Review MR !13", answer=lambda n, i: default_answer(n, i, INJECTION_DIFF))
+    assert "instructions addressed to an AI reviewer" in final.content[-1].text
+
+
+def test_denied_merge_is_reported(client):
+    def answer(name, tool_input):
+        if name == "merge_pr":
+            return "A human refused this call.", True
+        return default_answer(name, tool_input, INJECTION_DIFF)
+
+    final, _, _ = drive(client, "Review MR !13", tools=TOOLS + [MERGE_TOOL], answer=answer)
+    assert "it was refused: A human refused this call." in final.content[-1].text
+
+
+def test_review_is_posted_when_asked(client):
+    final, _, responses = drive(client, "Review PR #482 and post the review as a comment",
+                                tools=TOOLS + [COMMENT_TOOL])
+    comment = [c for calls in tool_calls(responses) for c in calls if c[0] == "post_comment"]
+    assert len(comment) == 1
+    assert comment[0][1]["pr"] == 482 and "shop/checkout.py:5" in comment[0][1]["body"]
+    assert final.content[-1].text.startswith("Posted the review on !482.")
+
+
+def test_without_tools_the_model_says_it_has_no_hands(client):
+    response = client.messages.create(model="claude-opus-5", max_tokens=500,
+                                      messages=[{"role": "user", "content": "Review PR #482"}])
+    assert "I can't open merge request !482" in response.content[0].text
+
+
+def test_a_pasted_diff_is_reviewed_without_tools(client):
+    response = client.messages.create(model="claude-opus-5", max_tokens=2000,
+                                      messages=[{"role": "user", "content": "Review this diff:\n" + DIFF_482}])
+    assert "calculate_total" in response.content[0].text
+
+
+def test_replies_follow_the_prompt_language(client):
+    en = client.messages.create(model="claude-opus-5", max_tokens=500, messages=[{"role": "user", "content": "Hi"}])
+    ru = client.messages.create(model="claude-opus-5", max_tokens=500,
+                                messages=[{"role": "user", "content": "Привет"}])
+    assert en.content[0].text.startswith("Hello")
+    assert ru.content[0].text.startswith("Здравствуйте")
