@@ -1,0 +1,53 @@
+"""The project's own files stay consistent: dependencies, the README's commands, CI."""
+
+import re
+import tomllib
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _requirements(lines: list[str]) -> dict[str, str]:
+    out = {}
+    for line in lines:
+        match = re.fullmatch(r"([A-Za-z0-9_.-]+)\s*(.*)", line.strip())
+        if match:
+            out[match.group(1).lower().replace("_", "-")] = match.group(2).replace(" ", "")
+    return out
+
+
+def test_environment_yml_lists_the_same_dependencies_as_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = _requirements(project["dependencies"] + project["optional-dependencies"]["test"])
+    environment = yaml.safe_load((ROOT / "environment.yml").read_text())
+    conda = _requirements([d for d in environment["dependencies"] if isinstance(d, str)])
+    conda.pop("python")
+    conda.pop("pip")
+    assert "conda-forge" in environment["channels"]
+    assert conda == declared
+    assert all(bound.startswith(">=") for bound in declared.values()), "every dependency has a lower bound"
+
+
+def _command_after(marker: str) -> str:
+    text = (ROOT / "README.md").read_text()
+    match = re.search(rf"<!-- {marker} -->\s*```bash\n(.+?)\n```", text, re.S)
+    assert match, f"README.md has no command after <!-- {marker} -->"
+    return match.group(1).strip()
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    ci_lines = [line.strip() for line in (ROOT / ".ci/run").read_text().splitlines()]
+    assert _command_after("test-command") in ci_lines
+
+
+def test_readme_start_command_opens_the_notebooks():
+    command = _command_after("start-command")
+    assert "pip install" in command and "jupyter lab notebooks" in command
+    assert (ROOT / "notebooks").is_dir()
+
+
+def test_console_script_is_declared():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["scripts"]["course-agent"] == "course_agent.cli:main"
