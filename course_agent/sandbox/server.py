@@ -15,6 +15,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from .app import SandboxApp
 from .faults import Faults
 from .messages_api import MessagesApi
+from .messages_http import MessagesHttp
 
 SANDBOX_API_KEY = "sk-ant-sandbox-course-agent"
 """Not a secret: the sandbox accepts this key and no other, so a real key sent here by mistake gets 401."""
@@ -44,7 +45,7 @@ class Sandbox:
     def start(self) -> "Sandbox":
         if self._server is not None:
             return self
-        app = SandboxApp(self.api_key, self.messages_api, self.faults)
+        app = SandboxApp(MessagesHttp(self.api_key, self.messages_api), self.faults)
         # Bind here so a busy port raises OSError (werkzeug would print and exit the process).
         listener = socket.create_server((self.host, self.requested_port))
         self._port = listener.getsockname()[1]
