@@ -1,10 +1,10 @@
-"""The sandbox's HTTP application (WSGI, on werkzeug): one server, several services by path
+"""The sandbox's HTTP application (WSGI, werkzeug's request objects, served by waitress): one server, several services by path
 prefix, faults on demand, and a last line of defence that keeps the server serving."""
 
 import logging
-import socket
 import time
 
+from waitress.channel import ClientDisconnected
 from werkzeug.wrappers import Request, Response
 
 from .errors import ApiError, invalid
@@ -31,30 +31,28 @@ class SandboxApp:
         return self.handle(request)(environ, start_response)
 
     def handle(self, request: Request) -> Response:
-        service = next((s for s in self.services if request.path.startswith(s.prefix)), self.messages)
-        try:
-            if request.path.rstrip("/") == "/sandbox/faults":
+        if request.path.rstrip("/") == "/sandbox/faults":
+            try:
                 return self.on_faults(request)
-            if request.path == "/":
-                return json_response({"service": "course-agent sandbox",
-                                      "prefixes": [s.prefix for s in self.services]})
-            fault = self.faults.take(request.path)
-            if fault is not None and fault.kind == "slow":
-                time.sleep(fault.delay)
-            elif fault is not None and fault.kind == "drop":
-                sock = request.environ.get("werkzeug.socket")
-                if sock is not None:
-                    sock.shutdown(socket.SHUT_RDWR)
-                return Response(b"", 500)
-            elif fault is not None:
-                headers = {}
-                if fault.retry_after is not None:
-                    headers = {"retry-after": str(max(1, round(fault.retry_after))),
-                               "retry-after-ms": str(int(fault.retry_after * 1000))}
-                return service.fault(fault.status, headers, request)
+            except ApiError as error:
+                return self.messages.error(error, request)
+        if request.path == "/":
+            return json_response({"service": "course-agent sandbox", "prefixes": [s.prefix for s in self.services]})
+        service = next((s for s in self.services if request.path.startswith(s.prefix)), self.messages)
+        fault = self.faults.take(request.path)
+        if fault is not None and fault.kind == "drop":
+            # waitress closes the connection without a response, as a failing network would.
+            raise ClientDisconnected("sandbox fault: connection dropped")
+        if fault is not None and fault.kind == "slow":
+            time.sleep(fault.delay)
+        elif fault is not None:
+            headers = {}
+            if fault.retry_after is not None:
+                headers = {"retry-after": str(max(1, round(fault.retry_after))),
+                           "retry-after-ms": str(int(fault.retry_after * 1000))}
+            return service.fault(fault.status, headers, request)
+        try:
             return service(request)
-        except ApiError as error:
-            return self.messages.error(error, request)
         except Exception:  # a bug in the sandbox: answer like the service would, keep serving
             log.exception("sandbox error on %s %s", request.method, request.path)
             return service.fault(500, {}, request)

@@ -1,33 +1,35 @@
 """Sandbox: the course's local server on 127.0.0.1, started in a background thread.
 
-`with Sandbox() as sb:` gives a free port, the base URL and key for the anthropic
-client, and knobs for faults, the prompt cache and the context window. Each
-instance is independent, so tests and notebooks can run several at once.
+`with Sandbox() as sb:` gives a free port, the base URL and key for the anthropic client,
+the URL, token and project for python-gitlab, and knobs for faults, the prompt cache and
+the context window. Each instance is independent (its own port, prompt cache and copy of
+the demo repository), so tests and notebooks can run several at once.
 """
 
 import logging
+import shutil
 import socket
+import tempfile
 import threading
+from pathlib import Path
 
 import anthropic
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+from waitress.server import create_server
 
 from .app import SandboxApp
+from .demo_gitlab import PROJECT_PATH, DemoProject, GitLabHttp
 from .faults import Faults
 from .messages_api import MessagesApi
 from .messages_http import MessagesHttp
 
 SANDBOX_API_KEY = "sk-ant-sandbox-course-agent"
 """Not a secret: the sandbox accepts this key and no other, so a real key sent here by mistake gets 401."""
+SANDBOX_GITLAB_TOKEN = "glpat-sandbox-course-agent"
+"""Not a secret either: the demo GitLab's only token."""
+WORKER_THREADS = 8
 
-log = logging.getLogger("course_agent.sandbox")
-
-
-class _QuietHandler(WSGIRequestHandler):
-    """Keeps request lines out of notebooks and test output (they go to the debug log)."""
-
-    def log(self, type: str, message: str, *args: object) -> None:
-        log.debug(message, *args)
+logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+"""A short request queue is normal here; its warning would only clutter notebook output."""
 
 
 class Sandbox:
@@ -35,35 +37,54 @@ class Sandbox:
         self.host = host
         self.requested_port = port
         self.api_key = SANDBOX_API_KEY
+        self.gitlab_token = SANDBOX_GITLAB_TOKEN
+        self.project = PROJECT_PATH
         self.faults = Faults()
         self.messages_api = MessagesApi(context_window)
-        self._server: BaseWSGIServer | None = None
+        self.gitlab: DemoProject | None = None
+        """The demo GitLab's state (merge requests, notes, the git repository), for tests and demos."""
+        self._server = None
         self._thread: threading.Thread | None = None
+        self._workdir: Path | None = None
         self._port = 0
 
-    # lifecycle
+    # life cycle
     def start(self) -> "Sandbox":
         if self._server is not None:
             return self
-        app = SandboxApp(MessagesHttp(self.api_key, self.messages_api), self.faults)
-        # Bind here so a busy port raises OSError (werkzeug would print and exit the process).
-        listener = socket.create_server((self.host, self.requested_port))
+        listener = socket.create_server((self.host, self.requested_port))  # a busy port raises OSError here
         self._port = listener.getsockname()[1]
-        self._server = make_server(self.host, self._port, app, threaded=True,
-                                   request_handler=_QuietHandler, fd=listener.detach())
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.1},
-                                        name=f"course-agent-sandbox:{self.port}", daemon=True)
+        self._workdir = Path(tempfile.mkdtemp(prefix="course-agent-sandbox-"))
+        try:
+            self.gitlab = DemoProject(self._workdir, self.url)
+        except Exception:
+            listener.close()
+            shutil.rmtree(self._workdir, ignore_errors=True)
+            raise
+        app = SandboxApp(MessagesHttp(self.api_key, self.messages_api), self.faults,
+                         [GitLabHttp(self.gitlab_token, self.gitlab)])
+        self._server = create_server(app, sockets=[listener], threads=WORKER_THREADS, ident="course-agent-sandbox")
+        self._thread = threading.Thread(target=self._server.run, name=f"course-agent-sandbox:{self._port}",
+                                        daemon=True)
         self._thread.start()
         return self
 
     def stop(self) -> None:
         if self._server is None:
             return
-        self._server.shutdown()
-        self._server.server_close()
+        server = self._server
+
+        def close_everything() -> None:  # runs in the server's own loop thread
+            for channel in list(server._map.values()):
+                channel.close()
+
+        server.trigger.pull_trigger(close_everything)
         if self._thread is not None:
             self._thread.join(timeout=5)
-        self._server = self._thread = None
+        server.task_dispatcher.shutdown()
+        if self._workdir is not None:
+            shutil.rmtree(self._workdir, ignore_errors=True)
+        self._server = self._thread = self._workdir = None
 
     def __enter__(self) -> "Sandbox":
         return self.start()
@@ -80,15 +101,21 @@ class Sandbox:
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"http://{self.host}:{self._port}"
 
     @property
     def anthropic_base_url(self) -> str:
-        return self.url
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def gitlab_url(self) -> str:
+        """Base URL for `gitlab.Gitlab(url, private_token=...)` (the API lives under /api/v4)."""
+        return f"http://{self.host}:{self.port}"
 
     def env(self) -> dict[str, str]:
         """The environment variables that point clients at this sandbox."""
-        return {"ANTHROPIC_BASE_URL": self.anthropic_base_url, "ANTHROPIC_API_KEY": self.api_key}
+        return {"ANTHROPIC_BASE_URL": self.anthropic_base_url, "ANTHROPIC_API_KEY": self.api_key,
+                "GITLAB_URL": self.gitlab_url, "GITLAB_TOKEN": self.gitlab_token, "GITLAB_PROJECT": self.project}
 
     # knobs
     def client(self, **options: object) -> anthropic.Anthropic:

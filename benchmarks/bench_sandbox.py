@@ -1,0 +1,112 @@
+"""How much latency the course sandbox adds to a real anthropic SDK call.
+
+For each of two requests this prints the median and p90 of:
+
+* sandbox: `client.messages.create(...)` through the real SDK against a running
+  `Sandbox()` (HTTP over 127.0.0.1 to the waitress server in a background thread);
+* floor: the same SDK call answered in-process by an httpx2.MockTransport that returns
+  the very message the sandbox computes for that body (precomputed once), so it only
+  measures the SDK's own work: building the request and parsing the response.
+
+Requests: a one-line "Hello", and a review request with 3 tools and a 20-message
+history (built by driving the sandbox's simulated reviewer).
+
+Target: the sandbox round trip stays within 2x of the floor (median). The script prints
+PASS or MISS but always exits 0: benchmarks report, tests assert.
+
+Run: python benchmarks/bench_sandbox.py [--n 300] [--warmup 20]
+"""
+
+import argparse
+import statistics
+import time
+
+import anthropic
+import httpx2
+
+from course_agent.sandbox import Sandbox
+
+MODEL = "claude-opus-5"
+TARGET_RATIO = 2.0
+TOOLS = [
+    {"name": "get_diff", "description": "Get the diff of a merge request by its number.",
+     "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}},
+    {"name": "read_file", "description": "Read a whole file from the repository.",
+     "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}},
+    {"name": "post_comment", "description": "Post a comment on a merge request.",
+     "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}, "body": {"type": "string"}},
+                      "required": ["pr", "body"]}},
+]
+FAKE_DIFF = "diff --git a/app.py b/app.py\n--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-RETRIES = 1\n+RETRIES = 3\n"
+
+
+def hello_body() -> dict:
+    return {"model": MODEL, "max_tokens": 1000, "messages": [{"role": "user", "content": "Hello"}]}
+
+
+def review_body(client: anthropic.Anthropic, history: int = 20) -> dict:
+    """Drive the simulated reviewer over several PRs until `history` messages, then ask for one more."""
+    messages: list[dict] = []
+    pr = 482
+    while len(messages) < history:
+        if not messages or messages[-1]["role"] == "assistant":
+            messages.append({"role": "user", "content": f"Review PR #{pr}"})
+            pr += 1
+        reply = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=messages)
+        messages.append({"role": "assistant", "content": [block.to_dict() for block in reply.content]})
+        results = [{"type": "tool_result", "tool_use_id": block.id,
+                    "content": FAKE_DIFF if block.name == "get_diff" else "RETRIES = 3  # fake file content"}
+                   for block in reply.content if block.type == "tool_use"]
+        if results:
+            messages.append({"role": "user", "content": results})
+    messages.append({"role": "user", "content": f"Review PR #{pr}"})
+    return {"model": MODEL, "max_tokens": 4000, "tools": TOOLS, "messages": messages}
+
+
+def floor_client(message: dict) -> anthropic.Anthropic:
+    """An SDK client whose every request is answered in-process with `message`."""
+    transport = httpx2.MockTransport(lambda request: httpx2.Response(200, json=message))
+    return anthropic.Anthropic(api_key="sk-ant-floor", base_url="http://sandbox.test",
+                               http_client=httpx2.Client(transport=transport))
+
+
+def timings(client: anthropic.Anthropic, body: dict, n: int, warmup: int) -> list[float]:
+    """Milliseconds of n timed `messages.create(**body)` calls, after `warmup` untimed ones."""
+    for _ in range(warmup):
+        client.messages.create(**body)
+    samples = []
+    for _ in range(n):
+        start = time.perf_counter()
+        client.messages.create(**body)
+        samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+def p90(samples: list[float]) -> float:
+    return statistics.quantiles(samples, n=10)[-1]
+
+
+def compare(name: str, sb: Sandbox, body: dict, n: int, warmup: int) -> None:
+    message, _ = sb.messages_api.create(body)
+    sandbox = timings(sb.client(), body, n, warmup)
+    floor = timings(floor_client(message), body, n, warmup)
+    ratio = statistics.median(sandbox) / statistics.median(floor)
+    verdict = "PASS" if ratio <= TARGET_RATIO else "MISS"
+    print(f"\n{name}: {len(body['messages'])} messages, {len(body.get('tools', []))} tools, n={n}")
+    for label, samples in (("sandbox", sandbox), ("floor", floor)):
+        print(f"  {label:8s} median {statistics.median(samples):7.3f} ms   p90 {p90(samples):7.3f} ms")
+    print(f"  ratio sandbox/floor {ratio:.2f}x  (target <= {TARGET_RATIO:.0f}x): {verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=300, help="timed calls per measurement (default 300)")
+    parser.add_argument("--warmup", type=int, default=20, help="untimed calls first (default 20)")
+    args = parser.parse_args()
+    with Sandbox() as sb:
+        compare("hello", sb, hello_body(), args.n, args.warmup)
+        compare("review (20-message history + a new task)", sb, review_body(sb.client()), args.n, args.warmup)
+
+
+if __name__ == "__main__":
+    main()

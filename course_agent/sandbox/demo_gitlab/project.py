@@ -1,0 +1,149 @@
+"""The demo GitLab's state: project course/shop, its merge requests and their notes, over a
+real git repository. The JSON views follow GitLab's REST API v4."""
+
+import base64
+import hashlib
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .repository import GitError, MergeConflict, MergeRequestSpec, Repository, fresh_repository, merge_request_specs
+
+PROJECT_ID = 7
+PROJECT_PATH = "course/shop"
+TARGET_BRANCH = "main"
+CREATED_AT = "2026-01-15T10:00:00.000Z"
+USERS = {
+    "course-reviewer": 1, "alice": 2, "bob": 3, "carol": 4, "mallory": 5,
+}
+
+
+class GitLabError(Exception):
+    """An answer GitLab gives with an error status and a JSON body."""
+
+    def __init__(self, status: int, body: dict) -> None:
+        super().__init__(body)
+        self.status = status
+        self.body = body
+
+
+def not_found(what: str = "Not found") -> GitLabError:
+    return GitLabError(404, {"message": f"404 {what}"})
+
+
+def user(username: str) -> dict:
+    return {"id": USERS.get(username, 99), "username": username, "name": username.capitalize(), "state": "active"}
+
+
+@dataclass
+class MergeRequest:
+    spec: MergeRequestSpec
+    state: str = "opened"
+    merge_commit_sha: str | None = None
+    merged_base: str | None = None
+    has_conflicts: bool = False
+    notes: list[dict] = field(default_factory=list)
+
+
+class DemoProject:
+    def __init__(self, workdir: Path, web_url: str) -> None:
+        self.repository: Repository = fresh_repository(workdir)
+        self.web_url = web_url.rstrip("/")
+        self.merge_requests = {spec.iid: MergeRequest(spec) for spec in merge_request_specs()}
+        self._lock = threading.Lock()
+        self._next_note_id = 5001
+
+    def view(self) -> dict:
+        return {
+            "id": PROJECT_ID, "name": "shop", "path": "shop", "path_with_namespace": PROJECT_PATH,
+            "name_with_namespace": "course / shop", "default_branch": TARGET_BRANCH, "visibility": "private",
+            "web_url": f"{self.web_url}/{PROJECT_PATH}", "created_at": CREATED_AT,
+            "namespace": {"id": 3, "name": "course", "path": "course", "kind": "group", "full_path": "course"},
+        }
+
+    def get(self, iid: int) -> MergeRequest:
+        if iid not in self.merge_requests:
+            raise not_found()
+        return self.merge_requests[iid]
+
+    def _base(self, mr: MergeRequest) -> str:
+        return mr.merged_base or self.repository.merge_base(TARGET_BRANCH, mr.spec.source_branch)
+
+    def mr_view(self, mr: MergeRequest) -> dict:
+        spec = mr.spec
+        head = self.repository.sha(spec.source_branch)
+        base = self._base(mr)
+        if mr.state != "opened":
+            status = "not_open"
+        elif spec.draft:
+            status = "draft_status"
+        else:
+            status = "conflict" if mr.has_conflicts else "mergeable"
+        return {
+            "id": 1000 + spec.iid, "iid": spec.iid, "project_id": PROJECT_ID, "title": spec.title,
+            "description": spec.description, "state": mr.state, "draft": spec.draft,
+            "work_in_progress": spec.draft, "created_at": CREATED_AT, "updated_at": CREATED_AT,
+            "merged_at": CREATED_AT if mr.state == "merged" else None,
+            "target_branch": TARGET_BRANCH, "source_branch": spec.source_branch,
+            "source_project_id": PROJECT_ID, "target_project_id": PROJECT_ID,
+            "author": user(spec.author), "sha": head, "merge_commit_sha": mr.merge_commit_sha,
+            "merge_status": "can_be_merged" if status == "mergeable" else "cannot_be_merged",
+            "detailed_merge_status": status, "has_conflicts": mr.has_conflicts,
+            "diff_refs": {"base_sha": base, "head_sha": head, "start_sha": base},
+            "user_notes_count": len(mr.notes),
+            "web_url": f"{self.web_url}/{PROJECT_PATH}/-/merge_requests/{spec.iid}",
+        }
+
+    def changes_view(self, mr: MergeRequest) -> dict:
+        changes = self.repository.changes(self._base(mr), mr.spec.source_branch)
+        return {**self.mr_view(mr), "changes": changes, "changes_count": str(len(changes)), "overflow": False}
+
+    def file_view(self, path: str, ref: str) -> dict:
+        content = self.repository.read(ref, path)
+        if content is None:
+            raise not_found("File Not Found")
+        commit = self.repository.sha(ref)
+        return {
+            "file_name": path.rsplit("/", 1)[-1], "file_path": path, "size": len(content), "encoding": "base64",
+            "content_sha256": hashlib.sha256(content).hexdigest(), "ref": ref,
+            "blob_id": self.repository.blob_id(commit, path), "commit_id": commit, "last_commit_id": commit,
+            "execute_filemode": False, "content": base64.b64encode(content).decode("ascii"),
+        }
+
+    def raw_file(self, path: str, ref: str) -> bytes:
+        content = self.repository.read(ref, path)
+        if content is None:
+            raise not_found("File Not Found")
+        return content
+
+    def add_note(self, mr: MergeRequest, body: str, author: str) -> dict:
+        with self._lock:
+            note = {
+                "id": self._next_note_id, "type": None, "body": body, "author": user(author),
+                "created_at": f"2026-01-15T11:{len(mr.notes) % 60:02d}:00.000Z", "system": False,
+                "noteable_id": 1000 + mr.spec.iid, "noteable_type": "MergeRequest", "noteable_iid": mr.spec.iid,
+                "project_id": PROJECT_ID, "resolvable": False, "confidential": False, "internal": False,
+            }
+            self._next_note_id += 1
+            mr.notes.append(note)
+        return note
+
+    def merge(self, mr: MergeRequest, sha: str | None, message: str | None) -> dict:
+        """Merge for real; a refused or failed merge leaves the repository as it was."""
+        with self._lock:
+            if mr.state != "opened" or mr.spec.draft:
+                raise GitLabError(405, {"message": "405 Method Not Allowed"})
+            head = self.repository.sha(mr.spec.source_branch)
+            if sha is not None and sha != head:
+                raise GitLabError(409, {"message": f"SHA does not match HEAD of source branch: {head}"})
+            base = self._base(mr)
+            default_message = f"Merge branch '{mr.spec.source_branch}' into '{TARGET_BRANCH}'\n\n{mr.spec.title}\n\nSee merge request {PROJECT_PATH}!{mr.spec.iid}"
+            try:
+                commit = self.repository.merge(mr.spec.source_branch, TARGET_BRANCH, message or default_message)
+            except MergeConflict:
+                mr.has_conflicts = True
+                raise GitLabError(422, {"message": "Branch cannot be merged"}) from None
+            except GitError:
+                raise GitLabError(422, {"message": "Branch cannot be merged"}) from None
+            mr.state, mr.merge_commit_sha, mr.merged_base = "merged", commit, base
+        return self.mr_view(mr)

@@ -1,0 +1,187 @@
+"""The demo project as a real git repository, built from the fixtures in `project/`.
+
+Branches come from the fixtures (`main/` is the default branch, `mr/<iid>/` overlays a merge
+request's files), diffs come from `git diff`, and merging writes a real merge commit. Author
+and commit dates are fixed, so every build has the same commit ids. The server only uses
+plumbing commands; the work tree is never touched after the build.
+"""
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+FIXTURES = Path(__file__).parent / "project"
+TOO_LARGE_BYTES = 100_000
+"""A file whose diff is larger than this comes back with `too_large: true` and an empty diff."""
+_SAFE_REF = re.compile(r"^(?!-)[\w./-]{1,200}$")
+_GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Course Shop", "GIT_AUTHOR_EMAIL": "shop@example.com",
+    "GIT_COMMITTER_NAME": "Course Shop", "GIT_COMMITTER_EMAIL": "shop@example.com",
+    "GIT_AUTHOR_DATE": "2026-01-15T10:00:00+00:00", "GIT_COMMITTER_DATE": "2026-01-15T10:00:00+00:00",
+    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
+}
+
+
+class GitError(Exception):
+    """A git command failed (missing git, bad ref, conflict...)."""
+
+
+class MergeConflict(GitError):
+    pass
+
+
+@dataclass
+class MergeRequestSpec:
+    iid: int
+    title: str
+    description: str
+    source_branch: str
+    author: str
+    draft: bool = False
+
+
+def merge_request_specs() -> list[MergeRequestSpec]:
+    rows = json.loads((FIXTURES / "merge_requests.json").read_text(encoding="utf-8"))
+    return [MergeRequestSpec(**{k: v for k, v in row.items() if k != "generated"}) for row in rows]
+
+
+def _catalog(products: int) -> str:
+    """A large, deterministic catalogue export (the 'too large to diff' file)."""
+    rng = random.Random(486)
+    rows = [{"sku": f"P{n:05d}", "name": f"Product {n}", "price": f"{rng.randint(100, 9999) / 100:.2f}",
+             "in_stock": rng.random() > 0.1} for n in range(products)]
+    return "[\n" + ",\n".join("  " + json.dumps(row, ensure_ascii=False) for row in rows) + "\n]\n"
+
+
+class Repository:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+
+    def git(self, *args: str, input: bytes | None = None) -> bytes:
+        try:
+            done = subprocess.run(["git", "-C", str(self.path), *args], input=input, capture_output=True,
+                                  env={**os.environ, **_GIT_ENV}, timeout=30)
+        except FileNotFoundError:
+            raise GitError("git is not installed: the demo GitLab needs the git command") from None
+        if done.returncode != 0:
+            raise GitError(done.stderr.decode(errors="replace").strip() or f"git {args[0]} failed")
+        return done.stdout
+
+    # building
+    @classmethod
+    def build(cls, path: Path) -> "Repository":
+        """A fresh repository with main and one branch per merge request."""
+        repo = cls(path)
+        path.mkdir(parents=True, exist_ok=True)
+        repo.git("init", "-q", "-b", "main")
+        shutil.copytree(FIXTURES / "main", path, dirs_exist_ok=True)
+        repo.git("add", "-A")
+        repo.git("commit", "-q", "-m", "Initial version of the shop")
+        rows = json.loads((FIXTURES / "merge_requests.json").read_text(encoding="utf-8"))
+        for row in rows:
+            repo.git("checkout", "-q", "-b", row["source_branch"], "main")
+            overlay = FIXTURES / "mr" / str(row["iid"])
+            if overlay.exists():
+                shutil.copytree(overlay, path, dirs_exist_ok=True)
+            for name, products in row.get("generated", {}).items():
+                (path / name).write_text(_catalog(products), encoding="utf-8")
+            repo.git("add", "-A")
+            repo.git("commit", "-q", "-m", row["title"])
+        repo.git("checkout", "-q", "main")
+        return repo
+
+    def copy_to(self, path: Path) -> "Repository":
+        shutil.copytree(self.path, path)
+        return Repository(path)
+
+    # reading
+    def sha(self, ref: str) -> str | None:
+        """The commit a branch or sha names, or None if there is none."""
+        if not _SAFE_REF.match(ref):
+            return None
+        try:
+            return self.git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").decode().strip() or None
+        except GitError:
+            return None
+
+    def read(self, ref: str, path: str) -> bytes | None:
+        """A file's bytes at a ref, or None if the ref or file does not exist."""
+        sha = self.sha(ref)
+        if sha is None:
+            return None
+        try:
+            if self.git("cat-file", "-t", f"{sha}:{path}").strip() != b"blob":
+                return None
+            return self.git("cat-file", "blob", f"{sha}:{path}")
+        except GitError:
+            return None
+
+    def blob_id(self, ref: str, path: str) -> str:
+        return self.git("rev-parse", f"{ref}:{path}").decode().strip()
+
+    def merge_base(self, target: str, source: str) -> str:
+        return self.git("merge-base", target, source).decode().strip()
+
+    def changes(self, base: str, head: str) -> list[dict]:
+        """GitLab's diff entries between two commits."""
+        status = self.git("diff", "-z", "--name-status", "-M", base, head).decode().split("\0")
+        entries = []
+        n = 0
+        while n < len(status) - 1:
+            code = status[n]
+            if code.startswith("R"):
+                old, new = status[n + 1], status[n + 2]
+                n += 3
+            else:
+                old = new = status[n + 1]
+                n += 2
+            raw = self.git("diff", "--no-color", "--no-ext-diff", "-M", base, head, "--", *{old, new}).decode(
+                errors="replace")
+            hunk = raw.find("\n@@")
+            diff = raw[hunk + 1:] if hunk >= 0 else ""
+            too_large = len(diff.encode()) > TOO_LARGE_BYTES
+            entries.append({
+                "old_path": old, "new_path": new,
+                "a_mode": "0" if code == "A" else "100644", "b_mode": "0" if code == "D" else "100644",
+                "new_file": code == "A", "renamed_file": code.startswith("R"), "deleted_file": code == "D",
+                "generated_file": False, "too_large": too_large, "collapsed": too_large,
+                "diff": "" if too_large else diff,
+            })
+        return entries
+
+    # writing
+    def merge(self, source: str, target: str, message: str) -> str:
+        """Merge source into target with a merge commit; on conflict nothing changes."""
+        with self._lock:
+            target_sha, source_sha = self.sha(target), self.sha(source)
+            if target_sha is None or source_sha is None:
+                raise GitError(f"unknown branch {target if target_sha is None else source}")
+            try:
+                tree = self.git("merge-tree", "--write-tree", target_sha, source_sha).decode().split("\n")[0]
+            except GitError as error:
+                raise MergeConflict(str(error)) from None
+            commit = self.git("commit-tree", tree, "-p", target_sha, "-p", source_sha, "-m", message)
+            commit_sha = commit.decode().strip()
+            self.git("update-ref", f"refs/heads/{target}", commit_sha, target_sha)
+            return commit_sha
+
+
+_template: Repository | None = None
+_template_lock = threading.Lock()
+
+
+def fresh_repository(parent: Path) -> Repository:
+    """A private copy of the demo repository (built once per process, then copied)."""
+    global _template
+    with _template_lock:
+        if _template is None:
+            _template = Repository.build(Path(tempfile.mkdtemp(prefix="course-shop-template-")) / "shop")
+    return _template.copy_to(parent / "shop")
