@@ -45,12 +45,13 @@ class ChangeSet:
         return {f.path for f in self.files}
 
     def mentioned_paths(self) -> list[str]:
-        """Files the change refers to (by path or by import) without changing them."""
+        """Files the change refers to (by path, or by an import it adds) without changing them."""
         prose = "\n".join(
             line for line in self.text.splitlines() if not line.startswith(("diff --git", "--- ", "+++ "))
         )
         found = [m.group(1) for m in _PATH_MENTION.finditer(prose)]
-        for m in _IMPORT.finditer("\n".join(line.text for f in self.files for line in f.lines)):
+        added = "\n".join(line.text for f in self.files for line in f.lines if line.kind == "+")
+        for m in _IMPORT.finditer(added):
             module = m.group(1) or m.group(2)
             if "." in module:
                 found.append(module.replace(".", "/") + ".py")

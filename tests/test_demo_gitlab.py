@@ -1,0 +1,228 @@
+"""The demo GitLab through the real python-gitlab client: every call a reviewer makes."""
+
+import base64
+import json
+import time
+
+import gitlab
+import pytest
+
+from conftest import raw_post
+from course_agent.sandbox import Sandbox
+
+
+@pytest.fixture
+def gl(sandbox):
+    return gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token)
+
+
+@pytest.fixture
+def project(gl, sandbox):
+    return gl.projects.get(sandbox.project)
+
+
+def test_project_by_encoded_path_and_by_numeric_id(gl, sandbox):
+    by_path = gl.projects.get("course/shop")
+    by_id = gl.projects.get(by_path.id)
+    assert by_path.path_with_namespace == by_id.path_with_namespace == "course/shop"
+    assert by_id.default_branch == "main"
+    assert sandbox.env()["GITLAB_PROJECT"] == "course/shop"
+
+
+def test_bearer_token_and_current_user(sandbox):
+    gl = gitlab.Gitlab(sandbox.gitlab_url, oauth_token=sandbox.gitlab_token)
+    gl.auth()
+    assert gl.user.username == "course-reviewer"
+
+
+@pytest.mark.parametrize("iid, files", [
+    (482, {"shop/cart.py", "shop/pricing.py"}),
+    (483, {"shop/money.py", "tests/test_money.py"}),
+    (484, {"shop/checkout.py", "shop/tax.py", "tests/test_tax.py"}),
+    (485, {"README.md"}),
+    (486, {"data/catalog.json", "shop/catalog.py"}),
+    (487, {"shop/checkout.py"}),
+])
+def test_every_demo_mr_has_its_changes_from_git(project, iid, files):
+    changes = project.mergerequests.get(iid).changes()
+    assert {c["new_path"] for c in changes["changes"]} == files
+    assert changes["overflow"] is False
+    for change in changes["changes"]:
+        assert set(change) >= {"old_path", "new_path", "diff", "new_file", "renamed_file", "deleted_file",
+                               "a_mode", "b_mode", "too_large", "collapsed", "generated_file"}
+        assert change["too_large"] or change["diff"].startswith("@@ ")
+
+
+def test_482_changes_the_signature_and_leaves_checkout_alone(project):
+    mr = project.mergerequests.get(482)
+    diff = {c["new_path"]: c["diff"] for c in mr.changes()["changes"]}
+    assert "+def calculate_total(items, *, discount: Discount | None = None):" in diff["shop/pricing.py"]
+    assert "-def calculate_total(items, discount_percent):" in diff["shop/pricing.py"]
+    checkout = project.files.get("shop/checkout.py", ref=mr.source_branch).decode().decode()
+    assert "calculate_total(cart.items, coupon_percent)" in checkout
+
+
+def test_too_large_file_has_an_empty_diff_but_can_be_read(project):
+    mr = project.mergerequests.get(486)
+    catalog = next(c for c in mr.changes()["changes"] if c["new_path"] == "data/catalog.json")
+    assert catalog["too_large"] is True and catalog["diff"] == ""
+    rows = json.loads(project.files.raw("data/catalog.json", ref=mr.source_branch))
+    assert len(rows) == 6000
+
+
+def test_new_file_in_an_mr(project):
+    change = next(c for c in project.mergerequests.get(484).changes()["changes"]
+                  if c["new_path"] == "tests/test_tax.py")
+    assert change["new_file"] is True and change["a_mode"] == "0"
+
+
+def test_files_get_and_raw(project):
+    got = project.files.get("shop/pricing.py", ref="main")
+    assert got.encoding == "base64" and got.file_name == "pricing.py"
+    assert got.decode() == project.files.raw("shop/pricing.py", ref="main")
+    assert base64.b64decode(got.content).startswith(b'"""Prices of carts')
+
+
+def test_file_path_with_spaces_and_unicode(project):
+    path = "docs/Руководство покупателя.md"
+    assert project.files.get(path, ref="main").decode().decode().startswith("# Руководство покупателя")
+    assert "Скидка" in project.files.raw(path, ref="main").decode()
+
+
+def test_unknown_mr_file_project_and_bad_token_give_the_real_errors(gl, project, sandbox):
+    with pytest.raises(gitlab.GitlabGetError) as caught:
+        project.mergerequests.get(999)
+    assert (caught.value.response_code, caught.value.error_message) == (404, "404 Not found")
+    with pytest.raises(gitlab.GitlabGetError) as caught:
+        project.files.get("shop/nothing.py", ref="main")
+    assert caught.value.error_message == "404 File Not Found"
+    with pytest.raises(gitlab.GitlabGetError) as caught:
+        project.files.get("shop/pricing.py", ref="no-such-branch")
+    assert caught.value.error_message == "404 File Not Found"
+    with pytest.raises(gitlab.GitlabGetError) as caught:
+        gl.projects.get("course/other")
+    assert caught.value.error_message == "404 Project Not Found"
+    with pytest.raises(gitlab.GitlabAuthenticationError) as caught:
+        gitlab.Gitlab(sandbox.gitlab_url, private_token="glpat-wrong").projects.get("course/shop")
+    assert caught.value.response_code == 401
+
+
+def test_notes_create_and_list_with_pagination(project):
+    mr = project.mergerequests.get(483)
+    created = [mr.notes.create({"body": f"note {n}"}) for n in range(5)]
+    assert [n.author["username"] for n in created] == ["course-reviewer"] * 5
+    first_page = mr.notes.list(per_page=2, get_all=False)
+    assert len(first_page) == 2
+    every = [n.body for n in mr.notes.list(per_page=2, iterator=True)]
+    assert every == [f"note {n}" for n in range(5)]
+
+
+def test_empty_note_is_refused(project):
+    with pytest.raises(gitlab.GitlabCreateError) as caught:
+        project.mergerequests.get(483).notes.create({"body": "  "})
+    assert caught.value.response_code == 400
+
+
+def test_merge_requests_list_paginates(project):
+    assert [mr.iid for mr in project.mergerequests.list(per_page=4, iterator=True)] == [487, 486, 485, 484, 483, 482]
+    assert [mr.iid for mr in project.mergerequests.list(state="merged", get_all=True)] == []
+
+
+def test_a_real_merge_moves_main_and_a_second_merge_is_refused(sandbox, project):
+    repo = sandbox.gitlab.repository
+    before = repo.sha("main")
+    mr = project.mergerequests.get(483)
+    result = mr.merge()
+    assert result["state"] == "merged"
+    after = repo.sha("main")
+    assert after != before and result["merge_commit_sha"] == after
+    assert repo.git("rev-parse", f"{after}^1").decode().strip() == before
+    assert "2f}" in project.files.raw("shop/money.py", ref="main").decode()
+    assert project.mergerequests.get(483).state == "merged"
+    with pytest.raises(gitlab.GitlabMRClosedError) as caught:
+        mr.merge()
+    assert (caught.value.response_code, caught.value.error_message) == (405, "405 Method Not Allowed")
+    assert repo.sha("main") == after
+    assert {c["new_path"] for c in project.mergerequests.get(483).changes()["changes"]} == {
+        "shop/money.py", "tests/test_money.py"}
+
+
+def test_draft_mr_cannot_be_merged(sandbox, project):
+    before = sandbox.gitlab.repository.sha("main")
+    with pytest.raises(gitlab.GitlabMRClosedError) as caught:
+        project.mergerequests.get(487).merge()
+    assert caught.value.response_code == 405
+    assert sandbox.gitlab.repository.sha("main") == before
+
+
+def test_stale_sha_is_409_and_changes_nothing(sandbox, project):
+    before = sandbox.gitlab.repository.sha("main")
+    with pytest.raises(gitlab.GitlabMRClosedError) as caught:
+        project.mergerequests.get(482).merge(sha="0" * 40)
+    assert caught.value.response_code == 409
+    assert sandbox.gitlab.repository.sha("main") == before
+
+
+def test_conflict_is_422_and_leaves_the_repository_as_it_was(sandbox, project):
+    repo = sandbox.gitlab.repository
+    (repo.path / "shop" / "cart.py").write_text("# rewritten on main\n", encoding="utf-8")
+    repo.git("commit", "-q", "-am", "A conflicting change on main")
+    before = repo.sha("main")
+    with pytest.raises(gitlab.GitlabMRClosedError) as caught:
+        project.mergerequests.get(482).merge()
+    assert (caught.value.response_code, caught.value.error_message) == (422, "Branch cannot be merged")
+    assert repo.sha("main") == before
+    assert project.mergerequests.get(482).state == "opened"
+
+
+def test_429_with_retry_after_is_retried_by_python_gitlab(sandbox, project):
+    sandbox.faults.rate_limit(times=1, retry_after=1, path="/api/v4/")
+    started = time.monotonic()
+    assert project.mergerequests.get(482).iid == 482
+    assert time.monotonic() - started >= 1
+    assert sandbox.faults.pending() == []
+
+
+def test_500_is_an_error_unless_transient_retries_are_on(sandbox):
+    gl = gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token)
+    sandbox.faults.server_error(path="/api/v4/", retry_after=None)
+    with pytest.raises(gitlab.GitlabGetError) as caught:
+        gl.projects.get("course/shop")
+    assert caught.value.response_code == 500
+    sandbox.faults.server_error(path="/api/v4/", retry_after=None)
+    patient = gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token, retry_transient_errors=True)
+    assert patient.projects.get("course/shop").id == 7
+
+
+@pytest.mark.parametrize("path, status", [
+    ("/api/v4/projects/7/repository/files/..%2F..%2Fetc%2Fpasswd?ref=main", 400),
+    ("/api/v4/projects/7/repository/files/%2Fetc%2Fpasswd?ref=main", 400),
+    ("/api/v4/projects/7/repository/files/shop%2Fpricing.py?ref=--output%3D%2Ftmp%2Fx", 404),
+    ("/api/v4/projects/7/repository/files/shop%2Fpricing.py", 400),
+    ("/api/v4/projects/7/merge_requests/99999999999999999999999", 404),
+    ("/api/v4/projects/7/merge_requests/-1", 400),
+    ("/api/v4/projects/7/merge_requests/482/nothing", 404),
+    ("/api/v4/projects/..%2F..%2F7", 404),
+    ("/api/v4/nothing", 404),
+])
+def test_hostile_and_unknown_paths_are_refused_cleanly(sandbox, path, status):
+    code, body = raw_post(sandbox, path, None, headers={"PRIVATE-TOKEN": sandbox.gitlab_token}, method="GET")
+    assert code == status
+    assert isinstance(body, dict) and ("message" in body or "error" in body)
+    code, _ = raw_post(sandbox, "/api/v4/projects/7", None, headers={"PRIVATE-TOKEN": sandbox.gitlab_token},
+                       method="GET")
+    assert code == 200
+
+
+def test_wrong_method_is_405_json(sandbox):
+    code, body = raw_post(sandbox, "/api/v4/projects/7/merge_requests/482", b"{}",
+                          headers={"PRIVATE-TOKEN": sandbox.gitlab_token}, method="DELETE")
+    assert (code, body) == (405, {"message": "405 Method Not Allowed"})
+
+
+def test_each_sandbox_has_its_own_repository():
+    with Sandbox() as first, Sandbox() as second:
+        gitlab.Gitlab(first.gitlab_url, private_token=first.gitlab_token).projects.get(7) \
+            .mergerequests.get(483).merge()
+        assert first.gitlab.repository.sha("main") != second.gitlab.repository.sha("main")
+        assert second.gitlab.merge_requests[483].state == "opened"
