@@ -8,6 +8,10 @@ For each of two requests this prints the median and p90 of:
   the very message the sandbox computes for that body (precomputed once), so it only
   measures the SDK's own work: building the request and parsing the response.
 
+A third line, http-only, answers the same call from a waitress server in this process that
+returns the precomputed message and does nothing else: the cost of a local HTTP hop alone,
+so the difference to the sandbox is the sandbox's own work.
+
 Requests: a one-line "Hello", and a review request with 3 tools and a 20-message
 history (built by driving the sandbox's simulated reviewer).
 
@@ -18,13 +22,19 @@ Run: python benchmarks/bench_sandbox.py [--n 300] [--warmup 20]
 """
 
 import argparse
+import json
+import socket
 import statistics
+import threading
 import time
+from contextlib import contextmanager
 
 import anthropic
 import httpx2
+from waitress.server import create_server
 
 from course_agent.sandbox import Sandbox
+from course_agent.sandbox.server import WORKER_THREADS
 
 MODEL = "claude-opus-5"
 TARGET_RATIO = 2.0
@@ -70,6 +80,29 @@ def floor_client(message: dict) -> anthropic.Anthropic:
                                http_client=httpx2.Client(transport=transport))
 
 
+@contextmanager
+def fixed_reply_server(message: dict):
+    """The same HTTP server the sandbox uses (waitress, keep-alive, in this process), answering
+    every request with `message` and doing nothing else: the cost of a local HTTP hop alone."""
+    payload = json.dumps(message).encode()
+
+    def app(environ, start_response):
+        environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+        start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(payload)))])
+        return [payload]
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    server = create_server(app, sockets=[listener], threads=WORKER_THREADS)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        server.trigger.pull_trigger(lambda: [channel.close() for channel in list(server._map.values())])
+        thread.join(timeout=5)
+        server.task_dispatcher.shutdown()
+
+
 def timings(client: anthropic.Anthropic, body: dict, n: int, warmup: int) -> list[float]:
     """Milliseconds of n timed `messages.create(**body)` calls, after `warmup` untimed ones."""
     for _ in range(warmup):
@@ -90,12 +123,17 @@ def compare(name: str, sb: Sandbox, body: dict, n: int, warmup: int) -> None:
     message, _ = sb.messages_api.create(body)
     sandbox = timings(sb.client(), body, n, warmup)
     floor = timings(floor_client(message), body, n, warmup)
+    with fixed_reply_server(message) as url:
+        http_only = timings(anthropic.Anthropic(api_key="sk-ant-floor", base_url=url), body, n, warmup)
     ratio = statistics.median(sandbox) / statistics.median(floor)
     verdict = "PASS" if ratio <= TARGET_RATIO else "MISS"
     print(f"\n{name}: {len(body['messages'])} messages, {len(body.get('tools', []))} tools, n={n}")
-    for label, samples in (("sandbox", sandbox), ("floor", floor)):
-        print(f"  {label:8s} median {statistics.median(samples):7.3f} ms   p90 {p90(samples):7.3f} ms")
+    for label, samples in (("sandbox", sandbox), ("http-only", http_only), ("floor", floor)):
+        print(f"  {label:9s} median {statistics.median(samples):7.3f} ms   p90 {p90(samples):7.3f} ms")
     print(f"  ratio sandbox/floor {ratio:.2f}x  (target <= {TARGET_RATIO:.0f}x): {verdict}")
+    print(f"  ratio http-only/floor {statistics.median(http_only) / statistics.median(floor):.2f}x "
+          f"(a local HTTP hop alone); the sandbox's own work: "
+          f"{statistics.median(sandbox) - statistics.median(http_only):.3f} ms")
 
 
 def main() -> None:

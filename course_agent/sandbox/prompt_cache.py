@@ -14,6 +14,7 @@ import hashlib
 import json
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import tokens
 from .conversation import Turn
@@ -50,23 +51,32 @@ def _items(body: dict, turns: list[Turn]) -> list[_Item]:
     system = body.get("system") or []
     sources: list[tuple[dict, int]] = []
     for n, tool in enumerate(body.get("tools") or []):
-        sources.append((tool, tokens.count_tool(tool) + (TOOLS_PREAMBLE_TOKENS if n == 0 else 0)))
+        sources.append(({"tool": tool}, TOOLS_PREAMBLE_TOKENS if n == 0 else 0))
     for block in [{"type": "text", "text": system}] if isinstance(system, str) else system:
-        sources.append((block, tokens.count_block(block)))
+        sources.append((block, 0))
     for turn in turns:
         for n, block in enumerate(turn.blocks):
-            overhead = tokens.MESSAGE_OVERHEAD if n == 0 else 0
-            sources.append(({"role": turn.role, **block}, tokens.count_block(block) + overhead))
+            sources.append(({"role": turn.role, **block}, tokens.MESSAGE_OVERHEAD if n == 0 else 0))
     running = hashlib.sha256(str(body.get("model")).encode())
     items = []
-    for block, count in sources:
+    for block, overhead in sources:
         control = block.get("cache_control")
-        canonical = {k: v for k, v in block.items() if k != "cache_control"}
-        running.update(json.dumps(canonical, sort_keys=True, ensure_ascii=False).encode())
-        items.append(_Item(count, (control.get("ttl") or "5m") if control else None, running.hexdigest()))
+        canonical = json.dumps({k: v for k, v in block.items() if k != "cache_control"}, sort_keys=True)
+        running.update(canonical.encode())
+        items.append(_Item(overhead + _tokens(canonical), (control.get("ttl") or "5m") if control else None,
+                           running.hexdigest()))
     if body.get("cache_control") and items:
         items[-1].breakpoint_ttl = body["cache_control"].get("ttl") or "5m"
     return items
+
+
+@lru_cache(maxsize=16384)
+def _tokens(canonical: str) -> int:
+    """Tokens of one prompt block (a tool, a system block or a message block), given as canonical JSON."""
+    block = json.loads(canonical)
+    if "tool" in block:
+        return tokens.count_tool(block["tool"])
+    return tokens.count_block({k: v for k, v in block.items() if k != "role"})
 
 
 def count_input(body: dict, turns: list[Turn]) -> int:

@@ -2,6 +2,9 @@
 the conversion of jsonschema's findings into the API's own error wording
 (`messages.0.role: Input should be 'user' or 'assistant'`)."""
 
+import json
+from functools import lru_cache
+
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
@@ -81,24 +84,23 @@ _TOOL = {
     "else": {"required": ["type", "name"], "properties": {"type": {"type": "string"}, "name": {"type": "string"}}},
 }
 
+MESSAGE_SCHEMA = {
+    "type": "object",
+    "required": ["role", "content"],
+    "properties": {
+        "role": {"enum": ["user", "assistant"]},
+        "content": {"type": ["string", "array"], "items": _CONTENT_BLOCK},
+    },
+    "additionalProperties": False,
+}
+
 REQUEST_SCHEMA = {
     "type": "object",
     "required": ["model", "messages", "max_tokens"],
     "properties": {
         "model": {"type": "string"},
         "max_tokens": {"type": "integer", "minimum": 1},
-        "messages": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["role", "content"],
-                "properties": {
-                    "role": {"enum": ["user", "assistant"]},
-                    "content": {"type": ["string", "array"], "items": _CONTENT_BLOCK},
-                },
-                "additionalProperties": False,
-            },
-        },
+        "messages": {"type": "array", "items": {"type": "object"}},  # each checked by MESSAGE_SCHEMA
         "system": {"type": ["string", "array"], "items": {"type": "object", **_TEXT}},
         "tools": {"type": "array", "items": _TOOL},
         "tool_choice": {"type": "object", "required": ["type"]},
@@ -145,6 +147,7 @@ _VALIDATORS = {
     "request": Draft202012Validator(REQUEST_SCHEMA),
     "count_tokens": Draft202012Validator(COUNT_TOKENS_SCHEMA),
 }
+_MESSAGE = Draft202012Validator(MESSAGE_SCHEMA)
 _TYPE_NAMES = {
     "string": "a valid string", "integer": "a valid integer", "number": "a valid number",
     "array": "a valid list", "object": "a valid dictionary", "boolean": "a valid boolean",
@@ -153,13 +156,34 @@ _TYPE_NAMES = {
 
 
 def first_problem(body: object, kind: str = "request") -> str | None:
-    """The API-worded message of the most relevant schema violation, or None if the body is valid."""
-    error = best_match(_VALIDATORS[kind].iter_errors(body))
-    return None if error is None else _wording(error).removeprefix(": ")
+    """The API-worded message of the most relevant schema violation, or None if the body is valid.
+
+    An agent sends the same tools and history again on every call, so verdicts are remembered
+    per message and for the rest of the body: a long conversation costs only what is new.
+    """
+    validator = _VALIDATORS[kind]
+    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+        return _wording(best_match(validator.iter_errors(body)), ())
+    if not _is_valid(kind, json.dumps({**body, "messages": []}, sort_keys=True)):
+        return _wording(best_match(validator.iter_errors(body)), ())
+    for i, message in enumerate(body["messages"]):
+        if not _is_valid("message", json.dumps(message, sort_keys=True)):
+            return _wording(best_match(_MESSAGE.iter_errors(message)), ("messages", i))
+    return None
 
 
-def _wording(error: ValidationError) -> str:
-    path = ".".join(str(part) for part in error.absolute_path)
+@lru_cache(maxsize=8192)
+def _is_valid(kind: str, canonical: str) -> bool:
+    return (_MESSAGE if kind == "message" else _VALIDATORS[kind]).is_valid(json.loads(canonical))
+
+
+def _wording(error: ValidationError, prefix: tuple) -> str:
+    return _raw_wording(error, prefix).removeprefix(": ")
+
+
+def _raw_wording(error: ValidationError, prefix: tuple) -> str:
+    full_path = [*prefix, *error.absolute_path]
+    path = ".".join(str(part) for part in full_path)
 
     def at(suffix: str = "") -> str:
         return ".".join(p for p in (path, suffix) if p)
@@ -178,7 +202,7 @@ def _wording(error: ValidationError) -> str:
         return f"{at()}: Input should be " + " or ".join(_TYPE_NAMES[name] for name in names)
     if kind in ("enum", "const"):
         options = error.validator_value if kind == "enum" else [error.validator_value]
-        if path.endswith("type") and error.absolute_path and len(error.absolute_path) > 2:
+        if path.endswith("type") and len(full_path) > 2:
             tags = ", ".join(f"'{o}'" for o in options)
             return (f"{at()[: -len('.type')]}: Input tag '{error.instance}' found using 'type' "
                     f"does not match any of the expected tags: {tags}")
