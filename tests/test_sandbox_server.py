@@ -9,6 +9,7 @@ import time
 import urllib.request
 
 import anthropic
+import gitlab
 import pytest
 from anthropic import beta_tool
 
@@ -169,8 +170,11 @@ def test_cli_prints_exports_and_stops_cleanly_on_ctrl_c():
     process = subprocess.Popen([sys.executable, "-m", "course_agent.cli", "sandbox", "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        lines = [process.stdout.readline().strip() for _ in range(2)]
+        lines = [process.stdout.readline().strip() for _ in range(5)]
         env = dict(line.removeprefix("export ").split("=", 1) for line in lines)
+        assert set(env) == {"ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "GITLAB_URL", "GITLAB_TOKEN", "GITLAB_PROJECT"}
+        gl = gitlab.Gitlab(env["GITLAB_URL"], private_token=env["GITLAB_TOKEN"])
+        assert gl.projects.get(env["GITLAB_PROJECT"]).mergerequests.get(482).title
         client = anthropic.Anthropic(base_url=env["ANTHROPIC_BASE_URL"], api_key=env["ANTHROPIC_API_KEY"])
         assert client.messages.create(model=MODEL, max_tokens=100, messages=HELLO).stop_reason == "end_turn"
     finally:
