@@ -98,9 +98,9 @@ def fixed_reply_server(message: dict):
     try:
         yield f"http://127.0.0.1:{listener.getsockname()[1]}"
     finally:
+        server.task_dispatcher.shutdown()
         server.trigger.pull_trigger(lambda: [channel.close() for channel in list(server._map.values())])
         thread.join(timeout=5)
-        server.task_dispatcher.shutdown()
 
 
 def timings(client: anthropic.Anthropic, body: dict, n: int, warmup: int) -> list[float]:

@@ -166,7 +166,9 @@ def test_stale_sha_is_409_and_changes_nothing(sandbox, project):
 def test_conflict_is_422_and_leaves_the_repository_as_it_was(sandbox, project):
     repo = sandbox.gitlab.repository
     (repo.path / "shop" / "cart.py").write_text("# rewritten on main\n", encoding="utf-8")
+    repo.sha("main")  # remembered before the hand-made commit...
     repo.git("commit", "-q", "-am", "A conflicting change on main")
+    repo.refs_moved()  # ...and forgotten after it
     before = repo.sha("main")
     with pytest.raises(gitlab.GitlabMRClosedError) as caught:
         project.mergerequests.get(482).merge()

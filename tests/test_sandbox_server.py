@@ -1,5 +1,6 @@
 """The sandbox as a server: faults and retries, bad input, determinism, several at once, the CLI."""
 
+import logging
 import os
 import signal
 import subprocess
@@ -190,3 +191,14 @@ def test_cli_reports_a_busy_port():
                                 capture_output=True, text=True, timeout=30)
     assert result.returncode == 2
     assert "cannot listen" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_many_start_stop_cycles_leave_no_errors_behind(caplog):
+    """A worker finishing a response while the sandbox stops once wrote to a closed pipe."""
+    caplog.set_level(logging.WARNING)
+    for n in range(25):
+        with Sandbox() as sb:
+            gl = gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token)
+            gl.projects.get(sb.project).mergerequests.get(482 + n % 6)
+            sb.client().messages.create(model=MODEL, max_tokens=100, messages=HELLO)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []

@@ -73,6 +73,8 @@ class Sandbox:
         if self._server is None:
             return
         server = self._server
+        # Workers first: one may still be finishing a response and will wake the loop when done.
+        server.task_dispatcher.shutdown()
 
         def close_everything() -> None:  # runs in the server's own loop thread
             for channel in list(server._map.values()):
@@ -81,7 +83,6 @@ class Sandbox:
         server.trigger.pull_trigger(close_everything)
         if self._thread is not None:
             self._thread.join(timeout=5)
-        server.task_dispatcher.shutdown()
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
         self._server = self._thread = self._workdir = None

@@ -106,7 +106,7 @@ class DemoProject:
         return {
             "file_name": path.rsplit("/", 1)[-1], "file_path": path, "size": len(content), "encoding": "base64",
             "content_sha256": hashlib.sha256(content).hexdigest(), "ref": ref,
-            "blob_id": self.repository.blob_id(commit, path), "commit_id": commit, "last_commit_id": commit,
+            "blob_id": self.repository.blob_id(ref, path), "commit_id": commit, "last_commit_id": commit,
             "execute_filemode": False, "content": base64.b64encode(content).decode("ascii"),
         }
 

@@ -27,6 +27,7 @@ _GIT_ENV = {
     "GIT_AUTHOR_DATE": "2026-01-15T10:00:00+00:00", "GIT_COMMITTER_DATE": "2026-01-15T10:00:00+00:00",
     "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
 }
+_ENV = {**os.environ, **_GIT_ENV}
 
 
 class GitError(Exception):
@@ -61,14 +62,28 @@ def _catalog(products: int) -> str:
 
 
 class Repository:
+    """Git plumbing for the server. Answers about a commit id never change, so they are kept
+    (each git process costs milliseconds); only branch names move, and only on merge()."""
+
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
+        self._refs: dict[str, str | None] = {}
+        self._by_commit: dict[tuple, object] = {}
+
+    def refs_moved(self) -> None:
+        """Forget where branches point (call after changing the repository by hand)."""
+        self._refs.clear()
+
+    def _kept(self, key: tuple, compute):
+        if key not in self._by_commit:
+            self._by_commit[key] = compute()
+        return self._by_commit[key]
 
     def git(self, *args: str, input: bytes | None = None) -> bytes:
         try:
             done = subprocess.run(["git", "-C", str(self.path), *args], input=input, capture_output=True,
-                                  env={**os.environ, **_GIT_ENV}, timeout=30)
+                                  env=_ENV, timeout=30)
         except FileNotFoundError:
             raise GitError("git is not installed: the demo GitLab needs the git command") from None
         if done.returncode != 0:
@@ -107,31 +122,44 @@ class Repository:
         """The commit a branch or sha names, or None if there is none."""
         if not _SAFE_REF.match(ref):
             return None
-        try:
-            return self.git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").decode().strip() or None
-        except GitError:
-            return None
+        if ref not in self._refs:
+            try:
+                found = self.git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").decode().strip() or None
+            except GitError:
+                found = None
+            self._refs[ref] = found
+        return self._refs[ref]
 
     def read(self, ref: str, path: str) -> bytes | None:
         """A file's bytes at a ref, or None if the ref or file does not exist."""
+        blob = self.blob_id(ref, path)
+        return None if blob is None else self._kept(("blob", blob), lambda: self.git("cat-file", "blob", blob))
+
+    def blob_id(self, ref: str, path: str) -> str | None:
+        """The id of a file's blob at a ref, or None if there is no such file (or ref)."""
         sha = self.sha(ref)
         if sha is None:
             return None
-        try:
-            if self.git("cat-file", "-t", f"{sha}:{path}").strip() != b"blob":
-                return None
-            return self.git("cat-file", "blob", f"{sha}:{path}")
-        except GitError:
-            return None
 
-    def blob_id(self, ref: str, path: str) -> str:
-        return self.git("rev-parse", f"{ref}:{path}").decode().strip()
+        def look_up() -> str | None:
+            try:
+                blob = self.git("rev-parse", "--verify", "--quiet", f"{sha}:{path}").decode().strip()
+                return blob if self.git("cat-file", "-t", blob).strip() == b"blob" else None
+            except GitError:
+                return None
+
+        return self._kept(("blob-id", sha, path), look_up)
 
     def merge_base(self, target: str, source: str) -> str:
-        return self.git("merge-base", target, source).decode().strip()
+        a, b = self.sha(target) or target, self.sha(source) or source
+        return self._kept(("merge-base", a, b), lambda: self.git("merge-base", a, b).decode().strip())
 
     def changes(self, base: str, head: str) -> list[dict]:
         """GitLab's diff entries between two commits."""
+        base, head = self.sha(base) or base, self.sha(head) or head
+        return self._kept(("changes", base, head), lambda: self._changes(base, head))
+
+    def _changes(self, base: str, head: str) -> list[dict]:
         status = self.git("diff", "-z", "--name-status", "-M", base, head).decode().split("\0")
         entries = []
         n = 0
@@ -171,6 +199,7 @@ class Repository:
             commit = self.git("commit-tree", tree, "-p", target_sha, "-p", source_sha, "-m", message)
             commit_sha = commit.decode().strip()
             self.git("update-ref", f"refs/heads/{target}", commit_sha, target_sha)
+            self.refs_moved()
             return commit_sha
 
 
