@@ -1,0 +1,194 @@
+"""The agent loop, as the lesson writes it.
+
+    messages = [task]
+    repeat at most max_iterations times:
+        response = messages.create(system, tools, messages)
+        end_turn   -> done: return the text
+        tool_use   -> append the response WHOLE, run EVERY tool, append ALL results in ONE user message
+        pause_turn -> append the response and send again, with no new user message
+        anything else -> stop with a clear error
+    too many iterations -> stop with a clear error
+
+Every message is saved as soon as it is appended, and every error carries the whole history,
+so nothing is lost and a failed run can be inspected and resumed.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anthropic
+from anthropic.types import Message, MessageParam, ToolUseBlock, Usage
+
+from .config import model_id
+from .tools import Toolbox
+from .transcript import Transcript
+
+DEFAULT_MAX_ITERATIONS = 20
+DEFAULT_MAX_TOKENS = 16_000
+
+
+@dataclass
+class AgentResult:
+    text: str
+    stop_reason: str
+    messages: list[MessageParam]
+    iterations: int
+    usage: list[Usage] = field(default_factory=list)
+
+
+class AgentError(Exception):
+    """The loop stopped without an answer. `messages` holds the whole history up to here."""
+
+    def __init__(self, message: str, messages: list[MessageParam], response: Message | None = None) -> None:
+        super().__init__(message)
+        self.messages = messages
+        self.response = response
+
+
+class MaxTokensReached(AgentError):
+    """The answer was cut at max_tokens; a cut tool call is never run."""
+
+
+class Refused(AgentError):
+    """The model refused; retrying the same request is pointless."""
+
+    def __init__(self, message: str, messages: list[MessageParam], response: Message) -> None:
+        super().__init__(message, messages, response)
+        self.stop_details = response.stop_details
+
+
+class ContextWindowExceeded(AgentError):
+    """The conversation no longer fits the model's context window."""
+
+
+class UnexpectedStopReason(AgentError):
+    """A stop reason this loop does not know (a newer API?)."""
+
+
+class IterationLimitReached(AgentError):
+    """The cap on iterations was reached: the lesson's guard against a loop that never ends."""
+
+
+class ApiFailed(AgentError):
+    """The API call failed (after the SDK's own retries)."""
+
+
+class LoopObserver:
+    """Watches a run without being part of it (the live messages view plugs in here)."""
+
+    def on_request(self, iteration: int, messages: Sequence[MessageParam]) -> None: ...
+    def on_response(self, iteration: int, response: Message) -> None: ...
+    def on_message(self, message: MessageParam) -> None: ...
+    def on_finish(self, result: AgentResult) -> None: ...
+    def on_error(self, error: AgentError) -> None: ...
+
+
+class _History:
+    """The messages list, saved to the transcript and shown to observers as it grows."""
+
+    def __init__(self, messages: list[MessageParam], transcript: Transcript | None,
+                 observers: Sequence[LoopObserver]) -> None:
+        self.messages, self.transcript, self.observers = messages, transcript, observers
+
+    def append(self, message: MessageParam, **meta: Any) -> None:
+        self.messages.append(message)
+        if self.transcript is not None:
+            self.transcript.append(message, **meta)
+        self.notify("on_message", message)
+
+    def notify(self, event: str, *args: Any) -> None:
+        for observer in self.observers:
+            getattr(observer, event)(*args)
+
+    def fail(self, error: AgentError) -> AgentError:
+        if self.transcript is not None:
+            self.transcript.event("error", kind=type(error).__name__, detail=str(error),
+                                  response=error.response)
+        self.notify("on_error", error)
+        return error
+
+
+def tool_uses(response: Message) -> list[ToolUseBlock]:
+    return [block for block in response.content if block.type == "tool_use"]
+
+
+def text_of(response: Message) -> str:
+    return "\n".join(block.text for block in response.content if block.type == "text")
+
+
+def run_agent(
+    client: anthropic.Anthropic,
+    task: str | Iterable[MessageParam],
+    toolbox: Toolbox,
+    *,
+    system: str | list | None = None,
+    model: str | None = None,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    max_iterations: int = DEFAULT_MAX_ITERATIONS,
+    transcript: str | Path | Transcript | None = None,
+    observers: Sequence[LoopObserver] = (),
+    **request: Any,
+) -> AgentResult:
+    """Run the agent on a task (or resume a saved list of messages) until it answers."""
+    messages: list[MessageParam] = []
+    if isinstance(transcript, (str, Path)):
+        transcript = Transcript(transcript)
+    history = _History(messages, transcript, observers)
+    for message in ([{"role": "user", "content": task}] if isinstance(task, str) else task):
+        history.append(message)
+    usage: list[Usage] = []
+    if system is not None:
+        request["system"] = system
+
+    for iteration in range(1, max_iterations + 1):
+        history.notify("on_request", iteration, messages)
+        try:
+            response = client.messages.create(model=model or model_id(), max_tokens=max_tokens,
+                                              tools=toolbox.params(), messages=messages, **request)
+        except anthropic.APIError as error:
+            raise history.fail(ApiFailed(f"the API call failed: {error}", messages)) from error
+        usage.append(response.usage)
+        history.notify("on_response", iteration, response)
+        stop = response.stop_reason
+
+        if stop in ("end_turn", "stop_sequence"):
+            # The model is done (or reached one of our stop sequences): return its text.
+            history.append(response.to_param(), iteration=iteration, stop_reason=stop)
+            result = AgentResult(text_of(response), stop, messages, iteration, usage)
+            history.notify("on_finish", result)
+            return result
+
+        if stop == "tool_use":
+            # Rule 1: the model's response goes into the history whole (tool_use, thinking, everything).
+            history.append(response.to_param(), iteration=iteration, stop_reason=stop)
+            # Rule 3: every requested tool runs; an error comes back as a result, never as an exception.
+            results = toolbox.run_all(tool_uses(response))
+            # Rule 2: all results of this turn go back in ONE user message.
+            history.append({"role": "user", "content": results}, iteration=iteration)
+            continue
+
+        if stop == "pause_turn":
+            # A long server-tool turn paused: send it back as it is, with no new user message.
+            history.append(response.to_param(), iteration=iteration, stop_reason=stop)
+            continue
+
+        if stop == "max_tokens":
+            raise history.fail(MaxTokensReached(
+                f"the answer was cut at max_tokens={max_tokens}; raise max_tokens "
+                "(any cut-off tool call was not run)", messages, response))
+        if stop == "refusal":
+            details = response.stop_details
+            why = f" (category: {details.category}; {details.explanation})" if details else ""
+            raise history.fail(Refused(f"the model refused to continue{why}; retrying will not help",
+                                       messages, response))
+        if stop == "model_context_window_exceeded":
+            raise history.fail(ContextWindowExceeded(
+                "the conversation no longer fits the model's context window; shorten the history or the "
+                "tool results", messages, response))
+        raise history.fail(UnexpectedStopReason(f"unexpected stop_reason {stop!r}", messages, response))
+
+    # Rule 4: a cap on iterations, so a loop that gets nowhere does not run until the money runs out.
+    raise history.fail(IterationLimitReached(
+        f"no answer after {max_iterations} iterations (the cap); the whole history is kept", messages))

@@ -1,0 +1,48 @@
+"""The conversation on disk: one JSON line per message, written as soon as it is appended,
+so a run that fails at iteration 17 can be read, and resumed, from its file."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+from anthropic.types import MessageParam
+
+from .redaction import redact
+
+
+def as_json(value: Any) -> Any:
+    """A message (or block) with the SDK's model objects turned into plain JSON values."""
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if isinstance(value, dict):
+        return {k: as_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [as_json(v) for v in value]
+    return value
+
+
+class Transcript:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+
+    def append(self, message: MessageParam, **meta: Any) -> None:
+        line = json.dumps({"message": as_json(message), **meta}, ensure_ascii=False, default=str)
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(redact(line) + "\n")
+
+    def event(self, kind: str, **data: Any) -> None:
+        """A line that is not a message (e.g. why the run stopped); `load()` skips it."""
+        line = json.dumps({"event": kind, **as_json(data)}, ensure_ascii=False, default=str)
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(redact(line) + "\n")
+
+    def messages(self) -> list[MessageParam]:
+        """The messages saved so far, ready to pass back as `messages=` (to resume)."""
+        return load(self.path)
+
+
+def load(path: str | Path) -> list[MessageParam]:
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    entries = [json.loads(line) for line in lines if line.strip()]
+    return [entry["message"] for entry in entries if "message" in entry]
