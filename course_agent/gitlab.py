@@ -27,43 +27,45 @@ _STATUS_HINTS = {
 }
 
 
-def _explained(what: str, action: Callable):
-    """Run a python-gitlab call; turn every failure into a ToolError that says what happened."""
-    try:
-        return action()
-    except gitlab.GitlabError as error:
-        code = error.response_code or 0
-        if code == 404:
-            raise ToolError(f"{what}: not found (404: {error.error_message}).") from None
-        hint = _STATUS_HINTS.get(code) or (f"GitLab failed ({code}): {error.error_message}. It may be temporary."
-                                           if code >= 500 else f"GitLab error {code}: {error.error_message}")
-        raise ToolError(f"{what}: {hint}") from None
-    except requests.Timeout:
-        raise ToolError(f"{what}: GitLab did not answer within {TIMEOUT_SECONDS} s.") from None
-    except requests.ConnectionError:
-        raise ToolError(f"{what}: cannot connect to GitLab (is GITLAB_URL right and the server up?).") from None
-
-
 class GitLabTools:
     """The four tools, bound to one project."""
 
-    def __init__(self, url: str | None = None, token: str | None = None, project: str | None = None) -> None:
+    def __init__(self, url: str | None = None, token: str | None = None, project: str | None = None,
+                 timeout: float = TIMEOUT_SECONDS) -> None:
         if url is None or token is None or project is None:
             url, token, project = gitlab_settings()
         register_secret(token)
         self.project_path = project
-        self._gl = gitlab.Gitlab(url, private_token=token, timeout=TIMEOUT_SECONDS)
+        self.timeout = timeout
+        self._gl = gitlab.Gitlab(url, private_token=token, timeout=timeout)
+
+    def _call(self, what: str, action: Callable):
+        """Run a python-gitlab call; turn every failure into a ToolError that says what happened."""
+        try:
+            return action()
+        except gitlab.GitlabError as error:
+            code = error.response_code or 0
+            if code == 404:
+                raise ToolError(f"{what}: not found (404: {error.error_message}).") from None
+            hint = _STATUS_HINTS.get(code) or (
+                f"GitLab failed ({code}): {error.error_message}. It may be temporary." if code >= 500
+                else f"GitLab error {code}: {error.error_message}")
+            raise ToolError(f"{what}: {hint}") from None
+        except requests.Timeout:
+            raise ToolError(f"{what}: GitLab did not answer within {self.timeout:g} s.") from None
+        except requests.ConnectionError:
+            raise ToolError(f"{what}: cannot connect to GitLab (is GITLAB_URL right and the server up?).") from None
 
     @functools.cached_property
     def project(self):
-        return _explained(f"project {self.project_path}", lambda: self._gl.projects.get(self.project_path))
+        return self._call(f"project {self.project_path}", lambda: self._gl.projects.get(self.project_path))
 
     def _mr(self, pr: int):
-        return _explained(f"merge request !{pr}", lambda: self.project.mergerequests.get(pr))
+        return self._call(f"merge request !{pr}", lambda: self.project.mergerequests.get(pr))
 
     def get_diff(self, pr: int) -> str:
         mr = self._mr(pr)
-        changes = _explained(f"changes of !{pr}", mr.changes)
+        changes = self._call(f"changes of !{pr}", mr.changes)
         lines = [f"Title: {mr.title}", f"Author: {mr.author['username']}",
                  f"source_branch: {mr.source_branch} -> target_branch: {mr.target_branch}", f"State: {mr.state}",
                  "Description:", mr.description or "(none)", ""]
@@ -83,18 +85,18 @@ class GitLabTools:
         return "\n".join(lines)
 
     def read_file(self, path: str, ref: str = "main") -> str:
-        raw = _explained(f"file {path} at {ref}", lambda: self.project.files.raw(path, ref=ref))
+        raw = self._call(f"file {path} at {ref}", lambda: self.project.files.raw(path, ref=ref))
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError:
             return f"(binary file, {len(raw)} bytes)"
 
     def post_comment(self, pr: int, body: str) -> str:
-        note = _explained(f"comment on !{pr}", lambda: self._mr(pr).notes.create({"body": body}))
+        note = self._call(f"comment on !{pr}", lambda: self._mr(pr).notes.create({"body": body}))
         return f"Comment {note.id} posted on !{pr}."
 
     def merge_pr(self, pr: int) -> str:
-        result = _explained(f"merge of !{pr}", lambda: self._mr(pr).merge())
+        result = self._call(f"merge of !{pr}", lambda: self._mr(pr).merge())
         return f"Merged !{pr} into {result.get('target_branch', 'main')} as {result.get('merge_commit_sha')}."
 
     def tools(self) -> list[Tool]:

@@ -31,9 +31,9 @@ class Transcript:
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(redact(line) + "\n")
 
-    def event(self, kind: str, **data: Any) -> None:
+    def event(self, name: str, **data: Any) -> None:
         """A line that is not a message (e.g. why the run stopped); `load()` skips it."""
-        line = json.dumps({"event": kind, **as_json(data)}, ensure_ascii=False, default=str)
+        line = json.dumps({"event": name, **as_json(data)}, ensure_ascii=False, default=str)
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(redact(line) + "\n")
 
