@@ -147,6 +147,12 @@ def run_agent(
         try:
             response = client.messages.create(model=model or model_id(), max_tokens=max_tokens,
                                               tools=toolbox.params(), messages=messages, **request)
+        except anthropic.BadRequestError as error:
+            if "prompt is too long" in str(error):
+                raise history.fail(ContextWindowExceeded(
+                    f"the history no longer fits the model's context window ({error.message}); shorten the "
+                    "history or the tool results", messages)) from error
+            raise history.fail(ApiFailed(f"the API call failed: {error}", messages)) from error
         except anthropic.APIError as error:
             raise history.fail(ApiFailed(f"the API call failed: {error}", messages)) from error
         usage.append(response.usage)

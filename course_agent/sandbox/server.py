@@ -121,7 +121,7 @@ class Sandbox:
     # knobs
     def client(self, **options: object) -> anthropic.Anthropic:
         """A real anthropic.Anthropic client pointed at this sandbox."""
-        return anthropic.Anthropic(base_url=self.anthropic_base_url, api_key=self.api_key, **options)
+        return anthropic.Anthropic(**{"base_url": self.anthropic_base_url, "api_key": self.api_key, **options})
 
     @property
     def context_window(self) -> int | None:

@@ -1,0 +1,85 @@
+"""Choosing the backend: the live API with a key, the sandbox otherwise, announced once, no secret shown."""
+
+import anthropic
+import pytest
+
+from course_agent import client as client_module
+from course_agent.config import DEFAULT_MODEL, model_id
+from course_agent.gitlab import GitLabTools
+
+
+@pytest.fixture(autouse=True)
+def fresh(monkeypatch):
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "COURSE_AGENT_BACKEND", "GITLAB_URL", "GITLAB_TOKEN",
+                 "GITLAB_PROJECT", "COURSE_AGENT_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(client_module, "_announced", set())
+
+
+def test_without_a_key_the_sandbox_answers(capsys):
+    client = client_module.make_client()
+    client_module.make_client()
+    assert client.base_url.host == "127.0.0.1"
+    assert client.messages.create(model=model_id(), max_tokens=100,
+                                  messages=[{"role": "user", "content": "Hello"}]).stop_reason == "end_turn"
+    assert capsys.readouterr().err.count("using the offline sandbox") == 1
+
+
+def test_with_a_key_the_live_api_is_chosen_and_the_key_is_not_shown(monkeypatch, capsys):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-live-secret-abcdef")
+    client = client_module.make_client()
+    assert client.base_url.host == "api.anthropic.com"
+    err = capsys.readouterr().err
+    assert "live Anthropic API" in err and "sk-ant-live-secret-abcdef" not in err
+
+
+def test_the_sandbox_can_be_forced(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-live-secret-abcdef")
+    monkeypatch.setenv("COURSE_AGENT_BACKEND", "sandbox")
+    assert client_module.make_client().base_url.host == "127.0.0.1"
+
+
+def test_bad_backend_value_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv("COURSE_AGENT_BACKEND", "cloud")
+    with pytest.raises(ValueError, match="'sandbox' or 'live'"):
+        client_module.make_client()
+
+
+def test_model_id_lives_in_one_place_and_can_be_overridden(monkeypatch):
+    assert model_id() == DEFAULT_MODEL
+    monkeypatch.setenv("COURSE_AGENT_MODEL", "claude-sonnet-5")
+    assert model_id() == "claude-sonnet-5"
+
+
+def test_gitlab_defaults_to_the_sandbox_and_env_points_elsewhere(monkeypatch):
+    url, token, project = client_module.gitlab_settings()
+    assert project == "course/shop" and url.startswith("http://127.0.0.1:")
+    monkeypatch.setenv("GITLAB_URL", "https://gitlab.example.com")
+    monkeypatch.setenv("GITLAB_TOKEN", "glpat-real-token-123")
+    with pytest.raises(RuntimeError, match="GITLAB_PROJECT"):
+        client_module.gitlab_settings()
+    monkeypatch.setenv("GITLAB_PROJECT", "group/project")
+    assert client_module.gitlab_settings() == ("https://gitlab.example.com", "glpat-real-token-123", "group/project")
+
+
+def test_the_same_tools_run_under_the_sdks_tool_runner(sandbox):
+    """What the hand-written loop corresponds to in the SDK: its beta tool_runner."""
+    from anthropic import beta_tool
+
+    gitlab = GitLabTools(sandbox.gitlab_url, sandbox.gitlab_token, sandbox.project)
+
+    @beta_tool
+    def get_diff(pr: int) -> str:
+        """Get the changes of a merge request."""
+        return gitlab.get_diff(pr)
+
+    @beta_tool
+    def read_file(path: str, ref: str = "main") -> str:
+        """Read a whole file from the repository."""
+        return gitlab.read_file(path, ref)
+
+    runner = sandbox.client().beta.messages.tool_runner(
+        model=model_id(), max_tokens=4000, tools=[get_diff, read_file],
+        messages=[{"role": "user", "content": "Review merge request !482."}])
+    final = list(runner)[-1]
+    assert final.stop_reason == "end_turn" and "shop/checkout.py:20" in final.content[-1].text
