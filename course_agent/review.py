@@ -62,8 +62,18 @@ def review(
     observers: Sequence[LoopObserver] = (),
     cache: bool = True,
 ) -> AgentResult:
-    """Review merge request !pr; with post=True the agent also posts the review as a comment."""
-    extra = {"cache_control": {"type": "ephemeral"}} if cache else {}
+    """Review merge request !pr; with post=True the agent also posts the review as a comment.
+
+    With cache=True two cache breakpoints are set: one after the rules (tools and system prompt
+    are the same for every review, so later reviews read them from the cache) and one that
+    follows the end of the conversation (automatic caching), so each call reads what the
+    previous call wrote.
+    """
+    system: str | list = REVIEW_RULES
+    extra = {}
+    if cache:
+        system = [{"type": "text", "text": REVIEW_RULES, "cache_control": {"type": "ephemeral"}}]
+        extra = {"cache_control": {"type": "ephemeral"}}
     return run_agent(client or make_client(), review_task(pr, post, language), toolbox or reviewer_toolbox(),
-                     system=REVIEW_RULES, max_iterations=max_iterations, transcript=transcript,
+                     system=system, max_iterations=max_iterations, transcript=transcript,
                      observers=observers, **extra)
