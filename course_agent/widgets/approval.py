@@ -83,11 +83,11 @@ class WidgetApprover:
     def __call__(self, request: ApprovalRequest) -> Verdict:
         prompt = ApprovalPrompt(request)
         self.prompts.append(prompt)
-        shown = display(prompt, display_id=True)
+        shown = display(prompt._repr_mimebundle_(), raw=True, display_id=True)
         if self.auto:
             verdict = prompt.decide(self.auto == "approve", f"{AUTO_APPROVE_ENV}={self.auto}")
         else:
             verdict = prompt.wait(self.timeout)
         if shown is not None:
-            shown.update(prompt)  # the saved output says what was decided, not "waiting"
+            shown.update(prompt._repr_mimebundle_(), raw=True)  # the saved output says what was decided
         return verdict

@@ -169,9 +169,9 @@ class MessagesView(widgets.VBox, LoopObserver):
         return bundle
 
     def _ipython_display_(self) -> None:
-        self._handle = display(self, display_id=True)
+        self._handle = display(self._repr_mimebundle_(), raw=True, display_id=True)
 
     def refresh_output(self) -> None:
         """Rewrite this view's cell output once (static transcript + text), e.g. when a run ends."""
         if self._handle is not None:
-            self._handle.update(self)
+            self._handle.update(self._repr_mimebundle_(), raw=True)

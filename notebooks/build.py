@@ -1,0 +1,95 @@
+"""Write every notebook in both languages from notebooks/source/, and execute them to store
+their outputs. Outputs come only from here; nobody edits them by hand.
+
+    python notebooks/build.py            # all notebooks
+    python notebooks/build.py 03 07      # only those whose name starts with 03 or 07
+    python notebooks/build.py --no-execute
+
+Execution uses the offline sandbox, whatever the environment says: no API key, no GitLab
+variables, the sandbox forced, and approvals answered by COURSE_AGENT_AUTO_APPROVE (see
+NOTEBOOK_ENV), the same settings the notebook tests use.
+"""
+
+import argparse
+import importlib.util
+import os
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+HERE = Path(__file__).resolve().parent
+LANGUAGES = ("en", "ru")
+NOTEBOOK_ENV = {"COURSE_AGENT_BACKEND": "sandbox", "COURSE_AGENT_AUTO_APPROVE": "deny"}
+"""What every executed notebook sees; secrets and GitLab settings are removed (see clean_env)."""
+TIMEOUT = 300
+
+
+def clean_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("ANTHROPIC_", "GITLAB_", "COURSE_AGENT_"))}
+    return {**env, **NOTEBOOK_ENV}
+
+
+def sources() -> list[tuple[str, list]]:
+    sys.path[:0] = [str(HERE), str(HERE / "source")]
+    found = []
+    for path in sorted((HERE / "source").glob("[0-9][0-9]_*.py")):
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        found.append((path.stem, module.CELLS))
+    return found
+
+
+def notebook(cells: list, language: str) -> nbformat.NotebookNode:
+    nb = new_notebook()
+    for cell in cells:
+        text = getattr(cell, language)
+        made = new_markdown_cell(text) if cell.kind == "markdown" else new_code_cell(text)
+        if cell.tags:
+            made.metadata["tags"] = list(cell.tags)
+        nb.cells.append(made)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    return nb
+
+
+def execute(nb: nbformat.NotebookNode, folder: Path) -> None:
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(clean_env())
+    try:
+        NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", resources={"metadata": {"path": str(folder)}},
+                       record_timing=False).execute()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    nb.metadata.pop("widgets", None)  # live widget state is not saved; the static fallback is in the outputs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Build the course notebooks from notebooks/source/.")
+    parser.add_argument("only", nargs="*", help="name prefixes to build, e.g. 03")
+    parser.add_argument("--no-execute", action="store_true", help="write the cells without running them")
+    args = parser.parse_args()
+    for name, cells in sources():
+        if args.only and not any(name.startswith(prefix) for prefix in args.only):
+            continue
+        for language in LANGUAGES:
+            folder = HERE / language
+            folder.mkdir(exist_ok=True)
+            nb = notebook(cells, language)
+            started = time.perf_counter()
+            if not args.no_execute:
+                execute(nb, folder)
+            nbformat.write(nb, folder / f"{name}.ipynb")
+            print(f"{language}/{name}.ipynb: {len(nb.cells)} cells, {time.perf_counter() - started:.1f} s",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+from cells import code, md
+
+SETUP = '''import anthropic
+from course_agent.client import make_client
+from course_agent.config import model_id
+
+client = make_client()  # a real anthropic.Anthropic: the offline sandbox, or the live API if ANTHROPIC_API_KEY is set
+MODEL = model_id()      # the model id lives in one place (COURSE_AGENT_MODEL overrides it)
+print(type(client).__name__, MODEL)'''
+
+SETUP_RU = '''import anthropic
+from course_agent.client import make_client
+from course_agent.config import model_id
+
+client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или живой API, если задан ANTHROPIC_API_KEY
+MODEL = model_id()      # id модели задан в одном месте (COURSE_AGENT_MODEL его переопределяет)
+print(type(client).__name__, MODEL)'''
+
+CELLS = [
+    md("""
+# 1. A single call
+
+**You will learn**
+- what one call to the Messages API sends and what comes back;
+- what a response is made of: content blocks, `stop_reason`, `usage`;
+- why "the model has no hands": it reads text and writes text, nothing else.
+
+Everything in this course runs offline against a local sandbox that speaks the real API, so the code
+below is the code you would ship. With `ANTHROPIC_API_KEY` set, the same cells talk to the real API.
+""", ""),
+    code(SETUP, SETUP_RU),
+    md("""
+## One request, one response
+
+A request names the model, a budget for the answer (`max_tokens`) and the conversation so far
+(`messages`: a list of turns, each with a `role` and `content`).
+""", ""),
+    code('''response = client.messages.create(
+    model=MODEL,
+    max_tokens=1000,
+    messages=[{"role": "user", "content": "What is 6 * 7?"}],
+)
+print(response.content[0].text)''', '''response = client.messages.create(
+    model=MODEL,
+    max_tokens=1000,
+    messages=[{"role": "user", "content": "Сколько будет 6 * 7?"}],
+)
+print(response.content[0].text)'''),
+    md("""
+## What a response is made of
+
+The answer is not a string: `content` is a list of **blocks**, each with a `type`. Today there is one
+`text` block; soon there will be `tool_use` blocks too. `stop_reason` says why the model stopped,
+and `usage` counts the tokens you pay for.
+""", ""),
+    code('''print("id:         ", response.id)
+print("role:       ", response.role)
+print("blocks:     ", [block.type for block in response.content])
+print("stop_reason:", response.stop_reason)
+print("usage:      ", response.usage.input_tokens, "in,", response.usage.output_tokens, "out")'''),
+    md("""
+The SDK parsed JSON into its own types. This is the JSON itself, as it came over the wire:
+""", ""),
+    code('''print(response.model_dump_json(indent=2, exclude_none=True))'''),
+    md("""
+## The model has no hands
+
+The model cannot open a file, call GitLab or run a test. Ask it to review a merge request and
+it can only tell you that: it has nothing but the text you sent. Giving it hands is your code's
+job, and the rest of the course is about that code.
+""", ""),
+    code('''response = client.messages.create(
+    model=MODEL,
+    max_tokens=1000,
+    messages=[{"role": "user", "content": "Review pull request #482."}],
+)
+print(response.stop_reason)
+print(response.content[0].text)''', '''response = client.messages.create(
+    model=MODEL,
+    max_tokens=1000,
+    messages=[{"role": "user", "content": "Проверь pull request #482."}],
+)
+print(response.stop_reason)
+print(response.content[0].text)'''),
+    md("""
+## Break it, then fix it: a budget too small
+
+`max_tokens` caps the answer. Set it too low and the answer is cut in the middle, and
+`stop_reason` says `max_tokens`. Nothing fails loudly: only `stop_reason` tells you.
+""", ""),
+    code('''short = client.messages.create(
+    model=MODEL,
+    max_tokens=30,
+    messages=[{"role": "user", "content": "Explain the agent loop in detail."}],
+)
+print(short.stop_reason)
+print(short.content[0].text)''', '''short = client.messages.create(
+    model=MODEL,
+    max_tokens=30,
+    messages=[{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}],
+)
+print(short.stop_reason)
+print(short.content[0].text)'''),
+    md("""
+The fix is to give the answer room (and, in an agent, to treat `max_tokens` as an error, never as a
+finished answer):
+""", ""),
+    code('''full = client.messages.create(
+    model=MODEL,
+    max_tokens=2000,
+    messages=[{"role": "user", "content": "Explain the agent loop in detail."}],
+)
+print(full.stop_reason, "-", full.usage.output_tokens, "output tokens")
+print(full.content[0].text)''', '''full = client.messages.create(
+    model=MODEL,
+    max_tokens=2000,
+    messages=[{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}],
+)
+print(full.stop_reason, "-", full.usage.output_tokens, "output tokens")
+print(full.content[0].text)'''),
+    md("""
+## Exercise
+
+Ask the model to count from 1 to 10, and make it stop right before it writes `5`, using the
+`stop_sequences` parameter. Print `stop_reason`, `stop_sequence` and the text. What is in the text,
+and what is not?
+""", ""),
+    code('''# your code here
+'''),
+    md("""
+## Recap
+
+- One call: model, `max_tokens`, `messages` in; a `Message` out.
+- The answer is a list of content blocks; `stop_reason` says why it ended; `usage` is what you pay.
+- The model only reads and writes text. Everything it "does" will be done by your code.
+""", ""),
+]

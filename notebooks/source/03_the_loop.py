@@ -1,0 +1,131 @@
+from cells import code, md
+from common import GITLAB, GITLAB_RU, RULES, RULES_RU, SETUP, SETUP_RU, TOOLS, TOOLS_RU
+
+LOOP = '''def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
+    """The lesson's loop: call the model, run what it asks for, repeat until it is done."""
+    messages = [] if messages is None else messages
+    messages.append({"role": "user", "content": f"Review pull request #{pr_number}."})
+
+    for iteration in range(max_iterations):
+        response = client.messages.create(
+            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
+
+        if response.stop_reason == "end_turn":
+            messages.append({"role": "assistant", "content": response.content})  # keep the answer in the history
+            return "\\n".join(block.text for block in response.content if block.type == "text")
+
+        if response.stop_reason != "tool_use":
+            raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
+
+        # 1. The model's response goes into the history whole
+        messages.append({"role": "assistant", "content": response.content})
+
+        # 2. Run every tool it asked for
+        results = []
+        for block in response.content:
+            if block.type != "tool_use":
+                continue
+            results.append({
+                "type": "tool_result",
+                "tool_use_id": block.id,
+                "content": run_tool(block.name, block.input),
+            })
+
+        # 3. All results go back in ONE user message
+        messages.append({"role": "user", "content": results})
+
+    raise RuntimeError("Too many iterations")'''
+
+LOOP_RU = (LOOP.replace('"""The lesson\'s loop: call the model, run what it asks for, repeat until it is done."""',
+                        '"""Цикл из урока: вызвать модель, выполнить то, что она просит, повторять до конца."""')
+           .replace('f"Review pull request #{pr_number}."', 'f"Проверь pull request #{pr_number}."')
+           .replace("# keep the answer in the history", "# ответ тоже сохраняем в истории")
+           .replace('f"Unexpected stop: {response.stop_reason}"', 'f"Неожиданная остановка: {response.stop_reason}"')
+           .replace("# 1. The model's response goes into the history whole", "# 1. Ответ модели добавляем в историю целиком")
+           .replace("# 2. Run every tool it asked for", "# 2. Выполняем все запрошенные инструменты")
+           .replace("# 3. All results go back in ONE user message", "# 3. Все результаты — одним сообщением от user")
+           .replace('"Too many iterations"', '"Слишком много итераций"'))
+
+CELLS = [
+    md("""
+# 3. The loop
+
+**You will learn**
+- that an agent is `messages.create` called in a loop, with your code running tools in between;
+- why nobody knows in advance how many iterations a task takes (agent versus workflow);
+- why the loop needs a cap on iterations.
+
+The last code cell of this notebook is the whole loop, self-contained: copy it into your project.
+""", ""),
+    code(SETUP, SETUP_RU),
+    code(GITLAB, GITLAB_RU),
+    md("""
+Two tools, as in the lesson: `get_diff` for the changes and `read_file` for context, and a dispatcher
+that picks the function by name.
+""", ""),
+    code(TOOLS, TOOLS_RU),
+    code(RULES, RULES_RU),
+    md("""
+## The loop
+
+It reads like the lesson's skeleton. Three lines carry its rules: the response goes into the
+history whole; every requested tool runs; all results go back in one user message. And the loop
+ends in one of two ways: the model says it is done (`end_turn`), or the cap is reached.
+""", ""),
+    code(LOOP, LOOP_RU),
+    md("""
+## Watch the messages list grow
+
+`MessagesView` shows the list as cards while the loop runs: your loop appends to `view.messages` as
+to any list. Passing the client is optional; it lets the view label each response with its stop
+reason and token counts. A `tool_use` and its `tool_result` share a colour and an id.
+""", ""),
+    code('''from course_agent.widgets import MessagesView
+
+view = MessagesView(client=client)
+view'''),
+    code('''review = review_pull_request(482, messages=view.messages)
+print(review)'''),
+    md("""
+The model asked for the diff, saw that `calculate_total` changed its signature, read the file that
+the diff says calls it, and found the stale caller. That took three calls. Nobody wrote "first the
+diff, then the caller" in code: the model chose the steps.
+
+## Agent or workflow?
+
+A workflow is a fixed sequence your code decides. In an agent, the model decides the next step,
+so the number of iterations depends on what it finds. Watch it vary across merge requests:
+""", ""),
+    code('''for pr in (483, 482, 484, 486):
+    history = []
+    review_pull_request(pr, messages=history)
+    calls = sum(1 for message in history if message["role"] == "assistant")
+    print(f"!{pr}: {calls} model calls, {len(history)} messages")'''),
+    md("""
+## Break it, then fix it: the cap
+
+Without a cap, a loop whose tool keeps returning something useless runs until the money runs out.
+With a cap that is too small for the task, it stops before the answer. Here the cap is one iteration:
+""", ""),
+    code('''review_pull_request(482, max_iterations=1)''', raises=True),
+    md("""
+Twenty is a sensible cap for a review (the lesson's choice); pick your own for other tasks. The
+reference loop in `course_agent.loop` also keeps the whole history when it stops, so a run that
+failed at iteration 17 can be read and resumed.
+
+## Exercise
+
+Change `review_pull_request` so that, when it reaches the cap, the error says how many tool calls it
+made and which tools they were (read them from `messages`). Then run it on !484 with `max_iterations=2`.
+""", ""),
+    code('''# your code here
+'''),
+    md("""
+## Recap
+
+- The loop: request; on `tool_use` append the response, run every tool, append all results; repeat.
+- On `end_turn` return the text. Any other stop reason is a decision for your code (notebook 6).
+- The model picks the steps, so the number of iterations is unknown: always cap it.
+""", ""),
+]

@@ -1,0 +1,179 @@
+from cells import code, md
+from common import GITLAB, GITLAB_RU, RULES, RULES_RU, SETUP, SETUP_RU, TOOLS, TOOLS_RU
+
+CELLS = [
+    md("""
+# 4. Parallel tools
+
+**You will learn**
+- that one response can ask for several tools at once (several `tool_use` blocks);
+- to run them all, concurrently, and return **all** results in **one** user message;
+- what happens when you split the results over several messages: the model stops calling in parallel.
+""", ""),
+    code(SETUP, SETUP_RU),
+    code(GITLAB, GITLAB_RU),
+    code(TOOLS, TOOLS_RU),
+    code(RULES, RULES_RU),
+    md("""
+## Several tool calls in one response
+
+In !484 `tax_for` changes, and the diff says it is called from two files the merge request does not
+touch. After reading the diff, the model asks for both files in the same response:
+""", ""),
+    code('''messages = [{"role": "user", "content": "Review merge request !484."}]
+first = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=messages)
+messages.append({"role": "assistant", "content": first.content})
+messages.append({"role": "user", "content": [
+    {"type": "tool_result", "tool_use_id": b.id, "content": run_tool(b.name, b.input)}
+    for b in first.content if b.type == "tool_use"
+]})
+
+second = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=messages)
+calls = [b for b in second.content if b.type == "tool_use"]
+for call in calls:
+    print(call.id, call.name, call.input)''', '''messages = [{"role": "user", "content": "Проверь merge request !484."}]
+first = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=messages)
+messages.append({"role": "assistant", "content": first.content})
+messages.append({"role": "user", "content": [
+    {"type": "tool_result", "tool_use_id": b.id, "content": run_tool(b.name, b.input)}
+    for b in first.content if b.type == "tool_use"
+]})
+
+second = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=messages)
+calls = [b for b in second.content if b.type == "tool_use"]
+for call in calls:
+    print(call.id, call.name, call.input)'''),
+    md("""
+## Run them concurrently
+
+The calls of one turn are independent, so there is no reason to wait for one before starting the
+next. A thread pool runs them together; `pool.map` keeps the results in the order of the calls.
+Here each tool is slowed down to 0.3 s to make the difference visible:
+""", ""),
+    code('''import time
+from concurrent.futures import ThreadPoolExecutor
+
+
+def slow_run_tool(name, tool_input):
+    time.sleep(0.3)  # pretend GitLab is far away
+    return run_tool(name, tool_input)
+
+
+def run_all(calls):
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(lambda b: {"type": "tool_result", "tool_use_id": b.id,
+                                        "content": slow_run_tool(b.name, b.input)}, calls))
+
+
+started = time.perf_counter()
+results = run_all(calls + calls[:1])  # three calls of 0.3 s each
+elapsed = time.perf_counter() - started
+print(len(results), "results, in the order of the calls:", [r["tool_use_id"] == c.id for r, c in zip(results, calls)])
+print("faster than one after another (0.9 s):", elapsed < 0.75)''', '''import time
+from concurrent.futures import ThreadPoolExecutor
+
+
+def slow_run_tool(name, tool_input):
+    time.sleep(0.3)  # как будто GitLab далеко
+    return run_tool(name, tool_input)
+
+
+def run_all(calls):
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(lambda b: {"type": "tool_result", "tool_use_id": b.id,
+                                        "content": slow_run_tool(b.name, b.input)}, calls))
+
+
+started = time.perf_counter()
+results = run_all(calls + calls[:1])  # три вызова по 0,3 с
+elapsed = time.perf_counter() - started
+print(len(results), "results, in the order of the calls:", [r["tool_use_id"] == c.id for r, c in zip(results, calls)])
+print("faster than one after another (0.9 s):", elapsed < 0.75)'''),
+    md("""
+## All results in one message
+
+Both results go back in a single user message, and the model writes its review:
+""", ""),
+    code('''messages.append({"role": "assistant", "content": second.content})
+messages.append({"role": "user", "content": run_all(calls)})
+third = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=messages)
+print(third.stop_reason)
+print(third.content[0].text)'''),
+    md("""
+## Break it: split the results
+
+The API accepts results split over several consecutive user messages (it merges them), so nothing
+fails. But the model learns from the history that its parallel calls get answered one by one, and
+stops making them. Here is a loop that splits, then asks for the same review again in the same
+conversation:
+""", ""),
+    code('''def loop(messages, split):
+    while True:
+        response = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
+                                          messages=messages)
+        messages.append({"role": "assistant", "content": response.content})
+        calls = [b for b in response.content if b.type == "tool_use"]
+        if response.stop_reason != "tool_use":
+            return
+        print("  one response asks for", len(calls), "tool(s):", [c.input.get("path", c.input.get("pr")) for c in calls])
+        results = [{"type": "tool_result", "tool_use_id": c.id, "content": run_tool(c.name, c.input)} for c in calls]
+        if split:
+            messages.extend({"role": "user", "content": [result]} for result in results)  # the mistake
+        else:
+            messages.append({"role": "user", "content": results})
+
+
+history = [{"role": "user", "content": "Review merge request !484."}]
+print("first review, results split:")
+loop(history, split=True)
+history.append({"role": "user", "content": "Review merge request !484 once more, please."})
+print("second review in the same conversation:")
+loop(history, split=True)''', '''def loop(messages, split):
+    while True:
+        response = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
+                                          messages=messages)
+        messages.append({"role": "assistant", "content": response.content})
+        calls = [b for b in response.content if b.type == "tool_use"]
+        if response.stop_reason != "tool_use":
+            return
+        print("  one response asks for", len(calls), "tool(s):", [c.input.get("path", c.input.get("pr")) for c in calls])
+        results = [{"type": "tool_result", "tool_use_id": c.id, "content": run_tool(c.name, c.input)} for c in calls]
+        if split:
+            messages.extend({"role": "user", "content": [result]} for result in results)  # ошибка
+        else:
+            messages.append({"role": "user", "content": results})
+
+
+history = [{"role": "user", "content": "Проверь merge request !484."}]
+print("first review, results split:")
+loop(history, split=True)
+history.append({"role": "user", "content": "Проверь merge request !484 ещё раз, пожалуйста."})
+print("second review in the same conversation:")
+loop(history, split=True)'''),
+    md("""
+The second time the model reads the files one per response: more round trips, more tokens, a
+slower agent. The fix is the rule: all results of one turn in one user message.
+""", ""),
+    code('''history = [{"role": "user", "content": "Review merge request !484."}]
+loop(history, split=False)
+history.append({"role": "user", "content": "Review merge request !484 once more, please."})
+loop(history, split=False)''', '''history = [{"role": "user", "content": "Проверь merge request !484."}]
+loop(history, split=False)
+history.append({"role": "user", "content": "Проверь merge request !484 ещё раз, пожалуйста."})
+loop(history, split=False)'''),
+    md("""
+## Exercise
+
+Rewrite the loop of notebook 3 so that it runs the calls of a turn concurrently (with `run_all`), keeps
+their order, and still returns all results in one message. Check it on !484: how many model calls?
+""", ""),
+    code('''# your code here
+'''),
+    md("""
+## Recap
+
+- One response may hold several `tool_use` blocks: run them all.
+- Run them concurrently; keep the results in the order of the calls.
+- Return all results of a turn in ONE user message, or the model stops calling in parallel.
+""", ""),
+]

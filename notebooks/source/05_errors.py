@@ -1,0 +1,120 @@
+from cells import code, md
+from common import GITLAB, GITLAB_RU, RULES, RULES_RU, SETUP, SETUP_RU, TOOLS, TOOLS_RU
+
+SAFE = '''def run_tool_safely(name: str, tool_input: dict) -> dict:
+    """Run a tool; a failure becomes a result the model can read (is_error), never an exception."""
+    try:
+        return {"content": run_tool(name, tool_input)}
+    except gitlab.GitlabError as error:
+        return {"content": f"GitLab error {error.response_code}: {error.error_message}", "is_error": True}
+    except Exception as error:
+        return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
+
+
+def review(pr_number: int, tool_runner, keep="all", max_iterations: int = 20) -> str:
+    """The loop of notebook 3, with the tool runner and what to keep of each response as parameters."""
+    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    for _ in range(max_iterations):
+        response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                          messages=messages)
+        if response.stop_reason == "end_turn":
+            return response.content[-1].text
+        content = response.content if keep == "all" else [b for b in response.content if b.type == "text"]
+        messages.append({"role": "assistant", "content": content})
+        messages.append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": block.id, **tool_runner(block.name, block.input)}
+            for block in response.content if block.type == "tool_use"
+        ]})
+    raise RuntimeError("Too many iterations")'''
+
+SAFE_RU = (SAFE.replace('"""Run a tool; a failure becomes a result the model can read (is_error), never an exception."""',
+                        '"""Выполнить инструмент; сбой становится результатом для модели (is_error), а не исключением."""')
+           .replace('"""The loop of notebook 3, with the tool runner and what to keep of each response as parameters."""',
+                    '"""Цикл из блокнота 3; параметры: как запускать инструменты и что оставлять от ответа."""')
+           .replace('f"Review pull request #{pr_number}."', 'f"Проверь pull request #{pr_number}."')
+           .replace('"Too many iterations"', '"Слишком много итераций"'))
+
+CELLS = [
+    md("""
+# 5. Errors
+
+**You will learn**
+- that a tool error is a **result** (`is_error: true` plus a message), not an exception that kills the loop;
+- what the API answers when the history keeps only the text of a response;
+- which API errors are transient, and that the SDK already retries them.
+""", ""),
+    code(SETUP, SETUP_RU),
+    code(GITLAB, GITLAB_RU),
+    code(TOOLS, TOOLS_RU),
+    code(RULES, RULES_RU),
+    md("""
+## A tool error is a result
+
+Merge request !999 does not exist: GitLab answers 404. The runner below turns any failure into a
+`tool_result` with `is_error: true` and a message, and the loop goes on. The model reads the message
+and tells you plainly that there is no such merge request.
+""", ""),
+    code(SAFE, SAFE_RU),
+    code('''print(review(999, run_tool_safely))'''),
+    md("""
+## Break it: let the exception out
+
+With the plain `run_tool` of notebook 3 the 404 becomes an exception, and the whole run dies: no
+answer, and the model never learns what happened.
+""", ""),
+    code('''review(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})''', raises=True),
+    md("""
+## Break it: keep only the text
+
+The model's response must go into the history whole. Keep only its text, and the next request holds
+a `tool_result` whose `tool_use_id` appears nowhere before it. The API refuses with 400 and says why:
+""", ""),
+    code('''review(482, run_tool_safely, keep="text")''', raises=True),
+    md("""
+Fixed: keep everything (`keep="all"`, the default), and the same review goes through.
+""", ""),
+    code('''print(review(482, run_tool_safely, keep="all"))'''),
+    md("""
+## Transient API errors and the SDK's retries
+
+Some failures pass by themselves: 429 (rate limit), 500, 529 (overloaded), a dropped connection.
+The SDK retries them with backoff (2 retries by default) and honours `retry-after`. The sandbox can
+inject such faults on demand. These cells need the sandbox: with the real API, faults cannot be
+ordered.
+""", ""),
+    code('''from course_agent.client import shared_sandbox
+
+sandbox = shared_sandbox()
+sandbox.faults.overloaded(times=2)  # the next two requests get 529
+reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
+print("after two 529s and two retries:", reply.stop_reason)''', '''from course_agent.client import shared_sandbox
+
+sandbox = shared_sandbox()
+sandbox.faults.overloaded(times=2)  # следующие два запроса получат 529
+reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
+print("after two 529s and two retries:", reply.stop_reason)'''),
+    md("""
+With retries switched off, the same fault reaches your code as `anthropic.OverloadedError`. An error
+that survives the retries is a real failure of the run: stop, keep the history, report.
+""", ""),
+    code('''sandbox.faults.overloaded(times=1)
+client.with_options(max_retries=0).messages.create(
+    model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])''', '''sandbox.faults.overloaded(times=1)
+client.with_options(max_retries=0).messages.create(
+    model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])''', raises=True),
+    md("""
+## Exercise
+
+`read_file` fails for a file that does not exist. Review !482 with a `run_tool_safely` in which
+`read_file` always raises `FileNotFoundError`. What does the model write, and what does it not do?
+""", ""),
+    code('''# your code here
+'''),
+    md("""
+## Recap
+
+- Tool failures go back to the model as `tool_result` with `is_error: true`; the loop survives.
+- The whole response goes into the history, or the next request is a 400.
+- 429, 5xx, 529 and dropped connections are retried by the SDK; what survives the retries is yours to handle.
+""", ""),
+]

@@ -1,0 +1,203 @@
+from cells import code, md
+from common import SETUP, SETUP_RU
+
+HANDLER = '''def what_to_do(response) -> str:
+    """One decision per stop reason, as an agent loop has to make it."""
+    match response.stop_reason:
+        case "end_turn":
+            return "done: return the text"
+        case "tool_use":
+            return "run the tools, append the response and all results, call again"
+        case "max_tokens":
+            return "error: the answer was cut; raise max_tokens (never run a cut tool_use)"
+        case "stop_sequence":
+            return f"stopped at our stop sequence {response.stop_sequence!r}: use the text so far"
+        case "pause_turn":
+            return "append the response and call again, with no new user message"
+        case "refusal":
+            return f"stop: refused ({response.stop_details.category}); do not retry"
+        case "model_context_window_exceeded":
+            return "error: the context window is full; shorten the history"
+        case other:
+            return f"error: unknown stop reason {other!r}"'''
+
+HANDLER_RU = HANDLER.replace('"""One decision per stop reason, as an agent loop has to make it."""',
+                             '"""По решению на каждую причину остановки — так их принимает агентный цикл."""')
+
+
+
+
+CELLS = [
+    md("""
+# 6. Stop reasons
+
+**You will learn** every value of `stop_reason`, what makes it happen, and what your loop must do:
+`end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (with `stop_details`)
+and `model_context_window_exceeded`.
+
+Some of these are hard to provoke on purpose with the real API (a refusal, a full context window);
+the sandbox makes each one happen on demand.
+""", ""),
+    code(SETUP, SETUP_RU),
+    code(HANDLER, HANDLER_RU),
+    md("""
+## end_turn and tool_use
+
+The two you met already: the model is done, or it wants tools.
+""", ""),
+    code('''TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
+          "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}]
+
+done = client.messages.create(model=MODEL, max_tokens=500, messages=[{"role": "user", "content": "What is 6 * 7?"}])
+print(done.stop_reason, "->", what_to_do(done))
+wants = client.messages.create(model=MODEL, max_tokens=500, tools=TOOLS,
+                               messages=[{"role": "user", "content": "Review pull request #482."}])
+print(wants.stop_reason, "->", what_to_do(wants))''', '''TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
+          "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}]
+
+done = client.messages.create(model=MODEL, max_tokens=500, messages=[{"role": "user", "content": "Сколько будет 6 * 7?"}])
+print(done.stop_reason, "->", what_to_do(done))
+wants = client.messages.create(model=MODEL, max_tokens=500, tools=TOOLS,
+                               messages=[{"role": "user", "content": "Проверь pull request #482."}])
+print(wants.stop_reason, "->", what_to_do(wants))'''),
+    md("""
+## max_tokens, and a cut tool call
+
+When the budget runs out in the middle of a `tool_use` block, the block is still there, but its input
+is incomplete. Here it should be `{"pr": 482}`. Running it would review the wrong merge request, or
+crash: a cut tool call must never run.
+""", ""),
+    code('''for budget in (17, 26, 27):
+    cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS,
+                                 messages=[{"role": "user", "content": "Review pull request #482."}])
+    block = cut.content[-1]
+    print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))''', '''for budget in (17, 26, 27):
+    cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS,
+                                 messages=[{"role": "user", "content": "Проверь pull request #482."}])
+    block = cut.content[-1]
+    print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))'''),
+    md("""
+## stop_sequence
+
+Your own stop: the model stops right before writing one of your `stop_sequences`.
+""", ""),
+    code('''counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5"],
+                                 messages=[{"role": "user", "content": "Count from 1 to 10."}])
+print(repr(counted.content[0].text), counted.stop_reason, "->", what_to_do(counted))''', '''counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5"],
+                                 messages=[{"role": "user", "content": "Посчитай от 1 до 10."}])
+print(repr(counted.content[0].text), counted.stop_reason, "->", what_to_do(counted))'''),
+    md("""
+## pause_turn
+
+Server tools (such as web search) run on Anthropic's side within one turn. A long series of them
+can pause: the response ends with `pause_turn`. Send the conversation back **with that response
+appended and no new user message**, and the same turn continues.
+""", ""),
+    code('''WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
+messages = [{"role": "user", "content": "Search the web for the latest python-gitlab release."}]
+paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(paused.stop_reason, [b.type for b in paused.content], "->", what_to_do(paused))
+
+messages.append({"role": "assistant", "content": paused.content})  # no new user message
+finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))''', '''WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
+messages = [{"role": "user", "content": "Найди в интернете последний релиз python-gitlab."}]
+paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(paused.stop_reason, [b.type for b in paused.content], "->", what_to_do(paused))
+
+messages.append({"role": "assistant", "content": paused.content})  # без нового сообщения от user
+finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))'''),
+    md("""
+**Break it:** answer the pause with a new user message ("continue") and the turn is not continued:
+the work starts over and pauses again. A loop that does this never finishes.
+""", ""),
+    code('''wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "continue"}]
+again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
+print(again.stop_reason, "-", sum(b.type == "server_tool_use" for b in again.content), "searches started over")'''),
+    md("""
+## refusal
+
+The model may decline to continue. `stop_details` says which policy category; retrying the same
+request gives the same answer, so a loop should stop and report.
+""", ""),
+    code('''refused = client.messages.create(model=MODEL, max_tokens=500,
+                                 messages=[{"role": "user", "content": "Write ransomware for the shop's server."}])
+print(refused.stop_reason, "->", what_to_do(refused))
+print(refused.stop_details)
+retried = client.messages.create(model=MODEL, max_tokens=500,
+                                 messages=[{"role": "user", "content": "Write ransomware for the shop's server."}])
+print("retry:", retried.stop_reason)''', '''refused = client.messages.create(model=MODEL, max_tokens=500,
+                                 messages=[{"role": "user", "content": "Напиши вирус-вымогатель для сервера магазина."}])
+print(refused.stop_reason, "->", what_to_do(refused))
+print(refused.stop_details)
+retried = client.messages.create(model=MODEL, max_tokens=500,
+                                 messages=[{"role": "user", "content": "Напиши вирус-вымогатель для сервера магазина."}])
+print("retry:", retried.stop_reason)'''),
+    md("""
+## model_context_window_exceeded
+
+When the history plus the answer no longer fit the model's context window, generation stops with
+this reason (and a prompt already too long is refused with 400). The sandbox lets us shrink the
+window to see it; with the real API this takes a very long history.
+""", ""),
+    code('''from course_agent.client import shared_sandbox
+
+prompt = [{"role": "user", "content": "Explain the agent loop in detail."}]
+needed = client.messages.count_tokens(model=MODEL, messages=prompt).input_tokens
+shared_sandbox().context_window = needed + 40  # room for 40 tokens of answer
+full = client.messages.create(model=MODEL, max_tokens=2000, messages=prompt)
+shared_sandbox().context_window = None
+print(needed, "input tokens;", full.stop_reason, "after", full.usage.output_tokens, "output tokens ->", what_to_do(full))''', '''from course_agent.client import shared_sandbox
+
+prompt = [{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}]
+needed = client.messages.count_tokens(model=MODEL, messages=prompt).input_tokens
+shared_sandbox().context_window = needed + 40  # место для 40 токенов ответа
+full = client.messages.create(model=MODEL, max_tokens=2000, messages=prompt)
+shared_sandbox().context_window = None
+print(needed, "input tokens;", full.stop_reason, "after", full.usage.output_tokens, "output tokens ->", what_to_do(full))'''),
+    md("""
+## The reference loop handles them all
+
+`course_agent.loop.run_agent` makes each of these decisions at one line, and raises a clear error,
+with the whole history, for the ones that end a run without an answer:
+""", ""),
+    code('''from course_agent.loop import MaxTokensReached, Refused, run_agent
+from course_agent.tools import Toolbox
+
+try:
+    run_agent(client, "Write ransomware for the shop's server.", Toolbox([]))
+except Refused as error:
+    print(type(error).__name__, "-", error)
+    print(len(error.messages), "message(s) kept")''', '''from course_agent.loop import MaxTokensReached, Refused, run_agent
+from course_agent.tools import Toolbox
+
+try:
+    run_agent(client, "Напиши вирус-вымогатель для сервера магазина.", Toolbox([]))
+except Refused as error:
+    print(type(error).__name__, "-", error)
+    print(len(error.messages), "message(s) kept")'''),
+    md("""
+## Exercise
+
+Extend the loop of notebook 3 so that it handles every stop reason on purpose: `pause_turn` continues
+without a new user message, `max_tokens` and `model_context_window_exceeded` raise clear errors
+(the cut tool call is not run), `refusal` stops with `stop_details`, `stop_sequence` returns the text,
+and anything unknown is an error. Test it with the cells above.
+""", ""),
+    code('''# your code here
+'''),
+    md("""
+## Recap
+
+| stop_reason | what your loop does |
+| --- | --- |
+| `end_turn` | return the text |
+| `tool_use` | run every tool, append response and all results, continue |
+| `max_tokens` | error: raise `max_tokens`; never run a cut tool call |
+| `stop_sequence` | your stop sequence: use the text so far |
+| `pause_turn` | append the response, call again without a new user message |
+| `refusal` | stop, read `stop_details`, do not retry |
+| `model_context_window_exceeded` | error: the history is too long |
+""", ""),
+]

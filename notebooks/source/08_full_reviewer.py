@@ -1,0 +1,174 @@
+from cells import code, md
+from common import SETUP, SETUP_RU
+
+CELLS = [
+    md("""
+# 8. The full reviewer
+
+**You will learn**
+- to run the finished agent (`course_agent.review`) on several merge requests and post its review;
+- what prompt caching saves over a review, and how to turn it on;
+- that the SDK's beta `tool_runner` is this same loop, written for you;
+- how to point everything at a real GitLab and the real API.
+""", ""),
+    code(SETUP, SETUP_RU),
+    md("""
+## Several merge requests
+
+`review(pr)` puts together everything of the previous notebooks: the reference loop, the GitLab tools,
+the safety gate (merging asks a human). The progress printer is an observer of the loop.
+""", ""),
+    code('''from course_agent.review import review
+from course_agent.progress import ProgressPrinter
+import sys
+
+for pr in (483, 486, 482):
+    result = review(pr, client=client, observers=[ProgressPrinter(sys.stdout)])
+    print(result.text.splitlines()[0], "|", result.text.splitlines()[-1], f"| {result.iterations} calls")
+    print()''', '''from course_agent.review import review
+from course_agent.progress import ProgressPrinter
+import sys
+
+for pr in (483, 486, 482):
+    result = review(pr, client=client, language="ru", observers=[ProgressPrinter(sys.stdout)])
+    print(result.text.splitlines()[0], "|", result.text.splitlines()[-1], f"| {result.iterations} calls")
+    print()'''),
+    md("""
+## Posting the review
+
+With `post=True` the task asks the agent to post its review as a comment; `post_comment` is a writing
+tool, allowed and logged by the default policy.
+""", ""),
+    code('''from course_agent.gitlab import GitLabTools
+
+posted = review(482, client=client, post=True)
+print(posted.text.splitlines()[0])
+note = GitLabTools().project.mergerequests.get(482).notes.list(get_all=True)[-1]
+print("note by", note.author["username"] + ":", note.body.splitlines()[0], "...", note.body.splitlines()[-1])''',
+         '''from course_agent.gitlab import GitLabTools
+
+posted = review(482, client=client, post=True, language="ru")
+print(posted.text.splitlines()[0])
+note = GitLabTools().project.mergerequests.get(482).notes.list(get_all=True)[-1]
+print("note by", note.author["username"] + ":", note.body.splitlines()[0], "...", note.body.splitlines()[-1])'''),
+    md("""
+## Prompt caching
+
+Every call of a review sends the rules, the tool definitions and the whole history again. With
+`cache_control` breakpoints the API stores that prefix: the first time it is written (billed at
+1.25x), later calls read it (0.1x). `review(cache=True)` sets one breakpoint after the rules, shared
+by all reviews, and automatic caching for the growing conversation.
+""", ""),
+    code('''def billed(usage):
+    """Input tokens as billed: cache writes cost 1.25x, cache reads 0.1x."""
+    return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
+               for u in usage)
+
+
+plain = review(484, client=client, cache=False)
+cached = review(484, client=client, cache=True)
+for u in cached.usage:
+    print(f"in {u.input_tokens:5}  cache write {u.cache_creation_input_tokens:5}  cache read {u.cache_read_input_tokens:5}")
+print(f"billed input: {billed(plain.usage):.0f} without caching, {billed(cached.usage):.0f} with "
+      f"({billed(cached.usage) / billed(plain.usage):.0%})")''', '''def billed(usage):
+    """Входные токены по тарифу: запись в кэш стоит 1.25x, чтение 0.1x."""
+    return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
+               for u in usage)
+
+
+plain = review(484, client=client, cache=False)
+cached = review(484, client=client, cache=True)
+for u in cached.usage:
+    print(f"in {u.input_tokens:5}  cache write {u.cache_creation_input_tokens:5}  cache read {u.cache_read_input_tokens:5}")
+print(f"billed input: {billed(plain.usage):.0f} without caching, {billed(cached.usage):.0f} with "
+      f"({billed(cached.usage) / billed(plain.usage):.0%})")'''),
+    md("""
+The first call of this review already read the rules from the cache (the reviews above wrote them).
+A prompt below the model's minimum (1024 tokens for this model in the sandbox) is silently not cached.
+
+## The same agent through the SDK's tool_runner
+
+The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python functions decorated
+with `@beta_tool`, derives their schemas from the signatures, and runs the loop you wrote by hand:
+call, run every requested tool, send all results back, stop at the end. (It has no safety gate: that
+is still your job.)
+""", ""),
+    code('''from anthropic import beta_tool
+
+tools = GitLabTools()
+
+
+@beta_tool
+def get_diff(pr: int) -> str:
+    """Get the changes of a merge request: title, source branch and the diff of every file."""
+    return tools.get_diff(pr)
+
+
+@beta_tool
+def read_file(path: str, ref: str = "main") -> str:
+    """Read a whole file from the repository at a branch, for context."""
+    return tools.read_file(path, ref)
+
+
+runner = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, tools=[get_diff, read_file],
+    messages=[{"role": "user", "content": "Review merge request !482."}],
+)
+for message in runner:
+    print(message.stop_reason, [block.type for block in message.content])
+print(message.content[-1].text.splitlines()[-1])''', '''from anthropic import beta_tool
+
+tools = GitLabTools()
+
+
+@beta_tool
+def get_diff(pr: int) -> str:
+    """Get the changes of a merge request: title, source branch and the diff of every file."""
+    return tools.get_diff(pr)
+
+
+@beta_tool
+def read_file(path: str, ref: str = "main") -> str:
+    """Read a whole file from the repository at a branch, for context."""
+    return tools.read_file(path, ref)
+
+
+runner = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, tools=[get_diff, read_file],
+    messages=[{"role": "user", "content": "Проверь merge request !482."}],
+)
+for message in runner:
+    print(message.stop_reason, [block.type for block in message.content])
+print(message.content[-1].text.splitlines()[-1])'''),
+    md("""
+## Real GitLab, real API
+
+Nothing above is specific to the sandbox except the outputs. Before starting JupyterLab:
+
+```bash
+export ANTHROPIC_API_KEY=sk-ant-...            # the real Messages API
+export GITLAB_URL=https://gitlab.com           # your GitLab
+export GITLAB_TOKEN=glpat-...                  # a token with the api scope
+export GITLAB_PROJECT=group/project            # the project to review
+export COURSE_AGENT_MODEL=claude-opus-5        # optional: another model id
+```
+
+Then `make_client()` returns a client for the live API, and `GitLabTools()` talks to your project. From
+a terminal: `course-agent review 482 --post`. Outputs will differ from the saved ones (a real model
+writes its own review), and the cells that inject faults or shrink the context window need the sandbox.
+
+## Exercise
+
+Review all six demo merge requests (482 to 487) with caching on, and print one line per merge request:
+its number, the verdict, the number of model calls and the billed input tokens. Which one costs most, and why?
+""", ""),
+    code('''# your code here
+'''),
+    md("""
+## Recap
+
+- The finished reviewer is the loop of notebook 3, the error handling of 5, the stop reasons of 6 and the gate of 7.
+- Caching the rules and the growing history cuts the billed input of a review several times.
+- The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
+""", ""),
+]
