@@ -83,11 +83,13 @@ class WidgetApprover:
     def __call__(self, request: ApprovalRequest) -> Verdict:
         prompt = ApprovalPrompt(request)
         self.prompts.append(prompt)
-        shown = display(prompt._repr_mimebundle_(), raw=True, display_id=True)
+        display(prompt)
         if self.auto:
             verdict = prompt.decide(self.auto == "approve", f"{AUTO_APPROVE_ENV}={self.auto}")
         else:
             verdict = prompt.wait(self.timeout)
-        if shown is not None:
-            shown.update(prompt._repr_mimebundle_(), raw=True)  # the saved output says what was decided
+        # A new output, not an update of the prompt's: saved notebooks and strict nbval see the decision.
+        display({"text/plain": f"{request.tool}: {'approved' if verdict.approved else 'denied'} by {verdict.by}"
+                               + (f" ({verdict.reason})" if verdict.reason else ""),
+                 "text/html": prompt.status.value}, raw=True)
         return verdict

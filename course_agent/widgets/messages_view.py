@@ -72,7 +72,7 @@ class MessagesView(widgets.VBox, LoopObserver):
         self._meta: dict[int, dict] = {}
         self._responses = 0
         self._pending: dict | None = None
-        self._handle = None
+        self._transcript_shown_at = 0
         self._roles = {"user": 0, "assistant": 0}
         self._header = widgets.HTML()
         self.cards = widgets.VBox(layout=widgets.Layout(max_height="600px", overflow="auto"))
@@ -106,10 +106,10 @@ class MessagesView(widgets.VBox, LoopObserver):
             self.messages.append(message)
 
     def on_finish(self, result: Any) -> None:
-        self.refresh_output()
+        self.show_transcript()
 
     def on_error(self, error: Any) -> None:
-        self.refresh_output()
+        self.show_transcript()
 
     # rendering
     def _meta_for(self, message: Any) -> dict | None:
@@ -134,8 +134,10 @@ class MessagesView(widgets.VBox, LoopObserver):
         role = as_json(self.messages[index]).get("role")
         self._roles[role] = self._roles.get(role, 0) + 1
         self._update_header()
-        if meta and meta.get("stop_reason") not in ("tool_use", "pause_turn"):
-            self.refresh_output()
+        message = as_json(self.messages[index])
+        calls = [b for b in message.get("content") or [] if isinstance(b, dict) and b.get("type") == "tool_use"]
+        if message.get("role") == "assistant" and not calls and (meta or {}).get("stop_reason") != "pause_turn":
+            self.show_transcript()
 
     def _rerender(self) -> None:
         cards = [self._card(i) for i in range(len(self.messages))]
@@ -168,10 +170,11 @@ class MessagesView(widgets.VBox, LoopObserver):
         bundle["text/html"] = self.html() or "<i>no messages yet</i>"
         return bundle
 
-    def _ipython_display_(self) -> None:
-        self._handle = display(self._repr_mimebundle_(), raw=True, display_id=True)
-
-    def refresh_output(self) -> None:
-        """Rewrite this view's cell output once (static transcript + text), e.g. when a run ends."""
-        if self._handle is not None:
-            self._handle.update(self._repr_mimebundle_(), raw=True)
+    def show_transcript(self) -> None:
+        """Add the history, as text and folded static HTML, to the output of the running cell (once per run)."""
+        if len(self.messages) == self._transcript_shown_at:
+            return
+        self._transcript_shown_at = len(self.messages)
+        folded = (f"<details><summary>{self._title}: {len(self.messages)} messages as static HTML (for viewers "
+                  f"where widgets do not render)</summary>{self.html()}</details>")
+        display({"text/plain": self.text(), "text/html": folded}, raw=True)

@@ -27,14 +27,30 @@ CELLS = [
 
 Everything in this course runs offline against a local sandbox that speaks the real API, so the code
 below is the code you would ship. With `ANTHROPIC_API_KEY` set, the same cells talk to the real API.
-""", ""),
+""", """
+# 1. Один вызов
+
+**Вы узнаете**
+- что отправляет один вызов Messages API и что приходит в ответ;
+- из чего состоит ответ: блоки контента, `stop_reason`, `usage`;
+- почему «у модели нет рук»: она читает текст и пишет текст, и больше ничего.
+
+Весь курс работает офлайн с локальной песочницей, которая говорит на языке настоящего API, поэтому
+код ниже — ровно тот код, который вы бы выпустили в прод. Если задан `ANTHROPIC_API_KEY`, те же ячейки
+обращаются к настоящему API.
+"""),
     code(SETUP, SETUP_RU),
     md("""
 ## One request, one response
 
 A request names the model, a budget for the answer (`max_tokens`) and the conversation so far
 (`messages`: a list of turns, each with a `role` and `content`).
-""", ""),
+""", """
+## Один запрос — один ответ
+
+В запросе указываются модель, бюджет на ответ (`max_tokens`) и весь разговор на данный момент
+(`messages`: список реплик, у каждой есть `role` и `content`).
+"""),
     code('''response = client.messages.create(
     model=MODEL,
     max_tokens=1000,
@@ -52,7 +68,13 @@ print(response.content[0].text)'''),
 The answer is not a string: `content` is a list of **blocks**, each with a `type`. Today there is one
 `text` block; soon there will be `tool_use` blocks too. `stop_reason` says why the model stopped,
 and `usage` counts the tokens you pay for.
-""", ""),
+""", """
+## Из чего состоит ответ
+
+Ответ — это не строка: `content` — список **блоков**, у каждого есть `type`. Сейчас здесь один блок
+`text`; скоро появятся и блоки `tool_use`. `stop_reason` говорит, почему модель остановилась,
+а `usage` считает токены, за которые вы платите.
+"""),
     code('''print("id:         ", response.id)
 print("role:       ", response.role)
 print("blocks:     ", [block.type for block in response.content])
@@ -60,7 +82,9 @@ print("stop_reason:", response.stop_reason)
 print("usage:      ", response.usage.input_tokens, "in,", response.usage.output_tokens, "out")'''),
     md("""
 The SDK parsed JSON into its own types. This is the JSON itself, as it came over the wire:
-""", ""),
+""", """
+SDK разобрал JSON в свои типы. А вот сам JSON — в том виде, в каком он пришёл по сети:
+"""),
     code('''print(response.model_dump_json(indent=2, exclude_none=True))'''),
     md("""
 ## The model has no hands
@@ -68,7 +92,13 @@ The SDK parsed JSON into its own types. This is the JSON itself, as it came over
 The model cannot open a file, call GitLab or run a test. Ask it to review a merge request and
 it can only tell you that: it has nothing but the text you sent. Giving it hands is your code's
 job, and the rest of the course is about that code.
-""", ""),
+""", """
+## Модель без рук
+
+Модель не может открыть файл, обратиться к GitLab или запустить тест. Попросите её сделать ревью
+merge request — и она сможет только сказать вам об этом: у неё нет ничего, кроме присланного вами
+текста. Дать ей руки — задача вашего кода, и весь остальной курс посвящён этому коду.
+"""),
     code('''response = client.messages.create(
     model=MODEL,
     max_tokens=1000,
@@ -87,7 +117,12 @@ print(response.content[0].text)'''),
 
 `max_tokens` caps the answer. Set it too low and the answer is cut in the middle, and
 `stop_reason` says `max_tokens`. Nothing fails loudly: only `stop_reason` tells you.
-""", ""),
+""", """
+## Сломаем и починим: слишком маленький бюджет
+
+`max_tokens` ограничивает длину ответа. Задайте слишком маленькое значение — и ответ оборвётся
+на середине, а `stop_reason` будет `max_tokens`. Громкой ошибки не будет: об этом скажет только `stop_reason`.
+"""),
     code('''short = client.messages.create(
     model=MODEL,
     max_tokens=30,
@@ -104,7 +139,10 @@ print(short.content[0].text)'''),
     md("""
 The fix is to give the answer room (and, in an agent, to treat `max_tokens` as an error, never as a
 finished answer):
-""", ""),
+""", """
+Исправление — дать ответу место (а в агенте — считать `max_tokens` ошибкой и никогда не принимать
+его за законченный ответ):
+"""),
     code('''full = client.messages.create(
     model=MODEL,
     max_tokens=2000,
@@ -124,7 +162,13 @@ print(full.content[0].text)'''),
 Ask the model to count from 1 to 10, and make it stop right before it writes `5`, using the
 `stop_sequences` parameter. Print `stop_reason`, `stop_sequence` and the text. What is in the text,
 and what is not?
-""", ""),
+""", """
+## Упражнение
+
+Попросите модель посчитать от 1 до 10 и с помощью параметра `stop_sequences` заставьте её остановиться
+прямо перед тем, как она напишет `5`. Выведите `stop_reason`, `stop_sequence` и текст. Что попало
+в текст, а что нет?
+"""),
     code('''# your code here
 '''),
     md("""
@@ -133,5 +177,11 @@ and what is not?
 - One call: model, `max_tokens`, `messages` in; a `Message` out.
 - The answer is a list of content blocks; `stop_reason` says why it ended; `usage` is what you pay.
 - The model only reads and writes text. Everything it "does" will be done by your code.
-""", ""),
+""", """
+## Итоги
+
+- Один вызов: на входе модель, `max_tokens`, `messages`; на выходе — `Message`.
+- Ответ — это список блоков контента; `stop_reason` говорит, почему он закончился; `usage` — то, за что вы платите.
+- Модель только читает и пишет текст. Всё, что она «делает», будет делать ваш код.
+"""),
 ]

@@ -9,14 +9,27 @@ CELLS = [
 - how to describe a tool to the model (name, description, JSON Schema of its input);
 - what a `tool_use` block is, and that *your code* runs the tool;
 - how to send the result back as a `tool_result`, and what the `messages` list looks like after each step.
-""", ""),
+""", """
+# 2. Один инструмент
+
+**Вы узнаете**
+- как описать инструмент для модели (имя, описание, JSON Schema его входных данных);
+- что такое блок `tool_use` и почему инструмент запускает *ваш код*;
+- как вернуть результат в виде `tool_result` и как выглядит список `messages` после каждого шага.
+"""),
     code(SETUP, SETUP_RU),
     md("""
 ## The tool: get the diff of a merge request
 
 A tool is an ordinary function. This one calls GitLab with the real `python-gitlab` client (here the
 sandbox's demo GitLab; with `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` set, any GitLab).
-""", ""),
+""", """
+## Инструмент: получить diff merge request
+
+Инструмент — это обычная функция. Эта обращается к GitLab через настоящий клиент `python-gitlab` (здесь —
+к демонстрационному GitLab из песочницы; если заданы `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT`, —
+к любому GitLab).
+"""),
     code(GITLAB, GITLAB_RU),
     code('''def get_diff(pr: int) -> str:
     """The changes of merge request !pr: title, source branch and the diff of every file."""
@@ -44,7 +57,13 @@ print(get_diff(482)[:700])'''),
 
 The model never sees your function. It sees a name, a description and a JSON Schema of the input.
 The description is the only documentation it gets, so write it for a reader who knows nothing else.
-""", ""),
+""", """
+## Описываем инструмент для модели
+
+Модель никогда не видит вашу функцию. Она видит имя, описание и JSON Schema входных данных.
+Описание — единственная документация, которую она получает, поэтому пишите его для читателя,
+который больше ничего не знает.
+"""),
     code('''TOOLS = [
     {
         "name": "get_diff",
@@ -89,7 +108,12 @@ def show(messages):
 
 With `tools=` in the request, the model can answer with a `tool_use` block instead of prose. Then
 `stop_reason` is `tool_use`: the model is waiting for a result.
-""", ""),
+""", """
+## Шаг 1: модель просит инструмент
+
+Если в запросе есть `tools=`, модель может ответить не текстом, а блоком `tool_use`. Тогда
+`stop_reason` равен `tool_use`: модель ждёт результат.
+"""),
     code('''messages = [{"role": "user", "content": "Review pull request #482."}]
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=messages)
 
@@ -106,7 +130,12 @@ for block in response.content:
 
 The block carries an `id`, the tool's `name` and its `input`, already filled according to your schema.
 Running it is plain Python.
-""", ""),
+""", """
+## Шаг 2: ваш код запускает инструмент
+
+В блоке есть `id`, имя инструмента `name` и его `input`, уже заполненный по вашей схеме.
+Запуск — обычный Python.
+"""),
     code('''tool_use = next(block for block in response.content if block.type == "tool_use")
 diff = get_diff(**tool_use.input)
 print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "characters")'''),
@@ -115,7 +144,12 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "characters")
 
 First the model's response, **as it is, whole**; then a `user` message with a `tool_result` that
 names the `tool_use_id` it answers.
-""", ""),
+""", """
+## Шаг 3: в историю сообщений добавляются два сообщения
+
+Сначала ответ модели — **как есть, целиком**; затем сообщение от `user` с `tool_result`, в котором
+указан `tool_use_id` того вызова, на который он отвечает.
+"""),
     code('''messages.append({"role": "assistant", "content": response.content})
 messages.append({"role": "user", "content": [
     {"type": "tool_result", "tool_use_id": tool_use.id, "content": diff},
@@ -126,7 +160,12 @@ show(messages)'''),
 
 The request now carries the whole history: three messages. With only a diff tool, the model has all
 it can get and writes its review: `stop_reason` is `end_turn`.
-""", ""),
+""", """
+## Шаг 4: отправляем снова
+
+Теперь запрос несёт всю историю: три сообщения. У модели есть только инструмент для diff, так что
+она уже получила всё, что могла, и пишет ревью: `stop_reason` равен `end_turn`.
+"""),
     code('''response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=messages)
 print("stop_reason:", response.stop_reason)
 print(response.content[0].text)'''),
@@ -135,7 +174,12 @@ print(response.content[0].text)'''),
 
 The API checks the pairing. Send a `tool_result` without the assistant message that holds its
 `tool_use`, and it answers 400 with the exact reason:
-""", ""),
+""", """
+## Сломаем и починим: результат без запроса
+
+API проверяет, что пары сходятся. Отправьте `tool_result` без сообщения assistant, в котором лежит
+его `tool_use`, — и API ответит ошибкой 400 с точной причиной:
+"""),
     code('''broken = [
     {"role": "user", "content": "Review pull request #482."},
     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
@@ -147,7 +191,9 @@ client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broke
 client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)''', raises=True),
     md("""
 The fix is the order of step 3: the assistant message with the `tool_use` first, then its result.
-""", ""),
+""", """
+Исправление — порядок из шага 3: сначала сообщение assistant с `tool_use`, затем его результат.
+"""),
     code('''fixed = broken[:1] + messages[1:3]
 show(fixed)
 print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=fixed).stop_reason)'''),
@@ -157,7 +203,13 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 Add a second tool, `read_file(path, ref)`, that returns a whole file (`project.files.raw(path, ref=ref)`).
 Describe it in `TOOLS`, start again from `"Review pull request #482."`, and repeat steps 1 to 4 by hand
 until `stop_reason` is `end_turn`. How many times did you call the model? Which file did it read, and why?
-""", ""),
+""", """
+## Упражнение
+
+Добавьте второй инструмент, `read_file(path, ref)`, который возвращает файл целиком (`project.files.raw(path, ref=ref)`).
+Опишите его в `TOOLS`, начните заново с `"Проверь pull request #482."` и повторяйте шаги 1–4 вручную,
+пока `stop_reason` не станет `end_turn`. Сколько раз вы вызвали модель? Какой файл она прочитала и почему?
+"""),
     code('''# your code here
 '''),
     md("""
@@ -166,5 +218,11 @@ until `stop_reason` is `end_turn`. How many times did you call the model? Which 
 - A tool is a function plus a description; the model sees only the description.
 - `tool_use` means "run this for me"; your code runs it and answers with a `tool_result` of the same id.
 - The history grows by two messages per tool turn: the assistant's response, then the results.
-""", ""),
+""", """
+## Итоги
+
+- Инструмент — это функция плюс описание; модель видит только описание.
+- `tool_use` означает «запусти это за меня»; ваш код запускает инструмент и отвечает блоком `tool_result` с тем же id.
+- За каждый ход с инструментом история растёт на два сообщения: ответ assistant, затем результаты.
+"""),
 ]

@@ -57,13 +57,26 @@ CELLS = [
 - why the loop needs a cap on iterations.
 
 The last code cell of this notebook is the whole loop, self-contained: copy it into your project.
-""", ""),
+""", """
+# 3. Цикл
+
+**Вы узнаете**
+- что агент — это `messages.create`, вызываемый в цикле, а между вызовами ваш код выполняет инструменты;
+- почему никто заранее не знает, сколько итераций займёт задача (агент против воркфлоу);
+- зачем циклу ограничение на итерации.
+
+Последняя ячейка с кодом в этом ноутбуке — весь цикл целиком, ни от чего не зависящий: скопируйте
+его в свой проект.
+"""),
     code(SETUP, SETUP_RU),
     code(GITLAB, GITLAB_RU),
     md("""
 Two tools, as in the lesson: `get_diff` for the changes and `read_file` for context, and a dispatcher
 that picks the function by name.
-""", ""),
+""", """
+Два инструмента, как в уроке: `get_diff` для изменений и `read_file` для контекста, а также
+диспетчер, который выбирает функцию по имени.
+"""),
     code(TOOLS, TOOLS_RU),
     code(RULES, RULES_RU),
     md("""
@@ -72,7 +85,14 @@ that picks the function by name.
 It reads like the lesson's skeleton. Three lines carry its rules: the response goes into the
 history whole; every requested tool runs; all results go back in one user message. And the loop
 ends in one of two ways: the model says it is done (`end_turn`), or the cap is reached.
-""", ""),
+""", """
+## Цикл
+
+Он читается так же, как скелет из урока. Его правила держатся на трёх строках: ответ модели
+добавляется в историю целиком; выполняется каждый запрошенный инструмент; все результаты
+возвращаются одним сообщением от user. А заканчивается цикл одним из двух способов: модель
+сообщает, что закончила (`end_turn`), или достигнуто ограничение на итерации.
+"""),
     code(LOOP, LOOP_RU),
     md("""
 ## Watch the messages list grow
@@ -80,7 +100,14 @@ ends in one of two ways: the model says it is done (`end_turn`), or the cap is r
 `MessagesView` shows the list as cards while the loop runs: your loop appends to `view.messages` as
 to any list. Passing the client is optional; it lets the view label each response with its stop
 reason and token counts. A `tool_use` and its `tool_result` share a colour and an id.
-""", ""),
+""", """
+## Посмотрите, как растёт список сообщений
+
+`MessagesView` показывает список в виде карточек прямо во время работы цикла: ваш цикл добавляет
+элементы в `view.messages`, как в любой список. Передавать клиент необязательно; с ним виджет
+подписывает каждый ответ причиной остановки и количеством токенов. У блока `tool_use` и его
+`tool_result` общий цвет и общий id.
+"""),
     code('''from course_agent.widgets import MessagesView
 
 view = MessagesView(client=client)
@@ -96,7 +123,17 @@ diff, then the caller" in code: the model chose the steps.
 
 A workflow is a fixed sequence your code decides. In an agent, the model decides the next step,
 so the number of iterations depends on what it finds. Watch it vary across merge requests:
-""", ""),
+""", """
+Модель запросила diff, увидела, что у `calculate_total` изменилась сигнатура, прочитала файл,
+из которого, судя по diff, эта функция вызывается, и нашла вызов, который забыли обновить. На это
+ушло три вызова. Никто не писал в коде «сначала diff, потом вызывающий код»: шаги выбрала модель.
+
+## Агент или воркфлоу?
+
+Воркфлоу — это фиксированная последовательность шагов, которую задаёт ваш код. В агенте следующий
+шаг выбирает модель, поэтому число итераций зависит от того, что она находит. Посмотрите, как оно
+меняется от одного merge request к другому:
+"""),
     code('''for pr in (483, 482, 484, 486):
     history = []
     review_pull_request(pr, messages=history)
@@ -107,7 +144,13 @@ so the number of iterations depends on what it finds. Watch it vary across merge
 
 Without a cap, a loop whose tool keeps returning something useless runs until the money runs out.
 With a cap that is too small for the task, it stops before the answer. Here the cap is one iteration:
-""", ""),
+""", """
+## Сломаем и починим: ограничение на итерации
+
+Без ограничения цикл, чей инструмент раз за разом возвращает что-то бесполезное, будет крутиться,
+пока не кончатся деньги. Если ограничение слишком мало для задачи, цикл остановится раньше, чем
+появится ответ. Здесь ограничение — одна итерация:
+"""),
     code('''review_pull_request(482, max_iterations=1)''', raises=True),
     md("""
 Twenty is a sensible cap for a review (the lesson's choice); pick your own for other tasks. The
@@ -118,7 +161,17 @@ failed at iteration 17 can be read and resumed.
 
 Change `review_pull_request` so that, when it reaches the cap, the error says how many tool calls it
 made and which tools they were (read them from `messages`). Then run it on !484 with `max_iterations=2`.
-""", ""),
+""", """
+Двадцать — разумное ограничение для ревью (так выбрано в уроке); для других задач подберите своё.
+Эталонный цикл в `course_agent.loop` к тому же сохраняет при остановке всю историю, так что прогон,
+упавший на 17-й итерации, можно изучить и продолжить.
+
+## Упражнение
+
+Измените `review_pull_request` так, чтобы при достижении ограничения ошибка сообщала, сколько
+было вызовов инструментов и какие это были инструменты (возьмите их из `messages`). Затем
+запустите её на !484 с `max_iterations=2`.
+"""),
     code('''# your code here
 '''),
     md("""
@@ -127,5 +180,12 @@ made and which tools they were (read them from `messages`). Then run it on !484 
 - The loop: request; on `tool_use` append the response, run every tool, append all results; repeat.
 - On `end_turn` return the text. Any other stop reason is a decision for your code (notebook 6).
 - The model picks the steps, so the number of iterations is unknown: always cap it.
-""", ""),
+""", """
+## Итоги
+
+- Цикл: запрос; при `tool_use` добавить ответ в историю, выполнить все инструменты, добавить все
+  результаты; повторить.
+- При `end_turn` вернуть текст. Любая другая причина остановки — решение за вашим кодом (ноутбук 6).
+- Шаги выбирает модель, поэтому сколько будет итераций, заранее неизвестно: всегда ограничивайте их.
+"""),
 ]

@@ -9,7 +9,15 @@ CELLS = [
 - that one response can ask for several tools at once (several `tool_use` blocks);
 - to run them all, concurrently, and return **all** results in **one** user message;
 - what happens when you split the results over several messages: the model stops calling in parallel.
-""", ""),
+""", """
+# 4. Параллельные инструменты
+
+**Вы узнаете**
+- что в одном ответе модель может запросить сразу несколько инструментов (несколько блоков `tool_use`);
+- как выполнить их все, параллельно, и вернуть **все** результаты **одним** сообщением от user;
+- что будет, если разбить результаты на несколько сообщений: модель перестанет делать параллельные
+  вызовы.
+"""),
     code(SETUP, SETUP_RU),
     code(GITLAB, GITLAB_RU),
     code(TOOLS, TOOLS_RU),
@@ -19,7 +27,12 @@ CELLS = [
 
 In !484 `tax_for` changes, and the diff says it is called from two files the merge request does not
 touch. After reading the diff, the model asks for both files in the same response:
-""", ""),
+""", """
+## Несколько вызовов инструментов в одном ответе
+
+В !484 меняется `tax_for`, и по diff видно, что она вызывается из двух файлов, которые merge request
+не затрагивает. Прочитав diff, модель запрашивает оба файла в одном и том же ответе:
+"""),
     code('''messages = [{"role": "user", "content": "Review merge request !484."}]
 first = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=messages)
 messages.append({"role": "assistant", "content": first.content})
@@ -49,7 +62,13 @@ for call in calls:
 The calls of one turn are independent, so there is no reason to wait for one before starting the
 next. A thread pool runs them together; `pool.map` keeps the results in the order of the calls.
 Here each tool is slowed down to 0.3 s to make the difference visible:
-""", ""),
+""", """
+## Выполните их параллельно
+
+Вызовы одного хода независимы, поэтому незачем ждать завершения одного, прежде чем запускать
+следующий. Пул потоков выполняет их одновременно; `pool.map` сохраняет результаты в порядке
+вызовов. Здесь каждый инструмент замедлен до 0,3 с, чтобы разница была заметна:
+"""),
     code('''import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -93,7 +112,11 @@ print("faster than one after another (0.9 s):", elapsed < 0.75)'''),
 ## All results in one message
 
 Both results go back in a single user message, and the model writes its review:
-""", ""),
+""", """
+## Все результаты одним сообщением
+
+Оба результата возвращаются одним сообщением от user, и модель пишет ревью:
+"""),
     code('''messages.append({"role": "assistant", "content": second.content})
 messages.append({"role": "user", "content": run_all(calls)})
 third = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=messages)
@@ -106,7 +129,14 @@ The API accepts results split over several consecutive user messages (it merges 
 fails. But the model learns from the history that its parallel calls get answered one by one, and
 stops making them. Here is a loop that splits, then asks for the same review again in the same
 conversation:
-""", ""),
+""", """
+## Сломаем: разобьём результаты на части
+
+API принимает результаты, разбитые на несколько идущих подряд сообщений от user (он их объединяет),
+так что ничего не падает. Но модель усваивает из истории, что на её параллельные вызовы отвечают по
+одному, и перестаёт их делать. Вот цикл, который разбивает результаты, а затем в том же диалоге
+просит сделать то же ревью ещё раз:
+"""),
     code('''def loop(messages, split):
     while True:
         response = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
@@ -153,7 +183,11 @@ loop(history, split=True)'''),
     md("""
 The second time the model reads the files one per response: more round trips, more tokens, a
 slower agent. The fix is the rule: all results of one turn in one user message.
-""", ""),
+""", """
+Во второй раз модель читает файлы по одному за ответ: больше обращений к API, больше токенов,
+агент работает медленнее. Исправление — само правило: все результаты одного хода одним
+сообщением от user.
+"""),
     code('''history = [{"role": "user", "content": "Review merge request !484."}]
 loop(history, split=False)
 history.append({"role": "user", "content": "Review merge request !484 once more, please."})
@@ -166,7 +200,13 @@ loop(history, split=False)'''),
 
 Rewrite the loop of notebook 3 so that it runs the calls of a turn concurrently (with `run_all`), keeps
 their order, and still returns all results in one message. Check it on !484: how many model calls?
-""", ""),
+""", """
+## Упражнение
+
+Перепишите цикл из ноутбука 3 так, чтобы он выполнял вызовы одного хода параллельно (с помощью
+`run_all`), сохранял их порядок и по-прежнему возвращал все результаты одним сообщением. Проверьте
+на !484: сколько получилось вызовов модели?
+"""),
     code('''# your code here
 '''),
     md("""
@@ -175,5 +215,12 @@ their order, and still returns all results in one message. Check it on !484: how
 - One response may hold several `tool_use` blocks: run them all.
 - Run them concurrently; keep the results in the order of the calls.
 - Return all results of a turn in ONE user message, or the model stops calling in parallel.
-""", ""),
+""", """
+## Итоги
+
+- В одном ответе может быть несколько блоков `tool_use`: выполните их все.
+- Выполняйте их параллельно; сохраняйте результаты в порядке вызовов.
+- Возвращайте все результаты одного хода ОДНИМ сообщением от user, иначе модель перестанет делать
+  параллельные вызовы.
+"""),
 ]

@@ -42,7 +42,14 @@ CELLS = [
 - that a tool error is a **result** (`is_error: true` plus a message), not an exception that kills the loop;
 - what the API answers when the history keeps only the text of a response;
 - which API errors are transient, and that the SDK already retries them.
-""", ""),
+""", """
+# 5. Ошибки
+
+**Вы узнаете**
+- что ошибка инструмента — это **результат** (`is_error: true` и сообщение), а не исключение, которое обрывает цикл;
+- что ответит API, если в истории оставить только текст ответа модели;
+- какие ошибки API временные — и что SDK уже сам повторяет такие запросы.
+"""),
     code(SETUP, SETUP_RU),
     code(GITLAB, GITLAB_RU),
     code(TOOLS, TOOLS_RU),
@@ -53,7 +60,13 @@ CELLS = [
 Merge request !999 does not exist: GitLab answers 404. The runner below turns any failure into a
 `tool_result` with `is_error: true` and a message, and the loop goes on. The model reads the message
 and tells you plainly that there is no such merge request.
-""", ""),
+""", """
+## Ошибка инструмента — тоже результат
+
+Merge request !999 не существует: GitLab отвечает 404. Функция запуска инструментов ниже превращает
+любой сбой в `tool_result` с `is_error: true` и сообщением, и цикл продолжается. Модель читает
+сообщение и прямо пишет, что такого merge request нет.
+"""),
     code(SAFE, SAFE_RU),
     code('''print(review(999, run_tool_safely))'''),
     md("""
@@ -61,18 +74,31 @@ and tells you plainly that there is no such merge request.
 
 With the plain `run_tool` of notebook 3 the 404 becomes an exception, and the whole run dies: no
 answer, and the model never learns what happened.
-""", ""),
+""", """
+## Сломаем: выпустим исключение наружу
+
+С обычной `run_tool` из блокнота 3 ответ 404 превращается в исключение, и весь запуск падает: ответа
+нет, а модель так и не узнаёт, что произошло.
+"""),
     code('''review(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})''', raises=True),
     md("""
 ## Break it: keep only the text
 
 The model's response must go into the history whole. Keep only its text, and the next request holds
 a `tool_result` whose `tool_use_id` appears nowhere before it. The API refuses with 400 and says why:
-""", ""),
+""", """
+## Сломаем: оставим только текст
+
+Ответ модели добавляется в историю целиком. Если оставить только его текст, в следующем запросе
+окажется `tool_result`, чей `tool_use_id` раньше нигде не встречался. API отклоняет запрос с ошибкой
+400 и объясняет причину:
+"""),
     code('''review(482, run_tool_safely, keep="text")''', raises=True),
     md("""
 Fixed: keep everything (`keep="all"`, the default), and the same review goes through.
-""", ""),
+""", """
+Исправляем: сохраняем всё (`keep="all"`, значение по умолчанию) — и то же ревью проходит.
+"""),
     code('''print(review(482, run_tool_safely, keep="all"))'''),
     md("""
 ## Transient API errors and the SDK's retries
@@ -81,7 +107,14 @@ Some failures pass by themselves: 429 (rate limit), 500, 529 (overloaded), a dro
 The SDK retries them with backoff (2 retries by default) and honours `retry-after`. The sandbox can
 inject such faults on demand. These cells need the sandbox: with the real API, faults cannot be
 ordered.
-""", ""),
+""", """
+## Временные ошибки API и повторы в SDK
+
+Некоторые сбои проходят сами: 429 (превышен лимит запросов), 500, 529 (API перегружен), обрыв
+соединения. SDK повторяет такие запросы с нарастающей задержкой (по умолчанию 2 повтора) и учитывает
+`retry-after`. Песочница умеет устраивать такие сбои по запросу. Этим ячейкам нужна песочница: с
+настоящим API сбой не закажешь.
+"""),
     code('''from course_agent.client import shared_sandbox
 
 sandbox = shared_sandbox()
@@ -96,7 +129,11 @@ print("after two 529s and two retries:", reply.stop_reason)'''),
     md("""
 With retries switched off, the same fault reaches your code as `anthropic.OverloadedError`. An error
 that survives the retries is a real failure of the run: stop, keep the history, report.
-""", ""),
+""", """
+Если отключить повторы, тот же сбой дойдёт до вашего кода как `anthropic.OverloadedError`. Ошибка,
+которая пережила все повторы, — это настоящий сбой запуска: остановитесь, сохраните историю,
+сообщите об ошибке.
+"""),
     code('''sandbox.faults.overloaded(times=1)
 client.with_options(max_retries=0).messages.create(
     model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])''', '''sandbox.faults.overloaded(times=1)
@@ -107,7 +144,13 @@ client.with_options(max_retries=0).messages.create(
 
 `read_file` fails for a file that does not exist. Review !482 with a `run_tool_safely` in which
 `read_file` always raises `FileNotFoundError`. What does the model write, and what does it not do?
-""", ""),
+""", """
+## Упражнение
+
+`read_file` завершается ошибкой, если файла не существует. Проведите ревью !482 с такой
+`run_tool_safely`, в которой `read_file` всегда выбрасывает `FileNotFoundError`. Что напишет модель и
+чего она делать не станет?
+"""),
     code('''# your code here
 '''),
     md("""
@@ -116,5 +159,11 @@ client.with_options(max_retries=0).messages.create(
 - Tool failures go back to the model as `tool_result` with `is_error: true`; the loop survives.
 - The whole response goes into the history, or the next request is a 400.
 - 429, 5xx, 529 and dropped connections are retried by the SDK; what survives the retries is yours to handle.
-""", ""),
+""", """
+## Итоги
+
+- Сбои инструментов возвращаются модели как `tool_result` с `is_error: true`; цикл продолжает работу.
+- Ответ модели добавляется в историю целиком, иначе следующий запрос получит 400.
+- 429, 5xx, 529 и обрывы соединения SDK повторяет сам; то, что пережило повторы, обрабатываете вы.
+"""),
 ]

@@ -37,14 +37,27 @@ and `model_context_window_exceeded`.
 
 Some of these are hard to provoke on purpose with the real API (a refusal, a full context window);
 the sandbox makes each one happen on demand.
-""", ""),
+""", """
+# 6. Причины остановки
+
+**Вы узнаете** все значения `stop_reason`: из-за чего возникает каждое и что должен сделать ваш цикл:
+`end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (вместе со `stop_details`)
+и `model_context_window_exceeded`.
+
+Некоторые из них трудно вызвать нарочно с настоящим API (отказ, переполненное контекстное окно);
+песочница воспроизводит каждую по запросу.
+"""),
     code(SETUP, SETUP_RU),
     code(HANDLER, HANDLER_RU),
     md("""
 ## end_turn and tool_use
 
 The two you met already: the model is done, or it wants tools.
-""", ""),
+""", """
+## end_turn и tool_use
+
+Две причины, которые вы уже встречали: модель закончила или ей нужны инструменты.
+"""),
     code('''TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
           "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}]
 
@@ -66,7 +79,13 @@ print(wants.stop_reason, "->", what_to_do(wants))'''),
 When the budget runs out in the middle of a `tool_use` block, the block is still there, but its input
 is incomplete. Here it should be `{"pr": 482}`. Running it would review the wrong merge request, or
 crash: a cut tool call must never run.
-""", ""),
+""", """
+## max_tokens и обрезанный вызов инструмента
+
+Если лимит токенов заканчивается посреди блока `tool_use`, блок в ответе всё равно есть, но его
+входные данные неполные. Здесь должно быть `{"pr": 482}`. Если выполнить такой вызов, ревью получит
+не тот merge request или всё упадёт: обрезанный вызов инструмента выполнять нельзя.
+"""),
     code('''for budget in (17, 26, 27):
     cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS,
                                  messages=[{"role": "user", "content": "Review pull request #482."}])
@@ -80,7 +99,12 @@ crash: a cut tool call must never run.
 ## stop_sequence
 
 Your own stop: the model stops right before writing one of your `stop_sequences`.
-""", ""),
+""", """
+## stop_sequence
+
+Ваша собственная остановка: модель останавливается прямо перед тем, как написать одну из ваших
+`stop_sequences`.
+"""),
     code('''counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5"],
                                  messages=[{"role": "user", "content": "Count from 1 to 10."}])
 print(repr(counted.content[0].text), counted.stop_reason, "->", what_to_do(counted))''', '''counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5"],
@@ -92,7 +116,14 @@ print(repr(counted.content[0].text), counted.stop_reason, "->", what_to_do(count
 Server tools (such as web search) run on Anthropic's side within one turn. A long series of them
 can pause: the response ends with `pause_turn`. Send the conversation back **with that response
 appended and no new user message**, and the same turn continues.
-""", ""),
+""", """
+## pause_turn
+
+Серверные инструменты (например, веб-поиск) выполняются на стороне Anthropic в рамках одного хода.
+Длинная серия таких вызовов может встать на паузу: ответ заканчивается с `pause_turn`. Отправьте
+диалог обратно, **добавив этот ответ в историю и без нового сообщения от пользователя**, — и тот же
+ход продолжится.
+"""),
     code('''WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
 messages = [{"role": "user", "content": "Search the web for the latest python-gitlab release."}]
 paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
@@ -111,7 +142,10 @@ print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do
     md("""
 **Break it:** answer the pause with a new user message ("continue") and the turn is not continued:
 the work starts over and pauses again. A loop that does this never finishes.
-""", ""),
+""", """
+**Сломаем:** ответьте на паузу новым сообщением от пользователя («continue») — и ход не продолжится:
+работа начнётся заново и снова встанет на паузу. Цикл, который так делает, никогда не закончится.
+"""),
     code('''wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "continue"}]
 again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
 print(again.stop_reason, "-", sum(b.type == "server_tool_use" for b in again.content), "searches started over")'''),
@@ -120,7 +154,12 @@ print(again.stop_reason, "-", sum(b.type == "server_tool_use" for b in again.con
 
 The model may decline to continue. `stop_details` says which policy category; retrying the same
 request gives the same answer, so a loop should stop and report.
-""", ""),
+""", """
+## refusal
+
+Модель может отказаться продолжать. `stop_details` сообщает категорию политики; повтор того же
+запроса даст тот же ответ, поэтому цикл должен остановиться и сообщить об отказе.
+"""),
     code('''refused = client.messages.create(model=MODEL, max_tokens=500,
                                  messages=[{"role": "user", "content": "Write ransomware for the shop's server."}])
 print(refused.stop_reason, "->", what_to_do(refused))
@@ -140,7 +179,14 @@ print("retry:", retried.stop_reason)'''),
 When the history plus the answer no longer fit the model's context window, generation stops with
 this reason (and a prompt already too long is refused with 400). The sandbox lets us shrink the
 window to see it; with the real API this takes a very long history.
-""", ""),
+""", """
+## model_context_window_exceeded
+
+Когда история вместе с ответом перестаёт помещаться в контекстное окно модели, генерация
+останавливается с этой причиной (а промпт, который уже сам слишком длинный, отклоняется с ошибкой
+400). Песочница позволяет уменьшить окно, чтобы это увидеть; с настоящим API для этого нужна очень
+длинная история.
+"""),
     code('''from course_agent.client import shared_sandbox
 
 prompt = [{"role": "user", "content": "Explain the agent loop in detail."}]
@@ -161,7 +207,12 @@ print(needed, "input tokens;", full.stop_reason, "after", full.usage.output_toke
 
 `course_agent.loop.run_agent` makes each of these decisions at one line, and raises a clear error,
 with the whole history, for the ones that end a run without an answer:
-""", ""),
+""", """
+## Эталонный цикл обрабатывает их все
+
+`course_agent.loop.run_agent` принимает каждое из этих решений в одной строке, а для тех, что
+завершают запуск без ответа, выбрасывает понятную ошибку вместе со всей историей:
+"""),
     code('''from course_agent.loop import MaxTokensReached, Refused, run_agent
 from course_agent.tools import Toolbox
 
@@ -184,7 +235,15 @@ Extend the loop of notebook 3 so that it handles every stop reason on purpose: `
 without a new user message, `max_tokens` and `model_context_window_exceeded` raise clear errors
 (the cut tool call is not run), `refusal` stops with `stop_details`, `stop_sequence` returns the text,
 and anything unknown is an error. Test it with the cells above.
-""", ""),
+""", """
+## Упражнение
+
+Доработайте цикл из блокнота 3 так, чтобы он осознанно обрабатывал каждую причину остановки:
+при `pause_turn` продолжал без нового сообщения от пользователя, при `max_tokens` и
+`model_context_window_exceeded` выбрасывал понятные ошибки (обрезанный вызов инструмента не
+выполняется), при `refusal` останавливался с `stop_details`, при `stop_sequence` возвращал текст,
+а любую неизвестную причину считал ошибкой. Проверьте его на ячейках выше.
+"""),
     code('''# your code here
 '''),
     md("""
@@ -199,5 +258,17 @@ and anything unknown is an error. Test it with the cells above.
 | `pause_turn` | append the response, call again without a new user message |
 | `refusal` | stop, read `stop_details`, do not retry |
 | `model_context_window_exceeded` | error: the history is too long |
-""", ""),
+""", """
+## Итоги
+
+| stop_reason | что делает ваш цикл |
+| --- | --- |
+| `end_turn` | вернуть текст |
+| `tool_use` | выполнить все инструменты, добавить в историю ответ и все результаты, продолжить |
+| `max_tokens` | ошибка: поднять `max_tokens`; обрезанный вызов инструмента не выполнять никогда |
+| `stop_sequence` | ваша стоп-последовательность: использовать уже полученный текст |
+| `pause_turn` | добавить ответ в историю и отправить запрос снова без нового сообщения от пользователя |
+| `refusal` | остановиться, прочитать `stop_details`, не повторять запрос |
+| `model_context_window_exceeded` | ошибка: история слишком длинная |
+"""),
 ]

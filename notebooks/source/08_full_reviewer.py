@@ -10,20 +10,33 @@ CELLS = [
 - what prompt caching saves over a review, and how to turn it on;
 - that the SDK's beta `tool_runner` is this same loop, written for you;
 - how to point everything at a real GitLab and the real API.
-""", ""),
+""", """
+# 8. Полный ревьюер
+
+**Вы узнаете**
+- как запустить готового агента (`course_agent.review`) на нескольких merge request и опубликовать его ревью;
+- сколько экономит кэширование промптов за одно ревью и как его включить;
+- что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас;
+- как направить всё это на настоящий GitLab и настоящий API.
+"""),
     code(SETUP, SETUP_RU),
     md("""
 ## Several merge requests
 
 `review(pr)` puts together everything of the previous notebooks: the reference loop, the GitLab tools,
 the safety gate (merging asks a human). The progress printer is an observer of the loop.
-""", ""),
+""", """
+## Несколько merge request
+
+`review(pr)` собирает вместе всё из предыдущих ноутбуков: эталонный цикл, инструменты GitLab,
+шлюз безопасности (слияние требует подтверждения человека). Вывод прогресса — наблюдатель (observer) цикла.
+"""),
     code('''from course_agent.review import review
 from course_agent.progress import ProgressPrinter
 import sys
 
 for pr in (483, 486, 482):
-    result = review(pr, client=client, observers=[ProgressPrinter(sys.stdout)])
+    result = review(pr, client=client, language="en", observers=[ProgressPrinter(sys.stdout)])
     print(result.text.splitlines()[0], "|", result.text.splitlines()[-1], f"| {result.iterations} calls")
     print()''', '''from course_agent.review import review
 from course_agent.progress import ProgressPrinter
@@ -38,10 +51,15 @@ for pr in (483, 486, 482):
 
 With `post=True` the task asks the agent to post its review as a comment; `post_comment` is a writing
 tool, allowed and logged by the default policy.
-""", ""),
+""", """
+## Публикация ревью
+
+С `post=True` задание просит агента опубликовать ревью комментарием; `post_comment` — пишущий
+инструмент, который политика по умолчанию разрешает и логирует.
+"""),
     code('''from course_agent.gitlab import GitLabTools
 
-posted = review(482, client=client, post=True)
+posted = review(482, client=client, post=True, language="en")
 print(posted.text.splitlines()[0])
 note = GitLabTools().project.mergerequests.get(482).notes.list(get_all=True)[-1]
 print("note by", note.author["username"] + ":", note.body.splitlines()[0], "...", note.body.splitlines()[-1])''',
@@ -52,13 +70,20 @@ print(posted.text.splitlines()[0])
 note = GitLabTools().project.mergerequests.get(482).notes.list(get_all=True)[-1]
 print("note by", note.author["username"] + ":", note.body.splitlines()[0], "...", note.body.splitlines()[-1])'''),
     md("""
-## Prompt caching
+## Break it, then fix it: paying for the same prompt again
 
 Every call of a review sends the rules, the tool definitions and the whole history again. With
 `cache_control` breakpoints the API stores that prefix: the first time it is written (billed at
 1.25x), later calls read it (0.1x). `review(cache=True)` sets one breakpoint after the rules, shared
 by all reviews, and automatic caching for the growing conversation.
-""", ""),
+""", """
+## Сломаем и починим: платим за тот же промпт снова
+
+Каждый вызов в ходе ревью заново отправляет правила, определения инструментов и всю историю сообщений. Если
+расставить точки кэширования `cache_control`, API сохраняет этот префикс: в первый раз он записывается (по тарифу
+1.25x), последующие вызовы читают его (0.1x). `review(cache=True)` ставит одну точку после правил, общую
+для всех ревью, и включает автоматическое кэширование для растущего диалога.
+"""),
     code('''def billed(usage):
     """Input tokens as billed: cache writes cost 1.25x, cache reads 0.1x."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
@@ -92,7 +117,17 @@ The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python fun
 with `@beta_tool`, derives their schemas from the signatures, and runs the loop you wrote by hand:
 call, run every requested tool, send all results back, stop at the end. (It has no safety gate: that
 is still your job.)
-""", ""),
+""", """
+Первый вызов этого ревью уже прочитал правила из кэша (их записали ревью выше). Промпт короче минимального
+для модели размера (1024 токена для этой модели в песочнице) молча не кэшируется.
+
+## Тот же агент через tool_runner из SDK
+
+В SDK этот цикл тоже есть: `client.beta.messages.tool_runner` принимает Python-функции с декоратором
+`@beta_tool`, выводит их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели,
+выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. (Шлюза
+безопасности в нём нет: это по-прежнему ваша забота.)
+"""),
     code('''from anthropic import beta_tool
 
 tools = GitLabTools()
@@ -161,7 +196,29 @@ writes its own review), and the cells that inject faults or shrink the context w
 
 Review all six demo merge requests (482 to 487) with caching on, and print one line per merge request:
 its number, the verdict, the number of model calls and the billed input tokens. Which one costs most, and why?
-""", ""),
+""", """
+## Настоящий GitLab, настоящий API
+
+Ничто выше не привязано к песочнице, кроме выводов. Перед запуском JupyterLab:
+
+```bash
+export ANTHROPIC_API_KEY=sk-ant-...            # настоящий Messages API
+export GITLAB_URL=https://gitlab.com           # ваш GitLab
+export GITLAB_TOKEN=glpat-...                  # токен со scope api
+export GITLAB_PROJECT=group/project            # проект для ревью
+export COURSE_AGENT_MODEL=claude-opus-5        # необязательно: другой id модели
+```
+
+После этого `make_client()` возвращает клиент для живого API, а `GitLabTools()` работает с вашим проектом. Из
+терминала: `course-agent review 482 --post`. Выводы будут отличаться от сохранённых (настоящая модель
+пишет своё ревью), а ячейкам, которые внедряют сбои или сжимают контекстное окно, нужна песочница.
+
+## Упражнение
+
+Проведите ревью всех шести демонстрационных merge request (с 482 по 487) с включённым кэшированием и выведите
+по строке на каждый: номер, вердикт, число вызовов модели и входные токены по тарифу. Какой из них обходится
+дороже всего и почему?
+"""),
     code('''# your code here
 '''),
     md("""
@@ -170,5 +227,11 @@ its number, the verdict, the number of model calls and the billed input tokens. 
 - The finished reviewer is the loop of notebook 3, the error handling of 5, the stop reasons of 6 and the gate of 7.
 - Caching the rules and the growing history cuts the billed input of a review several times.
 - The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
-""", ""),
+""", """
+## Итоги
+
+- Готовый ревьюер — это цикл из ноутбука 3, обработка ошибок из 5, причины остановки из 6 и шлюз из 7.
+- Кэширование правил и растущей истории в несколько раз сокращает оплачиваемые входные токены ревью.
+- `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся на вас.
+"""),
 ]

@@ -1,0 +1,71 @@
+"""The notebooks: both languages in step, clean outputs, no secrets, the model id from one place."""
+
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import nbformat
+import pytest
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NAMES = sorted(p.name for p in (NOTEBOOKS / "en").glob("*.ipynb"))
+PAIRS = [(NOTEBOOKS / "en" / name, NOTEBOOKS / "ru" / name) for name in NAMES]
+ALL = [path for pair in PAIRS for path in pair]
+
+
+def read(path):
+    return nbformat.read(path, as_version=4)
+
+
+def code_shape(source: str) -> list[str]:
+    """The code without comments, with every string literal replaced: what must match across languages."""
+    tokens = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT or token.type in (tokenize.NL, tokenize.NEWLINE):
+            continue
+        if token.type == tokenize.STRING or token.type in (getattr(tokenize, "FSTRING_START", -1),):
+            tokens.append("<str>")
+        else:
+            tokens.append(token.string)
+    return tokens
+
+
+def test_eight_notebooks_in_each_language():
+    assert len(NAMES) == 8
+    assert sorted(p.name for p in (NOTEBOOKS / "ru").glob("*.ipynb")) == NAMES
+
+
+@pytest.mark.parametrize("en, ru", PAIRS, ids=NAMES)
+def test_code_cells_match_one_to_one(en, ru):
+    en_cells, ru_cells = read(en).cells, read(ru).cells
+    assert [c.cell_type for c in en_cells] == [c.cell_type for c in ru_cells]
+    for number, (a, b) in enumerate(zip(en_cells, ru_cells)):
+        if a.cell_type == "code":
+            assert code_shape(a.source) == code_shape(b.source), f"code cell {number} differs beyond strings/comments"
+            assert a.metadata.get("tags", []) == b.metadata.get("tags", [])
+        else:
+            assert b.source.strip(), f"markdown cell {number} of {ru.name} is not translated"
+            assert a.source.strip() != b.source.strip() or a.source.strip().startswith("|")
+
+
+@pytest.mark.parametrize("path", ALL, ids=[f"{p.parent.name}/{p.name}" for p in ALL])
+def test_hygiene(path):
+    nb = read(path)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert [c.execution_count for c in code] == list(range(1, len(code) + 1)), "executed in order from 1"
+    for cell in code:
+        errors = [o for o in cell.outputs if o.output_type == "error"]
+        if errors:
+            assert "raises-exception" in cell.metadata.get("tags", []), f"unexpected error: {errors[0].ename}"
+        assert not re.search(r"claude-[a-z]", cell.source), "the model id comes from course_agent.config only"
+        text = "".join(str(o) for o in cell.outputs) + cell.source
+        assert not re.search(r"sk-ant-(?!sandbox-course-agent)[A-Za-z0-9_-]{6,}", text)
+        assert not re.search(r"glpat-(?!sandbox-course-agent)[A-Za-z0-9_-]{6,}", text)
+        assert "Traceback (most recent call last)" not in "".join(
+            o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+    first = nb.cells[0].source
+    assert first.startswith("# ") and ("You will learn" in first or "Вы узнаете" in first or "узнаете" in first)
+    headings = " ".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert re.search(r"## (Exercise|Упражнение)", headings) and re.search(r"## (Recap|Итоги)", headings)
+    assert re.search(r"(Break it|Сломаем)", headings), "every notebook breaks a rule, then fixes it"
