@@ -3,6 +3,7 @@
 import base64
 import json
 import time
+import urllib.request
 
 import gitlab
 import pytest
@@ -228,3 +229,37 @@ def test_each_sandbox_has_its_own_repository():
             .mergerequests.get(483).merge()
         assert first.gitlab.repository.sha("main") != second.gitlab.repository.sha("main")
         assert second.gitlab.merge_requests[483].state == "opened"
+
+
+def test_web_urls_do_not_depend_on_the_port(project):
+    mr = project.mergerequests.get(482)
+    assert mr.web_url == "https://gitlab.sandbox.invalid/course/shop/-/merge_requests/482"
+
+
+def test_fixtures_never_bring_compiled_files(project):
+    for iid in range(482, 488):
+        paths = [c["new_path"] for c in project.mergerequests.get(iid).changes()["changes"]]
+        assert not any("__pycache__" in p or p.endswith(".pyc") for p in paths)
+
+
+@pytest.mark.parametrize("path, data", [
+    ("/api/v4/projects/7/merge_requests/%C2%B2", None),
+    ("/api/v4/projects/7/merge_requests/483/merge", b'{"merge_commit_message": 5}'),
+    ("/api/v4/projects/7/merge_requests/483/merge", b'{"merge_commit_message": "a\\u0000b"}'),
+    ("/api/v4/projects/7/merge_requests/483/notes", b'{"body": "\\ud800"}'),
+])
+def test_odd_values_are_refused_cleanly(sandbox, path, data):
+    method = "GET" if data is None else ("POST" if path.endswith("notes") else "PUT")
+    code, body = raw_post(sandbox, path, data, headers={"PRIVATE-TOKEN": sandbox.gitlab_token}, method=method)
+    assert code == 400 and ("error" in body or "message" in body)
+    assert sandbox.gitlab.merge_requests[483].state == "opened" and sandbox.gitlab.merge_requests[483].notes == []
+
+
+def test_a_token_in_the_query_is_not_echoed(sandbox, project):
+    for n in range(3):
+        project.mergerequests.get(483).notes.create({"body": f"note {n}"})
+    request = urllib.request.Request(
+        sandbox.gitlab_url + "/api/v4/projects/7/merge_requests/483/notes?per_page=1&private_token=glpat-secret-in-query",
+        headers={"PRIVATE-TOKEN": sandbox.gitlab_token})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        assert "glpat-secret-in-query" not in response.headers["Link"]

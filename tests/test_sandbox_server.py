@@ -1,5 +1,6 @@
 """The sandbox as a server: faults and retries, bad input, determinism, several at once, the CLI."""
 
+import json
 import logging
 import os
 import signal
@@ -202,3 +203,36 @@ def test_many_start_stop_cycles_leave_no_errors_behind(caplog):
             gl.projects.get(sb.project).mergerequests.get(482 + n % 6)
             sb.client().messages.create(model=MODEL, max_tokens=100, messages=HELLO)
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+@pytest.mark.parametrize("data", [
+    b'{"model": "claude-opus-5", "max_tokens": 10, "messages": [{"role": "user", "content": "\\ud800"}]}',
+    b"[" * 60_000 + b"]" * 60_000,
+])
+def test_lone_surrogates_and_deep_nesting_are_400(sandbox, data):
+    status, body = raw_post(sandbox, "/v1/messages", data)
+    assert status == 400 and body["error"]["type"] == "invalid_request_error"
+
+
+@pytest.mark.parametrize("content", ["1" * 30_000, "count " * 8_000, "what is " + "9" * 400 + " * 2",
+                                     "count from 1 to " + "9" * 4_400, "Review PR #" + "9" * 5_000])
+def test_pathological_prompts_answer_quickly(client, content):
+    started = time.monotonic()
+    response = client.messages.create(model=MODEL, max_tokens=50, messages=[{"role": "user", "content": content}])
+    assert response.stop_reason in ("end_turn", "max_tokens")
+    assert time.monotonic() - started < 2
+
+
+def test_float_max_tokens_is_taken_as_an_integer(sandbox):
+    status, body = raw_post(sandbox, "/v1/messages", json.dumps(
+        {"model": MODEL, "max_tokens": 5.0, "messages": [{"role": "user", "content": "Explain the agent loop"}]}).encode())
+    assert status == 200 and body["stop_reason"] == "max_tokens"
+
+
+@pytest.mark.parametrize("spec", [{"kind": "status"}, {"kind": "status", "status": 1000},
+                                  {"kind": "slow", "delay": -1}, {"kind": "status", "status": 429,
+                                                                  "retry_after": "abc"}])
+def test_nonsense_faults_are_refused_and_change_nothing(sandbox, spec):
+    status, body = raw_post(sandbox, "/sandbox/faults", json.dumps(spec).encode())
+    assert status == 400
+    assert sandbox.faults.pending() == []

@@ -1,5 +1,7 @@
 """The simulated model reviews like the lesson's agent, with tool results supplied by the test."""
 
+import pytest
+
 from review_material import (
     CLEAN_DIFF, COMMENT_TOOL, DIFF_482, FILES, INJECTION_DIFF, MERGE_TOOL, TOOLS, default_answer, drive,
 )
@@ -144,3 +146,9 @@ def test_replies_follow_the_prompt_language(client):
                                 messages=[{"role": "user", "content": "Привет"}])
     assert en.content[0].text.startswith("Hello")
     assert ru.content[0].text.startswith("Здравствуйте")
+
+
+@pytest.mark.parametrize("unreadable", ['{"changes": null}', "12345", "<html><body>502 Bad Gateway</body></html>"])
+def test_a_diff_it_cannot_read_gets_no_verdict(client, unreadable):
+    final, _, _ = drive(client, "Review PR #482", answer=lambda n, i: (unreadable, False))
+    assert "could not read the diff" in final.content[-1].text and "Verdict" not in final.content[-1].text

@@ -5,6 +5,7 @@ import logging
 import time
 
 from waitress.channel import ClientDisconnected
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Request, Response
 
 from .errors import ApiError, invalid
@@ -36,6 +37,9 @@ class SandboxApp:
                 return self.on_faults(request)
             except ApiError as error:
                 return self.messages.error(error, request)
+            except RequestEntityTooLarge:
+                return self.messages.error(ApiError(413, "Request exceeds the maximum allowed number of bytes."),
+                                           request)
         if request.path == "/":
             return json_response({"service": "course-agent sandbox", "prefixes": [s.prefix for s in self.services]})
         service = next((s for s in self.services if request.path.startswith(s.prefix)), self.messages)

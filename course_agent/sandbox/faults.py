@@ -27,6 +27,13 @@ class Faults:
             raise ValueError("a fault must apply at least once (times >= 1)")
         if fault.kind not in ("status", "slow", "drop"):
             raise ValueError(f"unknown fault kind {fault.kind!r}: use 'status', 'slow' or 'drop'")
+        if fault.kind == "status" and not 400 <= fault.status <= 599:
+            raise ValueError(f"a status fault needs an HTTP error status (400-599), got {fault.status}")
+        if not (isinstance(fault.delay, (int, float)) and 0 <= fault.delay <= 600):
+            raise ValueError(f"delay must be between 0 and 600 seconds, got {fault.delay!r}")
+        if fault.retry_after is not None and not (
+                isinstance(fault.retry_after, (int, float)) and 0 <= fault.retry_after <= 3600):
+            raise ValueError(f"retry_after must be between 0 and 3600 seconds, got {fault.retry_after!r}")
         with self._lock:
             self._queue.append(fault)
         return fault

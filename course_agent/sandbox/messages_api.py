@@ -57,7 +57,7 @@ class MessagesApi:
     def create(self, body: object) -> tuple[dict, dict[int, str]]:
         """The response message, and the JSON text of any tool input cut short (for streaming)."""
         body, limits, turns = self._validated(body, "request")
-        max_tokens = body["max_tokens"]
+        max_tokens = int(body["max_tokens"])  # JSON Schema takes 5.0 as an integer
         if max_tokens > limits.max_output_tokens:
             raise invalid(f"max_tokens: {max_tokens} > {limits.max_output_tokens}, which is the maximum "
                           f"allowed number of output tokens for {body['model']}")

@@ -29,9 +29,13 @@ def json_response(data: object, status: int = 200, headers: dict | None = None) 
 
 def read_json(request: Request) -> object:
     try:
-        return json.loads(request.get_data(cache=False))
-    except ValueError as exc:
+        body = json.loads(request.get_data(cache=False))
+        json.dumps(body, ensure_ascii=False).encode("utf-8")  # a lone surrogate (\\ud800) is not text
+        return body
+    except (ValueError, UnicodeEncodeError) as exc:
         raise invalid(f"Request body is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise invalid("Request body is not valid JSON: nested too deeply") from None
 
 
 class MessagesHttp:

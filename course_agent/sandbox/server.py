@@ -56,14 +56,15 @@ class Sandbox:
         self._port = listener.getsockname()[1]
         self._workdir = Path(tempfile.mkdtemp(prefix="course-agent-sandbox-"))
         try:
-            self.gitlab = DemoProject(self._workdir, self.url)
+            self.gitlab = DemoProject(self._workdir)
         except Exception:
             listener.close()
             shutil.rmtree(self._workdir, ignore_errors=True)
             raise
         app = SandboxApp(MessagesHttp(self.api_key, self.messages_api), self.faults,
                          [GitLabHttp(self.gitlab_token, self.gitlab)])
-        self._server = create_server(app, sockets=[listener], threads=WORKER_THREADS, ident="course-agent-sandbox")
+        self._server = create_server(app, sockets=[listener], threads=WORKER_THREADS, ident="course-agent-sandbox",
+                                     asyncore_use_poll=True, connection_limit=1000)
         self._thread = threading.Thread(target=self._server.run, name=f"course-agent-sandbox:{self._port}",
                                         daemon=True)
         self._thread.start()
@@ -80,7 +81,10 @@ class Sandbox:
             for channel in list(server._map.values()):
                 channel.close()
 
-        server.trigger.pull_trigger(close_everything)
+        try:
+            server.trigger.pull_trigger(close_everything)
+        except OSError:  # the loop is already gone
+            pass
         if self._thread is not None:
             self._thread.join(timeout=5)
         if self._workdir is not None:

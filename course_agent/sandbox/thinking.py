@@ -17,4 +17,4 @@ def sign(thinking: str) -> str:
 
 
 def verify(thinking: str, signature: str) -> bool:
-    return hmac.compare_digest(sign(thinking), signature)
+    return hmac.compare_digest(sign(thinking).encode(), signature.encode("utf-8", "surrogatepass"))

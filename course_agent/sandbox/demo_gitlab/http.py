@@ -108,7 +108,7 @@ class GitLabHttp:
 
     @staticmethod
     def _iid(text: str) -> int:
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise GitLabError(400, {"error": "merge_request_iid is invalid"})
         iid = int(text)
         if iid > MAX_IID:
@@ -119,9 +119,13 @@ class GitLabHttp:
     def _params(request: Request) -> dict:
         params = dict(request.args)
         if request.is_json:
-            body = request.get_json(silent=True)
+            try:
+                body = request.get_json(silent=True)
+                json.dumps(body, ensure_ascii=False).encode("utf-8")  # lone surrogates cannot be stored
+            except (RecursionError, UnicodeEncodeError):
+                body = None
             if not isinstance(body, dict):
-                raise GitLabError(400, {"error": "the request body is not a JSON object"})
+                raise GitLabError(400, {"error": "the request body is not a valid JSON object"})
             params.update(body)
         else:
             params.update(request.form)
@@ -144,7 +148,8 @@ class GitLabHttp:
                    "X-Total-Pages": str(pages), "X-Next-Page": str(page + 1) if page < pages else "",
                    "X-Prev-Page": str(page - 1) if page > 1 else ""}
         if page < pages:
-            query = {**request.args, "page": page + 1, "per_page": per_page}
+            query = {k: v for k, v in request.args.items() if k not in ("private_token", "access_token", "job_token")}
+            query.update(page=page + 1, per_page=per_page)
             raw_path = request.environ.get("REQUEST_URI", request.path).split("?", 1)[0]
             headers["Link"] = f'<{request.host_url.rstrip("/")}{raw_path}?{urlencode(query)}>; rel="next"'
         return _json(items[(page - 1) * per_page: page * per_page], 200, headers)

@@ -13,6 +13,8 @@ PROJECT_ID = 7
 PROJECT_PATH = "course/shop"
 TARGET_BRANCH = "main"
 CREATED_AT = "2026-01-15T10:00:00.000Z"
+WEB_URL = "https://gitlab.sandbox.invalid"
+"""Where `web_url` fields point: fixed, so responses do not depend on the sandbox's port."""
 USERS = {
     "course-reviewer": 1, "alice": 2, "bob": 3, "carol": 4, "mallory": 5,
 }
@@ -46,7 +48,7 @@ class MergeRequest:
 
 
 class DemoProject:
-    def __init__(self, workdir: Path, web_url: str) -> None:
+    def __init__(self, workdir: Path, web_url: str = WEB_URL) -> None:
         self.repository: Repository = fresh_repository(workdir)
         self.web_url = web_url.rstrip("/")
         self.merge_requests = {spec.iid: MergeRequest(spec) for spec in merge_request_specs()}
@@ -128,8 +130,12 @@ class DemoProject:
             mr.notes.append(note)
         return note
 
-    def merge(self, mr: MergeRequest, sha: str | None, message: str | None) -> dict:
+    def merge(self, mr: MergeRequest, sha: object, message: object) -> dict:
         """Merge for real; a refused or failed merge leaves the repository as it was."""
+        if message is not None and (not isinstance(message, str) or "\x00" in message):
+            raise GitLabError(400, {"error": "merge_commit_message is invalid"})
+        if sha is not None and not isinstance(sha, str):
+            raise GitLabError(400, {"error": "sha is invalid"})
         with self._lock:
             if mr.state != "opened" or mr.spec.draft:
                 raise GitLabError(405, {"message": "405 Method Not Allowed"})

@@ -28,6 +28,7 @@ _GIT_ENV = {
     "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
 }
 _ENV = {**os.environ, **_GIT_ENV}
+_NOT_FIXTURES = shutil.ignore_patterns("__pycache__", "*.pyc")
 
 
 class GitError(Exception):
@@ -97,7 +98,7 @@ class Repository:
         repo = cls(path)
         path.mkdir(parents=True, exist_ok=True)
         repo.git("init", "-q", "-b", "main")
-        shutil.copytree(FIXTURES / "main", path, dirs_exist_ok=True)
+        shutil.copytree(FIXTURES / "main", path, dirs_exist_ok=True, ignore=_NOT_FIXTURES)
         repo.git("add", "-A")
         repo.git("commit", "-q", "-m", "Initial version of the shop")
         rows = json.loads((FIXTURES / "merge_requests.json").read_text(encoding="utf-8"))
@@ -105,7 +106,7 @@ class Repository:
             repo.git("checkout", "-q", "-b", row["source_branch"], "main")
             overlay = FIXTURES / "mr" / str(row["iid"])
             if overlay.exists():
-                shutil.copytree(overlay, path, dirs_exist_ok=True)
+                shutil.copytree(overlay, path, dirs_exist_ok=True, ignore=_NOT_FIXTURES)
             for name, products in row.get("generated", {}).items():
                 (path / name).write_text(_catalog(products), encoding="utf-8")
             repo.git("add", "-A")

@@ -7,8 +7,8 @@ from .diff_reading import parse_changes
 from .reply import Reply, say, text_reply
 from .reviewer import compose_review, mr_number
 
-_ARITHMETIC = re.compile(r"(-?\d+(?:\.\d+)?)\s*([+\-*/×])\s*(-?\d+(?:\.\d+)?)")
-_COUNT = re.compile(r"(?:count|посчитай|считай)\D*(\d+)\D+(\d+)", re.I)
+_ARITHMETIC = re.compile(r"(?<![\d.])(-?\d{1,12}(?:\.\d{1,12})?)\s{0,5}([+\-*/×])\s{0,5}(-?\d{1,12}(?:\.\d{1,12})?)(?![\d.])")
+_COUNT = re.compile(r"(?:count|посчитай|считай)\D{0,40}?(\d{1,6})\D{1,20}?(\d{1,6})", re.I)
 _EXPLAIN = re.compile(r"explain|in detail|essay|tell me about|расскажи|объясни|подробно", re.I)
 _GREETING = re.compile(r"^\s*(hi|hello|hey|привет|здравствуй)", re.I)
 _WANTS_REVIEW = re.compile(r"review|check|merge request|pull request|\bMR\b|\bPR\b|провер|ревью|реквест", re.I)
@@ -90,5 +90,5 @@ def _arithmetic(left: str, op: str, right: str, lang: str) -> str:
     if op in "/" and b == 0:
         return say(lang, "Division by zero is undefined.", "Делить на ноль нельзя.")
     value = {"+": a + b, "-": a - b, "*": a * b, "×": a * b, "/": a / b if b else 0}[op]
-    shown = int(value) if value == int(value) else round(value, 6)
+    shown = int(value) if value.is_integer() and abs(value) < 1e15 else round(value, 6)
     return f"{left} {op} {right} = {shown}"

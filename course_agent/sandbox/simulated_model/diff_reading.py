@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 _FILE_HEADER = re.compile(r"^diff --git a/(.+?) b/(.+)$")
 _NEW_PATH = re.compile(r"^\+\+\+ (?:b/)?(.+)$")
-_HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
+_HUNK = re.compile(r"^@@ -(\d{1,9})(?:,\d{1,9})? \+(\d{1,9})(?:,\d{1,9})? @@")
 _TOO_LARGE = re.compile(r"too[ _]large|collapsed|слишком (велик|больш)|not shown|не показан", re.I)
 _BRANCH = re.compile(r"source[_ ]branch[\"']?\s*[:=]\s*[\"']?([\w./-]+)", re.I)
 _TITLE = re.compile(r"^(?:title|заголовок)\s*:\s*(.+)$", re.I | re.M)
@@ -78,9 +78,11 @@ def parse_changes(text: str) -> ChangeSet:
 def _from_entries(entries: list[dict], text: str) -> ChangeSet:
     files = []
     for entry in entries:
+        if not isinstance(entry, dict):
+            continue
         diff_file = FileDiff(str(entry.get("new_path") or entry.get("old_path") or "?"))
         diff_file.deleted = bool(entry.get("deleted_file"))
-        diff = entry.get("diff") or ""
+        diff = entry.get("diff") if isinstance(entry.get("diff"), str) else ""
         diff_file.too_large = bool(entry.get("too_large") or entry.get("collapsed")) or not diff
         _read_hunks(diff.splitlines(), diff_file)
         files.append(diff_file)

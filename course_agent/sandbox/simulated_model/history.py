@@ -25,7 +25,7 @@ def result_text(block: dict) -> str:
     content = block.get("content", "")
     if isinstance(content, str):
         return content
-    return "\n".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
 
 
 def task_turn(turns: list[Turn]) -> Turn:

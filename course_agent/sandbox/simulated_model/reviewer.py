@@ -14,7 +14,7 @@ from .reply import NewId, Reply, say, text_reply, tool_reply
 from .signatures import StaleCall, changed_signatures, stale_calls
 from ..conversation import Turn
 
-_NUMBER = re.compile(r"(?:#|!|\b(?:PR|MR|pull request|merge request|пулл?[- ]?реквест\w*|мерж[- ]?реквест\w*)\s*#?!?)(\d+)", re.I)
+_NUMBER = re.compile(r"(?:#|!|\b(?:PR|MR|pull request|merge request|пулл?[- ]?реквест\w*|мерж[- ]?реквест\w*)\s*#?!?)(\d{1,9})\b", re.I)
 _ANY_NUMBER = re.compile(r"\b(\d{1,7})\b")
 _NOT_FOUND = re.compile(r"404|not found|does not exist|не найден|не существует", re.I)
 _TRANSIENT = re.compile(r"429|5\d\d|timed? ?out|timeout|connection|rate limit|temporar", re.I)
@@ -78,6 +78,13 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
                           f"Нужно проверить !{number}. Я его пока не вижу; инструмент diff покажет изменения."),
         )
     changes = parse_changes(done[-1].result or "")
+    if not changes.files:
+        return text_reply(say(lang, f"I could not read the diff of !{number}: the tool's answer holds no file changes "
+                                    "I recognise (unified diff, or GitLab's changes). I will not give a verdict on "
+                                    "a change I have not seen.",
+                              f"Не удалось прочитать diff !{number}: в ответе инструмента нет изменений файлов в "
+                              "понятном формате (unified diff или changes из GitLab). Вердикт по изменению, "
+                              "которого я не видел, не даю."))
     injection = _INJECTION.search(changes.text)
 
     merge_calls = by_tool(merge_tool)

@@ -6,8 +6,10 @@ from dataclasses import dataclass
 
 from .diff_reading import FileDiff
 
-_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\((.*)\)\s*(?:->.*)?:\s*$")
-_NUMBERED = re.compile(r"^\s*(\d+)\s?[|:│]\s?(.*)$")
+_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\(([^\n]*)\)\s*(?:->[^:\n]*)?:\s*$")
+_NUMBERED = re.compile(r"^\s*(\d{1,7})\s?[|:│]\s?(.*)$")
+MAX_LINE = 2000
+"""Longer lines (minified or generated code) are not read for signatures or calls."""
 
 
 @dataclass
@@ -93,7 +95,7 @@ def changed_signatures(files: list[FileDiff]) -> list[SignatureChange]:
     for diff_file in files:
         removed, added = {}, {}
         for line in diff_file.lines:
-            m = _DEF.match(line.text)
+            m = _DEF.match(line.text) if len(line.text) <= MAX_LINE else None
             if m and line.kind == "-":
                 removed[m.group(1)] = parse_signature(m.group(1), m.group(2))
             elif m and line.kind == "+":
@@ -119,7 +121,7 @@ def stale_calls(path: str, content: str, change: SignatureChange) -> list[StaleC
     call = re.compile(rf"(?<![\w.]){re.escape(change.new.name)}\s*\(|\.{re.escape(change.new.name)}\s*\(")
     found = []
     for index, (number, text) in enumerate(lines):
-        if re.match(r"\s*(async\s+)?def\s", text) or text.lstrip().startswith("#"):
+        if len(text) > MAX_LINE or re.match(r"\s*(async\s+)?def\s", text) or text.lstrip().startswith("#"):
             continue
         for m in call.finditer(text):
             rest = text[m.end():] + "\n" + "\n".join(t for _, t in lines[index + 1:index + 6])

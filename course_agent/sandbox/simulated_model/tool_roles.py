@@ -27,13 +27,15 @@ class ToolSpec:
     schema: dict
 
     def properties(self) -> dict:
-        return self.schema.get("properties") or {}
+        properties = self.schema.get("properties")
+        return properties if isinstance(properties, dict) else {}
 
 
 def custom_tools(request: dict) -> list[ToolSpec]:
     """The client tools of a request (server tools have a `type` such as web_search_20250305)."""
     return [
-        ToolSpec(t["name"], t.get("description", ""), t.get("input_schema") or {})
+        ToolSpec(str(t["name"]), str(t.get("description", "")),
+                 t["input_schema"] if isinstance(t.get("input_schema"), dict) else {})
         for t in request.get("tools") or []
         if t.get("type") in (None, "custom")
     ]
@@ -58,12 +60,13 @@ def fill(tool: ToolSpec, **slots: object) -> dict:
         slot = _slot_for(prop, schema if isinstance(schema, dict) else {}, slots)
         if slot is not None and slots.get(slot) is not None:
             values[prop] = _typed(slots[slot], schema if isinstance(schema, dict) else {})
-    for prop in tool.schema.get("required") or []:
-        if prop not in values and isinstance(properties.get(prop), dict):
+    required = tool.schema.get("required")
+    for prop in required if isinstance(required, list) else []:
+        if isinstance(prop, str) and prop not in values and isinstance(properties.get(prop), dict):
             schema = properties[prop]
             if "default" in schema:
                 values[prop] = schema["default"]
-            elif schema.get("enum"):
+            elif isinstance(schema.get("enum"), list) and schema["enum"]:
                 values[prop] = schema["enum"][0]
     return values
 

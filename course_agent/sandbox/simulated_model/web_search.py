@@ -30,7 +30,9 @@ def wants_search(text: str) -> bool:
 
 def respond(request: dict, turns: list[Turn], question: str, lang: str, new_id: NewId) -> Reply:
     tool = server_tool(request) or {}
-    plan = [question, f"{question} documentation", f"{question} examples"][: tool.get("max_uses") or SEARCHES_NEEDED]
+    max_uses = tool.get("max_uses")
+    limit = max_uses if isinstance(max_uses, int) and max_uses > 0 else SEARCHES_NEEDED
+    plan = [question, f"{question} documentation", f"{question} examples"][:limit]
     continuing = turns[-1].role == "assistant"
     done = len(turns[-1].of_type("server_tool_use")) if continuing else 0
     blocks: list[dict] = []
