@@ -5,9 +5,13 @@ kernel starts: no API key, no GitLab variables, the sandbox forced, approvals an
 automatically (the saved outputs were made with the same settings).
 """
 
+import importlib.util
 import os
+from pathlib import Path
 
-from build import clean_env
+_spec = importlib.util.spec_from_file_location("course_notebooks_build", Path(__file__).with_name("build.py"))
+_build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_build)
 
 os.environ.clear()
-os.environ.update(clean_env())
+os.environ.update(_build.clean_env())

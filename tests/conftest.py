@@ -1,12 +1,6 @@
-import json
-import urllib.error
-import urllib.request
-
 import pytest
 
 from course_agent.sandbox import Sandbox
-
-MODEL = "claude-opus-5"
 
 
 @pytest.fixture
@@ -18,16 +12,3 @@ def sandbox():
 @pytest.fixture
 def client(sandbox):
     return sandbox.client(max_retries=0)
-
-
-def raw_post(sandbox, path: str, data: bytes, headers: dict | None = None, method: str = "POST"):
-    """A request from a plain HTTP client (no SDK): (status, parsed JSON body)."""
-    request = urllib.request.Request(
-        sandbox.url + path, data=data, method=method,
-        headers={"x-api-key": sandbox.api_key, "content-type": "application/json", **(headers or {})},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())

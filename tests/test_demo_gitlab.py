@@ -8,7 +8,7 @@ import urllib.request
 import gitlab
 import pytest
 
-from conftest import raw_post
+from sandbox_http import raw_post
 from course_agent.sandbox import Sandbox
 
 

@@ -5,7 +5,7 @@ import json
 import pytest
 from anthropic.types import ToolUseBlock
 
-from conftest import MODEL
+from sandbox_http import MODEL
 from course_agent.gitlab import GitLabTools
 from course_agent.loop import (
     ApiFailed, ContextWindowExceeded, IterationLimitReached, LoopObserver, MaxTokensReached, Refused, run_agent,

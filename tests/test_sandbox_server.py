@@ -15,7 +15,7 @@ import gitlab
 import pytest
 from anthropic import beta_tool
 
-from conftest import MODEL, raw_post
+from sandbox_http import MODEL, raw_post
 from course_agent.sandbox import Sandbox
 from review_material import DIFF_482, FILES, drive
 

@@ -3,7 +3,7 @@
 import anthropic
 import pytest
 
-from conftest import MODEL
+from sandbox_http import MODEL
 from review_material import TOOLS
 
 WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search"}

@@ -1,6 +1,6 @@
 """Streaming, thinking signatures and caching usage, read by the real SDK."""
 
-from conftest import MODEL
+from sandbox_http import MODEL
 from review_material import TOOLS
 from course_agent.sandbox.thinking import verify
 

@@ -3,7 +3,7 @@
 import anthropic
 import pytest
 
-from conftest import MODEL, raw_post
+from sandbox_http import MODEL, raw_post
 from course_agent.sandbox.thinking import sign
 
 USE = {"type": "tool_use", "id": "toolu_a", "name": "get_diff", "input": {"pr": 482}}
