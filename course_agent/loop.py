@@ -92,9 +92,9 @@ class _History:
                  observers: Sequence[LoopObserver]) -> None:
         self.messages, self.transcript, self.observers = messages, transcript, observers
 
-    def append(self, message: MessageParam, **meta: Any) -> None:
+    def append(self, message: MessageParam, save: bool = True, **meta: Any) -> None:
         self.messages.append(message)
-        if self.transcript is not None:
+        if save and self.transcript is not None:
             self.transcript.append(message, **meta)
         self.notify("on_message", message)
 
@@ -136,8 +136,11 @@ def run_agent(
     if isinstance(transcript, (str, Path)):
         transcript = Transcript(transcript)
     history = _History(messages, transcript, observers)
-    for message in ([{"role": "user", "content": task}] if isinstance(task, str) else task):
-        history.append(message)
+    start = [{"role": "user", "content": task}] if isinstance(task, str) else list(task)
+    # Resuming into the transcript the messages came from: they are saved already.
+    already_saved = transcript is not None and transcript.path.exists() and transcript.messages() == start
+    for message in start:
+        history.append(message, save=not already_saved)
     usage: list[Usage] = []
     if system is not None:
         request["system"] = system

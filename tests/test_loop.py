@@ -140,8 +140,11 @@ def test_iteration_cap_keeps_the_whole_history(client, tmp_path):
 def test_a_failed_run_resumes_from_its_transcript(client, toolbox, tmp_path):
     with pytest.raises(IterationLimitReached):
         run_agent(client, "Review PR #482", toolbox, max_iterations=1, transcript=tmp_path / "t.jsonl")
-    resumed = run_agent(client, load(tmp_path / "t.jsonl"), toolbox, transcript=tmp_path / "resumed.jsonl")
+    resumed = run_agent(client, load(tmp_path / "t.jsonl"), toolbox, transcript=tmp_path / "t.jsonl")
     assert "shop/checkout.py:20" in resumed.text
+    saved = load(tmp_path / "t.jsonl")
+    assert len(saved) == len(resumed.messages) == 6  # nothing saved twice
+    assert saved == json.loads(json.dumps(resumed.messages, default=lambda block: block.to_dict()))
 
 
 def test_api_errors_carry_the_history(sandbox, toolbox):
