@@ -4,6 +4,7 @@ simulated model, cut the answer at its limits, and bill it with prompt caching."
 import hashlib
 import itertools
 import json
+import threading
 
 from . import output_limits, simulated_model, thinking
 from .conversation import check_thinking, check_tool_pairing, merge_turns
@@ -30,6 +31,9 @@ class MessagesApi:
         self.cache = PromptCache()
         self.context_window = context_window
         """When set, replaces every model's context window (to show `model_context_window_exceeded`)."""
+        self.forced: list[str] = []
+        """Misbehaviours ordered for the next responses, first first (see Sandbox.force)."""
+        self._forced_lock = threading.Lock()
 
     def _limits(self, body: dict) -> ModelLimits:
         limits = KNOWN_MODELS.get(body["model"])
@@ -75,6 +79,10 @@ class MessagesApi:
         counter = itertools.count()
         new_id = lambda prefix: prefix + hashlib.sha256(f"{digest}/{next(counter)}".encode()).hexdigest()[:22]  # noqa: E731
         reply = simulated_model.respond(body, turns, new_id)
+        with self._forced_lock:
+            forced = self.forced.pop(0) if self.forced else None
+        if forced is not None:
+            reply = misbehave(forced, reply, turns, new_id)
         blocks = list(reply.blocks)
         if _thinking_on(body) and reply.stop_reason != "refusal":
             reasoning = reply.reasoning or "Let me think about how to answer."
@@ -107,6 +115,35 @@ class MessagesApi:
             "usage": wire_usage,
         }
         return message, shaped.partial_json
+
+
+def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simulated_model.Reply":
+    """The reply turned into an ordered misbehaviour, for demos and the self-check.
+
+    refusal: the model refuses (stop_details, no content). pause_turn: the turn pauses before
+    its work. max_tokens: a tool call (or the text) is cut in the middle. stuck: the model asks
+    for the same tool again instead of answering, as a model stuck in a loop does.
+    """
+    if kind == "refusal":
+        return simulated_model.Reply([], "refusal", stop_details={
+            "type": "refusal", "category": "cyber", "explanation": "Ordered by the sandbox (Sandbox.force)."})
+    if kind == "pause_turn":
+        return simulated_model.Reply([{"type": "text", "text": "Let me look into this first."}], "pause_turn")
+    if kind == "max_tokens":
+        cut = []
+        for block in reply.blocks:
+            cut.append({**block, "input": {}} if block["type"] == "tool_use" else block)
+            if block["type"] == "tool_use":
+                break
+        return simulated_model.Reply(cut, "max_tokens")
+    if kind == "stuck":
+        previous = [b for t in turns if t.role == "assistant" for b in t.of_type("tool_use")]
+        use = previous[-1] if previous else next((b for b in reply.blocks if b["type"] == "tool_use"), None)
+        if use is None:
+            return reply
+        return simulated_model.Reply([{"type": "text", "text": "Let me check that again."},
+                                      {**use, "id": new_id("toolu_01")}], "tool_use")
+    raise ValueError(f"unknown misbehaviour {kind!r}")
 
 
 def _thinking_on(body: dict) -> bool:

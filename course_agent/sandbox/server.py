@@ -138,5 +138,14 @@ class Sandbox:
             raise ValueError("context_window must be a positive number of tokens")
         self.messages_api.context_window = tokens
 
+    def force(self, *misbehaviours: str) -> None:
+        """Make the next responses misbehave, one each, in order: "refusal", "pause_turn",
+        "max_tokens" (a tool call cut in the middle) or "stuck" (the same tool asked again)."""
+        for kind in misbehaviours:
+            if kind not in ("refusal", "pause_turn", "max_tokens", "stuck"):
+                raise ValueError(f"unknown misbehaviour {kind!r}: refusal, pause_turn, max_tokens or stuck")
+        with self.messages_api._forced_lock:
+            self.messages_api.forced.extend(misbehaviours)
+
     def clear_cache(self) -> None:
         self.messages_api.cache.clear()

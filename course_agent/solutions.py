@@ -1,0 +1,86 @@
+"""Reference solution of the notebooks' exercises (a spoiler: try yours first).
+
+The lesson's loop, written the way the notebooks write it (module-level `client`, `project`,
+`TOOLS`, `run_tool`), with every rule kept: the whole response appended, all results in one
+message, tool errors as results, a cap, every stop reason handled, and no merge without a
+human's yes. `course_agent.checks.check_loop(review_pull_request)` passes on it.
+"""
+
+import gitlab
+
+from .review import REVIEW_RULES
+from .safety import ApprovalRequest, default_approver
+from .tools import Risk
+
+client = None  # an anthropic.Anthropic, e.g. course_agent.client.make_client()
+project = None  # a python-gitlab Project
+MODEL = "claude-opus-5"
+
+TOOLS = [
+    {"name": "get_diff", "description": "Get the changes of a merge request: title, source branch and the diff.",
+     "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}},
+    {"name": "read_file", "description": "Read a whole file from the repository at a branch (default main).",
+     "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+                      "required": ["path"]}},
+    {"name": "merge_pr", "description": "Merge a merge request into main.",
+     "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}},
+]
+
+
+def get_diff(pr: int) -> str:
+    mr = project.mergerequests.get(pr)
+    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
+    for change in mr.changes()["changes"]:
+        parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
+        parts.append(change["diff"] or "(diff too large to show: read the file instead)")
+    return "\n".join(parts)
+
+
+def read_file(path: str, ref: str = "main") -> str:
+    return project.files.raw(path, ref=ref).decode("utf-8")
+
+
+def merge_pr(pr: int) -> str:
+    verdict = default_approver()(ApprovalRequest("merge_pr", {"pr": pr}, Risk.DANGEROUS))
+    if not verdict.approved:
+        raise PermissionError(f"a human refused to merge !{pr} ({verdict.by})")
+    project.mergerequests.get(pr).merge()
+    return f"merged !{pr}"
+
+
+FUNCTIONS = {"get_diff": get_diff, "read_file": read_file, "merge_pr": merge_pr}
+
+
+def run_tool(name: str, tool_input: dict) -> dict:
+    """A tool's result; any failure becomes a result with is_error, never an exception."""
+    try:
+        return {"content": FUNCTIONS[name](**tool_input)}
+    except gitlab.GitlabError as error:
+        return {"content": f"GitLab error {error.response_code}: {error.error_message}", "is_error": True}
+    except Exception as error:
+        return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
+
+
+def review_pull_request(pr_number: int, max_iterations: int = 20) -> str:
+    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    for _ in range(max_iterations):
+        response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                          messages=messages)
+        stop = response.stop_reason
+        if stop in ("end_turn", "stop_sequence"):
+            return "\n".join(block.text for block in response.content if block.type == "text")
+        if stop == "pause_turn":
+            messages.append({"role": "assistant", "content": response.content})  # and no new user message
+            continue
+        if stop == "refusal":
+            raise RuntimeError(f"the model refused: {response.stop_details}")  # retrying will not help
+        if stop == "max_tokens":
+            raise RuntimeError("the answer was cut: raise max_tokens (the cut tool call was not run)")
+        if stop != "tool_use":
+            raise RuntimeError(f"unexpected stop reason: {stop}")
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": block.id, **run_tool(block.name, block.input)}
+            for block in response.content if block.type == "tool_use"
+        ]})
+    raise RuntimeError(f"no answer after {max_iterations} iterations")

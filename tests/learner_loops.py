@@ -1,0 +1,59 @@
+"""Learner-style loops for testing the self-check: the reference, and one variant per broken rule.
+
+Written like the notebooks: module-level `client` and `project`, which the check repoints.
+"""
+
+from course_agent import solutions
+from course_agent.solutions import MODEL, REVIEW_RULES, TOOLS, run_tool
+
+client = None
+project = None
+
+
+def make_loop(breaks: str = ""):
+    """A loop that keeps every rule of the lesson except the one named in `breaks`."""
+
+    def review_pull_request(pr_number, max_iterations=20):
+        solutions.project = project  # the borrowed tools read the project the check points us at
+        messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+        iterations = range(10**9) if breaks == "cap" else range(max_iterations)
+        for _ in iterations:
+            response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                              messages=messages)
+            stop = response.stop_reason
+            if stop == "end_turn":
+                return response.content[-1].text
+            if stop == "pause_turn":
+                messages.append({"role": "assistant", "content": response.content})
+                if breaks == "pause_turn":
+                    messages.append({"role": "user", "content": "continue"})
+                continue
+            if stop == "refusal":
+                if breaks == "refusal":
+                    continue
+                raise RuntimeError("refused")
+            if stop == "max_tokens" and breaks != "cut_tool_call":
+                raise RuntimeError("raise max_tokens")
+            content = response.content
+            if breaks == "whole_response":
+                content = [b for b in content if b.type == "text"]
+            messages.append({"role": "assistant", "content": content})
+            results = []
+            for block in response.content:
+                if block.type != "tool_use":
+                    continue
+                if breaks == "errors_are_results":
+                    result = {"content": solutions.FUNCTIONS[block.name](**block.input)}
+                elif breaks == "merge_asks" and block.name == "merge_pr":
+                    project.mergerequests.get(block.input["pr"]).merge()
+                    result = {"content": "merged"}
+                else:
+                    result = run_tool(block.name, block.input)
+                results.append({"type": "tool_result", "tool_use_id": block.id, **result})
+            if breaks == "one_message":
+                messages.extend({"role": "user", "content": [r]} for r in results)
+            else:
+                messages.append({"role": "user", "content": results})
+        raise RuntimeError("too many iterations")
+
+    return review_pull_request
