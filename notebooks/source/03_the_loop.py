@@ -175,6 +175,20 @@ made and which tools they were (read them from `messages`). Then run it on !484 
     code('''# your code here
 '''),
     md("""
+### Self-check
+
+`check_loop` runs a loop against the sandbox in scenarios built to expose each rule of the lesson. Here it checks the rules this notebook teaches on **the loop of this notebook** (the reference for now); pass your own function to check yours.
+""", """
+### Самопроверка
+
+`check_loop` запускает цикл в песочнице в сценариях, которые выявляют нарушение каждого правила урока. Здесь он проверяет правила этого блокнота на **цикле из этого блокнота** (пока это эталон); передайте свою функцию, чтобы проверить свою.
+"""),
+    code('''from course_agent.checks import check_loop
+
+check_loop(review_pull_request, rules=["whole_response", "cap"], language="en")''', '''from course_agent.checks import check_loop
+
+check_loop(review_pull_request, rules=["whole_response", "cap"], language="ru")'''),
+    md("""
 ## Recap
 
 - The loop: request; on `tool_use` append the response, run every tool, append all results; repeat.

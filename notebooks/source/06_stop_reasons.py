@@ -247,6 +247,22 @@ and anything unknown is an error. Test it with the cells above.
     code('''# your code here
 '''),
     md("""
+### Self-check
+
+When your loop is ready, check it: `check_loop` runs it against the sandbox in scenarios built to expose each rule and says which rules it breaks, and why. Below it runs on the **reference solution** (`course_agent.solutions`, a spoiler): pass your own function instead.
+""", """
+### Самопроверка
+
+Когда ваш цикл готов, проверьте его: `check_loop` запускает его в песочнице в сценариях, которые выявляют нарушение каждого правила, и объясняет, какие правила нарушены и почему. Ниже он запущен на **эталонном решении** (`course_agent.solutions`, спойлер): передайте вместо него свою функцию.
+"""),
+    code('''from course_agent import solutions
+from course_agent.checks import check_loop
+
+check_loop(solutions.review_pull_request, rules=["pause_turn", "refusal", "cut_tool_call", "cap"], language="en")''', '''from course_agent import solutions
+from course_agent.checks import check_loop
+
+check_loop(solutions.review_pull_request, rules=["pause_turn", "refusal", "cut_tool_call", "cap"], language="ru")'''),
+    md("""
 ## Recap
 
 | stop_reason | what your loop does |
