@@ -55,8 +55,9 @@ class Stepper(widgets.VBox, LoopObserver):
         self.view = MessagesView(title="history")
         self.next_button.on_click(lambda _: self._go.set())
         self.play_button.observe(lambda change: change["new"] and self._go.set(), "value")
+        # The last response stays on screen next to the request it led to, so a room can read both.
         super().__init__([widgets.HBox([self.next_button, self.play_button]), self.status,
-                          self.request_pane, self.response_pane, self.view])
+                          self.response_pane, self.request_pane, self.view])
 
     def start(self) -> "Stepper":
         """Run the agent in the background; it waits for Next before every API call."""
@@ -85,7 +86,6 @@ class Stepper(widgets.VBox, LoopObserver):
             f"<h4>Request {iteration}: the whole history of {len(messages)} message(s) is sent; new since the "
             f"last request: {len(new)}</h4>" + "".join(message_html(self._seen - len(new) + i + 1, m)
                                                        for i, m in enumerate(new)))
-        self.response_pane.value = ""
         self.steps.append({"iteration": iteration, "new_messages": len(new), "sent": len(messages)})
         self.status.value = f"request {iteration} is ready: press Next to send it"
         self._go.clear()

@@ -1,0 +1,83 @@
+"""JupyterLab for browser tests: started on 127.0.0.1 on copies of the notebooks, outputs cleared,
+with settings that suit a headless run (kernel starts by itself, no news, every cell rendered)."""
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import nbformat
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SETTINGS = {
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"autoStartDefaultKernel": True,
+                                                                   "windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false",
+                                                                        "checkForUpdates": False},
+}
+
+
+def copy_cleared(source: Path, folder: Path) -> Path:
+    """A copy of a notebook with every output cleared (what a learner's Clear Outputs gives)."""
+    nb = nbformat.read(source, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    target = folder / source.name
+    nbformat.write(nb, target)
+    return target
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def jupyterlab(workdir: Path, env: dict[str, str]):
+    """Yield the base URL (with token) of a JupyterLab serving `workdir`."""
+    settings = workdir / ".settings"
+    for name, values in SETTINGS.items():
+        path = settings / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+    token, port = secrets.token_hex(16), _free_port()
+    environment = {**env, "JUPYTERLAB_SETTINGS_DIR": str(settings),
+                   "JUPYTERLAB_WORKSPACES_DIR": str(workdir / ".workspaces")}
+    log = open(workdir / "jupyterlab.log", "w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+         f"--port={port}", f"--ServerApp.token={token}", f"--ServerApp.root_dir={workdir}",
+         "--ServerApp.disable_check_xsrf=True"],
+        env=environment, stdout=log, stderr=subprocess.STDOUT, cwd=workdir)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("JupyterLab did not start: " + (workdir / "jupyterlab.log").read_text()[-2000:])
+                time.sleep(0.3)
+        yield url, token
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
