@@ -152,3 +152,23 @@ def test_replies_follow_the_prompt_language(client):
 def test_a_diff_it_cannot_read_gets_no_verdict(client, unreadable):
     final, _, _ = drive(client, "Review PR #482", answer=lambda n, i: (unreadable, False))
     assert "could not read the diff" in final.content[-1].text and "Verdict" not in final.content[-1].text
+
+
+def test_tool_choice_none_any_and_named(client):
+    ask = dict(model="claude-opus-5", max_tokens=1000, tools=TOOLS,
+               messages=[{"role": "user", "content": "Review PR #482"}])
+    assert client.messages.create(tool_choice={"type": "none"}, **ask).stop_reason == "end_turn"
+    forced = client.messages.create(tool_choice={"type": "tool", "name": "read_file"}, **ask)
+    assert forced.stop_reason == "tool_use" and [b.name for b in forced.content if b.type == "tool_use"] == ["read_file"]
+    chatty = dict(ask, messages=[{"role": "user", "content": "Hello there"}])
+    assert client.messages.create(tool_choice={"type": "any"}, **chatty).stop_reason == "tool_use"
+
+
+def test_disable_parallel_tool_use_gives_one_call_per_turn(client):
+    def answer(name, tool_input):
+        return default_answer(name, tool_input, DIFF_482)
+
+    _, _, responses = drive(client, "Review PR #482", answer=answer,
+                            tool_choice={"type": "auto", "disable_parallel_tool_use": True})
+    assert all(sum(b.type == "tool_use" for b in r.content) <= 1 for r in responses)
+    assert len(responses) == 4  # the two files are read one after the other

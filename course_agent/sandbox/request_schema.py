@@ -103,7 +103,14 @@ REQUEST_SCHEMA = {
         "messages": {"type": "array", "items": {"type": "object"}},  # each checked by MESSAGE_SCHEMA
         "system": {"type": ["string", "array"], "items": {"type": "object", **_TEXT}},
         "tools": {"type": "array", "items": _TOOL},
-        "tool_choice": {"type": "object", "required": ["type"]},
+        "tool_choice": {
+            "type": "object",
+            "required": ["type"],
+            "properties": {"type": {"enum": ["auto", "any", "tool", "none"]}, "name": {"type": "string"},
+                           "disable_parallel_tool_use": {"type": "boolean"}},
+            "if": {"properties": {"type": {"const": "tool"}}},
+            "then": {"required": ["type", "name"]},
+        },
         "stop_sequences": {"type": "array", "items": {"type": "string"}},
         "stream": {"type": "boolean"},
         "temperature": {"type": "number", "minimum": 0, "maximum": 1},

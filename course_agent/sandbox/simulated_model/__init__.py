@@ -14,7 +14,35 @@ __all__ = ["Reply", "respond"]
 
 
 def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
-    """The model's next response to a validated request."""
+    """The model's next response to a validated request, within what its tool_choice allows."""
+    choice = request.get("tool_choice") or {}
+    if choice.get("type") == "none":
+        request = {**request, "tools": []}
+    reply = _respond(request, turns, new_id)
+    if choice.get("type") in ("any", "tool"):
+        reply = _force_tool(request, turns, reply, choice.get("name"), new_id)
+    if choice.get("disable_parallel_tool_use"):
+        uses = [b for b in reply.blocks if b["type"] == "tool_use"]
+        reply.blocks = [b for b in reply.blocks if b["type"] != "tool_use" or b is uses[0]]
+    return reply
+
+
+def _force_tool(request: dict, turns: list[Turn], reply: Reply, name: str | None, new_id: NewId) -> Reply:
+    """tool_choice any/tool: the answer must call a tool (the named one, if named)."""
+    used = [b for b in reply.blocks if b["type"] == "tool_use"]
+    if used and (name is None or all(b["name"] == name for b in used)):
+        return reply
+    tools = tool_roles.custom_tools(request)
+    tool = next((t for t in tools if t.name == name), None) if name else (tools[0] if tools else None)
+    if tool is None:
+        return reply
+    task = task_turn(turns).text()
+    tool_input = tool_roles.fill(tool, number=reviewer.mr_number(task))
+    return Reply([{"type": "tool_use", "id": new_id("toolu_01"), "name": tool.name, "input": tool_input}],
+                 "tool_use", reasoning=reply.reasoning)
+
+
+def _respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
     task = task_turn(turns).text()
     lang = language(task)
     refused = policy.refusal(task, lang)
