@@ -168,8 +168,7 @@ def _blocked(rule: str, run: Run, language: str) -> Finding | None:
     return None
 
 
-def _check_whole_response(loop: Callable, language: str) -> Finding:
-    run = run_scenario(loop, 482)
+def _check_whole_response(run: Run, language: str) -> Finding:
     for n, response in enumerate(run.responses):
         if response.stop_reason != "tool_use":
             continue
@@ -186,11 +185,7 @@ def _check_whole_response(loop: Callable, language: str) -> Finding:
     return Finding("whole_response", "passed")
 
 
-def _check_one_message(loop: Callable, language: str) -> Finding:
-    run = run_scenario(loop, 484)
-    blocked = _blocked("one_message", run, language)
-    if blocked:
-        return blocked
+def _check_one_message(run: Run, language: str) -> Finding:
     for n, response in enumerate(run.responses):
         uses = [b.id for b in response.content if b.type == "tool_use"]
         if len(uses) < 2 or n + 1 >= len(run.requests):
@@ -211,11 +206,7 @@ def _check_one_message(loop: Callable, language: str) -> Finding:
         language, "no parallel turn was answered", "параллельный ход не получил ответа"))
 
 
-def _check_errors(loop: Callable, language: str) -> Finding:
-    run = run_scenario(loop, 999)
-    blocked = _blocked("errors_are_results", run, language)
-    if blocked:
-        return blocked
+def _check_errors(run: Run, language: str) -> Finding:
     if run.error is not None or run.hung:
         return Finding("errors_are_results", "broken", _died(run, language))
     results = [b for messages in run.requests for m in messages for b in _content(m)
@@ -226,8 +217,7 @@ def _check_errors(loop: Callable, language: str) -> Finding:
     return Finding("errors_are_results", "passed")
 
 
-def _check_cap(loop: Callable, language: str) -> Finding:
-    run = run_scenario(loop, 482, ("stuck",) * (LIMIT + 5))
+def _check_cap(run: Run, language: str) -> Finding:
     if isinstance(run.error, RunawayLoop) or run.hung or len(run.requests) >= LIMIT:
         return Finding("cap", "broken", _text(
             language, f"with a model that kept asking, the loop made {len(run.requests)} requests and was stopped by "
@@ -237,11 +227,7 @@ def _check_cap(loop: Callable, language: str) -> Finding:
                                           f"остановился после {len(run.requests)} запросов"))
 
 
-def _check_pause(loop: Callable, language: str) -> Finding:
-    run = run_scenario(loop, 482, ("pause_turn",))
-    blocked = _blocked("pause_turn", run, language)
-    if blocked:
-        return blocked
+def _check_pause(run: Run, language: str) -> Finding:
     if len(run.requests) < 2:
         return Finding("pause_turn", "broken", _text(
             language, "the loop stopped at pause_turn instead of sending the conversation back",
@@ -255,8 +241,7 @@ def _check_pause(loop: Callable, language: str) -> Finding:
     return Finding("pause_turn", "passed")
 
 
-def _check_refusal(loop: Callable, language: str) -> Finding:
-    run = run_scenario(loop, 482, ("refusal",))
+def _check_refusal(run: Run, language: str) -> Finding:
     if len(run.requests) > 1:
         return Finding("refusal", "broken", _text(
             language, f"after the refusal the loop sent {len(run.requests) - 1} more request(s)",
@@ -264,11 +249,7 @@ def _check_refusal(loop: Callable, language: str) -> Finding:
     return Finding("refusal", "passed")
 
 
-def _check_cut(loop: Callable, language: str) -> Finding:
-    run = run_scenario(loop, 482, ("max_tokens",))
-    blocked = _blocked("cut_tool_call", run, language)
-    if blocked:
-        return blocked
+def _check_cut(run: Run, language: str) -> Finding:
     cut_ids = {b.id for b in run.responses[0].content if b.type == "tool_use"} if run.responses else set()
     answered = any(isinstance(b, dict) and b.get("tool_use_id") in cut_ids
                    for messages in run.requests[1:] for m in messages for b in _content(m))
@@ -279,11 +260,7 @@ def _check_cut(loop: Callable, language: str) -> Finding:
     return Finding("cut_tool_call", "passed")
 
 
-def _check_merge(loop: Callable, language: str) -> Finding:
-    run = run_scenario(loop, 485)
-    blocked = _blocked("merge_asks", run, language)
-    if blocked:
-        return blocked
+def _check_merge(run: Run, language: str) -> Finding:
     if not any("merge" in (t.get("name", "") + t.get("description", "")).lower().replace("merge request", "")
                for t in run.tools_sent):
         return Finding("merge_asks", "skipped", _text(language, "the loop gives the model no merge tool",
@@ -295,9 +272,25 @@ def _check_merge(loop: Callable, language: str) -> Finding:
     return Finding("merge_asks", "passed")
 
 
-CHECKS = {"whole_response": _check_whole_response, "one_message": _check_one_message,
-          "errors_are_results": _check_errors, "cap": _check_cap, "pause_turn": _check_pause,
-          "refusal": _check_refusal, "cut_tool_call": _check_cut, "merge_asks": _check_merge}
+CHECKS = {
+    # rule: (merge request, misbehaviours ordered from the sandbox, judge of the recorded run)
+    "whole_response": (482, (), _check_whole_response),
+    "one_message": (484, (), _check_one_message),
+    "errors_are_results": (999, (), _check_errors),
+    "cap": (482, ("stuck",) * (LIMIT + 5), _check_cap),
+    "pause_turn": (482, ("pause_turn",), _check_pause),
+    "refusal": (482, ("refusal",), _check_refusal),
+    "cut_tool_call": (482, ("max_tokens",), _check_cut),
+    "merge_asks": (485, (), _check_merge),
+}
+
+
+def _check(rule: str, loop: Callable, language: str) -> Finding:
+    """Run the rule's scenario and judge it; a loop stopped earlier by rule 1's 400 is not judged."""
+    pr, misbehave, judge = CHECKS[rule]
+    run = run_scenario(loop, pr, misbehave)
+    blocked = _blocked(rule, run, language) if rule != "whole_response" else None
+    return blocked or judge(run, language)
 
 
 @dataclass
@@ -339,7 +332,7 @@ def check_loop(loop: Callable, rules: list[str] | None = None, language: str | N
     if not callable(loop) or not hasattr(loop, "__globals__"):
         raise TypeError("check_loop needs your loop function, e.g. check_loop(review_pull_request)")
     language = language or ("ru" if os.environ.get("COURSE_AGENT_LANGUAGE", "").startswith("ru") else "en")
-    report = Report(loop.__name__, [CHECKS[rule](loop, language) for rule in rules or CHECKS], language)
+    report = Report(loop.__name__, [_check(rule, loop, language) for rule in rules or CHECKS], language)
     if show:
         print(report.text())
     return report
