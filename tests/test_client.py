@@ -1,6 +1,5 @@
 """Choosing the backend: the live API with a key, the sandbox otherwise, announced once, no secret shown."""
 
-import anthropic
 import pytest
 
 from course_agent import client as client_module

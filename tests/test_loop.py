@@ -3,16 +3,14 @@
 import json
 
 import pytest
-from anthropic.types import ToolUseBlock
 
-from sandbox_http import MODEL
 from course_agent.gitlab import GitLabTools
 from course_agent.loop import (
     ApiFailed, ContextWindowExceeded, IterationLimitReached, LoopObserver, MaxTokensReached, Refused, run_agent,
 )
 from course_agent.review import REVIEW_RULES, reviewer_toolbox
 from course_agent.safety import auto_approver
-from course_agent.tools import Risk, Tool, Toolbox
+from course_agent.tools import Tool, Toolbox
 from course_agent.transcript import load
 
 

@@ -60,7 +60,7 @@ class MessagesHttp:
             return json_response(message, 200, headers)
         except ApiError as error:
             return self.error(error, request)
-        except RequestEntityTooLarge as exc:
+        except RequestEntityTooLarge:
             return self.error(ApiError(413, f"Request exceeds the maximum allowed number of bytes "
                                             f"({request.max_content_length})."), request)
         except MethodNotAllowed:

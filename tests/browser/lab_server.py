@@ -2,7 +2,6 @@
 with settings that suit a headless run (kernel starts by itself, no news, every cell rendered)."""
 
 import json
-import os
 import secrets
 import shutil
 import socket
