@@ -28,9 +28,11 @@ def json_response(data: object, status: int = 200, headers: dict | None = None) 
 
 
 def read_json(request: Request) -> object:
+    raw = request.get_data(cache=False)
     try:
-        body = json.loads(request.get_data(cache=False))
-        json.dumps(body, ensure_ascii=False).encode("utf-8")  # a lone surrogate (\\ud800) is not text
+        body = json.loads(raw)
+        if b"\\ud" in raw.lower():  # only an escaped surrogate can hide a lone one (\\ud800 is not text)
+            json.dumps(body, ensure_ascii=False).encode("utf-8")
         return body
     except (ValueError, UnicodeEncodeError) as exc:
         raise invalid(f"Request body is not valid JSON: {exc}") from None
