@@ -2,7 +2,9 @@
 prefix, faults on demand, and a last line of defence that keeps the server serving."""
 
 import logging
+import threading
 import time
+from dataclasses import dataclass
 
 from waitress.channel import ClientDisconnected
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -18,6 +20,19 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 """Requests above this get 413 (the real services accept more; a course needs no more)."""
 
 
+@dataclass(frozen=True)
+class Exchange:
+    """One request the server received and what it answered, as the self-check reads them."""
+
+    method: str
+    path: str
+    status: int
+    body: object = None
+    """The parsed JSON body of a Messages API request (None for other services)."""
+    reply: object = None
+    """The message the Messages API answered (streamed or not), or the error body it sent."""
+
+
 class SandboxApp:
     """Dispatches each request to the service that owns its path; the Messages API answers the rest."""
 
@@ -25,11 +40,25 @@ class SandboxApp:
         self.messages = messages
         self.services = [*services, messages]
         self.faults = faults
+        self.exchanges: list[Exchange] | None = None
+        """When a list, every request is appended to it in the order answered (Sandbox(record=True))."""
+        self._record_lock = threading.Lock()
 
     def __call__(self, environ, start_response):
         request = Request(environ)
         request.max_content_length = MAX_BODY_BYTES
-        return self.handle(request)(environ, start_response)
+        response = self.handle(request)
+        if self.exchanges is not None:
+            self._record(request, response)
+        return response(environ, start_response)
+
+    def _record(self, request: Request, response: Response) -> None:
+        reply = request.environ.get("course_agent.reply")
+        if reply is None and not response.is_streamed and response.mimetype == "application/json":
+            reply = response.get_json(silent=True)
+        with self._record_lock:
+            self.exchanges.append(Exchange(request.method, request.path, response.status_code,
+                                           request.environ.get("course_agent.body"), reply))
 
     def handle(self, request: Request) -> Response:
         if request.path.rstrip("/") == "/sandbox/faults":

@@ -52,9 +52,11 @@ class MessagesHttp:
             endpoint, _ = _ROUTES.bind_to_environ(request.environ).match()
             self._authenticate(request)
             body = read_json(request)
+            request.environ["course_agent.body"] = body  # for the sandbox's record of exchanges
             if endpoint == "count_tokens":
                 return json_response(self.api.count_tokens(body))
             message, partial_json = self.api.create(body)
+            request.environ["course_agent.reply"] = message
             headers = {"request-id": "req_01" + message["id"][len("msg_01"):]}
             if isinstance(body, dict) and body.get("stream"):
                 headers["cache-control"] = "no-cache"

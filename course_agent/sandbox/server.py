@@ -16,7 +16,7 @@ from pathlib import Path
 import anthropic
 from waitress.server import create_server
 
-from .app import SandboxApp
+from .app import Exchange, SandboxApp
 from .demo_gitlab import PROJECT_PATH, DemoProject, GitLabHttp
 from .faults import Faults
 from .messages_api import MessagesApi
@@ -33,7 +33,8 @@ logging.getLogger("waitress.queue").setLevel(logging.ERROR)
 
 
 class Sandbox:
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, context_window: int | None = None) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, context_window: int | None = None,
+                 record: bool = False) -> None:
         self.host = host
         self.requested_port = port
         self.api_key = SANDBOX_API_KEY
@@ -43,6 +44,8 @@ class Sandbox:
         self.messages_api = MessagesApi(context_window)
         self.gitlab: DemoProject | None = None
         """The demo GitLab's state (merge requests, notes, the git repository), for tests and demos."""
+        self.exchanges: list[Exchange] | None = [] if record else None
+        """With record=True, every request received and its answer, in order (what the self-check judges)."""
         self._server = None
         self._thread: threading.Thread | None = None
         self._workdir: Path | None = None
@@ -63,6 +66,7 @@ class Sandbox:
             raise
         app = SandboxApp(MessagesHttp(self.api_key, self.messages_api), self.faults,
                          [GitLabHttp(self.gitlab_token, self.gitlab)])
+        app.exchanges = self.exchanges
         self._server = create_server(app, sockets=[listener], threads=WORKER_THREADS, ident="course-agent-sandbox",
                                      asyncore_use_poll=True, connection_limit=1000)
         self._thread = threading.Thread(target=self._server.run, name=f"course-agent-sandbox:{self._port}",
