@@ -1,0 +1,85 @@
+"""The package's user-facing words in the learner's language: English in the code, Russian
+in gettext catalogues (course_agent/locale/ru/LC_MESSAGES/*.po, one per part of the package).
+
+The language is, in order: an explicit argument, COURSE_AGENT_LANGUAGE, the locale. Write
+every sentence a learner sees as `tr("English text {name}", language, name=...)` (or `ntr`
+for a count), add its Russian form to that part's .po file and run `python -m course_agent.i18n` to
+compile it; tests/test_i18n.py fails for a sentence without a Russian form.
+"""
+
+import gettext
+import locale
+import os
+from functools import lru_cache
+from pathlib import Path
+
+LANGUAGES = ("en", "ru")
+LANGUAGE_ENV = "COURSE_AGENT_LANGUAGE"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+
+def language(explicit: str | None = None) -> str:
+    """'en' or 'ru': the explicit choice, else COURSE_AGENT_LANGUAGE, else the locale."""
+    if explicit is not None:
+        chosen = str(explicit).strip().lower().replace("-", "_").split("_")[0]
+        if chosen not in LANGUAGES:
+            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {explicit!r}")
+        return chosen
+    from_env = os.environ.get(LANGUAGE_ENV, "").strip().lower()
+    if from_env:
+        if from_env.split("_")[0].split("-")[0] not in LANGUAGES:
+            raise ValueError(f"{LANGUAGE_ENV} must be one of {', '.join(LANGUAGES)}, got {from_env!r}")
+        return from_env[:2]
+    found = (locale.getlocale(locale.LC_MESSAGES)[0] or os.environ.get("LANG") or "").lower()
+    return "ru" if found.startswith("ru") else "en"
+
+
+@lru_cache(maxsize=None)
+def _catalogue(lang: str) -> gettext.NullTranslations:
+    """All the language's catalogues chained: a sentence is looked up in each in turn."""
+    chain = gettext.NullTranslations()
+    for mo in sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.mo"), reverse=True):
+        with mo.open("rb") as data:
+            part = gettext.GNUTranslations(data)
+        part.add_fallback(chain)
+        chain = part
+    return chain
+
+
+def tr(message: str, lang: str | None = None, /, **values: object) -> str:
+    """`message` in the learner's language, with `{name}` fields filled from `values`."""
+    text = _catalogue(language(lang)).gettext(message)
+    return text.format(**values) if values else text
+
+
+def ntr(singular: str, plural: str, n: int, lang: str | None = None, /, **values: object) -> str:
+    """The form for a count `n` (Russian has three: 1 запрос, 2 запроса, 5 запросов); `{n}` is filled."""
+    text = _catalogue(language(lang)).ngettext(singular, plural, n)
+    return text.format(n=n, **values)
+
+
+def number(value: float, lang: str | None = None, digits: int = 1) -> str:
+    """A figure as the learner's language writes it: 1.3 in English, 1,3 in Russian."""
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if language(lang) == "ru" else text
+
+
+def compile_catalogues() -> list[Path]:
+    """Write each .po file's .mo beside it (needs babel, which JupyterLab already installs)."""
+    from babel.messages import mofile, pofile
+
+    written = []
+    for po in sorted(LOCALE_DIR.glob("*/LC_MESSAGES/*.po")):
+        with po.open("rb") as source:
+            catalogue = pofile.read_po(source, abort_invalid=True)
+        mo = po.with_suffix(".mo")
+        with mo.open("wb") as target:
+            mofile.write_mo(target, catalogue, use_fuzzy=False)
+        written.append(mo)
+    _catalogue.cache_clear()
+    return written
+
+
+if __name__ == "__main__":
+    for path in compile_catalogues():
+        print(f"wrote {path.relative_to(LOCALE_DIR.parent.parent)}")

@@ -1,0 +1,96 @@
+"""Every sentence the package shows a learner has a Russian form, and the compiled catalogues
+are the .po sources as they are now."""
+
+import ast
+import gettext
+from pathlib import Path
+
+import pytest
+from babel.messages import pofile
+
+from course_agent import i18n
+
+PACKAGE = Path(i18n.__file__).resolve().parent
+RU = PACKAGE / "locale" / "ru" / "LC_MESSAGES"
+
+
+def _sentences() -> list[tuple[str, int, str | tuple[str, str]]]:
+    """(file, line, msgid) of every tr("...") / ntr("...", "...") call with literal text."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "demo_gitlab/project" in path.as_posix():
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None))
+                    in ("tr", "ntr")):
+                continue
+            texts = [a.value for a in node.args[:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            name = getattr(node.func, "id", getattr(node.func, "attr", None))
+            if name == "tr" and texts:
+                found.append((path.relative_to(PACKAGE).as_posix(), node.lineno, texts[0]))
+            elif name == "ntr" and len(texts) == 2:
+                found.append((path.relative_to(PACKAGE).as_posix(), node.lineno, (texts[0], texts[1])))
+    return found
+
+
+def _russian() -> dict:
+    entries = {}
+    for po in sorted(RU.glob("*.po")):
+        with po.open("rb") as source:
+            for message in pofile.read_po(source, abort_invalid=True):
+                if message.id:
+                    entries[message.id] = message.string
+    return entries
+
+
+def test_every_sentence_has_a_russian_form():
+    russian = _russian()
+    missing = []
+    for file, line, msgid in _sentences():
+        form = russian.get(msgid)
+        if isinstance(msgid, tuple):
+            ok = isinstance(form, (list, tuple)) and len(form) == 3 and all(form)
+        else:
+            ok = isinstance(form, str) and form.strip() != ""
+        if not ok:
+            missing.append(f"{file}:{line}: {msgid!r}")
+    assert not missing, "no Russian form for:\n" + "\n".join(missing)
+
+
+def test_the_compiled_catalogues_match_their_sources():
+    for po in sorted(RU.glob("*.po")):
+        mo = po.with_suffix(".mo")
+        assert mo.exists(), f"{mo.name} is missing: run python -m course_agent.i18n"
+        with mo.open("rb") as data:
+            compiled = gettext.GNUTranslations(data)._catalog
+        with po.open("rb") as source:
+            catalogue = pofile.read_po(source)
+        for message in catalogue:
+            if not message.id:
+                continue
+            if isinstance(message.id, tuple):
+                for index, form in enumerate(message.string):
+                    assert compiled.get((message.id[0], index)) == form, f"{mo.name} is stale: python -m course_agent.i18n"
+            else:
+                assert compiled.get(message.id) == message.string, f"{mo.name} is stale: python -m course_agent.i18n"
+
+
+@pytest.mark.parametrize("n, form", [(1, "1 запрос"), (2, "2 запроса"), (4, "4 запроса"), (5, "5 запросов"),
+                                     (11, "11 запросов"), (12, "12 запросов"), (21, "21 запрос"), (22, "22 запроса")])
+def test_russian_plurals(n, form):
+    assert i18n.ntr("{n} request", "{n} requests", n, "ru") == form
+    assert i18n.ntr("{n} request", "{n} requests", n, "en") == f"{n} request" + ("" if n == 1 else "s")
+
+
+def test_the_language_comes_from_the_argument_then_the_environment(monkeypatch):
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
+    assert i18n.language() == "ru" and i18n.language("en") == "en" and i18n.language("ru-RU") == "ru"
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "de")
+    with pytest.raises(ValueError, match="COURSE_AGENT_LANGUAGE"):
+        i18n.language()
+    with pytest.raises(ValueError, match="en, ru"):
+        i18n.language("de")
+
+
+def test_russian_numbers_use_a_decimal_comma():
+    assert i18n.number(1.25, "ru", 2) == "1,25" and i18n.number(1.25, "en", 2) == "1.25"
