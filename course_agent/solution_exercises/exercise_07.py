@@ -1,0 +1,47 @@
+"""Exercise 7 (notebook 7), a spoiler: post_comment asks too, and a rule answers for comments.
+
+    from course_agent.solution_exercises import exercise_07
+    policy, approver = exercise_07.solve()
+    check_exercise_7(policy, approver)
+    exercise_07.post_review(client)          # the review of !482, posted through the gate; prints the audit log
+"""
+
+from course_agent.gitlab import GitLabTools
+from course_agent.loop import run_agent
+from course_agent.review import REVIEW_RULES
+from course_agent.safety import AuditLog, Decision, Policy, SafetyGate, Verdict
+from course_agent.tools import Toolbox
+
+MAX_COMMENT = 2000
+
+# post_comment asks; every other tool keeps the decision of its risk: get_diff and read_file
+# run, merge_pr asks a human.
+policy = Policy({"post_comment": Decision.ASK})
+
+
+def approver(request) -> Verdict:
+    """Approve a comment shorter than 2000 characters; refuse everything else (merge_pr included)."""
+    if request.tool != "post_comment":
+        return Verdict(False, "comment-length rule", f"this rule only approves comments, not {request.tool}")
+    length = len(request.input.get("body", ""))
+    if length < MAX_COMMENT:
+        return Verdict(True, "comment-length rule", f"{length} characters")
+    return Verdict(False, "comment-length rule", f"{length} characters: comments must be shorter than {MAX_COMMENT}")
+
+
+def solve():
+    return policy, approver
+
+
+def post_review(client, gitlab_tools=None, language: str = "en") -> AuditLog:
+    """Review !482 and post the review, through a gate with this policy and approver; print the audit log."""
+    gitlab_tools = gitlab_tools or GitLabTools()
+    audit = AuditLog()
+    toolbox = Toolbox(gitlab_tools.tools(), gate=SafetyGate(policy, approver, audit))
+    task = ("Проверь merge request !482. Опубликуй ревью комментарием." if language == "ru"
+            else "Review merge request !482. Post your review as a comment.")
+    result = run_agent(client, task, toolbox, system=REVIEW_RULES)
+    print(result.text.splitlines()[0])
+    for entry in audit.entries:
+        print(entry["tool"], entry["decision"], "by", entry["by"], entry["reason"])
+    return audit

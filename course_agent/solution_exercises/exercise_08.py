@@ -1,0 +1,32 @@
+"""Exercise 8 (notebook 8), a spoiler: review all six demo merge requests with caching on.
+
+    from course_agent.solution_exercises import exercise_08
+    rows = exercise_08.solve(client)
+    check_exercise_8(rows)
+"""
+
+from course_agent.review import review, reviewer_toolbox
+
+
+def billed(usage):
+    """Input tokens as billed: cache writes cost 1.25x, cache reads 0.1x."""
+    return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
+               for u in usage)
+
+
+def verdict_of(text: str) -> str:
+    """The review's last line, "Verdict: request changes." -> "request changes"."""
+    last = text.strip().splitlines()[-1]
+    return last.split(":", 1)[-1].strip().rstrip(".")
+
+
+def solve(client, gitlab_tools=None, language: str = "en"):
+    """One row per merge request: (pr, verdict, model calls, billed input tokens)."""
+    rows = []
+    for pr in range(482, 488):
+        toolbox = reviewer_toolbox(gitlab_tools) if gitlab_tools is not None else None
+        result = review(pr, client=client, toolbox=toolbox, cache=True, language=language)
+        rows.append((pr, verdict_of(result.text), result.iterations, billed(result.usage)))
+    for pr, verdict, calls, billed_input in rows:
+        print(f"!{pr}  {verdict:16}  {calls} calls  {billed_input:7.0f} billed input tokens")
+    return rows
