@@ -528,8 +528,8 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
         detail = ntr("no final answer after {n} model call.", "no final answer after {n} model calls.",
                      run["calls"], lang)
     else:
-        detail = ntr("the model answered after {n} call; read_file failed {reads} times on the way.",
-                     "the model answered after {n} calls; read_file failed {reads} times on the way.",
+        detail = ntr("the model answered after {n} call; failed read_file calls on the way: {reads}.",
+                     "the model answered after {n} calls; failed read_file calls on the way: {reads}.",
                      run["calls"], lang, reads=sum(1 for _, _, error in reads if error))
     survived = run["answer"] is not None and any(error for _, _, error in reads)
     if run["answer"] is not None and not survived:
@@ -567,18 +567,18 @@ def _decision(policy: Any, tool: Any) -> tuple[str | None, str]:
     return (text if text in ("allow", "ask", "deny") else None), str(raw)
 
 
-def _verdict(approver: Callable, request: Any) -> tuple[bool | None, str, Any]:
+def _verdict(approver: Callable, request: Any, lang: str) -> tuple[bool | None, str, Any]:
     """(approved, what was seen, the verdict) of an approver for one request; approved is None when the
     approver failed or did not answer with a Verdict."""
     value, error, hung = _call(approver, request)
     if hung:
-        return None, f"no answer within {int(MODEL_CALL_TIMEOUT)} s", None
+        return None, tr("no answer within {seconds} s", lang, seconds=int(MODEL_CALL_TIMEOUT)), None
     if error is not None:
-        return None, _error_text(error), None
+        return None, tr("raised {error}", lang, error=_short(_error_text(error), 100)), None
     approved = getattr(value, "approved", None)
     if not isinstance(approved, bool) or not hasattr(value, "by"):
-        return None, _short(value, 80), value
-    return approved, "approved" if approved else "refused", value
+        return None, tr("returned {value}, not a Verdict", lang, value=_short(value, 60)), value
+    return approved, tr("approved", lang) if approved else tr("refused", lang), value
 
 
 def check_exercise_7(policy: Any, approver: Any, language: str | None = None) -> Report:
@@ -656,12 +656,13 @@ def check_exercise_7(policy: Any, approver: Any, language: str | None = None) ->
             def comment_of(length: int) -> Any:
                 return ApprovalRequest("post_comment", {"pr": REVIEWED, "body": "x" * length}, Risk.WRITES)
 
-            short = {n: _verdict(approver, comment_of(n)) for n in (100, 1999)}
-            long = {n: _verdict(approver, comment_of(n)) for n in (2000, 2500)}
-            merge_verdict = _verdict(approver, ApprovalRequest("merge_pr", {"pr": 485}, Risk.DANGEROUS))
+            short = {n: _verdict(approver, comment_of(n), lang) for n in (100, 1999)}
+            long = {n: _verdict(approver, comment_of(n), lang) for n in (2000, 2500)}
+            merge_verdict = _verdict(approver, ApprovalRequest("merge_pr", {"pr": 485}, Risk.DANGEROUS), lang)
 
             def seen(verdicts: dict) -> str:
-                return ", ".join(tr("{n} characters: {seen}", lang, n=n, seen=s) for n, (_, s, _) in verdicts.items())
+                return ", ".join(ntr("{n} character: {seen}", "{n} characters: {seen}", n, lang, seen=s)
+                                 for n, (_, s, _) in verdicts.items())
 
             g.check("short_comment_approved", t_short, all(a is True for a, _, _ in short.values()),
                     seen(short) + ".",
@@ -784,6 +785,12 @@ def _verdict_kind(value: Any) -> str | None:
     return None
 
 
+def _kind_name(kind: str | None, lang: str) -> str:
+    names = {"approve": tr("approve", lang), "request changes": tr("request changes", lang),
+             "error": tr("an error", lang)}
+    return names.get(kind or "", "?")
+
+
 def check_exercise_8(rows: Any, language: str | None = None) -> Report:
     """Notebook 8: `rows` holds one (pr, verdict, calls, billed_input) per demo merge request (482-487).
     !482 is reviewed again by the course's reviewer in a fresh sandbox, as a spot check."""
@@ -834,7 +841,8 @@ def check_exercise_8(rows: Any, language: str | None = None) -> Report:
     ok, bad = per_row(lambda r: _verdict_kind(r.get("verdict")) is not None, lambda r: _short(r.get("verdict"), 60))
     g.check("verdicts", t_verdicts, ok,
             tr("every verdict is readable: {verdicts}.", lang, verdicts=", ".join(
-                f"{label(i, r)} {_verdict_kind((r or {}).get('verdict'))}" for i, r in enumerate(table)))
+                f"{label(i, r)} {_kind_name(_verdict_kind((r or {}).get('verdict')), lang)}"
+                for i, r in enumerate(table)))
             if ok else tr("no verdict recognised in {rows}.", lang, rows=bad),
             tr("Take the verdict from the review's last line (\"Verdict: approve.\" or \"Verdict: request "
                "changes.\"); when a review fails, name the error instead.", lang))
@@ -876,8 +884,9 @@ def check_exercise_8(rows: Any, language: str | None = None) -> Report:
     expected_kind = _verdict_kind(again.text)
     same = calls == again.iterations and kind == expected_kind
     g.check("spot_check", t_spot, same,
-            tr("!{pr}: yours {calls} calls, {verdict}; run again: {again} calls, {expected}.", lang, pr=pr,
-               calls=target.get("calls"), verdict=kind or "?", again=again.iterations, expected=expected_kind),
+            tr("!{pr}: your row has {calls} model calls and \"{verdict}\"; run again: {again} model calls and "
+               "\"{expected}\".", lang, pr=pr, calls=target.get("calls"), verdict=_kind_name(kind, lang),
+               again=again.iterations, expected=_kind_name(expected_kind, lang)),
             tr("Use the course's reviewer as it is, review(pr, client=client, cache=True), and take calls from "
                "result.iterations and the verdict from result.text of the same run.", lang))
     return g.report(tr("Six reviews, each with its verdict, calls and billed input; !486 reads the whole catalogue, "
