@@ -1,12 +1,13 @@
 """The sandbox's simulated model: deterministic, offline, and driven by the request itself.
 
 It picks what to do from the conversation it is sent: refuse a refused category, run a
-web search that pauses, review a merge request with whatever tools it was given, or
-answer a plain question. See the sandbox's README section for how to trigger each.
+web search that pauses, review a merge request with whatever tools it was given, use the
+learner's own tools (tool_user), or answer a plain question. See docs/sandbox.md for how to
+trigger each.
 """
 
 from ..conversation import Turn
-from . import chat, policy, reviewer, tool_roles, web_search
+from . import chat, policy, reviewer, structured, tool_roles, tool_user, web_search
 from .history import language, task_turn
 from .reply import NewId, Reply
 
@@ -24,7 +25,7 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
     if choice.get("disable_parallel_tool_use"):
         uses = [b for b in reply.blocks if b["type"] == "tool_use"]
         reply.blocks = [b for b in reply.blocks if b["type"] != "tool_use" or b is uses[0]]
-    return reply
+    return structured.apply(request, turns, reply, language(task_turn(turns).text()))
 
 
 def _force_tool(request: dict, turns: list[Turn], reply: Reply, name: str | None, new_id: NewId) -> Reply:
@@ -33,13 +34,12 @@ def _force_tool(request: dict, turns: list[Turn], reply: Reply, name: str | None
     if used and (name is None or all(b["name"] == name for b in used)):
         return reply
     tools = tool_roles.custom_tools(request)
-    tool = next((t for t in tools if t.name == name), None) if name else (tools[0] if tools else None)
-    if tool is None:
-        return reply
     task = task_turn(turns).text()
-    tool_input = tool_roles.fill(tool, number=reviewer.mr_number(task))
-    return Reply([{"type": "tool_use", "id": new_id("toolu_01"), "name": tool.name, "input": tool_input}],
-                 "tool_use", reasoning=reply.reasoning)
+    forced = tool_user.forced_call(tools, name, turns, new_id, language(task), reviewer.review_number(task))
+    if forced is None:
+        return reply
+    forced.reasoning = reply.reasoning
+    return forced
 
 
 def _respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
@@ -55,4 +55,7 @@ def _respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
     tools = tool_roles.custom_tools(request)
     if reviewer.wants_review(task, tools):
         return reviewer.respond(request, turns, new_id)
+    used_tools = tool_user.respond(request, turns, new_id, lang)
+    if used_tools is not None:
+        return used_tools
     return chat.respond(task, lang)

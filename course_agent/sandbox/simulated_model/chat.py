@@ -3,13 +3,16 @@
 
 import re
 
+from . import arithmetic
 from .diff_reading import parse_changes
 from .reply import Reply, say, text_reply
 from .reviewer import compose_review, mr_number
 
-_ARITHMETIC = re.compile(r"(?<![\d.])(-?\d{1,12}(?:\.\d{1,12})?)\s{0,5}([+\-*/×])\s{0,5}(-?\d{1,12}(?:\.\d{1,12})?)(?![\d.])")
 _COUNT = re.compile(r"(?:count|посчитай|считай)\D{0,40}?(\d{1,6})\D{1,20}?(\d{1,6})", re.I)
 _EXPLAIN = re.compile(r"explain|in detail|essay|tell me about|расскажи|объясни|подробно", re.I)
+_QUESTION = re.compile(r"^\s*(what|who|whom|whose|when|where|which|why|how|is|are|does|do|can|какой|какая|какое|"
+                       r"какие|какова|каков|кто|что|когда|где|почему|сколько|как)\b\W*\w+\W+\w+", re.I)
+"""A question about the world (three words or more, starting with a question word)."""
 _GREETING = re.compile(r"^\s*(hi|hello|hey|привет|здравствуй)", re.I)
 _WANTS_REVIEW = re.compile(r"review|check|merge request|pull request|\bMR\b|\bPR\b|провер|ревью|реквест", re.I)
 _CAPITALS = {"france": ("Paris", "Париж"), "франци": ("Paris", "Париж"),
@@ -64,9 +67,12 @@ def respond(task: str, lang: str) -> Reply:
     if count and int(count.group(2)) - int(count.group(1)) < 1000:
         numbers = range(int(count.group(1)), int(count.group(2)) + 1)
         return text_reply(", ".join(str(n) for n in numbers))
-    arithmetic = _ARITHMETIC.search(task)
-    if arithmetic:
-        return text_reply(_arithmetic(*arithmetic.groups(), lang=lang))
+    computed = arithmetic.find(task)
+    if computed:
+        if computed.value is None:
+            return text_reply(say(lang, f"{computed.expression}: division by zero is undefined.",
+                                  f"{computed.expression}: делить на ноль нельзя."))
+        return text_reply(computed.shown())
     lowered = task.lower()
     for key, (en, ru) in _CAPITALS.items():
         if key in lowered and re.search(r"capital|столиц", lowered):
@@ -76,6 +82,16 @@ def respond(task: str, lang: str) -> Reply:
     if _GREETING.search(task):
         return text_reply(say(lang, "Hello! I'm the course sandbox's simulated model. How can I help?",
                               "Здравствуйте! Я симулированная модель учебной песочницы. Чем помочь?"))
+    if _QUESTION.search(task):
+        return text_reply(say(
+            lang,
+            "I can't know that: I'm the course sandbox's simulated model, not a real one. I have no knowledge of "
+            "the world beyond a few canned answers and no live data. Give me a tool that looks it up, or use the "
+            "real API for questions like this.",
+            "Этого я знать не могу: я симулированная модель учебной песочницы, а не настоящая. Знаний о мире, "
+            "кроме нескольких заготовленных ответов, и живых данных у меня нет. Дайте мне инструмент, который это "
+            "узнает, или задайте такой вопрос настоящему API.",
+        ))
     return text_reply(say(
         lang,
         "I'm the course sandbox's simulated model: I answer offline and always the same way. Ask me to review a "
@@ -83,12 +99,3 @@ def respond(task: str, lang: str) -> Reply:
         "Я симулированная модель учебной песочницы: отвечаю без сети и всегда одинаково. Попросите меня проверить "
         "merge request и дайте инструменты, чтобы его получить, или попросите объяснить агентный цикл.",
     ))
-
-
-def _arithmetic(left: str, op: str, right: str, lang: str) -> str:
-    a, b = float(left), float(right)
-    if op in "/" and b == 0:
-        return say(lang, "Division by zero is undefined.", "Делить на ноль нельзя.")
-    value = {"+": a + b, "-": a - b, "*": a * b, "×": a * b, "/": a / b if b else 0}[op]
-    shown = int(value) if value.is_integer() and abs(value) < 1e15 else round(value, 6)
-    return f"{left} {op} {right} = {shown}"

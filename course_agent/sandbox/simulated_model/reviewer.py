@@ -41,6 +41,12 @@ def mr_number(text: str) -> str | None:
     return match.group(1) if match else None
 
 
+def review_number(text: str) -> str | None:
+    """The number of a merge request the text names as one (#482, !482, PR 482), not any number."""
+    match = _NUMBER.search(text)
+    return match.group(1) if match else None
+
+
 def wants_review(text: str, tools: list[tool_roles.ToolSpec]) -> bool:
     """Whether the task is a review the tools can serve."""
     return bool(tool_roles.find(tools, "diff")) and (

@@ -1,0 +1,544 @@
+"""A JSON value that fits a JSON Schema: the inputs of forced tool calls and the JSON of
+structured outputs.
+
+A real model never sends `{}` to a tool whose schema requires `location`, so neither may the
+simulated one. Values come from hints (the user's words, see slots.py) where a hint fits, and
+from the schema itself elsewhere; every candidate is checked with jsonschema, and a hint that
+breaks the schema is dropped for a plain schema-derived value. Deterministic: no randomness.
+"""
+
+import math
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol
+
+from jsonschema import validators
+from jsonschema.exceptions import SchemaError
+
+from .regex_example import regex_example
+
+MISSING: Any = object()
+MAX_DEPTH = 8
+"""Deeper than this, only required properties and minItems are generated (recursive $refs end)."""
+OPTIONAL_DEPTH = 3
+_FORMAT_EXAMPLES = {
+    "email": "user@example.com", "idn-email": "user@example.com",
+    "date": "2025-01-15", "date-time": "2025-01-15T09:00:00Z", "time": "09:00:00Z", "duration": "P1D",
+    "uri": "https://example.com/", "iri": "https://example.com/", "uri-reference": "https://example.com/",
+    "iri-reference": "https://example.com/", "url": "https://example.com/",
+    "uuid": "00000000-0000-4000-8000-000000000000", "hostname": "example.com", "idn-hostname": "example.com",
+    "ipv4": "192.0.2.1", "ipv6": "2001:db8::1", "json-pointer": "/a", "relative-json-pointer": "0",
+    "regex": ".*", "uri-template": "https://example.com/{id}",
+}
+
+
+class Hints(Protocol):
+    """Where values from the conversation come from (slots.RequestHints implements it)."""
+
+    def value(self, name: str, schema: dict, index: int | None) -> Any:
+        """A value for a property (or the index-th item of an array property), or MISSING."""
+
+    def wanted(self, name: str, schema: dict) -> bool:
+        """Whether an optional property has something worth filling it with."""
+
+    def count(self, name: str, schema: dict) -> int:
+        """How many items the words offer for an array property (0 when none)."""
+
+
+class NoHints:
+    def value(self, name: str, schema: dict, index: int | None) -> Any:
+        return MISSING
+
+    def wanted(self, name: str, schema: dict) -> bool:
+        return False
+
+    def count(self, name: str, schema: dict) -> int:
+        return 0
+
+
+class Unsatisfiable(Exception):
+    """The generator found no value for this part of the schema (e.g. `false`)."""
+
+
+@dataclass
+class _Context:
+    root: dict
+    hints: Hints
+    optional: bool
+    validators: dict[int, Any] = field(default_factory=dict)
+
+
+def instance(schema: dict | bool, hints: Hints | None = None, *, optional: bool = False,
+             fixed: dict | None = None) -> Any:
+    """A value valid against the schema: from hints when they fit, else from the schema alone.
+
+    optional=True also fills optional properties (what a structured output looks like);
+    fixed gives top-level property values that must be kept when they are valid.
+    """
+    root = schema if isinstance(schema, dict) else {}
+    attempts = [(hints or NoHints(), optional), (NoHints(), optional), (NoHints(), False)]
+    last: Any = None
+    for attempt_hints, attempt_optional in attempts:
+        context = _Context(root, attempt_hints, attempt_optional)
+        try:
+            value = _generate(context, schema, "", None, 0, 0, fixed or {})
+        except Unsatisfiable:
+            continue
+        if is_valid(schema, value, root):
+            return value
+        last = value
+    return last if last is not None else {}
+
+
+def is_valid(schema: dict | bool, value: Any, root: dict | None = None, context: _Context | None = None) -> bool:
+    """Whether the value validates (formats checked too), resolving $refs against the root."""
+    if isinstance(schema, bool):
+        return schema
+    cache = context.validators if context is not None else {}
+    validator = cache.get(id(schema))
+    if validator is None:
+        wrapped = dict(schema)
+        for key in ("$defs", "definitions"):
+            if root and key in root and key not in wrapped:
+                wrapped[key] = root[key]
+        cls = validators.validator_for(root or schema, default=validators.Draft202012Validator)
+        try:
+            validator = cls(wrapped, format_checker=cls.FORMAT_CHECKER)
+        except SchemaError:
+            return False
+        cache[id(schema)] = validator
+    try:
+        return validator.is_valid(value)
+    except Exception:  # an unresolvable $ref, a pattern Python cannot compile
+        return False
+
+
+def _generate(ctx: _Context, schema: Any, name: str, index: int | None, variant: int, depth: int,
+              fixed: dict) -> Any:
+    if schema is True or schema == {}:
+        hinted = ctx.hints.value(name, {}, index)
+        return "" if hinted is MISSING else hinted
+    if schema is False or not isinstance(schema, dict):
+        raise Unsatisfiable(name)
+    if depth > MAX_DEPTH + 4:
+        raise Unsatisfiable("too deep")
+    schema = _resolved(ctx, schema)
+    for key in ("anyOf", "oneOf"):
+        if isinstance(schema.get(key), list):
+            return _branch(ctx, schema, key, name, index, variant, depth, fixed)
+    candidates = [_plain(ctx, schema, name, index, variant, depth, fixed, use_hints=True)]
+    if not is_valid(schema, candidates[0], ctx.root, ctx):
+        for alt in range(4):
+            try:
+                candidates.append(_plain(ctx, schema, name, index, variant + alt, depth, {}, use_hints=False))
+            except Unsatisfiable:
+                break
+            if is_valid(schema, candidates[-1], ctx.root, ctx):
+                return candidates[-1]
+    return candidates[0]
+
+
+def _resolved(ctx: _Context, schema: dict) -> dict:
+    """The schema with $ref followed and allOf merged in, so generation sees one set of keywords."""
+    for _ in range(MAX_DEPTH):
+        ref = schema.get("$ref")
+        if not isinstance(ref, str):
+            break
+        target = _pointer(ctx.root, ref)
+        if target is None:
+            raise Unsatisfiable(ref)
+        rest = {k: v for k, v in schema.items() if k != "$ref"}
+        schema = merge(target if isinstance(target, dict) else {}, rest) if target is not True else rest
+    parts = schema.get("allOf")
+    if isinstance(parts, list):
+        merged = {k: v for k, v in schema.items() if k != "allOf"}
+        for part in parts:
+            if part is False:
+                raise Unsatisfiable("allOf false")
+            if isinstance(part, dict):
+                merged = merge(merged, _resolved(ctx, part))
+        schema = merged
+    return schema
+
+
+def _pointer(root: dict, ref: str) -> Any:
+    if not ref.startswith("#"):
+        return None
+    node: Any = root
+    for part in [p for p in ref[1:].split("/") if p]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
+
+
+def merge(a: dict, b: dict) -> dict:
+    """Two schemas' keywords as one (for allOf and $ref siblings): tighter bounds win."""
+    out = dict(a)
+    for key, value in b.items():
+        if key not in out:
+            out[key] = value
+        elif key == "properties" and isinstance(value, dict) and isinstance(out[key], dict):
+            props = dict(out[key])
+            for prop, sub in value.items():
+                both = isinstance(props.get(prop), dict) and isinstance(sub, dict)
+                props[prop] = merge(props[prop], sub) if both else sub
+            out[key] = props
+        elif key == "required" and isinstance(value, list) and isinstance(out[key], list):
+            out[key] = list(dict.fromkeys(out[key] + value))
+        elif key in ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties") \
+                and _is_number(value) and _is_number(out[key]):
+            out[key] = max(out[key], value)
+        elif key in ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties") \
+                and _is_number(value) and _is_number(out[key]):
+            out[key] = min(out[key], value)
+        elif key == "type":
+            left = set(out[key] if isinstance(out[key], list) else [out[key]])
+            right = set(value if isinstance(value, list) else [value])
+            common = left & right or ({"integer"} if {"integer", "number"} <= left | right else set())
+            out[key] = sorted(common) if len(common) != 1 else common.pop()
+        elif key == "enum" and isinstance(value, list) and isinstance(out[key], list):
+            out[key] = [v for v in out[key] if v in value]
+        elif key in ("items", "additionalProperties") and isinstance(value, dict) and isinstance(out[key], dict):
+            out[key] = merge(out[key], value)
+        elif key in ("anyOf", "oneOf", "allOf"):
+            out["allOf"] = list(out.get("allOf") or []) + [{key: value}]
+        else:
+            out[key] = value
+    return out
+
+
+def _branch(ctx: _Context, schema: dict, key: str, name: str, index: int | None, variant: int, depth: int,
+            fixed: dict) -> Any:
+    """anyOf/oneOf: the first branch whose value validates against the whole schema."""
+    base = {k: v for k, v in schema.items() if k != key}
+    first: Any = MISSING
+    for branch in schema[key]:
+        if branch is False:
+            continue
+        combined = merge(base, _resolved(ctx, branch)) if isinstance(branch, dict) else base
+        try:
+            value = _generate(ctx, combined, name, index, variant, depth + 1, fixed)
+        except Unsatisfiable:
+            continue
+        if is_valid(schema, value, ctx.root, ctx):
+            return value
+        first = value if first is MISSING else first
+    if first is MISSING:
+        raise Unsatisfiable(key)
+    return first
+
+
+def _plain(ctx: _Context, schema: dict, name: str, index: int | None, variant: int, depth: int, fixed: dict,
+           use_hints: bool) -> Any:
+    hints = ctx.hints if use_hints else NoHints()
+    if "const" in schema:
+        return schema["const"]
+    if isinstance(schema.get("enum"), list):
+        return _enum(ctx, schema, hints, name, index, variant)
+    hinted = hints.value(name, schema, index)
+    kind = _kind(schema, hinted)
+    if kind == "object":
+        return _object(ctx, schema, hints, variant, depth, fixed)
+    if kind == "array":
+        return _array(ctx, schema, hints, name, variant, depth)
+    if kind == "string":
+        return _string(ctx, schema, hinted, name, variant)
+    if kind in ("integer", "number"):
+        return _number(ctx, schema, hinted, kind == "integer", variant)
+    if kind == "boolean":
+        if isinstance(hinted, bool):
+            return hinted
+        default = schema.get("default")
+        return default if isinstance(default, bool) else bool(variant % 2)
+    return None
+
+
+def _kind(schema: dict, hinted: Any) -> str:
+    declared = schema.get("type")
+    types = declared if isinstance(declared, list) else [declared] if isinstance(declared, str) else []
+    if not types:
+        if any(k in schema for k in ("properties", "required", "additionalProperties", "patternProperties",
+                                     "minProperties")):
+            return "object"
+        if any(k in schema for k in ("items", "prefixItems", "minItems", "maxItems", "contains", "uniqueItems")):
+            return "array"
+        if any(k in schema for k in ("minLength", "maxLength", "pattern", "format")):
+            return "string"
+        if any(k in schema for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")):
+            return "number"
+        types = ["string", "number", "integer", "boolean", "object", "array", "null"] if hinted is not MISSING \
+            else ["string"]
+    if hinted is not MISSING:
+        for kind in types:
+            if _json_type_fits(hinted, kind):
+                return kind
+    non_null = [t for t in types if t != "null"]
+    return non_null[0] if non_null else "null"
+
+
+def _json_type_fits(value: Any, kind: str) -> bool:
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "integer":
+        return _is_number(value) and float(value).is_integer()
+    if kind == "number":
+        return _is_number(value)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "object":
+        return isinstance(value, dict)
+    if kind == "array":
+        return isinstance(value, list)
+    return value is None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, Fraction)) and not isinstance(value, bool)
+
+
+def _enum(ctx: _Context, schema: dict, hints: Hints, name: str, index: int | None, variant: int) -> Any:
+    rest = {k: v for k, v in schema.items() if k != "enum"}
+    options = [v for v in schema["enum"] if is_valid(rest, v, ctx.root)] or list(schema["enum"])
+    if not options:
+        raise Unsatisfiable("empty enum")
+    hinted = hints.value(name, {**schema, "enum": options}, index)
+    if hinted is not MISSING and hinted in options:
+        return hinted
+    if "default" in schema and schema["default"] in options and variant == 0:
+        return schema["default"]
+    return options[variant % len(options)]
+
+
+def _object(ctx: _Context, schema: dict, hints: Hints, variant: int, depth: int, fixed: dict) -> dict:
+    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    required = [r for r in schema.get("required") or [] if isinstance(r, str)]
+    deep = depth >= MAX_DEPTH
+    keys = list(dict.fromkeys(required + [k for k in fixed if k in props]))
+    for key, sub in props.items():
+        if key in keys or deep or sub is False:
+            continue
+        if (ctx.optional and depth < OPTIONAL_DEPTH) or hints.wanted(key, sub if isinstance(sub, dict) else {}):
+            keys.append(key)
+    dependent = schema.get("dependentRequired") if isinstance(schema.get("dependentRequired"), dict) else {}
+    for key in list(keys):
+        keys += [d for d in dependent.get(key, []) if isinstance(d, str) and d not in keys]
+    result: dict = {}
+    for key in keys:
+        sub = _property_schema(schema, key)
+        if key in fixed and is_valid(sub, fixed[key], ctx.root, ctx):
+            result[key] = fixed[key]
+            continue
+        result[key] = _generate(ctx, sub, key, None, variant if key not in required else 0, depth + 1, {})
+    minimum = schema.get("minProperties")
+    if isinstance(minimum, int):
+        extra = schema.get("additionalProperties", True)
+        n = 0
+        while len(result) < minimum and n < minimum + len(props):
+            spare = next((k for k in props if k not in result), None)
+            key = spare or f"extra_{n + 1}"
+            if spare is None and extra is False:
+                break
+            result[key] = _generate(ctx, _property_schema(schema, key), key, None, 0, depth + 1, {})
+            n += 1
+    maximum = schema.get("maxProperties")
+    if isinstance(maximum, int):
+        for key in [k for k in list(result) if k not in required][::-1]:
+            if len(result) <= maximum:
+                break
+            del result[key]
+    return result
+
+
+def _property_schema(schema: dict, key: str) -> Any:
+    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    if key in props:
+        return props[key]
+    for pattern, sub in (schema.get("patternProperties") or {}).items():
+        try:
+            if re.search(pattern, key):
+                return sub
+        except re.error:
+            continue
+    extra = schema.get("additionalProperties", True)
+    return extra if isinstance(extra, (dict, bool)) else True
+
+
+def _array(ctx: _Context, schema: dict, hints: Hints, name: str, variant: int, depth: int) -> list:
+    prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else \
+        schema.get("items") if isinstance(schema.get("items"), list) else []
+    items = schema.get("items") if isinstance(schema.get("items"), (dict, bool)) else \
+        schema.get("additionalItems", True) if prefix else True
+    low = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
+    high = schema.get("maxItems") if isinstance(schema.get("maxItems"), int) else None
+    wanted = hints.count(name, schema)
+    n = max(low, wanted or (1 if ctx.optional and depth < OPTIONAL_DEPTH else 0), len(prefix) if ctx.optional else 0)
+    if items is False:
+        n = min(n, len(prefix))
+    n = min(n, high) if high is not None else n
+    if depth >= MAX_DEPTH:
+        n = low
+    values: list = []
+    for i in range(n):
+        sub = prefix[i] if i < len(prefix) else items
+        value = _generate(ctx, sub, name, i if i < wanted else None, variant + i, depth + 1, {})
+        if schema.get("uniqueItems"):
+            tries = 0
+            while value in values and tries < 8:
+                tries += 1
+                value = _generate(ctx, sub, name, None, variant + i + tries * 7, depth + 1, {})
+        values.append(value)
+    contains = schema.get("contains")
+    if isinstance(contains, dict) and not any(is_valid(contains, v, ctx.root, ctx) for v in values):
+        value = _generate(ctx, contains, name, None, variant, depth + 1, {})
+        if high is not None and len(values) >= high and values:
+            values[-1] = value
+        else:
+            values.append(value)
+    return values
+
+
+def _string(ctx: _Context, schema: dict, hinted: Any, name: str, variant: int) -> str:
+    fmt = schema.get("format")
+    pattern = schema.get("pattern") if isinstance(schema.get("pattern"), str) else None
+    low = schema.get("minLength") if isinstance(schema.get("minLength"), int) else 0
+    high = schema.get("maxLength") if isinstance(schema.get("maxLength"), int) else None
+    candidates: list[str] = []
+    if hinted is not MISSING and not isinstance(hinted, (dict, list)):
+        candidates.append(hinted if isinstance(hinted, str) else _scalar_text(hinted))
+    default = schema.get("default")
+    if isinstance(default, str) and variant == 0:
+        candidates.append(default)
+    examples = schema.get("examples")
+    if isinstance(examples, list):
+        candidates += [e for e in examples if isinstance(e, str)]
+    if isinstance(fmt, str) and fmt in _FORMAT_EXAMPLES:
+        candidates.append(_format_example(fmt, variant))
+    if pattern:
+        for grow in range(variant, variant + max(low, 1) + 3):
+            example = regex_example(pattern, grow)
+            if example is not None:
+                candidates.append(example)
+    placeholder = _placeholder(name) + (f"-{variant + 1}" if variant else "")
+    candidates.append(placeholder)
+    string_schema = {k: schema[k] for k in ("type", "format", "pattern", "minLength", "maxLength") if k in schema}
+    for candidate in candidates:
+        for fitted in (candidate, _fit_length(candidate, low, high)):
+            if is_valid(string_schema, fitted, ctx.root, ctx):
+                return fitted
+    return _fit_length(candidates[0], low, high)
+
+
+def _scalar_text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _fit_length(text: str, low: int, high: int | None) -> str:
+    if high is not None and len(text) > high:
+        text = text[:high].rstrip() if high else ""
+        text = text if len(text) >= low else text.ljust(low, "x")
+    if len(text) < low:
+        text = text + "x" * (low - len(text))
+    return text
+
+
+def _placeholder(name: str) -> str:
+    words = re.sub(r"[^A-Za-z0-9]+", " ", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name)).strip().lower()
+    return f"example {words}" if words else "example"
+
+
+def _format_example(fmt: str, variant: int) -> str:
+    example = _FORMAT_EXAMPLES[fmt]
+    if not variant:
+        return example
+    if fmt in ("email", "idn-email"):
+        return f"user{variant + 1}@example.com"
+    if fmt == "date":
+        return f"2025-01-{(15 + variant) % 28 + 1:02d}"
+    if fmt == "date-time":
+        return f"2025-01-{(15 + variant) % 28 + 1:02d}T09:00:00Z"
+    if fmt == "uuid":
+        return f"00000000-0000-4000-8000-{variant:012d}"
+    if fmt in ("uri", "iri", "url", "uri-reference", "iri-reference"):
+        return f"https://example.com/{variant}"
+    if fmt in ("hostname", "idn-hostname"):
+        return f"host{variant}.example.com"
+    if fmt == "ipv4":
+        return f"192.0.2.{variant % 250 + 1}"
+    return example
+
+
+def _number(ctx: _Context, schema: dict, hinted: Any, integer: bool, variant: int) -> int | float:
+    low, low_strict = _bound(schema, "minimum", "exclusiveMinimum")
+    high, high_strict = _bound(schema, "maximum", "exclusiveMaximum")
+    step = _step(schema.get("multipleOf"), integer)
+    targets: list[Fraction] = []
+    if _is_number(hinted):
+        targets.append(Fraction(str(hinted)) if isinstance(hinted, float) else Fraction(hinted))
+    default = schema.get("default")
+    if _is_number(default):
+        targets.append(Fraction(str(default)) if isinstance(default, float) else Fraction(default))
+    targets.append(Fraction(0))
+    number_schema = {k: schema[k] for k in ("type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                                           "multipleOf") if k in schema}
+    first: int | float | None = None
+    for target in targets:
+        for candidate in _number_candidates(target, low, low_strict, high, high_strict, step, integer, variant):
+            value = _as_json_number(candidate, integer)
+            first = value if first is None else first
+            if is_valid(number_schema, value, ctx.root, ctx):
+                return value
+    return first if first is not None else 0
+
+
+def _bound(schema: dict, inclusive: str, exclusive: str) -> tuple[Fraction | None, bool]:
+    """A bound and whether it is strict, in draft 2020-12 (a number) or draft 4 (a boolean) form."""
+    value = schema.get(inclusive)
+    strict_value = schema.get(exclusive)
+    bound = Fraction(str(value)) if _is_number(value) else None
+    if isinstance(strict_value, bool):
+        return bound, strict_value and bound is not None
+    if _is_number(strict_value):
+        strict = Fraction(str(strict_value))
+        if bound is None or (strict >= bound if inclusive == "minimum" else strict <= bound):
+            return strict, True
+    return bound, False
+
+
+def _step(multiple: Any, integer: bool) -> Fraction | None:
+    if not _is_number(multiple) or multiple <= 0:
+        return Fraction(1) if integer else None
+    step = Fraction(str(multiple))
+    return Fraction(step.numerator) if integer else step
+
+
+def _number_candidates(target: Fraction, low: Fraction | None, low_strict: bool, high: Fraction | None,
+                       high_strict: bool, step: Fraction | None, integer: bool, variant: int) -> list[Fraction]:
+    """Values near the target inside the bounds, on the multipleOf grid, shifted by the variant."""
+    unit = step or Fraction(1)
+    if low is not None and (target < low or (low_strict and target <= low)):
+        target = low if step else (low + high) / 2 if low_strict and high is not None else low + low_strict
+    if high is not None and (target > high or (high_strict and target >= high)):
+        target = high if step else (low + high) / 2 if high_strict and low is not None else high - high_strict
+    base = target
+    target += variant * unit
+    if high is not None and target > high:
+        target -= 2 * variant * unit
+    if not step:
+        return [target, base]
+    k = math.ceil(target / step)
+    return [j * step for j in (k, math.floor(target / step), k + 1, k - 1, k + 2)] + \
+        [j * step for j in range(k + 3, k + 12)]
+
+
+def _as_json_number(value: Fraction, integer: bool) -> int | float:
+    if value.denominator == 1:
+        return int(value)
+    return float(value)

@@ -1,0 +1,353 @@
+"""What the user's words offer a tool's input: places, ids, e-mails, numbers, an expression,
+dates, names, quoted text, and values returned by earlier tools.
+
+A property is matched to a kind of value by its name, then its description, then its type
+("location" or "The city and state" -> a place; "order_id" -> an id); RequestHints hands
+the values out in the order the user wrote them, so calculate(a, b) gets the two numbers
+of "1,984,135 * 9,343,116" in order.
+"""
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import arithmetic
+from .schema_instance import MISSING
+from .words import overlap, stems
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_URL = re.compile(r"https?://[^\s<>\"')\]]+")
+_UUID = re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:?\d{2})?)?\b")
+_DOTTED = re.compile(r"\b(\d{1,2})[./](\d{1,2})[./](\d{4})\b")
+_MONTHS = {m: i for i, names in enumerate([
+    ("january", "jan", "январ"), ("february", "feb", "феврал"), ("march", "mar", "март"), ("april", "apr", "апрел"),
+    ("may", "ма"), ("june", "jun", "июн"), ("july", "jul", "июл"), ("august", "aug", "август"),
+    ("september", "sep", "sept", "сентябр"), ("october", "oct", "октябр"), ("november", "nov", "ноябр"),
+    ("december", "dec", "декабр")], start=1) for m in names}
+_WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(\d{4})|([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))\b")
+_NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
+_ID_TOKEN = re.compile(r"\b[A-Z]{1,6}[-_]?\d{2,}[A-Z0-9-]*\b")
+_ID_AFTER_WORD = re.compile(
+    r"\b(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|"
+    r"заказ\w*|номер\w*|счёт\w*|счет\w*|тикет\w*|клиент\w*|товар\w*)\s*(?:#|№|no\.?|number|id)?\s*:?\s*"
+    r"([A-Za-z0-9][\w-]*\d[\w-]*)", re.I)
+_HASH_ID = re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)")
+_NAME = re.compile(
+    r"(?:\bmy name is|\bi am|\bi'm|\bthis is|\bnamed|\bcalled|\bcustomer|\bclient|\bfor|меня зовут|зовут|клиент\w*)"
+    r"\s+([A-ZА-ЯЁ][\w'-]+(?:\s+[A-ZА-ЯЁ][\w'-]+){0,2})")
+_QUOTED = re.compile(r"\"([^\"]{1,500})\"|«([^»]{1,500})»|“([^”]{1,500})”")
+_PLACE_WORD = r"[A-ZА-ЯЁ][\w'.-]*"
+_PLACE = rf"{_PLACE_WORD}(?:\s+(?:{_PLACE_WORD}|de|del|da|la|le|am|upon|on))*?(?:\s+{_PLACE_WORD})?(?:,\s*[A-Z]{{2}}\b)?"
+_PLACE_START = re.compile(rf"\b(?:in|at|for|from|to|near|of|в|во|для|из|на|по)\s+({_PLACE})")
+_PLACE_NEXT = re.compile(rf"^\s*(?:,|and|or|&|и|или)\s*(?:(?:in|at|for|в|во|для)\s+)?({_PLACE})")
+_NOT_PLACES = {"i", "celsius", "fahrenheit", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+               "sunday", "today", "tomorrow", "mr", "pr", "json", "python", "english", "russian"} | set(_MONTHS)
+_RU_CITIES = {"москв": "Москва", "казан": "Казань", "вен": "Вена", "праг": "Прага", "варшав": "Варшава",
+              "рим": "Рим", "мадрид": "Мадрид", "сочи": "Сочи", "токио": "Токио"}
+_SYMBOL = re.compile(r"\b[A-Z]{2,5}\b(?![-_]?\d)")
+_NOT_SYMBOLS = {"I", "A", "MR", "PR", "OK", "AI", "API", "JSON", "ID", "URL", "CA", "NY", "UK", "US", "USA", "EU",
+                "PDF", "FAQ", "LLM", "SDK", "HTTP"}
+_CURRENCIES = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "pound": "GBP", "gbp": "GBP",
+               "yen": "JPY", "jpy": "JPY", "ruble": "RUB", "rouble": "RUB", "рубл": "RUB", "доллар": "USD",
+               "евро": "EUR", "фунт": "GBP", "иен": "JPY", "юан": "CNY", "yuan": "CNY", "franc": "CHF"}
+_PATH = re.compile(r"(?<![\w@])[\w./-]*\w\.(?:py|txt|md|json|csv|js|ts|yml|yaml|toml|html|css|pdf|cfg|ini|log|sql)\b")
+KINDS: list[tuple[str, str]] = [
+    ("email", r"e-?mail|почт"),
+    ("url", r"\burl\b|\buri\b|\blink\b|website|\bhref\b|\bsite\b|ссылк"),
+    ("uuid", r"uuid|guid"),
+    ("datetime", r"datetime|timestamp|\bat time\b"),
+    ("date", r"\bdate\b|\bday\b|birthday|deadline|\bwhen\b|дат[аы]|\bдень\b"),
+    ("expression", r"expression|formula|equation|calculation|arithmetic|\bmath\b|выражени|формул"),
+    ("currency", r"currenc|валют"),
+    ("symbol", r"ticker|\bsymbol\b|\bstock\b|тикер"),
+    ("path", r"\bpath\b|\bfile\b|filename|\bfile name\b|файл|путь"),
+    ("place", r"locat|\bcit(y|ies)\b|\bplace|\btown|address|region|countr|destination|origin|\bwhere\b|город|мест|"
+              r"адрес|стран|локаци"),
+    ("id", r"\bids?\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
+           r"\binvoice\b|номер|идентификатор|артикул"),
+    ("name", r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|\bимя\b|фамили"),
+    ("number", r"quantit|amount|count|\bqty\b|\bnum\b|total|price|value|limit|\bage\b|year|operand|^[abxyn]$|"
+               r"^(num|number|operand|value)_?\d$|\bfirst\b|\bsecond\b|\bleft\b|\bright\b|\bnumbers?\b|количеств|"
+               r"сумм|число|цен"),
+    ("text", r"query|question|text|message|prompt|content|search|topic|keyword|subject|summary|body|title|note|"
+             r"comment|description|input|request|instruction|sentence|statement|reason|запрос|текст|вопрос|тем"),
+]
+_STRINGY = {"email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
+            "text"}
+
+
+@dataclass
+class Evidence:
+    """Everything the simulated model can take from the conversation for a tool's input."""
+
+    text: str
+    lang: str
+    values: dict[str, list[Any]] = field(default_factory=dict)
+    expression: arithmetic.Result | None = None
+    request_stems: set[str] = field(default_factory=set)
+    named: dict[str, Any] = field(default_factory=dict)
+
+    def of(self, kind: str) -> list[Any]:
+        return self.values.get(kind, [])
+
+
+def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
+    """The evidence in a request's words (and, when given, in earlier tools' results)."""
+    evidence = Evidence(text, lang, request_stems=stems(text, synonyms=True))
+    values = evidence.values
+    values["email"] = _unique(_EMAIL.findall(text))
+    values["url"] = _unique(_URL.findall(text))
+    values["uuid"] = _unique(_UUID.findall(text))
+    rest = _URL.sub(" ", _EMAIL.sub(" ", _UUID.sub(" ", text)))
+    values["datetime"], values["date"] = _dates(rest)
+    rest = _WORDY_DATE.sub(" ", _DOTTED.sub(" ", _ISO.sub(" ", rest)))
+    values["path"] = _unique(_PATH.findall(rest))
+    evidence.expression = arithmetic.find(rest)
+    values["expression"] = [arithmetic.plain(evidence.expression.expression)] if evidence.expression else []
+    values["id"] = _ids(rest) + values["uuid"]
+    values["number"] = [_number(n) for n in _NUMBER.findall(rest)]
+    values["place"] = _places(rest)
+    values["name"] = _unique(n.strip() for n in _NAME.findall(text) if n.split()[0].lower() not in _NOT_PLACES)
+    values["symbol"] = _unique(s for s in _SYMBOL.findall(text) if s not in _NOT_SYMBOLS)
+    values["currency"] = _currencies(text)
+    quoted = [next(g for g in groups if g) for groups in _QUOTED.findall(text)]
+    values["text"] = _unique(quoted) or [_one_line(text)]
+    for result in results or []:
+        evidence.named.update(_named_values(result))
+    return evidence
+
+
+def kind_of(name: str, schema: dict) -> str | None:
+    """The kind of value a property wants, from its format, name, description, then type."""
+    fmt = schema.get("format")
+    by_format = {"email": "email", "idn-email": "email", "uri": "url", "url": "url", "iri": "url", "uuid": "uuid",
+                 "date": "date", "date-time": "datetime"}
+    if fmt in by_format:
+        return by_format[fmt]
+    types = _types(schema)
+    spoken = " ".join(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").lower().split())
+    described = str(schema.get("description") or schema.get("title") or "").lower()
+    for text in (spoken, described):
+        for kind, pattern in KINDS:
+            if re.search(pattern, text) and _type_allows(kind, types):
+                return kind
+    if types & {"integer", "number"}:
+        return "number"
+    return None
+
+
+class RequestHints:
+    """Hands evidence out to schema_instance: each kind's values in order, the start-th first.
+
+    start shifts one kind (e.g. {"place": 1}) so that parallel calls each get their own item.
+    """
+
+    def __init__(self, evidence: Evidence, start: dict[str, int] | None = None) -> None:
+        self.evidence = evidence
+        self.used: dict[str, int] = dict(start or {})
+
+    def value(self, name: str, schema: dict, index: int | None) -> Any:
+        if name and index is None and name.lower() in self.evidence.named:
+            return self.evidence.named[name.lower()]
+        if isinstance(schema.get("enum"), list):
+            return self._enum(name, schema["enum"])
+        kind = kind_of(name, schema)
+        if kind is None:
+            return MISSING
+        found = self._typed(kind, schema)
+        if index is not None:
+            return found[index] if index < len(found) else MISSING
+        position = self.used.get(kind, 0)
+        if position >= len(found):
+            return found[0] if kind == "text" and found else MISSING
+        self.used[kind] = position + 1
+        return found[position]
+
+    def wanted(self, name: str, schema: dict) -> bool:
+        if name.lower() in self.evidence.named:
+            return True
+        if isinstance(schema.get("enum"), list):
+            return self._enum(name, schema["enum"], strict=True) is not MISSING
+        kind = kind_of(name, schema)
+        if kind is None or kind == "text" or _types(schema) & {"object", "array"}:
+            return False
+        return len(self._typed(kind, schema)) > self.used.get(kind, 0)
+
+    def count(self, name: str, schema: dict) -> int:
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        kind = kind_of(name, items) or kind_of(name, {**items, "description": schema.get("description", "")})
+        if kind is None or kind == "text" or _types(items) & {"object", "array"}:
+            return 0
+        return len(self._typed(kind, items))
+
+    def _typed(self, kind: str, schema: dict) -> list[Any]:
+        found = self.evidence.of(kind)
+        types = _types(schema)
+        if kind == "id" and types and "string" not in types:
+            found = [int(v) for v in found if str(v).isdigit()]
+        elif kind == "id":
+            found = [str(v) for v in found]
+        elif kind == "number" and types == {"integer"}:
+            found = [v for v in found if float(v).is_integer()]
+        elif kind == "datetime" and not found:
+            found = [f"{d}T09:00:00Z" for d in self.evidence.of("date")]
+        elif kind == "date" and not found:
+            found = [d[:10] for d in self.evidence.of("datetime")]
+        return found
+
+    def _enum(self, name: str, options: list, strict: bool = False) -> Any:
+        text = self.evidence.text.lower()
+        for option in options:
+            if isinstance(option, str) and option and (
+                    re.search(rf"\b{re.escape(option.lower())}\b", text)
+                    or overlap(stems(option), self.evidence.request_stems)):
+                return option
+            if isinstance(option, (int, float)) and not isinstance(option, bool) and option in self.evidence.of("number"):
+                return option
+        return MISSING
+
+
+def _types(schema: dict) -> set[str]:
+    declared = schema.get("type")
+    return set(declared) if isinstance(declared, list) else {declared} if isinstance(declared, str) else set()
+
+
+def _type_allows(kind: str, types: set[str]) -> bool:
+    if not types:
+        return True
+    if kind in _STRINGY:
+        return "string" in types
+    if kind == "id":
+        return bool(types & {"string", "integer"})
+    return bool(types & {"integer", "number"})
+
+
+def _unique(items) -> list:
+    return list(dict.fromkeys(items))
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split())
+    return line[:500]
+
+
+def _number(text: str) -> int | float:
+    clean = text.replace(",", "") if re.search(r",\d{3}(?!\d)", text) else text.replace(",", ".")
+    value = float(clean)
+    return int(value) if value.is_integer() and "." not in clean else value
+
+
+def _dates(text: str) -> tuple[list[str], list[str]]:
+    datetimes: list[str] = []
+    dates: list[str] = []
+    for m in _ISO.finditer(text):
+        if not _real_date(int(m[1]), int(m[2]), int(m[3])):
+            continue
+        if m[4]:
+            zone = m[7] or "Z"
+            zone = zone if zone == "Z" or ":" in zone else f"{zone[:3]}:{zone[3:]}"
+            datetimes.append(f"{m[1]}-{m[2]}-{m[3]}T{m[4]}:{m[5]}:{m[6] or '00'}{zone}")
+        dates.append(f"{m[1]}-{m[2]}-{m[3]}")
+    for m in _DOTTED.finditer(text):
+        if _real_date(int(m[3]), int(m[2]), int(m[1])):
+            dates.append(f"{m[3]}-{int(m[2]):02d}-{int(m[1]):02d}")
+    for m in _WORDY_DATE.finditer(text):
+        day, month, year = (m[1], m[2], m[3]) if m[1] else (m[5], m[4], m[6])
+        number = next((n for key, n in _MONTHS.items() if month.lower().startswith(key) and len(key) >= 3), None)
+        number = number or _MONTHS.get(month.lower())
+        if number and _real_date(int(year), number, int(day)):
+            dates.append(f"{year}-{number:02d}-{int(day):02d}")
+    return _unique(datetimes), _unique(dates)
+
+
+def _real_date(year: int, month: int, day: int) -> bool:
+    try:
+        dt.date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def _ids(text: str) -> list[str]:
+    found = [(m.start(), m.group(1)) for m in _HASH_ID.finditer(text)]
+    found += [(m.start(), m.group(0)) for m in _ID_TOKEN.finditer(text)]
+    found += [(m.start(1), m.group(1)) for m in _ID_AFTER_WORD.finditer(text)]
+    return _unique(value.rstrip(".-") for _, value in sorted(found))
+
+
+def _places(text: str) -> list[str]:
+    places: list[str] = []
+    for m in _PLACE_START.finditer(text):
+        place, end = m.group(1), m.end(1)
+        while True:
+            if _is_place(place):
+                places.append(_nominative(place))
+            following = _PLACE_NEXT.match(text[end:])
+            if not following:
+                break
+            place, end = following.group(1), end + following.end(1)
+    return _unique(places)
+
+
+def _is_place(place: str) -> bool:
+    first = place.split()[0].lower().rstrip(",.")
+    return first not in _NOT_PLACES and not _ID_TOKEN.fullmatch(place) and not any(ch.isdigit() for ch in place)
+
+
+def _nominative(place: str) -> str:
+    """Russian names after в/из stand in another case: 'в Париже' -> 'Париж', 'в Москве' -> 'Москва'."""
+    if not re.search(r"[А-Яа-яЁё]", place) or " " in place:
+        return place
+    lowered = place.lower()
+    for start, city in _RU_CITIES.items():
+        if lowered.startswith(start) and len(lowered) - len(start) <= 2:
+            return city
+    for ending in ("ом", "е", "а", "у"):
+        if lowered.endswith(ending) and len(lowered) > 4:
+            return place[: -len(ending)]
+    return place
+
+
+def _currencies(text: str) -> list[str]:
+    found = [(m.start(), m.group(0)) for m in re.finditer(r"\b[A-Z]{3}\b", text)
+             if m.group(0) in set(_CURRENCIES.values()) | {"CAD", "AUD", "INR", "SEK", "NOK"}]
+    lowered = text.lower()
+    for word, code in _CURRENCIES.items():
+        ending = "" if re.search(r"[а-я]", word) else r"(?:s|es)?\b"
+        for m in re.finditer(rf"\b{word}{ending}", lowered):
+            found.append((m.start(), code))
+    return _unique(code for _, code in sorted(found))
+
+
+def _named_values(result: str) -> dict[str, Any]:
+    """Key/value pairs in a tool's result (JSON, or 'key: value' lines), keys lower-cased."""
+    named: dict[str, Any] = {}
+    try:
+        data = json.loads(result)
+    except (ValueError, TypeError):
+        data = None
+    if data is not None:
+        _flatten(data, "", named)
+        return named
+    for line in result.splitlines():
+        m = re.match(r"\s*([A-Za-z_][\w ]{0,40}?)\s*[:=]\s*(.+?)\s*$", line)
+        if m:
+            named[m.group(1).strip().lower().replace(" ", "_")] = m.group(2)
+    return named
+
+
+def _flatten(data: Any, prefix: str, named: dict[str, Any]) -> None:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            key = str(key).lower()
+            if not isinstance(value, (dict, list)):
+                named.setdefault(key, value)
+                if prefix:
+                    named.setdefault(f"{prefix}_{key}", value)
+            _flatten(value, key, named)
+    elif isinstance(data, list):
+        for item in data[:20]:
+            _flatten(item, prefix, named)

@@ -1,0 +1,240 @@
+"""The general tool user: what the simulated model does with the learner's own tools (a
+calculator, get_weather, an order lookup, a structured-extraction tool), beside the reviewer.
+
+With tool_choice auto it calls the tools that fit the request (several calls when the request
+names several items), asks for what it is missing, then answers from the results. Forced
+(any / tool) it always calls, with an input valid against the tool's schema. Everything is
+decided from the request alone, so the same request always gets the same reply.
+"""
+
+import json
+from dataclasses import dataclass
+
+from ..conversation import Turn
+from . import slots, tool_roles
+from .history import Call, calls, task_turn
+from .reply import NewId, Reply, say, text_reply, tool_reply
+from .schema_instance import MISSING, instance, is_valid
+from .slots import Evidence, RequestHints, kind_of
+from .words import overlap, stems
+
+FIT = 2
+"""A tool fits a request at this score: one word of its name, or two of its description, or
+a value only it can take (an e-mail, an expression…)."""
+MAX_CALLS = 10
+"""Calls per task before the model stops and answers with what it has."""
+MAX_PARALLEL = 5
+_SPECIFIC = {"email", "url", "uuid", "date", "datetime", "expression", "path", "symbol", "currency"}
+_LISTABLE = {"place", "id", "email", "name", "symbol", "path", "url", "date", "uuid"}
+_EXCERPT = 600
+
+
+@dataclass
+class Plan:
+    """What the model will do next: call these tools, or ask the user for what is missing."""
+
+    uses: list[tuple[str, dict]]
+    missing: tuple[str, list[str]] | None = None
+
+
+def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply | None:
+    """The reply of tool_choice auto, or None when no tool fits and none was called (chat answers)."""
+    tools = tool_roles.custom_tools(request)
+    task = task_turn(turns).text()
+    history = calls(turns)
+    answered = [c for c in history if c.result is not None]
+    evidence = slots.read(task, lang)
+    if len(history) < MAX_CALLS:
+        done = {_key(c.name, c.input) for c in answered}
+        plan = plan_calls(tools, evidence)
+        uses = [u for u in plan.uses if _key(*u) not in done]
+        if not uses and answered:
+            called = {c.name for c in history}
+            chained = slots.read(task, lang, [c.result or "" for c in answered if not c.is_error])
+            uses = [u for u in plan_calls([t for t in tools if t.name not in called], chained).uses
+                    if _key(*u) not in done]
+        if uses:
+            return _call(uses, lang, new_id)
+        if plan.missing and not answered:
+            return _ask(*plan.missing, lang=lang)
+    if answered:
+        return text_reply(answer_from_results(answered, evidence, lang),
+                          reasoning=say(lang, "The tools answered; I'll report what they returned.",
+                                        "Инструменты ответили; перескажу, что они вернули."))
+    return None
+
+
+def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[Turn], new_id: NewId, lang: str,
+                review_number: str | None = None) -> Reply | None:
+    """tool_choice any / tool: one call, to the named tool or the best-fitting one, valid input.
+
+    A merge request number the task names goes where the reviewer would put it (tool_roles.fill).
+    """
+    evidence = slots.read(task_turn(turns).text(), lang)
+    if name:
+        tool = next((t for t in tools if t.name == name), None)
+    else:
+        ranked = rank(tools, evidence)
+        tool = ranked[0] if ranked else (tools[0] if tools else None)
+    if tool is None:
+        return None
+    seeds = tool_roles.fill(tool, number=review_number) if review_number else None
+    use = {"type": "tool_use", "id": new_id("toolu_01"), "name": tool.name,
+           "input": tool_input(tool, evidence, seeds=seeds)}
+    return Reply([use], "tool_use")
+
+
+def tool_input(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, int] | None = None,
+               seeds: dict | None = None) -> dict:
+    """An input valid against the tool's input_schema, filled from the user's words where they fit."""
+    value = instance(tool.schema, RequestHints(evidence, start), fixed=seeds)
+    if not isinstance(value, dict) or not is_valid(tool.schema, value, tool.schema):
+        fallback = instance(tool.schema)
+        value = fallback if isinstance(fallback, dict) else {}
+    return value
+
+
+def rank(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> list[tool_roles.ToolSpec]:
+    """The tools that fit the request, best first (ties keep the order they were given in)."""
+    scored = [(score(t, evidence), i, t) for i, t in enumerate(tools)]
+    return [t for s, i, t in sorted(scored, key=lambda x: (-x[0], x[1])) if s >= FIT]
+
+
+def score(tool: tool_roles.ToolSpec, evidence: Evidence) -> int:
+    """Words of the request in the tool's name (2 each) and description (1 each), plus up to 2 for
+    required inputs the request holds values for (an e-mail for `email`, a city for `location`)."""
+    name_hits = overlap(evidence.request_stems, stems(tool.name))
+    description_hits = overlap(evidence.request_stems, stems(tool.description)) - name_hits
+    bonus = 0
+    for prop, schema in _required(tool).items():
+        kind = kind_of(prop, schema)
+        if kind in _SPECIFIC and evidence.of(kind):
+            bonus += 2
+        elif kind in ("place", "id", "name") and evidence.of(kind):
+            bonus += 1
+    return 2 * len(name_hits) + len(description_hits) + min(bonus, 2)
+
+
+def plan_calls(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
+    """The calls the request asks for: the best tool it can fill, tools for other things it names,
+    and one call per item when it names several (two cities, three order ids)."""
+    ranked = rank(tools, evidence)
+    if not ranked:
+        return Plan([])
+    fillable = [t for t in ranked if not missing_inputs(t, evidence)]
+    if not fillable:
+        return Plan([], (ranked[0].name, missing_inputs(ranked[0], evidence)))
+    chosen = [fillable[0]]
+    covered = set(stems(fillable[0].name))
+    for tool in fillable[1:]:
+        hits = overlap(evidence.request_stems, stems(tool.name))
+        if hits and not overlap(hits, covered):
+            chosen.append(tool)
+            covered |= stems(tool.name)
+    uses: list[tuple[str, dict]] = []
+    for tool in chosen:
+        uses += [(tool.name, tool_input(tool, evidence, start)) for start in _items(tool, evidence)]
+    return Plan(_unique_uses(uses))
+
+
+def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
+    """Required inputs the model would have to invent (an order id nobody gave): it asks instead."""
+    hints = RequestHints(evidence)
+    missing = []
+    for prop, schema in _required(tool).items():
+        if any(k in schema for k in ("const", "enum", "default")) or prop.lower() in evidence.named:
+            continue
+        kind = kind_of(prop, schema)
+        if kind is None or kind == "text" or schema.get("type") in ("boolean", "object", "array", "null"):
+            continue
+        if hints.value(prop, schema, None) is MISSING:
+            missing.append(prop)
+    return missing
+
+
+def answer_from_results(answered: list[Call], evidence: Evidence, lang: str) -> str:
+    """The final text: each call with what it returned (quoted), and what failed, said plainly."""
+    lines = []
+    for call in answered:
+        shown = f"{call.name}({_arguments(call.input)})"
+        result = _excerpt(call.result)
+        if call.is_error:
+            lines.append(say(lang, f"- {shown} failed: {result}", f"- {shown} завершился ошибкой: {result}"))
+        else:
+            lines.append(f"- {shown} → {result}")
+    failed = [c for c in answered if c.is_error]
+    if failed and len(failed) == len(answered):
+        head = say(lang, "I could not get an answer: the tool call failed.",
+                   "Ответ получить не удалось: вызов инструмента завершился ошибкой.") if len(failed) == 1 else \
+            say(lang, "I could not get an answer: every tool call failed.",
+                "Ответ получить не удалось: все вызовы инструментов завершились ошибкой.")
+    else:
+        head = say(lang, "Here is what the tools returned:", "Вот что вернули инструменты:")
+    tail = []
+    if failed and len(failed) < len(answered):
+        tail.append(say(lang, "The failed calls are not part of this answer: I don't know those values.",
+                        "Данных из вызовов с ошибкой в ответе нет: этих значений я не знаю."))
+    if failed:
+        tail.append(say(lang, "You can fix the input or try again later.",
+                        "Можно исправить входные данные или повторить позже."))
+    return "\n".join([head, *lines, *([""] + tail if tail else [])])
+
+
+def _call(uses: list[tuple[str, dict]], lang: str, new_id: NewId) -> Reply:
+    names = ", ".join(dict.fromkeys(name for name, _ in uses))
+    items = "; ".join(_arguments(tool_input_) for _, tool_input_ in uses)
+    return tool_reply(
+        say(lang, f"I'll use {names} for this.", f"Воспользуюсь инструментом {names}."),
+        uses, new_id,
+        reasoning=say(lang, f"The request fits {names}; calling it with {items}.",
+                      f"Запрос подходит к {names}; вызываю с {items}."),
+    )
+
+
+def _ask(tool: str, missing: list[str], lang: str) -> Reply:
+    fields = ", ".join(missing)
+    return text_reply(
+        say(lang, f"To use {tool} I need {fields}, and your message does not say. What is it?",
+            f"Чтобы воспользоваться {tool}, мне нужно знать {fields}, а в сообщении этого нет. Подскажите?"),
+        reasoning=say(lang, f"{tool} fits, but I would have to invent {fields}.",
+                      f"{tool} подходит, но {fields} пришлось бы выдумать."),
+    )
+
+
+def _items(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[dict[str, int]]:
+    """One start offset per item when the request lists several values of the kind the tool takes once."""
+    kinds = [kind_of(p, s if isinstance(s, dict) else {}) for p, s in tool.properties().items()]
+    for kind in dict.fromkeys(k for k in kinds if k in _LISTABLE):
+        if kinds.count(kind) == 1 and len(evidence.of(kind)) > 1:
+            return [{kind: i} for i in range(min(len(evidence.of(kind)), MAX_PARALLEL))]
+    return [{}]
+
+
+def _required(tool: tool_roles.ToolSpec) -> dict[str, dict]:
+    required = tool.schema.get("required")
+    props = tool.properties()
+    return {p: props[p] for p in (required if isinstance(required, list) else [])
+            if isinstance(p, str) and isinstance(props.get(p), dict)}
+
+
+def _unique_uses(uses: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    seen: set[str] = set()
+    unique = []
+    for name, tool_input_ in uses:
+        if _key(name, tool_input_) not in seen:
+            seen.add(_key(name, tool_input_))
+            unique.append((name, tool_input_))
+    return unique
+
+
+def _key(name: str, tool_input_: dict) -> str:
+    return name + json.dumps(tool_input_, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _arguments(tool_input_: dict) -> str:
+    return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in tool_input_.items())
+
+
+def _excerpt(text: str | None) -> str:
+    flat = " ".join((text or "").split()) or "(empty)"
+    return flat if len(flat) <= _EXCERPT else flat[:_EXCERPT] + "…"

@@ -1,0 +1,101 @@
+"""Words for matching a request to tools: tokens, a crude stemmer (English and Russian), and a
+small Russian-to-English glossary, so "Какая погода в Париже?" finds `get_weather`.
+
+Crude on purpose: the simulated model has to be predictable, and a learner reading this file
+should be able to tell in advance which tool it will pick.
+"""
+
+import re
+
+_TOKEN = re.compile(r"[A-Za-zА-Яа-яЁё]+|[*×+÷/^%]")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_EN_SUFFIXES = ("ations", "ation", "ators", "ator", "ings", "ing", "ies", "ied", "ate", "ers", "ed", "es", "er", "or",
+                "ly", "s")
+_RU_SUFFIXES = ("иями", "ями", "ами", "ого", "его", "ому", "ему", "ыми", "ими", "ой", "ей", "ий", "ый", "ая", "яя",
+                "ое", "ее", "ом", "ем", "ам", "ям", "ах", "ях", "ую", "юю", "ов", "ев", "ть", "а", "я", "о", "е",
+                "ы", "и", "у", "ю", "ь")
+STOPWORDS = frozenset("""
+a an the is are was be been of in on at for to and or me my i you your we our it its this that these those
+please tell show give with by from what whats which who how much many can could would will do does did
+get gets current given some about like use using tool function returns return there here now also just
+want need know let s t am if as into than then so not no yes any all one
+в во на и или как какая какой какие что сколько будет мне мой моя мое моё моего для по из у о об это есть ли
+а не да ну же бы пожалуйста скажи покажи дай какова каков
+""".split())
+GLOSSARY = {
+    # Russian word beginnings -> the English word a tool would use.
+    "погод": "weather", "температур": "temperature", "градус": "temperature", "прогноз": "forecast",
+    "заказ": "order", "клиент": "customer", "покупател": "customer", "пользовател": "user",
+    "почт": "email", "имейл": "email", "адрес": "address", "посчита": "calculate", "вычисл": "calculate",
+    "сосчита": "calculate", "калькулятор": "calculator", "умнож": "multiply", "слож": "add", "сумм": "sum",
+    "дели": "divide", "раздел": "divide", "вычест": "subtract", "курс": "rate", "валют": "currency",
+    "врем": "time", "час": "time", "город": "city", "поиск": "search", "найд": "search", "найти": "search",
+    "поищ": "search", "файл": "file", "прочита": "read", "прочти": "read", "отмен": "cancel", "статус": "status",
+    "цен": "price", "стоимост": "price", "товар": "product", "продукт": "product", "акци": "stock",
+    "сводк": "summary", "резюм": "summary", "кратк": "summary", "извлек": "extract", "отправ": "send",
+    "письм": "email", "перевед": "translate", "перевод": "translate", "напомин": "reminder",
+    "событ": "event", "встреч": "meeting", "календар": "calendar", "билет": "ticket", "рейс": "flight",
+    "отел": "hotel", "гостиниц": "hotel", "брон": "book", "книг": "book", "доставк": "shipping",
+    "возврат": "refund", "верн": "refund", "счёт": "invoice", "счет": "invoice", "цельси": "celsius",
+    "фаренгейт": "fahrenheit", "новост": "news", "котировк": "quote", "тикет": "ticket",
+    "информаци": "info", "сведени": "info", "данные": "info", "детал": "details",
+}
+OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
+                  "%": "modulo"}
+SYNONYMS = {"multiply": ("times", "product"), "add": ("plus", "sum"), "subtract": ("minus", "difference"),
+            "divide": ("quotient",), "weather": ("temperature", "forecast"), "temperature": ("weather",),
+            "calculate": ("compute", "math", "arithmetic", "evaluate", "calculator"), "compute": ("calculate",),
+            "evaluate": ("calculate",), "arithmetic": ("calculate",), "math": ("calculate",),
+            "lookup": ("search", "find"), "find": ("search", "lookup"), "search": ("find", "lookup"),
+            "info": ("details", "information"), "details": ("info", "information"), "information": ("info",)}
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case words of a text, snake_case and camelCase split, operator symbols kept."""
+    text = _CAMEL.sub(" ", text).replace("_", " ").replace("-", " ")
+    return [t.lower() for t in _TOKEN.findall(text)]
+
+
+def stem(word: str) -> str:
+    """A crude stem: 'calculator', 'calculate' and 'calculation' all give 'calcul'."""
+    if re.search(r"[а-яё]", word):
+        for suffix in _RU_SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                return word[: -len(suffix)]
+        return word
+    for suffix in _EN_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+    return word
+
+
+def english(word: str) -> str | None:
+    """The English word for a Russian one, when the glossary knows its beginning."""
+    for start, meaning in GLOSSARY.items():
+        if word.startswith(start):
+            return meaning
+    return OPERATOR_WORDS.get(word)
+
+
+def stems(text: str, synonyms: bool = False) -> set[str]:
+    """Content-word stems of a text (stop words dropped), Russian words also as their English stem."""
+    found: set[str] = set()
+    for word in tokens(text):
+        if word in STOPWORDS or (len(word) < 2 and word not in OPERATOR_WORDS):
+            continue
+        meaning = english(word)
+        words = [word] + ([meaning] if meaning else [])
+        if synonyms:
+            words += [s for w in list(words) for s in SYNONYMS.get(w, ())]
+        found |= {stem(w) for w in words if not OPERATOR_WORDS.get(w)}
+    return found
+
+
+def overlap(request: set[str], other: set[str]) -> set[str]:
+    """Stems in common, counting a shared beginning of 5+ letters ('multipl…') as a match."""
+    common = request & other
+    for a in request - common:
+        for b in other:
+            if len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]:
+                common.add(a)
+    return common
