@@ -118,7 +118,7 @@ def test_identical_bytes_on_the_wire(sandbox):
     answers = []
     for _ in range(2):
         request = urllib.request.Request(sandbox.url + "/v1/messages", data=body, method="POST",
-                                         headers={"x-api-key": sandbox.api_key})
+                                         headers={"x-api-key": sandbox.api_key, "anthropic-version": "2023-06-01"})
         with urllib.request.urlopen(request, timeout=5) as response:
             answers.append(response.read())
     assert answers[0] == answers[1]
@@ -235,3 +235,35 @@ def test_nonsense_faults_are_refused_and_change_nothing(sandbox, spec):
     status, body = raw_post(sandbox, "/sandbox/faults", json.dumps(spec).encode())
     assert status == 400
     assert sandbox.faults.pending() == []
+
+
+MEMORY_PROBE = r"""
+import json, sys, urllib.request
+from course_agent.sandbox import Sandbox
+
+def rss_mb():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) // 1024 for line in status if line.startswith("VmRSS"))
+
+with Sandbox() as sb:
+    def send(n):
+        text = f"{n} " + "word " * (5 * 1024 * 1024 // 5)
+        body = json.dumps({"model": "claude-opus-5", "messages": [{"role": "user", "content": text}]}).encode()
+        request = urllib.request.Request(sb.url + "/v1/messages/count_tokens", data=body,
+                                         headers={"x-api-key": sb.api_key, "content-type": "application/json",
+                                                  "anthropic-version": "2023-06-01"})
+        urllib.request.urlopen(request, timeout=60).read()
+    send(-1)
+    before = rss_mb()
+    for n in range(20):
+        send(n)
+    print(rss_mb() - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_twenty_unique_5mb_prompts_do_not_grow_memory_by_150mb():
+    """Caches keep hashes and counts, never the text of a block (once: +690 MB for 60 such prompts)."""
+    done = subprocess.run([sys.executable, "-c", MEMORY_PROBE], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert int(done.stdout.strip()) < 150

@@ -3,7 +3,11 @@
 import anthropic
 import pytest
 
+import json
+import math
+
 from sandbox_http import MODEL, raw_post
+from course_agent.sandbox import request_schema
 from course_agent.sandbox.thinking import sign
 
 USE = {"type": "tool_use", "id": "toolu_a", "name": "get_diff", "input": {"pr": 482}}
@@ -131,11 +135,11 @@ def test_malformed_json_body(sandbox):
     ({"extra_body": {"max_tokens": "many"}}, "max_tokens: Input should be a valid integer"),
     ({"extra_body": {"colour": "red"}}, "colour: Extra inputs are not permitted"),
     ({"extra_body": {"messages": [{"role": "robot", "content": "hi"}]}},
-     "messages.0.role: Input should be 'user' or 'assistant'"),
+     "messages.0.role: Input should be 'user', 'assistant' or 'system'"),
     ({"extra_body": {"messages": [{"role": "user", "content": [{"type": "text"}]}]}},
-     "messages.0.content.0.text: Field required"),
+     "messages.0.content.0.text.text: Field required"),
     ({"tools": [{"name": "bad name", "input_schema": {"type": "object"}}]},
-     "tools.0.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"),
+     "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"),
 ])
 def test_wrong_types_and_unknown_fields(client, params, message):
     error = rejection(client, [{"role": "user", "content": "hi"}], **params)
@@ -157,3 +161,139 @@ def test_budget_must_be_below_max_tokens(client):
     error = rejection(client, [{"role": "user", "content": "hi"}], max_tokens=1500,
                       thinking={"type": "enabled", "budget_tokens": 2000})
     assert error.body["error"]["message"].startswith("`max_tokens` must be greater than `thinking.budget_tokens`")
+
+
+# Refused as the real API refuses them (wording from its answers, or in its style where undocumented)
+
+THINKING = {"type": "enabled", "budget_tokens": 1024}
+HI = [{"role": "user", "content": "hi"}]
+IMAGE = {"type": "image", "source": {"type": "base64", "media_type": "image/bmp", "data": "Qk0="}}
+DOCS = ("Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/"
+        "extended-thinking#important-considerations-when-using-extended-thinking")
+
+
+@pytest.mark.parametrize("messages, params, message", [
+    (HI, {"thinking": THINKING, "max_tokens": 2000, "extra_body": {"temperature": 0.5}},
+     f"`temperature` may only be set to 1 when thinking is enabled or in adaptive mode. {DOCS}"),
+    (HI, {"thinking": {"type": "adaptive"}, "extra_body": {"temperature": 0}},
+     f"`temperature` may only be set to 1 when thinking is enabled or in adaptive mode. {DOCS}"),
+    (HI, {"thinking": THINKING, "max_tokens": 2000, "extra_body": {"top_k": 5}},
+     f"`top_k` must be unset when thinking is enabled. {DOCS}"),
+    (HI, {"thinking": THINKING, "max_tokens": 2000, "tools": TOOLS, "tool_choice": {"type": "any"}},
+     "Thinking may not be enabled when tool_choice forces tool use."),
+    (HI, {"thinking": THINKING, "max_tokens": 2000, "tools": TOOLS, "tool_choice": {"type": "tool", "name": "get_diff"}},
+     "Thinking may not be enabled when tool_choice forces tool use."),
+    ([*HI, {"role": "assistant", "content": "The answer is "}], {},
+     "messages: final assistant content cannot end with trailing whitespace"),
+    ([*HI, {"role": "assistant", "content": [{"type": "text", "text": "Sure.\n"}]}], {},
+     "messages: final assistant content cannot end with trailing whitespace"),
+    ([{"role": "user", "content": [{"type": "text", "text": ""}]}], {}, "messages: text content blocks must be non-empty"),
+    (HI, {"tools": [TOOLS[0], {**TOOLS[0], "description": "again"}]}, "tools: Tool names must be unique."),
+    ([{"role": "user", "content": [IMAGE]}], {},
+     "messages.0.content.0.image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' "
+     "or 'image/webp'"),
+    (HI, {"tools": [{"name": "get_diff", "input_schema": {"type": "object", "properties": {"pr": "integer"}}}]},
+     "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 "
+     "(https://json-schema.org/draft/2020-12). Learn more about tool use at https://docs.claude.com/en/docs/tool-use."),
+    (HI, {"tools": [{"name": "get_diff", "input_schema": {"type": "string"}}]},
+     "tools.0.custom.input_schema.type: Input should be 'object'"),
+    (HI, {"extra_body": {"temperature": 1.5}}, "temperature: Input should be less than or equal to 1"),
+    (HI, {"extra_body": {"temperature": -0.1}}, "temperature: Input should be greater than or equal to 0"),
+    (HI, {"tools": [{"type": "mcp_toolset", "mcp_server_name": "gitlab", "colour": "red"}]},
+     "tools.0.mcp_toolset.colour: Extra inputs are not permitted"),
+    (HI, {"tools": [{"type": "web_search_20990101", "name": "web_search"}]},
+     "tools.0: Input tag 'web_search_20990101' found using 'type' does not match any of the expected tags: "),
+])
+def test_refused_like_the_api(client, messages, params, message):
+    error = rejection(client, messages, **params)
+    assert isinstance(error, anthropic.BadRequestError)
+    assert error.body["error"]["type"] == "invalid_request_error"
+    assert error.body["error"]["message"].startswith(message)
+
+
+def test_temperature_nan_is_refused(sandbox):
+    body = json.dumps({"model": MODEL, "max_tokens": 10, "messages": HI, "temperature": math.nan}).encode()
+    assert b"NaN" in body
+    status, answer = raw_post(sandbox, "/v1/messages", body)
+    assert (status, answer["error"]["message"]) == (400, "temperature: Input should be a finite number")
+
+
+def test_missing_anthropic_version_header(sandbox):
+    body = json.dumps({"model": MODEL, "max_tokens": 10, "messages": HI}).encode()
+    status, answer = raw_post(sandbox, "/v1/messages", body, headers={"anthropic-version": ""})
+    assert status == 400
+    assert answer["error"] == {"type": "invalid_request_error", "message": "anthropic-version: header is required"}
+    assert raw_post(sandbox, "/v1/messages", body)[0] == 200
+
+
+def test_every_request_gets_its_own_request_id_the_same_on_every_run(client):
+    def ids() -> list[str]:
+        from course_agent.sandbox import Sandbox
+
+        with Sandbox() as sb:
+            c = sb.client(max_retries=0)
+            got = [c.messages.with_raw_response.create(model=MODEL, max_tokens=10, messages=HI).headers["request-id"]
+                   for _ in range(2)]
+            try:
+                c.messages.create(model="claude-nonexistent-1", max_tokens=10, messages=HI)
+            except anthropic.NotFoundError as error:
+                assert error.body["request_id"] == error.response.headers["request-id"]
+                got.append(error.body["request_id"])
+            return got
+
+    first, second = ids(), ids()
+    assert len(set(first)) == 3  # identical requests, distinct ids
+    assert first == second       # and the same ids on the next run
+
+
+# Accepted, as the real API accepts them
+
+MCP_SERVER = {"type": "url", "url": "https://mcp.example.com/sse", "name": "gitlab",
+              "authorization_token": "token", "tool_configuration": {"enabled": True, "allowed_tools": ["get_diff"]}}
+
+
+@pytest.mark.parametrize("messages, params", [
+    (HI, {"thinking": THINKING, "max_tokens": 2000, "extra_body": {"temperature": 1}}),
+    (HI, {"thinking": {"type": "adaptive"}, "tools": TOOLS, "tool_choice": {"type": "auto"}}),
+    ([*HI, {"role": "assistant", "content": "The answer is"}], {}),
+    ([{"role": "user", "content": [{**IMAGE, "source": {**IMAGE["source"], "media_type": "image/webp"}},
+                                   {"type": "text", "text": "What is this?"}]}], {}),
+    (HI, {"output_config": {"effort": "low", "format": {"type": "json_schema", "schema": {"type": "object"}}}}),
+    (HI, {"metadata": {"user_id": "learner-1"}, "service_tier": "standard_only", "inference_geo": "us",
+          "speed": "standard", "cache_control": {"type": "ephemeral", "ttl": "1h"},
+          "container": {"id": "container_1"}, "diagnostics": {"previous_message_id": "msg_1"},
+          "stop_sequences": ["END"], "extra_body": {"top_p": 0.9, "top_k": 40, "temperature": 0.2}}),
+    (HI, {"tools": [{"name": "get_diff", "description": "diff", "strict": True, "defer_loading": False,
+                     "input_examples": [{"pr": 482}], "allowed_callers": ["direct"], "eager_input_streaming": True,
+                     "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}},
+                                      "required": ["pr"], "additionalProperties": False}}]}),
+    (HI, {"tools": [{"type": "web_search_20250305", "name": "web_search", "max_uses": 2,
+                     "allowed_domains": ["example.com"]}]}),
+])
+def test_valid_requests_are_accepted(client, messages, params):
+    assert create(client, messages, **params).stop_reason
+
+
+def test_beta_mcp_toolset_with_mcp_servers_is_accepted(client):
+    response = client.beta.messages.create(
+        model=MODEL, max_tokens=100, messages=HI, betas=["mcp-client-2025-11-20"], mcp_servers=[MCP_SERVER],
+        tools=[{"type": "mcp_toolset", "mcp_server_name": "gitlab",
+                "default_config": {"enabled": True}, "configs": {"get_diff": {"enabled": True}}}],
+        context_management={"edits": [{"type": "clear_tool_uses_20250919"}]}, timeout=30)
+    assert response.stop_reason == "end_turn"
+
+
+def test_system_role_message_is_accepted(client):
+    response = create(client, [*HI, {"role": "system", "content": "Answer briefly."}, {"role": "user", "content": "2+2?"}])
+    assert response.stop_reason == "end_turn"
+
+
+def test_schema_verdicts_keep_digests_not_bodies():
+    big = "x" * 5_000_000
+    before = len(request_schema.VERDICTS)
+    for i in range(3):
+        assert request_schema.first_problem(
+            {"model": MODEL, "max_tokens": 10, "system": f"{i}{big}", "messages": HI}) is None
+    assert len(request_schema.VERDICTS) <= before + 6
+    assert all(len(key[1]) == 64 for key in request_schema.VERDICTS._seen)
+    assert request_schema.VERDICTS.size <= 8192

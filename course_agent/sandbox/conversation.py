@@ -49,6 +49,8 @@ def merge_turns(messages: list[dict]) -> list[Turn]:
     """Merge consecutive same-role messages and check that none is empty."""
     turns: list[Turn] = []
     for i, message in enumerate(messages):
+        if message["role"] == "system":  # instructions between turns: they neither start nor split a turn
+            continue
         blocks = blocks_of(message["content"])
         is_final_assistant = i == len(messages) - 1 and message["role"] == "assistant"
         if not blocks and not is_final_assistant:

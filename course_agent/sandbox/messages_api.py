@@ -6,7 +6,8 @@ import itertools
 import json
 import threading
 
-from . import output_limits, simulated_model, thinking
+from . import output_limits, request_rules, simulated_model, thinking
+from .batches import MessageBatches
 from .conversation import check_thinking, check_tool_pairing, merge_turns
 from .errors import ApiError, invalid
 from .models import KNOWN_MODELS, ModelLimits
@@ -34,6 +35,12 @@ class MessagesApi:
         self.forced: list[str] = []
         """Misbehaviours ordered for the next responses, first first (see Sandbox.force)."""
         self._forced_lock = threading.Lock()
+        self.batches = MessageBatches(lambda params: self.create(params)[0])
+        """Message Batches, answered by this API in a background worker."""
+
+    def close(self) -> None:
+        """Stop the background work (the batch worker); the sandbox calls this when it stops."""
+        self.batches.stop()
 
     def _limits(self, body: dict) -> ModelLimits:
         limits = KNOWN_MODELS.get(body["model"])
@@ -46,6 +53,7 @@ class MessagesApi:
         if problem:
             raise invalid(problem)
         assert isinstance(body, dict)
+        request_rules.check(body)
         if body.get("thread") is not None:
             raise ApiError(400, THREAD_UNSUPPORTED, details={"error_code": "thread_unsupported_request"})
         limits = self._limits(body)
@@ -146,5 +154,4 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
     raise ValueError(f"unknown misbehaviour {kind!r}")
 
 
-def _thinking_on(body: dict) -> bool:
-    return (body.get("thinking") or {}).get("type") in ("enabled", "adaptive")
+_thinking_on = request_rules.thinking_on

@@ -1,26 +1,36 @@
-"""The Messages API over HTTP: routes under /v1/, the x-api-key check, and the API's
-JSON error envelope for everything that goes wrong there."""
+"""The Anthropic API over HTTP: routes under /v1/ (messages, models, message batches), the
+x-api-key and anthropic-version checks, request ids, and the API's JSON error envelope for
+everything that goes wrong there."""
 
 import hashlib
+import itertools
 import json
 
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
-from . import sse
+from . import models, pagination, sse
 from .errors import ApiError, invalid
 from .messages_api import MessagesApi
 
 _ROUTES = Map([
     Rule("/v1/messages", endpoint="messages", methods=["POST"]),
     Rule("/v1/messages/count_tokens", endpoint="count_tokens", methods=["POST"]),
-])
+    Rule("/v1/models", endpoint="models", methods=["GET"]),
+    Rule("/v1/models/<path:model_id>", endpoint="model", methods=["GET"]),
+    Rule("/v1/messages/batches", endpoint="batches", methods=["GET", "POST"]),
+    Rule("/v1/messages/batches/<batch_id>", endpoint="batch", methods=["GET", "DELETE"]),
+    Rule("/v1/messages/batches/<batch_id>/cancel", endpoint="batch_cancel", methods=["POST"]),
+    Rule("/v1/messages/batches/<batch_id>/results", endpoint="batch_results", methods=["GET"]),
+], strict_slashes=False)
 _FAULT_MESSAGES = {
     429: "Number of requests has exceeded your rate limit. Please retry after the time in the retry-after header.",
     500: "Internal server error",
     529: "Overloaded",
 }
+VERSION_REQUIRED = "anthropic-version: header is required"
+"""The real API's wording, seen in its answers."""
 
 
 def json_response(data: object, status: int = 200, headers: dict | None = None) -> Response:
@@ -46,36 +56,70 @@ class MessagesHttp:
     def __init__(self, api_key: str, api: MessagesApi) -> None:
         self.api_key = api_key
         self.api = api
+        self._request_numbers = itertools.count(1)
+
+    def new_request_id(self) -> str:
+        """A request id unique in this sandbox and the same on every run: the nth request gets the same id."""
+        return "req_01" + hashlib.sha256(f"request/{next(self._request_numbers)}".encode()).hexdigest()[:22]
 
     def __call__(self, request: Request) -> Response:
+        request_id = self.new_request_id()
         try:
-            endpoint, _ = _ROUTES.bind_to_environ(request.environ).match()
+            endpoint, args = _ROUTES.bind_to_environ(request.environ).match()
             self._authenticate(request)
-            body = read_json(request)
-            request.environ["course_agent.body"] = body  # for the sandbox's record of exchanges
-            if endpoint == "count_tokens":
-                return json_response(self.api.count_tokens(body))
-            message, partial_json = self.api.create(body)
-            request.environ["course_agent.reply"] = message
-            headers = {"request-id": "req_01" + message["id"][len("msg_01"):]}
-            if isinstance(body, dict) and body.get("stream"):
-                headers["cache-control"] = "no-cache"
-                return Response(sse.events(message, partial_json), 200, headers, mimetype="text/event-stream")
-            return json_response(message, 200, headers)
+            if not request.headers.get("anthropic-version"):
+                raise invalid(VERSION_REQUIRED)
+            response = self._dispatch(endpoint, args, request)
         except ApiError as error:
-            return self.error(error, request)
+            return self.error(error, request, request_id)
         except RequestEntityTooLarge:
             return self.error(ApiError(413, f"Request exceeds the maximum allowed number of bytes "
-                                            f"({request.max_content_length})."), request)
+                                            f"({request.max_content_length})."), request, request_id)
         except MethodNotAllowed:
-            return self.error(ApiError(405, f"Method Not Allowed: {request.method} {request.path}"), request)
+            return self.error(ApiError(405, f"Method Not Allowed: {request.method} {request.path}"), request, request_id)
         except NotFound:
-            return self.error(ApiError(404, "Not Found"), request)
+            return self.error(ApiError(404, "Not Found"), request, request_id)
         except HTTPException as exc:
-            return self.error(ApiError(exc.code or 400, exc.description or exc.name), request)
+            return self.error(ApiError(exc.code or 400, exc.description or exc.name), request, request_id)
+        response.headers["request-id"] = request_id
+        return response
 
-    def error(self, error: ApiError, request: Request) -> Response:
-        request_id = "req_01" + hashlib.sha256(f"{request.method} {request.full_path}".encode()).hexdigest()[:22]
+    def _dispatch(self, endpoint: str, args: dict, request: Request) -> Response:
+        base_url = request.host_url
+        batches = self.api.batches
+        if endpoint == "models":
+            lifecycles = _listed(request, "lifecycle")
+            return json_response(pagination.page(models.catalogue(set(lifecycles) or None), request.args))
+        if endpoint == "model":
+            if args["model_id"] not in models.KNOWN_MODELS:
+                raise ApiError(404, f"model: {args['model_id']}")
+            return json_response(models.model_info(args["model_id"]))
+        if endpoint == "batches":
+            if request.method == "GET":
+                return json_response(batches.list(request.args, base_url))
+            return json_response(batches.create(read_json(request), base_url))
+        if endpoint == "batch":
+            if request.method == "DELETE":
+                return json_response(batches.delete(args["batch_id"]))
+            return json_response(batches.retrieve(args["batch_id"], base_url))
+        if endpoint == "batch_cancel":
+            return json_response(batches.cancel(args["batch_id"], base_url))
+        if endpoint == "batch_results":
+            return Response(batches.results(args["batch_id"]), 200, mimetype="application/x-jsonl")
+
+        body = read_json(request)
+        request.environ["course_agent.body"] = body  # for the sandbox's record of exchanges
+        if endpoint == "count_tokens":
+            return json_response(self.api.count_tokens(body))
+        message, partial_json = self.api.create(body)
+        request.environ["course_agent.reply"] = message
+        if isinstance(body, dict) and body.get("stream"):
+            return Response(sse.events(message, partial_json), 200, {"cache-control": "no-cache"},
+                            mimetype="text/event-stream")
+        return json_response(message, 200)
+
+    def error(self, error: ApiError, request: Request, request_id: str | None = None) -> Response:
+        request_id = request_id or self.new_request_id()
         return json_response(error.body(request_id), error.status, {"request-id": request_id, **error.headers})
 
     def fault(self, status: int, headers: dict[str, str], request: Request) -> Response:
@@ -90,3 +134,9 @@ class MessagesHttp:
             raise ApiError(401, "x-api-key header is required")
         if key != self.api_key:
             raise ApiError(401, "invalid x-api-key")
+
+
+def _listed(request: Request, name: str) -> list[str]:
+    """A list query parameter as the SDK sends it (`name[]=a&name[]=b`), or repeated, or comma-separated."""
+    values = request.args.getlist(f"{name}[]") + request.args.getlist(name)
+    return [part for value in values for part in value.split(",") if part]

@@ -1,11 +1,18 @@
-"""The models the sandbox answers for, and the limits it enforces for each.
+"""The models the sandbox answers for, the limits it enforces for each, and the catalogue
+`GET /v1/models` lists.
 
-The limits are the sandbox's own round figures, chosen to behave like the real
-API (an output cap, a context window, a minimum cacheable prompt); they are not
-a statement about the live models.
+Every model id the installed SDK's `anthropic.types.Model` names is known, plus the sandbox's
+own. The limits are the sandbox's own round figures, chosen by model family to behave like the
+real API (an output cap, a context window, a minimum cacheable prompt); they are not a
+statement about the live models. Release dates are known only for dated ids; the others carry
+the epoch, as the API does for a model whose release date it does not know.
 """
 
+import re
 from dataclasses import dataclass
+from datetime import datetime
+
+from .sdk_params import sdk_model_ids
 
 
 @dataclass(frozen=True)
@@ -19,7 +26,7 @@ _LARGE = ModelLimits(max_output_tokens=128_000, context_window=1_000_000, min_ca
 _MEDIUM = ModelLimits(max_output_tokens=64_000, context_window=200_000, min_cacheable_tokens=1024)
 _SMALL = ModelLimits(max_output_tokens=64_000, context_window=200_000, min_cacheable_tokens=2048)
 
-KNOWN_MODELS: dict[str, ModelLimits] = {
+_SANDBOX_MODELS: dict[str, ModelLimits] = {
     "claude-opus-5": _LARGE,
     "claude-opus-5-5": _LARGE,
     "claude-sonnet-5": _LARGE,
@@ -34,3 +41,72 @@ KNOWN_MODELS: dict[str, ModelLimits] = {
     "claude-haiku-4-5": _SMALL,
     "claude-haiku-4-5-20251001": _SMALL,
 }
+LINES = ("haiku", "sonnet", "opus", "fable", "mythos")
+EPOCH = "1970-01-01T00:00:00Z"
+
+
+def limits_by_family(model_id: str) -> ModelLimits:
+    """Limits for a model the sandbox has no figures of its own for: Haiku small, 4.x medium, the rest large."""
+    if "haiku" in model_id:
+        return _SMALL
+    return _MEDIUM if re.search(r"-4-\d", model_id) else _LARGE
+
+
+KNOWN_MODELS: dict[str, ModelLimits] = {
+    **{model: _SANDBOX_MODELS.get(model) or limits_by_family(model) for model in sdk_model_ids()},
+    **_SANDBOX_MODELS,
+}
+"""Every model /v1/messages accepts, with its limits: the SDK's list first, in its order."""
+
+
+def _deprecations() -> dict[str, str]:
+    try:
+        from anthropic._data import DEPRECATED_MODELS
+    except ImportError:  # an SDK without the table: nothing is deprecated
+        return {}
+    return dict(DEPRECATED_MODELS)
+
+
+def _rfc3339_day(text: str) -> str | None:
+    """'June 30th, 2026' (the SDK's deprecation table) as '2026-06-30T00:00:00Z'."""
+    cleaned = re.sub(r"(\d)(st|nd|rd|th)", r"\1", text)
+    try:
+        return datetime.strptime(cleaned, "%B %d, %Y").strftime("%Y-%m-%dT00:00:00Z")
+    except ValueError:
+        return None
+
+
+def display_name(model_id: str) -> str:
+    """'claude-opus-4-5-20251101' -> 'Claude Opus 4.5'; 'claude-mythos-preview' -> 'Claude Mythos Preview'."""
+    words = re.sub(r"-\d{8}$", "", model_id).split("-")
+    name, version = [], []
+    for word in words:
+        (version if word.isdigit() else name).append(word)
+    return " ".join([w.capitalize() for w in name] + ([".".join(version)] if version else []))
+
+
+def model_info(model_id: str) -> dict:
+    """The ModelInfo object the API returns for one model."""
+    limits = KNOWN_MODELS[model_id]
+    dated = re.search(r"-(\d{4})(\d{2})(\d{2})$", model_id)
+    retires = _deprecations().get(model_id)
+    line = next((name for name in LINES if f"-{name}-" in f"{model_id}-"), None)
+    return {
+        "type": "model",
+        "id": model_id,
+        "display_name": display_name(model_id),
+        "created_at": f"{dated[1]}-{dated[2]}-{dated[3]}T00:00:00Z" if dated else EPOCH,
+        "lifecycle": "deprecated" if retires else "active",
+        "deprecated_at": None,
+        "retires_at": _rfc3339_day(retires) if retires else None,
+        "line": line,
+        "max_input_tokens": limits.context_window,
+        "max_tokens": limits.max_output_tokens,
+        "capabilities": None,
+    }
+
+
+def catalogue(lifecycles: set[str] | None = None) -> list[dict]:
+    """Every known model's ModelInfo, in list order; by default the active and deprecated ones, as the API lists."""
+    wanted = lifecycles or {"active", "deprecated"}
+    return [info for info in map(model_info, KNOWN_MODELS) if info["lifecycle"] in wanted]

@@ -1,12 +1,20 @@
-"""JSON Schema of the Messages API request body (the subset the sandbox simulates), and
-the conversion of jsonschema's findings into the API's own error wording
-(`messages.0.role: Input should be 'user' or 'assistant'`)."""
+"""JSON Schema of the Messages API request body, and the conversion of jsonschema's findings
+into the API's own error wording (`messages.0.role: Input should be 'user', 'assistant' or 'system'`).
 
+The fields the simulated model reads are described here in detail; every other field, tool and
+content block the installed SDK can send is accepted with the keys its types declare
+(`sdk_params`), and anything else is refused, as the API does.
+"""
+
+import hashlib
 import json
-from functools import lru_cache
+import threading
+from collections import OrderedDict
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
+
+from . import sdk_params
 
 _CACHE_CONTROL = {
     "type": ["object", "null"],
@@ -14,64 +22,71 @@ _CACHE_CONTROL = {
     "properties": {"type": {"enum": ["ephemeral"]}, "ttl": {"enum": ["5m", "1h"]}},
     "additionalProperties": False,
 }
+IMAGE_MEDIA_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"]
 
 
-def _block(kind: str, required: list[str], properties: dict) -> dict:
-    """An if/then clause that checks a content block once its `type` says what it is."""
+def _tagged(kind: str, required, properties: dict, allowed=()) -> dict:
+    """An if/then clause that checks an object once its `type` says which variant it is."""
     return {
         "if": {"properties": {"type": {"const": kind}}, "required": ["type"]},
         "then": {
-            "required": required,
-            "properties": {"type": {"const": kind}, "cache_control": _CACHE_CONTROL, **properties},
+            "required": sorted(required),
+            "properties": {"type": {"const": kind}, "cache_control": _CACHE_CONTROL,
+                           **{k: {} for k in allowed}, **properties},
             "additionalProperties": False,
         },
     }
 
 
-_TEXT = _block("text", ["text"], {"text": {"type": "string"}, "citations": {}})
-_BLOCK_TYPES = [
-    "text", "image", "document", "search_result", "tool_use", "tool_result", "thinking",
-    "redacted_thinking", "server_tool_use", "web_search_tool_result", "web_fetch_tool_result",
-    "code_execution_tool_result", "container_upload",
-]
-_CONTENT_BLOCK = {
+_TEXT_PROPERTIES = {"text": {"type": "string"}, "citations": {}}
+_TEXT = _tagged("text", ["text"], _TEXT_PROPERTIES)
+_IMAGE_SOURCE = {
     "type": "object",
     "required": ["type"],
-    "properties": {"type": {"enum": _BLOCK_TYPES}},
     "allOf": [
-        _TEXT,
-        _block("tool_use", ["id", "name", "input"], {
-            "id": {"type": "string"}, "name": {"type": "string"}, "input": {"type": "object"},
-            "caller": {},
-        }),
-        _block("tool_result", ["tool_use_id"], {
-            "tool_use_id": {"type": "string"},
-            "content": {"type": ["string", "array"], "items": {"type": "object", "required": ["type"]}},
-            "is_error": {"type": "boolean"},
-        }),
-        _block("thinking", ["thinking", "signature"], {
-            "thinking": {"type": "string"}, "signature": {"type": "string"},
-        }),
-        _block("redacted_thinking", ["data"], {"data": {"type": "string"}}),
-        _block("server_tool_use", ["id", "name", "input"], {
-            "id": {"type": "string"}, "name": {"type": "string"}, "input": {"type": "object"},
-            "caller": {},
-        }),
-        _block("web_search_tool_result", ["tool_use_id", "content"], {
-            "tool_use_id": {"type": "string"}, "content": {}, "caller": {},
-        }),
+        _tagged("base64", ["media_type", "data"],
+                {"media_type": {"enum": IMAGE_MEDIA_TYPES}, "data": {"type": "string"}}),
+        _tagged("url", ["url"], {"url": {"type": "string"}}),
     ],
 }
+_DETAILED_BLOCKS = {
+    "text": (["text"], _TEXT_PROPERTIES),
+    "image": (["source"], {"source": _IMAGE_SOURCE}),
+    "tool_use": (["id", "name", "input"], {"id": {"type": "string"}, "name": {"type": "string"},
+                                           "input": {"type": "object"}}),
+    "tool_result": (["tool_use_id"], {
+        "tool_use_id": {"type": "string"},
+        "content": {"type": ["string", "array"], "items": {"type": "object", "required": ["type"]}},
+        "is_error": {"type": "boolean"},
+    }),
+    "thinking": (["thinking", "signature"], {"thinking": {"type": "string"}, "signature": {"type": "string"}}),
+    "redacted_thinking": (["data"], {"data": {"type": "string"}}),
+    "server_tool_use": (["id", "name", "input"], {"id": {"type": "string"}, "name": {"type": "string"},
+                                                  "input": {"type": "object"}}),
+    "web_search_tool_result": (["tool_use_id", "content"], {"tool_use_id": {"type": "string"}}),
+}
 
-_TOOL = {
-    "type": "object",
-    "if": {"not": {"required": ["type"]}},
-    "then": {
+
+def _content_block() -> dict:
+    variants = sdk_params.content_block_variants()
+    clauses = []
+    for kind in sorted(set(variants) | set(_DETAILED_BLOCKS)):
+        sdk = variants.get(kind)
+        allowed = (sdk.allowed - {"type"}) if sdk else set()
+        required, properties = _DETAILED_BLOCKS.get(kind, (sorted((sdk.required - {"type"}) if sdk else ()), {}))
+        clauses.append(_tagged(kind, required, properties, allowed))
+    return {"type": "object", "required": ["type"],
+            "properties": {"type": {"enum": sorted(set(variants) | set(_DETAILED_BLOCKS))}}, "allOf": clauses}
+
+
+def _tool() -> dict:
+    custom = {
         "required": ["name", "input_schema"],
         "properties": {
+            "type": {"const": "custom"},
             "name": {"type": "string", "pattern": "^[a-zA-Z0-9_-]{1,128}$"},
             "description": {"type": "string"},
-            "input_schema": {"type": "object", "required": ["type"]},
+            "input_schema": {"type": "object", "required": ["type"], "properties": {"type": {"const": "object"}}},
             "cache_control": _CACHE_CONTROL,
             "strict": {"type": "boolean"},
             "input_examples": {"type": "array"},
@@ -80,86 +95,129 @@ _TOOL = {
             "allowed_callers": {"type": "array"},
         },
         "additionalProperties": False,
-    },
-    "else": {"required": ["type", "name"], "properties": {"type": {"type": "string"}, "name": {"type": "string"}}},
-}
+    }
+    typed = {tag: v for tag, v in sdk_params.tool_variants().items() if tag != "custom"}
+    return {
+        "type": "object",
+        "if": {"anyOf": [{"not": {"required": ["type"]}}, {"properties": {"type": {"const": "custom"}}}]},
+        "then": custom,
+        "else": {
+            "required": ["type"],
+            "properties": {"type": {"enum": ["custom", *sorted(typed)]}},
+            "allOf": [_tagged(tag, v.required - {"type"}, {"name": {"type": "string"}}, v.allowed - {"type"})
+                      for tag, v in sorted(typed.items())],
+        },
+    }
+
 
 MESSAGE_SCHEMA = {
     "type": "object",
     "required": ["role", "content"],
     "properties": {
-        "role": {"enum": ["user", "assistant"]},
-        "content": {"type": ["string", "array"], "items": _CONTENT_BLOCK},
+        "role": {"enum": ["user", "assistant", "system"]},
+        "content": {"type": ["string", "array"], "items": _content_block()},
     },
+    "if": {"properties": {"role": {"const": "system"}}},
+    "then": {"properties": {"content": {"items": {"type": "object", **_TEXT}}}},
     "additionalProperties": False,
 }
 
-REQUEST_SCHEMA = {
-    "type": "object",
-    "required": ["model", "messages", "max_tokens"],
-    "properties": {
-        "model": {"type": "string"},
-        "max_tokens": {"type": "integer", "minimum": 1},
-        "messages": {"type": "array", "items": {"type": "object"}},  # each checked by MESSAGE_SCHEMA
-        "system": {"type": ["string", "array"], "items": {"type": "object", **_TEXT}},
-        "tools": {"type": "array", "items": _TOOL},
-        "tool_choice": {
-            "type": "object",
-            "required": ["type"],
-            "properties": {"type": {"enum": ["auto", "any", "tool", "none"]}, "name": {"type": "string"},
-                           "disable_parallel_tool_use": {"type": "boolean"}},
-            "if": {"properties": {"type": {"const": "tool"}}},
-            "then": {"required": ["type", "name"]},
-        },
-        "stop_sequences": {"type": "array", "items": {"type": "string"}},
-        "stream": {"type": "boolean"},
-        "temperature": {"type": "number", "minimum": 0, "maximum": 1},
-        "top_p": {"type": "number"},
-        "top_k": {"type": "integer"},
-        "metadata": {"type": "object"},
-        "service_tier": {"enum": ["auto", "standard_only"]},
-        "cache_control": _CACHE_CONTROL,
-        "thinking": {
-            "type": "object",
-            "required": ["type"],
-            "properties": {
-                "type": {"enum": ["enabled", "disabled", "adaptive"]},
-                "budget_tokens": {"type": "integer", "minimum": 1024},
-                "display": {"type": ["string", "null"]},
-            },
-        },
-        "output_config": {"type": "object"},
-        "output_format": {"type": ["object", "null"]},
-        "context_management": {"type": ["object", "null"]},
-        "container": {},
-        "mcp_servers": {"type": "array"},
-        "inference_geo": {"type": ["string", "null"]},
-        "speed": {"type": ["string", "null"]},
-        "diagnostics": {},
-        "thread": {},
+_DETAILED_FIELDS = {
+    "model": {"type": "string"},
+    "max_tokens": {"type": "integer", "minimum": 1},
+    "messages": {"type": "array", "items": {"type": "object"}},  # each checked by MESSAGE_SCHEMA
+    "system": {"type": ["string", "array"], "items": {"type": "object", **_TEXT}},
+    "tools": {"type": "array", "items": _tool()},
+    "tool_choice": {
+        "type": "object",
+        "required": ["type"],
+        "properties": {"type": {"enum": ["auto", "any", "tool", "none"]}, "name": {"type": "string"},
+                       "disable_parallel_tool_use": {"type": "boolean"}},
+        "if": {"properties": {"type": {"const": "tool"}}},
+        "then": {"required": ["type", "name"]},
     },
-    "additionalProperties": False,
+    "stop_sequences": {"type": "array", "items": {"type": "string"}},
+    "stream": {"type": "boolean"},
+    "temperature": {"type": "number", "minimum": 0, "maximum": 1},
+    "top_p": {"type": "number", "minimum": 0, "maximum": 1},
+    "top_k": {"type": "integer", "minimum": 0},
+    "metadata": {"type": "object", "properties": {"user_id": {"type": ["string", "null"]}},
+                 "additionalProperties": False},
+    "service_tier": {"enum": ["auto", "standard_only"]},
+    "cache_control": _CACHE_CONTROL,
+    "thinking": {
+        "type": "object",
+        "required": ["type"],
+        "properties": {
+            "type": {"enum": ["enabled", "disabled", "adaptive", "between_tools"]},
+            "budget_tokens": {"type": "integer", "minimum": 1024},
+            "display": {"enum": ["summarized", "omitted", None]},
+        },
+        "if": {"properties": {"type": {"const": "enabled"}}},
+        "then": {"required": ["type", "budget_tokens"]},
+    },
+    "output_config": {"type": "object"},
+    "mcp_servers": {"type": "array", "items": {"type": "object", "required": ["type", "url", "name"]}},
+    "inference_geo": {"type": ["string", "null"]},
+    "speed": {"enum": ["standard", "fast", None]},
 }
 
-COUNT_TOKENS_SCHEMA = {
-    **REQUEST_SCHEMA,
-    "required": ["model", "messages"],
-    "properties": {
-        k: v for k, v in REQUEST_SCHEMA["properties"].items()
-        if k not in ("max_tokens", "stream", "stop_sequences", "temperature", "top_p", "top_k", "metadata")
-    },
-}
+
+def _request_schema(kind: str) -> dict:
+    fields = sdk_params.body_fields(kind)
+    return {
+        "type": "object",
+        "required": ["model", "messages", "max_tokens"] if kind == "request" else ["model", "messages"],
+        "properties": {name: _DETAILED_FIELDS.get(name, {}) for name in sorted(fields)},
+        "additionalProperties": False,
+    }
+
+
+REQUEST_SCHEMA = _request_schema("request")
+COUNT_TOKENS_SCHEMA = _request_schema("count_tokens")
 
 _VALIDATORS = {
     "request": Draft202012Validator(REQUEST_SCHEMA),
     "count_tokens": Draft202012Validator(COUNT_TOKENS_SCHEMA),
+    "message": Draft202012Validator(MESSAGE_SCHEMA),
 }
-_MESSAGE = Draft202012Validator(MESSAGE_SCHEMA)
 _TYPE_NAMES = {
     "string": "a valid string", "integer": "a valid integer", "number": "a valid number",
     "array": "a valid list", "object": "a valid dictionary", "boolean": "a valid boolean",
     "null": "None",
 }
+_TAGGED_LISTS = {"content", "tools"}
+"""Lists whose items are a tagged union: the API names the item's `type` in an error's path."""
+
+
+class _Verdicts:
+    """Verdicts remembered by a digest of the checked JSON, never by the JSON itself, and a bounded
+    number of them: a 5 MB block sent once costs 64 bytes of memory afterwards, not 5 MB."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self._seen: OrderedDict[tuple[str, str], bool] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def is_valid(self, kind: str, instance: object) -> bool:
+        text = json.dumps(instance, sort_keys=True, ensure_ascii=False)
+        key = (kind, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
+        with self._lock:
+            if key in self._seen:
+                self._seen.move_to_end(key)
+                return self._seen[key]
+        verdict = _VALIDATORS[kind].is_valid(instance)
+        with self._lock:
+            self._seen[key] = verdict
+            while len(self._seen) > self.size:
+                self._seen.popitem(last=False)
+        return verdict
+
+    def __len__(self) -> int:
+        return len(self._seen)
+
+
+VERDICTS = _Verdicts()
 
 
 def first_problem(body: object, kind: str = "request") -> str | None:
@@ -170,54 +228,77 @@ def first_problem(body: object, kind: str = "request") -> str | None:
     """
     validator = _VALIDATORS[kind]
     if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
-        return _wording(best_match(validator.iter_errors(body)), ())
-    if not _is_valid(kind, json.dumps({**body, "messages": []}, sort_keys=True)):
-        return _wording(best_match(validator.iter_errors(body)), ())
+        return _wording(best_match(validator.iter_errors(body)), body, ())
+    if not VERDICTS.is_valid(kind, {**body, "messages": []}):
+        return _wording(best_match(validator.iter_errors(body)), body, ())
     for i, message in enumerate(body["messages"]):
-        if not _is_valid("message", json.dumps(message, sort_keys=True)):
-            return _wording(best_match(_MESSAGE.iter_errors(message)), ("messages", i))
+        if not VERDICTS.is_valid("message", message):
+            return _wording(best_match(_VALIDATORS["message"].iter_errors(message)), message, ("messages", i))
     return None
 
 
-@lru_cache(maxsize=8192)
-def _is_valid(kind: str, canonical: str) -> bool:
-    return (_MESSAGE if kind == "message" else _VALIDATORS[kind]).is_valid(json.loads(canonical))
+def _wording(error: ValidationError, root: object, prefix: tuple) -> str:
+    return _raw_wording(error, root, prefix).removeprefix(": ")
 
 
-def _wording(error: ValidationError, prefix: tuple) -> str:
-    return _raw_wording(error, prefix).removeprefix(": ")
+def _located(root: object, prefix: tuple, path: list) -> list[str]:
+    """The error's path as the API writes it: a tagged item's `type` follows its index
+    (`tools.0.custom.name`, `content.0.image.source.base64.media_type`)."""
+    parts = [str(p) for p in prefix]
+    node, parent_key = root, prefix[-2] if len(prefix) >= 2 else None
+    for step, key in enumerate(path):
+        parts.append(str(key))
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            break
+        rest = path[step + 1:]
+        tagged_item = isinstance(key, int) and parent_key in _TAGGED_LISTS
+        if isinstance(node, dict) and rest and rest[0] != "type" and (tagged_item or key == "source"):
+            tag = node.get("type", "custom" if parent_key == "tools" else None)
+            if isinstance(tag, str):
+                parts.append(tag)
+        parent_key = key
+    return parts
 
 
-def _raw_wording(error: ValidationError, prefix: tuple) -> str:
-    full_path = [*prefix, *error.absolute_path]
-    path = ".".join(str(part) for part in full_path)
+def _options(values: list) -> str:
+    shown = [repr(v) for v in values]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
 
-    def at(suffix: str = "") -> str:
-        return ".".join(p for p in (path, suffix) if p)
 
+def _raw_wording(error: ValidationError, root: object, prefix: tuple) -> str:
+    relative = list(error.absolute_path)
     kind = error.validator
+    child = None
     if kind == "required":
-        missing = error.message.split("'")[1]
-        return f"{at(missing)}: Field required"
-    if kind == "additionalProperties":
+        child = error.message.split("'")[1]
+    elif kind == "additionalProperties":
         allowed = error.schema.get("properties", {})
         extra = sorted(k for k in error.instance if k not in allowed)
-        return f"{at(extra[0] if extra else '')}: Extra inputs are not permitted"
+        child = extra[0] if extra else None
+    path = ".".join(_located(root, prefix, relative + ([child] if child is not None else [])))
+    if kind == "required":
+        return f"{path}: Field required"
+    if kind == "additionalProperties":
+        return f"{path}: Extra inputs are not permitted"
     if kind == "type":
         expected = error.validator_value
         names = [expected] if isinstance(expected, str) else list(expected)
-        return f"{at()}: Input should be " + " or ".join(_TYPE_NAMES[name] for name in names)
+        return f"{path}: Input should be " + " or ".join(_TYPE_NAMES[name] for name in names)
     if kind in ("enum", "const"):
         options = error.validator_value if kind == "enum" else [error.validator_value]
-        if path.endswith("type") and len(full_path) > 2:
+        options = [o for o in options if o is not None]
+        full_path = [*prefix, *relative]
+        if full_path and full_path[-1] == "type" and len(full_path) > 2 and "input_schema" not in full_path:
             tags = ", ".join(f"'{o}'" for o in options)
-            return (f"{at()[: -len('.type')]}: Input tag '{error.instance}' found using 'type' "
+            return (f"{path[: -len('.type')]}: Input tag '{error.instance}' found using 'type' "
                     f"does not match any of the expected tags: {tags}")
-        return f"{at()}: Input should be " + " or ".join(repr(o) for o in options)
+        return f"{path}: Input should be {_options(options)}"
     if kind == "minimum":
-        return f"{at()}: Input should be greater than or equal to {error.validator_value}"
+        return f"{path}: Input should be greater than or equal to {error.validator_value}"
     if kind == "maximum":
-        return f"{at()}: Input should be less than or equal to {error.validator_value}"
+        return f"{path}: Input should be less than or equal to {error.validator_value}"
     if kind == "pattern":
-        return f"{at()}: String should match pattern '{error.validator_value}'"
-    return f"{at()}: {error.message}"
+        return f"{path}: String should match pattern '{error.validator_value}'"
+    return f"{path}: {error.message}"
