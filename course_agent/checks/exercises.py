@@ -506,7 +506,7 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
         text, is_error, detail = describe(probes[key], call)
         read_calls.append((is_error and bool(_NOT_FOUND.search(text)), detail))
     error_ok = all(ok for ok, _ in read_calls)
-    g.check("read_file_error", t_error, error_ok, " ".join(detail for _, detail in read_calls),
+    g.check("read_file_error", t_error, error_ok, "; ".join(d.rstrip(".") for _, d in read_calls) + ".",
             tr("read_file must fail for every path, even one that exists, and the failure must come back as "
                "{\"content\": \"read_file failed: FileNotFoundError: ...\", \"is_error\": True}: catch the "
                "exception inside run_tool and name it in the content.", lang), where=tr("notebook 5", lang))

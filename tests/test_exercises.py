@@ -1,0 +1,433 @@
+"""The exercise graders: an untouched placeholder is "not done yet" (nothing passed), the reference
+solution passes, and each requirement broken on purpose is reported broken."""
+
+import time
+
+import gitlab
+import pytest
+
+from course_agent.checks.exercises import (check_exercise_1, check_exercise_2, check_exercise_5, check_exercise_7,
+                                           check_exercise_8)
+from course_agent.checks.report import BROKEN, NOT_CHECKED, PASSED
+from course_agent.config import model_id
+from course_agent.gitlab import GitLabTools
+from course_agent.safety import Decision, Policy, Verdict
+from course_agent.sandbox import Sandbox
+from course_agent.solution_exercises import exercise_01, exercise_02, exercise_05, exercise_07, exercise_08
+
+GRADER_SECONDS = 2.0
+
+
+@pytest.fixture(scope="module")
+def sb():
+    with Sandbox() as sandbox:
+        yield sandbox
+
+
+@pytest.fixture(scope="module")
+def client(sb):
+    return sb.client(max_retries=0)
+
+
+@pytest.fixture(scope="module")
+def project(sb):
+    return gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token).projects.get(sb.project)
+
+
+def status(report, rule):
+    return next(f.status for f in report.findings if f.rule == rule)
+
+
+def assert_not_done(report, language="en"):
+    assert not report.ok
+    assert report.note.startswith("Not done yet" if language == "en" else "Пока не сделано")
+    assert report.findings and all(f.status == NOT_CHECKED for f in report.findings)
+    assert report.hints
+
+
+def assert_only_broken(report, *rules):
+    """Exactly these requirements are broken, every other one passed."""
+    assert not report.ok
+    broken = {f.rule for f in report.findings if f.status == BROKEN}
+    assert broken == set(rules), report.text()
+    assert all(f.status == PASSED for f in report.findings if f.rule not in rules), report.text()
+    assert report.hints and not report.note.startswith("Not done yet")
+
+
+def timed(check, *args, **kwargs):
+    start = time.perf_counter()
+    report = check(*args, **kwargs)
+    elapsed = time.perf_counter() - start
+    assert elapsed < GRADER_SECONDS, f"{check.__name__} took {elapsed:.2f} s"
+    return report
+
+
+# ---------------------------------------------------------------- exercise 1
+
+
+def count(client, stop_sequences=("5",), question="Count from 1 to 10."):
+    return client.messages.create(model=model_id(), max_tokens=200, stop_sequences=list(stop_sequences),
+                                  messages=[{"role": "user", "content": question}])
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_1_placeholder_is_not_done(language):
+    assert_not_done(check_exercise_1(None, language=language), language)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_1_reference_solution_passes(client, language):
+    report = timed(check_exercise_1, exercise_01.solve(client, language), language=language)
+    assert report.ok, report.text()
+    assert report.title == ("Exercise 1" if language == "en" else "Упражнение 1")
+    assert all(f.detail for f in report.findings)
+
+
+def test_exercise_1_accepts_a_plain_dict(client):
+    assert check_exercise_1(count(client).model_dump()).ok
+
+
+def test_exercise_1_wrong_stop_sequence(client):
+    report = check_exercise_1(count(client, ["6"]))
+    assert_only_broken(report, "stop_sequence", "text")
+    assert "'6'" in next(f.detail for f in report.findings if f.rule == "stop_sequence")
+
+
+def test_exercise_1_no_stop_sequence(client):
+    response = client.messages.create(model=model_id(), max_tokens=200,
+                                      messages=[{"role": "user", "content": "Count from 1 to 10."}])
+    assert_only_broken(check_exercise_1(response), "stop_reason", "stop_sequence", "text")
+
+
+def test_exercise_1_not_a_message():
+    report = check_exercise_1(42)
+    assert not report.ok and not report.passed and set(report.broken) == {"stop_reason", "stop_sequence", "text"}
+
+
+# ---------------------------------------------------------------- exercise 2
+
+
+@pytest.fixture(scope="module")
+def solved_2(client, project):
+    return exercise_02.solve(client, project)
+
+
+GET_DIFF_ONLY = [{"name": "get_diff", "description": "Get the changes of a merge request.",
+                  "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}]
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_2_placeholder_is_not_done(language):
+    assert_not_done(check_exercise_2(GET_DIFF_ONLY, [], language=language), language)
+    assert_not_done(check_exercise_2(None, None, language=language), language)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_2_reference_solution_passes(client, project, language):
+    tools, messages = exercise_02.solve(client, project, language)
+    report = timed(check_exercise_2, tools, messages, language=language)
+    assert report.ok, report.text()
+    assert ("called 3 times" if language == "en" else "вызвана 3 раза") in report.note
+
+
+def test_exercise_2_accepts_plain_dicts(solved_2):
+    tools, messages = solved_2
+    as_dicts = [{"role": m["role"], "content": m["content"] if isinstance(m["content"], str)
+                 else [b if isinstance(b, dict) else b.model_dump() for b in m["content"]]} for m in messages]
+    assert check_exercise_2(tools, as_dicts).ok
+
+
+def test_exercise_2_no_read_file_tool(solved_2):
+    _, messages = solved_2
+    assert_only_broken(check_exercise_2(GET_DIFF_ONLY, messages), "read_file_tool")
+
+
+def test_exercise_2_read_file_without_path(solved_2):
+    tools, messages = solved_2
+    no_path = [dict(t, input_schema={"type": "object", "properties": {"file": {"type": "string"}}})
+               if t["name"] == "read_file" else t for t in tools]
+    assert_only_broken(check_exercise_2(no_path, messages), "read_file_tool")
+
+
+def test_exercise_2_other_first_message(solved_2):
+    tools, messages = solved_2
+    history = [{"role": "user", "content": "Review pull request #483."}] + messages[1:]
+    assert_only_broken(check_exercise_2(tools, history), "starts_with_task")
+
+
+def _read_turn(messages):
+    return next(i for i, m in enumerate(messages) if m["role"] == "assistant"
+                and any(getattr(b, "name", None) == "read_file" for b in m["content"]))
+
+
+def test_exercise_2_split_tool_results(solved_2):
+    """Two tool_use blocks in one turn, their results over two user messages."""
+    tools, messages = solved_2
+    i = _read_turn(messages)
+    use = next(b.model_dump() for b in messages[i]["content"] if getattr(b, "name", None) == "read_file")
+    second = dict(use, id="toolu_second", input={"path": "shop/cart.py", "ref": "main"})
+    result = messages[i + 1]["content"][0]
+    split = messages[:i] + [
+        {"role": "assistant", "content": [b.model_dump() for b in messages[i]["content"]] + [second]},
+        {"role": "user", "content": [result]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_second", "content": "..."}]},
+    ] + messages[i + 2:]
+    report = check_exercise_2(tools, split)
+    assert_only_broken(report, "pairs")
+    assert "toolu_second" in next(f.detail for f in report.findings if f.rule == "pairs")
+
+
+def test_exercise_2_result_with_a_wrong_id(solved_2):
+    tools, messages = solved_2
+    i = _read_turn(messages)
+    wrong = dict(messages[i + 1]["content"][0], tool_use_id="toolu_wrong")
+    history = messages[:i + 1] + [{"role": "user", "content": [wrong]}] + messages[i + 2:]
+    assert_only_broken(check_exercise_2(tools, history), "pairs", "read_file_called")
+
+
+def test_exercise_2_no_read_file_call(client, solved_2):
+    tools, _ = solved_2
+    messages = [{"role": "user", "content": "Review pull request #482."}]
+    first = client.messages.create(model=model_id(), max_tokens=4000, tools=GET_DIFF_ONLY, messages=messages)
+    use = next(b for b in first.content if b.type == "tool_use")
+    messages += [{"role": "assistant", "content": first.content},
+                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": use.id, "content": "diff ..."}]}]
+    last = client.messages.create(model=model_id(), max_tokens=4000, tools=GET_DIFF_ONLY, messages=messages)
+    messages.append({"role": "assistant", "content": last.content})
+    assert_only_broken(check_exercise_2(tools, messages), "read_file_called")
+
+
+def test_exercise_2_last_response_not_appended(solved_2):
+    tools, messages = solved_2
+    assert_only_broken(check_exercise_2(tools, messages[:-1]), "finished")
+    # stopped right after the model asked for the file: the file never came back either
+    assert_only_broken(check_exercise_2(tools, messages[:-2]), "finished", "read_file_called")
+
+
+# ---------------------------------------------------------------- exercise 5
+
+
+def _dispatcher(read_file, get_diff=None, catch=True, mark_errors=True):
+    def run(name, tool_input):
+        try:
+            if name == "read_file":
+                return {"content": read_file(**tool_input)}
+            return {"content": (get_diff or exercise_05.get_diff)(**tool_input)}
+        except Exception as error:
+            if not catch:
+                raise
+            return {"content": f"{name} failed: {type(error).__name__}: {error}", **({"is_error": True} if mark_errors
+                                                                                    else {})}
+    return run
+
+
+def _missing(path, ref="main"):
+    raise FileNotFoundError(f"{path} does not exist at {ref}")
+
+
+@pytest.fixture
+def point_05_at(project):
+    old = exercise_05.project
+    exercise_05.project = project
+    yield
+    exercise_05.project = old
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_5_placeholder_is_not_done(language):
+    assert_not_done(check_exercise_5(None, language=language), language)
+
+
+def test_exercise_5_an_unwritten_function_is_not_done():
+    def stub(name, tool_input):
+        pass
+
+    def todo(name, tool_input):
+        raise NotImplementedError
+
+    assert_not_done(check_exercise_5(stub))
+    assert_not_done(check_exercise_5(todo))
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_5_reference_solution_passes(project, language):
+    report = timed(check_exercise_5, exercise_05.solve(project), language=language)
+    assert report.ok, report.text()
+
+
+def test_exercise_5_runs_against_a_fresh_sandbox_not_the_learners_gitlab(project):
+    """The dispatcher's `project` global is pointed at the check's sandbox, and given back afterwards."""
+    dead = gitlab.Gitlab("http://127.0.0.1:9", private_token="x").projects.get("nobody/nothing", lazy=True)
+    exercise_05.solve(dead)
+    try:
+        assert check_exercise_5(exercise_05.run_tool_missing_file).ok
+        assert exercise_05.project is dead
+    finally:
+        exercise_05.solve(project)
+
+
+def test_exercise_5_a_dispatcher_that_raises(point_05_at):
+    report = check_exercise_5(_dispatcher(_missing, catch=False))
+    assert not report.ok and set(report.broken) == {"read_file_error", "survives"}
+    assert status(report, "get_diff_works") == PASSED
+    assert status(report, "mentions_failure") == NOT_CHECKED  # the run died: there is no answer to read
+    assert "FileNotFoundError" in next(f.detail for f in report.findings if f.rule == "survives")
+
+
+def test_exercise_5_read_file_that_works(point_05_at):
+    """The notebook's own run_tool_safely: read_file does not fail, so the exercise is not done."""
+    def read_file(path, ref="main"):
+        return exercise_05.project.files.raw(path, ref=ref).decode("utf-8")
+
+    report = check_exercise_5(_dispatcher(read_file))
+    assert status(report, "read_file_error") == BROKEN and status(report, "survives") == BROKEN
+    assert status(report, "get_diff_works") == PASSED
+
+
+def test_exercise_5_error_without_is_error(point_05_at):
+    report = check_exercise_5(_dispatcher(_missing, mark_errors=False))
+    assert status(report, "read_file_error") == BROKEN and not report.ok
+
+
+def test_exercise_5_get_diff_broken_too(point_05_at):
+    def no_diff(pr):
+        raise RuntimeError("GitLab is down")
+
+    report = check_exercise_5(_dispatcher(_missing, get_diff=no_diff))
+    assert status(report, "get_diff_works") == BROKEN and status(report, "read_file_error") == PASSED
+
+
+def test_exercise_5_not_a_function():
+    report = check_exercise_5("run_tool_safely")
+    assert not report.ok and not report.passed
+
+
+# ---------------------------------------------------------------- exercise 7
+
+
+def comment_approver(limit=2000, tools=("post_comment",)):
+    def approver(request):
+        ok = request.tool in tools and len(request.input.get("body", "")) < limit
+        return Verdict(ok, "test rule")
+    return approver
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_7_placeholder_is_not_done(language):
+    assert_not_done(check_exercise_7(None, None, language=language), language)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_7_reference_solution_passes(language):
+    report = timed(check_exercise_7, *exercise_07.solve(), language=language)
+    assert report.ok, report.text()
+    assert "comment-length rule" in next(f.detail for f in report.findings if f.rule == "review_through_gate")
+
+
+def test_exercise_7_accepts_a_dict_policy():
+    assert check_exercise_7({"post_comment": Decision.ASK}, comment_approver()).ok
+
+
+def test_exercise_7_approver_allows_long_comments():
+    assert_only_broken(check_exercise_7(exercise_07.policy, comment_approver(limit=5000)), "long_comment_refused")
+
+
+def test_exercise_7_off_by_one():
+    assert_only_broken(check_exercise_7(exercise_07.policy, comment_approver(limit=2001)), "long_comment_refused")
+
+
+def test_exercise_7_approver_approves_merges():
+    approver = comment_approver(tools=("post_comment", "merge_pr"))
+    assert_only_broken(check_exercise_7(exercise_07.policy, approver), "merge_refused")
+
+
+def test_exercise_7_default_policy_does_not_ask_for_comments():
+    report = check_exercise_7(Policy(), comment_approver())
+    assert status(report, "post_comment_asks") == BROKEN
+    assert status(report, "review_through_gate") == NOT_CHECKED
+    assert not report.ok
+
+
+def test_exercise_7_policy_that_allows_merges():
+    policy = Policy({"post_comment": Decision.ASK, "merge_pr": Decision.ALLOW})
+    report = check_exercise_7(policy, comment_approver())
+    assert status(report, "merge_pr_asks") == BROKEN and not report.ok
+
+
+def test_exercise_7_policy_that_asks_for_everything():
+    policy = Policy({"post_comment": Decision.ASK, "get_diff": Decision.ASK})
+    report = check_exercise_7(policy, comment_approver())
+    assert status(report, "reads_allowed") == BROKEN and not report.ok
+
+
+def test_exercise_7_approver_returning_a_bool():
+    report = check_exercise_7(exercise_07.policy, lambda request: True)
+    assert status(report, "short_comment_approved") == BROKEN
+    assert status(report, "review_through_gate") == NOT_CHECKED
+
+
+def test_exercise_7_deny_for_merge_is_fine():
+    policy = Policy({"post_comment": Decision.ASK, "merge_pr": Decision.DENY})
+    assert check_exercise_7(policy, comment_approver()).ok
+
+
+# ---------------------------------------------------------------- exercise 8
+
+
+@pytest.fixture(scope="module")
+def rows(client, sb):
+    return exercise_08.solve(client, GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project))
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_8_placeholder_is_not_done(language):
+    assert_not_done(check_exercise_8([], language=language), language)
+    assert_not_done(check_exercise_8(None, language=language), language)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_8_reference_solution_passes(client, sb, language):
+    rows = exercise_08.solve(client, GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project), language)
+    report = timed(check_exercise_8, rows, language=language)
+    assert report.ok, report.text()
+
+
+def test_exercise_8_accepts_dicts(rows):
+    as_dicts = [{"pr": f"!{pr}", "verdict": f"Verdict: {verdict}.", "calls": calls, "billed_input": billed}
+                for pr, verdict, calls, billed in rows]
+    assert check_exercise_8(as_dicts).ok
+
+
+def test_exercise_8_five_rows(rows):
+    assert_only_broken(check_exercise_8(rows[:5]), "six_rows")
+
+
+def test_exercise_8_a_row_twice(rows):
+    assert_only_broken(check_exercise_8(rows[:5] + rows[:1]), "six_rows")
+
+
+def test_exercise_8_no_verdict(rows):
+    broken = [(rows[0][0], "", *rows[0][2:])] + rows[1:]
+    assert status(check_exercise_8(broken), "verdicts") == BROKEN
+
+
+def test_exercise_8_no_calls(rows):
+    broken = rows[:1] + [(pr, verdict, 0, billed) for pr, verdict, _, billed in rows[1:]]
+    assert_only_broken(check_exercise_8(broken), "calls")
+
+
+def test_exercise_8_no_billed_input(rows):
+    broken = [(pr, verdict, calls, 0) for pr, verdict, calls, _ in rows]
+    assert_only_broken(check_exercise_8(broken), "billed")
+
+
+def test_exercise_8_spot_check_catches_a_wrong_count(rows):
+    pr, verdict, calls, billed = rows[0]
+    assert pr == 482
+    assert_only_broken(check_exercise_8([(pr, verdict, calls + 4, billed)] + rows[1:]), "spot_check")
+
+
+def test_exercise_8_spot_check_catches_a_wrong_verdict(rows):
+    pr, verdict, calls, billed = rows[0]
+    assert verdict == "request changes"
+    assert_only_broken(check_exercise_8([(pr, "approve", calls, billed)] + rows[1:]), "spot_check")
