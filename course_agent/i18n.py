@@ -46,6 +46,11 @@ def _catalogue(lang: str) -> gettext.NullTranslations:
     return chain
 
 
+def N_(message: str) -> str:
+    """Marks a sentence for translation where it is defined (a table); `tr()` translates it where shown."""
+    return message
+
+
 def tr(message: str, lang: str | None = None, /, **values: object) -> str:
     """`message` in the learner's language, with `{name}` fields filled from `values`."""
     text = _catalogue(language(lang)).gettext(message)

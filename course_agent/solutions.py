@@ -1,20 +1,23 @@
 """Reference solution of the notebooks' exercises (a spoiler: try yours first).
 
 The lesson's loop, written the way the notebooks write it (module-level `client`, `project`,
-`TOOLS`, `run_tool`), with every rule kept: the whole response appended, all results in one
+`TOOLS`, `run_tool`; the project is fetched lazily, so importing this starts nothing on GitLab), with every rule kept: the whole response appended, all results in one
 message, tool errors as results, a cap, every stop reason handled, and no merge without a
 human's yes. `course_agent.checks.check_loop(review_pull_request)` passes on it.
 """
 
 import gitlab
 
+from .client import gitlab_settings, make_client
+from .config import model_id
 from .review import REVIEW_RULES
 from .safety import ApprovalRequest, default_approver
 from .tools import Risk
 
-client = None  # an anthropic.Anthropic, e.g. course_agent.client.make_client()
-project = None  # a python-gitlab Project
-MODEL = "claude-opus-5"
+client = make_client()  # a real anthropic.Anthropic: the offline sandbox, or the live API with a key
+url, token, project_path = gitlab_settings()
+project = gitlab.Gitlab(url, private_token=token).projects.get(project_path, lazy=True)
+MODEL = model_id()
 
 TOOLS = [
     {"name": "get_diff", "description": "Get the changes of a merge request: title, source branch and the diff.",

@@ -1,13 +1,17 @@
 """Learner-style loops for testing the self-check: the reference, and one variant per broken rule.
 
-Written like the notebooks: module-level `client` and `project`, which the check repoints.
+Written like the notebooks: module-level `client` and `project`, which the check finds by type and
+points at its sandbox (here they point at a closed port, so only the check's retargeting can make them work).
 """
+
+import anthropic
+import gitlab
 
 from course_agent import solutions
 from course_agent.solutions import MODEL, REVIEW_RULES, TOOLS, run_tool
 
-client = None
-project = None
+client = anthropic.Anthropic(api_key="sk-ant-not-a-key", base_url="http://127.0.0.1:9", max_retries=0)
+project = gitlab.Gitlab("http://127.0.0.1:9", private_token="not-a-token").projects.get("course/shop", lazy=True)
 
 
 def make_loop(breaks: str = ""):

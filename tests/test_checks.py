@@ -1,73 +1,190 @@
-"""The self-check: a correct loop passes every rule; a loop that breaks one rule is flagged for it alone."""
+"""The self-check judges a learner's loop from the wire: correct loops in many styles pass every
+rule; a loop that breaks one rule is flagged for it, and nothing is passed that was not seen."""
 
+import threading
+
+import anthropic
 import pytest
 
 import learner_loops
+import learner_styles as styles
 from course_agent import solutions
-from course_agent.checks import CHECKS, RULES, check_loop
+from course_agent.checks import NOT_CHECKED, PASSED, RULES, check_loop
+from course_agent.checks import scenario as scenario_module
+from course_agent.client import shared_sandbox
 
-client = None  # the module-level client that the check repoints, as in a notebook
+CORRECT = {
+    "reference": solutions.review_pull_request,
+    "stream": styles.streaming_loop,
+    "with_options": styles.with_options_loop,
+    "with_raw_response": styles.raw_response_loop,
+    "beta": styles.beta_loop,
+    "bound method": styles.reviewer.review,
+    "closure": styles.make_closure_loop(),
+    "partial": styles.partial_loop,
+    "async": styles.async_loop,
+    "thinking": styles.thinking_loop,
+    "history as dicts": styles.dict_history_loop,
+    "own cap of 30": styles.cap_30_loop,
+    "lambda over two arguments": lambda pr: styles.review_with(pr, styles.claude),
+}
 
 
-@pytest.fixture(autouse=True)
-def reset_solutions():
-    yield
-    solutions.project = None
-    solutions.client = None
+@pytest.mark.parametrize("name", list(CORRECT))
+def test_correct_loops_in_many_styles_pass_every_rule(name):
+    report = check_loop(CORRECT[name])
+    assert [f.status for f in report.findings] == [PASSED] * len(RULES), report.text()
+    assert report.ok
 
 
-def test_the_reference_solution_passes_everything():
-    report = check_loop(solutions.review_pull_request, show=False)
-    assert [f.status for f in report.findings] == ["passed"] * len(CHECKS)
-
-
-@pytest.mark.parametrize("rule", list(CHECKS))
+@pytest.mark.parametrize("rule", [r for r in RULES if r != "returns_answer"])
 def test_each_broken_rule_is_flagged_alone(rule):
-    report = check_loop(learner_loops.make_loop(breaks=rule), show=False)
+    report = check_loop(learner_loops.make_loop(breaks=rule))
+    dependent = {"one_message", "cap", "merge_asks", "returns_answer"} if rule == "whole_response" else set()
     assert report.broken == [rule], report.text()
+    assert set(report.not_checked) == dependent, report.text()
 
 
-def test_the_check_leaves_the_learners_globals_as_they_were():
-    solutions.client = "mine"
-    try:
-        check_loop(solutions.review_pull_request, rules=["refusal"], show=False)
-        assert solutions.client == "mine" and solutions.project is None
-    finally:
-        solutions.client = None
+@pytest.mark.parametrize("loop, rule, words", [
+    (styles.last_block_only_loop, "whole_response", "did not carry text"),
+    (styles.aborts_on_tool_error_loop, "errors_are_results", "'aborted'"),
+    (styles.never_returns_loop, "returns_answer", "after end_turn the loop sent"),
+])
+def test_rule_breaking_in_other_styles_is_seen(loop, rule, words):
+    report = check_loop(loop)
+    assert report.broken == [rule], report.text()
+    assert words in next(f.detail for f in report.findings if f.rule == rule)
 
 
-@pytest.mark.parametrize("language, first", [("en", "Self-check of review_pull_request"),
-                                              ("ru", "Самопроверка review_pull_request")])
-def test_the_report_reads_in_both_languages(language, first, capsys):
-    report = check_loop(learner_loops.make_loop(breaks="refusal"), rules=["refusal", "cap"], language=language)
-    printed = capsys.readouterr().out
-    assert printed.startswith(first) and printed == report.text() + "\n"
-    assert ("Why it matters" if language == "en" else "Почему это важно") in printed
-    assert ("notebook 6" if language == "en" else "блокнот 6") in printed
+def test_dropped_thinking_is_rule_one_and_the_rules_after_it_are_not_checked():
+    report = check_loop(lambda pr: styles.thinking_loop(pr, keep_thinking=False))
+    assert report.broken == ["whole_response"], report.text()
+    first = report.findings[0]
+    assert "thinking" in first.detail and "tool_use_id" not in first.detail
+    assert {"one_message", "cap", "returns_answer"} <= set(report.not_checked)
+    assert all("rule 1" in f.detail for f in report.findings if f.status == NOT_CHECKED)
+
+
+def test_a_cap_above_the_checks_limit_is_named():
+    def review(pr, max_iterations=100):
+        return styles.review_with(pr, styles.claude, max_turns=max_iterations)
+
+    report = check_loop(review, rules="cap")
+    assert report.broken == ["cap"] and "max_iterations=100" in report.findings[0].detail
+
+
+def test_a_loop_that_merges_without_asking_is_flagged_and_the_learners_gitlab_is_untouched():
+    def merge_happy(pr):
+        history = [{"role": "user", "content": f"Review MR {pr}."}]
+        for _ in range(10):
+            response = styles.claude.messages.create(model=styles.MODEL, max_tokens=8000, system=styles.SYSTEM,
+                                                     tools=styles.TOOL_SPECS, messages=history)
+            if response.stop_reason != "tool_use":
+                return styles._finish(response)
+            history.append({"role": "assistant", "content": response.content})
+            results = []
+            for block in response.content:
+                if block.type == "tool_use" and block.name == "merge_request_merge":
+                    styles.repo.mergerequests.get(block.input["mr_id"]).merge()
+                    results.append({"type": "tool_result", "tool_use_id": block.id, "content": "merged"})
+                elif block.type == "tool_use":
+                    results.append(styles.execute(block))
+            history.append({"role": "user", "content": results})
+        raise RuntimeError("cap")
+
+    mine = shared_sandbox().gitlab.merge_requests[485].state
+    report = check_loop(merge_happy, rules=["merge_asks"])
+    assert report.broken == ["merge_asks"]
+    assert shared_sandbox().gitlab.merge_requests[485].state == mine == "opened"
+
+
+def test_no_request_leaves_for_the_live_api(monkeypatch):
+    """With a live key set, the loop's client (built for the live API) still talks only to the sandbox."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-live-key-that-must-not-be-used")
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    live = anthropic.Anthropic(max_retries=0)
+
+    def review(pr):
+        return styles.review_with(pr, live)
+
+    assert check_loop(review, rules=["refusal", "returns_answer"]).ok
+    assert str(live.base_url).startswith("https://api.anthropic.com")
+
+
+def test_nothing_observed_is_said_and_nothing_passes():
+    def review(pr):
+        return "LGTM"
+
+    report = check_loop(review)
+    assert report.passed == [] and report.not_checked == list(RULES)
+    assert "Nothing to judge" in report.note and "anthropic client" in report.note
+
+
+def test_a_loop_with_its_own_key_is_told_why_nothing_was_judged():
+    def review(pr):
+        own = anthropic.Anthropic(api_key="sk-ant-my-own", max_retries=0)
+        return styles.review_with(pr, own)
+
+    report = check_loop(review, rules=["refusal"])
+    assert report.passed == [] and "401" in report.note
+
+
+@pytest.mark.parametrize("bad, words", [
+    (lambda pr, client: None, "needs more"),
+    (styles.Reviewer, "not the class"),
+    ("review_pull_request", "your loop function"),
+])
+def test_a_loop_that_cannot_be_called_as_loop_pr_is_a_clear_error(bad, words):
+    with pytest.raises(TypeError, match=words):
+        check_loop(bad)
+
+
+def test_rules_and_language_arguments():
+    assert [f.rule for f in check_loop(solutions.review_pull_request, rules="refusal").findings] == ["refusal"]
+    with pytest.raises(ValueError, match="'cap'"):
+        check_loop(solutions.review_pull_request, rules=["cpa"])
+    with pytest.raises(ValueError, match="en, ru"):
+        check_loop(solutions.review_pull_request, rules="refusal", language="de")
+
+
+def test_the_report_reads_in_russian_with_russian_plurals():
+    report = check_loop(learner_loops.make_loop(breaks="refusal"), rules=["refusal", "cap"], language="ru")
+    text = report.text()
+    assert text.startswith("Самопроверка") and "Почему это важно" in text and "блокнот 6" in text
+    assert "ещё 1 запрос к той же модели" in text or "ещё 2 запроса" in text or "запросов" in text
+    assert "(а)" not in text
+
+
+def test_the_report_is_a_notebook_object_without_a_dataclass_repr():
+    report = check_loop(solutions.review_pull_request, rules="refusal")
+    assert repr(report) == report.text() and "Report(" not in repr(report)
+    html = report._repr_html_()
+    assert "<ol" in html and "✔" in html
 
 
 def test_a_hanging_loop_is_abandoned_and_reported(monkeypatch):
-    import threading
-    from course_agent import checks
-    monkeypatch.setattr(checks, "TIMEOUT", 0.5)
+    monkeypatch.setattr(scenario_module, "TIMEOUT", 1.0)
     stop = threading.Event()
 
-    def review_pull_request(pr_number):
-        client.messages.create(model="claude-opus-5", max_tokens=100, messages=[
-            {"role": "user", "content": "hi"}])
-        stop.wait(5)  # stuck, not calling the API
+    def review(pr):
+        styles.claude.messages.create(model="claude-opus-5", max_tokens=100,
+                                      messages=[{"role": "user", "content": "hi"}])
+        stop.wait(10)  # stuck, not calling the API
 
-    report = check_loop(review_pull_request, rules=["errors_are_results"], show=False)
+    report = check_loop(review, rules=["returns_answer"])
     stop.set()
-    assert report.broken == ["errors_are_results"] and "did not finish" in report.findings[0].detail
+    assert report.passed == [] and report.broken == ["returns_answer"]
+    assert "did not return" in report.findings[0].detail
 
 
-def test_bad_arguments_are_clear_errors():
-    with pytest.raises(ValueError, match="unknown rules"):
-        check_loop(solutions.review_pull_request, rules=["speed"])
-    with pytest.raises(TypeError, match="your loop function"):
-        check_loop("review_pull_request")
+def test_the_check_leaves_the_learners_clients_as_they_were():
+    before = (str(styles.claude.base_url), styles.claude.api_key, styles.repo.manager.gitlab.url)
+    check_loop(styles.streaming_loop, rules=["refusal"])
+    assert (str(styles.claude.base_url), styles.claude.api_key, styles.repo.manager.gitlab.url) == before
 
 
 def test_every_rule_has_words_in_both_languages():
-    assert set(RULES) == set(CHECKS)
+    from course_agent.checks.rules import words
+    for rule in RULES:
+        en, ru = words(rule, "en"), words(rule, "ru")
+        assert all(en) and all(ru) and en[0] != ru[0]

@@ -15,18 +15,18 @@ RU = PACKAGE / "locale" / "ru" / "LC_MESSAGES"
 
 
 def _sentences() -> list[tuple[str, int, str | tuple[str, str]]]:
-    """(file, line, msgid) of every tr("...") / ntr("...", "...") call with literal text."""
+    """(file, line, msgid) of every tr("...") / N_("...") / ntr("...", "...") call with literal text."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         if "demo_gitlab/project" in path.as_posix():
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None))
-                    in ("tr", "ntr")):
+                    in ("tr", "ntr", "N_")):
                 continue
             texts = [a.value for a in node.args[:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             name = getattr(node.func, "id", getattr(node.func, "attr", None))
-            if name == "tr" and texts:
+            if name in ("tr", "N_") and texts:
                 found.append((path.relative_to(PACKAGE).as_posix(), node.lineno, texts[0]))
             elif name == "ntr" and len(texts) == 2:
                 found.append((path.relative_to(PACKAGE).as_posix(), node.lineno, (texts[0], texts[1])))

@@ -1,0 +1,114 @@
+"""What a check found, as a notebook shows it: rich HTML in JupyterLab, plain text for nbval
+and terminals. Every finding is passed, broken or not checked; nothing is passed unseen."""
+
+import html
+from dataclasses import dataclass, field
+
+from ..i18n import tr
+
+PASSED, BROKEN, NOT_CHECKED = "passed", "broken", "not_checked"
+_MARKS = {PASSED: "✔", BROKEN: "✘", NOT_CHECKED: "–"}
+_COLOURS = {PASSED: "var(--jp-success-color1, #2e7d32)", BROKEN: "var(--jp-error-color1, #c62828)",
+            NOT_CHECKED: "var(--jp-ui-font-color2, #757575)"}
+
+
+@dataclass
+class Finding:
+    """One rule (or one requirement of an exercise) and what the check saw of it."""
+
+    rule: str
+    status: str
+    detail: str = ""
+    """What happened, in the report's language (for passed findings: how it was seen, if worth saying)."""
+    title: str = ""
+    why: str = ""
+    """Why the rule matters; shown when it is broken."""
+    where: str = ""
+    """Where the course teaches it, e.g. "notebook 6"."""
+
+
+@dataclass
+class Report:
+    """The findings of one check, with an optional paragraph that comes before them."""
+
+    title: str
+    findings: list[Finding]
+    language: str
+    note: str = ""
+    hints: list[str] = field(default_factory=list)
+
+    @property
+    def broken(self) -> list[str]:
+        return [f.rule for f in self.findings if f.status == BROKEN]
+
+    @property
+    def passed(self) -> list[str]:
+        return [f.rule for f in self.findings if f.status == PASSED]
+
+    @property
+    def not_checked(self) -> list[str]:
+        return [f.rule for f in self.findings if f.status == NOT_CHECKED]
+
+    @property
+    def ok(self) -> bool:
+        """True only when every finding was observed and right."""
+        return bool(self.findings) and all(f.status == PASSED for f in self.findings)
+
+    def header(self) -> str:
+        return tr("{title}: {passed} passed, {broken} broken, {unchecked} not checked", self.language,
+                  title=self.title, passed=len(self.passed), broken=len(self.broken),
+                  unchecked=len(self.not_checked))
+
+    def _lines(self, finding: Finding, number: int) -> list[tuple[str, str]]:
+        lang = self.language
+        where = f" ({finding.where})" if finding.where else ""
+        lines = [("title", f"{_MARKS[finding.status]} {number}. {finding.title or finding.rule}{where}")]
+        if finding.status == BROKEN:
+            lines.append(("detail", tr("What happened: ", lang) + finding.detail))
+            if finding.why:
+                lines.append(("detail", tr("Why it matters: ", lang) + finding.why))
+        elif finding.status == NOT_CHECKED:
+            lines.append(("detail", tr("Not checked: ", lang) + finding.detail))
+        elif finding.detail:
+            lines.append(("detail", finding.detail))
+        return lines
+
+    def text(self) -> str:
+        out = [self.header()]
+        if self.note:
+            out.append(self.note)
+        for number, finding in enumerate(self.findings, start=1):
+            for kind, line in self._lines(finding, number):
+                out.append(line if kind == "title" else "     " + line)
+        out.extend(tr("Hint: ", self.language) + hint for hint in self.hints)
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        esc = html.escape
+        parts = ['<div class="course-agent-report" style="font-family: var(--jp-ui-font-family, sans-serif); '
+                 'color: var(--jp-ui-font-color1, inherit); line-height: 1.45">',
+                 f"<div style='font-weight: 600; margin-bottom: 4px'>{esc(self.header())}</div>"]
+        if self.note:
+            parts.append(f"<div style='margin: 4px 0 6px; padding: 6px 8px; border-left: 3px solid "
+                         f"var(--jp-warn-color1, #f9a825)'>{esc(self.note)}</div>")
+        parts.append("<ol style='margin: 0; padding-left: 0; list-style: none'>")
+        for number, finding in enumerate(self.findings, start=1):
+            lines = self._lines(finding, number)
+            parts.append(f"<li style='margin: 3px 0'><span style='color: {_COLOURS[finding.status]}; "
+                         f"font-weight: 600'>{esc(lines[0][1])}</span>")
+            for _, line in lines[1:]:
+                parts.append(f"<div style='margin-left: 1.6em; color: var(--jp-ui-font-color1, inherit)'>"
+                             f"{esc(line)}</div>")
+            parts.append("</li>")
+        parts.append("</ol>")
+        for hint in self.hints:
+            parts.append(f"<details style='margin-top: 4px'><summary>{esc(tr('Hint', self.language))}</summary>"
+                         f"<div style='margin-left: 1.2em'>{esc(hint)}</div></details>")
+        parts.append("</div>")
+        return "".join(parts)

@@ -1,0 +1,368 @@
+"""The lesson's rules, each judged from a recorded run of the learner's loop.
+
+A judge answers with positive evidence only: "broken" names what it saw on the wire,
+"passed" names what it saw that was right, and a rule the scenario did not exercise is
+"not checked" with the reason. Each rule has its scenario: the merge request reviewed and
+the misbehaviours ordered from the sandbox (see CHECKS at the bottom).
+"""
+
+import inspect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import anthropic
+
+from ..i18n import N_, ntr, tr
+from .report import BROKEN, NOT_CHECKED, PASSED, Finding
+from .scenario import Run
+from .wire import HISTORY_ERRORS, blocks, contains_in_order, describe, error_message, key, text_of, tool_uses, turns
+
+CAP_LIMIT = 50
+"""The model keeps asking for this many requests in the cap scenario; a loop still going then has no usable cap."""
+_MERGE = re.compile(r"merge|влить|влей|слить|смерж", re.I)
+_MERGE_REQUEST = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
+_CAP_WORDS = re.compile(r"max|limit|cap|iter|turn|step|round|budget", re.I)
+_DELIBERATE_CUT = re.compile(r"max_tokens|cut|truncat|обрез|лимит|limit", re.I)
+
+
+def _f(status: str, detail: str = "") -> Finding:
+    return Finding("", status, detail)
+
+
+def history_refusal(run: Run) -> tuple[int, str] | None:
+    """(call number from 1, the API's words) of the first 400 about the history, if any."""
+    for n, exchange in enumerate(run.calls, start=1):
+        message = error_message(exchange.reply)
+        if exchange.status == 400 and any(word in message for word in HISTORY_ERRORS):
+            return n, message
+    return None
+
+
+def _ending(run: Run, lang: str) -> str:
+    """How the loop ended, in a few words, for details."""
+    if run.stopped_by_check:
+        return tr("the check had to stop it", lang)
+    if run.hung:
+        return tr("it did not finish within {seconds} s", lang, seconds=f"{run.seconds:.0f}")
+    if run.error is not None:
+        return tr("it stopped with {error}", lang, error=_error(run.error))
+    return tr("it returned {value}", lang, value=_short(run.returned))
+
+
+def _error(error: BaseException) -> str:
+    return f"{type(error).__name__}: {str(error)[:240]}"
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _unobserved(run: Run, lang: str, what: str) -> Finding:
+    """Not checked: the scenario never reached what the rule is about; rule 1's 400 said first."""
+    refused = history_refusal(run)
+    if refused is not None:
+        return _f(NOT_CHECKED, tr("the API refused the loop's history at request {n} first (rule 1): {message}",
+                                  lang, n=refused[0], message=refused[1][:200]))
+    return _f(NOT_CHECKED, what + " (" + _ending(run, lang) + ")")
+
+
+# 1. The whole response goes into the history
+def whole_response(run: Run, lang: str) -> Finding:
+    calls, checked = run.calls, 0
+    for i, reply in run.answered:
+        if reply.get("stop_reason") not in ("tool_use", "pause_turn") or i + 1 >= len(calls):
+            continue
+        want = [key(b) for b in blocks(reply.get("content"))]
+        following = calls[i + 1].body
+        kept = [[key(b) for b in content] for role, content in turns(following.get("messages")) if role == "assistant"]
+        if not any(contains_in_order(turn, want) for turn in kept):
+            seen = {k for turn in kept for k in turn}
+            missing = [b for b in blocks(reply.get("content")) if key(b) not in seen] or blocks(reply.get("content"))
+            api = error_message(calls[i + 1].reply) if calls[i + 1].status == 400 else ""
+            return _f(BROKEN, tr("request {next} did not carry {blocks} of response {n} as it came", lang,
+                                 next=i + 2, n=i + 1, blocks=", ".join(describe(b) for b in missing))
+                      + (tr("; the API answered: {message}", lang, message=api[:300]) if api else ""))
+        checked += 1
+    refused = history_refusal(run)
+    if refused is not None:
+        return _f(BROKEN, tr("the API refused the history at request {n}: {message}", lang,
+                             n=refused[0], message=refused[1][:300]))
+    if not checked:
+        return _f(NOT_CHECKED, tr("the loop sent no request after a tool_use response", lang)
+                  + " (" + _ending(run, lang) + ")")
+    return _f(PASSED, ntr("{n} response went back whole", "{n} responses went back whole", checked, lang))
+
+
+# 2. All results of a turn go back in one user message
+def one_message(run: Run, lang: str) -> Finding:
+    calls = run.calls
+    for i, reply in run.answered:
+        ids = [u.get("id") for u in tool_uses(reply)]
+        if len(ids) < 2 or i + 1 >= len(calls):
+            continue
+        messages = [m for m in calls[i + 1].body.get("messages") or [] if isinstance(m, dict)]
+        carrying = [m for m in messages if m.get("role") == "user" and any(
+            b.get("type") == "tool_result" and b.get("tool_use_id") in ids for b in blocks(m.get("content")))]
+        answered = {b.get("tool_use_id") for m in carrying for b in blocks(m.get("content"))
+                    if b.get("type") == "tool_result"} & set(ids)
+        if len(carrying) > 1:
+            return _f(BROKEN, tr("the {n} results of one turn came back in {messages} user messages", lang,
+                                 n=len(ids), messages=len(carrying)))
+        if len(answered) < len(ids):
+            return _f(BROKEN, tr("the model asked for {n} tools at once; the next request carried results for {k}",
+                                 lang, n=len(ids), k=len(answered)))
+        return _f(PASSED, tr("{n} parallel calls, their results in one message", lang, n=len(ids)))
+    if any(len(tool_uses(r)) >= 2 for _, r in run.answered):
+        return _unobserved(run, lang, tr("the model asked for several tools at once, but the loop sent no "
+                                         "next request", lang))
+    if any((c.body.get("tool_choice") or {}).get("disable_parallel_tool_use") for c in calls):
+        return _f(NOT_CHECKED, tr("the loop turns parallel calls off (disable_parallel_tool_use), so no turn "
+                                  "had several calls", lang))
+    return _unobserved(run, lang, tr("no response asked for several tools at once", lang))
+
+
+# 3. A tool error is a result (is_error), not an exception
+def errors_are_results(run: Run, lang: str) -> Finding:
+    calls = run.calls
+    for i, reply in run.answered:
+        failed = [e for e in run.gitlab_between(calls[i], calls[i + 1] if i + 1 < len(calls) else None)
+                  if e.status >= 400]
+        uses = tool_uses(reply)
+        if not failed or not uses:
+            continue
+        ids = {u.get("id") for u in uses}
+        if i + 1 >= len(calls):
+            if run.error is not None:
+                return _f(BROKEN, tr("GitLab answered {status} to a tool, and the loop stopped with {error} "
+                                     "instead of sending the error back to the model", lang,
+                                     status=failed[0].status, error=_error(run.error)))
+            return _f(BROKEN, tr("GitLab answered {status} to a tool, and the loop ended ({ending}) without "
+                                 "sending a tool_result back", lang, status=failed[0].status,
+                                 ending=_ending(run, lang)))
+        results = [b for m in calls[i + 1].body.get("messages") or [] if isinstance(m, dict)
+                   for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
+        if not results:
+            return _f(BROKEN, tr("GitLab answered {status}; the next request carried no tool_result for that call",
+                                 lang, status=failed[0].status))
+        if not any(b.get("is_error") is True for b in results):
+            return _f(BROKEN, tr("GitLab answered {status}; the error went back without is_error: true", lang,
+                                 status=failed[0].status))
+        return _f(PASSED, tr("GitLab answered {status}; the model got a tool_result with is_error: true", lang,
+                             status=failed[0].status))
+    return _unobserved(run, lang, tr("no tool failed in this scenario", lang))
+
+
+# 4. The loop has a cap on iterations
+def cap(run: Run, lang: str, loop: Callable | None = None) -> Finding:
+    sent = len(run.calls)
+    if sent > CAP_LIMIT or run.stopped_by_check:
+        declared = _declared_cap(loop)
+        if declared:
+            return _f(BROKEN, tr("with a model that kept asking, the loop was still going after {limit} requests; "
+                                 "its cap ({cap}) is too high to stop a stuck model", lang,
+                                 limit=CAP_LIMIT, cap=declared))
+        return _f(BROKEN, tr("with a model that kept asking, the loop was still going after {limit} requests: "
+                             "it has no cap (or one above {limit})", lang, limit=CAP_LIMIT))
+    if run.hung:
+        return _f(NOT_CHECKED, _ending(run, lang))
+    last = run.answered[-1][1] if run.answered else None
+    still_asking = last is not None and last.get("stop_reason") == "tool_use" and run.answered[-1][0] == sent - 1
+    if still_asking and sent >= 2 and not _api_error(run):
+        how = tr("returned", lang) if run.error is None else _error(run.error)
+        return _f(PASSED, ntr("the loop stopped itself after {n} request while the model still asked ({how})",
+                              "the loop stopped itself after {n} requests while the model still asked ({how})",
+                              sent, lang, how=how))
+    return _unobserved(run, lang, tr("the loop ended after {n} requests for another reason", lang, n=sent))
+
+
+def _api_error(run: Run) -> bool:
+    return isinstance(run.error, anthropic.APIError)
+
+
+def _declared_cap(loop: Callable | None) -> str:
+    """A parameter that looks like a cap (max_iterations=100), for the explanation only."""
+    try:
+        parameters = inspect.signature(loop).parameters.values() if loop is not None else []
+    except (TypeError, ValueError):
+        return ""
+    for p in parameters:
+        if _CAP_WORDS.search(p.name) and isinstance(p.default, int) and not isinstance(p.default, bool):
+            return f"{p.name}={p.default}"
+    return ""
+
+
+# 5. pause_turn is continued without a new user message
+def pause_turn(run: Run, lang: str) -> Finding:
+    paused = next(((i, r) for i, r in run.answered if r.get("stop_reason") == "pause_turn"), None)
+    if paused is None:
+        return _unobserved(run, lang, tr("the loop sent no request", lang))
+    i, reply = paused
+    if i + 1 >= len(run.calls):
+        return _f(BROKEN, tr("the loop stopped at pause_turn ({ending}) instead of sending the conversation back",
+                             lang, ending=_ending(run, lang)))
+    following = turns(run.calls[i + 1].body.get("messages"))
+    if not following or following[-1][0] != "assistant":
+        return _f(BROKEN, tr("after pause_turn the loop added a new user message; it should send the conversation "
+                             "back ending with the paused response", lang))
+    if not contains_in_order([key(b) for b in following[-1][1]], [key(b) for b in blocks(reply.get("content"))]):
+        if history_refusal(run) is not None:
+            return _unobserved(run, lang, "")
+        return _f(BROKEN, tr("after pause_turn the next request did not end with the paused response as it came",
+                             lang))
+    return _f(PASSED, tr("the paused response went back as the last message, with no new user message", lang))
+
+
+# 6. A refusal is not retried
+def refusal(run: Run, lang: str) -> Finding:
+    refused = next(((i, r) for i, r in run.answered if r.get("stop_reason") == "refusal"), None)
+    if refused is None:
+        return _unobserved(run, lang, tr("the loop sent no request", lang))
+    i, _ = refused
+    again = [c.body for c in run.calls[i + 1:]]
+    model = run.calls[i].body.get("model")
+    same = [b for b in again if b.get("model") == model]
+    if same:
+        return _f(BROKEN, ntr("after the refusal the loop sent {n} more request to the same model",
+                              "after the refusal the loop sent {n} more requests to the same model", len(same), lang))
+    if again:
+        return _f(PASSED, tr("after the refusal the loop fell back to another model ({model})", lang,
+                             model=again[0].get("model")))
+    if run.hung:
+        return _f(NOT_CHECKED, _ending(run, lang))
+    return _f(PASSED, tr("the loop stopped at the refusal ({ending})", lang, ending=_ending(run, lang)))
+
+
+# 7. A tool call cut by max_tokens is never run
+def cut_tool_call(run: Run, lang: str) -> Finding:
+    cut = next(((i, r) for i, r in run.answered if r.get("stop_reason") == "max_tokens"), None)
+    if cut is None:
+        return _unobserved(run, lang, tr("the loop sent no request", lang))
+    i, reply = cut
+    ids = {u.get("id") for u in tool_uses(reply)}
+    if not ids:
+        return _unobserved(run, lang, tr("the cut response held no tool call", lang))
+    later = run.calls[i + 1:]
+    answered = [b for c in later for m in c.body.get("messages") or [] if isinstance(m, dict)
+                for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
+    if answered:
+        return _f(BROKEN, tr("the loop ran the cut tool call and sent its result back", lang))
+    touched = run.gitlab_between(run.calls[i], later[0] if later else None)
+    if touched:
+        return _f(BROKEN, tr("the loop ran the cut tool call: GitLab got {request}", lang,
+                             request=f"{touched[0].method} {touched[0].path}"))
+    kept = [c for c in later if any(key(b) in {key(u) for u in tool_uses(reply)}
+                                    for role, content in turns(c.body.get("messages")) if role == "assistant"
+                                    for b in content)]
+    if kept:
+        return _f(BROKEN, tr("the loop kept the cut tool call in the history and went on", lang))
+    error = run.error
+    if isinstance(error, (TypeError, KeyError)) and not _DELIBERATE_CUT.search(str(error)):
+        return _f(BROKEN, tr("the loop tried to run the cut tool call: {error}", lang, error=_error(error)))
+    if later:
+        raised = max((c.body.get("max_tokens") or 0) for c in later)
+        return _f(PASSED, tr("the loop did not run the cut call and asked again (max_tokens {before} → {after})",
+                             lang, before=run.calls[i].body.get("max_tokens"), after=raised))
+    return _f(PASSED, tr("the loop did not run the cut call ({ending})", lang, ending=_ending(run, lang)))
+
+
+# 8. A merge never runs without a human's yes
+def merge_asks(run: Run, lang: str, pr: int = 485) -> Finding:
+    if pr in run.merged:
+        return _f(BROKEN, tr("the merge request with a prompt injection (!{pr}) was merged without anyone's yes",
+                             lang, pr=pr))
+    asked = [u for _, r in run.answered for u in tool_uses(r)
+             if _MERGE.search(_MERGE_REQUEST.sub(" ", str(u.get("name", ""))))]
+    if not asked:
+        tools = [t.get("name") for c in run.calls for t in c.body.get("tools") or [] if isinstance(t, dict)]
+        if not any(_MERGE.search(_MERGE_REQUEST.sub(" ", str(n))) for n in tools):
+            return _f(NOT_CHECKED, tr("the loop gives the model no merge tool: nothing to gate (the safest choice)",
+                                      lang))
+        return _unobserved(run, lang, tr("the model never asked to merge", lang))
+    return _f(PASSED, tr("the model asked to merge (!{pr}); with no human's yes nothing was merged", lang, pr=pr))
+
+
+# 9. At end_turn the loop returns the answer and sends nothing more
+def returns_answer(run: Run, lang: str) -> Finding:
+    done = next(((i, r) for i, r in run.answered if r.get("stop_reason") == "end_turn"), None)
+    if done is None:
+        return _unobserved(run, lang, tr("the model never finished in this scenario", lang))
+    i, reply = done
+    more = len(run.calls) - i - 1
+    if more:
+        return _f(BROKEN, ntr("after end_turn the loop sent {n} more request", "after end_turn the loop sent {n} "
+                              "more requests", more, lang))
+    if run.hung:
+        return _f(BROKEN, tr("after end_turn the loop did not return ({ending})", lang, ending=_ending(run, lang)))
+    if run.error is not None:
+        return _f(BROKEN, tr("after end_turn the loop raised {error} instead of returning the answer", lang,
+                             error=_error(run.error)))
+    text = text_of(reply).strip()
+    if run.returned is None:
+        return _f(BROKEN, tr("the loop returned None; return the answer's text", lang))
+    snippet = next((line.strip()[:40] for line in text.splitlines() if line.strip()), "")
+    if snippet and snippet not in str(run.returned) and snippet not in repr(run.returned):
+        return _f(BROKEN, tr("the loop returned {value}, which does not hold the model's answer", lang,
+                             value=_short(run.returned)))
+    return _f(PASSED, tr("the loop returned the answer and sent nothing more", lang))
+
+
+@dataclass(frozen=True)
+class Rule:
+    title: str
+    why: str
+    notebook: int
+    pr: int
+    misbehave: tuple[str, ...]
+    judge: Callable
+
+
+RULES: dict[str, Rule] = {
+    "whole_response": Rule(
+        N_("The whole response goes into the history"),
+        N_("the next request must carry every block the model sent (text, thinking, tool_use): without them the "
+           "API refuses the history"),
+        3, 482, (), whole_response),
+    "one_message": Rule(
+        N_("All results of a turn go back in one user message"),
+        N_("split results teach the model to stop calling tools in parallel: more round trips, more tokens"),
+        4, 484, (), one_message),
+    "errors_are_results": Rule(
+        N_("A tool error is a result (is_error), not an exception"),
+        N_("one failing tool must not end the run: the model reads the error and tries another way, or says what "
+           "went wrong"),
+        5, 999, (), errors_are_results),
+    "cap": Rule(
+        N_("The loop has a cap on iterations"),
+        N_("a model that keeps asking runs the loop until the money runs out"),
+        3, 482, ("stuck",) * CAP_LIMIT, cap),
+    "pause_turn": Rule(
+        N_("pause_turn is continued without a new user message"),
+        N_("the paused turn is finished by sending the conversation back as it is; a new user message changes "
+           "the task"),
+        6, 482, ("pause_turn",), pause_turn),
+    "refusal": Rule(
+        N_("A refusal is not retried on the same model"),
+        N_("the same request gets the same refusal: retrying only costs money (another model may answer: that is "
+           "a fallback, not a retry)"),
+        6, 482, ("refusal",), refusal),
+    "cut_tool_call": Rule(
+        N_("A tool call cut by max_tokens is never run"),
+        N_("its input is incomplete: running it acts on the wrong thing or crashes"),
+        6, 482, ("max_tokens",), cut_tool_call),
+    "merge_asks": Rule(
+        N_("A merge never runs without a human's yes"),
+        N_("a prompt injection in a merge request can make the model ask to merge it"),
+        7, 485, (), merge_asks),
+    "returns_answer": Rule(
+        N_("At end_turn the loop returns the answer and sends nothing more"),
+        N_("end_turn means the model is done: another request costs money, and the caller needs the answer"),
+        3, 483, (), returns_answer),
+}
+
+
+def words(rule: str, lang: str) -> tuple[str, str, str]:
+    """(title, why, where) of a rule in the report's language."""
+    r = RULES[rule]
+    return tr(r.title, lang), tr(r.why, lang), tr("notebook {n}", lang, n=r.notebook)

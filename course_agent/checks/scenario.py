@@ -1,0 +1,118 @@
+"""One scenario of the self-check: the learner's loop, called as written, against a fresh
+sandbox that records every request it receives (the wire is the only thing judged, so any
+SDK path counts: create, stream, with_options, with_raw_response, beta, async)."""
+
+import asyncio
+import ctypes
+import inspect
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..sandbox import Sandbox
+from ..sandbox.app import Exchange
+from .retarget import pointed_at
+
+TIMEOUT = 30.0
+"""A loop that has not finished after this many seconds is abandoned (and interrupted)."""
+HARD_LIMIT = 80
+"""Past this many requests in one scenario, the sandbox refuses every further one."""
+GITLAB = "/api/v4/"
+
+
+class RunawayLoop(Exception):
+    """Raised inside a loop that would not stop, after the sandbox began refusing it."""
+
+
+@dataclass
+class Run:
+    """What one scenario saw: every exchange on the wire, and how the loop ended."""
+
+    exchanges: list[Exchange]
+    returned: Any = None
+    error: BaseException | None = None
+    hung: bool = False
+    stopped_by_check: bool = False
+    merged: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def calls(self) -> list[Exchange]:
+        """The Messages API requests, in order (count_tokens and other routes left out)."""
+        return [e for e in self.exchanges if e.method == "POST" and e.path.rstrip("/") == "/v1/messages"
+                and isinstance(e.body, dict)]
+
+    @property
+    def requests(self) -> list[dict]:
+        return [e.body for e in self.calls]
+
+    @property
+    def answered(self) -> list[tuple[int, dict]]:
+        """(index of the call, the message answered) for every call that got a message."""
+        return [(i, e.reply) for i, e in enumerate(self.calls)
+                if e.status == 200 and isinstance(e.reply, dict) and e.reply.get("type") == "message"]
+
+    def gitlab_between(self, first: Exchange, then: Exchange | None) -> list[Exchange]:
+        """GitLab requests made after one Messages API call and before the next."""
+        start = next(i for i, e in enumerate(self.exchanges) if e is first)
+        end = next((i for i, e in enumerate(self.exchanges) if e is then), len(self.exchanges))
+        return [e for e in self.exchanges[start + 1:end] if e.path.startswith(GITLAB)]
+
+    @property
+    def finished(self) -> bool:
+        return not self.hung and not self.stopped_by_check
+
+
+def call(loop: Callable, pr: int) -> Any:
+    """The loop's result: awaited when it is a coroutine (an `async def` loop)."""
+    result = loop(pr)
+    if inspect.isawaitable(result):
+        async def wait() -> Any:
+            return await result
+        result = asyncio.run(wait())
+    return result
+
+
+def _interrupt(thread: threading.Thread) -> None:
+    if thread.ident is not None:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(RunawayLoop))
+
+
+def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,
+                 slow_files: float = 0.0) -> Run:
+    """Run the loop once on merge request !pr against a fresh recording sandbox."""
+    timeout = TIMEOUT if timeout is None else timeout
+    with Sandbox(record=True) as sandbox:
+        sandbox.force(*misbehave)
+        if slow_files:
+            sandbox.faults.slow(slow_files, times=50, path=f"{GITLAB}projects/7/repository/files/")
+        run = Run(sandbox.exchanges)
+
+        def work() -> None:
+            try:
+                run.returned = call(loop, pr)
+            except BaseException as error:  # whatever the loop lets out is an observation
+                run.error = error
+
+        with pointed_at(sandbox, loop):
+            worker = threading.Thread(target=work, daemon=True, name="course-agent-self-check")
+            started = time.monotonic()
+            worker.start()
+            refused_at = None
+            while worker.is_alive():
+                worker.join(0.01)
+                now = time.monotonic()
+                if refused_at is None and (len(run.calls) > HARD_LIMIT or now - started > timeout):
+                    sandbox.faults.status(400, times=10**6, path="/v1/messages")
+                    run.stopped_by_check, refused_at = len(run.calls) > HARD_LIMIT, now
+                    run.hung = not run.stopped_by_check
+                elif refused_at is not None and now - refused_at > 1.0:
+                    _interrupt(worker)
+                    worker.join(1.0)
+                    break
+            run.seconds = time.monotonic() - started
+        run.exchanges = list(sandbox.exchanges)
+        run.merged = [iid for iid, mr in sandbox.gitlab.merge_requests.items() if mr.state == "merged"]
+    return run

@@ -1,0 +1,72 @@
+"""Reading what went over the wire: message histories as lists of blocks, blocks as keys
+that survive the ways a learner may re-serialise them (SDK objects, dicts, strings)."""
+
+import json
+from typing import Any
+
+HISTORY_ERRORS = ("tool_use_id", "`tool_use` ids", "tool_use ids", "`thinking`", "redacted_thinking")
+"""Words of the API's 400s about a broken history (rule 1)."""
+
+
+def blocks(content: Any) -> list[dict]:
+    """A message's content as a list of block dicts (a string is one text block)."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}] if content else []
+    if isinstance(content, list):
+        return [b for b in content if isinstance(b, dict)]
+    return []
+
+
+def key(block: dict) -> tuple:
+    """What identifies a block: its text, its signature, its id and input."""
+    kind = block.get("type")
+    if kind == "text":
+        return kind, block.get("text")
+    if kind == "thinking":
+        return kind, block.get("thinking"), block.get("signature")
+    if kind == "redacted_thinking":
+        return kind, block.get("data")
+    if kind in ("tool_use", "server_tool_use", "mcp_tool_use"):
+        return kind, block.get("id"), block.get("name"), json.dumps(block.get("input"), sort_keys=True, default=str)
+    if "tool_use_id" in block:
+        return kind, block.get("tool_use_id")
+    return kind, block.get("id")
+
+
+def turns(messages: list) -> list[tuple[str, list[dict]]]:
+    """Consecutive messages of one role merged, as the API merges them."""
+    merged: list[tuple[str, list[dict]]] = []
+    for message in messages or []:
+        if not isinstance(message, dict):
+            continue
+        role, content = message.get("role"), blocks(message.get("content"))
+        if merged and merged[-1][0] == role:
+            merged[-1][1].extend(content)
+        else:
+            merged.append((role, list(content)))
+    return merged
+
+
+def contains_in_order(whole: list[tuple], part: list[tuple]) -> bool:
+    found = iter(whole)
+    return all(any(k == w for w in found) for k in part)
+
+
+def tool_uses(message: dict) -> list[dict]:
+    return [b for b in message.get("content") or [] if isinstance(b, dict) and b.get("type") == "tool_use"]
+
+
+def text_of(message: dict) -> str:
+    return "\n".join(b.get("text", "") for b in message.get("content") or []
+                     if isinstance(b, dict) and b.get("type") == "text")
+
+
+def error_message(reply: Any) -> str:
+    if isinstance(reply, dict) and isinstance(reply.get("error"), dict):
+        return str(reply["error"].get("message", ""))
+    return ""
+
+
+def describe(block: dict) -> str:
+    kind = block.get("type", "?")
+    return f"{kind} {block['id']}" if block.get("id") else kind
