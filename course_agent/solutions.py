@@ -6,6 +6,8 @@ message, tool errors as results, a cap, every stop reason handled, and no merge 
 human's yes. `course_agent.checks.check_loop(review_pull_request)` passes on it.
 """
 
+from concurrent.futures import ThreadPoolExecutor
+
 import gitlab
 
 from .client import gitlab_settings, make_client
@@ -86,4 +88,31 @@ def review_pull_request(pr_number: int, max_iterations: int = 20) -> str:
             {"type": "tool_result", "tool_use_id": block.id, **run_tool(block.name, block.input)}
             for block in response.content if block.type == "tool_use"
         ]})
+    calls = [block["name"] if isinstance(block, dict) else block.name
+             for message in messages if message["role"] == "assistant" and isinstance(message["content"], list)
+             for block in message["content"] if (block["type"] if isinstance(block, dict) else block.type) == "tool_use"]
+    raise RuntimeError(f"no answer after {max_iterations} iterations: {len(calls)} tool calls "
+                       f"({', '.join(sorted(set(calls)))})")
+
+
+def review_pull_request_concurrently(pr_number: int, max_iterations: int = 20) -> str:
+    """Notebook 4's exercise: the calls of a turn run at the same time, their results in the calls' order."""
+    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for _ in range(max_iterations):
+            response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                              messages=messages)
+            if response.stop_reason in ("end_turn", "stop_sequence"):
+                return "\n".join(block.text for block in response.content if block.type == "text")
+            if response.stop_reason == "pause_turn":
+                messages.append({"role": "assistant", "content": response.content})
+                continue
+            if response.stop_reason != "tool_use":
+                raise RuntimeError(f"stopped: {response.stop_reason} {response.stop_details or ''}".strip())
+            messages.append({"role": "assistant", "content": response.content})
+            calls = [block for block in response.content if block.type == "tool_use"]
+            results = pool.map(lambda block: run_tool(block.name, block.input), calls)  # map keeps the order
+            messages.append({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": block.id, **result} for block, result in zip(calls, results)
+            ]})
     raise RuntimeError(f"no answer after {max_iterations} iterations")
