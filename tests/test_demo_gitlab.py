@@ -2,6 +2,7 @@
 
 import base64
 import json
+import threading
 import time
 import urllib.request
 
@@ -263,3 +264,82 @@ def test_a_token_in_the_query_is_not_echoed(sandbox, project):
         headers={"PRIVATE-TOKEN": sandbox.gitlab_token})
     with urllib.request.urlopen(request, timeout=5) as response:
         assert "glpat-secret-in-query" not in response.headers["Link"]
+
+
+def test_concurrent_merges_and_reads_leave_the_api_in_step_with_git(sandbox, monkeypatch):
+    """Merges of different MRs while other clients read files at main: afterwards the API's main is
+    git's main, and the next mergeable MR merges (a stale cached main once made every merge 422)."""
+    repo = sandbox.gitlab.repository
+    real_git = repo.git
+
+    def slow_rev_parse(*args, **kwargs):  # widens the window between asking git and caching its answer
+        answer = real_git(*args, **kwargs)
+        if args and args[0] == "rev-parse" and "main^{commit}" in args:
+            time.sleep(0.005)
+        return answer
+
+    monkeypatch.setattr(repo, "git", slow_rev_parse)
+    done = threading.Event()
+    failures = []
+
+    def client():
+        return gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token).projects.get(sandbox.project)
+
+    def merge(iid):
+        try:
+            client().mergerequests.get(iid).merge()
+        except Exception as error:  # noqa: BLE001 - reported below
+            failures.append((iid, repr(error)))
+
+    def read():
+        project = client()
+        deadline = time.monotonic() + 20
+        while not done.is_set() and time.monotonic() < deadline:
+            project.files.get("shop/cart.py", ref="main")
+            project.mergerequests.get(482)
+
+    readers = [threading.Thread(target=read) for _ in range(6)]
+    mergers = [threading.Thread(target=merge, args=(iid,)) for iid in (483, 484, 485, 486)]
+    for thread in readers + mergers:
+        thread.start()
+    for thread in mergers:
+        thread.join(timeout=30)
+    done.set()
+    for thread in readers:
+        thread.join(timeout=30)
+    assert failures == []
+    project = client()
+    git_main = real_git("rev-parse", "main").decode().strip()
+    assert project.files.get("shop/cart.py", ref="main").commit_id == git_main
+    result = project.mergerequests.get(482).merge()
+    assert result["state"] == "merged"
+    git_main = real_git("rev-parse", "main").decode().strip()
+    assert result["merge_commit_sha"] == git_main
+    assert project.files.get("shop/cart.py", ref="main").commit_id == git_main
+
+
+def test_a_read_that_straddles_a_merge_cannot_cache_the_old_main(sandbox, monkeypatch):
+    """A reader asks git where main is, a merge moves main before the reader stores the answer:
+    the old answer must not be cached (it made every later merge fail with 422)."""
+    repo = sandbox.gitlab.repository
+    real_git = repo.git
+    answered, release = threading.Event(), threading.Event()
+
+    def paused_git(*args, **kwargs):
+        answer = real_git(*args, **kwargs)
+        if threading.current_thread().name == "reader" and args[0] == "rev-parse":
+            answered.set()
+            release.wait(5)
+        return answer
+
+    monkeypatch.setattr(repo, "git", paused_git)
+    repo.refs_moved()
+    reader = threading.Thread(target=repo.sha, args=("main",), name="reader")
+    reader.start()
+    assert answered.wait(5)
+    merged = repo.merge(sandbox.gitlab.merge_requests[483].spec.source_branch, "main", "Merge !483")
+    release.set()
+    reader.join(5)
+    assert repo.sha("main") == merged == real_git("rev-parse", "main").decode().strip()
+    second = repo.merge(sandbox.gitlab.merge_requests[485].spec.source_branch, "main", "Merge !485")
+    assert real_git("rev-parse", "main").decode().strip() == second

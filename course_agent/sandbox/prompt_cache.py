@@ -14,9 +14,8 @@ import hashlib
 import json
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
-
 from . import tokens
+from .bytes_cache import BytesCache
 from .conversation import Turn
 from .errors import invalid
 
@@ -25,6 +24,8 @@ MAX_BREAKPOINTS = 4
 TOOLS_PREAMBLE_TOKENS = 300
 """What the API adds to the prompt when tools are present (the tool-use system prompt)."""
 REQUEST_OVERHEAD_TOKENS = 4
+MAX_CACHE_ENTRIES = 100_000
+"""Prefixes one sandbox remembers (a digest and a number each, about 150 bytes); the oldest go first."""
 
 
 @dataclass
@@ -61,8 +62,8 @@ def _items(body: dict, turns: list[Turn]) -> list[_Item]:
     items = []
     for block, overhead in sources:
         control = block.get("cache_control")
-        canonical = json.dumps({k: v for k, v in block.items() if k != "cache_control"}, sort_keys=True)
-        running.update(canonical.encode())
+        canonical = json.dumps({k: v for k, v in block.items() if k != "cache_control"}, sort_keys=True).encode()
+        running.update(canonical)
         items.append(_Item(overhead + _tokens(canonical), (control.get("ttl") or "5m") if control else None,
                            running.hexdigest()))
     if body.get("cache_control") and items:
@@ -70,13 +71,23 @@ def _items(body: dict, turns: list[Turn]) -> list[_Item]:
     return items
 
 
-@lru_cache(maxsize=16384)
-def _tokens(canonical: str) -> int:
+_counted = BytesCache(4 * 1024 * 1024)
+"""Token counts of blocks already seen, keyed by the SHA-256 of the block (never by its text, so a
+5 MB block costs 32 bytes here): each block of a growing conversation is counted once."""
+
+
+def _tokens(canonical: bytes) -> int:
     """Tokens of one prompt block (a tool, a system block or a message block), given as canonical JSON."""
-    block = json.loads(canonical)
-    if "tool" in block:
-        return tokens.count_tool(block["tool"])
-    return tokens.count_block({k: v for k, v in block.items() if k != "role"})
+    key = hashlib.sha256(canonical).digest()
+    found = _counted.get(key)
+    if found is None:
+        block = json.loads(canonical)
+        if "tool" in block:
+            found = tokens.count_tool(block["tool"])
+        else:
+            found = tokens.count_block({k: v for k, v in block.items() if k != "role"})
+        _counted.put(key, found)
+    return found
 
 
 def count_input(body: dict, turns: list[Turn]) -> int:
@@ -119,7 +130,10 @@ class PromptCache:
             written, ttl = read, "5m"
             for b in breakpoints:
                 if b > hit and cumulative[b] >= min_cacheable:
+                    self._entries.pop(items[b].digest, None)
                     self._entries[items[b].digest] = cumulative[b]
+                    while len(self._entries) > MAX_CACHE_ENTRIES:
+                        del self._entries[next(iter(self._entries))]
                     written, ttl = cumulative[b], items[b].breakpoint_ttl or "5m"
         creation = written - read
         return Usage(total - read - creation, read, creation, creation if ttl == "1h" else 0)

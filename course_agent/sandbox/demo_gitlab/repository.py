@@ -6,6 +6,7 @@ and commit dates are fixed, so every build has the same commit ids. The server o
 plumbing commands; the work tree is never touched after the build.
 """
 
+import atexit
 import json
 import os
 import random
@@ -16,6 +17,8 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..bytes_cache import BytesCache
 
 FIXTURES = Path(__file__).parent / "project"
 TOO_LARGE_BYTES = 100_000
@@ -64,22 +67,31 @@ def _catalog(products: int) -> str:
 
 class Repository:
     """Git plumbing for the server. Answers about a commit id never change, so they are kept
-    (each git process costs milliseconds); only branch names move, and only on merge()."""
+    (each git process costs milliseconds) in a cache bounded by bytes; only branch names move,
+    and only on merge(). Where a branch points is cached too, under a lock with a generation
+    number: a reader that asked git before a merge moved the branch cannot store the old answer
+    after it, and a merge always asks git afresh and moves the branch by compare-and-swap."""
+
+    MAX_CACHED_BYTES = 32 * 1024 * 1024
+    MAX_CACHED_REFS = 4096
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
+        """Held by merge(): one writer at a time."""
+        self._refs_lock = threading.Lock()
         self._refs: dict[str, str | None] = {}
-        self._by_commit: dict[tuple, object] = {}
+        self._generation = 0
+        self._by_commit = BytesCache(self.MAX_CACHED_BYTES)
 
     def refs_moved(self) -> None:
         """Forget where branches point (call after changing the repository by hand)."""
-        self._refs.clear()
+        with self._refs_lock:
+            self._generation += 1
+            self._refs.clear()
 
     def _kept(self, key: tuple, compute):
-        if key not in self._by_commit:
-            self._by_commit[key] = compute()
-        return self._by_commit[key]
+        return self._by_commit.get_or_compute(key, compute)
 
     def git(self, *args: str, input: bytes | None = None) -> bytes:
         try:
@@ -123,13 +135,24 @@ class Repository:
         """The commit a branch or sha names, or None if there is none."""
         if not _SAFE_REF.match(ref):
             return None
-        if ref not in self._refs:
-            try:
-                found = self.git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").decode().strip() or None
-            except GitError:
-                found = None
-            self._refs[ref] = found
-        return self._refs[ref]
+        with self._refs_lock:
+            if ref in self._refs:
+                return self._refs[ref]
+            generation = self._generation
+        found = self._resolve(ref)
+        with self._refs_lock:
+            if self._generation == generation:  # no merge moved a branch while git was answering
+                if len(self._refs) >= self.MAX_CACHED_REFS:
+                    self._refs.clear()
+                self._refs[ref] = found
+        return found
+
+    def _resolve(self, ref: str) -> str | None:
+        """Ask git where a ref points now (no cache)."""
+        try:
+            return self.git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").decode().strip() or None
+        except GitError:
+            return None
 
     def read(self, ref: str, path: str) -> bytes | None:
         """A file's bytes at a ref, or None if the ref or file does not exist."""
@@ -190,7 +213,8 @@ class Repository:
     def merge(self, source: str, target: str, message: str) -> str:
         """Merge source into target with a merge commit; on conflict nothing changes."""
         with self._lock:
-            target_sha, source_sha = self.sha(target), self.sha(source)
+            # Never the cache: a merge starts from where git says the branches are.
+            target_sha, source_sha = self._resolve(target), self._resolve(source)
             if target_sha is None or source_sha is None:
                 raise GitError(f"unknown branch {target if target_sha is None else source}")
             try:
@@ -199,8 +223,11 @@ class Repository:
                 raise MergeConflict(str(error)) from None
             commit = self.git("commit-tree", tree, "-p", target_sha, "-p", source_sha, "-m", message)
             commit_sha = commit.decode().strip()
-            self.git("update-ref", f"refs/heads/{target}", commit_sha, target_sha)
-            self.refs_moved()
+            try:
+                # Compare-and-swap: moves the branch only if it still points where the merge started.
+                self.git("update-ref", f"refs/heads/{target}", commit_sha, target_sha)
+            finally:
+                self.refs_moved()
             return commit_sha
 
 
@@ -208,10 +235,26 @@ _template: Repository | None = None
 _template_lock = threading.Lock()
 
 
+def _remove_template() -> None:
+    global _template
+    with _template_lock:
+        if _template is not None:
+            shutil.rmtree(_template.path.parent, ignore_errors=True)
+            _template = None
+
+
 def fresh_repository(parent: Path) -> Repository:
-    """A private copy of the demo repository (built once per process, then copied)."""
+    """A private copy of the demo repository (built once per process, then copied; the
+    template is removed when the process exits)."""
     global _template
     with _template_lock:
         if _template is None:
-            _template = Repository.build(Path(tempfile.mkdtemp(prefix="course-shop-template-")) / "shop")
-    return _template.copy_to(parent / "shop")
+            folder = Path(tempfile.mkdtemp(prefix="course-shop-template-"))
+            try:
+                _template = Repository.build(folder / "shop")
+            except BaseException:
+                shutil.rmtree(folder, ignore_errors=True)
+                raise
+            atexit.register(_remove_template)
+        template = _template
+    return template.copy_to(parent / "shop")
