@@ -3,16 +3,21 @@
 With ANTHROPIC_API_KEY set, `make_client()` returns a client for the live API (unless
 COURSE_AGENT_BACKEND=sandbox forces the sandbox); otherwise it starts the offline sandbox on
 demand and points the client at it. Either way it is a real `anthropic.Anthropic`. The
-choice is announced once, and never with a secret in it.
+choice is announced once, and never with a secret in it: in a notebook as a small note (an
+information, not an error, so not on stderr, which JupyterLab paints red), elsewhere (the
+command line) as a line on stderr. `using_sandbox()` tells a notebook which it will be, to
+skip the demonstrations only the sandbox can give.
 """
 
 import atexit
+import html
 import os
 import sys
 import threading
 
 import anthropic
 
+from .i18n import tr
 from .sandbox import Sandbox
 
 BACKEND_ENV = "COURSE_AGENT_BACKEND"
@@ -32,7 +37,7 @@ def shared_sandbox() -> Sandbox:
 
 
 def use_sandbox() -> bool:
-    """True unless a key for the live API is set and the sandbox is not forced."""
+    """True unless a key for the live API is set and the sandbox is not forced (see using_sandbox)."""
     backend = os.environ.get(BACKEND_ENV, "").strip().lower()
     if backend not in ("", "sandbox", "live"):
         raise ValueError(f"{BACKEND_ENV} must be 'sandbox' or 'live', got {backend!r}")
@@ -41,20 +46,50 @@ def use_sandbox() -> bool:
     return backend == "sandbox" or not os.environ.get("ANTHROPIC_API_KEY")
 
 
+def using_sandbox() -> bool:
+    """True when make_client() would use the offline sandbox (no ANTHROPIC_API_KEY, or
+    COURSE_AGENT_BACKEND=sandbox); False for the live API. A bad COURSE_AGENT_BACKEND raises, as
+    make_client() would."""
+    return use_sandbox()
+
+
+NOTE_STYLE = ("border-left:4px solid var(--jp-info-color1,#0097a7);background:rgba(0,151,167,0.08);"
+              "color:var(--jp-content-font-color1,#212121);padding:3px 10px;margin:2px 0;border-radius:2px;"
+              "font-family:var(--jp-ui-font-family,sans-serif);font-size:var(--jp-ui-font-size1,13px)")
+
+
+def _in_a_notebook() -> bool:
+    """True in a Jupyter kernel (IPython with a kernel); the CLI never imports IPython."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None and hasattr(ipython, "get_ipython") else None
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
 def _announce(what: str, line: str) -> None:
-    if what not in _announced:
-        _announced.add(what)
-        print(line, file=sys.stderr)
+    """Say once which backend is used: a note in a notebook, a line on stderr elsewhere."""
+    if what in _announced:
+        return
+    _announced.add(what)
+    text = f"course-agent: {line}"
+    if _in_a_notebook():
+        from IPython.display import display
+        display({"text/plain": text,
+                 "text/html": f"<div style='{NOTE_STYLE}'>ℹ <b>course-agent</b>: {html.escape(line)}</div>"},
+                raw=True)
+    else:
+        print(text, file=sys.stderr)
 
 
 def make_client(**options: object) -> anthropic.Anthropic:
     """A real anthropic client: the live API with a key, otherwise the offline sandbox."""
     if use_sandbox():
-        _announce("anthropic", "course-agent: using the offline sandbox (simulated model); "
-                               "set ANTHROPIC_API_KEY to use the real API.")
+        _announce("anthropic", tr("using the offline sandbox (simulated model); set ANTHROPIC_API_KEY to use "
+                                  "the real API."))
         return shared_sandbox().client(**options)
-    where = "the API at ANTHROPIC_BASE_URL" if os.environ.get("ANTHROPIC_BASE_URL") else "the live Anthropic API"
-    _announce("anthropic", f"course-agent: using {where} (ANTHROPIC_API_KEY is set).")
+    if os.environ.get("ANTHROPIC_BASE_URL"):
+        _announce("anthropic", tr("using the API at ANTHROPIC_BASE_URL (ANTHROPIC_API_KEY is set)."))
+    else:
+        _announce("anthropic", tr("using the live Anthropic API (ANTHROPIC_API_KEY is set)."))
     return anthropic.Anthropic(**options)
 
 
@@ -65,10 +100,10 @@ def gitlab_settings() -> tuple[str, str, str]:
         project = os.environ.get("GITLAB_PROJECT")
         if not project:
             raise RuntimeError("GITLAB_URL and GITLAB_TOKEN are set but GITLAB_PROJECT is not (e.g. group/project)")
-        _announce("gitlab", "course-agent: using the GitLab at GITLAB_URL.")
+        _announce("gitlab", tr("using the GitLab at GITLAB_URL."))
         return url, token, project
     if url or token:
         raise RuntimeError("set both GITLAB_URL and GITLAB_TOKEN (or neither, for the sandbox's demo GitLab)")
     sandbox = shared_sandbox()
-    _announce("gitlab", "course-agent: using the sandbox's demo GitLab (project course/shop).")
+    _announce("gitlab", tr("using the sandbox's demo GitLab (project {project}).", project=sandbox.project))
     return sandbox.gitlab_url, sandbox.gitlab_token, sandbox.project

@@ -7,7 +7,9 @@ does, and the view follows:
     messages = view.messages             # a list; append() and extend() add cards
     view                                 # show it, then run the loop
 
-The reference loop can feed it too: `run_agent(..., observers=[view])`.
+The reference loop can feed it too: `run_agent(..., observers=[view])`. With a client (or as an
+observer) the view also keeps each response's usage in `view.usage`, in order, which is what
+`course_agent.usage_chart.usage_chart(view)` draws.
 
 Each new message adds one HTML child to a VBox (cards are grouped in boxes of CHUNK, because
 ipywidgets re-checks and re-sends a box's whole list of children on every change), so a message
@@ -22,9 +24,12 @@ from typing import Any
 import ipywidgets as widgets
 from IPython.display import display
 
+from ..i18n import language as resolve_language
+from ..i18n import ntr, tr
 from ..loop import LoopObserver
 from ..transcript import as_json
 from .cards import message_html, message_line
+from .render import esc
 
 
 CHUNK = 50
@@ -67,11 +72,16 @@ for _name in ("insert", "pop", "remove", "clear", "sort", "reverse", "__setitem_
 
 
 class MessagesView(widgets.VBox, LoopObserver):
-    def __init__(self, messages: Iterable = (), client: Any = None, title: str = "messages") -> None:
-        self._title = title
+    def __init__(self, messages: Iterable = (), client: Any = None, title: str | None = None,
+                 language: str | None = None) -> None:
+        self.language = resolve_language(language)
+        self._title = title if title is not None else tr("messages", self.language)
         self._meta: dict[int, dict] = {}
         self._responses = 0
         self._pending: dict | None = None
+        self._last_response: Any = None
+        self._tool_uses: dict[str, dict] = {}
+        self.usage: list[Any] = []  # each response's usage, in order (for usage_chart)
         self._transcript_shown_at = 0
         self._roles = {"user": 0, "assistant": 0}
         self._header = widgets.HTML()
@@ -97,6 +107,10 @@ class MessagesView(widgets.VBox, LoopObserver):
 
     # LoopObserver: the reference loop feeds the view through these
     def on_response(self, iteration: int, response: Any) -> None:
+        if response is self._last_response:  # watched and observed at once: one response, noted once
+            return
+        self._last_response = response
+        self.usage.append(response.usage)
         self._responses = iteration
         self._pending = {"iteration": iteration, "stop_reason": response.stop_reason,
                          "usage": as_json(response.usage)}
@@ -120,7 +134,15 @@ class MessagesView(widgets.VBox, LoopObserver):
         return meta
 
     def _card(self, index: int) -> widgets.HTML:
-        return widgets.HTML(message_html(index + 1, self.messages[index], self._meta.get(index)))
+        return widgets.HTML(self._card_html(index))
+
+    def _card_html(self, index: int) -> str:
+        message = as_json(self.messages[index])
+        if message.get("role") == "assistant" and isinstance(message.get("content"), list):
+            for block in message["content"]:
+                if isinstance(block, dict) and block.get("type") in ("tool_use", "server_tool_use"):
+                    self._tool_uses[block.get("id", "")] = block
+        return message_html(index + 1, message, self._meta.get(index), self.language, self._tool_uses)
 
     def _added(self, index: int) -> None:
         meta = self._meta_for(self.messages[index])
@@ -140,6 +162,7 @@ class MessagesView(widgets.VBox, LoopObserver):
             self.show_transcript()
 
     def _rerender(self) -> None:
+        self._tool_uses = {}
         cards = [self._card(i) for i in range(len(self.messages))]
         self.cards.children = tuple(widgets.VBox(cards[i:i + CHUNK]) for i in range(0, len(cards), CHUNK))
         roles = [as_json(m).get("role") for m in self.messages]
@@ -150,24 +173,38 @@ class MessagesView(widgets.VBox, LoopObserver):
         """The HTML of every card, in order."""
         return [card.value for chunk in self.cards.children for card in chunk.children]
 
+    def _count(self) -> str:
+        return ntr("{n} message", "{n} messages", len(self.messages), self.language)
+
     def _update_header(self) -> None:
-        self._header.value = (f"<b>{self._title}</b>: {len(self.messages)} messages "
-                              f"({self._roles['user']} user, {self._roles['assistant']} assistant)")
+        self._header.value = (
+            f"<div style='color:var(--jp-content-font-color1,#212121)'><b>{esc(self._title)}</b>: "
+            + esc(tr("{messages} ({user} user, {assistant} assistant)", self.language, messages=self._count(),
+                     user=self._roles.get("user", 0), assistant=self._roles.get("assistant", 0)))
+            + "</div>")
 
     def text(self) -> str:
         """The history as plain text, one line per message (what nbval compares)."""
-        lines = [f"MessagesView: {len(self.messages)} messages"]
+        lines = [f"MessagesView: {self._count()}"]
         lines += [message_line(i + 1, m, self._meta.get(i)) for i, m in enumerate(self.messages)]
         return "\n".join(lines)
 
     def html(self) -> str:
         """The history as static HTML, for places where widgets do not render."""
-        return "".join(message_html(i + 1, m, self._meta.get(i)) for i, m in enumerate(self.messages))
+        tool_uses: dict[str, dict] = {}
+        cards = []
+        for i, message in enumerate(self.messages):
+            message = as_json(message)
+            if message.get("role") == "assistant" and isinstance(message.get("content"), list):
+                tool_uses.update((b.get("id", ""), b) for b in message["content"]
+                                 if isinstance(b, dict) and b.get("type") in ("tool_use", "server_tool_use"))
+            cards.append(message_html(i + 1, message, self._meta.get(i), self.language, tool_uses))
+        return "".join(cards)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict:
         bundle = super()._repr_mimebundle_(**kwargs) or {}
         bundle["text/plain"] = self.text()
-        bundle["text/html"] = self.html() or "<i>no messages yet</i>"
+        bundle["text/html"] = self.html() or f"<i>{esc(tr('no messages yet', self.language))}</i>"
         return bundle
 
     def show_transcript(self) -> None:
@@ -175,6 +212,7 @@ class MessagesView(widgets.VBox, LoopObserver):
         if len(self.messages) == self._transcript_shown_at:
             return
         self._transcript_shown_at = len(self.messages)
-        folded = (f"<details><summary>{self._title}: {len(self.messages)} messages as static HTML (for viewers "
-                  f"where widgets do not render)</summary>{self.html()}</details>")
+        summary = tr("{title}: {messages} as static HTML (for viewers where widgets do not render)", self.language,
+                     title=self._title, messages=self._count())
+        folded = f"<details><summary>{esc(summary)}</summary>{self.html()}</details>"
         display({"text/plain": self.text(), "text/html": folded}, raw=True)
