@@ -431,3 +431,64 @@ def test_exercise_8_spot_check_catches_a_wrong_verdict(rows):
     pr, verdict, calls, billed = rows[0]
     assert verdict == "request changes"
     assert_only_broken(check_exercise_8([(pr, "approve", calls, billed)] + rows[1:]), "spot_check")
+
+
+# ---------------------------------------------------------------- the notebooks' placeholder templates
+
+
+def test_exercise_2_template_with_only_the_task_is_not_done():
+    assert_not_done(check_exercise_2(GET_DIFF_ONLY, [{"role": "user", "content": "Review pull request #482."}]))
+
+
+def test_exercise_7_template_approver_is_not_done():
+    def approver(request):
+        """Allow post_comment only when its body is shorter than 2000 characters."""
+        ...
+
+    assert_not_done(check_exercise_7(None, approver))
+
+
+def test_exercise_7_policy_written_approver_not_yet():
+    def approver(request):
+        ...
+
+    report = check_exercise_7(exercise_07.policy, approver)
+    assert not report.ok and {"short_comment_approved", "long_comment_refused", "merge_refused"} <= set(report.broken)
+    assert status(report, "review_through_gate") == NOT_CHECKED
+
+
+def test_exercise_7_policy_answering_strings():
+    class Strings:
+        def decide(self, tool):
+            return "ask" if tool.name in ("post_comment", "merge_pr") else "allow"
+
+    assert check_exercise_7(Strings(), comment_approver()).ok
+
+
+def test_exercise_7_an_approver_that_waits_for_a_click(monkeypatch):
+    """An approver that waits for a person is given up on once, not asked again and again."""
+    import threading
+
+    from course_agent.checks import exercises
+
+    monkeypatch.setattr(exercises, "APPROVER_TIMEOUT", 0.2)
+    never = threading.Event()
+    calls = []
+
+    def waits(request):
+        calls.append(request.tool)
+        never.wait(5)
+
+    start = time.perf_counter()
+    report = check_exercise_7(exercise_07.policy, waits)
+    never.set()
+    assert time.perf_counter() - start < GRADER_SECONDS
+    assert not report.ok and status(report, "short_comment_approved") == BROKEN
+    assert status(report, "review_through_gate") == NOT_CHECKED
+    assert len(calls) <= 2  # the template probe, then the first real question
+
+
+def test_exercise_8_rows_as_printed_lines(rows):
+    report = check_exercise_8([f"!{pr} {verdict} {calls} {billed}" for pr, verdict, calls, billed in rows])
+    assert not report.ok and not report.passed
+    assert "str" in report.findings[0].detail

@@ -22,6 +22,8 @@ from .report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
 
 MODEL_CALL_TIMEOUT = 10.0
 """Seconds a learner's function (a dispatcher, an approver) may take before the grader gives up on it."""
+APPROVER_TIMEOUT = 5.0
+"""An approver is a rule here: one that waits for a click (or input()) is given up on after this."""
 MAX_ITERATIONS = 10
 REVIEWED = 482
 DEMO_MRS = tuple(range(482, 488))
@@ -274,11 +276,13 @@ def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> 
     t_end = tr("The history ends with the model's final answer (no tool_use)", lang)
     requirements = [("read_file_tool", t_tool), ("starts_with_task", t_start), ("pairs", t_pairs),
                     ("read_file_called", t_read), ("finished", t_end)]
-    if _is_placeholder(messages):
+    started = isinstance(messages, (list, tuple)) and any(_message(m)[0] == "assistant" for m in messages)
+    if _is_placeholder(messages) or (isinstance(messages, (list, tuple)) and not started):
         return g.not_done(
             requirements,
-            tr("`exercise_messages` is still empty. Add read_file to TOOLS, then put every message of your "
-               "step-by-step run in it, the model's last answer included, and run this cell again.", lang),
+            tr("`exercise_messages` holds no answer of the model yet. Add read_file to TOOLS, then append every "
+               "message of your step-by-step run to it, the model's last answer included, and run this cell again.",
+               lang),
             [tr("Start from exercise_messages = [{\"role\": \"user\", \"content\": \"Review pull request #482.\"}] "
                 "and repeat steps 1 to 4 of this notebook on it until stop_reason is end_turn.", lang)])
 
@@ -509,7 +513,7 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
     g.check("read_file_error", t_error, error_ok, "; ".join(d.rstrip(".") for _, d in read_calls) + ".",
             tr("read_file must fail for every path, even one that exists, and the failure must come back as "
                "{\"content\": \"read_file failed: FileNotFoundError: ...\", \"is_error\": True}: catch the "
-               "exception inside run_tool and name it in the content.", lang), where=tr("notebook 5", lang))
+               "exception inside run_tool and name it in the content.", lang))
 
     text, is_error, detail = describe(probes["diff"], f"run_tool(\"get_diff\", {{\"pr\": {REVIEWED}}})")
     g.check("get_diff_works", t_diff, not is_error and "diff" in text and bool(text.strip()), detail,
@@ -567,18 +571,41 @@ def _decision(policy: Any, tool: Any) -> tuple[str | None, str]:
     return (text if text in ("allow", "ask", "deny") else None), str(raw)
 
 
-def _verdict(approver: Callable, request: Any, lang: str) -> tuple[bool | None, str, Any]:
-    """(approved, what was seen, the verdict) of an approver for one request; approved is None when the
-    approver failed or did not answer with a Verdict."""
-    value, error, hung = _call(approver, request)
+def _verdict(approver: Callable, request: Any, lang: str) -> tuple[bool | None, str, Any, bool]:
+    """(approved, what was seen, the verdict, hung) of an approver for one request; approved is None when
+    the approver failed, hung or did not answer with a Verdict."""
+    value, error, hung = _call(approver, request, timeout=APPROVER_TIMEOUT)
     if hung:
-        return None, tr("no answer within {seconds} s", lang, seconds=int(MODEL_CALL_TIMEOUT)), None
+        return None, tr("no answer within {seconds} s", lang, seconds=int(APPROVER_TIMEOUT)), None, True
     if error is not None:
-        return None, tr("raised {error}", lang, error=_short(_error_text(error), 100)), None
+        return None, tr("raised {error}", lang, error=_short(_error_text(error), 100)), None, False
     approved = getattr(value, "approved", None)
     if not isinstance(approved, bool) or not hasattr(value, "by"):
-        return None, tr("returned {value}, not a Verdict", lang, value=_short(value, 60)), value
-    return approved, tr("approved", lang) if approved else tr("refused", lang), value
+        return None, tr("returned {value}, not a Verdict", lang, value=_short(value, 60)), value, False
+    return approved, tr("approved", lang) if approved else tr("refused", lang), value, False
+
+
+class _AsDecisions:
+    """The learner's policy for a SafetyGate: whatever its decide() returns ("ask", Decision.ASK), a Decision."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+
+    def decide(self, tool: Any) -> Any:
+        from ..safety import Decision
+
+        found, seen = _decision(self.policy, tool)
+        if found is None:
+            raise ValueError(f"the policy's decision for {tool.name} is {seen}")
+        return Decision(found)
+
+
+def _unwritten(function: Any, *probe: Any) -> bool:
+    """A function left as its template (`...`, `pass`, `raise NotImplementedError`): it answers nothing."""
+    if not callable(function):
+        return False
+    value, error, hung = _call(function, *probe, timeout=APPROVER_TIMEOUT)
+    return not hung and ((error is None and value is None) or isinstance(error, NotImplementedError))
 
 
 def check_exercise_7(policy: Any, approver: Any, language: str | None = None) -> Report:
@@ -600,10 +627,13 @@ def check_exercise_7(policy: Any, approver: Any, language: str | None = None) ->
     requirements = [("post_comment_asks", t_comment), ("merge_pr_asks", t_merge), ("reads_allowed", t_reads),
                     ("short_comment_approved", t_short), ("long_comment_refused", t_long),
                     ("merge_refused", t_refuse_merge), ("review_through_gate", t_run)]
-    if _is_placeholder(policy) and _is_placeholder(approver):
+    from ..tools import Risk as _Risk
+
+    probe = ApprovalRequest("post_comment", {"pr": REVIEWED, "body": "Looks good."}, _Risk.WRITES)
+    if _is_placeholder(policy) and (_is_placeholder(approver) or _unwritten(approver, probe)):
         return g.not_done(
             requirements,
-            tr("`policy` and `approver` are still None. Write both, assign them, and run this cell again.", lang),
+            tr("`policy` and `approver` are not written yet. Write both and run this cell again.", lang),
             [tr("policy = Policy({\"post_comment\": Decision.ASK}) keeps the other tools' defaults (merge_pr asks "
                 "by its risk).", lang),
              tr("An approver is a plain function: def approver(request): ... return Verdict(approved, by=\"...\", "
@@ -656,19 +686,29 @@ def check_exercise_7(policy: Any, approver: Any, language: str | None = None) ->
             def comment_of(length: int) -> Any:
                 return ApprovalRequest("post_comment", {"pr": REVIEWED, "body": "x" * length}, Risk.WRITES)
 
-            short = {n: _verdict(approver, comment_of(n), lang) for n in (100, 1999)}
-            long = {n: _verdict(approver, comment_of(n), lang) for n in (2000, 2500)}
-            merge_verdict = _verdict(approver, ApprovalRequest("merge_pr", {"pr": 485}, Risk.DANGEROUS), lang)
+            gave_up: list[bool] = []
+
+            def verdict_for(request: Any) -> tuple[bool | None, str, Any, bool]:
+                if gave_up:  # an approver that waits for a person is not asked five times
+                    return None, tr("not asked: the approver did not answer before", lang), None, True
+                found = _verdict(approver, request, lang)
+                if found[3]:
+                    gave_up.append(True)
+                return found
+
+            short = {n: verdict_for(comment_of(n)) for n in (100, 1999)}
+            long = {n: verdict_for(comment_of(n)) for n in (2000, 2500)}
+            merge_verdict = verdict_for(ApprovalRequest("merge_pr", {"pr": 485}, Risk.DANGEROUS))
 
             def seen(verdicts: dict) -> str:
                 return ", ".join(ntr("{n} character: {seen}", "{n} characters: {seen}", n, lang, seen=s)
-                                 for n, (_, s, _) in verdicts.items())
+                                 for n, (_, s, _, _) in verdicts.items())
 
-            g.check("short_comment_approved", t_short, all(a is True for a, _, _ in short.values()),
+            g.check("short_comment_approved", t_short, all(v[0] is True for v in short.values()),
                     seen(short) + ".",
                     tr("The approver must answer with Verdict(True, by=...) for a post_comment whose "
                        "request.input[\"body\"] is shorter than 2000 characters.", lang))
-            g.check("long_comment_refused", t_long, all(a is False for a, _, _ in long.values()),
+            g.check("long_comment_refused", t_long, all(v[0] is False for v in long.values()),
                     seen(long) + ".",
                     tr("\"Shorter than 2000\" means len(body) < 2000: a body of exactly 2000 characters is refused "
                        "too, with Verdict(False, ...).", lang))
@@ -686,14 +726,14 @@ def check_exercise_7(policy: Any, approver: Any, language: str | None = None) ->
             audit = AuditLog()
 
             def asked(request: Any) -> Any:
-                value, error, hung = _call(approver, request)
+                value, error, hung = _call(approver, request, timeout=APPROVER_TIMEOUT)
                 if hung:
-                    return Verdict(False, "timeout", f"no answer within {int(MODEL_CALL_TIMEOUT)} s")
+                    return Verdict(False, "timeout", f"no answer within {int(APPROVER_TIMEOUT)} s")
                 if error is not None:
                     raise error
                 return value
 
-            toolbox = Toolbox(list(tools.values()), gate=SafetyGate(policy, asked, audit))
+            toolbox = Toolbox(list(tools.values()), gate=SafetyGate(_AsDecisions(policy), asked, audit))
             task = review_task(REVIEWED, post=True, language=lang)
             try:
                 result = run_agent(sb.client(), task, toolbox, system=REVIEW_RULES, max_iterations=MAX_ITERATIONS)
@@ -701,7 +741,7 @@ def check_exercise_7(policy: Any, approver: Any, language: str | None = None) ->
             except Exception as error:
                 result, failure = None, _error_text(error)
             entries = [e for e in audit.entries if e["tool"] == "post_comment"]
-            deciders = {getattr(v, "by", None) for _, _, v in (*short.values(), *long.values(), merge_verdict)}
+            deciders = {getattr(v[2], "by", None) for v in (*short.values(), *long.values(), merge_verdict)}
             body = str(entries[-1]["input"].get("body", "")) if entries else ""
             if failure:
                 ok, detail = False, tr("the review failed: {error}", lang, error=_short(failure, 160))
@@ -811,8 +851,10 @@ def check_exercise_8(rows: Any, language: str | None = None) -> Report:
             [tr("result.iterations is the number of model calls, result.text ends with the verdict line, and "
                 "billed(result.usage) from this notebook gives the billed input.", lang)])
     table = [_row(r) for r in rows] if isinstance(rows, (list, tuple)) else []
-    if not table:
-        detail = tr("expected a list of rows, got {kind}.", lang, kind=_kind(rows))
+    if not any(table):
+        detail = (tr("expected a list of rows, got {kind}.", lang, kind=_kind(rows)) if not table else
+                  tr("expected rows of (pr, verdict, calls, billed input), as tuples or dicts; got {kind}.", lang,
+                     kind=_kind(rows[0])))
         for rule, title in requirements:
             g.check(rule, title, False, detail)
         return g.report("")
@@ -889,6 +931,9 @@ def check_exercise_8(rows: Any, language: str | None = None) -> Report:
                again=again.iterations, expected=_kind_name(expected_kind, lang)),
             tr("Use the course's reviewer as it is, review(pr, client=client, cache=True), and take calls from "
                "result.iterations and the verdict from result.text of the same run.", lang))
-    return g.report(tr("Six reviews, each with its verdict, calls and billed input; !486 reads the whole catalogue, "
-                       "so it costs most.", lang))
+    costs = [(_as_number(r.get("billed")) or 0, _as_int(r.get("pr"))) for r in table if r]
+    billed, costliest = max(costs, key=lambda c: c[0])
+    return g.report(tr("Six reviews, each with its verdict, calls and billed input. The most expensive is !{pr}, with "
+                       "{billed} billed input tokens: look at what its review had to read.", lang, pr=costliest,
+                       billed=f"{billed:.0f}"))
 

@@ -28,5 +28,5 @@ def solve(client, gitlab_tools=None, language: str = "en"):
         result = review(pr, client=client, toolbox=toolbox, cache=True, language=language)
         rows.append((pr, verdict_of(result.text), result.iterations, billed(result.usage)))
     for pr, verdict, calls, billed_input in rows:
-        print(f"!{pr}  {verdict:16}  {calls} calls  {billed_input:7.0f} billed input tokens")
+        print(f"!{pr}  {verdict:18}  {calls} calls  {billed_input:7.0f} billed input tokens")
     return rows
