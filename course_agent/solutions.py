@@ -116,3 +116,19 @@ def review_pull_request_concurrently(pr_number: int, max_iterations: int = 20) -
                 {"type": "tool_result", "tool_use_id": block.id, **result} for block, result in zip(calls, results)
             ]})
     raise RuntimeError(f"no answer after {max_iterations} iterations")
+
+
+def show_solution(notebook: int) -> None:
+    """Print the reference solution of a notebook's exercise (a spoiler: try yours first)."""
+    import importlib
+    import inspect
+
+    loops = {3: review_pull_request, 4: review_pull_request_concurrently, 6: review_pull_request}
+    if notebook in loops:
+        print(inspect.getsource(loops[notebook]))
+        return
+    try:
+        module = importlib.import_module(f"course_agent.solution_exercises.exercise_{notebook:02d}")
+    except ModuleNotFoundError:
+        raise ValueError(f"there is no exercise solution for notebook {notebook}: choose 1 to 8") from None
+    print(inspect.getsource(module))

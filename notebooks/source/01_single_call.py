@@ -1,17 +1,23 @@
 from cells import code, md
 
-SETUP = '''import anthropic
+SETUP = '''import os
+
+import anthropic
 from course_agent.client import make_client
 from course_agent.config import model_id
 
+os.environ["COURSE_AGENT_LANGUAGE"] = "en"  # the language of everything course_agent shows
 client = make_client()  # a real anthropic.Anthropic: the offline sandbox, or the live API if ANTHROPIC_API_KEY is set
 MODEL = model_id()      # the model id lives in one place (COURSE_AGENT_MODEL overrides it)
 print(type(client).__name__, MODEL)'''
 
-SETUP_RU = '''import anthropic
+SETUP_RU = '''import os
+
+import anthropic
 from course_agent.client import make_client
 from course_agent.config import model_id
 
+os.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # язык всего, что показывает course_agent
 client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или живой API, если задан ANTHROPIC_API_KEY
 MODEL = model_id()      # id модели задан в одном месте (COURSE_AGENT_MODEL его переопределяет)
 print(type(client).__name__, MODEL)'''

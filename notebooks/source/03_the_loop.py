@@ -172,22 +172,63 @@ made and which tools they were (read them from `messages`). Then run it on !484 
 было вызовов инструментов и какие это были инструменты (возьмите их из `messages`). Затем
 запустите её на !484 с `max_iterations=2`.
 """),
-    code('''# your code here
+    code('''# your code here: define review_pull_request again, with the new error at the cap
+''', '''# ваш код: определите review_pull_request заново, с новой ошибкой при достижении ограничения
 '''),
+    md("""
+### Check your exercise
+
+The cell below runs **your** `review_pull_request` on !484 with `max_iterations=2` against a fresh sandbox
+and reads the error it raises. While the loop above is unchanged, it says "not done yet".
+
+<details><summary>Hint</summary>
+
+Just before `raise`, walk through `messages`: every assistant message whose content holds `tool_use` blocks
+is one model turn; count the blocks and collect their `name`s. Blocks may be SDK objects (`block.type`) or
+dicts (`block["type"]`).
+</details>
+""", """
+### Проверьте упражнение
+
+Ячейка ниже запускает **ваш** `review_pull_request` на !484 с `max_iterations=2` в свежей песочнице и
+читает ошибку, которую он выбрасывает. Пока цикл выше не изменён, она ответит «пока не сделано».
+
+<details><summary>Подсказка</summary>
+
+Прямо перед `raise` пройдите по `messages`: каждое сообщение assistant с блоками `tool_use` — это один ход
+модели; посчитайте эти блоки и соберите их `name`. Блоки бывают объектами SDK (`block.type`) или словарями
+(`block["type"]`).
+</details>
+"""),
+    code('''from course_agent.checks.loop_exercises import check_exercise_3
+
+check_exercise_3(review_pull_request)'''),
+    md("""
+The reference solution passes the same check (a spoiler: `show_solution(3)` prints its code).
+""", """
+Эталонное решение проходит ту же проверку (спойлер: `show_solution(3)` покажет его код).
+"""),
+    code('''from course_agent import solutions
+from course_agent.solutions import show_solution
+
+check_exercise_3(solutions.review_pull_request)'''),
     md("""
 ### Self-check
 
-`check_loop` runs a loop against the sandbox in scenarios built to expose each rule of the lesson. Here it checks the rules this notebook teaches on **the loop of this notebook** (the reference for now); pass your own function to check yours.
+`check_loop` runs a loop against the sandbox in scenarios built to expose each rule of the lesson, and
+judges what it sees on the wire. Here it checks the rules of this notebook on the loop of this notebook;
+pass your own function to check yours. Rules the run could not show are marked "not checked", never passed.
 """, """
 ### Самопроверка
 
-`check_loop` запускает цикл в песочнице в сценариях, которые выявляют нарушение каждого правила урока. Здесь он проверяет правила этого блокнота на **цикле из этого блокнота** (пока это эталон); передайте свою функцию, чтобы проверить свою.
+`check_loop` запускает цикл в песочнице в сценариях, которые выявляют нарушение каждого правила урока, и
+судит по тому, что уходит по сети. Здесь он проверяет правила этого блокнота на цикле из этого блокнота;
+передайте свою функцию, чтобы проверить свою. Правила, которые прогон не смог показать, помечены «не
+проверено», а не «выполнено».
 """),
     code('''from course_agent.checks import check_loop
 
-check_loop(review_pull_request, rules=["whole_response", "cap"], language="en")''', '''from course_agent.checks import check_loop
-
-check_loop(review_pull_request, rules=["whole_response", "cap"], language="ru")'''),
+check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"])'''),
     md("""
 ## Recap
 

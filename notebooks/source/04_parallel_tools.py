@@ -207,24 +207,48 @@ their order, and still returns all results in one message. Check it on !484: how
 `run_all`), сохранял их порядок и по-прежнему возвращал все результаты одним сообщением. Проверьте
 на !484: сколько получилось вызовов модели?
 """),
-    code('''# your code here
-'''),
+    code('''def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
+    """Your loop: the calls of a turn run at the same time, results in the calls' order, in one message."""
+    raise NotImplementedError("your code here")''', '''def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
+    """Ваш цикл: вызовы одного хода выполняются одновременно, результаты — в порядке вызовов, одним сообщением."""
+    raise NotImplementedError("ваш код")'''),
     md("""
-### Self-check
+### Check your exercise
 
-When your loop is ready, check it: `check_loop` runs it against the sandbox in scenarios built to expose each rule and says which rules it breaks, and why. Below it runs on the **reference solution** (`course_agent.solutions`, a spoiler): pass your own function instead.
+The check runs **your** `review_concurrently` on !484 against a fresh sandbox in which each file read takes
+a second: read one after another, two files take two seconds; at the same time, one. It also checks that
+the results keep the calls' order and go back in one message.
+
+<details><summary>Hint</summary>
+
+`pool.map(function, calls)` of a `concurrent.futures.ThreadPoolExecutor` runs the calls in threads and
+gives the results in the order of `calls`; `Toolbox.run_all` above does the same.
+</details>
 """, """
-### Самопроверка
+### Проверьте упражнение
 
-Когда ваш цикл готов, проверьте его: `check_loop` запускает его в песочнице в сценариях, которые выявляют нарушение каждого правила, и объясняет, какие правила нарушены и почему. Ниже он запущен на **эталонном решении** (`course_agent.solutions`, спойлер): передайте вместо него свою функцию.
+Проверка запускает **ваш** `review_concurrently` на !484 в свежей песочнице, где каждое чтение файла
+занимает секунду: два файла подряд — две секунды, одновременно — одна. Ещё она проверяет, что результаты
+идут в порядке вызовов и возвращаются одним сообщением.
+
+<details><summary>Подсказка</summary>
+
+`pool.map(function, calls)` у `concurrent.futures.ThreadPoolExecutor` выполняет вызовы в потоках и отдаёт
+результаты в порядке `calls`; `Toolbox.run_all` выше делает то же самое.
+</details>
+"""),
+    code('''from course_agent.checks.loop_exercises import check_exercise_4
+
+check_exercise_4(review_concurrently)'''),
+    md("""
+The reference solution passes the same check (a spoiler: `show_solution(4)` prints its code).
+""", """
+Эталонное решение проходит ту же проверку (спойлер: `show_solution(4)` покажет его код).
 """),
     code('''from course_agent import solutions
-from course_agent.checks import check_loop
+from course_agent.solutions import show_solution
 
-check_loop(solutions.review_pull_request, rules=["whole_response", "one_message"], language="en")''', '''from course_agent import solutions
-from course_agent.checks import check_loop
-
-check_loop(solutions.review_pull_request, rules=["whole_response", "one_message"], language="ru")'''),
+check_exercise_4(solutions.review_pull_request_concurrently)'''),
     md("""
 ## Recap
 

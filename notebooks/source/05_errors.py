@@ -156,19 +156,19 @@ client.with_options(max_retries=0).messages.create(
     md("""
 ### Self-check
 
-When your loop is ready, check it: `check_loop` runs it against the sandbox in scenarios built to expose each rule and says which rules it breaks, and why. Below it runs on the **reference solution** (`course_agent.solutions`, a spoiler): pass your own function instead.
+`check_loop` calls a loop with the merge request number only; this notebook's `review` also takes the tool
+runner, so wrap it in a `lambda`. It runs the loop in scenarios built to expose each rule and judges what
+it sees on the wire: here, the two rules of this notebook.
 """, """
 ### Самопроверка
 
-Когда ваш цикл готов, проверьте его: `check_loop` запускает его в песочнице в сценариях, которые выявляют нарушение каждого правила, и объясняет, какие правила нарушены и почему. Ниже он запущен на **эталонном решении** (`course_agent.solutions`, спойлер): передайте вместо него свою функцию.
+`check_loop` вызывает цикл, передавая только номер merge request, а `review` из этого блокнота принимает ещё и
+функцию запуска инструментов, поэтому оберните её в `lambda`. Проверка запускает цикл в сценариях, которые
+выявляют нарушение каждого правила, и судит по тому, что уходит по сети: здесь — по двум правилам этого блокнота.
 """),
-    code('''from course_agent import solutions
-from course_agent.checks import check_loop
+    code('''from course_agent.checks import check_loop
 
-check_loop(solutions.review_pull_request, rules=["whole_response", "errors_are_results"], language="en")''', '''from course_agent import solutions
-from course_agent.checks import check_loop
-
-check_loop(solutions.review_pull_request, rules=["whole_response", "errors_are_results"], language="ru")'''),
+check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "errors_are_results"])'''),
     md("""
 ## Recap
 

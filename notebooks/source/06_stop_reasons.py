@@ -244,24 +244,49 @@ and anything unknown is an error. Test it with the cells above.
 выполняется), при `refusal` останавливался с `stop_details`, при `stop_sequence` возвращал текст,
 а любую неизвестную причину считал ошибкой. Проверьте его на ячейках выше.
 """),
-    code('''# your code here
-'''),
+    code('''def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
+    """Your loop: every stop reason handled on purpose."""
+    raise NotImplementedError("your code here")''', '''def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
+    """Ваш цикл: каждая причина остановки обработана осознанно."""
+    raise NotImplementedError("ваш код")'''),
     md("""
-### Self-check
+### Check your exercise
 
-When your loop is ready, check it: `check_loop` runs it against the sandbox in scenarios built to expose each rule and says which rules it breaks, and why. Below it runs on the **reference solution** (`course_agent.solutions`, a spoiler): pass your own function instead.
+The check runs **your** `review_every_stop` in scenarios where the sandbox pauses the turn, refuses, cuts a
+tool call with `max_tokens`, keeps asking for tools, and finally answers, and judges each stop reason from
+what your loop sent and returned.
+
+<details><summary>Hint</summary>
+
+One `if` per stop reason on `response.stop_reason`. For `pause_turn`, append the response and `continue`
+with no new user message; for `max_tokens` and `refusal`, raise before running any tool.
+</details>
 """, """
-### Самопроверка
+### Проверьте упражнение
 
-Когда ваш цикл готов, проверьте его: `check_loop` запускает его в песочнице в сценариях, которые выявляют нарушение каждого правила, и объясняет, какие правила нарушены и почему. Ниже он запущен на **эталонном решении** (`course_agent.solutions`, спойлер): передайте вместо него свою функцию.
+Проверка запускает **ваш** `review_every_stop` в сценариях, где песочница приостанавливает ход, отказывает,
+обрезает вызов инструмента по `max_tokens`, без конца просит инструменты и, наконец, отвечает, — и судит о
+каждой причине остановки по тому, что цикл отправил и вернул.
+
+<details><summary>Подсказка</summary>
+
+По одному `if` на каждое значение `response.stop_reason`. При `pause_turn` добавьте ответ в историю и
+сделайте `continue` без нового сообщения от user; при `max_tokens` и `refusal` выбросьте исключение, не
+выполняя инструментов.
+</details>
+"""),
+    code('''from course_agent.checks.loop_exercises import check_exercise_6
+
+check_exercise_6(review_every_stop)'''),
+    md("""
+The reference solution passes the same check (a spoiler: `show_solution(6)` prints its code).
+""", """
+Эталонное решение проходит ту же проверку (спойлер: `show_solution(6)` покажет его код).
 """),
     code('''from course_agent import solutions
-from course_agent.checks import check_loop
+from course_agent.solutions import show_solution
 
-check_loop(solutions.review_pull_request, rules=["pause_turn", "refusal", "cut_tool_call", "cap"], language="en")''', '''from course_agent import solutions
-from course_agent.checks import check_loop
-
-check_loop(solutions.review_pull_request, rules=["pause_turn", "refusal", "cut_tool_call", "cap"], language="ru")'''),
+check_exercise_6(solutions.review_pull_request)'''),
     md("""
 ## Recap
 

@@ -1,16 +1,22 @@
 """Code shared by several notebook sources (the same cell in each notebook that needs it)."""
 
-SETUP = '''import anthropic
+SETUP = '''import os
+
+import anthropic
 from course_agent.client import make_client
 from course_agent.config import model_id
 
+os.environ["COURSE_AGENT_LANGUAGE"] = "en"  # the language of everything course_agent shows
 client = make_client()  # a real anthropic.Anthropic: the offline sandbox, or the live API if ANTHROPIC_API_KEY is set
 MODEL = model_id()'''
 
-SETUP_RU = '''import anthropic
+SETUP_RU = '''import os
+
+import anthropic
 from course_agent.client import make_client
 from course_agent.config import model_id
 
+os.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # язык всего, что показывает course_agent
 client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или живой API, если задан ANTHROPIC_API_KEY
 MODEL = model_id()'''
 
