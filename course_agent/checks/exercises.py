@@ -20,8 +20,8 @@ from typing import Any
 from ..i18n import language as _language, ntr, tr
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
 
-MODEL_CALL_TIMEOUT = 10.0
-"""Seconds a learner's function (a dispatcher, an approver) may take before the grader gives up on it."""
+TOOL_TIMEOUT = 10.0
+"""Seconds a learner's tool dispatcher may take for one call before the grader gives up on it."""
 APPROVER_TIMEOUT = 5.0
 """An approver is a rule here: one that waits for a click (or input()) is given up on after this."""
 MAX_ITERATIONS = 10
@@ -104,7 +104,7 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _call(function: Callable, *args: Any, timeout: float = MODEL_CALL_TIMEOUT) -> tuple[Any, BaseException | None, bool]:
+def _call(function: Callable, *args: Any, timeout: float = TOOL_TIMEOUT) -> tuple[Any, BaseException | None, bool]:
     """Call a learner's function: (value, exception, timed_out), never raising, never hanging the grader."""
     outcome: dict[str, Any] = {}
 
@@ -495,7 +495,7 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
         value, error, hung = probe
         if hung:
             return "", False, tr("{call} did not return within {seconds} s.", lang, call=call,
-                                 seconds=int(MODEL_CALL_TIMEOUT))
+                                 seconds=int(TOOL_TIMEOUT))
         if error is not None:
             return "", False, tr("{call} raised {error}: the exception escaped the dispatcher.", lang, call=call,
                                  error=_short(_error_text(error), 160))
@@ -527,7 +527,7 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
                     tool=name)
     elif run["hung"] is not None:
         detail = tr("the run stopped: run_tool did not return for {tool} within {seconds} s.", lang,
-                    tool=run["hung"], seconds=int(MODEL_CALL_TIMEOUT))
+                    tool=run["hung"], seconds=int(TOOL_TIMEOUT))
     elif run["answer"] is None:
         detail = ntr("no final answer after {n} model call.", "no final answer after {n} model calls.",
                      run["calls"], lang)
@@ -627,9 +627,7 @@ def check_exercise_7(policy: Any, approver: Any, language: str | None = None) ->
     requirements = [("post_comment_asks", t_comment), ("merge_pr_asks", t_merge), ("reads_allowed", t_reads),
                     ("short_comment_approved", t_short), ("long_comment_refused", t_long),
                     ("merge_refused", t_refuse_merge), ("review_through_gate", t_run)]
-    from ..tools import Risk as _Risk
-
-    probe = ApprovalRequest("post_comment", {"pr": REVIEWED, "body": "Looks good."}, _Risk.WRITES)
+    probe = ApprovalRequest("post_comment", {"pr": REVIEWED, "body": "Looks good."}, Risk.WRITES)
     if _is_placeholder(policy) and (_is_placeholder(approver) or _unwritten(approver, probe)):
         return g.not_done(
             requirements,
