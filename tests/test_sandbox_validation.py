@@ -138,6 +138,9 @@ def test_malformed_json_body(sandbox):
      "messages.0.role: Input should be 'user', 'assistant' or 'system'"),
     ({"extra_body": {"messages": [{"role": "user", "content": [{"type": "text"}]}]}},
      "messages.0.content.0.text.text: Field required"),
+    ({"thinking": {"type": "enabled", "budget_tokens": 100}},
+     "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024"),
+    ({"tool_choice": {"type": "tool"}}, "tool_choice.tool.name: Field required"),
     ({"tools": [{"name": "bad name", "input_schema": {"type": "object"}}]},
      "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"),
 ])

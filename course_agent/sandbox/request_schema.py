@@ -188,6 +188,8 @@ _TYPE_NAMES = {
 }
 _TAGGED_LISTS = {"content", "tools"}
 """Lists whose items are a tagged union: the API names the item's `type` in an error's path."""
+_TAGGED_FIELDS = {"source", "thinking", "tool_choice"}
+"""Fields that hold a tagged union themselves (`thinking.enabled.budget_tokens`)."""
 
 
 class _Verdicts:
@@ -254,7 +256,7 @@ def _located(root: object, prefix: tuple, path: list) -> list[str]:
             break
         rest = path[step + 1:]
         tagged_item = isinstance(key, int) and parent_key in _TAGGED_LISTS
-        if isinstance(node, dict) and rest and rest[0] != "type" and (tagged_item or key == "source"):
+        if isinstance(node, dict) and rest and rest[0] != "type" and (tagged_item or key in _TAGGED_FIELDS):
             tag = node.get("type", "custom" if parent_key == "tools" else None)
             if isinstance(tag, str):
                 parts.append(tag)
