@@ -188,3 +188,50 @@ def test_every_rule_has_words_in_both_languages():
     for rule in RULES:
         en, ru = words(rule, "en"), words(rule, "ru")
         assert all(en) and all(ru) and en[0] != ru[0]
+
+
+def test_an_approval_asked_with_input_gets_no_yes_and_the_check_does_not_wait():
+    def review(pr):
+        history = [{"role": "user", "content": f"Review MR {pr}."}]
+        for _ in range(10):
+            response = styles.claude.messages.create(model=styles.MODEL, max_tokens=8000, system=styles.SYSTEM,
+                                                     tools=styles.TOOL_SPECS, messages=history)
+            if response.stop_reason != "tool_use":
+                return styles._finish(response)
+            history.append({"role": "assistant", "content": response.content})
+            results = []
+            for block in response.content:
+                if block.type == "tool_use" and block.name == "merge_request_merge":
+                    try:
+                        yes = input(f"Merge !{block.input['mr_id']}? [y/N] ").strip().lower() == "y"
+                    except EOFError:
+                        yes = False
+                    if yes:
+                        styles.repo.mergerequests.get(block.input["mr_id"]).merge()
+                    results.append({"type": "tool_result", "tool_use_id": block.id,
+                                    "content": "merged" if yes else "a human said no", "is_error": not yes})
+                elif block.type == "tool_use":
+                    results.append(styles.execute(block))
+            history.append({"role": "user", "content": results})
+        raise RuntimeError("cap")
+
+    report = check_loop(review, rules="merge_asks")
+    assert report.passed == ["merge_asks"], report.text()
+
+
+def test_a_tool_error_caught_without_gitlab_is_still_seen():
+    def review(pr):
+        def failing(block):
+            return {"type": "tool_result", "tool_use_id": block.id, "content": "IndexError: no such MR",
+                    "is_error": True}
+        history = [{"role": "user", "content": f"Review MR {pr}."}]
+        for _ in range(10):
+            response = styles.claude.messages.create(model=styles.MODEL, max_tokens=8000, system=styles.SYSTEM,
+                                                     tools=styles.TOOL_SPECS, messages=history)
+            if response.stop_reason != "tool_use":
+                return styles._finish(response)
+            history.append({"role": "assistant", "content": response.content})
+            history.append({"role": "user", "content": [failing(b) for b in response.content if b.type == "tool_use"]})
+        raise RuntimeError("cap")
+
+    assert check_loop(review, rules="errors_are_results").passed == ["errors_are_results"]

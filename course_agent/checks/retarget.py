@@ -7,9 +7,11 @@ by name: every `Anthropic`/`AsyncAnthropic` and `gitlab.Gitlab` object in the pr
 pointed at the sandbox in place (and restored afterwards); `Project` objects the loop can
 reach are swapped for the sandbox's project; and the environment (ANTHROPIC_*, GITLAB_*,
 the course's shared sandbox) points any client built during the run at the same place. No
-request of a check can reach the live API or change the learner's own GitLab.
+request of a check can reach the live API or change the learner's own GitLab. Approvals are
+answered "no" (COURSE_AGENT_AUTO_APPROVE=deny; input() finds no human).
 """
 
+import builtins
 import functools
 import gc
 import os
@@ -140,6 +142,11 @@ def _visit(slot: Slot, value: Any, slots: list[Slot], todo: list[Any]) -> None:
         todo.append(value)
 
 
+def _nobody_answers(prompt: object = "") -> str:
+    """input() during a check: no human is there, so an approval asked with input() gets no yes."""
+    raise EOFError("the self-check runs without a human: no answer")
+
+
 @contextmanager
 def pointed_at(sandbox: Sandbox, loop: Callable) -> Iterator[None]:
     """Within the block, every client the loop can use talks to `sandbox` only."""
@@ -172,9 +179,12 @@ def pointed_at(sandbox: Sandbox, loop: Callable) -> Iterator[None]:
     os.environ.pop("ANTHROPIC_AUTH_TOKEN", None)
     shared = course_client._shared
     course_client._shared = sandbox
+    ask = builtins.input
+    builtins.input = _nobody_answers
     try:
         yield
     finally:
+        builtins.input = ask
         course_client._shared = shared
         for key, value in environ.items():
             if value is None:

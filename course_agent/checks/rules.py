@@ -127,30 +127,35 @@ def one_message(run: Run, lang: str) -> Finding:
 def errors_are_results(run: Run, lang: str) -> Finding:
     calls = run.calls
     for i, reply in run.answered:
-        failed = [e for e in run.gitlab_between(calls[i], calls[i + 1] if i + 1 < len(calls) else None)
-                  if e.status >= 400]
         uses = tool_uses(reply)
-        if not failed or not uses:
+        if not uses:
             continue
         ids = {u.get("id") for u in uses}
-        if i + 1 >= len(calls):
-            if run.error is not None:
+        following = calls[i + 1] if i + 1 < len(calls) else None
+        failed = [e for e in run.gitlab_between(calls[i], following) if e.status >= 400]
+        if following is None:
+            if failed and run.error is not None:
                 return _f(BROKEN, tr("GitLab answered {status} to a tool, and the loop stopped with {error} "
                                      "instead of sending the error back to the model", lang,
                                      status=failed[0].status, error=_error(run.error)))
-            return _f(BROKEN, tr("GitLab answered {status} to a tool, and the loop ended ({ending}) without "
-                                 "sending a tool_result back", lang, status=failed[0].status,
-                                 ending=_ending(run, lang)))
-        results = [b for m in calls[i + 1].body.get("messages") or [] if isinstance(m, dict)
+            if failed:
+                return _f(BROKEN, tr("GitLab answered {status} to a tool, and the loop ended ({ending}) without "
+                                     "sending a tool_result back", lang, status=failed[0].status,
+                                     ending=_ending(run, lang)))
+            if run.error is not None and not _api_error(run) and not run.hung:
+                return _f(BROKEN, tr("a tool call ended the run: the loop stopped with {error} instead of sending "
+                                     "the error back to the model", lang, error=_error(run.error)))
+            continue
+        results = [b for m in following.body.get("messages") or [] if isinstance(m, dict)
                    for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
-        if not results:
+        if any(b.get("is_error") is True for b in results):
+            return _f(PASSED, tr("a tool failed; the model got a tool_result with is_error: true", lang))
+        if failed and not results:
             return _f(BROKEN, tr("GitLab answered {status}; the next request carried no tool_result for that call",
                                  lang, status=failed[0].status))
-        if not any(b.get("is_error") is True for b in results):
+        if failed:
             return _f(BROKEN, tr("GitLab answered {status}; the error went back without is_error: true", lang,
                                  status=failed[0].status))
-        return _f(PASSED, tr("GitLab answered {status}; the model got a tool_result with is_error: true", lang,
-                             status=failed[0].status))
     return _unobserved(run, lang, tr("no tool failed in this scenario", lang))
 
 
