@@ -6,7 +6,9 @@ import signal
 import subprocess
 import sys
 import threading
+import socket
 import time
+import urllib.error
 import urllib.request
 
 import anthropic
@@ -267,3 +269,115 @@ def test_twenty_unique_5mb_prompts_do_not_grow_memory_by_150mb():
     done = subprocess.run([sys.executable, "-c", MEMORY_PROBE], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert int(done.stdout.strip()) < 150
+
+
+def _status(sandbox, path, data=None, method="POST", headers=None, timeout=10):
+    request = urllib.request.Request(sandbox.url + path, data=data, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_control_routes_need_the_sandbox_key(sandbox):
+    spec = b'{"kind": "status", "status": 529}'
+    assert _status(sandbox, "/sandbox/faults", spec)[0] == 401
+    status, body = _status(sandbox, "/sandbox/faults", spec, headers={"x-api-key": "sk-ant-wrong-0000"})
+    assert (status, body["error"]["type"]) == (401, "authentication_error")
+    assert "sk-ant-wrong" not in json.dumps(body)
+    assert _status(sandbox, "/sandbox/faults", method="DELETE")[0] == 401
+    assert _status(sandbox, "/sandbox/anything", method="GET")[0] == 401
+    assert sandbox.faults.pending() == []
+    status, pending = _status(sandbox, "/sandbox/faults", spec, headers={"authorization": f"Bearer {sandbox.api_key}"})
+    assert status == 200 and pending[0]["status"] == 529
+    sandbox.faults.clear()
+    sandbox.faults.status(503)  # the Python API needs no key
+    assert [f.status for f in sandbox.faults.pending()] == [503]
+
+
+def test_a_slow_fault_is_capped_and_delays_only_what_it_targets(sandbox):
+    key = {"x-api-key": sandbox.api_key}
+    status, body = _status(sandbox, "/sandbox/faults", b'{"kind": "slow", "delay": 600, "times": 50}', headers=key)
+    assert status == 400 and "between 0 and 30 seconds" in body["error"]["message"]
+    sandbox.faults.slow(20, times=50)
+    stalled = [threading.Thread(target=lambda: _try(lambda: sandbox.client(max_retries=0, timeout=30).messages.create(
+        model=MODEL, max_tokens=10, messages=HELLO))) for _ in range(12)]
+    for thread in stalled:
+        thread.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    gl = gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token, timeout=5)
+    assert gl.projects.get(sandbox.project).path == "shop"
+    assert time.monotonic() - started < 2
+    sandbox.faults.clear()  # releases the requests being held
+    for thread in stalled:
+        thread.join(timeout=10)
+    assert not any(thread.is_alive() for thread in stalled)
+
+
+def _try(action):
+    try:
+        action()
+    except Exception:  # noqa: BLE001 - the outcome is not what these threads are for
+        pass
+
+
+@pytest.mark.parametrize("idle", [300, 1100])
+def test_idle_and_half_open_sockets_do_not_lock_out_a_new_client(sandbox, idle):
+    held = []
+    try:
+        for n in range(idle):
+            conn = socket.create_connection(("127.0.0.1", sandbox.port), timeout=5)
+            if n % 2:
+                conn.sendall(b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+            held.append(conn)
+        started = time.monotonic()
+        gl = gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token, timeout=5)
+        assert gl.projects.get(sandbox.project).path == "shop"
+        assert time.monotonic() - started < 5
+    finally:
+        for conn in held:
+            conn.close()
+
+
+@pytest.mark.parametrize("raw, status", [
+    (b"GARBAGE\r\n\r\n", 400),
+    (b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+])
+def test_protocol_errors_get_the_json_envelope(sandbox, raw, status):
+    with socket.create_connection(("127.0.0.1", sandbox.port), timeout=5) as conn:
+        conn.sendall(raw)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.split(b" ")[1] == str(status).encode()
+    assert b"content-type: application/json" in head.lower()
+    assert json.loads(body)["type"] == "error"
+
+
+def test_a_bug_in_the_sandbox_still_gets_the_json_envelope(sandbox, monkeypatch):
+    def broken(request):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(sandbox.app, "handle", broken)
+    status, body = _status(sandbox, "/v1/messages", b"{}", headers={"x-api-key": sandbox.api_key})
+    assert status == 500 and body["error"]["type"] == "api_error" and "boom" not in json.dumps(body)
+
+
+def test_a_non_loopback_host_warns():
+    with pytest.warns(UserWarning, match="not a loopback address"):
+        Sandbox("0.0.0.0")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Sandbox("127.0.0.1"), Sandbox("localhost"), Sandbox("::1")
+
+
+def test_no_template_directory_is_left_behind(tmp_path):
+    script = "from course_agent.sandbox import Sandbox\nwith Sandbox(): pass\n"
+    done = subprocess.run([sys.executable, "-c", script], env={**__import__("os").environ, "TMPDIR": str(tmp_path)},
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert list(tmp_path.iterdir()) == []

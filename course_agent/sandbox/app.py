@@ -3,7 +3,6 @@ prefix, faults on demand, and a last line of defence that keeps the server servi
 
 import logging
 import threading
-import time
 from dataclasses import dataclass
 
 from waitress.channel import ClientDisconnected
@@ -47,7 +46,13 @@ class SandboxApp:
     def __call__(self, environ, start_response):
         request = Request(environ)
         request.max_content_length = MAX_BODY_BYTES
-        response = self.handle(request)
+        try:
+            response = self.handle(request)
+        except ClientDisconnected:
+            raise
+        except Exception:  # the last line of defence: a bug still gets the JSON envelope
+            log.exception("sandbox error on %s %s", request.method, request.path)
+            response = self.messages.error(ApiError(500, "Internal server error"), request)
         if self.exchanges is not None:
             self._record(request, response)
         return response(environ, start_response)
@@ -61,8 +66,11 @@ class SandboxApp:
                                            request.environ.get("course_agent.body"), reply))
 
     def handle(self, request: Request) -> Response:
-        if request.path.rstrip("/") == "/sandbox/faults":
+        if request.path.startswith("/sandbox/") or request.path == "/sandbox":
             try:
+                self._authenticate(request)
+                if request.path.rstrip("/") != "/sandbox/faults":
+                    raise ApiError(404, "Not Found")
                 return self.on_faults(request)
             except ApiError as error:
                 return self.messages.error(error, request)
@@ -77,7 +85,7 @@ class SandboxApp:
             # waitress closes the connection without a response, as a failing network would.
             raise ClientDisconnected("sandbox fault: connection dropped")
         if fault is not None and fault.kind == "slow":
-            time.sleep(fault.delay)
+            self.faults.hold(fault)
         elif fault is not None:
             headers = {}
             if fault.retry_after is not None:
@@ -89,6 +97,17 @@ class SandboxApp:
         except Exception:  # a bug in the sandbox: answer like the service would, keep serving
             log.exception("sandbox error on %s %s", request.method, request.path)
             return service.fault(500, {}, request)
+
+    def _authenticate(self, request: Request) -> None:
+        """The control routes take the sandbox's key, like the Messages API (x-api-key or Bearer)."""
+        key = request.headers.get("x-api-key")
+        bearer = request.headers.get("authorization", "")
+        if key is None and bearer.lower().startswith("bearer "):
+            key = bearer[7:].strip()
+        if key is None:
+            raise ApiError(401, "x-api-key header is required")
+        if key != self.messages.api_key:
+            raise ApiError(401, "invalid x-api-key")
 
     def on_faults(self, request: Request) -> Response:
         """GET lists pending faults, POST adds one ({"kind", "status", "times", ...}), DELETE clears them."""

@@ -6,18 +6,25 @@ the context window. Each instance is independent (its own port, prompt cache and
 the demo repository), so tests and notebooks can run several at once.
 """
 
+import hashlib
+import ipaddress
+import json
 import logging
 import shutil
 import socket
 import tempfile
 import threading
+import warnings
 from pathlib import Path
 
 import anthropic
+from waitress.channel import HTTPChannel
 from waitress.server import create_server
+from waitress.task import ErrorTask
 
 from .app import Exchange, SandboxApp
 from .demo_gitlab import PROJECT_PATH, DemoProject, GitLabHttp
+from .errors import ApiError
 from .faults import Faults
 from .messages_api import MessagesApi
 from .messages_http import MessagesHttp
@@ -27,6 +34,11 @@ SANDBOX_API_KEY = "sk-ant-sandbox-course-agent"
 SANDBOX_GITLAB_TOKEN = "glpat-sandbox-course-agent"
 """Not a secret either: the demo GitLab's only token."""
 WORKER_THREADS = 8
+CONNECTION_LIMIT = 1000
+IDLE_TIMEOUT = 30
+"""Seconds a connection may stay idle (nothing asked, or half a request) before it is closed."""
+CROWDED_IDLE_TIMEOUT = 2
+"""...and when more than half the connection limit is in use: idle sockets cannot lock clients out."""
 
 logging.getLogger("waitress.queue").setLevel(logging.ERROR)
 """A short request queue is normal here; its warning would only clutter notebook output."""
@@ -44,20 +56,72 @@ def _give_large_blocks_back() -> None:
         pass
 
 
+def is_loopback(host: str) -> bool:
+    """True when every address `host` names is a loopback address (only this machine can connect)."""
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        pass
+    try:
+        found = socket.getaddrinfo(host, None)
+    except OSError:
+        return False
+    return bool(found) and all(ipaddress.ip_address(info[4][0].split("%")[0]).is_loopback for info in found)
+
+
+class _JsonErrorTask(ErrorTask):
+    """waitress's own errors (a malformed request line, headers too large, bad chunking) in the
+    API's JSON envelope instead of plain text."""
+
+    def execute(self):
+        error = self.request.error
+        message = f"{error.reason}: {error.body}".strip().rstrip(":")
+        request_id = "req_01" + hashlib.sha256(message.encode()).hexdigest()[:22]
+        body = json.dumps(ApiError(error.code, message).body(request_id)).encode()
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.extend([("Content-Type", "application/json"), ("Content-Length", str(len(body))),
+                                      ("request-id", request_id), ("Connection", "close")])
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class _Channel(HTTPChannel):
+    error_task_class = _JsonErrorTask
+
+
+def _harden(server) -> None:
+    """Bounded idle time for every connection (shorter when the server is crowded), and errors in JSON."""
+    server.channel_class = _Channel
+
+    def maintenance(now: float) -> None:
+        crowded = len(server._map) > CONNECTION_LIMIT // 2
+        cutoff = now - (CROWDED_IDLE_TIMEOUT if crowded else IDLE_TIMEOUT)
+        for channel in list(server.active_channels.values()):
+            if not channel.requests and channel.last_activity < cutoff:
+                channel.will_close = True
+
+    server.maintenance = maintenance
+
+
 class Sandbox:
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *, context_window: int | None = None,
                  record: bool = False) -> None:
+        if not is_loopback(host):
+            warnings.warn(f"the sandbox will listen on {host}, which is not a loopback address: other machines "
+                          "can reach it, its key is public and it runs git for whoever connects", stacklevel=2)
         self.host = host
         self.requested_port = port
         self.api_key = SANDBOX_API_KEY
         self.gitlab_token = SANDBOX_GITLAB_TOKEN
         self.project = PROJECT_PATH
-        self.faults = Faults()
+        self.faults = Faults(slow_capacity=WORKER_THREADS // 2)
         self.messages_api = MessagesApi(context_window)
         self.gitlab: DemoProject | None = None
         """The demo GitLab's state (merge requests, notes, the git repository), for tests and demos."""
         self.exchanges: list[Exchange] | None = [] if record else None
         """With record=True, every request received and its answer, in order (what the self-check judges)."""
+        self.app: SandboxApp | None = None
         self._server = None
         self._thread: threading.Thread | None = None
         self._workdir: Path | None = None
@@ -80,8 +144,11 @@ class Sandbox:
         app = SandboxApp(MessagesHttp(self.api_key, self.messages_api), self.faults,
                          [GitLabHttp(self.gitlab_token, self.gitlab)])
         app.exchanges = self.exchanges
+        self.app = app
         self._server = create_server(app, sockets=[listener], threads=WORKER_THREADS, ident="course-agent-sandbox",
-                                     asyncore_use_poll=True, connection_limit=1000)
+                                     asyncore_use_poll=True, connection_limit=CONNECTION_LIMIT,
+                                     channel_timeout=IDLE_TIMEOUT, cleanup_interval=1)
+        _harden(self._server)
         self._thread = threading.Thread(target=self._server.run, name=f"course-agent-sandbox:{self._port}",
                                         daemon=True)
         self._thread.start()
@@ -91,6 +158,7 @@ class Sandbox:
         if self._server is None:
             return
         server = self._server
+        self.faults.release()  # requests held by a "slow" fault end now
         # Workers first: one may still be finishing a response and will wake the loop when done.
         server.task_dispatcher.shutdown()
 
