@@ -21,6 +21,7 @@ from ..i18n import language as pick_language
 from ..i18n import tr
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
 from .rules import RULES, words
+from .retarget import Targets
 from .scenario import TIMEOUT, Run, RunawayLoop, run_scenario
 
 __all__ = ["RULES", "Finding", "Report", "Run", "RunawayLoop", "TIMEOUT", "check_loop", "run_scenario",
@@ -102,9 +103,10 @@ def check_loop(loop: Callable, rules: str | Iterable[str] | None = None, languag
     name = _name(loop)
     runs: list[Run] = []
     findings: list[Finding] = []
+    targets = Targets()
     for rule in chosen:
         spec = RULES[rule]
-        run = run_scenario(loop, spec.pr, spec.misbehave)
+        run = run_scenario(loop, spec.pr, spec.misbehave, targets=targets)
         runs.append(run)
         seen = spec.judge(run, lang, loop) if rule == "cap" else spec.judge(run, lang)
         title, why, where = words(rule, lang)

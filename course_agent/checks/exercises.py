@@ -280,9 +280,8 @@ def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> 
     if _is_placeholder(messages) or (isinstance(messages, (list, tuple)) and not started):
         return g.not_done(
             requirements,
-            tr("`exercise_messages` holds no answer of the model yet. Add read_file to TOOLS, then append every "
-               "message of your step-by-step run to it, the model's last answer included, and run this cell again.",
-               lang),
+            tr("`exercise_messages` holds no answer of the model. Add read_file to TOOLS, then append every message "
+               "of your step-by-step run to it, the model's last answer included, and run this cell again.", lang),
             [tr("Start from exercise_messages = [{\"role\": \"user\", \"content\": \"Review pull request #482.\"}] "
                 "and repeat steps 1 to 4 of this notebook on it until stop_reason is end_turn.", lang)])
 
@@ -932,6 +931,6 @@ def check_exercise_8(rows: Any, language: str | None = None) -> Report:
     costs = [(_as_number(r.get("billed")) or 0, _as_int(r.get("pr"))) for r in table if r]
     billed, costliest = max(costs, key=lambda c: c[0])
     return g.report(tr("Six reviews, each with its verdict, calls and billed input. The most expensive is !{pr}, with "
-                       "{billed} billed input tokens: look at what its review had to read.", lang, pr=costliest,
-                       billed=f"{billed:.0f}"))
+                       "{billed} billed input tokens: compare its result.usage with the others' (what it read, and "
+                       "what it wrote to the cache at 1.25x).", lang, pr=costliest, billed=f"{billed:.0f}"))
 

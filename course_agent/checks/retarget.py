@@ -147,19 +147,37 @@ def _nobody_answers(prompt: object = "") -> str:
     raise EOFError("the self-check runs without a human: no answer")
 
 
+_KINDS = (anthropic.Anthropic, anthropic.AsyncAnthropic, gitlab.Gitlab)
+
+
+class Targets:
+    """The clients of the process, found once per check (a full scan of live objects costs tenths of a
+    second); clients made since then are young objects, found again cheaply before each scenario."""
+
+    def __init__(self) -> None:
+        self.clients = _live_objects(_KINDS)
+        self.ours: list[Any] = []
+
+    def refresh(self) -> list[Any]:
+        known = {id(c) for c in self.clients} | {id(c) for c in self.ours}
+        young = [o for generation in (0, 1) for o in gc.get_objects(generation) if isinstance(o, _KINDS)]
+        self.clients += [c for c in young if id(c) not in known]
+        return self.clients
+
+
 @contextmanager
-def pointed_at(sandbox: Sandbox, loop: Callable) -> Iterator[None]:
+def pointed_at(sandbox: Sandbox, loop: Callable, targets: Targets | None = None) -> Iterator[None]:
     """Within the block, every client the loop can use talks to `sandbox` only."""
+    targets = targets or Targets()
     fresh_sync = sandbox.client(max_retries=0)
     fresh_async = anthropic.AsyncAnthropic(base_url=sandbox.anthropic_base_url, api_key=sandbox.api_key,
                                            max_retries=0)
     fresh_gitlab = gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token)
     project = fresh_gitlab.projects.get(sandbox.project)
+    targets.ours += [fresh_sync, fresh_async, fresh_gitlab]
     saved: list[tuple[dict, dict]] = []
-    for client in _live_objects((anthropic.Anthropic, anthropic.AsyncAnthropic, gitlab.Gitlab)):
+    for client in targets.refresh():
         state = vars(client)
-        if client in (fresh_sync, fresh_async, fresh_gitlab):
-            continue
         if isinstance(client, gitlab.Gitlab):
             source, keys = vars(fresh_gitlab), _GITLAB_STATE
         else:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..sandbox import Sandbox
 from ..sandbox.app import Exchange
-from .retarget import pointed_at
+from .retarget import Targets, pointed_at
 
 TIMEOUT = 30.0
 """A loop that has not finished after this many seconds is abandoned (and interrupted)."""
@@ -81,7 +81,7 @@ def _interrupt(thread: threading.Thread) -> None:
 
 
 def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,
-                 slow_files: float = 0.0) -> Run:
+                 slow_files: float = 0.0, targets: Targets | None = None) -> Run:
     """Run the loop once on merge request !pr against a fresh recording sandbox."""
     timeout = TIMEOUT if timeout is None else timeout
     with Sandbox(record=True) as sandbox:
@@ -96,7 +96,7 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
             except BaseException as error:  # whatever the loop lets out is an observation
                 run.error = error
 
-        with pointed_at(sandbox, loop):
+        with pointed_at(sandbox, loop, targets):
             worker = threading.Thread(target=work, daemon=True, name="course-agent-self-check")
             started = time.monotonic()
             worker.start()
