@@ -6,11 +6,13 @@
 """
 
 from course_agent.config import model_id
+from course_agent.i18n import language as course_language
 
 
-def solve(client, language: str = "en"):
-    """Ask for 1 to 10 with the stop sequence "5"; print what came back; return the Message."""
-    question = "Посчитай от 1 до 10." if language == "ru" else "Count from 1 to 10."
+def solve(client, language: str | None = None):
+    """Ask for 1 to 10 with the stop sequence "5"; print what came back; return the Message.
+    The question is in the course's language (COURSE_AGENT_LANGUAGE) unless `language` says otherwise."""
+    question = "Посчитай от 1 до 10." if course_language(language) == "ru" else "Count from 1 to 10."
     counting = client.messages.create(
         model=model_id(),
         max_tokens=200,

@@ -6,9 +6,10 @@
 """
 
 from course_agent.config import model_id
+from course_agent.i18n import language as course_language
 
 
-def solve(client, project, language: str = "en"):
+def solve(client, project, language: str | None = None):
     """Review #482 with get_diff and read_file, one step at a time; return (TOOLS, the whole history)."""
 
     def get_diff(pr: int) -> str:
@@ -49,7 +50,7 @@ def solve(client, project, language: str = "en"):
     ]
     FUNCTIONS = {"get_diff": get_diff, "read_file": read_file}
 
-    task = "Проверь pull request #482." if language == "ru" else "Review pull request #482."
+    task = "Проверь pull request #482." if course_language(language) == "ru" else "Review pull request #482."
     messages = [{"role": "user", "content": task}]
     # Steps 1 to 4 of the notebook, again and again until the model is done (at most 10 times:
     # notebook 3 turns exactly this into the agent loop, with a cap).

@@ -7,6 +7,7 @@
 """
 
 from course_agent.gitlab import GitLabTools
+from course_agent.i18n import language as course_language
 from course_agent.loop import run_agent
 from course_agent.review import REVIEW_RULES
 from course_agent.safety import AuditLog, Decision, Policy, SafetyGate, Verdict
@@ -33,12 +34,12 @@ def solve():
     return policy, approver
 
 
-def post_review(client, gitlab_tools=None, language: str = "en") -> AuditLog:
+def post_review(client, gitlab_tools=None, language: str | None = None) -> AuditLog:
     """Review !482 and post the review, through a gate with this policy and approver; print the audit log."""
     gitlab_tools = gitlab_tools or GitLabTools()
     audit = AuditLog()
     toolbox = Toolbox(gitlab_tools.tools(), gate=SafetyGate(policy, approver, audit))
-    task = ("Проверь merge request !482. Опубликуй ревью комментарием." if language == "ru"
+    task = ("Проверь merge request !482. Опубликуй ревью комментарием." if course_language(language) == "ru"
             else "Review merge request !482. Post your review as a comment.")
     result = run_agent(client, task, toolbox, system=REVIEW_RULES)
     print(result.text.splitlines()[0])

@@ -5,6 +5,7 @@
     check_exercise_8(rows)
 """
 
+from course_agent.i18n import language as course_language
 from course_agent.review import review, reviewer_toolbox
 
 
@@ -20,13 +21,15 @@ def verdict_of(text: str) -> str:
     return last.split(":", 1)[-1].strip().rstrip(".")
 
 
-def solve(client, gitlab_tools=None, language: str = "en"):
+def solve(client, gitlab_tools=None, language: str | None = None):
     """One row per merge request: (pr, verdict, model calls, billed input tokens)."""
     rows = []
     for pr in range(482, 488):
         toolbox = reviewer_toolbox(gitlab_tools) if gitlab_tools is not None else None
-        result = review(pr, client=client, toolbox=toolbox, cache=True, language=language)
+        result = review(pr, client=client, toolbox=toolbox, cache=True, language=course_language(language))
         rows.append((pr, verdict_of(result.text), result.iterations, billed(result.usage)))
     for pr, verdict, calls, billed_input in rows:
         print(f"!{pr}  {verdict:18}  {calls} calls  {billed_input:7.0f} billed input tokens")
+    costliest = max(rows, key=lambda row: row[3])
+    print(f"most expensive: !{costliest[0]} ({costliest[3]:.0f} billed input tokens); compare its usage with the others'")
     return rows
