@@ -101,6 +101,95 @@ Fixed: keep everything (`keep="all"`, the default), and the same review goes thr
 """),
     code('''print(review(482, run_tool_safely, keep="all"))'''),
     md("""
+## Thinking blocks go back too
+
+With extended thinking on, a response starts with a `thinking` block: the model's reasoning, with a
+`signature`. It belongs to the response like the `tool_use` after it, so it goes into the history whole and
+unchanged: while a tool call is answered, the API wants the thinking that came before it, and checks the
+signature (docs: *Extended thinking*, "Preserving thinking blocks"). `budget_tokens` caps the reasoning and
+must be below `max_tokens`. Sometimes the reasoning comes as `redacted_thinking`, an encrypted `data` field:
+it goes back the same way. The live view below shows the thinking block folded, before the call.
+""", """
+## Блоки рассуждения тоже возвращаются
+
+Если включено расширенное рассуждение (extended thinking), ответ начинается с блока `thinking`: это
+рассуждение модели с подписью `signature`. Он такая же часть ответа, как `tool_use` после него, поэтому
+попадает в историю целиком и без изменений: пока вы отвечаете на вызов инструмента, API требует рассуждение,
+которое ему предшествовало, и проверяет подпись (документация: *Extended thinking*, раздел «Preserving
+thinking blocks»). `budget_tokens` ограничивает рассуждение и должен быть меньше `max_tokens`. Иногда
+рассуждение приходит как `redacted_thinking` — зашифрованное поле `data`; его возвращают точно так же.
+Живой просмотр ниже показывает свёрнутый блок рассуждения перед вызовом инструмента.
+"""),
+    code('''from course_agent.widgets import MessagesView
+
+THINKING = {"type": "enabled", "budget_tokens": 2000}  # the reasoning budget, below max_tokens
+thinking_view = MessagesView(client=client)
+thinking_view.messages.append({"role": "user", "content": "Review pull request #482."})
+first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
+                               tools=TOOLS, messages=list(thinking_view.messages))
+thinking_view.messages.append({"role": "assistant", "content": first.content})
+print([block.type for block in first.content])
+thinking_view''', '''from course_agent.widgets import MessagesView
+
+THINKING = {"type": "enabled", "budget_tokens": 2000}  # бюджет рассуждения, меньше max_tokens
+thinking_view = MessagesView(client=client)
+thinking_view.messages.append({"role": "user", "content": "Проверь pull request #482."})
+first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
+                               tools=TOOLS, messages=list(thinking_view.messages))
+thinking_view.messages.append({"role": "assistant", "content": first.content})
+print([block.type for block in first.content])
+thinking_view'''),
+    md("""
+Break it: answer the tool call, but leave the thinking block out of the history. The API refuses:
+""", """
+Сломаем: ответим на вызов инструмента, но выбросим блок рассуждения из истории. API отказывает:
+"""),
+    code('''results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}
+           for block in first.content if block.type == "tool_use"]
+without_thinking = [block for block in first.content if block.type != "thinking"]
+client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                       messages=[thinking_view.messages[0], {"role": "assistant", "content": without_thinking},
+                                 {"role": "user", "content": results}])''', raises=True),
+    md("""
+Editing it is no better: the signature no longer matches the text, and the API says the block cannot be modified.
+""", """
+Редактировать его тоже нельзя: подпись перестаёт совпадать с текстом, и API отвечает, что блок изменять нельзя.
+"""),
+    code('''edited = [block.model_copy(update={"thinking": block.thinking + " (shortened)"}) if block.type == "thinking"
+          else block for block in first.content]
+client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                       messages=[thinking_view.messages[0], {"role": "assistant", "content": edited},
+                                 {"role": "user", "content": results}])''', '''edited = [block.model_copy(update={"thinking": block.thinking + " (сокращено)"}) if block.type == "thinking"
+          else block for block in first.content]
+client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                       messages=[thinking_view.messages[0], {"role": "assistant", "content": edited},
+                                 {"role": "user", "content": results}])''', raises=True),
+    md("""
+Fixed: the response whole, as it came. The same loop code as before works, thinking or not.
+""", """
+Исправляем: ответ целиком, в том виде, в каком он пришёл. Тот же код цикла, что и раньше, работает
+с рассуждением и без него.
+"""),
+    code('''thinking_view.messages.append({"role": "user", "content": results})
+second = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
+                                tools=TOOLS, messages=list(thinking_view.messages))
+thinking_view.messages.append({"role": "assistant", "content": second.content})
+print(second.stop_reason, [block.type for block in second.content])'''),
+    md("""
+**The history is append-only.** Newer models go further (docs: *Preserved thinking*): a thinking block is
+bound to everything before it — `system`, `tools` and the earlier messages. Change any of that (edit an old
+message, trim the history, rebuild the system prompt with today's date) and every thinking block after the
+change is invalid: the API answers 400, "The block is bound to a different conversation". So never edit,
+trim or reorder what you already sent; put every update in a new message at the end.
+""", """
+**История — только для дописывания.** Новые модели идут дальше (документация: *Preserved thinking*): блок
+рассуждения привязан ко всему, что было до него, — к `system`, `tools` и предыдущим сообщениям. Измените
+что-то из этого (отредактируйте старое сообщение, обрежьте историю, пересоберите системный промпт с
+сегодняшней датой) — и все блоки рассуждения после изменения станут недействительными: API ответит 400,
+«The block is bound to a different conversation». Поэтому никогда не редактируйте, не обрезайте и не
+переставляйте то, что уже отправили; любое обновление — новым сообщением в конце.
+"""),
+    md("""
 ## Transient API errors and the SDK's retries
 
 Some failures pass by themselves: 429 (rate limit), 500, 529 (overloaded), a dropped connection.
