@@ -287,6 +287,7 @@ def test_exercise_5_read_file_that_works(point_05_at):
     report = check_exercise_5(_dispatcher(read_file))
     assert status(report, "read_file_error") == BROKEN and status(report, "survives") == BROKEN
     assert status(report, "get_diff_works") == PASSED
+    assert status(report, "mentions_failure") == NOT_CHECKED  # nothing failed, so nothing to mention
 
 
 def test_exercise_5_error_without_is_error(point_05_at):

@@ -546,6 +546,9 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
     mentions = bool(answer) and bool(_FAILURE_MENTIONED.search(answer) or any(p in answer for p in paths))
     if not answer:
         g.skip("mentions_failure", t_mentions, tr("there is no final answer to read.", lang))
+    elif not paths:
+        g.skip("mentions_failure", t_mentions,
+               tr("no read_file call failed during the run, so there was no failure to mention.", lang))
     else:
         line = next((ln for ln in answer.splitlines() if _FAILURE_MENTIONED.search(ln)), answer.splitlines()[-1])
         g.check("mentions_failure", t_mentions, mentions and survived,
