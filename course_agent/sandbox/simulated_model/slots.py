@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import arithmetic
-from .schema_instance import MISSING
+from .schema_instance import MISSING, is_valid
 from .words import overlap, stems
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -29,14 +29,14 @@ _MONTHS = {m: i for i, names in enumerate([
     ("december", "dec", "декабр")], start=1) for m in names}
 _WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(\d{4})|([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))\b")
 _NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
-_ID_TOKEN = re.compile(r"\b[A-Z]{1,6}[-_]?\d{2,}[A-Z0-9-]*\b")
+_ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
 _ID_AFTER_WORD = re.compile(
-    r"\b(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|"
+    r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user)s?|"
     r"заказ\w*|номер\w*|счёт\w*|счет\w*|тикет\w*|клиент\w*|товар\w*)\s*(?:#|№|no\.?|number|id)?\s*:?\s*"
     r"([A-Za-z0-9][\w-]*\d[\w-]*)", re.I)
 _HASH_ID = re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)")
 _NAME = re.compile(
-    r"(?:\bmy name is|\bi am|\bi'm|\bthis is|\bnamed|\bcalled|\bcustomer|\bclient|\bfor|меня зовут|зовут|клиент\w*)"
+    r"(?:\bmy name is|\bi am|\bi'm|\bthis is|\bnamed|\bcalled|\bcustomer|\bclient|\bfor|\bby|меня зовут|зовут|клиент\w*)"
     r"\s+([A-ZА-ЯЁ][\w'-]+(?:\s+[A-ZА-ЯЁ][\w'-]+){0,2})")
 _QUOTED = re.compile(r"\"([^\"]{1,500})\"|«([^»]{1,500})»|“([^”]{1,500})”")
 _PLACE_WORD = r"[A-ZА-ЯЁ][\w'.-]*"
@@ -147,7 +147,8 @@ class RequestHints:
 
     def __init__(self, evidence: Evidence, start: dict[str, int] | None = None) -> None:
         self.evidence = evidence
-        self.used: dict[str, int] = dict(start or {})
+        self.start = dict(start or {})
+        self.taken: dict[str, set[int]] = {}
 
     def value(self, name: str, schema: dict, index: int | None) -> Any:
         if name and index is None and name.lower() in self.evidence.named:
@@ -160,11 +161,12 @@ class RequestHints:
         found = self._typed(kind, schema)
         if index is not None:
             return found[index] if index < len(found) else MISSING
-        position = self.used.get(kind, 0)
-        if position >= len(found):
-            return found[0] if kind == "text" and found else MISSING
-        self.used[kind] = position + 1
-        return found[position]
+        taken = self.taken.setdefault(kind, set())
+        for position in range(self.start.get(kind, 0), len(found)):
+            if position not in taken and is_valid(schema, found[position]):
+                taken.add(position)
+                return found[position]
+        return found[0] if kind == "text" and found else MISSING
 
     def wanted(self, name: str, schema: dict) -> bool:
         if name.lower() in self.evidence.named:
@@ -174,7 +176,9 @@ class RequestHints:
         kind = kind_of(name, schema)
         if kind is None or kind == "text" or _types(schema) & {"object", "array"}:
             return False
-        return len(self._typed(kind, schema)) > self.used.get(kind, 0)
+        found = self._typed(kind, schema)
+        taken = self.taken.get(kind, set())
+        return any(p not in taken and is_valid(schema, found[p]) for p in range(self.start.get(kind, 0), len(found)))
 
     def count(self, name: str, schema: dict) -> int:
         items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
