@@ -498,3 +498,14 @@ def test_exercise_8_rows_as_printed_lines(rows):
     report = check_exercise_8([f"!{pr} {verdict} {calls} {billed}" for pr, verdict, calls, billed in rows])
     assert not report.ok and not report.passed
     assert "str" in report.findings[0].detail
+
+
+
+def test_exercise_5_a_run_the_api_refuses(point_05_at, monkeypatch):
+    """An API error during the run is reported as what happened, not raised from the grader."""
+    import course_agent.config
+
+    monkeypatch.setattr(course_agent.config, "model_id", lambda: "no-such-model")
+    report = check_exercise_5(exercise_05.run_tool_missing_file)
+    assert status(report, "survives") == BROKEN and not report.ok
+    assert "no-such-model" in next(f.detail for f in report.findings if f.rule == "survives")

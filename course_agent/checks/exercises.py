@@ -417,10 +417,15 @@ def _review_with(dispatcher: Callable, client: Any, task: str) -> dict:
     from ..review import REVIEW_RULES
 
     messages: list[dict] = [{"role": "user", "content": task}]
-    seen: dict[str, Any] = {"calls": 0, "reads": [], "answer": None, "raised": None, "hung": None, "stop": None}
+    seen: dict[str, Any] = {"calls": 0, "reads": [], "answer": None, "raised": None, "hung": None, "stop": None,
+                            "refused": None}
     for _ in range(MAX_ITERATIONS):
-        response = client.messages.create(model=model_id(), max_tokens=16000, system=REVIEW_RULES, tools=_TOOLS_5,
-                                          messages=messages)
+        try:
+            response = client.messages.create(model=model_id(), max_tokens=16000, system=REVIEW_RULES,
+                                              tools=_TOOLS_5, messages=messages)
+        except Exception as error:  # e.g. a 400 for a result the API does not accept
+            seen["refused"] = error
+            return seen
         seen["calls"] += 1
         seen["stop"] = response.stop_reason
         if response.stop_reason != "tool_use":
@@ -524,6 +529,9 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
         name, error = run["raised"]
         detail = tr("the run died: run_tool raised {error} for {tool}.", lang, error=_short(_error_text(error), 160),
                     tool=name)
+    elif run["refused"] is not None:
+        detail = tr("the API refused a request of the run: {error}", lang,
+                    error=_short(_error_text(run["refused"]), 200))
     elif run["hung"] is not None:
         detail = tr("the run stopped: run_tool did not return for {tool} within {seconds} s.", lang,
                     tool=run["hung"], seconds=int(TOOL_TIMEOUT))
