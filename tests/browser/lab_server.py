@@ -1,5 +1,6 @@
 """JupyterLab for browser tests: started on 127.0.0.1 on copies of the notebooks, outputs cleared,
-with settings that suit a headless run (kernel starts by itself, no news, every cell rendered)."""
+with settings that suit a headless run (kernel starts by itself, no news, every cell rendered),
+and optionally more settings of its own (DARK_THEME: JupyterLab Dark)."""
 
 import json
 import secrets
@@ -25,14 +26,18 @@ SETTINGS = {
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false",
                                                                         "checkForUpdates": False},
 }
+DARK_THEME = {"@jupyterlab/apputils-extension/themes.jupyterlab-settings": {"theme": "JupyterLab Dark"}}
 
 
-def copy_cleared(source: Path, folder: Path) -> Path:
-    """A copy of a notebook with every output cleared (what a learner's Clear Outputs gives)."""
+def copy_cleared(source: Path, folder: Path, first_cell: str | None = None) -> Path:
+    """A copy of a notebook with every output cleared (what a learner's Clear Outputs gives),
+    with `first_cell` (code) put before all others if given."""
     nb = nbformat.read(source, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
+    if first_cell:
+        nb.cells.insert(0, nbformat.v4.new_code_cell(first_cell))
     target = folder / source.name
     nbformat.write(nb, target)
     return target
@@ -45,10 +50,10 @@ def _free_port() -> int:
 
 
 @contextmanager
-def jupyterlab(workdir: Path, env: dict[str, str]):
-    """Yield the base URL (with token) of a JupyterLab serving `workdir`."""
+def jupyterlab(workdir: Path, env: dict[str, str], extra_settings: dict | None = None):
+    """Yield the base URL (with token) of a JupyterLab serving `workdir`, with its own settings folder."""
     settings = workdir / ".settings"
-    for name, values in SETTINGS.items():
+    for name, values in {**SETTINGS, **(extra_settings or {})}.items():
         path = settings / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
