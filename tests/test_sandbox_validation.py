@@ -226,6 +226,8 @@ def test_missing_anthropic_version_header(sandbox):
     status, answer = raw_post(sandbox, "/v1/messages", body, headers={"anthropic-version": ""})
     assert status == 400
     assert answer["error"] == {"type": "invalid_request_error", "message": "anthropic-version: header is required"}
+    status, answer = raw_post(sandbox, "/v1/messages", body, headers={"anthropic-version": "2023-06-01, 2023-06-01"})
+    assert (status, answer["error"]["message"]) == (400, 'anthropic-version: "2023-06-01, 2023-06-01" is not a valid version')
     assert raw_post(sandbox, "/v1/messages", body)[0] == 200
 
 

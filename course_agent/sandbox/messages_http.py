@@ -6,6 +6,7 @@ import hashlib
 import itertools
 import json
 
+from anthropic._constants import ANTHROPIC_API_VERSION
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
@@ -30,7 +31,9 @@ _FAULT_MESSAGES = {
     529: "Overloaded",
 }
 VERSION_REQUIRED = "anthropic-version: header is required"
-"""The real API's wording, seen in its answers."""
+"""The real API's wording, seen in its answers (as is the one for a version it does not know)."""
+API_VERSIONS = {"2023-01-01", "2023-06-01", ANTHROPIC_API_VERSION}
+"""The API's versions (docs: api/versioning) and the one the installed SDK sends."""
 
 
 def json_response(data: object, status: int = 200, headers: dict | None = None) -> Response:
@@ -67,8 +70,11 @@ class MessagesHttp:
         try:
             endpoint, args = _ROUTES.bind_to_environ(request.environ).match()
             self._authenticate(request)
-            if not request.headers.get("anthropic-version"):
+            version = request.headers.get("anthropic-version")
+            if not version:
                 raise invalid(VERSION_REQUIRED)
+            if version not in API_VERSIONS:
+                raise invalid(f'anthropic-version: "{version}" is not a valid version')
             response = self._dispatch(endpoint, args, request)
         except ApiError as error:
             return self.error(error, request, request_id)
@@ -76,7 +82,8 @@ class MessagesHttp:
             return self.error(ApiError(413, f"Request exceeds the maximum allowed number of bytes "
                                             f"({request.max_content_length})."), request, request_id)
         except MethodNotAllowed:
-            return self.error(ApiError(405, f"Method Not Allowed: {request.method} {request.path}"), request, request_id)
+            return self.error(ApiError(405, f"Method Not Allowed: {request.method} {request.path}"), request,
+                              request_id)
         except NotFound:
             return self.error(ApiError(404, "Not Found"), request, request_id)
         except HTTPException as exc:

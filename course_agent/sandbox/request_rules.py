@@ -19,15 +19,17 @@ from .errors import invalid
 
 _THINKING_DOCS = ("Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/"
                   "extended-thinking#important-considerations-when-using-extended-thinking")
-TEMPERATURE_WITH_THINKING = f"`temperature` may only be set to 1 when thinking is enabled or in adaptive mode. {_THINKING_DOCS}"
+TEMPERATURE_WITH_THINKING = ("`temperature` may only be set to 1 when thinking is enabled or in adaptive mode. "
+                             + _THINKING_DOCS)
 TOP_K_WITH_THINKING = f"`top_k` must be unset when thinking is enabled. {_THINKING_DOCS}"
 FORCED_TOOL_WITH_THINKING = "Thinking may not be enabled when tool_choice forces tool use."
 DUPLICATE_TOOL_NAMES = "tools: Tool names must be unique."
 EMPTY_TEXT = "messages: text content blocks must be non-empty"
-EMPTY_SYSTEM_TEXT = "system: text content blocks must be non-empty"  # API style; the real wording for system is not documented
+# API style: the real wording for an empty system block is not documented.
+EMPTY_SYSTEM_TEXT = "system: text content blocks must be non-empty"
 TRAILING_WHITESPACE = "messages: final assistant content cannot end with trailing whitespace"
-INVALID_INPUT_SCHEMA = ("tools.{i}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 "
-                        "(https://json-schema.org/draft/2020-12). Learn more about tool use at "
+INVALID_INPUT_SCHEMA = ("tools.{i}.custom.input_schema: JSON schema is invalid. It must match JSON Schema "
+                        "draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more about tool use at "
                         "https://docs.claude.com/en/docs/tool-use.")
 NOT_FINITE = "{field}: Input should be a finite number"  # pydantic's wording, which the API's field errors use
 
