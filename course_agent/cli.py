@@ -1,125 +1,310 @@
-"""The `course-agent` command."""
+"""The `course-agent` command.
+
+Its contract: every outcome is an exit code and, when it is not a success, one line on stderr
+saying why; never a traceback. Setup problems (bad numbers, an unwritable runs directory, an
+invalid COURSE_AGENT_* variable) are exit 2 before anything runs; Ctrl-C is exit 130 with the
+transcript holding everything up to that moment. It speaks the learner's language
+(COURSE_AGENT_LANGUAGE=ru), --help included.
+"""
 
 import argparse
+import contextlib
+import math
+import os
 import signal
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import anthropic
 
-from .sandbox import Sandbox
+from .i18n import language, ntr, tr
 
 EXIT_OK, EXIT_USAGE, EXIT_NO_SUCH_MR, EXIT_AUTH, EXIT_ITERATIONS, EXIT_REFUSED, EXIT_API, EXIT_STOPPED = 0, 2, 3, 4, 5, 6, 7, 8
+EXIT_INTERRUPTED = 130
+"""Ctrl-C, as shells report a process ended by SIGINT (128 + 2)."""
+MAX_ITERATIONS_LIMIT = 1000
 
 
-def _sandbox(args: argparse.Namespace) -> int:
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (no usage dump) and exit 2."""
+
+    def __init__(self, *args, language: str = "en", **kwargs) -> None:
+        self.language = language
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: {tr('error', self.language)}: {message}\n")
+
+
+@contextlib.contextmanager
+def _argparse_speaks(lang: str):
+    """argparse's own words ("usage:", "options", its error messages) from our catalogue."""
+    saved = argparse._, argparse.ngettext
+    argparse._ = lambda text: tr(text, lang)
+    argparse.ngettext = lambda singular, plural, n: tr(singular if n == 1 else plural, lang)
     try:
-        sandbox = Sandbox(args.host, args.port).start()
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved
+
+
+def _whole_number(lang: str, low: int, high: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                tr("must be a whole number from {low} to {high}, got {value!r}", lang, low=low, high=high, value=text))
+        return value
+    parse.__name__ = "number"
+    return parse
+
+
+def _seconds(lang: str, high: float):
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and 0 < value <= high):
+            raise argparse.ArgumentTypeError(
+                tr("must be a number of seconds above 0 and at most {high}, got {value!r}", lang, high=int(high),
+                   value=text))
+        return value
+    parse.__name__ = "seconds"
+    return parse
+
+
+def _say(line: str) -> None:
+    from .redaction import redact
+
+    print(redact(line), file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- sandbox
+
+def _sandbox(args: argparse.Namespace, lang: str) -> int:
+    from .sandbox import Sandbox
+    from .sandbox.server import is_loopback
+
+    if not is_loopback(args.host):
+        _say(tr("WARNING: {host} is not a loopback address. Anyone who can reach this machine can use the sandbox: "
+                "its key is printed below and is no secret, and it runs git for whoever connects.", lang,
+                host=args.host))
+        if not args.allow_remote:
+            _say("course-agent sandbox: " + tr("refusing to listen on {host}; add --allow-remote if that is "
+                                               "really what you want", lang, host=args.host))
+            return EXIT_USAGE
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # said above, in the learner's language
+            sandbox = Sandbox(args.host, args.port).start()
     except OSError as error:
-        print(f"course-agent sandbox: cannot listen on {args.host}:{args.port}: {error.strerror or error}",
-              file=sys.stderr)
-        return 2
+        _say("course-agent sandbox: " + tr("cannot listen on {host}:{port}: {reason}", lang, host=args.host,
+                                           port=args.port, reason=error.strerror or error))
+        return EXIT_USAGE
     for name, value in sandbox.env().items():
         print(f"export {name}={value}")
     sys.stdout.flush()
-    print(f"# course sandbox serving on {sandbox.url}; Ctrl-C to stop", file=sys.stderr, flush=True)
+    _say("# " + tr("course sandbox serving on {url}; Ctrl-C to stop", lang, url=sandbox.url))
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     try:
-        stopped.wait()
+        while not stopped.wait(0.5):
+            pass
     except KeyboardInterrupt:
         pass
     finally:
         sandbox.stop()
-    return 0
+    return EXIT_OK
 
 
-def _failure(result_messages: list, error: Exception | None) -> tuple[int, str] | None:
+# ---------------------------------------------------------------- review
+
+def _failure(result_messages: list, error: Exception | None, args: argparse.Namespace,
+             lang: str) -> tuple[int, str] | None:
     """The exit code and one-line reason for a run that did not produce a review."""
-    from .loop import ApiFailed, IterationLimitReached, Refused
+    from .loop import (ApiFailed, ContextWindowExceeded, Interrupted, IterationLimitReached, MaxTokensReached,
+                       Refused, TranscriptFailed)
 
+    if isinstance(error, Interrupted):
+        return EXIT_INTERRUPTED, tr("interrupted (Ctrl-C); the transcript keeps everything up to here", lang)
+    if isinstance(error, TranscriptFailed):
+        reason = tr("could not save to the transcript {path} ({why}); the run stopped so that nothing it did "
+                    "goes unrecorded", lang, path=error.path, why=error.why)
+        if error.unsaved:
+            reason += ". " + tr("Not saved: {results}", lang, results="; ".join(error.unsaved))
+        return EXIT_STOPPED, reason
     for message in result_messages:
         for block in message["content"] if isinstance(message["content"], list) else []:
             if isinstance(block, dict) and block.get("is_error"):
                 text = str(block.get("content", ""))
-                if text.startswith("merge request !") and "not found" in text:
-                    return EXIT_NO_SUCH_MR, text
+                if text.startswith(f"merge request !{args.pr}") and "not found" in text:
+                    return EXIT_NO_SUCH_MR, tr("merge request !{pr}: not found (GitLab answered 404)", lang,
+                                               pr=args.pr)
                 if "401" in text:
-                    return EXIT_AUTH, text
+                    return EXIT_AUTH, tr("GitLab rejected the token (401 Unauthorized): check GITLAB_TOKEN", lang)
     if error is None:
         return None
     if isinstance(error, ApiFailed):
         cause = error.__cause__
         if isinstance(cause, anthropic.AuthenticationError):
-            return EXIT_AUTH, "the Anthropic API rejected the key (401): check ANTHROPIC_API_KEY"
-        return EXIT_API, str(error)
+            return EXIT_AUTH, tr("the Anthropic API rejected the key (401): check ANTHROPIC_API_KEY", lang)
+        return EXIT_API, tr("the API call failed: {detail}", lang, detail=cause if cause is not None else error)
     if isinstance(error, IterationLimitReached):
-        return EXIT_ITERATIONS, str(error)
+        return EXIT_ITERATIONS, ntr("no answer after {n} iteration (the cap); the transcript keeps the whole history",
+                                    "no answer after {n} iterations (the cap); the transcript keeps the whole history",
+                                    args.max_iterations, lang)
     if isinstance(error, Refused):
-        return EXIT_REFUSED, str(error)
-    return EXIT_STOPPED, str(error)
+        details = error.stop_details
+        category = getattr(details, "category", None) or "?"
+        return EXIT_REFUSED, tr("the model refused to continue (category: {category}); retrying will not help",
+                                lang, category=category)
+    if isinstance(error, MaxTokensReached):
+        return EXIT_STOPPED, tr("the answer was cut at max_tokens (any cut-off tool call was not run)", lang)
+    if isinstance(error, ContextWindowExceeded):
+        return EXIT_STOPPED, tr("the conversation no longer fits the model's context window", lang)
+    return EXIT_STOPPED, tr("the run stopped: {detail}", lang, detail=error)
 
 
-def _review(args: argparse.Namespace) -> int:
+def _writable(paths: list[Path]) -> None:
+    """Create the runs directory and open each file for appending: OSError if that cannot be done."""
+    for path in paths:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8"):
+            pass
+
+
+def _review(args: argparse.Namespace, lang: str) -> int:
     from .loop import AgentError
     from .progress import ProgressPrinter
-    from .redaction import redact
-    from .review import review, reviewer_toolbox
-    from .safety import AuditLog, auto_approver, console_approver
+    from .safety import AuditLog, auto_approver, console_approver, resolve_approval
 
+    def fail(code: int, reason: str) -> int:
+        _say(f"course-agent review: {reason}")
+        return code
+
+    try:
+        answer, source = resolve_approval(args.approval)
+    except ValueError as bad:
+        return fail(EXIT_USAGE, str(bad))
     stamp = time.strftime("%Y%m%d-%H%M%S")
     transcript = Path(args.transcript or f"course-agent-runs/review-{args.pr}-{stamp}.jsonl")
     audit_path = transcript.with_suffix(".audit.jsonl")
-    transcript.parent.mkdir(parents=True, exist_ok=True)
-    approver = {"ask": console_approver(args.timeout), "approve": auto_approver("approve"),
-                "deny": auto_approver("deny")}[args.approval]
-    progress = ProgressPrinter()
+    try:
+        _writable([transcript, audit_path])
+    except OSError as error:
+        return fail(EXIT_USAGE, tr("cannot write the transcript {path}: {reason}", lang, path=transcript,
+                                   reason=error.strerror or error))
+    if answer == "ask":
+        approver = console_approver(args.timeout)
+    else:
+        approver = auto_approver(answer, source)
+    progress = ProgressPrinter(language=lang)
     error: AgentError | None = None
     try:
+        from .review import review, reviewer_toolbox
+
         toolbox = reviewer_toolbox(approver=approver, audit=AuditLog(audit_path))
-        result = review(args.pr, toolbox=toolbox, post=args.post, language=args.language,
+        result = review(args.pr, toolbox=toolbox, post=args.post, language=args.language or lang,
                         max_iterations=args.max_iterations, transcript=transcript, observers=[progress])
         messages = result.messages
     except AgentError as failed:
         error, messages, result = failed, failed.messages, None
-    except RuntimeError as bad_setup:  # e.g. half-set GITLAB_* variables
-        print(f"course-agent review: {redact(str(bad_setup))}", file=sys.stderr)
-        return EXIT_USAGE
-    print(f"transcript: {transcript}  audit log: {audit_path}", file=sys.stderr)
-    failure = _failure(messages, error)
+    except (RuntimeError, ValueError) as bad_setup:  # e.g. half-set GITLAB_* variables
+        return fail(EXIT_USAGE, str(bad_setup))
+    _say(tr("transcript: {transcript}  audit log: {audit}", lang, transcript=transcript, audit=audit_path))
+    failure = _failure(messages, error, args, lang)
     if failure is not None:
-        code, reason = failure
-        print(f"course-agent review: {redact(reason)}", file=sys.stderr)
-        return code
-    print(redact(result.text))
+        return fail(*failure)
+    from .redaction import redact
+
+    print(redact(result.text), flush=True)
     return EXIT_OK
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="course-agent", description="The agent-loop course's companion command.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    sandbox = commands.add_parser("sandbox", help="serve the offline sandbox (Messages API) until Ctrl-C")
-    sandbox.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    sandbox.add_argument("--port", type=int, default=0, help="port to listen on (default: a free one)")
+# ---------------------------------------------------------------- the command
+
+def _parser(lang: str) -> argparse.ArgumentParser:
+    parser = _Parser(prog="course-agent", description=tr("The agent-loop course's companion command.", lang),
+                     language=lang)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sandbox = commands.add_parser("sandbox", language=lang,
+                                  help=tr("serve the offline sandbox (Messages API, demo GitLab) until Ctrl-C", lang))
+    sandbox.add_argument("--host", default="127.0.0.1",
+                         help=tr("address to listen on (default 127.0.0.1, this machine only)", lang))
+    sandbox.add_argument("--port", type=_whole_number(lang, 0, 65535), default=0,
+                         help=tr("port to listen on (default: a free one)", lang))
+    sandbox.add_argument("--allow-remote", action="store_true",
+                         help=tr("confirm that a non-loopback --host is intended (anyone who can reach it can use "
+                                 "the sandbox)", lang))
     sandbox.set_defaults(run=_sandbox)
     reviewer = commands.add_parser(
-        "review", help="review a merge request (the sandbox's demo GitLab, or GITLAB_URL/TOKEN/PROJECT)",
-        epilog="exit codes: 0 done, 2 bad setup, 3 no such merge request, 4 authentication, 5 iteration cap, "
-               "6 refusal, 7 API error, 8 stopped otherwise (max_tokens, context window)")
-    reviewer.add_argument("pr", type=int, help="the merge request's number, e.g. 482")
-    reviewer.add_argument("--post", action="store_true", help="post the review as a comment on the MR")
-    reviewer.add_argument("--approval", choices=["ask", "approve", "deny"], default="ask",
-                          help="who answers when the agent wants to merge: ask on the terminal (default; "
-                               "no answer in --timeout seconds means no), or always approve / deny")
-    reviewer.add_argument("--timeout", type=float, default=120, help="seconds to wait for an answer (default 120)")
-    reviewer.add_argument("--max-iterations", type=int, default=20, help="cap on API calls (default 20)")
-    reviewer.add_argument("--transcript", help="where to save the messages (JSONL); default course-agent-runs/")
-    reviewer.add_argument("--language", choices=["en", "ru"], default="en", help="language of the task")
+        "review", language=lang,
+        help=tr("review a merge request (the sandbox's demo GitLab, or GITLAB_URL/TOKEN/PROJECT)", lang),
+        epilog=tr("exit codes: 0 done, 2 bad setup, 3 no such merge request, 4 authentication, 5 iteration cap, "
+                  "6 refusal, 7 API error, 8 stopped otherwise (max_tokens, context window, transcript not "
+                  "writable), 130 interrupted (Ctrl-C)", lang))
+    reviewer.add_argument("pr", type=_whole_number(lang, 1, 2**31 - 1),
+                          help=tr("the merge request's number, e.g. 482", lang))
+    reviewer.add_argument("--post", action="store_true", help=tr("post the review as a comment on the MR", lang))
+    reviewer.add_argument("--approval", choices=["ask", "approve", "deny"], default=None,
+                          help=tr("who answers when the agent wants to merge: ask on the terminal (no answer in "
+                                  "--timeout seconds means no), or always approve / deny. Default: "
+                                  "COURSE_AGENT_AUTO_APPROVE if set, else ask", lang))
+    reviewer.add_argument("--timeout", type=_seconds(lang, 24 * 3600), default=120,
+                          help=tr("seconds to wait for an answer (default 120)", lang))
+    reviewer.add_argument("--max-iterations", type=_whole_number(lang, 1, MAX_ITERATIONS_LIMIT), default=20,
+                          help=tr("cap on API calls (default 20)", lang))
+    reviewer.add_argument("--transcript", help=tr("where to save the messages (JSONL); default course-agent-runs/",
+                                                  lang))
+    reviewer.add_argument("--language", choices=["en", "ru"], default=None,
+                          help=tr("language of the task (default: COURSE_AGENT_LANGUAGE or the locale)", lang))
     reviewer.set_defaults(run=_review)
-    args = parser.parse_args(argv)
-    return args.run(args)
+    return parser
+
+
+def _leave_now(code: int) -> None:
+    """After Ctrl-C: clean up (stop the sandbox, remove temporary directories) and exit at once,
+    without waiting for tool calls still running in other threads."""
+    import atexit
+
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        atexit._run_exitfuncs()
+    finally:
+        os._exit(code)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        lang = language()
+    except ValueError as error:
+        print(f"course-agent: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    code = EXIT_OK
+    try:
+        with _argparse_speaks(lang):
+            parser = _parser(lang)
+            try:
+                args = parser.parse_args(argv)
+            except SystemExit as stop:
+                return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+        code = args.run(args, lang)
+        return code
+    except KeyboardInterrupt:
+        code = EXIT_INTERRUPTED
+        _say("course-agent: " + tr("interrupted (Ctrl-C)", lang))
+        return code
+    finally:
+        if code == EXIT_INTERRUPTED and argv is None:
+            _leave_now(code)
 
 
 if __name__ == "__main__":

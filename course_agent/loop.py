@@ -75,6 +75,21 @@ class ApiFailed(AgentError):
     """The API call failed (after the SDK's own retries)."""
 
 
+class Interrupted(AgentError):
+    """Ctrl-C (KeyboardInterrupt) during the run: the history up to here is kept and saved."""
+
+
+class TranscriptFailed(AgentError):
+    """A message could not be saved to the transcript. The run stops rather than go on with
+    something it did (a merge, a posted comment) missing from the record: `unsaved` lists the
+    results of tools that ran and are not in the file."""
+
+    def __init__(self, message: str, messages: list[MessageParam], path: Path, why: str,
+                 unsaved: list[str]) -> None:
+        super().__init__(message, messages)
+        self.path, self.why, self.unsaved = path, why, unsaved
+
+
 class LoopObserver:
     """Watches a run without being part of it (the live messages view plugs in here)."""
 
@@ -95,7 +110,14 @@ class _History:
     def append(self, message: MessageParam, save: bool = True, **meta: Any) -> None:
         self.messages.append(message)
         if save and self.transcript is not None:
-            self.transcript.append(message, **meta)
+            try:
+                self.transcript.append(message, **meta)
+            except (OSError, ValueError) as error:
+                unsaved = _unsaved(message)
+                raise self.fail(TranscriptFailed(
+                    f"could not save to the transcript {self.transcript.path} ({_why(error)}); the run stopped so "
+                    "that nothing it did goes unrecorded" + (f". Not saved: {'; '.join(unsaved)}" if unsaved else ""),
+                    self.messages, self.transcript.path, _why(error), unsaved)) from error
         self.notify("on_message", message)
 
     def notify(self, event: str, *args: Any) -> None:
@@ -104,10 +126,26 @@ class _History:
 
     def fail(self, error: AgentError) -> AgentError:
         if self.transcript is not None:
-            self.transcript.event("error", kind=type(error).__name__, detail=str(error),
-                                  response=error.response)
+            try:
+                self.transcript.event("error", kind=type(error).__name__, detail=str(error),
+                                      response=error.response)
+            except (OSError, ValueError):
+                pass  # the error itself says so when the transcript is what failed
         self.notify("on_error", error)
         return error
+
+
+def _why(error: Exception) -> str:
+    return getattr(error, "strerror", None) or str(error) or type(error).__name__
+
+
+def _unsaved(message: MessageParam) -> list[str]:
+    """For a message of tool results that could not be saved: the first line of each (what was done)."""
+    content = message.get("content")
+    if not isinstance(content, list):
+        return []
+    return [str(b.get("content", "")).splitlines()[0][:200] for b in content
+            if isinstance(b, dict) and b.get("type") == "tool_result" and not b.get("is_error") and b.get("content")]
 
 
 def tool_uses(response: Message) -> list[ToolUseBlock]:
@@ -139,12 +177,22 @@ def run_agent(
     start = [{"role": "user", "content": task}] if isinstance(task, str) else list(task)
     # Resuming into the transcript the messages came from: they are saved already.
     already_saved = transcript is not None and transcript.path.exists() and transcript.messages() == start
+    if max_iterations < 1:
+        raise ValueError(f"max_iterations must be at least 1, got {max_iterations}")
     for message in start:
         history.append(message, save=not already_saved)
-    usage: list[Usage] = []
     if system is not None:
         request["system"] = system
 
+    try:
+        return _run(client, toolbox, history, messages, model, max_tokens, max_iterations, request)
+    except KeyboardInterrupt:
+        raise history.fail(Interrupted("interrupted (Ctrl-C); the history up to here is kept", messages)) from None
+
+
+def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: _History, messages: list[MessageParam],
+         model: str | None, max_tokens: int, max_iterations: int, request: dict) -> AgentResult:
+    usage: list[Usage] = []
     for iteration in range(1, max_iterations + 1):
         history.notify("on_request", iteration, messages)
         try:

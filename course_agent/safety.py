@@ -9,21 +9,32 @@ the loop goes on.
 
 import enum
 import json
+import math
 import os
 import sys
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .i18n import language, tr
 from .redaction import redact
 from .tools import Risk, Tool
 
 AUTO_APPROVE_ENV = "COURSE_AGENT_AUTO_APPROVE"
+AUTO_ANSWERS = ("approve", "deny")
 DEFAULT_TIMEOUT = 120.0
+MAX_TIMEOUT = 24 * 3600.0
+
+
+def _lang() -> str:
+    """The learner's language, or English when COURSE_AGENT_LANGUAGE is not one we know."""
+    try:
+        return language()
+    except ValueError:
+        return "en"
 
 
 class Decision(enum.Enum):
@@ -52,42 +63,155 @@ Approver = Callable[[ApprovalRequest], Verdict]
 """Anything that answers an approval request: a console prompt, a rule, a widget."""
 
 
-def auto_approver(answer: str | None = None) -> Approver:
-    """Answers every request the same way: COURSE_AGENT_AUTO_APPROVE=approve|deny (for CI and demos)."""
-    answer = (answer or os.environ.get(AUTO_APPROVE_ENV) or "").strip().lower()
-    if answer not in ("approve", "deny"):
-        raise ValueError(f"{AUTO_APPROVE_ENV} must be 'approve' or 'deny', got {answer!r}")
-    return lambda request: Verdict(answer == "approve", f"{AUTO_APPROVE_ENV}={answer}")
+def approval_from_env() -> str | None:
+    """COURSE_AGENT_AUTO_APPROVE as 'approve' or 'deny', None when unset; anything else is an error."""
+    raw = os.environ.get(AUTO_APPROVE_ENV)
+    if raw is None or not raw.strip():
+        return None
+    answer = raw.strip().lower()
+    if answer not in AUTO_ANSWERS:
+        raise ValueError(tr("{variable} must be 'approve' or 'deny', got {value!r}", _lang(),
+                            variable=AUTO_APPROVE_ENV, value=raw))
+    return answer
 
 
-def console_approver(timeout: float = DEFAULT_TIMEOUT, ask: Callable[[str], str] = input) -> Approver:
-    """Asks on the terminal; no answer within `timeout` seconds means no."""
+def resolve_approval(flag: str | None = None) -> tuple[str, str]:
+    """Who answers approval requests, from one source of truth: the flag (e.g. `--approval`), else
+    COURSE_AGENT_AUTO_APPROVE, else a prompt. Returns (answer, source): answer is 'approve', 'deny'
+    or 'ask'; source is '--approval', 'COURSE_AGENT_AUTO_APPROVE' or 'prompt'. An invalid value
+    of the variable is a ValueError, raised here, at start, not at the first approval."""
+    from_env = approval_from_env()  # checked even when the flag wins: a typo should not wait to bite
+    if flag is not None:
+        answer = flag.strip().lower()
+        if answer not in (*AUTO_ANSWERS, "ask"):
+            raise ValueError(tr("--approval must be ask, approve or deny, got {value!r}", _lang(), value=flag))
+        return answer, "--approval"
+    if from_env is not None:
+        return from_env, AUTO_APPROVE_ENV
+    return "ask", "prompt"
+
+
+def auto_approver(answer: str | None = None, source: str | None = None) -> Approver:
+    """Answers every request the same way. Without `answer`, COURSE_AGENT_AUTO_APPROVE=approve|deny
+    (for CI and demos). The audit's `by` names where the answer came from: `source=answer`."""
+    if answer is None:
+        answer, source = approval_from_env(), source or AUTO_APPROVE_ENV
+        if answer is None:
+            raise ValueError(tr("{variable} must be 'approve' or 'deny', got {value!r}", _lang(),
+                                variable=AUTO_APPROVE_ENV, value=""))
+    answer = answer.strip().lower()
+    if answer not in AUTO_ANSWERS:
+        raise ValueError(tr("the automatic answer must be 'approve' or 'deny', got {value!r}", _lang(), value=answer))
+    by = f"{source or 'auto_approver'}={answer}"
+    return lambda request: Verdict(answer == "approve", by)
+
+
+def _check_timeout(timeout: float) -> float:
+    if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
+        raise ValueError(tr("the approval timeout must be between 0 and {limit} seconds, got {value}", _lang(),
+                            limit=int(MAX_TIMEOUT), value=timeout))
+    return float(timeout)
+
+
+def _read_line(timeout: float) -> str | None:
+    """A line typed on standard input within `timeout` seconds (None if none came). Reads the file
+    descriptor directly, in this thread: nothing is left waiting on the terminal afterwards, so
+    the process can always exit. EOFError when there is nothing to read from."""
+    stdin = sys.stdin
+    try:
+        fd = stdin.fileno() if stdin is not None else -1
+    except (OSError, ValueError, AttributeError):
+        fd = -1
+    if fd < 0:
+        raise EOFError
+    import select
+
+    deadline = time.monotonic() + timeout
+    typed = b""
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        try:
+            ready, _, _ = select.select([fd], [], [], min(remaining, 0.25))
+        except (OSError, ValueError):  # not selectable (Windows consoles): read with a helper thread
+            return _read_line_in_a_thread(timeout)
+        if not ready:
+            continue
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            if typed:
+                return typed.decode(errors="replace")
+            raise EOFError
+        typed += chunk
+        if b"\n" in typed:
+            return typed.split(b"\n", 1)[0].decode(errors="replace")
+
+
+def _read_line_in_a_thread(timeout: float) -> str | None:
+    return _ask_in_a_thread(lambda prompt: sys.stdin.readline() or _raise(EOFError()), "", timeout)
+
+
+def _raise(error: BaseException):
+    raise error
+
+
+def _ask_in_a_thread(ask: Callable[[str], str], prompt: str, timeout: float) -> str | None:
+    """Run `ask(prompt)` in a daemon thread (it never keeps the process alive); None on timeout."""
+    outcome: dict = {}
+    answered = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome["reply"] = ask(prompt)
+        except BaseException as error:  # noqa: BLE001 - handed to the asking thread
+            outcome["error"] = error
+        answered.set()
+
+    threading.Thread(target=run, name="course-agent-approval", daemon=True).start()
+    if not answered.wait(timeout):
+        return None
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["reply"]
+
+
+def console_approver(timeout: float = DEFAULT_TIMEOUT, ask: Callable[[str], str] | None = None) -> Approver:
+    """Asks on the terminal (the question on stderr, the answer from stdin); no answer within
+    `timeout` seconds means no. `ask(prompt) -> reply` replaces the terminal (tests, other UIs)."""
+    timeout = _check_timeout(timeout)
 
     def approve(request: ApprovalRequest) -> Verdict:
-        prompt = (f"\nThe agent wants to call {request.tool} ({request.risk.value}) with:\n"
-                  f"{redact(json.dumps(request.input, ensure_ascii=False, indent=2))}\nAllow it? [y/N] ")
-        pool = ThreadPoolExecutor(max_workers=1)
+        lang = _lang()
+        arguments = json.dumps(request.input, ensure_ascii=False, indent=2, default=str)
+        prompt = redact("\n" + tr("The agent wants to call {tool} ({risk}) with:", lang, tool=request.tool,
+                                   risk=request.risk.value) + f"\n{arguments}\n"
+                        + tr("Allow it? [y/N] ", lang))
         try:
-            reply = pool.submit(ask, prompt).result(timeout=timeout)
-        except FutureTimeout:
-            return Verdict(False, "timeout", f"no answer within {timeout:g} s")
+            if ask is not None:
+                reply = _ask_in_a_thread(ask, prompt, timeout)
+            else:
+                print(prompt, end="", file=sys.stderr, flush=True)
+                reply = _read_line(timeout)
         except EOFError:
-            return Verdict(False, "console", "no terminal to ask on")
-        finally:
-            pool.shutdown(wait=False)
+            return Verdict(False, "console", tr("no terminal to ask on", lang))
+        if reply is None:
+            if ask is None:
+                print(file=sys.stderr, flush=True)
+            return Verdict(False, "timeout", tr("no answer within {seconds} s", lang, seconds=f"{timeout:g}"))
         approved = reply.strip().lower() in ("y", "yes", "д", "да")
-        return Verdict(approved, "console", "" if approved else "the operator said no")
+        return Verdict(approved, "console", "" if approved else tr("the operator said no", lang))
 
     return approve
 
 
 def default_approver() -> Approver:
     """The auto-approver when COURSE_AGENT_AUTO_APPROVE is set; otherwise the console, if there is one."""
-    if os.environ.get(AUTO_APPROVE_ENV):
+    if approval_from_env() is not None:
         return auto_approver()
     if sys.stdin is not None and sys.stdin.isatty():
         return console_approver()
-    return lambda request: Verdict(False, "nobody", "no approver is available to ask")
+    return lambda request: Verdict(False, "nobody", tr("no approver is available to ask", _lang()))
 
 
 @dataclass
@@ -130,31 +254,48 @@ class AuditLog:
 
 @dataclass
 class SafetyGate:
-    """The Toolbox's gate: applies the policy, asks the approver, logs everything."""
+    """The Toolbox's gate: applies the policy, asks the approver, logs everything.
+
+    Without an approver, COURSE_AGENT_AUTO_APPROVE is checked when the gate is made (an invalid
+    value is a ValueError at start, not a surprise at the first merge)."""
 
     policy: Policy = field(default_factory=Policy)
     approver: Approver | None = None
     audit: AuditLog = field(default_factory=AuditLog)
     _one_question_at_a_time: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
+    def __post_init__(self) -> None:
+        if self.approver is None:
+            approval_from_env()
+
     def __call__(self, tool: Tool, tool_input: dict) -> str | None:
+        lang = _lang()
         decision = self.policy.decide(tool)
         if decision is Decision.DENY:
-            self.audit.record(tool.name, tool_input, "denied", "policy")
-            return f"Refused by policy: {tool.name} may not be called by this agent."
+            self.audit.record(tool.name, tool_input, "denied", "policy",
+                              tr("the policy never allows this tool", lang))
+            return tr("Refused by policy: {tool} may not be called by this agent.", lang, tool=tool.name)
         if decision is Decision.ALLOW:
             self.audit.record(tool.name, tool_input, "allowed", "policy")
             return None
-        approver = self.approver or default_approver()
         try:
             with self._one_question_at_a_time:
+                approver = self.approver or default_approver()
                 verdict = approver(ApprovalRequest(tool.name, tool_input, tool.risk))
+            if not isinstance(verdict, Verdict):
+                raise TypeError(f"an approver must return a Verdict, not {type(verdict).__name__}")
+        except (KeyboardInterrupt, SystemExit):
+            self.audit.record(tool.name, tool_input, "refused", "interrupted",
+                              tr("interrupted while waiting for an answer", lang))
+            raise
         except Exception as error:  # an approver that breaks must not approve
-            verdict = Verdict(False, "error", f"the approver failed: {type(error).__name__}")
+            verdict = Verdict(False, "error", tr("the approver failed: {error}", lang,
+                                                 error=type(error).__name__))
         self.audit.record(tool.name, tool_input, "approved" if verdict.approved else "refused", verdict.by,
                           verdict.reason)
         if verdict.approved:
             return None
         because = f" ({verdict.reason})" if verdict.reason else ""
-        return (f"A human refused this call: {tool.name} was not run{because}. "
-                "Do not try to do the same thing another way; report it instead.")
+        return tr("A human refused this call: {tool} was not run{because}. "
+                  "Do not try to do the same thing another way; report it instead.", lang,
+                  tool=tool.name, because=because)

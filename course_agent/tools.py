@@ -108,8 +108,14 @@ class Toolbox:
         blocks = list(blocks)
         if len(blocks) <= 1:
             return [self.run(b) for b in blocks]
-        with ThreadPoolExecutor(max_workers=min(self.max_workers, len(blocks))) as pool:
-            return list(pool.map(self.run, blocks))
+        pool = ThreadPoolExecutor(max_workers=min(self.max_workers, len(blocks)))
+        try:
+            results = list(pool.map(self.run, blocks))
+        except BaseException:  # Ctrl-C: do not wait for the calls still running, start no more
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
+        return results
 
     def _run(self, name: str, tool_input: object) -> tuple[str, bool]:
         tool = self._by_name.get(name)

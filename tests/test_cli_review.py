@@ -33,7 +33,7 @@ def test_review_482_prints_progress_and_the_review(tmp_path):
 
 @pytest.mark.parametrize("args, code, reason", [
     (["999"], 3, "merge request !999: not found"),
-    (["482", "--max-iterations", "1"], 5, "no answer after 1 iterations"),
+    (["482", "--max-iterations", "1"], 5, "no answer after 1 iteration (the cap)"),
 ])
 def test_exit_codes_with_one_line_reasons(tmp_path, args, code, reason):
     done = run_cli(tmp_path, *args)
