@@ -88,8 +88,9 @@ REVIEW_TEXT = ('Summarize this review by Jane Doe (jane.doe@example.com) from 20
 
 
 @pytest.fixture(scope="module")
-def shared_client():
-    """One sandbox for the property-based tests (hypothesis runs many examples per test)."""
+def client():
+    """One sandbox for the whole module: nothing here changes its state, and hypothesis runs many
+    examples per test (conftest's client starts a sandbox per test)."""
     with Sandbox() as sb:
         yield sb.client(max_retries=0)
 
@@ -255,6 +256,38 @@ def test_same_request_same_reply(client):
 def test_reviewer_tools_still_go_to_the_reviewer(client):
     from review_material import TOOLS
     assert uses(ask(client, "Review PR #482", TOOLS + [GET_WEATHER])) == [("get_diff", {"pr": 482})]
+
+
+def test_the_sdk_tool_runner_and_streaming_work_with_it(client):
+    from anthropic import beta_tool
+
+    @beta_tool
+    def get_weather(location: str, unit: str = "celsius") -> str:
+        """Get the current weather in a given location.
+
+        Args:
+            location: The city and state, e.g. San Francisco, CA
+            unit: celsius or fahrenheit
+        """
+        return json.dumps({"location": location, "temperature": 18, "unit": unit})
+
+    @beta_tool
+    def get_time() -> str:
+        """Get the current time."""
+        return "12:00"
+
+    runner = client.beta.messages.tool_runner(
+        model=MODEL, max_tokens=1000, tools=[get_weather, get_time],
+        messages=[{"role": "user", "content": "What's the weather in Paris and in Tokyo, and what time is it?"}])
+    messages = list(runner)
+    assert [(b.name, b.input) for b in messages[0].content if b.type == "tool_use"] == [
+        ("get_weather", {"location": "Paris"}), ("get_weather", {"location": "Tokyo"}), ("get_time", {})]
+    assert messages[0].content[0].text == "I'll use get_weather and get_time for this."
+    assert messages[-1].stop_reason == "end_turn" and '"location": "Tokyo"' in messages[-1].content[0].text
+    with client.messages.stream(model=MODEL, max_tokens=1000, tools=[GET_WEATHER],
+                                messages=[{"role": "user", "content": "Weather in Paris and Rome?"}]) as stream:
+        streamed = stream.get_final_message()
+    assert uses(streamed) == [("get_weather", {"location": "Paris"}), ("get_weather", {"location": "Rome"})]
 
 
 # --- forced: always a call, always valid ---
@@ -468,10 +501,10 @@ def test_forced_input_always_validates_in_process(schema, words):
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(schema=input_schemas(), words=WORDS, forced=st.sampled_from(["any", "tool"]))
-def test_forced_input_always_validates_over_http(shared_client, schema, words, forced):
+def test_forced_input_always_validates_over_http(client, schema, words, forced):
     tool = {"name": "my_tool", "description": "A tool from a tutorial.", "input_schema": schema}
     choice = {"type": "tool", "name": "my_tool"} if forced == "tool" else {"type": "any"}
-    response = ask(shared_client, words or "?", [GET_WEATHER, tool] if forced == "tool" else [tool],
+    response = ask(client, words or "?", [GET_WEATHER, tool] if forced == "tool" else [tool],
                    tool_choice=choice)
     assert response.stop_reason == "tool_use"
     for name, tool_input in uses(response):

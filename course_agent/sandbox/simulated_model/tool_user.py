@@ -181,10 +181,13 @@ def answer_from_results(answered: list[Call], evidence: Evidence, lang: str) -> 
 
 
 def _call(uses: list[tuple[str, dict]], lang: str, new_id: NewId) -> Reply:
-    names = ", ".join(dict.fromkeys(name for name, _ in uses))
+    tools = list(dict.fromkeys(name for name, _ in uses))
+    names = ", ".join(tools)
+    listed = names if len(tools) == 1 else f"{', '.join(tools[:-1])} {say(lang, 'and', 'и')} {tools[-1]}"
     items = "; ".join(_arguments(tool_input_) for _, tool_input_ in uses)
     return tool_reply(
-        say(lang, f"I'll use {names} for this.", f"Воспользуюсь инструментом {names}."),
+        say(lang, f"I'll use {listed} for this.",
+            f"Воспользуюсь {'инструментом' if len(tools) == 1 else 'инструментами'} {listed}."),
         uses, new_id,
         reasoning=say(lang, f"The request fits {names}; calling it with {items}.",
                       f"Запрос подходит к {names}; вызываю с {items}."),
