@@ -1,4 +1,5 @@
 from cells import code, md
+from exercise_cells import EXERCISE_01
 
 SETUP = '''import os
 
@@ -162,21 +163,7 @@ print(full.content[0].text)''', '''full = client.messages.create(
 )
 print(full.stop_reason, "-", full.usage.output_tokens, "output tokens")
 print(full.content[0].text)'''),
-    md("""
-## Exercise
-
-Ask the model to count from 1 to 10, and make it stop right before it writes `5`, using the
-`stop_sequences` parameter. Print `stop_reason`, `stop_sequence` and the text. What is in the text,
-and what is not?
-""", """
-## Упражнение
-
-Попросите модель посчитать от 1 до 10 и с помощью параметра `stop_sequences` заставьте её остановиться
-прямо перед тем, как она напишет `5`. Выведите `stop_reason`, `stop_sequence` и текст. Что попало
-в текст, а что нет?
-"""),
-    code('''# your code here
-'''),
+    *EXERCISE_01,
     md("""
 ## Recap
 

@@ -1,4 +1,5 @@
 from cells import code, md
+from exercise_cells import EXERCISE_02
 from common import GITLAB, GITLAB_RU, SETUP, SETUP_RU
 
 CELLS = [
@@ -197,21 +198,7 @@ The fix is the order of step 3: the assistant message with the `tool_use` first,
     code('''fixed = broken[:1] + messages[1:3]
 show(fixed)
 print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=fixed).stop_reason)'''),
-    md("""
-## Exercise
-
-Add a second tool, `read_file(path, ref)`, that returns a whole file (`project.files.raw(path, ref=ref)`).
-Describe it in `TOOLS`, start again from `"Review pull request #482."`, and repeat steps 1 to 4 by hand
-until `stop_reason` is `end_turn`. How many times did you call the model? Which file did it read, and why?
-""", """
-## Упражнение
-
-Добавьте второй инструмент, `read_file(path, ref)`, который возвращает файл целиком (`project.files.raw(path, ref=ref)`).
-Опишите его в `TOOLS`, начните заново с `"Проверь pull request #482."` и повторяйте шаги 1–4 вручную,
-пока `stop_reason` не станет `end_turn`. Сколько раз вы вызвали модель? Какой файл она прочитала и почему?
-"""),
-    code('''# your code here
-'''),
+    *EXERCISE_02,
     md("""
 ## Recap
 

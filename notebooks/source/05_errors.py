@@ -1,4 +1,5 @@
 from cells import code, md
+from exercise_cells import EXERCISE_05
 from common import GITLAB, GITLAB_RU, RULES, RULES_RU, SETUP, SETUP_RU, TOOLS, TOOLS_RU
 
 SAFE = '''def run_tool_safely(name: str, tool_input: dict) -> dict:
@@ -228,20 +229,7 @@ client.with_options(max_retries=0).messages.create(
     model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])''', '''sandbox.faults.overloaded(times=1)
 client.with_options(max_retries=0).messages.create(
     model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])''', raises=True),
-    md("""
-## Exercise
-
-`read_file` fails for a file that does not exist. Review !482 with a `run_tool_safely` in which
-`read_file` always raises `FileNotFoundError`. What does the model write, and what does it not do?
-""", """
-## Упражнение
-
-`read_file` завершается ошибкой, если файла не существует. Проведите ревью !482 с такой
-`run_tool_safely`, в которой `read_file` всегда выбрасывает `FileNotFoundError`. Что напишет модель и
-чего она делать не станет?
-"""),
-    code('''# your code here
-'''),
+    *EXERCISE_05,
     md("""
 ### Self-check
 

@@ -1,4 +1,5 @@
 from cells import code, md
+from exercise_cells import EXERCISE_07
 from common import SETUP, SETUP_RU
 
 CELLS = [
@@ -206,37 +207,7 @@ print(denied.messages[4]["content"][0]["content"])''', '''from course_agent.safe
 strict = Toolbox(gitlab_tools.tools(), gate=SafetyGate(Policy({"merge_pr": Decision.DENY}), audit=audit))
 denied = run_agent(client, "Проверь merge request !485.", strict, system=REVIEW_RULES)
 print(denied.messages[4]["content"][0]["content"])'''),
-    md("""
-## Exercise
-
-Write a policy in which `post_comment` asks too, and an approver (a plain function returning
-`Verdict`) that allows comments only when their body is shorter than 2000 characters. Run the review of
-!482 with "Post your review as a comment." and read the audit log.
-""", """
-## Упражнение
-
-Напишите политику, в которой `post_comment` тоже требует подтверждения, и approver (обычную функцию, возвращающую
-`Verdict`), который разрешает комментарии, только если их текст короче 2000 символов. Запустите ревью
-!482 с заданием «Опубликуй ревью комментарием.» и прочитайте журнал аудита.
-"""),
-    code('''# your code here
-'''),
-    md("""
-### Self-check
-
-When your loop is ready, check it: `check_loop` runs it against the sandbox in scenarios built to expose each rule and says which rules it breaks, and why. Below it runs on the **reference solution** (`course_agent.solutions`, a spoiler): pass your own function instead.
-""", """
-### Самопроверка
-
-Когда ваш цикл готов, проверьте его: `check_loop` запускает его в песочнице в сценариях, которые выявляют нарушение каждого правила, и объясняет, какие правила нарушены и почему. Ниже он запущен на **эталонном решении** (`course_agent.solutions`, спойлер): передайте вместо него свою функцию.
-"""),
-    code('''from course_agent import solutions
-from course_agent.checks import check_loop
-
-check_loop(solutions.review_pull_request, rules=["merge_asks"], language="en")''', '''from course_agent import solutions
-from course_agent.checks import check_loop
-
-check_loop(solutions.review_pull_request, rules=["merge_asks"], language="ru")'''),
+    *EXERCISE_07,
     md("""
 ## Recap
 

@@ -1,4 +1,5 @@
 from cells import code, md
+from exercise_cells import EXERCISE_08
 from common import SETUP, SETUP_RU
 
 CELLS = [
@@ -191,11 +192,6 @@ export COURSE_AGENT_MODEL=claude-opus-5        # optional: another model id
 Then `make_client()` returns a client for the live API, and `GitLabTools()` talks to your project. From
 a terminal: `course-agent review 482 --post`. Outputs will differ from the saved ones (a real model
 writes its own review), and the cells that inject faults or shrink the context window need the sandbox.
-
-## Exercise
-
-Review all six demo merge requests (482 to 487) with caching on, and print one line per merge request:
-its number, the verdict, the number of model calls and the billed input tokens. Which one costs most, and why?
 """, """
 ## Настоящий GitLab, настоящий API
 
@@ -212,31 +208,8 @@ export COURSE_AGENT_MODEL=claude-opus-5        # необязательно: д�
 После этого `make_client()` возвращает клиент для живого API, а `GitLabTools()` работает с вашим проектом. Из
 терминала: `course-agent review 482 --post`. Выводы будут отличаться от сохранённых (настоящая модель
 пишет своё ревью), а ячейкам, которые внедряют сбои или сжимают контекстное окно, нужна песочница.
-
-## Упражнение
-
-Проведите ревью всех шести демонстрационных merge request (с 482 по 487) с включённым кэшированием и выведите
-по строке на каждый: номер, вердикт, число вызовов модели и входные токены по тарифу. Какой из них обходится
-дороже всего и почему?
 """),
-    code('''# your code here
-'''),
-    md("""
-### Self-check
-
-When your loop is ready, check it: `check_loop` runs it against the sandbox in scenarios built to expose each rule and says which rules it breaks, and why. Below it runs on the **reference solution** (`course_agent.solutions`, a spoiler): pass your own function instead.
-""", """
-### Самопроверка
-
-Когда ваш цикл готов, проверьте его: `check_loop` запускает его в песочнице в сценариях, которые выявляют нарушение каждого правила, и объясняет, какие правила нарушены и почему. Ниже он запущен на **эталонном решении** (`course_agent.solutions`, спойлер): передайте вместо него свою функцию.
-"""),
-    code('''from course_agent import solutions
-from course_agent.checks import check_loop
-
-check_loop(solutions.review_pull_request, rules=None, language="en")''', '''from course_agent import solutions
-from course_agent.checks import check_loop
-
-check_loop(solutions.review_pull_request, rules=None, language="ru")'''),
+    *EXERCISE_08,
     md("""
 ## Recap
 
