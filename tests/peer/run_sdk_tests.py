@@ -42,9 +42,10 @@ SUPPORT_FILES = [
     "tests/__init__.py", "tests/conftest.py", "tests/utils.py", "tests/_alias_httpx.py",
     "tests/api_resources/__init__.py", "tests/api_resources/messages/__init__.py",
 ]
-TEST_DEPENDENCIES = ["pytest-asyncio", "respx", "inline-snapshot", "http-snapshot", "dirty-equals", "anyio"]
+TEST_DEPENDENCIES = ["pytest-asyncio", "respx", "inline-snapshot", "http-snapshot[httpx]", "dirty-equals", "anyio"]
 """Pinned from the SDK's requirements-dev.lock when it names them."""
-EXTRA_DEPENDENCIES = ["http-snapshot[httpx]", "aiohttp>=3.10.0,<4"]
+AIOHTTP = "aiohttp>=3.10.0,<4"
+"""The SDK's `aiohttp` extra, for the tests that run over DefaultAioHttpClient."""
 PYTEST_INI = """[pytest]
 addopts = --tb=short -p tests._alias_httpx -p no:cacheprovider
 pythonpath = .
@@ -108,12 +109,10 @@ def environment(source: Path, workdir: Path) -> Path:
         sh(sys.executable, "-m", "venv", "--system-site-packages", str(venv))
         lock = (source / "requirements-dev.lock").read_text() if (source / "requirements-dev.lock").exists() else ""
         pins = []
-        for name in TEST_DEPENDENCIES:
-            found = re.search(rf"^{re.escape(name)}==([^\s;]+)", lock, re.M)
-            pins.append(f"{name}=={found[1]}" if found else name)
-        extras = [e.replace("http-snapshot[httpx]", f"http-snapshot[httpx]{pin[len('http-snapshot'):]}")
-                  for e in EXTRA_DEPENDENCIES for pin in pins if pin.startswith("http-snapshot")][:1]
-        sh(str(python), "-m", "pip", "install", "--quiet", *pins, *extras, *EXTRA_DEPENDENCIES[1:])
+        for spec in TEST_DEPENDENCIES:
+            found = re.search(rf"^{re.escape(spec.split('[')[0])}==([^\s;]+)", lock, re.M)
+            pins.append(f"{spec}=={found[1]}" if found else spec)
+        sh(str(python), "-m", "pip", "install", "--quiet", *pins, AIOHTTP)
     return python
 
 
