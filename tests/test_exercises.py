@@ -13,7 +13,7 @@ from course_agent.config import model_id
 from course_agent.gitlab import GitLabTools
 from course_agent.safety import Decision, Policy, Verdict
 from course_agent.sandbox import Sandbox
-from course_agent.solution_exercises import exercise_01, exercise_02, exercise_05, exercise_07, exercise_08
+from course_agent.solutions import exercise_01, exercise_02, exercise_05, exercise_07, exercise_08
 
 GRADER_SECONDS = 2.0
 

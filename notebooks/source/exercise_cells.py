@@ -66,7 +66,7 @@ counting = None  # замените None своим вызовом: Message, к�
 
 check_exercise_1(counting)'''),
     spoiler_md(1),
-    code('''from course_agent.solution_exercises import exercise_01
+    code('''from course_agent.solutions import exercise_01
 from course_agent.solutions import show_solution
 
 check_exercise_1(exercise_01.solve(client))'''),
@@ -114,7 +114,7 @@ exercise_messages = [{"role": "user", "content": "Проверь pull request #4
 
 check_exercise_2(TOOLS, exercise_messages)'''),
     spoiler_md(2),
-    code('''from course_agent.solution_exercises import exercise_02
+    code('''from course_agent.solutions import exercise_02
 from course_agent.solutions import show_solution
 
 solution_tools, solution_messages = exercise_02.solve(client, project)
@@ -158,7 +158,7 @@ which `read_file` always raises `FileNotFoundError`, and review !482 with it
 
 check_exercise_5(run_tool_missing_file)'''),
     spoiler_md(5),
-    code('''from course_agent.solution_exercises import exercise_05
+    code('''from course_agent.solutions import exercise_05
 from course_agent.solutions import show_solution
 
 check_exercise_5(exercise_05.solve(project))'''),
@@ -216,11 +216,11 @@ def approver(request: ApprovalRequest) -> Verdict:
 
 check_exercise_7(policy, approver)'''),
     spoiler_md(7),
-    code('''from course_agent.solution_exercises import exercise_07
+    code('''from course_agent.solutions import exercise_07
 from course_agent.solutions import show_solution
 
 exercise_07.post_review(client)  # the review of !482, posted through the gate, and the audit log
-check_exercise_7(*exercise_07.solve())''', '''from course_agent.solution_exercises import exercise_07
+check_exercise_7(*exercise_07.solve())''', '''from course_agent.solutions import exercise_07
 from course_agent.solutions import show_solution
 
 exercise_07.post_review(client)  # ревью !482, опубликованное через шлюз, и журнал аудита
@@ -258,7 +258,7 @@ Review all six demo merge requests (482 to 487) with caching on. Put one row per
 
 check_exercise_8(rows)'''),
     spoiler_md(8),
-    code('''from course_agent.solution_exercises import exercise_08
+    code('''from course_agent.solutions import exercise_08
 from course_agent.solutions import show_solution
 
 check_exercise_8(exercise_08.solve(client))'''),

@@ -1,6 +1,6 @@
 """Exercise 2 (notebook 2), a spoiler: a second tool, read_file, and steps 1 to 4 repeated until end_turn.
 
-    from course_agent.solution_exercises import exercise_02
+    from course_agent.solutions import exercise_02
     TOOLS, exercise_messages = exercise_02.solve(client, project)
     check_exercise_2(TOOLS, exercise_messages)
 """

@@ -1,6 +1,6 @@
 """Exercise 8 (notebook 8), a spoiler: review all six demo merge requests with caching on.
 
-    from course_agent.solution_exercises import exercise_08
+    from course_agent.solutions import exercise_08
     rows = exercise_08.solve(client)
     check_exercise_8(rows)
 """

@@ -2,7 +2,7 @@
 
 Written as notebook 5 writes it, with a module-level `project`:
 
-    from course_agent.solution_exercises import exercise_05
+    from course_agent.solutions import exercise_05
     run_tool_missing_file = exercise_05.solve(project)
     check_exercise_5(run_tool_missing_file)
 """

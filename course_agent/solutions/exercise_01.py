@@ -1,6 +1,6 @@
 """Exercise 1 (notebook 1), a spoiler: stop the count right before 5 with stop_sequences.
 
-    from course_agent.solution_exercises import exercise_01
+    from course_agent.solutions import exercise_01
     counting = exercise_01.solve(client)
     check_exercise_1(counting)
 """

@@ -10,11 +10,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import gitlab
 
-from .client import gitlab_settings, make_client
-from .config import model_id
-from .review import REVIEW_RULES
-from .safety import ApprovalRequest, default_approver
-from .tools import Risk
+from ..client import gitlab_settings, make_client
+from ..config import model_id
+from ..review import REVIEW_RULES
+from ..safety import ApprovalRequest, default_approver
+from ..tools import Risk
 
 client = make_client()  # a real anthropic.Anthropic: the offline sandbox, or the live API with a key
 url, token, project_path = gitlab_settings()
@@ -128,7 +128,7 @@ def show_solution(notebook: int) -> None:
         print(inspect.getsource(loops[notebook]))
         return
     try:
-        module = importlib.import_module(f"course_agent.solution_exercises.exercise_{notebook:02d}")
+        module = importlib.import_module(f"{__name__}.exercise_{notebook:02d}")
     except ModuleNotFoundError:
         raise ValueError(f"there is no exercise solution for notebook {notebook}: choose 1 to 8") from None
     print(inspect.getsource(module))

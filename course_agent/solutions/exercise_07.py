@@ -1,6 +1,6 @@
 """Exercise 7 (notebook 7), a spoiler: post_comment asks too, and a rule answers for comments.
 
-    from course_agent.solution_exercises import exercise_07
+    from course_agent.solutions import exercise_07
     policy, approver = exercise_07.solve()
     check_exercise_7(policy, approver)
     exercise_07.post_review(client)          # the review of !482, posted through the gate; prints the audit log
