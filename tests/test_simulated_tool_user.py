@@ -208,6 +208,44 @@ def test_order_lookup_by_id_and_customer_by_email(client):
         ("get_order", {"order_id": "ORD-1"}), ("get_order", {"order_id": "ORD-2"})]
 
 
+def _tool(name, description, props, required):
+    return {"name": name, "description": description,
+            "input_schema": {"type": "object", "properties": props, "required": required}}
+
+
+CUSTOMER_SERVICE = [  # the tools of Anthropic's customer-service agent cookbook
+    _tool("get_customer_info", "Retrieves customer information based on their customer ID. Returns the customer's "
+          "name, email, and phone number.", {"customer_id": {"type": "string"}}, ["customer_id"]),
+    _tool("get_order_details", "Retrieves the details of a specific order based on the order ID. Returns the order "
+          "ID, product name, quantity, price, and order status.", {"order_id": {"type": "string"}}, ["order_id"]),
+    _tool("cancel_order", "Cancels an order based on the provided order ID.", {"order_id": {"type": "string"}},
+          ["order_id"]),
+]
+MORE_TOOLS = [
+    _tool("convert_currency", "Convert an amount from one currency to another.",
+          {"amount": {"type": "number"}, "from_currency": {"type": "string"}, "to_currency": {"type": "string"}},
+          ["amount", "from_currency", "to_currency"]),
+    _tool("get_time", "Get the current time in a time zone.",
+          {"timezone": {"type": "string", "description": "IANA time zone name, e.g. America/New_York"}}, ["timezone"]),
+    _tool("translate", "Translate text into another language.",
+          {"text": {"type": "string"}, "target_language": {"type": "string"}}, ["text", "target_language"]),
+]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Can you tell me the email address for customer C1?", [("get_customer_info", {"customer_id": "C1"})]),
+    ("What is the status of order O2?", [("get_order_details", {"order_id": "O2"})]),
+    ("I want to cancel order O1.", [("cancel_order", {"order_id": "O1"})]),
+    ("Отмени заказ O7, пожалуйста", [("cancel_order", {"order_id": "O7"})]),
+    ("Convert 100 dollars to euros", [("convert_currency", {"amount": 100, "from_currency": "USD",
+                                                            "to_currency": "EUR"})]),
+    ("What time is it in New York?", [("get_time", {"timezone": "America/New_York"})]),
+    ("Translate 'good morning' into French", [("translate", {"text": "good morning", "target_language": "French"})]),
+])
+def test_tutorial_tools_in_auto_mode(client, text, expected):
+    assert uses(ask(client, text, CUSTOMER_SERVICE + MORE_TOOLS)) == expected
+
+
 def test_a_value_from_one_result_feeds_the_next_call(client):
     def answer(name, tool_input):
         if name == "get_customer":

@@ -7,30 +7,18 @@ from the schema itself elsewhere; every candidate is checked with jsonschema, an
 breaks the schema is dropped for a plain schema-derived value. Deterministic: no randomness.
 """
 
-import math
 import re
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from jsonschema import validators
 from jsonschema.exceptions import SchemaError
 
-from .regex_example import regex_example
+from .scalar_values import MISSING, is_number, number_value, string_value
 
-MISSING: Any = object()
 MAX_DEPTH = 8
 """Deeper than this, only required properties and minItems are generated (recursive $refs end)."""
 OPTIONAL_DEPTH = 3
-_FORMAT_EXAMPLES = {
-    "email": "user@example.com", "idn-email": "user@example.com",
-    "date": "2025-01-15", "date-time": "2025-01-15T09:00:00Z", "time": "09:00:00Z", "duration": "P1D",
-    "uri": "https://example.com/", "iri": "https://example.com/", "uri-reference": "https://example.com/",
-    "iri-reference": "https://example.com/", "url": "https://example.com/",
-    "uuid": "00000000-0000-4000-8000-000000000000", "hostname": "example.com", "idn-hostname": "example.com",
-    "ipv4": "192.0.2.1", "ipv6": "2001:db8::1", "json-pointer": "/a", "relative-json-pointer": "0",
-    "regex": ".*", "uri-template": "https://example.com/{id}",
-}
 
 
 class Hints(Protocol):
@@ -96,7 +84,8 @@ def is_valid(schema: dict | bool, value: Any, root: dict | None = None, context:
     if isinstance(schema, bool):
         return schema
     cache = context.validators if context is not None else {}
-    validator = cache.get(id(schema))
+    cached = cache.get(id(schema))
+    validator = cached[1] if cached is not None else None
     if validator is None:
         wrapped = dict(schema)
         for key in ("$defs", "definitions"):
@@ -107,7 +96,7 @@ def is_valid(schema: dict | bool, value: Any, root: dict | None = None, context:
             validator = cls(wrapped, format_checker=cls.FORMAT_CHECKER)
         except SchemaError:
             return False
-        cache[id(schema)] = validator
+        cache[id(schema)] = (schema, validator)  # the schema is kept alive, so its id is not reused
     try:
         return validator.is_valid(value)
     except Exception:  # an unresolvable $ref, a pattern Python cannot compile
@@ -162,6 +151,10 @@ def _resolved(ctx: _Context, schema: dict) -> dict:
     return schema
 
 
+def _checker(ctx: _Context) -> Callable[[dict, Any], bool]:
+    return lambda schema, value: is_valid(schema, value, ctx.root, ctx)
+
+
 def _pointer(root: dict, ref: str) -> Any:
     if not ref.startswith("#"):
         return None
@@ -192,10 +185,10 @@ def merge(a: dict, b: dict) -> dict:
         elif key == "required" and isinstance(value, list) and isinstance(out[key], list):
             out[key] = list(dict.fromkeys(out[key] + value))
         elif key in ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties") \
-                and _is_number(value) and _is_number(out[key]):
+                and is_number(value) and is_number(out[key]):
             out[key] = max(out[key], value)
         elif key in ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties") \
-                and _is_number(value) and _is_number(out[key]):
+                and is_number(value) and is_number(out[key]):
             out[key] = min(out[key], value)
         elif key == "type":
             left = set(out[key] if isinstance(out[key], list) else [out[key]])
@@ -248,9 +241,9 @@ def _plain(ctx: _Context, schema: dict, name: str, index: int | None, variant: i
     if kind == "array":
         return _array(ctx, schema, hints, name, variant, depth)
     if kind == "string":
-        return _string(ctx, schema, hinted, name, variant)
+        return string_value(schema, hinted, name, variant, _checker(ctx))
     if kind in ("integer", "number"):
-        return _number(ctx, schema, hinted, kind == "integer", variant)
+        return number_value(schema, hinted, kind == "integer", variant, _checker(ctx))
     if kind == "boolean":
         if isinstance(hinted, bool):
             return hinted
@@ -286,9 +279,9 @@ def _json_type_fits(value: Any, kind: str) -> bool:
     if kind == "string":
         return isinstance(value, str)
     if kind == "integer":
-        return _is_number(value) and float(value).is_integer()
+        return is_number(value) and float(value).is_integer()
     if kind == "number":
-        return _is_number(value)
+        return is_number(value)
     if kind == "boolean":
         return isinstance(value, bool)
     if kind == "object":
@@ -296,10 +289,6 @@ def _json_type_fits(value: Any, kind: str) -> bool:
     if kind == "array":
         return isinstance(value, list)
     return value is None
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float, Fraction)) and not isinstance(value, bool)
 
 
 def _enum(ctx: _Context, schema: dict, hints: Hints, name: str, index: int | None, variant: int) -> Any:
@@ -401,144 +390,3 @@ def _array(ctx: _Context, schema: dict, hints: Hints, name: str, variant: int, d
         else:
             values.append(value)
     return values
-
-
-def _string(ctx: _Context, schema: dict, hinted: Any, name: str, variant: int) -> str:
-    fmt = schema.get("format")
-    pattern = schema.get("pattern") if isinstance(schema.get("pattern"), str) else None
-    low = schema.get("minLength") if isinstance(schema.get("minLength"), int) else 0
-    high = schema.get("maxLength") if isinstance(schema.get("maxLength"), int) else None
-    candidates: list[str] = []
-    if hinted is not MISSING and not isinstance(hinted, (dict, list)):
-        candidates.append(hinted if isinstance(hinted, str) else _scalar_text(hinted))
-    default = schema.get("default")
-    if isinstance(default, str) and variant == 0:
-        candidates.append(default)
-    examples = schema.get("examples")
-    if isinstance(examples, list):
-        candidates += [e for e in examples if isinstance(e, str)]
-    if isinstance(fmt, str) and fmt in _FORMAT_EXAMPLES:
-        candidates.append(_format_example(fmt, variant))
-    if pattern:
-        for grow in range(variant, variant + max(low, 1) + 3):
-            example = regex_example(pattern, grow)
-            if example is not None:
-                candidates.append(example)
-    placeholder = _placeholder(name) + (f"-{variant + 1}" if variant else "")
-    candidates.append(placeholder)
-    string_schema = {k: schema[k] for k in ("type", "format", "pattern", "minLength", "maxLength") if k in schema}
-    for candidate in candidates:
-        for fitted in (candidate, _fit_length(candidate, low, high)):
-            if is_valid(string_schema, fitted, ctx.root, ctx):
-                return fitted
-    return _fit_length(candidates[0], low, high)
-
-
-def _scalar_text(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _fit_length(text: str, low: int, high: int | None) -> str:
-    if high is not None and len(text) > high:
-        text = text[:high].rstrip() if high else ""
-        text = text if len(text) >= low else text.ljust(low, "x")
-    if len(text) < low:
-        text = text + "x" * (low - len(text))
-    return text
-
-
-def _placeholder(name: str) -> str:
-    words = re.sub(r"[^A-Za-z0-9]+", " ", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name)).strip().lower()
-    return f"example {words}" if words else "example"
-
-
-def _format_example(fmt: str, variant: int) -> str:
-    example = _FORMAT_EXAMPLES[fmt]
-    if not variant:
-        return example
-    if fmt in ("email", "idn-email"):
-        return f"user{variant + 1}@example.com"
-    if fmt == "date":
-        return f"2025-01-{(15 + variant) % 28 + 1:02d}"
-    if fmt == "date-time":
-        return f"2025-01-{(15 + variant) % 28 + 1:02d}T09:00:00Z"
-    if fmt == "uuid":
-        return f"00000000-0000-4000-8000-{variant:012d}"
-    if fmt in ("uri", "iri", "url", "uri-reference", "iri-reference"):
-        return f"https://example.com/{variant}"
-    if fmt in ("hostname", "idn-hostname"):
-        return f"host{variant}.example.com"
-    if fmt == "ipv4":
-        return f"192.0.2.{variant % 250 + 1}"
-    return example
-
-
-def _number(ctx: _Context, schema: dict, hinted: Any, integer: bool, variant: int) -> int | float:
-    low, low_strict = _bound(schema, "minimum", "exclusiveMinimum")
-    high, high_strict = _bound(schema, "maximum", "exclusiveMaximum")
-    step = _step(schema.get("multipleOf"), integer)
-    targets: list[Fraction] = []
-    if _is_number(hinted):
-        targets.append(Fraction(str(hinted)) if isinstance(hinted, float) else Fraction(hinted))
-    default = schema.get("default")
-    if _is_number(default):
-        targets.append(Fraction(str(default)) if isinstance(default, float) else Fraction(default))
-    targets.append(Fraction(0))
-    number_schema = {k: schema[k] for k in ("type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-                                           "multipleOf") if k in schema}
-    first: int | float | None = None
-    for target in targets:
-        for candidate in _number_candidates(target, low, low_strict, high, high_strict, step, integer, variant):
-            value = _as_json_number(candidate, integer)
-            first = value if first is None else first
-            if is_valid(number_schema, value, ctx.root, ctx):
-                return value
-    return first if first is not None else 0
-
-
-def _bound(schema: dict, inclusive: str, exclusive: str) -> tuple[Fraction | None, bool]:
-    """A bound and whether it is strict, in draft 2020-12 (a number) or draft 4 (a boolean) form."""
-    value = schema.get(inclusive)
-    strict_value = schema.get(exclusive)
-    bound = Fraction(str(value)) if _is_number(value) else None
-    if isinstance(strict_value, bool):
-        return bound, strict_value and bound is not None
-    if _is_number(strict_value):
-        strict = Fraction(str(strict_value))
-        if bound is None or (strict >= bound if inclusive == "minimum" else strict <= bound):
-            return strict, True
-    return bound, False
-
-
-def _step(multiple: Any, integer: bool) -> Fraction | None:
-    if not _is_number(multiple) or multiple <= 0:
-        return Fraction(1) if integer else None
-    step = Fraction(str(multiple))
-    return Fraction(step.numerator) if integer else step
-
-
-def _number_candidates(target: Fraction, low: Fraction | None, low_strict: bool, high: Fraction | None,
-                       high_strict: bool, step: Fraction | None, integer: bool, variant: int) -> list[Fraction]:
-    """Values near the target inside the bounds, on the multipleOf grid, shifted by the variant."""
-    unit = step or Fraction(1)
-    if low is not None and (target < low or (low_strict and target <= low)):
-        target = low if step else (low + high) / 2 if low_strict and high is not None else low + low_strict
-    if high is not None and (target > high or (high_strict and target >= high)):
-        target = high if step else (low + high) / 2 if high_strict and low is not None else high - high_strict
-    base = target
-    target += variant * unit
-    if high is not None and target > high:
-        target -= 2 * variant * unit
-    if not step:
-        return [target, base]
-    k = math.ceil(target / step)
-    return [j * step for j in (k, math.floor(target / step), k + 1, k - 1, k + 2)] + \
-        [j * step for j in range(k + 3, k + 12)]
-
-
-def _as_json_number(value: Fraction, integer: bool) -> int | float:
-    if value.denominator == 1:
-        return int(value)
-    return float(value)

@@ -27,7 +27,8 @@ _MONTHS = {m: i for i, names in enumerate([
     ("may", "ма"), ("june", "jun", "июн"), ("july", "jul", "июл"), ("august", "aug", "август"),
     ("september", "sep", "sept", "сентябр"), ("october", "oct", "октябр"), ("november", "nov", "ноябр"),
     ("december", "dec", "декабр")], start=1) for m in names}
-_WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(\d{4})|([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))\b")
+_WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(\d{4})"  # 5 March 2025, 5 марта 2025
+                         r"|([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))\b")  # March 5, 2025
 _NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
 _ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
 _ID_AFTER_WORD = re.compile(
@@ -38,7 +39,18 @@ _HASH_ID = re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)")
 _NAME = re.compile(
     r"(?:\bmy name is|\bi am|\bi'm|\bthis is|\bnamed|\bcalled|\bcustomer|\bclient|\bfor|\bby|меня зовут|зовут|клиент\w*)"
     r"\s+([A-ZА-ЯЁ][\w'-]+(?:\s+[A-ZА-ЯЁ][\w'-]+){0,2})")
-_QUOTED = re.compile(r"\"([^\"]{1,500})\"|«([^»]{1,500})»|“([^”]{1,500})”")
+_QUOTED = re.compile(r"\"([^\"]{1,500})\"|«([^»]{1,500})»|“([^”]{1,500})”|(?<!\w)'([^'\n]{1,200})'(?!\w)")
+_IANA = re.compile(r"\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Indian)/[A-Z][A-Za-z_]+\b|\bUTC\b")
+_ZONES = {"paris": "Europe/Paris", "париж": "Europe/Paris", "london": "Europe/London", "лондон": "Europe/London",
+          "berlin": "Europe/Berlin", "берлин": "Europe/Berlin", "moscow": "Europe/Moscow", "москв": "Europe/Moscow",
+          "tokyo": "Asia/Tokyo", "токио": "Asia/Tokyo", "new york": "America/New_York", "нью-йорк": "America/New_York",
+          "san francisco": "America/Los_Angeles", "los angeles": "America/Los_Angeles", "sydney": "Australia/Sydney",
+          "rome": "Europe/Rome", "madrid": "Europe/Madrid", "beijing": "Asia/Shanghai", "chicago": "America/Chicago"}
+_LANGUAGES = {"english": "English", "french": "French", "german": "German", "spanish": "Spanish",
+              "italian": "Italian", "russian": "Russian", "chinese": "Chinese", "japanese": "Japanese",
+              "portuguese": "Portuguese", "korean": "Korean", "arabic": "Arabic", "английск": "English",
+              "французск": "French", "немецк": "German", "испанск": "Spanish", "итальянск": "Italian",
+              "русск": "Russian", "китайск": "Chinese", "японск": "Japanese"}
 _PLACE_WORD = r"[A-ZА-ЯЁ][\w'.-]*"
 _PLACE = rf"{_PLACE_WORD}(?:\s+(?:{_PLACE_WORD}|de|del|da|la|le|am|upon|on))*?(?:\s+{_PLACE_WORD})?(?:,\s*[A-Z]{{2}}\b)?"
 _PLACE_START = re.compile(rf"\b(?:in|at|for|from|to|near|of|в|во|для|из|на|по)\s+({_PLACE})")
@@ -62,6 +74,8 @@ KINDS: list[tuple[str, str]] = [
     ("date", r"\bdate\b|\bday\b|birthday|deadline|\bwhen\b|дат[аы]|\bдень\b"),
     ("expression", r"expression|formula|equation|calculation|arithmetic|\bmath\b|выражени|формул"),
     ("currency", r"currenc|валют"),
+    ("timezone", r"time ?zone|\btz\b|часов\w* пояс"),
+    ("language", r"language|\blang\b|язык"),
     ("symbol", r"ticker|\bsymbol\b|\bstock\b|тикер"),
     ("path", r"\bpath\b|\bfile\b|filename|\bfile name\b|файл|путь"),
     ("place", r"locat|\bcit(y|ies)\b|\bplace|\btown|address|region|countr|destination|origin|\bwhere\b|город|мест|"
@@ -76,7 +90,7 @@ KINDS: list[tuple[str, str]] = [
              r"comment|description|input|request|instruction|sentence|statement|reason|запрос|текст|вопрос|тем"),
 ]
 _STRINGY = {"email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
-            "text"}
+            "text", "timezone", "language"}
 
 
 @dataclass
@@ -113,6 +127,10 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["name"] = _unique(n.strip() for n in _NAME.findall(text) if n.split()[0].lower() not in _NOT_PLACES)
     values["symbol"] = _unique(s for s in _SYMBOL.findall(text) if s not in _NOT_SYMBOLS)
     values["currency"] = _currencies(text)
+    values["timezone"] = _timezones(text, values["place"])
+    lowered = text.lower()
+    values["language"] = _unique(name for _, name in sorted(
+        (m.start(), name) for word, name in _LANGUAGES.items() for m in re.finditer(rf"\b{word}", lowered)))
     quoted = [next(g for g in groups if g) for groups in _QUOTED.findall(text)]
     values["text"] = _unique(quoted) or [_one_line(text)]
     for result in results or []:
@@ -209,7 +227,8 @@ class RequestHints:
                     re.search(rf"\b{re.escape(option.lower())}\b", text)
                     or overlap(stems(option), self.evidence.request_stems)):
                 return option
-            if isinstance(option, (int, float)) and not isinstance(option, bool) and option in self.evidence.of("number"):
+            numeric = isinstance(option, (int, float)) and not isinstance(option, bool)
+            if numeric and option in self.evidence.of("number"):
                 return option
         return MISSING
 
@@ -313,6 +332,15 @@ def _nominative(place: str) -> str:
         if lowered.endswith(ending) and len(lowered) > 4:
             return place[: -len(ending)]
     return place
+
+
+def _timezones(text: str, places: list[str]) -> list[str]:
+    """IANA names written out, else those of the places named (a few big cities), else the places."""
+    zones = _IANA.findall(text)
+    for place in places:
+        lowered = place.lower()
+        zones.append(next((zone for city, zone in _ZONES.items() if lowered.startswith(city)), place))
+    return _unique(zones)
 
 
 def _currencies(text: str) -> list[str]:
