@@ -1,5 +1,9 @@
 """How the live messages view scales: time to append N messages (50, 200, 500), one card each.
 
+Each card renders its text as Markdown and colours the code of tool inputs and results (a diff
+here), as in a real review; the first card also pays for making the Markdown renderer and loading
+Pygments' lexers once (printed separately: the "first card").
+
 Appending adds one HTML child to a VBox, so the cost per message should not grow with the
 history: the target is a total cost linear in N, i.e. the 500/50 ratio near 10 (printed).
 Measured in the kernel process without a browser (the frontend adds one view per new child).
@@ -13,6 +17,8 @@ Run: python benchmarks/bench_widgets.py [--repeat 5]
 import argparse
 import gc
 import statistics
+import subprocess
+import sys
 import time
 
 from course_agent.widgets import MessagesView
@@ -26,7 +32,7 @@ def history(n: int) -> list[dict]:
             messages.append({"role": "user", "content": content if i else "Review PR #482"})
         else:
             messages.append({"role": "assistant", "content": [
-                {"type": "text", "text": "Reading the next file."},
+                {"type": "text", "text": f"Reading **the next file**: `shop/f{i}.py`, then:\n\n- its callers\n- its tests"},
                 {"type": "tool_use", "id": f"toolu_{i}", "name": "read_file", "input": {"path": f"shop/f{i}.py"}}]})
     return messages
 
@@ -38,6 +44,18 @@ def seconds_to_append(n: int) -> float:
     for message in messages:
         view.messages.append(message)
     return time.perf_counter() - started
+
+
+def first_card_ms() -> float:
+    """A fresh interpreter's first Markdown card: the lazy set-up (markdown-it, Pygments) included."""
+    code = ("import time\nfrom course_agent.widgets import MessagesView\nview = MessagesView()\n"
+            "started = time.perf_counter()\n"
+            "view.messages.append({'role': 'assistant', 'content': [{'type': 'text', 'text': '- a `b`'}, "
+            "{'type': 'tool_use', 'id': 't', 'name': 'read_file', 'input': {'path': 'a.py'}}]})\n"
+            "view.messages.append({'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 't', "
+            "'content': 'def f():\\n    return 1\\n'}]})\n"
+            "print((time.perf_counter() - started) * 1000)")
+    return float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
 
 
 def measure(repeat: int, collector: bool) -> None:
@@ -63,6 +81,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
+    firsts = sorted(first_card_ms() for _ in range(3))
+    print(f"first card in a fresh kernel (Markdown renderer and lexers made once): {firsts[1]:.1f} ms (median of 3)")
     measure(args.repeat, collector=True)
     measure(args.repeat, collector=False)
 

@@ -190,16 +190,9 @@ class MessagesView(widgets.VBox, LoopObserver):
         return "\n".join(lines)
 
     def html(self) -> str:
-        """The history as static HTML, for places where widgets do not render."""
-        tool_uses: dict[str, dict] = {}
-        cards = []
-        for i, message in enumerate(self.messages):
-            message = as_json(message)
-            if message.get("role") == "assistant" and isinstance(message.get("content"), list):
-                tool_uses.update((b.get("id", ""), b) for b in message["content"]
-                                 if isinstance(b, dict) and b.get("type") in ("tool_use", "server_tool_use"))
-            cards.append(message_html(i + 1, message, self._meta.get(i), self.language, tool_uses))
-        return "".join(cards)
+        """The history as static HTML, for places where widgets do not render (the cards' own HTML: no
+        second rendering of Markdown and code at the end of a run)."""
+        return "".join(self.card_values())
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict:
         bundle = super()._repr_mimebundle_(**kwargs) or {}
