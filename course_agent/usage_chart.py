@@ -108,6 +108,11 @@ class UsageChart:
         self._png: bytes | None = None
 
     # the figures
+    @property
+    def cached(self) -> bool:
+        """Whether the run read from or wrote to the prompt cache at all."""
+        return any(row.cache_read or row.cache_write for row in self.rows)
+
     def cumulative(self) -> tuple[list[float], list[float]]:
         """Billed input so far after each iteration: (with caching, without caching)."""
         with_caching, without, a, b = [], [], 0.0, 0.0
@@ -129,7 +134,10 @@ class UsageChart:
         lines = [tr("Tokens per iteration (each request sends the whole history again)", lang),
                  "  ".join(h.rjust(w) for h, w in zip(headers, widths))]
         lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in table]
-        if self.rows and without[-1]:
+        if self.rows and not self.cached:
+            lines.append(tr("billed input: {total} (this run used no prompt caching)", lang,
+                            total=f"{without[-1]:.0f}"))
+        elif self.rows and without[-1]:
             share = number(100 * with_caching[-1] / without[-1], lang, 0)
             lines.append(tr("billed input: {with_caching} with caching, {without} without ({share}%)", lang,
                             with_caching=f"{with_caching[-1]:.0f}", without=f"{without[-1]:.0f}", share=share))
@@ -160,20 +168,27 @@ class UsageChart:
             inputs = [r.input for r in self.rows]
             reads = [r.cache_read for r in self.rows]
             writes = [r.cache_write for r in self.rows]
-            tokens.bar(left, inputs, width, label=tr("input (not cached)", lang), color=COLOURS["input"])
-            tokens.bar(left, reads, width, bottom=inputs, label=tr("cache read", lang), color=COLOURS["cache_read"])
-            tokens.bar(left, writes, width, bottom=[a + b for a, b in zip(inputs, reads)],
-                       label=tr("cache write", lang), color=COLOURS["cache_write"])
+            # a series that is zero throughout (no caching, or everything cached) stays out of the legend
+            tokens.bar(left, inputs, width, color=COLOURS["input"],
+                       label=tr("input (not cached)", lang) if any(inputs) else "_input")
+            tokens.bar(left, reads, width, bottom=inputs, color=COLOURS["cache_read"],
+                       label=tr("cache read", lang) if any(reads) else "_cache_read")
+            tokens.bar(left, writes, width, bottom=[a + b for a, b in zip(inputs, reads)], color=COLOURS["cache_write"],
+                       label=tr("cache write", lang) if any(writes) else "_cache_write")
             tokens.bar(right, [r.output for r in self.rows], width, label=tr("output", lang), color=COLOURS["output"])
             tokens.set_title(tr("Tokens per iteration", lang))
             tokens.set_xlabel(tr("iteration (each request sends the whole history again)", lang))
             tokens.set_ylabel(tr("tokens", lang))
             with_caching, without = self.cumulative()
-            billed.plot(x, without, marker="o", linestyle="--", color=COLOURS["without"],
-                        label=tr("without caching", lang))
-            billed.plot(x, with_caching, marker="o", color=COLOURS["with"],
-                        label=tr("with caching (write ×{write}, read ×{read})", lang,
-                                 write=number(CACHE_WRITE_PRICE, lang, 2), read=number(CACHE_READ_PRICE, lang, 1)))
+            if self.cached:
+                billed.plot(x, without, marker="o", linestyle="--", color=COLOURS["without"],
+                            label=tr("without caching", lang))
+                billed.plot(x, with_caching, marker="o", color=COLOURS["with"],
+                            label=tr("with caching (write ×{write}, read ×{read})", lang,
+                                     write=number(CACHE_WRITE_PRICE, lang, 2), read=number(CACHE_READ_PRICE, lang, 1)))
+            else:
+                billed.plot(x, without, marker="o", color=COLOURS["with"],
+                            label=tr("no prompt caching in this run", lang))
             billed.set_title(tr("Billed input, cumulative", lang))
             billed.set_xlabel(tr("iteration", lang))
             billed.set_ylabel(tr("tokens at the input price", lang))

@@ -139,3 +139,16 @@ def test_nothing_to_draw_is_a_clear_error():
         usage_chart(MessagesView())
     with pytest.raises(TypeError, match="not int"):
         usage_chart(42)
+
+
+def test_a_run_without_caching_says_so_and_draws_one_line():
+    plain = [Usage(input_tokens=n, output_tokens=20, cache_creation_input_tokens=0, cache_read_input_tokens=0)
+             for n in (564, 1144, 1381)]
+    chart = usage_chart(plain, language="en")
+    assert not chart.cached and chart.cumulative() == ([564, 1708, 3089], [564, 1708, 3089])
+    assert chart.text().splitlines()[-1] == "billed input: 3089 (this run used no prompt caching)"
+    tokens, billed = chart.figure.axes
+    assert [t.get_text() for t in tokens.get_legend().get_texts()] == ["input (not cached)", "output"]
+    assert [t.get_text() for t in billed.get_legend().get_texts()] == ["no prompt caching in this run"]
+    assert usage_chart(plain, language="ru").text().splitlines()[-1] == (
+        "оплачиваемый вход: 3089 (в этом запуске кэширование промптов не использовалось)")
