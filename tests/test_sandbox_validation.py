@@ -302,3 +302,11 @@ def test_schema_verdicts_keep_digests_not_bodies():
     assert len(request_schema.VERDICTS) <= before + 6
     assert all(len(key[1]) == 64 for key in request_schema.VERDICTS._seen)
     assert request_schema.VERDICTS.size <= 8192
+
+
+def test_max_tokens_zero_prewarms_the_cache(client):
+    rules = [{"type": "text", "text": "rule " * 3000, "cache_control": {"type": "ephemeral"}}]
+    warm = create(client, HI, system=rules, max_tokens=0)
+    assert (warm.content, warm.stop_reason, warm.usage.output_tokens) == ([], "max_tokens", 0)
+    assert warm.usage.cache_creation_input_tokens > 0
+    assert create(client, HI, system=rules).usage.cache_read_input_tokens == warm.usage.cache_creation_input_tokens

@@ -86,17 +86,22 @@ class MessagesApi:
         digest = request_digest(body)
         counter = itertools.count()
         new_id = lambda prefix: prefix + hashlib.sha256(f"{digest}/{next(counter)}".encode()).hexdigest()[:22]  # noqa: E731
-        reply = simulated_model.respond(body, turns, new_id)
-        with self._forced_lock:
-            forced = self.forced.pop(0) if self.forced else None
-        if forced is not None:
-            reply = misbehave(forced, reply, turns, new_id)
+        if max_tokens == 0:  # the API's cache pre-warming: the prompt is cached, nothing is generated
+            reply = simulated_model.Reply([], "max_tokens")
+        else:
+            reply = simulated_model.respond(body, turns, new_id)
+            with self._forced_lock:
+                forced = self.forced.pop(0) if self.forced else None
+            if forced is not None:
+                reply = misbehave(forced, reply, turns, new_id)
         blocks = list(reply.blocks)
-        if _thinking_on(body) and reply.stop_reason != "refusal":
+        if _thinking_on(body) and reply.stop_reason != "refusal" and max_tokens:
             reasoning = reply.reasoning or "Let me think about how to answer."
             blocks.insert(0, {"type": "thinking", "thinking": reasoning, "signature": thinking.sign(reasoning)})
         shaped = output_limits.shape(blocks, reply.stop_reason, max_tokens, window - usage.total_input,
                                      body.get("stop_sequences") or [])
+        if max_tokens == 0:
+            shaped.output_tokens = 0
         wire_usage: dict = {
             "input_tokens": usage.input_tokens,
             "cache_creation_input_tokens": usage.cache_creation_input_tokens,

@@ -124,7 +124,7 @@ MESSAGE_SCHEMA = {
 
 _DETAILED_FIELDS = {
     "model": {"type": "string"},
-    "max_tokens": {"type": "integer", "minimum": 1},
+    "max_tokens": {"type": "integer", "minimum": 0},  # 0 pre-warms the prompt cache
     "messages": {"type": "array", "items": {"type": "object"}},  # each checked by MESSAGE_SCHEMA
     "system": {"type": ["string", "array"], "items": {"type": "object", **_TEXT}},
     "tools": {"type": "array", "items": _tool()},
