@@ -264,6 +264,20 @@ def test_it_asks_rather_than_invents_a_required_id(client):
     assert "order_id" in text_of(response)
 
 
+def test_a_reply_that_only_gives_the_missing_value_is_understood(client):
+    first = ask(client, "Where is my order?", [GET_ORDER, GET_CUSTOMER])
+    messages = [{"role": "user", "content": "Where is my order?"}, {"role": "assistant", "content": first.content},
+                {"role": "user", "content": "It's ORD-5"}]
+    second = client.messages.create(model=MODEL, max_tokens=1000, tools=[GET_ORDER, GET_CUSTOMER], messages=messages)
+    assert uses(second) == [("get_order", {"order_id": "ORD-5"})]
+    messages += [{"role": "assistant", "content": second.content},
+                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": second.content[-1].id,
+                                               "content": "shipped"}]},
+                 {"role": "assistant", "content": "It was shipped."}, {"role": "user", "content": "Thanks!"}]
+    thanks = client.messages.create(model=MODEL, max_tokens=1000, tools=[GET_ORDER, GET_CUSTOMER], messages=messages)
+    assert uses(thanks) == [] and thanks.stop_reason == "end_turn"
+
+
 def test_no_fitting_tool_means_a_text_answer(client):
     response = ask(client, "Hello there", [GET_WEATHER, GET_ORDER])
     assert response.stop_reason == "end_turn" and uses(response) == []

@@ -8,7 +8,7 @@ decided from the request alone, so the same request always gets the same reply.
 """
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..conversation import Turn
 from . import slots, tool_roles
@@ -26,6 +26,9 @@ MAX_CALLS = 10
 MAX_PARALLEL = 5
 _SPECIFIC = {"email", "url", "uuid", "date", "datetime", "expression", "path", "symbol", "currency"}
 _LISTABLE = {"place", "id", "email", "name", "symbol", "path", "url", "date", "uuid"}
+_ONLY_FROM_THE_USER = {"place", "id", "email", "name", "symbol", "path", "url", "uuid", "date", "datetime",
+                       "expression", "currency", "timezone"}
+"""Kinds of input a model must not invent (whose order? which city?); a confidence or a count it may."""
 _EXCERPT = 600
 
 
@@ -47,6 +50,8 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
     if len(history) < MAX_CALLS:
         done = {_key(c.name, c.input) for c in answered}
         plan = plan_calls(tools, evidence)
+        if not plan.uses and not plan.missing and _gives_values(evidence):
+            plan = plan_calls(tools, _with_earlier_words(evidence, turns))
         uses = [u for u in plan.uses if _key(*u) not in done]
         if not uses and answered:
             called = {c.name for c in history}
@@ -145,7 +150,7 @@ def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
         if any(k in schema for k in ("const", "enum", "default")) or prop.lower() in evidence.named:
             continue
         kind = kind_of(prop, schema)
-        if kind is None or kind == "text" or schema.get("type") in ("boolean", "object", "array", "null"):
+        if kind not in _ONLY_FROM_THE_USER or schema.get("type") in ("boolean", "object", "array", "null"):
             continue
         if hints.value(prop, schema, None) is MISSING:
             missing.append(prop)
@@ -202,6 +207,19 @@ def _ask(tool: str, missing: list[str], lang: str) -> Reply:
         reasoning=say(lang, f"{tool} fits, but I would have to invent {fields}.",
                       f"{tool} подходит, но {fields} пришлось бы выдумать."),
     )
+
+
+def _gives_values(evidence: Evidence) -> bool:
+    """Whether the message holds something a tool takes (an id, a city…), as "It's ORD-5" does."""
+    return any(evidence.of(kind) for kind in _ONLY_FROM_THE_USER)
+
+
+def _with_earlier_words(evidence: Evidence, turns: list[Turn]) -> Evidence:
+    """The evidence with the words of the user's earlier messages, for a reply that only gives a value
+    ("And in Tokyo?" after a question about the weather in Paris); the values stay this message's."""
+    task = task_turn(turns)
+    earlier = " ".join(t.text() for t in turns[: turns.index(task)] if t.role == "user")
+    return replace(evidence, request_stems=evidence.request_stems | stems(earlier, synonyms=True))
 
 
 def _items(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[dict[str, int]]:
