@@ -144,7 +144,6 @@ def test_the_notice_in_a_real_kernel_is_display_data_not_stderr(tmp_path, monkey
     """The whole path, in an ipykernel as JupyterLab runs it."""
     import os
 
-    import nbformat
     from nbclient import NotebookClient
     from nbformat.v4 import new_code_cell, new_notebook
 
