@@ -22,7 +22,7 @@ from ..i18n import tr
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
 from .rules import RULES, words
 from .retarget import Targets
-from .scenario import TIMEOUT, Run, RunawayLoop, run_scenario
+from .scenario import TIMEOUT, Run, RunawayLoop, Sandboxes, run_scenario
 
 __all__ = ["RULES", "Finding", "Report", "Run", "RunawayLoop", "TIMEOUT", "check_loop", "run_scenario",
            "PASSED", "BROKEN", "NOT_CHECKED"]
@@ -104,13 +104,14 @@ def check_loop(loop: Callable, rules: str | Iterable[str] | None = None, languag
     runs: list[Run] = []
     findings: list[Finding] = []
     targets = Targets()
-    for rule in chosen:
-        spec = RULES[rule]
-        run = run_scenario(loop, spec.pr, spec.misbehave, targets=targets)
-        runs.append(run)
-        seen = spec.judge(run, lang, loop) if rule == "cap" else spec.judge(run, lang)
-        title, why, where = words(rule, lang)
-        findings.append(Finding(rule, seen.status, seen.detail, title, why, where))
+    with Sandboxes(expected=len(chosen)) as sandboxes:
+        for rule in chosen:
+            spec = RULES[rule]
+            run = run_scenario(loop, spec.pr, spec.misbehave, targets=targets, sandboxes=sandboxes)
+            runs.append(run)
+            seen = spec.judge(run, lang, loop) if rule == "cap" else spec.judge(run, lang)
+            title, why, where = words(rule, lang)
+            findings.append(Finding(rule, seen.status, seen.detail, title, why, where))
     note = _unobservable(runs, name, lang)
     if note:
         findings = [Finding(f.rule, NOT_CHECKED, tr("no request was seen", lang), f.title, f.why, f.where)

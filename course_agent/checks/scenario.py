@@ -8,6 +8,7 @@ import inspect
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,11 +81,48 @@ def _interrupt(thread: threading.Thread) -> None:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(RunawayLoop))
 
 
+class Sandboxes:
+    """Fresh recording sandboxes for a series of scenarios: the next one starts while a scenario runs,
+    and a used one stops in the background (starting and stopping cost more than most scenarios)."""
+
+    def __init__(self, expected: int = 1) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="course-agent-self-check-sandbox")
+        self._left = expected
+        self._next: Future | None = None
+        self._stopping: list[Future] = []
+
+    def take(self) -> Sandbox:
+        ready = self._next or self._pool.submit(Sandbox(record=True).start)
+        self._left -= 1
+        self._next = self._pool.submit(Sandbox(record=True).start) if self._left > 0 else None
+        return ready.result()
+
+    def give_back(self, sandbox: Sandbox) -> None:
+        self._stopping.append(self._pool.submit(sandbox.stop))
+
+    def close(self) -> None:
+        if self._next is not None:
+            self._stopping.append(self._pool.submit(lambda: self._next.result().stop()))
+        for stopping in self._stopping:
+            stopping.result()
+        self._pool.shutdown()
+
+    def __enter__(self) -> "Sandboxes":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,
-                 slow_files: float = 0.0, targets: Targets | None = None) -> Run:
+                 slow_files: float = 0.0, targets: Targets | None = None, sandboxes: Sandboxes | None = None) -> Run:
     """Run the loop once on merge request !pr against a fresh recording sandbox."""
+    if sandboxes is None:
+        with Sandboxes() as own:
+            return run_scenario(loop, pr, misbehave, timeout, slow_files, targets, own)
     timeout = TIMEOUT if timeout is None else timeout
-    with Sandbox(record=True) as sandbox:
+    sandbox = sandboxes.take()
+    try:
         sandbox.force(*misbehave)
         if slow_files:
             sandbox.faults.slow(slow_files, times=50, path=f"{GITLAB}projects/7/repository/files/")
@@ -115,4 +153,6 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
             run.seconds = time.monotonic() - started
         run.exchanges = list(sandbox.exchanges)
         run.merged = [iid for iid, mr in sandbox.gitlab.merge_requests.items() if mr.state == "merged"]
+    finally:
+        sandboxes.give_back(sandbox)
     return run
