@@ -80,7 +80,7 @@ KINDS: list[tuple[str, str]] = [
     ("path", r"\bpath\b|\bfile\b|filename|\bfile name\b|файл|путь"),
     ("place", r"locat|\bcit(y|ies)\b|\bplace|\btown|address|region|countr|destination|origin|\bwhere\b|город|мест|"
               r"адрес|стран|локаци"),
-    ("id", r"\bids?\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
+    ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
            r"\binvoice\b|номер|идентификатор|артикул"),
     ("name", r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|\bимя\b|фамили"),
     ("number", r"quantit|amount|count|\bqty\b|\bnum\b|total|price|value|limit|\bage\b|year|operand|^[abxyn]$|"
