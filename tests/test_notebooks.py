@@ -69,3 +69,22 @@ def test_hygiene(path):
     headings = " ".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert re.search(r"## (Exercise|Упражнение)", headings) and re.search(r"## (Recap|Итоги)", headings)
     assert re.search(r"(Break it|Сломаем)", headings), "every notebook breaks a rule, then fixes it"
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_whole_loop_cell_of_notebook_3_runs_as_a_script(language, tmp_path):
+    """03 promises one self-contained cell to copy: saved as a .py file, it runs with plain python."""
+    import os
+    import subprocess
+    import sys
+
+    cells = read(NOTEBOOKS / language / "03_the_loop.ipynb").cells
+    heading = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.startswith(
+        ("## The whole loop in one cell", "## Весь цикл в одной ячейке")))
+    script = tmp_path / "review.py"
+    script.write_text(cells[heading + 1].source, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "GITLAB_", "COURSE_AGENT_"))}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Verdict" in done.stdout or "Вердикт" in done.stdout, done.stdout[-500:]

@@ -56,7 +56,8 @@ CELLS = [
 - why nobody knows in advance how many iterations a task takes (agent versus workflow);
 - why the loop needs a cap on iterations.
 
-The last code cell of this notebook is the whole loop, self-contained: copy it into your project.
+The cell just before the recap holds the whole loop in one piece, with its client and tools: copy it into
+a notebook or a `.py` file of your own.
 """, """
 # 3. Цикл
 
@@ -65,8 +66,8 @@ The last code cell of this notebook is the whole loop, self-contained: copy it i
 - почему никто заранее не знает, сколько итераций займёт задача (агент против воркфлоу);
 - зачем циклу ограничение на итерации.
 
-Последняя ячейка с кодом в этом ноутбуке — весь цикл целиком, ни от чего не зависящий: скопируйте
-его в свой проект.
+В ячейке перед итогами — весь цикл одним куском, вместе с клиентом и инструментами: скопируйте её в свой
+блокнот или `.py`-файл.
 """),
     code(SETUP, SETUP_RU),
     code(GITLAB, GITLAB_RU),
@@ -114,6 +115,22 @@ view = MessagesView(client=client)
 view'''),
     code('''review = review_pull_request(482, messages=view.messages)
 print(review)'''),
+    md("""
+## Every iteration sends the whole history again
+
+Each request carries everything before it: the rules, the tools and every message so far. So the input
+of each iteration is larger than the one before, and what a run costs is the sum of all of them. The
+chart shows it for the run above (notebook 8 shows what prompt caching changes):
+""", """
+## Каждая итерация заново отправляет всю историю
+
+Каждый запрос несёт всё, что было до него: правила, инструменты и все сообщения. Поэтому вход каждой
+итерации больше предыдущего, а стоимость прогона — сумма по всем итерациям. График показывает это для
+прогона выше (что меняет кэширование промпта — в блокноте 8):
+"""),
+    code('''from course_agent.usage_chart import usage_chart
+
+usage_chart(view)'''),
     md("""
 The model asked for the diff, saw that `calculate_total` changed its signature, read the file that
 the diff says calls it, and found the stale caller. That took three calls. Nobody wrote "first the
@@ -229,6 +246,21 @@ pass your own function to check yours. Rules the run could not show are marked "
     code('''from course_agent.checks import check_loop
 
 check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"])'''),
+    md("""
+## The whole loop in one cell
+
+Everything this notebook built, in one cell that runs on its own (pasted into an empty notebook, or saved as
+`review.py` and run with `python review.py`): the client, the GitLab project, the two tools and their
+dispatcher, the rules and the loop.
+""", """
+## Весь цикл в одной ячейке
+
+Всё, что мы построили в этом блокноте, в одной ячейке, которая работает сама по себе (в пустом блокноте или
+сохранённая как `review.py` и запущенная командой `python review.py`): клиент, проект GitLab, два инструмента
+с диспетчером, правила и цикл.
+"""),
+    code("\n\n".join([SETUP, GITLAB, TOOLS, RULES, LOOP, 'print(review_pull_request(483))']),
+         "\n\n".join([SETUP_RU, GITLAB_RU, TOOLS_RU, RULES_RU, LOOP_RU, 'print(review_pull_request(483))'])),
     md("""
 ## Recap
 

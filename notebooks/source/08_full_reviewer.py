@@ -109,6 +109,16 @@ for u in cached.usage:
 print(f"billed input: {billed(plain.usage):.0f} without caching, {billed(cached.usage):.0f} with "
       f"({billed(cached.usage) / billed(plain.usage):.0%})")'''),
     md("""
+The same run as a chart: each request's input, split into what was read from the cache, written to it or
+sent plain, and the billed input so far with caching (as it happened) and without it.
+""", """
+Тот же прогон в виде графика: вход каждого запроса — что прочитано из кэша, что записано в него и что ушло
+без кэширования, — а также сколько входных токенов оплачено к этому моменту с кэшированием (как было) и без него.
+"""),
+    code('''from course_agent.usage_chart import usage_chart
+
+usage_chart(cached)'''),
+    md("""
 The first call of this review already read the rules from the cache (the reviews above wrote them).
 A prompt below the model's minimum (1024 tokens for this model in the sandbox) is silently not cached.
 
