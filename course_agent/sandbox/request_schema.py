@@ -156,19 +156,17 @@ _DETAILED_FIELDS = {
         "if": {"properties": {"type": {"const": "enabled"}}},
         "then": {"required": ["type", "budget_tokens"]},
     },
-    "output_config": {"type": "object"},
-    "mcp_servers": {"type": "array", "items": {"type": "object", "required": ["type", "url", "name"]}},
-    "inference_geo": {"type": ["string", "null"]},
-    "speed": {"enum": ["standard", "fast", None]},
 }
+"""The fields the simulated model reads, described here; the others are described by the SDK's types."""
 
 
 def _request_schema(kind: str) -> dict:
     fields = sdk_params.body_fields(kind)
+    from_sdk = sdk_params.field_schemas(name for name in fields if name not in _DETAILED_FIELDS)
     return {
         "type": "object",
         "required": ["model", "messages", "max_tokens"] if kind == "request" else ["model", "messages"],
-        "properties": {name: _DETAILED_FIELDS.get(name, {}) for name in sorted(fields)},
+        "properties": {name: _DETAILED_FIELDS.get(name) or from_sdk.get(name, {}) for name in sorted(fields)},
         "additionalProperties": False,
     }
 
@@ -186,7 +184,7 @@ _TYPE_NAMES = {
     "array": "a valid list", "object": "a valid dictionary", "boolean": "a valid boolean",
     "null": "None",
 }
-_TAGGED_LISTS = {"content", "tools"}
+_TAGGED_LISTS = {"content", "tools", "edits"}
 """Lists whose items are a tagged union: the API names the item's `type` in an error's path."""
 _TAGGED_FIELDS = {"source", "thinking", "tool_choice"}
 """Fields that hold a tagged union themselves (`thinking.enabled.budget_tokens`)."""
@@ -297,6 +295,21 @@ def _raw_wording(error: ValidationError, root: object, prefix: tuple) -> str:
             return (f"{path[: -len('.type')]}: Input tag '{error.instance}' found using 'type' "
                     f"does not match any of the expected tags: {tags}")
         return f"{path}: Input should be {_options(options)}"
+    if kind == "anyOf":  # an SDK union: name the literals, or the tags, it allows
+        options = [o for o in error.validator_value if o != {"type": "null"}]
+        if options and all("enum" in o for o in options):
+            return f"{path}: Input should be {_options([v for o in options for v in o['enum']])}"
+        tags = [v for o in options for v in o.get("properties", {}).get("type", {}).get("enum", [])]
+        tag = error.instance.get("type") if isinstance(error.instance, dict) else None
+        chosen = [i for i, o in enumerate(error.validator_value)
+                  if tag in o.get("properties", {}).get("type", {}).get("enum", [])]
+        inside = [e for e in error.context if chosen and e.schema_path and e.schema_path[0] == chosen[0]]
+        if inside:  # the tag names a member: what is wrong inside it
+            return _raw_wording(best_match(inside), root, prefix)
+        if tags and isinstance(error.instance, dict) and "type" in error.instance:
+            listed = ", ".join(f"'{t}'" for t in tags)
+            return (f"{path}: Input tag '{error.instance['type']}' found using 'type' does not match any of "
+                    f"the expected tags: {listed}")
     if kind == "minimum":
         return f"{path}: Input should be greater than or equal to {error.validator_value}"
     if kind == "maximum":

@@ -118,3 +118,39 @@ def sdk_model_ids() -> tuple[str, ...]:
     from anthropic.types import Model
 
     return tuple(a for arg in get_args(Model) if get_origin(arg) is Literal for a in get_args(arg))
+
+
+def json_schema(annotation: object, depth: int = 0) -> dict:
+    """A JSON Schema for a value of the SDK's request type `annotation`: TypedDicts become objects
+    that refuse unknown keys, Literals enums, unions anyOf. Whatever it cannot express is `{}`."""
+    if depth > 12:
+        return {}
+    annotation = _unwrapped(annotation)
+    origin, args = get_origin(annotation), get_args(annotation)
+    if annotation is type(None):
+        return {"type": "null"}
+    if annotation in (str, int, float, bool):
+        return {"type": {str: "string", int: "integer", float: "number", bool: "boolean"}[annotation]}
+    if origin is Literal:
+        return {"enum": list(args)}
+    if origin is typing.Union:
+        options = [json_schema(arg, depth + 1) for arg in args]
+        return {} if any(o == {} for o in options) else {"anyOf": options}
+    if _is_typed_dict(annotation):
+        hints = _hints(annotation)
+        required = sorted(k for k, v in hints.items() if get_origin(v) is Required
+                          or (annotation.__total__ and get_origin(v) is not NotRequired))
+        return {"type": "object", "required": required, "additionalProperties": False,
+                "properties": {k: json_schema(v, depth + 1) for k, v in hints.items()}}
+    if origin in (dict, typing.Dict) or annotation in (dict, object):
+        return {"type": "object"} if annotation is not object else {}
+    name = getattr(origin, "__name__", "") or getattr(origin, "_name", "") or ""
+    if name in ("list", "List", "Iterable", "Sequence", "SequenceNotStr") and args:
+        return {"type": "array", "items": json_schema(args[0], depth + 1)}
+    return {}
+
+
+def field_schemas(names: typing.Iterable[str]) -> dict[str, dict]:
+    """JSON Schemas for top-level body fields, from the beta create params (a superset of the plain ones)."""
+    _, beta = _create_params()
+    return {name: json_schema(beta[name]) for name in names if name in beta}
