@@ -91,3 +91,83 @@ def test_ask_without_a_terminal_means_no(tmp_path):
                           env={k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "GITLAB_"))})
     assert done.returncode == 0
     assert "it was refused" in done.stdout
+
+
+@pytest.fixture
+def fresh_shared(monkeypatch, tmp_path):
+    """In-process runs get a sandbox of their own (a merge must not leak into other tests)."""
+    from course_agent.sandbox import Sandbox
+
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GITLAB_URL", "GITLAB_TOKEN", "GITLAB_PROJECT",
+                 "COURSE_AGENT_AUTO_APPROVE", "COURSE_AGENT_BACKEND", "COURSE_AGENT_LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    with Sandbox() as sb:
+        monkeypatch.setattr(client_module, "_shared", sb)
+        yield sb
+
+
+@pytest.mark.parametrize("misbehaviour", ["max_tokens", "context window"])
+def test_stopped_otherwise_is_exit_8(fresh_shared, capsys, misbehaviour):
+    if misbehaviour == "max_tokens":
+        fresh_shared.force("max_tokens")
+        reason = "the answer was cut at max_tokens"
+    else:
+        fresh_shared.context_window = 1700
+        reason = "no longer fits the model's context window"
+    assert main(["review", "482"]) == 8
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("course-agent review: ") and reason in last
+
+
+def test_a_merge_the_transcript_could_not_record_stops_the_run(fresh_shared, capsys, tmp_path, monkeypatch):
+    from course_agent.gitlab import GitLabTools
+
+    transcript = tmp_path / "run.jsonl"
+    merge = GitLabTools.merge_pr
+
+    def merge_then_lose_the_transcript(self, pr):
+        done = merge(self, pr)
+        transcript.unlink()
+        transcript.mkdir()
+        return done
+
+    monkeypatch.setattr(GitLabTools, "merge_pr", merge_then_lose_the_transcript)
+    assert main(["review", "485", "--approval", "approve", "--transcript", str(transcript)]) == 8
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "could not save to the transcript" in last and "Not saved: Merged !485 into main" in last
+    assert fresh_shared.gitlab.merge_requests[485].state == "merged"
+
+
+def test_the_cli_speaks_russian(fresh_shared, capsys, monkeypatch):
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
+    assert main(["review", "999"]) == 3
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1] == "course-agent review: merge request !999 не найден (GitLab ответил 404)"
+    assert "вход " in err and "ток." in err and "транскрипт: " in err
+    assert main(["review", "482", "--timeout", "-1"]) == 2
+    assert capsys.readouterr().err == ("course-agent review: ошибка: аргумент --timeout: нужно число секунд больше 0 "
+                                       "и не больше 86400, а получено '-1'\n")
+
+
+def test_help_in_russian():
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "GITLAB_"))}
+    done = subprocess.run([sys.executable, "-m", "course_agent.cli", "review", "--help"], capture_output=True,
+                          text=True, env={**env, "COURSE_AGENT_LANGUAGE": "ru"}, timeout=60)
+    assert done.returncode == 0
+    assert done.stdout.startswith("использование: course-agent review")
+    assert "позиционные аргументы" in done.stdout and "коды выхода:" in done.stdout and "130 — прервано" in done.stdout
+    assert "options" not in done.stdout and "usage" not in done.stdout
+
+
+@pytest.mark.parametrize("env, words", [
+    ({"COURSE_AGENT_LANGUAGE": "de"}, "COURSE_AGENT_LANGUAGE must be one of en, ru"),
+    ({"COURSE_AGENT_BACKEND": "cloud"}, "COURSE_AGENT_BACKEND must be 'sandbox' or 'live'"),
+    ({"COURSE_AGENT_AUTO_APPROVE": "true"}, "COURSE_AGENT_AUTO_APPROVE must be 'approve' or 'deny'"),
+])
+def test_setup_problems_are_exit_2_in_one_line(fresh_shared, capsys, monkeypatch, env, words):
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert main(["review", "482"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and words in err and "Traceback" not in err

@@ -168,3 +168,54 @@ def test_unknown_future_stop_reason_is_a_clear_error(client, toolbox, monkeypatc
     monkeypatch.setattr(client.messages, "create", create)
     with pytest.raises(UnexpectedStopReason, match="brand_new_reason"):
         run_agent(client, "Hello", toolbox)
+
+
+def test_observers_are_told_of_a_failed_run(client, toolbox, tmp_path):
+    recorder = Recorder()
+    with pytest.raises(IterationLimitReached) as stopped:
+        run_agent(client, "Review PR #482", toolbox, system=REVIEW_RULES, max_iterations=1, observers=[recorder])
+    assert recorder.events[-1] == ("error", "IterationLimitReached")
+    assert ("finish", "end_turn") not in recorder.events
+    assert stopped.value.messages[-1]["role"] == "user"
+
+
+def test_ctrl_c_is_an_interrupted_error_with_the_history_saved(sandbox, toolbox, tmp_path):
+    from course_agent.loop import Interrupted
+
+    client = sandbox.client()
+    create = client.messages.create
+    calls = []
+
+    def interrupted_second_time(**kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return create(**kwargs)
+
+    client.messages.create = interrupted_second_time
+    recorder = Recorder()
+    with pytest.raises(Interrupted) as stopped:
+        run_agent(client, "Review PR #482", toolbox, system=REVIEW_RULES, transcript=tmp_path / "t.jsonl",
+                  observers=[recorder])
+    assert len(stopped.value.messages) == 3 and recorder.events[-1] == ("error", "Interrupted")
+    lines = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    assert len([line for line in lines if "message" in line]) == 3 and lines[-1]["kind"] == "Interrupted"
+
+
+def test_a_transcript_that_cannot_be_written_stops_the_run(client, toolbox, tmp_path):
+    from course_agent.loop import TranscriptFailed
+
+    path = tmp_path / "t.jsonl"
+    recorder = Recorder()
+
+    class BreakAfterTheFirstResponse(Recorder):
+        def on_response(self, iteration, response):
+            path.unlink()
+            path.mkdir()
+
+    with pytest.raises(TranscriptFailed) as stopped:
+        run_agent(client, "Review PR #482", toolbox, system=REVIEW_RULES, transcript=path,
+                  observers=[recorder, BreakAfterTheFirstResponse()])
+    assert stopped.value.path == path and stopped.value.why
+    assert recorder.events[-1] == ("error", "TranscriptFailed")
+    assert ("request", 2, 3) not in recorder.events  # nothing more was asked of the model

@@ -9,7 +9,7 @@ from anthropic.types import ToolUseBlock
 
 from course_agent.safety import (
     AUTO_APPROVE_ENV, AuditLog, Decision, Policy, SafetyGate, Verdict, auto_approver, console_approver,
-    default_approver,
+    default_approver, resolve_approval,
 )
 from course_agent.tools import Risk, Tool, Toolbox
 
@@ -59,12 +59,17 @@ def test_a_refusal_is_an_error_result_and_nothing_runs():
     assert merged == [] and audit.decisions[("merge_pr", "refused")] == 1
 
 
-def test_deny_never_asks():
+def test_deny_never_asks_and_is_audited(tmp_path):
     merged, asked = [], []
-    gate = SafetyGate(Policy({"merge_pr": Decision.DENY}), approver=lambda req: asked.append(req))
+    audit = AuditLog(tmp_path / "audit.jsonl", clock=lambda: 5.0)
+    gate = SafetyGate(Policy({"merge_pr": Decision.DENY}), approver=lambda req: asked.append(req), audit=audit)
     result = call(toolbox(gate, merged), "merge_pr")
     assert result["is_error"] and "Refused by policy" in result["content"]
     assert merged == [] and asked == []
+    assert [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()] == [
+        {"time": 5.0, "tool": "merge_pr", "input": {"pr": 485}, "decision": "denied", "by": "policy",
+         "reason": "the policy never allows this tool"}]
+    assert audit.decisions[("merge_pr", "denied")] == 1
 
 
 def test_a_broken_approver_does_not_approve():
@@ -86,6 +91,57 @@ def test_auto_approver_from_the_environment(monkeypatch, answer, approved):
 def test_auto_approver_rejects_nonsense():
     with pytest.raises(ValueError, match="approve"):
         auto_approver("maybe")
+
+
+@pytest.mark.parametrize("flag, env, expected", [
+    (None, None, ("ask", "prompt")),
+    (None, "deny", ("deny", AUTO_APPROVE_ENV)),
+    ("approve", "deny", ("approve", "--approval")),
+    ("deny", None, ("deny", "--approval")),
+])
+def test_one_source_of_truth_for_approval(monkeypatch, flag, env, expected):
+    if env is None:
+        monkeypatch.delenv(AUTO_APPROVE_ENV, raising=False)
+    else:
+        monkeypatch.setenv(AUTO_APPROVE_ENV, env)
+    assert resolve_approval(flag) == expected
+    answer, source = expected
+    if answer != "ask":
+        assert auto_approver(answer, source)(None).by == f"{source}={answer}"
+
+
+@pytest.mark.parametrize("value", ["yes", "1", "true", "Approve it"])
+def test_an_invalid_variable_is_an_error_when_the_gate_is_made(monkeypatch, value):
+    monkeypatch.setenv(AUTO_APPROVE_ENV, value)
+    with pytest.raises(ValueError, match=f"{AUTO_APPROVE_ENV} must be 'approve' or 'deny', got '{value}'"):
+        SafetyGate()
+    with pytest.raises(ValueError, match=AUTO_APPROVE_ENV):
+        resolve_approval("deny")  # even when the flag would win: a typo is reported at start
+
+
+def test_the_gate_speaks_russian(monkeypatch):
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
+    result = call(toolbox(SafetyGate(approver=lambda req: Verdict(False, "bob", "")), []), "merge_pr")
+    assert result["content"].startswith("Человек отказал в этом вызове: merge_pr не выполнен.")
+    denied = call(toolbox(SafetyGate(Policy({"merge_pr": Decision.DENY})), []), "merge_pr")
+    assert denied["content"] == "Запрещено политикой: этому агенту нельзя вызывать merge_pr."
+
+
+def test_the_console_prompt_goes_to_stderr_and_leaves_nothing_running(monkeypatch, capsys):
+    import os
+    read_end, write_end = os.pipe()
+    monkeypatch.setattr("sys.stdin", os.fdopen(read_end))
+    request = type("R", (), {"tool": "merge_pr", "input": {"pr": 1}, "risk": Risk.DANGEROUS})()
+    threads = threading.active_count()
+    verdict = console_approver(timeout=0.3)(request)
+    assert verdict == Verdict(False, "timeout", "no answer within 0.3 s")
+    assert threading.active_count() == threads  # no reader left waiting on the terminal
+    err = capsys.readouterr()
+    assert "Allow it? [y/N]" in err.err and err.out == ""
+    os.write(write_end, b"y\n")
+    assert console_approver(timeout=2)(request).approved is True
+    os.close(write_end)
+    assert console_approver(timeout=2)(request) == Verdict(False, "console", "no terminal to ask on")
 
 
 def test_no_approver_available_means_no(monkeypatch):

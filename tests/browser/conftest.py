@@ -1,8 +1,9 @@
 """Browser tests: Debian's chromium driven by Playwright, against JupyterLab on 127.0.0.1.
 
 Skipped, with a message saying why, where chromium or playwright is missing (a developer
-machine); `.ci/run` installs both, so CI runs them. Screenshots of every test's end state (and
-of failures) go to artifacts/browser/.
+machine). In CI running as root (`.ci/run` sets CI=true and installs chromium), a missing
+browser is a failure, not a skip: otherwise a failed install would pass CI with every browser
+test skipped. Screenshots of every test's end state (and of failures) go to artifacts/browser/.
 """
 
 import os
@@ -22,9 +23,17 @@ def _missing() -> str | None:
     return None
 
 
+def must_run() -> bool:
+    """True in CI as root: there the browser can be installed, so it must be."""
+    in_ci = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+    return in_ci and hasattr(os, "geteuid") and os.geteuid() == 0
+
+
 @pytest.fixture(scope="session")
 def browser():
     reason = _missing()
+    if reason and must_run():
+        pytest.fail(f"browser tests cannot run in CI as root: {reason}", pytrace=False)
     if reason:
         pytest.skip(f"browser tests skipped: {reason}")
     from playwright.sync_api import sync_playwright
