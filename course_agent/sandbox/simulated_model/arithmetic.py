@@ -21,7 +21,11 @@ _RUN = re.compile(r"(?<![\w.])-?[\d(][\d\s.,+\-*/×÷%^()]*[\d)]")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
 _OPERATOR = re.compile(r"[\d)]\s*(\*\*|[-+*/×÷%^])\s*-?\s*[\d(]")
-MAX_POWER_BITS = 100_000
+MAX_LENGTH = 300
+"""Longer runs are not read as arithmetic (a pasted log, a table of numbers), and none nests too deep."""
+MAX_DIGITS = 4000
+"""Results with more digits are not computed (Python refuses to print them, and nobody asks)."""
+MAX_POWER_BITS = 10_000
 """A power whose result would need more bits than this is not computed (no denial of service)."""
 
 
@@ -47,14 +51,14 @@ def find(text: str) -> Result | None:
     for match in _RUN.finditer(normalized):
         run = re.sub(r"\s+", " ", match.group(0)).strip()
         run = _balanced(run)
-        if not run or not _OPERATOR.search(run) or _DATE_LIKE.match(run.replace(" ", "")):
+        if not run or len(run) > MAX_LENGTH or not _OPERATOR.search(run) or _DATE_LIKE.match(run.replace(" ", "")):
             continue
         run = _spaced(run)
         try:
             return Result(run, evaluate(run))
         except ZeroDivisionError:
             return Result(run, None, "division by zero is undefined")
-        except (ValueError, SyntaxError, OverflowError):
+        except (ValueError, SyntaxError, OverflowError, RecursionError, MemoryError):
             continue
     return None
 
@@ -69,7 +73,10 @@ def plain(expression: str) -> str:
 def evaluate(expression: str) -> Fraction:
     """The exact value of + - * / ** % and parentheses over decimal numbers; anything else is refused."""
     tree = ast.parse(plain(expression), mode="eval")
-    return _value(tree.body)
+    value = _value(tree.body)
+    if max(value.numerator.bit_length(), value.denominator.bit_length()) > MAX_DIGITS * 3.33:
+        raise OverflowError("too many digits")
+    return value
 
 
 def format_number(value: Fraction, grouped: bool = False) -> tuple[bool, str]:
@@ -135,6 +142,8 @@ def _value(node: ast.AST) -> Fraction:
         if isinstance(node.op, ast.Sub):
             return left - right
         if isinstance(node.op, ast.Mult):
+            if left.numerator.bit_length() + right.numerator.bit_length() > 2 * MAX_POWER_BITS:
+                raise OverflowError("too large")
             return left * right
         if isinstance(node.op, ast.Div):
             return left / right

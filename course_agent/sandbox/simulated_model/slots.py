@@ -9,6 +9,7 @@ of "1,984,135 * 9,343,116" in order.
 
 import datetime as dt
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -122,7 +123,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     evidence.expression = arithmetic.find(rest)
     values["expression"] = [arithmetic.plain(evidence.expression.expression)] if evidence.expression else []
     values["id"] = _ids(rest) + values["uuid"]
-    values["number"] = [_number(n) for n in _NUMBER.findall(rest)]
+    values["number"] = [n for n in map(_number, _NUMBER.findall(rest)) if n is not None]
     values["place"] = _places(rest)
     values["name"] = _unique(n.strip() for n in _NAME.findall(text) if n.split()[0].lower() not in _NOT_PLACES)
     values["symbol"] = _unique(s for s in _SYMBOL.findall(text) if s not in _NOT_SYMBOLS)
@@ -257,10 +258,13 @@ def _one_line(text: str) -> str:
     return line[:500]
 
 
-def _number(text: str) -> int | float:
+def _number(text: str) -> int | float | None:
+    """The number as written: '1,984,135' -> 1984135, '2,5' -> 2.5; None when a float cannot hold it."""
     clean = text.replace(",", "") if re.search(r",\d{3}(?!\d)", text) else text.replace(",", ".")
+    if "." not in clean:
+        return int(clean) if len(clean) <= 30 else None
     value = float(clean)
-    return int(value) if value.is_integer() and "." not in clean else value
+    return value if math.isfinite(value) else None
 
 
 def _dates(text: str) -> tuple[list[str], list[str]]:
