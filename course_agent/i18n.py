@@ -8,6 +8,7 @@ compile it; tests/test_i18n.py fails for a sentence without a Russian form.
 """
 
 import gettext
+import io
 import locale
 import os
 from functools import lru_cache
@@ -69,8 +70,13 @@ def number(value: float, lang: str | None = None, digits: int = 1) -> str:
     return text.replace(".", ",") if language(lang) == "ru" else text
 
 
+def _messages(mo: bytes) -> dict:
+    catalogue = gettext.GNUTranslations(io.BytesIO(mo))._catalog
+    return {k: v for k, v in catalogue.items() if k != ""}
+
+
 def compile_catalogues() -> list[Path]:
-    """Write each .po file's .mo beside it (needs babel, which JupyterLab already installs)."""
+    """Write each .po file's .mo beside it when its sentences changed (needs babel, which JupyterLab installs)."""
     from babel.messages import mofile, pofile
 
     written = []
@@ -78,8 +84,11 @@ def compile_catalogues() -> list[Path]:
         with po.open("rb") as source:
             catalogue = pofile.read_po(source, abort_invalid=True)
         mo = po.with_suffix(".mo")
-        with mo.open("wb") as target:
-            mofile.write_mo(target, catalogue, use_fuzzy=False)
+        buffer = io.BytesIO()
+        mofile.write_mo(buffer, catalogue, use_fuzzy=False)
+        if mo.exists() and _messages(mo.read_bytes()) == _messages(buffer.getvalue()):
+            continue  # the same sentences: leave the file (babel stamps a date into every .mo it writes)
+        mo.write_bytes(buffer.getvalue())
         written.append(mo)
     _catalogue.cache_clear()
     return written
