@@ -570,6 +570,29 @@ def test_structured_output_instances_validate(schema):
     jsonschema.validate(value, schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
 
 
+NASTY = ["1" + "+1" * 5000, "(" * 300 + "1" + ")" * 300, "9**9**9**9", "1" * 400, "1" * 400 + ".5", "10 ** 5000",
+         "2 ** -1000000", "1/0", "5 % 0", "ORD-" + "9" * 500, "a@b." + "c" * 1000, "(1+2", "2^^3"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.sampled_from(NASTY) | st.text(alphabet=st.sampled_from(list("0123456789+-*/^%()., @#ORDinПариж")),
+                                              max_size=120) | st.text(max_size=100))
+def test_no_words_break_the_reading(text):
+    from course_agent.sandbox.simulated_model import arithmetic, slots
+
+    evidence = slots.read(text, "en")
+    json.dumps(evidence.values, allow_nan=False)
+    found = arithmetic.find(text)
+    assert found is None or found.shown()
+
+
+def test_results_and_errors_are_reported_in_russian(client):
+    final, _ = drive(client, "Статус заказа ORD-7 и ORD-8?", [GET_ORDER],
+                     lambda n, i: ("доставлен", False) if i["order_id"] == "ORD-7" else ("404: нет такого заказа", True))
+    text = text_of(final)
+    assert "доставлен" in text and "завершился ошибкой: 404: нет такого заказа" in text
+
+
 def test_recursive_schema_through_ref_ends():
     schema = {"$defs": {"Node": {"type": "object", "properties": {
         "value": {"type": "integer"}, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}, "minItems": 1}},
