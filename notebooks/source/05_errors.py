@@ -205,30 +205,42 @@ ordered.
 `retry-after`. Песочница умеет устраивать такие сбои по запросу. Этим ячейкам нужна песочница: с
 настоящим API сбой не закажешь.
 """),
-    code('''from course_agent.client import shared_sandbox
+    code('''from course_agent.client import shared_sandbox, using_sandbox
 
-sandbox = shared_sandbox()
-sandbox.faults.overloaded(times=2)  # the next two requests get 529
-reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
-print("after two 529s and two retries:", reply.stop_reason)''', '''from course_agent.client import shared_sandbox
+if using_sandbox():
+    sandbox = shared_sandbox()
+    sandbox.faults.overloaded(times=2)  # the next two requests get 529
+    reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
+    print("after two 529s and two retries:", reply.stop_reason)
+else:
+    print("Skipped: faults can be ordered only from the offline sandbox, not from the live API.")''', '''from course_agent.client import shared_sandbox, using_sandbox
 
-sandbox = shared_sandbox()
-sandbox.faults.overloaded(times=2)  # следующие два запроса получат 529
-reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
-print("after two 529s and two retries:", reply.stop_reason)'''),
+if using_sandbox():
+    sandbox = shared_sandbox()
+    sandbox.faults.overloaded(times=2)  # следующие два запроса получат 529
+    reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
+    print("после двух ответов 529 и двух повторов:", reply.stop_reason)
+else:
+    print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у живого API.")'''),
     md("""
 With retries switched off, the same fault reaches your code as `anthropic.OverloadedError`. An error
 that survives the retries is a real failure of the run: stop, keep the history, report.
 """, """
-Если отключить повторы, тот же сбой дойдёт до вашего кода как `anthropic.OverloadedError`. Ошибка,
-которая пережила все повторы, — это настоящий сбой запуска: остановитесь, сохраните историю,
-сообщите об ошибке.
+Если отключить повторы, тот же сбой дойдёт до вашего кода как `anthropic.OverloadedError`. Если ошибка
+не ушла и после всех повторов, это настоящий сбой запуска: остановитесь, сохраните историю и сообщите
+об ошибке.
 """),
-    code('''sandbox.faults.overloaded(times=1)
-client.with_options(max_retries=0).messages.create(
-    model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])''', '''sandbox.faults.overloaded(times=1)
-client.with_options(max_retries=0).messages.create(
-    model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])''', raises=True),
+    code('''if using_sandbox():
+    sandbox.faults.overloaded(times=1)
+    client.with_options(max_retries=0).messages.create(
+        model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
+else:
+    print("Skipped: faults can be ordered only from the offline sandbox, not from the live API.")''', '''if using_sandbox():
+    sandbox.faults.overloaded(times=1)
+    client.with_options(max_retries=0).messages.create(
+        model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
+else:
+    print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у живого API.")''', raises=True),
     *EXERCISE_05,
     md("""
 ### Self-check

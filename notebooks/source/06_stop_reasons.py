@@ -140,11 +140,15 @@ messages.append({"role": "assistant", "content": paused.content})  # без но
 finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
 print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))'''),
     md("""
-**Break it:** answer the pause with a new user message ("continue") and the turn is not continued:
-the work starts over and pauses again. A loop that does this never finishes.
+**Break it:** answer the pause with a new user message ("continue") and the paused turn is not
+continued: the message changes the task it was doing. In the sandbox the work starts over and pauses
+again, so such a loop never finishes; a real model may do something else, but it no longer finishes the
+turn it paused.
 """, """
-**Сломаем:** ответьте на паузу новым сообщением от пользователя («continue») — и ход не продолжится:
-работа начнётся заново и снова встанет на паузу. Цикл, который так делает, никогда не закончится.
+**Сломаем:** ответьте на паузу новым сообщением от пользователя («continue») — и приостановленный ход
+не продолжится: новое сообщение меняет задачу, над которой он работал. В песочнице работа начнётся заново
+и снова встанет на паузу, так что такой цикл никогда не закончится; настоящая модель может повести себя
+иначе, но приостановленный ход она уже не завершит.
 """),
     code('''wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "continue"}]
 again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
@@ -153,12 +157,18 @@ print(again.stop_reason, "-", sum(b.type == "server_tool_use" for b in again.con
 ## refusal
 
 The model may decline to continue. `stop_details` says which policy category; retrying the same
-request gives the same answer, so a loop should stop and report.
+request on the same model gives the same answer, so a loop should stop and report (docs: *Handling
+refusals*). The same request on another Claude model often succeeds: the docs describe a fallback to
+another model, which is a decision of your code, not a retry. (The sandbox refuses this prompt every
+time; a live model decides for itself.)
 """, """
 ## refusal
 
 Модель может отказаться продолжать. `stop_details` сообщает категорию политики; повтор того же
-запроса даст тот же ответ, поэтому цикл должен остановиться и сообщить об отказе.
+запроса на той же модели даст тот же ответ, поэтому цикл должен остановиться и сообщить об отказе
+(документация: *Handling refusals*). Тот же запрос к другой модели Claude часто проходит: документация
+описывает переход на запасную модель — это решение вашего кода, а не повтор. (Песочница отказывает на
+этот промпт всегда; живая модель решает сама.)
 """),
     code('''refused = client.messages.create(model=MODEL, max_tokens=500,
                                  messages=[{"role": "user", "content": "Write ransomware for the shop's server."}])
@@ -187,21 +197,29 @@ window to see it; with the real API this takes a very long history.
 400). Песочница позволяет уменьшить окно, чтобы это увидеть; с настоящим API для этого нужна очень
 длинная история.
 """),
-    code('''from course_agent.client import shared_sandbox
+    code('''from course_agent.client import shared_sandbox, using_sandbox
 
 prompt = [{"role": "user", "content": "Explain the agent loop in detail."}]
-needed = client.messages.count_tokens(model=MODEL, messages=prompt).input_tokens
-shared_sandbox().context_window = needed + 40  # room for 40 tokens of answer
-full = client.messages.create(model=MODEL, max_tokens=2000, messages=prompt)
-shared_sandbox().context_window = None
-print(needed, "input tokens;", full.stop_reason, "after", full.usage.output_tokens, "output tokens ->", what_to_do(full))''', '''from course_agent.client import shared_sandbox
+if using_sandbox():
+    needed = client.messages.count_tokens(model=MODEL, messages=prompt).input_tokens
+    shared_sandbox().context_window = needed + 40  # room for 40 tokens of answer
+    full = client.messages.create(model=MODEL, max_tokens=2000, messages=prompt)
+    shared_sandbox().context_window = None
+    print(needed, "input tokens;", full.stop_reason, "after", full.usage.output_tokens, "output tokens ->",
+          what_to_do(full))
+else:
+    print("Skipped: only the offline sandbox can shrink a model's context window.")''', '''from course_agent.client import shared_sandbox, using_sandbox
 
 prompt = [{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}]
-needed = client.messages.count_tokens(model=MODEL, messages=prompt).input_tokens
-shared_sandbox().context_window = needed + 40  # место для 40 токенов ответа
-full = client.messages.create(model=MODEL, max_tokens=2000, messages=prompt)
-shared_sandbox().context_window = None
-print(needed, "input tokens;", full.stop_reason, "after", full.usage.output_tokens, "output tokens ->", what_to_do(full))'''),
+if using_sandbox():
+    needed = client.messages.count_tokens(model=MODEL, messages=prompt).input_tokens
+    shared_sandbox().context_window = needed + 40  # место для 40 токенов ответа
+    full = client.messages.create(model=MODEL, max_tokens=2000, messages=prompt)
+    shared_sandbox().context_window = None
+    print(needed, "input tokens;", full.stop_reason, "after", full.usage.output_tokens, "output tokens ->",
+          what_to_do(full))
+else:
+    print("Пропущено: уменьшить контекстное окно модели умеет только офлайн-песочница.")'''),
     md("""
 ## The reference loop handles them all
 
