@@ -29,9 +29,10 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
 
 
 def _force_tool(request: dict, turns: list[Turn], reply: Reply, name: str | None, new_id: NewId) -> Reply:
-    """tool_choice any/tool: the answer must call a tool (the named one, if named)."""
+    """tool_choice any/tool: the answer must call a tool (the named one, if named). A refusal
+    stays a refusal: forcing a tool does not make a refused request acceptable."""
     used = [b for b in reply.blocks if b["type"] == "tool_use"]
-    if used and (name is None or all(b["name"] == name for b in used)):
+    if reply.stop_reason == "refusal" or (used and (name is None or all(b["name"] == name for b in used))):
         return reply
     tools = tool_roles.custom_tools(request)
     task = task_turn(turns).text()

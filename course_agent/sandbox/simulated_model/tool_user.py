@@ -63,7 +63,7 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
         if plan.missing and not answered:
             return _ask(*plan.missing, lang=lang)
     if answered:
-        return text_reply(answer_from_results(answered, evidence, lang),
+        return text_reply(answer_from_results(answered, lang),
                           reasoning=say(lang, "The tools answered; I'll report what they returned.",
                                         "Инструменты ответили; перескажу, что они вернули."))
     return None
@@ -157,7 +157,7 @@ def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
     return missing
 
 
-def answer_from_results(answered: list[Call], evidence: Evidence, lang: str) -> str:
+def answer_from_results(answered: list[Call], lang: str) -> str:
     """The final text: each call with what it returned (quoted), and what failed, said plainly."""
     lines = []
     for call in answered:
