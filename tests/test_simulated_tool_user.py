@@ -166,6 +166,15 @@ def test_russian_request_gets_russian_text_and_the_city_in_the_nominative(client
     assert text_of(final).startswith("Вот что вернули инструменты") and "+18, солнечно" in text_of(final)
 
 
+def test_tools_described_in_russian(client):
+    weather = _tool("pogoda", "Возвращает погоду в городе", {"gorod": {"type": "string", "description": "Город"}},
+                    ["gorod"])
+    order = _tool("najti_zakaz", "Находит заказ по номеру", {"nomer": {"type": "integer", "description": "Номер заказа"}},
+                  ["nomer"])
+    assert uses(ask(client, "Какая погода в Казани?", [weather, order])) == [("pogoda", {"gorod": "Казань"})]
+    assert uses(ask(client, "Где мой заказ 1234?", [weather, order])) == [("najti_zakaz", {"nomer": 1234})]
+
+
 def test_calculator_gets_an_expression_it_can_parse(client):
     final, responses = drive(client, "What is 1,984,135 * 9,343,116?", [GET_WEATHER, CALCULATOR],
                              lambda n, i: (str(eval(i["expression"], {"__builtins__": {}})), False))
@@ -185,6 +194,8 @@ def test_operands_go_to_a_and_b_in_order(client):
     ("What is 2 ** 64?", "2 ** 64 = 18446744073709551616"),
     ("What is 1 / 3?", "1 / 3 ≈ 0.333333333333"),
     ("What is 17 % 5?", "17 % 5 = 2"),
+    ("What is 15% of 2400?", "15% of 2400 = 360"),
+    ("Посчитай 20 % от 3,000,000", "20% от 3,000,000 = 600,000"),
 ])
 def test_arithmetic_it_states_is_exact(client, question, answer):
     assert text_of(ask(client, question, [GET_WEATHER])) == answer

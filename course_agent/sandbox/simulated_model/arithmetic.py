@@ -19,6 +19,8 @@ _WORD_OPERATORS = [
 ]
 _RUN = re.compile(r"(?<![\w.])-?[\d(][\d\s.,+\-*/×÷%^()]*[\d)]")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_PERCENT_OF = re.compile(r"(?<![\d.,])(\d{1,12}(?:[.,]\d{1,6})?)\s?%\s+(of|от)\s+(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,15}(?:[.,]\d{1,6})?)",
+                         re.I)
 _DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
 _OPERATOR = re.compile(r"[\d)]\s*(\*\*|[-+*/×÷%^])\s*-?\s*[\d(]")
 MAX_LENGTH = 300
@@ -45,6 +47,10 @@ class Result:
 
 def find(text: str) -> Result | None:
     """The first arithmetic expression in the text (with at least one operator), evaluated."""
+    percent = _PERCENT_OF.search(text)
+    if percent:
+        share, word, whole = percent.groups()
+        return Result(f"{share}% {word} {whole}", evaluate(share) / 100 * evaluate(whole))
     normalized = text
     for pattern, symbol in _WORD_OPERATORS:
         normalized = re.sub(pattern, f" {symbol} ", normalized, flags=re.I)
