@@ -376,7 +376,7 @@ def test_a_non_loopback_host_warns():
 
 
 def test_no_template_directory_is_left_behind(tmp_path):
-    script = "from course_agent.sandbox import Sandbox\nwith Sandbox(): pass\n"
+    script = "from course_agent.sandbox import Sandbox\nwith Sandbox(): pass\nforgotten = Sandbox().start()\n"
     done = subprocess.run([sys.executable, "-c", script], env={**__import__("os").environ, "TMPDIR": str(tmp_path)},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -6,6 +6,7 @@ the context window. Each instance is independent (its own port, prompt cache and
 the demo repository), so tests and notebooks can run several at once.
 """
 
+import atexit
 import hashlib
 import ipaddress
 import json
@@ -152,11 +153,13 @@ class Sandbox:
         self._thread = threading.Thread(target=self._server.run, name=f"course-agent-sandbox:{self._port}",
                                         daemon=True)
         self._thread.start()
+        atexit.register(self.stop)  # a sandbox nobody stopped still removes its directory at exit
         return self
 
     def stop(self) -> None:
         if self._server is None:
             return
+        atexit.unregister(self.stop)
         server = self._server
         self.faults.release()  # requests held by a "slow" fault end now
         # Workers first: one may still be finishing a response and will wake the loop when done.
