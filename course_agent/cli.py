@@ -94,7 +94,7 @@ def _sandbox(args: argparse.Namespace, lang: str) -> int:
 
     if not is_loopback(args.host):
         _say(tr("WARNING: {host} is not a loopback address. Anyone who can reach this machine can use the sandbox: "
-                "its key is printed below and is no secret, and it runs git for whoever connects.", lang,
+                "its key is printed when it starts and is no secret, and it runs git for whoever connects.", lang,
                 host=args.host))
         if not args.allow_remote:
             _say("course-agent sandbox: " + tr("refusing to listen on {host}; add --allow-remote if that is "
