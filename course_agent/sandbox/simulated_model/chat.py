@@ -64,7 +64,7 @@ def respond(task: str, lang: str) -> Reply:
             "файлам или сети. Вставьте сюда diff или дайте мне инструмент, который его получает, и я его проверю.",
         ), reasoning=say(lang, "I have no tools, so I cannot fetch the MR.", "Инструментов нет, получить MR я не могу."))
     count = _COUNT.search(task)
-    if count and int(count.group(2)) - int(count.group(1)) < 1000:
+    if count and 0 <= int(count.group(2)) - int(count.group(1)) < 1000:
         numbers = range(int(count.group(1)), int(count.group(2)) + 1)
         return text_reply(", ".join(str(n) for n in numbers))
     computed = arithmetic.find(task)
