@@ -344,6 +344,7 @@ def test_idle_and_half_open_sockets_do_not_lock_out_a_new_client(sandbox, idle):
 @pytest.mark.parametrize("raw, status", [
     (b"GARBAGE\r\n\r\n", 400),
     (b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+    (b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999\r\n\r\n{", 413),
 ])
 def test_protocol_errors_get_the_json_envelope(sandbox, raw, status):
     with socket.create_connection(("127.0.0.1", sandbox.port), timeout=5) as conn:

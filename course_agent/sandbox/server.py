@@ -23,7 +23,7 @@ from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ErrorTask
 
-from .app import Exchange, SandboxApp
+from .app import MAX_BODY_BYTES, Exchange, SandboxApp
 from .demo_gitlab import PROJECT_PATH, DemoProject, GitLabHttp
 from .errors import ApiError
 from .faults import Faults
@@ -148,7 +148,8 @@ class Sandbox:
         self.app = app
         self._server = create_server(app, sockets=[listener], threads=WORKER_THREADS, ident="course-agent-sandbox",
                                      asyncore_use_poll=True, connection_limit=CONNECTION_LIMIT,
-                                     channel_timeout=IDLE_TIMEOUT, cleanup_interval=1)
+                                     channel_timeout=IDLE_TIMEOUT, cleanup_interval=1,
+                                     max_request_body_size=2 * MAX_BODY_BYTES)
         _harden(self._server)
         self._thread = threading.Thread(target=self._server.run, name=f"course-agent-sandbox:{self._port}",
                                         daemon=True)
