@@ -98,3 +98,19 @@ def test_count_tokens_matches_billed_input(client):
     counted = client.messages.count_tokens(**params).input_tokens
     billed = client.messages.create(max_tokens=500, **params).usage
     assert counted == billed.input_tokens + billed.cache_read_input_tokens + billed.cache_creation_input_tokens
+
+
+def test_a_stream_has_its_own_request_id(client):
+    params = dict(model=MODEL, max_tokens=100, messages=[{"role": "user", "content": "Hello"}])
+    ids = []
+    for _ in range(2):
+        with client.messages.with_streaming_response.create(**params, stream=True) as response:
+            ids.append(response.headers["request-id"])
+            assert response.headers["content-type"].startswith("text/event-stream")
+    assert ids[0] != ids[1] and all(i.startswith("req_01") for i in ids)
+
+
+def test_a_stream_with_max_tokens_zero_generates_nothing(client):
+    with client.messages.stream(model=MODEL, max_tokens=0, messages=[{"role": "user", "content": "Hello"}]) as stream:
+        final = stream.get_final_message()
+    assert (final.content, final.stop_reason, final.usage.output_tokens) == ([], "max_tokens", 0)
