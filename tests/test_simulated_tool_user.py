@@ -609,6 +609,36 @@ def test_results_and_errors_are_reported_in_russian(client):
     assert "доставлен" in text and "завершился ошибкой: 404: нет такого заказа" in text
 
 
+GARBAGE_KEYS = st.sampled_from(["type", "properties", "required", "items", "enum", "const", "minimum", "pattern",
+                                "format", "anyOf", "oneOf", "allOf", "$ref", "$defs", "additionalProperties",
+                                "multipleOf", "location", "order_id"])
+GARBAGE = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False, allow_infinity=False, width=16)
+    | st.sampled_from(["object", "string", "integer", "array", "email", "#/$defs/x", "#", "[", "^a+$", "date"]),
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(GARBAGE_KEYS, c, max_size=4), max_leaves=15)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(schema=st.dictionaries(GARBAGE_KEYS, GARBAGE, max_size=5),
+       text=st.sampled_from(["Hello", "Weather in Paris and Tokyo?", "Order ORD-1 for a@b.co", "2+2?"]),
+       choice=st.sampled_from([None, {"type": "any"}, {"type": "tool", "name": "t"}]), structured=st.booleans())
+def test_no_schema_crashes_the_model(schema, text, choice, structured):
+    """The request's validation is another module's job; whatever gets through, the model answers."""
+    from course_agent.sandbox.conversation import merge_turns
+    from course_agent.sandbox.simulated_model import respond
+
+    schema = {**schema, "type": "object"}
+    body = {"model": MODEL, "max_tokens": 100, "messages": [{"role": "user", "content": text}],
+            "tools": [{"name": "t", "description": "weather order tool", "input_schema": schema}]}
+    if choice:
+        body["tool_choice"] = choice
+    if structured:
+        body["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
+    ids = iter(range(100))
+    reply = respond(body, merge_turns(body["messages"]), lambda prefix: f"{prefix}{next(ids)}")
+    json.dumps(reply.blocks, allow_nan=False)
+
+
 def test_recursive_schema_through_ref_ends():
     schema = {"$defs": {"Node": {"type": "object", "properties": {
         "value": {"type": "integer"}, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}, "minItems": 1}},

@@ -65,6 +65,8 @@ def instance(schema: dict | bool, hints: Hints | None = None, *, optional: bool 
     fixed gives top-level property values that must be kept when they are valid.
     """
     root = schema if isinstance(schema, dict) else {}
+    if not well_formed(schema):
+        return {}
     attempts = [(hints or NoHints(), optional), (NoHints(), optional), (NoHints(), False)]
     last: Any = None
     for attempt_hints, attempt_optional in attempts:
@@ -77,6 +79,22 @@ def instance(schema: dict | bool, hints: Hints | None = None, *, optional: bool 
             return value
         last = value
     return last if last is not None else {}
+
+
+def well_formed(schema: Any) -> bool:
+    """Whether the schema is a JSON Schema at all (the metaschema says so); an ill-formed one gets `{}`."""
+    if isinstance(schema, bool):
+        return True
+    if not isinstance(schema, dict):
+        return False
+    cls = validators.validator_for(schema, default=validators.Draft202012Validator)
+    try:
+        cls.check_schema(schema)
+    except SchemaError:
+        return False
+    except Exception:  # a $schema or $ref the checker cannot follow
+        return False
+    return True
 
 
 def is_valid(schema: dict | bool, value: Any, root: dict | None = None, context: _Context | None = None) -> bool:

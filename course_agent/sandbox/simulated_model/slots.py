@@ -144,7 +144,7 @@ def kind_of(name: str, schema: dict) -> str | None:
     fmt = schema.get("format")
     by_format = {"email": "email", "idn-email": "email", "uri": "url", "url": "url", "iri": "url", "uuid": "uuid",
                  "date": "date", "date-time": "datetime"}
-    if fmt in by_format:
+    if isinstance(fmt, str) and fmt in by_format:
         return by_format[fmt]
     types = _types(schema)
     spoken = " ".join(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").lower().split())
@@ -236,7 +236,8 @@ class RequestHints:
 
 def _types(schema: dict) -> set[str]:
     declared = schema.get("type")
-    return set(declared) if isinstance(declared, list) else {declared} if isinstance(declared, str) else set()
+    listed = declared if isinstance(declared, list) else [declared]
+    return {t for t in listed if isinstance(t, str)}
 
 
 def _type_allows(kind: str, types: set[str]) -> bool:
