@@ -17,6 +17,11 @@ THINKING_MISSING = (
     "thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult "
     "our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
 )
+THINKING_UNBOUND = (
+    "messages.{i}.content.{j}: Invalid `signature` in `thinking` block. The block is bound to a different "
+    "conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\"."
+)
+"""The API's words when something before a thinking block changed (docs: preserved-thinking, fix-bound-to-a-different-conversation)."""
 THINKING_MODIFIED = (
     "messages.{i}.content.{j}: `thinking` or `redacted_thinking` blocks in the latest assistant message "
     "cannot be modified. These blocks must remain as they were in the original response."
@@ -114,3 +119,33 @@ def check_thinking(turns: list[Turn], thinking_enabled: bool) -> None:
         first = turn.blocks[0].get("type")
         if first not in ("thinking", "redacted_thinking"):
             raise invalid(THINKING_MISSING.format(i=turn.origin[0][0], found=first))
+
+
+def check_thinking_binding(body: dict, turns: list[Turn]) -> list[Turn]:
+    """Preserved thinking: a thinking block is valid only after the exact prefix it was produced after.
+
+    Models that run the check answer 400 for the first block whose prefix changed; with
+    `thinking.block_binding.prefix_mismatch_behavior: "drop_block"` that block and every later
+    thinking block are dropped instead. Other models do not run the check.
+    """
+    if body.get("model") not in thinking.PRESERVED_THINKING_MODELS:
+        return turns
+    invalid_from = None
+    for k, j, prefix in thinking.prefixes(body, turns):
+        block = turns[k].blocks[j]
+        if block.get("type") == "thinking" and not thinking.bound_to(block["thinking"], block["signature"], prefix):
+            invalid_from = (k, j)
+            break
+    if invalid_from is None:
+        return turns
+    binding = ((body.get("thinking") or {}).get("block_binding") or {}).get("prefix_mismatch_behavior")
+    if binding != "drop_block":
+        i, j = turns[invalid_from[0]].origin[invalid_from[1]]
+        raise invalid(THINKING_UNBOUND.format(i=i, j=j))
+    kept = []
+    for k, turn in enumerate(turns):
+        pairs = [(b, o) for j, (b, o) in enumerate(zip(turn.blocks, turn.origin))
+                 if not (b.get("type") in ("thinking", "redacted_thinking") and (k, j) >= invalid_from)]
+        kept.append(Turn(turn.role, [b for b, _ in pairs], [o for _, o in pairs], turn.first_index,
+                         turn.raw_message_count))
+    return kept

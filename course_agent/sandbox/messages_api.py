@@ -8,7 +8,7 @@ import threading
 
 from . import output_limits, request_rules, simulated_model, thinking
 from .batches import MessageBatches
-from .conversation import check_thinking, check_tool_pairing, merge_turns
+from .conversation import check_thinking, check_thinking_binding, check_tool_pairing, merge_turns
 from .errors import ApiError, invalid
 from .models import KNOWN_MODELS, ModelLimits
 from .prompt_cache import PromptCache, count_input
@@ -60,6 +60,7 @@ class MessagesApi:
         turns = merge_turns(body["messages"])
         check_tool_pairing(turns)
         check_thinking(turns, _thinking_on(body))
+        turns = check_thinking_binding(body, turns)
         return body, limits, turns
 
     def count_tokens(self, body: object) -> dict:
@@ -97,7 +98,8 @@ class MessagesApi:
         blocks = list(reply.blocks)
         if _thinking_on(body) and reply.stop_reason != "refusal" and max_tokens:
             reasoning = reply.reasoning or "Let me think about how to answer."
-            blocks.insert(0, {"type": "thinking", "thinking": reasoning, "signature": thinking.sign(reasoning)})
+            signature = thinking.sign(reasoning, thinking.continuation_prefix(body, turns))
+            blocks.insert(0, {"type": "thinking", "thinking": reasoning, "signature": signature})
         shaped = output_limits.shape(blocks, reply.stop_reason, max_tokens, window - usage.total_input,
                                      body.get("stop_sequences") or [])
         if max_tokens == 0:

@@ -1,20 +1,90 @@
-"""Signatures for thinking blocks, so the sandbox can tell when a client edited or forged one.
+"""Signatures for thinking blocks, so the sandbox can tell when a client edited, forged or moved one.
 
-The key is fixed so that signatures, like everything else the sandbox returns,
-are the same on every run.
+A signature has two parts: one binds the reasoning's own text (every model checks it), the
+other binds what came before the block when it was produced: `system`, `tools` and the earlier
+messages, its prefix. Models with preserved thinking (docs: build-with-claude/preserved-thinking)
+check the second part too, so editing, trimming or reordering the history before a thinking
+block invalidates it. The key is fixed so that signatures, like everything else the sandbox
+returns, are the same on every run.
 """
 
 import base64
 import hashlib
 import hmac
+import json
+from collections.abc import Iterator
 
 _KEY = b"course-agent-sandbox/thinking-signature/v1"
+PRESERVED_THINKING_MODELS = frozenset({
+    "claude-fable-5-1", "claude-fable-5-2", "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5"})
+"""Models that run the prefix check (the docs list them; Mythos records the binding but does not check it)."""
 
 
-def sign(thinking: str) -> str:
-    digest = hmac.new(_KEY, thinking.encode("utf-8"), hashlib.sha256).digest()
-    return "Sbx" + base64.b64encode(digest).decode("ascii")
+def _mac(data: bytes) -> bytes:
+    return hmac.new(_KEY, data, hashlib.sha256).digest()
+
+
+def sign(thinking: str, prefix: str = "") -> str:
+    text = base64.b64encode(_mac(thinking.encode("utf-8"))).decode("ascii")
+    bound = base64.b64encode(_mac(f"{prefix}\0{thinking}".encode("utf-8"))[:18]).decode("ascii")
+    return f"Sbx{text}.{bound}"
 
 
 def verify(thinking: str, signature: str) -> bool:
-    return hmac.compare_digest(sign(thinking).encode(), signature.encode("utf-8", "surrogatepass"))
+    """The reasoning is the text it was signed with."""
+    expected = sign(thinking).split(".")[0]
+    return hmac.compare_digest(expected.encode(), signature.split(".")[0].encode("utf-8", "surrogatepass"))
+
+
+def bound_to(thinking: str, signature: str, prefix: str) -> bool:
+    """The reasoning was produced after exactly this prefix."""
+    return hmac.compare_digest(sign(thinking, prefix).encode(), signature.encode("utf-8", "surrogatepass"))
+
+
+def _canonical(value: object) -> object:
+    """What counts as the content: no cache breakpoints, no null fields, a string content as one text block."""
+    if isinstance(value, dict):
+        out = {k: _canonical(v) for k, v in value.items() if k != "cache_control" and v is not None}
+        if out.get("type") == "tool_result" and isinstance(out.get("content"), str):
+            out["content"] = [{"type": "text", "text": out["content"]}]
+        if out.get("is_error") is False:
+            out.pop("is_error")
+        return out
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    return value
+
+
+def _encode(value: object) -> bytes:
+    return json.dumps(_canonical(value), sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _start(body: dict) -> "hashlib._Hash":
+    system = body.get("system")
+    digest = hashlib.sha256()
+    digest.update(_encode([{"type": "text", "text": system}] if isinstance(system, str) else system or []))
+    digest.update(_encode(body.get("tools") or []))
+    return digest
+
+
+def prefixes(body: dict, turns: list) -> Iterator[tuple[int, int, str]]:
+    """(turn index, block index, digest of everything before the block) for every block sent."""
+    digest = _start(body)
+    for k, turn in enumerate(turns):
+        digest.update(_encode({"role": turn.role}))
+        for j, block in enumerate(turn.blocks):
+            yield k, j, digest.hexdigest()
+            digest.update(_encode(block))
+
+
+def continuation_prefix(body: dict, turns: list) -> str:
+    """The prefix of a block the model produces now: after every turn sent, in a new assistant turn
+    (or inside the final assistant turn, when the request ends with one)."""
+    digest = _start(body)
+    for turn in turns:
+        digest.update(_encode({"role": turn.role}))
+        for block in turn.blocks:
+            digest.update(_encode(block))
+    if not turns or turns[-1].role != "assistant":
+        digest.update(_encode({"role": "assistant"}))
+    return digest.hexdigest()
