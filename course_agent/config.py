@@ -9,3 +9,12 @@ DEFAULT_MODEL = "claude-opus-5"
 def model_id() -> str:
     """The model id to send: COURSE_AGENT_MODEL if set, else the course default."""
     return os.environ.get("COURSE_AGENT_MODEL") or DEFAULT_MODEL
+
+
+PRESERVED_THINKING_MODEL = "claude-opus-5-5"
+"""A model that checks what came before each thinking block sent back (docs: preserved thinking)."""
+
+
+def preserved_thinking_model() -> str:
+    """The model of notebook 5's append-only demo: COURSE_AGENT_PRESERVED_THINKING_MODEL, else the default."""
+    return os.environ.get("COURSE_AGENT_PRESERVED_THINKING_MODEL") or PRESERVED_THINKING_MODEL

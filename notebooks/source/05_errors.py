@@ -190,6 +190,31 @@ trim or reorder what you already sent; put every update in a new message at the 
 «The block is bound to a different conversation». Поэтому никогда не редактируйте, не обрезайте и не
 переставляйте то, что уже отправили; любое обновление — новым сообщением в конце.
 """),
+    code('''from course_agent.config import preserved_thinking_model
+
+NEWER = preserved_thinking_model()  # a model that checks what came before each thinking block
+history = [{"role": "user", "content": "Review pull request #482."}]
+turn = client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                              messages=history)
+history += [{"role": "assistant", "content": turn.content},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": block.id,
+                                          **run_tool_safely(block.name, block.input)}
+                                         for block in turn.content if block.type == "tool_use"]}]
+history[0] = {"role": "user", "content": "Review pull request #482. Be brief."}  # editing the past
+client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                       messages=history)''', '''from course_agent.config import preserved_thinking_model
+
+NEWER = preserved_thinking_model()  # модель, которая проверяет всё, что было до каждого блока рассуждения
+history = [{"role": "user", "content": "Проверь pull request #482."}]
+turn = client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                              messages=history)
+history += [{"role": "assistant", "content": turn.content},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": block.id,
+                                          **run_tool_safely(block.name, block.input)}
+                                         for block in turn.content if block.type == "tool_use"]}]
+history[0] = {"role": "user", "content": "Проверь pull request #482. Коротко."}  # правим прошлое
+client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                       messages=history)''', raises=True),
     md("""
 ## Transient API errors and the SDK's retries
 
