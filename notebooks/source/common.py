@@ -86,5 +86,5 @@ End with a line "Verdict: approve." or "Verdict: request changes."
 """'''
 RULES_RU = '''REVIEW_RULES = """Ты проверяешь merge request в GitLab. Начни с get_diff. Если изменение затрагивает функцию,
 которая используется в других местах, прочитай эти файлы через read_file. Ссылайся на path:line.
-Закончи строкой "Verdict: approve." или "Verdict: request changes."
+Закончи строкой "Вердикт: можно вливать." или "Вердикт: нужны исправления."
 """'''
