@@ -128,7 +128,7 @@ print(response.content[0].text)'''),
 ## Сломаем и починим: слишком маленький бюджет
 
 `max_tokens` ограничивает длину ответа. Задайте слишком маленькое значение — и ответ оборвётся
-на середине, а `stop_reason` будет `max_tokens`. Громкой ошибки не будет: об этом скажет только `stop_reason`.
+на середине, а `stop_reason` будет `max_tokens`. Исключения не будет — об обрыве скажет только `stop_reason`.
 """),
     code('''short = client.messages.create(
     model=MODEL,
@@ -147,8 +147,8 @@ print(short.content[0].text)'''),
 The fix is to give the answer room (and, in an agent, to treat `max_tokens` as an error, never as a
 finished answer):
 """, """
-Исправление — дать ответу место (а в агенте — считать `max_tokens` ошибкой и никогда не принимать
-его за законченный ответ):
+Исправление — увеличить `max_tokens` (а в агенте — считать `max_tokens` ошибкой и никогда не принимать
+обрезанный ответ за законченный):
 """),
     code('''full = client.messages.create(
     model=MODEL,

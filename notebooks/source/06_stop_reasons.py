@@ -45,7 +45,7 @@ the sandbox makes each one happen on demand.
 и `model_context_window_exceeded`.
 
 Некоторые из них трудно вызвать нарочно с настоящим API (отказ, переполненное контекстное окно);
-песочница воспроизводит каждую по запросу.
+песочница воспроизводит каждое из них по запросу.
 """),
     code(SETUP, SETUP_RU),
     code(HANDLER, HANDLER_RU),
@@ -102,8 +102,8 @@ Your own stop: the model stops right before writing one of your `stop_sequences`
 """, """
 ## stop_sequence
 
-Ваша собственная остановка: модель останавливается прямо перед тем, как написать одну из ваших
-`stop_sequences`.
+Остановка по вашей стоп-последовательности: модель останавливается прямо перед тем, как написать одну
+из строк `stop_sequences`.
 """),
     code('''counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5"],
                                  messages=[{"role": "user", "content": "Count from 1 to 10."}])
@@ -228,7 +228,7 @@ with the whole history, for the ones that end a run without an answer:
 """, """
 ## Эталонный цикл обрабатывает их все
 
-`course_agent.loop.run_agent` принимает каждое из этих решений в одной строке, а для тех, что
+`course_agent.loop.run_agent` обрабатывает каждую причину отдельной веткой, а для тех, что
 завершают запуск без ответа, выбрасывает понятную ошибку вместе со всей историей:
 """),
     code('''from course_agent.loop import MaxTokensReached, Refused, run_agent

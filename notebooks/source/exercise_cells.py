@@ -149,7 +149,7 @@ which `read_file` always raises `FileNotFoundError`, and review !482 with it
     check_md("The cell below calls **your** `run_tool_missing_file` for `read_file` and `get_diff`, then runs "
              "this notebook's review loop with it on !482 against a fresh sandbox and reads the answer.",
              "Ячейка ниже вызывает **вашу** `run_tool_missing_file` для `read_file` и `get_diff`, затем запускает "
-             "с ней цикл ревью из этого ноутбука на !482 в свежей песочнице и читает ответ.",
+             "с ней цикл ревью из этого блокнота на !482 в свежей песочнице и читает ответ.",
              "Start from `run_tool_safely` above: when `name` is `\"read_file\"`, raise `FileNotFoundError` inside "
              "the `try`, so that the `except` turns it into a result with `is_error`.",
              "Начните с `run_tool_safely` выше: если `name` равно `\"read_file\"`, выбросьте `FileNotFoundError` "
