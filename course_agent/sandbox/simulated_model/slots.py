@@ -109,8 +109,15 @@ class Evidence:
         return self.values.get(kind, [])
 
 
+READ_LIMIT = 4000
+"""Characters of a request (and of each tool result) searched for values: a request is a sentence or
+a paragraph, and the searches are regular expressions whose cost grows faster than the text."""
+
+
 def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     """The evidence in a request's words (and, when given, in earlier tools' results)."""
+    text = text[:READ_LIMIT]
+    results = [r[:READ_LIMIT] for r in results or []]
     evidence = Evidence(text, lang, request_stems=stems(text, synonyms=True))
     values = evidence.values
     values["email"] = _unique(_EMAIL.findall(text))
