@@ -34,6 +34,8 @@ CELLS = [
 
 Everything in this course runs offline against a local sandbox that speaks the real API, so the code
 below is the code you would ship. With `ANTHROPIC_API_KEY` set, the same cells talk to the real API.
+
+*About 20 minutes. You need: Python, and how to run a cell in JupyterLab.*
 """, """
 # 1. Один вызов
 
@@ -45,6 +47,8 @@ below is the code you would ship. With `ANTHROPIC_API_KEY` set, the same cells t
 Весь курс работает офлайн с локальной песочницей, которая говорит на языке настоящего API, поэтому
 код ниже — ровно тот код, который вы бы выпустили в прод. Если задан `ANTHROPIC_API_KEY`, те же ячейки
 обращаются к настоящему API.
+
+*Около 20 минут. Нужно: Python и умение запускать ячейки в JupyterLab.*
 """),
     code(SETUP, SETUP_RU),
     md("""

@@ -10,6 +10,8 @@ CELLS = [
 - how to describe a tool to the model (name, description, JSON Schema of its input);
 - what a `tool_use` block is, and that *your code* runs the tool;
 - how to send the result back as a `tool_result`, and what the `messages` list looks like after each step.
+
+*About 30 minutes. Builds on notebook 1.*
 """, """
 # 2. Один инструмент
 
@@ -17,6 +19,8 @@ CELLS = [
 - как описать инструмент для модели (имя, описание, JSON Schema его входных данных);
 - что такое блок `tool_use` и почему инструмент запускает *ваш код*;
 - как вернуть результат в виде `tool_result` и как выглядит список `messages` после каждого шага.
+
+*Около 30 минут. Опирается на блокнот 1.*
 """),
     code(SETUP, SETUP_RU),
     md("""

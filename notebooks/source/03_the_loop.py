@@ -58,6 +58,8 @@ CELLS = [
 
 The cell just before the recap holds the whole loop in one piece, with its client and tools: copy it into
 a notebook or a `.py` file of your own.
+
+*About 35 minutes. Builds on notebook 2.*
 """, """
 # 3. Цикл
 
@@ -68,6 +70,8 @@ a notebook or a `.py` file of your own.
 
 В ячейке перед итогами — весь цикл одним куском, вместе с клиентом и инструментами: скопируйте её в свой
 блокнот или `.py`-файл.
+
+*Около 35 минут. Опирается на блокнот 2.*
 """),
     code(SETUP, SETUP_RU),
     code(GITLAB, GITLAB_RU),

@@ -9,6 +9,8 @@ CELLS = [
 - that one response can ask for several tools at once (several `tool_use` blocks);
 - to run them all, concurrently, and return **all** results in **one** user message;
 - what happens when you split the results over several messages: the model stops calling in parallel.
+
+*About 30 minutes. Builds on notebook 3.*
 """, """
 # 4. Параллельные инструменты
 
@@ -17,6 +19,8 @@ CELLS = [
 - как выполнить их все, параллельно, и вернуть **все** результаты **одним** сообщением от user;
 - что будет, если разбить результаты на несколько сообщений: модель перестанет делать параллельные
   вызовы.
+
+*Около 30 минут. Опирается на блокнот 3.*
 """),
     code(SETUP, SETUP_RU),
     code(GITLAB, GITLAB_RU),

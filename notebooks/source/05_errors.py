@@ -43,6 +43,8 @@ CELLS = [
 - that a tool error is a **result** (`is_error: true` plus a message), not an exception that kills the loop;
 - what the API answers when the history keeps only the text of a response;
 - which API errors are transient, and that the SDK already retries them.
+
+*About 40 minutes. Builds on notebook 4.*
 """, """
 # 5. Ошибки
 
@@ -50,6 +52,8 @@ CELLS = [
 - что ошибка инструмента — это **результат** (`is_error: true` и сообщение), а не исключение, которое обрывает цикл;
 - что ответит API, если в истории оставить только текст ответа модели;
 - какие ошибки API временные — и что SDK уже сам повторяет такие запросы.
+
+*Около 40 минут. Опирается на блокнот 4.*
 """),
     code(SETUP, SETUP_RU),
     code(GITLAB, GITLAB_RU),

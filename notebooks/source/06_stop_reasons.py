@@ -37,6 +37,8 @@ and `model_context_window_exceeded`.
 
 Some of these are hard to provoke on purpose with the real API (a refusal, a full context window);
 the sandbox makes each one happen on demand.
+
+*About 35 minutes. Builds on notebook 5.*
 """, """
 # 6. Причины остановки
 
@@ -46,6 +48,8 @@ the sandbox makes each one happen on demand.
 
 Некоторые из них трудно вызвать нарочно с настоящим API (отказ, переполненное контекстное окно);
 песочница воспроизводит каждое из них по запросу.
+
+*Около 35 минут. Опирается на блокнот 5.*
 """),
     code(SETUP, SETUP_RU),
     code(HANDLER, HANDLER_RU),

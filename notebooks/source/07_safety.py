@@ -12,6 +12,8 @@ CELLS = [
 - how an approval prompt stops `merge_pr` until someone clicks, and how a prompt injection in a
   merge request tries to make the model merge;
 - the audit log and the counters that tell you afterwards what happened.
+
+*About 35 minutes. Builds on notebook 6.*
 """, """
 # 7. Безопасность: модель решает, что вызвать, ваш код решает, можно ли это вызвать
 
@@ -21,6 +23,8 @@ CELLS = [
 - как запрос подтверждения останавливает `merge_pr`, пока кто-нибудь не нажмёт кнопку, и как промпт-инъекция в
   merge request пытается заставить модель его влить;
 - что такое журнал аудита и счётчики, по которым потом видно, что произошло.
+
+*Около 35 минут. Опирается на блокнот 6.*
 """),
     code(SETUP, SETUP_RU),
     md("""

@@ -11,6 +11,8 @@ CELLS = [
 - what prompt caching saves over a review, and how to turn it on;
 - that the SDK's beta `tool_runner` is this same loop, written for you;
 - how to point everything at a real GitLab and the real API.
+
+*About 35 minutes. Builds on notebook 7.*
 """, """
 # 8. Полный ревьюер
 
@@ -19,6 +21,8 @@ CELLS = [
 - сколько экономит кэширование промптов за одно ревью и как его включить;
 - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас;
 - как направить всё это на настоящий GitLab и настоящий API.
+
+*Около 35 минут. Опирается на блокнот 7.*
 """),
     code(SETUP, SETUP_RU),
     md("""
