@@ -22,6 +22,7 @@ import anthropic
 from anthropic.types import Message, MessageParam, ToolUseBlock, Usage
 
 from .config import model_id
+from .i18n import tr
 from .tools import Toolbox
 from .transcript import Transcript
 
@@ -115,8 +116,9 @@ class _History:
             except (OSError, ValueError) as error:
                 unsaved = _unsaved(message)
                 raise self.fail(TranscriptFailed(
-                    f"could not save to the transcript {self.transcript.path} ({_why(error)}); the run stopped so "
-                    "that nothing it did goes unrecorded" + (f". Not saved: {'; '.join(unsaved)}" if unsaved else ""),
+                    tr("could not save to the transcript {path} ({why}); the run stopped so that nothing it did goes "
+                       "unrecorded", path=self.transcript.path, why=_why(error))
+                    + (tr(". Not saved: {what}", what="; ".join(unsaved)) if unsaved else ""),
                     self.messages, self.transcript.path, _why(error), unsaved)) from error
         self.notify("on_message", message)
 
@@ -187,7 +189,7 @@ def run_agent(
     try:
         return _run(client, toolbox, history, messages, model, max_tokens, max_iterations, request)
     except KeyboardInterrupt:
-        raise history.fail(Interrupted("interrupted (Ctrl-C); the history up to here is kept", messages)) from None
+        raise history.fail(Interrupted(tr("interrupted (Ctrl-C); the history up to here is kept"), messages)) from None
 
 
 def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: _History, messages: list[MessageParam],
@@ -201,11 +203,11 @@ def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: _History, messa
         except anthropic.BadRequestError as error:
             if "prompt is too long" in str(error):
                 raise history.fail(ContextWindowExceeded(
-                    f"the history no longer fits the model's context window ({error.message}); shorten the "
-                    "history or the tool results", messages)) from error
-            raise history.fail(ApiFailed(f"the API call failed: {error}", messages)) from error
+                    tr("the history no longer fits the model's context window ({why}); shorten the history or the "
+                       "tool results", why=error.message), messages)) from error
+            raise history.fail(ApiFailed(tr("the API call failed: {error}", error=error), messages)) from error
         except anthropic.APIError as error:
-            raise history.fail(ApiFailed(f"the API call failed: {error}", messages)) from error
+            raise history.fail(ApiFailed(tr("the API call failed: {error}", error=error), messages)) from error
         usage.append(response.usage)
         history.notify("on_response", iteration, response)
         stop = response.stop_reason
@@ -233,19 +235,20 @@ def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: _History, messa
 
         if stop == "max_tokens":
             raise history.fail(MaxTokensReached(
-                f"the answer was cut at max_tokens={max_tokens}; raise max_tokens "
-                "(any cut-off tool call was not run)", messages, response))
+                tr("the answer was cut at max_tokens={n}; raise max_tokens (any cut-off tool call was not run)",
+                   n=max_tokens), messages, response))
         if stop == "refusal":
             details = response.stop_details
-            why = f" (category: {details.category}; {details.explanation})" if details else ""
-            raise history.fail(Refused(f"the model refused to continue{why}; retrying will not help",
+            why = tr(" (category: {category}; {explanation})", category=details.category,
+                     explanation=details.explanation) if details else ""
+            raise history.fail(Refused(tr("the model refused to continue{why}; retrying will not help", why=why),
                                        messages, response))
         if stop == "model_context_window_exceeded":
             raise history.fail(ContextWindowExceeded(
-                "the conversation no longer fits the model's context window; shorten the history or the "
-                "tool results", messages, response))
-        raise history.fail(UnexpectedStopReason(f"unexpected stop_reason {stop!r}", messages, response))
+                tr("the conversation no longer fits the model's context window; shorten the history or the tool "
+                   "results"), messages, response))
+        raise history.fail(UnexpectedStopReason(tr("unexpected stop_reason {stop!r}", stop=stop), messages, response))
 
     # Rule 4: a cap on iterations, so a loop that gets nowhere does not run until the money runs out.
     raise history.fail(IterationLimitReached(
-        f"no answer after {max_iterations} iterations (the cap); the whole history is kept", messages))
+        tr("no answer after {n} iterations (the cap); the whole history is kept", n=max_iterations), messages))

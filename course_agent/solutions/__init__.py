@@ -12,6 +12,7 @@ import gitlab
 
 from ..client import gitlab_settings, make_client
 from ..config import model_id
+from ..i18n import tr
 from ..review import REVIEW_RULES
 from ..safety import ApprovalRequest, default_approver
 from ..tools import Risk
@@ -78,11 +79,11 @@ def review_pull_request(pr_number: int, max_iterations: int = 20) -> str:
             messages.append({"role": "assistant", "content": response.content})  # and no new user message
             continue
         if stop == "refusal":
-            raise RuntimeError(f"the model refused: {response.stop_details}")  # retrying will not help
+            raise RuntimeError(tr("the model refused: {details}", details=response.stop_details))  # retrying will not help
         if stop == "max_tokens":
-            raise RuntimeError("the answer was cut: raise max_tokens (the cut tool call was not run)")
+            raise RuntimeError(tr("the answer was cut: raise max_tokens (the cut tool call was not run)"))
         if stop != "tool_use":
-            raise RuntimeError(f"unexpected stop reason: {stop}")
+            raise RuntimeError(tr("unexpected stop reason: {stop}", stop=stop))
         messages.append({"role": "assistant", "content": response.content})
         messages.append({"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": block.id, **run_tool(block.name, block.input)}
@@ -91,8 +92,8 @@ def review_pull_request(pr_number: int, max_iterations: int = 20) -> str:
     calls = [block["name"] if isinstance(block, dict) else block.name
              for message in messages if message["role"] == "assistant" and isinstance(message["content"], list)
              for block in message["content"] if (block["type"] if isinstance(block, dict) else block.type) == "tool_use"]
-    raise RuntimeError(f"no answer after {max_iterations} iterations: {len(calls)} tool calls "
-                       f"({', '.join(sorted(set(calls)))})")
+    raise RuntimeError(tr("no answer after {n} iterations: {k} tool calls ({names})", n=max_iterations,
+                          k=len(calls), names=", ".join(sorted(set(calls)))))
 
 
 def review_pull_request_concurrently(pr_number: int, max_iterations: int = 20) -> str:
@@ -108,14 +109,14 @@ def review_pull_request_concurrently(pr_number: int, max_iterations: int = 20) -
                 messages.append({"role": "assistant", "content": response.content})
                 continue
             if response.stop_reason != "tool_use":
-                raise RuntimeError(f"stopped: {response.stop_reason} {response.stop_details or ''}".strip())
+                raise RuntimeError(tr("stopped: {stop}", stop=response.stop_reason))
             messages.append({"role": "assistant", "content": response.content})
             calls = [block for block in response.content if block.type == "tool_use"]
             results = pool.map(lambda block: run_tool(block.name, block.input), calls)  # map keeps the order
             messages.append({"role": "user", "content": [
                 {"type": "tool_result", "tool_use_id": block.id, **result} for block, result in zip(calls, results)
             ]})
-    raise RuntimeError(f"no answer after {max_iterations} iterations")
+    raise RuntimeError(tr("no answer after {n} iterations", n=max_iterations))
 
 
 def show_solution(notebook: int) -> None:

@@ -86,7 +86,7 @@ by all reviews, and automatic caching for the growing conversation.
 
 Каждый вызов в ходе ревью заново отправляет правила, определения инструментов и всю историю сообщений. Если
 расставить точки кэширования `cache_control`, API сохраняет этот префикс: в первый раз он записывается (по тарифу
-1.25x), последующие вызовы читают его (0.1x). `review(cache=True)` ставит одну точку после правил, общую
+1,25 от цены входного токена), последующие вызовы читают его (0,1). `review(cache=True)` ставит одну точку после правил, общую
 для всех ревью, и включает автоматическое кэширование для растущего диалога.
 """),
     code('''def billed(usage):
@@ -101,7 +101,7 @@ for u in cached.usage:
     print(f"in {u.input_tokens:5}  cache write {u.cache_creation_input_tokens:5}  cache read {u.cache_read_input_tokens:5}")
 print(f"billed input: {billed(plain.usage):.0f} without caching, {billed(cached.usage):.0f} with "
       f"({billed(cached.usage) / billed(plain.usage):.0%})")''', '''def billed(usage):
-    """Входные токены по тарифу: запись в кэш стоит 1.25x, чтение 0.1x."""
+    """Входные токены по тарифу: запись в кэш стоит 1,25 цены, чтение — 0,1."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
                for u in usage)
 
@@ -109,8 +109,8 @@ print(f"billed input: {billed(plain.usage):.0f} without caching, {billed(cached.
 plain = review(484, client=client, cache=False)
 cached = review(484, client=client, cache=True)
 for u in cached.usage:
-    print(f"in {u.input_tokens:5}  cache write {u.cache_creation_input_tokens:5}  cache read {u.cache_read_input_tokens:5}")
-print(f"billed input: {billed(plain.usage):.0f} without caching, {billed(cached.usage):.0f} with "
+    print(f"вход {u.input_tokens:5}  запись в кэш {u.cache_creation_input_tokens:5}  чтение из кэша {u.cache_read_input_tokens:5}")
+print(f"входные токены по тарифу: {billed(plain.usage):.0f} без кэширования, {billed(cached.usage):.0f} с ним "
       f"({billed(cached.usage) / billed(plain.usage):.0%})")'''),
     md("""
 The same run as a chart: each request's input, split into what was read from the cache, written to it or
