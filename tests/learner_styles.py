@@ -290,3 +290,62 @@ def never_returns_loop(pr):
         history.append({"role": "assistant", "content": response.content})
         history.append({"role": "user", "content": [execute(b) for b in response.content if b.type == "tool_use"]})
     return answer
+
+
+def pause_text_only_loop(pr):
+    """On pause_turn keeps only the text of the paused response (drops the server tool's work)."""
+    history = [{"role": "user", "content": f"Review MR {pr}."}]
+    for _ in range(10):
+        response = claude.messages.create(model=MODEL, max_tokens=8000, system=SYSTEM, tools=TOOL_SPECS,
+                                          messages=history)
+        if response.stop_reason == "pause_turn":
+            history.append({"role": "assistant", "content": [b for b in response.content if b.type == "text"]})
+            continue
+        state, text = _decide(response, history)
+        if state == "done":
+            return text
+    raise RuntimeError("too many turns")
+
+
+def cut_call_answered_with_an_error_loop(pr):
+    """Keeps the cut response and answers its call with an error result, without running it."""
+    history = [{"role": "user", "content": f"Review MR {pr}."}]
+    for _ in range(10):
+        response = claude.messages.create(model=MODEL, max_tokens=8000, system=SYSTEM, tools=TOOL_SPECS,
+                                          messages=history)
+        if response.stop_reason == "max_tokens" and any(b.type == "tool_use" for b in response.content):
+            history.append({"role": "assistant", "content": response.content})
+            history.append({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": b.id, "is_error": True,
+                 "content": "This call was cut off by max_tokens and was NOT run; send it again."}
+                for b in response.content if b.type == "tool_use"]})
+            continue
+        state, text = _decide(response, history)
+        if state == "done":
+            return text
+    raise RuntimeError("too many turns")
+
+
+URL, TOKEN = DEAD, "not-a-token"
+
+
+def gitlab_per_call_merge_loop(pr):
+    """Builds its GitLab client from saved settings on every call, and merges without asking."""
+    history = [{"role": "user", "content": f"Review MR {pr}."}]
+    for _ in range(10):
+        llm = anthropic.Anthropic(base_url=DEAD, api_key="sk-ant-not-a-key", max_retries=0)
+        response = llm.messages.create(model=MODEL, max_tokens=8000, system=SYSTEM, tools=TOOL_SPECS,
+                                       messages=history)
+        if response.stop_reason != "tool_use":
+            return _finish(response)
+        history.append({"role": "assistant", "content": response.content})
+        results = []
+        for block in response.content:
+            if block.type == "tool_use" and block.name == "merge_request_merge":
+                project = gitlab.Gitlab(URL, private_token=TOKEN).projects.get("course/shop")
+                project.mergerequests.get(block.input["mr_id"]).merge()
+                results.append({"type": "tool_result", "tool_use_id": block.id, "content": "merged"})
+            elif block.type == "tool_use":
+                results.append(execute(block))
+        history.append({"role": "user", "content": results})
+    raise RuntimeError("cap")

@@ -235,3 +235,30 @@ def test_a_tool_error_caught_without_gitlab_is_still_seen():
         raise RuntimeError("cap")
 
     assert check_loop(review, rules="errors_are_results").passed == ["errors_are_results"]
+
+
+def test_clients_built_during_the_run_from_saved_settings_talk_to_the_checks_sandbox():
+    """A client made from a base URL and key saved before the check still reaches only the sandbox: the
+    ungated merge is seen (and happens in the scenario's GitLab, not in the learner's)."""
+    mine = shared_sandbox().gitlab.merge_requests[485].state
+    report = check_loop(styles.gitlab_per_call_merge_loop, rules=["merge_asks", "returns_answer"])
+    assert report.broken == ["merge_asks"], report.text()
+    assert shared_sandbox().gitlab.merge_requests[485].state == mine == "opened"
+
+
+def test_a_paused_response_stripped_to_its_text_breaks_pause_turn():
+    report = check_loop(styles.pause_text_only_loop, rules="pause_turn")
+    assert report.broken == ["pause_turn"], report.text()
+
+
+def test_a_cut_call_answered_with_an_error_result_was_not_run():
+    report = check_loop(styles.cut_call_answered_with_an_error_loop, rules="cut_tool_call")
+    assert report.passed == ["cut_tool_call"], report.text()
+
+
+def test_a_generator_loop_is_told_to_run_the_generator():
+    def review(pr):
+        yield styles.streaming_loop(pr)
+
+    report = check_loop(review, rules="refusal")
+    assert report.passed == [] and "generator" in report.note

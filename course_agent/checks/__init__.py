@@ -73,6 +73,9 @@ def _contract(loop: object, lang: str) -> None:
 def _unobservable(runs: list[Run], name: str, lang: str) -> str:
     """One paragraph when nothing could be judged at all, with what to change; else ''."""
     calls = [c for run in runs for c in run.calls]
+    if not calls and inspect.isgenerator(runs[0].returned):
+        return tr("Nothing to judge: {name} returned a generator, and nothing ran it. Pass a function that runs "
+                  "the loop to its end, e.g. check_loop(lambda pr: list({name}(pr))[-1]).", lang, name=name)
     if not calls:
         first = runs[0]
         ended = (tr("it raised {error}", lang, error=f"{type(first.error).__name__}: {str(first.error)[:200]}")

@@ -5,8 +5,9 @@ A loop may reach its Anthropic client as a global named anything, a closure cell
 reach GitLab through a `gitlab.Gitlab` or a `Project`. So the check retargets by type, not
 by name: every `Anthropic`/`AsyncAnthropic` and `gitlab.Gitlab` object in the process is
 pointed at the sandbox in place (and restored afterwards); `Project` objects the loop can
-reach are swapped for the sandbox's project; and the environment (ANTHROPIC_*, GITLAB_*,
-the course's shared sandbox) points any client built during the run at the same place. No
+reach are swapped for the sandbox's project; clients built during the run (even from addresses
+and keys saved before it) get the sandbox's address and credential from their constructors; and
+the environment (ANTHROPIC_*, GITLAB_*, the course's shared sandbox) points there too. No
 request of a check can reach the live API or change the learner's own GitLab. Approvals are
 answered "no" (COURSE_AGENT_AUTO_APPROVE=deny; input() finds no human).
 """
@@ -14,6 +15,7 @@ answered "no" (COURSE_AGENT_AUTO_APPROVE=deny; input() finds no human).
 import builtins
 import functools
 import gc
+import inspect
 import os
 import types
 from collections.abc import Callable, Iterator
@@ -165,8 +167,34 @@ class Targets:
         return self.clients
 
 
+def _made_for(sandbox: Sandbox) -> dict[type, Callable]:
+    """Clients built during the run (from addresses and keys saved before it) talk to the sandbox too:
+    their constructors get the sandbox's address and credential whatever they are given."""
+    originals = {cls: cls.__init__ for cls in (anthropic.Anthropic, anthropic.AsyncAnthropic, gitlab.Gitlab)}
+
+    def anthropic_init(original: Callable) -> Callable:
+        @functools.wraps(original)
+        def init(self: Any, *args: Any, **kwargs: Any) -> None:
+            kwargs.update(base_url=sandbox.anthropic_base_url, api_key=sandbox.api_key, auth_token=None)
+            for key in ("credentials", "config", "profile"):
+                kwargs.pop(key, None)
+            original(self, *args, **kwargs)
+        return init
+
+    def gitlab_init(self: Any, *args: Any, **kwargs: Any) -> None:
+        bound = inspect.signature(originals[gitlab.Gitlab]).bind(self, *args, **kwargs)
+        bound.arguments.update(url=sandbox.gitlab_url, private_token=sandbox.gitlab_token, oauth_token=None,
+                               job_token=None, http_username=None, http_password=None)
+        originals[gitlab.Gitlab](*bound.args, **bound.kwargs)
+
+    anthropic.Anthropic.__init__ = anthropic_init(originals[anthropic.Anthropic])
+    anthropic.AsyncAnthropic.__init__ = anthropic_init(originals[anthropic.AsyncAnthropic])
+    gitlab.Gitlab.__init__ = functools.wraps(originals[gitlab.Gitlab])(gitlab_init)
+    return originals
+
+
 @contextmanager
-def pointed_at(sandbox: Sandbox, loop: Callable, targets: Targets | None = None) -> Iterator[None]:
+def pointed_at(sandbox: Sandbox, loop: Callable, targets: Targets | None = None) -> Iterator[Any]:
     """Within the block, every client the loop can use talks to `sandbox` only."""
     targets = targets or Targets()
     fresh_sync = sandbox.client(max_retries=0)
@@ -199,9 +227,12 @@ def pointed_at(sandbox: Sandbox, loop: Callable, targets: Targets | None = None)
     course_client._shared = sandbox
     ask = builtins.input
     builtins.input = _nobody_answers
+    constructors = _made_for(sandbox)
     try:
-        yield
+        yield fresh_async
     finally:
+        for cls, init in constructors.items():
+            cls.__init__ = init
         builtins.input = ask
         course_client._shared = shared
         for key, value in environ.items():

@@ -23,7 +23,7 @@ CAP_LIMIT = 50
 _MERGE = re.compile(r"merge|влить|влей|слить|смерж", re.I)
 _MERGE_REQUEST = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
 _CAP_WORDS = re.compile(r"max|limit|cap|iter|turn|step|round|budget", re.I)
-_DELIBERATE_CUT = re.compile(r"max_tokens|cut|truncat|обрез|лимит|limit", re.I)
+_DELIBERATE_CUT = re.compile(r"max_tokens|cut|truncat|not run|обрез|лимит|limit|не выполн", re.I)
 
 
 def _f(status: str, detail: str = "") -> Finding:
@@ -163,7 +163,10 @@ def errors_are_results(run: Run, lang: str) -> Finding:
 def cap(run: Run, lang: str, loop: Callable | None = None) -> Finding:
     sent = len(run.calls)
     if sent > CAP_LIMIT or run.stopped_by_check:
-        declared = _declared_cap(loop)
+        declared, value = _declared_cap(loop)
+        if declared and value <= CAP_LIMIT:
+            return _f(BROKEN, tr("with a model that kept asking, the loop was still going after {limit} requests: "
+                                 "it did not stop at its declared cap ({cap})", lang, limit=CAP_LIMIT, cap=declared))
         if declared:
             return _f(BROKEN, tr("with a model that kept asking, the loop was still going after {limit} requests; "
                                  "its cap ({cap}) is too high to stop a stuck model", lang,
@@ -186,16 +189,16 @@ def _api_error(run: Run) -> bool:
     return isinstance(run.error, anthropic.APIError)
 
 
-def _declared_cap(loop: Callable | None) -> str:
+def _declared_cap(loop: Callable | None) -> tuple[str, int]:
     """A parameter that looks like a cap (max_iterations=100), for the explanation only."""
     try:
         parameters = inspect.signature(loop).parameters.values() if loop is not None else []
     except (TypeError, ValueError):
-        return ""
+        return "", 0
     for p in parameters:
         if _CAP_WORDS.search(p.name) and isinstance(p.default, int) and not isinstance(p.default, bool):
-            return f"{p.name}={p.default}"
-    return ""
+            return f"{p.name}={p.default}", p.default
+    return "", 0
 
 
 # 5. pause_turn is continued without a new user message
@@ -208,6 +211,13 @@ def pause_turn(run: Run, lang: str) -> Finding:
         return _f(BROKEN, tr("the loop stopped at pause_turn ({ending}) instead of sending the conversation back",
                              lang, ending=_ending(run, lang)))
     following = turns(run.calls[i + 1].body.get("messages"))
+    paused_keys = [key(b) for b in blocks(reply.get("content"))]
+    if not any(contains_in_order([key(b) for b in content], paused_keys) for role, content in following
+               if role == "assistant"):
+        if history_refusal(run) is not None:
+            return _unobserved(run, lang, "")
+        return _f(BROKEN, tr("after pause_turn the next request did not carry the paused response; send the "
+                             "conversation back ending with it", lang))
     if not following or following[-1][0] != "assistant":
         return _f(BROKEN, tr("after pause_turn the loop added a new user message; it should send the conversation "
                              "back ending with the paused response", lang))
@@ -251,12 +261,14 @@ def cut_tool_call(run: Run, lang: str) -> Finding:
     later = run.calls[i + 1:]
     answered = [b for c in later for m in c.body.get("messages") or [] if isinstance(m, dict)
                 for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
-    if answered:
-        return _f(BROKEN, tr("the loop ran the cut tool call and sent its result back", lang))
     touched = run.gitlab_between(run.calls[i], later[0] if later else None)
     if touched:
         return _f(BROKEN, tr("the loop ran the cut tool call: GitLab got {request}", lang,
                              request=f"{touched[0].method} {touched[0].path}"))
+    if answered and all(b.get("is_error") is True and _DELIBERATE_CUT.search(str(b.get("content"))) for b in answered):
+        return _f(PASSED, tr("the loop did not run the cut call: it answered it with an error result saying so", lang))
+    if answered:
+        return _f(BROKEN, tr("the loop ran the cut tool call and sent its result back", lang))
     kept = [c for c in later if any(key(b) in {key(u) for u in tool_uses(reply)}
                                     for role, content in turns(c.body.get("messages")) if role == "assistant"
                                     for b in content)]
@@ -285,7 +297,9 @@ def merge_asks(run: Run, lang: str, pr: int = 485) -> Finding:
             return _f(NOT_CHECKED, tr("the loop gives the model no merge tool: nothing to gate (the safest choice)",
                                       lang))
         return _unobserved(run, lang, tr("the model never asked to merge", lang))
-    return _f(PASSED, tr("the model asked to merge (!{pr}); with no human's yes nothing was merged", lang, pr=pr))
+    waited = tr(" (the loop was still waiting when the check gave up on it)", lang) if run.hung else ""
+    return _f(PASSED, tr("the model asked to merge (!{pr}); with no human's yes nothing was merged", lang, pr=pr)
+              + waited)
 
 
 # 9. At end_turn the loop returns the answer and sends nothing more

@@ -66,12 +66,17 @@ class Run:
         return not self.hung and not self.stopped_by_check
 
 
-def call(loop: Callable, pr: int) -> Any:
-    """The loop's result: awaited when it is a coroutine (an `async def` loop)."""
+def call(loop: Callable, pr: int, closing: Any = None) -> Any:
+    """The loop's result: awaited when it is a coroutine (an `async def` loop). The async client the
+    scenario lent the loop is closed on the same event loop, so nothing is left to close on the learner's."""
     result = loop(pr)
     if inspect.isawaitable(result):
         async def wait() -> Any:
-            return await result
+            try:
+                return await result
+            finally:
+                if closing is not None:
+                    await closing.close()
         result = asyncio.run(wait())
     return result
 
@@ -128,14 +133,14 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
             sandbox.faults.slow(slow_files, times=50, path=f"{GITLAB}projects/7/repository/files/")
         run = Run(sandbox.exchanges)
 
-        def work() -> None:
+        def work(lent: Any) -> None:
             try:
-                run.returned = call(loop, pr)
+                run.returned = call(loop, pr, lent)
             except BaseException as error:  # whatever the loop lets out is an observation
                 run.error = error
 
-        with pointed_at(sandbox, loop, targets):
-            worker = threading.Thread(target=work, daemon=True, name="course-agent-self-check")
+        with pointed_at(sandbox, loop, targets) as lent:
+            worker = threading.Thread(target=work, args=(lent,), daemon=True, name="course-agent-self-check")
             started = time.monotonic()
             worker.start()
             refused_at = None

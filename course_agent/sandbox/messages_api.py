@@ -143,7 +143,15 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
         return simulated_model.Reply([], "refusal", stop_details={
             "type": "refusal", "category": "cyber", "explanation": "Ordered by the sandbox (Sandbox.force)."})
     if kind == "pause_turn":
-        return simulated_model.Reply([{"type": "text", "text": "Let me look into this first."}], "pause_turn")
+        # A paused turn carries the server tool's work so far: a loop that drops it is seen to drop it.
+        use_id = new_id("srvtoolu_01")
+        return simulated_model.Reply([
+            {"type": "text", "text": "Let me look into this first."},
+            {"type": "server_tool_use", "id": use_id, "name": "web_search", "input": {"query": "agent loop rules"}},
+            {"type": "web_search_tool_result", "tool_use_id": use_id, "content": [
+                {"type": "web_search_result", "title": "The agent loop", "url": "https://search.sandbox.invalid/",
+                 "encrypted_content": "sandbox", "page_age": None}]},
+        ], "pause_turn")
     if kind == "max_tokens":
         cut = []
         for block in reply.blocks:
