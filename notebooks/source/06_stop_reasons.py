@@ -90,13 +90,15 @@ crash: a cut tool call must never run.
 входные данные неполные. Здесь должно быть `{"pr": 482}`. Если выполнить такой вызов, ревью получит
 не тот merge request или всё упадёт: обрезанный вызов инструмента выполнять нельзя.
 """),
-    code('''for budget in (17, 26, 27):
-    cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS,
-                                 messages=[{"role": "user", "content": "Review pull request #482."}])
+    code('''task = [{"role": "user", "content": "Review pull request #482."}]
+whole = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=task).usage.output_tokens
+for budget in (whole - 11, whole - 2, whole - 1):  # just short of the whole answer
+    cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)
     block = cut.content[-1]
-    print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))''', '''for budget in (17, 26, 27):
-    cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS,
-                                 messages=[{"role": "user", "content": "Проверь pull request #482."}])
+    print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))''', '''task = [{"role": "user", "content": "Проверь pull request #482."}]
+whole = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=task).usage.output_tokens
+for budget in (whole - 11, whole - 2, whole - 1):  # чуть меньше, чем нужно на весь ответ
+    cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)
     block = cut.content[-1]
     print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))'''),
     md("""
