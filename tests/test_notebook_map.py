@@ -1,0 +1,48 @@
+"""notebooks/README.md maps each rule of the lesson to a cell: the cells exist in both languages, and
+the demos that depend on token counts or the sandbox show what the table says, in English and Russian."""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NAMES = {p.name[:2]: p.name for p in (NOTEBOOKS / "en").glob("*.ipynb")}
+
+
+def cell(language: str, notebook: str, number: int):
+    return nbformat.read(NOTEBOOKS / language / NAMES[notebook], as_version=4).cells[number - 1]
+
+
+def shown(c) -> str:
+    return "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) + str(o.get("evalue", ""))
+                   + str(o.get("ename", ""))
+                   for o in c.outputs)
+
+
+def test_every_cell_the_table_names_is_a_code_cell_with_output_in_both_languages():
+    table = (NOTEBOOKS / "README.md").read_text(encoding="utf-8")
+    references = []
+    for notebook, cells in re.findall(r"(\d\d), cells? ([\d, and]+)", table):
+        references += [(notebook, int(n)) for n in re.findall(r"\d+", cells)]
+    assert len(references) > 25
+    for language in ("en", "ru"):
+        for notebook, number in references:
+            c = cell(language, notebook, number)
+            assert c.cell_type == "code", f"{language} {notebook} cell {number} is not code"
+            assert c.outputs or number == 27, f"{language} {notebook} cell {number} shows nothing"
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(language):
+    assert all(s in shown(cell(language, "06", 7)) for s in ("{}", "{'pr': 4}", "{'pr': 48}"))
+    assert "Expected `thinking` or `redacted_thinking`" in shown(cell(language, "05", 18))
+    assert "cannot be modified" in shown(cell(language, "05", 20))
+    assert "bound to a different conversation" in shown(cell(language, "05", 24))
+    assert "thinking" in shown(cell(language, "05", 16))
+    assert "'1, 2, 3, 4, '" in shown(cell(language, "06", 9))
+    assert "OverloadedError" in shown(cell(language, "05", 28))
+    assert "RuntimeError" in shown(cell(language, "03", 17))
+    whole = cell(language, "03", 27).source
+    assert "make_client()" in whole and "def review_pull_request" in whole and "def run_tool" in whole
