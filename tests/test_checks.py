@@ -120,13 +120,24 @@ def test_nothing_observed_is_said_and_nothing_passes():
     assert "Nothing to judge" in report.note and "anthropic client" in report.note
 
 
-def test_a_loop_with_its_own_key_is_told_why_nothing_was_judged():
+def test_a_loop_that_builds_its_own_client_with_its_own_key_is_judged_on_the_sandbox():
+    """The constructor of a client made during the run gets the sandbox's address and key: the requests
+    reach the check (never the live API, whatever key the loop holds)."""
     def review(pr):
-        own = anthropic.Anthropic(api_key="sk-ant-my-own", max_retries=0)
+        own = anthropic.Anthropic(api_key="sk-ant-my-own", base_url="https://api.anthropic.com", max_retries=0)
+        return styles.review_with(pr, own)
+
+    report = check_loop(review, rules=["refusal", "returns_answer"])
+    assert report.ok, report.text()
+
+
+def test_a_loop_whose_requests_all_get_401_is_told_why_nothing_was_judged():
+    def review(pr):
+        own = anthropic.Anthropic(max_retries=0, default_headers={"X-Api-Key": "sk-ant-my-own"})
         return styles.review_with(pr, own)
 
     report = check_loop(review, rules=["refusal"])
-    assert report.passed == [] and "401" in report.note
+    assert report.passed == [] and "401" in report.note, report.text()
 
 
 @pytest.mark.parametrize("bad, words", [
