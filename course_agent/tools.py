@@ -104,18 +104,27 @@ class Toolbox:
         return result
 
     def run_all(self, blocks: Iterable[ToolUseBlock]) -> list[ToolResultBlockParam]:
-        """Every call of one turn, concurrently; results in the order of the calls."""
+        """Every call of one turn; results in the order of the calls. Read-only calls run concurrently,
+        calls that write or are dangerous one at a time, in order, after them (docs: parallel tool use)."""
         blocks = list(blocks)
-        if len(blocks) <= 1:
-            return [self.run(b) for b in blocks]
-        pool = ThreadPoolExecutor(max_workers=min(self.max_workers, len(blocks)))
-        try:
-            results = list(pool.map(self.run, blocks))
-        except BaseException:  # Ctrl-C: do not wait for the calls still running, start no more
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown()
-        return results
+        reads = [i for i, b in enumerate(blocks) if self._risk(b.name) is Risk.READ_ONLY]
+        results: dict[int, ToolResultBlockParam] = {}
+        if len(reads) > 1:
+            pool = ThreadPoolExecutor(max_workers=min(self.max_workers, len(reads)))
+            try:
+                results.update(zip(reads, pool.map(self.run, [blocks[i] for i in reads])))
+            except BaseException:  # Ctrl-C: do not wait for the calls still running, start no more
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            pool.shutdown()
+        for i, block in enumerate(blocks):
+            if i not in results:
+                results[i] = self.run(block)
+        return [results[i] for i in range(len(blocks))]
+
+    def _risk(self, name: str) -> Risk:
+        tool = self._by_name.get(name)
+        return tool.risk if tool is not None else Risk.READ_ONLY  # an unknown name only gets an error back
 
     def _run(self, name: str, tool_input: object) -> tuple[str, bool]:
         tool = self._by_name.get(name)

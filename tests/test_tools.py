@@ -166,3 +166,38 @@ def test_ctrl_c_during_parallel_calls_does_not_wait_for_them():
         box(slow).run_all([use(tool_input={"pr": n}, n=n) for n in (1, 2)])
     assert time.monotonic() - started < 2
     release.set()
+
+
+def test_reads_run_concurrently_and_writes_one_at_a_time_in_order():
+    """Parallel tool use per the docs: read-only calls at the same time, side effects one after another."""
+    import threading
+    import time as clock
+
+    from anthropic.types import ToolUseBlock
+
+    from course_agent.tools import Risk, Tool, Toolbox
+
+    running, most, order, lock = [0], [0], [], threading.Lock()
+
+    def tracked(kind):
+        def work(n: int) -> str:
+            with lock:
+                running[0] += 1
+                most[0] = max(most[0], running[0]) if kind == "read" else most[0]
+                order.append((kind, n))
+            clock.sleep(0.05)
+            with lock:
+                running[0] -= 1
+            return f"{kind} {n}"
+        return work
+
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    box = Toolbox([Tool("read", "Read.", schema, tracked("read"), Risk.READ_ONLY),
+                   Tool("write", "Write.", schema, tracked("write"), Risk.WRITES)])
+    blocks = [ToolUseBlock(id=f"t{i}", type="tool_use", name=name, input={"n": i})
+              for i, name in enumerate(["read", "write", "read", "write", "read"])]
+    results = box.run_all(blocks)
+    assert [r["tool_use_id"] for r in results] == [b.id for b in blocks]
+    assert most[0] >= 2, "the reads did not overlap"
+    writes = [n for kind, n in order if kind == "write"]
+    assert writes == [1, 3], "writes ran out of order"
