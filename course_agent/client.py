@@ -107,3 +107,9 @@ def gitlab_settings() -> tuple[str, str, str]:
     sandbox = shared_sandbox()
     _announce("gitlab", tr("using the sandbox's demo GitLab (project {project}).", project=sandbox.project))
     return sandbox.gitlab_url, sandbox.gitlab_token, sandbox.project
+
+
+def reset_demo() -> None:
+    """Put the sandbox's demo GitLab back as it was at start (nothing merged, no notes): for instructors
+    between two demos, or for a learner who merged !485 on purpose. Only the offline sandbox can be reset."""
+    shared_sandbox().reset_demo()

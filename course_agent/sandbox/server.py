@@ -142,8 +142,8 @@ class Sandbox:
             listener.close()
             shutil.rmtree(self._workdir, ignore_errors=True)
             raise
-        app = SandboxApp(MessagesHttp(self.api_key, self.messages_api), self.faults,
-                         [GitLabHttp(self.gitlab_token, self.gitlab)])
+        self._gitlab_http = GitLabHttp(self.gitlab_token, self.gitlab)
+        app = SandboxApp(MessagesHttp(self.api_key, self.messages_api), self.faults, [self._gitlab_http])
         app.exchanges = self.exchanges
         self.app = app
         self._server = create_server(app, sockets=[listener], threads=WORKER_THREADS, ident="course-agent-sandbox",
@@ -180,6 +180,14 @@ class Sandbox:
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
         self._server = self._thread = self._workdir = None
+
+    def reset_demo(self) -> None:
+        """Put the demo GitLab back as it was at start (a fresh copy of the repository and its merge
+        requests: nothing merged, no notes), e.g. between two live demos. The Messages API is untouched."""
+        if self._server is None or self._workdir is None:
+            raise RuntimeError("the sandbox is not running: call start() or use `with Sandbox() as sb:`")
+        fresh = Path(tempfile.mkdtemp(prefix="reset-", dir=self._workdir))
+        self.gitlab = self._gitlab_http.project = DemoProject(fresh)
 
     def __enter__(self) -> "Sandbox":
         return self.start()

@@ -266,6 +266,15 @@ dispatcher, the rules and the loop.
     code("\n\n".join([SETUP, GITLAB, TOOLS, RULES, LOOP, 'print(review_pull_request(483))']),
          "\n\n".join([SETUP_RU, GITLAB_RU, TOOLS_RU, RULES_RU, LOOP_RU, 'print(review_pull_request(483))'])),
     md("""
+**For instructors:** `course_agent.widgets.Stepper` runs the same review one API call at a time, with
+Next and Play buttons, showing what each request adds and what the loop does next; `reset_demo()` puts the
+demo GitLab back between two demos. See `docs/instructor.md`.
+""", """
+**Для преподавателей:** `course_agent.widgets.Stepper` проводит то же ревью по одному вызову API, с кнопками
+«Дальше» и «Пуск», и показывает, что добавляет каждый запрос и что цикл сделает дальше; `reset_demo()`
+возвращает демо-GitLab в исходное состояние между показами. Подробнее — в `docs/instructor.md`.
+"""),
+    md("""
 ## Recap
 
 - The loop: request; on `tool_use` append the response, run every tool, append all results; repeat.

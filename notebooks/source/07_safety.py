@@ -119,9 +119,14 @@ Let us put `main` back and fix it properly.
 Этой ячейке нужна песочница: её GitLab сбрасывается для каждого ядра. Не пробуйте это на реальном проекте.
 Вернём `main` на место и исправим всё как следует.
 """),
-    code('''repository.git("update-ref", "refs/heads/main", before)
-repository.refs_moved()
-shared_sandbox().gitlab.merge_requests[485].state = "opened"
+    code('''from course_agent.client import reset_demo
+
+reset_demo()  # the demo GitLab as it was at start: nothing merged, no notes
+repository = shared_sandbox().gitlab.repository
+print("main restored:", repository.sha("main") == before)''', '''from course_agent.client import reset_demo
+
+reset_demo()  # демо-GitLab в исходном состоянии: ничего не влито, комментариев нет
+repository = shared_sandbox().gitlab.repository
 print("main restored:", repository.sha("main") == before)'''),
     md("""
 ## Fix it: a policy, a human, a log
