@@ -90,6 +90,16 @@ that picks the function by name.
 It reads like the lesson's skeleton. Three lines carry its rules: the response goes into the
 history whole; every requested tool runs; all results go back in one user message. And the loop
 ends in one of two ways: the model says it is done (`end_turn`), or the cap is reached.
+
+```mermaid
+flowchart LR
+    M["messages"] --> C["client.messages.create"]
+    C -- "stop_reason: tool_use" --> T["append the response whole,<br/>run every tool"]
+    T -- "all tool_results in one user message" --> M
+    C -- "end_turn" --> A["return the text"]
+    C -- "max_tokens, refusal, anything else" --> E["stop with a clear error"]
+    M -- "more iterations than the cap" --> E
+```
 """, """
 ## Цикл
 
@@ -97,6 +107,16 @@ ends in one of two ways: the model says it is done (`end_turn`), or the cap is r
 целиком; выполняется каждый запрошенный инструмент; все результаты возвращаются одним сообщением
 от user. А заканчивается цикл одним из двух способов: модель
 сообщает, что закончила (`end_turn`), или достигнуто ограничение на итерации.
+
+```mermaid
+flowchart LR
+    M["messages"] --> C["client.messages.create"]
+    C -- "stop_reason: tool_use" --> T["ответ — в историю целиком,<br/>выполнить все инструменты"]
+    T -- "все tool_result одним сообщением от user" --> M
+    C -- "end_turn" --> A["вернуть текст"]
+    C -- "max_tokens, refusal, что-то другое" --> E["остановиться с понятной ошибкой"]
+    M -- "итераций больше ограничения" --> E
+```
 """),
     code(LOOP, LOOP_RU),
     md("""

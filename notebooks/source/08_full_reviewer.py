@@ -30,11 +30,33 @@ CELLS = [
 
 `review(pr)` puts together everything of the previous notebooks: the reference loop, the GitLab tools,
 the safety gate (merging asks a human). The progress printer is an observer of the loop.
+
+```mermaid
+flowchart LR
+    M["messages<br/>(rules cached)"] --> C["client.messages.create"]
+    C -- "tool_use" --> G{"safety gate"}
+    G -- "read-only: at once" --> T["GitLab tools"]
+    G -- "merge_pr: a human says yes or no" --> T
+    T -- "results, errors as is_error" --> M
+    C -- "end_turn" --> R["the review (posted as a note)"]
+    C -- "other stop reasons, the cap" --> E["a clear error, history kept"]
+```
 """, """
 ## Несколько merge request
 
 `review(pr)` собирает вместе всё из предыдущих блокнотов: эталонный цикл, инструменты GitLab,
 шлюз безопасности (слияние требует подтверждения человека). Вывод прогресса — наблюдатель (observer) цикла.
+
+```mermaid
+flowchart LR
+    M["messages<br/>(правила в кэше)"] --> C["client.messages.create"]
+    C -- "tool_use" --> G{"шлюз безопасности"}
+    G -- "только чтение: сразу" --> T["инструменты GitLab"]
+    G -- "merge_pr: человек говорит да или нет" --> T
+    T -- "результаты, ошибки с is_error" --> M
+    C -- "end_turn" --> R["ревью (публикуется комментарием)"]
+    C -- "другие причины остановки, ограничение" --> E["понятная ошибка, история сохранена"]
+```
 """),
     code('''from course_agent.review import review
 from course_agent.progress import ProgressPrinter
