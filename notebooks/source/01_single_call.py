@@ -1,4 +1,5 @@
 from cells import code, md
+from quizzes import quiz
 from exercise_cells import EXERCISE_01
 
 SETUP = '''import os
@@ -168,6 +169,7 @@ print(full.content[0].text)''', '''full = client.messages.create(
 print(full.stop_reason, "-", full.usage.output_tokens, "output tokens")
 print(full.content[0].text)'''),
     *EXERCISE_01,
+    quiz(1),
     md("""
 ## Recap
 

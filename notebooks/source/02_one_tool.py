@@ -1,4 +1,5 @@
 from cells import code, md
+from quizzes import quiz
 from exercise_cells import EXERCISE_02
 from common import GITLAB, GITLAB_RU, SETUP, SETUP_RU
 
@@ -203,6 +204,7 @@ The fix is the order of step 3: the assistant message with the `tool_use` first,
 show(fixed)
 print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=fixed).stop_reason)'''),
     *EXERCISE_02,
+    quiz(2),
     md("""
 ## Recap
 

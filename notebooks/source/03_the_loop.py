@@ -1,4 +1,5 @@
 from cells import code, md
+from quizzes import quiz
 from common import GITLAB, GITLAB_RU, RULES, RULES_RU, SETUP, SETUP_RU, TOOLS, TOOLS_RU
 
 LOOP = '''def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
@@ -294,6 +295,7 @@ demo GitLab back between two demos. See `docs/instructor.md`.
 «Дальше» и «Пуск», и показывает, что добавляет каждый запрос и что цикл сделает дальше; `reset_demo()`
 возвращает демо-GitLab в исходное состояние между показами. Подробнее — в `docs/instructor.md`.
 """),
+    quiz(3),
     md("""
 ## Recap
 

@@ -1,4 +1,5 @@
 from cells import code, md
+from quizzes import quiz
 from common import GITLAB, GITLAB_RU, RULES, RULES_RU, SETUP, SETUP_RU, TOOLS, TOOLS_RU
 
 CELLS = [
@@ -253,6 +254,7 @@ The reference solution passes the same check (a spoiler: `show_solution(4)` prin
 from course_agent.solutions import show_solution
 
 check_exercise_4(solutions.review_pull_request_concurrently)'''),
+    quiz(4),
     md("""
 ## Recap
 

@@ -1,4 +1,5 @@
 from cells import code, md
+from quizzes import quiz
 from exercise_cells import EXERCISE_05
 from common import GITLAB, GITLAB_RU, RULES, RULES_RU, SETUP, SETUP_RU, TOOLS, TOOLS_RU
 
@@ -287,6 +288,7 @@ it sees on the wire: here, the two rules of this notebook.
     code('''from course_agent.checks import check_loop
 
 check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "errors_are_results"])'''),
+    quiz(5),
     md("""
 ## Recap
 

@@ -1,4 +1,5 @@
 from cells import code, md
+from quizzes import quiz
 from common import SETUP, SETUP_RU
 
 HANDLER = '''def what_to_do(response) -> str:
@@ -311,6 +312,7 @@ The reference solution passes the same check (a spoiler: `show_solution(6)` prin
 from course_agent.solutions import show_solution
 
 check_exercise_6(solutions.review_pull_request)'''),
+    quiz(6),
     md("""
 ## Recap
 

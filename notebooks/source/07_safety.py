@@ -1,4 +1,5 @@
 from cells import code, md
+from quizzes import quiz
 from exercise_cells import EXERCISE_07
 from common import SETUP, SETUP_RU
 
@@ -217,6 +218,7 @@ strict = Toolbox(gitlab_tools.tools(), gate=SafetyGate(Policy({"merge_pr": Decis
 denied = run_agent(client, "Проверь merge request !485.", strict, system=REVIEW_RULES)
 print(denied.messages[4]["content"][0]["content"])'''),
     *EXERCISE_07,
+    quiz(7),
     md("""
 ## Recap
 

@@ -1,4 +1,5 @@
 from cells import code, md
+from quizzes import quiz
 from exercise_cells import EXERCISE_08
 from common import SETUP, SETUP_RU
 
@@ -246,6 +247,7 @@ export COURSE_AGENT_MODEL=claude-opus-5        # необязательно: д�
 пишет своё ревью), а ячейкам, которые внедряют сбои или сжимают контекстное окно, нужна песочница.
 """),
     *EXERCISE_08,
+    quiz(8),
     md("""
 ## Recap
 
