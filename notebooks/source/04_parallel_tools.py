@@ -142,10 +142,10 @@ API принимает результаты, разбитые на нескол�
 одному, и перестаёт их делать. Вот цикл, который разбивает результаты, а затем в том же диалоге
 просит сделать то же ревью ещё раз:
 """),
-    code('''def loop(messages, split):
+    code('''def loop(messages, split, tool_choice={"type": "auto"}):
     while True:
         response = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
-                                          messages=messages)
+                                          tool_choice=tool_choice, messages=messages)
         messages.append({"role": "assistant", "content": response.content})
         calls = [b for b in response.content if b.type == "tool_use"]
         if response.stop_reason != "tool_use":
@@ -163,10 +163,10 @@ print("first review, results split:")
 loop(history, split=True)
 history.append({"role": "user", "content": "Review merge request !484 once more, please."})
 print("second review in the same conversation:")
-loop(history, split=True)''', '''def loop(messages, split):
+loop(history, split=True)''', '''def loop(messages, split, tool_choice={"type": "auto"}):
     while True:
         response = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
-                                          messages=messages)
+                                          tool_choice=tool_choice, messages=messages)
         messages.append({"role": "assistant", "content": response.content})
         calls = [b for b in response.content if b.type == "tool_use"]
         if response.stop_reason != "tool_use":
@@ -200,6 +200,39 @@ loop(history, split=False)''', '''history = [{"role": "user", "content": "Про
 loop(history, split=False)
 history.append({"role": "user", "content": "Проверь merge request !484 ещё раз, пожалуйста."})
 loop(history, split=False)'''),
+    md("""
+## Choosing how the model uses tools: `tool_choice`
+
+`tool_choice` says whether the model must use a tool: `{"type": "auto"}` (the default: it decides),
+`{"type": "any"}` (some tool, it picks which), `{"type": "tool", "name": ...}` (that one) or
+`{"type": "none"}` (no tools this time). With `"disable_parallel_tool_use": true` it asks for at most one
+call per response, so the same review takes more round trips (docs: *Tool use*, "Forcing tool use" and
+"Parallel tool use"). Forced tool use cannot be combined with extended thinking.
+""", """
+## Как модель пользуется инструментами: `tool_choice`
+
+`tool_choice` задаёт, обязана ли модель вызвать инструмент: `{"type": "auto"}` (по умолчанию: решает
+сама), `{"type": "any"}` (какой-нибудь инструмент на её выбор), `{"type": "tool", "name": ...}` (именно этот)
+или `{"type": "none"}` (на этот раз без инструментов). С `"disable_parallel_tool_use": true` она просит не
+больше одного вызова за ответ, и то же ревью требует больше обращений к API (документация: *Tool use*,
+разделы «Forcing tool use» и «Parallel tool use»). Принудительный вызов инструмента несовместим с
+расширенным рассуждением.
+"""),
+    code('''task = [{"role": "user", "content": "Review merge request !484."}]
+for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read_file"}, {"type": "none"}):
+    reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
+                                   tool_choice=choice, messages=task)
+    print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+
+one_at_a_time = [{"role": "user", "content": "Review merge request !484."}]
+loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_tool_use": True})''', '''task = [{"role": "user", "content": "Проверь merge request !484."}]
+for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read_file"}, {"type": "none"}):
+    reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
+                                   tool_choice=choice, messages=task)
+    print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+
+one_at_a_time = [{"role": "user", "content": "Проверь merge request !484."}]
+loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_tool_use": True})'''),
     md("""
 ## Exercise
 
