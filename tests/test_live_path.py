@@ -1,0 +1,48 @@
+"""With ANTHROPIC_API_KEY set, the notebooks take the live code path: they run against an external stand-in
+of the API (a sandbox in this process, reached only through ANTHROPIC_BASE_URL) with no error outside the
+"break it" cells, and no cell prints sandbox-only results as if they had happened."""
+
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from course_agent.sandbox import Sandbox
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*/0*.ipynb"))
+SANDBOX_ONLY = ("after two 529s", "после двух ответов 529", " input tokens; ",
+                " входных токенов; ")
+
+
+@pytest.fixture(scope="module")
+def stand_in():
+    with Sandbox() as sandbox:
+        yield sandbox
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[f"{p.parent.name}/{p.name}" for p in NOTEBOOKS])
+def test_notebooks_on_the_live_code_path(path, stand_in, monkeypatch):
+    for name in list(os.environ):
+        if name.startswith(("ANTHROPIC_", "GITLAB_", "COURSE_AGENT_")):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", stand_in.anthropic_base_url)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", stand_in.api_key)
+    monkeypatch.setenv("COURSE_AGENT_AUTO_APPROVE", "deny")
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    problems = []
+    for number, cell in enumerate(nb.cells, start=1):
+        if cell.cell_type != "code":
+            continue
+        errors = [o for o in cell.outputs if o.output_type == "error"]
+        if errors and "raises-exception" not in cell.metadata.get("tags", []):
+            problems.append(f"cell {number}: {errors[0].ename}: {errors[0].evalue[:300]}")
+        shown = "".join(o.get("text", "") for o in cell.outputs)
+        problems += [f"cell {number} printed a sandbox-only result: {s!r}" for s in SANDBOX_ONLY if s in shown]
+    assert not problems, "\n".join(problems)
