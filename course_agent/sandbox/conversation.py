@@ -128,8 +128,9 @@ def check_thinking_binding(body: dict, turns: list[Turn]) -> list[Turn]:
     `thinking.block_binding.prefix_mismatch_behavior: "drop_block"` that block and every later
     thinking block are dropped instead. Other models do not run the check.
     """
-    if body.get("model") not in thinking.PRESERVED_THINKING_MODELS:
-        return turns
+    if body.get("model") not in thinking.PRESERVED_THINKING_MODELS or not any(
+            b.get("type") == "thinking" for turn in turns for b in turn.blocks):
+        return turns  # nothing to check: no prefix is hashed
     invalid_from = None
     for k, j, prefix in thinking.prefixes(body, turns):
         block = turns[k].blocks[j]

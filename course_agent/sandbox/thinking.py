@@ -67,24 +67,29 @@ def _start(body: dict) -> "hashlib._Hash":
     return digest
 
 
-def prefixes(body: dict, turns: list) -> Iterator[tuple[int, int, str]]:
-    """(turn index, block index, digest of everything before the block) for every block sent."""
+def _walk(body: dict, turns: list) -> Iterator[tuple[int, int, "hashlib._Hash"]]:
+    """(turn index, block index, digest of everything before the block) for every block sent, then
+    (len(turns), 0, digest of everything sent)."""
     digest = _start(body)
     for k, turn in enumerate(turns):
         digest.update(_encode({"role": turn.role}))
         for j, block in enumerate(turn.blocks):
-            yield k, j, digest.hexdigest()
+            yield k, j, digest
             digest.update(_encode(block))
+    yield len(turns), 0, digest
+
+
+def prefixes(body: dict, turns: list) -> Iterator[tuple[int, int, str]]:
+    """(turn index, block index, digest of everything before the block) for every block sent."""
+    for k, j, digest in _walk(body, turns):
+        if k < len(turns):
+            yield k, j, digest.hexdigest()
 
 
 def continuation_prefix(body: dict, turns: list) -> str:
     """The prefix of a block the model produces now: after every turn sent, in a new assistant turn
     (or inside the final assistant turn, when the request ends with one)."""
-    digest = _start(body)
-    for turn in turns:
-        digest.update(_encode({"role": turn.role}))
-        for block in turn.blocks:
-            digest.update(_encode(block))
+    *_, (_, _, digest) = _walk(body, turns)
     if not turns or turns[-1].role != "assistant":
         digest.update(_encode({"role": "assistant"}))
     return digest.hexdigest()
