@@ -106,7 +106,7 @@ def check_loop(loop: Callable, rules: str | Iterable[str] | None = None, languag
     name = _name(loop)
     runs: list[Run] = []
     findings: list[Finding] = []
-    targets = Targets()
+    targets = Targets(loop)
     with Sandboxes(expected=len(chosen)) as sandboxes:
         for rule in chosen:
             spec = RULES[rule]

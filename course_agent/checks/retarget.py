@@ -156,9 +156,11 @@ class Targets:
     """The clients of the process, found once per check (a full scan of live objects costs tenths of a
     second); clients made since then are young objects, found again cheaply before each scenario."""
 
-    def __init__(self) -> None:
+    def __init__(self, loop: Callable) -> None:
         self.clients = _live_objects(_KINDS)
         self.ours: list[Any] = []
+        self.project_slots = project_slots(loop)
+        """Where the loop keeps python-gitlab Projects: the same places in every scenario."""
 
     def refresh(self) -> list[Any]:
         known = {id(c) for c in self.clients} | {id(c) for c in self.ours}
@@ -196,12 +198,11 @@ def _made_for(sandbox: Sandbox) -> dict[type, Callable]:
 @contextmanager
 def pointed_at(sandbox: Sandbox, loop: Callable, targets: Targets | None = None) -> Iterator[Any]:
     """Within the block, every client the loop can use talks to `sandbox` only."""
-    targets = targets or Targets()
+    targets = targets or Targets(loop)
     fresh_sync = sandbox.client(max_retries=0)
     fresh_async = anthropic.AsyncAnthropic(base_url=sandbox.anthropic_base_url, api_key=sandbox.api_key,
                                            max_retries=0)
     fresh_gitlab = gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token)
-    project = fresh_gitlab.projects.get(sandbox.project)
     targets.ours += [fresh_sync, fresh_async, fresh_gitlab]
     saved: list[tuple[dict, dict]] = []
     for client in targets.refresh():
@@ -217,7 +218,8 @@ def pointed_at(sandbox: Sandbox, loop: Callable, targets: Targets | None = None)
         if isinstance(state.get("_custom_headers"), dict):
             state["_custom_headers"] = {k: v for k, v in state["_custom_headers"].items()
                                         if k.lower() not in _AUTH_HEADERS}
-    slots = [(slot, slot.get()) for slot in project_slots(loop)]
+    slots = [(slot, slot.get()) for slot in targets.project_slots]
+    project = fresh_gitlab.projects.get(sandbox.project) if slots else None
     for slot, _ in slots:
         slot.put(project)
     environ = {k: os.environ.get(k) for k in _ENV}

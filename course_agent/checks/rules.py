@@ -269,9 +269,9 @@ def cut_tool_call(run: Run, lang: str) -> Finding:
         return _f(PASSED, tr("the loop did not run the cut call: it answered it with an error result saying so", lang))
     if answered:
         return _f(BROKEN, tr("the loop ran the cut tool call and sent its result back", lang))
-    kept = [c for c in later if any(key(b) in {key(u) for u in tool_uses(reply)}
-                                    for role, content in turns(c.body.get("messages")) if role == "assistant"
-                                    for b in content)]
+    cut_keys = {key(u) for u in tool_uses(reply)}
+    kept = [c for c in later if any(key(b) in cut_keys for role, content in turns(c.body.get("messages"))
+                                    if role == "assistant" for b in content)]
     if kept:
         return _f(BROKEN, tr("the loop kept the cut tool call in the history and went on", lang))
     error = run.error

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..sandbox import Sandbox
 from ..sandbox.app import Exchange
+from ..sandbox.demo_gitlab import PROJECT_ID
 from .retarget import Targets, pointed_at
 
 TIMEOUT = 30.0
@@ -130,7 +131,7 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
     try:
         sandbox.force(*misbehave)
         if slow_files:
-            sandbox.faults.slow(slow_files, times=50, path=f"{GITLAB}projects/7/repository/files/")
+            sandbox.faults.slow(slow_files, times=50, path=f"{GITLAB}projects/{PROJECT_ID}/repository/files/")
         run = Run(sandbox.exchanges)
 
         def work(lent: Any) -> None:
