@@ -53,6 +53,36 @@ def test_tool_use_without_results_after(client):
     )
 
 
+def test_text_before_the_tool_results_is_refused(client):
+    """Docs (tool use): in the user message with the results, tool_result blocks come first; text only after."""
+    second = {**USE, "id": "toolu_b"}
+    result_a = {"type": "tool_result", "tool_use_id": "toolu_a", "content": "diff"}
+    result_b = {"type": "tool_result", "tool_use_id": "toolu_b", "content": "file"}
+    error = rejection(client, [
+        {"role": "user", "content": "Review PR #482"},
+        {"role": "assistant", "content": [USE, second]},
+        {"role": "user", "content": [result_a, {"type": "text", "text": "Here is the file:"}, result_b]},
+    ], tools=TOOLS)
+    assert error.body["error"]["message"] == (
+        "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_b. "
+        "Each `tool_use` block must have a corresponding `tool_result` block in the next message."
+    )
+
+
+@pytest.mark.parametrize("after", [
+    [{"type": "text", "text": "Keep it short."}],
+    "Keep it short.",  # a separate user message, merged into the same turn
+])
+def test_text_after_all_the_tool_results_is_accepted(client, after):
+    results = [{"type": "tool_result", "tool_use_id": "toolu_a", "content": "diff"}]
+    messages = [{"role": "user", "content": "Review PR #482"}, {"role": "assistant", "content": [USE]}]
+    if isinstance(after, str):
+        messages += [{"role": "user", "content": results}, {"role": "user", "content": after}]
+    else:
+        messages += [{"role": "user", "content": results + after}]
+    assert create(client, messages, tools=TOOLS).role == "assistant"
+
+
 def test_history_that_kept_only_the_text_gets_the_real_400(client):
     """The lesson's rule 1 broken: the assistant's tool_use was dropped, its result was not."""
     error = rejection(client, [

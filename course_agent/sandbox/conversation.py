@@ -77,7 +77,8 @@ def merge_turns(messages: list[dict]) -> list[Turn]:
 
 
 def check_tool_pairing(turns: list[Turn]) -> None:
-    """Every tool_result answers a tool_use of the turn before; every tool_use is answered in the turn after."""
+    """Every tool_result answers a tool_use of the turn before; every tool_use is answered at the start of
+    the turn after (docs, tool use: tool_result blocks come first in the content, text only after them)."""
     for k, turn in enumerate(turns):
         if turn.role == "user":
             previous_ids = {b["id"] for b in turns[k - 1].of_type("tool_use")} if k else set()
@@ -89,7 +90,11 @@ def check_tool_pairing(turns: list[Turn]) -> None:
                         "block in the previous message."
                     )
         elif k + 1 < len(turns):
-            answered = {b["tool_use_id"] for b in turns[k + 1].of_type("tool_result")}
+            answered = set()
+            for block in turns[k + 1].blocks:  # "immediately after": results first, any text after them
+                if block.get("type") != "tool_result":
+                    break
+                answered.add(block["tool_use_id"])
             missing = [b["id"] for b in turn.of_type("tool_use") if b["id"] not in answered]
             if missing:
                 raise invalid(
