@@ -116,7 +116,9 @@ def test_notes_create_and_list_with_pagination(project):
     first_page = mr.notes.list(per_page=2, get_all=False)
     assert len(first_page) == 2
     every = [n.body for n in mr.notes.list(per_page=2, iterator=True)]
-    assert every == [f"note {n}" for n in range(5)]
+    assert every == [f"note {n}" for n in reversed(range(5))]  # GitLab's default: sort=desc, newest first
+    oldest_first = [n.body for n in mr.notes.list(per_page=2, iterator=True, sort="asc")]
+    assert oldest_first == [f"note {n}" for n in range(5)]
 
 
 def test_empty_note_is_refused(project):

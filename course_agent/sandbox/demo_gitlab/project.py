@@ -7,7 +7,11 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .clock import Clock
+from .discussions import Discussion, Note, NoteStore
+from .errors import GitLabError, not_found
 from .repository import GitError, MergeConflict, MergeRequestSpec, Repository, fresh_repository, merge_request_specs
+from .users import CURRENT_USER, USERS, user
 
 PROJECT_ID = 7
 PROJECT_PATH = "course/shop"
@@ -15,26 +19,7 @@ TARGET_BRANCH = "main"
 CREATED_AT = "2026-01-15T10:00:00.000Z"
 WEB_URL = "https://gitlab.sandbox.invalid"
 """Where `web_url` fields point: fixed, so responses do not depend on the sandbox's port."""
-USERS = {
-    "course-reviewer": 1, "alice": 2, "bob": 3, "carol": 4, "mallory": 5,
-}
-
-
-class GitLabError(Exception):
-    """An answer GitLab gives with an error status and a JSON body."""
-
-    def __init__(self, status: int, body: dict) -> None:
-        super().__init__(body)
-        self.status = status
-        self.body = body
-
-
-def not_found(what: str = "Not found") -> GitLabError:
-    return GitLabError(404, {"message": f"404 {what}"})
-
-
-def user(username: str) -> dict:
-    return {"id": USERS.get(username, 99), "username": username, "name": username.capitalize(), "state": "active"}
+__all__ = ["CURRENT_USER", "USERS", "DemoProject", "GitLabError", "MergeRequest", "not_found", "user"]
 
 
 @dataclass
@@ -44,7 +29,17 @@ class MergeRequest:
     merge_commit_sha: str | None = None
     merged_base: str | None = None
     has_conflicts: bool = False
-    notes: list[dict] = field(default_factory=list)
+    discussions: list[Discussion] = field(default_factory=list)
+
+    def note_objects(self) -> list[Note]:
+        """Every note of every discussion (GitLab's Notes API lists them all)."""
+        return [note for discussion in self.discussions for note in discussion.notes]
+
+    @property
+    def notes(self) -> list[dict]:
+        """The notes as the API shows them, oldest first (for tests and instructors' checks)."""
+        notes = sorted(self.note_objects(), key=lambda note: (note.created_at, note.id))
+        return [note.view(PROJECT_ID, self.spec.iid) for note in notes]
 
 
 class DemoProject:
@@ -53,7 +48,8 @@ class DemoProject:
         self.web_url = web_url.rstrip("/")
         self.merge_requests = {spec.iid: MergeRequest(spec) for spec in merge_request_specs()}
         self._lock = threading.Lock()
-        self._next_note_id = 5001
+        self.clock = Clock()
+        self.notes = NoteStore(self.clock)
 
     def view(self) -> dict:
         return {
@@ -70,6 +66,15 @@ class DemoProject:
 
     def _base(self, mr: MergeRequest) -> str:
         return mr.merged_base or self.repository.merge_base(TARGET_BRANCH, mr.spec.source_branch)
+
+    def diff_refs(self, mr: MergeRequest) -> dict:
+        """The shas a position must name (the merge request's one diff version)."""
+        base = self._base(mr)
+        return {"base_sha": base, "head_sha": self.repository.sha(mr.spec.source_branch), "start_sha": base}
+
+    def changes(self, mr: MergeRequest) -> list[dict]:
+        """The merge request's diff entries (after a merge: still from the base it was merged from)."""
+        return self.repository.changes(self._base(mr), mr.spec.source_branch)
 
     def mr_view(self, mr: MergeRequest) -> dict:
         spec = mr.spec
@@ -92,12 +97,12 @@ class DemoProject:
             "merge_status": "can_be_merged" if status == "mergeable" else "cannot_be_merged",
             "detailed_merge_status": status, "has_conflicts": mr.has_conflicts,
             "diff_refs": {"base_sha": base, "head_sha": head, "start_sha": base},
-            "user_notes_count": len(mr.notes),
+            "user_notes_count": len(mr.note_objects()),
             "web_url": f"{self.web_url}/{PROJECT_PATH}/-/merge_requests/{spec.iid}",
         }
 
     def changes_view(self, mr: MergeRequest) -> dict:
-        changes = self.repository.changes(self._base(mr), mr.spec.source_branch)
+        changes = self.changes(mr)
         return {**self.mr_view(mr), "changes": changes, "changes_count": str(len(changes)), "overflow": False}
 
     def file_view(self, path: str, ref: str) -> dict:
@@ -118,17 +123,10 @@ class DemoProject:
             raise not_found("File Not Found")
         return content
 
-    def add_note(self, mr: MergeRequest, body: str, author: str) -> dict:
-        with self._lock:
-            note = {
-                "id": self._next_note_id, "type": None, "body": body, "author": user(author),
-                "created_at": f"2026-01-15T11:{len(mr.notes) % 60:02d}:00.000Z", "system": False,
-                "noteable_id": 1000 + mr.spec.iid, "noteable_type": "MergeRequest", "noteable_iid": mr.spec.iid,
-                "project_id": PROJECT_ID, "resolvable": False, "confidential": False, "internal": False,
-            }
-            self._next_note_id += 1
-            mr.notes.append(note)
-        return note
+    def add_note(self, mr: MergeRequest, body: str, author: str = CURRENT_USER) -> dict:
+        """A plain comment (Notes API): an individual-note discussion of one note."""
+        discussion = self.notes.start(mr.discussions, body, author, individual=True)
+        return discussion.notes[0].view(PROJECT_ID, mr.spec.iid)
 
     def merge(self, mr: MergeRequest, sha: object, message: object) -> dict:
         """Merge for real; a refused or failed merge leaves the repository as it was."""

@@ -1,0 +1,171 @@
+"""The route table's parts: a route is a method, a path pattern and a handler; a handler gets a
+`Call` (the request, the project, the path's values) and returns a werkzeug Response.
+
+Patterns are tuples of path segments after `projects/:id/`; a segment starting with ':' takes
+any value. A path some route knows with a method no route takes is 405, an unknown path 404,
+as in GitLab.
+"""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from werkzeug.wrappers import Request, Response
+
+from .errors import GitLabError, invalid
+from .project import DemoProject
+
+MAX_IID = 2**31 - 1
+_TRUE = {"true", "1", "yes", "on", "t", "y"}
+_FALSE = {"false", "0", "no", "off", "f", "n"}
+_SECRET_PARAMS = ("private_token", "access_token", "job_token")
+
+
+def json_response(data: object, status: int = 200, headers: dict | None = None) -> Response:
+    return Response(json.dumps(data, ensure_ascii=False), status, headers, mimetype="application/json")
+
+
+def no_content() -> Response:
+    return Response(b"", 204)
+
+
+@dataclass
+class Call:
+    request: Request
+    project: DemoProject
+    args: dict[str, str]
+    """The values of the pattern's ':name' segments (URL-decoded)."""
+
+    _params: dict | None = None
+
+    @property
+    def method(self) -> str:
+        return self.request.method
+
+    def params(self) -> dict:
+        """Query string, then the JSON or form body over it (as Grape merges them)."""
+        if self._params is None:
+            self._params = request_params(self.request)
+        return self._params
+
+    def iid(self, name: str = "iid") -> int:
+        text = self.args[name]
+        if not (text.isascii() and text.isdigit()):
+            raise invalid("merge_request_iid")
+        iid = int(text)
+        if iid > MAX_IID:
+            raise GitLabError(404, {"message": "404 Not found"})
+        return iid
+
+    def int_arg(self, name: str) -> int:
+        text = self.args[name]
+        if not (text.isascii() and text.isdigit()) or int(text) > MAX_IID:
+            raise invalid(name)
+        return int(text)
+
+    def flag(self, name: str, default: bool | None = None) -> bool | None:
+        """A Grape Boolean parameter: true/false/1/0..., anything else is 400 `<name> is invalid`."""
+        value = self.params().get(name, default)
+        if value is None or isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise invalid(name)
+
+    def choice(self, name: str, allowed: tuple[str, ...], default: str | None) -> str | None:
+        value = self.params().get(name, default)
+        if value is not None and value not in allowed:
+            raise invalid(name, "does not have a valid value")
+        return value
+
+    def paginated(self, items: list, extra_headers: dict | None = None) -> Response:
+        return paginated(self.request, items, extra_headers)
+
+
+Handler = Callable[[Call], Response]
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    pattern: tuple[str, ...]
+    handler: Handler
+
+    def match(self, segments: list[str]) -> dict[str, str] | None:
+        if len(segments) != len(self.pattern):
+            return None
+        args = {}
+        for want, got in zip(self.pattern, segments):
+            if want.startswith(":"):
+                args[want[1:]] = got
+            elif want != got:
+                return None
+        return args
+
+
+def route(method: str, path: str, handler: Handler) -> Route:
+    """`route("GET", "merge_requests/:iid/notes", handler)`; the path is under projects/:id/."""
+    return Route(method, tuple(path.split("/")) if path else (), handler)
+
+
+def request_params(request: Request) -> dict:
+    params: dict = dict(request.args)
+    if request.is_json and request.get_data(cache=True):
+        try:
+            body = request.get_json(silent=True)
+            json.dumps(body, ensure_ascii=False).encode("utf-8")  # lone surrogates cannot be stored
+        except (RecursionError, UnicodeEncodeError):
+            body = None
+        if not isinstance(body, dict):
+            raise GitLabError(400, {"error": "the request body is not a valid JSON object"})
+        params.update(body)
+    elif not request.is_json:
+        params.update(_nested(request.form))
+    return params
+
+
+def _nested(form) -> dict:
+    """Rack-style form keys: `position[new_line]=3` becomes {"position": {"new_line": "3"}},
+    `labels[]=a&labels[]=b` becomes {"labels": ["a", "b"]}."""
+    params: dict = {}
+    for key in form:
+        values = form.getlist(key)
+        if key.endswith("[]") and "[" not in key[:-2]:
+            params[key[:-2]] = values
+            continue
+        if "[" not in key or not key.endswith("]"):
+            params[key] = values[-1]
+            continue
+        head, _, rest = key.partition("[")
+        path = [head, *rest[:-1].split("][")]
+        target = params
+        for part in path[:-1]:
+            child = target.get(part)
+            if not isinstance(child, dict):
+                child = target[part] = {}
+            target = child
+        target[path[-1]] = values[-1]
+    return params
+
+
+def paginated(request: Request, items: list, extra_headers: dict | None = None) -> Response:
+    """One page of a list, with GitLab's X-* pagination headers and a Link to the next page."""
+    try:
+        page = max(1, int(request.args.get("page", 1)))
+        per_page = min(100, max(1, int(request.args.get("per_page", 20))))
+    except ValueError:
+        raise GitLabError(400, {"error": "page is invalid"}) from None
+    pages = max(1, -(-len(items) // per_page))
+    headers = {"X-Page": str(page), "X-Per-Page": str(per_page), "X-Total": str(len(items)),
+               "X-Total-Pages": str(pages), "X-Next-Page": str(page + 1) if page < pages else "",
+               "X-Prev-Page": str(page - 1) if page > 1 else "", **(extra_headers or {})}
+    if page < pages:
+        query = {k: v for k, v in request.args.items() if k not in _SECRET_PARAMS}
+        query.update(page=page + 1, per_page=per_page)
+        raw_path = request.environ.get("REQUEST_URI", request.path).split("?", 1)[0]
+        headers["Link"] = f'<{request.host_url.rstrip("/")}{raw_path}?{urlencode(query)}>; rel="next"'
+    return json_response(items[(page - 1) * per_page: page * per_page], 200, headers)
