@@ -101,8 +101,9 @@ class LoopObserver:
     def on_error(self, error: AgentError) -> None: ...
 
 
-class _History:
-    """The messages list, saved to the transcript and shown to observers as it grows."""
+class History:
+    """The messages list, saved to the transcript and shown to observers as it grows (one per loop:
+    the batch reviewer keeps one per merge request)."""
 
     def __init__(self, messages: list[MessageParam], transcript: Transcript | None,
                  observers: Sequence[LoopObserver]) -> None:
@@ -175,7 +176,7 @@ def run_agent(
     messages: list[MessageParam] = []
     if isinstance(transcript, (str, Path)):
         transcript = Transcript(transcript)
-    history = _History(messages, transcript, observers)
+    history = History(messages, transcript, observers)
     start = [{"role": "user", "content": task}] if isinstance(task, str) else list(task)
     # Resuming into the transcript the messages came from: they are saved already.
     already_saved = transcript is not None and transcript.path.exists() and transcript.messages() == start
@@ -192,14 +193,20 @@ def run_agent(
         raise history.fail(Interrupted(tr("interrupted (Ctrl-C); the history up to here is kept"), messages)) from None
 
 
-def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: _History, messages: list[MessageParam],
+def request_params(toolbox: Toolbox, messages: list[MessageParam], model: str | None, max_tokens: int,
+                   request: dict) -> dict:
+    """What one turn sends: the same for messages.create() and for a batch's `params`."""
+    return {"model": model or model_id(), "max_tokens": max_tokens, "tools": toolbox.params(), "messages": messages,
+            **request}
+
+
+def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: History, messages: list[MessageParam],
          model: str | None, max_tokens: int, max_iterations: int, request: dict) -> AgentResult:
     usage: list[Usage] = []
     for iteration in range(1, max_iterations + 1):
         history.notify("on_request", iteration, messages)
         try:
-            response = client.messages.create(model=model or model_id(), max_tokens=max_tokens,
-                                              tools=toolbox.params(), messages=messages, **request)
+            response = client.messages.create(**request_params(toolbox, messages, model, max_tokens, request))
         except anthropic.BadRequestError as error:
             if "prompt is too long" in str(error):
                 raise history.fail(ContextWindowExceeded(
@@ -210,45 +217,56 @@ def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: _History, messa
             raise history.fail(ApiFailed(tr("the API call failed: {error}", error=error), messages)) from error
         usage.append(response.usage)
         history.notify("on_response", iteration, response)
-        stop = response.stop_reason
-
-        if stop in ("end_turn", "stop_sequence"):
-            # The model is done (or reached one of our stop sequences): return its text.
-            history.append(response.to_param(), iteration=iteration, stop_reason=stop)
-            result = AgentResult(text_of(response), stop, messages, iteration, usage)
-            history.notify("on_finish", result)
+        result = step(response, toolbox, history, iteration, max_tokens, usage)
+        if result is not None:
             return result
-
-        if stop == "tool_use":
-            # Rule 1: the model's response goes into the history whole (tool_use, thinking, everything).
-            history.append(response.to_param(), iteration=iteration, stop_reason=stop)
-            # Rule 3: every requested tool runs; an error comes back as a result, never as an exception.
-            results = toolbox.run_all(tool_uses(response))
-            # Rule 2: all results of this turn go back in ONE user message.
-            history.append({"role": "user", "content": results}, iteration=iteration)
-            continue
-
-        if stop == "pause_turn":
-            # A long server-tool turn paused: send it back as it is, with no new user message.
-            history.append(response.to_param(), iteration=iteration, stop_reason=stop)
-            continue
-
-        if stop == "max_tokens":
-            raise history.fail(MaxTokensReached(
-                tr("the answer was cut at max_tokens={n}; raise max_tokens (any cut-off tool call was not run)",
-                   n=max_tokens), messages, response))
-        if stop == "refusal":
-            details = response.stop_details
-            why = tr(" (category: {category}; {explanation})", category=details.category,
-                     explanation=details.explanation) if details else ""
-            raise history.fail(Refused(tr("the model refused to continue{why}; retrying will not help", why=why),
-                                       messages, response))
-        if stop == "model_context_window_exceeded":
-            raise history.fail(ContextWindowExceeded(
-                tr("the conversation no longer fits the model's context window; shorten the history or the tool "
-                   "results"), messages, response))
-        raise history.fail(UnexpectedStopReason(tr("unexpected stop_reason {stop!r}", stop=stop), messages, response))
 
     # Rule 4: a cap on iterations, so a loop that gets nowhere does not run until the money runs out.
     raise history.fail(IterationLimitReached(
         tr("no answer after {n} iterations (the cap); the whole history is kept", n=max_iterations), messages))
+
+
+def step(response: Message, toolbox: Toolbox, history: History, iteration: int, max_tokens: int,
+         usage: list[Usage]) -> AgentResult | None:
+    """What the loop does with one response: the result when the model is done, None when the history
+    goes back to the model, an AgentError raised when the run cannot go on. The interactive loop and
+    the batch reviewer (batch_review.py) both take their responses here."""
+    messages = history.messages
+    stop = response.stop_reason
+
+    if stop in ("end_turn", "stop_sequence"):
+        # The model is done (or reached one of our stop sequences): return its text.
+        history.append(response.to_param(), iteration=iteration, stop_reason=stop)
+        result = AgentResult(text_of(response), stop, messages, iteration, usage)
+        history.notify("on_finish", result)
+        return result
+
+    if stop == "tool_use":
+        # Rule 1: the model's response goes into the history whole (tool_use, thinking, everything).
+        history.append(response.to_param(), iteration=iteration, stop_reason=stop)
+        # Rule 3: every requested tool runs; an error comes back as a result, never as an exception.
+        results = toolbox.run_all(tool_uses(response))
+        # Rule 2: all results of this turn go back in ONE user message.
+        history.append({"role": "user", "content": results}, iteration=iteration)
+        return None
+
+    if stop == "pause_turn":
+        # A long server-tool turn paused: send it back as it is, with no new user message.
+        history.append(response.to_param(), iteration=iteration, stop_reason=stop)
+        return None
+
+    if stop == "max_tokens":
+        raise history.fail(MaxTokensReached(
+            tr("the answer was cut at max_tokens={n}; raise max_tokens (any cut-off tool call was not run)",
+               n=max_tokens), messages, response))
+    if stop == "refusal":
+        details = response.stop_details
+        why = tr(" (category: {category}; {explanation})", category=details.category,
+                 explanation=details.explanation) if details else ""
+        raise history.fail(Refused(tr("the model refused to continue{why}; retrying will not help", why=why),
+                                   messages, response))
+    if stop == "model_context_window_exceeded":
+        raise history.fail(ContextWindowExceeded(
+            tr("the conversation no longer fits the model's context window; shorten the history or the tool "
+               "results"), messages, response))
+    raise history.fail(UnexpectedStopReason(tr("unexpected stop_reason {stop!r}", stop=stop), messages, response))

@@ -43,6 +43,18 @@ class Transcript:
 
 
 def load(path: str | Path) -> list[MessageParam]:
+    return [entry["message"] for entry in entries(path) if "message" in entry]
+
+
+def entries(path: str | Path) -> list[dict]:
+    """Every line of the file: messages with what was saved beside them (iteration, stop_reason), and events."""
     lines = Path(path).read_text(encoding="utf-8").splitlines()
-    entries = [json.loads(line) for line in lines if line.strip()]
-    return [entry["message"] for entry in entries if "message" in entry]
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def finished(path: str | Path) -> bool:
+    """Whether the run saved in the file has ended with the model's answer (end_turn or stop_sequence):
+    anything else (a tool call without its results, pause_turn, a run stopped by an error) can be resumed."""
+    saved = [entry for entry in entries(path) if "message" in entry]
+    return bool(saved) and saved[-1]["message"].get("role") == "assistant" and \
+        saved[-1].get("stop_reason") in ("end_turn", "stop_sequence")
