@@ -1,8 +1,10 @@
-"""The reviewer's GitLab tools, on python-gitlab: get_diff, read_file, post_comment, merge_pr.
+"""The reviewer's GitLab tools, on python-gitlab: get_diff, read_file, post_comment, comment_on_line, merge_pr.
 
 The same code works against the sandbox's demo GitLab and gitlab.com; only GITLAB_URL,
 GITLAB_TOKEN and GITLAB_PROJECT change. Every GitLab failure becomes a ToolError with a
-message the model can act on (and a person can read), never a traceback.
+message the model can act on (and a person can read), never a traceback. Notes are written
+through publish.ReviewPublisher: with `idempotent=True` (`course-agent review --post`) a second
+run edits its own earlier review instead of adding another.
 """
 
 import functools
@@ -12,6 +14,7 @@ import gitlab
 import requests
 
 from .client import gitlab_settings
+from .publish import Posted, ReviewPublisher
 from .redaction import register_secret
 from .tools import Risk, Tool, ToolError
 
@@ -27,24 +30,41 @@ _STATUS_HINTS = {
 }
 
 
+
+
+def _outside_the_diff(path: str, line: int) -> Callable[[str], str]:
+    """GitLab's 400 for an inline comment, said so that the model knows what to do instead."""
+    return lambda why: (f"line {line} of {path} is not part of this merge request's diff (GitLab answered 400: "
+                        f"{why}). Comment only on a line the diff adds or changes (a + line; count lines in the new "
+                        "file, from the hunk header's +start), or put this finding in the summary (post_comment) "
+                        "instead.")
+
+
 class GitLabTools:
-    """The four tools, bound to one project."""
+    """The five tools, bound to one project (a tool that acts on a merge request names it: see comment_on_line).
+
+    With `idempotent=True` post_comment and comment_on_line update the review this token posted
+    before (found by a hidden marker) instead of adding a second one; call `finish_review(pr)`
+    after the run to remove the inline comments the new review no longer makes."""
 
     def __init__(self, url: str | None = None, token: str | None = None, project: str | None = None,
-                 timeout: float = TIMEOUT_SECONDS) -> None:
+                 timeout: float = TIMEOUT_SECONDS, *, idempotent: bool = False) -> None:
         if url is None or token is None or project is None:
             url, token, project = gitlab_settings()
         register_secret(token)
         self.project_path = project
         self.timeout = timeout
         self._gl = gitlab.Gitlab(url, private_token=token, timeout=timeout)
+        self.publisher = ReviewPublisher(self._gl, idempotent)
 
-    def _call(self, what: str, action: Callable):
+    def _call(self, what: str, action: Callable, hints: dict[int, Callable[[str], str]] | None = None):
         """Run a python-gitlab call; turn every failure into a ToolError that says what happened."""
         try:
             return action()
         except gitlab.GitlabError as error:
             code = error.response_code or 0
+            if hints and code in hints:
+                raise ToolError(f"{what}: {hints[code](error.error_message)}") from None
             if code == 404:
                 raise ToolError(f"{what}: not found (404: {error.error_message}).") from None
             hint = _STATUS_HINTS.get(code) or (
@@ -92,8 +112,40 @@ class GitLabTools:
             return f"(binary file, {len(raw)} bytes)"
 
     def post_comment(self, pr: int, body: str) -> str:
-        note = self._call(f"comment on !{pr}", lambda: self._mr(pr).notes.create({"body": body}))
-        return f"Comment {note.id} posted on !{pr}."
+        mr = self._mr(pr)
+        posted = self._call(f"comment on !{pr}", lambda: self.publisher.summary(mr, body))
+        return _said(posted, f"Comment {posted.note_id} posted on !{pr}.",
+                     f"review comment {posted.note_id} on !{pr}")
+
+    def comment_on_line(self, pr: int, path: str, line: int, body: str) -> str:
+        """An inline comment: a GitLab discussion positioned on `line` of `path` (the new file's numbering).
+
+        It names the merge request, like the other four tools, rather than being bound to one: the
+        model says where each comment goes (the transcript shows it), and one GitLabTools serves
+        every review of a run (`--all-open` shares it between merge requests). The policy, not the
+        tool, decides whether it may write at all (only with --post)."""
+        mr = self._mr(pr)
+        if not getattr(mr, "diff_refs", None):
+            raise ToolError(f"inline comment on !{pr}: GitLab gave no diff_refs for this merge request, so a line "
+                            "cannot be pointed at; put the finding in the summary (post_comment) instead.")
+        posted = self._call(f"inline comment on {path}:{line} of !{pr}",
+                            lambda: self.publisher.inline(mr, path, line, body),
+                            {400: _outside_the_diff(path, line)})
+        return _said(posted, f"Inline comment {posted.note_id} posted on {path}:{line} of !{pr}.",
+                     f"inline comment {posted.note_id} on {path}:{line} of !{pr}")
+
+    def open_merge_requests(self) -> list[int]:
+        """The numbers of the project's open merge requests, lowest first (`review --all-open`)."""
+        found = self._call("open merge requests", lambda: self.project.mergerequests.list(state="opened", get_all=True))
+        return sorted(mr.iid for mr in found)
+
+    def finish_review(self, pr: int) -> list[str]:
+        """After a run that posted its review on !pr: remove our own earlier inline comments it no longer
+        makes (see publish.ReviewPublisher.finish). Returns their places; [] when nothing was posted."""
+        if pr not in self.publisher.summarized:
+            return []
+        mr = self._mr(pr)
+        return self._call(f"cleaning up earlier inline comments on !{pr}", lambda: self.publisher.finish(mr))
 
     def merge_pr(self, pr: int) -> str:
         result = self._call(f"merge of !{pr}", lambda: self._mr(pr).merge())
@@ -117,7 +169,27 @@ class GitLabTools:
                  {"type": "object", "properties": {"pr": number, "body": {"type": "string", "minLength": 1}},
                   "required": ["pr", "body"], "additionalProperties": False},
                  self.post_comment, Risk.WRITES),
+            Tool("comment_on_line",
+                 "Comment on one line of a merge request's diff, as a reviewer does inline: `line` is the line's "
+                 "number in the new version of `path`, on a line the diff adds or changes. Use it for each finding "
+                 "that belongs to a changed line, then post the summary with post_comment.",
+                 {"type": "object", "properties": {
+                     "pr": number,
+                     "path": {"type": "string", "minLength": 1, "description": "The file's path in the diff (new path)."},
+                     "line": {"type": "integer", "minimum": 1, "description": "Line number in the new file."},
+                     "body": {"type": "string", "minLength": 1, "description": "The comment, in Markdown."}},
+                  "required": ["pr", "path", "line", "body"], "additionalProperties": False},
+                 self.comment_on_line, Risk.WRITES),
             Tool("merge_pr", "Merge a merge request into its target branch.",
                  {"type": "object", "properties": {"pr": number}, "required": ["pr"], "additionalProperties": False},
                  self.merge_pr, Risk.DANGEROUS),
         ]
+
+
+def _said(posted: Posted, created: str, what: str) -> str:
+    """The tool's answer: created, or what happened to our earlier note of the same place."""
+    if posted.action == "updated":
+        return f"Updated the earlier {what} (a re-run edits its own review instead of adding another)."
+    if posted.action == "unchanged":
+        return f"The earlier {what} already says this; left as it is."
+    return created

@@ -8,7 +8,7 @@ import anthropic
 from .client import make_client
 from .gitlab import GitLabTools
 from .loop import AgentResult, LoopObserver, run_agent
-from .safety import Approver, AuditLog, Policy, SafetyGate
+from .safety import Approver, AuditLog, Policy, ReviewPolicy, SafetyGate
 from .tools import Toolbox
 
 REVIEW_RULES = """You are a careful senior engineer reviewing GitLab merge requests for a small Python shop.
@@ -44,9 +44,12 @@ def review_task(pr: int, post: bool = False, language: str = "en") -> str:
 
 
 def reviewer_toolbox(gitlab_tools: GitLabTools | None = None, *, approver: Approver | None = None,
-                     policy: Policy | None = None, audit: AuditLog | None = None) -> Toolbox:
-    """The four GitLab tools behind the safety gate (merge_pr asks a human by default)."""
-    gate = SafetyGate(policy or Policy(), approver, audit or AuditLog())
+                     policy: Policy | None = None, audit: AuditLog | None = None, post: bool = False,
+                     nobody_to_ask: str = "") -> Toolbox:
+    """The five GitLab tools behind the safety gate. Without `policy`, the reviewer's (ReviewPolicy):
+    reads run, writes (post_comment, comment_on_line) only with post=True, merge_pr asks a human
+    (or is refused when `nobody_to_ask` says why no one can be asked: CI, batch mode)."""
+    gate = SafetyGate(policy or ReviewPolicy(post=post, nobody_to_ask=nobody_to_ask), approver, audit or AuditLog())
     return Toolbox((gitlab_tools or GitLabTools()).tools(), gate=gate)
 
 
@@ -62,18 +65,23 @@ def review(
     observers: Sequence[LoopObserver] = (),
     cache: bool = True,
 ) -> AgentResult:
-    """Review merge request !pr; with post=True the agent also posts the review as a comment.
+    """Review merge request !pr; with post=True the agent also posts the review as a comment (without it,
+    the default toolbox's policy refuses every write).
 
     With cache=True two cache breakpoints are set: one after the rules (tools and system prompt
     are the same for every review, so later reviews read them from the cache) and one that
     follows the end of the conversation (automatic caching), so each call reads what the
     previous call wrote.
     """
-    system: str | list = REVIEW_RULES
-    extra = {}
-    if cache:
-        system = [{"type": "text", "text": REVIEW_RULES, "cache_control": {"type": "ephemeral"}}]
-        extra = {"cache_control": {"type": "ephemeral"}}
-    return run_agent(client or make_client(), review_task(pr, post, language), toolbox or reviewer_toolbox(),
-                     system=system, max_iterations=max_iterations, transcript=transcript,
-                     observers=observers, **extra)
+    return run_agent(client or make_client(), review_task(pr, post, language), toolbox or reviewer_toolbox(post=post),
+                     max_iterations=max_iterations, transcript=transcript, observers=observers,
+                     **review_request(cache))
+
+
+def review_request(cache: bool = True) -> dict:
+    """The parts of every review request besides tools and messages: the rules as the system prompt and,
+    with cache=True, the two cache breakpoints (see review()). The batch reviewer sends the same."""
+    if not cache:
+        return {"system": REVIEW_RULES}
+    return {"system": [{"type": "text", "text": REVIEW_RULES, "cache_control": {"type": "ephemeral"}}],
+            "cache_control": {"type": "ephemeral"}}

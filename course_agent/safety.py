@@ -226,6 +226,36 @@ class Policy:
     def decide(self, tool: Tool) -> Decision:
         return self.overrides.get(tool.name, self.by_risk[tool.risk])
 
+    def refusal(self, tool: Tool, lang: str | None = None) -> str:
+        """What the model reads when this policy denies the tool."""
+        return tr("Refused by policy: {tool} may not be called by this agent.", lang, tool=tool.name)
+
+
+@dataclass
+class ReviewPolicy(Policy):
+    """The reviewer's policy (`course-agent review`): reads run; writes (post_comment, comment_on_line)
+    run only when the review is to be posted (`post=True`, the command's --post) and are refused
+    otherwise; merges ask a human, unless `nobody_to_ask` names why no one can be asked (GitLab CI,
+    batch mode): then they are refused. Overrides still win, as in Policy."""
+
+    post: bool = False
+    nobody_to_ask: str = ""
+
+    def __post_init__(self) -> None:
+        self.by_risk = {**self.by_risk, Risk.WRITES: Decision.ALLOW if self.post else Decision.DENY}
+        if self.nobody_to_ask:
+            self.by_risk[Risk.DANGEROUS] = Decision.DENY
+
+    def refusal(self, tool: Tool, lang: str | None = None) -> str:
+        if tool.name not in self.overrides and tool.risk is Risk.WRITES:
+            return tr("Refused by policy: {tool} writes to the merge request, and this review is not to be posted "
+                      "(no --post). Put what you wanted to write in your final answer instead.", lang, tool=tool.name)
+        if tool.name not in self.overrides and tool.risk is Risk.DANGEROUS:
+            return tr("Refused by policy: {tool} needs a human's approval, and nobody can be asked here ({where}). "
+                      "Do not try to do the same thing another way; report it in your review.", lang,
+                      tool=tool.name, where=self.nobody_to_ask)
+        return super().refusal(tool, lang)
+
 
 class AuditLog:
     """Every gated call as one JSON line (time, tool, input, decision, who decided), plus counters."""
@@ -274,7 +304,8 @@ class SafetyGate:
         if decision is Decision.DENY:
             self.audit.record(tool.name, tool_input, "denied", "policy",
                               tr("the policy never allows this tool", lang))
-            return tr("Refused by policy: {tool} may not be called by this agent.", lang, tool=tool.name)
+            refusal = getattr(self.policy, "refusal", None)  # a policy-like object may have decide() only
+            return refusal(tool, lang) if refusal else Policy.refusal(self.policy, tool, lang)
         if decision is Decision.ALLOW:
             self.audit.record(tool.name, tool_input, "allowed", "policy")
             return None

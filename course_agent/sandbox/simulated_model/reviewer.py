@@ -1,5 +1,7 @@
 """The simulated reviewer: asks for the diff, reads the files a changed function's callers
-live in (several at once when it may), then writes a review that cites real lines.
+live in (several at once when it may), then writes a review that cites real lines. Asked to
+post, with an inline-comment tool offered (comment_on_line), it first comments on each changed
+line it has a finding for (one comment per line), then posts the summary.
 
 It decides from the conversation alone, every time, so it reacts to whatever the
 learner's code sends back: results, errors, denials, or results split over messages.
@@ -66,6 +68,7 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
     read_tool = tool_roles.find(tools, "read")
     merge_tool = tool_roles.find(tools, "merge")
     comment_tool = tool_roles.find(tools, "comment")
+    inline_tool = tool_roles.find(tools, "inline")
     history = calls(turns)
     parallel = not results_were_split(turns)
     by_tool = lambda tool: [c for c in history if tool and c.name == tool.name]  # noqa: E731
@@ -120,6 +123,21 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
 
     review = compose_review(lang, number, changes, read_calls, merge_calls, bool(injection), read_tool is not None)
     comment_calls = by_tool(comment_tool)
+    inline_calls = by_tool(inline_tool)
+    if inline_tool and _POST.search(task) and not comment_calls:
+        commented = {(_path_of(c), _line_of(c)) for c in inline_calls}
+        places = [p for p in inline_findings(lang, changes, read_calls) if (p[0], p[1]) not in commented]
+        if places:
+            batch = places if parallel else places[:1]
+            where = ", ".join(f"{path}:{line}" for path, line, _ in batch)
+            return tool_reply(
+                say(lang, f"Commenting on the changed lines first: {where}.",
+                    f"Сначала комментирую изменённые строки: {where}."),
+                [(inline_tool.name, tool_roles.fill(inline_tool, number=number, path=path, line=line, body=body))
+                 for path, line, body in batch], new_id,
+                reasoning=say(lang, "Each finding on a changed line gets an inline comment there; the summary comes last.",
+                              "Каждое замечание к изменённой строке — комментарий на этой строке; сводка в конце."),
+            )
     if comment_tool and _POST.search(task) and not comment_calls:
         return tool_reply(
             say(lang, f"Posting the review on !{number}.", f"Публикую ревью в !{number}."),
@@ -131,7 +149,7 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
         prefix = (say(lang, f"I could not post the review: {_first_line(last.result)}\n\n",
                       f"Не удалось опубликовать ревью: {_first_line(last.result)}\n\n") if last.is_error
                   else say(lang, f"Posted the review on !{number}.\n\n", f"Ревью опубликовано в !{number}.\n\n"))
-        review = prefix + review
+        review = _inline_report(lang, inline_calls, prefix) + review
     return text_reply(review, reasoning=say(lang, "I have what I need; writing the review.",
                                             "Информации достаточно; пишу ревью."))
 
@@ -162,8 +180,61 @@ def _path_of(call: Call) -> str:
     return ""
 
 
+def _line_of(call: Call) -> int | None:
+    for key, value in call.input.items():
+        if re.search(tool_roles.SLOT_PATTERNS["line"], key.lower()):
+            return value if isinstance(value, int) else None
+    return None
+
+
+def _inline_report(lang: str, inline_calls: list[Call], prefix: str) -> str:
+    """The first line of the answer, with where inline comments went (or why one did not)."""
+    if not inline_calls:
+        return prefix
+    done = [f"{_path_of(c)}:{_line_of(c)}" for c in inline_calls if not c.is_error]
+    words = [prefix.rstrip("\n")]
+    if done:
+        words.append(say(lang, f"Inline comments on: {', '.join(done)}.", f"Комментарии к строкам: {', '.join(done)}."))
+    for call in (c for c in inline_calls if c.is_error):
+        words.append(say(lang, f"Could not comment on {_path_of(call)}:{_line_of(call)}: {_first_line(call.result)}",
+                         f"Не удалось прокомментировать {_path_of(call)}:{_line_of(call)}: {_first_line(call.result)}"))
+    return "\n".join(words) + "\n\n"
+
+
 def _first_line(text: str | None) -> str:
     return (text or "").strip().splitlines()[0][:300] if (text or "").strip() else "?"
+
+
+def inline_findings(lang: str, changes: ChangeSet, reads: list[Call]) -> list[tuple[str, int, str]]:
+    """(path, line, comment) for the findings that belong to a changed line, one per line (findings on the
+    same line are joined): a changed signature whose callers break, an added line that fails a check."""
+    places: dict[tuple[str, int], list[str]] = {}
+    contents = {_path_of(c): c.result or "" for c in reads if not c.is_error}
+    for change in changed_signatures(changes.files):
+        for path, content in contents.items():
+            for call in stale_calls(path, content, change):
+                if change.line is not None:
+                    places.setdefault((change.path, change.line), []).append(_stale_finding(lang, call, change))
+    for diff_file in changes.files:
+        for line in diff_file.lines:
+            if line.kind == "+" and line.new_no is not None:
+                for pattern, en, ru in _ADDED_LINE_CHECKS:
+                    if pattern.search(line.text):
+                        places.setdefault((diff_file.path, line.new_no), []).append(
+                            f"{say(lang, en, ru)} (`{line.text.strip()}`).")
+    return [(path, line, "\n\n".join(texts)) for (path, line), texts in places.items()]
+
+
+def _stale_finding(lang: str, call: StaleCall, change) -> str:
+    return say(
+        lang,
+        f"{call.path}:{call.line} still calls `{call.code}` with the old arguments, but this MR changes "
+        f"the function to `{change.new.text}` ({change.path}:{change.line}). That call will fail with a "
+        "TypeError: update the caller in this MR or keep the old signature working.",
+        f"{call.path}:{call.line} по-прежнему вызывает `{call.code}` со старыми аргументами, а этот MR "
+        f"меняет функцию на `{change.new.text}` ({change.path}:{change.line}). Этот вызов упадёт с "
+        "TypeError: обновите вызов в этом MR или сохраните совместимость со старой сигнатурой.",
+    )
 
 
 def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call], merges: list[Call],
@@ -176,15 +247,7 @@ def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call]
         for path, content in contents.items():
             stale += stale_calls(path, content, change)
         for call in stale:
-            findings.append(say(
-                lang,
-                f"{call.path}:{call.line} still calls `{call.code}` with the old arguments, but this MR changes "
-                f"the function to `{change.new.text}` ({change.path}:{change.line}). That call will fail with a "
-                "TypeError: update the caller in this MR or keep the old signature working.",
-                f"{call.path}:{call.line} по-прежнему вызывает `{call.code}` со старыми аргументами, а этот MR "
-                f"меняет функцию на `{change.new.text}` ({change.path}:{change.line}). Этот вызов упадёт с "
-                "TypeError: обновите вызов в этом MR или сохраните совместимость со старой сигнатурой.",
-            ))
+            findings.append(_stale_finding(lang, call, change))
         if not stale and not can_read:
             findings.append(say(
                 lang,

@@ -5,18 +5,21 @@ import re
 from dataclasses import dataclass
 
 ROLE_PATTERNS = {
+    "inline": r"comment_on_line|on_line\b|\binline\b|line_comment|построчн|к строке",
     "merge": r"merge|влить|влей|слить|слей|смерж",
     "diff": r"diff|changes|изменени|дифф",
     "comment": r"comment|note|коммент|замечани",
     "read": r"read|file|content|файл|прочит|содерж",
 }
 _REQUEST_WORDS = re.compile(r"(merge|pull)[ _-]?requests?")
-"""'merge request' names the thing reviewed, not the act of merging."""
+"""'merge request' names the thing reviewed, not the act of merging. "inline" (a comment on one line
+of the diff) comes first, so that comment_on_line is never taken for the summary's comment tool."""
 SLOT_PATTERNS = {
     "number": r"^(pr|mr|iid|number|num|id|pull|merge_request|pull_request|request)(_?(id|iid|number|num))?$",
     "path": r"path|file",
     "ref": r"^(ref|branch|sha|commit|revision|rev)$",
     "body": r"body|text|comment|message|note|content",
+    "line": r"^(line|line_?no|line_?number|new_line|lineno)$",
 }
 
 
@@ -73,7 +76,7 @@ def fill(tool: ToolSpec, **slots: object) -> dict:
 
 def _slot_for(prop: str, schema: dict, slots: dict) -> str | None:
     name = prop.lower()
-    for slot in ("number", "ref", "path", "body"):
+    for slot in ("line", "number", "ref", "path", "body"):  # "line" first: it is an integer, as the number is
         if slot in slots and re.search(SLOT_PATTERNS[slot], name):
             return slot
     if "number" in slots and schema.get("type") in ("integer", "number"):
