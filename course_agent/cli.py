@@ -126,7 +126,7 @@ def _sandbox(args: argparse.Namespace, lang: str) -> int:
 
 # ---------------------------------------------------------------- review
 
-def _failure(result_messages: list, error: Exception | None, args: argparse.Namespace,
+def _failure(result_messages: list, error: Exception | None, pr: int, max_iterations: int,
              lang: str) -> tuple[int, str] | None:
     """The exit code and one-line reason for a run that did not produce a review."""
     from .loop import (ApiFailed, ContextWindowExceeded, Interrupted, IterationLimitReached, MaxTokensReached,
@@ -144,9 +144,9 @@ def _failure(result_messages: list, error: Exception | None, args: argparse.Name
         for block in message["content"] if isinstance(message["content"], list) else []:
             if isinstance(block, dict) and block.get("is_error"):
                 text = str(block.get("content", ""))
-                if text.startswith(f"merge request !{args.pr}") and "not found" in text:
+                if text.startswith(f"merge request !{pr}") and "not found" in text:
                     return EXIT_NO_SUCH_MR, tr("merge request !{pr}: not found (GitLab answered 404)", lang,
-                                               pr=args.pr)
+                                               pr=pr)
                 if "401" in text:
                     return EXIT_AUTH, tr("GitLab rejected the token (401 Unauthorized): check GITLAB_TOKEN", lang)
     if error is None:
@@ -159,7 +159,7 @@ def _failure(result_messages: list, error: Exception | None, args: argparse.Name
     if isinstance(error, IterationLimitReached):
         return EXIT_ITERATIONS, ntr("no answer after {n} iteration (the cap); the transcript keeps the whole history",
                                     "no answer after {n} iterations (the cap); the transcript keeps the whole history",
-                                    args.max_iterations, lang)
+                                    max_iterations, lang)
     if isinstance(error, Refused):
         details = error.stop_details
         category = getattr(details, "category", None) or "?"
@@ -172,6 +172,17 @@ def _failure(result_messages: list, error: Exception | None, args: argparse.Name
     return EXIT_STOPPED, tr("the run stopped: {detail}", lang, detail=error)
 
 
+SOFT_FAILURES = (EXIT_ITERATIONS, EXIT_REFUSED)
+"""Outcomes a pipeline shows as a warning, not a failure (ci/review.gitlab-ci.yml: allow_failure: exit_codes)."""
+
+
+def _worst(codes: list[int]) -> int:
+    """One exit code for several reviews: any hard failure wins over the iteration cap or a refusal."""
+    failed = [code for code in codes if code != EXIT_OK]
+    hard = [code for code in failed if code not in SOFT_FAILURES]
+    return (hard or failed or [EXIT_OK])[0]
+
+
 def _writable(paths: list[Path]) -> None:
     """Create the runs directory and open each file for appending: OSError if that cannot be done."""
     for path in paths:
@@ -180,52 +191,162 @@ def _writable(paths: list[Path]) -> None:
             pass
 
 
+def _finish_posting(gitlab_tools, pr: int, lang: str) -> None:
+    """After a posted review: our earlier inline comments it no longer makes are removed (or resolved)."""
+    from .tools import ToolError
+
+    try:
+        cleaned = gitlab_tools.finish_review(pr)
+    except ToolError as error:
+        _say(f"course-agent review: !{pr}: " + tr("could not clean up earlier inline comments: {error}", lang,
+                                                 error=error))
+        return
+    if cleaned:
+        _say(tr("!{pr}: removed earlier inline comments no longer reported: {places}", lang, pr=pr,
+                places=", ".join(cleaned)))
+
+
 def _review(args: argparse.Namespace, lang: str) -> int:
-    from .loop import AgentError
-    from .progress import ProgressPrinter
+    from . import ci_env
+    from .gitlab import GitLabTools
     from .safety import AuditLog, auto_approver, console_approver, resolve_approval
 
     def fail(code: int, reason: str) -> int:
         _say(f"course-agent review: {reason}")
         return code
 
+    if args.batch and not args.all_open:
+        return fail(EXIT_USAGE, tr("--batch reviews every open merge request: use it with --all-open", lang))
+    if args.resume and not args.batch:
+        return fail(EXIT_USAGE, tr("--resume continues a batch run: use it with --all-open --batch", lang))
+    if args.all_open and args.pr is not None:
+        return fail(EXIT_USAGE, tr("give a merge request's number or --all-open, not both", lang))
+    pr = args.pr if args.pr is not None else ci_env.merge_request_iid()
+    if pr is None and not args.all_open:
+        return fail(EXIT_USAGE, tr("which merge request? Give its number, or --all-open (in a merge-request "
+                                   "pipeline, CI_MERGE_REQUEST_IID says)", lang))
     try:
         answer, source = resolve_approval(args.approval)
-    except ValueError as bad:
+        ci_env.check_model_access(lang=lang)
+        settings = ci_env.gitlab_settings(lang=lang)
+    except (ValueError, RuntimeError) as bad:
         return fail(EXIT_USAGE, str(bad))
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    transcript = Path(args.transcript or f"course-agent-runs/review-{args.pr}-{stamp}.jsonl")
-    audit_path = transcript.with_suffix(".audit.jsonl")
-    try:
-        _writable([transcript, audit_path])
-    except OSError as error:
-        return fail(EXIT_USAGE, tr("cannot write the transcript {path}: {reason}", lang, path=transcript,
-                                   reason=error.strerror or error))
-    if answer == "ask":
+    # Where nobody can answer an approval request, merges are refused by the policy itself.
+    nobody_to_ask = tr("GitLab CI", lang) if ci_env.in_ci() else tr("batch mode", lang) if args.batch else ""
+    if answer == "ask" and not nobody_to_ask:
         approver = console_approver(args.timeout)
     else:
-        approver = auto_approver(answer, source)
-    progress = ProgressPrinter(language=lang)
+        approver = auto_approver("deny" if answer == "ask" else answer, source)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    if args.all_open:
+        directory = Path(args.resume or args.transcript or f"course-agent-runs/all-open-{stamp}")
+        files = [directory / "audit.jsonl"]
+    else:
+        transcript = Path(args.transcript or f"course-agent-runs/review-{pr}-{stamp}.jsonl")
+        files = [transcript, transcript.with_suffix(".audit.jsonl")]
+    if args.resume and not directory.is_dir():
+        return fail(EXIT_USAGE, tr("nothing to resume: {path} is not a directory of transcripts", lang,
+                                   path=directory))
+    try:
+        _writable(files)
+    except OSError as error:
+        return fail(EXIT_USAGE, tr("cannot write the transcript {path}: {reason}", lang, path=files[0],
+                                   reason=error.strerror or error))
+    try:
+        gitlab_tools = GitLabTools(*settings, idempotent=args.post) if settings else GitLabTools(idempotent=args.post)
+        from .review import reviewer_toolbox
+
+        toolbox = reviewer_toolbox(gitlab_tools, approver=approver, audit=AuditLog(files[-1]), post=args.post,
+                                   nobody_to_ask=nobody_to_ask)
+        if args.all_open:
+            return _review_all(args, lang, gitlab_tools, toolbox, directory)
+        return _review_one(args, lang, pr, gitlab_tools, toolbox, transcript, files[-1])
+    except (RuntimeError, ValueError) as bad_setup:  # e.g. half-set GITLAB_* variables
+        return fail(EXIT_USAGE, str(bad_setup))
+
+
+def _review_one(args: argparse.Namespace, lang: str, pr: int, gitlab_tools, toolbox, transcript: Path,
+                audit_path: Path) -> int:
+    from .loop import AgentError
+    from .progress import ProgressPrinter
+    from .redaction import redact
+    from .review import review
+
     error: AgentError | None = None
     try:
-        from .review import review, reviewer_toolbox
-
-        toolbox = reviewer_toolbox(approver=approver, audit=AuditLog(audit_path))
-        result = review(args.pr, toolbox=toolbox, post=args.post, language=args.language or lang,
-                        max_iterations=args.max_iterations, transcript=transcript, observers=[progress])
+        result = review(pr, toolbox=toolbox, post=args.post, language=args.language or lang,
+                        max_iterations=args.max_iterations, transcript=transcript,
+                        observers=[ProgressPrinter(language=lang)])
         messages = result.messages
     except AgentError as failed:
         error, messages, result = failed, failed.messages, None
-    except (RuntimeError, ValueError) as bad_setup:  # e.g. half-set GITLAB_* variables
-        return fail(EXIT_USAGE, str(bad_setup))
     _say(tr("transcript: {transcript}  audit log: {audit}", lang, transcript=transcript, audit=audit_path))
-    failure = _failure(messages, error, args, lang)
+    failure = _failure(messages, error, pr, args.max_iterations, lang)
     if failure is not None:
-        return fail(*failure)
-    from .redaction import redact
-
+        _say(f"course-agent review: {failure[1]}")
+        return failure[0]
+    if args.post:
+        _finish_posting(gitlab_tools, pr, lang)
     print(redact(result.text), flush=True)
     return EXIT_OK
+
+
+def _review_all(args: argparse.Namespace, lang: str, gitlab_tools, toolbox, directory: Path) -> int:
+    """Every open merge request: one after another, or (--batch) all at once through the Batches API."""
+    from . import batch_review
+    from .client import make_client
+    from .loop import AgentError
+    from .progress import ProgressPrinter
+    from .redaction import redact
+    from .review import review
+    from .tools import ToolError
+
+    if args.resume:
+        loops = batch_review.resume_loops(directory, toolbox)
+    else:
+        try:
+            prs = gitlab_tools.open_merge_requests()
+        except ToolError as error:
+            _say(f"course-agent review: {error}")
+            return EXIT_AUTH if "401" in str(error) else EXIT_STOPPED
+        loops = batch_review.start_loops(prs, directory, post=args.post, language=args.language or lang) \
+            if args.batch else []
+    if args.batch:
+        batch_review.run_batches(make_client(), loops, toolbox, max_iterations=args.max_iterations,
+                                 progress=_say)
+        outcomes = [(loop.pr, loop.result, loop.error, loop.messages, loop.usage) for loop in loops]
+    else:
+        outcomes = []
+        for pr in prs:
+            _say(f"== !{pr} ==")
+            try:
+                result = review(pr, toolbox=toolbox, post=args.post, language=args.language or lang,
+                                max_iterations=args.max_iterations,
+                                transcript=batch_review.transcript_path(directory, pr),
+                                observers=[ProgressPrinter(language=lang)])
+                outcomes.append((pr, result, None, result.messages, result.usage))
+            except AgentError as error:
+                outcomes.append((pr, None, error, error.messages, []))
+                if error.__class__.__name__ == "Interrupted":
+                    break
+    codes = []
+    for pr, result, error, messages, _ in outcomes:
+        failure = _failure(messages, error, pr, args.max_iterations, lang)
+        codes.append(failure[0] if failure else EXIT_OK)
+        if failure is not None:
+            _say(f"course-agent review: !{pr}: {failure[1]}")
+            continue
+        if args.post:
+            _finish_posting(gitlab_tools, pr, lang)
+        print(f"=== !{pr} ===\n{redact(result.text)}\n", flush=True)
+    usage = [u for *_, used in outcomes for u in used]
+    billed_input, billed_output = batch_review.billed(usage, batch=args.batch)
+    _say(tr("transcripts: {directory}", lang, directory=directory))
+    _say(ntr("billed for {n} review: {input} input tokens, {output} output tokens ({how})",
+             "billed for {n} reviews: {input} input tokens, {output} output tokens ({how})", len(outcomes), lang,
+             input=f"{billed_input:.1f}", output=f"{billed_output:.1f}",
+             how=tr("Message Batches: half price", lang) if args.batch else tr("one request at a time", lang)))
+    return _worst(codes)
 
 
 # ---------------------------------------------------------------- the command
@@ -250,9 +371,20 @@ def _parser(lang: str) -> argparse.ArgumentParser:
         epilog=tr("exit codes: 0 done, 2 bad setup, 3 no such merge request, 4 authentication, 5 iteration cap, "
                   "6 refusal, 7 API error, 8 stopped otherwise (max_tokens, context window, transcript not "
                   "writable), 130 interrupted (Ctrl-C)", lang))
-    reviewer.add_argument("pr", type=_whole_number(lang, 1, 2**31 - 1),
-                          help=tr("the merge request's number, e.g. 482", lang))
-    reviewer.add_argument("--post", action="store_true", help=tr("post the review as a comment on the MR", lang))
+    reviewer.add_argument("pr", type=_whole_number(lang, 1, 2**31 - 1), nargs="?", default=None,
+                          help=tr("the merge request's number, e.g. 482 (in a merge-request pipeline, default "
+                                  "CI_MERGE_REQUEST_IID)", lang))
+    reviewer.add_argument("--post", action="store_true",
+                          help=tr("post the review on the MR: a summary note and inline comments; a second run "
+                                  "updates them (without --post, the agent may not write)", lang))
+    reviewer.add_argument("--all-open", action="store_true",
+                          help=tr("review every open merge request (the exit code is the most serious outcome)",
+                                  lang))
+    reviewer.add_argument("--batch", action="store_true",
+                          help=tr("with --all-open: send the reviews' requests through the Message Batches API, "
+                                  "at half price (merges are refused: nobody is there to approve)", lang))
+    reviewer.add_argument("--resume", metavar="DIR",
+                          help=tr("with --all-open --batch: continue the unfinished reviews saved in DIR", lang))
     reviewer.add_argument("--approval", choices=["ask", "approve", "deny"], default=None,
                           help=tr("who answers when the agent wants to merge: ask on the terminal (no answer in "
                                   "--timeout seconds means no), or always approve / deny. Default: "
@@ -262,7 +394,7 @@ def _parser(lang: str) -> argparse.ArgumentParser:
     reviewer.add_argument("--max-iterations", type=_whole_number(lang, 1, MAX_ITERATIONS_LIMIT), default=20,
                           help=tr("cap on API calls (default 20)", lang))
     reviewer.add_argument("--transcript", help=tr("where to save the messages (JSONL); default course-agent-runs/",
-                                                  lang))
+                                                  lang) + " " + tr("(with --all-open: a directory)", lang))
     reviewer.add_argument("--language", choices=["en", "ru"], default=None,
                           help=tr("language of the task (default: COURSE_AGENT_LANGUAGE or the locale)", lang))
     reviewer.set_defaults(run=_review)

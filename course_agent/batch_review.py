@@ -1,0 +1,165 @@
+"""Every open merge request at half price: the reviewer's agent loops, driven through the Message
+Batches API (`course-agent review --all-open --batch`).
+
+    loops = one per merge request: its messages, saved to its own transcript
+    repeat until every loop has ended:
+        ONE batch: the next request of every unfinished loop
+        wait until the batch has ended
+        each answer goes through loop.step(), as in run_agent: the response appended whole, every
+        tool run (errors as is_error results), all results in ONE user message, pause_turn sent
+        back as it is; a loop that fails (an errored request, a refusal...) ends alone
+        a loop that reached the cap ends with IterationLimitReached
+
+A loop's whole state is its messages list: each is saved as it grows, so `--resume DIR` picks
+every unfinished loop up from its transcript. A batch costs half the price of the same requests
+sent one by one (docs: batch processing).
+"""
+
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import anthropic
+from anthropic.types import Message, MessageParam, ToolUseBlock, Usage
+
+from . import transcript as transcripts
+from .i18n import tr
+from .loop import (DEFAULT_MAX_TOKENS, AgentError, AgentResult, ApiFailed, History, IterationLimitReached,
+                   request_params, step)
+from .redaction import redact
+from .review import review_request, review_task
+from .tools import Toolbox
+from .transcript import Transcript
+from .usage_chart import usage_rows
+
+BATCH_PRICE = 0.5
+"""A batch request costs half of the same request sent alone."""
+MAX_POLL_SECONDS = 60.0
+
+
+@dataclass
+class ReviewLoop:
+    """One merge request's agent loop; its messages are its whole state."""
+
+    pr: int
+    history: History
+    iterations: int = 0
+    usage: list[Usage] = field(default_factory=list)
+    result: AgentResult | None = None
+    error: AgentError | None = None
+    last: Message | None = None
+    """The latest response (for the progress line)."""
+
+    @property
+    def custom_id(self) -> str:
+        return f"mr-{self.pr}"
+
+    @property
+    def messages(self) -> list[MessageParam]:
+        return self.history.messages
+
+    @property
+    def done(self) -> bool:
+        return self.result is not None or self.error is not None
+
+
+def transcript_path(directory: Path, pr: int) -> Path:
+    return directory / f"review-{pr}.jsonl"
+
+
+def start_loops(prs: Iterable[int], directory: Path, *, post: bool, language: str) -> list[ReviewLoop]:
+    """A new loop per merge request, its task saved at once to directory/review-<pr>.jsonl."""
+    loops = []
+    for pr in prs:
+        history = History([], Transcript(transcript_path(directory, pr)), ())
+        history.append({"role": "user", "content": review_task(pr, post, language)})
+        loops.append(ReviewLoop(pr, history))
+    return loops
+
+
+def resume_loops(directory: Path, toolbox: Toolbox) -> list[ReviewLoop]:
+    """The unfinished loops saved in `directory` (review-<pr>.jsonl), each as its transcript left it. A
+    response whose tools never ran (the process stopped in between) gets them run now: posting is
+    idempotent, so a comment is not posted twice."""
+    loops = []
+    for path in sorted(directory.glob("review-*.jsonl"), key=lambda p: int(p.stem.split("-")[1])):
+        if path.stem.split("-")[1].isdigit() and not transcripts.finished(path):
+            history = History(transcripts.load(path), Transcript(path), ())
+            last = history.messages[-1] if history.messages else None
+            uses = [ToolUseBlock.model_validate(block) for block in (last or {}).get("content", [])
+                    if isinstance(block, dict) and block.get("type") == "tool_use"]
+            if last and last["role"] == "assistant" and uses:
+                history.append({"role": "user", "content": toolbox.run_all(uses)})
+            loops.append(ReviewLoop(int(path.stem.split("-")[1]), history))
+    return loops
+
+
+def run_batches(client: anthropic.Anthropic, loops: list[ReviewLoop], toolbox: Toolbox, *,
+                model: str | None = None, max_tokens: int = DEFAULT_MAX_TOKENS, max_iterations: int = 20,
+                cache: bool = True, progress: Callable[[str], None] | None = None,
+                poll: float = 0.25) -> list[ReviewLoop]:
+    """Drive the loops, one batch per round, until every one has ended (see the module's docstring)."""
+    say = progress or (lambda line: print(line, file=sys.stderr, flush=True))
+    request = review_request(cache)
+    round_ = 0
+    while unfinished := [loop for loop in loops if not loop.done]:
+        round_ += 1
+        batch = client.messages.batches.create(requests=[
+            {"custom_id": loop.custom_id, "params": request_params(toolbox, loop.messages, model, max_tokens, request)}
+            for loop in unfinished])
+        answers = {entry.custom_id: entry.result for entry in _results_when_ended(client, batch.id, poll)}
+        for loop in unfinished:
+            loop.iterations += 1
+            _answer(loop, answers.get(loop.custom_id), toolbox, max_tokens)
+            if not loop.done and loop.iterations >= max_iterations:
+                # The cap, as in run_agent: a loop that gets nowhere does not run until the money runs out.
+                loop.error = loop.history.fail(IterationLimitReached(
+                    tr("no answer after {n} iterations (the cap); the whole history is kept", n=max_iterations),
+                    loop.messages))
+            say(_progress_line(round_, loop))
+    return loops
+
+
+def _answer(loop: ReviewLoop, answer, toolbox: Toolbox, max_tokens: int) -> None:
+    """One batch result for one loop: a response goes through step(); a failed request ends the loop."""
+    if answer is None or answer.type != "succeeded":
+        kind = getattr(answer, "type", "missing")
+        detail = getattr(getattr(getattr(answer, "error", None), "error", None), "message", "") or kind
+        loop.error = loop.history.fail(ApiFailed(
+            tr("the batch request failed ({kind}): {detail}", kind=kind, detail=detail), loop.messages))
+        return
+    loop.last = answer.message
+    loop.usage.append(answer.message.usage)
+    try:
+        loop.result = step(answer.message, toolbox, loop.history, loop.iterations, max_tokens, loop.usage)
+    except AgentError as error:
+        loop.error = error
+
+
+def _results_when_ended(client: anthropic.Anthropic, batch_id: str, poll: float):
+    """Wait (polling, the wait doubling up to a minute) until the batch has ended; then its results."""
+    while client.messages.batches.retrieve(batch_id).processing_status != "ended":
+        time.sleep(poll)
+        poll = min(poll * 2, MAX_POLL_SECONDS)
+    return client.messages.batches.results(batch_id)
+
+
+def _progress_line(round_: int, loop: ReviewLoop) -> str:
+    """`[round 2] !482: tool_use -> read_file(...)`, or why the loop stopped."""
+    if loop.error is not None:
+        what = tr("stopped: {error}", error=str(loop.error).splitlines()[0])
+    else:
+        calls = [f"{b.name}({', '.join(f'{k}={v!r}' for k, v in b.input.items())})"[:80]
+                 for b in loop.last.content if b.type == "tool_use"]
+        what = str(loop.last.stop_reason) + (" -> " + ", ".join(calls) if calls else "")
+    return redact(tr("[round {n}] !{pr}: {what}", n=round_, pr=loop.pr, what=what))
+
+
+def billed(usage: Iterable[Usage], batch: bool) -> tuple[float, float]:
+    """(input, output) tokens as billed: input in input-token prices (cache writes 1.25x, reads 0.1x),
+    both at half price for a batch."""
+    rows = usage_rows(list(usage))
+    price = BATCH_PRICE if batch else 1.0
+    return price * sum(row.billed for row in rows), price * sum(row.output for row in rows)
