@@ -100,7 +100,7 @@ def test_unknown_mr_file_project_and_bad_token_give_the_real_errors(gl, project,
     assert caught.value.error_message == "404 File Not Found"
     with pytest.raises(gitlab.GitlabGetError) as caught:
         project.files.get("shop/pricing.py", ref="no-such-branch")
-    assert caught.value.error_message == "404 File Not Found"
+    assert caught.value.error_message == "404 Commit Not Found"  # GitLab looks the ref up first
     with pytest.raises(gitlab.GitlabGetError) as caught:
         gl.projects.get("course/other")
     assert caught.value.error_message == "404 Project Not Found"

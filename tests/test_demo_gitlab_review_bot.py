@@ -286,3 +286,252 @@ def test_diff_lines_reads_hunks_and_skips_no_newline_markers():
     diff = "@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"
     assert diff_lines(diff) == [DiffLine(1, 1), DiffLine(2, None), DiffLine(None, 2)]
     assert diff_lines("") == []
+
+
+# Diff versions, diffs, commits, participants, pipelines
+def test_versions_list_and_single_version(project):
+    mr = project.mergerequests.get(482)
+    [listed] = mr.diffs.list(get_all=True)
+    assert (listed.head_commit_sha, listed.base_commit_sha, listed.start_commit_sha) == (
+        mr.diff_refs["head_sha"], mr.diff_refs["base_sha"], mr.diff_refs["start_sha"])
+    assert (listed.state, listed.real_size, listed.merge_request_id) == ("collected", "2", mr.id)
+    version = mr.diffs.get(listed.id)
+    assert [c["id"] for c in version.commits] == [mr.sha]
+    assert [d["new_path"] for d in version.diffs] == ["shop/cart.py", "shop/pricing.py"]
+    with pytest.raises(gitlab.GitlabGetError) as caught:
+        mr.diffs.get(listed.id + 1)
+    assert caught.value.response_code == 404
+
+
+def test_mr_diffs_paginate_and_match_changes(sandbox, project):
+    mr = project.mergerequests.get(484)
+    changes = mr.changes()["changes"]
+    code, first = get(sandbox, "/api/v4/projects/7/merge_requests/484/diffs?per_page=2")
+    assert code == 200 and first == changes[:2]
+    every = project.manager.gitlab.http_list("/projects/7/merge_requests/484/diffs", per_page=1, get_all=True)
+    assert every == changes
+
+
+def test_commits_participants_pipelines(project):
+    mr = project.mergerequests.get(483)
+    [commit] = mr.commits()
+    assert commit.id == mr.sha and commit.title == "Show prices with two decimals"
+    assert [u["username"] for u in mr.participants()] == ["bob"]
+    mr.notes.create({"body": "looks fine"})
+    assert [u["username"] for u in mr.participants()] == ["bob", "course-reviewer"]
+    assert mr.pipelines.list(get_all=True) == []
+
+
+def test_after_a_merge_versions_still_show_the_mrs_diff(project):
+    mr = project.mergerequests.get(483)
+    before = mr.diffs.get(mr.diffs.list(get_all=True)[0].id).diffs
+    mr.merge()
+    merged = project.mergerequests.get(483)
+    [version] = merged.diffs.list(get_all=True)
+    assert merged.diffs.get(version.id).diffs == before
+    assert [c.id for c in merged.commits()] == [merged.sha]
+
+
+# Approvals
+def test_approve_twice_and_unapprove_twice(project):
+    mr = project.mergerequests.get(482)
+    state = mr.approvals.get()
+    assert (state.approved, state.approvals_required, state.approvals_left, state.approved_by) == (False, 1, 1, [])
+    answer = mr.approve(sha=mr.sha)
+    assert answer["approved"] is True and answer["approved_by"][0]["user"]["username"] == "course-reviewer"
+    assert mr.approval_state.get().rules[0]["approved_by"][0]["username"] == "course-reviewer"
+    with pytest.raises(gitlab.GitlabAuthenticationError) as caught:  # GitLab: unauthorized! unless success
+        mr.approve()
+    assert (caught.value.response_code, caught.value.error_message) == (401, "401 Unauthorized")
+    mr.unapprove()
+    assert mr.approvals.get().approvals_left == 1
+    with pytest.raises(gitlab.GitlabMRApprovalError) as caught:
+        mr.unapprove()
+    assert (caught.value.response_code, caught.value.error_message) == (404, "404 Not found")
+
+
+def test_approve_with_a_stale_sha_is_409(project):
+    mr = project.mergerequests.get(482)
+    with pytest.raises(gitlab.GitlabMRApprovalError) as caught:
+        mr.approve(sha="0" * 40)
+    assert caught.value.response_code == 409
+    assert caught.value.error_message == f"SHA does not match HEAD of source branch: {mr.sha}"
+    assert mr.approvals.get().approved is False
+
+
+# Editing: labels, title, state
+def test_labels_add_remove_and_filter(project):
+    mr = project.mergerequests.get(482)
+    assert mr.labels == []
+    mr.labels = ["needs-review", "bug"]
+    mr.save()
+    assert project.mergerequests.get(482).labels == ["bug", "needs-review"]
+    project.mergerequests.update(482, {"add_labels": "api,bug", "remove_labels": "needs-review"})
+    assert project.mergerequests.get(482).labels == ["api", "bug"]
+    project.mergerequests.update(483, {"labels": "bug"})
+    assert [m.iid for m in project.mergerequests.list(labels=["bug"], get_all=True)] == [483, 482]
+    assert [m.iid for m in project.mergerequests.list(labels=["api", "bug"], get_all=True)] == [482]
+    assert 484 in [m.iid for m in project.mergerequests.list(labels="None", get_all=True)]
+    project.mergerequests.update(482, {"labels": ""})
+    assert project.mergerequests.get(482).labels == []
+
+
+def test_title_description_close_and_reopen(project, sandbox):
+    mr = project.mergerequests.get(484)
+    mr.title = "Tax rates by region"
+    mr.description = "New text"
+    mr.save()
+    again = project.mergerequests.get(484)
+    assert (again.title, again.description) == ("Tax rates by region", "New text")
+    assert again.updated_at > again.created_at
+    again.state_event = "close"
+    again.save()
+    assert project.mergerequests.get(484).state == "closed"
+    with pytest.raises(gitlab.GitlabMRClosedError):
+        project.mergerequests.get(484).merge()
+    project.mergerequests.update(484, {"state_event": "reopen"})
+    assert project.mergerequests.get(484).state == "opened"
+    with pytest.raises(gitlab.GitlabUpdateError) as caught:
+        project.mergerequests.update(484, {"state_event": "explode"})
+    assert caught.value.error_message == "state_event does not have a valid value"
+    code, body = raw_post(sandbox, "/api/v4/projects/7/merge_requests/484", b"{}",
+                          headers={"PRIVATE-TOKEN": sandbox.gitlab_token}, method="PUT")
+    assert code == 400 and body["error"].endswith("are missing, at least one parameter must be provided")
+
+
+def test_a_draft_retitled_without_its_prefix_can_be_merged(project):
+    mr = project.mergerequests.get(487)
+    assert mr.draft is True
+    project.mergerequests.update(487, {"title": "Express checkout"})
+    assert project.mergerequests.get(487).draft is False
+    assert project.mergerequests.get(487).merge()["state"] == "merged"
+
+
+# Repository
+def test_tree_top_level_and_recursive(project):
+    top = project.repository_tree(get_all=True)
+    assert {(e["name"], e["type"]) for e in top} >= {("shop", "tree"), ("README.md", "blob")}
+    assert all(set(e) == {"id", "name", "type", "path", "mode"} for e in top)
+    shop = project.repository_tree(path="shop", ref="feature/discount-object", get_all=True)
+    assert {e["path"] for e in shop} >= {"shop/cart.py", "shop/pricing.py"} and all(e["type"] == "blob" for e in shop)
+    everything = project.repository_tree(recursive=True, get_all=True)
+    assert {"shop", "shop/pricing.py", "docs/Руководство покупателя.md"} <= {e["path"] for e in everything}
+    assert next(e for e in everything if e["path"] == "shop")["mode"] == "040000"
+    assert "tests/test_tax.py" in {e["path"] for e in project.repository_tree(
+        recursive=True, ref="feature/tax-regions", get_all=True)}
+    with pytest.raises(gitlab.GitlabGetError) as caught:
+        project.repository_tree(ref="no-such-branch")
+    assert caught.value.error_message == "404 Tree Not Found"
+
+
+def test_tree_pagination_headers(sandbox):
+    code, _ = get(sandbox, "/api/v4/projects/7/repository/tree?recursive=true&per_page=5")
+    assert code == 200
+    request = urllib.request.Request(sandbox.gitlab_url + "/api/v4/projects/7/repository/tree?recursive=true&per_page=5",
+                                     headers={"PRIVATE-TOKEN": sandbox.gitlab_token})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        headers = response.headers
+    assert (headers["X-Page"], headers["X-Per-Page"], headers["X-Next-Page"]) == ("1", "5", "2")
+    assert int(headers["X-Total-Pages"]) == -(-int(headers["X-Total"]) // 5)
+    assert 'rel="next"' in headers["Link"]
+
+
+def test_compare_branches(project):
+    compared = project.repository_compare("main", "feature/discount-object")
+    assert [c["title"] for c in compared["commits"]] == ["Pass discounts as objects"]
+    assert compared["commit"]["id"] == compared["commits"][-1]["id"]
+    assert [d["new_path"] for d in compared["diffs"]] == ["shop/cart.py", "shop/pricing.py"]
+    assert (compared["compare_timeout"], compared["compare_same_ref"]) == (False, False)
+    same = project.repository_compare("main", "main")
+    assert (same["commits"], same["diffs"], same["compare_same_ref"], same["commit"]) == ([], [], True, None)
+    with pytest.raises(gitlab.GitlabGetError) as caught:
+        project.repository_compare("main", "no-such-branch")
+    assert caught.value.error_message == "404 Ref Not Found"
+
+
+def test_branches(project):
+    names = [b.name for b in project.branches.list(get_all=True)]
+    assert "main" in names and "feature/discount-object" in names
+    main = project.branches.get("main")
+    assert (main.default, main.protected, main.merged) == (True, True, False)
+    feature = project.branches.get("fix/money-format")
+    assert (feature.default, feature.merged, feature.commit["title"]) == (False, False, "Show prices with two decimals")
+    project.mergerequests.get(483).merge()
+    assert project.branches.get("fix/money-format").merged is True
+    with pytest.raises(gitlab.GitlabGetError) as caught:
+        project.branches.get("nope")
+    assert caught.value.error_message == "404 Branch Not Found"
+
+
+def test_commits_list_single_and_diff(project):
+    history = project.commits.list(ref_name="feature/tax-regions", get_all=True)
+    assert [c.title for c in history] == ["Look up tax rates by region inside tax_for", "Initial version of the shop"]
+    assert [c.title for c in project.commits.list(get_all=True)] == ["Initial version of the shop"]
+    single = project.commits.get(history[0].id)
+    assert single.parent_ids == [history[1].id] and single.stats["total"] > 0
+    assert {d["new_path"] for d in single.diff(get_all=True)} == {"shop/checkout.py", "shop/tax.py", "tests/test_tax.py"}
+    with pytest.raises(gitlab.GitlabGetError) as caught:
+        project.commits.get("0" * 40)
+    assert caught.value.error_message == "404 Commit Not Found"
+
+
+def test_blame(project):
+    ranges = project.files.blame("shop/cart.py", ref="feature/discount-object")
+    owners = [r["commit"]["title"] for r in ranges]
+    assert "Pass discounts as objects" in owners and "Initial version of the shop" in owners
+    lines = [line for r in ranges for line in r["lines"]]
+    assert "\n".join(lines) + "\n" == project.files.raw("shop/cart.py", ref="feature/discount-object").decode()
+    changed = next(r for r in ranges if r["commit"]["title"] == "Pass discounts as objects")
+    assert "from shop.pricing import Discount, calculate_total" in changed["lines"]
+
+
+def test_raw_without_ref_reads_the_default_branch_but_get_needs_a_ref(project, sandbox):
+    assert project.files.raw("shop/cart.py") == project.files.raw("shop/cart.py", ref="main")
+    code, body = get(sandbox, "/api/v4/projects/7/repository/files/shop%2Fcart.py")
+    assert (code, body) == (400, {"error": "ref is missing"})
+    code, body = get(sandbox, "/api/v4/projects/7/repository/files/shop%2Fcart.py/blame")
+    assert (code, body) == (400, {"error": "ref is missing"})
+
+
+def test_files_head_and_get_send_gitlabs_headers(project, sandbox):
+    headers = project.files.head("shop/pricing.py", ref="feature/discount-object")
+    got = project.files.get("shop/pricing.py", ref="feature/discount-object")
+    assert headers["X-Gitlab-Blob-Id"] == got.blob_id
+    assert headers["X-Gitlab-Commit-Id"] == got.commit_id == project.mergerequests.get(482).sha
+    assert headers["X-Gitlab-Last-Commit-Id"] == got.last_commit_id
+    assert headers["X-Gitlab-Content-Sha256"] == got.content_sha256
+    assert (headers["X-Gitlab-File-Name"], headers["X-Gitlab-File-Path"]) == ("pricing.py", "shop/pricing.py")
+    assert (headers["X-Gitlab-Ref"], headers["X-Gitlab-Encoding"]) == ("feature/discount-object", "base64")
+    assert (headers["X-Gitlab-Size"], headers["X-Gitlab-Execute-Filemode"]) == (str(got.size), "false")
+    request = urllib.request.Request(
+        sandbox.gitlab_url + "/api/v4/projects/7/repository/files/shop%2Fpricing.py?ref=main",
+        headers={"PRIVATE-TOKEN": sandbox.gitlab_token})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.headers["X-Gitlab-Blob-Id"] == project.files.get("shop/pricing.py", ref="main").blob_id
+    with pytest.raises(gitlab.GitlabHeadError) as caught:
+        project.files.head("shop/nothing.py", ref="main")
+    assert caught.value.response_code == 404
+
+
+def test_last_commit_id_is_the_last_commit_that_touched_the_file(project):
+    untouched = project.files.get("shop/checkout.py", ref="feature/discount-object")
+    assert untouched.commit_id == project.mergerequests.get(482).sha
+    assert untouched.last_commit_id == project.commits.list(get_all=True)[0].id
+
+
+@pytest.mark.parametrize("method, path, status", [
+    ("GET", "/api/v4/projects/7/merge_requests/482/nothing", 404),
+    ("GET", "/api/v4/projects/7/repository/nothing", 404),
+    ("DELETE", "/api/v4/projects/7/merge_requests/482/discussions", 405),
+    ("POST", "/api/v4/projects/7/repository/tree", 405),
+    ("GET", "/api/v4/projects/7/merge_requests/482/approve", 405),
+    ("GET", "/api/v4/projects/7/merge_requests/482/notes/abc", 400),
+])
+def test_unknown_routes_and_wrong_methods(sandbox, method, path, status):
+    code, body = raw_post(sandbox, path, None if method == "GET" else b"{}",
+                          headers={"PRIVATE-TOKEN": sandbox.gitlab_token}, method=method)
+    assert code == status
+    if status == 404:
+        assert body == {"error": "404 Not Found"}
+    if status == 405:
+        assert body == {"message": "405 Method Not Allowed"}

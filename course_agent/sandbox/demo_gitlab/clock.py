@@ -2,7 +2,7 @@
 timestamps in notebook outputs are the same on every run (never the wall clock)."""
 
 import threading
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 START = datetime(2026, 1, 15, 11, 0, tzinfo=UTC)
 

@@ -14,6 +14,7 @@ from werkzeug.wrappers import Request, Response
 from . import merge_request_routes, notes_routes, repository_routes
 from .errors import GitLabError, not_found
 from .project import PROJECT_ID, PROJECT_PATH, DemoProject, user
+from .repository import GitError
 from .routing import Call, Route, json_response, route
 from .users import CURRENT_USER
 
@@ -51,6 +52,8 @@ class GitLabHttp:
             return json_response(error.body, error.status)
         except RequestEntityTooLarge:
             return json_response({"message": "413 Request Entity Too Large"}, 413)
+        except GitError:  # a git command failed on odd input: GitLab's envelope, not a crash
+            return json_response({"message": "500 Internal Server Error"}, 500)
 
     def fault(self, status: int, headers: dict[str, str], request: Request) -> Response:
         return json_response({"message": _FAULT_MESSAGES.get(status, f"{status} Error")}, status,

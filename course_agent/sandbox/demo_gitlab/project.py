@@ -3,13 +3,16 @@ real git repository. The JSON views follow GitLab's REST API v4."""
 
 import base64
 import hashlib
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .approvals import Approvals, approvals_view
 from .clock import Clock
 from .discussions import Discussion, Note, NoteStore
 from .errors import GitLabError, not_found
+from .mr_updates import apply_update
 from .repository import GitError, MergeConflict, MergeRequestSpec, Repository, fresh_repository, merge_request_specs
 from .users import CURRENT_USER, USERS, user
 
@@ -17,6 +20,7 @@ PROJECT_ID = 7
 PROJECT_PATH = "course/shop"
 TARGET_BRANCH = "main"
 CREATED_AT = "2026-01-15T10:00:00.000Z"
+DRAFT_TITLE = re.compile(r"^\s*(\[draft\]|\(draft\)|draft:)", re.IGNORECASE)
 WEB_URL = "https://gitlab.sandbox.invalid"
 """Where `web_url` fields point: fixed, so responses do not depend on the sandbox's port."""
 __all__ = ["CURRENT_USER", "USERS", "DemoProject", "GitLabError", "MergeRequest", "not_found", "user"]
@@ -30,6 +34,20 @@ class MergeRequest:
     merged_base: str | None = None
     has_conflicts: bool = False
     discussions: list[Discussion] = field(default_factory=list)
+    approvals: Approvals = field(default_factory=Approvals)
+    title: str | None = None
+    description: str | None = None
+    labels: list[str] = field(default_factory=list)
+    updated_at: str = CREATED_AT
+
+    def __post_init__(self) -> None:
+        self.title = self.spec.title if self.title is None else self.title
+        self.description = self.spec.description if self.description is None else self.description
+
+    @property
+    def draft(self) -> bool:
+        """GitLab reads draft status from the title (`Draft:`, `[Draft]`, `(Draft)`)."""
+        return bool(DRAFT_TITLE.match(self.title)) or (self.spec.draft and self.title == self.spec.title)
 
     def note_objects(self) -> list[Note]:
         """Every note of every discussion (GitLab's Notes API lists them all)."""
@@ -64,32 +82,33 @@ class DemoProject:
             raise not_found()
         return self.merge_requests[iid]
 
-    def _base(self, mr: MergeRequest) -> str:
+    def base(self, mr: MergeRequest) -> str:
+        """Where the diff starts: the merge base, or after a merge the base it was merged from."""
         return mr.merged_base or self.repository.merge_base(TARGET_BRANCH, mr.spec.source_branch)
 
     def diff_refs(self, mr: MergeRequest) -> dict:
         """The shas a position must name (the merge request's one diff version)."""
-        base = self._base(mr)
+        base = self.base(mr)
         return {"base_sha": base, "head_sha": self.repository.sha(mr.spec.source_branch), "start_sha": base}
 
     def changes(self, mr: MergeRequest) -> list[dict]:
         """The merge request's diff entries (after a merge: still from the base it was merged from)."""
-        return self.repository.changes(self._base(mr), mr.spec.source_branch)
+        return self.repository.changes(self.base(mr), mr.spec.source_branch)
 
     def mr_view(self, mr: MergeRequest) -> dict:
         spec = mr.spec
         head = self.repository.sha(spec.source_branch)
-        base = self._base(mr)
+        base = self.base(mr)
         if mr.state != "opened":
             status = "not_open"
-        elif spec.draft:
+        elif mr.draft:
             status = "draft_status"
         else:
             status = "conflict" if mr.has_conflicts else "mergeable"
         return {
-            "id": 1000 + spec.iid, "iid": spec.iid, "project_id": PROJECT_ID, "title": spec.title,
-            "description": spec.description, "state": mr.state, "draft": spec.draft,
-            "work_in_progress": spec.draft, "created_at": CREATED_AT, "updated_at": CREATED_AT,
+            "id": 1000 + spec.iid, "iid": spec.iid, "project_id": PROJECT_ID, "title": mr.title,
+            "description": mr.description, "state": mr.state, "draft": mr.draft,
+            "work_in_progress": mr.draft, "created_at": CREATED_AT, "updated_at": mr.updated_at,
             "merged_at": CREATED_AT if mr.state == "merged" else None,
             "target_branch": TARGET_BRANCH, "source_branch": spec.source_branch,
             "source_project_id": PROJECT_ID, "target_project_id": PROJECT_ID,
@@ -97,7 +116,7 @@ class DemoProject:
             "merge_status": "can_be_merged" if status == "mergeable" else "cannot_be_merged",
             "detailed_merge_status": status, "has_conflicts": mr.has_conflicts,
             "diff_refs": {"base_sha": base, "head_sha": head, "start_sha": base},
-            "user_notes_count": len(mr.note_objects()),
+            "user_notes_count": len(mr.note_objects()), "labels": sorted(mr.labels),
             "web_url": f"{self.web_url}/{PROJECT_PATH}/-/merge_requests/{spec.iid}",
         }
 
@@ -106,27 +125,56 @@ class DemoProject:
         return {**self.mr_view(mr), "changes": changes, "changes_count": str(len(changes)), "overflow": False}
 
     def file_view(self, path: str, ref: str) -> dict:
-        content = self.repository.read(ref, path)
-        if content is None:
-            raise not_found("File Not Found")
-        commit = self.repository.sha(ref)
+        """A file and its metadata, as GET /repository/files/:path gives it (content base64)."""
+        content, commit = self._blob(path, ref)
         return {
             "file_name": path.rsplit("/", 1)[-1], "file_path": path, "size": len(content), "encoding": "base64",
             "content_sha256": hashlib.sha256(content).hexdigest(), "ref": ref,
-            "blob_id": self.repository.blob_id(ref, path), "commit_id": commit, "last_commit_id": commit,
+            "blob_id": self.repository.blob_id(commit, path), "commit_id": commit,
+            "last_commit_id": (self.repository.log(commit, path) or [commit])[0],
             "execute_filemode": False, "content": base64.b64encode(content).decode("ascii"),
         }
 
     def raw_file(self, path: str, ref: str) -> bytes:
-        content = self.repository.read(ref, path)
+        return self._blob(path, ref)[0]
+
+    def _blob(self, path: str, ref: str) -> tuple[bytes, str]:
+        """GitLab's `assign_file_vars!`: an unknown ref is `404 Commit Not Found`, then the file."""
+        commit = self.repository.sha(ref)
+        if commit is None:
+            raise not_found("Commit Not Found")
+        content = self.repository.read(commit, path)
         if content is None:
             raise not_found("File Not Found")
-        return content
+        return content, commit
 
     def add_note(self, mr: MergeRequest, body: str, author: str = CURRENT_USER) -> dict:
         """A plain comment (Notes API): an individual-note discussion of one note."""
         discussion = self.notes.start(mr.discussions, body, author, individual=True)
         return discussion.notes[0].view(PROJECT_ID, mr.spec.iid)
+
+    def update(self, mr: MergeRequest, params: dict) -> dict:
+        with self._lock:
+            apply_update(mr, params, self.clock.tick())
+        return self.mr_view(mr)
+
+    def approve(self, mr: MergeRequest, sha: object, username: str = CURRENT_USER) -> dict:
+        if sha is not None and not isinstance(sha, str):
+            raise GitLabError(400, {"error": "sha is invalid"})
+        with self._lock:
+            head = self.repository.sha(mr.spec.source_branch)
+            if sha and sha != head:
+                raise GitLabError(409, {"message": f"SHA does not match HEAD of source branch: {head}"})
+            mr.approvals.approve(username, self.clock.tick(), mr.state == "opened" and username != mr.spec.author)
+        return self.approvals_view(mr)
+
+    def unapprove(self, mr: MergeRequest, username: str = CURRENT_USER) -> dict:
+        with self._lock:
+            mr.approvals.unapprove(username)
+        return self.approvals_view(mr)
+
+    def approvals_view(self, mr: MergeRequest) -> dict:
+        return approvals_view(self.mr_view(mr), mr.approvals, CURRENT_USER, mr.spec.author)
 
     def merge(self, mr: MergeRequest, sha: object, message: object) -> dict:
         """Merge for real; a refused or failed merge leaves the repository as it was."""
@@ -135,13 +183,13 @@ class DemoProject:
         if sha is not None and not isinstance(sha, str):
             raise GitLabError(400, {"error": "sha is invalid"})
         with self._lock:
-            if mr.state != "opened" or mr.spec.draft:
+            if mr.state != "opened" or mr.draft:
                 raise GitLabError(405, {"message": "405 Method Not Allowed"})
             head = self.repository.sha(mr.spec.source_branch)
             if sha is not None and sha != head:
                 raise GitLabError(409, {"message": f"SHA does not match HEAD of source branch: {head}"})
-            base = self._base(mr)
-            default_message = f"Merge branch '{mr.spec.source_branch}' into '{TARGET_BRANCH}'\n\n{mr.spec.title}\n\nSee merge request {PROJECT_PATH}!{mr.spec.iid}"
+            base = self.base(mr)
+            default_message = f"Merge branch '{mr.spec.source_branch}' into '{TARGET_BRANCH}'\n\n{mr.title}\n\nSee merge request {PROJECT_PATH}!{mr.spec.iid}"
             try:
                 commit = self.repository.merge(mr.spec.source_branch, TARGET_BRANCH, message or default_message)
             except MergeConflict:

@@ -32,6 +32,7 @@ _GIT_ENV = {
 }
 _ENV = {**os.environ, **_GIT_ENV}
 _NOT_FIXTURES = shutil.ignore_patterns("__pycache__", "*.pyc")
+_COMMIT_FORMAT = "%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cn%x1f%ce%x1f%cI%x1f%B"
 
 
 class GitError(Exception):
@@ -208,6 +209,97 @@ class Repository:
                 "diff": "" if too_large else diff,
             })
         return entries
+
+    # history
+    def commit_info(self, sha: str) -> dict:
+        """A commit's ids, people, dates and message (git's own words, parsed once per commit)."""
+        return self._kept(("commit", sha), lambda: self._commit_info(sha))
+
+    def _commit_info(self, sha: str) -> dict:
+        fields = self.git("show", "-s", "--no-color", f"--format={_COMMIT_FORMAT}", sha).decode(
+            errors="replace").split("\x1f")
+        full, parents, author, author_email, authored, committer, committer_email, committed, message = fields
+        return {"id": full, "parent_ids": parents.split(), "author_name": author, "author_email": author_email,
+                "authored_date": authored, "committer_name": committer, "committer_email": committer_email,
+                "committed_date": committed, "message": message.rstrip("\n") + "\n" if message.strip() else ""}
+
+    def log(self, ref: str, path: str | None = None, exclude: str | None = None) -> list[str]:
+        """Commit ids reachable from ref (newest first), optionally not from `exclude`, touching `path`."""
+        head = self.sha(ref)
+        if head is None:
+            return []
+        stop = self.sha(exclude) if exclude else None
+        key = ("log", head, stop, path)
+        args = ["rev-list", head] + ([f"^{stop}"] if stop else []) + (["--", path] if path else [])
+        return self._kept(key, lambda: self.git(*args).decode().split())
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        a, d = self.sha(ancestor), self.sha(descendant)
+        if a is None or d is None:
+            return False
+        try:
+            self.git("merge-base", "--is-ancestor", a, d)
+            return True
+        except GitError:
+            return False
+
+    def branches(self) -> list[str]:
+        """Branch names, sorted (they only change on merge, which moves a branch but adds none)."""
+        names = self.git("for-each-ref", "--format=%(refname:short)", "refs/heads/").decode().split()
+        return sorted(names)
+
+    def tree(self, ref: str, path: str = "", recursive: bool = False) -> list[dict] | None:
+        """Entries under a folder at a ref (None if the ref does not exist)."""
+        sha = self.sha(ref)
+        if sha is None:
+            return None
+        folder = path.strip("/")
+        return self._kept(("tree", sha, folder, recursive), lambda: self._tree(sha, folder, recursive))
+
+    def _tree(self, sha: str, folder: str, recursive: bool) -> list[dict]:
+        args = ["ls-tree", "-z", *(["-r", "-t"] if recursive else []), sha]
+        if folder:
+            args += ["--", folder + "/"]
+        entries = []
+        for row in self.git(*args).decode(errors="replace").split("\0"):
+            if not row:
+                continue
+            meta, name = row.split("\t", 1)
+            mode, kind, object_id = meta.split()
+            entries.append({"id": object_id, "name": name.rsplit("/", 1)[-1], "type": kind, "path": name,
+                            "mode": mode})
+        return entries
+
+    def blame(self, ref: str, path: str) -> list[tuple[str, list[str]]]:
+        """Runs of consecutive lines last changed by the same commit: (commit id, lines)."""
+        sha = self.sha(ref)
+        return self._kept(("blame", sha, path), lambda: self._blame(sha, path))
+
+    def _blame(self, sha: str, path: str) -> list[tuple[str, list[str]]]:
+        out = self.git("blame", "--porcelain", sha, "--", path).decode(errors="replace").split("\n")
+        ranges: list[tuple[str, list[str]]] = []
+        commit = None
+        for line in out:
+            if line.startswith("\t"):
+                if ranges and ranges[-1][0] == commit:
+                    ranges[-1][1].append(line[1:])
+                else:
+                    ranges.append((commit, [line[1:]]))
+            elif re.match(r"^[0-9a-f]{40} \d+ \d+", line):
+                commit = line.split()[0]
+        return ranges
+
+    def diff_stats(self, base: str, head: str) -> tuple[int, int]:
+        """Lines added and removed between two commits."""
+        def count() -> tuple[int, int]:
+            added = removed = 0
+            for row in self.git("diff", "--numstat", base, head).decode(errors="replace").splitlines():
+                a, r = row.split("\t")[:2]
+                added += int(a) if a.isdigit() else 0
+                removed += int(r) if r.isdigit() else 0
+            return added, removed
+
+        return self._kept(("stats", base, head), count)
 
     # writing
     def merge(self, source: str, target: str, message: str) -> str:

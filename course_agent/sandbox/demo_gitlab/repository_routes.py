@@ -1,13 +1,33 @@
-"""Repository files API (docs.gitlab.com/api/repository_files/): a file with its metadata, raw."""
+"""Repository routes: files (with GitLab's X-Gitlab-* headers), tree, compare, branches,
+commits, blame (docs.gitlab.com/api/repository_files/, /repositories/, /branches/, /commits/).
+
+`ref` is required for a file's metadata, its HEAD and its blame, but optional for raw (the
+default branch), as in GitLab's lib/api/files.rb.
+"""
 
 import re
 
 from werkzeug.wrappers import Response
 
-from .errors import invalid
+from .errors import invalid, not_found
+from .project import PROJECT_ID, PROJECT_PATH, TARGET_BRANCH
+from .repository_views import (
+    blame_view,
+    branch_view,
+    commit_detail_view,
+    commit_diffs,
+    commit_view,
+    compare_view,
+    file_headers,
+    resolve_commit,
+)
 from .routing import Call, json_response, route
 
 _BAD_PATH = re.compile(r"(^|/)\.\.?(/|$)|^/|\x00|\\")
+
+
+def _web_url(call: Call) -> str:
+    return f"{call.project.web_url}/{PROJECT_PATH}"
 
 
 def _file_path(call: Call) -> str:
@@ -17,23 +37,94 @@ def _file_path(call: Call) -> str:
     return path
 
 
+def _ref(call: Call, required: bool = True, name: str = "ref") -> str | None:
+    ref = call.request.args.get(name)
+    if ref is None:
+        if required:
+            raise invalid(name, "is missing")
+        return None
+    if not ref.strip():
+        raise invalid(name, "is empty")
+    return ref
+
+
 def get_file(call: Call) -> Response:
-    path = _file_path(call)
-    ref = call.request.args.get("ref")
-    if not ref:
-        raise invalid("ref", "is missing")
-    return json_response(call.project.file_view(path, ref))
+    """The file with its metadata; HEAD gives the same headers without the body."""
+    view = call.project.file_view(_file_path(call), _ref(call))
+    return json_response(view, 200, file_headers(view))
 
 
 def raw_file(call: Call) -> Response:
     path = _file_path(call)
-    ref = call.request.args.get("ref")
-    if not ref:
-        raise invalid("ref", "is missing")
-    return Response(call.project.raw_file(path, ref), 200, mimetype="text/plain")
+    ref = _ref(call, required=False)
+    view = call.project.file_view(path, ref or TARGET_BRANCH)
+    view["ref"] = ref
+    return Response(call.project.raw_file(path, ref or TARGET_BRANCH), 200, file_headers(view),
+                    mimetype="text/plain")
+
+
+def blame(call: Call) -> Response:
+    path = _file_path(call)
+    view = call.project.file_view(path, _ref(call))
+    ranges = blame_view(call.project.repository, view["commit_id"], path, _web_url(call))
+    return call.paginated(ranges, file_headers(view))
+
+
+def tree(call: Call) -> Response:
+    ref = _ref(call, required=False) or TARGET_BRANCH
+    path = call.request.args.get("path") or ""
+    recursive = bool(call.flag("recursive", False))
+    entries = None if _BAD_PATH.search(path.strip("/")) else call.project.repository.tree(ref, path, recursive)
+    if entries is None:
+        raise not_found("Tree Not Found")
+    return call.paginated(entries)
+
+
+def compare(call: Call) -> Response:
+    source, target = _ref(call, name="from"), _ref(call, name="to")
+    return json_response(compare_view(call.project.repository, source, target, _web_url(call),
+                                      bool(call.flag("straight", False))))
+
+
+def branches(call: Call) -> Response:
+    search = call.request.args.get("search") or ""
+    repository = call.project.repository
+    names = [name for name in repository.branches() if search.lower() in name.lower()]
+    return call.paginated([branch_view(repository, name, _web_url(call)) for name in names])
+
+
+def branch(call: Call) -> Response:
+    return json_response(branch_view(call.project.repository, call.args["branch"], _web_url(call)))
+
+
+def commits(call: Call) -> Response:
+    """A branch's history, newest first (`ref_name` defaults to the default branch)."""
+    ref = _ref(call, required=False, name="ref_name") or TARGET_BRANCH
+    repository = call.project.repository
+    shas = repository.log(ref, call.request.args.get("path") or None)
+    return call.paginated([commit_view(repository, sha, _web_url(call)) for sha in shas])
+
+
+def commit(call: Call) -> Response:
+    repository = call.project.repository
+    sha = resolve_commit(repository, call.args["sha"])
+    return json_response(commit_detail_view(repository, sha, _web_url(call), PROJECT_ID))
+
+
+def commit_diff(call: Call) -> Response:
+    repository = call.project.repository
+    return call.paginated(commit_diffs(repository, resolve_commit(repository, call.args["sha"])))
 
 
 ROUTES = [
     route("GET", "repository/files/:file_path", get_file),
     route("GET", "repository/files/:file_path/raw", raw_file),
+    route("GET", "repository/files/:file_path/blame", blame),
+    route("GET", "repository/tree", tree),
+    route("GET", "repository/compare", compare),
+    route("GET", "repository/branches", branches),
+    route("GET", "repository/branches/:branch", branch),
+    route("GET", "repository/commits", commits),
+    route("GET", "repository/commits/:sha", commit),
+    route("GET", "repository/commits/:sha/diff", commit_diff),
 ]
