@@ -535,3 +535,40 @@ def test_unknown_routes_and_wrong_methods(sandbox, method, path, status):
         assert body == {"error": "404 Not Found"}
     if status == 405:
         assert body == {"message": "405 Method Not Allowed"}
+
+
+def test_blank_bodies_and_bad_resolved_values(sandbox, project):
+    mr = project.mergerequests.get(483)
+    note = mr.notes.create({"body": "x"})
+    headers = {"PRIVATE-TOKEN": sandbox.gitlab_token}
+    base = "/api/v4/projects/7/merge_requests/483"
+    assert raw_post(sandbox, f"{base}/notes/{note.id}", b'{"body": " "}', headers=headers, method="PUT") == (
+        400, {"error": "body is empty"})
+    assert raw_post(sandbox, f"{base}/discussions", b'{"body": ""}', headers=headers) == (
+        400, {"message": '400 Bad request - Note {:note=>["can\'t be blank"]}'})
+    thread = mr.discussions.create({"body": "q"})
+    assert raw_post(sandbox, f"{base}/discussions/{thread.id}?resolved=maybe", b"{}", headers=headers,
+                    method="PUT") == (400, {"error": "resolved is invalid"})
+    assert raw_post(sandbox, f"{base}/discussions/{thread.id}", b"{}", headers=headers, method="PUT") == (
+        400, {"error": "resolved is missing"})
+    assert mr.notes.get(note.id).body == "x"
+
+
+@pytest.fixture(scope="module")
+def labelled():
+    with Sandbox() as sandbox:
+        yield gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token).projects.get(7)
+
+
+_LABEL = st.sampled_from(["bug", "api", "docs", "needs-review", "security"])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(start=st.lists(_LABEL, unique=True), add=st.lists(_LABEL, unique=True),
+       remove=st.lists(_LABEL, unique=True))
+def test_add_and_remove_labels_are_set_operations(labelled, start, add, remove):
+    labelled.mergerequests.update(485, {"labels": ",".join(start)})
+    changes = {k: ",".join(v) for k, v in (("add_labels", add), ("remove_labels", remove)) if v}
+    if changes:
+        labelled.mergerequests.update(485, changes)
+    assert labelled.mergerequests.get(485).labels == sorted((set(start) - set(remove)) | (set(add) - set(remove)))

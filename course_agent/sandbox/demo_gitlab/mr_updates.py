@@ -1,7 +1,12 @@
 """Editing a merge request (PUT /projects/:id/merge_requests/:iid): title, description, labels
 (replace, add, remove) and state_event close/reopen, with GitLab's parameter errors."""
 
+from typing import TYPE_CHECKING
+
 from .errors import GitLabError, invalid
+
+if TYPE_CHECKING:  # project.py imports this module
+    from .project import MergeRequest
 
 UPDATE_PARAMS = (
     "assignee_id", "assignee_ids", "reviewer_ids", "description", "labels", "add_labels", "remove_labels",
@@ -35,7 +40,7 @@ def _text(params: dict, name: str) -> str | None:
     return value
 
 
-def apply_update(mr, params: dict, now: str) -> None:
+def apply_update(mr: "MergeRequest", params: dict, now: str) -> None:
     """Changes the merge request in place; refuses a request that changes nothing GitLab knows."""
     if not any(params.get(name) is not None for name in UPDATE_PARAMS):
         raise invalid(", ".join(UPDATE_PARAMS), "are missing, at least one parameter must be provided")
@@ -63,7 +68,7 @@ def apply_update(mr, params: dict, now: str) -> None:
     mr.updated_at = now
 
 
-def has_labels(mr, wanted: str) -> bool:
+def has_labels(mr: "MergeRequest", wanted: str) -> bool:
     """The `labels` filter of GET merge_requests: all of them, or `None` / `Any`."""
     if wanted.strip().lower() == "none":
         return not mr.labels
