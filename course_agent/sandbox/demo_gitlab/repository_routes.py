@@ -71,7 +71,7 @@ def blame(call: Call) -> Response:
 
 
 def tree(call: Call) -> Response:
-    ref = _ref(call, required=False) or TARGET_BRANCH
+    ref = call.request.args.get("ref", TARGET_BRANCH)
     path = call.request.args.get("path") or ""
     recursive = bool(call.flag("recursive", False))
     entries = None if _BAD_PATH.search(path.strip("/")) else call.project.repository.tree(ref, path, recursive)
@@ -99,7 +99,7 @@ def branch(call: Call) -> Response:
 
 def commits(call: Call) -> Response:
     """A branch's history, newest first (`ref_name` defaults to the default branch)."""
-    ref = _ref(call, required=False, name="ref_name") or TARGET_BRANCH
+    ref = call.request.args.get("ref_name") or TARGET_BRANCH  # GitLab: `ref_name.presence || default`
     repository = call.project.repository
     shas = repository.log(ref, call.request.args.get("path") or None)
     return call.paginated([commit_view(repository, sha, _web_url(call)) for sha in shas])
