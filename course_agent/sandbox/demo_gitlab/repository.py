@@ -237,11 +237,15 @@ class Repository:
         a, d = self.sha(ancestor), self.sha(descendant)
         if a is None or d is None:
             return False
-        try:
-            self.git("merge-base", "--is-ancestor", a, d)
-            return True
-        except GitError:
-            return False
+
+        def ask() -> bool:
+            try:
+                self.git("merge-base", "--is-ancestor", a, d)
+                return True
+            except GitError:
+                return False
+
+        return self._kept(("ancestor", a, d), ask)
 
     def branches(self) -> list[str]:
         """Branch names, sorted (they only change on merge, which moves a branch but adds none)."""
