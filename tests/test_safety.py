@@ -175,3 +175,45 @@ def test_approvals_are_asked_one_at_a_time():
     blocks = [ToolUseBlock(type="tool_use", id=f"toolu_{n}", name="merge_pr", input={"pr": n}) for n in range(4)]
     assert all(not r.get("is_error") for r in box.run_all(blocks))
     assert peak[0] == 1
+
+
+# ---------------------------------------------------------------- the reviewer's policy (course-agent review)
+
+def _tools():
+    noop = lambda **_: "done"  # noqa: E731
+    return {risk: Tool(f"t_{risk.name.lower()}", "x", {"type": "object"}, noop, risk) for risk in Risk}
+
+
+def test_review_policy_writes_only_when_posting():
+    from course_agent.safety import Decision, ReviewPolicy
+
+    tools = _tools()
+    assert ReviewPolicy(post=False).decide(tools[Risk.WRITES]) is Decision.DENY
+    assert ReviewPolicy(post=True).decide(tools[Risk.WRITES]) is Decision.ALLOW
+    assert ReviewPolicy().decide(tools[Risk.READ_ONLY]) is Decision.ALLOW
+    assert ReviewPolicy().decide(tools[Risk.DANGEROUS]) is Decision.ASK
+    assert ReviewPolicy(nobody_to_ask="GitLab CI").decide(tools[Risk.DANGEROUS]) is Decision.DENY
+    assert ReviewPolicy({"t_writes": Decision.ASK}).decide(tools[Risk.WRITES]) is Decision.ASK  # overrides win
+    assert Policy().decide(tools[Risk.WRITES]) is Decision.ALLOW  # the notebooks' default is unchanged
+
+
+def test_review_policy_refusals_tell_the_model_why():
+    from course_agent.safety import AuditLog, ReviewPolicy
+
+    tools = _tools()
+    audit = AuditLog()
+    gate = SafetyGate(ReviewPolicy(post=False, nobody_to_ask="batch mode"), lambda r: None, audit)
+    assert "this review is not to be posted (no --post)" in gate(tools[Risk.WRITES], {})
+    assert "nobody can be asked here (batch mode)" in gate(tools[Risk.DANGEROUS], {})
+    assert [e["decision"] for e in audit.entries] == ["denied", "denied"]
+
+
+def test_a_policy_like_object_without_refusal_still_refuses():
+    from course_agent.safety import AuditLog, Decision
+
+    class OnlyDecides:
+        def decide(self, tool):
+            return Decision.DENY
+
+    reason = SafetyGate(OnlyDecides(), lambda r: None, AuditLog())(_tools()[Risk.READ_ONLY], {})
+    assert reason == "Refused by policy: t_read_only may not be called by this agent."

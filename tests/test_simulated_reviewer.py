@@ -172,3 +172,83 @@ def test_disable_parallel_tool_use_gives_one_call_per_turn(client):
                             tool_choice={"type": "auto", "disable_parallel_tool_use": True})
     assert all(sum(b.type == "tool_use" for b in r.content) <= 1 for r in responses)
     assert len(responses) == 4  # the two files are read one after the other
+
+
+# ---------------------------------------------------------------- inline comments (comment_on_line)
+
+INLINE_TOOL = {"name": "comment_on_line", "description": "Comment on one line of a merge request's diff.",
+               "input_schema": {"type": "object", "properties": {
+                   "pr": {"type": "integer"}, "path": {"type": "string"}, "line": {"type": "integer"},
+                   "body": {"type": "string"}}, "required": ["pr", "path", "line", "body"]}}
+LEFTOVERS_DIFF = """Title: Faster checkout
+source_branch: feature/fast
+
+diff --git a/shop/fast.py b/shop/fast.py
+--- a/shop/fast.py
++++ b/shop/fast.py
+@@ -1,3 +1,5 @@
+ import os
++print("debug")
+ x = 1
++# TODO: remove
+ y = 2
+"""
+
+
+def test_asked_to_post_it_comments_on_the_changed_line_then_posts_the_summary(client):
+    final, _, responses = drive(client, "Review PR #482 and post the review as a comment",
+                                tools=TOOLS + [COMMENT_TOOL, INLINE_TOOL])
+    calls = tool_calls(responses)
+    [[(name, inline)]] = [c for c in calls if c and c[0][0] == "comment_on_line"]
+    assert (inline["pr"], inline["path"], inline["line"]) == (482, "shop/pricing.py", 11)
+    assert "shop/checkout.py:5" in inline["body"]
+    assert [c[0][0] for c in calls if c][-1] == "post_comment"  # the summary comes last
+    assert final.content[-1].text.startswith("Posted the review on !482.\nInline comments on: shop/pricing.py:11.")
+    again = tool_calls(drive(client, "Review PR #482 and post the review as a comment",
+                             tools=TOOLS + [COMMENT_TOOL, INLINE_TOOL])[2])
+    assert again == calls  # deterministic
+
+
+def test_one_inline_comment_per_finding_line_all_in_one_turn(client):
+    answer = lambda n, i: default_answer(n, i, LEFTOVERS_DIFF)  # noqa: E731
+    _, _, responses = drive(client, "Review MR !9 and post a comment", tools=TOOLS + [COMMENT_TOOL, INLINE_TOOL],
+                            answer=answer)
+    [inline] = [c for c in tool_calls(responses) if c and c[0][0] == "comment_on_line"]
+    assert [(i["path"], i["line"]) for _, i in inline] == [("shop/fast.py", 2), ("shop/fast.py", 4)]
+    assert "print()" in inline[0][1]["body"] and "TODO" in inline[1][1]["body"]
+
+
+def test_an_inline_comment_refused_by_gitlab_ends_up_in_the_summary_anyway(client):
+    def answer(name, tool_input):
+        if name == "comment_on_line":
+            return "inline comment on shop/pricing.py:11 of !482: line 11 is not part of the diff (400)", True
+        return default_answer(name, tool_input)
+
+    final, _, responses = drive(client, "Review PR #482 and post the review as a comment",
+                                tools=TOOLS + [COMMENT_TOOL, INLINE_TOOL], answer=answer)
+    calls = [c[0][0] for c in tool_calls(responses) if c]
+    assert calls.count("comment_on_line") == 1 and calls[-1] == "post_comment"
+    text = final.content[-1].text
+    assert "Could not comment on shop/pricing.py:11: inline comment on shop/pricing.py:11" in text
+    assert "shop/checkout.py:5" in text.split("Findings:")[1]
+
+
+def test_not_asked_to_post_it_comments_nowhere(client):
+    _, _, responses = drive(client, "Review PR #482", tools=TOOLS + [COMMENT_TOOL, INLINE_TOOL])
+    assert not [c for calls in tool_calls(responses) for c in calls if c[0] in ("comment_on_line", "post_comment")]
+
+
+def test_inline_comments_in_russian(client):
+    final, _, responses = drive(client, "Проверь pull request #482 и опубликуй ревью комментарием",
+                                tools=TOOLS + [COMMENT_TOOL, INLINE_TOOL])
+    [[(_, inline)]] = [c for c in tool_calls(responses) if c and c[0][0] == "comment_on_line"]
+    assert "по-прежнему вызывает" in inline["body"]
+    assert final.content[-1].text.startswith("Ревью опубликовано в !482.\nКомментарии к строкам: shop/pricing.py:11.")
+
+
+def test_the_summary_tool_is_never_mistaken_for_the_inline_one(client):
+    """comment_on_line listed before post_comment: the summary still goes to post_comment."""
+    _, _, responses = drive(client, "Review PR #482 and post the review as a comment",
+                            tools=TOOLS + [INLINE_TOOL, COMMENT_TOOL])
+    names = [c[0][0] for c in tool_calls(responses) if c]
+    assert names[-2:] == ["comment_on_line", "post_comment"]
