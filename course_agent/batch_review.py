@@ -15,6 +15,8 @@ every unfinished loop up from its transcript. A batch costs half the price of th
 sent one by one (docs: batch processing).
 """
 
+import contextlib
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -37,6 +39,7 @@ from .usage_chart import usage_rows
 BATCH_PRICE = 0.5
 """A batch request costs half of the same request sent alone."""
 MAX_POLL_SECONDS = 60.0
+_TRANSCRIPT = re.compile(r"^review-(\d{1,10})\.jsonl$")
 
 
 @dataclass
@@ -83,16 +86,18 @@ def resume_loops(directory: Path, toolbox: Toolbox) -> list[ReviewLoop]:
     """The unfinished loops saved in `directory` (review-<pr>.jsonl), each as its transcript left it. A
     response whose tools never ran (the process stopped in between) gets them run now: posting is
     idempotent, so a comment is not posted twice."""
+    saved = {int(m.group(1)): path for path in directory.iterdir() if (m := _TRANSCRIPT.match(path.name))}
     loops = []
-    for path in sorted(directory.glob("review-*.jsonl"), key=lambda p: int(p.stem.split("-")[1])):
-        if path.stem.split("-")[1].isdigit() and not transcripts.finished(path):
-            history = History(transcripts.load(path), Transcript(path), ())
-            last = history.messages[-1] if history.messages else None
-            uses = [ToolUseBlock.model_validate(block) for block in (last or {}).get("content", [])
-                    if isinstance(block, dict) and block.get("type") == "tool_use"]
-            if last and last["role"] == "assistant" and uses:
-                history.append({"role": "user", "content": toolbox.run_all(uses)})
-            loops.append(ReviewLoop(int(path.stem.split("-")[1]), history))
+    for pr, path in sorted(saved.items()):
+        if transcripts.finished(path):
+            continue
+        history = History(transcripts.load(path), Transcript(path), ())
+        last = history.messages[-1] if history.messages else None
+        uses = [ToolUseBlock.model_validate(block) for block in (last or {}).get("content", [])
+                if isinstance(block, dict) and block.get("type") == "tool_use"]
+        if last and last["role"] == "assistant" and uses:
+            history.append({"role": "user", "content": toolbox.run_all(uses)})
+        loops.append(ReviewLoop(pr, history))
     return loops
 
 
@@ -106,10 +111,18 @@ def run_batches(client: anthropic.Anthropic, loops: list[ReviewLoop], toolbox: T
     round_ = 0
     while unfinished := [loop for loop in loops if not loop.done]:
         round_ += 1
-        batch = client.messages.batches.create(requests=[
-            {"custom_id": loop.custom_id, "params": request_params(toolbox, loop.messages, model, max_tokens, request)}
-            for loop in unfinished])
-        answers = {entry.custom_id: entry.result for entry in _results_when_ended(client, batch.id, poll)}
+        try:
+            answers = _one_batch(client, [
+                {"custom_id": loop.custom_id,
+                 "params": request_params(toolbox, loop.messages, model, max_tokens, request)}
+                for loop in unfinished], poll)
+        except anthropic.APIError as error:  # no batch this round: every unfinished loop stops here
+            for loop in unfinished:
+                failed = ApiFailed(tr("the API call failed: {error}", error=error), loop.messages)
+                failed.__cause__ = error
+                loop.error = loop.history.fail(failed)
+                say(_progress_line(round_, loop))
+            break
         for loop in unfinished:
             loop.iterations += 1
             _answer(loop, answers.get(loop.custom_id), toolbox, max_tokens)
@@ -138,12 +151,19 @@ def _answer(loop: ReviewLoop, answer, toolbox: Toolbox, max_tokens: int) -> None
         loop.error = error
 
 
-def _results_when_ended(client: anthropic.Anthropic, batch_id: str, poll: float):
-    """Wait (polling, the wait doubling up to a minute) until the batch has ended; then its results."""
-    while client.messages.batches.retrieve(batch_id).processing_status != "ended":
-        time.sleep(poll)
-        poll = min(poll * 2, MAX_POLL_SECONDS)
-    return client.messages.batches.results(batch_id)
+def _one_batch(client: anthropic.Anthropic, requests: list[dict], poll: float) -> dict:
+    """Send the requests as one batch, wait (polling, the wait doubling up to a minute) until it has
+    ended, and return its results by custom_id. Ctrl-C cancels the batch (--resume sends it again)."""
+    batch = client.messages.batches.create(requests=requests)
+    try:
+        while client.messages.batches.retrieve(batch.id).processing_status != "ended":
+            time.sleep(poll)
+            poll = min(poll * 2, MAX_POLL_SECONDS)
+    except KeyboardInterrupt:
+        with contextlib.suppress(anthropic.APIError):
+            client.messages.batches.cancel(batch.id)
+        raise
+    return {entry.custom_id: entry.result for entry in client.messages.batches.results(batch.id)}
 
 
 def _progress_line(round_: int, loop: ReviewLoop) -> str:

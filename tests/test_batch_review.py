@@ -182,3 +182,21 @@ def test_a_failure_among_many_is_the_exit_code_and_the_others_are_printed(sandbo
     captured = capsys.readouterr()
     assert "course-agent review: !482: the answer was cut at max_tokens" in captured.err
     assert set(reviews_printed(captured.out)) == set(OPEN) - {482}
+
+
+def test_a_batch_the_api_refuses_ends_every_review_with_exit_4(sandbox, monkeypatch, capsys):
+    monkeypatch.setattr(client_module, "make_client",
+                        lambda: sandbox.client(api_key="sk-ant-bad-key-00000", max_retries=0))
+    assert main(["review", "--all-open", "--batch", "--transcript", "runs"]) == 4
+    err = capsys.readouterr().err
+    assert "[round 1] !482: stopped: the API call failed" in err and "rejected the key" in err
+    assert "sk-ant-bad-key" not in err
+    assert all(not transcripts.finished(Path("runs") / f"review-{pr}.jsonl") for pr in OPEN)
+
+
+def test_resume_ignores_files_that_are_not_review_transcripts(sandbox, tmp_path):
+    toolbox = reviewer_toolbox(GitLabTools(sandbox.gitlab_url, sandbox.gitlab_token, sandbox.project))
+    start_loops([483], tmp_path, post=False, language="en")
+    (tmp_path / "review-483.audit.jsonl").write_text("")
+    (tmp_path / "review-notes.jsonl").write_text("")
+    assert [loop.pr for loop in resume_loops(tmp_path, toolbox)] == [483]
