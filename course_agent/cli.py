@@ -20,7 +20,7 @@ from pathlib import Path
 
 import anthropic
 
-from .i18n import language, ntr, tr
+from .i18n import language, ntr, number, tr
 
 EXIT_OK, EXIT_USAGE, EXIT_NO_SUCH_MR, EXIT_AUTH, EXIT_ITERATIONS, EXIT_REFUSED, EXIT_API, EXIT_STOPPED = 0, 2, 3, 4, 5, 6, 7, 8
 EXIT_INTERRUPTED = 130
@@ -344,7 +344,7 @@ def _review_all(args: argparse.Namespace, lang: str, gitlab_tools, toolbox, dire
     _say(tr("transcripts: {directory}", lang, directory=directory))
     _say(ntr("billed for {n} review: {input} input tokens, {output} output tokens ({how})",
              "billed for {n} reviews: {input} input tokens, {output} output tokens ({how})", len(outcomes), lang,
-             input=f"{billed_input:.1f}", output=f"{billed_output:.1f}",
+             input=number(billed_input, lang), output=number(billed_output, lang),
              how=tr("Message Batches: half price", lang) if args.batch else tr("one request at a time", lang)))
     return _worst(codes)
 

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -171,3 +172,22 @@ def test_setup_problems_are_exit_2_in_one_line(fresh_shared, capsys, monkeypatch
     assert main(["review", "482"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and words in err and "Traceback" not in err
+
+
+def test_help_names_the_new_flags_in_both_languages():
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "GITLAB_"))}
+    for lang, words in [("en", ["--all-open", "--batch", "--resume DIR", "CI_MERGE_REQUEST_IID", "inline comments"]),
+                        ("ru", ["--all-open", "за полцены", "комментарии к строкам", "CI_MERGE_REQUEST_IID"])]:
+        done = subprocess.run([sys.executable, "-m", "course_agent.cli", "review", "--help"], capture_output=True,
+                              text=True, env={**env, "COURSE_AGENT_LANGUAGE": lang, "COLUMNS": "300"}, timeout=60)
+        assert done.returncode == 0 and all(w in done.stdout for w in words), done.stdout
+
+
+def test_all_open_speaks_russian(fresh_shared, capsys, monkeypatch):
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
+    assert main(["review", "--all-open", "--batch", "--transcript", "runs"]) == 0
+    captured = capsys.readouterr()
+    assert "[раунд 1] !482: tool_use -> get_diff(pr=482)" in captured.err
+    assert "(Message Batches: за полцены)" in captured.err.splitlines()[-1]
+    assert re.search(r"к оплате за 6 ревью: \d+,\d входных токенов", captured.err)
+    assert "=== !482 ===\nРевью !482" in captured.out
