@@ -18,6 +18,7 @@ import os
 from collections.abc import Mapping
 
 from .i18n import tr
+from .redaction import register_secret
 
 TOKEN_VARIABLES = ("COURSE_AGENT_GITLAB_TOKEN", "GITLAB_TOKEN")
 
@@ -45,6 +46,7 @@ def gitlab_settings(env: Mapping[str, str] = os.environ, lang: str | None = None
     if not url or not project:
         raise RuntimeError(tr("in GitLab CI, CI_SERVER_URL and CI_PROJECT_ID are missing (or set GITLAB_URL and "
                               "GITLAB_PROJECT)", lang))
+    register_secret(token)  # hidden from every line written, from here on
     return url, token, project
 
 

@@ -295,7 +295,7 @@ def _review_all(args: argparse.Namespace, lang: str, gitlab_tools, toolbox, dire
     """Every open merge request: one after another, or (--batch) all at once through the Batches API."""
     from . import batch_review
     from .client import make_client
-    from .loop import AgentError
+    from .loop import AgentError, Interrupted
     from .progress import ProgressPrinter
     from .redaction import redact
     from .review import review
@@ -327,7 +327,7 @@ def _review_all(args: argparse.Namespace, lang: str, gitlab_tools, toolbox, dire
                 outcomes.append((pr, result, None, result.messages, result.usage))
             except AgentError as error:
                 outcomes.append((pr, None, error, error.messages, []))
-                if error.__class__.__name__ == "Interrupted":
+                if isinstance(error, Interrupted):
                     break
     codes = []
     for pr, result, error, messages, _ in outcomes:

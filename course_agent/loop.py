@@ -10,7 +10,8 @@
     too many iterations -> stop with a clear error
 
 Every message is saved as soon as it is appended, and every error carries the whole history,
-so nothing is lost and a failed run can be inspected and resumed.
+so nothing is lost and a failed run can be inspected and resumed. What the loop does with one
+response is `step()`: the batch reviewer (batch_review.py) drives many loops with it.
 """
 
 from collections.abc import Iterable, Sequence

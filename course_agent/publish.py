@@ -93,7 +93,7 @@ class ReviewPublisher:
             if key in reported:
                 continue
             if all(self._own(n) for n in notes):
-                for note in notes:
+                for note in reversed(notes):  # replies first, the discussion's first note last
                     mr.discussions.get(discussion, lazy=True).notes.delete(note["id"])
             else:
                 mr.discussions.update(discussion, {"resolved": True})
