@@ -34,7 +34,9 @@ def test_notebooks_on_the_live_code_path(path, stand_in, monkeypatch):
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = []
-    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,
+    # shutdown_kernel="immediate": the outputs are all in by then, and a graceful shutdown only waits
+    # (~1.5 s a notebook) for a kernel whose work is done; nbval stops its kernels the same way.
+    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True, shutdown_kernel="immediate",
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     problems = []
     for number, cell in enumerate(nb.cells, start=1):
