@@ -53,7 +53,11 @@ class ReviewPublisher:
     # ------------------------------------------------------------ what the tools call
     def summary(self, mr, body: str) -> Posted:
         """The review's summary note: the earlier one edited, or a new one."""
-        self.summarized.add(mr.iid)
+        posted = self._summary(mr, body)
+        self.summarized.add(mr.iid)  # only once it is there: finish() must not clean up after a failed post
+        return posted
+
+    def _summary(self, mr, body: str) -> Posted:
         if not self.idempotent:
             return Posted(mr.notes.create({"body": body}).id, "created")
         text = _marked(body, SUMMARY_MARKER)

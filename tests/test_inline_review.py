@@ -191,3 +191,28 @@ def test_the_notebooks_plain_post_is_unchanged(sandbox):
     assert tools.post_comment(483, "Looks good.").startswith("Comment ")
     assert tools.post_comment(483, "Looks good.").startswith("Comment ")
     assert [n.body for n in mr_of(sandbox, 483).notes.list(get_all=True)] == ["Looks good.", "Looks good."]
+
+
+def test_a_summary_that_could_not_be_posted_cleans_nothing_up(sandbox, monkeypatch):
+    tools = tools_of(sandbox, idempotent=True)
+    mr = mr_of(sandbox, 487)
+    tools.publisher.inline(mr, "shop/checkout.py", 16, "an old finding")
+    fresh = tools_of(sandbox, idempotent=True)
+
+    def gitlab_fails(mr, body):
+        raise gitlab.GitlabCreateError("500 Internal Server Error", 500)
+
+    monkeypatch.setattr(fresh.publisher, "_summary", gitlab_fails)
+    with pytest.raises(ToolError, match="GitLab failed"):
+        fresh.post_comment(487, "the review")
+    assert fresh.finish_review(487) == []
+    assert len(inline(mr_of(sandbox, 487))) == 1
+
+
+def test_two_summaries_of_ours_become_one(sandbox):
+    tools = tools_of(sandbox, idempotent=True)
+    mr = mr_of(sandbox, 483)
+    mr.notes.create({"body": "first\n\n" + SUMMARY_MARKER})
+    mr.notes.create({"body": "second\n\n" + SUMMARY_MARKER})
+    assert tools.post_comment(483, "the review").startswith("Updated the earlier review comment")
+    assert [n.body for n in summaries(mr_of(sandbox, 483))] == ["the review\n\n" + SUMMARY_MARKER]
