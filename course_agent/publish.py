@@ -75,10 +75,11 @@ class ReviewPublisher:
         self.reported.setdefault(mr.iid, set()).add(key)
         text = _marked(body, INLINE_MARKER.format(key=key)) if self.idempotent else body
         if self.idempotent:
-            for discussion, notes, found in self._own_inline(mr):
-                if found == key:
-                    return self._edit(notes[0], text, lambda: mr.discussions.get(discussion, lazy=True).notes.update(
-                        notes[0]["id"], {"body": text}))
+            earlier = next(((d, notes[0]) for d, notes, found in self._own_inline(mr) if found == key), None)
+            if earlier is not None:
+                discussion, note = earlier
+                return self._edit(note, text, lambda: mr.discussions.get(discussion, lazy=True).notes.update(
+                    note["id"], {"body": text}))
         refs = mr.diff_refs or {}
         position = {"position_type": "text", "base_sha": refs.get("base_sha"), "start_sha": refs.get("start_sha"),
                     "head_sha": refs.get("head_sha"), "old_path": path, "new_path": path, "new_line": line}

@@ -1,11 +1,9 @@
 """`course-agent review --all-open [--batch] [--resume DIR]`: every open merge request, the
 batch driver's rules (the same as run_agent's), resumable transcripts, the bill at half price."""
 
-import json
 import re
 from pathlib import Path
 
-import anthropic
 import gitlab
 import pytest
 
