@@ -324,8 +324,18 @@ def test_notes_pagination_headers(fresh):
     assert len(list(listing)) == 5
     answer = requests.get(f"{sandbox.gitlab_url}/api/v4/projects/7/merge_requests/483/notes?per_page=2",
                           headers={"PRIVATE-TOKEN": sandbox.gitlab_token}, timeout=10)
-    assert answer.headers["X-Total"] == "5" and 'rel="next"' in answer.headers["Link"]
-    assert "glpat" not in answer.headers["Link"]
+    assert answer.headers["X-Total"] == "5" and "glpat" not in answer.headers["Link"]
+    assert rels(answer) == {"next": 2, "first": 1, "last": 3}  # as GitLab's OffsetHeaderBuilder
+    answer = requests.get(f"{sandbox.gitlab_url}/api/v4/projects/7/merge_requests/483/notes?per_page=2&page=3",
+                          headers={"PRIVATE-TOKEN": sandbox.gitlab_token}, timeout=10)
+    assert rels(answer) == {"prev": 2, "first": 1, "last": 3} and answer.headers["X-Prev-Page"] == "2"
+    assert [len(mr.notes.list(per_page=2, page=n)) for n in (1, 2, 3, 4)] == [2, 2, 1, 0]
+
+
+def rels(answer):
+    """The Link header's relations and their page numbers."""
+    links = requests.utils.parse_header_links(answer.headers["Link"])
+    return {link["rel"]: int(re.search(r"[?&]page=(\d+)", link["url"]).group(1)) for link in links}
 
 
 # approvals and updates
@@ -431,6 +441,9 @@ def test_error_statuses_and_bodies(sb):
     missing = requests.get(f"{base}/projects/7/merge_requests/482/discussions/{'a' * 40}", headers=headers,
                            timeout=10)
     assert missing.status_code == 404 and missing.json() == {"message": "404 Discussion Not Found"}
+    notes = requests.get(f"{base}/projects/7/merge_requests/482/discussions/{'a' * 40}/notes", headers=headers,
+                         timeout=10)  # lib/api/discussions.rb: not_found!("Notes")
+    assert notes.status_code == 404 and notes.json() == {"message": "404 Notes Not Found"}
     note = requests.get(f"{base}/projects/7/merge_requests/482/notes/1", headers=headers, timeout=10)
     assert note.status_code == 404 and note.json() == {"message": "404 Not found"}
 

@@ -4,7 +4,7 @@ docs.gitlab.com/api/discussions/): comments, threads, inline threads, replies, r
 from werkzeug.wrappers import Response
 
 from .discussions import Note
-from .errors import bad_request, invalid
+from .errors import bad_request, invalid, not_found
 from .positions import check_position, parse_position
 from .project import PROJECT_ID, MergeRequest
 from .routing import Call, json_response, no_content, route
@@ -110,9 +110,12 @@ def resolve_discussion(call: Call) -> Response:
 
 
 def discussion_notes(call: Call) -> Response:
+    """An unknown discussion has no notes: GitLab's `not_found!("Notes")` (lib/api/discussions.rb)."""
     mr = _mr(call)
-    discussion = call.project.notes.find(mr.discussions, call.args["discussion_id"])
-    return json_response([_note_view(mr, note) for note in discussion.notes])
+    notes = next((d.notes for d in mr.discussions if d.id == call.args["discussion_id"]), [])
+    if not notes:
+        raise not_found("Notes Not Found")
+    return json_response([_note_view(mr, note) for note in notes])
 
 
 def reply(call: Call) -> Response:

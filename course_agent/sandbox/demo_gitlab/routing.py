@@ -153,19 +153,23 @@ def _nested(form) -> dict:
 
 
 def paginated(request: Request, items: list, extra_headers: dict | None = None) -> Response:
-    """One page of a list, with GitLab's X-* pagination headers and a Link to the next page."""
+    """One page of a list, with GitLab's X-* pagination headers and its Link header: prev, next,
+    first and last (Gitlab::Pagination::OffsetHeaderBuilder#pagination_links)."""
     try:
         page = max(1, int(request.args.get("page", 1)))
         per_page = min(100, max(1, int(request.args.get("per_page", 20))))
     except ValueError:
         raise GitLabError(400, {"error": "page is invalid"}) from None
     pages = max(1, -(-len(items) // per_page))
+    next_page = page + 1 if page < pages else None
+    prev_page = page - 1 if 1 < page <= pages else None  # Kaminari: none before 1 or past the end
     headers = {"X-Page": str(page), "X-Per-Page": str(per_page), "X-Total": str(len(items)),
-               "X-Total-Pages": str(pages), "X-Next-Page": str(page + 1) if page < pages else "",
-               "X-Prev-Page": str(page - 1) if page > 1 else "", **(extra_headers or {})}
-    if page < pages:
-        query = {k: v for k, v in request.args.items() if k not in _SECRET_PARAMS}
-        query.update(page=page + 1, per_page=per_page)
-        raw_path = request.environ.get("REQUEST_URI", request.path).split("?", 1)[0]
-        headers["Link"] = f'<{request.host_url.rstrip("/")}{raw_path}?{urlencode(query)}>; rel="next"'
+               "X-Total-Pages": str(pages), "X-Next-Page": str(next_page or ""),
+               "X-Prev-Page": str(prev_page or ""), **(extra_headers or {})}
+    query = {k: v for k, v in request.args.items() if k not in _SECRET_PARAMS}
+    raw_path = request.environ.get("REQUEST_URI", request.path).split("?", 1)[0]
+    url = f'{request.host_url.rstrip("/")}{raw_path}'
+    links = [(prev_page, "prev"), (next_page, "next"), (1, "first"), (pages, "last")]
+    headers["Link"] = ", ".join(f'<{url}?{urlencode({**query, "page": n, "per_page": per_page})}>; rel="{rel}"'
+                                for n, rel in links if n)
     return json_response(items[(page - 1) * per_page: page * per_page], 200, headers)
