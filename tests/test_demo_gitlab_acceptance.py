@@ -448,6 +448,23 @@ def test_error_statuses_and_bodies(sb):
     assert note.status_code == 404 and note.json() == {"message": "404 Not found"}
 
 
+def test_a_token_in_the_query_authenticates(sb):
+    """docs.gitlab.com/api/rest/authentication: a personal access token in `private_token` (or, as
+    an OAuth-style token, `access_token`) works like the header (Gitlab::Auth::AuthFinders)."""
+    url = f"{sb.gitlab_url}/api/v4/projects/course%2Fshop/merge_requests/482"
+    for name in ("private_token", "access_token"):
+        assert requests.get(url, params={name: sb.gitlab_token}, timeout=10).json()["iid"] == 482
+        assert requests.get(url, params={name: "glpat-wrong"}, timeout=10).status_code == 401
+
+
+def test_merge_request_state_filter_is_checked(project):
+    """lib/api/helpers/merge_requests_helpers.rb: `values: %w[opened closed locked merged all]`."""
+    assert project.mergerequests.list(state="merged") == []
+    with pytest.raises(gitlab.GitlabListError) as error:
+        project.mergerequests.list(state="open")
+    assert error.value.response_code == 400 and error.value.error_message == "state does not have a valid value"
+
+
 def test_bad_token_raises_authentication_error(sb):
     with pytest.raises(gitlab.GitlabAuthenticationError):
         gitlab.Gitlab(sb.gitlab_url, private_token="glpat-wrong").projects.get(7)

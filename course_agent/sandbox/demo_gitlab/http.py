@@ -60,10 +60,15 @@ class GitLabHttp:
                              {k: v for k, v in headers.items() if k == "retry-after"})
 
     def _authenticate(self, request: Request) -> None:
+        """GitLab's AuthFinders: the `PRIVATE-TOKEN` header, `Authorization: Bearer`, or the
+        `private_token` / `access_token` query parameter (GitLab reads the parameter first; here
+        the header wins, so a token in the query never overrides the one in the header)."""
         token = request.headers.get("PRIVATE-TOKEN")
         bearer = request.headers.get("Authorization", "")
         if token is None and bearer.lower().startswith("bearer "):
             token = bearer[7:].strip()
+        if token is None:
+            token = request.args.get("private_token") or request.args.get("access_token")
         if token != self.token:
             raise GitLabError(401, {"message": "401 Unauthorized"})
 

@@ -25,7 +25,7 @@ def _mr(call: Call) -> MergeRequest:
 
 
 def list_merge_requests(call: Call) -> Response:
-    state = call.request.args.get("state", "all")
+    state = call.choice("state", ("opened", "closed", "locked", "merged", "all"), "all")
     labels = call.request.args.get("labels")
     views = [call.project.mr_view(mr) for mr in call.project.merge_requests.values()
              if state in ("all", mr.state) and (labels is None or has_labels(mr, labels))]
