@@ -50,6 +50,8 @@ TEMPLATE_CACHE_ENV = "COURSE_AGENT_CACHE_DIR"
 """Where built demo repositories are kept between processes (default: $XDG_CACHE_HOME or ~/.cache,
 then course-agent/); "off" builds the repository in every process, as before."""
 _READY = "ready"
+_TEMPLATE_FORMAT = b"course-agent demo repository cache 2: built, then repacked"
+"""Part of the cache key: a change to what is done to a cached build names another directory."""
 
 
 def _template_cache_root() -> Path | None:
@@ -65,7 +67,7 @@ def _template_key(repository) -> str:
     """A digest of everything the built repository depends on: the build code (repository.py), every
     fixture file (path and bytes, as the build copies them) and git's version. Any change to one of
     them names another directory, so a cached repository is never one of another version."""
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(_TEMPLATE_FORMAT)
     digest.update(Path(repository.__file__).read_bytes())
     fixtures = Path(repository.FIXTURES)
     for path in sorted(fixtures.rglob("*")):
@@ -78,7 +80,7 @@ def _template_key(repository) -> str:
 
 def _cached_template(repository) -> Path | None:
     """The demo repository built once per version on this machine, not once per process (the build
-    runs ~20 git commands: ~0.3 s of every notebook's start). Built in a private folder of the cache,
+    runs ~20 git commands: ~0.3 s of every notebook's start), and packed. Built in a private folder of the cache,
     marked ready, then renamed into place, so a reader never sees half a repository; a process that
     loses the race to rename uses the winner's. The template is only ever copied, never changed.
     None when the cache is off or cannot be written: the caller then builds as before."""
@@ -91,7 +93,11 @@ def _cached_template(repository) -> Path | None:
     root.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
     try:
-        repository.Repository.build(building / "shop")
+        built = repository.Repository.build(building / "shop")
+        # One pack instead of ~100 loose objects in ~70 folders: the same objects and commit ids, and
+        # each sandbox's copy of the template takes ~12 ms instead of ~70 ms.
+        built.git("repack", "-a", "-d", "-q")
+        built.git("prune-packed")
         (building / _READY).write_text("")
         try:
             building.rename(final)
