@@ -265,6 +265,10 @@ def test_reply_to_an_inline_thread_and_resolve_it(fresh):
     discussion.save()
     again = mr.discussions.get(discussion.id)
     assert all(n["resolved"] and n["resolved_by"]["username"] == "course-reviewer" for n in again.attributes["notes"])
+    late = again.notes.create({"body": "one more thing"})  # a reply to a resolved thread is resolved too
+    assert late.resolved is True and late.resolved_by["username"] == "course-reviewer"
+    assert all(n["resolved"] for n in mr.discussions.get(discussion.id).attributes["notes"])
+    late.delete()
     note = again.notes.get(reply.id)
     note.body = "because, edited"
     note.save()

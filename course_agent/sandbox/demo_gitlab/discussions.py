@@ -121,7 +121,10 @@ class NoteStore:
                     note.type = "DiscussionNote"
             note_type = "DiffNote" if discussion.notes[0].type == "DiffNote" else "DiscussionNote"
             position = discussion.notes[0].position
+            resolvable = [note for note in discussion.notes if note.resolvable]
             note = self._note(body, author, note_type, discussion.id, position)
+            if resolvable and all(n.resolved_by for n in resolvable):  # Notes::BuildService: `should_resolve`
+                self._set_resolved(note, True, author, note.created_at)
             discussion.notes.append(note)
         return note
 
