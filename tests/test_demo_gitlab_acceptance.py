@@ -135,6 +135,38 @@ def test_new_file_diff_flags(project):
     assert new["new_file"] is True and new["diff"].startswith("@@ -0,0 +1,7 @@")
 
 
+def test_a_pr_agent_style_run(fresh):
+    """What qodo-ai/pr-agent's GitLabProvider asks, in its order: the MR, its latest diff version,
+    the project's languages, old and new contents at the diff's shas (a new file is 404 at the base),
+    an inline comment, and when GitLab refuses a position a plain note carrying the rejected
+    `position` (the Notes API ignores it)."""
+    _, project = fresh
+    mr = project.mergerequests.get(484)
+    last_diff = mr.diffs.list(get_all=True)[0]
+    assert project.languages() == {"Python": 100.0}
+    for change in mr.changes()["changes"]:
+        new = project.files.get(change["new_path"], mr.diff_refs["head_sha"]).decode()
+        assert new
+        if change["new_file"]:
+            with pytest.raises(gitlab.GitlabGetError):
+                project.files.get(change["old_path"], mr.diff_refs["base_sha"])
+    refs = {"base_sha": last_diff.base_commit_sha, "start_sha": last_diff.start_commit_sha,
+            "head_sha": last_diff.head_commit_sha}
+    pos = {"position_type": "text", "new_path": "shop/tax.py", "old_path": "shop/tax.py", **refs, "new_line": 10}
+    mr.discussions.create({"body": "**Suggestion:** ...", "position": pos})
+    with pytest.raises(gitlab.GitlabCreateError):
+        mr.discussions.create({"body": "x", "position": {**pos, "new_line": 1}})
+    fallback = mr.notes.create({"body": "fallback", "position": {**refs, "position_type": "text",
+                                                                 "file_path": "shop/tax.py"}})
+    assert fallback.type is None and not hasattr(fallback, "position")
+    assert mr.commits().next().web_url.endswith(mr.sha)
+    mr.notes.update(fallback.id, {"body": "edited"})
+    assert mr.notes.get(fallback.id).body == "edited"
+    mr.add_labels, mr.remove_labels = "Bug fix", ""
+    mr.save()
+    assert project.mergerequests.get(484).labels == ["Bug fix"]
+
+
 # inline discussions
 def test_inline_comment_on_an_added_line_of_482_is_listed_with_its_position(fresh):
     _, project = fresh

@@ -1,5 +1,6 @@
 """Repository routes: files (with GitLab's X-Gitlab-* headers), tree, compare, branches,
-commits, blame (docs.gitlab.com/api/repository_files/, /repositories/, /branches/, /commits/).
+commits, blame, and the project's languages (docs.gitlab.com/api/repository_files/,
+/repositories/, /branches/, /commits/, /projects/).
 
 `ref` is required for a file's metadata, its HEAD and its blame, but optional for raw (the
 default branch), as in GitLab's lib/api/files.rb.
@@ -24,6 +25,9 @@ from .repository_views import (
 from .routing import Call, json_response, route
 
 _BAD_PATH = re.compile(r"(^|/)\.\.?(/|$)|^/|\x00|\\")
+_LANGUAGES = {".py": "Python", ".md": "Markdown"}
+"""Programming and markup languages by extension (data such as JSON is not counted, as in linguist)."""
+_DOCUMENTATION = re.compile(r"^docs?/|(^|/)(README|CHANGELOG|LICENSE)[^/]*$", re.IGNORECASE)
 
 
 def _web_url(call: Call) -> str:
@@ -116,7 +120,23 @@ def commit_diff(call: Call) -> Response:
     return call.paginated(commit_diffs(repository, resolve_commit(repository, call.args["sha"])))
 
 
+def languages(call: Call) -> Response:
+    """GET /projects/:id/languages (docs.gitlab.com/api/projects/): each language's share of the
+    default branch's bytes, in percent with two decimals, largest first; documentation (README,
+    docs/) is left out, as Gitaly's linguist does."""
+    repository = call.project.repository
+    sizes: dict[str, int] = {}
+    for entry in repository.tree(TARGET_BRANCH, recursive=True) or []:
+        language = _LANGUAGES.get("." + entry["name"].rsplit(".", 1)[-1])
+        if entry["type"] == "blob" and language and not _DOCUMENTATION.search(entry["path"]):
+            sizes[language] = sizes.get(language, 0) + len(repository.read(TARGET_BRANCH, entry["path"]) or b"")
+    total = sum(sizes.values()) or 1
+    return json_response({name: round(100 * size / total, 2)
+                          for name, size in sorted(sizes.items(), key=lambda item: -item[1])})
+
+
 ROUTES = [
+    route("GET", "languages", languages),
     route("GET", "repository/files/:file_path", get_file),
     route("GET", "repository/files/:file_path/raw", raw_file),
     route("GET", "repository/files/:file_path/blame", blame),
