@@ -250,6 +250,19 @@ def test_new_file_lines_by_new_line(fresh):
         mr.discussions.create({"body": "x", "position": position(mr, "tests/test_tax.py", new_line=8)})
 
 
+def test_too_large_diff_has_no_lines_but_drafts_and_closed_mrs_take_comments(fresh):
+    _, project = fresh
+    catalog = project.mergerequests.get(486)
+    with pytest.raises(gitlab.GitlabCreateError):  # too_large: GitLab has no diff lines for it either
+        catalog.discussions.create({"body": "x", "position": position(catalog, "data/catalog.json", new_line=1)})
+    draft = project.mergerequests.get(487)
+    draft.discussions.create({"body": "todo", "position": position(draft, "shop/checkout.py", new_line=16)})
+    draft.state_event = "close"
+    draft.save()
+    assert draft.notes.create({"body": "closed, still commentable"}).body == "closed, still commentable"
+    assert len(project.mergerequests.get(487).notes.list()) == 2
+
+
 def test_stale_or_foreign_shas_are_refused(fresh):
     _, project = fresh
     mr = project.mergerequests.get(482)
