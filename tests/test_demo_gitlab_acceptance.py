@@ -488,8 +488,8 @@ def test_error_statuses_and_bodies(sb):
     assert requests.get(f"{base}/projects/7", timeout=10).json() == {"message": "401 Unauthorized"}
     unknown = requests.get(f"{base}/projects/7/merge_requests/482/nope", headers=headers, timeout=10)
     assert unknown.status_code == 404 and unknown.json() == {"error": "404 Not Found"}
-    wrong = requests.delete(f"{base}/projects/7/merge_requests/482", headers=headers, timeout=10)
-    assert wrong.status_code == 405
+    deleted = requests.delete(f"{base}/projects/7/merge_requests/482/notes/{'9' * 9}", headers=headers, timeout=10)
+    assert deleted.status_code == 404 and deleted.json() == {"message": "404 Not found"}
     missing = requests.get(f"{base}/projects/7/merge_requests/482/discussions/{'a' * 40}", headers=headers,
                            timeout=10)
     assert missing.status_code == 404 and missing.json() == {"message": "404 Discussion Not Found"}
