@@ -353,6 +353,23 @@ def test_notes_crud_and_sort(fresh):
     assert error.value.response_code == 400
 
 
+def test_the_reviewer_manages_someone_elses_note_as_a_maintainer(fresh):
+    """The token's user merges into protected main, so it is a Maintainer, and GitLab's ProjectPolicy
+    gives maintainers `admin_note` (NotePolicy delegates to the project): editing and deleting alice's
+    note succeed; the note keeps its author."""
+    sandbox, project = fresh
+    seeded = sandbox.gitlab.add_note(sandbox.gitlab.merge_requests[482], "LGTM from alice", "alice")
+    mr = project.mergerequests.get(482)
+    note = mr.notes.get(seeded["id"])
+    assert note.author["username"] == "alice"
+    assert [u["username"] for u in mr.participants()] == ["alice"]
+    note.body = "LGTM from alice (edited by the reviewer)"
+    note.save()
+    assert mr.notes.get(note.id).author["username"] == "alice"
+    note.delete()
+    assert mr.notes.list() == []
+
+
 def test_resolving_a_plain_note_discussion_is_forbidden(fresh):
     _, project = fresh
     mr = project.mergerequests.get(483)
