@@ -381,6 +381,27 @@ def test_resolving_a_plain_note_discussion_is_forbidden(fresh):
     assert error.value.response_code == 403
 
 
+def test_saving_a_note_touches_the_merge_request(fresh):
+    """GitLab's note.rb: `after_save :touch_noteable`; a resolved note is saved too, so its
+    `updated_at` moves (bots poll `updated_after` / order notes by `updated_at`)."""
+    _, project = fresh
+    mr = project.mergerequests.get(482)
+    before = mr.updated_at
+    note = mr.notes.create({"body": "first"})
+    assert project.mergerequests.get(482).updated_at == note.updated_at > before
+    thread = mr.discussions.create({"body": "inline", "position": position(mr, "shop/pricing.py", new_line=3)})
+    first = thread.attributes["notes"][0]
+    thread.resolved = True
+    thread.save()
+    resolved = mr.discussions.get(thread.id).attributes["notes"][0]
+    assert resolved["updated_at"] == resolved["resolved_at"] > first["updated_at"]
+    assert project.mergerequests.get(482).updated_at == resolved["updated_at"]
+    assert [n.id for n in mr.notes.list(order_by="updated_at")] == [first["id"], note.id]
+    note.body = "first, edited"
+    note.save()
+    assert project.mergerequests.get(482).updated_at == mr.notes.get(note.id).updated_at
+
+
 def test_notes_pagination_headers(fresh):
     sandbox, project = fresh
     mr = project.mergerequests.get(483)

@@ -148,10 +148,12 @@ class NoteStore:
 
     @staticmethod
     def _set_resolved(note: Note, resolved: bool, by: str, now: str) -> None:
+        """A note whose state changes is saved, so its `updated_at` moves (Rails timestamps)."""
         if resolved and note.resolved_by is None:
-            note.resolved_by, note.resolved_at = by, now
-        elif not resolved:
+            note.resolved_by, note.resolved_at, note.updated_at = by, now, now
+        elif not resolved and note.resolved_by is not None:
             note.resolved_by = note.resolved_at = None
+            note.updated_at = now
 
     def edit(self, note: Note, body: str) -> Note:
         with self.lock:

@@ -31,6 +31,11 @@ def _note_view(mr: MergeRequest, note: Note) -> dict:
     return note.view(PROJECT_ID, mr.spec.iid)
 
 
+def _touch(mr: MergeRequest, notes: list[Note]) -> None:
+    """Saving a note touches its merge request (`after_save :touch_noteable` in GitLab's note.rb)."""
+    mr.updated_at = max([mr.updated_at, *(note.updated_at for note in notes)])
+
+
 def _mr(call: Call) -> MergeRequest:
     return call.project.get(call.iid())
 
@@ -52,7 +57,9 @@ def list_notes(call: Call) -> Response:
 def create_note(call: Call) -> Response:
     mr = _mr(call)
     body = _body(call)
-    return json_response(call.project.add_note(mr, body, CURRENT_USER), 201)
+    view = call.project.add_note(mr, body, CURRENT_USER)
+    _touch(mr, [call.project.notes.note(mr.discussions, view["id"])])
+    return json_response(view, 201)
 
 
 def get_note(call: Call) -> Response:
@@ -67,7 +74,7 @@ def edit_note(call: Call) -> Response:
     if isinstance(body, str) and not body.strip():
         raise invalid("body", "is empty")
     if body is not None:
-        call.project.notes.edit(note, _body(call))
+        _touch(mr, [call.project.notes.edit(note, _body(call))])
     return json_response(_note_view(mr, note))
 
 
@@ -97,6 +104,7 @@ def create_discussion(call: Call) -> Response:
     if position is not None:
         position = check_position(parse_position(position), call.project.diff_refs(mr), call.project.changes(mr))
     discussion = call.project.notes.start(mr.discussions, body, CURRENT_USER, position=position)
+    _touch(mr, discussion.notes)
     return json_response(discussion.view(PROJECT_ID, mr.spec.iid), 201)
 
 
@@ -106,6 +114,7 @@ def resolve_discussion(call: Call) -> Response:
     if resolved is None:
         raise invalid("resolved", "is missing")
     discussion = call.project.notes.resolve(mr.discussions, call.args["discussion_id"], resolved, CURRENT_USER)
+    _touch(mr, discussion.notes)
     return json_response(discussion.view(PROJECT_ID, mr.spec.iid))
 
 
@@ -122,6 +131,7 @@ def reply(call: Call) -> Response:
     mr = _mr(call)
     body = _body(call)
     note = call.project.notes.reply(mr.discussions, call.args["discussion_id"], body, CURRENT_USER)
+    _touch(mr, [note])
     return json_response(_note_view(mr, note), 201)
 
 
@@ -139,6 +149,7 @@ def edit_discussion_note(call: Call) -> Response:
         call.project.notes.edit(note, _body(call))
     else:
         call.project.notes.resolve_note(note, call.flag("resolved"), CURRENT_USER)
+    _touch(mr, [note])
     return json_response(_note_view(mr, note))
 
 
