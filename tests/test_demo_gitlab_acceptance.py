@@ -382,8 +382,9 @@ def test_resolving_a_plain_note_discussion_is_forbidden(fresh):
 
 
 def test_saving_a_note_touches_the_merge_request(fresh):
-    """GitLab's note.rb: `after_save :touch_noteable`; a resolved note is saved too, so its
-    `updated_at` moves (bots poll `updated_after` / order notes by `updated_at`)."""
+    """GitLab's note.rb: `after_save :touch_noteable`. Resolving one note saves it (Note#resolve!), so
+    its `updated_at` moves; resolving a whole discussion is an `update_all` (ResolvableNote.resolve!)
+    that leaves `updated_at` alone. Bots poll `updated_after` and order notes by `updated_at`."""
     _, project = fresh
     mr = project.mergerequests.get(482)
     before = mr.updated_at
@@ -391,11 +392,19 @@ def test_saving_a_note_touches_the_merge_request(fresh):
     assert project.mergerequests.get(482).updated_at == note.updated_at > before
     thread = mr.discussions.create({"body": "inline", "position": position(mr, "shop/pricing.py", new_line=3)})
     first = thread.attributes["notes"][0]
+    touched = project.mergerequests.get(482).updated_at
+    assert touched == first["updated_at"]
     thread.resolved = True
     thread.save()
     resolved = mr.discussions.get(thread.id).attributes["notes"][0]
-    assert resolved["updated_at"] == resolved["resolved_at"] > first["updated_at"]
-    assert project.mergerequests.get(482).updated_at == resolved["updated_at"]
+    assert resolved["resolved"] and resolved["updated_at"] == first["updated_at"]
+    assert project.mergerequests.get(482).updated_at == touched
+    single = thread.notes.get(first["id"])
+    single.resolved = False
+    single.save()
+    unresolved = mr.notes.get(first["id"])
+    assert unresolved.resolved is False and unresolved.updated_at > first["updated_at"]
+    assert project.mergerequests.get(482).updated_at == unresolved.updated_at
     assert [n.id for n in mr.notes.list(order_by="updated_at")] == [first["id"], note.id]
     note.body = "first, edited"
     note.save()

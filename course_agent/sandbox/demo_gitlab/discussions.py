@@ -143,17 +143,22 @@ class NoteStore:
         with self.lock:
             if not note.resolvable:
                 raise bad_request("Note is not resolvable")
-            self._set_resolved(note, resolved, by, self.clock.tick())
+            now = self.clock.tick()
+            if self._set_resolved(note, resolved, by, now):  # Note#resolve! saves it: updated_at moves
+                note.updated_at = now
         return note
 
     @staticmethod
-    def _set_resolved(note: Note, resolved: bool, by: str, now: str) -> None:
-        """A note whose state changes is saved, so its `updated_at` moves (Rails timestamps)."""
+    def _set_resolved(note: Note, resolved: bool, by: str, now: str) -> bool:
+        """Whether the note changed. A whole discussion is resolved with `update_all` in GitLab
+        (ResolvableNote.resolve!), so there its notes keep their `updated_at`."""
         if resolved and note.resolved_by is None:
-            note.resolved_by, note.resolved_at, note.updated_at = by, now, now
-        elif not resolved and note.resolved_by is not None:
+            note.resolved_by, note.resolved_at = by, now
+            return True
+        if not resolved and note.resolved_by is not None:
             note.resolved_by = note.resolved_at = None
-            note.updated_at = now
+            return True
+        return False
 
     def edit(self, note: Note, body: str) -> Note:
         with self.lock:

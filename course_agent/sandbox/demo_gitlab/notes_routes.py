@@ -114,7 +114,6 @@ def resolve_discussion(call: Call) -> Response:
     if resolved is None:
         raise invalid("resolved", "is missing")
     discussion = call.project.notes.resolve(mr.discussions, call.args["discussion_id"], resolved, CURRENT_USER)
-    _touch(mr, discussion.notes)
     return json_response(discussion.view(PROJECT_ID, mr.spec.iid))
 
 
