@@ -14,7 +14,7 @@ import gitlab
 import requests
 
 from .client import gitlab_settings
-from .publish import Posted, ReviewPublisher
+from .publish import Posted, ReviewPublisher, change_of, diff_new_lines
 from .redaction import register_secret
 from .tools import Risk, Tool, ToolError
 
@@ -32,12 +32,23 @@ _STATUS_HINTS = {
 
 
 
-def _outside_the_diff(path: str, line: int) -> Callable[[str], str]:
+def _outside_the_diff(path: str, line: int, change: dict | None) -> Callable[[str], str]:
     """GitLab's 400 for an inline comment, said so that the model knows what to do instead."""
     return lambda why: (f"line {line} of {path} is not part of this merge request's diff (GitLab answered 400: "
                         f"{why}). Comment only on a line the diff adds or changes (a + line; count lines in the new "
-                        "file, from the hunk header's +start), or put this finding in the summary (post_comment) "
-                        "instead.")
+                        f"file, from the hunk header's +start; {_commentable(path, change)}), or put this finding "
+                        "in the summary (post_comment) instead.")
+
+
+def _commentable(path: str, change: dict | None) -> str:
+    """Which lines of `path` an inline comment may name: "lines 3-9 and 22-25 of shop/cart.py are in the diff"."""
+    if change is None:
+        return f"{path} is not among the files this merge request changes"
+    spans = [str(a) if a == b else f"{a}\u2013{b}" for a, b in diff_new_lines(change.get("diff") or "")]
+    if not spans:
+        return f"no line of {path} is in the diff"
+    listed = spans[0] if len(spans) == 1 else ", ".join(spans[:-1]) + " and " + spans[-1]
+    return f"lines {listed} of {path} are in the diff"
 
 
 class GitLabTools:
@@ -56,6 +67,7 @@ class GitLabTools:
         self.timeout = timeout
         self._gl = gitlab.Gitlab(url, private_token=token, timeout=timeout)
         self.publisher = ReviewPublisher(self._gl, idempotent)
+        self._changes_seen: dict[tuple, dict] = {}
 
     def _call(self, what: str, action: Callable, hints: dict[int, Callable[[str], str]] | None = None):
         """Run a python-gitlab call; turn every failure into a ToolError that says what happened."""
@@ -83,9 +95,21 @@ class GitLabTools:
     def _mr(self, pr: int):
         return self._call(f"merge request !{pr}", lambda: self.project.mergerequests.get(pr))
 
+    def _changes(self, mr) -> dict:
+        """`mr.changes()`, fetched once per version of the diff (its diff_refs): get_diff and every
+        comment_on_line of the review share it."""
+        refs = getattr(mr, "diff_refs", None) or {}
+        version = (mr.iid, refs.get("base_sha"), refs.get("start_sha"), refs.get("head_sha"))
+        if version in self._changes_seen:
+            return self._changes_seen[version]
+        changes = self._call(f"changes of !{mr.iid}", mr.changes)
+        if refs.get("head_sha"):
+            self._changes_seen[version] = changes
+        return changes
+
     def get_diff(self, pr: int) -> str:
         mr = self._mr(pr)
-        changes = self._call(f"changes of !{pr}", mr.changes)
+        changes = self._changes(mr)
         lines = [f"Title: {mr.title}", f"Author: {mr.author['username']}",
                  f"source_branch: {mr.source_branch} -> target_branch: {mr.target_branch}", f"State: {mr.state}",
                  "Description:", mr.description or "(none)", ""]
@@ -128,9 +152,10 @@ class GitLabTools:
         if not getattr(mr, "diff_refs", None):
             raise ToolError(f"inline comment on !{pr}: GitLab gave no diff_refs for this merge request, so a line "
                             "cannot be pointed at; put the finding in the summary (post_comment) instead.")
+        changes = self._changes(mr)["changes"]
         posted = self._call(f"inline comment on {path}:{line} of !{pr}",
-                            lambda: self.publisher.inline(mr, path, line, body),
-                            {400: _outside_the_diff(path, line)})
+                            lambda: self.publisher.inline(mr, path, line, body, changes),
+                            {400: _outside_the_diff(path, line, change_of(changes, path))})
         return _said(posted, f"Inline comment {posted.note_id} posted on {path}:{line} of !{pr}.",
                      f"inline comment {posted.note_id} on {path}:{line} of !{pr}")
 

@@ -12,6 +12,9 @@ the text is the same); only when there is none does it create one. After a run t
 summary, `finish()` removes the run's own inline discussions that this run did not report again
 (or resolves them, when someone has replied). Notes without a marker, or by someone else, are
 never touched. Without `idempotent`, notes are created as they come, with no marker (the notebooks).
+
+Where an inline comment sits is the file's diff's business (`diff_line_position`): GitLab addresses
+an added line by its new number, an unchanged one by both numbers, and a renamed file by both paths.
 """
 
 import re
@@ -24,6 +27,53 @@ SUMMARY_MARKER = "<!-- course-agent-review -->"
 INLINE_MARKER = "<!-- course-agent-review:inline {key} -->"
 _INLINE = re.compile(r"<!-- course-agent-review:inline (\S+) -->")
 _ANY_MARKER = re.compile(r"\s*<!-- course-agent-review(?::inline \S*)? -->")
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def diff_line_position(diff_text: str, line: int) -> dict | None:
+    """Where GitLab finds `line` of the new file in this file's diff (a change's `diff`):
+    {"new_line": line} for an added line, {"old_line": o, "new_line": line} for an unchanged
+    (context) line, None for a line outside every hunk.
+
+    Why: GitLab looks for the one diff line whose (old_line, new_line) pair is exactly the
+    position's (`Gitlab::Diff::File#line_for_position`). An unchanged line has both numbers, so
+    new_line alone names nothing and GitLab answers 400 "line_code can't be blank". The model counts
+    lines in the new file only; this finds the old number that goes with it. (A removed line has no
+    number in the new file, so it is never named.)"""
+    old = new = old_left = new_left = 0
+    for text in diff_text.split("\n"):
+        header = _HUNK.match(text)
+        if header:
+            old, old_left = int(header[1]), int(header[2] or 1)
+            new, new_left = int(header[3]), int(header[4] or 1)
+            continue
+        if not (old_left or new_left) or text.startswith("\\"):  # between hunks; "\ No newline at end of file"
+            continue
+        marker = text[:1] or " "  # a blank context line whose space was stripped
+        if marker in " +" and new == line:
+            return {"new_line": line} if marker == "+" else {"old_line": old, "new_line": line}
+        if marker in " -":
+            old, old_left = old + 1, old_left - 1
+        if marker in " +":
+            new, new_left = new + 1, new_left - 1
+    return None
+
+
+def diff_new_lines(diff_text: str) -> list[tuple[int, int]]:
+    """The new file's lines each hunk covers, (first, last), from the hunk headers."""
+    spans = []
+    for text in diff_text.split("\n"):
+        header = _HUNK.match(text)
+        if header and int(header[4] or 1):
+            first = int(header[3])
+            spans.append((first, first + int(header[4] or 1) - 1))
+    return spans
+
+
+def change_of(changes: list[dict], path: str) -> dict | None:
+    """The change (an entry of `mr.changes()["changes"]`) of `path`: its new path, or else its old one."""
+    return (next((c for c in changes if c.get("new_path") == path), None)
+            or next((c for c in changes if c.get("old_path") == path), None))
 
 
 def inline_key(path: str, line: int) -> str:
@@ -69,8 +119,9 @@ class ReviewPublisher:
             mr.notes.delete(extra.id)
         return self._edit(own[0].attributes, text, lambda: mr.notes.update(own[0].id, {"body": text}))
 
-    def inline(self, mr, path: str, line: int, body: str) -> Posted:
-        """An inline comment at path:line (new file's numbering): the earlier one there edited, or a new discussion."""
+    def inline(self, mr, path: str, line: int, body: str, changes: list[dict] | None = None) -> Posted:
+        """An inline comment at path:line (new file's numbering): the earlier one there edited, or a new
+        discussion. `changes` is `mr.changes()["changes"]` when the caller has it (else fetched here)."""
         key = inline_key(path, line)
         self.reported.setdefault(mr.iid, set()).add(key)
         text = _marked(body, INLINE_MARKER.format(key=key)) if self.idempotent else body
@@ -80,9 +131,13 @@ class ReviewPublisher:
                 discussion, note = earlier
                 return self._edit(note, text, lambda: mr.discussions.get(discussion, lazy=True).notes.update(
                     note["id"], {"body": text}))
+        change = change_of(mr.changes()["changes"] if changes is None else changes, path) or {}
+        # a line outside the diff keeps new_line alone: GitLab's 400 says so, and the tool explains it
+        lines = diff_line_position(change.get("diff") or "", line) or {"new_line": line}
         refs = mr.diff_refs or {}
         position = {"position_type": "text", "base_sha": refs.get("base_sha"), "start_sha": refs.get("start_sha"),
-                    "head_sha": refs.get("head_sha"), "old_path": path, "new_path": path, "new_line": line}
+                    "head_sha": refs.get("head_sha"), "old_path": change.get("old_path", path),
+                    "new_path": change.get("new_path", path), **lines}
         discussion = mr.discussions.create({"body": text, "position": position})
         notes = discussion.attributes.get("notes") or [{}]
         return Posted(notes[0].get("id", 0), "created")

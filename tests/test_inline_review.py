@@ -1,15 +1,24 @@
 """Inline comments (comment_on_line), the policy around --post, and `course-agent review N --post`
 run again and again: one summary note and one set of inline discussions, updated in place."""
 
+import difflib
+import re
 from pathlib import Path
 
 import gitlab
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from course_agent import client as client_module
 from course_agent.cli import main
 from course_agent.gitlab import GitLabTools
-from course_agent.publish import SUMMARY_MARKER, inline_key
+from course_agent.publish import (
+    SUMMARY_MARKER,
+    ReviewPublisher,
+    diff_line_position,
+    inline_key,
+)
 from course_agent.review import reviewer_toolbox
 from course_agent.sandbox import Sandbox
 from course_agent.tools import ToolError
@@ -71,12 +80,21 @@ def test_comment_on_a_changed_line_is_a_positioned_discussion(sandbox):
 
 
 def test_a_line_outside_the_diff_is_an_error_that_says_what_to_do(sandbox):
+    # (line 1 of shop/pricing.py, used here before, is an unchanged line inside its hunk: it can be commented on)
     with pytest.raises(ToolError) as error:
-        tools_of(sandbox).comment_on_line(482, "shop/pricing.py", 1, "Nice header.")
+        tools_of(sandbox).comment_on_line(482, "shop/cart.py", 15, "Nice method.")
     text = str(error.value)
-    assert "line 1 of shop/pricing.py is not part of this merge request's diff" in text
+    assert "line 15 of shop/cart.py is not part of this merge request's diff" in text
     assert "400" in text and "post_comment" in text and "Comment only on a line the diff adds or changes" in text
+    assert "lines 3\u20139 and 22\u201325 of shop/cart.py are in the diff" in text
     assert inline(mr_of(sandbox, 482)) == []
+
+
+def test_a_file_the_merge_request_does_not_change_is_named_as_such(sandbox):
+    with pytest.raises(ToolError) as error:
+        tools_of(sandbox).comment_on_line(482, "shop/tax.py", 11, "x")
+    assert "400" in str(error.value) and "shop/tax.py is not among the files this merge request changes" in str(
+        error.value)
 
 
 def test_no_such_merge_request_for_an_inline_comment(sandbox):
@@ -216,3 +234,126 @@ def test_two_summaries_of_ours_become_one(sandbox):
     mr.notes.create({"body": "second\n\n" + SUMMARY_MARKER})
     assert tools.post_comment(483, "the review").startswith("Updated the earlier review comment")
     assert [n.body for n in summaries(mr_of(sandbox, 483))] == ["the review\n\n" + SUMMARY_MARKER]
+
+
+# ---------------------------------------------------------------- where an inline comment sits (diff_line_position)
+
+def positioned(mr):
+    """The stored position of every positioned discussion: (old_path, new_path, old_line, new_line)."""
+    found = []
+    for d in mr.discussions.list(get_all=True):
+        p = d.attributes["notes"][0].get("position")
+        if p:
+            found.append((p["old_path"], p["new_path"], p["old_line"], p["new_line"]))
+    return sorted(found, key=str)
+
+
+def test_an_unchanged_line_inside_a_hunk_is_named_by_both_numbers(sandbox):
+    # shop/pricing.py line 4 of the new file is `from decimal import Decimal`, line 3 before !482 added an import
+    tools = tools_of(sandbox)
+    assert tools.comment_on_line(482, "shop/pricing.py", 4, "Context.").startswith("Inline comment ")
+    assert tools.comment_on_line(482, "shop/pricing.py", 3, "Added.").startswith("Inline comment ")
+    assert positioned(mr_of(sandbox, 482)) == [("shop/pricing.py", "shop/pricing.py", 3, 4),
+                                               ("shop/pricing.py", "shop/pricing.py", None, 3)]
+
+
+def test_a_renamed_file_is_positioned_by_its_old_and_new_paths(sandbox):
+    # !485's branch also renames shop/tax.py to shop/taxes.py and changes one of its lines
+    repository = sandbox.gitlab.repository
+    branch = sandbox.gitlab.merge_requests[485].spec.source_branch
+    repository.git("checkout", "-q", branch)
+    try:
+        repository.git("mv", "shop/tax.py", "shop/taxes.py")
+        taxes = repository.path / "shop" / "taxes.py"
+        taxes.write_text(taxes.read_text(encoding="utf-8").replace('"CH": Decimal("0.081")', '"CH": Decimal("0.077")'),
+                         encoding="utf-8")
+        repository.git("commit", "-q", "-am", "Rename shop/tax.py")
+    finally:
+        repository.git("checkout", "-q", "main")
+        repository.refs_moved()
+    [renamed] = [c for c in mr_of(sandbox, 485).changes()["changes"] if c["renamed_file"]]
+    assert (renamed["old_path"], renamed["new_path"]) == ("shop/tax.py", "shop/taxes.py")
+    tools = tools_of(sandbox)
+    tools.comment_on_line(485, "shop/taxes.py", 7, "The Swiss rate changed.")  # the changed line
+    tools.comment_on_line(485, "shop/taxes.py", 10, "Unchanged, next to it.")  # context: old 10, new 10
+    assert positioned(mr_of(sandbox, 485)) == [("shop/tax.py", "shop/taxes.py", 10, 10),
+                                               ("shop/tax.py", "shop/taxes.py", None, 7)]
+
+
+def test_one_changes_call_serves_get_diff_and_every_inline_comment(sandbox, monkeypatch):
+    calls = []
+    changes = gitlab.v4.objects.ProjectMergeRequest.changes
+    monkeypatch.setattr(gitlab.v4.objects.ProjectMergeRequest, "changes",
+                        lambda self, **kwargs: calls.append(self.iid) or changes(self, **kwargs))
+    tools = tools_of(sandbox)
+    tools.get_diff(482)
+    tools.comment_on_line(482, "shop/pricing.py", 22, "a")
+    tools.comment_on_line(482, "shop/cart.py", 25, "b")
+    tools.comment_on_line(484, "shop/tax.py", 11, "c")
+    assert calls == [482, 484]
+
+
+# every line of every changed file of !482 and !484, as hypothesis picks them, against the demo GitLab
+@pytest.fixture(scope="module")
+def changed_files():
+    """A sandbox of the module's own, and (mr, its changes, one change, lines in its new file) per changed file."""
+    with Sandbox() as sb:
+        project = gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token).projects.get(sb.project)
+        files = []
+        for iid in (482, 484):
+            mr = project.mergerequests.get(iid)
+            changes = mr.changes()["changes"]
+            for change in changes:
+                text = project.files.raw(change["new_path"], ref=mr.source_branch).decode()
+                files.append((mr, changes, change, len(text.splitlines())))
+        yield files
+
+
+def in_a_hunk(diff, line):
+    """The oracle: the new-file lines the hunk headers (@@ -a,b +c,d @@) cover, c to c+d-1."""
+    return any(int(c) <= line < int(c) + int(d or 1) for c, d in re.findall(r"^@@ -\S+ \+(\d+)(?:,(\d+))? @@",
+                                                                           diff, re.MULTILINE))
+
+
+@settings(max_examples=120, deadline=None)
+@given(data=st.data())
+def test_every_line_of_a_changed_file_is_accepted_iff_it_is_in_a_hunk(changed_files, data):
+    mr, changes, change, length = data.draw(st.sampled_from(changed_files))
+    line = data.draw(st.integers(1, length + 2))
+    where = diff_line_position(change["diff"], line)
+    assert (where is not None) == in_a_hunk(change["diff"], line)
+    try:
+        ReviewPublisher(mr.manager.gitlab).inline(mr, change["new_path"], line, "hypothesis", changes)
+        accepted = True
+    except gitlab.GitlabCreateError as error:
+        assert error.response_code == 400 and "line_code" in error.error_message
+        accepted = False
+    assert accepted == in_a_hunk(change["diff"], line)
+
+
+# the pure function against difflib's own hunks
+source_lines = st.lists(st.sampled_from(["a\n", "b\n", "c\n", "\n"]), max_size=25)
+
+
+@settings(max_examples=200, deadline=None)
+@given(old=source_lines, new=source_lines, line=st.integers(1, 30))
+def test_diff_line_position_names_the_line_difflib_put_in_a_hunk(old, new, line):
+    diff = "".join(list(difflib.unified_diff(old, new, n=3))[2:])
+    pairs = set()
+    for group in difflib.SequenceMatcher(None, old, new, autojunk=False).get_grouped_opcodes(3):
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                pairs |= {(i + 1, j + 1) for i, j in zip(range(i1, i2), range(j1, j2))}
+            elif tag in ("insert", "replace"):
+                pairs |= {(None, j + 1) for j in range(j1, j2)}
+    [expected] = [p for p in pairs if p[1] == line] or [None]
+    where = diff_line_position(diff, line)
+    assert (None if where is None else (where.get("old_line"), where["new_line"])) == expected
+
+
+def test_diff_line_position_of_a_new_file_a_deleted_file_and_no_newline_at_the_end():
+    assert diff_line_position("@@ -0,0 +1,2 @@\n+a\n+b\n", 2) == {"new_line": 2}
+    assert diff_line_position("@@ -1,2 +0,0 @@\n-a\n-b\n", 1) is None
+    no_newline = "@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"
+    assert [diff_line_position(no_newline, n) for n in (1, 2, 3)] == [{"old_line": 1, "new_line": 1},
+                                                                       {"new_line": 2}, None]
