@@ -104,6 +104,31 @@ def test_merge_request_fields_a_bot_reads(project):
     assert isinstance(mr.user_notes_count, int)
 
 
+def test_merge_request_entity_has_gitlabs_fields(project):
+    """lib/api/entities/merge_request_basic.rb for lists, merge_request.rb for one MR: python-gitlab
+    raises AttributeError on a missing key, so a bot reading `mr.head_pipeline` must find it (null)."""
+    mr = project.mergerequests.get(482)
+    assert (mr.head_pipeline, mr.pipeline, mr.assignees, mr.reviewers, mr.milestone) == (None, None, [], [], None)
+    assert mr.references["full"] == "course/shop!482" and mr.reference == "!482"
+    assert mr.changes_count == "2" and mr.blocking_discussions_resolved is True and mr.merged_by is None
+    assert mr.user["can_merge"] is True and mr.task_completion_status == {"count": 0, "completed_count": 0}
+    listed = project.mergerequests.list(iids=[482])[0]
+    assert "head_pipeline" not in listed.attributes and listed.references == mr.references
+
+
+def test_merge_request_list_filters(project):
+    """docs.gitlab.com/api/merge_requests/#list-project-merge-requests: iids, source_branch,
+    target_branch, author_username, search, order_by/sort; unknown filters are ignored."""
+    def iids(**filters):
+        return [mr.iid for mr in project.mergerequests.list(get_all=True, **filters)]
+    assert iids(iids=[483, 482]) == [483, 482]
+    assert iids(source_branch="feature/tax-regions") == [484] and iids(target_branch="develop") == []
+    assert iids(author_username="alice") == [484, 482] and iids(search="README") == [485]
+    assert iids(search="ignore all previous") == [485]  # the description counts too
+    assert iids(sort="asc", state="opened") == [482, 483, 484, 485, 486, 487]
+    assert iids(no_such_filter="x") == iids()
+
+
 def test_diff_versions_as_pr_agent_reads_them(project):
     mr = project.mergerequests.get(482)
     version = mr.diffs.list(get_all=True)[-1]

@@ -9,7 +9,7 @@ merge it keeps showing that diff (GitLab keeps the merged version too).
 from werkzeug.wrappers import Response
 
 from .approvals import approval_state_view
-from .errors import not_found
+from .errors import invalid, not_found
 from .mr_updates import has_labels
 from .project import CREATED_AT, PROJECT_PATH, MergeRequest
 from .repository_views import commit_view
@@ -24,16 +24,42 @@ def _mr(call: Call) -> MergeRequest:
     return call.project.get(call.iid())
 
 
+def _iids(call: Call) -> set[int] | None:
+    """`iids[]=482&iids[]=483` or `iids=482,483` (GitLab's CommaSeparatedToIntegerArray)."""
+    values = call.request.args.getlist("iids[]") + call.request.args.getlist("iids")
+    if not values:
+        return None
+    try:
+        return {int(part) for value in values for part in value.split(",") if part.strip()}
+    except ValueError:
+        raise invalid("iids") from None
+
+
+def _matches(view: dict, args, iids: set[int] | None) -> bool:
+    text = f"{view['title']}\n{view['description'] or ''}".lower()
+    return ((iids is None or view["iid"] in iids) and (args.get("search") or "").lower() in text
+            and args.get("source_branch", view["source_branch"]) == view["source_branch"]
+            and args.get("target_branch", view["target_branch"]) == view["target_branch"]
+            and args.get("author_username", view["author"]["username"]) == view["author"]["username"])
+
+
 def list_merge_requests(call: Call) -> Response:
+    """The filters a bot uses (merge_requests_helpers.rb): state, labels, iids, source and target
+    branch, author_username, search (title and description); newest first by `created_at` (or
+    `updated_at`, `sort=asc`)."""
     state = call.choice("state", ("opened", "closed", "locked", "merged", "all"), "all")
-    labels = call.request.args.get("labels")
+    order_by = call.choice("order_by", ("created_at", "updated_at"), "created_at")
+    sort = call.choice("sort", ("asc", "desc"), "desc")
+    labels, iids = call.request.args.get("labels"), _iids(call)
     views = [call.project.mr_view(mr) for mr in call.project.merge_requests.values()
              if state in ("all", mr.state) and (labels is None or has_labels(mr, labels))]
-    return call.paginated(sorted(views, key=lambda v: -v["iid"]))
+    views = [view for view in views if _matches(view, call.request.args, iids)]
+    views.sort(key=lambda v: (v[order_by], v["id"]), reverse=sort == "desc")
+    return call.paginated(views)
 
 
 def show(call: Call) -> Response:
-    return json_response(call.project.mr_view(_mr(call)))
+    return json_response(call.project.mr_detail_view(_mr(call)))
 
 
 def edit(call: Call) -> Response:

@@ -118,11 +118,28 @@ class DemoProject:
             "diff_refs": {"base_sha": base, "head_sha": head, "start_sha": base},
             "user_notes_count": len(mr.note_objects()), "labels": sorted(mr.labels),
             "web_url": f"{self.web_url}/{PROJECT_PATH}/-/merge_requests/{spec.iid}",
+            # the rest of Entities::MergeRequestBasic, as GitLab sends it for an MR nobody assigned
+            "merged_by": user(CURRENT_USER) if mr.state == "merged" else None,
+            "merge_user": user(CURRENT_USER) if mr.state == "merged" else None,
+            "assignee": None, "assignees": [], "reviewers": [], "milestone": None, "upvotes": 0, "downvotes": 0,
+            "merge_when_pipeline_succeeds": False, "squash_commit_sha": None, "discussion_locked": None,
+            "should_remove_source_branch": None, "force_remove_source_branch": False, "squash": False,
+            "reference": f"!{spec.iid}", "references": {"short": f"!{spec.iid}", "relative": f"!{spec.iid}",
+                                                        "full": f"{PROJECT_PATH}!{spec.iid}"},
+            "task_completion_status": {"count": 0, "completed_count": 0},
+            "blocking_discussions_resolved": True, "imported": False, "imported_from": "none",
         }
+
+    def mr_detail_view(self, mr: MergeRequest) -> dict:
+        """GET .../merge_requests/:iid: Entities::MergeRequest adds these to the basic view (no CI here)."""
+        return {**self.mr_view(mr), "subscribed": False, "changes_count": str(len(self.changes(mr))),
+                "latest_build_started_at": None, "latest_build_finished_at": None,
+                "first_deployed_to_production_at": None, "pipeline": None, "head_pipeline": None,
+                "merge_error": None, "user": {"can_merge": True}}  # the token's user may push to main
 
     def changes_view(self, mr: MergeRequest) -> dict:
         changes = self.changes(mr)
-        return {**self.mr_view(mr), "changes": changes, "changes_count": str(len(changes)), "overflow": False}
+        return {**self.mr_detail_view(mr), "changes": changes, "overflow": False}
 
     def file_view(self, path: str, ref: str) -> dict:
         """A file and its metadata, as GET /repository/files/:path gives it (content base64)."""
