@@ -11,9 +11,10 @@ CELLS = [
 - to run the finished agent (`course_agent.review`) on several merge requests and post its review;
 - what prompt caching saves over a review, and how to turn it on;
 - that the SDK's beta `tool_runner` is this same loop, written for you;
-- how to point everything at a real GitLab and the real API.
+- how to point everything at a real GitLab and the real API: inline comments, a re-run that updates its
+  own review, a merge-request pipeline job, and every open merge request reviewed at half price in batches.
 
-*About 35 minutes. Builds on notebook 7.*
+*About 45 minutes. Builds on notebook 7.*
 """, """
 # 8. Полный ревьюер
 
@@ -21,9 +22,11 @@ CELLS = [
 - как запустить готового агента (`course_agent.review`) на нескольких merge request и опубликовать его ревью;
 - сколько экономит кэширование промптов за одно ревью и как его включить;
 - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас;
-- как направить всё это на настоящий GitLab и настоящий API.
+- как направить всё это на настоящий GitLab и настоящий API: комментарии к строкам, повторный запуск, который
+  обновляет своё же ревью, задание для пайплайна merge request и ревью всех открытых merge request за полцены
+  пакетами.
 
-*Около 35 минут. Опирается на блокнот 7.*
+*Около 45 минут. Опирается на блокнот 7.*
 """),
     code(SETUP, SETUP_RU),
     md("""
@@ -75,28 +78,43 @@ for pr in (483, 486, 482):
     print(result.text.splitlines()[0], "|", result.text.splitlines()[-1], f"| {result.iterations} calls")
     print()'''),
     md("""
-## Posting the review
+## Posting the review, with inline comments
 
-With `post=True` the task asks the agent to post its review as a comment; `post_comment` is a writing
-tool, allowed and logged by the default policy.
+With `post=True` the task asks the agent to post its review: `comment_on_line` puts a finding on the changed
+line it is about (GitLab shows it in the diff, as a thread), `post_comment` the summary. Both are writing
+tools: the reviewer's policy (`ReviewPolicy`) allows them only when the review is to be posted, and logs
+them. Below, the merge request's threads as GitLab lists them (`mr.discussions.list()`): an inline comment
+is a `DiffNote` with a `position` (path, line and the three commits of the diff), the summary a plain note.
 """, """
-## Публикация ревью
+## Публикация ревью и комментарии к строкам
 
-С `post=True` задание просит агента опубликовать ревью комментарием; `post_comment` — пишущий
-инструмент, который политика по умолчанию разрешает и логирует.
+С `post=True` задание просит агента опубликовать ревью: `comment_on_line` оставляет замечание прямо на той
+изменённой строке, к которой оно относится (GitLab показывает его в diff как обсуждение), а `post_comment` —
+итоговый комментарий. Оба инструмента пишущие: политика ревьюера (`ReviewPolicy`) разрешает их, только если
+ревью нужно опубликовать, и записывает в журнал. Ниже — обсуждения merge request в том виде, в каком их
+отдаёт GitLab (`mr.discussions.list()`): комментарий к строке — это `DiffNote` с `position` (путь, строка и
+три коммита diff), итоговое ревью — обычная заметка.
 """),
     code('''from course_agent.gitlab import GitLabTools
 
 posted = review(482, client=client, post=True, language="en")
 print(posted.text.splitlines()[0])
-note = GitLabTools().project.mergerequests.get(482).notes.list(get_all=True)[-1]
-print("note by", note.author["username"] + ":", note.body.splitlines()[0], "...", note.body.splitlines()[-1])''',
+mr = GitLabTools().project.mergerequests.get(482)
+for discussion in mr.discussions.list(get_all=True):
+    note = discussion.attributes["notes"][0]
+    place = note.get("position") or {}
+    where = f'{place["new_path"]}:{place["new_line"]}' if place else "the merge request"
+    print(f'{note["type"] or "Note"} by {note["author"]["username"]} on {where}: {note["body"].splitlines()[0][:60]}')''',
          '''from course_agent.gitlab import GitLabTools
 
 posted = review(482, client=client, post=True, language="ru")
 print(posted.text.splitlines()[0])
-note = GitLabTools().project.mergerequests.get(482).notes.list(get_all=True)[-1]
-print("note by", note.author["username"] + ":", note.body.splitlines()[0], "...", note.body.splitlines()[-1])'''),
+mr = GitLabTools().project.mergerequests.get(482)
+for discussion in mr.discussions.list(get_all=True):
+    note = discussion.attributes["notes"][0]
+    place = note.get("position") or {}
+    where = f'{place["new_path"]}:{place["new_line"]}' if place else "весь merge request"
+    print(f'{note["type"] or "Note"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')'''),
     md("""
 ## Break it, then fix it: paying for the same prompt again
 
@@ -246,6 +264,155 @@ export COURSE_AGENT_MODEL=claude-opus-5        # необязательно: д�
 терминала: `course-agent review 482 --post`. Выводы будут отличаться от сохранённых (настоящая модель
 пишет своё ревью), а ячейкам, которые внедряют сбои или сжимают контекстное окно, нужна песочница.
 """),
+    md("""
+## From the notebook to your GitLab
+
+### Run it again: one review, updated
+
+`course-agent review 482 --post` (the command line, what a pipeline runs) posts the same way, but marks each note
+it writes with a hidden HTML comment (`<!-- course-agent-review -->`, and one per inline comment with its
+`path:line`). Run again, it finds its own notes by those markers and edits them instead of adding a second review;
+its inline comments that the new review no longer makes are removed (resolved, if someone replied). Notes
+written by people, or without a marker, are never touched. Below, the command runs twice in this kernel (against
+the same sandbox) and the merge request's notes are counted after each run.
+""", """
+## Из блокнота в ваш GitLab
+
+### Второй запуск: то же ревью, обновлённое
+
+`course-agent review 482 --post` (командная строка — то, что запускает пайплайн) публикует так же, но помечает
+каждую свою заметку скрытым HTML-комментарием (`<!-- course-agent-review -->`, а у комментария к строке — ещё и
+его `путь:строка`). При повторном запуске он находит свои заметки по этим меткам и редактирует их, а не добавляет
+второе ревью; свои комментарии к строкам, которых в новом ревью больше нет, удаляет (или помечает решёнными, если
+на них уже ответили). Заметки, написанные людьми или без метки, он не трогает никогда. Ниже команда запускается
+дважды прямо в этом ядре (с той же песочницей), и после каждого запуска мы считаем заметки merge request.
+"""),
+    code('''import contextlib
+import io
+import tempfile
+from course_agent.cli import main
+
+runs = tempfile.mkdtemp(prefix="course-agent-runs-")
+for attempt in (1, 2):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["review", "482", "--post", "--language", "en", "--transcript", f"{runs}/review-{attempt}.jsonl"])
+    notes = mr.notes.list(get_all=True)
+    ours = [n for n in notes if "<!-- course-agent-review" in n.body]
+    print(f"run {attempt}: exit code {code}; notes on !482: {len(notes)}, of them the command's own: {len(ours)} "
+          f"({sum(n.type == 'DiffNote' for n in ours)} inline, {sum(n.type != 'DiffNote' for n in ours)} summary)")''',
+         '''import contextlib
+import io
+import tempfile
+from course_agent.cli import main
+
+runs = tempfile.mkdtemp(prefix="course-agent-runs-")
+for attempt in (1, 2):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["review", "482", "--post", "--language", "ru", "--transcript", f"{runs}/review-{attempt}.jsonl"])
+    notes = mr.notes.list(get_all=True)
+    ours = [n for n in notes if "<!-- course-agent-review" in n.body]
+    print(f"запуск {attempt}: код выхода {code}; заметок в !482: {len(notes)}, из них самой команды: {len(ours)} "
+          f"({sum(n.type == 'DiffNote' for n in ours)} к строкам, {sum(n.type != 'DiffNote' for n in ours)} итоговая)")'''),
+    md("""
+The notes of the cell before (posted by `review()`, with no markers) stay as they were.
+
+### In a merge-request pipeline
+
+`ci/review.gitlab-ci.yml` in this repository is a job to include in your project's `.gitlab-ci.yml`; it runs
+`course-agent review "$CI_MERGE_REQUEST_IID" --post` in merge-request pipelines, on GitLab's runners:
+
+```yaml
+include:
+  - local: ci/review.gitlab-ci.yml      # a copy in your project, or `remote:` with its raw URL
+```
+
+It needs two masked CI/CD variables, `COURSE_AGENT_GITLAB_TOKEN` (a token with the `api` scope) and
+`ANTHROPIC_API_KEY`; the GitLab URL, the project and the merge request come from GitLab CI's predefined
+variables (`CI_SERVER_URL`, `CI_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). In CI nobody can answer an approval
+prompt, so `merge_pr` is always refused. Exit codes become job results: 0 passes; 5 (the iteration cap) and 6
+(a refusal) are allowed failures, a warning rather than a red pipeline; the rest fail the job.
+[docs/gitlab-ci.md](../../docs/gitlab-ci.md) has the details.
+
+### Every open merge request at half price
+
+A review waits for the model, not the other way round: nothing in the loop needs an answer within seconds. The
+[Message Batches API](https://docs.claude.com/en/docs/build-with-claude/batch-processing) takes many requests at
+once, answers them within 24 hours (usually much sooner) and bills them at half price. The loop still needs one
+answer before its next request, so `course_agent.batch_review` runs the reviews in rounds: each round sends ONE
+batch with the next request of every unfinished review, runs the tools of every answer (same rules: the whole
+response appended, all results in one message, errors as `is_error`, the cap, merges never approved), and goes on
+until every loop has ended. Between two rounds a loop is nothing but its `messages` list, saved to its transcript
+after every step: `course-agent review --all-open --batch --resume DIR` picks unfinished reviews up from there,
+even after the process was stopped. Below, every open merge request reviewed both ways, with the billed tokens.
+""", """
+Заметки из предыдущей ячейки (их опубликовал `review()`, без меток) остаются как были.
+
+### В пайплайне merge request
+
+`ci/review.gitlab-ci.yml` в этом репозитории — задание (job), которое подключается в `.gitlab-ci.yml` вашего
+проекта; оно запускает `course-agent review "$CI_MERGE_REQUEST_IID" --post` в пайплайнах merge request, на
+раннерах GitLab:
+
+```yaml
+include:
+  - local: ci/review.gitlab-ci.yml      # копия в вашем проекте или `remote:` с raw-адресом файла
+```
+
+Нужны две маскированные переменные CI/CD: `COURSE_AGENT_GITLAB_TOKEN` (токен со scope `api`) и
+`ANTHROPIC_API_KEY`; адрес GitLab, проект и номер merge request берутся из предопределённых переменных GitLab CI
+(`CI_SERVER_URL`, `CI_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). В CI некому ответить на запрос подтверждения,
+поэтому `merge_pr` там всегда отклоняется. Коды выхода становятся результатами задания: 0 — успех; 5 (достигнуто
+ограничение итераций) и 6 (отказ) — допустимые неудачи, предупреждение вместо красного пайплайна; остальные
+коды проваливают задание. Подробности — в [docs/gitlab-ci.md](../../docs/gitlab-ci.md) (на английском).
+
+### Все открытые merge request за полцены
+
+Ревью ждёт модель, а не наоборот: ничто в цикле не требует ответа за секунды.
+[Message Batches API](https://docs.claude.com/en/docs/build-with-claude/batch-processing) принимает много запросов
+сразу, отвечает на них в течение 24 часов (обычно гораздо быстрее) и берёт за них половину цены. Но циклу нужен
+ответ, прежде чем отправить следующий запрос, поэтому `course_agent.batch_review` ведёт ревью раундами: каждый
+раунд отправляет ОДИН пакет (batch) со следующим запросом каждого незавершённого ревью, выполняет инструменты
+каждого ответа (правила те же: ответ добавляется целиком, все результаты — одним сообщением, ошибки — с
+`is_error`, ограничение итераций, слияния никогда не подтверждаются) и продолжает, пока не закончатся все циклы.
+Между раундами цикл — это только его список `messages`, который после каждого шага сохраняется в транскрипт:
+`course-agent review --all-open --batch --resume DIR` подхватывает незавершённые ревью оттуда, даже если процесс
+был остановлен. Ниже все открытые merge request проверены обоими способами, с оплаченными токенами.
+"""),
+    code('''from pathlib import Path
+from course_agent.batch_review import billed, run_batches, start_loops
+from course_agent.review import reviewer_toolbox
+
+open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
+one_by_one = [review(pr, client=client, language="en") for pr in open_mrs]
+loops = run_batches(client, start_loops(open_mrs, Path(runs), post=False, language="en"),
+                    reviewer_toolbox(nobody_to_ask="batch mode"), progress=print)
+for pr, alone, loop in zip(open_mrs, one_by_one, loops):
+    print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | batch: {loop.result.text.splitlines()[-1]}")
+for name, usage, batch in (("one request at a time", [u for r in one_by_one for u in r.usage], False),
+                           ("in batches", [u for loop in loops for u in loop.usage], True)):
+    tokens_in, tokens_out = billed(usage, batch)
+    print(f"{name:>22}: billed {tokens_in:8.1f} input and {tokens_out:7.1f} output tokens")''',
+         '''from pathlib import Path
+from course_agent.batch_review import billed, run_batches, start_loops
+from course_agent.review import reviewer_toolbox
+
+open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
+one_by_one = [review(pr, client=client, language="ru") for pr in open_mrs]
+loops = run_batches(client, start_loops(open_mrs, Path(runs), post=False, language="ru"),
+                    reviewer_toolbox(nobody_to_ask="пакетный режим"), progress=print)
+for pr, alone, loop in zip(open_mrs, one_by_one, loops):
+    print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | пакетом: {loop.result.text.splitlines()[-1]}")
+for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
+                           ("пакетами", [u for loop in loops for u in loop.usage], True)):
+    tokens_in, tokens_out = billed(usage, batch)
+    print(f"{name:>17}: оплачено {tokens_in:8.1f} входных и {tokens_out:7.1f} выходных токенов")'''),
+    md("""
+Same verdicts, at half the price per token (the simulated model answers a batch at once; the real API within 24 hours). The
+reviews one at a time also had a warm cache from the reviews above; a batch reads the cache too.
+""", """
+Вердикты те же, а каждый токен стоит вдвое дешевле (симулированная модель отвечает на пакет сразу, настоящий API — в течение
+24 часов). У ревью по одному кэш уже был «прогрет» ревью выше; пакетные запросы тоже читают из кэша.
+"""),
     *EXERCISE_08,
     quiz(8),
     md("""
@@ -254,11 +421,17 @@ export COURSE_AGENT_MODEL=claude-opus-5        # необязательно: д�
 - The finished reviewer is the loop of notebook 3, the error handling of 5, the stop reasons of 6 and the gate of 7.
 - Caching the rules and the growing history cuts the billed input of a review several times.
 - The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
+- On a real GitLab the reviewer comments on the changed lines, updates its own review when run again, runs in
+  merge-request pipelines, and reviews every open merge request in batches at half price: between two calls a
+  loop is only its `messages` list, so it can wait as long as the batch takes.
 """, """
 ## Итоги
 
 - Готовый ревьюер — это цикл из блокнота 3, обработка ошибок из 5, причины остановки из 6 и шлюз из 7.
 - Кэширование правил и растущей истории в несколько раз сокращает оплачиваемые входные токены ревью.
 - `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся на вас.
+- На настоящем GitLab ревьюер комментирует изменённые строки, при повторном запуске обновляет своё же ревью,
+  работает в пайплайнах merge request и проверяет все открытые merge request пакетами за полцены: между двумя
+  вызовами цикл — это только его список `messages`, поэтому он может ждать сколько угодно долго, пока готовится пакет.
 """),
 ]

@@ -171,13 +171,16 @@ EXERCISE_07 = [
 Write a `policy` in which `post_comment` asks too, and an `approver` (a plain function returning
 `Verdict`) that allows comments only when their body is shorter than 2000 characters. Run the review of
 !482 with "Post your review as a comment." through `SafetyGate(policy, approver, audit)` and read the audit log.
+(`comment_on_line`, a comment on one line of the diff, writes too: the exercise leaves it to its risk, but you
+may make it ask as well.)
 """, """
 ## Упражнение
 
 Напишите политику `policy`, в которой `post_comment` тоже требует подтверждения, и `approver` (обычную функцию,
 возвращающую `Verdict`), который разрешает комментарии, только если их текст короче 2000 символов. Запустите
 ревью !482 с заданием «Опубликуй ревью комментарием.» через `SafetyGate(policy, approver, audit)` и прочитайте
-журнал аудита.
+журнал аудита. (`comment_on_line`, комментарий к одной строке diff, тоже пишет: упражнение оставляет его на
+усмотрение уровня риска, но можно потребовать подтверждения и для него.)
 """),
     code('''from course_agent.safety import ApprovalRequest, Decision, Policy, Verdict
 
