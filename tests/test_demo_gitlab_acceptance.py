@@ -4,6 +4,7 @@ ai-review, gitlab-ai-reviewer), each compared with GitLab's docs and lib/api sou
 
 import difflib
 import re
+import warnings
 
 import gitlab
 import pytest
@@ -80,8 +81,13 @@ def test_project_by_path_and_by_id_are_the_same(gl):
 
 
 def test_user_is_the_reviewer(gl):
-    gl.auth()
+    """Users are Entities::UserBasic (id, username, name, state, locked, avatar_url), without a
+    web_url that would make python-gitlab's auth() warn about a base URL other than the sandbox's."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gl.auth()
     assert gl.user.username == "course-reviewer"
+    assert {"id", "username", "name", "state", "locked", "avatar_url"} <= set(gl.user.attributes)
 
 
 def test_open_merge_requests_listed_newest_first(project):

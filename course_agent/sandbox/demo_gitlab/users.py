@@ -8,4 +8,8 @@ CURRENT_USER = "course-reviewer"
 
 
 def user(username: str) -> dict:
-    return {"id": USERS.get(username, 99), "username": username, "name": username.capitalize(), "state": "active"}
+    """Entities::UserBasic without `web_url`: python-gitlab's auth() compares the user's web_url with
+    its base URL and warns when they differ, and the demo's web URLs do not name the sandbox's port.
+    (No avatar uploaded: GitLab's avatar_url would be a Gravatar; null here.)"""
+    return {"id": USERS.get(username, 99), "username": username, "name": username.capitalize(), "state": "active",
+            "locked": False, "avatar_url": None}
