@@ -1,6 +1,7 @@
 """Acceptance: review-bot operations through python-gitlab (and raw requests) against a fresh
-sandbox, the way open-source GitLab review bots call them (pr-agent's GitLab provider,
-ai-review, gitlab-ai-reviewer), each compared with GitLab's docs and lib/api sources."""
+sandbox, the way open-source GitLab review bots call them (qodo-ai/pr-agent's GitLabProvider,
+Nikita-Filonov/ai-review, canefe/reviewbot), each compared with GitLab's docs and its sources
+(lib/api/*.rb, lib/api/entities/*.rb, app/models, app/services)."""
 
 import difflib
 import re
@@ -44,8 +45,8 @@ def fresh():
 
 
 def position(mr, path, new_line=None, old_line=None, old_path=None):
-    """As pr-agent builds it: the shas of the latest diff version."""
-    version = mr.diffs.list(get_all=True)[-1]
+    """As pr-agent builds it: the shas of the latest diff version (GitLab lists versions newest first)."""
+    version = mr.diffs.list(get_all=True)[0]
     return {"position_type": "text", "base_sha": version.base_commit_sha, "start_sha": version.start_commit_sha,
             "head_sha": version.head_commit_sha, "old_path": old_path or path, "new_path": path,
             "new_line": new_line, "old_line": old_line}
@@ -137,7 +138,7 @@ def test_merge_request_list_filters(project):
 
 def test_diff_versions_as_pr_agent_reads_them(project):
     mr = project.mergerequests.get(482)
-    version = mr.diffs.list(get_all=True)[-1]
+    version = mr.diffs.list(get_all=True)[0]
     assert version.head_commit_sha == mr.diff_refs["head_sha"]
     assert version.base_commit_sha == mr.diff_refs["base_sha"]
     assert version.start_commit_sha == mr.diff_refs["start_sha"]
