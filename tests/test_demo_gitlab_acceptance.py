@@ -134,6 +134,7 @@ def test_merge_request_list_filters(project):
     assert iids(search="ignore all previous") == [485]  # the description counts too
     assert iids(sort="asc", state="opened") == [482, 483, 484, 485, 486, 487]
     assert iids(no_such_filter="x") == iids()
+    assert iids(order_by="title", sort="asc") == [487, 484, 482, 486, 483, 485]
 
 
 def test_diff_versions_as_pr_agent_reads_them(project):

@@ -24,6 +24,11 @@ def _mr(call: Call) -> MergeRequest:
     return call.project.get(call.iid())
 
 
+SORT_OPTIONS = ("created_at", "label_priority", "milestone_due", "popularity", "priority", "title", "updated_at",
+                "merged_at")
+"""GitLab's MergeRequestsHelpers.sort_options."""
+
+
 def _iids(call: Call) -> set[int] | None:
     """`iids[]=482&iids[]=483` or `iids=482,483` (GitLab's CommaSeparatedToIntegerArray)."""
     values = call.request.args.getlist("iids[]") + call.request.args.getlist("iids")
@@ -45,16 +50,17 @@ def _matches(view: dict, args, iids: set[int] | None) -> bool:
 
 def list_merge_requests(call: Call) -> Response:
     """The filters a bot uses (merge_requests_helpers.rb): state, labels, iids, source and target
-    branch, author_username, search (title and description); newest first by `created_at` (or
-    `updated_at`, `sort=asc`)."""
+    branch, author_username, search (title and description); newest first by `created_at`, or by
+    `updated_at`, `merged_at` or `title` (`sort=asc` for oldest first)."""
     state = call.choice("state", ("opened", "closed", "locked", "merged", "all"), "all")
-    order_by = call.choice("order_by", ("created_at", "updated_at"), "created_at")
+    order_by = call.choice("order_by", SORT_OPTIONS, "created_at")
     sort = call.choice("sort", ("asc", "desc"), "desc")
     labels, iids = call.request.args.get("labels"), _iids(call)
     views = [call.project.mr_view(mr) for mr in call.project.merge_requests.values()
              if state in ("all", mr.state) and (labels is None or has_labels(mr, labels))]
     views = [view for view in views if _matches(view, call.request.args, iids)]
-    views.sort(key=lambda v: (v[order_by], v["id"]), reverse=sort == "desc")
+    key = order_by if order_by in ("title", "updated_at", "merged_at") else "created_at"  # no priorities here
+    views.sort(key=lambda v: (v[key] or "", v["id"]), reverse=sort == "desc")
     return call.paginated(views)
 
 
