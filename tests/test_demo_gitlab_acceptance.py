@@ -531,6 +531,9 @@ def test_commits_and_their_diffs(project):
     with pytest.raises(gitlab.GitlabGetError) as error:
         project.commits.get("0" * 40)
     assert error.value.error_message == "404 Commit Not Found"
+    with_stats = project.commits.list(ref_name="feature/discount-object", with_stats=True, get_all=True)
+    assert with_stats[0].stats == head.stats and "stats" not in commits[0].attributes
+    assert project.commits.list(ref_name="no-such-branch") == []  # GitLab's repository.commits finds none
 
 
 def test_files_raw_head_get_blame(project):

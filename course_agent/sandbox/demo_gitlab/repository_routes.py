@@ -102,11 +102,16 @@ def branch(call: Call) -> Response:
 
 
 def commits(call: Call) -> Response:
-    """A branch's history, newest first (`ref_name` defaults to the default branch)."""
+    """A branch's history, newest first (`ref_name` defaults to the default branch); `with_stats`
+    adds each commit's stats (Entities::CommitWithStats)."""
     ref = call.request.args.get("ref_name") or TARGET_BRANCH  # GitLab: `ref_name.presence || default`
     repository = call.project.repository
     shas = repository.log(ref, call.request.args.get("path") or None)
-    return call.paginated([commit_view(repository, sha, _web_url(call)) for sha in shas])
+    views = [commit_view(repository, sha, _web_url(call)) for sha in shas]
+    if call.flag("with_stats", False):
+        views = [{**view, "stats": commit_detail_view(repository, view["id"], _web_url(call), PROJECT_ID)["stats"]}
+                 for view in views]
+    return call.paginated(views)
 
 
 def commit(call: Call) -> Response:
