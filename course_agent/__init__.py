@@ -17,12 +17,12 @@ def _import_jsonschema_without_compiling_grammars() -> None:
     module on its first call (the import lock makes that safe across threads) and passes the call on.
     The stand-in leaves sys.modules as soon as jsonschema is imported: any later
     `import rfc3987_syntax` gets the real module. Checking stays exactly what it was; only when changes.
-    Nothing to do if jsonschema is already imported or rfc3987_syntax is not installed (jsonschema then
-    falls back as usual)."""
+    Nothing to do if jsonschema is already imported or rfc3987_syntax (or its lark) is not installed:
+    jsonschema then does what it always does."""
     if "jsonschema" in sys.modules or "rfc3987_syntax" in sys.modules:
         return
-    if importlib.util.find_spec("rfc3987_syntax") is None:
-        return
+    if importlib.util.find_spec("rfc3987_syntax") is None or importlib.util.find_spec("lark") is None:
+        return  # jsonschema would leave the IRI formats out (or fall back to rfc3987): let it
     stand_in = types.ModuleType("rfc3987_syntax", "Stand-in until the first IRI check (see course_agent).")
 
     def is_valid_syntax(term: str, value: str) -> bool:

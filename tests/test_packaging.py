@@ -51,3 +51,23 @@ def test_readme_start_command_opens_the_notebooks():
 def test_console_script_is_declared():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["scripts"]["course-agent"] == "course_agent.cli:main"
+
+
+def test_the_sandbox_imports_without_compiling_grammars_and_still_checks_iri():
+    """Issue #17: importing the sandbox (every notebook's setup) must not compile rfc3987_syntax's Lark
+    grammars (~1 s), and jsonschema's "iri" formats must still be checked exactly as before."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "import course_agent.sandbox\n"
+        "import jsonschema\n"
+        "print('lark' in sys.modules)\n"
+        "checker = jsonschema.Draft202012Validator.FORMAT_CHECKER\n"
+        "print(checker.conforms('https://example.com/\u00e4', 'iri'), checker.conforms('not an iri', 'iri'),\n"
+        "      checker.conforms('rel/path', 'iri-reference'), checker.conforms('a b', 'iri-reference'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["False", "True", "False", "True", "False"]
