@@ -14,23 +14,29 @@ import html
 import os
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 import anthropic
 
 from .i18n import tr
-from .sandbox import Sandbox
+
+if TYPE_CHECKING:
+    from .sandbox import Sandbox
 
 BACKEND_ENV = "COURSE_AGENT_BACKEND"
-_shared: Sandbox | None = None
+_shared: "Sandbox | None" = None
 _lock = threading.Lock()
 _announced: set[str] = set()
 
 
-def shared_sandbox() -> Sandbox:
-    """The process's sandbox, started on first use and stopped at exit."""
+def shared_sandbox() -> "Sandbox":
+    """The process's sandbox, started on first use and stopped at exit (imported only then: with
+    ANTHROPIC_API_KEY and a GitLab of one's own, nothing of the sandbox is loaded)."""
     global _shared
     with _lock:
         if _shared is None:
+            from .sandbox import Sandbox
+
             _shared = Sandbox().start()
             atexit.register(_shared.stop)
         return _shared
