@@ -28,6 +28,7 @@ from course_agent.redaction import redact
 from course_agent.review import REVIEW_RULES, reviewer_toolbox
 from course_agent.safety import AuditLog, Decision, Policy, Verdict, auto_approver, console_approver
 from course_agent.transcript import load
+from terminal import as_at_a_terminal
 
 
 @dataclass
@@ -232,7 +233,8 @@ def ctrl_c_at_the_prompt(sandbox, tmp_path):
     """Ctrl-C at the prompt printed a traceback and then hung for more than 90 s."""
     process = subprocess.Popen([sys.executable, "-m", "course_agent.cli", "review", "485", "--timeout", "60",
                                 "--transcript", str(tmp_path / "run.jsonl")], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=_clean_env())
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=_clean_env(),
+                               preexec_fn=as_at_a_terminal)
     try:
         asked = _read_until(process.stderr, "Allow it? [y/N]", 90)
         assert "The agent wants to call merge_pr" in asked
@@ -257,7 +259,7 @@ def ctrl_c_during_an_api_call(sandbox, tmp_path):
     env = _clean_env(**sandbox.env())
     process = subprocess.Popen([sys.executable, "-m", "course_agent.cli", "review", "482", "--transcript",
                                 str(tmp_path / "run.jsonl")], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, cwd=tmp_path, env=env)
+                               stderr=subprocess.PIPE, cwd=tmp_path, env=env, preexec_fn=as_at_a_terminal)
     try:
         deadline = time.monotonic() + 60
         while sandbox.faults.pending()[0].times == 3 and time.monotonic() < deadline:

@@ -19,6 +19,7 @@ from anthropic import beta_tool
 from sandbox_http import MODEL, raw_post
 from course_agent.sandbox import Sandbox
 from review_material import DIFF_482, FILES, drive
+from terminal import as_at_a_terminal
 
 HELLO = [{"role": "user", "content": "Hello"}]
 
@@ -171,7 +172,7 @@ def test_tool_runner_falls_back_from_threads(sandbox):
 
 def test_cli_prints_exports_and_stops_cleanly_on_ctrl_c():
     process = subprocess.Popen([sys.executable, "-m", "course_agent.cli", "sandbox", "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_at_a_terminal)
     try:
         lines = [process.stdout.readline().strip() for _ in range(5)]
         env = dict(line.removeprefix("export ").split("=", 1) for line in lines)
