@@ -11,10 +11,8 @@ import hashlib
 import ipaddress
 import json
 import logging
-import os
 import shutil
 import socket
-import subprocess
 import tempfile
 import threading
 import warnings
@@ -45,88 +43,6 @@ CROWDED_IDLE_TIMEOUT = 2
 
 logging.getLogger("waitress.queue").setLevel(logging.ERROR)
 """A short request queue is normal here; its warning would only clutter notebook output."""
-
-TEMPLATE_CACHE_ENV = "COURSE_AGENT_CACHE_DIR"
-"""Where built demo repositories are kept between processes (default: $XDG_CACHE_HOME or ~/.cache,
-then course-agent/); "off" builds the repository in every process, as before."""
-_READY = "ready"
-_TEMPLATE_FORMAT = b"course-agent demo repository cache 2: built, then repacked"
-"""Part of the cache key: a change to what is done to a cached build names another directory."""
-
-
-def _template_cache_root() -> Path | None:
-    chosen = os.environ.get(TEMPLATE_CACHE_ENV, "").strip()
-    if chosen.lower() == "off":
-        return None
-    if chosen:
-        return Path(chosen)
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "course-agent"
-
-
-def _template_key(repository) -> str:
-    """A digest of everything the built repository depends on: the build code (repository.py), every
-    fixture file (path and bytes, as the build copies them) and git's version. Any change to one of
-    them names another directory, so a cached repository is never one of another version."""
-    digest = hashlib.sha256(_TEMPLATE_FORMAT)
-    digest.update(Path(repository.__file__).read_bytes())
-    fixtures = Path(repository.FIXTURES)
-    for path in sorted(fixtures.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-            digest.update(path.relative_to(fixtures).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    git = subprocess.run(["git", "--version"], capture_output=True, timeout=30, check=True)
-    digest.update(git.stdout)
-    return digest.hexdigest()[:24]
-
-
-def _cached_template(repository) -> Path | None:
-    """The demo repository built once per version on this machine, not once per process (the build
-    runs ~20 git commands: ~0.3 s of every notebook's start), and packed. Built in a private folder of the cache,
-    marked ready, then renamed into place, so a reader never sees half a repository; a process that
-    loses the race to rename uses the winner's. The template is only ever copied, never changed.
-    None when the cache is off or cannot be written: the caller then builds as before."""
-    root = _template_cache_root()
-    if root is None:
-        return None
-    final = root / f"demo-repository-{_template_key(repository)}"
-    if (final / _READY).is_file():
-        return final / "shop"
-    root.mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
-    try:
-        built = repository.Repository.build(building / "shop")
-        # One pack instead of ~100 loose objects in ~70 folders: the same objects and commit ids, and
-        # each sandbox's copy of the template takes ~12 ms instead of ~70 ms.
-        built.git("repack", "-a", "-d", "-q")
-        built.git("prune-packed")
-        (building / _READY).write_text("")
-        try:
-            building.rename(final)
-        except OSError:  # another process put it there first
-            if not (final / _READY).is_file():
-                raise
-    finally:
-        shutil.rmtree(building, ignore_errors=True)
-    return final / "shop"
-
-
-def use_cached_template() -> None:
-    """Give the demo GitLab a template repository from the on-disk cache, if it has none yet. Any
-    problem (no git, a read-only home, a demo_gitlab without these hooks) leaves the template unset,
-    and the demo GitLab then builds its own as it always did."""
-    from .demo_gitlab import repository
-
-    lock = getattr(repository, "_template_lock", None)
-    if lock is None or not hasattr(repository, "_template") or not hasattr(repository, "FIXTURES"):
-        return
-    with lock:
-        if repository._template is not None:
-            return
-        try:
-            path = _cached_template(repository)
-        except Exception:  # the cache is an optimisation: never a reason not to start
-            return
-        if path is not None:
-            repository._template = repository.Repository(path)
 
 
 def _give_large_blocks_back() -> None:
@@ -221,7 +137,6 @@ class Sandbox:
         self._port = listener.getsockname()[1]
         self._workdir = Path(tempfile.mkdtemp(prefix="course-agent-sandbox-"))
         try:
-            use_cached_template()
             self.gitlab = DemoProject(self._workdir)
         except Exception:
             listener.close()

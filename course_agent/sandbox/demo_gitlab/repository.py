@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bytes_cache import BytesCache
+from . import template_cache
 
 FIXTURES = Path(__file__).parent / "project"
 TOO_LARGE_BYTES = 100_000
@@ -329,28 +330,54 @@ class Repository:
 
 _template: Repository | None = None
 _template_lock = threading.Lock()
+_built_here: Path | None = None
+"""The folder of a template this process built for itself (removed at exit); never the cache."""
 
 
 def _remove_template() -> None:
-    global _template
+    global _template, _built_here
     with _template_lock:
-        if _template is not None:
-            shutil.rmtree(_template.path.parent, ignore_errors=True)
-            _template = None
+        if _built_here is not None:
+            shutil.rmtree(_built_here, ignore_errors=True)
+            _template = _built_here = None
+
+
+def _build_packed(path: Path) -> Repository:
+    repo = Repository.build(path)
+    repo.git("repack", "-a", "-d", "-q")  # one pack: each sandbox's copy is half the files
+    repo.git("prune-packed")
+    return repo
+
+
+def _cached_template() -> Repository | None:
+    """The template from the on-disk cache (see template_cache); None when the cache is off or fails:
+    the cache is an optimisation, never a reason not to start."""
+    try:
+        path = template_cache.cached_build(template_cache.cache_key(Path(__file__), FIXTURES), _build_packed)
+    except Exception:
+        return None
+    return None if path is None else Repository(path)
+
+
+def _template_built_here() -> Repository:
+    global _built_here
+    folder = Path(tempfile.mkdtemp(prefix="course-shop-template-"))
+    try:
+        template = Repository.build(folder / "shop")
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    _built_here = folder
+    atexit.register(_remove_template)
+    return template
 
 
 def fresh_repository(parent: Path) -> Repository:
-    """A private copy of the demo repository (built once per process, then copied; the
-    template is removed when the process exits)."""
+    """A private copy of the demo repository: the template comes from the on-disk cache, or is built
+    once per process (and removed when the process exits), then copied."""
     global _template
     with _template_lock:
         if _template is None:
-            folder = Path(tempfile.mkdtemp(prefix="course-shop-template-"))
-            try:
-                _template = Repository.build(folder / "shop")
-            except BaseException:
-                shutil.rmtree(folder, ignore_errors=True)
-                raise
-            atexit.register(_remove_template)
+            _template = _cached_template() or _template_built_here()
         template = _template
     return template.copy_to(parent / "shop")
