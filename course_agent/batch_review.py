@@ -82,11 +82,29 @@ def start_loops(prs: Iterable[int], directory: Path, *, post: bool, language: st
     return loops
 
 
+def saved_reviews(directory: Path) -> dict[int, Path]:
+    """The review transcripts in `directory` (review-<pr>.jsonl), by merge request; other files are ignored."""
+    return {int(m.group(1)): path for path in directory.iterdir() if (m := _TRANSCRIPT.match(path.name))}
+
+
+def asked_to_post(path: Path) -> bool:
+    """Whether the review saved in `path` was started with post=True (its task asks to post the review)."""
+    messages = transcripts.load(path)
+    task = messages[0].get("content") if messages and messages[0].get("role") == "user" else None
+    return isinstance(task, str) and any(task == review_task(pr, True, lang)
+                                         for pr in [_pr_of(path)] for lang in ("en", "ru"))
+
+
+def _pr_of(path: Path) -> int:
+    match = _TRANSCRIPT.match(path.name)
+    return int(match.group(1)) if match else 0
+
+
 def resume_loops(directory: Path, toolbox: Toolbox) -> list[ReviewLoop]:
     """The unfinished loops saved in `directory` (review-<pr>.jsonl), each as its transcript left it. A
     response whose tools never ran (the process stopped in between) gets them run now: posting is
     idempotent, so a comment is not posted twice."""
-    saved = {int(m.group(1)): path for path in directory.iterdir() if (m := _TRANSCRIPT.match(path.name))}
+    saved = saved_reviews(directory)
     loops = []
     for pr, path in sorted(saved.items()):
         if transcripts.finished(path):

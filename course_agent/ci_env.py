@@ -33,6 +33,13 @@ def merge_request_iid(env: Mapping[str, str] = os.environ) -> int | None:
     return int(raw) if in_ci(env) and raw.isascii() and raw.isdigit() and int(raw) > 0 else None
 
 
+def token_variable(env: Mapping[str, str] = os.environ) -> str | None:
+    """The variable the GitLab token comes from in a pipeline (None outside one, or when none is set)."""
+    if not in_ci(env):
+        return None
+    return next((name for name in TOKEN_VARIABLES if env.get(name)), None)
+
+
 def gitlab_settings(env: Mapping[str, str] = os.environ, lang: str | None = None) -> tuple[str, str, str] | None:
     """(url, token, project) in a pipeline; None outside one. RuntimeError when something is missing."""
     if not in_ci(env):

@@ -147,8 +147,10 @@ def _failure(result_messages: list, error: Exception | None, pr: int, max_iterat
                 if text.startswith(f"merge request !{pr}") and "not found" in text:
                     return EXIT_NO_SUCH_MR, tr("merge request !{pr}: not found (GitLab answered 404)", lang,
                                                pr=pr)
+                if text.startswith("project ") and ": not found" in text:
+                    return EXIT_NO_SUCH_MR, _no_such_project(text.split(": not found")[0][len("project "):], lang)
                 if "401" in text:
-                    return EXIT_AUTH, tr("GitLab rejected the token (401 Unauthorized): check GITLAB_TOKEN", lang)
+                    return EXIT_AUTH, _token_rejected(lang)
     if error is None:
         return None
     if isinstance(error, ApiFailed):
@@ -170,6 +172,24 @@ def _failure(result_messages: list, error: Exception | None, pr: int, max_iterat
     if isinstance(error, ContextWindowExceeded):
         return EXIT_STOPPED, tr("the conversation no longer fits the model's context window", lang)
     return EXIT_STOPPED, tr("the run stopped: {detail}", lang, detail=error)
+
+
+def _no_such_project(project: str, lang: str) -> str:
+    from . import ci_env
+
+    if ci_env.in_ci():
+        return tr("project {project}: not found at this GitLab (404): check CI_SERVER_URL and CI_PROJECT_ID (or "
+                  "GITLAB_URL and GITLAB_PROJECT), and that the token's account is a member", lang, project=project)
+    return tr("project {project}: not found at this GitLab (404): check GITLAB_URL and GITLAB_PROJECT, and that "
+              "the token's account is a member", lang, project=project)
+
+
+def _token_rejected(lang: str) -> str:
+    """Which variable to check: in CI, the one the token came from."""
+    from . import ci_env
+
+    variable = ci_env.token_variable() or "GITLAB_TOKEN"
+    return tr("GitLab rejected the token (401 Unauthorized): check {variable}", lang, variable=variable)
 
 
 SOFT_FAILURES = (EXIT_ITERATIONS, EXIT_REFUSED)
@@ -223,6 +243,12 @@ def _review(args: argparse.Namespace, lang: str) -> int:
         return fail(EXIT_USAGE, tr("give a merge request's number or --all-open, not both", lang))
     pr = args.pr if args.pr is not None else ci_env.merge_request_iid()
     if pr is None and not args.all_open:
+        source = os.environ.get("CI_PIPELINE_SOURCE", "").strip()
+        if ci_env.in_ci() and source != "merge_request_event":
+            return fail(EXIT_USAGE, tr("which merge request? This pipeline (CI_PIPELINE_SOURCE={source}) is not a "
+                                       "merge-request pipeline, so CI_MERGE_REQUEST_IID is not set: run the job "
+                                       "only with rules: - if: $CI_PIPELINE_SOURCE == \"merge_request_event\", or "
+                                       "give the number", lang, source=source or "?"))
         return fail(EXIT_USAGE, tr("which merge request? Give its number, or --all-open (in a merge-request "
                                    "pipeline, CI_MERGE_REQUEST_IID says)", lang))
     try:
@@ -294,6 +320,7 @@ def _review_one(args: argparse.Namespace, lang: str, pr: int, gitlab_tools, tool
 def _review_all(args: argparse.Namespace, lang: str, gitlab_tools, toolbox, directory: Path) -> int:
     """Every open merge request: one after another, or (--batch) all at once through the Batches API."""
     from . import batch_review
+    from . import transcript as transcripts
     from .client import make_client
     from .loop import AgentError, Interrupted
     from .progress import ProgressPrinter
@@ -302,6 +329,20 @@ def _review_all(args: argparse.Namespace, lang: str, gitlab_tools, toolbox, dire
     from .tools import ToolError
 
     if args.resume:
+        saved = batch_review.saved_reviews(directory)
+        if not saved:
+            _say("course-agent review: " + tr("nothing to resume: {path} holds no review transcripts "
+                                               "(review-<number>.jsonl)", lang, path=directory))
+            return EXIT_USAGE
+        unfinished = [path for path in saved.values() if not transcripts.finished(path)]
+        if not unfinished:
+            _say(tr("every review saved in {path} has finished: nothing to resume", lang, path=directory))
+            return EXIT_OK
+        if not args.post and any(batch_review.asked_to_post(path) for path in unfinished):
+            # Without --post the policy would refuse the very note those reviews were started to post.
+            _say("course-agent review: " + tr("the reviews saved in {path} were started with --post: resume "
+                                               "them with --post too", lang, path=directory))
+            return EXIT_USAGE
         loops = batch_review.resume_loops(directory, toolbox)
     else:
         try:
@@ -312,8 +353,14 @@ def _review_all(args: argparse.Namespace, lang: str, gitlab_tools, toolbox, dire
         loops = batch_review.start_loops(prs, directory, post=args.post, language=args.language or lang) \
             if args.batch else []
     if args.batch:
-        batch_review.run_batches(make_client(), loops, toolbox, max_iterations=args.max_iterations,
-                                 progress=_say)
+        try:
+            batch_review.run_batches(make_client(), loops, toolbox, max_iterations=args.max_iterations,
+                                     progress=_say)
+        except KeyboardInterrupt:
+            again = f"course-agent review --all-open --batch{' --post' if args.post else ''} --resume {directory}"
+            _say("course-agent review: " + tr("interrupted (Ctrl-C); every transcript is saved, go on with: "
+                                              "{command}", lang, command=again))
+            return EXIT_INTERRUPTED
         outcomes = [(loop.pr, loop.result, loop.error, loop.messages, loop.usage) for loop in loops]
     else:
         outcomes = []

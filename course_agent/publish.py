@@ -10,7 +10,8 @@ HTML comment GitLab does not show:
 Publishing looks for the token's own note with the same marker and edits it (or leaves it when
 the text is the same); only when there is none does it create one. After a run that posted its
 summary, `finish()` removes the run's own inline discussions that this run did not report again
-(or resolves them, when someone has replied). Notes without a marker, or by someone else, are
+(or resolves them, when someone has replied: any reply without a marker, even one written with the
+same account). Notes without a marker, or by someone else, are
 never touched. Without `idempotent`, notes are created as they come, with no marker (the notebooks).
 
 Where an inline comment sits is the file's diff's business (`diff_line_position`): GitLab addresses
@@ -143,8 +144,9 @@ class ReviewPublisher:
         return Posted(notes[0].get("id", 0), "created")
 
     def finish(self, mr) -> list[str]:
-        """After a run that posted its summary on `mr`: remove (or resolve, when someone replied) our own
-        inline discussions this run did not report. Returns the places cleaned up."""
+        """After a run that posted its summary on `mr`: remove (or resolve, when someone replied: a note
+        without our marker, whoever's account wrote it) our own inline discussions this run did not
+        report. Returns the places cleaned up."""
         if not self.idempotent or mr.iid not in self.summarized:
             return []
         reported = self.reported.get(mr.iid, set())
@@ -152,7 +154,10 @@ class ReviewPublisher:
         for discussion, notes, key in self._own_inline(mr):
             if key in reported:
                 continue
-            if all(self._own(n) for n in notes):
+            # Only notes we wrote carry a marker. A reply without one is a person's, even one written with the
+            # same account (someone who runs the command with their own token and answers in the web page):
+            # it is never deleted, the discussion is resolved instead.
+            if all(self._own(n) and _ANY_MARKER.search(n.get("body") or "") for n in notes):
                 for note in reversed(notes):  # replies first, the discussion's first note last
                     mr.discussions.get(discussion, lazy=True).notes.delete(note["id"])
             else:

@@ -1,0 +1,169 @@
+"""`course-agent review` tried the way a new user (or a stranger's acceptance script) tries it: the
+command run against the sandbox in a shell or a pipeline, the notes counted with python-gitlab."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import gitlab
+import pytest
+
+from course_agent import batch_review
+from course_agent import client as client_module
+from course_agent import transcript as transcripts
+from course_agent.cli import main
+from course_agent.gitlab import GitLabTools
+from course_agent.publish import INLINE_MARKER, SUMMARY_MARKER, inline_key
+from course_agent.sandbox import Sandbox
+
+SETTINGS = ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GITLAB_URL", "GITLAB_TOKEN", "GITLAB_PROJECT",
+            "COURSE_AGENT_AUTO_APPROVE", "COURSE_AGENT_BACKEND", "COURSE_AGENT_LANGUAGE", "COURSE_AGENT_GITLAB_TOKEN",
+            "GITLAB_CI", "CI_MERGE_REQUEST_IID", "CI_SERVER_URL", "CI_PROJECT_ID", "CI_PROJECT_PATH",
+            "CI_PIPELINE_SOURCE")
+
+
+@pytest.fixture
+def sandbox(monkeypatch, tmp_path):
+    for name in SETTINGS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    with Sandbox() as sb:
+        monkeypatch.setattr(client_module, "_shared", sb)
+        yield sb
+
+
+def mr_of(sb, pr):
+    return gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token).projects.get(sb.project).mergerequests.get(pr)
+
+
+def pipeline(sb, **extra):
+    """A GitLab CI job's variables pointing at the sandbox; GITLAB_URL/GITLAB_PROJECT unset."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "GITLAB_", "CI_", "COURSE_AGENT_"))}
+    env.update({"GITLAB_CI": "true", "CI_PIPELINE_SOURCE": "merge_request_event", "CI_SERVER_URL": sb.gitlab_url,
+                "CI_PROJECT_ID": "7", "CI_MERGE_REQUEST_IID": "482", "COURSE_AGENT_GITLAB_TOKEN": sb.gitlab_token,
+                "ANTHROPIC_BASE_URL": sb.anthropic_base_url, "ANTHROPIC_API_KEY": sb.api_key})
+    env.update(extra)
+    return {k: v for k, v in env.items() if v is not None}
+
+
+def job(tmp_path, env, *args):
+    return subprocess.run([sys.executable, "-m", "course_agent.cli", "review", *args, "--post",
+                           "--transcript", str(tmp_path / "job.jsonl")], capture_output=True, text=True, env=env,
+                          timeout=120, cwd=tmp_path, stdin=subprocess.DEVNULL)
+
+
+# ---------------------------------------------------------------- --post, run after run
+
+def test_a_reply_written_with_the_bots_own_account_is_kept_and_resolved(sandbox):
+    """Someone runs the command with their own token and answers one of its inline comments in the web
+    page: the reply carries no marker, so it is a person's; the stale discussion is resolved, not deleted."""
+    mr = mr_of(sandbox, 487)
+    stale = inline_key("shop/checkout.py", 16)
+    GitLabTools(sandbox.gitlab_url, sandbox.gitlab_token, sandbox.project, idempotent=True).publisher.inline(
+        mr, "shop/checkout.py", 16, "an old finding")
+    [discussion] = mr.discussions.list(get_all=True)
+    discussion.notes.create({"body": "Not a bug: the cart is never empty here."})  # same token, same account
+    assert main(["review", "487", "--post", "--transcript", "a.jsonl"]) == 0
+    kept = mr.discussions.get(discussion.id).attributes["notes"]
+    assert [n["body"] for n in kept][1] == "Not a bug: the cart is never empty here."
+    assert INLINE_MARKER.format(key=stale) in kept[0]["body"] and kept[0]["resolved"] is True
+
+
+def test_a_stale_comment_nobody_answered_is_still_removed(sandbox):
+    mr = mr_of(sandbox, 487)
+    GitLabTools(sandbox.gitlab_url, sandbox.gitlab_token, sandbox.project, idempotent=True).publisher.inline(
+        mr, "shop/checkout.py", 16, "an old finding")
+    assert main(["review", "487", "--post", "--transcript", "a.jsonl"]) == 0
+    bodies = [d.attributes["notes"][0]["body"] for d in mr.discussions.list(get_all=True)]
+    assert not any(INLINE_MARKER.format(key=inline_key("shop/checkout.py", 16)) in b for b in bodies)
+    assert sum(SUMMARY_MARKER in b for b in bodies) == 1
+
+
+def test_a_project_gitlab_does_not_know_is_exit_3_not_a_review(sandbox, monkeypatch, capsys):
+    monkeypatch.setenv("GITLAB_URL", sandbox.gitlab_url)
+    monkeypatch.setenv("GITLAB_TOKEN", sandbox.gitlab_token)
+    monkeypatch.setenv("GITLAB_PROJECT", "course/nope")
+    assert main(["review", "482", "--transcript", "a.jsonl"]) == 3
+    out, err = capsys.readouterr()
+    assert out == "" and "project course/nope: not found" in err.splitlines()[-1]
+    assert "GITLAB_PROJECT" in err.splitlines()[-1]
+
+
+# ---------------------------------------------------------------- in a pipeline
+
+def test_a_pipeline_at_a_gitlab_under_a_sub_path_it_cannot_find_fails(sandbox, tmp_path):
+    """CI_SERVER_URL with a sub-path the server does not serve: the project is not found, exit 3 (not 0)."""
+    done = job(tmp_path, pipeline(sandbox, CI_SERVER_URL=sandbox.gitlab_url + "/gitlab"))
+    assert done.returncode == 3, done.stderr
+    assert "project 7: not found" in done.stderr.splitlines()[-1] and "CI_SERVER_URL" in done.stderr
+    assert not [n for n in mr_of(sandbox, 482).notes.list(get_all=True) if SUMMARY_MARKER in n.body]
+
+
+def test_a_push_pipeline_says_it_is_not_a_merge_request_pipeline(sandbox, tmp_path):
+    done = job(tmp_path, pipeline(sandbox, CI_MERGE_REQUEST_IID=None, CI_PIPELINE_SOURCE="push"))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "which merge request?" in done.stderr
+    assert "(CI_PIPELINE_SOURCE=push) is not a merge-request pipeline" in done.stderr
+
+
+def test_a_rejected_token_names_the_variable_it_came_from(sandbox, tmp_path):
+    done = job(tmp_path, pipeline(sandbox, COURSE_AGENT_GITLAB_TOKEN="glpat-wrongwrongwrong"))
+    assert done.returncode == 4
+    assert "check COURSE_AGENT_GITLAB_TOKEN" in done.stderr.splitlines()[-1]
+    assert "glpat-wrongwrongwrong" not in done.stdout + done.stderr + (tmp_path / "job.jsonl").read_text()
+
+
+def test_the_job_twice_with_a_trailing_slash_and_the_path_leaves_one_review(sandbox, tmp_path):
+    env = pipeline(sandbox, CI_SERVER_URL=sandbox.gitlab_url + "/", CI_PROJECT_ID=None,
+                   CI_PROJECT_PATH="course/shop", COURSE_AGENT_GITLAB_TOKEN=None, GITLAB_TOKEN=sandbox.gitlab_token)
+    for _ in range(2):
+        assert job(tmp_path, env).returncode == 0
+    mr = mr_of(sandbox, 482)
+    assert len([n for n in mr.notes.list(get_all=True) if SUMMARY_MARKER in n.body]) == 1
+    assert len([d for d in mr.discussions.list(get_all=True) if d.attributes["notes"][0].get("position")]) == 1
+
+
+# ---------------------------------------------------------------- --all-open --batch --resume
+
+def test_resume_of_a_directory_without_transcripts_is_a_setup_error(sandbox, tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert main(["review", "--all-open", "--batch", "--resume", "empty"]) == 2
+    assert "holds no review transcripts" in capsys.readouterr().err.splitlines()[-1]
+
+
+def test_resume_of_a_finished_run_says_there_is_nothing_left(sandbox, capsys):
+    assert main(["review", "--all-open", "--batch", "--transcript", "runs"]) == 0
+    capsys.readouterr()
+    assert main(["review", "--all-open", "--batch", "--resume", "runs"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "" and "has finished: nothing to resume" in err
+
+
+def test_a_posting_run_resumed_without_post_is_refused_before_anything_runs(sandbox, capsys):
+    assert main(["review", "--all-open", "--batch", "--post", "--max-iterations", "1", "--transcript", "runs"]) == 5
+    capsys.readouterr()
+    assert main(["review", "--all-open", "--batch", "--resume", "runs"]) == 2
+    assert "started with --post: resume them with --post too" in capsys.readouterr().err
+    assert main(["review", "--all-open", "--batch", "--post", "--resume", "runs"]) == 0
+    for pr in (482, 483, 484, 485, 486, 487):
+        assert len([n for n in mr_of(sandbox, pr).notes.list(get_all=True) if SUMMARY_MARKER in n.body]) == 1
+
+
+def test_ctrl_c_in_a_batch_run_says_how_to_go_on(sandbox, monkeypatch, capsys):
+    real, calls = batch_review._one_batch, []
+
+    def interrupted_in_round_two(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(batch_review, "_one_batch", interrupted_in_round_two)
+    assert main(["review", "--all-open", "--batch", "--post", "--transcript", "runs"]) == 130
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert "course-agent review --all-open --batch --post --resume runs" in last
+    monkeypatch.setattr(batch_review, "_one_batch", real)
+    assert main(["review", "--all-open", "--batch", "--post", "--resume", "runs"]) == 0
+    for path in sorted(Path("runs").glob("review-*.jsonl")):
+        assert transcripts.finished(path)
