@@ -115,8 +115,28 @@ def resume_loops(directory: Path, toolbox: Toolbox) -> list[ReviewLoop]:
                 if isinstance(block, dict) and block.get("type") == "tool_use"]
         if last and last["role"] == "assistant" and uses:
             history.append({"role": "user", "content": toolbox.run_all(uses)})
+        _remember_writes(history.messages, toolbox)
         loops.append(ReviewLoop(pr, history))
     return loops
+
+
+def _remember_writes(messages: list[MessageParam], toolbox: Toolbox) -> None:
+    """Tell the GitLab tools behind `toolbox` what the review already wrote before it was interrupted:
+    otherwise the clean-up after the resumed review would take the inline comments posted before the
+    interruption for stale ones, and delete them."""
+    results = {block.get("tool_use_id"): not block.get("is_error") for message in messages
+               if message["role"] == "user" and isinstance(message["content"], list)
+               for block in message["content"] if isinstance(block, dict) and block.get("type") == "tool_result"}
+    for message in messages:
+        if message["role"] != "assistant" or not isinstance(message["content"], list):
+            continue
+        for block in message["content"]:
+            if not (isinstance(block, dict) and block.get("type") == "tool_use"):
+                continue
+            tool = toolbox.get(block.get("name", ""))
+            owner = getattr(getattr(tool, "function", None), "__self__", None)
+            if hasattr(owner, "remember"):
+                owner.remember(block["name"], block.get("input") or {}, results.get(block.get("id"), False))
 
 
 def run_batches(client: anthropic.Anthropic, loops: list[ReviewLoop], toolbox: Toolbox, *,

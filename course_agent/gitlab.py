@@ -14,7 +14,7 @@ import gitlab
 import requests
 
 from .client import gitlab_settings
-from .publish import Posted, ReviewPublisher, change_of, diff_new_lines
+from .publish import Posted, ReviewPublisher, change_of, diff_new_lines, inline_key
 from .redaction import register_secret
 from .tools import Risk, Tool, ToolError
 
@@ -163,6 +163,22 @@ class GitLabTools:
         """The numbers of the project's open merge requests, lowest first (`review --all-open`)."""
         found = self._call("open merge requests", lambda: self.project.mergerequests.list(state="opened", get_all=True))
         return sorted(mr.iid for mr in found)
+
+    def remember(self, tool: str, tool_input: dict, succeeded: bool) -> None:
+        """A write an earlier process made for this review (a resumed batch run reads it from the
+        transcript): an inline comment's place is one the review reports, so that finish_review() keeps
+        it; a summary that was posted lets finish_review() clean up as if this process had posted it."""
+        if not self.publisher.idempotent:
+            return
+        try:
+            pr = int(tool_input["pr"])
+            if tool == "comment_on_line":
+                self.publisher.reported.setdefault(pr, set()).add(inline_key(str(tool_input["path"]),
+                                                                             int(tool_input["line"])))
+            elif tool == "post_comment" and succeeded:
+                self.publisher.summarized.add(pr)
+        except (KeyError, TypeError, ValueError):
+            pass  # a call the model got wrong wrote nothing
 
     def finish_review(self, pr: int) -> list[str]:
         """After a run that posted its review on !pr: remove our own earlier inline comments it no longer

@@ -167,3 +167,41 @@ def test_ctrl_c_in_a_batch_run_says_how_to_go_on(sandbox, monkeypatch, capsys):
     assert main(["review", "--all-open", "--batch", "--post", "--resume", "runs"]) == 0
     for path in sorted(Path("runs").glob("review-*.jsonl")):
         assert transcripts.finished(path)
+
+
+def positioned(mr):
+    return [d for d in mr.discussions.list(get_all=True) if d.attributes["notes"][0].get("position")]
+
+
+def test_resume_keeps_the_inline_comments_posted_before_the_interruption(sandbox, capsys):
+    """!487 comments inline in its second round; stopped there (the cap, as a killed process would), its
+    resumed review only posts the summary. The clean-up after it must not take the inline comment the
+    same review made before for a stale one."""
+    assert main(["review", "--all-open", "--batch", "--post", "--max-iterations", "2", "--transcript", "runs"]) == 5
+    assert len(positioned(mr_of(sandbox, 487))) == 1
+    capsys.readouterr()
+    assert main(["review", "--all-open", "--batch", "--post", "--resume", "runs"]) == 0
+    assert "removed earlier inline comments" not in capsys.readouterr().err
+    for pr, places in {482: 1, 484: 1, 487: 1}.items():
+        assert len(positioned(mr_of(sandbox, pr))) == places
+        assert len([n for n in mr_of(sandbox, pr).notes.list(get_all=True) if SUMMARY_MARKER in n.body]) == 1
+
+
+def test_resume_through_the_python_api_with_a_client_with_options(sandbox, tmp_path):
+    from course_agent.batch_review import billed, resume_loops, run_batches, start_loops
+    from course_agent.review import reviewer_toolbox
+
+    def toolbox():
+        tools = GitLabTools(sandbox.gitlab_url, sandbox.gitlab_token, sandbox.project, idempotent=True)
+        return tools, reviewer_toolbox(tools, post=True, nobody_to_ask="batch mode")
+
+    client = sandbox.client().with_options(max_retries=4, timeout=60)
+    tools, box = toolbox()
+    loops = run_batches(client, start_loops([487], tmp_path, post=True, language="en"), box, max_iterations=2,
+                        progress=lambda line: None)
+    assert type(loops[0].error).__name__ == "IterationLimitReached"
+    tools, box = toolbox()  # a new process
+    [loop] = run_batches(client, resume_loops(tmp_path, box), box, progress=lambda line: None)
+    assert loop.result is not None and tools.finish_review(487) == []
+    assert len(positioned(mr_of(sandbox, 487))) == 1
+    assert billed(loop.usage, batch=True)[0] > 0
