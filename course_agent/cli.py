@@ -345,6 +345,12 @@ def _review_all(args: argparse.Namespace, lang: str, gitlab_tools, toolbox, dire
             return EXIT_USAGE
         loops = batch_review.resume_loops(directory, toolbox)
     else:
+        if any(path.stat().st_size for path in batch_review.saved_reviews(directory).values()):
+            # A second conversation appended to each file would make neither run's transcript resumable.
+            _say("course-agent review: " + tr("{path} already holds review transcripts: go on with them with "
+                                              "--batch --resume {path}, or give another directory", lang,
+                                              path=directory))
+            return EXIT_USAGE
         try:
             prs = gitlab_tools.open_merge_requests()
         except ToolError as error:

@@ -205,3 +205,18 @@ def test_resume_through_the_python_api_with_a_client_with_options(sandbox, tmp_p
     assert loop.result is not None and tools.finish_review(487) == []
     assert len(positioned(mr_of(sandbox, 487))) == 1
     assert billed(loop.usage, batch=True)[0] > 0
+
+
+def test_a_new_run_into_a_directory_of_transcripts_is_refused(sandbox, capsys):
+    """Appending a second conversation to each review-<iid>.jsonl would make neither run resumable."""
+    assert main(["review", "--all-open", "--batch", "--max-iterations", "1", "--transcript", "runs"]) == 5
+    before = {path.name: path.read_text() for path in Path("runs").glob("review-*.jsonl")}
+    capsys.readouterr()
+    for batch in (["--batch"], []):
+        assert main(["review", "--all-open", *batch, "--transcript", "runs"]) == 2
+        assert "already holds review transcripts" in capsys.readouterr().err.splitlines()[-1]
+    assert {path.name: path.read_text() for path in Path("runs").glob("review-*.jsonl")} == before
+    assert main(["review", "--all-open", "--batch", "--resume", "runs"]) == 0
+    for path in Path("runs").glob("review-*.jsonl"):
+        roles = [m["role"] for m in transcripts.load(path)]
+        assert all(a != b for a, b in zip(roles, roles[1:])) and transcripts.finished(path)
