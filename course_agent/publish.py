@@ -26,8 +26,11 @@ import gitlab
 
 SUMMARY_MARKER = "<!-- course-agent-review -->"
 INLINE_MARKER = "<!-- course-agent-review:inline {key} -->"
-_INLINE = re.compile(r"<!-- course-agent-review:inline (\S+) -->")
+_INLINE = re.compile(r"<!-- course-agent-review:inline (\S+) -->\s*\Z")
 _ANY_MARKER = re.compile(r"\s*<!-- course-agent-review(?::inline \S*)? -->")
+_ENDS_WITH_MARKER = re.compile(r"<!-- course-agent-review(?::inline \S*)? -->\s*\Z")
+# A note is ours when a marker ENDS it, as _marked() writes it: a person's quote-reply ("> ..."), even one
+# written with the same account, carries the marker in the middle and is never taken for ours.
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
@@ -113,7 +116,7 @@ class ReviewPublisher:
             return Posted(mr.notes.create({"body": body}).id, "created")
         text = _marked(body, SUMMARY_MARKER)
         own = [n for n in mr.notes.list(get_all=True, sort="asc", order_by="created_at")
-               if self._own(n.attributes) and SUMMARY_MARKER in (n.attributes.get("body") or "")]
+               if self._own(n.attributes) and (n.attributes.get("body") or "").rstrip().endswith(SUMMARY_MARKER)]
         if not own:
             return Posted(mr.notes.create({"body": text}).id, "created")
         for extra in own[1:]:  # a second summary of ours (an interrupted run, a race): one is enough
@@ -157,7 +160,7 @@ class ReviewPublisher:
             # Only notes we wrote carry a marker. A reply without one is a person's, even one written with the
             # same account (someone who runs the command with their own token and answers in the web page):
             # it is never deleted, the discussion is resolved instead.
-            if all(self._own(n) and _ANY_MARKER.search(n.get("body") or "") for n in notes):
+            if all(self._own(n) and _ENDS_WITH_MARKER.search(n.get("body") or "") for n in notes):
                 for note in reversed(notes):  # replies first, the discussion's first note last
                     mr.discussions.get(discussion, lazy=True).notes.delete(note["id"])
             else:

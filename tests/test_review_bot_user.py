@@ -220,3 +220,29 @@ def test_a_new_run_into_a_directory_of_transcripts_is_refused(sandbox, capsys):
     for path in Path("runs").glob("review-*.jsonl"):
         roles = [m["role"] for m in transcripts.load(path)]
         assert all(a != b for a, b in zip(roles, roles[1:])) and transcripts.finished(path)
+
+
+def test_a_quote_reply_to_the_summary_with_the_same_account_is_not_taken_for_ours(sandbox):
+    """GitLab's "Quote reply" copies the note, hidden marker included, and the person writes below it."""
+    assert main(["review", "483", "--post", "--transcript", "a.jsonl"]) == 0
+    mr = mr_of(sandbox, 483)
+    [summary] = [n for n in mr.notes.list(get_all=True) if SUMMARY_MARKER in n.body]
+    quoted = "\n".join("> " + line for line in summary.body.splitlines()) + "\n\nI disagree with the verdict."
+    mr.notes.create({"body": quoted})
+    assert main(["review", "483", "--post", "--transcript", "b.jsonl"]) == 0
+    bodies = [n.body for n in mr_of(sandbox, 483).notes.list(get_all=True)]
+    assert quoted in bodies
+    assert sum(b.rstrip().endswith(SUMMARY_MARKER) for b in bodies) == 1
+
+
+def test_a_quote_reply_in_a_stale_inline_discussion_is_kept(sandbox):
+    mr = mr_of(sandbox, 487)
+    GitLabTools(sandbox.gitlab_url, sandbox.gitlab_token, sandbox.project, idempotent=True).publisher.inline(
+        mr, "shop/checkout.py", 16, "an old finding")
+    [discussion] = mr.discussions.list(get_all=True)
+    first = discussion.attributes["notes"][0]["body"]
+    reply = "\n".join("> " + line for line in first.splitlines()) + "\n\nFixed in the next commit."
+    discussion.notes.create({"body": reply})
+    assert main(["review", "487", "--post", "--transcript", "a.jsonl"]) == 0
+    kept = mr.discussions.get(discussion.id).attributes["notes"]
+    assert kept[1]["body"] == reply and kept[0]["resolved"] is True
