@@ -222,8 +222,8 @@ def _finish_posting(gitlab_tools, pr: int, lang: str) -> None:
                                                  error=error))
         return
     if cleaned:
-        _say(tr("!{pr}: removed earlier inline comments no longer reported: {places}", lang, pr=pr,
-                places=", ".join(cleaned)))
+        _say(tr("!{pr}: earlier inline comments no longer reported, removed (or resolved where someone replied): "
+                "{places}", lang, pr=pr, places=", ".join(cleaned)))
 
 
 def _review(args: argparse.Namespace, lang: str) -> int:

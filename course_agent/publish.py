@@ -163,6 +163,8 @@ class ReviewPublisher:
             if all(self._own(n) and _ENDS_WITH_MARKER.search(n.get("body") or "") for n in notes):
                 for note in reversed(notes):  # replies first, the discussion's first note last
                     mr.discussions.get(discussion, lazy=True).notes.delete(note["id"])
+            elif notes[0].get("resolved"):
+                continue  # resolved already (by an earlier run, or by someone), kept for its replies
             else:
                 mr.discussions.update(discussion, {"resolved": True})
             cleaned.append(key)

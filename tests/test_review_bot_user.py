@@ -181,7 +181,7 @@ def test_resume_keeps_the_inline_comments_posted_before_the_interruption(sandbox
     assert len(positioned(mr_of(sandbox, 487))) == 1
     capsys.readouterr()
     assert main(["review", "--all-open", "--batch", "--post", "--resume", "runs"]) == 0
-    assert "removed earlier inline comments" not in capsys.readouterr().err
+    assert "earlier inline comments no longer reported" not in capsys.readouterr().err
     for pr, places in {482: 1, 484: 1, 487: 1}.items():
         assert len(positioned(mr_of(sandbox, pr))) == places
         assert len([n for n in mr_of(sandbox, pr).notes.list(get_all=True) if SUMMARY_MARKER in n.body]) == 1
@@ -246,3 +246,18 @@ def test_a_quote_reply_in_a_stale_inline_discussion_is_kept(sandbox):
     assert main(["review", "487", "--post", "--transcript", "a.jsonl"]) == 0
     kept = mr.discussions.get(discussion.id).attributes["notes"]
     assert kept[1]["body"] == reply and kept[0]["resolved"] is True
+
+
+def test_a_stale_discussion_resolved_once_is_not_reported_again_on_every_run(sandbox, capsys):
+    mr = mr_of(sandbox, 487)
+    GitLabTools(sandbox.gitlab_url, sandbox.gitlab_token, sandbox.project, idempotent=True).publisher.inline(
+        mr, "shop/checkout.py", 16, "an old finding")
+    [discussion] = mr.discussions.list(get_all=True)
+    sandbox.gitlab.notes.reply(sandbox.gitlab.merge_requests[487].discussions, discussion.id, "Fixed, thanks.",
+                               "alice")
+    assert main(["review", "487", "--post", "--transcript", "a.jsonl"]) == 0
+    assert "or resolved where someone replied): shop/checkout.py:16" in capsys.readouterr().err
+    assert main(["review", "487", "--post", "--transcript", "b.jsonl"]) == 0
+    assert "shop/checkout.py:16" not in capsys.readouterr().err
+    kept = mr.discussions.get(discussion.id).attributes["notes"]
+    assert len(kept) == 2 and kept[0]["resolved"] is True
