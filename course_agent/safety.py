@@ -230,6 +230,10 @@ class Policy:
         """What the model reads when this policy denies the tool."""
         return tr("Refused by policy: {tool} may not be called by this agent.", lang, tool=tool.name)
 
+    def why_denied(self, tool: Tool, lang: str | None = None) -> str:
+        """Why, in the audit log."""
+        return tr("the policy never allows this tool", lang)
+
 
 @dataclass
 class ReviewPolicy(Policy):
@@ -255,6 +259,14 @@ class ReviewPolicy(Policy):
                       "Do not try to do the same thing another way; report it in your review.", lang,
                       tool=tool.name, where=self.nobody_to_ask)
         return super().refusal(tool, lang)
+
+    def why_denied(self, tool: Tool, lang: str | None = None) -> str:
+        if tool.name not in self.overrides and tool.risk is Risk.WRITES:
+            return tr("writes only with --post, and this review is not to be posted", lang)
+        if tool.name not in self.overrides and tool.risk is Risk.DANGEROUS:
+            return tr("needs a human's approval, and nobody can be asked here ({where})", lang,
+                      where=self.nobody_to_ask)
+        return super().why_denied(tool, lang)
 
 
 class AuditLog:
@@ -302,9 +314,10 @@ class SafetyGate:
         lang = _lang()
         decision = self.policy.decide(tool)
         if decision is Decision.DENY:
+            why = getattr(self.policy, "why_denied", None)  # a policy-like object may have decide() only
             self.audit.record(tool.name, tool_input, "denied", "policy",
-                              tr("the policy never allows this tool", lang))
-            refusal = getattr(self.policy, "refusal", None)  # a policy-like object may have decide() only
+                              why(tool, lang) if why else Policy.why_denied(self.policy, tool, lang))
+            refusal = getattr(self.policy, "refusal", None)
             return refusal(tool, lang) if refusal else Policy.refusal(self.policy, tool, lang)
         if decision is Decision.ALLOW:
             self.audit.record(tool.name, tool_input, "allowed", "policy")

@@ -206,6 +206,9 @@ def test_review_policy_refusals_tell_the_model_why():
     assert "this review is not to be posted (no --post)" in gate(tools[Risk.WRITES], {})
     assert "nobody can be asked here (batch mode)" in gate(tools[Risk.DANGEROUS], {})
     assert [e["decision"] for e in audit.entries] == ["denied", "denied"]
+    assert [e["reason"] for e in audit.entries] == [  # the audit log says why too, not "never allowed"
+        "writes only with --post, and this review is not to be posted",
+        "needs a human's approval, and nobody can be asked here (batch mode)"]
 
 
 def test_a_policy_like_object_without_refusal_still_refuses():
