@@ -30,8 +30,6 @@ _STATUS_HINTS = {
 }
 
 
-
-
 def _outside_the_diff(path: str, line: int, change: dict | None) -> Callable[[str], str]:
     """GitLab's 400 for an inline comment, said so that the model knows what to do instead."""
     return lambda why: (f"line {line} of {path} is not part of this merge request's diff (GitLab answered 400: "
