@@ -144,12 +144,14 @@ def _failure(result_messages: list, error: Exception | None, pr: int, max_iterat
         for block in message["content"] if isinstance(message["content"], list) else []:
             if isinstance(block, dict) and block.get("is_error"):
                 text = str(block.get("content", ""))
-                if text.startswith(f"merge request !{pr}") and "not found" in text:
+                # The words GitLabTools._call writes, not any "401" or "!48...": a line number or another
+                # merge request's number in an error the model recovered from is not a failed run.
+                if text.startswith(f"merge request !{pr}: not found"):
                     return EXIT_NO_SUCH_MR, tr("merge request !{pr}: not found (GitLab answered 404)", lang,
                                                pr=pr)
                 if text.startswith("project ") and ": not found" in text:
                     return EXIT_NO_SUCH_MR, _no_such_project(text.split(": not found")[0][len("project "):], lang)
-                if "401" in text:
+                if "(401 Unauthorized)" in text:
                     return EXIT_AUTH, _token_rejected(lang)
     if error is None:
         return None

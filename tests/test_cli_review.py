@@ -191,3 +191,23 @@ def test_all_open_speaks_russian(fresh_shared, capsys, monkeypatch):
     assert "(Message Batches: за полцены)" in captured.err.splitlines()[-1]
     assert re.search(r"к оплате за 6 ревью: \d+,\d входных токенов", captured.err)
     assert "=== !482 ===\nРевью !482" in captured.out
+
+
+def _tool_error(text: str) -> list[dict]:
+    return [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "is_error": True,
+                                          "content": text}]}]
+
+
+def test_a_tool_error_that_only_mentions_401_or_another_mr_is_no_failure():
+    """A review that got an inline comment refused on line 401, or asked for !482 while reviewing !48,
+    still produced its review: only GitLab's own 404/401 answers for this run end it."""
+    from course_agent.cli import EXIT_AUTH, EXIT_NO_SUCH_MR, _failure
+
+    line_401 = ("inline comment on shop/cart.py:401 of !482: line 401 of shop/cart.py is not part of this merge "
+                "request's diff (GitLab answered 400: line_code can't be blank).")
+    assert _failure(_tool_error(line_401), None, 482, 20, "en") is None
+    other_mr = "merge request !482: not found (404: 404 Not found)."
+    assert _failure(_tool_error(other_mr), None, 48, 20, "en") is None
+    assert _failure(_tool_error(other_mr), None, 482, 20, "en")[0] == EXIT_NO_SUCH_MR
+    rejected = "merge request !482: GitLab rejected the token (401 Unauthorized): check GITLAB_TOKEN."
+    assert _failure(_tool_error(rejected), None, 482, 20, "en")[0] == EXIT_AUTH
