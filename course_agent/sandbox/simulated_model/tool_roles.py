@@ -4,6 +4,8 @@ inputs from their input_schema, whatever the property names."""
 import re
 from dataclasses import dataclass
 
+# A tool plays the first role whose pattern it matches: "inline" (a comment on one line of the diff)
+# comes first, so that comment_on_line is never taken for the summary's comment tool.
 ROLE_PATTERNS = {
     "inline": r"comment_on_line|on_line\b|\binline\b|line_comment|построчн|к строке",
     "merge": r"merge|влить|влей|слить|слей|смерж",
@@ -12,8 +14,7 @@ ROLE_PATTERNS = {
     "read": r"read|file|content|файл|прочит|содерж",
 }
 _REQUEST_WORDS = re.compile(r"(merge|pull)[ _-]?requests?")
-"""'merge request' names the thing reviewed, not the act of merging. "inline" (a comment on one line
-of the diff) comes first, so that comment_on_line is never taken for the summary's comment tool."""
+"""'merge request' names the thing reviewed, not the act of merging."""
 SLOT_PATTERNS = {
     "number": r"^(pr|mr|iid|number|num|id|pull|merge_request|pull_request|request)(_?(id|iid|number|num))?$",
     "path": r"path|file",
