@@ -191,13 +191,14 @@ def _answer(loop: ReviewLoop, answer, toolbox: Toolbox, max_tokens: int) -> None
 
 def _one_batch(client: anthropic.Anthropic, requests: list[dict], poll: float) -> dict:
     """Send the requests as one batch, wait (polling, the wait doubling up to a minute) until it has
-    ended, and return its results by custom_id. Ctrl-C cancels the batch (--resume sends it again)."""
+    ended, and return its results by custom_id. Ctrl-C, or a failure while waiting, cancels the batch:
+    --resume sends those requests again, so a batch left running would be paid for twice."""
     batch = client.messages.batches.create(requests=requests)
     try:
         while client.messages.batches.retrieve(batch.id).processing_status != "ended":
             time.sleep(poll)
             poll = min(poll * 2, MAX_POLL_SECONDS)
-    except KeyboardInterrupt:
+    except BaseException:
         with contextlib.suppress(anthropic.APIError):
             client.messages.batches.cancel(batch.id)
         raise

@@ -198,3 +198,29 @@ def test_resume_ignores_files_that_are_not_review_transcripts(sandbox, tmp_path)
     (tmp_path / "review-483.audit.jsonl").write_text("")
     (tmp_path / "review-notes.jsonl").write_text("")
     assert [loop.pr for loop in resume_loops(tmp_path, toolbox)] == [483]
+
+
+@pytest.mark.parametrize("failure", [KeyboardInterrupt(), "connection"])
+def test_a_batch_left_while_waiting_is_cancelled(failure):
+    """Ctrl-C or a failed poll leaves the batch's results unread, and --resume sends the requests again:
+    the batch is cancelled, not left running to be paid for twice."""
+    import types
+
+    import anthropic
+    import httpx
+
+    from course_agent.batch_review import _one_batch
+
+    if failure == "connection":
+        failure = anthropic.APIConnectionError(request=httpx.Request("GET", "http://127.0.0.1/v1/messages/batches"))
+    cancelled = []
+
+    def retrieve(batch_id):
+        raise failure
+
+    batches = types.SimpleNamespace(create=lambda requests: types.SimpleNamespace(id="msgbatch_1"),
+                                    retrieve=retrieve, cancel=cancelled.append)
+    client = types.SimpleNamespace(messages=types.SimpleNamespace(batches=batches))
+    with pytest.raises(type(failure)):
+        _one_batch(client, [{"custom_id": "mr-482", "params": {}}], poll=0)
+    assert cancelled == ["msgbatch_1"]
