@@ -143,16 +143,9 @@ def _failure(result_messages: list, error: Exception | None, pr: int, max_iterat
     for message in result_messages:
         for block in message["content"] if isinstance(message["content"], list) else []:
             if isinstance(block, dict) and block.get("is_error"):
-                text = str(block.get("content", ""))
-                # The words GitLabTools._call writes, not any "401" or "!48...": a line number or another
-                # merge request's number in an error the model recovered from is not a failed run.
-                if text.startswith(f"merge request !{pr}: not found"):
-                    return EXIT_NO_SUCH_MR, tr("merge request !{pr}: not found (GitLab answered 404)", lang,
-                                               pr=pr)
-                if text.startswith("project ") and ": not found" in text:
-                    return EXIT_NO_SUCH_MR, _no_such_project(text.split(": not found")[0][len("project "):], lang)
-                if "(401 Unauthorized)" in text:
-                    return EXIT_AUTH, _token_rejected(lang)
+                failure = _gitlab_failure(str(block.get("content", "")), pr, lang)
+                if failure is not None:
+                    return failure
     if error is None:
         return None
     if isinstance(error, ApiFailed):
@@ -174,6 +167,19 @@ def _failure(result_messages: list, error: Exception | None, pr: int, max_iterat
     if isinstance(error, ContextWindowExceeded):
         return EXIT_STOPPED, tr("the conversation no longer fits the model's context window", lang)
     return EXIT_STOPPED, tr("the run stopped: {detail}", lang, detail=error)
+
+
+def _gitlab_failure(text: str, pr: int | None, lang: str) -> tuple[int, str] | None:
+    """The exit code and reason when a GitLab tool's error says the run cannot go on: no such merge
+    request or project, or a rejected token. It matches the words GitLabTools._call writes, not any
+    "401" or "!48...": a line number or another merge request's number is no failure."""
+    if pr is not None and text.startswith(f"merge request !{pr}: not found"):
+        return EXIT_NO_SUCH_MR, tr("merge request !{pr}: not found (GitLab answered 404)", lang, pr=pr)
+    if text.startswith("project ") and ": not found" in text:
+        return EXIT_NO_SUCH_MR, _no_such_project(text.split(": not found")[0][len("project "):], lang)
+    if "(401 Unauthorized)" in text:
+        return EXIT_AUTH, _token_rejected(lang)
+    return None
 
 
 def _no_such_project(project: str, lang: str) -> str:
@@ -356,8 +362,9 @@ def _review_all(args: argparse.Namespace, lang: str, gitlab_tools, toolbox, dire
         try:
             prs = gitlab_tools.open_merge_requests()
         except ToolError as error:
-            _say(f"course-agent review: {error}")
-            return EXIT_AUTH if "401" in str(error) else EXIT_STOPPED
+            code, reason = _gitlab_failure(str(error), None, lang) or (EXIT_STOPPED, str(error))
+            _say(f"course-agent review: {reason}")
+            return code
         loops = batch_review.start_loops(prs, directory, post=args.post, language=args.language or lang) \
             if args.batch else []
     if args.batch:

@@ -224,3 +224,19 @@ def test_a_batch_left_while_waiting_is_cancelled(failure):
     with pytest.raises(type(failure)):
         _one_batch(client, [{"custom_id": "mr-482", "params": {}}], poll=0)
     assert cancelled == ["msgbatch_1"]
+
+
+@pytest.mark.parametrize("project, token, code, words", [
+    ("course/nope", None, 3, "project course/nope: not found at this GitLab (404): check GITLAB_URL and GITLAB_PROJECT"),
+    ("course/shop", "glpat-wrong-token-0000", 4, "GitLab rejected the token (401 Unauthorized): check GITLAB_TOKEN"),
+])
+def test_all_open_without_the_project_or_with_a_bad_token_is_exit_3_or_4(sandbox, monkeypatch, capsys, project,
+                                                                         token, code, words):
+    """Listing the open merge requests fails as a single review would: the same exit code and reason."""
+    monkeypatch.setenv("GITLAB_URL", sandbox.gitlab_url)
+    monkeypatch.setenv("GITLAB_TOKEN", token or sandbox.gitlab_token)
+    monkeypatch.setenv("GITLAB_PROJECT", project)
+    assert main(["review", "--all-open", "--batch", "--transcript", "runs"]) == code
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].startswith(f"course-agent review: {words}")
+    assert "glpat-wrong-token" not in err
