@@ -338,6 +338,14 @@ def _review_all(args: argparse.Namespace, lang: str, gitlab_tools, toolbox, dire
 
     if args.resume:
         saved = batch_review.saved_reviews(directory)
+        for path in saved.values():
+            try:
+                transcripts.entries(path)
+            except ValueError as bad:  # a line cut short: the process was killed while writing it
+                _say("course-agent review: " + tr("{path} is not a readable transcript ({reason}): remove its "
+                                                   "last, cut-off line and resume again", lang, path=path,
+                                                   reason=bad))
+                return EXIT_USAGE
         if not saved:
             _say("course-agent review: " + tr("nothing to resume: {path} holds no review transcripts "
                                                "(review-<number>.jsonl)", lang, path=directory))

@@ -261,3 +261,17 @@ def test_a_stale_discussion_resolved_once_is_not_reported_again_on_every_run(san
     assert "shop/checkout.py:16" not in capsys.readouterr().err
     kept = mr.discussions.get(discussion.id).attributes["notes"]
     assert len(kept) == 2 and kept[0]["resolved"] is True
+
+
+@pytest.mark.parametrize("lang, words", [("en", "is not a readable transcript"), ("ru", "не читается как транскрипт")])
+def test_resume_with_a_line_cut_short_says_which_file(sandbox, capsys, monkeypatch, lang, words):
+    """A process killed while writing a line leaves it cut short: resuming names the file and what to do,
+    in the learner's language, instead of a bare JSON error."""
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", lang)
+    assert main(["review", "--all-open", "--batch", "--max-iterations", "1", "--transcript", "runs"]) == 5
+    with open(Path("runs") / "review-483.jsonl", "a", encoding="utf-8") as transcript:
+        transcript.write('{"message": {"role": "assis')
+    capsys.readouterr()
+    assert main(["review", "--all-open", "--batch", "--resume", "runs"]) == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert "review-483.jsonl" in last and words in last
