@@ -52,9 +52,17 @@ def entries(path: str | Path) -> list[dict]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
+ENDED_FOR_GOOD = ("Refused",)
+"""Errors after which sending the same history again cannot help (a refusal: the lesson's rule)."""
+
+
 def finished(path: str | Path) -> bool:
-    """Whether the run saved in the file has ended with the model's answer (end_turn or stop_sequence):
-    anything else (a tool call without its results, pause_turn, a run stopped by an error) can be resumed."""
-    saved = [entry for entry in entries(path) if "message" in entry]
+    """Whether the run saved in the file has ended: with the model's answer (end_turn or stop_sequence), or
+    with a refusal, which a retry of the same request would only repeat. Anything else (a tool call without
+    its results, pause_turn, a run stopped by another error) can be resumed."""
+    every = entries(path)
+    if every and every[-1].get("event") == "error" and every[-1].get("kind") in ENDED_FOR_GOOD:
+        return True
+    saved = [entry for entry in every if "message" in entry]
     return bool(saved) and saved[-1]["message"].get("role") == "assistant" and \
         saved[-1].get("stop_reason") in ("end_turn", "stop_sequence")

@@ -240,3 +240,16 @@ def test_all_open_without_the_project_or_with_a_bad_token_is_exit_3_or_4(sandbox
     err = capsys.readouterr().err
     assert err.splitlines()[-1].startswith(f"course-agent review: {words}")
     assert "glpat-wrong-token" not in err
+
+
+def test_a_refused_review_is_finished_and_not_sent_again_on_resume(sandbox, tmp_path):
+    """A refusal ends the loop for good (retrying the same request gives the same): --resume leaves it,
+    while a review cut at max_tokens is picked up again."""
+    toolbox = reviewer_toolbox(GitLabTools(sandbox.gitlab_url, sandbox.gitlab_token, sandbox.project))
+    loops = start_loops([482, 483], tmp_path, post=False, language="en")
+    sandbox.force("refusal", "max_tokens")  # the first two answers of the first batch
+    run_batches(sandbox.client(), loops, toolbox, progress=lambda line: None)
+    assert "refused" in str(loops[0].error) and loops[1].error is not None
+    assert transcripts.finished(tmp_path / "review-482.jsonl")
+    assert not transcripts.finished(tmp_path / "review-483.jsonl")
+    assert [loop.pr for loop in resume_loops(tmp_path, toolbox)] == [483]
