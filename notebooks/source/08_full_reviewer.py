@@ -384,7 +384,8 @@ from course_agent.review import reviewer_toolbox
 
 open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
 one_by_one = [review(pr, client=client, language="en") for pr in open_mrs]
-loops = run_batches(client, start_loops(open_mrs, Path(runs), post=False, language="en"),
+batch_runs = Path(tempfile.mkdtemp(prefix="course-agent-batch-"))  # review-<MR>.jsonl each: resumable
+loops = run_batches(client, start_loops(open_mrs, batch_runs, post=False, language="en"),
                     reviewer_toolbox(nobody_to_ask="batch mode"), progress=print)
 for pr, alone, loop in zip(open_mrs, one_by_one, loops):
     print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | batch: {loop.result.text.splitlines()[-1]}")
@@ -398,7 +399,8 @@ from course_agent.review import reviewer_toolbox
 
 open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
 one_by_one = [review(pr, client=client, language="ru") for pr in open_mrs]
-loops = run_batches(client, start_loops(open_mrs, Path(runs), post=False, language="ru"),
+batch_runs = Path(tempfile.mkdtemp(prefix="course-agent-batch-"))  # по review-<MR>.jsonl на каждый: можно продолжить
+loops = run_batches(client, start_loops(open_mrs, batch_runs, post=False, language="ru"),
                     reviewer_toolbox(nobody_to_ask="пакетный режим"), progress=print)
 for pr, alone, loop in zip(open_mrs, one_by_one, loops):
     print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | пакетом: {loop.result.text.splitlines()[-1]}")
