@@ -130,3 +130,19 @@ def test_the_ci_variables_outside_and_inside_a_pipeline():
     assert ci_env.merge_request_iid(inside) == 17
     assert ci_env.merge_request_iid({**inside, "CI_MERGE_REQUEST_IID": "x"}) is None
     assert ci_env.merge_request_iid({"CI_MERGE_REQUEST_IID": "17"}) is None  # not in CI
+
+
+def test_the_ci_token_is_a_secret_from_the_moment_it_is_read():
+    """The job-level checks above pass only if nothing echoes the token; this one fails if the token read
+    from the masked variable is not registered as a secret."""
+    import secrets
+
+    from course_agent import ci_env
+    from course_agent.redaction import redact
+
+    token = "ci-" + secrets.token_hex(12)  # shaped like no known key, so only registration hides it
+    line = f"GitLab said: bad token {token}"
+    assert token in redact(line)  # not known yet
+    ci_env.gitlab_settings({"GITLAB_CI": "true", "CI_SERVER_URL": "https://gitlab.example", "CI_PROJECT_ID": "7",
+                            "COURSE_AGENT_GITLAB_TOKEN": token})
+    assert token not in redact(line) and token[:8] not in redact(line)
