@@ -15,21 +15,13 @@ from course_agent.config import model_id
 from course_agent.gitlab import GitLabTools
 from course_agent.publish import SUMMARY_MARKER
 from course_agent.review import REVIEW_RULES, reviewer_toolbox
-from course_agent.sandbox import Sandbox
 
 OPEN = [482, 483, 484, 485, 486, 487]
 
 
 @pytest.fixture
-def sandbox(monkeypatch, tmp_path):
-    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GITLAB_URL", "GITLAB_TOKEN", "GITLAB_PROJECT",
-                 "COURSE_AGENT_AUTO_APPROVE", "COURSE_AGENT_BACKEND", "COURSE_AGENT_LANGUAGE", "GITLAB_CI",
-                 "CI_MERGE_REQUEST_IID"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-    with Sandbox() as sb:
-        monkeypatch.setattr(client_module, "_shared", sb)
-        yield sb
+def sandbox(own_shared_sandbox):
+    return own_shared_sandbox
 
 
 def project(sb):

@@ -95,17 +95,9 @@ def test_ask_without_a_terminal_means_no(tmp_path):
 
 
 @pytest.fixture
-def fresh_shared(monkeypatch, tmp_path):
+def fresh_shared(own_shared_sandbox):
     """In-process runs get a sandbox of their own (a merge must not leak into other tests)."""
-    from course_agent.sandbox import Sandbox
-
-    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GITLAB_URL", "GITLAB_TOKEN", "GITLAB_PROJECT",
-                 "COURSE_AGENT_AUTO_APPROVE", "COURSE_AGENT_BACKEND", "COURSE_AGENT_LANGUAGE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-    with Sandbox() as sb:
-        monkeypatch.setattr(client_module, "_shared", sb)
-        yield sb
+    return own_shared_sandbox
 
 
 @pytest.mark.parametrize("misbehaviour", ["max_tokens", "context window"])

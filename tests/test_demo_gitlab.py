@@ -13,16 +13,6 @@ from sandbox_http import raw_post
 from course_agent.sandbox import Sandbox
 
 
-@pytest.fixture
-def gl(sandbox):
-    return gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token)
-
-
-@pytest.fixture
-def project(gl, sandbox):
-    return gl.projects.get(sandbox.project)
-
-
 def test_project_by_encoded_path_and_by_numeric_id(gl, sandbox):
     by_path = gl.projects.get("course/shop")
     by_id = gl.projects.get(by_path.id)

@@ -17,16 +17,6 @@ from course_agent.sandbox.demo_gitlab.positions import DiffLine, diff_lines
 LINE_CODE_ERROR = '400 Bad request - Note {:line_code=>["can\'t be blank", "must be a valid line code"]}'
 
 
-@pytest.fixture
-def gl(sandbox):
-    return gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token)
-
-
-@pytest.fixture
-def project(gl, sandbox):
-    return gl.projects.get(sandbox.project)
-
-
 def position(mr, path, *, new_line=None, old_line=None, **changes):
     refs = mr.diff_refs
     data = {"position_type": "text", "base_sha": refs["base_sha"], "start_sha": refs["start_sha"],

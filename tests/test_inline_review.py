@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from course_agent import client as client_module
 from course_agent.cli import main
 from course_agent.gitlab import GitLabTools
 from course_agent.publish import (
@@ -25,16 +24,9 @@ from course_agent.tools import ToolError
 
 
 @pytest.fixture
-def sandbox(monkeypatch, tmp_path):
+def sandbox(own_shared_sandbox):
     """A sandbox of its own, used by the in-process CLI as the shared one (no state leaks between tests)."""
-    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GITLAB_URL", "GITLAB_TOKEN", "GITLAB_PROJECT",
-                 "COURSE_AGENT_AUTO_APPROVE", "COURSE_AGENT_BACKEND", "COURSE_AGENT_LANGUAGE", "GITLAB_CI",
-                 "CI_MERGE_REQUEST_IID"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-    with Sandbox() as sb:
-        monkeypatch.setattr(client_module, "_shared", sb)
-        yield sb
+    return own_shared_sandbox
 
 
 def tools_of(sb, **options):

@@ -10,27 +10,15 @@ import gitlab
 import pytest
 
 from course_agent import batch_review
-from course_agent import client as client_module
 from course_agent import transcript as transcripts
 from course_agent.cli import main
 from course_agent.gitlab import GitLabTools
 from course_agent.publish import INLINE_MARKER, SUMMARY_MARKER, inline_key
-from course_agent.sandbox import Sandbox
-
-SETTINGS = ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GITLAB_URL", "GITLAB_TOKEN", "GITLAB_PROJECT",
-            "COURSE_AGENT_AUTO_APPROVE", "COURSE_AGENT_BACKEND", "COURSE_AGENT_LANGUAGE", "COURSE_AGENT_GITLAB_TOKEN",
-            "GITLAB_CI", "CI_MERGE_REQUEST_IID", "CI_SERVER_URL", "CI_PROJECT_ID", "CI_PROJECT_PATH",
-            "CI_PIPELINE_SOURCE")
 
 
 @pytest.fixture
-def sandbox(monkeypatch, tmp_path):
-    for name in SETTINGS:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-    with Sandbox() as sb:
-        monkeypatch.setattr(client_module, "_shared", sb)
-        yield sb
+def sandbox(own_shared_sandbox):
+    return own_shared_sandbox
 
 
 def mr_of(sb, pr):
