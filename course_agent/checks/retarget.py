@@ -41,8 +41,22 @@ _ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "GITL
 _MAX_VISITS = 5000
 
 
+def _with_subclasses(kinds: tuple[type, ...]) -> frozenset[type]:
+    found: set[type] = set()
+    todo = list(kinds)
+    while todo:
+        kind = todo.pop()
+        if kind not in found:
+            found.add(kind)
+            todo += type.__subclasses__(kind)
+    return frozenset(found)
+
+
 def _live_objects(kinds: tuple[type, ...]) -> list[Any]:
-    return [o for o in gc.get_objects() if isinstance(o, kinds)]
+    """Every object of these classes (or their subclasses) in the process. A set lookup of each object's
+    type, not isinstance(): a third less time over the ~400,000 objects of a notebook's kernel."""
+    types_ = _with_subclasses(kinds)
+    return [o for o in gc.get_objects() if type(o) in types_]
 
 
 class Slot:
@@ -164,7 +178,8 @@ class Targets:
 
     def refresh(self) -> list[Any]:
         known = {id(c) for c in self.clients} | {id(c) for c in self.ours}
-        young = [o for generation in (0, 1) for o in gc.get_objects(generation) if isinstance(o, _KINDS)]
+        types_ = _with_subclasses(_KINDS)
+        young = [o for generation in (0, 1) for o in gc.get_objects(generation) if type(o) in types_]
         self.clients += [c for c in young if id(c) not in known]
         return self.clients
 
@@ -200,8 +215,7 @@ def pointed_at(sandbox: Sandbox, loop: Callable, targets: Targets | None = None)
     """Within the block, every client the loop can use talks to `sandbox` only."""
     targets = targets or Targets(loop)
     fresh_sync = sandbox.client(max_retries=0)
-    fresh_async = anthropic.AsyncAnthropic(base_url=sandbox.anthropic_base_url, api_key=sandbox.api_key,
-                                           max_retries=0)
+    fresh_async = sandbox.async_client(max_retries=0)
     fresh_gitlab = gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token)
     targets.ours += [fresh_sync, fresh_async, fresh_gitlab]
     saved: list[tuple[dict, dict]] = []

@@ -7,18 +7,21 @@ the demo repository), so tests and notebooks can run several at once.
 """
 
 import atexit
+import functools
 import hashlib
 import ipaddress
 import json
 import logging
 import shutil
 import socket
+import ssl
 import tempfile
 import threading
 import warnings
 from pathlib import Path
 
 import anthropic
+from anthropic._base_client import AsyncHttpxClientWrapper, SyncHttpxClientWrapper
 from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ErrorTask
@@ -55,6 +58,14 @@ def _give_large_blocks_back() -> None:
         ctypes.CDLL("libc.so.6").mallopt(-3, 1024 * 1024)  # M_MMAP_THRESHOLD
     except (OSError, AttributeError):
         pass
+
+
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """One certificate store for every client made for a sandbox. The sandbox speaks plain HTTP, so
+    it is never used; but each client the SDK builds loads the system's certificates again (~25 ms),
+    and the self-check builds two clients a scenario."""
+    return ssl.create_default_context()
 
 
 def is_loopback(host: str) -> bool:
@@ -223,7 +234,22 @@ class Sandbox:
     # knobs
     def client(self, **options: object) -> anthropic.Anthropic:
         """A real anthropic.Anthropic client pointed at this sandbox."""
+        # the SDK's own kind of HTTP client (closed when collected), with the shared certificate store
+        options.setdefault("http_client", SyncHttpxClientWrapper(**self._http_options(options)))
         return anthropic.Anthropic(**{"base_url": self.anthropic_base_url, "api_key": self.api_key, **options})
+
+    def _http_options(self, options: dict) -> dict:
+        """What the SDK gives the HTTP client it makes itself (its address and timeout), and the shared
+        certificate store."""
+        timeout = options.get("timeout")
+        return {"base_url": self.anthropic_base_url, "verify": tls_context(),
+                **({"timeout": timeout} if timeout is not None else {})}
+
+    def async_client(self, **options: object) -> anthropic.AsyncAnthropic:
+        """A real anthropic.AsyncAnthropic client pointed at this sandbox."""
+        options.setdefault("http_client", AsyncHttpxClientWrapper(**self._http_options(options)))
+        return anthropic.AsyncAnthropic(**{"base_url": self.anthropic_base_url, "api_key": self.api_key,
+                                           **options})
 
     @property
     def context_window(self) -> int | None:
