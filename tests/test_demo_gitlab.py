@@ -335,3 +335,42 @@ def test_a_read_that_straddles_a_merge_cannot_cache_the_old_main(sandbox, monkey
     assert repo.sha("main") == merged == real_git("rev-parse", "main").decode().strip()
     second = repo.merge(sandbox.gitlab.merge_requests[485].spec.source_branch, "main", "Merge !485")
     assert real_git("rev-parse", "main").decode().strip() == second
+
+
+def test_sandboxes_share_what_git_said_about_commits_but_not_their_branches(monkeypatch):
+    """Each sandbox's repository is a copy of one template: answers about commit ids are shared (the same
+    id is the same content in every copy), so a second sandbox asks git far less; where a branch points is
+    each copy's own, so a merge in one sandbox is not seen by another, even one started afterwards."""
+    from course_agent.sandbox.demo_gitlab.repository import Repository
+
+    asked: list[tuple[str, ...]] = []
+    real_git = Repository.git
+
+    def counting(self, *args, **kwargs):
+        asked.append(args)
+        return real_git(self, *args, **kwargs)
+
+    monkeypatch.setattr(Repository, "git", counting)
+
+    def look(sandbox: Sandbox) -> tuple:
+        project = gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token).projects.get(sandbox.project)
+        mr = project.mergerequests.get(483)
+        files = [project.files.raw(path, ref="main") for path in ("shop/cart.py", "shop/checkout.py")]
+        return (mr.state, project.branches.get("main").commit["id"], [c["diff"] for c in mr.changes()["changes"]],
+                [c.id for c in mr.commits()], files)
+
+    with Sandbox() as first, Sandbox() as second:
+        asked.clear()
+        seen_first = look(first)
+        first_asked = len(asked)
+        project = gitlab.Gitlab(first.gitlab_url, private_token=first.gitlab_token).projects.get(first.project)
+        project.mergerequests.get(483).merge()
+        merged_main = project.branches.get("main").commit["id"]
+        assert merged_main != seen_first[1]
+        asked.clear()
+        assert look(second) == seen_first  # the merge in `first` moved nothing in `second`
+        assert len(asked) < first_asked / 2, (len(asked), first_asked)
+        with Sandbox() as third:
+            assert look(third) == seen_first
+        assert project.branches.get("main").commit["id"] == merged_main
+        assert project.mergerequests.get(483).state == "merged"

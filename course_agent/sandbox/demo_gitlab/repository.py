@@ -77,14 +77,15 @@ class Repository:
     MAX_CACHED_BYTES = 32 * 1024 * 1024
     MAX_CACHED_REFS = 4096
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, by_commit: BytesCache | None = None, refs: dict[str, str] | None = None) -> None:
         self.path = path
         self._lock = threading.Lock()
         """Held by merge(): one writer at a time."""
         self._refs_lock = threading.Lock()
-        self._refs: dict[str, str | None] = {}
+        self._refs: dict[str, str | None] = dict(refs or {})
         self._generation = 0
-        self._by_commit = BytesCache(self.MAX_CACHED_BYTES)
+        self._by_commit = BytesCache(self.MAX_CACHED_BYTES) if by_commit is None else by_commit
+        self._start_refs: dict[str, str] | None = None
 
     def refs_moved(self) -> None:
         """Forget where branches point (call after changing the repository by hand)."""
@@ -129,8 +130,20 @@ class Repository:
         return repo
 
     def copy_to(self, path: Path) -> "Repository":
+        """A private copy. It shares this repository's answers about commits (an id names the same content
+        in every copy, so what one sandbox asked git, the next one need not) and knows where its branches
+        and commits point at the start; a merge in the copy moves its own branches only."""
         shutil.copytree(self.path, path)
-        return Repository(path)
+        return Repository(path, by_commit=self._by_commit, refs=self._refs_at_start())
+
+    def _refs_at_start(self) -> dict[str, str]:
+        """Every branch name and commit id of this (never written) repository, and the commit each names."""
+        if self._start_refs is None:
+            heads = self.git("for-each-ref", "--format=%(refname:short) %(objectname)", "refs/heads/").decode()
+            refs = dict(line.split() for line in heads.splitlines())
+            refs.update((sha, sha) for sha in self.git("rev-list", "--all").decode().split())
+            self._start_refs = refs
+        return self._start_refs
 
     # reading
     def sha(self, ref: str) -> str | None:
