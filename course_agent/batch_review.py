@@ -142,7 +142,7 @@ def _remember_writes(messages: list[MessageParam], toolbox: Toolbox) -> None:
 def run_batches(client: anthropic.Anthropic, loops: list[ReviewLoop], toolbox: Toolbox, *,
                 model: str | None = None, max_tokens: int = DEFAULT_MAX_TOKENS, max_iterations: int = 20,
                 cache: bool = True, progress: Callable[[str], None] | None = None,
-                poll: float = 0.25) -> list[ReviewLoop]:
+                poll: float = 0.1) -> list[ReviewLoop]:
     """Drive the loops, one batch per round, until every one has ended (see the module's docstring)."""
     say = progress or (lambda line: print(line, file=sys.stderr, flush=True))
     request = review_request(cache)

@@ -77,7 +77,7 @@ class Batch:
 class MessageBatches:
     """The batches of one sandbox and the worker that answers them."""
 
-    def __init__(self, answer: Callable[[dict], dict], delay: float = 0.2) -> None:
+    def __init__(self, answer: Callable[[dict], dict], delay: float = 0.05) -> None:
         self.answer = answer
         """Answers one request's params with a message, or raises ApiError (MessagesApi.create)."""
         self.delay = delay
