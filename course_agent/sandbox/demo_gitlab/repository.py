@@ -69,7 +69,8 @@ def _catalog(products: int) -> str:
 
 class Repository:
     """Git plumbing for the server. Answers about a commit id never change, so they are kept
-    (each git process costs milliseconds) in a cache bounded by bytes; only branch names move,
+    (each git process costs milliseconds) in a cache bounded by bytes, which every copy of one
+    template shares (see copy_to); only branch names move,
     and only on merge(). Where a branch points is cached too, under a lock with a generation
     number: a reader that asked git before a merge moved the branch cannot store the old answer
     after it, and a merge always asks git afresh and moves the branch by compare-and-swap."""
