@@ -18,8 +18,6 @@ import time
 import warnings
 from pathlib import Path
 
-import anthropic
-
 from .i18n import language, ntr, number, tr
 
 EXIT_OK, EXIT_USAGE, EXIT_NO_SUCH_MR, EXIT_AUTH, EXIT_ITERATIONS, EXIT_REFUSED, EXIT_API, EXIT_STOPPED = 0, 2, 3, 4, 5, 6, 7, 8
@@ -129,6 +127,8 @@ def _sandbox(args: argparse.Namespace, lang: str) -> int:
 def _failure(result_messages: list, error: Exception | None, pr: int, max_iterations: int,
              lang: str) -> tuple[int, str] | None:
     """The exit code and one-line reason for a run that did not produce a review."""
+    import anthropic
+
     from .loop import (ApiFailed, ContextWindowExceeded, Interrupted, IterationLimitReached, MaxTokensReached,
                        Refused, TranscriptFailed)
 

@@ -71,3 +71,26 @@ def test_the_sandbox_imports_without_compiling_grammars_and_still_checks_iri():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["False", "True", "False", "True", "False"]
+
+
+def test_course_agent_help_answers_without_importing_the_sdk():
+    """`course-agent --help` (and a usage error) answers in a fraction of a second: the anthropic SDK
+    (~1.2 s to import) is loaded only by the commands that talk to a model."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from course_agent import cli\n"
+        "for argv in (['--help'], ['review', '--help'], ['no-such-command']):\n"
+        "    print('exit', cli.main(argv))\n"
+        "print('anthropic' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          env={**os.environ, "COURSE_AGENT_LANGUAGE": "en"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert [line for line in lines if re.fullmatch(r"exit \d+", line)] == ["exit 0", "exit 0", "exit 2"]
+    assert lines[-1] == "False", "the SDK was imported"
+    assert "invalid choice: 'no-such-command'" in done.stderr
