@@ -273,3 +273,23 @@ def test_a_generator_loop_is_told_to_run_the_generator():
 
     report = check_loop(review, rules="refusal")
     assert report.passed == [] and "generator" in report.note
+
+
+def test_the_scan_for_clients_finds_subclasses_and_survives_unhashable_classes():
+    """The self-check finds the process's clients by their class (and subclasses defined by the learner);
+    a class that cannot be hashed (a metaclass with __eq__ and no __hash__) is not a reason to fail."""
+    from course_agent.checks.retarget import _KINDS, _live_objects
+
+    class Meta(type):
+        def __eq__(cls, other):
+            return cls is other
+
+    class Odd(metaclass=Meta):
+        pass
+
+    class MyClient(anthropic.Anthropic):
+        pass
+
+    odd, mine = Odd(), MyClient(api_key="sk-ant-x", base_url=styles.DEAD)
+    found = _live_objects(_KINDS)
+    assert any(o is mine for o in found) and not any(o is odd for o in found)

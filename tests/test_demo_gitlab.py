@@ -353,13 +353,17 @@ def test_sandboxes_share_what_git_said_about_commits_but_not_their_branches(monk
     monkeypatch.setattr(Repository, "git", counting)
 
     def look(sandbox: Sandbox) -> tuple:
+        """What a reader sees through branch names (main moves when 483 is merged) and through the MR."""
         project = gitlab.Gitlab(sandbox.gitlab_url, private_token=sandbox.gitlab_token).projects.get(sandbox.project)
         mr = project.mergerequests.get(483)
-        files = [project.files.raw(path, ref="main") for path in ("shop/cart.py", "shop/checkout.py")]
+        files = [project.files.raw(path, ref="main") for path in ("shop/cart.py", "shop/money.py")]
+        history = [c.id for c in project.commits.list(ref_name="main", get_all=True)]
+        tree = sorted(e["path"] for e in project.repository_tree(ref="main", recursive=True, get_all=True))
         return (mr.state, project.branches.get("main").commit["id"], [c["diff"] for c in mr.changes()["changes"]],
-                [c.id for c in mr.commits()], files)
+                [c.id for c in mr.commits()], files, history, tree)
 
     with Sandbox() as first, Sandbox() as second:
+        first.gitlab.repository._by_commit.clear()  # shared by the process: start from nothing asked
         asked.clear()
         seen_first = look(first)
         first_asked = len(asked)
@@ -367,6 +371,9 @@ def test_sandboxes_share_what_git_said_about_commits_but_not_their_branches(monk
         project.mergerequests.get(483).merge()
         merged_main = project.branches.get("main").commit["id"]
         assert merged_main != seen_first[1]
+        after = look(first)
+        assert after[5][0] == merged_main and len(after[5]) > len(seen_first[5])  # main's history moved here
+        assert after[4] != seen_first[4]  # and main's files changed
         asked.clear()
         assert look(second) == seen_first  # the merge in `first` moved nothing in `second`
         assert len(asked) < first_asked / 2, (len(asked), first_asked)
@@ -374,3 +381,22 @@ def test_sandboxes_share_what_git_said_about_commits_but_not_their_branches(monk
             assert look(third) == seen_first
         assert project.branches.get("main").commit["id"] == merged_main
         assert project.mergerequests.get(483).state == "merged"
+
+
+def test_a_failure_in_one_copy_of_the_repository_is_not_remembered_for_the_others(tmp_path):
+    """The answers the copies share are git's replies about commits; a made-up answer after a failure (here
+    the copy's folder is gone, as when a sandbox stops during a request) is returned, never kept."""
+    import shutil
+
+    from course_agent.sandbox.demo_gitlab.repository import fresh_repository
+
+    broken, healthy = fresh_repository(tmp_path / "a"), fresh_repository(tmp_path / "b")
+    broken._by_commit.clear()
+    main = healthy.sha("main")
+    shutil.rmtree(broken.path)
+    assert broken.blob_id("main", "shop/cart.py") is None
+    assert broken.is_ancestor(main, main) is False
+    assert healthy.blob_id("main", "shop/cart.py") is not None
+    assert healthy.is_ancestor(main, main) is True
+    assert fresh_repository(tmp_path / "c").read("main", "shop/cart.py").startswith(b'"""')
+    assert healthy.blob_id("main", "no/such/file.py") is None  # git's own "no" is still an answer

@@ -27,3 +27,34 @@ def test_exercise_6_is_the_stop_reason_rules_and_a_placeholder_is_not_done():
     assert not empty.ok and empty.passed == [] and empty.note.startswith("Пока не сделано")
     broken = check_exercise_6(learner_loops.make_loop(breaks="pause_turn"))
     assert broken.broken == ["pause_turn"]
+
+
+def test_a_client_the_loop_builds_on_its_first_call_is_pointed_at_every_later_scenario():
+    """A loop that builds its client once, on its first call, and keeps it (a cached factory, a lazy
+    global) builds it during the grader's first scenario; by the next ones it is an old object (the
+    collection below makes sure), and must still be pointed at each scenario's own sandbox."""
+    import gc
+
+    import anthropic
+
+    kept = {}
+
+    def loop(pr):
+        if "client" not in kept:
+            kept["client"] = anthropic.Anthropic(api_key="sk-ant-not-a-key", base_url=styles.DEAD, max_retries=0)
+            gc.collect()  # now in the oldest generation, as a client kept for minutes would be
+        history = [{"role": "user", "content": f"Please review MR !{pr}"}]
+        for _ in range(15):
+            response = kept["client"].messages.create(model=styles.MODEL, max_tokens=8000, system=styles.SYSTEM,
+                                                      tools=styles.TOOL_SPECS, messages=history)
+            state, text = styles._decide(response, history)
+            if state == "done":
+                return text
+        raise RuntimeError("iteration limit")
+
+    report = check_exercise_6(loop)
+    assert [f.status for f in report.findings].count("not_checked") == 0, report
+    assert report.ok, report
+    kept.clear()
+    report = check_exercise_3(lambda pr, max_iterations=20: loop(pr))
+    assert all(f.status != "not_checked" for f in report.findings[1:]), report

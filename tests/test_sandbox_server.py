@@ -404,6 +404,9 @@ def test_the_sandboxs_clients_are_the_sdks_own_with_one_certificate_store(sandbo
     contexts = {id(c._client._transport._pool._ssl_context) for c in (ours, again, async_client)}
     assert len(contexts) == 1
     assert ours.messages.create(model=MODEL, max_tokens=100, messages=HELLO).stop_reason == "end_turn"
+    for timeout in (anthropic.NOT_GIVEN, None):  # accepted by anthropic.Anthropic, so here too
+        reply = sandbox.client(timeout=timeout).messages.create(model=MODEL, max_tokens=100, messages=HELLO)
+        assert reply.stop_reason == "end_turn"
 
     async def ask() -> str:
         async with async_client:

@@ -41,22 +41,23 @@ _ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "GITL
 _MAX_VISITS = 5000
 
 
-def _with_subclasses(kinds: tuple[type, ...]) -> frozenset[type]:
-    found: set[type] = set()
+def _with_subclasses(kinds: tuple[type, ...]) -> frozenset[int]:
+    """The ids of these classes and of all their subclasses (ids: a class need not be hashable)."""
+    found: set[int] = set()
     todo = list(kinds)
     while todo:
         kind = todo.pop()
-        if kind not in found:
-            found.add(kind)
+        if id(kind) not in found:
+            found.add(id(kind))
             todo += type.__subclasses__(kind)
     return frozenset(found)
 
 
 def _live_objects(kinds: tuple[type, ...]) -> list[Any]:
-    """Every object of these classes (or their subclasses) in the process. A set lookup of each object's
-    type, not isinstance(): a third less time over the ~400,000 objects of a notebook's kernel."""
-    types_ = _with_subclasses(kinds)
-    return [o for o in gc.get_objects() if type(o) in types_]
+    """Every object of these classes (or their subclasses) in the process. A set lookup of the id of each
+    object's type, not isinstance(): a third less time over the ~400,000 objects of a notebook's kernel."""
+    classes = _with_subclasses(kinds)
+    return [o for o in gc.get_objects() if id(type(o)) in classes]
 
 
 class Slot:
@@ -178,15 +179,17 @@ class Targets:
 
     def refresh(self) -> list[Any]:
         known = {id(c) for c in self.clients} | {id(c) for c in self.ours}
-        types_ = _with_subclasses(_KINDS)
-        young = [o for generation in (0, 1) for o in gc.get_objects(generation) if type(o) in types_]
+        classes = _with_subclasses(_KINDS)
+        young = [o for generation in (0, 1) for o in gc.get_objects(generation) if id(type(o)) in classes]
         self.clients += [c for c in young if id(c) not in known]
         return self.clients
 
 
-def _made_for(sandbox: Sandbox) -> dict[type, Callable]:
+def _made_for(sandbox: Sandbox, targets: Targets) -> dict[type, Callable]:
     """Clients built during the run (from addresses and keys saved before it) talk to the sandbox too:
-    their constructors get the sandbox's address and credential whatever they are given."""
+    their constructors get the sandbox's address and credential whatever they are given. Each is also
+    added to the check's targets, so the next scenario points it at its own sandbox (a client the loop
+    builds once and keeps, e.g. on its first call, is an old object by then: no cheap scan finds it)."""
     originals = {cls: cls.__init__ for cls in (anthropic.Anthropic, anthropic.AsyncAnthropic, gitlab.Gitlab)}
 
     def anthropic_init(original: Callable) -> Callable:
@@ -196,6 +199,7 @@ def _made_for(sandbox: Sandbox) -> dict[type, Callable]:
             for key in ("credentials", "config", "profile"):
                 kwargs.pop(key, None)
             original(self, *args, **kwargs)
+            targets.clients.append(self)
         return init
 
     def gitlab_init(self: Any, *args: Any, **kwargs: Any) -> None:
@@ -203,6 +207,7 @@ def _made_for(sandbox: Sandbox) -> dict[type, Callable]:
         bound.arguments.update(url=sandbox.gitlab_url, private_token=sandbox.gitlab_token, oauth_token=None,
                                job_token=None, http_username=None, http_password=None)
         originals[gitlab.Gitlab](*bound.args, **bound.kwargs)
+        targets.clients.append(self)
 
     anthropic.Anthropic.__init__ = anthropic_init(originals[anthropic.Anthropic])
     anthropic.AsyncAnthropic.__init__ = anthropic_init(originals[anthropic.AsyncAnthropic])
@@ -243,7 +248,7 @@ def pointed_at(sandbox: Sandbox, loop: Callable, targets: Targets | None = None)
     course_client._shared = sandbox
     ask = builtins.input
     builtins.input = _nobody_answers
-    constructors = _made_for(sandbox)
+    constructors = _made_for(sandbox, targets)
     try:
         yield fresh_async
     finally:

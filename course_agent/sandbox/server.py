@@ -235,19 +235,21 @@ class Sandbox:
     def client(self, **options: object) -> anthropic.Anthropic:
         """A real anthropic.Anthropic client pointed at this sandbox."""
         # the SDK's own kind of HTTP client (closed when collected), with the shared certificate store
-        options.setdefault("http_client", SyncHttpxClientWrapper(**self._http_options(options)))
+        if "http_client" not in options:
+            options["http_client"] = SyncHttpxClientWrapper(**self._http_options(options))
         return anthropic.Anthropic(**{"base_url": self.anthropic_base_url, "api_key": self.api_key, **options})
 
     def _http_options(self, options: dict) -> dict:
         """What the SDK gives the HTTP client it makes itself (its address and timeout), and the shared
         certificate store."""
         timeout = options.get("timeout")
-        return {"base_url": self.anthropic_base_url, "verify": tls_context(),
-                **({"timeout": timeout} if timeout is not None else {})}
+        given = timeout is not None and not isinstance(timeout, anthropic.NotGiven)
+        return {"base_url": self.anthropic_base_url, "verify": tls_context(), **({"timeout": timeout} if given else {})}
 
     def async_client(self, **options: object) -> anthropic.AsyncAnthropic:
         """A real anthropic.AsyncAnthropic client pointed at this sandbox."""
-        options.setdefault("http_client", AsyncHttpxClientWrapper(**self._http_options(options)))
+        if "http_client" not in options:
+            options["http_client"] = AsyncHttpxClientWrapper(**self._http_options(options))
         return anthropic.AsyncAnthropic(**{"base_url": self.anthropic_base_url, "api_key": self.api_key,
                                            **options})
 

@@ -39,6 +39,19 @@ _COMMIT_FORMAT = "%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cn%x1f%ce%x1f%cI%x1f%B"
 class GitError(Exception):
     """A git command failed (missing git, bad ref, conflict...)."""
 
+    def __init__(self, message: str, returncode: int | None = None) -> None:
+        super().__init__(message)
+        self.returncode = returncode
+        """git's exit status (1 is its plain "no" to --verify or --is-ancestor); None when git did not run."""
+
+
+class _Unsure(Exception):
+    """An answer made up after a failure (the copy's folder gone, git missing), not git's reply about a
+    commit: it is returned, never kept, since the cache is shared by every copy."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
 
 class MergeConflict(GitError):
     pass
@@ -95,7 +108,10 @@ class Repository:
             self._refs.clear()
 
     def _kept(self, key: tuple, compute):
-        return self._by_commit.get_or_compute(key, compute)
+        try:
+            return self._by_commit.get_or_compute(key, compute)
+        except _Unsure as unsure:
+            return unsure.value
 
     def git(self, *args: str, input: bytes | None = None) -> bytes:
         try:
@@ -104,7 +120,7 @@ class Repository:
         except FileNotFoundError:
             raise GitError("git is not installed: the demo GitLab needs the git command") from None
         if done.returncode != 0:
-            raise GitError(done.stderr.decode(errors="replace").strip() or f"git {args[0]} failed")
+            raise GitError(done.stderr.decode(errors="replace").strip() or f"git {args[0]} failed", done.returncode)
         return done.stdout
 
     # building
@@ -185,8 +201,10 @@ class Repository:
             try:
                 blob = self.git("rev-parse", "--verify", "--quiet", f"{sha}:{path}").decode().strip()
                 return blob if self.git("cat-file", "-t", blob).strip() == b"blob" else None
-            except GitError:
-                return None
+            except GitError as error:
+                if error.returncode == 1:  # git's answer: no such file at that commit
+                    return None
+                raise _Unsure(None) from error
 
         return self._kept(("blob-id", sha, path), look_up)
 
@@ -257,8 +275,10 @@ class Repository:
             try:
                 self.git("merge-base", "--is-ancestor", a, d)
                 return True
-            except GitError:
-                return False
+            except GitError as error:
+                if error.returncode == 1:  # git's answer: not an ancestor
+                    return False
+                raise _Unsure(False) from error
 
         return self._kept(("ancestor", a, d), ask)
 
