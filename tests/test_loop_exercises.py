@@ -32,7 +32,8 @@ def test_exercise_6_is_the_stop_reason_rules_and_a_placeholder_is_not_done():
 def test_a_client_the_loop_builds_on_its_first_call_is_pointed_at_every_later_scenario():
     """A loop that builds its client once, on its first call, and keeps it (a cached factory, a lazy
     global) builds it during the grader's first scenario; by the next ones it is an old object (the
-    collection below makes sure), and must still be pointed at each scenario's own sandbox."""
+    collection below makes sure), and must still be pointed at each scenario's own sandbox; after the
+    check it is the loop's own client again, not one pointed at a stopped sandbox."""
     import gc
 
     import anthropic
@@ -55,6 +56,8 @@ def test_a_client_the_loop_builds_on_its_first_call_is_pointed_at_every_later_sc
     report = check_exercise_6(loop)
     assert [f.status for f in report.findings].count("not_checked") == 0, report
     assert report.ok, report
+    # once the check is over, the loop's own client talks where the loop built it to talk again
+    assert (str(kept["client"].base_url).rstrip("/"), kept["client"].api_key) == (styles.DEAD, "sk-ant-not-a-key")
     kept.clear()
     report = check_exercise_3(lambda pr, max_iterations=20: loop(pr))
     assert all(f.status != "not_checked" for f in report.findings[1:]), report

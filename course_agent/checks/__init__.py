@@ -111,14 +111,17 @@ def judge(loop: Callable, rules: str | Iterable[str] | None, lang: str, targets:
     name = _name(loop)
     runs: list[Run] = []
     findings: list[Finding] = []
-    with Sandboxes(expected=len(chosen)) as sandboxes:
-        for rule in chosen:
-            spec = RULES[rule]
-            run = run_scenario(loop, spec.pr, spec.misbehave, targets=targets, sandboxes=sandboxes)
-            runs.append(run)
-            seen = spec.judge(run, lang, loop) if rule == "cap" else spec.judge(run, lang)
-            title, why, where = words(rule, lang)
-            findings.append(Finding(rule, seen.status, seen.detail, title, why, where))
+    try:
+        with Sandboxes(expected=len(chosen)) as sandboxes:
+            for rule in chosen:
+                spec = RULES[rule]
+                run = run_scenario(loop, spec.pr, spec.misbehave, targets=targets, sandboxes=sandboxes)
+                runs.append(run)
+                seen = spec.judge(run, lang, loop) if rule == "cap" else spec.judge(run, lang)
+                title, why, where = words(rule, lang)
+                findings.append(Finding(rule, seen.status, seen.detail, title, why, where))
+    finally:
+        targets.give_back()  # clients the loop built during the check talk where the loop meant them to
     note = _unobservable(runs, name, lang)
     if note:
         findings = [Finding(f.rule, NOT_CHECKED, tr("no request was seen", lang), f.title, f.why, f.where)

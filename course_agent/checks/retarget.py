@@ -176,6 +176,20 @@ class Targets:
         self.ours: list[Any] = []
         self.project_slots = project_slots(loop)
         """Where the loop keeps python-gitlab Projects: the same places in every scenario."""
+        self.made: list[tuple[Any, type, tuple, dict]] = []
+        """Clients the loop built during the check: (client, class, the arguments the loop gave)."""
+
+    def give_back(self) -> None:
+        """Once the check is over, a client the loop built during it (pointed at a scenario's sandbox, stopped
+        by now) talks where the loop's own arguments and the environment say, as if built afterwards."""
+        for client, cls, args, kwargs in self.made:
+            try:
+                fresh = cls(*args, **kwargs)
+            except Exception:  # e.g. no key in the environment: it keeps the sandbox's address
+                continue
+            keys = _GITLAB_STATE if isinstance(client, gitlab.Gitlab) else _ANTHROPIC_STATE
+            vars(client).update({k: v for k, v in vars(fresh).items() if k in keys})
+        self.made.clear()
 
     def refresh(self) -> list[Any]:
         known = {id(c) for c in self.clients} | {id(c) for c in self.ours}
@@ -192,9 +206,12 @@ def _made_for(sandbox: Sandbox, targets: Targets) -> dict[type, Callable]:
     builds once and keeps, e.g. on its first call, is an old object by then: no cheap scan finds it)."""
     originals = {cls: cls.__init__ for cls in (anthropic.Anthropic, anthropic.AsyncAnthropic, gitlab.Gitlab)}
 
-    def anthropic_init(original: Callable) -> Callable:
+    def anthropic_init(cls: type) -> Callable:
+        original = originals[cls]
+
         @functools.wraps(original)
         def init(self: Any, *args: Any, **kwargs: Any) -> None:
+            targets.made.append((self, cls, args, dict(kwargs)))
             kwargs.update(base_url=sandbox.anthropic_base_url, api_key=sandbox.api_key, auth_token=None)
             for key in ("credentials", "config", "profile"):
                 kwargs.pop(key, None)
@@ -203,14 +220,15 @@ def _made_for(sandbox: Sandbox, targets: Targets) -> dict[type, Callable]:
         return init
 
     def gitlab_init(self: Any, *args: Any, **kwargs: Any) -> None:
+        targets.made.append((self, gitlab.Gitlab, args, dict(kwargs)))
         bound = inspect.signature(originals[gitlab.Gitlab]).bind(self, *args, **kwargs)
         bound.arguments.update(url=sandbox.gitlab_url, private_token=sandbox.gitlab_token, oauth_token=None,
                                job_token=None, http_username=None, http_password=None)
         originals[gitlab.Gitlab](*bound.args, **bound.kwargs)
         targets.clients.append(self)
 
-    anthropic.Anthropic.__init__ = anthropic_init(originals[anthropic.Anthropic])
-    anthropic.AsyncAnthropic.__init__ = anthropic_init(originals[anthropic.AsyncAnthropic])
+    anthropic.Anthropic.__init__ = anthropic_init(anthropic.Anthropic)
+    anthropic.AsyncAnthropic.__init__ = anthropic_init(anthropic.AsyncAnthropic)
     gitlab.Gitlab.__init__ = functools.wraps(originals[gitlab.Gitlab])(gitlab_init)
     return originals
 
@@ -218,6 +236,7 @@ def _made_for(sandbox: Sandbox, targets: Targets) -> dict[type, Callable]:
 @contextmanager
 def pointed_at(sandbox: Sandbox, loop: Callable, targets: Targets | None = None) -> Iterator[Any]:
     """Within the block, every client the loop can use talks to `sandbox` only."""
+    owned = targets is None
     targets = targets or Targets(loop)
     fresh_sync = sandbox.client(max_retries=0)
     fresh_async = sandbox.async_client(max_retries=0)
@@ -265,3 +284,5 @@ def pointed_at(sandbox: Sandbox, loop: Callable, targets: Targets | None = None)
             slot.put(value)
         for state, before in saved:
             state.update(before)
+        if owned:
+            targets.give_back()
