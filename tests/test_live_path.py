@@ -59,8 +59,14 @@ def live_code_path(path, stand_in, monkeypatch):
             cell.outputs = []
     # shutdown_kernel="immediate": the outputs are all in by then, and a graceful shutdown only waits
     # (~1.5 s a notebook) for a kernel whose work is done; nbval stops its kernels the same way.
-    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True, shutdown_kernel="immediate",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    for attempt in range(3):  # a kernel that dies before answering kernel_info (no cell has run) starts again
+        try:
+            NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True, shutdown_kernel="immediate",
+                           resources={"metadata": {"path": str(path.parent)}}).execute()
+            break
+        except RuntimeError as error:
+            if "Kernel died before replying to kernel_info" not in str(error) or attempt == 2:
+                raise
     problems = []
     for number, cell in enumerate(nb.cells, start=1):
         if cell.cell_type != "code":
