@@ -389,6 +389,7 @@ def test_the_sandboxs_clients_are_the_sdks_own_with_one_certificate_store(sandbo
     """Sandbox.client()/async_client() give the HTTP client the SDK would make itself (same class,
     timeout, redirects, connection limits), loading the system's certificates once for all of them."""
     import asyncio
+    import concurrent.futures
 
     made_by_the_sdk = anthropic.Anthropic(api_key="sk-ant-x", base_url=sandbox.anthropic_base_url, timeout=7.0)
     ours, again = sandbox.client(timeout=7.0), sandbox.client(max_retries=0)
@@ -412,4 +413,7 @@ def test_the_sandboxs_clients_are_the_sdks_own_with_one_certificate_store(sandbo
         async with async_client:
             return (await async_client.messages.create(model=MODEL, max_tokens=100, messages=HELLO)).stop_reason
 
-    assert asyncio.run(ask()) == "end_turn"
+    # in a thread of its own: this worker's thread may already run an event loop (Playwright's, when the
+    # browser tests ran first here)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        assert pool.submit(asyncio.run, ask()).result(timeout=60) == "end_turn"

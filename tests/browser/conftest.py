@@ -29,8 +29,10 @@ def must_run() -> bool:
     return in_ci and hasattr(os, "geteuid") and os.geteuid() == 0
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Chromium, for this module's tests only: Playwright's sync API keeps an event loop running in the
+    thread until it stops, and a later test in the same worker may call asyncio.run()."""
     reason = _missing()
     if reason and must_run():
         pytest.fail(f"browser tests cannot run in CI as root: {reason}", pytrace=False)
