@@ -86,35 +86,39 @@ def assert_notice_is_a_note(page):
     return notice
 
 
-@pytest.mark.parametrize("language", ["en", "ru"])
-@pytest.mark.parametrize("decision", ["approve", "deny"])
-def test_safety_notebook_asks_before_merging(page, lab, language, decision):
-    words = WORDS[language]
-    open_and_run_all(page, lab, NOTEBOOKS / language / "07_safety.ipynb", f"07_safety-{decision}-{language}.ipynb",
-                     first_cell=RUSSIAN if language == "ru" else None)
-    prompt = approval_prompt(page, words)
-    assert words["waiting"] in prompt.inner_text()
-    view = page.locator(".widget-html-content:visible", has_text="#4 assistant").first
-    view.wait_for()  # the live view already shows the model's request to merge
-    assert "merge_pr" in view.inner_text()
-    prompt.scroll_into_view_if_needed()
-    page.screenshot(path=str(SCREENSHOTS / f"approval-{language}-{decision}-before.png"))
-    prompt.get_by_role("button", name=words[decision]).click()
-    guarded = cell(page, GUARDED_CELL)
-    moved = "main moved: True" if decision == "approve" else "main moved: False"
-    guarded.locator(".jp-OutputArea-output", has_text=moved).first.wait_for()
-    status = prompt.inner_text()
-    assert words["approved" if decision == "approve" else "denied"] in status and words["clicked"] in status
-    assert prompt.get_by_role("button", name=words["approve"]).is_disabled()
-    result_card = page.locator(".widget-html-content:visible", has_text="#5 user").first
-    if decision == "approve":
-        assert re.search(r"Merged !485 into main as [0-9a-f]{40}", result_card.inner_text())
-        assert words["error"] not in result_card.inner_text()
-    else:
-        refused = ("A human refused this call", "Человек отказал в этом вызове")  # safety.py's words, either language
-        assert words["error"] in result_card.inner_text() and any(w in result_card.inner_text() for w in refused)
-    prompt.scroll_into_view_if_needed()
-    page.screenshot(path=str(SCREENSHOTS / f"approval-{language}-{decision}-after.png"))
+class TestSafetyNotebook:
+    """A class of its own: with `--dist loadscope` these four (half a minute) and the module's other
+    browser tests can run in the two workers at once instead of one after another at the end."""
+
+    @pytest.mark.parametrize("language", ["en", "ru"])
+    @pytest.mark.parametrize("decision", ["approve", "deny"])
+    def test_safety_notebook_asks_before_merging(self, page, lab, language, decision):
+        words = WORDS[language]
+        open_and_run_all(page, lab, NOTEBOOKS / language / "07_safety.ipynb", f"07_safety-{decision}-{language}.ipynb",
+                         first_cell=RUSSIAN if language == "ru" else None)
+        prompt = approval_prompt(page, words)
+        assert words["waiting"] in prompt.inner_text()
+        view = page.locator(".widget-html-content:visible", has_text="#4 assistant").first
+        view.wait_for()  # the live view already shows the model's request to merge
+        assert "merge_pr" in view.inner_text()
+        prompt.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / f"approval-{language}-{decision}-before.png"))
+        prompt.get_by_role("button", name=words[decision]).click()
+        guarded = cell(page, GUARDED_CELL)
+        moved = "main moved: True" if decision == "approve" else "main moved: False"
+        guarded.locator(".jp-OutputArea-output", has_text=moved).first.wait_for()
+        status = prompt.inner_text()
+        assert words["approved" if decision == "approve" else "denied"] in status and words["clicked"] in status
+        assert prompt.get_by_role("button", name=words["approve"]).is_disabled()
+        result_card = page.locator(".widget-html-content:visible", has_text="#5 user").first
+        if decision == "approve":
+            assert re.search(r"Merged !485 into main as [0-9a-f]{40}", result_card.inner_text())
+            assert words["error"] not in result_card.inner_text()
+        else:
+            refused = ("A human refused this call", "Человек отказал в этом вызове")  # safety.py's words, either language
+            assert words["error"] in result_card.inner_text() and any(w in result_card.inner_text() for w in refused)
+        prompt.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / f"approval-{language}-{decision}-after.png"))
 
 
 def test_loop_notebook_ends_with_the_review_and_end_turn(page, lab):
