@@ -73,6 +73,15 @@ def test_the_sandbox_imports_without_compiling_grammars_and_still_checks_iri():
     assert done.stdout.split() == ["False", "True", "False", "True", "False"]
 
 
+def test_pytest_imports_jsonschema_with_the_lazy_grammar():
+    """pyproject's `-p course_agent` loads the package before nbval (whose nbformat imports jsonschema), so
+    no pytest process (the main one, each worker) spends ~1.3 s compiling rfc3987_syntax's grammars."""
+    import jsonschema._format
+
+    checker = jsonschema._format._rfc3987_is_valid_syntax
+    assert checker.__module__ == "course_agent", f"jsonschema was imported before course_agent: {checker.__module__}"
+
+
 def test_course_agent_help_answers_without_importing_the_sdk():
     """`course-agent --help` (and a usage error) answers in a fraction of a second: the anthropic SDK
     (~1.2 s to import) is loaded only by the commands that talk to a model."""
