@@ -12,6 +12,11 @@ A third line, http-only, answers the same call from a waitress server in this pr
 returns the precomputed message and does nothing else: the cost of a local HTTP hop alone,
 so the difference to the sandbox is the sandbox's own work.
 
+Two more lines answer whether a sandbox in a process of its own (off the client's GIL) would
+pay: "sandbox, own process" is `course-agent sandbox` started as a child process, and
+"http-only, own process" the fixed-reply server of the line above in a child process: the
+best any server design in its own process could do with this HTTP stack.
+
 Requests: a one-line "Hello", and a review request with 3 tools and a 20-message
 history (built by driving the sandbox's simulated reviewer).
 
@@ -27,9 +32,14 @@ import argparse
 import json
 import socket
 import statistics
+import subprocess
+import sys
+import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import anthropic
 import httpx2
@@ -105,6 +115,33 @@ def fixed_reply_server(message: dict):
         thread.join(timeout=5)
 
 
+@contextmanager
+def own_process(*arguments: str) -> Iterator[str]:
+    """A server started as `python ARGUMENTS` in a child process, stopped at the end; yields the
+    ANTHROPIC_BASE_URL it prints as `export ANTHROPIC_BASE_URL=...` (as `course-agent sandbox` does)."""
+    child = subprocess.Popen([sys.executable, *arguments], stdout=subprocess.PIPE, text=True)
+    try:
+        for line in child.stdout:
+            if line.startswith("export ANTHROPIC_BASE_URL="):
+                yield line.strip().split("=", 1)[1]
+                break
+        else:
+            raise RuntimeError(f"the child process printed no ANTHROPIC_BASE_URL: python {' '.join(arguments)}")
+    finally:
+        child.terminate()
+        child.wait(10)
+
+
+FIXED_REPLY_CHILD = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from bench_sandbox import fixed_reply_server
+with fixed_reply_server(json.loads(open(sys.argv[2]).read())) as url:
+    print("export ANTHROPIC_BASE_URL=" + url, flush=True)
+    time.sleep(3600)
+"""
+
+
 def timings(client: anthropic.Anthropic, body: dict, n: int, warmup: int) -> list[float]:
     """Milliseconds of n timed `messages.create(**body)` calls, after `warmup` untimed ones."""
     for _ in range(warmup):
@@ -121,27 +158,36 @@ def p90(samples: list[float]) -> float:
     return statistics.quantiles(samples, n=10)[-1]
 
 
-def compare(name: str, sb: Sandbox, body: dict, n: int, warmup: int, rounds: int = 1) -> None:
+def compare(name: str, sb: Sandbox, sandbox_url: str, body: dict, n: int, warmup: int, rounds: int = 1) -> None:
     message, _ = sb.messages_api.create(body)
-    medians: dict[str, list[float]] = {"sandbox": [], "http-only": [], "floor": []}
-    p90s: dict[str, list[float]] = {label: [] for label in medians}
-    sandbox_client, floor = sb.client(), floor_client(message)
-    with fixed_reply_server(message) as url:
-        http_client = anthropic.Anthropic(api_key="sk-ant-floor", base_url=url)
-        for _ in range(rounds):
-            for label, client in (("sandbox", sandbox_client), ("http-only", http_client), ("floor", floor)):
-                samples = timings(client, body, n, warmup)
-                medians[label].append(statistics.median(samples))
-                p90s[label].append(p90(samples))
+    with tempfile.TemporaryDirectory() as folder, fixed_reply_server(message) as url:
+        reply = Path(folder) / "reply.json"
+        reply.write_text(json.dumps(message))
+        with own_process("-c", FIXED_REPLY_CHILD, str(Path(__file__).resolve().parent), str(reply)) as child_url:
+            clients = {
+                "sandbox": sb.client(),
+                "sandbox, own process": anthropic.Anthropic(api_key=sb.api_key, base_url=sandbox_url),
+                "http-only": anthropic.Anthropic(api_key="sk-ant-floor", base_url=url),
+                "http-only, own process": anthropic.Anthropic(api_key="sk-ant-floor", base_url=child_url),
+                "floor": floor_client(message),
+            }
+            medians: dict[str, list[float]] = {label: [] for label in clients}
+            p90s: dict[str, list[float]] = {label: [] for label in clients}
+            for _ in range(rounds):
+                for label, client in clients.items():
+                    samples = timings(client, body, n, warmup)
+                    medians[label].append(statistics.median(samples))
+                    p90s[label].append(p90(samples))
     median = {label: statistics.median(values) for label, values in medians.items()}
     ratio = median["sandbox"] / median["floor"]
     verdict = "PASS" if ratio <= TARGET_RATIO else "MISS"
     print(f"\n{name}: {len(body['messages'])} messages, {len(body.get('tools', []))} tools, n={n} x {rounds} round(s)")
     for label in medians:
-        print(f"  {label:9s} median {median[label]:7.3f} ms   p90 {statistics.median(p90s[label]):7.3f} ms")
+        print(f"  {label:22s} median {median[label]:7.3f} ms   p90 {statistics.median(p90s[label]):7.3f} ms   "
+              f"{median[label] / median['floor']:5.2f}x the floor")
     print(f"  ratio sandbox/floor {ratio:.2f}x  (target <= {TARGET_RATIO}x): {verdict}")
-    print(f"  ratio http-only/floor {median['http-only'] / median['floor']:.2f}x "
-          f"(a local HTTP hop alone); the sandbox's own work: {median['sandbox'] - median['http-only']:.3f} ms")
+    print(f"  the sandbox's own work: {median['sandbox'] - median['http-only']:.3f} ms in this process, "
+          f"{median['sandbox, own process'] - median['http-only, own process']:.3f} ms in its own")
 
 
 def main() -> None:
@@ -150,10 +196,10 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=20, help="untimed calls first (default 20)")
     parser.add_argument("--rounds", type=int, default=3, help="alternations of the three (default 3)")
     args = parser.parse_args()
-    with Sandbox() as sb:
-        compare("hello", sb, hello_body(), args.n, args.warmup, args.rounds)
-        compare("review (20-message history + a new task)", sb, review_body(sb.client()), args.n, args.warmup,
-                args.rounds)
+    with Sandbox() as sb, own_process("-m", "course_agent.cli", "sandbox", "--port", "0") as sandbox_url:
+        compare("hello", sb, sandbox_url, hello_body(), args.n, args.warmup, args.rounds)
+        compare("review (20-message history + a new task)", sb, sandbox_url, review_body(sb.client()), args.n,
+                args.warmup, args.rounds)
 
 
 if __name__ == "__main__":
