@@ -73,6 +73,25 @@ def test_the_sandbox_imports_without_compiling_grammars_and_still_checks_iri():
     assert done.stdout.split() == ["False", "True", "False", "True", "False"]
 
 
+def test_the_command_skips_the_final_collections_and_a_library_call_does_not():
+    """`course-agent` (main() with no argv: the process ends next) freezes the garbage collector's objects,
+    so CPython's final collections at exit do not walk the SDK's ~500,000 objects again (~1 s of each run;
+    benchmarks/bench_cli.py). main(argv), as tests and other programs call it, leaves the collector alone."""
+    import subprocess
+    import sys
+
+    script = (
+        "import gc, sys\n"
+        "from course_agent import cli\n"
+        "print('exit', cli.main(['--help']), gc.get_freeze_count())\n"
+        "sys.argv = ['course-agent', 'no-such-command']\n"
+        "print('exit', cli.main(), gc.get_freeze_count() > 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert [line for line in done.stdout.splitlines() if line.startswith("exit")] == ["exit 0 0", "exit 2 True"]
+
+
 def test_pytest_imports_jsonschema_with_the_lazy_grammar():
     """pyproject's `-p course_agent` loads the package before nbval (whose nbformat imports jsonschema), so
     no pytest process (the main one, each worker) spends ~1.3 s compiling rfc3987_syntax's grammars."""
