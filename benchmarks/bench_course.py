@@ -20,6 +20,7 @@ import os
 import statistics
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 import nbformat
@@ -34,12 +35,22 @@ TARGET_RATIO = 1.4
 IMPORTS = "import anthropic, gitlab, ipywidgets"
 
 
-def run(nb: nbformat.NotebookNode, folder: Path) -> float:
-    """Seconds to start a kernel, execute every cell and shut the kernel down."""
+def run(nb: nbformat.NotebookNode, folder: Path) -> tuple[float, list[tuple[float, int, str]]]:
+    """Seconds to start a kernel, execute every cell and shut the kernel down; and each code cell's
+    (seconds in the kernel, index, first line), from the timestamps nbclient records."""
+    executed = copy.deepcopy(nb)
     started = time.perf_counter()
-    NotebookClient(copy.deepcopy(nb), timeout=300, kernel_name="python3",
+    NotebookClient(executed, timeout=300, kernel_name="python3", record_timing=True,
                    resources={"metadata": {"path": str(folder)}}).execute()
-    return time.perf_counter() - started
+    total = time.perf_counter() - started
+    cells = []
+    for index, cell in enumerate(executed.cells):
+        stamps = cell.metadata.get("execution", {})
+        if cell.cell_type == "code" and {"iopub.execute_input", "shell.execute_reply"} <= set(stamps):
+            seconds = (datetime.fromisoformat(stamps["shell.execute_reply"].rstrip("Z"))
+                       - datetime.fromisoformat(stamps["iopub.execute_input"].rstrip("Z"))).total_seconds()
+            cells.append((seconds, index, (cell.source.strip().splitlines() or [""])[0][:60]))
+    return total, cells
 
 
 def main() -> None:
@@ -53,11 +64,15 @@ def main() -> None:
     imports = new_notebook(cells=[new_code_cell(IMPORTS)])
     ratios = []
     for _ in range(args.repeat):
-        per_notebook, bare_total, import_total = {}, 0.0, 0.0
+        per_notebook, bare_total, import_total, floor_cells = {}, 0.0, 0.0, 0.0
+        cells: list[tuple[float, str]] = []
         for path in paths:
-            bare_total += run(bare, path.parent)
-            import_total += run(imports, path.parent)
-            per_notebook[path] = run(nbformat.read(path, as_version=4), path.parent)
+            bare_total += run(bare, path.parent)[0]
+            seconds, [(floor_cell, _, _)] = run(imports, path.parent)
+            import_total += seconds
+            floor_cells += floor_cell
+            per_notebook[path], timed = run(nbformat.read(path, as_version=4), path.parent)
+            cells += [(t, f"{path.parent.name}/{path.name[:2]} cell {i}: {line}") for t, i, line in timed]
         course = sum(per_notebook.values())
         slowest = sorted(per_notebook, key=per_notebook.get, reverse=True)[:3]
         ratio = course / import_total
@@ -69,6 +84,12 @@ def main() -> None:
         print(f"  course / import floor {ratio:.2f}x (target <= {TARGET_RATIO}x): "
               f"{'PASS' if ratio <= TARGET_RATIO else 'MISS'}; course / bare kernels {course / bare_total:.2f}x; "
               f"per notebook beyond the import floor {(course - import_total) / len(paths):.2f} s")
+        in_cells = sum(t for t, _ in cells)
+        print(f"  in the kernels' cells: course {in_cells:.1f} s, import floor {floor_cells:.1f} s; the rest is "
+              f"starting and stopping kernels ({course - in_cells:.1f} s against {import_total - floor_cells:.1f} s)")
+        print("  the costliest cells:")
+        for seconds, where in sorted(cells, reverse=True)[:12]:
+            print(f"    {seconds:5.2f} s  {where}")
     if args.repeat > 1:
         print(f"median ratio course / import floor over {args.repeat} runs: {statistics.median(ratios):.2f}x")
 
