@@ -75,8 +75,8 @@ def test_the_sandbox_imports_without_compiling_grammars_and_still_checks_iri():
 
 def test_the_command_skips_the_final_collections_and_a_library_call_does_not():
     """`course-agent` (main() with no argv: the process ends next) freezes the garbage collector's objects,
-    so CPython's final collections at exit do not walk the SDK's ~500,000 objects again (~1 s of each run;
-    benchmarks/bench_cli.py). main(argv), as tests and other programs call it, leaves the collector alone."""
+    so CPython's final collections at exit do not walk the SDK's ~500,000 objects again (0.5–0.9 s of each
+    run; benchmarks/bench_cli.py). main(argv), as tests and other programs call it, leaves the collector alone."""
     import subprocess
     import sys
 
