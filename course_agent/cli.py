@@ -106,12 +106,12 @@ def _sandbox(args: argparse.Namespace, lang: str) -> int:
         _say("course-agent sandbox: " + tr("cannot listen on {host}:{port}: {reason}", lang, host=args.host,
                                            port=args.port, reason=error.strerror or error))
         return EXIT_USAGE
+    stopped = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopped.set())  # before the address is out: a stop stops cleanly
     for name, value in sandbox.env().items():
         print(f"export {name}={value}")
     sys.stdout.flush()
     _say("# " + tr("course sandbox serving on {url}; Ctrl-C to stop", lang, url=sandbox.url))
-    stopped = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     try:
         while not stopped.wait(0.5):
             pass

@@ -188,6 +188,24 @@ def test_cli_prints_exports_and_stops_cleanly_on_ctrl_c():
     assert "Traceback" not in err
 
 
+def test_cli_stopped_as_soon_as_it_prints_its_address_stops_cleanly(tmp_path):
+    """A program that starts `course-agent sandbox`, reads the address and stops it at once (SIGTERM, as
+    subprocess's terminate() sends) gets exit status 0 and no sandbox directory left behind."""
+    import os
+
+    process = subprocess.Popen([sys.executable, "-m", "course_agent.cli", "sandbox", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "TMPDIR": str(tmp_path)})
+    try:
+        assert process.stdout.readline().startswith("export ANTHROPIC_BASE_URL=")
+        process.terminate()
+        process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 0
+    assert not list(tmp_path.glob("course-agent-sandbox-*"))
+
+
 def test_cli_reports_a_busy_port():
     with Sandbox() as sb:
         result = subprocess.run([sys.executable, "-m", "course_agent.cli", "sandbox", "--port", str(sb.port)],
