@@ -21,15 +21,16 @@ Requests: a one-line "Hello", and a review request with 3 tools and a 20-message
 history (built by driving the sandbox's simulated reviewer).
 
 Target: the sandbox round trip stays within 2.5x of the floor (median). The script prints
-PASS or MISS but always exits 0: benchmarks report, tests assert. The three are measured
+PASS or MISS but always exits 0: benchmarks report, tests assert. The five are measured
 side by side in one run; --rounds alternates them several times and takes the median of
-each round's median (the machine's load then touches all three alike).
+each round's median (the machine's load then touches all five alike).
 
 Run: python benchmarks/bench_sandbox.py [--n 300] [--warmup 20] [--rounds 3]
 """
 
 import argparse
 import json
+import queue
 import socket
 import statistics
 import subprocess
@@ -116,20 +117,30 @@ def fixed_reply_server(message: dict):
 
 
 @contextmanager
-def own_process(*arguments: str) -> Iterator[str]:
-    """A server started as `python ARGUMENTS` in a child process, stopped at the end; yields the
-    ANTHROPIC_BASE_URL it prints as `export ANTHROPIC_BASE_URL=...` (as `course-agent sandbox` does)."""
+def own_process(*arguments: str, timeout: float = 60) -> Iterator[str]:
+    """A server started as `python ARGUMENTS` in a child process, stopped at the end (killed if it does not
+    stop); yields the ANTHROPIC_BASE_URL it prints as `export ANTHROPIC_BASE_URL=...` (as `course-agent
+    sandbox` does) within `timeout` seconds."""
     child = subprocess.Popen([sys.executable, *arguments], stdout=subprocess.PIPE, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in child.stdout], daemon=True).start()
     try:
-        for line in child.stdout:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise RuntimeError(f"no ANTHROPIC_BASE_URL from python {' '.join(arguments)} in {timeout} s") from None
             if line.startswith("export ANTHROPIC_BASE_URL="):
-                yield line.strip().split("=", 1)[1]
                 break
-        else:
-            raise RuntimeError(f"the child process printed no ANTHROPIC_BASE_URL: python {' '.join(arguments)}")
+        yield line.strip().split("=", 1)[1]
     finally:
         child.terminate()
-        child.wait(10)
+        try:
+            child.wait(10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
 
 
 FIXED_REPLY_CHILD = """
@@ -194,7 +205,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=300, help="timed calls per measurement (default 300)")
     parser.add_argument("--warmup", type=int, default=20, help="untimed calls first (default 20)")
-    parser.add_argument("--rounds", type=int, default=3, help="alternations of the three (default 3)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternations of the five (default 3)")
     args = parser.parse_args()
     with Sandbox() as sb, own_process("-m", "course_agent.cli", "sandbox", "--port", "0") as sandbox_url:
         compare("hello", sb, sandbox_url, hello_body(), args.n, args.warmup, args.rounds)
