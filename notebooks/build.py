@@ -15,7 +15,9 @@ import importlib.util
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import nbformat
 from nbclient import NotebookClient
@@ -26,12 +28,32 @@ LANGUAGES = ("en", "ru")
 NOTEBOOK_ENV = {"COURSE_AGENT_BACKEND": "sandbox", "COURSE_AGENT_AUTO_APPROVE": "deny"}
 """What every executed notebook sees; secrets and GitLab settings are removed (see clean_env)."""
 TIMEOUT = 300
+KERNEL_DIED_AT_START = "Kernel died before replying to kernel_info"
+T = TypeVar("T")
 
 
 def clean_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("ANTHROPIC_", "GITLAB_", "COURSE_AGENT_"))}
     return {**env, **NOTEBOOK_ENV}
+
+
+def started_again_if_it_dies(start: Callable[..., T], attempts: int = 3) -> Callable[..., T]:
+    """`start` (something that starts a kernel), tried up to `attempts` times when the kernel dies before it
+    answers kernel_info. No cell has run then, so nothing a notebook does is retried: what dies is the start
+    itself (two test workers start kernels and servers at once, and a port jupyter_client chose for the
+    kernel can be taken before the kernel binds it; seen once in about ten full runs)."""
+
+    def again(*args: object, **kwargs: object) -> T:
+        for _ in range(attempts - 1):
+            try:
+                return start(*args, **kwargs)
+            except RuntimeError as error:
+                if KERNEL_DIED_AT_START not in str(error):
+                    raise
+        return start(*args, **kwargs)  # the last attempt: whatever it raises goes up
+
+    return again
 
 
 def sources() -> list[tuple[str, list]]:

@@ -2,6 +2,7 @@
 of the API (a sandbox in this process, reached only through ANTHROPIC_BASE_URL) with no error outside the
 "break it" cells, and no cell prints sandbox-only results as if they had happened."""
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -12,6 +13,9 @@ from nbclient import NotebookClient
 from course_agent.sandbox import Sandbox
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*/0*.ipynb"))
+_spec = importlib.util.spec_from_file_location("course_notebooks_build", NOTEBOOKS[0].parent.parent / "build.py")
+_build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_build)
 SANDBOX_ONLY = ("after two 529s", "после двух ответов 529", " input tokens; ",
                 " входных токенов; ")
 
@@ -59,14 +63,10 @@ def live_code_path(path, stand_in, monkeypatch):
             cell.outputs = []
     # shutdown_kernel="immediate": the outputs are all in by then, and a graceful shutdown only waits
     # (~1.5 s a notebook) for a kernel whose work is done; nbval stops its kernels the same way.
-    for attempt in range(3):  # a kernel that dies before answering kernel_info (no cell has run) starts again
-        try:
-            NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True, shutdown_kernel="immediate",
-                           resources={"metadata": {"path": str(path.parent)}}).execute()
-            break
-        except RuntimeError as error:
-            if "Kernel died before replying to kernel_info" not in str(error) or attempt == 2:
-                raise
+    # a kernel that dies before answering kernel_info (no cell has run) starts again, as under nbval
+    _build.started_again_if_it_dies(
+        lambda: NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True, shutdown_kernel="immediate",
+                               resources={"metadata": {"path": str(path.parent)}}).execute())()
     problems = []
     for number, cell in enumerate(nb.cells, start=1):
         if cell.cell_type != "code":
@@ -77,3 +77,27 @@ def live_code_path(path, stand_in, monkeypatch):
         shown = "".join(o.get("text", "") for o in cell.outputs)
         problems += [f"cell {number} printed a sandbox-only result: {s!r}" for s in SANDBOX_ONLY if s in shown]
     assert not problems, "\n".join(problems)
+
+
+def test_a_kernel_start_is_tried_again_only_when_the_kernel_died_before_answering():
+    """The retry nbval and this test share (notebooks/build.py): three starts in all, only for a kernel that died
+    before kernel_info; any other error, or the third death, goes up at once."""
+    tries = []
+
+    def dies(times, message=_build.KERNEL_DIED_AT_START):
+        def start():
+            tries.append(message)
+            if len(tries) <= times:
+                raise RuntimeError(message)
+            return "up"
+        return start
+
+    assert _build.started_again_if_it_dies(dies(2))() == "up" and len(tries) == 3
+    tries.clear()
+    with pytest.raises(RuntimeError, match="kernel_info"):
+        _build.started_again_if_it_dies(dies(3))()
+    assert len(tries) == 3
+    tries.clear()
+    with pytest.raises(RuntimeError, match="no such kernel"):
+        _build.started_again_if_it_dies(dies(1, "no such kernel"))()
+    assert len(tries) == 1
