@@ -1,6 +1,9 @@
 """The project's own files stay consistent: dependencies, the README's commands, CI."""
 
+import os
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -54,12 +57,17 @@ def test_console_script_is_declared():
     assert project["scripts"]["course-agent"] == "course_agent.cli:main"
 
 
+def _python(script: str, **env: str) -> subprocess.CompletedProcess:
+    """`python -c script` in a fresh interpreter at the repository's root (with `env` added), which must succeed."""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          env={**os.environ, **env})
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
 def test_the_sandbox_imports_without_compiling_grammars_and_still_checks_iri():
     """Issue #17: importing the sandbox (every notebook's setup) must not compile rfc3987_syntax's Lark
     grammars (~1 s), and jsonschema's "iri" formats must still be checked exactly as before."""
-    import subprocess
-    import sys
-
     script = (
         "import sys\n"
         "import course_agent.sandbox\n"
@@ -69,8 +77,7 @@ def test_the_sandbox_imports_without_compiling_grammars_and_still_checks_iri():
         "print(checker.conforms('https://example.com/\u00e4', 'iri'), checker.conforms('not an iri', 'iri'),\n"
         "      checker.conforms('rel/path', 'iri-reference'), checker.conforms('a b', 'iri-reference'))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = _python(script)
     assert done.stdout.split() == ["False", "True", "False", "True", "False"]
 
 
@@ -78,9 +85,6 @@ def test_the_command_skips_the_final_collections_and_a_library_call_does_not():
     """`course-agent` (main() with no argv: the process ends next) freezes the garbage collector's objects,
     so CPython's final collections at exit do not walk the SDK's ~500,000 objects again (0.5–0.9 s of each
     run; benchmarks/bench_cli.py). main(argv), as tests and other programs call it, leaves the collector alone."""
-    import subprocess
-    import sys
-
     script = (
         "import gc, sys\n"
         "from course_agent import cli\n"
@@ -88,8 +92,7 @@ def test_the_command_skips_the_final_collections_and_a_library_call_does_not():
         "sys.argv = ['course-agent', 'no-such-command']\n"
         "print('exit', cli.main(), gc.get_freeze_count() > 0)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = _python(script)
     assert [line for line in done.stdout.splitlines() if line.startswith("exit")] == ["exit 0 0", "exit 2 True"]
 
 
@@ -118,10 +121,6 @@ def test_pytest_does_not_rewrite_the_course_code():
 def test_course_agent_help_answers_without_importing_the_sdk():
     """`course-agent --help` (and a usage error) answers in a fraction of a second: the anthropic SDK
     (~1.2 s to import) is loaded only by the commands that talk to a model."""
-    import os
-    import subprocess
-    import sys
-
     script = (
         "import sys\n"
         "from course_agent import cli\n"
@@ -129,9 +128,7 @@ def test_course_agent_help_answers_without_importing_the_sdk():
         "    print('exit', cli.main(argv))\n"
         "print('anthropic' in sys.modules)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT,
-                          env={**os.environ, "COURSE_AGENT_LANGUAGE": "en"})
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = _python(script, COURSE_AGENT_LANGUAGE="en")
     lines = done.stdout.splitlines()
     assert [line for line in lines if re.fullmatch(r"exit \d+", line)] == ["exit 0", "exit 0", "exit 2"]
     assert lines[-1] == "False", "the SDK was imported"
