@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from course_agent.sandbox import Sandbox
+from course_sandbox import Sandbox
 
 AS_A_LIBRARY = "import sys\nfrom course_agent import cli\nsys.exit(cli.main(sys.argv[1:]))"
 

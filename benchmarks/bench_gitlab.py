@@ -27,7 +27,7 @@ import time
 
 import gitlab
 
-from course_agent.sandbox import Sandbox
+from course_sandbox import Sandbox
 
 MODEL = "claude-opus-5"
 MR = 482

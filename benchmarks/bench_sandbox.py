@@ -46,8 +46,8 @@ import anthropic
 import httpx2
 from waitress.server import create_server
 
-from course_agent.sandbox import Sandbox
-from course_agent.sandbox.server import WORKER_THREADS
+from course_sandbox import Sandbox
+from course_sandbox.server import WORKER_THREADS
 
 MODEL = "claude-opus-5"
 TARGET_RATIO = 2.5

@@ -1,40 +1,5 @@
-"""Companion package of the agent-loop course: the reference agent and its offline sandbox."""
+"""Companion package of the agent-loop course: the reference agent the notebooks build."""
 
-import importlib.util
-import sys
-import types
+import course_sandbox  # noqa: F401  (cheap: its lazy jsonschema import; the server loads on first use)
 
 __version__ = "0.1.0"
-
-
-def _import_jsonschema_without_compiling_grammars() -> None:
-    """Import jsonschema with its "iri" format checker intact but its grammar compiled on first use.
-
-    jsonschema's `_format` does `from rfc3987_syntax import is_valid_syntax`, and importing
-    rfc3987_syntax compiles three Lark grammars at once (~1 s, most of a notebook's setup imports),
-    for the "iri"/"iri-reference" formats that only a tool schema asking for them ever checks. So while
-    jsonschema imports, `rfc3987_syntax` is a stand-in whose `is_valid_syntax` imports the real
-    module on its first call (the import lock makes that safe across threads) and passes the call on.
-    The stand-in leaves sys.modules as soon as jsonschema is imported: any later
-    `import rfc3987_syntax` gets the real module. Checking stays exactly what it was; only when changes.
-    Nothing to do if jsonschema is already imported or rfc3987_syntax (or its lark) is not installed:
-    jsonschema then does what it always does."""
-    if "jsonschema" in sys.modules or "rfc3987_syntax" in sys.modules:
-        return
-    if importlib.util.find_spec("rfc3987_syntax") is None or importlib.util.find_spec("lark") is None:
-        return  # jsonschema would leave the IRI formats out (or fall back to rfc3987): let it
-    stand_in = types.ModuleType("rfc3987_syntax", "Stand-in until the first IRI check (see course_agent).")
-
-    def is_valid_syntax(term: str, value: str) -> bool:
-        return importlib.import_module("rfc3987_syntax").is_valid_syntax(term, value)
-
-    stand_in.is_valid_syntax = is_valid_syntax
-    sys.modules["rfc3987_syntax"] = stand_in
-    try:
-        import jsonschema  # noqa: F401  (jsonschema._format binds the stand-in's is_valid_syntax)
-    finally:
-        if sys.modules.get("rfc3987_syntax") is stand_in:
-            del sys.modules["rfc3987_syntax"]
-
-
-_import_jsonschema_without_compiling_grammars()

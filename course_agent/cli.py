@@ -87,8 +87,8 @@ def _say(line: str) -> None:
 # ---------------------------------------------------------------- sandbox
 
 def _sandbox(args: argparse.Namespace, lang: str) -> int:
-    from .sandbox import Sandbox
-    from .sandbox.server import is_loopback
+    from course_sandbox import Sandbox
+    from course_sandbox.server import is_loopback
 
     if not is_loopback(args.host):
         _say(tr("WARNING: {host} is not a loopback address. Anyone who can reach this machine can use the sandbox: "

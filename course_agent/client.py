@@ -21,7 +21,7 @@ import anthropic
 from .i18n import tr
 
 if TYPE_CHECKING:
-    from .sandbox import Sandbox
+    from course_sandbox import Sandbox
 
 BACKEND_ENV = "COURSE_AGENT_BACKEND"
 _shared: "Sandbox | None" = None
@@ -35,7 +35,7 @@ def shared_sandbox() -> "Sandbox":
     global _shared
     with _lock:
         if _shared is None:
-            from .sandbox import Sandbox
+            from course_sandbox import Sandbox
 
             _shared = Sandbox().start()
             atexit.register(_shared.stop)

@@ -11,7 +11,6 @@ NOTEBOOK_ENV), the same settings the notebook tests use.
 """
 
 import argparse
-import importlib.util
 import os
 import sys
 import time
@@ -23,8 +22,10 @@ import nbformat
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cells import LANGUAGES, Cell, lesson, shared  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-LANGUAGES = ("en", "ru")
 NOTEBOOK_ENV = {"COURSE_AGENT_BACKEND": "sandbox", "COURSE_AGENT_AUTO_APPROVE": "deny"}
 """What every executed notebook sees; secrets and GitLab settings are removed (see clean_env)."""
 TIMEOUT = 300
@@ -56,18 +57,13 @@ def started_again_if_it_dies(start: Callable[..., T], attempts: int = 3) -> Call
     return again
 
 
-def sources() -> list[tuple[str, list]]:
-    sys.path[:0] = [str(HERE), str(HERE / "source")]
-    found = []
-    for path in sorted((HERE / "source").glob("[0-9][0-9]_*.py")):
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        found.append((path.stem, module.CELLS))
-    return found
+def sources() -> list[tuple[str, list[Cell]]]:
+    """Every lesson's cells, from notebooks/source/NN_*.py (jupytext percent files; see cells.py)."""
+    named = shared(HERE / "source" / "shared_cells.py")
+    return [(path.stem, lesson(path, named)) for path in sorted((HERE / "source").glob("[0-9][0-9]_*.py"))]
 
 
-def notebook(cells: list, language: str) -> nbformat.NotebookNode:
+def notebook(cells: list[Cell], language: str) -> nbformat.NotebookNode:
     nb = new_notebook()
     for cell in cells:
         text = getattr(cell, language)

@@ -2,7 +2,7 @@ import gitlab
 import pytest
 
 from course_agent import client as client_module
-from course_agent.sandbox import Sandbox
+from course_sandbox import Sandbox
 
 COURSE_SETTINGS = ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GITLAB_URL", "GITLAB_TOKEN", "GITLAB_PROJECT",
                    "COURSE_AGENT_AUTO_APPROVE", "COURSE_AGENT_BACKEND", "COURSE_AGENT_LANGUAGE",

@@ -13,7 +13,7 @@ import yaml
 
 from course_agent import ci_env, cli
 from course_agent.publish import SUMMARY_MARKER
-from course_agent.sandbox import Sandbox
+from course_sandbox import Sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 CI_TOKEN = "ci-masked-token-4f9a2c7e1b"

@@ -43,7 +43,7 @@ def test_exit_codes_with_one_line_reasons(tmp_path, args, code, reason):
 
 
 def test_bad_gitlab_token_is_an_auth_failure(tmp_path):
-    from course_agent.sandbox import Sandbox
+    from course_sandbox import Sandbox
     with Sandbox() as gitlab_only:
         done = run_cli(tmp_path, "482", env={"GITLAB_URL": gitlab_only.gitlab_url, "GITLAB_TOKEN": "glpat-zzzzzzzzzz",
                                              "GITLAB_PROJECT": "course/shop"})

@@ -12,7 +12,7 @@ from course_agent.checks.report import BROKEN, NOT_CHECKED, PASSED
 from course_agent.config import model_id
 from course_agent.gitlab import GitLabTools
 from course_agent.safety import Decision, Policy, Verdict
-from course_agent.sandbox import Sandbox
+from course_sandbox import Sandbox
 from course_agent.solutions import exercise_01, exercise_02, exercise_05, exercise_07, exercise_08
 
 GRADER_SECONDS = 2.0

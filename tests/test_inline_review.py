@@ -19,7 +19,7 @@ from course_agent.publish import (
     inline_key,
 )
 from course_agent.review import reviewer_toolbox
-from course_agent.sandbox import Sandbox
+from course_sandbox import Sandbox
 from course_agent.tools import ToolError
 
 

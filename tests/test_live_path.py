@@ -10,7 +10,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from course_agent.sandbox import Sandbox
+from course_sandbox import Sandbox
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*/0*.ipynb"))
 _spec = importlib.util.spec_from_file_location("course_notebooks_build", NOTEBOOKS[0].parent.parent / "build.py")

@@ -88,3 +88,51 @@ def test_the_whole_loop_cell_of_notebook_3_runs_as_a_script(language, tmp_path):
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Verdict" in done.stdout or "Вердикт" in done.stdout, done.stdout[-500:]
+
+
+def _build_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("notebook_build", NOTEBOOKS / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_notebooks_are_built_from_their_sources():
+    """Every committed cell (type, source, tags) is what notebooks/source/ builds: nobody edits a notebook."""
+    build = _build_module()
+    lessons = build.sources()
+    assert [f"{name}.ipynb" for name, _ in lessons] == NAMES
+    for name, cells in lessons:
+        for language in ("en", "ru"):
+            built = build.notebook(cells, language).cells
+            committed = read(NOTEBOOKS / language / f"{name}.ipynb").cells
+            assert [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in committed] == \
+                   [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in built], f"{language}/{name}"
+
+
+def test_a_source_with_a_missing_twin_or_shared_cell_is_refused(tmp_path):
+    build = _build_module()
+    lone = tmp_path / "09_x.py"
+    lone.write_text('# %% [markdown] lang="en"\n# Hello\n\n# %%\nx = 1\n', encoding="utf-8")
+    with pytest.raises(ValueError, match='no lang="ru" twin'):
+        build.lesson(lone, {})
+    unknown = tmp_path / "10_y.py"
+    unknown.write_text('# %% use="nothing"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="no cell named 'nothing'"):
+        build.lesson(unknown, {})
+    untagged = tmp_path / "11_z.py"
+    untagged.write_text("# %% [markdown]\n# Hello\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="written for one language"):
+        build.lesson(untagged, {})
+
+
+def test_ruff_finds_nothing_in_the_package_the_sources_and_the_notebooks():
+    """The notebook sources are real Python, linted like the package; the built notebooks too (ruff reads
+    .ipynb), where every cell, the shared ones included, is in place to check names."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "."],
+                          cwd=NOTEBOOKS.parent, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "All checks passed" in done.stdout

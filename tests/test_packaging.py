@@ -70,7 +70,7 @@ def test_the_sandbox_imports_without_compiling_grammars_and_still_checks_iri():
     grammars (~1 s), and jsonschema's "iri" formats must still be checked exactly as before."""
     script = (
         "import sys\n"
-        "import course_agent.sandbox\n"
+        "import course_sandbox\n"
         "import jsonschema\n"
         "print('lark' in sys.modules)\n"
         "checker = jsonschema.Draft202012Validator.FORMAT_CHECKER\n"
@@ -105,7 +105,8 @@ def test_pytest_imports_jsonschema_with_the_lazy_grammar():
     checker = getattr(jsonschema._format, "_rfc3987_is_valid_syntax", None)
     if checker is None:  # jsonschema checks IRIs with the package rfc3987 here, or not at all: no grammar
         pytest.skip("this jsonschema does not use rfc3987_syntax")
-    assert checker.__module__ == "course_agent", f"jsonschema was imported before course_agent: {checker.__module__}"
+    assert checker.__module__ == "course_sandbox.lazy_jsonschema", \
+        f"jsonschema was imported before course_agent: {checker.__module__}"
 
 
 def test_pytest_does_not_rewrite_the_course_code():
@@ -113,7 +114,7 @@ def test_pytest_does_not_rewrite_the_course_code():
     that `-p` names first (course_agent._import_first), not of the package's others."""
     import importlib
 
-    for name in ("course_agent", "course_agent.cli", "course_agent.sandbox.messages_api"):
+    for name in ("course_agent", "course_agent.cli", "course_sandbox.messages_api"):
         loader = importlib.import_module(name).__spec__.loader
         assert type(loader).__name__ != "AssertionRewritingHook", f"pytest rewrote {name}"
 

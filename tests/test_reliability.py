@@ -411,7 +411,7 @@ def protocol_errors_in_json(sandbox, tmp_path):
 
 def token_counts_keep_no_text(sandbox, tmp_path):
     """A token-count cache kept the full text of every unique block (16,384 of them)."""
-    from course_agent.sandbox import prompt_cache
+    from course_sandbox import prompt_cache
     before = prompt_cache._counted.bytes
     for n in range(5):
         body = {"model": "claude-opus-5", "messages": [{"role": "user", "content": f"{n} " + "word " * 200_000}]}
@@ -499,7 +499,7 @@ def redaction_of_a_url_encoded_key(sandbox, tmp_path, monkeypatch):
 
 def no_template_left_in_tmp(sandbox, tmp_path):
     """Each process left a template directory under /tmp."""
-    done = subprocess.run([sys.executable, "-c", "from course_agent.sandbox import Sandbox\nwith Sandbox(): pass"],
+    done = subprocess.run([sys.executable, "-c", "from course_sandbox import Sandbox\nwith Sandbox(): pass"],
                           env={**os.environ, "TMPDIR": str(tmp_path)}, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert list(tmp_path.iterdir()) == []

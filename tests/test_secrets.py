@@ -104,7 +104,7 @@ def test_the_audit_log_redacts_what_it_records(tmp_path, monkeypatch):
 
 def test_tool_results_sent_to_the_api_are_redacted(tmp_path, monkeypatch):
     """Not only the transcript's copy: the request body the API receives holds no secret."""
-    from course_agent.sandbox import Sandbox
+    from course_sandbox import Sandbox
     from course_agent.tools import Tool, Toolbox
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)

@@ -477,7 +477,7 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
 
     import gitlab
 
-    from ..sandbox import Sandbox
+    from course_sandbox import Sandbox
 
     with Sandbox() as sb:
         project = gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token).projects.get(sb.project)
@@ -652,7 +652,7 @@ def check_exercise_7(policy: Any, approver: Any, language: str | None = None) ->
     from ..gitlab import GitLabTools
     from ..loop import run_agent
     from ..review import REVIEW_RULES, review_task
-    from ..sandbox import Sandbox
+    from course_sandbox import Sandbox
     from ..tools import Toolbox
 
     with Sandbox() as sb:
@@ -919,7 +919,7 @@ def check_exercise_8(rows: Any, language: str | None = None) -> Report:
     from ..gitlab import GitLabTools
     from ..review import review, reviewer_toolbox
     from ..safety import Verdict
-    from ..sandbox import Sandbox
+    from course_sandbox import Sandbox
 
     with Sandbox() as sb:
         toolbox = reviewer_toolbox(GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project),

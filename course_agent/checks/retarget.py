@@ -27,7 +27,7 @@ import gitlab
 from gitlab.v4.objects import Project
 
 from .. import client as course_client
-from ..sandbox import Sandbox
+from course_sandbox import Sandbox
 
 _ANTHROPIC_STATE = ("api_key", "auth_token", "webhook_key", "_credential_headers", "_unchosen_base_url",
                     "credentials", "_token_cache", "_custom_auth", "_base_url", "max_retries", "_client")

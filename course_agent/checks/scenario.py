@@ -12,9 +12,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..sandbox import Sandbox
-from ..sandbox.app import Exchange
-from ..sandbox.demo_gitlab import PROJECT_ID
+from course_sandbox import Sandbox
+from course_sandbox.app import Exchange
+from course_sandbox.demo_gitlab import PROJECT_ID
 from .retarget import Targets, pointed_at
 
 TIMEOUT = 30.0

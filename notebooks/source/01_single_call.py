@@ -1,8 +1,32 @@
-from cells import code, md
-from quizzes import quiz
-from exercise_cells import EXERCISE_01
+# %% [markdown] lang="en"
+# # 1. A single call
+#
+# **You will learn**
+# - what one call to the Messages API sends and what comes back;
+# - what a response is made of: content blocks, `stop_reason`, `usage`;
+# - why "the model has no hands": it reads text and writes text, nothing else.
+#
+# Everything in this course runs offline against a local sandbox that speaks the real API, so the code
+# below is the code you would ship. With `ANTHROPIC_API_KEY` set, the same cells talk to the real API.
+#
+# *About 20 minutes. You need: Python, and how to run a cell in JupyterLab.*
 
-SETUP = '''import os
+# %% [markdown] lang="ru"
+# # 1. Один вызов
+#
+# **Вы узнаете**
+# - что отправляет один вызов Messages API и что приходит в ответ;
+# - из чего состоит ответ: блоки контента, `stop_reason`, `usage`;
+# - почему «у модели нет рук»: она читает текст и пишет текст, и больше ничего.
+#
+# Весь курс работает офлайн с локальной песочницей, которая говорит на языке настоящего API, поэтому
+# код ниже — ровно тот код, который вы бы выпустили в прод. Если задан `ANTHROPIC_API_KEY`, те же ячейки
+# обращаются к настоящему API.
+#
+# *Около 20 минут. Нужно: Python и умение запускать ячейки в JupyterLab.*
+
+# %% lang="en"
+import os
 
 import anthropic
 from course_agent.client import make_client
@@ -11,9 +35,10 @@ from course_agent.config import model_id
 os.environ["COURSE_AGENT_LANGUAGE"] = "en"  # the language of everything course_agent shows
 client = make_client()  # a real anthropic.Anthropic: the offline sandbox, or the live API if ANTHROPIC_API_KEY is set
 MODEL = model_id()      # the model id lives in one place (COURSE_AGENT_MODEL overrides it)
-print(type(client).__name__, MODEL)'''
+print(type(client).__name__, MODEL)
 
-SETUP_RU = '''import os
+# %% lang="ru"
+import os
 
 import anthropic
 from course_agent.client import make_client
@@ -22,165 +47,275 @@ from course_agent.config import model_id
 os.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # язык всего, что показывает course_agent
 client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или живой API, если задан ANTHROPIC_API_KEY
 MODEL = model_id()      # id модели задан в одном месте (COURSE_AGENT_MODEL его переопределяет)
-print(type(client).__name__, MODEL)'''
+print(type(client).__name__, MODEL)
 
-CELLS = [
-    md("""
-# 1. A single call
+# %% [markdown] lang="en"
+# ## One request, one response
+#
+# A request names the model, a budget for the answer (`max_tokens`) and the conversation so far
+# (`messages`: a list of turns, each with a `role` and `content`).
 
-**You will learn**
-- what one call to the Messages API sends and what comes back;
-- what a response is made of: content blocks, `stop_reason`, `usage`;
-- why "the model has no hands": it reads text and writes text, nothing else.
+# %% [markdown] lang="ru"
+# ## Один запрос — один ответ
+#
+# В запросе указываются модель, бюджет на ответ (`max_tokens`) и весь разговор на данный момент
+# (`messages`: список реплик, у каждой есть `role` и `content`).
 
-Everything in this course runs offline against a local sandbox that speaks the real API, so the code
-below is the code you would ship. With `ANTHROPIC_API_KEY` set, the same cells talk to the real API.
-
-*About 20 minutes. You need: Python, and how to run a cell in JupyterLab.*
-""", """
-# 1. Один вызов
-
-**Вы узнаете**
-- что отправляет один вызов Messages API и что приходит в ответ;
-- из чего состоит ответ: блоки контента, `stop_reason`, `usage`;
-- почему «у модели нет рук»: она читает текст и пишет текст, и больше ничего.
-
-Весь курс работает офлайн с локальной песочницей, которая говорит на языке настоящего API, поэтому
-код ниже — ровно тот код, который вы бы выпустили в прод. Если задан `ANTHROPIC_API_KEY`, те же ячейки
-обращаются к настоящему API.
-
-*Около 20 минут. Нужно: Python и умение запускать ячейки в JupyterLab.*
-"""),
-    code(SETUP, SETUP_RU),
-    md("""
-## One request, one response
-
-A request names the model, a budget for the answer (`max_tokens`) and the conversation so far
-(`messages`: a list of turns, each with a `role` and `content`).
-""", """
-## Один запрос — один ответ
-
-В запросе указываются модель, бюджет на ответ (`max_tokens`) и весь разговор на данный момент
-(`messages`: список реплик, у каждой есть `role` и `content`).
-"""),
-    code('''response = client.messages.create(
+# %% lang="en"
+response = client.messages.create(
     model=MODEL,
     max_tokens=1000,
     messages=[{"role": "user", "content": "What is 6 * 7?"}],
 )
-print(response.content[0].text)''', '''response = client.messages.create(
+print(response.content[0].text)
+
+# %% lang="ru"
+response = client.messages.create(
     model=MODEL,
     max_tokens=1000,
     messages=[{"role": "user", "content": "Сколько будет 6 * 7?"}],
 )
-print(response.content[0].text)'''),
-    md("""
-## What a response is made of
+print(response.content[0].text)
 
-The answer is not a string: `content` is a list of **blocks**, each with a `type`. Today there is one
-`text` block; soon there will be `tool_use` blocks too. `stop_reason` says why the model stopped,
-and `usage` counts the tokens you pay for.
-""", """
-## Из чего состоит ответ
+# %% [markdown] lang="en"
+# ## What a response is made of
+#
+# The answer is not a string: `content` is a list of **blocks**, each with a `type`. Today there is one
+# `text` block; soon there will be `tool_use` blocks too. `stop_reason` says why the model stopped,
+# and `usage` counts the tokens you pay for.
 
-Ответ — это не строка: `content` — список **блоков**, у каждого есть `type`. Сейчас здесь один блок
-`text`; скоро появятся и блоки `tool_use`. `stop_reason` говорит, почему модель остановилась,
-а `usage` считает токены, за которые вы платите.
-"""),
-    code('''print("id:         ", response.id)
+# %% [markdown] lang="ru"
+# ## Из чего состоит ответ
+#
+# Ответ — это не строка: `content` — список **блоков**, у каждого есть `type`. Сейчас здесь один блок
+# `text`; скоро появятся и блоки `tool_use`. `stop_reason` говорит, почему модель остановилась,
+# а `usage` считает токены, за которые вы платите.
+
+# %%
+print("id:         ", response.id)
 print("role:       ", response.role)
 print("blocks:     ", [block.type for block in response.content])
 print("stop_reason:", response.stop_reason)
-print("usage:      ", response.usage.input_tokens, "in,", response.usage.output_tokens, "out")'''),
-    md("""
-The SDK parsed JSON into its own types. This is the JSON itself, as it came over the wire:
-""", """
-SDK разобрал JSON в свои типы. А вот сам JSON — в том виде, в каком он пришёл по сети:
-"""),
-    code('''print(response.model_dump_json(indent=2, exclude_none=True))'''),
-    md("""
-## The model has no hands
+print("usage:      ", response.usage.input_tokens, "in,", response.usage.output_tokens, "out")
 
-The model cannot open a file, call GitLab or run a test. Ask it to review a merge request and
-it can only tell you that: it has nothing but the text you sent. Giving it hands is your code's
-job, and the rest of the course is about that code.
-""", """
-## Модель без рук
+# %% [markdown] lang="en"
+# The SDK parsed JSON into its own types. This is the JSON itself, as it came over the wire:
 
-Модель не может открыть файл, обратиться к GitLab или запустить тест. Попросите её сделать ревью
-merge request — и она сможет только сказать вам об этом: у неё нет ничего, кроме присланного вами
-текста. Дать ей руки — задача вашего кода, и весь остальной курс посвящён этому коду.
-"""),
-    code('''response = client.messages.create(
+# %% [markdown] lang="ru"
+# SDK разобрал JSON в свои типы. А вот сам JSON — в том виде, в каком он пришёл по сети:
+
+# %%
+print(response.model_dump_json(indent=2, exclude_none=True))
+
+# %% [markdown] lang="en"
+# ## The model has no hands
+#
+# The model cannot open a file, call GitLab or run a test. Ask it to review a merge request and
+# it can only tell you that: it has nothing but the text you sent. Giving it hands is your code's
+# job, and the rest of the course is about that code.
+
+# %% [markdown] lang="ru"
+# ## Модель без рук
+#
+# Модель не может открыть файл, обратиться к GitLab или запустить тест. Попросите её сделать ревью
+# merge request — и она сможет только сказать вам об этом: у неё нет ничего, кроме присланного вами
+# текста. Дать ей руки — задача вашего кода, и весь остальной курс посвящён этому коду.
+
+# %% lang="en"
+response = client.messages.create(
     model=MODEL,
     max_tokens=1000,
     messages=[{"role": "user", "content": "Review pull request #482."}],
 )
 print(response.stop_reason)
-print(response.content[0].text)''', '''response = client.messages.create(
+print(response.content[0].text)
+
+# %% lang="ru"
+response = client.messages.create(
     model=MODEL,
     max_tokens=1000,
     messages=[{"role": "user", "content": "Проверь pull request #482."}],
 )
 print(response.stop_reason)
-print(response.content[0].text)'''),
-    md("""
-## Break it, then fix it: a budget too small
+print(response.content[0].text)
 
-`max_tokens` caps the answer. Set it too low and the answer is cut in the middle, and
-`stop_reason` says `max_tokens`. Nothing fails loudly: only `stop_reason` tells you.
-""", """
-## Сломаем и починим: слишком маленький бюджет
+# %% [markdown] lang="en"
+# ## Break it, then fix it: a budget too small
+#
+# `max_tokens` caps the answer. Set it too low and the answer is cut in the middle, and
+# `stop_reason` says `max_tokens`. Nothing fails loudly: only `stop_reason` tells you.
 
-`max_tokens` ограничивает длину ответа. Задайте слишком маленькое значение — и ответ оборвётся
-на середине, а `stop_reason` будет `max_tokens`. Исключения не будет — об обрыве скажет только `stop_reason`.
-"""),
-    code('''short = client.messages.create(
+# %% [markdown] lang="ru"
+# ## Сломаем и починим: слишком маленький бюджет
+#
+# `max_tokens` ограничивает длину ответа. Задайте слишком маленькое значение — и ответ оборвётся
+# на середине, а `stop_reason` будет `max_tokens`. Исключения не будет — об обрыве скажет только `stop_reason`.
+
+# %% lang="en"
+short = client.messages.create(
     model=MODEL,
     max_tokens=30,
     messages=[{"role": "user", "content": "Explain the agent loop in detail."}],
 )
 print(short.stop_reason)
-print(short.content[0].text)''', '''short = client.messages.create(
+print(short.content[0].text)
+
+# %% lang="ru"
+short = client.messages.create(
     model=MODEL,
     max_tokens=30,
     messages=[{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}],
 )
 print(short.stop_reason)
-print(short.content[0].text)'''),
-    md("""
-The fix is to give the answer room (and, in an agent, to treat `max_tokens` as an error, never as a
-finished answer):
-""", """
-Исправление — увеличить `max_tokens` (а в агенте — считать `max_tokens` ошибкой и никогда не принимать
-обрезанный ответ за законченный):
-"""),
-    code('''full = client.messages.create(
+print(short.content[0].text)
+
+# %% [markdown] lang="en"
+# The fix is to give the answer room (and, in an agent, to treat `max_tokens` as an error, never as a
+# finished answer):
+
+# %% [markdown] lang="ru"
+# Исправление — увеличить `max_tokens` (а в агенте — считать `max_tokens` ошибкой и никогда не принимать
+# обрезанный ответ за законченный):
+
+# %% lang="en"
+full = client.messages.create(
     model=MODEL,
     max_tokens=2000,
     messages=[{"role": "user", "content": "Explain the agent loop in detail."}],
 )
 print(full.stop_reason, "-", full.usage.output_tokens, "output tokens")
-print(full.content[0].text)''', '''full = client.messages.create(
+print(full.content[0].text)
+
+# %% lang="ru"
+full = client.messages.create(
     model=MODEL,
     max_tokens=2000,
     messages=[{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}],
 )
 print(full.stop_reason, "-", full.usage.output_tokens, "output tokens")
-print(full.content[0].text)'''),
-    *EXERCISE_01,
-    quiz(1),
-    md("""
-## Recap
+print(full.content[0].text)
 
-- One call: model, `max_tokens`, `messages` in; a `Message` out.
-- The answer is a list of content blocks; `stop_reason` says why it ended; `usage` is what you pay.
-- The model only reads and writes text. Everything it "does" will be done by your code.
-""", """
-## Итоги
+# %% [markdown] lang="en"
+# ## Exercise
+#
+# Ask the model to count from 1 to 10, and make it stop right before it writes `5`, using the
+# `stop_sequences` parameter. Keep the response in `counting`, and print `stop_reason`, `stop_sequence`
+# and the text. What is in the text, and what is not?
 
-- Один вызов: на входе модель, `max_tokens`, `messages`; на выходе — `Message`.
-- Ответ — это список блоков контента; `stop_reason` говорит, почему он закончился; `usage` — то, за что вы платите.
-- Модель только читает и пишет текст. Всё, что она «делает», будет делать ваш код.
-"""),
-]
+# %% [markdown] lang="ru"
+# ## Упражнение
+#
+# Попросите модель посчитать от 1 до 10 и с помощью параметра `stop_sequences` заставьте её остановиться
+# прямо перед тем, как она напишет `5`. Сохраните ответ в `counting` и выведите `stop_reason`, `stop_sequence`
+# и текст. Что попало в текст, а что нет?
+
+# %% lang="en"
+# Count from 1 to 10 and stop right before 5: client.messages.create(..., stop_sequences=...)
+counting = None  # replace None with your call: the Message it returns
+
+# then print counting.stop_reason, counting.stop_sequence and the text
+
+# %% lang="ru"
+# Посчитать от 1 до 10 и остановиться прямо перед 5: client.messages.create(..., stop_sequences=...)
+counting = None  # замените None своим вызовом: Message, который он возвращает
+
+# затем выведите counting.stop_reason, counting.stop_sequence и текст
+
+# %% [markdown] lang="en"
+# ### Check your exercise
+#
+# The cell below reads `counting`: its `stop_reason`, its `stop_sequence` and its text. While the cell above is unchanged, it says "not done yet".
+#
+# <details><summary>Hint</summary>
+#
+# `stop_sequences` is a list of strings. The model stops as soon as it would write one of them, and that string is not part of the text.
+# </details>
+
+# %% [markdown] lang="ru"
+# ### Проверьте упражнение
+#
+# Ячейка ниже читает `counting`: его `stop_reason`, `stop_sequence` и текст. Пока ячейка выше не изменена, она ответит «пока не сделано».
+#
+# <details><summary>Подсказка</summary>
+#
+# `stop_sequences` — список строк. Модель останавливается, как только должна написать одну из них, и эта строка в текст не попадает.
+# </details>
+
+# %%
+from course_agent.checks.exercises import check_exercise_1
+
+check_exercise_1(counting)
+
+# %% [markdown] lang="en"
+# The reference solution passes the same check (a spoiler: `show_solution(1)` prints its code).
+
+# %% [markdown] lang="ru"
+# Эталонное решение проходит ту же проверку (спойлер: `show_solution(1)` покажет его код).
+
+# %%
+from course_agent.solutions import exercise_01
+from course_agent.solutions import show_solution
+
+check_exercise_1(exercise_01.solve(client))
+
+# %% [markdown] lang="en"
+# ## Check yourself
+#
+# 1. The model's answer stopped mid-sentence and `stop_reason` is `max_tokens`. Did the API raise an error?
+#
+# <details><summary>Answer</summary>
+#
+# No. A cut answer is a normal response; only `stop_reason` tells you. Raise `max_tokens` (and in an agent, never take a cut answer for a finished one).
+# </details>
+#
+# 2. Asked to review !482 with no tools, what can the model do?
+#
+# <details><summary>Answer</summary>
+#
+# Only write text: it cannot open GitLab. Everything an agent "does" is done by your code.
+# </details>
+#
+# 3. What does `usage` tell you?
+#
+# <details><summary>Answer</summary>
+#
+# How many input and output tokens the call used: what you pay for.
+# </details>
+
+# %% [markdown] lang="ru"
+# ## Проверьте себя
+#
+# 1. Ответ модели оборвался на полуслове, а `stop_reason` равен `max_tokens`. Выбросил ли API исключение?
+#
+# <details><summary>Ответ</summary>
+#
+# Нет. Обрезанный ответ — обычный ответ; об обрыве говорит только `stop_reason`. Увеличьте `max_tokens` (а в агенте никогда не принимайте обрезанный ответ за законченный).
+# </details>
+#
+# 2. Что может модель, если попросить её проверить !482 без инструментов?
+#
+# <details><summary>Ответ</summary>
+#
+# Только написать текст: открыть GitLab она не может. Всё, что агент «делает», делает ваш код.
+# </details>
+#
+# 3. Что сообщает `usage`?
+#
+# <details><summary>Ответ</summary>
+#
+# Сколько входных и выходных токенов ушло на вызов, то есть за что вы платите.
+# </details>
+
+# %% [markdown] lang="en"
+# ## Recap
+#
+# - One call: model, `max_tokens`, `messages` in; a `Message` out.
+# - The answer is a list of content blocks; `stop_reason` says why it ended; `usage` is what you pay.
+# - The model only reads and writes text. Everything it "does" will be done by your code.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# - Один вызов: на входе модель, `max_tokens`, `messages`; на выходе — `Message`.
+# - Ответ — это список блоков контента; `stop_reason` говорит, почему он закончился; `usage` — то, за что вы платите.
+# - Модель только читает и пишет текст. Всё, что она «делает», будет делать ваш код.

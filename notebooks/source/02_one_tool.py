@@ -1,76 +1,81 @@
-from cells import code, md
-from quizzes import quiz
-from exercise_cells import EXERCISE_02
-from common import GITLAB, GITLAB_RU, SETUP, SETUP_RU
+# %% [markdown] lang="en"
+# # 2. One tool
+#
+# **You will learn**
+# - how to describe a tool to the model (name, description, JSON Schema of its input);
+# - what a `tool_use` block is, and that *your code* runs the tool;
+# - how to send the result back as a `tool_result`, and what the `messages` list looks like after each step.
+#
+# *About 30 minutes. Builds on notebook 1.*
 
-CELLS = [
-    md("""
-# 2. One tool
+# %% [markdown] lang="ru"
+# # 2. Один инструмент
+#
+# **Вы узнаете**
+# - как описать инструмент для модели (имя, описание, JSON Schema его входных данных);
+# - что такое блок `tool_use` и почему инструмент запускает *ваш код*;
+# - как вернуть результат в виде `tool_result` и как выглядит список `messages` после каждого шага.
+#
+# *Около 30 минут. Опирается на блокнот 1.*
 
-**You will learn**
-- how to describe a tool to the model (name, description, JSON Schema of its input);
-- what a `tool_use` block is, and that *your code* runs the tool;
-- how to send the result back as a `tool_result`, and what the `messages` list looks like after each step.
+# %% use="setup"
 
-*About 30 minutes. Builds on notebook 1.*
-""", """
-# 2. Один инструмент
+# %% [markdown] lang="en"
+# ## The tool: get the diff of a merge request
+#
+# A tool is an ordinary function. This one calls GitLab with the real `python-gitlab` client (here the
+# sandbox's demo GitLab; with `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` set, any GitLab).
 
-**Вы узнаете**
-- как описать инструмент для модели (имя, описание, JSON Schema его входных данных);
-- что такое блок `tool_use` и почему инструмент запускает *ваш код*;
-- как вернуть результат в виде `tool_result` и как выглядит список `messages` после каждого шага.
+# %% [markdown] lang="ru"
+# ## Инструмент: получить diff merge request
+#
+# Инструмент — это обычная функция. Эта обращается к GitLab через настоящий клиент `python-gitlab` (здесь —
+# к демонстрационному GitLab из песочницы; если заданы `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT`, —
+# к любому GitLab).
 
-*Около 30 минут. Опирается на блокнот 1.*
-"""),
-    code(SETUP, SETUP_RU),
-    md("""
-## The tool: get the diff of a merge request
+# %% use="gitlab"
 
-A tool is an ordinary function. This one calls GitLab with the real `python-gitlab` client (here the
-sandbox's demo GitLab; with `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` set, any GitLab).
-""", """
-## Инструмент: получить diff merge request
-
-Инструмент — это обычная функция. Эта обращается к GitLab через настоящий клиент `python-gitlab` (здесь —
-к демонстрационному GitLab из песочницы; если заданы `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT`, —
-к любому GitLab).
-"""),
-    code(GITLAB, GITLAB_RU),
-    code('''def get_diff(pr: int) -> str:
+# %% lang="en"
+def get_diff(pr: int) -> str:
     """The changes of merge request !pr: title, source branch and the diff of every file."""
     mr = project.mergerequests.get(pr)
     parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", ""]
     for change in mr.changes()["changes"]:
         parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
         parts.append(change["diff"] or "(diff too large to show)")
-    return "\\n".join(parts)
+    return "\n".join(parts)
 
 
-print(get_diff(482)[:700])''', '''def get_diff(pr: int) -> str:
+print(get_diff(482)[:700])
+
+# %% lang="ru"
+def get_diff(pr: int) -> str:
     """Изменения merge request !pr: заголовок, ветка-источник и diff каждого файла."""
     mr = project.mergerequests.get(pr)
     parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", ""]
     for change in mr.changes()["changes"]:
         parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
         parts.append(change["diff"] or "(diff too large to show)")
-    return "\\n".join(parts)
+    return "\n".join(parts)
 
 
-print(get_diff(482)[:700])'''),
-    md("""
-## Describing it to the model
+print(get_diff(482)[:700])
 
-The model never sees your function. It sees a name, a description and a JSON Schema of the input.
-The description is the only documentation it gets, so write it for a reader who knows nothing else.
-""", """
-## Описываем инструмент для модели
+# %% [markdown] lang="en"
+# ## Describing it to the model
+#
+# The model never sees your function. It sees a name, a description and a JSON Schema of the input.
+# The description is the only documentation it gets, so write it for a reader who knows nothing else.
 
-Модель никогда не видит вашу функцию. Она видит имя, описание и JSON Schema входных данных.
-Описание — единственная документация, которую она получает, поэтому пишите его для читателя,
-который больше ничего не знает.
-"""),
-    code('''TOOLS = [
+# %% [markdown] lang="ru"
+# ## Описываем инструмент для модели
+#
+# Модель никогда не видит вашу функцию. Она видит имя, описание и JSON Schema входных данных.
+# Описание — единственная документация, которую она получает, поэтому пишите его для читателя,
+# который больше ничего не знает.
+
+# %% lang="en"
+TOOLS = [
     {
         "name": "get_diff",
         "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
@@ -89,7 +94,10 @@ def show(messages):
         content = message["content"]
         kinds = ["text"] if isinstance(content, str) else [
             block["type"] if isinstance(block, dict) else block.type for block in content]
-        print(number, message["role"], kinds)''', '''TOOLS = [
+        print(number, message["role"], kinds)
+
+# %% lang="ru"
+TOOLS = [
     {
         "name": "get_diff",
         "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
@@ -108,114 +116,255 @@ def show(messages):
         content = message["content"]
         kinds = ["text"] if isinstance(content, str) else [
             block["type"] if isinstance(block, dict) else block.type for block in content]
-        print(number, message["role"], kinds)'''),
-    md("""
-## Step 1: the model asks for the tool
+        print(number, message["role"], kinds)
 
-With `tools=` in the request, the model can answer with a `tool_use` block instead of prose. Then
-`stop_reason` is `tool_use`: the model is waiting for a result.
-""", """
-## Шаг 1: модель просит инструмент
+# %% [markdown] lang="en"
+# ## Step 1: the model asks for the tool
+#
+# With `tools=` in the request, the model can answer with a `tool_use` block instead of prose. Then
+# `stop_reason` is `tool_use`: the model is waiting for a result.
 
-Если в запросе есть `tools=`, модель может ответить не текстом, а блоком `tool_use`. Тогда
-`stop_reason` равен `tool_use`: модель ждёт результат.
-"""),
-    code('''messages = [{"role": "user", "content": "Review pull request #482."}]
+# %% [markdown] lang="ru"
+# ## Шаг 1: модель просит инструмент
+#
+# Если в запросе есть `tools=`, модель может ответить не текстом, а блоком `tool_use`. Тогда
+# `stop_reason` равен `tool_use`: модель ждёт результат.
+
+# %% lang="en"
+messages = [{"role": "user", "content": "Review pull request #482."}]
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=messages)
 
 print("stop_reason:", response.stop_reason)
 for block in response.content:
-    print(block)''', '''messages = [{"role": "user", "content": "Проверь pull request #482."}]
+    print(block)
+
+# %% lang="ru"
+messages = [{"role": "user", "content": "Проверь pull request #482."}]
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=messages)
 
 print("stop_reason:", response.stop_reason)
 for block in response.content:
-    print(block)'''),
-    md("""
-## Step 2: your code runs the tool
+    print(block)
 
-The block carries an `id`, the tool's `name` and its `input`, already filled according to your schema.
-Running it is plain Python.
-""", """
-## Шаг 2: ваш код запускает инструмент
+# %% [markdown] lang="en"
+# ## Step 2: your code runs the tool
+#
+# The block carries an `id`, the tool's `name` and its `input`, already filled according to your schema.
+# Running it is plain Python.
 
-В блоке есть `id`, имя инструмента `name` и его `input`, уже заполненный по вашей схеме.
-Запуск — обычный Python.
-"""),
-    code('''tool_use = next(block for block in response.content if block.type == "tool_use")
+# %% [markdown] lang="ru"
+# ## Шаг 2: ваш код запускает инструмент
+#
+# В блоке есть `id`, имя инструмента `name` и его `input`, уже заполненный по вашей схеме.
+# Запуск — обычный Python.
+
+# %%
+tool_use = next(block for block in response.content if block.type == "tool_use")
 diff = get_diff(**tool_use.input)
-print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "characters")'''),
-    md("""
-## Step 3: two messages go into the history
+print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "characters")
 
-First the model's response, **as it is, whole**; then a `user` message with a `tool_result` that
-names the `tool_use_id` it answers.
-""", """
-## Шаг 3: в историю сообщений добавляются два сообщения
+# %% [markdown] lang="en"
+# ## Step 3: two messages go into the history
+#
+# First the model's response, **as it is, whole**; then a `user` message with a `tool_result` that
+# names the `tool_use_id` it answers.
 
-Сначала ответ модели — **как есть, целиком**; затем сообщение от `user` с `tool_result`, в котором
-указан `tool_use_id` того вызова, на который он отвечает.
-"""),
-    code('''messages.append({"role": "assistant", "content": response.content})
+# %% [markdown] lang="ru"
+# ## Шаг 3: в историю сообщений добавляются два сообщения
+#
+# Сначала ответ модели — **как есть, целиком**; затем сообщение от `user` с `tool_result`, в котором
+# указан `tool_use_id` того вызова, на который он отвечает.
+
+# %%
+messages.append({"role": "assistant", "content": response.content})
 messages.append({"role": "user", "content": [
     {"type": "tool_result", "tool_use_id": tool_use.id, "content": diff},
 ]})
-show(messages)'''),
-    md("""
-## Step 4: send it again
+show(messages)
 
-The request now carries the whole history: three messages. With only a diff tool, the model has all
-it can get and writes its review: `stop_reason` is `end_turn`.
-""", """
-## Шаг 4: отправляем снова
+# %% [markdown] lang="en"
+# ## Step 4: send it again
+#
+# The request now carries the whole history: three messages. With only a diff tool, the model has all
+# it can get and writes its review: `stop_reason` is `end_turn`.
 
-Теперь запрос несёт всю историю: три сообщения. У модели есть только инструмент для diff, так что
-она уже получила всё, что могла, и пишет ревью: `stop_reason` равен `end_turn`.
-"""),
-    code('''response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=messages)
+# %% [markdown] lang="ru"
+# ## Шаг 4: отправляем снова
+#
+# Теперь запрос несёт всю историю: три сообщения. У модели есть только инструмент для diff, так что
+# она уже получила всё, что могла, и пишет ревью: `stop_reason` равен `end_turn`.
+
+# %%
+response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=messages)
 print("stop_reason:", response.stop_reason)
-print(response.content[0].text)'''),
-    md("""
-## Break it, then fix it: a result with no request
+print(response.content[0].text)
 
-The API checks the pairing. Send a `tool_result` without the assistant message that holds its
-`tool_use`, and it answers 400 with the exact reason:
-""", """
-## Сломаем и починим: результат без запроса
+# %% [markdown] lang="en"
+# ## Break it, then fix it: a result with no request
+#
+# The API checks the pairing. Send a `tool_result` without the assistant message that holds its
+# `tool_use`, and it answers 400 with the exact reason:
 
-API проверяет, что пары сходятся. Отправьте `tool_result` без сообщения assistant, в котором лежит
-его `tool_use`, — и API ответит ошибкой 400 с точной причиной:
-"""),
-    code('''broken = [
+# %% [markdown] lang="ru"
+# ## Сломаем и починим: результат без запроса
+#
+# API проверяет, что пары сходятся. Отправьте `tool_result` без сообщения assistant, в котором лежит
+# его `tool_use`, — и API ответит ошибкой 400 с точной причиной:
+
+# %% lang="en" tags=["raises-exception"]
+broken = [
     {"role": "user", "content": "Review pull request #482."},
     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
 ]
-client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)''', '''broken = [
+client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
+
+# %% lang="ru" tags=["raises-exception"]
+broken = [
     {"role": "user", "content": "Проверь pull request #482."},
     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
 ]
-client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)''', raises=True),
-    md("""
-The fix is the order of step 3: the assistant message with the `tool_use` first, then its result.
-""", """
-Исправление — порядок из шага 3: сначала сообщение assistant с `tool_use`, затем его результат.
-"""),
-    code('''fixed = broken[:1] + messages[1:3]
+client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
+
+# %% [markdown] lang="en"
+# The fix is the order of step 3: the assistant message with the `tool_use` first, then its result.
+
+# %% [markdown] lang="ru"
+# Исправление — порядок из шага 3: сначала сообщение assistant с `tool_use`, затем его результат.
+
+# %%
+fixed = broken[:1] + messages[1:3]
 show(fixed)
-print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=fixed).stop_reason)'''),
-    *EXERCISE_02,
-    quiz(2),
-    md("""
-## Recap
+print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=fixed).stop_reason)
 
-- A tool is a function plus a description; the model sees only the description.
-- `tool_use` means "run this for me"; your code runs it and answers with a `tool_result` of the same id.
-- The history grows by two messages per tool turn: the assistant's response, then the results.
-""", """
-## Итоги
+# %% [markdown] lang="en"
+# ## Exercise
+#
+# Add a second tool, `read_file(path, ref)`, that returns a whole file (`project.files.raw(path, ref=ref)`).
+# Describe it in `TOOLS`, start again from `"Review pull request #482."` in a new list, `exercise_messages`,
+# and repeat steps 1 to 4 by hand until `stop_reason` is `end_turn`, appending every message to
+# `exercise_messages` (the model's last answer too). How many times did you call the model? Which file did it
+# read, and why?
 
-- Инструмент — это функция плюс описание; модель видит только описание.
-- `tool_use` означает «запусти это за меня»; ваш код запускает инструмент и отвечает блоком `tool_result` с тем же id.
-- За каждый ход с инструментом история растёт на два сообщения: ответ assistant, затем результаты.
-"""),
-]
+# %% [markdown] lang="ru"
+# ## Упражнение
+#
+# Добавьте второй инструмент, `read_file(path, ref)`, который возвращает файл целиком (`project.files.raw(path, ref=ref)`).
+# Опишите его в `TOOLS`, начните заново с `"Проверь pull request #482."` в новом списке `exercise_messages`
+# и повторяйте шаги 1–4 вручную, пока `stop_reason` не станет `end_turn`, добавляя в `exercise_messages` каждое
+# сообщение (и последний ответ модели тоже). Сколько раз вы вызвали модель? Какой файл она прочитала и почему?
+
+# %% lang="en"
+# 1. read_file(path, ref): the function, and its description added to TOOLS
+# 2. steps 1 to 4 on exercise_messages, again and again until stop_reason is end_turn;
+#    append every message to it, the model's last answer too
+exercise_messages = [{"role": "user", "content": "Review pull request #482."}]
+
+# your code here
+
+# %% lang="ru"
+# 1. read_file(path, ref): сама функция и её описание в TOOLS
+# 2. шаги 1–4 на exercise_messages, снова и снова, пока stop_reason не станет end_turn;
+#    добавляйте в список каждое сообщение, и последний ответ модели тоже
+exercise_messages = [{"role": "user", "content": "Проверь pull request #482."}]
+
+# ваш код
+
+# %% [markdown] lang="en"
+# ### Check your exercise
+#
+# The cell below reads `TOOLS` and `exercise_messages`: the read_file tool, the pairs of `tool_use` and `tool_result`, and the model's last answer. While the cell above is unchanged, it says "not done yet".
+#
+# <details><summary>Hint</summary>
+#
+# Each round is step 1 (`messages.create` with `tools=TOOLS`), step 3 (append the response whole, then one user message with a `tool_result` for every `tool_use`, running `read_file` or `get_diff` by `block.name`), and again, until `stop_reason` is `end_turn`.
+# </details>
+
+# %% [markdown] lang="ru"
+# ### Проверьте упражнение
+#
+# Ячейка ниже читает `TOOLS` и `exercise_messages`: инструмент read_file, пары `tool_use` и `tool_result` и последний ответ модели. Пока ячейка выше не изменена, она ответит «пока не сделано».
+#
+# <details><summary>Подсказка</summary>
+#
+# Каждый круг — это шаг 1 (`messages.create` с `tools=TOOLS`), шаг 3 (добавить ответ целиком, затем одно сообщение user с `tool_result` на каждый `tool_use`, запуская `read_file` или `get_diff` по `block.name`) и снова, пока `stop_reason` не станет `end_turn`.
+# </details>
+
+# %%
+from course_agent.checks.exercises import check_exercise_2
+
+check_exercise_2(TOOLS, exercise_messages)
+
+# %% [markdown] lang="en"
+# The reference solution passes the same check (a spoiler: `show_solution(2)` prints its code).
+
+# %% [markdown] lang="ru"
+# Эталонное решение проходит ту же проверку (спойлер: `show_solution(2)` покажет его код).
+
+# %%
+from course_agent.solutions import exercise_02
+from course_agent.solutions import show_solution
+
+solution_tools, solution_messages = exercise_02.solve(client, project)
+check_exercise_2(solution_tools, solution_messages)
+
+# %% [markdown] lang="en"
+# ## Check yourself
+#
+# 1. What does the model see of a tool?
+#
+# <details><summary>Answer</summary>
+#
+# Only its name, description and `input_schema`; never your function's code.
+# </details>
+#
+# 2. Which id links a `tool_result` to its call?
+#
+# <details><summary>Answer</summary>
+#
+# `tool_use_id`, equal to the `id` of the `tool_use` block it answers.
+# </details>
+#
+# 3. By how many messages does the history grow per tool turn?
+#
+# <details><summary>Answer</summary>
+#
+# Two: the assistant's response, then one user message with the results.
+# </details>
+
+# %% [markdown] lang="ru"
+# ## Проверьте себя
+#
+# 1. Что модель видит от инструмента?
+#
+# <details><summary>Ответ</summary>
+#
+# Только имя, описание и `input_schema`; код вашей функции — никогда.
+# </details>
+#
+# 2. Какой id связывает `tool_result` с вызовом?
+#
+# <details><summary>Ответ</summary>
+#
+# `tool_use_id`, равный `id` блока `tool_use`, на который он отвечает.
+# </details>
+#
+# 3. На сколько сообщений растёт история за один ход с инструментом?
+#
+# <details><summary>Ответ</summary>
+#
+# На два: ответ assistant, затем одно сообщение user с результатами.
+# </details>
+
+# %% [markdown] lang="en"
+# ## Recap
+#
+# - A tool is a function plus a description; the model sees only the description.
+# - `tool_use` means "run this for me"; your code runs it and answers with a `tool_result` of the same id.
+# - The history grows by two messages per tool turn: the assistant's response, then the results.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# - Инструмент — это функция плюс описание; модель видит только описание.
+# - `tool_use` означает «запусти это за меня»; ваш код запускает инструмент и отвечает блоком `tool_result` с тем же id.
+# - За каждый ход с инструментом история растёт на два сообщения: ответ assistant, затем результаты.

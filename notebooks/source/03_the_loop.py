@@ -1,8 +1,82 @@
-from cells import code, md
-from quizzes import quiz
-from common import GITLAB, GITLAB_RU, RULES, RULES_RU, SETUP, SETUP_RU, TOOLS, TOOLS_RU
+# %% [markdown] lang="en"
+# # 3. The loop
+#
+# **You will learn**
+# - that an agent is `messages.create` called in a loop, with your code running tools in between;
+# - why nobody knows in advance how many iterations a task takes (agent versus workflow);
+# - why the loop needs a cap on iterations.
+#
+# The cell just before the recap holds the whole loop in one piece, with its client and tools: copy it into
+# a notebook or a `.py` file of your own.
+#
+# *About 35 minutes. Builds on notebook 2.*
 
-LOOP = '''def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
+# %% [markdown] lang="ru"
+# # 3. Цикл
+#
+# **Вы узнаете**
+# - что агент — это `messages.create`, вызываемый в цикле, а между вызовами ваш код выполняет инструменты;
+# - почему никто заранее не знает, сколько итераций займёт задача (агент против воркфлоу);
+# - зачем циклу ограничение на итерации.
+#
+# В ячейке перед итогами — весь цикл одним куском, вместе с клиентом и инструментами: скопируйте её в свой
+# блокнот или `.py`-файл.
+#
+# *Около 35 минут. Опирается на блокнот 2.*
+
+# %% use="setup"
+
+# %% use="gitlab"
+
+# %% [markdown] lang="en"
+# Two tools, as in the lesson: `get_diff` for the changes and `read_file` for context, and a dispatcher
+# that picks the function by name.
+
+# %% [markdown] lang="ru"
+# Два инструмента, как в уроке: `get_diff` для изменений и `read_file` для контекста, а также
+# диспетчер, который выбирает функцию по имени.
+
+# %% use="tools"
+
+# %% use="review_rules"
+
+# %% [markdown] lang="en"
+# ## The loop
+#
+# It reads like the lesson's skeleton. Three lines carry its rules: the response goes into the
+# history whole; every requested tool runs; all results go back in one user message. And the loop
+# ends in one of two ways: the model says it is done (`end_turn`), or the cap is reached.
+#
+# ```mermaid
+# flowchart LR
+#     M["messages"] --> C["client.messages.create"]
+#     C -- "stop_reason: tool_use" --> T["append the response whole,<br/>run every tool"]
+#     T -- "all tool_results in one user message" --> M
+#     C -- "end_turn" --> A["return the text"]
+#     C -- "max_tokens, refusal, anything else" --> E["stop with a clear error"]
+#     M -- "more iterations than the cap" --> E
+# ```
+
+# %% [markdown] lang="ru"
+# ## Цикл
+#
+# Он повторяет скелет из урока; все правила — в трёх строках: ответ модели добавляется в историю
+# целиком; выполняется каждый запрошенный инструмент; все результаты возвращаются одним сообщением
+# от user. А заканчивается цикл одним из двух способов: модель
+# сообщает, что закончила (`end_turn`), или достигнуто ограничение на итерации.
+#
+# ```mermaid
+# flowchart LR
+#     M["messages"] --> C["client.messages.create"]
+#     C -- "stop_reason: tool_use" --> T["ответ — в историю целиком,<br/>выполнить все инструменты"]
+#     T -- "все tool_result одним сообщением от user" --> M
+#     C -- "end_turn" --> A["вернуть текст"]
+#     C -- "max_tokens, refusal, что-то другое" --> E["остановиться с понятной ошибкой"]
+#     M -- "итераций больше ограничения" --> E
+# ```
+
+# %% lang="en"
+def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
     """The lesson's loop: call the model, run what it asks for, repeat until it is done."""
     messages = [] if messages is None else messages
     messages.append({"role": "user", "content": f"Review pull request #{pr_number}."})
@@ -14,7 +88,7 @@ LOOP = '''def review_pull_request(pr_number: int, messages: list | None = None, 
 
         if response.stop_reason == "end_turn":
             messages.append({"role": "assistant", "content": response.content})  # keep the answer in the history
-            return "\\n".join(block.text for block in response.content if block.type == "text")
+            return "\n".join(block.text for block in response.content if block.type == "text")
 
         if response.stop_reason != "tool_use":
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
@@ -36,278 +110,504 @@ LOOP = '''def review_pull_request(pr_number: int, messages: list | None = None, 
         # 3. All results go back in ONE user message
         messages.append({"role": "user", "content": results})
 
-    raise RuntimeError("Too many iterations")'''
+    raise RuntimeError("Too many iterations")
 
-LOOP_RU = (LOOP.replace('"""The lesson\'s loop: call the model, run what it asks for, repeat until it is done."""',
-                        '"""Цикл из урока: вызвать модель, выполнить то, что она просит, повторять до конца."""')
-           .replace('f"Review pull request #{pr_number}."', 'f"Проверь pull request #{pr_number}."')
-           .replace("# keep the answer in the history", "# ответ тоже сохраняем в истории")
-           .replace('f"Unexpected stop: {response.stop_reason}"', 'f"Неожиданная остановка: {response.stop_reason}"')
-           .replace("# 1. The model's response goes into the history whole", "# 1. Ответ модели добавляем в историю целиком")
-           .replace("# 2. Run every tool it asked for", "# 2. Выполняем все запрошенные инструменты")
-           .replace("# 3. All results go back in ONE user message", "# 3. Все результаты — одним сообщением от user")
-           .replace('"Too many iterations"', '"Слишком много итераций"'))
+# %% lang="ru"
+def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
+    """Цикл из урока: вызвать модель, выполнить то, что она просит, повторять до конца."""
+    messages = [] if messages is None else messages
+    messages.append({"role": "user", "content": f"Проверь pull request #{pr_number}."})
 
-CELLS = [
-    md("""
-# 3. The loop
+    for iteration in range(max_iterations):
+        response = client.messages.create(
+            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
 
-**You will learn**
-- that an agent is `messages.create` called in a loop, with your code running tools in between;
-- why nobody knows in advance how many iterations a task takes (agent versus workflow);
-- why the loop needs a cap on iterations.
+        if response.stop_reason == "end_turn":
+            messages.append({"role": "assistant", "content": response.content})  # ответ тоже сохраняем в истории
+            return "\n".join(block.text for block in response.content if block.type == "text")
 
-The cell just before the recap holds the whole loop in one piece, with its client and tools: copy it into
-a notebook or a `.py` file of your own.
+        if response.stop_reason != "tool_use":
+            raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
 
-*About 35 minutes. Builds on notebook 2.*
-""", """
-# 3. Цикл
+        # 1. Ответ модели добавляем в историю целиком
+        messages.append({"role": "assistant", "content": response.content})
 
-**Вы узнаете**
-- что агент — это `messages.create`, вызываемый в цикле, а между вызовами ваш код выполняет инструменты;
-- почему никто заранее не знает, сколько итераций займёт задача (агент против воркфлоу);
-- зачем циклу ограничение на итерации.
+        # 2. Выполняем все запрошенные инструменты
+        results = []
+        for block in response.content:
+            if block.type != "tool_use":
+                continue
+            results.append({
+                "type": "tool_result",
+                "tool_use_id": block.id,
+                "content": run_tool(block.name, block.input),
+            })
 
-В ячейке перед итогами — весь цикл одним куском, вместе с клиентом и инструментами: скопируйте её в свой
-блокнот или `.py`-файл.
+        # 3. Все результаты — одним сообщением от user
+        messages.append({"role": "user", "content": results})
 
-*Около 35 минут. Опирается на блокнот 2.*
-"""),
-    code(SETUP, SETUP_RU),
-    code(GITLAB, GITLAB_RU),
-    md("""
-Two tools, as in the lesson: `get_diff` for the changes and `read_file` for context, and a dispatcher
-that picks the function by name.
-""", """
-Два инструмента, как в уроке: `get_diff` для изменений и `read_file` для контекста, а также
-диспетчер, который выбирает функцию по имени.
-"""),
-    code(TOOLS, TOOLS_RU),
-    code(RULES, RULES_RU),
-    md("""
-## The loop
+    raise RuntimeError("Слишком много итераций")
 
-It reads like the lesson's skeleton. Three lines carry its rules: the response goes into the
-history whole; every requested tool runs; all results go back in one user message. And the loop
-ends in one of two ways: the model says it is done (`end_turn`), or the cap is reached.
+# %% [markdown] lang="en"
+# ## Watch the messages list grow
+#
+# `MessagesView` shows the list as cards while the loop runs: your loop appends to `view.messages` as
+# to any list. Passing the client is optional; it lets the view label each response with its stop
+# reason and token counts. A `tool_use` and its `tool_result` share a colour and an id.
 
-```mermaid
-flowchart LR
-    M["messages"] --> C["client.messages.create"]
-    C -- "stop_reason: tool_use" --> T["append the response whole,<br/>run every tool"]
-    T -- "all tool_results in one user message" --> M
-    C -- "end_turn" --> A["return the text"]
-    C -- "max_tokens, refusal, anything else" --> E["stop with a clear error"]
-    M -- "more iterations than the cap" --> E
-```
-""", """
-## Цикл
+# %% [markdown] lang="ru"
+# ## Посмотрите, как растёт список сообщений
+#
+# `MessagesView` показывает список в виде карточек прямо во время работы цикла: ваш цикл добавляет
+# элементы в `view.messages`, как в любой список. Передавать клиент необязательно; с ним виджет
+# подписывает каждый ответ причиной остановки и количеством токенов. У блока `tool_use` и его
+# `tool_result` общий цвет и общий id.
 
-Он повторяет скелет из урока; все правила — в трёх строках: ответ модели добавляется в историю
-целиком; выполняется каждый запрошенный инструмент; все результаты возвращаются одним сообщением
-от user. А заканчивается цикл одним из двух способов: модель
-сообщает, что закончила (`end_turn`), или достигнуто ограничение на итерации.
-
-```mermaid
-flowchart LR
-    M["messages"] --> C["client.messages.create"]
-    C -- "stop_reason: tool_use" --> T["ответ — в историю целиком,<br/>выполнить все инструменты"]
-    T -- "все tool_result одним сообщением от user" --> M
-    C -- "end_turn" --> A["вернуть текст"]
-    C -- "max_tokens, refusal, что-то другое" --> E["остановиться с понятной ошибкой"]
-    M -- "итераций больше ограничения" --> E
-```
-"""),
-    code(LOOP, LOOP_RU),
-    md("""
-## Watch the messages list grow
-
-`MessagesView` shows the list as cards while the loop runs: your loop appends to `view.messages` as
-to any list. Passing the client is optional; it lets the view label each response with its stop
-reason and token counts. A `tool_use` and its `tool_result` share a colour and an id.
-""", """
-## Посмотрите, как растёт список сообщений
-
-`MessagesView` показывает список в виде карточек прямо во время работы цикла: ваш цикл добавляет
-элементы в `view.messages`, как в любой список. Передавать клиент необязательно; с ним виджет
-подписывает каждый ответ причиной остановки и количеством токенов. У блока `tool_use` и его
-`tool_result` общий цвет и общий id.
-"""),
-    code('''from course_agent.widgets import MessagesView
+# %%
+from course_agent.widgets import MessagesView
 
 view = MessagesView(client=client)
-view'''),
-    code('''review = review_pull_request(482, messages=view.messages)
-print(review)'''),
-    md("""
-## Every iteration sends the whole history again
+view
 
-Each request carries everything before it: the rules, the tools and every message so far. So the input
-of each iteration is larger than the one before, and what a run costs is the sum of all of them. The
-chart shows it for the run above (notebook 8 shows what prompt caching changes):
-""", """
-## Каждая итерация заново отправляет всю историю
+# %%
+review = review_pull_request(482, messages=view.messages)
+print(review)
 
-Каждый запрос несёт всё, что было до него: правила, инструменты и все сообщения. Поэтому вход каждой
-итерации больше предыдущего, а стоимость прогона — сумма по всем итерациям. График показывает это для
-прогона выше (что меняет кэширование промпта — в блокноте 8):
-"""),
-    code('''from course_agent.usage_chart import usage_chart
+# %% [markdown] lang="en"
+# ## Every iteration sends the whole history again
+#
+# Each request carries everything before it: the rules, the tools and every message so far. So the input
+# of each iteration is larger than the one before, and what a run costs is the sum of all of them. The
+# chart shows it for the run above (notebook 8 shows what prompt caching changes):
 
-usage_chart(view)'''),
-    md("""
-The model asked for the diff, saw that `calculate_total` changed its signature, read the file that
-the diff says calls it, and found the stale caller. That took three calls. Nobody wrote "first the
-diff, then the caller" in code: the model chose the steps.
+# %% [markdown] lang="ru"
+# ## Каждая итерация заново отправляет всю историю
+#
+# Каждый запрос несёт всё, что было до него: правила, инструменты и все сообщения. Поэтому вход каждой
+# итерации больше предыдущего, а стоимость прогона — сумма по всем итерациям. График показывает это для
+# прогона выше (что меняет кэширование промпта — в блокноте 8):
 
-## Agent or workflow?
+# %%
+from course_agent.usage_chart import usage_chart
 
-A workflow is a fixed sequence your code decides. In an agent, the model decides the next step,
-so the number of iterations depends on what it finds. Watch it vary across merge requests:
-""", """
-Модель запросила diff, увидела, что у `calculate_total` изменилась сигнатура, прочитала файл,
-из которого, судя по diff, эта функция вызывается, и нашла вызов, который забыли обновить. На это
-ушло три вызова. Никто не писал в коде «сначала diff, потом вызывающий код»: шаги выбрала модель.
+usage_chart(view)
 
-## Агент или воркфлоу?
+# %% [markdown] lang="en"
+# The model asked for the diff, saw that `calculate_total` changed its signature, read the file that
+# the diff says calls it, and found the stale caller. That took three calls. Nobody wrote "first the
+# diff, then the caller" in code: the model chose the steps.
+#
+# ## Agent or workflow?
+#
+# A workflow is a fixed sequence your code decides. In an agent, the model decides the next step,
+# so the number of iterations depends on what it finds. Watch it vary across merge requests:
 
-Воркфлоу — это фиксированная последовательность шагов, которую задаёт ваш код. В агенте следующий
-шаг выбирает модель, поэтому число итераций зависит от того, что она находит. Посмотрите, как оно
-меняется от одного merge request к другому:
-"""),
-    code('''for pr in (483, 482, 484, 486):
+# %% [markdown] lang="ru"
+# Модель запросила diff, увидела, что у `calculate_total` изменилась сигнатура, прочитала файл,
+# из которого, судя по diff, эта функция вызывается, и нашла вызов, который забыли обновить. На это
+# ушло три вызова. Никто не писал в коде «сначала diff, потом вызывающий код»: шаги выбрала модель.
+#
+# ## Агент или воркфлоу?
+#
+# Воркфлоу — это фиксированная последовательность шагов, которую задаёт ваш код. В агенте следующий
+# шаг выбирает модель, поэтому число итераций зависит от того, что она находит. Посмотрите, как оно
+# меняется от одного merge request к другому:
+
+# %%
+for pr in (483, 482, 484, 486):
     history = []
     review_pull_request(pr, messages=history)
     calls = sum(1 for message in history if message["role"] == "assistant")
-    print(f"!{pr}: {calls} model calls, {len(history)} messages")'''),
-    md("""
-## Break it, then fix it: the cap
+    print(f"!{pr}: {calls} model calls, {len(history)} messages")
 
-Without a cap, a loop whose tool keeps returning something useless runs until the money runs out.
-With a cap that is too small for the task, it stops before the answer. Here the cap is one iteration:
-""", """
-## Сломаем и починим: ограничение на итерации
+# %% [markdown] lang="en"
+# ## Break it, then fix it: the cap
+#
+# Without a cap, a loop whose tool keeps returning something useless runs until the money runs out.
+# With a cap that is too small for the task, it stops before the answer. Here the cap is one iteration:
 
-Без ограничения цикл, чей инструмент раз за разом возвращает что-то бесполезное, будет крутиться,
-пока не кончатся деньги. Если ограничение слишком мало для задачи, цикл остановится раньше, чем
-появится ответ. Здесь ограничение — одна итерация:
-"""),
-    code('''review_pull_request(482, max_iterations=1)''', raises=True),
-    md("""
-Twenty is a sensible cap for a review (the lesson's choice); pick your own for other tasks. The
-reference loop in `course_agent.loop` also keeps the whole history when it stops, so a run that
-failed at iteration 17 can be read and resumed.
+# %% [markdown] lang="ru"
+# ## Сломаем и починим: ограничение на итерации
+#
+# Без ограничения цикл, чей инструмент раз за разом возвращает что-то бесполезное, будет крутиться,
+# пока не кончатся деньги. Если ограничение слишком мало для задачи, цикл остановится раньше, чем
+# появится ответ. Здесь ограничение — одна итерация:
 
-## Exercise
+# %% tags=["raises-exception"]
+review_pull_request(482, max_iterations=1)
 
-Change `review_pull_request` so that, when it reaches the cap, the error says how many tool calls it
-made and which tools they were (read them from `messages`). Then run it on !484 with `max_iterations=2`.
-""", """
-Двадцать — разумное ограничение для ревью (так выбрано в уроке); для других задач подберите своё.
-Эталонный цикл в `course_agent.loop` к тому же сохраняет при остановке всю историю, так что прогон,
-упавший на 17-й итерации, можно изучить и продолжить.
+# %% [markdown] lang="en"
+# Twenty is a sensible cap for a review (the lesson's choice); pick your own for other tasks. The
+# reference loop in `course_agent.loop` also keeps the whole history when it stops, so a run that
+# failed at iteration 17 can be read and resumed.
+#
+# ## Exercise
+#
+# Change `review_pull_request` so that, when it reaches the cap, the error says how many tool calls it
+# made and which tools they were (read them from `messages`). Then run it on !484 with `max_iterations=2`.
 
-## Упражнение
+# %% [markdown] lang="ru"
+# Двадцать — разумное ограничение для ревью (так выбрано в уроке); для других задач подберите своё.
+# Эталонный цикл в `course_agent.loop` к тому же сохраняет при остановке всю историю, так что прогон,
+# упавший на 17-й итерации, можно изучить и продолжить.
+#
+# ## Упражнение
+#
+# Измените `review_pull_request` так, чтобы при достижении ограничения ошибка сообщала, сколько
+# было вызовов инструментов и какие это были инструменты (возьмите их из `messages`). Затем
+# запустите её на !484 с `max_iterations=2`.
 
-Измените `review_pull_request` так, чтобы при достижении ограничения ошибка сообщала, сколько
-было вызовов инструментов и какие это были инструменты (возьмите их из `messages`). Затем
-запустите её на !484 с `max_iterations=2`.
-"""),
-    code('''# your code here: define review_pull_request again, with the new error at the cap
-''', '''# ваш код: определите review_pull_request заново, с новой ошибкой при достижении ограничения
-'''),
-    md("""
-### Check your exercise
+# %% lang="en"
+# your code here: define review_pull_request again, with the new error at the cap
 
-The cell below runs **your** `review_pull_request` on !484 with `max_iterations=2` against a fresh sandbox
-and reads the error it raises. While the loop above is unchanged, it says "not done yet".
+# %% lang="ru"
+# ваш код: определите review_pull_request заново, с новой ошибкой при достижении ограничения
 
-<details><summary>Hint</summary>
+# %% [markdown] lang="en"
+# ### Check your exercise
+#
+# The cell below runs **your** `review_pull_request` on !484 with `max_iterations=2` against a fresh sandbox
+# and reads the error it raises. While the loop above is unchanged, it says "not done yet".
+#
+# <details><summary>Hint</summary>
+#
+# Just before `raise`, walk through `messages`: every assistant message whose content holds `tool_use` blocks
+# is one model turn; count the blocks and collect their `name`s. Blocks may be SDK objects (`block.type`) or
+# dicts (`block["type"]`).
+# </details>
 
-Just before `raise`, walk through `messages`: every assistant message whose content holds `tool_use` blocks
-is one model turn; count the blocks and collect their `name`s. Blocks may be SDK objects (`block.type`) or
-dicts (`block["type"]`).
-</details>
-""", """
-### Проверьте упражнение
+# %% [markdown] lang="ru"
+# ### Проверьте упражнение
+#
+# Ячейка ниже запускает **ваш** `review_pull_request` на !484 с `max_iterations=2` в свежей песочнице и
+# читает ошибку, которую он выбрасывает. Пока цикл выше не изменён, она ответит «пока не сделано».
+#
+# <details><summary>Подсказка</summary>
+#
+# Прямо перед `raise` пройдите по `messages`: каждое сообщение assistant с блоками `tool_use` — это один ход
+# модели; посчитайте эти блоки и соберите их `name`. Блоки бывают объектами SDK (`block.type`) или словарями
+# (`block["type"]`).
+# </details>
 
-Ячейка ниже запускает **ваш** `review_pull_request` на !484 с `max_iterations=2` в свежей песочнице и
-читает ошибку, которую он выбрасывает. Пока цикл выше не изменён, она ответит «пока не сделано».
+# %%
+from course_agent.checks.loop_exercises import check_exercise_3
 
-<details><summary>Подсказка</summary>
+check_exercise_3(review_pull_request)
 
-Прямо перед `raise` пройдите по `messages`: каждое сообщение assistant с блоками `tool_use` — это один ход
-модели; посчитайте эти блоки и соберите их `name`. Блоки бывают объектами SDK (`block.type`) или словарями
-(`block["type"]`).
-</details>
-"""),
-    code('''from course_agent.checks.loop_exercises import check_exercise_3
+# %% [markdown] lang="en"
+# The reference solution passes the same check (a spoiler: `show_solution(3)` prints its code).
 
-check_exercise_3(review_pull_request)'''),
-    md("""
-The reference solution passes the same check (a spoiler: `show_solution(3)` prints its code).
-""", """
-Эталонное решение проходит ту же проверку (спойлер: `show_solution(3)` покажет его код).
-"""),
-    code('''from course_agent import solutions
+# %% [markdown] lang="ru"
+# Эталонное решение проходит ту же проверку (спойлер: `show_solution(3)` покажет его код).
+
+# %%
+from course_agent import solutions
 from course_agent.solutions import show_solution
 
-check_exercise_3(solutions.review_pull_request)'''),
-    md("""
-### Self-check
+check_exercise_3(solutions.review_pull_request)
 
-`check_loop` runs a loop against the sandbox in scenarios built to expose each rule of the lesson, and
-judges what it sees on the wire. Here it checks the rules of this notebook on the loop of this notebook;
-pass your own function to check yours. Rules the run could not show are marked "not checked", never passed.
-""", """
-### Самопроверка
+# %% [markdown] lang="en"
+# ### Self-check
+#
+# `check_loop` runs a loop against the sandbox in scenarios built to expose each rule of the lesson, and
+# judges what it sees on the wire. Here it checks the rules of this notebook on the loop of this notebook;
+# pass your own function to check yours. Rules the run could not show are marked "not checked", never passed.
 
-`check_loop` запускает цикл в песочнице в сценариях, которые выявляют нарушение каждого правила урока, и
-судит по тому, что уходит по сети. Здесь он проверяет правила этого блокнота на цикле из этого блокнота;
-передайте свою функцию, чтобы проверить свою. Правила, которые прогон не смог показать, помечены «не
-проверено», а не «выполнено».
-"""),
-    code('''from course_agent.checks import check_loop
+# %% [markdown] lang="ru"
+# ### Самопроверка
+#
+# `check_loop` запускает цикл в песочнице в сценариях, которые выявляют нарушение каждого правила урока, и
+# судит по тому, что уходит по сети. Здесь он проверяет правила этого блокнота на цикле из этого блокнота;
+# передайте свою функцию, чтобы проверить свою. Правила, которые прогон не смог показать, помечены «не
+# проверено», а не «выполнено».
 
-check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"])'''),
-    md("""
-## The whole loop in one cell
+# %%
+from course_agent.checks import check_loop
 
-Everything this notebook built, in one cell that runs on its own (pasted into an empty notebook, or saved as
-`review.py` and run with `python review.py`): the client, the GitLab project, the two tools and their
-dispatcher, the rules and the loop.
-""", """
-## Весь цикл в одной ячейке
+check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"])
 
-Всё, что мы построили в этом блокноте, в одной ячейке, которая работает сама по себе (в пустом блокноте или
-сохранённая как `review.py` и запущенная командой `python review.py`): клиент, проект GitLab, два инструмента
-с диспетчером, правила и цикл.
-"""),
-    code("\n\n".join([SETUP, GITLAB, TOOLS, RULES, LOOP, 'print(review_pull_request(483))']),
-         "\n\n".join([SETUP_RU, GITLAB_RU, TOOLS_RU, RULES_RU, LOOP_RU, 'print(review_pull_request(483))'])),
-    md("""
-**For instructors:** `course_agent.widgets.Stepper` runs the same review one API call at a time, with
-Next and Play buttons, showing what each request adds and what the loop does next; `reset_demo()` puts the
-demo GitLab back between two demos. See `docs/instructor.md`.
-""", """
-**Для преподавателей:** `course_agent.widgets.Stepper` проводит то же ревью по одному вызову API, с кнопками
-«Дальше» и «Пуск», и показывает, что добавляет каждый запрос и что цикл сделает дальше; `reset_demo()`
-возвращает демо-GitLab в исходное состояние между показами. Подробнее — в `docs/instructor.md`.
-"""),
-    quiz(3),
-    md("""
-## Recap
+# %% [markdown] lang="en"
+# ## The whole loop in one cell
+#
+# Everything this notebook built, in one cell that runs on its own (pasted into an empty notebook, or saved as
+# `review.py` and run with `python review.py`): the client, the GitLab project, the two tools and their
+# dispatcher, the rules and the loop.
 
-- The loop: request; on `tool_use` append the response, run every tool, append all results; repeat.
-- On `end_turn` return the text. Any other stop reason is a decision for your code (notebook 6).
-- The model picks the steps, so the number of iterations is unknown: always cap it.
-""", """
-## Итоги
+# %% [markdown] lang="ru"
+# ## Весь цикл в одной ячейке
+#
+# Всё, что мы построили в этом блокноте, в одной ячейке, которая работает сама по себе (в пустом блокноте или
+# сохранённая как `review.py` и запущенная командой `python review.py`): клиент, проект GitLab, два инструмента
+# с диспетчером, правила и цикл.
 
-- Цикл: запрос; при `tool_use` добавить ответ в историю, выполнить все инструменты, добавить все
-  результаты; повторить.
-- При `end_turn` вернуть текст. Любая другая причина остановки — решение за вашим кодом (блокнот 6).
-- Шаги выбирает модель, поэтому сколько будет итераций, заранее неизвестно: всегда ограничивайте их.
-"""),
+# %% lang="en"
+import os
+
+import anthropic
+from course_agent.client import make_client
+from course_agent.config import model_id
+
+os.environ["COURSE_AGENT_LANGUAGE"] = "en"  # the language of everything course_agent shows
+client = make_client()  # a real anthropic.Anthropic: the offline sandbox, or the live API if ANTHROPIC_API_KEY is set
+MODEL = model_id()
+
+import gitlab
+from course_agent.client import gitlab_settings
+
+url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT, or the sandbox's demo GitLab
+project = gitlab.Gitlab(url, private_token=token).projects.get(project_path)
+print(project.path_with_namespace)
+
+def get_diff(pr: int) -> str:
+    """The changes of merge request !pr: title, source branch and the diff of every file."""
+    mr = project.mergerequests.get(pr)
+    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
+    for change in mr.changes()["changes"]:
+        parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
+        parts.append(change["diff"] or "(diff too large to show: read the file instead)")
+    return "\n".join(parts)
+
+
+def read_file(path: str, ref: str = "main") -> str:
+    """A whole file of the repository, at a branch or commit."""
+    return project.files.raw(path, ref=ref).decode("utf-8")
+
+
+TOOLS = [
+    {
+        "name": "get_diff",
+        "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
+        "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]},
+    },
+    {
+        "name": "read_file",
+        "description": "Read a whole file from the repository at a branch (default main), for context.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+            "required": ["path"],
+        },
+    },
 ]
+FUNCTIONS = {"get_diff": get_diff, "read_file": read_file}
+
+
+def run_tool(name: str, tool_input: dict) -> str:
+    """An ordinary dispatcher: the tool's name picks the function. Nothing AI about it."""
+    return FUNCTIONS[name](**tool_input)
+
+REVIEW_RULES = """You review GitLab merge requests. Start with get_diff. When a change alters a function that is
+used elsewhere, read the files that use it with read_file. Cite findings as path:line.
+End with a line "Verdict: approve." or "Verdict: request changes."
+"""
+
+def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
+    """The lesson's loop: call the model, run what it asks for, repeat until it is done."""
+    messages = [] if messages is None else messages
+    messages.append({"role": "user", "content": f"Review pull request #{pr_number}."})
+
+    for iteration in range(max_iterations):
+        response = client.messages.create(
+            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
+
+        if response.stop_reason == "end_turn":
+            messages.append({"role": "assistant", "content": response.content})  # keep the answer in the history
+            return "\n".join(block.text for block in response.content if block.type == "text")
+
+        if response.stop_reason != "tool_use":
+            raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
+
+        # 1. The model's response goes into the history whole
+        messages.append({"role": "assistant", "content": response.content})
+
+        # 2. Run every tool it asked for
+        results = []
+        for block in response.content:
+            if block.type != "tool_use":
+                continue
+            results.append({
+                "type": "tool_result",
+                "tool_use_id": block.id,
+                "content": run_tool(block.name, block.input),
+            })
+
+        # 3. All results go back in ONE user message
+        messages.append({"role": "user", "content": results})
+
+    raise RuntimeError("Too many iterations")
+
+print(review_pull_request(483))
+
+# %% lang="ru"
+import os
+
+import anthropic
+from course_agent.client import make_client
+from course_agent.config import model_id
+
+os.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # язык всего, что показывает course_agent
+client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или живой API, если задан ANTHROPIC_API_KEY
+MODEL = model_id()
+
+import gitlab
+from course_agent.client import gitlab_settings
+
+url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT или демо-GitLab песочницы
+project = gitlab.Gitlab(url, private_token=token).projects.get(project_path)
+print(project.path_with_namespace)
+
+def get_diff(pr: int) -> str:
+    """Изменения merge request !pr: заголовок, ветка-источник и diff каждого файла."""
+    mr = project.mergerequests.get(pr)
+    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
+    for change in mr.changes()["changes"]:
+        parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
+        parts.append(change["diff"] or "(diff too large to show: read the file instead)")
+    return "\n".join(parts)
+
+
+def read_file(path: str, ref: str = "main") -> str:
+    """Файл репозитория целиком, на ветке или коммите."""
+    return project.files.raw(path, ref=ref).decode("utf-8")
+
+
+TOOLS = [
+    {
+        "name": "get_diff",
+        "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
+        "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]},
+    },
+    {
+        "name": "read_file",
+        "description": "Read a whole file from the repository at a branch (default main), for context.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+            "required": ["path"],
+        },
+    },
+]
+FUNCTIONS = {"get_diff": get_diff, "read_file": read_file}
+
+
+def run_tool(name: str, tool_input: dict) -> str:
+    """Обычный диспетчер: имя инструмента выбирает функцию. Ничего специфичного для ИИ."""
+    return FUNCTIONS[name](**tool_input)
+
+REVIEW_RULES = """Ты проверяешь merge request в GitLab. Начни с get_diff. Если изменение затрагивает функцию,
+которая используется в других местах, прочитай эти файлы через read_file. Ссылайся на path:line.
+Закончи строкой "Вердикт: можно вливать." или "Вердикт: нужны исправления."
+"""
+
+def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
+    """Цикл из урока: вызвать модель, выполнить то, что она просит, повторять до конца."""
+    messages = [] if messages is None else messages
+    messages.append({"role": "user", "content": f"Проверь pull request #{pr_number}."})
+
+    for iteration in range(max_iterations):
+        response = client.messages.create(
+            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
+
+        if response.stop_reason == "end_turn":
+            messages.append({"role": "assistant", "content": response.content})  # ответ тоже сохраняем в истории
+            return "\n".join(block.text for block in response.content if block.type == "text")
+
+        if response.stop_reason != "tool_use":
+            raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
+
+        # 1. Ответ модели добавляем в историю целиком
+        messages.append({"role": "assistant", "content": response.content})
+
+        # 2. Выполняем все запрошенные инструменты
+        results = []
+        for block in response.content:
+            if block.type != "tool_use":
+                continue
+            results.append({
+                "type": "tool_result",
+                "tool_use_id": block.id,
+                "content": run_tool(block.name, block.input),
+            })
+
+        # 3. Все результаты — одним сообщением от user
+        messages.append({"role": "user", "content": results})
+
+    raise RuntimeError("Слишком много итераций")
+
+print(review_pull_request(483))
+
+# %% [markdown] lang="en"
+# **For instructors:** `course_agent.widgets.Stepper` runs the same review one API call at a time, with
+# Next and Play buttons, showing what each request adds and what the loop does next; `reset_demo()` puts the
+# demo GitLab back between two demos. See `docs/instructor.md`.
+
+# %% [markdown] lang="ru"
+# **Для преподавателей:** `course_agent.widgets.Stepper` проводит то же ревью по одному вызову API, с кнопками
+# «Дальше» и «Пуск», и показывает, что добавляет каждый запрос и что цикл сделает дальше; `reset_demo()`
+# возвращает демо-GitLab в исходное состояние между показами. Подробнее — в `docs/instructor.md`.
+
+# %% [markdown] lang="en"
+# ## Check yourself
+#
+# 1. What separates an agent from a workflow?
+#
+# <details><summary>Answer</summary>
+#
+# Who picks the next step: in an agent the model does, so the number of iterations is not known in advance.
+# </details>
+#
+# 2. Why does every iteration cost more than the one before?
+#
+# <details><summary>Answer</summary>
+#
+# Each request sends the whole history again, and the history grows.
+# </details>
+#
+# 3. What happens without a cap when a tool keeps returning something useless?
+#
+# <details><summary>Answer</summary>
+#
+# The loop runs until the money runs out.
+# </details>
+
+# %% [markdown] lang="ru"
+# ## Проверьте себя
+#
+# 1. Чем агент отличается от воркфлоу?
+#
+# <details><summary>Ответ</summary>
+#
+# Тем, кто выбирает следующий шаг: в агенте — модель, поэтому число итераций заранее неизвестно.
+# </details>
+#
+# 2. Почему каждая итерация дороже предыдущей?
+#
+# <details><summary>Ответ</summary>
+#
+# Каждый запрос заново отправляет всю историю, а она растёт.
+# </details>
+#
+# 3. Что будет без ограничения, если инструмент раз за разом возвращает бесполезное?
+#
+# <details><summary>Ответ</summary>
+#
+# Цикл будет крутиться, пока не кончатся деньги.
+# </details>
+
+# %% [markdown] lang="en"
+# ## Recap
+#
+# - The loop: request; on `tool_use` append the response, run every tool, append all results; repeat.
+# - On `end_turn` return the text. Any other stop reason is a decision for your code (notebook 6).
+# - The model picks the steps, so the number of iterations is unknown: always cap it.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# - Цикл: запрос; при `tool_use` добавить ответ в историю, выполнить все инструменты, добавить все
+#   результаты; повторить.
+# - При `end_turn` вернуть текст. Любая другая причина остановки — решение за вашим кодом (блокнот 6).
+# - Шаги выбирает модель, поэтому сколько будет итераций, заранее неизвестно: всегда ограничивайте их.

@@ -1,44 +1,46 @@
-from cells import code, md
-from quizzes import quiz
-from common import GITLAB, GITLAB_RU, RULES, RULES_RU, SETUP, SETUP_RU, TOOLS, TOOLS_RU
+# %% [markdown] lang="en"
+# # 4. Parallel tools
+#
+# **You will learn**
+# - that one response can ask for several tools at once (several `tool_use` blocks);
+# - to run them all, concurrently, and return **all** results in **one** user message;
+# - what happens when you split the results over several messages: the model stops calling in parallel.
+#
+# *About 30 minutes. Builds on notebook 3.*
 
-CELLS = [
-    md("""
-# 4. Parallel tools
+# %% [markdown] lang="ru"
+# # 4. Параллельные инструменты
+#
+# **Вы узнаете**
+# - что в одном ответе модель может запросить сразу несколько инструментов (несколько блоков `tool_use`);
+# - как выполнить их все, параллельно, и вернуть **все** результаты **одним** сообщением от user;
+# - что будет, если разбить результаты на несколько сообщений: модель перестанет делать параллельные
+#   вызовы.
+#
+# *Около 30 минут. Опирается на блокнот 3.*
 
-**You will learn**
-- that one response can ask for several tools at once (several `tool_use` blocks);
-- to run them all, concurrently, and return **all** results in **one** user message;
-- what happens when you split the results over several messages: the model stops calling in parallel.
+# %% use="setup"
 
-*About 30 minutes. Builds on notebook 3.*
-""", """
-# 4. Параллельные инструменты
+# %% use="gitlab"
 
-**Вы узнаете**
-- что в одном ответе модель может запросить сразу несколько инструментов (несколько блоков `tool_use`);
-- как выполнить их все, параллельно, и вернуть **все** результаты **одним** сообщением от user;
-- что будет, если разбить результаты на несколько сообщений: модель перестанет делать параллельные
-  вызовы.
+# %% use="tools"
 
-*Около 30 минут. Опирается на блокнот 3.*
-"""),
-    code(SETUP, SETUP_RU),
-    code(GITLAB, GITLAB_RU),
-    code(TOOLS, TOOLS_RU),
-    code(RULES, RULES_RU),
-    md("""
-## Several tool calls in one response
+# %% use="review_rules"
 
-In !484 `tax_for` changes, and the diff says it is called from two files the merge request does not
-touch. After reading the diff, the model asks for both files in the same response:
-""", """
-## Несколько вызовов инструментов в одном ответе
+# %% [markdown] lang="en"
+# ## Several tool calls in one response
+#
+# In !484 `tax_for` changes, and the diff says it is called from two files the merge request does not
+# touch. After reading the diff, the model asks for both files in the same response:
 
-В !484 меняется `tax_for`, и по diff видно, что она вызывается из двух файлов, которые merge request
-не затрагивает. Прочитав diff, модель запрашивает оба файла в одном и том же ответе:
-"""),
-    code('''messages = [{"role": "user", "content": "Review merge request !484."}]
+# %% [markdown] lang="ru"
+# ## Несколько вызовов инструментов в одном ответе
+#
+# В !484 меняется `tax_for`, и по diff видно, что она вызывается из двух файлов, которые merge request
+# не затрагивает. Прочитав diff, модель запрашивает оба файла в одном и том же ответе:
+
+# %% lang="en"
+messages = [{"role": "user", "content": "Review merge request !484."}]
 first = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=messages)
 messages.append({"role": "assistant", "content": first.content})
 messages.append({"role": "user", "content": [
@@ -49,7 +51,10 @@ messages.append({"role": "user", "content": [
 second = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=messages)
 calls = [b for b in second.content if b.type == "tool_use"]
 for call in calls:
-    print(call.id, call.name, call.input)''', '''messages = [{"role": "user", "content": "Проверь merge request !484."}]
+    print(call.id, call.name, call.input)
+
+# %% lang="ru"
+messages = [{"role": "user", "content": "Проверь merge request !484."}]
 first = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=messages)
 messages.append({"role": "assistant", "content": first.content})
 messages.append({"role": "user", "content": [
@@ -60,21 +65,24 @@ messages.append({"role": "user", "content": [
 second = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=messages)
 calls = [b for b in second.content if b.type == "tool_use"]
 for call in calls:
-    print(call.id, call.name, call.input)'''),
-    md("""
-## Run them concurrently
+    print(call.id, call.name, call.input)
 
-The calls of one turn are independent, so there is no reason to wait for one before starting the
-next. A thread pool runs them together; `pool.map` keeps the results in the order of the calls.
-Here each tool is slowed down to 0.3 s to make the difference visible:
-""", """
-## Выполните их параллельно
+# %% [markdown] lang="en"
+# ## Run them concurrently
+#
+# The calls of one turn are independent, so there is no reason to wait for one before starting the
+# next. A thread pool runs them together; `pool.map` keeps the results in the order of the calls.
+# Here each tool is slowed down to 0.3 s to make the difference visible:
 
-Вызовы одного хода независимы, поэтому незачем ждать завершения одного, прежде чем запускать
-следующий. Пул потоков выполняет их одновременно; `pool.map` сохраняет результаты в порядке
-вызовов. Здесь каждый инструмент замедлен до 0,3 с, чтобы разница была заметна:
-"""),
-    code('''import time
+# %% [markdown] lang="ru"
+# ## Выполните их параллельно
+#
+# Вызовы одного хода независимы, поэтому незачем ждать завершения одного, прежде чем запускать
+# следующий. Пул потоков выполняет их одновременно; `pool.map` сохраняет результаты в порядке
+# вызовов. Здесь каждый инструмент замедлен до 0,3 с, чтобы разница была заметна:
+
+# %% lang="en"
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 
@@ -93,7 +101,10 @@ started = time.perf_counter()
 results = run_all(calls + calls[:1])  # three calls of 0.3 s each
 elapsed = time.perf_counter() - started
 print(len(results), "results, in the order of the calls:", [r["tool_use_id"] == c.id for r, c in zip(results, calls)])
-print("faster than one after another (0.9 s):", elapsed < 0.75)''', '''import time
+print("faster than one after another (0.9 s):", elapsed < 0.75)
+
+# %% lang="ru"
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 
@@ -112,37 +123,43 @@ started = time.perf_counter()
 results = run_all(calls + calls[:1])  # три вызова по 0,3 с
 elapsed = time.perf_counter() - started
 print(len(results), "results, in the order of the calls:", [r["tool_use_id"] == c.id for r, c in zip(results, calls)])
-print("faster than one after another (0.9 s):", elapsed < 0.75)'''),
-    md("""
-## All results in one message
+print("faster than one after another (0.9 s):", elapsed < 0.75)
 
-Both results go back in a single user message, and the model writes its review:
-""", """
-## Все результаты одним сообщением
+# %% [markdown] lang="en"
+# ## All results in one message
+#
+# Both results go back in a single user message, and the model writes its review:
 
-Оба результата возвращаются одним сообщением от user, и модель пишет ревью:
-"""),
-    code('''messages.append({"role": "assistant", "content": second.content})
+# %% [markdown] lang="ru"
+# ## Все результаты одним сообщением
+#
+# Оба результата возвращаются одним сообщением от user, и модель пишет ревью:
+
+# %%
+messages.append({"role": "assistant", "content": second.content})
 messages.append({"role": "user", "content": run_all(calls)})
 third = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=messages)
 print(third.stop_reason)
-print(third.content[0].text)'''),
-    md("""
-## Break it: split the results
+print(third.content[0].text)
 
-The API accepts results split over several consecutive user messages (it merges them), so nothing
-fails. But the model learns from the history that its parallel calls get answered one by one, and
-stops making them. Here is a loop that splits, then asks for the same review again in the same
-conversation:
-""", """
-## Сломаем: разобьём результаты на части
+# %% [markdown] lang="en"
+# ## Break it: split the results
+#
+# The API accepts results split over several consecutive user messages (it merges them), so nothing
+# fails. But the model learns from the history that its parallel calls get answered one by one, and
+# stops making them. Here is a loop that splits, then asks for the same review again in the same
+# conversation:
 
-API принимает результаты, разбитые на несколько идущих подряд сообщений от user (он их объединяет),
-так что ничего не падает. Но модель усваивает из истории, что на её параллельные вызовы отвечают по
-одному, и перестаёт их делать. Вот цикл, который разбивает результаты, а затем в том же диалоге
-просит сделать то же ревью ещё раз:
-"""),
-    code('''def loop(messages, split, tool_choice={"type": "auto"}):
+# %% [markdown] lang="ru"
+# ## Сломаем: разобьём результаты на части
+#
+# API принимает результаты, разбитые на несколько идущих подряд сообщений от user (он их объединяет),
+# так что ничего не падает. Но модель усваивает из истории, что на её параллельные вызовы отвечают по
+# одному, и перестаёт их делать. Вот цикл, который разбивает результаты, а затем в том же диалоге
+# просит сделать то же ревью ещё раз:
+
+# %% lang="en"
+def loop(messages, split, tool_choice={"type": "auto"}):
     while True:
         response = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
                                           tool_choice=tool_choice, messages=messages)
@@ -163,7 +180,10 @@ print("first review, results split:")
 loop(history, split=True)
 history.append({"role": "user", "content": "Review merge request !484 once more, please."})
 print("second review in the same conversation:")
-loop(history, split=True)''', '''def loop(messages, split, tool_choice={"type": "auto"}):
+loop(history, split=True)
+
+# %% lang="ru"
+def loop(messages, split, tool_choice={"type": "auto"}):
     while True:
         response = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
                                           tool_choice=tool_choice, messages=messages)
@@ -184,122 +204,193 @@ print("first review, results split:")
 loop(history, split=True)
 history.append({"role": "user", "content": "Проверь merge request !484 ещё раз, пожалуйста."})
 print("second review in the same conversation:")
-loop(history, split=True)'''),
-    md("""
-The second time the model reads the files one per response: more round trips, more tokens, a
-slower agent. The fix is the rule: all results of one turn in one user message.
-""", """
-Во второй раз модель читает файлы по одному за ответ: больше обращений к API, больше токенов,
-агент работает медленнее. Исправление — само правило: все результаты одного хода одним
-сообщением от user.
-"""),
-    code('''history = [{"role": "user", "content": "Review merge request !484."}]
+loop(history, split=True)
+
+# %% [markdown] lang="en"
+# The second time the model reads the files one per response: more round trips, more tokens, a
+# slower agent. The fix is the rule: all results of one turn in one user message.
+
+# %% [markdown] lang="ru"
+# Во второй раз модель читает файлы по одному за ответ: больше обращений к API, больше токенов,
+# агент работает медленнее. Исправление — само правило: все результаты одного хода одним
+# сообщением от user.
+
+# %% lang="en"
+history = [{"role": "user", "content": "Review merge request !484."}]
 loop(history, split=False)
 history.append({"role": "user", "content": "Review merge request !484 once more, please."})
-loop(history, split=False)''', '''history = [{"role": "user", "content": "Проверь merge request !484."}]
+loop(history, split=False)
+
+# %% lang="ru"
+history = [{"role": "user", "content": "Проверь merge request !484."}]
 loop(history, split=False)
 history.append({"role": "user", "content": "Проверь merge request !484 ещё раз, пожалуйста."})
-loop(history, split=False)'''),
-    md("""
-## Choosing how the model uses tools: `tool_choice`
+loop(history, split=False)
 
-`tool_choice` says whether the model must use a tool: `{"type": "auto"}` (the default: it decides),
-`{"type": "any"}` (some tool, it picks which), `{"type": "tool", "name": ...}` (that one) or
-`{"type": "none"}` (no tools this time). With `"disable_parallel_tool_use": true` it asks for at most one
-call per response, so the same review takes more round trips (docs: *Tool use*, "Forcing tool use" and
-"Parallel tool use"). Forced tool use cannot be combined with extended thinking.
-""", """
-## Как модель пользуется инструментами: `tool_choice`
+# %% [markdown] lang="en"
+# ## Choosing how the model uses tools: `tool_choice`
+#
+# `tool_choice` says whether the model must use a tool: `{"type": "auto"}` (the default: it decides),
+# `{"type": "any"}` (some tool, it picks which), `{"type": "tool", "name": ...}` (that one) or
+# `{"type": "none"}` (no tools this time). With `"disable_parallel_tool_use": true` it asks for at most one
+# call per response, so the same review takes more round trips (docs: *Tool use*, "Forcing tool use" and
+# "Parallel tool use"). Forced tool use cannot be combined with extended thinking.
 
-`tool_choice` задаёт, обязана ли модель вызвать инструмент: `{"type": "auto"}` (по умолчанию: решает
-сама), `{"type": "any"}` (какой-нибудь инструмент на её выбор), `{"type": "tool", "name": ...}` (именно этот)
-или `{"type": "none"}` (на этот раз без инструментов). С `"disable_parallel_tool_use": true` она просит не
-больше одного вызова за ответ, и то же ревью требует больше обращений к API (документация: *Tool use*,
-разделы «Forcing tool use» и «Parallel tool use»). Принудительный вызов инструмента несовместим с
-расширенным рассуждением.
-"""),
-    code('''task = [{"role": "user", "content": "Review merge request !484."}]
+# %% [markdown] lang="ru"
+# ## Как модель пользуется инструментами: `tool_choice`
+#
+# `tool_choice` задаёт, обязана ли модель вызвать инструмент: `{"type": "auto"}` (по умолчанию: решает
+# сама), `{"type": "any"}` (какой-нибудь инструмент на её выбор), `{"type": "tool", "name": ...}` (именно этот)
+# или `{"type": "none"}` (на этот раз без инструментов). С `"disable_parallel_tool_use": true` она просит не
+# больше одного вызова за ответ, и то же ревью требует больше обращений к API (документация: *Tool use*,
+# разделы «Forcing tool use» и «Parallel tool use»). Принудительный вызов инструмента несовместим с
+# расширенным рассуждением.
+
+# %% lang="en"
+task = [{"role": "user", "content": "Review merge request !484."}]
 for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read_file"}, {"type": "none"}):
     reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
                                    tool_choice=choice, messages=task)
     print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
 
 one_at_a_time = [{"role": "user", "content": "Review merge request !484."}]
-loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_tool_use": True})''', '''task = [{"role": "user", "content": "Проверь merge request !484."}]
+loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_tool_use": True})
+
+# %% lang="ru"
+task = [{"role": "user", "content": "Проверь merge request !484."}]
 for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read_file"}, {"type": "none"}):
     reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
                                    tool_choice=choice, messages=task)
     print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
 
 one_at_a_time = [{"role": "user", "content": "Проверь merge request !484."}]
-loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_tool_use": True})'''),
-    md("""
-## Exercise
+loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_tool_use": True})
 
-Rewrite the loop of notebook 3 so that it runs the calls of a turn concurrently (with `run_all`), keeps
-their order, and still returns all results in one message. Check it on !484: how many model calls?
-""", """
-## Упражнение
+# %% [markdown] lang="en"
+# ## Exercise
+#
+# Rewrite the loop of notebook 3 so that it runs the calls of a turn concurrently (with `run_all`), keeps
+# their order, and still returns all results in one message. Check it on !484: how many model calls?
 
-Перепишите цикл из блокнота 3 так, чтобы он выполнял вызовы одного хода параллельно (с помощью
-`run_all`), сохранял их порядок и по-прежнему возвращал все результаты одним сообщением. Проверьте
-на !484: сколько получилось вызовов модели?
-"""),
-    code('''def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
+# %% [markdown] lang="ru"
+# ## Упражнение
+#
+# Перепишите цикл из блокнота 3 так, чтобы он выполнял вызовы одного хода параллельно (с помощью
+# `run_all`), сохранял их порядок и по-прежнему возвращал все результаты одним сообщением. Проверьте
+# на !484: сколько получилось вызовов модели?
+
+# %% lang="en"
+def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
     """Your loop: the calls of a turn run at the same time, results in the calls' order, in one message."""
-    raise NotImplementedError("your code here")''', '''def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
+    raise NotImplementedError("your code here")
+
+# %% lang="ru"
+def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
     """Ваш цикл: вызовы одного хода выполняются одновременно, результаты — в порядке вызовов, одним сообщением."""
-    raise NotImplementedError("ваш код")'''),
-    md("""
-### Check your exercise
+    raise NotImplementedError("ваш код")
 
-The check runs **your** `review_concurrently` on !484 against a fresh sandbox in which each file read takes
-a second: read one after another, two files take two seconds; at the same time, one. It also checks that
-the results keep the calls' order and go back in one message.
+# %% [markdown] lang="en"
+# ### Check your exercise
+#
+# The check runs **your** `review_concurrently` on !484 against a fresh sandbox in which each file read takes
+# a second: read one after another, two files take two seconds; at the same time, one. It also checks that
+# the results keep the calls' order and go back in one message.
+#
+# <details><summary>Hint</summary>
+#
+# `pool.map(function, calls)` of a `concurrent.futures.ThreadPoolExecutor` runs the calls in threads and
+# gives the results in the order of `calls`; `Toolbox.run_all` above does the same.
+# </details>
 
-<details><summary>Hint</summary>
+# %% [markdown] lang="ru"
+# ### Проверьте упражнение
+#
+# Проверка запускает **ваш** `review_concurrently` на !484 в свежей песочнице, где каждое чтение файла
+# занимает секунду: два файла подряд — две секунды, одновременно — одна. Ещё она проверяет, что результаты
+# идут в порядке вызовов и возвращаются одним сообщением.
+#
+# <details><summary>Подсказка</summary>
+#
+# `pool.map(function, calls)` у `concurrent.futures.ThreadPoolExecutor` выполняет вызовы в потоках и отдаёт
+# результаты в порядке `calls`; `Toolbox.run_all` выше делает то же самое.
+# </details>
 
-`pool.map(function, calls)` of a `concurrent.futures.ThreadPoolExecutor` runs the calls in threads and
-gives the results in the order of `calls`; `Toolbox.run_all` above does the same.
-</details>
-""", """
-### Проверьте упражнение
+# %%
+from course_agent.checks.loop_exercises import check_exercise_4
 
-Проверка запускает **ваш** `review_concurrently` на !484 в свежей песочнице, где каждое чтение файла
-занимает секунду: два файла подряд — две секунды, одновременно — одна. Ещё она проверяет, что результаты
-идут в порядке вызовов и возвращаются одним сообщением.
+check_exercise_4(review_concurrently)
 
-<details><summary>Подсказка</summary>
+# %% [markdown] lang="en"
+# The reference solution passes the same check (a spoiler: `show_solution(4)` prints its code).
 
-`pool.map(function, calls)` у `concurrent.futures.ThreadPoolExecutor` выполняет вызовы в потоках и отдаёт
-результаты в порядке `calls`; `Toolbox.run_all` выше делает то же самое.
-</details>
-"""),
-    code('''from course_agent.checks.loop_exercises import check_exercise_4
+# %% [markdown] lang="ru"
+# Эталонное решение проходит ту же проверку (спойлер: `show_solution(4)` покажет его код).
 
-check_exercise_4(review_concurrently)'''),
-    md("""
-The reference solution passes the same check (a spoiler: `show_solution(4)` prints its code).
-""", """
-Эталонное решение проходит ту же проверку (спойлер: `show_solution(4)` покажет его код).
-"""),
-    code('''from course_agent import solutions
+# %%
+from course_agent import solutions
 from course_agent.solutions import show_solution
 
-check_exercise_4(solutions.review_pull_request_concurrently)'''),
-    quiz(4),
-    md("""
-## Recap
+check_exercise_4(solutions.review_pull_request_concurrently)
 
-- One response may hold several `tool_use` blocks: run them all.
-- Run them concurrently; keep the results in the order of the calls.
-- Return all results of a turn in ONE user message, or the model stops calling in parallel.
-""", """
-## Итоги
+# %% [markdown] lang="en"
+# ## Check yourself
+#
+# 1. The model asked for three files in one response. How many user messages carry the results?
+#
+# <details><summary>Answer</summary>
+#
+# One, with all three `tool_result` blocks.
+# </details>
+#
+# 2. What does the model learn from results split over several messages?
+#
+# <details><summary>Answer</summary>
+#
+# To stop calling tools in parallel: more round trips, more tokens.
+# </details>
+#
+# 3. Which calls of a turn may run at the same time?
+#
+# <details><summary>Answer</summary>
+#
+# Read-only ones; calls that write or are dangerous run one after another, in order.
+# </details>
 
-- В одном ответе может быть несколько блоков `tool_use`: выполните их все.
-- Выполняйте их параллельно; сохраняйте результаты в порядке вызовов.
-- Возвращайте все результаты одного хода ОДНИМ сообщением от user, иначе модель перестанет делать
-  параллельные вызовы.
-"""),
-]
+# %% [markdown] lang="ru"
+# ## Проверьте себя
+#
+# 1. Модель запросила три файла в одном ответе. Сколько сообщений user несут результаты?
+#
+# <details><summary>Ответ</summary>
+#
+# Одно, со всеми тремя блоками `tool_result`.
+# </details>
+#
+# 2. Чему учат модель результаты, разбитые на несколько сообщений?
+#
+# <details><summary>Ответ</summary>
+#
+# Перестать вызывать инструменты параллельно: больше запросов, больше токенов.
+# </details>
+#
+# 3. Какие вызовы одного хода можно выполнять одновременно?
+#
+# <details><summary>Ответ</summary>
+#
+# Только читающие; пишущие и опасные — по одному, по порядку.
+# </details>
+
+# %% [markdown] lang="en"
+# ## Recap
+#
+# - One response may hold several `tool_use` blocks: run them all.
+# - Run them concurrently; keep the results in the order of the calls.
+# - Return all results of a turn in ONE user message, or the model stops calling in parallel.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# - В одном ответе может быть несколько блоков `tool_use`: выполните их все.
+# - Выполняйте их параллельно; сохраняйте результаты в порядке вызовов.
+# - Возвращайте все результаты одного хода ОДНИМ сообщением от user, иначе модель перестанет делать
+#   параллельные вызовы.

@@ -1,9 +1,47 @@
-from cells import code, md
-from quizzes import quiz
-from exercise_cells import EXERCISE_05
-from common import GITLAB, GITLAB_RU, RULES, RULES_RU, SETUP, SETUP_RU, TOOLS, TOOLS_RU
+# %% [markdown] lang="en"
+# # 5. Errors
+#
+# **You will learn**
+# - that a tool error is a **result** (`is_error: true` plus a message), not an exception that kills the loop;
+# - what the API answers when the history keeps only the text of a response;
+# - which API errors are transient, and that the SDK already retries them.
+#
+# *About 40 minutes. Builds on notebook 4.*
 
-SAFE = '''def run_tool_safely(name: str, tool_input: dict) -> dict:
+# %% [markdown] lang="ru"
+# # 5. Ошибки
+#
+# **Вы узнаете**
+# - что ошибка инструмента — это **результат** (`is_error: true` и сообщение), а не исключение, которое обрывает цикл;
+# - что ответит API, если в истории оставить только текст ответа модели;
+# - какие ошибки API временные — и что SDK уже сам повторяет такие запросы.
+#
+# *Около 40 минут. Опирается на блокнот 4.*
+
+# %% use="setup"
+
+# %% use="gitlab"
+
+# %% use="tools"
+
+# %% use="review_rules"
+
+# %% [markdown] lang="en"
+# ## A tool error is a result
+#
+# Merge request !999 does not exist: GitLab answers 404. The runner below turns any failure into a
+# `tool_result` with `is_error: true` and a message, and the loop goes on. The model reads the message
+# and tells you plainly that there is no such merge request.
+
+# %% [markdown] lang="ru"
+# ## Ошибка инструмента — тоже результат
+#
+# Merge request !999 не существует: GitLab отвечает 404. Функция запуска инструментов ниже превращает
+# любой сбой в `tool_result` с `is_error: true` и сообщением, и цикл продолжается. Модель читает
+# сообщение и прямо пишет, что такого merge request нет.
+
+# %% lang="en"
+def run_tool_safely(name: str, tool_input: dict) -> dict:
     """Run a tool; a failure becomes a result the model can read (is_error), never an exception."""
     try:
         return {"content": run_tool(name, tool_input)}
@@ -27,106 +65,101 @@ def review(pr_number: int, tool_runner, keep="all", max_iterations: int = 20) ->
             {"type": "tool_result", "tool_use_id": block.id, **tool_runner(block.name, block.input)}
             for block in response.content if block.type == "tool_use"
         ]})
-    raise RuntimeError("Too many iterations")'''
+    raise RuntimeError("Too many iterations")
 
-SAFE_RU = (SAFE.replace('"""Run a tool; a failure becomes a result the model can read (is_error), never an exception."""',
-                        '"""Выполнить инструмент; сбой становится результатом для модели (is_error), а не исключением."""')
-           .replace('"""The loop of notebook 3, with the tool runner and what to keep of each response as parameters."""',
-                    '"""Цикл из блокнота 3; параметры: как запускать инструменты и что оставлять от ответа."""')
-           .replace('f"Review pull request #{pr_number}."', 'f"Проверь pull request #{pr_number}."')
-           .replace('"Too many iterations"', '"Слишком много итераций"'))
+# %% lang="ru"
+def run_tool_safely(name: str, tool_input: dict) -> dict:
+    """Выполнить инструмент; сбой становится результатом для модели (is_error), а не исключением."""
+    try:
+        return {"content": run_tool(name, tool_input)}
+    except gitlab.GitlabError as error:
+        return {"content": f"GitLab error {error.response_code}: {error.error_message}", "is_error": True}
+    except Exception as error:
+        return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
 
-CELLS = [
-    md("""
-# 5. Errors
 
-**You will learn**
-- that a tool error is a **result** (`is_error: true` plus a message), not an exception that kills the loop;
-- what the API answers when the history keeps only the text of a response;
-- which API errors are transient, and that the SDK already retries them.
+def review(pr_number: int, tool_runner, keep="all", max_iterations: int = 20) -> str:
+    """Цикл из блокнота 3; параметры: как запускать инструменты и что оставлять от ответа."""
+    messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
+    for _ in range(max_iterations):
+        response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                          messages=messages)
+        if response.stop_reason == "end_turn":
+            return response.content[-1].text
+        content = response.content if keep == "all" else [b for b in response.content if b.type == "text"]
+        messages.append({"role": "assistant", "content": content})
+        messages.append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": block.id, **tool_runner(block.name, block.input)}
+            for block in response.content if block.type == "tool_use"
+        ]})
+    raise RuntimeError("Слишком много итераций")
 
-*About 40 minutes. Builds on notebook 4.*
-""", """
-# 5. Ошибки
+# %%
+print(review(999, run_tool_safely))
 
-**Вы узнаете**
-- что ошибка инструмента — это **результат** (`is_error: true` и сообщение), а не исключение, которое обрывает цикл;
-- что ответит API, если в истории оставить только текст ответа модели;
-- какие ошибки API временные — и что SDK уже сам повторяет такие запросы.
+# %% [markdown] lang="en"
+# ## Break it: let the exception out
+#
+# With the plain `run_tool` of notebook 3 the 404 becomes an exception, and the whole run dies: no
+# answer, and the model never learns what happened.
 
-*Около 40 минут. Опирается на блокнот 4.*
-"""),
-    code(SETUP, SETUP_RU),
-    code(GITLAB, GITLAB_RU),
-    code(TOOLS, TOOLS_RU),
-    code(RULES, RULES_RU),
-    md("""
-## A tool error is a result
+# %% [markdown] lang="ru"
+# ## Сломаем: выпустим исключение наружу
+#
+# С обычной `run_tool` из блокнота 3 ответ 404 превращается в исключение, и весь запуск падает: ответа
+# нет, а модель так и не узнаёт, что произошло.
 
-Merge request !999 does not exist: GitLab answers 404. The runner below turns any failure into a
-`tool_result` with `is_error: true` and a message, and the loop goes on. The model reads the message
-and tells you plainly that there is no such merge request.
-""", """
-## Ошибка инструмента — тоже результат
+# %% tags=["raises-exception"]
+review(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})
 
-Merge request !999 не существует: GitLab отвечает 404. Функция запуска инструментов ниже превращает
-любой сбой в `tool_result` с `is_error: true` и сообщением, и цикл продолжается. Модель читает
-сообщение и прямо пишет, что такого merge request нет.
-"""),
-    code(SAFE, SAFE_RU),
-    code('''print(review(999, run_tool_safely))'''),
-    md("""
-## Break it: let the exception out
+# %% [markdown] lang="en"
+# ## Break it: keep only the text
+#
+# The model's response must go into the history whole. Keep only its text, and the next request holds
+# a `tool_result` whose `tool_use_id` appears nowhere before it. The API refuses with 400 and says why:
 
-With the plain `run_tool` of notebook 3 the 404 becomes an exception, and the whole run dies: no
-answer, and the model never learns what happened.
-""", """
-## Сломаем: выпустим исключение наружу
+# %% [markdown] lang="ru"
+# ## Сломаем: оставим только текст
+#
+# Ответ модели добавляется в историю целиком. Если оставить только его текст, в следующем запросе
+# окажется `tool_result`, чей `tool_use_id` раньше нигде не встречался. API отклоняет запрос с ошибкой
+# 400 и объясняет причину:
 
-С обычной `run_tool` из блокнота 3 ответ 404 превращается в исключение, и весь запуск падает: ответа
-нет, а модель так и не узнаёт, что произошло.
-"""),
-    code('''review(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})''', raises=True),
-    md("""
-## Break it: keep only the text
+# %% tags=["raises-exception"]
+review(482, run_tool_safely, keep="text")
 
-The model's response must go into the history whole. Keep only its text, and the next request holds
-a `tool_result` whose `tool_use_id` appears nowhere before it. The API refuses with 400 and says why:
-""", """
-## Сломаем: оставим только текст
+# %% [markdown] lang="en"
+# Fixed: keep everything (`keep="all"`, the default), and the same review goes through.
 
-Ответ модели добавляется в историю целиком. Если оставить только его текст, в следующем запросе
-окажется `tool_result`, чей `tool_use_id` раньше нигде не встречался. API отклоняет запрос с ошибкой
-400 и объясняет причину:
-"""),
-    code('''review(482, run_tool_safely, keep="text")''', raises=True),
-    md("""
-Fixed: keep everything (`keep="all"`, the default), and the same review goes through.
-""", """
-Исправляем: сохраняем всё (`keep="all"`, значение по умолчанию) — и то же ревью проходит.
-"""),
-    code('''print(review(482, run_tool_safely, keep="all"))'''),
-    md("""
-## Thinking blocks go back too
+# %% [markdown] lang="ru"
+# Исправляем: сохраняем всё (`keep="all"`, значение по умолчанию) — и то же ревью проходит.
 
-With extended thinking on, a response starts with a `thinking` block: the model's reasoning, with a
-`signature`. It belongs to the response like the `tool_use` after it, so it goes into the history whole and
-unchanged: while a tool call is answered, the API wants the thinking that came before it, and checks the
-signature (docs: *Extended thinking*, "Preserving thinking blocks"). `budget_tokens` caps the reasoning and
-must be below `max_tokens`. Sometimes the reasoning comes as `redacted_thinking`, an encrypted `data` field:
-it goes back the same way. The live view below shows the thinking block folded, before the call.
-""", """
-## Блоки рассуждения тоже возвращаются
+# %%
+print(review(482, run_tool_safely, keep="all"))
 
-Если включено расширенное рассуждение (extended thinking), ответ начинается с блока `thinking`: это
-рассуждение модели с подписью `signature`. Он такая же часть ответа, как `tool_use` после него, поэтому
-попадает в историю целиком и без изменений: пока вы отвечаете на вызов инструмента, API требует рассуждение,
-которое ему предшествовало, и проверяет подпись (документация: *Extended thinking*, раздел «Preserving
-thinking blocks»). `budget_tokens` ограничивает рассуждение и должен быть меньше `max_tokens`. Иногда
-рассуждение приходит как `redacted_thinking` — зашифрованное поле `data`; его возвращают точно так же.
-Живой просмотр ниже показывает свёрнутый блок рассуждения перед вызовом инструмента.
-"""),
-    code('''from course_agent.widgets import MessagesView
+# %% [markdown] lang="en"
+# ## Thinking blocks go back too
+#
+# With extended thinking on, a response starts with a `thinking` block: the model's reasoning, with a
+# `signature`. It belongs to the response like the `tool_use` after it, so it goes into the history whole and
+# unchanged: while a tool call is answered, the API wants the thinking that came before it, and checks the
+# signature (docs: *Extended thinking*, "Preserving thinking blocks"). `budget_tokens` caps the reasoning and
+# must be below `max_tokens`. Sometimes the reasoning comes as `redacted_thinking`, an encrypted `data` field:
+# it goes back the same way. The live view below shows the thinking block folded, before the call.
+
+# %% [markdown] lang="ru"
+# ## Блоки рассуждения тоже возвращаются
+#
+# Если включено расширенное рассуждение (extended thinking), ответ начинается с блока `thinking`: это
+# рассуждение модели с подписью `signature`. Он такая же часть ответа, как `tool_use` после него, поэтому
+# попадает в историю целиком и без изменений: пока вы отвечаете на вызов инструмента, API требует рассуждение,
+# которое ему предшествовало, и проверяет подпись (документация: *Extended thinking*, раздел «Preserving
+# thinking blocks»). `budget_tokens` ограничивает рассуждение и должен быть меньше `max_tokens`. Иногда
+# рассуждение приходит как `redacted_thinking` — зашифрованное поле `data`; его возвращают точно так же.
+# Живой просмотр ниже показывает свёрнутый блок рассуждения перед вызовом инструмента.
+
+# %% lang="en"
+from course_agent.widgets import MessagesView
 
 THINKING = {"type": "enabled", "budget_tokens": 2000}  # the reasoning budget, below max_tokens
 thinking_view = MessagesView(client=client)
@@ -135,7 +168,10 @@ first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING,
                                tools=TOOLS, messages=list(thinking_view.messages))
 thinking_view.messages.append({"role": "assistant", "content": first.content})
 print([block.type for block in first.content])
-thinking_view''', '''from course_agent.widgets import MessagesView
+thinking_view
+
+# %% lang="ru"
+from course_agent.widgets import MessagesView
 
 THINKING = {"type": "enabled", "budget_tokens": 2000}  # бюджет рассуждения, меньше max_tokens
 thinking_view = MessagesView(client=client)
@@ -144,58 +180,73 @@ first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING,
                                tools=TOOLS, messages=list(thinking_view.messages))
 thinking_view.messages.append({"role": "assistant", "content": first.content})
 print([block.type for block in first.content])
-thinking_view'''),
-    md("""
-Break it: answer the tool call, but leave the thinking block out of the history. The API refuses:
-""", """
-Сломаем: ответим на вызов инструмента, но выбросим блок рассуждения из истории. API отказывает:
-"""),
-    code('''results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}
+thinking_view
+
+# %% [markdown] lang="en"
+# Break it: answer the tool call, but leave the thinking block out of the history. The API refuses:
+
+# %% [markdown] lang="ru"
+# Сломаем: ответим на вызов инструмента, но выбросим блок рассуждения из истории. API отказывает:
+
+# %% tags=["raises-exception"]
+results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}
            for block in first.content if block.type == "tool_use"]
 without_thinking = [block for block in first.content if block.type != "thinking"]
 client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
                        messages=[thinking_view.messages[0], {"role": "assistant", "content": without_thinking},
-                                 {"role": "user", "content": results}])''', raises=True),
-    md("""
-Editing it is no better: the signature no longer matches the text, and the API says the block cannot be modified.
-""", """
-Редактировать его тоже нельзя: подпись перестаёт совпадать с текстом, и API отвечает, что блок изменять нельзя.
-"""),
-    code('''edited = [block.model_copy(update={"thinking": block.thinking + " (shortened)"}) if block.type == "thinking"
+                                 {"role": "user", "content": results}])
+
+# %% [markdown] lang="en"
+# Editing it is no better: the signature no longer matches the text, and the API says the block cannot be modified.
+
+# %% [markdown] lang="ru"
+# Редактировать его тоже нельзя: подпись перестаёт совпадать с текстом, и API отвечает, что блок изменять нельзя.
+
+# %% lang="en" tags=["raises-exception"]
+edited = [block.model_copy(update={"thinking": block.thinking + " (shortened)"}) if block.type == "thinking"
           else block for block in first.content]
 client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
                        messages=[thinking_view.messages[0], {"role": "assistant", "content": edited},
-                                 {"role": "user", "content": results}])''', '''edited = [block.model_copy(update={"thinking": block.thinking + " (сокращено)"}) if block.type == "thinking"
+                                 {"role": "user", "content": results}])
+
+# %% lang="ru" tags=["raises-exception"]
+edited = [block.model_copy(update={"thinking": block.thinking + " (сокращено)"}) if block.type == "thinking"
           else block for block in first.content]
 client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
                        messages=[thinking_view.messages[0], {"role": "assistant", "content": edited},
-                                 {"role": "user", "content": results}])''', raises=True),
-    md("""
-Fixed: the response whole, as it came. The same loop code as before works, thinking or not.
-""", """
-Исправляем: ответ целиком, в том виде, в каком он пришёл. Тот же код цикла, что и раньше, работает
-с рассуждением и без него.
-"""),
-    code('''thinking_view.messages.append({"role": "user", "content": results})
+                                 {"role": "user", "content": results}])
+
+# %% [markdown] lang="en"
+# Fixed: the response whole, as it came. The same loop code as before works, thinking or not.
+
+# %% [markdown] lang="ru"
+# Исправляем: ответ целиком, в том виде, в каком он пришёл. Тот же код цикла, что и раньше, работает
+# с рассуждением и без него.
+
+# %%
+thinking_view.messages.append({"role": "user", "content": results})
 second = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
                                 tools=TOOLS, messages=list(thinking_view.messages))
 thinking_view.messages.append({"role": "assistant", "content": second.content})
-print(second.stop_reason, [block.type for block in second.content])'''),
-    md("""
-**The history is append-only.** Newer models go further (docs: *Preserved thinking*): a thinking block is
-bound to everything before it — `system`, `tools` and the earlier messages. Change any of that (edit an old
-message, trim the history, rebuild the system prompt with today's date) and every thinking block after the
-change is invalid: the API answers 400, "The block is bound to a different conversation". So never edit,
-trim or reorder what you already sent; put every update in a new message at the end.
-""", """
-**История — только для дописывания.** Новые модели идут дальше (документация: *Preserved thinking*): блок
-рассуждения привязан ко всему, что было до него, — к `system`, `tools` и предыдущим сообщениям. Измените
-что-то из этого (отредактируйте старое сообщение, обрежьте историю, пересоберите системный промпт с
-сегодняшней датой) — и все блоки рассуждения после изменения станут недействительными: API ответит 400,
-«The block is bound to a different conversation». Поэтому никогда не редактируйте, не обрезайте и не
-переставляйте то, что уже отправили; любое обновление — новым сообщением в конце.
-"""),
-    code('''from course_agent.config import preserved_thinking_model
+print(second.stop_reason, [block.type for block in second.content])
+
+# %% [markdown] lang="en"
+# **The history is append-only.** Newer models go further (docs: *Preserved thinking*): a thinking block is
+# bound to everything before it — `system`, `tools` and the earlier messages. Change any of that (edit an old
+# message, trim the history, rebuild the system prompt with today's date) and every thinking block after the
+# change is invalid: the API answers 400, "The block is bound to a different conversation". So never edit,
+# trim or reorder what you already sent; put every update in a new message at the end.
+
+# %% [markdown] lang="ru"
+# **История — только для дописывания.** Новые модели идут дальше (документация: *Preserved thinking*): блок
+# рассуждения привязан ко всему, что было до него, — к `system`, `tools` и предыдущим сообщениям. Измените
+# что-то из этого (отредактируйте старое сообщение, обрежьте историю, пересоберите системный промпт с
+# сегодняшней датой) — и все блоки рассуждения после изменения станут недействительными: API ответит 400,
+# «The block is bound to a different conversation». Поэтому никогда не редактируйте, не обрезайте и не
+# переставляйте то, что уже отправили; любое обновление — новым сообщением в конце.
+
+# %% lang="en" tags=["raises-exception"]
+from course_agent.config import preserved_thinking_model
 
 NEWER = preserved_thinking_model()  # a model that checks what came before each thinking block
 history = [{"role": "user", "content": "Review pull request #482."}]
@@ -207,7 +258,10 @@ history += [{"role": "assistant", "content": turn.content},
                                          for block in turn.content if block.type == "tool_use"]}]
 history[0] = {"role": "user", "content": "Review pull request #482. Be brief."}  # editing the past
 client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
-                       messages=history)''', '''from course_agent.config import preserved_thinking_model
+                       messages=history)
+
+# %% lang="ru" tags=["raises-exception"]
+from course_agent.config import preserved_thinking_model
 
 NEWER = preserved_thinking_model()  # модель, которая проверяет всё, что было до каждого блока рассуждения
 history = [{"role": "user", "content": "Проверь pull request #482."}]
@@ -219,23 +273,26 @@ history += [{"role": "assistant", "content": turn.content},
                                          for block in turn.content if block.type == "tool_use"]}]
 history[0] = {"role": "user", "content": "Проверь pull request #482. Коротко."}  # правим прошлое
 client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
-                       messages=history)''', raises=True),
-    md("""
-## Transient API errors and the SDK's retries
+                       messages=history)
 
-Some failures pass by themselves: 429 (rate limit), 500, 529 (overloaded), a dropped connection.
-The SDK retries them with backoff (2 retries by default) and honours `retry-after`. The sandbox can
-inject such faults on demand. These cells need the sandbox: with the real API, faults cannot be
-ordered.
-""", """
-## Временные ошибки API и повторы в SDK
+# %% [markdown] lang="en"
+# ## Transient API errors and the SDK's retries
+#
+# Some failures pass by themselves: 429 (rate limit), 500, 529 (overloaded), a dropped connection.
+# The SDK retries them with backoff (2 retries by default) and honours `retry-after`. The sandbox can
+# inject such faults on demand. These cells need the sandbox: with the real API, faults cannot be
+# ordered.
 
-Некоторые сбои проходят сами: 429 (превышен лимит запросов), 500, 529 (API перегружен), обрыв
-соединения. SDK повторяет такие запросы с нарастающей задержкой (по умолчанию 2 повтора) и учитывает
-`retry-after`. Песочница умеет устраивать такие сбои по запросу. Этим ячейкам нужна песочница: с
-настоящим API сбой не закажешь.
-"""),
-    code('''from course_agent.client import shared_sandbox, using_sandbox
+# %% [markdown] lang="ru"
+# ## Временные ошибки API и повторы в SDK
+#
+# Некоторые сбои проходят сами: 429 (превышен лимит запросов), 500, 529 (API перегружен), обрыв
+# соединения. SDK повторяет такие запросы с нарастающей задержкой (по умолчанию 2 повтора) и учитывает
+# `retry-after`. Песочница умеет устраивать такие сбои по запросу. Этим ячейкам нужна песочница: с
+# настоящим API сбой не закажешь.
+
+# %% lang="en"
+from course_agent.client import shared_sandbox, using_sandbox
 
 if using_sandbox():
     sandbox = shared_sandbox()
@@ -243,7 +300,10 @@ if using_sandbox():
     reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
     print("after two 529s and two retries:", reply.stop_reason)
 else:
-    print("Skipped: faults can be ordered only from the offline sandbox, not from the live API.")''', '''from course_agent.client import shared_sandbox, using_sandbox
+    print("Skipped: faults can be ordered only from the offline sandbox, not from the live API.")
+
+# %% lang="ru"
+from course_agent.client import shared_sandbox, using_sandbox
 
 if using_sandbox():
     sandbox = shared_sandbox()
@@ -251,55 +311,177 @@ if using_sandbox():
     reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
     print("после двух ответов 529 и двух повторов:", reply.stop_reason)
 else:
-    print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у живого API.")'''),
-    md("""
-With retries switched off, the same fault reaches your code as `anthropic.OverloadedError`. An error
-that survives the retries is a real failure of the run: stop, keep the history, report.
-""", """
-Если отключить повторы, тот же сбой дойдёт до вашего кода как `anthropic.OverloadedError`. Если ошибка
-не ушла и после всех повторов, это настоящий сбой запуска: остановитесь, сохраните историю и сообщите
-об ошибке.
-"""),
-    code('''if using_sandbox():
+    print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у живого API.")
+
+# %% [markdown] lang="en"
+# With retries switched off, the same fault reaches your code as `anthropic.OverloadedError`. An error
+# that survives the retries is a real failure of the run: stop, keep the history, report.
+
+# %% [markdown] lang="ru"
+# Если отключить повторы, тот же сбой дойдёт до вашего кода как `anthropic.OverloadedError`. Если ошибка
+# не ушла и после всех повторов, это настоящий сбой запуска: остановитесь, сохраните историю и сообщите
+# об ошибке.
+
+# %% lang="en" tags=["raises-exception"]
+if using_sandbox():
     sandbox.faults.overloaded(times=1)
     client.with_options(max_retries=0).messages.create(
         model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
 else:
-    print("Skipped: faults can be ordered only from the offline sandbox, not from the live API.")''', '''if using_sandbox():
+    print("Skipped: faults can be ordered only from the offline sandbox, not from the live API.")
+
+# %% lang="ru" tags=["raises-exception"]
+if using_sandbox():
     sandbox.faults.overloaded(times=1)
     client.with_options(max_retries=0).messages.create(
         model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
 else:
-    print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у живого API.")''', raises=True),
-    *EXERCISE_05,
-    md("""
-### Self-check
+    print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у живого API.")
 
-`check_loop` calls a loop with the merge request number only; this notebook's `review` also takes the tool
-runner, so wrap it in a `lambda`. It runs the loop in scenarios built to expose each rule and judges what
-it sees on the wire: here, the two rules of this notebook.
-""", """
-### Самопроверка
+# %% [markdown] lang="en"
+# ## Exercise
+#
+# `read_file` fails for a file that does not exist. Write `run_tool_missing_file`: a `run_tool_safely` in
+# which `read_file` always raises `FileNotFoundError`, and review !482 with it
+# (`review(482, run_tool_missing_file)`). What does the model write, and what does it not do?
 
-`check_loop` вызывает цикл, передавая только номер merge request, а `review` из этого блокнота принимает ещё и
-функцию запуска инструментов, поэтому оберните её в `lambda`. Проверка запускает цикл в сценариях, которые
-выявляют нарушение каждого правила, и судит по тому, что уходит по сети: здесь — по двум правилам этого блокнота.
-"""),
-    code('''from course_agent.checks import check_loop
+# %% [markdown] lang="ru"
+# ## Упражнение
+#
+# `read_file` завершается ошибкой, если файла не существует. Напишите `run_tool_missing_file` — такую
+# `run_tool_safely`, в которой `read_file` всегда выбрасывает `FileNotFoundError`, и проведите с ней ревью !482
+# (`review(482, run_tool_missing_file)`). Что напишет модель и чего она делать не станет?
 
-check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "errors_are_results"])'''),
-    quiz(5),
-    md("""
-## Recap
+# %% lang="en"
+def run_tool_missing_file(name: str, tool_input: dict) -> dict:
+    """run_tool_safely, except that read_file always raises FileNotFoundError."""
+    ...  # your code here
 
-- Tool failures go back to the model as `tool_result` with `is_error: true`; the loop survives.
-- The whole response goes into the history, or the next request is a 400.
-- 429, 5xx, 529 and dropped connections are retried by the SDK; what survives the retries is yours to handle.
-""", """
-## Итоги
 
-- Сбои инструментов возвращаются модели как `tool_result` с `is_error: true`; цикл продолжает работу.
-- Ответ модели добавляется в историю целиком, иначе следующий запрос получит 400.
-- 429, 5xx, 529 и обрывы соединения SDK повторяет сам; то, что пережило повторы, обрабатываете вы.
-"""),
-]
+# print(review(482, run_tool_missing_file))
+
+# %% lang="ru"
+def run_tool_missing_file(name: str, tool_input: dict) -> dict:
+    """run_tool_safely, только read_file всегда выбрасывает FileNotFoundError."""
+    ...  # ваш код
+
+
+# print(review(482, run_tool_missing_file))
+
+# %% [markdown] lang="en"
+# ### Check your exercise
+#
+# The cell below calls **your** `run_tool_missing_file` for `read_file` and `get_diff`, then runs this notebook's review loop with it on !482 against a fresh sandbox and reads the answer. While the cell above is unchanged, it says "not done yet".
+#
+# <details><summary>Hint</summary>
+#
+# Start from `run_tool_safely` above: when `name` is `"read_file"`, raise `FileNotFoundError` inside the `try`, so that the `except` turns it into a result with `is_error`.
+# </details>
+
+# %% [markdown] lang="ru"
+# ### Проверьте упражнение
+#
+# Ячейка ниже вызывает **вашу** `run_tool_missing_file` для `read_file` и `get_diff`, затем запускает с ней цикл ревью из этого блокнота на !482 в свежей песочнице и читает ответ. Пока ячейка выше не изменена, она ответит «пока не сделано».
+#
+# <details><summary>Подсказка</summary>
+#
+# Начните с `run_tool_safely` выше: если `name` равно `"read_file"`, выбросьте `FileNotFoundError` внутри `try`, чтобы `except` превратил его в результат с `is_error`.
+# </details>
+
+# %%
+from course_agent.checks.exercises import check_exercise_5
+
+check_exercise_5(run_tool_missing_file)
+
+# %% [markdown] lang="en"
+# The reference solution passes the same check (a spoiler: `show_solution(5)` prints its code).
+
+# %% [markdown] lang="ru"
+# Эталонное решение проходит ту же проверку (спойлер: `show_solution(5)` покажет его код).
+
+# %%
+from course_agent.solutions import exercise_05
+from course_agent.solutions import show_solution
+
+check_exercise_5(exercise_05.solve(project))
+
+# %% [markdown] lang="en"
+# ### Self-check
+#
+# `check_loop` calls a loop with the merge request number only; this notebook's `review` also takes the tool
+# runner, so wrap it in a `lambda`. It runs the loop in scenarios built to expose each rule and judges what
+# it sees on the wire: here, the two rules of this notebook.
+
+# %% [markdown] lang="ru"
+# ### Самопроверка
+#
+# `check_loop` вызывает цикл, передавая только номер merge request, а `review` из этого блокнота принимает ещё и
+# функцию запуска инструментов, поэтому оберните её в `lambda`. Проверка запускает цикл в сценариях, которые
+# выявляют нарушение каждого правила, и судит по тому, что уходит по сети: здесь — по двум правилам этого блокнота.
+
+# %%
+from course_agent.checks import check_loop
+
+check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "errors_are_results"])
+
+# %% [markdown] lang="en"
+# ## Check yourself
+#
+# 1. GitLab answers 404 to a tool. What goes back to the model?
+#
+# <details><summary>Answer</summary>
+#
+# A `tool_result` with `is_error: true` and the error's text; the loop goes on.
+# </details>
+#
+# 2. With thinking on, which blocks of a response go back into the history?
+#
+# <details><summary>Answer</summary>
+#
+# All of them, unchanged: thinking (with its signature), text and tool_use.
+# </details>
+#
+# 3. Can you edit an earlier message of a conversation that carries thinking blocks?
+#
+# <details><summary>Answer</summary>
+#
+# No: the history is append-only; put every update in a new message at the end.
+# </details>
+
+# %% [markdown] lang="ru"
+# ## Проверьте себя
+#
+# 1. GitLab ответил инструменту 404. Что уходит модели?
+#
+# <details><summary>Ответ</summary>
+#
+# `tool_result` с `is_error: true` и текстом ошибки; цикл продолжается.
+# </details>
+#
+# 2. Какие блоки ответа возвращаются в историю, если включено рассуждение?
+#
+# <details><summary>Ответ</summary>
+#
+# Все, без изменений: thinking (с подписью), text и tool_use.
+# </details>
+#
+# 3. Можно ли править раннее сообщение в диалоге с блоками рассуждения?
+#
+# <details><summary>Ответ</summary>
+#
+# Нет: историю только дописывают; любое обновление — новым сообщением в конце.
+# </details>
+
+# %% [markdown] lang="en"
+# ## Recap
+#
+# - Tool failures go back to the model as `tool_result` with `is_error: true`; the loop survives.
+# - The whole response goes into the history, or the next request is a 400.
+# - 429, 5xx, 529 and dropped connections are retried by the SDK; what survives the retries is yours to handle.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# - Сбои инструментов возвращаются модели как `tool_result` с `is_error: true`; цикл продолжает работу.
+# - Ответ модели добавляется в историю целиком, иначе следующий запрос получит 400.
+# - 429, 5xx, 529 и обрывы соединения SDK повторяет сам; то, что пережило повторы, обрабатываете вы.

@@ -1,8 +1,31 @@
-from cells import code, md
-from quizzes import quiz
-from common import SETUP, SETUP_RU
+# %% [markdown] lang="en"
+# # 6. Stop reasons
+#
+# **You will learn** every value of `stop_reason`, what makes it happen, and what your loop must do:
+# `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (with `stop_details`)
+# and `model_context_window_exceeded`.
+#
+# Some of these are hard to provoke on purpose with the real API (a refusal, a full context window);
+# the sandbox makes each one happen on demand.
+#
+# *About 35 minutes. Builds on notebook 5.*
 
-HANDLER = '''def what_to_do(response) -> str:
+# %% [markdown] lang="ru"
+# # 6. Причины остановки
+#
+# **Вы узнаете** все значения `stop_reason`: из-за чего возникает каждое и что должен сделать ваш цикл:
+# `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (вместе со `stop_details`)
+# и `model_context_window_exceeded`.
+#
+# Некоторые из них трудно вызвать нарочно с настоящим API (отказ, переполненное контекстное окно);
+# песочница воспроизводит каждое из них по запросу.
+#
+# *Около 35 минут. Опирается на блокнот 5.*
+
+# %% use="setup"
+
+# %% lang="en"
+def what_to_do(response) -> str:
     """One decision per stop reason, as an agent loop has to make it."""
     match response.stop_reason:
         case "end_turn":
@@ -20,191 +43,215 @@ HANDLER = '''def what_to_do(response) -> str:
         case "model_context_window_exceeded":
             return "error: the context window is full; shorten the history"
         case other:
-            return f"error: unknown stop reason {other!r}"'''
+            return f"error: unknown stop reason {other!r}"
 
-HANDLER_RU = HANDLER.replace('"""One decision per stop reason, as an agent loop has to make it."""',
-                             '"""По решению на каждую причину остановки — так их принимает агентный цикл."""')
+# %% lang="ru"
+def what_to_do(response) -> str:
+    """По решению на каждую причину остановки — так их принимает агентный цикл."""
+    match response.stop_reason:
+        case "end_turn":
+            return "done: return the text"
+        case "tool_use":
+            return "run the tools, append the response and all results, call again"
+        case "max_tokens":
+            return "error: the answer was cut; raise max_tokens (never run a cut tool_use)"
+        case "stop_sequence":
+            return f"stopped at our stop sequence {response.stop_sequence!r}: use the text so far"
+        case "pause_turn":
+            return "append the response and call again, with no new user message"
+        case "refusal":
+            return f"stop: refused ({response.stop_details.category}); do not retry"
+        case "model_context_window_exceeded":
+            return "error: the context window is full; shorten the history"
+        case other:
+            return f"error: unknown stop reason {other!r}"
 
+# %% [markdown] lang="en"
+# ## end_turn and tool_use
+#
+# The two you met already: the model is done, or it wants tools.
 
+# %% [markdown] lang="ru"
+# ## end_turn и tool_use
+#
+# Две причины, которые вы уже встречали: модель закончила или ей нужны инструменты.
 
-
-CELLS = [
-    md("""
-# 6. Stop reasons
-
-**You will learn** every value of `stop_reason`, what makes it happen, and what your loop must do:
-`end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (with `stop_details`)
-and `model_context_window_exceeded`.
-
-Some of these are hard to provoke on purpose with the real API (a refusal, a full context window);
-the sandbox makes each one happen on demand.
-
-*About 35 minutes. Builds on notebook 5.*
-""", """
-# 6. Причины остановки
-
-**Вы узнаете** все значения `stop_reason`: из-за чего возникает каждое и что должен сделать ваш цикл:
-`end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (вместе со `stop_details`)
-и `model_context_window_exceeded`.
-
-Некоторые из них трудно вызвать нарочно с настоящим API (отказ, переполненное контекстное окно);
-песочница воспроизводит каждое из них по запросу.
-
-*Около 35 минут. Опирается на блокнот 5.*
-"""),
-    code(SETUP, SETUP_RU),
-    code(HANDLER, HANDLER_RU),
-    md("""
-## end_turn and tool_use
-
-The two you met already: the model is done, or it wants tools.
-""", """
-## end_turn и tool_use
-
-Две причины, которые вы уже встречали: модель закончила или ей нужны инструменты.
-"""),
-    code('''TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
+# %% lang="en"
+TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
           "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}]
 
 done = client.messages.create(model=MODEL, max_tokens=500, messages=[{"role": "user", "content": "What is 6 * 7?"}])
 print(done.stop_reason, "->", what_to_do(done))
 wants = client.messages.create(model=MODEL, max_tokens=500, tools=TOOLS,
                                messages=[{"role": "user", "content": "Review pull request #482."}])
-print(wants.stop_reason, "->", what_to_do(wants))''', '''TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
+print(wants.stop_reason, "->", what_to_do(wants))
+
+# %% lang="ru"
+TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
           "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}]
 
 done = client.messages.create(model=MODEL, max_tokens=500, messages=[{"role": "user", "content": "Сколько будет 6 * 7?"}])
 print(done.stop_reason, "->", what_to_do(done))
 wants = client.messages.create(model=MODEL, max_tokens=500, tools=TOOLS,
                                messages=[{"role": "user", "content": "Проверь pull request #482."}])
-print(wants.stop_reason, "->", what_to_do(wants))'''),
-    md("""
-## max_tokens, and a cut tool call
+print(wants.stop_reason, "->", what_to_do(wants))
 
-When the budget runs out in the middle of a `tool_use` block, the block is still there, but its input
-is incomplete. Here it should be `{"pr": 482}`. Running it would review the wrong merge request, or
-crash: a cut tool call must never run.
-""", """
-## max_tokens и обрезанный вызов инструмента
+# %% [markdown] lang="en"
+# ## max_tokens, and a cut tool call
+#
+# When the budget runs out in the middle of a `tool_use` block, the block is still there, but its input
+# is incomplete. Here it should be `{"pr": 482}`. Running it would review the wrong merge request, or
+# crash: a cut tool call must never run.
 
-Если лимит токенов заканчивается посреди блока `tool_use`, блок в ответе всё равно есть, но его
-входные данные неполные. Здесь должно быть `{"pr": 482}`. Если выполнить такой вызов, ревью получит
-не тот merge request или всё упадёт: обрезанный вызов инструмента выполнять нельзя.
-"""),
-    code('''task = [{"role": "user", "content": "Review pull request #482."}]
+# %% [markdown] lang="ru"
+# ## max_tokens и обрезанный вызов инструмента
+#
+# Если лимит токенов заканчивается посреди блока `tool_use`, блок в ответе всё равно есть, но его
+# входные данные неполные. Здесь должно быть `{"pr": 482}`. Если выполнить такой вызов, ревью получит
+# не тот merge request или всё упадёт: обрезанный вызов инструмента выполнять нельзя.
+
+# %% lang="en"
+task = [{"role": "user", "content": "Review pull request #482."}]
 whole = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=task).usage.output_tokens
 for budget in (whole - 11, whole - 2, whole - 1):  # just short of the whole answer
     cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)
     block = cut.content[-1]
-    print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))''', '''task = [{"role": "user", "content": "Проверь pull request #482."}]
+    print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))
+
+# %% lang="ru"
+task = [{"role": "user", "content": "Проверь pull request #482."}]
 whole = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=task).usage.output_tokens
 for budget in (whole - 11, whole - 2, whole - 1):  # чуть меньше, чем нужно на весь ответ
     cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)
     block = cut.content[-1]
-    print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))'''),
-    md("""
-## stop_sequence
+    print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))
 
-Your own stop: the model stops right before writing one of your `stop_sequences`.
-""", """
-## stop_sequence
+# %% [markdown] lang="en"
+# ## stop_sequence
+#
+# Your own stop: the model stops right before writing one of your `stop_sequences`.
 
-Остановка по вашей стоп-последовательности: модель останавливается прямо перед тем, как написать одну
-из строк `stop_sequences`.
-"""),
-    code('''counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5"],
+# %% [markdown] lang="ru"
+# ## stop_sequence
+#
+# Остановка по вашей стоп-последовательности: модель останавливается прямо перед тем, как написать одну
+# из строк `stop_sequences`.
+
+# %% lang="en"
+counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5"],
                                  messages=[{"role": "user", "content": "Count from 1 to 10."}])
-print(repr(counted.content[0].text), counted.stop_reason, "->", what_to_do(counted))''', '''counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5"],
+print(repr(counted.content[0].text), counted.stop_reason, "->", what_to_do(counted))
+
+# %% lang="ru"
+counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5"],
                                  messages=[{"role": "user", "content": "Посчитай от 1 до 10."}])
-print(repr(counted.content[0].text), counted.stop_reason, "->", what_to_do(counted))'''),
-    md("""
-## pause_turn
+print(repr(counted.content[0].text), counted.stop_reason, "->", what_to_do(counted))
 
-Server tools (such as web search) run on Anthropic's side within one turn. A long series of them
-can pause: the response ends with `pause_turn`. Send the conversation back **with that response
-appended and no new user message**, and the same turn continues.
-""", """
-## pause_turn
+# %% [markdown] lang="en"
+# ## pause_turn
+#
+# Server tools (such as web search) run on Anthropic's side within one turn. A long series of them
+# can pause: the response ends with `pause_turn`. Send the conversation back **with that response
+# appended and no new user message**, and the same turn continues.
 
-Серверные инструменты (например, веб-поиск) выполняются на стороне Anthropic в рамках одного хода.
-Длинная серия таких вызовов может встать на паузу: ответ заканчивается с `pause_turn`. Отправьте
-диалог обратно, **добавив этот ответ в историю и без нового сообщения от пользователя**, — и тот же
-ход продолжится.
-"""),
-    code('''WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
+# %% [markdown] lang="ru"
+# ## pause_turn
+#
+# Серверные инструменты (например, веб-поиск) выполняются на стороне Anthropic в рамках одного хода.
+# Длинная серия таких вызовов может встать на паузу: ответ заканчивается с `pause_turn`. Отправьте
+# диалог обратно, **добавив этот ответ в историю и без нового сообщения от пользователя**, — и тот же
+# ход продолжится.
+
+# %% lang="en"
+WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
 messages = [{"role": "user", "content": "Search the web for the latest python-gitlab release."}]
 paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
 print(paused.stop_reason, [b.type for b in paused.content], "->", what_to_do(paused))
 
 messages.append({"role": "assistant", "content": paused.content})  # no new user message
 finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))''', '''WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
+print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))
+
+# %% lang="ru"
+WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
 messages = [{"role": "user", "content": "Найди в интернете последний релиз python-gitlab."}]
 paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
 print(paused.stop_reason, [b.type for b in paused.content], "->", what_to_do(paused))
 
 messages.append({"role": "assistant", "content": paused.content})  # без нового сообщения от user
 finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))'''),
-    md("""
-**Break it:** answer the pause with a new user message ("continue") and the paused turn is not
-continued: the message changes the task it was doing. In the sandbox the work starts over and pauses
-again, so such a loop never finishes; a real model may do something else, but it no longer finishes the
-turn it paused.
-""", """
-**Сломаем:** ответьте на паузу новым сообщением от пользователя («continue») — и приостановленный ход
-не продолжится: новое сообщение меняет задачу, над которой он работал. В песочнице работа начнётся заново
-и снова встанет на паузу, так что такой цикл никогда не закончится; настоящая модель может повести себя
-иначе, но приостановленный ход она уже не завершит.
-"""),
-    code('''wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "continue"}]
+print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))
+
+# %% [markdown] lang="en"
+# **Break it:** answer the pause with a new user message ("continue") and the paused turn is not
+# continued: the message changes the task it was doing. In the sandbox the work starts over and pauses
+# again, so such a loop never finishes; a real model may do something else, but it no longer finishes the
+# turn it paused.
+
+# %% [markdown] lang="ru"
+# **Сломаем:** ответьте на паузу новым сообщением от пользователя («continue») — и приостановленный ход
+# не продолжится: новое сообщение меняет задачу, над которой он работал. В песочнице работа начнётся заново
+# и снова встанет на паузу, так что такой цикл никогда не закончится; настоящая модель может повести себя
+# иначе, но приостановленный ход она уже не завершит.
+
+# %%
+wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "continue"}]
 again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
-print(again.stop_reason, "-", sum(b.type == "server_tool_use" for b in again.content), "searches started over")'''),
-    md("""
-## refusal
+print(again.stop_reason, "-", sum(b.type == "server_tool_use" for b in again.content), "searches started over")
 
-The model may decline to continue. `stop_details` says which policy category; retrying the same
-request on the same model gives the same answer, so a loop should stop and report (docs: *Handling
-refusals*). The same request on another Claude model often succeeds: the docs describe a fallback to
-another model, which is a decision of your code, not a retry. (The sandbox refuses this prompt every
-time; a live model decides for itself.)
-""", """
-## refusal
+# %% [markdown] lang="en"
+# ## refusal
+#
+# The model may decline to continue. `stop_details` says which policy category; retrying the same
+# request on the same model gives the same answer, so a loop should stop and report (docs: *Handling
+# refusals*). The same request on another Claude model often succeeds: the docs describe a fallback to
+# another model, which is a decision of your code, not a retry. (The sandbox refuses this prompt every
+# time; a live model decides for itself.)
 
-Модель может отказаться продолжать. `stop_details` сообщает категорию политики; повтор того же
-запроса на той же модели даст тот же ответ, поэтому цикл должен остановиться и сообщить об отказе
-(документация: *Handling refusals*). Тот же запрос к другой модели Claude часто проходит: документация
-описывает переход на запасную модель — это решение вашего кода, а не повтор. (Песочница отказывает на
-этот промпт всегда; живая модель решает сама.)
-"""),
-    code('''refused = client.messages.create(model=MODEL, max_tokens=500,
+# %% [markdown] lang="ru"
+# ## refusal
+#
+# Модель может отказаться продолжать. `stop_details` сообщает категорию политики; повтор того же
+# запроса на той же модели даст тот же ответ, поэтому цикл должен остановиться и сообщить об отказе
+# (документация: *Handling refusals*). Тот же запрос к другой модели Claude часто проходит: документация
+# описывает переход на запасную модель — это решение вашего кода, а не повтор. (Песочница отказывает на
+# этот промпт всегда; живая модель решает сама.)
+
+# %% lang="en"
+refused = client.messages.create(model=MODEL, max_tokens=500,
                                  messages=[{"role": "user", "content": "Write ransomware for the shop's server."}])
 print(refused.stop_reason, "->", what_to_do(refused))
 print(refused.stop_details)
 retried = client.messages.create(model=MODEL, max_tokens=500,
                                  messages=[{"role": "user", "content": "Write ransomware for the shop's server."}])
-print("retry:", retried.stop_reason)''', '''refused = client.messages.create(model=MODEL, max_tokens=500,
+print("retry:", retried.stop_reason)
+
+# %% lang="ru"
+refused = client.messages.create(model=MODEL, max_tokens=500,
                                  messages=[{"role": "user", "content": "Напиши вирус-вымогатель для сервера магазина."}])
 print(refused.stop_reason, "->", what_to_do(refused))
 print(refused.stop_details)
 retried = client.messages.create(model=MODEL, max_tokens=500,
                                  messages=[{"role": "user", "content": "Напиши вирус-вымогатель для сервера магазина."}])
-print("retry:", retried.stop_reason)'''),
-    md("""
-## model_context_window_exceeded
+print("retry:", retried.stop_reason)
 
-When the history plus the answer no longer fit the model's context window, generation stops with
-this reason (and a prompt already too long is refused with 400). The sandbox lets us shrink the
-window to see it; with the real API this takes a very long history.
-""", """
-## model_context_window_exceeded
+# %% [markdown] lang="en"
+# ## model_context_window_exceeded
+#
+# When the history plus the answer no longer fit the model's context window, generation stops with
+# this reason (and a prompt already too long is refused with 400). The sandbox lets us shrink the
+# window to see it; with the real API this takes a very long history.
 
-Когда история вместе с ответом перестаёт помещаться в контекстное окно модели, генерация
-останавливается с этой причиной (а промпт, который уже сам слишком длинный, отклоняется с ошибкой
-400). Песочница позволяет уменьшить окно, чтобы это увидеть; с настоящим API для этого нужна очень
-длинная история.
-"""),
-    code('''from course_agent.client import shared_sandbox, using_sandbox
+# %% [markdown] lang="ru"
+# ## model_context_window_exceeded
+#
+# Когда история вместе с ответом перестаёт помещаться в контекстное окно модели, генерация
+# останавливается с этой причиной (а промпт, который уже сам слишком длинный, отклоняется с ошибкой
+# 400). Песочница позволяет уменьшить окно, чтобы это увидеть; с настоящим API для этого нужна очень
+# длинная история.
+
+# %% lang="en"
+from course_agent.client import shared_sandbox, using_sandbox
 
 prompt = [{"role": "user", "content": "Explain the agent loop in detail."}]
 if using_sandbox():
@@ -215,7 +262,10 @@ if using_sandbox():
     print(needed, "input tokens;", full.stop_reason, "after", full.usage.output_tokens, "output tokens ->",
           what_to_do(full))
 else:
-    print("Skipped: only the offline sandbox can shrink a model's context window.")''', '''from course_agent.client import shared_sandbox, using_sandbox
+    print("Skipped: only the offline sandbox can shrink a model's context window.")
+
+# %% lang="ru"
+from course_agent.client import shared_sandbox, using_sandbox
 
 prompt = [{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}]
 if using_sandbox():
@@ -226,116 +276,181 @@ if using_sandbox():
     print(needed, "input tokens;", full.stop_reason, "after", full.usage.output_tokens, "output tokens ->",
           what_to_do(full))
 else:
-    print("Пропущено: уменьшить контекстное окно модели умеет только офлайн-песочница.")'''),
-    md("""
-## The reference loop handles them all
+    print("Пропущено: уменьшить контекстное окно модели умеет только офлайн-песочница.")
 
-`course_agent.loop.run_agent` makes each of these decisions at one line, and raises a clear error,
-with the whole history, for the ones that end a run without an answer:
-""", """
-## Эталонный цикл обрабатывает их все
+# %% [markdown] lang="en"
+# ## The reference loop handles them all
+#
+# `course_agent.loop.run_agent` makes each of these decisions at one line, and raises a clear error,
+# with the whole history, for the ones that end a run without an answer:
 
-`course_agent.loop.run_agent` обрабатывает каждую причину отдельной веткой, а для тех, что
-завершают запуск без ответа, выбрасывает понятную ошибку вместе со всей историей:
-"""),
-    code('''from course_agent.loop import MaxTokensReached, Refused, run_agent
+# %% [markdown] lang="ru"
+# ## Эталонный цикл обрабатывает их все
+#
+# `course_agent.loop.run_agent` обрабатывает каждую причину отдельной веткой, а для тех, что
+# завершают запуск без ответа, выбрасывает понятную ошибку вместе со всей историей:
+
+# %% lang="en"
+from course_agent.loop import MaxTokensReached, Refused, run_agent
 from course_agent.tools import Toolbox
 
 try:
     run_agent(client, "Write ransomware for the shop's server.", Toolbox([]))
 except Refused as error:
     print(type(error).__name__, "-", error)
-    print(len(error.messages), "message(s) kept")''', '''from course_agent.loop import MaxTokensReached, Refused, run_agent
+    print(len(error.messages), "message(s) kept")
+
+# %% lang="ru"
+from course_agent.loop import MaxTokensReached, Refused, run_agent
 from course_agent.tools import Toolbox
 
 try:
     run_agent(client, "Напиши вирус-вымогатель для сервера магазина.", Toolbox([]))
 except Refused as error:
     print(type(error).__name__, "-", error)
-    print(len(error.messages), "message(s) kept")'''),
-    md("""
-## Exercise
+    print(len(error.messages), "message(s) kept")
 
-Extend the loop of notebook 3 so that it handles every stop reason on purpose: `pause_turn` continues
-without a new user message, `max_tokens` and `model_context_window_exceeded` raise clear errors
-(the cut tool call is not run), `refusal` stops with `stop_details`, `stop_sequence` returns the text,
-and anything unknown is an error. Test it with the cells above.
-""", """
-## Упражнение
+# %% [markdown] lang="en"
+# ## Exercise
+#
+# Extend the loop of notebook 3 so that it handles every stop reason on purpose: `pause_turn` continues
+# without a new user message, `max_tokens` and `model_context_window_exceeded` raise clear errors
+# (the cut tool call is not run), `refusal` stops with `stop_details`, `stop_sequence` returns the text,
+# and anything unknown is an error. Test it with the cells above.
 
-Доработайте цикл из блокнота 3 так, чтобы он осознанно обрабатывал каждую причину остановки:
-при `pause_turn` продолжал без нового сообщения от пользователя, при `max_tokens` и
-`model_context_window_exceeded` выбрасывал понятные ошибки (обрезанный вызов инструмента не
-выполняется), при `refusal` останавливался с `stop_details`, при `stop_sequence` возвращал текст,
-а любую неизвестную причину считал ошибкой. Проверьте его на ячейках выше.
-"""),
-    code('''def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
+# %% [markdown] lang="ru"
+# ## Упражнение
+#
+# Доработайте цикл из блокнота 3 так, чтобы он осознанно обрабатывал каждую причину остановки:
+# при `pause_turn` продолжал без нового сообщения от пользователя, при `max_tokens` и
+# `model_context_window_exceeded` выбрасывал понятные ошибки (обрезанный вызов инструмента не
+# выполняется), при `refusal` останавливался с `stop_details`, при `stop_sequence` возвращал текст,
+# а любую неизвестную причину считал ошибкой. Проверьте его на ячейках выше.
+
+# %% lang="en"
+def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
     """Your loop: every stop reason handled on purpose."""
-    raise NotImplementedError("your code here")''', '''def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
+    raise NotImplementedError("your code here")
+
+# %% lang="ru"
+def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
     """Ваш цикл: каждая причина остановки обработана осознанно."""
-    raise NotImplementedError("ваш код")'''),
-    md("""
-### Check your exercise
+    raise NotImplementedError("ваш код")
 
-The check runs **your** `review_every_stop` in scenarios where the sandbox pauses the turn, refuses, cuts a
-tool call with `max_tokens`, keeps asking for tools, and finally answers, and judges each stop reason from
-what your loop sent and returned.
+# %% [markdown] lang="en"
+# ### Check your exercise
+#
+# The check runs **your** `review_every_stop` in scenarios where the sandbox pauses the turn, refuses, cuts a
+# tool call with `max_tokens`, keeps asking for tools, and finally answers, and judges each stop reason from
+# what your loop sent and returned.
+#
+# <details><summary>Hint</summary>
+#
+# One `if` per stop reason on `response.stop_reason`. For `pause_turn`, append the response and `continue`
+# with no new user message; for `max_tokens` and `refusal`, raise before running any tool.
+# </details>
 
-<details><summary>Hint</summary>
+# %% [markdown] lang="ru"
+# ### Проверьте упражнение
+#
+# Проверка запускает **ваш** `review_every_stop` в сценариях, где песочница приостанавливает ход, отказывает,
+# обрезает вызов инструмента по `max_tokens`, без конца просит инструменты и, наконец, отвечает, — и судит о
+# каждой причине остановки по тому, что цикл отправил и вернул.
+#
+# <details><summary>Подсказка</summary>
+#
+# По одному `if` на каждое значение `response.stop_reason`. При `pause_turn` добавьте ответ в историю и
+# сделайте `continue` без нового сообщения от user; при `max_tokens` и `refusal` выбросьте исключение, не
+# выполняя инструментов.
+# </details>
 
-One `if` per stop reason on `response.stop_reason`. For `pause_turn`, append the response and `continue`
-with no new user message; for `max_tokens` and `refusal`, raise before running any tool.
-</details>
-""", """
-### Проверьте упражнение
+# %%
+from course_agent.checks.loop_exercises import check_exercise_6
 
-Проверка запускает **ваш** `review_every_stop` в сценариях, где песочница приостанавливает ход, отказывает,
-обрезает вызов инструмента по `max_tokens`, без конца просит инструменты и, наконец, отвечает, — и судит о
-каждой причине остановки по тому, что цикл отправил и вернул.
+check_exercise_6(review_every_stop)
 
-<details><summary>Подсказка</summary>
+# %% [markdown] lang="en"
+# The reference solution passes the same check (a spoiler: `show_solution(6)` prints its code).
 
-По одному `if` на каждое значение `response.stop_reason`. При `pause_turn` добавьте ответ в историю и
-сделайте `continue` без нового сообщения от user; при `max_tokens` и `refusal` выбросьте исключение, не
-выполняя инструментов.
-</details>
-"""),
-    code('''from course_agent.checks.loop_exercises import check_exercise_6
+# %% [markdown] lang="ru"
+# Эталонное решение проходит ту же проверку (спойлер: `show_solution(6)` покажет его код).
 
-check_exercise_6(review_every_stop)'''),
-    md("""
-The reference solution passes the same check (a spoiler: `show_solution(6)` prints its code).
-""", """
-Эталонное решение проходит ту же проверку (спойлер: `show_solution(6)` покажет его код).
-"""),
-    code('''from course_agent import solutions
+# %%
+from course_agent import solutions
 from course_agent.solutions import show_solution
 
-check_exercise_6(solutions.review_pull_request)'''),
-    quiz(6),
-    md("""
-## Recap
+check_exercise_6(solutions.review_pull_request)
 
-| stop_reason | what your loop does |
-| --- | --- |
-| `end_turn` | return the text |
-| `tool_use` | run every tool, append response and all results, continue |
-| `max_tokens` | error: raise `max_tokens`; never run a cut tool call |
-| `stop_sequence` | your stop sequence: use the text so far |
-| `pause_turn` | append the response, call again without a new user message |
-| `refusal` | stop, read `stop_details`, do not retry |
-| `model_context_window_exceeded` | error: the history is too long |
-""", """
-## Итоги
+# %% [markdown] lang="en"
+# ## Check yourself
+#
+# 1. What do you send after `pause_turn`?
+#
+# <details><summary>Answer</summary>
+#
+# The conversation with the paused response appended, and no new user message.
+# </details>
+#
+# 2. `max_tokens` cut a `tool_use` in the middle. Run it?
+#
+# <details><summary>Answer</summary>
+#
+# Never: its input is incomplete. Raise `max_tokens` and ask again.
+# </details>
+#
+# 3. Is sending a refused request again a good idea?
+#
+# <details><summary>Answer</summary>
+#
+# Not to the same model: it refuses again. Another model is a deliberate fallback, not a retry.
+# </details>
 
-| stop_reason | что делает ваш цикл |
-| --- | --- |
-| `end_turn` | вернуть текст |
-| `tool_use` | выполнить все инструменты, добавить в историю ответ и все результаты, продолжить |
-| `max_tokens` | ошибка: поднять `max_tokens`; обрезанный вызов инструмента не выполнять никогда |
-| `stop_sequence` | ваша стоп-последовательность: использовать уже полученный текст |
-| `pause_turn` | добавить ответ в историю и отправить запрос снова без нового сообщения от пользователя |
-| `refusal` | остановиться, прочитать `stop_details`, не повторять запрос |
-| `model_context_window_exceeded` | ошибка: история слишком длинная |
-"""),
-]
+# %% [markdown] lang="ru"
+# ## Проверьте себя
+#
+# 1. Что отправить после `pause_turn`?
+#
+# <details><summary>Ответ</summary>
+#
+# Диалог с добавленным приостановленным ответом и без нового сообщения от user.
+# </details>
+#
+# 2. `max_tokens` обрезал `tool_use` посередине. Выполнять его?
+#
+# <details><summary>Ответ</summary>
+#
+# Никогда: вход неполный. Увеличьте `max_tokens` и спросите снова.
+# </details>
+#
+# 3. Стоит ли отправить отклонённый запрос ещё раз?
+#
+# <details><summary>Ответ</summary>
+#
+# Не той же модели: она снова откажет. Другая модель — осознанный переход на запасную, а не повтор.
+# </details>
+
+# %% [markdown] lang="en"
+# ## Recap
+#
+# | stop_reason | what your loop does |
+# | --- | --- |
+# | `end_turn` | return the text |
+# | `tool_use` | run every tool, append response and all results, continue |
+# | `max_tokens` | error: raise `max_tokens`; never run a cut tool call |
+# | `stop_sequence` | your stop sequence: use the text so far |
+# | `pause_turn` | append the response, call again without a new user message |
+# | `refusal` | stop, read `stop_details`, do not retry |
+# | `model_context_window_exceeded` | error: the history is too long |
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# | stop_reason | что делает ваш цикл |
+# | --- | --- |
+# | `end_turn` | вернуть текст |
+# | `tool_use` | выполнить все инструменты, добавить в историю ответ и все результаты, продолжить |
+# | `max_tokens` | ошибка: поднять `max_tokens`; обрезанный вызов инструмента не выполнять никогда |
+# | `stop_sequence` | ваша стоп-последовательность: использовать уже полученный текст |
+# | `pause_turn` | добавить ответ в историю и отправить запрос снова без нового сообщения от пользователя |
+# | `refusal` | остановиться, прочитать `stop_details`, не повторять запрос |
+# | `model_context_window_exceeded` | ошибка: история слишком длинная |

@@ -1,101 +1,105 @@
-from cells import code, md
-from quizzes import quiz
-from exercise_cells import EXERCISE_08
-from common import SETUP, SETUP_RU
+# %% [markdown] lang="en"
+# # 8. The full reviewer
+#
+# **You will learn**
+# - to run the finished agent (`course_agent.review`) on several merge requests and post its review;
+# - what prompt caching saves over a review, and how to turn it on;
+# - that the SDK's beta `tool_runner` is this same loop, written for you;
+# - how to point everything at a real GitLab and the real API: inline comments, a re-run that updates its
+#   own review, a merge-request pipeline job, and every open merge request reviewed at half price in batches.
+#
+# *About 45 minutes. Builds on notebook 7.*
 
-CELLS = [
-    md("""
-# 8. The full reviewer
+# %% [markdown] lang="ru"
+# # 8. Полный ревьюер
+#
+# **Вы узнаете**
+# - как запустить готового агента (`course_agent.review`) на нескольких merge request и опубликовать его ревью;
+# - сколько экономит кэширование промптов за одно ревью и как его включить;
+# - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас;
+# - как направить всё это на настоящий GitLab и настоящий API: комментарии к строкам, повторный запуск, который
+#   обновляет своё же ревью, задание для пайплайна merge request и ревью всех открытых merge request за полцены
+#   пакетами.
+#
+# *Около 45 минут. Опирается на блокнот 7.*
 
-**You will learn**
-- to run the finished agent (`course_agent.review`) on several merge requests and post its review;
-- what prompt caching saves over a review, and how to turn it on;
-- that the SDK's beta `tool_runner` is this same loop, written for you;
-- how to point everything at a real GitLab and the real API: inline comments, a re-run that updates its
-  own review, a merge-request pipeline job, and every open merge request reviewed at half price in batches.
+# %% use="setup"
 
-*About 45 minutes. Builds on notebook 7.*
-""", """
-# 8. Полный ревьюер
+# %% [markdown] lang="en"
+# ## Several merge requests
+#
+# `review(pr)` puts together everything of the previous notebooks: the reference loop, the GitLab tools,
+# the safety gate (merging asks a human). The progress printer is an observer of the loop.
+#
+# ```mermaid
+# flowchart LR
+#     M["messages<br/>(rules cached)"] --> C["client.messages.create"]
+#     C -- "tool_use" --> G{"safety gate"}
+#     G -- "read-only: at once" --> T["GitLab tools"]
+#     G -- "merge_pr: a human says yes or no" --> T
+#     T -- "results, errors as is_error" --> M
+#     C -- "end_turn" --> R["the review (posted as a note)"]
+#     C -- "other stop reasons, the cap" --> E["a clear error, history kept"]
+# ```
 
-**Вы узнаете**
-- как запустить готового агента (`course_agent.review`) на нескольких merge request и опубликовать его ревью;
-- сколько экономит кэширование промптов за одно ревью и как его включить;
-- что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас;
-- как направить всё это на настоящий GitLab и настоящий API: комментарии к строкам, повторный запуск, который
-  обновляет своё же ревью, задание для пайплайна merge request и ревью всех открытых merge request за полцены
-  пакетами.
+# %% [markdown] lang="ru"
+# ## Несколько merge request
+#
+# `review(pr)` собирает вместе всё из предыдущих блокнотов: эталонный цикл, инструменты GitLab,
+# шлюз безопасности (слияние требует подтверждения человека). Вывод прогресса — наблюдатель (observer) цикла.
+#
+# ```mermaid
+# flowchart LR
+#     M["messages<br/>(правила в кэше)"] --> C["client.messages.create"]
+#     C -- "tool_use" --> G{"шлюз безопасности"}
+#     G -- "только чтение: сразу" --> T["инструменты GitLab"]
+#     G -- "merge_pr: человек говорит да или нет" --> T
+#     T -- "результаты, ошибки с is_error" --> M
+#     C -- "end_turn" --> R["ревью (публикуется комментарием)"]
+#     C -- "другие причины остановки, ограничение" --> E["понятная ошибка, история сохранена"]
+# ```
 
-*Около 45 минут. Опирается на блокнот 7.*
-"""),
-    code(SETUP, SETUP_RU),
-    md("""
-## Several merge requests
-
-`review(pr)` puts together everything of the previous notebooks: the reference loop, the GitLab tools,
-the safety gate (merging asks a human). The progress printer is an observer of the loop.
-
-```mermaid
-flowchart LR
-    M["messages<br/>(rules cached)"] --> C["client.messages.create"]
-    C -- "tool_use" --> G{"safety gate"}
-    G -- "read-only: at once" --> T["GitLab tools"]
-    G -- "merge_pr: a human says yes or no" --> T
-    T -- "results, errors as is_error" --> M
-    C -- "end_turn" --> R["the review (posted as a note)"]
-    C -- "other stop reasons, the cap" --> E["a clear error, history kept"]
-```
-""", """
-## Несколько merge request
-
-`review(pr)` собирает вместе всё из предыдущих блокнотов: эталонный цикл, инструменты GitLab,
-шлюз безопасности (слияние требует подтверждения человека). Вывод прогресса — наблюдатель (observer) цикла.
-
-```mermaid
-flowchart LR
-    M["messages<br/>(правила в кэше)"] --> C["client.messages.create"]
-    C -- "tool_use" --> G{"шлюз безопасности"}
-    G -- "только чтение: сразу" --> T["инструменты GitLab"]
-    G -- "merge_pr: человек говорит да или нет" --> T
-    T -- "результаты, ошибки с is_error" --> M
-    C -- "end_turn" --> R["ревью (публикуется комментарием)"]
-    C -- "другие причины остановки, ограничение" --> E["понятная ошибка, история сохранена"]
-```
-"""),
-    code('''from course_agent.review import review
+# %% lang="en"
+from course_agent.review import review
 from course_agent.progress import ProgressPrinter
 import sys
 
 for pr in (483, 486, 482):
     result = review(pr, client=client, language="en", observers=[ProgressPrinter(sys.stdout)])
     print(result.text.splitlines()[0], "|", result.text.splitlines()[-1], f"| {result.iterations} calls")
-    print()''', '''from course_agent.review import review
+    print()
+
+# %% lang="ru"
+from course_agent.review import review
 from course_agent.progress import ProgressPrinter
 import sys
 
 for pr in (483, 486, 482):
     result = review(pr, client=client, language="ru", observers=[ProgressPrinter(sys.stdout)])
     print(result.text.splitlines()[0], "|", result.text.splitlines()[-1], f"| {result.iterations} calls")
-    print()'''),
-    md("""
-## Posting the review, with inline comments
+    print()
 
-With `post=True` the task asks the agent to post its review: `comment_on_line` puts a finding on the changed
-line it is about (GitLab shows it in the diff, as a thread), `post_comment` the summary. Both are writing
-tools: the reviewer's policy (`ReviewPolicy`) allows them only when the review is to be posted, and logs
-them. Below, the merge request's threads as GitLab lists them (`mr.discussions.list()`): an inline comment
-is a `DiffNote` with a `position` (path, line and the three commits of the diff), the summary a plain note.
-""", """
-## Публикация ревью и комментарии к строкам
+# %% [markdown] lang="en"
+# ## Posting the review, with inline comments
+#
+# With `post=True` the task asks the agent to post its review: `comment_on_line` puts a finding on the changed
+# line it is about (GitLab shows it in the diff, as a thread), `post_comment` the summary. Both are writing
+# tools: the reviewer's policy (`ReviewPolicy`) allows them only when the review is to be posted, and logs
+# them. Below, the merge request's threads as GitLab lists them (`mr.discussions.list()`): an inline comment
+# is a `DiffNote` with a `position` (path, line and the three commits of the diff), the summary a plain note.
 
-С `post=True` задание просит агента опубликовать ревью: `comment_on_line` оставляет замечание прямо на той
-изменённой строке, к которой оно относится (GitLab показывает его в diff как обсуждение), а `post_comment` —
-итоговый комментарий. Оба инструмента пишущие: политика ревьюера (`ReviewPolicy`) разрешает их, только если
-ревью нужно опубликовать, и записывает в журнал. Ниже — обсуждения merge request в том виде, в каком их
-отдаёт GitLab (`mr.discussions.list()`): комментарий к строке — это `DiffNote` с `position` (путь, строка и
-три коммита diff), итоговое ревью — обычная заметка.
-"""),
-    code('''from course_agent.gitlab import GitLabTools
+# %% [markdown] lang="ru"
+# ## Публикация ревью и комментарии к строкам
+#
+# С `post=True` задание просит агента опубликовать ревью: `comment_on_line` оставляет замечание прямо на той
+# изменённой строке, к которой оно относится (GitLab показывает его в diff как обсуждение), а `post_comment` —
+# итоговый комментарий. Оба инструмента пишущие: политика ревьюера (`ReviewPolicy`) разрешает их, только если
+# ревью нужно опубликовать, и записывает в журнал. Ниже — обсуждения merge request в том виде, в каком их
+# отдаёт GitLab (`mr.discussions.list()`): комментарий к строке — это `DiffNote` с `position` (путь, строка и
+# три коммита diff), итоговое ревью — обычная заметка.
+
+# %% lang="en"
+from course_agent.gitlab import GitLabTools
 
 posted = review(482, client=client, post=True, language="en")
 print(posted.text.splitlines()[0])
@@ -104,8 +108,10 @@ for discussion in mr.discussions.list(get_all=True):
     note = discussion.attributes["notes"][0]
     place = note.get("position") or {}
     where = f'{place["new_path"]}:{place["new_line"]}' if place else "the merge request"
-    print(f'{note["type"] or "Note"} by {note["author"]["username"]} on {where}: {note["body"].splitlines()[0][:60]}')''',
-         '''from course_agent.gitlab import GitLabTools
+    print(f'{note["type"] or "Note"} by {note["author"]["username"]} on {where}: {note["body"].splitlines()[0][:60]}')
+
+# %% lang="ru"
+from course_agent.gitlab import GitLabTools
 
 posted = review(482, client=client, post=True, language="ru")
 print(posted.text.splitlines()[0])
@@ -114,23 +120,26 @@ for discussion in mr.discussions.list(get_all=True):
     note = discussion.attributes["notes"][0]
     place = note.get("position") or {}
     where = f'{place["new_path"]}:{place["new_line"]}' if place else "весь merge request"
-    print(f'{note["type"] or "Note"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')'''),
-    md("""
-## Break it, then fix it: paying for the same prompt again
+    print(f'{note["type"] or "Note"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')
 
-Every call of a review sends the rules, the tool definitions and the whole history again. With
-`cache_control` breakpoints the API stores that prefix: the first time it is written (billed at
-1.25x), later calls read it (0.1x). `review(cache=True)` sets one breakpoint after the rules, shared
-by all reviews, and automatic caching for the growing conversation.
-""", """
-## Сломаем и починим: платим за тот же промпт снова
+# %% [markdown] lang="en"
+# ## Break it, then fix it: paying for the same prompt again
+#
+# Every call of a review sends the rules, the tool definitions and the whole history again. With
+# `cache_control` breakpoints the API stores that prefix: the first time it is written (billed at
+# 1.25x), later calls read it (0.1x). `review(cache=True)` sets one breakpoint after the rules, shared
+# by all reviews, and automatic caching for the growing conversation.
 
-Каждый вызов в ходе ревью заново отправляет правила, определения инструментов и всю историю сообщений. Если
-расставить точки кэширования `cache_control`, API сохраняет этот префикс: в первый раз он записывается (по тарифу
-1,25 от цены входного токена), последующие вызовы читают его (0,1). `review(cache=True)` ставит одну точку после правил, общую
-для всех ревью, и включает автоматическое кэширование для растущего диалога.
-"""),
-    code('''def billed(usage):
+# %% [markdown] lang="ru"
+# ## Сломаем и починим: платим за тот же промпт снова
+#
+# Каждый вызов в ходе ревью заново отправляет правила, определения инструментов и всю историю сообщений. Если
+# расставить точки кэширования `cache_control`, API сохраняет этот префикс: в первый раз он записывается (по тарифу
+# 1,25 от цены входного токена), последующие вызовы читают его (0,1). `review(cache=True)` ставит одну точку после правил, общую
+# для всех ревью, и включает автоматическое кэширование для растущего диалога.
+
+# %% lang="en"
+def billed(usage):
     """Input tokens as billed: cache writes cost 1.25x, cache reads 0.1x."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
                for u in usage)
@@ -141,7 +150,10 @@ cached = review(484, client=client, cache=True)
 for u in cached.usage:
     print(f"in {u.input_tokens:5}  cache write {u.cache_creation_input_tokens:5}  cache read {u.cache_read_input_tokens:5}")
 print(f"billed input: {billed(plain.usage):.0f} without caching, {billed(cached.usage):.0f} with "
-      f"({billed(cached.usage) / billed(plain.usage):.0%})")''', '''def billed(usage):
+      f"({billed(cached.usage) / billed(plain.usage):.0%})")
+
+# %% lang="ru"
+def billed(usage):
     """Входные токены по тарифу: запись в кэш стоит 1,25 цены, чтение — 0,1."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
                for u in usage)
@@ -152,39 +164,45 @@ cached = review(484, client=client, cache=True)
 for u in cached.usage:
     print(f"вход {u.input_tokens:5}  запись в кэш {u.cache_creation_input_tokens:5}  чтение из кэша {u.cache_read_input_tokens:5}")
 print(f"входные токены по тарифу: {billed(plain.usage):.0f} без кэширования, {billed(cached.usage):.0f} с ним "
-      f"({billed(cached.usage) / billed(plain.usage):.0%})")'''),
-    md("""
-The same run as a chart: each request's input, split into what was read from the cache, written to it or
-sent plain, and the billed input so far with caching (as it happened) and without it.
-""", """
-Тот же прогон в виде графика: вход каждого запроса — что прочитано из кэша, что записано в него и что ушло
-без кэширования, — а также сколько входных токенов оплачено к этому моменту с кэшированием (как было) и без него.
-"""),
-    code('''from course_agent.usage_chart import usage_chart
+      f"({billed(cached.usage) / billed(plain.usage):.0%})")
 
-usage_chart(cached)'''),
-    md("""
-The first call of this review already read the rules from the cache (the reviews above wrote them).
-A prompt below the model's minimum (1024 tokens for this model in the sandbox) is silently not cached.
+# %% [markdown] lang="en"
+# The same run as a chart: each request's input, split into what was read from the cache, written to it or
+# sent plain, and the billed input so far with caching (as it happened) and without it.
 
-## The same agent through the SDK's tool_runner
+# %% [markdown] lang="ru"
+# Тот же прогон в виде графика: вход каждого запроса — что прочитано из кэша, что записано в него и что ушло
+# без кэширования, — а также сколько входных токенов оплачено к этому моменту с кэшированием (как было) и без него.
 
-The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python functions decorated
-with `@beta_tool`, derives their schemas from the signatures, and runs the loop you wrote by hand:
-call, run every requested tool, send all results back, stop at the end. (It has no safety gate: that
-is still your job.)
-""", """
-Первый вызов этого ревью уже прочитал правила из кэша (их записали ревью выше). Промпт короче минимального
-для модели размера (1024 токена для этой модели в песочнице) молча не кэшируется.
+# %%
+from course_agent.usage_chart import usage_chart
 
-## Тот же агент через tool_runner из SDK
+usage_chart(cached)
 
-В SDK этот цикл тоже есть: `client.beta.messages.tool_runner` принимает Python-функции с декоратором
-`@beta_tool`, выводит их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели,
-выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. (Шлюза
-безопасности в нём нет: это по-прежнему ваша забота.)
-"""),
-    code('''from anthropic import beta_tool
+# %% [markdown] lang="en"
+# The first call of this review already read the rules from the cache (the reviews above wrote them).
+# A prompt below the model's minimum (1024 tokens for this model in the sandbox) is silently not cached.
+#
+# ## The same agent through the SDK's tool_runner
+#
+# The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python functions decorated
+# with `@beta_tool`, derives their schemas from the signatures, and runs the loop you wrote by hand:
+# call, run every requested tool, send all results back, stop at the end. (It has no safety gate: that
+# is still your job.)
+
+# %% [markdown] lang="ru"
+# Первый вызов этого ревью уже прочитал правила из кэша (их записали ревью выше). Промпт короче минимального
+# для модели размера (1024 токена для этой модели в песочнице) молча не кэшируется.
+#
+# ## Тот же агент через tool_runner из SDK
+#
+# В SDK этот цикл тоже есть: `client.beta.messages.tool_runner` принимает Python-функции с декоратором
+# `@beta_tool`, выводит их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели,
+# выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. (Шлюза
+# безопасности в нём нет: это по-прежнему ваша забота.)
+
+# %% lang="en"
+from anthropic import beta_tool
 
 tools = GitLabTools()
 
@@ -207,7 +225,10 @@ runner = client.beta.messages.tool_runner(
 )
 for message in runner:
     print(message.stop_reason, [block.type for block in message.content])
-print(message.content[-1].text.splitlines()[-1])''', '''from anthropic import beta_tool
+print(message.content[-1].text.splitlines()[-1])
+
+# %% lang="ru"
+from anthropic import beta_tool
 
 tools = GitLabTools()
 
@@ -230,64 +251,68 @@ runner = client.beta.messages.tool_runner(
 )
 for message in runner:
     print(message.stop_reason, [block.type for block in message.content])
-print(message.content[-1].text.splitlines()[-1])'''),
-    md("""
-## Real GitLab, real API
+print(message.content[-1].text.splitlines()[-1])
 
-Nothing above is specific to the sandbox except the outputs. Before starting JupyterLab:
+# %% [markdown] lang="en"
+# ## Real GitLab, real API
+#
+# Nothing above is specific to the sandbox except the outputs. Before starting JupyterLab:
+#
+# ```bash
+# export ANTHROPIC_API_KEY=sk-ant-...            # the real Messages API
+# export GITLAB_URL=https://gitlab.com           # your GitLab
+# export GITLAB_TOKEN=glpat-...                  # a token with the api scope
+# export GITLAB_PROJECT=group/project            # the project to review
+# export COURSE_AGENT_MODEL=claude-opus-5        # optional: another model id
+# ```
+#
+# Then `make_client()` returns a client for the live API, and `GitLabTools()` talks to your project. From
+# a terminal: `course-agent review 482 --post`. Outputs will differ from the saved ones (a real model
+# writes its own review), and the cells that inject faults or shrink the context window need the sandbox.
 
-```bash
-export ANTHROPIC_API_KEY=sk-ant-...            # the real Messages API
-export GITLAB_URL=https://gitlab.com           # your GitLab
-export GITLAB_TOKEN=glpat-...                  # a token with the api scope
-export GITLAB_PROJECT=group/project            # the project to review
-export COURSE_AGENT_MODEL=claude-opus-5        # optional: another model id
-```
+# %% [markdown] lang="ru"
+# ## Настоящий GitLab, настоящий API
+#
+# Ничто выше не привязано к песочнице, кроме выводов. Перед запуском JupyterLab:
+#
+# ```bash
+# export ANTHROPIC_API_KEY=sk-ant-...            # настоящий Messages API
+# export GITLAB_URL=https://gitlab.com           # ваш GitLab
+# export GITLAB_TOKEN=glpat-...                  # токен со scope api
+# export GITLAB_PROJECT=group/project            # проект для ревью
+# export COURSE_AGENT_MODEL=claude-opus-5        # необязательно: другой id модели
+# ```
+#
+# После этого `make_client()` возвращает клиент для живого API, а `GitLabTools()` работает с вашим проектом. Из
+# терминала: `course-agent review 482 --post`. Выводы будут отличаться от сохранённых (настоящая модель
+# пишет своё ревью), а ячейкам, которые внедряют сбои или сжимают контекстное окно, нужна песочница.
 
-Then `make_client()` returns a client for the live API, and `GitLabTools()` talks to your project. From
-a terminal: `course-agent review 482 --post`. Outputs will differ from the saved ones (a real model
-writes its own review), and the cells that inject faults or shrink the context window need the sandbox.
-""", """
-## Настоящий GitLab, настоящий API
+# %% [markdown] lang="en"
+# ## From the notebook to your GitLab
+#
+# ### Run it again: one review, updated
+#
+# `course-agent review 482 --post` (the command line, what a pipeline runs) posts the same way, but marks each note
+# it writes with a hidden HTML comment (`<!-- course-agent-review -->`, and one per inline comment with its
+# `path:line`). Run again, it finds its own notes by those markers and edits them instead of adding a second review;
+# its inline comments that the new review no longer makes are removed (resolved, if someone replied). Notes
+# written by people, or without a marker, are never touched. Below, the command runs twice in this kernel (against
+# the same sandbox) and the merge request's notes are counted after each run.
 
-Ничто выше не привязано к песочнице, кроме выводов. Перед запуском JupyterLab:
+# %% [markdown] lang="ru"
+# ## Из блокнота в ваш GitLab
+#
+# ### Второй запуск: то же ревью, обновлённое
+#
+# `course-agent review 482 --post` (командная строка — то, что запускает пайплайн) публикует так же, но помечает
+# каждую свою заметку скрытым HTML-комментарием (`<!-- course-agent-review -->`, а у комментария к строке — ещё и
+# его `путь:строка`). При повторном запуске он находит свои заметки по этим меткам и редактирует их, а не добавляет
+# второе ревью; свои комментарии к строкам, которых в новом ревью больше нет, удаляет (или помечает решёнными, если
+# на них уже ответили). Заметки, написанные людьми или без метки, он не трогает никогда. Ниже команда запускается
+# дважды прямо в этом ядре (с той же песочницей), и после каждого запуска мы считаем заметки merge request.
 
-```bash
-export ANTHROPIC_API_KEY=sk-ant-...            # настоящий Messages API
-export GITLAB_URL=https://gitlab.com           # ваш GitLab
-export GITLAB_TOKEN=glpat-...                  # токен со scope api
-export GITLAB_PROJECT=group/project            # проект для ревью
-export COURSE_AGENT_MODEL=claude-opus-5        # необязательно: другой id модели
-```
-
-После этого `make_client()` возвращает клиент для живого API, а `GitLabTools()` работает с вашим проектом. Из
-терминала: `course-agent review 482 --post`. Выводы будут отличаться от сохранённых (настоящая модель
-пишет своё ревью), а ячейкам, которые внедряют сбои или сжимают контекстное окно, нужна песочница.
-"""),
-    md("""
-## From the notebook to your GitLab
-
-### Run it again: one review, updated
-
-`course-agent review 482 --post` (the command line, what a pipeline runs) posts the same way, but marks each note
-it writes with a hidden HTML comment (`<!-- course-agent-review -->`, and one per inline comment with its
-`path:line`). Run again, it finds its own notes by those markers and edits them instead of adding a second review;
-its inline comments that the new review no longer makes are removed (resolved, if someone replied). Notes
-written by people, or without a marker, are never touched. Below, the command runs twice in this kernel (against
-the same sandbox) and the merge request's notes are counted after each run.
-""", """
-## Из блокнота в ваш GitLab
-
-### Второй запуск: то же ревью, обновлённое
-
-`course-agent review 482 --post` (командная строка — то, что запускает пайплайн) публикует так же, но помечает
-каждую свою заметку скрытым HTML-комментарием (`<!-- course-agent-review -->`, а у комментария к строке — ещё и
-его `путь:строка`). При повторном запуске он находит свои заметки по этим меткам и редактирует их, а не добавляет
-второе ревью; свои комментарии к строкам, которых в новом ревью больше нет, удаляет (или помечает решёнными, если
-на них уже ответили). Заметки, написанные людьми или без метки, он не трогает никогда. Ниже команда запускается
-дважды прямо в этом ядре (с той же песочницей), и после каждого запуска мы считаем заметки merge request.
-"""),
-    code('''import contextlib
+# %% lang="en"
+import contextlib
 import io
 import tempfile
 from course_agent.cli import main
@@ -299,8 +324,10 @@ for attempt in (1, 2):
     notes = mr.notes.list(get_all=True)
     ours = [n for n in notes if "<!-- course-agent-review" in n.body]
     print(f"run {attempt}: exit code {code}; notes on !482: {len(notes)}, of them the command's own: {len(ours)} "
-          f"({sum(n.type == 'DiffNote' for n in ours)} inline, {sum(n.type != 'DiffNote' for n in ours)} summary)")''',
-         '''import contextlib
+          f"({sum(n.type == 'DiffNote' for n in ours)} inline, {sum(n.type != 'DiffNote' for n in ours)} summary)")
+
+# %% lang="ru"
+import contextlib
 import io
 import tempfile
 from course_agent.cli import main
@@ -312,73 +339,76 @@ for attempt in (1, 2):
     notes = mr.notes.list(get_all=True)
     ours = [n for n in notes if "<!-- course-agent-review" in n.body]
     print(f"запуск {attempt}: код выхода {code}; заметок в !482: {len(notes)}, из них самой команды: {len(ours)} "
-          f"({sum(n.type == 'DiffNote' for n in ours)} к строкам, {sum(n.type != 'DiffNote' for n in ours)} итоговая)")'''),
-    md("""
-The notes of the cell before (posted by `review()`, with no markers) stay as they were.
+          f"({sum(n.type == 'DiffNote' for n in ours)} к строкам, {sum(n.type != 'DiffNote' for n in ours)} итоговая)")
 
-### In a merge-request pipeline
+# %% [markdown] lang="en"
+# The notes of the cell before (posted by `review()`, with no markers) stay as they were.
+#
+# ### In a merge-request pipeline
+#
+# `ci/review.gitlab-ci.yml` in this repository is a job to include in your project's `.gitlab-ci.yml`; it runs
+# `course-agent review "$CI_MERGE_REQUEST_IID" --post` in merge-request pipelines, on GitLab's runners:
+#
+# ```yaml
+# include:
+#   - local: ci/review.gitlab-ci.yml      # a copy in your project, or `remote:` with its raw URL
+# ```
+#
+# It needs two masked CI/CD variables, `COURSE_AGENT_GITLAB_TOKEN` (a token with the `api` scope) and
+# `ANTHROPIC_API_KEY`; the GitLab URL, the project and the merge request come from GitLab CI's predefined
+# variables (`CI_SERVER_URL`, `CI_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). In CI nobody can answer an approval
+# prompt, so `merge_pr` is always refused. Exit codes become job results: 0 passes; 5 (the iteration cap) and 6
+# (a refusal) are allowed failures, a warning rather than a red pipeline; the rest fail the job.
+# [docs/gitlab-ci.md](../../docs/gitlab-ci.md) has the details.
+#
+# ### Every open merge request at half price
+#
+# A review waits for the model, not the other way round: nothing in the loop needs an answer within seconds. The
+# [Message Batches API](https://docs.claude.com/en/docs/build-with-claude/batch-processing) takes many requests at
+# once, answers them within 24 hours (usually much sooner) and bills them at half price. The loop still needs one
+# answer before its next request, so `course_agent.batch_review` runs the reviews in rounds: each round sends ONE
+# batch with the next request of every unfinished review, runs the tools of every answer (same rules: the whole
+# response appended, all results in one message, errors as `is_error`, the cap, merges never approved), and goes on
+# until every loop has ended. Between two rounds a loop is nothing but its `messages` list, saved to its transcript
+# after every step: `course-agent review --all-open --batch --resume DIR` picks unfinished reviews up from there,
+# even after the process was stopped. Below, every open merge request reviewed both ways, with the billed tokens.
 
-`ci/review.gitlab-ci.yml` in this repository is a job to include in your project's `.gitlab-ci.yml`; it runs
-`course-agent review "$CI_MERGE_REQUEST_IID" --post` in merge-request pipelines, on GitLab's runners:
+# %% [markdown] lang="ru"
+# Заметки из предыдущей ячейки (их опубликовал `review()`, без меток) остаются как были.
+#
+# ### В пайплайне merge request
+#
+# `ci/review.gitlab-ci.yml` в этом репозитории — задание (job), которое подключается в `.gitlab-ci.yml` вашего
+# проекта; оно запускает `course-agent review "$CI_MERGE_REQUEST_IID" --post` в пайплайнах merge request, на
+# раннерах GitLab:
+#
+# ```yaml
+# include:
+#   - local: ci/review.gitlab-ci.yml      # копия в вашем проекте или `remote:` с raw-адресом файла
+# ```
+#
+# Нужны две маскированные переменные CI/CD: `COURSE_AGENT_GITLAB_TOKEN` (токен со scope `api`) и
+# `ANTHROPIC_API_KEY`; адрес GitLab, проект и номер merge request берутся из предопределённых переменных GitLab CI
+# (`CI_SERVER_URL`, `CI_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). В CI некому ответить на запрос подтверждения,
+# поэтому `merge_pr` там всегда отклоняется. Коды выхода становятся результатами задания: 0 — успех; 5 (достигнуто
+# ограничение итераций) и 6 (отказ) — допустимые неудачи, предупреждение вместо красного пайплайна; остальные
+# коды проваливают задание. Подробности — в [docs/gitlab-ci.md](../../docs/gitlab-ci.md) (на английском).
+#
+# ### Все открытые merge request за полцены
+#
+# Ревью ждёт модель, а не наоборот: ничто в цикле не требует ответа за секунды.
+# [Message Batches API](https://docs.claude.com/en/docs/build-with-claude/batch-processing) принимает много запросов
+# сразу, отвечает на них в течение 24 часов (обычно гораздо быстрее) и берёт за них половину цены. Но циклу нужен
+# ответ, прежде чем отправить следующий запрос, поэтому `course_agent.batch_review` ведёт ревью раундами: каждый
+# раунд отправляет ОДИН пакет (batch) со следующим запросом каждого незавершённого ревью, выполняет инструменты
+# каждого ответа (правила те же: ответ добавляется целиком, все результаты — одним сообщением, ошибки — с
+# `is_error`, ограничение итераций, слияния никогда не подтверждаются) и продолжает, пока не закончатся все циклы.
+# Между раундами цикл — это только его список `messages`, который после каждого шага сохраняется в транскрипт:
+# `course-agent review --all-open --batch --resume DIR` подхватывает незавершённые ревью оттуда, даже если процесс
+# был остановлен. Ниже все открытые merge request проверены обоими способами, с оплаченными токенами.
 
-```yaml
-include:
-  - local: ci/review.gitlab-ci.yml      # a copy in your project, or `remote:` with its raw URL
-```
-
-It needs two masked CI/CD variables, `COURSE_AGENT_GITLAB_TOKEN` (a token with the `api` scope) and
-`ANTHROPIC_API_KEY`; the GitLab URL, the project and the merge request come from GitLab CI's predefined
-variables (`CI_SERVER_URL`, `CI_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). In CI nobody can answer an approval
-prompt, so `merge_pr` is always refused. Exit codes become job results: 0 passes; 5 (the iteration cap) and 6
-(a refusal) are allowed failures, a warning rather than a red pipeline; the rest fail the job.
-[docs/gitlab-ci.md](../../docs/gitlab-ci.md) has the details.
-
-### Every open merge request at half price
-
-A review waits for the model, not the other way round: nothing in the loop needs an answer within seconds. The
-[Message Batches API](https://docs.claude.com/en/docs/build-with-claude/batch-processing) takes many requests at
-once, answers them within 24 hours (usually much sooner) and bills them at half price. The loop still needs one
-answer before its next request, so `course_agent.batch_review` runs the reviews in rounds: each round sends ONE
-batch with the next request of every unfinished review, runs the tools of every answer (same rules: the whole
-response appended, all results in one message, errors as `is_error`, the cap, merges never approved), and goes on
-until every loop has ended. Between two rounds a loop is nothing but its `messages` list, saved to its transcript
-after every step: `course-agent review --all-open --batch --resume DIR` picks unfinished reviews up from there,
-even after the process was stopped. Below, every open merge request reviewed both ways, with the billed tokens.
-""", """
-Заметки из предыдущей ячейки (их опубликовал `review()`, без меток) остаются как были.
-
-### В пайплайне merge request
-
-`ci/review.gitlab-ci.yml` в этом репозитории — задание (job), которое подключается в `.gitlab-ci.yml` вашего
-проекта; оно запускает `course-agent review "$CI_MERGE_REQUEST_IID" --post` в пайплайнах merge request, на
-раннерах GitLab:
-
-```yaml
-include:
-  - local: ci/review.gitlab-ci.yml      # копия в вашем проекте или `remote:` с raw-адресом файла
-```
-
-Нужны две маскированные переменные CI/CD: `COURSE_AGENT_GITLAB_TOKEN` (токен со scope `api`) и
-`ANTHROPIC_API_KEY`; адрес GitLab, проект и номер merge request берутся из предопределённых переменных GitLab CI
-(`CI_SERVER_URL`, `CI_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). В CI некому ответить на запрос подтверждения,
-поэтому `merge_pr` там всегда отклоняется. Коды выхода становятся результатами задания: 0 — успех; 5 (достигнуто
-ограничение итераций) и 6 (отказ) — допустимые неудачи, предупреждение вместо красного пайплайна; остальные
-коды проваливают задание. Подробности — в [docs/gitlab-ci.md](../../docs/gitlab-ci.md) (на английском).
-
-### Все открытые merge request за полцены
-
-Ревью ждёт модель, а не наоборот: ничто в цикле не требует ответа за секунды.
-[Message Batches API](https://docs.claude.com/en/docs/build-with-claude/batch-processing) принимает много запросов
-сразу, отвечает на них в течение 24 часов (обычно гораздо быстрее) и берёт за них половину цены. Но циклу нужен
-ответ, прежде чем отправить следующий запрос, поэтому `course_agent.batch_review` ведёт ревью раундами: каждый
-раунд отправляет ОДИН пакет (batch) со следующим запросом каждого незавершённого ревью, выполняет инструменты
-каждого ответа (правила те же: ответ добавляется целиком, все результаты — одним сообщением, ошибки — с
-`is_error`, ограничение итераций, слияния никогда не подтверждаются) и продолжает, пока не закончатся все циклы.
-Между раундами цикл — это только его список `messages`, который после каждого шага сохраняется в транскрипт:
-`course-agent review --all-open --batch --resume DIR` подхватывает незавершённые ревью оттуда, даже если процесс
-был остановлен. Ниже все открытые merge request проверены обоими способами, с оплаченными токенами.
-"""),
-    code('''from pathlib import Path
+# %% lang="en"
+from pathlib import Path
 from course_agent.batch_review import billed, run_batches, start_loops
 from course_agent.review import reviewer_toolbox
 
@@ -392,8 +422,10 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops):
 for name, usage, batch in (("one request at a time", [u for r in one_by_one for u in r.usage], False),
                            ("in batches", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = billed(usage, batch)
-    print(f"{name:>22}: billed {tokens_in:8.1f} input and {tokens_out:7.1f} output tokens")''',
-         '''from pathlib import Path
+    print(f"{name:>22}: billed {tokens_in:8.1f} input and {tokens_out:7.1f} output tokens")
+
+# %% lang="ru"
+from pathlib import Path
 from course_agent.batch_review import billed, run_batches, start_loops
 from course_agent.review import reviewer_toolbox
 
@@ -407,33 +439,140 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops):
 for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
                            ("пакетами", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = billed(usage, batch)
-    print(f"{name:>17}: оплачено {tokens_in:8.1f} входных и {tokens_out:7.1f} выходных токенов")'''),
-    md("""
-Same verdicts, at half the price per token (the simulated model answers a batch at once; the real API within 24 hours). The
-reviews one at a time also had a warm cache from the reviews above; a batch reads the cache too.
-""", """
-Вердикты те же, а каждый токен стоит вдвое дешевле (симулированная модель отвечает на пакет сразу, настоящий API — в течение
-24 часов). У ревью по одному кэш уже был «прогрет» ревью выше; пакетные запросы тоже читают из кэша.
-"""),
-    *EXERCISE_08,
-    quiz(8),
-    md("""
-## Recap
+    print(f"{name:>17}: оплачено {tokens_in:8.1f} входных и {tokens_out:7.1f} выходных токенов")
 
-- The finished reviewer is the loop of notebook 3, the error handling of 5, the stop reasons of 6 and the gate of 7.
-- Caching the rules and the growing history cuts the billed input of a review several times.
-- The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
-- On a real GitLab the reviewer comments on the changed lines, updates its own review when run again, runs in
-  merge-request pipelines, and reviews every open merge request in batches at half price: between two calls a
-  loop is only its `messages` list, so it can wait as long as the batch takes.
-""", """
-## Итоги
+# %% [markdown] lang="en"
+# Same verdicts, at half the price per token (the simulated model answers a batch at once; the real API within 24 hours). The
+# reviews one at a time also had a warm cache from the reviews above; a batch reads the cache too.
 
-- Готовый ревьюер — это цикл из блокнота 3, обработка ошибок из 5, причины остановки из 6 и шлюз из 7.
-- Кэширование правил и растущей истории в несколько раз сокращает оплачиваемые входные токены ревью.
-- `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся на вас.
-- На настоящем GitLab ревьюер комментирует изменённые строки, при повторном запуске обновляет своё же ревью,
-  работает в пайплайнах merge request и проверяет все открытые merge request пакетами за полцены: между двумя
-  вызовами цикл — это только его список `messages`, поэтому он может ждать сколько угодно долго, пока готовится пакет.
-"""),
-]
+# %% [markdown] lang="ru"
+# Вердикты те же, а каждый токен стоит вдвое дешевле (симулированная модель отвечает на пакет сразу, настоящий API — в течение
+# 24 часов). У ревью по одному кэш уже был «прогрет» ревью выше; пакетные запросы тоже читают из кэша.
+
+# %% [markdown] lang="en"
+# ## Exercise
+#
+# Review all six demo merge requests (482 to 487) with caching on. Put one row per merge request in `rows`,
+# `(pr, verdict, model calls, billed input tokens)`, and print one line per row. Which one costs most, and why?
+
+# %% [markdown] lang="ru"
+# ## Упражнение
+#
+# Проведите ревью всех шести демонстрационных merge request (с 482 по 487) с включённым кэшированием. Сложите
+# в `rows` по строке на каждый: `(pr, вердикт, число вызовов модели, входные токены по тарифу)` — и выведите
+# по строке на каждый. Какой из них обходится дороже всего и почему?
+
+# %% lang="en"
+rows = []  # one (pr, verdict, model calls, billed input tokens) per merge request, 482 to 487
+
+# your code here: review(pr, client=client, cache=True) for each; result.iterations, result.text, billed(result.usage)
+
+# %% lang="ru"
+rows = []  # по строке (pr, вердикт, вызовы модели, входные токены по тарифу) на каждый merge request, 482–487
+
+# ваш код: review(pr, client=client, cache=True) для каждого; result.iterations, result.text, billed(result.usage)
+
+# %% [markdown] lang="en"
+# ### Check your exercise
+#
+# The cell below reads `rows`, then reviews !482 again with the course's reviewer against a fresh sandbox and compares the number of model calls and the verdict with your row. While the cell above is unchanged, it says "not done yet".
+#
+# <details><summary>Hint</summary>
+#
+# `review` returns an `AgentResult`: `result.iterations` is the number of model calls, the last line of `result.text` is the verdict, and `billed(result.usage)` (above) the billed input.
+# </details>
+
+# %% [markdown] lang="ru"
+# ### Проверьте упражнение
+#
+# Ячейка ниже читает `rows`, затем заново проводит ревью !482 ревьюером курса в свежей песочнице и сравнивает число вызовов модели и вердикт с вашей строкой. Пока ячейка выше не изменена, она ответит «пока не сделано».
+#
+# <details><summary>Подсказка</summary>
+#
+# `review` возвращает `AgentResult`: `result.iterations` — число вызовов модели, последняя строка `result.text` — вердикт, а `billed(result.usage)` (выше) — входные токены по тарифу.
+# </details>
+
+# %%
+from course_agent.checks.exercises import check_exercise_8
+
+check_exercise_8(rows)
+
+# %% [markdown] lang="en"
+# The reference solution passes the same check (a spoiler: `show_solution(8)` prints its code).
+
+# %% [markdown] lang="ru"
+# Эталонное решение проходит ту же проверку (спойлер: `show_solution(8)` покажет его код).
+
+# %%
+from course_agent.solutions import exercise_08
+from course_agent.solutions import show_solution
+
+check_exercise_8(exercise_08.solve(client))
+
+# %% [markdown] lang="en"
+# ## Check yourself
+#
+# 1. What does a cache read cost compared with a plain input token?
+#
+# <details><summary>Answer</summary>
+#
+# A tenth (0.1x); a cache write costs 1.25x.
+# </details>
+#
+# 2. What does `tool_runner` not do for you?
+#
+# <details><summary>Answer</summary>
+#
+# Gate the calls: safety stays your job.
+# </details>
+#
+# 3. Where is the whole state of an agent run?
+#
+# <details><summary>Answer</summary>
+#
+# In its `messages` list: save it, and the run can be read and resumed.
+# </details>
+
+# %% [markdown] lang="ru"
+# ## Проверьте себя
+#
+# 1. Сколько стоит чтение из кэша по сравнению с обычным входным токеном?
+#
+# <details><summary>Ответ</summary>
+#
+# Десятую часть (0,1); запись в кэш — 1,25.
+# </details>
+#
+# 2. Чего `tool_runner` за вас не делает?
+#
+# <details><summary>Ответ</summary>
+#
+# Не ставит вызовы на подтверждение: безопасность — по-прежнему ваша забота.
+# </details>
+#
+# 3. Где всё состояние запуска агента?
+#
+# <details><summary>Ответ</summary>
+#
+# В списке `messages`: сохраните его — и запуск можно прочитать и продолжить.
+# </details>
+
+# %% [markdown] lang="en"
+# ## Recap
+#
+# - The finished reviewer is the loop of notebook 3, the error handling of 5, the stop reasons of 6 and the gate of 7.
+# - Caching the rules and the growing history cuts the billed input of a review several times.
+# - The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
+# - On a real GitLab the reviewer comments on the changed lines, updates its own review when run again, runs in
+#   merge-request pipelines, and reviews every open merge request in batches at half price: between two calls a
+#   loop is only its `messages` list, so it can wait as long as the batch takes.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# - Готовый ревьюер — это цикл из блокнота 3, обработка ошибок из 5, причины остановки из 6 и шлюз из 7.
+# - Кэширование правил и растущей истории в несколько раз сокращает оплачиваемые входные токены ревью.
+# - `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся на вас.
+# - На настоящем GitLab ревьюер комментирует изменённые строки, при повторном запуске обновляет своё же ревью,
+#   работает в пайплайнах merge request и проверяет все открытые merge request пакетами за полцены: между двумя
+#   вызовами цикл — это только его список `messages`, поэтому он может ждать сколько угодно долго, пока готовится пакет.

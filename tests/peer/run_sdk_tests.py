@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from course_agent.sandbox import Sandbox  # noqa: E402
+from course_sandbox import Sandbox  # noqa: E402
 
 TEST_FILES = [
     "tests/api_resources/test_messages.py",

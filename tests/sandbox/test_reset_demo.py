@@ -2,7 +2,7 @@
 
 import gitlab
 
-from course_agent.sandbox import Sandbox
+from course_sandbox import Sandbox
 
 
 def test_reset_demo_undoes_merges_and_notes_and_keeps_serving():

@@ -4,7 +4,7 @@ exact prefix (system, tools, earlier messages) it was produced after; the histor
 import anthropic
 import pytest
 
-from course_agent.sandbox import Sandbox
+from course_sandbox import Sandbox
 
 TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request",
           "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}]

@@ -7,8 +7,8 @@ import json
 import math
 
 from sandbox_http import MODEL, raw_post
-from course_agent.sandbox import request_schema
-from course_agent.sandbox.thinking import sign
+from course_sandbox import request_schema
+from course_sandbox.thinking import sign
 
 USE = {"type": "tool_use", "id": "toolu_a", "name": "get_diff", "input": {"pr": 482}}
 TOOLS = [{"name": "get_diff", "description": "diff", "input_schema": {"type": "object"}}]
@@ -270,7 +270,7 @@ def test_missing_anthropic_version_header(sandbox):
 
 def test_every_request_gets_its_own_request_id_the_same_on_every_run(client):
     def ids() -> list[str]:
-        from course_agent.sandbox import Sandbox
+        from course_sandbox import Sandbox
 
         with Sandbox() as sb:
             c = sb.client(max_retries=0)

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from course_agent.sandbox import Sandbox
-from course_agent.sandbox.simulated_model.schema_instance import instance
+from course_sandbox import Sandbox
+from course_sandbox.simulated_model.schema_instance import instance
 
 MODEL = "claude-opus-5"
 
@@ -558,9 +558,9 @@ WORDS = st.one_of(
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schema=input_schemas(), words=WORDS)
 def test_forced_input_always_validates_in_process(schema, words):
-    from course_agent.sandbox.simulated_model import slots
-    from course_agent.sandbox.simulated_model.tool_roles import ToolSpec
-    from course_agent.sandbox.simulated_model.tool_user import tool_input
+    from course_sandbox.simulated_model import slots
+    from course_sandbox.simulated_model.tool_roles import ToolSpec
+    from course_sandbox.simulated_model.tool_user import tool_input
 
     value = tool_input(ToolSpec("tool", "", schema), slots.read(words, "en"))
     jsonschema.validate(value, schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
@@ -594,7 +594,7 @@ NASTY = ["1" + "+1" * 5000, "(" * 300 + "1" + ")" * 300, "9**9**9**9", "1" * 400
 @given(text=st.sampled_from(NASTY) | st.text(alphabet=st.sampled_from(list("0123456789+-*/^%()., @#ORDinПариж")),
                                               max_size=120) | st.text(max_size=100))
 def test_no_words_break_the_reading(text):
-    from course_agent.sandbox.simulated_model import arithmetic, slots
+    from course_sandbox.simulated_model import arithmetic, slots
 
     evidence = slots.read(text, "en")
     json.dumps(evidence.values, allow_nan=False)
@@ -624,8 +624,8 @@ GARBAGE = st.recursive(
        choice=st.sampled_from([None, {"type": "any"}, {"type": "tool", "name": "t"}]), structured=st.booleans())
 def test_no_schema_crashes_the_model(schema, text, choice, structured):
     """The request's validation is another module's job; whatever gets through, the model answers."""
-    from course_agent.sandbox.conversation import merge_turns
-    from course_agent.sandbox.simulated_model import respond
+    from course_sandbox.conversation import merge_turns
+    from course_sandbox.simulated_model import respond
 
     schema = {**schema, "type": "object"}
     body = {"model": MODEL, "max_tokens": 100, "messages": [{"role": "user", "content": text}],

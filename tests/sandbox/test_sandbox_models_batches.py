@@ -8,7 +8,7 @@ import pytest
 from anthropic.types import Model, ModelInfo
 
 from sandbox_http import MODEL
-from course_agent.sandbox.models import KNOWN_MODELS
+from course_sandbox.models import KNOWN_MODELS
 
 HI = [{"role": "user", "content": "Count from 1 to 10"}]
 
@@ -152,7 +152,7 @@ def test_beta_batches(client):
 
 
 def test_the_worker_stops_with_the_sandbox():
-    from course_agent.sandbox import Sandbox
+    from course_sandbox import Sandbox
 
     with Sandbox() as sb:
         sb.client().messages.batches.create(requests=[request("a")])

@@ -13,7 +13,7 @@ from .errors import ApiError, invalid
 from .faults import Fault, Faults
 from .messages_http import MessagesHttp, json_response, read_json
 
-log = logging.getLogger("course_agent.sandbox")
+log = logging.getLogger("course_sandbox")
 
 MAX_BODY_BYTES = 8 * 1024 * 1024
 """Requests above this get 413 (the real services accept more; a course needs no more)."""

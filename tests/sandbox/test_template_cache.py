@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from course_agent.sandbox.demo_gitlab import repository, template_cache
+from course_sandbox.demo_gitlab import repository, template_cache
 
 
 @pytest.fixture
@@ -106,7 +106,7 @@ def test_a_sandbox_starts_whatever_the_cache_is(tmp_path, where):
     blocker.write_text("")
     env = {**os.environ, template_cache.CACHE_ENV: str(blocker / "cache") if where != "off" else "off",
            "TMPDIR": str(tmp_path)}
-    script = ("from course_agent.sandbox import Sandbox\n"
+    script = ("from course_sandbox import Sandbox\n"
               "import gitlab\n"
               "with Sandbox() as sb:\n"
               "    gl = gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token)\n"

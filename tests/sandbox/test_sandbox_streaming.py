@@ -2,7 +2,7 @@
 
 from sandbox_http import MODEL
 from review_material import TOOLS
-from course_agent.sandbox.thinking import verify
+from course_sandbox.thinking import verify
 
 THINKING = {"type": "enabled", "budget_tokens": 1024}
 

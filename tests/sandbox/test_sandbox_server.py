@@ -17,7 +17,7 @@ import pytest
 from anthropic import beta_tool
 
 from sandbox_http import MODEL, raw_post
-from course_agent.sandbox import Sandbox
+from course_sandbox import Sandbox
 from review_material import DIFF_482, FILES, drive
 from terminal import as_at_a_terminal
 
@@ -260,7 +260,7 @@ def test_nonsense_faults_are_refused_and_change_nothing(sandbox, spec):
 
 MEMORY_PROBE = r"""
 import json, sys, urllib.request
-from course_agent.sandbox import Sandbox
+from course_sandbox import Sandbox
 
 def rss_mb():
     with open("/proc/self/status") as status:
@@ -396,7 +396,7 @@ def test_a_non_loopback_host_warns():
 
 
 def test_no_template_directory_is_left_behind(tmp_path):
-    script = "from course_agent.sandbox import Sandbox\nwith Sandbox(): pass\nforgotten = Sandbox().start()\n"
+    script = "from course_sandbox import Sandbox\nwith Sandbox(): pass\nforgotten = Sandbox().start()\n"
     done = subprocess.run([sys.executable, "-c", script], env={**__import__("os").environ, "TMPDIR": str(tmp_path)},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -13,9 +13,9 @@ import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from course_agent.sandbox import Sandbox
-from course_agent.sandbox.demo_gitlab.errors import GitLabError
-from course_agent.sandbox.demo_gitlab.positions import check_position, parse_position
+from course_sandbox import Sandbox
+from course_sandbox.demo_gitlab.errors import GitLabError
+from course_sandbox.demo_gitlab.positions import check_position, parse_position
 
 LINE_CODE_400 = '400 Bad request - Note {:line_code=>["can\'t be blank", "must be a valid line code"]}'
 

@@ -10,7 +10,7 @@ import gitlab
 import pytest
 
 from sandbox_http import raw_post
-from course_agent.sandbox import Sandbox
+from course_sandbox import Sandbox
 
 
 def test_project_by_encoded_path_and_by_numeric_id(gl, sandbox):
@@ -341,7 +341,7 @@ def test_sandboxes_share_what_git_said_about_commits_but_not_their_branches(monk
     """Each sandbox's repository is a copy of one template: answers about commit ids are shared (the same
     id is the same content in every copy), so a second sandbox asks git far less; where a branch points is
     each copy's own, so a merge in one sandbox is not seen by another, even one started afterwards."""
-    from course_agent.sandbox.demo_gitlab.repository import Repository
+    from course_sandbox.demo_gitlab.repository import Repository
 
     asked: list[tuple[str, ...]] = []
     real_git = Repository.git
@@ -388,7 +388,7 @@ def test_a_failure_in_one_copy_of_the_repository_is_not_remembered_for_the_other
     the copy's folder is gone, as when a sandbox stops during a request) is returned, never kept."""
     import shutil
 
-    from course_agent.sandbox.demo_gitlab.repository import fresh_repository
+    from course_sandbox.demo_gitlab.repository import fresh_repository
 
     broken, healthy = fresh_repository(tmp_path / "a"), fresh_repository(tmp_path / "b")
     broken._by_commit.clear()

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sandbox_http import raw_post
 
-from course_agent.sandbox import Sandbox
-from course_agent.sandbox.demo_gitlab.positions import DiffLine, diff_lines
+from course_sandbox import Sandbox
+from course_sandbox.demo_gitlab.positions import DiffLine, diff_lines
 
 LINE_CODE_ERROR = '400 Bad request - Note {:line_code=>["can\'t be blank", "must be a valid line code"]}'
 

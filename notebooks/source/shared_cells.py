@@ -1,0 +1,127 @@
+# %% lang="en" name="setup"
+import os
+
+import anthropic
+from course_agent.client import make_client
+from course_agent.config import model_id
+
+os.environ["COURSE_AGENT_LANGUAGE"] = "en"  # the language of everything course_agent shows
+client = make_client()  # a real anthropic.Anthropic: the offline sandbox, or the live API if ANTHROPIC_API_KEY is set
+MODEL = model_id()
+
+# %% lang="ru" name="setup"
+import os
+
+import anthropic
+from course_agent.client import make_client
+from course_agent.config import model_id
+
+os.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # язык всего, что показывает course_agent
+client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или живой API, если задан ANTHROPIC_API_KEY
+MODEL = model_id()
+
+# %% lang="en" name="gitlab"
+import gitlab
+from course_agent.client import gitlab_settings
+
+url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT, or the sandbox's demo GitLab
+project = gitlab.Gitlab(url, private_token=token).projects.get(project_path)
+print(project.path_with_namespace)
+
+# %% lang="ru" name="gitlab"
+import gitlab
+from course_agent.client import gitlab_settings
+
+url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT или демо-GitLab песочницы
+project = gitlab.Gitlab(url, private_token=token).projects.get(project_path)
+print(project.path_with_namespace)
+
+# %% lang="en" name="review_rules"
+REVIEW_RULES = """You review GitLab merge requests. Start with get_diff. When a change alters a function that is
+used elsewhere, read the files that use it with read_file. Cite findings as path:line.
+End with a line "Verdict: approve." or "Verdict: request changes."
+"""
+
+# %% lang="ru" name="review_rules"
+REVIEW_RULES = """Ты проверяешь merge request в GitLab. Начни с get_diff. Если изменение затрагивает функцию,
+которая используется в других местах, прочитай эти файлы через read_file. Ссылайся на path:line.
+Закончи строкой "Вердикт: можно вливать." или "Вердикт: нужны исправления."
+"""
+
+# %% lang="en" name="tools"
+def get_diff(pr: int) -> str:
+    """The changes of merge request !pr: title, source branch and the diff of every file."""
+    mr = project.mergerequests.get(pr)
+    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
+    for change in mr.changes()["changes"]:
+        parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
+        parts.append(change["diff"] or "(diff too large to show: read the file instead)")
+    return "\n".join(parts)
+
+
+def read_file(path: str, ref: str = "main") -> str:
+    """A whole file of the repository, at a branch or commit."""
+    return project.files.raw(path, ref=ref).decode("utf-8")
+
+
+TOOLS = [
+    {
+        "name": "get_diff",
+        "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
+        "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]},
+    },
+    {
+        "name": "read_file",
+        "description": "Read a whole file from the repository at a branch (default main), for context.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+            "required": ["path"],
+        },
+    },
+]
+FUNCTIONS = {"get_diff": get_diff, "read_file": read_file}
+
+
+def run_tool(name: str, tool_input: dict) -> str:
+    """An ordinary dispatcher: the tool's name picks the function. Nothing AI about it."""
+    return FUNCTIONS[name](**tool_input)
+
+# %% lang="ru" name="tools"
+def get_diff(pr: int) -> str:
+    """Изменения merge request !pr: заголовок, ветка-источник и diff каждого файла."""
+    mr = project.mergerequests.get(pr)
+    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
+    for change in mr.changes()["changes"]:
+        parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
+        parts.append(change["diff"] or "(diff too large to show: read the file instead)")
+    return "\n".join(parts)
+
+
+def read_file(path: str, ref: str = "main") -> str:
+    """Файл репозитория целиком, на ветке или коммите."""
+    return project.files.raw(path, ref=ref).decode("utf-8")
+
+
+TOOLS = [
+    {
+        "name": "get_diff",
+        "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
+        "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]},
+    },
+    {
+        "name": "read_file",
+        "description": "Read a whole file from the repository at a branch (default main), for context.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+            "required": ["path"],
+        },
+    },
+]
+FUNCTIONS = {"get_diff": get_diff, "read_file": read_file}
+
+
+def run_tool(name: str, tool_input: dict) -> str:
+    """Обычный диспетчер: имя инструмента выбирает функцию. Ничего специфичного для ИИ."""
+    return FUNCTIONS[name](**tool_input)
