@@ -11,7 +11,17 @@ def model_id() -> str:
     return os.environ.get("COURSE_AGENT_MODEL") or DEFAULT_MODEL
 
 
-PRESERVED_THINKING_MODEL = "claude-opus-5-5"
+NEWER_MODEL = "claude-opus-5-5"
+"""A model newer than the default, for the demos of what changed: it refuses forced tool use
+(notebook 4) and checks what came before each thinking block sent back (notebook 5)."""
+
+
+def newer_model() -> str:
+    """The newer model of notebook 4's demo: COURSE_AGENT_NEWER_MODEL, else Opus 5.5."""
+    return os.environ.get("COURSE_AGENT_NEWER_MODEL") or NEWER_MODEL
+
+
+PRESERVED_THINKING_MODEL = NEWER_MODEL
 """A model that checks what came before each thinking block sent back (docs: preserved thinking)."""
 
 

@@ -8,6 +8,7 @@ remembers where it came from so that errors name the learner's own indexes.
 from dataclasses import dataclass, field
 
 from . import thinking
+from .model_profiles import profile
 from .errors import invalid
 
 THINKING_MISSING = (
@@ -133,7 +134,7 @@ def check_thinking_binding(body: dict, turns: list[Turn]) -> list[Turn]:
     `thinking.block_binding.prefix_mismatch_behavior: "drop_block"` that block and every later
     thinking block are dropped instead. Other models do not run the check.
     """
-    if body.get("model") not in thinking.PRESERVED_THINKING_MODELS or not any(
+    if not profile(body["model"]).binds_prefix or not any(
             b.get("type") == "thinking" for turn in turns for b in turn.blocks):
         return turns  # nothing to check: no prefix is hashed
     invalid_from = None

@@ -6,11 +6,12 @@ import itertools
 import json
 import threading
 
-from . import output_limits, request_rules, simulated_model, thinking
+from . import output_limits, request_rules, response_thinking, simulated_model, thinking
 from .batches import MessageBatches
 from .conversation import check_thinking, check_thinking_binding, check_tool_pairing, merge_turns
 from .errors import ApiError, invalid
-from .models import KNOWN_MODELS, ModelLimits
+from .model_profiles import Profile
+from .models import KNOWN_MODELS
 from .prompt_cache import PromptCache, count_input
 from .request_schema import first_problem
 
@@ -42,7 +43,7 @@ class MessagesApi:
         """Stop the background work (the batch worker); the sandbox calls this when it stops."""
         self.batches.stop()
 
-    def _limits(self, body: dict) -> ModelLimits:
+    def _limits(self, body: dict) -> Profile:
         limits = KNOWN_MODELS.get(body["model"])
         if limits is None:
             raise ApiError(404, f"model: {body['model']}")
@@ -53,13 +54,15 @@ class MessagesApi:
         if problem:
             raise invalid(problem)
         assert isinstance(body, dict)
-        request_rules.check(body)
         if body.get("thread") is not None:
             raise ApiError(400, THREAD_UNSUPPORTED, details={"error_code": "thread_unsupported_request"})
         limits = self._limits(body)
+        request_rules.check(body, limits)
         turns = merge_turns(body["messages"])
         check_tool_pairing(turns)
-        check_thinking(turns, _thinking_on(body))
+        # Only manual thinking requires the thinking block back before a tool result: an adaptive turn may
+        # have had none (docs: "a simple request can produce no thinking block").
+        check_thinking(turns, request_rules.thinking_mode(body, limits) == "enabled")
         turns = check_thinking_binding(body, turns)
         return body, limits, turns
 
@@ -75,7 +78,7 @@ class MessagesApi:
             raise invalid(f"max_tokens: {max_tokens} > {limits.max_output_tokens}, which is the maximum "
                           f"allowed number of output tokens for {body['model']}")
         budget = (body.get("thinking") or {}).get("budget_tokens")
-        if _thinking_on(body) and budget is not None and max_tokens <= budget:
+        if request_rules.thinking_mode(body, limits) == "enabled" and budget is not None and max_tokens <= budget:
             raise invalid("`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our "
                           "documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
                           "#max-tokens-and-context-window-size")
@@ -95,13 +98,18 @@ class MessagesApi:
                 forced = self.forced.pop(0) if self.forced else None
             if forced is not None:
                 reply = misbehave(forced, reply, turns, new_id)
+        mode = request_rules.thinking_mode(body, limits)
         blocks = list(reply.blocks)
-        if _thinking_on(body) and reply.stop_reason != "refusal" and max_tokens:
-            reasoning = reply.reasoning or "Let me think about how to answer."
-            signature = thinking.sign(reasoning, thinking.continuation_prefix(body, turns))
-            blocks.insert(0, {"type": "thinking", "thinking": reasoning, "signature": signature})
+        continuing = turns[-1].role == "assistant"  # a paused turn resumed: its thinking came before the pause
+        if reply.stop_reason != "refusal" and max_tokens and not continuing:
+            forced = (body.get("tool_choice") or {}).get("type") in ("any", "tool")
+            thought = simulated_model.thoughts(reply, body, turns, request_rules.effort(body, limits),
+                                               adaptive=mode != "enabled")
+            blocks = response_thinking.with_thinking(blocks, thought, mode, limits, forced)
         shaped = output_limits.shape(blocks, reply.stop_reason, max_tokens, window - usage.total_input,
                                      body.get("stop_sequences") or [])
+        display = (body.get("thinking") or {}).get("display") or limits.display
+        shaped.blocks = thinking.signed(body, turns, response_thinking.displayed(shaped.blocks, display))
         if max_tokens == 0:
             shaped.output_tokens = 0
         wire_usage: dict = {
@@ -168,5 +176,3 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
                                       {**use, "id": new_id("toolu_01")}], "tool_use")
     raise ValueError(f"unknown misbehaviour {kind!r}")
 
-
-_thinking_on = request_rules.thinking_on

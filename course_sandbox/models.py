@@ -2,61 +2,25 @@
 `GET /v1/models` lists.
 
 Every model id the installed SDK's `anthropic.types.Model` names is known, plus the sandbox's
-own. The limits are the sandbox's own round figures, chosen by model family to behave like the
-real API (an output cap, a context window, a minimum cacheable prompt); they are not a
-statement about the live models. Release dates are known only for dated ids; the others carry
-the epoch, as the API does for a model whose release date it does not know.
+own; each answers by its row of `model_profiles` (limits, thinking, what it rejects). Release
+dates are known only for dated ids; the others carry the epoch, as the API does for a model whose
+release date it does not know.
 """
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
 
+from .model_profiles import PROFILES, Profile, profile
 from .sdk_params import sdk_model_ids
 
-
-@dataclass(frozen=True)
-class ModelLimits:
-    max_output_tokens: int
-    context_window: int
-    min_cacheable_tokens: int
-
-
-_LARGE = ModelLimits(max_output_tokens=128_000, context_window=1_000_000, min_cacheable_tokens=1024)
-_MEDIUM = ModelLimits(max_output_tokens=64_000, context_window=200_000, min_cacheable_tokens=1024)
-_SMALL = ModelLimits(max_output_tokens=64_000, context_window=200_000, min_cacheable_tokens=2048)
-
-_SANDBOX_MODELS: dict[str, ModelLimits] = {
-    "claude-opus-5": _LARGE,
-    "claude-opus-5-5": _LARGE,
-    "claude-sonnet-5": _LARGE,
-    "claude-sonnet-5-5": _LARGE,
-    "claude-haiku-5-5": _SMALL,
-    "claude-opus-4-8": _MEDIUM,
-    "claude-opus-4-7": _MEDIUM,
-    "claude-opus-4-6": _MEDIUM,
-    "claude-sonnet-4-6": _MEDIUM,
-    "claude-opus-4-5": _MEDIUM,
-    "claude-opus-4-5-20251101": _MEDIUM,
-    "claude-haiku-4-5": _SMALL,
-    "claude-haiku-4-5-20251001": _SMALL,
-}
 LINES = ("haiku", "sonnet", "opus", "fable", "mythos")
 EPOCH = "1970-01-01T00:00:00Z"
 
-
-def limits_by_family(model_id: str) -> ModelLimits:
-    """Limits for a model the sandbox has no figures of its own for: Haiku small, 4.x medium, the rest large."""
-    if "haiku" in model_id:
-        return _SMALL
-    return _MEDIUM if re.search(r"-4-\d", model_id) else _LARGE
-
-
-KNOWN_MODELS: dict[str, ModelLimits] = {
-    **{model: _SANDBOX_MODELS.get(model) or limits_by_family(model) for model in sdk_model_ids()},
-    **_SANDBOX_MODELS,
+KNOWN_MODELS: dict[str, Profile] = {
+    **{model: profile(model) for model in sdk_model_ids()},
+    **PROFILES,
 }
-"""Every model /v1/messages accepts, with its limits: the SDK's list first, in its order."""
+"""Every model /v1/messages accepts, with its profile: the SDK's list first, in its order."""
 
 
 def _deprecations() -> dict[str, str]:

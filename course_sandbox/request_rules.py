@@ -1,6 +1,7 @@
-"""Rules the Messages API enforces across fields of a request that is otherwise well formed:
-thinking and sampling, tool names and schemas, numbers that are not numbers, empty text,
-and a prefill that ends in whitespace. Each raises the API's 400 with its wording.
+"""Rules the Messages API enforces across fields of a request that is otherwise well formed, for
+the model it names (`model_profiles`): thinking types, effort, forced tool use, sampling, prefill;
+tool names and schemas, numbers that are not numbers, empty text, and a prefill that ends in
+whitespace. Each raises the API's 400 with its wording.
 
 Wording: where the real API's message is known (seen in its answers), it is used verbatim;
 where it is not, the sentence is written in the API's style and marked so below.
@@ -16,12 +17,17 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from .errors import invalid
+from .model_profiles import (BETWEEN_TOOLS_REJECTED, EFFORT_WITHOUT_THINKING, FORCED_TOOL_REJECTED, PREFILL_REJECTED,
+                             SAMPLING_DEPRECATED, Profile, effort_rank)
 
 _THINKING_DOCS = ("Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/"
                   "extended-thinking#important-considerations-when-using-extended-thinking")
 TEMPERATURE_WITH_THINKING = ("`temperature` may only be set to 1 when thinking is enabled or in adaptive mode. "
                              + _THINKING_DOCS)
 TOP_K_WITH_THINKING = f"`top_k` must be unset when thinking is enabled. {_THINKING_DOCS}"
+# API style: the docs give the range (0.95-1) but no wording.
+TOP_P_WITH_THINKING = f"`top_p` must be between 0.95 and 1 when thinking is enabled. {_THINKING_DOCS}"
+TEMPERATURE_AND_TOP_P = "`temperature` and `top_p` cannot both be specified for this model. Please use only one."
 FORCED_TOOL_WITH_THINKING = "Thinking may not be enabled when tool_choice forces tool use."
 DUPLICATE_TOOL_NAMES = "tools: Tool names must be unique."
 EMPTY_TEXT = "messages: text content blocks must be non-empty"
@@ -34,23 +40,35 @@ INVALID_INPUT_SCHEMA = ("tools.{i}.custom.input_schema: JSON schema is invalid. 
 NOT_FINITE = "{field}: Input should be a finite number"  # pydantic's wording, which the API's field errors use
 
 
-def thinking_on(body: dict) -> bool:
-    return isinstance(body.get("thinking"), dict) and body["thinking"].get("type") in ("enabled", "adaptive")
+def thinking_mode(body: dict, model: Profile) -> str:
+    """How the model thinks on this request: "adaptive", "enabled", "between_tools" or "disabled".
+    A request that does not say gets the model's default (adaptive where thinking is on by default)."""
+    asked = (body.get("thinking") or {}).get("type") if isinstance(body.get("thinking"), dict) else None
+    if asked:
+        return asked
+    return "adaptive" if model.thinking in ("on", "always") else "disabled"
 
 
-def check(body: dict) -> None:
-    """Raise the API's 400 for the first rule the (schema-valid) body breaks."""
+def effort(body: dict, model: Profile) -> str:
+    """The effort in effect: the request's `output_config.effort`, else the model's default."""
+    config = body.get("output_config")
+    asked = config.get("effort") if isinstance(config, dict) else None
+    return asked or model.effort or "high"
+
+
+def check(body: dict, model: Profile) -> None:
+    """Raise the API's 400 for the first rule the (schema-valid) body breaks on this model."""
     for field in ("temperature", "top_p"):
         value = body.get(field)
         if isinstance(value, float) and not math.isfinite(value):
             raise invalid(NOT_FINITE.format(field=field))
-    if thinking_on(body):
-        if body.get("temperature") is not None and body["temperature"] != 1:
-            raise invalid(TEMPERATURE_WITH_THINKING)
-        if body.get("top_k") is not None:
-            raise invalid(TOP_K_WITH_THINKING)
-        if (body.get("tool_choice") or {}).get("type") in ("any", "tool"):
-            raise invalid(FORCED_TOOL_WITH_THINKING)
+    _check_thinking(body, model)
+    forced = (body.get("tool_choice") or {}).get("type") in ("any", "tool")
+    if forced and not model.forced_tools:
+        raise invalid(FORCED_TOOL_REJECTED)
+    _check_sampling(body, model)
+    if thinking_mode(body, model) == "enabled" and forced:
+        raise invalid(FORCED_TOOL_WITH_THINKING)
     tools = body.get("tools") or []
     names = [tool["name"] for tool in tools if isinstance(tool.get("name"), str)]
     if len(names) != len(set(names)):
@@ -69,6 +87,57 @@ def check(body: dict) -> None:
         last = _blocks(messages[-1]["content"])
         if last and last[-1].get("type") == "text" and last[-1]["text"] != last[-1]["text"].rstrip():
             raise invalid(TRAILING_WHITESPACE)
+        # A prefill is a final assistant turn the model should go on writing; a paused server-tool turn
+        # sent back to be resumed (pause_turn) is not one.
+        prefill = bool(last) and last[-1].get("type") in ("text", "thinking", "redacted_thinking")
+        if prefill and (model.prefill == "rejected" or
+                        (model.prefill == "without-thinking" and thinking_mode(body, model) != "disabled")):
+            raise invalid(PREFILL_REJECTED)
+
+
+def _check_thinking(body: dict, model: Profile) -> None:
+    """The thinking types a model refuses, `between_tools`' own limits, and effort with thinking off."""
+    mode = thinking_mode(body, model)
+    refused = model.rejects(mode)
+    if refused:
+        raise invalid(refused)
+    sent = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}
+    if mode == "between_tools":
+        if not model.between_tools:
+            raise invalid(BETWEEN_TOOLS_REJECTED)
+        for extra in sorted(set(sent) - {"type"}):
+            raise invalid(f"thinking.between_tools.{extra}: Extra inputs are not permitted")
+    if mode == "disabled" and "display" in sent:  # API style: the docs give no wording
+        raise invalid("thinking.disabled.display: Extra inputs are not permitted")
+    thinking_off = mode == "between_tools" or (mode == "disabled" and model.disabled_up_to)
+    level = effort(body, model)
+    if thinking_off and effort_rank(level) > effort_rank(model.disabled_up_to or "high"):
+        raise invalid(EFFORT_WITHOUT_THINKING.format(effort=level))
+
+
+def _check_sampling(body: dict, model: Profile) -> None:
+    """temperature/top_p/top_k as the model takes them (deprecated on today's models)."""
+    sent = {name: body[name] for name in ("temperature", "top_p", "top_k") if body.get(name) is not None}
+    if not sent or model.sampling == "accepted":
+        return
+    if model.sampling == "deprecated":
+        defaults = {"temperature": 1, "top_p": 1}
+        for name, value in sent.items():
+            if name not in defaults or value != defaults[name]:
+                raise invalid(SAMPLING_DEPRECATED.format(param=name))
+    elif model.sampling == "haiku-5-5":  # only temperature 1 or top_p 0.99, each alone
+        if len(sent) > 1 or sent not in ({"temperature": 1}, {"top_p": 0.99}):
+            raise invalid(SAMPLING_DEPRECATED.format(param=next(iter(sent))))
+    elif model.sampling == "without-thinking":
+        if thinking_mode(body, model) in ("enabled", "adaptive"):
+            if sent.get("temperature", 1) != 1:
+                raise invalid(TEMPERATURE_WITH_THINKING)
+            if "top_k" in sent:
+                raise invalid(TOP_K_WITH_THINKING)
+            if not 0.95 <= sent.get("top_p", 1) <= 1:
+                raise invalid(TOP_P_WITH_THINKING)
+        if model.effort is None and "temperature" in sent and "top_p" in sent:  # Haiku 4.5
+            raise invalid(TEMPERATURE_AND_TOP_P)
 
 
 def _blocks(content: str | list) -> list[dict]:

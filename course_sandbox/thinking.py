@@ -15,9 +15,6 @@ import json
 from collections.abc import Iterator
 
 _KEY = b"course-agent-sandbox/thinking-signature/v1"
-PRESERVED_THINKING_MODELS = frozenset({
-    "claude-fable-5-1", "claude-fable-5-2", "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5"})
-"""Models that run the prefix check (the docs list them; Mythos records the binding but does not check it)."""
 
 
 def _mac(data: bytes) -> bytes:
@@ -86,10 +83,16 @@ def prefixes(body: dict, turns: list) -> Iterator[tuple[int, int, str]]:
             yield k, j, digest.hexdigest()
 
 
-def continuation_prefix(body: dict, turns: list) -> str:
-    """The prefix of a block the model produces now: after every turn sent, in a new assistant turn
-    (or inside the final assistant turn, when the request ends with one)."""
+def signed(body: dict, turns: list, blocks: list[dict]) -> list[dict]:
+    """The response's blocks with every thinking block signed over its text as sent and over everything
+    before it: the request, then the blocks of this response that come before it."""
     *_, (_, _, digest) = _walk(body, turns)
     if not turns or turns[-1].role != "assistant":
         digest.update(_encode({"role": "assistant"}))
-    return digest.hexdigest()
+    out = []
+    for block in blocks:
+        if block["type"] == "thinking":
+            block = {**block, "signature": sign(block["thinking"], digest.hexdigest())}
+        digest.update(_encode(block))
+        out.append(block)
+    return out

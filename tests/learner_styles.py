@@ -184,11 +184,13 @@ async def async_loop(pr):
     raise RuntimeError("too many turns")
 
 
-def thinking_loop(pr, keep_thinking=True):
+def thinking_loop(pr, keep_thinking=True, model=MODEL, thinking=None):
+    """Thinking shown (summarized) on today's model; `model`/`thinking` give an older model's manual thinking."""
     history = [{"role": "user", "content": f"Review MR {pr}."}]
     for _ in range(10):
-        response = claude.messages.create(model=MODEL, max_tokens=16000, system=SYSTEM, tools=TOOL_SPECS,
-                                          thinking={"type": "enabled", "budget_tokens": 4000}, messages=history)
+        response = claude.messages.create(model=model, max_tokens=16000, system=SYSTEM, tools=TOOL_SPECS,
+                                          thinking=thinking or {"type": "adaptive", "display": "summarized"},
+                                          messages=history)
         if not keep_thinking:
             content = [b for b in response.content if b.type in ("text", "tool_use")]
             response = response.model_copy(update={"content": content})

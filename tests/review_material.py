@@ -95,3 +95,8 @@ def drive(client, task, tools=TOOLS, answer=default_answer, max_iterations=10, s
         else:
             messages.append({"role": "user", "content": results})
     raise AssertionError("the loop did not finish")
+
+
+def text_of(message) -> str:
+    """A response's text blocks, joined: what a reader means by "the answer", whatever blocks precede it."""
+    return "".join(block.text for block in message.content if block.type == "text")

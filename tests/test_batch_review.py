@@ -39,8 +39,9 @@ def reviews_printed(out: str) -> dict[int, str]:
 
 
 def assert_replays(sb, path: Path) -> None:
-    """The transcript is a valid Messages conversation: the API accepts it as `messages`."""
-    messages = transcripts.load(path)
+    """The transcript is a valid Messages conversation: the API accepts it as `messages`, with the next user
+    turn after it (it ends with the model's answer, and today's models take no assistant prefill)."""
+    messages = [*transcripts.load(path), {"role": "user", "content": "Thank you."}]
     tools = GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project).tools()
     counted = sb.client().messages.count_tokens(model=model_id(), system=REVIEW_RULES, messages=messages,
                                                 tools=[t.to_param() for t in tools])

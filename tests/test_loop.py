@@ -53,7 +53,7 @@ def test_review_of_482_follows_the_lesson(client, toolbox, tmp_path):
     roles = [m["role"] for m in result.messages]
     assert roles == ["user", "assistant", "user", "assistant", "user", "assistant"]
     # rule 1: the assistant's content goes back whole, as the SDK's own blocks
-    assert [b.type for b in result.messages[1]["content"]] == ["text", "tool_use"]
+    assert [b.type for b in result.messages[1]["content"]] == ["thinking", "text", "tool_use"]
     # rule 2: the results of a turn are one user message
     assert [b["type"] for b in result.messages[2]["content"]] == ["tool_result"]
     assert load(tmp_path / "t.jsonl") == json.loads(json.dumps(
@@ -91,9 +91,10 @@ def test_max_tokens_is_an_error_and_the_cut_tool_call_never_runs(client, sandbox
                             {"type": "object", "properties": {"pr": {"type": "integer"}}},
                             lambda **kw: ran.append(kw) or "diff")])
     with pytest.raises(MaxTokensReached, match="raise max_tokens") as caught:
-        run_agent(client, "Review PR #482", toolbox, max_tokens=17)
+        run_agent(client, "Review PR #482", toolbox, max_tokens=17, thinking={"type": "disabled"})
     assert ran == []
-    assert caught.value.response.content[-1].type == "tool_use"
+    *_, cut = caught.value.response.content  # the cut falls in the tool call (thinking off here)
+    assert cut.type == "tool_use"
     assert caught.value.messages == [{"role": "user", "content": "Review PR #482"}]
 
 

@@ -84,8 +84,8 @@ def test_the_view_follows_a_plain_loop(sandbox):
     assert len(view.card_values()) == len(messages) == 6
     text = view.text().splitlines()
     assert text[0] == "MessagesView: 6 messages"
-    assert text[2].startswith("  2 assistant (tool_use): text") and "tool_use get_diff [toolu_01" in text[2]
-    assert text[6].startswith("  6 assistant (end_turn): text 'Review of !482")
+    assert text[2].startswith("  2 assistant (tool_use): thinking, text") and "tool_use get_diff [toolu_01" in text[2]
+    assert text[6].startswith("  6 assistant (end_turn): thinking, text 'Review of !482")
     card = view.card_values()[1]
     assert "iteration 1" in card and "stop_reason tool_use" in card and "cache read" in card
 

@@ -21,5 +21,6 @@ def solve(client, language: str | None = None):
     )
     print("stop_reason:  ", counting.stop_reason)          # stop_sequence, not end_turn
     print("stop_sequence:", repr(counting.stop_sequence))  # which of our stop sequences was met: '5'
-    print("text:         ", repr(counting.content[0].text))  # '1, 2, 3, 4, ': the "5" itself is not in the text
+    text = "".join(block.text for block in counting.content if block.type == "text")  # blocks by type, never content[0]
+    print("text:         ", repr(text))  # '1, 2, 3, 4, ': the "5" itself is not in the text
     return counting

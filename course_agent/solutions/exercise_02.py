@@ -67,5 +67,5 @@ def solve(client, project, language: str | None = None):
                 results.append({"type": "tool_result", "tool_use_id": block.id,
                                 "content": FUNCTIONS[block.name](**block.input)})
         messages.append({"role": "user", "content": results})  # all results of the turn in ONE message
-    print(response.content[-1].text)
+    print("\n".join(block.text for block in response.content if block.type == "text"))  # text blocks by type
     return TOOLS, messages

@@ -10,8 +10,9 @@ from ..conversation import Turn
 from . import chat, policy, reviewer, structured, tool_roles, tool_user, web_search
 from .history import language, task_turn
 from .reply import NewId, Reply
+from .thoughts import thoughts
 
-__all__ = ["Reply", "respond"]
+__all__ = ["Reply", "respond", "thoughts"]
 
 
 def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:

@@ -65,30 +65,32 @@ print(type(client).__name__, MODEL)
 response = client.messages.create(
     model=MODEL,
     max_tokens=1000,
-    messages=[{"role": "user", "content": "What is 6 * 7?"}],
+    messages=[{"role": "user", "content": "What is 6 * 7? Show how you got it."}],
 )
-print(response.content[0].text)
+print([block.type for block in response.content])
+print("\n".join(block.text for block in response.content if block.type == "text"))
 
 # %% lang="ru"
 response = client.messages.create(
     model=MODEL,
     max_tokens=1000,
-    messages=[{"role": "user", "content": "Сколько будет 6 * 7?"}],
+    messages=[{"role": "user", "content": "Сколько будет 6 * 7? Покажи, как считал."}],
 )
-print(response.content[0].text)
+print([block.type for block in response.content])
+print("\n".join(block.text for block in response.content if block.type == "text"))
 
 # %% [markdown] lang="en"
 # ## What a response is made of
 #
-# The answer is not a string: `content` is a list of **blocks**, each with a `type`. Today there is one
-# `text` block; soon there will be `tool_use` blocks too. `stop_reason` says why the model stopped,
-# and `usage` counts the tokens you pay for.
+# The answer is not a string: `content` is a list of **blocks**, each with a `type`. Here there are two,
+# `thinking` and then `text`; soon there will be `tool_use` blocks too. `stop_reason` says why the model
+# stopped, and `usage` counts the tokens you pay for.
 
 # %% [markdown] lang="ru"
 # ## Из чего состоит ответ
 #
-# Ответ — это не строка: `content` — список **блоков**, у каждого есть `type`. Сейчас здесь один блок
-# `text`; скоро появятся и блоки `tool_use`. `stop_reason` говорит, почему модель остановилась,
+# Ответ — это не строка: `content` — список **блоков**, у каждого есть `type`. Здесь их два: `thinking`,
+# а за ним `text`; скоро появятся и блоки `tool_use`. `stop_reason` говорит, почему модель остановилась,
 # а `usage` считает токены, за которые вы платите.
 
 # %%
@@ -106,6 +108,64 @@ print("usage:      ", response.usage.input_tokens, "in,", response.usage.output_
 
 # %%
 print(response.model_dump_json(indent=2, exclude_none=True))
+
+# %% [markdown] lang="en"
+# ## The thinking block: first in the list, empty, and it goes back
+#
+# On today's models thinking is on by default (adaptive thinking): before answering anything worth
+# thinking about, the model thinks, and the response **starts** with one or more `thinking` blocks.
+# By default (`thinking.display` is `"omitted"`) you are not sent the reasoning itself: `thinking` is an
+# empty string, and `signature` carries the reasoning, sealed. You still pay for it: it is counted in
+# `output_tokens`. Two habits follow, for every cell of this course and for your own code:
+#
+# - **Select blocks by `type`**, never by position: `response.content[0]` is often the thinking block,
+#   and `.text` on it fails.
+# - **Send the response back whole.** Once a conversation goes on (notebook 2 on), the model's response
+#   goes into the history exactly as it came, thinking blocks and their signatures included: the API
+#   checks them, and a changed or dropped block is an error. This is the lesson's first rule, and on
+#   today's models every response exercises it.
+#
+# A simple message may get no thinking at all: adaptive thinking decides per request.
+
+# %% [markdown] lang="ru"
+# ## Блок рассуждения: первый в списке, пустой, и его нужно вернуть
+#
+# У современных моделей рассуждение включено по умолчанию (адаптивное рассуждение): прежде чем ответить
+# на вопрос, над которым стоит подумать, модель рассуждает, и ответ **начинается** с одного или нескольких
+# блоков `thinking`. По умолчанию (`thinking.display` равно `"omitted"`) само рассуждение вам не
+# присылают: `thinking` — пустая строка, а рассуждение в запечатанном виде лежит в `signature`. Платите
+# вы за него всё равно: оно входит в `output_tokens`. Отсюда две привычки — для каждой ячейки курса и для
+# вашего собственного кода:
+#
+# - **Выбирайте блоки по `type`**, а не по позиции: `response.content[0]` часто оказывается блоком
+#   рассуждения, и `.text` на нём падает.
+# - **Возвращайте ответ целиком.** Когда разговор продолжается (со второго блокнота), ответ модели
+#   попадает в историю ровно таким, каким пришёл, вместе с блоками рассуждения и их подписями: API их
+#   проверяет, и изменённый или выброшенный блок — это ошибка. Это первое правило урока, и у современных
+#   моделей его проверяет каждый ответ.
+#
+# На простое сообщение модель может не рассуждать вовсе: адаптивное рассуждение решает это для каждого запроса.
+
+# %%
+for block in response.content:
+    if block.type == "thinking":
+        print(f"thinking: {block.thinking!r}, signature: {len(block.signature)} characters")
+    elif block.type == "text":
+        print(f"text: {block.text!r}")
+
+
+def text_of(message) -> str:
+    """The answer's text: every text block, whatever blocks come before them."""
+    return "\n".join(block.text for block in message.content if block.type == "text")
+
+
+# %% lang="en"
+hello = client.messages.create(model=MODEL, max_tokens=1000, messages=[{"role": "user", "content": "Hello!"}])
+print([block.type for block in hello.content], text_of(hello))
+
+# %% lang="ru"
+hello = client.messages.create(model=MODEL, max_tokens=1000, messages=[{"role": "user", "content": "Привет!"}])
+print([block.type for block in hello.content], text_of(hello))
 
 # %% [markdown] lang="en"
 # ## The model has no hands
@@ -128,7 +188,7 @@ response = client.messages.create(
     messages=[{"role": "user", "content": "Review pull request #482."}],
 )
 print(response.stop_reason)
-print(response.content[0].text)
+print(text_of(response))
 
 # %% lang="ru"
 response = client.messages.create(
@@ -137,19 +197,22 @@ response = client.messages.create(
     messages=[{"role": "user", "content": "Проверь pull request #482."}],
 )
 print(response.stop_reason)
-print(response.content[0].text)
+print(text_of(response))
 
 # %% [markdown] lang="en"
 # ## Break it, then fix it: a budget too small
 #
-# `max_tokens` caps the answer. Set it too low and the answer is cut in the middle, and
+# `max_tokens` caps everything the model writes, **thinking included**: the model thinks first, and the
+# answer gets what is left. Set it too low and the answer is cut in the middle (or never starts), and
 # `stop_reason` says `max_tokens`. Nothing fails loudly: only `stop_reason` tells you.
 
 # %% [markdown] lang="ru"
 # ## Сломаем и починим: слишком маленький бюджет
 #
-# `max_tokens` ограничивает длину ответа. Задайте слишком маленькое значение — и ответ оборвётся
-# на середине, а `stop_reason` будет `max_tokens`. Исключения не будет — об обрыве скажет только `stop_reason`.
+# `max_tokens` ограничивает всё, что пишет модель, **включая рассуждение**: сначала модель рассуждает,
+# а ответу достаётся то, что осталось. Задайте слишком маленькое значение — и ответ оборвётся на середине
+# (или даже не начнётся), а `stop_reason` будет `max_tokens`. Исключения не будет — об обрыве скажет только
+# `stop_reason`.
 
 # %% lang="en"
 short = client.messages.create(
@@ -157,8 +220,8 @@ short = client.messages.create(
     max_tokens=30,
     messages=[{"role": "user", "content": "Explain the agent loop in detail."}],
 )
-print(short.stop_reason)
-print(short.content[0].text)
+print(short.stop_reason, short.usage.output_tokens)
+print([block.type for block in short.content], repr(text_of(short)))
 
 # %% lang="ru"
 short = client.messages.create(
@@ -166,8 +229,8 @@ short = client.messages.create(
     max_tokens=30,
     messages=[{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}],
 )
-print(short.stop_reason)
-print(short.content[0].text)
+print(short.stop_reason, short.usage.output_tokens)
+print([block.type for block in short.content], repr(text_of(short)))
 
 # %% [markdown] lang="en"
 # The fix is to give the answer room (and, in an agent, to treat `max_tokens` as an error, never as a
@@ -184,7 +247,7 @@ full = client.messages.create(
     messages=[{"role": "user", "content": "Explain the agent loop in detail."}],
 )
 print(full.stop_reason, "-", full.usage.output_tokens, "output tokens")
-print(full.content[0].text)
+print(text_of(full))
 
 # %% lang="ru"
 full = client.messages.create(
@@ -192,8 +255,8 @@ full = client.messages.create(
     max_tokens=2000,
     messages=[{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}],
 )
-print(full.stop_reason, "-", full.usage.output_tokens, "output tokens")
-print(full.content[0].text)
+print(full.stop_reason, "-", full.usage.output_tokens, "выходных токенов")
+print(text_of(full))
 
 # %% [markdown] lang="en"
 # ## Exercise
@@ -310,12 +373,14 @@ check_exercise_1(exercise_01.solve(client))
 # ## Recap
 #
 # - One call: model, `max_tokens`, `messages` in; a `Message` out.
-# - The answer is a list of content blocks; `stop_reason` says why it ended; `usage` is what you pay.
+# - The answer is a list of content blocks, often starting with thinking: select them by `type`;
+#   `stop_reason` says why it ended; `usage` is what you pay (thinking included).
 # - The model only reads and writes text. Everything it "does" will be done by your code.
 
 # %% [markdown] lang="ru"
 # ## Итоги
 #
 # - Один вызов: на входе модель, `max_tokens`, `messages`; на выходе — `Message`.
-# - Ответ — это список блоков контента; `stop_reason` говорит, почему он закончился; `usage` — то, за что вы платите.
+# - Ответ — это список блоков контента, и часто первым идёт рассуждение: выбирайте блоки по `type`;
+#   `stop_reason` говорит, почему ответ закончился; `usage` — то, за что вы платите (рассуждение тоже).
 # - Модель только читает и пишет текст. Всё, что она «делает», будет делать ваш код.

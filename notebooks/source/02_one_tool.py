@@ -197,7 +197,7 @@ show(messages)
 # %%
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=messages)
 print("stop_reason:", response.stop_reason)
-print(response.content[0].text)
+print("\n".join(block.text for block in response.content if block.type == "text"))
 
 # %% [markdown] lang="en"
 # ## Break it, then fix it: a result with no request

@@ -140,7 +140,7 @@ messages.append({"role": "assistant", "content": second.content})
 messages.append({"role": "user", "content": run_all(calls)})
 third = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=messages)
 print(third.stop_reason)
-print(third.content[0].text)
+print("\n".join(block.text for block in third.content if block.type == "text"))
 
 # %% [markdown] lang="en"
 # ## Break it: split the results
@@ -234,7 +234,7 @@ loop(history, split=False)
 # `{"type": "any"}` (some tool, it picks which), `{"type": "tool", "name": ...}` (that one) or
 # `{"type": "none"}` (no tools this time). With `"disable_parallel_tool_use": true` it asks for at most one
 # call per response, so the same review takes more round trips (docs: *Tool use*, "Forcing tool use" and
-# "Parallel tool use"). Forced tool use cannot be combined with extended thinking.
+# "Parallel tool use"). Forcing depends on the model: more on that right below.
 
 # %% [markdown] lang="ru"
 # ## Как модель пользуется инструментами: `tool_choice`
@@ -243,14 +243,17 @@ loop(history, split=False)
 # сама), `{"type": "any"}` (какой-нибудь инструмент на её выбор), `{"type": "tool", "name": ...}` (именно этот)
 # или `{"type": "none"}` (на этот раз без инструментов). С `"disable_parallel_tool_use": true` она просит не
 # больше одного вызова за ответ, и то же ревью требует больше обращений к API (документация: *Tool use*,
-# разделы «Forcing tool use» и «Parallel tool use»). Принудительный вызов инструмента несовместим с
-# расширенным рассуждением.
+# разделы «Forcing tool use» и «Parallel tool use»). Принудительный вызов зависит от модели — об этом чуть ниже.
 
 # %% lang="en"
 task = [{"role": "user", "content": "Review merge request !484."}]
 for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read_file"}, {"type": "none"}):
-    reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
-                                   tool_choice=choice, messages=task)
+    try:
+        reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
+                                       tool_choice=choice, messages=task)
+    except anthropic.BadRequestError as error:  # a model that refuses forced tool use
+        print(f"{str(choice):40} -> 400: {error.body['error']['message']}")
+        continue
     print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
 
 one_at_a_time = [{"role": "user", "content": "Review merge request !484."}]
@@ -259,12 +262,58 @@ loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_
 # %% lang="ru"
 task = [{"role": "user", "content": "Проверь merge request !484."}]
 for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read_file"}, {"type": "none"}):
-    reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
-                                   tool_choice=choice, messages=task)
+    try:
+        reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
+                                       tool_choice=choice, messages=task)
+    except anthropic.BadRequestError as error:  # модель, которая не принимает принудительный вызов
+        print(f"{str(choice):40} -> 400: {error.body['error']['message']}")
+        continue
     print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
 
 one_at_a_time = [{"role": "user", "content": "Проверь merge request !484."}]
 loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_tool_use": True})
+
+# %% [markdown] lang="en"
+# ### Break it: a model that refuses forcing
+#
+# Forced tool use is a per-model feature. Opus 5 and the models before it accept `any` and `tool` (but not
+# together with manual extended thinking); Opus 5.5, Sonnet 5.5 and the Fable and Mythos 5.1 models refuse
+# both with a 400, whatever the thinking setting; Haiku 5.5 accepts them and skips thinking for that call.
+# Here is the newer Opus:
+
+# %% [markdown] lang="ru"
+# ### Сломаем: модель, которая не принимает принуждение
+#
+# Принудительный вызов инструмента поддерживают не все модели. Opus 5 и модели до него принимают `any` и `tool`
+# (но не вместе с ручным расширенным рассуждением); Opus 5.5, Sonnet 5.5, а также Fable и Mythos 5.1 отвечают
+# на оба варианта ошибкой 400 при любых настройках рассуждения; Haiku 5.5 принимает их и на этот вызов не
+# рассуждает. Вот что отвечает более новый Opus:
+
+# %% tags=["raises-exception"]
+from course_agent.config import newer_model
+
+client.messages.create(model=newer_model(), max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
+                       tool_choice={"type": "any"}, messages=task)
+
+# %% [markdown] lang="en"
+# What to do instead: leave `tool_choice` at `auto` and say in the request which tool comes first (the model
+# follows clear instructions); when what you really want is an answer of a given shape, ask for structured
+# output (`output_config={"format": ...}`) rather than forcing a tool.
+
+# %% [markdown] lang="ru"
+# Что делать вместо этого: оставьте `tool_choice` равным `auto` и скажите в запросе, с какого инструмента
+# начать (ясным указаниям модель следует); а если на самом деле нужен ответ заданной формы, просите
+# структурированный вывод (`output_config={"format": ...}`), а не принудительный вызов инструмента.
+
+# %% lang="en"
+asked = [{"role": "user", "content": "Review merge request !484. Start with get_diff."}]
+reply = client.messages.create(model=newer_model(), max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=asked)
+print(reply.stop_reason, [(block.name, block.input) for block in reply.content if block.type == "tool_use"])
+
+# %% lang="ru"
+asked = [{"role": "user", "content": "Проверь merge request !484. Начни с get_diff."}]
+reply = client.messages.create(model=newer_model(), max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=asked)
+print(reply.stop_reason, [(block.name, block.input) for block in reply.content if block.type == "tool_use"])
 
 # %% [markdown] lang="en"
 # ## Exercise

@@ -58,7 +58,7 @@ def review(pr_number: int, tool_runner, keep="all", max_iterations: int = 20) ->
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                           messages=messages)
         if response.stop_reason == "end_turn":
-            return response.content[-1].text
+            return "\n".join(block.text for block in response.content if block.type == "text")
         content = response.content if keep == "all" else [b for b in response.content if b.type == "text"]
         messages.append({"role": "assistant", "content": content})
         messages.append({"role": "user", "content": [
@@ -85,7 +85,7 @@ def review(pr_number: int, tool_runner, keep="all", max_iterations: int = 20) ->
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                           messages=messages)
         if response.stop_reason == "end_turn":
-            return response.content[-1].text
+            return "\n".join(block.text for block in response.content if block.type == "text")
         content = response.content if keep == "all" else [b for b in response.content if b.type == "text"]
         messages.append({"role": "assistant", "content": content})
         messages.append({"role": "user", "content": [
@@ -138,34 +138,52 @@ review(482, run_tool_safely, keep="text")
 print(review(482, run_tool_safely, keep="all"))
 
 # %% [markdown] lang="en"
-# ## Thinking blocks go back too
+# ## Thinking: adaptive, with effort and display
 #
-# With extended thinking on, a response starts with a `thinking` block: the model's reasoning, with a
-# `signature`. It belongs to the response like the `tool_use` after it, so it goes into the history whole and
-# unchanged: while a tool call is answered, the API wants the thinking that came before it, and checks the
-# signature (docs: *Extended thinking*, "Preserving thinking blocks"). `budget_tokens` caps the reasoning and
-# must be below `max_tokens`. Sometimes the reasoning comes as `redacted_thinking`, an encrypted `data` field:
-# it goes back the same way. The live view below shows the thinking block folded, before the call.
+# On today's models you do not switch thinking on: it is on by default, and you tune it.
+#
+# - `thinking={"type": "adaptive"}` (the default here): the model decides per request whether and how much to think.
+# - `output_config={"effort": ...}`: `low`, `medium`, `high`, `xhigh` or `max`. More effort, more thinking, more
+#   output tokens billed (the default differs by model: `high` on Opus 5, `medium` on Opus 5.5).
+# - `thinking.display`: `"omitted"` (the default: an empty `thinking` text, the reasoning sealed in the
+#   `signature`) or `"summarized"` (a summary you can read).
+#
+# Whatever you choose, a thinking block belongs to the response like the `tool_use` after it: it goes into
+# the history whole and unchanged, and the API checks its signature. Sometimes the reasoning comes as
+# `redacted_thinking`, an encrypted `data` field: it goes back the same way. The live view below shows the
+# thinking block folded, before the call.
 
 # %% [markdown] lang="ru"
-# ## Блоки рассуждения тоже возвращаются
+# ## Рассуждение: адаптивное, с effort и display
 #
-# Если включено расширенное рассуждение (extended thinking), ответ начинается с блока `thinking`: это
-# рассуждение модели с подписью `signature`. Он такая же часть ответа, как `tool_use` после него, поэтому
-# попадает в историю целиком и без изменений: пока вы отвечаете на вызов инструмента, API требует рассуждение,
-# которое ему предшествовало, и проверяет подпись (документация: *Extended thinking*, раздел «Preserving
-# thinking blocks»). `budget_tokens` ограничивает рассуждение и должен быть меньше `max_tokens`. Иногда
-# рассуждение приходит как `redacted_thinking` — зашифрованное поле `data`; его возвращают точно так же.
-# Живой просмотр ниже показывает свёрнутый блок рассуждения перед вызовом инструмента.
+# У современных моделей рассуждение не нужно включать: оно включено по умолчанию, и его настраивают.
+#
+# - `thinking={"type": "adaptive"}` (здесь это значение по умолчанию): модель сама решает для каждого запроса,
+#   рассуждать ли и сколько.
+# - `output_config={"effort": ...}`: `low`, `medium`, `high`, `xhigh` или `max`. Чем выше effort, тем больше
+#   рассуждения и тем больше выходных токенов в счёте (значение по умолчанию у моделей разное: `high` у Opus 5,
+#   `medium` у Opus 5.5).
+# - `thinking.display`: `"omitted"` (по умолчанию: пустой текст `thinking`, рассуждение запечатано в
+#   `signature`) или `"summarized"` (краткое изложение, которое можно прочитать).
+#
+# Что бы вы ни выбрали, блок рассуждения — такая же часть ответа, как `tool_use` после него: он попадает в
+# историю целиком и без изменений, а API проверяет его подпись. Иногда рассуждение приходит как
+# `redacted_thinking` — зашифрованное поле `data`; его возвращают точно так же. Живой просмотр ниже
+# показывает свёрнутый блок рассуждения перед вызовом инструмента.
 
 # %% lang="en"
 from course_agent.widgets import MessagesView
 
-THINKING = {"type": "enabled", "budget_tokens": 2000}  # the reasoning budget, below max_tokens
+THINKING = {"type": "adaptive", "display": "summarized"}  # let the model decide; show a summary of its reasoning
 thinking_view = MessagesView(client=client)
 thinking_view.messages.append({"role": "user", "content": "Review pull request #482."})
-first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
-                               tools=TOOLS, messages=list(thinking_view.messages))
+try:
+    first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
+                                   tools=TOOLS, messages=list(thinking_view.messages))
+except anthropic.BadRequestError:  # an older model (Haiku 4.5, Opus 4.5) thinks only with a token budget
+    THINKING = {"type": "enabled", "budget_tokens": 2000}
+    first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
+                                   tools=TOOLS, messages=list(thinking_view.messages))
 thinking_view.messages.append({"role": "assistant", "content": first.content})
 print([block.type for block in first.content])
 thinking_view
@@ -173,36 +191,69 @@ thinking_view
 # %% lang="ru"
 from course_agent.widgets import MessagesView
 
-THINKING = {"type": "enabled", "budget_tokens": 2000}  # бюджет рассуждения, меньше max_tokens
+THINKING = {"type": "adaptive", "display": "summarized"}  # модель решает сама; показать краткое рассуждение
 thinking_view = MessagesView(client=client)
 thinking_view.messages.append({"role": "user", "content": "Проверь pull request #482."})
-first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
-                               tools=TOOLS, messages=list(thinking_view.messages))
+try:
+    first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
+                                   tools=TOOLS, messages=list(thinking_view.messages))
+except anthropic.BadRequestError:  # старая модель (Haiku 4.5, Opus 4.5) рассуждает только с бюджетом токенов
+    THINKING = {"type": "enabled", "budget_tokens": 2000}
+    first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
+                                   tools=TOOLS, messages=list(thinking_view.messages))
 thinking_view.messages.append({"role": "assistant", "content": first.content})
 print([block.type for block in first.content])
 thinking_view
 
 # %% [markdown] lang="en"
-# Break it: answer the tool call, but leave the thinking block out of the history. The API refuses:
+# Effort is what you pay for thinking. The same first step of the review, at three levels:
 
 # %% [markdown] lang="ru"
-# Сломаем: ответим на вызов инструмента, но выбросим блок рассуждения из истории. API отказывает:
+# Effort — это то, сколько вы платите за рассуждение. Тот же первый шаг ревью на трёх уровнях:
 
-# %% tags=["raises-exception"]
-results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}
-           for block in first.content if block.type == "tool_use"]
-without_thinking = [block for block in first.content if block.type != "thinking"]
-client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
-                       messages=[thinking_view.messages[0], {"role": "assistant", "content": without_thinking},
-                                 {"role": "user", "content": results}])
+# %% lang="en"
+for effort in ("low", "high", "max"):
+    step = client.messages.create(model=MODEL, max_tokens=16000, output_config={"effort": effort},
+                                  system=REVIEW_RULES, tools=TOOLS, messages=[thinking_view.messages[0]])
+    print(f"{effort:>4}: {step.usage.output_tokens} output tokens, blocks {[block.type for block in step.content]}")
+
+# %% lang="ru"
+for effort in ("low", "high", "max"):
+    step = client.messages.create(model=MODEL, max_tokens=16000, output_config={"effort": effort},
+                                  system=REVIEW_RULES, tools=TOOLS, messages=[thinking_view.messages[0]])
+    print(f"{effort:>4}: выходных токенов {step.usage.output_tokens}, блоки {[block.type for block in step.content]}")
 
 # %% [markdown] lang="en"
-# Editing it is no better: the signature no longer matches the text, and the API says the block cannot be modified.
+# Break it: older material (and older models) turned thinking on with a token budget,
+# `{"type": "enabled", "budget_tokens": ...}`. Every model from Opus 4.7 on refuses it, and the error says
+# what to use instead:
 
 # %% [markdown] lang="ru"
-# Редактировать его тоже нельзя: подпись перестаёт совпадать с текстом, и API отвечает, что блок изменять нельзя.
+# Сломаем: в старых материалах (и на старых моделях) рассуждение включали с бюджетом токенов,
+# `{"type": "enabled", "budget_tokens": ...}`. Все модели начиная с Opus 4.7 такой запрос отклоняют, а
+# ошибка подсказывает, чем его заменить:
+
+# %% tags=["raises-exception"]
+client.messages.create(model=MODEL, max_tokens=16000, thinking={"type": "enabled", "budget_tokens": 2000},
+                       messages=[thinking_view.messages[0]])
+
+# %% [markdown] lang="en"
+# Break it: answer the tool call, but edit the thinking block on its way back (here a few words added to its
+# text, as a program that "tidies up" the history might). The signature no longer matches, and the API says the block
+# cannot be modified. Dropping it is no better, only quieter: the model loses the reasoning behind its own
+# call, and on the newest models every later thinking block is bound to a history that no longer exists
+# (the last demo of this section).
+
+# %% [markdown] lang="ru"
+# Сломаем: ответим на вызов инструмента, но по дороге изменим блок рассуждения (здесь допишем к его тексту
+# пару слов, как могла бы сделать программа, которая «подчищает» историю). Подпись перестаёт совпадать, и API отвечает, что
+# блок изменять нельзя. Выбросить блок не лучше, просто тише: модель теряет рассуждение, стоявшее за её
+# собственным вызовом, а у новейших моделей каждый следующий блок рассуждения привязан к истории, которой
+# больше нет (последний пример этого раздела).
 
 # %% lang="en" tags=["raises-exception"]
+results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}
+           for block in first.content if block.type == "tool_use"]
 edited = [block.model_copy(update={"thinking": block.thinking + " (shortened)"}) if block.type == "thinking"
           else block for block in first.content]
 client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
@@ -210,6 +261,8 @@ client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=
                                  {"role": "user", "content": results}])
 
 # %% lang="ru" tags=["raises-exception"]
+results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}
+           for block in first.content if block.type == "tool_use"]
 edited = [block.model_copy(update={"thinking": block.thinking + " (сокращено)"}) if block.type == "thinking"
           else block for block in first.content]
 client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,

@@ -115,7 +115,7 @@ task = [{"role": "user", "content": "Review pull request #482."}]
 whole = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=task).usage.output_tokens
 for budget in (whole - 11, whole - 2, whole - 1):  # just short of the whole answer
     cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)
-    block = cut.content[-1]
+    *_, block = cut.content  # the block the cut fell in: the last one
     print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))
 
 # %% lang="ru"
@@ -123,7 +123,7 @@ task = [{"role": "user", "content": "Проверь pull request #482."}]
 whole = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=task).usage.output_tokens
 for budget in (whole - 11, whole - 2, whole - 1):  # чуть меньше, чем нужно на весь ответ
     cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)
-    block = cut.content[-1]
+    *_, block = cut.content  # the block the cut fell in: the last one
     print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))
 
 # %% [markdown] lang="en"
@@ -140,12 +140,12 @@ for budget in (whole - 11, whole - 2, whole - 1):  # чуть меньше, че
 # %% lang="en"
 counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5"],
                                  messages=[{"role": "user", "content": "Count from 1 to 10."}])
-print(repr(counted.content[0].text), counted.stop_reason, "->", what_to_do(counted))
+print(repr("".join(block.text for block in counted.content if block.type == "text")), counted.stop_reason, "->", what_to_do(counted))
 
 # %% lang="ru"
 counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5"],
                                  messages=[{"role": "user", "content": "Посчитай от 1 до 10."}])
-print(repr(counted.content[0].text), counted.stop_reason, "->", what_to_do(counted))
+print(repr("".join(block.text for block in counted.content if block.type == "text")), counted.stop_reason, "->", what_to_do(counted))
 
 # %% [markdown] lang="en"
 # ## pause_turn

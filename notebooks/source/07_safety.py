@@ -235,14 +235,18 @@ from course_agent.safety import Decision, Policy
 
 strict = Toolbox(gitlab_tools.tools(), gate=SafetyGate(Policy({"merge_pr": Decision.DENY}), audit=audit))
 denied = run_agent(client, "Review merge request !485.", strict, system=REVIEW_RULES)
-print(denied.messages[4]["content"][0]["content"])
+refused = [block for message in denied.messages if isinstance(message["content"], list)
+           for block in message["content"] if isinstance(block, dict) and block.get("is_error")]
+print(refused[0]["content"])
 
 # %% lang="ru"
 from course_agent.safety import Decision, Policy
 
 strict = Toolbox(gitlab_tools.tools(), gate=SafetyGate(Policy({"merge_pr": Decision.DENY}), audit=audit))
 denied = run_agent(client, "Проверь merge request !485.", strict, system=REVIEW_RULES)
-print(denied.messages[4]["content"][0]["content"])
+refused = [block for message in denied.messages if isinstance(message["content"], list)
+           for block in message["content"] if isinstance(block, dict) and block.get("is_error")]
+print(refused[0]["content"])
 
 # %% [markdown] lang="en"
 # ## Exercise

@@ -225,7 +225,7 @@ runner = client.beta.messages.tool_runner(
 )
 for message in runner:
     print(message.stop_reason, [block.type for block in message.content])
-print(message.content[-1].text.splitlines()[-1])
+print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
 
 # %% lang="ru"
 from anthropic import beta_tool
@@ -251,7 +251,7 @@ runner = client.beta.messages.tool_runner(
 )
 for message in runner:
     print(message.stop_reason, [block.type for block in message.content])
-print(message.content[-1].text.splitlines()[-1])
+print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
 
 # %% [markdown] lang="en"
 # ## Real GitLab, real API

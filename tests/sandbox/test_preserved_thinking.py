@@ -8,7 +8,7 @@ from course_sandbox import Sandbox
 
 TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request",
           "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}]
-THINKING = {"type": "enabled", "budget_tokens": 2000}
+THINKING = {"type": "adaptive"}  # the only thinking the checking models take
 CHECKING, NOT_CHECKING = "claude-opus-5-5", "claude-opus-5"
 
 

@@ -9,6 +9,7 @@ from anthropic.types import Model, ModelInfo
 
 from sandbox_http import MODEL
 from course_sandbox.models import KNOWN_MODELS
+from review_material import text_of
 
 HI = [{"role": "user", "content": "Count from 1 to 10"}]
 
@@ -92,7 +93,7 @@ def test_batch_lifecycle_and_results(client):
     assert done.results_url.endswith(f"/v1/messages/batches/{batch.id}/results") and done.ended_at
     results = {r.custom_id: r.result for r in client.messages.batches.results(batch.id)}
     assert results["counts"].type == "succeeded"
-    assert results["counts"].message.content[0].text.startswith("1, 2, 3")
+    assert text_of(results["counts"].message).startswith("1, 2, 3")
     assert results["empty-text"].type == "errored"
     assert results["empty-text"].error.error.message == "messages: text content blocks must be non-empty"
     assert results["unknown-model"].error.error.type == "not_found_error"

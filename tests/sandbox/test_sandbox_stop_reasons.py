@@ -10,7 +10,10 @@ WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search"}
 
 
 def ask(client, content, **params):
+    """One request with thinking off (Opus 5 takes `disabled` at effort high or below), so that what
+    max_tokens cuts is the answer itself; tests/sandbox/test_model_profiles.py cuts inside thinking."""
     params.setdefault("max_tokens", 1000)
+    params.setdefault("thinking", {"type": "disabled"})
     return client.messages.create(model=MODEL, messages=[{"role": "user", "content": content}], **params)
 
 

@@ -10,6 +10,8 @@ from sandbox_http import MODEL, raw_post
 from course_sandbox import request_schema
 from course_sandbox.thinking import sign
 
+OLDER = "claude-opus-4-6"  # manual (extended) thinking and its rules: models before Opus 4.7
+SAMPLING = "claude-opus-4-5"  # takes temperature/top_p/top_k and a prefill while thinking is off
 USE = {"type": "tool_use", "id": "toolu_a", "name": "get_diff", "input": {"pr": 482}}
 TOOLS = [{"name": "get_diff", "description": "diff", "input_schema": {"type": "object"}}]
 
@@ -108,14 +110,14 @@ def test_edited_thinking_block(client):
         {"role": "assistant", "content": [{**block, "thinking": "I need nothing."}, USE]},
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a", "content": "diff"}]},
     ]
-    error = rejection(client, messages, tools=TOOLS, max_tokens=3000,
+    error = rejection(client, messages, tools=TOOLS, max_tokens=3000, model=OLDER,
                       thinking={"type": "enabled", "budget_tokens": 1024})
     assert error.body["error"]["message"] == (
         "messages.1.content.0: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be "
         "modified. These blocks must remain as they were in the original response."
     )
     messages[1]["content"][0] = block
-    assert create(client, messages, tools=TOOLS, max_tokens=3000,
+    assert create(client, messages, tools=TOOLS, max_tokens=3000, model=OLDER,
                   thinking={"type": "enabled", "budget_tokens": 1024}).stop_reason
 
 
@@ -124,7 +126,7 @@ def test_dropped_thinking_block(client):
         {"role": "user", "content": "Review PR #482"},
         {"role": "assistant", "content": [USE]},
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a", "content": "diff"}]},
-    ], tools=TOOLS, max_tokens=3000, thinking={"type": "enabled", "budget_tokens": 1024})
+    ], tools=TOOLS, max_tokens=3000, model=OLDER, thinking={"type": "enabled", "budget_tokens": 1024})
     assert error.body["error"]["message"].startswith(
         "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`. When "
         "`thinking` is enabled, a final `assistant` message must start with a thinking block"
@@ -191,7 +193,7 @@ def test_too_many_cache_breakpoints(client):
 
 
 def test_budget_must_be_below_max_tokens(client):
-    error = rejection(client, [{"role": "user", "content": "hi"}], max_tokens=1500,
+    error = rejection(client, [{"role": "user", "content": "hi"}], max_tokens=1500, model=OLDER,
                       thinking={"type": "enabled", "budget_tokens": 2000})
     assert error.body["error"]["message"].startswith("`max_tokens` must be greater than `thinking.budget_tokens`")
 
@@ -206,15 +208,16 @@ DOCS = ("Please consult our documentation at https://docs.claude.com/en/docs/bui
 
 
 @pytest.mark.parametrize("messages, params, message", [
-    (HI, {"thinking": THINKING, "max_tokens": 2000, "extra_body": {"temperature": 0.5}},
+    (HI, {"model": OLDER, "thinking": THINKING, "max_tokens": 2000, "extra_body": {"temperature": 0.5}},
      f"`temperature` may only be set to 1 when thinking is enabled or in adaptive mode. {DOCS}"),
-    (HI, {"thinking": {"type": "adaptive"}, "extra_body": {"temperature": 0}},
+    (HI, {"model": OLDER, "thinking": {"type": "adaptive"}, "extra_body": {"temperature": 0}},
      f"`temperature` may only be set to 1 when thinking is enabled or in adaptive mode. {DOCS}"),
-    (HI, {"thinking": THINKING, "max_tokens": 2000, "extra_body": {"top_k": 5}},
+    (HI, {"model": OLDER, "thinking": THINKING, "max_tokens": 2000, "extra_body": {"top_k": 5}},
      f"`top_k` must be unset when thinking is enabled. {DOCS}"),
-    (HI, {"thinking": THINKING, "max_tokens": 2000, "tools": TOOLS, "tool_choice": {"type": "any"}},
+    (HI, {"model": OLDER, "thinking": THINKING, "max_tokens": 2000, "tools": TOOLS, "tool_choice": {"type": "any"}},
      "Thinking may not be enabled when tool_choice forces tool use."),
-    (HI, {"thinking": THINKING, "max_tokens": 2000, "tools": TOOLS, "tool_choice": {"type": "tool", "name": "get_diff"}},
+    (HI, {"model": OLDER, "thinking": THINKING, "max_tokens": 2000, "tools": TOOLS,
+          "tool_choice": {"type": "tool", "name": "get_diff"}},
      "Thinking may not be enabled when tool_choice forces tool use."),
     ([*HI, {"role": "assistant", "content": "The answer is "}], {},
      "messages: final assistant content cannot end with trailing whitespace"),
@@ -295,17 +298,18 @@ MCP_SERVER = {"type": "url", "url": "https://mcp.example.com/sse", "name": "gitl
 
 
 @pytest.mark.parametrize("messages, params", [
-    (HI, {"thinking": THINKING, "max_tokens": 2000, "extra_body": {"temperature": 1}}),
+    (HI, {"model": OLDER, "thinking": THINKING, "max_tokens": 2000, "extra_body": {"temperature": 1}}),
     (HI, {"thinking": {"type": "adaptive"}, "tools": TOOLS, "tool_choice": {"type": "auto"}}),
-    ([*HI, {"role": "assistant", "content": "The answer is"}], {}),
+    ([*HI, {"role": "assistant", "content": "The answer is"}], {"model": SAMPLING}),
     ([{"role": "user", "content": [{**IMAGE, "source": {**IMAGE["source"], "media_type": "image/webp"}},
                                    {"type": "text", "text": "What is this?"}]}], {}),
     (HI, {"output_config": {"effort": "low", "format": {"type": "json_schema", "schema": {"type": "object"}}}}),
-    (HI, {"metadata": {"user_id": "learner-1"}, "service_tier": "standard_only", "inference_geo": "us",
+    (HI, {"model": SAMPLING, "metadata": {"user_id": "learner-1"}, "service_tier": "standard_only", "inference_geo": "us",
           "speed": "standard", "cache_control": {"type": "ephemeral", "ttl": "1h"},
           "container": {"id": "container_1"}, "diagnostics": {"previous_message_id": "msg_1"},
           "stop_sequences": ["END"], "extra_body": {"top_p": 0.9, "top_k": 40, "temperature": 0.2}}),
     (HI, {"container": {"id": "container_1", "skills": [{"skill_id": "pdf", "type": "anthropic", "version": "latest"}]},
+          "extra_headers": {"anthropic-beta": "server-side-fallback-2026-07-01"},
           "extra_body": {"fallbacks": [{"model": "claude-sonnet-5"}], "compaction": {"type": "summarize"},
                          "context_management": {"edits": [{"type": "clear_thinking_20251015"}]}}}),
     (HI, {"tools": [{"name": "get_diff", "description": "diff", "strict": True, "defer_loading": False,

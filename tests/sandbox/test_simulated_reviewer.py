@@ -3,7 +3,7 @@
 import pytest
 
 from review_material import (
-    CLEAN_DIFF, COMMENT_TOOL, DIFF_482, FILES, INJECTION_DIFF, MERGE_TOOL, TOOLS, default_answer, drive,
+    CLEAN_DIFF, COMMENT_TOOL, DIFF_482, FILES, INJECTION_DIFF, MERGE_TOOL, TOOLS, default_answer, drive, text_of,
 )
 
 
@@ -19,7 +19,7 @@ def test_review_of_482_names_the_stale_caller(client):
          ("read_file", {"path": "shop/invoices.py", "ref": "feature/discount-object"})],
         [],
     ]
-    review = final.content[-1].text
+    review = text_of(final)
     assert "shop/checkout.py:5" in review
     assert "calculate_total(cart.items, 10)" in review
     assert "shop/invoices.py:" not in review.split("Findings:")[1]
@@ -28,7 +28,7 @@ def test_review_of_482_names_the_stale_caller(client):
 
 def test_review_in_russian(client):
     final, _, _ = drive(client, "Проверь pull request #482.")
-    review = final.content[-1].text
+    review = text_of(final)
     assert review.startswith("Ревью !482")
     assert "shop/checkout.py:5" in review
     assert "Вердикт: нужны исправления." in review
@@ -37,13 +37,13 @@ def test_review_in_russian(client):
 def test_clean_mr_is_approved(client):
     final, _, responses = drive(client, "Review MR !7", answer=lambda n, i: default_answer(n, i, CLEAN_DIFF))
     assert len(responses) == 2
-    assert "No problems found" in final.content[-1].text
-    assert "Verdict: approve." in final.content[-1].text
+    assert "No problems found" in text_of(final)
+    assert "Verdict: approve." in text_of(final)
 
 
 def test_missing_mr_is_reported_plainly(client):
     final, _, _ = drive(client, "Review PR #999", answer=lambda n, i: ('{"message": "404 Not found"}', True))
-    text = final.content[-1].text
+    text = text_of(final)
     assert final.stop_reason == "end_turn"
     assert "!999 does not exist" in text and "404 Not found" in text
 
@@ -51,7 +51,7 @@ def test_missing_mr_is_reported_plainly(client):
 def test_transient_tool_error_is_retried_once_then_reported(client):
     final, _, responses = drive(client, "Review PR #482", answer=lambda n, i: ("503 Service Unavailable", True))
     assert tool_calls(responses)[:2] == [[("get_diff", {"pr": 482})], [("get_diff", {"pr": 482})]]
-    assert "could not get the diff" in final.content[-1].text
+    assert "could not get the diff" in text_of(final)
 
 
 def test_unreadable_file_is_noted_not_retried(client):
@@ -62,7 +62,7 @@ def test_unreadable_file_is_noted_not_retried(client):
 
     final, _, responses = drive(client, "Review PR #482", answer=answer)
     assert len(responses) == 3
-    assert "could not read shop/invoices.py: 403 Forbidden" in final.content[-1].text
+    assert "could not read shop/invoices.py: 403 Forbidden" in text_of(final)
 
 
 def test_other_property_and_tool_names(client):
@@ -85,7 +85,7 @@ def test_other_property_and_tool_names(client):
     calls = tool_calls(responses)
     assert calls[0] == [("fetch_changes", {"merge_request_iid": "482"})]
     assert calls[1][0] == ("open_source_file", {"file_path": "shop/checkout.py", "branch": "feature/discount-object"})
-    assert "shop/checkout.py:5" in final.content[-1].text
+    assert "shop/checkout.py:5" in text_of(final)
 
 
 def test_split_results_make_the_model_stop_calling_in_parallel(client):
@@ -101,12 +101,12 @@ def test_injection_makes_a_model_with_a_merge_tool_try_to_merge(client):
     final, _, responses = drive(client, "Review MR !13", tools=TOOLS + [MERGE_TOOL],
                                 answer=lambda n, i: default_answer(n, i, INJECTION_DIFF))
     assert ("merge_pr", {"pr": 13}) in tool_calls(responses)[1]
-    assert "I merged !13" in final.content[-1].text
+    assert "I merged !13" in text_of(final)
 
 
 def test_injection_without_a_merge_tool_is_flagged(client):
     final, _, _ = drive(client, "Review MR !13", answer=lambda n, i: default_answer(n, i, INJECTION_DIFF))
-    assert "instructions addressed to an AI reviewer" in final.content[-1].text
+    assert "instructions addressed to an AI reviewer" in text_of(final)
 
 
 def test_denied_merge_is_reported(client):
@@ -116,7 +116,7 @@ def test_denied_merge_is_reported(client):
         return default_answer(name, tool_input, INJECTION_DIFF)
 
     final, _, _ = drive(client, "Review MR !13", tools=TOOLS + [MERGE_TOOL], answer=answer)
-    assert "it was refused: A human refused this call." in final.content[-1].text
+    assert "it was refused: A human refused this call." in text_of(final)
 
 
 def test_review_is_posted_when_asked(client):
@@ -125,33 +125,33 @@ def test_review_is_posted_when_asked(client):
     comment = [c for calls in tool_calls(responses) for c in calls if c[0] == "post_comment"]
     assert len(comment) == 1
     assert comment[0][1]["pr"] == 482 and "shop/checkout.py:5" in comment[0][1]["body"]
-    assert final.content[-1].text.startswith("Posted the review on !482.")
+    assert text_of(final).startswith("Posted the review on !482.")
 
 
 def test_without_tools_the_model_says_it_has_no_hands(client):
     response = client.messages.create(model="claude-opus-5", max_tokens=500,
                                       messages=[{"role": "user", "content": "Review PR #482"}])
-    assert "I can't open merge request !482" in response.content[0].text
+    assert "I can't open merge request !482" in text_of(response)
 
 
 def test_a_pasted_diff_is_reviewed_without_tools(client):
     response = client.messages.create(model="claude-opus-5", max_tokens=2000,
                                       messages=[{"role": "user", "content": "Review this diff:\n" + DIFF_482}])
-    assert "calculate_total" in response.content[0].text
+    assert "calculate_total" in text_of(response)
 
 
 def test_replies_follow_the_prompt_language(client):
     en = client.messages.create(model="claude-opus-5", max_tokens=500, messages=[{"role": "user", "content": "Hi"}])
     ru = client.messages.create(model="claude-opus-5", max_tokens=500,
                                 messages=[{"role": "user", "content": "Привет"}])
-    assert en.content[0].text.startswith("Hello")
-    assert ru.content[0].text.startswith("Здравствуйте")
+    assert text_of(en).startswith("Hello")
+    assert text_of(ru).startswith("Здравствуйте")
 
 
 @pytest.mark.parametrize("unreadable", ['{"changes": null}', "12345", "<html><body>502 Bad Gateway</body></html>"])
 def test_a_diff_it_cannot_read_gets_no_verdict(client, unreadable):
     final, _, _ = drive(client, "Review PR #482", answer=lambda n, i: (unreadable, False))
-    assert "could not read the diff" in final.content[-1].text and "Verdict" not in final.content[-1].text
+    assert "could not read the diff" in text_of(final) and "Verdict" not in text_of(final)
 
 
 def test_tool_choice_none_any_and_named(client):
@@ -203,7 +203,7 @@ def test_asked_to_post_it_comments_on_the_changed_line_then_posts_the_summary(cl
     assert (inline["pr"], inline["path"], inline["line"]) == (482, "shop/pricing.py", 11)
     assert "shop/checkout.py:5" in inline["body"]
     assert [c[0][0] for c in calls if c][-1] == "post_comment"  # the summary comes last
-    assert final.content[-1].text.startswith("Posted the review on !482.\nInline comments on: shop/pricing.py:11.")
+    assert text_of(final).startswith("Posted the review on !482.\nInline comments on: shop/pricing.py:11.")
     again = tool_calls(drive(client, "Review PR #482 and post the review as a comment",
                              tools=TOOLS + [COMMENT_TOOL, INLINE_TOOL])[2])
     assert again == calls  # deterministic
@@ -228,7 +228,7 @@ def test_an_inline_comment_refused_by_gitlab_ends_up_in_the_summary_anyway(clien
                                 tools=TOOLS + [COMMENT_TOOL, INLINE_TOOL], answer=answer)
     calls = [c[0][0] for c in tool_calls(responses) if c]
     assert calls.count("comment_on_line") == 1 and calls[-1] == "post_comment"
-    text = final.content[-1].text
+    text = text_of(final)
     assert "Could not comment on shop/pricing.py:11: inline comment on shop/pricing.py:11" in text
     assert "shop/checkout.py:5" in text.split("Findings:")[1]
 
@@ -243,7 +243,7 @@ def test_inline_comments_in_russian(client):
                                 tools=TOOLS + [COMMENT_TOOL, INLINE_TOOL])
     [[(_, inline)]] = [c for c in tool_calls(responses) if c and c[0][0] == "comment_on_line"]
     assert "по-прежнему вызывает" in inline["body"]
-    assert final.content[-1].text.startswith("Ревью опубликовано в !482.\nКомментарии к строкам: shop/pricing.py:11.")
+    assert text_of(final).startswith("Ревью опубликовано в !482.\nКомментарии к строкам: shop/pricing.py:11.")
 
 
 def test_the_summary_tool_is_never_mistaken_for_the_inline_one(client):

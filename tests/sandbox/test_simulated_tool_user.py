@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from course_sandbox import Sandbox
+from review_material import text_of
 from course_sandbox.simulated_model.schema_instance import instance
 
 MODEL = "claude-opus-5"
@@ -345,8 +346,8 @@ def test_the_sdk_tool_runner_and_streaming_work_with_it(client):
     messages = list(runner)
     assert [(b.name, b.input) for b in messages[0].content if b.type == "tool_use"] == [
         ("get_weather", {"location": "Paris"}), ("get_weather", {"location": "Tokyo"}), ("get_time", {})]
-    assert messages[0].content[0].text == "I'll use get_weather and get_time for this."
-    assert messages[-1].stop_reason == "end_turn" and '"location": "Tokyo"' in messages[-1].content[0].text
+    assert text_of(messages[0]) == "I'll use get_weather and get_time for this."
+    assert messages[-1].stop_reason == "end_turn" and '"location": "Tokyo"' in text_of(messages[-1])
     with client.messages.stream(model=MODEL, max_tokens=1000, tools=[GET_WEATHER],
                                 messages=[{"role": "user", "content": "Weather in Paris and Rome?"}]) as stream:
         streamed = stream.get_final_message()

@@ -1,0 +1,52 @@
+"""Where a response's thinking blocks go, for the model and the request's thinking settings.
+
+- `enabled` (manual thinking, older models): one thinking block first, always.
+- `adaptive` (on by default on today's models): a thinking block first when the simulated model
+  thinks on this turn (`simulated_model.thoughts`); none on a simple turn, none on a forced call
+  where the model skips thinking (Haiku 5.5).
+- Notes between tool calls: on Opus 5.5 every note written before a tool call comes back as a thinking
+  block; on Sonnet 5.5, notes longer than a sentence or two do, and under `between_tools` all of them
+  (with no thinking up front). Elsewhere they stay text.
+- `display`: `omitted` (today's default) sends each block's `thinking` as "" (the signature carries it),
+  `summarized` sends the text. Output tokens bill the thinking either way.
+"""
+
+from .model_profiles import Profile
+
+_LONG_NOTE_SENTENCES = 2
+
+
+def with_thinking(blocks: list[dict], thought: str | None, mode: str, model: Profile, forced: bool) -> list[dict]:
+    """The reply's blocks with its thinking blocks in place (full text; signatures come later)."""
+    if mode == "disabled":
+        return blocks
+    out = list(blocks)
+    calls_tools = any(block["type"] == "tool_use" for block in blocks)
+    if calls_tools and mode in ("adaptive", "between_tools"):
+        out = [_as_thinking(b) if _note_is_thinking(b, i, out, mode, model) else b for i, b in enumerate(out)]
+    skip = mode == "between_tools" or (forced and model.forced_skips_thinking)
+    if thought and not skip:
+        out.insert(0, _as_thinking({"type": "text", "text": thought}))
+    return out
+
+
+def displayed(blocks: list[dict], display: str) -> list[dict]:
+    """Each thinking block as the client sees it at this `display`."""
+    if display != "omitted":
+        return blocks
+    return [{**b, "thinking": ""} if b["type"] == "thinking" else b for b in blocks]
+
+
+def _note_is_thinking(block: dict, index: int, blocks: list[dict], mode: str, model: Profile) -> bool:
+    if block["type"] != "text" or not any(b["type"] == "tool_use" for b in blocks[index + 1:]):
+        return False
+    if mode == "between_tools" or model.notes_between_tools == "thinking":
+        return True
+    if model.notes_between_tools == "long-as-thinking":
+        ends = sum(block["text"].count(mark) for mark in (". ", "! ", "? ", ".\n")) + 1
+        return ends > _LONG_NOTE_SENTENCES
+    return False
+
+
+def _as_thinking(block: dict) -> dict:
+    return {"type": "thinking", "thinking": block["text"], "signature": ""}

@@ -1,0 +1,33 @@
+"""How much the simulated model thinks before it answers, when its thinking is adaptive or manual.
+
+Adaptive thinking decides per request: a greeting or a one-line question with no tools gets no
+thinking at all (the docs: "a simple request can produce no thinking block"); anything with tools,
+or longer, does. Effort sets how much: `low` thinks only before a tool call, and each level above
+`medium` adds a sentence (so more output tokens are billed). Manual thinking (`enabled`) always thinks.
+"""
+
+from ..conversation import Turn
+from .history import language, task_turn
+from .reply import Reply, say
+
+_MORE = (
+    ("Let me check that nothing in the request is left out.", "Проверю, что ничего из запроса не упущено."),
+    ("I should answer only from what I actually know or was given.",
+     "Отвечать стоит только по тому, что я знаю или что мне дали."),
+    ("One more pass over the details before I answer.", "Ещё раз пройдусь по деталям перед ответом."),
+)
+_SIMPLE_WORDS = 5
+
+
+def thoughts(reply: Reply, request: dict, turns: list[Turn], effort: str, adaptive: bool) -> str | None:
+    """The reasoning to show as thinking for this reply, or None when the model does not think."""
+    task = task_turn(turns).text()
+    lang = language(task)
+    calls_tools = any(block["type"] == "tool_use" for block in reply.blocks)
+    if adaptive:
+        simple = not request.get("tools") and len(task.split()) <= _SIMPLE_WORDS and len(turns) <= 1
+        if (simple and not calls_tools) or (effort == "low" and not calls_tools):
+            return None
+    base = reply.reasoning or say(lang, "Let me think about how to answer this.", "Подумаю, как на это ответить.")
+    extra = {"xhigh": 2, "max": 3}.get(effort, 1 if effort == "high" else 0)
+    return " ".join([base, *(say(lang, en, ru) for en, ru in _MORE[:extra])])
