@@ -6,7 +6,7 @@ import itertools
 import json
 import threading
 
-from . import output_limits, request_rules, response_thinking, simulated_model, thinking
+from . import fallbacks, output_limits, request_rules, response_thinking, simulated_model, thinking
 from .batches import MessageBatches
 from .conversation import check_thinking, check_thinking_binding, check_tool_pairing, merge_turns
 from .errors import ApiError, invalid
@@ -14,10 +14,8 @@ from .model_profiles import Profile
 from .models import KNOWN_MODELS
 from .prompt_cache import PromptCache, count_input
 from .request_schema import first_problem
+from .threads import Threads
 
-THREAD_UNSUPPORTED = (
-    "`thread` is not supported by this server. Send the full conversation without `thread`."
-)
 
 
 def request_digest(body: dict) -> str:
@@ -36,6 +34,8 @@ class MessagesApi:
         self.forced: list[str] = []
         """Misbehaviours ordered for the next responses, first first (see Sandbox.force)."""
         self._forced_lock = threading.Lock()
+        self.threads = Threads()
+        """Conversations held for message threads (beta)."""
         self.batches = MessageBatches(lambda params: self.create(params)[0])
         """Message Batches, answered by this API in a background worker."""
 
@@ -49,13 +49,18 @@ class MessagesApi:
             raise ApiError(404, f"model: {body['model']}")
         return limits
 
-    def _validated(self, body: object, kind: str):
+    def _validated(self, body: object, kind: str, betas: frozenset[str] = frozenset()):
         problem = first_problem(body, kind)
         if problem:
             raise invalid(problem)
         assert isinstance(body, dict)
-        if body.get("thread") is not None:
-            raise ApiError(400, THREAD_UNSUPPORTED, details={"error_code": "thread_unsupported_request"})
+        body, hold = self.threads.expand(body, betas)
+        limits, turns = self._checked(body)
+        chain = fallbacks.chain(body, limits, betas, set(KNOWN_MODELS))
+        return body, limits, turns, hold, chain
+
+    def _checked(self, body: dict) -> tuple[Profile, list]:
+        """The request's rules for its model, and its turns as the model reads them."""
         limits = self._limits(body)
         request_rules.check(body, limits)
         turns = merge_turns(body["messages"])
@@ -63,16 +68,41 @@ class MessagesApi:
         # Only manual thinking requires the thinking block back before a tool result: an adaptive turn may
         # have had none (docs: "a simple request can produce no thinking block").
         check_thinking(turns, request_rules.thinking_mode(body, limits) == "enabled")
-        turns = check_thinking_binding(body, turns)
-        return body, limits, turns
+        return limits, check_thinking_binding(body, turns)
 
-    def count_tokens(self, body: object) -> dict:
-        body, _, turns = self._validated(body, "count_tokens")
+    def count_tokens(self, body: object, betas: frozenset[str] = frozenset()) -> dict:
+        body, _, turns, _, _ = self._validated(body, "count_tokens", betas)
         return {"input_tokens": count_input(body, turns)}
 
-    def create(self, body: object) -> tuple[dict, dict[int, str]]:
+    def create(self, body: object, betas: frozenset[str] = frozenset()) -> tuple[dict, dict[int, str]]:
         """The response message, and the JSON text of any tool input cut short (for streaming)."""
-        body, limits, turns = self._validated(body, "request")
+        body, limits, turns, hold, chain = self._validated(body, "request", betas)
+        message, partial = self._answer(body, limits, turns)
+        if message["stop_reason"] == "refusal" and chain:
+            message, partial = self._fall_back(body, message, chain) or (message, partial)
+        if hold:
+            self.threads.hold(body, message)
+        return message, partial
+
+    def _fall_back(self, body: dict, refused: dict, chain: list[dict]) -> tuple[dict, dict[int, str]] | None:
+        """The first fallback model's answer, marked where the refusing model gave way; None if all refuse."""
+        for entry in chain:
+            hop = fallbacks.attempt(body, entry)
+            limits, turns = self._checked(hop)
+            served, partial = self._answer(hop, limits, turns, first_try=False)
+            if served["stop_reason"] == "refusal":
+                continue
+            category = (refused["stop_details"] or {}).get("category")
+            served["content"] = [fallbacks.marker(body["model"], hop["model"], category), *served["content"]]
+            served["usage"]["iterations"] = [
+                {**_iteration(refused["usage"]), "type": "message", "model": body["model"]},
+                {**_iteration(served["usage"]), "type": "fallback_message", "model": hop["model"]},
+            ]
+            return served, {i + 1: text for i, text in partial.items()}
+        return None
+
+    def _answer(self, body: dict, limits: Profile, turns: list, first_try: bool = True) -> tuple[dict, dict[int, str]]:
+        """One model's response to a checked request, cut at its limits and billed."""
         max_tokens = int(body["max_tokens"])  # JSON Schema takes 5.0 as an integer
         if max_tokens > limits.max_output_tokens:
             raise invalid(f"max_tokens: {max_tokens} > {limits.max_output_tokens}, which is the maximum "
@@ -95,7 +125,7 @@ class MessagesApi:
         else:
             reply = simulated_model.respond(body, turns, new_id)
             with self._forced_lock:
-                forced = self.forced.pop(0) if self.forced else None
+                forced = self.forced.pop(0) if self.forced and first_try else None
             if forced is not None:
                 reply = misbehave(forced, reply, turns, new_id)
         mode = request_rules.thinking_mode(body, limits)
@@ -176,3 +206,8 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
                                       {**use, "id": new_id("toolu_01")}], "tool_use")
     raise ValueError(f"unknown misbehaviour {kind!r}")
 
+
+def _iteration(usage: dict) -> dict:
+    """One attempt's token counts, as a `usage.iterations` entry carries them."""
+    return {k: usage[k] for k in ("input_tokens", "output_tokens", "cache_creation_input_tokens",
+                                  "cache_read_input_tokens", "cache_creation")}

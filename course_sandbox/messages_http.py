@@ -116,9 +116,11 @@ class MessagesHttp:
 
         body = read_json(request)
         request.environ["course_agent.body"] = body  # for the sandbox's record of exchanges
+        betas = frozenset(beta.strip() for value in request.headers.getlist("anthropic-beta")
+                          for beta in value.split(",") if beta.strip())
         if endpoint == "count_tokens":
-            return json_response(self.api.count_tokens(body))
-        message, partial_json = self.api.create(body)
+            return json_response(self.api.count_tokens(body, betas))
+        message, partial_json = self.api.create(body, betas)
         request.environ["course_agent.reply"] = message
         if isinstance(body, dict) and body.get("stream"):
             return Response(sse.events(message, partial_json), 200, {"cache-control": "no-cache"},

@@ -51,6 +51,7 @@ class Profile:
     notes_between_tools: str = "text"  # "text", "thinking" (Opus 5.5) or "long-as-thinking" (Sonnet 5.5)
     binds_prefix: bool = False  # preserved thinking's prefix check
     server_fallback: bool = True  # the `fallbacks` request parameter
+    cautious: bool = True  # refuses dual-use requests as well (the simulated model's policy; 4.x answer them)
     min_cacheable_tokens: int = 1024
     context_window: int = 1_000_000
     max_output_tokens: int = 128_000
@@ -65,13 +66,13 @@ _ADAPTIVE_ON = Profile("on", (("enabled", ENABLED_REJECTED),), "omitted", "high"
 _ALWAYS_ON = replace(_ADAPTIVE_ON, thinking="always",
                      rejected=(("enabled", ENABLED_REJECTED), ("disabled", DISABLED_REJECTED)))
 _FIVE_ONE = replace(_ALWAYS_ON, forced_tools=False, binds_prefix=True, price=(10.0, 50.0))
-_OPUS_4_8 = Profile("off", (("enabled", ENABLED_REJECTED),), "omitted", "high",
-                    min_cacheable_tokens=1024, context_window=200_000, max_output_tokens=64_000)
-_FOUR_SIX = Profile("off", (), "summarized", "high", sampling="without-thinking",
-                    context_window=200_000, max_output_tokens=64_000)
+_OPUS_4_8 = Profile("off", (("enabled", ENABLED_REJECTED),), "omitted", "high", server_fallback=False,
+                    cautious=False, min_cacheable_tokens=1024, context_window=200_000, max_output_tokens=64_000)
+_FOUR_SIX = Profile("off", (), "summarized", "high", sampling="without-thinking", server_fallback=False,
+                    cautious=False, context_window=200_000, max_output_tokens=64_000)
 _FOUR_FIVE = Profile("off", (("adaptive", ADAPTIVE_REJECTED),), "summarized", "high", sampling="without-thinking",
-                     prefill="without-thinking", min_cacheable_tokens=4096, context_window=200_000,
-                     max_output_tokens=64_000)
+                     prefill="without-thinking", server_fallback=False, cautious=False, min_cacheable_tokens=4096,
+                     context_window=200_000, max_output_tokens=64_000)
 
 PROFILES: dict[str, Profile] = {
     "claude-opus-5": replace(_ADAPTIVE_ON, disabled_up_to="high"),

@@ -275,3 +275,8 @@ class Sandbox:
 
     def clear_cache(self) -> None:
         self.messages_api.cache.clear()
+
+    def forget_threads(self) -> None:
+        """Drop every conversation held for message threads, as a server restart does (a demo of the SDK's
+        replay: its next `continue` gets `thread_not_found` and sends the whole history again)."""
+        self.messages_api.threads.clear()

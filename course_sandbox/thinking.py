@@ -72,7 +72,8 @@ def _walk(body: dict, turns: list) -> Iterator[tuple[int, int, "hashlib._Hash"]]
         digest.update(_encode({"role": turn.role}))
         for j, block in enumerate(turn.blocks):
             yield k, j, digest
-            digest.update(_encode(block))
+            if block.get("type") != "fallback":  # a marker between two models' output, not content
+                digest.update(_encode(block))
     yield len(turns), 0, digest
 
 
@@ -93,6 +94,7 @@ def signed(body: dict, turns: list, blocks: list[dict]) -> list[dict]:
     for block in blocks:
         if block["type"] == "thinking":
             block = {**block, "signature": sign(block["thinking"], digest.hexdigest())}
-        digest.update(_encode(block))
+        if block["type"] != "fallback":
+            digest.update(_encode(block))
         out.append(block)
     return out

@@ -7,6 +7,7 @@ trigger each.
 """
 
 from ..conversation import Turn
+from ..model_profiles import profile
 from . import chat, policy, reviewer, structured, tool_roles, tool_user, web_search
 from .history import language, task_turn
 from .reply import NewId, Reply
@@ -47,7 +48,7 @@ def _force_tool(request: dict, turns: list[Turn], reply: Reply, name: str | None
 def _respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
     task = task_turn(turns).text()
     lang = language(task)
-    refused = policy.refusal(task, lang)
+    refused = policy.refusal(task, lang, cautious=profile(request["model"]).cautious)
     if refused:
         return refused
     if web_search.server_tool(request):

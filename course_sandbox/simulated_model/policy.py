@@ -1,5 +1,10 @@
 """The simulated model's refusals: requests in a refused category end with stop_reason
-`refusal` and `stop_details`, and there is nothing to retry."""
+`refusal` and `stop_details`, and retrying the same request on the same model is pointless.
+
+Harmful requests are refused by every model. Dual-use ones (security testing of one's own code) are
+refused by today's models (their profile says `cautious`) and answered by the 4.x models: so a fallback
+model can serve what the requested one refused, the docs' reason for server-side fallback ("the same
+request on another Claude model usually succeeds")."""
 
 import re
 
@@ -11,9 +16,17 @@ CATEGORIES = {
 }
 
 
-def refusal(task: str, lang: str) -> Reply | None:
-    """A refusal when the task falls in a refused category (the trigger words above), else None."""
-    for category, pattern in CATEGORIES.items():
+DUAL_USE = {
+    "cyber": re.compile(r"penetration test|pentest|attack surface|тест на проникновение|пентест|поверхност\w* атаки",
+                        re.I),
+}
+
+
+def refusal(task: str, lang: str, cautious: bool = True) -> Reply | None:
+    """A refusal when the task falls in a refused category (the trigger words above), else None.
+    `cautious`: a model that refuses dual-use requests too."""
+    patterns = [*CATEGORIES.items(), *(DUAL_USE.items() if cautious else ())]
+    for category, pattern in patterns:
         if pattern.search(task):
             details = {
                 "type": "refusal",
