@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from course_sandbox import Sandbox
-from review_material import text_of
 from course_sandbox.simulated_model.schema_instance import instance
 
 MODEL = "claude-opus-5"
