@@ -21,6 +21,15 @@ def newer_model() -> str:
     return os.environ.get("COURSE_AGENT_NEWER_MODEL") or NEWER_MODEL
 
 
+FALLBACK_MODEL = "claude-opus-4-8"
+"""The model notebook 6 falls back to after a refusal (the SDK's own example uses it too)."""
+
+
+def fallback_model() -> str:
+    """The fallback model of notebook 6: COURSE_AGENT_FALLBACK_MODEL, else Opus 4.8."""
+    return os.environ.get("COURSE_AGENT_FALLBACK_MODEL") or FALLBACK_MODEL
+
+
 PRESERVED_THINKING_MODEL = NEWER_MODEL
 """A model that checks what came before each thinking block sent back (docs: preserved thinking)."""
 

@@ -236,6 +236,71 @@ retried = client.messages.create(model=MODEL, max_tokens=500,
 print("retry:", retried.stop_reason)
 
 # %% [markdown] lang="en"
+# ### A refusal answered by another model
+#
+# Not every refusal is about a harmful request: a cautious model also says no to legitimate work now and
+# then, such as planning a security test of your own shop. Asking the same model again is pointless, but
+# another Claude model usually answers. The API can do that for you: the `fallbacks` parameter (beta,
+# header `server-side-fallback-2026-07-01`) lists the models to try next, or says `"default"` for the
+# model's own chain. The response then starts with a `fallback` block that names who handed over to whom,
+# and `usage.iterations` bills each attempt. (Haiku 5.5 has no server-side fallback; and a request like the
+# one above stays refused on every model.)
+
+# %% [markdown] lang="ru"
+# ### Отказ, на который ответит другая модель
+#
+# Не каждый отказ связан с вредным запросом: осторожная модель иногда отказывает и в законной работе —
+# например, в плане проверки безопасности вашего собственного магазина. Повторять запрос к той же модели
+# бессмысленно, а другая модель Claude обычно отвечает. API умеет сделать это сам: параметр `fallbacks`
+# (бета, заголовок `server-side-fallback-2026-07-01`) перечисляет модели, к которым перейти, или говорит
+# `"default"` — тогда используется цепочка самой модели. Ответ начинается с блока `fallback`, где сказано,
+# какая модель кому передала запрос, а `usage.iterations` показывает расход на каждую попытку. (У Haiku 5.5
+# такого перехода на стороне сервера нет; а запрос вроде предыдущего отклонит любая модель.)
+
+# %% lang="en"
+audit = [{"role": "user", "content": "Plan a penetration test of the shop's checkout."}]
+first = client.messages.create(model=MODEL, max_tokens=1000, messages=audit)
+print(first.stop_reason, "->", what_to_do(first))
+served = client.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit,
+                                     fallbacks="default", betas=["server-side-fallback-2026-07-01"])
+print(served.stop_reason, "from", served.model)
+for block in served.content:
+    if block.type == "fallback":
+        print(f"fallback: {block.from_.model} -> {block.to.model} ({block.trigger.category})")
+print([(attempt.type, attempt.model) for attempt in served.usage.iterations or []])
+
+# %% lang="ru"
+audit = [{"role": "user", "content": "Составь план теста на проникновение для оформления заказа в магазине."}]
+first = client.messages.create(model=MODEL, max_tokens=1000, messages=audit)
+print(first.stop_reason, "->", what_to_do(first))
+served = client.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit,
+                                     fallbacks="default", betas=["server-side-fallback-2026-07-01"])
+print(served.stop_reason, "from", served.model)
+for block in served.content:
+    if block.type == "fallback":
+        print(f"fallback: {block.from_.model} -> {block.to.model} ({block.trigger.category})")
+print([(attempt.type, attempt.model) for attempt in served.usage.iterations or []])
+
+# %% [markdown] lang="en"
+# Where the server cannot fall back for you, the SDK does the same on your side: a middleware retries a
+# refused beta request down a list of models, and a `BetaFallbackState` keeps the rest of the conversation
+# on the model that accepted.
+
+# %% [markdown] lang="ru"
+# Если сервер не может перейти на другую модель сам, то же самое на вашей стороне делает SDK: промежуточный
+# слой (middleware) повторяет отклонённый бета-запрос по списку моделей, а `BetaFallbackState` оставляет
+# остаток разговора на модели, которая согласилась.
+
+# %%
+from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware
+from course_agent.config import fallback_model
+
+careful = client.with_options(middleware=[BetaRefusalFallbackMiddleware([{"model": fallback_model()}])])
+with BetaFallbackState():
+    answer = careful.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit)
+print(answer.stop_reason, "from", answer.model, [block.type for block in answer.content])
+
+# %% [markdown] lang="en"
 # ## model_context_window_exceeded
 #
 # When the history plus the answer no longer fit the model's context window, generation stops with

@@ -181,25 +181,32 @@ usage_chart(cached)
 
 # %% [markdown] lang="en"
 # The first call of this review already read the rules from the cache (the reviews above wrote them).
-# A prompt below the model's minimum (1024 tokens for this model in the sandbox) is silently not cached.
+# A prompt below the model's minimum is silently not cached, and the minimum is the model's own: 512 tokens
+# on Opus 5, Opus 5.5 and Sonnet 5.5, 1,024 on Sonnet 5, 2,048 on Opus 4.7, 4,096 on Haiku 4.5 and Opus 4.5
+# (docs: *Prompt caching*, "Cache limitations"). Rules shorter than that cost full price on every call.
 #
 # ## The same agent through the SDK's tool_runner
 #
 # The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python functions decorated
 # with `@beta_tool`, derives their schemas from the signatures, and runs the loop you wrote by hand:
-# call, run every requested tool, send all results back, stop at the end. (It has no safety gate: that
-# is still your job.)
+# call, run every requested tool, send all results back, stop at the end. It keeps the lesson's rules for
+# you, but not the cap: without `max_iterations` it runs for as long as the model keeps asking, so give it
+# one, as your own loop has. (It has no safety gate either: that is still your job.)
 
 # %% [markdown] lang="ru"
 # Первый вызов этого ревью уже прочитал правила из кэша (их записали ревью выше). Промпт короче минимального
-# для модели размера (1024 токена для этой модели в песочнице) молча не кэшируется.
+# размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, Opus 5.5 и Sonnet 5.5,
+# 1 024 у Sonnet 5, 2 048 у Opus 4.7, 4 096 у Haiku 4.5 и Opus 4.5 (документация: *Prompt caching*, раздел
+# «Cache limitations»). Правила короче минимума оплачиваются полностью при каждом вызове.
 #
 # ## Тот же агент через tool_runner из SDK
 #
 # В SDK этот цикл тоже есть: `client.beta.messages.tool_runner` принимает Python-функции с декоратором
 # `@beta_tool`, выводит их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели,
-# выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. (Шлюза
-# безопасности в нём нет: это по-прежнему ваша забота.)
+# выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. Правила
+# урока он соблюдает за вас, кроме ограничения: без `max_iterations` он работает, пока модель просит
+# инструменты, поэтому задайте его, как в своём цикле. (Шлюза безопасности в нём тоже нет: это по-прежнему
+# ваша забота.)
 
 # %% lang="en"
 from anthropic import beta_tool
@@ -220,7 +227,7 @@ def read_file(path: str, ref: str = "main") -> str:
 
 
 runner = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, tools=[get_diff, read_file],
+    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20,  # the cap, as in notebook 3
     messages=[{"role": "user", "content": "Review merge request !482."}],
 )
 for message in runner:
@@ -246,7 +253,7 @@ def read_file(path: str, ref: str = "main") -> str:
 
 
 runner = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, tools=[get_diff, read_file],
+    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20,  # ограничение, как в блокноте 3
     messages=[{"role": "user", "content": "Проверь merge request !482."}],
 )
 for message in runner:
