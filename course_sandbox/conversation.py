@@ -127,32 +127,49 @@ def check_thinking(turns: list[Turn], thinking_enabled: bool) -> None:
             raise invalid(THINKING_MISSING.format(i=turn.origin[0][0], found=first))
 
 
-def check_thinking_binding(body: dict, turns: list[Turn]) -> list[Turn]:
+BINDING_BETA = "thinking-binding-controls-2026-08-01"
+"""The beta of `thinking.block_binding` and of the response's `input_transformations`."""
+
+
+def check_thinking_binding(body: dict, turns: list[Turn], betas: frozenset[str] = frozenset()
+                           ) -> tuple[list[Turn], list[dict]]:
     """Preserved thinking: a thinking block is valid only after the exact prefix it was produced after.
 
     Models that run the check answer 400 for the first block whose prefix changed; with
-    `thinking.block_binding.prefix_mismatch_behavior: "drop_block"` that block and every later
-    thinking block are dropped instead. Other models do not run the check.
+    `thinking.block_binding.prefix_mismatch_behavior: "drop_block"` (its beta header required) that block
+    and the rest of its turn's consecutive thinking blocks are dropped instead, each reported as a
+    `thinking_dropped` input transformation. Other models show such a block all the same and report it as
+    `thinking_mismatch_allowed`. Returns the turns the model reads, and the transformations.
     """
-    if not profile(body["model"]).binds_prefix or not any(
-            b.get("type") == "thinking" for turn in turns for b in turn.blocks):
-        return turns  # nothing to check: no prefix is hashed
-    invalid_from = None
-    for k, j, prefix in thinking.prefixes(body, turns):
-        block = turns[k].blocks[j]
-        if block.get("type") == "thinking" and not thinking.bound_to(block["thinking"], block["signature"], prefix):
-            invalid_from = (k, j)
-            break
-    if invalid_from is None:
-        return turns
-    binding = ((body.get("thinking") or {}).get("block_binding") or {}).get("prefix_mismatch_behavior")
-    if binding != "drop_block":
-        i, j = turns[invalid_from[0]].origin[invalid_from[1]]
+    binding = ((body.get("thinking") or {}).get("block_binding") if isinstance(body.get("thinking"), dict)
+               else None)
+    if binding is not None and BINDING_BETA not in betas:
+        kind = body["thinking"].get("type", "")
+        raise invalid(f"thinking.{kind}.block_binding: Extra inputs are not permitted")
+    if not any(b.get("type") == "thinking" for turn in turns for b in turn.blocks):
+        return turns, []  # nothing to check: no prefix is hashed
+    failing = [(k, j) for k, j, prefix in thinking.prefixes(body, turns)
+               if turns[k].blocks[j].get("type") == "thinking"
+               and not thinking.bound_to(turns[k].blocks[j]["thinking"], turns[k].blocks[j]["signature"], prefix)]
+    if not failing:
+        return turns, []
+    path = lambda k, j: "messages.{}.content.{}".format(*turns[k].origin[j])  # noqa: E731
+    if not profile(body["model"]).binds_prefix:
+        return turns, [{"type": "thinking_mismatch_allowed", "path": path(k, j), "reason": "prefix_binding_mismatch"}
+                       for k, j in failing]
+    if (binding or {}).get("prefix_mismatch_behavior") != "drop_block":
+        k, j = failing[0]
+        i, j = turns[k].origin[j]
         raise invalid(THINKING_UNBOUND.format(i=i, j=j))
+    dropped = set()
+    for k, j in failing:  # the block, and the rest of its turn's consecutive thinking blocks
+        while j < len(turns[k].blocks) and turns[k].blocks[j].get("type") in ("thinking", "redacted_thinking"):
+            dropped.add((k, j))
+            j += 1
     kept = []
     for k, turn in enumerate(turns):
-        pairs = [(b, o) for j, (b, o) in enumerate(zip(turn.blocks, turn.origin))
-                 if not (b.get("type") in ("thinking", "redacted_thinking") and (k, j) >= invalid_from)]
+        pairs = [(b, o) for j, (b, o) in enumerate(zip(turn.blocks, turn.origin)) if (k, j) not in dropped]
         kept.append(Turn(turn.role, [b for b, _ in pairs], [o for _, o in pairs], turn.first_index,
                          turn.raw_message_count))
-    return kept
+    return kept, [{"type": "thinking_dropped", "path": path(k, j), "reason": "prefix_binding_mismatch"}
+                  for k, j in sorted(dropped)]

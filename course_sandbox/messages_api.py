@@ -8,7 +8,7 @@ import threading
 
 from . import fallbacks, output_limits, request_rules, response_thinking, simulated_model, thinking
 from .batches import MessageBatches
-from .conversation import check_thinking, check_thinking_binding, check_tool_pairing, merge_turns
+from .conversation import BINDING_BETA, check_thinking, check_thinking_binding, check_tool_pairing, merge_turns
 from .errors import ApiError, invalid
 from .model_profiles import Profile
 from .models import KNOWN_MODELS
@@ -55,11 +55,11 @@ class MessagesApi:
             raise invalid(problem)
         assert isinstance(body, dict)
         body, hold = self.threads.expand(body, betas)
-        limits, turns = self._checked(body)
+        limits, turns, transformed = self._checked(body, betas)
         chain = fallbacks.chain(body, limits, betas, set(KNOWN_MODELS))
-        return body, limits, turns, hold, chain
+        return body, limits, turns, hold, chain, transformed
 
-    def _checked(self, body: dict) -> tuple[Profile, list]:
+    def _checked(self, body: dict, betas: frozenset[str] = frozenset()) -> tuple[Profile, list, list[dict] | None]:
         """The request's rules for its model, and its turns as the model reads them."""
         limits = self._limits(body)
         request_rules.check(body, limits)
@@ -68,16 +68,19 @@ class MessagesApi:
         # Only manual thinking requires the thinking block back before a tool result: an adaptive turn may
         # have had none (docs: "a simple request can produce no thinking block").
         check_thinking(turns, request_rules.thinking_mode(body, limits) == "enabled")
-        return limits, check_thinking_binding(body, turns)
+        turns, transformed = check_thinking_binding(body, turns, betas)
+        return limits, turns, (transformed if BINDING_BETA in betas else None)
 
     def count_tokens(self, body: object, betas: frozenset[str] = frozenset()) -> dict:
-        body, _, turns, _, _ = self._validated(body, "count_tokens", betas)
+        body, _, turns, _, _, _ = self._validated(body, "count_tokens", betas)
         return {"input_tokens": count_input(body, turns)}
 
     def create(self, body: object, betas: frozenset[str] = frozenset()) -> tuple[dict, dict[int, str]]:
         """The response message, and the JSON text of any tool input cut short (for streaming)."""
-        body, limits, turns, hold, chain = self._validated(body, "request", betas)
+        body, limits, turns, hold, chain, transformed = self._validated(body, "request", betas)
         message, partial = self._answer(body, limits, turns)
+        if transformed is not None:  # reported only under the binding beta, as `[]` when there is nothing
+            message["input_transformations"] = transformed
         if message["stop_reason"] == "refusal" and chain:
             message, partial = self._fall_back(body, message, chain) or (message, partial)
         if hold:
@@ -88,7 +91,7 @@ class MessagesApi:
         """The first fallback model's answer, marked where the refusing model gave way; None if all refuse."""
         for entry in chain:
             hop = fallbacks.attempt(body, entry)
-            limits, turns = self._checked(hop)
+            limits, turns, _ = self._checked(hop)
             served, partial = self._answer(hop, limits, turns, first_try=False)
             if served["stop_reason"] == "refusal":
                 continue

@@ -74,7 +74,26 @@ def test_models_without_the_check_accept_an_edited_prefix(client):
 def test_drop_block_drops_the_invalid_thinking_instead_of_refusing(client):
     history = _first_turn(client, CHECKING)
     edited = [{"role": "user", "content": "Review merge request !482, briefly."}, *history[1:]]
-    response = client.messages.create(
+    binding = {"type": "adaptive", "block_binding": {"prefix_mismatch_behavior": "drop_block"}}
+    with pytest.raises(anthropic.BadRequestError, match="block_binding: Extra inputs are not permitted"):
+        client.messages.create(model=CHECKING, max_tokens=8000, system="You review merge requests.", tools=TOOLS,
+                               messages=edited, thinking=binding)  # the control is beta: its header is needed
+    response = client.beta.messages.create(
         model=CHECKING, max_tokens=8000, system="You review merge requests.", tools=TOOLS, messages=edited,
-        thinking={"type": "adaptive", "block_binding": {"prefix_mismatch_behavior": "drop_block"}})
+        thinking=binding, betas=["thinking-binding-controls-2026-08-01"])
     assert response.stop_reason == "end_turn"
+    thinking_blocks = [(i, j) for i, m in enumerate(edited) if m["role"] == "assistant"
+                       for j, b in enumerate(m["content"]) if getattr(b, "type", None) == "thinking"]
+    assert [(t.type, t.path, t.reason) for t in response.input_transformations] == [
+        ("thinking_dropped", f"messages.{i}.content.{j}", "prefix_binding_mismatch") for i, j in thinking_blocks]
+
+
+def test_a_model_without_the_check_reports_the_mismatch_it_allowed(client):
+    history = _first_turn(client, NOT_CHECKING)
+    edited = [{"role": "user", "content": "Review merge request !482, briefly."}, *history[1:]]
+    response = client.beta.messages.create(model=NOT_CHECKING, max_tokens=8000, system="You review merge requests.",
+                                           tools=TOOLS, messages=edited, betas=["thinking-binding-controls-2026-08-01"])
+    assert [t.type for t in response.input_transformations] == ["thinking_mismatch_allowed"]
+    plain = client.beta.messages.create(model=NOT_CHECKING, max_tokens=8000, system="You review merge requests.",
+                                        tools=TOOLS, messages=history, betas=["thinking-binding-controls-2026-08-01"])
+    assert plain.input_transformations == []
