@@ -37,12 +37,21 @@ def test_every_cell_the_table_names_is_a_code_cell_with_output_in_both_languages
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(language):
     assert all(s in shown(cell(language, "06", 7)) for s in ("{}", "{'pr': 4}", "{'pr': 48}"))
-    assert "Expected `thinking` or `redacted_thinking`" in shown(cell(language, "05", 18))
-    assert "cannot be modified" in shown(cell(language, "05", 20))
-    assert "bound to a different conversation" in shown(cell(language, "05", 24))
+    assert "['thinking', 'text']" in shown(cell(language, "01", 4))  # today's default model thinks first
+    assert "signature: 72 characters" in shown(cell(language, "01", 10))
+    assert shown(cell(language, "01", 11)).startswith("['text']")  # a greeting: no thinking
+    assert "max_tokens 30" in shown(cell(language, "01", 15))
+    assert 'tool_choice: type "tool" and "any" are not supported' in shown(cell(language, "04", 19))
     assert "thinking" in shown(cell(language, "05", 16))
+    billed = [int(n) for n in re.findall(r"(\d+)", shown(cell(language, "05", 18)))]
+    assert len(billed) == 3 and billed == sorted(set(billed)), billed  # low < high < max
+    assert '"thinking.type.enabled" is not supported for this model' in shown(cell(language, "05", 20))
+    assert "cannot be modified" in shown(cell(language, "05", 22))
+    assert "bound to a different conversation" in shown(cell(language, "05", 26))
     assert "'1, 2, 3, 4, '" in shown(cell(language, "06", 9))
-    assert "OverloadedError" in shown(cell(language, "05", 28))
+    assert "fallback: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "06", 17))
+    assert "['fallback', 'text']" in shown(cell(language, "06", 19))
+    assert "OverloadedError" in shown(cell(language, "05", 30))
     assert "RuntimeError" in shown(cell(language, "03", 17))
     whole = cell(language, "03", 27).source
     assert "make_client()" in whole and "def review_pull_request" in whole and "def run_tool" in whole

@@ -17,7 +17,7 @@ CATEGORIES = {
 
 
 DUAL_USE = {
-    "cyber": re.compile(r"penetration test|pentest|attack surface|тест на проникновение|пентест|поверхност\w* атаки",
+    "cyber": re.compile(r"penetration test|pentest|attack surface|тест\w* на проникновение|пентест|поверхност\w* атаки",
                         re.I),
 }
 

@@ -145,11 +145,9 @@ def test_concurrent_sandboxes_are_independent():
     assert results[0][0].times == 5
 
 
-def test_tool_runner_falls_back_from_threads(sandbox):
-    """The SDK's beta runner first asks for a server-side thread; the sandbox says it is unsupported."""
-    seen = []
-    create = sandbox.messages_api.create
-    sandbox.messages_api.create = lambda body: (seen.append("thread" in body), create(body))[1]
+def test_tool_runner_keeps_its_conversation_in_a_server_side_thread():
+    """The SDK's beta runner asks for a thread (beta): the sandbox holds the conversation, so each later
+    request carries only the new messages and neither `system` nor `tools`, as on the API."""
 
     @beta_tool
     def get_diff(pr: int) -> str:
@@ -161,13 +159,17 @@ def test_tool_runner_falls_back_from_threads(sandbox):
         """Read a whole file from the repository."""
         return FILES.get(path, "404 File Not Found")
 
-    runner = sandbox.client().beta.messages.tool_runner(
-        model=MODEL, max_tokens=4000, tools=[get_diff, read_file],
-        messages=[{"role": "user", "content": "Review PR #482"}])
-    final = list(runner)[-1]
+    with Sandbox(record=True) as sandbox:
+        runner = sandbox.client().beta.messages.tool_runner(
+            model=MODEL, max_tokens=4000, tools=[get_diff, read_file],
+            messages=[{"role": "user", "content": "Review PR #482"}])
+        final = list(runner)[-1]
     assert final.stop_reason == "end_turn"
     assert "shop/checkout.py:5" in "".join(block.text for block in final.content if block.type == "text")
-    assert seen[0] is True and not any(seen[1:])
+    sent = [e.body for e in sandbox.exchanges]
+    assert sent[0]["thread"] == {"type": "create"} and "tools" in sent[0]
+    assert all(b["thread"]["type"] == "continue" and "tools" not in b and len(b["messages"]) == 1 for b in sent[1:])
+    assert all(e.status == 200 for e in sandbox.exchanges)
 
 
 def test_cli_prints_exports_and_stops_cleanly_on_ctrl_c():
