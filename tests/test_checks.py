@@ -275,10 +275,10 @@ def test_a_generator_loop_is_told_to_run_the_generator():
     assert report.passed == [] and "generator" in report.note
 
 
-def test_the_scan_for_clients_finds_subclasses_and_survives_unhashable_classes():
-    """The self-check finds the process's clients by their class (and subclasses defined by the learner);
-    a class that cannot be hashed (a metaclass with __eq__ and no __hash__) is not a reason to fail."""
-    from course_agent.checks.retarget import _KINDS, _live_objects
+def test_clients_of_the_learners_own_subclasses_and_http_clients_are_routed():
+    """No client is looked for: a subclass the learner defined, a client given its own httpx2.Client (with
+    hooks and a timeout of its own), and a class that cannot even be hashed around it, all reach the check."""
+    import httpx2
 
     class Meta(type):
         def __eq__(cls, other):
@@ -290,6 +290,12 @@ def test_the_scan_for_clients_finds_subclasses_and_survives_unhashable_classes()
     class MyClient(anthropic.Anthropic):
         pass
 
-    odd, mine = Odd(), MyClient(api_key="sk-ant-x", base_url=styles.DEAD)
-    found = _live_objects(_KINDS)
-    assert any(o is mine for o in found) and not any(o is odd for o in found)
+    seen = []
+    odd = Odd()  # noqa: F841 - lives through the check
+    mine = MyClient(api_key="sk-ant-x", base_url=styles.DEAD, max_retries=0)
+    custom = anthropic.Anthropic(api_key="sk-ant-x", base_url="https://api.anthropic.com", max_retries=0,
+                                 http_client=httpx2.Client(timeout=20, event_hooks={"request": [seen.append]}))
+    for llm in (mine, custom):
+        report = check_loop(lambda pr: styles.review_with(pr, llm), rules=["refusal", "returns_answer"])
+        assert report.ok, report.text()
+    assert str(custom.base_url).startswith("https://api.anthropic.com") and not seen  # nothing left for the web

@@ -14,8 +14,8 @@ from typing import Any
 
 from course_sandbox import Sandbox
 from course_sandbox.app import Exchange
-from course_sandbox.demo_gitlab import PROJECT_ID
-from .retarget import Targets, pointed_at
+from course_sandbox.demo_gitlab import PROJECT_ID, PROJECT_PATH
+from .retarget import pointed_at
 
 TIMEOUT = 30.0
 """A loop that has not finished after this many seconds is abandoned (and interrupted)."""
@@ -67,17 +67,12 @@ class Run:
         return not self.hung and not self.stopped_by_check
 
 
-def call(loop: Callable, pr: int, closing: Any = None) -> Any:
-    """The loop's result: awaited when it is a coroutine (an `async def` loop). The async client the
-    scenario lent the loop is closed on the same event loop, so nothing is left to close on the learner's."""
+def call(loop: Callable, pr: int) -> Any:
+    """The loop's result: awaited when it is a coroutine (an `async def` loop)."""
     result = loop(pr)
     if inspect.isawaitable(result):
         async def wait() -> Any:
-            try:
-                return await result
-            finally:
-                if closing is not None:
-                    await closing.close()
+            return await result
         result = asyncio.run(wait())
     return result
 
@@ -121,27 +116,27 @@ class Sandboxes:
 
 
 def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,
-                 slow_files: float = 0.0, targets: Targets | None = None, sandboxes: Sandboxes | None = None) -> Run:
+                 slow_files: float = 0.0, sandboxes: Sandboxes | None = None) -> Run:
     """Run the loop once on merge request !pr against a fresh recording sandbox."""
     if sandboxes is None:
         with Sandboxes() as own:
-            return run_scenario(loop, pr, misbehave, timeout, slow_files, targets, own)
+            return run_scenario(loop, pr, misbehave, timeout, slow_files, own)
     timeout = TIMEOUT if timeout is None else timeout
     sandbox = sandboxes.take()
     try:
         sandbox.force(*misbehave)
-        if slow_files:
-            sandbox.faults.slow(slow_files, times=50, path=f"{GITLAB}projects/{PROJECT_ID}/repository/files/")
+        for project in (PROJECT_ID, PROJECT_PATH) if slow_files else ():  # the project by id or by path
+            sandbox.faults.slow(slow_files, times=50, path=f"{GITLAB}projects/{project}/repository/files/")
         run = Run(sandbox.exchanges)
 
-        def work(lent: Any) -> None:
+        def work() -> None:
             try:
-                run.returned = call(loop, pr, lent)
+                run.returned = call(loop, pr)
             except BaseException as error:  # whatever the loop lets out is an observation
                 run.error = error
 
-        with pointed_at(sandbox, loop, targets) as lent:
-            worker = threading.Thread(target=work, args=(lent,), daemon=True, name="course-agent-self-check")
+        with pointed_at(sandbox):
+            worker = threading.Thread(target=work, daemon=True, name="course-agent-self-check")
             started = time.monotonic()
             worker.start()
             refused_at = None

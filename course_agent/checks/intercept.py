@@ -1,0 +1,146 @@
+"""Send every HTTP request of the process to the scenario's sandbox while a check runs, at the
+place requests leave it: `httpx2.Client.send` / `httpx2.AsyncClient.send` for the anthropic SDK,
+`requests.adapters.HTTPAdapter.send` for python-gitlab, patched on the classes (the way respx and
+responses do it), so any client object, however it was built, kept or copied, and in any thread,
+is covered, without finding it or touching its insides.
+
+A request already addressed to the sandbox goes as it is, through its own client. Any other is
+readdressed to the sandbox, its credentials swapped for the sandbox's (see route.py), and sent:
+httpx2 ones by a client of the check's (the loop's client may hold connections of another event
+loop, or a transport that is not HTTP), requests ones by the loop's own adapter, without proxies.
+"""
+
+import functools
+import inspect
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx2
+import requests.adapters
+
+from course_sandbox.server import tls_context
+from .route import Route, sign
+
+_lock = threading.Lock()
+_routes: list[Route] = []
+"""The routes in force, the newest last (a check inside a check routes to the inner one's sandbox)."""
+_undo: list[Callable[[], None]] = []
+_own: dict[str, Any] = {}
+"""The check's own httpx2 clients, made on the first request they carry and closed with the last route."""
+PATCHED = ((httpx2.Client, "send"), (httpx2.AsyncClient, "send"), (requests.adapters.HTTPAdapter, "send"))
+
+
+def current() -> Route | None:
+    try:
+        return _routes[-1]
+    except IndexError:
+        return None
+
+
+def _own_client(kind: type) -> Any:
+    """The check's client of this kind: plain HTTP to 127.0.0.1; the async one keeps no connection
+    between requests, so it serves every event loop the loop may run (asyncio.run per call)."""
+    with _lock:
+        if kind not in _own:
+            keep = {} if kind is httpx2.Client else {"limits": httpx2.Limits(max_keepalive_connections=0)}
+            _own[kind] = kind(verify=tls_context(), timeout=httpx2.Timeout(60.0), **keep)
+        return _own[kind]
+
+
+def _readdressed(request: httpx2.Request) -> Route | None:
+    """The route that takes this request elsewhere (and the request readdressed), or None."""
+    route, url = current(), request.url
+    if route is None or route.owns(url.scheme, url.host, url.port):
+        return None
+    target = route.target(url.raw_path.decode("ascii"))
+    request.url = httpx2.URL(target)
+    sign(route, target, request.headers)
+    request.headers["Host"] = f"{route.host}:{route.port}"
+    return route
+
+
+def _redirects(client: Any, kwargs: dict) -> bool:
+    follow = kwargs.get("follow_redirects")
+    return follow if isinstance(follow, bool) else client.follow_redirects
+
+
+def _sync_send(original: Callable) -> Callable:
+    @functools.wraps(original)
+    def send(self: httpx2.Client, request: httpx2.Request, **kwargs: Any) -> httpx2.Response:
+        if self.is_closed or _readdressed(request) is None:
+            return original(self, request, **kwargs)
+        return original(_own_client(httpx2.Client), request, stream=kwargs.get("stream", False), auth=None,
+                        follow_redirects=_redirects(self, kwargs))
+    return send
+
+
+def _async_send(original: Callable) -> Callable:
+    @functools.wraps(original)
+    async def send(self: httpx2.AsyncClient, request: httpx2.Request, **kwargs: Any) -> httpx2.Response:
+        if self.is_closed or _readdressed(request) is None:
+            return await original(self, request, **kwargs)
+        return await original(_own_client(httpx2.AsyncClient), request, stream=kwargs.get("stream", False),
+                              auth=None, follow_redirects=_redirects(self, kwargs))
+    return send
+
+
+def _adapter_send(original: Callable) -> Callable:
+    signature = inspect.signature(original)
+
+    @functools.wraps(original)
+    def send(self: requests.adapters.HTTPAdapter, request: requests.PreparedRequest, *args: Any,
+             **kwargs: Any) -> requests.Response:
+        route, url = current(), urlsplit(request.url)
+        if route is None or route.owns(url.scheme, url.hostname or "", url.port):
+            return original(self, request, *args, **kwargs)
+        request.url = route.target(request.path_url)
+        sign(route, request.url, request.headers)
+        bound = signature.bind(self, request, *args, **kwargs)
+        bound.arguments["proxies"] = {}  # a proxy meant for the learner's GitLab has no business with 127.0.0.1
+        return original(*bound.args, **bound.kwargs)
+    return send
+
+
+_WRAPPERS = (_sync_send, _async_send, _adapter_send)
+
+
+def _install() -> None:
+    for (owner, name), wrap in zip(PATCHED, _WRAPPERS):
+        original = getattr(owner, name)
+        wrapper = wrap(original)
+        setattr(owner, name, wrapper)
+
+        def undo(owner: type = owner, name: str = name, original: Callable = original,
+                 wrapper: Callable = wrapper) -> None:
+            if getattr(owner, name) is wrapper:  # else someone patched over it: it stays, routing nothing
+                setattr(owner, name, original)
+        _undo.append(undo)
+
+
+def _uninstall() -> None:
+    while _undo:
+        _undo.pop()()
+    own = _own.pop(httpx2.Client, None)
+    _own.clear()
+    if own is not None:
+        own.close()
+
+
+@contextmanager
+def routed_to(route: Route) -> Iterator[None]:
+    """Within the block, every HTTP request of the process that is not addressed to `route`'s sandbox
+    is sent there instead, with its credentials. Nested blocks route to the innermost."""
+    with _lock:
+        if not _routes:
+            _install()
+        _routes.append(route)
+    try:
+        yield
+    finally:
+        with _lock:
+            _routes.remove(route)
+            if not _routes:
+                _uninstall()
