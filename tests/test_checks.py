@@ -27,6 +27,11 @@ CORRECT = {
     "history as dicts": styles.dict_history_loop,
     "own cap of 30": styles.cap_30_loop,
     "lambda over two arguments": lambda pr: styles.review_with(pr, styles.claude),
+    "own http_client": styles.custom_http_client_loop,
+    "own GitLab project": styles.own_project_loop,
+    "thread pool": styles.thread_pool_loop,
+    "asyncio.run each turn": styles.asyncio_run_each_turn_loop,
+    "async stream": styles.async_stream_loop,
 }
 
 
@@ -35,6 +40,12 @@ def test_correct_loops_in_many_styles_pass_every_rule(name):
     report = check_loop(CORRECT[name])
     assert [f.status for f in report.findings] == [PASSED] * len(RULES), report.text()
     assert report.ok
+
+
+def test_a_loop_on_the_sdks_aiohttp_transport_passes_every_rule():
+    pytest.importorskip("aiohttp", reason="the anthropic[aiohttp] extra is not installed")
+    report = check_loop(styles.aiohttp_loop)
+    assert [f.status for f in report.findings] == [PASSED] * len(RULES), report.text()
 
 
 @pytest.mark.parametrize("rule", [r for r in RULES if r != "returns_answer"])
