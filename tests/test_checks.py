@@ -310,3 +310,15 @@ def test_clients_of_the_learners_own_subclasses_and_http_clients_are_routed():
         report = check_loop(lambda pr: styles.review_with(pr, llm), rules=["refusal", "returns_answer"])
         assert report.ok, report.text()
     assert str(custom.base_url).startswith("https://api.anthropic.com") and not seen  # nothing left for the web
+
+
+def test_a_check_leaves_one_started_sandbox_for_the_next_checks_first_scenario():
+    """The first sandbox of a check is the one no scenario runs beside: the last check left it started."""
+    check_loop(solutions.review_pull_request, rules="refusal")
+    spare = list(scenario_module._spare)
+    assert len(spare) == 1 and spare[0].port and spare[0].exchanges == []
+    with scenario_module.Sandboxes(expected=2) as sandboxes:
+        first = sandboxes.take()
+        sandboxes.give_back(first)
+    assert first is spare[0]
+    assert len(scenario_module._spare) == 1 and scenario_module._spare[0] not in (first, None)

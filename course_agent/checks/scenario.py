@@ -7,6 +7,7 @@ import ctypes
 import inspect
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -82,31 +83,63 @@ def _interrupt(thread: threading.Thread) -> None:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(RunawayLoop))
 
 
+AHEAD = 2
+"""Sandboxes starting while a scenario runs (a start costs about as much as a scenario of a good loop)."""
+_spare: list[Sandbox] = []
+"""A started, untouched sandbox left by the last check for the next one's first scenario (a check cell
+run again, the next cell's check): the first start is the one no scenario runs beside."""
+_spare_lock = threading.Lock()
+
+
+def _done(sandbox: Sandbox) -> Future:
+    ready: Future = Future()
+    ready.set_result(sandbox)
+    return ready
+
+
 class Sandboxes:
-    """Fresh recording sandboxes for a series of scenarios: the next one starts while a scenario runs,
-    and a used one stops in the background (starting and stopping cost more than most scenarios)."""
+    """Fresh recording sandboxes for a series of scenarios: the next ones start while a scenario runs,
+    a used one stops in the background, and one more is left started for the next check (starting and
+    stopping cost more than most scenarios)."""
 
     def __init__(self, expected: int = 1) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="course-agent-self-check-sandbox")
+        self._pool = ThreadPoolExecutor(max_workers=AHEAD + 1, thread_name_prefix="course-agent-self-check-sandbox")
         self._left = expected
-        self._next: Future | None = None
+        with _spare_lock:
+            self._ahead: deque[Future] = deque(_done(s) for s in _spare)
+            _spare.clear()
         self._stopping: list[Future] = []
+        self._start_ahead()
+
+    def _start_ahead(self) -> None:
+        """Keep sandboxes starting for the scenarios still to come, and the next check's spare."""
+        while len(self._ahead) < min(AHEAD, self._left + 1):
+            self._ahead.append(self._pool.submit(Sandbox(record=True).start))
 
     def take(self) -> Sandbox:
-        ready = self._next or self._pool.submit(Sandbox(record=True).start)
+        ready = self._ahead.popleft()
         self._left -= 1
-        self._next = self._pool.submit(Sandbox(record=True).start) if self._left > 0 else None
+        self._start_ahead()
         return ready.result()
 
     def give_back(self, sandbox: Sandbox) -> None:
         self._stopping.append(self._pool.submit(sandbox.stop))
 
     def close(self) -> None:
-        if self._next is not None:
-            self._stopping.append(self._pool.submit(lambda: self._next.result().stop()))
-        for stopping in self._stopping:
-            stopping.result()
-        self._pool.shutdown()
+        """Wait for every start and stop; the first sandbox left unused is the next check's spare."""
+        try:
+            for starting in self._ahead:
+                sandbox = starting.result()
+                with _spare_lock:
+                    keep = not _spare
+                    if keep:
+                        _spare.append(sandbox)
+                if not keep:
+                    self._stopping.append(self._pool.submit(sandbox.stop))
+            for stopping in self._stopping:
+                stopping.result()
+        finally:
+            self._pool.shutdown()
 
     def __enter__(self) -> "Sandboxes":
         return self
