@@ -122,6 +122,28 @@ def test_no_request_leaves_for_the_live_api(monkeypatch):
     assert str(live.base_url).startswith("https://api.anthropic.com")
 
 
+def test_the_learners_key_and_token_reach_no_log_and_no_report(monkeypatch, caplog):
+    """Every log of the process at DEBUG (the SDK's, httpx2's, urllib3's, the sandbox's) and the report:
+    the learner's key and GitLab token are in none of them, even from clients built inside the loop."""
+    import logging
+
+    import gitlab
+
+    key, token = "sk-ant-live-key-never-to-be-seen", "glpat-never-to-be-seen"
+    monkeypatch.setenv("ANTHROPIC_API_KEY", key)
+    caplog.set_level(logging.DEBUG)
+
+    def review(pr):
+        gitlab.Gitlab("http://127.0.0.1:9", private_token=token).projects.get(7, lazy=True).mergerequests.get(pr)
+        return styles.review_with(pr, anthropic.Anthropic(api_key=key, base_url="https://api.anthropic.com",
+                                                          max_retries=0))
+
+    report = check_loop(review, rules=["refusal", "returns_answer"])
+    assert report.ok, report.text()
+    assert caplog.records and not any(secret in text for secret in (key, token)
+                                      for text in (caplog.text, report.text(), report._repr_html_()))
+
+
 def test_nothing_observed_is_said_and_nothing_passes():
     def review(pr):
         return "LGTM"
