@@ -50,16 +50,16 @@ def _own_client(kind: type) -> Any:
         return _own[kind]
 
 
-def _readdressed(request: httpx2.Request) -> Route | None:
-    """The route that takes this request elsewhere (and the request readdressed), or None."""
+def _readdressed(request: httpx2.Request) -> bool:
+    """True when a route takes this request to its sandbox (and the request is readdressed and signed)."""
     route, url = current(), request.url
     if route is None or route.owns(url.scheme, url.host, url.port):
-        return None
+        return False
     target = route.target(url.raw_path.decode("ascii"))
     request.url = httpx2.URL(target)
     sign(route, target, request.headers)
     request.headers["Host"] = f"{route.host}:{route.port}"
-    return route
+    return True
 
 
 def _redirects(client: Any, kwargs: dict) -> bool:
@@ -70,7 +70,7 @@ def _redirects(client: Any, kwargs: dict) -> bool:
 def _sync_send(original: Callable) -> Callable:
     @functools.wraps(original)
     def send(self: httpx2.Client, request: httpx2.Request, **kwargs: Any) -> httpx2.Response:
-        if self.is_closed or _readdressed(request) is None:
+        if self.is_closed or not _readdressed(request):
             return original(self, request, **kwargs)
         return original(_own_client(httpx2.Client), request, stream=kwargs.get("stream", False), auth=None,
                         follow_redirects=_redirects(self, kwargs))
@@ -80,7 +80,7 @@ def _sync_send(original: Callable) -> Callable:
 def _async_send(original: Callable) -> Callable:
     @functools.wraps(original)
     async def send(self: httpx2.AsyncClient, request: httpx2.Request, **kwargs: Any) -> httpx2.Response:
-        if self.is_closed or _readdressed(request) is None:
+        if self.is_closed or not _readdressed(request):
             return await original(self, request, **kwargs)
         return await original(_own_client(httpx2.AsyncClient), request, stream=kwargs.get("stream", False),
                               auth=None, follow_redirects=_redirects(self, kwargs))
