@@ -14,7 +14,7 @@ import httpx2
 import pytest
 import requests
 
-from course_agent.checks.intercept import PATCHED, routed_to
+from course_agent.checks.intercept import patched, routed_to
 from course_agent.checks.route import Route
 
 LIVE_KEY, LIVE_TOKEN = "sk-ant-live-key-of-the-learner", "glpat-learners-own-token"
@@ -118,19 +118,30 @@ def test_threads_and_event_loops_of_the_loop_are_routed(server):
 
 
 def test_nested_routes_use_the_innermost_and_the_libraries_are_restored_even_after_an_error(server):
-    before = [getattr(owner, name) for owner, name in PATCHED]
+    before = [getattr(owner, name) for owner, name, _ in patched()]
     inner = Route("127.0.0.1", server.server_address[1], "sk-ant-inner", "glpat-inner", "course/shop")
     outer = Route("127.0.0.1", 9, "sk-ant-outer", "glpat-outer", "course/shop")
     with pytest.raises(RuntimeError, match="the loop failed"):
         with routed_to(outer):
             with routed_to(inner):
                 httpx2.get(ELSEWHERE + "/v1/models")
-            assert [getattr(owner, name) for owner, name in PATCHED] != before  # still routing for `outer`
+            assert [getattr(owner, name) for owner, name, _ in patched()] != before  # still routing for `outer`
             raise RuntimeError("the loop failed")
-    assert [getattr(owner, name) for owner, name in PATCHED] == before
+    assert [getattr(owner, name) for owner, name, _ in patched()] == before
     assert server.seen[0][2]["x-api-key"] == "sk-ant-inner"
     with pytest.raises(httpx2.ConnectError):
         httpx2.get(ELSEWHERE + "/v1/models")  # no route: the request goes where it was sent
+
+
+def test_httpx_is_routed_too_once_the_learner_has_imported_it(server):
+    """Not the SDK's (it uses httpx2), but a learner's own HTTP call to the API is a request of the check too."""
+    import httpx
+
+    with routed_to(_route(server)):
+        httpx.post(ELSEWHERE + "/v1/messages", headers={"x-api-key": LIVE_KEY}, json={"model": "m"}, timeout=5)
+        asyncio.run(httpx.AsyncClient().post(ELSEWHERE + "/v1/messages", headers={"x-api-key": LIVE_KEY}))
+    assert len(server.seen) == 2 and _no_learner_secret(server.seen)
+    assert all(headers.get("x-api-key") == "sk-ant-sandbox" for _, _, headers, _ in server.seen)
 
 
 @pytest.mark.parametrize("given, expected", [

@@ -1,8 +1,9 @@
 """Send every HTTP request of the process to the scenario's sandbox while a check runs, at the
 place requests leave it: `httpx2.Client.send` / `httpx2.AsyncClient.send` for the anthropic SDK,
-`requests.adapters.HTTPAdapter.send` for python-gitlab, patched on the classes (the way respx and
-responses do it), so any client object, however it was built, kept or copied, and in any thread,
-is covered, without finding it or touching its insides.
+`requests.adapters.HTTPAdapter.send` for python-gitlab (and httpx's, when the learner's code has
+imported httpx), patched on the classes (the way respx and responses do it), so any client object,
+however it was built, kept or copied, and in any thread, is covered, without finding it or touching
+its insides.
 
 A request already addressed to the sandbox goes as it is, through its own client. Any other is
 readdressed to the sandbox, its credentials swapped for the sandbox's (see route.py), and sent:
@@ -12,7 +13,9 @@ loop, or a transport that is not HTTP), requests ones by the loop's own adapter,
 
 import functools
 import inspect
+import sys
 import threading
+from types import ModuleType
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -28,9 +31,8 @@ _lock = threading.Lock()
 _routes: list[Route] = []
 """The routes in force, the newest last (a check inside a check routes to the inner one's sandbox)."""
 _undo: list[Callable[[], None]] = []
-_own: dict[str, Any] = {}
-"""The check's own httpx2 clients, made on the first request they carry and closed with the last route."""
-PATCHED = ((httpx2.Client, "send"), (httpx2.AsyncClient, "send"), (requests.adapters.HTTPAdapter, "send"))
+_own: dict[type, Any] = {}
+"""The check's own httpx2 (or httpx) clients, made on the first request they carry, closed with the last route."""
 
 
 def current() -> Route | None:
@@ -40,23 +42,23 @@ def current() -> Route | None:
         return None
 
 
-def _own_client(kind: type) -> Any:
+def _own_client(http: ModuleType, kind: type) -> Any:
     """The check's client of this kind: plain HTTP to 127.0.0.1; the async one keeps no connection
     between requests, so it serves every event loop the loop may run (asyncio.run per call)."""
     with _lock:
         if kind not in _own:
-            keep = {} if kind is httpx2.Client else {"limits": httpx2.Limits(max_keepalive_connections=0)}
-            _own[kind] = kind(verify=tls_context(), timeout=httpx2.Timeout(60.0), **keep)
+            keep = {} if kind is http.Client else {"limits": http.Limits(max_keepalive_connections=0)}
+            _own[kind] = kind(verify=tls_context(), timeout=http.Timeout(60.0), **keep)
         return _own[kind]
 
 
-def _readdressed(request: httpx2.Request) -> bool:
+def _readdressed(request: Any) -> bool:
     """True when a route takes this request to its sandbox (and the request is readdressed and signed)."""
     route, url = current(), request.url
     if route is None or route.owns(url.scheme, url.host, url.port):
         return False
     target = route.target(url.raw_path.decode("ascii"))
-    request.url = httpx2.URL(target)
+    request.url = type(url)(target)
     sign(route, target, request.headers)
     request.headers["Host"] = f"{route.host}:{route.port}"
     return True
@@ -67,22 +69,22 @@ def _redirects(client: Any, kwargs: dict) -> bool:
     return follow if isinstance(follow, bool) else client.follow_redirects
 
 
-def _sync_send(original: Callable) -> Callable:
+def _sync_send(original: Callable, http: ModuleType) -> Callable:
     @functools.wraps(original)
-    def send(self: httpx2.Client, request: httpx2.Request, **kwargs: Any) -> httpx2.Response:
+    def send(self: Any, request: Any, **kwargs: Any) -> Any:  # an httpx2 (or httpx) Client, Request, Response
         if self.is_closed or not _readdressed(request):
             return original(self, request, **kwargs)
-        return original(_own_client(httpx2.Client), request, stream=kwargs.get("stream", False), auth=None,
+        return original(_own_client(http, http.Client), request, stream=kwargs.get("stream", False), auth=None,
                         follow_redirects=_redirects(self, kwargs))
     return send
 
 
-def _async_send(original: Callable) -> Callable:
+def _async_send(original: Callable, http: ModuleType) -> Callable:
     @functools.wraps(original)
-    async def send(self: httpx2.AsyncClient, request: httpx2.Request, **kwargs: Any) -> httpx2.Response:
+    async def send(self: Any, request: Any, **kwargs: Any) -> Any:
         if self.is_closed or not _readdressed(request):
             return await original(self, request, **kwargs)
-        return await original(_own_client(httpx2.AsyncClient), request, stream=kwargs.get("stream", False),
+        return await original(_own_client(http, http.AsyncClient), request, stream=kwargs.get("stream", False),
                               auth=None, follow_redirects=_redirects(self, kwargs))
     return send
 
@@ -104,11 +106,19 @@ def _adapter_send(original: Callable) -> Callable:
     return send
 
 
-_WRAPPERS = (_sync_send, _async_send, _adapter_send)
+def patched() -> list[tuple[type, str, Callable[[Callable], Callable]]]:
+    """(class, method, wrapper maker) of each send method routed: httpx2's and requests' always, httpx's
+    when something in the process has imported it (a client of it can exist only then)."""
+    found = [(requests.adapters.HTTPAdapter, "send", _adapter_send)]
+    for http in (httpx2, sys.modules.get("httpx")):
+        if http is not None:
+            found += [(http.Client, "send", functools.partial(_sync_send, http=http)),
+                      (http.AsyncClient, "send", functools.partial(_async_send, http=http))]
+    return found
 
 
 def _install() -> None:
-    for (owner, name), wrap in zip(PATCHED, _WRAPPERS):
+    for owner, name, wrap in patched():
         original = getattr(owner, name)
         wrapper = wrap(original)
         setattr(owner, name, wrapper)
@@ -123,10 +133,10 @@ def _install() -> None:
 def _uninstall() -> None:
     while _undo:
         _undo.pop()()
-    own = _own.pop(httpx2.Client, None)
+    own = [client for client in _own.values() if hasattr(client, "close")]  # the async ones hold no connection
     _own.clear()
-    if own is not None:
-        own.close()
+    for client in own:
+        client.close()
 
 
 @contextmanager
