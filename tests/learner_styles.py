@@ -351,3 +351,84 @@ def gitlab_per_call_merge_loop(pr):
                 results.append(execute(block))
         history.append({"role": "user", "content": results})
     raise RuntimeError("cap")
+
+
+# Styles that reach the HTTP libraries in other ways: the check routes them where requests leave the process.
+import httpx2  # noqa: E402
+from concurrent.futures import ThreadPoolExecutor  # noqa: E402
+
+custom_http = anthropic.Anthropic(api_key="sk-ant-not-a-key", base_url=DEAD, max_retries=0,
+                                  http_client=httpx2.Client(timeout=httpx2.Timeout(30.0), follow_redirects=True))
+own_project = gitlab.Gitlab(DEAD + "/gitlab", private_token="not-a-token").projects.get(4242, lazy=True)
+"""The learner's own GitLab (under a path) and project (by id): the check's sandbox stands in for both."""
+
+
+def custom_http_client_loop(pr):
+    return review_with(pr, custom_http)
+
+
+def own_project_loop(pr):
+    """Looks the merge request up through a Project of its own GitLab, made before the check, first."""
+    try:
+        own_project.mergerequests.get(pr)
+    except gitlab.GitlabGetError:  # !999 of the tool-error scenario: the tools will say so
+        pass
+    return review_with(pr, claude)
+
+
+def thread_pool_loop(pr):
+    """Asks the model from a worker thread, and runs the tools of a turn in a pool."""
+    history = [{"role": "user", "content": f"Review MR {pr}."}]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(10):
+            response = pool.submit(claude.messages.create, model=MODEL, max_tokens=8000, system=SYSTEM,
+                                   tools=TOOL_SPECS, messages=history).result()
+            if response.stop_reason != "tool_use":
+                state, text = _decide(response, history)
+                if state == "done":
+                    return text
+                continue
+            history.append({"role": "assistant", "content": response.content})
+            uses = [b for b in response.content if b.type == "tool_use"]
+            history.append({"role": "user", "content": list(pool.map(execute, uses))})
+    raise RuntimeError("too many turns")
+
+
+def asyncio_run_each_turn_loop(pr):
+    """A plain function that runs each request of an async client with its own asyncio.run (a new event
+    loop each time)."""
+    history = [{"role": "user", "content": f"Review MR {pr}."}]
+    for _ in range(10):
+        response = asyncio.run(aclaude.messages.create(model=MODEL, max_tokens=8000, system=SYSTEM,
+                                                       tools=TOOL_SPECS, messages=history))
+        state, text = _decide(response, history)
+        if state == "done":
+            return text
+    raise RuntimeError("too many turns")
+
+
+async def async_stream_loop(pr):
+    history = [{"role": "user", "content": f"Review MR {pr}."}]
+    for _ in range(10):
+        async with aclaude.messages.stream(model=MODEL, max_tokens=8000, system=SYSTEM, tools=TOOL_SPECS,
+                                           messages=history) as stream:
+            response = await stream.get_final_message()
+        state, text = _decide(response, history)
+        if state == "done":
+            return text
+    raise RuntimeError("too many turns")
+
+
+async def aiohttp_loop(pr):
+    """An AsyncAnthropic on the SDK's aiohttp transport, built inside the loop (needs the aiohttp extra)."""
+    llm = anthropic.AsyncAnthropic(api_key="sk-ant-not-a-key", base_url=DEAD, max_retries=0,
+                                   http_client=anthropic.DefaultAioHttpClient())
+    async with llm:
+        history = [{"role": "user", "content": f"Review MR {pr}."}]
+        for _ in range(10):
+            response = await llm.messages.create(model=MODEL, max_tokens=8000, system=SYSTEM, tools=TOOL_SPECS,
+                                                 messages=history)
+            state, text = _decide(response, history)
+            if state == "done":
+                return text
+    raise RuntimeError("too many turns")

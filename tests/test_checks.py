@@ -27,6 +27,11 @@ CORRECT = {
     "history as dicts": styles.dict_history_loop,
     "own cap of 30": styles.cap_30_loop,
     "lambda over two arguments": lambda pr: styles.review_with(pr, styles.claude),
+    "own http_client": styles.custom_http_client_loop,
+    "own GitLab project": styles.own_project_loop,
+    "thread pool": styles.thread_pool_loop,
+    "asyncio.run each turn": styles.asyncio_run_each_turn_loop,
+    "async stream": styles.async_stream_loop,
 }
 
 
@@ -35,6 +40,12 @@ def test_correct_loops_in_many_styles_pass_every_rule(name):
     report = check_loop(CORRECT[name])
     assert [f.status for f in report.findings] == [PASSED] * len(RULES), report.text()
     assert report.ok
+
+
+def test_a_loop_on_the_sdks_aiohttp_transport_passes_every_rule():
+    pytest.importorskip("aiohttp", reason="the anthropic[aiohttp] extra is not installed")
+    report = check_loop(styles.aiohttp_loop)
+    assert [f.status for f in report.findings] == [PASSED] * len(RULES), report.text()
 
 
 @pytest.mark.parametrize("rule", [r for r in RULES if r != "returns_answer"])
@@ -119,6 +130,28 @@ def test_no_request_leaves_for_the_live_api(monkeypatch):
 
     assert check_loop(review, rules=["refusal", "returns_answer"]).ok
     assert str(live.base_url).startswith("https://api.anthropic.com")
+
+
+def test_the_learners_key_and_token_reach_no_log_and_no_report(monkeypatch, caplog):
+    """Every log of the process at DEBUG (the SDK's, httpx2's, urllib3's, the sandbox's) and the report:
+    the learner's key and GitLab token are in none of them, even from clients built inside the loop."""
+    import logging
+
+    import gitlab
+
+    key, token = "sk-ant-live-key-never-to-be-seen", "glpat-never-to-be-seen"
+    monkeypatch.setenv("ANTHROPIC_API_KEY", key)
+    caplog.set_level(logging.DEBUG)
+
+    def review(pr):
+        gitlab.Gitlab("http://127.0.0.1:9", private_token=token).projects.get(7, lazy=True).mergerequests.get(pr)
+        return styles.review_with(pr, anthropic.Anthropic(api_key=key, base_url="https://api.anthropic.com",
+                                                          max_retries=0))
+
+    report = check_loop(review, rules=["refusal", "returns_answer"])
+    assert report.ok, report.text()
+    assert caplog.records and not any(secret in text for secret in (key, token)
+                                      for text in (caplog.text, report.text(), report._repr_html_()))
 
 
 def test_nothing_observed_is_said_and_nothing_passes():
@@ -285,10 +318,10 @@ def test_a_generator_loop_is_told_to_run_the_generator():
     assert report.passed == [] and "generator" in report.note
 
 
-def test_the_scan_for_clients_finds_subclasses_and_survives_unhashable_classes():
-    """The self-check finds the process's clients by their class (and subclasses defined by the learner);
-    a class that cannot be hashed (a metaclass with __eq__ and no __hash__) is not a reason to fail."""
-    from course_agent.checks.retarget import _KINDS, _live_objects
+def test_clients_of_the_learners_own_subclasses_and_http_clients_are_routed():
+    """No client is looked for: a subclass the learner defined, a client given its own httpx2.Client (with
+    hooks and a timeout of its own), and a class that cannot even be hashed around it, all reach the check."""
+    import httpx2
 
     class Meta(type):
         def __eq__(cls, other):
@@ -300,6 +333,24 @@ def test_the_scan_for_clients_finds_subclasses_and_survives_unhashable_classes()
     class MyClient(anthropic.Anthropic):
         pass
 
-    odd, mine = Odd(), MyClient(api_key="sk-ant-x", base_url=styles.DEAD)
-    found = _live_objects(_KINDS)
-    assert any(o is mine for o in found) and not any(o is odd for o in found)
+    seen = []
+    odd = Odd()  # noqa: F841 - lives through the check
+    mine = MyClient(api_key="sk-ant-x", base_url=styles.DEAD, max_retries=0)
+    custom = anthropic.Anthropic(api_key="sk-ant-x", base_url="https://api.anthropic.com", max_retries=0,
+                                 http_client=httpx2.Client(timeout=20, event_hooks={"request": [seen.append]}))
+    for llm in (mine, custom):
+        report = check_loop(lambda pr: styles.review_with(pr, llm), rules=["refusal", "returns_answer"])
+        assert report.ok, report.text()
+    assert str(custom.base_url).startswith("https://api.anthropic.com") and not seen  # nothing left for the web
+
+
+def test_a_check_leaves_one_started_sandbox_for_the_next_checks_first_scenario():
+    """The first sandbox of a check is the one no scenario runs beside: the last check left it started."""
+    check_loop(solutions.review_pull_request, rules="refusal")
+    spare = list(scenario_module._spare)
+    assert len(spare) == 1 and spare[0].port and spare[0].exchanges == []
+    with scenario_module.Sandboxes(expected=2) as sandboxes:
+        first = sandboxes.take()
+        sandboxes.give_back(first)
+    assert first is spare[0]
+    assert len(scenario_module._spare) == 1 and scenario_module._spare[0] not in (first, None)

@@ -6,8 +6,8 @@ lesson it keeps, which it breaks, and which the run could not show.
     check_loop(review_pull_request, rules="cap")     # one rule
 
 The loop is called as written, `loop(pr_number)` (awaited if it is `async def`), once per
-rule, each time against a fresh sandbox that records every request it receives. The check
-finds the loop's clients by type and points them at that sandbox for the run (see
+rule, each time against a fresh sandbox that records every request it receives. During the
+run every HTTP request of the process goes to that sandbox, whatever client sends it (see
 retarget.py), so no request of a check reaches the live API or the learner's GitLab. The
 rules are judged from the wire and from what the loop returned or raised; the report says
 passed only for what it saw.
@@ -21,7 +21,6 @@ from ..i18n import language as pick_language
 from ..i18n import tr
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
 from .rules import RULES, words
-from .retarget import Targets
 from .scenario import TIMEOUT, Run, RunawayLoop, Sandboxes, run_scenario
 
 __all__ = ["RULES", "Finding", "Report", "Run", "RunawayLoop", "TIMEOUT", "check_loop", "run_scenario",
@@ -100,28 +99,24 @@ def check_loop(loop: Callable, rules: str | Iterable[str] | None = None, languag
     In a notebook the report shows itself; elsewhere print it. `language` is "en" or "ru"
     (default: COURSE_AGENT_LANGUAGE, else the locale).
     """
-    return judge(loop, rules, pick_language(language), Targets(loop))
+    return judge(loop, rules, pick_language(language))
 
 
-def judge(loop: Callable, rules: str | Iterable[str] | None, lang: str, targets: Targets) -> Report:
-    """check_loop with the clients already found (an exercise's grader runs its own scenario first,
-    and one scan of the process's objects serves both)."""
+def judge(loop: Callable, rules: str | Iterable[str] | None, lang: str) -> Report:
+    """check_loop in a given language (an exercise's grader adds its own findings to these)."""
     chosen = _rules(rules)
     _contract(loop, lang)
     name = _name(loop)
     runs: list[Run] = []
     findings: list[Finding] = []
-    try:
-        with Sandboxes(expected=len(chosen)) as sandboxes:
-            for rule in chosen:
-                spec = RULES[rule]
-                run = run_scenario(loop, spec.pr, spec.misbehave, targets=targets, sandboxes=sandboxes)
-                runs.append(run)
-                seen = spec.judge(run, lang, loop) if rule == "cap" else spec.judge(run, lang)
-                title, why, where = words(rule, lang)
-                findings.append(Finding(rule, seen.status, seen.detail, title, why, where))
-    finally:
-        targets.give_back()  # clients the loop built during the check talk where the loop meant them to
+    with Sandboxes(expected=len(chosen)) as sandboxes:
+        for rule in chosen:
+            spec = RULES[rule]
+            run = run_scenario(loop, spec.pr, spec.misbehave, sandboxes=sandboxes)
+            runs.append(run)
+            seen = spec.judge(run, lang, loop) if rule == "cap" else spec.judge(run, lang)
+            title, why, where = words(rule, lang)
+            findings.append(Finding(rule, seen.status, seen.detail, title, why, where))
     note = _unobservable(runs, name, lang)
     if note:
         findings = [Finding(f.rule, NOT_CHECKED, tr("no request was seen", lang), f.title, f.why, f.where)

@@ -10,7 +10,6 @@ from ..i18n import language as pick_language
 from ..i18n import ntr, tr
 from . import judge
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
-from .retarget import Targets
 from .scenario import run_scenario
 from .wire import blocks, tool_uses
 
@@ -33,9 +32,7 @@ def check_exercise_3(loop: Callable | None, language: str | None = None) -> Repo
     title = tr("Exercise {n}", lang, n=3)
     if _placeholder(loop):
         return _not_done(title, lang, tr("no loop was given", lang))
-    capped = functools.partial(loop, max_iterations=2)
-    targets = Targets(capped)  # the partial reaches everything the loop reaches
-    run = run_scenario(capped, 484, targets=targets)
+    run = run_scenario(functools.partial(loop, max_iterations=2), 484)
     called = [u for _, reply in run.answered for u in tool_uses(reply)]
     names = sorted({str(u.get("name")) for u in called})
     requirement = tr("When the cap is reached, the error says how many tool calls were made and which tools", lang)
@@ -55,7 +52,7 @@ def check_exercise_3(loop: Callable | None, language: str | None = None) -> Repo
         else:
             finding = Finding("cap_message", PASSED, tr("the error says {message!r}", lang, message=message[:160]),
                               requirement)
-    rules = judge(loop, ["whole_response", "cap"], lang, targets)
+    rules = judge(loop, ["whole_response", "cap"], lang)
     report = Report(title, [finding, *rules.findings], lang)
     if finding.status != PASSED:
         report.note = tr("Not done yet: the error at the cap must say how many tool calls were made and which "
@@ -71,8 +68,7 @@ def check_exercise_4(loop: Callable | None, language: str | None = None) -> Repo
     title = tr("Exercise {n}", lang, n=4)
     if _placeholder(loop):
         return _not_done(title, lang, tr("no loop was given", lang))
-    targets = Targets(loop)
-    run = run_scenario(loop, 484, slow_files=SLOW_READ, targets=targets)
+    run = run_scenario(loop, 484, slow_files=SLOW_READ)
     requirement = tr("The calls of one turn run concurrently, and their results keep the calls' order", lang)
     parallel = next(((i, r) for i, r in run.answered if len(tool_uses(r)) >= 2), None)
     if parallel is None or parallel[0] + 1 >= len(run.calls):
@@ -99,7 +95,7 @@ def check_exercise_4(loop: Callable | None, language: str | None = None) -> Repo
                 "{n} file read of {seconds} s took less than {total} s in all: at the same time",
                 "{n} file reads of {seconds} s each took less than {total} s in all: at the same time",
                 len(reads), lang, seconds=f"{SLOW_READ:g}", total=f"{one_after_another:g}"), requirement)
-    rules = judge(loop, ["whole_response", "one_message"], lang, targets)
+    rules = judge(loop, ["whole_response", "one_message"], lang)
     report = Report(title, [finding, *rules.findings], lang)
     if finding.status != PASSED:
         report.note = tr("Not done yet: run the calls of a turn at the same time (run_all or a thread pool), keep "
@@ -115,7 +111,7 @@ def check_exercise_6(loop: Callable | None, language: str | None = None) -> Repo
     title = tr("Exercise {n}", lang, n=6)
     if _placeholder(loop):
         return _not_done(title, lang, tr("no loop was given", lang))
-    rules = judge(loop, ["pause_turn", "refusal", "cut_tool_call", "returns_answer", "cap"], lang, Targets(loop))
+    rules = judge(loop, ["pause_turn", "refusal", "cut_tool_call", "returns_answer", "cap"], lang)
     report = Report(title, rules.findings, lang)
     if not report.ok:
         report.note = tr("Not done yet: handle every stop reason on purpose (see the rules marked ✘ or – below).",

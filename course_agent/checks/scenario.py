@@ -7,6 +7,7 @@ import ctypes
 import inspect
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -14,8 +15,8 @@ from typing import Any
 
 from course_sandbox import Sandbox
 from course_sandbox.app import Exchange
-from course_sandbox.demo_gitlab import PROJECT_ID
-from .retarget import Targets, pointed_at
+from course_sandbox.demo_gitlab import PROJECT_ID, PROJECT_PATH
+from .retarget import pointed_at
 
 TIMEOUT = 30.0
 """A loop that has not finished after this many seconds is abandoned (and interrupted)."""
@@ -67,17 +68,12 @@ class Run:
         return not self.hung and not self.stopped_by_check
 
 
-def call(loop: Callable, pr: int, closing: Any = None) -> Any:
-    """The loop's result: awaited when it is a coroutine (an `async def` loop). The async client the
-    scenario lent the loop is closed on the same event loop, so nothing is left to close on the learner's."""
+def call(loop: Callable, pr: int) -> Any:
+    """The loop's result: awaited when it is a coroutine (an `async def` loop)."""
     result = loop(pr)
     if inspect.isawaitable(result):
         async def wait() -> Any:
-            try:
-                return await result
-            finally:
-                if closing is not None:
-                    await closing.close()
+            return await result
         result = asyncio.run(wait())
     return result
 
@@ -87,31 +83,63 @@ def _interrupt(thread: threading.Thread) -> None:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(RunawayLoop))
 
 
+AHEAD = 2
+"""Sandboxes starting while a scenario runs (a start costs about as much as a scenario of a good loop)."""
+_spare: list[Sandbox] = []
+"""A started, untouched sandbox left by the last check for the next one's first scenario (a check cell
+run again, the next cell's check): the first start is the one no scenario runs beside."""
+_spare_lock = threading.Lock()
+
+
+def _done(sandbox: Sandbox) -> Future:
+    ready: Future = Future()
+    ready.set_result(sandbox)
+    return ready
+
+
 class Sandboxes:
-    """Fresh recording sandboxes for a series of scenarios: the next one starts while a scenario runs,
-    and a used one stops in the background (starting and stopping cost more than most scenarios)."""
+    """Fresh recording sandboxes for a series of scenarios: the next ones start while a scenario runs,
+    a used one stops in the background, and one more is left started for the next check (starting and
+    stopping cost more than most scenarios)."""
 
     def __init__(self, expected: int = 1) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="course-agent-self-check-sandbox")
+        self._pool = ThreadPoolExecutor(max_workers=AHEAD + 1, thread_name_prefix="course-agent-self-check-sandbox")
         self._left = expected
-        self._next: Future | None = None
+        with _spare_lock:
+            self._ahead: deque[Future] = deque(_done(s) for s in _spare)
+            _spare.clear()
         self._stopping: list[Future] = []
+        self._start_ahead()
+
+    def _start_ahead(self) -> None:
+        """Keep sandboxes starting for the scenarios still to come, and the next check's spare."""
+        while len(self._ahead) < min(AHEAD, self._left + 1):
+            self._ahead.append(self._pool.submit(Sandbox(record=True).start))
 
     def take(self) -> Sandbox:
-        ready = self._next or self._pool.submit(Sandbox(record=True).start)
+        ready = self._ahead.popleft()
         self._left -= 1
-        self._next = self._pool.submit(Sandbox(record=True).start) if self._left > 0 else None
+        self._start_ahead()
         return ready.result()
 
     def give_back(self, sandbox: Sandbox) -> None:
         self._stopping.append(self._pool.submit(sandbox.stop))
 
     def close(self) -> None:
-        if self._next is not None:
-            self._stopping.append(self._pool.submit(lambda: self._next.result().stop()))
-        for stopping in self._stopping:
-            stopping.result()
-        self._pool.shutdown()
+        """Wait for every start and stop; the first sandbox left unused is the next check's spare."""
+        try:
+            for starting in self._ahead:
+                sandbox = starting.result()
+                with _spare_lock:
+                    keep = not _spare
+                    if keep:
+                        _spare.append(sandbox)
+                if not keep:
+                    self._stopping.append(self._pool.submit(sandbox.stop))
+            for stopping in self._stopping:
+                stopping.result()
+        finally:
+            self._pool.shutdown()
 
     def __enter__(self) -> "Sandboxes":
         return self
@@ -121,27 +149,27 @@ class Sandboxes:
 
 
 def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,
-                 slow_files: float = 0.0, targets: Targets | None = None, sandboxes: Sandboxes | None = None) -> Run:
+                 slow_files: float = 0.0, sandboxes: Sandboxes | None = None) -> Run:
     """Run the loop once on merge request !pr against a fresh recording sandbox."""
     if sandboxes is None:
         with Sandboxes() as own:
-            return run_scenario(loop, pr, misbehave, timeout, slow_files, targets, own)
+            return run_scenario(loop, pr, misbehave, timeout, slow_files, own)
     timeout = TIMEOUT if timeout is None else timeout
     sandbox = sandboxes.take()
     try:
         sandbox.force(*misbehave)
-        if slow_files:
-            sandbox.faults.slow(slow_files, times=50, path=f"{GITLAB}projects/{PROJECT_ID}/repository/files/")
+        for project in (PROJECT_ID, PROJECT_PATH) if slow_files else ():  # the project by id or by path
+            sandbox.faults.slow(slow_files, times=50, path=f"{GITLAB}projects/{project}/repository/files/")
         run = Run(sandbox.exchanges)
 
-        def work(lent: Any) -> None:
+        def work() -> None:
             try:
-                run.returned = call(loop, pr, lent)
+                run.returned = call(loop, pr)
             except BaseException as error:  # whatever the loop lets out is an observation
                 run.error = error
 
-        with pointed_at(sandbox, loop, targets) as lent:
-            worker = threading.Thread(target=work, args=(lent,), daemon=True, name="course-agent-self-check")
+        with pointed_at(sandbox):
+            worker = threading.Thread(target=work, daemon=True, name="course-agent-self-check")
             started = time.monotonic()
             worker.start()
             refused_at = None

@@ -1,0 +1,156 @@
+"""Send every HTTP request of the process to the scenario's sandbox while a check runs, at the
+place requests leave it: `httpx2.Client.send` / `httpx2.AsyncClient.send` for the anthropic SDK,
+`requests.adapters.HTTPAdapter.send` for python-gitlab (and httpx's, when the learner's code has
+imported httpx), patched on the classes (the way respx and responses do it), so any client object,
+however it was built, kept or copied, and in any thread, is covered, without finding it or touching
+its insides.
+
+A request already addressed to the sandbox goes as it is, through its own client. Any other is
+readdressed to the sandbox, its credentials swapped for the sandbox's (see route.py), and sent:
+httpx2 ones by a client of the check's (the loop's client may hold connections of another event
+loop, or a transport that is not HTTP), requests ones by the loop's own adapter, without proxies.
+"""
+
+import functools
+import inspect
+import sys
+import threading
+from types import ModuleType
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx2
+import requests.adapters
+
+from course_sandbox.server import tls_context
+from .route import Route, sign
+
+_lock = threading.Lock()
+_routes: list[Route] = []
+"""The routes in force, the newest last (a check inside a check routes to the inner one's sandbox)."""
+_undo: list[Callable[[], None]] = []
+_own: dict[type, Any] = {}
+"""The check's own httpx2 (or httpx) clients, made on the first request they carry, closed with the last route."""
+
+
+def current() -> Route | None:
+    try:
+        return _routes[-1]
+    except IndexError:
+        return None
+
+
+def _own_client(http: ModuleType, kind: type) -> Any:
+    """The check's client of this kind: plain HTTP to 127.0.0.1; the async one keeps no connection
+    between requests, so it serves every event loop the loop may run (asyncio.run per call)."""
+    with _lock:
+        if kind not in _own:
+            keep = {} if kind is http.Client else {"limits": http.Limits(max_keepalive_connections=0)}
+            _own[kind] = kind(verify=tls_context(), timeout=http.Timeout(60.0), **keep)
+        return _own[kind]
+
+
+def _readdressed(request: Any) -> bool:
+    """True when a route takes this request to its sandbox (and the request is readdressed and signed)."""
+    route, url = current(), request.url
+    if route is None or route.owns(url.scheme, url.host, url.port):
+        return False
+    target = route.target(url.raw_path.decode("ascii"))
+    request.url = type(url)(target)
+    sign(route, target, request.headers)
+    request.headers["Host"] = f"{route.host}:{route.port}"
+    return True
+
+
+def _redirects(client: Any, kwargs: dict) -> bool:
+    follow = kwargs.get("follow_redirects")
+    return follow if isinstance(follow, bool) else client.follow_redirects
+
+
+def _sync_send(original: Callable, http: ModuleType) -> Callable:
+    @functools.wraps(original)
+    def send(self: Any, request: Any, **kwargs: Any) -> Any:  # an httpx2 (or httpx) Client, Request, Response
+        if self.is_closed or not _readdressed(request):
+            return original(self, request, **kwargs)
+        return original(_own_client(http, http.Client), request, stream=kwargs.get("stream", False), auth=None,
+                        follow_redirects=_redirects(self, kwargs))
+    return send
+
+
+def _async_send(original: Callable, http: ModuleType) -> Callable:
+    @functools.wraps(original)
+    async def send(self: Any, request: Any, **kwargs: Any) -> Any:
+        if self.is_closed or not _readdressed(request):
+            return await original(self, request, **kwargs)
+        return await original(_own_client(http, http.AsyncClient), request, stream=kwargs.get("stream", False),
+                              auth=None, follow_redirects=_redirects(self, kwargs))
+    return send
+
+
+def _adapter_send(original: Callable) -> Callable:
+    signature = inspect.signature(original)
+
+    @functools.wraps(original)
+    def send(self: requests.adapters.HTTPAdapter, request: requests.PreparedRequest, *args: Any,
+             **kwargs: Any) -> requests.Response:
+        route, url = current(), urlsplit(request.url)
+        if route is None or route.owns(url.scheme, url.hostname or "", url.port):
+            return original(self, request, *args, **kwargs)
+        request.url = route.target(request.path_url)
+        sign(route, request.url, request.headers)
+        bound = signature.bind(self, request, *args, **kwargs)
+        bound.arguments["proxies"] = {}  # a proxy meant for the learner's GitLab has no business with 127.0.0.1
+        return original(*bound.args, **bound.kwargs)
+    return send
+
+
+def patched() -> list[tuple[type, str, Callable[[Callable], Callable]]]:
+    """(class, method, wrapper maker) of each send method routed: httpx2's and requests' always, httpx's
+    when something in the process has imported it (a client of it can exist only then)."""
+    found = [(requests.adapters.HTTPAdapter, "send", _adapter_send)]
+    for http in (httpx2, sys.modules.get("httpx")):
+        if http is not None:
+            found += [(http.Client, "send", functools.partial(_sync_send, http=http)),
+                      (http.AsyncClient, "send", functools.partial(_async_send, http=http))]
+    return found
+
+
+def _install() -> None:
+    for owner, name, wrap in patched():
+        original = getattr(owner, name)
+        wrapper = wrap(original)
+        setattr(owner, name, wrapper)
+
+        def undo(owner: type = owner, name: str = name, original: Callable = original,
+                 wrapper: Callable = wrapper) -> None:
+            if getattr(owner, name) is wrapper:  # else someone patched over it: it stays, routing nothing
+                setattr(owner, name, original)
+        _undo.append(undo)
+
+
+def _uninstall() -> None:
+    while _undo:
+        _undo.pop()()
+    own = [client for client in _own.values() if hasattr(client, "close")]  # the async ones hold no connection
+    _own.clear()
+    for client in own:
+        client.close()
+
+
+@contextmanager
+def routed_to(route: Route) -> Iterator[None]:
+    """Within the block, every HTTP request of the process that is not addressed to `route`'s sandbox
+    is sent there instead, with its credentials. Nested blocks route to the innermost."""
+    with _lock:
+        if not _routes:
+            _install()
+        _routes.append(route)
+    try:
+        yield
+    finally:
+        with _lock:
+            _routes.remove(route)
+            if not _routes:
+                _uninstall()
