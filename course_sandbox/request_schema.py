@@ -31,8 +31,9 @@ def _tagged(kind: str, required, properties: dict, allowed=()) -> dict:
         "if": {"properties": {"type": {"const": kind}}, "required": ["type"]},
         "then": {
             "required": sorted(required),
-            "properties": {"type": {"const": kind}, "cache_control": _CACHE_CONTROL,
-                           **{k: {} for k in allowed}, **properties},
+            # cache_control last: the SDK's allowed keys (`{}`, anything) must not replace its rule
+            "properties": {**{k: {} for k in allowed}, **properties, "type": {"const": kind},
+                           "cache_control": _CACHE_CONTROL},
             "additionalProperties": False,
         },
     }

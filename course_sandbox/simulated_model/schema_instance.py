@@ -156,6 +156,9 @@ def is_valid(schema: dict | bool, value: Any, root: dict | None = None, context:
 
 def _generate(ctx: _Context, schema: Any, name: str, index: int | None, variant: int, depth: int,
               fixed: dict) -> Any:
+    budget = CURRENT.get()
+    if budget is not None:
+        budget.spend()
     if schema is True or schema == {}:
         hinted = ctx.hints.value(name, {}, index)
         return "" if hinted is MISSING else hinted
@@ -163,9 +166,6 @@ def _generate(ctx: _Context, schema: Any, name: str, index: int | None, variant:
         raise Unsatisfiable(name)
     if depth > MAX_DEPTH + 4:
         raise Unsatisfiable("too deep")
-    budget = CURRENT.get()
-    if budget is not None:
-        budget.spend()
     schema = _resolved(ctx, schema)
     check_size(schema)
     for key in ("anyOf", "oneOf"):
