@@ -22,7 +22,7 @@ from jsonschema.exceptions import ValidationError
 from .regex_syntax import Unreadable, min_length, parse, safe_length
 
 MAX_STEPS = 20_000
-"""Sub-values generated and candidates checked, per value."""
+"""Sub-values generated and candidates checked, per attempt at a value (instance() makes up to three)."""
 DEADLINE_SECONDS = 3.0
 MAX_ITEMS = 1_000
 MAX_PROPERTIES = 1_000

@@ -15,7 +15,7 @@ from typing import Any, Callable, Protocol
 from jsonschema import validators
 from jsonschema.exceptions import SchemaError
 
-from .generation_bounds import CURRENT, Budget, Unprovable, Unsatisfiable, check_size, guarded, key_matches, \
+from .generation_bounds import CURRENT, MAX_STEPS, Budget, Unprovable, Unsatisfiable, check_size, guarded, key_matches, \
     key_patterns, keys_checkable
 from .scalar_values import MISSING, is_number, number_value, string_value
 
@@ -80,11 +80,14 @@ def instance(schema: dict | bool, hints: Hints | None = None, *, optional: bool 
 
 def _first_valid(schema: dict | bool, root: dict, hints: Hints | None, optional: bool, fixed: dict | None,
                  budget: Budget) -> Any:
+    _refuse_endless_refs(root)
     attempts = [(hints or NoHints(), optional), (NoHints(), optional), (NoHints(), False)]
     last: Any = None
     beyond: Unprovable | None = None
+    checked: dict[int, Any] = {}  # validators, shared by the attempts
     for attempt_hints, attempt_optional in attempts:
-        context = _Context(root, attempt_hints, attempt_optional)
+        context = _Context(root, attempt_hints, attempt_optional, checked)
+        budget.steps = MAX_STEPS  # each attempt has its own steps (hints can make one costly); the deadline is shared
         try:
             value = _generate(context, schema, "", None, 0, 0, fixed or {})
         except Unprovable as problem:
@@ -92,7 +95,7 @@ def _first_valid(schema: dict | bool, root: dict, hints: Hints | None, optional:
             continue
         except Unsatisfiable:
             continue
-        if is_valid(schema, value, root):
+        if is_valid(schema, value, root, context):
             return value
         last = value
     if beyond is not None:
@@ -104,7 +107,29 @@ def _first_valid(schema: dict | bool, root: dict, hints: Hints | None, optional:
                          f"я не могу быстро проверить значение по шаблону {shown}: его повторения "
                          "совпадают с одним и тем же текстом слишком многими способами (или в нём "
                          "синтаксис, которого я не понимаю)")
-    return last if last is not None else {}
+    return last if last is not None else {}  # a schema no finite value fits gets the nearest try, as before
+
+
+def _refuse_endless_refs(root: dict) -> None:
+    """Unprovable for a `$ref` that leads back to itself through nothing but `$ref`s (`value` whose
+    schema is `{"$ref": "#/properties/value"}`): every check of it recurses until Python gives up."""
+    stack: list[Any] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack += node
+            continue
+        if not isinstance(node, dict):
+            continue
+        stack += node.values()
+        seen = {id(node)}
+        target = node
+        while isinstance(target, dict) and isinstance(target.get("$ref"), str):
+            target = _pointer(root, target["$ref"])
+            if id(target) in seen:
+                raise Unprovable(f"its `$ref` {node['$ref']!r} refers to itself and nothing else",
+                                 f"его `$ref` {node['$ref']!r} ссылается сам на себя")
+            seen.add(id(target))
 
 
 def well_formed(schema: Any) -> bool:
@@ -146,11 +171,12 @@ def is_valid(schema: dict | bool, value: Any, root: dict | None = None, context:
             return False
         # the schema is kept alive, so its id is not reused
         cached = cache[id(schema)] = (schema, validator, key_patterns(wrapped))
-    if not keys_checkable(value, cached[2]):
+    if cached[1] is None or not keys_checkable(value, cached[2]):
         return False
     try:
         return cached[1].is_valid(value)
-    except Exception:  # an unresolvable $ref, a pattern Python cannot compile
+    except Exception:  # an unresolvable or endless $ref, a pattern Python cannot compile
+        cache[id(schema)] = (schema, None, [])  # it fails the same way for every value: not tried again
         return False
 
 
