@@ -21,6 +21,7 @@ _CLASS_ESCAPES = {"d": "0", "D": "a", "w": "a", "W": "-", "s": " ", "S": "a"}
 _ESCAPE_SETS = {"d": frozenset("0123456789"), "s": frozenset(" \t\n\r\f\v")}
 """The members of \\d and \\s (ASCII: what matters is whether they meet another set); \\w is too broad."""
 _SPARE = "aA0_ -.x@#"
+_FLAGS = "aiLmsux-"
 _CHAR_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a", "0": "\0"}
 _ZERO_WIDTH_ESCAPES = set("bBAZz")
 
@@ -115,12 +116,12 @@ class _Reader:
                 self.pos += head == "P"
                 end = self.text.index(">", self.pos)
                 self.pos = end + 1
-            elif head.isalpha() or head == "-":  # inline flags, (?i) or (?i:...)
+            elif head in _FLAGS:  # inline flags, (?i) or (?i:...)
                 flags = head
                 while self.peek() not in (":", ")"):
                     flags += self.take()
-                if "x" in flags:
-                    raise Unreadable("verbose mode")
+                if "x" in flags or not set(flags) <= set(_FLAGS):  # verbose mode, or (?P=name)...
+                    raise Unreadable(f"(?{flags}")
                 self.ignore_case = self.ignore_case or "i" in flags.partition("-")[0]
                 if self.take() == ")":
                     return Node("seq")
@@ -248,8 +249,9 @@ def min_length(node: Node) -> int:
 
 def safe_length(pattern: str) -> int:
     """The longest string `re.search(pattern, s)` may be run on: its worst-case backtracking,
-    about n to the power of (variable repetitions + 1), stays under MATCH_STEPS. 0 for a pattern
-    with nested or ambiguous repetition (`(a+)+`, `(a|a)*`), or one this reader cannot follow."""
+    about n to the power of (variable repetitions + 1) times the pattern's width, stays under
+    MATCH_STEPS. 0 for a pattern with nested or ambiguous repetition (`(a+)+`, `(a|a)*`), or one
+    this reader cannot follow."""
     try:
         tree = parse(pattern)
     except Unreadable:
@@ -259,7 +261,18 @@ def safe_length(pattern: str) -> int:
     degree = _variable_repeats(tree) + (0 if _anchored(tree) else 1)
     if degree == 0:
         return MAX_CHECKED_LENGTH
-    return min(MAX_CHECKED_LENGTH, int(MATCH_STEPS ** (1 / degree)))
+    return min(MAX_CHECKED_LENGTH, int((MATCH_STEPS / _width(tree)) ** (1 / degree)))
+
+
+def _width(node: Node) -> int:
+    """Roughly the steps one attempt at one position takes, besides the variable repetitions
+    (`(?:a{1000}|b{1000})` tries 2000 characters at every start); at least 1, at most MATCH_STEPS."""
+    if node.kind == "char":
+        return 1
+    if node.kind == "repeat":
+        own = node.high if node.high is not None else max(node.low, 1)
+        return min(MATCH_STEPS, own * _width(node.children[0]))
+    return min(MATCH_STEPS, max(1, sum(_width(c) for c in node.children)))
 
 
 def _variable_repeats(node: Node) -> int:

@@ -2,16 +2,20 @@
 request changes nothing. The cases the issue found, each as a regression test."""
 
 import json
+import re
 import threading
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from course_sandbox.simulated_model.generation_bounds import Unprovable
 from course_sandbox.simulated_model.regex_example import regex_example
 from course_sandbox.simulated_model.regex_syntax import safe_length
 from course_sandbox.simulated_model.schema_instance import instance, is_valid
 from sandbox_http import MODEL, raw_post
+from sdk_requests import PATTERNS
 
 QUICK = 5.0
 """Seconds any of these requests may take (each took from 11 s to forever before the fix)."""
@@ -114,3 +118,17 @@ def test_a_refused_request_writes_nothing_to_the_prompt_cache(sandbox):
     status, answer, _ = post(sandbox, body)
     assert status == 400 and answer["error"]["message"].startswith("prompt is too long")
     assert len(sandbox.messages_api.cache) == 0
+
+
+@settings(max_examples=300, derandomize=True, deadline=None, database=None)
+@given(pattern=PATTERNS, filler=st.sampled_from("ab0x- ."))
+def test_a_pattern_is_only_run_on_strings_it_matches_quickly(pattern, filler):
+    """The claim behind safe_length: on its longest allowed string, even one built to make it
+    backtrack (one character repeated, then one that fails), a search stays fast."""
+    length = safe_length(pattern)
+    if length == 0:
+        return
+    hostile = (filler * length)[: max(0, length - 1)] + "!"
+    started = time.monotonic()
+    re.search(pattern, hostile)
+    assert time.monotonic() - started < 0.5, (pattern, length)
