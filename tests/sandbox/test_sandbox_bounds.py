@@ -73,7 +73,7 @@ def test_ordinary_patterns_still_get_a_valid_tool_call(sandbox, pattern):
 
 def test_nested_or_ambiguous_repetition_is_never_run_on_anything():
     assert safe_length("(a+)+$") == safe_length("(a|a)*b") == safe_length("(.*a){12}") == 0
-    assert safe_length(r"^[a-z0-9]+(?:-[a-z0-9]+)*$") > 100
+    assert safe_length(r"^[a-z0-9]+(?:-[a-z0-9]+)*$") > 50  # a slug: delimited rounds
     assert safe_length(r"\1") == 0  # a back-reference: not read, so not run
 
 
