@@ -7,7 +7,7 @@ import types
 import typing
 
 from hypothesis import strategies as st
-from course_sandbox.sdk_params import HEADER_PARAMS
+from course_sandbox.sdk_params import HEADER_PARAMS, is_typed_dict, unwrapped
 from typing_extensions import Literal, NotRequired, Required, get_args, get_origin, get_type_hints
 
 MODELS = ["claude-opus-5", "claude-haiku-4-5", "claude-sonnet-4-6", "claude-nope-1"]
@@ -25,19 +25,9 @@ _KEYS = {"model": st.sampled_from(MODELS), "max_tokens": st.integers(0, 2048), "
 """Fields whose free-form type would almost always be refused for one reason: mostly plausible values."""
 
 
-def _unwrapped(annotation: object) -> object:
-    while get_origin(annotation) in (Required, NotRequired, typing.Annotated):
-        annotation = get_args(annotation)[0]
-    return annotation
-
-
-def _is_typed_dict(annotation: object) -> bool:
-    return isinstance(annotation, type) and hasattr(annotation, "__total__") and hasattr(annotation, "__annotations__")
-
-
 def strategy(annotation: object, depth: int = 0, name: str = "") -> st.SearchStrategy:
     """Values of an SDK annotation: TypedDicts, unions, literals, lists and scalars."""
-    annotation = _unwrapped(annotation)
+    annotation = unwrapped(annotation)
     origin = get_origin(annotation)
     if name in _KEYS:
         return _KEYS[name]
@@ -51,7 +41,7 @@ def strategy(annotation: object, depth: int = 0, name: str = "") -> st.SearchStr
         return st.lists(item, max_size=0 if depth >= MAX_DEPTH else 3)
     if origin in (dict, collections.abc.Mapping, typing.Dict):
         return st.dictionaries(st.text(max_size=8), JSON, max_size=2)
-    if _is_typed_dict(annotation):
+    if is_typed_dict(annotation):
         return st.deferred(lambda: _typed_dict(annotation, depth))
     return {str: _WORDS, int: st.integers(-2, 5000), float: st.floats(-1, 2, allow_nan=False),
             bool: st.booleans(), type(None): st.none()}.get(annotation, JSON)

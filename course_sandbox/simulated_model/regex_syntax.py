@@ -11,6 +11,7 @@ mode) makes the pattern `Unreadable`, and such a pattern is never run on anythin
 
 import re
 from dataclasses import dataclass, field
+from typing import Iterable
 
 MATCH_STEPS = 2_000_000
 """Backtracking steps one match may take in the worst case (about 20 ms of `re`)."""
@@ -322,9 +323,13 @@ def _consumed(node: Node) -> frozenset[str] | None:
     """Every character the node can take (None: too many to list)."""
     if node.kind == "char":
         return None if node.chars is None or node.negated else node.chars
+    return _union(_consumed(c) for c in node.children)
+
+
+def _union(sets: Iterable[frozenset[str] | None]) -> frozenset[str] | None:
+    """All the characters of the sets, or None when one of them is not known."""
     found: set[str] = set()
-    for child in node.children:
-        chars = _consumed(child)
+    for chars in sets:
         if chars is None:
             return None
         found |= chars
@@ -346,13 +351,7 @@ def _first_chars(node: Node) -> frozenset[str] | None:
                 return frozenset(found)
         return None  # the sequence can match nothing: it starts like whatever follows
     if node.kind == "alt":
-        found = set()
-        for child in node.children:
-            chars = _first_chars(child)
-            if chars is None:
-                return None
-            found |= chars
-        return frozenset(found)
+        return _union(_first_chars(c) for c in node.children)
     if node.kind == "repeat" and node.low > 0:
         return _first_chars(node.children[0])
     return None
