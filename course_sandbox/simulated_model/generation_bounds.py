@@ -27,6 +27,8 @@ DEADLINE_SECONDS = 2.0
 MAX_ITEMS = 1_000
 MAX_PROPERTIES = 1_000
 MAX_STRING_LENGTH = 20_000
+MAX_PATTERN_LENGTH = 2_000
+"""Longer patterns are never run (and not remembered: 4096 of them could hold the memory of 4096 bodies)."""
 
 
 class Unsatisfiable(Exception):
@@ -88,9 +90,14 @@ def check_size(schema: dict) -> None:
                              f"больше, чем я напишу в одном ответе")
 
 
-@functools.lru_cache(maxsize=4096)
 def checkable_length(pattern: str) -> int:
-    """regex_syntax.safe_length, remembered: the same schema is checked many times."""
+    """regex_syntax.safe_length, remembered (the same schema is checked many times); 0 for a
+    pattern longer than MAX_PATTERN_LENGTH, which is neither read nor kept."""
+    return _remembered_length(pattern) if len(pattern) <= MAX_PATTERN_LENGTH else 0
+
+
+@functools.lru_cache(maxsize=4096)
+def _remembered_length(pattern: str) -> int:
     return safe_length(pattern)
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from course_sandbox.simulated_model.generation_bounds import Unprovable
+from course_sandbox.simulated_model.generation_bounds import Unprovable, checkable_length
 from course_sandbox.simulated_model.regex_example import regex_example
 from course_sandbox.simulated_model.regex_syntax import safe_length
 from course_sandbox.simulated_model.schema_instance import instance, is_valid
@@ -75,6 +75,7 @@ def test_nested_or_ambiguous_repetition_is_never_run_on_anything():
     assert safe_length("(a+)+$") == safe_length("(a|a)*b") == safe_length("(.*a){12}") == 0
     assert safe_length(r"^[a-z0-9]+(?:-[a-z0-9]+)*$") > 50  # a slug: delimited rounds
     assert safe_length(r"\1") == 0  # a back-reference: not read, so not run
+    assert checkable_length("a" * 3000) == 0  # too long to read (or to remember)
 
 
 def test_regex_examples_are_bounded():

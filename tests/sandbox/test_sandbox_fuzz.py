@@ -90,12 +90,18 @@ def test_requests_from_the_sdk_types_and_their_mutations(fuzzed, data):
     check_answer(fuzzed, "POST", path, body)
 
 
+QUERIES = st.lists(st.tuples(st.sampled_from(["limit", "after_id", "before_id", "lifecycle[]", "beta"]),
+                             st.sampled_from(["", "0", "-1", "1", "1.5", "abc", "9" * 30, "%00", "claude-opus-5"])),
+                   max_size=3).map(lambda pairs: "&".join(f"{k}={v}" for k, v in pairs))
+
+
 @settings(FUZZ, max_examples=60)
 @given(tail=st.lists(st.sampled_from(["", "x", "msgbatch_01", "results", "cancel", "..", "%2F", "models",
                                       "claude-opus-5", "batches", "messages"]), max_size=4),
-       method=st.sampled_from(["GET", "POST", "DELETE", "PUT"]))
-def test_any_path_under_v1_answers_in_the_api_shape(fuzzed, tail, method):
-    check_answer(fuzzed, method, "/v1/" + "/".join(tail), {} if method in ("POST", "PUT") else None)
+       method=st.sampled_from(["GET", "POST", "DELETE", "PUT"]), query=QUERIES)
+def test_any_path_under_v1_answers_in_the_api_shape(fuzzed, tail, method, query):
+    path = "/v1/" + "/".join(tail) + (f"?{query}" if query else "")
+    check_answer(fuzzed, method, path, {} if method in ("POST", "PUT") else None)
 
 
 @FUZZ
