@@ -103,8 +103,21 @@ def content_block_variants() -> dict[str, Variant]:
     from anthropic.types import user_message_param
     from anthropic.types.beta import beta_user_message_param
 
-    plain = _hints(user_message_param.UserMessageParam)["content"]
-    beta = _hints(beta_user_message_param.BetaUserMessageParam)["content"]
+    return _merged(_hints(user_message_param.UserMessageParam)["content"],
+                   _hints(beta_user_message_param.BetaUserMessageParam)["content"])
+
+
+def tool_result_content_variants() -> dict[str, Variant]:
+    """Every block a tool_result's `content` list can carry, by `type`."""
+    from anthropic.types import tool_result_block_param
+    from anthropic.types.beta import beta_tool_result_block_param
+
+    return _merged(_hints(tool_result_block_param.ToolResultBlockParam)["content"],
+                   _hints(beta_tool_result_block_param.BetaToolResultBlockParam)["content"])
+
+
+def _merged(plain: object, beta: object) -> dict[str, Variant]:
+    """The variants of a plain union and its beta twin: a block in both takes what either allows."""
     merged = _variants(plain)
     for name, variant in _variants(beta).items():
         previous = merged.get(name)

@@ -133,3 +133,17 @@ def test_a_pattern_is_only_run_on_strings_it_matches_quickly(pattern, filler):
     started = time.monotonic()
     re.search(pattern, hostile)
     assert time.monotonic() - started < 0.5, (pattern, length)
+
+
+@pytest.mark.parametrize("item, message", [
+    ({"type": "image", "source": "x"}, "messages.2.content.0.tool_result.content.0.image.source: "
+                                       "Input should be a valid dictionary"),
+    ({"type": "text", "text": 5}, "messages.2.content.0.tool_result.content.0.text.text: Input should be a valid string"),
+])
+def test_blocks_inside_a_tool_result_are_checked_like_message_blocks(sandbox, item, message):
+    body = {"model": MODEL, "max_tokens": 50, "tools": [{"name": "calc", "input_schema": {"type": "object"}}],
+            "messages": [{"role": "user", "content": "hi"},
+                         {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "calc", "input": {}}]},
+                         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": [item]}]}]}
+    status, answer, _ = post(sandbox, body)
+    assert status == 400 and answer["error"]["message"] == message
