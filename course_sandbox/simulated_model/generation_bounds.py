@@ -21,7 +21,7 @@ from jsonschema.exceptions import ValidationError
 
 from .regex_syntax import Unreadable, min_length, parse, safe_length
 
-MAX_STEPS = 5_000
+MAX_STEPS = 2_000
 """Sub-values generated and candidates checked, per attempt at a value (instance() makes up to three)."""
 DEADLINE_SECONDS = 2.0
 MAX_ITEMS = 1_000

@@ -3,6 +3,7 @@ the pattern's tree (regex_syntax) and always taking the first choice: determinis
 readable enough. Bounded: no example is longer than MAX_EXAMPLE_LENGTH, and the check that it
 matches runs only when the pattern cannot backtrack for long on it."""
 
+import functools
 import re
 
 from .generation_bounds import checkable_length
@@ -25,16 +26,26 @@ def regex_example(pattern: str, grow: int = 0) -> str | None:
     or the example cannot be checked against it quickly; the caller then tries something else.
     """
     limit = min(MAX_EXAMPLE_LENGTH, checkable_length(pattern))  # longer, it could not be checked
+    tree = _tree(pattern) if limit else None
+    if tree is None or min_length(tree) > limit:
+        return None
     try:
-        tree = parse(pattern)
-        if min_length(tree) > limit:
-            return None
         text = _emit(tree, grow, [limit])
-    except (Unreadable, _TooLong, RecursionError):
+    except (_TooLong, RecursionError):
         return None
     try:
         return text if re.search(pattern, text) else None
     except re.error:
+        return None
+
+
+@functools.lru_cache(maxsize=256)
+def _tree(pattern: str) -> Node | None:
+    """The pattern read once (string_value asks for many examples of one pattern); None if unreadable.
+    Only patterns checkable_length accepts get here, so none is longer than MAX_PATTERN_LENGTH."""
+    try:
+        return parse(pattern)
+    except (Unreadable, RecursionError):
         return None
 
 

@@ -171,12 +171,11 @@ def is_valid(schema: dict | bool, value: Any, root: dict | None = None, context:
             return False
         # the schema is kept alive, so its id is not reused
         cached = cache[id(schema)] = (schema, validator, key_patterns(wrapped))
-    if cached[1] is None or not keys_checkable(value, cached[2]):
+    if not keys_checkable(value, cached[2]):
         return False
     try:
         return cached[1].is_valid(value)
-    except Exception:  # an unresolvable or endless $ref, a pattern Python cannot compile
-        cache[id(schema)] = (schema, None, [])  # it fails the same way for every value: not tried again
+    except Exception:  # an unresolvable $ref, a pattern Python cannot compile
         return False
 
 
