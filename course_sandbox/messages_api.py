@@ -170,6 +170,7 @@ class MessagesApi:
             "stop_details": reply.stop_details if shaped.stop_reason == "refusal" else None,
             "usage": wire_usage,
         }
+        self.cache.store(usage)  # only now: a request refused on the way changes nothing
         return message, shaped.partial_json
 
 

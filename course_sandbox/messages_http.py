@@ -8,7 +8,7 @@ import json
 
 from anthropic._constants import ANTHROPIC_API_VERSION
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
-from werkzeug.routing import Map, Rule
+from werkzeug.routing import Map, RequestRedirect, Rule
 from werkzeug.wrappers import Request, Response
 
 from . import models, pagination, sse
@@ -24,7 +24,8 @@ _ROUTES = Map([
     Rule("/v1/messages/batches/<batch_id>", endpoint="batch", methods=["GET", "DELETE"]),
     Rule("/v1/messages/batches/<batch_id>/cancel", endpoint="batch_cancel", methods=["POST"]),
     Rule("/v1/messages/batches/<batch_id>/results", endpoint="batch_results", methods=["GET"]),
-], strict_slashes=False)
+], strict_slashes=False, merge_slashes=False)
+"""No redirects (werkzeug would answer `//` with a 308 the SDK cannot follow): an unknown path is a 404."""
 _FAULT_MESSAGES = {
     429: "Number of requests has exceeded your rate limit. Please retry after the time in the retry-after header.",
     500: "Internal server error",
@@ -84,7 +85,7 @@ class MessagesHttp:
         except MethodNotAllowed:
             return self.error(ApiError(405, f"Method Not Allowed: {request.method} {request.path}"), request,
                               request_id)
-        except NotFound:
+        except (NotFound, RequestRedirect):
             return self.error(ApiError(404, "Not Found"), request, request_id)
         except HTTPException as exc:
             return self.error(ApiError(exc.code or 400, exc.description or exc.name), request, request_id)

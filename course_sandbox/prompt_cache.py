@@ -34,6 +34,8 @@ class Usage:
     cache_read_input_tokens: int
     cache_creation_input_tokens: int
     cache_creation_1h: int
+    writes: tuple[tuple[str, int], ...] = ()
+    """The prefixes this request writes to the cache (digest, tokens): stored only once it is accepted."""
 
     @property
     def total_input(self) -> int:
@@ -107,7 +109,9 @@ class PromptCache:
             self._entries.clear()
 
     def usage(self, body: dict, turns: list[Turn], min_cacheable: int) -> Usage:
-        """Bill a request: read the longest cached prefix, write the prefixes at its breakpoints."""
+        """Bill a request: read the longest cached prefix, and say which prefixes at its breakpoints
+        it writes. Nothing is written here: `store` does it once the request is accepted (a request
+        refused later, e.g. for a prompt too long, leaves the cache as it was)."""
         items = _items(body, turns)
         cumulative = []
         total = REQUEST_OVERHEAD_TOKENS
@@ -126,14 +130,25 @@ class PromptCache:
                     if items[n].digest in self._entries:
                         hit = max(hit, n)
                         break
-            read = cumulative[hit] if hit >= 0 else 0
-            written, ttl = read, "5m"
-            for b in breakpoints:
-                if b > hit and cumulative[b] >= min_cacheable:
-                    self._entries.pop(items[b].digest, None)
-                    self._entries[items[b].digest] = cumulative[b]
-                    while len(self._entries) > MAX_CACHE_ENTRIES:
-                        del self._entries[next(iter(self._entries))]
-                    written, ttl = cumulative[b], items[b].breakpoint_ttl or "5m"
+        read = cumulative[hit] if hit >= 0 else 0
+        written, ttl = read, "5m"
+        writes = []
+        for b in breakpoints:
+            if b > hit and cumulative[b] >= min_cacheable:
+                writes.append((items[b].digest, cumulative[b]))
+                written, ttl = cumulative[b], items[b].breakpoint_ttl or "5m"
         creation = written - read
-        return Usage(total - read - creation, read, creation, creation if ttl == "1h" else 0)
+        return Usage(total - read - creation, read, creation, creation if ttl == "1h" else 0, tuple(writes))
+
+    def store(self, usage: Usage) -> None:
+        """Write the prefixes an accepted request cached (the oldest entries go when it is full)."""
+        with self._lock:
+            for digest, length in usage.writes:
+                self._entries.pop(digest, None)
+                self._entries[digest] = length
+                while len(self._entries) > MAX_CACHE_ENTRIES:
+                    del self._entries[next(iter(self._entries))]
+
+    def __len__(self) -> int:
+        """How many prefixes are cached (for tests and the curious)."""
+        return len(self._entries)

@@ -31,8 +31,9 @@ def _tagged(kind: str, required, properties: dict, allowed=()) -> dict:
         "if": {"properties": {"type": {"const": kind}}, "required": ["type"]},
         "then": {
             "required": sorted(required),
-            "properties": {"type": {"const": kind}, "cache_control": _CACHE_CONTROL,
-                           **{k: {} for k in allowed}, **properties},
+            # cache_control last: the SDK's allowed keys (`{}`, anything) must not replace its rule
+            "properties": {**{k: {} for k in allowed}, **properties, "type": {"const": kind},
+                           "cache_control": _CACHE_CONTROL},
             "additionalProperties": False,
         },
     }
@@ -49,14 +50,33 @@ _IMAGE_SOURCE = {
         _tagged("url", ["url"], {"url": {"type": "string"}}),
     ],
 }
-_DETAILED_BLOCKS = {
+_DETAILED_INNER_BLOCKS = {
     "text": (["text"], _TEXT_PROPERTIES),
     "image": (["source"], {"source": _IMAGE_SOURCE}),
+}
+"""Blocks the simulated model reads, described here; the others by the SDK's types (their keys)."""
+
+
+def _block_union(variants: dict[str, sdk_params.Variant], detailed: dict) -> dict:
+    """A tagged union of blocks: each `type` checked with its own required and allowed keys."""
+    kinds = sorted(set(variants) | set(detailed))
+    clauses = []
+    for kind in kinds:
+        sdk = variants.get(kind)
+        allowed = (sdk.allowed - {"type"}) if sdk else set()
+        required, properties = detailed.get(kind, (sorted((sdk.required - {"type"}) if sdk else ()), {}))
+        clauses.append(_tagged(kind, required, properties, allowed))
+    return {"type": "object", "required": ["type"], "properties": {"type": {"enum": kinds}}, "allOf": clauses}
+
+
+_DETAILED_BLOCKS = {
+    **_DETAILED_INNER_BLOCKS,
     "tool_use": (["id", "name", "input"], {"id": {"type": "string"}, "name": {"type": "string"},
                                            "input": {"type": "object"}}),
     "tool_result": (["tool_use_id"], {
         "tool_use_id": {"type": "string"},
-        "content": {"type": ["string", "array"], "items": {"type": "object", "required": ["type"]}},
+        "content": {"type": ["string", "array"],
+                    "items": _block_union(sdk_params.tool_result_content_variants(), _DETAILED_INNER_BLOCKS)},
         "is_error": {"type": "boolean"},
     }),
     "thinking": (["thinking", "signature"], {"thinking": {"type": "string"}, "signature": {"type": "string"}}),
@@ -68,15 +88,7 @@ _DETAILED_BLOCKS = {
 
 
 def _content_block() -> dict:
-    variants = sdk_params.content_block_variants()
-    clauses = []
-    for kind in sorted(set(variants) | set(_DETAILED_BLOCKS)):
-        sdk = variants.get(kind)
-        allowed = (sdk.allowed - {"type"}) if sdk else set()
-        required, properties = _DETAILED_BLOCKS.get(kind, (sorted((sdk.required - {"type"}) if sdk else ()), {}))
-        clauses.append(_tagged(kind, required, properties, allowed))
-    return {"type": "object", "required": ["type"],
-            "properties": {"type": {"enum": sorted(set(variants) | set(_DETAILED_BLOCKS))}}, "allOf": clauses}
+    return _block_union(sdk_params.content_block_variants(), _DETAILED_BLOCKS)
 
 
 def _tool() -> dict:

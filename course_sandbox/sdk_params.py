@@ -20,26 +20,26 @@ def _hints(typed_dict: type) -> dict[str, object]:
     return get_type_hints(typed_dict, include_extras=True)
 
 
-def _unwrapped(annotation: object) -> object:
+def unwrapped(annotation: object) -> object:
     while get_origin(annotation) in (Required, NotRequired, typing.Annotated):
         annotation = get_args(annotation)[0]
     return annotation
 
 
-def _is_typed_dict(annotation: object) -> bool:
+def is_typed_dict(annotation: object) -> bool:
     return isinstance(annotation, type) and hasattr(annotation, "__total__") and hasattr(annotation, "__annotations__")
 
 
 def _members(annotation: object) -> list[object]:
     """The TypedDicts a field can hold: unions are opened, list/Iterable items looked into."""
-    annotation = _unwrapped(annotation)
+    annotation = unwrapped(annotation)
     origin = get_origin(annotation)
     if origin is typing.Union:
         return [m for arg in get_args(annotation) for m in _members(arg)]
     if origin is not None and origin is not Literal:
         args = get_args(annotation)
         return _members(args[0]) if args else []
-    return [annotation] if _is_typed_dict(annotation) else []
+    return [annotation] if is_typed_dict(annotation) else []
 
 
 class Variant(typing.NamedTuple):
@@ -58,7 +58,7 @@ def _variants(annotation: object, untagged: str | None = None) -> dict[str, Vari
         required = frozenset(k for k, v in hints.items() if get_origin(v) is Required
                              or (member.__total__ and get_origin(v) is not NotRequired))
         variant = Variant(member.__name__, required, frozenset(hints))
-        tag = _unwrapped(hints.get("type"))
+        tag = unwrapped(hints.get("type"))
         tags = [t for t in get_args(tag) if isinstance(t, str)] if get_origin(tag) is Literal else []
         if "type" not in required and untagged:
             tags.append(untagged)
@@ -103,8 +103,21 @@ def content_block_variants() -> dict[str, Variant]:
     from anthropic.types import user_message_param
     from anthropic.types.beta import beta_user_message_param
 
-    plain = _hints(user_message_param.UserMessageParam)["content"]
-    beta = _hints(beta_user_message_param.BetaUserMessageParam)["content"]
+    return _merged(_hints(user_message_param.UserMessageParam)["content"],
+                   _hints(beta_user_message_param.BetaUserMessageParam)["content"])
+
+
+def tool_result_content_variants() -> dict[str, Variant]:
+    """Every block a tool_result's `content` list can carry, by `type`."""
+    from anthropic.types import tool_result_block_param
+    from anthropic.types.beta import beta_tool_result_block_param
+
+    return _merged(_hints(tool_result_block_param.ToolResultBlockParam)["content"],
+                   _hints(beta_tool_result_block_param.BetaToolResultBlockParam)["content"])
+
+
+def _merged(plain: object, beta: object) -> dict[str, Variant]:
+    """The variants of a plain union and its beta twin: a block in both takes what either allows."""
     merged = _variants(plain)
     for name, variant in _variants(beta).items():
         previous = merged.get(name)
@@ -125,7 +138,7 @@ def json_schema(annotation: object, depth: int = 0) -> dict:
     that refuse unknown keys, Literals enums, unions anyOf. Whatever it cannot express is `{}`."""
     if depth > 12:
         return {}
-    annotation = _unwrapped(annotation)
+    annotation = unwrapped(annotation)
     origin, args = get_origin(annotation), get_args(annotation)
     if annotation is type(None):
         return {"type": "null"}
@@ -136,7 +149,7 @@ def json_schema(annotation: object, depth: int = 0) -> dict:
     if origin is typing.Union:
         options = [json_schema(arg, depth + 1) for arg in args]
         return {} if any(o == {} for o in options) else {"anyOf": options}
-    if _is_typed_dict(annotation):
+    if is_typed_dict(annotation):
         hints = _hints(annotation)
         required = sorted(k for k, v in hints.items() if get_origin(v) is Required
                           or (annotation.__total__ and get_origin(v) is not NotRequired))

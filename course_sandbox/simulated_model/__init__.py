@@ -9,15 +9,30 @@ trigger each.
 from ..conversation import Turn
 from ..model_profiles import profile
 from . import chat, policy, reviewer, structured, tool_roles, tool_user, web_search
+from .generation_bounds import Unprovable
 from .history import language, task_turn
-from .reply import NewId, Reply
+from .reply import NewId, Reply, say, text_reply
 from .thoughts import thoughts
 
 __all__ = ["Reply", "respond", "thoughts"]
 
 
 def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
-    """The model's next response to a validated request, within what its tool_choice allows."""
+    """The model's next response to a validated request, within what its tool_choice allows.
+
+    A schema it cannot fill within its bounds (generation_bounds) gets a plain answer saying
+    why, as a careful colleague would, instead of a value it cannot vouch for."""
+    try:
+        return _within_choice(request, turns, new_id)
+    except Unprovable as problem:
+        lang = language(task_turn(turns).text())
+        return text_reply(say(lang, f"I can't produce a value I can show fits the schema: {problem.en}. "
+                                    "Could you simplify the schema?",
+                              f"Я не могу составить значение, которое точно подходит под схему: {problem.ru}. "
+                              "Можно упростить схему?"))
+
+
+def _within_choice(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
     choice = request.get("tool_choice") or {}
     if choice.get("type") == "none":
         request = {**request, "tools": []}

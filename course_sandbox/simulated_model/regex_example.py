@@ -1,95 +1,67 @@
 """A string that matches a regular expression (a `pattern` in a tool's schema), built by walking
-the parsed pattern and always taking the first choice: deterministic, and readable enough."""
+the pattern's tree (regex_syntax) and always taking the first choice: deterministic, and
+readable enough. Bounded: no example is longer than MAX_EXAMPLE_LENGTH, and the check that it
+matches runs only when the pattern cannot backtrack for long on it."""
 
+import functools
 import re
-from re import _constants as c  # type: ignore[attr-defined]
-from re import _parser  # type: ignore[attr-defined]
 
-_CATEGORY = {
-    c.CATEGORY_DIGIT: "0", c.CATEGORY_NOT_DIGIT: "a", c.CATEGORY_WORD: "a", c.CATEGORY_NOT_WORD: "-",
-    c.CATEGORY_SPACE: " ", c.CATEGORY_NOT_SPACE: "a", c.CATEGORY_LINEBREAK: "\n", c.CATEGORY_NOT_LINEBREAK: "a",
-}
-_SPARE = "aA0_ -.x@"
+from .generation_bounds import checkable_length
+from .regex_syntax import Node, Unreadable, min_length, parse
+
 MAX_REPEAT = 64
+"""An unbounded repetition (`+`, `*`, `{2,}`) is taken at most this many times beyond its minimum."""
+MAX_EXAMPLE_LENGTH = 20_000
+"""Longer examples are not built (`a{1000000}` gets None, not a megabyte of `a`)."""
+
+
+class _TooLong(Exception):
+    pass
 
 
 def regex_example(pattern: str, grow: int = 0) -> str | None:
     """A match of the pattern, with each repetition taken `grow` more times than its minimum.
 
-    None when the pattern cannot be parsed or uses what this walker does not follow
-    (back-references); the caller then validates and tries something else.
+    None when the pattern cannot be read (back-references...), its shortest match is too long,
+    or the example cannot be checked against it quickly; the caller then tries something else.
     """
+    limit = min(MAX_EXAMPLE_LENGTH, checkable_length(pattern))  # longer, it could not be checked
+    tree = _tree(pattern) if limit else None
+    if tree is None or min_length(tree) > limit:
+        return None
     try:
-        parsed = _parser.parse(pattern)
-        text = _emit(list(parsed), grow)
+        text = _emit(tree, grow, [limit])
+    except (_TooLong, RecursionError):
+        return None
+    try:
         return text if re.search(pattern, text) else None
-    except (re.error, ValueError, RecursionError, _Unsupported):
+    except re.error:
         return None
 
 
-class _Unsupported(Exception):
-    pass
+@functools.lru_cache(maxsize=256)
+def _tree(pattern: str) -> Node | None:
+    """The pattern read once (string_value asks for many examples of one pattern); None if unreadable.
+    Only patterns checkable_length accepts get here, so none is longer than MAX_PATTERN_LENGTH."""
+    try:
+        return parse(pattern)
+    except (Unreadable, RecursionError):
+        return None
 
 
-def _emit(items: list, grow: int) -> str:
-    out: list[str] = []
-    for op, av in items:
-        if op is c.LITERAL:
-            out.append(chr(av))
-        elif op is c.NOT_LITERAL:
-            out.append("a" if av != ord("a") else "b")
-        elif op is c.ANY:
-            out.append("a")
-        elif op is c.IN:
-            out.append(_one_of(av))
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
-            low, high, sub = av
-            count = low + grow if high is c.MAXREPEAT else min(high, low + grow)
-            out.extend(_emit(list(sub), grow) for _ in range(min(count, max(low, MAX_REPEAT))))
-        elif op is c.SUBPATTERN:
-            out.append(_emit(list(av[-1]), grow))
-        elif op is getattr(c, "ATOMIC_GROUP", None):
-            out.append(_emit(list(av), grow))
-        elif op is c.BRANCH:
-            out.append(_emit(list(av[1][0]), grow))
-        elif op is c.CATEGORY:
-            out.append(_CATEGORY.get(av, "a"))
-        elif op in (c.AT, c.ASSERT, c.ASSERT_NOT):
-            continue
-        else:
-            raise _Unsupported(str(op))
-    return "".join(out)
-
-
-def _one_of(items: list) -> str:
-    """The first character of a [class]; for a negated class, a common character outside it."""
-    if items and items[0][0] is c.NEGATE:
-        for char in _SPARE:
-            if not _in_class(items[1:], char):
-                return char
-        raise _Unsupported("negated class")
-    op, av = items[0]
-    if op is c.LITERAL:
-        return chr(av)
-    if op is c.RANGE:
-        return chr(av[0])
-    if op is c.CATEGORY:
-        return _CATEGORY.get(av, "a")
-    raise _Unsupported(str(op))
-
-
-def _in_class(items: list, char: str) -> bool:
-    code = ord(char)
-    for op, av in items:
-        if op is c.LITERAL and av == code:
-            return True
-        if op is c.RANGE and av[0] <= code <= av[1]:
-            return True
-        if op is c.CATEGORY and re.fullmatch(_category_regex(av), char):
-            return True
-    return False
-
-
-def _category_regex(category: object) -> str:
-    return {c.CATEGORY_DIGIT: r"\d", c.CATEGORY_NOT_DIGIT: r"\D", c.CATEGORY_WORD: r"\w",
-            c.CATEGORY_NOT_WORD: r"\W", c.CATEGORY_SPACE: r"\s", c.CATEGORY_NOT_SPACE: r"\S"}.get(category, r"\w")
+def _emit(node: Node, grow: int, room: list[int]) -> str:
+    """The node's first-choice match; `room` counts down the characters it may still take."""
+    if node.kind == "char":
+        room[0] -= 1
+        if room[0] < 0:
+            raise _TooLong()
+        return node.example
+    if node.kind == "seq":
+        return "".join(_emit(child, grow, room) for child in node.children)
+    if node.kind == "alt":
+        return _emit(node.children[0], grow, room)
+    if node.kind == "repeat":
+        count = node.low + grow if node.high is None else min(node.high, node.low + grow)
+        count = min(count, max(node.low, MAX_REPEAT))
+        return "".join(_emit(node.children[0], grow, room) for _ in range(count))
+    return ""  # anchors and lookarounds take no characters

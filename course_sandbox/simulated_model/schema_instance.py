@@ -5,16 +5,22 @@ A real model never sends `{}` to a tool whose schema requires `location`, so nei
 simulated one. Values come from hints (the user's words, see slots.py) where a hint fits, and
 from the schema itself elsewhere; every candidate is checked with jsonschema, and a hint that
 breaks the schema is dropped for a plain schema-derived value. Deterministic: no randomness.
+Bounded (generation_bounds): a schema that would take too long or too much to satisfy gets
+Unprovable, never a stalled server.
 """
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from jsonschema import validators
 from jsonschema.exceptions import SchemaError
 
+from .generation_bounds import CURRENT, MAX_STEPS, Budget, Unprovable, Unsatisfiable, check_size, guarded, key_matches, \
+    key_patterns, keys_checkable
 from .scalar_values import MISSING, is_number, number_value, string_value
+
+__all__ = ["MISSING", "Hints", "NoHints", "Unprovable", "Unsatisfiable", "instance", "is_valid", "merge",
+           "well_formed"]
 
 MAX_DEPTH = 8
 """Deeper than this, only required properties and minItems are generated (recursive $refs end)."""
@@ -45,10 +51,6 @@ class NoHints:
         return 0
 
 
-class Unsatisfiable(Exception):
-    """The generator found no value for this part of the schema (e.g. `false`)."""
-
-
 @dataclass
 class _Context:
     root: dict
@@ -63,22 +65,71 @@ def instance(schema: dict | bool, hints: Hints | None = None, *, optional: bool 
 
     optional=True also fills optional properties (what a structured output looks like);
     fixed gives top-level property values that must be kept when they are valid.
+    Unprovable when no value could be shown valid within the bounds (generation_bounds).
     """
     root = schema if isinstance(schema, dict) else {}
     if not well_formed(schema):
         return {}
+    budget = CURRENT.get() or Budget()
+    token = CURRENT.set(budget)
+    try:
+        return _first_valid(schema, root, hints, optional, fixed, budget)
+    finally:
+        CURRENT.reset(token)
+
+
+def _first_valid(schema: dict | bool, root: dict, hints: Hints | None, optional: bool, fixed: dict | None,
+                 budget: Budget) -> Any:
+    _refuse_endless_refs(root)
     attempts = [(hints or NoHints(), optional), (NoHints(), optional), (NoHints(), False)]
     last: Any = None
+    beyond: Unprovable | None = None
+    checked: dict[int, Any] = {}  # validators, shared by the attempts
     for attempt_hints, attempt_optional in attempts:
-        context = _Context(root, attempt_hints, attempt_optional)
+        context = _Context(root, attempt_hints, attempt_optional, checked)
+        budget.steps = MAX_STEPS  # each attempt has its own steps (hints can make one costly); the deadline is shared
         try:
             value = _generate(context, schema, "", None, 0, 0, fixed or {})
+        except Unprovable as problem:
+            beyond = beyond or problem
+            continue
         except Unsatisfiable:
             continue
-        if is_valid(schema, value, root):
+        if is_valid(schema, value, root, context):
             return value
         last = value
-    return last if last is not None else {}
+    if beyond is not None:
+        raise beyond
+    if budget.unchecked:
+        shown = ", ".join(f"`{p[:60]}`" for p in budget.unchecked[:3])
+        raise Unprovable(f"I cannot check a value against the pattern {shown} quickly: its repetitions can "
+                         "match the same text in too many ways (or it uses syntax I do not follow)",
+                         f"я не могу быстро проверить значение по шаблону {shown}: его повторения "
+                         "совпадают с одним и тем же текстом слишком многими способами (или в нём "
+                         "синтаксис, которого я не понимаю)")
+    return last if last is not None else {}  # a schema no finite value fits gets the nearest try, as before
+
+
+def _refuse_endless_refs(root: dict) -> None:
+    """Unprovable for a `$ref` that leads back to itself through nothing but `$ref`s (`value` whose
+    schema is `{"$ref": "#/properties/value"}`): every check of it recurses until Python gives up."""
+    stack: list[Any] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack += node
+            continue
+        if not isinstance(node, dict):
+            continue
+        stack += node.values()
+        seen = {id(node)}
+        target = node
+        while isinstance(target, dict) and isinstance(target.get("$ref"), str):
+            target = _pointer(root, target["$ref"])
+            if id(target) in seen:
+                raise Unprovable(f"its `$ref` {node['$ref']!r} refers to itself and nothing else",
+                                 f"его `$ref` {node['$ref']!r} ссылается сам на себя")
+            seen.add(id(target))
 
 
 def well_formed(schema: Any) -> bool:
@@ -101,28 +152,38 @@ def is_valid(schema: dict | bool, value: Any, root: dict | None = None, context:
     """Whether the value validates (formats checked too), resolving $refs against the root."""
     if isinstance(schema, bool):
         return schema
+    budget = CURRENT.get()
+    if budget is not None:
+        if not budget.left():
+            return False
+        budget.steps -= 1
     cache = context.validators if context is not None else {}
     cached = cache.get(id(schema))
-    validator = cached[1] if cached is not None else None
-    if validator is None:
+    if cached is None:
         wrapped = dict(schema)
         for key in ("$defs", "definitions"):
             if root and key in root and key not in wrapped:
                 wrapped[key] = root[key]
-        cls = validators.validator_for(root or schema, default=validators.Draft202012Validator)
+        cls = guarded(validators.validator_for(root or schema, default=validators.Draft202012Validator))
         try:
             validator = cls(wrapped, format_checker=cls.FORMAT_CHECKER)
         except SchemaError:
             return False
-        cache[id(schema)] = (schema, validator)  # the schema is kept alive, so its id is not reused
+        # the schema is kept alive, so its id is not reused
+        cached = cache[id(schema)] = (schema, validator, key_patterns(wrapped))
+    if not keys_checkable(value, cached[2]):
+        return False
     try:
-        return validator.is_valid(value)
+        return cached[1].is_valid(value)
     except Exception:  # an unresolvable $ref, a pattern Python cannot compile
         return False
 
 
 def _generate(ctx: _Context, schema: Any, name: str, index: int | None, variant: int, depth: int,
               fixed: dict) -> Any:
+    budget = CURRENT.get()
+    if budget is not None:
+        budget.spend()
     if schema is True or schema == {}:
         hinted = ctx.hints.value(name, {}, index)
         return "" if hinted is MISSING else hinted
@@ -131,6 +192,7 @@ def _generate(ctx: _Context, schema: Any, name: str, index: int | None, variant:
     if depth > MAX_DEPTH + 4:
         raise Unsatisfiable("too deep")
     schema = _resolved(ctx, schema)
+    check_size(schema)
     for key in ("anyOf", "oneOf"):
         if isinstance(schema.get(key), list):
             return _branch(ctx, schema, key, name, index, variant, depth, fixed)
@@ -367,11 +429,8 @@ def _property_schema(schema: dict, key: str) -> Any:
     if key in props:
         return props[key]
     for pattern, sub in (schema.get("patternProperties") or {}).items():
-        try:
-            if re.search(pattern, key):
-                return sub
-        except re.error:
-            continue
+        if key_matches(pattern, key):
+            return sub
     extra = schema.get("additionalProperties", True)
     return extra if isinstance(extra, (dict, bool)) else True
 
