@@ -11,7 +11,7 @@ from urllib.parse import unquote
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Request, Response
 
-from . import merge_request_routes, notes_routes, repository_routes
+from . import award_routes, commit_note_routes, label_routes, merge_request_routes, notes_routes, repository_routes
 from .errors import GitLabError, not_found
 from .project import PROJECT_ID, PROJECT_PATH, DemoProject, user
 from .repository import GitError
@@ -32,6 +32,9 @@ ROUTES: list[Route] = [
     *merge_request_routes.ROUTES,
     *notes_routes.ROUTES,
     *repository_routes.ROUTES,
+    *label_routes.ROUTES,
+    *award_routes.ROUTES,
+    *commit_note_routes.ROUTES,
 ]
 
 

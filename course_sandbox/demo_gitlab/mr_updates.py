@@ -4,6 +4,7 @@
 from typing import TYPE_CHECKING
 
 from .errors import GitLabError, invalid
+from .params import boolean
 
 if TYPE_CHECKING:  # project.py imports this module
     from .project import MergeRequest
@@ -53,6 +54,8 @@ def apply_update(mr: "MergeRequest", params: dict, now: str) -> None:
     labels = label_list(params["labels"]) if "labels" in params and params["labels"] is not None else None
     add, remove = label_list(params.get("add_labels"), "add_labels"), label_list(params.get("remove_labels"),
                                                                                     "remove_labels")
+    remove_source, squash = boolean(params.get("remove_source_branch"), "remove_source_branch"), boolean(
+        params.get("squash"), "squash")
     if title is not None:
         mr.title = title
     if description is not None:
@@ -61,6 +64,10 @@ def apply_update(mr: "MergeRequest", params: dict, now: str) -> None:
         mr.labels = labels
     mr.labels = [label for label in mr.labels if label not in remove] + [
         label for label in add if label not in mr.labels and label not in remove]
+    if remove_source is not None:  # the MR's own "delete the source branch when merged"
+        mr.force_remove_source_branch = remove_source
+    if squash is not None:
+        mr.squash = squash
     if state_event == "close" and mr.state == "opened":
         mr.state = "closed"
     elif state_event == "reopen" and mr.state == "closed":

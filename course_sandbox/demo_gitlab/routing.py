@@ -14,11 +14,10 @@ from urllib.parse import urlencode
 from werkzeug.wrappers import Request, Response
 
 from .errors import GitLabError, invalid
+from .params import boolean
 from .project import DemoProject
 
 MAX_IID = 2**31 - 1
-_TRUE = {"true", "1", "yes", "on", "t", "y"}
-_FALSE = {"false", "0", "no", "off", "f", "n"}
 _SECRET_PARAMS = ("private_token", "access_token", "job_token")
 
 
@@ -66,15 +65,7 @@ class Call:
 
     def flag(self, name: str, default: bool | None = None) -> bool | None:
         """A Grape Boolean parameter: true/false/1/0..., anything else is 400 `<name> is invalid`."""
-        value = self.params().get(name, default)
-        if value is None or isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-        raise invalid(name)
+        return boolean(self.params().get(name, default), name)
 
     def choice(self, name: str, allowed: tuple[str, ...], default: str | None) -> str | None:
         value = self.params().get(name, default)
