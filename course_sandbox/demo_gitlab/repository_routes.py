@@ -127,6 +127,12 @@ def commit_diff(call: Call) -> Response:
     return call.paginated(commit_diffs(repository, resolve_commit(repository, call.args["sha"])))
 
 
+def commit_signature(call: Call) -> Response:
+    """The demo's commits are not signed: GitLab's `not_found! 'Signature'` (after the commit is found)."""
+    resolve_commit(call.project.repository, call.args["sha"])
+    raise not_found("Signature Not Found")
+
+
 def merge_base(call: Call) -> Response:
     """GET repository/merge_base?refs[]=a&refs[]=b (or `refs=a,b`): the best common ancestor, as
     GitLab's lib/api/repositories.rb answers it: fewer than two refs 400, unknown refs 400, none 404."""
@@ -194,6 +200,7 @@ ROUTES = [
     route("GET", "repository/commits", commits),
     route("GET", "repository/commits/:sha", commit),
     route("GET", "repository/commits/:sha/diff", commit_diff),
+    route("GET", "repository/commits/:sha/signature", commit_signature),
     route("GET", "repository/merge_base", merge_base),
     route("GET", "repository/blobs/:sha", blob),
     route("GET", "repository/blobs/:sha/raw", raw_blob),
