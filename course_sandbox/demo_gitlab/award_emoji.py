@@ -7,6 +7,7 @@ name that is no emoji, is `404 Award Emoji ["<model error>"] Not Found`; deletin
 """
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import GitLabError, not_found
@@ -61,7 +62,9 @@ class Awards:
             raise not_found()
         return found
 
-    def add(self, awardable_type: str, awardable_id: int, name: object, username: str, now: str) -> Award:
+    def add(self, awardable_type: str, awardable_id: int, name: object, username: str,
+            clock: Callable[[], str]) -> Award:
+        """A new award, stamped by `clock` once it is accepted (a refused one moves no time)."""
         if not isinstance(name, str):
             raise GitLabError(400, {"error": "name is missing" if name is None else "name is invalid"})
         name = ALIASES.get(name, name)
@@ -70,7 +73,7 @@ class Awards:
         with self._lock:
             if any(a.name == name and a.username == username for a in self.of(awardable_type, awardable_id)):
                 raise GitLabError(404, {"message": f"404 Award Emoji {TAKEN} Not Found"})
-            award = Award(self._next_id, name, username, now, awardable_type, awardable_id)
+            award = Award(self._next_id, name, username, clock(), awardable_type, awardable_id)
             self._next_id += 1
             self._awards.append(award)
         return award

@@ -27,7 +27,7 @@ def get_award(call: Call) -> Response:
 
 def add_award(call: Call) -> Response:
     awardable = _awardable(call)
-    award = call.project.awards.add(*awardable, call.params().get("name"), CURRENT_USER, call.project.clock.tick())
+    award = call.project.awards.add(*awardable, call.params().get("name"), CURRENT_USER, call.project.clock.tick)
     return json_response(award.view(), 201)
 
 

@@ -58,6 +58,17 @@ class GitLabHttp:
         except GitError:  # a git command failed on odd input: GitLab's envelope, not a crash
             return json_response({"message": "500 Internal Server Error"}, 500)
 
+    @classmethod
+    def owns(cls, path: str) -> bool:
+        """Whether a request path is the demo GitLab's (`/api/v4` itself included)."""
+        return path.startswith(cls.prefix) or path.split("?", 1)[0] == cls.prefix.rstrip("/")
+
+    @staticmethod
+    def server_error_body(status: int, reason: str) -> dict:
+        """What GitLab's front sends for an error the HTTP server itself answers (headers too
+        large, a malformed request): the status line as `message`."""
+        return {"message": f"{status} {reason}"}
+
     def fault(self, status: int, headers: dict[str, str], request: Request) -> Response:
         return json_response({"message": _FAULT_MESSAGES.get(status, f"{status} Error")}, status,
                              {k: v for k, v in headers.items() if k == "retry-after"})

@@ -285,12 +285,13 @@ class Repository:
             return []
         stop = self.sha(exclude) if exclude else None
         key = ("log", head, stop, path)
-        args = ["rev-list", head] + ([f"^{stop}"] if stop else []) + (["--", path] if path else [])
+        args = ["--literal-pathspecs", "rev-list", head] + ([f"^{stop}"] if stop else []) + (["--", path] if path else [])
         return self._kept(key, lambda: self.git(*args).decode().split())
 
     def log_all(self, path: str | None = None) -> list[str]:
         """Commit ids reachable from any ref (`commits?all=true`), newest first; never cached (refs move)."""
-        return self.git("rev-list", "--all", "--date-order", *(["--", path] if path else [])).decode().split()
+        return self.git("--literal-pathspecs", "rev-list", "--all", "--date-order",
+                        *(["--", path] if path else [])).decode().split()
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         a, d = self.sha(ancestor), self.sha(descendant)

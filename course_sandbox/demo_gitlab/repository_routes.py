@@ -108,6 +108,8 @@ def commits(call: Call) -> Response:
     ref = call.request.args.get("ref_name") or TARGET_BRANCH  # GitLab: `ref_name.presence || default`
     repository = call.project.repository
     path = call.request.args.get("path") or None
+    if path is not None and _BAD_PATH.search(path):
+        return call.paginated([])  # no file of the repository lives outside it: no commit touched one
     shas = repository.log_all(path) if call.flag("all", False) else repository.log(ref, path)
     views = [commit_view(repository, sha, _web_url(call)) for sha in shas]
     if call.flag("with_stats", False):
