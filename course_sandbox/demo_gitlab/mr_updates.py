@@ -1,6 +1,7 @@
 """Editing a merge request (PUT /projects/:id/merge_requests/:iid): title, description, labels
 (replace, add, remove) and state_event close/reopen, with GitLab's parameter errors."""
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .errors import GitLabError, invalid
@@ -41,8 +42,10 @@ def _text(params: dict, name: str) -> str | None:
     return value
 
 
-def apply_update(mr: "MergeRequest", params: dict, now: str) -> None:
-    """Changes the merge request in place; refuses a request that changes nothing GitLab knows."""
+def apply_update(mr: "MergeRequest", params: dict, clock: Callable[[], str]) -> str:
+    """Changes the merge request in place and returns when (the clock is read only once every
+    parameter passed, so a refused request moves no time); refuses a request that changes nothing
+    GitLab knows."""
     if not any(params.get(name) is not None for name in UPDATE_PARAMS):
         raise invalid(", ".join(UPDATE_PARAMS), "are missing, at least one parameter must be provided")
     state_event = params.get("state_event")
@@ -72,7 +75,8 @@ def apply_update(mr: "MergeRequest", params: dict, now: str) -> None:
         mr.state = "closed"
     elif state_event == "reopen" and mr.state == "closed":
         mr.state = "opened"
-    mr.updated_at = now
+    mr.updated_at = now = clock()
+    return now
 
 
 def has_labels(mr: "MergeRequest", wanted: str) -> bool:

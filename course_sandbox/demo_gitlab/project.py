@@ -196,8 +196,8 @@ class DemoProject:
 
     def update(self, mr: MergeRequest, params: dict) -> dict:
         with self._lock:
-            before, now = list(mr.labels), self.clock.tick()
-            apply_update(mr, params, now)
+            before = list(mr.labels)
+            now = apply_update(mr, params, self.clock.tick)
             self.labels.record(mr.spec.iid, before, mr.labels, CURRENT_USER, now)
         return self.mr_view(mr)
 
@@ -208,7 +208,7 @@ class DemoProject:
             head = self.repository.sha(mr.spec.source_branch)
             if sha and sha != head:
                 raise GitLabError(409, {"message": f"SHA does not match HEAD of source branch: {head}"})
-            mr.approvals.approve(username, self.clock.tick(), mr.state == "opened" and username != mr.spec.author)
+            mr.approvals.approve(username, self.clock.tick, mr.state == "opened" and username != mr.spec.author)
         return self.approvals_view(mr)
 
     def unapprove(self, mr: MergeRequest, username: str = CURRENT_USER) -> dict:

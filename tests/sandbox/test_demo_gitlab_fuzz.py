@@ -70,6 +70,18 @@ def test_a_header_too_large_on_a_gitlab_path_gets_gitlabs_envelope(sandbox):
     assert status == 431 and body["type"] == "error"  # the Messages API keeps its own envelope
 
 
+def test_a_refused_edit_reaction_or_approval_moves_no_clock(sandbox):
+    before = sandbox.gitlab.clock.events
+    assert request(sandbox, "PUT", "/api/v4/projects/7/merge_requests/482", b'{"title": " "}')[0] == 400
+    assert request(sandbox, "PUT", "/api/v4/projects/7/merge_requests/482", b'{"squash": "?"}')[0] == 400
+    assert request(sandbox, "POST", "/api/v4/projects/7/merge_requests/482/award_emoji", b'{"name": "?"}')[0] == 404
+    assert sandbox.gitlab.clock.events == before
+    assert request(sandbox, "POST", "/api/v4/projects/7/merge_requests/482/approve")[0] == 201
+    before = sandbox.gitlab.clock.events
+    assert request(sandbox, "POST", "/api/v4/projects/7/merge_requests/482/approve")[0] == 401
+    assert sandbox.gitlab.clock.events == before
+
+
 @pytest.mark.parametrize("path", ["/api/v4", "/api/v4/", "/api/v4/nothing"])
 def test_the_api_root_is_gitlabs_404(sandbox, path):
     assert request(sandbox, "GET", path) == (404, {"error": "404 Not Found"})
@@ -126,7 +138,8 @@ def gitlab_requests(draw):
 
 def demo_state(project) -> str:
     """Everything a client can change: branches and refs, each MR as the API shows it with its
-    threads, approvals and reactions, the labels, commit threads. (Mergeability, `has_conflicts`,
+    threads, approvals and reactions, the labels, commit threads, and the clock (a refused request
+    must not shift later timestamps). (Mergeability, `has_conflicts`,
     is knowledge GitLab also updates when it checks, so it is left out.)"""
     refs = project.repository.git("for-each-ref", "--format=%(refname) %(objectname)").decode()
     mrs = [[project.mr_view(mr), [d.view(7, iid) for d in mr.discussions], mr.approvals.by,
@@ -137,7 +150,7 @@ def demo_state(project) -> str:
         row[0] = {k: v for k, v in row[0].items() if k not in ("has_conflicts", "merge_status", "detailed_merge_status")}
     labels = [label.view() for label in project.labels.all()], [e.view() for e in project.labels.events]
     commits = {sha: [d.view(7, None) for d in threads] for sha, threads in project.commit_discussions.items()}
-    return json.dumps([refs, mrs, labels, commits], sort_keys=True, default=str)
+    return json.dumps([refs, mrs, labels, commits, project.clock.events], sort_keys=True, default=str)
 
 
 def test_fuzzed_requests_get_gitlab_answers_and_refusals_change_nothing():
