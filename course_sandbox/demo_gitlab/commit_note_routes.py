@@ -1,13 +1,13 @@
 """Comments on a commit (docs.gitlab.com/api/commits/#post-comment-to-commit): the older API
 beside the commit's discussions, sharing their notes. A comment with `path`, `line` and
-`line_type` sits on that line when the commit's diff has it: an added line for `new`, a removed
-one for `old`, matched by the line's position in the new file (GitLab's lib/api/commits.rb
-compares `new_pos`); otherwise it is a plain comment, as in GitLab."""
+`line_type` sits on that line when the commit's diff has it: an added line for `new` (numbered
+in the new file), a removed one for `old` (numbered in the old file), as GitLab's
+lib/api/commits.rb matches `line.line` and `line.type`; otherwise it is a plain comment, as in GitLab."""
 
 from werkzeug.wrappers import Response
 
 from .errors import bad_request, invalid
-from .positions import diff_lines
+from .positions import DiffLine, diff_lines
 from .repository_views import commit_diffs, resolve_commit
 from .routing import Call, json_response, route
 from .users import CURRENT_USER, user
@@ -55,16 +55,10 @@ def _line(call: Call, sha: str) -> dict | None:
 
 
 def _has_line(diff: str, number: int, line_type: str) -> bool:
-    """An added (`new`) or removed (`old`) line whose position in the new file is `number`."""
-    next_new = 1
-    for line in diff_lines(diff):
-        if line.new is not None:
-            next_new = line.new + 1
-        if line_type == "new" and line.old is None and line.new == number:
-            return True
-        if line_type == "old" and line.new is None and next_new == number:
-            return True
-    return False
+    """An added line numbered `number` in the new file (`new`), or a removed one numbered so in the
+    old file (`old`): Gitlab::Diff::Line#line and #type."""
+    wanted = DiffLine(None, number) if line_type == "new" else DiffLine(number, None)
+    return wanted in diff_lines(diff)
 
 
 def create_comment(call: Call) -> Response:

@@ -149,9 +149,11 @@ def test_a_commit_comment_on_an_added_line_and_elsewhere(project, sandbox):
     commit = project.commits.get(mr.sha)
     on_line = commit.comments.create({"note": "why?", "path": "shop/pricing.py", "line": 9, "line_type": "new"})
     assert (on_line.path, on_line.line, on_line.line_type) == ("shop/pricing.py", 9, "new")
+    removed = commit.comments.create({"note": "gone?", "path": "shop/pricing.py", "line": 13, "line_type": "old"})
+    assert (removed.path, removed.line, removed.line_type) == ("shop/pricing.py", 13, "old")
     off = commit.comments.create({"note": "and here?", "path": "shop/pricing.py", "line": 1, "line_type": "new"})
     assert (off.path, off.line, off.line_type) == (None, None, None)
-    assert [c.note for c in commit.comments.list()] == ["why?", "and here?"]
+    assert [c.note for c in commit.comments.list()] == ["why?", "gone?", "and here?"]
     thread = commit.discussions.list()[0]
     assert thread.attributes["notes"][0]["noteable_type"] == "Commit"
     assert thread.attributes["notes"][0]["resolvable"] is False
