@@ -285,7 +285,7 @@ class DemoProject:
                 raise GitLabError(409, {"message": REBASE_LOCKED})
             try:
                 self.repository.rebase(mr.spec.source_branch, TARGET_BRANCH)
-                mr.merge_error = None
             except MergeConflict:
                 mr.merge_error = "Rebase failed: Rebase locally, resolve all conflicts, then push the branch."
-            mr.has_conflicts = False if mr.merge_error is None else mr.has_conflicts
+            else:  # on main's head, it merges cleanly
+                mr.merge_error, mr.has_conflicts = None, False

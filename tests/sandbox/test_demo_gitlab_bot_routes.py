@@ -161,3 +161,12 @@ def test_a_commit_comment_on_an_added_line_and_elsewhere(project, sandbox):
         400, {"error": "line is missing"})
     assert call(sandbox, "POST", f"repository/commits/{mr.sha}/comments", {}) == (400, {"error": "note is missing"})
     assert call(sandbox, "GET", "repository/commits/nope/comments") == (404, {"message": "404 Commit Not Found"})
+
+
+def test_a_rebase_that_conflicts_leaves_the_branch_and_says_why(project, sandbox):
+    project.mergerequests.get(484).merge()
+    head = sandbox.gitlab.repository.sha(project.mergerequests.get(487).source_branch)
+    assert call(sandbox, "PUT", "merge_requests/487/rebase") == (202, {"rebase_in_progress": True})
+    mr = project.mergerequests.get(487)
+    assert mr.merge_error == "Rebase failed: Rebase locally, resolve all conflicts, then push the branch."
+    assert mr.sha == head
