@@ -323,7 +323,7 @@ class Repository:
         return self._kept(("tree", sha, folder, recursive), lambda: self._tree(sha, folder, recursive))
 
     def _tree(self, sha: str, folder: str, recursive: bool) -> list[dict]:
-        args = ["ls-tree", "-z", *(["-r", "-t"] if recursive else []), sha]
+        args = ["--literal-pathspecs", "ls-tree", "-z", *(["-r", "-t"] if recursive else []), sha]
         if folder:
             args += ["--", folder + "/"]
         entries = []
