@@ -138,10 +138,10 @@ def commit_signature(call: Call) -> Response:
 def merge_base(call: Call) -> Response:
     """GET repository/merge_base?refs[]=a&refs[]=b (or `refs=a,b`): the best common ancestor, as
     GitLab's lib/api/repositories.rb answers it: fewer than two refs 400, unknown refs 400, none 404."""
-    refs = [part for value in call.request.args.getlist("refs[]") + call.request.args.getlist("refs")
-            for part in value.split(",")]
-    if not refs:
+    values = call.request.args.getlist("refs[]") + call.request.args.getlist("refs")
+    if not values:
         raise invalid("refs", "is missing")
+    refs = [part for value in values for part in _comma_separated(value)]
     if len(refs) < 2:
         raise GitLabError(400, {"message": "Provide at least 2 refs"})
     repository = call.project.repository
@@ -154,6 +154,14 @@ def merge_base(call: Call) -> Response:
     if base is None:
         raise not_found("Merge Base Not Found")
     return json_response(commit_view(repository, base, _web_url(call)))
+
+
+def _comma_separated(value: str) -> list[str]:
+    """GitLab's CommaSeparatedToArray: Ruby's `split(",")` (trailing empty parts dropped), stripped."""
+    parts = value.split(",")
+    while parts and not parts[-1]:
+        parts.pop()
+    return [part.strip() for part in parts]
 
 
 def _blob(call: Call) -> tuple[str, bytes]:

@@ -131,6 +131,8 @@ def test_merge_base_and_its_errors(project, sandbox):
         400, {"message": "Could not find refs: nope, gone"})
     assert call(sandbox, "GET", "repository/merge_base?refs=main") == (400, {"message": "Provide at least 2 refs"})
     assert call(sandbox, "GET", "repository/merge_base") == (400, {"error": "refs is missing"})
+    assert call(sandbox, "GET", "repository/merge_base?refs=,,") == (400, {"message": "Provide at least 2 refs"})
+    assert call(sandbox, "GET", "repository/merge_base?refs=main,%20,") == (400, {"message": "Could not find ref: "})
 
 
 def test_a_blob_by_its_id(project, sandbox):
