@@ -179,11 +179,12 @@ def edit_discussion_note(call: Call) -> Response:
         raise invalid("body, resolved", "are missing, exactly one parameter must be provided")
     if len(given) == 2:
         raise invalid("body, resolved", "are mutually exclusive")
+    resolved = call.flag("resolved")  # Grape checks the parameters before the note is looked up
     note = _noteable_note(call, noteable)
     if given == ["body"]:
         call.project.notes.edit(note, _body(call))
     else:
-        call.project.notes.resolve_note(note, call.flag("resolved"), CURRENT_USER)
+        call.project.notes.resolve_note(note, resolved, CURRENT_USER)
     noteable.touch([note])
     return json_response(noteable.view(note))
 

@@ -83,6 +83,13 @@ def test_a_refused_edit_reaction_or_approval_moves_no_clock(sandbox):
     assert sandbox.gitlab.clock.events == before
 
 
+def test_a_bad_parameter_is_400_before_an_unknown_note_is_404(sandbox):
+    """Grape validates the parameters before the endpoint looks anything up."""
+    path = "/api/v4/projects/7/merge_requests/482/discussions/x/notes/999"
+    assert request(sandbox, "PUT", path, b'{"resolved": "maybe"}') == (400, {"error": "resolved is invalid"})
+    assert request(sandbox, "PUT", path, b'{"resolved": true}') == (404, {"message": "404 Not found"})
+
+
 @pytest.mark.parametrize("path", ["/api/v4", "/api/v4/", "/api/v4/nothing"])
 def test_the_api_root_is_gitlabs_404(sandbox, path):
     assert request(sandbox, "GET", path) == (404, {"error": "404 Not Found"})
