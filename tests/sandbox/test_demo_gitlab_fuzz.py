@@ -90,6 +90,12 @@ def test_a_bad_parameter_is_400_before_an_unknown_note_is_404(sandbox):
     assert request(sandbox, "PUT", path, b'{"resolved": true}') == (404, {"message": "404 Not found"})
 
 
+@pytest.mark.parametrize("name", ["HEAD", "d1f3f346c2fa696969c753e1d7988b5e181f2bda", "refs%2Fheads%2Fmain"])
+def test_only_a_branch_is_a_branch(sandbox, name):
+    assert request(sandbox, "GET", f"/api/v4/projects/7/repository/branches/{name}") == (
+        404, {"message": "404 Branch Not Found"})
+
+
 @pytest.mark.parametrize("path", ["/api/v4", "/api/v4/", "/api/v4/nothing"])
 def test_the_api_root_is_gitlabs_404(sandbox, path):
     assert request(sandbox, "GET", path) == (404, {"error": "404 Not Found"})
