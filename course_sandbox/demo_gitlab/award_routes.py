@@ -12,8 +12,10 @@ from .users import CURRENT_USER
 def _awardable(call: Call) -> tuple[str, int]:
     """("MergeRequest", its id) or ("Note", the note's id); an unknown one is `404 Not found`."""
     mr: MergeRequest = call.project.get(call.iid())
-    if "note_id" in call.args:
-        return "Note", call.project.notes.note(mr.discussions, call.int_arg("note_id")).id
+    if "note_id" in call.args:  # not a declared Integer here: GitLab's `notes.find` just finds nothing
+        text = call.args["note_id"]
+        note_id = int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else -1
+        return "Note", call.project.notes.note(mr.discussions, note_id).id
     return "MergeRequest", 1000 + mr.spec.iid
 
 

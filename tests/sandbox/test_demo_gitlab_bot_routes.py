@@ -57,6 +57,7 @@ def test_thumbs_on_a_merge_request_are_its_votes(project, sandbox):
     assert project.mergerequests.get(483).upvotes == 0
     assert call(sandbox, "POST", "merge_requests/483/award_emoji", {}) == (400, {"error": "name is missing"})
     assert call(sandbox, "GET", "merge_requests/483/notes/77/award_emoji") == (404, {"message": "404 Not found"})
+    assert call(sandbox, "GET", "merge_requests/483/notes/x/award_emoji") == (404, {"message": "404 Not found"})
     assert call(sandbox, "GET", "merge_requests/483/award_emoji/x") == (400, {"error": "award_id is invalid"})
 
 
