@@ -79,7 +79,8 @@ class SandboxApp:
                                            request)
         if request.path == "/":
             return json_response({"service": "course-agent sandbox", "prefixes": [s.prefix for s in self.services]})
-        service = next((s for s in self.services if request.path.startswith(s.prefix)), self.messages)
+        service = next((s for s in self.services if request.path.startswith(s.prefix)
+                        or request.path == s.prefix.rstrip("/")), self.messages)  # `/api/v4` is GitLab's too
         fault = self.faults.take(request.path)
         if fault is not None and fault.kind == "drop":
             # waitress closes the connection without a response, as a failing network would.

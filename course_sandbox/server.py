@@ -90,12 +90,21 @@ class _JsonErrorTask(ErrorTask):
         message = f"{error.reason}: {error.body}".strip().rstrip(":")
         request_id = "req_01" + hashlib.sha256(message.encode()).hexdigest()[:22]
         body = json.dumps(ApiError(error.code, message).body(request_id)).encode()
+        if GitLabHttp.owns(_request_target(self.request)):
+            body = json.dumps(GitLabHttp.server_error_body(error.code, error.reason)).encode()
         self.status = f"{error.code} {error.reason}"
         self.response_headers.extend([("Content-Type", "application/json"), ("Content-Length", str(len(body))),
                                       ("request-id", request_id), ("Connection", "close")])
         self.set_close_on_finish()
         self.content_length = len(body)
         self.write(body)
+
+
+def _request_target(request) -> str:
+    """The path the client asked for. When the headers were too large, waitress parsed a stand-in
+    request line (`GET /`); the real one still starts the bytes it kept (`header_plus`)."""
+    first_line = (request.header_plus or b"").split(b"\r\n", 1)[0].split(b" ")
+    return first_line[1].decode("latin-1") if len(first_line) > 2 else (getattr(request, "path", None) or "")
 
 
 class _Channel(HTTPChannel):

@@ -4,6 +4,7 @@ answers `401 Unauthorized` otherwise, `unauthorized! unless success` in
 lib/api/merge_request_approvals.rb), a `sha` that is not the head is `409`, and unapproving
 what you never approved is `404 Not found`."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .errors import GitLabError, not_found
@@ -21,10 +22,11 @@ class Approvals:
     def has(self, username: str) -> bool:
         return any(name == username for name, _ in self.by)
 
-    def approve(self, username: str, now: str, open_: bool) -> None:
+    def approve(self, username: str, clock: Callable[[], str], open_: bool) -> None:
+        """Stamped by `clock` once accepted: a refused approval moves no time."""
         if not open_ or self.has(username):
             raise GitLabError(401, UNAUTHORIZED)
-        self.by.append((username, now))
+        self.by.append((username, clock()))
 
     def unapprove(self, username: str) -> None:
         if not self.has(username):

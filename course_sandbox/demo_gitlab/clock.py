@@ -23,3 +23,9 @@ class Clock:
             moment = START + timedelta(minutes=self._ticks)
             self._ticks += 1
         return gitlab_time(moment)
+
+    @property
+    def events(self) -> int:
+        """How many events have been stamped (the self-check reads it: a refused request stamps none)."""
+        with self._lock:
+            return self._ticks

@@ -30,21 +30,26 @@ class Note:
     position: dict | None = None
     resolved_by: str | None = None
     resolved_at: str | None = None
+    commit_id: str | None = None
+    """Set for a note on a commit (commits do not support resolvable notes)."""
 
     @property
     def resolvable(self) -> bool:
-        return self.type in RESOLVABLE_TYPES
+        return self.type in RESOLVABLE_TYPES and self.commit_id is None
 
-    def view(self, project_id: int, iid: int) -> dict:
-        """Entities::Note: `resolved*` only for resolvable notes, `position` only for DiffNotes."""
+    def view(self, project_id: int, iid: int | None) -> dict:
+        """Entities::Note: `resolved*` only for resolvable notes, `position` only for DiffNotes; a
+        commit's note has no noteable id or iid (`iid` None)."""
+        on_mr = self.commit_id is None
         data = {
             "id": self.id, "type": self.type, "body": self.body, "attachment": None, "author": user(self.author),
             "created_at": self.created_at, "updated_at": self.updated_at, "system": False,
-            "noteable_id": 1000 + iid, "noteable_type": "MergeRequest", "noteable_iid": iid,
+            "noteable_id": 1000 + iid if on_mr else None, "noteable_type": "MergeRequest" if on_mr else "Commit",
+            "noteable_iid": iid if on_mr else None,
             "project_id": project_id, "resolvable": self.resolvable, "confidential": False, "internal": False,
             "imported": False, "imported_from": "none", "commands_changes": {},
         }
-        if self.type == "DiffNote":
+        if self.type == "DiffNote" and on_mr:
             data["commit_id"] = None
             data["position"] = dict(self.position or {})
         if self.resolvable:
@@ -60,7 +65,7 @@ class Discussion:
     individual_note: bool
     notes: list[Note] = field(default_factory=list)
 
-    def view(self, project_id: int, iid: int) -> dict:
+    def view(self, project_id: int, iid: int | None) -> dict:
         return {"id": self.id, "individual_note": self.individual_note,
                 "notes": [note.view(project_id, iid) for note in self.notes]}
 
@@ -80,19 +85,22 @@ class NoteStore:
         return discussion_id
 
     def _note(self, body: str, author: str, note_type: str | None, discussion_id: str,
-              position: dict | None = None) -> Note:
+              position: dict | None = None, commit_id: str | None = None) -> Note:
         now = self.clock.tick()
-        note = Note(self._next_note_id, body, author, now, now, note_type, discussion_id, position)
+        note = Note(self._next_note_id, body, author, now, now, note_type, discussion_id, position,
+                    commit_id=commit_id)
         self._next_note_id += 1
         return note
 
     def start(self, discussions: list[Discussion], body: str, author: str, *, individual: bool = False,
-              position: dict | None = None) -> Discussion:
-        """A new discussion: a plain note, a thread, or (with a position) an inline thread."""
+              position: dict | None = None, commit_id: str | None = None,
+              note_type: str | None = None) -> Discussion:
+        """A new discussion: a plain note, a thread, or (with a position) an inline thread; `note_type`
+        only for a commit comment on a line (a LegacyDiffNote)."""
         with self.lock:
             discussion = Discussion(self._discussion_id(), individual)
-            note_type = None if individual else ("DiffNote" if position else "DiscussionNote")
-            discussion.notes.append(self._note(body, author, note_type, discussion.id, position))
+            note_type = note_type or (None if individual else ("DiffNote" if position else "DiscussionNote"))
+            discussion.notes.append(self._note(body, author, note_type, discussion.id, position, commit_id))
             discussions.append(discussion)
         return discussion
 
@@ -122,7 +130,7 @@ class NoteStore:
             note_type = "DiffNote" if discussion.notes[0].type == "DiffNote" else "DiscussionNote"
             position = discussion.notes[0].position
             resolvable = [note for note in discussion.notes if note.resolvable]
-            note = self._note(body, author, note_type, discussion.id, position)
+            note = self._note(body, author, note_type, discussion.id, position, discussion.notes[0].commit_id)
             if resolvable and all(n.resolved_by for n in resolvable):  # Notes::BuildService: `should_resolve`
                 self._set_resolved(note, True, author, note.created_at)
             discussion.notes.append(note)

@@ -11,7 +11,7 @@ from urllib.parse import unquote
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Request, Response
 
-from . import merge_request_routes, notes_routes, repository_routes
+from . import award_routes, commit_note_routes, label_routes, merge_request_routes, notes_routes, repository_routes
 from .errors import GitLabError, not_found
 from .project import PROJECT_ID, PROJECT_PATH, DemoProject, user
 from .repository import GitError
@@ -32,6 +32,9 @@ ROUTES: list[Route] = [
     *merge_request_routes.ROUTES,
     *notes_routes.ROUTES,
     *repository_routes.ROUTES,
+    *label_routes.ROUTES,
+    *award_routes.ROUTES,
+    *commit_note_routes.ROUTES,
 ]
 
 
@@ -54,6 +57,17 @@ class GitLabHttp:
             return json_response({"message": "413 Request Entity Too Large"}, 413)
         except GitError:  # a git command failed on odd input: GitLab's envelope, not a crash
             return json_response({"message": "500 Internal Server Error"}, 500)
+
+    @classmethod
+    def owns(cls, path: str) -> bool:
+        """Whether a request path is the demo GitLab's (`/api/v4` itself included)."""
+        return path.startswith(cls.prefix) or path.split("?", 1)[0] == cls.prefix.rstrip("/")
+
+    @staticmethod
+    def server_error_body(status: int, reason: str) -> dict:
+        """What GitLab's front sends for an error the HTTP server itself answers (headers too
+        large, a malformed request): the status line as `message`."""
+        return {"message": f"{status} {reason}"}
 
     def fault(self, status: int, headers: dict[str, str], request: Request) -> Response:
         return json_response({"message": _FAULT_MESSAGES.get(status, f"{status} Error")}, status,

@@ -1,6 +1,6 @@
 """Merge requests API (docs.gitlab.com/api/merge_requests/, /merge_request_approvals/): list
 (with the `labels` filter), show, edit, changes, diff versions, diffs, commits, participants,
-pipelines, approvals and merge.
+pipelines, approvals, merge (with squash and source-branch removal), merge_ref and rebase.
 
 A demo merge request has one diff version, from its base to its source branch's head; after a
 merge it keeps showing that diff (GitLab keeps the merged version too).
@@ -65,7 +65,10 @@ def list_merge_requests(call: Call) -> Response:
 
 
 def show(call: Call) -> Response:
-    return json_response(call.project.mr_detail_view(_mr(call)))
+    view = call.project.mr_detail_view(_mr(call))
+    if call.flag("include_rebase_in_progress", False):
+        view["rebase_in_progress"] = False
+    return json_response(view)
 
 
 def edit(call: Call) -> Response:
@@ -77,9 +80,26 @@ def changes(call: Call) -> Response:
 
 
 def merge(call: Call) -> Response:
+    """`should_remove_source_branch` and `squash` (with `squash_commit_message`) as GitLab takes them."""
     mr = _mr(call)
     params = call.params()
-    return json_response(call.project.merge(mr, params.get("sha"), params.get("merge_commit_message")))
+    return json_response(call.project.merge(
+        mr, params.get("sha"), params.get("merge_commit_message"),
+        remove_source=call.flag("should_remove_source_branch"), squash=call.flag("squash"),
+        squash_message=params.get("squash_commit_message")))
+
+
+def merge_ref(call: Call) -> Response:
+    return json_response({"commit_id": call.project.merge_ref(_mr(call))})
+
+
+def rebase(call: Call) -> Response:
+    """GitLab enqueues the rebase and answers 202 `rebase_in_progress: true`; the demo has already done it
+    (`GET .../merge_requests/:iid?include_rebase_in_progress=true` says false)."""
+    mr = _mr(call)
+    call.flag("skip_ci")
+    call.project.rebase(mr)
+    return json_response({"rebase_in_progress": True}, 202)
 
 
 # diff versions, diffs, commits
@@ -160,6 +180,8 @@ ROUTES = [
     route("PUT", "merge_requests/:iid", edit),
     route("GET", "merge_requests/:iid/changes", changes),
     route("PUT", "merge_requests/:iid/merge", merge),
+    route("GET", "merge_requests/:iid/merge_ref", merge_ref),
+    route("PUT", "merge_requests/:iid/rebase", rebase),
     route("GET", "merge_requests/:iid/versions", versions),
     route("GET", "merge_requests/:iid/versions/:version_id", version),
     route("GET", "merge_requests/:iid/diffs", diffs),

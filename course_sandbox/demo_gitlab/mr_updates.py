@@ -1,9 +1,11 @@
 """Editing a merge request (PUT /projects/:id/merge_requests/:iid): title, description, labels
 (replace, add, remove) and state_event close/reopen, with GitLab's parameter errors."""
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .errors import GitLabError, invalid
+from .params import boolean
 
 if TYPE_CHECKING:  # project.py imports this module
     from .project import MergeRequest
@@ -40,8 +42,10 @@ def _text(params: dict, name: str) -> str | None:
     return value
 
 
-def apply_update(mr: "MergeRequest", params: dict, now: str) -> None:
-    """Changes the merge request in place; refuses a request that changes nothing GitLab knows."""
+def apply_update(mr: "MergeRequest", params: dict, clock: Callable[[], str]) -> str:
+    """Changes the merge request in place and returns when (the clock is read only once every
+    parameter passed, so a refused request moves no time); refuses a request that changes nothing
+    GitLab knows."""
     if not any(params.get(name) is not None for name in UPDATE_PARAMS):
         raise invalid(", ".join(UPDATE_PARAMS), "are missing, at least one parameter must be provided")
     state_event = params.get("state_event")
@@ -53,6 +57,8 @@ def apply_update(mr: "MergeRequest", params: dict, now: str) -> None:
     labels = label_list(params["labels"]) if "labels" in params and params["labels"] is not None else None
     add, remove = label_list(params.get("add_labels"), "add_labels"), label_list(params.get("remove_labels"),
                                                                                     "remove_labels")
+    remove_source, squash = boolean(params.get("remove_source_branch"), "remove_source_branch"), boolean(
+        params.get("squash"), "squash")
     if title is not None:
         mr.title = title
     if description is not None:
@@ -61,11 +67,16 @@ def apply_update(mr: "MergeRequest", params: dict, now: str) -> None:
         mr.labels = labels
     mr.labels = [label for label in mr.labels if label not in remove] + [
         label for label in add if label not in mr.labels and label not in remove]
+    if remove_source is not None:  # the MR's own "delete the source branch when merged"
+        mr.force_remove_source_branch = remove_source
+    if squash is not None:
+        mr.squash = squash
     if state_event == "close" and mr.state == "opened":
         mr.state = "closed"
     elif state_event == "reopen" and mr.state == "closed":
         mr.state = "opened"
-    mr.updated_at = now
+    mr.updated_at = now = clock()
+    return now
 
 
 def has_labels(mr: "MergeRequest", wanted: str) -> bool:

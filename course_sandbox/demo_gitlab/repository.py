@@ -212,6 +212,28 @@ class Repository:
         a, b = self.sha(target) or target, self.sha(source) or source
         return self._kept(("merge-base", a, b), lambda: self.git("merge-base", a, b).decode().strip())
 
+    def merge_base_of(self, shas: list[str]) -> str | None:
+        """The best common ancestor of the first commit and the others (git merge-base), or None."""
+        def ask() -> str | None:
+            try:
+                return self.git("merge-base", *shas).decode().split("\n")[0] or None
+            except GitError as error:
+                if error.returncode == 1:  # git's answer: no common ancestor
+                    return None
+                raise _Unsure(None) from error
+
+        return self._kept(("merge-base-of", *shas), ask)
+
+    def blob(self, object_id: str) -> bytes | None:
+        """A blob's bytes by its id (full or abbreviated hex), or None if it names no blob."""
+        if not re.fullmatch(r"[0-9a-f]{4,64}", object_id):
+            return None
+        try:
+            full = self.git("rev-parse", "--verify", "--quiet", f"{object_id}^{{blob}}").decode().strip()
+        except GitError:
+            return None
+        return self._kept(("blob", full), lambda: self.git("cat-file", "blob", full))
+
     def changes(self, base: str, head: str) -> list[dict]:
         """GitLab's diff entries between two commits."""
         base, head = self.sha(base) or base, self.sha(head) or head
@@ -263,8 +285,13 @@ class Repository:
             return []
         stop = self.sha(exclude) if exclude else None
         key = ("log", head, stop, path)
-        args = ["rev-list", head] + ([f"^{stop}"] if stop else []) + (["--", path] if path else [])
+        args = ["--literal-pathspecs", "rev-list", head] + ([f"^{stop}"] if stop else []) + (["--", path] if path else [])
         return self._kept(key, lambda: self.git(*args).decode().split())
+
+    def log_all(self, path: str | None = None) -> list[str]:
+        """Commit ids reachable from any ref (`commits?all=true`), newest first; never cached (refs move)."""
+        return self.git("--literal-pathspecs", "rev-list", "--all", "--date-order",
+                        *(["--", path] if path else [])).decode().split()
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         a, d = self.sha(ancestor), self.sha(descendant)
@@ -296,7 +323,7 @@ class Repository:
         return self._kept(("tree", sha, folder, recursive), lambda: self._tree(sha, folder, recursive))
 
     def _tree(self, sha: str, folder: str, recursive: bool) -> list[dict]:
-        args = ["ls-tree", "-z", *(["-r", "-t"] if recursive else []), sha]
+        args = ["--literal-pathspecs", "ls-tree", "-z", *(["-r", "-t"] if recursive else []), sha]
         if folder:
             args += ["--", folder + "/"]
         entries = []
@@ -343,23 +370,86 @@ class Repository:
     # writing
     def merge(self, source: str, target: str, message: str) -> str:
         """Merge source into target with a merge commit; on conflict nothing changes."""
+        return self.merge_squashed(source, target, message, None)[0]
+
+    def merge_squashed(self, source: str, target: str, message: str,
+                       squash_message: str | None) -> tuple[str, str | None]:
+        """As merge(); with `squash_message`, source's commits are first squashed into one commit on
+        target (GitLab's squash, then merge). Returns (merge commit, squash commit or None)."""
         with self._lock:
-            # Never the cache: a merge starts from where git says the branches are.
-            target_sha, source_sha = self._resolve(target), self._resolve(source)
-            if target_sha is None or source_sha is None:
-                raise GitError(f"unknown branch {target if target_sha is None else source}")
+            target_sha, source_sha = self._heads(target, source)
+            tree = self._merge_tree(target_sha, source_sha)
+            squashed = None
+            if squash_message is not None:
+                squashed = source_sha = self._commit_tree(tree, [target_sha], squash_message)
+            commit_sha = self._commit_tree(tree, [target_sha, source_sha], message)
+            self._move(f"refs/heads/{target}", commit_sha, target_sha)
+            return commit_sha, squashed
+
+    def write_merge_ref(self, source: str, target: str, ref: str, message: str) -> str:
+        """The commit merging would make, kept under `ref` (GitLab's refs/merge-requests/:iid/merge);
+        no branch moves."""
+        with self._lock:
+            target_sha, source_sha = self._heads(target, source)
+            commit_sha = self._commit_tree(self._merge_tree(target_sha, source_sha), [target_sha, source_sha], message)
+            self._move(ref, commit_sha, None)
+            return commit_sha
+
+    def rebase(self, source: str, onto: str) -> str:
+        """Replay source's own commits on onto's head and move source there (a no-op when source already
+        starts from it). A conflict leaves the branch where it was (MergeConflict)."""
+        with self._lock:
+            onto_sha, source_sha = self._heads(onto, source)
+            if self.git("merge-base", onto_sha, source_sha).decode().strip() == onto_sha:
+                return source_sha
+            folder = tempfile.mkdtemp(prefix="course-shop-rebase-")
             try:
-                tree = self.git("merge-tree", "--write-tree", target_sha, source_sha).decode().split("\n")[0]
-            except GitError as error:
-                raise MergeConflict(str(error)) from None
-            commit = self.git("commit-tree", tree, "-p", target_sha, "-p", source_sha, "-m", message)
-            commit_sha = commit.decode().strip()
+                self.git("worktree", "add", "-q", "--detach", folder, source_sha)
+                try:
+                    self.git("-C", folder, "rebase", "-q", onto_sha)
+                except GitError as error:
+                    raise MergeConflict(str(error)) from None
+                rebased = self.git("-C", folder, "rev-parse", "HEAD").decode().strip()
+            finally:
+                try:
+                    self.git("worktree", "remove", "--force", folder)
+                except GitError:
+                    pass
+                shutil.rmtree(folder, ignore_errors=True)
+            self._move(f"refs/heads/{source}", rebased, source_sha)
+            return rebased
+
+    def delete_branch(self, name: str) -> None:
+        with self._lock:
             try:
-                # Compare-and-swap: moves the branch only if it still points where the merge started.
-                self.git("update-ref", f"refs/heads/{target}", commit_sha, target_sha)
+                self.git("update-ref", "-d", f"refs/heads/{name}")
             finally:
                 self.refs_moved()
-            return commit_sha
+
+    def _heads(self, *branches: str) -> list[str]:
+        """Where the branches point, asked of git (never the cache): a write starts from the truth."""
+        shas = [self._resolve(name) for name in branches]
+        for name, sha in zip(branches, shas):
+            if sha is None:
+                raise GitError(f"unknown branch {name}")
+        return shas
+
+    def _merge_tree(self, target_sha: str, source_sha: str) -> str:
+        try:
+            return self.git("merge-tree", "--write-tree", target_sha, source_sha).decode().split("\n")[0]
+        except GitError as error:
+            raise MergeConflict(str(error)) from None
+
+    def _commit_tree(self, tree: str, parents: list[str], message: str) -> str:
+        parent_args = [arg for parent in parents for arg in ("-p", parent)]
+        return self.git("commit-tree", tree, *parent_args, "-m", message).decode().strip()
+
+    def _move(self, ref: str, new: str, old: str | None) -> None:
+        """Compare-and-swap: moves a branch only if it still points where the write started."""
+        try:
+            self.git("update-ref", ref, new, *([old] if old else []))
+        finally:
+            self.refs_moved()
 
 
 _template: Repository | None = None

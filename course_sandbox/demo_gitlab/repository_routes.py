@@ -1,16 +1,17 @@
 """Repository routes: files (with GitLab's X-Gitlab-* headers), tree, compare, branches,
-commits, blame, and the project's languages (docs.gitlab.com/api/repository_files/,
+commits, blame, merge base, blobs by id, and the project's languages (docs.gitlab.com/api/repository_files/,
 /repositories/, /branches/, /commits/, /projects/).
 
 `ref` is required for a file's metadata, its HEAD and its blame, but optional for raw (the
 default branch), as in GitLab's lib/api/files.rb.
 """
 
+import base64
 import re
 
 from werkzeug.wrappers import Response
 
-from .errors import invalid, not_found
+from .errors import GitLabError, invalid, not_found
 from .project import PROJECT_ID, PROJECT_PATH, TARGET_BRANCH
 from .repository_views import (
     blame_view,
@@ -102,11 +103,14 @@ def branch(call: Call) -> Response:
 
 
 def commits(call: Call) -> Response:
-    """A branch's history, newest first (`ref_name` defaults to the default branch); `with_stats`
-    adds each commit's stats (Entities::CommitWithStats)."""
+    """A branch's history, newest first (`ref_name` defaults to the default branch), or with
+    `all=true` every ref's; `with_stats` adds each commit's stats (Entities::CommitWithStats)."""
     ref = call.request.args.get("ref_name") or TARGET_BRANCH  # GitLab: `ref_name.presence || default`
     repository = call.project.repository
-    shas = repository.log(ref, call.request.args.get("path") or None)
+    path = call.request.args.get("path") or None
+    if path is not None and _BAD_PATH.search(path):
+        return call.paginated([])  # no file of the repository lives outside it: no commit touched one
+    shas = repository.log_all(path) if call.flag("all", False) else repository.log(ref, path)
     views = [commit_view(repository, sha, _web_url(call)) for sha in shas]
     if call.flag("with_stats", False):
         views = [{**view, "stats": commit_detail_view(repository, view["id"], _web_url(call), PROJECT_ID)["stats"]}
@@ -123,6 +127,60 @@ def commit(call: Call) -> Response:
 def commit_diff(call: Call) -> Response:
     repository = call.project.repository
     return call.paginated(commit_diffs(repository, resolve_commit(repository, call.args["sha"])))
+
+
+def commit_signature(call: Call) -> Response:
+    """The demo's commits are not signed: GitLab's `not_found! 'Signature'` (after the commit is found)."""
+    resolve_commit(call.project.repository, call.args["sha"])
+    raise not_found("Signature Not Found")
+
+
+def merge_base(call: Call) -> Response:
+    """GET repository/merge_base?refs[]=a&refs[]=b (or `refs=a,b`): the best common ancestor, as
+    GitLab's lib/api/repositories.rb answers it: fewer than two refs 400, unknown refs 400, none 404."""
+    values = call.request.args.getlist("refs[]") + call.request.args.getlist("refs")
+    if not values:
+        raise invalid("refs", "is missing")
+    refs = [part for value in values for part in _comma_separated(value)]
+    if len(refs) < 2:
+        raise GitLabError(400, {"message": "Provide at least 2 refs"})
+    repository = call.project.repository
+    shas = [repository.sha(ref) for ref in refs]
+    unknown = [ref for ref, sha in zip(refs, shas) if sha is None]
+    if unknown:
+        noun = "ref" if len(unknown) == 1 else "refs"
+        raise GitLabError(400, {"message": f"Could not find {noun}: {', '.join(unknown)}"})
+    base = repository.merge_base_of(shas)
+    if base is None:
+        raise not_found("Merge Base Not Found")
+    return json_response(commit_view(repository, base, _web_url(call)))
+
+
+def _comma_separated(value: str) -> list[str]:
+    """GitLab's CommaSeparatedToArray: Ruby's `split(",")` (trailing empty parts dropped), stripped."""
+    parts = value.split(",")
+    while parts and not parts[-1]:
+        parts.pop()
+    return [part.strip() for part in parts]
+
+
+def _blob(call: Call) -> tuple[str, bytes]:
+    """GitLab's `assign_blob_vars!`: anything that is not a blob's id is `404 Blob Not Found`."""
+    sha = call.args["sha"]
+    content = call.project.repository.blob(sha)
+    if content is None:
+        raise not_found("Blob Not Found")
+    return sha, content
+
+
+def blob(call: Call) -> Response:
+    sha, content = _blob(call)
+    return json_response({"size": len(content), "encoding": "base64",
+                          "content": base64.b64encode(content).decode("ascii"), "sha": sha})
+
+
+def raw_blob(call: Call) -> Response:
+    return Response(_blob(call)[1], 200, {"Cache-Control": "no-cache"}, mimetype="text/plain")
 
 
 def languages(call: Call) -> Response:
@@ -152,4 +210,8 @@ ROUTES = [
     route("GET", "repository/commits", commits),
     route("GET", "repository/commits/:sha", commit),
     route("GET", "repository/commits/:sha/diff", commit_diff),
+    route("GET", "repository/commits/:sha/signature", commit_signature),
+    route("GET", "repository/merge_base", merge_base),
+    route("GET", "repository/blobs/:sha", blob),
+    route("GET", "repository/blobs/:sha/raw", raw_blob),
 ]

@@ -58,7 +58,7 @@ def resolve_commit(repository: Repository, ref: str) -> str:
 
 def branch_view(repository: Repository, name: str, web_url: str) -> dict:
     """Entities::Branch; `merged` means merged into the default branch."""
-    sha = repository.sha(name)
+    sha = repository.sha(name) if name in repository.branches() else None  # not a commit id, HEAD or a tag
     if sha is None:
         raise not_found("Branch Not Found")
     default = name == DEFAULT_BRANCH

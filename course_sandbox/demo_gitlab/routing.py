@@ -7,6 +7,7 @@ as in GitLab.
 """
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -14,11 +15,10 @@ from urllib.parse import urlencode
 from werkzeug.wrappers import Request, Response
 
 from .errors import GitLabError, invalid
+from .params import boolean
 from .project import DemoProject
 
 MAX_IID = 2**31 - 1
-_TRUE = {"true", "1", "yes", "on", "t", "y"}
-_FALSE = {"false", "0", "no", "off", "f", "n"}
 _SECRET_PARAMS = ("private_token", "access_token", "job_token")
 
 
@@ -53,28 +53,21 @@ class Call:
         text = self.args[name]
         if not (text.isascii() and text.isdigit()):
             raise invalid("merge_request_iid")
-        iid = int(text)
-        if iid > MAX_IID:
+        iid = _small_int(text)
+        if iid is None:
             raise GitLabError(404, {"message": "404 Not found"})
         return iid
 
     def int_arg(self, name: str) -> int:
         text = self.args[name]
-        if not (text.isascii() and text.isdigit()) or int(text) > MAX_IID:
+        number = _small_int(text) if text.isascii() and text.isdigit() else None
+        if number is None:
             raise invalid(name)
-        return int(text)
+        return number
 
     def flag(self, name: str, default: bool | None = None) -> bool | None:
         """A Grape Boolean parameter: true/false/1/0..., anything else is 400 `<name> is invalid`."""
-        value = self.params().get(name, default)
-        if value is None or isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-        raise invalid(name)
+        return boolean(self.params().get(name, default), name)
 
     def choice(self, name: str, allowed: tuple[str, ...], default: str | None) -> str | None:
         value = self.params().get(name, default)
@@ -84,6 +77,15 @@ class Call:
 
     def paginated(self, items: list, extra_headers: dict | None = None) -> Response:
         return paginated(self.request, items, extra_headers)
+
+
+def _small_int(digits: str) -> int | None:
+    """The number, or None above MAX_IID: the length is checked first, since Python refuses to
+    convert more than 4300 digits (a ValueError GitLab has no reason to give)."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(MAX_IID)) or int(significant) > MAX_IID:
+        return None
+    return int(significant)
 
 
 Handler = Callable[[Call], Response]
@@ -116,9 +118,9 @@ def request_params(request: Request) -> dict:
     params: dict = dict(request.args)
     if request.is_json and request.get_data(cache=True):
         try:
-            body = request.get_json(silent=True)
+            body = strict_json(request.get_data(cache=True))
             json.dumps(body, ensure_ascii=False).encode("utf-8")  # lone surrogates cannot be stored
-        except (RecursionError, UnicodeEncodeError):
+        except (RecursionError, UnicodeEncodeError, ValueError):
             body = None
         if not isinstance(body, dict):
             raise GitLabError(400, {"error": "the request body is not a valid JSON object"})
@@ -126,6 +128,23 @@ def request_params(request: Request) -> dict:
     elif not request.is_json:
         params.update(_nested(request.form))
     return params
+
+
+def _refuse(constant: str) -> None:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if math.isinf(number):
+        raise ValueError(f"{text} is out of range")
+    return number
+
+
+def strict_json(data: bytes) -> object:
+    """JSON as GitLab's parser reads it: `NaN`, `Infinity` and numbers beyond a double (`1e999`) are
+    errors (Python would take them), as are integers of more than 4300 digits (Python's own limit)."""
+    return json.loads(data, parse_constant=_refuse, parse_float=_finite)
 
 
 def _nested(form) -> dict:
