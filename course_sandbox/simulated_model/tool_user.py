@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, replace
 
 from ..conversation import Turn
-from . import slots, tool_roles
+from . import side_effects, slots, tool_roles
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, say, text_reply, tool_reply
 from .schema_instance import MISSING, instance, is_valid
@@ -41,23 +41,23 @@ class Plan:
 
 
 def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply | None:
-    """The reply of tool_choice auto, or None when no tool fits and none was called (chat answers)."""
-    tools = tool_roles.custom_tools(request)
+    """The reply of tool_choice auto, or None when no tool fits and none was called (chat answers).
+
+    Only tools the request allows are called (side_effects: no cancel_order for a status question),
+    never the same call twice, and once the tool the question is about has answered, it answers.
+    """
+    offered = tool_roles.custom_tools(request)
     task = task_turn(turns).text()
-    history = calls(turns)
+    tools = side_effects.allowed(offered, task)
+    names = {t.name for t in offered}
+    history = [c for c in calls(turns) if c.name in names]
     answered = [c for c in history if c.result is not None]
     evidence = slots.read(task, lang)
     if len(history) < MAX_CALLS:
-        done = {_key(c.name, c.input) for c in answered}
         plan = plan_calls(tools, evidence)
         if not plan.uses and not plan.missing and _gives_values(evidence):
             plan = plan_calls(tools, _with_earlier_words(evidence, turns))
-        uses = [u for u in plan.uses if _key(*u) not in done]
-        if not uses and answered:
-            called = {c.name for c in history}
-            chained = slots.read(task, lang, [c.result or "" for c in answered if not c.is_error])
-            uses = [u for u in plan_calls([t for t in tools if t.name not in called], chained).uses
-                    if _key(*u) not in done]
+        uses = _next_calls(tools, plan, evidence, answered, task, lang)
         if uses:
             return _call(uses, lang, new_id)
         if plan.missing and not answered:
@@ -67,6 +67,23 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
                           reasoning=say(lang, "The tools answered; I'll report what they returned.",
                                         "Инструменты ответили; перескажу, что они вернули."))
     return None
+
+
+def _next_calls(tools: list[tool_roles.ToolSpec], plan: Plan, evidence: Evidence, answered: list[Call],
+                task: str, lang: str) -> list[tuple[str, dict]]:
+    """The planned calls not made yet; else calls that needed a value only a result could give
+    (`list_orders` needs the customer_id that `get_customer` returned). None once such a call
+    has answered: even a client that resends only the last exchange gets an answer, not a loop."""
+    done = {_key(c.name, c.input) for c in answered}
+    needs_results = [t for t in rank(tools, evidence) if missing_inputs(t, evidence)]
+    waiting = {t.name for t in needs_results}
+    if any(c.name in waiting and not c.is_error for c in answered):
+        return []
+    uses = [u for u in plan.uses if _key(*u) not in done]
+    if uses or not answered:
+        return uses
+    chained = slots.read(task, lang, [c.result or "" for c in answered if not c.is_error])
+    return [u for u in plan_calls(needs_results, chained).uses if _key(*u) not in done]
 
 
 def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[Turn], new_id: NewId, lang: str,
@@ -79,7 +96,7 @@ def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[
     if name:
         tool = next((t for t in tools if t.name == name), None)
     else:
-        ranked = rank(tools, evidence)
+        ranked = rank(side_effects.allowed(tools, task_turn(turns).text()), evidence) or rank(tools, evidence)
         tool = ranked[0] if ranked else (tools[0] if tools else None)
     if tool is None:
         return None

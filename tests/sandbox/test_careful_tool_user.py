@@ -1,0 +1,128 @@
+"""A careful colleague (issue #25): the simulated model acts only when asked, never loops, fills
+inputs with the values the prompt states, answers from what its tools returned, pairs each part
+of a compound question with its tool, and uses server and special tools when they fit."""
+
+import pytest
+
+from course_sandbox import Sandbox
+
+MODEL = "claude-opus-5"
+
+
+@pytest.fixture(scope="module")
+def client():
+    """One sandbox for the module: nothing here changes its state."""
+    with Sandbox() as sb:
+        yield sb.client(max_retries=0)
+
+
+def tool(name, description, props, required=None):
+    return {"name": name, "description": description,
+            "input_schema": {"type": "object", "properties": props,
+                             "required": list(props) if required is None else required}}
+
+
+def ask(client, content, tools, **kw):
+    return client.messages.create(model=MODEL, max_tokens=2000, tools=tools,
+                                  messages=[{"role": "user", "content": content}], **kw)
+
+
+def uses(response):
+    return [(b.name, b.input) for b in response.content if b.type == "tool_use"]
+
+
+def text_of(response):
+    return "\n".join(b.text for b in response.content if b.type == "text")
+
+
+COOKBOOK = [  # Anthropic's customer-service agent cookbook, its tools as written there
+    tool("get_customer_info", "Retrieves customer information based on their customer ID. Returns the customer's "
+         "name, email, and phone number.", {"customer_id": {"type": "string",
+                                                           "description": "The unique identifier for the customer."}}),
+    tool("get_order_details", "Retrieves the details of a specific order based on the order ID. Returns the order ID, "
+         "product name, quantity, price, and order status.",
+         {"order_id": {"type": "string", "description": "The unique identifier for the order."}}),
+    tool("cancel_order", "Cancels an order based on the provided order ID. Returns a confirmation message if the "
+         "cancellation is successful.",
+         {"order_id": {"type": "string", "description": "The unique identifier for the order to be cancelled."}}),
+]
+CUSTOMERS = {"C1": {"name": "John Doe", "email": "john@example.com", "phone": "123-456-7890"},
+             "C2": {"name": "Jane Smith", "email": "jane@example.com", "phone": "987-654-3210"}}
+ORDERS = {"O1": {"id": "O1", "product": "Widget A", "quantity": 2, "price": 19.99, "status": "Shipped"},
+          "O2": {"id": "O2", "product": "Gadget B", "quantity": 1, "price": 49.99, "status": "Processing"}}
+
+
+def cookbook_result(name, tool_input):
+    if name == "get_customer_info":
+        return str(CUSTOMERS.get(tool_input["customer_id"], "Customer not found"))
+    if name == "get_order_details":
+        return str(ORDERS.get(tool_input["order_id"], "Order not found"))
+    return "Order successfully cancelled"
+
+
+def cookbook_chat(client, user_message, cap=60):
+    """The cookbook's loop as it is written: each request resends only the last exchange."""
+    made = []
+    response = client.messages.create(model=MODEL, max_tokens=4096, tools=COOKBOOK,
+                                      messages=[{"role": "user", "content": user_message}])
+    requests = 1
+    while response.stop_reason == "tool_use":
+        assert requests < cap, f"no end after {cap} requests: {made[:6]}"
+        tool_use = next(block for block in response.content if block.type == "tool_use")
+        made.append((tool_use.name, tool_use.input))
+        response = client.messages.create(model=MODEL, max_tokens=4096, tools=COOKBOOK, messages=[
+            {"role": "user", "content": user_message},
+            {"role": "assistant", "content": response.content},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id,
+                                          "content": cookbook_result(tool_use.name, tool_use.input)}]}])
+        requests += 1
+    return requests, made, text_of(response)
+
+
+def drive(client, content, tools, answer, cap=60, **kw):
+    """The course's loop with the whole history; tool results from `answer(name, input) -> (text, is_error)`."""
+    messages = [{"role": "user", "content": content}]
+    made = []
+    for _ in range(cap):
+        response = client.messages.create(model=MODEL, max_tokens=2000, tools=tools, messages=messages, **kw)
+        if response.stop_reason != "tool_use":
+            return response, made
+        messages.append({"role": "assistant", "content": response.content})
+        results = []
+        for block in response.content:
+            if block.type == "tool_use":
+                made.append((block.name, block.input))
+                content_, is_error = answer(block.name, block.input)
+                results.append({"type": "tool_result", "tool_use_id": block.id, "content": content_,
+                                "is_error": is_error})
+        messages.append({"role": "user", "content": results})
+    raise AssertionError(f"no end after {cap} requests: {made[:6]}")
+
+
+# --- side effects only when asked; no loops ---
+
+@pytest.mark.parametrize("question, expected", [
+    ("What is the status of order O2?", [("get_order_details", {"order_id": "O2"})]),
+    ("Can you tell me the email address for customer C1?", [("get_customer_info", {"customer_id": "C1"})]),
+    ("I want to cancel order O1.", [("cancel_order", {"order_id": "O1"})]),
+    ("Please don't cancel order O2, just tell me its status.", [("get_order_details", {"order_id": "O2"})]),
+])
+def test_the_cookbook_agent_unchanged_ends_without_unrequested_actions(client, question, expected):
+    requests, made, _ = cookbook_chat(client, question)
+    assert made == expected and requests == 2
+
+
+def test_an_action_tool_alone_is_not_called_for_a_question(client):
+    response = ask(client, "What is the status of order O2?", [COOKBOOK[2]])
+    assert uses(response) == [] and response.stop_reason == "end_turn"
+
+
+def test_forced_any_prefers_a_reader_to_an_unrequested_action(client):
+    response = ask(client, "What is the status of order O2?", [COOKBOOK[2], COOKBOOK[1]], tool_choice={"type": "any"})
+    assert uses(response) == [("get_order_details", {"order_id": "O2"})]
+
+
+def test_a_status_question_with_the_full_history_ends_after_one_call(client):
+    final, made = drive(client, "What is the status of order O2?", COOKBOOK,
+                        lambda n, i: (cookbook_result(n, i), False))
+    assert made == [("get_order_details", {"order_id": "O2"})] and final.stop_reason == "end_turn"
