@@ -2,6 +2,7 @@
 inputs with the values the prompt states, answers from what its tools returned, pairs each part
 of a compound question with its tool, and uses server and special tools when they fit."""
 
+import pydantic
 import pytest
 
 from course_sandbox import Sandbox
@@ -126,3 +127,63 @@ def test_a_status_question_with_the_full_history_ends_after_one_call(client):
     final, made = drive(client, "What is the status of order O2?", COOKBOOK,
                         lambda n, i: (cookbook_result(n, i), False))
     assert made == [("get_order_details", {"order_id": "O2"})] and final.stop_reason == "end_turn"
+
+
+# --- forced inputs carry the values the prompt states ---
+
+FLIGHTS = tool("search_flights", "Search flights.", {
+    "origin": {"type": "string"}, "destination": {"type": "string"}, "date": {"type": "string", "format": "date"},
+    "nonstop": {"type": ["boolean", "null"]}})
+
+
+@pytest.mark.parametrize("text, spec, expected", [
+    ("Show me article art-991", tool("get_article", "Fetch an article.",
+                                     {"article_id": {"type": "string", "pattern": "^art-\\d+$"}}),
+     {"article_id": "art-991"}),
+    ("Call me back on +44 20 7946 0958, or write to ada@example.com",
+     tool("request_callback", "Request a call back.", {"email": {"type": "string"}, "phone_number": {"type": "string"}}),
+     {"email": "ada@example.com", "phone_number": "+44 20 7946 0958"}),
+    ("Find flights from LHR to JFK on 2025-03-14, nonstop only", FLIGHTS,
+     {"origin": "LHR", "destination": "JFK", "date": "2025-03-14", "nonstop": True}),
+    ("Flights from LHR to JFK on 2025-03-14, no nonstop needed", FLIGHTS,
+     {"origin": "LHR", "destination": "JFK", "date": "2025-03-14", "nonstop": False}),
+    ("Deliver it to 10 Downing Street, London", tool("set_delivery_address", "Set the delivery address.",
+                                                     {"address": {"type": "string"}}),
+     {"address": "10 Downing Street, London"}),
+    ("List the files in /tmp/demo", tool("list_files", "List the files in a directory.",
+                                         {"directory": {"type": "string"}}), {"directory": "/tmp/demo"}),
+    ("Refund $25.50 for order ORD-7", tool("refund", "Refund an order.", {"order_id": {"type": "string"},
+                                                                          "amount": {"type": "number"}}),
+     {"order_id": "ORD-7", "amount": 25.5}),
+    ("Do a dry run of the migration", tool("migrate", "Run the migration.", {"dry_run": {"type": "boolean"}}),
+     {"dry_run": True}),
+    ("Show user u-17 and include the history", tool("get_user", "Get a user.", {
+        "user_id": {"type": "string"}, "include_history": {"type": "boolean"}}),
+     {"user_id": "u-17", "include_history": True}),
+    ("Create the account for bob@example.com and send a welcome e-mail", tool(
+        "create_account", "Create an account.", {"email": {"type": "string"}, "send_welcome_email": {"type": "boolean"}}),
+     {"email": "bob@example.com", "send_welcome_email": True}),
+    ("Add 2 Green Tea at 5.50 to the cart", tool("add_to_cart", "Add a product to the cart.", {
+        "product_name": {"type": "string"}, "price": {"type": "number"}, "quantity": {"type": "integer"}}),
+     {"product_name": "Green Tea", "price": 5.5, "quantity": 2}),
+])
+def test_forced_inputs_carry_the_values_the_prompt_states(client, text, spec, expected):
+    response = ask(client, text, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    assert uses(response) == [(spec["name"], expected)]
+
+
+class Order(pydantic.BaseModel):
+    product_name: str
+    price: float
+    quantity: int
+
+
+@pytest.mark.parametrize("text", [
+    "Extract the product name, price, and quantity from this customer message:\n"
+    "\"Hi, I’d like to order 2 packs of Green Tea for 5.50 dollars each.\"",
+    "2 Green Tea at 5.50",
+])
+def test_structured_outputs_are_filled_from_the_prompt(client, text):
+    parsed = client.messages.parse(model=MODEL, max_tokens=500, output_format=Order,
+                                   messages=[{"role": "user", "content": text}])
+    assert parsed.parsed_output == Order(product_name="Green Tea", price=5.5, quantity=2)
