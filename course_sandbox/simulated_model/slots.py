@@ -7,6 +7,7 @@ the values out in the order the user wrote them, so calculate(a, b) gets the two
 of "1,984,135 * 9,343,116" in order.
 """
 
+import ast
 import datetime as dt
 import json
 import math
@@ -157,7 +158,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     quoted = [next(g for g in groups if g) for groups in _QUOTED.findall(text)]
     values["text"] = _unique(quoted) or [_one_line(text)]
     for result in results or []:
-        evidence.named.update(_named_values(result))
+        evidence.named.update(named_values(result))
     return evidence
 
 
@@ -397,21 +398,33 @@ def _currencies(text: str) -> list[str]:
     return _unique(code for _, code in sorted(found))
 
 
-def _named_values(result: str) -> dict[str, Any]:
-    """Key/value pairs in a tool's result (JSON, or 'key: value' lines), keys lower-cased."""
+def named_values(result: str) -> dict[str, Any]:
+    """Key/value pairs in a tool's result (JSON, a Python dict's repr as `str(dict)` gives, or
+    'key: value' lines), keys lower-cased."""
     named: dict[str, Any] = {}
-    try:
-        data = json.loads(result)
-    except (ValueError, TypeError):
-        data = None
+    data = _structured(result[:READ_LIMIT])
     if data is not None:
         _flatten(data, "", named)
         return named
-    for line in result.splitlines():
+    for line in result[:READ_LIMIT].splitlines():
         m = re.match(r"\s*([A-Za-z_][\w ]{0,40}?)\s*[:=]\s*(.+?)\s*$", line)
         if m:
             named[m.group(1).strip().lower().replace(" ", "_")] = m.group(2)
     return named
+
+
+def _structured(result: str) -> Any:
+    """The result as data: JSON, else a Python literal (the cookbook returns `str(dict)`), else None."""
+    try:
+        return json.loads(result)
+    except (ValueError, TypeError):
+        pass
+    if result.strip()[:1] in ("{", "["):
+        try:
+            return ast.literal_eval(result.strip())
+        except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+            return None
+    return None
 
 
 def _flatten(data: Any, prefix: str, named: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, replace
 
 from ..conversation import Turn
-from . import side_effects, slots, tool_roles
+from . import answers, side_effects, slots, tool_roles
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, say, text_reply, tool_reply
 from .schema_instance import MISSING, instance, is_valid
@@ -29,7 +29,6 @@ _LISTABLE = {"place", "id", "email", "name", "symbol", "path", "url", "date", "u
 _ONLY_FROM_THE_USER = {"phone", "address", "product", "place", "id", "email", "name", "symbol", "path", "url", "uuid", "date", "datetime",
                        "expression", "currency", "timezone"}
 """Kinds of input a model must not invent (whose order? which city?); a confidence or a count it may."""
-_EXCERPT = 600
 
 
 @dataclass
@@ -63,7 +62,7 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
         if plan.missing and not answered:
             return _ask(*plan.missing, lang=lang)
     if answered:
-        return text_reply(answer_from_results(answered, lang),
+        return text_reply(answers.answer(answered, task, lang),
                           reasoning=say(lang, "The tools answered; I'll report what they returned.",
                                         "Инструменты ответили; перескажу, что они вернули."))
     return None
@@ -174,39 +173,11 @@ def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
     return missing
 
 
-def answer_from_results(answered: list[Call], lang: str) -> str:
-    """The final text: each call with what it returned (quoted), and what failed, said plainly."""
-    lines = []
-    for call in answered:
-        shown = f"{call.name}({_arguments(call.input)})"
-        result = _excerpt(call.result)
-        if call.is_error:
-            lines.append(say(lang, f"- {shown} failed: {result}", f"- {shown} завершился ошибкой: {result}"))
-        else:
-            lines.append(f"- {shown} → {result}")
-    failed = [c for c in answered if c.is_error]
-    if failed and len(failed) == len(answered):
-        head = say(lang, "I could not get an answer: the tool call failed.",
-                   "Ответ получить не удалось: вызов инструмента завершился ошибкой.") if len(failed) == 1 else \
-            say(lang, "I could not get an answer: every tool call failed.",
-                "Ответ получить не удалось: все вызовы инструментов завершились ошибкой.")
-    else:
-        head = say(lang, "Here is what the tools returned:", "Вот что вернули инструменты:")
-    tail = []
-    if failed and len(failed) < len(answered):
-        tail.append(say(lang, "The failed calls are not part of this answer: I don't know those values.",
-                        "Данных из вызовов с ошибкой в ответе нет: этих значений я не знаю."))
-    if failed:
-        tail.append(say(lang, "You can fix the input or try again later.",
-                        "Можно исправить входные данные или повторить позже."))
-    return "\n".join([head, *lines, *([""] + tail if tail else [])])
-
-
 def _call(uses: list[tuple[str, dict]], lang: str, new_id: NewId) -> Reply:
     tools = list(dict.fromkeys(name for name, _ in uses))
     names = ", ".join(tools)
     listed = names if len(tools) == 1 else f"{', '.join(tools[:-1])} {say(lang, 'and', 'и')} {tools[-1]}"
-    items = "; ".join(_arguments(tool_input_) for _, tool_input_ in uses)
+    items = "; ".join(answers.arguments(tool_input_) for _, tool_input_ in uses)
     return tool_reply(
         say(lang, f"I'll use {listed} for this.",
             f"Воспользуюсь {'инструментом' if len(tools) == 1 else 'инструментами'} {listed}."),
@@ -267,12 +238,3 @@ def _unique_uses(uses: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
 
 def _key(name: str, tool_input_: dict) -> str:
     return name + json.dumps(tool_input_, sort_keys=True, ensure_ascii=False, default=str)
-
-
-def _arguments(tool_input_: dict) -> str:
-    return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in tool_input_.items())
-
-
-def _excerpt(text: str | None) -> str:
-    flat = " ".join((text or "").split()) or "(empty)"
-    return flat if len(flat) <= _EXCERPT else flat[:_EXCERPT] + "…"

@@ -2,6 +2,8 @@
 inputs with the values the prompt states, answers from what its tools returned, pairs each part
 of a compound question with its tool, and uses server and special tools when they fit."""
 
+import json
+
 import pydantic
 import pytest
 
@@ -187,3 +189,29 @@ def test_structured_outputs_are_filled_from_the_prompt(client, text):
     parsed = client.messages.parse(model=MODEL, max_tokens=500, output_format=Order,
                                    messages=[{"role": "user", "content": text}])
     assert parsed.parsed_output == Order(product_name="Green Tea", price=5.5, quantity=2)
+
+
+# --- answers from results ---
+
+@pytest.mark.parametrize("question, first_line", [
+    ("What is the status of order O2?", "The status of order O2 is Processing."),
+    ("Can you tell me the email address for customer C1?", "The email of customer C1 is john@example.com."),
+    ("What's the phone number of customer C2?", "The phone of customer C2 is 987-654-3210."),
+    ("How much did order O1 cost, and how many did I buy?", "For order O1, the quantity is 2 and the price is 19.99."),
+])
+def test_the_answer_gives_the_asked_field_in_a_sentence(client, question, first_line):
+    _, _, text = cookbook_chat(client, question)
+    assert text.split("\n")[0] == first_line
+
+
+def test_a_tool_error_is_reported_as_an_error(client):
+    final, _ = drive(client, "What is the status of order O9?", COOKBOOK, lambda n, i: ("Order not found: O9", True))
+    assert final.stop_reason == "end_turn"
+    assert text_of(final).startswith("I could not get an answer: the tool call failed.")
+    assert "failed: Order not found: O9" in text_of(final)
+
+
+def test_json_results_are_read_too(client):
+    final, _ = drive(client, "Where is order O2?", [COOKBOOK[1]],
+                     lambda n, i: (json.dumps({"order": {"id": "O2", "status": "In transit", "city": "Lyon"}}), False))
+    assert text_of(final).split("\n")[0] == "For order O2, the status is In transit and the city is Lyon."
