@@ -222,6 +222,8 @@ class RequestHints:
             if index is not None:
                 return found[index] if index < len(found) else MISSING
             return found[0] if found else MISSING
+        if "string" in _types(schema) and index is None:
+            return spoken_values.described_choice(str(schema.get("description") or ""), self.evidence.text)
         return MISSING
 
     def wanted(self, name: str, schema: dict) -> bool:
@@ -232,6 +234,9 @@ class RequestHints:
         if "boolean" in _types(schema):
             return spoken_values.flag(name, self.evidence.text) is not MISSING
         kind = kind_of(name, schema)
+        if kind is None and "string" in _types(schema):
+            described = spoken_values.described_choice(str(schema.get("description") or ""), self.evidence.text)
+            return described is not MISSING and is_valid(schema, described)
         if kind is None or kind == "text" or _types(schema) & {"object", "array"}:
             return False
         found = self._typed(kind, schema)

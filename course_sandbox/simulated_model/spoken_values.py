@@ -88,6 +88,18 @@ def flag(name: str, text: str) -> Any:
     return not _NEGATION.search(said[: min(positions)])
 
 
+def described_choice(description: str, text: str) -> Any:
+    """An option the property's description lists ("celsius or fahrenheit", "'c' or 'f'") that
+    the user's words name, as a real model reads an enum written in prose; else MISSING."""
+    options = re.findall(r"['\"`]([\w-]{1,30})['\"`]", description)
+    options += [w for pair in re.findall(r"([\w-]{2,30}),?\s+or\s+([\w-]{2,30})", description) for w in pair]
+    lowered = text.lower()
+    for option in _unique(options):
+        if len(option) >= 3 and re.search(rf"\b{re.escape(option.lower())}\b", lowered):
+            return option
+    return MISSING
+
+
 def matching(pattern: str, text: str) -> list[str]:
     """Words of the text that a schema's `pattern` accepts whole ('art-991' for '^art-\\d+$')."""
     try:

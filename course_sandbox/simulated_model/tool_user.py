@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, replace
 
 from ..conversation import Turn
-from . import answers, side_effects, slots, tool_roles
+from . import answers, compound, side_effects, slots, tool_roles
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, say, text_reply, tool_reply
 from .schema_instance import MISSING, instance, is_valid
@@ -53,7 +53,7 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
     answered = [c for c in history if c.result is not None]
     evidence = slots.read(task, lang)
     if len(history) < MAX_CALLS:
-        plan = plan_calls(tools, evidence)
+        plan = plan_request(tools, evidence)
         if not plan.uses and not plan.missing and _gives_values(evidence):
             plan = plan_calls(tools, _with_earlier_words(evidence, turns))
         uses = _next_calls(tools, plan, evidence, answered, task, lang)
@@ -156,6 +156,22 @@ def plan_calls(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
     for tool in chosen:
         uses += [(tool.name, tool_input(tool, evidence, start)) for start in _items(tool, evidence)]
     return Plan(_unique_uses(uses))
+
+
+def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
+    """The calls for a request that may hold several asks: each part of a compound question gets
+    its own tool and its own values (compound.py); a request with one ask is planned whole."""
+    def fits(text: str) -> bool:
+        return bool(rank(tools, slots.read(text, evidence.lang)))
+
+    asks = compound.parts(evidence.text, fits)
+    if len(asks) > 1:
+        plans = [plan_calls(tools, slots.read(ask, evidence.lang)) for ask in asks]
+        firsts = {p.uses[0][0] if p.uses else p.missing[0] if p.missing else "" for p in plans}
+        if len(firsts) > 1:
+            uses = _unique_uses([u for p in plans for u in p.uses])
+            return Plan(uses, None if uses else next((p.missing for p in plans if p.missing), None))
+    return plan_calls(tools, evidence)
 
 
 def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:

@@ -215,3 +215,51 @@ def test_json_results_are_read_too(client):
     final, _ = drive(client, "Where is order O2?", [COOKBOOK[1]],
                      lambda n, i: (json.dumps({"order": {"id": "O2", "status": "In transit", "city": "Lyon"}}), False))
     assert text_of(final).split("\n")[0] == "For order O2, the status is In transit and the city is Lyon."
+
+
+# --- one request, several asks ---
+
+def test_the_sdk_tool_runner_pairs_each_part_with_its_tool(client):
+    from anthropic import beta_tool
+
+    @beta_tool
+    def get_weather(location: str, unit: str = "fahrenheit") -> str:
+        """Get the current weather in a given location.
+
+        Args:
+            location: The city, e.g. San Francisco
+            unit: celsius or fahrenheit
+        """
+        return json.dumps({"location": location, "temperature": 21, "unit": unit})
+
+    @beta_tool
+    def get_local_time(timezone: str) -> str:
+        """Get the local time in a time zone.
+
+        Args:
+            timezone: IANA time zone name, e.g. America/New_York
+        """
+        return json.dumps({"timezone": timezone, "time": "22:15"})
+
+    runner = client.beta.messages.tool_runner(
+        model=MODEL, max_tokens=1000, tools=[get_weather, get_local_time],
+        messages=[{"role": "user", "content": "What's the weather in Paris in celsius, and the local time in Tokyo?"}])
+    messages = list(runner)
+    assert [(b.name, b.input) for b in messages[0].content if b.type == "tool_use"] == [
+        ("get_weather", {"location": "Paris", "unit": "celsius"}), ("get_local_time", {"timezone": "Asia/Tokyo"})]
+    assert len(messages) == 2 and messages[-1].stop_reason == "end_turn"
+    first = messages[-1].content[0].text.split("\n")[0]
+    assert "21" in first and "22:15" in first
+
+
+def test_a_question_and_an_action_in_one_request(client):
+    response = ask(client, "What is the status of order O2, and cancel order O1", COOKBOOK)
+    assert uses(response) == [("get_order_details", {"order_id": "O2"}), ("cancel_order", {"order_id": "O1"})]
+
+
+def test_quoted_text_is_not_cut_into_parts(client):
+    translate = tool("translate", "Translate text into another language.",
+                     {"text": {"type": "string"}, "target_language": {"type": "string"}})
+    weather = tool("get_weather", "Get the weather in a city.", {"city": {"type": "string"}})
+    response = ask(client, "Translate 'salt and pepper, and the weather' into French", [translate, weather])
+    assert uses(response) == [("translate", {"text": "salt and pepper, and the weather", "target_language": "French"})]
