@@ -50,7 +50,9 @@ def _respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
     if refused:
         return refused
     if web_search.server_tool(request):
-        asks = [t.text() for t in turns if t.role == "user" and web_search.wants_search(t.text())]
+        tools = tool_roles.custom_tools(request)
+        asks = [t.text() for t in turns if t.role == "user" and web_search.wants_search(
+            t.text(), tool_user.fitting(request, t.text(), lang) or reviewer.wants_review(t.text(), tools))]
         if asks:
             return web_search.respond(request, turns, asks[-1], lang, new_id)
     tools = tool_roles.custom_tools(request)

@@ -26,8 +26,8 @@ MAX_CALLS = 10
 MAX_PARALLEL = 5
 _SPECIFIC = {"phone", "email", "url", "uuid", "date", "datetime", "expression", "path", "symbol", "currency"}
 _LISTABLE = {"place", "id", "email", "name", "symbol", "path", "url", "date", "uuid"}
-_ONLY_FROM_THE_USER = {"phone", "address", "product", "place", "id", "email", "name", "symbol", "path", "url", "uuid", "date", "datetime",
-                       "expression", "currency", "timezone"}
+_ONLY_FROM_THE_USER = {"phone", "address", "product", "place", "id", "email", "name", "symbol", "path", "url", "uuid",
+                       "date", "datetime", "expression", "currency", "timezone"}
 """Kinds of input a model must not invent (whose order? which city?); a confidence or a count it may."""
 
 
@@ -56,9 +56,13 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
         plan = plan_request(tools, evidence)
         if not plan.uses and not plan.missing and _gives_values(evidence):
             plan = plan_calls(tools, _with_earlier_words(evidence, turns))
+        image = bool(task_turn(turns).of_type("image"))
+        if image and plan.missing and not plan.uses:
+            tool = next(t for t in tools if t.name == plan.missing[0])
+            plan = Plan([(tool.name, tool_input(tool, evidence))])
         uses = _next_calls(tools, plan, evidence, answered, task, lang)
         if uses:
-            return _call(uses, lang, new_id)
+            return _call(uses, lang, new_id, image)
         if plan.missing and not answered:
             return _ask(*plan.missing, lang=lang)
     if answered:
@@ -189,14 +193,25 @@ def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
     return missing
 
 
-def _call(uses: list[tuple[str, dict]], lang: str, new_id: NewId) -> Reply:
+def fitting(request: dict, text: str, lang: str) -> bool:
+    """Whether one of the request's own tools, allowed for these words, fits them."""
+    return bool(rank(side_effects.allowed(tool_roles.custom_tools(request), text), slots.read(text, lang)))
+
+
+def _call(uses: list[tuple[str, dict]], lang: str, new_id: NewId, image: bool = False) -> Reply:
+    """The calls, with the sentence a model writes before them; with an image, the plain admission
+    that offline it cannot read images, so the values are the schema's, not the picture's."""
     tools = list(dict.fromkeys(name for name, _ in uses))
     names = ", ".join(tools)
     listed = names if len(tools) == 1 else f"{', '.join(tools[:-1])} {say(lang, 'and', 'и')} {tools[-1]}"
     items = "; ".join(answers.arguments(tool_input_) for _, tool_input_ in uses)
+    blind = say(lang, " Offline I cannot read images, so these values are placeholders valid for the tool's "
+                      "schema, not values read from your image.",
+                " Без сети я не умею читать изображения, поэтому это значения-заглушки, допустимые по схеме "
+                "инструмента, а не прочитанные с картинки.") if image else ""
     return tool_reply(
         say(lang, f"I'll use {listed} for this.",
-            f"Воспользуюсь {'инструментом' if len(tools) == 1 else 'инструментами'} {listed}."),
+            f"Воспользуюсь {'инструментом' if len(tools) == 1 else 'инструментами'} {listed}.") + blind,
         uses, new_id,
         reasoning=say(lang, f"The request fits {names}; calling it with {items}.",
                       f"Запрос подходит к {names}; вызываю с {items}."),

@@ -263,3 +263,33 @@ def test_quoted_text_is_not_cut_into_parts(client):
     weather = tool("get_weather", "Get the weather in a city.", {"city": {"type": "string"}})
     response = ask(client, "Translate 'salt and pepper, and the weather' into French", [translate, weather])
     assert uses(response) == [("translate", {"text": "salt and pepper, and the weather", "target_language": "French"})]
+
+
+# --- server and special tools when they fit; images ---
+
+WEB_SEARCH = {"name": "web_search", "type": "web_search_20250305"}
+PNG = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg==")}}
+
+
+@pytest.mark.parametrize("question", ["What's the weather in New York?", "What is the price of bitcoin today?",
+                                      "Какие новости сегодня?"])
+def test_web_search_for_fresh_facts(client, question):
+    response = ask(client, question, [WEB_SEARCH])
+    assert [b.type for b in response.content][1:3] == ["server_tool_use", "web_search_tool_result"]
+
+
+def test_a_fitting_tool_of_its_own_goes_before_web_search(client):
+    weather = tool("get_weather", "Get the weather in a city.", {"city": {"type": "string"}})
+    assert uses(ask(client, "What's the weather in New York?", [WEB_SEARCH, weather])) == [
+        ("get_weather", {"city": "New York"})]
+
+
+def test_an_image_extraction_calls_the_tool_and_says_it_cannot_see(client):
+    label = tool("record_nutrition_facts", "Record the nutrition facts read from a nutrition label image.", {
+        "product_name": {"type": "string"}, "calories": {"type": "integer", "minimum": 0},
+        "serving_size": {"type": "string"}})
+    response = ask(client, [PNG, {"type": "text", "text": "Extract the nutrition facts from this label."}], [label])
+    [(name, tool_input)] = uses(response)
+    assert name == "record_nutrition_facts" and set(tool_input) == {"product_name", "calories", "serving_size"}
+    assert "cannot read images" in text_of(response)
