@@ -7,7 +7,7 @@ trigger each.
 """
 
 from ..conversation import Turn
-from . import chat, policy, reviewer, structured, tool_roles, tool_user, web_search
+from . import chat, policy, reviewer, structured, tool_roles, tool_search, tool_user, web_search
 from .history import language, task_turn
 from .reply import NewId, Reply
 
@@ -58,6 +58,9 @@ def _respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
     tools = tool_roles.custom_tools(request)
     if reviewer.wants_review(task, tools):
         return reviewer.respond(request, turns, new_id)
+    searched = tool_search.respond(request, turns, new_id, lang)
+    if searched is not None:
+        return searched
     used_tools = tool_user.respond(request, turns, new_id, lang)
     if used_tools is not None:
         return used_tools

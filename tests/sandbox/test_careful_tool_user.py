@@ -293,3 +293,50 @@ def test_an_image_extraction_calls_the_tool_and_says_it_cannot_see(client):
     [(name, tool_input)] = uses(response)
     assert name == "record_nutrition_facts" and set(tool_input) == {"product_name", "calories", "serving_size"}
     assert "cannot read images" in text_of(response)
+
+
+DEFERRED_WEATHER = {**tool("get_weather", "Lookup the weather for a given city.", {"location": {"type": "string"}}),
+                    "defer_loading": True}
+
+
+def test_a_deferred_tool_is_found_by_the_server_tool_search_before_it_is_called(client):
+    tools = [DEFERRED_WEATHER, {"type": "tool_search_tool_regex_20251119", "name": "tool_search_tool_regex"}]
+    final, made = drive(client, "What is the weather in SF?", tools, lambda n, i: ("18°C, fog", False))
+    assert made == [("get_weather", {"location": "SF"})] and final.stop_reason == "end_turn"
+    first = ask(client, "What is the weather in SF?", tools)
+    kinds = [b.type for b in first.content]
+    assert kinds == ["text", "server_tool_use", "tool_search_tool_result", "tool_use"]
+    assert first.content[1].input == {"query": "weather"}
+    assert [r.tool_name for r in first.content[2].content.tool_references] == ["get_weather"]
+
+
+def test_a_deferred_tool_without_a_search_is_never_called(client):
+    response = ask(client, "What is the weather in SF?", [DEFERRED_WEATHER])
+    assert uses(response) == [] and response.stop_reason == "end_turn"
+
+
+def test_the_sdk_search_tool_example_searches_then_calls(client):
+    from anthropic import beta_tool
+
+    @beta_tool(defer_loading=True)
+    def get_weather(location: str) -> str:
+        """Lookup the weather for a given city.
+
+        Args:
+            location: The city and state, e.g. San Francisco, CA
+        """
+        return json.dumps({"location": location, "temperature": "20°C", "condition": "Sunny"})
+
+    @beta_tool
+    def search_available_tools(*, keyword: str):
+        """Search for useful tools using a query string"""
+        return [{"type": "tool_reference", "tool_name": t.name} for t in [get_weather]
+                if keyword in json.dumps(t.to_dict())]
+
+    runner = client.beta.messages.tool_runner(
+        model=MODEL, max_tokens=1000, tools=[get_weather, search_available_tools],
+        messages=[{"role": "user", "content": "What is the weather in SF?"}], betas=["tool-search-tool-2025-10-19"])
+    messages = list(runner)
+    called = [(b.name, b.input) for m in messages for b in m.content if b.type == "tool_use"]
+    assert called == [("search_available_tools", {"keyword": "weather"}), ("get_weather", {"location": "SF"})]
+    assert messages[-1].stop_reason == "end_turn" and "Sunny" in messages[-1].content[0].text
