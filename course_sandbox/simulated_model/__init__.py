@@ -7,7 +7,7 @@ trigger each.
 """
 
 from ..conversation import Turn
-from . import chat, policy, reviewer, structured, tool_roles, tool_search, tool_user, web_search
+from . import chat, memory, policy, reviewer, structured, tool_roles, tool_search, tool_user, web_search
 from .history import language, task_turn
 from .reply import NewId, Reply
 
@@ -49,6 +49,9 @@ def _respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
     refused = policy.refusal(task, lang)
     if refused:
         return refused
+    remembering = memory.respond(request, turns, new_id, lang)
+    if remembering is not None:
+        return remembering
     if web_search.server_tool(request):
         tools = tool_roles.custom_tools(request)
         asks = [t.text() for t in turns if t.role == "user" and web_search.wants_search(
@@ -64,4 +67,7 @@ def _respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
     used_tools = tool_user.respond(request, turns, new_id, lang)
     if used_tools is not None:
         return used_tools
+    remembered = memory.answer(request, turns, lang)
+    if remembered is not None:
+        return remembered
     return chat.respond(task, lang)

@@ -340,3 +340,29 @@ def test_the_sdk_search_tool_example_searches_then_calls(client):
     called = [(b.name, b.input) for m in messages for b in m.content if b.type == "tool_use"]
     assert called == [("search_available_tools", {"keyword": "weather"}), ("get_weather", {"location": "SF"})]
     assert messages[-1].stop_reason == "end_turn" and "Sunny" in messages[-1].content[0].text
+
+
+def test_the_memory_tool_views_saves_and_reads_back(client, tmp_path):
+    from anthropic.tools import BetaLocalFilesystemMemoryTool
+
+    memory = BetaLocalFilesystemMemoryTool(base_path=str(tmp_path))
+    system = "Store facts about the user and their preferences. Before responding, check memory."
+
+    def run(text):
+        runner = client.beta.messages.tool_runner(model=MODEL, max_tokens=1000, system=system, tools=[memory],
+                                                  messages=[{"role": "user", "content": text}])
+        messages = list(runner)
+        return [(b.input["command"], b.input["path"]) for m in messages for b in m.content if b.type == "tool_use"], \
+            messages[-1]
+
+    made, last = run("Remember that I like coffee")
+    assert made == [("view", "/memories"), ("create", "/memories/user.md")]
+    assert last.stop_reason == "end_turn" and "saved" in last.content[0].text
+    made, last = run("What do I like to drink?")
+    assert made == [("view", "/memories"), ("view", "/memories/user.md")]
+    assert "coffee" in last.content[0].text
+
+
+def test_the_memory_tool_is_left_alone_when_nothing_calls_for_it(client):
+    response = ask(client, "What is 6 * 7?", [{"type": "memory_20250818", "name": "memory"}])
+    assert uses(response) == [] and text_of(response) == "6 * 7 = 42"
