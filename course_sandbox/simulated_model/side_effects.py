@@ -47,9 +47,10 @@ _NEGATION = re.compile(r"\b(?:don'?t|do not|never|not|no need to|without|rather 
 
 def action(tool: ToolSpec) -> str | None:
     """The action a tool performs, or None for a tool that only reads (get, list, search…) or only
-    computes (`add(a, b)` over numbers changes nothing)."""
+    computes (`add(a, b)`, a one-word tool over numbers, changes nothing)."""
     props = tool.properties().values()
-    if props and all(isinstance(p, dict) and p.get("type") in ("number", "integer") for p in props):
+    numeric = props and all(isinstance(p, dict) and p.get("type") in ("number", "integer") for p in props)
+    if numeric and len(tokens(tool.name)) == 1:
         return None
     for word in tokens(tool.name):
         verb = _verb(word)
@@ -65,10 +66,14 @@ def asked(tool: ToolSpec, request: str) -> bool:
     if verb is None:
         return True
     lowered = request.lower()
+    named = tokens(tool.name)
+    verb_at = next((i for i, w in enumerate(named) if _verb(w)), -1)
+    objects = {w for i, w in enumerate(named) if i != verb_at}
+    """Words that name what the tool acts on: "booking" in create_booking is not "book"."""
     for word in ACTIONS[verb]:
-        pattern = rf"(?<![\w-]){re.escape(word)}" + (r"\w*" if re.search(r"[а-яё]", word) else r"(?:s|es|ed|d|ing|led|ling|ation|ion)?\b")
-        for m in re.finditer(pattern, lowered):
-            if not _NEGATION.search(lowered[: m.start()]):
+        ending = r"\w*" if re.search(r"[а-яё]", word) else r"(?:s|es|ed|d|ing|led|ling|ation|ion)?\b"
+        for m in re.finditer(rf"(?<![\w-]){re.escape(word)}{ending}", lowered):
+            if m.group(0) not in objects and not _NEGATION.search(lowered[: m.start()]):
                 return True
     return False
 

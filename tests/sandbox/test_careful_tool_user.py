@@ -4,8 +4,11 @@ of a compound question with its tool, and uses server and special tools when the
 
 import json
 
+import jsonschema
 import pydantic
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from course_sandbox import Sandbox
 
@@ -366,3 +369,112 @@ def test_the_memory_tool_views_saves_and_reads_back(client, tmp_path):
 def test_the_memory_tool_is_left_alone_when_nothing_calls_for_it(client):
     response = ask(client, "What is 6 * 7?", [{"type": "memory_20250818", "name": "memory"}])
     assert uses(response) == [] and text_of(response) == "6 * 7 = 42"
+
+
+# --- properties over generated tool sets and prompts ---
+
+
+ACTION_VERBS = ["cancel", "delete", "send", "refund", "approve", "merge", "update", "create", "post"]
+READ_VERBS = ["get", "list", "find", "lookup", "check"]
+NOUNS = ["order", "customer", "ticket", "invoice", "booking", "message", "account", "payment"]
+PROPS = {
+    "id": {"type": "string", "description": "The identifier."},
+    "email": {"type": "string", "format": "email"},
+    "amount": {"type": "number", "minimum": 0},
+    "count": {"type": "integer", "minimum": 1, "maximum": 10},
+    "notify": {"type": "boolean"},
+    "reason": {"type": "string", "maxLength": 40},
+    "status": {"type": "string", "enum": ["open", "closed", "pending"]},
+    "phone": {"type": "string", "pattern": "^\\+?[0-9 ]{7,20}$"},
+}
+QUESTIONS = ["What is the status of {noun} {id}?", "Show me {noun} {id}", "Tell me about {noun} {id}, please",
+             "Is {noun} {id} still open?", "Look at {noun} {id} and {noun} {id2}"]
+ORDERS_ = ["Please {verb} {noun} {id}", "{Verb} {noun} {id} now", "I want you to {verb} {noun} {id}"]
+
+
+@st.composite
+def tool_sets(draw):
+    nouns = draw(st.lists(st.sampled_from(NOUNS), min_size=1, max_size=3, unique=True))
+    specs = []
+    for noun in nouns:
+        verbs = draw(st.lists(st.sampled_from(READ_VERBS + ACTION_VERBS), min_size=1, max_size=3, unique=True))
+        for verb in verbs:
+            props = draw(st.lists(st.sampled_from(sorted(PROPS)), min_size=1, max_size=4, unique=True))
+            properties = {f"{noun}_{p}" if p == "id" else p: PROPS[p] for p in props}
+            required = draw(st.lists(st.sampled_from(sorted(properties)), max_size=len(properties), unique=True))
+            specs.append(tool(f"{verb}_{noun}", f"{verb.capitalize()} a {noun}.", properties, required))
+    return specs
+
+
+@st.composite
+def prompts(draw, specs):
+    noun = draw(st.sampled_from(sorted({s["name"].split("_", 1)[1] for s in specs})))
+    ids = {"id": draw(st.sampled_from(["A-1", "X-42", "O7", "ORD-123"])), "id2": "Z-9"}
+    if draw(st.booleans()):
+        return draw(st.sampled_from(QUESTIONS)).format(noun=noun, **ids), None
+    verb = draw(st.sampled_from(ACTION_VERBS))
+    return draw(st.sampled_from(ORDERS_)).format(noun=noun, verb=verb, Verb=verb.capitalize(), **ids), verb
+
+
+def answer_for(name, tool_input):
+    """Results that vary with the call: some JSON, some text, every fifth an error."""
+    digest = sum(map(ord, name + json.dumps(tool_input, sort_keys=True)))
+    if digest % 5 == 0:
+        return "503: try again later", True
+    return (json.dumps({"id": "R-1", "status": "open", "customer_id": "C-3"}) if digest % 2 else "done"), False
+
+
+def validates(spec, tool_input):
+    jsonschema.validate(tool_input, spec["input_schema"],
+                        format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    return True
+
+
+PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
+                             suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_property_no_unrequested_action_no_repeat_and_a_bounded_end(client, data):
+    specs = data.draw(tool_sets())
+    prompt, verb = data.draw(prompts(specs))
+    final, made = drive(client, prompt, specs, answer_for, cap=12)
+    assert final.stop_reason == "end_turn"
+    for name, _ in made:
+        action = name.split("_", 1)[0]
+        assert action in READ_VERBS or action == verb, f"{name} called for {prompt!r}"
+    keys = [name + json.dumps(i, sort_keys=True) for name, i in made]
+    assert len(keys) == len(set(keys)), f"a call repeated: {made}"
+    by_name = {s["name"]: s for s in specs}
+    assert all(validates(by_name[name], i) for name, i in made)
+
+
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_property_a_client_that_resends_only_the_last_exchange_still_ends(client, data):
+    specs = data.draw(tool_sets())
+    prompt, _ = data.draw(prompts(specs))
+    response = client.messages.create(model=MODEL, max_tokens=1000, tools=specs,
+                                      messages=[{"role": "user", "content": prompt}])
+    for _ in range(8):
+        if response.stop_reason != "tool_use":
+            return
+        assistant = response.content
+        results = [{"type": "tool_result", "tool_use_id": b.id, "content": answer_for(b.name, b.input)[0]}
+                   for b in assistant if b.type == "tool_use"]
+        response = client.messages.create(model=MODEL, max_tokens=1000, tools=specs, messages=[
+            {"role": "user", "content": prompt}, {"role": "assistant", "content": assistant},
+            {"role": "user", "content": results}])
+    raise AssertionError(f"no end after 8 requests for {prompt!r}")
+
+
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_property_every_forced_input_validates(client, data):
+    specs = data.draw(tool_sets())
+    prompt, _ = data.draw(prompts(specs))
+    spec = data.draw(st.sampled_from(specs))
+    response = ask(client, prompt, specs, tool_choice={"type": "tool", "name": spec["name"]})
+    [(name, tool_input)] = uses(response)
+    assert name == spec["name"] and validates(spec, tool_input)
