@@ -43,7 +43,8 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
     """The reply of tool_choice auto, or None when no tool fits and none was called (chat answers).
 
     Only tools the request allows are called (side_effects: no cancel_order for a status question),
-    never the same call twice, and once the tool the question is about has answered, it answers.
+    never the same call twice in a conversation (a call that failed in an earlier task may be tried
+    again), and once the tool the question is about has answered, it answers.
     """
     offered = tool_roles.custom_tools(request)
     task = task_turn(turns).text()
@@ -51,6 +52,9 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
     names = {t.name for t in offered}
     history = [c for c in calls(turns) if c.name in names]
     answered = [c for c in history if c.result is not None]
+    ids = {c.id for c in history}
+    earlier = [c for c in calls(turns, whole=True)
+               if c.name in names and c.id not in ids and c.result is not None and not c.is_error]
     evidence = slots.read(task, lang)
     if len(history) < MAX_CALLS:
         plan = plan_request(tools, evidence)
@@ -60,11 +64,14 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
         if image and plan.missing and not plan.uses:
             tool = next(t for t in tools if t.name == plan.missing[0])
             plan = Plan([(tool.name, tool_input(tool, evidence))])
-        uses = _next_calls(tools, plan, evidence, answered, task, lang)
+        uses = _next_calls(tools, plan, evidence, answered + earlier, task, lang)
         if uses:
             return _call(uses, lang, new_id, image)
         if plan.missing and not answered:
             return _ask(*plan.missing, lang=lang)
+        if not answered:
+            planned = {_key(*u) for u in plan.uses}
+            answered = [c for c in earlier if _key(c.name, c.input) in planned]
     if answered:
         return text_reply(answers.answer(answered, task, lang),
                           reasoning=say(lang, "The tools answered; I'll report what they returned.",

@@ -478,3 +478,19 @@ def test_property_every_forced_input_validates(client, data):
     response = ask(client, prompt, specs, tool_choice={"type": "tool", "name": spec["name"]})
     [(name, tool_input)] = uses(response)
     assert name == spec["name"] and validates(spec, tool_input)
+
+
+def test_the_same_call_is_not_made_again_later_in_the_conversation(client):
+    first = ask(client, "What is the status of order O2?", COOKBOOK)
+    messages = [{"role": "user", "content": "What is the status of order O2?"},
+                {"role": "assistant", "content": first.content},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": first.content[-1].id,
+                                              "content": str(ORDERS["O2"])}]},
+                {"role": "assistant", "content": "The status of order O2 is Processing."},
+                {"role": "user", "content": "Sorry, what is the status of order O2 again?"}]
+    again = client.messages.create(model=MODEL, max_tokens=1000, tools=COOKBOOK, messages=messages)
+    assert uses(again) == [] and again.content[0].text.startswith("The status of order O2 is Processing.")
+    failed = messages[:2] + [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": first.content[-1].id,
+                                                           "content": "503: try later", "is_error": True}]}] + messages[3:]
+    retried = client.messages.create(model=MODEL, max_tokens=1000, tools=COOKBOOK, messages=failed)
+    assert uses(retried) == [("get_order_details", {"order_id": "O2"})]
