@@ -8,6 +8,7 @@ decided from the request alone, so the same request always gets the same reply.
 """
 
 import json
+import re
 from dataclasses import dataclass, replace
 
 from ..conversation import Turn
@@ -29,6 +30,9 @@ _LISTABLE = {"place", "id", "email", "name", "symbol", "path", "url", "date", "u
 _ONLY_FROM_THE_USER = {"phone", "address", "product", "place", "id", "email", "name", "symbol", "path", "url", "uuid",
                        "date", "datetime", "expression", "currency", "timezone"}
 """Kinds of input a model must not invent (whose order? which city?); a confidence or a count it may."""
+
+
+_IMAGE_WORDS = re.compile(r"image|picture|photo|screenshot|scan|label|receipt|изображ|картин|фото|снимок", re.I)
 
 
 @dataclass
@@ -61,9 +65,8 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
         if not plan.uses and not plan.missing and _gives_values(evidence):
             plan = plan_calls(tools, _with_earlier_words(evidence, turns))
         image = bool(task_turn(turns).of_type("image"))
-        if image and plan.missing and not plan.uses:
-            tool = next(t for t in tools if t.name == plan.missing[0])
-            plan = Plan([(tool.name, tool_input(tool, evidence))])
+        if image and not plan.uses:
+            plan = _for_image(tools, plan, evidence)
         uses = _next_calls(tools, plan, evidence, answered + earlier, task, lang)
         if uses:
             return _call(uses, lang, new_id, image)
@@ -198,6 +201,15 @@ def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
         if hints.value(prop, schema, None) is MISSING:
             missing.append(prop)
     return missing
+
+
+def _for_image(tools: list[tool_roles.ToolSpec], plan: Plan, evidence: Evidence) -> Plan:
+    """With an image: the tool the request is about even when its values would have to be read
+    from the picture (the model cannot), or else a tool made for images; schema-valid values."""
+    named = [t for t in tools if plan.missing and t.name == plan.missing[0]]
+    for_images = [t for t in tools if _IMAGE_WORDS.search(f"{t.name} {t.description}")]
+    chosen = (named or for_images)[:1]
+    return Plan([(t.name, tool_input(t, evidence)) for t in chosen]) if chosen else plan
 
 
 def fitting(request: dict, text: str, lang: str) -> bool:

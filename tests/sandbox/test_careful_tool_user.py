@@ -494,3 +494,9 @@ def test_the_same_call_is_not_made_again_later_in_the_conversation(client):
                                                            "content": "503: try later", "is_error": True}]}] + messages[3:]
     retried = client.messages.create(model=MODEL, max_tokens=1000, tools=COOKBOOK, messages=failed)
     assert uses(retried) == [("get_order_details", {"order_id": "O2"})]
+
+
+def test_an_image_with_an_image_tool_whose_words_the_request_does_not_use(client):
+    reader = tool("save_fields", "Save the fields read from a scanned image.", {"total": {"type": "number"}})
+    response = ask(client, [PNG, {"type": "text", "text": "What does this say?"}], [reader])
+    assert uses(response) == [("save_fields", {"total": 0})] and "cannot read images" in text_of(response)
