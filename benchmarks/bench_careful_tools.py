@@ -118,6 +118,10 @@ class Order(pydantic.BaseModel):
     quantity: int
 
 
+def _text(response: Any) -> str:
+    return " ".join(b.text for b in response.content if b.type == "text")
+
+
 def main() -> None:
     passed = total = 0
 
@@ -156,7 +160,8 @@ def main() -> None:
                                              "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg=="}}
         response = auto(client, [image, {"type": "text", "text": "Please extract the nutrition values from this "
                                                                  "nutrition label."}], [label])
-        report("image extraction calls the tool", any(b.type == "tool_use" for b in response.content),
+        report("image extraction calls the tool, says it cannot see",
+               any(b.type == "tool_use" for b in response.content) and "cannot read images" in _text(response),
                [(b.type, getattr(b, "text", "")[:80]) for b in response.content])
         pair = [tool("get_weather", "Get the weather in a city.", {"city": {"type": "string"},
                                                                   "units": {"type": "string",

@@ -34,12 +34,12 @@ _WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(
 _NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
 _ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
 _ID_AFTER_WORD = re.compile(
-    r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user)s?|"
+    r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|issue)s?|"
     r"заказ\w*|номер\w*|счёт\w*|счет\w*|тикет\w*|клиент\w*|товар\w*)\s*(?:#|№|no\.?|number|id)?\s*:?\s*"
     r"([A-Za-z0-9][\w-]*\d[\w-]*)", re.I)
 _HASH_ID = re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)")
 _NAME = re.compile(
-    r"(?:\bmy name is|\bi am|\bi'm|\bthis is|\bnamed|\bcalled|\bcustomer|\bclient|\bfor|\bby|меня зовут|зовут|клиент\w*)"
+    r"(?:\bmy name is|\bthe name|\bi am|\bi'm|\bthis is|\bnamed|\bcalled|\bcustomer|\bclient|\bfor|\bby|меня зовут|зовут|клиент\w*)"
     r"\s+([A-ZА-ЯЁ][\w'-]+(?:\s+[A-ZА-ЯЁ][\w'-]+){0,2})")
 _QUOTED = re.compile(r"\"([^\"]{1,500})\"|«([^»]{1,500})»|“([^”]{1,500})”|(?<!\w)'([^'\n]{1,200})'(?!\w)")
 _IANA = re.compile(r"\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Indian)/[A-Z][A-Za-z_]+\b|\bUTC\b")
@@ -69,7 +69,7 @@ _CURRENCIES = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "poun
                "евро": "EUR", "фунт": "GBP", "иен": "JPY", "юан": "CNY", "yuan": "CNY", "franc": "CHF"}
 _PATH = re.compile(r"(?<![\w@])[\w./-]*\w\.(?:py|txt|md|json|csv|js|ts|yml|yaml|toml|html|css|pdf|cfg|ini|log|sql)\b")
 KINDS: list[tuple[str, str]] = [
-    ("email", r"e-?mail|почт"),
+    ("email", r"e-?mail|почт|^to$|recipient|attendee"),
     ("phone", r"phone|mobile|\btel\b|\bcell\b|телефон"),
     ("url", r"\burl\b|\buri\b|\blink\b|website|\bhref\b|\bsite\b|ссылк"),
     ("uuid", r"uuid|guid"),
@@ -82,10 +82,11 @@ KINDS: list[tuple[str, str]] = [
     ("symbol", r"ticker|\bsymbol\b|\bstock\b|тикер"),
     ("path", r"\bpath\b|\bfile\b|filename|\bfile name\b|director|folder|\bdir\b|файл|путь|папк|каталог"),
     ("address", r"address|street|адрес"),
+    ("unit", r"\bunits?\b|measure|единиц"),
     ("place", r"locat|\bcit(y|ies)\b|\bplace|\btown|address|region|countr|destination|origin|\bwhere\b|город|мест|"
               r"адрес|стран|локаци"),
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
-           r"\binvoice\b|номер|идентификатор|артикул"),
+           r"\binvoice\b|\baccount\b|номер|идентификатор|артикул"),
     ("product", r"product|\bitem\b|goods|товар|продукт"),
     ("name", r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|\bимя\b|фамили"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
@@ -96,7 +97,7 @@ KINDS: list[tuple[str, str]] = [
     ("text", r"query|question|text|message|prompt|content|search|topic|keyword|subject|summary|body|title|note|"
              r"comment|description|input|request|instruction|sentence|statement|reason|запрос|текст|вопрос|тем"),
 ]
-_STRINGY = {"phone", "address", "product", "email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
+_STRINGY = {"unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
             "text", "timezone", "language"}
 
 
@@ -141,6 +142,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["money"] = spoken_values.money(rest)
     values["count"] = spoken_values.counts(rest)
     values["product"] = spoken_values.products(rest)
+    values["unit"] = spoken_values.units(rest)
     values["path"] = _unique(_PATH.findall(rest) + spoken_values.directories(rest))
     rest = spoken_values.ADDRESS.sub(" ", spoken_values.PHONE.sub(" ", rest))
     evidence.expression = arithmetic.find(rest)

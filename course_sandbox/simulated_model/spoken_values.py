@@ -66,6 +66,18 @@ def counts(text: str) -> list[int]:
     return _unique(int(value) for _, value in found if len(value) <= 9)
 
 
+_UNITS = ("celsius|fahrenheit|kelvin|miles?|kilomet(?:er|re)s?|km|met(?:er|re)s?|centimet(?:er|re)s?|cm|millimet(?:er|re)s?|"
+          "mm|feet|foot|ft|inch(?:es)?|yards?|pounds?|lbs?|kilograms?|kg|grams?|ounces?|oz|lit(?:er|re)s?|gallons?|"
+          "cups?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|bytes?|kilobytes?|megabytes?|gigabytes?|"
+          "kb|mb|gb|tb")
+UNIT = re.compile(rf"\b(?:{_UNITS})\b", re.I)
+
+
+def units(text: str) -> list[str]:
+    """Units of measure in the order written: 'Convert 3 miles to kilometers' -> miles, kilometers."""
+    return _unique(m.lower() for m in UNIT.findall(text))
+
+
 def products(text: str) -> list[str]:
     """What is counted: '2 packs of Green Tea' -> 'Green Tea'."""
     return _unique(PRODUCT.findall(text))

@@ -171,6 +171,24 @@ FLIGHTS = tool("search_flights", "Search flights.", {
     ("Add 2 Green Tea at 5.50 to the cart", tool("add_to_cart", "Add a product to the cart.", {
         "product_name": {"type": "string"}, "price": {"type": "number"}, "quantity": {"type": "integer"}}),
      {"product_name": "Green Tea", "price": 5.5, "quantity": 2}),
+    ("Book a table for 4 people on 2025-06-01 under the name Smith", tool("book_table", "Book a table.", {
+        "party_size": {"type": "integer"}, "date": {"type": "string", "format": "date"}, "name": {"type": "string"}}),
+     {"party_size": 4, "date": "2025-06-01", "name": "Smith"}),
+    ("Transfer 200 EUR from account ACC-1 to ACC-2", tool("transfer", "Transfer money.", {
+        "amount": {"type": "number"}, "currency": {"type": "string"}, "from_account": {"type": "string"},
+        "to_account": {"type": "string"}}),
+     {"amount": 200, "currency": "EUR", "from_account": "ACC-1", "to_account": "ACC-2"}),
+    ("Convert 3 miles to kilometers", tool("convert_units", "Convert units.", {
+        "value": {"type": "number"}, "from_unit": {"type": "string"}, "to_unit": {"type": "string"}}),
+     {"value": 3, "from_unit": "miles", "to_unit": "kilometers"}),
+    ("Send a welcome e-mail to new@example.com", tool("send_email", "Send an e-mail.", {"to": {"type": "string"}}),
+     {"to": "new@example.com"}),
+    ("Approve PR 12", tool("approve_pull_request", "Approve a pull request.", {"number": {"type": "integer"}}),
+     {"number": 12}),
+    ("Ship order #8812 to 221B Baker Street, London by express", tool("ship_order", "Ship an order.", {
+        "order_id": {"type": "string"}, "address": {"type": "string"},
+        "method": {"type": "string", "enum": ["standard", "express"]}}),
+     {"order_id": "8812", "address": "221B Baker Street, London", "method": "express"}),
 ])
 def test_forced_inputs_carry_the_values_the_prompt_states(client, text, spec, expected):
     response = ask(client, text, [spec], tool_choice={"type": "tool", "name": spec["name"]})
