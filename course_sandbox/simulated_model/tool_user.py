@@ -35,6 +35,10 @@ _ONLY_FROM_THE_USER = {"phone", "address", "product", "place", "id", "email", "n
 _IMAGE_WORDS = re.compile(r"image|picture|photo|screenshot|scan|label|receipt|изображ|картин|фото|снимок", re.I)
 
 
+_FINISHING = re.compile(r"(?:^|_|-)(?:final|answer|respond|response|reply|finish|done|complete|output)(?:_|-|$)", re.I)
+"""A tool that hands the answer back (final_answer, respond_to_user), for forced tool use after results."""
+
+
 @dataclass
 class Plan:
     """What the model will do next: call these tools, or ask the user for what is missing."""
@@ -105,18 +109,38 @@ def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[
 
     A merge request number the task names goes where the reviewer would put it (tool_roles.fill).
     """
-    evidence = slots.read(task_turn(turns).text(), lang)
+    task = task_turn(turns).text()
+    evidence = slots.read(task, lang)
+    answered = [c for c in calls(turns) if c.result is not None]
     if name:
         tool = next((t for t in tools if t.name == name), None)
     else:
-        ranked = rank(side_effects.allowed(tools, task_turn(turns).text()), evidence) or rank(tools, evidence)
-        tool = ranked[0] if ranked else (tools[0] if tools else None)
+        tool = _forced_choice(tools, task, evidence, answered)
     if tool is None:
         return None
+    if answered and _FINISHING.search(tool.name):
+        said = answers.answer(answered, task, lang).split("\n")[0]
+        for key in ("answer", "final_answer", "response", "reply", "text", "message", "result", "summary", "output"):
+            evidence.named.setdefault(key, said)
     seeds = tool_roles.fill(tool, number=review_number) if review_number else None
     use = {"type": "tool_use", "id": new_id("toolu_01"), "name": tool.name,
            "input": tool_input(tool, evidence, seeds=seeds)}
     return Reply([use], "tool_use")
+
+
+def _forced_choice(tools: list[tool_roles.ToolSpec], task: str, evidence: Evidence,
+                   answered: list[Call]) -> tool_roles.ToolSpec | None:
+    """tool_choice any: the best-fitting tool the request allows; once results came back, a tool
+    that gives the answer (final_answer, respond…), else one whose call is not a repeat."""
+    allowed = side_effects.allowed(tools, task)
+    if answered:
+        made = {_key(c.name, c.input) for c in answered}
+        finishing = [t for t in allowed if _FINISHING.search(t.name)]
+        fresh = [t for t in rank(allowed, evidence) + allowed if _key(t.name, tool_input(t, evidence)) not in made]
+        if finishing or fresh:
+            return (finishing or fresh)[0]
+    ranked = rank(allowed, evidence) or rank(tools, evidence)
+    return ranked[0] if ranked else (allowed or tools or [None])[0]
 
 
 def tool_input(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, int] | None = None,

@@ -518,3 +518,21 @@ def test_an_image_with_an_image_tool_whose_words_the_request_does_not_use(client
     reader = tool("save_fields", "Save the fields read from a scanned image.", {"total": {"type": "number"}})
     response = ask(client, [PNG, {"type": "text", "text": "What does this say?"}], [reader])
     assert uses(response) == [("save_fields", {"total": 0})] and "cannot read images" in text_of(response)
+
+
+def test_forced_any_after_results_gives_the_answer_through_a_finishing_tool(client):
+    final_answer = tool("final_answer", "Give the final answer to the user.", {"answer": {"type": "string"}})
+    messages = [{"role": "user", "content": "What is the status of order O2?"}]
+    made = []
+    for _ in range(6):
+        response = client.messages.create(model=MODEL, max_tokens=1000, tools=COOKBOOK + [final_answer],
+                                          messages=messages, tool_choice={"type": "any"})
+        [block] = [b for b in response.content if b.type == "tool_use"]
+        made.append((block.name, block.input))
+        if block.name == "final_answer":
+            break
+        messages += [{"role": "assistant", "content": response.content},
+                     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": block.id,
+                                                   "content": cookbook_result(block.name, block.input)}]}]
+    assert made == [("get_order_details", {"order_id": "O2"}),
+                    ("final_answer", {"answer": "The status of order O2 is Processing."})]
