@@ -13,51 +13,78 @@ from .tool_roles import ToolSpec
 from .words import tokens
 
 ACTIONS: dict[str, tuple[str, ...]] = {
-    "cancel": ("cancel", "call off", "abort", "отмен"),
-    "delete": ("delete", "remove", "erase", "drop", "purge", "wipe", "удал", "сотр"),
-    "send": ("send", "email", "e-mail", "mail", "notify", "forward", "reply", "отправ", "пошли", "напиши"),
+    "cancel": ("cancel", "call off", "abort", "unsubscribe", "отмен"),
+    "delete": ("delete", "remove", "erase", "drop", "purge", "wipe", "get rid of", "удал", "сотр"),
+    "send": ("send", "email", "e-mail", "mail", "notify", "forward", "reply", "invite", "post", "отправ", "пошли",
+             "напиши"),
     "merge": ("merge", "влей", "влить", "слей", "смерж"),
-    "update": ("update", "change", "modify", "edit", "set", "rename", "move", "обнов", "измени", "поменя", "переимен"),
+    "update": ("update", "change", "modify", "edit", "set", "rename", "move", "mark", "обнов", "измени", "поменя",
+               "переимен"),
+    "set": ("set", "remind", "schedule", "change", "update", "adjust", "turn", "switch", "put", "make", "настрой",
+            "постав", "установ", "напомни"),
     "create": ("create", "add", "new", "make", "open", "register", "sign up", "schedule", "book", "remind", "save",
-               "set up", "созда", "добав", "заведи", "запиши", "сохрани", "напомни"),
+               "write", "set up", "созда", "добав", "заведи", "запиши", "сохрани", "напомни"),
     "refund": ("refund", "money back", "reimburse", "возврат", "верни"),
-    "post": ("post", "publish", "comment", "tweet", "share", "опубликуй", "запость"),
+    "post": ("post", "publish", "comment", "tweet", "share", "send", "reply", "опубликуй", "запость"),
     "approve": ("approve", "accept", "одобр"),
     "reject": ("reject", "decline", "deny", "отклон"),
-    "book": ("book", "reserve", "забронируй", "брон"),
+    "book": ("book", "reserve", "reservation", "забронируй", "брон"),
     "pay": ("pay", "charge", "transfer", "purchase", "buy", "оплат", "купи", "переведи"),
-    "submit": ("submit", "отправ"),
-    "close": ("close", "archive", "resolve", "закрой", "архив"),
-    "write": ("write", "save", "overwrite", "запиши"),
+    "submit": ("submit", "send", "file", "отправ"),
+    "close": ("close", "archive", "resolve", "complete", "finish", "mark", "закрой", "архив"),
+    "write": ("write", "save", "overwrite", "create", "make", "put", "store", "add", "extract", "record", "capture",
+              "запиши", "сохрани", "созда", "извлеки"),
     "deploy": ("deploy", "release", "restart", "shut down", "stop", "kill", "выкат", "перезапус"),
+    "start": ("start", "launch", "begin", "kick off", "run", "trigger", "запуст"),
+    "enable": ("enable", "turn on", "activate", "switch on", "включ"),
+    "lock": ("lock", "block", "secure", "запри", "заблокируй"),
+    "unlock": ("unlock", "open", "отопри", "разблокируй"),
+    "play": ("play", "put on", "listen", "включ"),
+    "reset": ("reset", "clear", "restore", "сброс"),
+    "install": ("install", "set up", "upgrade", "установ"),
     "assign": ("assign", "назнач"),
     "insert": ("insert", "add", "вставь"),
     "upload": ("upload", "загрузи"),
-    "revoke": ("revoke", "disable", "block", "ban", "suspend", "отзови", "заблокируй"),
+    "revoke": ("revoke", "disable", "block", "ban", "suspend", "turn off", "отзови", "заблокируй", "выключ"),
 }
 """Action verbs (as a tool names them) and the words a user asks for each with."""
-_ALIASES = {"remove": "delete", "erase": "delete", "modify": "update", "edit": "update", "set": "update",
-            "change": "update", "add": "create", "make": "create", "publish": "post", "email": "send",
-            "notify": "send", "reserve": "book", "charge": "pay", "transfer": "pay", "archive": "close",
-            "destroy": "delete", "drop": "delete", "execute": "pay", "place": "submit", "put": "update",
-            "patch": "update", "issue": "refund", "unsubscribe": "cancel", "terminate": "cancel"}
+_ALIASES = {"remove": "delete", "erase": "delete", "destroy": "delete", "drop": "delete", "purge": "delete",
+            "modify": "update", "edit": "update", "change": "update", "patch": "update", "mark": "update",
+            "rename": "update", "move": "update", "add": "create", "make": "create", "register": "create",
+            "schedule": "create", "subscribe": "create", "publish": "post", "tweet": "post", "share": "post",
+            "comment": "post", "email": "send", "notify": "send", "reply": "send", "forward": "send",
+            "invite": "send", "message": "send", "reserve": "book", "charge": "pay", "transfer": "pay",
+            "purchase": "pay", "buy": "pay", "archive": "close", "resolve": "close", "complete": "close",
+            "put": "write", "save": "write", "store": "write", "launch": "start", "trigger": "start",
+            "activate": "enable", "disable": "revoke", "block": "revoke", "ban": "revoke", "suspend": "revoke",
+            "unsubscribe": "cancel", "terminate": "cancel", "abort": "cancel", "restart": "deploy",
+            "shutdown": "deploy", "kill": "deploy", "stop": "deploy", "release": "deploy", "clear": "reset",
+            "upgrade": "install", "accept": "approve", "decline": "reject", "deny": "reject", "turn": "set",
+            "switch": "set", "adjust": "set"}
 _NEGATION = re.compile(r"\b(?:don'?t|do not|never|not|no need to|without|rather than|instead of|не|без)\s+(?:\w+\s+){0,2}$",
                        re.I)
 
 
 def action(tool: ToolSpec) -> str | None:
     """The action a tool performs, or None for a tool that only reads (get, list, search…) or only
-    computes (`add(a, b)`, a one-word tool over numbers, changes nothing)."""
+    computes (`add(a, b)`, a one-word tool over numbers, changes nothing).
+
+    Tool names lead with their verb (cancel_order, sendEmail): the first word decides, then a last
+    word that is itself an action (order_cancel), then a description that starts "Cancels…"."""
+    named = tokens(tool.name)
     props = tool.properties().values()
     numeric = props and all(isinstance(p, dict) and p.get("type") in ("number", "integer") for p in props)
-    if numeric and len(tokens(tool.name)) == 1:
+    if not named or (numeric and len(named) == 1):
         return None
-    for word in tokens(tool.name):
-        verb = _verb(word)
-        if verb:
-            return verb
-    first = tokens(tool.description)[:1]
-    return _verb(first[0]) if first else None
+    first = _verb(named[0])
+    if first:
+        return first
+    if named[-1] in ACTIONS:
+        return named[-1]
+    described = tokens(tool.description)[:1]
+    if described and described[0].endswith("s"):
+        return _verb(described[0])
+    return None
 
 
 def asked(tool: ToolSpec, request: str) -> bool:
@@ -67,8 +94,7 @@ def asked(tool: ToolSpec, request: str) -> bool:
         return True
     lowered = request.lower()
     named = tokens(tool.name)
-    verb_at = next((i for i, w in enumerate(named) if _verb(w)), -1)
-    objects = {w for i, w in enumerate(named) if i != verb_at}
+    objects = set(named[1:]) if _verb(named[0]) else set(named[:-1])
     """Words that name what the tool acts on: "booking" in create_booking is not "book"."""
     for word in ACTIONS[verb]:
         ending = r"\w*" if re.search(r"[а-яё]", word) else r"(?:s|es|ed|d|ing|led|ling|ation|ion)?\b"

@@ -515,9 +515,16 @@ def test_the_same_call_is_not_made_again_later_in_the_conversation(client):
 
 
 def test_an_image_with_an_image_tool_whose_words_the_request_does_not_use(client):
-    reader = tool("save_fields", "Save the fields read from a scanned image.", {"total": {"type": "number"}})
+    reader = tool("read_fields", "Read the fields of a scanned image.", {"total": {"type": "number"}})
     response = ask(client, [PNG, {"type": "text", "text": "What does this say?"}], [reader])
-    assert uses(response) == [("save_fields", {"total": 0})] and "cannot read images" in text_of(response)
+    assert uses(response) == [("read_fields", {"total": 0})] and "cannot read images" in text_of(response)
+
+
+def test_an_extraction_asks_for_a_tool_that_saves_what_is_extracted(client):
+    saver = tool("save_receipt", "Save the data of a receipt.", {"total": {"type": "number"}})
+    assert uses(ask(client, [PNG, {"type": "text", "text": "Extract the total from this receipt."}], [saver])) == [
+        ("save_receipt", {"total": 0})]
+    assert uses(ask(client, [PNG, {"type": "text", "text": "Is this receipt from May?"}], [saver])) == []
 
 
 def test_forced_any_after_results_gives_the_answer_through_a_finishing_tool(client):
@@ -536,3 +543,20 @@ def test_forced_any_after_results_gives_the_answer_through_a_finishing_tool(clie
                                                    "content": cookbook_result(block.name, block.input)}]}]
     assert made == [("get_order_details", {"order_id": "O2"}),
                     ("final_answer", {"answer": "The status of order O2 is Processing."})]
+
+
+@pytest.mark.parametrize("name, description, asks, reads", [
+    ("send_email", "Send an e-mail.", "E-mail ann@example.com the report", "Is ann@example.com a customer?"),
+    ("lookup_email", "Find a customer by e-mail.", "Is ann@example.com a customer?", None),
+    ("set_reminder", "Set a reminder.", "Remind me to call Ann at 17:00", "What reminders do I have?"),
+    ("write_file", "Write a file.", "Create a file notes.txt saying 'hi'", "What is in notes.txt?"),
+    ("turn_on_lights", "Turn the lights on.", "Turn on the lights in the kitchen", "Are the lights in the kitchen on?"),
+    ("delete_booking", "Delete a booking.", "Remove booking BK-1", "Show booking BK-1"),
+])
+def test_which_tools_are_actions_and_which_words_ask_for_them(name, description, asks, reads):
+    from course_sandbox.simulated_model.side_effects import asked
+    from course_sandbox.simulated_model.tool_roles import ToolSpec
+
+    spec = ToolSpec(name, description, {})
+    assert asked(spec, asks)
+    assert reads is None or not asked(spec, reads)
