@@ -13,12 +13,16 @@ _SEPARATOR = re.compile(r"[;?!]|,|\.(?=\s)|\b(?:and|also|then|plus|as well as)\b
                         re.I)
 _QUOTED = re.compile(r"\"[^\"]*\"|«[^»]*»|“[^”]*”|(?<!\w)'[^'\n]*'(?!\w)")
 MAX_PARTS = 5
+MAX_TEXT = 1000
+"""Longer requests are read whole: a question is a sentence or two, and each clause is read apart."""
 
 
 def parts(text: str, fits: Callable[[str], bool]) -> list[str]:
     """The request cut into asks: clauses split at commas, "and", "?"…, each clause that no tool
     fits joined to the one before it (or after it, at the start). One part when nothing splits."""
-    clauses = [c.strip() for c in _split(text) if c.strip(" \t\n,.;?!")]
+    if len(text) > MAX_TEXT:
+        return [text]
+    clauses = [c.strip() for c in _split(text) if c.strip(" \t\n,.;?!")][:4 * MAX_PARTS]
     grouped: list[str] = []
     pending = ""
     for clause in clauses:

@@ -4,15 +4,15 @@ of a compound question with its tool, and uses server and special tools when the
 
 import json
 
-import jsonschema
 import pydantic
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from course_sandbox import Sandbox
+from sandbox_http import MODEL
+from tool_use_helpers import ask, text_of, tool, uses, validates
 
-MODEL = "claude-opus-5"
 
 
 @pytest.fixture(scope="module")
@@ -20,25 +20,6 @@ def client():
     """One sandbox for the module: nothing here changes its state."""
     with Sandbox() as sb:
         yield sb.client(max_retries=0)
-
-
-def tool(name, description, props, required=None):
-    return {"name": name, "description": description,
-            "input_schema": {"type": "object", "properties": props,
-                             "required": list(props) if required is None else required}}
-
-
-def ask(client, content, tools, **kw):
-    return client.messages.create(model=MODEL, max_tokens=2000, tools=tools,
-                                  messages=[{"role": "user", "content": content}], **kw)
-
-
-def uses(response):
-    return [(b.name, b.input) for b in response.content if b.type == "tool_use"]
-
-
-def text_of(response):
-    return "\n".join(b.text for b in response.content if b.type == "text")
 
 
 COOKBOOK = [  # Anthropic's customer-service agent cookbook, its tools as written there
@@ -440,12 +421,6 @@ def answer_for(name, tool_input):
     if digest % 5 == 0:
         return "503: try again later", True
     return (json.dumps({"id": "R-1", "status": "open", "customer_id": "C-3"}) if digest % 2 else "done"), False
-
-
-def validates(spec, tool_input):
-    jsonschema.validate(tool_input, spec["input_schema"],
-                        format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
-    return True
 
 
 PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
