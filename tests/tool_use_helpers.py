@@ -3,6 +3,8 @@ the calls and the text of a response, and a jsonschema check of a call's input."
 
 import jsonschema
 
+import review_material
+
 from sandbox_http import MODEL
 
 
@@ -31,3 +33,11 @@ def validates(spec: dict, tool_input: dict) -> bool:
     """The input passes the tool's input_schema, formats included (raises otherwise)."""
     jsonschema.validate(tool_input, spec["input_schema"], format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
     return True
+
+
+
+def drive(client, content, tools, answer, cap: int = 8, **kw):
+    """Run the loop the course teaches (review_material.drive), with tool results from
+    `answer(name, input) -> (content, is_error)`: (the final response, every response)."""
+    final, _, responses = review_material.drive(client, content, tools, answer, max_iterations=cap, **kw)
+    return final, responses

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from course_sandbox import Sandbox
 from sandbox_http import MODEL
 from tool_use_helpers import ask, text_of, tool, uses, validates
+from tool_use_helpers import drive as loop
 
 
 
@@ -67,23 +68,9 @@ def cookbook_chat(client, user_message, cap=60):
 
 
 def drive(client, content, tools, answer, cap=60, **kw):
-    """The course's loop with the whole history; tool results from `answer(name, input) -> (text, is_error)`."""
-    messages = [{"role": "user", "content": content}]
-    made = []
-    for _ in range(cap):
-        response = client.messages.create(model=MODEL, max_tokens=2000, tools=tools, messages=messages, **kw)
-        if response.stop_reason != "tool_use":
-            return response, made
-        messages.append({"role": "assistant", "content": response.content})
-        results = []
-        for block in response.content:
-            if block.type == "tool_use":
-                made.append((block.name, block.input))
-                content_, is_error = answer(block.name, block.input)
-                results.append({"type": "tool_result", "tool_use_id": block.id, "content": content_,
-                                "is_error": is_error})
-        messages.append({"role": "user", "content": results})
-    raise AssertionError(f"no end after {cap} requests: {made[:6]}")
+    """The course's loop with the whole history: (the final response, every call made)."""
+    final, responses = loop(client, content, tools, answer, cap=cap, **kw)
+    return final, [use for response in responses for use in uses(response)]
 
 
 # --- side effects only when asked; no loops ---

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from course_sandbox import Sandbox
 from course_sandbox.simulated_model.schema_instance import instance
-from tool_use_helpers import ask, text_of, tool, uses, validates
+from tool_use_helpers import ask, drive, text_of, tool, uses, validates
 
 MODEL = "claude-opus-5"
 
@@ -94,26 +94,6 @@ def client():
     examples per test (conftest's client starts a sandbox per test)."""
     with Sandbox() as sb:
         yield sb.client(max_retries=0)
-
-
-def drive(client, text, tools, answer, **kw):
-    """Run the loop the course teaches, with tool results from `answer(name, input) -> (content, is_error)`."""
-    messages = [{"role": "user", "content": text}]
-    responses = []
-    for _ in range(8):
-        response = client.messages.create(model=MODEL, max_tokens=2000, tools=tools, messages=messages, **kw)
-        responses.append(response)
-        if response.stop_reason != "tool_use":
-            return response, responses
-        messages.append({"role": "assistant", "content": response.content})
-        results = []
-        for block in response.content:
-            if block.type == "tool_use":
-                content, is_error = answer(block.name, block.input)
-                results.append({"type": "tool_result", "tool_use_id": block.id, "content": content,
-                                "is_error": is_error})
-        messages.append({"role": "user", "content": results})
-    raise AssertionError("the loop did not finish")
 
 
 # --- auto: the tool that fits, several calls for several items, text when nothing fits ---
