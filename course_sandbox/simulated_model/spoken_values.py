@@ -22,7 +22,7 @@ LOWER_ID = re.compile(r"(?<![\w@./-])[a-z]{1,8}[-_]\d+[\w-]*\b")
 DIRECTORY = re.compile(r"(?<![\w.:/@])(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*/?")
 _AMOUNT = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
 _MONEY = [re.compile(rf"[$€£¥₽]\s?{_AMOUNT}"),
-          re.compile(rf"{_AMOUNT}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|долл\w*|€|\$)", re.I),
+          re.compile(rf"(?<![\d.,]){_AMOUNT}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|долл\w*|€|\$)", re.I),
           re.compile(rf"(?:\bat|\bfor|\bcosts?|\bpriced at|\bprice of|\bpay|\bпо|\bза)\s+{_AMOUNT}(?=\s+each|\s*$|[\s,.;!?])")]
 _UNIT = r"(?:packs?|packets?|boxes|box|bottles?|units?|items?|pieces?|pcs|cups?|bags?|tickets?|cans?|jars?|pairs?|x)"
 _COUNT = [re.compile(rf"(?<![\d.,$€£])\b(\d+)\s+{_UNIT}\b", re.I),
