@@ -30,6 +30,14 @@ _COUNT = [re.compile(rf"(?<![\d.,$€£])\b(\d+)\s+{_UNIT}\b", re.I),
           re.compile(r"(?<![\d.,$€£])\b(\d+)\s+(?=[A-Z][a-z])")]
 PRODUCT = re.compile(rf"\b\d+\s+(?:{_UNIT}\s+of\s+)?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){{0,3}})")
 _NEGATION = re.compile(r"\b(?:no|not|don'?t|do not|without|never|skip|exclude|excluding|нет|не|без)\s+(?:\w+\s+){0,2}$")
+_FLAG_VERBS = {"include", "send", "show", "add", "enable", "allow", "get", "return", "fetch", "apply", "run", "has",
+               "want", "need", "keep"}
+"""A flag's verb is often left out ("with the history" for include_history), so its nouns decide."""
+_FLAG_SYNONYMS = {"nonstop": ("direct",), "direct": ("nonstop",), "dry": ("simulate", "preview"),
+                  "verbose": ("detailed", "details"), "recursive": ("subfolders", "subdirectories"),
+                  "refundable": ("refund",), "urgent": ("asap", "urgently"), "public": ("publicly",),
+                  "force": ("forcibly", "anyway"), "notify": ("notification", "notifications", "let know")}
+"""Other words a user sets a flag with: "direct flights" for nonstop, "a detailed report" for verbose."""
 _FLAG_FILLERS = {"is", "should", "flag", "enabled", "enable", "only", "do", "use", "with", "the", "a", "an", "to",
                  "be", "if", "whether", "allow", "option"}
 
@@ -84,19 +92,21 @@ def products(text: str) -> list[str]:
 
 
 def flag(name: str, text: str) -> Any:
-    """A boolean the user's phrasing sets: True when every word of the property's name appears
-    ("include the history" for include_history), False when negated ("without the history"),
-    else MISSING."""
+    """A boolean the user's phrasing sets: True when every word of the property's name appears,
+    its verb aside ("with the history" for include_history), False when negated ("without the
+    history"), else MISSING."""
     words = [w for w in _words(name) if w not in _FLAG_FILLERS and len(w) >= 3]
+    words = [w for w in words if w not in _FLAG_VERBS] or words
     if not words:
         return MISSING
     said = _said(text)
     positions = []
     for word in words:
-        m = re.search(rf"\b{re.escape(word[:max(4, len(word) - 2)])}\w*", said)
-        if not m:
+        found = [m for w in (word, *_FLAG_SYNONYMS.get(word, ()))
+                 for m in [re.search(rf"\b{re.escape(w[:max(4, len(w) - 2)])}\w*", said)] if m]
+        if not found:
             return MISSING
-        positions.append(m.start())
+        positions.append(min(m.start() for m in found))
     return not _NEGATION.search(said[: min(positions)])
 
 

@@ -522,3 +522,16 @@ def test_which_tools_are_actions_and_which_words_ask_for_them(name, description,
     spec = ToolSpec(name, description, {})
     assert asked(spec, asks)
     assert reads is None or not asked(spec, reads)
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    ("nonstop", "direct flights only", True), ("direct_only", "nonstop, please", True),
+    ("include_history", "with the history", True), ("include_history", "no history, thanks", False),
+    ("send_welcome_email", "but no welcome e-mail", False), ("verbose", "a detailed report", True),
+    ("dry_run", "hello", None),
+])
+def test_booleans_from_phrasing(name, text, expected):
+    from course_sandbox.simulated_model.scalar_values import MISSING
+    from course_sandbox.simulated_model.spoken_values import flag
+
+    assert flag(name, text) == expected if expected is not None else flag(name, text) is MISSING
