@@ -8,7 +8,7 @@ trigger each.
 
 from ..conversation import Turn
 from ..model_profiles import profile
-from . import chat, policy, reviewer, structured, tool_roles, tool_user, web_search
+from . import chat, memory, policy, reviewer, structured, tool_roles, tool_search, tool_user, web_search
 from .generation_bounds import Unprovable
 from .history import language, task_turn
 from .reply import NewId, Reply, say, text_reply
@@ -66,14 +66,25 @@ def _respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
     refused = policy.refusal(task, lang, cautious=profile(request["model"]).cautious)
     if refused:
         return refused
+    remembering = memory.respond(request, turns, new_id, lang)
+    if remembering is not None:
+        return remembering
     if web_search.server_tool(request):
-        asks = [t.text() for t in turns if t.role == "user" and web_search.wants_search(t.text())]
+        tools = tool_roles.custom_tools(request)
+        asks = [t.text() for t in turns if t.role == "user" and web_search.wants_search(
+            t.text(), tool_user.fitting(request, t.text(), lang) or reviewer.wants_review(t.text(), tools))]
         if asks:
             return web_search.respond(request, turns, asks[-1], lang, new_id)
     tools = tool_roles.custom_tools(request)
     if reviewer.wants_review(task, tools):
         return reviewer.respond(request, turns, new_id)
+    searched = tool_search.respond(request, turns, new_id, lang)
+    if searched is not None:
+        return searched
     used_tools = tool_user.respond(request, turns, new_id, lang)
     if used_tools is not None:
         return used_tools
+    remembered = memory.answer(request, turns, lang)
+    if remembered is not None:
+        return remembered
     return chat.respond(task, lang)

@@ -41,9 +41,10 @@ def language(text: str) -> str:
     return "ru" if _CYRILLIC.search(text) else "en"
 
 
-def calls(turns: list[Turn]) -> list[Call]:
-    """Every tool call made since the task was given, in order, with its result if any."""
-    start = turns.index(task_turn(turns))
+def calls(turns: list[Turn], whole: bool = False) -> list[Call]:
+    """Every tool call made since the task was given (whole=True: in the whole conversation), in
+    order, with its result if any."""
+    start = 0 if whole else turns.index(task_turn(turns))
     made: list[Call] = []
     for k in range(start, len(turns)):
         turn = turns[k]

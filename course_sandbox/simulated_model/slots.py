@@ -7,6 +7,7 @@ the values out in the order the user wrote them, so calculate(a, b) gets the two
 of "1,984,135 * 9,343,116" in order.
 """
 
+import ast
 import datetime as dt
 import json
 import math
@@ -14,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import arithmetic
+from . import arithmetic, spoken_values
 from .schema_instance import MISSING, is_valid
 from .words import overlap, stems
 
@@ -33,12 +34,12 @@ _WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(
 _NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
 _ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
 _ID_AFTER_WORD = re.compile(
-    r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user)s?|"
+    r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|issue)s?|"
     r"заказ\w*|номер\w*|счёт\w*|счет\w*|тикет\w*|клиент\w*|товар\w*)\s*(?:#|№|no\.?|number|id)?\s*:?\s*"
     r"([A-Za-z0-9][\w-]*\d[\w-]*)", re.I)
 _HASH_ID = re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)")
 _NAME = re.compile(
-    r"(?:\bmy name is|\bi am|\bi'm|\bthis is|\bnamed|\bcalled|\bcustomer|\bclient|\bfor|\bby|меня зовут|зовут|клиент\w*)"
+    r"(?:\bmy name is|\bthe name|\bi am|\bi'm|\bthis is|\bnamed|\bcalled|\bcustomer|\bclient|\bfor|\bby|меня зовут|зовут|клиент\w*)"
     r"\s+([A-ZА-ЯЁ][\w'-]+(?:\s+[A-ZА-ЯЁ][\w'-]+){0,2})")
 _QUOTED = re.compile(r"\"([^\"]{1,500})\"|«([^»]{1,500})»|“([^”]{1,500})”|(?<!\w)'([^'\n]{1,200})'(?!\w)")
 _IANA = re.compile(r"\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Indian)/[A-Z][A-Za-z_]+\b|\bUTC\b")
@@ -68,7 +69,8 @@ _CURRENCIES = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "poun
                "евро": "EUR", "фунт": "GBP", "иен": "JPY", "юан": "CNY", "yuan": "CNY", "franc": "CHF"}
 _PATH = re.compile(r"(?<![\w@])[\w./-]*\w\.(?:py|txt|md|json|csv|js|ts|yml|yaml|toml|html|css|pdf|cfg|ini|log|sql)\b")
 KINDS: list[tuple[str, str]] = [
-    ("email", r"e-?mail|почт"),
+    ("email", r"e-?mail|почт|^to$|recipient|attendee"),
+    ("phone", r"phone|mobile|\btel\b|\bcell\b|телефон"),
     ("url", r"\burl\b|\buri\b|\blink\b|website|\bhref\b|\bsite\b|ссылк"),
     ("uuid", r"uuid|guid"),
     ("datetime", r"datetime|timestamp|\bat time\b"),
@@ -78,20 +80,29 @@ KINDS: list[tuple[str, str]] = [
     ("timezone", r"time ?zone|\btz\b|часов\w* пояс"),
     ("language", r"language|\blang\b|язык"),
     ("symbol", r"ticker|\bsymbol\b|\bstock\b|тикер"),
-    ("path", r"\bpath\b|\bfile\b|filename|\bfile name\b|файл|путь"),
+    ("path", r"\bpath\b|\bfile\b|filename|\bfile name\b|director|folder|\bdir\b|файл|путь|папк|каталог"),
+    ("address", r"address|street|адрес"),
+    ("unit", r"\bunits?\b|measure|единиц"),
     ("place", r"locat|\bcit(y|ies)\b|\bplace|\btown|address|region|countr|destination|origin|\bwhere\b|город|мест|"
               r"адрес|стран|локаци"),
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
-           r"\binvoice\b|номер|идентификатор|артикул"),
+           r"\binvoice\b|\baccount\b|номер|идентификатор|артикул"),
+    ("product", r"product|\bitem\b|goods|товар|продукт"),
     ("name", r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|\bимя\b|фамили"),
+    ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
+    ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
     ("number", r"quantit|amount|count|\bqty\b|\bnum\b|total|price|value|limit|\bage\b|year|operand|^[abxyn]$|"
                r"^(num|number|operand|value)_?\d$|\bfirst\b|\bsecond\b|\bleft\b|\bright\b|\bnumbers?\b|количеств|"
                r"сумм|число|цен"),
     ("text", r"query|question|text|message|prompt|content|search|topic|keyword|subject|summary|body|title|note|"
              r"comment|description|input|request|instruction|sentence|statement|reason|запрос|текст|вопрос|тем"),
 ]
-_STRINGY = {"email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
+_STRINGY = {"unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
             "text", "timezone", "language"}
+
+
+_FALLBACK = {"money": "number", "count": "number", "address": "place", "product": "name", "phone": ""}
+"""Where a kind looks when the words hold none of it: a price the user wrote as a bare number."""
 
 
 @dataclass
@@ -126,10 +137,17 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     rest = _URL.sub(" ", _EMAIL.sub(" ", _UUID.sub(" ", text)))
     values["datetime"], values["date"] = _dates(rest)
     rest = _WORDY_DATE.sub(" ", _DOTTED.sub(" ", _ISO.sub(" ", rest)))
-    values["path"] = _unique(_PATH.findall(rest))
+    values["phone"] = spoken_values.phones(rest)
+    values["address"] = spoken_values.addresses(rest)
+    values["money"] = spoken_values.money(rest)
+    values["count"] = spoken_values.counts(rest)
+    values["product"] = spoken_values.products(rest)
+    values["unit"] = spoken_values.units(rest)
+    values["path"] = _unique(_PATH.findall(rest) + spoken_values.directories(rest))
+    rest = spoken_values.ADDRESS.sub(" ", spoken_values.PHONE.sub(" ", rest))
     evidence.expression = arithmetic.find(rest)
     values["expression"] = [arithmetic.plain(evidence.expression.expression)] if evidence.expression else []
-    values["id"] = _ids(rest) + values["uuid"]
+    values["id"] = _unique(_ids(rest) + spoken_values.lower_ids(rest) + values["uuid"])
     values["number"] = [n for n in map(_number, _NUMBER.findall(rest)) if n is not None]
     values["place"] = _places(rest)
     values["name"] = _unique(n.strip() for n in _NAME.findall(text) if n.split()[0].lower() not in _NOT_PLACES)
@@ -142,7 +160,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     quoted = [next(g for g in groups if g) for groups in _QUOTED.findall(text)]
     values["text"] = _unique(quoted) or [_one_line(text)]
     for result in results or []:
-        evidence.named.update(_named_values(result))
+        evidence.named.update(named_values(result))
     return evidence
 
 
@@ -182,8 +200,8 @@ class RequestHints:
         if isinstance(schema.get("enum"), list):
             return self._enum(name, schema["enum"])
         kind = kind_of(name, schema)
-        if kind is None:
-            return MISSING
+        if kind is None or (kind == "text" and isinstance(schema.get("pattern"), str)):
+            return self._unkinded(name, schema, index)
         found = self._typed(kind, schema)
         if index is not None:
             return found[index] if index < len(found) else MISSING
@@ -192,14 +210,35 @@ class RequestHints:
             if position not in taken and is_valid(schema, found[position]):
                 taken.add(position)
                 return found[position]
-        return found[0] if kind == "text" and found else MISSING
+        if kind == "text" and found:
+            return found[0]
+        return self._unkinded(name, schema, index) if index is None else MISSING
+
+    def _unkinded(self, name: str, schema: dict, index: int | None) -> Any:
+        """A boolean from phrasing, or a word that the schema's pattern accepts whole."""
+        if "boolean" in _types(schema) and index is None:
+            return spoken_values.flag(name, self.evidence.text)
+        pattern = schema.get("pattern")
+        if isinstance(pattern, str) and "string" in (_types(schema) or {"string"}):
+            found = spoken_values.matching(pattern, self.evidence.text)
+            if index is not None:
+                return found[index] if index < len(found) else MISSING
+            return found[0] if found else MISSING
+        if "string" in _types(schema) and index is None:
+            return spoken_values.described_choice(str(schema.get("description") or ""), self.evidence.text)
+        return MISSING
 
     def wanted(self, name: str, schema: dict) -> bool:
         if name.lower() in self.evidence.named:
             return True
         if isinstance(schema.get("enum"), list):
             return self._enum(name, schema["enum"], strict=True) is not MISSING
+        if "boolean" in _types(schema):
+            return spoken_values.flag(name, self.evidence.text) is not MISSING
         kind = kind_of(name, schema)
+        if kind is None and "string" in _types(schema):
+            described = spoken_values.described_choice(str(schema.get("description") or ""), self.evidence.text)
+            return described is not MISSING and is_valid(schema, described)
         if kind is None or kind == "text" or _types(schema) & {"object", "array"}:
             return False
         found = self._typed(kind, schema)
@@ -214,13 +253,13 @@ class RequestHints:
         return len(self._typed(kind, items))
 
     def _typed(self, kind: str, schema: dict) -> list[Any]:
-        found = self.evidence.of(kind)
+        found = self.evidence.of(kind) or self.evidence.of(_FALLBACK.get(kind, ""))
         types = _types(schema)
         if kind == "id" and types and "string" not in types:
             found = [int(v) for v in found if str(v).isdigit()]
         elif kind == "id":
             found = [str(v) for v in found]
-        elif kind == "number" and types == {"integer"}:
+        elif kind in ("number", "money", "count") and types == {"integer"}:
             found = [v for v in found if float(v).is_integer()]
         elif kind == "datetime" and not found:
             found = [f"{d}T09:00:00Z" for d in self.evidence.of("date")]
@@ -366,21 +405,33 @@ def _currencies(text: str) -> list[str]:
     return _unique(code for _, code in sorted(found))
 
 
-def _named_values(result: str) -> dict[str, Any]:
-    """Key/value pairs in a tool's result (JSON, or 'key: value' lines), keys lower-cased."""
+def named_values(result: str) -> dict[str, Any]:
+    """Key/value pairs in a tool's result (JSON, a Python dict's repr as `str(dict)` gives, or
+    'key: value' lines), keys lower-cased."""
     named: dict[str, Any] = {}
-    try:
-        data = json.loads(result)
-    except (ValueError, TypeError):
-        data = None
+    data = _structured(result[:READ_LIMIT])
     if data is not None:
         _flatten(data, "", named)
         return named
-    for line in result.splitlines():
+    for line in result[:READ_LIMIT].splitlines():
         m = re.match(r"\s*([A-Za-z_][\w ]{0,40}?)\s*[:=]\s*(.+?)\s*$", line)
         if m:
             named[m.group(1).strip().lower().replace(" ", "_")] = m.group(2)
     return named
+
+
+def _structured(result: str) -> Any:
+    """The result as data: JSON, else a Python literal (the cookbook returns `str(dict)`), else None."""
+    try:
+        return json.loads(result)
+    except (ValueError, TypeError):
+        pass
+    if result.strip()[:1] in ("{", "["):
+        try:
+            return ast.literal_eval(result.strip())
+        except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+            return None
+    return None
 
 
 def _flatten(data: Any, prefix: str, named: dict[str, Any]) -> None:

@@ -35,14 +35,36 @@ class ToolSpec:
         return properties if isinstance(properties, dict) else {}
 
 
-def custom_tools(request: dict) -> list[ToolSpec]:
-    """The client tools of a request (server tools have a `type` such as web_search_20250305)."""
+def custom_tools(request: dict, hidden: bool = False) -> list[ToolSpec]:
+    """The client tools of a request (server tools have a `type` such as web_search_20250305).
+
+    A tool with `defer_loading: true` is not visible until a tool search found it (a
+    `tool_reference` to it in the conversation); hidden=True lists those not found yet instead.
+    """
+    found = referenced(request)
     return [
         ToolSpec(str(t["name"]), str(t.get("description", "")),
                  t["input_schema"] if isinstance(t.get("input_schema"), dict) else {})
         for t in request.get("tools") or []
         if t.get("type") in (None, "custom")
+        and (bool(t.get("defer_loading")) and str(t["name"]) not in found) == hidden
     ]
+
+
+def referenced(request: dict) -> set[str]:
+    """Names of the tools a tool search returned so far: `tool_reference` blocks in tool results
+    (a search tool of the learner's own) and in `tool_search_tool_result` blocks (the server's)."""
+    names: set[str] = set()
+    for message in request.get("messages") or []:
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else []:
+            inner = block.get("content") if isinstance(block, dict) else None
+            if isinstance(inner, dict):
+                inner = inner.get("tool_references")
+            for item in inner if isinstance(inner, list) else []:
+                if isinstance(item, dict) and item.get("type") == "tool_reference":
+                    names.add(str(item.get("tool_name")))
+    return names
 
 
 def find(tools: list[ToolSpec], role: str) -> ToolSpec | None:

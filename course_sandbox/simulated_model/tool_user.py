@@ -8,10 +8,11 @@ decided from the request alone, so the same request always gets the same reply.
 """
 
 import json
+import re
 from dataclasses import dataclass, replace
 
 from ..conversation import Turn
-from . import slots, tool_roles
+from . import answers, compound, side_effects, slots, tool_roles
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, say, text_reply, tool_reply
 from .schema_instance import MISSING, instance, is_valid
@@ -24,12 +25,18 @@ a value only it can take (an e-mail, an expression…)."""
 MAX_CALLS = 10
 """Calls per task before the model stops and answers with what it has."""
 MAX_PARALLEL = 5
-_SPECIFIC = {"email", "url", "uuid", "date", "datetime", "expression", "path", "symbol", "currency"}
+_SPECIFIC = {"phone", "email", "url", "uuid", "date", "datetime", "expression", "path", "symbol", "currency"}
 _LISTABLE = {"place", "id", "email", "name", "symbol", "path", "url", "date", "uuid"}
-_ONLY_FROM_THE_USER = {"place", "id", "email", "name", "symbol", "path", "url", "uuid", "date", "datetime",
-                       "expression", "currency", "timezone"}
+_ONLY_FROM_THE_USER = {"phone", "address", "product", "place", "id", "email", "name", "symbol", "path", "url", "uuid",
+                       "date", "datetime", "expression", "currency", "timezone"}
 """Kinds of input a model must not invent (whose order? which city?); a confidence or a count it may."""
-_EXCERPT = 600
+
+
+_IMAGE_WORDS = re.compile(r"image|picture|photo|screenshot|scan|label|receipt|изображ|картин|фото|снимок", re.I)
+
+
+_FINISHING = re.compile(r"(?:^|_|-)(?:final|answer|respond|response|reply|finish|done|complete|output)(?:_|-|$)", re.I)
+"""A tool that hands the answer back (final_answer, respond_to_user), for forced tool use after results."""
 
 
 @dataclass
@@ -41,32 +48,59 @@ class Plan:
 
 
 def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply | None:
-    """The reply of tool_choice auto, or None when no tool fits and none was called (chat answers)."""
-    tools = tool_roles.custom_tools(request)
+    """The reply of tool_choice auto, or None when no tool fits and none was called (chat answers).
+
+    Only tools the request allows are called (side_effects: no cancel_order for a status question),
+    never the same call twice in a conversation (a call that failed in an earlier task may be tried
+    again), and once the tool the question is about has answered, it answers.
+    """
+    offered = tool_roles.custom_tools(request)
     task = task_turn(turns).text()
-    history = calls(turns)
+    tools = side_effects.allowed(offered, task)
+    names = {t.name for t in offered}
+    history = [c for c in calls(turns) if c.name in names]
     answered = [c for c in history if c.result is not None]
+    ids = {c.id for c in history}
+    earlier = [c for c in calls(turns, whole=True)
+               if c.name in names and c.id not in ids and c.result is not None and not c.is_error]
     evidence = slots.read(task, lang)
     if len(history) < MAX_CALLS:
-        done = {_key(c.name, c.input) for c in answered}
-        plan = plan_calls(tools, evidence)
+        plan = plan_request(tools, evidence)
         if not plan.uses and not plan.missing and _gives_values(evidence):
             plan = plan_calls(tools, _with_earlier_words(evidence, turns))
-        uses = [u for u in plan.uses if _key(*u) not in done]
-        if not uses and answered:
-            called = {c.name for c in history}
-            chained = slots.read(task, lang, [c.result or "" for c in answered if not c.is_error])
-            uses = [u for u in plan_calls([t for t in tools if t.name not in called], chained).uses
-                    if _key(*u) not in done]
+        image = bool(task_turn(turns).of_type("image"))
+        if image and not plan.uses:
+            plan = _for_image(tools, plan, evidence)
+        uses = _next_calls(tools, plan, evidence, answered + earlier, task, lang)
         if uses:
-            return _call(uses, lang, new_id)
+            return _call(uses, lang, new_id, image)
         if plan.missing and not answered:
             return _ask(*plan.missing, lang=lang)
+        if not answered:
+            planned = {_key(*u) for u in plan.uses}
+            answered = [c for c in earlier if _key(c.name, c.input) in planned]
     if answered:
-        return text_reply(answer_from_results(answered, lang),
+        return text_reply(answers.answer(answered, task, lang),
                           reasoning=say(lang, "The tools answered; I'll report what they returned.",
                                         "Инструменты ответили; перескажу, что они вернули."))
     return None
+
+
+def _next_calls(tools: list[tool_roles.ToolSpec], plan: Plan, evidence: Evidence, answered: list[Call],
+                task: str, lang: str) -> list[tuple[str, dict]]:
+    """The planned calls not made yet; else calls that needed a value only a result could give
+    (`list_orders` needs the customer_id that `get_customer` returned). None once such a call
+    has answered: even a client that resends only the last exchange gets an answer, not a loop."""
+    done = {_key(c.name, c.input) for c in answered}
+    needs_results = [t for t in rank(tools, evidence) if missing_inputs(t, evidence)]
+    waiting = {t.name for t in needs_results}
+    if any(c.name in waiting and not c.is_error for c in answered):
+        return []
+    uses = [u for u in plan.uses if _key(*u) not in done]
+    if uses or not answered:
+        return uses
+    chained = slots.read(task, lang, [c.result or "" for c in answered if not c.is_error])
+    return [u for u in plan_calls(needs_results, chained).uses if _key(*u) not in done]
 
 
 def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[Turn], new_id: NewId, lang: str,
@@ -75,18 +109,38 @@ def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[
 
     A merge request number the task names goes where the reviewer would put it (tool_roles.fill).
     """
-    evidence = slots.read(task_turn(turns).text(), lang)
+    task = task_turn(turns).text()
+    evidence = slots.read(task, lang)
+    answered = [c for c in calls(turns) if c.result is not None]
     if name:
         tool = next((t for t in tools if t.name == name), None)
     else:
-        ranked = rank(tools, evidence)
-        tool = ranked[0] if ranked else (tools[0] if tools else None)
+        tool = _forced_choice(tools, task, evidence, answered)
     if tool is None:
         return None
+    if answered and _FINISHING.search(tool.name):
+        said = answers.answer(answered, task, lang).split("\n")[0]
+        for key in ("answer", "final_answer", "response", "reply", "text", "message", "result", "summary", "output"):
+            evidence.named.setdefault(key, said)
     seeds = tool_roles.fill(tool, number=review_number) if review_number else None
     use = {"type": "tool_use", "id": new_id("toolu_01"), "name": tool.name,
            "input": tool_input(tool, evidence, seeds=seeds)}
     return Reply([use], "tool_use")
+
+
+def _forced_choice(tools: list[tool_roles.ToolSpec], task: str, evidence: Evidence,
+                   answered: list[Call]) -> tool_roles.ToolSpec | None:
+    """tool_choice any: the best-fitting tool the request allows; once results came back, a tool
+    that gives the answer (final_answer, respond…), else one whose call is not a repeat."""
+    allowed = side_effects.allowed(tools, task)
+    if answered:
+        made = {_key(c.name, c.input) for c in answered}
+        finishing = [t for t in allowed if _FINISHING.search(t.name)]
+        fresh = [t for t in rank(allowed, evidence) + allowed if _key(t.name, tool_input(t, evidence)) not in made]
+        if finishing or fresh:
+            return (finishing or fresh)[0]
+    ranked = rank(allowed, evidence) or rank(tools, evidence)
+    return ranked[0] if ranked else (allowed or tools or [None])[0]
 
 
 def tool_input(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, int] | None = None,
@@ -142,6 +196,22 @@ def plan_calls(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
     return Plan(_unique_uses(uses))
 
 
+def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
+    """The calls for a request that may hold several asks: each part of a compound question gets
+    its own tool and its own values (compound.py); a request with one ask is planned whole."""
+    def fits(text: str) -> bool:
+        return bool(rank(tools, slots.read(text, evidence.lang)))
+
+    asks = compound.parts(evidence.text, fits)
+    if len(asks) > 1:
+        plans = [plan_calls(tools, slots.read(ask, evidence.lang)) for ask in asks]
+        firsts = {p.uses[0][0] if p.uses else p.missing[0] if p.missing else "" for p in plans}
+        if len(firsts) > 1:
+            uses = _unique_uses([u for p in plans for u in p.uses])
+            return Plan(uses, None if uses else next((p.missing for p in plans if p.missing), None))
+    return plan_calls(tools, evidence)
+
+
 def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
     """Required inputs the model would have to invent (an order id nobody gave): it asks instead."""
     hints = RequestHints(evidence)
@@ -157,42 +227,34 @@ def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
     return missing
 
 
-def answer_from_results(answered: list[Call], lang: str) -> str:
-    """The final text: each call with what it returned (quoted), and what failed, said plainly."""
-    lines = []
-    for call in answered:
-        shown = f"{call.name}({_arguments(call.input)})"
-        result = _excerpt(call.result)
-        if call.is_error:
-            lines.append(say(lang, f"- {shown} failed: {result}", f"- {shown} завершился ошибкой: {result}"))
-        else:
-            lines.append(f"- {shown} → {result}")
-    failed = [c for c in answered if c.is_error]
-    if failed and len(failed) == len(answered):
-        head = say(lang, "I could not get an answer: the tool call failed.",
-                   "Ответ получить не удалось: вызов инструмента завершился ошибкой.") if len(failed) == 1 else \
-            say(lang, "I could not get an answer: every tool call failed.",
-                "Ответ получить не удалось: все вызовы инструментов завершились ошибкой.")
-    else:
-        head = say(lang, "Here is what the tools returned:", "Вот что вернули инструменты:")
-    tail = []
-    if failed and len(failed) < len(answered):
-        tail.append(say(lang, "The failed calls are not part of this answer: I don't know those values.",
-                        "Данных из вызовов с ошибкой в ответе нет: этих значений я не знаю."))
-    if failed:
-        tail.append(say(lang, "You can fix the input or try again later.",
-                        "Можно исправить входные данные или повторить позже."))
-    return "\n".join([head, *lines, *([""] + tail if tail else [])])
+def _for_image(tools: list[tool_roles.ToolSpec], plan: Plan, evidence: Evidence) -> Plan:
+    """With an image: the tool the request is about even when its values would have to be read
+    from the picture (the model cannot), or else a tool made for images; schema-valid values."""
+    named = [t for t in tools if plan.missing and t.name == plan.missing[0]]
+    for_images = [t for t in tools if _IMAGE_WORDS.search(f"{t.name} {t.description}")]
+    chosen = (named or for_images)[:1]
+    return Plan([(t.name, tool_input(t, evidence)) for t in chosen]) if chosen else plan
 
 
-def _call(uses: list[tuple[str, dict]], lang: str, new_id: NewId) -> Reply:
+def fitting(request: dict, text: str, lang: str) -> bool:
+    """Whether one of the request's own tools, allowed for these words, fits them."""
+    return bool(rank(side_effects.allowed(tool_roles.custom_tools(request), text), slots.read(text, lang)))
+
+
+def _call(uses: list[tuple[str, dict]], lang: str, new_id: NewId, image: bool = False) -> Reply:
+    """The calls, with the sentence a model writes before them; with an image, the plain admission
+    that offline it cannot read images, so the values are the schema's, not the picture's."""
     tools = list(dict.fromkeys(name for name, _ in uses))
     names = ", ".join(tools)
     listed = names if len(tools) == 1 else f"{', '.join(tools[:-1])} {say(lang, 'and', 'и')} {tools[-1]}"
-    items = "; ".join(_arguments(tool_input_) for _, tool_input_ in uses)
+    items = "; ".join(answers.arguments(tool_input_) for _, tool_input_ in uses)
+    blind = say(lang, " Offline I cannot read images, so these values are placeholders valid for the tool's "
+                      "schema, not values read from your image.",
+                " Без сети я не умею читать изображения, поэтому это значения-заглушки, допустимые по схеме "
+                "инструмента, а не прочитанные с картинки.") if image else ""
     return tool_reply(
         say(lang, f"I'll use {listed} for this.",
-            f"Воспользуюсь {'инструментом' if len(tools) == 1 else 'инструментами'} {listed}."),
+            f"Воспользуюсь {'инструментом' if len(tools) == 1 else 'инструментами'} {listed}.") + blind,
         uses, new_id,
         reasoning=say(lang, f"The request fits {names}; calling it with {items}.",
                       f"Запрос подходит к {names}; вызываю с {items}."),
@@ -250,12 +312,3 @@ def _unique_uses(uses: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
 
 def _key(name: str, tool_input_: dict) -> str:
     return name + json.dumps(tool_input_, sort_keys=True, ensure_ascii=False, default=str)
-
-
-def _arguments(tool_input_: dict) -> str:
-    return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in tool_input_.items())
-
-
-def _excerpt(text: str | None) -> str:
-    flat = " ".join((text or "").split()) or "(empty)"
-    return flat if len(flat) <= _EXCERPT else flat[:_EXCERPT] + "…"

@@ -20,12 +20,20 @@ SEARCHES_PER_TURN = 2
 _WANTS_SEARCH = re.compile(r"search|look up|find|latest|news|найди|поищи|поиск|последн|новост", re.I)
 
 
+_FRESH = re.compile(r"weather|forecast|temperature|\bprices?\b|stock|exchange rate|\bscores?\b|\bnews\b|today|tonight|"
+                    r"this (?:week|month|year)|right now|currently|\bcurrent\b|\blatest\b|\brecent|who won|"
+                    r"погод|прогноз|курс|цен[аы]|сегодня|сейчас|новост|текущ", re.I)
+"""Questions whose answer changes day to day: a model with web search looks them up."""
+
+
 def server_tool(request: dict) -> dict | None:
     return next((t for t in request.get("tools") or [] if str(t.get("type", "")).startswith("web_search")), None)
 
 
-def wants_search(text: str) -> bool:
-    return bool(_WANTS_SEARCH.search(text))
+def wants_search(text: str, has_fitting_tool: bool = False) -> bool:
+    """Whether to search: asked in words ("search", "look up"), or a question about fresh facts
+    (weather, prices, today's news) that none of the learner's own tools answers."""
+    return bool(_WANTS_SEARCH.search(text)) or (not has_fitting_tool and bool(_FRESH.search(text)))
 
 
 def respond(request: dict, turns: list[Turn], question: str, lang: str, new_id: NewId) -> Reply:

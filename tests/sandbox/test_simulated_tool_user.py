@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from course_sandbox import Sandbox
 from course_sandbox.simulated_model.schema_instance import instance
+from tool_use_helpers import ask, drive, text_of, tool, uses, validates
 
 MODEL = "claude-opus-5"
 
@@ -95,44 +96,6 @@ def client():
         yield sb.client(max_retries=0)
 
 
-def ask(client, text, tools, **kw):
-    return client.messages.create(model=MODEL, max_tokens=2000, tools=tools,
-                                  messages=[{"role": "user", "content": text}], **kw)
-
-
-def uses(response):
-    return [(b.name, b.input) for b in response.content if b.type == "tool_use"]
-
-
-def text_of(response):
-    return "\n".join(b.text for b in response.content if b.type == "text")
-
-
-def drive(client, text, tools, answer, **kw):
-    """Run the loop the course teaches, with tool results from `answer(name, input) -> (content, is_error)`."""
-    messages = [{"role": "user", "content": text}]
-    responses = []
-    for _ in range(8):
-        response = client.messages.create(model=MODEL, max_tokens=2000, tools=tools, messages=messages, **kw)
-        responses.append(response)
-        if response.stop_reason != "tool_use":
-            return response, responses
-        messages.append({"role": "assistant", "content": response.content})
-        results = []
-        for block in response.content:
-            if block.type == "tool_use":
-                content, is_error = answer(block.name, block.input)
-                results.append({"type": "tool_result", "tool_use_id": block.id, "content": content,
-                                "is_error": is_error})
-        messages.append({"role": "user", "content": results})
-    raise AssertionError("the loop did not finish")
-
-
-def validates(tool, tool_input):
-    jsonschema.validate(tool_input, tool["input_schema"], format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
-    return True
-
-
 # --- auto: the tool that fits, several calls for several items, text when nothing fits ---
 
 def test_weather_in_two_cities_is_two_calls_then_an_answer_that_quotes_both(client):
@@ -163,13 +126,14 @@ def test_russian_request_gets_russian_text_and_the_city_in_the_nominative(client
     final, responses = drive(client, "Какая погода в Париже?", [GET_WEATHER], lambda n, i: ("+18, солнечно", False))
     assert uses(responses[0]) == [("get_weather", {"location": "Париж"})]
     assert text_of(responses[0]).startswith("Воспользуюсь")
-    assert text_of(final).startswith("Вот что вернули инструменты") and "+18, солнечно" in text_of(final)
+    assert text_of(final).startswith("Париж: get_weather вернул: +18, солнечно.")  # the answer first (#25)
+    assert "Что вернули инструменты:" in text_of(final)
 
 
 def test_tools_described_in_russian(client):
-    weather = _tool("pogoda", "Возвращает погоду в городе", {"gorod": {"type": "string", "description": "Город"}},
+    weather = tool("pogoda", "Возвращает погоду в городе", {"gorod": {"type": "string", "description": "Город"}},
                     ["gorod"])
-    order = _tool("najti_zakaz", "Находит заказ по номеру", {"nomer": {"type": "integer", "description": "Номер заказа"}},
+    order = tool("najti_zakaz", "Находит заказ по номеру", {"nomer": {"type": "integer", "description": "Номер заказа"}},
                   ["nomer"])
     assert uses(ask(client, "Какая погода в Казани?", [weather, order])) == [("pogoda", {"gorod": "Казань"})]
     assert uses(ask(client, "Где мой заказ 1234?", [weather, order])) == [("najti_zakaz", {"nomer": 1234})]
@@ -219,26 +183,21 @@ def test_order_lookup_by_id_and_customer_by_email(client):
         ("get_order", {"order_id": "ORD-1"}), ("get_order", {"order_id": "ORD-2"})]
 
 
-def _tool(name, description, props, required):
-    return {"name": name, "description": description,
-            "input_schema": {"type": "object", "properties": props, "required": required}}
-
-
 CUSTOMER_SERVICE = [  # the tools of Anthropic's customer-service agent cookbook
-    _tool("get_customer_info", "Retrieves customer information based on their customer ID. Returns the customer's "
+    tool("get_customer_info", "Retrieves customer information based on their customer ID. Returns the customer's "
           "name, email, and phone number.", {"customer_id": {"type": "string"}}, ["customer_id"]),
-    _tool("get_order_details", "Retrieves the details of a specific order based on the order ID. Returns the order "
+    tool("get_order_details", "Retrieves the details of a specific order based on the order ID. Returns the order "
           "ID, product name, quantity, price, and order status.", {"order_id": {"type": "string"}}, ["order_id"]),
-    _tool("cancel_order", "Cancels an order based on the provided order ID.", {"order_id": {"type": "string"}},
+    tool("cancel_order", "Cancels an order based on the provided order ID.", {"order_id": {"type": "string"}},
           ["order_id"]),
 ]
 MORE_TOOLS = [
-    _tool("convert_currency", "Convert an amount from one currency to another.",
+    tool("convert_currency", "Convert an amount from one currency to another.",
           {"amount": {"type": "number"}, "from_currency": {"type": "string"}, "to_currency": {"type": "string"}},
           ["amount", "from_currency", "to_currency"]),
-    _tool("get_time", "Get the current time in a time zone.",
+    tool("get_time", "Get the current time in a time zone.",
           {"timezone": {"type": "string", "description": "IANA time zone name, e.g. America/New_York"}}, ["timezone"]),
-    _tool("translate", "Translate text into another language.",
+    tool("translate", "Translate text into another language.",
           {"text": {"type": "string"}, "target_language": {"type": "string"}}, ["text", "target_language"]),
 ]
 
@@ -370,7 +329,7 @@ def test_a_refusal_stays_a_refusal_when_a_tool_is_forced(client):
     assert response.stop_reason == "refusal" and response.content == []
 
 
-def test_forced_any_picks_the_fitting_tool(client):
+def test_forced_any_picks_the_fittingtool(client):
     response = ask(client, "Weather in Berlin?", [GET_ORDER, GET_WEATHER], tool_choice={"type": "any"})
     assert uses(response) == [("get_weather", {"location": "Berlin"})]
 

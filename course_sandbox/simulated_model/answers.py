@@ -1,0 +1,128 @@
+"""The final answer after tool calls: first a sentence that gives what the question asked for
+("The status of order O2 is Processing."), then what each tool returned, and any error said
+plainly as an error.
+
+The fields asked for are the result's keys whose words appear in the question (with a few
+everyday synonyms: "how much" asks for a price, "where" for a location or a status).
+"""
+
+import json
+import re
+from typing import Any
+
+from .history import Call
+from .reply import say
+from .slots import named_values
+from .words import overlap, stems
+
+_EXCERPT = 600
+_ASKS_FOR = {"cost": "price amount total", "much": "price amount total cost", "many": "quantity count", "pay": "price amount total",
+             "where": "location address status city", "when": "date time created updated eta delivery",
+             "who": "name author owner", "weather": "temperature condition forecast", "reach": "email phone",
+             "contact": "email phone", "mail": "email", "e-mail": "email", "number": "phone",
+             "stock": "stock quantity available", "deliver": "status delivery eta", "ship": "status shipped"}
+_MAX_FIELDS = 4
+_MAX_LISTED = 8
+
+
+def answer(answered: list[Call], question: str, lang: str) -> str:
+    """The final text: the asked-for values in sentences, what the tools returned, what failed."""
+    failed = [c for c in answered if c.is_error]
+    succeeded = [c for c in answered if not c.is_error]
+    lines = [_line(call, lang) for call in answered]
+    if failed and not succeeded:
+        head = say(lang, "I could not get an answer: the tool call failed.",
+                   "Ответ получить не удалось: вызов инструмента завершился ошибкой.") if len(failed) == 1 else \
+            say(lang, "I could not get an answer: every tool call failed.",
+                "Ответ получить не удалось: все вызовы инструментов завершились ошибкой.")
+        parts = [head, *lines]
+    else:
+        sentences = " ".join(sentence(call, question, lang) for call in succeeded)
+        parts = [sentences, "", say(lang, "What the tools returned:", "Что вернули инструменты:"), *lines]
+    tail = []
+    if failed and succeeded:
+        tail.append(say(lang, "The failed calls are not part of this answer: I don't know those values.",
+                        "Данных из вызовов с ошибкой в ответе нет: этих значений я не знаю."))
+    if failed:
+        tail.append(say(lang, "You can fix the input or try again later.",
+                        "Можно исправить входные данные или повторить позже."))
+    return "\n".join([*parts, *([""] + tail if tail else [])])
+
+
+def sentence(call: Call, question: str, lang: str) -> str:
+    """One sentence for one result: the fields the question asks about, else all of them, else the text."""
+    subject = _subject(call.input)
+    fields = named_values(call.result or "")
+    scalar = {k: v for k, v in fields.items() if not isinstance(v, (dict, list)) and not _nested_copy(k, v, fields)}
+    asked = asked_fields(scalar, question, call.input)
+    if asked:
+        said = [(k.replace("_", " "), _shown(v)) for k, v in list(asked.items())[:_MAX_FIELDS]]
+        if len(said) == 1:
+            (key, value), = said
+            return say(lang, f"The {key}{f' of {subject}' if subject else ''} is {value}.",
+                       f"{key}{f' ({subject})' if subject else ''}: {value}.")
+        listed = say(lang, " and ", " и ").join(f"{say(lang, 'the ', '')}{k} {say(lang, 'is', '—')} {v}"
+                                                for k, v in said)
+        return say(lang, f"For {subject or call.name}, {listed}.", f"{subject or call.name}: {listed}.")
+    if scalar:
+        listed = ", ".join(f"{k.replace('_', ' ')} {_shown(v)}" for k, v in list(scalar.items())[:_MAX_LISTED])
+        return say(lang, f"For {subject or 'your request'}, {call.name} returned {listed}.",
+                   f"{subject or 'По запросу'}: {call.name} вернул {listed}.")
+    text = _excerpt(call.result)
+    end = "" if text.endswith((".", "!", "?", "…")) else "."
+    return say(lang, f"For {subject or 'your request'}, {call.name} returned: {text}{end}",
+               f"{subject or 'По запросу'}: {call.name} вернул: {text}{end}")
+
+
+def asked_fields(fields: dict[str, Any], question: str, tool_input: dict) -> dict[str, Any]:
+    """The result's fields whose words the question uses ("email" for "the email address")."""
+    lowered = question.lower()
+    wanted = stems(question, synonyms=True)
+    for word, meaning in _ASKS_FOR.items():
+        if re.search(rf"\b{re.escape(word)}", lowered):
+            wanted |= stems(meaning)
+    given = {str(v).lower() for v in tool_input.values()}
+    asked = {}
+    for key, value in fields.items():
+        if str(value).lower() in given or key in tool_input:
+            continue
+        if overlap(wanted, stems(key.replace("_", " "))):
+            asked[key] = value
+    return asked
+
+
+def _nested_copy(key: str, value: Any, fields: dict[str, Any]) -> bool:
+    """Whether `customer_email` only repeats `email` (named_values keeps nested keys both ways)."""
+    parts = key.split("_")
+    return any(fields.get("_".join(parts[i:])) == value for i in range(1, len(parts)))
+
+
+def _subject(tool_input: dict) -> str:
+    """What the call was about: 'order O2' for {"order_id": "O2"}, 'Paris' for {"location": "Paris"}."""
+    for key, value in tool_input.items():
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip():
+            label = re.sub(r"(?:_?id|_?number|_?no)$", "", key, flags=re.I).replace("_", " ").strip()
+            return f"{label} {value}" if label and label != key.replace("_", " ") else str(value)
+    return ""
+
+
+def _line(call: Call, lang: str) -> str:
+    shown = f"{call.name}({arguments(call.input)})"
+    result = _excerpt(call.result)
+    if call.is_error:
+        return say(lang, f"- {shown} failed: {result}", f"- {shown} завершился ошибкой: {result}")
+    return f"- {shown} → {result}"
+
+
+def arguments(tool_input: dict) -> str:
+    """A call's input as it reads in code: order_id="O2", unit="celsius"."""
+    return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in tool_input.items())
+
+
+def _shown(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _excerpt(text: str | None) -> str:
+    flat = " ".join((text or "").split()) or "(empty)"
+    return flat if len(flat) <= _EXCERPT else flat[:_EXCERPT] + "…"

@@ -1,0 +1,119 @@
+"""Side effects only when asked: a tool whose name (or, failing that, the first word of its
+description) is an action — cancel, delete, send, merge, update, create, refund, post, approve… —
+is called only when the user's words ask for that action.
+
+"What is the status of order O2?" offers `get_order_details` and `cancel_order`; a careful
+colleague looks the order up and does not cancel it. "Cancel order O1" asks for the action;
+"don't cancel O1, just check it" does not.
+"""
+
+import re
+
+from .tool_roles import ToolSpec
+from .words import tokens
+
+ACTIONS: dict[str, tuple[str, ...]] = {
+    "cancel": ("cancel", "call off", "abort", "unsubscribe", "отмен"),
+    "delete": ("delete", "remove", "erase", "drop", "purge", "wipe", "get rid of", "удал", "сотр"),
+    "send": ("send", "email", "e-mail", "mail", "notify", "forward", "reply", "invite", "post", "отправ", "пошли",
+             "напиши"),
+    "merge": ("merge", "влей", "влить", "слей", "смерж"),
+    "update": ("update", "change", "modify", "edit", "set", "rename", "move", "mark", "обнов", "измени", "поменя",
+               "переимен"),
+    "set": ("set", "remind", "schedule", "change", "update", "adjust", "turn", "switch", "put", "make", "настрой",
+            "постав", "установ", "напомни"),
+    "create": ("create", "add", "new", "make", "open", "register", "sign up", "schedule", "book", "remind", "save",
+               "write", "set up", "созда", "добав", "заведи", "запиши", "сохрани", "напомни"),
+    "refund": ("refund", "money back", "reimburse", "возврат", "верни"),
+    "post": ("post", "publish", "comment", "tweet", "share", "send", "reply", "опубликуй", "запость"),
+    "approve": ("approve", "accept", "одобр"),
+    "reject": ("reject", "decline", "deny", "отклон"),
+    "book": ("book", "reserve", "reservation", "забронируй", "брон"),
+    "pay": ("pay", "charge", "transfer", "purchase", "buy", "оплат", "купи", "переведи"),
+    "submit": ("submit", "send", "file", "отправ"),
+    "close": ("close", "archive", "resolve", "complete", "finish", "mark", "закрой", "архив"),
+    "write": ("write", "save", "overwrite", "create", "make", "put", "store", "add", "extract", "record", "capture",
+              "запиши", "сохрани", "созда", "извлеки"),
+    "deploy": ("deploy", "release", "restart", "shut down", "stop", "kill", "выкат", "перезапус"),
+    "start": ("start", "launch", "begin", "kick off", "run", "trigger", "запуст"),
+    "enable": ("enable", "turn on", "activate", "switch on", "включ"),
+    "lock": ("lock", "block", "secure", "запри", "заблокируй"),
+    "unlock": ("unlock", "open", "отопри", "разблокируй"),
+    "play": ("play", "put on", "listen", "включ"),
+    "reset": ("reset", "clear", "restore", "сброс"),
+    "install": ("install", "set up", "upgrade", "установ"),
+    "assign": ("assign", "назнач"),
+    "insert": ("insert", "add", "вставь"),
+    "upload": ("upload", "загрузи"),
+    "revoke": ("revoke", "disable", "block", "ban", "suspend", "turn off", "отзови", "заблокируй", "выключ"),
+}
+"""Action verbs (as a tool names them) and the words a user asks for each with."""
+_ALIASES = {"remove": "delete", "erase": "delete", "destroy": "delete", "drop": "delete", "purge": "delete",
+            "modify": "update", "edit": "update", "change": "update", "patch": "update", "mark": "update",
+            "rename": "update", "move": "update", "add": "create", "make": "create", "register": "create",
+            "schedule": "create", "subscribe": "create", "publish": "post", "tweet": "post", "share": "post",
+            "comment": "post", "email": "send", "notify": "send", "reply": "send", "forward": "send",
+            "invite": "send", "message": "send", "reserve": "book", "charge": "pay", "transfer": "pay",
+            "purchase": "pay", "buy": "pay", "archive": "close", "resolve": "close", "complete": "close",
+            "put": "write", "save": "write", "store": "write", "launch": "start", "trigger": "start",
+            "activate": "enable", "disable": "revoke", "block": "revoke", "ban": "revoke", "suspend": "revoke",
+            "unsubscribe": "cancel", "terminate": "cancel", "abort": "cancel", "restart": "deploy",
+            "shutdown": "deploy", "kill": "deploy", "stop": "deploy", "release": "deploy", "clear": "reset",
+            "upgrade": "install", "accept": "approve", "decline": "reject", "deny": "reject", "turn": "set",
+            "switch": "set", "adjust": "set"}
+_NEGATION = re.compile(r"\b(?:don'?t|do not|never|not|no need to|without|rather than|instead of|не|без)\s+(?:\w+\s+){0,2}$",
+                       re.I)
+
+
+def action(tool: ToolSpec) -> str | None:
+    """The action a tool performs, or None for a tool that only reads (get, list, search…) or only
+    computes (`add(a, b)`, a one-word tool over numbers, changes nothing).
+
+    Tool names lead with their verb (cancel_order, sendEmail): the first word decides, then a last
+    word that is itself an action (order_cancel), then a description that starts "Cancels…"."""
+    named = tokens(tool.name)
+    props = tool.properties().values()
+    numeric = props and all(isinstance(p, dict) and p.get("type") in ("number", "integer") for p in props)
+    if not named or (numeric and len(named) == 1):
+        return None
+    first = _verb(named[0])
+    if first:
+        return first
+    if named[-1] in ACTIONS:
+        return named[-1]
+    described = tokens(tool.description)[:1]
+    if described and described[0].endswith("s"):
+        return _verb(described[0])
+    return None
+
+
+def asked(tool: ToolSpec, request: str) -> bool:
+    """Whether the request asks for the tool's action (a tool that only reads is always allowed)."""
+    verb = action(tool)
+    if verb is None:
+        return True
+    lowered = request.lower()
+    named = tokens(tool.name)
+    objects = set(named[1:]) if _verb(named[0]) else set(named[:-1])
+    """Words that name what the tool acts on: "booking" in create_booking is not "book"."""
+    for word in ACTIONS[verb]:
+        ending = r"\w*" if re.search(r"[а-яё]", word) else r"(?:s|es|ed|d|ing|led|ling|ation|ion)?\b"
+        for m in re.finditer(rf"(?<![\w-]){re.escape(word)}{ending}", lowered):
+            if m.group(0) not in objects and not _NEGATION.search(lowered[: m.start()]):
+                return True
+    return False
+
+
+def allowed(tools: list[ToolSpec], request: str) -> list[ToolSpec]:
+    """The tools the model may call for this request: readers, and actions the request asks for."""
+    return [t for t in tools if asked(t, request)]
+
+
+def _verb(word: str) -> str | None:
+    """'cancels' -> 'cancel', 'deleting' -> 'delete', 'remove' -> 'delete'; None for other words."""
+    for key in [*ACTIONS, *_ALIASES]:
+        forms = {key, key + "s", key + "es", key + "d", key + "ed", key + key[-1] + "ed", key + "ing",
+                 key[:-1] + "ing" if key.endswith("e") else key + key[-1] + "ing"}
+        if word in forms:
+            return _ALIASES.get(key, key)
+    return None

@@ -1,0 +1,153 @@
+"""More values a user states in words, for slots.py: phone numbers, street addresses, lower-case
+ids (`art-991`), directories (`/tmp/demo`), money (`$5.50`, `5.50 dollars each`), counts
+(`2 packs`), product names (`2 packs of Green Tea`), values a schema's `pattern` recognises,
+and booleans from phrasing ("nonstop", "dry run", "include the history").
+
+A real model fills `phone_number` with the number the user wrote, not an e-mail address and not
+"example phone number"; these readers let the simulated one do the same.
+"""
+
+import re
+from typing import Any
+
+from .scalar_values import MISSING
+
+PHONE = re.compile(r"(?<![\w@+])(?:\+\d[\d\s().-]{6,}\d|\(?\d{2,4}\)?[\s.-]\d{2,4}[\s.-]\d{2,5}(?:[\s.-]\d{2,5})?)"
+                   r"(?![\w@])")
+_STREET = (r"Street|St\.?|Road|Rd\.?|Avenue|Ave\.?|Lane|Ln\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Way|Court|Ct\.?|"
+           r"Place|Pl\.?|Square|Sq\.?|Terrace|Parkway|Highway|Hwy\.?|Close|Crescent|Gardens")
+ADDRESS = re.compile(rf"\b\d{{1,5}}[A-Za-z]?,?\s+(?:[A-Z][\w'.-]*\s+){{0,4}}(?:{_STREET})(?![\w])"
+                     r"(?:,\s*[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})*(?:,?\s+[A-Z]{2})?(?:,?\s+\d{5}(?:-\d{4})?)?")
+LOWER_ID = re.compile(r"(?<![\w@./-])[a-z]{1,8}[-_]\d+[\w-]*\b")
+DIRECTORY = re.compile(r"(?<![\w.:/@])(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*/?")
+_AMOUNT = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
+_MONEY = [re.compile(rf"[$€£¥₽]\s?{_AMOUNT}"),
+          re.compile(rf"(?<![\d.,]){_AMOUNT}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|долл\w*|€|\$)", re.I),
+          re.compile(rf"(?:\bat|\bfor|\bcosts?|\bpriced at|\bprice of|\bpay|\bпо|\bза)\s+{_AMOUNT}(?=\s+each|\s*$|[\s,.;!?])")]
+_UNIT = r"(?:packs?|packets?|boxes|box|bottles?|units?|items?|pieces?|pcs|cups?|bags?|tickets?|cans?|jars?|pairs?|x)"
+_COUNT = [re.compile(rf"(?<![\d.,$€£])\b(\d+)\s+{_UNIT}\b", re.I),
+          re.compile(r"\b(?:order|buy|want|need|get|quantity|qty)\s*:?\s+(\d+)\b(?![.,]\d)", re.I),
+          re.compile(r"(?<![\d.,$€£])\b(\d+)\s+(?=[A-Z][a-z])")]
+PRODUCT = re.compile(rf"\b\d+\s+(?:{_UNIT}\s+of\s+)?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){{0,3}})")
+_NEGATION = re.compile(r"\b(?:no|not|don'?t|do not|without|never|skip|exclude|excluding|нет|не|без)\s+(?:\w+\s+){0,2}$")
+_FLAG_VERBS = {"include", "send", "show", "add", "enable", "allow", "get", "return", "fetch", "apply", "run", "has",
+               "want", "need", "keep"}
+"""A flag's verb is often left out ("with the history" for include_history), so its nouns decide."""
+_FLAG_SYNONYMS = {"nonstop": ("direct",), "direct": ("nonstop",), "dry": ("simulate", "preview"),
+                  "verbose": ("detailed", "details"), "recursive": ("subfolders", "subdirectories"),
+                  "refundable": ("refund",), "urgent": ("asap", "urgently"), "public": ("publicly",),
+                  "force": ("forcibly", "anyway"), "notify": ("notification", "notifications", "let know")}
+"""Other words a user sets a flag with: "direct flights" for nonstop, "a detailed report" for verbose."""
+_FLAG_FILLERS = {"is", "should", "flag", "enabled", "enable", "only", "do", "use", "with", "the", "a", "an", "to",
+                 "be", "if", "whether", "allow", "option"}
+
+
+def phones(text: str) -> list[str]:
+    """Phone numbers as written: '+44 20 7946 0958', '123-456-7890' (seven digits or more)."""
+    return _unique(m.strip() for m in PHONE.findall(text) if sum(ch.isdigit() for ch in m) >= 7)
+
+
+def addresses(text: str) -> list[str]:
+    """Street addresses: '10 Downing Street, London', '1600 Pennsylvania Ave, Washington, DC 20500'."""
+    return _unique(m.group(0).rstrip(",. ") for m in ADDRESS.finditer(text))
+
+
+def lower_ids(text: str) -> list[str]:
+    """Ids in lower case with a digit part: 'art-991', 'u-17', 'cust_123'."""
+    return _unique(LOWER_ID.findall(text))
+
+
+def directories(text: str) -> list[str]:
+    """Absolute or home-relative paths without an extension: '/tmp/demo', '~/notes/'."""
+    return _unique(m for m in DIRECTORY.findall(text) if len(m) > 1)
+
+
+def money(text: str) -> list[int | float]:
+    """Amounts of money in the order written: '$25.50', '5.50 dollars each', 'at 5.50'."""
+    found = sorted((m.start(), m.group(1)) for pattern in _MONEY for m in pattern.finditer(text))
+    return _unique(_amount(value) for _, value in found)
+
+
+def counts(text: str) -> list[int]:
+    """How many of something: '2 packs', 'order 3', '2 Green Tea'."""
+    found = sorted((m.start(), m.group(1)) for pattern in _COUNT for m in pattern.finditer(text))
+    return _unique(int(value) for _, value in found if len(value) <= 9)
+
+
+_UNITS = ("celsius|fahrenheit|kelvin|miles?|kilomet(?:er|re)s?|km|met(?:er|re)s?|centimet(?:er|re)s?|cm|millimet(?:er|re)s?|"
+          "mm|feet|foot|ft|inch(?:es)?|yards?|pounds?|lbs?|kilograms?|kg|grams?|ounces?|oz|lit(?:er|re)s?|gallons?|"
+          "cups?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|bytes?|kilobytes?|megabytes?|gigabytes?|"
+          "kb|mb|gb|tb")
+UNIT = re.compile(rf"\b(?:{_UNITS})\b", re.I)
+
+
+def units(text: str) -> list[str]:
+    """Units of measure in the order written: 'Convert 3 miles to kilometers' -> miles, kilometers."""
+    return _unique(m.lower() for m in UNIT.findall(text))
+
+
+def products(text: str) -> list[str]:
+    """What is counted: '2 packs of Green Tea' -> 'Green Tea'."""
+    return _unique(PRODUCT.findall(text))
+
+
+def flag(name: str, text: str) -> Any:
+    """A boolean the user's phrasing sets: True when every word of the property's name appears,
+    its verb aside ("with the history" for include_history), False when negated ("without the
+    history"), else MISSING."""
+    words = [w for w in _words(name) if w not in _FLAG_FILLERS and len(w) >= 3]
+    words = [w for w in words if w not in _FLAG_VERBS] or words
+    if not words:
+        return MISSING
+    said = _said(text)
+    positions = []
+    for word in words:
+        found = [m for w in (word, *_FLAG_SYNONYMS.get(word, ()))
+                 for m in [re.search(rf"\b{re.escape(w[:max(4, len(w) - 2)])}\w*", said)] if m]
+        if not found:
+            return MISSING
+        positions.append(min(m.start() for m in found))
+    return not _NEGATION.search(said[: min(positions)])
+
+
+def described_choice(description: str, text: str) -> Any:
+    """An option the property's description lists ("celsius or fahrenheit", "'c' or 'f'") that
+    the user's words name, as a real model reads an enum written in prose; else MISSING."""
+    options = re.findall(r"['\"`]([\w-]{1,30})['\"`]", description)
+    options += [w for pair in re.findall(r"([\w-]{2,30}),?\s+or\s+([\w-]{2,30})", description) for w in pair]
+    lowered = text.lower()
+    for option in _unique(options):
+        if len(option) >= 3 and re.search(rf"\b{re.escape(option.lower())}\b", lowered):
+            return option
+    return MISSING
+
+
+def matching(pattern: str, text: str) -> list[str]:
+    """Words of the text that a schema's `pattern` accepts whole ('art-991' for '^art-\\d+$')."""
+    try:
+        compiled = re.compile(pattern)
+    except re.error:
+        return []
+    candidates = [w.strip(".,;:!?()[]{}\"'") for w in re.findall(r"[^\s]+", text[:4000])]
+    return _unique(w for w in candidates if w and len(w) <= 200 and compiled.search(w)
+                   and compiled.search(w).group(0) == w)
+
+
+def _said(text: str) -> str:
+    lowered = text.lower().replace("e-mail", "email").replace("non-stop", "nonstop")
+    return re.sub(r"[-_]", " ", lowered)
+
+
+def _words(name: str) -> list[str]:
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").lower()
+    return _said(spaced).split()
+
+
+def _amount(value: str) -> int | float:
+    clean = value.replace(",", "") if re.search(r",\d{3}(?!\d)", value) else value.replace(",", ".")
+    number = float(clean)
+    return int(number) if number.is_integer() and "." not in clean else number
+
+
+def _unique(items) -> list:
+    return list(dict.fromkeys(items))
