@@ -1,0 +1,69 @@
+"""Exercise 1 (notebook 1): `counting` is the Message of a call that counts from 1 to 10 and stops
+right before 5, which shows stop_sequences, stop_reason and stop_sequence at work."""
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ...i18n import N_, tr
+from ..report import Report
+from .grading import Grade, Requirement, Seen, is_placeholder
+from .reading import get, kind, short, text
+
+
+@dataclass(frozen=True)
+class Counting:
+    """The parts of the learner's response that the requirements read."""
+
+    content: Any
+    stop_reason: Any
+    stop_sequence: Any
+
+
+def _reason(seen: Counting, lang: str) -> Seen:
+    return Seen(seen.stop_reason == "stop_sequence", tr("stop_reason is {value}.", lang, value=short(seen.stop_reason)))
+
+
+def _sequence(seen: Counting, lang: str) -> Seen:
+    return Seen(seen.stop_sequence == "5", tr("stop_sequence is {value}.", lang, value=short(seen.stop_sequence)))
+
+
+def _text(seen: Counting, lang: str) -> Seen:
+    written = text(seen.content)
+    numbers = [int(n) for n in re.findall(r"\d+", written)]
+    holds = all(n in numbers for n in (1, 2, 3, 4)) and 5 not in numbers
+    return Seen(holds, tr("the text is {value}.", lang, value=short(written)))
+
+
+REQUIREMENTS = (
+    Requirement("stop_reason", N_("stop_reason is \"stop_sequence\""), _reason,
+                N_("Pass stop_sequences=[\"5\"] to messages.create: the model stops as soon as it would write one of "
+                   "them, and stop_reason says \"stop_sequence\". \"end_turn\" means it was never met.")),
+    Requirement("stop_sequence", N_("stop_sequence is \"5\""), _sequence,
+                N_("stop_sequence names which of your stop sequences was met. To stop right before 5, the stop "
+                   "sequence is exactly \"5\".")),
+    Requirement("text", N_("The text holds 1 to 4, and no 5"), _text,
+                N_("Ask the model to count from 1 to 10, e.g. \"Count from 1 to 10.\": the text should end just "
+                   "before 5, and the stop sequence itself is never part of the text.")),
+)
+
+
+def check_exercise_1(counting: Any, language: str | None = None) -> Report:
+    """Notebook 1: `counting` is the Message of a call that counts from 1 to 10 and stops right before 5."""
+    g = Grade(1, language, REQUIREMENTS)
+    if is_placeholder(counting):
+        return g.not_done(
+            N_("`counting` is still empty. Put the Message that client.messages.create returns into it and "
+               "run this cell again."),
+            [N_("Ask the model to count from 1 to 10 and pass stop_sequences=[\"5\"] to messages.create.")])
+    if isinstance(counting, (list, tuple)) and counting and get(counting[0], "role") is None:
+        seen = Counting(counting, None, None)  # the response's content instead of the response
+    else:
+        seen = Counting(get(counting, "content"), get(counting, "stop_reason"), get(counting, "stop_sequence"))
+    if seen.content is None and seen.stop_reason is None:
+        g.all_broken(REQUIREMENTS, tr("expected the Message that client.messages.create returns, got {kind}.",
+                                      g.lang, kind=kind(counting)),
+                     N_("Keep the whole response: counting = client.messages.create(...), not a part of it."))
+        return g.report()
+    g.run(REQUIREMENTS, seen)
+    return g.report(tr("The stop sequence \"5\" is not in the text: the model stopped before writing it.", g.lang))

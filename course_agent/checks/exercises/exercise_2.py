@@ -1,0 +1,171 @@
+"""Exercise 2 (notebook 2): `TOOLS` with a read_file tool, and the history of the review of #482 run by
+hand, step by step: the pairing of tool_use and tool_result is what the later loop automates."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ...i18n import N_, ntr, tr
+from ..report import Report
+from .grading import Grade, Requirement, Seen, is_placeholder
+from .reading import get, kind, message, of_type, short, text
+
+History = list[tuple[str, list[dict]]]
+
+
+@dataclass(frozen=True)
+class Run:
+    """The learner's TOOLS and history as plain dicts."""
+
+    tools: list[dict]
+    history: History
+
+    @property
+    def uses(self) -> list[dict]:
+        return [b for role, blocks in self.history if role == "assistant" for b in of_type(blocks, "tool_use")]
+
+    @property
+    def reads(self) -> list[dict]:
+        return [b for b in self.uses if b.get("name") == "read_file"]
+
+    @property
+    def paths(self) -> list[str]:
+        return [str((b.get("input") or {}).get("path", "?")) for b in self.reads]
+
+
+def _tool_definitions(tools: Any) -> list[dict]:
+    found = []
+    for tool in tools if isinstance(tools, (list, tuple)) else []:
+        if not isinstance(tool, Mapping) and hasattr(tool, "to_param"):
+            tool = tool.to_param()  # a course_agent.tools.Tool
+        elif not isinstance(tool, Mapping) and hasattr(tool, "to_dict"):
+            tool = tool.to_dict()  # the SDK's @beta_tool functions
+        found.append({"name": get(tool, "name"), "input_schema": get(tool, "input_schema")})
+    return found
+
+
+def _pairing_problem(history: History, lang: str) -> str:
+    """The first broken tool_use / tool_result pairing of a history, or '' when every pair is right."""
+    for index, (role, blocks) in enumerate(history):
+        number = index + 1
+        if role == "assistant":
+            asked = [b.get("id") for b in of_type(blocks, "tool_use")]
+            if not asked or index + 1 == len(history):
+                continue
+            next_role, next_blocks = history[index + 1]
+            answered = [b.get("tool_use_id") for b in of_type(next_blocks, "tool_result")]
+            missing = [i for i in asked if i not in answered]
+            if next_role != "user" or missing:
+                return tr("message {number} asks for {ids}, but message {next} does not answer {missing} with a "
+                          "tool_result.", lang, number=number, ids=", ".join(map(str, asked)), next=number + 1,
+                          missing=", ".join(map(str, missing or asked)))
+        results = of_type(blocks, "tool_result")
+        if results:
+            before = history[index - 1] if index else ("", [])
+            asked = {b.get("id") for b in of_type(before[1], "tool_use")} if before[0] == "assistant" else set()
+            stray = [b.get("tool_use_id") for b in results if b.get("tool_use_id") not in asked]
+            if role != "user" or stray:
+                return tr("message {number} holds a tool_result for {ids}, but message {previous} is not the "
+                          "assistant message with that tool_use (results split over several messages, or out of "
+                          "order).", lang, number=number, ids=", ".join(map(str, stray or [""])),
+                          previous=index or 1)
+    return ""
+
+
+def _read_file_tool(run: Run, lang: str) -> Seen:
+    read_tool = next((d for d in run.tools if d["name"] == "read_file"), None)
+    if read_tool is None:
+        names = [str(d["name"]) for d in run.tools]
+        return Seen(False, tr("the tools are {names}; none is called read_file.", lang, names=short(names)),
+                    N_("Add a dict to TOOLS with \"name\": \"read_file\", a description, and an input_schema whose "
+                       "properties are path (a string) and ref (a string)."))
+    schema = read_tool["input_schema"] if isinstance(read_tool["input_schema"], Mapping) else {}
+    properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
+    return Seen("path" in properties,
+                tr("read_file's input properties are {properties}.", lang, properties=short(sorted(properties))))
+
+
+def _starts_with_task(run: Run, lang: str) -> Seen:
+    first_role, first_blocks = run.history[0]
+    first_text = text(first_blocks)
+    return Seen(first_role == "user" and "482" in first_text,
+                tr("message 1 is from {role}: {text}", lang, role=first_role or "?", text=short(first_text, 80)))
+
+
+def _pairs(run: Run, lang: str) -> Seen:
+    problem = _pairing_problem(run.history, lang)
+    uses = run.uses
+    return Seen(not problem and bool(uses),
+                problem or (ntr("{n} tool call, each answered right after it.", "{n} tool calls, each answered right "
+                                "after it.", len(uses), lang) if uses else tr("no tool_use in the history.", lang)))
+
+
+def _read_file_called(run: Run, lang: str) -> Seen:
+    results = {b.get("tool_use_id"): b for _, blocks in run.history for b in of_type(blocks, "tool_result")}
+    read_ok = [b for b in run.reads if b.get("id") in results and not results[b.get("id")].get("is_error")
+               and text(results[b.get("id")].get("content")).strip()]
+    if read_ok:
+        detail = tr("read_file was called for {paths}.", lang, paths=", ".join(run.paths))
+    elif run.reads:
+        detail = tr("read_file was called for {paths}, but no call got the file back (an error or an empty "
+                    "result).", lang, paths=", ".join(run.paths))
+    else:
+        detail = tr("no read_file call in the history (tools called: {names}).", lang,
+                    names=", ".join(sorted({str(b.get("name")) for b in run.uses})) or "-")
+    return Seen(bool(read_ok), detail)
+
+
+def _finished(run: Run, lang: str) -> Seen:
+    last_role, last_blocks = run.history[-1]
+    finished = last_role == "assistant" and not of_type(last_blocks, "tool_use") and bool(text(last_blocks).strip())
+    if finished:
+        detail = tr("the last message is the model's answer: {text}", lang,
+                    text=short(text(last_blocks).strip().splitlines()[-1], 80))
+    elif last_role == "assistant":
+        detail = tr("the last message still asks for a tool: the model was not finished.", lang)
+    else:
+        detail = tr("the last message is from {role}: the model's last response is not in the history.", lang,
+                    role=last_role or "?")
+    return Seen(finished, detail)
+
+
+TOOL = Requirement("read_file_tool", N_("TOOLS describes read_file, with a path in its input_schema"),
+                   _read_file_tool,
+                   N_("read_file's input_schema needs a \"path\" property (a string), so that the model can say which "
+                      "file to read; add \"ref\" for the branch."))
+HISTORY = (
+    Requirement("starts_with_task", N_("The history starts with the review request for #482"), _starts_with_task,
+                N_("Start again from a new list: the first message is the user's \"Review pull request #482.\".")),
+    Requirement("pairs", N_("Every tool_use is answered in the next message by a tool_result with its id"), _pairs,
+                N_("After each response with tool_use, append the response whole, then ONE user message with a "
+                   "tool_result for every tool_use of it (same tool_use_id)."), where=N_("notebook 2, step 3")),
+    Requirement("read_file_called", N_("The model read a file with read_file"), _read_file_called,
+                N_("Send TOOLS with read_file to the model in every call; when it asks for read_file, run "
+                   "project.files.raw(path, ref=ref).decode() and send the file back as the tool_result.")),
+    Requirement("finished", N_("The history ends with the model's final answer (no tool_use)"), _finished,
+                N_("Keep going until stop_reason is end_turn, and append that last response to exercise_messages "
+                   "too.")),
+)
+
+
+def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> Report:
+    """Notebook 2: `TOOLS` with a read_file tool, and the history of the review of #482 run step by step."""
+    g = Grade(2, language, (TOOL, *HISTORY))
+    started = isinstance(messages, (list, tuple)) and any(message(m)[0] == "assistant" for m in messages)
+    if is_placeholder(messages) or (isinstance(messages, (list, tuple)) and not started):
+        return g.not_done(
+            N_("`exercise_messages` holds no answer of the model. Add read_file to TOOLS, then append every message "
+               "of your step-by-step run to it, the model's last answer included, and run this cell again."),
+            [N_("Start from exercise_messages = [{\"role\": \"user\", \"content\": \"Review pull request #482.\"}] "
+                "and repeat steps 1 to 4 of this notebook on it until stop_reason is end_turn.")])
+    history = [message(m) for m in messages] if isinstance(messages, (list, tuple)) else []
+    run = Run(_tool_definitions(tools), history)
+    g.run([TOOL], run)
+    if not history:
+        g.all_broken(HISTORY, tr("expected a list of messages, got {kind}.", g.lang, kind=kind(messages)))
+        return g.report()
+    g.run(HISTORY, run)
+    calls = sum(1 for role, _ in history if role == "assistant")
+    files = ", ".join(dict.fromkeys(run.paths)) or "-"
+    return g.report(ntr("The model was called {n} time and read {files}.",
+                        "The model was called {n} times and read {files}.", calls, g.lang, files=files))

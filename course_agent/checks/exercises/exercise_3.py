@@ -1,0 +1,45 @@
+"""Exercise 3 (notebook 3): when the loop reaches its cap, the error says how many tool calls were made
+and which tools, so that whoever reads it knows what the run was doing. Run on !484, max_iterations=2."""
+
+import functools
+import re
+from collections.abc import Callable
+
+from ...i18n import N_, tr
+from ..report import Report
+from ..scenario import run_scenario
+from ..wire import tool_uses
+from .grading import Requirement, Seen
+from .loops import grade_loop
+
+
+def _cap_message(loop: Callable, lang: str) -> Seen:
+    run = run_scenario(functools.partial(loop, max_iterations=2), 484)
+    called = [u for _, reply in run.answered for u in tool_uses(reply)]
+    names = sorted({str(u.get("name")) for u in called})
+    if not called:
+        return Seen(None, tr("the model called no tool in this run", lang))
+    if run.error is None:
+        return Seen(False, tr("with max_iterations=2 the loop did not raise: it returned {value}", lang,
+                              value=repr(run.returned)[:80]))
+    message = str(run.error)
+    missing = [n for n in names if n not in message]
+    has_count = re.search(rf"\b{len(called)}\b", message) is not None
+    if missing or not has_count:
+        return Seen(False, tr("the error says {message!r}; it should name {count} tool calls and the tools {names}",
+                              lang, message=message[:160], count=len(called), names=", ".join(names)))
+    return Seen(True, tr("the error says {message!r}", lang, message=message[:160]))
+
+
+CAP_MESSAGE = Requirement(
+    "cap_message", N_("When the cap is reached, the error says how many tool calls were made and which tools"),
+    _cap_message)
+
+
+def check_exercise_3(loop: Callable | None, language: str | None = None) -> Report:
+    """The cap's error names how many tool calls the loop made and which tools: run on !484, max_iterations=2."""
+    return grade_loop(3, loop, language, ["whole_response", "cap"],
+                      N_("Not done yet: the error at the cap must say how many tool calls were made and which "
+                         "tools they were."),
+                      N_("Count the tool_use blocks in the assistant messages of `messages`, and collect their "
+                         "names, just before raising."), CAP_MESSAGE)

@@ -1,0 +1,260 @@
+"""Exercise 5 (notebook 5): a run_tool_safely(name, tool_input) in which read_file always raises
+FileNotFoundError. The error must reach the model as a result, so that the review goes on and says
+what it could not read; the grader drives a review of !482 with it in a fresh sandbox."""
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...i18n import N_, ntr, tr
+from ..report import Report
+from .grading import MAX_ITERATIONS, REVIEWED, Grade, Requirement, Seen, call, error_text, is_placeholder, setting
+from .reading import kind, short, text
+
+NOT_FOUND = re.compile(r"FileNotFound|not found|no such file|does not exist|doesn't exist|missing|"
+                       r"не найден|не существует|нет такого файла|отсутствует", re.I)
+FAILURE_MENTIONED = re.compile(r"FileNotFound|could not read|couldn't read|cannot read|can't read|unable to read|"
+                               r"not found|does not exist|failed|не удалось прочитать|не удалось|не найден|"
+                               r"не существует|ошибк", re.I)
+EXISTING, MISSING = "shop/checkout.py", "shop/no_such_module.py"
+
+TOOLS = [
+    {"name": "get_diff", "description": "Get the changes of a merge request: title, source branch and the diff of "
+                                        "every file.",
+     "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}},
+    {"name": "read_file", "description": "Read a whole file from the repository at a branch (default main), for "
+                                         "context.",
+     "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+                      "required": ["path"]}},
+]
+"""Notebook 5's tools, as the review loop below sends them."""
+
+Probe = tuple[Any, BaseException | None, bool]
+
+
+@dataclass
+class Review:
+    """What happened in the review driven by the learner's dispatcher; the grader never raises."""
+
+    calls: int = 0
+    reads: list[tuple[str, str, bool]] = field(default_factory=list)
+    answer: str | None = None
+    raised: tuple[str, BaseException] | None = None
+    hung: str | None = None
+    refused: BaseException | None = None
+
+    @property
+    def failed_paths(self) -> list[str]:
+        return [path for path, _, error in self.reads if error]
+
+    @property
+    def survived(self) -> bool:
+        return self.answer is not None and any(error for _, _, error in self.reads)
+
+
+@dataclass(frozen=True)
+class Seen5:
+    """The dispatcher called alone (the probes, by name) and the review it drove."""
+
+    probes: dict[str, Probe]
+    review: Review
+
+
+def _is_project(value: Any) -> bool:
+    return hasattr(value, "mergerequests") and hasattr(value, "files")
+
+
+@contextmanager
+def _pointed_at(function: Callable, project: Any) -> Iterator[None]:
+    """For the duration, the `project` the learner's function reaches (a global of its module, a closure
+    cell) is the sandbox's project: the grader never reads the learner's own GitLab."""
+    restore: list[Callable[[], None]] = []
+    namespace = getattr(function, "__globals__", None)
+    if isinstance(namespace, dict) and "project" in namespace and (
+            namespace["project"] is None or _is_project(namespace["project"])):
+        old = namespace["project"]
+        namespace["project"] = project
+        restore.append(lambda: namespace.__setitem__("project", old))
+    for cell in getattr(function, "__closure__", None) or ():
+        try:
+            held = cell.cell_contents
+        except ValueError:
+            continue
+        if _is_project(held):
+            cell.cell_contents = project
+            restore.append(lambda cell=cell, held=held: setattr(cell, "cell_contents", held))
+    try:
+        yield
+    finally:
+        for undo in reversed(restore):
+            undo()
+
+
+def _as_result(value: Any) -> tuple[str, bool]:
+    """(text, is_error) of what a dispatcher returned: {"content", "is_error"}, a tool_result block, or text."""
+    if isinstance(value, Mapping) or (hasattr(value, "get") and not isinstance(value, (str, bytes))):
+        return text(value.get("content")), bool(value.get("is_error"))
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], bool):
+        return text(value[0]), value[1]
+    return text(value) if isinstance(value, (str, bytes, list)) else ("" if value is None else str(value)), False
+
+
+def _review_with(dispatcher: Callable, client: Any, task: str) -> Review:
+    """Notebook 5's review loop, with the learner's dispatcher: what happened, never an exception."""
+    from ...config import model_id
+    from ...review import REVIEW_RULES
+
+    messages: list[dict] = [{"role": "user", "content": task}]
+    seen = Review()
+    for _ in range(MAX_ITERATIONS):
+        try:
+            response = client.messages.create(model=model_id(), max_tokens=16000, system=REVIEW_RULES,
+                                              tools=TOOLS, messages=messages)
+        except Exception as error:  # e.g. a 400 for a result the API does not accept
+            seen.refused = error
+            return seen
+        seen.calls += 1
+        if response.stop_reason != "tool_use":
+            seen.answer = "\n".join(b.text for b in response.content if b.type == "text")
+            return seen
+        messages.append({"role": "assistant", "content": response.content})
+        results = []
+        for block in response.content:
+            if block.type != "tool_use":
+                continue
+            value, error, hung = call(dispatcher, block.name, dict(block.input))
+            if hung:
+                seen.hung = block.name
+                return seen
+            if error is not None:
+                seen.raised = (block.name, error)
+                return seen
+            result, is_error = _as_result(value)
+            if block.name == "read_file":
+                seen.reads.append((block.input.get("path", "?"), result, is_error))
+            results.append({"type": "tool_result", "tool_use_id": block.id, "content": result or "(empty)",
+                            **({"is_error": True} if is_error else {})})
+        messages.append({"role": "user", "content": results})
+    return seen
+
+
+def _describe(probe: Probe, what: str, lang: str) -> tuple[str, bool, str]:
+    """(text, is_error, what the report says) of one call of the dispatcher."""
+    value, error, hung = probe
+    if hung:
+        return "", False, tr("{call} did not return within {seconds} s.", lang, call=what,
+                             seconds=int(setting("TOOL_TIMEOUT")))
+    if error is not None:
+        return "", False, tr("{call} raised {error}: the exception escaped the dispatcher.", lang, call=what,
+                             error=short(error_text(error), 160))
+    result, is_error = _as_result(value)
+    flag = tr("is_error", lang) if is_error else tr("no is_error", lang)
+    return result, is_error, tr("{call} returned {flag}: {text}", lang, call=what, flag=flag, text=short(result, 120))
+
+
+def _read_file_error(seen: Seen5, lang: str) -> Seen:
+    read_calls = []
+    for key, path in (("exists", EXISTING), ("missing", MISSING)):
+        what = f"run_tool(\"read_file\", {{\"path\": \"{path}\", \"ref\": \"main\"}})"
+        result, is_error, detail = _describe(seen.probes[key], what, lang)
+        read_calls.append((is_error and bool(NOT_FOUND.search(result)), detail))
+    return Seen(all(ok for ok, _ in read_calls), "; ".join(d.rstrip(".") for _, d in read_calls) + ".")
+
+
+def _get_diff_works(seen: Seen5, lang: str) -> Seen:
+    result, is_error, detail = _describe(seen.probes["diff"], f"run_tool(\"get_diff\", {{\"pr\": {REVIEWED}}})", lang)
+    return Seen(not is_error and "diff" in result and bool(result.strip()), detail)
+
+
+def _survives(seen: Seen5, lang: str) -> Seen:
+    run = seen.review
+    if run.raised is not None:
+        name, error = run.raised
+        detail = tr("the run died: run_tool raised {error} for {tool}.", lang, error=short(error_text(error), 160),
+                    tool=name)
+    elif run.refused is not None:
+        detail = tr("the API refused a request of the run: {error}", lang, error=short(error_text(run.refused), 200))
+    elif run.hung is not None:
+        detail = tr("the run stopped: run_tool did not return for {tool} within {seconds} s.", lang,
+                    tool=run.hung, seconds=int(setting("TOOL_TIMEOUT")))
+    elif run.answer is None:
+        detail = ntr("no final answer after {n} model call.", "no final answer after {n} model calls.", run.calls, lang)
+    else:
+        detail = ntr("the model answered after {n} call; failed read_file calls on the way: {reads}.",
+                     "the model answered after {n} calls; failed read_file calls on the way: {reads}.",
+                     run.calls, lang, reads=len(run.failed_paths))
+    if run.answer is not None and not run.survived:
+        detail = tr("the model answered, but no read_file call failed on the way: read_file must fail.", lang)
+    return Seen(run.survived, detail)
+
+
+def _mentions_failure(seen: Seen5, lang: str) -> Seen:
+    answer, paths = seen.review.answer or "", seen.review.failed_paths
+    if not answer:
+        return Seen(None, tr("there is no final answer to read.", lang))
+    if not paths:
+        return Seen(None, tr("no read_file call failed during the run, so there was no failure to mention.", lang))
+    mentions = bool(FAILURE_MENTIONED.search(answer) or any(p in answer for p in paths))
+    line = next((ln for ln in answer.splitlines() if FAILURE_MENTIONED.search(ln)), answer.splitlines()[-1])
+    return Seen(mentions and seen.review.survived, tr("the answer says: {line}", lang, line=short(line.strip(), 160)))
+
+
+REQUIREMENTS = (
+    Requirement("read_file_error", N_("read_file's FileNotFoundError comes back as an error result, not an exception"),
+                _read_file_error,
+                N_("read_file must fail for every path, even one that exists, and the failure must come back as "
+                   "{\"content\": \"read_file failed: FileNotFoundError: ...\", \"is_error\": True}: catch the "
+                   "exception inside run_tool and name it in the content.")),
+    Requirement("get_diff_works", N_("get_diff still gives a normal result"), _get_diff_works,
+                N_("Only read_file should fail: get_diff must still return the diff of the merge request, with "
+                   "no is_error.")),
+    Requirement("survives", N_("The review of !482 runs to the end"), _survives,
+                N_("Catch every exception in run_tool and return it as a result: the loop then sends it to the model "
+                   "and goes on.")),
+    Requirement("mentions_failure", N_("The final answer says that a file could not be read"), _mentions_failure,
+                N_("Put the error's type and message in the result's content (\"read_file failed: "
+                   "FileNotFoundError: ...\"): the model can only report what it reads.")),
+)
+WHAT = N_("`run_tool_missing_file` is not written yet. Write a run_tool_safely(name, tool_input) in which "
+          "read_file always raises FileNotFoundError, assign it, and run this cell again.")
+START_HINT = N_("Copy run_tool_safely from this notebook and make read_file raise FileNotFoundError before "
+                "anything else; the except branch turns it into {\"content\": ..., \"is_error\": True}.")
+
+
+def _unwritten(probes: dict[str, Probe]) -> bool:
+    """Every probe met the template (`raise NotImplementedError`, or a body that returns nothing)."""
+    return all((error is not None and isinstance(error, NotImplementedError))
+               or (error is None and value is None and not hung) for value, error, hung in probes.values())
+
+
+def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
+    """Notebook 5: `run_tool` is a run_tool_safely(name, tool_input) in which read_file always raises
+    FileNotFoundError. It is called for each tool and drives a review of !482 in a fresh sandbox."""
+    g = Grade(5, language, REQUIREMENTS)
+    if is_placeholder(run_tool):
+        return g.not_done(WHAT, [START_HINT])
+    if not callable(run_tool):
+        g.all_broken(REQUIREMENTS, tr("expected a function run_tool(name, tool_input), got {kind}.", g.lang,
+                                      kind=kind(run_tool)), START_HINT)
+        return g.report()
+
+    import gitlab
+
+    from course_sandbox import Sandbox
+
+    with Sandbox() as sb:
+        project = gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token).projects.get(sb.project)
+        with _pointed_at(run_tool, project):
+            probes = {
+                "exists": call(run_tool, "read_file", {"path": EXISTING, "ref": "main"}),
+                "missing": call(run_tool, "read_file", {"path": MISSING, "ref": "main"}),
+                "diff": call(run_tool, "get_diff", {"pr": REVIEWED}),
+            }
+            if _unwritten(probes):
+                return g.not_done(WHAT, [START_HINT])
+            review = _review_with(run_tool, sb.client(), tr("Review pull request #{pr}.", g.lang, pr=REVIEWED))
+    g.run(REQUIREMENTS, Seen5(probes, review))
+    return g.report(tr("The model read the error, said what it could not check, and did not pretend to have "
+                       "read the file.", g.lang))

@@ -1,0 +1,223 @@
+"""Exercise 8 (notebook 8): `rows` holds one (pr, verdict, calls, billed_input) per demo merge request
+(482-487), the table a team would look at before trusting the reviewer with a budget. !482 is
+reviewed again by the course's reviewer in a fresh sandbox, as a spot check of the learner's figures."""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ...i18n import N_, ntr, tr
+from ..report import Report
+from .grading import DEMO_MRS, REVIEWED, Grade, Requirement, Seen, error_text, is_placeholder
+from .reading import get, kind, short
+
+_VERDICT_LINE = re.compile(r"(?:verdict|вердикт)\s*:?\s*(.+)", re.I)
+_CHANGES = re.compile(r"request(?:ed)?[ _-]changes|changes[ _-]requested|нужны исправления|"
+                      r"требуются исправления|исправлени|доработ", re.I)
+_APPROVE = re.compile(r"approve|одобр|можно вливать|lgtm", re.I)
+_FAILED = re.compile(r"error|fail|refus|denied|exception|ошибк|сбой|отказ|отклон|запрещ|исключени", re.I)
+_ROW_KEYS = {
+    "pr": ("pr", "mr", "number", "iid", "merge_request", "pull_request", "id"),
+    "verdict": ("verdict", "result", "outcome", "decision"),
+    "calls": ("calls", "model_calls", "iterations", "n_calls", "requests"),
+    "billed": ("billed_input", "billed", "billed_input_tokens", "input_tokens", "billed_tokens", "tokens", "cost"),
+}
+
+
+def _row(row: Any) -> dict | None:
+    """A row as {pr, verdict, calls, billed}: a tuple in that order, a dict, or an object with such fields."""
+    if isinstance(row, (list, tuple)):
+        return dict(zip(("pr", "verdict", "calls", "billed"), row)) if len(row) >= 4 else None
+    fields = {}
+    for name, names in _ROW_KEYS.items():
+        for key in names:
+            value = get(row, key, None)
+            if value is not None:
+                fields[name] = value
+                break
+    return fields if fields else None
+
+
+def _as_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        found = re.fullmatch(r"\s*[!#]?\s*(\d+)\s*", value)
+        return int(found.group(1)) if found else None
+    return None
+
+
+def _as_number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.replace(",", ".").replace(" ", ""))
+        except ValueError:
+            return None
+    return None
+
+
+def _verdict_kind(value: Any) -> str | None:
+    """'approve', 'request changes' or 'error' for a verdict as written (a word, a last line, a whole review)."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    lines = [m.group(1) for m in map(_VERDICT_LINE.search, value.splitlines()) if m]
+    said = lines[-1] if lines else value
+    if _CHANGES.search(said):
+        return "request changes"
+    if _FAILED.search(said):
+        return "error"
+    if _APPROVE.search(said):
+        return "approve"
+    return None
+
+
+def _kind_name(verdict: str | None, lang: str) -> str:
+    names = {"approve": tr("approve", lang), "request changes": tr("request changes", lang),
+             "error": tr("an error", lang)}
+    return names.get(verdict or "", "?")
+
+
+@dataclass(frozen=True)
+class Table:
+    """The learner's rows read as dicts (None for a row that could not be read), with their numbers."""
+
+    rows: list[dict]
+    lang: str
+
+    @property
+    def prs(self) -> list[int | None]:
+        return [_as_int(row.get("pr")) for row in self.rows]
+
+    def label(self, index: int) -> str:
+        pr = _as_int(self.rows[index].get("pr"))
+        return f"!{pr}" if pr is not None else tr("row {number}", self.lang, number=index + 1)
+
+    def labelled(self, show: Callable[[dict], object]) -> str:
+        return ", ".join(f"{self.label(i)} {show(row)}" for i, row in enumerate(self.rows))
+
+    def bad(self, test: Callable[[dict], bool], show: Callable[[dict], str]) -> str:
+        """'' when every row passes the test, else the rows that do not, each as the report shows it."""
+        return "; ".join(f"{self.label(i)}: {show(row)}" for i, row in enumerate(self.rows) if not test(row))
+
+
+def _six_rows(table: Table, lang: str) -> Seen:
+    prs, wanted = table.prs, list(DEMO_MRS)
+    missing = [n for n in wanted if n not in prs]
+    extra = [table.label(i) for i, pr in enumerate(prs) if pr not in wanted or prs.count(pr) > 1]
+    detail = ntr("{n} row: {prs}.", "{n} rows: {prs}.", len(table.rows), lang,
+                 prs=", ".join(table.label(i) for i in range(len(table.rows))))
+    if missing:
+        detail += " " + tr("Missing: {missing}.", lang, missing=", ".join(f"!{n}" for n in missing))
+    if extra:
+        detail += " " + tr("Not one of the six, or twice: {extra}.", lang, extra=", ".join(extra))
+    return Seen(not missing and not extra and len(table.rows) == 6, detail)
+
+
+def _verdicts(table: Table, lang: str) -> Seen:
+    bad = table.bad(lambda r: _verdict_kind(r.get("verdict")) is not None, lambda r: short(r.get("verdict"), 60))
+    if bad:
+        return Seen(False, tr("no verdict recognised in {rows}.", lang, rows=bad))
+    return Seen(True, tr("every verdict is readable: {verdicts}.", lang, verdicts=table.labelled(
+        lambda r: _kind_name(_verdict_kind(r.get("verdict")), lang))))
+
+
+def _calls(table: Table, lang: str) -> Seen:
+    bad = table.bad(lambda r: (_as_int(r.get("calls")) or 0) >= 1, lambda r: short(r.get("calls"), 40))
+    if bad:
+        return Seen(False, tr("not a number of calls of at least 1: {rows}.", lang, rows=bad))
+    return Seen(True, tr("calls: {calls}.", lang, calls=table.labelled(lambda r: r.get("calls"))))
+
+
+def _billed(table: Table, lang: str) -> Seen:
+    bad = table.bad(lambda r: (_as_number(r.get("billed")) or 0) > 0, lambda r: short(r.get("billed"), 40))
+    if bad:
+        return Seen(False, tr("not a positive number of tokens: {rows}.", lang, rows=bad))
+    return Seen(True, tr("billed input: {billed}.", lang,
+                         billed=table.labelled(lambda r: f"{_as_number(r.get('billed')):.0f}")))
+
+
+def _spot_check(table: Table, lang: str) -> Seen:
+    """The learner's row for !482 (else the first demo merge request) against the course's reviewer."""
+    from course_sandbox import Sandbox
+
+    from ...gitlab import GitLabTools
+    from ...review import review, reviewer_toolbox
+    from ...safety import Verdict
+
+    chosen = [row for row, pr in zip(table.rows, table.prs) if pr == REVIEWED] or \
+        [row for row, pr in zip(table.rows, table.prs) if pr in DEMO_MRS]
+    if not chosen:
+        return Seen(None, tr("no row for a demo merge request to run again.", lang))
+    target = chosen[0]
+    pr = _as_int(target.get("pr"))
+    with Sandbox() as sb:
+        toolbox = reviewer_toolbox(GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project),
+                                   approver=lambda request: Verdict(False, "exercise check", "a check never merges"))
+        try:
+            again = review(pr, client=sb.client(), toolbox=toolbox, cache=True, language=lang)
+        except Exception as error:
+            return Seen(None, tr("the course's reviewer failed on !{pr}: {error}", lang, pr=pr,
+                                 error=short(error_text(error), 160)))
+    calls, verdict = _as_int(target.get("calls")), _verdict_kind(target.get("verdict"))
+    expected = _verdict_kind(again.text)
+    return Seen(calls == again.iterations and verdict == expected,
+                tr("!{pr}: your row has {calls} model calls and \"{verdict}\"; run again: {again} model calls and "
+                   "\"{expected}\".", lang, pr=pr, calls=target.get("calls"), verdict=_kind_name(verdict, lang),
+                   again=again.iterations, expected=_kind_name(expected, lang)))
+
+
+REQUIREMENTS = (
+    Requirement("six_rows", N_("One row for each of !482 to !487"), _six_rows,
+                N_("Loop over range(482, 488) and append one row per merge request, with its number first.")),
+    Requirement("verdicts", N_("Every row has a verdict (approve, request changes, or the error named)"), _verdicts,
+                N_("Take the verdict from the review's last line (\"Verdict: approve.\" or \"Verdict: request "
+                   "changes.\"); when a review fails, name the error instead.")),
+    Requirement("calls", N_("Every row counts at least one model call"), _calls,
+                N_("result.iterations is how many times the loop called the model.")),
+    Requirement("billed", N_("Every row has the billed input tokens (more than 0)"), _billed,
+                N_("Sum over result.usage: input_tokens + 1.25 x cache_creation_input_tokens + 0.1 x "
+                   "cache_read_input_tokens (the billed() function of this notebook).")),
+    Requirement("spot_check", N_("Spot check: the same review run again in a fresh sandbox takes as many calls"),
+                _spot_check,
+                N_("Use the course's reviewer as it is, review(pr, client=client, cache=True), and take calls from "
+                   "result.iterations and the verdict from result.text of the same run.")),
+)
+
+
+def _costliest(table: Table) -> str:
+    """The note of a table that passed: which review cost the most, and where to look."""
+    billed, pr = max(((_as_number(r.get("billed")) or 0, _as_int(r.get("pr"))) for r in table.rows if r),
+                     key=lambda c: c[0])
+    return tr("Six reviews, each with its verdict, calls and billed input. The most expensive is !{pr}, with "
+              "{billed} billed input tokens: compare its result.usage with the others' (what it read, and "
+              "what it wrote to the cache at 1.25x).", table.lang, pr=pr, billed=f"{billed:.0f}")
+
+
+def check_exercise_8(rows: Any, language: str | None = None) -> Report:
+    """Notebook 8: `rows` holds one (pr, verdict, calls, billed_input) per demo merge request (482-487).
+    !482 is reviewed again by the course's reviewer in a fresh sandbox, as a spot check."""
+    g = Grade(8, language, REQUIREMENTS)
+    if is_placeholder(rows):
+        return g.not_done(
+            N_("`rows` is still empty. Review !482 to !487 with review(pr, client=client, cache=True), append "
+               "(pr, verdict, calls, billed input) for each, and run this cell again."),
+            [N_("result.iterations is the number of model calls, result.text ends with the verdict line, and "
+                "billed(result.usage) from this notebook gives the billed input.")])
+    read = [_row(r) for r in rows] if isinstance(rows, (list, tuple)) else []
+    if not any(read):
+        g.all_broken(REQUIREMENTS, tr("expected a list of rows, got {kind}.", g.lang, kind=kind(rows)) if not read
+                     else tr("expected rows of (pr, verdict, calls, billed input), as tuples or dicts; got {kind}.",
+                             g.lang, kind=kind(rows[0])))
+        return g.report()
+    table = Table([row or {} for row in read], g.lang)
+    g.run(REQUIREMENTS, table)
+    return g.report(lambda: _costliest(table))
