@@ -47,15 +47,16 @@ REQUIREMENTS = (
                    "before 5, and the stop sequence itself is never part of the text.")),
 )
 
+WHAT = N_("`counting` is still empty. Put the Message that client.messages.create returns into it and run this cell "
+          "again.")
+FIRST_HINTS = (N_("Ask the model to count from 1 to 10 and pass stop_sequences=[\"5\"] to messages.create."),)
+
 
 def check_exercise_1(counting: Any, language: str | None = None) -> Report:
     """Notebook 1: `counting` is the Message of a call that counts from 1 to 10 and stops right before 5."""
     g = Grade(1, language, REQUIREMENTS)
     if is_placeholder(counting):
-        return g.not_done(
-            N_("`counting` is still empty. Put the Message that client.messages.create returns into it and "
-               "run this cell again."),
-            [N_("Ask the model to count from 1 to 10 and pass stop_sequences=[\"5\"] to messages.create.")])
+        return g.not_done(WHAT, FIRST_HINTS)
     if isinstance(counting, (list, tuple)) and counting and get(counting[0], "role") is None:
         seen = Counting(counting, None, None)  # the response's content instead of the response
     else:

@@ -147,17 +147,18 @@ HISTORY = (
                    "too.")),
 )
 
+WHAT = N_("`exercise_messages` holds no answer of the model. Add read_file to TOOLS, then append every message of "
+          "your step-by-step run to it, the model's last answer included, and run this cell again.")
+FIRST_HINTS = (N_("Start from exercise_messages = [{\"role\": \"user\", \"content\": \"Review pull request "
+                   "#482.\"}] and repeat steps 1 to 4 of this notebook on it until stop_reason is end_turn."),)
+
 
 def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> Report:
     """Notebook 2: `TOOLS` with a read_file tool, and the history of the review of #482 run step by step."""
     g = Grade(2, language, (TOOL, *HISTORY))
     started = isinstance(messages, (list, tuple)) and any(message(m)[0] == "assistant" for m in messages)
     if is_placeholder(messages) or (isinstance(messages, (list, tuple)) and not started):
-        return g.not_done(
-            N_("`exercise_messages` holds no answer of the model. Add read_file to TOOLS, then append every message "
-               "of your step-by-step run to it, the model's last answer included, and run this cell again."),
-            [N_("Start from exercise_messages = [{\"role\": \"user\", \"content\": \"Review pull request #482.\"}] "
-                "and repeat steps 1 to 4 of this notebook on it until stop_reason is end_turn.")])
+        return g.not_done(WHAT, FIRST_HINTS)
     history = [message(m) for m in messages] if isinstance(messages, (list, tuple)) else []
     run = Run(_tool_definitions(tools), history)
     g.run([TOOL], run)

@@ -34,12 +34,11 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
 CAP_MESSAGE = Requirement(
     "cap_message", N_("When the cap is reached, the error says how many tool calls were made and which tools"),
     _cap_message)
+NOTE = N_("Not done yet: the error at the cap must say how many tool calls were made and which tools they were.")
+HINT = N_("Count the tool_use blocks in the assistant messages of `messages`, and collect their names, just before "
+          "raising.")
 
 
 def check_exercise_3(loop: Callable | None, language: str | None = None) -> Report:
     """The cap's error names how many tool calls the loop made and which tools: run on !484, max_iterations=2."""
-    return grade_loop(3, loop, language, ["whole_response", "cap"],
-                      N_("Not done yet: the error at the cap must say how many tool calls were made and which "
-                         "tools they were."),
-                      N_("Count the tool_use blocks in the assistant messages of `messages`, and collect their "
-                         "names, just before raising."), CAP_MESSAGE)
+    return grade_loop(3, loop, language, ["whole_response", "cap"], NOTE, HINT, CAP_MESSAGE)

@@ -42,12 +42,12 @@ def _concurrent(loop: Callable, lang: str) -> Seen:
 
 CONCURRENT = Requirement(
     "concurrent", N_("The calls of one turn run concurrently, and their results keep the calls' order"), _concurrent)
+NOTE = N_("Not done yet: run the calls of a turn at the same time (run_all or a thread pool), keep their order, and "
+          "send all results in one message.")
+HINT = N_("Toolbox.run_all(calls) runs the calls in threads and returns the results in the calls' order; "
+          "concurrent.futures.ThreadPoolExecutor.map does the same.")
 
 
 def check_exercise_4(loop: Callable | None, language: str | None = None) -> Report:
     """The calls of one turn run concurrently, in order, with all results in one message."""
-    return grade_loop(4, loop, language, ["whole_response", "one_message"],
-                      N_("Not done yet: run the calls of a turn at the same time (run_all or a thread pool), keep "
-                         "their order, and send all results in one message."),
-                      N_("Toolbox.run_all(calls) runs the calls in threads and returns the results in the calls' "
-                         "order; concurrent.futures.ThreadPoolExecutor.map does the same."), CONCURRENT)
+    return grade_loop(4, loop, language, ["whole_response", "one_message"], NOTE, HINT, CONCURRENT)

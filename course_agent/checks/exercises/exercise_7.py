@@ -217,6 +217,12 @@ GATE = Requirement("review_through_gate", N_("A review of !482 that posts its co
                    N_("Build the toolbox as in this notebook: Toolbox(gitlab_tools.tools(), gate=SafetyGate(policy, "
                       "approver, audit)), and give every Verdict a `by` that names your approver."))
 
+WHAT = N_("`policy` and `approver` are not written yet. Write both and run this cell again.")
+FIRST_HINTS = (N_("policy = Policy({\"post_comment\": Decision.ASK}) keeps the other tools' defaults (merge_pr asks "
+                  "by its risk)."),
+               N_("An approver is a plain function: def approver(request): ... return Verdict(approved, by=\"...\", "
+                  "reason=\"...\"); request.tool is the tool's name and request.input its input."))
+
 
 def check_exercise_7(policy: Any, approver: Any, language: str | None = None) -> Report:
     """Notebook 7: the policy and the approver, each on its own and then together on a real review."""
@@ -230,12 +236,7 @@ def check_exercise_7(policy: Any, approver: Any, language: str | None = None) ->
     lang = g.lang
     probe = ApprovalRequest("post_comment", {"pr": REVIEWED, "body": "Looks good."}, Risk.WRITES)
     if is_placeholder(policy) and (is_placeholder(approver) or _unwritten(approver, probe)):
-        return g.not_done(
-            N_("`policy` and `approver` are not written yet. Write both and run this cell again."),
-            [N_("policy = Policy({\"post_comment\": Decision.ASK}) keeps the other tools' defaults (merge_pr asks "
-                "by its risk)."),
-             N_("An approver is a plain function: def approver(request): ... return Verdict(approved, by=\"...\", "
-                "reason=\"...\"); request.tool is the tool's name and request.input its input.")])
+        return g.not_done(WHAT, FIRST_HINTS)
     if isinstance(policy, Mapping):  # {"post_comment": Decision.ASK}: the overrides of a Policy
         policy = Policy({name: Decision(getattr(d, "value", d)) for name, d in policy.items()})
     is_policy, is_approver = policy is not None and hasattr(policy, "decide"), callable(approver)

@@ -201,17 +201,18 @@ def _costliest(table: Table) -> str:
               "{billed} billed input tokens: compare its result.usage with the others' (what it read, and "
               "what it wrote to the cache at 1.25x).", table.lang, pr=pr, billed=f"{billed:.0f}")
 
+WHAT = N_("`rows` is still empty. Review !482 to !487 with review(pr, client=client, cache=True), append (pr, "
+          "verdict, calls, billed input) for each, and run this cell again.")
+FIRST_HINTS = (N_("result.iterations is the number of model calls, result.text ends with the verdict line, and "
+                   "billed(result.usage) from this notebook gives the billed input."),)
+
 
 def check_exercise_8(rows: Any, language: str | None = None) -> Report:
     """Notebook 8: `rows` holds one (pr, verdict, calls, billed_input) per demo merge request (482-487).
     !482 is reviewed again by the course's reviewer in a fresh sandbox, as a spot check."""
     g = Grade(8, language, REQUIREMENTS)
     if is_placeholder(rows):
-        return g.not_done(
-            N_("`rows` is still empty. Review !482 to !487 with review(pr, client=client, cache=True), append "
-               "(pr, verdict, calls, billed input) for each, and run this cell again."),
-            [N_("result.iterations is the number of model calls, result.text ends with the verdict line, and "
-                "billed(result.usage) from this notebook gives the billed input.")])
+        return g.not_done(WHAT, FIRST_HINTS)
     read = [_row(r) for r in rows] if isinstance(rows, (list, tuple)) else []
     if not any(read):
         g.all_broken(REQUIREMENTS, tr("expected a list of rows, got {kind}.", g.lang, kind=kind(rows)) if not read
