@@ -27,7 +27,8 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
                          lang))
     mine = [finding(own, own.check(loop, lang), lang)] if own is not None else []
     report = Report(title, [*mine, *judge(loop, rules, lang).findings], lang)
-    if (mine[0].status != PASSED) if mine else not report.ok:
+    met = mine[0].status == PASSED if mine else report.ok
+    if not met:
         report.note = tr(note, lang)
         report.hints = [tr(hint, lang)]
     return report
