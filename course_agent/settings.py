@@ -162,21 +162,21 @@ class Settings:
         return f"Settings({shown!r})"
 
 
+def _put(values: Mapping[str, str | None]) -> None:
+    for name, value in values.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 @contextmanager
 def environment(values: Mapping[str, str | None]) -> Iterator[None]:
     """Within the block, the environment holds `values` (None: the variable is unset); afterwards, what
     it held before. For the self-checks, which point everything a learner's loop may read at a sandbox."""
     saved = {name: os.environ.get(name) for name in values}
     try:
-        for name, value in values.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        _put(values)
         yield
     finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        _put(saved)
