@@ -11,6 +11,7 @@ import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 BACKEND_ENV = "COURSE_AGENT_BACKEND"
 LANGUAGE_ENV = "COURSE_AGENT_LANGUAGE"
@@ -77,12 +78,13 @@ class Settings:
     stops the approvals, not the model id a run is using. `check()` checks them all at once."""
 
     environ: Mapping[str, str] = field(default_factory=dict)
+    """The variables of VARIABLES that are set, read-only (secrets among them: show the Settings, not this)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> "Settings":
         """The course's variables from `environ` (None: os.environ as it is now)."""
         env = _environ(environ)
-        return cls({name: env[name] for name in VARIABLES if env.get(name)})
+        return cls(MappingProxyType({name: env[name] for name in VARIABLES if env.get(name)}))
 
     def check(self) -> "Settings":
         """Itself, once every value has been checked: SettingsError for the first one the course cannot

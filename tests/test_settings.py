@@ -126,3 +126,13 @@ def test_only_settings_reads_the_environment():
         found += [f"{path.relative_to(PACKAGE)}:{line}" for line in _reads_the_environment(ast.parse(path.read_text()))]
     assert not found, "read the environment through course_agent.settings.Settings instead:\n" + "\n".join(found)
     assert _reads_the_environment(ast.parse((PACKAGE / "settings.py").read_text()))  # the check sees a read
+
+
+def test_settings_cannot_be_changed_once_read():
+    from dataclasses import FrozenInstanceError
+
+    settings = Settings.from_env({"GITLAB_URL": "https://gitlab.example"})
+    with pytest.raises(FrozenInstanceError):
+        settings.environ = {}
+    with pytest.raises(TypeError):
+        settings.environ["GITLAB_URL"] = "https://elsewhere.example"
