@@ -1,5 +1,47 @@
-"""Companion package of the agent-loop course: the reference agent the notebooks build."""
+"""Companion package of the agent-loop course: the reference agent the notebooks build.
+
+What a learner needs is here, `from course_agent import make_client, model_id, run_agent, Toolbox`,
+each name imported on first use (PEP 562), so `import course_agent` stays cheap: the anthropic SDK
+(~1 s) loads only when something that talks to a model is asked for. The submodules are where each
+name is explained; `course_agent.review.review` is not here, as `course_agent.review` is its module.
+"""
+
+import importlib
 
 import course_sandbox  # noqa: F401  (cheap: its lazy jsonschema import; the server loads on first use)
 
 __version__ = "0.1.0"
+
+_HOMES = {
+    "client": ("make_client", "using_sandbox", "shared_sandbox", "gitlab_settings", "reset_demo"),
+    "config": ("model_id", "newer_model", "fallback_model", "preserved_thinking_model", "DEFAULT_MODEL"),
+    "settings": ("Settings", "SettingsError"),
+    "loop": ("run_agent", "AgentResult", "AgentError", "MaxTokensReached", "Refused", "IterationLimitReached",
+             "LoopObserver"),
+    "tools": ("Tool", "Toolbox", "ToolError", "Risk"),
+    "gitlab": ("GitLabTools",),
+    "review": ("reviewer_toolbox", "REVIEW_RULES"),
+    "safety": ("Policy", "Decision", "SafetyGate", "AuditLog", "Verdict", "ApprovalRequest", "auto_approver",
+               "console_approver"),
+    "checks": ("check_loop",),
+    "redaction": ("redact",),
+    "progress": ("ProgressPrinter",),
+    "widgets": ("MessagesView", "WidgetApprover"),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+
+__all__ = sorted(_HOME_OF)
+
+
+def __getattr__(name: str) -> object:
+    """A public name, imported from its module the first time it is asked for."""
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # asked once: the next lookup is an ordinary one
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

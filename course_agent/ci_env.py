@@ -11,55 +11,66 @@ GITLAB_PROJECT say otherwise:
 
 Nobody can answer an approval request in a pipeline, so merges are refused there; and the
 sandbox's simulated model is never used by accident: a job needs ANTHROPIC_API_KEY, or
-COURSE_AGENT_BACKEND=sandbox said on purpose. Outside CI, client.gitlab_settings() decides.
+COURSE_AGENT_BACKEND=sandbox said on purpose. Outside CI, client.gitlab_settings() decides. The
+variables are read through settings.Settings, like every other.
 """
 
-import os
 from collections.abc import Mapping
 
 from .i18n import tr
 from .redaction import register_secret
+from .settings import Settings
 
 TOKEN_VARIABLES = ("COURSE_AGENT_GITLAB_TOKEN", "GITLAB_TOKEN")
 
 
-def in_ci(env: Mapping[str, str] = os.environ) -> bool:
-    return env.get("GITLAB_CI", "").strip().lower() == "true"
+def in_ci(env: Mapping[str, str] | None = None) -> bool:
+    """True in a GitLab CI job. `env` (here and below): the variables to read, os.environ when None."""
+    return Settings.from_env(env).gitlab_ci
 
 
-def merge_request_iid(env: Mapping[str, str] = os.environ) -> int | None:
+def merge_request_iid(env: Mapping[str, str] | None = None) -> int | None:
     """The merge request of a merge-request pipeline, None in other pipelines (or outside CI)."""
-    raw = env.get("CI_MERGE_REQUEST_IID", "").strip()
-    return int(raw) if in_ci(env) and raw.isascii() and raw.isdigit() and int(raw) > 0 else None
+    settings = Settings.from_env(env)
+    return settings.ci_merge_request_iid if settings.gitlab_ci else None
 
 
-def token_variable(env: Mapping[str, str] = os.environ) -> str | None:
+def _token(settings: Settings) -> tuple[str, str] | None:
+    """(variable, token): the first of TOKEN_VARIABLES that is set."""
+    tokens = {"COURSE_AGENT_GITLAB_TOKEN": settings.ci_gitlab_token, "GITLAB_TOKEN": settings.gitlab_token}
+    return next(((name, tokens[name]) for name in TOKEN_VARIABLES if tokens[name]), None)
+
+
+def token_variable(env: Mapping[str, str] | None = None) -> str | None:
     """The variable the GitLab token comes from in a pipeline (None outside one, or when none is set)."""
-    if not in_ci(env):
-        return None
-    return next((name for name in TOKEN_VARIABLES if env.get(name)), None)
+    settings = Settings.from_env(env)
+    found = _token(settings) if settings.gitlab_ci else None
+    return found[0] if found else None
 
 
-def gitlab_settings(env: Mapping[str, str] = os.environ, lang: str | None = None) -> tuple[str, str, str] | None:
+def pipeline_gitlab(env: Mapping[str, str] | None = None, lang: str | None = None) -> tuple[str, str, str] | None:
     """(url, token, project) in a pipeline; None outside one. RuntimeError when something is missing."""
-    if not in_ci(env):
+    settings = Settings.from_env(env)
+    if not settings.gitlab_ci:
         return None
-    url = env.get("GITLAB_URL") or env.get("CI_SERVER_URL")
-    token = next((env[name] for name in TOKEN_VARIABLES if env.get(name)), None)
-    project = env.get("GITLAB_PROJECT") or env.get("CI_PROJECT_ID") or env.get("CI_PROJECT_PATH")
-    if not token:
+    url = settings.gitlab_url or settings.ci_server_url
+    found = _token(settings)
+    project = settings.gitlab_project or settings.ci_project_id or settings.ci_project_path
+    if not found:
         raise RuntimeError(tr("in GitLab CI, set a masked CI/CD variable COURSE_AGENT_GITLAB_TOKEN (or GITLAB_TOKEN) "
                               "to a token with the api scope; the job's CI_JOB_TOKEN may not write notes", lang))
     if not url or not project:
         raise RuntimeError(tr("in GitLab CI, CI_SERVER_URL and CI_PROJECT_ID are missing (or set GITLAB_URL and "
                               "GITLAB_PROJECT)", lang))
+    token = found[1]
     register_secret(token)  # hidden from every line written, from here on
     return url, token, project
 
 
-def check_model_access(env: Mapping[str, str] = os.environ, lang: str | None = None) -> None:
+def check_model_access(env: Mapping[str, str] | None = None, lang: str | None = None) -> None:
     """In a pipeline, a review needs the real API: RuntimeError without ANTHROPIC_API_KEY, unless
     COURSE_AGENT_BACKEND=sandbox asks for the simulated model on purpose (the course's own tests)."""
-    if in_ci(env) and not env.get("ANTHROPIC_API_KEY") and env.get("COURSE_AGENT_BACKEND", "").strip() != "sandbox":
+    settings = Settings.from_env(env)
+    if settings.gitlab_ci and not settings.anthropic_api_key and settings.backend != "sandbox":
         raise RuntimeError(tr("in GitLab CI, set a masked CI/CD variable ANTHROPIC_API_KEY (the offline sandbox's "
                               "simulated model is used only with COURSE_AGENT_BACKEND=sandbox)", lang))

@@ -238,6 +238,7 @@ def _review(args: argparse.Namespace, lang: str) -> int:
     from . import ci_env
     from .gitlab import GitLabTools
     from .safety import AuditLog, auto_approver, console_approver, resolve_approval
+    from .settings import Settings
 
     def fail(code: int, reason: str) -> int:
         _say(f"course-agent review: {reason}")
@@ -251,7 +252,7 @@ def _review(args: argparse.Namespace, lang: str) -> int:
         return fail(EXIT_USAGE, tr("give a merge request's number or --all-open, not both", lang))
     pr = args.pr if args.pr is not None else ci_env.merge_request_iid()
     if pr is None and not args.all_open:
-        source = os.environ.get("CI_PIPELINE_SOURCE", "").strip()
+        source = Settings.from_env().ci_pipeline_source or ""
         if ci_env.in_ci() and source != "merge_request_event":
             return fail(EXIT_USAGE, tr("which merge request? This pipeline (CI_PIPELINE_SOURCE={source}) is not a "
                                        "merge-request pipeline, so CI_MERGE_REQUEST_IID is not set: run the job "
@@ -260,9 +261,10 @@ def _review(args: argparse.Namespace, lang: str) -> int:
         return fail(EXIT_USAGE, tr("which merge request? Give its number, or --all-open (in a merge-request "
                                    "pipeline, CI_MERGE_REQUEST_IID says)", lang))
     try:
+        Settings.from_env().check()  # every COURSE_AGENT_* value, before anything runs
         answer, source = resolve_approval(args.approval)
         ci_env.check_model_access(lang=lang)
-        settings = ci_env.gitlab_settings(lang=lang)
+        pipeline = ci_env.pipeline_gitlab(lang=lang)
     except (ValueError, RuntimeError) as bad:
         return fail(EXIT_USAGE, str(bad))
     # Where nobody can answer an approval request, merges are refused by the policy itself.
@@ -287,7 +289,7 @@ def _review(args: argparse.Namespace, lang: str) -> int:
         return fail(EXIT_USAGE, tr("cannot write the transcript {path}: {reason}", lang, path=files[0],
                                    reason=error.strerror or error))
     try:
-        gitlab_tools = GitLabTools(*settings, idempotent=args.post) if settings else GitLabTools(idempotent=args.post)
+        gitlab_tools = GitLabTools(*pipeline, idempotent=args.post) if pipeline else GitLabTools(idempotent=args.post)
         from .review import reviewer_toolbox
 
         toolbox = reviewer_toolbox(gitlab_tools, approver=approver, audit=AuditLog(files[-1]), post=args.post,

@@ -11,7 +11,6 @@ skip the demonstrations only the sandbox can give.
 
 import atexit
 import html
-import os
 import sys
 import threading
 from typing import TYPE_CHECKING
@@ -19,11 +18,11 @@ from typing import TYPE_CHECKING
 import anthropic
 
 from .i18n import tr
+from .settings import BACKEND_ENV, Settings
 
 if TYPE_CHECKING:
     from course_sandbox import Sandbox
 
-BACKEND_ENV = "COURSE_AGENT_BACKEND"
 _shared: "Sandbox | None" = None
 _lock = threading.Lock()
 _announced: set[str] = set()
@@ -42,21 +41,15 @@ def shared_sandbox() -> "Sandbox":
         return _shared
 
 
-def use_sandbox() -> bool:
-    """True unless a key for the live API is set and the sandbox is not forced (see using_sandbox)."""
-    backend = os.environ.get(BACKEND_ENV, "").strip().lower()
-    if backend not in ("", "sandbox", "live"):
-        raise ValueError(f"{BACKEND_ENV} must be 'sandbox' or 'live', got {backend!r}")
-    if backend == "live" and not os.environ.get("ANTHROPIC_API_KEY"):
-        raise RuntimeError(f"{BACKEND_ENV}=live needs ANTHROPIC_API_KEY")
-    return backend == "sandbox" or not os.environ.get("ANTHROPIC_API_KEY")
-
-
 def using_sandbox() -> bool:
     """True when make_client() would use the offline sandbox (no ANTHROPIC_API_KEY, or
     COURSE_AGENT_BACKEND=sandbox); False for the live API. A bad COURSE_AGENT_BACKEND raises, as
     make_client() would."""
-    return use_sandbox()
+    settings = Settings.from_env()
+    backend, key = settings.backend, settings.anthropic_api_key
+    if backend == "live" and not key:
+        raise RuntimeError(f"{BACKEND_ENV}=live needs ANTHROPIC_API_KEY")
+    return backend == "sandbox" or not key
 
 
 NOTE_STYLE = ("border-left:4px solid var(--jp-info-color1,#0097a7);background:rgba(0,151,167,0.08);"
@@ -88,11 +81,11 @@ def _announce(what: str, line: str) -> None:
 
 def make_client(**options: object) -> anthropic.Anthropic:
     """A real anthropic client: the live API with a key, otherwise the offline sandbox."""
-    if use_sandbox():
+    if using_sandbox():
         _announce("anthropic", tr("using the offline sandbox (simulated model); set ANTHROPIC_API_KEY to use "
                                   "the real API."))
         return shared_sandbox().client(**options)
-    if os.environ.get("ANTHROPIC_BASE_URL"):
+    if Settings.from_env().anthropic_base_url:
         _announce("anthropic", tr("using the API at ANTHROPIC_BASE_URL (ANTHROPIC_API_KEY is set)."))
     else:
         _announce("anthropic", tr("using the live Anthropic API (ANTHROPIC_API_KEY is set)."))
@@ -101,9 +94,9 @@ def make_client(**options: object) -> anthropic.Anthropic:
 
 def gitlab_settings() -> tuple[str, str, str]:
     """(url, token, project) from GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT, else the sandbox's demo GitLab."""
-    url, token = os.environ.get("GITLAB_URL"), os.environ.get("GITLAB_TOKEN")
+    settings = Settings.from_env()
+    url, token, project = settings.gitlab_url, settings.gitlab_token, settings.gitlab_project
     if url and token:
-        project = os.environ.get("GITLAB_PROJECT")
         if not project:
             raise RuntimeError("GITLAB_URL and GITLAB_TOKEN are set but GITLAB_PROJECT is not (e.g. group/project)")
         _announce("gitlab", tr("using the GitLab at GITLAB_URL."))

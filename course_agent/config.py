@@ -1,6 +1,6 @@
-"""The course's settings that a learner may override from the environment, kept in one place."""
+"""The models the course uses, each of which a learner may override from the environment (read in settings.py)."""
 
-import os
+from .settings import Settings
 
 DEFAULT_MODEL = "claude-opus-5"
 """The model every notebook and command uses unless COURSE_AGENT_MODEL says otherwise."""
@@ -8,7 +8,7 @@ DEFAULT_MODEL = "claude-opus-5"
 
 def model_id() -> str:
     """The model id to send: COURSE_AGENT_MODEL if set, else the course default."""
-    return os.environ.get("COURSE_AGENT_MODEL") or DEFAULT_MODEL
+    return Settings.from_env().model or DEFAULT_MODEL
 
 
 NEWER_MODEL = "claude-opus-5-5"
@@ -18,7 +18,7 @@ NEWER_MODEL = "claude-opus-5-5"
 
 def newer_model() -> str:
     """The newer model of notebook 4's demo: COURSE_AGENT_NEWER_MODEL, else Opus 5.5."""
-    return os.environ.get("COURSE_AGENT_NEWER_MODEL") or NEWER_MODEL
+    return Settings.from_env().newer_model or NEWER_MODEL
 
 
 FALLBACK_MODEL = "claude-opus-4-8"
@@ -27,7 +27,7 @@ FALLBACK_MODEL = "claude-opus-4-8"
 
 def fallback_model() -> str:
     """The fallback model of notebook 6: COURSE_AGENT_FALLBACK_MODEL, else Opus 4.8."""
-    return os.environ.get("COURSE_AGENT_FALLBACK_MODEL") or FALLBACK_MODEL
+    return Settings.from_env().fallback_model or FALLBACK_MODEL
 
 
 PRESERVED_THINKING_MODEL = NEWER_MODEL
@@ -36,4 +36,4 @@ PRESERVED_THINKING_MODEL = NEWER_MODEL
 
 def preserved_thinking_model() -> str:
     """The model of notebook 5's append-only demo: COURSE_AGENT_PRESERVED_THINKING_MODEL, else the default."""
-    return os.environ.get("COURSE_AGENT_PRESERVED_THINKING_MODEL") or PRESERVED_THINKING_MODEL
+    return Settings.from_env().preserved_thinking_model or PRESERVED_THINKING_MODEL

@@ -10,12 +10,11 @@ compile it; tests/test_i18n.py fails for a sentence without a Russian form.
 import gettext
 import io
 import locale
-import os
 from functools import lru_cache
 from pathlib import Path
 
-LANGUAGES = ("en", "ru")
-LANGUAGE_ENV = "COURSE_AGENT_LANGUAGE"
+from .settings import LANGUAGES, Settings
+
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 
 
@@ -26,12 +25,10 @@ def language(explicit: str | None = None) -> str:
         if chosen not in LANGUAGES:
             raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {explicit!r}")
         return chosen
-    from_env = os.environ.get(LANGUAGE_ENV, "").strip().lower()
-    if from_env:
-        if from_env.split("_")[0].split("-")[0] not in LANGUAGES:
-            raise ValueError(f"{LANGUAGE_ENV} must be one of {', '.join(LANGUAGES)}, got {from_env!r}")
-        return from_env[:2]
-    found = (locale.getlocale(locale.LC_MESSAGES)[0] or os.environ.get("LANG") or "").lower()
+    settings = Settings.from_env()
+    if settings.language:
+        return settings.language
+    found = (locale.getlocale(locale.LC_MESSAGES)[0] or settings.system_locale).lower()
     return "ru" if found.startswith("ru") else "en"
 
 

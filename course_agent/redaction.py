@@ -1,20 +1,20 @@
 """Keeping secrets out of everything the agent writes: tool results, errors, transcripts,
 audit logs and printed output all pass through `redact()`.
 
-A known secret (the values of SECRET_ENV_VARS and anything given to `register_secret`) is
+A known secret (the values of settings.SECRET_ENV_VARS and anything given to `register_secret`) is
 hidden whole, as any prefix of 8 characters or more (a token cut by a width limit), and in its
 URL-encoded and JSON-escaped forms (a key in a query string or a log line). Anything shaped
 like an Anthropic key or a GitLab token is hidden even when nobody said it was secret.
 """
 
 import json
-import os
 import re
 import threading
 from urllib.parse import quote, quote_plus
 
-SECRET_ENV_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "GITLAB_TOKEN")
-PLACEHOLDER = "[REDACTED]"
+from .settings import HIDDEN as PLACEHOLDER
+from .settings import Settings
+
 MIN_SECRET = 6
 """Shorter values are not treated as secrets (they would hide ordinary words)."""
 MIN_PREFIX = 8
@@ -33,8 +33,9 @@ def register_secret(value: str | None) -> None:
 
 
 def _known() -> set[str]:
+    from_env = Settings.from_env().secrets
     with _lock:
-        values = {os.environ.get(name, "") for name in SECRET_ENV_VARS} | _extra
+        values = from_env | _extra
     return {v for v in values if len(v) >= MIN_SECRET}
 
 

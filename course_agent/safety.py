@@ -21,10 +21,9 @@ from pathlib import Path
 
 from .i18n import language, tr
 from .redaction import redact
+from .settings import AUTO_ANSWERS, AUTO_APPROVE_ENV, Settings
 from .tools import Risk, Tool
 
-AUTO_APPROVE_ENV = "COURSE_AGENT_AUTO_APPROVE"
-AUTO_ANSWERS = ("approve", "deny")
 DEFAULT_TIMEOUT = 120.0
 MAX_TIMEOUT = 24 * 3600.0
 
@@ -65,14 +64,7 @@ Approver = Callable[[ApprovalRequest], Verdict]
 
 def approval_from_env() -> str | None:
     """COURSE_AGENT_AUTO_APPROVE as 'approve' or 'deny', None when unset; anything else is an error."""
-    raw = os.environ.get(AUTO_APPROVE_ENV)
-    if raw is None or not raw.strip():
-        return None
-    answer = raw.strip().lower()
-    if answer not in AUTO_ANSWERS:
-        raise ValueError(tr("{variable} must be 'approve' or 'deny', got {value!r}", _lang(),
-                            variable=AUTO_APPROVE_ENV, value=raw))
-    return answer
+    return Settings.from_env().auto_approve
 
 
 def resolve_approval(flag: str | None = None) -> tuple[str, str]:

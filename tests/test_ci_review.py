@@ -120,11 +120,11 @@ def test_the_template_runs_the_review_in_merge_request_pipelines_only():
 
 
 def test_the_ci_variables_outside_and_inside_a_pipeline():
-    assert ci_env.gitlab_settings({"CI_SERVER_URL": "https://gitlab.example.com"}) is None
+    assert ci_env.pipeline_gitlab({"CI_SERVER_URL": "https://gitlab.example.com"}) is None
     inside = {"GITLAB_CI": "true", "CI_SERVER_URL": "https://gitlab.example.com", "CI_PROJECT_ID": "42",
               "CI_PROJECT_PATH": "group/shop", "GITLAB_TOKEN": "t0ken-value", "CI_MERGE_REQUEST_IID": "17"}
-    assert ci_env.gitlab_settings(inside) == ("https://gitlab.example.com", "t0ken-value", "42")
-    assert ci_env.gitlab_settings({**inside, "GITLAB_URL": "https://other.example.com", "GITLAB_PROJECT": "a/b",
+    assert ci_env.pipeline_gitlab(inside) == ("https://gitlab.example.com", "t0ken-value", "42")
+    assert ci_env.pipeline_gitlab({**inside, "GITLAB_URL": "https://other.example.com", "GITLAB_PROJECT": "a/b",
                                    "COURSE_AGENT_GITLAB_TOKEN": "preferred"}) == \
         ("https://other.example.com", "preferred", "a/b")
     assert ci_env.merge_request_iid(inside) == 17
@@ -143,6 +143,6 @@ def test_the_ci_token_is_a_secret_from_the_moment_it_is_read():
     token = "ci-" + secrets.token_hex(12)  # shaped like no known key, so only registration hides it
     line = f"GitLab said: bad token {token}"
     assert token in redact(line)  # not known yet
-    ci_env.gitlab_settings({"GITLAB_CI": "true", "CI_SERVER_URL": "https://gitlab.example", "CI_PROJECT_ID": "7",
+    ci_env.pipeline_gitlab({"GITLAB_CI": "true", "CI_SERVER_URL": "https://gitlab.example", "CI_PROJECT_ID": "7",
                             "COURSE_AGENT_GITLAB_TOKEN": token})
     assert token not in redact(line) and token[:8] not in redact(line)

@@ -134,3 +134,29 @@ def test_course_agent_help_answers_without_importing_the_sdk():
     assert [line for line in lines if re.fullmatch(r"exit \d+", line)] == ["exit 0", "exit 0", "exit 2"]
     assert lines[-1] == "False", "the SDK was imported"
     assert "invalid choice: 'no-such-command'" in done.stderr
+
+
+def test_the_public_api_resolves_lazily():
+    """`from course_agent import make_client, run_agent, ...` works for every name in __all__, and
+    `import course_agent` alone loads none of them (nor the anthropic SDK): each comes on first use."""
+    script = (
+        "import sys\n"
+        "import course_agent\n"
+        "print('anthropic' in sys.modules, 'course_agent.loop' in sys.modules)\n"
+        "missing = [name for name in course_agent.__all__ if getattr(course_agent, name, None) is None]\n"
+        "print('missing', missing)\n"
+        "print(set(course_agent.__all__) <= set(dir(course_agent)))\n"
+        "from course_agent import make_client, model_id, run_agent, Tool, Toolbox, check_loop, gitlab_settings\n"
+        "from course_agent.client import make_client as home\n"
+        "print(make_client is home, model_id is course_agent.config.model_id)\n"
+    )
+    done = _python(script)
+    assert done.stdout.splitlines() == ["False False", "missing []", "True", "True True"]
+    import course_agent
+
+    expected = {"make_client", "using_sandbox", "shared_sandbox", "gitlab_settings", "model_id", "newer_model",
+                "fallback_model", "preserved_thinking_model", "run_agent", "Tool", "Toolbox", "check_loop",
+                "GitLabTools", "Settings"}
+    assert expected <= set(course_agent.__all__)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        course_agent.no_such_name  # noqa: B018

@@ -12,17 +12,18 @@ can reach the live API or change the learner's own GitLab. Approvals are answere
 """
 
 import builtins
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from .. import client as course_client
+from ..settings import environment
 from course_sandbox import Sandbox
 from .intercept import routed_to
 from .route import Route
 
 _ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "GITLAB_URL", "GITLAB_TOKEN",
         "GITLAB_PROJECT", "COURSE_AGENT_BACKEND", "COURSE_AGENT_AUTO_APPROVE")
+"""The variables a scenario sets or unsets, and puts back afterwards."""
 
 
 def route_to(sandbox: Sandbox) -> Route:
@@ -37,20 +38,14 @@ def _nobody_answers(prompt: object = "") -> str:
 @contextmanager
 def pointed_at(sandbox: Sandbox) -> Iterator[None]:
     """Within the block, every request the loop sends reaches `sandbox` only."""
-    environ = {k: os.environ.get(k) for k in _ENV}
+    values: dict[str, str | None] = {name: None for name in _ENV}
+    values.update({**sandbox.env(), "COURSE_AGENT_BACKEND": "sandbox", "COURSE_AGENT_AUTO_APPROVE": "deny"})
     shared, ask = course_client._shared, builtins.input
     try:
-        os.environ.update({**sandbox.env(), "COURSE_AGENT_BACKEND": "sandbox", "COURSE_AGENT_AUTO_APPROVE": "deny"})
-        os.environ.pop("ANTHROPIC_AUTH_TOKEN", None)
         course_client._shared = sandbox
         builtins.input = _nobody_answers
-        with routed_to(route_to(sandbox)):
+        with environment(values), routed_to(route_to(sandbox)):
             yield
     finally:
         builtins.input = ask
         course_client._shared = shared
-        for key, value in environ.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value

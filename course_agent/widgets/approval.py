@@ -13,7 +13,6 @@ model.
 """
 
 import json
-import os
 import threading
 
 import ipywidgets as widgets
@@ -23,6 +22,7 @@ from ..i18n import language as resolve_language
 from ..i18n import tr
 from ..redaction import redact
 from ..safety import AUTO_APPROVE_ENV, DEFAULT_TIMEOUT, ApprovalRequest, Verdict
+from ..settings import Settings
 from .render import code_html, esc
 
 CLICKED_APPROVE = "you (clicked Approve)"
@@ -125,7 +125,7 @@ class WidgetApprover:
     def __init__(self, timeout: float = DEFAULT_TIMEOUT, auto: str | None = None, language: str | None = None) -> None:
         self.timeout = timeout
         self.language = resolve_language(language)
-        self.auto = (auto if auto is not None else os.environ.get(AUTO_APPROVE_ENV, "")).strip().lower()
+        self.auto = (auto if auto is not None else Settings.from_env().auto_approve or "").strip().lower()
         if self.auto not in ("", "approve", "deny"):
             raise ValueError(f"{AUTO_APPROVE_ENV} must be 'approve' or 'deny', got {self.auto!r}")
         self.prompts: list[ApprovalPrompt] = []
