@@ -164,9 +164,15 @@ def _keys(value: Any) -> Iterator[str]:
             yield from _keys(child)
 
 
+def bounded_search(pattern: str, text: str) -> re.Match | None:
+    """re.search(pattern, text), or None when the text is too long for this pattern to be run on it
+    safely (a learner's `(a+)+$` backtracks for ever on a long run of a's) or the pattern is not valid."""
+    try:
+        return re.search(pattern, text) if len(text) <= checkable_length(pattern) else None
+    except re.error:
+        return None
+
+
 def key_matches(pattern: str, key: str) -> bool:
     """re.search(pattern, key), or False when the key is too long for the pattern to be run on it."""
-    try:
-        return len(key) <= checkable_length(pattern) and re.search(pattern, key) is not None
-    except re.error:
-        return False
+    return bounded_search(pattern, key) is not None

@@ -10,6 +10,7 @@ A real model fills `phone_number` with the number the user wrote, not an e-mail 
 import re
 from typing import Any
 
+from .generation_bounds import bounded_search
 from .scalar_values import MISSING
 
 PHONE = re.compile(r"(?<![\w@+])(?:\+\d[\d\s().-]{6,}\d|\(?\d{2,4}\)?[\s.-]\d{2,4}[\s.-]\d{2,5}(?:[\s.-]\d{2,5})?)"
@@ -124,13 +125,9 @@ def described_choice(description: str, text: str) -> Any:
 
 def matching(pattern: str, text: str) -> list[str]:
     """Words of the text that a schema's `pattern` accepts whole ('art-991' for '^art-\\d+$')."""
-    try:
-        compiled = re.compile(pattern)
-    except re.error:
-        return []
     candidates = [w.strip(".,;:!?()[]{}\"'") for w in re.findall(r"[^\s]+", text[:4000])]
-    return _unique(w for w in candidates if w and len(w) <= 200 and compiled.search(w)
-                   and compiled.search(w).group(0) == w)
+    hits = ((w, bounded_search(pattern, w)) for w in candidates if w and len(w) <= 200)
+    return _unique(w for w, hit in hits if hit and hit.group(0) == w)
 
 
 def _said(text: str) -> str:

@@ -153,3 +153,16 @@ def test_blocks_inside_a_tool_result_are_checked_like_message_blocks(sandbox, it
                          {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": [item]}]}]}
     status, answer, _ = post(sandbox, body)
     assert status == 400 and answer["error"]["message"] == message
+
+
+def test_a_learners_pattern_is_never_run_on_the_prompts_words_where_it_could_backtrack(client):
+    """Reading values from the prompt tries the schema's pattern on its words: a pattern like `(a+)+$`
+    must not be run on a long run of a's (it would backtrack for ever), however the words came."""
+    import time
+    tool = {"name": "record", "description": "Record the value", "input_schema": {
+        "type": "object", "properties": {"value": {"type": "string", "pattern": "(a+)+$", "minLength": 40}},
+        "required": ["value"]}}
+    started = time.monotonic()
+    client.messages.create(model="claude-opus-5", max_tokens=1024, tools=[tool],
+                           messages=[{"role": "user", "content": "Record " + "a" * 48 + "b for user@example.com"}])
+    assert time.monotonic() - started < 4
