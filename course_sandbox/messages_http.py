@@ -2,11 +2,13 @@
 x-api-key and anthropic-version checks, request ids, and the API's JSON error envelope for
 everything that goes wrong there."""
 
+import functools
 import hashlib
 import itertools
 import json
 
-from anthropic._constants import ANTHROPIC_API_VERSION
+import anthropic
+import httpx2
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 from werkzeug.routing import Map, RequestRedirect, Rule
 from werkzeug.wrappers import Request, Response
@@ -33,7 +35,16 @@ _FAULT_MESSAGES = {
 }
 VERSION_REQUIRED = "anthropic-version: header is required"
 """The real API's wording, seen in its answers (as is the one for a version it does not know)."""
-API_VERSIONS = {"2023-01-01", "2023-06-01", ANTHROPIC_API_VERSION}
+KNOWN_API_VERSIONS = {"2023-01-01", "2023-06-01"}
+
+
+@functools.cache
+def api_versions() -> frozenset[str]:
+    """The versions the API knows, and the one the installed SDK sends (read from a client's public
+    `default_headers`: no private module of the SDK is read)."""
+    with httpx2.Client() as http:
+        sent = anthropic.Anthropic(api_key="-", http_client=http).default_headers.get("anthropic-version")
+    return frozenset(KNOWN_API_VERSIONS | ({sent} if isinstance(sent, str) else set()))
 """The API's versions (docs: api/versioning) and the one the installed SDK sends."""
 
 
@@ -74,7 +85,7 @@ class MessagesHttp:
             version = request.headers.get("anthropic-version")
             if not version:
                 raise invalid(VERSION_REQUIRED)
-            if version not in API_VERSIONS:
+            if version not in api_versions():
                 raise invalid(f'anthropic-version: "{version}" is not a valid version')
             response = self._dispatch(endpoint, args, request)
         except ApiError as error:

@@ -56,6 +56,7 @@ class Profile:
     context_window: int = 1_000_000
     max_output_tokens: int = 128_000
     price: tuple[float, float] | None = None  # $ per million input / output tokens
+    retires: str | None = None  # the end-of-life day the installed SDK 2.16 warns of (ISO date)
 
     def rejects(self, thinking_type: str) -> str | None:
         return dict(self.rejected).get(thinking_type)
@@ -92,13 +93,13 @@ PROFILES: dict[str, Profile] = {
     "claude-fable-5-2": _FIVE_ONE,
     "claude-mythos-5-2": _FIVE_ONE,
     "claude-mythos-preview": replace(_ALWAYS_ON, rejected=(("disabled", DISABLED_REJECTED_PREVIEW),),
-                                     min_cacheable_tokens=2048, price=None),
+                                     min_cacheable_tokens=2048, price=None, retires="2026-06-30"),
     "claude-opus-4-8": _OPUS_4_8,
     "claude-opus-4-7": replace(_OPUS_4_8, min_cacheable_tokens=2048),
     "claude-opus-4-6": replace(_FOUR_SIX, min_cacheable_tokens=4096),
     "claude-sonnet-4-6": replace(_FOUR_SIX, min_cacheable_tokens=1024),
-    "claude-opus-4-5": _FOUR_FIVE,
-    "claude-opus-4-5-20251101": _FOUR_FIVE,
+    "claude-opus-4-5": replace(_FOUR_FIVE, retires="2027-01-22"),
+    "claude-opus-4-5-20251101": replace(_FOUR_FIVE, retires="2027-01-22"),
     "claude-haiku-4-5": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0)),
     "claude-haiku-4-5-20251001": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0)),
 }

@@ -8,7 +8,6 @@ release date it does not know.
 """
 
 import re
-from datetime import datetime
 
 from .model_profiles import PROFILES, Profile, profile
 from .sdk_params import sdk_model_ids
@@ -21,23 +20,6 @@ KNOWN_MODELS: dict[str, Profile] = {
     **PROFILES,
 }
 """Every model /v1/messages accepts, with its profile: the SDK's list first, in its order."""
-
-
-def _deprecations() -> dict[str, str]:
-    try:
-        from anthropic._data import DEPRECATED_MODELS
-    except ImportError:  # an SDK without the table: nothing is deprecated
-        return {}
-    return dict(DEPRECATED_MODELS)
-
-
-def _rfc3339_day(text: str) -> str | None:
-    """'June 30th, 2026' (the SDK's deprecation table) as '2026-06-30T00:00:00Z'."""
-    cleaned = re.sub(r"(\d)(st|nd|rd|th)", r"\1", text)
-    try:
-        return datetime.strptime(cleaned, "%B %d, %Y").strftime("%Y-%m-%dT00:00:00Z")
-    except ValueError:
-        return None
 
 
 def display_name(model_id: str) -> str:
@@ -53,7 +35,7 @@ def model_info(model_id: str) -> dict:
     """The ModelInfo object the API returns for one model."""
     limits = KNOWN_MODELS[model_id]
     dated = re.search(r"-(\d{4})(\d{2})(\d{2})$", model_id)
-    retires = _deprecations().get(model_id)
+    retires = KNOWN_MODELS[model_id].retires
     line = next((name for name in LINES if f"-{name}-" in f"{model_id}-"), None)
     return {
         "type": "model",
@@ -62,7 +44,7 @@ def model_info(model_id: str) -> dict:
         "created_at": f"{dated[1]}-{dated[2]}-{dated[3]}T00:00:00Z" if dated else EPOCH,
         "lifecycle": "deprecated" if retires else "active",
         "deprecated_at": None,
-        "retires_at": _rfc3339_day(retires) if retires else None,
+        "retires_at": f"{retires}T00:00:00Z" if retires else None,
         "line": line,
         "max_input_tokens": limits.context_window,
         "max_tokens": limits.max_output_tokens,
