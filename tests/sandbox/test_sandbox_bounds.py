@@ -45,8 +45,9 @@ def post(sandbox, body: dict) -> tuple[int, dict, float]:
 def test_a_schema_it_cannot_fill_quickly_gets_a_sentence_not_a_hang(sandbox, schema):
     status, answer, seconds = post(sandbox, forced(schema))
     assert status == 200 and seconds < QUICK
-    assert [b["type"] for b in answer["content"]] == ["text"]
-    assert answer["content"][0]["text"].startswith("I can't produce a value I can show fits the schema")
+    said = [b for b in answer["content"] if b["type"] != "thinking"]  # today's model may think first
+    assert [b["type"] for b in said] == ["text"]
+    assert said[0]["text"].startswith("I can't produce a value I can show fits the schema")
 
 
 def test_the_server_keeps_answering_while_a_request_works(sandbox):
