@@ -93,12 +93,19 @@ print("\n".join(block.text for block in response.content if block.type == "text"
 # а за ним `text`; скоро появятся и блоки `tool_use`. `stop_reason` говорит, почему модель остановилась,
 # а `usage` считает токены, за которые вы платите.
 
-# %%
+# %% lang="en"
 print("id:         ", response.id)
 print("role:       ", response.role)
 print("blocks:     ", [block.type for block in response.content])
 print("stop_reason:", response.stop_reason)
 print("usage:      ", response.usage.input_tokens, "in,", response.usage.output_tokens, "out")
+
+# %% lang="ru"
+print("id:         ", response.id)
+print("role:       ", response.role)
+print("блоки:      ", [block.type for block in response.content])
+print("stop_reason:", response.stop_reason)
+print("usage:      ", response.usage.input_tokens, "ток. на входе,", response.usage.output_tokens, "ток. на выходе")
 
 # %% [markdown] lang="en"
 # The SDK parsed JSON into its own types. This is the JSON itself, as it came over the wire:
@@ -146,10 +153,23 @@ print(response.model_dump_json(indent=2, exclude_none=True))
 #
 # На простое сообщение модель может не рассуждать вовсе: адаптивное рассуждение решает это для каждого запроса.
 
-# %%
+# %% lang="en"
 for block in response.content:
     if block.type == "thinking":
         print(f"thinking: {block.thinking!r}, signature: {len(block.signature)} characters")
+    elif block.type == "text":
+        print(f"text: {block.text!r}")
+
+
+def text_of(message) -> str:
+    """The answer's text: every text block, whatever blocks come before them."""
+    return "\n".join(block.text for block in message.content if block.type == "text")
+
+
+# %% lang="ru"
+for block in response.content:
+    if block.type == "thinking":
+        print(f"thinking: {block.thinking!r}, signature: {len(block.signature)} симв.")
     elif block.type == "text":
         print(f"text: {block.text!r}")
 
@@ -177,8 +197,8 @@ print([block.type for block in hello.content], text_of(hello))
 # %% [markdown] lang="ru"
 # ## Модель без рук
 #
-# Модель не может открыть файл, обратиться к GitLab или запустить тест. Попросите её сделать ревью
-# merge request — и она сможет только сказать вам об этом: у неё нет ничего, кроме присланного вами
+# Модель не может открыть файл, обратиться к GitLab или запустить тест. Попросите её проверить
+# merge request — она лишь ответит, что не может этого сделать: у неё нет ничего, кроме присланного вами
 # текста. Дать ей руки — задача вашего кода, и весь остальной курс посвящён этому коду.
 
 # %% lang="en"
@@ -255,7 +275,7 @@ full = client.messages.create(
     max_tokens=2000,
     messages=[{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}],
 )
-print(full.stop_reason, "-", full.usage.output_tokens, "выходных токенов")
+print(full.stop_reason, "— на выходе", full.usage.output_tokens, "ток.")
 print(text_of(full))
 
 # %% [markdown] lang="en"

@@ -158,10 +158,15 @@ for block in response.content:
 # В блоке есть `id`, имя инструмента `name` и его `input`, уже заполненный по вашей схеме.
 # Запуск — обычный Python.
 
-# %%
+# %% lang="en"
 tool_use = next(block for block in response.content if block.type == "tool_use")
 diff = get_diff(**tool_use.input)
 print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "characters")
+
+# %% lang="ru"
+tool_use = next(block for block in response.content if block.type == "tool_use")
+diff = get_diff(**tool_use.input)
+print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 
 # %% [markdown] lang="en"
 # ## Step 3: two messages go into the history

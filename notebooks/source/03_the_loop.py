@@ -214,12 +214,19 @@ usage_chart(view)
 # шаг выбирает модель, поэтому число итераций зависит от того, что она находит. Посмотрите, как оно
 # меняется от одного merge request к другому:
 
-# %%
+# %% lang="en"
 for pr in (483, 482, 484, 486):
     history = []
     review_pull_request(pr, messages=history)
     calls = sum(1 for message in history if message["role"] == "assistant")
     print(f"!{pr}: {calls} model calls, {len(history)} messages")
+
+# %% lang="ru"
+for pr in (483, 482, 484, 486):
+    history = []
+    review_pull_request(pr, messages=history)
+    calls = sum(1 for message in history if message["role"] == "assistant")
+    print(f"!{pr}: вызовов модели — {calls}, сообщений — {len(history)}")
 
 # %% [markdown] lang="en"
 # ## Break it, then fix it: the cap
@@ -337,9 +344,9 @@ check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"
 # %% [markdown] lang="ru"
 # ## Весь цикл в одной ячейке
 #
-# Всё, что мы построили в этом блокноте, в одной ячейке, которая работает сама по себе (в пустом блокноте или
-# сохранённая как `review.py` и запущенная командой `python review.py`): клиент, проект GitLab, два инструмента
-# с диспетчером, правила и цикл.
+# Всё, что мы построили в этом блокноте, — в самодостаточной ячейке: её можно вставить в пустой блокнот или
+# сохранить как `review.py` и запустить командой `python review.py`. В ней клиент, проект GitLab, два
+# инструмента с диспетчером, правила и цикл.
 
 # %% lang="en"
 import os

@@ -46,7 +46,7 @@
 # ## Несколько merge request
 #
 # `review(pr)` собирает вместе всё из предыдущих блокнотов: эталонный цикл, инструменты GitLab,
-# шлюз безопасности (слияние требует подтверждения человека). Вывод прогресса — наблюдатель (observer) цикла.
+# шлюз безопасности (слияние требует подтверждения человека). Ход работы печатает наблюдатель (observer), подключённый к циклу.
 #
 # ```mermaid
 # flowchart LR
@@ -76,7 +76,7 @@ import sys
 
 for pr in (483, 486, 482):
     result = review(pr, client=client, language="ru", observers=[ProgressPrinter(sys.stdout)])
-    print(result.text.splitlines()[0], "|", result.text.splitlines()[-1], f"| {result.iterations} calls")
+    print(result.text.splitlines()[0], "|", result.text.splitlines()[-1], f"| вызовов модели: {result.iterations}")
     print()
 
 # %% [markdown] lang="en"
@@ -120,7 +120,7 @@ for discussion in mr.discussions.list(get_all=True):
     note = discussion.attributes["notes"][0]
     place = note.get("position") or {}
     where = f'{place["new_path"]}:{place["new_line"]}' if place else "весь merge request"
-    print(f'{note["type"] or "Note"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')
+    print(f'{"Заметка к строке" if note["type"] == "DiffNote" else "Заметка"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')
 
 # %% [markdown] lang="en"
 # ## Break it, then fix it: paying for the same prompt again
@@ -345,7 +345,7 @@ for attempt in (1, 2):
         code = main(["review", "482", "--post", "--language", "ru", "--transcript", f"{runs}/review-{attempt}.jsonl"])
     notes = mr.notes.list(get_all=True)
     ours = [n for n in notes if "<!-- course-agent-review" in n.body]
-    print(f"запуск {attempt}: код выхода {code}; заметок в !482: {len(notes)}, из них самой команды: {len(ours)} "
+    print(f"запуск {attempt}: код выхода {code}; заметок в !482: {len(notes)}, из них оставлено командой: {len(ours)} "
           f"({sum(n.type == 'DiffNote' for n in ours)} к строкам, {sum(n.type != 'DiffNote' for n in ours)} итоговая)")
 
 # %% [markdown] lang="en"
@@ -403,7 +403,7 @@ for attempt in (1, 2):
 #
 # ### Все открытые merge request за полцены
 #
-# Ревью ждёт модель, а не наоборот: ничто в цикле не требует ответа за секунды.
+# Ревью может подождать ответа модели — спешить некуда: ничто в цикле не требует ответа за секунды.
 # [Message Batches API](https://docs.claude.com/en/docs/build-with-claude/batch-processing) принимает много запросов
 # сразу, отвечает на них в течение 24 часов (обычно гораздо быстрее) и берёт за них половину цены. Но циклу нужен
 # ответ, прежде чем отправить следующий запрос, поэтому `course_agent.batch_review` ведёт ревью раундами: каждый
@@ -446,7 +446,7 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops):
 for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
                            ("пакетами", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = billed(usage, batch)
-    print(f"{name:>17}: оплачено {tokens_in:8.1f} входных и {tokens_out:7.1f} выходных токенов")
+    print(f"{name:>17}: оплачено {f'{tokens_in:8.1f}'.replace('.', ',')} входных и {f'{tokens_out:7.1f}'.replace('.', ',')} выходных токенов")
 
 # %% [markdown] lang="en"
 # Same verdicts, at half the price per token (the simulated model answers a batch at once; the real API within 24 hours). The
