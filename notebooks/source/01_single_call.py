@@ -45,7 +45,7 @@ from course_agent.client import make_client
 from course_agent.config import model_id
 
 os.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # язык всего, что показывает course_agent
-client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или живой API, если задан ANTHROPIC_API_KEY
+client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или настоящий API, если задан ANTHROPIC_API_KEY
 MODEL = model_id()      # id модели задан в одном месте (COURSE_AGENT_MODEL его переопределяет)
 print(type(client).__name__, MODEL)
 
@@ -58,7 +58,7 @@ print(type(client).__name__, MODEL)
 # %% [markdown] lang="ru"
 # ## Один запрос — один ответ
 #
-# В запросе указываются модель, бюджет на ответ (`max_tokens`) и весь разговор на данный момент
+# В запросе указываются модель, бюджет на ответ (`max_tokens`) и весь диалог на данный момент
 # (`messages`: список реплик, у каждой есть `role` и `content`).
 
 # %% lang="en"
@@ -146,7 +146,7 @@ print(response.model_dump_json(indent=2, exclude_none=True))
 #
 # - **Выбирайте блоки по `type`**, а не по позиции: `response.content[0]` часто оказывается блоком
 #   рассуждения, и `.text` на нём падает.
-# - **Возвращайте ответ целиком.** Когда разговор продолжается (со второго блокнота), ответ модели
+# - **Возвращайте ответ целиком.** Когда диалог продолжается (со второго блокнота), ответ модели
 #   попадает в историю ровно таким, каким пришёл, вместе с блоками рассуждения и их подписями: API их
 #   проверяет, и изменённый или выброшенный блок — это ошибка. Это первое правило урока, и у современных
 #   моделей его проверяет каждый ответ.

@@ -52,10 +52,10 @@ print(get_diff(482)[:700])
 def get_diff(pr: int) -> str:
     """Изменения merge request !pr: заголовок, ветка-источник и diff каждого файла."""
     mr = project.mergerequests.get(pr)
-    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", ""]
+    parts = [f"Заголовок: {mr.title}", f"source_branch: {mr.source_branch}", ""]
     for change in mr.changes()["changes"]:
         parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
-        parts.append(change["diff"] or "(diff too large to show)")
+        parts.append(change["diff"] or "(diff слишком большой, не показан)")
     return "\n".join(parts)
 
 

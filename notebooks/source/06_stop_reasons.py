@@ -159,7 +159,7 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 #
 # Серверные инструменты (например, веб-поиск) выполняются на стороне Anthropic в рамках одного хода.
 # Длинная серия таких вызовов может встать на паузу: ответ заканчивается с `pause_turn`. Отправьте
-# диалог обратно, **добавив этот ответ в историю и без нового сообщения от пользователя**, — и тот же
+# диалог обратно, **добавив этот ответ в историю и без нового сообщения от user**, — и тот же
 # ход продолжится.
 
 # %% lang="en"
@@ -189,7 +189,7 @@ print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do
 # turn it paused.
 
 # %% [markdown] lang="ru"
-# **Сломаем:** ответьте на паузу новым сообщением от пользователя («continue») — и приостановленный ход
+# **Сломаем:** ответьте на паузу новым сообщением от user («продолжай») — и приостановленный ход
 # не продолжится: новое сообщение меняет задачу, над которой он работал. В песочнице работа начнётся заново
 # и снова встанет на паузу, так что такой цикл никогда не закончится; настоящая модель может повести себя
 # иначе, но приостановленный ход она уже не завершит.
@@ -200,7 +200,7 @@ again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, m
 print(again.stop_reason, "- searches started over:", sum(b.type == "server_tool_use" for b in again.content))
 
 # %% lang="ru"
-wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "continue"}]
+wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "продолжай"}]
 again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
 print(again.stop_reason, "— поисков начато заново:", sum(b.type == "server_tool_use" for b in again.content))
 
@@ -294,7 +294,7 @@ print([(attempt.type, attempt.model) for attempt in served.usage.iterations or [
 # %% [markdown] lang="ru"
 # Если сервер не может перейти на другую модель сам, то же самое на вашей стороне делает SDK: промежуточный
 # слой (middleware) повторяет отклонённый бета-запрос по списку моделей, а `BetaFallbackState` оставляет
-# остаток разговора на модели, которая согласилась.
+# остаток диалога на модели, которая согласилась.
 
 # %% lang="en"
 from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware
@@ -401,7 +401,7 @@ except Refused as error:
 # ## Упражнение
 #
 # Доработайте цикл из блокнота 3 так, чтобы он осознанно обрабатывал каждую причину остановки:
-# при `pause_turn` продолжал без нового сообщения от пользователя, при `max_tokens` и
+# при `pause_turn` продолжал без нового сообщения от user, при `max_tokens` и
 # `model_context_window_exceeded` выбрасывал понятные ошибки (обрезанный вызов инструмента не
 # выполняется), при `refusal` останавливался с `stop_details`, при `stop_sequence` возвращал текст,
 # а любую неизвестную причину считал ошибкой. Проверьте его на ячейках выше.
@@ -530,6 +530,6 @@ check_exercise_6(solutions.review_pull_request)
 # | `tool_use` | выполнить все инструменты, добавить в историю ответ и все результаты, продолжить |
 # | `max_tokens` | ошибка: поднять `max_tokens`; обрезанный вызов инструмента не выполнять никогда |
 # | `stop_sequence` | ваша стоп-последовательность: использовать уже полученный текст |
-# | `pause_turn` | добавить ответ в историю и отправить запрос снова без нового сообщения от пользователя |
+# | `pause_turn` | добавить ответ в историю и отправить запрос снова без нового сообщения от user |
 # | `refusal` | остановиться, прочитать `stop_details`, не повторять запрос |
 # | `model_context_window_exceeded` | ошибка: история слишком длинная |

@@ -96,7 +96,7 @@ for pr in (483, 486, 482):
 # итоговый комментарий. Оба инструмента пишущие: политика ревьюера (`ReviewPolicy`) разрешает их, только если
 # ревью нужно опубликовать, и записывает в журнал. Ниже — обсуждения merge request в том виде, в каком их
 # отдаёт GitLab (`mr.discussions.list()`): комментарий к строке — это `DiffNote` с `position` (путь, строка и
-# три коммита diff), итоговое ревью — обычная заметка.
+# три коммита diff), итоговое ревью — обычный комментарий (`Note`).
 
 # %% lang="en"
 from course_agent.gitlab import GitLabTools
@@ -120,7 +120,7 @@ for discussion in mr.discussions.list(get_all=True):
     note = discussion.attributes["notes"][0]
     place = note.get("position") or {}
     where = f'{place["new_path"]}:{place["new_line"]}' if place else "весь merge request"
-    print(f'{"Заметка к строке" if note["type"] == "DiffNote" else "Заметка"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')
+    print(f'{"Комментарий к строке" if note["type"] == "DiffNote" else "Комментарий"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')
 
 # %% [markdown] lang="en"
 # ## Break it, then fix it: paying for the same prompt again
@@ -290,7 +290,7 @@ print("\n".join(block.text for block in message.content if block.type == "text")
 # export COURSE_AGENT_MODEL=claude-opus-5        # необязательно: другой id модели
 # ```
 #
-# После этого `make_client()` возвращает клиент для живого API, а `GitLabTools()` работает с вашим проектом. Из
+# После этого `make_client()` возвращает клиент для настоящего API, а `GitLabTools()` работает с вашим проектом. Из
 # терминала: `course-agent review 482 --post`. Выводы будут отличаться от сохранённых (настоящая модель
 # пишет своё ревью), а ячейкам, которые внедряют сбои или сжимают контекстное окно, нужна песочница.
 
@@ -312,11 +312,11 @@ print("\n".join(block.text for block in message.content if block.type == "text")
 # ### Второй запуск: то же ревью, обновлённое
 #
 # `course-agent review 482 --post` (командная строка — то, что запускает пайплайн) публикует так же, но помечает
-# каждую свою заметку скрытым HTML-комментарием (`<!-- course-agent-review -->`, а у комментария к строке — ещё и
-# его `путь:строка`). При повторном запуске он находит свои заметки по этим меткам и редактирует их, а не добавляет
+# каждый свой комментарий скрытой HTML-меткой (`<!-- course-agent-review -->`, а у комментария к строке — ещё и
+# его `путь:строка`). При повторном запуске он находит свои комментарии по этим меткам и редактирует их, а не добавляет
 # второе ревью; свои комментарии к строкам, которых в новом ревью больше нет, удаляет (или помечает решёнными, если
-# на них уже ответили). Заметки, написанные людьми или без метки, он не трогает никогда. Ниже команда запускается
-# дважды прямо в этом ядре (с той же песочницей), и после каждого запуска мы считаем заметки merge request.
+# на них уже ответили). Комментарии, написанные людьми или без метки, он не трогает никогда. Ниже команда запускается
+# дважды прямо в этом ядре (с той же песочницей), и после каждого запуска мы считаем комментарии merge request.
 
 # %% lang="en"
 import contextlib
@@ -345,7 +345,7 @@ for attempt in (1, 2):
         code = main(["review", "482", "--post", "--language", "ru", "--transcript", f"{runs}/review-{attempt}.jsonl"])
     notes = mr.notes.list(get_all=True)
     ours = [n for n in notes if "<!-- course-agent-review" in n.body]
-    print(f"запуск {attempt}: код выхода {code}; заметок в !482: {len(notes)}, из них оставлено командой: {len(ours)} "
+    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, из них оставлено командой: {len(ours)} "
           f"({sum(n.type == 'DiffNote' for n in ours)} к строкам, {sum(n.type != 'DiffNote' for n in ours)} итоговая)")
 
 # %% [markdown] lang="en"
@@ -381,7 +381,7 @@ for attempt in (1, 2):
 # even after the process was stopped. Below, every open merge request reviewed both ways, with the billed tokens.
 
 # %% [markdown] lang="ru"
-# Заметки из предыдущей ячейки (их опубликовал `review()`, без меток) остаются как были.
+# Комментарии из предыдущей ячейки (их опубликовал `review()`, без меток) остаются как были.
 #
 # ### В пайплайне merge request
 #
