@@ -522,7 +522,7 @@ check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "err
 #
 # <details><summary>Ответ</summary>
 #
-# Нет: историю только дописывают; любое обновление — новым сообщением в конце.
+# Нет: историю можно только дополнять; любое обновление — новым сообщением в конце.
 # </details>
 
 # %% [markdown] lang="en"
