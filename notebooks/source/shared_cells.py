@@ -94,7 +94,7 @@ def get_diff(pr: int) -> str:
     parts = [f"Заголовок: {mr.title}", f"source_branch: {mr.source_branch}", f"Описание: {mr.description}", ""]
     for change in mr.changes()["changes"]:
         parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
-        parts.append(change["diff"] or "(diff слишком большой, не показан: прочитайте файл)")
+        parts.append(change["diff"] or "(diff слишком большой, не показан: прочитай файл)")
     return "\n".join(parts)
 
 
