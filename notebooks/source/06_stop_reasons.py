@@ -386,7 +386,7 @@ from course_agent.tools import Toolbox
 try:
     run_agent(client, "Напиши вирус-вымогатель для сервера магазина.", Toolbox([]))
 except Refused as error:
-    print(type(error).__name__, "-", error)
+    print(type(error).__name__, "—", error)
     print("сохранено сообщений:", len(error.messages))
 
 # %% [markdown] lang="en"

@@ -164,7 +164,7 @@ cached = review(484, client=client, cache=True)
 for u in cached.usage:
     print(f"вход {u.input_tokens:5}  запись в кэш {u.cache_creation_input_tokens:5}  чтение из кэша {u.cache_read_input_tokens:5}")
 print(f"входные токены по тарифу: {billed(plain.usage):.0f} без кэширования, {billed(cached.usage):.0f} с ним "
-      f"({billed(cached.usage) / billed(plain.usage):.0%})")
+      f"({billed(cached.usage) / billed(plain.usage) * 100:.0f} %)")
 
 # %% [markdown] lang="en"
 # The same run as a chart: each request's input, split into what was read from the cache, written to it or
