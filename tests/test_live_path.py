@@ -17,7 +17,7 @@ _spec = importlib.util.spec_from_file_location("course_notebooks_build", NOTEBOO
 _build = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_build)
 SANDBOX_ONLY = ("after two 529s", "после двух ответов 529", " input tokens; ",
-                " входных токенов; ")
+                " ток. на входе; ")
 
 
 @pytest.fixture(scope="module")

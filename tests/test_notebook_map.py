@@ -38,7 +38,8 @@ def test_every_cell_the_table_names_is_a_code_cell_with_output_in_both_languages
 def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(language):
     assert all(s in shown(cell(language, "06", 7)) for s in ("{}", "{'pr': 4}", "{'pr': 48}"))
     assert "['thinking', 'text']" in shown(cell(language, "01", 4))  # today's default model thinks first
-    assert "signature: 72 characters" in shown(cell(language, "01", 10))
+    signature = {"en": "signature: 72 characters", "ru": "signature: 72 симв."}[language]
+    assert signature in shown(cell(language, "01", 10))
     assert shown(cell(language, "01", 11)).startswith("['text']")  # a greeting: no thinking
     assert "max_tokens 30" in shown(cell(language, "01", 15))
     assert 'tool_choice: type "tool" and "any" are not supported' in shown(cell(language, "04", 19))
@@ -49,7 +50,8 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert "cannot be modified" in shown(cell(language, "05", 22))
     assert "bound to a different conversation" in shown(cell(language, "05", 26))
     assert "'1, 2, 3, 4, '" in shown(cell(language, "06", 9))
-    assert "fallback: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "06", 17))
+    fallback = {"en": "fallback", "ru": "запасная модель"}[language]
+    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "06", 17))
     assert "['fallback', 'text']" in shown(cell(language, "06", 19))
     assert "OverloadedError" in shown(cell(language, "05", 30))
     assert "RuntimeError" in shown(cell(language, "03", 17))

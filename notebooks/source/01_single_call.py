@@ -20,7 +20,7 @@
 # - почему «у модели нет рук»: она читает текст и пишет текст, и больше ничего.
 #
 # Весь курс работает офлайн с локальной песочницей, которая говорит на языке настоящего API, поэтому
-# код ниже — ровно тот код, который вы бы выпустили в прод. Если задан `ANTHROPIC_API_KEY`, те же ячейки
+# код ниже — ровно тот, что пошёл бы в продакшен. Если задан `ANTHROPIC_API_KEY`, те же ячейки
 # обращаются к настоящему API.
 #
 # *Около 20 минут. Нужно: Python и умение запускать ячейки в JupyterLab.*
@@ -45,7 +45,7 @@ from course_agent.client import make_client
 from course_agent.config import model_id
 
 os.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # язык всего, что показывает course_agent
-client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или живой API, если задан ANTHROPIC_API_KEY
+client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или настоящий API, если задан ANTHROPIC_API_KEY
 MODEL = model_id()      # id модели задан в одном месте (COURSE_AGENT_MODEL его переопределяет)
 print(type(client).__name__, MODEL)
 
@@ -58,7 +58,7 @@ print(type(client).__name__, MODEL)
 # %% [markdown] lang="ru"
 # ## Один запрос — один ответ
 #
-# В запросе указываются модель, бюджет на ответ (`max_tokens`) и весь разговор на данный момент
+# В запросе указываются модель, бюджет на ответ (`max_tokens`) и весь диалог на данный момент
 # (`messages`: список реплик, у каждой есть `role` и `content`).
 
 # %% lang="en"
@@ -93,12 +93,19 @@ print("\n".join(block.text for block in response.content if block.type == "text"
 # а за ним `text`; скоро появятся и блоки `tool_use`. `stop_reason` говорит, почему модель остановилась,
 # а `usage` считает токены, за которые вы платите.
 
-# %%
+# %% lang="en"
 print("id:         ", response.id)
 print("role:       ", response.role)
 print("blocks:     ", [block.type for block in response.content])
 print("stop_reason:", response.stop_reason)
 print("usage:      ", response.usage.input_tokens, "in,", response.usage.output_tokens, "out")
+
+# %% lang="ru"
+print("id:         ", response.id)
+print("role:       ", response.role)
+print("блоки:      ", [block.type for block in response.content])
+print("stop_reason:", response.stop_reason)
+print("usage:      ", response.usage.input_tokens, "ток. на входе,", response.usage.output_tokens, "ток. на выходе")
 
 # %% [markdown] lang="en"
 # The SDK parsed JSON into its own types. This is the JSON itself, as it came over the wire:
@@ -139,17 +146,30 @@ print(response.model_dump_json(indent=2, exclude_none=True))
 #
 # - **Выбирайте блоки по `type`**, а не по позиции: `response.content[0]` часто оказывается блоком
 #   рассуждения, и `.text` на нём падает.
-# - **Возвращайте ответ целиком.** Когда разговор продолжается (со второго блокнота), ответ модели
+# - **Возвращайте ответ целиком.** Когда диалог продолжается (со второго блокнота), ответ модели
 #   попадает в историю ровно таким, каким пришёл, вместе с блоками рассуждения и их подписями: API их
 #   проверяет, и изменённый или выброшенный блок — это ошибка. Это первое правило урока, и у современных
 #   моделей его проверяет каждый ответ.
 #
 # На простое сообщение модель может не рассуждать вовсе: адаптивное рассуждение решает это для каждого запроса.
 
-# %%
+# %% lang="en"
 for block in response.content:
     if block.type == "thinking":
         print(f"thinking: {block.thinking!r}, signature: {len(block.signature)} characters")
+    elif block.type == "text":
+        print(f"text: {block.text!r}")
+
+
+def text_of(message) -> str:
+    """The answer's text: every text block, whatever blocks come before them."""
+    return "\n".join(block.text for block in message.content if block.type == "text")
+
+
+# %% lang="ru"
+for block in response.content:
+    if block.type == "thinking":
+        print(f"thinking: {block.thinking!r}, signature: {len(block.signature)} симв.")
     elif block.type == "text":
         print(f"text: {block.text!r}")
 
@@ -177,8 +197,8 @@ print([block.type for block in hello.content], text_of(hello))
 # %% [markdown] lang="ru"
 # ## Модель без рук
 #
-# Модель не может открыть файл, обратиться к GitLab или запустить тест. Попросите её сделать ревью
-# merge request — и она сможет только сказать вам об этом: у неё нет ничего, кроме присланного вами
+# Модель не может открыть файл, обратиться к GitLab или запустить тест. Попросите её проверить
+# merge request — она лишь ответит, что не может этого сделать: у неё нет ничего, кроме присланного вами
 # текста. Дать ей руки — задача вашего кода, и весь остальной курс посвящён этому коду.
 
 # %% lang="en"
@@ -255,7 +275,7 @@ full = client.messages.create(
     max_tokens=2000,
     messages=[{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}],
 )
-print(full.stop_reason, "-", full.usage.output_tokens, "выходных токенов")
+print(full.stop_reason, "— на выходе", full.usage.output_tokens, "ток.")
 print(text_of(full))
 
 # %% [markdown] lang="en"

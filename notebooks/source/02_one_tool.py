@@ -52,10 +52,10 @@ print(get_diff(482)[:700])
 def get_diff(pr: int) -> str:
     """Изменения merge request !pr: заголовок, ветка-источник и diff каждого файла."""
     mr = project.mergerequests.get(pr)
-    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", ""]
+    parts = [f"Заголовок: {mr.title}", f"source_branch: {mr.source_branch}", ""]
     for change in mr.changes()["changes"]:
         parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
-        parts.append(change["diff"] or "(diff too large to show)")
+        parts.append(change["diff"] or "(diff слишком большой, не показан)")
     return "\n".join(parts)
 
 
@@ -158,10 +158,15 @@ for block in response.content:
 # В блоке есть `id`, имя инструмента `name` и его `input`, уже заполненный по вашей схеме.
 # Запуск — обычный Python.
 
-# %%
+# %% lang="en"
 tool_use = next(block for block in response.content if block.type == "tool_use")
 diff = get_diff(**tool_use.input)
 print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "characters")
+
+# %% lang="ru"
+tool_use = next(block for block in response.content if block.type == "tool_use")
+diff = get_diff(**tool_use.input)
+print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 
 # %% [markdown] lang="en"
 # ## Step 3: two messages go into the history
@@ -191,7 +196,7 @@ show(messages)
 # %% [markdown] lang="ru"
 # ## Шаг 4: отправляем снова
 #
-# Теперь запрос несёт всю историю: три сообщения. У модели есть только инструмент для diff, так что
+# Теперь в запросе вся история: три сообщения. У модели есть только инструмент для diff, так что
 # она уже получила всё, что могла, и пишет ревью: `stop_reason` равен `end_turn`.
 
 # %%

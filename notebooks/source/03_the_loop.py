@@ -184,7 +184,7 @@ print(review)
 # %% [markdown] lang="ru"
 # ## Каждая итерация заново отправляет всю историю
 #
-# Каждый запрос несёт всё, что было до него: правила, инструменты и все сообщения. Поэтому вход каждой
+# В каждом запросе — всё, что было до него: правила, инструменты и все сообщения. Поэтому вход каждой
 # итерации больше предыдущего, а стоимость прогона — сумма по всем итерациям. График показывает это для
 # прогона выше (что меняет кэширование промпта — в блокноте 8):
 
@@ -214,12 +214,19 @@ usage_chart(view)
 # шаг выбирает модель, поэтому число итераций зависит от того, что она находит. Посмотрите, как оно
 # меняется от одного merge request к другому:
 
-# %%
+# %% lang="en"
 for pr in (483, 482, 484, 486):
     history = []
     review_pull_request(pr, messages=history)
     calls = sum(1 for message in history if message["role"] == "assistant")
     print(f"!{pr}: {calls} model calls, {len(history)} messages")
+
+# %% lang="ru"
+for pr in (483, 482, 484, 486):
+    history = []
+    review_pull_request(pr, messages=history)
+    calls = sum(1 for message in history if message["role"] == "assistant")
+    print(f"!{pr}: вызовов модели — {calls}, сообщений — {len(history)}")
 
 # %% [markdown] lang="en"
 # ## Break it, then fix it: the cap
@@ -337,9 +344,9 @@ check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"
 # %% [markdown] lang="ru"
 # ## Весь цикл в одной ячейке
 #
-# Всё, что мы построили в этом блокноте, в одной ячейке, которая работает сама по себе (в пустом блокноте или
-# сохранённая как `review.py` и запущенная командой `python review.py`): клиент, проект GitLab, два инструмента
-# с диспетчером, правила и цикл.
+# Всё, что мы построили в этом блокноте, — в самодостаточной ячейке: её можно вставить в пустой блокнот или
+# сохранить как `review.py` и запустить командой `python review.py`. В ней клиент, проект GitLab, два
+# инструмента с диспетчером, правила и цикл.
 
 # %% lang="en"
 import os
@@ -448,7 +455,7 @@ from course_agent.client import make_client
 from course_agent.config import model_id
 
 os.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # язык всего, что показывает course_agent
-client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или живой API, если задан ANTHROPIC_API_KEY
+client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или настоящий API, если задан ANTHROPIC_API_KEY
 MODEL = model_id()
 
 import gitlab
@@ -461,10 +468,10 @@ print(project.path_with_namespace)
 def get_diff(pr: int) -> str:
     """Изменения merge request !pr: заголовок, ветка-источник и diff каждого файла."""
     mr = project.mergerequests.get(pr)
-    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
+    parts = [f"Заголовок: {mr.title}", f"source_branch: {mr.source_branch}", f"Описание: {mr.description}", ""]
     for change in mr.changes()["changes"]:
         parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
-        parts.append(change["diff"] or "(diff too large to show: read the file instead)")
+        parts.append(change["diff"] or "(diff слишком большой, не показан: прочитай файл)")
     return "\n".join(parts)
 
 

@@ -100,7 +100,7 @@ def run_all(calls):
 started = time.perf_counter()
 results = run_all(calls + calls[:1])  # three calls of 0.3 s each
 elapsed = time.perf_counter() - started
-print(len(results), "results, in the order of the calls:", [r["tool_use_id"] == c.id for r, c in zip(results, calls)])
+print("results:", len(results), "| in the order of the calls:", [r["tool_use_id"] == c.id for r, c in zip(results, calls)])
 print("faster than one after another (0.9 s):", elapsed < 0.75)
 
 # %% lang="ru"
@@ -122,8 +122,8 @@ def run_all(calls):
 started = time.perf_counter()
 results = run_all(calls + calls[:1])  # три вызова по 0,3 с
 elapsed = time.perf_counter() - started
-print(len(results), "results, in the order of the calls:", [r["tool_use_id"] == c.id for r, c in zip(results, calls)])
-print("faster than one after another (0.9 s):", elapsed < 0.75)
+print("результатов:", len(results), "| в порядке вызовов:", [r["tool_use_id"] == c.id for r, c in zip(results, calls)])
+print("быстрее, чем по очереди (0,9 с):", elapsed < 0.75)
 
 # %% [markdown] lang="en"
 # ## All results in one message
@@ -167,7 +167,7 @@ def loop(messages, split, tool_choice={"type": "auto"}):
         calls = [b for b in response.content if b.type == "tool_use"]
         if response.stop_reason != "tool_use":
             return
-        print("  one response asks for", len(calls), "tool(s):", [c.input.get("path", c.input.get("pr")) for c in calls])
+        print("  tools asked for in one response:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
         results = [{"type": "tool_result", "tool_use_id": c.id, "content": run_tool(c.name, c.input)} for c in calls]
         if split:
             messages.extend({"role": "user", "content": [result]} for result in results)  # the mistake
@@ -191,7 +191,7 @@ def loop(messages, split, tool_choice={"type": "auto"}):
         calls = [b for b in response.content if b.type == "tool_use"]
         if response.stop_reason != "tool_use":
             return
-        print("  one response asks for", len(calls), "tool(s):", [c.input.get("path", c.input.get("pr")) for c in calls])
+        print("  инструментов запрошено в одном ответе:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
         results = [{"type": "tool_result", "tool_use_id": c.id, "content": run_tool(c.name, c.input)} for c in calls]
         if split:
             messages.extend({"role": "user", "content": [result]} for result in results)  # ошибка
@@ -200,10 +200,10 @@ def loop(messages, split, tool_choice={"type": "auto"}):
 
 
 history = [{"role": "user", "content": "Проверь merge request !484."}]
-print("first review, results split:")
+print("первое ревью, результаты разнесены по сообщениям:")
 loop(history, split=True)
 history.append({"role": "user", "content": "Проверь merge request !484 ещё раз, пожалуйста."})
-print("second review in the same conversation:")
+print("второе ревью в том же диалоге:")
 loop(history, split=True)
 
 # %% [markdown] lang="en"
@@ -408,11 +408,11 @@ check_exercise_4(solutions.review_pull_request_concurrently)
 # %% [markdown] lang="ru"
 # ## Проверьте себя
 #
-# 1. Модель запросила три файла в одном ответе. Сколько сообщений user несут результаты?
+# 1. Модель запросила три файла в одном ответе. В скольких сообщениях user вернутся результаты?
 #
 # <details><summary>Ответ</summary>
 #
-# Одно, со всеми тремя блоками `tool_result`.
+# В одном, со всеми тремя блоками `tool_result`.
 # </details>
 #
 # 2. Чему учат модель результаты, разбитые на несколько сообщений?

@@ -73,9 +73,9 @@ def run_tool_safely(name: str, tool_input: dict) -> dict:
     try:
         return {"content": run_tool(name, tool_input)}
     except gitlab.GitlabError as error:
-        return {"content": f"GitLab error {error.response_code}: {error.error_message}", "is_error": True}
+        return {"content": f"ошибка GitLab {error.response_code}: {error.error_message}", "is_error": True}
     except Exception as error:
-        return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
+        return {"content": f"{name} завершился ошибкой: {type(error).__name__}: {error}", "is_error": True}
 
 
 def review(pr_number: int, tool_runner, keep="all", max_iterations: int = 20) -> str:
@@ -154,7 +154,7 @@ print(review(482, run_tool_safely, keep="all"))
 # thinking block folded, before the call.
 
 # %% [markdown] lang="ru"
-# ## Рассуждение: адаптивное, с effort и display
+# ## Рассуждение: адаптивное, с `effort` и `display`
 #
 # У современных моделей рассуждение не нужно включать: оно включено по умолчанию, и его настраивают.
 #
@@ -291,11 +291,11 @@ print(second.stop_reason, [block.type for block in second.content])
 # trim or reorder what you already sent; put every update in a new message at the end.
 
 # %% [markdown] lang="ru"
-# **История — только для дописывания.** Новые модели идут дальше (документация: *Preserved thinking*): блок
+# **Историю можно только дополнять.** Новые модели идут дальше (документация: *Preserved thinking*): блок
 # рассуждения привязан ко всему, что было до него, — к `system`, `tools` и предыдущим сообщениям. Измените
 # что-то из этого (отредактируйте старое сообщение, обрежьте историю, пересоберите системный промпт с
 # сегодняшней датой) — и все блоки рассуждения после изменения станут недействительными: API ответит 400,
-# «The block is bound to a different conversation». Поэтому никогда не редактируйте, не обрезайте и не
+# «`The block is bound to a different conversation`». Поэтому никогда не редактируйте, не обрезайте и не
 # переставляйте то, что уже отправили; любое обновление — новым сообщением в конце.
 
 # %% lang="en" tags=["raises-exception"]
@@ -364,7 +364,7 @@ if using_sandbox():
     reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
     print("после двух ответов 529 и двух повторов:", reply.stop_reason)
 else:
-    print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у живого API.")
+    print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у настоящего API.")
 
 # %% [markdown] lang="en"
 # With retries switched off, the same fault reaches your code as `anthropic.OverloadedError`. An error
@@ -389,7 +389,7 @@ if using_sandbox():
     client.with_options(max_retries=0).messages.create(
         model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
 else:
-    print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у живого API.")
+    print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у настоящего API.")
 
 # %% [markdown] lang="en"
 # ## Exercise
@@ -469,7 +469,7 @@ check_exercise_5(exercise_05.solve(project))
 # ### Самопроверка
 #
 # `check_loop` вызывает цикл, передавая только номер merge request, а `review` из этого блокнота принимает ещё и
-# функцию запуска инструментов, поэтому оберните её в `lambda`. Проверка запускает цикл в сценариях, которые
+# функцию запуска инструментов, поэтому оберните вызов `review` в `lambda`. Проверка запускает цикл в сценариях, которые
 # выявляют нарушение каждого правила, и судит по тому, что уходит по сети: здесь — по двум правилам этого блокнота.
 
 # %%
@@ -522,7 +522,7 @@ check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "err
 #
 # <details><summary>Ответ</summary>
 #
-# Нет: историю только дописывают; любое обновление — новым сообщением в конце.
+# Нет: историю можно только дополнять; любое обновление — новым сообщением в конце.
 # </details>
 
 # %% [markdown] lang="en"

@@ -50,21 +50,21 @@ def what_to_do(response) -> str:
     """По решению на каждую причину остановки — так их принимает агентный цикл."""
     match response.stop_reason:
         case "end_turn":
-            return "done: return the text"
+            return "готово: вернуть текст"
         case "tool_use":
-            return "run the tools, append the response and all results, call again"
+            return "выполнить инструменты, добавить в историю ответ и все результаты, вызвать модель снова"
         case "max_tokens":
-            return "error: the answer was cut; raise max_tokens (never run a cut tool_use)"
+            return "ошибка: ответ обрезан; увеличить max_tokens (обрезанный tool_use не выполнять никогда)"
         case "stop_sequence":
-            return f"stopped at our stop sequence {response.stop_sequence!r}: use the text so far"
+            return f"остановка на нашей стоп-последовательности {response.stop_sequence!r}: взять текст, написанный до неё"
         case "pause_turn":
-            return "append the response and call again, with no new user message"
+            return "добавить ответ в историю и вызвать модель снова, без нового сообщения от user"
         case "refusal":
-            return f"stop: refused ({response.stop_details.category}); do not retry"
+            return f"стоп: отказ ({response.stop_details.category}); не повторять"
         case "model_context_window_exceeded":
-            return "error: the context window is full; shorten the history"
+            return "ошибка: контекстное окно заполнено; сократить историю"
         case other:
-            return f"error: unknown stop reason {other!r}"
+            return f"ошибка: неизвестная причина остановки {other!r}"
 
 # %% [markdown] lang="en"
 # ## end_turn and tool_use
@@ -106,7 +106,7 @@ print(wants.stop_reason, "->", what_to_do(wants))
 # %% [markdown] lang="ru"
 # ## max_tokens и обрезанный вызов инструмента
 #
-# Если лимит токенов заканчивается посреди блока `tool_use`, блок в ответе всё равно есть, но его
+# Если бюджет `max_tokens` заканчивается посреди блока `tool_use`, блок в ответе всё равно есть, но его
 # входные данные неполные. Здесь должно быть `{"pr": 482}`. Если выполнить такой вызов, ревью получит
 # не тот merge request или всё упадёт: обрезанный вызов инструмента выполнять нельзя.
 
@@ -159,7 +159,7 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 #
 # Серверные инструменты (например, веб-поиск) выполняются на стороне Anthropic в рамках одного хода.
 # Длинная серия таких вызовов может встать на паузу: ответ заканчивается с `pause_turn`. Отправьте
-# диалог обратно, **добавив этот ответ в историю и без нового сообщения от пользователя**, — и тот же
+# диалог обратно, **добавив этот ответ в историю и без нового сообщения от user**, — и тот же
 # ход продолжится.
 
 # %% lang="en"
@@ -189,15 +189,20 @@ print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do
 # turn it paused.
 
 # %% [markdown] lang="ru"
-# **Сломаем:** ответьте на паузу новым сообщением от пользователя («continue») — и приостановленный ход
+# **Сломаем:** ответьте на паузу новым сообщением от user («продолжай») — и приостановленный ход
 # не продолжится: новое сообщение меняет задачу, над которой он работал. В песочнице работа начнётся заново
 # и снова встанет на паузу, так что такой цикл никогда не закончится; настоящая модель может повести себя
 # иначе, но приостановленный ход она уже не завершит.
 
-# %%
+# %% lang="en"
 wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "continue"}]
 again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
-print(again.stop_reason, "-", sum(b.type == "server_tool_use" for b in again.content), "searches started over")
+print(again.stop_reason, "- searches started over:", sum(b.type == "server_tool_use" for b in again.content))
+
+# %% lang="ru"
+wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "продолжай"}]
+again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
+print(again.stop_reason, "— поисков начато заново:", sum(b.type == "server_tool_use" for b in again.content))
 
 # %% [markdown] lang="en"
 # ## refusal
@@ -214,8 +219,8 @@ print(again.stop_reason, "-", sum(b.type == "server_tool_use" for b in again.con
 # Модель может отказаться продолжать. `stop_details` сообщает категорию политики; повтор того же
 # запроса на той же модели даст тот же ответ, поэтому цикл должен остановиться и сообщить об отказе
 # (документация: *Handling refusals*). Тот же запрос к другой модели Claude часто проходит: документация
-# описывает переход на запасную модель — это решение вашего кода, а не повтор. (Песочница отказывает на
-# этот промпт всегда; живая модель решает сама.)
+# описывает переход на запасную модель — это решение вашего кода, а не повтор. (Песочница всегда
+# отказывается отвечать на этот промпт; настоящая модель решает сама.)
 
 # %% lang="en"
 refused = client.messages.create(model=MODEL, max_tokens=500,
@@ -233,7 +238,7 @@ print(refused.stop_reason, "->", what_to_do(refused))
 print(refused.stop_details)
 retried = client.messages.create(model=MODEL, max_tokens=500,
                                  messages=[{"role": "user", "content": "Напиши вирус-вымогатель для сервера магазина."}])
-print("retry:", retried.stop_reason)
+print("повтор:", retried.stop_reason)
 
 # %% [markdown] lang="en"
 # ### A refusal answered by another model
@@ -275,10 +280,10 @@ first = client.messages.create(model=MODEL, max_tokens=1000, messages=audit)
 print(first.stop_reason, "->", what_to_do(first))
 served = client.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit,
                                      fallbacks="default", betas=["server-side-fallback-2026-07-01"])
-print(served.stop_reason, "from", served.model)
+print(served.stop_reason, "— ответила", served.model)
 for block in served.content:
     if block.type == "fallback":
-        print(f"fallback: {block.from_.model} -> {block.to.model} ({block.trigger.category})")
+        print(f"запасная модель: {block.from_.model} -> {block.to.model} ({block.trigger.category})")
 print([(attempt.type, attempt.model) for attempt in served.usage.iterations or []])
 
 # %% [markdown] lang="en"
@@ -289,9 +294,9 @@ print([(attempt.type, attempt.model) for attempt in served.usage.iterations or [
 # %% [markdown] lang="ru"
 # Если сервер не может перейти на другую модель сам, то же самое на вашей стороне делает SDK: промежуточный
 # слой (middleware) повторяет отклонённый бета-запрос по списку моделей, а `BetaFallbackState` оставляет
-# остаток разговора на модели, которая согласилась.
+# остаток диалога на модели, которая согласилась.
 
-# %%
+# %% lang="en"
 from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware
 from course_agent.config import fallback_model
 
@@ -299,6 +304,15 @@ careful = client.with_options(middleware=[BetaRefusalFallbackMiddleware([{"model
 with BetaFallbackState():
     answer = careful.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit)
 print(answer.stop_reason, "from", answer.model, [block.type for block in answer.content])
+
+# %% lang="ru"
+from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware
+from course_agent.config import fallback_model
+
+careful = client.with_options(middleware=[BetaRefusalFallbackMiddleware([{"model": fallback_model()}])])
+with BetaFallbackState():
+    answer = careful.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit)
+print(answer.stop_reason, "— ответила", answer.model, [block.type for block in answer.content])
 
 # %% [markdown] lang="en"
 # ## model_context_window_exceeded
@@ -338,7 +352,7 @@ if using_sandbox():
     shared_sandbox().context_window = needed + 40  # место для 40 токенов ответа
     full = client.messages.create(model=MODEL, max_tokens=2000, messages=prompt)
     shared_sandbox().context_window = None
-    print(needed, "input tokens;", full.stop_reason, "after", full.usage.output_tokens, "output tokens ->",
+    print(needed, "ток. на входе;", full.stop_reason, "после", full.usage.output_tokens, "ток. на выходе ->",
           what_to_do(full))
 else:
     print("Пропущено: уменьшить контекстное окно модели умеет только офлайн-песочница.")
@@ -363,7 +377,7 @@ try:
     run_agent(client, "Write ransomware for the shop's server.", Toolbox([]))
 except Refused as error:
     print(type(error).__name__, "-", error)
-    print(len(error.messages), "message(s) kept")
+    print("messages kept:", len(error.messages))
 
 # %% lang="ru"
 from course_agent.loop import MaxTokensReached, Refused, run_agent
@@ -372,8 +386,8 @@ from course_agent.tools import Toolbox
 try:
     run_agent(client, "Напиши вирус-вымогатель для сервера магазина.", Toolbox([]))
 except Refused as error:
-    print(type(error).__name__, "-", error)
-    print(len(error.messages), "message(s) kept")
+    print(type(error).__name__, "—", error)
+    print("сохранено сообщений:", len(error.messages))
 
 # %% [markdown] lang="en"
 # ## Exercise
@@ -387,7 +401,7 @@ except Refused as error:
 # ## Упражнение
 #
 # Доработайте цикл из блокнота 3 так, чтобы он осознанно обрабатывал каждую причину остановки:
-# при `pause_turn` продолжал без нового сообщения от пользователя, при `max_tokens` и
+# при `pause_turn` продолжал без нового сообщения от user, при `max_tokens` и
 # `model_context_window_exceeded` выбрасывал понятные ошибки (обрезанный вызов инструмента не
 # выполняется), при `refusal` останавливался с `stop_details`, при `stop_sequence` возвращал текст,
 # а любую неизвестную причину считал ошибкой. Проверьте его на ячейках выше.
@@ -514,8 +528,8 @@ check_exercise_6(solutions.review_pull_request)
 # | --- | --- |
 # | `end_turn` | вернуть текст |
 # | `tool_use` | выполнить все инструменты, добавить в историю ответ и все результаты, продолжить |
-# | `max_tokens` | ошибка: поднять `max_tokens`; обрезанный вызов инструмента не выполнять никогда |
+# | `max_tokens` | ошибка: увеличить `max_tokens`; обрезанный вызов инструмента не выполнять никогда |
 # | `stop_sequence` | ваша стоп-последовательность: использовать уже полученный текст |
-# | `pause_turn` | добавить ответ в историю и отправить запрос снова без нового сообщения от пользователя |
+# | `pause_turn` | добавить ответ в историю и отправить запрос снова без нового сообщения от user |
 # | `refusal` | остановиться, прочитать `stop_details`, не повторять запрос |
 # | `model_context_window_exceeded` | ошибка: история слишком длинная |

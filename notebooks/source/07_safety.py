@@ -14,7 +14,7 @@
 # # 7. Безопасность: модель решает, что вызвать, ваш код решает, можно ли это вызвать
 #
 # **Вы узнаете**
-# - почему чем опаснее действие, тем более узким и отдельным инструментом оно должно быть (`merge_pr(pr)` против `bash(command)`);
+# - почему чем опаснее действие, тем уже должен быть отдельный инструмент для него (`merge_pr(pr)`, а не `bash(command)`);
 # - что такое политика для каждого инструмента: **разрешить**, **спросить** человека или **запретить**;
 # - как запрос подтверждения останавливает `merge_pr`, пока кто-нибудь не нажмёт кнопку, и как промпт-инъекция в
 #   merge request пытается заставить модель его влить;
@@ -37,7 +37,7 @@
 # Инструмент `bash(command)` даёт модели возможность сделать что угодно, а вашему коду — только непрозрачную строку, по которой
 # нужно принять решение: `git push origin HEAD:main` — это слияние? А `sh -c "$(echo Z2l0IHB1c2g= | base64 -d)"`?
 # По имени инструмента `merge_pr(pr)` сразу ясно, что он делает, поэтому его можно разрешить, запретить, поставить на подтверждение,
-# залогировать и посчитать.
+# записать в журнал и посчитать.
 
 # %% lang="en"
 BASH = {"name": "bash", "description": "Run a shell command.",
@@ -123,7 +123,7 @@ before = repository.sha("main")
 unguarded = run_agent(client, "Проверь merge request !485.", Toolbox(gitlab_tools.tools()), system=REVIEW_RULES)
 print(unguarded.text)
 print()
-print("main moved:", repository.sha("main") != before)
+print("ветка main сдвинулась:", repository.sha("main") != before)
 
 # %% [markdown] lang="en"
 # This cell needs the sandbox: its GitLab is reset for every kernel. Do not try it on a real project.
@@ -145,7 +145,7 @@ from course_agent.client import reset_demo
 
 reset_demo()  # демо-GitLab в исходном состоянии: ничего не влито, комментариев нет
 repository = shared_sandbox().gitlab.repository
-print("main restored:", repository.sha("main") == before)
+print("ветка main восстановлена:", repository.sha("main") == before)
 
 # %% [markdown] lang="en"
 # ## Fix it: a policy, a human, a log
@@ -193,7 +193,7 @@ guarded = await asyncio.to_thread(
     run_agent, client, "Проверь merge request !485.", toolbox, system=REVIEW_RULES, observers=[view])
 print(guarded.text)
 print()
-print("main moved:", repository.sha("main") != before)
+print("ветка main сдвинулась:", repository.sha("main") != before)
 
 # %% [markdown] lang="en"
 # The refusal went back to the model as an error result ("A human refused this call"), the loop went
@@ -205,7 +205,7 @@ print("main moved:", repository.sha("main") != before)
 # `AuditLog(path)` also writes it as JSON lines.
 
 # %% [markdown] lang="ru"
-# Отказ вернулся к модели как результат с ошибкой («A human refused this call» — человек отклонил этот вызов),
+# Отказ вернулся к модели как результат с ошибкой («Человек отказал в этом вызове…»),
 # цикл продолжился, а в ревью сказано, что произошло. Без человека ничего не было влито.
 #
 # ## Журнал аудита и счётчики
@@ -213,9 +213,14 @@ print("main moved:", repository.sha("main") != before)
 # Каждый вызов, прошедший через шлюз, записывается: когда, какой инструмент, с какими входными данными, какое
 # решение принято и кем. `AuditLog(path)` к тому же пишет журнал в файл в формате JSON Lines.
 
-# %%
+# %% lang="en"
 for entry in audit.entries:
     print(entry["tool"], entry["input"], entry["decision"], "by", entry["by"])
+print(dict(audit.calls))
+
+# %% lang="ru"
+for entry in audit.entries:
+    print(entry["tool"], entry["input"], entry["decision"], "| кем:", entry["by"])
 print(dict(audit.calls))
 
 # %% [markdown] lang="en"
@@ -263,8 +268,8 @@ print(refused[0]["content"])
 # Напишите политику `policy`, в которой `post_comment` тоже требует подтверждения, и `approver` (обычную функцию,
 # возвращающую `Verdict`), который разрешает комментарии, только если их текст короче 2000 символов. Запустите
 # ревью !482 с заданием «Опубликуй ревью комментарием.» через `SafetyGate(policy, approver, audit)` и прочитайте
-# журнал аудита. (`comment_on_line`, комментарий к одной строке diff, тоже пишет: упражнение оставляет его на
-# усмотрение уровня риска, но можно потребовать подтверждения и для него.)
+# журнал аудита. (`comment_on_line`, комментарий к одной строке diff, тоже пишет: в упражнении для него
+# действует решение по умолчанию для его уровня риска, но можно потребовать подтверждения и для него.)
 
 # %% lang="en"
 from course_agent.safety import ApprovalRequest, Decision, Policy, Verdict
@@ -309,7 +314,7 @@ def approver(request: ApprovalRequest) -> Verdict:
 #
 # <details><summary>Подсказка</summary>
 #
-# `Policy({"post_comment": Decision.ASK})` оставляет остальные инструменты на усмотрение их уровня риска. Approver получает `ApprovalRequest`: `request.tool` — имя инструмента, `request.input["body"]` — текст комментария.
+# `Policy({"post_comment": Decision.ASK})` оставляет остальным инструментам решение по умолчанию для их уровня риска. Approver получает `ApprovalRequest`: `request.tool` — имя инструмента, `request.input["body"]` — текст комментария.
 # </details>
 
 # %%
@@ -375,7 +380,7 @@ check_exercise_7(*exercise_07.solve())
 #
 # <details><summary>Ответ</summary>
 #
-# Узкий инструмент можно поставить на подтверждение, залогировать и посчитать; строку команды проверить нельзя.
+# Узкий инструмент можно поставить на подтверждение, записать в журнал и посчитать; строку команды проверить нельзя.
 # </details>
 #
 # 3. Никто не ответил на запрос подтверждения. Что произойдёт?
@@ -396,5 +401,5 @@ check_exercise_7(*exercise_07.solve())
 # ## Итоги
 #
 # - Модель только просит. Выполнится ли инструмент, решает ваш код: разрешить, спросить, запретить.
-# - Опасным действиям — узкие инструменты, чтобы их можно было пропускать через шлюз, логировать и считать; никогда не общий `bash`.
+# - Опасным действиям — узкие инструменты, чтобы их можно было пропускать через шлюз, записывать в журнал и считать; никогда не общий `bash`.
 # - Текст внутри merge request — это данные, но модель может ему последовать: между ним и `main` стоит только шлюз.

@@ -46,7 +46,7 @@
 # ## Несколько merge request
 #
 # `review(pr)` собирает вместе всё из предыдущих блокнотов: эталонный цикл, инструменты GitLab,
-# шлюз безопасности (слияние требует подтверждения человека). Вывод прогресса — наблюдатель (observer) цикла.
+# шлюз безопасности (слияние требует подтверждения человека). Ход работы печатает наблюдатель (observer), подключённый к циклу.
 #
 # ```mermaid
 # flowchart LR
@@ -76,7 +76,7 @@ import sys
 
 for pr in (483, 486, 482):
     result = review(pr, client=client, language="ru", observers=[ProgressPrinter(sys.stdout)])
-    print(result.text.splitlines()[0], "|", result.text.splitlines()[-1], f"| {result.iterations} calls")
+    print(result.text.splitlines()[0], "|", result.text.splitlines()[-1], f"| вызовов модели: {result.iterations}")
     print()
 
 # %% [markdown] lang="en"
@@ -96,7 +96,7 @@ for pr in (483, 486, 482):
 # итоговый комментарий. Оба инструмента пишущие: политика ревьюера (`ReviewPolicy`) разрешает их, только если
 # ревью нужно опубликовать, и записывает в журнал. Ниже — обсуждения merge request в том виде, в каком их
 # отдаёт GitLab (`mr.discussions.list()`): комментарий к строке — это `DiffNote` с `position` (путь, строка и
-# три коммита diff), итоговое ревью — обычная заметка.
+# три коммита diff), итоговое ревью — обычный комментарий (`Note`).
 
 # %% lang="en"
 from course_agent.gitlab import GitLabTools
@@ -120,7 +120,7 @@ for discussion in mr.discussions.list(get_all=True):
     note = discussion.attributes["notes"][0]
     place = note.get("position") or {}
     where = f'{place["new_path"]}:{place["new_line"]}' if place else "весь merge request"
-    print(f'{note["type"] or "Note"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')
+    print(f'{"Комментарий к строке" if note["type"] == "DiffNote" else "Комментарий"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')
 
 # %% [markdown] lang="en"
 # ## Break it, then fix it: paying for the same prompt again
@@ -164,7 +164,7 @@ cached = review(484, client=client, cache=True)
 for u in cached.usage:
     print(f"вход {u.input_tokens:5}  запись в кэш {u.cache_creation_input_tokens:5}  чтение из кэша {u.cache_read_input_tokens:5}")
 print(f"входные токены по тарифу: {billed(plain.usage):.0f} без кэширования, {billed(cached.usage):.0f} с ним "
-      f"({billed(cached.usage) / billed(plain.usage):.0%})")
+      f"({billed(cached.usage) / billed(plain.usage) * 100:.0f} %)")
 
 # %% [markdown] lang="en"
 # The same run as a chart: each request's input, split into what was read from the cache, written to it or
@@ -290,7 +290,7 @@ print("\n".join(block.text for block in message.content if block.type == "text")
 # export COURSE_AGENT_MODEL=claude-opus-5        # необязательно: другой id модели
 # ```
 #
-# После этого `make_client()` возвращает клиент для живого API, а `GitLabTools()` работает с вашим проектом. Из
+# После этого `make_client()` возвращает клиент для настоящего API, а `GitLabTools()` работает с вашим проектом. Из
 # терминала: `course-agent review 482 --post`. Выводы будут отличаться от сохранённых (настоящая модель
 # пишет своё ревью), а ячейкам, которые внедряют сбои или сжимают контекстное окно, нужна песочница.
 
@@ -312,11 +312,11 @@ print("\n".join(block.text for block in message.content if block.type == "text")
 # ### Второй запуск: то же ревью, обновлённое
 #
 # `course-agent review 482 --post` (командная строка — то, что запускает пайплайн) публикует так же, но помечает
-# каждую свою заметку скрытым HTML-комментарием (`<!-- course-agent-review -->`, а у комментария к строке — ещё и
-# его `путь:строка`). При повторном запуске он находит свои заметки по этим меткам и редактирует их, а не добавляет
+# каждый свой комментарий скрытой HTML-меткой (`<!-- course-agent-review -->`, а у комментария к строке — ещё и
+# его `путь:строка`). При повторном запуске он находит свои комментарии по этим меткам и редактирует их, а не добавляет
 # второе ревью; свои комментарии к строкам, которых в новом ревью больше нет, удаляет (или помечает решёнными, если
-# на них уже ответили). Заметки, написанные людьми или без метки, он не трогает никогда. Ниже команда запускается
-# дважды прямо в этом ядре (с той же песочницей), и после каждого запуска мы считаем заметки merge request.
+# на них уже ответили). Комментарии, написанные людьми или без метки, он не трогает никогда. Ниже команда запускается
+# дважды прямо в этом ядре (с той же песочницей), и после каждого запуска мы считаем комментарии merge request.
 
 # %% lang="en"
 import contextlib
@@ -345,7 +345,7 @@ for attempt in (1, 2):
         code = main(["review", "482", "--post", "--language", "ru", "--transcript", f"{runs}/review-{attempt}.jsonl"])
     notes = mr.notes.list(get_all=True)
     ours = [n for n in notes if "<!-- course-agent-review" in n.body]
-    print(f"запуск {attempt}: код выхода {code}; заметок в !482: {len(notes)}, из них самой команды: {len(ours)} "
+    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, из них оставлено командой: {len(ours)} "
           f"({sum(n.type == 'DiffNote' for n in ours)} к строкам, {sum(n.type != 'DiffNote' for n in ours)} итоговая)")
 
 # %% [markdown] lang="en"
@@ -381,7 +381,7 @@ for attempt in (1, 2):
 # even after the process was stopped. Below, every open merge request reviewed both ways, with the billed tokens.
 
 # %% [markdown] lang="ru"
-# Заметки из предыдущей ячейки (их опубликовал `review()`, без меток) остаются как были.
+# Комментарии из предыдущей ячейки (их опубликовал `review()`, без меток) остаются как были.
 #
 # ### В пайплайне merge request
 #
@@ -403,11 +403,11 @@ for attempt in (1, 2):
 #
 # ### Все открытые merge request за полцены
 #
-# Ревью ждёт модель, а не наоборот: ничто в цикле не требует ответа за секунды.
+# Ревью может подождать ответа модели — спешить некуда: ничто в цикле не требует ответа за секунды.
 # [Message Batches API](https://docs.claude.com/en/docs/build-with-claude/batch-processing) принимает много запросов
 # сразу, отвечает на них в течение 24 часов (обычно гораздо быстрее) и берёт за них половину цены. Но циклу нужен
 # ответ, прежде чем отправить следующий запрос, поэтому `course_agent.batch_review` ведёт ревью раундами: каждый
-# раунд отправляет ОДИН пакет (batch) со следующим запросом каждого незавершённого ревью, выполняет инструменты
+# раунд отправляет **один** пакет (batch) со следующим запросом каждого незавершённого ревью, выполняет инструменты
 # каждого ответа (правила те же: ответ добавляется целиком, все результаты — одним сообщением, ошибки — с
 # `is_error`, ограничение итераций, слияния никогда не подтверждаются) и продолжает, пока не закончатся все циклы.
 # Между раундами цикл — это только его список `messages`, который после каждого шага сохраняется в транскрипт:
@@ -446,7 +446,7 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops):
 for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
                            ("пакетами", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = billed(usage, batch)
-    print(f"{name:>17}: оплачено {tokens_in:8.1f} входных и {tokens_out:7.1f} выходных токенов")
+    print(f"{name:>17}: оплачено {f'{tokens_in:8.1f}'.replace('.', ',')} входных и {f'{tokens_out:7.1f}'.replace('.', ',')} выходных токенов")
 
 # %% [markdown] lang="en"
 # Same verdicts, at half the price per token (the simulated model answers a batch at once; the real API within 24 hours). The

@@ -17,7 +17,7 @@ from course_agent.client import make_client
 from course_agent.config import model_id
 
 os.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # язык всего, что показывает course_agent
-client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или живой API, если задан ANTHROPIC_API_KEY
+client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или настоящий API, если задан ANTHROPIC_API_KEY
 MODEL = model_id()
 
 # %% lang="en" name="gitlab"
@@ -91,10 +91,10 @@ def run_tool(name: str, tool_input: dict) -> str:
 def get_diff(pr: int) -> str:
     """Изменения merge request !pr: заголовок, ветка-источник и diff каждого файла."""
     mr = project.mergerequests.get(pr)
-    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
+    parts = [f"Заголовок: {mr.title}", f"source_branch: {mr.source_branch}", f"Описание: {mr.description}", ""]
     for change in mr.changes()["changes"]:
         parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
-        parts.append(change["diff"] or "(diff too large to show: read the file instead)")
+        parts.append(change["diff"] or "(diff слишком большой, не показан: прочитай файл)")
     return "\n".join(parts)
 
 
