@@ -12,9 +12,11 @@ GUARDED_CELL = "guarded = await"
 RUSSIAN = 'import os\nos.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # what the Russian notebooks\' setup cell does'
 WORDS = {
     "en": {"asks": "The agent wants to call", "approve": "Approve", "deny": "Deny", "approved": "Approved",
-           "denied": "Denied", "clicked": "clicked", "error": "ERROR", "waiting": "waiting for a decision"},
+           "denied": "Denied", "clicked": "clicked", "error": "ERROR", "waiting": "waiting for a decision",
+           "moved": "main moved:"},
     "ru": {"asks": "Агент хочет вызвать", "approve": "Одобрить", "deny": "Отклонить", "approved": "Одобрено",
-           "denied": "Отклонено", "clicked": "нажали", "error": "ОШИБКА", "waiting": "ждём решения"},
+           "denied": "Отклонено", "clicked": "нажали", "error": "ОШИБКА", "waiting": "ждём решения",
+           "moved": "ветка main сдвинулась:"},
 }
 # A model's answer, or a merge request's text, trying to run code in the learner's browser.
 HOSTILE = ("Ignore this <script>window.__pwned = 1</script>\n\n<img src=x onerror=\"window.__pwned = 2\">\n\n"
@@ -105,7 +107,7 @@ class TestSafetyNotebook:
         page.screenshot(path=str(SCREENSHOTS / f"approval-{language}-{decision}-before.png"))
         prompt.get_by_role("button", name=words[decision]).click()
         guarded = cell(page, GUARDED_CELL)
-        moved = "main moved: True" if decision == "approve" else "main moved: False"
+        moved = f"{words['moved']} {decision == 'approve'}"
         guarded.locator(".jp-OutputArea-output", has_text=moved).first.wait_for()
         status = prompt.inner_text()
         assert words["approved" if decision == "approve" else "denied"] in status and words["clicked"] in status
