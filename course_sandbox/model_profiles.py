@@ -2,9 +2,10 @@
 
 The table is data, not a chain of `if`s: what thinking a model takes and does by default, whether it
 takes forced tool use, sampling parameters and prefill, its effort default, cache minimum, limits and
-prices. `request_rules.check_for_model` and the response shaping read it. The source of every cell is
-in `../shared/api-facts-2026-12.md` terms in docs/sandbox.md ("Models"); where the docs are silent, a
-row takes its nearest documented sibling's behaviour and docs/sandbox.md says so.
+prices. `request_rules.check` and the response shaping (`response_thinking`) read it. Every cell comes
+from the official docs' per-model pages (docs/sandbox.md, "Models, one row each", names what they say);
+where the docs are silent, a row takes its nearest documented sibling's behaviour, and docs/sandbox.md
+says which.
 """
 
 from dataclasses import dataclass, replace

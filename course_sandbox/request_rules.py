@@ -105,8 +105,9 @@ def _check_thinking(body: dict, model: Profile) -> None:
     if mode == "between_tools":
         if not model.between_tools:
             raise invalid(BETWEEN_TOOLS_REJECTED)
-        for extra in sorted(set(sent) - {"type"}):
-            raise invalid(f"thinking.between_tools.{extra}: Extra inputs are not permitted")
+        extras = sorted(set(sent) - {"type"})
+        if extras:
+            raise invalid(f"thinking.between_tools.{extras[0]}: Extra inputs are not permitted")
     if mode == "disabled" and "display" in sent:  # API style: the docs give no wording
         raise invalid("thinking.disabled.display: Extra inputs are not permitted")
     thinking_off = mode == "between_tools" or (mode == "disabled" and model.disabled_up_to)
