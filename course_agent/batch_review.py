@@ -27,7 +27,7 @@ import anthropic
 from anthropic.types import Message, MessageParam, ToolUseBlock, Usage
 
 from . import transcript as transcripts
-from .i18n import tr
+from .i18n import ntr, tr
 from .loop import (DEFAULT_MAX_TOKENS, AgentError, AgentResult, ApiFailed, History, IterationLimitReached,
                    request_params, step)
 from .redaction import redact
@@ -167,7 +167,8 @@ def run_batches(client: anthropic.Anthropic, loops: list[ReviewLoop], toolbox: T
             if not loop.done and loop.iterations >= max_iterations:
                 # The cap, as in run_agent: a loop that gets nowhere does not run until the money runs out.
                 loop.error = loop.history.fail(IterationLimitReached(
-                    tr("no answer after {n} iterations (the cap); the whole history is kept", n=max_iterations),
+                    ntr("no answer after {n} iteration (the cap); the whole history is kept",
+                        "no answer after {n} iterations (the cap); the whole history is kept", max_iterations),
                     loop.messages))
             say(_progress_line(round_, loop))
     return loops

@@ -23,7 +23,7 @@ import anthropic
 from anthropic.types import Message, MessageParam, ToolUseBlock, Usage
 
 from .config import model_id
-from .i18n import tr
+from .i18n import ntr, tr
 from .tools import Toolbox
 from .transcript import Transcript
 
@@ -224,7 +224,8 @@ def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: History, messag
 
     # Rule 4: a cap on iterations, so a loop that gets nowhere does not run until the money runs out.
     raise history.fail(IterationLimitReached(
-        tr("no answer after {n} iterations (the cap); the whole history is kept", n=max_iterations), messages))
+        ntr("no answer after {n} iteration (the cap); the whole history is kept",
+            "no answer after {n} iterations (the cap); the whole history is kept", max_iterations), messages))
 
 
 def step(response: Message, toolbox: Toolbox, history: History, iteration: int, max_tokens: int,

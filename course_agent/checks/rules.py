@@ -165,14 +165,21 @@ def cap(run: Run, lang: str, loop: Callable | None = None) -> Finding:
     if sent > CAP_LIMIT or run.stopped_by_check:
         declared, value = _declared_cap(loop)
         if declared and value <= CAP_LIMIT:
-            return _f(BROKEN, tr("with a model that kept asking, the loop was still going after {limit} requests: "
-                                 "it did not stop at its declared cap ({cap})", lang, limit=CAP_LIMIT, cap=declared))
+            return _f(BROKEN, ntr("with a model that kept asking, the loop was still going after {limit} request: "
+                                  "it did not stop at its declared cap ({cap})",
+                                  "with a model that kept asking, the loop was still going after {limit} requests: "
+                                  "it did not stop at its declared cap ({cap})", CAP_LIMIT, lang, limit=CAP_LIMIT,
+                                  cap=declared))
         if declared:
-            return _f(BROKEN, tr("with a model that kept asking, the loop was still going after {limit} requests; "
-                                 "its cap ({cap}) is too high to stop a stuck model", lang,
-                                 limit=CAP_LIMIT, cap=declared))
-        return _f(BROKEN, tr("with a model that kept asking, the loop was still going after {limit} requests: "
-                             "it has no cap (or one above {limit})", lang, limit=CAP_LIMIT))
+            return _f(BROKEN, ntr("with a model that kept asking, the loop was still going after {limit} request; "
+                                  "its cap ({cap}) is too high to stop a stuck model",
+                                  "with a model that kept asking, the loop was still going after {limit} requests; "
+                                  "its cap ({cap}) is too high to stop a stuck model", CAP_LIMIT, lang,
+                                  limit=CAP_LIMIT, cap=declared))
+        return _f(BROKEN, ntr("with a model that kept asking, the loop was still going after {limit} request: "
+                              "it has no cap (or one above {limit})",
+                              "with a model that kept asking, the loop was still going after {limit} requests: "
+                              "it has no cap (or one above {limit})", CAP_LIMIT, lang, limit=CAP_LIMIT))
     if run.hung:
         return _f(NOT_CHECKED, _ending(run, lang))
     last = run.answered[-1][1] if run.answered else None
@@ -182,7 +189,8 @@ def cap(run: Run, lang: str, loop: Callable | None = None) -> Finding:
         return _f(PASSED, ntr("the loop stopped itself after {n} request while the model still asked ({how})",
                               "the loop stopped itself after {n} requests while the model still asked ({how})",
                               sent, lang, how=how))
-    return _unobserved(run, lang, tr("the loop ended after {n} requests for another reason", lang, n=sent))
+    return _unobserved(run, lang, ntr("the loop ended after {n} request for another reason",
+                                      "the loop ended after {n} requests for another reason", sent, lang))
 
 
 def _api_error(run: Run) -> bool:

@@ -12,7 +12,7 @@ import gitlab
 
 from ..client import gitlab_settings, make_client
 from ..config import model_id
-from ..i18n import tr
+from ..i18n import ntr, tr
 from ..review import REVIEW_RULES
 from ..safety import ApprovalRequest, default_approver
 from ..tools import Risk
@@ -92,8 +92,9 @@ def review_pull_request(pr_number: int, max_iterations: int = 20) -> str:
     calls = [block["name"] if isinstance(block, dict) else block.name
              for message in messages if message["role"] == "assistant" and isinstance(message["content"], list)
              for block in message["content"] if (block["type"] if isinstance(block, dict) else block.type) == "tool_use"]
-    raise RuntimeError(tr("no answer after {n} iterations: {k} tool calls ({names})", n=max_iterations,
-                          k=len(calls), names=", ".join(sorted(set(calls)))))
+    raise RuntimeError(ntr("no answer after {n} iteration: {k} tool calls ({names})",
+                           "no answer after {n} iterations: {k} tool calls ({names})", max_iterations,
+                           k=len(calls), names=", ".join(sorted(set(calls)))))
 
 
 def review_pull_request_concurrently(pr_number: int, max_iterations: int = 20) -> str:
@@ -116,7 +117,7 @@ def review_pull_request_concurrently(pr_number: int, max_iterations: int = 20) -
             messages.append({"role": "user", "content": [
                 {"type": "tool_result", "tool_use_id": block.id, **result} for block, result in zip(calls, results)
             ]})
-    raise RuntimeError(tr("no answer after {n} iterations", n=max_iterations))
+    raise RuntimeError(ntr("no answer after {n} iteration", "no answer after {n} iterations", max_iterations))
 
 
 def show_solution(notebook: int) -> None:
