@@ -17,7 +17,6 @@ from .request_schema import first_problem
 from .threads import Threads
 
 
-
 def request_digest(body: dict) -> str:
     """A digest of what the model is asked, the same for the same request (streamed or not)."""
     canonical = json.dumps({k: v for k, v in body.items() if k != "stream"}, sort_keys=True, ensure_ascii=False)
@@ -54,10 +53,10 @@ class MessagesApi:
         if problem:
             raise invalid(problem)
         assert isinstance(body, dict)
-        body, hold = self.threads.expand(body, betas)
+        body, thread = self.threads.expand(body, betas)
         limits, turns, transformed = self._checked(body, betas)
         chain = fallbacks.chain(body, limits, betas, set(KNOWN_MODELS))
-        return body, limits, turns, hold, chain, transformed
+        return body, limits, turns, thread, chain, transformed
 
     def _checked(self, body: dict, betas: frozenset[str] = frozenset()) -> tuple[Profile, list, list[dict] | None]:
         """The request's rules for its model, and its turns as the model reads them."""
@@ -77,21 +76,22 @@ class MessagesApi:
 
     def create(self, body: object, betas: frozenset[str] = frozenset()) -> tuple[dict, dict[int, str]]:
         """The response message, and the JSON text of any tool input cut short (for streaming)."""
-        body, limits, turns, hold, chain, transformed = self._validated(body, "request", betas)
+        body, limits, turns, thread, chain, transformed = self._validated(body, "request", betas)
         message, partial = self._answer(body, limits, turns)
         if transformed is not None:  # reported only under the binding beta, as `[]` when there is nothing
             message["input_transformations"] = transformed
         if message["stop_reason"] == "refusal" and chain:
-            message, partial = self._fall_back(body, message, chain) or (message, partial)
-        if hold:
-            self.threads.hold(body, message)
+            message, partial = self._fall_back(body, message, chain, betas) or (message, partial)
+        if thread is not None:
+            self.threads.hold(body, message, thread)
         return message, partial
 
-    def _fall_back(self, body: dict, refused: dict, chain: list[dict]) -> tuple[dict, dict[int, str]] | None:
+    def _fall_back(self, body: dict, refused: dict, chain: list[dict], betas: frozenset[str]
+                   ) -> tuple[dict, dict[int, str]] | None:
         """The first fallback model's answer, marked where the refusing model gave way; None if all refuse."""
         for entry in chain:
             hop = fallbacks.attempt(body, entry)
-            limits, turns, _ = self._checked(hop)
+            limits, turns, _ = self._checked(hop, betas)  # the same betas: the attempt is the same request
             served, partial = self._answer(hop, limits, turns, first_try=False)
             if served["stop_reason"] == "refusal":
                 continue
@@ -110,8 +110,9 @@ class MessagesApi:
         if max_tokens > limits.max_output_tokens:
             raise invalid(f"max_tokens: {max_tokens} > {limits.max_output_tokens}, which is the maximum "
                           f"allowed number of output tokens for {body['model']}")
+        mode = request_rules.thinking_mode(body, limits)
         budget = (body.get("thinking") or {}).get("budget_tokens")
-        if request_rules.thinking_mode(body, limits) == "enabled" and budget is not None and max_tokens <= budget:
+        if mode == "enabled" and budget is not None and max_tokens <= budget:
             raise invalid("`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our "
                           "documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
                           "#max-tokens-and-context-window-size")
@@ -131,14 +132,12 @@ class MessagesApi:
                 forced = self.forced.pop(0) if self.forced and first_try else None
             if forced is not None:
                 reply = misbehave(forced, reply, turns, new_id)
-        mode = request_rules.thinking_mode(body, limits)
         blocks = list(reply.blocks)
         continuing = turns[-1].role == "assistant"  # a paused turn resumed: its thinking came before the pause
         if reply.stop_reason != "refusal" and max_tokens and not continuing:
-            forced = (body.get("tool_choice") or {}).get("type") in ("any", "tool")
             thought = simulated_model.thoughts(reply, body, turns, request_rules.effort(body, limits),
                                                adaptive=mode != "enabled")
-            blocks = response_thinking.with_thinking(blocks, thought, mode, limits, forced)
+            blocks = response_thinking.with_thinking(blocks, thought, mode, limits, request_rules.forces_tool(body))
         shaped = output_limits.shape(blocks, reply.stop_reason, max_tokens, window - usage.total_input,
                                      body.get("stop_sequences") or [])
         display = (body.get("thinking") or {}).get("display") or limits.display

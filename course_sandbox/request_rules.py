@@ -49,6 +49,11 @@ def thinking_mode(body: dict, model: Profile) -> str:
     return "adaptive" if model.thinking in ("on", "always") else "disabled"
 
 
+def forces_tool(body: dict) -> bool:
+    """tool_choice `any` or `tool`: the answer must call a tool."""
+    return (body.get("tool_choice") or {}).get("type") in ("any", "tool")
+
+
 def effort(body: dict, model: Profile) -> str:
     """The effort in effect: the request's `output_config.effort`, else the model's default."""
     config = body.get("output_config")
@@ -63,7 +68,7 @@ def check(body: dict, model: Profile) -> None:
         if isinstance(value, float) and not math.isfinite(value):
             raise invalid(NOT_FINITE.format(field=field))
     _check_thinking(body, model)
-    forced = (body.get("tool_choice") or {}).get("type") in ("any", "tool")
+    forced = forces_tool(body)
     if forced and not model.forced_tools:
         raise invalid(FORCED_TOOL_REJECTED)
     _check_sampling(body, model)

@@ -23,10 +23,10 @@ def with_thinking(blocks: list[dict], thought: str | None, mode: str, model: Pro
     out = list(blocks)
     calls_tools = any(block["type"] == "tool_use" for block in blocks)
     if calls_tools and mode in ("adaptive", "between_tools"):
-        out = [_as_thinking(b) if _note_is_thinking(b, i, out, mode, model) else b for i, b in enumerate(out)]
+        out = [_thinking(b["text"]) if _note_is_thinking(b, i, out, mode, model) else b for i, b in enumerate(out)]
     skip = mode == "between_tools" or (forced and model.forced_skips_thinking)
     if thought and not skip:
-        out.insert(0, _as_thinking({"type": "text", "text": thought}))
+        out.insert(0, _thinking(thought))
     return out
 
 
@@ -48,5 +48,5 @@ def _note_is_thinking(block: dict, index: int, blocks: list[dict], mode: str, mo
     return False
 
 
-def _as_thinking(block: dict) -> dict:
-    return {"type": "thinking", "thinking": block["text"], "signature": ""}
+def _thinking(text: str) -> dict:
+    return {"type": "thinking", "thinking": text, "signature": ""}

@@ -36,18 +36,20 @@ class Threads:
         self._held: OrderedDict[str, Held] = OrderedDict()
         self._lock = threading.Lock()
 
-    def expand(self, body: dict, betas: frozenset[str]) -> tuple[dict, bool]:
+    def expand(self, body: dict, betas: frozenset[str]) -> tuple[dict, str | None]:
         """The request as the model sees it (a `continue` with the held conversation in front), without
-        `thread`; and whether the reply is to be held."""
+        `thread`; and the thread's state for `hold`: None without a thread, "" for a `create`, the
+        continued message's id for a `continue` (marked continued only once the reply is held, so a
+        request refused later changes nothing)."""
         thread = body.get("thread")
         if thread is None:
-            return body, False
+            return body, None
         if BETA not in betas:
             raise ApiError(400, f"thread: this field requires the `{BETA}` beta (anthropic-beta header).",
                            details={"error_code": "thread_unsupported_request", "unsupported": ["thread"]})
         body = {k: v for k, v in body.items() if k != "thread"}
         if thread.get("type") != "continue":
-            return body, True
+            return body, ""
         repeated = [field for field in CREATE_ONLY if field in body]
         if repeated:
             raise invalid(f"{repeated[0]}: cannot be set when continuing a thread; the thread keeps the "
@@ -61,19 +63,22 @@ class Threads:
             if held.continued:
                 raise ApiError(400, f"thread: message {previous} was already continued.",
                                details={"error_code": "thread_already_continued"})
-            held.continued = True
         expanded = {**body, "messages": [*held.messages, *body["messages"]]}
         for field, value in (("system", held.system), ("tools", held.tools)):
             if value is not None:
                 expanded[field] = value
-        return expanded, True
+        return expanded, previous
 
     def clear(self) -> None:
         with self._lock:
             self._held.clear()
 
-    def hold(self, body: dict, message: dict) -> None:
-        """Keep the conversation this reply ends, unless a fallback model wrote it."""
+    def hold(self, body: dict, message: dict, continued: str) -> None:
+        """Mark the continued reply (if any) as continued, and keep the conversation this reply ends,
+        unless a fallback model wrote it."""
+        with self._lock:
+            if continued in self._held:
+                self._held[continued].continued = True
         if any(u.get("type") == "fallback_message" for u in message["usage"].get("iterations") or []):
             return
         reply = {"role": "assistant", "content": message["content"]}

@@ -17,6 +17,7 @@ _MORE = (
     ("One more pass over the details before I answer.", "Ещё раз пройдусь по деталям перед ответом."),
 )
 _SIMPLE_WORDS = 5
+_EXTRA_SENTENCES = {"high": 1, "xhigh": 2, "max": 3}
 
 
 def thoughts(reply: Reply, request: dict, turns: list[Turn], effort: str, adaptive: bool) -> str | None:
@@ -24,10 +25,10 @@ def thoughts(reply: Reply, request: dict, turns: list[Turn], effort: str, adapti
     task = task_turn(turns).text()
     lang = language(task)
     calls_tools = any(block["type"] == "tool_use" for block in reply.blocks)
-    if adaptive:
+    if adaptive and not calls_tools:
         simple = not request.get("tools") and len(task.split()) <= _SIMPLE_WORDS and len(turns) <= 1
-        if (simple and not calls_tools) or (effort == "low" and not calls_tools):
+        if simple or effort == "low":
             return None
     base = reply.reasoning or say(lang, "Let me think about how to answer this.", "Подумаю, как на это ответить.")
-    extra = {"xhigh": 2, "max": 3}.get(effort, 1 if effort == "high" else 0)
-    return " ".join([base, *(say(lang, en, ru) for en, ru in _MORE[:extra])])
+    more = _MORE[:_EXTRA_SENTENCES.get(effort, 0)]
+    return " ".join([base, *(say(lang, en, ru) for en, ru in more)])

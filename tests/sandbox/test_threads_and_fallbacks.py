@@ -131,3 +131,26 @@ def test_server_side_fallback_through_the_async_client(sandbox):
                                                      fallbacks="default", betas=FALLBACK_BETA)
     served = asyncio.run(go())
     assert served.model == "claude-opus-4-8" and served.content[0].type == "fallback"
+
+
+def test_a_continue_the_api_refuses_leaves_the_thread_to_be_continued(client):
+    """A rejected request changes nothing: a `continue` refused for another reason (here a forced tool on a
+    model that refuses forcing) does not use up the reply it continued."""
+    first = client.beta.messages.create(model="claude-opus-5-5", max_tokens=500, betas=[threads.BETA],
+                                        messages=[{"role": "user", "content": "Hello"}], thread={"type": "create"})
+    again = {"type": "continue", "previous_message_id": first.id}
+    with pytest.raises(anthropic.BadRequestError, match="not supported for this model"):
+        client.beta.messages.create(model="claude-opus-5-5", max_tokens=500, betas=[threads.BETA], thread=again,
+                                    tool_choice={"type": "any"}, messages=[{"role": "user", "content": "And?"}])
+    reply = client.beta.messages.create(model="claude-opus-5-5", max_tokens=500, betas=[threads.BETA], thread=again,
+                                        messages=[{"role": "user", "content": "And?"}])
+    assert reply.stop_reason == "end_turn"
+
+
+def test_a_fallback_under_the_binding_beta_keeps_its_binding_control(client):
+    """The fallback attempt is the same request: its `block_binding` is allowed by the same beta header."""
+    served = client.beta.messages.create(
+        model="claude-opus-5", max_tokens=500, messages=DUAL_USE, fallbacks="default",
+        thinking={"type": "adaptive", "block_binding": {"prefix_mismatch_behavior": "drop_block"}},
+        betas=[*FALLBACK_BETA, "thinking-binding-controls-2026-08-01"])
+    assert served.model == "claude-opus-4-8" and served.content[0].type == "fallback"
