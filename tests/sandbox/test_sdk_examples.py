@@ -21,13 +21,13 @@ SECOND = ["tools_runner.py", "tools_runner_deferred_streaming.py", "tools_runner
           "web_search_stream.py", "fallbacks.py", "message_threads.py", "memory/basic.py"]
 
 
-def run(example: str, *args: str, stdin: str = "") -> None:
+def run(example: str, *args: str, stdin: str = "", cwd: Path = EXAMPLES) -> None:
     with Sandbox(record=True) as sandbox:
         env = {**os.environ, "ANTHROPIC_BASE_URL": sandbox.anthropic_base_url, "ANTHROPIC_API_KEY": sandbox.api_key}
         for name in ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_CUSTOM_HEADERS"):
             env.pop(name, None)
         done = subprocess.run([sys.executable, str(EXAMPLES / example), *args], env=env, input=stdin,
-                              capture_output=True, text=True, timeout=180, cwd=EXAMPLES)
+                              capture_output=True, text=True, timeout=180, cwd=cwd)
         refused = [(e.method, e.path, e.status, e.reply) for e in sandbox.exchanges if 400 <= e.status < 500]
     assert done.returncode == 0, done.stderr[-3000:]
     assert sandbox.exchanges, f"{example} sent nothing"
@@ -47,8 +47,9 @@ class TestFirstHalf:
 
 class TestSecondHalf:
     @pytest.mark.parametrize("example", SECOND)
-    def test_the_example_runs_unchanged(self, example):
-        run(example, stdin="Please remember that my name is Ada.\n/exit\n")
+    def test_the_example_runs_unchanged(self, example, tmp_path):
+        # in a directory of its own: the memory example keeps its memories under the working directory
+        run(example, stdin="Please remember that my name is Ada.\n/exit\n", cwd=tmp_path)
 
 
 def test_batch_results_reads_a_batch_made_here():
