@@ -108,6 +108,8 @@ class GitLabTools:
     def get_diff(self, pr: int) -> str:
         mr = self._mr(pr)
         changes = self._changes(mr)
+        # The labels stay English in both languages: they are what the model reads (the sandbox's model finds the
+        # title by "Title:"), the English twin's model reads the same text, and GitLab's state ("opened") is data.
         lines = [f"Title: {mr.title}", f"Author: {mr.author['username']}",
                  f"source_branch: {mr.source_branch} -> target_branch: {mr.target_branch}", f"State: {mr.state}",
                  "Description:", mr.description or "(none)", ""]

@@ -14,6 +14,8 @@ from .model_profiles import Profile
 from .models import KNOWN_MODELS
 from .prompt_cache import PromptCache, count_input
 from .request_schema import first_problem
+from .simulated_model.history import language, task_turn
+from .simulated_model.reply import say
 from .threads import Threads
 
 
@@ -181,8 +183,10 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
     for the same tool again instead of answering, as a model stuck in a loop does.
     """
     if kind == "refusal":
+        lang = language(task_turn(turns).text())  # the model answers in the task's language; so does this note
         return simulated_model.Reply([], "refusal", stop_details={
-            "type": "refusal", "category": "cyber", "explanation": "Ordered by the sandbox (Sandbox.force)."})
+            "type": "refusal", "category": "cyber", "explanation": say(
+                lang, "Ordered by the sandbox (Sandbox.force).", "Так велела песочница (Sandbox.force).")})
     if kind == "pause_turn":
         # A paused turn carries the server tool's work so far: a loop that drops it is seen to drop it.
         use_id = new_id("srvtoolu_01")

@@ -1,12 +1,16 @@
-"""The committed outputs of the Russian notebooks hold no English interface text: no sentence of the
-package's catalogues appears there in English (data such as diffs and file contents are not sentences
-of the package, so they are not looked for)."""
+"""The Russian learner reads no English interface text: no sentence of the package's catalogues appears in
+English in the Russian notebooks' outputs, and no Latin-script word appears in their prose and outputs, in
+README.ru.md or in the catalogues' Russian sentences, outside an allow-list of code, API terms and the demo
+repository's data (a diff or a file is data, not a sentence of the course)."""
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import nbformat
 from babel.messages import pofile
+
+from course_agent.config import model_id
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUES = ROOT / "course_agent" / "locale" / "ru" / "LC_MESSAGES"
@@ -53,10 +57,12 @@ DEMO = ROOT / "course_sandbox" / "demo_gitlab" / "project"
 TERMS = {
     # names of products, services, formats and protocols
     "API", "SDK", "GitLab", "Claude", "Anthropic", "Opus", "Python", "JupyterLab", "Jupyter", "JSON", "JSONL", "Lines",
-    "HTML", "HTTP", "CI", "CD", "MR", "Message", "Messages", "Batches", "Ctrl", "GitHub", "Git", "ID", "id", "Id",
+    "HTML", "HTTP", "CI", "CD", "MR", "LLM", "REST", "git", "Homebrew", "loopback", "Ctrl-C", "Message", "Messages", "Batches", "Ctrl", "GitHub", "Git", "ID", "id", "Id",
     "Schema", "README", "Haiku", "Sonnet", "Mythos", "Fable", "bash", "main",
-    # the course's own names: the command, the demo GitLab's reviewer account
-    "course-agent", "course-reviewer",
+    # the course's own names: the command, the demo GitLab's reviewer account; the link to the English README
+    "course-agent", "course-reviewer", "English",
+    # pip's error, quoted in README.ru.md (the reason the start command makes a virtual environment)
+    "externally-managed-environment",
     # API terms the glossary keeps in English (role names, block and field names, stop reasons without an underscore)
     "user", "assistant", "thinking", "text", "refusal", "signature", "usage", "role", "content", "type", "input",
     "fallback", "diff", "merge", "request", "pull", "approver", "Approver", "scope", "api",
@@ -82,21 +88,36 @@ REMAINING = {
     # 05 cell 36: the reference solution of exercise 5 (course_agent/solutions/exercise_05.py) returns English
     # tool errors ("read_file failed: ... does not exist at main"), and the check quotes them
     ("05", "failed"), ("05", "does"), ("05", "not"), ("05", "exist"), ("05", "at"), ("05", "now"), ("05", "takes"),
-    # 06 cell 29: the sandbox's forced refusal explains itself in English ("Ordered by the sandbox (Sandbox.force).")
+    # 06 cell 29: the reference loop (course_agent.solutions.review_pull_request) gives its task in English, so the
+    # sandbox's model refuses in English, and the check quotes the API's stop_details as they came
+    # ("Ordered by the sandbox (Sandbox.force)."); a Russian task gets a Russian explanation (test below)
     ("06", "by"), ("06", "the"), ("06", "sandbox"),
-    # 07 cell 6: course_agent.gitlab's get_diff labels (Title, Author, State, Description) and GitLab's state
-    # "opened"; the risk levels of course_agent.safety (read-only, writes, dangerous) are printed as they are
+    # 07 cell 6: course_agent.gitlab's get_diff labels (Title, Author, State, Description) stay English: they are what
+    # the model reads, the same text as in the English notebook (the sandbox's model finds the title by "Title:"), and
+    # "opened" is GitLab's state, data. The risk levels (read-only, writes, dangerous) are the values of
+    # course_agent.tools.Risk, which the notebook's code prints as they are (`tool.risk.value`)
     ("07", "Title"), ("07", "Author"), ("07", "State"), ("07", "Description"), ("07", "opened"),
     ("07", "read-only"), ("07", "writes"), ("07", "dangerous"),
-    # 07 cell 13: MessagesView (course_agent.widgets) marks an error result "ERROR"; ApprovalPrompt's repr says "waiting"
-    ("07", "ERROR"), ("07", "waiting"),
-    # 07 cells 15, 23: the audit log's decisions (allowed, refused, approved; by ...) are data of course_agent.safety;
-    # cell 23 also prints the reference approver's reasons (course_agent/solutions/exercise_07.py) and policy repr
+    # 07 cells 15, 23: the audit log's decisions (allowed, refused, approved) are its data, values a program reads
+    # back (the notebook's code prints entry["decision"]); cell 23 prints the reference solution's audit lines
+    # ("... allowed by policy") and its approver's reasons (course_agent/solutions/exercise_07.py)
     ("07", "allowed"), ("07", "refused"), ("07", "approved"), ("07", "by"), ("07", "rule"), ("07", "comment-length"),
     ("07", "characters"), ("07", "allow"), ("07", "ask"),
     # 08 cell 24: the reference solution of exercise 8 (course_agent/solutions/exercise_08.py) prints in English
     ("08", "calls"), ("08", "billed"), ("08", "tokens"), ("08", "most"), ("08", "expensive"), ("08", "compare"),
     ("08", "its"), ("08", "with"), ("08", "the"),
+}
+
+# Code the catalogues' sentences name without backticks (a message is plain text): command-line options and their
+# values, Python names of the exercises (the objects a hint tells the learner to build), a package name.
+CATALOGUE_CODE = {
+    "all-open", "allow-remote", "host", "post", "resume", "approval", "DIR", "ask", "approve", "deny", "timeout",
+    "anthropic", "client", "list", "review", "Policy", "Verdict", "ASK", "DENY", "decide", "toolbox", "audit",
+    "counting", "billed", "properties", "ref", "rules",
+    # the Python line a hint of exercise 7 gives: `... == "post_comment" and len(...) < 2000`
+    "and",
+    # an HTTP status as GitLab names it: "401 Unauthorized"
+    "Unauthorized",
 }
 
 CODE_LIKE = re.compile(r"[_./=()\[\]{}'\"`<>\\|#@$%^&*+~0-9]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]")
@@ -157,27 +178,91 @@ def _output_text(cell, lines: set[str], phrases: list[str]) -> str:
     return "\n".join(kept)
 
 
-def russian_latin_words() -> dict[tuple[str, str], list[str]]:
-    """(notebook prefix, word) -> where it was found, for every Latin word outside the allow-list."""
+def _notebook_texts(path: Path, lines: set[str], phrases: list[str]) -> Iterator[tuple[str, str]]:
+    """(where, text) of every markdown cell and every code cell's outputs of one notebook."""
+    for number, cell in enumerate(nbformat.read(path, as_version=4).cells, start=1):
+        if cell.cell_type == "markdown":
+            yield f"{path.name}, cell {number}", _prose(cell.source)
+        elif cell.cell_type == "code":
+            yield f"{path.name}, cell {number}", _output_text(cell, lines, phrases)
+
+
+def _catalogue_texts(po: Path) -> Iterator[tuple[str, str]]:
+    """(where, text) of every Russian sentence of one catalogue (each plural form), ASCII-quoted code left out."""
+    with po.open("rb") as source:
+        for message in pofile.read_po(source):
+            forms = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+            for form in forms:
+                if message.id and form:
+                    yield f"{po.name}:{message.lineno}", re.sub(r'"[^"\n]*"', " ", form)
+
+
+def russian_latin_words(catalogues: Path = CATALOGUES) -> dict[tuple[str, str], list[str]]:
+    """(source, word) -> where it was found, for every Latin word outside TERMS. The source is a notebook's
+    number ("07"), "README.ru" or a catalogue's file name ("checks.po")."""
     lines, phrases = _demo_data()
+    sources = [(path.name[:2], _notebook_texts(path, lines, phrases))
+               for path in sorted((ROOT / "notebooks" / "ru").glob("*.ipynb"))]
+    sources.append(("README.ru", [("README.ru.md", _prose((ROOT / "README.ru.md").read_text(encoding="utf-8")))]))
+    sources += [(po.name, _catalogue_texts(po)) for po in sorted(catalogues.glob("*.po"))]
     found: dict[tuple[str, str], list[str]] = {}
-    for path in sorted((ROOT / "notebooks" / "ru").glob("*.ipynb")):
-        for number, cell in enumerate(nbformat.read(path, as_version=4).cells, start=1):
-            if cell.cell_type == "markdown":
-                text = _prose(cell.source)
-            elif cell.cell_type == "code":
-                text = _output_text(cell, lines, phrases)
-            else:
-                continue
+    for source, texts in sources:
+        for where, text in texts:
             for word in _latin_words(text):
-                found.setdefault((path.name[:2], word), []).append(f"{path.name}, cell {number}")
+                if not (source.endswith(".po") and word in CATALOGUE_CODE):
+                    found.setdefault((source, word), []).append(where)
     return found
 
 
-def test_russian_notebooks_have_no_latin_words_outside_the_allow_list():
+def test_russian_text_has_no_latin_words_outside_the_allow_list():
     found = russian_latin_words()
     new = {key: where for key, where in found.items() if key not in REMAINING}
-    assert not new, "Latin-script words in the Russian notebooks (translate, or explain in TERMS):\n" + "\n".join(
+    assert not new, "Latin-script words in Russian text (translate, or explain in TERMS):\n" + "\n".join(
         f"{word!r}: {', '.join(sorted(set(where)))}" for (_, word), where in sorted(new.items()))
     gone = sorted(set(REMAINING) - set(found))
     assert not gone, f"no longer found, remove from REMAINING: {gone}"
+
+
+def test_the_scan_finds_a_planted_english_word(tmp_path):
+    """The scan can fail: an English word in prose, in an output line or in a catalogue's Russian sentence."""
+    assert _latin_words(_prose("Запустите ячейку `review(482)`: the loop is done.")) == ["the", "loop", "is", "done"]
+    cell = nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("stream", text="вызовов модели: 3, done\n")])
+    assert _latin_words(_output_text(cell, set(), [])) == ["done"]
+    (tmp_path / "planted.po").write_text('msgid "{n} calls"\nmsgstr "{n} calls, вызовов"\n', encoding="utf-8")
+    assert russian_latin_words(tmp_path)[("planted.po", "calls")] == ["planted.po:1"]
+
+
+def test_a_forced_refusal_explains_itself_in_the_language_of_the_task():
+    """The sandbox's model answers in the task's language, and so does the note of a refusal the sandbox ordered."""
+    from course_sandbox import Sandbox
+
+    with Sandbox() as sandbox:
+        client = sandbox.client(max_retries=0)
+        explained = {}
+        for task in ("Проверь pull request #482.", "Review pull request #482."):
+            sandbox.force("refusal")
+            response = client.messages.create(model=model_id(), max_tokens=512,
+                                              messages=[{"role": "user", "content": task}])
+            assert response.stop_reason == "refusal"
+            explained[task[0]] = response.stop_details.explanation
+    assert not _latin_words(explained["П"].replace("(Sandbox.force)", "")) and "песочница" in explained["П"]
+    assert "sandbox" in explained["R"]
+
+
+def test_the_widgets_text_reprs_speak_russian():
+    """What nbval compares (the widgets' text/plain) is in the learner's language too: the error mark, the wait."""
+    from course_agent.safety import ApprovalRequest
+    from course_agent.tools import Risk
+    from course_agent.widgets import ApprovalPrompt, MessagesView
+
+    view = MessagesView(language="ru")
+    view.messages.extend([
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_A", "name": "read_file", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_A", "content": "404", "is_error": True}]},
+    ])
+    assert "tool_result ОШИБКА [toolu_A]" in view.text()
+    prompt = ApprovalPrompt(ApprovalRequest("merge_pr", {"pr": 485}, Risk.DANGEROUS), language="ru")
+    assert repr(prompt) == 'ApprovalPrompt(merge_pr {"pr": 485}: ждёт решения)'
+    prompt.decide(False, "timeout", "no answer within 1 s", "нет ответа за 1 с")
+    assert repr(prompt) == 'ApprovalPrompt(merge_pr {"pr": 485}: отклонено — истекло время ожидания)'
+    assert not _latin_words(repr(prompt).replace("ApprovalPrompt(merge_pr", ""))

@@ -151,4 +151,4 @@ def test_a_run_without_caching_says_so_and_draws_one_line():
     assert [t.get_text() for t in tokens.get_legend().get_texts()] == ["input (not cached)", "output"]
     assert [t.get_text() for t in billed.get_legend().get_texts()] == ["no prompt caching in this run"]
     assert usage_chart(plain, language="ru").text().splitlines()[-1] == (
-        "оплачиваемый вход: 3089 (в этом запуске кэширование промптов не использовалось)")
+        "оплачиваемый вход: 3089 (в этом запуске кэширование промпта не использовалось)")

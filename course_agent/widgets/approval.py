@@ -114,8 +114,10 @@ class ApprovalPrompt(widgets.VBox):
         return bundle
 
     def __repr__(self) -> str:
-        state = "waiting" if self.verdict is None else (
-            f"{'approved' if self.verdict.approved else 'denied'} by {self.verdict.by}")
+        lang = self.language
+        state = tr("waiting", lang) if self.verdict is None else (
+            tr("approved by {who}" if self.verdict.approved else "denied by {who}", lang,
+               who=_who(self.verdict.by, lang)))
         return f"ApprovalPrompt({self.request.tool} {json.dumps(self.request.input)}: {state})"
 
 

@@ -139,8 +139,8 @@ def describe_meta(meta: dict, lang: str | None = None) -> list[str]:
     return parts
 
 
-def message_line(number: int, message: Any, meta: dict | None = None) -> str:
-    """One message as a line of plain text (deterministic, for text reprs and nbval; API terms only)."""
+def message_line(number: int, message: Any, meta: dict | None = None, lang: str | None = None) -> str:
+    """One message as a line of plain text (deterministic, for text reprs and nbval; API terms and the error mark)."""
     message = as_json(message)
     parts = []
     for block in blocks_of(message):
@@ -148,7 +148,7 @@ def message_line(number: int, message: Any, meta: dict | None = None) -> str:
         if kind == "tool_use":
             parts.append(f"tool_use {block.get('name')} [{block.get('id')}]")
         elif kind == "tool_result":
-            parts.append(f"tool_result{' ERROR' if block.get('is_error') else ''} [{block.get('tool_use_id')}]")
+            parts.append(f"tool_result{' ' + tr('ERROR', lang) if block.get('is_error') else ''} [{block.get('tool_use_id')}]")
         elif kind == "text":
             text = " ".join(str(block.get("text", "")).split())
             parts.append(f"text {text[:60]!r}" + ("…" if len(text) > 60 else ""))

@@ -186,7 +186,7 @@ class MessagesView(widgets.VBox, LoopObserver):
     def text(self) -> str:
         """The history as plain text, one line per message (what nbval compares)."""
         lines = [f"MessagesView: {self._count()}"]
-        lines += [message_line(i + 1, m, self._meta.get(i)) for i, m in enumerate(self.messages)]
+        lines += [message_line(i + 1, m, self._meta.get(i), self.language) for i, m in enumerate(self.messages)]
         return "\n".join(lines)
 
     def html(self) -> str:

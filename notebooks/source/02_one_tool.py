@@ -29,8 +29,8 @@
 # %% [markdown] lang="ru"
 # ## Инструмент: получить diff merge request
 #
-# Инструмент — это обычная функция. Эта обращается к GitLab через настоящий клиент `python-gitlab` (здесь —
-# к демонстрационному GitLab из песочницы; если заданы `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT`, —
+# Инструмент — это обычная функция. Наша обращается к GitLab через настоящий клиент `python-gitlab` (здесь —
+# к демо-GitLab песочницы; если заданы `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT`, —
 # к любому GitLab).
 
 # %% use="gitlab"
@@ -125,7 +125,7 @@ def show(messages):
 # `stop_reason` is `tool_use`: the model is waiting for a result.
 
 # %% [markdown] lang="ru"
-# ## Шаг 1: модель просит инструмент
+# ## Шаг 1: модель запрашивает инструмент
 #
 # Если в запросе есть `tools=`, модель может ответить не текстом, а блоком `tool_use`. Тогда
 # `stop_reason` равен `tool_use`: модель ждёт результат.
@@ -175,7 +175,7 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # names the `tool_use_id` it answers.
 
 # %% [markdown] lang="ru"
-# ## Шаг 3: в историю сообщений добавляются два сообщения
+# ## Шаг 3: история пополняется двумя сообщениями
 #
 # Сначала ответ модели — **как есть, целиком**; затем сообщение от `user` с `tool_result`, в котором
 # указан `tool_use_id` того вызова, на который он отвечает.
@@ -213,7 +213,7 @@ print("\n".join(block.text for block in response.content if block.type == "text"
 # %% [markdown] lang="ru"
 # ## Сломаем и починим: результат без запроса
 #
-# API проверяет, что пары сходятся. Отправьте `tool_result` без сообщения assistant, в котором лежит
+# API проверяет, что у каждого результата есть свой вызов. Отправьте `tool_result` без сообщения assistant, в котором лежит
 # его `tool_use`, — и API ответит ошибкой 400 с точной причиной:
 
 # %% lang="en" tags=["raises-exception"]
@@ -287,7 +287,7 @@ exercise_messages = [{"role": "user", "content": "Проверь pull request #4
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Ячейка ниже читает `TOOLS` и `exercise_messages`: инструмент read_file, пары `tool_use` и `tool_result` и последний ответ модели. Пока ячейка выше не изменена, она ответит «пока не сделано».
+# Ячейка ниже читает `TOOLS` и `exercise_messages`: инструмент read_file, пары `tool_use` и `tool_result` и последний ответ модели. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
 #

@@ -209,7 +209,7 @@ thinking_view
 # Effort is what you pay for thinking. The same first step of the review, at three levels:
 
 # %% [markdown] lang="ru"
-# Effort — это то, сколько вы платите за рассуждение. Тот же первый шаг ревью на трёх уровнях:
+# От effort зависит, сколько вы заплатите за рассуждение. Тот же первый шаг ревью на трёх уровнях:
 
 # %% lang="en"
 for effort in ("low", "high", "max"):
@@ -401,8 +401,8 @@ else:
 # %% [markdown] lang="ru"
 # ## Упражнение
 #
-# `read_file` завершается ошибкой, если файла не существует. Напишите `run_tool_missing_file` — такую
-# `run_tool_safely`, в которой `read_file` всегда выбрасывает `FileNotFoundError`, и проведите с ней ревью !482
+# `read_file` завершается ошибкой, если файла не существует. Напишите `run_tool_missing_file` — вариант
+# `run_tool_safely`, в котором `read_file` всегда выбрасывает `FileNotFoundError`, и проведите с ней ревью !482
 # (`review(482, run_tool_missing_file)`). Что напишет модель и чего она делать не станет?
 
 # %% lang="en"
@@ -434,7 +434,7 @@ def run_tool_missing_file(name: str, tool_input: dict) -> dict:
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Ячейка ниже вызывает **вашу** `run_tool_missing_file` для `read_file` и `get_diff`, затем запускает с ней цикл ревью из этого блокнота на !482 в свежей песочнице и читает ответ. Пока ячейка выше не изменена, она ответит «пока не сделано».
+# Ячейка ниже вызывает **вашу** `run_tool_missing_file` для `read_file` и `get_diff`, затем запускает с ней цикл ревью из этого блокнота на !482 в свежей песочнице и читает ответ. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
 #
