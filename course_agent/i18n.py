@@ -67,6 +67,16 @@ def number(value: float, lang: str | None = None, digits: int = 1) -> str:
     return text.replace(".", ",") if language(lang) == "ru" else text
 
 
+def percent(value: float, lang: str | None = None, digits: int = 0) -> str:
+    """A share as the language writes it: 27% in English, «27 %» in Russian (a space before the sign)."""
+    return number(value, lang, digits) + (" %" if language(lang) == "ru" else "%")
+
+
+def times(value: float, lang: str | None = None, digits: int = 2) -> str:
+    """A multiplier: 1.25× in English, 1,25× in Russian."""
+    return number(value, lang, digits) + "\u00d7"
+
+
 def _messages(mo: bytes) -> dict:
     catalogue = gettext.GNUTranslations(io.BytesIO(mo))._catalog
     return {k: v for k, v in catalogue.items() if k != ""}

@@ -94,3 +94,9 @@ def test_the_language_comes_from_the_argument_then_the_environment(monkeypatch):
 
 def test_russian_numbers_use_a_decimal_comma():
     assert i18n.number(1.25, "ru", 2) == "1,25" and i18n.number(1.25, "en", 2) == "1.25"
+
+
+def test_shares_and_multipliers_are_written_as_each_language_writes_them():
+    assert i18n.percent(26.8, "ru") == "27 %" and i18n.percent(26.8, "en") == "27%"
+    assert i18n.percent(0.125, "ru", 1) == "0,1 %"
+    assert i18n.times(1.25, "ru") == "1,25\u00d7" and i18n.times(0.1, "en", 1) == "0.1\u00d7"
