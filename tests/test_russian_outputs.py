@@ -3,6 +3,7 @@ English in the Russian notebooks' outputs, and no Latin-script word appears in t
 README.ru.md or in the catalogues' Russian sentences, outside an allow-list of code, API terms and the demo
 repository's data (a diff or a file is data, not a sentence of the course)."""
 
+import html
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,9 +44,11 @@ def test_russian_notebooks_show_no_english_interface_text():
     assert not found, "English in the Russian notebooks:\n" + "\n".join(found)
 
 
-# ---- No Latin-script words in the Russian notebooks (#28) ----------------------------------------------------
+# ---- No Latin-script words in Russian text (#28) --------------------------------------------------------------
 #
-# A Latin word in a Russian notebook's prose or outputs is a word of English the learner has to read, unless it is
+# Scanned: every markdown cell and every output (text, text/plain, errors, and what text/html shows) of the Russian
+# notebooks, README.ru.md, and every Russian sentence (each plural form) of the catalogues.
+# A Latin word there is a word of English the learner has to read, unless it is
 # one of: code (anything with _ . / = ( ) [ ] { } ' " ` < > digits or CamelCase), inline code and fenced code,
 # URLs and link targets, HTML tags, data of the demo repository (its files, merge request titles, descriptions,
 # authors, branches: what the tools return), an API error message as the API sends it ("Error code: 400 - ..."),
@@ -160,8 +163,16 @@ def _prose(markdown: str) -> str:
     return re.sub(r"<[^>]+>", " ", text)
 
 
+def _html_text(markup: str) -> str:
+    """What a page shows of an HTML output, code and tool data (<pre>, <code>) left out as in the prose."""
+    markup = re.sub(r"<(style|script|pre|code)\b[^>]*>.*?</\1>", " ", markup, flags=re.S)
+    markup = re.sub(r"<br\s*/?>|</(div|p|li|tr|summary|details|h\d)>", "\n", markup)
+    return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+
+
 def _output_text(cell, lines: set[str], phrases: list[str]) -> str:
     shown = "\n".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) + str(o.get("evalue", ""))
+                      + "\n" + _html_text(str(o.get("data", {}).get("text/html", "")))
                       for o in cell.get("outputs", []))
     shown = shown.replace("404 Not found", " ")  # GitLab's own answer, quoted
     kept = []
@@ -228,6 +239,8 @@ def test_the_scan_finds_a_planted_english_word(tmp_path):
     assert _latin_words(_prose("Запустите ячейку `review(482)`: the loop is done.")) == ["the", "loop", "is", "done"]
     cell = nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("stream", text="вызовов модели: 3, done\n")])
     assert _latin_words(_output_text(cell, set(), [])) == ["done"]
+    page = nbformat.v4.new_output("display_data", data={"text/plain": "вид", "text/html": "<b>ERROR</b> <pre>x = 1</pre>"})
+    assert _latin_words(_output_text(nbformat.v4.new_code_cell(outputs=[page]), set(), [])) == ["ERROR"]
     (tmp_path / "planted.po").write_text('msgid "{n} calls"\nmsgstr "{n} calls, вызовов"\n', encoding="utf-8")
     assert russian_latin_words(tmp_path)[("planted.po", "calls")] == ["planted.po:1"]
 
