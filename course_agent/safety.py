@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .i18n import language, tr
+from .i18n import N_, language, tr
 from .redaction import redact
 from .settings import AUTO_ANSWERS, AUTO_APPROVE_ENV, Settings
 from .tools import Risk, Tool
@@ -34,6 +34,20 @@ def _lang() -> str:
         return language()
     except ValueError:
         return "en"
+
+
+_RISK_WORDS = {Risk.READ_ONLY: N_("read-only"), Risk.WRITES: N_("writes"), Risk.DANGEROUS: N_("dangerous")}
+_DECISION_WORDS = {"allowed": N_("allowed"), "refused": N_("refused"), "approved": N_("approved")}
+
+
+def risk_label(risk: Risk, lang: str | None = None) -> str:
+    """A risk level in the learner's words («опасно»); the code and the audit log keep `risk.value`."""
+    return tr(_RISK_WORDS[risk], lang)
+
+
+def decision_label(decision: str, lang: str | None = None) -> str:
+    """An audit log decision ("allowed", "refused", "approved") in the learner's words; the log keeps the English."""
+    return tr(_DECISION_WORDS[decision], lang) if decision in _DECISION_WORDS else decision
 
 
 class Decision(enum.Enum):
@@ -177,7 +191,7 @@ def console_approver(timeout: float = DEFAULT_TIMEOUT, ask: Callable[[str], str]
         lang = _lang()
         arguments = json.dumps(request.input, ensure_ascii=False, indent=2, default=str)
         prompt = redact("\n" + tr("The agent wants to call {tool} ({risk}) with:", lang, tool=request.tool,
-                                   risk=request.risk.value) + f"\n{arguments}\n"
+                                   risk=risk_label(request.risk, lang)) + f"\n{arguments}\n"
                         + tr("Allow it? [y/N] ", lang))
         try:
             if ask is not None:

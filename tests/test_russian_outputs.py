@@ -279,3 +279,25 @@ def test_the_widgets_text_reprs_speak_russian():
     prompt.decide(False, "timeout", "no answer within 1 s", "нет ответа за 1 с")
     assert repr(prompt) == 'ApprovalPrompt(merge_pr {"pr": 485}: отклонено — истекло время ожидания)'
     assert not _latin_words(repr(prompt).replace("ApprovalPrompt(merge_pr", ""))
+
+
+def test_risk_levels_and_decisions_have_the_learners_words():
+    """What the console approver prints and what a notebook can print of the audit log, in Russian and in English."""
+    from course_agent.safety import decision_label, risk_label
+    from course_agent.tools import Risk
+
+    assert [risk_label(risk, "ru") for risk in Risk] == ["только чтение", "вносит изменения", "опасно"]
+    assert [risk_label(risk, "en") for risk in Risk] == ["read-only", "writes", "dangerous"]
+    assert [decision_label(d, "ru") for d in ("allowed", "refused", "approved")] == ["разрешено", "отклонено", "одобрено"]
+    assert decision_label("approved", "en") == "approved" and decision_label("unknown", "ru") == "unknown"
+
+
+def test_the_console_approver_asks_in_russian(monkeypatch):
+    from course_agent.safety import ApprovalRequest, console_approver
+    from course_agent.tools import Risk
+
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
+    asked = []
+    console_approver(ask=lambda prompt: asked.append(prompt) or "нет")(ApprovalRequest("merge_pr", {"pr": 485}, Risk.DANGEROUS))
+    assert "Агент хочет вызвать merge_pr (опасно)" in asked[0]
+    assert not _latin_words(re.sub(r"\{.*\}", " ", asked[0], flags=re.S).replace("merge_pr", " "))

@@ -21,7 +21,7 @@ from IPython.display import display
 from ..i18n import language as resolve_language
 from ..i18n import tr
 from ..redaction import redact
-from ..safety import AUTO_APPROVE_ENV, DEFAULT_TIMEOUT, ApprovalRequest, Verdict
+from ..safety import AUTO_APPROVE_ENV, DEFAULT_TIMEOUT, ApprovalRequest, Verdict, risk_label
 from ..settings import Settings
 from .render import code_html, esc
 
@@ -29,11 +29,6 @@ CLICKED_APPROVE = "you (clicked Approve)"
 CLICKED_DENY = "you (clicked Deny)"
 APPROVED_COLOUR = "var(--jp-success-color1,#2ca02c)"
 DENIED_COLOUR = "var(--jp-error-color1,#d62728)"
-
-
-def _risk_words(risk_value: str, lang: str) -> str:
-    return {"read-only": tr("read-only", lang), "writes": tr("writes", lang),
-            "dangerous": tr("dangerous", lang)}.get(risk_value, risk_value)
 
 
 def _who(by: str, lang: str) -> str:
@@ -58,7 +53,7 @@ class ApprovalPrompt(widgets.VBox):
         self.question = widgets.HTML(
             f"<div style='border:2px solid #d62728;border-radius:4px;padding:6px;line-height:1.45;"
             f"color:var(--jp-content-font-color1,#212121)'>"
-            f"<b>{question}</b> ({esc(_risk_words(request.risk.value, lang))})"
+            f"<b>{question}</b> ({esc(risk_label(request.risk, lang))})"
             f"{code_html(arguments, lexer_name='json')}</div>")
         self.approve_button = widgets.Button(description=tr("Approve", lang), button_style="success", icon="check")
         self.deny_button = widgets.Button(description=tr("Deny", lang), button_style="danger", icon="times")
