@@ -77,9 +77,9 @@ def notebook(cells: list[Cell], language: str) -> nbformat.NotebookNode:
 
 
 def execute(nb: nbformat.NotebookNode, folder: Path) -> None:
-    saved = dict(os.environ)
+    saved, clean = dict(os.environ), clean_env()  # read before clearing: clean_env filters os.environ
     os.environ.clear()
-    os.environ.update(clean_env())
+    os.environ.update(clean)
     try:
         NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", resources={"metadata": {"path": str(folder)}},
                        record_timing=False).execute()

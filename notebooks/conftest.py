@@ -15,8 +15,9 @@ _spec = importlib.util.spec_from_file_location("course_notebooks_build", Path(__
 _build = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_build)
 
+_clean = _build.clean_env()  # read before clearing: clean_env filters os.environ (PATH, HOME, PYTHONPATH kept)
 os.environ.clear()
-os.environ.update(_build.clean_env())
+os.environ.update(_clean)
 
 
 # nbval's kernel start, tried again when the kernel dies before it answers (see build.started_again_if_it_dies)

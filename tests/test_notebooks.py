@@ -136,3 +136,15 @@ def test_ruff_finds_nothing_in_the_package_the_sources_and_the_notebooks():
                           cwd=NOTEBOOKS.parent, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "All checks passed" in done.stdout
+
+
+def test_a_built_kernel_keeps_the_machine_environment_and_drops_the_course_variables(monkeypatch, tmp_path):
+    """The build clears the environment for its kernels: PATH, HOME and PYTHONPATH must survive (a worktree
+    build imports its own course_agent), the API key and course settings must not."""
+    build = _build_module()
+    monkeypatch.setenv("PYTHONPATH", "/somewhere/else")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-not-for-kernels")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import os; print(sorted(k for k in ('PATH', 'HOME', 'PYTHONPATH', 'ANTHROPIC_API_KEY') if k in os.environ))")])
+    build.execute(nb, tmp_path)
+    assert nb.cells[0].outputs[0]["text"].strip() == "['HOME', 'PATH', 'PYTHONPATH']"
