@@ -8,6 +8,7 @@ import anthropic
 import gitlab
 
 from course_agent import solutions
+from course_agent.solutions import exercise_03
 from course_agent.solutions import MODEL, REVIEW_RULES, TOOLS, run_tool
 
 client = anthropic.Anthropic(api_key="sk-ant-not-a-key", base_url="http://127.0.0.1:9", max_retries=0)
@@ -18,7 +19,7 @@ def make_loop(breaks: str = ""):
     """A loop that keeps every rule of the lesson except the one named in `breaks`."""
 
     def review_pull_request(pr_number, max_iterations=20):
-        solutions.project = project  # the borrowed tools read the project the check points us at
+        exercise_03.project = project  # the borrowed tools read the project the check points us at
         messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
         iterations = range(10**9) if breaks == "cap" else range(max_iterations)
         for _ in iterations:
@@ -59,5 +60,69 @@ def make_loop(breaks: str = ""):
             else:
                 messages.append({"role": "user", "content": results})
         raise RuntimeError("too many iterations")
+
+    return review_pull_request
+
+
+def notebook_4_loop(pr_number, max_iterations=20):
+    """Exercise 4 as notebook 4 suggests: its own run_all, whose slow_run_tool waits 0.3 s in each call."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    exercise_03.project = project
+
+    def slow_run_tool(name, tool_input):
+        time.sleep(0.3)  # pretend GitLab is far away
+        return run_tool(name, tool_input)["content"]
+
+    def run_all(calls):
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            return list(pool.map(lambda b: {"type": "tool_result", "tool_use_id": b.id,
+                                            "content": slow_run_tool(b.name, b.input)}, calls))
+
+    messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
+    for _ in range(max_iterations):
+        response = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
+                                          messages=messages)
+        if response.stop_reason == "end_turn":
+            return "\n".join(b.text for b in response.content if b.type == "text")
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_all([b for b in response.content if b.type == "tool_use"])})
+    raise RuntimeError("Too many iterations")
+
+
+def crashing_loop(pr_number, max_iterations=20):
+    """A loop with a bug: it reads the response as a dict and raises TypeError on the first response."""
+    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    for _ in range(max_iterations):
+        response = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
+                                          messages=messages)
+        if response["stop_reason"] == "end_turn":
+            return response
+    raise RuntimeError("no answer")
+
+
+def placeholder_loop(pr_number: int, max_iterations: int = 20) -> str:
+    """The exercise cell as notebook 4 leaves it."""
+    raise NotImplementedError("your code here")
+
+
+def lesson_loop(language="en"):
+    """Notebook 3's loop as the lesson writes it: the exercise's starting point, left unchanged."""
+    too_many = "Слишком много итераций" if language == "ru" else "Too many iterations"
+
+    def review_pull_request(pr_number, messages=None, max_iterations=20):
+        exercise_03.project = project
+        messages = [] if messages is None else messages
+        messages.append({"role": "user", "content": f"Review pull request #{pr_number}."})
+        for _ in range(max_iterations):
+            response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                              messages=messages)
+            if response.stop_reason == "end_turn":
+                return "\n".join(b.text for b in response.content if b.type == "text")
+            messages.append({"role": "assistant", "content": response.content})
+            messages.append({"role": "user", "content": exercise_03.run_one_by_one(
+                [b for b in response.content if b.type == "tool_use"])})
+        raise RuntimeError(too_many)
 
     return review_pull_request
