@@ -65,11 +65,22 @@ def _pairing_problem(history: History, lang: str) -> str:
             asked = {b.get("id") for b in of_type(before[1], "tool_use")} if before[0] == "assistant" else set()
             stray = [b.get("tool_use_id") for b in results if b.get("tool_use_id") not in asked]
             if role != "user" or stray:
-                return tr("message {number} holds a tool_result for {ids}, but message {previous} is not the "
-                          "assistant message with that tool_use (results split over several messages, or out of "
-                          "order).", lang, number=number, ids=", ".join(map(str, stray or [""])),
-                          previous=index or 1)
+                return _stray_result(history, number, stray, lang)
     return ""
+
+
+def _stray_result(history: History, number: int, stray: list, lang: str) -> str:
+    """Why message `number` (1-based) holds results the message before it did not ask for: the tool_use was
+    never in the history (dropped from the response), or it was asked earlier (results split or out of order)."""
+    ids = ", ".join(map(str, stray or [""]))
+    asked_anywhere = {b.get("id") for role, blocks in history if role == "assistant" for b in of_type(blocks, "tool_use")}
+    if stray and not any(i in asked_anywhere for i in stray):
+        return tr("message {number} holds a tool_result for {ids}, but no message of the history holds the tool_use "
+                  "with that id: it was dropped from the model's response (append response.content whole).", lang,
+                  number=number, ids=ids)
+    return tr("message {number} holds a tool_result for {ids}, but message {previous} is not the assistant message "
+              "with that tool_use (results split over several messages, or out of order).", lang, number=number,
+              ids=ids, previous=max(number - 1, 1))
 
 
 def _read_file_tool(run: Run, lang: str) -> Seen:

@@ -229,6 +229,16 @@ def _unwritten(probes: dict[str, Probe]) -> bool:
                or (error is None and value is None and not hung) for value, error, hung in probes.values())
 
 
+def _crash(seen: Seen5) -> BaseException | None:
+    """An exception of the learner's own code (a bug), as opposed to a tool's failure that escaped the
+    dispatcher (FileNotFoundError, a GitLab error), which the requirements judge."""
+    import gitlab
+
+    raised = [error for _, error, _ in seen.probes.values()]
+    raised.append(seen.review.raised[1] if seen.review.raised else None)
+    return next((e for e in raised if e is not None and not isinstance(e, (OSError, gitlab.GitlabError))), None)
+
+
 def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
     """Notebook 5: `run_tool` is a run_tool_safely(name, tool_input) in which read_file always raises
     FileNotFoundError. It is called for each tool and drives a review of !482 in a fresh sandbox."""
@@ -255,6 +265,15 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
             if _unwritten(probes):
                 return g.not_done(WHAT, [START_HINT])
             review = _review_with(run_tool, sb.client(), tr("Review pull request #{pr}.", g.lang, pr=REVIEWED))
-    g.run(REQUIREMENTS, Seen5(probes, review))
+    seen = Seen5(probes, review)
+    crash = _crash(seen)
+    if crash is not None:
+        for row in REQUIREMENTS:
+            if row.rule == "get_diff_works" and probes["diff"][1] is None:
+                g.record(row, row.check(seen, g.lang))
+            else:
+                g.stopped_by(crash, [row])
+        return g.report()
+    g.run(REQUIREMENTS, seen)
     return g.report(tr("The model read the error, said what it could not check, and did not pretend to have "
                        "read the file.", g.lang))
