@@ -48,6 +48,20 @@ def test_exercise_4_passes_notebook_4s_own_run_all():
     assert "2 files" in report.findings[0].detail and "2 reads were in flight at once" in report.findings[0].detail
 
 
+def test_exercise_3_in_other_styles():
+    """Dict blocks, a while loop, an exception of the learner's own: a right message passes; one without the
+    tools' names fails on its rule; a cap one iteration early is judged on its message, not called a crash."""
+    right = learner_loops.dict_style_loop(lambda names: f"gave up: {len(names)} tool calls ({', '.join(set(names))})")
+    assert check_exercise_3(right).ok
+    russian = check_exercise_3(right, language="ru")
+    assert russian.ok and russian.header().startswith("Упражнение 3"), russian
+    vague = check_exercise_3(learner_loops.dict_style_loop(lambda names: "gave up: too many turns"))
+    assert vague.broken == ["cap_message"] and "CapReached" not in vague.text().splitlines()[0]
+    early = check_exercise_3(learner_loops.dict_style_loop(lambda names: f"{len(names)} tool calls: {names}",
+                                                           off_by_one=True))
+    assert early.findings and early.findings[0].status != "not_checked", early
+
+
 def test_exercise_3_wants_the_tool_calls_named_in_the_caps_error():
     assert check_exercise_3(solutions.review_pull_request).ok
     unchanged = check_exercise_3(learner_loops.make_loop())  # raises "too many iterations"

@@ -10,7 +10,7 @@ from ..report import Report
 from ..scenario import run_scenario
 from ..wire import tool_uses
 from .grading import Requirement, Seen
-from .loops import UNTOUCHED, crashed, grade_loop
+from .loops import UNTOUCHED, crashed, grade_loop, is_bug
 
 CAP = 2
 """The cap the exercise's run is given: a right loop raises its cap error after this many answered calls."""
@@ -22,9 +22,10 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
     run = run_scenario(functools.partial(loop, max_iterations=CAP), 484)
     if run.error is not None and str(run.error).strip() in LESSON_CAP_ERRORS:
         return UNTOUCHED
-    early = crashed(run, lang) if len(run.answered) < CAP else None  # it raised before the cap: not its error
-    if early is not None:
-        return early
+    if not run.answered or is_bug(run.error):  # a bug, or a raise before anything was answered: not a cap error
+        problem = crashed(run, lang)
+        if problem is not None:
+            return problem
     called = [u for _, reply in run.answered for u in tool_uses(reply)]
     names = sorted({str(u.get("name")) for u in called})
     if not called:

@@ -35,6 +35,18 @@ def untouched(run: Run) -> bool:
     return isinstance(run.error, NotImplementedError) and not run.calls
 
 
+BUGS = (TypeError, AttributeError, NameError, LookupError, ImportError, ArithmeticError, AssertionError,
+        NotImplementedError)
+"""Exceptions that say the learner's code went wrong, as opposed to one it raises on purpose (a cap error)."""
+
+
+def is_bug(error: BaseException | None) -> bool:
+    """The learner's code went wrong: a Python error of BUGS, or a request the API refused."""
+    import anthropic
+
+    return isinstance(error, (*BUGS, anthropic.APIError))
+
+
 def crashed(run: Run, lang: str) -> Seen | None:
     """The Seen of a run that the learner's loop ended by raising, for a scenario in which a right loop
     returns its answer; None when it did not raise."""
