@@ -90,10 +90,10 @@ def _concurrent(loop: Callable, lang: str) -> Seen:
     figures = {"seconds": f"{SLOW_READ:g}", "most": watch.most}
     if watch.most < 2:
         return Seen(False, ntr(
-            "the turn read {n} file, each held {seconds} s by the sandbox; at most {most} read was in flight at "
-            "once, but 2 or more were expected: the reads ran one after another",
-            "the turn read {n} files, each held {seconds} s by the sandbox; at most {most} read was in flight at "
-            "once, but 2 or more were expected: the reads ran one after another", len(reads), lang, **figures))
+            "the turn read {n} file, each held {seconds} s by the sandbox; no two reads were in flight at once "
+            "(2 or more were expected): the reads ran one after another",
+            "the turn read {n} files, each held {seconds} s by the sandbox; no two reads were in flight at once "
+            "(2 or more were expected): the reads ran one after another", len(reads), lang, **figures))
     return Seen(True, ntr(
         "the turn read {n} file, each held {seconds} s by the sandbox; {most} reads were in flight at once: "
         "they ran at the same time",
