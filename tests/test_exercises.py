@@ -572,3 +572,25 @@ def test_every_reference_solution_passes_through_show_solutions_registry(client,
         solution_module(5).solve(old)
     assert check_exercise_7(*solution_module(7).solve()).ok
     assert check_exercise_8(solution_module(8).solve(client)).ok
+
+
+def test_the_reference_tools_are_the_lessons_tools():
+    """The reference solutions do not retype the lesson: their get_diff and read_file run the very statements
+    of the notebooks' shared "tools" cell (English), with the project passed in instead of read globally."""
+    import ast
+    import inspect
+    from pathlib import Path
+
+    from course_agent.solutions import exercise_02
+
+    def body(function: ast.FunctionDef) -> list[str]:
+        statements = function.body[1:] if isinstance(function.body[0], ast.Expr) else function.body  # no docstring
+        return [ast.dump(s) for s in statements]
+
+    cells = ast.parse((Path(__file__).parents[1] / "notebooks" / "source" / "shared_cells.py").read_text())
+    lesson = {}
+    for node in cells.body:
+        if isinstance(node, ast.FunctionDef):
+            lesson.setdefault(node.name, node)  # the English cell comes first
+    for name, reference in (("get_diff", exercise_02.diff_of), ("read_file", exercise_02.file_of)):
+        assert body(ast.parse(inspect.getsource(reference)).body[0]) == body(lesson[name]), name

@@ -92,6 +92,13 @@ def test_every_reference_solution_is_shown_folded_and_never_run_by_the_notebook(
         solution_code(9)
 
 
+def test_the_folded_solution_speaks_russian(monkeypatch):
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
+    shown = show_solution(4)
+    assert shown._repr_html_().startswith("<details><summary>Эталонное решение (спойлер)</summary>")
+    assert repr(shown) == "Эталонное решение упражнения 4 (спойлер) свёрнуто: его покажет print(solution_code(4))."
+
+
 def test_the_loop_references_pass_their_checks_through_the_registry():
     assert check_exercise_3(solution_module(3).review_pull_request).ok
     assert check_exercise_6(solution_module(6).review_pull_request).ok
