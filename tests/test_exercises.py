@@ -99,6 +99,9 @@ def test_exercise_1_other_styles(client, language):
         streamed = stream.get_final_message()
     assert check_exercise_1(streamed, language=language).ok
     assert check_exercise_1(count(client.with_options(timeout=30)), language=language).ok
+    raw = client.messages.with_raw_response.create(model=model_id(), max_tokens=200, stop_sequences=["5"],
+                                                   messages=[{"role": "user", "content": "Count from 1 to 10."}])
+    assert check_exercise_1(raw, language=language).ok
     six = check_exercise_1(count(client, stop_sequences=("6",)), language=language)
     assert "stop_sequence" in six.broken and "stop_reason" not in six.broken
 

@@ -8,7 +8,7 @@ from typing import Any
 from ...i18n import N_, tr
 from ..report import Report
 from .grading import Grade, Requirement, Seen, is_placeholder
-from .reading import get, kind, short, text
+from .reading import get, kind, short, text, unwrap
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,7 @@ def check_exercise_1(counting: Any, language: str | None = None) -> Report:
     g = Grade(1, language, REQUIREMENTS)
     if is_placeholder(counting):
         return g.not_done(WHAT, FIRST_HINTS)
+    counting = unwrap(counting)
     if isinstance(counting, (list, tuple)) and counting and get(counting[0], "role") is None:
         seen = Counting(counting, None, None)  # the response's content instead of the response
     else:
