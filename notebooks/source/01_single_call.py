@@ -345,7 +345,7 @@ check_exercise_1(counting)
 # Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(1))` его напечатает).
 
 # %%
-from course_agent.solutions import show_solution
+from course_agent.solutions import show_solution, solution_code
 
 show_solution(1)
 

@@ -306,7 +306,7 @@ check_exercise_2(TOOLS, exercise_messages)
 # Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(2))` его напечатает).
 
 # %%
-from course_agent.solutions import show_solution
+from course_agent.solutions import show_solution, solution_code
 
 show_solution(2)
 

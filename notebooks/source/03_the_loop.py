@@ -309,7 +309,7 @@ check_exercise_3(review_pull_request)
 # Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(3))` его напечатает).
 
 # %%
-from course_agent.solutions import show_solution
+from course_agent.solutions import show_solution, solution_code
 
 show_solution(3)
 

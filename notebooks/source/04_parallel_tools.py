@@ -384,7 +384,7 @@ check_exercise_4(review_concurrently)
 # Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(4))` его напечатает).
 
 # %%
-from course_agent.solutions import show_solution
+from course_agent.solutions import show_solution, solution_code
 
 show_solution(4)
 

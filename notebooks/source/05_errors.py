@@ -453,7 +453,7 @@ check_exercise_5(run_tool_missing_file)
 # Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(5))` его напечатает).
 
 # %%
-from course_agent.solutions import show_solution
+from course_agent.solutions import show_solution, solution_code
 
 show_solution(5)
 
