@@ -50,6 +50,14 @@ class Requirement(Generic[Subject]):
     where: str = ""
 
 
+def requirement(rule: str, title: str, hint: str = "", where: str = "") -> Callable[[Callable], Requirement]:
+    """Makes the check function below it its exercise's requirement row: the rule, title and hint (msgids)
+    stand right above the code that judges them."""
+    def row(check: Callable) -> Requirement:
+        return Requirement(rule, title, check, hint, where)
+    return row
+
+
 def finding(row: Requirement, seen: Seen, lang: str) -> Finding:
     """A requirement's finding in the report's language: passed, broken, or not checked when unobservable."""
     status = NOT_CHECKED if seen.ok is None else PASSED if seen.ok else BROKEN
