@@ -39,10 +39,12 @@ def status(report, rule):
 
 
 def assert_not_done(report, language="en"):
+    """One plain "not done yet" line, what to do first, and no verdict on any requirement."""
     assert not report.ok
     assert report.note.startswith("Not done yet" if language == "en" else "Пока не сделано")
-    assert report.findings and all(f.status == NOT_CHECKED for f in report.findings)
-    assert report.hints
+    assert report.header().endswith("not done yet" if language == "en" else "пока не сделано"), report.text()
+    assert report.findings == [] and report.hints
+    assert "passed" not in report.text() and "broken" not in report.text()
 
 
 def assert_only_broken(report, *rules):
@@ -86,6 +88,22 @@ def test_exercise_1_reference_solution_passes(client, language):
     assert report.ok, report.text()
     assert report.title == ("Exercise 1" if language == "en" else "Упражнение 1")
     assert all(f.detail for f in report.findings)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_1_other_styles(client, language):
+    """A stream's final message, with_options, a Russian question: right answers pass; a stop at "6" fails on
+    its rule, in both languages."""
+    with client.messages.stream(model=model_id(), max_tokens=200, stop_sequences=["5"],
+                                messages=[{"role": "user", "content": "Посчитай от 1 до 10."}]) as stream:
+        streamed = stream.get_final_message()
+    assert check_exercise_1(streamed, language=language).ok
+    assert check_exercise_1(count(client.with_options(timeout=30)), language=language).ok
+    raw = client.messages.with_raw_response.create(model=model_id(), max_tokens=200, stop_sequences=["5"],
+                                                   messages=[{"role": "user", "content": "Count from 1 to 10."}])
+    assert check_exercise_1(raw, language=language).ok
+    six = check_exercise_1(count(client, stop_sequences=("6",)), language=language)
+    assert "stop_sequence" in six.broken and "stop_reason" not in six.broken
 
 
 def test_exercise_1_accepts_a_plain_dict(client):
@@ -180,6 +198,22 @@ def test_exercise_2_split_tool_results(solved_2):
     report = check_exercise_2(tools, split)
     assert_only_broken(report, "pairs")
     assert "toolu_second" in next(f.detail for f in report.findings if f.rule == "pairs")
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_2_a_dropped_tool_use_is_named_as_dropped(solved_2, language):
+    """The response appended without its tool_use block (text only): the fault is the dropped block,
+    not results split over several messages."""
+    tools, messages = solved_2
+    i = _read_turn(messages)
+    text_only = [b.model_dump() for b in messages[i]["content"] if b.type == "text"] or [{"type": "text",
+                                                                                          "text": "Reading."}]
+    history = messages[:i] + [{"role": "assistant", "content": text_only}] + messages[i + 1:]
+    report = check_exercise_2(tools, history, language=language)
+    assert "pairs" in report.broken
+    detail = next(f.detail for f in report.findings if f.rule == "pairs")
+    assert ("dropped from the model's response" if language == "en" else "выбросили из ответа модели") in detail
+    assert "split" not in detail and "разбиты" not in detail
 
 
 def test_exercise_2_result_with_a_wrong_id(solved_2):
@@ -277,6 +311,23 @@ def test_exercise_5_a_dispatcher_that_raises(point_05_at):
     assert status(report, "get_diff_works") == PASSED
     assert status(report, "mentions_failure") == NOT_CHECKED  # the run died: there is no answer to read
     assert "FileNotFoundError" in next(f.detail for f in report.findings if f.rule == "survives")
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_5_a_bug_in_the_dispatcher_is_reported_first(point_05_at, language):
+    """A dispatcher with a bug (the input read as an object): its AttributeError leads the report, with the
+    learner's line; what it kept from being checked says so, and get_diff, which worked, is judged."""
+    def run_tool(name, tool_input):
+        if name == "read_file":
+            return {"content": _missing(tool_input.path), "is_error": True}  # a bug: the input is a dict
+        return {"content": exercise_05.get_diff(**tool_input)}
+
+    report = check_exercise_5(run_tool, language=language)
+    assert not report.ok and report.broken == [] and report.passed == ["get_diff_works"], report.text()
+    assert "AttributeError" in report.text().splitlines()[0]
+    assert "_missing(tool_input.path)" in report.note  # the learner's line
+    because = "because your code raised AttributeError" if language == "en" else "выбросил исключение AttributeError"
+    assert all(because in f.detail for f in report.findings if f.rule != "get_diff_works")
 
 
 def test_exercise_5_read_file_that_works(point_05_at):
@@ -509,3 +560,40 @@ def test_exercise_5_a_run_the_api_refuses(point_05_at, monkeypatch):
     report = check_exercise_5(exercise_05.run_tool_missing_file)
     assert status(report, "survives") == BROKEN and not report.ok
     assert "no-such-model" in next(f.detail for f in report.findings if f.rule == "survives")
+
+
+def test_every_reference_solution_passes_through_show_solutions_registry(client, project, sb):
+    """The notebooks do not run the references any more: this is where each one is shown to pass."""
+    from course_agent.solutions import solution_module
+
+    assert check_exercise_1(solution_module(1).solve(client)).ok
+    assert check_exercise_2(*solution_module(2).solve(client, project)).ok
+    old = solution_module(5).project
+    try:
+        assert check_exercise_5(solution_module(5).solve(project)).ok
+    finally:
+        solution_module(5).solve(old)
+    assert check_exercise_7(*solution_module(7).solve()).ok
+    assert check_exercise_8(solution_module(8).solve(client)).ok
+
+
+def test_the_reference_tools_are_the_lessons_tools():
+    """The reference solutions do not retype the lesson: their get_diff and read_file run the very statements
+    of the notebooks' shared "tools" cell (English), with the project passed in instead of read globally."""
+    import ast
+    import inspect
+    from pathlib import Path
+
+    from course_agent.solutions import exercise_02
+
+    def body(function: ast.FunctionDef) -> list[str]:
+        statements = function.body[1:] if isinstance(function.body[0], ast.Expr) else function.body  # no docstring
+        return [ast.dump(s) for s in statements]
+
+    cells = ast.parse((Path(__file__).parents[1] / "notebooks" / "source" / "shared_cells.py").read_text())
+    lesson = {}
+    for node in cells.body:
+        if isinstance(node, ast.FunctionDef):
+            lesson.setdefault(node.name, node)  # the English cell comes first
+    for name, reference in (("get_diff", exercise_02.diff_of), ("read_file", exercise_02.file_of)):
+        assert body(ast.parse(inspect.getsource(reference)).body[0]) == body(lesson[name]), name

@@ -1,10 +1,65 @@
 """The exercises that change the loop (notebooks 3, 4, 6) are graded on the learner's own loop:
 the notebook's unchanged loop is "not done yet", the reference passes, nothing passes unseen."""
 
+import inspect
+
 import learner_loops
 import learner_styles as styles
+import pytest
+
 from course_agent import solutions
+from course_agent.solutions import show_solution, solution_code, solution_module
 from course_agent.checks.loop_exercises import check_exercise_3, check_exercise_4, check_exercise_6
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_3_the_lessons_loop_unchanged_is_not_done_yet(language):
+    report = check_exercise_3(learner_loops.lesson_loop(language), language=language)
+    assert not report.ok and report.findings == [], report
+    assert report.note.startswith("Not done yet" if language == "en" else "Пока не сделано"), report
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_crashing_loop_is_reported_first_and_plainly(language):
+    """The learner's TypeError leads the report, with its line; no rule is passed or judged on a loop that
+    cannot run: each says it was not checked because of the exception."""
+    for check in (check_exercise_3, check_exercise_4):
+        report = check(learner_loops.crashing_loop, language=language)
+        text = report.text()
+        assert not report.ok and report.passed == [] and report.broken == [], text
+        assert "TypeError" in text.splitlines()[0] and "'Message' object is not subscriptable" in report.note
+        assert 'response["stop_reason"]' in report.note  # the learner's own line
+        because = "because your code raised TypeError" if language == "en" else "выбросил исключение TypeError"
+        assert all(because in f.detail for f in report.findings), text
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_4_placeholder_is_not_done_yet(language):
+    report = check_exercise_4(learner_loops.placeholder_loop, language=language)
+    assert not report.ok and report.findings == [], report
+    assert report.note.startswith("Not done yet" if language == "en" else "Пока не сделано")
+
+
+def test_exercise_4_passes_notebook_4s_own_run_all():
+    """notebook 4's run_all waits 0.3 s in every call on top of the sandbox's 1 s reads: overlap is judged,
+    not the wall time, so it passes; the plural and the figures say what was measured."""
+    report = check_exercise_4(learner_loops.notebook_4_loop)
+    assert report.ok, report
+    assert "2 files" in report.findings[0].detail and "2 reads were in flight at once" in report.findings[0].detail
+
+
+def test_exercise_3_in_other_styles():
+    """Dict blocks, a while loop, an exception of the learner's own: a right message passes; one without the
+    tools' names fails on its rule; a cap one iteration early is judged on its message, not called a crash."""
+    right = learner_loops.dict_style_loop(lambda names: f"gave up: {len(names)} tool calls ({', '.join(set(names))})")
+    assert check_exercise_3(right).ok
+    russian = check_exercise_3(right, language="ru")
+    assert russian.ok and russian.header().startswith("Упражнение 3"), russian
+    vague = check_exercise_3(learner_loops.dict_style_loop(lambda names: "gave up: too many turns"))
+    assert vague.broken == ["cap_message"] and "CapReached" not in vague.text().splitlines()[0]
+    early = check_exercise_3(learner_loops.dict_style_loop(lambda names: f"{len(names)} tool calls: {names}",
+                                                           off_by_one=True))
+    assert early.findings and early.findings[0].status != "not_checked", early
 
 
 def test_exercise_3_wants_the_tool_calls_named_in_the_caps_error():
@@ -18,7 +73,35 @@ def test_exercise_4_sees_whether_the_calls_ran_at_the_same_time():
     assert check_exercise_4(solutions.review_pull_request_concurrently).ok
     assert check_exercise_4(styles.async_loop).ok  # asyncio.gather over threads counts too
     one_by_one = check_exercise_4(solutions.review_pull_request)
-    assert not one_by_one.ok and "one after another" in one_by_one.findings[0].detail
+    assert not one_by_one.ok and one_by_one.broken == ["concurrent"]
+    assert "no two reads were in flight at once (2 or more were expected)" in one_by_one.findings[0].detail
+    russian = check_exercise_4(solutions.review_pull_request, language="ru")
+    assert russian.broken == ["concurrent"] and "одно за другим" in russian.findings[0].detail
+
+
+def test_every_reference_solution_is_shown_folded_and_never_run_by_the_notebook():
+    """show_solution(N) shows the reference folded (closed <details>, text that says how to see it), for
+    every exercise 1-8; its module is the one the tests below run."""
+    for n in range(1, 9):
+        shown = show_solution(n)
+        assert shown._repr_html_().startswith("<details><summary>Reference solution (spoiler)</summary>")
+        assert "open" not in shown._repr_html_().split(">")[0]
+        assert f"print(solution_code({n}))" in repr(shown)
+        assert solution_code(n) == inspect.getsource(solution_module(n)) and "def " in solution_code(n)
+    with pytest.raises(ValueError):
+        solution_code(9)
+
+
+def test_the_folded_solution_speaks_russian(monkeypatch):
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
+    shown = show_solution(4)
+    assert shown._repr_html_().startswith("<details><summary>Эталонное решение (спойлер)</summary>")
+    assert repr(shown) == "Эталонное решение упражнения 4 (спойлер) свёрнуто: его покажет print(solution_code(4))."
+
+
+def test_the_loop_references_pass_their_checks_through_the_registry():
+    assert check_exercise_3(solution_module(3).review_pull_request).ok
+    assert check_exercise_6(solution_module(6).review_pull_request).ok
 
 
 def test_exercise_6_is_the_stop_reason_rules_and_a_placeholder_is_not_done():

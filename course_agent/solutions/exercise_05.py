@@ -9,17 +9,23 @@ Written as notebook 5 writes it, with a module-level `project`:
 
 import gitlab
 
+from course_agent.solutions.exercise_02 import diff_of
+
 project = None  # a python-gitlab Project: the notebook's `project`
 
 
+def run_tool_safely(functions: dict, name: str, tool_input: dict) -> dict:
+    """A tool's result; any failure becomes a result the model can read (is_error), never an exception."""
+    try:
+        return {"content": functions[name](**tool_input)}
+    except gitlab.GitlabError as error:
+        return {"content": f"GitLab error {error.response_code}: {error.error_message}", "is_error": True}
+    except Exception as error:
+        return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
+
+
 def get_diff(pr: int) -> str:
-    """The changes of merge request !pr: title, source branch and the diff of every file."""
-    mr = project.mergerequests.get(pr)
-    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
-    for change in mr.changes()["changes"]:
-        parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
-        parts.append(change["diff"] or "(diff too large to show: read the file instead)")
-    return "\n".join(parts)
+    return diff_of(project, pr)
 
 
 def read_file(path: str, ref: str = "main") -> str:
@@ -27,17 +33,9 @@ def read_file(path: str, ref: str = "main") -> str:
     raise FileNotFoundError(f"{path} does not exist at {ref}")
 
 
-FUNCTIONS = {"get_diff": get_diff, "read_file": read_file}
-
-
 def run_tool_missing_file(name: str, tool_input: dict) -> dict:
-    """run_tool_safely of notebook 5: a failure becomes a result the model can read, never an exception."""
-    try:
-        return {"content": FUNCTIONS[name](**tool_input)}
-    except gitlab.GitlabError as error:
-        return {"content": f"GitLab error {error.response_code}: {error.error_message}", "is_error": True}
-    except Exception as error:
-        return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
+    """run_tool_safely of notebook 5, with the read_file that always fails."""
+    return run_tool_safely({"get_diff": get_diff, "read_file": read_file}, name, tool_input)
 
 
 def solve(gitlab_project):

@@ -193,6 +193,10 @@ print([block.type for block in hello.content], text_of(hello))
 # The model cannot open a file, call GitLab or run a test. Ask it to review a merge request and
 # it can only tell you that: it has nothing but the text you sent. Giving it hands is your code's
 # job, and the rest of the course is about that code.
+#
+# *Merge request or pull request?* The same thing: GitLab says **merge request** (numbered `!482`), GitHub
+# and the lesson's prompts say **pull request** (`#482`). The course's code talks to GitLab, so it says merge
+# request; the model understands both, and "Review pull request #482." below asks for merge request !482.
 
 # %% [markdown] lang="ru"
 # ## Модель без рук
@@ -200,6 +204,11 @@ print([block.type for block in hello.content], text_of(hello))
 # Модель не может открыть файл, обратиться к GitLab или запустить тест. Попросите её проверить
 # merge request — она лишь ответит, что не может этого сделать: у неё нет ничего, кроме присланного вами
 # текста. Дать ей руки — задача вашего кода, и весь остальной курс посвящён этому коду.
+#
+# *Merge request или pull request?* Это одно и то же: в GitLab это **merge request** (с номером `!482`), в
+# GitHub и в запросах урока — **pull request** (`#482`). Код курса работает с GitLab, поэтому говорит
+# «merge request»; модель понимает оба названия, и «Проверь pull request #482.» ниже просит проверить
+# merge request !482.
 
 # %% lang="en"
 response = client.messages.create(
@@ -330,16 +339,15 @@ from course_agent.checks.exercises import check_exercise_1
 check_exercise_1(counting)
 
 # %% [markdown] lang="en"
-# The reference solution passes the same check (a spoiler: `show_solution(1)` prints its code).
+# The reference solution, folded (a spoiler: open it once you have tried yours; `print(solution_code(1))` prints it).
 
 # %% [markdown] lang="ru"
-# Эталонное решение проходит ту же проверку (спойлер: `show_solution(1)` покажет его код).
+# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(1))` его напечатает).
 
 # %%
-from course_agent.solutions import exercise_01
-from course_agent.solutions import show_solution
+from course_agent.solutions import show_solution, solution_code
 
-check_exercise_1(exercise_01.solve(client))
+show_solution(1)
 
 # %% [markdown] lang="en"
 # ## Check yourself

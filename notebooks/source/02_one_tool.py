@@ -300,17 +300,15 @@ from course_agent.checks.exercises import check_exercise_2
 check_exercise_2(TOOLS, exercise_messages)
 
 # %% [markdown] lang="en"
-# The reference solution passes the same check (a spoiler: `show_solution(2)` prints its code).
+# The reference solution, folded (a spoiler: open it once you have tried yours; `print(solution_code(2))` prints it).
 
 # %% [markdown] lang="ru"
-# Эталонное решение проходит ту же проверку (спойлер: `show_solution(2)` покажет его код).
+# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(2))` его напечатает).
 
 # %%
-from course_agent.solutions import exercise_02
-from course_agent.solutions import show_solution
+from course_agent.solutions import show_solution, solution_code
 
-solution_tools, solution_messages = exercise_02.solve(client, project)
-check_exercise_2(solution_tools, solution_messages)
+show_solution(2)
 
 # %% [markdown] lang="en"
 # ## Check yourself

@@ -303,16 +303,15 @@ from course_agent.checks.loop_exercises import check_exercise_3
 check_exercise_3(review_pull_request)
 
 # %% [markdown] lang="en"
-# The reference solution passes the same check (a spoiler: `show_solution(3)` prints its code).
+# The reference solution, folded (a spoiler: open it once you have tried yours; `print(solution_code(3))` prints it).
 
 # %% [markdown] lang="ru"
-# Эталонное решение проходит ту же проверку (спойлер: `show_solution(3)` покажет его код).
+# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(3))` его напечатает).
 
 # %%
-from course_agent import solutions
-from course_agent.solutions import show_solution
+from course_agent.solutions import show_solution, solution_code
 
-check_exercise_3(solutions.review_pull_request)
+show_solution(3)
 
 # %% [markdown] lang="en"
 # ### Self-check

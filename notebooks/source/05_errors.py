@@ -447,16 +447,15 @@ from course_agent.checks.exercises import check_exercise_5
 check_exercise_5(run_tool_missing_file)
 
 # %% [markdown] lang="en"
-# The reference solution passes the same check (a spoiler: `show_solution(5)` prints its code).
+# The reference solution, folded (a spoiler: open it once you have tried yours; `print(solution_code(5))` prints it).
 
 # %% [markdown] lang="ru"
-# Эталонное решение проходит ту же проверку (спойлер: `show_solution(5)` покажет его код).
+# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(5))` его напечатает).
 
 # %%
-from course_agent.solutions import exercise_05
-from course_agent.solutions import show_solution
+from course_agent.solutions import show_solution, solution_code
 
-check_exercise_5(exercise_05.solve(project))
+show_solution(5)
 
 # %% [markdown] lang="en"
 # ### Self-check

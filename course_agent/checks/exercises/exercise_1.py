@@ -7,8 +7,8 @@ from typing import Any
 
 from ...i18n import N_, tr
 from ..report import Report
-from .grading import Grade, Requirement, Seen, is_placeholder
-from .reading import get, kind, short, text
+from .grading import Grade, Seen, is_placeholder, requirement
+from .reading import get, kind, short, text, unwrap
 
 
 @dataclass(frozen=True)
@@ -20,14 +20,23 @@ class Counting:
     stop_sequence: Any
 
 
+@requirement("stop_reason", N_("stop_reason is \"stop_sequence\""),
+             N_("Pass stop_sequences=[\"5\"] to messages.create: the model stops as soon as it would write one of "
+                "them, and stop_reason says \"stop_sequence\". \"end_turn\" means it was never met."))
 def _reason(seen: Counting, lang: str) -> Seen:
     return Seen(seen.stop_reason == "stop_sequence", tr("stop_reason is {value}.", lang, value=short(seen.stop_reason)))
 
 
+@requirement("stop_sequence", N_("stop_sequence is \"5\""),
+             N_("stop_sequence names which of your stop sequences was met. To stop right before 5, the stop "
+                "sequence is exactly \"5\"."))
 def _sequence(seen: Counting, lang: str) -> Seen:
     return Seen(seen.stop_sequence == "5", tr("stop_sequence is {value}.", lang, value=short(seen.stop_sequence)))
 
 
+@requirement("text", N_("The text holds 1 to 4, and no 5"),
+             N_("Ask the model to count from 1 to 10, e.g. \"Count from 1 to 10.\": the text should end just "
+                "before 5, and the stop sequence itself is never part of the text."))
 def _text(seen: Counting, lang: str) -> Seen:
     written = text(seen.content)
     numbers = [int(n) for n in re.findall(r"\d+", written)]
@@ -35,17 +44,7 @@ def _text(seen: Counting, lang: str) -> Seen:
     return Seen(holds, tr("the text is {value}.", lang, value=short(written)))
 
 
-REQUIREMENTS = (
-    Requirement("stop_reason", N_("stop_reason is \"stop_sequence\""), _reason,
-                N_("Pass stop_sequences=[\"5\"] to messages.create: the model stops as soon as it would write one of "
-                   "them, and stop_reason says \"stop_sequence\". \"end_turn\" means it was never met.")),
-    Requirement("stop_sequence", N_("stop_sequence is \"5\""), _sequence,
-                N_("stop_sequence names which of your stop sequences was met. To stop right before 5, the stop "
-                   "sequence is exactly \"5\".")),
-    Requirement("text", N_("The text holds 1 to 4, and no 5"), _text,
-                N_("Ask the model to count from 1 to 10, e.g. \"Count from 1 to 10.\": the text should end just "
-                   "before 5, and the stop sequence itself is never part of the text.")),
-)
+REQUIREMENTS = (_reason, _sequence, _text)
 
 WHAT = N_("`counting` is still empty. Put the Message that client.messages.create returns into it and run this cell "
           "again.")
@@ -57,6 +56,7 @@ def check_exercise_1(counting: Any, language: str | None = None) -> Report:
     g = Grade(1, language, REQUIREMENTS)
     if is_placeholder(counting):
         return g.not_done(WHAT, FIRST_HINTS)
+    counting = unwrap(counting)
     if isinstance(counting, (list, tuple)) and counting and get(counting[0], "role") is None:
         seen = Counting(counting, None, None)  # the response's content instead of the response
     else:

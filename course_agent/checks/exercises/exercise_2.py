@@ -7,7 +7,7 @@ from typing import Any
 
 from ...i18n import N_, ntr, tr
 from ..report import Report
-from .grading import Grade, Requirement, Seen, is_placeholder
+from .grading import Grade, Seen, is_placeholder, requirement
 from .reading import get, kind, message, of_type, short, text
 
 History = list[tuple[str, list[dict]]]
@@ -65,13 +65,27 @@ def _pairing_problem(history: History, lang: str) -> str:
             asked = {b.get("id") for b in of_type(before[1], "tool_use")} if before[0] == "assistant" else set()
             stray = [b.get("tool_use_id") for b in results if b.get("tool_use_id") not in asked]
             if role != "user" or stray:
-                return tr("message {number} holds a tool_result for {ids}, but message {previous} is not the "
-                          "assistant message with that tool_use (results split over several messages, or out of "
-                          "order).", lang, number=number, ids=", ".join(map(str, stray or [""])),
-                          previous=index or 1)
+                return _stray_result(history, number, stray, lang)
     return ""
 
 
+def _stray_result(history: History, number: int, stray: list, lang: str) -> str:
+    """Why message `number` (1-based) holds results the message before it did not ask for: the tool_use was
+    never in the history (dropped from the response), or it was asked earlier (results split or out of order)."""
+    ids = ", ".join(map(str, stray or [""]))
+    asked_anywhere = {b.get("id") for role, blocks in history if role == "assistant" for b in of_type(blocks, "tool_use")}
+    if stray and not any(i in asked_anywhere for i in stray):
+        return tr("message {number} holds a tool_result for {ids}, but no message of the history holds the tool_use "
+                  "with that id: it was dropped from the model's response (append response.content whole).", lang,
+                  number=number, ids=ids)
+    return tr("message {number} holds a tool_result for {ids}, but message {previous} is not the assistant message "
+              "with that tool_use (results split over several messages, or out of order).", lang, number=number,
+              ids=ids, previous=max(number - 1, 1))
+
+
+@requirement("read_file_tool", N_("TOOLS describes read_file, with a path in its input_schema"),
+             N_("read_file's input_schema needs a \"path\" property (a string), so that the model can say which "
+                "file to read; add \"ref\" for the branch."))
 def _read_file_tool(run: Run, lang: str) -> Seen:
     read_tool = next((d for d in run.tools if d["name"] == "read_file"), None)
     if read_tool is None:
@@ -85,6 +99,8 @@ def _read_file_tool(run: Run, lang: str) -> Seen:
                 tr("read_file's input properties are {properties}.", lang, properties=short(sorted(properties))))
 
 
+@requirement("starts_with_task", N_("The history starts with the review request for #482"),
+             N_("Start again from a new list: the first message is the user's \"Review pull request #482.\"."))
 def _starts_with_task(run: Run, lang: str) -> Seen:
     first_role, first_blocks = run.history[0]
     first_text = text(first_blocks)
@@ -92,6 +108,10 @@ def _starts_with_task(run: Run, lang: str) -> Seen:
                 tr("message 1 is from {role}: {text}", lang, role=first_role or "?", text=short(first_text, 80)))
 
 
+@requirement("pairs", N_("Every tool_use is answered in the next message by a tool_result with its id"),
+             N_("After each response with tool_use, append the response whole, then ONE user message with a "
+                "tool_result for every tool_use of it (same tool_use_id)."),
+             where=N_("notebook 2, step 3"))
 def _pairs(run: Run, lang: str) -> Seen:
     problem = _pairing_problem(run.history, lang)
     uses = run.uses
@@ -100,6 +120,9 @@ def _pairs(run: Run, lang: str) -> Seen:
                                 "after it.", len(uses), lang) if uses else tr("no tool_use in the history.", lang)))
 
 
+@requirement("read_file_called", N_("The model read a file with read_file"),
+             N_("Send TOOLS with read_file to the model in every call; when it asks for read_file, run "
+                "project.files.raw(path, ref=ref).decode() and send the file back as the tool_result."))
 def _read_file_called(run: Run, lang: str) -> Seen:
     results = {b.get("tool_use_id"): b for _, blocks in run.history for b in of_type(blocks, "tool_result")}
     read_ok = [b for b in run.reads if b.get("id") in results and not results[b.get("id")].get("is_error")
@@ -115,6 +138,9 @@ def _read_file_called(run: Run, lang: str) -> Seen:
     return Seen(bool(read_ok), detail)
 
 
+@requirement("finished", N_("The history ends with the model's final answer (no tool_use)"),
+             N_("Keep going until stop_reason is end_turn, and append that last response to exercise_messages "
+                "too."))
 def _finished(run: Run, lang: str) -> Seen:
     last_role, last_blocks = run.history[-1]
     finished = last_role == "assistant" and not of_type(last_blocks, "tool_use") and bool(text(last_blocks).strip())
@@ -129,23 +155,8 @@ def _finished(run: Run, lang: str) -> Seen:
     return Seen(finished, detail)
 
 
-TOOL = Requirement("read_file_tool", N_("TOOLS describes read_file, with a path in its input_schema"),
-                   _read_file_tool,
-                   N_("read_file's input_schema needs a \"path\" property (a string), so that the model can say which "
-                      "file to read; add \"ref\" for the branch."))
-HISTORY = (
-    Requirement("starts_with_task", N_("The history starts with the review request for #482"), _starts_with_task,
-                N_("Start again from a new list: the first message is the user's \"Review pull request #482.\".")),
-    Requirement("pairs", N_("Every tool_use is answered in the next message by a tool_result with its id"), _pairs,
-                N_("After each response with tool_use, append the response whole, then ONE user message with a "
-                   "tool_result for every tool_use of it (same tool_use_id)."), where=N_("notebook 2, step 3")),
-    Requirement("read_file_called", N_("The model read a file with read_file"), _read_file_called,
-                N_("Send TOOLS with read_file to the model in every call; when it asks for read_file, run "
-                   "project.files.raw(path, ref=ref).decode() and send the file back as the tool_result.")),
-    Requirement("finished", N_("The history ends with the model's final answer (no tool_use)"), _finished,
-                N_("Keep going until stop_reason is end_turn, and append that last response to exercise_messages "
-                   "too.")),
-)
+TOOL = _read_file_tool
+HISTORY = (_starts_with_task, _pairs, _read_file_called, _finished)
 
 WHAT = N_("`exercise_messages` holds no answer of the model. Add read_file to TOOLS, then append every message of "
           "your step-by-step run to it, the model's last answer included, and run this cell again.")

@@ -10,7 +10,8 @@ from typing import Any
 
 from ...i18n import N_, ntr, tr
 from ..report import Report
-from .grading import MAX_ITERATIONS, REVIEWED, Grade, Requirement, Seen, call, error_text, is_placeholder, setting
+from .grading import (MAX_ITERATIONS, REVIEWED, Grade, Seen, call, error_text, is_placeholder, requirement,
+                      setting)
 from .reading import kind, short, text
 
 NOT_FOUND = re.compile(r"FileNotFound|not found|no such file|does not exist|doesn't exist|missing|"
@@ -154,6 +155,10 @@ def _describe(probe: Probe, what: str, lang: str) -> tuple[str, bool, str]:
     return result, is_error, tr("{call} returned {flag}: {text}", lang, call=what, flag=flag, text=short(result, 120))
 
 
+@requirement("read_file_error", N_("read_file's FileNotFoundError comes back as an error result, not an exception"),
+             N_("read_file must fail for every path, even one that exists, and the failure must come back as "
+                "{\"content\": \"read_file failed: FileNotFoundError: ...\", \"is_error\": True}: catch the "
+                "exception inside run_tool and name it in the content."))
 def _read_file_error(seen: Seen5, lang: str) -> Seen:
     read_calls = []
     for key, path in (("exists", EXISTING), ("missing", MISSING)):
@@ -163,11 +168,17 @@ def _read_file_error(seen: Seen5, lang: str) -> Seen:
     return Seen(all(ok for ok, _ in read_calls), "; ".join(d.rstrip(".") for _, d in read_calls) + ".")
 
 
+@requirement("get_diff_works", N_("get_diff still gives a normal result"),
+             N_("Only read_file should fail: get_diff must still return the diff of the merge request, with "
+                "no is_error."))
 def _get_diff_works(seen: Seen5, lang: str) -> Seen:
     result, is_error, detail = _describe(seen.probes["diff"], f"run_tool(\"get_diff\", {{\"pr\": {REVIEWED}}})", lang)
     return Seen(not is_error and "diff" in result and bool(result.strip()), detail)
 
 
+@requirement("survives", N_("The review of !482 runs to the end"),
+             N_("Catch every exception in run_tool and return it as a result: the loop then sends it to the model "
+                "and goes on."))
 def _survives(seen: Seen5, lang: str) -> Seen:
     run = seen.review
     if run.raised is not None:
@@ -190,6 +201,9 @@ def _survives(seen: Seen5, lang: str) -> Seen:
     return Seen(run.survived, detail)
 
 
+@requirement("mentions_failure", N_("The final answer says that a file could not be read"),
+             N_("Put the error's type and message in the result's content (\"read_file failed: "
+                "FileNotFoundError: ...\"): the model can only report what it reads."))
 def _mentions_failure(seen: Seen5, lang: str) -> Seen:
     answer, paths = seen.review.answer or "", seen.review.failed_paths
     if not answer:
@@ -201,22 +215,7 @@ def _mentions_failure(seen: Seen5, lang: str) -> Seen:
     return Seen(mentions and seen.review.survived, tr("the answer says: {line}", lang, line=short(line.strip(), 160)))
 
 
-REQUIREMENTS = (
-    Requirement("read_file_error", N_("read_file's FileNotFoundError comes back as an error result, not an exception"),
-                _read_file_error,
-                N_("read_file must fail for every path, even one that exists, and the failure must come back as "
-                   "{\"content\": \"read_file failed: FileNotFoundError: ...\", \"is_error\": True}: catch the "
-                   "exception inside run_tool and name it in the content.")),
-    Requirement("get_diff_works", N_("get_diff still gives a normal result"), _get_diff_works,
-                N_("Only read_file should fail: get_diff must still return the diff of the merge request, with "
-                   "no is_error.")),
-    Requirement("survives", N_("The review of !482 runs to the end"), _survives,
-                N_("Catch every exception in run_tool and return it as a result: the loop then sends it to the model "
-                   "and goes on.")),
-    Requirement("mentions_failure", N_("The final answer says that a file could not be read"), _mentions_failure,
-                N_("Put the error's type and message in the result's content (\"read_file failed: "
-                   "FileNotFoundError: ...\"): the model can only report what it reads.")),
-)
+REQUIREMENTS = (_read_file_error, _get_diff_works, _survives, _mentions_failure)
 WHAT = N_("`run_tool_missing_file` is not written yet. Write a run_tool_safely(name, tool_input) in which "
           "read_file always raises FileNotFoundError, assign it, and run this cell again.")
 START_HINT = N_("Copy run_tool_safely from this notebook and make read_file raise FileNotFoundError before "
@@ -227,6 +226,16 @@ def _unwritten(probes: dict[str, Probe]) -> bool:
     """Every probe met the template (`raise NotImplementedError`, or a body that returns nothing)."""
     return all((error is not None and isinstance(error, NotImplementedError))
                or (error is None and value is None and not hung) for value, error, hung in probes.values())
+
+
+def _crash(seen: Seen5) -> BaseException | None:
+    """An exception of the learner's own code (a bug), as opposed to a tool's failure that escaped the
+    dispatcher (FileNotFoundError, a GitLab error), which the requirements judge."""
+    import gitlab
+
+    raised = [error for _, error, _ in seen.probes.values()]
+    raised.append(seen.review.raised[1] if seen.review.raised else None)
+    return next((e for e in raised if e is not None and not isinstance(e, (OSError, gitlab.GitlabError))), None)
 
 
 def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
@@ -255,6 +264,15 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
             if _unwritten(probes):
                 return g.not_done(WHAT, [START_HINT])
             review = _review_with(run_tool, sb.client(), tr("Review pull request #{pr}.", g.lang, pr=REVIEWED))
-    g.run(REQUIREMENTS, Seen5(probes, review))
+    seen = Seen5(probes, review)
+    crash = _crash(seen)
+    if crash is not None:
+        for row in REQUIREMENTS:
+            if row.rule == "get_diff_works" and probes["diff"][1] is None:
+                g.record(row, row.check(seen, g.lang))
+            else:
+                g.stopped_by(crash, [row])
+        return g.report()
+    g.run(REQUIREMENTS, seen)
     return g.report(tr("The model read the error, said what it could not check, and did not pretend to have "
                        "read the file.", g.lang))

@@ -1,11 +1,15 @@
 """The grader's machinery shared by every exercise: a requirement as a row of data, the report built
-from the rows, the "not done yet" report of an untouched placeholder, and running the learner's code
-without letting it raise into, or hang, the notebook."""
+from the rows, the "not done yet" report of an untouched placeholder, the report of a learner's code
+that raised (the exception first, the rules it kept from checking marked so), and running the learner's
+code without letting it raise into, or hang, the notebook."""
 
+import sysconfig
 import threading
+import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from ...i18n import language as pick_language, ntr, tr
@@ -30,6 +34,8 @@ class Seen:
     detail: str
     hint: str | None = None
     """A msgid (marked with N_) that replaces the requirement's hint for this case; "" gives none."""
+    raised: BaseException | None = None
+    """The learner's exception that kept this requirement from being checked (then ok is None)."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,14 @@ class Requirement(Generic[Subject]):
     check: Callable[[Subject, str], Seen]
     hint: str = ""
     where: str = ""
+
+
+def requirement(rule: str, title: str, hint: str = "", where: str = "") -> Callable[[Callable], Requirement]:
+    """Makes the check function below it its exercise's requirement row: the rule, title and hint (msgids)
+    stand right above the code that judges them."""
+    def row(check: Callable) -> Requirement:
+        return Requirement(rule, title, check, hint, where)
+    return row
 
 
 def finding(row: Requirement, seen: Seen, lang: str) -> Finding:
@@ -64,6 +78,8 @@ class Grade:
         self.requirements = list(requirements)
         self.findings: list[Finding] = []
         self.hints: list[str] = []
+        self.raised: BaseException | None = None
+        """The first exception of the learner's code that kept a requirement from being checked."""
 
     def title(self) -> str:
         return tr("Exercise {number}", self.lang, number=self.number)
@@ -71,6 +87,8 @@ class Grade:
     def record(self, row: Requirement, seen: Seen) -> None:
         """One requirement's finding, and its hint when it is not met."""
         self.findings.append(finding(row, seen, self.lang))
+        if seen.raised is not None and self.raised is None:
+            self.raised = seen.raised
         hint = row.hint if seen.hint is None else seen.hint
         if seen.ok is False and hint:
             self.hints.append(tr(hint, self.lang))
@@ -86,16 +104,21 @@ class Grade:
             self.record(row, Seen(False, detail, hint if index == 0 else ""))
 
     def not_done(self, what: str, hints: Iterable[str]) -> Report:
-        """The report of an untouched placeholder: nothing passed, what to do first (msgids)."""
-        nothing = tr("nothing to check yet.", self.lang)
-        findings = [Finding(row.rule, NOT_CHECKED, nothing, tr(row.title, self.lang)) for row in self.requirements]
-        note = tr("Not done yet: {what}", self.lang, what=tr(what, self.lang))
-        return Report(self.title(), findings, self.lang, note, [tr(hint, self.lang) for hint in hints])
+        """The report of an untouched placeholder: one "not done yet" line and what to do first (msgids);
+        no requirement is judged, so none is listed."""
+        return not_done_report(self.title(), tr(what, self.lang), self.lang, [tr(h, self.lang) for h in hints])
+
+    def stopped_by(self, error: BaseException, rows: Iterable[Requirement]) -> None:
+        """Rows the learner's exception kept from being checked: "not checked because your code raised X"."""
+        for row in rows:
+            self.record(row, Seen(None, because_raised(error, self.lang), raised=error))
 
     def report(self, done: str | Callable[[], str] = "") -> Report:
         """The report; `done` (said only when every requirement is met) may be a function, to be computed then."""
         broken = [f for f in self.findings if f.status == BROKEN]
         unchecked = [f for f in self.findings if f.status == NOT_CHECKED]
+        if self.raised is not None:
+            return crash_report(self.title(), self.raised, self.findings, self.lang, self.hints)
         if broken:
             note = ntr("{n} requirement is not met yet; what the check saw is under each one, and the hints "
                        "below say where to look.",
@@ -138,3 +161,66 @@ def call(function: Callable, *args: Any, timeout: float | None = None) -> tuple[
 def error_text(error: BaseException) -> str:
     """An exception as the learner would read it in a traceback's last line."""
     return f"{type(error).__name__}: {error}"
+
+
+class NotDone(Report):
+    """An untouched placeholder's report: its first line says "not done yet", not a count of verdicts."""
+
+    def header(self) -> str:
+        return tr("{title}: not done yet", self.language, title=self.title)
+
+
+class Crashed(Report):
+    """The report of a learner's code that raised: its first line names the exception."""
+
+    error: str = ""
+
+    def header(self) -> str:
+        return tr("{title}: your code raised {error}", self.language, title=self.title, error=self.error)
+
+
+def not_done_report(title: str, what: str, lang: str, hints: list[str]) -> Report:
+    """One plain "not done yet" line (`what`, already in the learner's language) and the first hints."""
+    return NotDone(title, [], lang, tr("Not done yet: {what}", lang, what=what), hints)
+
+
+def because_raised(error: BaseException, lang: str) -> str:
+    """The detail of a requirement a learner's exception kept from being checked."""
+    return tr("because your code raised {error}.", lang, error=type(error).__name__)
+
+
+def crash_report(title: str, error: BaseException, findings: list[Finding], lang: str,
+                 hints: Iterable[str] = ()) -> Report:
+    """The report of a learner's code that raised: the exception (type, message, the learner's line)
+    first, then the findings, in which what it kept from checking says so."""
+    where = learner_line(error, lang)
+    note = tr("Your code raised {error}", lang, error=error_text(error)[:300])
+    note += f" ({where})" if where else ""
+    note += ". " + tr("Fix that first: the requirements it kept from being checked are marked below.", lang)
+    report = Crashed(title, findings, lang, note, list(hints))
+    report.error = type(error).__name__
+    return report
+
+
+def _library_folders() -> tuple[str, ...]:
+    """Where code that is not the learner's lives: this package, the sandbox, the standard library and
+    installed packages."""
+    paths = sysconfig.get_paths()
+    here = Path(__file__).resolve().parents[2]  # course_agent/
+    folders = {str(here), str(here.parent / "course_sandbox"),
+               *(paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths)}
+    return tuple(sorted(folders))
+
+
+def learner_line(error: BaseException, lang: str | None = None) -> str:
+    """Where the learner's own code raised: "line N: the code", from the last traceback frame outside
+    this package, the standard library and installed packages; '' when there is none."""
+    frames = traceback.extract_tb(error.__traceback__)
+    outside = _library_folders()
+    mine = [f for f in frames if not str(Path(f.filename).resolve()).startswith(outside)]
+    if not mine:
+        return ""
+    frame = mine[-1]
+    code = (frame.line or "").strip()
+    where = tr("line {number}", lang, number=frame.lineno)
+    return f"{where}: {code}" if code else where

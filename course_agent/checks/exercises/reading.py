@@ -12,6 +12,21 @@ def get(obj: Any, name: str, default: Any = None) -> Any:
     return getattr(obj, name, default)
 
 
+def unwrap(value: Any) -> Any:
+    """The Message inside what a learner may hand in instead of it: a raw response (with_raw_response,
+    read with its public parse()) or a stream read to its end (get_final_message()); else the value itself."""
+    if isinstance(value, Mapping) or get(value, "content") is not None:
+        return value
+    for method in ("parse", "get_final_message"):
+        read = getattr(value, method, None)
+        if callable(read):
+            try:
+                return read()
+            except Exception:  # a stream closed before it was read: judged as what it is
+                return value
+    return value
+
+
 def block(value: Any) -> dict:
     """A content block as a plain dict, whether it is an SDK object, a dict or a bare string."""
     if isinstance(value, str):

@@ -1,0 +1,94 @@
+"""Exercise 3 (notebook 3), a spoiler: at the cap, the error says how many tool calls were made and which.
+
+The lesson's loop, written the way the notebooks write it (module-level `client`, `project`, `TOOLS`,
+`run_tool`; the project is fetched lazily, so importing this starts nothing on GitLab), with every rule
+of the course kept, so that it is also the reference of notebook 6 and of the self-check: the whole
+response appended, all results in one message, tool errors as results (notebook 5's run_tool_safely),
+a cap, every stop reason handled, and no merge without a human's yes.
+
+    from course_agent.solutions import exercise_03
+    check_exercise_3(exercise_03.review_pull_request)
+"""
+
+import gitlab
+
+from course_agent.client import gitlab_settings, make_client
+from course_agent.config import model_id
+from course_agent.i18n import ntr, tr
+from course_agent.review import REVIEW_RULES
+from course_agent.safety import ApprovalRequest, default_approver
+from course_agent.solutions.exercise_02 import TOOLS as READING_TOOLS, diff_of, file_of
+from course_agent.solutions.exercise_05 import run_tool_safely
+from course_agent.tools import Risk
+
+client = make_client()  # a real anthropic.Anthropic: the offline sandbox, or the live API with a key
+url, token, project_path = gitlab_settings()
+project = gitlab.Gitlab(url, private_token=token).projects.get(project_path, lazy=True)
+MODEL = model_id()
+
+TOOLS = [*READING_TOOLS, {
+    "name": "merge_pr", "description": "Merge a merge request into main.",
+    "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]},
+}]
+
+
+def get_diff(pr: int) -> str:
+    return diff_of(project, pr)
+
+
+def read_file(path: str, ref: str = "main") -> str:
+    return file_of(project, path, ref)
+
+
+def merge_pr(pr: int) -> str:
+    verdict = default_approver()(ApprovalRequest("merge_pr", {"pr": pr}, Risk.DANGEROUS))
+    if not verdict.approved:
+        raise PermissionError(f"a human refused to merge !{pr} ({verdict.by})")
+    project.mergerequests.get(pr).merge()
+    return f"merged !{pr}"
+
+
+FUNCTIONS = {"get_diff": get_diff, "read_file": read_file, "merge_pr": merge_pr}
+
+
+def run_tool(name: str, tool_input: dict) -> dict:
+    """A tool's result; any failure becomes a result with is_error, never an exception."""
+    return run_tool_safely(FUNCTIONS, name, tool_input)
+
+
+def run_one_by_one(calls: list) -> list[dict]:
+    """The tool_result of every tool_use block of a turn, in the calls' order."""
+    return [{"type": "tool_result", "tool_use_id": block.id, **run_tool(block.name, block.input)} for block in calls]
+
+
+def tool_calls(messages: list) -> list[str]:
+    """The names of the tools the assistant messages of a history asked for (SDK blocks or dicts)."""
+    return [block["name"] if isinstance(block, dict) else block.name
+            for message in messages if message["role"] == "assistant" and isinstance(message["content"], list)
+            for block in message["content"] if (block["type"] if isinstance(block, dict) else block.type) == "tool_use"]
+
+
+def review_pull_request(pr_number: int, max_iterations: int = 20, run_calls=run_one_by_one) -> str:
+    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    for _ in range(max_iterations):
+        response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                          messages=messages)
+        stop = response.stop_reason
+        if stop in ("end_turn", "stop_sequence"):
+            return "\n".join(block.text for block in response.content if block.type == "text")
+        if stop == "pause_turn":
+            messages.append({"role": "assistant", "content": response.content})  # and no new user message
+            continue
+        if stop == "refusal":
+            raise RuntimeError(tr("the model refused: {details}", details=response.stop_details))  # retrying will not help
+        if stop == "max_tokens":
+            raise RuntimeError(tr("the answer was cut: raise max_tokens (the cut tool call was not run)"))
+        if stop != "tool_use":
+            raise RuntimeError(tr("unexpected stop reason: {stop}", stop=stop))
+        messages.append({"role": "assistant", "content": response.content})
+        calls = [block for block in response.content if block.type == "tool_use"]
+        messages.append({"role": "user", "content": run_calls(calls)})  # all results in ONE message
+    calls = tool_calls(messages)
+    raise RuntimeError(ntr("no answer after {n} iteration: {k} tool calls ({names})",
+                           "no answer after {n} iterations: {k} tool calls ({names})", max_iterations,
+                           k=len(calls), names=", ".join(sorted(set(calls)))))
