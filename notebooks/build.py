@@ -11,6 +11,7 @@ NOTEBOOK_ENV), the same settings the notebook tests use.
 """
 
 import argparse
+import hashlib
 import os
 import sys
 import time
@@ -63,11 +64,21 @@ def sources() -> list[tuple[str, list[Cell]]]:
     return [(path.stem, lesson(path, named)) for path in sorted((HERE / "source").glob("[0-9][0-9]_*.py"))]
 
 
+def stable_id(text: str, seen: dict[str, int]) -> str:
+    """A cell id from the cell's text (nbformat's are random): a rebuild changes no id of an unchanged cell, so
+    the committed notebooks' diffs show only what changed. A repeated text gets -2, -3, ... in order."""
+    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+    seen[digest] = seen.get(digest, 0) + 1
+    return digest if seen[digest] == 1 else f"{digest}-{seen[digest]}"
+
+
 def notebook(cells: list[Cell], language: str) -> nbformat.NotebookNode:
     nb = new_notebook()
+    seen: dict[str, int] = {}
     for cell in cells:
         text = getattr(cell, language)
         made = new_markdown_cell(text) if cell.kind == "markdown" else new_code_cell(text)
+        made.id = stable_id(text, seen)
         if cell.tags:
             made.metadata["tags"] = list(cell.tags)
         nb.cells.append(made)

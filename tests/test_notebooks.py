@@ -99,7 +99,8 @@ def _build_module():
 
 
 def test_the_committed_notebooks_are_built_from_their_sources():
-    """Every committed cell (type, source, tags) is what notebooks/source/ builds: nobody edits a notebook."""
+    """Every committed cell (id, type, source, tags) is what notebooks/source/ builds: nobody edits a notebook, and
+    ids come from the text, so a rebuild's diff shows only the cells that changed."""
     build = _build_module()
     lessons = build.sources()
     assert [f"{name}.ipynb" for name, _ in lessons] == NAMES
@@ -107,8 +108,8 @@ def test_the_committed_notebooks_are_built_from_their_sources():
         for language in ("en", "ru"):
             built = build.notebook(cells, language).cells
             committed = read(NOTEBOOKS / language / f"{name}.ipynb").cells
-            assert [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in committed] == \
-                   [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in built], f"{language}/{name}"
+            assert [(c.id, c.cell_type, c.source, c.metadata.get("tags", [])) for c in committed] == \
+                   [(c.id, c.cell_type, c.source, c.metadata.get("tags", [])) for c in built], f"{language}/{name}"
 
 
 def test_a_source_with_a_missing_twin_or_shared_cell_is_refused(tmp_path):
