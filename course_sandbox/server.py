@@ -6,6 +6,7 @@ the context window. Each instance is independent (its own port, prompt cache and
 the demo repository), so tests and notebooks can run several at once.
 """
 
+import asyncio
 import atexit
 import functools
 import hashlib
@@ -21,17 +22,17 @@ import warnings
 from pathlib import Path
 
 import anthropic
-from anthropic._base_client import AsyncHttpxClientWrapper, SyncHttpxClientWrapper
 from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ErrorTask
 
-from .app import MAX_BODY_BYTES, Exchange, SandboxApp
+from .app import MAX_BODY_BYTES, SandboxApp
 from .demo_gitlab import PROJECT_PATH, DemoProject, GitLabHttp
 from .errors import ApiError
 from .faults import Faults
 from .messages_api import MessagesApi
 from .messages_http import MessagesHttp
+from .recording import Exchange, Recorder
 
 SANDBOX_API_KEY = "sk-ant-sandbox-course-agent"
 """Not a secret: the sandbox accepts this key and no other, so a real key sent here by mistake gets 401."""
@@ -81,6 +82,31 @@ def is_loopback(host: str) -> bool:
     return bool(found) and all(ipaddress.ip_address(info[4][0].split("%")[0]).is_loopback for info in found)
 
 
+class _HttpClient(anthropic.DefaultHttpxClient):
+    """The SDK's public HTTP client (its timeout, connection limits and redirects), closed when
+    collected as the one the SDK makes for itself: a notebook's forgotten clients leave no socket open."""
+
+    def __del__(self) -> None:
+        if not self.is_closed:
+            self.close()
+
+
+class _AsyncHttpClient(anthropic.DefaultAsyncHttpxClient):
+    """The same for the async client: closed when collected, if an event loop is still running."""
+
+    def __del__(self) -> None:
+        if self.is_closed:
+            return
+        try:
+            asyncio.get_running_loop().create_task(self.aclose())
+        except RuntimeError:  # no running loop: the transport goes with the object
+            pass
+
+
+# waitress has no public hook for the body of the errors it answers itself, nor for a shorter idle
+# timeout when crowded: the three pieces below use its documented server object's parts (the error
+# task class, the channel class, the maintenance pass). They are all the waitress the sandbox touches
+# beyond `create_server`, and test_sandbox_server checks each behaviour.
 class _JsonErrorTask(ErrorTask):
     """waitress's own errors (a malformed request line, headers too large, bad chunking) in the
     API's JSON envelope instead of plain text."""
@@ -164,9 +190,9 @@ class Sandbox:
             raise
         self._gitlab_http = GitLabHttp(self.gitlab_token, self.gitlab)
         app = SandboxApp(MessagesHttp(self.api_key, self.messages_api), self.faults, [self._gitlab_http])
-        app.exchanges = self.exchanges
         self.app = app
-        self._server = create_server(app, sockets=[listener], threads=WORKER_THREADS, ident="course-agent-sandbox",
+        served = app if self.exchanges is None else Recorder(app, self.exchanges, MAX_BODY_BYTES)
+        self._server = create_server(served, sockets=[listener], threads=WORKER_THREADS, ident="course-agent-sandbox",
                                      asyncore_use_poll=True, connection_limit=CONNECTION_LIMIT,
                                      channel_timeout=IDLE_TIMEOUT, cleanup_interval=1,
                                      max_request_body_size=2 * MAX_BODY_BYTES)
@@ -243,9 +269,10 @@ class Sandbox:
     # knobs
     def client(self, **options: object) -> anthropic.Anthropic:
         """A real anthropic.Anthropic client pointed at this sandbox."""
-        # the SDK's own kind of HTTP client (closed when collected), with the shared certificate store
+        # the SDK's public HTTP client with its own defaults (closed when collected), and the shared
+        # certificate store
         if "http_client" not in options:
-            options["http_client"] = SyncHttpxClientWrapper(**self._http_options(options))
+            options["http_client"] = _HttpClient(**self._http_options(options))
         return anthropic.Anthropic(**{"base_url": self.anthropic_base_url, "api_key": self.api_key, **options})
 
     def _http_options(self, options: dict) -> dict:
@@ -258,7 +285,7 @@ class Sandbox:
     def async_client(self, **options: object) -> anthropic.AsyncAnthropic:
         """A real anthropic.AsyncAnthropic client pointed at this sandbox."""
         if "http_client" not in options:
-            options["http_client"] = AsyncHttpxClientWrapper(**self._http_options(options))
+            options["http_client"] = _AsyncHttpClient(**self._http_options(options))
         return anthropic.AsyncAnthropic(**{"base_url": self.anthropic_base_url, "api_key": self.api_key,
                                            **options})
 
@@ -276,11 +303,7 @@ class Sandbox:
     def force(self, *misbehaviours: str) -> None:
         """Make the next responses misbehave, one each, in order: "refusal", "pause_turn",
         "max_tokens" (a tool call cut in the middle) or "stuck" (the same tool asked again)."""
-        for kind in misbehaviours:
-            if kind not in ("refusal", "pause_turn", "max_tokens", "stuck"):
-                raise ValueError(f"unknown misbehaviour {kind!r}: refusal, pause_turn, max_tokens or stuck")
-        with self.messages_api._forced_lock:
-            self.messages_api.forced.extend(misbehaviours)
+        self.messages_api.force(*misbehaviours)
 
     def clear_cache(self) -> None:
         self.messages_api.cache.clear()
