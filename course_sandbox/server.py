@@ -103,10 +103,13 @@ class _AsyncHttpClient(anthropic.DefaultAsyncHttpxClient):
             pass
 
 
-# waitress has no public hook for the body of the errors it answers itself, nor for a shorter idle
-# timeout when crowded: the three pieces below use its documented server object's parts (the error
-# task class, the channel class, the maintenance pass). They are all the waitress the sandbox touches
-# beyond `create_server`, and test_sandbox_server checks each behaviour.
+# waitress has no public hook for the body of the errors it answers itself (a malformed request line,
+# headers too large, bad chunking: they never reach a WSGI application, so no middleware can dress
+# them), nor for a shorter idle timeout when crowded. Beyond `create_server`, `run` and `close`, this
+# is all of waitress the sandbox touches, none of it underscored: the channel's `error_task_class`
+# and an ErrorTask subclass, the server's `channel_class`, `maintenance`, `active_channels` (each
+# one's `requests`, `last_activity`, `will_close`), `task_dispatcher` and `trigger` (to stop from
+# another thread). test_sandbox_server checks each behaviour.
 class _JsonErrorTask(ErrorTask):
     """waitress's own errors (a malformed request line, headers too large, bad chunking) in the
     API's JSON envelope instead of plain text."""
@@ -142,7 +145,7 @@ def _harden(server) -> None:
     server.channel_class = _Channel
 
     def maintenance(now: float) -> None:
-        crowded = len(server._map) > CONNECTION_LIMIT // 2
+        crowded = len(server.active_channels) > CONNECTION_LIMIT // 2
         cutoff = now - (CROWDED_IDLE_TIMEOUT if crowded else IDLE_TIMEOUT)
         for channel in list(server.active_channels.values()):
             if not channel.requests and channel.last_activity < cutoff:
@@ -213,8 +216,9 @@ class Sandbox:
         server.task_dispatcher.shutdown()
 
         def close_everything() -> None:  # runs in the server's own loop thread
-            for channel in list(server._map.values()):
+            for channel in list(server.active_channels.values()):
                 channel.close()
+            server.close()  # the listening socket and the trigger: the loop ends with nothing left
 
         try:
             server.trigger.pull_trigger(close_everything)
