@@ -1,6 +1,5 @@
-"""The record of exchanges, as WSGI middleware: every request the sandbox answered and what it
-answered, read from the HTTP traffic itself (what the self-check judges). The services know
-nothing of it."""
+"""The record of exchanges, as WSGI middleware: each request the sandbox answered and its answer,
+read off the traffic itself (what the self-check judges); the services know nothing of it."""
 
 import io
 import json
@@ -12,67 +11,52 @@ from werkzeug.wrappers import Request
 from . import sse
 
 MESSAGES_PATHS = ("/v1/messages", "/v1/messages/count_tokens")
-"""The requests whose JSON body is recorded (a Messages API request)."""
 
 
 @dataclass(frozen=True)
 class Exchange:
-    """One request the server received and what it answered, as the self-check reads them."""
-
     method: str
     path: str
     status: int
     body: object = None
-    """The parsed JSON body of a Messages API request (None for other services, or a body that is not JSON)."""
+    """The JSON body of a Messages API request (None for other services, or a body that is not JSON)."""
     reply: object = None
-    """The message the Messages API answered (streamed or not), or the JSON body any service answered."""
+    """The message the Messages API answered (streamed or not), or any JSON answer."""
 
 
 class Recorder:
-    """Wraps a WSGI application and appends an `Exchange` to `exchanges` for each request, in the
-    order answered. A JSON or event-stream answer is read whole before it is sent (the sandbox
-    computes both at once anyway); other answers pass through untouched."""
+    """Appends an `Exchange` to `exchanges` for each request, in the order answered. A JSON or event
+    stream answer is read whole before it is sent (the sandbox computes either at once anyway)."""
 
     def __init__(self, app, exchanges: list[Exchange], max_body_bytes: int) -> None:
-        self.app = app
-        self.exchanges = exchanges
-        self.max_body_bytes = max_body_bytes
+        self.app, self.exchanges, self.max_body_bytes = app, exchanges, max_body_bytes
         self._lock = threading.Lock()
 
     def __call__(self, environ, start_response):
-        request = Request(environ)
-        body = self._body(request)
-        started: list = []
+        request, body, started = Request(environ), None, []
+        length = request.content_length  # waitress gives it, a chunked upload's too
+        if request.method == "POST" and request.path.rstrip("/") in MESSAGES_PATHS \
+                and length is not None and length <= self.max_body_bytes:
+            raw = environ["wsgi.input"].read(length)
+            environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(raw), str(len(raw))
+            body = _json(raw)
 
         def start(status: str, headers: list, exc_info=None):
-            started[:] = [int(status.split(" ", 1)[0]), dict((k.lower(), v) for k, v in headers)]
+            started[:] = [int(status[:3]), next((v for k, v in headers if k.lower() == "content-type"), "")]
             return start_response(status, headers, exc_info)
 
-        answer = self.app(environ, start)
-        status, headers = started
-        mimetype = headers.get("content-type", "").split(";")[0].strip()
+        answer = chunks = self.app(environ, start)
+        status, mimetype = started[0], started[1].split(";")[0]
         reply = None
         if mimetype in ("application/json", "text/event-stream"):
             try:
-                answer_bytes = b"".join(answer)
+                answer = [b"".join(chunks)]
             finally:
-                getattr(answer, "close", lambda: None)()
-            answer = [answer_bytes]
-            reply = sse.message_of(answer_bytes) if mimetype == "text/event-stream" else _json(answer_bytes)
+                getattr(chunks, "close", lambda: None)()
+            reply = sse.message_of(answer[0]) if mimetype == "text/event-stream" else _json(answer[0])
         with self._lock:
             self.exchanges.append(Exchange(request.method, request.path, status, body, reply))
         return answer
-
-    def _body(self, request: Request) -> object:
-        """A Messages API request's JSON body (read here, and put back for the application)."""
-        length = request.content_length
-        if request.method != "POST" or request.path.rstrip("/") not in MESSAGES_PATHS \
-                or length is None or length > self.max_body_bytes:
-            return None
-        raw = request.environ["wsgi.input"].read(length)
-        request.environ["wsgi.input"] = io.BytesIO(raw)
-        request.environ["CONTENT_LENGTH"] = str(len(raw))
-        return _json(raw)
 
 
 def _json(raw: bytes) -> object:

@@ -8,6 +8,7 @@ the demo repository), so tests and notebooks can run several at once.
 
 import asyncio
 import atexit
+import contextlib
 import functools
 import hashlib
 import ipaddress
@@ -83,33 +84,22 @@ def is_loopback(host: str) -> bool:
 
 
 class _HttpClient(anthropic.DefaultHttpxClient):
-    """The SDK's public HTTP client (its timeout, connection limits and redirects), closed when
-    collected as the one the SDK makes for itself: a notebook's forgotten clients leave no socket open."""
+    """The SDK's public client with its defaults, closed when collected like the one the SDK makes."""
 
     def __del__(self) -> None:
-        if not self.is_closed:
+        with contextlib.suppress(Exception):  # half-built, or the interpreter is shutting down
             self.close()
 
 
 class _AsyncHttpClient(anthropic.DefaultAsyncHttpxClient):
-    """The same for the async client: closed when collected, if an event loop is still running."""
-
     def __del__(self) -> None:
-        if self.is_closed:
-            return
-        try:
+        with contextlib.suppress(RuntimeError):  # no running loop: the transport goes with the object
             asyncio.get_running_loop().create_task(self.aclose())
-        except RuntimeError:  # no running loop: the transport goes with the object
-            pass
 
 
-# waitress has no public hook for the body of the errors it answers itself (a malformed request line,
-# headers too large, bad chunking: they never reach a WSGI application, so no middleware can dress
-# them), nor for a shorter idle timeout when crowded. Beyond `create_server`, `run` and `close`, this
-# is all of waitress the sandbox touches, none of it underscored: the channel's `error_task_class`
-# and an ErrorTask subclass, the server's `channel_class`, `maintenance`, `active_channels` (each
-# one's `requests`, `last_activity`, `will_close`), `task_dispatcher` and `trigger` (to stop from
-# another thread). test_sandbox_server checks each behaviour.
+# waitress has no public hook for the body of its own errors (they never reach the WSGI app) nor for a
+# shorter idle timeout when crowded: beyond create_server/run/close, these are all the (unprefixed)
+# parts of it the sandbox touches, each behaviour checked in test_sandbox_server.
 class _JsonErrorTask(ErrorTask):
     """waitress's own errors (a malformed request line, headers too large, bad chunking) in the
     API's JSON envelope instead of plain text."""

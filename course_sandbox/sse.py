@@ -1,5 +1,6 @@
 """A message as the Messages API streams it: server-sent events, each with an `event:` line."""
 
+import contextlib
 import json
 from collections.abc import Iterator
 
@@ -48,41 +49,27 @@ def events(message: dict, partial_json: dict[int, str]) -> Iterator[bytes]:
     yield _event("message_stop", {"type": "message_stop"})
 
 
-def message_of(stream: bytes) -> dict | None:
-    """The message an event stream carries (what `events` was given): the inverse of `events`,
-    for the record of exchanges. A tool input cut in the middle (max_tokens) reads as {}."""
-    try:
-        return _accumulated(stream)
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError):  # not a stream `events` wrote
-        return None
-
-
-def _accumulated(stream: bytes) -> dict:
+def message_of(stream: bytes) -> dict:
+    """The message a stream written by `events` carries (for the record of exchanges); a tool input
+    cut in the middle (max_tokens) reads as {}, as in the message."""
     message: dict = {}
     partial: dict[int, str] = {}
     for chunk in stream.decode("utf-8").split("\n\n"):
-        data = next((line[6:] for line in chunk.split("\n") if line.startswith("data: ")), None)
-        if data is None:
-            continue
-        event = json.loads(data)
-        kind = event.get("type")
-        if kind == "message_start":
+        event = json.loads(chunk.split("data: ", 1)[1]) if "data: " in chunk else {}
+        if event.get("type") == "message_start":
             message = event["message"]
-        elif kind == "content_block_start":
+        elif event.get("type") == "content_block_start":
             message["content"].append(event["content_block"])
-        elif kind == "content_block_delta":
-            block, delta = message["content"][event["index"]], event["delta"]
-            if delta["type"] == "input_json_delta":
-                partial[event["index"]] = partial.get(event["index"], "") + delta["partial_json"]
+        elif event.get("type") == "content_block_delta":
+            [(name, piece)] = [(k, v) for k, v in event["delta"].items() if k != "type"]
+            if name == "partial_json":
+                partial[event["index"]] = partial.get(event["index"], "") + piece
             else:
-                field = {"text_delta": "text", "thinking_delta": "thinking", "signature_delta": "signature"}
-                name = field[delta["type"]]
-                block[name] = block.get(name, "") + delta[name]
-        elif kind == "message_delta":
+                block = message["content"][event["index"]]
+                block[name] = block.get(name, "") + piece
+        elif event.get("type") == "message_delta":
             message.update(event["delta"], usage=event["usage"])
     for index, text in partial.items():
-        try:
+        with contextlib.suppress(ValueError):
             message["content"][index]["input"] = json.loads(text)
-        except ValueError:
-            pass
     return message

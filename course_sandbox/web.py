@@ -1,6 +1,4 @@
-"""What both services of the sandbox share over HTTP: the JSON response, the credential a request
-carries, and one werkzeug route table type (`Routes`) that answers 404 and 405 in each service's
-own words."""
+"""What both services share over HTTP: the JSON response, the credential, the router."""
 
 import json
 from collections.abc import Iterable
@@ -16,9 +14,8 @@ def json_response(data: object, status: int = 200, headers: dict | None = None) 
 
 
 def credential(request: Request, header: str, query: Iterable[str] = ()) -> str | None:
-    """The key or token a request carries: its own header (`x-api-key`, `PRIVATE-TOKEN`), else
-    `Authorization: Bearer`, else a query parameter (GitLab's `private_token`). A header always wins,
-    so a token in the query never overrides the one in the header. None when there is none."""
+    """The key or token a request carries: the service's header (`x-api-key`, `PRIVATE-TOKEN`), else
+    `Authorization: Bearer`, else a query parameter (GitLab's `private_token`): a header always wins."""
     found = request.headers.get(header)
     bearer = request.headers.get("authorization", "")
     if found is None and bearer.lower().startswith("bearer "):
@@ -29,16 +26,14 @@ def credential(request: Request, header: str, query: Iterable[str] = ()) -> str 
 
 
 class Routes:
-    """A werkzeug `Map` that matches a request path and tells 404 from 405 without raising werkzeug's
-    own HTML errors: each service renders them in its own JSON. No redirects: werkzeug would answer
-    `//` or a missing slash with a 308 that clients cannot follow."""
+    """werkzeug's `Map`, telling 404 from 405 for each service to answer in its own JSON. No redirects:
+    werkzeug would answer `//` or a missing slash with a 308 clients cannot follow."""
 
     def __init__(self, rules: Iterable[Rule], converters: dict | None = None) -> None:
         self._map = Map(list(rules), strict_slashes=False, merge_slashes=False, converters=converters)
 
     def match(self, path: str, method: str) -> tuple[object, dict] | int:
-        """(endpoint, values) of the rule that takes this path and method; else 405 when some rule
-        takes the path with another method, 404 when none does. HEAD is answered as GET (werkzeug)."""
+        """(endpoint, values), else 405 (the path with another method) or 404. HEAD is taken as GET."""
         try:
             return self._map.bind("sandbox", path_info=path).match(path, method)
         except MethodNotAllowed:

@@ -13,7 +13,6 @@ from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
 from ..web import Routes, credential, json_response
-
 from . import award_routes, commit_note_routes, label_routes, merge_request_routes, notes_routes, repository_routes
 from .errors import GitLabError, not_found
 from .project import PROJECT_ID, PROJECT_PATH, DemoProject, user
