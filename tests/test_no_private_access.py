@@ -1,7 +1,6 @@
 """course_agent and the sandbox beside it (course_sandbox) use only the public surface of the HTTP and
-API libraries: a new release may change their private fields at any time, and every learner's
-self-check with them. Read from the AST: no
-private import from those libraries, and no private attribute (nor vars() / __dict__) of a name bound
+API libraries and of the sandbox's server (waitress): a new release may change their private fields at
+any time, and every learner's self-check with them. Read from the AST: no private import from those libraries, and no private attribute (nor vars() / __dict__) of a name bound
 to them: a module, or a value that comes from one (assigned from it, or narrowed with isinstance)."""
 
 import ast
@@ -9,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-LIBRARIES = {"anthropic", "httpx", "httpx2", "gitlab", "requests", "urllib3", "httpcore", "httpcore2"}
+LIBRARIES = {"anthropic", "httpx", "httpx2", "gitlab", "requests", "urllib3", "httpcore", "httpcore2", "waitress"}
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = [ROOT / "course_agent", ROOT / "course_sandbox"]
 
