@@ -112,7 +112,8 @@ def fixed_reply_server(message: dict):
         yield f"http://127.0.0.1:{listener.getsockname()[1]}"
     finally:
         server.task_dispatcher.shutdown()
-        server.trigger.pull_trigger(lambda: [channel.close() for channel in list(server._map.values())])
+        server.trigger.pull_trigger(lambda: [*(c.close() for c in list(server.active_channels.values())),
+                                             server.close()])
         thread.join(timeout=5)
 
 

@@ -24,6 +24,7 @@ from urllib.parse import quote
 
 import gitlab
 
+from .hunks import hunk_lines, hunks
 SUMMARY_MARKER = "<!-- course-agent-review -->"
 INLINE_MARKER = "<!-- course-agent-review:inline {key} -->"
 _INLINE = re.compile(r"<!-- course-agent-review:inline (\S+) -->\s*\Z")
@@ -31,7 +32,6 @@ _ANY_MARKER = re.compile(r"\s*<!-- course-agent-review(?::inline \S*)? -->")
 _ENDS_WITH_MARKER = re.compile(r"<!-- course-agent-review(?::inline \S*)? -->\s*\Z")
 # A note is ours when a marker ENDS it, as _marked() writes it: a person's quote-reply ("> ..."), even one
 # written with the same account, carries the marker in the middle and is never taken for ours.
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
 def diff_line_position(diff_text: str, line: int) -> dict | None:
@@ -44,34 +44,15 @@ def diff_line_position(diff_text: str, line: int) -> dict | None:
     new_line alone names nothing and GitLab answers 400 "line_code can't be blank". The model counts
     lines in the new file only; this finds the old number that goes with it. (A removed line has no
     number in the new file, so it is never named.)"""
-    old = new = old_left = new_left = 0
-    for text in diff_text.split("\n"):
-        header = _HUNK.match(text)
-        if header:
-            old, old_left = int(header[1]), int(header[2] or 1)
-            new, new_left = int(header[3]), int(header[4] or 1)
-            continue
-        if not (old_left or new_left) or text.startswith("\\"):  # between hunks; "\ No newline at end of file"
-            continue
-        marker = text[:1] or " "  # a blank context line whose space was stripped
-        if marker in " +" and new == line:
-            return {"new_line": line} if marker == "+" else {"old_line": old, "new_line": line}
-        if marker in " -":
-            old, old_left = old + 1, old_left - 1
-        if marker in " +":
-            new, new_left = new + 1, new_left - 1
-    return None
+    where = next((found for found in hunk_lines(diff_text) if found.new == line), None)
+    if where is None:
+        return None
+    return {"new_line": line} if where.old is None else {"old_line": where.old, "new_line": line}
 
 
 def diff_new_lines(diff_text: str) -> list[tuple[int, int]]:
     """The new file's lines each hunk covers, (first, last), from the hunk headers."""
-    spans = []
-    for text in diff_text.split("\n"):
-        header = _HUNK.match(text)
-        if header and int(header[4] or 1):
-            first = int(header[3])
-            spans.append((first, first + int(header[4] or 1) - 1))
-    return spans
+    return [span for span in (hunk.new_span() for hunk in hunks(diff_text)) if span]
 
 
 def change_of(changes: list[dict], path: str) -> dict | None:

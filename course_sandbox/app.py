@@ -2,8 +2,6 @@
 prefix, faults on demand, and a last line of defence that keeps the server serving."""
 
 import logging
-import threading
-from dataclasses import dataclass
 
 from waitress.channel import ClientDisconnected
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -11,25 +9,14 @@ from werkzeug.wrappers import Request, Response
 
 from .errors import ApiError, invalid
 from .faults import Fault, Faults
-from .messages_http import MessagesHttp, json_response, read_json
+from .messages_http import MessagesHttp, read_json
+from .recording import Exchange as Exchange  # where the self-check has always found it
+from .web import json_response
 
 log = logging.getLogger("course_sandbox")
 
 MAX_BODY_BYTES = 8 * 1024 * 1024
 """Requests above this get 413 (the real services accept more; a course needs no more)."""
-
-
-@dataclass(frozen=True)
-class Exchange:
-    """One request the server received and what it answered, as the self-check reads them."""
-
-    method: str
-    path: str
-    status: int
-    body: object = None
-    """The parsed JSON body of a Messages API request (None for other services)."""
-    reply: object = None
-    """The message the Messages API answered (streamed or not), or the error body it sent."""
 
 
 class SandboxApp:
@@ -39,9 +26,6 @@ class SandboxApp:
         self.messages = messages
         self.services = [*services, messages]
         self.faults = faults
-        self.exchanges: list[Exchange] | None = None
-        """When a list, every request is appended to it in the order answered (Sandbox(record=True))."""
-        self._record_lock = threading.Lock()
 
     def __call__(self, environ, start_response):
         request = Request(environ)
@@ -53,22 +37,12 @@ class SandboxApp:
         except Exception:  # the last line of defence: a bug still gets the JSON envelope
             log.exception("sandbox error on %s %s", request.method, request.path)
             response = self.messages.error(ApiError(500, "Internal server error"), request)
-        if self.exchanges is not None:
-            self._record(request, response)
         return response(environ, start_response)
-
-    def _record(self, request: Request, response: Response) -> None:
-        reply = request.environ.get("course_agent.reply")
-        if reply is None and not response.is_streamed and response.mimetype == "application/json":
-            reply = response.get_json(silent=True)
-        with self._record_lock:
-            self.exchanges.append(Exchange(request.method, request.path, response.status_code,
-                                           request.environ.get("course_agent.body"), reply))
 
     def handle(self, request: Request) -> Response:
         if request.path.startswith("/sandbox/") or request.path == "/sandbox":
             try:
-                self._authenticate(request)
+                self.messages.authenticate(request)
                 if request.path.rstrip("/") != "/sandbox/faults":
                     raise ApiError(404, "Not Found")
                 return self.on_faults(request)
@@ -98,17 +72,6 @@ class SandboxApp:
         except Exception:  # a bug in the sandbox: answer like the service would, keep serving
             log.exception("sandbox error on %s %s", request.method, request.path)
             return service.fault(500, {}, request)
-
-    def _authenticate(self, request: Request) -> None:
-        """The control routes take the sandbox's key, like the Messages API (x-api-key or Bearer)."""
-        key = request.headers.get("x-api-key")
-        bearer = request.headers.get("authorization", "")
-        if key is None and bearer.lower().startswith("bearer "):
-            key = bearer[7:].strip()
-        if key is None:
-            raise ApiError(401, "x-api-key header is required")
-        if key != self.messages.api_key:
-            raise ApiError(401, "invalid x-api-key")
 
     def on_faults(self, request: Request) -> Response:
         """GET lists pending faults, POST adds one ({"kind", "status", "times", ...}), DELETE clears them."""

@@ -25,6 +25,9 @@ def request_digest(body: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "stuck")
+
+
 class MessagesApi:
     """The Messages API of one sandbox: its prompt cache and its context-window setting."""
 
@@ -39,6 +42,14 @@ class MessagesApi:
         """Conversations held for message threads (beta)."""
         self.batches = MessageBatches(lambda params: self.create(params)[0])
         """Message Batches, answered by this API in a background worker."""
+
+    def force(self, *misbehaviours: str) -> None:
+        """Queue misbehaviours for the next responses, one each, in order (see `misbehave`)."""
+        for kind in misbehaviours:
+            if kind not in MISBEHAVIOURS:
+                raise ValueError(f"unknown misbehaviour {kind!r}: refusal, pause_turn, max_tokens or stuck")
+        with self._forced_lock:
+            self.forced.extend(misbehaviours)
 
     def close(self) -> None:
         """Stop the background work (the batch worker); the sandbox calls this when it stops."""

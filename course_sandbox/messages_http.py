@@ -9,15 +9,16 @@ import json
 
 import anthropic
 import httpx2
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
-from werkzeug.routing import Map, RequestRedirect, Rule
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
 from . import models, pagination, sse
 from .errors import ApiError, invalid
 from .messages_api import MessagesApi
+from .web import Routes, credential, json_response
 
-_ROUTES = Map([
+_ROUTES = Routes([
     Rule("/v1/messages", endpoint="messages", methods=["POST"]),
     Rule("/v1/messages/count_tokens", endpoint="count_tokens", methods=["POST"]),
     Rule("/v1/models", endpoint="models", methods=["GET"]),
@@ -26,8 +27,7 @@ _ROUTES = Map([
     Rule("/v1/messages/batches/<batch_id>", endpoint="batch", methods=["GET", "DELETE"]),
     Rule("/v1/messages/batches/<batch_id>/cancel", endpoint="batch_cancel", methods=["POST"]),
     Rule("/v1/messages/batches/<batch_id>/results", endpoint="batch_results", methods=["GET"]),
-], strict_slashes=False, merge_slashes=False)
-"""No redirects (werkzeug would answer `//` with a 308 the SDK cannot follow): an unknown path is a 404."""
+])
 _FAULT_MESSAGES = {
     429: "Number of requests has exceeded your rate limit. Please retry after the time in the retry-after header.",
     500: "Internal server error",
@@ -46,10 +46,6 @@ def api_versions() -> frozenset[str]:
         sent = anthropic.Anthropic(api_key="-", http_client=http).default_headers.get("anthropic-version")
     return frozenset(KNOWN_API_VERSIONS | ({sent} if isinstance(sent, str) else set()))
 """The API's versions (docs: api/versioning) and the one the installed SDK sends."""
-
-
-def json_response(data: object, status: int = 200, headers: dict | None = None) -> Response:
-    return Response(json.dumps(data, ensure_ascii=False), status, headers, mimetype="application/json")
 
 
 def read_json(request: Request) -> object:
@@ -80,24 +76,24 @@ class MessagesHttp:
     def __call__(self, request: Request) -> Response:
         request_id = self.new_request_id()
         try:
-            endpoint, args = _ROUTES.bind_to_environ(request.environ).match()
-            self._authenticate(request)
+            found = _ROUTES.match(request.path, request.method)
+            if found == 405:
+                raise ApiError(405, f"Method Not Allowed: {request.method} {request.path}")
+            if found == 404:
+                raise ApiError(404, "Not Found")
+            self.authenticate(request)
             version = request.headers.get("anthropic-version")
             if not version:
                 raise invalid(VERSION_REQUIRED)
             if version not in api_versions():
                 raise invalid(f'anthropic-version: "{version}" is not a valid version')
+            endpoint, args = found
             response = self._dispatch(endpoint, args, request)
         except ApiError as error:
             return self.error(error, request, request_id)
         except RequestEntityTooLarge:
             return self.error(ApiError(413, f"Request exceeds the maximum allowed number of bytes "
                                             f"({request.max_content_length})."), request, request_id)
-        except MethodNotAllowed:
-            return self.error(ApiError(405, f"Method Not Allowed: {request.method} {request.path}"), request,
-                              request_id)
-        except (NotFound, RequestRedirect):
-            return self.error(ApiError(404, "Not Found"), request, request_id)
         except HTTPException as exc:
             return self.error(ApiError(exc.code or 400, exc.description or exc.name), request, request_id)
         response.headers["request-id"] = request_id
@@ -127,13 +123,11 @@ class MessagesHttp:
             return Response(batches.results(args["batch_id"]), 200, mimetype="application/x-jsonl")
 
         body = read_json(request)
-        request.environ["course_agent.body"] = body  # for the sandbox's record of exchanges
         betas = frozenset(beta.strip() for value in request.headers.getlist("anthropic-beta")
                           for beta in value.split(",") if beta.strip())
         if endpoint == "count_tokens":
             return json_response(self.api.count_tokens(body, betas))
         message, partial_json = self.api.create(body, betas)
-        request.environ["course_agent.reply"] = message
         if isinstance(body, dict) and body.get("stream"):
             return Response(sse.events(message, partial_json), 200, {"cache-control": "no-cache"},
                             mimetype="text/event-stream")
@@ -146,11 +140,10 @@ class MessagesHttp:
     def fault(self, status: int, headers: dict[str, str], request: Request) -> Response:
         return self.error(ApiError(status, _FAULT_MESSAGES.get(status, "Injected fault"), headers=headers), request)
 
-    def _authenticate(self, request: Request) -> None:
-        key = request.headers.get("x-api-key")
-        bearer = request.headers.get("authorization", "")
-        if key is None and bearer.lower().startswith("bearer "):
-            key = bearer[7:].strip()
+    def authenticate(self, request: Request) -> None:
+        """The sandbox's key in `x-api-key` (or `Authorization: Bearer`), as the API reads it; the
+        sandbox's control routes take it too. A wrong key is never echoed."""
+        key = credential(request, "x-api-key")
         if key is None:
             raise ApiError(401, "x-api-key header is required")
         if key != self.api_key:

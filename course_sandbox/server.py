@@ -6,7 +6,9 @@ the context window. Each instance is independent (its own port, prompt cache and
 the demo repository), so tests and notebooks can run several at once.
 """
 
+import asyncio
 import atexit
+import contextlib
 import functools
 import hashlib
 import ipaddress
@@ -21,17 +23,17 @@ import warnings
 from pathlib import Path
 
 import anthropic
-from anthropic._base_client import AsyncHttpxClientWrapper, SyncHttpxClientWrapper
 from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ErrorTask
 
-from .app import MAX_BODY_BYTES, Exchange, SandboxApp
+from .app import MAX_BODY_BYTES, SandboxApp
 from .demo_gitlab import PROJECT_PATH, DemoProject, GitLabHttp
 from .errors import ApiError
 from .faults import Faults
 from .messages_api import MessagesApi
 from .messages_http import MessagesHttp
+from .recording import Exchange, Recorder
 
 SANDBOX_API_KEY = "sk-ant-sandbox-course-agent"
 """Not a secret: the sandbox accepts this key and no other, so a real key sent here by mistake gets 401."""
@@ -81,6 +83,23 @@ def is_loopback(host: str) -> bool:
     return bool(found) and all(ipaddress.ip_address(info[4][0].split("%")[0]).is_loopback for info in found)
 
 
+class _HttpClient(anthropic.DefaultHttpxClient):
+    """The SDK's public client with its defaults, closed when collected like the one the SDK makes."""
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):  # half-built, or the interpreter is shutting down
+            self.close()
+
+
+class _AsyncHttpClient(anthropic.DefaultAsyncHttpxClient):
+    def __del__(self) -> None:
+        with contextlib.suppress(RuntimeError):  # no running loop: the transport goes with the object
+            asyncio.get_running_loop().create_task(self.aclose())
+
+
+# waitress has no public hook for the body of its own errors (they never reach the WSGI app) nor for a
+# shorter idle timeout when crowded: beyond create_server/run/close, these are all the (unprefixed)
+# parts of it the sandbox touches, each behaviour checked in test_sandbox_server.
 class _JsonErrorTask(ErrorTask):
     """waitress's own errors (a malformed request line, headers too large, bad chunking) in the
     API's JSON envelope instead of plain text."""
@@ -116,7 +135,7 @@ def _harden(server) -> None:
     server.channel_class = _Channel
 
     def maintenance(now: float) -> None:
-        crowded = len(server._map) > CONNECTION_LIMIT // 2
+        crowded = len(server.active_channels) > CONNECTION_LIMIT // 2
         cutoff = now - (CROWDED_IDLE_TIMEOUT if crowded else IDLE_TIMEOUT)
         for channel in list(server.active_channels.values()):
             if not channel.requests and channel.last_activity < cutoff:
@@ -164,9 +183,9 @@ class Sandbox:
             raise
         self._gitlab_http = GitLabHttp(self.gitlab_token, self.gitlab)
         app = SandboxApp(MessagesHttp(self.api_key, self.messages_api), self.faults, [self._gitlab_http])
-        app.exchanges = self.exchanges
         self.app = app
-        self._server = create_server(app, sockets=[listener], threads=WORKER_THREADS, ident="course-agent-sandbox",
+        served = app if self.exchanges is None else Recorder(app, self.exchanges, MAX_BODY_BYTES)
+        self._server = create_server(served, sockets=[listener], threads=WORKER_THREADS, ident="course-agent-sandbox",
                                      asyncore_use_poll=True, connection_limit=CONNECTION_LIMIT,
                                      channel_timeout=IDLE_TIMEOUT, cleanup_interval=1,
                                      max_request_body_size=2 * MAX_BODY_BYTES)
@@ -187,8 +206,9 @@ class Sandbox:
         server.task_dispatcher.shutdown()
 
         def close_everything() -> None:  # runs in the server's own loop thread
-            for channel in list(server._map.values()):
+            for channel in list(server.active_channels.values()):
                 channel.close()
+            server.close()  # the listening socket and the trigger: the loop ends with nothing left
 
         try:
             server.trigger.pull_trigger(close_everything)
@@ -243,9 +263,10 @@ class Sandbox:
     # knobs
     def client(self, **options: object) -> anthropic.Anthropic:
         """A real anthropic.Anthropic client pointed at this sandbox."""
-        # the SDK's own kind of HTTP client (closed when collected), with the shared certificate store
+        # the SDK's public HTTP client with its own defaults (closed when collected), and the shared
+        # certificate store
         if "http_client" not in options:
-            options["http_client"] = SyncHttpxClientWrapper(**self._http_options(options))
+            options["http_client"] = _HttpClient(**self._http_options(options))
         return anthropic.Anthropic(**{"base_url": self.anthropic_base_url, "api_key": self.api_key, **options})
 
     def _http_options(self, options: dict) -> dict:
@@ -258,7 +279,7 @@ class Sandbox:
     def async_client(self, **options: object) -> anthropic.AsyncAnthropic:
         """A real anthropic.AsyncAnthropic client pointed at this sandbox."""
         if "http_client" not in options:
-            options["http_client"] = AsyncHttpxClientWrapper(**self._http_options(options))
+            options["http_client"] = _AsyncHttpClient(**self._http_options(options))
         return anthropic.AsyncAnthropic(**{"base_url": self.anthropic_base_url, "api_key": self.api_key,
                                            **options})
 
@@ -276,11 +297,7 @@ class Sandbox:
     def force(self, *misbehaviours: str) -> None:
         """Make the next responses misbehave, one each, in order: "refusal", "pause_turn",
         "max_tokens" (a tool call cut in the middle) or "stuck" (the same tool asked again)."""
-        for kind in misbehaviours:
-            if kind not in ("refusal", "pause_turn", "max_tokens", "stuck"):
-                raise ValueError(f"unknown misbehaviour {kind!r}: refusal, pause_turn, max_tokens or stuck")
-        with self.messages_api._forced_lock:
-            self.messages_api.forced.extend(misbehaviours)
+        self.messages_api.force(*misbehaviours)
 
     def clear_cache(self) -> None:
         self.messages_api.cache.clear()

@@ -1,5 +1,6 @@
 """A message as the Messages API streams it: server-sent events, each with an `event:` line."""
 
+import contextlib
 import json
 from collections.abc import Iterator
 
@@ -46,3 +47,29 @@ def events(message: dict, partial_json: dict[int, str]) -> Iterator[bytes]:
              "stop_details": message["stop_details"]}
     yield _event("message_delta", {"type": "message_delta", "delta": delta, "usage": usage})
     yield _event("message_stop", {"type": "message_stop"})
+
+
+def message_of(stream: bytes) -> dict:
+    """The message a stream written by `events` carries (for the record of exchanges); a tool input
+    cut in the middle (max_tokens) reads as {}, as in the message."""
+    message: dict = {}
+    partial: dict[int, str] = {}
+    for chunk in stream.decode("utf-8").split("\n\n"):
+        event = json.loads(chunk.split("data: ", 1)[1]) if "data: " in chunk else {}
+        if event.get("type") == "message_start":
+            message = event["message"]
+        elif event.get("type") == "content_block_start":
+            message["content"].append(event["content_block"])
+        elif event.get("type") == "content_block_delta":
+            [(name, piece)] = [(k, v) for k, v in event["delta"].items() if k != "type"]
+            if name == "partial_json":
+                partial[event["index"]] = partial.get(event["index"], "") + piece
+            else:
+                block = message["content"][event["index"]]
+                block[name] = block.get(name, "") + piece
+        elif event.get("type") == "message_delta":
+            message.update(event["delta"], usage=event["usage"])
+    for index, text in partial.items():
+        with contextlib.suppress(ValueError):
+            message["content"][index]["input"] = json.loads(text)
+    return message

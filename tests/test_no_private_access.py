@@ -1,6 +1,6 @@
-"""course_agent uses only the public surface of the HTTP and API libraries: a new release may change
-their private fields at any time, and every learner's self-check with them. Read from the AST: no
-private import from those libraries, and no private attribute (nor vars() / __dict__) of a name bound
+"""course_agent and the sandbox beside it (course_sandbox) use only the public surface of the HTTP and
+API libraries and of the sandbox's server (waitress): a new release may change their private fields at
+any time, and every learner's self-check with them. Read from the AST: no private import from those libraries, and no private attribute (nor vars() / __dict__) of a name bound
 to them: a module, or a value that comes from one (assigned from it, or narrowed with isinstance)."""
 
 import ast
@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-LIBRARIES = {"anthropic", "httpx", "httpx2", "gitlab", "requests", "urllib3", "httpcore", "httpcore2"}
-PACKAGE = Path(__file__).resolve().parent.parent / "course_agent"
+LIBRARIES = {"anthropic", "httpx", "httpx2", "gitlab", "requests", "urllib3", "httpcore", "httpcore2", "waitress"}
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = [ROOT / "course_agent", ROOT / "course_sandbox"]
 
 
 def _private(name: str) -> bool:
@@ -85,9 +86,11 @@ def private_access(source: str) -> list[str]:
     return problems
 
 
-def test_course_agent_touches_no_private_attribute_of_the_http_and_api_libraries():
-    found = {str(path.relative_to(PACKAGE)): private_access(path.read_text(encoding="utf-8"))
-             for path in sorted(PACKAGE.rglob("*.py"))}
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
+def test_the_packages_touch_no_private_attribute_of_the_http_and_api_libraries(package):
+    found = {str(path.relative_to(ROOT)): private_access(path.read_text(encoding="utf-8"))
+             for path in sorted(package.rglob("*.py"))}
+    assert found, f"no module read in {package}"
     assert {path: problems for path, problems in found.items() if problems} == {}
 
 

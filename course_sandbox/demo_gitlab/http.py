@@ -2,20 +2,22 @@
 
 Routing reads the raw request path, because GitLab URL-encodes project paths and file paths
 into one segment (`projects/course%2Fshop/repository/files/shop%2Fpricing.py`). Each module
-of routes (`*_routes.py`) lists its routes; this one authenticates, finds the route, and turns
-GitLab errors into their JSON answers.
+of routes (`*_routes.py`) lists its routes; this one authenticates, finds the route (werkzeug's,
+as the Messages API), and turns GitLab errors into their JSON answers.
 """
 
 from urllib.parse import unquote
 
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
+from ..web import Routes, credential, json_response
 from . import award_routes, commit_note_routes, label_routes, merge_request_routes, notes_routes, repository_routes
 from .errors import GitLabError, not_found
 from .project import PROJECT_ID, PROJECT_PATH, DemoProject, user
 from .repository import GitError
-from .routing import Call, Route, json_response, route
+from .routing import CONVERTERS, Call, Route, route, segments
 from .users import CURRENT_USER
 
 _FAULT_MESSAGES = {429: "429 Too Many Requests", 500: "500 Internal Server Error", 502: "502 Bad Gateway",
@@ -27,6 +29,10 @@ def _project_view(call: Call) -> Response:
     return json_response(call.project.view())
 
 
+def _current_user(call: Call) -> Response:
+    return json_response(user(CURRENT_USER))
+
+
 ROUTES: list[Route] = [
     route("GET", "", _project_view),
     *merge_request_routes.ROUTES,
@@ -36,6 +42,7 @@ ROUTES: list[Route] = [
     *award_routes.ROUTES,
     *commit_note_routes.ROUTES,
 ]
+_ROUTER = Routes([Rule("/user", endpoint=_current_user, methods=["GET"]), *(r.rule() for r in ROUTES)], CONVERTERS)
 
 
 class GitLabHttp:
@@ -49,8 +56,7 @@ class GitLabHttp:
         try:
             self._authenticate(request)
             raw_path = request.environ.get("REQUEST_URI", request.path).split("?", 1)[0]
-            segments = [unquote(s) for s in raw_path[len(self.prefix):].split("/")]
-            return self._route(request, segments)
+            return self._route(request, segments(raw_path[len(self.prefix) - 1:]))
         except GitLabError as error:
             return json_response(error.body, error.status)
         except RequestEntityTooLarge:
@@ -77,34 +83,18 @@ class GitLabHttp:
         """GitLab's AuthFinders: the `PRIVATE-TOKEN` header, `Authorization: Bearer`, or the
         `private_token` / `access_token` query parameter (GitLab reads the parameter first; here
         the header wins, so a token in the query never overrides the one in the header)."""
-        token = request.headers.get("PRIVATE-TOKEN")
-        bearer = request.headers.get("Authorization", "")
-        if token is None and bearer.lower().startswith("bearer "):
-            token = bearer[7:].strip()
-        if token is None:
-            token = request.args.get("private_token") or request.args.get("access_token")
+        token = credential(request, "PRIVATE-TOKEN", ("private_token", "access_token"))
         if token != self.token:
             raise GitLabError(401, {"message": "401 Unauthorized"})
 
-    def _route(self, request: Request, s: list[str]) -> Response:
-        if s == ["user"]:
-            if request.method != "GET":
-                return json_response(METHOD_NOT_ALLOWED, 405)
-            return json_response(user(CURRENT_USER))
-        if len(s) < 2 or s[0] != "projects":
-            raise GitLabError(404, {"error": "404 Not Found"})
-        if s[1] not in (str(PROJECT_ID), PROJECT_PATH):
+    def _route(self, request: Request, path: str) -> Response:
+        parts = path.split("/")
+        if len(parts) > 2 and parts[1] == "projects" and unquote(parts[2]) not in (str(PROJECT_ID), PROJECT_PATH):
             raise not_found("Project Not Found")
-        rest = s[2:]
-        method = "GET" if request.method == "HEAD" else request.method
-        known = False
-        for candidate in ROUTES:
-            args = candidate.match(rest)
-            if args is None:
-                continue
-            known = True
-            if candidate.method in (method, request.method):
-                return candidate.handler(Call(request, self.project, args))
-        if known:
+        found = _ROUTER.match(path, request.method)
+        if found == 405:
             return json_response(METHOD_NOT_ALLOWED, 405)
-        raise GitLabError(404, {"error": "404 Not Found"})
+        if found == 404:
+            raise GitLabError(404, {"error": "404 Not Found"})
+        handler, args = found
+        return handler(Call(request, self.project, args))

@@ -10,12 +10,12 @@ or shas that are not the merge request's `diff_refs` give no line code, and GitL
 `400 Bad request - Note {:line_code=>["can't be blank", "must be a valid line code"]}`.
 """
 
-import re
 from dataclasses import dataclass
+
+from course_agent.hunks import hunk_lines
 
 from .errors import GitLabError, bad_request, invalid
 
-_HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 LINE_CODE_ERRORS = '{:line_code=>["can\'t be blank", "must be a valid line code"]}'
 INCOMPLETE_ERRORS = '{:line_code=>["can\'t be blank", "must be a valid line code"], :position=>["is incomplete"]}'
 _SHAS = ("base_sha", "start_sha", "head_sha")
@@ -30,29 +30,9 @@ class DiffLine:
 
 
 def diff_lines(diff: str) -> list[DiffLine]:
-    """The lines of a unified diff's hunks (header lines and '\\ No newline' markers excluded)."""
-    lines: list[DiffLine] = []
-    old = new = 0
-    in_hunk = False
-    for text in diff.split("\n"):
-        header = _HUNK.match(text)
-        if header:
-            old, new = int(header.group(1)), int(header.group(2))
-            in_hunk = True
-            continue
-        if not in_hunk or not text or text.startswith("\\"):
-            continue
-        marker = text[0]
-        if marker == " ":
-            lines.append(DiffLine(old, new))
-            old, new = old + 1, new + 1
-        elif marker == "-":
-            lines.append(DiffLine(old, None))
-            old += 1
-        elif marker == "+":
-            lines.append(DiffLine(None, new))
-            new += 1
-    return lines
+    """The (old, new) numbers of a unified diff's hunk lines, read as GitLab reads them (one reader
+    with the publisher's: `course_agent.hunks`)."""
+    return [DiffLine(line.old, line.new) for line in hunk_lines(diff)]
 
 
 def bad_note(errors: str) -> GitLabError:

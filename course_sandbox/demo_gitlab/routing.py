@@ -1,29 +1,27 @@
 """The route table's parts: a route is a method, a path pattern and a handler; a handler gets a
 `Call` (the request, the project, the path's values) and returns a werkzeug Response.
 
-Patterns are tuples of path segments after `projects/:id/`; a segment starting with ':' takes
-any value. A path some route knows with a method no route takes is 405, an unknown path 404,
-as in GitLab.
+Patterns are paths after `projects/:id/`; a segment starting with ':' takes any one segment,
+GitLab's URL-encoded project and file paths included (`course%2Fshop`, `shop%2Fpricing.py`):
+`route()` turns them into werkzeug rules, matched by the sandbox's one router (`web.Routes`).
 """
 
 import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import urlencode
+from urllib.parse import quote, unquote, urlencode
 
+from werkzeug.routing import BaseConverter, Rule
 from werkzeug.wrappers import Request, Response
 
+from ..web import json_response
 from .errors import GitLabError, invalid
 from .params import boolean
 from .project import DemoProject
 
 MAX_IID = 2**31 - 1
 _SECRET_PARAMS = ("private_token", "access_token", "job_token")
-
-
-def json_response(data: object, status: int = 200, headers: dict | None = None) -> Response:
-    return Response(json.dumps(data, ensure_ascii=False), status, headers, mimetype="application/json")
 
 
 def no_content() -> Response:
@@ -91,22 +89,37 @@ def _small_int(digits: str) -> int | None:
 Handler = Callable[[Call], Response]
 
 
+class Segment(BaseConverter):
+    """One path segment, URL-decoded: GitLab puts a project path or a file path, slashes and all,
+    in one segment (`shop%2Fpricing.py`). Matched on the path as `segments()` writes it; may be
+    empty, as GitLab then answers the parameter's own 400 rather than 404."""
+
+    regex = "[^/]*"
+
+    def to_python(self, value: str) -> str:
+        return unquote(value)
+
+
+CONVERTERS = {"segment": Segment}
+
+
+def segments(raw_path: str) -> str:
+    """The raw request path with each segment decoded but its own `/` and `%` kept encoded, so a
+    literal segment matches however it was escaped and an encoded slash never splits one."""
+    return "/".join(quote(unquote(part), safe="") for part in raw_path.split("/"))
+
+
 @dataclass(frozen=True)
 class Route:
     method: str
     pattern: tuple[str, ...]
     handler: Handler
 
-    def match(self, segments: list[str]) -> dict[str, str] | None:
-        if len(segments) != len(self.pattern):
-            return None
-        args = {}
-        for want, got in zip(self.pattern, segments):
-            if want.startswith(":"):
-                args[want[1:]] = got
-            elif want != got:
-                return None
-        return args
+    def rule(self) -> Rule:
+        """This route as a werkzeug rule, under /projects/<project_id>/."""
+        parts = ("projects", ":project_id", *self.pattern)
+        path = "/".join(f"<segment:{p[1:]}>" if p.startswith(":") else p for p in parts)
+        return Rule(f"/{path}", endpoint=self.handler, methods=[self.method])
 
 
 def route(method: str, path: str, handler: Handler) -> Route:

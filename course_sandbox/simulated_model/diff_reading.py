@@ -5,9 +5,10 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from course_agent.hunks import HUNK_HEADER, hunk_lines
+
 _FILE_HEADER = re.compile(r"^diff --git a/(.+?) b/(.+)$")
 _NEW_PATH = re.compile(r"^\+\+\+ (?:b/)?(.+)$")
-_HUNK = re.compile(r"^@@ -(\d{1,9})(?:,\d{1,9})? \+(\d{1,9})(?:,\d{1,9})? @@")
 _TOO_LARGE = re.compile(r"too[ _]large|collapsed|слишком (велик|больш)|not shown|не показан", re.I)
 _BRANCH = re.compile(r"source[_ ]branch[\"']?\s*[:=]\s*[\"']?([\w./-]+)", re.I)
 _TITLE = re.compile(r"^(?:title|заголовок)\s*:\s*(.+)$", re.I | re.M)
@@ -84,7 +85,7 @@ def _from_entries(entries: list[dict], text: str) -> ChangeSet:
         diff_file.deleted = bool(entry.get("deleted_file"))
         diff = entry.get("diff") if isinstance(entry.get("diff"), str) else ""
         diff_file.too_large = bool(entry.get("too_large") or entry.get("collapsed")) or not diff
-        _read_hunks(diff.splitlines(), diff_file)
+        _read_hunks(diff, diff_file)
         files.append(diff_file)
     branch = _BRANCH.search(text)
     return ChangeSet(files, text, source_branch=branch.group(1) if branch else None)
@@ -94,7 +95,7 @@ def _from_text(text: str) -> ChangeSet:
     files: list[tuple[FileDiff, list[str]]] = []
     preamble: list[str] = []
     for raw in text.splitlines():
-        in_header = not files or not any(_HUNK.match(line) for line in files[-1][1])
+        in_header = not files or not any(HUNK_HEADER.match(line) for line in files[-1][1])
         header = _FILE_HEADER.match(raw)
         new_path = _NEW_PATH.match(raw)
         if header:
@@ -123,16 +124,5 @@ def _from_text(text: str) -> ChangeSet:
     )
 
 
-def _read_hunks(lines: list[str], diff_file: FileDiff) -> None:
-    new_no: int | None = None
-    for raw in lines:
-        hunk = _HUNK.match(raw)
-        if hunk:
-            new_no = int(hunk.group(2))
-            continue
-        if new_no is None or not raw or raw[0] not in "+- " or raw.startswith(("+++", "---")):
-            continue
-        kind, text = raw[0], raw[1:]
-        diff_file.lines.append(Line(kind, text, None if kind == "-" else new_no))
-        if kind != "-":
-            new_no += 1
+def _read_hunks(lines: str | list[str], diff_file: FileDiff) -> None:
+    diff_file.lines.extend(Line(line.kind, line.text, line.new) for line in hunk_lines(lines))

@@ -406,14 +406,16 @@ def test_no_template_directory_is_left_behind(tmp_path):
 
 
 def test_the_sandboxs_clients_are_the_sdks_own_with_one_certificate_store(sandbox):
-    """Sandbox.client()/async_client() give the HTTP client the SDK would make itself (same class,
-    timeout, redirects, connection limits), loading the system's certificates once for all of them."""
+    """Sandbox.client()/async_client() give the SDK's public HTTP client (anthropic.DefaultHttpxClient:
+    the same timeout, redirects and connection limits as the one the SDK makes itself; no private
+    class of the SDK), loading the system's certificates once for all of them."""
     import asyncio
     import concurrent.futures
 
     made_by_the_sdk = anthropic.Anthropic(api_key="sk-ant-x", base_url=sandbox.anthropic_base_url, timeout=7.0)
     ours, again = sandbox.client(timeout=7.0), sandbox.client(max_retries=0)
-    assert type(ours._client) is type(made_by_the_sdk._client)
+    assert isinstance(ours._client, anthropic.DefaultHttpxClient)
+    assert isinstance(made_by_the_sdk._client, anthropic.DefaultHttpxClient)
     assert ours._client.timeout == made_by_the_sdk._client.timeout
     assert again._client.timeout == anthropic.Anthropic(api_key="sk-ant-x")._client.timeout
     assert ours._client.follow_redirects is made_by_the_sdk._client.follow_redirects is True
@@ -421,7 +423,7 @@ def test_the_sandboxs_clients_are_the_sdks_own_with_one_certificate_store(sandbo
     assert (pool._max_connections, pool._max_keepalive_connections) == (sdk_pool._max_connections,
                                                                         sdk_pool._max_keepalive_connections)
     async_client = sandbox.async_client()
-    assert type(async_client._client) is type(anthropic.AsyncAnthropic(api_key="sk-ant-x")._client)
+    assert isinstance(async_client._client, anthropic.DefaultAsyncHttpxClient)
     contexts = {id(c._client._transport._pool._ssl_context) for c in (ours, again, async_client)}
     assert len(contexts) == 1
     assert ours.messages.create(model=MODEL, max_tokens=100, messages=HELLO).stop_reason == "end_turn"

@@ -1,0 +1,138 @@
+"""The sandbox's shared parts: the record of exchanges read from the HTTP traffic (streamed or not,
+any client), one reading of credentials, a public force(), and werkzeug's router for GitLab's
+URL-encoded paths."""
+
+import asyncio
+import json
+import urllib.request
+
+import httpx2
+import pytest
+from review_material import TOOLS
+from sandbox_http import MODEL
+from werkzeug.test import EnvironBuilder
+from werkzeug.wrappers import Request
+
+from course_sandbox import Sandbox
+from course_sandbox.web import credential
+
+REVIEW = [{"role": "user", "content": "Review PR #482"}]
+
+
+@pytest.fixture
+def recorded():
+    with Sandbox(record=True) as sb:
+        yield sb
+
+
+def test_a_streamed_reply_is_recorded_as_the_message_create_answers(recorded):
+    client = recorded.client(max_retries=0)
+    created = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=REVIEW)
+    with client.messages.stream(model=MODEL, max_tokens=2000, tools=TOOLS, messages=REVIEW) as stream:
+        streamed = stream.get_final_message()
+    plain, sent = recorded.exchanges
+    assert plain.reply == sent.reply == created.to_dict() == streamed.to_dict()
+    assert sent.body["stream"] is True and sent.body["messages"] == REVIEW
+
+
+def test_a_forced_cut_and_an_async_stream_are_recorded_too(recorded):
+    recorded.force("max_tokens")
+
+    async def stream() -> dict:
+        async with recorded.async_client(max_retries=0).messages.stream(
+                model=MODEL, max_tokens=2000, tools=TOOLS, messages=REVIEW) as events:
+            return (await events.get_final_message()).to_dict()
+
+    final = asyncio.run(stream())
+    [exchange] = recorded.exchanges
+    assert exchange.reply == final and final["stop_reason"] == "max_tokens"
+    assert final["content"][-1]["type"] == "tool_use" and final["content"][-1]["input"] == {}
+
+
+def test_any_client_is_recorded_and_errors_carry_their_body(recorded):
+    body = json.dumps({"model": MODEL, "max_tokens": 50, "messages": [{"role": "user", "content": "Hi"}]})
+    with httpx2.Client(base_url=recorded.url) as http:
+        ok = http.post("/v1/messages", content=body, headers={"x-api-key": recorded.api_key,
+                                                             "anthropic-version": "2023-06-01"})
+        bad = http.post("/v1/messages", content=b"{nope", headers={"x-api-key": recorded.api_key,
+                                                                  "anthropic-version": "2023-06-01"})
+        listed = http.get("/api/v4/projects/course%2Fshop/merge_requests",
+                          headers={"PRIVATE-TOKEN": recorded.gitlab_token})
+    first, second, third = recorded.exchanges
+    assert (first.status, first.body, first.reply) == (200, json.loads(body), ok.json())
+    assert (second.status, second.body, second.reply) == (400, None, bad.json())
+    assert (third.method, third.path, third.status, third.body) == ("GET", "/api/v4/projects/course/shop/merge_requests",
+                                                                    200, None)
+    assert third.reply == listed.json()
+
+
+def test_the_record_leaves_the_body_for_the_application_even_chunked(recorded):
+    """urllib sends a generator's body chunked: the recorder reads it and puts it back."""
+    data = json.dumps({"model": MODEL, "max_tokens": 50, "messages": [{"role": "user", "content": "Hi"}]}).encode()
+    request = urllib.request.Request(f"{recorded.url}/v1/messages", data=iter([data[:10], data[10:]]), method="POST",
+                                     headers={"x-api-key": recorded.api_key, "anthropic-version": "2023-06-01",
+                                              "content-type": "application/json", "transfer-encoding": "chunked"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert json.load(answer)["type"] == "message"
+    assert recorded.exchanges[0].body == json.loads(data)
+
+
+def test_without_record_nothing_is_kept(sandbox):
+    sandbox.client(max_retries=0).messages.create(model=MODEL, max_tokens=50, messages=REVIEW)
+    assert sandbox.exchanges is None
+
+
+def test_force_belongs_to_the_messages_api(sandbox):
+    with pytest.raises(ValueError, match="unknown misbehaviour"):
+        sandbox.messages_api.force("refusal", "sulk")
+    assert sandbox.messages_api.forced == []  # nothing queued when one is unknown
+    sandbox.messages_api.force("refusal")
+    reply = sandbox.client(max_retries=0).messages.create(model=MODEL, max_tokens=50, messages=REVIEW)
+    assert reply.stop_reason == "refusal"
+
+
+@pytest.mark.parametrize(("headers", "query", "expected"), [
+    ({"x-api-key": "k"}, "", "k"),
+    ({"Authorization": "Bearer  b "}, "", "b"),
+    ({"x-api-key": "k", "Authorization": "Bearer b"}, "", "k"),
+    ({"Authorization": "Basic b"}, "", None),
+    ({}, "private_token=q", "q"),
+    ({}, "private_token=&access_token=a", "a"),
+    ({"x-api-key": "k"}, "private_token=q", "k"),
+    ({}, "", None),
+])
+def test_one_reading_of_credentials(headers, query, expected):
+    request = Request(EnvironBuilder(headers=headers, query_string=query).get_environ())
+    assert credential(request, "x-api-key", ("private_token", "access_token")) == expected
+
+
+@pytest.mark.parametrize("path", ["projects/course%2Fshop/repository/files/shop%2Fpricing.py/raw?ref=main",
+                                  "projects/course%2fshop/repository/files/shop%2fpricing.py/raw?ref=main",
+                                  "projects/7/repository/files/shop%2Fpricing.py/raw?ref=main",
+                                  "projects/7/repository/%66iles/shop%2Fpricing.py/raw?ref=main"])
+def test_gitlab_paths_route_however_they_are_encoded(sandbox, path):
+    with httpx2.Client(base_url=f"{sandbox.gitlab_url}/api/v4/") as http:
+        answer = http.get(path, headers={"PRIVATE-TOKEN": sandbox.gitlab_token})
+    assert answer.status_code == 200 and "def " in answer.text
+
+
+@pytest.mark.parametrize(("method", "path", "status", "body"), [
+    ("GET", "projects/7/nowhere", 404, {"error": "404 Not Found"}),
+    ("GET", "projects/2/merge_requests", 404, {"message": "404 Project Not Found"}),
+    ("DELETE", "projects/7/merge_requests/482/changes", 405, {"message": "405 Method Not Allowed"}),
+    ("POST", "user", 405, {"message": "405 Method Not Allowed"}),
+])
+def test_gitlab_404_and_405_keep_gitlab_s_words(sandbox, method, path, status, body):
+    with httpx2.Client(base_url=f"{sandbox.gitlab_url}/api/v4/") as http:
+        answer = http.request(method, path, headers={"PRIVATE-TOKEN": sandbox.gitlab_token})
+    assert (answer.status_code, answer.json()) == (status, body)
+
+
+@pytest.mark.parametrize(("method", "path", "status", "message"), [
+    ("GET", "/v1/nowhere", 404, "Not Found"),
+    ("GET", "/v1/messages", 405, "Method Not Allowed: GET /v1/messages"),
+])
+def test_messages_api_404_and_405_keep_the_api_s_words(sandbox, method, path, status, message):
+    with httpx2.Client(base_url=sandbox.url) as http:
+        answer = http.request(method, path, headers={"x-api-key": sandbox.api_key, "anthropic-version": "2023-06-01"})
+    assert (answer.status_code, answer.json()["error"]["message"]) == (status, message)
