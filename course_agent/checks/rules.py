@@ -365,8 +365,8 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
 
 
 # 8c. An oversized tool result is cut, and says so
-BIG_FILE = "catalog.json"
-"""The file of !486 that is larger than a result may be (about 40,000 characters)."""
+BIG_FILE, BIG_REF = "catalog.json", "catalog-refresh"
+"""The file of !486, on its source branch, that is larger than a result may be (almost 500,000 characters)."""
 RESULT_LIMIT = 20_000
 """Characters of a tool's output a loop sends to the model; the note saying it was cut comes on top."""
 _CUT_NOTE = re.compile(r"cut|truncat|shorten|first \d+|of \d+|offset|rest|обрез|сокращ|первы|остал|из \d+", re.I)
@@ -379,9 +379,11 @@ def _text_length(content: object) -> tuple[int, str]:
 
 
 def cut_result(run: Run, lang: str) -> Finding:
-    read = next(((i, u) for i, r in run.answered for u in tool_uses(r) if BIG_FILE in str(u.get("input"))), None)
+    read = next(((i, u) for i, r in run.answered for u in tool_uses(r)
+                 if BIG_FILE in str(u.get("input")) and BIG_REF in str(u.get("input"))), None)
     if read is None:
-        return _unobserved(run, lang, tr("the model never read the large file ({path})", lang, path=BIG_FILE))
+        return _unobserved(run, lang, tr("the model never read the large file ({path} at {ref})", lang, path=BIG_FILE,
+                                         ref=BIG_REF))
     i, use = read
     following = run.calls[i + 1] if i + 1 < len(run.calls) else None
     results = [b for m in (following.body.get("messages") if following else None) or [] if isinstance(m, dict)
