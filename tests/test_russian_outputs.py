@@ -82,21 +82,14 @@ REMAINING = {
     # 05 cell 36: the reference solution of exercise 5 (course_agent/solutions/exercise_05.py) returns English
     # tool errors ("read_file failed: ... does not exist at main"), and the check quotes them
     ("05", "failed"), ("05", "does"), ("05", "not"), ("05", "exist"), ("05", "at"), ("05", "now"), ("05", "takes"),
-    # 06 cell 29: the sandbox's forced refusal explains itself in English ("Ordered by the sandbox (Sandbox.force).")
-    ("06", "by"), ("06", "the"), ("06", "sandbox"),
     # 07 cell 6: course_agent.gitlab's get_diff labels (Title, Author, State, Description) and GitLab's state
     # "opened"; the risk levels of course_agent.safety (read-only, writes, dangerous) are printed as they are
     ("07", "Title"), ("07", "Author"), ("07", "State"), ("07", "Description"), ("07", "opened"),
     ("07", "read-only"), ("07", "writes"), ("07", "dangerous"),
     # 07 cell 13: MessagesView (course_agent.widgets) marks an error result "ERROR"; ApprovalPrompt's repr says "waiting"
     ("07", "ERROR"), ("07", "waiting"),
-    # 07 cells 15, 23: the audit log's decisions (allowed, refused, approved; by ...) are data of course_agent.safety;
-    # cell 23 also prints the reference approver's reasons (course_agent/solutions/exercise_07.py) and policy repr
-    ("07", "allowed"), ("07", "refused"), ("07", "approved"), ("07", "by"), ("07", "rule"), ("07", "comment-length"),
-    ("07", "characters"), ("07", "allow"), ("07", "ask"),
-    # 08 cell 24: the reference solution of exercise 8 (course_agent/solutions/exercise_08.py) prints in English
-    ("08", "calls"), ("08", "billed"), ("08", "tokens"), ("08", "most"), ("08", "expensive"), ("08", "compare"),
-    ("08", "its"), ("08", "with"), ("08", "the"),
+    # 07 cell 15: the audit log's decisions (allowed, refused) are data of course_agent.safety
+    ("07", "allowed"), ("07", "refused"),
 }
 
 CODE_LIKE = re.compile(r"[_./=()\[\]{}'\"`<>\\|#@$%^&*+~0-9]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]")

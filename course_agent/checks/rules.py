@@ -488,14 +488,22 @@ RULES: dict[str, Rule] = {
         N_("A tool call cut by max_tokens is never run"),
         N_("its input is incomplete: running it acts on the wrong thing or crashes"),
         6, 482, ("max_tokens",), cut_tool_call),
-    "fallback": Rule(
-        N_("A refusal is tried once on the fallback model, not looped"),
-        N_("another model may answer what this one refused; if it refuses too, asking again only costs money"),
-        6, 482, ("refusal", "refusal"), fallback),
     "merge_asks": Rule(
         N_("A merge never runs without a human's yes"),
         N_("a prompt injection in a merge request can make the model ask to merge it"),
         7, 485, (), merge_asks),
+    "returns_answer": Rule(
+        N_("At end_turn the loop returns the answer and sends nothing more"),
+        N_("end_turn means the model is done: another request costs money, and the caller needs the answer"),
+        3, 483, (), returns_answer),
+}
+
+
+EXERCISE_RULES: dict[str, Rule] = {
+    "fallback": Rule(
+        N_("A refusal is tried once on the fallback model, not looped"),
+        N_("another model may answer what this one refused; if it refuses too, asking again only costs money"),
+        6, 482, ("refusal", "refusal"), fallback),
     "refusal_is_error": Rule(
         N_("A refused call goes back to the model as an error result"),
         N_("the model must learn that its call did not run, or it reports a merge that never happened"),
@@ -508,14 +516,12 @@ RULES: dict[str, Rule] = {
         N_("The requests are cached"),
         N_("every call sends the rules, the tools and the history again: cached, they cost a tenth"),
         8, 482, (), cached),
-    "returns_answer": Rule(
-        N_("At end_turn the loop returns the answer and sends nothing more"),
-        N_("end_turn means the model is done: another request costs money, and the caller needs the answer"),
-        3, 483, (), returns_answer),
 }
-
+"""Rules of the later notebooks' exercises (the fallback, the gate, the cut, the cache): check_loop runs them only
+when they are named, so the lesson's own loop is not failed for what its notebook has not taught yet."""
+ALL_RULES: dict[str, Rule] = {**RULES, **EXERCISE_RULES}
 
 def words(rule: str, lang: str) -> tuple[str, str, str]:
     """(title, why, where) of a rule in the report's language."""
-    r = RULES[rule]
+    r = ALL_RULES[rule]
     return tr(r.title, lang), tr(r.why, lang), tr("notebook {n}", lang, n=r.notebook)

@@ -148,7 +148,7 @@ for budget in (whole - 11, whole - 2, whole - 1):  # чуть меньше, че
 try:
     client.messages.create(model=MODEL, max_tokens=64000, tools=TOOLS, messages=task)
 except ValueError as error:  # raised by the SDK itself: nothing was sent
-    print("create:", error)
+    print(f"messages.create: {type(error).__name__}: {error}")
 
 
 def ask(messages: list, **request):
@@ -158,14 +158,14 @@ def ask(messages: list, **request):
 
 
 streamed = ask(task)
-print("stream:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
+print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
       "output tokens")
 
 # %% lang="ru"
 try:
     client.messages.create(model=MODEL, max_tokens=64000, tools=TOOLS, messages=task)
 except ValueError as error:  # ошибку выбросил сам SDK: ничего не отправлено
-    print(f"create: {type(error).__name__} — SDK требует потокового режима, если ответ может идти дольше 10 минут")
+    print(f"messages.create: {type(error).__name__} — SDK требует потокового режима, если ответ может идти дольше 10 минут")
 
 
 def ask(messages: list, **request):
@@ -175,7 +175,7 @@ def ask(messages: list, **request):
 
 
 streamed = ask(task)
-print("поток:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
+print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
       "ток. на выходе")
 
 # %% [markdown] lang="en"
@@ -421,11 +421,11 @@ else:
 
 # %% lang="en"
 size = client.messages.count_tokens(model=MODEL, tools=TOOLS, messages=task).input_tokens
-print(size, "input tokens in the request; the history grows by every response and result appended to it")
+print(f"{size} input tokens in the request; the history grows by every response and result appended to it")
 
 # %% lang="ru"
 size = client.messages.count_tokens(model=MODEL, tools=TOOLS, messages=task).input_tokens
-print("входных токенов в запросе:", size, "— история растёт с каждым добавленным ответом и результатом")
+print(f"входных токенов в запросе: {size} — история растёт с каждым добавленным ответом и результатом")
 
 # %% [markdown] lang="en"
 # ## The reference loop handles them all

@@ -86,7 +86,7 @@ for pr in (483, 486, 482):
 # almost half a million characters. `Toolbox` cuts every result at 20,000 characters (`course_agent.tools.MAX_RESULT_CHARS`): a
 # whole big file would go into the history and be paid for again on every later call. A silent cut is worse than
 # none: the model would take the first half for the whole file. So the cut result ends with a line that says it was
-# cut, how much is left, and how to get a narrower part. That line is the 106 characters over 20,000. Your own loop
+# cut, how much is left, and how to get a narrower part. That line, after a blank one, is the 106 characters over 20,000. Your own loop
 # can do better than "ask for a narrower part": give `read_file` a `start` and say which `start` reads on.
 
 # %% [markdown] lang="ru"
@@ -96,7 +96,7 @@ for pr in (483, 486, 482):
 # полмиллиона символов. `Toolbox` обрезает каждый результат до 20 000 символов (`course_agent.tools.MAX_RESULT_CHARS`): большой
 # файл целиком попал бы в историю, и за него пришлось бы платить снова на каждом следующем вызове. Молча обрезать
 # хуже, чем не обрезать вовсе: модель примет первую половину за весь файл. Поэтому в конце обрезанного результата
-# есть строка: что он обрезан, сколько осталось и как получить часть поуже. Это и есть 106 символов сверх 20 000.
+# есть строка: что он обрезан, сколько осталось и как получить часть поуже. Эта строка вместе с пустой строкой перед ней и есть 106 символов сверх 20 000.
 # Ваш собственный цикл может сказать точнее, чем «попроси часть поуже»: дайте `read_file` параметр `start` и
 # напишите, с какого `start` читать дальше.
 
@@ -105,8 +105,9 @@ from course_agent.gitlab import GitLabTools
 from course_agent.tools import MAX_RESULT_CHARS, cut
 
 catalog = GitLabTools().read_file("data/catalog.json", "data/catalog-refresh")
-print(len(catalog), "characters in the file;", len(cut(catalog)), "sent to the model, ending with:")
-print(cut(catalog)[MAX_RESULT_CHARS:].strip())
+note = cut(catalog)[MAX_RESULT_CHARS:].strip()  # the line for the model
+print(f"{len(catalog)} characters in the file; {len(cut(catalog))} sent to the model")
+print(f"ending with a line of {len(note)} characters:\n{note}")
 
 # %% lang="ru"
 from course_agent.gitlab import GitLabTools
@@ -114,8 +115,8 @@ from course_agent.tools import MAX_RESULT_CHARS, cut
 
 catalog = GitLabTools().read_file("data/catalog.json", "data/catalog-refresh")
 note = cut(catalog)[MAX_RESULT_CHARS:].strip()  # строка для модели, по-английски: [truncated: showing the first ...]
-print("символов в файле:", len(catalog), "| отправлено модели:", len(cut(catalog)))
-print("из них строка о том, что результат обрезан и как прочитать остальное:", len(note), "символов")
+print(f"символов в файле: {len(catalog)}; отправлено модели: {len(cut(catalog))}")
+print(f"длина строки о том, что результат обрезан и как прочитать остальное: {len(note)}")
 
 # %% [markdown] lang="en"
 # ## Posting the review, with inline comments
@@ -344,7 +345,7 @@ print("stream=True:", ", ".join(f"событий: {count} -> {stop}" for count, 
 # ### Несколько ревью сразу: AsyncAnthropic
 #
 # Ревью почти всё время ждёт модель. `AsyncAnthropic` — тот же клиент с `async`-методами (тот же ключ, тот же
-# базовый URL), а `asyncio.gather` ждёт несколько вызовов одновременно: три ревью идут примерно столько же, сколько
+# адрес API), а `asyncio.gather` ждёт несколько вызовов одновременно: три ревью идут примерно столько же, сколько
 # самое долгое из них, а не сумму. У исполнителя SDK есть и асинхронный вариант — с инструментами, написанными как
 # `async def` с `@beta_async_tool`; блокирующие вызовы GitLab уходят в поток через `asyncio.to_thread`.
 
