@@ -58,19 +58,44 @@ def streamed(**request) -> anthropic.types.Message:
         return stream.get_final_message()
 
 
+def server_side(**request) -> anthropic.types.beta.BetaMessage:
+    """The API falls back by itself: the `fallbacks` beta parameter."""
+    return llm.beta.messages.create(**request, fallbacks=[{"model": SPARE}], betas=["server-side-fallback-2026-07-01"])
+
+
+def middleware(**request) -> anthropic.types.beta.BetaMessage:
+    """The SDK falls back on the client's side: a refused beta request is sent again to the next model."""
+    careful = llm.with_options(middleware=[anthropic.BetaRefusalFallbackMiddleware([{"model": SPARE}])])
+    return careful.beta.messages.create(**request)
+
+
+def middleware_per_request(**request) -> anthropic.types.beta.BetaMessage:
+    """Wrong: a BetaFallbackState per request forgets the fallback, so the next turn asks the refusing model again."""
+    with anthropic.BetaFallbackState():
+        return middleware(**request)
+
+
+def middleware_loop(pr):
+    """Right: one BetaFallbackState around the whole conversation keeps it on the model that accepted."""
+    with anthropic.BetaFallbackState():
+        return loop(pr, fallback="middleware")
+
+
 def loop(pr, approve=lambda name, args: False, *, fallback="once", stream=False, gate="error", cut=None,
          cut_note=True, cache=None, turns=20):
     """One learner's loop, in dict-history style; the keywords say how it handles each new thing."""
     history, model, fell_back = [{"role": "user", "content": f"Please review MR {pr}"}], PRIMARY, 0
+    send = {"server": server_side, "middleware": middleware, "per-request": middleware_per_request}.get(
+        fallback, streamed if stream else llm.messages.create)
     for _ in range(turns):
         request = dict(model=model, max_tokens=8000, system=RULES, tools=SPECS, messages=history)
         if cache == "auto":
             request["cache_control"] = {"type": "ephemeral"}
         elif cache == "system":
             request["system"] = [{"type": "text", "text": RULES, "cache_control": {"type": "ephemeral"}}]
-        reply = streamed(**request) if stream else llm.messages.create(**request)
+        reply = send(**request)
         if reply.stop_reason == "refusal":
-            if fallback == "never" or (fallback == "once" and fell_back):
+            if fallback in ("never", "server", "middleware", "per-request") or (fallback == "once" and fell_back):
                 raise RuntimeError(f"refused: {reply.stop_details}")
             model, fell_back = (PRIMARY if fallback == "same" else SPARE), fell_back + 1
             continue
@@ -141,14 +166,16 @@ def broken(report) -> list[str]:
 # ---- exercise 6: every stop reason, a refusal answered once by the fallback model ------------------------------
 
 @pytest.mark.parametrize("attempt", [exercise_06.review_every_stop, lambda pr: loop(pr, stream=True),
-                                     lambda pr: loop(pr)], ids=["reference", "streamed", "dict-history"])
+                                     lambda pr: loop(pr), lambda pr: loop(pr, fallback="server"),
+                                     middleware_loop],
+                         ids=["reference", "streamed", "dict-history", "server-side-fallbacks", "sdk-middleware"])
 def test_exercise_6_passes_a_fallback_tried_once(attempt):
     report = check_exercise_6(attempt)
     assert report.ok, str(report)
 
 
 @pytest.mark.parametrize("fallback, rules", [("never", ["fallback"]), ("twice", ["fallback"]),
-                                              ("same", ["refusal", "fallback"])])
+                                              ("same", ["refusal", "fallback"]), ("per-request", ["refusal"])])
 def test_exercise_6_names_the_refusal_rule_a_loop_breaks(fallback, rules):
     report = check_exercise_6(lambda pr: loop(pr, fallback=fallback), language="ru")
     assert broken(report) == rules, str(report)

@@ -240,8 +240,15 @@ def pause_turn(run: Run, lang: str) -> Finding:
 
 
 # 6. A refusal is not retried
+def _served_by_fallback(run: Run) -> bool:
+    """The API answered a refusal with another model itself (the request's `fallbacks`): a `fallback` block."""
+    return any(b.get("type") == "fallback" for _, r in run.answered for b in blocks(r.get("content")))
+
+
 def refusal(run: Run, lang: str) -> Finding:
     refused = next(((i, r) for i, r in run.answered if r.get("stop_reason") == "refusal"), None)
+    if refused is None and _served_by_fallback(run):
+        return _f(PASSED, tr("the API fell back to another model on the server (the request's fallbacks)", lang))
     if refused is None:
         return _unobserved(run, lang, tr("the loop sent no request", lang))
     i, _ = refused
@@ -262,10 +269,9 @@ def refusal(run: Run, lang: str) -> Finding:
 # 6b. A refusal is tried once on the fallback model, not looped
 def fallback(run: Run, lang: str) -> Finding:
     refused = next(((i, r) for i, r in run.answered if r.get("stop_reason") == "refusal"), None)
+    if refused is None and _served_by_fallback(run):
+        return _f(PASSED, tr("the API fell back to another model on the server (the request's fallbacks)", lang))
     if refused is None:
-        served = any(b.get("type") == "fallback" for _, r in run.answered for b in blocks(r.get("content")))
-        if served:
-            return _f(PASSED, tr("the API fell back to another model on the server (the request's fallbacks)", lang))
         return _unobserved(run, lang, tr("the loop sent no request", lang))
     i, _ = refused
     model, later = run.calls[i].body.get("model"), run.calls[i + 1:]
