@@ -250,3 +250,29 @@ def test_the_references_are_what_show_solution_shows(capsys):
     for notebook, name in ((7, "def review_with_gate"), (8, "def review_with_cost")):
         show_solution(notebook)
         assert name in capsys.readouterr().out
+
+
+# ---- crashes and plurals ------------------------------------------------------------------------------------------
+
+def typo_loop(pr, approve=None):
+    history = [{"role": "user", "content": f"Review MR {pr}"}]
+    reply = llm.messages.create(model=PRIMARY, max_tokens=8000, system=RULES, tools=SPECS, messages=history)
+    return reply.contents  # a typo: Message has .content
+
+
+@pytest.mark.parametrize("check", [check_exercise_6, check_exercise_7, check_exercise_8])
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_crashing_loop_is_never_passed_and_its_error_is_named(check, language):
+    report = check(typo_loop, language=language)
+    assert not report.ok
+    assert "AttributeError" in str(report), str(report)
+
+
+def test_split_results_are_counted_with_their_plurals():
+    import learner_loops
+
+    split = learner_loops.make_loop(breaks="one_message")
+    en = check_loop(split, rules="one_message", language="en").findings[0].detail
+    ru = check_loop(split, rules="one_message", language="ru").findings[0].detail
+    assert en == "2 results of one turn: sent back in 2 user messages", en
+    assert ru == "2 результата одного хода: отправлены в 2 сообщениях от user", ru
