@@ -3,7 +3,9 @@
 #
 # **You will learn** every value of `stop_reason`, what makes it happen, and what your loop must do:
 # `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (with `stop_details`)
-# and `model_context_window_exceeded`.
+# and `model_context_window_exceeded`; why a long answer must stream (`client.messages.stream`), how to count a
+# request's tokens before sending it, and how a refusal is answered once by a fallback model. Your own loop of
+# notebook 3 learns all of it in the exercise.
 #
 # Some of these are hard to provoke on purpose with the real API (a refusal, a full context window);
 # the sandbox makes each one happen on demand.
@@ -15,7 +17,9 @@
 #
 # **Вы узнаете** все значения `stop_reason`: из-за чего возникает каждое и что должен сделать ваш цикл:
 # `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (вместе со `stop_details`)
-# и `model_context_window_exceeded`.
+# и `model_context_window_exceeded`; почему длинный ответ нужно получать потоком (`client.messages.stream`), как
+# посчитать токены запроса до отправки и как на отказ один раз отвечает запасная модель. В упражнении всему этому
+# научится ваш собственный цикл из блокнота 3.
 #
 # Некоторые из них трудно вызвать нарочно с настоящим API (отказ, переполненное контекстное окно);
 # песочница воспроизводит каждое из них по запросу.

@@ -6,7 +6,9 @@
 # - a policy per tool: **allow**, **ask** a human, or **deny**;
 # - how an approval prompt stops `merge_pr` until someone clicks, and how a prompt injection in a
 #   merge request tries to make the model merge;
-# - the audit log and the counters that tell you afterwards what happened.
+# - the audit log and the counters that tell you afterwards what happened;
+# - to build the same gate into your own loop: an approver function asked before a dangerous call, and a no sent
+#   back to the model as an error result.
 #
 # *About 35 minutes. Builds on notebook 6.*
 
@@ -18,7 +20,9 @@
 # - что такое политика для каждого инструмента: **разрешить**, **спросить** человека или **запретить**;
 # - как запрос подтверждения останавливает `merge_pr`, пока кто-нибудь не нажмёт кнопку, и как промпт-инъекция в
 #   merge request пытается заставить модель его влить;
-# - что такое журнал аудита и счётчики, по которым потом видно, что произошло.
+# - что такое журнал аудита и счётчики, по которым потом видно, что произошло;
+# - как встроить такой же шлюз в ваш собственный цикл: функцию-approver спрашивают перед опасным вызовом, а отказ
+#   возвращают модели как результат с ошибкой.
 #
 # *Около 35 минут. Опирается на блокнот 6.*
 
@@ -432,6 +436,7 @@ show_solution(7)
 # - The model only asks. Whether a tool runs is decided by your code: allow, ask, deny.
 # - Dangerous actions get narrow tools, so they can be gated, logged and counted; never a generic `bash`.
 # - Text inside a merge request is data, but a model can follow it: only the gate stands between it and `main`.
+# - In your own loop the gate is a few lines: ask before a dangerous call, and on a no send an error result back.
 
 # %% [markdown] lang="ru"
 # ## Итоги
@@ -439,3 +444,5 @@ show_solution(7)
 # - Модель только просит. Выполнится ли инструмент, решает ваш код: разрешить, спросить, запретить.
 # - Опасным действиям — узкие инструменты, чтобы их можно было пропускать через шлюз, записывать в журнал и считать; никогда не общий `bash`.
 # - Текст внутри merge request — это данные, но модель может ему последовать: между ним и `main` стоит только шлюз.
+# - В вашем собственном цикле шлюз — несколько строк: спросить перед опасным вызовом, а при отказе вернуть модели
+#   результат с ошибкой.

@@ -4,7 +4,9 @@
 # **You will learn**
 # - to run the finished agent (`course_agent.review`) on several merge requests and post its review;
 # - what prompt caching saves over a review, and how to turn it on;
-# - that the SDK's beta `tool_runner` is this same loop, written for you;
+# - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
+# - that the SDK's beta `tool_runner` is this same loop, written for you (`until_done()`, streaming, the cap), and how
+#   `AsyncAnthropic` runs several reviews at once;
 # - how to point everything at a real GitLab and the real API: inline comments, a re-run that updates its
 #   own review, a merge-request pipeline job, and every open merge request reviewed at half price in batches.
 #
@@ -16,7 +18,9 @@
 # **Вы узнаете**
 # - как запустить готового агента (`course_agent.review`) на нескольких merge request и опубликовать его ревью;
 # - сколько экономит кэширование промптов за одно ревью и как его включить;
-# - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас;
+# - почему результат инструмента обрезают до 20 000 символов и что при этом нужно сказать модели;
+# - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас (`until_done()`, поток,
+#   ограничение), и как `AsyncAnthropic` проводит несколько ревью одновременно;
 # - как направить всё это на настоящий GitLab и настоящий API: комментарии к строкам, повторный запуск, который
 #   обновляет своё же ревью, задание для пайплайна merge request и ревью всех открытых merge request за полцены
 #   пакетами.
@@ -736,6 +740,7 @@ show_solution(8)
 #
 # - The finished reviewer is the loop of notebook 3, the error handling of 5, the stop reasons of 6 and the gate of 7.
 # - Caching the rules and the growing history cuts the billed input of a review several times.
+# - A result too big to send is cut, and says so: silently cut, the model takes the part for the whole.
 # - The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
 # - On a real GitLab the reviewer comments on the changed lines, updates its own review when run again, runs in
 #   merge-request pipelines, and reviews every open merge request in batches at half price: between two calls a
@@ -746,6 +751,7 @@ show_solution(8)
 #
 # - Готовый ревьюер — это цикл из блокнота 3, обработка ошибок из 5, причины остановки из 6 и шлюз из 7.
 # - Кэширование правил и растущей истории в несколько раз сокращает оплачиваемые входные токены ревью.
+# - Слишком большой результат обрезают и говорят об этом: обрезанный молча, он выглядит для модели целым.
 # - `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся на вас.
 # - На настоящем GitLab ревьюер комментирует изменённые строки, при повторном запуске обновляет своё же ревью,
 #   работает в пайплайнах merge request и проверяет все открытые merge request пакетами за полцены: между двумя
