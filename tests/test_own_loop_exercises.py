@@ -193,8 +193,13 @@ def test_the_fallback_rule_says_what_it_saw_in_both_languages():
 
 # ---- exercise 7: the gate in the learner's own loop ------------------------------------------------------------
 
-@pytest.mark.parametrize("attempt", [exercise_07.review_with_gate, loop, async_loop, Reviewer().review],
-                         ids=["reference", "dict-history", "async", "method"])
+def approver_last(pr_number, max_iterations=20, confirm=None):
+    """The approver as a third, named parameter, after the cap."""
+    return loop(pr_number, confirm, turns=max_iterations)
+
+
+@pytest.mark.parametrize("attempt", [exercise_07.review_with_gate, loop, async_loop, Reviewer().review, approver_last],
+                         ids=["reference", "dict-history", "async", "method", "approver-after-the-cap"])
 def test_exercise_7_passes_a_gate_that_asks_before_merging_only(attempt):
     report = check_exercise_7(attempt)
     assert report.ok, str(report)

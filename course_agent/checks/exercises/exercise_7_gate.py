@@ -35,21 +35,40 @@ class Approver:
         return self.answer
 
 
+_APPROVER_NAME = re.compile(r"approv|(^|_)ask|confirm|human|gate|allow", re.I)
+
+
+def _approver_parameter(loop: Callable) -> str | None:
+    """The name of the loop's approver parameter when it is not the second one (loop(pr, max_iterations=20,
+    approve=...)); None to pass the approver second."""
+    try:
+        names = list(inspect.signature(loop).parameters)
+    except (TypeError, ValueError):
+        return None
+    named = [name for name in names[1:] if _APPROVER_NAME.search(name)]
+    return named[0] if named and names.index(named[0]) != 1 else None
+
+
 def gated(loop: Callable, approve: Callable) -> Callable:
     """The learner's loop as loop(pr), with the grader's approver, under the learner's name."""
+    keyword = _approver_parameter(loop)
+
     def review(pr: int) -> Any:
-        return loop(pr, approve)
+        return loop(pr, **{keyword: approve}) if keyword else loop(pr, approve)
     review.__qualname__ = getattr(loop, "__qualname__", None) or getattr(loop, "__name__", "loop")
     return review
 
 
 def takes_approver(loop: Callable) -> bool:
+    keyword = _approver_parameter(loop)
     try:
-        inspect.signature(loop).bind(INJECTED, Approver(False))
+        signature = inspect.signature(loop)
+    except (TypeError, ValueError):  # a builtin or a C function: call it and see
+        return True
+    try:
+        signature.bind(INJECTED, **{keyword: Approver(False)}) if keyword else signature.bind(INJECTED, Approver(False))
     except TypeError:
         return False
-    except ValueError:  # a builtin or a C function: call it and see
-        return True
     return True
 
 
