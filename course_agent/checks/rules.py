@@ -375,7 +375,8 @@ BIG_FILE, BIG_REF = "catalog.json", "catalog-refresh"
 """The file of !486, on its source branch, that is larger than a result may be (almost 500,000 characters)."""
 RESULT_LIMIT = 20_000
 """Characters of a tool's output a loop sends to the model; the note saying it was cut comes on top."""
-_CUT_NOTE = re.compile(r"cut|truncat|shorten|first \d+|of \d+|offset|rest|обрез|сокращ|первы|остал|из \d+", re.I)
+_CUT_NOTE = re.compile(r"cut|truncat|shorten|omit|shown|remaining|partial|first \d+|of \d+|offset|rest|обрез|"
+                       r"сокращ|пропущ|показан|первы|остал|част|из \d+", re.I)
 
 
 def _text_length(content: object) -> tuple[int, str]:
