@@ -8,8 +8,10 @@ import learner_styles as styles
 import pytest
 
 from course_agent import solutions
+from course_agent.checks import check_loop
 from course_agent.solutions import show_solution, solution_code, solution_module
 from course_agent.checks.loop_exercises import check_exercise_3, check_exercise_4, check_exercise_6
+from course_agent.solutions import exercise_06
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
@@ -105,11 +107,13 @@ def test_the_loop_references_pass_their_checks_through_the_registry():
 
 
 def test_exercise_6_is_the_stop_reason_rules_and_a_placeholder_is_not_done():
-    assert check_exercise_6(solutions.review_pull_request).ok
+    assert check_exercise_6(exercise_06.review_every_stop).ok
+    no_fallback = check_exercise_6(solutions.review_pull_request)  # stops at the first refusal: no fallback model
+    assert no_fallback.broken == ["fallback"]
     empty = check_exercise_6(None, language="ru")
     assert not empty.ok and empty.passed == [] and empty.note.startswith("Пока не сделано")
-    broken = check_exercise_6(learner_loops.make_loop(breaks="pause_turn"))
-    assert broken.broken == ["pause_turn"]
+    broken = check_exercise_6(learner_loops.make_loop(breaks="pause_turn"))  # and, like every make_loop, no fallback
+    assert broken.broken == ["pause_turn", "fallback"]
 
 
 def test_a_client_the_loop_builds_on_its_first_call_is_pointed_at_every_later_scenario():
@@ -136,7 +140,7 @@ def test_a_client_the_loop_builds_on_its_first_call_is_pointed_at_every_later_sc
                 return text
         raise RuntimeError("iteration limit")
 
-    report = check_exercise_6(loop)
+    report = check_loop(loop, rules=["pause_turn", "refusal", "cut_tool_call", "returns_answer", "cap"])
     assert [f.status for f in report.findings].count("not_checked") == 0, report
     assert report.ok, report
     # once the check is over, the loop's own client talks where the loop built it to talk again

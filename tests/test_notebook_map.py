@@ -49,10 +49,10 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert '"thinking.type.enabled" is not supported for this model' in shown(cell(language, "05", 20))
     assert "cannot be modified" in shown(cell(language, "05", 22))
     assert "bound to a different conversation" in shown(cell(language, "05", 26))
-    assert "'1, 2, 3, 4, '" in shown(cell(language, "06", 9))
+    assert "'1, 2, 3, 4, '" in shown(cell(language, "06", 11))
     fallback = {"en": "fallback", "ru": "запасная модель"}[language]
-    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "06", 17))
-    assert "['fallback', 'text']" in shown(cell(language, "06", 19))
+    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "06", 19))
+    assert "['fallback', 'text']" in shown(cell(language, "06", 21))
     assert "OverloadedError" in shown(cell(language, "05", 30))
     assert "RuntimeError" in shown(cell(language, "03", 17))
     whole = cell(language, "03", 27).source

@@ -92,10 +92,6 @@ TERMS = {
 
 # What is still English, by notebook: (notebook prefix, word). Each entry names where the word comes from.
 REMAINING = {
-    # 06 cell 29: the reference loop (course_agent.solutions.review_pull_request) gives its task in English, so the
-    # sandbox's model refuses in English, and the check quotes the API's stop_details as they came
-    # ("Ordered by the sandbox (Sandbox.force)."); a Russian task gets a Russian explanation (test below)
-    ("06", "by"), ("06", "the"), ("06", "sandbox"),
     # 07 cell 6: course_agent.gitlab's get_diff labels (Title, Author, State, Description) stay English: they are what
     # the model reads, the same text as in the English notebook (the sandbox's model finds the title by "Title:"), and
     # "opened" is GitLab's state, data. The risk levels (read-only, writes, dangerous) are the values of
@@ -107,9 +103,6 @@ REMAINING = {
     # ("... allowed by policy") and its approver's reasons (course_agent/solutions/exercise_07.py)
     ("07", "allowed"), ("07", "refused"), ("07", "approved"), ("07", "by"), ("07", "rule"), ("07", "comment-length"),
     ("07", "characters"), ("07", "allow"), ("07", "ask"),
-    # 08 cell 24: the reference solution of exercise 8 (course_agent/solutions/exercise_08.py) prints in English
-    ("08", "calls"), ("08", "billed"), ("08", "tokens"), ("08", "most"), ("08", "expensive"), ("08", "compare"),
-    ("08", "its"), ("08", "with"), ("08", "the"),
 }
 
 # Code the catalogues' sentences name without backticks (a message is plain text): command-line options and their

@@ -2,7 +2,8 @@
 lesson it keeps, which it breaks, and which the run could not show.
 
     from course_agent.checks import check_loop
-    check_loop(review_pull_request)                  # every rule
+    check_loop(review_pull_request)                  # every rule of the lesson
+    check_loop(review_pull_request, rules=["fallback", "cut_result"])  # and named ones of notebooks 6-8
     check_loop(review_pull_request, rules="cap")     # one rule
 
 The loop is called as written, `loop(pr_number)` (awaited if it is `async def`), once per
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterable
 from ..i18n import language as pick_language
 from ..i18n import tr
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
-from .rules import RULES, words
+from .rules import ALL_RULES, RULES, words
 from .scenario import TIMEOUT, Run, RunawayLoop, Sandboxes, run_scenario
 
 __all__ = ["RULES", "Finding", "Report", "Run", "RunawayLoop", "TIMEOUT", "check_loop", "run_scenario",
@@ -33,12 +34,12 @@ def _rules(rules: str | Iterable[str] | None) -> list[str]:
     if rules is None:
         return list(RULES)
     chosen = [rules] if isinstance(rules, str) else list(rules)
-    unknown = [r for r in chosen if r not in RULES]
+    unknown = [r for r in chosen if r not in ALL_RULES]
     if unknown:
-        close = {r: difflib.get_close_matches(str(r), RULES, n=1) for r in unknown}
+        close = {r: difflib.get_close_matches(str(r), ALL_RULES, n=1) for r in unknown}
         hints = "; ".join(f"{r!r} → {c[0]!r}?" for r, c in close.items() if c)
         raise ValueError(f"unknown rule(s) {unknown}{' (' + hints + ')' if hints else ''}; "
-                         f"choose from {', '.join(RULES)}")
+                         f"choose from {', '.join(ALL_RULES)}")
     return chosen
 
 
@@ -111,7 +112,7 @@ def judge(loop: Callable, rules: str | Iterable[str] | None, lang: str) -> Repor
     findings: list[Finding] = []
     with Sandboxes(expected=len(chosen)) as sandboxes:
         for rule in chosen:
-            spec = RULES[rule]
+            spec = ALL_RULES[rule]
             run = run_scenario(loop, spec.pr, spec.misbehave, sandboxes=sandboxes)
             runs.append(run)
             seen = spec.judge(run, lang, loop) if rule == "cap" else spec.judge(run, lang)

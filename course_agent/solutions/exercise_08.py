@@ -1,12 +1,39 @@
-"""Exercise 8 (notebook 8), a spoiler: review all six demo merge requests with caching on.
+"""Exercise 8 (notebook 8), a spoiler: your loop with caching, its cost read from `usage`, and a tool
+result cut at 20,000 characters that says it was cut and how to read the rest.
 
-    from course_agent.solutions import exercise_08
-    rows = exercise_08.solve(client)
-    check_exercise_8(rows)
+    from course_agent.solutions.exercise_08 import review_with_cost
+    check_exercise_8(review_with_cost)
+
+Below it, the older exercise: the course's reviewer on all six demo merge requests (`rows = solve(client)`).
 """
 
-from course_agent.i18n import language as course_language
+from course_agent.i18n import language as course_language, ntr, tr
 from course_agent.review import review, reviewer_toolbox
+from course_agent.solutions import TOOLS, run_tool
+from course_agent.solutions.exercise_06 import review_every_stop
+
+LIMIT = 20_000
+"""Characters of a result the model gets at once; it asks for the rest with `start`."""
+READ_FROM = {"name": "read_file", "description": "Read a file from the repository at a branch (default main), "
+             f"{LIMIT} characters at a time; `start` skips that many characters.",
+             "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "ref": {"type": "string"},
+                                                               "start": {"type": "integer"}}, "required": ["path"]}}
+CUT_TOOLS = [READ_FROM if tool["name"] == "read_file" else tool for tool in TOOLS]
+
+
+def run_cut(name: str, tool_input: dict) -> dict:
+    """run_tool, with read_file's text cut at LIMIT characters and a note saying so."""
+    if name != "read_file":
+        return run_tool(name, tool_input)
+    asked = {key: value for key, value in tool_input.items() if key != "start"}  # the history keeps the input as sent
+    start = tool_input.get("start") or 0
+    result = run_tool(name, asked)
+    text = result["content"][start:]
+    if result.get("is_error") or len(text) <= LIMIT:
+        return {**result, "content": text}
+    note = tr("[cut: characters {start} to {end} of {size}. Call read_file with start={end} for the rest.]",
+              start=start, end=start + LIMIT, size=start + len(text))
+    return {"content": text[:LIMIT] + "\n\n" + note}
 
 
 def billed(usage):
@@ -15,6 +42,16 @@ def billed(usage):
                for u in usage)
 
 
+def review_with_cost(pr_number: int, max_iterations: int = 20) -> str:
+    usage: list = []
+    text = review_every_stop(pr_number, max_iterations, tools=CUT_TOOLS, run_tool=run_cut, usage=usage,
+                             cache_control={"type": "ephemeral"})  # automatic caching: the whole prefix, every call
+    print(ntr("billed input: {billed} tokens in {n} call", "billed input: {billed} tokens in {n} calls", len(usage),
+              billed=f"{billed(usage):.0f}"))
+    return text
+
+
+# The older exercise: the course's reviewer on the six demo merge requests, one row each.
 def verdict_of(text: str) -> str:
     """The review's last line, "Verdict: request changes." -> "request changes"."""
     last = text.strip().splitlines()[-1]

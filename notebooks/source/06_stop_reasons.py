@@ -3,7 +3,9 @@
 #
 # **You will learn** every value of `stop_reason`, what makes it happen, and what your loop must do:
 # `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (with `stop_details`)
-# and `model_context_window_exceeded`.
+# and `model_context_window_exceeded`; why a long answer must stream (`client.messages.stream`), how to count a
+# request's tokens before sending it, and how a refusal is answered once by a fallback model. Your own loop of
+# notebook 3 learns all of it in the exercise.
 #
 # Some of these are hard to provoke on purpose with the real API (a refusal, a full context window);
 # the sandbox makes each one happen on demand.
@@ -15,7 +17,9 @@
 #
 # **Вы узнаете** все значения `stop_reason`: из-за чего возникает каждое и что должен сделать ваш цикл:
 # `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (вместе со `stop_details`)
-# и `model_context_window_exceeded`.
+# и `model_context_window_exceeded`; почему длинный ответ нужно получать потоком (`client.messages.stream`), как
+# посчитать токены запроса до отправки и как на отказ один раз отвечает запасная модель. В упражнении всему этому
+# научится ваш собственный цикл из блокнота 3.
 #
 # Некоторые из них трудно вызвать нарочно с настоящим API (отказ, переполненное контекстное окно);
 # песочница воспроизводит каждое из них по запросу.
@@ -125,6 +129,58 @@ for budget in (whole - 11, whole - 2, whole - 1):  # чуть меньше, че
     cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)
     *_, block = cut.content  # the block the cut fell in: the last one
     print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))
+
+# %% [markdown] lang="en"
+# ### Raising max_tokens: long answers stream
+#
+# The fix for a cut answer is a larger `max_tokens`. Raise it far, say to 64,000, and the SDK refuses the request
+# before sending it: an answer that long could take more than ten minutes, longer than an HTTP request should stay
+# open without a word. The same request streamed is fine: `client.messages.stream` receives the answer piece by
+# piece, and `get_final_message()` gives the same `Message` as `create` would, `stop_reason` and `usage` included.
+# So the loop changes in one line, the call that gets the response.
+
+# %% [markdown] lang="ru"
+# ### Увеличиваем max_tokens: длинные ответы — потоком
+#
+# Обрезанный ответ лечат бо́льшим `max_tokens`. Увеличьте его сильно, скажем до 64 000, — и SDK откажется
+# отправлять запрос: такой длинный ответ может идти дольше десяти минут, а HTTP-запрос не должен так долго висеть
+# молча. Тот же запрос в потоковом режиме проходит: `client.messages.stream` получает ответ по частям, а
+# `get_final_message()` отдаёт такой же `Message`, какой вернул бы `create`, вместе со `stop_reason` и `usage`.
+# В цикле меняется одна строка — та, что получает ответ.
+
+# %% lang="en"
+try:
+    client.messages.create(model=MODEL, max_tokens=64000, tools=TOOLS, messages=task)
+except ValueError as error:  # raised by the SDK itself: nothing was sent
+    print(f"messages.create: {type(error).__name__}: {error}")
+
+
+def ask(messages: list, **request):
+    """One turn of the loop, streamed: the same Message as create(), for any max_tokens."""
+    with client.messages.stream(model=MODEL, max_tokens=64000, tools=TOOLS, messages=messages, **request) as stream:
+        return stream.get_final_message()
+
+
+streamed = ask(task)
+print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
+      "output tokens")
+
+# %% lang="ru"
+try:
+    client.messages.create(model=MODEL, max_tokens=64000, tools=TOOLS, messages=task)
+except ValueError as error:  # ошибку выбросил сам SDK: ничего не отправлено
+    print(f"messages.create: {type(error).__name__} — SDK требует потокового режима, если ответ может идти дольше 10 минут")
+
+
+def ask(messages: list, **request):
+    """Один ход цикла в потоковом режиме: тот же Message, что у create(), при любом max_tokens."""
+    with client.messages.stream(model=MODEL, max_tokens=64000, tools=TOOLS, messages=messages, **request) as stream:
+        return stream.get_final_message()
+
+
+streamed = ask(task)
+print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
+      "ток. на выходе")
 
 # %% [markdown] lang="en"
 # ## stop_sequence
@@ -358,6 +414,24 @@ else:
     print("Пропущено: уменьшить контекстное окно модели умеет только офлайн-песочница.")
 
 # %% [markdown] lang="en"
+# Before that happens, count: `client.messages.count_tokens` takes the same model, system, tools and messages as a
+# request and answers with `input_tokens`, without generating anything (it is free). A loop can count before each
+# call and shorten the history in time, instead of meeting the end of the window.
+
+# %% [markdown] lang="ru"
+# Пока до этого не дошло, посчитайте: `client.messages.count_tokens` принимает ту же модель, system, инструменты и
+# сообщения, что и запрос, и возвращает `input_tokens`, ничего не генерируя (это бесплатно). Цикл может считать
+# перед каждым вызовом и вовремя сократить историю, а не упираться в конец окна.
+
+# %% lang="en"
+size = client.messages.count_tokens(model=MODEL, tools=TOOLS, messages=task).input_tokens
+print(f"{size} input tokens in the request; the history grows by every response and result appended to it")
+
+# %% lang="ru"
+size = client.messages.count_tokens(model=MODEL, tools=TOOLS, messages=task).input_tokens
+print(f"входных токенов в запросе: {size} — история растёт с каждым добавленным ответом и результатом")
+
+# %% [markdown] lang="en"
 # ## The reference loop handles them all
 #
 # `course_agent.loop.run_agent` makes each of these decisions at one line, and raises a clear error,
@@ -390,57 +464,73 @@ except Refused as error:
     print("сохранено сообщений:", len(error.messages))
 
 # %% [markdown] lang="en"
-# ## Exercise
+# ## Exercise: your loop, every stop reason
 #
-# Extend the loop of notebook 3 so that it handles every stop reason on purpose: `pause_turn` continues
-# without a new user message, `max_tokens` and `model_context_window_exceeded` raise clear errors
-# (the cut tool call is not run), `refusal` stops with `stop_details`, `stop_sequence` returns the text,
-# and anything unknown is an error. Test it with the cells above.
+# Your loop of notebook 3 comes back, and from here on it grows: here, every stop reason; in notebook 7, the
+# approval gate; in notebook 8, the cost. Below are notebook 3's GitLab project, tools and rules again.
+#
+# Write `review_every_stop` so that it handles every stop reason on purpose: `pause_turn` continues without a new
+# user message; `max_tokens` and `model_context_window_exceeded` raise clear errors (the cut tool call is not
+# run); `stop_sequence` returns the text; anything unknown is an error. A `refusal` is answered **once** by the
+# fallback model: send the same messages to `fallback_model()` (imported above) and go on with it; if it refuses
+# too, stop with `stop_details`. You may get the response with `create` or with `ask()` (streamed) above.
 
 # %% [markdown] lang="ru"
-# ## Упражнение
+# ## Упражнение: ваш цикл и все причины остановки
 #
-# Доработайте цикл из блокнота 3 так, чтобы он осознанно обрабатывал каждую причину остановки:
-# при `pause_turn` продолжал без нового сообщения от user, при `max_tokens` и
-# `model_context_window_exceeded` выбрасывал понятные ошибки (обрезанный вызов инструмента не
-# выполняется), при `refusal` останавливался с `stop_details`, при `stop_sequence` возвращал текст,
-# а любую неизвестную причину считал ошибкой. Проверьте его на ячейках выше.
+# Ваш цикл из блокнота 3 возвращается, и дальше он растёт: здесь — все причины остановки, в блокноте 7 — шлюз с
+# подтверждением, в блокноте 8 — стоимость. Ниже снова проект GitLab, инструменты и правила из блокнота 3.
+#
+# Напишите `review_every_stop` так, чтобы он осознанно обрабатывал каждую причину остановки: при `pause_turn`
+# продолжал без нового сообщения от user; при `max_tokens` и `model_context_window_exceeded` выбрасывал понятные
+# ошибки (обрезанный вызов инструмента не выполняется); при `stop_sequence` возвращал текст; любую неизвестную
+# причину считал ошибкой. На `refusal` отвечает **один раз** запасная модель: отправьте те же сообщения модели
+# `fallback_model()` (импортирована выше) и продолжайте с ней; если откажет и она, остановитесь со `stop_details`.
+# Ответ можно получать через `create` или через `ask()` (потоком) выше.
+
+# %% use="gitlab"
+
+# %% use="tools"
+
+# %% use="review_rules"
 
 # %% lang="en"
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
-    """Your loop: every stop reason handled on purpose."""
+    """Your loop of notebook 3: every stop reason handled on purpose, a refusal answered once by fallback_model()."""
     raise NotImplementedError("your code here")
 
 # %% lang="ru"
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
-    """Ваш цикл: каждая причина остановки обработана осознанно."""
+    """Ваш цикл из блокнота 3: каждая причина остановки обработана осознанно, на отказ один раз отвечает fallback_model()."""
     raise NotImplementedError("ваш код")
 
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The check runs **your** `review_every_stop` in scenarios where the sandbox pauses the turn, refuses, cuts a
-# tool call with `max_tokens`, keeps asking for tools, and finally answers, and judges each stop reason from
-# what your loop sent and returned.
+# The check runs **your** `review_every_stop` in scenarios where the sandbox pauses the turn, refuses (once, then
+# twice in a row), cuts a tool call with `max_tokens`, keeps asking for tools, and finally answers, and judges each
+# stop reason from what your loop sent and returned.
 #
 # <details><summary>Hint</summary>
 #
-# One `if` per stop reason on `response.stop_reason`. For `pause_turn`, append the response and `continue`
-# with no new user message; for `max_tokens` and `refusal`, raise before running any tool.
+# One branch per stop reason on `response.stop_reason`. For `pause_turn`, append the response and `continue` with
+# no new user message; for `max_tokens`, raise before running any tool; for `refusal`, switch `model` to
+# `fallback_model()` and `continue` the first time, raise the second time.
 # </details>
 
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Проверка запускает **ваш** `review_every_stop` в сценариях, где песочница приостанавливает ход, отказывает,
-# обрезает вызов инструмента по `max_tokens`, без конца просит инструменты и, наконец, отвечает, — и судит о
-# каждой причине остановки по тому, что цикл отправил и вернул.
+# Проверка запускает **ваш** `review_every_stop` в сценариях, где песочница приостанавливает ход, отказывает (один
+# раз, а потом дважды подряд), обрезает вызов инструмента по `max_tokens`, без конца просит инструменты и, наконец,
+# отвечает, — и судит о каждой причине остановки по тому, что цикл отправил и вернул.
 #
 # <details><summary>Подсказка</summary>
 #
-# По одному `if` на каждое значение `response.stop_reason`. При `pause_turn` добавьте ответ в историю и
-# сделайте `continue` без нового сообщения от user; при `max_tokens` и `refusal` выбросьте исключение, не
-# выполняя инструментов.
+# По ветке на каждое значение `response.stop_reason`. При `pause_turn` добавьте ответ в историю и сделайте
+# `continue` без нового сообщения от user; при `max_tokens` выбросьте исключение, не выполняя инструментов; при
+# `refusal` в первый раз замените `model` на `fallback_model()` и сделайте `continue`, во второй — выбросьте
+# исключение.
 # </details>
 
 # %%
@@ -449,16 +539,15 @@ from course_agent.checks.loop_exercises import check_exercise_6
 check_exercise_6(review_every_stop)
 
 # %% [markdown] lang="en"
-# The reference solution passes the same check (a spoiler: `show_solution(6)` prints its code).
+# A spoiler, when you want it: the cell below shows the reference solution (it passes the same check).
 
 # %% [markdown] lang="ru"
-# Эталонное решение проходит ту же проверку (спойлер: `show_solution(6)` покажет его код).
+# Спойлер — когда он вам понадобится: ячейка ниже показывает эталонное решение (оно проходит ту же проверку).
 
 # %%
-from course_agent import solutions
 from course_agent.solutions import show_solution
 
-check_exercise_6(solutions.review_pull_request)
+show_solution(6)
 
 # %% [markdown] lang="en"
 # ## Check yourself

@@ -6,7 +6,9 @@
 # - a policy per tool: **allow**, **ask** a human, or **deny**;
 # - how an approval prompt stops `merge_pr` until someone clicks, and how a prompt injection in a
 #   merge request tries to make the model merge;
-# - the audit log and the counters that tell you afterwards what happened.
+# - the audit log and the counters that tell you afterwards what happened;
+# - to build the same gate into your own loop: an approver function asked before a dangerous call, and a no sent
+#   back to the model as an error result.
 #
 # *About 35 minutes. Builds on notebook 6.*
 
@@ -18,7 +20,9 @@
 # - что такое политика для каждого инструмента: **разрешить**, **спросить** человека или **запретить**;
 # - как запрос подтверждения останавливает `merge_pr`, пока кто-нибудь не нажмёт кнопку, и как промпт-инъекция в
 #   merge request пытается заставить модель его влить;
-# - что такое журнал аудита и счётчики, по которым потом видно, что произошло.
+# - что такое журнал аудита и счётчики, по которым потом видно, что произошло;
+# - как встроить такой же шлюз в ваш собственный цикл: функцию-approver спрашивают перед опасным вызовом, а отказ
+#   возвращают модели как результат с ошибкой.
 #
 # *Около 35 минут. Опирается на блокнот 6.*
 
@@ -254,93 +258,129 @@ refused = [block for message in denied.messages if isinstance(message["content"]
 print(refused[0]["content"])
 
 # %% [markdown] lang="en"
-# ## Exercise
+# ## Exercise: the gate in your own loop
 #
-# Write a `policy` in which `post_comment` asks too, and an `approver` (a plain function returning
-# `Verdict`) that allows comments only when their body is shorter than 2000 characters. Run the review of
-# !482 with "Post your review as a comment." through `SafetyGate(policy, approver, audit)` and read the audit log.
-# (`comment_on_line`, a comment on one line of the diff, writes too: the exercise leaves it to its risk, but you
-# may make it ask as well.)
+# `SafetyGate` did it for `run_agent`; now your loop of notebook 6 does it itself. Below are notebook 3's project,
+# tools and rules, plus the `merge_pr` tool, its function and `DANGEROUS`, the set of tools that ask first.
+#
+# Write `review_with_gate(pr_number, approve)`: before a tool in `DANGEROUS` runs, the loop calls
+# `approve(name, tool_input)`, a function that asks a human and returns `True` or `False`. On `True` the tool runs
+# as usual. On `False` it does not run, and the model gets a `tool_result` with `is_error: True` that says a human
+# refused; the loop goes on, so the model can finish its review and say what happened. Harmless tools
+# (`get_diff`, `read_file`) run at once, with no question.
 
 # %% [markdown] lang="ru"
-# ## Упражнение
+# ## Упражнение: шлюз в вашем собственном цикле
 #
-# Напишите политику `policy`, в которой `post_comment` тоже требует подтверждения, и `approver` (обычную функцию,
-# возвращающую `Verdict`), который разрешает комментарии, только если их текст короче 2000 символов. Запустите
-# ревью !482 с заданием «Опубликуй ревью комментарием.» через `SafetyGate(policy, approver, audit)` и прочитайте
-# журнал аудита. (`comment_on_line`, комментарий к одной строке diff, тоже пишет: в упражнении для него
-# действует решение по умолчанию для его уровня риска, но можно потребовать подтверждения и для него.)
+# Для `run_agent` это делал `SafetyGate`; теперь ваш цикл из блокнота 6 делает это сам. Ниже снова проект,
+# инструменты и правила из блокнота 3, а также инструмент `merge_pr`, его функция и `DANGEROUS` — набор
+# инструментов, которые сначала спрашивают.
+#
+# Напишите `review_with_gate(pr_number, approve)`: прежде чем выполнить инструмент из `DANGEROUS`, цикл вызывает
+# `approve(name, tool_input)` — функцию, которая спрашивает человека и возвращает `True` или `False`. При `True`
+# инструмент выполняется как обычно. При `False` он не выполняется, а модель получает `tool_result` с
+# `is_error: True`, где сказано, что человек отказал; цикл продолжается, чтобы модель закончила ревью и сказала,
+# что произошло. Безвредные инструменты (`get_diff`, `read_file`) выполняются сразу, без вопросов.
+
+# %% use="gitlab"
+
+# %% use="tools"
+
+# %% use="review_rules"
 
 # %% lang="en"
-from course_agent.safety import ApprovalRequest, Decision, Policy, Verdict
-
-policy = None  # a Policy in which post_comment asks too
+DANGEROUS = {"merge_pr"}
 
 
-def approver(request: ApprovalRequest) -> Verdict:
-    """Allow post_comment only when its body is shorter than 2000 characters."""
-    ...  # your code here
+def merge_pr(pr: int) -> str:
+    """Merge merge request !pr into main: the tool that must never run without a human's yes."""
+    project.mergerequests.get(pr).merge()
+    return f"merged !{pr}"
 
 
-# then: the review of !482, "Post your review as a comment.", through SafetyGate(policy, approver, audit)
+FUNCTIONS["merge_pr"] = merge_pr
+TOOLS = [*(tool for tool in TOOLS if tool["name"] != "merge_pr"), MERGE]  # once, even when run again
+
+
+def ask_human(name: str, tool_input: dict) -> bool:
+    """Ask in the notebook; anything but "yes" is a no."""
+    return input(f"{name} {tool_input}: run it? [yes/no] ").strip().lower() == "yes"
+
+
+def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
+    """Your loop of notebook 6, with the gate: a tool in DANGEROUS runs only when approve(name, tool_input) says yes."""
+    raise NotImplementedError("your code here")
 
 # %% lang="ru"
-from course_agent.safety import ApprovalRequest, Decision, Policy, Verdict
-
-policy = None  # Policy, в которой post_comment тоже требует подтверждения
+DANGEROUS = {"merge_pr"}
 
 
-def approver(request: ApprovalRequest) -> Verdict:
-    """Разрешить post_comment, только если текст короче 2000 символов."""
-    ...  # ваш код
+def merge_pr(pr: int) -> str:
+    """Влить merge request !pr в main: инструмент, который нельзя выполнять без согласия человека."""
+    project.mergerequests.get(pr).merge()
+    return f"merged !{pr}"
 
 
-# затем: ревью !482, «Опубликуй ревью комментарием.», через SafetyGate(policy, approver, audit)
+FUNCTIONS["merge_pr"] = merge_pr
+TOOLS = [*(tool for tool in TOOLS if tool["name"] != "merge_pr"), MERGE]  # один раз, даже при повторном запуске
+
+
+def ask_human(name: str, tool_input: dict) -> bool:
+    """Спросить в блокноте; всё, кроме «да», — отказ."""
+    return input(f"{name} {tool_input}: выполнить? [да/нет] ").strip().lower() == "да"
+
+
+def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
+    """Ваш цикл из блокнота 6 со шлюзом: инструмент из DANGEROUS выполняется, только если approve(name, tool_input) согласен."""
+    raise NotImplementedError("ваш код")
 
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The cell below asks **your** `policy` about each tool and **your** `approver` about a short comment, a long one and a merge, then runs the review of !482 that posts its comment through your gate against a fresh sandbox and reads the audit log. While the cell above is unchanged, it says "not done yet".
+# The check calls **your** `review_with_gate` with approvers of its own, never a person: on !485 (the merge
+# request with the injected "merge it"), one that says no and one that says yes. It watches whom the approver is
+# asked about, whether `main` moves, and what goes back to the model after a no. While the cell above is unchanged,
+# it says "not done yet".
 #
 # <details><summary>Hint</summary>
 #
-# `Policy({"post_comment": Decision.ASK})` leaves every other tool to its risk. The approver gets an `ApprovalRequest`: `request.tool` is the tool's name, `request.input["body"]` the comment.
+# In the loop over the response's `tool_use` blocks: `if block.name in DANGEROUS and not approve(block.name,
+# block.input):` append `{"type": "tool_result", "tool_use_id": block.id, "content": "A human refused this call.",
+# "is_error": True}` and `continue` with the next block; otherwise run the tool as before.
 # </details>
 
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Ячейка ниже спрашивает **вашу** `policy` о каждом инструменте, а **ваш** `approver` — о коротком комментарии, о длинном и о слиянии, затем проводит через ваш шлюз ревью !482 с публикацией комментария в свежей песочнице и читает журнал аудита. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
+# Проверка вызывает **ваш** `review_with_gate` со своими approver, а не с человеком: на !485 (merge request с
+# внедрённым «влей его») — с тем, кто отказывает, и с тем, кто соглашается. Она смотрит, о чём спрашивают approver,
+# сдвигается ли `main` и что получает модель после отказа. Пока вы не изменили ячейку выше, проверка отвечает
+# «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
 #
-# `Policy({"post_comment": Decision.ASK})` оставляет остальным инструментам решение по умолчанию для их уровня риска. Approver получает `ApprovalRequest`: `request.tool` — имя инструмента, `request.input["body"]` — текст комментария.
+# В цикле по блокам `tool_use` ответа: `if block.name in DANGEROUS and not approve(block.name, block.input):`
+# добавьте `{"type": "tool_result", "tool_use_id": block.id, "content": "Человек отклонил этот вызов.",
+# "is_error": True}` и переходите (`continue`) к следующему блоку; иначе выполняйте инструмент, как раньше.
 # </details>
 
 # %%
 from course_agent.checks.exercises import check_exercise_7
 
-check_exercise_7(policy, approver)
+check_exercise_7(review_with_gate)
 
 # %% [markdown] lang="en"
-# The reference solution passes the same check (a spoiler: `show_solution(7)` prints its code).
+# A spoiler, when you want it: the cell below shows the reference solution (it passes the same check), and under it
+# the same decisions made by the course's `SafetyGate`, as a policy and an approver.
 
 # %% [markdown] lang="ru"
-# Эталонное решение проходит ту же проверку (спойлер: `show_solution(7)` покажет его код).
+# Спойлер — когда он вам понадобится: ячейка ниже показывает эталонное решение (оно проходит ту же проверку), а под
+# ним — те же решения в виде политики и approver для `SafetyGate` из курса.
 
-# %% lang="en"
-from course_agent.solutions import exercise_07
+# %%
 from course_agent.solutions import show_solution
 
-exercise_07.post_review(client)  # the review of !482, posted through the gate, and the audit log
-check_exercise_7(*exercise_07.solve())
-
-# %% lang="ru"
-from course_agent.solutions import exercise_07
-from course_agent.solutions import show_solution
-
-exercise_07.post_review(client)  # ревью !482, опубликованное через шлюз, и журнал аудита
-check_exercise_7(*exercise_07.solve())
+show_solution(7)
 
 # %% [markdown] lang="en"
 # ## Check yourself
@@ -396,6 +436,7 @@ check_exercise_7(*exercise_07.solve())
 # - The model only asks. Whether a tool runs is decided by your code: allow, ask, deny.
 # - Dangerous actions get narrow tools, so they can be gated, logged and counted; never a generic `bash`.
 # - Text inside a merge request is data, but a model can follow it: only the gate stands between it and `main`.
+# - In your own loop the gate is a few lines: ask before a dangerous call, and on a no send an error result back.
 
 # %% [markdown] lang="ru"
 # ## Итоги
@@ -403,3 +444,5 @@ check_exercise_7(*exercise_07.solve())
 # - Модель только просит. Выполнится ли инструмент, решает ваш код: разрешить, спросить, запретить.
 # - Опасным действиям — узкие инструменты, чтобы их можно было пропускать через шлюз, записывать в журнал и считать; никогда не общий `bash`.
 # - Текст внутри merge request — это данные, но модель может ему последовать: между ним и `main` стоит только шлюз.
+# - В вашем собственном цикле шлюз — несколько строк: спросить перед опасным вызовом, а при отказе вернуть модели
+#   результат с ошибкой.

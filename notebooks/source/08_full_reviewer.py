@@ -4,7 +4,9 @@
 # **You will learn**
 # - to run the finished agent (`course_agent.review`) on several merge requests and post its review;
 # - what prompt caching saves over a review, and how to turn it on;
-# - that the SDK's beta `tool_runner` is this same loop, written for you;
+# - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
+# - that the SDK's beta `tool_runner` is this same loop, written for you (`until_done()`, streaming, the cap), and how
+#   `AsyncAnthropic` runs several reviews at once;
 # - how to point everything at a real GitLab and the real API: inline comments, a re-run that updates its
 #   own review, a merge-request pipeline job, and every open merge request reviewed at half price in batches.
 #
@@ -16,7 +18,9 @@
 # **Вы узнаете**
 # - как запустить готового агента (`course_agent.review`) на нескольких merge request и опубликовать его ревью;
 # - сколько экономит кэширование промпта за одно ревью и как его включить;
-# - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас;
+# - почему результат инструмента обрезают до 20 000 символов и что при этом нужно сказать модели;
+# - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас (`until_done()`, поток,
+#   ограничение), и как `AsyncAnthropic` проводит несколько ревью одновременно;
 # - как направить всё это на настоящий GitLab и настоящий API: комментарии к строкам, повторный запуск, который
 #   обновляет своё же ревью, задание для пайплайна merge request и пакетное ревью всех открытых merge request
 #   за полцены.
@@ -78,6 +82,45 @@ for pr in (483, 486, 482):
     result = review(pr, client=client, language="ru", observers=[ProgressPrinter(sys.stdout)])
     print(result.text.splitlines()[0], "|", result.text.splitlines()[-1], f"| вызовов модели: {result.iterations}")
     print()
+
+# %% [markdown] lang="en"
+# ### A result too big to send whole
+#
+# In the review of !486, `read_file` of `data/catalog.json` came back as "result 20106 chars", though the file has
+# almost half a million characters. `Toolbox` cuts every result at 20,000 characters (`course_agent.tools.MAX_RESULT_CHARS`): a
+# whole big file would go into the history and be paid for again on every later call. A silent cut is worse than
+# none: the model would take the first half for the whole file. So the cut result ends with a line that says it was
+# cut, how much is left, and how to get a narrower part. That line, after a blank one, is the 106 characters over 20,000. Your own loop
+# can do better than "ask for a narrower part": give `read_file` a `start` and say which `start` reads on.
+
+# %% [markdown] lang="ru"
+# ### Результат, слишком большой, чтобы отправить его целиком
+#
+# В ревью !486 `read_file` файла `data/catalog.json` вернул «результат: 20106 символов», хотя в файле почти
+# полмиллиона символов. `Toolbox` обрезает каждый результат до 20 000 символов (`course_agent.tools.MAX_RESULT_CHARS`): большой
+# файл целиком попал бы в историю, и за него пришлось бы платить снова на каждом следующем вызове. Молча обрезать
+# хуже, чем не обрезать вовсе: модель примет первую половину за весь файл. Поэтому в конце обрезанного результата
+# есть строка: что он обрезан, сколько осталось и как получить часть поуже. Эта строка вместе с пустой строкой перед ней и есть 106 символов сверх 20 000.
+# Ваш собственный цикл может сказать точнее, чем «попроси часть поуже»: дайте `read_file` параметр `start` и
+# напишите, с какого `start` читать дальше.
+
+# %% lang="en"
+from course_agent.gitlab import GitLabTools
+from course_agent.tools import MAX_RESULT_CHARS, cut
+
+catalog = GitLabTools().read_file("data/catalog.json", "data/catalog-refresh")
+note = cut(catalog)[MAX_RESULT_CHARS:].strip()  # the line for the model
+print(f"{len(catalog)} characters in the file; {len(cut(catalog))} sent to the model")
+print(f"ending with a line of {len(note)} characters:\n{note}")
+
+# %% lang="ru"
+from course_agent.gitlab import GitLabTools
+from course_agent.tools import MAX_RESULT_CHARS, cut
+
+catalog = GitLabTools().read_file("data/catalog.json", "data/catalog-refresh")
+note = cut(catalog)[MAX_RESULT_CHARS:].strip()  # строка для модели, по-английски: [truncated: showing the first ...]
+print(f"символов в файле: {len(catalog)}; отправлено модели: {len(cut(catalog))}")
+print(f"длина строки о том, что результат обрезан и как прочитать остальное: {len(note)}")
 
 # %% [markdown] lang="en"
 # ## Posting the review, with inline comments
@@ -226,9 +269,10 @@ def read_file(path: str, ref: str = "main") -> str:
     return tools.read_file(path, ref)
 
 
+runner_task = [{"role": "user", "content": "Review merge request !482."}]
 runner = client.beta.messages.tool_runner(
     model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20,  # the cap, as in notebook 3
-    messages=[{"role": "user", "content": "Review merge request !482."}],
+    messages=runner_task,
 )
 for message in runner:
     print(message.stop_reason, [block.type for block in message.content])
@@ -252,13 +296,104 @@ def read_file(path: str, ref: str = "main") -> str:
     return tools.read_file(path, ref)
 
 
+runner_task = [{"role": "user", "content": "Проверь merge request !482."}]
 runner = client.beta.messages.tool_runner(
     model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20,  # ограничение, как в блокноте 3
-    messages=[{"role": "user", "content": "Проверь merge request !482."}],
+    messages=runner_task,
 )
 for message in runner:
     print(message.stop_reason, [block.type for block in message.content])
 print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
+
+# %% [markdown] lang="en"
+# Iterating shows every turn. When only the end matters, `runner.until_done()` runs the loop and returns the last
+# message. With `stream=True` each turn is a stream (the same `MessageStream` as `client.messages.stream`): iterate
+# it for the events as they come, and `get_final_message()` gives the turn's message. `max_iterations` is still the
+# cap: with 2, the runner stops after two turns even though the model still asks for a tool.
+
+# %% [markdown] lang="ru"
+# Перебор показывает каждый ход. Когда важен только итог, `runner.until_done()` прогоняет цикл и возвращает последнее
+# сообщение. С `stream=True` каждый ход приходит потоком (тот же `MessageStream`, что у `client.messages.stream`):
+# перебирайте его, чтобы получать события по мере прихода, а `get_final_message()` отдаст сообщение хода.
+# `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается после двух ходов, даже если
+# модель всё ещё просит инструмент.
+
+# %%
+ask_review = dict(model=MODEL, max_tokens=16000, tools=[get_diff, read_file], messages=runner_task)
+last = client.beta.messages.tool_runner(**ask_review, max_iterations=20).until_done()
+capped = client.beta.messages.tool_runner(**ask_review, max_iterations=2).until_done()
+streamed = []
+for stream in client.beta.messages.tool_runner(**ask_review, max_iterations=20, stream=True):
+    events = [event.type for event in stream]  # each event as it arrives: text and tool input, piece by piece
+    streamed.append((len(events), stream.get_final_message().stop_reason))
+
+# %% lang="en"
+print("until_done:", last.stop_reason, "|", last.content[-1].text.splitlines()[-1])
+print("max_iterations=2:", capped.stop_reason)
+print("stream=True:", ", ".join(f"{count} events -> {stop}" for count, stop in streamed))
+
+# %% lang="ru"
+print("until_done:", last.stop_reason, "|", last.content[-1].text.splitlines()[-1])
+print("max_iterations=2:", capped.stop_reason)
+print("stream=True:", ", ".join(f"событий: {count} -> {stop}" for count, stop in streamed))
+
+# %% [markdown] lang="en"
+# ### Several reviews at once: AsyncAnthropic
+#
+# A review spends its time waiting for the model. `AsyncAnthropic` is the same client with `async` methods (same
+# key, same base URL), and `asyncio.gather` waits for several calls at once: three reviews take about as long as
+# the slowest one, not the sum. The SDK's runner has an async form too, with tools written as `async def` and
+# `@beta_async_tool`; the GitLab calls, which block, go to a thread with `asyncio.to_thread`.
+
+# %% [markdown] lang="ru"
+# ### Несколько ревью сразу: AsyncAnthropic
+#
+# Ревью почти всё время ждёт модель. `AsyncAnthropic` — тот же клиент с `async`-методами (тот же ключ, тот же
+# адрес API), а `asyncio.gather` ждёт несколько вызовов одновременно: три ревью идут примерно столько же, сколько
+# самое долгое из них, а не сумму. У исполнителя SDK есть и асинхронный вариант — с инструментами, написанными как
+# `async def` с `@beta_async_tool`; блокирующие вызовы GitLab уходят в поток через `asyncio.to_thread`.
+
+# %%
+import asyncio
+
+from anthropic import AsyncAnthropic, beta_async_tool
+
+async_client = AsyncAnthropic(api_key=client.api_key, base_url=client.base_url)
+
+
+@beta_async_tool
+async def get_diff_async(pr: int) -> str:
+    """Get the changes of a merge request: title, source branch and the diff of every file."""
+    return await asyncio.to_thread(tools.get_diff, pr)
+
+
+@beta_async_tool
+async def read_file_async(path: str, ref: str = "main") -> str:
+    """Read a whole file from the repository at a branch, for context."""
+    return await asyncio.to_thread(tools.read_file, path, ref)
+
+
+# %% lang="en"
+async def review_async(pr: int):
+    return await async_client.beta.messages.tool_runner(
+        model=MODEL, max_tokens=16000, tools=[get_diff_async, read_file_async], max_iterations=20,
+        messages=[{"role": "user", "content": f"Review merge request !{pr}."}]).until_done()
+
+
+reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # all three wait together
+for pr, answer in zip((482, 483, 484), reviews):
+    print(f"!{pr}:", answer.content[-1].text.splitlines()[-1])
+
+# %% lang="ru"
+async def review_async(pr: int):
+    return await async_client.beta.messages.tool_runner(
+        model=MODEL, max_tokens=16000, tools=[get_diff_async, read_file_async], max_iterations=20,
+        messages=[{"role": "user", "content": f"Проверь merge request !{pr}."}]).until_done()
+
+
+reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # все три ждут одновременно
+for pr, answer in zip((482, 483, 484), reviews):
+    print(f"!{pr}:", answer.content[-1].text.splitlines()[-1])
 
 # %% [markdown] lang="en"
 # ## Real GitLab, real API
@@ -416,7 +551,8 @@ for attempt in (1, 2):
 
 # %% lang="en"
 from pathlib import Path
-from course_agent.batch_review import billed, run_batches, start_loops
+from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
+from course_agent.batch_review import run_batches, start_loops
 from course_agent.review import reviewer_toolbox
 
 open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
@@ -428,12 +564,13 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops):
     print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | batch: {loop.result.text.splitlines()[-1]}")
 for name, usage, batch in (("one request at a time", [u for r in one_by_one for u in r.usage], False),
                            ("in batches", [u for loop in loops for u in loop.usage], True)):
-    tokens_in, tokens_out = billed(usage, batch)
+    tokens_in, tokens_out = batch_review.billed(usage, batch)
     print(f"{name:>22}: billed {tokens_in:8.1f} input and {tokens_out:7.1f} output tokens")
 
 # %% lang="ru"
 from pathlib import Path
-from course_agent.batch_review import billed, run_batches, start_loops
+from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
+from course_agent.batch_review import run_batches, start_loops
 from course_agent.review import reviewer_toolbox
 
 open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
@@ -445,7 +582,7 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops):
     print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | пакетом: {loop.result.text.splitlines()[-1]}")
 for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
                            ("пакетами", [u for loop in loops for u in loop.usage], True)):
-    tokens_in, tokens_out = billed(usage, batch)
+    tokens_in, tokens_out = batch_review.billed(usage, batch)
     print(f"{name:>17}: оплачено {f'{tokens_in:8.1f}'.replace('.', ',')} входных и {f'{tokens_out:7.1f}'.replace('.', ',')} выходных токенов")
 
 # %% [markdown] lang="en"
@@ -457,64 +594,98 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 # 24 часов). У ревью по одному кэш уже был «прогрет» ревью выше; пакетные запросы тоже читают из кэша.
 
 # %% [markdown] lang="en"
-# ## Exercise
+# ## Exercise: what your loop costs
 #
-# Review all six demo merge requests (482 to 487) with caching on. Put one row per merge request in `rows`,
-# `(pr, verdict, model calls, billed input tokens)`, and print one line per row. Which one costs most, and why?
+# Your loop of notebook 7 grows once more, with the two things of this notebook that the course's reviewer did for
+# you. Below are notebook 3's project, tools and rules again.
+#
+# Write `review_with_cost`: send `cache_control={"type": "ephemeral"}` with every request (the cache then follows
+# the growing conversation: a breakpoint on the rules alone would stay below the model's minimum), collect every
+# `response.usage` and print `billed(usage)` at the end; and cut any tool result longer than `LIMIT` characters to
+# its first `LIMIT`, followed by a line that says it was cut, out of how many characters, and how to read the rest
+# (for instance: give `read_file` a `start` parameter and say which `start` to ask for next).
 
 # %% [markdown] lang="ru"
-# ## Упражнение
+# ## Упражнение: сколько стоит ваш цикл
 #
-# Проведите ревью всех шести демонстрационных merge request (с 482 по 487) с включённым кэшированием. Сложите
-# в `rows` по строке на каждый: `(pr, вердикт, число вызовов модели, входные токены по тарифу)` — и выведите
-# по строке на каждый. Какой из них обходится дороже всего и почему?
+# Ваш цикл из блокнота 7 растёт ещё раз — на две вещи этого блокнота, которые за вас делал ревьюер курса. Ниже снова
+# проект, инструменты и правила из блокнота 3.
+#
+# Напишите `review_with_cost`: передавайте `cache_control={"type": "ephemeral"}` в каждом запросе (тогда кэш идёт
+# следом за растущим диалогом: точка кэширования только на правилах осталась бы короче минимума модели),
+# соберите все `response.usage` и напечатайте в конце `billed(usage)`; любой результат инструмента длиннее `LIMIT`
+# символов обрежьте до первых `LIMIT` и добавьте строку: результат обрезан, из скольких символов, и как прочитать
+# остальное (например, дайте `read_file` параметр `start` и напишите, с какого `start` читать дальше).
+
+# %% use="gitlab"
+
+# %% use="tools"
+
+# %% use="review_rules"
 
 # %% lang="en"
-rows = []  # one (pr, verdict, model calls, billed input tokens) per merge request, 482 to 487
+LIMIT = 20_000
 
-# your code here: review(pr, client=client, cache=True) for each; result.iterations, result.text, billed(result.usage)
+
+def review_with_cost(pr_number: int, max_iterations: int = 20) -> str:
+    """Your loop of notebook 7, with every request cached, billed(usage) printed, and oversized results cut (and said so)."""
+    raise NotImplementedError("your code here")
 
 # %% lang="ru"
-rows = []  # по строке (pr, вердикт, вызовы модели, входные токены по тарифу) на каждый merge request, 482–487
+LIMIT = 20_000
 
-# ваш код: review(pr, client=client, cache=True) для каждого; result.iterations, result.text, billed(result.usage)
+
+def review_with_cost(pr_number: int, max_iterations: int = 20) -> str:
+    """Ваш цикл из блокнота 7: каждый запрос кэшируется, billed(usage) печатается, большие результаты обрезаются (с пометкой)."""
+    raise NotImplementedError("ваш код")
 
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The cell below reads `rows`, then reviews !482 again with the course's reviewer against a fresh sandbox and compares the number of model calls and the verdict with your row. While the cell above is unchanged, it says "not done yet".
+# The check runs **your** `review_with_cost` against fresh sandboxes: on !486, whose review reads a file of almost
+# 500,000 characters, it reads what your loop sent back for that file; on !482 it reads `usage` of every response to
+# see whether the cache took effect; on !483 it checks the loop still returns the review. While the cell above is
+# unchanged, it says "not done yet".
 #
 # <details><summary>Hint</summary>
 #
-# `review` returns an `AgentResult`: `result.iterations` is the number of model calls, the last line of `result.text` is the verdict, and `billed(result.usage)` (above) the billed input.
+# Cut where the results are made: `text = run_tool(block.name, block.input)`, then `if len(text) > LIMIT: text =
+# text[:LIMIT] + f"\n[cut: the first {LIMIT} of {len(text)} characters. ...]"`. For the cost, `usage.append(
+# response.usage)` after each call and `print(billed(usage))` before returning.
 # </details>
 
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Ячейка ниже читает `rows`, затем заново проводит ревью !482 ревьюером курса в свежей песочнице и сравнивает число вызовов модели и вердикт с вашей строкой. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
+# Проверка запускает **ваш** `review_with_cost` в свежих песочницах: на !486, где ревью читает файл почти в
+# 500 000 символов, смотрит, что цикл отправил модели вместо этого файла; на !482 читает `usage` каждого ответа,
+# чтобы увидеть, сработал ли кэш; на !483 проверяет, что цикл по-прежнему возвращает ревью. Пока вы не изменили
+# ячейку выше, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
 #
-# `review` возвращает `AgentResult`: `result.iterations` — число вызовов модели, последняя строка `result.text` — вердикт, а `billed(result.usage)` (выше) — входные токены по тарифу.
+# Обрезайте там, где получаются результаты: `text = run_tool(block.name, block.input)`, затем `if len(text) > LIMIT:
+# text = text[:LIMIT] + f"\n[обрезано: первые {LIMIT} из {len(text)} символов. ...]"`. Для стоимости —
+# `usage.append(response.usage)` после каждого вызова и `print(billed(usage))` перед возвратом.
 # </details>
 
 # %%
 from course_agent.checks.exercises import check_exercise_8
 
-check_exercise_8(rows)
+check_exercise_8(review_with_cost)
 
 # %% [markdown] lang="en"
-# The reference solution passes the same check (a spoiler: `show_solution(8)` prints its code).
+# A spoiler, when you want it: the cell below shows the reference solution (it passes the same check), and under it
+# the older exercise, the course's reviewer on all six demo merge requests.
 
 # %% [markdown] lang="ru"
-# Эталонное решение проходит ту же проверку (спойлер: `show_solution(8)` покажет его код).
+# Спойлер — когда он вам понадобится: ячейка ниже показывает эталонное решение (оно проходит ту же проверку), а под
+# ним — прежнее упражнение: ревьюер курса на всех шести демо-merge request.
 
 # %%
-from course_agent.solutions import exercise_08
 from course_agent.solutions import show_solution
 
-check_exercise_8(exercise_08.solve(client))
+show_solution(8)
 
 # %% [markdown] lang="en"
 # ## Check yourself
@@ -569,6 +740,7 @@ check_exercise_8(exercise_08.solve(client))
 #
 # - The finished reviewer is the loop of notebook 3, the error handling of 5, the stop reasons of 6 and the gate of 7.
 # - Caching the rules and the growing history cuts the billed input of a review several times.
+# - A result too big to send is cut, and says so: silently cut, the model takes the part for the whole.
 # - The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
 # - On a real GitLab the reviewer comments on the changed lines, updates its own review when run again, runs in
 #   merge-request pipelines, and reviews every open merge request in batches at half price: between two calls a
@@ -579,6 +751,7 @@ check_exercise_8(exercise_08.solve(client))
 #
 # - Готовый ревьюер — это цикл из блокнота 3, обработка ошибок из 5, причины остановки из 6 и шлюз из 7.
 # - Кэширование правил и растущей истории в несколько раз сокращает оплачиваемые входные токены ревью.
+# - Слишком большой результат обрезают и говорят об этом: обрезанный молча, он выглядит для модели целым.
 # - `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся на вас.
 # - На настоящем GitLab ревьюер комментирует изменённые строки, при повторном запуске обновляет своё же ревью,
 #   работает в пайплайнах merge request и проверяет все открытые merge request пакетами за полцены: между двумя

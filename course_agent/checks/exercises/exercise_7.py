@@ -1,4 +1,4 @@
-"""Exercise 7 (notebook 7): a `policy` in which post_comment asks too, and an `approver`
+"""Exercise 7 (notebook 7): the gate in the learner's own loop (exercise_7_gate.py); and, the older form, a `policy` in which post_comment asks too, and an `approver`
 (ApprovalRequest -> Verdict) that approves comments shorter than 2000 characters only. Each is asked
 tool by tool and request by request, then both guard a review of !482 that posts its comment, through
 a SafetyGate in a fresh sandbox: a rule is only trusted once it has decided a real call."""
@@ -10,6 +10,7 @@ from typing import Any
 from ...i18n import N_, ntr, tr
 from ..report import Report
 from .grading import MAX_ITERATIONS, REVIEWED, Grade, Requirement, Seen, call, error_text, is_placeholder, setting
+from .exercise_7_gate import check_gate_loop
 from .reading import kind, short
 
 Answer = tuple[bool | None, str, Any, bool]
@@ -224,8 +225,15 @@ FIRST_HINTS = (N_("policy = Policy({\"post_comment\": Decision.ASK}) keeps the o
                   "reason=\"...\"); request.tool is the tool's name and request.input its input."))
 
 
-def check_exercise_7(policy: Any, approver: Any, language: str | None = None) -> Report:
-    """Notebook 7: the policy and the approver, each on its own and then together on a real review."""
+_LOOP = object()
+"""check_exercise_7(loop): the exercise on the learner's own loop (exercise_7_gate.py)."""
+
+
+def check_exercise_7(policy: Any, approver: Any = _LOOP, language: str | None = None) -> Report:
+    """Notebook 7: the gate in your own loop, check_exercise_7(review_with_gate); or the course's SafetyGate
+    configured, check_exercise_7(policy, approver): each on its own and then together on a real review."""
+    if approver is _LOOP:
+        return check_gate_loop(policy, language)
     from course_sandbox import Sandbox
 
     from ...gitlab import GitLabTools

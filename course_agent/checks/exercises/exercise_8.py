@@ -10,6 +10,7 @@ from typing import Any
 from ...i18n import N_, ntr, tr
 from ..report import Report
 from .grading import DEMO_MRS, REVIEWED, Grade, Requirement, Seen, error_text, is_placeholder
+from .loops import grade_loop
 from .reading import get, kind, short
 
 _VERDICT_LINE = re.compile(r"(?:verdict|вердикт)\s*:?\s*(.+)", re.I)
@@ -207,9 +208,20 @@ FIRST_HINTS = (N_("result.iterations is the number of model calls, result.text e
                    "billed(result.usage) from this notebook gives the billed input."),)
 
 
+LOOP_RULES = ["cut_result", "cached", "returns_answer"]
+
+
 def check_exercise_8(rows: Any, language: str | None = None) -> Report:
-    """Notebook 8: `rows` holds one (pr, verdict, calls, billed_input) per demo merge request (482-487).
-    !482 is reviewed again by the course's reviewer in a fresh sandbox, as a spot check."""
+    """Notebook 8: your loop with the result cut and caching, check_exercise_8(review_with_cost), judged by the
+    self-check's rules; or, the older form, `rows` with one (pr, verdict, calls, billed_input) per demo merge
+    request (482-487), !482 reviewed again by the course's reviewer in a fresh sandbox as a spot check."""
+    if callable(rows):
+        return grade_loop(8, rows, language, LOOP_RULES,
+                          N_("Not done yet: cut oversized results and say so, and cache the requests (see the rules "
+                             "marked ✘ or – below)."),
+                          N_("Cut a result longer than 20,000 characters to its first 20,000 and add a line saying it "
+                             "was cut and how to read the rest; send cache_control={\"type\": \"ephemeral\"} with "
+                             "every request, so the growing conversation is cached."))
     g = Grade(8, language, REQUIREMENTS)
     if is_placeholder(rows):
         return g.not_done(WHAT, FIRST_HINTS)

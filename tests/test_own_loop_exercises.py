@@ -1,0 +1,283 @@
+"""Exercises 6, 7 and 8 grade the learner's own loop as it grows (fallback, gate, cut and cache). The attempts
+below are written in other styles than the reference (other names, dict history, streaming, async, a class):
+the right ones pass, each wrong one fails naming its rule, and an untouched placeholder is "not done yet"."""
+
+import asyncio
+
+import anthropic
+import gitlab
+import pytest
+
+from course_agent.checks import check_loop
+from course_agent.checks.exercises import check_exercise_6, check_exercise_7, check_exercise_8
+from course_agent.checks.report import BROKEN
+from course_agent.solutions import exercise_06, exercise_07, exercise_08, show_solution
+
+DEAD = "http://127.0.0.1:9"  # only the check's retargeting (by type) can make these clients work
+llm = anthropic.Anthropic(api_key="sk-ant-not-a-key", base_url=DEAD, max_retries=0)
+allm = anthropic.AsyncAnthropic(api_key="sk-ant-not-a-key", base_url=DEAD, max_retries=0)
+repo = gitlab.Gitlab(DEAD, private_token="not-a-token").projects.get("course/shop", lazy=True)
+PRIMARY, SPARE = "claude-opus-5", "claude-opus-4-8"
+RULES = "Review the merge request with the tools. End with a verdict line."
+SPECS = [
+    {"name": "diff_of", "description": "The diff of a merge request.",
+     "input_schema": {"type": "object", "properties": {"mr": {"type": "integer"}}, "required": ["mr"]}},
+    {"name": "file_at", "description": "A file of the repository at a ref.",
+     "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+                      "required": ["path"]}},
+    {"name": "merge_pr", "description": "Merge a merge request.",
+     "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}},
+]
+
+
+def diff_of(mr: int) -> str:
+    request = repo.mergerequests.get(mr)
+    return "\n".join([request.title, f"source branch: {request.source_branch}", request.description] + [f"diff --git a/{c['old_path']} b/{c['new_path']}\n"
+                                                             + (c["diff"] or "(too large)")
+                                                             for c in request.changes()["changes"]])
+
+
+def file_at(path: str, ref: str = "main") -> str:
+    return repo.files.raw(path, ref=ref).decode()
+
+
+def merge_pr(pr: int) -> str:
+    repo.mergerequests.get(pr).merge()
+    return "merged"
+
+
+def run(name: str, args: dict) -> tuple[str, bool]:
+    try:
+        return str({"diff_of": diff_of, "file_at": file_at, "merge_pr": merge_pr}[name](**args)), False
+    except Exception as error:  # a tool error is a result
+        return f"{type(error).__name__}: {error}", True
+
+
+def streamed(**request) -> anthropic.types.Message:
+    with llm.messages.stream(**request) as stream:
+        return stream.get_final_message()
+
+
+def server_side(**request) -> anthropic.types.beta.BetaMessage:
+    """The API falls back by itself: the `fallbacks` beta parameter."""
+    return llm.beta.messages.create(**request, fallbacks=[{"model": SPARE}], betas=["server-side-fallback-2026-07-01"])
+
+
+def middleware(**request) -> anthropic.types.beta.BetaMessage:
+    """The SDK falls back on the client's side: a refused beta request is sent again to the next model."""
+    careful = llm.with_options(middleware=[anthropic.BetaRefusalFallbackMiddleware([{"model": SPARE}])])
+    return careful.beta.messages.create(**request)
+
+
+def middleware_per_request(**request) -> anthropic.types.beta.BetaMessage:
+    """Wrong: a BetaFallbackState per request forgets the fallback, so the next turn asks the refusing model again."""
+    with anthropic.BetaFallbackState():
+        return middleware(**request)
+
+
+def middleware_loop(pr):
+    """Right: one BetaFallbackState around the whole conversation keeps it on the model that accepted."""
+    with anthropic.BetaFallbackState():
+        return loop(pr, fallback="middleware")
+
+
+def loop(pr, approve=lambda name, args: False, *, fallback="once", stream=False, gate="error", cut=None,
+         cut_note=True, cache=None, turns=20):
+    """One learner's loop, in dict-history style; the keywords say how it handles each new thing."""
+    history, model, fell_back = [{"role": "user", "content": f"Please review MR {pr}"}], PRIMARY, 0
+    send = {"server": server_side, "middleware": middleware, "per-request": middleware_per_request}.get(
+        fallback, streamed if stream else llm.messages.create)
+    for _ in range(turns):
+        request = dict(model=model, max_tokens=8000, system=RULES, tools=SPECS, messages=history)
+        if cache == "auto":
+            request["cache_control"] = {"type": "ephemeral"}
+        elif cache == "system":
+            request["system"] = [{"type": "text", "text": RULES, "cache_control": {"type": "ephemeral"}}]
+        reply = send(**request)
+        if reply.stop_reason == "refusal":
+            if fallback in ("never", "server", "middleware", "per-request") or (fallback == "once" and fell_back):
+                raise RuntimeError(f"refused: {reply.stop_details}")
+            model, fell_back = (PRIMARY if fallback == "same" else SPARE), fell_back + 1
+            continue
+        if reply.stop_reason == "pause_turn":
+            history.append({"role": "assistant", "content": [b.model_dump() for b in reply.content]})
+            continue
+        if reply.stop_reason == "max_tokens":
+            raise RuntimeError("cut by max_tokens: nothing run")
+        if reply.stop_reason != "tool_use":
+            return "".join(b.text for b in reply.content if b.type == "text")
+        history.append({"role": "assistant", "content": [b.model_dump() for b in reply.content]})
+        answers = []
+        for use in (b for b in reply.content if b.type == "tool_use"):
+            if use.name == "merge_pr" and gate != "none" and (gate == "all" or not approve(use.name, use.input)):
+                if gate == "raise":
+                    raise PermissionError("merge refused by a human")
+                answers.append({"type": "tool_result", "tool_use_id": use.id, "content": "A human said no.",
+                                **({"is_error": True} if gate != "plain" else {})})
+                continue
+            if gate == "all" and not approve(use.name, use.input):
+                answers.append({"type": "tool_result", "tool_use_id": use.id, "content": "refused", "is_error": True})
+                continue
+            text, failed = run(use.name, use.input)
+            if cut and len(text) > cut:
+                text = text[:cut] + (f"\n[truncated: {cut} of {len(text)} chars; ask with an offset]" if cut_note
+                                     else "")
+            answers.append({"type": "tool_result", "tool_use_id": use.id, "content": text, "is_error": failed})
+        history.append({"role": "user", "content": answers})
+    raise RuntimeError("too many turns")
+
+
+async def async_loop(pr, approve=lambda name, args: False):
+    """The exercise-7 loop with AsyncAnthropic, an async approver allowed too."""
+    history, model = [{"role": "user", "content": f"Review !{pr}"}], PRIMARY
+    for _ in range(20):
+        reply = await allm.messages.create(model=model, max_tokens=8000, system=RULES, tools=SPECS, messages=history)
+        if reply.stop_reason == "refusal":
+            if model == SPARE:
+                raise RuntimeError("refused twice")
+            model = SPARE
+            continue
+        if reply.stop_reason != "tool_use":
+            return "".join(b.text for b in reply.content if b.type == "text")
+        history.append({"role": "assistant", "content": reply.content})
+        results = []
+        for use in (b for b in reply.content if b.type == "tool_use"):
+            allowed = use.name != "merge_pr" or approve(use.name, use.input)
+            text, failed = await asyncio.to_thread(run, use.name, use.input) if allowed else ("refused by a human", True)
+            results.append({"type": "tool_result", "tool_use_id": use.id, "content": text, "is_error": failed})
+        history.append({"role": "user", "content": results})
+    raise RuntimeError("cap")
+
+
+class Reviewer:
+    """The gate as a method of a class, its approver a bound method: another way to write the same loop."""
+
+    def __init__(self, threshold: int = 0) -> None:
+        self.threshold = threshold
+
+    def review(self, pr, approve=None):
+        return loop(pr, approve or (lambda name, args: False), stream=True)
+
+
+def broken(report) -> list[str]:
+    return [f.rule for f in report.findings if f.status == BROKEN]
+
+
+# ---- exercise 6: every stop reason, a refusal answered once by the fallback model ------------------------------
+
+@pytest.mark.parametrize("attempt", [exercise_06.review_every_stop, lambda pr: loop(pr, stream=True),
+                                     lambda pr: loop(pr), lambda pr: loop(pr, fallback="server"),
+                                     middleware_loop],
+                         ids=["reference", "streamed", "dict-history", "server-side-fallbacks", "sdk-middleware"])
+def test_exercise_6_passes_a_fallback_tried_once(attempt):
+    report = check_exercise_6(attempt)
+    assert report.ok, str(report)
+
+
+@pytest.mark.parametrize("fallback, rules", [("never", ["fallback"]), ("twice", ["fallback"]),
+                                              ("same", ["refusal", "fallback"]), ("per-request", ["refusal"])])
+def test_exercise_6_names_the_refusal_rule_a_loop_breaks(fallback, rules):
+    report = check_exercise_6(lambda pr: loop(pr, fallback=fallback), language="ru")
+    assert broken(report) == rules, str(report)
+    assert report.note.startswith("Пока не сделано")
+
+
+def test_the_fallback_rule_says_what_it_saw_in_both_languages():
+    en = check_loop(lambda pr: loop(pr, fallback="never"), rules="fallback", language="en")
+    ru = check_loop(lambda pr: loop(pr, fallback="never"), rules="fallback", language="ru")
+    assert "without asking the fallback model" in en.findings[0].detail
+    assert "не обратился к запасной модели" in ru.findings[0].detail
+    looped = check_loop(lambda pr: loop(pr, fallback="twice"), rules="fallback", language="en").findings[0].detail
+    assert "refused too, and the loop sent" in looped and "try the fallback once, then stop" in looped
+
+
+# ---- exercise 7: the gate in the learner's own loop ------------------------------------------------------------
+
+def approver_last(pr_number, max_iterations=20, confirm=None):
+    """The approver as a third, named parameter, after the cap."""
+    return loop(pr_number, confirm, turns=max_iterations)
+
+
+@pytest.mark.parametrize("attempt", [exercise_07.review_with_gate, loop, async_loop, Reviewer().review, approver_last],
+                         ids=["reference", "dict-history", "async", "method", "approver-after-the-cap"])
+def test_exercise_7_passes_a_gate_that_asks_before_merging_only(attempt):
+    report = check_exercise_7(attempt)
+    assert report.ok, str(report)
+
+
+@pytest.mark.parametrize("gate, rule", [("raise", "refusal_is_error"), ("plain", "refusal_is_error"),
+                                        ("all", "approver_asked"), ("none", "approver_asked")])
+def test_exercise_7_names_the_rule_a_wrong_gate_breaks(gate, rule):
+    report = check_exercise_7(lambda pr, approve: loop(pr, approve, gate=gate), language="en")
+    assert rule in broken(report), str(report)
+    assert not report.ok
+
+
+def test_exercise_7_says_plainly_when_the_loop_takes_no_approver_and_when_nothing_is_written():
+    report = check_exercise_7(lambda pr: loop(pr), language="ru")
+    assert "approver_asked" in broken(report) and "не принимает approver" in report.findings[0].detail
+    assert check_exercise_7(None).note.startswith("Not done yet")
+    assert check_exercise_7(None, None).note.startswith("Not done yet")  # the older form still answers
+
+
+def test_a_gate_that_never_opens_is_not_a_gate():
+    report = check_exercise_7(lambda pr, approve: loop(pr, lambda name, args: False))  # ignores its approver
+    assert broken(report) == ["approver_asked"], str(report)
+    assert "approver was never asked" in report.findings[0].detail
+
+
+# ---- exercise 8: the cut and the cache ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("attempt", [exercise_08.review_with_cost, lambda pr: loop(pr, cut=20_000, cache="auto"),
+                                     lambda pr: loop(pr, cut=12_000, cache="auto", stream=True),
+                                     lambda pr: loop(pr, cut=20_000, cache="system")],
+                         ids=["reference", "dict-history", "streamed-smaller-cut", "breakpoint-on-the-system-prompt"])
+def test_exercise_8_passes_a_cut_that_says_so_and_a_cache_that_works(attempt, capsys):
+    report = check_exercise_8(attempt)
+    assert report.ok, str(report)
+
+
+@pytest.mark.parametrize("options, rules", [({"cache": "auto"}, ["cut_result"]),
+                                            ({"cut": 20_000, "cut_note": False, "cache": "auto"}, ["cut_result"]),
+                                            ({"cut": 20_000}, ["cached"])],
+                         ids=["no-cut", "silent-cut", "no-cache"])
+def test_exercise_8_names_what_is_missing(options, rules):
+    report = check_exercise_8(lambda pr: loop(pr, **options), language="ru")
+    assert broken(report) == rules, str(report)
+
+
+def test_exercise_8_still_grades_the_older_table_and_a_placeholder_is_not_done():
+    assert check_exercise_8(None).note.startswith("Not done yet")
+    assert check_exercise_8([]).note.startswith("Not done yet")
+
+
+def test_the_references_are_what_show_solution_shows(capsys):
+    for notebook, name in ((7, "def review_with_gate"), (8, "def review_with_cost")):
+        show_solution(notebook)
+        assert name in capsys.readouterr().out
+
+
+# ---- crashes and plurals ------------------------------------------------------------------------------------------
+
+def typo_loop(pr, approve=None):
+    history = [{"role": "user", "content": f"Review MR {pr}"}]
+    reply = llm.messages.create(model=PRIMARY, max_tokens=8000, system=RULES, tools=SPECS, messages=history)
+    return reply.contents  # a typo: Message has .content
+
+
+@pytest.mark.parametrize("check", [check_exercise_6, check_exercise_7, check_exercise_8])
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_crashing_loop_is_never_passed_and_its_error_is_named(check, language):
+    report = check(typo_loop, language=language)
+    assert not report.ok
+    assert "AttributeError" in str(report), str(report)
+
+
+def test_split_results_are_counted_with_their_plurals():
+    import learner_loops
+
+    split = learner_loops.make_loop(breaks="one_message")
+    en = check_loop(split, rules="one_message", language="en").findings[0].detail
+    ru = check_loop(split, rules="one_message", language="ru").findings[0].detail
+    assert en == "2 results of one turn: sent back in 2 user messages", en
+    assert ru == "2 результата одного хода: отправлены в 2 сообщениях от user", ru
