@@ -94,15 +94,8 @@ TERMS = {
 REMAINING = {
     # 07 cell 6: course_agent.gitlab's get_diff labels (Title, Author, State, Description) stay English: they are what
     # the model reads, the same text as in the English notebook (the sandbox's model finds the title by "Title:"), and
-    # "opened" is GitLab's state, data. The risk levels (read-only, writes, dangerous) are the values of
-    # course_agent.tools.Risk, which the notebook's code prints as they are (`tool.risk.value`)
+    # "opened" is GitLab's state, data
     ("07", "Title"), ("07", "Author"), ("07", "State"), ("07", "Description"), ("07", "opened"),
-    ("07", "read-only"), ("07", "writes"), ("07", "dangerous"),
-    # 07 cells 15, 23: the audit log's decisions (allowed, refused, approved) are its data, values a program reads
-    # back (the notebook's code prints entry["decision"]); cell 23 prints the reference solution's audit lines
-    # ("... allowed by policy") and its approver's reasons (course_agent/solutions/exercise_07.py)
-    ("07", "allowed"), ("07", "refused"), ("07", "approved"), ("07", "by"), ("07", "rule"), ("07", "comment-length"),
-    ("07", "characters"), ("07", "allow"), ("07", "ask"),
 }
 
 # Code the catalogues' sentences name without backticks (a message is plain text): command-line options and their
@@ -111,6 +104,8 @@ CATALOGUE_CODE = {
     "all-open", "allow-remote", "host", "post", "resume", "approval", "DIR", "ask", "approve", "deny", "timeout",
     "anthropic", "client", "list", "review", "Policy", "Verdict", "ASK", "DENY", "decide", "toolbox", "audit",
     "counting", "billed", "properties", "ref", "rules",
+    # a request parameter of the Messages API (fallbacks) and the notebook-7 exercise's set of tool names (DANGEROUS)
+    "fallbacks", "DANGEROUS",
     # the Python line a hint of exercise 7 gives: `... == "post_comment" and len(...) < 2000`
     "and",
     # an HTTP status as GitLab names it: "401 Unauthorized"

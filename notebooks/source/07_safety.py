@@ -86,10 +86,11 @@ for call in ({"name": "bash", "input": {"command": "sh -c \"$(echo Z2l0IHB1c2g= 
 # %%
 from course_agent.gitlab import GitLabTools
 from course_agent.review import REVIEW_RULES
+from course_agent.safety import decision_label, risk_label
 
 gitlab_tools = GitLabTools()
 for tool in gitlab_tools.tools():
-    print(f"{tool.name:13} {tool.risk.value}")
+    print(f"{tool.name:13} {risk_label(tool.risk)}")
 print()
 print(gitlab_tools.get_diff(485))
 
@@ -219,12 +220,12 @@ print("ветка main сдвинулась:", repository.sha("main") != before)
 
 # %% lang="en"
 for entry in audit.entries:
-    print(entry["tool"], entry["input"], entry["decision"], "by", entry["by"])
+    print(entry["tool"], entry["input"], decision_label(entry["decision"]), "by", entry["by"])
 print(dict(audit.calls))
 
 # %% lang="ru"
 for entry in audit.entries:
-    print(entry["tool"], entry["input"], entry["decision"], "| кем:", entry["by"])
+    print(entry["tool"], entry["input"], decision_label(entry["decision"]), "| кем:", entry["by"])
 print(dict(audit.calls))
 
 # %% [markdown] lang="en"

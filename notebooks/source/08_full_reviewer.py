@@ -481,7 +481,7 @@ for attempt in (1, 2):
     notes = mr.notes.list(get_all=True)
     ours = [n for n in notes if "<!-- course-agent-review" in n.body]
     print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, из них оставлено командой: {len(ours)} "
-          f"({sum(n.type == 'DiffNote' for n in ours)} к строкам, {sum(n.type != 'DiffNote' for n in ours)} итоговая)")
+          f"(к строкам: {sum(n.type == 'DiffNote' for n in ours)}, итоговых: {sum(n.type != 'DiffNote' for n in ours)})")
 
 # %% [markdown] lang="en"
 # The notes of the cell before (posted by `review()`, with no markers) stay as they were.
