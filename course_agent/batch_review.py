@@ -19,7 +19,7 @@ import contextlib
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,10 +28,10 @@ from anthropic.types import Message, MessageParam, ToolUseBlock, Usage
 
 from . import transcript as transcripts
 from .i18n import ntr, tr
-from .loop import (DEFAULT_MAX_TOKENS, AgentError, AgentResult, ApiFailed, History, IterationLimitReached,
-                   request_params, step)
+from .loop import (DEFAULT_MAX_TOKENS, AgentError, AgentResult, ApiFailed, History, Interrupted,
+                   IterationLimitReached, LoopObserver, request_params, step)
 from .redaction import redact
-from .review import review_request, review_task
+from .review import review, review_request, review_task
 from .tools import Toolbox
 from .transcript import Transcript
 from .usage_chart import usage_rows
@@ -171,6 +171,25 @@ def run_batches(client: anthropic.Anthropic, loops: list[ReviewLoop], toolbox: T
                         "no answer after {n} iterations (the cap); the whole history is kept", max_iterations),
                     loop.messages))
             say(_progress_line(round_, loop))
+    return loops
+
+
+def review_in_turn(prs: Iterable[int], directory: Path, toolbox: Toolbox, *, post: bool, language: str,
+                   max_iterations: int, observers: Sequence[LoopObserver] = (),
+                   progress: Callable[[str], None] = print) -> list[ReviewLoop]:
+    """The same reviews without batches: one after another, each through run_agent, ended like a batch's
+    loops (result or error). Ctrl-C ends the one running and skips the rest."""
+    loops = []
+    for pr in prs:
+        progress(f"== !{pr} ==")
+        try:
+            result = review(pr, toolbox=toolbox, post=post, language=language, max_iterations=max_iterations,
+                            transcript=transcript_path(directory, pr), observers=observers)
+            loops.append(ReviewLoop(pr, History(result.messages, None, ()), usage=result.usage, result=result))
+        except AgentError as error:
+            loops.append(ReviewLoop(pr, History(error.messages, None, ()), error=error))
+            if isinstance(error, Interrupted):
+                break
     return loops
 
 
