@@ -27,9 +27,9 @@ import anthropic
 from anthropic.types import Message, MessageParam, ToolUseBlock, Usage
 
 from . import transcript as transcripts
-from .i18n import ntr, tr
+from .i18n import tr
 from .loop import (DEFAULT_MAX_TOKENS, AgentError, AgentResult, ApiFailed, History, Interrupted,
-                   IterationLimitReached, LoopObserver, request_params, step)
+                   LoopObserver, cap_reached, request_params, step)
 from .redaction import redact
 from .review import review, review_request, review_task
 from .tools import Toolbox
@@ -87,17 +87,11 @@ def saved_reviews(directory: Path) -> dict[int, Path]:
     return {int(m.group(1)): path for path in directory.iterdir() if (m := _TRANSCRIPT.match(path.name))}
 
 
-def asked_to_post(path: Path) -> bool:
-    """Whether the review saved in `path` was started with post=True (its task asks to post the review)."""
+def asked_to_post(pr: int, path: Path) -> bool:
+    """Whether the review of !pr saved in `path` was started with post=True (its task asks to post it)."""
     messages = transcripts.load(path)
     task = messages[0].get("content") if messages and messages[0].get("role") == "user" else None
-    return isinstance(task, str) and any(task == review_task(pr, True, lang)
-                                         for pr in [_pr_of(path)] for lang in ("en", "ru"))
-
-
-def _pr_of(path: Path) -> int:
-    match = _TRANSCRIPT.match(path.name)
-    return int(match.group(1)) if match else 0
+    return task in (review_task(pr, True, "en"), review_task(pr, True, "ru"))
 
 
 def resume_loops(directory: Path, toolbox: Toolbox) -> list[ReviewLoop]:
@@ -166,10 +160,7 @@ def run_batches(client: anthropic.Anthropic, loops: list[ReviewLoop], toolbox: T
             _answer(loop, answers.get(loop.custom_id), toolbox, max_tokens)
             if not loop.done and loop.iterations >= max_iterations:
                 # The cap, as in run_agent: a loop that gets nowhere does not run until the money runs out.
-                loop.error = loop.history.fail(IterationLimitReached(
-                    ntr("no answer after {n} iteration (the cap); the whole history is kept",
-                        "no answer after {n} iterations (the cap); the whole history is kept", max_iterations),
-                    loop.messages))
+                loop.error = loop.history.fail(cap_reached(max_iterations, loop.messages))
             say(_progress_line(round_, loop))
     return loops
 

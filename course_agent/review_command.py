@@ -196,11 +196,11 @@ def _not_resumable(args: argparse.Namespace, lang: str, directory: Path) -> int 
     if not saved:
         return _fail(EXIT_USAGE, tr("nothing to resume: {path} holds no review transcripts (review-<number>.jsonl)",
                                     lang, path=directory))
-    unfinished = [path for path in saved.values() if not transcripts.finished(path)]
+    unfinished = {pr: path for pr, path in saved.items() if not transcripts.finished(path)}
     if not unfinished:
         say(tr("every review saved in {path} has finished: nothing to resume", lang, path=directory))
         return EXIT_OK
-    if not args.post and any(batch_review.asked_to_post(path) for path in unfinished):
+    if not args.post and any(batch_review.asked_to_post(pr, path) for pr, path in unfinished.items()):
         # Without --post the policy would refuse the very note those reviews were started to post.
         return _fail(EXIT_USAGE, tr("the reviews saved in {path} were started with --post: resume them with --post "
                                     "too", lang, path=directory))
