@@ -69,7 +69,9 @@ def pointed_at_sandbox(style, sandbox) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--profile", action="store_true", help="also profile one check cell (cProfile, top 25)")
+    parser.add_argument("--profile", action="store_true",
+                        help="also profile one check cell (cProfile, top 25): its main thread, i.e. the check's "
+                             "own work; the loop runs in a thread of its own")
     options = parser.parse_args()
     os.environ.setdefault("COURSE_AGENT_BACKEND", "sandbox")
 
