@@ -57,8 +57,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
+    env = clean_env()  # read before the environment is cleared: PATH, HOME and PYTHONPATH stay
     os.environ.clear()
-    os.environ.update(clean_env())
+    os.environ.update(env)
     paths = sorted(NOTEBOOKS.glob("[er][nu]/*.ipynb"))
     bare = new_notebook(cells=[new_code_cell("pass")])
     imports = new_notebook(cells=[new_code_cell(IMPORTS)])

@@ -19,7 +19,7 @@ import contextlib
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,11 +27,11 @@ import anthropic
 from anthropic.types import Message, MessageParam, ToolUseBlock, Usage
 
 from . import transcript as transcripts
-from .i18n import ntr, tr
-from .loop import (DEFAULT_MAX_TOKENS, AgentError, AgentResult, ApiFailed, History, IterationLimitReached,
-                   request_params, step)
+from .i18n import tr
+from .loop import (DEFAULT_MAX_TOKENS, AgentError, AgentResult, ApiFailed, History, Interrupted,
+                   LoopObserver, cap_reached, request_params, step)
 from .redaction import redact
-from .review import review_request, review_task
+from .review import review, review_request, review_task
 from .tools import Toolbox
 from .transcript import Transcript
 from .usage_chart import usage_rows
@@ -87,17 +87,11 @@ def saved_reviews(directory: Path) -> dict[int, Path]:
     return {int(m.group(1)): path for path in directory.iterdir() if (m := _TRANSCRIPT.match(path.name))}
 
 
-def asked_to_post(path: Path) -> bool:
-    """Whether the review saved in `path` was started with post=True (its task asks to post the review)."""
+def asked_to_post(pr: int, path: Path) -> bool:
+    """Whether the review of !pr saved in `path` was started with post=True (its task asks to post it)."""
     messages = transcripts.load(path)
     task = messages[0].get("content") if messages and messages[0].get("role") == "user" else None
-    return isinstance(task, str) and any(task == review_task(pr, True, lang)
-                                         for pr in [_pr_of(path)] for lang in ("en", "ru"))
-
-
-def _pr_of(path: Path) -> int:
-    match = _TRANSCRIPT.match(path.name)
-    return int(match.group(1)) if match else 0
+    return task in (review_task(pr, True, "en"), review_task(pr, True, "ru"))
 
 
 def resume_loops(directory: Path, toolbox: Toolbox) -> list[ReviewLoop]:
@@ -166,11 +160,27 @@ def run_batches(client: anthropic.Anthropic, loops: list[ReviewLoop], toolbox: T
             _answer(loop, answers.get(loop.custom_id), toolbox, max_tokens)
             if not loop.done and loop.iterations >= max_iterations:
                 # The cap, as in run_agent: a loop that gets nowhere does not run until the money runs out.
-                loop.error = loop.history.fail(IterationLimitReached(
-                    ntr("no answer after {n} iteration (the cap); the whole history is kept",
-                        "no answer after {n} iterations (the cap); the whole history is kept", max_iterations),
-                    loop.messages))
+                loop.error = loop.history.fail(cap_reached(max_iterations, loop.messages))
             say(_progress_line(round_, loop))
+    return loops
+
+
+def review_in_turn(prs: Iterable[int], directory: Path, toolbox: Toolbox, *, post: bool, language: str,
+                   max_iterations: int, observers: Sequence[LoopObserver] = (),
+                   progress: Callable[[str], None] = print) -> list[ReviewLoop]:
+    """The same reviews without batches: one after another, each through run_agent, ended like a batch's
+    loops (result or error). Ctrl-C ends the one running and skips the rest."""
+    loops = []
+    for pr in prs:
+        progress(f"== !{pr} ==")
+        try:
+            result = review(pr, toolbox=toolbox, post=post, language=language, max_iterations=max_iterations,
+                            transcript=transcript_path(directory, pr), observers=observers)
+            loops.append(ReviewLoop(pr, History(result.messages, None, ()), usage=result.usage, result=result))
+        except AgentError as error:
+            loops.append(ReviewLoop(pr, History(error.messages, None, ()), error=error))
+            if isinstance(error, Interrupted):
+                break
     return loops
 
 

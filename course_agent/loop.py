@@ -208,13 +208,11 @@ def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: History, messag
         history.notify("on_request", iteration, messages)
         try:
             response = client.messages.create(**request_params(toolbox, messages, model, max_tokens, request))
-        except anthropic.BadRequestError as error:
-            if "prompt is too long" in str(error):
+        except anthropic.APIError as error:
+            if isinstance(error, anthropic.BadRequestError) and "prompt is too long" in str(error):
                 raise history.fail(ContextWindowExceeded(
                     tr("the history no longer fits the model's context window ({why}); shorten the history or the "
                        "tool results", why=error.message), messages)) from error
-            raise history.fail(ApiFailed(tr("the API call failed: {error}", error=error), messages)) from error
-        except anthropic.APIError as error:
             raise history.fail(ApiFailed(tr("the API call failed: {error}", error=error), messages)) from error
         usage.append(response.usage)
         history.notify("on_response", iteration, response)
@@ -223,9 +221,14 @@ def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: History, messag
             return result
 
     # Rule 4: a cap on iterations, so a loop that gets nowhere does not run until the money runs out.
-    raise history.fail(IterationLimitReached(
-        ntr("no answer after {n} iteration (the cap); the whole history is kept",
-            "no answer after {n} iterations (the cap); the whole history is kept", max_iterations), messages))
+    raise history.fail(cap_reached(max_iterations, messages))
+
+
+def cap_reached(max_iterations: int, messages: list[MessageParam]) -> IterationLimitReached:
+    """The error of a loop that reached its cap (run_agent's, and each of the batch reviewer's loops)."""
+    return IterationLimitReached(ntr("no answer after {n} iteration (the cap); the whole history is kept",
+                                     "no answer after {n} iterations (the cap); the whole history is kept",
+                                     max_iterations), messages)
 
 
 def step(response: Message, toolbox: Toolbox, history: History, iteration: int, max_tokens: int,

@@ -27,13 +27,15 @@ class Transcript:
         self.path.parent.mkdir(parents=True, exist_ok=True)
 
     def append(self, message: MessageParam, **meta: Any) -> None:
-        line = json.dumps({"message": as_json(message), **meta}, ensure_ascii=False, default=str)
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(redact(line) + "\n")
+        self._write({"message": as_json(message), **meta})
 
     def event(self, name: str, **data: Any) -> None:
         """A line that is not a message (e.g. why the run stopped); `load()` skips it."""
-        line = json.dumps({"event": name, **as_json(data)}, ensure_ascii=False, default=str)
+        self._write({"event": name, **as_json(data)})
+
+    def _write(self, entry: dict) -> None:
+        """One JSON line, secrets hidden, appended at once (the file is opened and closed each time)."""
+        line = json.dumps(entry, ensure_ascii=False, default=str)
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(redact(line) + "\n")
 

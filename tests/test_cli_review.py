@@ -193,7 +193,8 @@ def _tool_error(text: str) -> list[dict]:
 def test_a_tool_error_that_only_mentions_401_or_another_mr_is_no_failure():
     """A review that got an inline comment refused on line 401, or asked for !482 while reviewing !48,
     still produced its review: only GitLab's own 404/401 answers for this run end it."""
-    from course_agent.cli import EXIT_AUTH, EXIT_NO_SUCH_MR, _failure
+    from course_agent.exit_codes import EXIT_AUTH, EXIT_NO_SUCH_MR
+    from course_agent.exit_codes import failure as _failure
 
     line_401 = ("inline comment on shop/cart.py:401 of !482: line 401 of shop/cart.py is not part of this merge "
                 "request's diff (GitLab answered 400: line_code can't be blank).")

@@ -37,17 +37,13 @@ class Report:
     note: str = ""
     hints: list[str] = field(default_factory=list)
 
-    @property
-    def broken(self) -> list[str]:
-        return [f.rule for f in self.findings if f.status == BROKEN]
+    def rules(self, status: str) -> list[str]:
+        """The rules of the findings with this status, in order."""
+        return [f.rule for f in self.findings if f.status == status]
 
-    @property
-    def passed(self) -> list[str]:
-        return [f.rule for f in self.findings if f.status == PASSED]
-
-    @property
-    def not_checked(self) -> list[str]:
-        return [f.rule for f in self.findings if f.status == NOT_CHECKED]
+    broken = property(lambda self: self.rules(BROKEN))
+    passed = property(lambda self: self.rules(PASSED))
+    not_checked = property(lambda self: self.rules(NOT_CHECKED))
 
     @property
     def ok(self) -> bool:
@@ -83,11 +79,7 @@ class Report:
         out.extend(tr("Hint: ", self.language) + hint for hint in self.hints)
         return "\n".join(out)
 
-    def __str__(self) -> str:
-        return self.text()
-
-    def __repr__(self) -> str:
-        return self.text()
+    __str__ = __repr__ = text
 
     def _repr_html_(self) -> str:
         esc = html.escape
