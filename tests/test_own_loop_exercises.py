@@ -3,6 +3,7 @@ below are written in other styles than the reference (other names, dict history,
 the right ones pass, each wrong one fails naming its rule, and an untouched placeholder is "not done yet"."""
 
 import asyncio
+import html
 
 import anthropic
 import gitlab
@@ -11,7 +12,7 @@ import pytest
 from course_agent.checks import check_loop
 from course_agent.checks.exercises import check_exercise_6, check_exercise_7, check_exercise_8
 from course_agent.checks.report import BROKEN
-from course_agent.solutions import exercise_06, exercise_07, exercise_08, show_solution
+from course_agent.solutions import exercise_06, exercise_07, exercise_08, show_solution, solution_code
 
 DEAD = "http://127.0.0.1:9"  # only the check's retargeting (by type) can make these clients work
 llm = anthropic.Anthropic(api_key="sk-ant-not-a-key", base_url=DEAD, max_retries=0)
@@ -251,10 +252,12 @@ def test_exercise_8_still_grades_the_older_table_and_a_placeholder_is_not_done()
     assert check_exercise_8([]).note.startswith("Not done yet")
 
 
-def test_the_references_are_what_show_solution_shows(capsys):
+def test_the_references_are_what_show_solution_shows():
+    """show_solution folds the code (HTML <details>); its text says how to print it, solution_code gives it."""
     for notebook, name in ((7, "def review_with_gate"), (8, "def review_with_cost")):
-        show_solution(notebook)
-        assert name in capsys.readouterr().out
+        folded = show_solution(notebook)
+        assert name in solution_code(notebook) and html.escape(name) in folded._repr_html_()
+        assert name not in repr(folded) and f"solution_code({notebook})" in repr(folded)
 
 
 # ---- crashes and plurals ------------------------------------------------------------------------------------------

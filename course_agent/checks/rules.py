@@ -245,13 +245,20 @@ def _served_by_fallback(run: Run) -> bool:
     return any(b.get("type") == "fallback" for _, r in run.answered for b in blocks(r.get("content")))
 
 
-def refusal(run: Run, lang: str) -> Finding:
-    refused = next(((i, r) for i, r in run.answered if r.get("stop_reason") == "refusal"), None)
+def _first_refusal(run: Run, lang: str) -> tuple[int | None, Finding | None]:
+    """Where the first refusal was answered, or the finding when there was none to judge (shared by rules 6, 6b)."""
+    refused = next((i for i, r in run.answered if r.get("stop_reason") == "refusal"), None)
     if refused is None and _served_by_fallback(run):
-        return _f(PASSED, tr("the API fell back to another model on the server (the request's fallbacks)", lang))
+        return None, _f(PASSED, tr("the API fell back to another model on the server (the request's fallbacks)", lang))
     if refused is None:
-        return _unobserved(run, lang, tr("the loop sent no request", lang))
-    i, _ = refused
+        return None, _unobserved(run, lang, tr("the loop sent no request", lang))
+    return refused, None
+
+
+def refusal(run: Run, lang: str) -> Finding:
+    i, unjudged = _first_refusal(run, lang)
+    if unjudged is not None:
+        return unjudged
     again = [c.body for c in run.calls[i + 1:]]
     model = run.calls[i].body.get("model")
     same = [b for b in again if b.get("model") == model]
@@ -268,12 +275,9 @@ def refusal(run: Run, lang: str) -> Finding:
 
 # 6b. A refusal is tried once on the fallback model, not looped
 def fallback(run: Run, lang: str) -> Finding:
-    refused = next(((i, r) for i, r in run.answered if r.get("stop_reason") == "refusal"), None)
-    if refused is None and _served_by_fallback(run):
-        return _f(PASSED, tr("the API fell back to another model on the server (the request's fallbacks)", lang))
-    if refused is None:
-        return _unobserved(run, lang, tr("the loop sent no request", lang))
-    i, _ = refused
+    i, unjudged = _first_refusal(run, lang)
+    if unjudged is not None:
+        return unjudged
     model, later = run.calls[i].body.get("model"), run.calls[i + 1:]
     if not later:
         return _f(BROKEN, tr("the loop stopped at the refusal without asking the fallback model ({ending})", lang,
