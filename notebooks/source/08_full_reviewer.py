@@ -328,12 +328,12 @@ for stream in client.beta.messages.tool_runner(**ask_review, max_iterations=20, 
     streamed.append((len(events), stream.get_final_message().stop_reason))
 
 # %% lang="en"
-print("until_done:", last.stop_reason, "|", last.content[-1].text.splitlines()[-1])
+print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.type == "text"][-1].splitlines()[-1])
 print("max_iterations=2:", capped.stop_reason)
 print("stream=True:", ", ".join(f"{count} events -> {stop}" for count, stop in streamed))
 
 # %% lang="ru"
-print("until_done:", last.stop_reason, "|", last.content[-1].text.splitlines()[-1])
+print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.type == "text"][-1].splitlines()[-1])
 print("max_iterations=2:", capped.stop_reason)
 print("stream=True:", ", ".join(f"событий: {count} -> {stop}" for count, stop in streamed))
 
@@ -382,7 +382,7 @@ async def review_async(pr: int):
 
 reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # all three wait together
 for pr, answer in zip((482, 483, 484), reviews):
-    print(f"!{pr}:", answer.content[-1].text.splitlines()[-1])
+    print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
 
 # %% lang="ru"
 async def review_async(pr: int):
@@ -393,7 +393,7 @@ async def review_async(pr: int):
 
 reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # все три ждут одновременно
 for pr, answer in zip((482, 483, 484), reviews):
-    print(f"!{pr}:", answer.content[-1].text.splitlines()[-1])
+    print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
 
 # %% [markdown] lang="en"
 # ## Real GitLab, real API
