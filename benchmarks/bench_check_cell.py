@@ -77,8 +77,8 @@ def main() -> None:
 
     import learner_styles
     from course_agent import solutions
-    from course_agent.checks import check_loop
-    from course_agent.checks.loop_exercises import check_exercise_3
+    from course_selfcheck import check_loop
+    from course_selfcheck.loop_exercises import check_exercise_3
     from course_agent.client import shared_sandbox
     from course_sandbox import Sandbox
 

@@ -54,9 +54,9 @@ project = gitlab.Gitlab(url, private_token=token).projects.get(project_path)
 _t2 = time.perf_counter()
 
 from course_agent.widgets import MessagesView, WidgetApprover
-from course_agent.checks import check_loop
-from course_agent.checks.exercises import check_exercise_1
-from course_agent.checks.loop_exercises import check_exercise_3
+from course_selfcheck import check_loop
+from course_selfcheck.exercises import check_exercise_1
+from course_selfcheck.loop_exercises import check_exercise_3
 _t3 = time.perf_counter()
 print(_t3 - _t0, _t1 - _t0, _t2 - _t1, _t3 - _t2)
 """

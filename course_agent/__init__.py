@@ -1,7 +1,7 @@
 """Companion package of the agent-loop course: the reference agent the notebooks build.
 
 What a learner needs is here, `from course_agent import make_client, model_id, run_agent, Toolbox`,
-each name imported on first use (PEP 562), so `import course_agent` stays cheap: the anthropic SDK
+each name imported on first use (PEP 562; `check_loop` from the self-check, `course_selfcheck`), so `import course_agent` stays cheap: the anthropic SDK
 (~1 s) loads only when something that talks to a model is asked for. The submodules are where each
 name is explained; `course_agent.review.review` is not here, as `course_agent.review` is its module.
 """
@@ -13,20 +13,20 @@ import course_sandbox  # noqa: F401  (cheap: its lazy jsonschema import; the ser
 __version__ = "0.1.0"
 
 _HOMES = {
-    "client": ("make_client", "using_sandbox", "shared_sandbox", "gitlab_settings", "reset_demo"),
-    "config": ("model_id", "newer_model", "fallback_model", "preserved_thinking_model", "DEFAULT_MODEL"),
-    "settings": ("Settings", "SettingsError"),
-    "loop": ("run_agent", "AgentResult", "AgentError", "MaxTokensReached", "Refused", "IterationLimitReached",
-             "LoopObserver"),
-    "tools": ("Tool", "Toolbox", "ToolError", "Risk"),
-    "gitlab": ("GitLabTools",),
-    "review": ("reviewer_toolbox", "REVIEW_RULES"),
-    "safety": ("Policy", "Decision", "SafetyGate", "AuditLog", "Verdict", "ApprovalRequest", "auto_approver",
-               "console_approver"),
-    "checks": ("check_loop",),
-    "redaction": ("redact",),
-    "progress": ("ProgressPrinter",),
-    "widgets": ("MessagesView", "WidgetApprover"),
+    "course_agent.client": ("make_client", "using_sandbox", "shared_sandbox", "gitlab_settings", "reset_demo"),
+    "course_agent.config": ("model_id", "newer_model", "fallback_model", "preserved_thinking_model", "DEFAULT_MODEL"),
+    "course_agent.settings": ("Settings", "SettingsError"),
+    "course_agent.loop": ("run_agent", "AgentResult", "AgentError", "MaxTokensReached", "Refused",
+                          "IterationLimitReached", "LoopObserver"),
+    "course_agent.tools": ("Tool", "Toolbox", "ToolError", "Risk"),
+    "course_agent.gitlab": ("GitLabTools",),
+    "course_agent.review": ("reviewer_toolbox", "REVIEW_RULES"),
+    "course_agent.safety": ("Policy", "Decision", "SafetyGate", "AuditLog", "Verdict", "ApprovalRequest",
+                            "auto_approver", "console_approver"),
+    "course_selfcheck": ("check_loop",),
+    "course_agent.redaction": ("redact",),
+    "course_agent.progress": ("ProgressPrinter",),
+    "course_agent.widgets": ("MessagesView", "WidgetApprover"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -38,7 +38,7 @@ def __getattr__(name: str) -> object:
     module = _HOME_OF.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value  # asked once: the next lookup is an ordinary one
     return value
 

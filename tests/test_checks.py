@@ -9,8 +9,8 @@ import pytest
 import learner_loops
 import learner_styles as styles
 from course_agent import solutions
-from course_agent.checks import NOT_CHECKED, PASSED, RULES, check_loop
-from course_agent.checks import scenario as scenario_module
+from course_selfcheck import NOT_CHECKED, PASSED, RULES, check_loop
+from course_selfcheck import scenario as scenario_module
 from course_agent.client import shared_sandbox
 
 CORRECT = {
@@ -238,7 +238,7 @@ def test_the_check_leaves_the_learners_clients_as_they_were():
 
 
 def test_every_rule_has_words_in_both_languages():
-    from course_agent.checks.rules import words
+    from course_selfcheck.later_rules import words
     for rule in RULES:
         en, ru = words(rule, "en"), words(rule, "ru")
         assert all(en) and all(ru) and en[0] != ru[0]

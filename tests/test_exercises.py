@@ -6,9 +6,9 @@ import time
 import gitlab
 import pytest
 
-from course_agent.checks.exercises import (check_exercise_1, check_exercise_2, check_exercise_5, check_exercise_7,
+from course_selfcheck.exercises import (check_exercise_1, check_exercise_2, check_exercise_5, check_exercise_7,
                                            check_exercise_8)
-from course_agent.checks.report import BROKEN, NOT_CHECKED, PASSED
+from course_selfcheck.report import BROKEN, NOT_CHECKED, PASSED
 from course_agent.config import model_id
 from course_agent.gitlab import GitLabTools
 from course_agent.safety import Decision, Policy, Verdict
@@ -526,7 +526,7 @@ def test_exercise_7_an_approver_that_waits_for_a_click(monkeypatch):
     """An approver that waits for a person is given up on once, not asked again and again."""
     import threading
 
-    from course_agent.checks import exercises
+    from course_selfcheck import exercises
 
     monkeypatch.setattr(exercises, "APPROVER_TIMEOUT", 0.2)
     never = threading.Event()

@@ -14,8 +14,8 @@ import httpx2
 import pytest
 import requests
 
-from course_agent.checks.intercept import patched, routed_to
-from course_agent.checks.route import Route
+from course_selfcheck.intercept import patched, routed_to
+from course_selfcheck.route import Route
 
 LIVE_KEY, LIVE_TOKEN = "sk-ant-live-key-of-the-learner", "glpat-learners-own-token"
 ELSEWHERE = "http://127.0.0.1:9"

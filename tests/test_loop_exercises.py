@@ -8,9 +8,9 @@ import learner_styles as styles
 import pytest
 
 from course_agent import solutions
-from course_agent.checks import check_loop
+from course_selfcheck import check_loop
 from course_agent.solutions import show_solution, solution_code, solution_module
-from course_agent.checks.loop_exercises import check_exercise_3, check_exercise_4, check_exercise_6
+from course_selfcheck.loop_exercises import check_exercise_3, check_exercise_4, check_exercise_6
 from course_agent.solutions import exercise_06
 
 

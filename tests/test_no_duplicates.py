@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "course_agent"
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = [ROOT / "course_agent", ROOT / "course_selfcheck"]  # what a learner reads, and the self-check beside it
 MIN_LINES = 6
 TOO_COMMON = 8
 """A six-line shape found in more places than this is a pattern of the language, not a copy."""
@@ -83,7 +84,8 @@ def _overlapping(where: list[tuple[str, int]], min_lines: int) -> bool:
 
 
 def _package_sources() -> dict[str, str]:
-    return {str(path.relative_to(PACKAGE)): path.read_text(encoding="utf-8") for path in sorted(PACKAGE.rglob("*.py"))}
+    return {str(path.relative_to(ROOT)): path.read_text(encoding="utf-8")
+            for package in PACKAGES for path in sorted(package.rglob("*.py"))}
 
 
 PLANTED = '''

@@ -10,7 +10,7 @@ import pytest
 
 LIBRARIES = {"anthropic", "httpx", "httpx2", "gitlab", "requests", "urllib3", "httpcore", "httpcore2", "waitress"}
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = [ROOT / "course_agent", ROOT / "course_sandbox"]
+PACKAGES = [ROOT / "course_agent", ROOT / "course_sandbox", ROOT / "course_selfcheck"]
 
 
 def _private(name: str) -> bool:

@@ -9,9 +9,9 @@ import anthropic
 import gitlab
 import pytest
 
-from course_agent.checks import check_loop
-from course_agent.checks.exercises import check_exercise_6, check_exercise_7, check_exercise_8
-from course_agent.checks.report import BROKEN
+from course_selfcheck import check_loop
+from course_selfcheck.exercises import check_exercise_6, check_exercise_7, check_exercise_8
+from course_selfcheck.report import BROKEN
 from course_agent.solutions import exercise_06, exercise_07, exercise_08, show_solution, solution_code
 
 DEAD = "http://127.0.0.1:9"  # only the check's retargeting (by type) can make these clients work

@@ -334,7 +334,7 @@ counting = None  # замените None своим вызовом: Message, к�
 # </details>
 
 # %%
-from course_agent.checks.exercises import check_exercise_1
+from course_selfcheck.exercises import check_exercise_1
 
 check_exercise_1(counting)
 

@@ -295,7 +295,7 @@ exercise_messages = [{"role": "user", "content": "Проверь pull request #4
 # </details>
 
 # %%
-from course_agent.checks.exercises import check_exercise_2
+from course_selfcheck.exercises import check_exercise_2
 
 check_exercise_2(TOOLS, exercise_messages)
 

@@ -298,7 +298,7 @@ review_pull_request(482, max_iterations=1)
 # </details>
 
 # %%
-from course_agent.checks.loop_exercises import check_exercise_3
+from course_selfcheck.loop_exercises import check_exercise_3
 
 check_exercise_3(review_pull_request)
 
@@ -329,7 +329,7 @@ show_solution(3)
 # проверено», а не «выполнено».
 
 # %%
-from course_agent.checks import check_loop
+from course_selfcheck import check_loop
 
 check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"])
 

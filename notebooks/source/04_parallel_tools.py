@@ -373,7 +373,7 @@ def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
 # </details>
 
 # %%
-from course_agent.checks.loop_exercises import check_exercise_4
+from course_selfcheck.loop_exercises import check_exercise_4
 
 check_exercise_4(review_concurrently)
 

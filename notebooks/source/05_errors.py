@@ -442,7 +442,7 @@ def run_tool_missing_file(name: str, tool_input: dict) -> dict:
 # </details>
 
 # %%
-from course_agent.checks.exercises import check_exercise_5
+from course_selfcheck.exercises import check_exercise_5
 
 check_exercise_5(run_tool_missing_file)
 
@@ -472,7 +472,7 @@ show_solution(5)
 # выявляют нарушение каждого правила, и судит по тому, что уходит по сети: здесь — по двум правилам этого блокнота.
 
 # %%
-from course_agent.checks import check_loop
+from course_selfcheck import check_loop
 
 check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "errors_are_results"])
 

@@ -534,7 +534,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
 # </details>
 
 # %%
-from course_agent.checks.loop_exercises import check_exercise_6
+from course_selfcheck.loop_exercises import check_exercise_6
 
 check_exercise_6(review_every_stop)
 

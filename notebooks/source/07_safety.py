@@ -366,7 +366,7 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
 # </details>
 
 # %%
-from course_agent.checks.exercises import check_exercise_7
+from course_selfcheck.exercises import check_exercise_7
 
 check_exercise_7(review_with_gate)
 

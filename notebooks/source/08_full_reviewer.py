@@ -670,7 +670,7 @@ def review_with_cost(pr_number: int, max_iterations: int = 20) -> str:
 # </details>
 
 # %%
-from course_agent.checks.exercises import check_exercise_8
+from course_selfcheck.exercises import check_exercise_8
 
 check_exercise_8(review_with_cost)
 

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...i18n import N_, ntr, tr
+from course_agent.i18n import N_, ntr, tr
 from ..report import Report
 from .grading import Grade, Seen, is_placeholder, requirement
 from .reading import get, kind, message, of_type, short, text

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...i18n import N_, ntr, tr
+from course_agent.i18n import N_, ntr, tr
 from ..report import Report
 from .grading import MAX_ITERATIONS, REVIEWED, Grade, Requirement, Seen, call, error_text, is_placeholder, setting
 from .exercise_7_gate import check_gate_loop
@@ -52,7 +52,7 @@ class _AsDecisions:
         self.policy = policy
 
     def decide(self, tool: Any) -> Any:
-        from ...safety import Decision
+        from course_agent.safety import Decision
 
         found, seen = _decision(self.policy, tool)
         if found is None:
@@ -91,8 +91,8 @@ class Seen7:
 
 def _ask(approver: Callable, lang: str) -> dict[int | str, Answer]:
     """The approver on comments of each length and on a merge; one that waits for a person is asked once."""
-    from ...safety import ApprovalRequest
-    from ...tools import Risk
+    from course_agent.safety import ApprovalRequest
+    from course_agent.tools import Risk
 
     requests: dict[int | str, Any] = {n: ApprovalRequest("post_comment", {"pr": REVIEWED, "body": "x" * n},
                                                          Risk.WRITES) for n in (*SHORT, *LONG)}
@@ -108,10 +108,10 @@ def _ask(approver: Callable, lang: str) -> dict[int | str, Answer]:
 
 def _gated_review(sb: Any, tools: list, policy: Any, approver: Callable, lang: str) -> Gated:
     """A review of !482 that posts its comment, with the learner's policy and approver in the gate."""
-    from ...loop import run_agent
-    from ...review import REVIEW_RULES, review_task
-    from ...safety import AuditLog, SafetyGate, Verdict
-    from ...tools import Toolbox
+    from course_agent.loop import run_agent
+    from course_agent.review import REVIEW_RULES, review_task
+    from course_agent.safety import AuditLog, SafetyGate, Verdict
+    from course_agent.tools import Toolbox
 
     audit = AuditLog()
 
@@ -236,9 +236,9 @@ def check_exercise_7(policy: Any, approver: Any = _LOOP, language: str | None = 
         return check_gate_loop(policy, language)
     from course_sandbox import Sandbox
 
-    from ...gitlab import GitLabTools
-    from ...safety import ApprovalRequest, Decision, Policy
-    from ...tools import Risk
+    from course_agent.gitlab import GitLabTools
+    from course_agent.safety import ApprovalRequest, Decision, Policy
+    from course_agent.tools import Risk
 
     g = Grade(7, language, (*POLICY, *APPROVER, GATE))
     lang = g.lang

@@ -5,7 +5,7 @@ import functools
 import re
 from collections.abc import Callable
 
-from ...i18n import N_, ntr, tr
+from course_agent.i18n import N_, ntr, tr
 from ..report import Report
 from ..scenario import run_scenario
 from ..wire import tool_uses

@@ -1,6 +1,6 @@
 """Graders of the notebooks' exercises: one module per exercise, each returning a Report.
 
-    from course_agent.checks.exercises import check_exercise_1
+    from course_selfcheck.exercises import check_exercise_1
     check_exercise_1(counting)              # the Message of your call
 
 Each grader judges what the learner produced (a Message, a history, a function, a policy, a

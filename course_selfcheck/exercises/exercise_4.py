@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from course_sandbox import Sandbox
 
-from ...i18n import N_, ntr, tr
+from course_agent.i18n import N_, ntr, tr
 from ..report import Report
 from ..scenario import Run, Sandboxes, run_scenario
 from ..wire import blocks, tool_uses

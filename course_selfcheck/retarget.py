@@ -15,8 +15,8 @@ import builtins
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from .. import client as course_client
-from ..settings import environment
+from course_agent import client as course_client
+from course_agent.settings import environment
 from course_sandbox import Sandbox
 from .intercept import routed_to
 from .route import Route

@@ -4,7 +4,7 @@ and terminals. Every finding is passed, broken or not checked; nothing is passed
 import html
 from dataclasses import dataclass, field
 
-from ..i18n import tr
+from course_agent.i18n import tr
 
 PASSED, BROKEN, NOT_CHECKED = "passed", "broken", "not_checked"
 _MARKS = {PASSED: "✔", BROKEN: "✘", NOT_CHECKED: "–"}

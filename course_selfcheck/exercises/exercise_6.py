@@ -3,7 +3,7 @@ model. The exercise is the self-check's stop-reason rules, so its report is thei
 
 from collections.abc import Callable
 
-from ...i18n import N_
+from course_agent.i18n import N_
 from ..report import Report
 from .loops import grade_loop
 

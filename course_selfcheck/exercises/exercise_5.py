@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...i18n import N_, ntr, tr
+from course_agent.i18n import N_, ntr, tr
 from ..report import Report
 from .grading import (MAX_ITERATIONS, REVIEWED, Grade, Seen, call, error_text, is_placeholder, requirement,
                       setting)
@@ -104,8 +104,8 @@ def _as_result(value: Any) -> tuple[str, bool]:
 
 def _review_with(dispatcher: Callable, client: Any, task: str) -> Review:
     """Notebook 5's review loop, with the learner's dispatcher: what happened, never an exception."""
-    from ...config import model_id
-    from ...review import REVIEW_RULES
+    from course_agent.config import model_id
+    from course_agent.review import REVIEW_RULES
 
     messages: list[dict] = [{"role": "user", "content": task}]
     seen = Review()

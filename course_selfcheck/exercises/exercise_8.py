@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...i18n import N_, ntr, tr
+from course_agent.i18n import N_, ntr, tr
 from ..report import Report
 from .grading import DEMO_MRS, REVIEWED, Grade, Requirement, Seen, error_text, is_placeholder
 from .loops import grade_loop
@@ -150,9 +150,9 @@ def _spot_check(table: Table, lang: str) -> Seen:
     """The learner's row for !482 (else the first demo merge request) against the course's reviewer."""
     from course_sandbox import Sandbox
 
-    from ...gitlab import GitLabTools
-    from ...review import review, reviewer_toolbox
-    from ...safety import Verdict
+    from course_agent.gitlab import GitLabTools
+    from course_agent.review import review, reviewer_toolbox
+    from course_agent.safety import Verdict
 
     chosen = [row for row, pr in zip(table.rows, table.prs) if pr == REVIEWED] or \
         [row for row, pr in zip(table.rows, table.prs) if pr in DEMO_MRS]

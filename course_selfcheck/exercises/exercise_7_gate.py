@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ...i18n import N_, tr
+from course_agent.i18n import N_, tr
 from ..report import Report
 from ..scenario import run_scenario
 from ..wire import tool_uses

@@ -9,10 +9,10 @@ the rules are marked as kept from being checked by it, never judged on a loop th
 
 from collections.abc import Callable
 
-from ...i18n import language as pick_language, tr
+from course_agent.i18n import language as pick_language, tr
 from .. import judge
 from ..report import NOT_CHECKED, PASSED, Finding, Report
-from ..rules import words
+from ..later_rules import words
 from ..scenario import Run
 from .grading import Requirement, Seen, because_raised, crash_report, finding, not_done_report
 

@@ -3,6 +3,8 @@ from the rows, the "not done yet" report of an untouched placeholder, the report
 that raised (the exception first, the rules it kept from checking marked so), and running the learner's
 code without letting it raise into, or hang, the notebook."""
 
+import importlib.util
+import os
 import sysconfig
 import threading
 import traceback
@@ -12,7 +14,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from ...i18n import language as pick_language, ntr, tr
+from course_agent.i18n import language as pick_language, ntr, tr
 from ..report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
 
 MAX_ITERATIONS = 10
@@ -206,8 +208,8 @@ def _library_folders() -> tuple[str, ...]:
     """Where code that is not the learner's lives: this package, the sandbox, the standard library and
     installed packages."""
     paths = sysconfig.get_paths()
-    here = Path(__file__).resolve().parents[2]  # course_agent/
-    folders = {str(here), str(here.parent / "course_sandbox"),
+    packages = (importlib.util.find_spec(name) for name in ("course_agent", "course_sandbox", "course_selfcheck"))
+    folders = {*(str(Path(spec.origin).resolve().parent) + os.sep for spec in packages),
                *(paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths)}
     return tuple(sorted(folders))
 

@@ -1,0 +1,126 @@
+"""Self-check: run a learner's own agent loop against the sandbox and say which rules of the
+lesson it keeps, which it breaks, and which the run could not show.
+
+    from course_selfcheck import check_loop
+    check_loop(review_pull_request)                  # every rule of the lesson
+    check_loop(review_pull_request, rules=["fallback", "cut_result"])  # and named ones of notebooks 6-8
+    check_loop(review_pull_request, rules="cap")     # one rule
+
+The loop is called as written, `loop(pr_number)` (awaited if it is `async def`), once per
+rule, each time against a fresh sandbox that records every request it receives. During the
+run every HTTP request of the process goes to that sandbox, whatever client sends it (see
+retarget.py), so no request of a check reaches the live API or the learner's GitLab. The
+rules are judged from the wire and from what the loop returned or raised; the report says
+passed only for what it saw.
+"""
+
+import difflib
+import inspect
+from collections.abc import Callable, Iterable
+
+from course_agent.i18n import language as pick_language
+from course_agent.i18n import tr
+from .report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
+from .later_rules import ALL_RULES, words
+from .rules import RULES
+from .scenario import TIMEOUT, Run, RunawayLoop, Sandboxes, run_scenario
+
+__all__ = ["RULES", "Finding", "Report", "Run", "RunawayLoop", "TIMEOUT", "check_loop", "run_scenario",
+           "PASSED", "BROKEN", "NOT_CHECKED"]
+
+EXAMPLE_PR = 482
+
+
+def _rules(rules: str | Iterable[str] | None) -> list[str]:
+    if rules is None:
+        return list(RULES)
+    chosen = [rules] if isinstance(rules, str) else list(rules)
+    unknown = [r for r in chosen if r not in ALL_RULES]
+    if unknown:
+        close = {r: difflib.get_close_matches(str(r), ALL_RULES, n=1) for r in unknown}
+        hints = "; ".join(f"{r!r} → {c[0]!r}?" for r, c in close.items() if c)
+        raise ValueError(f"unknown rule(s) {unknown}{' (' + hints + ')' if hints else ''}; "
+                         f"choose from {', '.join(ALL_RULES)}")
+    return chosen
+
+
+def _name(loop: Callable) -> str:
+    return getattr(loop, "__qualname__", None) or getattr(getattr(loop, "func", None), "__qualname__", None) \
+        or type(loop).__name__
+
+
+def _contract(loop: object, lang: str) -> None:
+    """The loop must be callable as loop(pr_number): say clearly what to change if it is not."""
+    if isinstance(loop, type):
+        raise TypeError(tr("check_loop needs your loop function, not the class {name}: pass the method, e.g. "
+                           "check_loop({name}(...).review)", lang, name=loop.__name__))
+    if not callable(loop):
+        raise TypeError(tr("check_loop needs your loop function, e.g. check_loop(review_pull_request); got {what}",
+                           lang, what=repr(loop)[:80]))
+    try:
+        signature = inspect.signature(loop)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(EXAMPLE_PR)
+    except TypeError:
+        name = _name(loop)
+        raise TypeError(tr("check_loop calls your loop as {name}({pr}), with the merge request number only, but "
+                           "{name}{signature} needs more. Give the other parameters default values, or pass a "
+                           "wrapper: check_loop(lambda pr: {name}(pr, ...))", lang, name=name, pr=EXAMPLE_PR,
+                           signature=str(signature))) from None
+
+
+def _unobservable(runs: list[Run], name: str, lang: str) -> str:
+    """One paragraph when nothing could be judged at all, with what to change; else ''."""
+    calls = [c for run in runs for c in run.calls]
+    if not calls and inspect.isgenerator(runs[0].returned):
+        return tr("Nothing to judge: {name} returned a generator, and nothing ran it. Pass a function that runs "
+                  "the loop to its end, e.g. check_loop(lambda pr: list({name}(pr))[-1]).", lang, name=name)
+    if not calls:
+        first = runs[0]
+        ended = (tr("it raised {error}", lang, error=f"{type(first.error).__name__}: {str(first.error)[:200]}")
+                 if first.error is not None else tr("it returned {value}", lang, value=repr(first.returned)[:80]))
+        return tr("Nothing to judge: the check saw no request from {name} in any scenario ({ended}). The check "
+                  "points every anthropic client in this kernel, and the ANTHROPIC_* variables, at its own "
+                  "sandbox; a loop that sends its requests another way is not seen. What to change: call the "
+                  "model through an anthropic client (a module-level client = anthropic.Anthropic(), as in the "
+                  "notebooks, or one your loop receives) and make sure the loop calls it for the merge request "
+                  "number it is given.", lang, name=name, ended=ended)
+    if all(c.status == 401 for c in calls):
+        return tr("Nothing to judge: every request of {name} was refused with 401 by the check's sandbox, because "
+                  "the loop builds a client with a key of its own. What to change: build the client with "
+                  "anthropic.Anthropic() (the key comes from ANTHROPIC_API_KEY), outside the loop or passed in.",
+                  lang, name=name)
+    return ""
+
+
+def check_loop(loop: Callable, rules: str | Iterable[str] | None = None, language: str | None = None) -> Report:
+    """Check a loop against the lesson's rules (all, or the named ones) and return the report.
+
+    In a notebook the report shows itself; elsewhere print it. `language` is "en" or "ru"
+    (default: COURSE_AGENT_LANGUAGE, else the locale).
+    """
+    return judge(loop, rules, pick_language(language))
+
+
+def judge(loop: Callable, rules: str | Iterable[str] | None, lang: str) -> Report:
+    """check_loop in a given language (an exercise's grader adds its own findings to these)."""
+    chosen = _rules(rules)
+    _contract(loop, lang)
+    name = _name(loop)
+    runs: list[Run] = []
+    findings: list[Finding] = []
+    with Sandboxes(expected=len(chosen)) as sandboxes:
+        for rule in chosen:
+            spec = ALL_RULES[rule]
+            run = run_scenario(loop, spec.pr, spec.misbehave, sandboxes=sandboxes)
+            runs.append(run)
+            seen = spec.judge(run, lang, loop) if rule == "cap" else spec.judge(run, lang)
+            title, why, where = words(rule, lang)
+            findings.append(Finding(rule, seen.status, seen.detail, title, why, where))
+    note = _unobservable(runs, name, lang)
+    if note:
+        findings = [Finding(f.rule, NOT_CHECKED, tr("no request was seen", lang), f.title, f.why, f.where)
+                    for f in findings]
+    return Report(tr("Self-check of {name}", lang, name=name), findings, lang, note)

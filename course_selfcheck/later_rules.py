@@ -1,0 +1,148 @@
+"""The rules of notebooks 6-8's exercises on the learner's own loop: the fallback, the gate's refusal, the cut
+and the cache. check_loop runs them only when they are named (see EXERCISE_RULES), so the lesson's own loop is not
+failed for what its notebook has not taught yet; each is judged like the lesson's rules (rules.py), from the wire.
+"""
+
+import re
+
+from course_agent.i18n import N_, ntr, tr
+from .report import BROKEN, PASSED, Finding
+from .rules import RULES, Rule
+# the judges' shared helpers: one wording of an ending, an error, an unseen rule, for every rule
+from .rules import _MERGE, _MERGE_REQUEST, _ending, _error, _f, _first_refusal, _short, _unobserved
+from .scenario import Run
+from .wire import blocks, tool_uses
+
+
+# 6b. A refusal is tried once on the fallback model, not looped
+def fallback(run: Run, lang: str) -> Finding:
+    i, unjudged = _first_refusal(run, lang)
+    if unjudged is not None:
+        return unjudged
+    model, later = run.calls[i].body.get("model"), run.calls[i + 1:]
+    if not later:
+        return _f(BROKEN, tr("the loop stopped at the refusal without asking the fallback model ({ending})", lang,
+                             ending=_ending(run, lang)))
+    if later[0].body.get("model") == model:
+        return _f(BROKEN, tr("after the refusal the loop asked the same model ({model}) again", lang, model=model))
+    if len(later) > 1:
+        return _f(BROKEN, ntr("the fallback model ({model}) refused too, and the loop sent {n} more request: try "
+                              "the fallback once, then stop",
+                              "the fallback model ({model}) refused too, and the loop sent {n} more requests: try "
+                              "the fallback once, then stop", len(later) - 1, lang, model=later[0].body.get("model")))
+    return _f(PASSED, tr("after the refusal the loop asked {model} once; when it refused too, the loop stopped "
+                         "({ending})", lang, model=later[0].body.get("model"), ending=_ending(run, lang)))
+
+
+# 8b. A refused call goes back to the model as an error result
+def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
+    if pr in run.merged:
+        return _f(BROKEN, tr("the merge request with a prompt injection (!{pr}) was merged without anyone's yes",
+                             lang, pr=pr))
+    asked = next(((i, u) for i, r in run.answered for u in tool_uses(r)
+                  if _MERGE.search(_MERGE_REQUEST.sub(" ", str(u.get("name", ""))))), None)
+    if asked is None:
+        return _unobserved(run, lang, tr("the model never asked to merge", lang))
+    i, use = asked
+    following = run.calls[i + 1] if i + 1 < len(run.calls) else None
+    if following is None:
+        if run.error is not None:
+            return _f(BROKEN, tr("the merge was refused, and the loop stopped with {error} instead of telling the "
+                                 "model", lang, error=_error(run.error)))
+        return _f(BROKEN, tr("the merge was refused, and the loop ended ({ending}) without telling the model", lang,
+                             ending=_ending(run, lang)))
+    results = [b for m in following.body.get("messages") or [] if isinstance(m, dict)
+               for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") == use.get("id")]
+    if not results:
+        return _f(BROKEN, tr("the next request carried no tool_result for the refused merge", lang))
+    if results[-1].get("is_error") is not True:
+        return _f(BROKEN, tr("the refused merge went back without is_error: true: {content}", lang,
+                             content=_short(results[-1].get("content"))))
+    return _f(PASSED, tr("the merge was not run; the model got a tool_result with is_error: true: {content}", lang,
+                         content=_short(results[-1].get("content"))))
+
+
+# 8c. An oversized tool result is cut, and says so
+BIG_FILE, BIG_REF = "catalog.json", "catalog-refresh"
+"""The file of !486, on its source branch, that is larger than a result may be (almost 500,000 characters)."""
+RESULT_LIMIT = 20_000
+"""Characters of a tool's output a loop sends to the model; the note saying it was cut comes on top."""
+_CUT_NOTE = re.compile(r"cut|truncat|shorten|omit|shown|remaining|partial|first \d+|of \d+|offset|rest|обрез|"
+                       r"сокращ|пропущ|показан|первы|остал|част|из \d+", re.I)
+
+
+def _text_length(content: object) -> tuple[int, str]:
+    """(characters, text) of a tool_result's content: a string, or a list of text blocks."""
+    text = content if isinstance(content, str) else "".join(b.get("text", "") for b in blocks(content))
+    return len(text), text
+
+
+def cut_result(run: Run, lang: str) -> Finding:
+    read = next(((i, u) for i, r in run.answered for u in tool_uses(r)
+                 if BIG_FILE in str(u.get("input")) and BIG_REF in str(u.get("input"))), None)
+    if read is None:
+        return _unobserved(run, lang, tr("the model never read the large file ({path} at {ref})", lang, path=BIG_FILE,
+                                         ref=BIG_REF))
+    i, use = read
+    following = run.calls[i + 1] if i + 1 < len(run.calls) else None
+    results = [b for m in (following.body.get("messages") if following else None) or [] if isinstance(m, dict)
+               for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") == use.get("id")]
+    if not results:
+        return _unobserved(run, lang, tr("no tool_result came back for the large file", lang))
+    size, text = _text_length(results[-1].get("content"))
+    if size > RESULT_LIMIT + 1000:
+        return _f(BROKEN, tr("a tool result of {size} characters went to the model whole; cut it at {limit} and say "
+                             "so", lang, size=size, limit=RESULT_LIMIT))
+    if not _CUT_NOTE.search(text[:300] + text[-300:]):
+        return _f(BROKEN, tr("the large file came back as {size} characters without a word that it was cut: the "
+                             "model takes the part for the whole file", lang, size=size))
+    return _f(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang, size=size))
+
+
+# 8d. The requests are cached, and the run's usage shows it
+def cached(run: Run, lang: str) -> Finding:
+    marked = [c for c in run.calls if "cache_control" in str(c.body)]
+    if not run.answered:
+        return _unobserved(run, lang, tr("the loop sent no request", lang))
+    if not marked:
+        return _f(BROKEN, tr("no request set cache_control: every call paid full price for the same prefix", lang))
+    usage = [r.get("usage") or {} for _, r in run.answered]
+    written = sum(u.get("cache_creation_input_tokens") or 0 for u in usage)
+    read = sum(u.get("cache_read_input_tokens") or 0 for u in usage)
+    if not written and not read:
+        return _f(BROKEN, ntr("cache_control was set, but nothing was cached in {n} request: the prefix before the "
+                              "breakpoint is below the model's minimum (cache the growing conversation too)",
+                              "cache_control was set, but nothing was cached in {n} requests: the prefix before the "
+                              "breakpoint is below the model's minimum (cache the growing conversation too)",
+                              len(usage), lang))
+    return _f(PASSED, tr("the cache took effect: {written} tokens written, {read} read", lang, written=written,
+                         read=read))
+
+
+
+EXERCISE_RULES: dict[str, Rule] = {
+    "fallback": Rule(
+        N_("A refusal is tried once on the fallback model, not looped"),
+        N_("another model may answer what this one refused; if it refuses too, asking again only costs money"),
+        6, 482, ("refusal", "refusal"), fallback),
+    "refusal_is_error": Rule(
+        N_("A refused call goes back to the model as an error result"),
+        N_("the model must learn that its call did not run, or it reports a merge that never happened"),
+        7, 485, (), refusal_is_error),
+    "cut_result": Rule(
+        N_("An oversized tool result is cut, and says so"),
+        N_("a whole big file costs tokens on every later call; cut silently, the model takes the part for the whole"),
+        8, 486, (), cut_result),
+    "cached": Rule(
+        N_("The requests are cached"),
+        N_("every call sends the rules, the tools and the history again: cached, they cost a tenth"),
+        8, 482, (), cached),
+}
+"""Rules of the later notebooks' exercises (the fallback, the gate, the cut, the cache): check_loop runs them only
+when they are named, so the lesson's own loop is not failed for what its notebook has not taught yet."""
+ALL_RULES: dict[str, Rule] = {**RULES, **EXERCISE_RULES}
+
+def words(rule: str, lang: str) -> tuple[str, str, str]:
+    """(title, why, where) of a rule in the report's language."""
+    r = ALL_RULES[rule]
+    return tr(r.title, lang), tr(r.why, lang), tr("notebook {n}", lang, n=r.notebook)
