@@ -103,7 +103,7 @@ def summary(turns: list[Turn]) -> str:
     calls = [f"{b['name']}({json.dumps(b.get('input', {}), ensure_ascii=False)})"
              for turn in turns if turn.role == "assistant" for b in turn.of_type("tool_use")]
     answers = [turn.text().strip() for turn in turns if turn.role == "assistant" and turn.text().strip()]
-    lines = [say(lang, "Summary of the earlier conversation.", "Краткое содержание начала разговора."),
+    lines = [say(lang, "Summary of the earlier conversation.", "Краткое содержание начала диалога."),
              say(lang, "Task: ", "Задача: ") + _clip(task)]
     if calls:
         lines.append(say(lang, "Tool calls so far: ", "Вызовов инструментов: ") + f"{len(calls)}: " + "; ".join(calls[:12]))
