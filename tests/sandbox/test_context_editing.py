@@ -235,3 +235,14 @@ def test_the_tool_runner_compacts_before_the_next_turn(client):
             runner.compact_before_next_turn()
         stops.append(message.stop_reason)
     assert stops[:2] == ["tool_use", "compaction"] and stops[-1] == "end_turn"
+
+
+def test_a_russian_task_gets_a_russian_summary_and_a_recorded_stream_keeps_it():
+    task = [{"role": "user", "content": "Какая погода в Париже?"}]
+    with Sandbox(record=True) as sb:
+        client = sb.client()
+        with client.beta.messages.stream(model=MODEL, max_tokens=2000, tools=[WEATHER], messages=task,
+                                         betas=[ON_DEMAND], compaction={"type": "summarize"}) as stream:
+            block = stream.get_final_message().content[0]
+        assert block.content.startswith("Краткое содержание") and "Париже" in block.content
+        assert sb.exchanges[-1].reply["content"][0]["content"] == block.content
