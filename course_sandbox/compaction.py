@@ -48,9 +48,10 @@ def _blocks_sent(body: dict) -> list[tuple[int, int, dict]]:
             for j, block in enumerate(blocks_of(message["content"])) if block.get("type") == "compaction"]
 
 
-def check(body: dict, betas: frozenset[str]) -> None:
-    """Betas, the trigger's floor, and the blocks sent back (API style: the wording is not documented)."""
-    if body.get("compaction") is not None:
+def check(body: dict, betas: frozenset[str], counting: bool = False) -> None:
+    """Betas, the trigger's floor, and the blocks sent back (API style: the wording is not documented).
+    `count_tokens` takes the `compaction` parameter and ignores it (the SDK's docs for the parameter)."""
+    if body.get("compaction") is not None and not counting:
         if ON_DEMAND_BETA not in betas:
             raise invalid(requires_beta("compaction", ON_DEMAND_BETA))
         if body.get("context_management"):

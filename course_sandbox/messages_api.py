@@ -69,7 +69,7 @@ class MessagesApi:
         assert isinstance(body, dict)
         body, thread = self.threads.expand(body, betas)
         context_editing.check(body, betas)
-        compaction.check(body, betas)
+        compaction.check(body, betas, counting=kind == "count_tokens")
         body = compaction.resumed(body)  # a compaction block sent back: the model reads from it on
         limits, turns, transformed = self._checked(body, betas)
         chain = fallbacks.chain(body, limits, betas, set(KNOWN_MODELS))

@@ -145,6 +145,10 @@ def test_on_demand_compaction_and_its_round_trip(client, history):
     assert reply.stop_reason == "tool_use"
     tampered = [{"role": "assistant", "content": [{**block.to_dict(), "content": "Nothing happened."}]},
                 {"role": "user", "content": "And in Berlin?"}]
+    ignored = client.beta.messages.count_tokens(model=MODEL, tools=[WEATHER], messages=history,
+                                                betas=[CONTEXT], compaction={"type": "summarize"},
+                                                context_management=clear())
+    assert ignored.context_management.original_input_tokens == before  # count_tokens ignores `compaction`
     with pytest.raises(anthropic.BadRequestError, match="signature"):
         client.beta.messages.create(model=MODEL, max_tokens=2000, messages=tampered, betas=[ON_DEMAND])
 
