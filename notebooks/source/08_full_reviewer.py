@@ -503,12 +503,12 @@ for message in compacting:
 # %% lang="en"
 for turn, (stop, tokens_in) in enumerate(compacted_turns, 1):
     print(f"turn {turn}: {stop:<10} input {tokens_in:>5} tokens")
-print("the summary starts:", summary.splitlines()[0] if summary else "(no summary)")
+print("the summary starts:", *(summary or "(no summary)").splitlines()[:2], sep="\n  ")
 
 # %% lang="ru"
 for turn, (stop, tokens_in) in enumerate(compacted_turns, 1):
     print(f"ход {turn}: {stop:<10} на входе токенов: {tokens_in:>5}")
-print("краткое содержание начинается так:", summary.splitlines()[0] if summary else "(его нет)")
+print("краткое содержание начинается так:", *(summary or "(его нет)").splitlines()[:2], sep="\n  ")
 
 # %% [markdown] lang="en"
 # The compaction request itself read the whole conversation (its `usage`), and the turn after it starts from the
