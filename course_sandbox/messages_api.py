@@ -115,7 +115,7 @@ class MessagesApi:
         for entry in chain:
             hop = fallbacks.attempt(body, entry)
             limits, turns, _ = self._checked(hop, betas)  # the same betas: the attempt is the same request
-            served, partial = self._answer(hop, limits, turns, first_try=False)
+            served, partial = self._managed(hop, limits, turns, first_try=False)  # the same edits apply
             if served["stop_reason"] == "refusal":
                 continue
             category = (refused["stop_details"] or {}).get("category")
@@ -127,20 +127,20 @@ class MessagesApi:
             return served, {i + 1: text for i, text in partial.items()}
         return None
 
-    def _managed(self, body: dict, limits: Profile, turns: list) -> tuple[dict, dict[int, str]]:
+    def _managed(self, body: dict, limits: Profile, turns: list, first_try: bool = True) -> tuple[dict, dict[int, str]]:
         """The answer to a request after its context edits, and a compaction when it reached the trigger."""
         edited, applied = context_editing.apply(body, _count, count_block)
         edited_turns = merge_turns(edited["messages"]) if applied else turns
         edit = compaction.threshold_edit(body)
         if edit is None or count_input(edited, edited_turns) < compaction.trigger(edit):
-            message, partial = self._answer(edited, limits, edited_turns, signed_as=(body, turns))
+            message, partial = self._answer(edited, limits, edited_turns, first_try, signed_as=(body, turns))
         elif edit.get("pause_after_compaction"):
             message, partial = self._compacted(edited, edited_turns, on_demand=False), {}
         else:
             summary = compaction.block(edited_turns, signed=False)
             after = compaction.resumed({**edited, "messages": [{"role": "assistant", "content": [summary]}]})
             after_turns = merge_turns(after["messages"])
-            message, partial = self._answer(after, limits, after_turns, signed_as=(after, after_turns))
+            message, partial = self._answer(after, limits, after_turns, first_try, signed_as=(after, after_turns))
             message["content"] = [summary, *message["content"]]
             message["usage"]["iterations"] = [_compaction_usage(edited, edited_turns, summary),
                                               {**_iteration(message["usage"]), "type": "message"}]

@@ -250,3 +250,14 @@ def test_a_russian_task_gets_a_russian_summary_and_a_recorded_stream_keeps_it():
             block = stream.get_final_message().content[0]
         assert block.content.startswith("Краткое содержание") and "Париже" in block.content
         assert sb.exchanges[-1].reply["content"][0]["content"] == block.content
+
+
+def test_a_fallback_model_reads_the_same_edited_request(client, history):
+    refused = [*history[:2], {"role": "user", "content": [
+        *history[2]["content"], {"type": "text", "text": "Also plan a penetration test of the attack surface."}]}]
+    response = client.beta.messages.create(
+        model=MODEL, max_tokens=2000, tools=[WEATHER], messages=refused, fallbacks=[{"model": "claude-opus-4-8"}],
+        betas=[CONTEXT, "server-side-fallback-2026-07-01"],
+        context_management=clear(trigger={"type": "tool_uses", "value": 3}, keep={"type": "tool_uses", "value": 1}))
+    assert response.content[0].type == "fallback"
+    assert response.context_management.applied_edits[0].cleared_tool_uses == 3
