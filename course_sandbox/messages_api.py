@@ -41,7 +41,7 @@ class MessagesApi:
         self._forced_lock = threading.Lock()
         self.threads = Threads()
         """Conversations held for message threads (beta)."""
-        self.batches = MessageBatches(lambda params: self.create(params)[0])
+        self.batches = MessageBatches(lambda params, betas: self.create(params, betas)[0])
         """Message Batches, answered by this API in a background worker."""
 
     def force(self, *misbehaviours: str) -> None:

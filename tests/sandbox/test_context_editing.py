@@ -261,3 +261,18 @@ def test_a_fallback_model_reads_the_same_edited_request(client, history):
         context_management=clear(trigger={"type": "tool_uses", "value": 3}, keep={"type": "tool_uses", "value": 1}))
     assert response.content[0].type == "fallback"
     assert response.context_management.applied_edits[0].cleared_tool_uses == 3
+
+
+def test_a_beta_batch_applies_its_betas_to_every_request(client, history):
+    import time
+
+    params = {"model": MODEL, "max_tokens": 2000, "tools": [WEATHER], "messages": history,
+              "context_management": clear(trigger={"type": "tool_uses", "value": 3})}
+    results = {}
+    for name, betas in (("with", [CONTEXT]), ("without", [])):
+        batch = client.beta.messages.batches.create(requests=[{"custom_id": name, "params": params}], betas=betas)
+        while client.beta.messages.batches.retrieve(batch.id).processing_status != "ended":
+            time.sleep(0.05)
+        [results[name]] = client.beta.messages.batches.results(batch.id)
+    assert results["with"].result.message.context_management.applied_edits[0].cleared_tool_uses == 1
+    assert results["without"].result.type == "errored"
