@@ -45,6 +45,8 @@ class Batch:
     cancel_initiated_at: datetime | None = None
     results: dict[str, dict] = field(default_factory=dict)
     """custom_id -> result, filled when the batch ends."""
+    betas: frozenset[str] = frozenset()
+    """The `anthropic-beta` header of the create request: it applies to every request of the batch."""
 
     def view(self, base_url: str) -> dict:
         """The MessageBatch object the API returns."""
@@ -77,9 +79,10 @@ class Batch:
 class MessageBatches:
     """The batches of one sandbox and the worker that answers them."""
 
-    def __init__(self, answer: Callable[[dict], dict], delay: float = 0.05) -> None:
+    def __init__(self, answer: Callable[[dict, frozenset[str]], dict], delay: float = 0.05) -> None:
         self.answer = answer
-        """Answers one request's params with a message, or raises ApiError (MessagesApi.create)."""
+        """Answers one request's params, under the batch's betas, with a message, or raises ApiError
+        (MessagesApi.create)."""
         self.delay = delay
         """Seconds a new batch waits, in_progress, before it is processed."""
         self._batches: dict[str, Batch] = {}
@@ -90,12 +93,12 @@ class MessageBatches:
         self._stopping = False
 
     # requests from HTTP
-    def create(self, body: object, base_url: str) -> dict:
+    def create(self, body: object, base_url: str, betas: frozenset[str] = frozenset()) -> dict:
         requests = _validated_requests(body)
         with self._cond:
             self._counter += 1
             batch_id = "msgbatch_01" + hashlib.sha256(f"batch/{self._counter}".encode()).hexdigest()[:22]
-            batch = Batch(batch_id, requests, _now())
+            batch = Batch(batch_id, requests, _now(), betas=betas)
             self._batches[batch_id] = batch
             self._queue.append(batch_id)
             self._ensure_worker()
@@ -205,7 +208,7 @@ class MessageBatches:
         try:
             if isinstance(params, dict) and params.get("stream") is True:
                 raise invalid("stream: Input should be False")  # the SDK types batch params as non-streaming
-            return {"type": "succeeded", "message": self.answer(params)}
+            return {"type": "succeeded", "message": self.answer(params, batch.betas)}
         except ApiError as error:
             return {"type": "errored", "error": error.body(request_id)}
         except Exception as exc:  # noqa: BLE001 - a sandbox bug answers like the API's 500, and the batch goes on

@@ -6,13 +6,14 @@ import itertools
 import json
 import threading
 
-from . import fallbacks, output_limits, request_rules, response_thinking, simulated_model, thinking
+from . import compaction, context_editing, fallbacks, output_limits, request_rules, response_thinking, simulated_model, thinking
 from .batches import MessageBatches
 from .conversation import BINDING_BETA, check_thinking, check_thinking_binding, check_tool_pairing, merge_turns
 from .errors import ApiError, invalid
 from .model_profiles import Profile
 from .models import KNOWN_MODELS
 from .prompt_cache import PromptCache, count_input
+from .tokens import count_block, count_text
 from .request_schema import first_problem
 from .simulated_model.history import language, task_turn
 from .simulated_model.reply import say
@@ -40,7 +41,7 @@ class MessagesApi:
         self._forced_lock = threading.Lock()
         self.threads = Threads()
         """Conversations held for message threads (beta)."""
-        self.batches = MessageBatches(lambda params: self.create(params)[0])
+        self.batches = MessageBatches(lambda params, betas: self.create(params, betas)[0])
         """Message Batches, answered by this API in a background worker."""
 
     def force(self, *misbehaviours: str) -> None:
@@ -67,6 +68,9 @@ class MessagesApi:
             raise invalid(problem)
         assert isinstance(body, dict)
         body, thread = self.threads.expand(body, betas)
+        context_editing.check(body, betas)
+        compaction.check(body, betas, counting=kind == "count_tokens")
+        body = compaction.resumed(body)  # a compaction block sent back: the model reads from it on
         limits, turns, transformed = self._checked(body, betas)
         chain = fallbacks.chain(body, limits, betas, set(KNOWN_MODELS))
         return body, limits, turns, thread, chain, transformed
@@ -85,12 +89,18 @@ class MessagesApi:
 
     def count_tokens(self, body: object, betas: frozenset[str] = frozenset()) -> dict:
         body, _, turns, _, _, _ = self._validated(body, "count_tokens", betas)
-        return {"input_tokens": count_input(body, turns)}
+        if not body.get("context_management"):
+            return {"input_tokens": count_input(body, turns)}
+        edited, _ = context_editing.apply(body, _count, count_block)
+        return {"input_tokens": _count(edited), "context_management": {"original_input_tokens": count_input(body, turns)}}
 
     def create(self, body: object, betas: frozenset[str] = frozenset()) -> tuple[dict, dict[int, str]]:
         """The response message, and the JSON text of any tool input cut short (for streaming)."""
         body, limits, turns, thread, chain, transformed = self._validated(body, "request", betas)
-        message, partial = self._answer(body, limits, turns)
+        if body.get("compaction") is not None:
+            message, partial = self._compacted(body, turns, on_demand=True), {}
+        else:
+            message, partial = self._managed(body, limits, turns)
         if transformed is not None:  # reported only under the binding beta, as `[]` when there is nothing
             message["input_transformations"] = transformed
         if message["stop_reason"] == "refusal" and chain:
@@ -105,7 +115,7 @@ class MessagesApi:
         for entry in chain:
             hop = fallbacks.attempt(body, entry)
             limits, turns, _ = self._checked(hop, betas)  # the same betas: the attempt is the same request
-            served, partial = self._answer(hop, limits, turns, first_try=False)
+            served, partial = self._managed(hop, limits, turns, first_try=False)  # the same edits apply
             if served["stop_reason"] == "refusal":
                 continue
             category = (refused["stop_details"] or {}).get("category")
@@ -117,8 +127,46 @@ class MessagesApi:
             return served, {i + 1: text for i, text in partial.items()}
         return None
 
-    def _answer(self, body: dict, limits: Profile, turns: list, first_try: bool = True) -> tuple[dict, dict[int, str]]:
-        """One model's response to a checked request, cut at its limits and billed."""
+    def _managed(self, body: dict, limits: Profile, turns: list, first_try: bool = True) -> tuple[dict, dict[int, str]]:
+        """The answer to a request after its context edits, and a compaction when it reached the trigger."""
+        edited, applied = context_editing.apply(body, _count, count_block)
+        edited_turns = merge_turns(edited["messages"]) if applied else turns
+        edit = compaction.threshold_edit(body)
+        if edit is None or count_input(edited, edited_turns) < compaction.trigger(edit):
+            message, partial = self._answer(edited, limits, edited_turns, first_try, signed_as=(body, turns))
+        elif edit.get("pause_after_compaction"):
+            message, partial = self._compacted(edited, edited_turns, on_demand=False), {}
+        else:
+            summary = compaction.block(edited_turns, signed=False)
+            after = compaction.resumed({**edited, "messages": [{"role": "assistant", "content": [summary]}]})
+            after_turns = merge_turns(after["messages"])
+            message, partial = self._answer(after, limits, after_turns, first_try, signed_as=(after, after_turns))
+            message["content"] = [summary, *message["content"]]
+            message["usage"]["iterations"] = [_compaction_usage(edited, edited_turns, summary),
+                                              {**_iteration(message["usage"]), "type": "message"}]
+            partial = {i + 1: text for i, text in partial.items()}
+        if "context_management" in body:
+            message["context_management"] = {"applied_edits": applied}
+        return message, partial
+
+    def _compacted(self, body: dict, turns: list, on_demand: bool) -> dict:
+        """A response that is the compaction block alone: on demand, or a threshold compaction that pauses."""
+        summary = compaction.block(turns, signed=on_demand)
+        work = _compaction_usage(body, turns, summary)
+        # The summarising step is billed as the `compaction` iteration; on demand it is the whole request.
+        top = {k: (v if on_demand else 0) for k, v in work.items() if k not in ("type", "cache_creation")}
+        return {
+            "id": "msg_01" + request_digest(body)[:22], "type": "message", "role": "assistant",
+            "model": body["model"], "content": [summary], "stop_reason": "compaction", "stop_sequence": None,
+            "stop_details": None,
+            "usage": {**top, "cache_creation": work["cache_creation"], "service_tier": "standard",
+                      "iterations": [work]},
+        }
+
+    def _answer(self, body: dict, limits: Profile, turns: list, first_try: bool = True,
+                signed_as: tuple[dict, list] | None = None) -> tuple[dict, dict[int, str]]:
+        """One model's response to a checked request, cut at its limits and billed. `signed_as`: the request
+        its thinking is bound to, when the model read an edited copy (context editing)."""
         max_tokens = int(body["max_tokens"])  # JSON Schema takes 5.0 as an integer
         if max_tokens > limits.max_output_tokens:
             raise invalid(f"max_tokens: {max_tokens} > {limits.max_output_tokens}, which is the maximum "
@@ -154,7 +202,9 @@ class MessagesApi:
         shaped = output_limits.shape(blocks, reply.stop_reason, max_tokens, window - usage.total_input,
                                      body.get("stop_sequences") or [])
         display = (body.get("thinking") or {}).get("display") or limits.display
-        shaped.blocks = thinking.signed(body, turns, response_thinking.displayed(shaped.blocks, display))
+        signing_body, signing_turns = signed_as or (body, turns)
+        shaped.blocks = thinking.signed(signing_body, signing_turns,
+                                        response_thinking.displayed(shaped.blocks, display))
         if max_tokens == 0:
             shaped.output_tokens = 0
         wire_usage: dict = {
@@ -229,3 +279,16 @@ def _iteration(usage: dict) -> dict:
     """One attempt's token counts, as a `usage.iterations` entry carries them."""
     return {k: usage[k] for k in ("input_tokens", "output_tokens", "cache_creation_input_tokens",
                                   "cache_read_input_tokens", "cache_creation")}
+
+
+def _count(body: dict) -> int:
+    """Input tokens of a (possibly edited) request."""
+    return count_input(body, merge_turns(body["messages"]))
+
+
+def _compaction_usage(body: dict, turns: list, summary: dict) -> dict:
+    """The `compaction` entry of `usage.iterations`: the summarising step read the request and wrote the summary."""
+    return {"type": "compaction", "input_tokens": count_input(body, turns),
+            "output_tokens": count_text(summary["content"]), "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}}

@@ -102,6 +102,8 @@ class MessagesHttp:
     def _dispatch(self, endpoint: str, args: dict, request: Request) -> Response:
         base_url = request.host_url
         batches = self.api.batches
+        betas = frozenset(beta.strip() for value in request.headers.getlist("anthropic-beta")
+                          for beta in value.split(",") if beta.strip())
         if endpoint == "models":
             lifecycles = _listed(request, "lifecycle")
             return json_response(pagination.page(models.catalogue(set(lifecycles) or None), request.args))
@@ -112,7 +114,7 @@ class MessagesHttp:
         if endpoint == "batches":
             if request.method == "GET":
                 return json_response(batches.list(request.args, base_url))
-            return json_response(batches.create(read_json(request), base_url))
+            return json_response(batches.create(read_json(request), base_url, betas))
         if endpoint == "batch":
             if request.method == "DELETE":
                 return json_response(batches.delete(args["batch_id"]))
@@ -123,8 +125,6 @@ class MessagesHttp:
             return Response(batches.results(args["batch_id"]), 200, mimetype="application/x-jsonl")
 
         body = read_json(request)
-        betas = frozenset(beta.strip() for value in request.headers.getlist("anthropic-beta")
-                          for beta in value.split(",") if beta.strip())
         if endpoint == "count_tokens":
             return json_response(self.api.count_tokens(body, betas))
         message, partial_json = self.api.create(body, betas)

@@ -37,6 +37,9 @@ def events(message: dict, partial_json: dict[int, str]) -> Iterator[bytes]:
             opening = {**block, "input": {}}
             raw = partial_json.get(index, json.dumps(block["input"], ensure_ascii=False))
             deltas = [{"type": "input_json_delta", "partial_json": c} for c in _chunks(raw, JSON_CHUNK)]
+        elif kind == "compaction":
+            opening = {**block, "content": None}
+            deltas = [{"type": "compaction_delta", "content": block["content"]}]
         else:
             opening = block
         yield _event("content_block_start", {"type": "content_block_start", "index": index, "content_block": opening})
@@ -66,7 +69,7 @@ def message_of(stream: bytes) -> dict:
                 partial[event["index"]] = partial.get(event["index"], "") + piece
             else:
                 block = message["content"][event["index"]]
-                block[name] = block.get(name, "") + piece
+                block[name] = (block.get(name) or "") + piece
         elif event.get("type") == "message_delta":
             message.update(event["delta"], usage=event["usage"])
     for index, text in partial.items():

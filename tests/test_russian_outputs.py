@@ -71,7 +71,7 @@ TERMS = {
     # pip's error, quoted in README.ru.md (the reason the start command makes a virtual environment)
     "externally-managed-environment",
     # API terms the glossary keeps in English (role names, block and field names, stop reasons without an underscore)
-    "user", "assistant", "thinking", "text", "refusal", "signature", "usage", "role", "content", "type", "input",
+    "user", "assistant", "thinking", "text", "refusal", "compaction", "signature", "usage", "role", "content", "type", "input",
     "fallback", "diff", "merge", "request", "pull", "approver", "Approver", "scope", "api",
     # English originals the prose gives in parentheses: «наблюдатель (observer)», «задание (job)», «пакет (batch)»
     "observer", "middleware", "job", "batch",

@@ -7,6 +7,8 @@
 # - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
 # - that the SDK's beta `tool_runner` is this same loop, written for you (`until_done()`, streaming, the cap), and how
 #   `AsyncAnthropic` runs several reviews at once;
+# - what to do when a long review fills the context window: context editing clears old tool results, compaction
+#   puts a summary in place of the earlier turns;
 # - how to point everything at a real GitLab and the real API: inline comments, a re-run that updates its
 #   own review, a merge-request pipeline job, and every open merge request reviewed at half price in batches.
 #
@@ -21,6 +23,8 @@
 # - почему результат инструмента обрезают до 20 000 символов и что при этом нужно сказать модели;
 # - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас (`until_done()`, поток,
 #   ограничение), и как `AsyncAnthropic` проводит несколько ревью одновременно;
+# - что делать, когда длинное ревью заполняет контекстное окно: редактирование контекста очищает старые результаты
+#   инструментов, а сжатие ставит краткое содержание на место прежних ходов;
 # - как направить всё это на настоящий GitLab и настоящий API: комментарии к строкам, повторный запуск, который
 #   обновляет своё же ревью, задание для пайплайна merge request и пакетное ревью всех открытых merge request
 #   за полцены.
@@ -394,6 +398,129 @@ async def review_async(pr: int):
 reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # все три ждут одновременно
 for pr, answer in zip((482, 483, 484), reviews):
     print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
+
+# %% [markdown] lang="en"
+# ### A long review fills the window: context editing and compaction
+#
+# Every turn sends the whole conversation again. Each diff and file the model has read stays in `messages`, and is
+# sent and billed on every later request, long after the model used it: a large merge request, or many reviews in one
+# conversation, fill the context window with results nobody needs any more. The API has two answers on the server
+# side, both beta:
+#
+# - **Context editing** (`context_management`, beta `context-management-2025-06-27`): once a request passes a trigger,
+#   the API replaces the oldest tool results with a short placeholder before the model reads it, keeps the latest
+#   (`keep`), and says what it cleared in the response's `context_management.applied_edits`. Your `messages` stay
+#   whole: only the model's copy is edited. `exclude_tools` keeps a tool's results, `clear_at_least` skips a clearing
+#   too small to be worth a cache miss.
+# - **Compaction**: the model writes a summary of the conversation into a `compaction` block; sent back, the block
+#   takes the place of every turn before it. The SDK's runner asks for one with `compact_before_next_turn()` (beta
+#   `compact-2026-09-04`). The other way is automatic, at a threshold: the edit
+#   `{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 150000}, "pause_after_compaction": True}`
+#   (beta `compact-2026-01-12`, the trigger at least 50,000 tokens) starts the response with the block once the
+#   request reaches the trigger; with `pause_after_compaction` the response is the block alone, `stop_reason`
+#   `"compaction"`, and you send it back (appended, as any response) to go on.
+#
+# Below, the runner reviews !484, which reads several files, with a trigger small enough to fire here: clear once
+# the conversation has made 3 tool calls, and keep the last one.
+
+# %% [markdown] lang="ru"
+# ### Длинное ревью заполняет окно: редактирование контекста и сжатие
+#
+# Каждый ход заново отправляет весь диалог. Каждый diff и каждый файл, которые прочитала модель, остаются в
+# `messages`, уходят с каждым следующим запросом и оплачиваются, хотя модель давно ими воспользовалась: большой merge
+# request или несколько ревью в одном диалоге заполняют контекстное окно результатами, которые больше никому не
+# нужны. У API есть два средства на стороне сервера, оба в бете:
+#
+# - **Редактирование контекста** (`context_management`, бета `context-management-2025-06-27`): когда запрос
+#   превышает порог, API заменяет самые старые результаты инструментов коротким текстом-заглушкой, прежде чем модель
+#   их прочтёт, оставляет последние (`keep`) и сообщает, что очистил, в поле ответа `context_management.applied_edits`.
+#   Ваш список `messages` остаётся целым: правится только копия, которую читает модель. `exclude_tools` сохраняет
+#   результаты названных инструментов, а `clear_at_least` пропускает очистку, слишком маленькую, чтобы стоить промаха
+#   кэша.
+# - **Сжатие** (compaction): модель пишет краткое содержание диалога в блок `compaction`; отправленный обратно, блок
+#   заменяет все ходы до него. Исполнитель SDK просит о сжатии методом `compact_before_next_turn()` (бета
+#   `compact-2026-09-04`). Другой способ — автоматический, по порогу: правка
+#   `{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 150000}, "pause_after_compaction": True}`
+#   (бета `compact-2026-01-12`, порог не меньше 50 000 токенов) начинает ответ с этого блока, как только запрос
+#   достигает порога; с `pause_after_compaction` ответ состоит из одного блока, `stop_reason` равен `"compaction"`, и
+#   чтобы продолжить, вы отправляете его обратно (добавив в историю, как любой ответ).
+#
+# Ниже исполнитель проверяет !484, для которого читается несколько файлов, с порогом, достаточно маленьким, чтобы
+# сработать здесь: очищать, когда в диалоге набралось 3 вызова инструментов, и оставлять последний.
+
+# %% lang="en"
+long_task = [{"role": "user", "content": "Review merge request !484."}]
+
+# %% lang="ru"
+long_task = [{"role": "user", "content": "Проверь merge request !484."}]
+
+# %%
+clearing = {"edits": [{"type": "clear_tool_uses_20250919",
+                       "trigger": {"type": "tool_uses", "value": 3},  # small, so that it happens in this review
+                       "keep": {"type": "tool_uses", "value": 1}}]}
+edited_runner = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
+    betas=["context-management-2025-06-27"], context_management=clearing,
+)
+edited_turns = [(m.stop_reason, m.usage.input_tokens, m.context_management.applied_edits if m.context_management else [])
+                for m in edited_runner]
+
+# %% lang="en"
+for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
+    cleared = "; ".join(f"{e.type}: {e.cleared_tool_uses} results, {e.cleared_input_tokens} tokens" for e in edits)
+    print(f"turn {turn}: {stop:<8} input {tokens_in:>5} tokens | cleared: {cleared or 'nothing'}")
+
+# %% lang="ru"
+for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
+    cleared = "; ".join(f"результатов: {e.cleared_tool_uses}, токенов: {e.cleared_input_tokens}" for e in edits)
+    print(f"ход {turn}: {stop:<8} на входе токенов: {tokens_in:>5} | очищено: {cleared or 'ничего'}")
+
+# %% [markdown] lang="en"
+# Now compaction, asked for by the runner: after the first turn's tool call has run, `compact_before_next_turn()`
+# makes the runner send the conversation with `compaction={"type": "summarize"}`. The response is the `compaction`
+# block alone (`stop_reason` `"compaction"`), the runner puts it in place of the whole history, and goes on from the
+# summary. Watch the input tokens of the turn after it.
+
+# %% [markdown] lang="ru"
+# Теперь сжатие по просьбе исполнителя: после того как выполнен вызов инструмента из первого хода,
+# `compact_before_next_turn()` заставляет исполнителя отправить диалог с `compaction={"type": "summarize"}`. Ответ
+# состоит из одного блока `compaction` (`stop_reason` равен `"compaction"`); исполнитель ставит его на место всей
+# истории и продолжает с краткого содержания. Посмотрите на входные токены хода после него.
+
+# %%
+compacting = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
+    betas=["compact-2026-09-04"],
+)
+compacted_turns, summary = [], None
+for message in compacting:
+    if not compacted_turns:
+        compacting.compact_before_next_turn()  # only schedules it: it runs once this turn's tools have run
+    if message.stop_reason == "compaction":
+        summary = message.content[0].content
+    compacted_turns.append((message.stop_reason, message.usage.input_tokens))
+
+# %% lang="en"
+for turn, (stop, tokens_in) in enumerate(compacted_turns, 1):
+    print(f"turn {turn}: {stop:<10} input {tokens_in:>5} tokens")
+print("the summary starts:", *(summary or "(no summary)").splitlines()[:2], sep="\n  ")
+
+# %% lang="ru"
+for turn, (stop, tokens_in) in enumerate(compacted_turns, 1):
+    print(f"ход {turn}: {stop:<10} на входе токенов: {tokens_in:>5}")
+print("краткое содержание начинается так:", *(summary or "(его нет)").splitlines()[:2], sep="\n  ")
+
+# %% [markdown] lang="en"
+# The compaction request itself read the whole conversation (its `usage`), and the turn after it starts from the
+# short summary instead of the diff. A summary is lossy: here the model asks for the diff again, because the summary
+# names the calls but not their results. Context editing keeps the turns and drops only old results; compaction
+# keeps the gist and drops the turns. On the live API, the summary is the model's own prose.
+
+# %% [markdown] lang="ru"
+# Сам запрос на сжатие прочитал весь диалог (это видно по его `usage`), а следующий ход начинается уже не с diff, а с
+# нескольких строк краткого содержания. Краткое содержание теряет подробности: здесь модель снова просит diff, потому
+# что в нём названы вызовы, но не их результаты. Редактирование контекста сохраняет ходы и убирает только старые результаты;
+# сжатие сохраняет суть и убирает ходы. С настоящим API краткое содержание модель пишет своими словами.
 
 # %% [markdown] lang="en"
 # ## Real GitLab, real API

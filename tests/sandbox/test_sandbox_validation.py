@@ -309,9 +309,11 @@ MCP_SERVER = {"type": "url", "url": "https://mcp.example.com/sse", "name": "gitl
           "container": {"id": "container_1"}, "diagnostics": {"previous_message_id": "msg_1"},
           "stop_sequences": ["END"], "extra_body": {"top_p": 0.9, "top_k": 40, "temperature": 0.2}}),
     (HI, {"container": {"id": "container_1", "skills": [{"skill_id": "pdf", "type": "anthropic", "version": "latest"}]},
-          "extra_headers": {"anthropic-beta": "server-side-fallback-2026-07-01"},
-          "extra_body": {"fallbacks": [{"model": "claude-sonnet-5"}], "compaction": {"type": "summarize"},
+          "extra_headers": {"anthropic-beta": "server-side-fallback-2026-07-01,context-management-2025-06-27"},
+          "extra_body": {"fallbacks": [{"model": "claude-sonnet-5"}],
                          "context_management": {"edits": [{"type": "clear_thinking_20251015"}]}}}),
+    # the API refuses `compaction` with `context_management`, so it has a request of its own
+    (HI, {"extra_headers": {"anthropic-beta": "compact-2026-09-04"}, "extra_body": {"compaction": {"type": "summarize"}}}),
     (HI, {"tools": [{"name": "get_diff", "description": "diff", "strict": True, "defer_loading": False,
                      "input_examples": [{"pr": 482}], "allowed_callers": ["direct"], "eager_input_streaming": True,
                      "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}},
@@ -325,7 +327,8 @@ def test_valid_requests_are_accepted(client, messages, params):
 
 def test_beta_mcp_toolset_with_mcp_servers_is_accepted(client):
     response = client.beta.messages.create(
-        model=MODEL, max_tokens=100, messages=HI, betas=["mcp-client-2025-11-20"], mcp_servers=[MCP_SERVER],
+        model=MODEL, max_tokens=100, messages=HI, betas=["mcp-client-2025-11-20", "context-management-2025-06-27"],
+        mcp_servers=[MCP_SERVER],
         tools=[{"type": "mcp_toolset", "mcp_server_name": "gitlab",
                 "default_config": {"enabled": True}, "configs": {"get_diff": {"enabled": True}}}],
         context_management={"edits": [{"type": "clear_tool_uses_20250919"}]}, timeout=30)
