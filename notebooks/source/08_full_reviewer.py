@@ -497,7 +497,7 @@ for message in compacting:
     if not compacted_turns:
         compacting.compact_before_next_turn()  # only schedules it: it runs once this turn's tools have run
     if message.stop_reason == "compaction":
-        summary = message.content[0].content
+        summary = next(block.content for block in message.content if block.type == "compaction")
     compacted_turns.append((message.stop_reason, message.usage.input_tokens))
 
 # %% lang="en"
