@@ -107,7 +107,7 @@ def summary(turns: list[Turn]) -> str:
     lines = [say(lang, "Summary of the earlier conversation.", "Краткое содержание начала диалога."),
              say(lang, "Task: ", "Задача: ") + _clip(task)]
     if calls:
-        lines.append(say(lang, "Tool calls so far: ", "Вызовов инструментов: ") + f"{len(calls)}: " + "; ".join(calls[:12]))
+        lines.append(say(lang, "Tool calls so far: ", "Вызовы инструментов, всего ") + f"{len(calls)}: " + "; ".join(calls[:12]))
     if answers:
         lines.append(say(lang, "Last answer: ", "Последний ответ: ") + _clip(answers[-1]))
     return "\n".join(lines)
