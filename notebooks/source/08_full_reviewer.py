@@ -93,7 +93,7 @@ for pr in (483, 486, 482):
 # In the review of !486, `read_file` of `data/catalog.json` came back as "result 20106 chars", though the file has
 # almost half a million characters. `Toolbox` cuts every result at 20,000 characters (`course_agent.tools.MAX_RESULT_CHARS`): a
 # whole big file would go into the history and be paid for again on every later call. A silent cut is worse than
-# none: the model would take the first half for the whole file. So the cut result ends with a line that says it was
+# none: the model would take the file's first 20,000 characters for the whole of it. So the cut result ends with a line that says it was
 # cut, how much is left, and how to get a narrower part. That line, after a blank one, is the 106 characters over 20,000. Your own loop
 # can do better than "ask for a narrower part": give `read_file` a `start` and say which `start` reads on.
 
