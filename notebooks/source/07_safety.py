@@ -361,7 +361,7 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
 # <details><summary>Подсказка</summary>
 #
 # В цикле по блокам `tool_use` ответа: `if block.name in DANGEROUS and not approve(block.name, block.input):`
-# добавьте `{"type": "tool_result", "tool_use_id": block.id, "content": "Человек отклонил этот вызов.",
+# добавьте `{"type": "tool_result", "tool_use_id": block.id, "content": "Человек отказал в этом вызове.",
 # "is_error": True}` и переходите (`continue`) к следующему блоку; иначе выполняйте инструмент, как раньше.
 # </details>
 
