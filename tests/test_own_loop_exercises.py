@@ -284,3 +284,35 @@ def test_split_results_are_counted_with_their_plurals():
     ru = check_loop(split, rules="one_message", language="ru").findings[0].detail
     assert en == "2 results of one turn: sent back in 2 user messages", en
     assert ru == "2 результата одного хода: отправлены в 2 сообщениях от user", ru
+
+
+# ---- the notebooks' templates ----------------------------------------------------------------------------------
+
+def template_loop(pr_number: int, approve=None, max_iterations: int = 20) -> str:
+    """The exercise cell as notebooks 6-8 leave it."""
+    raise NotImplementedError("your code here")
+
+
+def started_loop(pr_number: int, approve=None) -> str:
+    history = [{"role": "user", "content": f"Review !{pr_number}"}]
+    return history[0]["content"] + pr_number  # a bug before any request: str + int
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize("check", [check_exercise_6, check_exercise_7, check_exercise_8])
+def test_the_notebooks_template_is_only_not_done_yet(check, language):
+    """The untouched template gives one "not done yet" line and its hint, no rule verdicts (#27)."""
+    report = check(template_loop, language=language)
+    assert not report.ok and report.findings == [], report.text()
+    assert report.text().splitlines()[0].endswith("not done yet" if language == "en" else "пока не сделано")
+
+
+@pytest.mark.parametrize("check", [check_exercise_6, check_exercise_8])
+def test_a_loop_that_raises_before_any_request_is_reported_first_as_a_crash(check):
+    """Exercises 6 and 8 have no requirement of their own: the crash leads the report, every rule says it was
+    kept from being checked by it (not "no request was seen")."""
+    report = check(started_loop)
+    text = report.text()
+    assert not report.ok and "TypeError" in text.splitlines()[0], text
+    assert report.passed == [] and report.findings, text
+    assert all("TypeError" in f.detail for f in report.findings), text

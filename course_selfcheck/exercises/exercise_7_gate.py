@@ -15,7 +15,7 @@ from ..report import Report
 from ..scenario import run_scenario
 from ..wire import tool_uses
 from .grading import Requirement, Seen
-from .loops import grade_loop, is_placeholder
+from .loops import grade_loop, is_placeholder, is_template
 
 RULES = ["refusal_is_error", "returns_answer"]
 INJECTED = 485
@@ -115,7 +115,7 @@ ASKS = Requirement("approver_asked", N_("merge_pr asks the approver first; harml
 
 def check_gate_loop(loop: Callable | None, language: str | None = None) -> Report:
     """Notebook 7's exercise on the learner's own loop, loop(pr, approve)."""
-    judged = loop if is_placeholder(loop) or not callable(loop) else gated(loop, Approver(False))
+    judged = loop if is_placeholder(loop) or is_template(loop) or not callable(loop) else gated(loop, Approver(False))
     return grade_loop(7, judged, language, RULES,
                       N_("Not done yet: a dangerous call must wait for the approver, and a no must go back to the "
                          "model as an error result (see the rules marked ✘ or – below)."),

@@ -7,14 +7,21 @@ NotImplementedError before any request, or the check says it is the lesson's loo
 is one "not done yet" line; when the learner's loop raised, the report starts with that exception and
 the rules are marked as kept from being checked by it, never judged on a loop that cannot run."""
 
+import ast
+import inspect
+import textwrap
 from collections.abc import Callable
 
 from course_agent.i18n import language as pick_language, tr
 from .. import judge
 from ..report import NOT_CHECKED, PASSED, Finding, Report
 from ..later_rules import words
-from ..scenario import Run
+from ..scenario import Run, run_scenario
 from .grading import Requirement, Seen, because_raised, crash_report, finding, not_done_report
+
+
+PLAIN_REVIEW = 483
+"""The merge request whose review the sandbox's model simply answers (the returns_answer rule's scenario)."""
 
 
 class NotDoneYet(Exception):
@@ -28,6 +35,23 @@ UNTOUCHED = Seen(None, "", raised=NotDoneYet())
 def is_placeholder(loop: object) -> bool:
     """The exercise cell as the notebook left it: no loop yet."""
     return loop is None or loop is Ellipsis
+
+
+def is_template(loop: object) -> bool:
+    """The notebook's exercise cell left as it was: a function whose body, after its docstring, is only
+    `raise NotImplementedError(...)`. Read from its source, so an exercise without a scenario of its own
+    (6, 7, 8) says "not done yet" instead of judging rules on a loop that sent nothing."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(loop)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    function = tree.body[0] if tree.body else None
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = function.body[1:] if ast.get_docstring(function) is not None else function.body
+    raised = body[0].exc if len(body) == 1 and isinstance(body[0], ast.Raise) else None
+    called = raised.func if isinstance(raised, ast.Call) else raised
+    return isinstance(called, ast.Name) and called.id == "NotImplementedError"
 
 
 def untouched(run: Run) -> bool:
@@ -66,12 +90,18 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
     write_it = tr("write your solution in the exercise cell above, then run this cell again.", lang)
     if is_placeholder(loop):
         return not_done_report(title, write_it, lang, [])
-    seen = own.check(loop, lang) if own is not None else None
+    if is_template(loop):
+        seen = UNTOUCHED
+    elif own is not None:
+        seen = own.check(loop, lang)
+    else:  # no requirement of its own: one plain review first, so a loop that raises is reported as a crash
+        seen = crashed(run_scenario(loop, PLAIN_REVIEW), lang)
     if seen is not None and isinstance(seen.raised, NotDoneYet):
         return not_done_report(title, write_it, lang, [tr(hint, lang)])
     if seen is not None and seen.raised is not None:
         kept = [Finding(rule, NOT_CHECKED, because_raised(seen.raised, lang), *words(rule, lang)) for rule in rules]
-        return crash_report(title, seen.raised, [finding(own, seen, lang), *kept], lang)
+        mine = [finding(own, seen, lang)] if own is not None else []
+        return crash_report(title, seen.raised, [*mine, *kept], lang)
     mine = [finding(own, seen, lang)] if own is not None and seen is not None else []
     report = Report(title, [*mine, *judge(loop, rules, lang).findings], lang)
     met = mine[0].status == PASSED if mine else report.ok
