@@ -3,7 +3,8 @@
 A notebook never runs them: its spoiler cell is `show_solution(N)`, which shows the code folded, and
 `print(solution_code(N))` prints it. That each one passes its exercise's check is proven by the tests.
 Each solution builds on the earlier ones instead of typing them again: exercise 2's tools are the ones
-every later loop uses, exercise 3's loop is the one exercise 4 runs concurrently and notebook 6 checks.
+every later loop uses, exercise 3's loop is the one exercise 4 runs concurrently, and exercise 6's loop is the
+one notebooks 7 and 8 grow.
 """
 
 import html
@@ -16,8 +17,6 @@ from .exercise_03 import FUNCTIONS, MODEL, REVIEW_RULES, TOOLS, client, project,
 from .exercise_04 import review_pull_request_concurrently
 
 NOTEBOOKS = range(1, 9)
-SHARED = {6: "exercise_03"}
-"""Notebooks whose exercise has no module of its own: the one whose reference solves it."""
 
 __all__ = ["FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded", "client", "project", "review_pull_request",
            "review_pull_request_concurrently", "run_tool", "show_solution", "solution_code", "solution_module"]
@@ -27,12 +26,7 @@ def solution_module(notebook: int) -> ModuleType:
     """The module of a notebook's reference solution."""
     if notebook not in NOTEBOOKS:
         raise ValueError(tr("there is no exercise solution for notebook {n}: choose 1 to 8", n=notebook))
-    try:
-        return importlib.import_module(f"{__name__}.exercise_{notebook:02d}")
-    except ModuleNotFoundError as missing:
-        if missing.name != f"{__name__}.exercise_{notebook:02d}" or notebook not in SHARED:
-            raise
-        return importlib.import_module(f"{__name__}.{SHARED[notebook]}")
+    return importlib.import_module(f"{__name__}.exercise_{notebook:02d}")
 
 
 def solution_code(notebook: int) -> str:
