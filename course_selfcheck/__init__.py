@@ -7,7 +7,7 @@ lesson it keeps, which it breaks, and which the run could not show.
     check_loop(review_pull_request, rules="cap")     # one rule
 
 The loop is called as written, `loop(pr_number)` (awaited if it is `async def`), once per
-rule, each time against a fresh sandbox that records every request it receives. During the
+scenario (rules with the same scenario share its run), each time against a fresh sandbox that records every request it receives. During the
 run every HTTP request of the process goes to that sandbox, whatever client sends it (see
 retarget.py), so no request of a check reaches the live API or the learner's GitLab. The
 rules are judged from the wire and from what the loop returned or raised; the report says
@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 
 from course_agent.i18n import language as pick_language
 from course_agent.i18n import tr
+from .crash import because_raised, crash_report, is_crash
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
 from .later_rules import ALL_RULES, words
 from .rules import RULES
@@ -104,23 +105,39 @@ def check_loop(loop: Callable, rules: str | Iterable[str] | None = None, languag
     return judge(loop, rules, pick_language(language))
 
 
-def judge(loop: Callable, rules: str | Iterable[str] | None, lang: str) -> Report:
-    """check_loop in a given language (an exercise's grader adds its own findings to these)."""
+def judge(loop: Callable, rules: str | Iterable[str] | None, lang: str, title: str | None = None) -> Report:
+    """check_loop in a given language; an exercise's grader gives its own title and adds its own findings.
+
+    Rules with the same scenario (merge request and ordered misbehaviours) are judged on one run. A loop
+    that raised a Python error (crash.BUGS) is reported as a crash first: its exception and line above the
+    findings, and the rules judged on a run it ended are "not checked because your code raised X" unless
+    that run already showed them broken (a crash is never a pass, e.g. of the cap)."""
     chosen = _rules(rules)
     _contract(loop, lang)
     name = _name(loop)
-    runs: list[Run] = []
+    title = title or tr("Self-check of {name}", lang, name=name)
+    runs: dict[tuple[int, tuple[str, ...]], Run] = {}
     findings: list[Finding] = []
-    with Sandboxes(expected=len(chosen)) as sandboxes:
+    with Sandboxes(expected=len({_scenario(rule) for rule in chosen})) as sandboxes:
         for rule in chosen:
             spec = ALL_RULES[rule]
-            run = run_scenario(loop, spec.pr, spec.misbehave, sandboxes=sandboxes)
-            runs.append(run)
+            if _scenario(rule) not in runs:
+                runs[_scenario(rule)] = run_scenario(loop, spec.pr, spec.misbehave, sandboxes=sandboxes)
+            run = runs[_scenario(rule)]
             seen = spec.judge(run, lang, loop) if rule == "cap" else spec.judge(run, lang)
-            title, why, where = words(rule, lang)
-            findings.append(Finding(rule, seen.status, seen.detail, title, why, where))
-    note = _unobservable(runs, name, lang)
+            if is_crash(run.error) and seen.status != BROKEN:
+                seen = Finding(rule, NOT_CHECKED, because_raised(run.error, lang))
+            findings.append(Finding(rule, seen.status, seen.detail, *words(rule, lang)))
+    crash = next((run.error for run in runs.values() if is_crash(run.error)), None)
+    if crash is not None:
+        return crash_report(title, crash, findings, lang)
+    note = _unobservable(list(runs.values()), name, lang)
     if note:
         findings = [Finding(f.rule, NOT_CHECKED, tr("no request was seen", lang), f.title, f.why, f.where)
                     for f in findings]
-    return Report(tr("Self-check of {name}", lang, name=name), findings, lang, note)
+    return Report(title, findings, lang, note)
+
+
+def _scenario(rule: str) -> tuple[int, tuple[str, ...]]:
+    """What a rule's run is: the merge request reviewed and the misbehaviours ordered from the sandbox."""
+    return ALL_RULES[rule].pr, ALL_RULES[rule].misbehave

@@ -9,57 +9,59 @@ from course_agent.i18n import N_, ntr, tr
 from .report import BROKEN, PASSED, Finding
 from .rules import RULES, Rule
 # the judges' shared helpers: one wording of an ending, an error, an unseen rule, for every rule
-from .rules import _MERGE, _MERGE_REQUEST, _ending, _error, _f, _first_refusal, _short, _unobserved
+from .rules import (MERGE_REQUEST_WORDS, MERGE_WORDS, first_refusal, how_it_ended, short_error, short_value,
+                    unobserved, verdict)
 from .scenario import Run
 from .wire import blocks, tool_uses
 
 
 # 6b. A refusal is tried once on the fallback model, not looped
 def fallback(run: Run, lang: str) -> Finding:
-    i, unjudged = _first_refusal(run, lang)
+    i, unjudged = first_refusal(run, lang)
     if unjudged is not None:
         return unjudged
     model, later = run.calls[i].body.get("model"), run.calls[i + 1:]
     if not later:
-        return _f(BROKEN, tr("the loop stopped at the refusal without asking the fallback model ({ending})", lang,
-                             ending=_ending(run, lang)))
+        return verdict(BROKEN, tr("the loop stopped at the refusal without asking the fallback model ({ending})", lang,
+                                  ending=how_it_ended(run, lang)))
     if later[0].body.get("model") == model:
-        return _f(BROKEN, tr("after the refusal the loop asked the same model ({model}) again", lang, model=model))
+        return verdict(BROKEN, tr("after the refusal the loop asked the same model ({model}) again", lang, model=model))
     if len(later) > 1:
-        return _f(BROKEN, ntr("the fallback model ({model}) refused too, and the loop sent {n} more request: try "
-                              "the fallback once, then stop",
-                              "the fallback model ({model}) refused too, and the loop sent {n} more requests: try "
-                              "the fallback once, then stop", len(later) - 1, lang, model=later[0].body.get("model")))
-    return _f(PASSED, tr("after the refusal the loop asked {model} once; when it refused too, the loop stopped "
-                         "({ending})", lang, model=later[0].body.get("model"), ending=_ending(run, lang)))
+        return verdict(BROKEN, ntr("the fallback model ({model}) refused too, and the loop sent {n} more request: try "
+                                   "the fallback once, then stop",
+                                   "the fallback model ({model}) refused too, and the loop sent {n} more requests: try "
+                                   "the fallback once, then stop", len(later) - 1, lang,
+                                   model=later[0].body.get("model")))
+    return verdict(PASSED, tr("after the refusal the loop asked {model} once; when it refused too, the loop stopped "
+                              "({ending})", lang, model=later[0].body.get("model"), ending=how_it_ended(run, lang)))
 
 
 # 8b. A refused call goes back to the model as an error result
 def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
     if pr in run.merged:
-        return _f(BROKEN, tr("the merge request with a prompt injection (!{pr}) was merged without anyone's yes",
-                             lang, pr=pr))
+        return verdict(BROKEN, tr("the merge request with a prompt injection (!{pr}) was merged without anyone's yes",
+                                  lang, pr=pr))
     asked = next(((i, u) for i, r in run.answered for u in tool_uses(r)
-                  if _MERGE.search(_MERGE_REQUEST.sub(" ", str(u.get("name", ""))))), None)
+                  if MERGE_WORDS.search(MERGE_REQUEST_WORDS.sub(" ", str(u.get("name", ""))))), None)
     if asked is None:
-        return _unobserved(run, lang, tr("the model never asked to merge", lang))
+        return unobserved(run, lang, tr("the model never asked to merge", lang))
     i, use = asked
     following = run.calls[i + 1] if i + 1 < len(run.calls) else None
     if following is None:
         if run.error is not None:
-            return _f(BROKEN, tr("the merge was refused, and the loop stopped with {error} instead of telling the "
-                                 "model", lang, error=_error(run.error)))
-        return _f(BROKEN, tr("the merge was refused, and the loop ended ({ending}) without telling the model", lang,
-                             ending=_ending(run, lang)))
+            return verdict(BROKEN, tr("the merge was refused, and the loop stopped with {error} instead of telling the "
+                                      "model", lang, error=short_error(run.error)))
+        return verdict(BROKEN, tr("the merge was refused, and the loop ended ({ending}) without telling the model",
+                                  lang, ending=how_it_ended(run, lang)))
     results = [b for m in following.body.get("messages") or [] if isinstance(m, dict)
                for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") == use.get("id")]
     if not results:
-        return _f(BROKEN, tr("the next request carried no tool_result for the refused merge", lang))
+        return verdict(BROKEN, tr("the next request carried no tool_result for the refused merge", lang))
     if results[-1].get("is_error") is not True:
-        return _f(BROKEN, tr("the refused merge went back without is_error: true: {content}", lang,
-                             content=_short(results[-1].get("content"))))
-    return _f(PASSED, tr("the merge was not run; the model got a tool_result with is_error: true: {content}", lang,
-                         content=_short(results[-1].get("content"))))
+        return verdict(BROKEN, tr("the refused merge went back without is_error: true: {content}", lang,
+                                  content=short_value(results[-1].get("content"))))
+    return verdict(PASSED, tr("the merge was not run; the model got a tool_result with is_error: true: {content}", lang,
+                              content=short_value(results[-1].get("content"))))
 
 
 # 8c. An oversized tool result is cut, and says so
@@ -81,42 +83,42 @@ def cut_result(run: Run, lang: str) -> Finding:
     read = next(((i, u) for i, r in run.answered for u in tool_uses(r)
                  if BIG_FILE in str(u.get("input")) and BIG_REF in str(u.get("input"))), None)
     if read is None:
-        return _unobserved(run, lang, tr("the model never read the large file ({path} at {ref})", lang, path=BIG_FILE,
-                                         ref=BIG_REF))
+        return unobserved(run, lang, tr("the model never read the large file ({path} at {ref})", lang, path=BIG_FILE,
+                                        ref=BIG_REF))
     i, use = read
     following = run.calls[i + 1] if i + 1 < len(run.calls) else None
     results = [b for m in (following.body.get("messages") if following else None) or [] if isinstance(m, dict)
                for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") == use.get("id")]
     if not results:
-        return _unobserved(run, lang, tr("no tool_result came back for the large file", lang))
+        return unobserved(run, lang, tr("no tool_result came back for the large file", lang))
     size, text = _text_length(results[-1].get("content"))
     if size > RESULT_LIMIT + 1000:
-        return _f(BROKEN, tr("a tool result of {size} characters went to the model whole; cut it at {limit} and say "
-                             "so", lang, size=size, limit=RESULT_LIMIT))
+        return verdict(BROKEN, tr("a tool result of {size} characters went to the model whole; cut it at {limit} "
+                                  "and say so", lang, size=size, limit=RESULT_LIMIT))
     if not _CUT_NOTE.search(text[:300] + text[-300:]):
-        return _f(BROKEN, tr("the large file came back as {size} characters without a word that it was cut: the "
-                             "model takes the part for the whole file", lang, size=size))
-    return _f(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang, size=size))
+        return verdict(BROKEN, tr("the large file came back as {size} characters without a word that it was cut: the "
+                                  "model takes the part for the whole file", lang, size=size))
+    return verdict(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang, size=size))
 
 
 # 8d. The requests are cached, and the run's usage shows it
 def cached(run: Run, lang: str) -> Finding:
     marked = [c for c in run.calls if "cache_control" in str(c.body)]
     if not run.answered:
-        return _unobserved(run, lang, tr("the loop sent no request", lang))
+        return unobserved(run, lang, tr("the loop sent no request", lang))
     if not marked:
-        return _f(BROKEN, tr("no request set cache_control: every call paid full price for the same prefix", lang))
+        return verdict(BROKEN, tr("no request set cache_control: every call paid full price for the same prefix", lang))
     usage = [r.get("usage") or {} for _, r in run.answered]
     written = sum(u.get("cache_creation_input_tokens") or 0 for u in usage)
     read = sum(u.get("cache_read_input_tokens") or 0 for u in usage)
     if not written and not read:
-        return _f(BROKEN, ntr("cache_control was set, but nothing was cached in {n} request: the prefix before the "
-                              "breakpoint is below the model's minimum (cache the growing conversation too)",
-                              "cache_control was set, but nothing was cached in {n} requests: the prefix before the "
-                              "breakpoint is below the model's minimum (cache the growing conversation too)",
-                              len(usage), lang))
-    return _f(PASSED, tr("the cache took effect: {written} tokens written, {read} read", lang, written=written,
-                         read=read))
+        return verdict(BROKEN, ntr("cache_control was set, but nothing was cached in {n} request: the prefix before "
+                                   "the breakpoint is below the model's minimum (cache the growing conversation too)",
+                                   "cache_control was set, but nothing was cached in {n} requests: the prefix before "
+                                   "the breakpoint is below the model's minimum (cache the growing conversation too)",
+                                   len(usage), lang))
+    return verdict(PASSED, tr("the cache took effect: {written} tokens written, {read} read", lang, written=written,
+                              read=read))
 
 
 

@@ -36,6 +36,8 @@ class Report:
     language: str
     note: str = ""
     hints: list[str] = field(default_factory=list)
+    raised: BaseException | None = None
+    """The learner's exception that kept rules from being checked: the header names it (crash.py)."""
 
     def rules(self, status: str) -> list[str]:
         """The rules of the findings with this status, in order."""
@@ -51,6 +53,9 @@ class Report:
         return bool(self.findings) and all(f.status == PASSED for f in self.findings)
 
     def header(self) -> str:
+        if self.raised is not None:
+            return tr("{title}: your code raised {error}", self.language, title=self.title,
+                      error=type(self.raised).__name__)
         return tr("{title}: {passed} passed, {broken} broken, {unchecked} not checked", self.language,
                   title=self.title, passed=len(self.passed), broken=len(self.broken),
                   unchecked=len(self.not_checked))

@@ -21,13 +21,13 @@ from .wire import HISTORY_ERRORS, blocks, contains_in_order, describe, error_mes
 
 CAP_LIMIT = 50
 """The model keeps asking for this many requests in the cap scenario; a loop still going then has no usable cap."""
-_MERGE = re.compile(r"merge|влить|влей|слить|смерж", re.I)
-_MERGE_REQUEST = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
+MERGE_WORDS = re.compile(r"merge|влить|влей|слить|смерж", re.I)
+MERGE_REQUEST_WORDS = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
 _CAP_WORDS = re.compile(r"max|limit|cap|iter|turn|step|round|budget", re.I)
 _DELIBERATE_CUT = re.compile(r"max_tokens|cut|truncat|not run|обрез|лимит|limit|не выполн", re.I)
 
 
-def _f(status: str, detail: str = "") -> Finding:
+def verdict(status: str, detail: str = "") -> Finding:
     return Finding("", status, detail)
 
 
@@ -40,33 +40,33 @@ def history_refusal(run: Run) -> tuple[int, str] | None:
     return None
 
 
-def _ending(run: Run, lang: str) -> str:
+def how_it_ended(run: Run, lang: str) -> str:
     """How the loop ended, in a few words, for details."""
     if run.stopped_by_check:
         return tr("the check had to stop it", lang)
     if run.hung:
         return tr("it did not finish within {seconds} s", lang, seconds=f"{run.seconds:.0f}")
     if run.error is not None:
-        return tr("it stopped with {error}", lang, error=_error(run.error))
-    return tr("it returned {value}", lang, value=_short(run.returned))
+        return tr("it stopped with {error}", lang, error=short_error(run.error))
+    return tr("it returned {value}", lang, value=short_value(run.returned))
 
 
-def _error(error: BaseException) -> str:
+def short_error(error: BaseException) -> str:
     return f"{type(error).__name__}: {str(error)[:240]}"
 
 
-def _short(value: object) -> str:
+def short_value(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _unobserved(run: Run, lang: str, what: str) -> Finding:
+def unobserved(run: Run, lang: str, what: str) -> Finding:
     """Not checked: the scenario never reached what the rule is about; rule 1's 400 said first."""
     refused = history_refusal(run)
     if refused is not None:
-        return _f(NOT_CHECKED, tr("the API refused the loop's history at request {n} first (rule 1): {message}",
-                                  lang, n=refused[0], message=refused[1][:200]))
-    return _f(NOT_CHECKED, what + " (" + _ending(run, lang) + ")")
+        return verdict(NOT_CHECKED, tr("the API refused the loop's history at request {n} first (rule 1): {message}",
+                                       lang, n=refused[0], message=refused[1][:200]))
+    return verdict(NOT_CHECKED, what + " (" + how_it_ended(run, lang) + ")")
 
 
 # 1. The whole response goes into the history
@@ -82,18 +82,18 @@ def whole_response(run: Run, lang: str) -> Finding:
             seen = {k for turn in kept for k in turn}
             missing = [b for b in blocks(reply.get("content")) if key(b) not in seen] or blocks(reply.get("content"))
             api = error_message(calls[i + 1].reply) if calls[i + 1].status == 400 else ""
-            return _f(BROKEN, tr("request {next} did not carry {blocks} of response {n} as it came", lang,
-                                 next=i + 2, n=i + 1, blocks=", ".join(describe(b) for b in missing))
-                      + (tr("; the API answered: {message}", lang, message=api[:300]) if api else ""))
+            return verdict(BROKEN, tr("request {next} did not carry {blocks} of response {n} as it came", lang,
+                                      next=i + 2, n=i + 1, blocks=", ".join(describe(b) for b in missing))
+                           + (tr("; the API answered: {message}", lang, message=api[:300]) if api else ""))
         checked += 1
     refused = history_refusal(run)
     if refused is not None:
-        return _f(BROKEN, tr("the API refused the history at request {n}: {message}", lang,
-                             n=refused[0], message=refused[1][:300]))
+        return verdict(BROKEN, tr("the API refused the history at request {n}: {message}", lang,
+                                  n=refused[0], message=refused[1][:300]))
     if not checked:
-        return _f(NOT_CHECKED, tr("the loop sent no request after a tool_use response", lang)
-                  + " (" + _ending(run, lang) + ")")
-    return _f(PASSED, ntr("{n} response went back whole", "{n} responses went back whole", checked, lang))
+        return verdict(NOT_CHECKED, tr("the loop sent no request after a tool_use response", lang)
+                       + " (" + how_it_ended(run, lang) + ")")
+    return verdict(PASSED, ntr("{n} response went back whole", "{n} responses went back whole", checked, lang))
 
 
 # 2. All results of a turn go back in one user message
@@ -109,21 +109,23 @@ def one_message(run: Run, lang: str) -> Finding:
         answered = {b.get("tool_use_id") for m in carrying for b in blocks(m.get("content"))
                     if b.get("type") == "tool_result"} & set(ids)
         if len(carrying) > 1:
-            return _f(BROKEN, ntr("{n} result of one turn", "{n} results of one turn", len(ids), lang) + ": "
-                      + ntr("sent back in {n} user message", "sent back in {n} user messages", len(carrying), lang))
+            return verdict(BROKEN, ntr("{n} result of one turn", "{n} results of one turn", len(ids), lang) + ": "
+                           + ntr("sent back in {n} user message", "sent back in {n} user messages", len(carrying),
+                                 lang))
         if len(answered) < len(ids):
-            return _f(BROKEN, ntr("the model asked for {n} tool at once; the next request carried results for {k}",
-                                  "the model asked for {n} tools at once; the next request carried results for {k}",
-                                  len(ids), lang, k=len(answered)))
-        return _f(PASSED, ntr("{n} parallel call, its result in one message",
-                              "{n} parallel calls, their results in one message", len(ids), lang))
+            return verdict(BROKEN, ntr("the model asked for {n} tool at once; the next request carried results "
+                                       "for {k}",
+                                       "the model asked for {n} tools at once; the next request carried results "
+                                       "for {k}", len(ids), lang, k=len(answered)))
+        return verdict(PASSED, ntr("{n} parallel call, its result in one message",
+                                   "{n} parallel calls, their results in one message", len(ids), lang))
     if any(len(tool_uses(r)) >= 2 for _, r in run.answered):
-        return _unobserved(run, lang, tr("the model asked for several tools at once, but the loop sent no "
-                                         "next request", lang))
+        return unobserved(run, lang, tr("the model asked for several tools at once, but the loop sent no "
+                                        "next request", lang))
     if any((c.body.get("tool_choice") or {}).get("disable_parallel_tool_use") for c in calls):
-        return _f(NOT_CHECKED, tr("the loop turns parallel calls off (disable_parallel_tool_use), so no turn "
-                                  "had several calls", lang))
-    return _unobserved(run, lang, tr("no response asked for several tools at once", lang))
+        return verdict(NOT_CHECKED, tr("the loop turns parallel calls off (disable_parallel_tool_use), so no turn "
+                                       "had several calls", lang))
+    return unobserved(run, lang, tr("no response asked for several tools at once", lang))
 
 
 # 3. A tool error is a result (is_error), not an exception
@@ -138,28 +140,28 @@ def errors_are_results(run: Run, lang: str) -> Finding:
         failed = [e for e in run.gitlab_between(calls[i], following) if e.status >= 400]
         if following is None:
             if failed and run.error is not None:
-                return _f(BROKEN, tr("GitLab answered {status} to a tool, and the loop stopped with {error} "
-                                     "instead of sending the error back to the model", lang,
-                                     status=failed[0].status, error=_error(run.error)))
+                return verdict(BROKEN, tr("GitLab answered {status} to a tool, and the loop stopped with {error} "
+                                          "instead of sending the error back to the model", lang,
+                                          status=failed[0].status, error=short_error(run.error)))
             if failed:
-                return _f(BROKEN, tr("GitLab answered {status} to a tool, and the loop ended ({ending}) without "
-                                     "sending a tool_result back", lang, status=failed[0].status,
-                                     ending=_ending(run, lang)))
+                return verdict(BROKEN, tr("GitLab answered {status} to a tool, and the loop ended ({ending}) without "
+                                          "sending a tool_result back", lang, status=failed[0].status,
+                                          ending=how_it_ended(run, lang)))
             if run.error is not None and not _api_error(run) and not run.hung:
-                return _f(BROKEN, tr("a tool call ended the run: the loop stopped with {error} instead of sending "
-                                     "the error back to the model", lang, error=_error(run.error)))
+                return verdict(BROKEN, tr("a tool call ended the run: the loop stopped with {error} instead of sending "
+                                          "the error back to the model", lang, error=short_error(run.error)))
             continue
         results = [b for m in following.body.get("messages") or [] if isinstance(m, dict)
                    for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
         if any(b.get("is_error") is True for b in results):
-            return _f(PASSED, tr("a tool failed; the model got a tool_result with is_error: true", lang))
+            return verdict(PASSED, tr("a tool failed; the model got a tool_result with is_error: true", lang))
         if failed and not results:
-            return _f(BROKEN, tr("GitLab answered {status}; the next request carried no tool_result for that call",
-                                 lang, status=failed[0].status))
+            return verdict(BROKEN, tr("GitLab answered {status}; the next request carried no tool_result for that call",
+                                      lang, status=failed[0].status))
         if failed:
-            return _f(BROKEN, tr("GitLab answered {status}; the error went back without is_error: true", lang,
-                                 status=failed[0].status))
-    return _unobserved(run, lang, tr("no tool failed in this scenario", lang))
+            return verdict(BROKEN, tr("GitLab answered {status}; the error went back without is_error: true", lang,
+                                      status=failed[0].status))
+    return unobserved(run, lang, tr("no tool failed in this scenario", lang))
 
 
 # 4. The loop has a cap on iterations
@@ -168,32 +170,32 @@ def cap(run: Run, lang: str, loop: Callable | None = None) -> Finding:
     if sent > CAP_LIMIT or run.stopped_by_check:
         declared, value = _declared_cap(loop)
         if declared and value <= CAP_LIMIT:
-            return _f(BROKEN, ntr("with a model that kept asking, the loop was still going after {limit} request: "
-                                  "it did not stop at its declared cap ({cap})",
-                                  "with a model that kept asking, the loop was still going after {limit} requests: "
-                                  "it did not stop at its declared cap ({cap})", CAP_LIMIT, lang, limit=CAP_LIMIT,
-                                  cap=declared))
+            return verdict(BROKEN, ntr("with a model that kept asking, the loop was still going after {limit} "
+                                       "request: it did not stop at its declared cap ({cap})",
+                                       "with a model that kept asking, the loop was still going after {limit} "
+                                       "requests: it did not stop at its declared cap ({cap})", CAP_LIMIT, lang,
+                                       limit=CAP_LIMIT, cap=declared))
         if declared:
-            return _f(BROKEN, ntr("with a model that kept asking, the loop was still going after {limit} request; "
-                                  "its cap ({cap}) is too high to stop a stuck model",
-                                  "with a model that kept asking, the loop was still going after {limit} requests; "
-                                  "its cap ({cap}) is too high to stop a stuck model", CAP_LIMIT, lang,
-                                  limit=CAP_LIMIT, cap=declared))
-        return _f(BROKEN, ntr("with a model that kept asking, the loop was still going after {limit} request: "
-                              "it has no cap (or one above {limit})",
-                              "with a model that kept asking, the loop was still going after {limit} requests: "
-                              "it has no cap (or one above {limit})", CAP_LIMIT, lang, limit=CAP_LIMIT))
+            return verdict(BROKEN, ntr("with a model that kept asking, the loop was still going after {limit} "
+                                       "request; its cap ({cap}) is too high to stop a stuck model",
+                                       "with a model that kept asking, the loop was still going after {limit} "
+                                       "requests; its cap ({cap}) is too high to stop a stuck model", CAP_LIMIT, lang,
+                                       limit=CAP_LIMIT, cap=declared))
+        return verdict(BROKEN, ntr("with a model that kept asking, the loop was still going after {limit} request: "
+                                   "it has no cap (or one above {limit})",
+                                   "with a model that kept asking, the loop was still going after {limit} requests: "
+                                   "it has no cap (or one above {limit})", CAP_LIMIT, lang, limit=CAP_LIMIT))
     if run.hung:
-        return _f(NOT_CHECKED, _ending(run, lang))
+        return verdict(NOT_CHECKED, how_it_ended(run, lang))
     last = run.answered[-1][1] if run.answered else None
     still_asking = last is not None and last.get("stop_reason") == "tool_use" and run.answered[-1][0] == sent - 1
     if still_asking and sent >= 2 and not _api_error(run):
-        how = tr("returned", lang) if run.error is None else _error(run.error)
-        return _f(PASSED, ntr("the loop stopped itself after {n} request while the model still asked ({how})",
-                              "the loop stopped itself after {n} requests while the model still asked ({how})",
-                              sent, lang, how=how))
-    return _unobserved(run, lang, ntr("the loop ended after {n} request for another reason",
-                                      "the loop ended after {n} requests for another reason", sent, lang))
+        how = tr("returned", lang) if run.error is None else short_error(run.error)
+        return verdict(PASSED, ntr("the loop stopped itself after {n} request while the model still asked ({how})",
+                                   "the loop stopped itself after {n} requests while the model still asked ({how})",
+                                   sent, lang, how=how))
+    return unobserved(run, lang, ntr("the loop ended after {n} request for another reason",
+                                     "the loop ended after {n} requests for another reason", sent, lang))
 
 
 def _api_error(run: Run) -> bool:
@@ -216,28 +218,28 @@ def _declared_cap(loop: Callable | None) -> tuple[str, int]:
 def pause_turn(run: Run, lang: str) -> Finding:
     paused = next(((i, r) for i, r in run.answered if r.get("stop_reason") == "pause_turn"), None)
     if paused is None:
-        return _unobserved(run, lang, tr("the loop sent no request", lang))
+        return unobserved(run, lang, tr("the loop sent no request", lang))
     i, reply = paused
     if i + 1 >= len(run.calls):
-        return _f(BROKEN, tr("the loop stopped at pause_turn ({ending}) instead of sending the conversation back",
-                             lang, ending=_ending(run, lang)))
+        return verdict(BROKEN, tr("the loop stopped at pause_turn ({ending}) instead of sending the conversation back",
+                                  lang, ending=how_it_ended(run, lang)))
     following = turns(run.calls[i + 1].body.get("messages"))
     paused_keys = [key(b) for b in blocks(reply.get("content"))]
     if not any(contains_in_order([key(b) for b in content], paused_keys) for role, content in following
                if role == "assistant"):
         if history_refusal(run) is not None:
-            return _unobserved(run, lang, "")
-        return _f(BROKEN, tr("after pause_turn the next request did not carry the paused response; send the "
-                             "conversation back ending with it", lang))
+            return unobserved(run, lang, "")
+        return verdict(BROKEN, tr("after pause_turn the next request did not carry the paused response; send the "
+                                  "conversation back ending with it", lang))
     if not following or following[-1][0] != "assistant":
-        return _f(BROKEN, tr("after pause_turn the loop added a new user message; it should send the conversation "
-                             "back ending with the paused response", lang))
+        return verdict(BROKEN, tr("after pause_turn the loop added a new user message; it should send the conversation "
+                                  "back ending with the paused response", lang))
     if not contains_in_order([key(b) for b in following[-1][1]], [key(b) for b in blocks(reply.get("content"))]):
         if history_refusal(run) is not None:
-            return _unobserved(run, lang, "")
-        return _f(BROKEN, tr("after pause_turn the next request did not end with the paused response as it came",
-                             lang))
-    return _f(PASSED, tr("the paused response went back as the last message, with no new user message", lang))
+            return unobserved(run, lang, "")
+        return verdict(BROKEN, tr("after pause_turn the next request did not end with the paused response as it came",
+                                  lang))
+    return verdict(PASSED, tr("the paused response went back as the last message, with no new user message", lang))
 
 
 # 6. A refusal is not retried
@@ -246,110 +248,114 @@ def _served_by_fallback(run: Run) -> bool:
     return any(b.get("type") == "fallback" for _, r in run.answered for b in blocks(r.get("content")))
 
 
-def _first_refusal(run: Run, lang: str) -> tuple[int | None, Finding | None]:
+def first_refusal(run: Run, lang: str) -> tuple[int | None, Finding | None]:
     """Where the first refusal was answered, or the finding when there was none to judge (shared by rules 6, 6b)."""
     refused = next((i for i, r in run.answered if r.get("stop_reason") == "refusal"), None)
     if refused is None and _served_by_fallback(run):
-        return None, _f(PASSED, tr("the API fell back to another model on the server (the request's fallbacks)", lang))
+        return None, verdict(PASSED, tr("the API fell back to another model on the server (the request's fallbacks)",
+                                        lang))
     if refused is None:
-        return None, _unobserved(run, lang, tr("the loop sent no request", lang))
+        return None, unobserved(run, lang, tr("the loop sent no request", lang))
     return refused, None
 
 
 def refusal(run: Run, lang: str) -> Finding:
-    i, unjudged = _first_refusal(run, lang)
+    i, unjudged = first_refusal(run, lang)
     if unjudged is not None:
         return unjudged
     again = [c.body for c in run.calls[i + 1:]]
     model = run.calls[i].body.get("model")
     same = [b for b in again if b.get("model") == model]
     if same:
-        return _f(BROKEN, ntr("after the refusal the loop sent {n} more request to the same model",
-                              "after the refusal the loop sent {n} more requests to the same model", len(same), lang))
+        return verdict(BROKEN, ntr("after the refusal the loop sent {n} more request to the same model",
+                                   "after the refusal the loop sent {n} more requests to the same model", len(same),
+                                   lang))
     if again:
-        return _f(PASSED, tr("after the refusal the loop fell back to another model ({model})", lang,
-                             model=again[0].get("model")))
+        return verdict(PASSED, tr("after the refusal the loop fell back to another model ({model})", lang,
+                                  model=again[0].get("model")))
     if run.hung:
-        return _f(NOT_CHECKED, _ending(run, lang))
-    return _f(PASSED, tr("the loop stopped at the refusal ({ending})", lang, ending=_ending(run, lang)))
+        return verdict(NOT_CHECKED, how_it_ended(run, lang))
+    return verdict(PASSED, tr("the loop stopped at the refusal ({ending})", lang, ending=how_it_ended(run, lang)))
 
 
 # 7. A tool call cut by max_tokens is never run
 def cut_tool_call(run: Run, lang: str) -> Finding:
     cut = next(((i, r) for i, r in run.answered if r.get("stop_reason") == "max_tokens"), None)
     if cut is None:
-        return _unobserved(run, lang, tr("the loop sent no request", lang))
+        return unobserved(run, lang, tr("the loop sent no request", lang))
     i, reply = cut
     ids = {u.get("id") for u in tool_uses(reply)}
     if not ids:
-        return _unobserved(run, lang, tr("the cut response held no tool call", lang))
+        return unobserved(run, lang, tr("the cut response held no tool call", lang))
     later = run.calls[i + 1:]
     answered = [b for c in later for m in c.body.get("messages") or [] if isinstance(m, dict)
                 for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
     touched = run.gitlab_between(run.calls[i], later[0] if later else None)
     if touched:
-        return _f(BROKEN, tr("the loop ran the cut tool call: GitLab got {request}", lang,
-                             request=f"{touched[0].method} {touched[0].path}"))
+        return verdict(BROKEN, tr("the loop ran the cut tool call: GitLab got {request}", lang,
+                                  request=f"{touched[0].method} {touched[0].path}"))
     if answered and all(b.get("is_error") is True and _DELIBERATE_CUT.search(str(b.get("content"))) for b in answered):
-        return _f(PASSED, tr("the loop did not run the cut call: it answered it with an error result saying so", lang))
+        return verdict(PASSED, tr("the loop did not run the cut call: it answered it with an error result saying so",
+                                  lang))
     if answered:
-        return _f(BROKEN, tr("the loop ran the cut tool call and sent its result back", lang))
+        return verdict(BROKEN, tr("the loop ran the cut tool call and sent its result back", lang))
     cut_keys = {key(u) for u in tool_uses(reply)}
     kept = [c for c in later if any(key(b) in cut_keys for role, content in turns(c.body.get("messages"))
                                     if role == "assistant" for b in content)]
     if kept:
-        return _f(BROKEN, tr("the loop kept the cut tool call in the history and went on", lang))
+        return verdict(BROKEN, tr("the loop kept the cut tool call in the history and went on", lang))
     error = run.error
     if isinstance(error, (TypeError, KeyError)) and not _DELIBERATE_CUT.search(str(error)):
-        return _f(BROKEN, tr("the loop tried to run the cut tool call: {error}", lang, error=_error(error)))
+        return verdict(BROKEN, tr("the loop tried to run the cut tool call: {error}", lang, error=short_error(error)))
     if later:
         raised = max((c.body.get("max_tokens") or 0) for c in later)
-        return _f(PASSED, tr("the loop did not run the cut call and asked again (max_tokens {before} → {after})",
-                             lang, before=run.calls[i].body.get("max_tokens"), after=raised))
-    return _f(PASSED, tr("the loop did not run the cut call ({ending})", lang, ending=_ending(run, lang)))
+        return verdict(PASSED, tr("the loop did not run the cut call and asked again (max_tokens {before} → {after})",
+                                  lang, before=run.calls[i].body.get("max_tokens"), after=raised))
+    return verdict(PASSED, tr("the loop did not run the cut call ({ending})", lang, ending=how_it_ended(run, lang)))
 
 
 # 8. A merge never runs without a human's yes
 def merge_asks(run: Run, lang: str, pr: int = 485) -> Finding:
     if pr in run.merged:
-        return _f(BROKEN, tr("the merge request with a prompt injection (!{pr}) was merged without anyone's yes",
-                             lang, pr=pr))
+        return verdict(BROKEN, tr("the merge request with a prompt injection (!{pr}) was merged without anyone's yes",
+                                  lang, pr=pr))
     asked = [u for _, r in run.answered for u in tool_uses(r)
-             if _MERGE.search(_MERGE_REQUEST.sub(" ", str(u.get("name", ""))))]
+             if MERGE_WORDS.search(MERGE_REQUEST_WORDS.sub(" ", str(u.get("name", ""))))]
     if not asked:
         tools = [t.get("name") for c in run.calls for t in c.body.get("tools") or [] if isinstance(t, dict)]
-        if not any(_MERGE.search(_MERGE_REQUEST.sub(" ", str(n))) for n in tools):
-            return _f(NOT_CHECKED, tr("the loop gives the model no merge tool: nothing to gate (the safest choice)",
-                                      lang))
-        return _unobserved(run, lang, tr("the model never asked to merge", lang))
+        if not any(MERGE_WORDS.search(MERGE_REQUEST_WORDS.sub(" ", str(n))) for n in tools):
+            return verdict(NOT_CHECKED, tr("the loop gives the model no merge tool: nothing to gate (the safest "
+                                           "choice)", lang))
+        return unobserved(run, lang, tr("the model never asked to merge", lang))
     waited = tr(" (the loop was still waiting when the check gave up on it)", lang) if run.hung else ""
-    return _f(PASSED, tr("the model asked to merge (!{pr}); with no human's yes nothing was merged", lang, pr=pr)
-              + waited)
+    return verdict(PASSED, tr("the model asked to merge (!{pr}); with no human's yes nothing was merged", lang, pr=pr)
+                   + waited)
 
 
 # 9. At end_turn the loop returns the answer and sends nothing more
 def returns_answer(run: Run, lang: str) -> Finding:
     done = next(((i, r) for i, r in run.answered if r.get("stop_reason") == "end_turn"), None)
     if done is None:
-        return _unobserved(run, lang, tr("the model never finished in this scenario", lang))
+        return unobserved(run, lang, tr("the model never finished in this scenario", lang))
     i, reply = done
     more = len(run.calls) - i - 1
     if more:
-        return _f(BROKEN, ntr("after end_turn the loop sent {n} more request", "after end_turn the loop sent {n} "
-                              "more requests", more, lang))
+        return verdict(BROKEN, ntr("after end_turn the loop sent {n} more request", "after end_turn the loop sent {n} "
+                                   "more requests", more, lang))
     if run.hung:
-        return _f(BROKEN, tr("after end_turn the loop did not return ({ending})", lang, ending=_ending(run, lang)))
+        return verdict(BROKEN, tr("after end_turn the loop did not return ({ending})", lang,
+                                  ending=how_it_ended(run, lang)))
     if run.error is not None:
-        return _f(BROKEN, tr("after end_turn the loop raised {error} instead of returning the answer", lang,
-                             error=_error(run.error)))
+        return verdict(BROKEN, tr("after end_turn the loop raised {error} instead of returning the answer", lang,
+                                  error=short_error(run.error)))
     text = text_of(reply).strip()
     if run.returned is None:
-        return _f(BROKEN, tr("the loop returned None; return the answer's text", lang))
+        return verdict(BROKEN, tr("the loop returned None; return the answer's text", lang))
     snippet = next((line.strip()[:40] for line in text.splitlines() if line.strip()), "")
     if snippet and snippet not in str(run.returned) and snippet not in repr(run.returned):
-        return _f(BROKEN, tr("the loop returned {value}, which does not hold the model's answer", lang,
-                             value=_short(run.returned)))
-    return _f(PASSED, tr("the loop returned the answer and sent nothing more", lang))
+        return verdict(BROKEN, tr("the loop returned {value}, which does not hold the model's answer", lang,
+                                  value=short_value(run.returned)))
+    return verdict(PASSED, tr("the loop returned the answer and sent nothing more", lang))
 
 
 @dataclass(frozen=True)
@@ -402,5 +408,5 @@ RULES: dict[str, Rule] = {
     "returns_answer": Rule(
         N_("At end_turn the loop returns the answer and sends nothing more"),
         N_("end_turn means the model is done: another request costs money, and the caller needs the answer"),
-        3, 483, (), returns_answer),
+        3, 482, (), returns_answer),
 }

@@ -11,7 +11,7 @@ Sandbox (never the learner's own GitLab or the live API). An untouched placehold
 empty list, the notebook's template) gives one "not done yet" line and judges no requirement
 (grading.NotDone). When the learner's code raises, the report starts with the exception, its type,
 message and the learner's line, and every requirement it kept from being checked says "not checked
-because your code raised X" (grading.Crashed). A requirement is passed only when it was observed and right.
+because your code raised X" (crash.py). A requirement is passed only when it was observed and right.
 """
 
 from .exercise_1 import check_exercise_1

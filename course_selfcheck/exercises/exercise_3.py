@@ -6,11 +6,12 @@ import re
 from collections.abc import Callable
 
 from course_agent.i18n import N_, ntr, tr
+from ..crash import is_bug
 from ..report import Report
 from ..scenario import run_scenario
 from ..wire import tool_uses
 from .grading import Requirement, Seen
-from .loops import UNTOUCHED, crashed, grade_loop, is_bug
+from .loops import UNTOUCHED, crashed, grade_loop
 
 CAP = 2
 """The cap the exercise's run is given: a right loop raises its cap error after this many answered calls."""

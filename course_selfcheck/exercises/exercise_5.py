@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from course_agent.i18n import N_, ntr, tr
+from ..crash import error_text
 from ..report import Report
-from .grading import (MAX_ITERATIONS, REVIEWED, Grade, Seen, call, error_text, is_placeholder, requirement,
-                      setting)
+from .grading import MAX_ITERATIONS, REVIEWED, Grade, Seen, call, is_placeholder, requirement, setting
 from .reading import kind, short, text
 
 NOT_FOUND = re.compile(r"FileNotFound|not found|no such file|does not exist|doesn't exist|missing|"

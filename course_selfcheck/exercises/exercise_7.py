@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_agent.i18n import N_, ntr, tr
+from ..crash import error_text
 from ..report import Report
-from .grading import MAX_ITERATIONS, REVIEWED, Grade, Requirement, Seen, call, error_text, is_placeholder, setting
+from .grading import MAX_ITERATIONS, REVIEWED, Grade, Requirement, Seen, call, is_placeholder, setting
 from .exercise_7_gate import check_gate_loop
 from .reading import kind, short
 

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_agent.i18n import N_, ntr, tr
+from ..crash import error_text
 from ..report import Report
-from .grading import DEMO_MRS, REVIEWED, Grade, Requirement, Seen, error_text, is_placeholder
+from .grading import DEMO_MRS, REVIEWED, Grade, Requirement, Seen, is_placeholder
 from .loops import grade_loop
 from .reading import get, kind, short
 

@@ -1,20 +1,15 @@
 """The grader's machinery shared by every exercise: a requirement as a row of data, the report built
-from the rows, the "not done yet" report of an untouched placeholder, the report of a learner's code
-that raised (the exception first, the rules it kept from checking marked so), and running the learner's
-code without letting it raise into, or hang, the notebook."""
+from the rows, the "not done yet" report of an untouched placeholder, and running the learner's code
+without letting it raise into, or hang, the notebook (a crash is reported as crash.py words it)."""
 
-import importlib.util
-import os
-import sysconfig
 import threading
-import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
-from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from course_agent.i18n import language as pick_language, ntr, tr
+from ..crash import because_raised, crash_report
 from ..report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
 
 MAX_ITERATIONS = 10
@@ -160,11 +155,6 @@ def call(function: Callable, *args: Any, timeout: float | None = None) -> tuple[
     return outcome.get("value"), outcome.get("error"), False
 
 
-def error_text(error: BaseException) -> str:
-    """An exception as the learner would read it in a traceback's last line."""
-    return f"{type(error).__name__}: {error}"
-
-
 class NotDone(Report):
     """An untouched placeholder's report: its first line says "not done yet", not a count of verdicts."""
 
@@ -172,57 +162,6 @@ class NotDone(Report):
         return tr("{title}: not done yet", self.language, title=self.title)
 
 
-class Crashed(Report):
-    """The report of a learner's code that raised: its first line names the exception."""
-
-    error: str = ""
-
-    def header(self) -> str:
-        return tr("{title}: your code raised {error}", self.language, title=self.title, error=self.error)
-
-
 def not_done_report(title: str, what: str, lang: str, hints: list[str]) -> Report:
     """One plain "not done yet" line (`what`, already in the learner's language) and the first hints."""
     return NotDone(title, [], lang, tr("Not done yet: {what}", lang, what=what), hints)
-
-
-def because_raised(error: BaseException, lang: str) -> str:
-    """The detail of a requirement a learner's exception kept from being checked."""
-    return tr("because your code raised {error}.", lang, error=type(error).__name__)
-
-
-def crash_report(title: str, error: BaseException, findings: list[Finding], lang: str,
-                 hints: Iterable[str] = ()) -> Report:
-    """The report of a learner's code that raised: the exception (type, message, the learner's line)
-    first, then the findings, in which what it kept from checking says so."""
-    where = learner_line(error, lang)
-    note = tr("Your code raised {error}", lang, error=error_text(error)[:300])
-    note += f" ({where})" if where else ""
-    note += ". " + tr("Fix that first: the requirements it kept from being checked are marked below.", lang)
-    report = Crashed(title, findings, lang, note, list(hints))
-    report.error = type(error).__name__
-    return report
-
-
-def _library_folders() -> tuple[str, ...]:
-    """Where code that is not the learner's lives: this package, the sandbox, the standard library and
-    installed packages."""
-    paths = sysconfig.get_paths()
-    packages = (importlib.util.find_spec(name) for name in ("course_agent", "course_sandbox", "course_selfcheck"))
-    folders = {*(str(Path(spec.origin).resolve().parent) + os.sep for spec in packages),
-               *(paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths)}
-    return tuple(sorted(folders))
-
-
-def learner_line(error: BaseException, lang: str | None = None) -> str:
-    """Where the learner's own code raised: "line N: the code", from the last traceback frame outside
-    this package, the standard library and installed packages; '' when there is none."""
-    frames = traceback.extract_tb(error.__traceback__)
-    outside = _library_folders()
-    mine = [f for f in frames if not str(Path(f.filename).resolve()).startswith(outside)]
-    if not mine:
-        return ""
-    frame = mine[-1]
-    code = (frame.line or "").strip()
-    where = tr("line {number}", lang, number=frame.lineno)
-    return f"{where}: {code}" if code else where

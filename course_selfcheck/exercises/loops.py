@@ -4,8 +4,9 @@ one) above the self-check's findings for the rules the exercise touches.
 
 The exercise's own scenario runs first. When it shows the notebook's placeholder (the loop raised
 NotImplementedError before any request, or the check says it is the lesson's loop unchanged), the report
-is one "not done yet" line; when the learner's loop raised, the report starts with that exception and
-the rules are marked as kept from being checked by it, never judged on a loop that cannot run."""
+is one "not done yet" line; when the learner's loop raised, there or in a rule's run, the report starts
+with that exception and the rules are marked as kept from being checked by it, never judged on a loop that
+cannot run (crash.py)."""
 
 import ast
 import inspect
@@ -16,12 +17,9 @@ from course_agent.i18n import language as pick_language, tr
 from .. import judge
 from ..report import NOT_CHECKED, PASSED, Finding, Report
 from ..later_rules import words
-from ..scenario import Run, run_scenario
-from .grading import Requirement, Seen, because_raised, crash_report, finding, not_done_report
-
-
-PLAIN_REVIEW = 483
-"""The merge request whose review the sandbox's model simply answers (the returns_answer rule's scenario)."""
+from ..crash import because_raised, crash_report
+from ..scenario import Run
+from .grading import Requirement, Seen, finding, not_done_report
 
 
 class NotDoneYet(Exception):
@@ -59,18 +57,6 @@ def untouched(run: Run) -> bool:
     return isinstance(run.error, NotImplementedError) and not run.calls
 
 
-BUGS = (TypeError, AttributeError, NameError, LookupError, ImportError, ArithmeticError, AssertionError,
-        NotImplementedError)
-"""Exceptions that say the learner's code went wrong, as opposed to one it raises on purpose (a cap error)."""
-
-
-def is_bug(error: BaseException | None) -> bool:
-    """The learner's code went wrong: a Python error of BUGS, or a request the API refused."""
-    import anthropic
-
-    return isinstance(error, (*BUGS, anthropic.APIError))
-
-
 def crashed(run: Run, lang: str) -> Seen | None:
     """The Seen of a run that the learner's loop ended by raising, for a scenario in which a right loop
     returns its answer; None when it did not raise."""
@@ -91,19 +77,18 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
     if is_placeholder(loop):
         return not_done_report(title, write_it, lang, [])
     if is_template(loop):
-        seen = UNTOUCHED
-    elif own is not None:
-        seen = own.check(loop, lang)
-    else:  # no requirement of its own: one plain review first, so a loop that raises is reported as a crash
-        seen = crashed(run_scenario(loop, PLAIN_REVIEW), lang)
+        return not_done_report(title, write_it, lang, [tr(hint, lang)])
+    seen = own.check(loop, lang) if own is not None else None
     if seen is not None and isinstance(seen.raised, NotDoneYet):
         return not_done_report(title, write_it, lang, [tr(hint, lang)])
+    mine = [finding(own, seen, lang)] if own is not None and seen is not None else []
     if seen is not None and seen.raised is not None:
         kept = [Finding(rule, NOT_CHECKED, because_raised(seen.raised, lang), *words(rule, lang)) for rule in rules]
-        mine = [finding(own, seen, lang)] if own is not None else []
         return crash_report(title, seen.raised, [*mine, *kept], lang)
-    mine = [finding(own, seen, lang)] if own is not None and seen is not None else []
-    report = Report(title, [*mine, *judge(loop, rules, lang).findings], lang)
+    checked = judge(loop, rules, lang, title)
+    if checked.raised is not None:  # the loop raised in a rule's run: that first, as the self-check says it
+        return crash_report(title, checked.raised, [*mine, *checked.findings], lang)
+    report = Report(title, [*mine, *checked.findings], lang)
     met = mine[0].status == PASSED if mine else report.ok
     if not met:
         report.note = tr(note, lang)

@@ -1,0 +1,78 @@
+"""A learner's code that raised: which exceptions say the code went wrong, where in the learner's own code,
+and the wording that puts the exception first. Shared by check_loop and the exercises' graders, so both
+report a crash the same way and never judge a rule on a loop that could not run."""
+
+import importlib.util
+import os
+import sysconfig
+import traceback
+from collections.abc import Iterable
+from pathlib import Path
+
+import anthropic
+
+from course_agent.i18n import tr
+from .report import Finding, Report
+
+BUGS = (TypeError, AttributeError, NameError, LookupError, ImportError, ArithmeticError, AssertionError,
+        NotImplementedError)
+"""Exceptions that say the learner's code went wrong, as opposed to one it raises on purpose (a cap error)."""
+
+
+def is_crash(error: BaseException | None) -> bool:
+    """The learner's Python code went wrong (an exception of BUGS), which the rules cannot judge."""
+    return isinstance(error, BUGS)
+
+
+def is_bug(error: BaseException | None) -> bool:
+    """The learner's code went wrong: a Python error of BUGS, or a request the API refused."""
+    return isinstance(error, (*BUGS, anthropic.APIError))
+
+
+def error_text(error: BaseException) -> str:
+    """An exception as the learner would read it in a traceback's last line."""
+    return f"{type(error).__name__}: {error}"
+
+
+def because_raised(error: BaseException, lang: str) -> str:
+    """The detail of a requirement a learner's exception kept from being checked."""
+    return tr("because your code raised {error}.", lang, error=type(error).__name__)
+
+
+def crash_note(error: BaseException, lang: str) -> str:
+    """The paragraph above the findings: the exception (type, message, the learner's line), then what to do."""
+    where = learner_line(error, lang)
+    note = tr("Your code raised {error}", lang, error=error_text(error)[:300])
+    note += f" ({where})" if where else ""
+    return note + ". " + tr("Fix that first: the requirements it kept from being checked are marked below.", lang)
+
+
+def _library_folders() -> tuple[str, ...]:
+    """Where code that is not the learner's lives: the course's packages, the standard library and
+    installed packages."""
+    paths = sysconfig.get_paths()
+    packages = (importlib.util.find_spec(name) for name in ("course_agent", "course_sandbox", "course_selfcheck"))
+    folders = {*(str(Path(spec.origin).resolve().parent) + os.sep for spec in packages),
+               *(paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths)}
+    return tuple(sorted(folders))
+
+
+def learner_line(error: BaseException, lang: str | None = None) -> str:
+    """Where the learner's own code raised: "line N: the code", from the last traceback frame outside
+    the course's packages, the standard library and installed packages; '' when there is none."""
+    frames = traceback.extract_tb(error.__traceback__)
+    outside = _library_folders()
+    mine = [f for f in frames if not str(Path(f.filename).resolve()).startswith(outside)]
+    if not mine:
+        return ""
+    frame = mine[-1]
+    code = (frame.line or "").strip()
+    where = tr("line {number}", lang, number=frame.lineno)
+    return f"{where}: {code}" if code else where
+
+
+def crash_report(title: str, error: BaseException, findings: list[Finding], lang: str,
+                 hints: Iterable[str] = ()) -> Report:
+    """The report of a learner's code that raised: the exception first (its header names it), then the
+    findings, in which what it kept from checking says so."""
+    return Report(title, findings, lang, crash_note(error, lang), list(hints), raised=error)
