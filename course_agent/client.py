@@ -13,6 +13,8 @@ import atexit
 import html
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import anthropic
@@ -39,6 +41,20 @@ def shared_sandbox() -> "Sandbox":
             _shared = Sandbox().start()
             atexit.register(_shared.stop)
         return _shared
+
+
+@contextmanager
+def sandbox_shared_as(sandbox: "Sandbox") -> Iterator[None]:
+    """Within the block, shared_sandbox() is `sandbox`: a self-check's scenario lends the loop its own
+    sandbox, so a client the loop makes with make_client() reaches it too."""
+    global _shared
+    with _lock:
+        before, _shared = _shared, sandbox
+    try:
+        yield
+    finally:
+        with _lock:
+            _shared = before
 
 
 def using_sandbox() -> bool:

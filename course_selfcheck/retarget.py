@@ -15,7 +15,7 @@ import builtins
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from course_agent import client as course_client
+from course_agent.client import sandbox_shared_as
 from course_agent.settings import environment
 from course_sandbox import Sandbox
 from .intercept import routed_to
@@ -40,12 +40,10 @@ def pointed_at(sandbox: Sandbox) -> Iterator[None]:
     """Within the block, every request the loop sends reaches `sandbox` only."""
     values: dict[str, str | None] = {name: None for name in _ENV}
     values.update({**sandbox.env(), "COURSE_AGENT_BACKEND": "sandbox", "COURSE_AGENT_AUTO_APPROVE": "deny"})
-    shared, ask = course_client._shared, builtins.input
+    ask = builtins.input
     try:
-        course_client._shared = sandbox
         builtins.input = _nobody_answers
-        with environment(values), routed_to(route_to(sandbox)):
+        with environment(values), sandbox_shared_as(sandbox), routed_to(route_to(sandbox)):
             yield
     finally:
         builtins.input = ask
-        course_client._shared = shared
