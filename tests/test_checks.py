@@ -354,3 +354,20 @@ def test_a_check_leaves_one_started_sandbox_for_the_next_checks_first_scenario()
         sandboxes.give_back(first)
     assert first is spare[0]
     assert len(scenario_module._spare) == 1 and scenario_module._spare[0] not in (first, None)
+
+
+def test_a_loop_that_makes_its_client_during_the_run_gets_the_scenarios_sandbox():
+    """make_client() and shared_sandbox() inside the loop reach the scenario's recording sandbox; after the
+    check the kernel's own sandbox is the shared one again."""
+    from course_agent.client import make_client
+
+    outer, lent = shared_sandbox(), []
+
+    def review(pr):
+        lent.append(shared_sandbox())
+        return styles.review_with(pr, make_client(max_retries=0))
+
+    report = check_loop(review, rules=["whole_response", "returns_answer"])
+    assert report.ok, report.text()
+    assert lent and all(s is not outer for s in lent) and lent[0].exchanges is not None
+    assert shared_sandbox() is outer
