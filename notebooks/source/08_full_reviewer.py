@@ -772,7 +772,7 @@ def review_with_cost(pr_number: int, max_iterations: int = 20) -> str:
 #
 # The check runs **your** `review_with_cost` against fresh sandboxes: on !486, whose review reads a file of almost
 # 500,000 characters, it reads what your loop sent back for that file; on !482 it reads `usage` of every response to
-# see whether the cache took effect; on !483 it checks the loop still returns the review. While the cell above is
+# see whether the cache took effect, and checks the loop still returns the review. While the cell above is
 # unchanged, it says "not done yet".
 #
 # <details><summary>Hint</summary>
@@ -787,7 +787,7 @@ def review_with_cost(pr_number: int, max_iterations: int = 20) -> str:
 #
 # Проверка запускает **ваш** `review_with_cost` в свежих песочницах: на !486, где ревью читает файл почти в
 # 500 000 символов, смотрит, что цикл отправил модели вместо этого файла; на !482 читает `usage` каждого ответа,
-# чтобы увидеть, сработал ли кэш; на !483 проверяет, что цикл по-прежнему возвращает ревью. Пока вы не изменили
+# чтобы увидеть, сработал ли кэш, и проверяет, что цикл по-прежнему возвращает ревью. Пока вы не изменили
 # ячейку выше, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
