@@ -6,6 +6,7 @@ remembers where it came from so that errors name the learner's own indexes.
 """
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from . import thinking
 from .model_profiles import profile
@@ -44,6 +45,12 @@ class Turn:
 
     def text(self) -> str:
         return "\n".join(b["text"] for b in self.of_type("text"))
+
+    @cached_property
+    def encoded(self) -> list[bytes]:
+        """Each block's canonical bytes (`thinking.encode`), computed once a request: the binding check
+        and the signing of the answer both hash the whole history. A merged turn is never changed."""
+        return [thinking.encode(block) for block in self.blocks]
 
 
 def blocks_of(content: str | list[dict]) -> list[dict]:
