@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from . import thinking
+from .block_encoding import Encoded, encode
 from .model_profiles import profile
 from .errors import invalid
 
@@ -47,10 +48,10 @@ class Turn:
         return "\n".join(b["text"] for b in self.of_type("text"))
 
     @cached_property
-    def encoded(self) -> list[bytes]:
-        """Each block's canonical bytes (`thinking.encode`), computed once a request: the binding check
-        and the signing of the answer both hash the whole history. A merged turn is never changed."""
-        return [thinking.encode(block) for block in self.blocks]
+    def encoded(self) -> list[Encoded]:
+        """Each block's encodings, computed once a request: the thinking-binding check, the signing of
+        the answer and the prompt cache all read the whole history. A merged turn is never changed."""
+        return [encode(block) for block in self.blocks]
 
 
 def blocks_of(content: str | list[dict]) -> list[dict]:

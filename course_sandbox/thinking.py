@@ -96,7 +96,7 @@ def _walk(body: dict, turns: list) -> Iterator[tuple[int, int, "hashlib._Hash"]]
         for j, (block, encoded) in enumerate(zip(turn.blocks, turn.encoded)):
             yield k, j, digest
             if block.get("type") != "fallback":  # a marker between two models' output, not content
-                digest.update(encoded)
+                digest.update(encoded.canonical)
     yield len(turns), 0, digest
 
 
