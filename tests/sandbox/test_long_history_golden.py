@@ -4,17 +4,22 @@ Each scenario drives 20+ requests over a growing history (thinking blocks sent b
 breakpoints, streamed and plain answers, context editing, the thinking-binding errors) through
 plain HTTP, and hashes every status and raw response body in order. The digests were taken on the
 code before the optimisation: any change in a response, a signature, a usage figure or an error
-fails here. A deliberate change of the sandbox's behaviour updates them (print `_digest(...)`).
+fails here. The random conversations run in-process (the API object alone); their digest was taken
+on the old tree too. A deliberate change of the sandbox's behaviour updates them (print the digest).
 """
 
+import copy
 import hashlib
 import json
+import random
 import urllib.error
 import urllib.request
 
 import pytest
 
 from course_sandbox import Sandbox
+from course_sandbox.errors import ApiError
+from course_sandbox.messages_api import MessagesApi
 from course_sandbox.sse import message_of
 from review_material import DIFF_482, TOOLS, default_answer
 from sandbox_http import ANTHROPIC_VERSION
@@ -144,3 +149,83 @@ def test_context_editing_and_compaction_on_a_long_history(sandbox):
     for n in range(22, 25):  # the model reads on from the summary
         conversation.turn(n)
     assert _digest(conversation.exchanges) == "3ce0bac3f7e75e08af655b5fffc645327a3ba895f83b0f06f88aceb44b598352"
+
+
+def _random_conversations(seed: int) -> tuple[int, str]:
+    """Conversations of every shape through the API in-process, one after another on one prompt cache:
+    models, thinking modes, breakpoints (system, tools, results, automatic, 1h), stuck turns, edited
+    and dropped history. Returns (requests answered, digest of every answer and error)."""
+    rng, api, out, answered = random.Random(seed), MessagesApi(), hashlib.sha256(), 0
+
+    def send(body: dict, betas: frozenset[str] = frozenset()) -> dict | None:
+        nonlocal answered
+        try:
+            message, partial = api.create(copy.deepcopy(body), betas)
+        except ApiError as error:
+            out.update(f"{error.status} {error}".encode())
+            return None
+        answered += 1
+        out.update(json.dumps([message, partial], ensure_ascii=False).encode())
+        return message
+
+    for _ in range(25):
+        model = rng.choice(["claude-opus-5", "claude-opus-5-5", "claude-sonnet-4-6", "claude-haiku-5-5",
+                            "claude-sonnet-5-5"])
+        tools = copy.deepcopy(TOOLS)
+        if rng.random() < 0.4:
+            tools[-1]["cache_control"] = {"type": "ephemeral", **({"ttl": "1h"} if rng.random() < 0.5 else {})}
+        body = {"model": model, "max_tokens": 6000, "tools": tools,
+                "messages": [{"role": "user", "content": "Review merge request !482."}]}
+        system = rng.choice(["You review.", None, [{"type": "text", "text": "You review. " * rng.randint(1, 400),
+                                                   **({"cache_control": {"type": "ephemeral"}} if rng.random() < 0.6
+                                                      else {})}]])
+        if system is not None:
+            body["system"] = system
+        if model == "claude-sonnet-4-6" and rng.random() < 0.6:
+            body["thinking"] = {"type": "enabled", "budget_tokens": 2000}
+        elif model != "claude-sonnet-4-6" and rng.random() < 0.5:
+            body["thinking"] = {"type": "adaptive"}
+        if rng.random() < 0.4:
+            body["cache_control"] = {"type": "ephemeral", **({"ttl": "1h"} if rng.random() < 0.3 else {})}
+        if rng.random() < 0.3:
+            api.force(*["stuck"] * rng.randint(1, 12))
+        for step in range(rng.randint(3, 16)):
+            message = send(body)
+            if message is None:
+                break
+            body["messages"].append({"role": "assistant", "content": message["content"]})
+            results = []
+            for block in (b for b in message["content"] if b["type"] == "tool_use"):
+                content, is_error = default_answer(block["name"], block["input"])
+                result = {"type": "tool_result", "tool_use_id": block["id"], "content": f"{content}\n#{step}"}
+                if rng.random() < 0.3:
+                    result["is_error"] = is_error
+                if rng.random() < 0.2:
+                    result["content"] = [{"type": "text", "text": result["content"]}]
+                if rng.random() < 0.15:
+                    result["cache_control"] = {"type": "ephemeral"}
+                results.append(result)
+            body["messages"].append({"role": "user", "content": results or [
+                {"type": "text", "text": f"Now !{500 + step}.", "citations": None}]})
+            if rng.random() < 0.15:  # an earlier block edited, or its breakpoint moved
+                variant = copy.deepcopy(body)
+                content = rng.choice(variant["messages"])["content"]
+                block = rng.choice(content) if isinstance(content, list) else {}
+                if block.get("type") in ("thinking", "text"):
+                    block[block["type"]] += "!"
+                elif block and block.pop("cache_control", None) is None:
+                    block["cache_control"] = {"type": "ephemeral"}
+                send(variant, frozenset({BINDING_BETA}) if rng.random() < 0.5 else frozenset())
+            if rng.random() < 0.1:
+                send({**body, "thinking": {**body.get("thinking", {"type": "adaptive"}),
+                                           "block_binding": {"prefix_mismatch_behavior": "drop_block"}}},
+                     frozenset({BINDING_BETA}))
+        try:
+            out.update(json.dumps(api.count_tokens(copy.deepcopy(body))).encode())
+        except ApiError as error:
+            out.update(str(error).encode())
+    return answered, out.hexdigest()
+
+
+def test_random_conversations_are_answered_as_before():
+    assert _random_conversations(1) == (296, "efaef3963573ba33f85920e0bf370fbbb495335209929b81ed3d00890602febe")
