@@ -58,8 +58,8 @@ def _items(body: dict, turns: list[Turn]) -> list[_Item]:
     running = hashlib.sha256(str(body.get("model")).encode())
     items = []
 
-    def add(control: dict | None, tokens_: int) -> None:
-        items.append(_Item(tokens_, (control.get("ttl") or "5m") if control else None, running.hexdigest()))
+    def add(control: dict | None, count: int) -> None:
+        items.append(_Item(count, (control.get("ttl") or "5m") if control else None, running.hexdigest()))
 
     system = body.get("system") or []
     for n, tool in enumerate(body.get("tools") or []):

@@ -186,6 +186,7 @@ def _request_schema(kind: str) -> dict:
 REQUEST_SCHEMA = _request_schema("request")
 COUNT_TOKENS_SCHEMA = _request_schema("count_tokens")
 
+
 def _tag_tested(clause: object) -> str | None:
     """The `type` a `_tagged` clause (only `if` and `then`) applies to; None for any other clause."""
     if not isinstance(clause, dict) or not clause.keys() <= {"if", "then"}:

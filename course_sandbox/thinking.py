@@ -18,8 +18,8 @@ from collections.abc import Iterator
 _KEY = b"course-agent-sandbox/thinking-signature/v1"
 _ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 """One encoder for every block: `json.dumps` with options builds a new one per call."""
-_MEMO_CHARS = 16_384
-"""Longer reasoning is signed afresh each time, so the memo of signatures stays small."""
+_MEMO_CHARS = 4096
+"""Longer reasoning is signed afresh each time, so the memo of signatures stays small (8 MB at most)."""
 
 
 def _mac(data: bytes) -> bytes:
