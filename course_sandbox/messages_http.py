@@ -102,7 +102,6 @@ class MessagesHttp:
         return response
 
     def _dispatch(self, endpoint: str, args: dict, request: Request) -> Response:
-        base_url = request.host_url
         batches = self.api.batches
         betas = frozenset(beta.strip() for value in request.headers.getlist("anthropic-beta")
                           for beta in value.split(",") if beta.strip())
@@ -115,14 +114,14 @@ class MessagesHttp:
             return json_response(models.model_info(args["model_id"]))
         if endpoint == "batches":
             if request.method == "GET":
-                return json_response(batches.list(request.args, base_url))
-            return json_response(batches.create(read_json(request), base_url, betas))
+                return json_response(batches.list(request.args, request.host_url))
+            return json_response(batches.create(read_json(request), request.host_url, betas))
         if endpoint == "batch":
             if request.method == "DELETE":
                 return json_response(batches.delete(args["batch_id"]))
-            return json_response(batches.retrieve(args["batch_id"], base_url))
+            return json_response(batches.retrieve(args["batch_id"], request.host_url))
         if endpoint == "batch_cancel":
-            return json_response(batches.cancel(args["batch_id"], base_url))
+            return json_response(batches.cancel(args["batch_id"], request.host_url))
         if endpoint == "batch_results":
             return Response(batches.results(args["batch_id"]), 200, mimetype="application/x-jsonl")
 
