@@ -157,8 +157,7 @@ def check_thinking_binding(body: dict, turns: list[Turn], betas: frozenset[str] 
     if not any(b.get("type") == "thinking" for turn in turns for b in turn.blocks):
         return turns, []  # nothing to check: no prefix is hashed
     failing = [(k, j) for k, j, prefix in thinking.prefixes(body, turns)
-               if turns[k].blocks[j].get("type") == "thinking"
-               and not thinking.bound_to(turns[k].blocks[j]["thinking"], turns[k].blocks[j]["signature"], prefix)]
+               if not thinking.bound_to(turns[k].blocks[j]["thinking"], turns[k].blocks[j]["signature"], prefix)]
     if not failing:
         return turns, []
     path = lambda k, j: "messages.{}.content.{}".format(*turns[k].origin[j])  # noqa: E731

@@ -101,9 +101,10 @@ def _walk(body: dict, turns: list) -> Iterator[tuple[int, int, "hashlib._Hash"]]
 
 
 def prefixes(body: dict, turns: list) -> Iterator[tuple[int, int, str]]:
-    """(turn index, block index, digest of everything before the block) for every block sent."""
+    """(turn index, block index, digest of everything before the block) for every thinking block sent
+    (the only blocks whose prefix is checked)."""
     for k, j, digest in _walk(body, turns):
-        if k < len(turns):
+        if k < len(turns) and turns[k].blocks[j].get("type") == "thinking":
             yield k, j, digest.hexdigest()
 
 
