@@ -6,8 +6,10 @@ remembers where it came from so that errors name the learner's own indexes.
 """
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from . import thinking
+from .block_encoding import Encoded, encode
 from .model_profiles import profile
 from .errors import invalid
 
@@ -44,6 +46,12 @@ class Turn:
 
     def text(self) -> str:
         return "\n".join(b["text"] for b in self.of_type("text"))
+
+    @cached_property
+    def encoded(self) -> list[Encoded]:
+        """Each block's encodings, computed once a request: the thinking-binding check, the signing of
+        the answer and the prompt cache all read the whole history. A merged turn is never changed."""
+        return [encode(block) for block in self.blocks]
 
 
 def blocks_of(content: str | list[dict]) -> list[dict]:
@@ -149,8 +157,7 @@ def check_thinking_binding(body: dict, turns: list[Turn], betas: frozenset[str] 
     if not any(b.get("type") == "thinking" for turn in turns for b in turn.blocks):
         return turns, []  # nothing to check: no prefix is hashed
     failing = [(k, j) for k, j, prefix in thinking.prefixes(body, turns)
-               if turns[k].blocks[j].get("type") == "thinking"
-               and not thinking.bound_to(turns[k].blocks[j]["thinking"], turns[k].blocks[j]["signature"], prefix)]
+               if not thinking.bound_to(turns[k].blocks[j]["thinking"], turns[k].blocks[j]["signature"], prefix)]
     if not failing:
         return turns, []
     path = lambda k, j: "messages.{}.content.{}".format(*turns[k].origin[j])  # noqa: E731

@@ -50,27 +50,38 @@ class _Item:
 
 
 def _items(body: dict, turns: list[Turn]) -> list[_Item]:
-    """The prompt's blocks in cache order, each with its tokens, breakpoint and prefix digest."""
-    system = body.get("system") or []
-    sources: list[tuple[dict, int]] = []
-    for n, tool in enumerate(body.get("tools") or []):
-        sources.append(({"tool": tool}, TOOLS_PREAMBLE_TOKENS if n == 0 else 0))
-    for block in [{"type": "text", "text": system}] if isinstance(system, str) else system:
-        sources.append((block, 0))
-    for turn in turns:
-        for n, block in enumerate(turn.blocks):
-            sources.append(({"role": turn.role, **block}, tokens.MESSAGE_OVERHEAD if n == 0 else 0))
+    """The prompt's blocks in cache order, each with its tokens, breakpoint and prefix digest.
+
+    A prefix's digest identifies the model and every block up to it (role and content, not its
+    `cache_control`): a message block is hashed as its role, a NUL and its sorted JSON (`Turn.encoded`,
+    shared with thinking), which no tool or system block (JSON objects) can be taken for."""
     running = hashlib.sha256(str(body.get("model")).encode())
     items = []
-    for block, overhead in sources:
-        control = block.get("cache_control")
-        canonical = json.dumps({k: v for k, v in block.items() if k != "cache_control"}, sort_keys=True).encode()
+
+    def add(control: dict | None, count: int) -> None:
+        items.append(_Item(count, (control.get("ttl") or "5m") if control else None, running.hexdigest()))
+
+    system = body.get("system") or []
+    for n, tool in enumerate(body.get("tools") or []):
+        canonical = _sorted({"tool": tool})
         running.update(canonical)
-        items.append(_Item(overhead + _tokens(canonical), (control.get("ttl") or "5m") if control else None,
-                           running.hexdigest()))
+        add(None, (TOOLS_PREAMBLE_TOKENS if n == 0 else 0) + _tokens(canonical))  # as before #26: no breakpoint
+    for block in [{"type": "text", "text": system}] if isinstance(system, str) else system:
+        canonical = _sorted(block)
+        running.update(canonical)
+        add(block.get("cache_control"), _tokens(canonical))
+    for turn in turns:
+        role = turn.role.encode() + b"\0"
+        for n, (block, encoded) in enumerate(zip(turn.blocks, turn.encoded)):
+            running.update(role + encoded.text)
+            add(block.get("cache_control"), (tokens.MESSAGE_OVERHEAD if n == 0 else 0) + encoded.tokens)
     if body.get("cache_control") and items:
         items[-1].breakpoint_ttl = body["cache_control"].get("ttl") or "5m"
     return items
+
+
+def _sorted(block: dict) -> bytes:
+    return json.dumps({k: v for k, v in block.items() if k != "cache_control"}, sort_keys=True).encode()
 
 
 _counted = BytesCache(4 * 1024 * 1024)
@@ -79,7 +90,7 @@ _counted = BytesCache(4 * 1024 * 1024)
 
 
 def _tokens(canonical: bytes) -> int:
-    """Tokens of one prompt block (a tool, a system block or a message block), given as canonical JSON."""
+    """Tokens of a tool or a system block, given as sorted JSON (a message block's are `Turn.encoded`'s)."""
     key = hashlib.sha256(canonical).digest()
     found = _counted.get(key)
     if found is None:

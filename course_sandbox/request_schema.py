@@ -11,7 +11,7 @@ import json
 import threading
 from collections import OrderedDict
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
 from . import sdk_params
@@ -186,10 +186,39 @@ def _request_schema(kind: str) -> dict:
 REQUEST_SCHEMA = _request_schema("request")
 COUNT_TOKENS_SCHEMA = _request_schema("count_tokens")
 
+
+def _tag_tested(clause: object) -> str | None:
+    """The `type` a `_tagged` clause (only `if` and `then`) applies to; None for any other clause."""
+    if not isinstance(clause, dict) or not clause.keys() <= {"if", "then"}:
+        return None
+    test = clause.get("if")
+    if not isinstance(test, dict) or test.keys() != {"properties", "required"} or test["required"] != ["type"]:
+        return None
+    properties = test["properties"]
+    if not isinstance(properties, dict) or properties.keys() != {"type"} or not isinstance(properties["type"], dict) \
+            or properties["type"].keys() != {"const"}:
+        return None
+    const = properties["type"]["const"]
+    return const if isinstance(const, str) else None
+
+
+def _all_of(validator, all_of, instance, schema):
+    """jsonschema's `allOf`, skipping the tagged clauses of other types. A block's union has one
+    clause per type (dozens): each `if` costs as much as checking the block, and for an object whose
+    `type` is another string it fails, so the clause holds and yields nothing. The errors, their
+    paths and order, stay exactly jsonschema's."""
+    tag = instance.get("type") if isinstance(instance, dict) else None
+    for index, clause in enumerate(all_of):
+        if isinstance(tag, str) and _tag_tested(clause) not in (None, tag):
+            continue
+        yield from validator.descend(instance, clause, schema_path=index)
+
+
+_Validator = validators.extend(Draft202012Validator, {"allOf": _all_of})
 _VALIDATORS = {
-    "request": Draft202012Validator(REQUEST_SCHEMA),
-    "count_tokens": Draft202012Validator(COUNT_TOKENS_SCHEMA),
-    "message": Draft202012Validator(MESSAGE_SCHEMA),
+    "request": _Validator(REQUEST_SCHEMA),
+    "count_tokens": _Validator(COUNT_TOKENS_SCHEMA),
+    "message": _Validator(MESSAGE_SCHEMA),
 }
 _TYPE_NAMES = {
     "string": "a valid string", "integer": "a valid integer", "number": "a valid number",

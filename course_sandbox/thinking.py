@@ -9,12 +9,17 @@ returns, are the same on every run.
 """
 
 import base64
+import functools
 import hashlib
 import hmac
 import json
 from collections.abc import Iterator
 
 _KEY = b"course-agent-sandbox/thinking-signature/v1"
+_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+"""One encoder for every block: `json.dumps` with options builds a new one per call."""
+_MEMO_CHARS = 4096
+"""Longer reasoning is signed afresh each time, so the memo of signatures stays small (8 MB at most)."""
 
 
 def _mac(data: bytes) -> bytes:
@@ -22,9 +27,20 @@ def _mac(data: bytes) -> bytes:
 
 
 def sign(thinking: str, prefix: str = "") -> str:
+    """Every block of a long history is checked again on each request, after the same prefix: the
+    signature is a pure function of the two strings, so the recent ones are remembered."""
+    if len(thinking) > _MEMO_CHARS:
+        return _sign(thinking, prefix)
+    return _remembered_sign(thinking, prefix)
+
+
+def _sign(thinking: str, prefix: str) -> str:
     text = base64.b64encode(_mac(thinking.encode("utf-8"))).decode("ascii")
     bound = base64.b64encode(_mac(f"{prefix}\0{thinking}".encode("utf-8"))[:18]).decode("ascii")
     return f"Sbx{text}.{bound}"
+
+
+_remembered_sign = functools.lru_cache(maxsize=2048)(_sign)
 
 
 def verify(thinking: str, signature: str) -> bool:
@@ -52,35 +68,43 @@ def _canonical(value: object) -> object:
     return value
 
 
-def _encode(value: object) -> bytes:
-    return json.dumps(_canonical(value), sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+def encode(value: object) -> bytes:
+    """The canonical bytes of a block (or of `system`, `tools`) that a signature binds."""
+    return _ENCODER.encode(_canonical(value)).encode()
+
+
+@functools.lru_cache(maxsize=8)
+def _role(role: str) -> bytes:
+    return encode({"role": role})
 
 
 def _start(body: dict) -> "hashlib._Hash":
     system = body.get("system")
     digest = hashlib.sha256()
-    digest.update(_encode([{"type": "text", "text": system}] if isinstance(system, str) else system or []))
-    digest.update(_encode(body.get("tools") or []))
+    digest.update(encode([{"type": "text", "text": system}] if isinstance(system, str) else system or []))
+    digest.update(encode(body.get("tools") or []))
     return digest
 
 
 def _walk(body: dict, turns: list) -> Iterator[tuple[int, int, "hashlib._Hash"]]:
     """(turn index, block index, digest of everything before the block) for every block sent, then
-    (len(turns), 0, digest of everything sent)."""
+    (len(turns), 0, digest of everything sent). Each turn's blocks are encoded once a request
+    (`Turn.encoded`): the binding check and the signing of the answer both walk the history."""
     digest = _start(body)
     for k, turn in enumerate(turns):
-        digest.update(_encode({"role": turn.role}))
-        for j, block in enumerate(turn.blocks):
+        digest.update(_role(turn.role))
+        for j, (block, encoded) in enumerate(zip(turn.blocks, turn.encoded)):
             yield k, j, digest
             if block.get("type") != "fallback":  # a marker between two models' output, not content
-                digest.update(_encode(block))
+                digest.update(encoded.canonical)
     yield len(turns), 0, digest
 
 
 def prefixes(body: dict, turns: list) -> Iterator[tuple[int, int, str]]:
-    """(turn index, block index, digest of everything before the block) for every block sent."""
+    """(turn index, block index, digest of everything before the block) for every thinking block sent
+    (the only blocks whose prefix is checked)."""
     for k, j, digest in _walk(body, turns):
-        if k < len(turns):
+        if k < len(turns) and turns[k].blocks[j].get("type") == "thinking":
             yield k, j, digest.hexdigest()
 
 
@@ -89,12 +113,12 @@ def signed(body: dict, turns: list, blocks: list[dict]) -> list[dict]:
     before it: the request, then the blocks of this response that come before it."""
     *_, (_, _, digest) = _walk(body, turns)
     if not turns or turns[-1].role != "assistant":
-        digest.update(_encode({"role": "assistant"}))
+        digest.update(_role("assistant"))
     out = []
     for block in blocks:
         if block["type"] == "thinking":
             block = {**block, "signature": sign(block["thinking"], digest.hexdigest())}
         if block["type"] != "fallback":
-            digest.update(_encode(block))
+            digest.update(encode(block))
         out.append(block)
     return out

@@ -1,6 +1,7 @@
 """Reading a diff the way a reviewer does, from whatever a learner's diff tool returns:
 GitLab's JSON (`mr.changes()`), a list of change entries, or unified-diff text."""
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -59,8 +60,17 @@ class ChangeSet:
         return [p for p in dict.fromkeys(found) if p not in self.paths()]
 
 
+_MEMO_CHARS = 256 * 1024
+"""Diffs up to this size are remembered (a few of them): the same tool result is read again on every
+request of a conversation. Callers only read a ChangeSet, so one can be shared."""
+
+
 def parse_changes(text: str) -> ChangeSet:
     """A ChangeSet from a diff tool's result, in any of the formats above."""
+    return _remembered(text) if len(text) <= _MEMO_CHARS else _parsed(text)
+
+
+def _parsed(text: str) -> ChangeSet:
     try:
         data = json.loads(text)
     except ValueError:
@@ -74,6 +84,9 @@ def parse_changes(text: str) -> ChangeSet:
     if isinstance(data, list) and all(isinstance(e, dict) for e in data):
         return _from_entries(data, text)
     return _from_text(text)
+
+
+_remembered = functools.lru_cache(maxsize=16)(_parsed)
 
 
 def _from_entries(entries: list[dict], text: str) -> ChangeSet:

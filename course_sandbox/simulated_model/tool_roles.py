@@ -1,6 +1,7 @@
 """Finding the learner's tools by what they do, whatever they are called, and filling their
 inputs from their input_schema, whatever the property names."""
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -71,11 +72,17 @@ def find(tools: list[ToolSpec], role: str) -> ToolSpec | None:
     """The tool that plays a role: first by its name, then by its description."""
     for field in ("name", "description"):
         for tool in tools:
-            text = _REQUEST_WORDS.sub(" ", getattr(tool, field).lower())
-            matches = [r for r, pattern in ROLE_PATTERNS.items() if re.search(pattern, text)]
-            if matches and matches[0] == role:
+            if _role_of(getattr(tool, field)) == role:
                 return tool
     return None
+
+
+@functools.lru_cache(maxsize=1024)
+def _role_of(text: str) -> str | None:
+    """The first role a tool's name or description fits. Remembered: every request asks it of the
+    same few tools, once per role."""
+    text = _REQUEST_WORDS.sub(" ", text.lower())
+    return next((r for r, pattern in ROLE_PATTERNS.items() if re.search(pattern, text)), None)
 
 
 def fill(tool: ToolSpec, **slots: object) -> dict:
