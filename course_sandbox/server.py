@@ -20,6 +20,7 @@ import ssl
 import tempfile
 import threading
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import anthropic
@@ -162,6 +163,9 @@ class Sandbox:
         self.exchanges: list[Exchange] | None = [] if record else None
         """With record=True, every request received and its answer, in order (what the self-check judges)."""
         self.app: SandboxApp | None = None
+        self.wsgi_app: Callable | None = None
+        """What the server serves (the app, behind the recorder with record=True), once started: the
+        self-check calls it in the loop's own thread, without an HTTP hop (course_selfcheck/intercept.py)."""
         self._server = None
         self._thread: threading.Thread | None = None
         self._workdir: Path | None = None
@@ -184,7 +188,7 @@ class Sandbox:
         self._gitlab_http = GitLabHttp(self.gitlab_token, self.gitlab)
         app = SandboxApp(MessagesHttp(self.api_key, self.messages_api), self.faults, [self._gitlab_http])
         self.app = app
-        served = app if self.exchanges is None else Recorder(app, self.exchanges, MAX_BODY_BYTES)
+        served = self.wsgi_app = app if self.exchanges is None else Recorder(app, self.exchanges, MAX_BODY_BYTES)
         self._server = create_server(served, sockets=[listener], threads=WORKER_THREADS, ident="course-agent-sandbox",
                                      asyncore_use_poll=True, connection_limit=CONNECTION_LIMIT,
                                      channel_timeout=IDLE_TIMEOUT, cleanup_interval=1,

@@ -6,13 +6,20 @@ however it was built, kept or copied, and in any thread, is covered, without fin
 its insides.
 
 A request already addressed to the sandbox goes as it is, through its own client. Any other is
-readdressed to the sandbox, its credentials swapped for the sandbox's (see route.py), and sent:
-httpx2 ones by a client of the check's (the loop's client may hold connections of another event
-loop, or a transport that is not HTTP), requests ones by the loop's own adapter, without proxies.
+readdressed to the sandbox, its credentials swapped for the sandbox's (see route.py), and answered
+by the sandbox's WSGI app in the loop's own thread, without an HTTP hop (a round trip through the
+server costs as much again as the sandbox's own work, and a check runs the loop for dozens of
+requests): the SDK's Messages API requests through httpx2's public WSGITransport in a client of the
+check's, python-gitlab's by the app through werkzeug's test environ, turned into a Response by the
+loop's own adapter (build_response, as for a socket's answer). Everything else (async clients, the
+GitLab API over httpx, whose encoded paths WSGITransport does not pass on) goes over HTTP, by a
+client of the check's (the loop's may hold connections of another event loop, or a transport that is
+not HTTP).
 """
 
 import functools
 import inspect
+import io
 import sys
 import threading
 from types import ModuleType
@@ -23,16 +30,21 @@ from urllib.parse import urlsplit
 
 import httpx2
 import requests.adapters
+import urllib3
+from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from course_sandbox.server import tls_context
-from .route import Route, sign
+from .route import MESSAGES_API, Route, sign
 
 _lock = threading.Lock()
 _routes: list[Route] = []
 """The routes in force, the newest last (a check inside a check routes to the inner one's sandbox)."""
 _undo: list[Callable[[], None]] = []
-_own: dict[type, Any] = {}
-"""The check's own httpx2 (or httpx) clients, made on the first request they carry, closed with the last route."""
+_apps: dict[Route, Callable] = {}
+"""The WSGI app of each route's sandbox, which answers its readdressed requests in-process."""
+_own: dict[Any, Any] = {}
+"""The check's own httpx2 (or httpx) clients, made on the first request they carry, closed with the last route:
+over HTTP by kind, in-process by (kind, route)."""
 
 
 def current() -> Route | None:
@@ -50,6 +62,14 @@ def _own_client(http: ModuleType, kind: type) -> Any:
             keep = {} if kind is http.Client else {"limits": http.Limits(max_keepalive_connections=0)}
             _own[kind] = kind(verify=tls_context(), timeout=http.Timeout(60.0), **keep)
         return _own[kind]
+
+
+def _in_process_client(http: ModuleType, route: Route) -> Any:
+    """The check's client that hands a request to the route's sandbox app in this thread."""
+    with _lock:
+        if (http.Client, route) not in _own:
+            _own[http.Client, route] = http.Client(transport=http.WSGITransport(app=_apps[route]))
+        return _own[http.Client, route]
 
 
 def _readdressed(request: Any) -> bool:
@@ -74,7 +94,10 @@ def _sync_send(original: Callable, http: ModuleType) -> Callable:
     def send(self: Any, request: Any, **kwargs: Any) -> Any:  # an httpx2 (or httpx) Client, Request, Response
         if self.is_closed or not _readdressed(request):
             return original(self, request, **kwargs)
-        return original(_own_client(http, http.Client), request, stream=kwargs.get("stream", False), auth=None,
+        route = current()
+        in_process = route in _apps and request.url.path.startswith(MESSAGES_API)
+        client = _in_process_client(http, route) if in_process else _own_client(http, http.Client)
+        return original(client, request, stream=kwargs.get("stream", False), auth=None,
                         follow_redirects=_redirects(self, kwargs))
     return send
 
@@ -100,10 +123,29 @@ def _adapter_send(original: Callable) -> Callable:
             return original(self, request, *args, **kwargs)
         request.url = route.target(request.path_url)
         sign(route, request.url, request.headers)
+        if route in _apps:
+            return _answered_in_process(self, request, _apps[route])
         bound = signature.bind(self, request, *args, **kwargs)
         bound.arguments["proxies"] = {}  # a proxy meant for the learner's GitLab has no business with 127.0.0.1
         return original(*bound.args, **bound.kwargs)
     return send
+
+
+def _answered_in_process(adapter: requests.adapters.HTTPAdapter, request: requests.PreparedRequest,
+                         app: Callable) -> requests.Response:
+    """The sandbox app's answer to a requests request, as the adapter would have read it from a socket."""
+    url = urlsplit(request.url)
+    body = request.body.encode() if isinstance(request.body, str) else request.body
+    if body is not None and not isinstance(body, bytes):  # a file or an iterable of chunks
+        body = body.read() if hasattr(body, "read") else b"".join(body)
+    environ = EnvironBuilder(path=url.path, query_string=url.query, method=request.method, data=body or b"",
+                             headers=list(request.headers.items()),
+                             base_url=f"{url.scheme}://{url.netloc}").get_environ()
+    chunks, status, headers = run_wsgi_app(app, environ, buffered=True)
+    code, _, reason = status.partition(" ")
+    raw = urllib3.HTTPResponse(body=io.BytesIO(b"".join(chunks)), headers=list(headers.items()), status=int(code),
+                               reason=reason, preload_content=False, decode_content=False)
+    return adapter.build_response(request, raw)
 
 
 def patched() -> list[tuple[type, str, Callable[[Callable], Callable]]]:
@@ -140,17 +182,24 @@ def _uninstall() -> None:
 
 
 @contextmanager
-def routed_to(route: Route) -> Iterator[None]:
+def routed_to(route: Route, app: Callable | None = None) -> Iterator[None]:
     """Within the block, every HTTP request of the process that is not addressed to `route`'s sandbox
-    is sent there instead, with its credentials. Nested blocks route to the innermost."""
+    is sent there instead, with its credentials; given the sandbox's WSGI `app`, it answers them
+    in-process. Nested blocks route to the innermost."""
     with _lock:
         if not _routes:
             _install()
         _routes.append(route)
+        if app is not None:
+            _apps[route] = app
     try:
         yield
     finally:
         with _lock:
             _routes.remove(route)
+            _apps.pop(route, None)
+            mine = [_own.pop(key) for key in list(_own) if isinstance(key, tuple) and key[1] == route]
             if not _routes:
                 _uninstall()
+        for client in mine:
+            client.close()

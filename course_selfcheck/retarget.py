@@ -5,8 +5,9 @@ A loop may reach its Anthropic client as a global named anything, a closure cell
 GitLab through a `gitlab.Gitlab` or a `Project` made before the check. So the check does not
 look for clients at all: every HTTP request the process sends during a scenario goes to its
 sandbox, with the sandbox's credentials in place of the learner's (intercept.py, at the HTTP
-libraries' public send methods). Besides, the environment (ANTHROPIC_*, GITLAB_*, the
-course's shared sandbox) points there, for clients built during the run. No request of a check
+libraries' public send methods; most are answered by the sandbox's app in the loop's own thread).
+Besides, the environment (ANTHROPIC_*, GITLAB_*, the course's shared sandbox) points there, for
+clients built during the run. No request of a check
 can reach the live API or change the learner's own GitLab. Approvals are answered "no"
 (COURSE_AGENT_AUTO_APPROVE=deny; input() finds no human).
 """
@@ -43,7 +44,7 @@ def pointed_at(sandbox: Sandbox) -> Iterator[None]:
     ask = builtins.input
     try:
         builtins.input = _nobody_answers
-        with environment(values), sandbox_shared_as(sandbox), routed_to(route_to(sandbox)):
+        with environment(values), sandbox_shared_as(sandbox), routed_to(route_to(sandbox), sandbox.wsgi_app):
             yield
     finally:
         builtins.input = ask

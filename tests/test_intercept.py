@@ -155,3 +155,57 @@ def test_httpx_is_routed_too_once_the_learner_has_imported_it(server):
 def test_the_sandboxs_address_for_a_request(given, expected):
     route = Route("127.0.0.1", 5000, "k", "t", "course/shop")
     assert route.target(given) == "http://127.0.0.1:5000" + expected
+
+
+class _App:
+    """A stand-in for the sandbox's WSGI app: records each request's thread, URI, headers and body."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str, str, dict, bytes]] = []
+
+    def __call__(self, environ, start_response):
+        body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+        headers = {k[5:].replace("_", "-").lower(): v for k, v in environ.items() if k.startswith("HTTP_")}
+        self.seen.append((threading.current_thread().name, environ["REQUEST_METHOD"],
+                          environ.get("REQUEST_URI", environ["PATH_INFO"]), headers, body))
+        if environ["PATH_INFO"].startswith("/api/v4/"):
+            answer = json.dumps({"id": 1, "iid": 482, "body": json.loads(body or b"{}").get("body")}).encode()
+        else:
+            answer = json.dumps({"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [],
+                                 "stop_reason": "end_turn", "stop_sequence": None,
+                                 "usage": {"input_tokens": 1, "output_tokens": 1}}).encode()
+        start_response("201 Created" if environ["REQUEST_METHOD"] == "POST" and b"body" in body else "200 OK",
+                       [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))])
+        return [answer]
+
+
+def test_with_the_sandboxs_app_the_requests_are_answered_in_the_loops_own_thread(server):
+    """No HTTP hop: the SDK's and python-gitlab's requests reach the app in the thread that sent them, readdressed
+    and signed as over HTTP (the GitLab project's encoded path included); nothing reaches the server."""
+    app = _App()
+    claude = anthropic.Anthropic(api_key=LIVE_KEY, base_url=ELSEWHERE + "/gateway", max_retries=0)
+    project = gitlab.Gitlab(ELSEWHERE, private_token=LIVE_TOKEN).projects.get(4242, lazy=True)
+    with routed_to(_route(server), app):
+        reply = claude.with_options(timeout=5).messages.create(model="m", max_tokens=1,
+                                                               messages=[{"role": "user", "content": "hi"}])
+        note = project.mergerequests.get(482, lazy=True).notes.create({"body": "Looks good."})
+        with ThreadPoolExecutor(2, thread_name_prefix="learners-pool") as pool:
+            list(pool.map(lambda _: claude.messages.count_tokens(model="m", messages=[]), range(2)))
+    assert reply.stop_reason == "end_turn" and note.body == "Looks good." and server.seen == []
+    threads, methods, uris, headers, bodies = zip(*app.seen)
+    assert threads[:2] == (threading.current_thread().name,) * 2
+    assert all(t.startswith("learners-pool") for t in threads[2:])
+    assert uris[0] == "/v1/messages" and uris[1] == "/api/v4/projects/course%2Fshop/merge_requests/482/notes"
+    assert json.loads(bodies[1]) == {"body": "Looks good."} and methods[1] == "POST"
+    assert [h.get("x-api-key") for h in headers] == ["sk-ant-sandbox", None, "sk-ant-sandbox", "sk-ant-sandbox"]
+    assert headers[1]["private-token"] == "glpat-sandbox" and _no_learner_secret(app.seen)
+
+
+def test_with_the_sandboxs_app_async_clients_still_go_over_http(server):
+    """An async client's requests are answered by the sandbox's server (an app called in the event loop
+    would block it)."""
+    app = _App()
+    aclient = anthropic.AsyncAnthropic(api_key=LIVE_KEY, base_url=ELSEWHERE, max_retries=0)
+    with routed_to(_route(server), app):
+        asyncio.run(aclient.messages.create(model="m", max_tokens=1, messages=[{"role": "user", "content": "hi"}]))
+    assert app.seen == [] and len(server.seen) == 1 and _no_learner_secret(server.seen)
