@@ -89,6 +89,16 @@ _spare: list[Sandbox] = []
 """A started, untouched sandbox left by the last check for the next one's first scenario (a check cell
 run again, the next cell's check): the first start is the one no scenario runs beside."""
 _spare_lock = threading.Lock()
+_workers: ThreadPoolExecutor | None = None
+"""The threads that start and stop the checks' sandboxes, made once: a check cell runs again and again."""
+
+
+def _starter() -> ThreadPoolExecutor:
+    global _workers
+    with _spare_lock:
+        if _workers is None:
+            _workers = ThreadPoolExecutor(max_workers=AHEAD + 1, thread_name_prefix="course-agent-self-check-sandbox")
+        return _workers
 
 
 def _done(sandbox: Sandbox) -> Future:
@@ -103,7 +113,7 @@ class Sandboxes:
     stopping cost more than most scenarios)."""
 
     def __init__(self, expected: int = 1) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=AHEAD + 1, thread_name_prefix="course-agent-self-check-sandbox")
+        self._pool = _starter()
         self._left = expected
         with _spare_lock:
             self._ahead: deque[Future] = deque(_done(s) for s in _spare)
@@ -127,19 +137,16 @@ class Sandboxes:
 
     def close(self) -> None:
         """Wait for every start and stop; the first sandbox left unused is the next check's spare."""
-        try:
-            for starting in self._ahead:
-                sandbox = starting.result()
-                with _spare_lock:
-                    keep = not _spare
-                    if keep:
-                        _spare.append(sandbox)
-                if not keep:
-                    self._stopping.append(self._pool.submit(sandbox.stop))
-            for stopping in self._stopping:
-                stopping.result()
-        finally:
-            self._pool.shutdown()
+        for starting in self._ahead:
+            sandbox = starting.result()
+            with _spare_lock:
+                keep = not _spare
+                if keep:
+                    _spare.append(sandbox)
+            if not keep:
+                self._stopping.append(self._pool.submit(sandbox.stop))
+        for stopping in self._stopping:
+            stopping.result()
 
     def __enter__(self) -> "Sandboxes":
         return self
