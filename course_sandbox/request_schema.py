@@ -12,7 +12,8 @@ import threading
 from collections import OrderedDict
 
 from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import ValidationError, relevance
+from jsonschema.exceptions import best_match as _jsonschema_best_match
 
 from . import sdk_params
 
@@ -276,6 +277,30 @@ def first_problem(body: object, kind: str = "request") -> str | None:
         if not VERDICTS.is_valid("message", message):
             return _wording(best_match(_VALIDATORS["message"].iter_errors(message)), message, ("messages", i))
     return None
+
+
+def _member_tags(member: object) -> set | None:
+    """The `type` values a member of a union accepts, or None for a member without a tag."""
+    tag = member.get("properties", {}).get("type") if isinstance(member, dict) else None
+    if not isinstance(tag, dict):
+        return None
+    return {tag["const"]} if "const" in tag else set(tag.get("enum") or []) or None
+
+
+def _relevance(error: ValidationError) -> tuple:
+    """jsonschema's relevance, except that inside a union (anyOf) an error of the member that the
+    object's own `type` names comes first: the API says what is wrong in that member (`trigger.
+    input_tokens.value: Field required`), not that the tag fits none of the other members."""
+    parent, elsewhere = error.parent, False
+    if parent is not None and parent.validator in ("anyOf", "oneOf") and isinstance(parent.instance, dict):
+        tags = _member_tags(parent.validator_value[error.relative_schema_path[0]])
+        elsewhere = tags is not None and parent.instance.get("type") not in tags
+    return (elsewhere, *relevance(error))
+
+
+def best_match(errors) -> ValidationError | None:
+    """jsonschema's best_match, descending into a union by the member its tag names (_relevance)."""
+    return _jsonschema_best_match(errors, key=_relevance)
 
 
 def _wording(error: ValidationError, root: object, prefix: tuple) -> str:

@@ -242,6 +242,17 @@ DOCS = ("Please consult our documentation at https://docs.claude.com/en/docs/bui
     (HI, {"metadata": {"user_id": "u", "team": "a"}}, "metadata.team: Extra inputs are not permitted"),
     (HI, {"extra_body": {"context_management": {"edits": [{"type": "clear_tool_uses_20250919", "colour": 1}]}}},
      "context_management.edits.0.clear_tool_uses_20250919.colour: Extra inputs are not permitted"),
+    # a union member named by its tag: what is missing in it, not that the tag fits another member
+    (HI, {"extra_body": {"context_management": {"edits": [{"type": "clear_tool_uses_20250919",
+                                                            "trigger": {"type": "input_tokens"}}]}}},
+     "context_management.edits.0.clear_tool_uses_20250919.trigger.value: Field required"),
+    (HI, {"extra_body": {"context_management": {"edits": [{"type": "clear_thinking_20251015",
+                                                            "keep": {"type": "thinking_turns"}}]}}},
+     "context_management.edits.0.clear_thinking_20251015.keep.value: Field required"),
+    (HI, {"extra_body": {"context_management": {"edits": [{"type": "clear_tool_uses_20250919",
+                                                            "keep": {"type": "thinking_turns", "value": 1}}]}}},
+     "context_management.edits.0.clear_tool_uses_20250919.keep: Input tag 'thinking_turns' found using 'type' does "
+     "not match any of the expected tags: 'tool_uses'"),
     (HI, {"extra_body": {"mcp_servers": [{"type": "url", "url": "https://mcp.example.com"}]}},
      "mcp_servers.0.name: Field required"),
     (HI, {"tools": [{"type": "web_search_20990101", "name": "web_search"}]},
