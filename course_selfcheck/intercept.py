@@ -14,7 +14,8 @@ check's, python-gitlab's by the app through werkzeug's test environ, turned into
 loop's own adapter (build_response, as for a socket's answer). Everything else (async clients, the
 GitLab API over httpx, whose encoded paths WSGITransport does not pass on) goes over HTTP, by a
 client of the check's (the loop's may hold connections of another event loop, or a transport that is
-not HTTP).
+not HTTP). In-process, a "slow" fault holds the loop's own thread whatever its client's timeout; the
+check orders no fault that only a socket can show (a dropped connection).
 """
 
 import functools
