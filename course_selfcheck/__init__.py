@@ -8,10 +8,10 @@ lesson it keeps, which it breaks, and which the run could not show.
 
 The loop is called as written, `loop(pr_number)` (awaited if it is `async def`), once per
 scenario (rules with the same scenario share its run), each time against a fresh sandbox that
-records every request it receives. During the run every HTTP request of the process goes to that sandbox, whatever client sends it (see
-retarget.py), so no request of a check reaches the live API or the learner's GitLab. The
-rules are judged from the wire and from what the loop returned or raised; the report says
-passed only for what it saw.
+records every request it receives. During the run every HTTP request of the process goes to
+that sandbox, whatever client sends it (see retarget.py), so no request of a check reaches the
+live API or the learner's GitLab. The rules are judged from the wire and from what the loop
+returned or raised; the report says passed only for what it saw.
 """
 
 import difflib
