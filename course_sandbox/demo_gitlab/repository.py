@@ -570,7 +570,8 @@ def _template_built_here() -> Repository:
 
 def fresh_repository(parent: Path) -> Repository:
     """A private copy of the demo repository: the template comes from the on-disk cache, or is built
-    once per process (and removed when the process exits), then copied."""
+    once per process (and removed when the process exits), then copied into `parent / "shop"` at the
+    copy's first write (Repository.copy_to)."""
     global _template
     with _template_lock:
         if _template is None:
