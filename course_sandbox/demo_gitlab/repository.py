@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,23 @@ _GIT_ENV = {
 _ENV = {**os.environ, **_GIT_ENV}
 _NOT_FIXTURES = shutil.ignore_patterns("__pycache__", "*.pyc")
 _COMMIT_FORMAT = "%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cn%x1f%ce%x1f%cI%x1f%B"
+_READING = frozenset({"blame", "cat-file", "diff", "for-each-ref", "log", "ls-tree", "merge-base", "rev-list",
+                      "rev-parse", "show"})
+"""git commands that never change refs, the index, the work tree or objects (hash-object too, without -w)."""
+
+
+def _only_reads(args: tuple[str, ...]) -> bool:
+    """Whether a git command line (global options first, as `git` takes them) only reads: anything else,
+    a command unknown here included, counts as a write."""
+    rest = list(args)
+    while rest and rest[0].startswith("-"):
+        rest = rest[2:] if rest[0] in ("-C", "-c") else rest[1:]
+    if not rest:
+        return False
+    command, options = rest[0], rest[1:]
+    if command == "hash-object":
+        return "-w" not in options and "--stdin-paths" not in options
+    return command in _READING and not any(option.startswith("--output") for option in options)
 
 
 class GitError(Exception):
@@ -86,13 +104,26 @@ class Repository:
     template shares (see copy_to); only branch names move,
     and only on merge(). Where a branch points is cached too, under a lock with a generation
     number: a reader that asked git before a merge moved the branch cannot store the old answer
-    after it, and a merge always asks git afresh and moves the branch by compare-and-swap."""
+    after it, and a merge always asks git afresh and moves the branch by compare-and-swap.
+
+    A copy is copied on write: most sandboxes only read, and copying the template's folder, then
+    deleting it, was most of what a sandbox cost to start and stop. Until its first write, a copy's
+    git commands run in its template's folder (the same files a copy would hold); the first command
+    that may write (see _only_reads), or anyone asking for `path` (to write there by hand), copies the
+    template into the copy's own folder first, once, under a lock. A template about to be written
+    first does the same for its unwritten copies, so no write is ever seen by another repository."""
 
     MAX_CACHED_BYTES = 32 * 1024 * 1024
     MAX_CACHED_REFS = 4096
 
-    def __init__(self, path: Path, by_commit: BytesCache | None = None, refs: dict[str, str] | None = None) -> None:
-        self.path = path
+    def __init__(self, path: Path, by_commit: BytesCache | None = None, refs: dict[str, str] | None = None,
+                 template: "Repository | None" = None) -> None:
+        self._own = path
+        self._template = template
+        """The repository this copy reads from until its first write (None once written, or for an original)."""
+        self._copies: weakref.WeakSet[Repository] = weakref.WeakSet()
+        """The copies that still read from this repository."""
+        self._copy_lock = threading.Lock()
         self._lock = threading.Lock()
         """Held by merge(): one writer at a time."""
         self._refs_lock = threading.Lock()
@@ -100,6 +131,39 @@ class Repository:
         self._generation = 0
         self._by_commit = BytesCache(self.MAX_CACHED_BYTES) if by_commit is None else by_commit
         self._start_refs: dict[str, str] | None = None
+
+    @property
+    def path(self) -> Path:
+        """The repository's own folder. Whoever asks may write there, so a copy is made first."""
+        self._make_writable()
+        return self._own
+
+    def _make_writable(self) -> None:
+        """Give this repository a folder of its own (a copy of its template's), and its unwritten copies theirs;
+        forget the refs copies start from (they may move now)."""
+        with self._copy_lock:
+            template = self._template
+            if template is not None:
+                if self._own.parent.is_dir():  # else its sandbox has stopped: git fails there, as it always did
+                    try:
+                        shutil.copytree(template._own, self._own)
+                    except OSError as error:
+                        if not isinstance(error, FileExistsError):
+                            shutil.rmtree(self._own, ignore_errors=True)  # half a copy
+                        raise GitError(f"could not copy the demo repository: {error}") from None
+                self._template = None
+            for copy in list(self._copies):
+                copy._make_writable()
+            self._copies.clear()
+            self._start_refs = None
+
+    def _folder_for(self, args: tuple[str, ...]) -> Path:
+        """Where a git command runs: a read runs in the template's folder while this copy was never written."""
+        if _only_reads(args):
+            template = self._template
+            return self._own if template is None else template._own
+        self._make_writable()
+        return self._own
 
     def refs_moved(self) -> None:
         """Forget where branches point (call after changing the repository by hand)."""
@@ -115,7 +179,7 @@ class Repository:
 
     def git(self, *args: str, input: bytes | None = None) -> bytes:
         try:
-            done = subprocess.run(["git", "-C", str(self.path), *args], input=input, capture_output=True,
+            done = subprocess.run(["git", "-C", str(self._folder_for(args)), *args], input=input, capture_output=True,
                                   env=_ENV, timeout=30)
         except FileNotFoundError:
             raise GitError("git is not installed: the demo GitLab needs the git command") from None
@@ -147,14 +211,22 @@ class Repository:
         return repo
 
     def copy_to(self, path: Path) -> "Repository":
-        """A private copy. It shares this repository's answers about commits (an id names the same content
-        in every copy, so what one sandbox asked git, the next one need not) and knows where its branches
-        and commits point at the start; a merge in the copy moves its own branches only."""
-        shutil.copytree(self.path, path)
-        return Repository(path, by_commit=self._by_commit, refs=self._refs_at_start())
+        """A private copy, made in `path` at its first write (see the class). It shares this repository's
+        answers about commits (an id names the same content in every copy, so what one sandbox asked git,
+        the next one need not) and knows where its branches and commits point at the start; a merge in
+        the copy moves its own branches only."""
+        template = self._template
+        if template is not None:  # never written: its template has the same content
+            return template.copy_to(path)
+        refs = self._refs_at_start()
+        path.parent.mkdir(parents=True, exist_ok=True)  # the copy's own folder is made at its first write
+        with self._copy_lock:
+            copy = Repository(path, by_commit=self._by_commit, refs=refs, template=self)
+            self._copies.add(copy)
+        return copy
 
     def _refs_at_start(self) -> dict[str, str]:
-        """Every branch name and commit id of this (never written) repository, and the commit each names."""
+        """Every branch name and commit id of this repository, and the commit each names (asked again after a write)."""
         if self._start_refs is None:
             heads = self.git("for-each-ref", "--format=%(refname:short) %(objectname)", "refs/heads/").decode()
             refs = dict(line.split() for line in heads.splitlines())
@@ -498,7 +570,8 @@ def _template_built_here() -> Repository:
 
 def fresh_repository(parent: Path) -> Repository:
     """A private copy of the demo repository: the template comes from the on-disk cache, or is built
-    once per process (and removed when the process exits), then copied."""
+    once per process (and removed when the process exits), then copied into `parent / "shop"` at the
+    copy's first write (Repository.copy_to)."""
     global _template
     with _template_lock:
         if _template is None:
