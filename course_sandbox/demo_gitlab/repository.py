@@ -31,6 +31,8 @@ _GIT_ENV = {
     "GIT_COMMITTER_NAME": "Course Shop", "GIT_COMMITTER_EMAIL": "shop@example.com",
     "GIT_AUTHOR_DATE": "2026-01-15T10:00:00+00:00", "GIT_COMMITTER_DATE": "2026-01-15T10:00:00+00:00",
     "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
+    # a read runs in the shared template's folder (copy on write): never an index refresh as a side effect
+    "GIT_OPTIONAL_LOCKS": "0",
 }
 _ENV = {**os.environ, **_GIT_ENV}
 _NOT_FIXTURES = shutil.ignore_patterns("__pycache__", "*.pyc")
