@@ -2,6 +2,7 @@
 the notebook's unchanged loop is "not done yet", the reference passes, nothing passes unseen."""
 
 import inspect
+import threading
 
 import learner_loops
 import learner_styles as styles
@@ -148,3 +149,27 @@ def test_a_client_the_loop_builds_on_its_first_call_is_pointed_at_every_later_sc
     kept.clear()
     report = check_exercise_3(lambda pr, max_iterations=20: loop(pr))
     assert all(f.status != "not_checked" for f in report.findings[1:]), report
+
+
+def test_exercise_4_counts_reads_that_started_before_its_first_look():
+    """The watcher counts the reads the sandbox holds right now: two reads that began before its first look
+    (a fast loop, in-process) still count as two in flight."""
+    import requests
+
+    from course_selfcheck.exercises.exercise_4 import FILES, SLOW_READ, InFlight
+    from course_selfcheck.scenario import Sandboxes
+
+    with Sandboxes() as sandboxes:
+        watch = InFlight(sandboxes)
+        sandbox = watch.take()
+        sandbox.faults.slow(SLOW_READ, times=2, path=f"/api/v4/projects/7{FILES}")
+        url = f"{sandbox.env()['GITLAB_URL']}/api/v4/projects/7{FILES}README.md/raw?ref=main"
+        reads = [threading.Thread(target=requests.get, args=(url,),
+                                  kwargs={"headers": {"PRIVATE-TOKEN": sandbox.gitlab_token}, "timeout": 10})
+                 for _ in range(2)]
+        for read in reads:
+            read.start()
+        for read in reads:
+            read.join()
+        watch.give_back(sandbox)
+    assert watch.most == 2

@@ -27,8 +27,8 @@ POLL = 0.01
 
 
 class InFlight:
-    """The most file reads in flight at once in a sandbox: reads started (the slow faults' uses) minus reads
-    answered (the recorded exchanges), looked at every POLL seconds while the scenario runs."""
+    """The most file reads in flight at once in a sandbox: the requests its "slow" faults hold (only the
+    file reads have one), looked at every POLL seconds while the scenario runs."""
 
     def __init__(self, sandboxes: Sandboxes) -> None:
         self.sandboxes = sandboxes
@@ -36,17 +36,9 @@ class InFlight:
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
 
-    def _started(self, sandbox: Sandbox, planned: int) -> int:
-        return planned - sum(f.times for f in sandbox.faults.pending() if f.kind == "slow")
-
     def _watch(self, sandbox: Sandbox) -> None:
-        planned: int | None = None
         while not self._stop.wait(POLL):
-            if planned is None:  # run_scenario adds its slow faults right after taking the sandbox
-                planned = sum(f.times for f in sandbox.faults.pending() if f.kind == "slow") or None
-                continue
-            answered = sum(1 for e in list(sandbox.exchanges or []) if FILES in e.path)
-            self.most = max(self.most, self._started(sandbox, planned) - answered)
+            self.most = max(self.most, sandbox.faults.held)
 
     def take(self) -> Sandbox:
         sandbox = self.sandboxes.take()
