@@ -3,6 +3,7 @@ and the wording that puts the exception first. Shared by check_loop and the exer
 report a crash the same way and never judge a rule on a loop that could not run."""
 
 import importlib.util
+import json
 import os
 import sysconfig
 import traceback
@@ -15,8 +16,9 @@ from course_agent.i18n import tr
 from .report import Finding, Report
 
 BUGS = (TypeError, AttributeError, NameError, LookupError, ImportError, ArithmeticError, AssertionError,
-        NotImplementedError)
-"""Exceptions that say the learner's code went wrong, as opposed to one it raises on purpose (a cap error)."""
+        NotImplementedError, StopIteration, json.JSONDecodeError, UnicodeError)
+"""Exceptions that say the learner's code went wrong, as opposed to one it raises on purpose (a cap error:
+RuntimeError, ValueError). `next()` on an empty refusal and a tool input read with json.loads are bugs too."""
 
 
 def is_crash(error: BaseException | None) -> bool:

@@ -4,6 +4,7 @@ SDK path counts: create, stream, with_options, with_raw_response, beta, async)."
 
 import asyncio
 import ctypes
+import dataclasses
 import inspect
 import threading
 import time
@@ -17,6 +18,7 @@ from course_sandbox import Sandbox
 from course_sandbox.app import Exchange
 from course_sandbox.demo_gitlab import PROJECT_ID, PROJECT_PATH
 from .retarget import pointed_at
+from .wire import with_threads_filled_in
 
 TIMEOUT = 30.0
 """A loop that has not finished after this many seconds is abandoned (and interrupted)."""
@@ -155,6 +157,19 @@ class Sandboxes:
         self.close()
 
 
+def _threads_filled_in(exchanges: list[Exchange]) -> list[Exchange]:
+    """The Messages API requests with a `thread` as the whole conversation the API answered (wire.py), so the
+    rules judge the history the model saw, however the SDK sent it; every other exchange as recorded."""
+    calls = [i for i, e in enumerate(exchanges) if e.method == "POST" and e.path.rstrip("/") == "/v1/messages"
+             and isinstance(e.body, dict)]
+    bodies = with_threads_filled_in([exchanges[i].body for i in calls], [exchanges[i].reply for i in calls])
+    out = list(exchanges)
+    for i, body in zip(calls, bodies):
+        if body is not exchanges[i].body:
+            out[i] = dataclasses.replace(exchanges[i], body=body)
+    return out
+
+
 def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,
                  slow_files: float = 0.0, sandboxes: Sandboxes | None = None) -> Run:
     """Run the loop once on merge request !pr against a fresh recording sandbox."""
@@ -192,7 +207,7 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
                     worker.join(1.0)
                     break
             run.seconds = time.monotonic() - started
-        run.exchanges = list(sandbox.exchanges)
+        run.exchanges = _threads_filled_in(list(sandbox.exchanges))
         run.merged = [iid for iid, mr in sandbox.gitlab.merge_requests.items() if mr.state == "merged"]
     finally:
         sandboxes.give_back(sandbox)

@@ -70,3 +70,22 @@ def error_message(reply: Any) -> str:
 def describe(block: dict) -> str:
     kind = block.get("type", "?")
     return f"{kind} {block['id']}" if block.get("id") else kind
+
+
+def with_threads_filled_in(bodies: list[Any], replies: list[Any]) -> list[Any]:
+    """Each request body as the conversation the API answered: a `thread` continue (the SDK's tool runner
+    sends only the new messages, and the server holds the rest) gets the held system, tools and messages
+    in front of its own, from the earlier request whose reply it continues; any other body is as sent."""
+    held: dict[str, dict] = {}
+    out = []
+    for body, reply in zip(bodies, replies):
+        thread = body.get("thread") if isinstance(body, dict) else None
+        if isinstance(thread, dict) and thread.get("type") == "continue" and thread.get("previous_message_id") in held:
+            before = held[thread["previous_message_id"]]
+            body = {**before, **body, "messages": [*before["messages"], *(body.get("messages") or [])]}
+        out.append(body)
+        if isinstance(thread, dict) and isinstance(reply, dict) and reply.get("type") == "message":
+            held[reply.get("id")] = {**{k: body[k] for k in ("system", "tools") if k in body},
+                                     "messages": [*(body.get("messages") or []),
+                                                  {"role": "assistant", "content": reply.get("content")}]}
+    return out

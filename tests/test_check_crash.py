@@ -96,3 +96,23 @@ def test_rules_with_one_scenario_share_one_run_of_the_loop():
     calls.clear()
     assert check_loop(counted, rules=["whole_response", "cap", "returns_answer"]).ok
     assert calls == [482, 482]
+
+
+def takes_the_first_text(pr):
+    """A loop that reads the first text block with next(): on a refusal (no content) it raises StopIteration."""
+    history = [{"role": "user", "content": f"Review merge request {pr}"}]
+    for _ in range(10):
+        response = styles.claude.messages.create(model=styles.MODEL, max_tokens=8000, system=styles.SYSTEM,
+                                                 tools=styles.TOOL_SPECS, messages=history)
+        if response.stop_reason != "tool_use":
+            return next(b.text for b in response.content if b.type == "text")
+        history.append({"role": "assistant", "content": response.content})
+        history.append({"role": "user",
+                        "content": [styles.execute(b) for b in response.content if b.type == "tool_use"]})
+    raise RuntimeError("cap")
+
+
+def test_stop_iteration_from_next_is_a_crash_not_a_refusal_handled():
+    report = check_loop(takes_the_first_text, rules=["refusal", "returns_answer"])
+    assert isinstance(report.raised, StopIteration), report.text()
+    assert report.passed == ["returns_answer"] and report.not_checked == ["refusal"], report.text()

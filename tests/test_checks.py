@@ -371,3 +371,29 @@ def test_a_loop_that_makes_its_client_during_the_run_gets_the_scenarios_sandbox(
     assert report.ok, report.text()
     assert lent and all(s is not outer for s in lent) and lent[0].exchanges is not None
     assert shared_sandbox() is outer
+
+
+def test_the_sdks_tool_runner_on_a_thread_is_judged_on_the_conversation_the_api_saw():
+    """The SDK's tool runner continues a server-held thread and sends only the new messages: the rules read
+    the history the API answered (the held one in front), so a correct runner keeps rules 1 and 5."""
+    from anthropic import beta_tool
+
+    @beta_tool
+    def fetch_mr_diff(mr_id: int) -> str:
+        """Fetch the diff of a merge request."""
+        return styles.fetch_mr_diff(mr_id)
+
+    @beta_tool
+    def get_file_contents(file_path: str, branch: str = "main") -> str:
+        """Read a file of the repository."""
+        return styles.get_file_contents(file_path, branch)
+
+    def runner_loop(pr):
+        runner = styles.claude.beta.messages.tool_runner(
+            model=styles.MODEL, max_tokens=8000, system=styles.SYSTEM, max_iterations=10,
+            tools=[fetch_mr_diff, get_file_contents], messages=[{"role": "user", "content": f"Review MR {pr}."}])
+        *_, last = runner
+        return "".join(b.text for b in last.content if b.type == "text")
+
+    report = check_loop(runner_loop, rules=["whole_response", "pause_turn", "returns_answer"])
+    assert report.ok, report.text()
