@@ -85,7 +85,7 @@ def _unobservable(runs: list[Run], name: str, lang: str) -> str:
         return tr("Nothing to judge: the check saw no request from {name} in any scenario ({ended}). The check "
                   "points every anthropic client in this kernel, and the ANTHROPIC_* variables, at its own "
                   "sandbox; a loop that sends its requests another way is not seen. What to change: call the "
-                  "model through an anthropic client (a module-level client = anthropic.Anthropic(), as in the "
+                  "model through an anthropic client (a module-level client = make_client(), as in the "
                   "notebooks, or one your loop receives) and make sure the loop calls it for the merge request "
                   "number it is given.", lang, name=name, ended=ended)
     if all(c.status == 401 for c in calls):
