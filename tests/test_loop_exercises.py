@@ -173,3 +173,13 @@ def test_exercise_4_counts_reads_that_started_before_its_first_look():
             read.join()
         watch.give_back(sandbox)
     assert watch.most == 2
+
+
+@pytest.mark.parametrize("language, words", [("en", "takes no such parameter"), ("ru", "такого параметра у него нет")])
+def test_exercise_3_says_its_own_call_needs_max_iterations_instead_of_blaming_a_crash(language, words):
+    def review(pr):  # a loop with its cap inside: right for check_loop, but exercise 3 sets the cap
+        return styles.review_with(pr, styles.claude)
+
+    report = check_exercise_3(review, language=language)
+    assert report.raised is None and words in report.findings[0].detail, report.text()
+    assert report.findings[0].status == "broken"

@@ -2,6 +2,7 @@
 and which tools, so that whoever reads it knows what the run was doing. Run on !484, max_iterations=2."""
 
 import functools
+import inspect
 import re
 from collections.abc import Callable
 
@@ -19,7 +20,21 @@ LESSON_CAP_ERRORS = ("Too many iterations", "Слишком много итер�
 """The cap error of notebook 3's loop as the lesson writes it: the exercise's starting point, unchanged."""
 
 
+def _takes_a_cap(loop: Callable) -> bool:
+    """The loop can be called as the exercise calls it, loop(484, max_iterations=CAP)."""
+    try:
+        inspect.signature(loop).bind(484, max_iterations=CAP)
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read: the call will tell
+        pass
+    return True
+
+
 def _cap_message(loop: Callable, lang: str) -> Seen:
+    if not _takes_a_cap(loop):  # the grader's own call would fail: say so, do not blame a crash on the learner
+        return Seen(False, tr("the check calls your loop with max_iterations={cap}, and it takes no such parameter: "
+                              "keep the cap a parameter of the loop, as notebook 3's loop has it", lang, cap=CAP))
     run = run_scenario(functools.partial(loop, max_iterations=CAP), 484)
     if run.error is not None and str(run.error).strip() in LESSON_CAP_ERRORS:
         return UNTOUCHED
