@@ -1,9 +1,9 @@
 """Send every HTTP request of the process to the scenario's sandbox while a check runs, at the
 place requests leave it: `httpx2.Client.send` / `httpx2.AsyncClient.send` for the anthropic SDK,
-`requests.adapters.HTTPAdapter.send` for python-gitlab (and httpx's, when the learner's code has
-imported httpx), patched on the classes (the way respx and responses do it), so any client object,
-however it was built, kept or copied, and in any thread, is covered, without finding it or touching
-its insides.
+`requests.adapters.HTTPAdapter.send` for python-gitlab, urllib's `OpenerDirector.open` (and httpx's,
+when the learner's code has imported httpx), patched on the classes (the way respx and responses do
+it), so any client object, however it was built, kept or copied, and in any thread, is covered,
+without finding it or touching its insides.
 
 A request already addressed to the sandbox goes as it is, through its own client. Any other is
 readdressed to the sandbox, its credentials swapped for the sandbox's (see route.py), and answered
@@ -23,6 +23,7 @@ import inspect
 import io
 import sys
 import threading
+import urllib.request
 from types import ModuleType
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -149,10 +150,30 @@ def _answered_in_process(adapter: requests.adapters.HTTPAdapter, request: reques
     return adapter.build_response(request, raw)
 
 
+def _opener_open(original: Callable) -> Callable:
+    """urllib's OpenerDirector.open (urlopen, and any opener the loop builds): readdressed and signed, then
+    sent over HTTP by the same opener."""
+    @functools.wraps(original)
+    def open(self: urllib.request.OpenerDirector, fullurl: Any, *args: Any, **kwargs: Any) -> Any:
+        route = current()
+        request = fullurl if isinstance(fullurl, urllib.request.Request) else urllib.request.Request(fullurl)
+        url = urlsplit(request.full_url)
+        if route is None or route.owns(url.scheme, url.hostname or "", url.port):
+            return original(self, fullurl, *args, **kwargs)
+        target = route.target(url.path + ("?" + url.query if url.query else ""))
+        headers = dict(request.header_items())
+        sign(route, target, headers)
+        readdressed = urllib.request.Request(target, data=request.data, headers=headers,
+                                             method=getattr(request, "method", None))  # set only when given
+        return original(self, readdressed, *args, **kwargs)
+    return open
+
+
 def patched() -> list[tuple[type, str, Callable[[Callable], Callable]]]:
-    """(class, method, wrapper maker) of each send method routed: httpx2's and requests' always, httpx's
-    when something in the process has imported it (a client of it can exist only then)."""
-    found = [(requests.adapters.HTTPAdapter, "send", _adapter_send)]
+    """(class, method, wrapper maker) of each send method routed: httpx2's, requests' and urllib's always,
+    httpx's when something in the process has imported it (a client of it can exist only then)."""
+    found = [(requests.adapters.HTTPAdapter, "send", _adapter_send),
+             (urllib.request.OpenerDirector, "open", _opener_open)]
     for http in (httpx2, sys.modules.get("httpx")):
         if http is not None:
             found += [(http.Client, "send", functools.partial(_sync_send, http=http)),

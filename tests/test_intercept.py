@@ -209,3 +209,19 @@ def test_with_the_sandboxs_app_async_clients_still_go_over_http(server):
     with routed_to(_route(server), app):
         asyncio.run(aclient.messages.create(model="m", max_tokens=1, messages=[{"role": "user", "content": "hi"}]))
     assert app.seen == [] and len(server.seen) == 1 and _no_learner_secret(server.seen)
+
+
+def test_urllib_is_routed_too(server):
+    """A learner's tool that calls GitLab with plain urllib (urlopen, or an opener of its own) reaches the
+    sandbox with its token, never the learner's GitLab."""
+    import urllib.request
+
+    with routed_to(_route(server)):
+        urllib.request.urlopen(urllib.request.Request(
+            ELSEWHERE + "/api/v4/projects/team%2Fapp/merge_requests/482/merge?private_token=" + LIVE_TOKEN,
+            method="PUT", headers={"PRIVATE-TOKEN": LIVE_TOKEN}), timeout=5).read()
+        urllib.request.build_opener().open(ELSEWHERE + "/v1/messages", data=b"{}", timeout=5).read()
+    (put, path, headers, _), (post, path2, headers2, body) = server.seen
+    assert (put, path) == ("PUT", "/api/v4/projects/course%2Fshop/merge_requests/482/merge")
+    assert headers["private-token"] == "glpat-sandbox" and headers2["x-api-key"] == "sk-ant-sandbox"
+    assert (post, path2, body) == ("POST", "/v1/messages", b"{}") and _no_learner_secret(server.seen)
