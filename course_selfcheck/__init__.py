@@ -120,10 +120,10 @@ def judge(loop: Callable, rules: str | Iterable[str] | None, lang: str, title: s
     findings: list[Finding] = []
     with Sandboxes(expected=len({_scenario(rule) for rule in chosen})) as sandboxes:
         for rule in chosen:
-            spec = ALL_RULES[rule]
-            if _scenario(rule) not in runs:
-                runs[_scenario(rule)] = run_scenario(loop, spec.pr, spec.misbehave, sandboxes=sandboxes)
-            run = runs[_scenario(rule)]
+            spec, scenario = ALL_RULES[rule], _scenario(rule)
+            if scenario not in runs:
+                runs[scenario] = run_scenario(loop, spec.pr, spec.misbehave, sandboxes=sandboxes)
+            run = runs[scenario]
             seen = spec.judge(run, lang, loop) if rule == "cap" else spec.judge(run, lang)
             if is_crash(run.error) and seen.status != BROKEN:
                 seen = Finding(rule, NOT_CHECKED, because_raised(run.error, lang))

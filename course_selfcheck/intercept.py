@@ -44,9 +44,11 @@ _routes: list[Route] = []
 _undo: list[Callable[[], None]] = []
 _apps: dict[Route, Callable] = {}
 """The WSGI app of each route's sandbox, which answers its readdressed requests in-process."""
-_own: dict[Any, Any] = {}
-"""The check's own httpx2 (or httpx) clients, made on the first request they carry, closed with the last route:
-over HTTP by kind, in-process by (kind, route)."""
+_own: dict[type, Any] = {}
+"""The check's own httpx2 (or httpx) clients over HTTP, made on the first request they carry, closed with the last
+route."""
+_in_process: dict[tuple[ModuleType, Route], Any] = {}
+"""The check's own clients that hand a route's requests to its sandbox app, closed with their route."""
 
 
 def current() -> Route | None:
@@ -69,9 +71,9 @@ def _own_client(http: ModuleType, kind: type) -> Any:
 def _in_process_client(http: ModuleType, route: Route) -> Any:
     """The check's client that hands a request to the route's sandbox app in this thread."""
     with _lock:
-        if (http.Client, route) not in _own:
-            _own[http.Client, route] = http.Client(transport=http.WSGITransport(app=_apps[route]))
-        return _own[http.Client, route]
+        if (http, route) not in _in_process:
+            _in_process[http, route] = http.Client(transport=http.WSGITransport(app=_apps[route]))
+        return _in_process[http, route]
 
 
 def _readdressed(request: Any) -> bool:
@@ -220,7 +222,7 @@ def routed_to(route: Route, app: Callable | None = None) -> Iterator[None]:
         with _lock:
             _routes.remove(route)
             _apps.pop(route, None)
-            mine = [_own.pop(key) for key in list(_own) if isinstance(key, tuple) and key[1] == route]
+            mine = [_in_process.pop(key) for key in list(_in_process) if key[1] == route]
             if not _routes:
                 _uninstall()
         for client in mine:

@@ -31,6 +31,11 @@ class RunawayLoop(Exception):
     """Raised inside a loop that would not stop, after the sandbox began refusing it."""
 
 
+def is_call(exchange: Exchange) -> bool:
+    """A Messages API request (not count_tokens, not another route) whose JSON body was read."""
+    return exchange.method == "POST" and exchange.path.rstrip("/") == "/v1/messages" and isinstance(exchange.body, dict)
+
+
 @dataclass
 class Run:
     """What one scenario saw: every exchange on the wire, and how the loop ended."""
@@ -46,8 +51,7 @@ class Run:
     @property
     def calls(self) -> list[Exchange]:
         """The Messages API requests, in order (count_tokens and other routes left out)."""
-        return [e for e in self.exchanges if e.method == "POST" and e.path.rstrip("/") == "/v1/messages"
-                and isinstance(e.body, dict)]
+        return [e for e in self.exchanges if is_call(e)]
 
     @property
     def requests(self) -> list[dict]:
@@ -160,8 +164,7 @@ class Sandboxes:
 def _threads_filled_in(exchanges: list[Exchange]) -> list[Exchange]:
     """The Messages API requests with a `thread` as the whole conversation the API answered (wire.py), so the
     rules judge the history the model saw, however the SDK sent it; every other exchange as recorded."""
-    calls = [i for i, e in enumerate(exchanges) if e.method == "POST" and e.path.rstrip("/") == "/v1/messages"
-             and isinstance(e.body, dict)]
+    calls = [i for i, e in enumerate(exchanges) if is_call(e)]
     bodies = with_threads_filled_in([exchanges[i].body for i in calls], [exchanges[i].reply for i in calls])
     out = list(exchanges)
     for i, body in zip(calls, bodies):

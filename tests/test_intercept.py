@@ -20,6 +20,10 @@ from course_selfcheck.route import Route
 LIVE_KEY, LIVE_TOKEN = "sk-ant-live-key-of-the-learner", "glpat-learners-own-token"
 ELSEWHERE = "http://127.0.0.1:9"
 """Not the route's server (a closed port): only routing can make a request sent there succeed."""
+MESSAGE = json.dumps({"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [],
+                      "stop_reason": "end_turn", "stop_sequence": None,
+                      "usage": {"input_tokens": 1, "output_tokens": 1}}).encode()
+"""The stand-ins' answer to a Messages API request."""
 
 
 class _Recorder(BaseHTTPRequestHandler):
@@ -27,9 +31,7 @@ class _Recorder(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         self.server.seen.append((self.command, self.path, {k.lower(): v for k, v in self.headers.items()},
                                  self.rfile.read(length)))
-        body = b"[]" if self.path.startswith("/api/v4/") else json.dumps({"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [],
-                           "stop_reason": "end_turn", "stop_sequence": None,
-                           "usage": {"input_tokens": 1, "output_tokens": 1}}).encode()
+        body = b"[]" if self.path.startswith("/api/v4/") else MESSAGE
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
@@ -171,9 +173,7 @@ class _App:
         if environ["PATH_INFO"].startswith("/api/v4/"):
             answer = json.dumps({"id": 1, "iid": 482, "body": json.loads(body or b"{}").get("body")}).encode()
         else:
-            answer = json.dumps({"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [],
-                                 "stop_reason": "end_turn", "stop_sequence": None,
-                                 "usage": {"input_tokens": 1, "output_tokens": 1}}).encode()
+            answer = MESSAGE
         start_response("201 Created" if environ["REQUEST_METHOD"] == "POST" and b"body" in body else "200 OK",
                        [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))])
         return [answer]
