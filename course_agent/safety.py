@@ -341,9 +341,9 @@ class SafetyGate:
         except Exception as error:  # an approver that breaks must not approve
             verdict = Verdict(False, "error", tr("the approver failed: {error}", lang,
                                                  error=type(error).__name__))
-        self.audit.record(tool.name, tool_input, "approved" if verdict.approved else "refused", verdict.by,
-                          verdict.reason)
-        if verdict.approved:
+        approved = verdict.approved is True  # only an explicit yes opens the gate: Verdict("no", ...) is a no
+        self.audit.record(tool.name, tool_input, "approved" if approved else "refused", verdict.by, verdict.reason)
+        if approved:
             return None
         because = f" ({verdict.reason})" if verdict.reason else ""
         return tr("A human refused this call: {tool} was not run{because}. "

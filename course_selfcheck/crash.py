@@ -2,6 +2,7 @@
 and the wording that puts the exception first. Shared by check_loop and the exercises' graders, so both
 report a crash the same way and never judge a rule on a loop that could not run."""
 
+import functools
 import importlib.util
 import json
 import os
@@ -49,7 +50,8 @@ def crash_note(error: BaseException, lang: str) -> str:
     return note + ". " + tr("Fix that first: the requirements it kept from being checked are marked below.", lang)
 
 
-def _library_folders() -> tuple[str, ...]:
+@functools.cache
+def library_folders() -> tuple[str, ...]:
     """Where code that is not the learner's lives: the course's packages, the standard library and
     installed packages."""
     paths = sysconfig.get_paths()
@@ -63,7 +65,7 @@ def learner_line(error: BaseException, lang: str | None = None) -> str:
     """Where the learner's own code raised: "line N: the code", from the last traceback frame outside
     the course's packages, the standard library and installed packages; '' when there is none."""
     frames = traceback.extract_tb(error.__traceback__)
-    outside = _library_folders()
+    outside = library_folders()
     mine = [f for f in frames if not str(Path(f.filename).resolve()).startswith(outside)]
     if not mine:
         return ""

@@ -9,8 +9,8 @@ from course_agent.i18n import N_, ntr, tr
 from .report import BROKEN, PASSED, Finding
 from .rules import RULES, Rule
 # the judges' shared helpers: one wording of an ending, an error, an unseen rule, for every rule
-from .rules import (MERGE_REQUEST_WORDS, MERGE_WORDS, first_refusal, how_it_ended, short_error, short_value,
-                    unobserved, verdict)
+from .rules import (MERGE_REQUEST_WORDS, MERGE_WORDS, ended_badly, first_refusal, how_it_ended, short_error,
+                    short_value, unobserved, verdict)
 from .scenario import Run
 from .wire import blocks, tool_uses
 
@@ -22,8 +22,8 @@ def fallback(run: Run, lang: str) -> Finding:
         return unjudged
     model, later = run.calls[i].body.get("model"), run.calls[i + 1:]
     if not later:
-        return verdict(BROKEN, tr("the loop stopped at the refusal without asking the fallback model ({ending})", lang,
-                                  ending=how_it_ended(run, lang)))
+        return ended_badly(run, lang, tr("the loop stopped at the refusal without asking the fallback model "
+                                         "({ending})", lang, ending=how_it_ended(run, lang)))
     if later[0].body.get("model") == model:
         return verdict(BROKEN, tr("after the refusal the loop asked the same model ({model}) again", lang, model=model))
     if len(later) > 1:
@@ -49,8 +49,8 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
     following = run.calls[i + 1] if i + 1 < len(run.calls) else None
     if following is None:
         if run.error is not None:
-            return verdict(BROKEN, tr("the merge was refused, and the loop stopped with {error} instead of telling the "
-                                      "model", lang, error=short_error(run.error)))
+            return ended_badly(run, lang, tr("the merge was refused, and the loop stopped with {error} instead of "
+                                             "telling the model", lang, error=short_error(run.error)))
         return verdict(BROKEN, tr("the merge was refused, and the loop ended ({ending}) without telling the model",
                                   lang, ending=how_it_ended(run, lang)))
     results = [b for m in following.body.get("messages") or [] if isinstance(m, dict)
@@ -101,7 +101,23 @@ def cut_result(run: Run, lang: str) -> Finding:
     return verdict(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang, size=size))
 
 
-# 8d. The requests are cached, and the run's usage shows it
+# 8d. The requests are cached, up to the growing conversation
+def _breakpoint_at_end(body: dict) -> bool:
+    """The request caches up to its last block: cache_control at the top level (automatic caching moves it to
+    the last cacheable block) or on the last block of the last message."""
+    if body.get("cache_control"):
+        return True
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    last = blocks(messages[-1].get("content")) if messages else []
+    return bool(last) and bool(last[-1].get("cache_control"))
+
+
+def _where_marked(body: dict) -> str:
+    """Where a request's breakpoints sit, for the report: system, tools, messages."""
+    places = [name for name in ("system", "tools", "messages") if "cache_control" in str(body.get(name))]
+    return ", ".join(places) or "?"
+
+
 def cached(run: Run, lang: str) -> Finding:
     marked = [c for c in run.calls if "cache_control" in str(c.body)]
     if not run.answered:
@@ -110,16 +126,73 @@ def cached(run: Run, lang: str) -> Finding:
         return verdict(BROKEN, tr("no request set cache_control: every call paid full price for the same prefix", lang))
     usage = [r.get("usage") or {} for _, r in run.answered]
     written = sum(u.get("cache_creation_input_tokens") or 0 for u in usage)
-    read = sum(u.get("cache_read_input_tokens") or 0 for u in usage)
-    if not written and not read:
+    reads = [u.get("cache_read_input_tokens") or 0 for u in usage]
+    if not written and not any(reads):
         return verdict(BROKEN, ntr("cache_control was set, but nothing was cached in {n} request: the prefix before "
                                    "the breakpoint is below the model's minimum (cache the growing conversation too)",
                                    "cache_control was set, but nothing was cached in {n} requests: the prefix before "
                                    "the breakpoint is below the model's minimum (cache the growing conversation too)",
                                    len(usage), lang))
+    later = [c.body for c in run.calls[1:]]
+    growing = any(b > a for a, b in zip(reads[1:], reads[2:]))
+    if later and not growing and not any(_breakpoint_at_end(body) for body in later):
+        return verdict(BROKEN, tr("only a fixed prefix is cached ({where}): each request read the same {read} tokens "
+                                  "from the cache, and the growing conversation was paid in full every time; send "
+                                  "cache_control at the top level, or put the breakpoint on the last block", lang,
+                                  where=_where_marked(marked[0].body), read=max(reads)))
     return verdict(PASSED, tr("the cache took effect: {written} tokens written, {read} read", lang, written=written,
-                              read=read))
+                              read=sum(reads)))
 
+
+# 8e. The bill printed is the bill of every response
+def billed(usage: list[dict]) -> float:
+    """Input tokens as billed (notebook 8's billed()): cache writes cost 1.25x, cache reads 0.1x."""
+    return sum((u.get("input_tokens") or 0) + 1.25 * (u.get("cache_creation_input_tokens") or 0)
+               + 0.1 * (u.get("cache_read_input_tokens") or 0) for u in usage)
+
+
+_NUMBER = re.compile(r"\d[\d\u00a0\u202f ,.']*\d|\d")
+
+
+def _readings(text: str) -> set[float]:
+    """Every number in printed text, read each way a person writes it: 1,947 / 1 947 / 1947,5 / 1947.5."""
+    found = {float(n.replace(",", ".")) for n in re.findall(r"\d+(?:[.,]\d+)?", text)}
+    for match in _NUMBER.finditer(text):
+        digits = re.sub(r"[\u00a0\u202f ']", "", match.group())
+        for variant in (digits.replace(",", ""), digits.replace(".", "").replace(",", "."), digits):
+            try:
+                found.add(float(variant))
+            except ValueError:
+                continue
+    return found
+
+
+def bill(run: Run, lang: str) -> Finding:
+    if not run.answered:
+        return unobserved(run, lang, tr("the loop sent no request", lang))
+    usage = [r.get("usage") or {} for _, r in run.answered]
+    total = billed(usage)
+    printed = run.printed.strip()
+    if not printed:
+        return ended_badly(run, lang, tr("the loop printed nothing; print billed(usage) of every response at the "
+                                         "end ({total:.0f} billed input tokens in this run)", lang, total=total))
+    if any(abs(value - total) <= max(1.0, total * 0.001) for value in _readings(printed)):
+        return verdict(PASSED, ntr("the printed bill matches billed() of the {n} response's usage ({total:.0f} "
+                                   "tokens)",
+                                   "the printed bill matches billed() of all {n} responses' usage ({total:.0f} "
+                                   "tokens)", len(usage), lang, total=total))
+    last = billed(usage[-1:])
+    said = short_value(printed.splitlines()[-1])
+    if any(abs(value - last) <= 1.0 for value in _readings(printed)) and len(usage) > 1:
+        return verdict(BROKEN, ntr("the loop printed {said}: the bill of the last response only ({last:.0f}); "
+                                   "billed() of all {n} response is {total:.0f}",
+                                   "the loop printed {said}: the bill of the last response only ({last:.0f}); "
+                                   "billed() of all {n} responses is {total:.0f}", len(usage), lang, said=said,
+                                   last=last, total=total))
+    return verdict(BROKEN, ntr("the loop printed {said}, and no number in it is billed() of the {n} response's usage "
+                               "({total:.0f})",
+                               "the loop printed {said}, and no number in it is billed() of the {n} responses' usage "
+                               "({total:.0f})", len(usage), lang, said=said, total=total))
 
 
 EXERCISE_RULES: dict[str, Rule] = {
@@ -139,6 +212,10 @@ EXERCISE_RULES: dict[str, Rule] = {
         N_("The requests are cached"),
         N_("every call sends the rules, the tools and the history again: cached, they cost a tenth"),
         8, 482, (), cached),
+    "bill": Rule(
+        N_("The printed bill is billed() of every response"),
+        N_("a bill from the last call alone hides most of the cost: each call is paid for, and the history grows"),
+        8, 482, (), bill),
 }
 """Rules of the later notebooks' exercises (the fallback, the gate, the cut, the cache): check_loop runs them only
 when they are named, so the lesson's own loop is not failed for what its notebook has not taught yet."""

@@ -25,6 +25,8 @@ class Finding:
     """Why the rule matters; shown when it is broken."""
     where: str = ""
     """Where the course teaches it, e.g. "notebook 6"."""
+    task: str = ""
+    """The sentence of the exercise's task this requirement comes from; shown when it is broken."""
 
 
 @dataclass
@@ -66,6 +68,8 @@ class Report:
         lines = [("title", f"{_MARKS[finding.status]} {number}. {finding.title or finding.rule}{where}")]
         if finding.status == BROKEN:
             lines.append(("detail", tr("What happened: ", lang) + finding.detail))
+            if finding.task:
+                lines.append(("detail", tr("The task says: ", lang) + finding.task))
             if finding.why:
                 lines.append(("detail", tr("Why it matters: ", lang) + finding.why))
         elif finding.status == NOT_CHECKED:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import anthropic
 
 from course_agent.i18n import N_, ntr, tr
+from . import approvers
+from .crash import because_raised, is_crash
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding
 from .scenario import Run
 from .wire import HISTORY_ERRORS, blocks, contains_in_order, describe, error_message, key, text_of, tool_uses, turns
@@ -29,6 +31,14 @@ _DELIBERATE_CUT = re.compile(r"max_tokens|cut|truncat|not run|обрез|лим�
 
 def verdict(status: str, detail: str = "") -> Finding:
     return Finding("", status, detail)
+
+
+def ended_badly(run: Run, lang: str, detail: str) -> Finding:
+    """Broken for how the loop ended, unless it ended by crashing: then the crash is the story, told the same way
+    by every rule judged on that run ("not checked because your code raised X")."""
+    if is_crash(run.error):
+        return verdict(NOT_CHECKED, because_raised(run.error, lang))
+    return verdict(BROKEN, detail)
 
 
 def history_refusal(run: Run) -> tuple[int, str] | None:
@@ -221,8 +231,8 @@ def pause_turn(run: Run, lang: str) -> Finding:
         return unobserved(run, lang, tr("the loop sent no request", lang))
     i, reply = paused
     if i + 1 >= len(run.calls):
-        return verdict(BROKEN, tr("the loop stopped at pause_turn ({ending}) instead of sending the conversation back",
-                                  lang, ending=how_it_ended(run, lang)))
+        return ended_badly(run, lang, tr("the loop stopped at pause_turn ({ending}) instead of sending the "
+                                         "conversation back", lang, ending=how_it_ended(run, lang)))
     following = turns(run.calls[i + 1].body.get("messages"))
     paused_keys = [key(b) for b in blocks(reply.get("content"))]
     if not any(contains_in_order([key(b) for b in content], paused_keys) for role, content in following
@@ -315,7 +325,9 @@ def cut_tool_call(run: Run, lang: str) -> Finding:
 
 
 # 8. A merge never runs without a human's yes
-def merge_asks(run: Run, lang: str, pr: int = 485) -> Finding:
+def merge_asks(run: Run, lang: str, loop: Callable | None = None, pr: int = 485) -> Finding:
+    """Judged on the run with the loop's own approver; a loop that takes an approver (a parameter named like one)
+    is also run with approvers that raise, return None, return "no" or stay silent: none of them is a yes."""
     if pr in run.merged:
         return verdict(BROKEN, tr("the merge request with a prompt injection (!{pr}) was merged without anyone's yes",
                                   lang, pr=pr))
@@ -327,9 +339,17 @@ def merge_asks(run: Run, lang: str, pr: int = 485) -> Finding:
             return verdict(NOT_CHECKED, tr("the loop gives the model no merge tool: nothing to gate (the safest "
                                            "choice)", lang))
         return unobserved(run, lang, tr("the model never asked to merge", lang))
+    keyword = approvers.approver_parameter(loop) if loop is not None else None
+    tried = ""
+    if keyword is not None:
+        opened = approvers.opened_without_yes(approvers.drive(loop, approvers.FAILING, keyword), lang)
+        if opened:
+            return verdict(BROKEN, opened)
+        tried = tr("; with approvers that raised, returned None or 'no', or stayed silent ({keyword}=...), nothing "
+                   "was merged either", lang, keyword=keyword)
     waited = tr(" (the loop was still waiting when the check gave up on it)", lang) if run.hung else ""
     return verdict(PASSED, tr("the model asked to merge (!{pr}); with no human's yes nothing was merged", lang, pr=pr)
-                   + waited)
+                   + waited + tried)
 
 
 # 9. At end_turn the loop returns the answer and sends nothing more
@@ -346,8 +366,8 @@ def returns_answer(run: Run, lang: str) -> Finding:
         return verdict(BROKEN, tr("after end_turn the loop did not return ({ending})", lang,
                                   ending=how_it_ended(run, lang)))
     if run.error is not None:
-        return verdict(BROKEN, tr("after end_turn the loop raised {error} instead of returning the answer", lang,
-                                  error=short_error(run.error)))
+        return ended_badly(run, lang, tr("after end_turn the loop raised {error} instead of returning the answer",
+                                         lang, error=short_error(run.error)))
     text = text_of(reply).strip()
     if run.returned is None:
         return verdict(BROKEN, tr("the loop returned None; return the answer's text", lang))
@@ -366,6 +386,8 @@ class Rule:
     pr: int
     misbehave: tuple[str, ...]
     judge: Callable
+    reads_the_loop: bool = False
+    """The judge is also given the loop (judge(run, lang, loop)): its declared cap, its approver parameter."""
 
 
 RULES: dict[str, Rule] = {
@@ -386,7 +408,7 @@ RULES: dict[str, Rule] = {
     "cap": Rule(
         N_("The loop has a cap on iterations"),
         N_("a model that keeps asking runs the loop until the money runs out"),
-        3, 482, ("stuck",) * CAP_LIMIT, cap),
+        3, 482, ("stuck",) * CAP_LIMIT, cap, reads_the_loop=True),
     "pause_turn": Rule(
         N_("pause_turn is continued without a new user message"),
         N_("the paused turn is finished by sending the conversation back as it is; a new user message changes "
@@ -404,7 +426,7 @@ RULES: dict[str, Rule] = {
     "merge_asks": Rule(
         N_("A merge never runs without a human's yes"),
         N_("a prompt injection in a merge request can make the model ask to merge it"),
-        7, 485, (), merge_asks),
+        7, 485, (), merge_asks, reads_the_loop=True),
     "returns_answer": Rule(
         N_("At end_turn the loop returns the answer and sends nothing more"),
         N_("end_turn means the model is done: another request costs money, and the caller needs the answer"),

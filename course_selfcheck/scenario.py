@@ -3,9 +3,12 @@ sandbox that records every request it receives (the wire is the only thing judge
 SDK path counts: create, stream, with_options, with_raw_response, beta, async)."""
 
 import asyncio
+import contextlib
 import ctypes
 import dataclasses
 import inspect
+import io
+import sys
 import threading
 import time
 from collections import deque
@@ -47,6 +50,8 @@ class Run:
     stopped_by_check: bool = False
     merged: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    printed: str = ""
+    """What the process printed to stdout while the loop ran (a loop that prints its bill, its progress)."""
 
     @property
     def calls(self) -> list[Exchange]:
@@ -173,6 +178,25 @@ def _threads_filled_in(exchanges: list[Exchange]) -> list[Exchange]:
     return out
 
 
+class _Tee(io.TextIOBase):
+    """stdout while a loop runs: what is printed still shows where it did, and is kept for the rules."""
+
+    def __init__(self, shown: Any) -> None:
+        self.shown, self.kept = shown, io.StringIO()
+
+    def write(self, text: str) -> int:
+        self.kept.write(text)
+        return self.shown.write(text) if self.shown is not None else len(text)
+
+    def flush(self) -> None:
+        if self.shown is not None:
+            self.shown.flush()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.shown, "encoding", None) or "utf-8"
+
+
 def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,
                  slow_files: float = 0.0, sandboxes: Sandboxes | None = None) -> Run:
     """Run the loop once on merge request !pr against a fresh recording sandbox."""
@@ -193,7 +217,8 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
             except BaseException as error:  # whatever the loop lets out is an observation
                 run.error = error
 
-        with pointed_at(sandbox):
+        tee = _Tee(sys.stdout)
+        with pointed_at(sandbox), contextlib.redirect_stdout(tee):
             worker = threading.Thread(target=work, daemon=True, name="course-agent-self-check")
             started = time.monotonic()
             worker.start()
@@ -210,6 +235,7 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
                     worker.join(1.0)
                     break
             run.seconds = time.monotonic() - started
+        run.printed = tee.kept.getvalue()
         run.exchanges = _threads_filled_in(list(sandbox.exchanges))
         run.merged = [iid for iid, mr in sandbox.gitlab.merge_requests.items() if mr.state == "merged"]
     finally:

@@ -12,12 +12,14 @@ from course_agent import i18n
 
 PACKAGE = Path(i18n.__file__).resolve().parent
 RU = PACKAGE / "locale" / "ru" / "LC_MESSAGES"
+SPEAKING = (PACKAGE, PACKAGE.parent / "course_selfcheck")
+"""The packages whose sentences a learner reads: the course's and the self-check's (reports, graders)."""
 
 
 def _sentences() -> list[tuple[str, int, str | tuple[str, str]]]:
     """(file, line, msgid) of every tr("...") / N_("...") / ntr("...", "...") call with literal text."""
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted(p for package in SPEAKING for p in package.rglob("*.py")):
         if "demo_gitlab/project" in path.as_posix():
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -27,9 +29,9 @@ def _sentences() -> list[tuple[str, int, str | tuple[str, str]]]:
             texts = [a.value for a in node.args[:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             name = getattr(node.func, "id", getattr(node.func, "attr", None))
             if name in ("tr", "N_") and texts:
-                found.append((path.relative_to(PACKAGE).as_posix(), node.lineno, texts[0]))
+                found.append((path.relative_to(PACKAGE.parent).as_posix(), node.lineno, texts[0]))
             elif name == "ntr" and len(texts) == 2:
-                found.append((path.relative_to(PACKAGE).as_posix(), node.lineno, (texts[0], texts[1])))
+                found.append((path.relative_to(PACKAGE.parent).as_posix(), node.lineno, (texts[0], texts[1])))
     return found
 
 

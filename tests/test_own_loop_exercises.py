@@ -82,10 +82,27 @@ def middleware_loop(pr):
         return loop(pr, fallback="middleware")
 
 
+def said_yes(approve, name, args) -> bool:
+    """Only an explicit True: an approver that raises (nobody to ask), None or "no" is a no."""
+    try:
+        return approve(name, args) is True
+    except Exception:
+        return False
+
+
+def fail_open(approve, name, args) -> bool:
+    """Wrong: an approver that cannot be reached is taken as a yes."""
+    try:
+        return bool(approve(name, args))
+    except Exception:
+        print("approver unavailable; going ahead")
+        return True
+
+
 def loop(pr, approve=lambda name, args: False, *, fallback="once", stream=False, gate="error", cut=None,
          cut_note=True, cache=None, turns=20):
     """One learner's loop, in dict-history style; the keywords say how it handles each new thing."""
-    history, model, fell_back = [{"role": "user", "content": f"Please review MR {pr}"}], PRIMARY, 0
+    history, model, fell_back, paid = [{"role": "user", "content": f"Please review MR {pr}"}], PRIMARY, 0, []
     send = {"server": server_side, "middleware": middleware, "per-request": middleware_per_request}.get(
         fallback, streamed if stream else llm.messages.create)
     for _ in range(turns):
@@ -95,6 +112,7 @@ def loop(pr, approve=lambda name, args: False, *, fallback="once", stream=False,
         elif cache == "system":
             request["system"] = [{"type": "text", "text": RULES, "cache_control": {"type": "ephemeral"}}]
         reply = send(**request)
+        paid.append(reply.usage)
         if reply.stop_reason == "refusal":
             if fallback in ("never", "server", "middleware", "per-request") or (fallback == "once" and fell_back):
                 raise RuntimeError(f"refused: {reply.stop_details}")
@@ -106,11 +124,15 @@ def loop(pr, approve=lambda name, args: False, *, fallback="once", stream=False,
         if reply.stop_reason == "max_tokens":
             raise RuntimeError("cut by max_tokens: nothing run")
         if reply.stop_reason != "tool_use":
+            print("billed input:", sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0)
+                                       + 0.1 * (u.cache_read_input_tokens or 0) for u in paid))
             return "".join(b.text for b in reply.content if b.type == "text")
         history.append({"role": "assistant", "content": [b.model_dump() for b in reply.content]})
         answers = []
+        asked = {"truthy": lambda *a: bool(approve(*a)), "fail-open": lambda *a: fail_open(approve, *a)}.get(
+            gate, lambda *a: said_yes(approve, *a))
         for use in (b for b in reply.content if b.type == "tool_use"):
-            if use.name == "merge_pr" and gate != "none" and (gate == "all" or not approve(use.name, use.input)):
+            if use.name == "merge_pr" and gate != "none" and (gate == "all" or not asked(use.name, use.input)):
                 if gate == "raise":
                     raise PermissionError("merge refused by a human")
                 answers.append({"type": "tool_result", "tool_use_id": use.id, "content": "A human said no.",
@@ -143,7 +165,7 @@ async def async_loop(pr, approve=lambda name, args: False):
         history.append({"role": "assistant", "content": reply.content})
         results = []
         for use in (b for b in reply.content if b.type == "tool_use"):
-            allowed = use.name != "merge_pr" or approve(use.name, use.input)
+            allowed = use.name != "merge_pr" or said_yes(approve, use.name, use.input)
             text, failed = await asyncio.to_thread(run, use.name, use.input) if allowed else ("refused by a human", True)
             results.append({"type": "tool_result", "tool_use_id": use.id, "content": text, "is_error": failed})
         history.append({"role": "user", "content": results})
@@ -223,16 +245,15 @@ def test_exercise_7_says_plainly_when_the_loop_takes_no_approver_and_when_nothin
 
 def test_a_gate_that_never_opens_is_not_a_gate():
     report = check_exercise_7(lambda pr, approve: loop(pr, lambda name, args: False))  # ignores its approver
-    assert broken(report) == ["approver_asked"], str(report)
+    assert broken(report) == ["approver_asked", "yes_merges"], str(report)
     assert "approver was never asked" in report.findings[0].detail
 
 
 # ---- exercise 8: the cut and the cache ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("attempt", [exercise_08.review_with_cost, lambda pr: loop(pr, cut=20_000, cache="auto"),
-                                     lambda pr: loop(pr, cut=12_000, cache="auto", stream=True),
-                                     lambda pr: loop(pr, cut=20_000, cache="system")],
-                         ids=["reference", "dict-history", "streamed-smaller-cut", "breakpoint-on-the-system-prompt"])
+                                     lambda pr: loop(pr, cut=12_000, cache="auto", stream=True)],
+                         ids=["reference", "dict-history", "streamed-smaller-cut"])
 def test_exercise_8_passes_a_cut_that_says_so_and_a_cache_that_works(attempt, capsys):
     report = check_exercise_8(attempt)
     assert report.ok, str(report)
@@ -240,8 +261,9 @@ def test_exercise_8_passes_a_cut_that_says_so_and_a_cache_that_works(attempt, ca
 
 @pytest.mark.parametrize("options, rules", [({"cache": "auto"}, ["cut_result"]),
                                             ({"cut": 20_000, "cut_note": False, "cache": "auto"}, ["cut_result"]),
-                                            ({"cut": 20_000}, ["cached"])],
-                         ids=["no-cut", "silent-cut", "no-cache"])
+                                            ({"cut": 20_000}, ["cached"]),
+                                            ({"cut": 20_000, "cache": "system"}, ["cached"])],
+                         ids=["no-cut", "silent-cut", "no-cache", "breakpoint-on-the-system-prompt-only"])
 def test_exercise_8_names_what_is_missing(options, rules):
     report = check_exercise_8(lambda pr: loop(pr, **options), language="ru")
     assert broken(report) == rules, str(report)

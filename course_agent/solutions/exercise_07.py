@@ -30,12 +30,20 @@ def ask_human(name: str, tool_input: dict) -> bool:
         return False
 
 
+def approved(approve, name: str, tool_input: dict) -> bool:
+    """Only an explicit True is a yes: an approver that raises, returns None or "no", is a no."""
+    try:
+        return approve(name, tool_input) is True
+    except Exception:  # nobody could be asked (no stdin, a closed widget): no answer is a no
+        return False
+
+
 def gated(approve):
     """run_tool behind the gate: a dangerous call runs only when approve(name, tool_input) says yes."""
     def run_gated(name: str, tool_input: dict) -> dict:
         if name not in DANGEROUS:
             return run_tool(name, tool_input)
-        if not approve(name, tool_input):
+        if not approved(approve, name, tool_input):
             return {"content": tr("A human refused this call: {tool} did not run. Do not try it again.", tool=name),
                     "is_error": True}
         try:

@@ -69,4 +69,4 @@ HINT = N_("Count the tool_use blocks in the assistant messages of `messages`, an
 
 def check_exercise_3(loop: Callable | None, language: str | None = None) -> Report:
     """The cap's error names how many tool calls the loop made and which tools: run on !484, max_iterations=2."""
-    return grade_loop(3, loop, language, ["whole_response", "cap"], NOTE, HINT, CAP_MESSAGE)
+    return grade_loop(3, loop, language, ["whole_response", "cap", "returns_answer"], NOTE, HINT, CAP_MESSAGE)

@@ -103,4 +103,4 @@ HINT = N_("run_all(calls) above runs the calls in threads and returns the result
 
 def check_exercise_4(loop: Callable | None, language: str | None = None) -> Report:
     """The calls of one turn run concurrently, in order, with all results in one message."""
-    return grade_loop(4, loop, language, ["whole_response", "one_message"], NOTE, HINT, CONCURRENT)
+    return grade_loop(4, loop, language, ["whole_response", "one_message", "cap", "returns_answer"], NOTE, HINT, CONCURRENT)

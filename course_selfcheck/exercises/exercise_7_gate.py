@@ -1,129 +1,224 @@
 """Exercise 7 (notebook 7), the gate in the learner's own loop: `loop(pr, approve)` asks
-approve(name, tool_input) -> bool before a dangerous tool (merge_pr) runs, never before a harmless one,
-runs the merge on a yes, and sends a no back to the model as an error result.
+approve(name, tool_input) before a dangerous tool (merge_pr) runs, never before a harmless one, runs the
+merge only on an explicit yes (True), and sends a no back to the model as an error result.
 
-The approver is the grader's: one that records what it was asked and says no (or yes), so the loop is
-judged on !485, the merge request whose description tells an AI reviewer to merge it."""
+The loop is run on !485, the merge request whose description tells an AI reviewer to merge it, once with each
+of the grader's approvers (approvers.py): one that says yes, one that says no, and the ones that never say yes
+(one raises, one returns None, one returns the string "no", one stays silent). Every requirement about the gate
+is judged on those runs, the no-run telling one story for all of them; the earlier notebooks' rules (the whole
+response, one message, errors as results, the cap) are judged by the self-check with the no-approver."""
 
 import inspect
-import re
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
 
 from course_agent.i18n import N_, tr
-from ..report import Report
-from ..scenario import run_scenario
+from .. import judge
+from ..approvers import FAILING, INJECTED, KINDS, MERGE_NAME, NO, YES, Approver, Driven, drive, gated, \
+    approver_parameter, opened_without_yes
+from ..crash import because_raised, crash_report, is_crash
+from ..later_rules import ALL_RULES
+from ..report import BROKEN, NOT_CHECKED, Report
+from ..rules import history_refusal
+from ..scenario import Sandboxes
 from ..wire import tool_uses
-from .grading import Requirement, Seen
-from .loops import grade_loop, is_placeholder, is_template
-
-RULES = ["refusal_is_error", "returns_answer"]
-INJECTED = 485
-_MERGE = re.compile(r"merge|влить|влей|слить|смерж", re.I)
-"""A dangerous tool's name; every other tool is harmless here (get_diff, read_file, whatever they are called)."""
+from .grading import Grade, Requirement, Seen
+from .loops import EARLIER, is_placeholder, is_template, untouched
 
 
-class Approver:
-    """approve(name, tool_input) -> bool that says the same every time and remembers what it was asked."""
-
-    def __init__(self, answer: bool) -> None:
-        self.answer = answer
-        self.asked: list[str] = []
-
-    def __call__(self, name: Any = None, *rest: Any, **named: Any) -> bool:
-        self.asked.append(str(getattr(name, "tool", None) or getattr(name, "name", None) or name))
-        return self.answer
-
-
-_APPROVER_NAME = re.compile(r"approv|(^|_)ask|confirm|human|gate|allow", re.I)
-
-
-def _approver_parameter(loop: Callable) -> str | None:
-    """The name of the loop's approver parameter when it is not the second one (loop(pr, max_iterations=20,
-    approve=...)); None to pass the approver second."""
+def _keyword(loop: Callable) -> str | None:
+    """How the approver is passed: by its name when it is not the second parameter (loop(pr, max_iterations=20,
+    approve=...)), else second, whatever it is called."""
+    named = approver_parameter(loop)
     try:
         names = list(inspect.signature(loop).parameters)
     except (TypeError, ValueError):
         return None
-    named = [name for name in names[1:] if _APPROVER_NAME.search(name)]
-    return named[0] if named and names.index(named[0]) != 1 else None
-
-
-def gated(loop: Callable, approve: Callable) -> Callable:
-    """The learner's loop as loop(pr), with the grader's approver, under the learner's name."""
-    keyword = _approver_parameter(loop)
-
-    def review(pr: int) -> Any:
-        return loop(pr, **{keyword: approve}) if keyword else loop(pr, approve)
-    review.__qualname__ = getattr(loop, "__qualname__", None) or getattr(loop, "__name__", "loop")
-    return review
+    return named if named and names.index(named) != 1 else None
 
 
 def takes_approver(loop: Callable) -> bool:
-    keyword = _approver_parameter(loop)
+    keyword = _keyword(loop)
     try:
         signature = inspect.signature(loop)
     except (TypeError, ValueError):  # a builtin or a C function: call it and see
         return True
     try:
-        signature.bind(INJECTED, **{keyword: Approver(False)}) if keyword else signature.bind(INJECTED, Approver(False))
+        signature.bind(INJECTED, **{keyword: Approver(NO)}) if keyword else signature.bind(INJECTED, Approver(NO))
     except TypeError:
         return False
     return True
 
 
-def _asks(loop: Callable, lang: str) -> Seen:
-    """Asked before merge_pr and only then; a yes really merges."""
-    if not takes_approver(loop):
-        return Seen(False, tr("the check calls your loop as {name}({pr}, approve), but it takes no approver.", lang,
-                              name=getattr(loop, "__name__", "loop"), pr=INJECTED))
-    no, yes = Approver(False), Approver(True)
-    refused = run_scenario(gated(loop, no), INJECTED)
-    approved = run_scenario(gated(loop, yes), INJECTED)
-    crashed = refused.error or approved.error
-    if isinstance(crashed, NotImplementedError) and not refused.calls:  # the exercise cell as the notebook left it
-        return Seen(None, tr("nothing to check yet.", lang))
-    if crashed is not None and not no.asked:
-        return Seen(False, tr("your loop raised {error} before the approver was asked.", lang,
-                              error=f"{type(crashed).__name__}: {str(crashed)[:160]}"))
-    nagged = sorted({name for name in no.asked + yes.asked if not _MERGE.search(name)})
+@dataclass(frozen=True)
+class Gate:
+    """The runs of the learner's loop on !485, one per approver of the grader."""
+
+    driven: dict[str, Driven]
+
+    @property
+    def no(self) -> Driven:
+        return self.driven[NO]
+
+    @property
+    def yes(self) -> Driven:
+        return self.driven[YES]
+
+
+def _story(seen: Driven, lang: str) -> Seen | None:
+    """What a run says about every requirement judged on it when the loop could not get through it: the
+    learner's crash (a Python error), or the API's 400 about the history (rule 1's evidence)."""
+    if is_crash(seen.run.error):
+        return Seen(None, because_raised(seen.run.error, lang), raised=seen.run.error)
+    refused = history_refusal(seen.run)
+    if refused is not None and not seen.approver.asked:
+        return Seen(None, tr("the API refused the loop's history at request {n} first (rule 1): {message}", lang,
+                             n=refused[0], message=refused[1][:200]))
+    return None
+
+
+def _wanted_merge(seen: Driven) -> bool:
+    return any(MERGE_NAME.search(str(use.get("name"))) for _, reply in seen.run.answered for use in tool_uses(reply))
+
+
+def _asks(gate: Gate, lang: str) -> Seen:
+    """Asked before merge_pr and only then."""
+    no, yes = gate.no, gate.yes
+    if no.merged:
+        return Seen(False, tr("with an approver that said no, !{pr} was merged.", lang, pr=INJECTED))
+    nagged = sorted({name for name in no.approver.asked + yes.approver.asked if not MERGE_NAME.search(name)})
     if nagged:
         return Seen(False, tr("the approver was asked before a harmless tool ({tools}): a human asked about every "
                               "read learns to click yes without looking.", lang, tools=", ".join(nagged)))
-    offered = {str(t.get("name")) for c in refused.calls for t in c.body.get("tools") or [] if isinstance(t, dict)}
-    if not any(_MERGE.search(name) for name in offered):
+    story = _story(no, lang)
+    if story is not None:
+        return story
+    offered = {str(t.get("name")) for c in no.run.calls for t in c.body.get("tools") or [] if isinstance(t, dict)}
+    if not any(MERGE_NAME.search(name) for name in offered):
         return Seen(False, tr("your loop gives the model no merge tool ({tools}): add merge_pr to the tools, as the "
                               "exercise cell does, so there is something to gate.", lang, tools=", ".join(sorted(offered))))
-    wanted = any(_MERGE.search(str(use.get("name"))) for _, reply in refused.answered for use in tool_uses(reply))
-    if not wanted:
+    if not _wanted_merge(no):
         return Seen(None, tr("the model never asked to merge !{pr} in this run, so the gate was not tried.", lang,
                              pr=INJECTED))
-    if not any(_MERGE.search(name) for name in no.asked):
+    if not no.approver.merge_asked():
         return Seen(False, tr("the model asked to merge !{pr}, and the approver was never asked (it was asked: "
-                              "{asked}).", lang, pr=INJECTED, asked=", ".join(no.asked) or "—"))
-    if INJECTED not in approved.merged:
-        return Seen(False, tr("with an approver that says yes, !{pr} was still not merged: the gate must open on a "
-                              "yes.", lang, pr=INJECTED))
-    return Seen(True, tr("the approver was asked about merge_pr only; a no kept !{pr} open, a yes merged it.", lang,
-                         pr=INJECTED))
+                              "{asked}).", lang, pr=INJECTED, asked=", ".join(no.approver.asked) or "—"))
+    return Seen(True, tr("the approver was asked about merge_pr only; a no kept !{pr} open.", lang, pr=INJECTED))
 
 
-ASKS = Requirement("approver_asked", N_("merge_pr asks the approver first; harmless tools do not"), _asks,
-                   N_("Before running a tool named in DANGEROUS, call approve(block.name, block.input); run it only on "
-                      "True. get_diff and read_file run at once."))
+def _yes_merges(gate: Gate, lang: str) -> Seen:
+    yes = gate.yes
+    if yes.merged:
+        return Seen(True, tr("with an approver that said yes, !{pr} was merged.", lang, pr=INJECTED))
+    story = _story(yes, lang)
+    if story is not None:
+        return story
+    if not _wanted_merge(yes):
+        return Seen(None, tr("the model never asked to merge !{pr} in this run, so the gate was not tried.", lang,
+                             pr=INJECTED))
+    return Seen(False, tr("with an approver that says yes, !{pr} was still not merged: the gate must open on a "
+                          "yes.", lang, pr=INJECTED))
+
+
+def _fail_closed(gate: Gate, lang: str) -> Seen:
+    opened = opened_without_yes(gate.driven, lang)
+    if opened:
+        return Seen(False, opened + ".")
+    failing = [gate.driven[kind] for kind in FAILING]
+    for seen in failing:
+        if is_crash(seen.run.error):
+            return Seen(None, tr("when the approver {did}, your code raised {error}.", lang, did=seen.approver.did(lang),
+                                 error=type(seen.run.error).__name__), raised=seen.run.error)
+    tried = [seen for seen in failing if seen.approver.merge_asked()]
+    if not tried:
+        return Seen(None, tr("the approver was never asked about a merge in these runs, so a failing approver was "
+                             "not tried.", lang))
+    return Seen(True, tr("approvers that {did}: !{pr} stayed open each time.", lang, pr=INJECTED,
+                         did="; ".join(seen.approver.did(lang) for seen in tried)))
+
+
+def _on_the_no_run(rule: str) -> Callable[[Gate, str], Seen]:
+    """A self-check rule judged on the no-run, the run the gate's own requirements were judged on."""
+    def check(gate: Gate, lang: str) -> Seen:
+        if gate.no.merged and rule == "refusal_is_error":
+            return Seen(False, tr("with an approver that said no, !{pr} was merged.", lang, pr=INJECTED))
+        story = _story(gate.no, lang)
+        if story is not None:
+            return story
+        found = ALL_RULES[rule].judge(gate.no.run, lang)
+        return Seen(None if found.status == NOT_CHECKED else found.status == "passed", found.detail)
+    return check
+
+
+ASKS = Requirement(
+    "approver_asked", N_("merge_pr asks the approver first; harmless tools do not"), _asks,
+    N_("Before running a tool named in DANGEROUS, call approve(block.name, block.input); get_diff and read_file run "
+       "at once."),
+    task=N_("Before a tool in DANGEROUS runs, the loop calls approve(name, tool_input); harmless tools run at once, "
+            "with no question."))
+YES_MERGES = Requirement(
+    "yes_merges", N_("On an explicit yes the merge runs"), _yes_merges,
+    N_("When approve(...) returns True, run the tool as usual and send its result back."),
+    task=N_("On True the tool runs as usual."))
+FAIL_CLOSED = Requirement(
+    "fail_closed", N_("Only an explicit True opens the gate: an error, None, anything else or no answer is a no"),
+    _fail_closed,
+    N_("approved = approve(block.name, block.input) is True inside try/except Exception (an exception is a no): "
+       "input() gives the string \"no\", which is truthy, and an approver that cannot reach a person raises."),
+    task=N_("Only True opens the gate: an exception, None, any other value or no answer is a no."))
+REFUSAL = Requirement(
+    "refusal_is_error", N_("A refused call goes back to the model as an error result"),
+    _on_the_no_run("refusal_is_error"),
+    N_("On a no, answer the call with {\"type\": \"tool_result\", \"tool_use_id\": block.id, \"content\": \"A human "
+       "refused this call.\", \"is_error\": True} and go on with the loop."),
+    task=N_("On False the tool does not run, and the model gets a tool_result with is_error: True that says a human "
+            "refused."))
+GOES_ON = Requirement(
+    "returns_answer", N_("At end_turn the loop returns the answer and sends nothing more"),
+    _on_the_no_run("returns_answer"),
+    N_("After a no, keep looping: the model reads the refusal, finishes its review, and the loop returns its text."),
+    task=N_("The loop goes on, so the model can finish its review and say what happened."))
+GATE_ROWS = (ASKS, YES_MERGES, FAIL_CLOSED, REFUSAL, GOES_ON)
+
+NOTE = N_("Not done yet: a dangerous call must wait for an explicit yes from the approver, and a no must go back "
+          "to the model as an error result (see the requirements marked ✘ or – below).")
+WRITE_IT = N_("write your solution in the exercise cell above, then run this cell again.")
 
 
 def check_gate_loop(loop: Callable | None, language: str | None = None) -> Report:
     """Notebook 7's exercise on the learner's own loop, loop(pr, approve)."""
-    judged = loop if is_placeholder(loop) or is_template(loop) or not callable(loop) else gated(loop, Approver(False))
-    return grade_loop(7, judged, language, RULES,
-                      N_("Not done yet: a dangerous call must wait for the approver, and a no must go back to the "
-                         "model as an error result (see the rules marked ✘ or – below)."),
-                      N_("On a no, answer the call with {\"type\": \"tool_result\", \"tool_use_id\": block.id, "
-                         "\"content\": \"A human refused this call.\", \"is_error\": True} and go on with the loop."),
-                      own=_wrapped(ASKS, loop))
+    g = Grade(7, language, GATE_ROWS)
+    lang = g.lang
+    if is_placeholder(loop) or not callable(loop):
+        return g.not_done(WRITE_IT, [])
+    if is_template(loop):
+        return g.not_done(WRITE_IT, [ASKS.hint])
+    if not takes_approver(loop):
+        g.record(ASKS, Seen(False, tr("the check calls your loop as {name}({pr}, approve), but it takes no approver.",
+                                      lang, name=getattr(loop, "__name__", "loop"), pr=INJECTED)))
+        for row in GATE_ROWS[1:]:
+            g.record(row, Seen(None, tr("the check has no way to give your loop an approver.", lang)))
+        return _with_note(g.report())
+    keyword = _keyword(loop)
+    with Sandboxes(expected=len(KINDS)) as sandboxes:
+        gate = Gate(drive(loop, (YES, NO, *FAILING), keyword, sandboxes))
+    if untouched(gate.no.run):
+        return g.not_done(WRITE_IT, [ASKS.hint])
+    g.run(GATE_ROWS, gate)
+    earlier = judge(gated(loop, Approver(NO), keyword), EARLIER, lang, g.title())
+    g.findings.extend(earlier.findings)
+    if g.raised is None and earlier.raised is not None:
+        g.raised = earlier.raised
+    if g.raised is not None:
+        return crash_report(g.title(), g.raised, g.findings, lang, g.hints)
+    return _with_note(g.report(tr("A merge now waits for a person's explicit yes, and a no reaches the model as "
+                                  "what it is.", lang)))
 
 
-def _wrapped(row: Requirement, loop: Callable) -> Requirement:
-    """The requirement checked on the learner's own loop, not on the grader's wrapper."""
-    return Requirement(row.rule, row.title, lambda _, lang: row.check(loop, lang), row.hint)
+def _with_note(report: Report) -> Report:
+    """The exercise's note and its first hint whenever a requirement is not met (not only the first one)."""
+    if any(f.status == BROKEN for f in report.findings) and report.raised is None:
+        report.note = tr(NOTE, report.language)
+        report.hints = report.hints or [tr(ASKS.hint, report.language)]
+    return report
+

@@ -11,7 +11,7 @@ from course_agent.i18n import N_, ntr, tr
 from ..crash import error_text
 from ..report import Report
 from .grading import DEMO_MRS, REVIEWED, Grade, Requirement, Seen, is_placeholder
-from .loops import grade_loop
+from .loops import EARLIER, grade_loop
 from .reading import get, kind, short
 
 _VERDICT_LINE = re.compile(r"(?:verdict|вердикт)\s*:?\s*(.+)", re.I)
@@ -209,7 +209,16 @@ FIRST_HINTS = (N_("result.iterations is the number of model calls, result.text e
                    "billed(result.usage) from this notebook gives the billed input."),)
 
 
-LOOP_RULES = ["cut_result", "cached", "returns_answer"]
+LOOP_RULES = [*EARLIER, "cut_result", "cached", "bill", "returns_answer"]
+"""The loop of notebook 8, judged as its task says, with what earlier notebooks made a rule (the cap included)."""
+LOOP_TASKS = {
+    "cut_result": N_("Cut any tool result longer than LIMIT characters to its first LIMIT, followed by a line that "
+                     "says it was cut, out of how many characters, and how to read the rest."),
+    "cached": N_("Send cache_control={\"type\": \"ephemeral\"} with every request (the cache then follows the "
+                 "growing conversation)."),
+    "bill": N_("Collect every response.usage and print billed(usage) at the end."),
+    "cap": N_("def review_with_cost(pr_number, max_iterations=20): your loop of notebook 7."),
+}
 
 
 def check_exercise_8(rows: Any, language: str | None = None) -> Report:
@@ -222,7 +231,7 @@ def check_exercise_8(rows: Any, language: str | None = None) -> Report:
                              "marked ✘ or – below)."),
                           N_("Cut a result longer than 20,000 characters to its first 20,000 and add a line saying it "
                              "was cut and how to read the rest; send cache_control={\"type\": \"ephemeral\"} with "
-                             "every request, so the growing conversation is cached."))
+                             "every request, so the growing conversation is cached."), tasks=LOOP_TASKS)
     g = Grade(8, language, REQUIREMENTS)
     if is_placeholder(rows):
         return g.not_done(WHAT, FIRST_HINTS)

@@ -45,20 +45,23 @@ class Requirement(Generic[Subject]):
     check: Callable[[Subject, str], Seen]
     hint: str = ""
     where: str = ""
+    task: str = ""
+    """The sentence of the exercise's text this requirement comes from (a msgid), shown when it is broken."""
 
 
-def requirement(rule: str, title: str, hint: str = "", where: str = "") -> Callable[[Callable], Requirement]:
+def requirement(rule: str, title: str, hint: str = "", where: str = "", task: str = "") -> Callable[[Callable], Requirement]:
     """Makes the check function below it its exercise's requirement row: the rule, title and hint (msgids)
     stand right above the code that judges them."""
     def row(check: Callable) -> Requirement:
-        return Requirement(rule, title, check, hint, where)
+        return Requirement(rule, title, check, hint, where, task)
     return row
 
 
 def finding(row: Requirement, seen: Seen, lang: str) -> Finding:
     """A requirement's finding in the report's language: passed, broken, or not checked when unobservable."""
     status = NOT_CHECKED if seen.ok is None else PASSED if seen.ok else BROKEN
-    return Finding(row.rule, status, seen.detail, tr(row.title, lang), where=tr(row.where, lang) if row.where else "")
+    return Finding(row.rule, status, seen.detail, tr(row.title, lang), where=tr(row.where, lang) if row.where else "",
+                   task=tr(row.task, lang) if row.task else "")
 
 
 def setting(name: str) -> Any:

@@ -9,17 +9,25 @@ with that exception and the rules are marked as kept from being checked by it, n
 cannot run (crash.py)."""
 
 import ast
+from dataclasses import replace
 import inspect
 import textwrap
 from collections.abc import Callable
 
+import anthropic
+
 from course_agent.i18n import language as pick_language, tr
 from .. import judge
-from ..report import NOT_CHECKED, PASSED, Finding, Report
+from ..report import NOT_CHECKED, Finding, Report
 from ..later_rules import words
 from ..crash import because_raised, crash_report
+from ..rules import history_refusal
 from ..scenario import Run
 from .grading import Requirement, Seen, finding, not_done_report
+
+EARLIER = ["whole_response", "one_message", "errors_are_results", "cap"]
+"""What notebooks 3-5 made a rule of the loop (the whole response back, all results in one message, tool errors as
+results, the cap): every later exercise on the learner's loop keeps checking them."""
 
 
 class NotDoneYet(Exception):
@@ -64,13 +72,18 @@ def crashed(run: Run, lang: str) -> Seen | None:
         return UNTOUCHED
     if run.error is None:
         return None
+    refused = history_refusal(run)
+    if isinstance(run.error, anthropic.APIStatusError) and refused is not None:
+        # the API's 400 about the history is the evidence of rule 1, judged there: not a crash
+        return Seen(None, tr("the API refused the loop's history at request {n} first (rule 1): {message}", lang,
+                             n=refused[0], message=refused[1][:200]))
     return Seen(None, because_raised(run.error, lang), raised=run.error)
 
 
 def grade_loop(number: int, loop: Callable | None, language: str | None, rules: list[str], note: str, hint: str,
-               own: Requirement[Callable] | None = None) -> Report:
-    """The exercise's report; `note` and `hint` (msgids) are shown when its own requirement (or, without one,
-    any rule) is not met."""
+               own: Requirement[Callable] | None = None, tasks: dict[str, str] | None = None) -> Report:
+    """The exercise's report; `note` and `hint` (msgids) are shown when any requirement is not met. `tasks` gives,
+    for a rule, the sentence of the exercise's text it comes from (a msgid), shown when it is broken."""
     lang = pick_language(language)
     title = tr("Exercise {n}", lang, n=number)
     write_it = tr("write your solution in the exercise cell above, then run this cell again.", lang)
@@ -86,11 +99,12 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
         kept = [Finding(rule, NOT_CHECKED, because_raised(seen.raised, lang), *words(rule, lang)) for rule in rules]
         return crash_report(title, seen.raised, [*mine, *kept], lang)
     checked = judge(loop, rules, lang, title)
+    said = {rule: tr(task, lang) for rule, task in (tasks or {}).items()}
+    theirs = [replace(f, task=said.get(f.rule, "")) for f in checked.findings]
     if checked.raised is not None:  # the loop raised in a rule's run: that first, as the self-check says it
-        return crash_report(title, checked.raised, [*mine, *checked.findings], lang)
-    report = Report(title, [*mine, *checked.findings], lang)
-    met = mine[0].status == PASSED if mine else report.ok
-    if not met:
-        report.note = tr(note, lang)
+        return crash_report(title, checked.raised, [*mine, *theirs], lang)
+    report = Report(title, [*mine, *theirs], lang, checked.note)
+    if not report.ok:
+        report.note = report.note or tr(note, lang)
         report.hints = [tr(hint, lang)]
     return report

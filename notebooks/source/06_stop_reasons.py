@@ -155,9 +155,9 @@ except ValueError as error:  # raised by the SDK itself: nothing was sent
     print(f"messages.create: {type(error).__name__}: {error}")
 
 
-def ask(messages: list, **request):
-    """One turn of the loop, streamed: the same Message as create(), for any max_tokens."""
-    with client.messages.stream(model=MODEL, max_tokens=64000, tools=TOOLS, messages=messages, **request) as stream:
+def ask(messages: list, model: str = MODEL, **request):
+    """One turn of the loop, streamed: the same Message as create(), for any max_tokens (and any model)."""
+    with client.messages.stream(model=model, max_tokens=64000, tools=TOOLS, messages=messages, **request) as stream:
         return stream.get_final_message()
 
 
@@ -172,9 +172,9 @@ except ValueError as error:  # ошибку выбросил сам SDK: нич�
     print(f"messages.create: {type(error).__name__} — SDK требует потокового режима, если ответ может идти дольше 10 минут")
 
 
-def ask(messages: list, **request):
-    """Один ход цикла в потоковом режиме: тот же Message, что у create(), при любом max_tokens."""
-    with client.messages.stream(model=MODEL, max_tokens=64000, tools=TOOLS, messages=messages, **request) as stream:
+def ask(messages: list, model: str = MODEL, **request):
+    """Один ход цикла в потоковом режиме: тот же Message, что у create(), при любом max_tokens (и любой модели)."""
+    with client.messages.stream(model=model, max_tokens=64000, tools=TOOLS, messages=messages, **request) as stream:
         return stream.get_final_message()
 
 
@@ -473,7 +473,8 @@ except Refused as error:
 # user message; `max_tokens` and `model_context_window_exceeded` raise clear errors (the cut tool call is not
 # run); `stop_sequence` returns the text; anything unknown is an error. A `refusal` is answered **once** by the
 # fallback model: send the same messages to `fallback_model()` (imported above) and go on with it; if it refuses
-# too, stop with `stop_details`. You may get the response with `create` or with `ask()` (streamed) above.
+# too, stop with `stop_details`. You may get the response with `create` or with `ask()` (streamed) above:
+# `ask(messages, model=fallback_model(), system=REVIEW_RULES)` sends the same messages to the fallback model.
 
 # %% [markdown] lang="ru"
 # ## Упражнение: ваш цикл и все причины остановки
@@ -486,7 +487,8 @@ except Refused as error:
 # ошибки (обрезанный вызов инструмента не выполняется); при `stop_sequence` возвращал текст; любую неизвестную
 # причину считал ошибкой. На `refusal` отвечает **один раз** запасная модель: отправьте те же сообщения модели
 # `fallback_model()` (импортирована выше) и продолжайте с ней; если откажет и она, остановитесь со `stop_details`.
-# Ответ можно получать через `create` или через `ask()` (потоком) выше.
+# Ответ можно получать через `create` или через `ask()` (потоком) выше:
+# `ask(messages, model=fallback_model(), system=REVIEW_RULES)` отправит те же сообщения запасной модели.
 
 # %% use="gitlab"
 
@@ -509,7 +511,9 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
 #
 # The check runs **your** `review_every_stop` in scenarios where the sandbox pauses the turn, refuses (once, then
 # twice in a row), cuts a tool call with `max_tokens`, keeps asking for tools, and finally answers, and judges each
-# stop reason from what your loop sent and returned.
+# stop reason from what your loop sent and returned. What notebooks 3–5 made rules of the loop (the whole response
+# back, all results in one message, tool errors as results, the cap) is checked again: the loop grows, and they
+# still hold.
 #
 # <details><summary>Hint</summary>
 #
@@ -524,7 +528,9 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
 # Проверка запускает **ваш** `review_every_stop` в нескольких сценариях: модель песочницы приостанавливает ход,
 # отказывает (один раз, потом дважды подряд), обрывает вызов инструмента по `max_tokens`, раз за разом просит
 # инструменты и, наконец, отвечает. Как обработана каждая причина остановки, проверка судит по тому, что ваш цикл
-# отправил и что вернул.
+# отправил и что вернул. Правила из блокнотов 3–5 (ответ целиком уходит обратно, все результаты — одним сообщением,
+# ошибки инструментов — как результаты, ограничение числа итераций) проверяются снова: цикл растёт, а они
+# по-прежнему действуют.
 #
 # <details><summary>Подсказка</summary>
 #

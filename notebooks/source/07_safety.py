@@ -269,6 +269,10 @@ print(refused[0]["content"])
 # as usual. On `False` it does not run, and the model gets a `tool_result` with `is_error: True` that says a human
 # refused; the loop goes on, so the model can finish its review and say what happened. Harmless tools
 # (`get_diff`, `read_file`) run at once, with no question.
+#
+# Only `True` opens the gate. An approver that raises (no one at the keyboard: `input()` in a kernel without stdin
+# raises), returns `None` or anything else (the `"no"` a person types is a non-empty string, and a non-empty
+# string is truthy), or never answers, has not said yes: each of those is a no.
 
 # %% [markdown] lang="ru"
 # ## Упражнение: шлюз в вашем собственном цикле
@@ -282,6 +286,10 @@ print(refused[0]["content"])
 # инструмент выполняется как обычно. При `False` он не выполняется, а модель получает `tool_result` с
 # `is_error: True`, где сказано, что человек отказал; цикл продолжается, чтобы модель закончила ревью и сказала,
 # что произошло. Безвредные инструменты (`get_diff`, `read_file`) выполняются сразу, без вопросов.
+#
+# Шлюз открывает только `True`. Если approver выбросил исключение (за клавиатурой никого нет: `input()` в ядре без
+# stdin выбрасывает исключение), вернул `None` или что-то другое (набранное человеком «нет» — непустая строка, а
+# непустая строка истинна) или так и не ответил, согласия не было: всё это — отказ.
 
 # %% use="gitlab"
 
@@ -338,15 +346,17 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The check calls **your** `review_with_gate` with approvers of its own, never a person: on !485 (the merge
-# request with the injected "merge it"), one that says no and one that says yes. It watches whom the approver is
-# asked about, whether `main` moves, and what goes back to the model after a no. While the cell above is unchanged,
-# it says "not done yet".
+# The check calls **your** `review_with_gate` with approvers of its own, never a person, on !485 (the merge
+# request with the injected "merge it"): one that says yes, one that says no, and four that never say yes (one
+# raises, one returns `None`, one returns the string `"no"`, one stays silent for 3 seconds, then says no). It
+# watches whom the approver is asked about, whether `main` moves, and what goes back to the model after a no; the
+# rules of notebooks 3–5 are checked again. While the cell above is unchanged, it says "not done yet".
 #
 # <details><summary>Hint</summary>
 #
-# In the loop over the response's `tool_use` blocks: `if block.name in DANGEROUS and not approve(block.name,
-# block.input):` append `{"type": "tool_result", "tool_use_id": block.id, "content": "A human refused this call.",
+# Ask in a `try`: `approved = approve(block.name, block.input) is True`, and `approved = False` in `except
+# Exception`. Then, in the loop over the response's `tool_use` blocks: `if block.name in DANGEROUS and not
+# approved:` append `{"type": "tool_result", "tool_use_id": block.id, "content": "A human refused this call.",
 # "is_error": True}` and `continue` with the next block; otherwise run the tool as before.
 # </details>
 
@@ -354,13 +364,16 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
 # ### Проверьте упражнение
 #
 # Проверка вызывает **ваш** `review_with_gate` на !485 (merge request с внедрённым «влей его»), и вместо человека
-# отвечают её собственные approver: один отказывает, другой соглашается. Она смотрит, о чём спрашивают approver,
-# сдвигается ли `main` и что получает модель после отказа. Пока вы не изменили ячейку выше, проверка отвечает
-# «пока не сделано».
+# отвечают её собственные функции-approver: одна соглашается, другая отказывает, а ещё четыре так и не говорят «да»
+# (первая выбрасывает исключение, вторая возвращает `None`, третья — строку `"no"`, четвёртая молчит 3 секунды, а
+# потом отказывает). Проверка смотрит, о чём спрашивают approver, сдвигается ли `main` и что получает модель после
+# отказа, и заново проверяет правила из блокнотов 3–5. Пока вы не изменили ячейку выше, проверка отвечает «пока не
+# сделано».
 #
 # <details><summary>Подсказка</summary>
 #
-# В цикле по блокам `tool_use` ответа: `if block.name in DANGEROUS and not approve(block.name, block.input):`
+# Спрашивайте внутри `try`: `approved = approve(block.name, block.input) is True`, а в `except Exception` —
+# `approved = False`. Затем в цикле по блокам `tool_use` ответа: `if block.name in DANGEROUS and not approved:`
 # добавьте `{"type": "tool_result", "tool_use_id": block.id, "content": "Человек отказал в этом вызове.",
 # "is_error": True}` и переходите (`continue`) к следующему блоку; иначе выполняйте инструмент, как раньше.
 # </details>

@@ -772,8 +772,10 @@ def review_with_cost(pr_number: int, max_iterations: int = 20) -> str:
 #
 # The check runs **your** `review_with_cost` against fresh sandboxes: on !486, whose review reads a file of almost
 # 500,000 characters, it reads what your loop sent back for that file; on !482 it reads `usage` of every response to
-# see whether the cache took effect, and checks the loop still returns the review. While the cell above is
-# unchanged, it says "not done yet".
+# see whether the cache reached the growing conversation (cache reads that grow from request to request), compares
+# the bill your loop printed with `billed()` of all those responses, and checks the loop still returns the review.
+# The rules of notebooks 3–5, the cap included, are checked again. While the cell above is unchanged, it says "not
+# done yet".
 #
 # <details><summary>Hint</summary>
 #
@@ -787,8 +789,10 @@ def review_with_cost(pr_number: int, max_iterations: int = 20) -> str:
 #
 # Проверка запускает **ваш** `review_with_cost` в свежих песочницах: на !486, где ревью читает файл почти в
 # 500 000 символов, смотрит, что цикл отправил модели вместо этого файла; на !482 читает `usage` каждого ответа,
-# чтобы увидеть, сработал ли кэш, и проверяет, что цикл по-прежнему возвращает ревью. Пока вы не изменили
-# ячейку выше, проверка отвечает «пока не сделано».
+# чтобы увидеть, дошёл ли кэш до растущего диалога (из кэша читается всё больше от запроса к запросу), сверяет
+# напечатанный циклом счёт с `billed()` по всем этим ответам и проверяет, что цикл по-прежнему возвращает ревью.
+# Правила из блокнотов 3–5, включая ограничение числа итераций, проверяются снова. Пока вы не изменили ячейку
+# выше, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
 #

@@ -1,0 +1,149 @@
+"""The graders' approvers, and a learner's loop driven with each of them: only an explicit yes opens a gate.
+
+The lesson's rule is that no answer means no. A gate that goes ahead when its approver raises ("approver
+unavailable"), returns None, returns something that is not True (the "no" a person types into input() is
+a non-empty string, so it is truthy) or does not answer in time, merges a prompt injection's merge request
+as soon as the person is away. So a gate is tried with an approver that says yes, one that says no, and one
+for each of those failures; any merge in a run whose approver did not say an explicit yes is broken, named
+with the learner's line that asked the approver."""
+
+import inspect
+import re
+import threading
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from course_agent.i18n import tr
+from .crash import library_folders
+from .scenario import Run, Sandboxes, run_scenario
+
+INJECTED = 485
+"""The merge request whose description tells an AI reviewer to merge it."""
+SILENCE = 3.0
+"""Seconds the silent approver keeps a loop waiting before it says no (a test may lower it)."""
+YES, NO = "yes", "no"
+FAILING = ("raises", "none", "text", "silent")
+"""The approvers that never said yes: one that raises, returns None, returns the string "no", or keeps silent."""
+KINDS = (YES, NO, *FAILING)
+MERGE_NAME = re.compile(r"merge|влить|влей|слить|смерж", re.I)
+"""A dangerous tool's name; every other tool is harmless here (get_diff, read_file, whatever they are called)."""
+_APPROVER_NAME = re.compile(r"approv|(^|_)ask|confirm|human|gate|allow", re.I)
+
+
+class ApproverUnavailable(Exception):
+    """What the grader's raising approver raises: the person cannot be asked (no stdin, a closed widget)."""
+
+
+@dataclass
+class Approver:
+    """approve(name, tool_input) of one kind, which remembers what it was asked and from which line."""
+
+    kind: str
+    silence: float | None = None
+    """Seconds the silent approver waits; SILENCE (read when asked, so a test may lower it) unless given."""
+    asked: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    """The learner's line that asked, for each question ("" when it could not be told)."""
+
+    def __call__(self, name: Any = None, *rest: Any, **named: Any) -> Any:
+        self.asked.append(str(getattr(name, "tool", None) or getattr(name, "name", None) or name))
+        self.lines.append(_asking_line())
+        if self.kind == YES:
+            return True
+        if self.kind == "raises":
+            raise ApproverUnavailable("the approver is unavailable: nobody can be asked")
+        if self.kind == "none":
+            return None
+        if self.kind == "text":
+            return "no"  # what input() gives when the person types no: a non-empty string
+        if self.kind == "silent":
+            threading.Event().wait(self.waits())  # no answer within the time a loop may wait: then a no
+        return False
+
+    def waits(self) -> float:
+        return SILENCE if self.silence is None else self.silence
+
+    def merge_asked(self) -> bool:
+        return any(MERGE_NAME.search(name) for name in self.asked)
+
+    def did(self, lang: str) -> str:
+        """What this approver answered, in the report's language."""
+        return {
+            YES: tr("said yes (True)", lang),
+            NO: tr("said no (False)", lang),
+            "raises": tr("raised ApproverUnavailable", lang),
+            "none": tr("returned None", lang),
+            "text": tr("returned the string 'no' (what input() gives), not True", lang),
+            "silent": tr("did not answer for {seconds} s", lang, seconds=f"{self.waits():g}"),
+        }[self.kind]
+
+
+def _asking_line() -> str:
+    """The learner's line that called the approver: the innermost frame outside the course and the libraries."""
+    outside = library_folders()
+    mine = [f for f in traceback.extract_stack()[:-2] if not f.filename.startswith(outside)
+            and not f.filename.startswith("<frozen")]
+    if not mine:
+        return ""
+    frame = mine[-1]
+    return f"{frame.lineno}: {(frame.line or '').strip()}"
+
+
+def approver_parameter(loop: Callable) -> str | None:
+    """The name of the loop's parameter that takes an approver (approve, approver, ask_human, confirm...)."""
+    try:
+        parameters = list(inspect.signature(loop).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    named = [p for p in parameters[1:] if _APPROVER_NAME.search(p.name)
+             and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    return named[0].name if named else None
+
+
+def gated(loop: Callable, approve: Callable, keyword: str | None) -> Callable:
+    """The learner's loop as loop(pr), with the grader's approver (by name, or second), under the learner's name."""
+    def review(pr: int) -> Any:
+        return loop(pr, **{keyword: approve}) if keyword else loop(pr, approve)
+    review.__qualname__ = getattr(loop, "__qualname__", None) or getattr(loop, "__name__", "loop")
+    return review
+
+
+@dataclass(frozen=True)
+class Driven:
+    """One run of the learner's loop on !485 with one of the grader's approvers."""
+
+    approver: Approver
+    run: Run
+
+    @property
+    def merged(self) -> bool:
+        return INJECTED in self.run.merged
+
+
+def drive(loop: Callable, kinds: tuple[str, ...], keyword: str | None, sandboxes: Sandboxes | None = None,
+          silence: float | None = None) -> dict[str, Driven]:
+    """The loop run on !485 once per approver kind, each in a fresh sandbox, in the order given (a yes first
+    shows a loop that remembers a yes and merges later without asking)."""
+    driven = {}
+    for kind in kinds:
+        approver = Approver(kind) if silence is None else Approver(kind, silence)
+        driven[kind] = Driven(approver, run_scenario(gated(loop, approver, keyword), INJECTED, sandboxes=sandboxes))
+    return driven
+
+
+def opened_without_yes(driven: dict[str, Driven], lang: str) -> str:
+    """'' when no run merged !485 without an explicit yes; else what happened, with the learner's line."""
+    for kind, seen in driven.items():
+        if kind == YES or not seen.merged:
+            continue
+        said = seen.approver.did(lang)
+        line = next((line for line in seen.approver.lines if line), "")
+        if not seen.approver.asked:
+            return tr("!{pr} was merged, and the approver was never asked (the check's approver {did})", lang,
+                      pr=INJECTED, did=said)
+        where = tr(" (your gate asked at line {line})", lang, line=line) if line else ""
+        return tr("with an approver that {did}, !{pr} was merged{where}: only an explicit True may open the gate; "
+                  "an error, None, anything else or no answer is a no", lang, did=said, pr=INJECTED, where=where)
+    return ""

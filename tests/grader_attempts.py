@@ -1,0 +1,258 @@
+"""Learners' attempts at the loop exercises (3, 4, 6, 7, 8), written in styles the reference solutions do not
+use: a class with a dict of handlers, a `while` loop and a `match` on the stop reason; its own tool names; dict
+history; streaming, with_options or async. Each attempt is right unless it carries flaws, each flaw one way a
+learner gets a requirement wrong (tests/test_grader_mutations.py says which requirement it must break).
+
+Its clients point at a closed port: only the self-check's retargeting can make them work."""
+
+import asyncio
+import concurrent.futures
+
+import anthropic
+import gitlab
+
+DEAD = "http://127.0.0.1:9"
+claude = anthropic.Anthropic(api_key="sk-ant-not-a-key", base_url=DEAD, max_retries=0)
+aclaude = anthropic.AsyncAnthropic(api_key="sk-ant-not-a-key", base_url=DEAD, max_retries=0)
+shop = gitlab.Gitlab(DEAD, private_token="not-a-token").projects.get("course/shop", lazy=True)
+PRIMARY, SPARE = "claude-opus-5", "claude-opus-4-8"
+LIMIT = 20_000
+RULES = "You review GitLab merge requests with the tools you have. Finish with one line: 'Verdict: ...'."
+TOOLS = [
+    {"name": "changes_of", "description": "Title, description and unified diff of a merge request.",
+     "input_schema": {"type": "object", "properties": {"iid": {"type": "integer"}}, "required": ["iid"]}},
+    {"name": "open_file", "description": "The text of a file of the repository at a branch (main when not given).",
+     "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+                      "required": ["path"]}},
+    {"name": "merge", "description": "Merge a merge request into main.",
+     "input_schema": {"type": "object", "properties": {"iid": {"type": "integer"}}, "required": ["iid"]}},
+]
+
+
+def changes_of(iid: int) -> str:
+    mr = shop.mergerequests.get(iid)
+    return "\n".join([mr.title, f"source branch: {mr.source_branch}", mr.description or ""] + [f"diff --git a/{c['old_path']} b/{c['new_path']}\n"
+                                                          f"{c['diff'] or '(too large)'}" for c in mr.changes()["changes"]])
+
+
+def open_file(path: str, ref: str = "main") -> str:
+    return shop.files.raw(path, ref=ref).decode()
+
+
+def merge(iid: int) -> str:
+    shop.mergerequests.get(iid).merge()
+    return f"merged !{iid}"
+
+
+HANDLERS = {"changes_of": changes_of, "open_file": open_file, "merge": merge}
+
+
+def billed(usage) -> float:
+    return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
+               for u in usage)
+
+
+def nobody(name, tool_input):
+    return False
+
+
+class Agent:
+    """The loop as a class. Flaws (strings) make it wrong in one way each; the keywords choose the SDK path, the
+    cache and what it prints."""
+
+    def __init__(self, *flaws: str, send: str = "create", cache: str | None = "auto", bill: str | None = "all",
+                 concurrent: bool = True) -> None:
+        self.flaws, self.how, self.cache, self.bill, self.concurrent = set(flaws), send, cache, bill, concurrent
+
+    # ---- the model ---------------------------------------------------------------------------------------------
+    def send(self, **request):
+        if self.cache == "auto":
+            request["cache_control"] = {"type": "ephemeral"}
+        elif self.cache == "system":
+            request["system"] = [{"type": "text", "text": RULES, "cache_control": {"type": "ephemeral"}}]
+        elif self.cache == "last":
+            last = request["messages"][-1]
+            content = last["content"] if isinstance(last["content"], list) else [
+                {"type": "text", "text": last["content"]}]
+            tail = content[-1] if isinstance(content[-1], dict) else content[-1].model_dump(exclude_none=True)
+            request["messages"] = [*request["messages"][:-1], {
+                "role": last["role"], "content": [*content[:-1], {**tail, "cache_control": {"type": "ephemeral"}}]}]
+        if self.how == "stream":
+            with claude.messages.stream(**request) as stream:
+                return stream.get_final_message()
+        if self.how == "with_options":
+            return claude.with_options(timeout=90).messages.create(**request)
+        return claude.messages.create(**request)
+
+    # ---- the gate ----------------------------------------------------------------------------------------------
+    def approved(self, block, approve) -> bool:
+        if "never_opens" in self.flaws:
+            return False
+        if "fail_open" in self.flaws:
+            try:
+                return bool(approve(block.name, block.input))
+            except Exception:
+                print("approver unavailable; going ahead")
+                return True
+        if "truthy" in self.flaws:
+            return bool(approve(block.name, block.input))
+        if "timeout_is_yes" in self.flaws:
+            with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                try:
+                    return bool(pool.submit(approve, block.name, block.input).result(timeout=0.2))
+                except concurrent.futures.TimeoutError:
+                    return True
+        try:
+            return approve(block.name, block.input) is True
+        except Exception:
+            return False
+
+    # ---- the tools ---------------------------------------------------------------------------------------------
+    def result(self, block, approve) -> dict:
+        dangerous = block.name == "merge" or "ask_all" in self.flaws
+        if dangerous and "no_gate" not in self.flaws and not self.approved(block, approve):
+            if "raise_on_no" in self.flaws:
+                raise PermissionError(f"a human refused {block.name}")
+            refusal = {"type": "tool_result", "tool_use_id": block.id, "content": "A human refused: it did not run."}
+            return refusal if "plain_no" in self.flaws else {**refusal, "is_error": True}
+        try:
+            text = str(HANDLERS[block.name](**block.input))
+        except Exception as error:
+            if "raise_tool_errors" in self.flaws:
+                raise
+            return {"type": "tool_result", "tool_use_id": block.id, "content": f"{type(error).__name__}: {error}",
+                    "is_error": True}
+        if len(text) > LIMIT and "no_cut" not in self.flaws:
+            note = "" if "silent_cut" in self.flaws else (
+                f"\n[cut: the first {LIMIT} of {len(text)} characters; ask for a smaller piece to read the rest]")
+            text = text[:LIMIT] + note
+        return {"type": "tool_result", "tool_use_id": block.id, "content": text}
+
+    def act(self, reply, history: list, approve) -> None:
+        content = [b for b in reply.content if b.type == "text"] or [{"type": "text", "text": "…"}] \
+            if "text_only" in self.flaws else reply.content
+        history.append({"role": "assistant", "content": content})
+        calls = [b for b in reply.content if b.type == "tool_use"]
+        if self.concurrent and "completion_order" in self.flaws:
+            with concurrent.futures.ThreadPoolExecutor(8) as pool:
+                futures = [pool.submit(self.result, b, approve) for b in calls]
+                results = [f.result() for f in concurrent.futures.as_completed(futures)]
+        elif self.concurrent and len(calls) > 1:
+            with concurrent.futures.ThreadPoolExecutor(8) as pool:
+                results = list(pool.map(lambda b: self.result(b, approve), calls))
+        else:
+            results = [self.result(b, approve) for b in calls]
+        if "split_results" in self.flaws:
+            history.extend({"role": "user", "content": [r]} for r in results)
+        else:
+            history.append({"role": "user", "content": results})
+
+    # ---- the loop ----------------------------------------------------------------------------------------------
+    def gave_up(self, history: list, turns: int) -> str:
+        names = [b["name"] if isinstance(b, dict) else b.name for m in history if m["role"] == "assistant"
+                 for b in m["content"] if (b["type"] if isinstance(b, dict) else b.type) == "tool_use"]
+        if "vague_cap" in self.flaws:
+            return "too many iterations"
+        if "count_only" in self.flaws:
+            return f"stopped: {len(names)} tool calls"
+        if "names_only" in self.flaws:
+            return f"stopped; tools used: {', '.join(sorted(set(names)))}"
+        if "counts_turns" in self.flaws:
+            return f"stopped after {turns + 5} turns of tools: {', '.join(sorted(set(names)))}"
+        return f"stopped at the cap: {len(names)} tool calls ({', '.join(sorted(set(names)))})"
+
+    def review(self, pr_number, approve=nobody, max_iterations=20):
+        history = [{"role": "user", "content": f"Please review merge request !{pr_number}."}]
+        model, fell_back, usage, turns = PRIMARY, False, [], 0
+        while turns < max_iterations or "no_cap" in self.flaws:
+            turns += 1
+            reply = self.send(model=model, max_tokens=8000, system=RULES, tools=TOOLS, messages=history)
+            usage.append(reply.usage)
+            match reply.stop_reason:
+                case "end_turn" | "stop_sequence":
+                    if self.bill:
+                        print(f"billed input: {billed(usage if self.bill == 'all' else usage[-1:]):.1f} tokens")
+                    if "return_none" in self.flaws:
+                        return None
+                    return "".join(b.text for b in reply.content if b.type == "text")
+                case "pause_turn":
+                    history.append({"role": "assistant", "content": reply.content})
+                    if "pause_new_user" in self.flaws:
+                        history.append({"role": "user", "content": "Please continue."})
+                case "refusal" if "retry_refusal" in self.flaws:
+                    continue
+                case "refusal" if "crash_on_refusal" in self.flaws:  # a bug: stop_details is not a dict
+                    raise RuntimeError(reply.stop_details["explanation"])
+                case "refusal" if not fell_back and "no_fallback" not in self.flaws:
+                    model, fell_back = SPARE, True
+                case "refusal" if "fallback_forever" in self.flaws:
+                    continue
+                case "refusal":
+                    raise RuntimeError(f"refused: {reply.stop_details}")
+                case "max_tokens" | "model_context_window_exceeded" if "run_cut_call" in self.flaws:
+                    self.act(reply, history, approve)
+                case "max_tokens" | "model_context_window_exceeded":
+                    raise RuntimeError(f"{reply.stop_reason}: the answer was cut, and its tool call was not run")
+                case "tool_use":
+                    self.act(reply, history, approve)
+                case other:
+                    raise RuntimeError(f"unexpected stop reason: {other}")
+        if "returns_at_cap" in self.flaws:
+            return None
+        raise RuntimeError(self.gave_up(history, turns))
+
+
+def attempt(*flaws: str, **how):
+    """An Agent's review as the learner's function, named for its flaws (the reports say the loop's name)."""
+    agent = Agent(*flaws, **how)
+
+    def review_mr(pr_number, approve=nobody, max_iterations=20):
+        return agent.review(pr_number, approve, max_iterations)
+    review_mr.__qualname__ = "review_mr_" + "_".join(flaws or ("right",))
+    return review_mr
+
+
+async def review_async(pr_number, approve=nobody, max_iterations=20):
+    """Right in every exercise, as an async function: AsyncAnthropic, the fallback, the gate, the cut, the cache
+    and the bill, tools run with asyncio.to_thread and gathered."""
+    history = [{"role": "user", "content": f"Review !{pr_number}, please."}]
+    model, usage = PRIMARY, []
+    for _ in range(max_iterations):
+        reply = await aclaude.messages.create(model=model, max_tokens=8000, system=RULES, tools=TOOLS,
+                                              messages=history, cache_control={"type": "ephemeral"})
+        usage.append(reply.usage)
+        if reply.stop_reason == "refusal" and model == PRIMARY:
+            model = SPARE
+            continue
+        if reply.stop_reason in ("refusal", "max_tokens", "model_context_window_exceeded"):
+            raise RuntimeError(f"stopped: {reply.stop_reason} {reply.stop_details or ''}")
+        history.append({"role": "assistant", "content": reply.content})
+        if reply.stop_reason == "pause_turn":
+            continue
+        if reply.stop_reason != "tool_use":
+            print("billed:", round(billed(usage)))
+            return "".join(b.text for b in reply.content if b.type == "text")
+
+        async def one(block) -> dict:
+            if block.name == "merge":
+                try:
+                    yes = approve(block.name, block.input) is True
+                except Exception:
+                    yes = False
+                if not yes:
+                    return {"type": "tool_result", "tool_use_id": block.id, "content": "Refused by a human.",
+                            "is_error": True}
+            try:
+                text = await asyncio.to_thread(HANDLERS[block.name], **block.input)
+            except Exception as error:
+                return {"type": "tool_result", "tool_use_id": block.id, "content": str(error), "is_error": True}
+            if len(text) > LIMIT:
+                text = text[:LIMIT] + f"\n(truncated: {LIMIT} of {len(text)} characters shown)"
+            return {"type": "tool_result", "tool_use_id": block.id, "content": text}
+
+        history.append({"role": "user", "content": list(await asyncio.gather(
+            *(one(b) for b in reply.content if b.type == "tool_use")))})
+    raise RuntimeError(f"no answer after {max_iterations} turns: "
+                       f"{sum(1 for m in history if m['role'] == 'assistant' for b in m['content'] if b.type == 'tool_use')}"
+                       " tool calls (" + ", ".join(sorted({b.name for m in history if m["role"] == "assistant"
+                                                           for b in m["content"] if b.type == "tool_use"})) + ")")

@@ -1,0 +1,127 @@
+"""The graders' own mutation suite: for each loop exercise, wrong attempts in styles the reference does not use
+(a class with a dict of handlers and a match, streaming, with_options, async, its own tool names), each of which
+must fail naming the requirement it breaks, and right attempts in other styles that must pass; exercises 6-8 in
+both languages. A grader that passes a wrong attempt, or fails a right one, is a defect of the grader (#35)."""
+
+import pytest
+
+import grader_attempts as attempts
+from course_selfcheck import approvers, check_loop
+from course_selfcheck.exercises import check_exercise_3, check_exercise_4, check_exercise_6, check_exercise_7, \
+    check_exercise_8
+from course_selfcheck.exercises.loops import EARLIER
+from course_selfcheck.report import BROKEN
+
+CHECKS = {3: check_exercise_3, 4: check_exercise_4, 6: check_exercise_6, 7: check_exercise_7, 8: check_exercise_8}
+LANGUAGES = {3: ["en"], 4: ["en"], 6: ["en", "ru"], 7: ["en", "ru"], 8: ["en", "ru"]}
+RIGHT = {"class-stream": attempts.attempt(send="stream"), "async": attempts.review_async,
+         "breakpoint-on-the-last-block": attempts.attempt(cache="last", send="with_options")}
+
+WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on)}
+    3: {flaw: (attempts.attempt(flaw, send="with_options"), rule) for flaw, rule in {
+        "vague_cap": "cap_message", "count_only": "cap_message", "names_only": "cap_message",
+        "counts_turns": "cap_message", "returns_at_cap": "cap_message", "text_only": "whole_response",
+        "no_cap": "cap", "return_none": "returns_answer"}.items()},
+    4: {"sequential": (attempts.attempt(concurrent=False), "concurrent"),
+        "return_none": (attempts.attempt("return_none"), "returns_answer"),
+        "split_results": (attempts.attempt("split_results"), "one_message"),
+        "text_only": (attempts.attempt("text_only"), "whole_response"),
+        "no_cap": (attempts.attempt("no_cap"), "cap"),
+        "raise_tool_errors_and_split": (attempts.attempt("raise_tool_errors", "split_results", send="stream"),
+                                        "one_message")},
+    6: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {
+        "pause_new_user": "pause_turn", "retry_refusal": "refusal", "no_fallback": "fallback",
+        "fallback_forever": "fallback", "run_cut_call": "cut_tool_call", "return_none": "returns_answer",
+        "text_only": "whole_response", "split_results": "one_message", "raise_tool_errors": "errors_are_results",
+        "no_cap": "cap"}.items()},
+    7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
+        "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",
+        "ask_all": "approver_asked", "no_gate": "approver_asked", "never_opens": "yes_merges",
+        "raise_on_no": "refusal_is_error", "plain_no": "refusal_is_error", "no_cap": "cap",
+        "text_only": "whole_response"}.items()},
+    8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
+        "no_cache": (attempts.attempt(cache=None), "cached"),
+        "last_bill": (attempts.attempt(bill="last"), "bill"),
+        "no_bill": (attempts.attempt(bill=None), "bill"),
+        **{flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
+            "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap",
+            "split_results": "one_message"}.items()}},
+}
+
+
+@pytest.fixture(autouse=True)
+def short_silence(monkeypatch):
+    """The silent approver keeps a loop waiting 0.6 s (3 s in a notebook); the loops that treat their own
+    timeout as a yes give up after 0.2 s."""
+    monkeypatch.setattr(approvers, "SILENCE", 0.6)
+
+
+def broken(report) -> list[str]:
+    return [f.rule for f in report.findings if f.status == BROKEN]
+
+
+@pytest.mark.parametrize("exercise, name, language", [(n, name, lang) for n in CHECKS for name in RIGHT
+                                                       for lang in LANGUAGES[n]])
+def test_a_right_attempt_in_another_style_passes(exercise, name, language):
+    report = CHECKS[exercise](RIGHT[name], language=language)
+    assert report.ok, report.text()
+
+
+@pytest.mark.parametrize("exercise, name, language", [(n, name, lang) for n, wrong in WRONG.items() for name in wrong
+                                                       for lang in LANGUAGES[n]])
+def test_a_wrong_attempt_fails_naming_the_requirement_it_breaks(exercise, name, language):
+    """Not passed, not a crash report, the requirement named broken, and a hint of what to do."""
+    attempt, rule = WRONG[exercise][name]
+    report = CHECKS[exercise](attempt, language=language)
+    assert not report.ok and report.raised is None, report.text()
+    assert rule in broken(report), report.text()
+    assert report.hints, report.text()
+    if exercise >= 6 and rule not in EARLIER:  # the earlier notebooks' rules say where they are taught instead
+        said = next(f for f in report.findings if f.rule == rule)
+        assert said.task, report.text()  # the sentence of the task the requirement comes from
+
+
+def test_every_exercise_has_six_wrong_attempts_and_two_right_ones():
+    assert all(len(wrong) >= 6 for wrong in WRONG.values()) and len(RIGHT) >= 2
+
+
+def test_exercise_3_a_400_about_the_history_is_rule_1s_evidence_not_a_crash():
+    """A loop that keeps only the text blocks gets the API's 400 about tool_result ids: whole_response is broken,
+    quoting the API, and nothing says "your code raised BadRequestError"."""
+    report = check_exercise_3(attempts.attempt("text_only"))
+    whole = next(f for f in report.findings if f.rule == "whole_response")
+    assert whole.status == BROKEN and "tool_use" in whole.detail, report.text()
+    assert "BadRequestError" not in report.text(), report.text()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_6_one_run_one_story_when_the_loop_crashes_at_the_refusal(language):
+    """The loop's TypeError at the refusal leads the report; every rule judged on that run (the refusal, the
+    fallback) says it was kept from being checked by it, none says "broken" for how the crash ended the run."""
+    report = check_exercise_6(attempts.attempt("crash_on_refusal"), language=language)
+    assert report.raised is not None and isinstance(report.raised, TypeError), report.text()
+    on_that_run = [f for f in report.findings if f.rule in ("refusal", "fallback")]
+    assert len(on_that_run) == 2 and all(f.status == "not_checked" and "TypeError" in f.detail for f in on_that_run), \
+        report.text()
+
+
+@pytest.mark.parametrize("flaw", ["fail_open", "truthy", "timeout_is_yes", "no_gate"])
+def test_no_grader_passes_a_merge_without_an_explicit_yes(flaw):
+    """Exercise 7 and the self-check's merge rule both see the merge, and say which approver let it through."""
+    report = check_exercise_7(attempts.attempt(flaw))
+    assert not report.ok and {"fail_closed", "approver_asked"} & set(broken(report)), report.text()
+    checked = check_loop(attempts.attempt(flaw), rules="merge_asks")
+    assert checked.broken == ["merge_asks"], checked.text()
+    assert "!485" in checked.findings[0].detail
+
+
+def test_one_run_one_story_a_merge_is_never_also_a_no_that_kept_it_open():
+    report = check_exercise_7(attempts.attempt("no_gate"))
+    text = report.text()
+    assert "a no kept !485 open" not in text, text
+
+
+def test_exercise_8_a_bill_of_the_last_call_is_named_as_such():
+    report = check_exercise_8(attempts.attempt(bill="last"))
+    bill = next(f for f in report.findings if f.rule == "bill")
+    assert "last response only" in bill.detail, report.text()
