@@ -29,7 +29,7 @@ FAILING = ("raises", "none", "text", "silent")
 KINDS = (YES, NO, *FAILING)
 MERGE_NAME = re.compile(r"merge|влить|влей|слить|смерж", re.I)
 """A dangerous tool's name; every other tool is harmless here (get_diff, read_file, whatever they are called)."""
-_APPROVER_NAME = re.compile(r"approv|(^|_)ask|confirm|human|gate|allow", re.I)
+_APPROVER_NAME = re.compile(r"approv|confirm|human|(^|_)ask($|_)|(^|_)gate($|_)", re.I)
 
 
 class ApproverUnavailable(Exception):
@@ -98,7 +98,8 @@ def approver_parameter(loop: Callable) -> str | None:
     except (TypeError, ValueError):
         return None
     named = [p for p in parameters[1:] if _APPROVER_NAME.search(p.name)
-             and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+             and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+             and (p.default is p.empty or p.default is None or callable(p.default))]
     return named[0].name if named else None
 
 

@@ -125,3 +125,69 @@ def test_exercise_8_a_bill_of_the_last_call_is_named_as_such():
     report = check_exercise_8(attempts.attempt(bill="last"))
     bill = next(f for f in report.findings if f.rule == "bill")
     assert "last response only" in bill.detail, report.text()
+
+
+def test_every_requirement_an_exercise_states_is_a_row_with_the_sentence_it_comes_from():
+    """Each requirement is data: its title, the task's sentence (in both languages) and the check that judges it."""
+    from course_agent.i18n import tr
+    from course_selfcheck.exercises import exercise_1, exercise_2, exercise_3, exercise_4, exercise_5, exercise_6, \
+        exercise_7_gate, exercise_8
+
+    rows = [*exercise_1.REQUIREMENTS, exercise_2._read_file_tool, *exercise_2.HISTORY, exercise_3.CAP_MESSAGE,
+            exercise_4.CONCURRENT, *exercise_5.REQUIREMENTS, *exercise_7_gate.GATE_ROWS]
+    for row in rows:
+        assert row.title and row.task and callable(row.check), row
+        assert tr(row.task, "ru") != row.task, f"no Russian form of {row.task!r}"
+    for tasks in (exercise_6.TASKS, exercise_8.LOOP_TASKS):
+        assert all(tr(task, "ru") != task for task in tasks.values())
+
+
+# ---- exercise 1: a Message, handed in in other shapes ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def sandbox_client():
+    from course_sandbox import Sandbox
+
+    with Sandbox() as sb:
+        yield sb.client(max_retries=0)
+
+
+def counted(client, how: str):
+    """The learner's `counting`, produced one way or another; the names say what is wrong with it."""
+    from course_agent.config import model_id
+
+    ask = {"model": model_id(), "max_tokens": 200, "messages": [{"role": "user", "content": "Count from 1 to 10."}]}
+    if how == "right-stream":
+        with client.messages.stream(**ask, stop_sequences=["5"]) as stream:
+            return stream.get_final_message()
+    if how == "right-dict":
+        return client.with_options(timeout=30).messages.create(**ask, stop_sequences=["5"]).model_dump()
+    wrong = {"stop-at-6": {"stop_sequences": ["6"]}, "stop-at-4": {"stop_sequences": ["4"]},
+             "no-stop-sequence": {}, "cut-by-max-tokens": {"stop_sequences": ["5"], "max_tokens": 3},
+             "counts-to-3": {"stop_sequences": ["5"], "messages": [{"role": "user", "content": "Count from 1 to 3."}]}}
+    if how in wrong:
+        return client.messages.create(**{**ask, **wrong[how]})
+    message = client.messages.create(**ask, stop_sequences=["5"])
+    return {"only-the-text": message.content[0].text, "only-stop-reason": message.stop_reason}[how]
+
+
+EX1 = {"stop-at-6": "stop_sequence", "stop-at-4": "text", "no-stop-sequence": "stop_reason",
+       "cut-by-max-tokens": "stop_reason", "counts-to-3": "stop_reason", "only-the-text": "stop_reason",
+       "only-stop-reason": "stop_sequence"}
+
+
+@pytest.mark.parametrize("how", ["right-stream", "right-dict"])
+def test_exercise_1_right_in_other_shapes(sandbox_client, how):
+    from course_selfcheck.exercises import check_exercise_1
+
+    report = check_exercise_1(counted(sandbox_client, how))
+    assert report.ok, report.text()
+
+
+@pytest.mark.parametrize("how, rule", EX1.items(), ids=EX1.keys())
+def test_exercise_1_wrong_fails_naming_its_requirement(sandbox_client, how, rule):
+    from course_selfcheck.exercises import check_exercise_1
+
+    report = check_exercise_1(counted(sandbox_client, how), language="ru")
+    assert not report.ok and rule in broken(report), report.text()
+    assert next(f for f in report.findings if f.rule == rule).task.startswith("Попросите модель"), report.text()

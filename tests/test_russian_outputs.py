@@ -103,7 +103,7 @@ REMAINING = {
 CATALOGUE_CODE = {
     "all-open", "allow-remote", "host", "post", "resume", "approval", "DIR", "ask", "approve", "deny", "timeout",
     "anthropic", "client", "list", "review", "Policy", "Verdict", "ASK", "DENY", "decide", "toolbox", "audit",
-    "counting", "billed", "properties", "ref", "rules",
+    "counting", "billed", "properties", "ref", "rules", "LIMIT",
     # a request parameter of the Messages API (fallbacks) and the notebook-7 exercise's set of tool names (DANGEROUS)
     "fallbacks", "DANGEROUS",
     # the Python line a hint of exercise 7 gives: `... == "post_comment" and len(...) < 2000`

@@ -10,6 +10,9 @@ from ..report import Report
 from .grading import Grade, Seen, is_placeholder, requirement
 from .reading import get, kind, short, text, unwrap
 
+TASK = N_("Ask the model to count from 1 to 10, and make it stop right before it writes 5, using the stop_sequences "
+          "parameter.")
+
 
 @dataclass(frozen=True)
 class Counting:
@@ -22,21 +25,21 @@ class Counting:
 
 @requirement("stop_reason", N_("stop_reason is \"stop_sequence\""),
              N_("Pass stop_sequences=[\"5\"] to messages.create: the model stops as soon as it would write one of "
-                "them, and stop_reason says \"stop_sequence\". \"end_turn\" means it was never met."))
+                "them, and stop_reason says \"stop_sequence\". \"end_turn\" means it was never met."), task=TASK)
 def _reason(seen: Counting, lang: str) -> Seen:
     return Seen(seen.stop_reason == "stop_sequence", tr("stop_reason is {value}.", lang, value=short(seen.stop_reason)))
 
 
 @requirement("stop_sequence", N_("stop_sequence is \"5\""),
              N_("stop_sequence names which of your stop sequences was met. To stop right before 5, the stop "
-                "sequence is exactly \"5\"."))
+                "sequence is exactly \"5\"."), task=TASK)
 def _sequence(seen: Counting, lang: str) -> Seen:
     return Seen(seen.stop_sequence == "5", tr("stop_sequence is {value}.", lang, value=short(seen.stop_sequence)))
 
 
 @requirement("text", N_("The text holds 1 to 4, and no 5"),
              N_("Ask the model to count from 1 to 10, e.g. \"Count from 1 to 10.\": the text should end just "
-                "before 5, and the stop sequence itself is never part of the text."))
+                "before 5, and the stop sequence itself is never part of the text."), task=TASK)
 def _text(seen: Counting, lang: str) -> Seen:
     written = text(seen.content)
     numbers = [int(n) for n in re.findall(r"\d+", written)]

@@ -85,7 +85,8 @@ def _stray_result(history: History, number: int, stray: list, lang: str) -> str:
 
 @requirement("read_file_tool", N_("TOOLS describes read_file, with a path in its input_schema"),
              N_("read_file's input_schema needs a \"path\" property (a string), so that the model can say which "
-                "file to read; add \"ref\" for the branch."))
+                "file to read; add \"ref\" for the branch."),
+             task=N_("Add a second tool, read_file(path, ref), that returns a whole file, and describe it in TOOLS."))
 def _read_file_tool(run: Run, lang: str) -> Seen:
     read_tool = next((d for d in run.tools if d["name"] == "read_file"), None)
     if read_tool is None:
@@ -100,7 +101,8 @@ def _read_file_tool(run: Run, lang: str) -> Seen:
 
 
 @requirement("starts_with_task", N_("The history starts with the review request for #482"),
-             N_("Start again from a new list: the first message is the user's \"Review pull request #482.\"."))
+             N_("Start again from a new list: the first message is the user's \"Review pull request #482.\"."),
+             task=N_("Start again from \"Review pull request #482.\" in a new list, exercise_messages."))
 def _starts_with_task(run: Run, lang: str) -> Seen:
     first_role, first_blocks = run.history[0]
     first_text = text(first_blocks)
@@ -111,7 +113,8 @@ def _starts_with_task(run: Run, lang: str) -> Seen:
 @requirement("pairs", N_("Every tool_use is answered in the next message by a tool_result with its id"),
              N_("After each response with tool_use, append the response whole, then ONE user message with a "
                 "tool_result for every tool_use of it (same tool_use_id)."),
-             where=N_("notebook 2, step 3"))
+             where=N_("notebook 2, step 3"),
+             task=N_("Repeat steps 1 to 4 by hand until stop_reason is end_turn, appending every message to exercise_messages."))
 def _pairs(run: Run, lang: str) -> Seen:
     problem = _pairing_problem(run.history, lang)
     uses = run.uses
@@ -122,7 +125,8 @@ def _pairs(run: Run, lang: str) -> Seen:
 
 @requirement("read_file_called", N_("The model read a file with read_file"),
              N_("Send TOOLS with read_file to the model in every call; when it asks for read_file, run "
-                "project.files.raw(path, ref=ref).decode() and send the file back as the tool_result."))
+                "project.files.raw(path, ref=ref).decode() and send the file back as the tool_result."),
+             task=N_("Which file did it read, and why?"))
 def _read_file_called(run: Run, lang: str) -> Seen:
     results = {b.get("tool_use_id"): b for _, blocks in run.history for b in of_type(blocks, "tool_result")}
     read_ok = [b for b in run.reads if b.get("id") in results and not results[b.get("id")].get("is_error")
@@ -140,7 +144,8 @@ def _read_file_called(run: Run, lang: str) -> Seen:
 
 @requirement("finished", N_("The history ends with the model's final answer (no tool_use)"),
              N_("Keep going until stop_reason is end_turn, and append that last response to exercise_messages "
-                "too."))
+                "too."),
+             task=N_("Append every message to exercise_messages, the model's last answer too."))
 def _finished(run: Run, lang: str) -> Seen:
     last_role, last_blocks = run.history[-1]
     finished = last_role == "assistant" and not of_type(last_blocks, "tool_use") and bool(text(last_blocks).strip())

@@ -61,7 +61,9 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
 
 CAP_MESSAGE = Requirement(
     "cap_message", N_("When the cap is reached, the error says how many tool calls were made and which tools"),
-    _cap_message)
+    _cap_message,
+    task=N_("Change review_pull_request so that, when it reaches the cap, the error says how many tool calls it made "
+            "and which tools they were (read them from messages)."))
 NOTE = N_("Not done yet: the error at the cap must say how many tool calls were made and which tools they were.")
 HINT = N_("Count the tool_use blocks in the assistant messages of `messages`, and collect their names, just before "
           "raising.")

@@ -93,8 +93,11 @@ def _concurrent(loop: Callable, lang: str) -> Seen:
         "they ran at the same time", len(reads), lang, **figures))
 
 
+TASK = N_("Rewrite the loop of notebook 3 so that it runs the calls of a turn concurrently (with run_all), keeps their "
+         "order, and still returns all results in one message.")
 CONCURRENT = Requirement(
-    "concurrent", N_("The calls of one turn run concurrently, and their results keep the calls' order"), _concurrent)
+    "concurrent", N_("The calls of one turn run concurrently, and their results keep the calls' order"), _concurrent,
+    task=TASK)
 NOTE = N_("Not done yet: run the calls of a turn at the same time (run_all or a thread pool), keep their order, and "
           "send all results in one message.")
 HINT = N_("run_all(calls) above runs the calls in threads and returns the results in the calls' order; "
@@ -103,4 +106,5 @@ HINT = N_("run_all(calls) above runs the calls in threads and returns the result
 
 def check_exercise_4(loop: Callable | None, language: str | None = None) -> Report:
     """The calls of one turn run concurrently, in order, with all results in one message."""
-    return grade_loop(4, loop, language, ["whole_response", "one_message", "cap", "returns_answer"], NOTE, HINT, CONCURRENT)
+    return grade_loop(4, loop, language, ["whole_response", "one_message", "cap", "returns_answer"], NOTE, HINT, CONCURRENT,
+                      tasks={"one_message": TASK})

@@ -158,7 +158,8 @@ def _describe(probe: Probe, what: str, lang: str) -> tuple[str, bool, str]:
 @requirement("read_file_error", N_("read_file's FileNotFoundError comes back as an error result, not an exception"),
              N_("read_file must fail for every path, even one that exists, and the failure must come back as "
                 "{\"content\": \"read_file failed: FileNotFoundError: ...\", \"is_error\": True}: catch the "
-                "exception inside run_tool and name it in the content."))
+                "exception inside run_tool and name it in the content."),
+             task=N_("Write run_tool_missing_file: a run_tool_safely in which read_file always raises FileNotFoundError."))
 def _read_file_error(seen: Seen5, lang: str) -> Seen:
     read_calls = []
     for key, path in (("exists", EXISTING), ("missing", MISSING)):
@@ -170,7 +171,8 @@ def _read_file_error(seen: Seen5, lang: str) -> Seen:
 
 @requirement("get_diff_works", N_("get_diff still gives a normal result"),
              N_("Only read_file should fail: get_diff must still return the diff of the merge request, with "
-                "no is_error."))
+                "no is_error."),
+             task=N_("Write run_tool_missing_file: a run_tool_safely in which read_file always raises FileNotFoundError."))
 def _get_diff_works(seen: Seen5, lang: str) -> Seen:
     result, is_error, detail = _describe(seen.probes["diff"], f"run_tool(\"get_diff\", {{\"pr\": {REVIEWED}}})", lang)
     return Seen(not is_error and "diff" in result and bool(result.strip()), detail)
@@ -178,7 +180,8 @@ def _get_diff_works(seen: Seen5, lang: str) -> Seen:
 
 @requirement("survives", N_("The review of !482 runs to the end"),
              N_("Catch every exception in run_tool and return it as a result: the loop then sends it to the model "
-                "and goes on."))
+                "and goes on."),
+             task=N_("Review !482 with it: review(482, run_tool_missing_file)."))
 def _survives(seen: Seen5, lang: str) -> Seen:
     run = seen.review
     if run.raised is not None:
@@ -203,7 +206,8 @@ def _survives(seen: Seen5, lang: str) -> Seen:
 
 @requirement("mentions_failure", N_("The final answer says that a file could not be read"),
              N_("Put the error's type and message in the result's content (\"read_file failed: "
-                "FileNotFoundError: ...\"): the model can only report what it reads."))
+                "FileNotFoundError: ...\"): the model can only report what it reads."),
+             task=N_("What does the model write, and what does it not do?"))
 def _mentions_failure(seen: Seen5, lang: str) -> Seen:
     answer, paths = seen.review.answer or "", seen.review.failed_paths
     if not answer:

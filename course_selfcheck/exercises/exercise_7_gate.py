@@ -183,6 +183,8 @@ GATE_ROWS = (ASKS, YES_MERGES, FAIL_CLOSED, REFUSAL, GOES_ON)
 NOTE = N_("Not done yet: a dangerous call must wait for an explicit yes from the approver, and a no must go back "
           "to the model as an error result (see the requirements marked ✘ or – below).")
 WRITE_IT = N_("write your solution in the exercise cell above, then run this cell again.")
+START = N_("Before merge_pr runs, ask approve(block.name, block.input); only True lets it run, and a no goes back to "
+           "the model as a tool_result with is_error: True.")
 
 
 def check_gate_loop(loop: Callable | None, language: str | None = None) -> Report:
@@ -192,7 +194,7 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
     if is_placeholder(loop) or not callable(loop):
         return g.not_done(WRITE_IT, [])
     if is_template(loop):
-        return g.not_done(WRITE_IT, [ASKS.hint])
+        return g.not_done(WRITE_IT, [START])
     if not takes_approver(loop):
         g.record(ASKS, Seen(False, tr("the check calls your loop as {name}({pr}, approve), but it takes no approver.",
                                       lang, name=getattr(loop, "__name__", "loop"), pr=INJECTED)))
@@ -203,7 +205,7 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
     with Sandboxes(expected=len(KINDS)) as sandboxes:
         gate = Gate(drive(loop, (YES, NO, *FAILING), keyword, sandboxes))
     if untouched(gate.no.run):
-        return g.not_done(WRITE_IT, [ASKS.hint])
+        return g.not_done(WRITE_IT, [START])
     g.run(GATE_ROWS, gate)
     earlier = judge(gated(loop, Approver(NO), keyword), EARLIER, lang, g.title())
     g.findings.extend(earlier.findings)
