@@ -26,7 +26,7 @@ def request_digest(body: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "stuck")
+MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "context_window", "stuck")
 
 
 class MessagesApi:
@@ -48,7 +48,7 @@ class MessagesApi:
         """Queue misbehaviours for the next responses, one each, in order (see `misbehave`)."""
         for kind in misbehaviours:
             if kind not in MISBEHAVIOURS:
-                raise ValueError(f"unknown misbehaviour {kind!r}: refusal, pause_turn, max_tokens or stuck")
+                raise ValueError(f"unknown misbehaviour {kind!r}: {', '.join(MISBEHAVIOURS)}")
         with self._forced_lock:
             self.forced.extend(misbehaviours)
 
@@ -240,7 +240,8 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
     """The reply turned into an ordered misbehaviour, for demos and the self-check.
 
     refusal: the model refuses (stop_details, no content). pause_turn: the turn pauses before
-    its work. max_tokens: a tool call (or the text) is cut in the middle. stuck: the model asks
+    its work. max_tokens: a tool call (or the text) is cut in the middle; context_window: the same cut,
+    made by the model's context window filling up (model_context_window_exceeded). stuck: the model asks
     for the same tool again instead of answering, as a model stuck in a loop does.
     """
     if kind == "refusal":
@@ -258,13 +259,13 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
                 {"type": "web_search_result", "title": "The agent loop", "url": "https://search.sandbox.invalid/",
                  "encrypted_content": "sandbox", "page_age": None}]},
         ], "pause_turn")
-    if kind == "max_tokens":
+    if kind in ("max_tokens", "context_window"):
         cut = []
         for block in reply.blocks:
             cut.append({**block, "input": {}} if block["type"] == "tool_use" else block)
             if block["type"] == "tool_use":
                 break
-        return simulated_model.Reply(cut, "max_tokens")
+        return simulated_model.Reply(cut, "max_tokens" if kind == "max_tokens" else "model_context_window_exceeded")
     if kind == "stuck":
         previous = [b for t in turns if t.role == "assistant" for b in t.of_type("tool_use")]
         use = previous[-1] if previous else next((b for b in reply.blocks if b["type"] == "tool_use"), None)

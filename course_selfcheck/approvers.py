@@ -17,18 +17,24 @@ from typing import Any
 
 from course_agent.i18n import tr
 from .crash import library_folders
-from .scenario import Run, Sandboxes, run_scenario
+from .scenario import LOOP_THREAD, Run, Sandboxes, run_scenario
 
 INJECTED = 485
 """The merge request whose description tells an AI reviewer to merge it."""
 SILENCE = 3.0
-"""Seconds the silent approver keeps a loop waiting before it says no (a test may lower it)."""
+"""Seconds the silent approver keeps a loop waiting before it says no, when the loop asks it in the loop's own
+thread: the loop is blocked on it and cannot be timing it out (a test may lower it)."""
+WATCHED_SILENCE = 20.0
+"""Seconds it keeps silent when asked from another thread, where the loop may be timing it out: a gate that takes
+its own timeout for a yes merges before this (the scenario gives up on a loop after 30 s)."""
 YES, NO = "yes", "no"
-FAILING = ("raises", "none", "text", "silent")
-"""The approvers that never said yes: one that raises, returns None, returns the string "no", or keeps silent."""
+FAILING = ("raises", "none", "text", "yes_text", "silent")
+"""The approvers that never said yes (True): one raises, one returns None, one the string "no", one the string
+"yes" (a word is not True), one keeps silent."""
 KINDS = (YES, NO, *FAILING)
 MERGE_NAME = re.compile(r"merge|влить|влей|слить|смерж", re.I)
-"""A dangerous tool's name; every other tool is harmless here (get_diff, read_file, whatever they are called)."""
+_MERGE_REQUEST = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
+"""'merge request' names the thing reviewed, not the act: removed before a tool is looked at for merge words."""
 _APPROVER_NAME = re.compile(r"approv|confirm|human|(^|_)ask($|_)|(^|_)gate($|_)", re.I)
 
 
@@ -47,8 +53,10 @@ class Approver:
     lines: list[str] = field(default_factory=list)
     """The learner's line that asked, for each question ("" when it could not be told)."""
 
-    def __call__(self, name: Any = None, *rest: Any, **named: Any) -> Any:
-        self.asked.append(str(getattr(name, "tool", None) or getattr(name, "name", None) or name))
+    def __call__(self, name: str, tool_input: dict) -> Any:
+        """approve(name, tool_input), the exercise's signature: a gate that calls it another way gets the
+        TypeError the notebook's own approver would give it."""
+        self.asked.append(str(name))
         self.lines.append(_asking_line())
         if self.kind == YES:
             return True
@@ -58,15 +66,20 @@ class Approver:
             return None
         if self.kind == "text":
             return "no"  # what input() gives when the person types no: a non-empty string
+        if self.kind == "yes_text":
+            return "yes"
         if self.kind == "silent":
             threading.Event().wait(self.waits())  # no answer within the time a loop may wait: then a no
         return False
 
     def waits(self) -> float:
-        return SILENCE if self.silence is None else self.silence
+        """How long the silent approver stays silent here: longer when the loop asks it from another thread."""
+        if self.silence is not None:
+            return self.silence
+        return SILENCE if threading.current_thread().name == LOOP_THREAD else WATCHED_SILENCE
 
-    def merge_asked(self) -> bool:
-        return any(MERGE_NAME.search(name) for name in self.asked)
+    def merge_asked(self, merges: set[str]) -> bool:
+        return any(name in merges for name in self.asked)
 
     def did(self, lang: str) -> str:
         """What this approver answered, in the report's language."""
@@ -76,7 +89,8 @@ class Approver:
             "raises": tr("raised ApproverUnavailable", lang),
             "none": tr("returned None", lang),
             "text": tr("returned the string 'no' (what input() gives), not True", lang),
-            "silent": tr("did not answer for {seconds} s", lang, seconds=f"{self.waits():g}"),
+            "yes_text": tr("returned the string 'yes', not True", lang),
+            "silent": tr("did not answer", lang),
         }[self.kind]
 
 
@@ -89,6 +103,13 @@ def _asking_line() -> str:
         return ""
     frame = mine[-1]
     return f"{frame.lineno}: {(frame.line or '').strip()}"
+
+
+def merge_tools(run: Run) -> set[str]:
+    """The tools offered in a run that merge, by their name or their description ("Merge a merge request")."""
+    offered = [t for c in run.calls for t in c.body.get("tools") or [] if isinstance(t, dict)]
+    return {str(t.get("name")) for t in offered
+            if MERGE_NAME.search(_MERGE_REQUEST.sub(" ", f"{t.get('name')} {t.get('description') or ''}"))}
 
 
 def approver_parameter(loop: Callable) -> str | None:

@@ -9,31 +9,86 @@ from course_agent.i18n import N_, ntr, tr
 from .report import BROKEN, PASSED, Finding
 from .rules import RULES, Rule
 # the judges' shared helpers: one wording of an ending, an error, an unseen rule, for every rule
-from .rules import (MERGE_REQUEST_WORDS, MERGE_WORDS, ended_badly, first_refusal, how_it_ended, short_error,
-                    short_value, unobserved, verdict)
+from .approvers import merge_tools
+from .rules import (cut_tool_call, is_merge, ended_badly, first_refusal, how_it_ended,
+                    short_error, short_value, unobserved, verdict)
 from .scenario import Run
-from .wire import blocks, tool_uses
+from .wire import blocks, key, tool_uses, turns
 
 
 # 6b. A refusal is tried once on the fallback model, not looped
+def _conversation(body: dict) -> list[tuple[str, list[tuple]]]:
+    """A request's messages as the API reads them: turns of blocks, each block by its key."""
+    return [(role, [key(b) for b in content]) for role, content in turns(body.get("messages"))]
+
+
+def _on_a_fallback(run: Run, i: int) -> bool:
+    """Request i already went to a fallback model: the API fell back on the server earlier in the run, or the loop
+    had switched models before it."""
+    earlier = [r for j, r in run.answered if j < i]
+    return any(b.get("type") == "fallback" for r in earlier for b in blocks(r.get("content"))) or \
+        run.calls[i].body.get("model") != run.calls[0].body.get("model")
+
+
+def _stopped_saying_why(run: Run, lang: str, refused: dict, model: object) -> Finding:
+    """After the fallback's refusal the loop stops, and what it raised (or returned) carries the stop_details."""
+    details = refused.get("stop_details") or {}
+    words = [v for k, v in details.items() if k != "type" and isinstance(v, str) and v.strip()]
+    said = str(run.error) if run.error is not None else str(run.returned or "")
+    if words and not any(word in said for word in words):
+        return ended_badly(run, lang, tr("the fallback model ({model}) refused too, and the loop stopped ({ending}) "
+                                         "without its stop_details ({details}): stop with them, so that whoever "
+                                         "reads the error knows why", lang, model=model,
+                                         ending=how_it_ended(run, lang), details=short_value(details)))
+    return verdict(PASSED, tr("after the refusal the loop asked {model} once; when it refused too, the loop stopped "
+                              "({ending})", lang, model=model, ending=how_it_ended(run, lang)))
+
+
 def fallback(run: Run, lang: str) -> Finding:
     i, unjudged = first_refusal(run, lang)
     if unjudged is not None:
         return unjudged
-    model, later = run.calls[i].body.get("model"), run.calls[i + 1:]
+    refused, later = run.calls[i], run.calls[i + 1:]
+    model = refused.body.get("model")
+    if _on_a_fallback(run, i):  # the fallback model refused: the loop stops here, saying why
+        if later:
+            return verdict(BROKEN, ntr("the fallback model ({model}) refused too, and the loop sent {n} more request: "
+                                       "try the fallback once, then stop",
+                                       "the fallback model ({model}) refused too, and the loop sent {n} more "
+                                       "requests: try the fallback once, then stop", len(later), lang, model=model))
+        return _stopped_saying_why(run, lang, refused.reply if isinstance(refused.reply, dict) else {}, model)
     if not later:
         return ended_badly(run, lang, tr("the loop stopped at the refusal without asking the fallback model "
                                          "({ending})", lang, ending=how_it_ended(run, lang)))
     if later[0].body.get("model") == model:
         return verdict(BROKEN, tr("after the refusal the loop asked the same model ({model}) again", lang, model=model))
+    if _conversation(later[0].body) != _conversation(refused.body):
+        return verdict(BROKEN, tr("the fallback model ({model}) got other messages than the refused request: send it "
+                                  "the same messages, so that it answers the same question", lang,
+                                  model=later[0].body.get("model")))
     if len(later) > 1:
         return verdict(BROKEN, ntr("the fallback model ({model}) refused too, and the loop sent {n} more request: try "
                                    "the fallback once, then stop",
                                    "the fallback model ({model}) refused too, and the loop sent {n} more requests: try "
                                    "the fallback once, then stop", len(later) - 1, lang,
                                    model=later[0].body.get("model")))
-    return verdict(PASSED, tr("after the refusal the loop asked {model} once; when it refused too, the loop stopped "
-                              "({ending})", lang, model=later[0].body.get("model"), ending=how_it_ended(run, lang)))
+    second = later[0].reply if isinstance(later[0].reply, dict) else {}
+    return _stopped_saying_why(run, lang, second, later[0].body.get("model"))
+
+
+# 6c. A full context window ends the run with a clear error; its cut tool call is never run
+def context_full(run: Run, lang: str) -> Finding:
+    cut = next((i for i, r in run.answered if r.get("stop_reason") == "model_context_window_exceeded"), None)
+    if cut is None:
+        return unobserved(run, lang, tr("the model never ran out of context window in this scenario", lang))
+    seen = cut_tool_call(run, lang, stop="model_context_window_exceeded")
+    if seen.status == BROKEN:
+        return seen
+    if run.error is None and not run.hung:
+        return verdict(BROKEN, tr("at model_context_window_exceeded the loop returned {value}: the answer was cut by "
+                                  "a full context window, so raise a clear error instead of passing it off as the "
+                                  "answer", lang, value=short_value(run.returned)))
+    return seen
 
 
 # 8b. A refused call goes back to the model as an error result
@@ -42,7 +97,7 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
         return verdict(BROKEN, tr("the merge request with a prompt injection (!{pr}) was merged without anyone's yes",
                                   lang, pr=pr))
     asked = next(((i, u) for i, r in run.answered for u in tool_uses(r)
-                  if MERGE_WORDS.search(MERGE_REQUEST_WORDS.sub(" ", str(u.get("name", ""))))), None)
+                  if is_merge(u, merge_tools(run))), None)
     if asked is None:
         return unobserved(run, lang, tr("the model never asked to merge", lang))
     i, use = asked
@@ -67,6 +122,8 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
 # 8c. An oversized tool result is cut, and says so
 BIG_FILE, BIG_REF = "catalog.json", "catalog-refresh"
 """The file of !486, on its source branch, that is larger than a result may be (almost 500,000 characters)."""
+BIG_START = '"sku": "P00000"'
+"""What the first line of that file's rows holds: a result cut to the file's first characters keeps it."""
 RESULT_LIMIT = 20_000
 """Characters of a tool's output a loop sends to the model; the note saying it was cut comes on top."""
 _CUT_NOTE = re.compile(r"cut|truncat|shorten|omit|shown|remaining|partial|first \d+|of \d+|offset|rest|обрез|"
@@ -77,6 +134,22 @@ def _text_length(content: object) -> tuple[int, str]:
     """(characters, text) of a tool_result's content: a string, or a list of text blocks."""
     text = content if isinstance(content, str) else "".join(b.get("text", "") for b in blocks(content))
     return len(text), text
+
+
+_NUMBER = re.compile(r"\d[\d\u00a0\u202f ,.']*\d|\d")
+
+
+def _readings(text: str) -> set[float]:
+    """Every number in printed text, read each way a person writes it: 1,947 / 1 947 / 1947,5 / 1947.5."""
+    found = {float(n.replace(",", ".")) for n in re.findall(r"\d+(?:[.,]\d+)?", text)}
+    for match in _NUMBER.finditer(text):
+        digits = re.sub(r"[\u00a0\u202f ']", "", match.group())
+        for variant in (digits.replace(",", ""), digits.replace(".", "").replace(",", "."), digits):
+            try:
+                found.add(float(variant))
+            except ValueError:
+                continue
+    return found
 
 
 def cut_result(run: Run, lang: str) -> Finding:
@@ -98,6 +171,14 @@ def cut_result(run: Run, lang: str) -> Finding:
     if not _CUT_NOTE.search(text[:300] + text[-300:]):
         return verdict(BROKEN, tr("the large file came back as {size} characters without a word that it was cut: the "
                                   "model takes the part for the whole file", lang, size=size))
+    if BIG_START not in text:
+        return verdict(BROKEN, tr("the result kept another part of the file than its beginning ({size} characters): "
+                                  "keep the first {limit}, so the model reads the file from its start and asks for "
+                                  "the rest", lang, size=size, limit=RESULT_LIMIT))
+    if not any(value > size + 1000 for value in _readings(text[:300] + text[-300:])):
+        return verdict(BROKEN, tr("the note says the file was cut, but not out of how many characters ({size} were "
+                                  "kept): say the whole size, so the model knows how much it has not read", lang,
+                                  size=size))
     return verdict(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang, size=size))
 
 
@@ -124,6 +205,11 @@ def cached(run: Run, lang: str) -> Finding:
         return unobserved(run, lang, tr("the loop sent no request", lang))
     if not marked:
         return verdict(BROKEN, tr("no request set cache_control: every call paid full price for the same prefix", lang))
+    unmarked = [n for n, c in enumerate(run.calls, start=1) if c not in marked]
+    if unmarked:
+        return verdict(BROKEN, ntr("request {numbers} of {total} set no cache_control: send it with every request",
+                                   "requests {numbers} of {total} set no cache_control: send it with every request",
+                                   len(unmarked), lang, numbers=", ".join(map(str, unmarked)), total=len(run.calls)))
     usage = [r.get("usage") or {} for _, r in run.answered]
     written = sum(u.get("cache_creation_input_tokens") or 0 for u in usage)
     reads = [u.get("cache_read_input_tokens") or 0 for u in usage]
@@ -149,22 +235,6 @@ def billed(usage: list[dict]) -> float:
     """Input tokens as billed (notebook 8's billed()): cache writes cost 1.25x, cache reads 0.1x."""
     return sum((u.get("input_tokens") or 0) + 1.25 * (u.get("cache_creation_input_tokens") or 0)
                + 0.1 * (u.get("cache_read_input_tokens") or 0) for u in usage)
-
-
-_NUMBER = re.compile(r"\d[\d\u00a0\u202f ,.']*\d|\d")
-
-
-def _readings(text: str) -> set[float]:
-    """Every number in printed text, read each way a person writes it: 1,947 / 1 947 / 1947,5 / 1947.5."""
-    found = {float(n.replace(",", ".")) for n in re.findall(r"\d+(?:[.,]\d+)?", text)}
-    for match in _NUMBER.finditer(text):
-        digits = re.sub(r"[\u00a0\u202f ']", "", match.group())
-        for variant in (digits.replace(",", ""), digits.replace(".", "").replace(",", "."), digits):
-            try:
-                found.add(float(variant))
-            except ValueError:
-                continue
-    return found
 
 
 def bill(run: Run, lang: str) -> Finding:
@@ -196,6 +266,10 @@ def bill(run: Run, lang: str) -> Finding:
 
 
 EXERCISE_RULES: dict[str, Rule] = {
+    "context_full": Rule(
+        N_("A full context window ends the run with a clear error, and its cut tool call is never run"),
+        N_("the response stopped mid-way: its text is not the answer, and its last tool call is incomplete"),
+        6, 482, ("context_window",), context_full),
     "fallback": Rule(
         N_("A refusal is tried once on the fallback model, not looped"),
         N_("another model may answer what this one refused; if it refuses too, asking again only costs money"),

@@ -28,6 +28,8 @@ TIMEOUT = 30.0
 HARD_LIMIT = 80
 """Past this many requests in one scenario, the sandbox refuses every further one."""
 GITLAB = "/api/v4/"
+LOOP_THREAD = "course-agent-self-check"
+"""The name of the thread a scenario runs the learner's loop in."""
 
 
 class RunawayLoop(Exception):
@@ -219,7 +221,7 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
 
         tee = _Tee(sys.stdout)
         with pointed_at(sandbox), contextlib.redirect_stdout(tee):
-            worker = threading.Thread(target=work, daemon=True, name="course-agent-self-check")
+            worker = threading.Thread(target=work, daemon=True, name=LOOP_THREAD)
             started = time.monotonic()
             worker.start()
             refused_at = None

@@ -61,12 +61,18 @@ class Agent:
     cache and what it prints."""
 
     def __init__(self, *flaws: str, send: str = "create", cache: str | None = "auto", bill: str | None = "all",
-                 concurrent: bool = True) -> None:
+                 concurrent: bool = True, merge_as: str = "merge") -> None:
         self.flaws, self.how, self.cache, self.bill, self.concurrent = set(flaws), send, cache, bill, concurrent
+        self.merge_as = merge_as
+        self.tools = [{**t, "name": merge_as} if t["name"] == "merge" else t for t in TOOLS]
+        self.calls = 0
 
     # ---- the model ---------------------------------------------------------------------------------------------
     def send(self, **request):
-        if self.cache == "auto":
+        self.calls += 1
+        if "every_other_cache" in self.flaws and self.calls % 2 == 0:
+            pass
+        elif self.cache == "auto":
             request["cache_control"] = {"type": "ephemeral"}
         elif self.cache == "system":
             request["system"] = [{"type": "text", "text": RULES, "cache_control": {"type": "ephemeral"}}]
@@ -96,6 +102,13 @@ class Agent:
                 return True
         if "truthy" in self.flaws:
             return bool(approve(block.name, block.input))
+        if "yes_word" in self.flaws:
+            return approve(block.name, block.input) in (True, "yes", "y")
+        if "one_argument" in self.flaws:
+            try:
+                return approve(block) is True
+            except Exception:
+                return False
         if "timeout_is_yes" in self.flaws:
             with concurrent.futures.ThreadPoolExecutor(1) as pool:
                 try:
@@ -109,23 +122,23 @@ class Agent:
 
     # ---- the tools ---------------------------------------------------------------------------------------------
     def result(self, block, approve) -> dict:
-        dangerous = block.name == "merge" or "ask_all" in self.flaws
+        dangerous = block.name == self.merge_as or "ask_all" in self.flaws
         if dangerous and "no_gate" not in self.flaws and not self.approved(block, approve):
             if "raise_on_no" in self.flaws:
                 raise PermissionError(f"a human refused {block.name}")
             refusal = {"type": "tool_result", "tool_use_id": block.id, "content": "A human refused: it did not run."}
             return refusal if "plain_no" in self.flaws else {**refusal, "is_error": True}
         try:
-            text = str(HANDLERS[block.name](**block.input))
+            text = str(HANDLERS["merge" if block.name == self.merge_as else block.name](**block.input))
         except Exception as error:
             if "raise_tool_errors" in self.flaws:
                 raise
             return {"type": "tool_result", "tool_use_id": block.id, "content": f"{type(error).__name__}: {error}",
                     "is_error": True}
         if len(text) > LIMIT and "no_cut" not in self.flaws:
-            note = "" if "silent_cut" in self.flaws else (
+            note = "" if "silent_cut" in self.flaws else "\n[truncated]" if "vague_cut" in self.flaws else (
                 f"\n[cut: the first {LIMIT} of {len(text)} characters; ask for a smaller piece to read the rest]")
-            text = text[:LIMIT] + note
+            text = (text[-LIMIT:] if "tail_cut" in self.flaws else text[:LIMIT]) + note
         return {"type": "tool_result", "tool_use_id": block.id, "content": text}
 
     def act(self, reply, history: list, approve) -> None:
@@ -157,6 +170,8 @@ class Agent:
             return f"stopped: {len(names)} tool calls"
         if "names_only" in self.flaws:
             return f"stopped; tools used: {', '.join(sorted(set(names)))}"
+        if "names_offered" in self.flaws:
+            return f"stopped at the cap: {len(names)} tool calls ({', '.join(t['name'] for t in self.tools)})"
         if "counts_turns" in self.flaws:
             return f"stopped after {turns + 5} turns of tools: {', '.join(sorted(set(names)))}"
         return f"stopped at the cap: {len(names)} tool calls ({', '.join(sorted(set(names)))})"
@@ -164,9 +179,10 @@ class Agent:
     def review(self, pr_number, approve=nobody, max_iterations=20):
         history = [{"role": "user", "content": f"Please review merge request !{pr_number}."}]
         model, fell_back, usage, turns = PRIMARY, False, [], 0
-        while turns < max_iterations or "no_cap" in self.flaws:
+        cap = 40 if "fixed_cap_40" in self.flaws else max_iterations
+        while turns < cap or "no_cap" in self.flaws:
             turns += 1
-            reply = self.send(model=model, max_tokens=8000, system=RULES, tools=TOOLS, messages=history)
+            reply = self.send(model=model, max_tokens=8000, system=RULES, tools=self.tools, messages=history)
             usage.append(reply.usage)
             match reply.stop_reason:
                 case "end_turn" | "stop_sequence":
@@ -185,11 +201,17 @@ class Agent:
                     raise RuntimeError(reply.stop_details["explanation"])
                 case "refusal" if not fell_back and "no_fallback" not in self.flaws:
                     model, fell_back = SPARE, True
+                    if "fallback_nudge" in self.flaws:
+                        history.append({"role": "user", "content": "This is a routine code review; please go on."})
+                case "refusal" if "silent_second_refusal" in self.flaws:
+                    return ""
                 case "refusal" if "fallback_forever" in self.flaws:
                     continue
                 case "refusal":
                     raise RuntimeError(f"refused: {reply.stop_details}")
                 case "max_tokens" | "model_context_window_exceeded" if "run_cut_call" in self.flaws:
+                    self.act(reply, history, approve)
+                case "model_context_window_exceeded" if "context_runs_tools" in self.flaws:
                     self.act(reply, history, approve)
                 case "max_tokens" | "model_context_window_exceeded":
                     raise RuntimeError(f"{reply.stop_reason}: the answer was cut, and its tool call was not run")
@@ -202,12 +224,16 @@ class Agent:
         raise RuntimeError(self.gave_up(history, turns))
 
 
-def attempt(*flaws: str, **how):
+def attempt(*flaws: str, keyword_only: bool = False, **how):
     """An Agent's review as the learner's function, named for its flaws (the reports say the loop's name)."""
     agent = Agent(*flaws, **how)
 
     def review_mr(pr_number, approve=nobody, max_iterations=20):
         return agent.review(pr_number, approve, max_iterations)
+
+    def review_mr_keywords(pr_number, *, max_iterations=20, approve=nobody):
+        return agent.review(pr_number, approve, max_iterations)
+    review_mr = review_mr_keywords if keyword_only else review_mr
     review_mr.__qualname__ = "review_mr_" + "_".join(flaws or ("right",))
     return review_mr
 

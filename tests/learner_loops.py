@@ -37,8 +37,8 @@ def make_loop(breaks: str = ""):
                 if breaks == "refusal":
                     continue
                 raise RuntimeError("refused")
-            if stop == "max_tokens" and breaks != "cut_tool_call":
-                raise RuntimeError("raise max_tokens")
+            if stop in ("max_tokens", "model_context_window_exceeded") and breaks != "cut_tool_call":
+                raise RuntimeError(f"cut by {stop}")
             content = response.content
             if breaks == "whole_response":
                 content = [b for b in content if b.type == "text"]

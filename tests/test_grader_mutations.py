@@ -15,13 +15,14 @@ from course_selfcheck.report import BROKEN
 CHECKS = {3: check_exercise_3, 4: check_exercise_4, 6: check_exercise_6, 7: check_exercise_7, 8: check_exercise_8}
 LANGUAGES = {3: ["en"], 4: ["en"], 6: ["en", "ru"], 7: ["en", "ru"], 8: ["en", "ru"]}
 RIGHT = {"class-stream": attempts.attempt(send="stream"), "async": attempts.review_async,
-         "breakpoint-on-the-last-block": attempts.attempt(cache="last", send="with_options")}
+         "breakpoint-on-the-last-block": attempts.attempt(cache="last", send="with_options"),
+         "merge-tool-of-another-name-keyword-only": attempts.attempt(merge_as="accept_mr", keyword_only=True)}
 
 WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on)}
     3: {flaw: (attempts.attempt(flaw, send="with_options"), rule) for flaw, rule in {
         "vague_cap": "cap_message", "count_only": "cap_message", "names_only": "cap_message",
         "counts_turns": "cap_message", "returns_at_cap": "cap_message", "text_only": "whole_response",
-        "no_cap": "cap", "return_none": "returns_answer"}.items()},
+        "no_cap": "cap", "return_none": "returns_answer", "names_offered": "cap_message"}.items()},
     4: {"sequential": (attempts.attempt(concurrent=False), "concurrent"),
         "return_none": (attempts.attempt("return_none"), "returns_answer"),
         "split_results": (attempts.attempt("split_results"), "one_message"),
@@ -33,27 +34,30 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "pause_new_user": "pause_turn", "retry_refusal": "refusal", "no_fallback": "fallback",
         "fallback_forever": "fallback", "run_cut_call": "cut_tool_call", "return_none": "returns_answer",
         "text_only": "whole_response", "split_results": "one_message", "raise_tool_errors": "errors_are_results",
-        "no_cap": "cap"}.items()},
+        "no_cap": "cap", "context_runs_tools": "context_full", "fallback_nudge": "fallback",
+        "silent_second_refusal": "fallback"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",
         "ask_all": "approver_asked", "no_gate": "approver_asked", "never_opens": "yes_merges",
         "raise_on_no": "refusal_is_error", "plain_no": "refusal_is_error", "no_cap": "cap",
-        "text_only": "whole_response"}.items()},
+        "text_only": "whole_response", "yes_word": "fail_closed", "one_argument": "yes_merges"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),
         "no_bill": (attempts.attempt(bill=None), "bill"),
         **{flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
             "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap",
-            "split_results": "one_message"}.items()}},
+            "split_results": "one_message", "every_other_cache": "cached", "vague_cut": "cut_result",
+            "tail_cut": "cut_result", "fixed_cap_40": "cap"}.items()}},
 }
 
 
 @pytest.fixture(autouse=True)
 def short_silence(monkeypatch):
-    """The silent approver keeps a loop waiting 0.6 s (3 s in a notebook); the loops that treat their own
-    timeout as a yes give up after 0.2 s."""
+    """The silent approver keeps a loop waiting 0.6 s, or 1.5 s when asked from another thread (3 and 20 s in a
+    notebook); the loops that treat their own timeout as a yes give up after 0.2 s."""
     monkeypatch.setattr(approvers, "SILENCE", 0.6)
+    monkeypatch.setattr(approvers, "WATCHED_SILENCE", 1.5)
 
 
 def broken(report) -> list[str]:

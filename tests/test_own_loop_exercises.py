@@ -121,8 +121,8 @@ def loop(pr, approve=lambda name, args: False, *, fallback="once", stream=False,
         if reply.stop_reason == "pause_turn":
             history.append({"role": "assistant", "content": [b.model_dump() for b in reply.content]})
             continue
-        if reply.stop_reason == "max_tokens":
-            raise RuntimeError("cut by max_tokens: nothing run")
+        if reply.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+            raise RuntimeError(f"cut by {reply.stop_reason}: nothing run")
         if reply.stop_reason != "tool_use":
             print("billed input:", sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0)
                                        + 0.1 * (u.cache_read_input_tokens or 0) for u in paid))

@@ -50,6 +50,12 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
         return Seen(False, tr("with max_iterations=2 the loop did not raise: it returned {value}", lang,
                               value=repr(run.returned)[:80]))
     message = str(run.error)
+    offered = {str(t.get("name")) for c in run.calls for t in c.body.get("tools") or [] if isinstance(t, dict)}
+    uncalled = sorted(n for n in offered - set(names) if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", message))
+    if uncalled:
+        return Seen(False, tr("the error says {message!r}; it names {tools}, which the loop never called: name the "
+                              "tools of the calls it made (read them from messages)", lang, message=message[:160],
+                              tools=", ".join(uncalled)))
     missing = [n for n in names if n not in message]
     has_count = re.search(rf"\b{len(called)}\b", message) is not None
     if missing or not has_count:

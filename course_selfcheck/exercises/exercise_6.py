@@ -8,7 +8,7 @@ from course_agent.i18n import N_
 from ..report import Report
 from .loops import EARLIER, grade_loop
 
-RULES = [*EARLIER, "pause_turn", "refusal", "fallback", "cut_tool_call", "returns_answer"]
+RULES = [*EARLIER, "pause_turn", "refusal", "fallback", "cut_tool_call", "context_full", "returns_answer"]
 TASKS = {
     "pause_turn": N_("pause_turn continues without a new user message."),
     "refusal": N_("A refusal is answered once by the fallback model: send the same messages to fallback_model() and "
@@ -17,6 +17,8 @@ TASKS = {
                    "go on with it; if it refuses too, stop with stop_details."),
     "cut_tool_call": N_("max_tokens and model_context_window_exceeded raise clear errors (the cut tool call is not "
                         "run)."),
+    "context_full": N_("max_tokens and model_context_window_exceeded raise clear errors (the cut tool call is not "
+                       "run)."),
     "returns_answer": N_("Write review_every_stop so that it handles every stop reason on purpose."),
 }
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from course_agent.i18n import N_, tr
 from .. import judge
-from ..approvers import FAILING, INJECTED, KINDS, MERGE_NAME, NO, YES, Approver, Driven, drive, gated, \
-    approver_parameter, opened_without_yes
+from ..approvers import FAILING, INJECTED, KINDS, NO, YES, Approver, Driven, approver_parameter, drive, gated, \
+    merge_tools, opened_without_yes
 from ..crash import because_raised, crash_report, is_crash
 from ..later_rules import ALL_RULES
 from ..report import BROKEN, NOT_CHECKED, Report
@@ -27,18 +27,38 @@ from .loops import EARLIER, is_placeholder, is_template, untouched
 
 
 def _keyword(loop: Callable) -> str | None:
-    """How the approver is passed: by its name when it is not the second parameter (loop(pr, max_iterations=20,
-    approve=...)), else second, whatever it is called."""
-    named = approver_parameter(loop)
+    """How the approver is passed: by its name (a parameter named like an approver, else the one whose default is
+    a function) unless it is the second positional parameter; None to pass it second."""
     try:
-        names = list(inspect.signature(loop).parameters)
+        parameters = list(inspect.signature(loop).parameters.values())
     except (TypeError, ValueError):
         return None
-    return named if named and names.index(named) != 1 else None
+    named = approver_parameter(loop) or next((p.name for p in parameters[1:] if callable(p.default)
+                                              and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)), None)
+    chosen = next((p for p in parameters if p.name == named), None)
+    if chosen is None:
+        return None
+    second = parameters.index(chosen) == 1 and chosen.kind == chosen.POSITIONAL_OR_KEYWORD
+    return None if second else chosen.name
+
+
+def _second_takes_it(loop: Callable) -> bool:
+    """Without an approver by name, the second parameter takes it, unless it is plainly something else (a cap:
+    an int default)."""
+    try:
+        parameters = list(inspect.signature(loop).parameters.values())
+    except (TypeError, ValueError):
+        return True
+    if len(parameters) < 2:
+        return any(p.kind == p.VAR_POSITIONAL for p in parameters)
+    default = parameters[1].default
+    return not (isinstance(default, (int, float, str)) and not isinstance(default, bool))
 
 
 def takes_approver(loop: Callable) -> bool:
     keyword = _keyword(loop)
+    if keyword is None and approver_parameter(loop) is None and not _second_takes_it(loop):
+        return False
     try:
         signature = inspect.signature(loop)
     except (TypeError, ValueError):  # a builtin or a C function: call it and see
@@ -55,6 +75,11 @@ class Gate:
     """The runs of the learner's loop on !485, one per approver of the grader."""
 
     driven: dict[str, Driven]
+
+    @property
+    def merges(self) -> set[str]:
+        """The tools that merge, by name or description, as the loop offered them."""
+        return set().union(*(merge_tools(seen.run) for seen in self.driven.values()))
 
     @property
     def no(self) -> Driven:
@@ -77,8 +102,8 @@ def _story(seen: Driven, lang: str) -> Seen | None:
     return None
 
 
-def _wanted_merge(seen: Driven) -> bool:
-    return any(MERGE_NAME.search(str(use.get("name"))) for _, reply in seen.run.answered for use in tool_uses(reply))
+def _wanted_merge(seen: Driven, merges: set[str]) -> bool:
+    return any(str(use.get("name")) in merges for _, reply in seen.run.answered for use in tool_uses(reply))
 
 
 def _asks(gate: Gate, lang: str) -> Seen:
@@ -86,7 +111,8 @@ def _asks(gate: Gate, lang: str) -> Seen:
     no, yes = gate.no, gate.yes
     if no.merged:
         return Seen(False, tr("with an approver that said no, !{pr} was merged.", lang, pr=INJECTED))
-    nagged = sorted({name for name in no.approver.asked + yes.approver.asked if not MERGE_NAME.search(name)})
+    merges = gate.merges
+    nagged = sorted({name for name in no.approver.asked + yes.approver.asked if name not in merges})
     if nagged:
         return Seen(False, tr("the approver was asked before a harmless tool ({tools}): a human asked about every "
                               "read learns to click yes without looking.", lang, tools=", ".join(nagged)))
@@ -94,13 +120,13 @@ def _asks(gate: Gate, lang: str) -> Seen:
     if story is not None:
         return story
     offered = {str(t.get("name")) for c in no.run.calls for t in c.body.get("tools") or [] if isinstance(t, dict)}
-    if not any(MERGE_NAME.search(name) for name in offered):
+    if not merges:
         return Seen(False, tr("your loop gives the model no merge tool ({tools}): add merge_pr to the tools, as the "
                               "exercise cell does, so there is something to gate.", lang, tools=", ".join(sorted(offered))))
-    if not _wanted_merge(no):
+    if not _wanted_merge(no, merges):
         return Seen(None, tr("the model never asked to merge !{pr} in this run, so the gate was not tried.", lang,
                              pr=INJECTED))
-    if not no.approver.merge_asked():
+    if not no.approver.merge_asked(merges):
         return Seen(False, tr("the model asked to merge !{pr}, and the approver was never asked (it was asked: "
                               "{asked}).", lang, pr=INJECTED, asked=", ".join(no.approver.asked) or "—"))
     return Seen(True, tr("the approver was asked about merge_pr only; a no kept !{pr} open.", lang, pr=INJECTED))
@@ -113,7 +139,7 @@ def _yes_merges(gate: Gate, lang: str) -> Seen:
     story = _story(yes, lang)
     if story is not None:
         return story
-    if not _wanted_merge(yes):
+    if not _wanted_merge(yes, gate.merges):
         return Seen(None, tr("the model never asked to merge !{pr} in this run, so the gate was not tried.", lang,
                              pr=INJECTED))
     return Seen(False, tr("with an approver that says yes, !{pr} was still not merged: the gate must open on a "
@@ -129,7 +155,7 @@ def _fail_closed(gate: Gate, lang: str) -> Seen:
         if is_crash(seen.run.error):
             return Seen(None, tr("when the approver {did}, your code raised {error}.", lang, did=seen.approver.did(lang),
                                  error=type(seen.run.error).__name__), raised=seen.run.error)
-    tried = [seen for seen in failing if seen.approver.merge_asked()]
+    tried = [seen for seen in failing if seen.approver.merge_asked(gate.merges)]
     if not tried:
         return Seen(None, tr("the approver was never asked about a merge in these runs, so a failing approver was "
                              "not tried.", lang))
@@ -140,7 +166,7 @@ def _fail_closed(gate: Gate, lang: str) -> Seen:
 def _on_the_no_run(rule: str) -> Callable[[Gate, str], Seen]:
     """A self-check rule judged on the no-run, the run the gate's own requirements were judged on."""
     def check(gate: Gate, lang: str) -> Seen:
-        if gate.no.merged and rule == "refusal_is_error":
+        if gate.no.merged and rule == "refusal_is_error":  # the merge tool may have any name: GitLab's state says
             return Seen(False, tr("with an approver that said no, !{pr} was merged.", lang, pr=INJECTED))
         story = _story(gate.no, lang)
         if story is not None:

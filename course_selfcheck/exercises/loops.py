@@ -98,7 +98,10 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
     if seen is not None and seen.raised is not None:
         kept = [Finding(rule, NOT_CHECKED, because_raised(seen.raised, lang), *words(rule, lang)) for rule in rules]
         return crash_report(title, seen.raised, [*mine, *kept], lang)
-    checked = judge(loop, rules, lang, title)
+    try:
+        checked = judge(loop, rules, lang, title)
+    except TypeError as error:  # the check cannot call the loop as loop(pr): say how, judge nothing
+        return not_done_report(title, str(error), lang, [tr(hint, lang)])
     said = {rule: tr(task, lang) for rule, task in (tasks or {}).items()}
     theirs = [replace(f, task=said.get(f.rule, "")) for f in checked.findings]
     if checked.raised is not None:  # the loop raised in a rule's run: that first, as the self-check says it

@@ -510,7 +510,8 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
 # ### Check your exercise
 #
 # The check runs **your** `review_every_stop` in scenarios where the sandbox pauses the turn, refuses (once, then
-# twice in a row), cuts a tool call with `max_tokens`, keeps asking for tools, and finally answers, and judges each
+# twice in a row), cuts a tool call with `max_tokens` or with a full context window, keeps asking for tools, and
+# finally answers, and judges each
 # stop reason from what your loop sent and returned. What notebooks 3–5 made rules of the loop (the whole response
 # back, all results in one message, tool errors as results, the cap) is checked again: the loop grows, and they
 # still hold.
@@ -526,7 +527,8 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
 # ### Проверьте упражнение
 #
 # Проверка запускает **ваш** `review_every_stop` в нескольких сценариях: модель песочницы приостанавливает ход,
-# отказывает (один раз, потом дважды подряд), обрывает вызов инструмента по `max_tokens`, раз за разом просит
+# отказывает (один раз, потом дважды подряд), обрывает вызов инструмента по `max_tokens` или из-за переполненного
+# контекстного окна, раз за разом просит
 # инструменты и, наконец, отвечает. Как обработана каждая причина остановки, проверка судит по тому, что ваш цикл
 # отправил и что вернул. Правила из блокнотов 3–5 (ответ целиком уходит обратно, все результаты — одним сообщением,
 # ошибки инструментов — как результаты, ограничение числа итераций) проверяются снова: цикл растёт, а они

@@ -347,8 +347,8 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
 # ### Check your exercise
 #
 # The check calls **your** `review_with_gate` with approvers of its own, never a person, on !485 (the merge
-# request with the injected "merge it"): one that says yes, one that says no, and four that never say yes (one
-# raises, one returns `None`, one returns the string `"no"`, one stays silent for 3 seconds, then says no). It
+# request with the injected "merge it"): one that says yes, one that says no, and five that never return `True`
+# (one raises, one returns `None`, one the string `"no"`, one the string `"yes"`, one stays silent, then says no). It
 # watches whom the approver is asked about, whether `main` moves, and what goes back to the model after a no; the
 # rules of notebooks 3–5 are checked again. While the cell above is unchanged, it says "not done yet".
 #
@@ -364,9 +364,9 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
 # ### Проверьте упражнение
 #
 # Проверка вызывает **ваш** `review_with_gate` на !485 (merge request с внедрённым «влей его»), и вместо человека
-# отвечают её собственные функции-approver: одна соглашается, другая отказывает, а ещё четыре так и не говорят «да»
-# (первая выбрасывает исключение, вторая возвращает `None`, третья — строку `"no"`, четвёртая молчит 3 секунды, а
-# потом отказывает). Проверка смотрит, о чём спрашивают approver, сдвигается ли `main` и что получает модель после
+# отвечают её собственные функции-approver: одна соглашается, другая отказывает, а ещё пять так и не возвращают
+# `True` (первая выбрасывает исключение, вторая возвращает `None`, третья — строку `"no"`, четвёртая — строку
+# `"yes"`, пятая молчит, а потом отказывает). Проверка смотрит, о чём спрашивают approver, сдвигается ли `main` и что получает модель после
 # отказа, и заново проверяет правила из блокнотов 3–5. Пока вы не изменили ячейку выше, проверка отвечает «пока не
 # сделано».
 #
