@@ -12,6 +12,9 @@ import importlib.util
 import sys
 import warnings
 
+REMOVED_IN = "0.3"
+"""The release without the old paths."""
+
 
 class Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds `<old>.X` and hands back the already-importable `<new>.X`."""
@@ -33,6 +36,7 @@ class Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 def moved(old: str, new: str, example: str) -> None:
     """Warn once that `old` moved to `new`, and make every `old.X` import resolve to `new.X`."""
-    warnings.warn(f"{old} moved to {new}: import it from there (`{example}`)", DeprecationWarning, stacklevel=3)
+    warnings.warn(f"{old} moved to {new}: import it from there (`{example}`); the old path goes in course-agent "
+                  f"{REMOVED_IN}", DeprecationWarning, stacklevel=3)
     if not any(isinstance(finder, Alias) and finder.old == old for finder in sys.meta_path):
         sys.meta_path.insert(0, Alias(old, new))

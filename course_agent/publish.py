@@ -24,7 +24,7 @@ from urllib.parse import quote
 
 import gitlab
 
-from .hunks import hunk_lines, hunks
+from course_shared.hunks import hunk_lines, hunks
 SUMMARY_MARKER = "<!-- course-agent-review -->"
 INLINE_MARKER = "<!-- course-agent-review:inline {key} -->"
 _INLINE = re.compile(r"<!-- course-agent-review:inline (\S+) -->\s*\Z")

@@ -5,7 +5,7 @@ A package of its own beside `course_agent`: the learner reads and copies `course
 stand-in world it talks to offline, used by any client in any language.
 """
 
-from .lazy_jsonschema import import_jsonschema_lazily
+from course_shared.lazy_jsonschema import import_jsonschema_lazily
 
 import_jsonschema_lazily()
 

@@ -18,8 +18,9 @@ def _run(script: str) -> subprocess.CompletedProcess:
     "from course_selfcheck import check_loop\n"
     "from course_selfcheck.exercises import check_exercise_7\n"
     "import course_agent\n"
-    "assert course_agent.check_loop is check_loop\n",
-], ids=["course_sandbox", "course_selfcheck"])
+    "from course_agent import make_client, Toolbox\n",
+    "from course_shared.hunks import hunks\nimport course_sandbox.demo_gitlab.positions\n",
+], ids=["course_sandbox", "course_selfcheck", "course_shared"])
 def test_the_new_homes_import_without_a_warning(script):
     done = _run(script)
     assert done.returncode == 0, done.stderr
@@ -41,12 +42,18 @@ def test_the_new_homes_import_without_a_warning(script):
      "from course_selfcheck.exercises import check_exercise_8 as eight\n"
      "assert old is new and check_loop is course_selfcheck.check_loop and check_exercise_8 is eight\n",
      "course_agent.checks moved to course_selfcheck"),
-], ids=["course_sandbox", "course_selfcheck"])
+    ("import course_agent\nfrom course_selfcheck import check_loop\n"
+     "assert course_agent.check_loop is check_loop\n",
+     "course_agent.check_loop moved to course_selfcheck"),
+    ("import course_shared.hunks as new\nfrom course_agent.hunks import hunks, hunk_lines\n"
+     "assert hunks is new.hunks and hunk_lines is new.hunk_lines\n",
+     "course_agent.hunks moved to course_shared.hunks"),
+], ids=["course_sandbox", "course_selfcheck", "check_loop", "hunks"])
 def test_the_old_path_warns_once_and_gives_the_same_objects(script, moved):
     done = _run(script)
     assert done.returncode == 0, done.stderr
     assert done.stderr.count("DeprecationWarning") == 1, done.stderr
-    assert moved in done.stderr
+    assert moved in done.stderr and "goes in course-agent 0.3" in done.stderr
 
 
 def test_both_moved_packages_resolve_side_by_side():

@@ -97,21 +97,20 @@ def test_the_command_skips_the_final_collections_and_a_library_call_does_not():
 
 
 def test_pytest_imports_jsonschema_with_the_lazy_grammar():
-    """pyproject's `-p course_agent._import_first` loads the package before nbval (whose nbformat imports
-    jsonschema), so no pytest process (the main one, each worker) spends ~1.3 s compiling rfc3987_syntax's
-    grammars."""
+    """pyproject's `-p course_shared.jsonschema_first` runs before nbval (whose nbformat imports jsonschema),
+    so no pytest process (the main one, each worker) spends ~1.3 s compiling rfc3987_syntax's grammars."""
     import jsonschema._format
 
     checker = getattr(jsonschema._format, "_rfc3987_is_valid_syntax", None)
     if checker is None:  # jsonschema checks IRIs with the package rfc3987 here, or not at all: no grammar
         pytest.skip("this jsonschema does not use rfc3987_syntax")
-    assert checker.__module__ == "course_sandbox.lazy_jsonschema", \
-        f"jsonschema was imported before course_agent: {checker.__module__}"
+    assert checker.__module__ == "course_shared.lazy_jsonschema", \
+        f"jsonschema was imported before course_shared.jsonschema_first: {checker.__module__}"
 
 
 def test_pytest_does_not_rewrite_the_course_code():
     """The tests run the course's modules as learners do: pytest rewrites the asserts only of the module
-    that `-p` names first (course_agent._import_first), not of the package's others."""
+    that `-p` names first (course_shared.jsonschema_first), not of the packages' others."""
     import importlib
 
     for name in ("course_agent", "course_agent.cli", "course_sandbox.messages_api"):
@@ -146,7 +145,7 @@ def test_the_public_api_resolves_lazily():
         "missing = [name for name in course_agent.__all__ if getattr(course_agent, name, None) is None]\n"
         "print('missing', missing)\n"
         "print(set(course_agent.__all__) <= set(dir(course_agent)))\n"
-        "from course_agent import make_client, model_id, run_agent, Tool, Toolbox, check_loop, gitlab_settings\n"
+        "from course_agent import make_client, model_id, run_agent, Tool, Toolbox, gitlab_settings\n"
         "from course_agent.client import make_client as home\n"
         "print(make_client is home, model_id is course_agent.config.model_id)\n"
     )
@@ -155,8 +154,9 @@ def test_the_public_api_resolves_lazily():
     import course_agent
 
     expected = {"make_client", "using_sandbox", "shared_sandbox", "gitlab_settings", "model_id", "newer_model",
-                "fallback_model", "preserved_thinking_model", "run_agent", "Tool", "Toolbox", "check_loop",
+                "fallback_model", "preserved_thinking_model", "run_agent", "Tool", "Toolbox",
                 "GitLabTools", "Settings"}
     assert expected <= set(course_agent.__all__)
+    assert "check_loop" not in course_agent.__all__  # the self-check is above the course: course_selfcheck
     with pytest.raises(AttributeError, match="no_such_name"):
         course_agent.no_such_name  # noqa: B018

@@ -12,7 +12,7 @@ or shas that are not the merge request's `diff_refs` give no line code, and GitL
 
 from dataclasses import dataclass
 
-from course_agent.hunks import hunk_lines
+from course_shared.hunks import hunk_lines
 
 from .errors import GitLabError, bad_request, invalid
 
@@ -31,7 +31,7 @@ class DiffLine:
 
 def diff_lines(diff: str) -> list[DiffLine]:
     """The (old, new) numbers of a unified diff's hunk lines, read as GitLab reads them (one reader
-    with the publisher's: `course_agent.hunks`)."""
+    with the publisher's: `course_shared.hunks`)."""
     return [DiffLine(line.old, line.new) for line in hunk_lines(diff)]
 
 

@@ -6,7 +6,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from course_agent.hunks import HUNK_HEADER, hunk_lines
+from course_shared.hunks import HUNK_HEADER, hunk_lines
 
 _FILE_HEADER = re.compile(r"^diff --git a/(.+?) b/(.+)$")
 _NEW_PATH = re.compile(r"^\+\+\+ (?:b/)?(.+)$")

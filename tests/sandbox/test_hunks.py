@@ -1,4 +1,4 @@
-"""The one reading of a diff's hunks (`course_agent.hunks`), shared by the publisher, the demo GitLab's
+"""The one reading of a diff's hunks (`course_shared.hunks`), shared by the publisher, the demo GitLab's
 positions and the simulated reviewer, checked against difflib's own hunks and GitLab's parser rules."""
 
 import difflib
@@ -6,7 +6,7 @@ import difflib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from course_agent.hunks import Hunk, HunkLine, hunk_lines, hunks
+from course_shared.hunks import Hunk, HunkLine, hunk_lines, hunks
 from course_agent.publish import diff_line_position, diff_new_lines
 from course_sandbox.demo_gitlab.positions import DiffLine, diff_lines
 

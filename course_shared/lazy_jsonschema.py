@@ -1,7 +1,7 @@
 """Importing jsonschema without compiling rfc3987_syntax's grammars until an IRI is first checked.
 
 Both packages validate with jsonschema (the sandbox every tool schema and request, the course its
-tools' inputs), so the first of them imported runs this; it is idempotent.
+tools' inputs), and each runs this before it imports jsonschema; it is idempotent.
 """
 
 import importlib
@@ -26,7 +26,7 @@ def import_jsonschema_lazily() -> None:
         return
     if importlib.util.find_spec("rfc3987_syntax") is None or importlib.util.find_spec("lark") is None:
         return  # jsonschema would leave the IRI formats out (or fall back to rfc3987): let it
-    stand_in = types.ModuleType("rfc3987_syntax", "Stand-in until the first IRI check (see course_sandbox.lazy_jsonschema).")
+    stand_in = types.ModuleType("rfc3987_syntax", "Stand-in until the first IRI check (see course_shared.lazy_jsonschema).")
 
     def is_valid_syntax(term: str, value: str) -> bool:
         return importlib.import_module("rfc3987_syntax").is_valid_syntax(term, value)
