@@ -25,6 +25,8 @@ THINKING_UNBOUND = (
     "conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\"."
 )
 """The API's words when something before a thinking block changed (docs: preserved-thinking, fix-bound-to-a-different-conversation)."""
+THINKING_UNBOUND_NO_BETA = " That setting requires the `thinking-binding-controls-2026-08-01` value in the `anthropic-beta` header."
+"""What the same 400 adds when the request did not send that beta header (the setting it names needs it)."""
 THINKING_MODIFIED = (
     "messages.{i}.content.{j}: `thinking` or `redacted_thinking` blocks in the latest assistant message "
     "cannot be modified. These blocks must remain as they were in the original response."
@@ -167,7 +169,7 @@ def check_thinking_binding(body: dict, turns: list[Turn], betas: frozenset[str] 
     if (binding or {}).get("prefix_mismatch_behavior") != "drop_block":
         k, j = failing[0]
         i, j = turns[k].origin[j]
-        raise invalid(THINKING_UNBOUND.format(i=i, j=j))
+        raise invalid(THINKING_UNBOUND.format(i=i, j=j) + ("" if BINDING_BETA in betas else THINKING_UNBOUND_NO_BETA))
     dropped = set()
     for k, j in failing:  # the block, and the rest of its turn's consecutive thinking blocks
         while j < len(turns[k].blocks) and turns[k].blocks[j].get("type") in ("thinking", "redacted_thinking"):

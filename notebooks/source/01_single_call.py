@@ -129,10 +129,11 @@ print(response.model_dump_json(indent=2, exclude_none=True))
 #   and `.text` on it fails.
 # - **Send the response back whole.** Once a conversation goes on (notebook 2 on), the model's response
 #   goes into the history exactly as it came, thinking blocks and their signatures included: the API
-#   checks them, and a changed or dropped block is an error. This is the lesson's first rule, and on
-#   today's models every response exercises it.
+#   checks them, and a changed, reordered or partly dropped thinking block is an error. This is the
+#   lesson's first rule, and it holds for every response, whatever blocks it has.
 #
-# A simple message may get no thinking at all: adaptive thinking decides per request.
+# A simple message may get no thinking at all: adaptive thinking decides per request (the docs: a turn
+# without a thinking block is normal in adaptive mode). Send back what came, no more and no less.
 
 # %% [markdown] lang="ru"
 # ## Блок рассуждения: первый в списке, пустой, и его нужно вернуть
@@ -148,10 +149,12 @@ print(response.model_dump_json(indent=2, exclude_none=True))
 #   рассуждения, и `.text` на нём падает.
 # - **Возвращайте ответ целиком.** Когда диалог продолжается (со второго блокнота), ответ модели
 #   попадает в историю ровно таким, каким пришёл, вместе с блоками рассуждения и их подписями: API их
-#   проверяет, и изменённый или выброшенный блок — это ошибка. Это первое правило урока, и у современных
-#   моделей оно проверяется на каждом ответе.
+#   проверяет, и изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка. Это
+#   первое правило урока, и оно действует для любого ответа, какие бы блоки в нём ни были.
 #
-# На простое сообщение модель может не рассуждать вовсе: адаптивное рассуждение решает это для каждого запроса.
+# На простое сообщение модель может не рассуждать вовсе: адаптивное рассуждение решает это для каждого
+# запроса (документация: ход без блока рассуждения в адаптивном режиме — норма). Возвращайте то, что
+# пришло, — ни больше, ни меньше.
 
 # %% lang="en"
 for block in response.content:

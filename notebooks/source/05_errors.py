@@ -240,16 +240,19 @@ client.messages.create(model=MODEL, max_tokens=16000, thinking={"type": "enabled
 # %% [markdown] lang="en"
 # Break it: answer the tool call, but edit the thinking block on its way back (here a few words added to its
 # text, as a program that "tidies up" the history might). The signature no longer matches, and the API says the block
-# cannot be modified. Dropping it is no better, only quieter: the model loses the reasoning behind its own
-# call, and on the newest models every later thinking block is bound to a history that no longer exists
-# (the last demo of this section).
+# cannot be modified. Dropping it is no way out: the API rejects thinking blocks of the latest assistant turn
+# that were edited, reordered or partly dropped, with the same 400 (docs: thinking troubleshooting names a
+# dropped `redacted_thinking` block as its most common cause), and on the newest models every later thinking
+# block is bound to a history that no longer exists (the last demo of this section).
 
 # %% [markdown] lang="ru"
 # Сломаем: ответим на вызов инструмента, но по дороге изменим блок рассуждения (здесь допишем к его тексту
 # пару слов, как могла бы сделать программа, которая «подчищает» историю). Подпись перестаёт совпадать, и API отвечает, что
-# блок изменять нельзя. Выбросить блок не лучше, просто тише: модель теряет рассуждение, стоявшее за её
-# собственным вызовом, а у новейших моделей каждый следующий блок рассуждения привязан к истории, которой
-# больше нет (последний пример этого раздела).
+# блок изменять нельзя. Выбросить блок — тоже не выход: блоки рассуждения последнего хода ассистента, которые
+# изменили, переставили или частично выбросили, API отклоняет с той же ошибкой 400 (в документации по
+# устранению неполадок с рассуждением самой частой её причиной названа выброшенная `redacted_thinking`), а у
+# новейших моделей каждый следующий блок рассуждения привязан к истории, которой больше нет (последний пример
+# этого раздела).
 
 # %% lang="en" tags=["raises-exception"]
 results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}
@@ -287,15 +290,21 @@ print(second.stop_reason, [block.type for block in second.content])
 # **The history is append-only.** Newer models go further (docs: *Preserved thinking*): a thinking block is
 # bound to everything before it — `system`, `tools` and the earlier messages. Change any of that (edit an old
 # message, trim the history, rebuild the system prompt with today's date) and every thinking block after the
-# change is invalid: the API answers 400, "The block is bound to a different conversation". So never edit,
-# trim or reorder what you already sent; put every update in a new message at the end.
+# change is invalid. Whether that is a 400, "The block is bound to a different conversation", depends on the
+# model (docs: *Prefix checks on thinking blocks*: handle both outcomes); the sandbox's newer model answers
+# 400. Without the `thinking-binding-controls-2026-08-01` beta header the message adds that the setting it
+# names needs that header. So never edit, trim or reorder what you already sent; put every update in a new
+# message at the end.
 
 # %% [markdown] lang="ru"
 # **Историю можно только дополнять.** Новые модели идут дальше (документация: *Preserved thinking*): блок
 # рассуждения привязан ко всему, что было до него, — к `system`, `tools` и предыдущим сообщениям. Измените
 # что-то из этого (отредактируйте старое сообщение, обрежьте историю, пересоберите системный промпт с
-# сегодняшней датой) — и все блоки рассуждения после изменения станут недействительными: API ответит 400,
-# «`The block is bound to a different conversation`». Поэтому никогда не редактируйте, не обрезайте и не
+# сегодняшней датой) — и все блоки рассуждения после изменения станут недействительными. Ответит ли API
+# ошибкой 400 («`The block is bound to a different conversation`»), зависит от модели (документация:
+# «Проверка префикса для блоков размышлений» советует обрабатывать оба исхода); более новая модель песочницы отвечает
+# 400. Если в запросе нет бета-заголовка `thinking-binding-controls-2026-08-01`, сообщение добавляет, что
+# упомянутой в нём настройке этот заголовок нужен. Поэтому никогда не редактируйте, не обрезайте и не
 # переставляйте то, что уже отправили; любое обновление — новым сообщением в конце.
 
 # %% lang="en" tags=["raises-exception"]

@@ -264,8 +264,8 @@ print(again.stop_reason, "— поисков начато заново:", sum(b.
 # ## refusal
 #
 # The model may decline to continue. `stop_details` says which policy category; retrying the same
-# request on the same model gives the same answer, so a loop should stop and report (docs: *Handling
-# refusals*). The same request on another Claude model often succeeds: the docs describe a fallback to
+# request on the same model gives the same answer, so a loop should stop and report (docs: *Refusals and
+# fallback*, and *Stop reasons and fallback*). The same request on another Claude model often succeeds: the docs describe a fallback to
 # another model, which is a decision of your code, not a retry. (The sandbox refuses this prompt every
 # time; a live model decides for itself.)
 
@@ -274,7 +274,7 @@ print(again.stop_reason, "— поисков начато заново:", sum(b.
 #
 # Модель может отказаться продолжать. `stop_details` сообщает категорию политики; повтор того же
 # запроса на той же модели даст тот же ответ, поэтому цикл должен остановиться и сообщить об отказе
-# (документация: *Handling refusals*). Тот же запрос к другой модели Claude часто проходит: документация
+# (документация: «Отказы и резервная обработка» и «Причины остановки и резервные модели»). Тот же запрос к другой модели Claude часто проходит: документация
 # описывает переход на запасную модель — это решение вашего кода, а не повтор. (Песочница всегда
 # отказывается отвечать на этот промпт; настоящая модель решает сама.)
 
@@ -303,9 +303,11 @@ print("повтор:", retried.stop_reason)
 # then, such as planning a security test of your own shop. Asking the same model again is pointless, but
 # another Claude model usually answers. The API can do that for you: the `fallbacks` parameter (beta,
 # header `server-side-fallback-2026-07-01`) lists the models to try next, or says `"default"` for the
-# model's own chain. The response then starts with a `fallback` block that names who handed over to whom,
-# and `usage.iterations` bills each attempt. (Haiku 5.5 has no server-side fallback; and a request like the
-# one above stays refused on every model.)
+# model's own chain. A `fallback` block in the content marks where one model's output gives way to the next
+# (it can follow partial output of the model that declined, and is absent when no earlier model ran); the sure
+# sign that a fallback model answered is a `fallback_message` entry in `usage.iterations`, which bills each
+# attempt. (Haiku 5.5 has no server-side fallback; and a request like the one above stays refused on every
+# model.)
 
 # %% [markdown] lang="ru"
 # ### Отказ, на который ответит другая модель
@@ -314,9 +316,11 @@ print("повтор:", retried.stop_reason)
 # например, в плане проверки безопасности вашего собственного магазина. Повторять запрос к той же модели
 # бессмысленно, а другая модель Claude обычно отвечает. API умеет сделать это сам: параметр `fallbacks`
 # (бета, заголовок `server-side-fallback-2026-07-01`) перечисляет модели, к которым перейти, или равен
-# `"default"` — тогда используется цепочка самой модели. Ответ начинается с блока `fallback`, где сказано,
-# какая модель кому передала запрос, а `usage.iterations` показывает расход на каждую попытку. (У Haiku 5.5
-# такого перехода на стороне сервера нет; а запрос вроде предыдущего отклонит любая модель.)
+# `"default"` — тогда используется цепочка самой модели. Блок `fallback` в содержимом ответа отмечает место,
+# где вывод одной модели сменяется выводом следующей (он может стоять после частичного вывода отказавшей
+# модели, а если до этого ни одна модель не работала, его нет вовсе); надёжный признак того, что ответила
+# запасная модель, — запись `fallback_message` в `usage.iterations`, где виден и расход на каждую попытку.
+# (У Haiku 5.5 такого перехода на стороне сервера нет; а запрос вроде предыдущего отклонит любая модель.)
 
 # %% lang="en"
 audit = [{"role": "user", "content": "Plan a penetration test of the shop's checkout."}]

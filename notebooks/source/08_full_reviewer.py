@@ -174,7 +174,8 @@ for discussion in mr.discussions.list(get_all=True):
 #
 # Every call of a review sends the rules, the tool definitions and the whole history again. With
 # `cache_control` breakpoints the API stores that prefix: the first time it is written (billed at
-# 1.25x), later calls read it (0.1x). `review(cache=True)` sets one breakpoint after the rules, shared
+# 1.25x the input price for the 5-minute cache, 2x for the 1-hour one), later calls read it (0.1x on Opus 5,
+# the course's model; some newer models read for less, Opus 5.5 at 0.05x). `review(cache=True)` sets one breakpoint after the rules, shared
 # by all reviews, and automatic caching for the growing conversation.
 
 # %% [markdown] lang="ru"
@@ -182,12 +183,13 @@ for discussion in mr.discussions.list(get_all=True):
 #
 # Каждый вызов в ходе ревью заново отправляет правила, определения инструментов и всю историю сообщений. Если
 # расставить точки кэширования `cache_control`, API сохраняет этот префикс: в первый раз он записывается (по тарифу
-# 1,25 от цены входного токена), последующие вызовы читают его (0,1). `review(cache=True)` ставит одну точку после правил, общую
+# 1,25 от цены входного токена для кэша на 5 минут, 2 — для кэша на час), последующие вызовы читают его (0,1 у Opus 5,
+# модели курса; у некоторых более новых моделей чтение дешевле, у Opus 5.5 — 0,05). `review(cache=True)` ставит одну точку после правил, общую
 # для всех ревью, и включает автоматическое кэширование для растущего диалога.
 
 # %% lang="en"
 def billed(usage):
-    """Input tokens as billed: cache writes cost 1.25x, cache reads 0.1x."""
+    """Input tokens as billed on Opus 5: 5-minute cache writes cost 1.25x, cache reads 0.1x."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
                for u in usage)
 
@@ -201,7 +203,7 @@ print(f"billed input: {billed(plain.usage):.0f} without caching, {billed(cached.
 
 # %% lang="ru"
 def billed(usage):
-    """Входные токены по тарифу: запись в кэш стоит 1,25 цены, чтение — 0,1."""
+    """Входные токены по тарифу Opus 5: запись в кэш на 5 минут стоит 1,25 цены, чтение — 0,1."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
                for u in usage)
 
@@ -311,13 +313,13 @@ print("\n".join(block.text for block in message.content if block.type == "text")
 
 # %% [markdown] lang="en"
 # Iterating shows every turn. When only the end matters, `runner.until_done()` runs the loop and returns the last
-# message. With `stream=True` each turn is a stream (the same `MessageStream` as `client.messages.stream`): iterate
+# message. With `stream=True` each turn is a stream (a `BetaMessageStream`, what `client.beta.messages.stream` returns): iterate
 # it for the events as they come, and `get_final_message()` gives the turn's message. `max_iterations` is still the
 # cap: with 2, the runner stops after two turns even though the model still asks for a tool.
 
 # %% [markdown] lang="ru"
 # Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` прогоняет цикл и возвращает последнее
-# сообщение. С `stream=True` каждый ход приходит потоком (тот же `MessageStream`, что у `client.messages.stream`):
+# сообщение. С `stream=True` каждый ход приходит потоком (`BetaMessageStream` — то же, что возвращает `client.beta.messages.stream`):
 # перебирайте его, чтобы получать события по мере прихода, а `get_final_message()` отдаст сообщение хода.
 # `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается после двух ходов, даже если
 # модель всё ещё просит инструмент.
@@ -633,7 +635,7 @@ for attempt in (1, 2):
 # ### Every open merge request at half price
 #
 # A review waits for the model, not the other way round: nothing in the loop needs an answer within seconds. The
-# [Message Batches API](https://docs.claude.com/en/docs/build-with-claude/batch-processing) takes many requests at
+# [Message Batches API](https://platform.claude.com/docs/en/build-with-claude/batch-processing) takes many requests at
 # once, answers them within 24 hours (usually much sooner) and bills them at half price. The loop still needs one
 # answer before its next request, so `course_agent.batch_review` runs the reviews in rounds: each round sends ONE
 # batch with the next request of every unfinished review, runs the tools of every answer (same rules: the whole
@@ -666,7 +668,7 @@ for attempt in (1, 2):
 # ### Все открытые merge request за полцены
 #
 # Ревью может подождать ответа модели — спешить некуда: ничто в цикле не требует ответа за секунды.
-# [Message Batches API](https://docs.claude.com/en/docs/build-with-claude/batch-processing) принимает много запросов
+# [Message Batches API](https://platform.claude.com/docs/en/build-with-claude/batch-processing) принимает много запросов
 # сразу, отвечает на них в течение 24 часов (обычно гораздо быстрее) и берёт за них половину цены. Но цикл не может
 # отправить следующий запрос, пока не получит ответ на предыдущий, поэтому `course_agent.batch_review` ведёт ревью раундами: каждый
 # раунд отправляет **один** пакет (batch) со следующим запросом каждого незавершённого ревью, выполняет инструменты
@@ -826,7 +828,8 @@ show_solution(8)
 #
 # <details><summary>Answer</summary>
 #
-# A tenth (0.1x); a cache write costs 1.25x.
+# On Opus 5, the course's model, a tenth (0.1x); a 5-minute cache write costs 1.25x (a 1-hour one 2x). Some
+# newer models read for less (Opus 5.5: 0.05x): the pricing page lists each model's rate.
 # </details>
 #
 # 2. What does `tool_runner` not do for you?
@@ -850,7 +853,8 @@ show_solution(8)
 #
 # <details><summary>Ответ</summary>
 #
-# Десятую часть (0,1); запись в кэш — 1,25.
+# У Opus 5, модели курса, — десятую часть (0,1); запись в кэш на 5 минут — 1,25 (на час — 2). У некоторых
+# более новых моделей чтение дешевле (у Opus 5.5 — 0,05): цены каждой модели — на странице тарифов.
 # </details>
 #
 # 2. Чего `tool_runner` за вас не делает?

@@ -54,6 +54,19 @@ def test_a_change_before_a_thinking_block_is_refused_with_the_apis_words(client,
     message = refused.value.body["error"]["message"]
     assert "Invalid `signature` in `thinking` block. The block is bound to a different conversation." in message
     assert "prefix_mismatch_behavior" in message
+    # without the binding beta, the API adds that the setting it names needs that header (docs: thinking-troubleshooting)
+    assert message.endswith("That setting requires the `thinking-binding-controls-2026-08-01` value in the "
+                            "`anthropic-beta` header."), message
+
+
+def test_with_the_binding_beta_the_error_does_not_ask_for_the_header(client):
+    history = _first_turn(client, CHECKING)
+    history = [{"role": "user", "content": "Review merge request !482, briefly."}, *history[1:]]
+    with pytest.raises(anthropic.BadRequestError) as refused:
+        client.beta.messages.create(model=CHECKING, max_tokens=8000, thinking=THINKING, system="You review merge requests.",
+                                    tools=TOOLS, messages=history, betas=["thinking-binding-controls-2026-08-01"])
+    message = refused.value.body["error"]["message"]
+    assert "bound to a different conversation" in message and "anthropic-beta" not in message, message
 
 
 def test_what_is_not_content_may_change(client):
