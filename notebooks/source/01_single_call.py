@@ -117,6 +117,7 @@ print("usage:      ", response.usage.input_tokens, "ток. на входе,", r
 print(response.model_dump_json(indent=2, exclude_none=True))
 
 # %% [markdown] lang="en"
+# <!-- fact: first-rule-every-response -->
 # ## The thinking block: first in the list, empty, and it goes back
 #
 # On today's models thinking is on by default (adaptive thinking): before answering anything worth
@@ -136,6 +137,7 @@ print(response.model_dump_json(indent=2, exclude_none=True))
 # without a thinking block is normal in adaptive mode). Send back what came, no more and no less.
 
 # %% [markdown] lang="ru"
+# <!-- fact: first-rule-every-response -->
 # ## Блок рассуждения: первый в списке, пустой, и его нужно вернуть
 #
 # У современных моделей рассуждение включено по умолчанию (адаптивное рассуждение): прежде чем ответить

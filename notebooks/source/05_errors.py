@@ -138,6 +138,7 @@ review(482, run_tool_safely, keep="text")
 print(review(482, run_tool_safely, keep="all"))
 
 # %% [markdown] lang="en"
+# <!-- fact: effort-defaults -->
 # ## Thinking: adaptive, with effort and display
 #
 # On today's models you do not switch thinking on: it is on by default, and you tune it.
@@ -154,6 +155,7 @@ print(review(482, run_tool_safely, keep="all"))
 # thinking block folded, before the call.
 
 # %% [markdown] lang="ru"
+# <!-- fact: effort-defaults -->
 # ## Рассуждение: адаптивное, с `effort` и `display`
 #
 # У современных моделей рассуждение не нужно включать: оно включено по умолчанию, и его настраивают.
@@ -238,6 +240,7 @@ client.messages.create(model=MODEL, max_tokens=16000, thinking={"type": "enabled
                        messages=[thinking_view.messages[0]])
 
 # %% [markdown] lang="en"
+# <!-- fact: dropped-thinking-400 -->
 # Break it: answer the tool call, but edit the thinking block on its way back (here a few words added to its
 # text, as a program that "tidies up" the history might). The signature no longer matches, and the API says the block
 # cannot be modified. Dropping it is no way out: the API rejects thinking blocks of the latest assistant turn
@@ -246,6 +249,7 @@ client.messages.create(model=MODEL, max_tokens=16000, thinking={"type": "enabled
 # block is bound to a history that no longer exists (the last demo of this section).
 
 # %% [markdown] lang="ru"
+# <!-- fact: dropped-thinking-400 -->
 # Сломаем: ответим на вызов инструмента, но по дороге изменим блок рассуждения (здесь допишем к его тексту
 # пару слов, как могла бы сделать программа, которая «подчищает» историю). Подпись перестаёт совпадать, и API отвечает, что
 # блок изменять нельзя. Выбросить блок — тоже не выход: блоки рассуждения последнего хода ассистента, которые
@@ -287,6 +291,7 @@ thinking_view.messages.append({"role": "assistant", "content": second.content})
 print(second.stop_reason, [block.type for block in second.content])
 
 # %% [markdown] lang="en"
+# <!-- fact: prefix-check-by-model -->
 # **The history is append-only.** Newer models go further (docs: *Preserved thinking*): a thinking block is
 # bound to everything before it — `system`, `tools` and the earlier messages. Change any of that (edit an old
 # message, trim the history, rebuild the system prompt with today's date) and every thinking block after the
@@ -297,6 +302,7 @@ print(second.stop_reason, [block.type for block in second.content])
 # message at the end.
 
 # %% [markdown] lang="ru"
+# <!-- fact: prefix-check-by-model -->
 # **Историю можно только дополнять.** Новые модели идут дальше (документация: *Preserved thinking*): блок
 # рассуждения привязан ко всему, что было до него, — к `system`, `tools` и предыдущим сообщениям. Измените
 # что-то из этого (отредактируйте старое сообщение, обрежьте историю, пересоберите системный промпт с

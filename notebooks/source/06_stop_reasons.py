@@ -261,6 +261,7 @@ again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, m
 print(again.stop_reason, "— поисков начато заново:", sum(b.type == "server_tool_use" for b in again.content))
 
 # %% [markdown] lang="en"
+# <!-- fact: refusal-pages -->
 # ## refusal
 #
 # The model may decline to continue. `stop_details` says which policy category; retrying the same
@@ -270,6 +271,7 @@ print(again.stop_reason, "— поисков начато заново:", sum(b.
 # time; a live model decides for itself.)
 
 # %% [markdown] lang="ru"
+# <!-- fact: refusal-pages -->
 # ## refusal
 #
 # Модель может отказаться продолжать. `stop_details` сообщает категорию политики; повтор того же
@@ -297,6 +299,7 @@ retried = client.messages.create(model=MODEL, max_tokens=500,
 print("повтор:", retried.stop_reason)
 
 # %% [markdown] lang="en"
+# <!-- fact: fallback-block -->
 # ### A refusal answered by another model
 #
 # Not every refusal is about a harmful request: a cautious model also says no to legitimate work now and
@@ -310,6 +313,7 @@ print("повтор:", retried.stop_reason)
 # model.)
 
 # %% [markdown] lang="ru"
+# <!-- fact: fallback-block -->
 # ### Отказ, на который ответит другая модель
 #
 # Не каждый отказ связан с вредным запросом: осторожная модель иногда отказывает и в законной работе —

@@ -170,6 +170,7 @@ for discussion in mr.discussions.list(get_all=True):
     print(f'{"Комментарий к строке" if note["type"] == "DiffNote" else "Комментарий"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')
 
 # %% [markdown] lang="en"
+# <!-- fact: cache-prices -->
 # ## Break it, then fix it: paying for the same prompt again
 #
 # Every call of a review sends the rules, the tool definitions and the whole history again. With
@@ -179,6 +180,7 @@ for discussion in mr.discussions.list(get_all=True):
 # by all reviews, and automatic caching for the growing conversation.
 
 # %% [markdown] lang="ru"
+# <!-- fact: cache-prices -->
 # ## Сломаем и починим: платим за тот же промпт снова
 #
 # Каждый вызов в ходе ревью заново отправляет правила, определения инструментов и всю историю сообщений. Если
@@ -312,12 +314,14 @@ for message in runner:
 print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
 
 # %% [markdown] lang="en"
+# <!-- fact: runner-stream-type -->
 # Iterating shows every turn. When only the end matters, `runner.until_done()` runs the loop and returns the last
 # message. With `stream=True` each turn is a stream (a `BetaMessageStream`, what `client.beta.messages.stream` returns): iterate
 # it for the events as they come, and `get_final_message()` gives the turn's message. `max_iterations` is still the
 # cap: with 2, the runner stops after two turns even though the model still asks for a tool.
 
 # %% [markdown] lang="ru"
+# <!-- fact: runner-stream-type -->
 # Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` прогоняет цикл и возвращает последнее
 # сообщение. С `stream=True` каждый ход приходит потоком (`BetaMessageStream` — то же, что возвращает `client.beta.messages.stream`):
 # перебирайте его, чтобы получать события по мере прихода, а `get_final_message()` отдаст сообщение хода.
