@@ -34,9 +34,10 @@ from .redaction import redact
 from .review import review, review_request, review_task
 from .tools import Toolbox
 from .transcript import Transcript
+from .prices import BATCH
 from .usage_chart import usage_rows
 
-BATCH_PRICE = 0.5
+BATCH_PRICE = BATCH
 """A batch request costs half of the same request sent alone."""
 MAX_POLL_SECONDS = 60.0
 _TRANSCRIPT = re.compile(r"^review-(\d{1,10})\.jsonl$")
@@ -227,9 +228,9 @@ def _progress_line(round_: int, loop: ReviewLoop) -> str:
     return redact(tr("[round {n}] !{pr}: {what}", n=round_, pr=loop.pr, what=what))
 
 
-def billed(usage: Iterable[Usage], batch: bool) -> tuple[float, float]:
-    """(input, output) tokens as billed: input in input-token prices (cache writes 1.25x, reads 0.1x),
-    both at half price for a batch."""
-    rows = usage_rows(list(usage))
+def billed(usage: Iterable[Usage], batch: bool, model: str | None = None) -> tuple[float, float]:
+    """(input, output) tokens as billed: input in input-token prices (cache writes 1.25x, reads as
+    course_agent.prices says for `model`), both at half price for a batch."""
+    rows = usage_rows(list(usage), model)
     price = BATCH_PRICE if batch else 1.0
     return price * sum(row.billed for row in rows), price * sum(row.output for row in rows)

@@ -172,7 +172,10 @@ def _review_all(args: argparse.Namespace, lang: str, gitlab_tools, toolbox, dire
         if args.post:
             _finish_posting(gitlab_tools, loop.pr, lang)
         print(f"=== !{loop.pr} ===\n{redact(loop.result.text)}\n", flush=True)
-    billed_input, billed_output = batch_review.billed([u for loop in loops for u in loop.usage], batch=args.batch)
+    from .config import model_id
+
+    billed_input, billed_output = batch_review.billed([u for loop in loops for u in loop.usage], batch=args.batch,
+                                                      model=model_id())
     say(tr("transcripts: {directory}", lang, directory=directory))
     say(ntr("billed for {n} review: {input} input tokens, {output} output tokens ({how})",
             "billed for {n} reviews: {input} input tokens, {output} output tokens ({how})", len(loops), lang,

@@ -3,7 +3,7 @@
 The loop's most important cost fact: every iteration sends the whole history again, so the input
 of each request grows turn after turn, and what you pay is the sum of all of them. Prompt caching
 changes the price of the repeated part (a cache write costs 1.25x an input token, 2x for the
-1-hour cache, a cache read 0.1x), not its size.
+1-hour cache, a cache read 0.1x on most models and less on some newer ones: course_agent.prices), not its size.
 
     from course_agent.usage_chart import usage_chart
     usage_chart(result)          # the reference loop's AgentResult (review(...) returns one)
@@ -25,10 +25,7 @@ from typing import Any
 
 from .i18n import language as resolve_language
 from .i18n import number, tr
-
-CACHE_WRITE_PRICE = 1.25     # a 5-minute cache write, in input-token prices
-CACHE_WRITE_1H_PRICE = 2.0   # a 1-hour cache write
-CACHE_READ_PRICE = 0.1
+from .prices import CACHE_READ_DEFAULT, CACHE_WRITE_1H, CACHE_WRITE_5M, cache_read_rate
 SIZE_INCHES = (10.0, 3.8)
 DPI = 100
 COLOURS = {"input": "#4c78a8", "cache_read": "#54a24b", "cache_write": "#f58518", "output": "#b279a2",
@@ -47,6 +44,8 @@ class IterationUsage:
     cache_write: int
     output: int
     cache_write_1h: int = 0
+    cache_read_price: float = CACHE_READ_DEFAULT
+    """What a cache read of the request's model costs, in input-token prices (course_agent.prices)."""
 
     @property
     def sent(self) -> int:
@@ -56,8 +55,8 @@ class IterationUsage:
     @property
     def billed(self) -> float:
         """Input as billed, in input-token prices (cache writes cost more, cache reads much less)."""
-        return (self.input + CACHE_WRITE_PRICE * (self.cache_write - self.cache_write_1h)
-                + CACHE_WRITE_1H_PRICE * self.cache_write_1h + CACHE_READ_PRICE * self.cache_read)
+        return (self.input + CACHE_WRITE_5M * (self.cache_write - self.cache_write_1h)
+                + CACHE_WRITE_1H * self.cache_write_1h + self.cache_read_price * self.cache_read)
 
 
 def _field(value: Any, name: str) -> Any:
@@ -71,6 +70,12 @@ def _usage_of(item: Any) -> Any:
     return item
 
 
+def _model_of(item: Any, model: str | None) -> str | None:
+    """The model that answered: a Message names it; a bare usage takes the one given."""
+    named = _field(item, "model")
+    return named if isinstance(named, str) else model
+
+
 def _usages(source: Any) -> list[Any]:
     if isinstance(source, (list, tuple)):
         items = list(source)
@@ -81,20 +86,23 @@ def _usages(source: Any) -> list[Any]:
     else:
         raise TypeError(f"usage_chart takes a run's result, a MessagesView or a list of messages or usages, "
                         f"not {type(source).__name__}")
-    return [_usage_of(item) for item in items]
+    return items
 
 
-def usage_rows(source: Any) -> list[IterationUsage]:
-    """Each request's tokens, in order (see usage_chart for what `source` may be)."""
+def usage_rows(source: Any, model: str | None = None) -> list[IterationUsage]:
+    """Each request's tokens, in order (see usage_chart for what `source` may be), each priced for the model that
+    answered it: a Message's own, else `model`."""
     rows = []
-    for iteration, usage in enumerate(_usages(source), start=1):
+    for iteration, item in enumerate(_usages(source), start=1):
+        usage = _usage_of(item)
         creation = _field(usage, "cache_creation")
         rows.append(IterationUsage(
             iteration=iteration, input=int(_field(usage, "input_tokens") or 0),
             cache_read=int(_field(usage, "cache_read_input_tokens") or 0),
             cache_write=int(_field(usage, "cache_creation_input_tokens") or 0),
             output=int(_field(usage, "output_tokens") or 0),
-            cache_write_1h=int(_field(creation, "ephemeral_1h_input_tokens") or 0) if creation is not None else 0))
+            cache_write_1h=int(_field(creation, "ephemeral_1h_input_tokens") or 0) if creation is not None else 0,
+            cache_read_price=cache_read_rate(_model_of(item, model))))
     return rows
 
 
@@ -183,9 +191,11 @@ class UsageChart:
             if self.cached:
                 billed.plot(x, without, marker="o", linestyle="--", color=COLOURS["without"],
                             label=tr("without caching", lang))
+                read = max(row.cache_read_price for row in self.rows)
                 billed.plot(x, with_caching, marker="o", color=COLOURS["with"],
                             label=tr("with caching (write ×{write}, read ×{read})", lang,
-                                     write=number(CACHE_WRITE_PRICE, lang, 2), read=number(CACHE_READ_PRICE, lang, 1)))
+                                     write=number(CACHE_WRITE_5M, lang, 2),
+                                     read=number(read, lang, next(d for d in (1, 2, 3) if round(read, d) == read))))
             else:
                 billed.plot(x, without, marker="o", color=COLOURS["with"],
                             label=tr("no prompt caching in this run", lang))
@@ -222,11 +232,12 @@ class UsageChart:
         return self.text()
 
 
-def usage_chart(source: Any, language: str | None = None) -> UsageChart:
+def usage_chart(source: Any, language: str | None = None, model: str | None = None) -> UsageChart:
     """Tokens per iteration of a finished run: input, cache read, cache write, output; billed input so far
     with and without caching. `source`: the reference loop's result, a MessagesView that was given a
-    client, or a list of anthropic Messages or usages. Labels in `language`, else COURSE_AGENT_LANGUAGE."""
-    rows = usage_rows(source)
+    client, or a list of anthropic Messages or usages; `model` prices bare usages (a Message names its own).
+    Labels in `language`, else COURSE_AGENT_LANGUAGE."""
+    rows = usage_rows(source, model)
     if not rows:
         raise ValueError(tr("no usage to draw: give the view the client (MessagesView(client=client)) before "
                             "the run, or pass the result of a finished run", language))

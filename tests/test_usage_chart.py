@@ -152,3 +152,20 @@ def test_a_run_without_caching_says_so_and_draws_one_line():
     assert [t.get_text() for t in billed.get_legend().get_texts()] == ["no prompt caching in this run"]
     assert usage_chart(plain, language="ru").text().splitlines()[-1] == (
         "оплачиваемый вход: 3089 (в этом запуске кэширование промпта не использовалось)")
+
+
+def test_cache_reads_are_priced_per_model_from_one_table():
+    """A read costs 0.1x on Opus 5 (the course's model) and 0.05x on Opus 5.5 (course_agent.prices, whose source
+    docs/facts.md names): a Message prices itself by its model, a bare usage by the model given."""
+    from course_agent import batch_review
+    from course_agent.prices import CACHE_READ, cache_read_rate
+    from course_agent.usage_chart import usage_rows
+
+    usage = {"input_tokens": 100, "cache_read_input_tokens": 1000, "cache_creation_input_tokens": 0, "output_tokens": 5}
+    assert cache_read_rate("claude-opus-5") == 0.1 and cache_read_rate(None) == 0.1
+    assert cache_read_rate("claude-opus-5-5") == 0.05 and cache_read_rate("claude-fable-5-1") == 0.025
+    assert usage_rows([usage])[0].billed == 100 + 0.1 * 1000
+    assert usage_rows([usage], "claude-opus-5-5")[0].billed == 100 + 0.05 * 1000
+    assert usage_rows([{"model": "claude-sonnet-5-5", "usage": usage}], "claude-opus-5")[0].billed == 150
+    assert batch_review.billed([usage], batch=True, model="claude-mythos-5-1")[0] == 0.5 * (100 + 25)
+    assert set(CACHE_READ) <= set(__import__("course_sandbox.models", fromlist=["KNOWN_MODELS"]).KNOWN_MODELS)
