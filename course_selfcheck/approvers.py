@@ -47,17 +47,34 @@ class Approver:
     """approve(name, tool_input) of one kind, which remembers what it was asked and from which line."""
 
     kind: str
+    protocol: str = "task"
+    """"task": approve(name, tool_input), exercise 7's signature; "any" (check_loop) also answers the course's
+    approver(ApprovalRequest) -> Verdict, with a Verdict."""
     silence: float | None = None
     """Seconds the silent approver waits; SILENCE (read when asked, so a test may lower it) unless given."""
     asked: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     """The learner's line that asked, for each question ("" when it could not be told)."""
 
-    def __call__(self, name: str, tool_input: dict) -> Any:
+    def __call__(self, *args: Any, **named: Any) -> Any:
         """approve(name, tool_input), the exercise's signature: a gate that calls it another way gets the
-        TypeError the notebook's own approver would give it."""
+        TypeError the notebook's own approver would give it; with protocol "any", an ApprovalRequest too."""
+        request = args[0] if self.protocol == "any" and len(args) == 1 and not named and hasattr(args[0], "tool") \
+            else None
+        if request is None:
+            name, _ = _task_signature(*args, **named)
+        else:
+            name = request.tool
         self.asked.append(str(name))
         self.lines.append(_asking_line())
+        answer = self._answer()
+        if request is not None and isinstance(answer, bool):
+            from course_agent.safety import Verdict
+
+            return Verdict(answer, "the self-check", "yes" if answer else "no")
+        return answer
+
+    def _answer(self) -> Any:
         if self.kind == YES:
             return True
         if self.kind == "raises":
@@ -92,6 +109,10 @@ class Approver:
             "yes_text": tr("returned the string 'yes', not True", lang),
             "silent": tr("did not answer", lang),
         }[self.kind]
+
+
+def _task_signature(name: str, tool_input: dict) -> tuple[str, dict]:
+    return name, tool_input
 
 
 def _asking_line() -> str:
@@ -145,12 +166,12 @@ class Driven:
 
 
 def drive(loop: Callable, kinds: tuple[str, ...], keyword: str | None, sandboxes: Sandboxes | None = None,
-          silence: float | None = None) -> dict[str, Driven]:
+          protocol: str = "task") -> dict[str, Driven]:
     """The loop run on !485 once per approver kind, each in a fresh sandbox, in the order given (a yes first
     shows a loop that remembers a yes and merges later without asking)."""
     driven = {}
     for kind in kinds:
-        approver = Approver(kind) if silence is None else Approver(kind, silence)
+        approver = Approver(kind, protocol)
         driven[kind] = Driven(approver, run_scenario(gated(loop, approver, keyword), INJECTED, sandboxes=sandboxes))
     return driven
 

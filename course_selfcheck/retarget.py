@@ -36,14 +36,22 @@ def _nobody_answers(prompt: object = "") -> str:
     raise EOFError("the self-check runs without a human: no answer")
 
 
+def _typing(answer: str):
+    """input() during a check that plays a person at the keyboard who types `answer`."""
+    def typed(prompt: object = "") -> str:
+        return answer
+    return typed
+
+
 @contextmanager
-def pointed_at(sandbox: Sandbox) -> Iterator[None]:
-    """Within the block, every request the loop sends reaches `sandbox` only."""
+def pointed_at(sandbox: Sandbox, typed: str | None = None) -> Iterator[None]:
+    """Within the block, every request the loop sends reaches `sandbox` only; input() gets no answer (EOFError),
+    or `typed` when given (a person who types "no")."""
     values: dict[str, str | None] = {name: None for name in _ENV}
     values.update({**sandbox.env(), "COURSE_AGENT_BACKEND": "sandbox", "COURSE_AGENT_AUTO_APPROVE": "deny"})
     ask = builtins.input
     try:
-        builtins.input = _nobody_answers
+        builtins.input = _nobody_answers if typed is None else _typing(typed)
         with environment(values), sandbox_shared_as(sandbox), routed_to(route_to(sandbox), sandbox.wsgi_app):
             yield
     finally:

@@ -18,7 +18,7 @@ from course_agent.i18n import N_, ntr, tr
 from . import approvers
 from .crash import because_raised, is_crash
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding
-from .scenario import Run
+from .scenario import Run, run_scenario
 from .wire import HISTORY_ERRORS, blocks, contains_in_order, describe, error_message, key, text_of, tool_uses, turns
 
 CAP_LIMIT = 50
@@ -26,6 +26,9 @@ CAP_LIMIT = 50
 MERGE_WORDS = re.compile(r"merge|влить|влей|слить|смерж", re.I)
 MERGE_REQUEST_WORDS = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
 _CAP_WORDS = re.compile(r"max|limit|cap|iter|turn|step|round|budget", re.I)
+_RAN_IT = re.compile(r"missing \d+ required|required positional argument|unexpected keyword argument|"
+                     r"KeyError", re.I)
+"""What calling a tool with the cut call's incomplete input raises: the call was run."""
 _DELIBERATE_CUT = re.compile(r"max_tokens|cut|truncat|not run|обрез|лимит|limit|не выполн", re.I)
 
 
@@ -70,9 +73,22 @@ def short_value(value: object) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def unobserved(run: Run, lang: str, what: str) -> Finding:
-    """Not checked: the scenario never reached what the rule is about; rule 1's 400 said first."""
+PLACEMENT = "immediately after"
+"""Words of the API's 400 about where the tool results stand (they open the next user message): rule 2's."""
+
+
+def placement_refusal(run: Run) -> tuple[int, str] | None:
+    """(call number, the API's words) of a 400 about the results' place, if any."""
     refused = history_refusal(run)
+    return refused if refused is not None and PLACEMENT in refused[1] else None
+
+
+def unobserved(run: Run, lang: str, what: str) -> Finding:
+    """Not checked: the scenario never reached what the rule is about; rule 1's (or 2's) 400 said first."""
+    refused = history_refusal(run)
+    if refused is not None and PLACEMENT in refused[1]:
+        return verdict(NOT_CHECKED, tr("the API refused where the loop put the tool results at request {n} first "
+                                       "(rule 2): {message}", lang, n=refused[0], message=refused[1][:200]))
     if refused is not None:
         return verdict(NOT_CHECKED, tr("the API refused the loop's history at request {n} first (rule 1): {message}",
                                        lang, n=refused[0], message=refused[1][:200]))
@@ -97,7 +113,7 @@ def whole_response(run: Run, lang: str) -> Finding:
                            + (tr("; the API answered: {message}", lang, message=api[:300]) if api else ""))
         checked += 1
     refused = history_refusal(run)
-    if refused is not None:
+    if refused is not None and PLACEMENT not in refused[1]:
         return verdict(BROKEN, tr("the API refused the history at request {n}: {message}", lang,
                                   n=refused[0], message=refused[1][:300]))
     if not checked:
@@ -109,6 +125,11 @@ def whole_response(run: Run, lang: str) -> Finding:
 # 2. All results of a turn go back in one user message
 def one_message(run: Run, lang: str) -> Finding:
     calls = run.calls
+    placed = placement_refusal(run)
+    if placed is not None:
+        return verdict(BROKEN, tr("the API refused request {n}: the tool_result blocks must open the next user "
+                                  "message, all of them, before any text: {message}", lang, n=placed[0],
+                                  message=placed[1][:300]))
     for i, reply in run.answered:
         ids = [u.get("id") for u in tool_uses(reply)]
         if len(ids) < 2 or i + 1 >= len(calls):
@@ -158,8 +179,9 @@ def errors_are_results(run: Run, lang: str) -> Finding:
                                           "sending a tool_result back", lang, status=failed[0].status,
                                           ending=how_it_ended(run, lang)))
             if run.error is not None and not _api_error(run) and not run.hung:
-                return verdict(BROKEN, tr("a tool call ended the run: the loop stopped with {error} instead of sending "
-                                          "the error back to the model", lang, error=short_error(run.error)))
+                return ended_badly(run, lang, tr("a tool call ended the run: the loop stopped with {error} instead of "
+                                                 "sending the error back to the model", lang,
+                                                 error=short_error(run.error)))
             continue
         results = [b for m in following.body.get("messages") or [] if isinstance(m, dict)
                    for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
@@ -311,6 +333,9 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens") -> Finding:
     if touched:
         return verdict(BROKEN, tr("the loop ran the cut tool call: GitLab got {request}", lang,
                                   request=f"{touched[0].method} {touched[0].path}"))
+    if answered and any(_RAN_IT.search(str(b.get("content"))) for b in answered):
+        return verdict(BROKEN, tr("the loop ran the cut tool call: its result is the error its incomplete input caused "
+                                  "({content})", lang, content=short_value(answered[0].get("content"))))
     if answered and all(b.get("is_error") is True and _DELIBERATE_CUT.search(str(b.get("content"))) for b in answered):
         return verdict(PASSED, tr("the loop did not run the cut call: it answered it with an error result saying so",
                                   lang))
@@ -323,7 +348,10 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens") -> Finding:
         return verdict(BROKEN, tr("the loop kept the cut tool call in the history and went on", lang))
     error = run.error
     if isinstance(error, (TypeError, KeyError)) and not _DELIBERATE_CUT.search(str(error)):
-        return verdict(BROKEN, tr("the loop tried to run the cut tool call: {error}", lang, error=short_error(error)))
+        if isinstance(error, KeyError) or _RAN_IT.search(str(error)):  # what a call with an empty input raises
+            return verdict(BROKEN, tr("the loop tried to run the cut tool call: {error}", lang,
+                                      error=short_error(error)))
+        return ended_badly(run, lang, "")  # another bug of the loop: the crash is the story
     if later:
         raised = max((c.body.get("max_tokens") or 0) for c in later)
         return verdict(PASSED, tr("the loop did not run the cut call and asked again (max_tokens {before} → {after})",
@@ -354,14 +382,38 @@ def merge_asks(run: Run, lang: str, loop: Callable | None = None, pr: int = 485)
     keyword = approvers.approver_parameter(loop) if loop is not None else None
     tried = ""
     if keyword is not None:
-        opened = approvers.opened_without_yes(approvers.drive(loop, approvers.FAILING, keyword), lang)
+        driven = approvers.drive(loop, approvers.FAILING, keyword, protocol="any")
+        opened = approvers.opened_without_yes(driven, lang)
         if opened:
             return verdict(BROKEN, opened)
-        tried = tr("; with approvers that raised, returned None or 'no', or stayed silent ({keyword}=...), nothing "
-                   "was merged either", lang, keyword=keyword)
+        if any(seen.approver.asked for seen in driven.values()):
+            tried = tr("; with approvers that raised, returned None or 'no', or stayed silent ({keyword}=...), nothing "
+                       "was merged either", lang, keyword=keyword)
+    elsewhere = _merged_elsewhere(loop, lang) if loop is not None else None
+    if elsewhere is not None:
+        return elsewhere
     waited = tr(" (the loop was still waiting when the check gave up on it)", lang) if run.hung else ""
     return verdict(PASSED, tr("the model asked to merge (!{pr}); with no human's yes nothing was merged", lang, pr=pr)
                    + waited + tried)
+
+
+APPROVED = 483
+"""A merge request the simulated model approves: a loop that merges what the model approved merges it."""
+
+
+def _merged_elsewhere(loop: Callable, lang: str) -> Finding | None:
+    """Two more ways a merge slips through: a person types "no" at the loop's own input() prompt (a truthy
+    string), and the model approves a merge request (a loop that merges on the verdict merges it)."""
+    typed = run_scenario(loop, 485, typed="no")
+    if 485 in typed.merged:
+        return verdict(BROKEN, tr("when a person typed \"no\" at your loop's input() prompt, !{pr} was merged: only "
+                                  "an explicit yes may open the gate", lang, pr=485))
+    approved = run_scenario(loop, APPROVED, typed="no")
+    if approved.merged:
+        return verdict(BROKEN, tr("on !{pr}, which the model approved, the loop merged {merged} though nobody said "
+                                  "yes: an approving review is not a human's yes", lang, pr=APPROVED,
+                                  merged=", ".join(f"!{n}" for n in approved.merged)))
+    return None
 
 
 # 9. At end_turn the loop returns the answer and sends nothing more

@@ -200,11 +200,12 @@ class _Tee(io.TextIOBase):
 
 
 def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,
-                 slow_files: float = 0.0, sandboxes: Sandboxes | None = None) -> Run:
-    """Run the loop once on merge request !pr against a fresh recording sandbox."""
+                 slow_files: float = 0.0, sandboxes: Sandboxes | None = None, typed: str | None = None) -> Run:
+    """Run the loop once on merge request !pr against a fresh recording sandbox; input() gets no answer, or
+    `typed`."""
     if sandboxes is None:
         with Sandboxes() as own:
-            return run_scenario(loop, pr, misbehave, timeout, slow_files, own)
+            return run_scenario(loop, pr, misbehave, timeout, slow_files, own, typed)
     timeout = TIMEOUT if timeout is None else timeout
     sandbox = sandboxes.take()
     try:
@@ -220,7 +221,7 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
                 run.error = error
 
         tee = _Tee(sys.stdout)
-        with pointed_at(sandbox), contextlib.redirect_stdout(tee):
+        with pointed_at(sandbox, typed), contextlib.redirect_stdout(tee):
             worker = threading.Thread(target=work, daemon=True, name=LOOP_THREAD)
             started = time.monotonic()
             worker.start()

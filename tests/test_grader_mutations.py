@@ -195,3 +195,127 @@ def test_exercise_1_wrong_fails_naming_its_requirement(sandbox_client, how, rule
     report = check_exercise_1(counted(sandbox_client, how), language="ru")
     assert not report.ok and rule in broken(report), report.text()
     assert next(f for f in report.findings if f.rule == rule).task.startswith("Попросите модель"), report.text()
+
+
+def test_exercise_5_never_reads_the_learners_own_gitlab_whatever_the_client_is_called():
+    """A dispatcher whose GitLab client is called `repo` (not `project`) and points at the learner's own GitLab:
+    every request of the check goes to the check's sandbox (found by an independent review: 4 reached it)."""
+    import gitlab
+
+    from course_sandbox import Sandbox
+    from course_selfcheck.exercises import check_exercise_5
+
+    with Sandbox(record=True) as theirs:
+        repo = gitlab.Gitlab(theirs.gitlab_url, private_token=theirs.gitlab_token).projects.get(theirs.project,
+                                                                                                 lazy=True)
+
+        def run_tool_missing_file(name, tool_input):
+            try:
+                if name == "read_file":
+                    raise FileNotFoundError(tool_input["path"])
+                request = repo.mergerequests.get(tool_input["pr"])
+                return {"content": "diff of " + request.title + "\n" + "\n".join(
+                    f"diff --git a/{c['old_path']} b/{c['new_path']}\n{c['diff']}" for c in request.changes()["changes"])}
+            except Exception as error:
+                return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
+
+        report = check_exercise_5(run_tool_missing_file)
+        reached = [e for e in theirs.exchanges if e.path.startswith("/api/v4/")]
+    assert report.ok, report.text()
+    assert reached == [], [f"{e.method} {e.path}" for e in reached]
+
+
+# ---- check_loop, from a second independent review --------------------------------------------------------------
+
+def _gate_by(allowed):
+    """An Agent whose gate is `allowed(block, approve)`: the loops below differ only there."""
+    agent = attempts.Agent()
+    agent.approved = allowed
+    return agent
+
+
+def typed_name_approves(pr):
+    """Wrong: an input() gate where any non-empty answer approves ("no" too)."""
+    def allowed(block, approve):
+        try:
+            return bool(input(f"{block.name} {block.input}? Type your name to approve: "))
+        except EOFError:
+            return False
+    return _gate_by(allowed).review(pr)
+
+
+def merges_what_the_model_approved(pr):
+    """Wrong: the gate is fine, but after the review the loop merges on its own when the verdict approves."""
+    text = attempts.attempt()(pr)
+    if "approve" in text.strip().splitlines()[-1].lower():
+        attempts.merge(pr)
+    return text
+
+
+def course_approver_protocol(pr, approver=None):
+    """Right: the approver speaks the course's protocol, approver(ApprovalRequest) -> Verdict."""
+    from course_agent.safety import ApprovalRequest
+    from course_agent.tools import Risk
+
+    def allowed(block, approve):
+        try:
+            return approver(ApprovalRequest(block.name, block.input, Risk.DANGEROUS)).approved is True
+        except Exception:
+            return False
+    return _gate_by(allowed).review(pr)
+
+
+@pytest.mark.parametrize("loop, broken_because", [
+    (typed_name_approves, 'typed "no"'), (merges_what_the_model_approved, "which the model approved")])
+def test_the_merge_rule_sees_a_typed_no_and_a_merge_on_the_verdict(loop, broken_because):
+    report = check_loop(loop, rules="merge_asks")
+    assert report.broken == ["merge_asks"] and broken_because in report.findings[0].detail, report.text()
+
+
+def test_the_merge_rule_answers_the_courses_approver_protocol_and_claims_only_what_it_tried():
+    report = check_loop(course_approver_protocol, rules="merge_asks")
+    assert report.passed == ["merge_asks"] and "nothing was merged either" in report.findings[0].detail, report.text()
+
+
+def test_a_crash_is_not_blamed_on_the_tool_rules():
+    """A loop that indexes the Message like a dict crashes after its first response: the rules about tool errors
+    and cut calls say it kept them from being checked, not that a tool call ended the run."""
+    def subscripted(pr):
+        history = [{"role": "user", "content": f"Review !{pr}"}]
+        reply = attempts.claude.messages.create(model=attempts.PRIMARY, max_tokens=8000, system=attempts.RULES,
+                                                tools=attempts.TOOLS, messages=history)
+        return reply["stop_reason"]
+
+    report = check_loop(subscripted, rules=["errors_are_results", "cut_tool_call"])
+    assert report.raised is not None and report.broken == [], report.text()
+
+
+def test_running_the_cut_call_is_seen_even_when_its_error_says_not_run():
+    def runs_everything(pr):
+        agent = attempts.Agent("run_cut_call")
+        result = agent.result
+
+        def said_not_run(block, approve):
+            try:
+                return {"type": "tool_result", "tool_use_id": block.id,
+                        "content": str(attempts.HANDLERS[block.name](**block.input))}
+            except Exception as error:
+                return {"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                        "content": f"The tool {block.name} was not run successfully: {error}"}
+        agent.result = said_not_run if result else result
+        return agent.review(pr)
+
+    report = check_loop(runs_everything, rules="cut_tool_call")
+    assert report.broken == ["cut_tool_call"], report.text()
+
+
+def test_text_before_the_results_is_rule_2_not_rule_1():
+    agent = attempts.Agent()
+    act = agent.act
+
+    def text_first(reply, history, approve):
+        act(reply, history, approve)
+        history[-1]["content"] = [{"type": "text", "text": "Here are the results:"}, *history[-1]["content"]]
+    agent.act = text_first
+    report = check_loop(lambda pr: agent.review(pr), rules=["whole_response", "one_message"])
+    assert report.broken == ["one_message"] and "immediately after" in report.findings[1].detail, report.text()

@@ -257,9 +257,13 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
 
     from course_sandbox import Sandbox
 
+    from ..retarget import pointed_at
+
     with Sandbox() as sb:
         project = gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token).projects.get(sb.project)
-        with _pointed_at(run_tool, project):
+        # every GitLab request of the process goes to the sandbox, whatever the learner's client is called and
+        # wherever it points (as in check_loop); the learner's `project` is the sandbox's one too
+        with pointed_at(sb), _pointed_at(run_tool, project):
             probes = {
                 "exists": call(run_tool, "read_file", {"path": EXISTING, "ref": "main"}),
                 "missing": call(run_tool, "read_file", {"path": MISSING, "ref": "main"}),
