@@ -211,6 +211,9 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
     try:
         sandbox.force(*misbehave)
         for project in (PROJECT_ID, PROJECT_PATH) if slow_files else ():  # the project by id or by path
+            # the first read is held longer than the rest: reads of one turn that run at the same time then finish
+            # in the other order than they were asked, so results put in the order they finished are seen out of order
+            sandbox.faults.slow(slow_files * 1.6, times=1, path=f"{GITLAB}projects/{project}/repository/files/")
             sandbox.faults.slow(slow_files, times=50, path=f"{GITLAB}projects/{project}/repository/files/")
         run = Run(sandbox.exchanges)
 

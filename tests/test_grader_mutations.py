@@ -24,6 +24,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "counts_turns": "cap_message", "returns_at_cap": "cap_message", "text_only": "whole_response",
         "no_cap": "cap", "return_none": "returns_answer", "names_offered": "cap_message"}.items()},
     4: {"sequential": (attempts.attempt(concurrent=False), "concurrent"),
+        "completion_order": (attempts.attempt("completion_order"), "concurrent"),
         "return_none": (attempts.attempt("return_none"), "returns_answer"),
         "split_results": (attempts.attempt("split_results"), "one_message"),
         "text_only": (attempts.attempt("text_only"), "whole_response"),
