@@ -183,8 +183,8 @@ def _read_turn(messages):
                 and any(getattr(b, "name", None) == "read_file" for b in m["content"]))
 
 
-def test_exercise_2_split_tool_results(solved_2):
-    """Two tool_use blocks in one turn, their results over two user messages."""
+def test_exercise_2_split_tool_results(solved_2, project):
+    """Two tool_use blocks in one turn, their results over two user messages (each result the file asked for)."""
     tools, messages = solved_2
     i = _read_turn(messages)
     use = next(b.model_dump() for b in messages[i]["content"] if getattr(b, "name", None) == "read_file")
@@ -193,7 +193,8 @@ def test_exercise_2_split_tool_results(solved_2):
     split = messages[:i] + [
         {"role": "assistant", "content": [b.model_dump() for b in messages[i]["content"]] + [second]},
         {"role": "user", "content": [result]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_second", "content": "..."}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_second",
+                                      "content": project.files.raw("shop/cart.py", ref="main").decode()}]},
     ] + messages[i + 2:]
     report = check_exercise_2(tools, split)
     assert_only_broken(report, "pairs")
@@ -234,6 +235,24 @@ def test_exercise_2_no_read_file_call(client, solved_2):
     last = client.messages.create(model=model_id(), max_tokens=4000, tools=GET_DIFF_ONLY, messages=messages)
     messages.append({"role": "assistant", "content": last.content})
     assert_only_broken(check_exercise_2(tools, messages), "read_file_called")
+
+
+def test_exercise_2_a_read_file_result_that_is_not_the_file(solved_2):
+    """read_file that sends back part of the file (or its base64) did not read it: found by an independent review."""
+    tools, messages = solved_2
+    i = _read_turn(messages)
+    cut = [dict(m) for m in messages]
+    cut[i + 1] = {"role": "user", "content": [{**b, "content": str(b["content"])[:300]} if b.get("type") == "tool_result"
+                                              else b for b in messages[i + 1]["content"]]}
+    report = check_exercise_2(tools, cut)
+    assert_only_broken(report, "read_file_called")
+    assert "is not that file" in next(f.detail for f in report.findings if f.rule == "read_file_called")
+
+
+def test_exercise_2_a_history_that_goes_on_from_an_earlier_run(solved_2):
+    tools, messages = solved_2
+    report = check_exercise_2(tools, [*messages, {"role": "user", "content": "Review pull request #482."}, *messages[1:]])
+    assert "starts_with_task" in report.broken and "earlier run" in report.text(), report.text()
 
 
 def test_exercise_2_last_response_not_appended(solved_2):

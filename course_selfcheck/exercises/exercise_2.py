@@ -106,8 +106,13 @@ def _read_file_tool(run: Run, lang: str) -> Seen:
 def _starts_with_task(run: Run, lang: str) -> Seen:
     first_role, first_blocks = run.history[0]
     first_text = text(first_blocks)
-    return Seen(first_role == "user" and "482" in first_text,
-                tr("message 1 is from {role}: {text}", lang, role=first_role or "?", text=short(first_text, 80)))
+    detail = tr("message 1 is from {role}: {text}", lang, role=first_role or "?", text=short(first_text, 80))
+    earlier = next((n for n, (role, blocks) in enumerate(run.history[:-1], start=1)
+                    if role == "assistant" and not of_type(blocks, "tool_use")), None)
+    if earlier is not None:  # an earlier run's final answer in the middle: the old history was continued
+        return Seen(False, detail + " " + tr("Message {n} is a final answer before the end: this history goes on "
+                                             "from an earlier run instead of starting anew.", lang, n=earlier))
+    return Seen(first_role == "user" and "482" in first_text, detail)
 
 
 @requirement("pairs", N_("Every tool_use is answered in the next message by a tool_result with its id"),
@@ -131,6 +136,13 @@ def _read_file_called(run: Run, lang: str) -> Seen:
     results = {b.get("tool_use_id"): b for _, blocks in run.history for b in of_type(blocks, "tool_result")}
     read_ok = [b for b in run.reads if b.get("id") in results and not results[b.get("id")].get("is_error")
                and text(results[b.get("id")].get("content")).strip()]
+    wrong = [(b, text(results[b.get("id")].get("content"))) for b in read_ok]
+    wrong = [(b, got) for b, got in wrong if not _is_the_file(b.get("input") or {}, got)]
+    if wrong:
+        use, got = wrong[0]
+        return Seen(False, tr("read_file was called for {path}, but its result is not that file: {got} (send the whole "
+                              "file, project.files.raw(path, ref=ref).decode())", lang,
+                              path=(use.get("input") or {}).get("path", "?"), got=short(got, 80)))
     if read_ok:
         detail = tr("read_file was called for {paths}.", lang, paths=", ".join(run.paths))
     elif run.reads:
@@ -140,6 +152,23 @@ def _read_file_called(run: Run, lang: str) -> Seen:
         detail = tr("no read_file call in the history (tools called: {names}).", lang,
                     names=", ".join(sorted({str(b.get("name")) for b in run.uses})) or "-")
     return Seen(bool(read_ok), detail)
+
+
+def _is_the_file(tool_input: dict, got: str) -> bool:
+    """The result holds the whole file the call asked for, as the demo GitLab has it (a header around it is fine);
+    True when the file cannot be read there (the grader has nothing to compare with)."""
+    import gitlab
+
+    from course_sandbox import Sandbox
+
+    path, ref = str(tool_input.get("path", "")), str(tool_input.get("ref") or "main")
+    with Sandbox() as sb:
+        try:
+            whole = gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token).projects.get(
+                sb.project, lazy=True).files.raw(path, ref=ref).decode()
+        except Exception:  # no such file there: the learner's result is judged by the other checks
+            return True
+    return whole.strip() in got
 
 
 @requirement("finished", N_("The history ends with the model's final answer (no tool_use)"),
