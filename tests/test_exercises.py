@@ -616,3 +616,29 @@ def test_the_reference_tools_are_the_lessons_tools():
             lesson.setdefault(node.name, node)  # the English cell comes first
     for name, reference in (("get_diff", exercise_02.diff_of), ("read_file", exercise_02.file_of)):
         assert body(ast.parse(inspect.getsource(reference)).body[0]) == body(lesson[name]), name
+
+
+def test_exercise_5_a_failure_that_carries_the_file_is_not_a_failure(point_05_at):
+    """read_file reports FileNotFoundError yet sends the file's text along (found by an independent review)."""
+    def leaky(name, tool_input):
+        if name != "read_file":
+            return exercise_05.run_tool_missing_file(name, tool_input)
+        try:
+            body = exercise_05.project.files.raw(tool_input["path"], ref=tool_input.get("ref", "main")).decode()
+        except Exception:
+            body = ""
+        return {"content": "read_file failed: FileNotFoundError (simulated). Anyway:\n" + body, "is_error": True}
+
+    report = check_exercise_5(leaky)
+    assert "read_file_error" in report.broken and "sent the file's text along" in report.text(), report.text()
+
+
+def test_exercise_5_a_get_diff_of_hunks_alone_is_a_normal_result(point_05_at):
+    def hunks_only(name, tool_input):
+        if name != "get_diff":
+            return exercise_05.run_tool_missing_file(name, tool_input)
+        request = exercise_05.project.mergerequests.get(tool_input["pr"])
+        return {"content": "\n".join(c["diff"] for c in request.changes()["changes"])}
+
+    report = check_exercise_5(hunks_only)
+    assert "get_diff_works" not in report.broken, report.text()

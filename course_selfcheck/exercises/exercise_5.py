@@ -61,6 +61,8 @@ class Seen5:
 
     probes: dict[str, Probe]
     review: Review
+    existing: str = ""
+    """The text of the file that exists (EXISTING): a read_file "failure" must not carry it to the model."""
 
 
 def _is_project(value: Any) -> bool:
@@ -165,8 +167,17 @@ def _read_file_error(seen: Seen5, lang: str) -> Seen:
     for key, path in (("exists", EXISTING), ("missing", MISSING)):
         what = f"run_tool(\"read_file\", {{\"path\": \"{path}\", \"ref\": \"main\"}})"
         result, is_error, detail = _describe(seen.probes[key], what, lang)
-        read_calls.append((is_error and bool(NOT_FOUND.search(result)), detail))
+        leaked = key == "exists" and _carries(result, seen.existing)
+        if leaked:
+            detail = tr("{what} reported FileNotFoundError but sent the file's text along", lang, what=what)
+        read_calls.append((is_error and bool(NOT_FOUND.search(result)) and not leaked, detail))
     return Seen(all(ok for ok, _ in read_calls), "; ".join(d.rstrip(".") for _, d in read_calls) + ".")
+
+
+def _carries(result: str, file: str) -> bool:
+    """A result holds a file's text: any of its first lines that are long enough to tell."""
+    lines = [line.strip() for line in file.splitlines() if len(line.strip()) >= 24][:5]
+    return any(line in result for line in lines)
 
 
 @requirement("get_diff_works", N_("get_diff still gives a normal result"),
@@ -175,7 +186,8 @@ def _read_file_error(seen: Seen5, lang: str) -> Seen:
              task=N_("Write run_tool_missing_file: a run_tool_safely in which read_file always raises FileNotFoundError."))
 def _get_diff_works(seen: Seen5, lang: str) -> Seen:
     result, is_error, detail = _describe(seen.probes["diff"], f"run_tool(\"get_diff\", {{\"pr\": {REVIEWED}}})", lang)
-    return Seen(not is_error and "diff" in result and bool(result.strip()), detail)
+    shows_changes = "diff" in result.lower() or "@@" in result  # a diff, or its hunks alone
+    return Seen(not is_error and shows_changes and bool(result.strip()), detail)
 
 
 @requirement("survives", N_("The review of !482 runs to the end"),
@@ -263,6 +275,7 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
         project = gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token).projects.get(sb.project)
         # every GitLab request of the process goes to the sandbox, whatever the learner's client is called and
         # wherever it points (as in check_loop); the learner's `project` is the sandbox's one too
+        existing = project.files.raw(EXISTING, ref="main").decode()
         with pointed_at(sb), _pointed_at(run_tool, project):
             probes = {
                 "exists": call(run_tool, "read_file", {"path": EXISTING, "ref": "main"}),
@@ -272,7 +285,7 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
             if _unwritten(probes):
                 return g.not_done(WHAT, [START_HINT])
             review = _review_with(run_tool, sb.client(), tr("Review pull request #{pr}.", g.lang, pr=REVIEWED))
-    seen = Seen5(probes, review)
+    seen = Seen5(probes, review, existing)
     crash = _crash(seen)
     if crash is not None:
         for row in REQUIREMENTS:
