@@ -641,4 +641,4 @@ def test_exercise_5_a_get_diff_of_hunks_alone_is_a_normal_result(point_05_at):
         return {"content": "\n".join(c["diff"] for c in request.changes()["changes"])}
 
     report = check_exercise_5(hunks_only)
-    assert "get_diff_works" not in report.broken, report.text()
+    assert report.broken == [], report.text()  # without file names the model may read nothing: not checked, not broken

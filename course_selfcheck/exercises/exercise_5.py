@@ -211,6 +211,9 @@ def _survives(seen: Seen5, lang: str) -> Seen:
         detail = ntr("the model answered after {n} call; failed read_file calls on the way: {reads}.",
                      "the model answered after {n} calls; failed read_file calls on the way: {reads}.",
                      run.calls, lang, reads=len(run.failed_paths))
+    if run.answer is not None and not run.reads:  # nothing to fail: the run did not show the rule
+        return Seen(None, tr("the model answered without calling read_file, so no failure was met on the way.",
+                             lang))
     if run.answer is not None and not run.survived:
         detail = tr("the model answered, but no read_file call failed on the way: read_file must fail.", lang)
     return Seen(run.survived, detail)
