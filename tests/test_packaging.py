@@ -160,3 +160,18 @@ def test_the_public_api_resolves_lazily():
     assert "check_loop" not in course_agent.__all__  # the self-check is above the course: course_selfcheck
     with pytest.raises(AttributeError, match="no_such_name"):
         course_agent.no_such_name  # noqa: B018
+
+
+def test_the_build_prints_no_deprecation_warning(tmp_path):
+    """pyproject's license is an SPDX expression (a TOML table is deprecated, and setuptools says such builds fail
+    from 2027-02-18): building the wheel warns about nothing, and the wheel holds all four packages (#42)."""
+    import zipfile
+
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-w",
+                           str(tmp_path), "-v"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Deprecat" not in done.stdout + done.stderr, [line for line in (done.stdout + done.stderr).splitlines()
+                                                          if "eprecat" in line][:3]
+    names = zipfile.ZipFile(next(tmp_path.glob("*.whl"))).namelist()
+    assert all(any(n.startswith(f"{package}/") for n in names)
+               for package in ("course_agent", "course_sandbox", "course_selfcheck", "course_shared"))
