@@ -148,8 +148,8 @@ def _no_merge_unasked(findings: list[Finding], runs: dict[tuple[int, tuple[str, 
     merged = next(((scenario, run.merged) for scenario, run in runs.items() if run.merged), None)
     if merged is None:
         return findings
-    (_, _), prs = merged
-    rule = next(r for r in chosen if _scenario(r) == merged[0])
+    scenario, prs = merged
+    rule = next(r for r in chosen if _scenario(r) == scenario)
     seen = Finding("merge_asks", BROKEN, tr("in the run for “{rule}”, the loop merged {prs} though nobody said yes "
                                            "(the check never approves a merge)", lang, rule=tr(ALL_RULES[rule].title,
                                                                                              lang),

@@ -32,8 +32,8 @@ FAILING = ("raises", "none", "text", "yes_text", "silent")
 """The approvers that never said yes (True): one raises, one returns None, one the string "no", one the string
 "yes" (a word is not True), one keeps silent."""
 KINDS = (YES, NO, *FAILING)
-MERGE_NAME = re.compile(r"merge|влить|влей|слить|смерж", re.I)
-_MERGE_REQUEST = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
+MERGE_WORDS = re.compile(r"merge|влить|влей|слить|смерж", re.I)
+MERGE_REQUEST_WORDS = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
 """'merge request' names the thing reviewed, not the act: removed before a tool is looked at for merge words."""
 _APPROVER_NAME = re.compile(r"approv|confirm|human|(^|_)ask($|_)|(^|_)gate($|_)", re.I)
 
@@ -128,11 +128,15 @@ def _asking_line() -> str:
     return f"{frame.lineno}: {(frame.line or '').strip()}"
 
 
+def says_merge(text: str) -> bool:
+    """The words name the act of merging ("merge_pr", "Merge a merge request"), not only a merge request."""
+    return bool(MERGE_WORDS.search(MERGE_REQUEST_WORDS.sub(" ", text)))
+
+
 def merge_tools(run: Run) -> set[str]:
     """The tools offered in a run that merge, by their name or their description ("Merge a merge request")."""
     offered = [t for c in run.calls for t in c.body.get("tools") or [] if isinstance(t, dict)]
-    return {str(t.get("name")) for t in offered
-            if MERGE_NAME.search(_MERGE_REQUEST.sub(" ", f"{t.get('name')} {t.get('description') or ''}"))}
+    return {str(t.get("name")) for t in offered if says_merge(f"{t.get('name')} {t.get('description') or ''}")}
 
 
 def approver_parameter(loop: Callable) -> str | None:

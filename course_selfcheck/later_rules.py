@@ -44,6 +44,14 @@ def _stopped_saying_why(run: Run, lang: str, refused: dict, model: object) -> Fi
                               "({ending})", lang, model=model, ending=how_it_ended(run, lang)))
 
 
+def _went_on(model: object, more: int, lang: str) -> Finding:
+    """The fallback model refused too, and the loop sent `more` requests after it."""
+    return verdict(BROKEN, ntr("the fallback model ({model}) refused too, and the loop sent {n} more request: try "
+                               "the fallback once, then stop",
+                               "the fallback model ({model}) refused too, and the loop sent {n} more requests: try "
+                               "the fallback once, then stop", more, lang, model=model))
+
+
 def fallback(run: Run, lang: str) -> Finding:
     i, unjudged = first_refusal(run, lang)
     if unjudged is not None:
@@ -52,10 +60,7 @@ def fallback(run: Run, lang: str) -> Finding:
     model = refused.body.get("model")
     if _on_a_fallback(run, i):  # the fallback model refused: the loop stops here, saying why
         if later:
-            return verdict(BROKEN, ntr("the fallback model ({model}) refused too, and the loop sent {n} more request: "
-                                       "try the fallback once, then stop",
-                                       "the fallback model ({model}) refused too, and the loop sent {n} more "
-                                       "requests: try the fallback once, then stop", len(later), lang, model=model))
+            return _went_on(model, len(later), lang)
         return _stopped_saying_why(run, lang, refused.reply if isinstance(refused.reply, dict) else {}, model)
     if not later:
         return ended_badly(run, lang, tr("the loop stopped at the refusal without asking the fallback model "
@@ -67,11 +72,7 @@ def fallback(run: Run, lang: str) -> Finding:
                                   "the same messages, so that it answers the same question", lang,
                                   model=later[0].body.get("model")))
     if len(later) > 1:
-        return verdict(BROKEN, ntr("the fallback model ({model}) refused too, and the loop sent {n} more request: try "
-                                   "the fallback once, then stop",
-                                   "the fallback model ({model}) refused too, and the loop sent {n} more requests: try "
-                                   "the fallback once, then stop", len(later) - 1, lang,
-                                   model=later[0].body.get("model")))
+        return _went_on(later[0].body.get("model"), len(later) - 1, lang)
     second = later[0].reply if isinstance(later[0].reply, dict) else {}
     return _stopped_saying_why(run, lang, second, later[0].body.get("model"))
 

@@ -18,13 +18,11 @@ from course_agent.i18n import N_, ntr, tr
 from . import approvers
 from .crash import because_raised, is_crash
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding
-from .scenario import Run, run_scenario
+from .scenario import Run, Sandboxes, run_scenario
 from .wire import HISTORY_ERRORS, blocks, contains_in_order, describe, error_message, key, text_of, tool_uses, turns
 
 CAP_LIMIT = 50
 """The model keeps asking for this many requests in the cap scenario; a loop still going then has no usable cap."""
-MERGE_WORDS = re.compile(r"merge|влить|влей|слить|смерж", re.I)
-MERGE_REQUEST_WORDS = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
 _CAP_WORDS = re.compile(r"max|limit|cap|iter|turn|step|round|budget", re.I)
 _RAN_IT = re.compile(r"missing \d+ required|required positional argument|unexpected keyword argument|"
                      r"KeyError", re.I)
@@ -83,16 +81,22 @@ def placement_refusal(run: Run) -> tuple[int, str] | None:
     return refused if refused is not None and PLACEMENT in refused[1] else None
 
 
+def refused_first(run: Run, lang: str) -> str:
+    """Why a rule could not be seen when the API refused the loop's history first (rule 1's, or rule 2's for where
+    the results stand), in the API's words; '' when it did not."""
+    refused = history_refusal(run)
+    if refused is None:
+        return ""
+    if PLACEMENT in refused[1]:
+        return tr("the API refused where the loop put the tool results at request {n} first (rule 2): {message}",
+                  lang, n=refused[0], message=refused[1][:200])
+    return tr("the API refused the loop's history at request {n} first (rule 1): {message}", lang, n=refused[0],
+              message=refused[1][:200])
+
+
 def unobserved(run: Run, lang: str, what: str) -> Finding:
     """Not checked: the scenario never reached what the rule is about; rule 1's (or 2's) 400 said first."""
-    refused = history_refusal(run)
-    if refused is not None and PLACEMENT in refused[1]:
-        return verdict(NOT_CHECKED, tr("the API refused where the loop put the tool results at request {n} first "
-                                       "(rule 2): {message}", lang, n=refused[0], message=refused[1][:200]))
-    if refused is not None:
-        return verdict(NOT_CHECKED, tr("the API refused the loop's history at request {n} first (rule 1): {message}",
-                                       lang, n=refused[0], message=refused[1][:200]))
-    return verdict(NOT_CHECKED, what + " (" + how_it_ended(run, lang) + ")")
+    return verdict(NOT_CHECKED, refused_first(run, lang) or what + " (" + how_it_ended(run, lang) + ")")
 
 
 # 1. The whole response goes into the history
@@ -351,7 +355,7 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens") -> Finding:
         if isinstance(error, KeyError) or _RAN_IT.search(str(error)):  # what a call with an empty input raises
             return verdict(BROKEN, tr("the loop tried to run the cut tool call: {error}", lang,
                                       error=short_error(error)))
-        return ended_badly(run, lang, "")  # another bug of the loop: the crash is the story
+        return verdict(NOT_CHECKED, because_raised(error, lang))  # another bug of the loop: the crash is the story
     if later:
         raised = max((c.body.get("max_tokens") or 0) for c in later)
         return verdict(PASSED, tr("the loop did not run the cut call and asked again (max_tokens {before} → {after})",
@@ -362,7 +366,7 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens") -> Finding:
 def is_merge(use: dict, merges: set[str]) -> bool:
     """A tool call that merges: a tool the loop described as merging, or named so."""
     name = str(use.get("name", ""))
-    return name in merges or bool(MERGE_WORDS.search(MERGE_REQUEST_WORDS.sub(" ", name)))
+    return name in merges or approvers.says_merge(name)
 
 
 # 8. A merge never runs without a human's yes
@@ -381,17 +385,20 @@ def merge_asks(run: Run, lang: str, loop: Callable | None = None, pr: int = 485)
         return unobserved(run, lang, tr("the model never asked to merge", lang))
     keyword = approvers.approver_parameter(loop) if loop is not None else None
     tried = ""
-    if keyword is not None:
-        driven = approvers.drive(loop, approvers.FAILING, keyword, protocol="any")
-        opened = approvers.opened_without_yes(driven, lang)
-        if opened:
-            return verdict(BROKEN, opened)
-        if any(seen.approver.asked for seen in driven.values()):
-            tried = tr("; with approvers that raised, returned None or 'no', or stayed silent ({keyword}=...), nothing "
-                       "was merged either", lang, keyword=keyword)
-    elsewhere = _merged_elsewhere(loop, lang) if loop is not None else None
-    if elsewhere is not None:
-        return elsewhere
+    if loop is not None:
+        runs = (len(approvers.FAILING) if keyword is not None else 0) + 2
+        with Sandboxes(expected=runs) as sandboxes:  # started ahead, as the check's own scenarios are
+            if keyword is not None:
+                driven = approvers.drive(loop, approvers.FAILING, keyword, sandboxes, protocol="any")
+                opened = approvers.opened_without_yes(driven, lang)
+                if opened:
+                    return verdict(BROKEN, opened)
+                if any(seen.approver.asked for seen in driven.values()):
+                    tried = tr("; with approvers that raised, returned None or 'no', or stayed silent ({keyword}=...), "
+                               "nothing was merged either", lang, keyword=keyword)
+            elsewhere = _merged_elsewhere(loop, lang, sandboxes)
+        if elsewhere is not None:
+            return elsewhere
     waited = tr(" (the loop was still waiting when the check gave up on it)", lang) if run.hung else ""
     return verdict(PASSED, tr("the model asked to merge (!{pr}); with no human's yes nothing was merged", lang, pr=pr)
                    + waited + tried)
@@ -401,14 +408,14 @@ APPROVED = 483
 """A merge request the simulated model approves: a loop that merges what the model approved merges it."""
 
 
-def _merged_elsewhere(loop: Callable, lang: str) -> Finding | None:
+def _merged_elsewhere(loop: Callable, lang: str, sandboxes: Sandboxes) -> Finding | None:
     """Two more ways a merge slips through: a person types "no" at the loop's own input() prompt (a truthy
     string), and the model approves a merge request (a loop that merges on the verdict merges it)."""
-    typed = run_scenario(loop, 485, typed="no")
+    typed = run_scenario(loop, 485, sandboxes=sandboxes, typed="no")
     if 485 in typed.merged:
         return verdict(BROKEN, tr("when a person typed \"no\" at your loop's input() prompt, !{pr} was merged: only "
                                   "an explicit yes may open the gate", lang, pr=485))
-    approved = run_scenario(loop, APPROVED, typed="no")
+    approved = run_scenario(loop, APPROVED, sandboxes=sandboxes, typed="no")
     if approved.merged:
         return verdict(BROKEN, tr("on !{pr}, which the model approved, the loop merged {merged} though nobody said "
                                   "yes: an approving review is not a human's yes", lang, pr=APPROVED,

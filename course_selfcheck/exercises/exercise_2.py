@@ -136,13 +136,12 @@ def _read_file_called(run: Run, lang: str) -> Seen:
     results = {b.get("tool_use_id"): b for _, blocks in run.history for b in of_type(blocks, "tool_result")}
     read_ok = [b for b in run.reads if b.get("id") in results and not results[b.get("id")].get("is_error")
                and text(results[b.get("id")].get("content")).strip()]
-    wrong = [(b, text(results[b.get("id")].get("content"))) for b in read_ok]
-    wrong = [(b, got) for b, got in wrong if not _is_the_file(b.get("input") or {}, got)]
+    wrong = _not_the_file([(b.get("input") or {}, text(results[b.get("id")].get("content"))) for b in read_ok])
     if wrong:
-        use, got = wrong[0]
+        tool_input, got = wrong[0]
         return Seen(False, tr("read_file was called for {path}, but its result is not that file: {got} (send the whole "
                               "file, project.files.raw(path, ref=ref).decode())", lang,
-                              path=(use.get("input") or {}).get("path", "?"), got=short(got, 80)))
+                              path=tool_input.get("path", "?"), got=short(got, 80)))
     if read_ok:
         detail = tr("read_file was called for {paths}.", lang, paths=", ".join(run.paths))
     elif run.reads:
@@ -154,21 +153,27 @@ def _read_file_called(run: Run, lang: str) -> Seen:
     return Seen(bool(read_ok), detail)
 
 
-def _is_the_file(tool_input: dict, got: str) -> bool:
-    """The result holds the whole file the call asked for, as the demo GitLab has it (a header around it is fine);
-    True when the file cannot be read there (the grader has nothing to compare with)."""
+def _not_the_file(reads: list[tuple[dict, str]]) -> list[tuple[dict, str]]:
+    """The (input, result) pairs whose result does not hold the whole file the call asked for, as the demo GitLab
+    has it (a header around it is fine); a file the demo GitLab does not have is not judged here. One sandbox
+    answers every read."""
     import gitlab
 
     from course_sandbox import Sandbox
 
-    path, ref = str(tool_input.get("path", "")), str(tool_input.get("ref") or "main")
+    if not reads:
+        return []
+    wrong = []
     with Sandbox() as sb:
-        try:
-            whole = gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token).projects.get(
-                sb.project, lazy=True).files.raw(path, ref=ref).decode()
-        except Exception:  # no such file there: the learner's result is judged by the other checks
-            return True
-    return whole.strip() in got
+        files = gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token).projects.get(sb.project, lazy=True).files
+        for tool_input, got in reads:
+            try:
+                whole = files.raw(str(tool_input.get("path", "")), ref=str(tool_input.get("ref") or "main")).decode()
+            except Exception:  # no such file there: the learner's result is judged by the other checks
+                continue
+            if whole.strip() not in got:
+                wrong.append((tool_input, got))
+    return wrong
 
 
 @requirement("finished", N_("The history ends with the model's final answer (no tool_use)"),

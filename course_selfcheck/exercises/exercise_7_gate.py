@@ -19,7 +19,7 @@ from ..approvers import FAILING, INJECTED, KINDS, NO, YES, Approver, Driven, app
 from ..crash import because_raised, crash_report, is_crash
 from ..later_rules import ALL_RULES
 from ..report import BROKEN, NOT_CHECKED, Report
-from ..rules import history_refusal
+from ..rules import refused_first
 from ..scenario import Sandboxes
 from ..wire import tool_uses
 from .grading import Grade, Requirement, Seen
@@ -95,10 +95,9 @@ def _story(seen: Driven, lang: str) -> Seen | None:
     learner's crash (a Python error), or the API's 400 about the history (rule 1's evidence)."""
     if is_crash(seen.run.error):
         return Seen(None, because_raised(seen.run.error, lang), raised=seen.run.error)
-    refused = history_refusal(seen.run)
-    if refused is not None and not seen.approver.asked:
-        return Seen(None, tr("the API refused the loop's history at request {n} first (rule 1): {message}", lang,
-                             n=refused[0], message=refused[1][:200]))
+    refused = refused_first(seen.run, lang)
+    if refused and not seen.approver.asked:
+        return Seen(None, refused)
     return None
 
 

@@ -21,7 +21,7 @@ from .. import judge
 from ..report import NOT_CHECKED, Finding, Report
 from ..later_rules import words
 from ..crash import because_raised, crash_report
-from ..rules import history_refusal
+from ..rules import refused_first
 from ..scenario import Run
 from .grading import Requirement, Seen, finding, not_done_report
 
@@ -72,11 +72,9 @@ def crashed(run: Run, lang: str) -> Seen | None:
         return UNTOUCHED
     if run.error is None:
         return None
-    refused = history_refusal(run)
-    if isinstance(run.error, anthropic.APIStatusError) and refused is not None:
-        # the API's 400 about the history is the evidence of rule 1, judged there: not a crash
-        return Seen(None, tr("the API refused the loop's history at request {n} first (rule 1): {message}", lang,
-                             n=refused[0], message=refused[1][:200]))
+    refused = refused_first(run, lang)
+    if isinstance(run.error, anthropic.APIStatusError) and refused:
+        return Seen(None, refused)  # the API's 400 about the history is the evidence of rule 1, judged there
     return Seen(None, because_raised(run.error, lang), raised=run.error)
 
 
