@@ -56,7 +56,7 @@ VARIABLES = (
     "COURSE_AGENT_PRESERVED_THINKING_MODEL", BACKEND_ENV, LANGUAGE_ENV, AUTO_APPROVE_ENV, "LANG",
     "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "GITLAB_URL", "GITLAB_TOKEN", "GITLAB_PROJECT",
     "COURSE_AGENT_GITLAB_TOKEN", "GITLAB_CI", "CI_SERVER_URL", "CI_PROJECT_ID", "CI_PROJECT_PATH",
-    "CI_MERGE_REQUEST_IID", "CI_PIPELINE_SOURCE",
+    "CI_MERGE_REQUEST_IID", "CI_PIPELINE_SOURCE", "COURSE_AGENT_MY_CODE",
 )
 """Every variable the package reads."""
 
@@ -97,6 +97,7 @@ class Settings:
     newer_model = _text("COURSE_AGENT_NEWER_MODEL", "notebook 4's newer model")
     fallback_model = _text("COURSE_AGENT_FALLBACK_MODEL", "notebook 6's fallback after a refusal")
     preserved_thinking_model = _text("COURSE_AGENT_PRESERVED_THINKING_MODEL", "notebook 5's append-only demo")
+    my_code = _text("COURSE_AGENT_MY_CODE", "the folder of the exercises kept for later notebooks (my_code.py)")
     anthropic_api_key = _text("ANTHROPIC_API_KEY", "a secret, never shown")
     anthropic_auth_token = _text("ANTHROPIC_AUTH_TOKEN", "a secret, never shown")
     anthropic_base_url = _text("ANTHROPIC_BASE_URL", "another address for the Messages API")

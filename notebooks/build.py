@@ -14,6 +14,7 @@ import argparse
 import hashlib
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -34,10 +35,15 @@ KERNEL_DIED_AT_START = "Kernel died before replying to kernel_info"
 T = TypeVar("T")
 
 
+NOTHING_KEPT = tempfile.mkdtemp(prefix="course-agent-my-code-")
+"""COURSE_AGENT_MY_CODE of every executed notebook: an empty folder, so that a later exercise always starts from
+the reference solution (course_agent.my_code), whatever a developer solved in notebooks/en or notebooks/ru."""
+
+
 def clean_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("ANTHROPIC_", "GITLAB_", "COURSE_AGENT_"))}
-    return {**env, **NOTEBOOK_ENV}
+    return {**env, **NOTEBOOK_ENV, "COURSE_AGENT_MY_CODE": NOTHING_KEPT}
 
 
 def started_again_if_it_dies(start: Callable[..., T], attempts: int = 3) -> Callable[..., T]:

@@ -8,7 +8,7 @@ import anthropic
 import gitlab
 
 from course_agent import solutions
-from course_agent.solutions import exercise_03
+from course_agent.solutions import complete_loop
 from course_agent.solutions import MODEL, REVIEW_RULES, TOOLS, run_tool
 
 client = anthropic.Anthropic(api_key="sk-ant-not-a-key", base_url="http://127.0.0.1:9", max_retries=0)
@@ -19,7 +19,7 @@ def make_loop(breaks: str = ""):
     """A loop that keeps every rule of the lesson except the one named in `breaks`."""
 
     def review_pull_request(pr_number, max_iterations=20):
-        exercise_03.project = project  # the borrowed tools read the project the check points us at
+        complete_loop.project = project  # the borrowed tools read the project the check points us at
         messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
         iterations = range(10**9) if breaks == "cap" else range(max_iterations)
         for _ in iterations:
@@ -69,7 +69,7 @@ def notebook_4_loop(pr_number, max_iterations=20):
     import time
     from concurrent.futures import ThreadPoolExecutor
 
-    exercise_03.project = project
+    complete_loop.project = project
 
     def slow_run_tool(name, tool_input):
         time.sleep(0.3)  # pretend GitLab is far away
@@ -112,7 +112,7 @@ def lesson_loop(language="en"):
     too_many = "Слишком много итераций" if language == "ru" else "Too many iterations"
 
     def review_pull_request(pr_number, messages=None, max_iterations=20):
-        exercise_03.project = project
+        complete_loop.project = project
         messages = [] if messages is None else messages
         messages.append({"role": "user", "content": f"Review pull request #{pr_number}."})
         for _ in range(max_iterations):
@@ -121,7 +121,7 @@ def lesson_loop(language="en"):
             if response.stop_reason == "end_turn":
                 return "\n".join(b.text for b in response.content if b.type == "text")
             messages.append({"role": "assistant", "content": response.content})
-            messages.append({"role": "user", "content": exercise_03.run_one_by_one(
+            messages.append({"role": "user", "content": complete_loop.run_one_by_one(
                 [b for b in response.content if b.type == "tool_use"])})
         raise RuntimeError(too_many)
 
@@ -137,7 +137,7 @@ def dict_style_loop(says, off_by_one=False):
     message `says(names)` builds from the tool names the history asked for."""
 
     def review(pr_number, max_iterations=20):
-        exercise_03.project = project
+        complete_loop.project = project
         history = [{"role": "user", "content": f"Please review MR !{pr_number}"}]
         turns = 0
         while True:

@@ -13,7 +13,7 @@ from course_agent.config import model_id
 from course_agent.gitlab import GitLabTools
 from course_agent.safety import Decision, Policy, Verdict
 from course_sandbox import Sandbox
-from course_agent.solutions import exercise_01, exercise_02, exercise_05, exercise_07, exercise_08
+from course_agent.solutions import exercise_01, exercise_02, exercise_05, gate_policy, six_reviews
 
 GRADER_SECONDS = 2.0
 
@@ -395,7 +395,7 @@ def test_exercise_7_placeholder_is_not_done(language):
 
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_exercise_7_reference_solution_passes(language):
-    report = timed(check_exercise_7, *exercise_07.solve(), language=language)
+    report = timed(check_exercise_7, *gate_policy.solve(), language=language)
     assert report.ok, report.text()
     assert "comment-length rule" in next(f.detail for f in report.findings if f.rule == "review_through_gate")
 
@@ -405,16 +405,16 @@ def test_exercise_7_accepts_a_dict_policy():
 
 
 def test_exercise_7_approver_allows_long_comments():
-    assert_only_broken(check_exercise_7(exercise_07.policy, comment_approver(limit=5000)), "long_comment_refused")
+    assert_only_broken(check_exercise_7(gate_policy.policy, comment_approver(limit=5000)), "long_comment_refused")
 
 
 def test_exercise_7_off_by_one():
-    assert_only_broken(check_exercise_7(exercise_07.policy, comment_approver(limit=2001)), "long_comment_refused")
+    assert_only_broken(check_exercise_7(gate_policy.policy, comment_approver(limit=2001)), "long_comment_refused")
 
 
 def test_exercise_7_approver_approves_merges():
     approver = comment_approver(tools=("post_comment", "merge_pr"))
-    assert_only_broken(check_exercise_7(exercise_07.policy, approver), "merge_refused")
+    assert_only_broken(check_exercise_7(gate_policy.policy, approver), "merge_refused")
 
 
 def test_exercise_7_default_policy_does_not_ask_for_comments():
@@ -437,7 +437,7 @@ def test_exercise_7_policy_that_asks_for_everything():
 
 
 def test_exercise_7_approver_returning_a_bool():
-    report = check_exercise_7(exercise_07.policy, lambda request: True)
+    report = check_exercise_7(gate_policy.policy, lambda request: True)
     assert status(report, "short_comment_approved") == BROKEN
     assert status(report, "review_through_gate") == NOT_CHECKED
 
@@ -452,7 +452,7 @@ def test_exercise_7_deny_for_merge_is_fine():
 
 @pytest.fixture(scope="module")
 def rows(client, sb):
-    return exercise_08.solve(client, GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project))
+    return six_reviews.solve(client, GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project))
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
@@ -463,7 +463,7 @@ def test_exercise_8_placeholder_is_not_done(language):
 
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_exercise_8_reference_solution_passes(client, sb, language):
-    rows = exercise_08.solve(client, GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project), language)
+    rows = six_reviews.solve(client, GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project), language)
     report = timed(check_exercise_8, rows, language=language)
     assert report.ok, report.text()
 
@@ -528,7 +528,7 @@ def test_exercise_7_policy_written_approver_not_yet():
     def approver(request):
         ...
 
-    report = check_exercise_7(exercise_07.policy, approver)
+    report = check_exercise_7(gate_policy.policy, approver)
     assert not report.ok and {"short_comment_approved", "long_comment_refused", "merge_refused"} <= set(report.broken)
     assert status(report, "review_through_gate") == NOT_CHECKED
 
@@ -556,7 +556,7 @@ def test_exercise_7_an_approver_that_waits_for_a_click(monkeypatch):
         never.wait(5)
 
     start = time.perf_counter()
-    report = check_exercise_7(exercise_07.policy, waits)
+    report = check_exercise_7(gate_policy.policy, waits)
     never.set()
     assert time.perf_counter() - start < GRADER_SECONDS
     assert not report.ok and status(report, "short_comment_approved") == BROKEN
@@ -592,8 +592,8 @@ def test_every_reference_solution_passes_through_show_solutions_registry(client,
         assert check_exercise_5(solution_module(5).solve(project)).ok
     finally:
         solution_module(5).solve(old)
-    assert check_exercise_7(*solution_module(7).solve()).ok
-    assert check_exercise_8(solution_module(8).solve(client)).ok
+    assert check_exercise_7(*gate_policy.solve()).ok
+    assert check_exercise_8(six_reviews.solve(client)).ok
 
 
 def test_the_reference_tools_are_the_lessons_tools():

@@ -36,7 +36,7 @@ def test_every_cell_the_table_names_is_a_code_cell_with_output_in_both_languages
 
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(language):
-    assert all(s in shown(cell(language, "06", 7)) for s in ("{}", "{'pr': 4}", "{'pr': 48}"))
+    assert all(s in shown(cell(language, "06", 8)) for s in ("{}", "{'pr': 4}", "{'pr': 48}"))
     assert "['thinking', 'text']" in shown(cell(language, "01", 4))  # today's default model thinks first
     signature = {"en": "signature: 72 characters", "ru": "signature: 72 симв."}[language]
     assert signature in shown(cell(language, "01", 10))
@@ -49,10 +49,10 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert '"thinking.type.enabled" is not supported for this model' in shown(cell(language, "05", 20))
     assert "cannot be modified" in shown(cell(language, "05", 22))
     assert "bound to a different conversation" in shown(cell(language, "05", 26))
-    assert "'1, 2, 3, 4, '" in shown(cell(language, "06", 11))
+    assert "'1, 2, 3, 4, '" in shown(cell(language, "06", 12))
     fallback = {"en": "fallback", "ru": "запасная модель"}[language]
-    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "06", 19))
-    assert "['fallback', 'text']" in shown(cell(language, "06", 21))
+    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "06", 20))
+    assert "['fallback', 'text']" in shown(cell(language, "06", 22))
     assert "OverloadedError" in shown(cell(language, "05", 30))
     assert "RuntimeError" in shown(cell(language, "03", 17))
     whole = cell(language, "03", 27).source

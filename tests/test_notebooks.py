@@ -149,3 +149,15 @@ def test_a_built_kernel_keeps_the_machine_environment_and_drops_the_course_varia
         "import os; print(sorted(k for k in ('PATH', 'HOME', 'PYTHONPATH', 'ANTHROPIC_API_KEY') if k in os.environ))")])
     build.execute(nb, tmp_path)
     assert nb.cells[0].outputs[0]["text"].strip() == "['HOME', 'PATH', 'PYTHONPATH']"
+
+
+def test_the_minutes_in_each_header_are_the_instructor_guides():
+    """A notebook's header ("About 35 minutes", «Около 35 минут») and docs/instructor.md's timing table agree."""
+    guide = (NOTEBOOKS.parent / "docs" / "instructor.md").read_text()
+    table = {int(n): int(m) for n, m in re.findall(r"\| (\d) [^|]+\| (\d+) \|", guide)}
+    assert sorted(table) == list(range(1, len(NAMES) + 1)), table
+    for number, name in enumerate(NAMES, 1):
+        for language, said in (("en", r"\*About (\d+) minutes"), ("ru", r"\*Около (\d+) минут")):
+            header = read(NOTEBOOKS / language / name).cells[0].source
+            found = re.search(said, header)
+            assert found and int(found.group(1)) == table[number], (language, name, table[number])

@@ -12,7 +12,7 @@ import pytest
 from course_selfcheck import check_loop
 from course_selfcheck.exercises import check_exercise_6, check_exercise_7, check_exercise_8
 from course_selfcheck.report import BROKEN
-from course_agent.solutions import exercise_06, exercise_07, exercise_08, show_solution, solution_code
+from course_agent.solutions import reference, show_solution, solution_code
 
 DEAD = "http://127.0.0.1:9"  # only the check's retargeting (by type) can make these clients work
 llm = anthropic.Anthropic(api_key="sk-ant-not-a-key", base_url=DEAD, max_retries=0)
@@ -188,7 +188,7 @@ def broken(report) -> list[str]:
 
 # ---- exercise 6: every stop reason, a refusal answered once by the fallback model ------------------------------
 
-@pytest.mark.parametrize("attempt", [exercise_06.review_every_stop, lambda pr: loop(pr, stream=True),
+@pytest.mark.parametrize("attempt", [reference(6)["review_every_stop"], lambda pr: loop(pr, stream=True),
                                      lambda pr: loop(pr), lambda pr: loop(pr, fallback="server"),
                                      middleware_loop],
                          ids=["reference", "streamed", "dict-history", "server-side-fallbacks", "sdk-middleware"])
@@ -221,7 +221,7 @@ def approver_last(pr_number, max_iterations=20, confirm=None):
     return loop(pr_number, confirm, turns=max_iterations)
 
 
-@pytest.mark.parametrize("attempt", [exercise_07.review_with_gate, loop, async_loop, Reviewer().review, approver_last],
+@pytest.mark.parametrize("attempt", [reference(7)["review_with_gate"], loop, async_loop, Reviewer().review, approver_last],
                          ids=["reference", "dict-history", "async", "method", "approver-after-the-cap"])
 def test_exercise_7_passes_a_gate_that_asks_before_merging_only(attempt):
     report = check_exercise_7(attempt)
@@ -251,7 +251,7 @@ def test_a_gate_that_never_opens_is_not_a_gate():
 
 # ---- exercise 8: the cut and the cache ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("attempt", [exercise_08.review_with_cost, lambda pr: loop(pr, cut=20_000, cache="auto"),
+@pytest.mark.parametrize("attempt", [reference(8)["review_with_cost"], lambda pr: loop(pr, cut=20_000, cache="auto"),
                                      lambda pr: loop(pr, cut=12_000, cache="auto", stream=True)],
                          ids=["reference", "dict-history", "streamed-smaller-cut"])
 def test_exercise_8_passes_a_cut_that_says_so_and_a_cache_that_works(attempt, capsys):

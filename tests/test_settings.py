@@ -17,6 +17,7 @@ READS = [
     ("COURSE_AGENT_NEWER_MODEL", "newer_model", "claude-y", "claude-y"),
     ("COURSE_AGENT_FALLBACK_MODEL", "fallback_model", "claude-z", "claude-z"),
     ("COURSE_AGENT_PRESERVED_THINKING_MODEL", "preserved_thinking_model", "claude-p", "claude-p"),
+    ("COURSE_AGENT_MY_CODE", "my_code", "/tmp/kept", "/tmp/kept"),
     ("COURSE_AGENT_BACKEND", "backend", " Live ", "live"),
     ("COURSE_AGENT_LANGUAGE", "language", "ru_RU", "ru"),
     ("COURSE_AGENT_AUTO_APPROVE", "auto_approve", "DENY ", "deny"),

@@ -1,37 +1,78 @@
-"""Reference solutions of the notebooks' exercises (spoilers: try yours first), one module per exercise.
+"""Reference solutions of the notebooks' exercises (spoilers: try yours first).
+
+Exercises 1, 2 and 5 are modules (`exercise_01`, ...). The loop exercises (3, 4, 6, 7, 8) are cells, in
+`cells/`: each is what a learner of that notebook writes in the exercise cell, on top of what the notebook
+has already defined (`cells/given.py`: the client, MODEL, the tools, the rules), and nothing a later
+notebook teaches. `reference(N)` runs one in a namespace of its own, as the notebook would; `start_from`
+(course_agent.my_code) runs it in a later notebook for a learner who has no exercise of their own to carry.
 
 A notebook never runs them: its spoiler cell is `show_solution(N)`, which shows the code folded, and
 `print(solution_code(N))` prints it. That each one passes its exercise's check is proven by the tests.
-Each solution builds on the earlier ones instead of typing them again: exercise 2's tools are the ones
-every later loop uses, exercise 3's loop is the one exercise 4 runs concurrently, and exercise 6's loop is the
-one notebooks 7 and 8 grow.
+`complete_loop` is not a solution: it keeps every rule at once, the yardstick of the self-check's tests.
 """
 
 import html
 import importlib
 import inspect
+import re
+from importlib.resources import files
 from types import ModuleType
 
 from ..i18n import tr
-from .exercise_03 import FUNCTIONS, MODEL, REVIEW_RULES, TOOLS, client, project, review_pull_request, run_tool
-from .exercise_04 import review_pull_request_concurrently
+from .complete_loop import (FUNCTIONS, MODEL, REVIEW_RULES, TOOLS, client, project, review_pull_request,
+                            review_pull_request_concurrently, run_tool)
 
 NOTEBOOKS = range(1, 9)
+CELLS = (3, 4, 6, 7, 8)
+"""The exercises whose solution is a notebook cell (a loop the next exercise grows)."""
+GIVEN_FROM = re.compile(r"^# %% from notebook (\d+) on$", re.MULTILINE)
 
-__all__ = ["FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded", "client", "project", "review_pull_request",
-           "review_pull_request_concurrently", "run_tool", "show_solution", "solution_code", "solution_module"]
+__all__ = ["CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded", "client", "given_code", "project",
+           "reference", "review_pull_request", "review_pull_request_concurrently", "run_tool", "show_solution",
+           "solution_code", "solution_module"]
+
+
+def _known(notebook: int) -> None:
+    if notebook not in NOTEBOOKS:
+        raise ValueError(tr("there is no exercise solution for notebook {n}: choose 1 to 8", n=notebook))
 
 
 def solution_module(notebook: int) -> ModuleType:
-    """The module of a notebook's reference solution."""
-    if notebook not in NOTEBOOKS:
-        raise ValueError(tr("there is no exercise solution for notebook {n}: choose 1 to 8", n=notebook))
+    """The module of exercise 1's, 2's or 5's reference solution (the loop exercises' are cells: reference())."""
+    _known(notebook)
+    if notebook in CELLS:
+        raise ValueError(f"exercise {notebook}'s solution is a notebook cell: reference({notebook}) runs it")
     return importlib.import_module(f"{__name__}.exercise_{notebook:02d}")
+
+
+def _cell(name: str) -> str:
+    return files(__name__).joinpath("cells", name).read_text(encoding="utf-8")
 
 
 def solution_code(notebook: int) -> str:
     """The code of a notebook's reference solution, as text (a spoiler: try yours first)."""
+    _known(notebook)
+    if notebook in CELLS:
+        return _cell(f"exercise_{notebook:02d}.py")
     return inspect.getsource(solution_module(notebook))
+
+
+def given_code(notebook: int) -> str:
+    """What notebook N has defined when its exercise starts, as code (cells/given.py up to that notebook)."""
+    text = _cell("given.py")
+    cut = next((m.start() for m in GIVEN_FROM.finditer(text) if int(m.group(1)) > notebook), len(text))
+    return text[:cut]
+
+
+def reference(notebook: int) -> dict:
+    """A namespace in which notebook N's exercise has been solved by its reference cell, as in the notebook:
+    `reference(6)["review_every_stop"]`."""
+    if notebook not in CELLS:
+        raise ValueError(f"reference() runs the loop exercises' cells: {', '.join(map(str, CELLS))}")
+    namespace: dict = {"__name__": f"{__name__}.reference_{notebook}"}
+    exec(compile(given_code(notebook), f"<notebook {notebook} before its exercise>", "exec"), namespace)
+    exec(compile(solution_code(notebook), f"<reference solution of exercise {notebook}>", "exec"), namespace)
+    return namespace
 
 
 class Folded:

@@ -23,7 +23,7 @@ from ..rules import refused_first
 from ..scenario import Sandboxes
 from ..wire import tool_uses
 from .grading import Grade, Requirement, Seen
-from .loops import EARLIER, is_placeholder, is_template, untouched
+from .loops import EARLIER, is_placeholder, is_template, keep_passed, untouched
 
 
 def _keyword(loop: Callable) -> str | None:
@@ -238,8 +238,8 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
         g.raised = earlier.raised
     if g.raised is not None:
         return crash_report(g.title(), g.raised, g.findings, lang, g.hints)
-    return _with_note(g.report(tr("A merge now waits for a person's explicit yes, and a no reaches the model as "
-                                  "what it is.", lang)))
+    return keep_passed(7, loop, _with_note(g.report(tr("A merge now waits for a person's explicit yes, and a no reaches "
+                                                "the model as what it is.", lang))))
 
 
 def _with_note(report: Report) -> Report:

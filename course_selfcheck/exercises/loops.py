@@ -17,6 +17,7 @@ from collections.abc import Callable
 import anthropic
 
 from course_agent.i18n import language as pick_language, tr
+from course_agent.my_code import keep
 from .. import judge
 from ..report import NOT_CHECKED, Finding, Report
 from ..later_rules import words
@@ -108,4 +109,16 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
     if not report.ok:
         report.note = report.note or tr(note, lang)
         report.hints = [tr(hint, lang)]
+    return keep_passed(number, loop, report)
+
+
+def keep_passed(number: int, loop: Callable, report: Report) -> Report:
+    """A loop that passed is kept for the next notebook's exercise to grow (course_agent.my_code), and the report
+    says where."""
+    if report.ok:
+        path = keep(number, loop)
+        if path is not None:
+            said = tr("Kept in {path}: the next notebook's exercise starts from it.", report.language,
+                      path=path.as_posix())
+            report.note = f"{report.note}\n\n{said}" if report.note else said
     return report

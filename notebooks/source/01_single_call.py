@@ -9,7 +9,9 @@
 # Everything in this course runs offline against a local sandbox that speaks the real API, so the code
 # below is the code you would ship. With `ANTHROPIC_API_KEY` set, the same cells talk to the real API.
 #
-# *About 20 minutes. You need: Python, and how to run a cell in JupyterLab.*
+# *About 20 minutes. You need: Python with functions, lists and dicts, `for` loops and `try`/`except`, and how to
+# run a cell in JupyterLab. Later notebooks add a few things, each where it first appears: a thread pool
+# (notebook 4), `match` (notebook 6), `async`/`await` and decorators (notebook 8).*
 
 # %% [markdown] lang="ru"
 # # 1. Один вызов
@@ -23,7 +25,9 @@
 # код ниже — ровно тот, что пошёл бы в продакшен. Если задан `ANTHROPIC_API_KEY`, те же ячейки
 # обращаются к настоящему API.
 #
-# *Около 20 минут. Нужно: Python и умение запускать ячейки в JupyterLab.*
+# *Около 20 минут. Нужно: Python на уровне функций, списков и словарей, циклов `for` и `try`/`except`, а также
+# умение запускать ячейки в JupyterLab. Дальше понадобится ещё немного — каждая вещь объясняется там, где
+# появляется впервые: пул потоков (блокнот 4), `match` (блокнот 6), `async`/`await` и декораторы (блокнот 8).*
 
 # %% lang="en"
 import os

@@ -243,7 +243,7 @@ loop(history, split=False)
 # "Parallel tool use"). Forcing depends on the model: more on that right below.
 
 # %% [markdown] lang="ru"
-# ## Как модель пользуется инструментами: `tool_choice`
+# ## Как вы выбираете, пользоваться ли модели инструментами: `tool_choice`
 #
 # `tool_choice` задаёт, обязана ли модель вызвать инструмент: `{"type": "auto"}` (по умолчанию: решает
 # сама), `{"type": "any"}` (какой-нибудь инструмент на её выбор), `{"type": "tool", "name": ...}` (именно этот)
@@ -280,6 +280,10 @@ one_at_a_time = [{"role": "user", "content": "Проверь merge request !484.
 loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_tool_use": True})
 
 # %% [markdown] lang="en"
+# Look at the forced `read_file` call: the task names no file, yet the model had to fill in `path`, so it made one up
+# (`'example path'` in the sandbox; a real model guesses a plausible one). Forcing a tool gets you *a* call, not a
+# sensible one: your code still checks the input before it runs anything.
+#
 # ### Break it: a model that refuses forcing
 #
 # Forced tool use is a per-model feature. Opus 5 and the models before it accept `any` and `tool` (but not
@@ -288,6 +292,11 @@ loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_
 # Here is the newer Opus:
 
 # %% [markdown] lang="ru"
+# Посмотрите на принудительный вызов `read_file`: в задаче нет ни одного имени файла, а заполнить `path` модель была
+# обязана — и придумала его сама (`'example path'` в песочнице; настоящая модель подставит правдоподобный путь).
+# Принуждение даёт *какой-то* вызов, а не осмысленный: ваш код всё равно проверяет входные данные, прежде чем что-то
+# выполнять.
+#
 # ### Сломаем: модель, которая не принимает принуждение
 #
 # Принудительный вызов инструмента поддерживают не все модели. Opus 5 и модели до него принимают `any` и `tool`
@@ -409,7 +418,8 @@ show_solution(4)
 #
 # <details><summary>Answer</summary>
 #
-# Read-only ones; calls that write or are dangerous run one after another, in order.
+# Calls that do not depend on each other, such as reads: `get_diff` and two `read_file`s. Calls that change
+# something (a comment, a merge) run one after another, in the order the model gave them.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -433,7 +443,8 @@ show_solution(4)
 #
 # <details><summary>Ответ</summary>
 #
-# Только читающие; пишущие и опасные — по одному, по порядку.
+# Независимые друг от друга, например чтения: `get_diff` и два `read_file`. Вызовы, которые что-то меняют
+# (комментарий, слияние), выполняются по одному, в том порядке, в каком их дала модель.
 # </details>
 
 # %% [markdown] lang="en"

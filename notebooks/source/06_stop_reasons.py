@@ -28,6 +28,15 @@
 
 # %% use="setup"
 
+# %% [markdown] lang="en"
+# One decision per stop reason reads best as a `match` statement (Python 3.10 and later): Python tries each `case`
+# in turn and runs the first that fits `response.stop_reason`; `case other` fits anything and names it.
+
+# %% [markdown] lang="ru"
+# По решению на каждую причину остановки удобнее всего записать оператором `match` (Python 3.10 и новее): Python
+# по очереди пробует каждый `case` и выполняет первый подходящий к `response.stop_reason`; `case other` подходит к
+# чему угодно и даёт ему имя.
+
 # %% lang="en"
 def what_to_do(response) -> str:
     """One decision per stop reason, as an agent loop has to make it."""
@@ -43,7 +52,7 @@ def what_to_do(response) -> str:
         case "pause_turn":
             return "append the response and call again, with no new user message"
         case "refusal":
-            return f"stop: refused ({response.stop_details.category}); do not retry"
+            return f"refused ({response.stop_details.category}): never the same model again; a fallback model once"
         case "model_context_window_exceeded":
             return "error: the context window is full; shorten the history"
         case other:
@@ -64,7 +73,7 @@ def what_to_do(response) -> str:
         case "pause_turn":
             return "добавить ответ в историю и вызвать модель снова, без нового сообщения от user"
         case "refusal":
-            return f"стоп: отказ ({response.stop_details.category}); не повторять"
+            return f"отказ ({response.stop_details.category}): той же модели не повторять; запасной модели — один раз"
         case "model_context_window_exceeded":
             return "ошибка: контекстное окно заполнено; сократить историю"
         case other:
@@ -477,6 +486,11 @@ except Refused as error:
 # Your loop of notebook 3 comes back, and from here on it grows: here, every stop reason; in notebook 7, the
 # approval gate; in notebook 8, the cost. Below are notebook 3's GitLab project, tools and rules again.
 #
+# You do not copy your old loop: the exercise cell brings it. When your exercise 3 passed its check, the check kept
+# it (in `my_code/exercise_3.py`, next to this notebook); running the exercise cell defines it here and puts its
+# code into the cell, in place of the stub, for you to grow into `review_every_stop`. If you skipped exercise 3, the cell
+# brings its reference solution instead, and says so.
+#
 # Write `review_every_stop` so that it handles every stop reason on purpose: `pause_turn` continues without a new
 # user message; `max_tokens` and `model_context_window_exceeded` raise clear errors (the cut tool call is not
 # run); `stop_sequence` returns the text; anything unknown is an error. A `refusal` is answered **once** by the
@@ -489,6 +503,11 @@ except Refused as error:
 #
 # Ваш цикл из блокнота 3 возвращается и дальше будет расти: здесь в нём появятся все причины остановки, в блокноте 7 —
 # шлюз с подтверждением, в блокноте 8 — учёт стоимости. Ниже снова проект GitLab, инструменты и правила из блокнота 3.
+#
+# Старый цикл копировать не нужно: ячейка упражнения принесёт его сама. Когда ваше упражнение 3 прошло проверку,
+# проверка сохранила его (в `my_code/exercise_3.py`, рядом с этим блокнотом); ячейка упражнения определяет его здесь и
+# подставляет его код в ячейку вместо заготовки — дальше вы превращаете его в `review_every_stop`. Если упражнение 3 вы
+# пропустили, ячейка принесёт эталонное решение и скажет об этом.
 #
 # Напишите `review_every_stop` так, чтобы он осознанно обрабатывал каждую причину остановки: при `pause_turn`
 # продолжал без нового сообщения от user; при `max_tokens` и `model_context_window_exceeded` выбрасывал понятные
@@ -505,14 +524,26 @@ except Refused as error:
 # %% use="review_rules"
 
 # %% lang="en"
+from course_agent.my_code import start_from
+
+
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
     """Your loop of notebook 3: every stop reason handled on purpose, a refusal answered once by fallback_model()."""
     raise NotImplementedError("your code here")
 
+
+start_from(3, grow_into=review_every_stop)  # brings your exercise 3 (or its reference) into this cell
+
 # %% lang="ru"
+from course_agent.my_code import start_from
+
+
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
     """Ваш цикл из блокнота 3: каждая причина остановки обработана осознанно, на отказ один раз отвечает fallback_model()."""
     raise NotImplementedError("ваш код")
+
+
+start_from(3, grow_into=review_every_stop)  # переносит в эту ячейку ваше упражнение 3 (или эталонное)
 
 # %% [markdown] lang="en"
 # ### Check your exercise
@@ -556,13 +587,15 @@ from course_selfcheck.loop_exercises import check_exercise_6
 check_exercise_6(review_every_stop)
 
 # %% [markdown] lang="en"
-# A spoiler, when you want it: the cell below shows the reference solution (it passes the same check).
+# A spoiler, when you want it: the cell below shows the reference solution, folded (it passes the same check;
+# `print(solution_code(6))` prints it).
 
 # %% [markdown] lang="ru"
-# Спойлер — когда он вам понадобится: ячейка ниже показывает эталонное решение (оно проходит ту же проверку).
+# Спойлер — когда он вам понадобится: ячейка ниже показывает эталонное решение в свёрнутом виде (оно проходит ту же
+# проверку; `print(solution_code(6))` его напечатает).
 
 # %%
-from course_agent.solutions import show_solution
+from course_agent.solutions import show_solution, solution_code
 
 show_solution(6)
 
@@ -624,7 +657,7 @@ show_solution(6)
 # | `max_tokens` | error: raise `max_tokens`; never run a cut tool call |
 # | `stop_sequence` | your stop sequence: use the text so far |
 # | `pause_turn` | append the response, call again without a new user message |
-# | `refusal` | stop, read `stop_details`, do not retry |
+# | `refusal` | read `stop_details`; never the same request to the same model again; a fallback model once, then stop |
 # | `model_context_window_exceeded` | error: the history is too long |
 
 # %% [markdown] lang="ru"
@@ -637,5 +670,5 @@ show_solution(6)
 # | `max_tokens` | ошибка: увеличить `max_tokens`; обрезанный вызов инструмента не выполнять никогда |
 # | `stop_sequence` | ваша стоп-последовательность: использовать уже полученный текст |
 # | `pause_turn` | добавить ответ в историю и отправить запрос снова без нового сообщения от user |
-# | `refusal` | остановиться, прочитать `stop_details`, не повторять запрос к той же модели |
+# | `refusal` | прочитать `stop_details`; тот же запрос той же модели не повторять; один раз — запасной модели, потом остановиться |
 # | `model_context_window_exceeded` | ошибка: история слишком длинная |

@@ -273,6 +273,11 @@ print(refused[0]["content"])
 # Only `True` opens the gate. An approver that raises (no one at the keyboard: `input()` in a kernel without stdin
 # raises), returns `None` or anything else (the `"no"` a person types is a non-empty string, and a non-empty
 # string is truthy), or never answers, has not said yes: each of those is a no.
+#
+# You do not copy your old loop: the exercise cell brings it. When your exercise 6 passed its check, the check kept
+# it (in `my_code/exercise_6.py`, next to this notebook); running the exercise cell defines it here and puts its
+# code into the cell, in place of the stub, for you to grow into `review_with_gate`. If you skipped exercise 6, the cell
+# brings its reference solution instead, and says so.
 
 # %% [markdown] lang="ru"
 # ## Упражнение: шлюз в вашем собственном цикле
@@ -290,6 +295,11 @@ print(refused[0]["content"])
 # Шлюз открывает только `True`. Если approver выбросил исключение (за клавиатурой никого нет: `input()` в ядре без
 # стандартного ввода выбрасывает исключение), вернул `None` или что-то другое (набранное человеком «нет» — непустая строка, а
 # непустая строка истинна) или так и не ответил, согласия не было: всё это — отказ.
+#
+# Старый цикл копировать не нужно: ячейка упражнения принесёт его сама. Когда ваше упражнение 6 прошло проверку,
+# проверка сохранила его (в `my_code/exercise_6.py`, рядом с этим блокнотом); ячейка упражнения определяет его здесь и
+# подставляет его код в ячейку вместо заготовки — дальше вы превращаете его в `review_with_gate`. Если упражнение 6 вы
+# пропустили, ячейка принесёт эталонное решение и скажет об этом.
 
 # %% use="gitlab"
 
@@ -297,51 +307,29 @@ print(refused[0]["content"])
 
 # %% use="review_rules"
 
+# %% use="gate_tools"
+
 # %% lang="en"
-DANGEROUS = {"merge_pr"}
-
-
-def merge_pr(pr: int) -> str:
-    """Merge merge request !pr into main: the tool that must never run without a human's yes."""
-    project.mergerequests.get(pr).merge()
-    return f"merged !{pr}"
-
-
-FUNCTIONS["merge_pr"] = merge_pr
-TOOLS = [*(tool for tool in TOOLS if tool["name"] != "merge_pr"), MERGE]  # once, even when run again
-
-
-def ask_human(name: str, tool_input: dict) -> bool:
-    """Ask in the notebook; anything but "yes" is a no."""
-    return input(f"{name} {tool_input}: run it? [yes/no] ").strip().lower() == "yes"
+from course_agent.my_code import start_from
 
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     """Your loop of notebook 6, with the gate: a tool in DANGEROUS runs only when approve(name, tool_input) says yes."""
     raise NotImplementedError("your code here")
 
+
+start_from(6, grow_into=review_with_gate)  # brings your exercise 6 (or its reference) into this cell
+
 # %% lang="ru"
-DANGEROUS = {"merge_pr"}
-
-
-def merge_pr(pr: int) -> str:
-    """Влить merge request !pr в main: инструмент, который нельзя выполнять без согласия человека."""
-    project.mergerequests.get(pr).merge()
-    return f"merged !{pr}"
-
-
-FUNCTIONS["merge_pr"] = merge_pr
-TOOLS = [*(tool for tool in TOOLS if tool["name"] != "merge_pr"), MERGE]  # один раз, даже при повторном запуске
-
-
-def ask_human(name: str, tool_input: dict) -> bool:
-    """Спросить в блокноте; всё, кроме «да», — отказ."""
-    return input(f"{name} {tool_input}: выполнить? [да/нет] ").strip().lower() == "да"
+from course_agent.my_code import start_from
 
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     """Ваш цикл из блокнота 6 со шлюзом: инструмент из DANGEROUS выполняется, только если approve(name, tool_input) согласен."""
     raise NotImplementedError("ваш код")
+
+
+start_from(6, grow_into=review_with_gate)  # переносит в эту ячейку ваше упражнение 6 (или эталонное)
 
 # %% [markdown] lang="en"
 # ### Check your exercise
@@ -354,10 +342,9 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
 #
 # <details><summary>Hint</summary>
 #
-# Ask in a `try`: `approved = approve(block.name, block.input) is True`, and `approved = False` in `except
-# Exception`. Then, in the loop over the response's `tool_use` blocks: `if block.name in DANGEROUS and not
-# approved:` append `{"type": "tool_result", "tool_use_id": block.id, "content": "A human refused this call.",
-# "is_error": True}` and `continue` with the next block; otherwise run the tool as before.
+# Find the one place in your loop where a `tool_use` block turns into a tool call: the gate goes just before it.
+# What must the model get back when the answer is not yes, so that the pair `tool_use` / `tool_result` stays whole?
+# And which answers count as yes (reread the paragraph above about `True`)?
 # </details>
 
 # %% [markdown] lang="ru"
@@ -372,10 +359,9 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
 #
 # <details><summary>Подсказка</summary>
 #
-# Спрашивайте внутри `try`: `approved = approve(block.name, block.input) is True`, а в `except Exception` —
-# `approved = False`. Затем в цикле по блокам `tool_use` ответа: `if block.name in DANGEROUS and not approved:`
-# добавьте `{"type": "tool_result", "tool_use_id": block.id, "content": "Человек отказал в этом вызове.",
-# "is_error": True}` и переходите (`continue`) к следующему блоку; иначе выполняйте инструмент, как раньше.
+# Найдите в своём цикле то единственное место, где блок `tool_use` превращается в вызов инструмента: шлюз встаёт
+# прямо перед ним. Что должна получить модель, если ответ не «да», чтобы пара `tool_use` / `tool_result` осталась
+# целой? И какие ответы считаются согласием (перечитайте абзац выше про `True`)?
 # </details>
 
 # %%
@@ -384,15 +370,15 @@ from course_selfcheck.exercises import check_exercise_7
 check_exercise_7(review_with_gate)
 
 # %% [markdown] lang="en"
-# A spoiler, when you want it: the cell below shows the reference solution (it passes the same check), and under it
-# the same decisions made by the course's `SafetyGate`, as a policy and an approver.
+# A spoiler, when you want it: the cell below shows the reference solution, folded (it passes the same check;
+# `print(solution_code(7))` prints it).
 
 # %% [markdown] lang="ru"
-# Спойлер — когда он вам понадобится: ячейка ниже показывает эталонное решение (оно проходит ту же проверку), а под
-# ним — те же решения в виде политики и approver для `SafetyGate` из курса.
+# Спойлер — когда он вам понадобится: ячейка ниже показывает эталонное решение в свёрнутом виде (оно проходит ту же
+# проверку; `print(solution_code(7))` его напечатает).
 
 # %%
-from course_agent.solutions import show_solution
+from course_agent.solutions import show_solution, solution_code
 
 show_solution(7)
 

@@ -730,7 +730,12 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 # ## Exercise: what your loop costs
 #
 # Your loop of notebook 7 grows once more, with the two things of this notebook that the course's reviewer did for
-# you. Below are notebook 3's project, tools and rules again.
+# you. Below are notebook 3's project, tools and rules again, notebook 7's gate tools, and `LIMIT`.
+#
+# You do not copy your old loop: the exercise cell brings it. When your exercise 7 passed its check, the check kept
+# it (in `my_code/exercise_7.py`, next to this notebook); running the exercise cell defines it here and puts its
+# code into the cell, in place of the stub, for you to grow into `review_with_cost`. If you skipped exercise 7, the cell
+# brings its reference solution instead, and says so.
 #
 # Write `review_with_cost`: send `cache_control={"type": "ephemeral"}` with every request (the cache then follows
 # the growing conversation: a breakpoint on the rules alone would stay below the model's minimum), collect every
@@ -742,11 +747,16 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 # ## Упражнение: сколько стоит ваш цикл
 #
 # Ваш цикл из блокнота 7 растёт ещё раз: в нём появятся две вещи из этого блокнота, которые до сих пор за вас делал
-# ревьюер курса. Ниже снова
-# проект, инструменты и правила из блокнота 3.
+# ревьюер курса. Ниже снова проект, инструменты и правила из блокнота 3, инструменты шлюза из блокнота 7 и `LIMIT`.
+#
+# Старый цикл копировать не нужно: ячейка упражнения принесёт его сама. Когда ваше упражнение 7 прошло проверку,
+# проверка сохранила его (в `my_code/exercise_7.py`, рядом с этим блокнотом); ячейка упражнения определяет его здесь и
+# подставляет его код в ячейку вместо заготовки — дальше вы превращаете его в `review_with_cost`. Если упражнение 7 вы
+# пропустили, ячейка принесёт эталонное решение и скажет об этом.
 #
 # Напишите `review_with_cost`: передавайте `cache_control={"type": "ephemeral"}` в каждом запросе (тогда точка кэширования
-# движется вместе с растущим диалогом, а точка только после правил отсекала бы префикс короче минимума модели),
+# движется вместе с растущим диалогом; точка сразу после правил пришлась бы на префикс короче минимума модели,
+# и кэшировать было бы нечего),
 # соберите все `response.usage` и напечатайте в конце `billed(usage)`; любой результат инструмента длиннее `LIMIT`
 # символов обрежьте до первых `LIMIT` и добавьте строку: результат обрезан, из скольких символов, и как прочитать
 # остальное (например, дайте `read_file` параметр `start` и напишите, с какого `start` читать дальше).
@@ -757,21 +767,32 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 
 # %% use="review_rules"
 
-# %% lang="en"
+# %% use="gate_tools"
+
+# %%
 LIMIT = 20_000
 
+# %% lang="en"
+from course_agent.my_code import start_from
 
-def review_with_cost(pr_number: int, max_iterations: int = 20) -> str:
+
+def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     """Your loop of notebook 7, with every request cached, billed(usage) printed, and oversized results cut (and said so)."""
     raise NotImplementedError("your code here")
 
+
+start_from(7, grow_into=review_with_cost)  # brings your exercise 7 (or its reference) into this cell
+
 # %% lang="ru"
-LIMIT = 20_000
+from course_agent.my_code import start_from
 
 
-def review_with_cost(pr_number: int, max_iterations: int = 20) -> str:
+def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     """Ваш цикл из блокнота 7: каждый запрос кэшируется, billed(usage) печатается, большие результаты обрезаются (с пометкой)."""
     raise NotImplementedError("ваш код")
+
+
+start_from(7, grow_into=review_with_cost)  # переносит в эту ячейку ваше упражнение 7 (или эталонное)
 
 # %% [markdown] lang="en"
 # ### Check your exercise
@@ -813,15 +834,15 @@ from course_selfcheck.exercises import check_exercise_8
 check_exercise_8(review_with_cost)
 
 # %% [markdown] lang="en"
-# A spoiler, when you want it: the cell below shows the reference solution (it passes the same check), and under it
-# the older exercise, the course's reviewer on all six demo merge requests.
+# A spoiler, when you want it: the cell below shows the reference solution, folded (it passes the same check;
+# `print(solution_code(8))` prints it).
 
 # %% [markdown] lang="ru"
-# Спойлер — когда он вам понадобится: ячейка ниже показывает эталонное решение (оно проходит ту же проверку), а под
-# ним — прежнее упражнение: ревьюер курса на всех шести демо-merge request.
+# Спойлер — когда он вам понадобится: ячейка ниже показывает эталонное решение в свёрнутом виде (оно проходит ту же
+# проверку; `print(solution_code(8))` его напечатает).
 
 # %%
-from course_agent.solutions import show_solution
+from course_agent.solutions import show_solution, solution_code
 
 show_solution(8)
 

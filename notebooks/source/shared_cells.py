@@ -125,3 +125,43 @@ FUNCTIONS = {"get_diff": get_diff, "read_file": read_file}
 def run_tool(name: str, tool_input: dict) -> str:
     """Обычный диспетчер: имя инструмента выбирает функцию. Ничего специфичного для ИИ."""
     return FUNCTIONS[name](**tool_input)
+
+# %% lang="en" name="gate_tools"
+MERGE = {"name": "merge_pr", "description": "Merge a merge request into main.",
+         "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}
+DANGEROUS = {"merge_pr"}
+
+
+def merge_pr(pr: int) -> str:
+    """Merge merge request !pr into main: the tool that must never run without a human's yes."""
+    project.mergerequests.get(pr).merge()
+    return f"merged !{pr}"
+
+
+FUNCTIONS["merge_pr"] = merge_pr
+TOOLS = [*(tool for tool in TOOLS if tool["name"] != "merge_pr"), MERGE]  # once, even when run again
+
+
+def ask_human(name: str, tool_input: dict) -> bool:
+    """Ask in the notebook; anything but "yes" is a no."""
+    return input(f"{name} {tool_input}: run it? [yes/no] ").strip().lower() == "yes"
+
+# %% lang="ru" name="gate_tools"
+MERGE = {"name": "merge_pr", "description": "Merge a merge request into main.",
+         "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}
+DANGEROUS = {"merge_pr"}
+
+
+def merge_pr(pr: int) -> str:
+    """Влить merge request !pr в main: инструмент, который нельзя выполнять без согласия человека."""
+    project.mergerequests.get(pr).merge()
+    return f"merged !{pr}"
+
+
+FUNCTIONS["merge_pr"] = merge_pr
+TOOLS = [*(tool for tool in TOOLS if tool["name"] != "merge_pr"), MERGE]  # один раз, даже при повторном запуске
+
+
+def ask_human(name: str, tool_input: dict) -> bool:
+    """Спросить в блокноте; всё, кроме «да», — отказ."""
+    return input(f"{name} {tool_input}: выполнить? [да/нет] ").strip().lower() == "да"

@@ -1,14 +1,17 @@
-"""Exercise 3 (notebook 3), a spoiler: at the cap, the error says how many tool calls were made and which.
+"""The loop that keeps every rule of the course at once: the yardstick of the self-check's own tests, not a
+notebook's solution (those are in cells/, each at its notebook's level).
 
-The lesson's loop, written the way the notebooks write it (module-level `client`, `project`, `TOOLS`,
-`run_tool`; the project is fetched lazily, so importing this starts nothing on GitLab), with every rule
-of the course kept, so that it is also the reference of notebook 6 and of the self-check: the whole
-response appended, all results in one message, tool errors as results (notebook 5's run_tool_safely),
-a cap, every stop reason handled, and no merge without a human's yes.
+Written the way the notebooks write it (module-level `client`, `project`, `TOOLS`, `run_tool`; the project
+is fetched lazily, so importing this starts nothing on GitLab): the whole response appended, all results
+in one message, tool errors as results (notebook 5's run_tool_safely), a cap whose error names the tool
+calls, every stop reason handled, and no merge without a human's yes. `review_pull_request_concurrently`
+is the same loop with the calls of a turn run at the same time.
 
-    from course_agent.solutions import exercise_03
-    check_exercise_3(exercise_03.review_pull_request)
+    from course_agent.solutions import complete_loop
+    check_loop(complete_loop.review_pull_request)
 """
+
+from concurrent.futures import ThreadPoolExecutor
 
 import gitlab
 
@@ -92,3 +95,15 @@ def review_pull_request(pr_number: int, max_iterations: int = 20, run_calls=run_
     raise RuntimeError(ntr("no answer after {n} iteration: {k} tool calls ({names})",
                            "no answer after {n} iterations: {k} tool calls ({names})", max_iterations,
                            k=len(calls), names=", ".join(sorted(set(calls)))))
+
+
+def run_all(calls: list) -> list[dict]:
+    """Every call of the turn in a thread of its own; pool.map gives the results in the calls' order."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda block: run_tool(block.name, block.input), calls))
+    return [{"type": "tool_result", "tool_use_id": block.id, **result}
+            for block, result in zip(calls, results, strict=True)]
+
+
+def review_pull_request_concurrently(pr_number: int, max_iterations: int = 20) -> str:
+    return review_pull_request(pr_number, max_iterations, run_calls=run_all)

@@ -1,0 +1,238 @@
+"""Your own code, carried from notebook to notebook: exercise 7 grows your exercise 6, not a blank stub.
+
+When a loop exercise passes its check, the check keeps the cell that defined your function in
+my_code/exercise_N.py, next to the notebook, with what the function takes from other cells: your helper
+functions and your imports (data such as TOOLS or client each notebook defines again). A later
+notebook's exercise cell calls `start_from(N)`: it runs what was kept here, or exercise N's reference
+solution when nothing was (and says so), and puts that code into the cell, in place of the stub, for you
+to grow (in JupyterLab; elsewhere it says where the code is).
+
+COURSE_AGENT_MY_CODE names another folder (the notebook tests use an empty one, so that their outputs do
+not depend on what a learner solved).
+"""
+
+import ast
+import inspect
+import linecache
+import sys
+import types
+from collections.abc import Callable
+from pathlib import Path
+
+from .i18n import tr
+from .settings import Settings
+
+FOLDER_VARIABLE = "COURSE_AGENT_MY_CODE"
+DEFAULT_FOLDER = "my_code"
+
+
+def folder() -> Path:
+    """Where kept exercises live: COURSE_AGENT_MY_CODE, else my_code/ in the notebook's folder."""
+    return Path(Settings.from_env().my_code or DEFAULT_FOLDER)
+
+
+def kept_path(exercise: int) -> Path:
+    return folder() / f"exercise_{exercise}.py"
+
+
+def _function(value: object) -> types.FunctionType | None:
+    """The plain function behind a function, a bound method or a decorated function; None for anything else."""
+    value = inspect.unwrap(getattr(value, "__func__", value))
+    return value if isinstance(value, types.FunctionType) else None
+
+
+def _cell_text(function: types.FunctionType) -> str | None:
+    """The text of the notebook cell that defined `function`: None when a module or a file defined it."""
+    if function.__module__ != "__main__":
+        return None
+    lines = linecache.getlines(function.__code__.co_filename)
+    return "".join(lines) or None
+
+
+def _definitions(text: str) -> tuple[str, set[str]]:
+    """The cell without its top-level expressions (a call of the check, a test run, a print), and the names it
+    defines; the whole text when it is not Python that parses."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return text, set()
+    lines = text.splitlines(keepends=True)
+    dropped: set[int] = set()
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Expr):
+            dropped.update(range(node.lineno - 1, node.end_lineno or node.lineno))
+        for child in ast.walk(node) if not isinstance(node, (ast.FunctionDef, ast.ClassDef)) else [node]:
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(child.name)
+            elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+                names.add(child.id)
+            elif isinstance(child, ast.alias):
+                names.add((child.asname or child.name).split(".")[0])
+    kept = "".join(line for number, line in enumerate(lines) if number not in dropped)
+    return kept.strip("\n") + "\n", names
+
+
+def _global_names(code: types.CodeType) -> set[str]:
+    """Every global name a function's code may read, nested code (comprehensions, lambdas, inner functions) included."""
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _global_names(constant)
+    return names
+
+
+def _carried(function: types.FunctionType, defined: set[str]) -> tuple[list[str], list[str], list[str]]:
+    """(imports, helper sources, names left to the notebook) that `function` takes from outside its cell."""
+    imports: list[str] = []
+    helpers: list[str] = []
+    left: list[str] = []
+    seen = set(defined)
+    todo = [function]
+    while todo:
+        current = todo.pop(0)
+        for name in sorted(_global_names(current.__code__) - seen):
+            if name not in current.__globals__:
+                continue  # a builtin, or an attribute name
+            seen.add(name)
+            value = current.__globals__[name]
+            helper = _function(value)
+            if isinstance(value, types.ModuleType):
+                imports.append(f"import {value.__name__}" if value.__name__ == name
+                               else f"import {value.__name__} as {name}")
+            elif helper is not None and helper.__module__ == "__main__":
+                try:
+                    helpers.append(inspect.getsource(helper))
+                except (OSError, TypeError):
+                    left.append(name)
+                    continue
+                todo.append(helper)
+            elif (isinstance(value, type) or helper is not None) and _importable(value):
+                qualname = value.__qualname__
+                imports.append(f"from {value.__module__} import {qualname}"
+                               + ("" if qualname == name else f" as {name}"))
+            else:
+                left.append(name)
+    return imports, helpers, left
+
+
+def _importable(value: object) -> bool:
+    module = sys.modules.get(getattr(value, "__module__", None) or "")
+    return module is not None and getattr(module, getattr(value, "__qualname__", ""), None) is value
+
+
+def kept_text(exercise: int, function: Callable) -> str | None:
+    """What keep() writes for `function`: None when no notebook cell defined it."""
+    plain = _function(function)
+    cell = _cell_text(plain) if plain is not None else None
+    if cell is None:
+        return None
+    body, defined = _definitions(cell)
+    imports, helpers, left = _carried(plain, defined)
+    header = [tr("# Your exercise {n}, kept when it passed its check; start_from({n}) runs it in a later notebook.",
+                 n=exercise)]
+    if left:
+        header.append(tr("# It uses, from the notebook: {names}.", names=", ".join(left)))
+    parts = ["\n".join(header), *(["\n".join(imports)] if imports else [])]
+    if helpers:
+        parts.append(tr("# From other cells of your notebook:") + "\n" + "\n\n\n".join(h.rstrip("\n") for h in helpers))
+    parts.append(body)
+    return "\n\n\n".join(part.rstrip("\n") for part in parts) + "\n"
+
+
+def keep(exercise: int, function: Callable) -> Path | None:
+    """Keep the cell that defined `function` (it has just passed exercise N's check) for later notebooks; the
+    file kept, or None when a module defined the function or the folder cannot be written (nothing else fails)."""
+    text = kept_text(exercise, function)
+    if text is None:
+        return None
+    path = kept_path(exercise)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError:
+        return None
+    return path
+
+
+def _run(text: str, filename: str, namespace: dict) -> None:
+    exec(compile(text, filename, "exec"), namespace)
+
+
+def _header(exercise: int, yours: bool, grow_into: Callable | None) -> str:
+    said = (tr("# Your exercise {n}, from {path}.", n=exercise, path=kept_path(exercise).as_posix()) if yours
+            else tr("# The reference solution of exercise {n}: you have no exercise {n} that passed its check.",
+                    n=exercise))
+    if grow_into is None:
+        return said + "\n"
+    doc = (inspect.getdoc(grow_into) or "").splitlines()[:1]
+    target = f"{grow_into.__name__}{_signature(grow_into)}"
+    return "\n".join([said, tr("# Grow it into this function, then run this cell:"), f"#     {target}",
+                      *(f"#     {line}" for line in doc)]) + "\n"
+
+
+class _Named:
+    """A default shown by its name (approve=ask_human), not as <function ask_human at 0x...>."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def _signature(function: Callable) -> inspect.Signature:
+    signature = inspect.signature(function)
+    return signature.replace(parameters=[
+        parameter.replace(default=_Named(parameter.default.__name__))
+        if parameter.default is not inspect.Parameter.empty and callable(parameter.default)
+        and hasattr(parameter.default, "__name__") else parameter
+        for parameter in signature.parameters.values()])
+
+
+def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict | None = None) -> None:
+    """Run your kept exercise N here (or its reference solution, when you have none), say which, and put its
+    code into this cell to grow into `grow_into` (the exercise's stub)."""
+    from .solutions import solution_code
+
+    if namespace is None:
+        namespace = sys._getframe(1).f_globals  # the notebook's (or the script's) own globals
+    path = kept_path(exercise)
+    yours = path.is_file()
+    text = ""
+    if yours:
+        text = path.read_text(encoding="utf-8")
+        try:
+            _run(text, str(path), namespace)
+        except Exception as error:
+            print(tr("Your exercise {n} in {path} did not run here ({error}): starting from the reference "
+                     "solution instead.", n=exercise, path=path.as_posix(), error=f"{type(error).__name__}: {error}"))
+            yours = False
+    if not yours:
+        text = solution_code(exercise)
+        _run(text, f"<reference solution of exercise {exercise}>", namespace)
+    where = grow_into.__name__ if grow_into is not None else tr("the next exercise")
+    if yours:
+        print(tr("Your exercise {n} (kept in {path} when it passed its check) is defined here, and this cell now "
+                 "holds its code: grow it into {what}.", n=exercise, path=path.as_posix(), what=where))
+    else:
+        print(tr("You have no exercise {n} that passed its check, so you start from its reference solution: it is "
+                 "defined here, and this cell now holds its code: grow it into {what}.", n=exercise, what=where))
+    _into_this_cell(_header(exercise, yours, grow_into) + "\n" + text, exercise, yours)
+
+
+def _into_this_cell(text: str, exercise: int, yours: bool) -> None:
+    """Put `text` in place of the running cell (IPython's set_next_input, as %load does); outside a notebook say
+    where the code is instead."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        shell = None
+    else:
+        shell = get_ipython()
+    if shell is not None and hasattr(shell, "set_next_input"):
+        shell.set_next_input(text, replace=True)
+        print(tr("(If this cell did not change, your editor does not take that request: open {path}.)",
+                 path=kept_path(exercise).as_posix()) if yours else
+              tr("(If this cell did not change, your editor does not take that request: print(solution_code({n})) "
+                 "shows the code.)", n=exercise))

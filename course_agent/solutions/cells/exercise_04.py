@@ -1,0 +1,32 @@
+# Exercise 4: the loop of notebook 3, with the calls of a turn run at the same time. pool.map gives the results
+# in the calls' order, and they all go back in one message. It uses the notebook's client, MODEL, TOOLS, run_tool
+# and REVIEW_RULES.
+from concurrent.futures import ThreadPoolExecutor
+
+
+def run_concurrently(calls: list) -> list[dict]:
+    """Every tool_use of a turn in a thread of its own; the results in the order of the calls."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        outputs = list(pool.map(lambda block: run_tool(block.name, block.input), calls))
+    return [{"type": "tool_result", "tool_use_id": block.id, "content": output}
+            for block, output in zip(calls, outputs, strict=True)]
+
+
+def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
+    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+
+    for iteration in range(max_iterations):
+        response = client.messages.create(
+            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
+        messages.append({"role": "assistant", "content": response.content})
+
+        if response.stop_reason == "end_turn":
+            return "\n".join(block.text for block in response.content if block.type == "text")
+        if response.stop_reason != "tool_use":
+            raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
+
+        calls = [block for block in response.content if block.type == "tool_use"]
+        messages.append({"role": "user", "content": run_concurrently(calls)})  # all results in ONE message
+
+    raise RuntimeError(f"No answer after {max_iterations} iterations")

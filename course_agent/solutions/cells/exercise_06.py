@@ -1,0 +1,49 @@
+# Exercise 6: the loop of notebook 3 with every stop reason handled on purpose, the rules of notebooks 3-5 kept
+# (the whole response back, all results in one message, a tool's failure sent as a result, a cap), and a refusal
+# answered once by the fallback model. It uses the notebook's client, MODEL, TOOLS, run_tool and REVIEW_RULES.
+from course_agent.config import fallback_model
+
+
+def run_tools(response) -> list[dict]:
+    """A tool_result for every tool_use of the response; a tool that fails gives an error result, not an exception."""
+    results = []
+    for block in response.content:
+        if block.type != "tool_use":
+            continue
+        try:
+            results.append({"type": "tool_result", "tool_use_id": block.id,
+                            "content": run_tool(block.name, block.input)})
+        except Exception as error:
+            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                            "content": f"{block.name} failed: {type(error).__name__}: {error}"})
+    return results
+
+
+def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
+    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    model = MODEL
+
+    for iteration in range(max_iterations):
+        response = client.messages.create(
+            model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
+        match response.stop_reason:
+            case "end_turn" | "stop_sequence":
+                return "\n".join(block.text for block in response.content if block.type == "text")
+            case "pause_turn":  # the same turn goes on: append the response, and no new user message
+                messages.append({"role": "assistant", "content": response.content})
+            case "refusal" if model != fallback_model():  # once, to the other model; never the same one again
+                model = fallback_model()
+            case "refusal":
+                raise RuntimeError(f"Both models refused: {response.stop_details}")
+            case "max_tokens":  # a cut tool call is never run
+                raise RuntimeError("The answer was cut: raise max_tokens (the cut tool call was not run)")
+            case "model_context_window_exceeded":
+                raise RuntimeError("The context window is full: shorten the history")
+            case "tool_use":
+                messages.append({"role": "assistant", "content": response.content})
+                messages.append({"role": "user", "content": run_tools(response)})  # all results in ONE message
+            case other:
+                raise RuntimeError(f"Unexpected stop: {other}")
+
+    raise RuntimeError(f"No answer after {max_iterations} iterations")

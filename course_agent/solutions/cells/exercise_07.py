@@ -1,0 +1,62 @@
+# Exercise 7: the loop of exercise 6 with the gate. A tool in DANGEROUS runs only when approve(name, tool_input)
+# returns True; any other answer, an exception, or no answer is a no, which goes back to the model as an error
+# result, and the loop goes on. It uses the notebook's client, MODEL, TOOLS, run_tool, REVIEW_RULES, DANGEROUS and
+# ask_human.
+from course_agent.config import fallback_model
+
+
+def approved(approve, name: str, tool_input: dict) -> bool:
+    """Only an explicit True is a yes."""
+    try:
+        return approve(name, tool_input) is True
+    except Exception:  # nobody could be asked (no keyboard, a closed widget): no answer is a no
+        return False
+
+
+def run_tools(response, approve) -> list[dict]:
+    """A tool_result for every tool_use; a dangerous tool without a yes, or a failing tool, gives an error result."""
+    results = []
+    for block in response.content:
+        if block.type != "tool_use":
+            continue
+        if block.name in DANGEROUS and not approved(approve, block.name, block.input):
+            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                            "content": f"A human refused this call: {block.name} did not run. Do not try it again."})
+            continue
+        try:
+            results.append({"type": "tool_result", "tool_use_id": block.id,
+                            "content": run_tool(block.name, block.input)})
+        except Exception as error:
+            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                            "content": f"{block.name} failed: {type(error).__name__}: {error}"})
+    return results
+
+
+def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
+    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    model = MODEL
+
+    for iteration in range(max_iterations):
+        response = client.messages.create(
+            model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
+        match response.stop_reason:
+            case "end_turn" | "stop_sequence":
+                return "\n".join(block.text for block in response.content if block.type == "text")
+            case "pause_turn":
+                messages.append({"role": "assistant", "content": response.content})
+            case "refusal" if model != fallback_model():
+                model = fallback_model()
+            case "refusal":
+                raise RuntimeError(f"Both models refused: {response.stop_details}")
+            case "max_tokens":
+                raise RuntimeError("The answer was cut: raise max_tokens (the cut tool call was not run)")
+            case "model_context_window_exceeded":
+                raise RuntimeError("The context window is full: shorten the history")
+            case "tool_use":
+                messages.append({"role": "assistant", "content": response.content})
+                messages.append({"role": "user", "content": run_tools(response, approve)})  # the gate is in here
+            case other:
+                raise RuntimeError(f"Unexpected stop: {other}")
+
+    raise RuntimeError(f"No answer after {max_iterations} iterations")

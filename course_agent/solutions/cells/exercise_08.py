@@ -1,0 +1,82 @@
+# Exercise 8: the loop of exercise 7, with every request cached, what it cost printed, and a tool result longer
+# than LIMIT cut, with a line that says so and how to read the rest (read_file gets a `start`). It uses the
+# notebook's client, MODEL, TOOLS, run_tool, REVIEW_RULES, DANGEROUS, ask_human, billed and LIMIT.
+from course_agent.config import fallback_model
+
+READ_FROM = {"name": "read_file",
+             "description": f"Read a file from the repository at a branch (default main), {LIMIT} characters at a "
+                            "time; `start` skips that many characters.",
+             "input_schema": {"type": "object", "required": ["path"], "properties": {
+                 "path": {"type": "string"}, "ref": {"type": "string"}, "start": {"type": "integer"}}}}
+CUT_TOOLS = [READ_FROM if tool["name"] == "read_file" else tool for tool in TOOLS]
+
+
+def approved(approve, name: str, tool_input: dict) -> bool:
+    """Only an explicit True is a yes."""
+    try:
+        return approve(name, tool_input) is True
+    except Exception:
+        return False
+
+
+def run_cut(name: str, tool_input: dict) -> str:
+    """run_tool, with a result longer than LIMIT cut, and a line that says how to read the rest."""
+    start = tool_input.get("start") or 0
+    text = run_tool(name, {key: value for key, value in tool_input.items() if key != "start"})[start:]
+    if len(text) <= LIMIT:
+        return text
+    end = start + LIMIT
+    return (f"{text[:LIMIT]}\n\n[cut: characters {start} to {end} of {start + len(text)}. "
+            f"Call {name} with start={end} for the rest.]")
+
+
+def run_tools(response, approve) -> list[dict]:
+    results = []
+    for block in response.content:
+        if block.type != "tool_use":
+            continue
+        if block.name in DANGEROUS and not approved(approve, block.name, block.input):
+            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                            "content": f"A human refused this call: {block.name} did not run. Do not try it again."})
+            continue
+        try:
+            results.append({"type": "tool_result", "tool_use_id": block.id,
+                            "content": run_cut(block.name, block.input)})
+        except Exception as error:
+            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                            "content": f"{block.name} failed: {type(error).__name__}: {error}"})
+    return results
+
+
+def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
+    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    model = MODEL
+    usage = []
+    try:
+        for iteration in range(max_iterations):
+            response = client.messages.create(
+                model=model, max_tokens=16000, system=REVIEW_RULES, tools=CUT_TOOLS, messages=messages,
+                cache_control={"type": "ephemeral"},  # automatic caching: the breakpoint follows the conversation
+            )
+            usage.append(response.usage)
+            match response.stop_reason:
+                case "end_turn" | "stop_sequence":
+                    return "\n".join(block.text for block in response.content if block.type == "text")
+                case "pause_turn":
+                    messages.append({"role": "assistant", "content": response.content})
+                case "refusal" if model != fallback_model():
+                    model = fallback_model()
+                case "refusal":
+                    raise RuntimeError(f"Both models refused: {response.stop_details}")
+                case "max_tokens":
+                    raise RuntimeError("The answer was cut: raise max_tokens (the cut tool call was not run)")
+                case "model_context_window_exceeded":
+                    raise RuntimeError("The context window is full: shorten the history")
+                case "tool_use":
+                    messages.append({"role": "assistant", "content": response.content})
+                    messages.append({"role": "user", "content": run_tools(response, approve)})
+                case other:
+                    raise RuntimeError(f"Unexpected stop: {other}")
+        raise RuntimeError(f"No answer after {max_iterations} iterations")
+    finally:
+        print(f"billed input: {billed(usage):.0f} tokens in {len(usage)} calls")

@@ -1,0 +1,303 @@
+"""The learner's own loop travels: exercise 6, written once in notebook 6, is what exercises 7 and 8 grow
+(course_agent.my_code), driven here through the real notebooks, in real kernels, in both languages."""
+
+import ast
+import importlib.util
+import linecache
+import re
+import types
+from pathlib import Path
+
+import nbformat
+import pytest
+from hypothesis import given, settings, strategies as st
+from nbclient import NotebookClient
+
+from course_agent import my_code
+from course_agent.solutions import solution_code
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("course_notebooks_build_for_my_code", ROOT / "notebooks" / "build.py")
+build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(build)
+
+# A learner's exercise 6, in a style of its own: a helper in a cell of its own (streamed calls), an aliased
+# module and an aliased import, a while loop, and a bare expression at the end of the cell.
+HELPER = '''import json as j
+
+
+def call_model(history, model):
+    with client.messages.stream(model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                messages=history) as stream:
+        return stream.get_final_message()
+'''
+EXERCISE_6 = '''from course_agent.config import fallback_model as backup
+
+
+def review_every_stop(pr_number, max_iterations=20):
+    history = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    model, turns = MODEL, 0
+    while turns < max_iterations:
+        turns += 1
+        reply = call_model(history, model)
+        why = reply.stop_reason
+        if why in ("end_turn", "stop_sequence"):
+            return "".join(b.text for b in reply.content if b.type == "text")
+        if why == "pause_turn":
+            history.append({"role": "assistant", "content": reply.content})
+            continue
+        if why == "refusal":
+            if model == backup():
+                raise RuntimeError(f"refused twice: {reply.stop_details}")
+            model = backup()
+            continue
+        if why in ("max_tokens", "model_context_window_exceeded"):
+            raise RuntimeError(f"cut short: {why}")
+        if why != "tool_use":
+            raise RuntimeError(f"what is {why}?")
+        history.append({"role": "assistant", "content": reply.content})
+        outcome = []
+        for call in [b for b in reply.content if b.type == "tool_use"]:
+            try:
+                outcome.append({"type": "tool_result", "tool_use_id": call.id,
+                                "content": run_tool(call.name, call.input)})
+            except Exception as e:
+                outcome.append({"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                                "content": j.dumps({"error": str(e)})})
+        history.append({"role": "user", "content": outcome})
+    raise RuntimeError(f"gave up after {max_iterations} turns")
+
+
+review_every_stop
+'''
+GATE = '''        for call in [b for b in reply.content if b.type == "tool_use"]:
+            if call.name in DANGEROUS:
+                try:
+                    yes = approve(call.name, call.input) is True
+                except Exception:
+                    yes = False
+                if not yes:
+                    outcome.append({"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                                    "content": "a human said no: it did not run"})
+                    continue
+'''
+CUT = '''def cut_text(text, name):
+    if len(text) <= LIMIT:
+        return text
+    return text[:LIMIT] + f"\\n[cut: {LIMIT} of {len(text)} characters; call {name} with start={LIMIT} for the rest]"
+
+
+'''
+
+
+def grow_into_7(carried: str) -> str:
+    """What the learner types into the cell exercise 7's start_from filled: a new name, an approver, the gate."""
+    assert "call_model" in carried and "j.dumps" in carried, carried  # their code, not the reference
+    return (carried.replace("def review_every_stop(pr_number, max_iterations=20):",
+                            "def review_with_gate(pr_number, approve=ask_human, max_iterations=20):")
+            .replace('        for call in [b for b in reply.content if b.type == "tool_use"]:\n', GATE))
+
+
+def grow_into_8(carried: str) -> str:
+    """Exercise 8 on the learner's exercise 7: cached requests, the bill printed, long results cut."""
+    assert "a human said no" in carried and "call_model" in carried, carried
+    grown = (carried.replace("def review_with_gate(", CUT + "def review_with_cost(")
+             .replace("messages=history) as stream:", 'messages=history, cache_control={"type": "ephemeral"}) as stream:')
+             .replace("    model, turns = MODEL, 0\n", "    model, turns, spent = MODEL, 0, []\n")
+             .replace("        reply = call_model(history, model)\n",
+                      "        reply = call_model(history, model)\n        spent.append(reply.usage)\n")
+             .replace('            return "".join(',
+                      '            print(f"billed input: {billed(spent):.0f} tokens")\n            return "".join(')
+             .replace('"content": run_tool(call.name, call.input)})', '"content": cut_text(run_tool(call.name, call.input), call.name)})'))
+    assert grown.count("cut_text(") == 2 and "spent.append" in grown and "cache_control" in grown
+    return grown
+
+
+def run(nb: nbformat.NotebookNode, folder: Path, kept: Path) -> list[dict]:
+    """Execute `nb` as the build does (offline, approvals denied), keeping exercises in `kept`; the
+    execute_reply of each code cell, by cell index (IPython's set_next_input payload is in there)."""
+    replies: dict[int, dict] = {}
+    env = {**build.clean_env(), "COURSE_AGENT_MY_CODE": str(kept)}
+    saved = dict(build.os.environ)
+    build.os.environ.clear()
+    build.os.environ.update(env)
+    try:
+        client = NotebookClient(nb, timeout=build.TIMEOUT, kernel_name="python3",
+                                resources={"metadata": {"path": str(folder)}}, allow_errors=False,
+                                on_cell_executed=lambda cell, cell_index, execute_reply: replies.update(
+                                    {cell_index: execute_reply}))
+        client.execute()
+    finally:
+        build.os.environ.clear()
+        build.os.environ.update(saved)
+    return replies
+
+
+def index_of(nb: nbformat.NotebookNode, text: str) -> int:
+    found = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code" and text in cell.source]
+    assert len(found) == 1, (text, found)
+    return found[0]
+
+
+def output_of(cell: nbformat.NotebookNode) -> str:
+    return "".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for o in cell.outputs)
+
+
+def passed(cell: nbformat.NotebookNode) -> bool:
+    """The check cell's report: every requirement met, none unchecked (in either language)."""
+    return re.search(r"(?<!\d)0 broken, 0 not checked|нарушено — 0, не проверено — 0", output_of(cell)) is not None
+
+
+def filled(reply: dict) -> str:
+    """The text start_from put in place of its cell (the payload JupyterLab acts on, as for %load)."""
+    payloads = [p for p in reply["content"].get("payload", []) if p.get("source") == "set_next_input"]
+    assert len(payloads) == 1 and payloads[0]["replace"] is True, reply["content"].get("payload")
+    return payloads[0]["text"]
+
+
+def notebook(language: str, name: str) -> nbformat.NotebookNode:
+    cells = dict(build.sources())[name]
+    return build.notebook(cells, language)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_6_written_once_is_what_exercises_7_and_8_grow(language, tmp_path):
+    kept = tmp_path / "my_code"
+    folder = ROOT / "notebooks" / language
+
+    six = notebook(language, "06_stop_reasons")
+    at = index_of(six, "start_from(3, grow_into=review_every_stop)")
+    six.cells[at:at + 1] = [nbformat.v4.new_code_cell(HELPER), nbformat.v4.new_code_cell(EXERCISE_6)]
+    run(six, folder, kept)
+    check = six.cells[index_of(six, "check_exercise_6(review_every_stop)")]
+    assert passed(check), output_of(check)
+    assert "exercise_6.py" in output_of(check)  # the report says where it was kept
+    text = (kept / "exercise_6.py").read_text()
+    assert "def call_model" in text and "import json as j" in text and "fallback_model as backup" in text
+    assert "\nreview_every_stop\n" not in text  # the bare expression is not carried
+
+    seven = notebook(language, "07_safety")
+    at = index_of(seven, "start_from(6, grow_into=review_with_gate)")
+    replies = run(seven, folder, kept)
+    said = output_of(seven.cells[at])
+    assert "exercise_6.py" in said and "review_with_gate" in said, said
+    carried = filled(replies[at])
+    assert "review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str" in carried
+    seven.cells[at].source = grow_into_7(carried)  # the learner grows what the cell now holds, and runs it again
+    run(seven, folder, kept)
+    check = seven.cells[index_of(seven, "check_exercise_7(review_with_gate)")]
+    assert passed(check), output_of(check)
+
+    eight = notebook(language, "08_full_reviewer")
+    at = index_of(eight, "start_from(7, grow_into=review_with_cost)")
+    replies = run(eight, folder, kept)
+    carried = filled(replies[at])
+    assert "exercise_7.py" in output_of(eight.cells[at])
+    eight.cells[at].source = grow_into_8(carried)
+    run(eight, folder, kept)
+    check = eight.cells[index_of(eight, "check_exercise_8(review_with_cost)")]
+    assert passed(check), output_of(check)
+    assert (kept / "exercise_8.py").is_file()
+
+
+# Unit tests: a notebook cell is simulated as IPython makes one (a __main__ namespace, its text in linecache).
+
+def cell(text: str, namespace: dict | None = None, name: str = "<cell 1>") -> dict:
+    namespace = {"__name__": "__main__"} if namespace is None else namespace
+    linecache.cache[name] = (len(text), None, text.splitlines(keepends=True), name)
+    exec(compile(text, name, "exec"), namespace)
+    return namespace
+
+
+def test_a_function_from_a_module_is_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    assert my_code.keep(6, ast.parse) is None
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_kept_text_carries_helpers_imports_and_names_left_to_the_notebook(tmp_path, monkeypatch):
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    ns = cell("import textwrap as tw\nfrom pathlib import Path as P\nLIMIT, TOOLS, client = 3, [], None\n\n"
+              "def helper(x):\n    return tw.indent(x, '>') + P('a').name * LIMIT\n", name="<cell 1>")
+    cell("def loop(pr):\n    return [helper(t) for t in TOOLS] + [client]\n\nprint(loop)\nloop(1)\n", ns, "<cell 2>")
+    path = my_code.keep(6, ns["loop"])
+    text = path.read_text()
+    assert "def helper(x)" in text and "import textwrap as tw" in text and "from pathlib import Path as P" in text
+    assert "print(loop)" not in text and "loop(1)" not in text
+    uses = next(line for line in text.splitlines() if line.startswith("# It uses"))
+    assert {"LIMIT", "TOOLS", "client"} <= set(uses.replace(",", " ").rstrip(".").split())
+    fresh = {"__name__": "__main__", "TOOLS": ["abcdef"], "client": "c", "LIMIT": 5}
+    exec(compile(text, str(path), "exec"), fresh)
+    assert fresh["loop"](1) == [">abcdefaaaaa", "c"]
+
+
+def test_start_from_runs_yours_or_the_reference_and_says_which(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "en")
+    given: dict = {}
+    my_code.start_from(6, namespace=given)
+    assert "no exercise 6 that passed" in capsys.readouterr().out
+    assert "review_every_stop" in given and "fallback_model" in given
+
+    (tmp_path / "exercise_6.py").write_text("def review_every_stop(pr):\n    return 'mine'\n")
+    mine: dict = {}
+    my_code.start_from(6, namespace=mine)
+    assert "kept in" in capsys.readouterr().out and mine["review_every_stop"](1) == "mine"
+
+    (tmp_path / "exercise_6.py").write_text("raise ValueError('half written')\n")
+    broken: dict = {}
+    my_code.start_from(6, namespace=broken)
+    out = capsys.readouterr().out
+    assert "did not run here (ValueError: half written)" in out and "no exercise 6 that passed" in out
+    assert broken["review_every_stop"].__code__.co_filename == "<reference solution of exercise 6>"
+
+
+def test_the_reference_that_start_from_brings_is_the_shown_solution():
+    for number in (3, 6, 7):
+        assert "def review" in solution_code(number)
+        assert "tr(" not in solution_code(number) and "course_agent.i18n" not in solution_code(number)
+
+
+STATEMENTS = st.sampled_from(["x = 1", "def f():\n    return x", "print(x)", "f()", "import os", "'doc'",
+                              "class C:\n    pass", "for i in range(2):\n    x += i", "y = [f() for _ in range(2)]"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(STATEMENTS, min_size=1, max_size=8))
+def test_definitions_drop_every_top_level_expression_and_keep_the_rest(statements):
+    text = "\n".join(statements) + "\n"
+    kept, names = my_code._definitions(text)
+    tree = ast.parse(kept)
+    assert not any(isinstance(node, ast.Expr) for node in tree.body)
+    assert len(tree.body) == sum(not isinstance(node, ast.Expr) for node in ast.parse(text).body)
+    assert {"x"} <= names if any(s.startswith(("x =", "for")) for s in statements) else True
+
+
+def test_a_method_of_a_class_written_in_a_cell_is_kept_with_its_cell(tmp_path, monkeypatch):
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    ns = cell("class Reviewer:\n    def review(self, pr):\n        return pr\n", name="<cell 3>")
+    assert "class Reviewer" in my_code.keep(7, ns["Reviewer"]().review).read_text()
+    assert my_code.keep(7, types.SimpleNamespace()) is None  # not a function: nothing to keep
+
+
+def test_what_the_references_run_on_is_what_the_notebooks_define():
+    """cells/given.py (the namespace a reference solution runs in) holds the statements of the notebooks' own
+    tools, rules and gate-tools cells, English, and notebook 8's billed() and LIMIT."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "notebooks"))
+    try:
+        from cells import shared
+    finally:
+        sys.path.pop(0)
+    from course_agent.solutions import given_code
+
+    given = {ast.dump(node) for node in ast.parse(given_code(8)).body}
+    named = shared(ROOT / "notebooks" / "source" / "shared_cells.py")
+    for name in ("tools", "review_rules", "gate_tools"):
+        for node in ast.parse(named[name].en).body:
+            assert ast.dump(node) in given, (name, ast.unparse(node)[:80])
+    lesson8 = (ROOT / "notebooks" / "source" / "08_full_reviewer.py").read_text()
+    billed = next(node for node in ast.parse(lesson8).body if isinstance(node, ast.FunctionDef) and node.name == "billed")
+    assert ast.dump(billed) in given and "LIMIT = 20_000" in lesson8 and "LIMIT = 20_000" in given_code(8)
+    assert "merge_pr" not in given_code(6) and "def merge_pr" in given_code(7)
