@@ -166,7 +166,7 @@ def test_exercise_6_written_once_is_what_exercises_7_and_8_grow(language, tmp_pa
     folder = ROOT / "notebooks" / language
 
     six = notebook(language, "06_stop_reasons")
-    at = index_of(six, "start_from(3, grow_into=review_every_stop)")
+    at = index_of(six, "start_from(4, grow_into=review_every_stop)")
     six.cells[at:at + 1] = [nbformat.v4.new_code_cell(HELPER), nbformat.v4.new_code_cell(EXERCISE_6)]
     run(six, folder, kept)
     check = six.cells[index_of(six, "check_exercise_6(review_every_stop)")]

@@ -31,8 +31,8 @@ def code_shape(source: str) -> list[str]:
     return tokens
 
 
-def test_eight_notebooks_in_each_language():
-    assert len(NAMES) == 8
+def test_nine_notebooks_in_each_language():
+    assert len(NAMES) == 9
     assert sorted(p.name for p in (NOTEBOOKS / "ru").glob("*.ipynb")) == NAMES
 
 

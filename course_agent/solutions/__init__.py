@@ -1,6 +1,6 @@
 """Reference solutions of the notebooks' exercises (spoilers: try yours first).
 
-Exercises 1, 2 and 5 are modules (`exercise_01`, ...). The loop exercises (3, 4, 6, 7, 8) are cells, in
+Exercises 1, 2 and 5 are modules (`exercise_01`, ...). The loop exercises (3, 4, 6, 7, 8) and 9 are cells, in
 `cells/`: each is what a learner of that notebook writes in the exercise cell, on top of what the notebook
 has already defined (`cells/given.py`: the client, MODEL, the tools, the rules), and nothing a later
 notebook teaches. `reference(N)` runs one in a namespace of its own, as the notebook would; `start_from`
@@ -22,9 +22,9 @@ from ..i18n import tr
 from .complete_loop import (FUNCTIONS, MODEL, REVIEW_RULES, TOOLS, client, project, review_pull_request,
                             review_pull_request_concurrently, run_tool)
 
-NOTEBOOKS = range(1, 9)
-CELLS = (3, 4, 6, 7, 8)
-"""The exercises whose solution is a notebook cell (a loop the next exercise grows)."""
+NOTEBOOKS = range(1, 10)
+CELLS = (3, 4, 6, 7, 8, 9)
+"""The exercises whose solution is a notebook cell: the loops, each grown by the next exercise, and the table of 9."""
 GIVEN_FROM = re.compile(r"^# %% from notebook (\d+) on$", re.MULTILINE)
 
 __all__ = ["CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded", "client", "given_code", "project",
@@ -34,7 +34,7 @@ __all__ = ["CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded", "cl
 
 def _known(notebook: int) -> None:
     if notebook not in NOTEBOOKS:
-        raise ValueError(tr("there is no exercise solution for notebook {n}: choose 1 to 8", n=notebook))
+        raise ValueError(tr("there is no exercise solution for notebook {n}: choose 1 to 9", n=notebook))
 
 
 def solution_module(notebook: int) -> ModuleType:

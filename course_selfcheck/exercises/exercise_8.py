@@ -232,7 +232,14 @@ def check_exercise_8(rows: Any, language: str | None = None) -> Report:
                           N_("Cut a result longer than 20,000 characters to its first 20,000 and add a line saying it "
                              "was cut and how to read the rest; send cache_control={\"type\": \"ephemeral\"} with "
                              "every request, so the growing conversation is cached."), tasks=LOOP_TASKS)
-    g = Grade(8, language, REQUIREMENTS)
+    return check_rows(8, rows, language)
+
+
+def check_rows(number: int, rows: Any, language: str | None = None) -> Report:
+    """Exercise `number`'s table: one (pr, verdict, calls, billed_input) per demo merge request (482-487), !482
+    reviewed again by the course's reviewer in a fresh sandbox as a spot check (notebook 9's exercise, and
+    notebook 8's older form)."""
+    g = Grade(number, language, REQUIREMENTS)
     if is_placeholder(rows):
         return g.not_done(WHAT, FIRST_HINTS)
     read = [_row(r) for r in rows] if isinstance(rows, (list, tuple)) else []

@@ -11,7 +11,7 @@
 #
 # *About 20 minutes. You need: Python with functions, lists and dicts, `for` loops and `try`/`except`, and how to
 # run a cell in JupyterLab. Later notebooks add a few things, each where it first appears: a thread pool
-# (notebook 4), `match` (notebook 6), `async`/`await` and decorators (notebook 8).*
+# (notebook 4), `match` (notebook 6), `await` (notebook 7), decorators (notebook 8).*
 
 # %% [markdown] lang="ru"
 # # 1. Один вызов
@@ -27,7 +27,7 @@
 #
 # *Около 20 минут. Нужно: Python на уровне функций, списков и словарей, циклов `for` и `try`/`except`, а также
 # умение запускать ячейки в JupyterLab. Дальше понадобится ещё немного — каждая вещь объясняется там, где
-# появляется впервые: пул потоков (блокнот 4), `match` (блокнот 6), `async`/`await` и декораторы (блокнот 8).*
+# появляется впервые: пул потоков (блокнот 4), `match` (блокнот 6), `await` (блокнот 7), декораторы (блокнот 8).*
 
 # %% lang="en"
 import os
@@ -381,6 +381,30 @@ show_solution(1)
 #
 # How many input and output tokens the call used: what you pay for.
 # </details>
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 4. The response's `content` is a list. Why a list, not one string?
+#    - (a) so that the answer can be streamed
+#    - (b) one response can hold several blocks of different types: thinking, text, tool_use
+#    - (c) each item is one sentence of the answer
+#
+# <details><summary>Answer</summary>
+#
+# (b). Streaming is another way to receive the same response, not why it is a list; and a text block holds a whole
+# text, not a sentence.
+# </details>
+#
+# 5. You call `messages.create` twice with the same question. Does the second call remember the first?
+#    - (a) yes: the API keeps a session for each API key
+#    - (b) no: the API keeps nothing; the model sees only what you send in `messages`
+#    - (c) only if you pass the first response's `id`
+#
+# <details><summary>Answer</summary>
+#
+# (b). There is no session to keep, and no parameter that points at an earlier response: the history is the list
+# you send.
+# </details>
 
 # %% [markdown] lang="ru"
 # ## Проверьте себя
@@ -404,6 +428,30 @@ show_solution(1)
 # <details><summary>Ответ</summary>
 #
 # Сколько входных и выходных токенов ушло на вызов, то есть за что вы платите.
+# </details>
+#
+# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+#
+# 4. `content` ответа — это список. Почему список, а не одна строка?
+#    - (а) чтобы ответ можно было получать потоком
+#    - (б) в одном ответе может быть несколько блоков разных типов: рассуждение, текст, tool_use
+#    - (в) каждый элемент — одно предложение ответа
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Поток — другой способ получить тот же ответ, а не причина, по которой это список; а текстовый блок содержит
+# весь текст, а не одно предложение.
+# </details>
+#
+# 5. Вы дважды вызываете `messages.create` с одним и тем же вопросом. Помнит ли второй вызов первый?
+#    - (а) да: API хранит сеанс для каждого ключа
+#    - (б) нет: API ничего не хранит; модель видит только то, что вы отправили в `messages`
+#    - (в) только если передать `id` первого ответа
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Никакого сеанса API не хранит, и параметра, который ссылался бы на прежний ответ, нет: история — это
+# список, который вы отправляете.
 # </details>
 
 # %% [markdown] lang="en"

@@ -123,12 +123,18 @@ def show(messages):
 #
 # With `tools=` in the request, the model can answer with a `tool_use` block instead of prose. Then
 # `stop_reason` is `tool_use`: the model is waiting for a result.
+#
+# **Predict, then run.** Before you run the cell: which blocks will `response.content` hold, and will the diff be
+# in any of them? Write your guess down, then run it.
 
 # %% [markdown] lang="ru"
 # ## Шаг 1: модель запрашивает инструмент
 #
 # Если в запросе есть `tools=`, модель может ответить не текстом, а блоком `tool_use`. Тогда
 # `stop_reason` равен `tool_use`: модель ждёт результат.
+#
+# **Сначала предположите, потом запустите.** Какие блоки окажутся в `response.content` и будет ли в каком-нибудь из
+# них сам diff? Запишите догадку и только потом запустите ячейку.
 
 # %% lang="en"
 messages = [{"role": "user", "content": "Review pull request #482."}]
@@ -172,13 +178,35 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # ## Step 3: two messages go into the history
 #
 # First the model's response, **as it is, whole**; then a `user` message with a `tool_result` that
-# names the `tool_use_id` it answers.
+# names the `tool_use_id` it answers. The pair is held together by that id, nothing else:
+#
+# ```mermaid
+# flowchart TB
+#     m1["1 · user<br/>text: Review pull request #482."]
+#     m2["2 · assistant (the whole response)<br/>text · tool_use id=toolu_01 name=get_diff input={pr: 482}"]
+#     m3["3 · user<br/>tool_result tool_use_id=toolu_01 content=the diff"]
+#     m1 --> m2 --> m3
+#     m2 -. "the same id" .-> m3
+# ```
+#
+# **Predict, then run:** how many messages will the history hold after this cell, and whose is each?
 
 # %% [markdown] lang="ru"
 # ## Шаг 3: история пополняется двумя сообщениями
 #
 # Сначала ответ модели — **как есть, целиком**; затем сообщение от `user` с `tool_result`, в котором
-# указан `tool_use_id` того вызова, на который он отвечает.
+# указан `tool_use_id` того вызова, на который он отвечает. Пару связывает только этот id:
+#
+# ```mermaid
+# flowchart TB
+#     m1["1 · user<br/>текст: Проверь pull request #482."]
+#     m2["2 · assistant (ответ целиком)<br/>текст · tool_use id=toolu_01 name=get_diff input={pr: 482}"]
+#     m3["3 · user<br/>tool_result tool_use_id=toolu_01 content=diff"]
+#     m1 --> m2 --> m3
+#     m2 -. "тот же id" .-> m3
+# ```
+#
+# **Сначала предположите, потом запустите:** сколько сообщений будет в истории после этой ячейки и чьё каждое?
 
 # %%
 messages.append({"role": "assistant", "content": response.content})
@@ -244,7 +272,8 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # %% [markdown] lang="en"
 # ## Exercise
 #
-# Add a second tool, `read_file(path, ref)`, that returns a whole file (`project.files.raw(path, ref=ref)`).
+# Add a second tool, `read_file(path, ref)`, that returns a whole file as text
+# (`project.files.raw(path, ref=ref).decode("utf-8")`: `raw` gives bytes, and a tool result is text).
 # Describe it in `TOOLS`, start again from `"Review pull request #482."` in a new list, `exercise_messages`,
 # and repeat steps 1 to 4 by hand until `stop_reason` is `end_turn`, appending every message to
 # `exercise_messages` (the model's last answer too). How many times did you call the model? Which file did it
@@ -253,7 +282,8 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # %% [markdown] lang="ru"
 # ## Упражнение
 #
-# Добавьте второй инструмент, `read_file(path, ref)`, который возвращает файл целиком (`project.files.raw(path, ref=ref)`).
+# Добавьте второй инструмент, `read_file(path, ref)`, который возвращает файл целиком, текстом
+# (`project.files.raw(path, ref=ref).decode("utf-8")`: `raw` отдаёт байты, а результат инструмента — текст).
 # Опишите его в `TOOLS`, начните заново с `"Проверь pull request #482."` в новом списке `exercise_messages`
 # и повторяйте шаги 1–4 вручную, пока `stop_reason` не станет `end_turn`, добавляя в `exercise_messages` каждое
 # сообщение (и последний ответ модели тоже). Сколько раз вы вызвали модель? Какой файл она прочитала и почему?
@@ -333,6 +363,30 @@ show_solution(2)
 #
 # Two: the assistant's response, then one user message with the results.
 # </details>
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 4. Who runs `get_diff`?
+#    - (a) the model, on Anthropic's servers
+#    - (b) your code: the model only asks for it, with a `tool_use` block
+#    - (c) the SDK, automatically, because `tools=` was passed
+#
+# <details><summary>Answer</summary>
+#
+# (b). Your tools run where your code runs (only server tools, such as web search, run on Anthropic's side);
+# `messages.create` never runs a tool: it returns the request for one.
+# </details>
+#
+# 5. How does the API know which `tool_use` a `tool_result` answers?
+#    - (a) by position: the first result answers the first call
+#    - (b) by `tool_use_id`, equal to the `id` of the `tool_use` block
+#    - (c) by the tool's name
+#
+# <details><summary>Answer</summary>
+#
+# (b). Position is not the link, and a name is not unique: two calls of `read_file` in one turn would be
+# indistinguishable.
+# </details>
 
 # %% [markdown] lang="ru"
 # ## Проверьте себя
@@ -356,6 +410,30 @@ show_solution(2)
 # <details><summary>Ответ</summary>
 #
 # На два: ответ assistant, затем одно сообщение user с результатами.
+# </details>
+#
+# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+#
+# 4. Кто выполняет `get_diff`?
+#    - (а) модель, на серверах Anthropic
+#    - (б) ваш код: модель только просит об этом блоком `tool_use`
+#    - (в) SDK, автоматически, раз передан `tools=`
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Ваши инструменты выполняются там же, где ваш код (на стороне Anthropic работают только серверные
+# инструменты, например веб-поиск); `messages.create` никогда не выполняет инструмент — он возвращает просьбу его
+# выполнить.
+# </details>
+#
+# 5. Как API узнаёт, на какой `tool_use` отвечает `tool_result`?
+#    - (а) по порядку: первый результат отвечает на первый вызов
+#    - (б) по `tool_use_id`, равному `id` блока `tool_use`
+#    - (в) по имени инструмента
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Связь держится не на порядке, а имя не уникально: два вызова `read_file` в одном ходе было бы не различить.
 # </details>
 
 # %% [markdown] lang="en"

@@ -6,7 +6,7 @@
 # - why nobody knows in advance how many iterations a task takes (agent versus workflow);
 # - why the loop needs a cap on iterations.
 #
-# The cell just before the recap holds the whole loop in one piece, with its client and tools: copy it into
+# The cell under "The whole loop in one cell" holds the loop in one piece, with its client and tools: copy it into
 # a notebook or a `.py` file of your own.
 #
 # *About 35 minutes. Builds on notebook 2.*
@@ -19,8 +19,8 @@
 # - почему никто заранее не знает, сколько итераций займёт задача (агент или воркфлоу);
 # - зачем циклу ограничение на итерации.
 #
-# В ячейке перед итогами — весь цикл одним куском, вместе с клиентом и инструментами: скопируйте её в свой
-# блокнот или `.py`-файл.
+# В ячейке под заголовком «Весь цикл в одной ячейке» — весь цикл одним куском, вместе с клиентом и инструментами:
+# скопируйте её в свой блокнот или `.py`-файл.
 #
 # *Около 35 минут. Опирается на блокнот 2.*
 
@@ -155,6 +155,9 @@ def review_pull_request(pr_number: int, messages: list | None = None, max_iterat
 # `MessagesView` shows the list as cards while the loop runs: your loop appends to `view.messages` as
 # to any list. Passing the client is optional; it lets the view label each response with its stop
 # reason and token counts. A `tool_use` and its `tool_result` share a colour and an id.
+#
+# **Predict, then run.** !482 changes a function that another file calls. How many messages will the list hold when
+# the review is done, and how many requests will the loop have sent? Guess before you run the two cells.
 
 # %% [markdown] lang="ru"
 # ## Посмотрите, как растёт список сообщений
@@ -163,6 +166,9 @@ def review_pull_request(pr_number: int, messages: list | None = None, max_iterat
 # элементы в `view.messages`, как в любой список. Передавать клиент необязательно; с ним виджет
 # подписывает каждый ответ причиной остановки и количеством токенов. У блока `tool_use` и его
 # `tool_result` общий цвет и общий id.
+#
+# **Сначала предположите, потом запустите.** !482 меняет функцию, которую вызывает другой файл. Сколько сообщений
+# окажется в списке, когда ревью закончится, и сколько запросов отправит цикл? Ответьте до запуска двух ячеек.
 
 # %%
 from course_agent.widgets import MessagesView
@@ -578,6 +584,30 @@ print(review_pull_request(483))
 #
 # The loop runs until the money runs out.
 # </details>
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 4. The model answered with `stop_reason: "end_turn"`. What does your loop do?
+#    - (a) run the tools in the response
+#    - (b) return the text: the model is done
+#    - (c) send the messages again, to be sure
+#
+# <details><summary>Answer</summary>
+#
+# (b). An `end_turn` response has no `tool_use` to run, and sending it again costs a request and may bring a
+# different answer.
+# </details>
+#
+# 5. Why does the loop have a cap on iterations?
+#    - (a) the API refuses more than 20 requests in one conversation
+#    - (b) a model that keeps asking for tools would otherwise run, and be billed, without end
+#    - (c) each iteration's history is shorter than the one before
+#
+# <details><summary>Answer</summary>
+#
+# (b). The API has no such limit (20 is the lesson's choice), and it is the other way round: each iteration sends
+# more than the one before.
+# </details>
 
 # %% [markdown] lang="ru"
 # ## Проверьте себя
@@ -601,6 +631,29 @@ print(review_pull_request(483))
 # <details><summary>Ответ</summary>
 #
 # Цикл будет крутиться, пока не кончатся деньги.
+# </details>
+#
+# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+#
+# 4. Модель ответила с `stop_reason: "end_turn"`. Что делает ваш цикл?
+#    - (а) выполняет инструменты из ответа
+#    - (б) возвращает текст: модель закончила
+#    - (в) отправляет сообщения ещё раз, для верности
+#
+# <details><summary>Ответ</summary>
+#
+# (б). В ответе с `end_turn` нет `tool_use`, который нужно выполнить, а повторная отправка стоит запроса и может
+# дать другой ответ.
+# </details>
+#
+# 5. Зачем циклу ограничение на число итераций?
+#    - (а) API отказывает после 20 запросов в одном диалоге
+#    - (б) иначе модель, которая всё просит и просит инструменты, работала бы (и оплачивалась) бесконечно
+#    - (в) история каждой итерации короче предыдущей
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Такого ограничения у API нет (20 выбрано в уроке), а история, наоборот, с каждой итерацией растёт.
 # </details>
 
 # %% [markdown] lang="en"

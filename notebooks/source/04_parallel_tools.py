@@ -73,6 +73,24 @@ for call in calls:
 # The calls of one turn are independent, so there is no reason to wait for one before starting the
 # next. A thread pool runs them together; `pool.map` keeps the results in the order of the calls.
 # Here each tool is slowed down to 0.3 s to make the difference visible:
+#
+# ```mermaid
+# gantt
+#     title Three calls of one turn, 0.3 s each
+#     dateFormat x
+#     axisFormat %L ms
+#     section one after another
+#     call 1            :0, 300
+#     call 2            :300, 600
+#     call 3            :600, 900
+#     section at the same time
+#     call 1            :0, 300
+#     call 2            :0, 300
+#     call 3            :0, 300
+# ```
+#
+# **Predict, then run:** will three calls in the pool take closer to 0.3 s or to 0.9 s, and in what order will the
+# results come?
 
 # %% [markdown] lang="ru"
 # ## Выполните их параллельно
@@ -80,6 +98,24 @@ for call in calls:
 # Вызовы одного хода независимы, поэтому незачем ждать завершения одного, прежде чем запускать
 # следующий. Пул потоков выполняет их одновременно; `pool.map` сохраняет результаты в порядке
 # вызовов. Здесь каждый инструмент замедлен до 0,3 с, чтобы разница была заметна:
+#
+# ```mermaid
+# gantt
+#     title Три вызова одного хода, по 0,3 с каждый
+#     dateFormat x
+#     axisFormat %L мс
+#     section по очереди
+#     вызов 1           :0, 300
+#     вызов 2           :300, 600
+#     вызов 3           :600, 900
+#     section одновременно
+#     вызов 1           :0, 300
+#     вызов 2           :0, 300
+#     вызов 3           :0, 300
+# ```
+#
+# **Сначала предположите, потом запустите:** сколько займут три вызова в пуле — ближе к 0,3 с или к 0,9 с — и в
+# каком порядке придут результаты?
 
 # %% lang="en"
 import time
@@ -335,6 +371,11 @@ print(reply.stop_reason, [(block.name, block.input) for block in reply.content i
 #
 # Rewrite the loop of notebook 3 so that it runs the calls of a turn concurrently (with `run_all`), keeps
 # their order, and still returns all results in one message. Check it on !484: how many model calls?
+#
+# You do not copy your old loop: the exercise cell brings it. When your exercise 3 passed its check, the check kept
+# it (in `my_code/exercise_3.py`, next to this notebook); running the exercise cell defines it here and puts its
+# code into the cell, in place of the stub, for you to grow into `review_concurrently`. If you skipped exercise 3,
+# the cell brings its reference solution instead, and says so.
 
 # %% [markdown] lang="ru"
 # ## Упражнение
@@ -342,16 +383,33 @@ print(reply.stop_reason, [(block.name, block.input) for block in reply.content i
 # Перепишите цикл из блокнота 3 так, чтобы он выполнял вызовы одного хода параллельно (с помощью
 # `run_all`), сохранял их порядок и по-прежнему возвращал все результаты одним сообщением. Проверьте
 # на !484: сколько получилось вызовов модели?
+#
+# Старый цикл копировать не нужно: ячейка упражнения принесёт его сама. Когда ваше упражнение 3 прошло проверку,
+# проверка сохранила его (в `my_code/exercise_3.py`, рядом с этим блокнотом); ячейка упражнения определяет его здесь и
+# подставляет его код в ячейку вместо заготовки — дальше вы превращаете его в `review_concurrently`. Если упражнение 3
+# вы пропустили, ячейка принесёт эталонное решение и скажет об этом.
 
 # %% lang="en"
+from course_agent.my_code import start_from
+
+
 def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
     """Your loop: the calls of a turn run at the same time, results in the calls' order, in one message."""
     raise NotImplementedError("your code here")
 
+
+start_from(3, grow_into=review_concurrently)  # brings your exercise 3 (or its reference) into this cell
+
 # %% lang="ru"
+from course_agent.my_code import start_from
+
+
 def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
     """Ваш цикл: вызовы одного хода выполняются одновременно, результаты — в порядке вызовов, одним сообщением."""
     raise NotImplementedError("ваш код")
+
+
+start_from(3, grow_into=review_concurrently)  # переносит в эту ячейку ваше упражнение 3 (или эталонное)
 
 # %% [markdown] lang="en"
 # ### Check your exercise
@@ -421,6 +479,30 @@ show_solution(4)
 # Calls that do not depend on each other, such as reads: `get_diff` and two `read_file`s. Calls that change
 # something (a comment, a merge) run one after another, in the order the model gave them.
 # </details>
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 4. The model asked for three tools in one response, and your loop sends three user messages, one result each.
+#    What happens?
+#    - (a) a 400: the API refuses split results
+#    - (b) nothing fails, but the model learns to stop asking in parallel
+#    - (c) the model gets only the first result
+#
+# <details><summary>Answer</summary>
+#
+# (b). The API merges consecutive user messages, so nothing is refused or lost; what changes is the model's
+# behaviour, as the "Break it" cell showed.
+# </details>
+#
+# 5. What does `"disable_parallel_tool_use": true` in `tool_choice` change?
+#    - (a) your code runs the tools one by one
+#    - (b) the model asks for at most one tool per response
+#    - (c) the model uses no tools at all
+#
+# <details><summary>Answer</summary>
+#
+# (b). How your code runs the calls is up to your code; no tools at all is `{"type": "none"}`.
+# </details>
 
 # %% [markdown] lang="ru"
 # ## Проверьте себя
@@ -445,6 +527,30 @@ show_solution(4)
 #
 # Независимые друг от друга, например чтения: `get_diff` и два `read_file`. Вызовы, которые что-то меняют
 # (комментарий, слияние), выполняются по одному, в том порядке, в каком их дала модель.
+# </details>
+#
+# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+#
+# 4. Модель попросила три инструмента в одном ответе, а ваш цикл отправляет три сообщения от user, по результату в
+#    каждом. Что произойдёт?
+#    - (а) ошибка 400: API не принимает разбитые результаты
+#    - (б) ничего не упадёт, но модель отучится просить параллельно
+#    - (в) модель получит только первый результат
+#
+# <details><summary>Ответ</summary>
+#
+# (б). API объединяет идущие подряд сообщения от user, так что ничего не отклоняется и не теряется; меняется
+# поведение модели — это показала ячейка «Сломаем».
+# </details>
+#
+# 5. Что меняет `"disable_parallel_tool_use": true` в `tool_choice`?
+#    - (а) ваш код выполняет инструменты по одному
+#    - (б) модель просит не больше одного инструмента за ответ
+#    - (в) модель совсем не пользуется инструментами
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Как выполнять вызовы, решает ваш код; совсем без инструментов — это `{"type": "none"}`.
 # </details>
 
 # %% [markdown] lang="en"

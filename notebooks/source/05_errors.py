@@ -139,7 +139,10 @@ print(review(482, run_tool_safely, keep="all"))
 
 # %% [markdown] lang="en"
 # <!-- fact: effort-defaults -->
-# ## Thinking: adaptive, with effort and display
+# ## Go deeper (optional): thinking, with effort and display
+#
+# *You can skip this part on a first pass, down to "Transient API errors": the rule you need is the one above,
+# send the response back whole. No exercise depends on what follows.*
 #
 # On today's models you do not switch thinking on: it is on by default, and you tune it.
 #
@@ -156,7 +159,10 @@ print(review(482, run_tool_safely, keep="all"))
 
 # %% [markdown] lang="ru"
 # <!-- fact: effort-defaults -->
-# ## Рассуждение: адаптивное, с `effort` и `display`
+# ## Глубже (по желанию): рассуждение, `effort` и `display`
+#
+# *При первом прохождении эту часть можно пропустить вплоть до раздела «Временные ошибки API»: нужное правило —
+# выше, ответ возвращается целиком. Ни одно упражнение на то, что ниже, не опирается.*
 #
 # У современных моделей рассуждение не нужно включать: оно включено по умолчанию, и его настраивают.
 #
@@ -514,6 +520,30 @@ check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "err
 #
 # No: the history is append-only; put every update in a new message at the end.
 # </details>
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 4. `read_file` raised `FileNotFoundError` inside your loop. What is the best next step?
+#    - (a) let the exception end the run
+#    - (b) send a `tool_result` with `is_error: true` that says what failed, and go on
+#    - (c) drop that `tool_use` from the history and call the model again
+#
+# <details><summary>Answer</summary>
+#
+# (b). Ending the run loses the whole review over one file; editing what the model said breaks the pair (and, with
+# thinking on, the API rejects a changed history). The model can read the error and try another way.
+# </details>
+#
+# 5. The API answered `529 overloaded`. What does the SDK do?
+#    - (a) raises at once
+#    - (b) retries with a growing pause (twice, by default) before it raises
+#    - (c) switches to another model
+#
+# <details><summary>Answer</summary>
+#
+# (b). Overloads and rate limits are retried for you (`max_retries`); switching models is a decision the SDK
+# leaves to you (notebook 6's fallback).
+# </details>
 
 # %% [markdown] lang="ru"
 # ## Проверьте себя
@@ -537,6 +567,31 @@ check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "err
 # <details><summary>Ответ</summary>
 #
 # Нет: историю можно только дополнять; любое обновление — новым сообщением в конце.
+# </details>
+#
+# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+#
+# 4. `read_file` выбросил `FileNotFoundError` внутри вашего цикла. Что лучше всего сделать?
+#    - (а) дать исключению завершить прогон
+#    - (б) отправить `tool_result` с `is_error: true`, где сказано, что не получилось, и продолжить
+#    - (в) убрать этот `tool_use` из истории и снова вызвать модель
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Завершив прогон, вы потеряете всё ревью из-за одного файла; правка того, что сказала модель, разрывает пару
+# (а при включённом рассуждении API отклоняет изменённую историю). Ошибку модель прочитает и попробует другой
+# путь.
+# </details>
+#
+# 5. API ответил `529 overloaded`. Что делает SDK?
+#    - (а) сразу выбрасывает исключение
+#    - (б) повторяет запрос с растущей паузой (по умолчанию дважды) и только потом выбрасывает исключение
+#    - (в) переключается на другую модель
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Перегрузку и превышение лимитов SDK повторяет за вас (`max_retries`); переход на другую модель SDK
+# оставляет вам (запасная модель из блокнота 6).
 # </details>
 
 # %% [markdown] lang="en"

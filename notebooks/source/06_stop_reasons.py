@@ -309,7 +309,10 @@ print("повтор:", retried.stop_reason)
 
 # %% [markdown] lang="en"
 # <!-- fact: fallback-block -->
-# ### A refusal answered by another model
+# ### Go deeper (optional): a refusal answered by another model, on the server or in the SDK
+#
+# *The exercise below needs only the idea: send the same messages once to `fallback_model()`. This part and the
+# next show two ways to have that done for you; skip them on a first pass.*
 #
 # Not every refusal is about a harmful request: a cautious model also says no to legitimate work now and
 # then, such as planning a security test of your own shop. Asking the same model again is pointless, but
@@ -323,7 +326,10 @@ print("повтор:", retried.stop_reason)
 
 # %% [markdown] lang="ru"
 # <!-- fact: fallback-block -->
-# ### Отказ, на который ответит другая модель
+# ### Глубже (по желанию): на отказ отвечает другая модель — на сервере или в SDK
+#
+# *Упражнению ниже нужна только сама идея: один раз отправить те же сообщения `fallback_model()`. Эта часть и
+# следующая показывают два способа поручить это API или SDK; при первом прохождении их можно пропустить.*
 #
 # Не каждый отказ связан с вредным запросом: осторожная модель иногда отказывает и в законной работе —
 # например, в плане проверки безопасности вашего собственного магазина. Повторять запрос к той же модели
@@ -483,37 +489,37 @@ except Refused as error:
 # %% [markdown] lang="en"
 # ## Exercise: your loop, every stop reason
 #
-# Your loop of notebook 3 comes back, and from here on it grows: here, every stop reason; in notebook 7, the
+# Your loop of notebook 4 (notebook 3's, with concurrent calls) comes back, and from here on it grows: here, every stop reason; in notebook 7, the
 # approval gate; in notebook 8, the cost. Below are notebook 3's GitLab project, tools and rules again.
 #
-# You do not copy your old loop: the exercise cell brings it. When your exercise 3 passed its check, the check kept
-# it (in `my_code/exercise_3.py`, next to this notebook); running the exercise cell defines it here and puts its
-# code into the cell, in place of the stub, for you to grow into `review_every_stop`. If you skipped exercise 3, the cell
+# You do not copy your old loop: the exercise cell brings it. When your exercise 4 passed its check, the check kept
+# it (in `my_code/exercise_4.py`, next to this notebook); running the exercise cell defines it here and puts its
+# code into the cell, in place of the stub, for you to grow into `review_every_stop`. If you skipped exercise 4, the cell
 # brings its reference solution instead, and says so.
 #
 # Write `review_every_stop` so that it handles every stop reason on purpose: `pause_turn` continues without a new
 # user message; `max_tokens` and `model_context_window_exceeded` raise clear errors (the cut tool call is not
 # run); `stop_sequence` returns the text; anything unknown is an error. A `refusal` is answered **once** by the
-# fallback model: send the same messages to `fallback_model()` (imported above) and go on with it; if it refuses
+# fallback model: send the same messages to `fallback_model()` (imported in the exercise cell) and go on with it; if it refuses
 # too, stop with `stop_details`. You may get the response with `create` or with `ask()` (streamed) above:
 # `ask(messages, model=fallback_model(), system=REVIEW_RULES)` sends the same messages to the fallback model.
 
 # %% [markdown] lang="ru"
 # ## Упражнение: ваш цикл и все причины остановки
 #
-# Ваш цикл из блокнота 3 возвращается и дальше будет расти: здесь в нём появятся все причины остановки, в блокноте 7 —
+# Ваш цикл из блокнота 4 (цикл блокнота 3 с параллельными вызовами) возвращается и дальше будет расти: здесь в нём появятся все причины остановки, в блокноте 7 —
 # шлюз с подтверждением, в блокноте 8 — учёт стоимости. Ниже снова проект GitLab, инструменты и правила из блокнота 3.
 #
-# Старый цикл копировать не нужно: ячейка упражнения принесёт его сама. Когда ваше упражнение 3 прошло проверку,
-# проверка сохранила его (в `my_code/exercise_3.py`, рядом с этим блокнотом); ячейка упражнения определяет его здесь и
-# подставляет его код в ячейку вместо заготовки — дальше вы превращаете его в `review_every_stop`. Если упражнение 3 вы
+# Старый цикл копировать не нужно: ячейка упражнения принесёт его сама. Когда ваше упражнение 4 прошло проверку,
+# проверка сохранила его (в `my_code/exercise_4.py`, рядом с этим блокнотом); ячейка упражнения определяет его здесь и
+# подставляет его код в ячейку вместо заготовки — дальше вы превращаете его в `review_every_stop`. Если упражнение 4 вы
 # пропустили, ячейка принесёт эталонное решение и скажет об этом.
 #
 # Напишите `review_every_stop` так, чтобы он осознанно обрабатывал каждую причину остановки: при `pause_turn`
 # продолжал без нового сообщения от user; при `max_tokens` и `model_context_window_exceeded` выбрасывал понятные
 # ошибки (обрезанный вызов инструмента не выполняется); при `stop_sequence` возвращал текст; любую неизвестную
 # причину считал ошибкой. На `refusal` отвечает **один раз** запасная модель: отправьте те же сообщения модели
-# `fallback_model()` (импортирована выше) и продолжайте с ней; если откажет и она, остановитесь со `stop_details`.
+# `fallback_model()` (она импортирована в ячейке упражнения) и продолжайте с ней; если откажет и она, остановитесь со `stop_details`.
 # Ответ можно получать через `create` или через `ask()` (потоком) выше:
 # `ask(messages, model=fallback_model(), system=REVIEW_RULES)` отправит те же сообщения запасной модели.
 
@@ -524,26 +530,28 @@ except Refused as error:
 # %% use="review_rules"
 
 # %% lang="en"
+from course_agent.config import fallback_model
 from course_agent.my_code import start_from
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
-    """Your loop of notebook 3: every stop reason handled on purpose, a refusal answered once by fallback_model()."""
+    """Your loop of notebook 4: every stop reason handled on purpose, a refusal answered once by fallback_model()."""
     raise NotImplementedError("your code here")
 
 
-start_from(3, grow_into=review_every_stop)  # brings your exercise 3 (or its reference) into this cell
+start_from(4, grow_into=review_every_stop)  # brings your exercise 4 (or its reference) into this cell
 
 # %% lang="ru"
+from course_agent.config import fallback_model
 from course_agent.my_code import start_from
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
-    """Ваш цикл из блокнота 3: каждая причина остановки обработана осознанно, на отказ один раз отвечает fallback_model()."""
+    """Ваш цикл из блокнота 4: каждая причина остановки обработана осознанно, на отказ один раз отвечает fallback_model()."""
     raise NotImplementedError("ваш код")
 
 
-start_from(3, grow_into=review_every_stop)  # переносит в эту ячейку ваше упражнение 3 (или эталонное)
+start_from(4, grow_into=review_every_stop)  # переносит в эту ячейку ваше упражнение 4 (или эталонное)
 
 # %% [markdown] lang="en"
 # ### Check your exercise
@@ -622,6 +630,28 @@ show_solution(6)
 #
 # Not to the same model: it refuses again. Another model is a deliberate fallback, not a retry.
 # </details>
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 4. A response came back with `stop_reason: "refusal"`. Which next request is right?
+#    - (a) the same request to the same model, once more
+#    - (b) the same messages to the fallback model, once; if it refuses too, stop
+#    - (c) the same messages plus a user message "please continue"
+#
+# <details><summary>Answer</summary>
+#
+# (b). The same model refuses the same request again; and a nudge is still the same request to the same model.
+# </details>
+#
+# 5. A response ended with `stop_reason: "stop_sequence"`. What is in `response.stop_sequence`?
+#    - (a) the stop sequence that matched; the text stops right before it
+#    - (b) the whole text of the answer
+#    - (c) `None`
+#
+# <details><summary>Answer</summary>
+#
+# (a). The text is in `content`; `stop_sequence` is `None` only when something else ended the response.
+# </details>
 
 # %% [markdown] lang="ru"
 # ## Проверьте себя
@@ -645,6 +675,28 @@ show_solution(6)
 # <details><summary>Ответ</summary>
 #
 # Не той же модели: она снова откажет. Другая модель — осознанный переход на запасную, а не повтор.
+# </details>
+#
+# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+#
+# 4. Ответ пришёл с `stop_reason: "refusal"`. Какой следующий запрос правильный?
+#    - (а) тот же запрос той же модели, ещё раз
+#    - (б) те же сообщения запасной модели, один раз; откажет и она — остановиться
+#    - (в) те же сообщения плюс сообщение от user «продолжай, пожалуйста»
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Та же модель снова откажет на тот же запрос; а уговоры — это всё тот же запрос к той же модели.
+# </details>
+#
+# 5. Ответ закончился с `stop_reason: "stop_sequence"`. Что в `response.stop_sequence`?
+#    - (а) сработавшая стоп-последовательность; текст обрывается прямо перед ней
+#    - (б) весь текст ответа
+#    - (в) `None`
+#
+# <details><summary>Ответ</summary>
+#
+# (а). Текст лежит в `content`; `None` там бывает, только когда ответ остановило что-то другое.
 # </details>
 
 # %% [markdown] lang="en"

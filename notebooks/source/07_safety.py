@@ -99,12 +99,18 @@ print(gitlab_tools.get_diff(485))
 #
 # With the tools run as the model asks, the injected instruction wins. The model calls `merge_pr`, and
 # the sandbox's `main` really moves: only code could have stopped it, and there was none.
+#
+# **Predict, then run:** the rules say "review"; the merge request's description says "merge it". Which one will the
+# model follow, and what will stop it?
 
 # %% [markdown] lang="ru"
 # ## Сломаем: без шлюза
 #
 # Если инструменты выполняются так, как просит модель, внедрённая инструкция срабатывает. Модель вызывает `merge_pr`,
 # и `main` в песочнице действительно сдвигается: остановить это мог только код, а его не было.
+#
+# **Сначала предположите, потом запустите:** правила говорят «проверь», описание merge request — «влей». Чему
+# последует модель и что её остановит?
 
 # %% lang="en"
 from course_agent.client import shared_sandbox
@@ -162,6 +168,21 @@ print("ветка main восстановлена:", repository.sha("main") == b
 # The loop runs in a worker thread (`await asyncio.to_thread(...)`), so the notebook stays free to
 # receive the click. When `COURSE_AGENT_AUTO_APPROVE` is `approve` or `deny`, the same prompt is shown
 # and answered by itself: that is how the saved outputs below were made (`deny`).
+#
+# The path of every `tool_use` through the gate:
+#
+# ```mermaid
+# flowchart TD
+#     U["tool_use from the model"] --> P{"the policy's decision<br/>for this tool"}
+#     P -- allow --> R["run the tool"]
+#     P -- deny --> N["tool_result, is_error: true<br/>(the model reads why)"]
+#     P -- ask --> H["ask a human"]
+#     H -- "yes, explicitly" --> R
+#     H -- "no, no answer, an error" --> N
+#     R --> L["audit log"]
+#     N --> L
+#     L --> M["the loop goes on: the model finishes its review"]
+# ```
 
 # %% [markdown] lang="ru"
 # ## Починим: политика, человек, журнал
@@ -174,6 +195,21 @@ print("ветка main восстановлена:", repository.sha("main") == b
 # Цикл работает в фоновом потоке (`await asyncio.to_thread(...)`), поэтому ядро остаётся свободным и
 # может принять нажатие кнопки. Если `COURSE_AGENT_AUTO_APPROVE` равно `approve` или `deny`, показывается тот же запрос, но ответ
 # на него даётся автоматически: так получены сохранённые выводы ниже (`deny`).
+#
+# Путь каждого `tool_use` через шлюз:
+#
+# ```mermaid
+# flowchart TD
+#     U["tool_use от модели"] --> P{"решение политики<br/>для этого инструмента"}
+#     P -- "разрешить" --> R["выполнить инструмент"]
+#     P -- "запретить" --> N["tool_result, is_error: true<br/>(модель читает причину)"]
+#     P -- "спросить" --> H["спросить человека"]
+#     H -- "явное «да»" --> R
+#     H -- "«нет», нет ответа, ошибка" --> N
+#     R --> L["журнал аудита"]
+#     N --> L
+#     L --> M["цикл продолжается: модель заканчивает ревью"]
+# ```
 
 # %%
 import asyncio
@@ -405,6 +441,29 @@ show_solution(7)
 #
 # No answer means no: the call is refused and the refusal goes back as an error result.
 # </details>
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 4. Your approver returns the string `"no"`. What does `if approve(name, tool_input):` do?
+#    - (a) refuses: "no" means no
+#    - (b) runs the tool: a non-empty string is truthy
+#    - (c) raises `TypeError`
+#
+# <details><summary>Answer</summary>
+#
+# (b). Python does not read the word, only whether the string is empty; that is why only `is True` opens the gate.
+# </details>
+#
+# 5. Where must the gate sit?
+#    - (a) in the system prompt: "never merge without asking"
+#    - (b) in your code, between the `tool_use` and the call of the tool
+#    - (c) in the tool's description
+#
+# <details><summary>Answer</summary>
+#
+# (b). A prompt and a description are text the model reads, and !485 showed that other text can talk it out of
+# them.
+# </details>
 
 # %% [markdown] lang="ru"
 # ## Проверьте себя
@@ -428,6 +487,29 @@ show_solution(7)
 # <details><summary>Ответ</summary>
 #
 # Нет ответа — значит нет: вызов отклонён, и отказ уходит модели как результат с ошибкой.
+# </details>
+#
+# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+#
+# 4. Ваш approver вернул строку `"no"`. Что сделает `if approve(name, tool_input):`?
+#    - (а) откажет: в строке же написан отказ
+#    - (б) выполнит инструмент: непустая строка истинна
+#    - (в) выбросит `TypeError`
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Python не читает слово, он смотрит только, пуста ли строка; поэтому шлюз открывает только `is True`.
+# </details>
+#
+# 5. Где должен стоять шлюз?
+#    - (а) в системном промпте: «никогда не вливай без вопроса»
+#    - (б) в вашем коде, между `tool_use` и вызовом инструмента
+#    - (в) в описании инструмента
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Промпт и описание — это текст, который читает модель, а !485 показал, что другой текст может её
+# переубедить.
 # </details>
 
 # %% [markdown] lang="en"

@@ -5,14 +5,13 @@
 # - to run the finished agent (`course_agent.review`) on several merge requests and post its review;
 # - what prompt caching saves over a review, and how to turn it on;
 # - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
-# - that the SDK's beta `tool_runner` is this same loop, written for you (`until_done()`, streaming, the cap), and how
-#   `AsyncAnthropic` runs several reviews at once;
-# - what to do when a long review fills the context window: context editing clears old tool results, compaction
-#   puts a summary in place of the earlier turns;
-# - how to point everything at a real GitLab and the real API: inline comments, a re-run that updates its
-#   own review, a merge-request pipeline job, and every open merge request reviewed at half price in batches.
+# - that the SDK's beta `tool_runner` is this same loop, written for you (`until_done()`, streaming, the cap);
+# - how to point everything at a real GitLab and the real API.
 #
-# *About 45 minutes. Builds on notebook 7.*
+# Running several reviews at once, long reviews that fill the context window, the reviewer in a GitLab pipeline and
+# in batches are notebook 9's, an optional one on shipping the reviewer.
+#
+# *About 40 minutes. Builds on notebook 7.*
 
 # %% [markdown] lang="ru"
 # # 8. Полный ревьюер
@@ -22,14 +21,13 @@
 # - сколько экономит кэширование промпта за одно ревью и как его включить;
 # - почему результат инструмента обрезают до 20 000 символов и что при этом нужно сказать модели;
 # - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас (`until_done()`, поток,
-#   ограничение), и как `AsyncAnthropic` проводит несколько ревью одновременно;
-# - что делать, когда длинное ревью заполняет контекстное окно: редактирование контекста очищает старые результаты
-#   инструментов, а сжатие ставит краткое содержание на место прежних ходов;
-# - как направить всё это на настоящий GitLab и настоящий API: комментарии к строкам, повторный запуск, который
-#   обновляет своё же ревью, задание для пайплайна merge request и пакетное ревью всех открытых merge request
-#   за полцены.
+#   ограничение);
+# - как направить всё это на настоящий GitLab и настоящий API.
 #
-# *Около 45 минут. Опирается на блокнот 7.*
+# Несколько ревью одновременно, длинные ревью, заполняющие контекстное окно, ревьюер в пайплайне GitLab и пакетные
+# ревью — в блокноте 9, необязательном, о том, как выпустить ревьюер в работу.
+#
+# *Около 40 минут. Опирается на блокнот 7.*
 
 # %% use="setup"
 
@@ -348,187 +346,6 @@ print("max_iterations=2:", capped.stop_reason)
 print("stream=True:", ", ".join(f"событий: {count} -> {stop}" for count, stop in streamed))
 
 # %% [markdown] lang="en"
-# ### Several reviews at once: AsyncAnthropic
-#
-# A review spends its time waiting for the model. `AsyncAnthropic` is the same client with `async` methods (same
-# key, same base URL), and `asyncio.gather` waits for several calls at once: three reviews take about as long as
-# the slowest one, not the sum. The SDK's runner has an async form too, with tools written as `async def` and
-# `@beta_async_tool`; the GitLab calls, which block, go to a thread with `asyncio.to_thread`.
-
-# %% [markdown] lang="ru"
-# ### Несколько ревью сразу: AsyncAnthropic
-#
-# Почти всё время ревью ждёт ответа модели. `AsyncAnthropic` — тот же клиент с `async`-методами (тот же ключ, тот же
-# адрес API), а `asyncio.gather` ждёт несколько вызовов одновременно: три ревью занимают примерно столько же времени,
-# сколько самое долгое из них, а не сумму их времён. У исполнителя SDK есть и асинхронный вариант — с инструментами, написанными как
-# `async def` с `@beta_async_tool`; блокирующие вызовы GitLab уходят в поток через `asyncio.to_thread`.
-
-# %%
-import asyncio
-
-from anthropic import AsyncAnthropic, beta_async_tool
-
-async_client = AsyncAnthropic(api_key=client.api_key, base_url=client.base_url)
-
-
-@beta_async_tool
-async def get_diff_async(pr: int) -> str:
-    """Get the changes of a merge request: title, source branch and the diff of every file."""
-    return await asyncio.to_thread(tools.get_diff, pr)
-
-
-@beta_async_tool
-async def read_file_async(path: str, ref: str = "main") -> str:
-    """Read a whole file from the repository at a branch, for context."""
-    return await asyncio.to_thread(tools.read_file, path, ref)
-
-
-# %% lang="en"
-async def review_async(pr: int):
-    return await async_client.beta.messages.tool_runner(
-        model=MODEL, max_tokens=16000, tools=[get_diff_async, read_file_async], max_iterations=20,
-        messages=[{"role": "user", "content": f"Review merge request !{pr}."}]).until_done()
-
-
-reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # all three wait together
-for pr, answer in zip((482, 483, 484), reviews):
-    print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
-
-# %% lang="ru"
-async def review_async(pr: int):
-    return await async_client.beta.messages.tool_runner(
-        model=MODEL, max_tokens=16000, tools=[get_diff_async, read_file_async], max_iterations=20,
-        messages=[{"role": "user", "content": f"Проверь merge request !{pr}."}]).until_done()
-
-
-reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # все три ждут одновременно
-for pr, answer in zip((482, 483, 484), reviews):
-    print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
-
-# %% [markdown] lang="en"
-# ### A long review fills the window: context editing and compaction
-#
-# Every turn sends the whole conversation again. Each diff and file the model has read stays in `messages`, and is
-# sent and billed on every later request, long after the model used it: a large merge request, or many reviews in one
-# conversation, fill the context window with results nobody needs any more. The API has two answers on the server
-# side, both beta:
-#
-# - **Context editing** (`context_management`, beta `context-management-2025-06-27`): once a request passes a trigger,
-#   the API replaces the oldest tool results with a short placeholder before the model reads it, keeps the latest
-#   (`keep`), and says what it cleared in the response's `context_management.applied_edits`. Your `messages` stay
-#   whole: only the model's copy is edited. `exclude_tools` keeps a tool's results, `clear_at_least` skips a clearing
-#   too small to be worth a cache miss.
-# - **Compaction**: the model writes a summary of the conversation into a `compaction` block; sent back, the block
-#   takes the place of every turn before it. The SDK's runner asks for one with `compact_before_next_turn()` (beta
-#   `compact-2026-09-04`). The other way is automatic, at a threshold: the edit
-#   `{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 150000}, "pause_after_compaction": True}`
-#   (beta `compact-2026-01-12`, the trigger at least 50,000 tokens) starts the response with the block once the
-#   request reaches the trigger; with `pause_after_compaction` the response is the block alone, `stop_reason`
-#   `"compaction"`, and you send it back (appended, as any response) to go on.
-#
-# Below, the runner reviews !484, which reads several files, with a trigger small enough to fire here: clear once
-# the conversation has made 3 tool calls, and keep the last one.
-
-# %% [markdown] lang="ru"
-# ### Длинное ревью заполняет окно: редактирование контекста и сжатие
-#
-# Каждый ход заново отправляет весь диалог. Каждый diff и каждый файл, которые прочитала модель, остаются в
-# `messages`, уходят с каждым следующим запросом и оплачиваются, хотя модель давно ими воспользовалась: большой merge
-# request или несколько ревью в одном диалоге заполняют контекстное окно результатами, которые больше никому не
-# нужны. У API есть два средства на стороне сервера, оба в бете:
-#
-# - **Редактирование контекста** (`context_management`, бета `context-management-2025-06-27`): когда запрос
-#   превышает порог, API заменяет самые старые результаты инструментов коротким текстом-заглушкой, прежде чем модель
-#   их прочтёт, оставляет последние (`keep`) и сообщает, что очистил, в поле ответа `context_management.applied_edits`.
-#   Ваш список `messages` остаётся целым: правится только копия, которую читает модель. `exclude_tools` сохраняет
-#   результаты названных инструментов, а `clear_at_least` не даёт очищать понемногу: очистка, которая
-#   освобождает мало токенов, не окупает промах кэша.
-# - **Сжатие** (compaction): модель пишет краткое содержание диалога в блок `compaction`; отправленный обратно, блок
-#   заменяет все ходы до него. Исполнитель SDK просит о сжатии методом `compact_before_next_turn()` (бета
-#   `compact-2026-09-04`). Другой способ — автоматический, по порогу: правка
-#   `{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 150000}, "pause_after_compaction": True}`
-#   (бета `compact-2026-01-12`, порог не меньше 50 000 токенов) начинает ответ с этого блока, как только запрос
-#   достигает порога; с `pause_after_compaction` ответ состоит из одного блока, `stop_reason` равен `"compaction"`, и
-#   чтобы продолжить, вы отправляете его обратно (добавив в историю, как любой ответ).
-#
-# Ниже исполнитель проверяет !484 (ревью читает несколько файлов) с таким низким порогом, что очистка срабатывает
-# уже здесь: очищать, когда в диалоге набралось 3 вызова инструментов, и оставлять последний.
-
-# %% lang="en"
-long_task = [{"role": "user", "content": "Review merge request !484."}]
-
-# %% lang="ru"
-long_task = [{"role": "user", "content": "Проверь merge request !484."}]
-
-# %%
-clearing = {"edits": [{"type": "clear_tool_uses_20250919",
-                       "trigger": {"type": "tool_uses", "value": 3},  # small, so that it happens in this review
-                       "keep": {"type": "tool_uses", "value": 1}}]}
-edited_runner = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
-    betas=["context-management-2025-06-27"], context_management=clearing,
-)
-edited_turns = [(m.stop_reason, m.usage.input_tokens, m.context_management.applied_edits if m.context_management else [])
-                for m in edited_runner]
-
-# %% lang="en"
-for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
-    cleared = "; ".join(f"{e.type}: {e.cleared_tool_uses} results, {e.cleared_input_tokens} tokens" for e in edits)
-    print(f"turn {turn}: {stop:<8} input {tokens_in:>5} tokens | cleared: {cleared or 'nothing'}")
-
-# %% lang="ru"
-for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
-    cleared = "; ".join(f"результатов: {e.cleared_tool_uses}, токенов: {e.cleared_input_tokens}" for e in edits)
-    print(f"ход {turn}: {stop:<8} на входе токенов: {tokens_in:>5} | очищено: {cleared or 'ничего'}")
-
-# %% [markdown] lang="en"
-# Now compaction, asked for by the runner: after the first turn's tool call has run, `compact_before_next_turn()`
-# makes the runner send the conversation with `compaction={"type": "summarize"}`. The response is the `compaction`
-# block alone (`stop_reason` `"compaction"`), the runner puts it in place of the whole history, and goes on from the
-# summary. Watch the input tokens of the turn after it.
-
-# %% [markdown] lang="ru"
-# Теперь сжатие по просьбе исполнителя: после того как выполнен вызов инструмента из первого хода,
-# `compact_before_next_turn()` заставляет исполнителя отправить диалог с `compaction={"type": "summarize"}`. Ответ
-# состоит из одного блока `compaction` (`stop_reason` равен `"compaction"`); исполнитель ставит его на место всей
-# истории и продолжает с краткого содержания. Посмотрите на входные токены хода после него.
-
-# %%
-compacting = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
-    betas=["compact-2026-09-04"],
-)
-compacted_turns, summary = [], None
-for message in compacting:
-    if not compacted_turns:
-        compacting.compact_before_next_turn()  # only schedules it: it runs once this turn's tools have run
-    if message.stop_reason == "compaction":
-        summary = next(block.content for block in message.content if block.type == "compaction")
-    compacted_turns.append((message.stop_reason, message.usage.input_tokens))
-
-# %% lang="en"
-for turn, (stop, tokens_in) in enumerate(compacted_turns, 1):
-    print(f"turn {turn}: {stop:<10} input {tokens_in:>5} tokens")
-print("the summary starts:", *(summary or "(no summary)").splitlines()[:2], sep="\n  ")
-
-# %% lang="ru"
-for turn, (stop, tokens_in) in enumerate(compacted_turns, 1):
-    print(f"ход {turn}: {stop:<10} на входе токенов: {tokens_in:>5}")
-print("краткое содержание начинается так:", *(summary or "(его нет)").splitlines()[:2], sep="\n  ")
-
-# %% [markdown] lang="en"
-# The compaction request itself read the whole conversation (its `usage`), and the turn after it starts from the
-# short summary instead of the diff. A summary is lossy: here the model asks for the diff again, because the summary
-# names the calls but not their results. Context editing keeps the turns and drops only old results; compaction
-# keeps the gist and drops the turns. On the live API, the summary is the model's own prose.
-
-# %% [markdown] lang="ru"
-# Сам запрос на сжатие прочитал весь диалог (это видно по его `usage`), а следующий ход начинается уже не с diff, а с
-# нескольких строк краткого содержания. Краткое содержание теряет подробности: здесь модель снова просит diff, потому
-# что в кратком содержании названы вызовы, но не их результаты. Редактирование контекста сохраняет ходы и убирает только старые результаты;
-# сжатие сохраняет суть и убирает ходы. С настоящим API краткое содержание модель пишет своими словами.
-
-# %% [markdown] lang="en"
 # ## Real GitLab, real API
 #
 # Nothing above is specific to the sandbox except the outputs. Before starting JupyterLab:
@@ -561,170 +378,6 @@ print("краткое содержание начинается так:", *(summ
 # После этого `make_client()` возвращает клиент для настоящего API, а `GitLabTools()` работает с вашим проектом. Из
 # терминала: `course-agent review 482 --post`. Выводы будут отличаться от сохранённых (настоящая модель
 # пишет своё ревью), а ячейкам, которые внедряют сбои или уменьшают контекстное окно, нужна песочница.
-
-# %% [markdown] lang="en"
-# ## From the notebook to your GitLab
-#
-# ### Run it again: one review, updated
-#
-# `course-agent review 482 --post` (the command line, what a pipeline runs) posts the same way, but marks each note
-# it writes with a hidden HTML comment (`<!-- course-agent-review -->`, and one per inline comment with its
-# `path:line`). Run again, it finds its own notes by those markers and edits them instead of adding a second review;
-# its inline comments that the new review no longer makes are removed (resolved, if someone replied). Notes
-# written by people, or without a marker, are never touched. Below, the command runs twice in this kernel (against
-# the same sandbox) and the merge request's notes are counted after each run.
-
-# %% [markdown] lang="ru"
-# ## Из блокнота в ваш GitLab
-#
-# ### Второй запуск обновляет то же ревью
-#
-# `course-agent review 482 --post` (командная строка — то, что запускает пайплайн) публикует так же, но помечает
-# каждый свой комментарий скрытой HTML-меткой (`<!-- course-agent-review -->`, а у комментария к строке — ещё и
-# его `путь:строка`). При повторном запуске он находит свои комментарии по этим меткам и редактирует их, а не добавляет
-# второе ревью; те свои комментарии к строкам, которых новое ревью уже не повторяет, удаляет (или помечает решёнными, если
-# на них уже ответили). Комментарии, написанные людьми или без метки, он не трогает никогда. Ниже команда запускается
-# дважды прямо в этом ядре (с той же песочницей), и после каждого запуска мы считаем комментарии merge request.
-
-# %% lang="en"
-import contextlib
-import io
-import tempfile
-from course_agent.cli import main
-
-runs = tempfile.mkdtemp(prefix="course-agent-runs-")
-for attempt in (1, 2):
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        code = main(["review", "482", "--post", "--language", "en", "--transcript", f"{runs}/review-{attempt}.jsonl"])
-    notes = mr.notes.list(get_all=True)
-    ours = [n for n in notes if "<!-- course-agent-review" in n.body]
-    print(f"run {attempt}: exit code {code}; notes on !482: {len(notes)}, of them the command's own: {len(ours)} "
-          f"({sum(n.type == 'DiffNote' for n in ours)} inline, {sum(n.type != 'DiffNote' for n in ours)} summary)")
-
-# %% lang="ru"
-import contextlib
-import io
-import tempfile
-from course_agent.cli import main
-
-runs = tempfile.mkdtemp(prefix="course-agent-runs-")
-for attempt in (1, 2):
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        code = main(["review", "482", "--post", "--language", "ru", "--transcript", f"{runs}/review-{attempt}.jsonl"])
-    notes = mr.notes.list(get_all=True)
-    ours = [n for n in notes if "<!-- course-agent-review" in n.body]
-    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, из них оставлено командой: {len(ours)} "
-          f"(к строкам: {sum(n.type == 'DiffNote' for n in ours)}, итоговых: {sum(n.type != 'DiffNote' for n in ours)})")
-
-# %% [markdown] lang="en"
-# The notes of the cell before (posted by `review()`, with no markers) stay as they were.
-#
-# ### In a merge-request pipeline
-#
-# `ci/review.gitlab-ci.yml` in this repository is a job to include in your project's `.gitlab-ci.yml`; it runs
-# `course-agent review "$CI_MERGE_REQUEST_IID" --post` in merge-request pipelines, on GitLab's runners:
-#
-# ```yaml
-# include:
-#   - local: ci/review.gitlab-ci.yml      # a copy in your project, or `remote:` with its raw URL
-# ```
-#
-# It needs two masked CI/CD variables, `COURSE_AGENT_GITLAB_TOKEN` (a token with the `api` scope) and
-# `ANTHROPIC_API_KEY`; the GitLab URL, the project and the merge request come from GitLab CI's predefined
-# variables (`CI_SERVER_URL`, `CI_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). In CI nobody can answer an approval
-# prompt, so `merge_pr` is always refused. Exit codes become job results: 0 passes; 5 (the iteration cap) and 6
-# (a refusal) are allowed failures, a warning rather than a red pipeline; the rest fail the job.
-# [docs/gitlab-ci.md](../../docs/gitlab-ci.md) has the details.
-#
-# ### Every open merge request at half price
-#
-# A review waits for the model, not the other way round: nothing in the loop needs an answer within seconds. The
-# [Message Batches API](https://platform.claude.com/docs/en/build-with-claude/batch-processing) takes many requests at
-# once, answers them within 24 hours (usually much sooner) and bills them at half price. The loop still needs one
-# answer before its next request, so `course_agent.batch_review` runs the reviews in rounds: each round sends ONE
-# batch with the next request of every unfinished review, runs the tools of every answer (same rules: the whole
-# response appended, all results in one message, errors as `is_error`, the cap, merges never approved), and goes on
-# until every loop has ended. Between two rounds a loop is nothing but its `messages` list, saved to its transcript
-# after every step: `course-agent review --all-open --batch --resume DIR` picks unfinished reviews up from there,
-# even after the process was stopped. Below, every open merge request reviewed both ways, with the billed tokens.
-
-# %% [markdown] lang="ru"
-# Комментарии из предыдущей ячейки (их опубликовал `review()`, без меток) остаются как были.
-#
-# ### В пайплайне merge request
-#
-# `ci/review.gitlab-ci.yml` в этом репозитории — задание (job), которое подключается в `.gitlab-ci.yml` вашего
-# проекта; оно запускает `course-agent review "$CI_MERGE_REQUEST_IID" --post` в пайплайнах merge request, на
-# раннерах GitLab:
-#
-# ```yaml
-# include:
-#   - local: ci/review.gitlab-ci.yml      # копия в вашем проекте или `remote:` с raw-адресом файла
-# ```
-#
-# Нужны две маскированные переменные CI/CD: `COURSE_AGENT_GITLAB_TOKEN` (токен со scope `api`) и
-# `ANTHROPIC_API_KEY`; адрес GitLab, проект и номер merge request берутся из предопределённых переменных GitLab CI
-# (`CI_SERVER_URL`, `CI_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). В CI некому ответить на запрос подтверждения,
-# поэтому `merge_pr` там всегда отклоняется. Коды выхода становятся результатами задания: 0 — успех; 5 (достигнуто
-# ограничение итераций) и 6 (отказ) — допустимые неудачи, предупреждение вместо красного пайплайна; остальные
-# коды проваливают задание. Подробности — в [docs/gitlab-ci.md](../../docs/gitlab-ci.md) (на английском).
-#
-# ### Все открытые merge request за полцены
-#
-# Ревью может подождать ответа модели — спешить некуда: ничто в цикле не требует ответа за секунды.
-# [Message Batches API](https://platform.claude.com/docs/en/build-with-claude/batch-processing) принимает много запросов
-# сразу, отвечает на них в течение 24 часов (обычно гораздо быстрее) и берёт за них половину цены. Но цикл не может
-# отправить следующий запрос, пока не получит ответ на предыдущий, поэтому `course_agent.batch_review` ведёт ревью раундами: каждый
-# раунд отправляет **один** пакет (batch) со следующим запросом каждого незавершённого ревью, выполняет инструменты
-# каждого ответа (правила те же: ответ добавляется целиком, все результаты — одним сообщением, ошибки — с
-# `is_error`, ограничение итераций, слияния никогда не подтверждаются) и продолжает, пока не закончатся все циклы.
-# Между раундами цикл — это только его список `messages`, который после каждого шага сохраняется в транскрипт:
-# `course-agent review --all-open --batch --resume DIR` подхватывает незавершённые ревью оттуда, даже если процесс
-# был остановлен. Ниже все открытые merge request проверены обоими способами, а в конце — оплаченные токены каждого способа.
-
-# %% lang="en"
-from pathlib import Path
-from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
-from course_agent.batch_review import run_batches, start_loops
-from course_agent.review import reviewer_toolbox
-
-open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
-one_by_one = [review(pr, client=client, language="en") for pr in open_mrs]
-batch_runs = Path(tempfile.mkdtemp(prefix="course-agent-batch-"))  # review-<MR>.jsonl each: resumable
-loops = run_batches(client, start_loops(open_mrs, batch_runs, post=False, language="en"),
-                    reviewer_toolbox(nobody_to_ask="batch mode"), progress=print)
-for pr, alone, loop in zip(open_mrs, one_by_one, loops):
-    print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | batch: {loop.result.text.splitlines()[-1]}")
-for name, usage, batch in (("one request at a time", [u for r in one_by_one for u in r.usage], False),
-                           ("in batches", [u for loop in loops for u in loop.usage], True)):
-    tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>22}: billed {tokens_in:8.1f} input and {tokens_out:7.1f} output tokens")
-
-# %% lang="ru"
-from pathlib import Path
-from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
-from course_agent.batch_review import run_batches, start_loops
-from course_agent.review import reviewer_toolbox
-
-open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
-one_by_one = [review(pr, client=client, language="ru") for pr in open_mrs]
-batch_runs = Path(tempfile.mkdtemp(prefix="course-agent-batch-"))  # по review-<MR>.jsonl на каждый: можно продолжить
-loops = run_batches(client, start_loops(open_mrs, batch_runs, post=False, language="ru"),
-                    reviewer_toolbox(nobody_to_ask="пакетный режим"), progress=print)
-for pr, alone, loop in zip(open_mrs, one_by_one, loops):
-    print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | пакетом: {loop.result.text.splitlines()[-1]}")
-for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
-                           ("пакетами", [u for loop in loops for u in loop.usage], True)):
-    tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>17}: оплачено {f'{tokens_in:8.1f}'.replace('.', ',')} входных и {f'{tokens_out:7.1f}'.replace('.', ',')} выходных токенов")
-
-# %% [markdown] lang="en"
-# Same verdicts, at half the price per token (the simulated model answers a batch at once; the real API within 24 hours). The
-# reviews one at a time also had a warm cache from the reviews above; a batch reads the cache too.
-
-# %% [markdown] lang="ru"
-# Вердикты те же, а каждый токен стоит вдвое дешевле (модель песочницы отвечает на пакет сразу, настоящий API — в течение
-# 24 часов). У ревью по одному кэш уже был «прогрет» ревью выше; пакетные запросы тоже читают из кэша.
 
 # %% [markdown] lang="en"
 # ## Exercise: what your loop costs
@@ -870,6 +523,30 @@ show_solution(8)
 #
 # In its `messages` list: save it, and the run can be read and resumed.
 # </details>
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 4. What can prompt caching reuse across the requests of one review?
+#    - (a) only the system prompt
+#    - (b) the prefix that repeats: tools, system prompt and the conversation so far
+#    - (c) the model's earlier answers, so it writes less
+#
+# <details><summary>Answer</summary>
+#
+# (b). A prefix of the rules alone is often shorter than the model's minimum, so nothing is cached; and caching
+# reuses input, it never saves output.
+# </details>
+#
+# 5. A `read_file` result is 80,000 characters long. What do you send?
+#    - (a) all of it: the model needs the whole file
+#    - (b) the first 20,000 characters and a line that says it was cut, out of how many, and how to read the rest
+#    - (c) the first 20,000 characters, nothing more
+#
+# <details><summary>Answer</summary>
+#
+# (b). The whole file fills the window and is billed again on every later request; cut silently, the part looks
+# like the whole to the model.
+# </details>
 
 # %% [markdown] lang="ru"
 # ## Проверьте себя
@@ -895,6 +572,31 @@ show_solution(8)
 #
 # В списке `messages`: сохраните его — и запуск можно прочитать и продолжить.
 # </details>
+#
+# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+#
+# 4. Что кэширование промпта может повторно использовать между запросами одного ревью?
+#    - (а) только системный промпт
+#    - (б) повторяющийся префикс: инструменты, системный промпт и уже накопленный диалог
+#    - (в) прежние ответы модели, чтобы она меньше писала
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Префикс из одних правил часто короче минимума модели, и тогда не кэшируется ничего; а кэш экономит вход, но
+# никогда не экономит вывод.
+# </details>
+#
+# 5. Результат `read_file` — 80 000 символов. Что отправить?
+#    - (а) всё: модели нужен файл целиком
+#    - (б) первые 20 000 символов и строку о том, что результат обрезан, из скольких символов и как прочитать
+#      остальное
+#    - (в) первые 20 000 символов, и больше ничего
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Весь файл заполняет окно и оплачивается заново с каждым следующим запросом; обрезанная молча часть выглядит
+# для модели целым.
+# </details>
 
 # %% [markdown] lang="en"
 # ## Recap
@@ -903,9 +605,8 @@ show_solution(8)
 # - Caching the rules and the growing history cuts the billed input of a review several times.
 # - A result too big to send is cut, and says so: silently cut, the model takes the part for the whole.
 # - The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
-# - On a real GitLab the reviewer comments on the changed lines, updates its own review when run again, runs in
-#   merge-request pipelines, and reviews every open merge request in batches at half price: between two calls a
-#   loop is only its `messages` list, so it can wait as long as the batch takes.
+# - The same code runs on a real GitLab and the real API: only the environment changes. Notebook 9 (optional) takes
+#   it further: several reviews at once, long reviews, a merge-request pipeline, batches at half price.
 
 # %% [markdown] lang="ru"
 # ## Итоги
@@ -914,6 +615,5 @@ show_solution(8)
 # - Кэширование правил и растущей истории в несколько раз сокращает оплачиваемые входные токены ревью.
 # - Слишком большой результат обрезают и говорят об этом: обрезанный молча, он выглядит для модели целым.
 # - `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся на вас.
-# - На настоящем GitLab ревьюер комментирует изменённые строки, при повторном запуске обновляет своё же ревью,
-#   работает в пайплайнах merge request и проверяет все открытые merge request пакетами за полцены: между двумя
-#   вызовами цикл — это только его список `messages`, поэтому он может ждать сколько угодно долго, пока готовится пакет.
+# - Тот же код работает с настоящим GitLab и настоящим API: меняется только окружение. Блокнот 9 (необязательный)
+#   идёт дальше: несколько ревью одновременно, длинные ревью, пайплайн merge request, пакеты за полцены.

@@ -1,0 +1,634 @@
+# %% [markdown] lang="en"
+# # 9. Shipping the reviewer (optional)
+#
+# **You will learn**
+# - how `AsyncAnthropic` runs several reviews at once;
+# - what to do when a long review fills the context window: context editing clears old tool results, compaction
+#   puts a summary in place of the earlier turns;
+# - how the reviewer works in a real GitLab: a re-run that updates its own review, a merge-request pipeline job, and
+#   every open merge request reviewed at half price in batches;
+# - what the reviewer costs over every merge request, measured before you trust it with a budget (the exercise).
+#
+# Nothing here changes the loop: this notebook is about running it for a team. Skip it on a first pass through
+# the course and come back when you ship your own agent.
+#
+# *About 40 minutes. Builds on notebook 8.*
+
+# %% [markdown] lang="ru"
+# # 9. Ревьюер в работе (необязательный блокнот)
+#
+# **Вы узнаете**
+# - как `AsyncAnthropic` проводит несколько ревью одновременно;
+# - что делать, когда длинное ревью заполняет контекстное окно: редактирование контекста очищает старые результаты
+#   инструментов, а сжатие ставит краткое содержание на место прежних ходов;
+# - как ревьюер работает в настоящем GitLab: повторный запуск обновляет своё же ревью, задание для пайплайна merge
+#   request и пакетное ревью всех открытых merge request за полцены;
+# - сколько стоит ревьюер на всех merge request — измерить это нужно до того, как доверить ему бюджет (упражнение).
+#
+# Сам цикл здесь не меняется: этот блокнот о том, как запускать его для команды. При первом проходе курса его можно
+# пропустить и вернуться, когда будете выпускать своего агента.
+#
+# *Около 40 минут. Опирается на блокнот 8.*
+
+# %% use="setup"
+
+# %% [markdown] lang="en"
+# The reviewer of notebook 8, its GitLab tools, the same two tools for the SDK's runner, and `billed`:
+
+# %% [markdown] lang="ru"
+# Ревьюер из блокнота 8, его инструменты GitLab, те же два инструмента для исполнителя SDK и `billed`:
+
+# %% lang="en"
+from anthropic import beta_tool
+from course_agent.gitlab import GitLabTools
+from course_agent.review import review
+
+tools = GitLabTools()
+
+
+@beta_tool
+def get_diff(pr: int) -> str:
+    """Get the changes of a merge request: title, source branch and the diff of every file."""
+    return tools.get_diff(pr)
+
+
+@beta_tool
+def read_file(path: str, ref: str = "main") -> str:
+    """Read a whole file from the repository at a branch, for context."""
+    return tools.read_file(path, ref)
+
+
+mr = tools.project.mergerequests.get(482)  # !482: the re-run below counts its notes
+
+
+def billed(usage):
+    """Input tokens as billed on Opus 5: 5-minute cache writes cost 1.25x, cache reads 0.1x."""
+    return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
+               for u in usage)
+
+# %% lang="ru"
+from anthropic import beta_tool
+from course_agent.gitlab import GitLabTools
+from course_agent.review import review
+
+tools = GitLabTools()
+
+
+@beta_tool
+def get_diff(pr: int) -> str:
+    """Get the changes of a merge request: title, source branch and the diff of every file."""
+    return tools.get_diff(pr)
+
+
+@beta_tool
+def read_file(path: str, ref: str = "main") -> str:
+    """Read a whole file from the repository at a branch, for context."""
+    return tools.read_file(path, ref)
+
+
+mr = tools.project.mergerequests.get(482)  # !482: повторный запуск ниже считает его комментарии
+
+
+def billed(usage):
+    """Входные токены по тарифу Opus 5: запись в кэш на 5 минут стоит 1,25 цены, чтение — 0,1."""
+    return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
+               for u in usage)
+
+# %% [markdown] lang="en"
+# ## Several reviews at once: AsyncAnthropic
+#
+# A review spends its time waiting for the model. `AsyncAnthropic` is the same client with `async` methods (same
+# key, same base URL), and `asyncio.gather` waits for several calls at once: three reviews take about as long as
+# the slowest one, not the sum. The SDK's runner has an async form too, with tools written as `async def` and
+# `@beta_async_tool`; the GitLab calls, which block, go to a thread with `asyncio.to_thread`.
+
+# %% [markdown] lang="ru"
+# ## Несколько ревью сразу: AsyncAnthropic
+#
+# Почти всё время ревью ждёт ответа модели. `AsyncAnthropic` — тот же клиент с `async`-методами (тот же ключ, тот же
+# адрес API), а `asyncio.gather` ждёт несколько вызовов одновременно: три ревью занимают примерно столько же времени,
+# сколько самое долгое из них, а не сумму их времён. У исполнителя SDK есть и асинхронный вариант — с инструментами, написанными как
+# `async def` с `@beta_async_tool`; блокирующие вызовы GitLab уходят в поток через `asyncio.to_thread`.
+
+# %%
+import asyncio
+
+from anthropic import AsyncAnthropic, beta_async_tool
+
+async_client = AsyncAnthropic(api_key=client.api_key, base_url=client.base_url)
+
+
+@beta_async_tool
+async def get_diff_async(pr: int) -> str:
+    """Get the changes of a merge request: title, source branch and the diff of every file."""
+    return await asyncio.to_thread(tools.get_diff, pr)
+
+
+@beta_async_tool
+async def read_file_async(path: str, ref: str = "main") -> str:
+    """Read a whole file from the repository at a branch, for context."""
+    return await asyncio.to_thread(tools.read_file, path, ref)
+
+
+# %% lang="en"
+async def review_async(pr: int):
+    return await async_client.beta.messages.tool_runner(
+        model=MODEL, max_tokens=16000, tools=[get_diff_async, read_file_async], max_iterations=20,
+        messages=[{"role": "user", "content": f"Review merge request !{pr}."}]).until_done()
+
+
+reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # all three wait together
+for pr, answer in zip((482, 483, 484), reviews):
+    print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
+
+# %% lang="ru"
+async def review_async(pr: int):
+    return await async_client.beta.messages.tool_runner(
+        model=MODEL, max_tokens=16000, tools=[get_diff_async, read_file_async], max_iterations=20,
+        messages=[{"role": "user", "content": f"Проверь merge request !{pr}."}]).until_done()
+
+
+reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # все три ждут одновременно
+for pr, answer in zip((482, 483, 484), reviews):
+    print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
+
+# %% [markdown] lang="en"
+# ## A long review fills the window: context editing and compaction
+#
+# Every turn sends the whole conversation again. Each diff and file the model has read stays in `messages`, and is
+# sent and billed on every later request, long after the model used it: a large merge request, or many reviews in one
+# conversation, fill the context window with results nobody needs any more. The API has two answers on the server
+# side, both beta:
+#
+# - **Context editing** (`context_management`, beta `context-management-2025-06-27`): once a request passes a trigger,
+#   the API replaces the oldest tool results with a short placeholder before the model reads it, keeps the latest
+#   (`keep`), and says what it cleared in the response's `context_management.applied_edits`. Your `messages` stay
+#   whole: only the model's copy is edited. `exclude_tools` keeps a tool's results, `clear_at_least` skips a clearing
+#   too small to be worth a cache miss.
+# - **Compaction**: the model writes a summary of the conversation into a `compaction` block; sent back, the block
+#   takes the place of every turn before it. The SDK's runner asks for one with `compact_before_next_turn()` (beta
+#   `compact-2026-09-04`). The other way is automatic, at a threshold: the edit
+#   `{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 150000}, "pause_after_compaction": True}`
+#   (beta `compact-2026-01-12`, the trigger at least 50,000 tokens) starts the response with the block once the
+#   request reaches the trigger; with `pause_after_compaction` the response is the block alone, `stop_reason`
+#   `"compaction"`, and you send it back (appended, as any response) to go on.
+#
+# Below, the runner reviews !484, which reads several files, with a trigger small enough to fire here: clear once
+# the conversation has made 3 tool calls, and keep the last one.
+
+# %% [markdown] lang="ru"
+# ## Длинное ревью заполняет окно: редактирование контекста и сжатие
+#
+# Каждый ход заново отправляет весь диалог. Каждый diff и каждый файл, которые прочитала модель, остаются в
+# `messages`, уходят с каждым следующим запросом и оплачиваются, хотя модель давно ими воспользовалась: большой merge
+# request или несколько ревью в одном диалоге заполняют контекстное окно результатами, которые больше никому не
+# нужны. У API есть два средства на стороне сервера, оба в бете:
+#
+# - **Редактирование контекста** (`context_management`, бета `context-management-2025-06-27`): когда запрос
+#   превышает порог, API заменяет самые старые результаты инструментов коротким текстом-заглушкой, прежде чем модель
+#   их прочтёт, оставляет последние (`keep`) и сообщает, что очистил, в поле ответа `context_management.applied_edits`.
+#   Ваш список `messages` остаётся целым: правится только копия, которую читает модель. `exclude_tools` сохраняет
+#   результаты названных инструментов, а `clear_at_least` не даёт очищать понемногу: очистка, которая
+#   освобождает мало токенов, не окупает промах кэша.
+# - **Сжатие** (compaction): модель пишет краткое содержание диалога в блок `compaction`; отправленный обратно, блок
+#   заменяет все ходы до него. Исполнитель SDK просит о сжатии методом `compact_before_next_turn()` (бета
+#   `compact-2026-09-04`). Другой способ — автоматический, по порогу: правка
+#   `{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 150000}, "pause_after_compaction": True}`
+#   (бета `compact-2026-01-12`, порог не меньше 50 000 токенов) начинает ответ с этого блока, как только запрос
+#   достигает порога; с `pause_after_compaction` ответ состоит из одного блока, `stop_reason` равен `"compaction"`, и
+#   чтобы продолжить, вы отправляете его обратно (добавив в историю, как любой ответ).
+#
+# Ниже исполнитель проверяет !484 (ревью читает несколько файлов) с таким низким порогом, что очистка срабатывает
+# уже здесь: очищать, когда в диалоге набралось 3 вызова инструментов, и оставлять последний.
+
+# %% lang="en"
+long_task = [{"role": "user", "content": "Review merge request !484."}]
+
+# %% lang="ru"
+long_task = [{"role": "user", "content": "Проверь merge request !484."}]
+
+# %%
+clearing = {"edits": [{"type": "clear_tool_uses_20250919",
+                       "trigger": {"type": "tool_uses", "value": 3},  # small, so that it happens in this review
+                       "keep": {"type": "tool_uses", "value": 1}}]}
+edited_runner = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
+    betas=["context-management-2025-06-27"], context_management=clearing,
+)
+edited_turns = [(m.stop_reason, m.usage.input_tokens, m.context_management.applied_edits if m.context_management else [])
+                for m in edited_runner]
+
+# %% lang="en"
+for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
+    cleared = "; ".join(f"{e.type}: {e.cleared_tool_uses} results, {e.cleared_input_tokens} tokens" for e in edits)
+    print(f"turn {turn}: {stop:<8} input {tokens_in:>5} tokens | cleared: {cleared or 'nothing'}")
+
+# %% lang="ru"
+for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
+    cleared = "; ".join(f"результатов: {e.cleared_tool_uses}, токенов: {e.cleared_input_tokens}" for e in edits)
+    print(f"ход {turn}: {stop:<8} на входе токенов: {tokens_in:>5} | очищено: {cleared or 'ничего'}")
+
+# %% [markdown] lang="en"
+# Now compaction, asked for by the runner: after the first turn's tool call has run, `compact_before_next_turn()`
+# makes the runner send the conversation with `compaction={"type": "summarize"}`. The response is the `compaction`
+# block alone (`stop_reason` `"compaction"`), the runner puts it in place of the whole history, and goes on from the
+# summary. Watch the input tokens of the turn after it.
+
+# %% [markdown] lang="ru"
+# Теперь сжатие по просьбе исполнителя: после того как выполнен вызов инструмента из первого хода,
+# `compact_before_next_turn()` заставляет исполнителя отправить диалог с `compaction={"type": "summarize"}`. Ответ
+# состоит из одного блока `compaction` (`stop_reason` равен `"compaction"`); исполнитель ставит его на место всей
+# истории и продолжает с краткого содержания. Посмотрите на входные токены хода после него.
+
+# %%
+compacting = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
+    betas=["compact-2026-09-04"],
+)
+compacted_turns, summary = [], None
+for message in compacting:
+    if not compacted_turns:
+        compacting.compact_before_next_turn()  # only schedules it: it runs once this turn's tools have run
+    if message.stop_reason == "compaction":
+        summary = next(block.content for block in message.content if block.type == "compaction")
+    compacted_turns.append((message.stop_reason, message.usage.input_tokens))
+
+# %% lang="en"
+for turn, (stop, tokens_in) in enumerate(compacted_turns, 1):
+    print(f"turn {turn}: {stop:<10} input {tokens_in:>5} tokens")
+print("the summary starts:", *(summary or "(no summary)").splitlines()[:2], sep="\n  ")
+
+# %% lang="ru"
+for turn, (stop, tokens_in) in enumerate(compacted_turns, 1):
+    print(f"ход {turn}: {stop:<10} на входе токенов: {tokens_in:>5}")
+print("краткое содержание начинается так:", *(summary or "(его нет)").splitlines()[:2], sep="\n  ")
+
+# %% [markdown] lang="en"
+# The compaction request itself read the whole conversation (its `usage`), and the turn after it starts from the
+# short summary instead of the diff. A summary is lossy: here the model asks for the diff again, because the summary
+# names the calls but not their results. Context editing keeps the turns and drops only old results; compaction
+# keeps the gist and drops the turns. On the live API, the summary is the model's own prose.
+
+# %% [markdown] lang="ru"
+# Сам запрос на сжатие прочитал весь диалог (это видно по его `usage`), а следующий ход начинается уже не с diff, а с
+# нескольких строк краткого содержания. Краткое содержание теряет подробности: здесь модель снова просит diff, потому
+# что в кратком содержании названы вызовы, но не их результаты. Редактирование контекста сохраняет ходы и убирает только старые результаты;
+# сжатие сохраняет суть и убирает ходы. С настоящим API краткое содержание модель пишет своими словами.
+
+# %% [markdown] lang="en"
+# ## From the notebook to your GitLab
+#
+# ### Break it, then fix it: run it again, and get one review, updated
+#
+# `review(pr, post=True)` of notebook 8 posts a new review every time it runs: run it twice on the same merge
+# request, and the authors read two reviews, with every finding twice.
+
+# %% [markdown] lang="ru"
+# ## Из блокнота в ваш GitLab
+#
+# ### Сломаем и починим: повторный запуск обновляет то же ревью
+#
+# `review(pr, post=True)` из блокнота 8 при каждом запуске публикует новое ревью: запустите его дважды на одном
+# merge request — и авторы прочитают два ревью, каждое замечание дважды.
+
+# %% lang="en"
+before = len(mr.notes.list(get_all=True))
+for attempt in (1, 2):
+    review(482, client=client, post=True)
+print(f"notes on !482: {before} before, {len(mr.notes.list(get_all=True))} after two runs of review(post=True)")
+
+# %% lang="ru"
+before = len(mr.notes.list(get_all=True))
+for attempt in (1, 2):
+    review(482, client=client, post=True)
+print(f"комментариев в !482: {before} до, {len(mr.notes.list(get_all=True))} после двух запусков review(post=True)")
+
+# %% [markdown] lang="en"
+# `course-agent review 482 --post` (the command line, what a pipeline runs) posts the same way, but marks each note
+# it writes with a hidden HTML comment (`<!-- course-agent-review -->`, and one per inline comment with its
+# `path:line`). Run again, it finds its own notes by those markers and edits them instead of adding a second review;
+# its inline comments that the new review no longer makes are removed (resolved, if someone replied). Notes
+# written by people, or without a marker, are never touched. Below, the command runs twice in this kernel (against
+# the same sandbox) and the merge request's notes are counted after each run.
+
+# %% [markdown] lang="ru"
+# `course-agent review 482 --post` (командная строка — то, что запускает пайплайн) публикует так же, но помечает
+# каждый свой комментарий скрытой HTML-меткой (`<!-- course-agent-review -->`, а у комментария к строке — ещё и
+# его `путь:строка`). При повторном запуске он находит свои комментарии по этим меткам и редактирует их, а не добавляет
+# второе ревью; те свои комментарии к строкам, которых новое ревью уже не повторяет, удаляет (или помечает решёнными, если
+# на них уже ответили). Комментарии, написанные людьми или без метки, он не трогает никогда. Ниже команда запускается
+# дважды прямо в этом ядре (с той же песочницей), и после каждого запуска мы считаем комментарии merge request.
+
+# %% lang="en"
+import contextlib
+import io
+import tempfile
+from course_agent.cli import main
+
+runs = tempfile.mkdtemp(prefix="course-agent-runs-")
+for attempt in (1, 2):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["review", "482", "--post", "--language", "en", "--transcript", f"{runs}/review-{attempt}.jsonl"])
+    notes = mr.notes.list(get_all=True)
+    ours = [n for n in notes if "<!-- course-agent-review" in n.body]
+    print(f"run {attempt}: exit code {code}; notes on !482: {len(notes)}, of them the command's own: {len(ours)} "
+          f"({sum(n.type == 'DiffNote' for n in ours)} inline, {sum(n.type != 'DiffNote' for n in ours)} summary)")
+
+# %% lang="ru"
+import contextlib
+import io
+import tempfile
+from course_agent.cli import main
+
+runs = tempfile.mkdtemp(prefix="course-agent-runs-")
+for attempt in (1, 2):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["review", "482", "--post", "--language", "ru", "--transcript", f"{runs}/review-{attempt}.jsonl"])
+    notes = mr.notes.list(get_all=True)
+    ours = [n for n in notes if "<!-- course-agent-review" in n.body]
+    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, из них оставлено командой: {len(ours)} "
+          f"(к строкам: {sum(n.type == 'DiffNote' for n in ours)}, итоговых: {sum(n.type != 'DiffNote' for n in ours)})")
+
+# %% [markdown] lang="en"
+# The notes `review()` posted above have no marker: the command leaves them as they are, as it does with people's.
+#
+# ### In a merge-request pipeline
+#
+# `ci/review.gitlab-ci.yml` in this repository is a job to include in your project's `.gitlab-ci.yml`; it runs
+# `course-agent review "$CI_MERGE_REQUEST_IID" --post` in merge-request pipelines, on GitLab's runners:
+#
+# ```yaml
+# include:
+#   - local: ci/review.gitlab-ci.yml      # a copy in your project, or `remote:` with its raw URL
+# ```
+#
+# It needs two masked CI/CD variables, `COURSE_AGENT_GITLAB_TOKEN` (a token with the `api` scope) and
+# `ANTHROPIC_API_KEY`; the GitLab URL, the project and the merge request come from GitLab CI's predefined
+# variables (`CI_SERVER_URL`, `CI_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). In CI nobody can answer an approval
+# prompt, so `merge_pr` is always refused. Exit codes become job results: 0 passes; 5 (the iteration cap) and 6
+# (a refusal) are allowed failures, a warning rather than a red pipeline; the rest fail the job.
+# [docs/gitlab-ci.md](../../docs/gitlab-ci.md) has the details.
+#
+# ### Every open merge request at half price
+#
+# A review waits for the model, not the other way round: nothing in the loop needs an answer within seconds. The
+# [Message Batches API](https://platform.claude.com/docs/en/build-with-claude/batch-processing) takes many requests at
+# once, answers them within 24 hours (usually much sooner) and bills them at half price. The loop still needs one
+# answer before its next request, so `course_agent.batch_review` runs the reviews in rounds: each round sends ONE
+# batch with the next request of every unfinished review, runs the tools of every answer (same rules: the whole
+# response appended, all results in one message, errors as `is_error`, the cap, merges never approved), and goes on
+# until every loop has ended. Between two rounds a loop is nothing but its `messages` list, saved to its transcript
+# after every step: `course-agent review --all-open --batch --resume DIR` picks unfinished reviews up from there,
+# even after the process was stopped. Below, every open merge request reviewed both ways, with the billed tokens.
+
+# %% [markdown] lang="ru"
+# У комментариев, которые выше опубликовал `review()`, метки нет: команда их не трогает, как и комментарии людей.
+#
+# ### В пайплайне merge request
+#
+# `ci/review.gitlab-ci.yml` в этом репозитории — задание (job), которое подключается в `.gitlab-ci.yml` вашего
+# проекта; оно запускает `course-agent review "$CI_MERGE_REQUEST_IID" --post` в пайплайнах merge request, на
+# раннерах GitLab:
+#
+# ```yaml
+# include:
+#   - local: ci/review.gitlab-ci.yml      # копия в вашем проекте или `remote:` с raw-адресом файла
+# ```
+#
+# Нужны две маскированные переменные CI/CD: `COURSE_AGENT_GITLAB_TOKEN` (токен со scope `api`) и
+# `ANTHROPIC_API_KEY`; адрес GitLab, проект и номер merge request берутся из предопределённых переменных GitLab CI
+# (`CI_SERVER_URL`, `CI_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). В CI некому ответить на запрос подтверждения,
+# поэтому `merge_pr` там всегда отклоняется. Коды выхода становятся результатами задания: 0 — успех; 5 (достигнуто
+# ограничение итераций) и 6 (отказ) — допустимые неудачи, предупреждение вместо красного пайплайна; остальные
+# коды проваливают задание. Подробности — в [docs/gitlab-ci.md](../../docs/gitlab-ci.md) (на английском).
+#
+# ### Все открытые merge request за полцены
+#
+# Ревью может подождать ответа модели — спешить некуда: ничто в цикле не требует ответа за секунды.
+# [Message Batches API](https://platform.claude.com/docs/en/build-with-claude/batch-processing) принимает много запросов
+# сразу, отвечает на них в течение 24 часов (обычно гораздо быстрее) и берёт за них половину цены. Но цикл не может
+# отправить следующий запрос, пока не получит ответ на предыдущий, поэтому `course_agent.batch_review` ведёт ревью раундами: каждый
+# раунд отправляет **один** пакет (batch) со следующим запросом каждого незавершённого ревью, выполняет инструменты
+# каждого ответа (правила те же: ответ добавляется целиком, все результаты — одним сообщением, ошибки — с
+# `is_error`, ограничение итераций, слияния никогда не подтверждаются) и продолжает, пока не закончатся все циклы.
+# Между раундами цикл — это только его список `messages`, который после каждого шага сохраняется в транскрипт:
+# `course-agent review --all-open --batch --resume DIR` подхватывает незавершённые ревью оттуда, даже если процесс
+# был остановлен. Ниже все открытые merge request проверены обоими способами, а в конце — оплаченные токены каждого способа.
+
+# %% lang="en"
+from pathlib import Path
+from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
+from course_agent.batch_review import run_batches, start_loops
+from course_agent.review import reviewer_toolbox
+
+open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
+one_by_one = [review(pr, client=client, language="en") for pr in open_mrs]
+batch_runs = Path(tempfile.mkdtemp(prefix="course-agent-batch-"))  # review-<MR>.jsonl each: resumable
+loops = run_batches(client, start_loops(open_mrs, batch_runs, post=False, language="en"),
+                    reviewer_toolbox(nobody_to_ask="batch mode"), progress=print)
+for pr, alone, loop in zip(open_mrs, one_by_one, loops):
+    print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | batch: {loop.result.text.splitlines()[-1]}")
+for name, usage, batch in (("one request at a time", [u for r in one_by_one for u in r.usage], False),
+                           ("in batches", [u for loop in loops for u in loop.usage], True)):
+    tokens_in, tokens_out = batch_review.billed(usage, batch)
+    print(f"{name:>22}: billed {tokens_in:8.1f} input and {tokens_out:7.1f} output tokens")
+
+# %% lang="ru"
+from pathlib import Path
+from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
+from course_agent.batch_review import run_batches, start_loops
+from course_agent.review import reviewer_toolbox
+
+open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
+one_by_one = [review(pr, client=client, language="ru") for pr in open_mrs]
+batch_runs = Path(tempfile.mkdtemp(prefix="course-agent-batch-"))  # по review-<MR>.jsonl на каждый: можно продолжить
+loops = run_batches(client, start_loops(open_mrs, batch_runs, post=False, language="ru"),
+                    reviewer_toolbox(nobody_to_ask="пакетный режим"), progress=print)
+for pr, alone, loop in zip(open_mrs, one_by_one, loops):
+    print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | пакетом: {loop.result.text.splitlines()[-1]}")
+for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
+                           ("пакетами", [u for loop in loops for u in loop.usage], True)):
+    tokens_in, tokens_out = batch_review.billed(usage, batch)
+    print(f"{name:>17}: оплачено {f'{tokens_in:8.1f}'.replace('.', ',')} входных и {f'{tokens_out:7.1f}'.replace('.', ',')} выходных токенов")
+
+# %% [markdown] lang="en"
+# Same verdicts. The output tokens show the batch discount plainly: half the price per token. The input falls by far
+# more than half because the batch came second: its requests read the cache that the reviews one at a time had just
+# written (paying 1.25x for the writes), and a batch pays half for cache reads too. The simulated model answers a
+# batch at once; the real API within 24 hours.
+
+# %% [markdown] lang="ru"
+# Вердикты те же. Скидку за пакет ясно видно по выходным токенам: каждый вдвое дешевле. Входные же упали намного
+# больше чем вдвое, потому что пакет шёл вторым: его запросы читали кэш, который только что записали ревью по одному
+# (заплатив за запись 1,25 цены), а чтение из кэша в пакете тоже стоит вдвое меньше. Модель песочницы отвечает на
+# пакет сразу, настоящий API — в течение 24 часов.
+
+# %% [markdown] lang="en"
+# ## Exercise: what the reviewer costs over every merge request
+#
+# Before a team trusts the reviewer with a budget, it looks at a table. Review each demo merge request, !482 to
+# !487, with the course's reviewer, cached (`review(pr, client=client, cache=True)`; one by one, several at once or
+# in batches, as you like), and put one row per merge request in `rows`: `(pr, verdict, calls, billed input)`, the
+# verdict from the review's last line, the calls from `result.iterations`, the billed input from
+# `billed(result.usage)`. Which one cost the most, and why?
+
+# %% [markdown] lang="ru"
+# ## Упражнение: сколько стоит ревьюер на всех merge request
+#
+# Прежде чем доверить ревьюеру бюджет, команда смотрит на таблицу. Проверьте каждый демо-merge request, с !482 по
+# !487, ревьюером курса с кэшированием (`review(pr, client=client, cache=True)`; по одному, несколько сразу или
+# пакетами — как хотите) и положите в `rows` по строке на каждый: `(pr, вердикт, вызовы, оплачиваемый вход)`, где
+# вердикт — последняя строка ревью, вызовы — `result.iterations`, оплачиваемый вход — `billed(result.usage)`. Какой
+# оказался самым дорогим и почему?
+
+# %% lang="en"
+rows = []  # your code here: one (pr, verdict, calls, billed input) per merge request, !482 to !487
+
+# %% lang="ru"
+rows = []  # ваш код: по строке (pr, вердикт, вызовы, оплачиваемый вход) на каждый merge request, с !482 по !487
+
+# %% [markdown] lang="en"
+# ### Check your exercise
+#
+# The check reads your rows, and reviews !482 again with the course's reviewer in a fresh sandbox to compare its
+# figures with yours.
+
+# %% [markdown] lang="ru"
+# ### Проверьте упражнение
+#
+# Проверка читает ваши строки и ещё раз проверяет !482 ревьюером курса в свежей песочнице, чтобы сравнить его цифры
+# с вашими.
+
+# %%
+from course_selfcheck.exercises import check_exercise_9
+
+check_exercise_9(rows)
+
+# %% [markdown] lang="en"
+# A spoiler, when you want it: the cell below shows the reference solution, folded (it passes the same check;
+# `print(solution_code(9))` prints it).
+
+# %% [markdown] lang="ru"
+# Спойлер — когда он вам понадобится: ячейка ниже показывает эталонное решение в свёрнутом виде (оно проходит ту же
+# проверку; `print(solution_code(9))` его напечатает).
+
+# %%
+from course_agent.solutions import show_solution, solution_code
+
+show_solution(9)
+
+# %% [markdown] lang="en"
+# ## Check yourself
+#
+# 1. Three reviews run with `asyncio.gather`. About how long do they take?
+#
+# <details><summary>Answer</summary>
+#
+# About as long as the slowest of the three: each spends its time waiting for the model, and the waits overlap.
+# </details>
+#
+# 2. Context editing cleared the oldest tool results. What is left in *your* `messages`?
+#
+# <details><summary>Answer</summary>
+#
+# Everything: the API edits the copy the model reads, and says what it cleared in `context_management.applied_edits`.
+# </details>
+#
+# 3. Why can a batch take up to a day without breaking the loop?
+#
+# <details><summary>Answer</summary>
+#
+# Between two calls a loop is only its `messages` list: it waits, and goes on when the batch's answer arrives.
+# </details>
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 4. Which one keeps the turns and removes only old tool results?
+#    - (a) compaction
+#    - (b) context editing
+#    - (c) both
+#
+# <details><summary>Answer</summary>
+#
+# (b). Compaction puts a summary in place of the earlier turns themselves.
+# </details>
+#
+# 5. Batches cost half as much per token. What do you give up?
+#    - (a) nothing
+#    - (b) time: a batch's answers come when it is done (within a day), not at once
+#    - (c) tools: a batched request cannot offer any
+#
+# <details><summary>Answer</summary>
+#
+# (b). A batched request takes the same parameters as any other, tools included: each turn of the loop is one
+# batched request, answered when the batch ends.
+# </details>
+
+# %% [markdown] lang="ru"
+# ## Проверьте себя
+#
+# 1. Три ревью запущены через `asyncio.gather`. Сколько примерно они займут?
+#
+# <details><summary>Ответ</summary>
+#
+# Примерно столько же, сколько самое долгое из трёх: каждое почти всё время ждёт модель, и эти ожидания перекрываются.
+# </details>
+#
+# 2. Редактирование контекста очистило самые старые результаты инструментов. Что осталось в *вашем* `messages`?
+#
+# <details><summary>Ответ</summary>
+#
+# Всё: API редактирует копию, которую читает модель, и сообщает, что очистил, в `context_management.applied_edits`.
+# </details>
+#
+# 3. Почему пакет может готовиться до суток и цикл от этого не ломается?
+#
+# <details><summary>Ответ</summary>
+#
+# Между двумя вызовами цикл — это только его список `messages`: он ждёт и продолжает, когда придёт ответ пакета.
+# </details>
+#
+# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+#
+# 4. Что сохраняет ходы и убирает только старые результаты инструментов?
+#    - (а) сжатие
+#    - (б) редактирование контекста
+#    - (в) и то и другое
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Сжатие ставит краткое содержание на место самих прежних ходов.
+# </details>
+#
+# 5. Пакеты вдвое дешевле за токен. Чем за это платишь?
+#    - (а) ничем
+#    - (б) временем: ответы пакета приходят, когда он готов (в течение суток), а не сразу
+#    - (в) инструментами: в пакетном запросе их не предложить
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Пакетный запрос принимает те же параметры, что и обычный, инструменты тоже: каждый ход цикла — один запрос
+# в пакете, ответ на который приходит, когда пакет готов.
+# </details>
+
+# %% [markdown] lang="en"
+# ## Recap
+#
+# - `AsyncAnthropic` and `asyncio.gather` run several reviews in about the time of the slowest.
+# - A long review fills the window with old results: context editing clears them on the server, compaction replaces
+#   earlier turns with a summary; your `messages` stay yours.
+# - On a real GitLab the reviewer comments on the changed lines, updates its own review when run again, runs in
+#   merge-request pipelines, and reviews every open merge request in batches at half price: between two calls a
+#   loop is only its `messages` list, so it can wait as long as the batch takes.
+# - Measure the cost per merge request before you trust the reviewer with a budget.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# - `AsyncAnthropic` и `asyncio.gather` проводят несколько ревью примерно за время самого долгого.
+# - Длинное ревью заполняет окно старыми результатами: редактирование контекста очищает их на сервере, сжатие
+#   заменяет прежние ходы кратким содержанием; ваш `messages` остаётся вашим.
+# - На настоящем GitLab ревьюер комментирует изменённые строки, при повторном запуске обновляет своё же ревью,
+#   работает в пайплайнах merge request и проверяет все открытые merge request пакетами за полцены: между двумя
+#   вызовами цикл — это только его список `messages`, поэтому он может ждать сколько угодно долго, пока готовится пакет.
+# - Прежде чем доверить ревьюеру бюджет, измерьте стоимость одного merge request.
