@@ -234,5 +234,6 @@ def _into_this_cell(text: str, exercise: int, yours: bool) -> None:
         shell.set_next_input(text, replace=True)
         print(tr("(If this cell did not change, your editor does not take that request: open {path}.)",
                  path=kept_path(exercise).as_posix()) if yours else
-              tr("(If this cell did not change, your editor does not take that request: print(solution_code({n})) "
-                 "shows the code.)", n=exercise))
+              tr("(If this cell did not change, your editor does not take that request: after "
+                 "`from course_agent.solutions import solution_code`, print(solution_code({n})) shows the code.)",
+                 n=exercise))

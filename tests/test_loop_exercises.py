@@ -185,3 +185,16 @@ def test_exercise_3_says_its_own_call_needs_max_iterations_instead_of_blaming_a_
     report = check_exercise_3(review, language=language)
     assert report.raised is None and words in report.findings[0].detail, report.text()
     assert report.findings[0].status == "broken"
+
+
+def test_exercise_6_in_two_parts_judges_each_part_alone_and_keeps_only_the_whole():
+    """Part 1 is the stop reasons (and the earlier rules), part 2 the refusal; a loop without the fallback passes
+    part 1 and fails part 2, and the whole exercise fails with it."""
+    no_fallback = solutions.review_pull_request  # every stop reason handled, a refusal ends the run
+    one = check_exercise_6(no_fallback, part=1)
+    assert one.ok and one.header().startswith("Exercise 6, part 1"), one
+    two = check_exercise_6(no_fallback, part=2, language="ru")
+    assert two.broken == ["fallback"] and two.header().startswith("Упражнение 6, часть 2"), two
+    assert check_exercise_6(reference(6)["review_every_stop"], part=2).ok
+    with pytest.raises(ValueError):
+        check_exercise_6(no_fallback, part=3)

@@ -80,11 +80,13 @@ def crashed(run: Run, lang: str) -> Seen | None:
 
 
 def grade_loop(number: int, loop: Callable | None, language: str | None, rules: list[str], note: str, hint: str,
-               own: Requirement[Callable] | None = None, tasks: dict[str, str] | None = None) -> Report:
+               own: Requirement[Callable] | None = None, tasks: dict[str, str] | None = None,
+               part: int | None = None) -> Report:
     """The exercise's report; `note` and `hint` (msgids) are shown when any requirement is not met. `tasks` gives,
-    for a rule, the sentence of the exercise's text it comes from (a msgid), shown when it is broken."""
+    for a rule, the sentence of the exercise's text it comes from (a msgid), shown when it is broken. A `part` of
+    an exercise is titled so, and a loop that passes it is not kept: only the whole exercise carries on."""
     lang = pick_language(language)
-    title = tr("Exercise {n}", lang, n=number)
+    title = tr("Exercise {n}, part {part}", lang, n=number, part=part) if part else tr("Exercise {n}", lang, n=number)
     write_it = tr("write your solution in the exercise cell above, then run this cell again.", lang)
     if is_placeholder(loop):
         return not_done_report(title, write_it, lang, [])
@@ -109,7 +111,7 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
     if not report.ok:
         report.note = report.note or tr(note, lang)
         report.hints = [tr(hint, lang)]
-    return keep_passed(number, loop, report)
+    return report if part else keep_passed(number, loop, report)
 
 
 def keep_passed(number: int, loop: Callable, report: Report) -> Report:

@@ -21,17 +21,23 @@
 # %% use="setup"
 
 # %% [markdown] lang="en"
+# <!-- fact: gitlab-changes-deprecated -->
 # ## The tool: get the diff of a merge request
 #
 # A tool is an ordinary function. This one calls GitLab with the real `python-gitlab` client (here the
-# sandbox's demo GitLab; with `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` set, any GitLab).
+# sandbox's demo GitLab; with `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` set, any GitLab). `mr.changes()`
+# reads GitLab's `/merge_requests/:iid/changes` endpoint, deprecated since GitLab 15.7 in favour of `/diffs` but
+# still served: one request gives every file's diff, which is all a first tool needs.
 
 # %% [markdown] lang="ru"
+# <!-- fact: gitlab-changes-deprecated -->
 # ## Инструмент: получить diff merge request
 #
 # Инструмент — это обычная функция. Наша обращается к GitLab через настоящий клиент `python-gitlab` (здесь —
 # к демо-GitLab песочницы; если заданы `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT`, —
-# к любому GitLab).
+# к любому GitLab). `mr.changes()` читает точку `/merge_requests/:iid/changes` — в GitLab 15.7 её объявили
+# устаревшей в пользу `/diffs`, но она по-прежнему работает: один запрос отдаёт diff каждого файла, а первому
+# инструменту больше и не нужно.
 
 # %% use="gitlab"
 

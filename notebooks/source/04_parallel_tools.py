@@ -316,6 +316,7 @@ one_at_a_time = [{"role": "user", "content": "Проверь merge request !484.
 loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_tool_use": True})
 
 # %% [markdown] lang="en"
+# <!-- fact: forced-tool-models -->
 # Look at the forced `read_file` call: the task names no file, yet the model had to fill in `path`, so it made one up
 # (`'example path'` in the sandbox; a real model guesses a plausible one). Forcing a tool gets you *a* call, not a
 # sensible one: your code still checks the input before it runs anything.
@@ -323,11 +324,12 @@ loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_
 # ### Break it: a model that refuses forcing
 #
 # Forced tool use is a per-model feature. Opus 5 and the models before it accept `any` and `tool` (but not
-# together with manual extended thinking); Opus 5.5, Sonnet 5.5 and the Fable and Mythos 5.1 models refuse
-# both with a 400, whatever the thinking setting; Haiku 5.5 accepts them and skips thinking for that call.
+# together with manual extended thinking); Opus 5.5, Sonnet 5.5 and the Fable and Mythos models (5.1 and 5.2)
+# refuse both with a 400, whatever the thinking setting; Haiku 5.5 accepts them and skips thinking for that call.
 # Here is the newer Opus:
 
 # %% [markdown] lang="ru"
+# <!-- fact: forced-tool-models -->
 # Посмотрите на принудительный вызов `read_file`: в задаче нет ни одного имени файла, а заполнить `path` модель была
 # обязана — и придумала его сама (`'example path'` в песочнице; настоящая модель подставит правдоподобный путь).
 # Принуждение даёт *какой-то* вызов, а не осмысленный: ваш код всё равно проверяет входные данные, прежде чем что-то
@@ -336,8 +338,8 @@ loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_
 # ### Сломаем: модель, которая не принимает принуждение
 #
 # Принудительный вызов инструмента поддерживают не все модели. Opus 5 и модели до него принимают `any` и `tool`
-# (но не вместе с ручным расширенным рассуждением); Opus 5.5, Sonnet 5.5, а также Fable и Mythos 5.1 отвечают
-# на оба варианта ошибкой 400 при любых настройках рассуждения; Haiku 5.5 принимает их и на этот вызов не
+# (но не вместе с ручным расширенным рассуждением); Opus 5.5, Sonnet 5.5, а также модели Fable и Mythos (5.1 и
+# 5.2) отвечают на оба варианта ошибкой 400 при любых настройках рассуждения; Haiku 5.5 принимает их и на этот вызов не
 # рассуждает. Вот что отвечает более новый Opus:
 
 # %% tags=["raises-exception"]

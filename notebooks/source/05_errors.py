@@ -302,8 +302,9 @@ print(second.stop_reason, [block.type for block in second.content])
 # bound to everything before it — `system`, `tools` and the earlier messages. Change any of that (edit an old
 # message, trim the history, rebuild the system prompt with today's date) and every thinking block after the
 # change is invalid. Whether that is a 400, "The block is bound to a different conversation", depends on the
-# model (docs: *Prefix checks on thinking blocks*: handle both outcomes); the sandbox's newer model answers
-# 400. Without the `thinking-binding-controls-2026-08-01` beta header the message adds that the setting it
+# model and, for some, on the account (Fable 5.1 enforces it for accounts created on or after 2026-08-31; Fable and
+# Mythos 5.2 for every account; docs: *Prefix checks on thinking blocks*: handle both outcomes); the sandbox's newer
+# model answers 400. Without the `thinking-binding-controls-2026-08-01` beta header the message adds that the setting it
 # names needs that header. So never edit, trim or reorder what you already sent; put every update in a new
 # message at the end.
 
@@ -313,9 +314,10 @@ print(second.stop_reason, [block.type for block in second.content])
 # рассуждения привязан ко всему, что было до него, — к `system`, `tools` и предыдущим сообщениям. Измените
 # что-то из этого (отредактируйте старое сообщение, обрежьте историю, пересоберите системный промпт с
 # сегодняшней датой) — и все блоки рассуждения после изменения станут недействительными. Ответит ли API
-# ошибкой 400 («`The block is bound to a different conversation`»), зависит от модели (документация:
-# «Проверка префикса для блоков размышлений» советует обрабатывать оба исхода); более новая модель песочницы отвечает
-# 400. Если в запросе нет бета-заголовка `thinking-binding-controls-2026-08-01`, сообщение добавляет, что
+# ошибкой 400 («`The block is bound to a different conversation`»), зависит от модели, а у некоторых — и от
+# аккаунта (Fable 5.1 проверяет префикс у аккаунтов, созданных 31 августа 2026 года или позже; Fable и Mythos 5.2 — у
+# всех; документация: «Проверка префикса для блоков размышлений» советует обрабатывать оба исхода); более новая модель
+# песочницы отвечает 400. Если в запросе нет бета-заголовка `thinking-binding-controls-2026-08-01`, сообщение добавляет, что
 # упомянутой в нём настройке этот заголовок нужен. Поэтому никогда не редактируйте, не обрезайте и не
 # переставляйте то, что уже отправили; любое обновление — новым сообщением в конце.
 
@@ -356,6 +358,9 @@ client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=
 # The SDK retries them with backoff (2 retries by default) and honours `retry-after`. The sandbox can
 # inject such faults on demand. These cells need the sandbox: with the real API, faults cannot be
 # ordered.
+#
+# **Predict, then run:** the sandbox answers 529 twice, then normally. How many requests leave your process, and
+# does your code see an exception?
 
 # %% [markdown] lang="ru"
 # ## Временные ошибки API и повторы в SDK
@@ -364,6 +369,9 @@ client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=
 # соединения. SDK повторяет такие запросы с нарастающей задержкой (по умолчанию 2 повтора) и учитывает
 # `retry-after`. Песочница умеет устраивать такие сбои по запросу. Этим ячейкам нужна песочница: с
 # настоящим API сбой не закажешь.
+#
+# **Сначала предположите, потом запустите:** песочница дважды отвечает 529, а потом нормально. Сколько запросов уйдёт
+# из вашего процесса и увидит ли ваш код исключение?
 
 # %% lang="en"
 from course_agent.client import shared_sandbox, using_sandbox

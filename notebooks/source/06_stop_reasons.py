@@ -218,6 +218,8 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # Server tools (such as web search) run on Anthropic's side within one turn. A long series of them
 # can pause: the response ends with `pause_turn`. Send the conversation back **with that response
 # appended and no new user message**, and the same turn continues.
+#
+# **Predict, then run:** and if you add a user message "continue" instead? (The "break it" below shows it.)
 
 # %% [markdown] lang="ru"
 # ## pause_turn
@@ -226,6 +228,9 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # Длинная серия таких вызовов может встать на паузу: ответ заканчивается с `pause_turn`. Отправьте
 # диалог обратно, **добавив этот ответ в историю, но не добавляя нового сообщения от user**, — и тот же
 # ход продолжится.
+#
+# **Сначала предположите, потом запустите:** а если вместо этого добавить сообщение от user «продолжай»? (Ниже, в
+# «Сломаем», это показано.)
 
 # %% lang="en"
 WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
@@ -316,9 +321,9 @@ print("повтор:", retried.stop_reason)
 #
 # Not every refusal is about a harmful request: a cautious model also says no to legitimate work now and
 # then, such as planning a security test of your own shop. Asking the same model again is pointless, but
-# another Claude model usually answers. The API can do that for you: the `fallbacks` parameter (beta,
-# header `server-side-fallback-2026-07-01`) lists the models to try next, or says `"default"` for the
-# model's own chain. A `fallback` block in the content marks where one model's output gives way to the next
+# another Claude model usually answers. The API can do that for you: the `fallbacks` parameter (beta) lists the
+# models to try next, or says `"default"` for the model's own chain; the cell below sends `"default"` with the beta
+# header `server-side-fallback-2026-07-01`. A `fallback` block in the content marks where one model's output gives way to the next
 # (it can follow partial output of the model that declined, and is absent when no earlier model ran); the sure
 # sign that a fallback model answered is a `fallback_message` entry in `usage.iterations`, which bills each
 # attempt. (Haiku 5.5 has no server-side fallback; and a request like the one above stays refused on every
@@ -334,8 +339,8 @@ print("повтор:", retried.stop_reason)
 # Не каждый отказ связан с вредным запросом: осторожная модель иногда отказывает и в законной работе —
 # например, в плане проверки безопасности вашего собственного магазина. Повторять запрос к той же модели
 # бессмысленно, а другая модель Claude обычно отвечает. API умеет сделать это сам: параметр `fallbacks`
-# (бета, заголовок `server-side-fallback-2026-07-01`) перечисляет модели, к которым перейти, или равен
-# `"default"` — тогда используется цепочка самой модели. Блок `fallback` в содержимом ответа отмечает место,
+# (бета) перечисляет модели, к которым перейти, или равен `"default"` — тогда используется цепочка самой модели;
+# ячейка ниже отправляет `"default"` с бета-заголовком `server-side-fallback-2026-07-01`. Блок `fallback` в содержимом ответа отмечает место,
 # где вывод одной модели сменяется выводом следующей (он может стоять после частичного вывода отказавшей
 # модели, а если до этого ни одна модель не работала, его нет вовсе); надёжный признак того, что ответила
 # запасная модель, — запись `fallback_message` в `usage.iterations`, где виден и расход на каждую попытку.
@@ -489,39 +494,51 @@ except Refused as error:
 # %% [markdown] lang="en"
 # ## Exercise: your loop, every stop reason
 #
-# Your loop of notebook 4 (notebook 3's, with concurrent calls) comes back, and from here on it grows: here, every stop reason; in notebook 7, the
-# approval gate; in notebook 8, the cost. Below are notebook 3's GitLab project, tools and rules again.
+# Your loop of notebook 4 (notebook 3's, with concurrent calls) comes back, and from here on it grows: here, every
+# stop reason; in notebook 7, the approval gate; in notebook 8, the cost. Below are notebook 3's GitLab project, tools
+# and rules again.
 #
 # You do not copy your old loop: the exercise cell brings it. When your exercise 4 passed its check, the check kept
 # it (in `my_code/exercise_4.py`, next to this notebook); running the exercise cell defines it here and puts its
-# code into the cell, in place of the stub, for you to grow into `review_every_stop`. If you skipped exercise 4, the cell
-# brings its reference solution instead, and says so.
+# code into the cell, in place of the stub, for you to grow into `review_every_stop`. If you skipped exercise 4, the
+# cell brings its reference solution instead, and says so.
 #
-# Write `review_every_stop` so that it handles every stop reason on purpose: `pause_turn` continues without a new
-# user message; `max_tokens` and `model_context_window_exceeded` raise clear errors (the cut tool call is not
-# run); `stop_sequence` returns the text; anything unknown is an error. A `refusal` is answered **once** by the
-# fallback model: send the same messages to `fallback_model()` (imported in the exercise cell) and go on with it; if it refuses
-# too, stop with `stop_details`. You may get the response with `create` or with `ask()` (streamed) above:
-# `ask(messages, model=fallback_model(), system=REVIEW_RULES)` sends the same messages to the fallback model.
+# Write `review_every_stop` in two parts, each with its own check cell below.
+#
+# - **Part 1, the stop reasons.** Handle every stop reason on purpose: `pause_turn` continues without a new user
+#   message; `max_tokens` and `model_context_window_exceeded` raise clear errors (the cut tool call is not run);
+#   `stop_sequence` returns the text; anything unknown is an error.
+# - **Part 2, a refusal.** A `refusal` is answered **once** by the fallback model: send the same messages to
+#   `fallback_model()` (imported in the exercise cell) and go on with it; if it refuses too, stop with
+#   `stop_details`.
+#
+# You may get the response with `create` or with `ask()` (streamed) above: `ask(messages, model=fallback_model(),
+# system=REVIEW_RULES)` sends the same messages to the fallback model.
 
 # %% [markdown] lang="ru"
 # ## Упражнение: ваш цикл и все причины остановки
 #
-# Ваш цикл из блокнота 4 (цикл блокнота 3 с параллельными вызовами) возвращается и дальше будет расти: здесь в нём появятся все причины остановки, в блокноте 7 —
-# шлюз с подтверждением, в блокноте 8 — учёт стоимости. Ниже снова проект GitLab, инструменты и правила из блокнота 3.
+# Ваш цикл из блокнота 4 (цикл блокнота 3 с параллельными вызовами) возвращается и дальше будет расти: здесь в нём
+# появятся все причины остановки, в блокноте 7 — шлюз с подтверждением, в блокноте 8 — учёт стоимости. Ниже снова
+# проект GitLab, инструменты и правила из блокнота 3.
 #
 # Старый цикл копировать не нужно: ячейка упражнения принесёт его сама. Когда ваше упражнение 4 прошло проверку,
 # проверка сохранила его (в `my_code/exercise_4.py`, рядом с этим блокнотом); ячейка упражнения определяет его здесь и
 # подставляет его код в ячейку вместо заготовки — дальше вы превращаете его в `review_every_stop`. Если упражнение 4 вы
 # пропустили, ячейка принесёт эталонное решение и скажет об этом.
 #
-# Напишите `review_every_stop` так, чтобы он осознанно обрабатывал каждую причину остановки: при `pause_turn`
-# продолжал без нового сообщения от user; при `max_tokens` и `model_context_window_exceeded` выбрасывал понятные
-# ошибки (обрезанный вызов инструмента не выполняется); при `stop_sequence` возвращал текст; любую неизвестную
-# причину считал ошибкой. На `refusal` отвечает **один раз** запасная модель: отправьте те же сообщения модели
-# `fallback_model()` (она импортирована в ячейке упражнения) и продолжайте с ней; если откажет и она, остановитесь со `stop_details`.
-# Ответ можно получать через `create` или через `ask()` (потоком) выше:
-# `ask(messages, model=fallback_model(), system=REVIEW_RULES)` отправит те же сообщения запасной модели.
+# Напишите `review_every_stop` в две части — у каждой своя ячейка проверки ниже.
+#
+# - **Часть 1, причины остановки.** Осознанно обработайте каждую причину остановки: при `pause_turn` продолжайте
+#   без нового сообщения от user; при `max_tokens` и `model_context_window_exceeded` выбрасывайте понятные ошибки
+#   (обрезанный вызов инструмента не выполняется); при `stop_sequence` возвращайте текст; любую неизвестную
+#   причину считайте ошибкой.
+# - **Часть 2, отказ.** На `refusal` отвечает **один раз** запасная модель: отправьте те же сообщения модели
+#   `fallback_model()` (она импортирована в ячейке упражнения) и продолжайте с ней; если откажет и она,
+#   остановитесь со `stop_details`.
+#
+# Ответ можно получать через `create` или через `ask()` (потоком) выше: `ask(messages, model=fallback_model(),
+# system=REVIEW_RULES)` отправит те же сообщения запасной модели.
 
 # %% use="gitlab"
 
@@ -565,9 +582,9 @@ start_from(4, grow_into=review_every_stop)  # переносит в эту яч�
 #
 # <details><summary>Hint</summary>
 #
-# One branch per stop reason on `response.stop_reason`. For `pause_turn`, append the response and `continue` with
-# no new user message; for `max_tokens`, raise before running any tool; for `refusal`, switch `model` to
-# `fallback_model()` and `continue` the first time, raise the second time.
+# One branch per value of `response.stop_reason`. For each, ask: does the loop append the response and call again,
+# return, or raise? After `pause_turn`, is there anything new to say? For a refusal, what changes in the next request,
+# and how does the loop know it has already tried once?
 # </details>
 
 # %% [markdown] lang="ru"
@@ -583,15 +600,25 @@ start_from(4, grow_into=review_every_stop)  # переносит в эту яч�
 #
 # <details><summary>Подсказка</summary>
 #
-# По ветке на каждое значение `response.stop_reason`. При `pause_turn` добавьте ответ в историю и сделайте
-# `continue` без нового сообщения от user; при `max_tokens` выбросьте исключение, не выполняя инструментов; при
-# `refusal` в первый раз замените `model` на `fallback_model()` и сделайте `continue`, во второй — выбросьте
-# исключение.
+# По ветке на каждое значение `response.stop_reason`. Для каждой решите: цикл добавляет ответ в историю и вызывает
+# модель снова, возвращает результат или выбрасывает исключение? Есть ли что сказать модели после `pause_turn`? Что
+# меняется в следующем запросе после отказа и откуда цикл знает, что одна попытка уже была?
 # </details>
 
 # %%
 from course_selfcheck.loop_exercises import check_exercise_6
 
+check_exercise_6(review_every_stop, part=1)  # part 1: the stop reasons
+
+# %% [markdown] lang="en"
+# When part 1 passes, add part 2; the cell below checks the whole exercise (both parts, and the rules of notebooks
+# 3-5), and keeps your loop for notebook 7 once it all passes.
+
+# %% [markdown] lang="ru"
+# Когда часть 1 пройдёт, добавьте часть 2; ячейка ниже проверяет упражнение целиком (обе части и правила блокнотов
+# 3–5) и, когда всё выполнено, сохраняет ваш цикл для блокнота 7.
+
+# %%
 check_exercise_6(review_every_stop)
 
 # %% [markdown] lang="en"

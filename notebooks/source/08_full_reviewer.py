@@ -176,6 +176,9 @@ for discussion in mr.discussions.list(get_all=True):
 # 1.25x the input price for the 5-minute cache, 2x for the 1-hour one), later calls read it (0.1x on Opus 5,
 # the course's model; some newer models read for less, Opus 5.5 at 0.05x). `review(cache=True)` sets one breakpoint after the rules, shared
 # by all reviews, and automatic caching for the growing conversation.
+#
+# **Predict, then run:** a review of !484 takes a few calls. Will caching cut its billed input by a tenth, by half,
+# or by more?
 
 # %% [markdown] lang="ru"
 # <!-- fact: cache-prices -->
@@ -186,6 +189,9 @@ for discussion in mr.discussions.list(get_all=True):
 # 1,25 от цены входного токена для кэша на 5 минут, 2 — для кэша на час), последующие вызовы читают его (0,1 у Opus 5,
 # модели курса; у некоторых более новых моделей чтение дешевле, у Opus 5.5 — 0,05). `review(cache=True)` ставит одну точку после правил, общую
 # для всех ревью, и включает автоматическое кэширование для растущего диалога.
+#
+# **Сначала предположите, потом запустите:** ревью !484 занимает несколько вызовов. На сколько кэширование сократит
+# оплачиваемый вход — на десятую часть, вдвое или сильнее?
 
 # %% lang="en"
 def billed(usage):
@@ -314,14 +320,14 @@ print("\n".join(block.text for block in message.content if block.type == "text")
 # %% [markdown] lang="en"
 # <!-- fact: runner-stream-type -->
 # Iterating shows every turn. When only the end matters, `runner.until_done()` runs the loop and returns the last
-# message. With `stream=True` each turn is a stream (a `BetaMessageStream`, what `client.beta.messages.stream` returns): iterate
+# message. With `stream=True` each turn is a stream (a `BetaMessageStream`, what the `with` block of `client.beta.messages.stream` gives you): iterate
 # it for the events as they come, and `get_final_message()` gives the turn's message. `max_iterations` is still the
 # cap: with 2, the runner stops after two turns even though the model still asks for a tool.
 
 # %% [markdown] lang="ru"
 # <!-- fact: runner-stream-type -->
 # Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` прогоняет цикл и возвращает последнее
-# сообщение. С `stream=True` каждый ход приходит потоком (`BetaMessageStream` — то же, что возвращает `client.beta.messages.stream`):
+# сообщение. С `stream=True` каждый ход приходит потоком (`BetaMessageStream` — то же, что даёт блок `with` у `client.beta.messages.stream`):
 # перебирайте его, чтобы получать события по мере прихода, а `get_final_message()` отдаст сообщение хода.
 # `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается после двух ходов, даже если
 # модель всё ещё просит инструмент.

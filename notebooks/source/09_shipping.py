@@ -518,6 +518,72 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(9)
 
 # %% [markdown] lang="en"
+# ## Capstone (open-ended): your loop, a tool of your own, another repository
+#
+# No check tells you what to build here. Take your loop of exercise 8 (the cell below brings it, or the reference
+# solution) and:
+#
+# 1. give it one tool of your own choice, described in `TOOLS` and run by `run_tool`: a list of the files changed
+#    with their sizes, a search in the repository (`project.search("blobs", ...)`), the merge request's pipeline
+#    status (`project.mergerequests.get(pr).pipelines.list()`), whatever would make a review better;
+# 2. point it at another repository: your own GitLab, by setting `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT`
+#    (and `ANTHROPIC_API_KEY` for the real model) before starting JupyterLab, as notebook 8 shows;
+# 3. judge it with `check_loop(review_my_way)`: every rule of the course, in fresh sandboxes, whatever your loop
+#    talks to otherwise; a rule that the run could not show says "not checked", never "passed".
+
+# %% [markdown] lang="ru"
+# ## Итоговый проект (свободный): ваш цикл, ваш инструмент, другой репозиторий
+#
+# Здесь никакая проверка не скажет, что именно строить. Возьмите свой цикл из упражнения 8 (ячейка ниже принесёт его
+# или эталонное решение) и:
+#
+# 1. дайте ему один инструмент на ваш выбор — опишите его в `TOOLS` и выполняйте через `run_tool`: список изменённых
+#    файлов с размерами, поиск по репозиторию (`project.search("blobs", ...)`), состояние пайплайна merge request
+#    (`project.mergerequests.get(pr).pipelines.list()`) — всё, что сделает ревью лучше;
+# 2. направьте его на другой репозиторий: на ваш собственный GitLab — задайте `GITLAB_URL`, `GITLAB_TOKEN` и
+#    `GITLAB_PROJECT` (и `ANTHROPIC_API_KEY` для настоящей модели) до запуска JupyterLab, как показано в блокноте 8;
+# 3. оцените его через `check_loop(review_my_way)`: все правила курса, в свежих песочницах, с чем бы ваш цикл ни
+#    работал в остальное время; правило, которое прогон не смог показать, отмечается «не проверено», а не «выполнено».
+
+# %% use="gitlab"
+
+# %% use="tools"
+
+# %% use="review_rules"
+
+# %% use="gate_tools"
+
+# %%
+LIMIT = 20_000
+
+# %% lang="en"
+from course_agent.my_code import start_from
+
+
+def review_my_way(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
+    """Your loop of notebook 8, with a tool of your own."""
+    raise NotImplementedError("your code here")
+
+
+start_from(8, grow_into=review_my_way)  # brings your exercise 8 (or its reference) into this cell
+
+# %% lang="ru"
+from course_agent.my_code import start_from
+
+
+def review_my_way(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
+    """Ваш цикл из блокнота 8 с вашим собственным инструментом."""
+    raise NotImplementedError("ваш код")
+
+
+start_from(8, grow_into=review_my_way)  # переносит в эту ячейку ваше упражнение 8 (или эталонное)
+
+# %%
+from course_selfcheck import check_loop
+
+check_loop(review_my_way)
+
+# %% [markdown] lang="en"
 # ## Check yourself
 #
 # 1. Three reviews run with `asyncio.gather`. About how long do they take?
