@@ -124,6 +124,13 @@ def gitlab_settings() -> tuple[str, str, str]:
     return sandbox.gitlab_url, sandbox.gitlab_token, sandbox.project
 
 
+def using_demo_gitlab() -> bool:
+    """True when gitlab_settings() gives the sandbox's demo GitLab (neither GITLAB_URL nor GITLAB_TOKEN set): where a
+    cell may merge !485 on purpose, as no cell may on a real project."""
+    settings = Settings.from_env()
+    return not (settings.gitlab_url or settings.gitlab_token)
+
+
 def reset_demo() -> None:
     """Put the sandbox's demo GitLab back as it was at start (nothing merged, no notes): for instructors
     between two demos, or for a learner who merged !485 on purpose. Only the offline sandbox can be reset."""

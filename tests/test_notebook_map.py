@@ -54,6 +54,6 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "06", 20))
     assert "['fallback', 'text']" in shown(cell(language, "06", 22))
     assert "OverloadedError" in shown(cell(language, "05", 30))
-    assert "RuntimeError" in shown(cell(language, "03", 17))
-    whole = cell(language, "03", 27).source
+    assert "RuntimeError" in shown(cell(language, "03", 18))
+    whole = cell(language, "03", 28).source
     assert "make_client()" in whole and "def review_pull_request" in whole and "def run_tool" in whole

@@ -137,3 +137,17 @@ def test_settings_cannot_be_changed_once_read():
         settings.environ = {}
     with pytest.raises(TypeError):
         settings.environ["GITLAB_URL"] = "https://elsewhere.example"
+
+
+def test_using_demo_gitlab_is_false_as_soon_as_a_gitlab_of_ones_own_is_named(monkeypatch):
+    """Notebook 7's unguarded cell merges !485 on purpose only where using_demo_gitlab() says so."""
+    from course_agent.client import using_demo_gitlab
+
+    for name in ("GITLAB_URL", "GITLAB_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    assert using_demo_gitlab()
+    monkeypatch.setenv("GITLAB_URL", "https://gitlab.example.com")
+    assert not using_demo_gitlab()
+    monkeypatch.delenv("GITLAB_URL")
+    monkeypatch.setenv("GITLAB_TOKEN", "glpat-x")
+    assert not using_demo_gitlab()

@@ -135,7 +135,7 @@ print(response.model_dump_json(indent=2, exclude_none=True))
 # - **Send the response back whole.** Once a conversation goes on (notebook 2 on), the model's response
 #   goes into the history exactly as it came, thinking blocks and their signatures included: the API
 #   checks them, and a changed, reordered or partly dropped thinking block is an error. This is the
-#   lesson's first rule, and it holds for every response, whatever blocks it has.
+#   course's first rule, and it holds for every response, whatever blocks it has.
 #
 # A simple message may get no thinking at all: adaptive thinking decides per request (the docs: a turn
 # without a thinking block is normal in adaptive mode). Send back what came, no more and no less.
@@ -156,7 +156,7 @@ print(response.model_dump_json(indent=2, exclude_none=True))
 # - **Возвращайте ответ целиком.** Когда диалог продолжается (со второго блокнота), ответ модели
 #   попадает в историю ровно таким, каким пришёл, вместе с блоками рассуждения и их подписями: API их
 #   проверяет, и изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка. Это
-#   первое правило урока, и оно действует для любого ответа, какие бы блоки в нём ни были.
+#   первое правило курса, и оно действует для любого ответа, какие бы блоки в нём ни были.
 #
 # На простое сообщение модель может не рассуждать вовсе: адаптивное рассуждение решает это для каждого
 # запроса (документация: ход без блока рассуждения в адаптивном режиме — норма). Возвращайте то, что
@@ -204,7 +204,7 @@ print([block.type for block in hello.content], text_of(hello))
 # job, and the rest of the course is about that code.
 #
 # *Merge request or pull request?* The same thing: GitLab says **merge request** (numbered `!482`), GitHub
-# and the lesson's prompts say **pull request** (`#482`). The course's code talks to GitLab, so it says merge
+# and this course's prompts say **pull request** (`#482`). The course's code talks to GitLab, so it says merge
 # request; the model understands both, and "Review pull request #482." below asks for merge request !482.
 
 # %% [markdown] lang="ru"
@@ -215,7 +215,7 @@ print([block.type for block in hello.content], text_of(hello))
 # текста. Дать ей руки — задача вашего кода, и весь остальной курс посвящён этому коду.
 #
 # *Merge request или pull request?* Это одно и то же: в GitLab это **merge request** (с номером `!482`), в
-# GitHub и в запросах урока — **pull request** (`#482`). Код курса работает с GitLab, поэтому говорит
+# GitHub и в запросах этого курса — **pull request** (`#482`). Код курса работает с GitLab, поэтому говорит
 # «merge request»; модель понимает оба названия, и «Проверь pull request #482.» ниже просит проверить
 # merge request !482.
 

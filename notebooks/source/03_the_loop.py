@@ -29,21 +29,29 @@
 # %% use="gitlab"
 
 # %% [markdown] lang="en"
-# Two tools, as in the lesson: `get_diff` for the changes and `read_file` for context, and a dispatcher
+# Two tools, as in notebook 2's exercise: `get_diff` for the changes and `read_file` for context, and a dispatcher
 # that picks the function by name.
 
 # %% [markdown] lang="ru"
-# Два инструмента, как в уроке: `get_diff` для изменений и `read_file` для контекста, а также
+# Два инструмента, как в упражнении блокнота 2: `get_diff` для изменений и `read_file` для контекста, а также
 # диспетчер, который выбирает функцию по имени.
 
 # %% use="tools"
+
+# %% [markdown] lang="en"
+# The reviewer's standing instructions go in `system=`, the system prompt: sent with every request, apart from the
+# messages, and read by the model before them. Ours says where to start, when to read more, and how to end.
+
+# %% [markdown] lang="ru"
+# Постоянные указания ревьюеру передаются в `system=` — это системный промпт: он уходит с каждым запросом отдельно от
+# сообщений, и модель читает его раньше них. Наш говорит, с чего начать, когда читать дальше и чем закончить.
 
 # %% use="review_rules"
 
 # %% [markdown] lang="en"
 # ## The loop
 #
-# It reads like the lesson's skeleton. Three lines carry its rules: the response goes into the
+# It reads like a skeleton of what an agent is. Three lines carry its rules: the response goes into the
 # history whole; every requested tool runs; all results go back in one user message. And the loop
 # ends in one of two ways: the model says it is done (`end_turn`), or the cap is reached.
 #
@@ -60,7 +68,7 @@
 # %% [markdown] lang="ru"
 # ## Цикл
 #
-# Он повторяет скелет из урока; все правила — в трёх строках: ответ модели добавляется в историю
+# Он читается как скелет того, что такое агент; все правила — в трёх строках: ответ модели добавляется в историю
 # целиком; выполняется каждый запрошенный инструмент; все результаты возвращаются одним сообщением
 # от user. А заканчивается цикл одним из двух способов: модель
 # сообщает, что закончила (`end_turn`), или достигнуто ограничение на итерации.
@@ -77,7 +85,7 @@
 
 # %% lang="en"
 def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
-    """The lesson's loop: call the model, run what it asks for, repeat until it is done."""
+    """The loop: call the model, run what it asks for, repeat until it is done."""
     messages = [] if messages is None else messages
     messages.append({"role": "user", "content": f"Review pull request #{pr_number}."})
 
@@ -114,7 +122,7 @@ def review_pull_request(pr_number: int, messages: list | None = None, max_iterat
 
 # %% lang="ru"
 def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
-    """Цикл из урока: вызвать модель, выполнить то, что она просит, повторять до конца."""
+    """Цикл: вызвать модель, выполнить то, что она просит, повторять до конца."""
     messages = [] if messages is None else messages
     messages.append({"role": "user", "content": f"Проверь pull request #{pr_number}."})
 
@@ -251,7 +259,7 @@ for pr in (483, 482, 484, 486):
 review_pull_request(482, max_iterations=1)
 
 # %% [markdown] lang="en"
-# Twenty is a sensible cap for a review (the lesson's choice); pick your own for other tasks. The
+# Twenty is a sensible cap for a review (this course's choice); pick your own for other tasks. The
 # reference loop in `course_agent.loop` also keeps the whole history when it stops, so a run that
 # failed at iteration 17 can be read and resumed.
 #
@@ -261,7 +269,7 @@ review_pull_request(482, max_iterations=1)
 # made and which tools they were (read them from `messages`). Then run it on !484 with `max_iterations=2`.
 
 # %% [markdown] lang="ru"
-# Двадцать — разумное ограничение для ревью (так выбрано в уроке); для других задач подберите своё.
+# Двадцать — разумное ограничение для ревью (так выбрано в этом курсе); для других задач подберите своё.
 # Эталонный цикл в `course_agent.loop` к тому же сохраняет при остановке всю историю, так что прогон,
 # упавший на 17-й итерации, можно изучить и продолжить.
 #
@@ -322,14 +330,14 @@ show_solution(3)
 # %% [markdown] lang="en"
 # ### Self-check
 #
-# `check_loop` runs a loop against the sandbox in scenarios built to expose each rule of the lesson, and
+# `check_loop` runs a loop against the sandbox in scenarios built to expose each rule of the course, and
 # judges what it sees on the wire. Here it checks the rules of this notebook on the loop of this notebook;
 # pass your own function to check yours. Rules the run could not show are marked "not checked", never passed.
 
 # %% [markdown] lang="ru"
 # ### Самопроверка
 #
-# `check_loop` запускает цикл в песочнице в сценариях, которые выявляют нарушение каждого правила урока, и
+# `check_loop` запускает цикл в песочнице в сценариях, которые выявляют нарушение каждого правила курса, и
 # судит по тому, что уходит по сети. Здесь он проверяет правила этого блокнота на цикле из этого блокнота;
 # передайте свою функцию, чтобы проверить свою. Правила, которые прогон не смог показать, помечены «не
 # проверено», а не «выполнено».
@@ -415,7 +423,7 @@ End with a line "Verdict: approve." or "Verdict: request changes."
 """
 
 def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
-    """The lesson's loop: call the model, run what it asks for, repeat until it is done."""
+    """The loop: call the model, run what it asks for, repeat until it is done."""
     messages = [] if messages is None else messages
     messages.append({"role": "user", "content": f"Review pull request #{pr_number}."})
 
@@ -514,7 +522,7 @@ REVIEW_RULES = """Ты проверяешь merge request в GitLab. Начни 
 """
 
 def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
-    """Цикл из урока: вызвать модель, выполнить то, что она просит, повторять до конца."""
+    """Цикл: вызвать модель, выполнить то, что она просит, повторять до конца."""
     messages = [] if messages is None else messages
     messages.append({"role": "user", "content": f"Проверь pull request #{pr_number}."})
 
@@ -605,7 +613,7 @@ print(review_pull_request(483))
 #
 # <details><summary>Answer</summary>
 #
-# (b). The API has no such limit (20 is the lesson's choice), and it is the other way round: each iteration sends
+# (b). The API has no such limit (20 is this course's choice), and it is the other way round: each iteration sends
 # more than the one before.
 # </details>
 
@@ -653,7 +661,7 @@ print(review_pull_request(483))
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Такого ограничения у API нет (20 выбрано в уроке), а история, наоборот, с каждой итерацией растёт.
+# (б). Такого ограничения у API нет (20 выбрано в этом курсе), а история, наоборот, с каждой итерацией растёт.
 # </details>
 
 # %% [markdown] lang="en"

@@ -201,8 +201,8 @@ print("\n".join(block.text for block in third.content if block.type == "text"))
 # просит сделать то же ревью ещё раз:
 
 # %% lang="en"
-def loop(messages, split, tool_choice={"type": "auto"}):
-    while True:
+def loop(messages, split, tool_choice={"type": "auto"}, max_iterations=10):
+    for _ in range(max_iterations):  # a cap, as in notebook 3
         response = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
                                           tool_choice=tool_choice, messages=messages)
         messages.append({"role": "assistant", "content": response.content})
@@ -225,8 +225,8 @@ print("second review in the same conversation:")
 loop(history, split=True)
 
 # %% lang="ru"
-def loop(messages, split, tool_choice={"type": "auto"}):
-    while True:
+def loop(messages, split, tool_choice={"type": "auto"}, max_iterations=10):
+    for _ in range(max_iterations):  # ограничение, как в блокноте 3
         response = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
                                           tool_choice=tool_choice, messages=messages)
         messages.append({"role": "assistant", "content": response.content})

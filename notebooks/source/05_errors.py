@@ -522,7 +522,7 @@ check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "err
 # All of them, unchanged: thinking (with its signature), text and tool_use.
 # </details>
 #
-# 3. Can you edit an earlier message of a conversation that carries thinking blocks?
+# 3. (Go deeper) Can you edit an earlier message of a conversation that carries thinking blocks?
 #
 # <details><summary>Answer</summary>
 #
@@ -570,7 +570,7 @@ check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "err
 # Все, без изменений: thinking (с подписью), text и tool_use.
 # </details>
 #
-# 3. Можно ли править раннее сообщение в диалоге с блоками рассуждения?
+# 3. (Глубже) Можно ли править раннее сообщение в диалоге с блоками рассуждения?
 #
 # <details><summary>Ответ</summary>
 #

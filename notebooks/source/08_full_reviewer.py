@@ -174,8 +174,11 @@ for discussion in mr.discussions.list(get_all=True):
 # Every call of a review sends the rules, the tool definitions and the whole history again. With
 # `cache_control` breakpoints the API stores that prefix: the first time it is written (billed at
 # 1.25x the input price for the 5-minute cache, 2x for the 1-hour one), later calls read it (0.1x on Opus 5,
-# the course's model; some newer models read for less, Opus 5.5 at 0.05x). `review(cache=True)` sets one breakpoint after the rules, shared
-# by all reviews, and automatic caching for the growing conversation.
+# the course's model; some newer models read for less, Opus 5.5 at 0.05x). `review(cache=True)` (its default: the
+# reviews above were cached too) sets one breakpoint after the rules, shared by all reviews, and automatic caching
+# for the growing conversation. In a loop of your own, automatic caching is one argument of the request:
+# `client.messages.create(..., cache_control={"type": "ephemeral"})` puts the breakpoint on the last block it can
+# cache, so it moves along as the conversation grows.
 #
 # **Predict, then run:** a review of !484 takes a few calls. Will caching cut its billed input by a tenth, by half,
 # or by more?
@@ -187,8 +190,11 @@ for discussion in mr.discussions.list(get_all=True):
 # Каждый вызов в ходе ревью заново отправляет правила, определения инструментов и всю историю сообщений. Если
 # расставить точки кэширования `cache_control`, API сохраняет этот префикс: в первый раз он записывается (по тарифу
 # 1,25 от цены входного токена для кэша на 5 минут, 2 — для кэша на час), последующие вызовы читают его (0,1 у Opus 5,
-# модели курса; у некоторых более новых моделей чтение дешевле, у Opus 5.5 — 0,05). `review(cache=True)` ставит одну точку после правил, общую
-# для всех ревью, и включает автоматическое кэширование для растущего диалога.
+# модели курса; у некоторых более новых моделей чтение дешевле, у Opus 5.5 — 0,05). `review(cache=True)` (так по
+# умолчанию: ревью выше тоже кэшировались) ставит одну точку после правил, общую для всех ревью, и включает
+# автоматическое кэширование для растущего диалога. В вашем собственном цикле автоматическое кэширование — это один
+# аргумент запроса: `client.messages.create(..., cache_control={"type": "ephemeral"})` ставит точку на последний
+# блок, который можно кэшировать, и она движется вместе с растущим диалогом.
 #
 # **Сначала предположите, потом запустите:** ревью !484 занимает несколько вызовов. На сколько кэширование сократит
 # оплачиваемый вход — на десятую часть, вдвое или сильнее?
@@ -244,7 +250,7 @@ usage_chart(cached)
 #
 # The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python functions decorated
 # with `@beta_tool`, derives their schemas from the signatures, and runs the loop you wrote by hand:
-# call, run every requested tool, send all results back, stop at the end. It keeps the lesson's rules for
+# call, run every requested tool, send all results back, stop at the end. It keeps the course's rules for
 # you, but not the cap: without `max_iterations` it runs for as long as the model keeps asking, so give it
 # one, as your own loop has. (It has no safety gate either: that is still your job.)
 
@@ -259,7 +265,7 @@ usage_chart(cached)
 # В SDK этот цикл тоже есть: `client.beta.messages.tool_runner` принимает Python-функции с декоратором
 # `@beta_tool`, выводит их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели,
 # выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. Правила
-# урока он соблюдает за вас, кроме ограничения: без `max_iterations` он работает, пока модель просит
+# курса он соблюдает за вас, кроме ограничения: без `max_iterations` он работает, пока модель просит
 # инструменты, поэтому задайте его, как в своём цикле. (Шлюза безопасности в нём тоже нет: это по-прежнему
 # ваша забота.)
 
