@@ -301,3 +301,12 @@ def test_what_the_references_run_on_is_what_the_notebooks_define():
     billed = next(node for node in ast.parse(lesson8).body if isinstance(node, ast.FunctionDef) and node.name == "billed")
     assert ast.dump(billed) in given and "LIMIT = 20_000" in lesson8 and "LIMIT = 20_000" in given_code(8)
     assert "merge_pr" not in given_code(6) and "def merge_pr" in given_code(7)
+
+
+def test_a_folder_that_cannot_be_written_keeps_nothing_and_breaks_nothing(tmp_path, monkeypatch):
+    """keep() after a passed check: a folder that cannot be made (a file is in its way) gives None, not an error."""
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(blocked / "my_code"))
+    ns = cell("def loop(pr):\n    return pr\n", name="<cell 9>")
+    assert my_code.keep(6, ns["loop"]) is None
