@@ -306,7 +306,8 @@ print(refused[0]["content"])
 # `SafetyGate` did it for `run_agent`; now your loop of notebook 6 does it itself. Below are notebook 3's project,
 # tools and rules, plus the `merge_pr` tool, its function and `DANGEROUS`, the set of tools that ask first.
 #
-# Write `review_with_gate(pr_number, approve)`: before a tool in `DANGEROUS` runs, the loop calls
+# Write `review_with_gate(pr_number, approve=ask_human, max_iterations=20)`: before a tool in `DANGEROUS` runs,
+# the loop calls
 # `approve(name, tool_input)`, a function that asks a human and returns `True` or `False`. On `True` the tool runs
 # as usual. On `False` it does not run, and the model gets a `tool_result` with `is_error: True` that says a human
 # refused; the loop goes on, so the model can finish its review and say what happened. Harmless tools
@@ -328,7 +329,8 @@ print(refused[0]["content"])
 # инструменты и правила из блокнота 3, а также инструмент `merge_pr`, его функция и `DANGEROUS` — набор
 # инструментов, перед которыми цикл сначала спрашивает человека.
 #
-# Напишите `review_with_gate(pr_number, approve)`: прежде чем выполнить инструмент из `DANGEROUS`, цикл вызывает
+# Напишите `review_with_gate(pr_number, approve=ask_human, max_iterations=20)`: прежде чем выполнить инструмент
+# из `DANGEROUS`, цикл вызывает
 # `approve(name, tool_input)` — функцию, которая спрашивает человека и возвращает `True` или `False`. При `True`
 # инструмент выполняется как обычно. При `False` он не выполняется, а модель получает `tool_result` с
 # `is_error: True`, где сказано, что человек отказал; цикл продолжается, чтобы модель закончила ревью и сказала,
