@@ -269,24 +269,9 @@ usage_chart(cached)
 # инструменты, поэтому задайте его, как в своём цикле. (Шлюза безопасности в нём тоже нет: это по-прежнему
 # ваша забота.)
 
+# %% use="runner_tools"
+
 # %% lang="en"
-from anthropic import beta_tool
-
-tools = GitLabTools()
-
-
-@beta_tool
-def get_diff(pr: int) -> str:
-    """Get the changes of a merge request: title, source branch and the diff of every file."""
-    return tools.get_diff(pr)
-
-
-@beta_tool
-def read_file(path: str, ref: str = "main") -> str:
-    """Read a whole file from the repository at a branch, for context."""
-    return tools.read_file(path, ref)
-
-
 runner_task = [{"role": "user", "content": "Review merge request !482."}]
 runner = client.beta.messages.tool_runner(
     model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20,  # the cap, as in notebook 3
@@ -297,23 +282,6 @@ for message in runner:
 print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
 
 # %% lang="ru"
-from anthropic import beta_tool
-
-tools = GitLabTools()
-
-
-@beta_tool
-def get_diff(pr: int) -> str:
-    """Get the changes of a merge request: title, source branch and the diff of every file."""
-    return tools.get_diff(pr)
-
-
-@beta_tool
-def read_file(path: str, ref: str = "main") -> str:
-    """Read a whole file from the repository at a branch, for context."""
-    return tools.read_file(path, ref)
-
-
 runner_task = [{"role": "user", "content": "Проверь merge request !482."}]
 runner = client.beta.messages.tool_runner(
     model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20,  # ограничение, как в блокноте 3

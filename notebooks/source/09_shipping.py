@@ -38,25 +38,10 @@
 # %% [markdown] lang="ru"
 # Ревьюер из блокнота 8, его инструменты GitLab, те же два инструмента для исполнителя SDK и `billed`:
 
+# %% use="runner_tools"
+
 # %% lang="en"
-from anthropic import beta_tool
-from course_agent.gitlab import GitLabTools
 from course_agent.review import review
-
-tools = GitLabTools()
-
-
-@beta_tool
-def get_diff(pr: int) -> str:
-    """Get the changes of a merge request: title, source branch and the diff of every file."""
-    return tools.get_diff(pr)
-
-
-@beta_tool
-def read_file(path: str, ref: str = "main") -> str:
-    """Read a whole file from the repository at a branch, for context."""
-    return tools.read_file(path, ref)
-
 
 mr = tools.project.mergerequests.get(482)  # !482: the re-run below counts its notes
 
@@ -67,24 +52,7 @@ def billed(usage):
                for u in usage)
 
 # %% lang="ru"
-from anthropic import beta_tool
-from course_agent.gitlab import GitLabTools
 from course_agent.review import review
-
-tools = GitLabTools()
-
-
-@beta_tool
-def get_diff(pr: int) -> str:
-    """Get the changes of a merge request: title, source branch and the diff of every file."""
-    return tools.get_diff(pr)
-
-
-@beta_tool
-def read_file(path: str, ref: str = "main") -> str:
-    """Read a whole file from the repository at a branch, for context."""
-    return tools.read_file(path, ref)
-
 
 mr = tools.project.mergerequests.get(482)  # !482: повторный запуск ниже считает его комментарии
 

@@ -165,3 +165,21 @@ TOOLS = [*(tool for tool in TOOLS if tool["name"] != "merge_pr"), MERGE]  # од
 def ask_human(name: str, tool_input: dict) -> bool:
     """Спросить в блокноте; всё, кроме «да», — отказ."""
     return input(f"{name} {tool_input}: выполнить? [да/нет] ").strip().lower() == "да"
+
+# %% name="runner_tools"
+from anthropic import beta_tool
+from course_agent.gitlab import GitLabTools
+
+tools = GitLabTools()
+
+
+@beta_tool
+def get_diff(pr: int) -> str:
+    """Get the changes of a merge request: title, source branch and the diff of every file."""
+    return tools.get_diff(pr)
+
+
+@beta_tool
+def read_file(path: str, ref: str = "main") -> str:
+    """Read a whole file from the repository at a branch, for context."""
+    return tools.read_file(path, ref)
