@@ -15,6 +15,8 @@ CACHE_READ = {
     "claude-sonnet-5-5": 0.05,
     "claude-fable-5-1": 0.025,
     "claude-mythos-5-1": 0.025,
+    "claude-fable-5-2": 0.025,  # $0.20 on $8 (the pricing page's Fable 5.2 row, as price trackers quote it)
+    "claude-mythos-5-2": 0.025,
 }
 """Models whose cache reads cost less than the usual tenth of an input token."""
 

@@ -15,8 +15,9 @@ from .web import json_response
 
 log = logging.getLogger("course_sandbox")
 
-MAX_BODY_BYTES = 8 * 1024 * 1024
-"""Requests above this get 413 (the real services accept more; a course needs no more)."""
+MAX_BODY_BYTES = 32 * 1024 * 1024
+"""Requests above this get 413, as the real API's 32 MB limit for the Messages and token-counting endpoints
+(docs: API overview, request size limits)."""
 
 
 class SandboxApp:

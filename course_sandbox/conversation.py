@@ -148,24 +148,24 @@ def check_thinking_binding(body: dict, turns: list[Turn], betas: frozenset[str] 
     Models that run the check answer 400 for the first block whose prefix changed; with
     `thinking.block_binding.prefix_mismatch_behavior: "drop_block"` (its beta header required) that block
     and the rest of its turn's consecutive thinking blocks are dropped instead, each reported as a
-    `thinking_dropped` input transformation. Other models show such a block all the same and report it as
-    `thinking_mismatch_allowed`. Returns the turns the model reads, and the transformations.
+    `thinking_dropped` input transformation. A model without preserved thinking runs no prefix check, and
+    reports nothing (docs: prefix-checks; `thinking_mismatch_allowed` is a checking model's report when the check
+    is not enforced for the request, which the sandbox, enforcing it for every account, never is). Returns the
+    turns the model reads, and the transformations.
     """
     binding = ((body.get("thinking") or {}).get("block_binding") if isinstance(body.get("thinking"), dict)
                else None)
     if binding is not None and BINDING_BETA not in betas:
         kind = body["thinking"].get("type", "")
         raise invalid(f"thinking.{kind}.block_binding: Extra inputs are not permitted")
-    if not any(b.get("type") == "thinking" for turn in turns for b in turn.blocks):
-        return turns, []  # nothing to check: no prefix is hashed
+    if not profile(body["model"]).binds_prefix or not any(b.get("type") == "thinking" for turn in turns
+                                                           for b in turn.blocks):
+        return turns, []  # no prefix check on this model, or nothing to check
     failing = [(k, j) for k, j, prefix in thinking.prefixes(body, turns)
                if not thinking.bound_to(turns[k].blocks[j]["thinking"], turns[k].blocks[j]["signature"], prefix)]
     if not failing:
         return turns, []
     path = lambda k, j: "messages.{}.content.{}".format(*turns[k].origin[j])  # noqa: E731
-    if not profile(body["model"]).binds_prefix:
-        return turns, [{"type": "thinking_mismatch_allowed", "path": path(k, j), "reason": "prefix_binding_mismatch"}
-                       for k, j in failing]
     if (binding or {}).get("prefix_mismatch_behavior") != "drop_block":
         k, j = failing[0]
         i, j = turns[k].origin[j]

@@ -91,8 +91,8 @@ PROFILES: dict[str, Profile] = {
     "claude-mythos-5": _ALWAYS_ON,
     "claude-fable-5-1": _FIVE_ONE,
     "claude-mythos-5-1": _FIVE_ONE,
-    "claude-fable-5-2": _FIVE_ONE,
-    "claude-mythos-5-2": _FIVE_ONE,
+    "claude-fable-5-2": replace(_FIVE_ONE, price=(8.0, 40.0)),  # list price 20% below 5.1's
+    "claude-mythos-5-2": replace(_FIVE_ONE, price=(8.0, 40.0)),
     "claude-mythos-preview": replace(_ALWAYS_ON, rejected=(("disabled", DISABLED_REJECTED_PREVIEW),),
                                      min_cacheable_tokens=2048, price=None, retires="2026-06-30"),
     "claude-opus-4-8": _OPUS_4_8,

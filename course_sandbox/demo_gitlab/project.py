@@ -241,9 +241,9 @@ class DemoProject:
                 commit, squashed = self.repository.merge_squashed(mr.spec.source_branch, TARGET_BRANCH,
                                                                   message or self._merge_message(mr),
                                                                   (squash_message or mr.title) if squash else None)
-            except MergeConflict:
+            except MergeConflict:  # GitLab checks mergeability first: a conflicting MR is not allowed (405)
                 mr.has_conflicts = True
-                raise GitLabError(422, {"message": "Branch cannot be merged"}) from None
+                raise GitLabError(405, {"message": "405 Method Not Allowed"}) from None
             except GitError:
                 raise GitLabError(422, {"message": "Branch cannot be merged"}) from None
             mr.state, mr.merge_commit_sha, mr.merged_base, mr.merged_head = "merged", commit, base, head

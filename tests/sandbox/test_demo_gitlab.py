@@ -157,7 +157,9 @@ def test_stale_sha_is_409_and_changes_nothing(sandbox, project):
     assert sandbox.gitlab.repository.sha("main") == before
 
 
-def test_conflict_is_422_and_leaves_the_repository_as_it_was(sandbox, project):
+def test_conflict_is_405_and_leaves_the_repository_as_it_was(sandbox, project):
+    """GitLab's merge endpoint checks mergeability before merging: a conflict is `not_allowed!` (gitlab-org/gitlab#364102);
+    422 "Branch cannot be merged" is for a merge that fails after that check."""
     repo = sandbox.gitlab.repository
     (repo.path / "shop" / "cart.py").write_text("# rewritten on main\n", encoding="utf-8")
     repo.sha("main")  # remembered before the hand-made commit...
@@ -166,7 +168,7 @@ def test_conflict_is_422_and_leaves_the_repository_as_it_was(sandbox, project):
     before = repo.sha("main")
     with pytest.raises(gitlab.GitlabMRClosedError) as caught:
         project.mergerequests.get(482).merge()
-    assert (caught.value.response_code, caught.value.error_message) == (422, "Branch cannot be merged")
+    assert (caught.value.response_code, caught.value.error_message) == (405, "405 Method Not Allowed")
     assert repo.sha("main") == before
     assert project.mergerequests.get(482).state == "opened"
 

@@ -101,12 +101,14 @@ def test_drop_block_drops_the_invalid_thinking_instead_of_refusing(client):
         ("thinking_dropped", f"messages.{i}.content.{j}", "prefix_binding_mismatch") for i, j in thinking_blocks]
 
 
-def test_a_model_without_the_check_reports_the_mismatch_it_allowed(client):
+def test_a_model_without_preserved_thinking_runs_no_prefix_check_and_reports_nothing(client):
+    """Docs (prefix checks): nothing changes for a model without preserved thinking; `thinking_mismatch_allowed` is a
+    checking model's report when the check is not enforced, never a non-checking model's."""
     history = _first_turn(client, NOT_CHECKING)
     edited = [{"role": "user", "content": "Review merge request !482, briefly."}, *history[1:]]
     response = client.beta.messages.create(model=NOT_CHECKING, max_tokens=8000, system="You review merge requests.",
                                            tools=TOOLS, messages=edited, betas=["thinking-binding-controls-2026-08-01"])
-    assert [t.type for t in response.input_transformations] == ["thinking_mismatch_allowed"]
+    assert response.stop_reason == "end_turn" and response.input_transformations == []
     plain = client.beta.messages.create(model=NOT_CHECKING, max_tokens=8000, system="You review merge requests.",
                                         tools=TOOLS, messages=history, betas=["thinking-binding-controls-2026-08-01"])
     assert plain.input_transformations == []

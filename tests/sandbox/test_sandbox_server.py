@@ -82,7 +82,7 @@ def test_hostile_bodies_get_the_error_envelope_and_the_server_keeps_serving(sand
 
 
 def test_huge_body_is_413(sandbox):
-    status, body = raw_post(sandbox, "/v1/messages", b" " * (9 * 1024 * 1024))
+    status, body = raw_post(sandbox, "/v1/messages", b" " * (33 * 1024 * 1024))
     assert status == 413 and body["error"]["type"] == "request_too_large"
 
 
