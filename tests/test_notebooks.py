@@ -31,8 +31,13 @@ def code_shape(source: str) -> list[str]:
     return tokens
 
 
-def test_nine_notebooks_in_each_language():
-    assert len(NAMES) == 9
+GO_DEEPER = {"10_more_control.ipynb", "11_thinking.ipynb"}
+"""Optional notebooks that go deeper into notebooks 4-6's subjects: no exercise builds on them, so none is graded."""
+
+
+def test_eleven_notebooks_in_each_language():
+    """Nine lessons and two optional go-deeper notebooks (10, 11), the same names in both languages."""
+    assert len(NAMES) == 11
     assert sorted(p.name for p in (NOTEBOOKS / "ru").glob("*.ipynb")) == NAMES
 
 
@@ -67,7 +72,11 @@ def test_hygiene(path):
     first = nb.cells[0].source
     assert first.startswith("# ") and ("You will learn" in first or "Вы узнаете" in first or "узнаете" in first)
     headings = " ".join(c.source for c in nb.cells if c.cell_type == "markdown")
-    assert re.search(r"## (Exercise|Упражнение)", headings) and re.search(r"## (Recap|Итоги)", headings)
+    assert re.search(r"## (Recap|Итоги)", headings) and re.search(r"## (Check yourself|Проверьте себя)", headings)
+    if path.name not in GO_DEEPER:  # a lesson ends with a graded exercise; a go-deeper notebook with its questions
+        assert re.search(r"## (Exercise|Упражнение)", headings)
+    else:
+        assert "(optional)" in first or "(по желанию)" in first
     assert re.search(r"(Break it|Сломаем)", headings), "every notebook breaks a rule, then fixes it"
 
 
@@ -154,7 +163,7 @@ def test_a_built_kernel_keeps_the_machine_environment_and_drops_the_course_varia
 def test_the_minutes_in_each_header_are_the_instructor_guides():
     """A notebook's header ("About 35 minutes", «Около 35 минут») and docs/instructor.md's timing table agree."""
     guide = (NOTEBOOKS.parent / "docs" / "instructor.md").read_text()
-    table = {int(n): int(m) for n, m in re.findall(r"\| (\d) [^|]+\| (\d+) \|", guide)}
+    table = {int(n): int(m) for n, m in re.findall(r"\| (\d+) [^|]+\| (\d+) \|", guide)}
     assert sorted(table) == list(range(1, len(NAMES) + 1)), table
     for number, name in enumerate(NAMES, 1):
         for language, said in (("en", r"\*About (\d+) minutes"), ("ru", r"\*Около (\d+) минут")):

@@ -10,8 +10,10 @@
 # below is the code you would ship. With `ANTHROPIC_API_KEY` set, the same cells talk to the real API.
 #
 # *About 20 minutes. You need: Python with functions, lists and dicts, `for` loops and `try`/`except`, and how to
-# run a cell in JupyterLab. Later notebooks add a few things, each where it first appears: a thread pool
-# (notebook 4), `match` (notebook 6), `await` (notebook 7), decorators (notebook 8).*
+# run a cell in JupyterLab; Python 3.10 or later. Later notebooks add a few things, each where it first appears:
+# `**` to pass a dict as keyword arguments (notebook 2), `lambda` and a thread pool (notebook 4), `match`
+# (notebook 6), `await` (notebook 7: a top-level `await` works in a notebook, not in a plain script), decorators
+# (notebook 8).*
 
 # %% [markdown] lang="ru"
 # # 1. Один вызов
@@ -26,8 +28,10 @@
 # обращаются к настоящему API.
 #
 # *Около 20 минут. Нужно: Python на уровне функций, списков и словарей, циклов `for` и `try`/`except`, а также
-# умение запускать ячейки в JupyterLab. Дальше понадобится ещё немного — каждая вещь объясняется там, где
-# появляется впервые: пул потоков (блокнот 4), `match` (блокнот 6), `await` (блокнот 7), декораторы (блокнот 8).*
+# умение запускать ячейки в JupyterLab; Python 3.10 или новее. Дальше понадобится ещё немного — каждая вещь
+# объясняется там, где появляется впервые: `**`, чтобы передать словарь как именованные аргументы (блокнот 2),
+# `lambda` и пул потоков (блокнот 4), `match` (блокнот 6), `await` (блокнот 7: `await` на верхнем уровне работает в
+# блокноте, но не в обычном скрипте), декораторы (блокнот 8).*
 
 # %% lang="en"
 import os
@@ -54,16 +58,24 @@ MODEL = model_id()      # id модели задан в одном месте (C
 print(type(client).__name__, MODEL)
 
 # %% [markdown] lang="en"
+# <!-- fact: request-shape -->
 # ## One request, one response
 #
 # A request names the model, a budget for the answer (`max_tokens`) and the conversation so far
 # (`messages`: a list of turns, each with a `role` and `content`).
+#
+# Each call stands alone: the API does not remember your earlier calls. "The conversation so far" is whatever you
+# put in `messages`, so in an agent your code keeps that list and sends it, whole, every time.
 
 # %% [markdown] lang="ru"
+# <!-- fact: request-shape -->
 # ## Один запрос — один ответ
 #
 # В запросе указываются модель, бюджет на ответ (`max_tokens`) и весь диалог до этого момента
 # (`messages`: список реплик, у каждой есть `role` и `content`).
+#
+# Каждый вызов сам по себе: прежних вызовов API не помнит. «Весь диалог до этого момента» — это то, что вы положили
+# в `messages`, поэтому в агенте этот список хранит ваш код и каждый раз отправляет целиком.
 
 # %% lang="en"
 response = client.messages.create(
@@ -84,6 +96,7 @@ print([block.type for block in response.content])
 print("\n".join(block.text for block in response.content if block.type == "text"))
 
 # %% [markdown] lang="en"
+# <!-- fact: response-blocks -->
 # ## What a response is made of
 #
 # The answer is not a string: `content` is a list of **blocks**, each with a `type`. Here there are two,
@@ -91,6 +104,7 @@ print("\n".join(block.text for block in response.content if block.type == "text"
 # stopped, and `usage` counts the tokens you pay for.
 
 # %% [markdown] lang="ru"
+# <!-- fact: response-blocks -->
 # ## Из чего состоит ответ
 #
 # Ответ — это не строка: `content` — список **блоков**, у каждого есть `type`. Здесь их два: `thinking`,
@@ -112,15 +126,18 @@ print("stop_reason:", response.stop_reason)
 print("usage:      ", response.usage.input_tokens, "ток. на входе,", response.usage.output_tokens, "ток. на выходе")
 
 # %% [markdown] lang="en"
+# <!-- fact: sdk-parses-json -->
 # The SDK parsed JSON into its own types. This is the JSON itself, as it came over the wire:
 
 # %% [markdown] lang="ru"
+# <!-- fact: sdk-parses-json -->
 # SDK разобрал JSON в свои типы. А вот сам JSON — в том виде, в каком он пришёл по сети:
 
 # %%
 print(response.model_dump_json(indent=2, exclude_none=True))
 
 # %% [markdown] lang="en"
+# <!-- fact: thinking-display-omitted -->
 # <!-- fact: first-rule-every-response -->
 # ## The thinking block: first in the list, empty, and it goes back
 #
@@ -141,6 +158,7 @@ print(response.model_dump_json(indent=2, exclude_none=True))
 # without a thinking block is normal in adaptive mode). Send back what came, no more and no less.
 
 # %% [markdown] lang="ru"
+# <!-- fact: thinking-display-omitted -->
 # <!-- fact: first-rule-every-response -->
 # ## Блок рассуждения: первый в списке, пустой, и его нужно вернуть
 #
@@ -238,6 +256,7 @@ print(response.stop_reason)
 print(text_of(response))
 
 # %% [markdown] lang="en"
+# <!-- fact: max-tokens-includes-thinking -->
 # ## Break it, then fix it: a budget too small
 #
 # `max_tokens` caps everything the model writes, **thinking included**: the model thinks first, and the
@@ -245,6 +264,7 @@ print(text_of(response))
 # `stop_reason` says `max_tokens`. Nothing fails loudly: only `stop_reason` tells you.
 
 # %% [markdown] lang="ru"
+# <!-- fact: max-tokens-includes-thinking -->
 # ## Сломаем и починим: слишком маленький бюджет
 #
 # `max_tokens` ограничивает всё, что пишет модель, **включая рассуждение**: сначала модель рассуждает,
@@ -323,6 +343,7 @@ counting = None  # замените None своим вызовом: Message, к�
 # затем выведите counting.stop_reason, counting.stop_sequence и текст
 
 # %% [markdown] lang="en"
+# <!-- fact: stop-sequences-param -->
 # ### Check your exercise
 #
 # The cell below reads `counting`: its `stop_reason`, its `stop_sequence` and its text. While the cell above is unchanged, it says "not done yet".
@@ -333,6 +354,7 @@ counting = None  # замените None своим вызовом: Message, к�
 # </details>
 
 # %% [markdown] lang="ru"
+# <!-- fact: stop-sequences-param -->
 # ### Проверьте упражнение
 #
 # Ячейка ниже читает `counting`: его `stop_reason`, `stop_sequence` и текст. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
@@ -359,6 +381,8 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(1)
 
 # %% [markdown] lang="en"
+# <!-- fact: content-list-several-types -->
+# <!-- fact: usage-input-output -->
 # ## Check yourself
 #
 # 1. The model's answer stopped mid-sentence and `stop_reason` is `max_tokens`. Did the API raise an error?
@@ -397,16 +421,19 @@ show_solution(1)
 #
 # 5. You call `messages.create` twice with the same question. Does the second call remember the first?
 #    - (a) yes: the API keeps a session for each API key
-#    - (b) no: the API keeps nothing; the model sees only what you send in `messages`
-#    - (c) only if you pass the first response's `id`
+#    - (b) no: each call stands alone; the model sees only what you send in `messages`
+#    - (c) for a few minutes: the API caches recent answers
 #
 # <details><summary>Answer</summary>
 #
-# (b). There is no session to keep, and no parameter that points at an earlier response: the history is the list
-# you send.
+# (b). There is no session per key; the history is the list you send. Prompt caching (notebook 8) saves the cost of
+# a repeated beginning, it is no memory. (A beta feature, message threads, can keep a conversation on the server for
+# a few minutes so that you send only the new messages, and only when you ask for it; this course sends the list.)
 # </details>
 
 # %% [markdown] lang="ru"
+# <!-- fact: content-list-several-types -->
+# <!-- fact: usage-input-output -->
 # ## Проверьте себя
 #
 # 1. Ответ модели оборвался на полуслове, а `stop_reason` равен `max_tokens`. Выбросил ли API исключение?
@@ -445,13 +472,15 @@ show_solution(1)
 #
 # 5. Вы дважды вызываете `messages.create` с одним и тем же вопросом. Помнит ли второй вызов первый?
 #    - (а) да: API хранит сеанс для каждого ключа
-#    - (б) нет: API ничего не хранит; модель видит только то, что вы отправили в `messages`
-#    - (в) только если передать `id` первого ответа
+#    - (б) нет: каждый вызов сам по себе; модель видит только то, что вы отправили в `messages`
+#    - (в) несколько минут помнит: API кэширует недавние ответы
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Никакого сеанса API не хранит, и параметра, который ссылался бы на прежний ответ, нет: история — это
-# список, который вы отправляете.
+# (б). Сеанса для ключа нет; история — это список, который вы отправляете. Кэширование промпта (блокнот 8) экономит
+# на повторяющемся начале запроса, но это не память. (Бета-функция — цепочки сообщений, `message threads` — может
+# несколько минут хранить диалог на сервере, чтобы вы отправляли только новые сообщения, и только если вы об этом
+# попросите; в этом курсе список отправляется целиком.)
 # </details>
 
 # %% [markdown] lang="en"

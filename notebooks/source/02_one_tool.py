@@ -68,12 +68,14 @@ def get_diff(pr: int) -> str:
 print(get_diff(482)[:700])
 
 # %% [markdown] lang="en"
+# <!-- fact: tool-definition-visible -->
 # ## Describing it to the model
 #
 # The model never sees your function. It sees a name, a description and a JSON Schema of the input.
 # The description is the only documentation it gets, so write it for a reader who knows nothing else.
 
 # %% [markdown] lang="ru"
+# <!-- fact: tool-definition-visible -->
 # ## Описываем инструмент для модели
 #
 # Модель никогда не видит вашу функцию. Она видит имя, описание и JSON Schema входных данных.
@@ -125,6 +127,7 @@ def show(messages):
         print(number, message["role"], kinds)
 
 # %% [markdown] lang="en"
+# <!-- fact: tool-use-stop-reason -->
 # ## Step 1: the model asks for the tool
 #
 # With `tools=` in the request, the model can answer with a `tool_use` block instead of prose. Then
@@ -134,6 +137,7 @@ def show(messages):
 # in any of them? Write your guess down, then run it.
 
 # %% [markdown] lang="ru"
+# <!-- fact: tool-use-stop-reason -->
 # ## Шаг 1: модель запрашивает инструмент
 #
 # Если в запросе есть `tools=`, модель может ответить не текстом, а блоком `tool_use`. Тогда
@@ -159,16 +163,20 @@ for block in response.content:
     print(block)
 
 # %% [markdown] lang="en"
+# <!-- fact: tool-use-block-fields -->
 # ## Step 2: your code runs the tool
 #
 # The block carries an `id`, the tool's `name` and its `input`, already filled according to your schema.
-# Running it is plain Python.
+# Running it is plain Python: `next(...)` takes the first `tool_use` block, and `get_diff(**tool_use.input)` passes
+# the input dict as keyword arguments (`{"pr": 482}` becomes `get_diff(pr=482)`).
 
 # %% [markdown] lang="ru"
+# <!-- fact: tool-use-block-fields -->
 # ## Шаг 2: ваш код запускает инструмент
 #
 # В блоке есть `id`, имя инструмента `name` и его `input`, уже заполненный по вашей схеме.
-# Запуск — обычный Python.
+# Запуск — обычный Python: `next(...)` берёт первый блок `tool_use`, а `get_diff(**tool_use.input)` передаёт словарь
+# входных данных как именованные аргументы (`{"pr": 482}` превращается в `get_diff(pr=482)`).
 
 # %% lang="en"
 tool_use = next(block for block in response.content if block.type == "tool_use")
@@ -181,6 +189,7 @@ diff = get_diff(**tool_use.input)
 print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 
 # %% [markdown] lang="en"
+# <!-- fact: tool-result-pairing -->
 # ## Step 3: two messages go into the history
 #
 # First the model's response, **as it is, whole**; then a `user` message with a `tool_result` that
@@ -198,6 +207,7 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # **Predict, then run:** how many messages will the history hold after this cell, and whose is each?
 
 # %% [markdown] lang="ru"
+# <!-- fact: tool-result-pairing -->
 # ## Шаг 3: история пополняется двумя сообщениями
 #
 # Сначала ответ модели — **как есть, целиком**; затем сообщение от `user` с `tool_result`, в котором
@@ -222,12 +232,14 @@ messages.append({"role": "user", "content": [
 show(messages)
 
 # %% [markdown] lang="en"
+# <!-- fact: end-turn-done -->
 # ## Step 4: send it again
 #
 # The request now carries the whole history: three messages. With only a diff tool, the model has all
 # it can get and writes its review: `stop_reason` is `end_turn`.
 
 # %% [markdown] lang="ru"
+# <!-- fact: end-turn-done -->
 # ## Шаг 4: отправляем снова
 #
 # Теперь в запросе вся история: три сообщения. У модели есть только инструмент для diff, так что
@@ -239,12 +251,14 @@ print("stop_reason:", response.stop_reason)
 print("\n".join(block.text for block in response.content if block.type == "text"))
 
 # %% [markdown] lang="en"
+# <!-- fact: orphan-tool-result-400 -->
 # ## Break it, then fix it: a result with no request
 #
 # The API checks the pairing. Send a `tool_result` without the assistant message that holds its
 # `tool_use`, and it answers 400 with the exact reason:
 
 # %% [markdown] lang="ru"
+# <!-- fact: orphan-tool-result-400 -->
 # ## Сломаем и починим: результат без запроса
 #
 # API проверяет, что у каждого результата есть свой вызов. Отправьте `tool_result` без сообщения assistant, в котором лежит
@@ -276,6 +290,7 @@ show(fixed)
 print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=fixed).stop_reason)
 
 # %% [markdown] lang="en"
+# <!-- fact: gitlab-files-raw-bytes -->
 # ## Exercise
 #
 # Add a second tool, `read_file(path, ref)`, that returns a whole file as text
@@ -283,9 +298,10 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # Describe it in `TOOLS`, start again from `"Review pull request #482."` in a new list, `exercise_messages`,
 # and repeat steps 1 to 4 by hand until `stop_reason` is `end_turn`, appending every message to
 # `exercise_messages` (the model's last answer too). How many times did you call the model? Which file did it
-# read, and why?
+# read, and why? (The check looks for that read: a `read_file` call your code ran, and its result sent back.)
 
 # %% [markdown] lang="ru"
+# <!-- fact: gitlab-files-raw-bytes -->
 # ## Упражнение
 #
 # Добавьте второй инструмент, `read_file(path, ref)`, который возвращает файл целиком, текстом
@@ -293,6 +309,7 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # Опишите его в `TOOLS`, начните заново с `"Проверь pull request #482."` в новом списке `exercise_messages`
 # и повторяйте шаги 1–4 вручную, пока `stop_reason` не станет `end_turn`, добавляя в `exercise_messages` каждое
 # сообщение (и последний ответ модели тоже). Сколько раз вы вызвали модель? Какой файл она прочитала и почему?
+# (Проверка ищет это чтение: вызов `read_file`, который выполнил ваш код, и его результат, отправленный обратно.)
 
 # %% lang="en"
 # 1. read_file(path, ref): the function, and its description added to TOOLS
@@ -347,6 +364,7 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(2)
 
 # %% [markdown] lang="en"
+# <!-- fact: server-tools-run-at-anthropic -->
 # ## Check yourself
 #
 # 1. What does the model see of a tool?
@@ -379,7 +397,8 @@ show_solution(2)
 #
 # <details><summary>Answer</summary>
 #
-# (b). Your tools run where your code runs (only server tools, such as web search, run on Anthropic's side);
+# (b). Your tools run where your code runs (only server tools, such as web search, run on Anthropic's side: notebook 6
+# meets one);
 # `messages.create` never runs a tool: it returns the request for one.
 # </details>
 #
@@ -395,6 +414,7 @@ show_solution(2)
 # </details>
 
 # %% [markdown] lang="ru"
+# <!-- fact: server-tools-run-at-anthropic -->
 # ## Проверьте себя
 #
 # 1. Что модель видит от инструмента?
@@ -428,8 +448,8 @@ show_solution(2)
 # <details><summary>Ответ</summary>
 #
 # (б). Ваши инструменты выполняются там же, где ваш код (на стороне Anthropic работают только серверные
-# инструменты, например веб-поиск); `messages.create` никогда не выполняет инструмент — он возвращает просьбу его
-# выполнить.
+# инструменты, например веб-поиск: один такой встретится в блокноте 6); `messages.create` никогда не выполняет
+# инструмент — он возвращает просьбу его выполнить.
 # </details>
 #
 # 5. Как API узнаёт, на какой `tool_use` отвечает `tool_result`?

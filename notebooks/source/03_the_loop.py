@@ -39,10 +39,12 @@
 # %% use="tools"
 
 # %% [markdown] lang="en"
+# <!-- fact: system-prompt -->
 # The reviewer's standing instructions go in `system=`, the system prompt: sent with every request, apart from the
 # messages, and read by the model before them. Ours says where to start, when to read more, and how to end.
 
 # %% [markdown] lang="ru"
+# <!-- fact: system-prompt -->
 # Постоянные указания ревьюеру передаются в `system=` — это системный промпт: он уходит с каждым запросом отдельно от
 # сообщений, и модель читает его раньше них. Наш говорит, с чего начать, когда читать дальше и чем закончить.
 
@@ -52,7 +54,7 @@
 # ## The loop
 #
 # It reads like a skeleton of what an agent is. Three lines carry its rules: the response goes into the
-# history whole; every requested tool runs; all results go back in one user message. And the loop
+# history whole; every requested tool runs; all results go back in one user message (notebook 4 shows why). And the loop
 # ends in one of two ways: the model says it is done (`end_turn`), or the cap is reached.
 #
 # ```mermaid
@@ -70,7 +72,7 @@
 #
 # Он читается как скелет того, что такое агент; все правила — в трёх строках: ответ модели добавляется в историю
 # целиком; выполняется каждый запрошенный инструмент; все результаты возвращаются одним сообщением
-# от user. А заканчивается цикл одним из двух способов: модель
+# от user (почему — покажет блокнот 4). А заканчивается цикл одним из двух способов: модель
 # сообщает, что закончила (`end_turn`), или достигнуто ограничение на итерации.
 #
 # ```mermaid
@@ -189,6 +191,7 @@ review = review_pull_request(482, messages=view.messages)
 print(review)
 
 # %% [markdown] lang="en"
+# <!-- fact: whole-history-every-request -->
 # ## Every iteration sends the whole history again
 #
 # Each request carries everything before it: the rules, the tools and every message so far. So the input
@@ -196,6 +199,7 @@ print(review)
 # chart shows it for the run above (notebook 8 shows what prompt caching changes):
 
 # %% [markdown] lang="ru"
+# <!-- fact: whole-history-every-request -->
 # ## Каждая итерация заново отправляет всю историю
 #
 # В каждом запросе — всё, что было до него: правила, инструменты и все сообщения. Поэтому вход каждой
@@ -259,9 +263,7 @@ for pr in (483, 482, 484, 486):
 review_pull_request(482, max_iterations=1)
 
 # %% [markdown] lang="en"
-# Twenty is a sensible cap for a review (this course's choice); pick your own for other tasks. The
-# reference loop in `course_agent.loop` also keeps the whole history when it stops, so a run that
-# failed at iteration 17 can be read and resumed.
+# Twenty is a sensible cap for a review (this course's choice); pick your own for other tasks.
 #
 # ## Exercise
 #
@@ -270,8 +272,6 @@ review_pull_request(482, max_iterations=1)
 
 # %% [markdown] lang="ru"
 # Двадцать — разумное ограничение для ревью (так выбрано в этом курсе); для других задач подберите своё.
-# Эталонный цикл в `course_agent.loop` к тому же сохраняет при остановке всю историю, так что прогон,
-# упавший на 17-й итерации, можно изучить и продолжить.
 #
 # ## Упражнение
 #
@@ -570,6 +570,7 @@ print(review_pull_request(483))
 # возвращает демо-GitLab в исходное состояние между показами. Подробнее — в `docs/instructor.md`.
 
 # %% [markdown] lang="en"
+# <!-- fact: no-api-conversation-limit -->
 # ## Check yourself
 #
 # 1. What separates an agent from a workflow?
@@ -618,6 +619,7 @@ print(review_pull_request(483))
 # </details>
 
 # %% [markdown] lang="ru"
+# <!-- fact: no-api-conversation-limit -->
 # ## Проверьте себя
 #
 # 1. Чем агент отличается от воркфлоу?

@@ -28,12 +28,14 @@
 # %% use="review_rules"
 
 # %% [markdown] lang="en"
+# <!-- fact: parallel-tool-calls -->
 # ## Several tool calls in one response
 #
 # In !484 `tax_for` changes, and the diff says it is called from two files the merge request does not
 # touch. After reading the diff, the model asks for both files in the same response:
 
 # %% [markdown] lang="ru"
+# <!-- fact: parallel-tool-calls -->
 # ## Несколько вызовов инструментов в одном ответе
 #
 # В !484 меняется `tax_for`, и по diff видно, что она вызывается из двух файлов, которые merge request
@@ -68,6 +70,7 @@ for call in calls:
     print(call.id, call.name, call.input)
 
 # %% [markdown] lang="en"
+# <!-- fact: parallel-calls-independent -->
 # ## Run them concurrently
 #
 # The calls of one turn are independent, so there is no reason to wait for one before starting the
@@ -93,6 +96,7 @@ for call in calls:
 # results come?
 
 # %% [markdown] lang="ru"
+# <!-- fact: parallel-calls-independent -->
 # ## Выполните их параллельно
 #
 # Вызовы одного хода независимы, поэтому незачем ждать завершения одного, прежде чем запускать
@@ -168,11 +172,13 @@ print("результатов:", len(results), "| в порядке вызово
 print("быстрее, чем по очереди (0,9 с):", elapsed < 0.75)
 
 # %% [markdown] lang="en"
+# <!-- fact: all-results-one-message -->
 # ## All results in one message
 #
 # Both results go back in a single user message, and the model writes its review:
 
 # %% [markdown] lang="ru"
+# <!-- fact: all-results-one-message -->
 # ## Все результаты одним сообщением
 #
 # Оба результата возвращаются одним сообщением от user, и модель пишет ревью:
@@ -185,6 +191,7 @@ print(third.stop_reason)
 print("\n".join(block.text for block in third.content if block.type == "text"))
 
 # %% [markdown] lang="en"
+# <!-- fact: split-results-merged -->
 # ## Break it: split the results
 #
 # The API accepts results split over several consecutive user messages (it merges them), so nothing
@@ -193,6 +200,7 @@ print("\n".join(block.text for block in third.content if block.type == "text"))
 # conversation:
 
 # %% [markdown] lang="ru"
+# <!-- fact: split-results-merged -->
 # ## Сломаем: разобьём результаты на части
 #
 # API принимает результаты, разбитые на несколько идущих подряд сообщений от user (он их объединяет),
@@ -201,10 +209,10 @@ print("\n".join(block.text for block in third.content if block.type == "text"))
 # просит сделать то же ревью ещё раз:
 
 # %% lang="en"
-def loop(messages, split, tool_choice={"type": "auto"}, max_iterations=10):
+def loop(messages, split, max_iterations=10):
     for _ in range(max_iterations):  # a cap, as in notebook 3
         response = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
-                                          tool_choice=tool_choice, messages=messages)
+                                          messages=messages)
         messages.append({"role": "assistant", "content": response.content})
         calls = [b for b in response.content if b.type == "tool_use"]
         if response.stop_reason != "tool_use":
@@ -225,10 +233,10 @@ print("second review in the same conversation:")
 loop(history, split=True)
 
 # %% lang="ru"
-def loop(messages, split, tool_choice={"type": "auto"}, max_iterations=10):
+def loop(messages, split, max_iterations=10):
     for _ in range(max_iterations):  # ограничение, как в блокноте 3
         response = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
-                                          tool_choice=tool_choice, messages=messages)
+                                          messages=messages)
         messages.append({"role": "assistant", "content": response.content})
         calls = [b for b in response.content if b.type == "tool_use"]
         if response.stop_reason != "tool_use":
@@ -251,11 +259,17 @@ loop(history, split=True)
 # %% [markdown] lang="en"
 # The second time the model reads the files one per response: more round trips, more tokens, a
 # slower agent. The fix is the rule: all results of one turn in one user message.
+#
+# *Whether the model calls a tool at all, which one, and one or several per response, you can also choose in the
+# request (`tool_choice`): optional notebook 10 shows how, and why forcing a tool depends on the model.*
 
 # %% [markdown] lang="ru"
 # Во второй раз модель читает файлы по одному за ответ: больше обращений к API, больше токенов,
 # агент работает медленнее. Исправление — само правило: все результаты одного хода одним
 # сообщением от user.
+#
+# *Вызывать ли модели инструмент вообще, какой именно и один или несколько за ответ, можно задать и в запросе
+# (`tool_choice`): как это сделать и почему принуждение зависит от модели, показывает необязательный блокнот 10.*
 
 # %% lang="en"
 history = [{"role": "user", "content": "Review merge request !484."}]
@@ -268,105 +282,6 @@ history = [{"role": "user", "content": "Проверь merge request !484."}]
 loop(history, split=False)
 history.append({"role": "user", "content": "Проверь merge request !484 ещё раз, пожалуйста."})
 loop(history, split=False)
-
-# %% [markdown] lang="en"
-# ## Choosing how the model uses tools: `tool_choice`
-#
-# `tool_choice` says whether the model must use a tool: `{"type": "auto"}` (the default: it decides),
-# `{"type": "any"}` (some tool, it picks which), `{"type": "tool", "name": ...}` (that one) or
-# `{"type": "none"}` (no tools this time). With `"disable_parallel_tool_use": true` it asks for at most one
-# call per response, so the same review takes more round trips (docs: *Tool use*, "Forcing tool use" and
-# "Parallel tool use"). Forcing depends on the model: more on that right below.
-
-# %% [markdown] lang="ru"
-# ## Как вы выбираете, пользоваться ли модели инструментами: `tool_choice`
-#
-# `tool_choice` задаёт, обязана ли модель вызвать инструмент: `{"type": "auto"}` (по умолчанию: решает
-# сама), `{"type": "any"}` (какой-нибудь инструмент на её выбор), `{"type": "tool", "name": ...}` (именно этот)
-# или `{"type": "none"}` (на этот раз без инструментов). С `"disable_parallel_tool_use": true` она просит не
-# больше одного вызова за ответ, и то же ревью требует больше обращений к API (документация: *Tool use*,
-# разделы «Forcing tool use» и «Parallel tool use»). Принудительный вызов зависит от модели — об этом чуть ниже.
-
-# %% lang="en"
-task = [{"role": "user", "content": "Review merge request !484."}]
-for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read_file"}, {"type": "none"}):
-    try:
-        reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
-                                       tool_choice=choice, messages=task)
-    except anthropic.BadRequestError as error:  # a model that refuses forced tool use
-        print(f"{str(choice):40} -> 400: {error.body['error']['message']}")
-        continue
-    print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
-
-one_at_a_time = [{"role": "user", "content": "Review merge request !484."}]
-loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_tool_use": True})
-
-# %% lang="ru"
-task = [{"role": "user", "content": "Проверь merge request !484."}]
-for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read_file"}, {"type": "none"}):
-    try:
-        reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
-                                       tool_choice=choice, messages=task)
-    except anthropic.BadRequestError as error:  # модель, которая не принимает принудительный вызов
-        print(f"{str(choice):40} -> 400: {error.body['error']['message']}")
-        continue
-    print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
-
-one_at_a_time = [{"role": "user", "content": "Проверь merge request !484."}]
-loop(one_at_a_time, split=False, tool_choice={"type": "auto", "disable_parallel_tool_use": True})
-
-# %% [markdown] lang="en"
-# <!-- fact: forced-tool-models -->
-# Look at the forced `read_file` call: the task names no file, yet the model had to fill in `path`, so it made one up
-# (`'example path'` in the sandbox; a real model guesses a plausible one). Forcing a tool gets you *a* call, not a
-# sensible one: your code still checks the input before it runs anything.
-#
-# ### Break it: a model that refuses forcing
-#
-# Forced tool use is a per-model feature. Opus 5 and the models before it accept `any` and `tool` (but not
-# together with manual extended thinking); Opus 5.5, Sonnet 5.5 and the Fable and Mythos models (5.1 and 5.2)
-# refuse both with a 400, whatever the thinking setting; Haiku 5.5 accepts them and skips thinking for that call.
-# Here is the newer Opus:
-
-# %% [markdown] lang="ru"
-# <!-- fact: forced-tool-models -->
-# Посмотрите на принудительный вызов `read_file`: в задаче нет ни одного имени файла, а заполнить `path` модель была
-# обязана — и придумала его сама (`'example path'` в песочнице; настоящая модель подставит правдоподобный путь).
-# Принуждение даёт *какой-то* вызов, а не осмысленный: ваш код всё равно проверяет входные данные, прежде чем что-то
-# выполнять.
-#
-# ### Сломаем: модель, которая не принимает принуждение
-#
-# Принудительный вызов инструмента поддерживают не все модели. Opus 5 и модели до него принимают `any` и `tool`
-# (но не вместе с ручным расширенным рассуждением); Opus 5.5, Sonnet 5.5, а также модели Fable и Mythos (5.1 и
-# 5.2) отвечают на оба варианта ошибкой 400 при любых настройках рассуждения; Haiku 5.5 принимает их и на этот вызов не
-# рассуждает. Вот что отвечает более новый Opus:
-
-# %% tags=["raises-exception"]
-from course_agent.config import newer_model
-
-client.messages.create(model=newer_model(), max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
-                       tool_choice={"type": "any"}, messages=task)
-
-# %% [markdown] lang="en"
-# What to do instead: leave `tool_choice` at `auto` and say in the request which tool comes first (the model
-# follows clear instructions); when what you really want is an answer of a given shape, ask for structured
-# output (`output_config={"format": ...}`) rather than forcing a tool.
-
-# %% [markdown] lang="ru"
-# Что делать вместо этого: оставьте `tool_choice` равным `auto` и скажите в запросе, с какого инструмента
-# начать (ясным указаниям модель следует); а если на самом деле нужен ответ заданной формы, просите
-# структурированный вывод (`output_config={"format": ...}`), а не принудительный вызов инструмента.
-
-# %% lang="en"
-asked = [{"role": "user", "content": "Review merge request !484. Start with get_diff."}]
-reply = client.messages.create(model=newer_model(), max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=asked)
-print(reply.stop_reason, [(block.name, block.input) for block in reply.content if block.type == "tool_use"])
-
-# %% lang="ru"
-asked = [{"role": "user", "content": "Проверь merge request !484. Начни с get_diff."}]
-reply = client.messages.create(model=newer_model(), max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=asked)
-print(reply.stop_reason, [(block.name, block.input) for block in reply.content if block.type == "tool_use"])
 
 # %% [markdown] lang="en"
 # ## Exercise
@@ -458,6 +373,7 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(4)
 
 # %% [markdown] lang="en"
+# <!-- fact: every-tool-use-needs-result -->
 # ## Check yourself
 #
 # 1. The model asked for three files in one response. How many user messages carry the results?
@@ -474,17 +390,9 @@ show_solution(4)
 # To stop calling tools in parallel: more round trips, more tokens.
 # </details>
 #
-# 3. Which calls of a turn may run at the same time?
-#
-# <details><summary>Answer</summary>
-#
-# Calls that do not depend on each other, such as reads: `get_diff` and two `read_file`s. Calls that change
-# something (a comment, a merge) run one after another, in the order the model gave them.
-# </details>
-#
 # **Choose one** (each answer says why the other two are wrong):
 #
-# 4. The model asked for three tools in one response, and your loop sends three user messages, one result each.
+# 3. The model asked for three tools in one response, and your loop sends three user messages, one result each.
 #    What happens?
 #    - (a) a 400: the API refuses split results
 #    - (b) nothing fails, but the model learns to stop asking in parallel
@@ -496,17 +404,19 @@ show_solution(4)
 # behaviour, as the "Break it" cell showed.
 # </details>
 #
-# 5. What does `"disable_parallel_tool_use": true` in `tool_choice` change?
-#    - (a) your code runs the tools one by one
-#    - (b) the model asks for at most one tool per response
-#    - (c) the model uses no tools at all
+# 4. Your loop runs three calls of a turn at once, and the second one raises. What does the next user message hold?
+#    - (a) the two results that succeeded
+#    - (b) three `tool_result` blocks, the failed one saying what went wrong
+#    - (c) a text that says one call failed and asks the model to try again
 #
 # <details><summary>Answer</summary>
 #
-# (b). How your code runs the calls is up to your code; no tools at all is `{"type": "none"}`.
+# (b). Every `tool_use` needs its `tool_result` in the next message: with (a) or (c) the API answers 400 and names
+# the id left without a result. How the failed one says so (`is_error`) is notebook 5's subject.
 # </details>
 
 # %% [markdown] lang="ru"
+# <!-- fact: every-tool-use-needs-result -->
 # ## Проверьте себя
 #
 # 1. Модель запросила три файла в одном ответе. В скольких сообщениях user вернутся результаты?
@@ -523,17 +433,9 @@ show_solution(4)
 # Перестать вызывать инструменты параллельно: больше запросов, больше токенов.
 # </details>
 #
-# 3. Какие вызовы одного хода можно выполнять одновременно?
-#
-# <details><summary>Ответ</summary>
-#
-# Независимые друг от друга, например чтения: `get_diff` и два `read_file`. Вызовы, которые что-то меняют
-# (комментарий, слияние), выполняются по одному, в том порядке, в каком их дала модель.
-# </details>
-#
 # **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
 #
-# 4. Модель попросила три инструмента в одном ответе, а ваш цикл отправляет три сообщения от user, по результату в
+# 3. Модель попросила три инструмента в одном ответе, а ваш цикл отправляет три сообщения от user, по результату в
 #    каждом. Что произойдёт?
 #    - (а) ошибка 400: API не принимает разбитые результаты
 #    - (б) ничего не упадёт, но модель отучится просить параллельно
@@ -545,14 +447,17 @@ show_solution(4)
 # поведение модели — это показала ячейка «Сломаем».
 # </details>
 #
-# 5. Что меняет `"disable_parallel_tool_use": true` в `tool_choice`?
-#    - (а) ваш код выполняет инструменты по одному
-#    - (б) модель просит не больше одного инструмента за ответ
-#    - (в) модель совсем не пользуется инструментами
+# 4. Ваш цикл выполняет три вызова одного хода одновременно, и второй выбрасывает исключение. Что будет в следующем
+#    сообщении от user?
+#    - (а) два результата, которые получились
+#    - (б) три блока `tool_result`, причём неудавшийся сообщает, что пошло не так
+#    - (в) текст о том, что один вызов не удался, с просьбой к модели попробовать ещё раз
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Как выполнять вызовы, решает ваш код; совсем без инструментов — это `{"type": "none"}`.
+# (б). На каждый `tool_use` нужен свой `tool_result` в следующем сообщении: при (а) и (в) API ответит ошибкой 400 и
+# назовёт идентификатор, оставшийся без результата. Как именно неудавшийся вызов сообщает об ошибке (`is_error`), —
+# тема блокнота 5.
 # </details>
 
 # %% [markdown] lang="en"

@@ -1,30 +1,34 @@
 # %% [markdown] lang="en"
 # # 6. Stop reasons
+# <!-- fact: stop-reason-values -->
 #
-# **You will learn** every value of `stop_reason`, what makes it happen, and what your loop must do:
+# **You will learn** every value of `stop_reason` a Messages API response can end with (a beta feature of notebook 9,
+# compaction, adds one of its own), what makes it happen, and what your loop must do:
 # `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (with `stop_details`)
-# and `model_context_window_exceeded`; why a long answer must stream (`client.messages.stream`), how to count a
-# request's tokens before sending it, and how a refusal is answered once by a fallback model. Your own loop of
-# notebook 3 learns all of it in the exercise.
+# and `model_context_window_exceeded`; and how a refusal is answered once by a fallback model. Your own loop of
+# notebook 4 learns all of it in the exercise. (Streaming long answers, counting tokens before you send, and
+# fallbacks done for you by the server or the SDK are in optional notebook 10.)
 #
 # Some of these are hard to provoke on purpose with the real API (a refusal, a full context window);
 # the sandbox makes each one happen on demand.
 #
-# *About 35 minutes. Builds on notebook 5.*
+# *About 50 minutes. Builds on notebook 5.*
 
 # %% [markdown] lang="ru"
 # # 6. Причины остановки
+# <!-- fact: stop-reason-values -->
 #
-# **Вы узнаете** все значения `stop_reason`: из-за чего возникает каждое и что должен сделать ваш цикл:
+# **Вы узнаете** все значения `stop_reason`, которыми может закончиться ответ Messages API (бета-функция сжатия из
+# блокнота 9 добавляет ещё одно, своё): из-за чего возникает каждое и что должен сделать ваш цикл:
 # `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (вместе со `stop_details`)
-# и `model_context_window_exceeded`; почему длинный ответ нужно получать потоком (`client.messages.stream`), как
-# посчитать токены запроса до отправки и как на отказ один раз отвечает запасная модель. В упражнении всему этому
-# научится ваш собственный цикл из блокнота 3.
+# и `model_context_window_exceeded`; а ещё — как на отказ один раз отвечает запасная модель. В упражнении всему этому
+# научится ваш собственный цикл из блокнота 4. (Длинные ответы потоком, подсчёт токенов до отправки и переход на
+# запасную модель силами сервера или SDK — в необязательном блокноте 10.)
 #
 # Некоторые из них трудно вызвать нарочно с настоящим API (отказ, переполненное контекстное окно);
 # песочница воспроизводит каждое из них по запросу.
 #
-# *Около 35 минут. Опирается на блокнот 5.*
+# *Около 50 минут. Опирается на блокнот 5.*
 
 # %% use="setup"
 
@@ -54,7 +58,7 @@ def what_to_do(response) -> str:
         case "refusal":
             return f"refused ({response.stop_details.category}): never the same model again; a fallback model once"
         case "model_context_window_exceeded":
-            return "error: the context window is full; shorten the history"
+            return "error: the context window is full; start afresh, or let the server trim it (notebook 9)"
         case other:
             return f"error: unknown stop reason {other!r}"
 
@@ -75,7 +79,7 @@ def what_to_do(response) -> str:
         case "refusal":
             return f"отказ ({response.stop_details.category}): той же модели не повторять; запасной модели — один раз"
         case "model_context_window_exceeded":
-            return "ошибка: контекстное окно заполнено; сократить историю"
+            return "ошибка: контекстное окно заполнено; начать заново или поручить сокращение серверу (блокнот 9)"
         case other:
             return f"ошибка: неизвестная причина остановки {other!r}"
 
@@ -110,18 +114,22 @@ wants = client.messages.create(model=MODEL, max_tokens=500, tools=TOOLS,
 print(wants.stop_reason, "->", what_to_do(wants))
 
 # %% [markdown] lang="en"
+# <!-- fact: max-tokens-cut-tool-use -->
 # ## max_tokens, and a cut tool call
 #
 # When the budget runs out in the middle of a `tool_use` block, the block is still there, but its input
 # is incomplete. Here it should be `{"pr": 482}`. Running it would review the wrong merge request, or
-# crash: a cut tool call must never run.
+# crash: a cut tool call must never run. The fix is a larger `max_tokens` (a very large one needs streaming:
+# optional notebook 10).
 
 # %% [markdown] lang="ru"
+# <!-- fact: max-tokens-cut-tool-use -->
 # ## max_tokens и обрезанный вызов инструмента
 #
 # Если бюджет `max_tokens` заканчивается посреди блока `tool_use`, блок в ответе всё равно есть, но его
 # входные данные неполные. Здесь должно быть `{"pr": 482}`. Если выполнить такой вызов, агент проверит
-# не тот merge request или упадёт: обрезанный вызов инструмента выполнять нельзя.
+# не тот merge request или упадёт: обрезанный вызов инструмента выполнять нельзя. Исправление — больший `max_tokens`
+# (очень большой требует потокового режима: необязательный блокнот 10).
 
 # %% lang="en"
 task = [{"role": "user", "content": "Review pull request #482."}]
@@ -140,63 +148,13 @@ for budget in (whole - 11, whole - 2, whole - 1):  # чуть меньше, че
     print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))
 
 # %% [markdown] lang="en"
-# ### Raising max_tokens: long answers stream
-#
-# The fix for a cut answer is a larger `max_tokens`. Raise it far, say to 64,000, and the SDK refuses the request
-# before sending it: an answer that long could take more than ten minutes, longer than an HTTP request should stay
-# open without a word. The same request streamed is fine: `client.messages.stream` receives the answer piece by
-# piece, and `get_final_message()` gives the same `Message` as `create` would, `stop_reason` and `usage` included.
-# So the loop changes in one line, the call that gets the response.
-
-# %% [markdown] lang="ru"
-# ### Увеличиваем max_tokens: длинные ответы — потоком
-#
-# Обрезанный ответ лечат бо́льшим `max_tokens`. Увеличьте его сильно, скажем до 64 000, — и SDK откажется
-# отправлять запрос: такой длинный ответ может идти дольше десяти минут, а HTTP-запрос не должен так долго висеть
-# молча. Тот же запрос в потоковом режиме проходит: `client.messages.stream` получает ответ по частям, а
-# `get_final_message()` отдаёт такой же `Message`, какой вернул бы `create`, вместе со `stop_reason` и `usage`.
-# В цикле меняется одна строка — та, что получает ответ.
-
-# %% lang="en"
-try:
-    client.messages.create(model=MODEL, max_tokens=64000, tools=TOOLS, messages=task)
-except ValueError as error:  # raised by the SDK itself: nothing was sent
-    print(f"messages.create: {type(error).__name__}: {error}")
-
-
-def ask(messages: list, model: str = MODEL, **request):
-    """One turn of the loop, streamed: the same Message as create(), for any max_tokens (and any model)."""
-    with client.messages.stream(model=model, max_tokens=64000, tools=TOOLS, messages=messages, **request) as stream:
-        return stream.get_final_message()
-
-
-streamed = ask(task)
-print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
-      "output tokens")
-
-# %% lang="ru"
-try:
-    client.messages.create(model=MODEL, max_tokens=64000, tools=TOOLS, messages=task)
-except ValueError as error:  # ошибку выбросил сам SDK: ничего не отправлено
-    print(f"messages.create: {type(error).__name__} — SDK требует потокового режима, если ответ может идти дольше 10 минут")
-
-
-def ask(messages: list, model: str = MODEL, **request):
-    """Один ход цикла в потоковом режиме: тот же Message, что у create(), при любом max_tokens (и любой модели)."""
-    with client.messages.stream(model=model, max_tokens=64000, tools=TOOLS, messages=messages, **request) as stream:
-        return stream.get_final_message()
-
-
-streamed = ask(task)
-print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
-      "ток. на выходе")
-
-# %% [markdown] lang="en"
+# <!-- fact: stop-sequence-field -->
 # ## stop_sequence
 #
 # Your own stop: the model stops right before writing one of your `stop_sequences`.
 
 # %% [markdown] lang="ru"
+# <!-- fact: stop-sequence-field -->
 # ## stop_sequence
 #
 # Остановка по вашей стоп-последовательности: модель останавливается прямо перед тем, как написать одну
@@ -213,6 +171,7 @@ counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5
 print(repr("".join(block.text for block in counted.content if block.type == "text")), counted.stop_reason, "->", what_to_do(counted))
 
 # %% [markdown] lang="en"
+# <!-- fact: pause-turn -->
 # ## pause_turn
 #
 # Server tools (such as web search) run on Anthropic's side within one turn. A long series of them
@@ -222,6 +181,7 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # **Predict, then run:** and if you add a user message "continue" instead? (The "break it" below shows it.)
 
 # %% [markdown] lang="ru"
+# <!-- fact: pause-turn -->
 # ## pause_turn
 #
 # Серверные инструменты (например, веб-поиск) выполняются на стороне Anthropic в рамках одного хода.
@@ -279,7 +239,7 @@ print(again.stop_reason, "— поисков начато заново:", sum(b.
 # ## refusal
 #
 # The model may decline to continue. `stop_details` says which policy category; retrying the same
-# request on the same model gives the same answer, so a loop should stop and report (docs: *Refusals and
+# request on the same model almost always gives the same answer, so a loop should stop and report (docs: *Refusals and
 # fallback*, and *Stop reasons and fallback*). The same request on another Claude model often succeeds: the docs describe a fallback to
 # another model, which is a decision of your code, not a retry. (The sandbox refuses this prompt every
 # time; a live model decides for itself.)
@@ -289,7 +249,7 @@ print(again.stop_reason, "— поисков начато заново:", sum(b.
 # ## refusal
 #
 # Модель может отказаться продолжать. `stop_details` сообщает категорию политики; повтор того же
-# запроса на той же модели даст тот же ответ, поэтому цикл должен остановиться и сообщить об отказе
+# запроса на той же модели почти всегда даст тот же ответ, поэтому цикл должен остановиться и сообщить об отказе
 # (документация: «Отказы и резервная обработка» и «Причины остановки и резервные модели»). Тот же запрос к другой модели Claude часто проходит: документация
 # описывает переход на запасную модель — это решение вашего кода, а не повтор. (Песочница всегда
 # отказывается отвечать на этот промпт; настоящая модель решает сама.)
@@ -313,92 +273,7 @@ retried = client.messages.create(model=MODEL, max_tokens=500,
 print("повтор:", retried.stop_reason)
 
 # %% [markdown] lang="en"
-# <!-- fact: fallback-block -->
-# ### Go deeper (optional): a refusal answered by another model, on the server or in the SDK
-#
-# *The exercise below needs only the idea: send the same messages once to `fallback_model()`. This part and the
-# next show two ways to have that done for you; skip them on a first pass.*
-#
-# Not every refusal is about a harmful request: a cautious model also says no to legitimate work now and
-# then, such as planning a security test of your own shop. Asking the same model again is pointless, but
-# another Claude model usually answers. The API can do that for you: the `fallbacks` parameter (beta) lists the
-# models to try next, or says `"default"` for the model's own chain; the cell below sends `"default"` with the beta
-# header `server-side-fallback-2026-07-01`. A `fallback` block in the content marks where one model's output gives way to the next
-# (it can follow partial output of the model that declined, and is absent when no earlier model ran); the sure
-# sign that a fallback model answered is a `fallback_message` entry in `usage.iterations`, which bills each
-# attempt. (Haiku 5.5 has no server-side fallback; and a request like the one above stays refused on every
-# model.)
-
-# %% [markdown] lang="ru"
-# <!-- fact: fallback-block -->
-# ### Глубже (по желанию): на отказ отвечает другая модель — на сервере или в SDK
-#
-# *Упражнению ниже нужна только сама идея: один раз отправить те же сообщения `fallback_model()`. Эта часть и
-# следующая показывают два способа поручить это API или SDK; при первом прохождении их можно пропустить.*
-#
-# Не каждый отказ связан с вредным запросом: осторожная модель иногда отказывает и в законной работе —
-# например, в плане проверки безопасности вашего собственного магазина. Повторять запрос к той же модели
-# бессмысленно, а другая модель Claude обычно отвечает. API умеет сделать это сам: параметр `fallbacks`
-# (бета) перечисляет модели, к которым перейти, или равен `"default"` — тогда используется цепочка самой модели;
-# ячейка ниже отправляет `"default"` с бета-заголовком `server-side-fallback-2026-07-01`. Блок `fallback` в содержимом ответа отмечает место,
-# где вывод одной модели сменяется выводом следующей (он может стоять после частичного вывода отказавшей
-# модели, а если до этого ни одна модель не работала, его нет вовсе); надёжный признак того, что ответила
-# запасная модель, — запись `fallback_message` в `usage.iterations`, где виден и расход на каждую попытку.
-# (У Haiku 5.5 такого перехода на стороне сервера нет; а запрос вроде предыдущего отклонит любая модель.)
-
-# %% lang="en"
-audit = [{"role": "user", "content": "Plan a penetration test of the shop's checkout."}]
-first = client.messages.create(model=MODEL, max_tokens=1000, messages=audit)
-print(first.stop_reason, "->", what_to_do(first))
-served = client.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit,
-                                     fallbacks="default", betas=["server-side-fallback-2026-07-01"])
-print(served.stop_reason, "from", served.model)
-for block in served.content:
-    if block.type == "fallback":
-        print(f"fallback: {block.from_.model} -> {block.to.model} ({block.trigger.category})")
-print([(attempt.type, attempt.model) for attempt in served.usage.iterations or []])
-
-# %% lang="ru"
-audit = [{"role": "user", "content": "Составь план теста на проникновение для оформления заказа в магазине."}]
-first = client.messages.create(model=MODEL, max_tokens=1000, messages=audit)
-print(first.stop_reason, "->", what_to_do(first))
-served = client.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit,
-                                     fallbacks="default", betas=["server-side-fallback-2026-07-01"])
-print(served.stop_reason, "— ответила", served.model)
-for block in served.content:
-    if block.type == "fallback":
-        print(f"запасная модель: {block.from_.model} -> {block.to.model} ({block.trigger.category})")
-print([(attempt.type, attempt.model) for attempt in served.usage.iterations or []])
-
-# %% [markdown] lang="en"
-# Where the server cannot fall back for you, the SDK does the same on your side: a middleware retries a
-# refused beta request down a list of models, and a `BetaFallbackState` keeps the rest of the conversation
-# on the model that accepted.
-
-# %% [markdown] lang="ru"
-# Если сервер не может перейти на другую модель сам, то же самое на вашей стороне делает SDK: промежуточный
-# слой (middleware) повторяет отклонённый бета-запрос по списку моделей, а `BetaFallbackState` закрепляет
-# остаток диалога за моделью, которая согласилась ответить.
-
-# %% lang="en"
-from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware
-from course_agent.config import fallback_model
-
-careful = client.with_options(middleware=[BetaRefusalFallbackMiddleware([{"model": fallback_model()}])])
-with BetaFallbackState():
-    answer = careful.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit)
-print(answer.stop_reason, "from", answer.model, [block.type for block in answer.content])
-
-# %% lang="ru"
-from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware
-from course_agent.config import fallback_model
-
-careful = client.with_options(middleware=[BetaRefusalFallbackMiddleware([{"model": fallback_model()}])])
-with BetaFallbackState():
-    answer = careful.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit)
-print(answer.stop_reason, "— ответила", answer.model, [block.type for block in answer.content])
-
-# %% [markdown] lang="en"
+# <!-- fact: context-window-exceeded -->
 # ## model_context_window_exceeded
 #
 # When the history plus the answer no longer fit the model's context window, generation stops with
@@ -406,6 +281,7 @@ print(answer.stop_reason, "— ответила", answer.model, [block.type for 
 # window to see it; with the real API this takes a very long history.
 
 # %% [markdown] lang="ru"
+# <!-- fact: context-window-exceeded -->
 # ## model_context_window_exceeded
 #
 # Когда история вместе с ответом перестаёт помещаться в контекстное окно модели, генерация
@@ -442,34 +318,27 @@ else:
     print("Пропущено: уменьшить контекстное окно модели умеет только офлайн-песочница.")
 
 # %% [markdown] lang="en"
-# Before that happens, count: `client.messages.count_tokens` takes the same model, system, tools and messages as a
-# request and answers with `input_tokens`, without generating anything (it is free). A loop can count before each
-# call and shorten the history in time, instead of meeting the end of the window.
-
-# %% [markdown] lang="ru"
-# Пока до этого не дошло, посчитайте: `client.messages.count_tokens` принимает ту же модель, system, инструменты и
-# сообщения, что и запрос, и возвращает `input_tokens`, ничего не генерируя (это бесплатно). Цикл может считать
-# перед каждым вызовом и вовремя сократить историю, а не упираться в конец окна.
-
-# %% lang="en"
-size = client.messages.count_tokens(model=MODEL, tools=TOOLS, messages=task).input_tokens
-print(f"{size} input tokens in the request; the history grows by every response and result appended to it")
-
-# %% lang="ru"
-size = client.messages.count_tokens(model=MODEL, tools=TOOLS, messages=task).input_tokens
-print(f"входных токенов в запросе: {size} — история растёт с каждым добавленным ответом и результатом")
-
-# %% [markdown] lang="en"
 # ## The reference loop handles them all
 #
 # `course_agent.loop.run_agent` makes each of these decisions at one line, and raises a clear error,
-# with the whole history, for the ones that end a run without an answer:
+# with the whole history, for the ones that end a run without an answer.
+#
+# It is the course's own copy of the loop you are growing, and notebooks 7–9 use it for their demos while your
+# exercises grow yours: a `Toolbox` is your `TOOLS` with `run_tool` (and the read-only calls of a turn run
+# concurrently, as in notebook 4), notebook 7's `SafetyGate` is the approval you will add to your loop, and notebook 8's `review()` is
+# `run_agent` with the reviewer's rules, caching and posting (the source: `course_agent/loop.py`).
 
 # %% [markdown] lang="ru"
 # ## Эталонный цикл обрабатывает их все
 #
 # `course_agent.loop.run_agent` обрабатывает каждую причину отдельной веткой, а для тех, что
-# завершают запуск без ответа, выбрасывает понятную ошибку вместе со всей историей:
+# завершают запуск без ответа, выбрасывает понятную ошибку вместе со всей историей.
+#
+# Это эталонная версия того цикла, который растёт у вас: блокноты 7–9 показывают на ней свои примеры, а в упражнениях
+# растёт ваш собственный. `Toolbox` — это ваши `TOOLS` вместе с `run_tool` (и читающие вызовы одного хода в нём
+# выполняются параллельно, как в блокноте 4), `SafetyGate` из блокнота 7 — то подтверждение, которое вы добавите в свой цикл, а
+# `review()` из блокнота 8 — это `run_agent` с правилами ревьюера, кэшированием и публикацией (исходный код:
+# `course_agent/loop.py`).
 
 # %% lang="en"
 from course_agent.loop import MaxTokensReached, Refused, run_agent
@@ -512,8 +381,13 @@ except Refused as error:
 #   `fallback_model()` (imported in the exercise cell) and go on with it; if it refuses too, stop with
 #   `stop_details`.
 #
-# You may get the response with `create` or with `ask()` (streamed) above: `ask(messages, model=fallback_model(),
-# system=REVIEW_RULES)` sends the same messages to the fallback model.
+# - **Both parts keep the rules of notebooks 3–5**: the whole response back, all results of a turn in one message,
+#   tool errors as results (notebook 5's `run_tool_safely`: if your loop of notebook 4 lets a tool's exception out,
+#   catch it now), the cap. The checks test them again.
+#
+# `client.messages.create(model=fallback_model(), ...)` with the same messages asks the fallback model. (The reference
+# solutions from here on run a turn's calls one after another, which keeps notebook 7's human approval simple; your
+# concurrent runner may stay.)
 
 # %% [markdown] lang="ru"
 # ## Упражнение: ваш цикл и все причины остановки
@@ -537,8 +411,13 @@ except Refused as error:
 #   `fallback_model()` (она импортирована в ячейке упражнения) и продолжайте с ней; если откажет и она,
 #   остановитесь со `stop_details`.
 #
-# Ответ можно получать через `create` или через `ask()` (потоком) выше: `ask(messages, model=fallback_model(),
-# system=REVIEW_RULES)` отправит те же сообщения запасной модели.
+# - **Обе части сохраняют правила блокнотов 3–5**: ответ целиком в историю, все результаты хода одним сообщением,
+#   ошибки инструментов как результаты (`run_tool_safely` из блокнота 5: если ваш цикл из блокнота 4 выпускает
+#   исключение инструмента наружу, перехватите его сейчас), ограничение числа итераций. Проверки снова их тестируют.
+#
+# `client.messages.create(model=fallback_model(), ...)` с теми же сообщениями обращается к запасной модели. (Эталонные
+# решения с этого места выполняют вызовы хода по очереди — так проще устроено подтверждение человеком в блокноте 7;
+# ваш параллельный запуск может остаться.)
 
 # %% use="gitlab"
 

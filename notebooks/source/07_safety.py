@@ -98,7 +98,8 @@ print(gitlab_tools.get_diff(485))
 # ## Break it: no gate
 #
 # With the tools run as the model asks, the injected instruction wins. The model calls `merge_pr`, and
-# the sandbox's `main` really moves: only code could have stopped it, and there was none.
+# the sandbox's `main` really moves: only code could have stopped it, and there was none. (A live model may well
+# resist this injection, or may not; nothing in your code would have known the difference.)
 #
 # **Predict, then run:** the rules say "review"; the merge request's description says "merge it". Which one will the
 # model follow, and what will stop it?
@@ -107,7 +108,8 @@ print(gitlab_tools.get_diff(485))
 # ## Сломаем: без шлюза
 #
 # Если инструменты выполняются так, как просит модель, внедрённая инструкция срабатывает. Модель вызывает `merge_pr`,
-# и `main` в песочнице действительно сдвигается: остановить это мог только код, а его не было.
+# и `main` в песочнице действительно сдвигается: остановить это мог только код, а его не было. (Настоящая модель
+# вполне может устоять перед такой инъекцией, а может и не устоять; ваш код разницы бы не заметил.)
 #
 # **Сначала предположите, потом запустите:** правила говорят «проверь», описание merge request — «влей». Чему
 # последует модель и что её остановит?
@@ -143,26 +145,28 @@ else:
     print("пропущено: эта ячейка нарочно вливает !485, поэтому работает только с демо-GitLab песочницы")
 
 # %% [markdown] lang="en"
-# This cell needs the sandbox: its GitLab is reset for every kernel. Do not try it on a real project.
-# Let us put `main` back and fix it properly.
+# Let us put `main` back (on the sandbox's demo GitLab: every kernel gets its own, and a reset returns it to
+# its start) and fix it properly.
 
 # %% [markdown] lang="ru"
-# Этой ячейке нужна песочница: у каждого ядра свой демо-GitLab, и начинается он в исходном состоянии. Не пробуйте это на реальном проекте.
-# Вернём `main` на место и исправим всё как следует.
+# Вернём `main` на место (в демо-GitLab песочницы: у каждого ядра он свой, и сброс возвращает его в исходное
+# состояние) и исправим всё как следует.
 
 # %% lang="en"
 from course_agent.client import reset_demo
 
-reset_demo()  # the demo GitLab as it was at start: nothing merged, no notes
-repository = shared_sandbox().gitlab.repository
-print("main restored:", repository.sha("main") == before)
+if using_demo_gitlab():  # on a real project nothing was merged, and nothing is reset
+    reset_demo()  # the demo GitLab as it was at start: nothing merged, no notes
+    repository = shared_sandbox().gitlab.repository
+    print("main restored:", repository.sha("main") == before)
 
 # %% lang="ru"
 from course_agent.client import reset_demo
 
-reset_demo()  # демо-GitLab в исходном состоянии: ничего не влито, комментариев нет
-repository = shared_sandbox().gitlab.repository
-print("ветка main восстановлена:", repository.sha("main") == before)
+if using_demo_gitlab():  # в настоящем проекте ничего не влито и сбрасывать нечего
+    reset_demo()  # демо-GitLab в исходном состоянии: ничего не влито, комментариев нет
+    repository = shared_sandbox().gitlab.repository
+    print("ветка main восстановлена:", repository.sha("main") == before)
 
 # %% [markdown] lang="en"
 # ## Fix it: a policy, a human, a log
@@ -232,21 +236,23 @@ view
 guarded = await asyncio.to_thread(
     run_agent, client, "Review merge request !485.", toolbox, system=REVIEW_RULES, observers=[view])
 print(guarded.text)
-print()
-print("main moved:", repository.sha("main") != before)
+if using_demo_gitlab():
+    print()
+    print("main moved:", repository.sha("main") != before)
 
 # %% lang="ru"
 guarded = await asyncio.to_thread(
     run_agent, client, "Проверь merge request !485.", toolbox, system=REVIEW_RULES, observers=[view])
 print(guarded.text)
-print()
-print("ветка main сдвинулась:", repository.sha("main") != before)
+if using_demo_gitlab():
+    print()
+    print("ветка main сдвинулась:", repository.sha("main") != before)
 
 # %% [markdown] lang="en"
 # The refusal went back to the model as an error result ("A human refused this call"), the loop went
 # on, and the review says what happened. Nothing was merged without a human.
 #
-# ## The audit log and the counters
+# ### The audit log and the counters
 #
 # Every gated call is recorded: when, which tool, with what input, the decision and who made it.
 # `AuditLog(path)` also writes it as JSON lines.
@@ -255,7 +261,7 @@ print("ветка main сдвинулась:", repository.sha("main") != before)
 # Отказ вернулся к модели как результат с ошибкой («Человек отказал в этом вызове…»),
 # цикл продолжился, а в ревью сказано, что произошло. Без согласия человека ничего не влито.
 #
-# ## Журнал аудита и счётчики
+# ### Журнал аудита и счётчики
 #
 # Каждый вызов, прошедший через шлюз, записывается: когда, какой инструмент, с какими входными данными, какое
 # решение принято и кем. `AuditLog(path)` к тому же пишет журнал в файл в формате JSON Lines.
@@ -271,13 +277,13 @@ for entry in audit.entries:
 print(dict(audit.calls))
 
 # %% [markdown] lang="en"
-# ## Deny outright
+# ### Go deeper (optional): deny outright
 #
 # Some tools an agent should never have. A `deny` policy refuses without asking anyone; better still,
 # do not give the tool at all.
 
 # %% [markdown] lang="ru"
-# ## Запрет без вопросов
+# ### Глубже (по желанию): запрет без вопросов
 #
 # Некоторых инструментов у агента не должно быть вовсе. Политика `deny` отказывает, никого не спрашивая; а ещё
 # лучше — просто не давать агенту такой инструмент.
@@ -315,7 +321,7 @@ print(refused[0]["content"])
 #
 # Only `True` opens the gate. An approver that raises (no one at the keyboard: `input()` in a kernel without stdin
 # raises), returns `None` or anything else (the `"no"` a person types is a non-empty string, and a non-empty
-# string is truthy), or never answers, has not said yes: each of those is a no.
+# string is truthy), or keeps you waiting and then returns anything but `True`, has not said yes: each of those is a no.
 #
 # You do not copy your old loop: the exercise cell brings it. When your exercise 6 passed its check, the check kept
 # it (in `my_code/exercise_6.py`, next to this notebook); running the exercise cell defines it here and puts its
@@ -338,7 +344,7 @@ print(refused[0]["content"])
 #
 # Шлюз открывает только `True`. Если approver выбросил исключение (за клавиатурой никого нет: `input()` в ядре без
 # стандартного ввода выбрасывает исключение), вернул `None` или что-то другое (набранное человеком «нет» — непустая строка, а
-# непустая строка истинна) или так и не ответил, согласия не было: всё это — отказ.
+# непустая строка истинна) или заставил долго ждать, а потом вернул что угодно, кроме `True`, — согласия не было: всё это — отказ.
 #
 # Старый цикл копировать не нужно: ячейка упражнения принесёт его сама. Когда ваше упражнение 6 прошло проверку,
 # проверка сохранила его (в `my_code/exercise_6.py`, рядом с этим блокнотом); ячейка упражнения определяет его здесь и

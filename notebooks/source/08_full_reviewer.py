@@ -2,14 +2,14 @@
 # # 8. The full reviewer
 #
 # **You will learn**
-# - to run the finished agent (`course_agent.review`) on several merge requests and post its review;
+# - to run the finished agent (`course_agent.review`) on several merge requests;
 # - what prompt caching saves over a review, and how to turn it on;
 # - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
-# - that the SDK's beta `tool_runner` is this same loop, written for you (`until_done()`, streaming, the cap);
+# - that the SDK's beta `tool_runner` is this same loop, written for you (`until_done()`, the cap);
 # - how to point everything at a real GitLab and the real API.
 #
-# Running several reviews at once, long reviews that fill the context window, the reviewer in a GitLab pipeline and
-# in batches are notebook 9's, an optional one on shipping the reviewer.
+# Posting the review on the merge request, running several reviews at once, long reviews that fill the context
+# window, the reviewer in a GitLab pipeline and in batches are notebook 9's, an optional one on shipping the reviewer.
 #
 # *About 40 minutes. Builds on notebook 7.*
 
@@ -17,15 +17,15 @@
 # # 8. Полный ревьюер
 #
 # **Вы узнаете**
-# - как запустить готового агента (`course_agent.review`) на нескольких merge request и опубликовать его ревью;
+# - как запустить готового агента (`course_agent.review`) на нескольких merge request;
 # - сколько экономит кэширование промпта за одно ревью и как его включить;
 # - почему результат инструмента обрезают до 20 000 символов и что при этом нужно сказать модели;
-# - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас (`until_done()`, поток,
+# - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас (`until_done()`,
 #   ограничение);
 # - как направить всё это на настоящий GitLab и настоящий API.
 #
-# Несколько ревью одновременно, длинные ревью, заполняющие контекстное окно, ревьюер в пайплайне GitLab и пакетные
-# ревью — в блокноте 9, необязательном, о том, как выпустить ревьюер в работу.
+# Публикация ревью в merge request, несколько ревью одновременно, длинные ревью, заполняющие контекстное окно,
+# ревьюер в пайплайне GitLab и пакетные ревью — в блокноте 9, необязательном, о том, как выпустить ревьюер в работу.
 #
 # *Около 40 минут. Опирается на блокнот 7.*
 
@@ -35,7 +35,9 @@
 # ## Several merge requests
 #
 # `review(pr)` puts together everything of the previous notebooks: the reference loop, the GitLab tools,
-# the safety gate (merging asks a human). The progress printer is an observer of the loop.
+# the safety gate (merging asks a human). The progress printer is an observer of the loop. Each line shows the
+# tokens of one call, cache reads and writes included: `review()` caches its prompt, which this notebook explains
+# further down.
 #
 # ```mermaid
 # flowchart LR
@@ -44,7 +46,7 @@
 #     G -- "read-only: at once" --> T["GitLab tools"]
 #     G -- "merge_pr: a human says yes or no" --> T
 #     T -- "results, errors as is_error" --> M
-#     C -- "end_turn" --> R["the review (posted as a note)"]
+#     C -- "end_turn" --> R["the review (posted, if asked: notebook 9)"]
 #     C -- "other stop reasons, the cap" --> E["a clear error, history kept"]
 # ```
 
@@ -53,6 +55,8 @@
 #
 # `review(pr)` собирает вместе всё из предыдущих блокнотов: эталонный цикл, инструменты GitLab,
 # шлюз безопасности (слияние требует подтверждения человека). Ход работы печатает наблюдатель (observer), подключённый к циклу.
+# Каждая строка показывает токены одного вызова, включая чтение из кэша и запись в него: `review()` кэширует свой
+# промпт, и об этом рассказано ниже в этом блокноте.
 #
 # ```mermaid
 # flowchart LR
@@ -61,7 +65,7 @@
 #     G -- "только чтение: сразу" --> T["инструменты GitLab"]
 #     G -- "merge_pr: человек говорит да или нет" --> T
 #     T -- "результаты, ошибки с is_error" --> M
-#     C -- "end_turn" --> R["ревью (публикуется комментарием)"]
+#     C -- "end_turn" --> R["ревью (публикуется, если попросить: блокнот 9)"]
 #     C -- "другие причины остановки, ограничение" --> E["понятная ошибка, история сохранена"]
 # ```
 
@@ -92,7 +96,7 @@ for pr in (483, 486, 482):
 # almost half a million characters. `Toolbox` cuts every result at 20,000 characters (`course_agent.tools.MAX_RESULT_CHARS`): a
 # whole big file would go into the history and be paid for again on every later call. A silent cut is worse than
 # none: the model would take the file's first 20,000 characters for the whole of it. So the cut result ends with a line that says it was
-# cut, how much is left, and how to get a narrower part. That line, after a blank one, is the 106 characters over 20,000. Your own loop
+# cut, how much is left, and how to get a narrower part. That line (the cell prints it) and the blank line before it are the 106 characters over 20,000. Your own loop
 # can do better than "ask for a narrower part": give `read_file` a `start` and say which `start` reads on.
 
 # %% [markdown] lang="ru"
@@ -102,7 +106,7 @@ for pr in (483, 486, 482):
 # полмиллиона символов. `Toolbox` обрезает каждый результат до 20 000 символов (`course_agent.tools.MAX_RESULT_CHARS`): большой
 # файл целиком попал бы в историю, и за него пришлось бы платить снова на каждом следующем вызове. Молча обрезать
 # хуже, чем не обрезать вовсе: модель примет начало файла за весь файл. Поэтому в конце обрезанного результата
-# есть строка: что он обрезан, сколько осталось и как получить часть поуже. Эта строка вместе с пустой строкой перед ней и есть 106 символов сверх 20 000.
+# есть строка: что он обрезан, сколько осталось и как получить часть поуже. Эта строка (ячейка её печатает) вместе с пустой строкой перед ней и есть 106 символов сверх 20 000.
 # Ваш собственный цикл может сказать точнее, чем «попроси часть поуже»: дайте `read_file` параметр `start` и
 # напишите, с какого `start` читать дальше.
 
@@ -125,49 +129,7 @@ print(f"символов в файле: {len(catalog)}; отправлено м�
 print(f"длина строки о том, что результат обрезан и как прочитать остальное: {len(note)}")
 
 # %% [markdown] lang="en"
-# ## Posting the review, with inline comments
-#
-# With `post=True` the task asks the agent to post its review: `comment_on_line` puts a finding on the changed
-# line it is about (GitLab shows it in the diff, as a thread), `post_comment` the summary. Both are writing
-# tools: the reviewer's policy (`ReviewPolicy`) allows them only when the review is to be posted, and logs
-# them. Below, the merge request's threads as GitLab lists them (`mr.discussions.list()`): an inline comment
-# is a `DiffNote` with a `position` (path, line and the three commits of the diff), the summary a plain note.
-
-# %% [markdown] lang="ru"
-# ## Публикация ревью и комментарии к строкам
-#
-# С `post=True` задание просит агента опубликовать ревью: `comment_on_line` оставляет замечание прямо на той
-# изменённой строке, к которой оно относится (GitLab показывает его в diff как обсуждение), а `post_comment` —
-# итоговый комментарий. Оба инструмента пишущие: политика ревьюера (`ReviewPolicy`) разрешает их, только если
-# ревью нужно опубликовать, и записывает в журнал. Ниже — обсуждения merge request в том виде, в каком их
-# отдаёт GitLab (`mr.discussions.list()`): комментарий к строке — это `DiffNote` с `position` (путь, строка и
-# три коммита diff), итоговое ревью — обычный комментарий (`Note`).
-
-# %% lang="en"
-from course_agent.gitlab import GitLabTools
-
-posted = review(482, client=client, post=True, language="en")
-print(posted.text.splitlines()[0])
-mr = GitLabTools().project.mergerequests.get(482)
-for discussion in mr.discussions.list(get_all=True):
-    note = discussion.attributes["notes"][0]
-    place = note.get("position") or {}
-    where = f'{place["new_path"]}:{place["new_line"]}' if place else "the merge request"
-    print(f'{note["type"] or "Note"} by {note["author"]["username"]} on {where}: {note["body"].splitlines()[0][:60]}')
-
-# %% lang="ru"
-from course_agent.gitlab import GitLabTools
-
-posted = review(482, client=client, post=True, language="ru")
-print(posted.text.splitlines()[0])
-mr = GitLabTools().project.mergerequests.get(482)
-for discussion in mr.discussions.list(get_all=True):
-    note = discussion.attributes["notes"][0]
-    place = note.get("position") or {}
-    where = f'{place["new_path"]}:{place["new_line"]}' if place else "весь merge request"
-    print(f'{"Комментарий к строке" if note["type"] == "DiffNote" else "Комментарий"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')
-
-# %% [markdown] lang="en"
+# <!-- fact: automatic-caching -->
 # <!-- fact: cache-prices -->
 # ## Break it, then fix it: paying for the same prompt again
 #
@@ -184,6 +146,7 @@ for discussion in mr.discussions.list(get_all=True):
 # or by more?
 
 # %% [markdown] lang="ru"
+# <!-- fact: automatic-caching -->
 # <!-- fact: cache-prices -->
 # ## Сломаем и починим: платим за тот же промпт снова
 #
@@ -241,6 +204,8 @@ from course_agent.usage_chart import usage_chart
 usage_chart(cached)
 
 # %% [markdown] lang="en"
+# <!-- fact: cache-minimum-by-model -->
+# <!-- fact: tool-runner -->
 # The first call of this review already read the rules from the cache (the reviews above wrote them).
 # A prompt below the model's minimum is silently not cached, and the minimum is the model's own: 512 tokens
 # on Opus 5, Opus 5.5 and Sonnet 5.5, 1,024 on Sonnet 5, 2,048 on Opus 4.7, 4,096 on Haiku 4.5 and Opus 4.5
@@ -250,11 +215,20 @@ usage_chart(cached)
 #
 # The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python functions decorated
 # with `@beta_tool`, derives their schemas from the signatures, and runs the loop you wrote by hand:
-# call, run every requested tool, send all results back, stop at the end. It keeps the course's rules for
-# you, but not the cap: without `max_iterations` it runs for as long as the model keeps asking, so give it
-# one, as your own loop has. (It has no safety gate either: that is still your job.)
+# call, run every requested tool, send all results back, stop at the end. It keeps three of the course's rules
+# for you (the whole response back, every tool run, all results in one message), but it never raises: without
+# `max_iterations` it runs for as long as the model keeps asking, and at the cap, on `max_tokens` or on a refusal
+# it simply stops and gives you the last message. So give it a cap, as your own loop has, and read the last
+# message's `stop_reason` yourself (below, `tool_use` at the cap means "not finished"). (It has no safety gate
+# either: that is still your job.)
+#
+# A decorator is the `@name` line above a `def`: Python passes the function defined below it to `name` and keeps what
+# comes back. `@beta_tool` gives back a tool object that still calls like the function and carries its description
+# (the name, the docstring, a schema from the type hints): what the runner sends to the model.
 
 # %% [markdown] lang="ru"
+# <!-- fact: cache-minimum-by-model -->
+# <!-- fact: tool-runner -->
 # Первый вызов этого ревью уже прочитал правила из кэша (их записали ревью выше). Промпт короче минимального
 # размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, Opus 5.5 и Sonnet 5.5,
 # 1 024 у Sonnet 5, 2 048 у Opus 4.7, 4 096 у Haiku 4.5 и Opus 4.5 (документация: *Prompt caching*, раздел
@@ -264,10 +238,17 @@ usage_chart(cached)
 #
 # В SDK этот цикл тоже есть: `client.beta.messages.tool_runner` принимает Python-функции с декоратором
 # `@beta_tool`, выводит их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели,
-# выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. Правила
-# курса он соблюдает за вас, кроме ограничения: без `max_iterations` он работает, пока модель просит
-# инструменты, поэтому задайте его, как в своём цикле. (Шлюза безопасности в нём тоже нет: это по-прежнему
-# ваша забота.)
+# выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. Три правила
+# курса он соблюдает за вас (ответ целиком в историю, каждый инструмент выполнен, все результаты одним сообщением),
+# но никогда не выбрасывает исключений: без `max_iterations` он работает, пока модель просит инструменты, а при
+# достижении ограничения, при `max_tokens` или при отказе просто останавливается и отдаёт последнее сообщение.
+# Поэтому задайте ограничение, как в своём цикле, и сами проверяйте `stop_reason` последнего сообщения (ниже
+# `tool_use` при достижении ограничения означает «не закончено»). (Шлюза безопасности в нём тоже нет: это
+# по-прежнему ваша забота.)
+#
+# Декоратор — это строка `@имя` над `def`: Python передаёт функцию, определённую под ней, в `имя` и сохраняет то, что
+# вернётся. `@beta_tool` возвращает объект-инструмент: его можно вызывать как саму функцию, и он несёт её описание
+# (имя, строку документации, схему по аннотациям типов) — это описание исполнитель и отправляет модели.
 
 # %% use="runner_tools"
 
@@ -292,40 +273,33 @@ for message in runner:
 print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
 
 # %% [markdown] lang="en"
-# <!-- fact: runner-stream-type -->
+# <!-- fact: runner-until-done -->
 # Iterating shows every turn. When only the end matters, `runner.until_done()` runs the loop and returns the last
-# message. With `stream=True` each turn is a stream (a `BetaMessageStream`, what the `with` block of `client.beta.messages.stream` gives you): iterate
-# it for the events as they come, and `get_final_message()` gives the turn's message. `max_iterations` is still the
-# cap: with 2, the runner stops after two turns even though the model still asks for a tool.
+# message. `max_iterations` is still the cap: with 2, the runner stops after two turns even though the model still
+# asks for a tool. (Each turn can also come as a stream of events: optional notebook 10.)
 
 # %% [markdown] lang="ru"
-# <!-- fact: runner-stream-type -->
-# Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` прогоняет цикл и возвращает последнее
-# сообщение. С `stream=True` каждый ход приходит потоком (`BetaMessageStream` — то же, что даёт блок `with` у `client.beta.messages.stream`):
-# перебирайте его, чтобы получать события по мере прихода, а `get_final_message()` отдаст сообщение хода.
-# `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается после двух ходов, даже если
-# модель всё ещё просит инструмент.
+# <!-- fact: runner-until-done -->
+# Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` прогоняет цикл и
+# возвращает последнее сообщение. `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается
+# после двух ходов, даже если модель всё ещё просит инструмент. (Каждый ход может приходить и потоком событий:
+# необязательный блокнот 10.)
 
 # %%
 ask_review = dict(model=MODEL, max_tokens=16000, tools=[get_diff, read_file], messages=runner_task)
 last = client.beta.messages.tool_runner(**ask_review, max_iterations=20).until_done()
 capped = client.beta.messages.tool_runner(**ask_review, max_iterations=2).until_done()
-streamed = []
-for stream in client.beta.messages.tool_runner(**ask_review, max_iterations=20, stream=True):
-    events = [event.type for event in stream]  # each event as it arrives: text and tool input, piece by piece
-    streamed.append((len(events), stream.get_final_message().stop_reason))
 
 # %% lang="en"
 print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.type == "text"][-1].splitlines()[-1])
 print("max_iterations=2:", capped.stop_reason)
-print("stream=True:", ", ".join(f"{count} events -> {stop}" for count, stop in streamed))
 
 # %% lang="ru"
 print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.type == "text"][-1].splitlines()[-1])
 print("max_iterations=2:", capped.stop_reason)
-print("stream=True:", ", ".join(f"событий: {count} -> {stop}" for count, stop in streamed))
 
 # %% [markdown] lang="en"
+# <!-- fact: gitlab-token-api-scope -->
 # ## Real GitLab, real API
 #
 # Nothing above is specific to the sandbox except the outputs. Before starting JupyterLab:
@@ -343,6 +317,7 @@ print("stream=True:", ", ".join(f"событий: {count} -> {stop}" for count, 
 # writes its own review), and the cells that inject faults or shrink the context window need the sandbox.
 
 # %% [markdown] lang="ru"
+# <!-- fact: gitlab-token-api-scope -->
 # ## Настоящий GitLab, настоящий API
 #
 # Ничто выше не привязано к песочнице, кроме выводов. Перед запуском JupyterLab:
@@ -371,7 +346,8 @@ print("stream=True:", ", ".join(f"событий: {count} -> {stop}" for count, 
 # brings its reference solution instead, and says so.
 #
 # Write `review_with_cost`: send `cache_control={"type": "ephemeral"}` with every request (the cache then follows
-# the growing conversation: a breakpoint on the rules alone would stay below the model's minimum), collect every
+# the growing conversation, so each turn reads from the cache every turn before it, not only the rules and tools),
+# collect every
 # `response.usage` and print `billed(usage)` at the end; and cut any tool result longer than `LIMIT` characters to
 # its first `LIMIT`, followed by a line that says it was cut, out of how many characters, and how to read the rest
 # (for instance: give `read_file` a `start` parameter and say which `start` to ask for next).
@@ -388,8 +364,8 @@ print("stream=True:", ", ".join(f"событий: {count} -> {stop}" for count, 
 # пропустили, ячейка принесёт эталонное решение и скажет об этом.
 #
 # Напишите `review_with_cost`: передавайте `cache_control={"type": "ephemeral"}` в каждом запросе (тогда точка кэширования
-# движется вместе с растущим диалогом; точка сразу после правил пришлась бы на префикс короче минимума модели,
-# и кэшировать было бы нечего),
+# движется вместе с растущим диалогом, и каждый ход читает из кэша все предыдущие ходы, а не только правила и
+# инструменты),
 # соберите все `response.usage` и напечатайте в конце `billed(usage)`; любой результат инструмента длиннее `LIMIT`
 # символов обрежьте до первых `LIMIT` и добавьте строку: результат обрезан, из скольких символов, и как прочитать
 # остальное (например, дайте `read_file` параметр `start` и напишите, с какого `start` читать дальше).
@@ -480,6 +456,7 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(8)
 
 # %% [markdown] lang="en"
+# <!-- fact: cache-reuses-prefix -->
 # ## Check yourself
 #
 # 1. What does a cache read cost compared with a plain input token?
@@ -501,7 +478,8 @@ show_solution(8)
 #
 # <details><summary>Answer</summary>
 #
-# In its `messages` list: save it, and the run can be read and resumed.
+# In its `messages` list: everything the model knows of the run is there, so a saved list can be read later, or sent
+# again to go on (notebook 9's batches do that).
 # </details>
 #
 # **Choose one** (each answer says why the other two are wrong):
@@ -513,7 +491,8 @@ show_solution(8)
 #
 # <details><summary>Answer</summary>
 #
-# (b). A prefix of the rules alone is often shorter than the model's minimum, so nothing is cached; and caching
+# (b). In a loop the conversation so far repeats on every request too, so caching the system prompt alone leaves
+# most of the input at full price (and a short one may be below the model's minimum, cached not at all); and caching
 # reuses input, it never saves output.
 # </details>
 #
@@ -529,6 +508,7 @@ show_solution(8)
 # </details>
 
 # %% [markdown] lang="ru"
+# <!-- fact: cache-reuses-prefix -->
 # ## Проверьте себя
 #
 # 1. Сколько стоит чтение из кэша по сравнению с обычным входным токеном?
@@ -550,7 +530,8 @@ show_solution(8)
 #
 # <details><summary>Ответ</summary>
 #
-# В списке `messages`: сохраните его — и запуск можно прочитать и продолжить.
+# В списке `messages`: всё, что модель знает о запуске, — в нём, поэтому сохранённый список можно потом прочитать
+# или отправить снова, чтобы продолжить (так делают пакеты в блокноте 9).
 # </details>
 #
 # **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
@@ -562,8 +543,9 @@ show_solution(8)
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Префикс из одних правил часто короче минимума модели, и тогда не кэшируется ничего; а кэш экономит вход, но
-# никогда не экономит вывод.
+# (б). В цикле с каждым запросом повторяется и весь диалог до него, поэтому кэш одного системного промпта оставляет
+# большую часть входа по полной цене (а короткий промпт может оказаться короче минимума модели и не кэшироваться
+# вовсе); к тому же кэш экономит вход, а не выход.
 # </details>
 #
 # 5. Результат `read_file` — 80 000 символов. Что отправить?
@@ -581,7 +563,8 @@ show_solution(8)
 # %% [markdown] lang="en"
 # ## Recap
 #
-# - The finished reviewer is the loop of notebook 3, the error handling of 5, the stop reasons of 6 and the gate of 7.
+# - The finished reviewer is the loop of notebook 3, the parallel calls of 4, the error handling of 5, the stop reasons
+#   of 6 and the gate of 7.
 # - Caching the rules and the growing history cuts the billed input of a review several times.
 # - A result too big to send is cut, and says so: silently cut, the model takes the part for the whole.
 # - The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
@@ -591,7 +574,8 @@ show_solution(8)
 # %% [markdown] lang="ru"
 # ## Итоги
 #
-# - Готовый ревьюер — это цикл из блокнота 3, обработка ошибок из 5, причины остановки из 6 и шлюз из 7.
+# - Готовый ревьюер — это цикл из блокнота 3, параллельные вызовы из 4, обработка ошибок из 5, причины остановки из 6
+#   и шлюз из 7.
 # - Кэширование правил и растущей истории в несколько раз сокращает оплачиваемые входные токены ревью.
 # - Слишком большой результат обрезают и говорят об этом: обрезанный молча, он выглядит для модели целым.
 # - `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся на вас.

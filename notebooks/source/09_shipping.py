@@ -12,7 +12,7 @@
 # Nothing here changes the loop: this notebook is about running it for a team. Skip it on a first pass through
 # the course and come back when you ship your own agent.
 #
-# *About 40 minutes. Builds on notebook 8.*
+# *About 90 minutes. Builds on notebook 8.*
 
 # %% [markdown] lang="ru"
 # # 9. Ревьюер в работе (необязательный блокнот)
@@ -28,7 +28,7 @@
 # Сам цикл здесь не меняется: этот блокнот о том, как запускать его для команды. При первом проходе курса его можно
 # пропустить и вернуться, когда будете выпускать своего агента.
 #
-# *Около 40 минут. Опирается на блокнот 8.*
+# *Около 90 минут. Опирается на блокнот 8.*
 
 # %% use="setup"
 
@@ -63,6 +63,7 @@ def billed(usage):
                for u in usage)
 
 # %% [markdown] lang="en"
+# <!-- fact: async-client -->
 # ## Several reviews at once: AsyncAnthropic
 #
 # A review spends its time waiting for the model. `AsyncAnthropic` is the same client with `async` methods (same
@@ -71,6 +72,7 @@ def billed(usage):
 # `@beta_async_tool`; the GitLab calls, which block, go to a thread with `asyncio.to_thread`.
 
 # %% [markdown] lang="ru"
+# <!-- fact: async-client -->
 # ## Несколько ревью сразу: AsyncAnthropic
 #
 # Почти всё время ревью ждёт ответа модели. `AsyncAnthropic` — тот же клиент с `async`-методами (тот же ключ, тот же
@@ -121,6 +123,8 @@ for pr, answer in zip((482, 483, 484), reviews):
     print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
 
 # %% [markdown] lang="en"
+# <!-- fact: compaction-block -->
+# <!-- fact: context-editing -->
 # ## A long review fills the window: context editing and compaction
 #
 # Every turn sends the whole conversation again. Each diff and file the model has read stays in `messages`, and is
@@ -131,20 +135,18 @@ for pr, answer in zip((482, 483, 484), reviews):
 # - **Context editing** (`context_management`, beta `context-management-2025-06-27`): once a request passes a trigger,
 #   the API replaces the oldest tool results with a short placeholder before the model reads it, keeps the latest
 #   (`keep`), and says what it cleared in the response's `context_management.applied_edits`. Your `messages` stay
-#   whole: only the model's copy is edited. `exclude_tools` keeps a tool's results, `clear_at_least` skips a clearing
-#   too small to be worth a cache miss.
+#   whole: only the model's copy is edited.
 # - **Compaction**: the model writes a summary of the conversation into a `compaction` block; sent back, the block
 #   takes the place of every turn before it. The SDK's runner asks for one with `compact_before_next_turn()` (beta
-#   `compact-2026-09-04`). The other way is automatic, at a threshold: the edit
-#   `{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 150000}, "pause_after_compaction": True}`
-#   (beta `compact-2026-01-12`, the trigger at least 50,000 tokens) starts the response with the block once the
-#   request reaches the trigger; with `pause_after_compaction` the response is the block alone, `stop_reason`
-#   `"compaction"`, and you send it back (appended, as any response) to go on.
+#   `compact-2026-09-04`), and puts the block in place of the turns it summarizes. Compaction can also start by
+#   itself once a request passes a threshold you set (docs: *Compaction*); that response you append as usual.
 #
 # Below, the runner reviews !484, which reads several files, with a trigger small enough to fire here: clear once
 # the conversation has made 3 tool calls, and keep the last one.
 
 # %% [markdown] lang="ru"
+# <!-- fact: compaction-block -->
+# <!-- fact: context-editing -->
 # ## Длинное ревью заполняет окно: редактирование контекста и сжатие
 #
 # Каждый ход заново отправляет весь диалог. Каждый diff и каждый файл, которые прочитала модель, остаются в
@@ -155,16 +157,11 @@ for pr, answer in zip((482, 483, 484), reviews):
 # - **Редактирование контекста** (`context_management`, бета `context-management-2025-06-27`): когда запрос
 #   превышает порог, API заменяет самые старые результаты инструментов коротким текстом-заглушкой, прежде чем модель
 #   их прочтёт, оставляет последние (`keep`) и сообщает, что очистил, в поле ответа `context_management.applied_edits`.
-#   Ваш список `messages` остаётся целым: правится только копия, которую читает модель. `exclude_tools` сохраняет
-#   результаты названных инструментов, а `clear_at_least` не даёт очищать понемногу: очистка, которая
-#   освобождает мало токенов, не окупает промах кэша.
+#   Ваш список `messages` остаётся целым: правится только копия, которую читает модель.
 # - **Сжатие** (compaction): модель пишет краткое содержание диалога в блок `compaction`; отправленный обратно, блок
 #   заменяет все ходы до него. Исполнитель SDK просит о сжатии методом `compact_before_next_turn()` (бета
-#   `compact-2026-09-04`). Другой способ — автоматический, по порогу: правка
-#   `{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 150000}, "pause_after_compaction": True}`
-#   (бета `compact-2026-01-12`, порог не меньше 50 000 токенов) начинает ответ с этого блока, как только запрос
-#   достигает порога; с `pause_after_compaction` ответ состоит из одного блока, `stop_reason` равен `"compaction"`, и
-#   чтобы продолжить, вы отправляете его обратно (добавив в историю, как любой ответ).
+#   `compact-2026-09-04`) и ставит блок на место ходов, которые он пересказывает. Сжатие может начаться и само, когда
+#   запрос превысит заданный вами порог (документация, раздел о сжатии); такой ответ добавляют в историю как обычно.
 #
 # Ниже исполнитель проверяет !484 (ревью читает несколько файлов) с таким низким порогом, что очистка срабатывает
 # уже здесь: очищать, когда в диалоге набралось 3 вызова инструментов, и оставлять последний.
@@ -197,12 +194,14 @@ for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
     print(f"ход {turn}: {stop:<8} на входе токенов: {tokens_in:>5} | очищено: {cleared or 'ничего'}")
 
 # %% [markdown] lang="en"
+# <!-- fact: runner-compaction-summarize -->
 # Now compaction, asked for by the runner: after the first turn's tool call has run, `compact_before_next_turn()`
 # makes the runner send the conversation with `compaction={"type": "summarize"}`. The response is the `compaction`
 # block alone (`stop_reason` `"compaction"`), the runner puts it in place of the whole history, and goes on from the
 # summary. Watch the input tokens of the turn after it.
 
 # %% [markdown] lang="ru"
+# <!-- fact: runner-compaction-summarize -->
 # Теперь сжатие по просьбе исполнителя: после того как выполнен вызов инструмента из первого хода,
 # `compact_before_next_turn()` заставляет исполнителя отправить диалог с `compaction={"type": "summarize"}`. Ответ
 # состоит из одного блока `compaction` (`stop_reason` равен `"compaction"`); исполнитель ставит его на место всей
@@ -244,19 +243,64 @@ print("краткое содержание начинается так:", *(summ
 # сжатие сохраняет суть и убирает ходы. С настоящим API краткое содержание модель пишет своими словами.
 
 # %% [markdown] lang="en"
+# <!-- fact: gitlab-diffnote-position -->
 # ## From the notebook to your GitLab
 #
+# ### Posting the review, with inline comments
+#
+# With `post=True`, notebook 8's reviewer (`course_agent.review`) is asked to post its review: `comment_on_line`
+# puts a finding on the changed line it is about (GitLab shows it in the diff, as a thread), `post_comment` the summary. Both are writing
+# tools: the reviewer's policy (`ReviewPolicy`) allows them only when the review is to be posted, and logs
+# them. Below, the merge request's threads as GitLab lists them (`mr.discussions.list()`): an inline comment
+# is a `DiffNote` with a `position` (path, line and the three commits of the diff), the summary a plain note.
+
+# %% [markdown] lang="ru"
+# <!-- fact: gitlab-diffnote-position -->
+# ## Из блокнота в ваш GitLab
+#
+# ### Публикация ревью и комментарии к строкам
+#
+# С `post=True` ревьюер блокнота 8 (`course_agent.review`) получает задание опубликовать ревью: `comment_on_line`
+# оставляет замечание прямо на той изменённой строке, к которой оно относится (GitLab показывает его в diff как обсуждение), а `post_comment` —
+# итоговый комментарий. Оба инструмента пишущие: политика ревьюера (`ReviewPolicy`) разрешает их, только если
+# ревью нужно опубликовать, и записывает в журнал. Ниже — обсуждения merge request в том виде, в каком их
+# отдаёт GitLab (`mr.discussions.list()`): комментарий к строке — это `DiffNote` с `position` (путь, строка и
+# три коммита diff), итоговое ревью — обычный комментарий (`Note`).
+
+# %% lang="en"
+from course_agent.gitlab import GitLabTools
+
+posted = review(482, client=client, post=True, language="en")
+print(posted.text.splitlines()[0])
+mr = GitLabTools().project.mergerequests.get(482)
+for discussion in mr.discussions.list(get_all=True):
+    note = discussion.attributes["notes"][0]
+    place = note.get("position") or {}
+    where = f'{place["new_path"]}:{place["new_line"]}' if place else "the merge request"
+    print(f'{note["type"] or "Note"} by {note["author"]["username"]} on {where}: {note["body"].splitlines()[0][:60]}')
+
+# %% lang="ru"
+from course_agent.gitlab import GitLabTools
+
+posted = review(482, client=client, post=True, language="ru")
+print(posted.text.splitlines()[0])
+mr = GitLabTools().project.mergerequests.get(482)
+for discussion in mr.discussions.list(get_all=True):
+    note = discussion.attributes["notes"][0]
+    place = note.get("position") or {}
+    where = f'{place["new_path"]}:{place["new_line"]}' if place else "весь merge request"
+    print(f'{"Комментарий к строке" if note["type"] == "DiffNote" else "Комментарий"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')
+
+# %% [markdown] lang="en"
 # ### Break it, then fix it: run it again, and get one review, updated
 #
-# `review(pr, post=True)` of notebook 8 posts a new review every time it runs: run it twice on the same merge
+# `review(pr, post=True)` posts a new review every time it runs: run it twice on the same merge
 # request, and the authors read two reviews, with every finding twice.
 
 # %% [markdown] lang="ru"
-# ## Из блокнота в ваш GitLab
-#
 # ### Сломаем и починим: повторный запуск обновляет то же ревью
 #
-# `review(pr, post=True)` из блокнота 8 при каждом запуске публикует новое ревью: запустите его дважды на одном
+# `review(pr, post=True)` при каждом запуске публикует новое ревью: запустите его дважды на одном
 # merge request — и авторы прочитают два ревью, каждое замечание дважды.
 
 # %% lang="en"
@@ -318,6 +362,8 @@ for attempt in (1, 2):
           f"(к строкам: {sum(n.type == 'DiffNote' for n in ours)}, итоговых: {sum(n.type != 'DiffNote' for n in ours)})")
 
 # %% [markdown] lang="en"
+# <!-- fact: batches-half-price -->
+# <!-- fact: gitlab-ci-predefined-vars -->
 # The notes `review()` posted above have no marker: the command leaves them as they are, as it does with people's.
 #
 # ### In a merge-request pipeline
@@ -350,6 +396,8 @@ for attempt in (1, 2):
 # even after the process was stopped. Below, every open merge request reviewed both ways, with the billed tokens.
 
 # %% [markdown] lang="ru"
+# <!-- fact: batches-half-price -->
+# <!-- fact: gitlab-ci-predefined-vars -->
 # У комментариев, которые выше опубликовал `review()`, метки нет: команда их не трогает, как и комментарии людей.
 #
 # ### В пайплайне merge request
@@ -420,12 +468,14 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
     print(f"{name:>17}: оплачено {f'{tokens_in:8.1f}'.replace('.', ',')} входных и {f'{tokens_out:7.1f}'.replace('.', ',')} выходных токенов")
 
 # %% [markdown] lang="en"
+# <!-- fact: batch-cache-half -->
 # Same verdicts. The output tokens show the batch discount plainly: half the price per token. The input falls by far
 # more than half because the batch came second: its requests read the cache that the reviews one at a time had just
 # written (paying 1.25x for the writes), and a batch pays half for cache reads too. The simulated model answers a
 # batch at once; the real API within 24 hours.
 
 # %% [markdown] lang="ru"
+# <!-- fact: batch-cache-half -->
 # Вердикты те же. Скидку за пакет ясно видно по выходным токенам: каждый вдвое дешевле. Входные же упали намного
 # больше чем вдвое, потому что пакет шёл вторым: его запросы читали кэш, который только что записали ревью по одному
 # (заплатив за запись 1,25 цены), а чтение из кэша в пакете тоже стоит вдвое меньше. Модель песочницы отвечает на
@@ -435,8 +485,8 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 # ## Exercise: what the reviewer costs over every merge request
 #
 # Before a team trusts the reviewer with a budget, it looks at a table. Review each demo merge request, !482 to
-# !487, with the course's reviewer, cached (`review(pr, client=client, cache=True)`; one by one, several at once or
-# in batches, as you like), and put one row per merge request in `rows`: `(pr, verdict, calls, billed input)`, the
+# !487, with the course's reviewer, cached (`review(pr, client=client, cache=True)`; one by one or several at once, as
+# you like: a batch bills at half price, so its figures would not compare), and put one row per merge request in `rows`: `(pr, verdict, calls, billed input)`, the
 # verdict from the review's last line, the calls from `result.iterations`, the billed input from
 # `billed(result.usage)`. Which one cost the most, and why?
 
@@ -444,8 +494,8 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 # ## Упражнение: сколько стоит ревьюер на всех merge request
 #
 # Прежде чем доверить ревьюеру бюджет, команда смотрит на таблицу. Проверьте каждый демо-merge request, с !482 по
-# !487, ревьюером курса с кэшированием (`review(pr, client=client, cache=True)`; по одному, несколько сразу или
-# пакетами — как хотите) и положите в `rows` по строке на каждый: `(pr, вердикт, вызовы, оплачиваемый вход)`, где
+# !487, ревьюером курса с кэшированием (`review(pr, client=client, cache=True)`; по одному или несколько сразу —
+# как хотите; пакет оплачивается за полцены, и его цифры не сравнить с остальными) и положите в `rows` по строке на каждый: `(pr, вердикт, вызовы, оплачиваемый вход)`, где
 # вердикт — последняя строка ревью, вызовы — `result.iterations`, оплачиваемый вход — `billed(result.usage)`. Какой
 # оказался самым дорогим и почему?
 
@@ -486,6 +536,7 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(9)
 
 # %% [markdown] lang="en"
+# <!-- fact: gitlab-search-pipelines -->
 # ## Capstone (open-ended): your loop, a tool of your own, another repository
 #
 # No check tells you what to build here. Take your loop of exercise 8 (the cell below brings it, or the reference
@@ -500,6 +551,7 @@ show_solution(9)
 #    talks to otherwise; a rule that the run could not show says "not checked", never "passed".
 
 # %% [markdown] lang="ru"
+# <!-- fact: gitlab-search-pipelines -->
 # ## Итоговый проект (свободный): ваш цикл, ваш инструмент, другой репозиторий
 #
 # Здесь никакая проверка не скажет, что именно строить. Возьмите свой цикл из упражнения 8 (ячейка ниже принесёт его
@@ -552,6 +604,7 @@ from course_selfcheck import check_loop
 check_loop(review_my_way)
 
 # %% [markdown] lang="en"
+# <!-- fact: batch-same-params -->
 # ## Check yourself
 #
 # 1. Three reviews run with `asyncio.gather`. About how long do they take?
@@ -599,6 +652,7 @@ check_loop(review_my_way)
 # </details>
 
 # %% [markdown] lang="ru"
+# <!-- fact: batch-same-params -->
 # ## Проверьте себя
 #
 # 1. Три ревью запущены через `asyncio.gather`. Сколько примерно они займут?

@@ -1,0 +1,432 @@
+# %% [markdown] lang="en"
+# # 10. More control over a request (optional)
+#
+# *Go deeper: nothing in notebooks 5–9, their exercises or their checks needs this notebook. Read a section when
+# you need it; each stands on its own.*
+#
+# **You will learn**
+# - to choose whether and which tool the model calls (`tool_choice`), and why forcing a tool is model by model;
+# - why a long answer has to stream (`client.messages.stream`), and how to count a request's tokens before you send it;
+# - two ways to have a refusal answered by another model for you: on the server (`fallbacks`) or in the SDK (a middleware).
+#
+# *About 25 minutes. Builds on notebooks 4 and 6.*
+
+# %% [markdown] lang="ru"
+# # 10. Больше контроля над запросом (по желанию)
+#
+# *Для тех, кто хочет разобраться глубже: ни блокнотам 5–9, ни их упражнениям и проверкам этот блокнот не нужен. Читайте
+# раздел, когда он понадобится; каждый понятен сам по себе.*
+#
+# **Вы узнаете**
+# - как выбрать, вызывать ли модели инструмент и какой (`tool_choice`), и почему принуждение зависит от модели;
+# - почему длинный ответ нужно получать потоком (`client.messages.stream`) и как посчитать токены запроса до отправки;
+# - два способа поручить ответ на отказ другой модели: на сервере (`fallbacks`) или в SDK (промежуточный слой).
+#
+# *Около 25 минут. Опирается на блокноты 4 и 6.*
+
+# %% use="setup"
+
+# %% use="gitlab"
+
+# %% use="tools"
+
+# %% use="review_rules"
+
+# %% [markdown] lang="en"
+# <!-- fact: tool-choice-options -->
+# ## Choosing how the model uses tools: `tool_choice`
+#
+# `tool_choice` says whether the model must use a tool: `{"type": "auto"}` (the default: it decides),
+# `{"type": "any"}` (some tool, it picks which), `{"type": "tool", "name": ...}` (that one) or
+# `{"type": "none"}` (no tools this time). With `"disable_parallel_tool_use": true` it asks for at most one
+# call per response, so the same review takes more round trips: the second half of the cell answers the first
+# call (the diff of !484) and asks again, with parallel calls allowed and not (docs: *Tool use*, "Forcing tool use"
+# and "Parallel tool use"). Forcing depends on the model: more on that right below.
+
+# %% [markdown] lang="ru"
+# <!-- fact: tool-choice-options -->
+# ## Как вы выбираете, пользоваться ли модели инструментами: `tool_choice`
+#
+# `tool_choice` задаёт, обязана ли модель вызвать инструмент: `{"type": "auto"}` (по умолчанию: решает
+# сама), `{"type": "any"}` (какой-нибудь инструмент на её выбор), `{"type": "tool", "name": ...}` (именно этот)
+# или `{"type": "none"}` (на этот раз без инструментов). С `"disable_parallel_tool_use": true` она просит не
+# больше одного вызова за ответ, и то же ревью требует больше обращений к API: вторая половина ячейки отвечает на
+# первый вызов (diff !484) и спрашивает снова — с разрешёнными параллельными вызовами и без них (документация:
+# *Tool use*, разделы «Forcing tool use» и «Parallel tool use»). Принудительный вызов зависит от модели — об этом
+# чуть ниже.
+
+# %% lang="en"
+task = [{"role": "user", "content": "Review merge request !484."}]
+for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read_file"}, {"type": "none"}):
+    try:
+        reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
+                                       tool_choice=choice, messages=task)
+    except anthropic.BadRequestError as error:  # a model that refuses forced tool use
+        print(f"{str(choice):40} -> 400: {error.body['error']['message']}")
+        continue
+    print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+
+first = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=task)
+after_diff = task + [{"role": "assistant", "content": first.content}, {"role": "user", "content": [
+    {"type": "tool_result", "tool_use_id": b.id, "content": run_tool(b.name, b.input)}
+    for b in first.content if b.type == "tool_use"]}]
+for parallel in (True, False):
+    reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=after_diff,
+                                   tool_choice={"type": "auto", "disable_parallel_tool_use": not parallel})
+    print(f"parallel calls allowed: {parallel!s:5} -> {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+
+# %% lang="ru"
+task = [{"role": "user", "content": "Проверь merge request !484."}]
+for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read_file"}, {"type": "none"}):
+    try:
+        reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
+                                       tool_choice=choice, messages=task)
+    except anthropic.BadRequestError as error:  # модель, которая не принимает принудительный вызов
+        print(f"{str(choice):40} -> 400: {error.body['error']['message']}")
+        continue
+    print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+
+first = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=task)
+after_diff = task + [{"role": "assistant", "content": first.content}, {"role": "user", "content": [
+    {"type": "tool_result", "tool_use_id": b.id, "content": run_tool(b.name, b.input)}
+    for b in first.content if b.type == "tool_use"]}]
+for parallel in (True, False):
+    reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=after_diff,
+                                   tool_choice={"type": "auto", "disable_parallel_tool_use": not parallel})
+    print(f"параллельные вызовы разрешены: {parallel!s:5} -> {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+
+# %% [markdown] lang="en"
+# <!-- fact: forced-tool-manual-thinking -->
+# <!-- fact: forced-tool-models -->
+# Look at the forced `read_file` call: the task names no file, yet the model had to fill in `path`, so it made one up
+# (`'example path'` in the sandbox; a real model guesses a plausible one). Forcing a tool gets you *a* call, not a
+# sensible one: your code still checks the input before it runs anything.
+#
+# ### Break it: a model that refuses forcing
+#
+# Forced tool use is a per-model feature. Opus 5 and the models before it accept `any` and `tool` (but not
+# together with manual extended thinking); Opus 5.5, Sonnet 5.5 and the Fable and Mythos models (5.1 and 5.2)
+# refuse both with a 400, whatever the thinking setting; Haiku 5.5 accepts them and skips thinking for that call.
+# Here is the newer Opus:
+
+# %% [markdown] lang="ru"
+# <!-- fact: forced-tool-manual-thinking -->
+# <!-- fact: forced-tool-models -->
+# Посмотрите на принудительный вызов `read_file`: в задаче нет ни одного имени файла, а заполнить `path` модель была
+# обязана — и придумала его сама (`'example path'` в песочнице; настоящая модель подставит правдоподобный путь).
+# Принуждение даёт *какой-то* вызов, а не осмысленный: ваш код всё равно проверяет входные данные, прежде чем что-то
+# выполнять.
+#
+# ### Сломаем: модель, которая не принимает принуждение
+#
+# Принудительный вызов инструмента поддерживают не все модели. Opus 5 и модели до него принимают `any` и `tool`
+# (но не вместе с ручным расширенным рассуждением); Opus 5.5, Sonnet 5.5, а также модели Fable и Mythos (5.1 и
+# 5.2) отвечают на оба варианта ошибкой 400 при любых настройках рассуждения; Haiku 5.5 принимает их и на этот вызов не
+# рассуждает. Вот что отвечает более новый Opus:
+
+# %% tags=["raises-exception"]
+from course_agent.config import newer_model
+
+client.messages.create(model=newer_model(), max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
+                       tool_choice={"type": "any"}, messages=task)
+
+# %% [markdown] lang="en"
+# <!-- fact: structured-output-format -->
+# What to do instead: leave `tool_choice` at `auto` and say in the request which tool comes first (the model
+# follows clear instructions); when what you really want is an answer of a given shape, ask for structured
+# output (`output_config={"format": ...}`) rather than forcing a tool.
+
+# %% [markdown] lang="ru"
+# <!-- fact: structured-output-format -->
+# Что делать вместо этого: оставьте `tool_choice` равным `auto` и скажите в запросе, с какого инструмента
+# начать (ясным указаниям модель следует); а если на самом деле нужен ответ заданной формы, просите
+# структурированный вывод (`output_config={"format": ...}`), а не принудительный вызов инструмента.
+
+# %% lang="en"
+asked = [{"role": "user", "content": "Review merge request !484. Start with get_diff."}]
+reply = client.messages.create(model=newer_model(), max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=asked)
+print(reply.stop_reason, [(block.name, block.input) for block in reply.content if block.type == "tool_use"])
+
+# %% lang="ru"
+asked = [{"role": "user", "content": "Проверь merge request !484. Начни с get_diff."}]
+reply = client.messages.create(model=newer_model(), max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=asked)
+print(reply.stop_reason, [(block.name, block.input) for block in reply.content if block.type == "tool_use"])
+
+# %% [markdown] lang="en"
+# <!-- fact: sdk-requires-streaming -->
+# ## Long answers stream
+#
+# Notebook 6 fixed a cut answer with a larger `max_tokens`. Raise it far, say to 64,000, and the SDK refuses the request
+# before sending it: an answer that long could take more than ten minutes, longer than an HTTP request should stay
+# open without a word. The same request streamed is fine: `client.messages.stream` receives the answer piece by
+# piece, and `get_final_message()` gives the same `Message` as `create` would, `stop_reason` and `usage` included.
+# So the loop changes in one line, the call that gets the response.
+
+# %% [markdown] lang="ru"
+# <!-- fact: sdk-requires-streaming -->
+# ## Длинные ответы — потоком
+#
+# В блокноте 6 обрезанный ответ лечили бо́льшим `max_tokens`. Увеличьте его сильно, скажем до 64 000, — и SDK откажется
+# отправлять запрос: такой длинный ответ может идти дольше десяти минут, а HTTP-запрос не должен так долго висеть
+# молча. Тот же запрос в потоковом режиме проходит: `client.messages.stream` получает ответ по частям, а
+# `get_final_message()` отдаёт такой же `Message`, какой вернул бы `create`, вместе со `stop_reason` и `usage`.
+# В цикле меняется одна строка — та, что получает ответ.
+
+# %% lang="en"
+try:
+    client.messages.create(model=MODEL, max_tokens=64000, tools=TOOLS, messages=task)
+except ValueError as error:  # raised by the SDK itself: nothing was sent
+    print(f"messages.create: {type(error).__name__}: {error}")
+
+
+def ask(messages: list, model: str = MODEL, **request):
+    """One turn of the loop, streamed: the same Message as create(), for any max_tokens (and any model)."""
+    with client.messages.stream(model=model, max_tokens=64000, tools=TOOLS, messages=messages, **request) as stream:
+        return stream.get_final_message()
+
+
+streamed = ask(task)
+print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
+      "output tokens")
+
+# %% lang="ru"
+try:
+    client.messages.create(model=MODEL, max_tokens=64000, tools=TOOLS, messages=task)
+except ValueError as error:  # ошибку выбросил сам SDK: ничего не отправлено
+    print(f"messages.create: {type(error).__name__} — SDK требует потокового режима, если ответ может идти дольше 10 минут")
+
+
+def ask(messages: list, model: str = MODEL, **request):
+    """Один ход цикла в потоковом режиме: тот же Message, что у create(), при любом max_tokens (и любой модели)."""
+    with client.messages.stream(model=model, max_tokens=64000, tools=TOOLS, messages=messages, **request) as stream:
+        return stream.get_final_message()
+
+
+streamed = ask(task)
+print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
+      "ток. на выходе")
+
+# %% [markdown] lang="en"
+# <!-- fact: runner-stream-type -->
+# The SDK's tool runner of notebook 8 streams too. With `stream=True` each turn is a stream (a `BetaMessageStream`,
+# what the `with` block of `client.beta.messages.stream` gives you): iterate it for the events as they come, and
+# `get_final_message()` gives the turn's message.
+
+# %% [markdown] lang="ru"
+# <!-- fact: runner-stream-type -->
+# Исполнитель инструментов из SDK (блокнот 8) тоже умеет работать потоком. С `stream=True` каждый ход приходит
+# потоком (`BetaMessageStream` — то же, что даёт блок `with` у `client.beta.messages.stream`): перебирайте его, чтобы
+# получать события по мере прихода, а `get_final_message()` отдаст сообщение хода.
+
+# %% use="runner_tools"
+
+# %% lang="en"
+runner_task = [{"role": "user", "content": "Review merge request !482."}]
+for stream in client.beta.messages.tool_runner(model=MODEL, max_tokens=16000, tools=[get_diff, read_file],
+                                               messages=runner_task, max_iterations=20, stream=True):
+    events = [event.type for event in stream]  # each event as it arrives: text and tool input, piece by piece
+    print(f"{type(stream).__name__}: {len(events)} events -> {stream.get_final_message().stop_reason}")
+
+# %% lang="ru"
+runner_task = [{"role": "user", "content": "Проверь merge request !482."}]
+for stream in client.beta.messages.tool_runner(model=MODEL, max_tokens=16000, tools=[get_diff, read_file],
+                                               messages=runner_task, max_iterations=20, stream=True):
+    events = [event.type for event in stream]  # каждое событие по мере прихода: текст и входные данные по частям
+    print(f"{type(stream).__name__}: событий: {len(events)} -> {stream.get_final_message().stop_reason}")
+
+# %% [markdown] lang="en"
+# <!-- fact: count-tokens -->
+# ## Count before you send
+#
+# `client.messages.count_tokens` takes the same model, system, tools and messages as a
+# request and answers with `input_tokens`, without generating anything (it is free). A loop can count before each
+# call and stop in time (or start afresh, or let the server trim the history: notebook 9) instead of meeting the
+# end of the window (notebook 6's
+# `model_context_window_exceeded`).
+
+# %% [markdown] lang="ru"
+# <!-- fact: count-tokens -->
+# ## Считайте до отправки
+#
+# `client.messages.count_tokens` принимает ту же модель, system, инструменты и
+# сообщения, что и запрос, и возвращает `input_tokens`, ничего не генерируя (это бесплатно). Цикл может считать
+# перед каждым вызовом и вовремя остановиться (или начать заново, или поручить сокращение истории серверу: блокнот 9),
+# а не упираться в конец окна (`model_context_window_exceeded`
+# из блокнота 6).
+
+# %% lang="en"
+size = client.messages.count_tokens(model=MODEL, tools=TOOLS, messages=task).input_tokens
+print(f"{size} input tokens in the request; the history grows by every response and result appended to it")
+
+# %% lang="ru"
+size = client.messages.count_tokens(model=MODEL, tools=TOOLS, messages=task).input_tokens
+print(f"входных токенов в запросе: {size} — история растёт с каждым добавленным ответом и результатом")
+
+# %% [markdown] lang="en"
+# <!-- fact: fallbacks-param -->
+# <!-- fact: fallback-block -->
+# ## A refusal answered by another model, on the server or in the SDK
+#
+# *Exercise 6 sends the same messages once to `fallback_model()` by hand. Here are two ways to have that done for
+# you.*
+#
+# Not every refusal is about a harmful request: a cautious model also says no to legitimate work now and
+# then, such as planning a security test of your own shop. Asking the same model again is pointless, but
+# another Claude model usually answers. The API can do that for you: the `fallbacks` parameter (beta) lists the
+# models to try next, or says `"default"` for the model's own chain; the cell below sends `"default"` with the beta
+# header `server-side-fallback-2026-07-01`. A `fallback` block in the content marks where one model's output gives way to the next
+# (it can follow partial output of the model that declined, and is absent when no earlier model ran); the sure
+# sign that a fallback model answered is a `fallback_message` entry in `usage.iterations`, which bills each
+# attempt. (Haiku 5.5 has no server-side fallback; and a request like the one above stays refused on every
+# model.)
+
+# %% [markdown] lang="ru"
+# <!-- fact: fallbacks-param -->
+# <!-- fact: fallback-block -->
+# ## На отказ отвечает другая модель — на сервере или в SDK
+#
+# *В упражнении 6 вы сами один раз отправляете те же сообщения `fallback_model()`. Здесь — два способа поручить
+# это API или SDK.*
+#
+# Не каждый отказ связан с вредным запросом: осторожная модель иногда отказывает и в законной работе —
+# например, в плане проверки безопасности вашего собственного магазина. Повторять запрос к той же модели
+# бессмысленно, а другая модель Claude обычно отвечает. API умеет сделать это сам: параметр `fallbacks`
+# (бета) перечисляет модели, к которым перейти, или равен `"default"` — тогда используется цепочка самой модели;
+# ячейка ниже отправляет `"default"` с бета-заголовком `server-side-fallback-2026-07-01`. Блок `fallback` в содержимом ответа отмечает место,
+# где вывод одной модели сменяется выводом следующей (он может стоять после частичного вывода отказавшей
+# модели, а если до этого ни одна модель не работала, его нет вовсе); надёжный признак того, что ответила
+# запасная модель, — запись `fallback_message` в `usage.iterations`, где виден и расход на каждую попытку.
+# (У Haiku 5.5 такого перехода на стороне сервера нет; а запрос вроде предыдущего отклонит любая модель.)
+
+# %% lang="en"
+audit = [{"role": "user", "content": "Plan a penetration test of the shop's checkout."}]
+first = client.messages.create(model=MODEL, max_tokens=1000, messages=audit)
+print(first.stop_reason, first.stop_details.category)
+served = client.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit,
+                                     fallbacks="default", betas=["server-side-fallback-2026-07-01"])
+print(served.stop_reason, "from", served.model)
+for block in served.content:
+    if block.type == "fallback":
+        print(f"fallback: {block.from_.model} -> {block.to.model} ({block.trigger.category})")
+print([(attempt.type, attempt.model) for attempt in served.usage.iterations or []])
+
+# %% lang="ru"
+audit = [{"role": "user", "content": "Составь план теста на проникновение для оформления заказа в магазине."}]
+first = client.messages.create(model=MODEL, max_tokens=1000, messages=audit)
+print(first.stop_reason, first.stop_details.category)
+served = client.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit,
+                                     fallbacks="default", betas=["server-side-fallback-2026-07-01"])
+print(served.stop_reason, "— ответила", served.model)
+for block in served.content:
+    if block.type == "fallback":
+        print(f"запасная модель: {block.from_.model} -> {block.to.model} ({block.trigger.category})")
+print([(attempt.type, attempt.model) for attempt in served.usage.iterations or []])
+
+# %% [markdown] lang="en"
+# <!-- fact: sdk-fallback-middleware -->
+# Where the server cannot fall back for you, the SDK does the same on your side: a middleware retries a
+# refused beta request down a list of models, and a `BetaFallbackState` keeps the rest of the conversation
+# on the model that accepted.
+
+# %% [markdown] lang="ru"
+# <!-- fact: sdk-fallback-middleware -->
+# Если сервер не может перейти на другую модель сам, то же самое на вашей стороне делает SDK: промежуточный
+# слой (middleware) повторяет отклонённый бета-запрос по списку моделей, а `BetaFallbackState` закрепляет
+# остаток диалога за моделью, которая согласилась ответить.
+
+# %% lang="en"
+from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware
+from course_agent.config import fallback_model
+
+careful = client.with_options(middleware=[BetaRefusalFallbackMiddleware([{"model": fallback_model()}])])
+with BetaFallbackState():
+    answer = careful.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit)
+print(answer.stop_reason, "from", answer.model, [block.type for block in answer.content])
+
+# %% lang="ru"
+from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware
+from course_agent.config import fallback_model
+
+careful = client.with_options(middleware=[BetaRefusalFallbackMiddleware([{"model": fallback_model()}])])
+with BetaFallbackState():
+    answer = careful.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit)
+print(answer.stop_reason, "— ответила", answer.model, [block.type for block in answer.content])
+
+# %% [markdown] lang="en"
+# <!-- fact: forced-call-no-text -->
+# ## Check yourself
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 1. You force `{"type": "tool", "name": "read_file"}` on a task that names no file. What comes back?
+#    - (a) a 400: the task gives no path
+#    - (b) a `read_file` call with an input the model had to make up
+#    - (c) a text answer asking which file you mean
+#
+# <details><summary>Answer</summary>
+#
+# (b) on a model that accepts forcing: it must call the tool, so it fills the required `path` with a guess; your
+# code checks the input before running it. The API does not judge the input (no 400 for that; a model that refuses
+# forcing answers 400 whatever the task), and a forced call leaves no room for a question in text.
+# </details>
+#
+# 2. Your loop needs answers longer than the SDK allows with `create`. What changes?
+#    - (a) nothing: raise `max_tokens` and wait
+#    - (b) the call that gets the response: `client.messages.stream(...)` and `get_final_message()`
+#    - (c) the whole loop, which now has to handle events
+#
+# <details><summary>Answer</summary>
+#
+# (b). With a large `max_tokens` the SDK refuses a non-streaming `create` before sending it; the stream's
+# `get_final_message()` gives the same `Message`, so the rest of the loop does not change (events are there when you
+# want to show progress, not required).
+# </details>
+
+# %% [markdown] lang="ru"
+# <!-- fact: forced-call-no-text -->
+# ## Проверьте себя
+#
+# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+#
+# 1. Вы принуждаете `{"type": "tool", "name": "read_file"}` в задаче, где не назван ни один файл. Что придёт в ответ?
+#    - (а) ошибка 400: в задаче нет пути
+#    - (б) вызов `read_file` с входными данными, которые модели пришлось выдумать
+#    - (в) текстовый ответ с вопросом, какой файл имеется в виду
+#
+# <details><summary>Ответ</summary>
+#
+# (б), если модель принимает принуждение: она обязана вызвать инструмент и заполняет обязательный `path` догадкой;
+# ваш код проверяет входные данные, прежде чем что-то запускать. Входные данные API не оценивает (ошибки 400 из-за
+# них не будет; модель, которая не принимает принуждение, отвечает 400 на любую задачу), а при принудительном вызове
+# места для вопроса текстом не остаётся.
+# </details>
+#
+# 2. Вашему циклу нужны ответы длиннее, чем SDK позволяет получить через `create`. Что меняется?
+#    - (а) ничего: увеличьте `max_tokens` и ждите
+#    - (б) вызов, который получает ответ: `client.messages.stream(...)` и `get_final_message()`
+#    - (в) весь цикл: теперь он должен обрабатывать события
+#
+# <details><summary>Ответ</summary>
+#
+# (б). При большом `max_tokens` SDK отклоняет обычный `create` ещё до отправки; `get_final_message()` потока отдаёт
+# такой же `Message`, поэтому остальной цикл не меняется (события пригодятся, чтобы показывать ход работы, но они
+# не обязательны).
+# </details>
+
+# %% [markdown] lang="en"
+# ## Recap
+#
+# - `tool_choice`: `auto` (the default), `any`, `tool`, `none`; `disable_parallel_tool_use` asks for one call per
+#   response. Forcing is per model: prefer asking for the tool in words.
+# - A long answer streams: `client.messages.stream(...).get_final_message()` is the same `Message` as `create`.
+# - `client.messages.count_tokens` counts a request for free, before you send it.
+# - A refusal can be answered by another model for you: `fallbacks` on the server (beta), or the SDK's middleware.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# - `tool_choice`: `auto` (по умолчанию), `any`, `tool`, `none`; `disable_parallel_tool_use` просит не больше
+#   одного вызова в ответе. Принуждение зависит от модели: лучше попросить об инструменте словами.
+# - Длинный ответ получают потоком: `client.messages.stream(...).get_final_message()` — тот же `Message`, что у `create`.
+# - `client.messages.count_tokens` бесплатно считает токены запроса до отправки.
+# - На отказ за вас может ответить другая модель: `fallbacks` на сервере (бета) или промежуточный слой SDK.

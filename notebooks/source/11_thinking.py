@@ -1,0 +1,350 @@
+# %% [markdown] lang="en"
+# # 11. Thinking in depth (optional)
+#
+# *Go deeper: nothing in notebooks 6–9, their exercises or their checks needs this notebook. The one rule you need
+# about thinking is notebook 1's: the response goes back whole.*
+#
+# **You will learn**
+# - how to tune thinking on today's models: `thinking` (adaptive), `effort`, `display`;
+# - what the API answers to the old way of switching it on (a token budget), and to a thinking block edited on its way
+#   back;
+# - why, on the newest models, the history is append-only: each thinking block is bound to everything before it.
+#
+# *About 20 minutes. Builds on notebook 5.*
+
+# %% [markdown] lang="ru"
+# # 11. Рассуждение подробно (по желанию)
+#
+# *Для тех, кто хочет разобраться глубже: ни блокнотам 6–9, ни их упражнениям и проверкам этот блокнот не нужен. Единственное
+# правило о рассуждении, которое вам нужно, — из блокнота 1: ответ возвращается целиком.*
+#
+# **Вы узнаете**
+# - как настраивать рассуждение у современных моделей: `thinking` (адаптивное), `effort`, `display`;
+# - что API отвечает на старый способ включить рассуждение (бюджет токенов) и на блок рассуждения, изменённый по
+#   дороге обратно;
+# - почему у новейших моделей историю можно только дополнять: каждый блок рассуждения привязан ко всему, что было
+#   до него.
+#
+# *Около 20 минут. Опирается на блокнот 5.*
+
+# %% use="setup"
+
+# %% use="gitlab"
+
+# %% use="tools"
+
+# %% use="review_rules"
+
+# %% [markdown] lang="en"
+# Notebook 5's tool runner, so that a failing tool becomes a result:
+
+# %% [markdown] lang="ru"
+# Функция запуска инструментов из блокнота 5: сбой инструмента становится результатом.
+
+# %% lang="en"
+def run_tool_safely(name: str, tool_input: dict) -> dict:
+    """Run a tool; a failure becomes a result the model can read (is_error), never an exception."""
+    try:
+        return {"content": run_tool(name, tool_input)}
+    except Exception as error:
+        return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
+
+# %% lang="ru"
+def run_tool_safely(name: str, tool_input: dict) -> dict:
+    """Выполнить инструмент; сбой становится результатом для модели (is_error), а не исключением."""
+    try:
+        return {"content": run_tool(name, tool_input)}
+    except Exception as error:
+        return {"content": f"{name} завершился ошибкой: {type(error).__name__}: {error}", "is_error": True}
+
+# %% [markdown] lang="en"
+# <!-- fact: thinking-display-redacted -->
+# <!-- fact: effort-defaults -->
+# ## Thinking, with effort and display
+#
+# On today's models you do not switch thinking on: it is on by default, and you tune it.
+#
+# - `thinking={"type": "adaptive"}` (the default here): the model decides per request whether and how much to think.
+# - `output_config={"effort": ...}`: `low`, `medium`, `high`, `xhigh` or `max`. More effort, more thinking, more
+#   output tokens billed (the default differs by model: `high` on Opus 5, `medium` on Opus 5.5).
+# - `thinking.display`: `"omitted"` (the default: an empty `thinking` text, the reasoning sealed in the
+#   `signature`) or `"summarized"` (a summary you can read); the beta client also takes `"updates"` (only the short
+#   notes between tool calls come back as text).
+#
+# Whatever you choose, a thinking block belongs to the response like the `tool_use` after it: it goes into
+# the history whole and unchanged, and the API checks its signature. Sometimes the reasoning comes as
+# `redacted_thinking`, an encrypted `data` field: it goes back the same way. In the live view below, the
+# thinking block is the folded line just above the tool call.
+
+# %% [markdown] lang="ru"
+# <!-- fact: thinking-display-redacted -->
+# <!-- fact: effort-defaults -->
+# ## Рассуждение, `effort` и `display`
+#
+# У современных моделей рассуждение не нужно включать: оно включено по умолчанию, и его настраивают.
+#
+# - `thinking={"type": "adaptive"}` (здесь это значение по умолчанию): модель сама решает для каждого запроса,
+#   рассуждать ли и сколько.
+# - `output_config={"effort": ...}`: `low`, `medium`, `high`, `xhigh` или `max`. Чем выше effort, тем больше
+#   рассуждения и тем больше выходных токенов в счёте (значение по умолчанию у моделей разное: `high` у Opus 5,
+#   `medium` у Opus 5.5).
+# - `thinking.display`: `"omitted"` (по умолчанию: пустой текст `thinking`, рассуждение запечатано в
+#   `signature`) или `"summarized"` (краткое изложение, которое можно прочитать); бета-клиент принимает ещё и
+#   `"updates"` (текстом приходят только короткие заметки между вызовами инструментов).
+#
+# Что бы вы ни выбрали, блок рассуждения — такая же часть ответа, как `tool_use` после него: он попадает в
+# историю целиком и без изменений, а API проверяет его подпись. Иногда рассуждение приходит как
+# `redacted_thinking` — зашифрованное поле `data`; его возвращают точно так же. В живом просмотре ниже блок
+# рассуждения — свёрнутая строка прямо над вызовом инструмента.
+
+# %% lang="en"
+from course_agent.widgets import MessagesView
+
+THINKING = {"type": "adaptive", "display": "summarized"}  # let the model decide; show a summary of its reasoning
+thinking_view = MessagesView(client=client)
+thinking_view.messages.append({"role": "user", "content": "Review pull request #482."})
+try:
+    first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
+                                   tools=TOOLS, messages=list(thinking_view.messages))
+except anthropic.BadRequestError:  # an older model (Haiku 4.5, Opus 4.5) thinks only with a token budget
+    THINKING = {"type": "enabled", "budget_tokens": 2000}
+    first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
+                                   tools=TOOLS, messages=list(thinking_view.messages))
+thinking_view.messages.append({"role": "assistant", "content": first.content})
+print([block.type for block in first.content])
+thinking_view
+
+# %% lang="ru"
+from course_agent.widgets import MessagesView
+
+THINKING = {"type": "adaptive", "display": "summarized"}  # модель решает сама; показать краткое рассуждение
+thinking_view = MessagesView(client=client)
+thinking_view.messages.append({"role": "user", "content": "Проверь pull request #482."})
+try:
+    first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
+                                   tools=TOOLS, messages=list(thinking_view.messages))
+except anthropic.BadRequestError:  # старая модель (Haiku 4.5, Opus 4.5) рассуждает только с бюджетом токенов
+    THINKING = {"type": "enabled", "budget_tokens": 2000}
+    first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
+                                   tools=TOOLS, messages=list(thinking_view.messages))
+thinking_view.messages.append({"role": "assistant", "content": first.content})
+print([block.type for block in first.content])
+thinking_view
+
+# %% [markdown] lang="en"
+# Effort is what you pay for thinking. The same first step of the review, at three levels:
+
+# %% [markdown] lang="ru"
+# От effort зависит, сколько вы заплатите за рассуждение. Тот же первый шаг ревью на трёх уровнях:
+
+# %% lang="en"
+for effort in ("low", "high", "max"):
+    step = client.messages.create(model=MODEL, max_tokens=16000, output_config={"effort": effort},
+                                  system=REVIEW_RULES, tools=TOOLS, messages=[thinking_view.messages[0]])
+    print(f"{effort:>4}: {step.usage.output_tokens} output tokens, blocks {[block.type for block in step.content]}")
+
+# %% lang="ru"
+for effort in ("low", "high", "max"):
+    step = client.messages.create(model=MODEL, max_tokens=16000, output_config={"effort": effort},
+                                  system=REVIEW_RULES, tools=TOOLS, messages=[thinking_view.messages[0]])
+    print(f"{effort:>4}: выходных токенов {step.usage.output_tokens}, блоки {[block.type for block in step.content]}")
+
+# %% [markdown] lang="en"
+# <!-- fact: budget-tokens-refused -->
+# Break it: older material (and older models) turned thinking on with a token budget,
+# `{"type": "enabled", "budget_tokens": ...}`. Every model from Opus 4.7 on refuses it, and the error says
+# what to use instead:
+
+# %% [markdown] lang="ru"
+# <!-- fact: budget-tokens-refused -->
+# Сломаем: в старых материалах (и на старых моделях) рассуждение включали с бюджетом токенов,
+# `{"type": "enabled", "budget_tokens": ...}`. Все модели начиная с Opus 4.7 такой запрос отклоняют, а
+# ошибка подсказывает, чем его заменить:
+
+# %% tags=["raises-exception"]
+client.messages.create(model=MODEL, max_tokens=16000, thinking={"type": "enabled", "budget_tokens": 2000},
+                       messages=[thinking_view.messages[0]])
+
+# %% [markdown] lang="en"
+# <!-- fact: dropped-thinking-400 -->
+# Break it: answer the tool call, but edit the thinking block on its way back (here a few words added to its
+# text, as a program that "tidies up" the history might). The signature no longer matches, and the API says the block
+# cannot be modified. Dropping it is no way out: the API rejects thinking blocks of the latest assistant turn
+# that were edited, reordered or partly dropped, with the same 400 (docs: thinking troubleshooting names a
+# dropped `redacted_thinking` block as its most common cause), and on the newest models every later thinking
+# block is bound to a history that no longer exists (the last demo of this notebook).
+
+# %% [markdown] lang="ru"
+# <!-- fact: dropped-thinking-400 -->
+# Сломаем: ответим на вызов инструмента, но по дороге изменим блок рассуждения (здесь допишем к его тексту
+# пару слов, как могла бы сделать программа, которая «подчищает» историю). Подпись перестаёт совпадать, и API отвечает, что
+# блок изменять нельзя. Выбросить блок — тоже не выход: блоки рассуждения последнего хода ассистента, которые
+# изменили, переставили или частично выбросили, API отклоняет с той же ошибкой 400 (в документации по
+# устранению неполадок с рассуждением самой частой её причиной названа выброшенная `redacted_thinking`), а у
+# новейших моделей каждый следующий блок рассуждения привязан к истории, которой больше нет (последний пример
+# этого блокнота).
+
+# %% lang="en" tags=["raises-exception"]
+results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}
+           for block in first.content if block.type == "tool_use"]
+edited = [block.model_copy(update={"thinking": block.thinking + " (shortened)"}) if block.type == "thinking"
+          else block for block in first.content]
+client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                       messages=[thinking_view.messages[0], {"role": "assistant", "content": edited},
+                                 {"role": "user", "content": results}])
+
+# %% lang="ru" tags=["raises-exception"]
+results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}
+           for block in first.content if block.type == "tool_use"]
+edited = [block.model_copy(update={"thinking": block.thinking + " (сокращено)"}) if block.type == "thinking"
+          else block for block in first.content]
+client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                       messages=[thinking_view.messages[0], {"role": "assistant", "content": edited},
+                                 {"role": "user", "content": results}])
+
+# %% [markdown] lang="en"
+# Fixed: the response whole, as it came. The same loop code as before works, thinking or not.
+
+# %% [markdown] lang="ru"
+# Исправляем: ответ целиком, в том виде, в каком он пришёл. Тот же код цикла, что и раньше, работает
+# с рассуждением и без него.
+
+# %%
+thinking_view.messages.append({"role": "user", "content": results})
+second = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
+                                tools=TOOLS, messages=list(thinking_view.messages))
+thinking_view.messages.append({"role": "assistant", "content": second.content})
+print(second.stop_reason, [block.type for block in second.content])
+
+# %% [markdown] lang="en"
+# <!-- fact: prefix-check-by-model -->
+# **The history is append-only.** Newer models go further (docs: *Preserved thinking*): a thinking block is
+# bound to everything before it — `system`, `tools` and the earlier messages. Change any of that (edit an old
+# message, trim the history, rebuild the system prompt with today's date) and every thinking block after the
+# change is invalid. Whether that is a 400, "The block is bound to a different conversation", depends on the
+# model and, for some, on the account (Fable 5.1 enforces it for accounts created on or after 2026-08-31; Fable and
+# Mythos 5.2 for every account; docs: *Prefix checks on thinking blocks*: handle both outcomes); the sandbox's newer
+# model answers 400. Without the `thinking-binding-controls-2026-08-01` beta header the message adds that the setting it
+# names needs that header. So never edit, trim or reorder what you already sent; put every update in a new
+# message at the end.
+
+# %% [markdown] lang="ru"
+# <!-- fact: prefix-check-by-model -->
+# **Историю можно только дополнять.** Новые модели идут дальше (документация: *Preserved thinking*): блок
+# рассуждения привязан ко всему, что было до него, — к `system`, `tools` и предыдущим сообщениям. Измените
+# что-то из этого (отредактируйте старое сообщение, обрежьте историю, пересоберите системный промпт с
+# сегодняшней датой) — и все блоки рассуждения после изменения станут недействительными. Ответит ли API
+# ошибкой 400 («`The block is bound to a different conversation`»), зависит от модели, а у некоторых — и от
+# аккаунта (Fable 5.1 проверяет префикс у аккаунтов, созданных 31 августа 2026 года или позже; Fable и Mythos 5.2 — у
+# всех; документация: «Проверка префикса для блоков размышлений» советует обрабатывать оба исхода); более новая модель
+# песочницы отвечает 400. Если в запросе нет бета-заголовка `thinking-binding-controls-2026-08-01`, сообщение добавляет, что
+# упомянутой в нём настройке этот заголовок нужен. Поэтому никогда не редактируйте, не обрезайте и не
+# переставляйте то, что уже отправили; любое обновление — новым сообщением в конце.
+
+# %% lang="en" tags=["raises-exception"]
+from course_agent.config import preserved_thinking_model
+
+NEWER = preserved_thinking_model()  # a model that checks what came before each thinking block
+history = [{"role": "user", "content": "Review pull request #482."}]
+turn = client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                              messages=history)
+history += [{"role": "assistant", "content": turn.content},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": block.id,
+                                          **run_tool_safely(block.name, block.input)}
+                                         for block in turn.content if block.type == "tool_use"]}]
+history[0] = {"role": "user", "content": "Review pull request #482. Be brief."}  # editing the past
+client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                       messages=history)
+
+# %% lang="ru" tags=["raises-exception"]
+from course_agent.config import preserved_thinking_model
+
+NEWER = preserved_thinking_model()  # модель, которая проверяет всё, что было до каждого блока рассуждения
+history = [{"role": "user", "content": "Проверь pull request #482."}]
+turn = client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                              messages=history)
+history += [{"role": "assistant", "content": turn.content},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": block.id,
+                                          **run_tool_safely(block.name, block.input)}
+                                         for block in turn.content if block.type == "tool_use"]}]
+history[0] = {"role": "user", "content": "Проверь pull request #482. Коротко."}  # правим прошлое
+client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                       messages=history)
+
+# %% [markdown] lang="en"
+# ## Check yourself
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 1. Your loop "tidies" each response before it goes into the history: it trims the thinking text to save tokens.
+#    What happens on the next request?
+#    - (a) it costs less: fewer input tokens
+#    - (b) a 400: the thinking block of the latest assistant turn cannot be modified
+#    - (c) nothing visible; the model just thinks less
+#
+# <details><summary>Answer</summary>
+#
+# (b). The API checks each thinking block against its `signature`, so an edited one is refused before anything is
+# generated (and thinking blocks are not where the input cost is: those are the results your tools return).
+# </details>
+#
+# 2. On a model with preserved thinking, you want to tell the agent something new halfway through a review. Where does
+#    it go?
+#    - (a) into the first user message, edited
+#    - (b) into the system prompt, rebuilt for this request
+#    - (c) a new message at the end of the history
+#
+# <details><summary>Answer</summary>
+#
+# (c). Every thinking block is bound to everything before it: editing the first message or the system prompt
+# changes that, and the API answers 400 ("bound to a different conversation") or drops the blocks, depending on the
+# model. The history is append-only.
+# </details>
+
+# %% [markdown] lang="ru"
+# ## Проверьте себя
+#
+# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+#
+# 1. Ваш цикл «прибирает» каждый ответ перед тем, как положить его в историю: сокращает текст рассуждения, чтобы
+#    сэкономить токены. Что будет при следующем запросе?
+#    - (а) он обойдётся дешевле: входных токенов меньше
+#    - (б) ошибка 400: блок рассуждения последнего хода ассистента изменять нельзя
+#    - (в) ничего заметного, модель просто меньше рассуждает
+#
+# <details><summary>Ответ</summary>
+#
+# (б). API сверяет каждый блок рассуждения с его подписью (`signature`), поэтому изменённый блок отклоняется ещё
+# до того, как что-либо сгенерировано (да и входные токены уходят не на рассуждения, а на результаты ваших
+# инструментов).
+# </details>
+#
+# 2. Вы работаете с моделью, сохраняющей рассуждения, и посреди ревью хотите сообщить агенту что-то новое. Куда это
+#    поместить?
+#    - (а) в первое сообщение от user, отредактировав его
+#    - (б) в системный промпт, пересобрав его для этого запроса
+#    - (в) в новое сообщение в конце истории
+#
+# <details><summary>Ответ</summary>
+#
+# (в). Каждый блок рассуждения привязан ко всему, что было до него: правка первого сообщения или системного промпта
+# это меняет, и API отвечает ошибкой 400 («`bound to a different conversation`») или отбрасывает блоки — в
+# зависимости от модели. Историю можно только дополнять.
+# </details>
+
+# %% [markdown] lang="en"
+# ## Recap
+#
+# - Thinking is on by default and adaptive; `effort` sets how much (and what you pay), `display` whether you can read it.
+# - A token budget (`"enabled"`, `budget_tokens`) is refused by today's models.
+# - Thinking blocks go back whole and unchanged: an edited, reordered or partly dropped block is a 400.
+# - On models with preserved thinking the history is append-only: every update is a new message at the end.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# - Рассуждение включено по умолчанию и адаптивно; `effort` задаёт, сколько рассуждать (и сколько платить), `display` —
+#   можно ли его прочитать.
+# - Бюджет токенов (`"enabled"`, `budget_tokens`) современные модели отклоняют.
+# - Блоки рассуждения возвращаются целиком и без изменений: изменённый, переставленный или частично выброшенный блок — ошибка 400.
+# - У моделей с сохранением рассуждений историю можно только дополнять: любое обновление — новым сообщением в конце.
