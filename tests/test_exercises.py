@@ -642,3 +642,25 @@ def test_exercise_5_a_get_diff_of_hunks_alone_is_a_normal_result(point_05_at):
 
     report = check_exercise_5(hunks_only)
     assert report.broken == [], report.text()  # without file names the model may read nothing: not checked, not broken
+
+
+def test_the_russian_references_of_exercises_1_2_and_5_pass_in_russian(client, project, sb):
+    """What a Russian notebook shows for exercises 1, 2 and 5 (#36) is a reference too: each passes its check in
+    Russian, and keeps the English one's functions and tools."""
+    from course_agent.solutions import solution_code, solution_module
+
+    assert check_exercise_1(solution_module(1, "ru").solve(client), language="ru").ok
+    assert check_exercise_2(*solution_module(2, "ru").solve(client, project), language="ru").ok
+    assert solution_module(2, "ru").TOOLS == solution_module(2).TOOLS  # the tools the model reads: the notebooks'
+    russian_5 = solution_module(5, "ru")
+    old = russian_5.project
+    try:
+        assert check_exercise_5(russian_5.solve(project), language="ru").ok
+    finally:
+        russian_5.solve(old)
+    for n in (1, 2, 5):
+        english, russian = solution_module(n), solution_module(n, "ru")
+        functions = {name for name, value in vars(english).items()
+                     if callable(value) and getattr(value, "__module__", None) == english.__name__}
+        assert functions <= set(vars(russian)), n
+        assert "Review pull request" not in solution_code(n, "ru") and "Count from" not in solution_code(n, "ru")

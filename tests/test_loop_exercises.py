@@ -2,6 +2,7 @@
 the notebook's unchanged loop is "not done yet", the reference passes, nothing passes unseen."""
 
 import inspect
+import re
 import threading
 
 import learner_loops
@@ -198,3 +199,58 @@ def test_exercise_6_in_two_parts_judges_each_part_alone_and_keeps_only_the_whole
     assert check_exercise_6(reference(6)["review_every_stop"], part=2).ok
     with pytest.raises(ValueError):
         check_exercise_6(no_fallback, part=3)
+
+
+# ---- the references a Russian learner reads (#36) ---------------------------------------------------------------
+
+RUSSIAN_TERMS = {"pull", "request", "merge", "main", "user", "True", "MODEL", "TOOLS", "LIMIT", "DANGEROUS", "REVIEW_RULES"}
+"""Latin words a Russian reference may keep in its prose: the merge request's own name, and the names of code."""
+
+
+def _prose_of(code: str) -> list[str]:
+    """The comments and string literals of a cell: what a learner reads as words, not as code."""
+    import io
+    import tokenize
+
+    return [token.string for token in tokenize.generate_tokens(io.StringIO(code).readline)
+            if token.type in (tokenize.COMMENT, tokenize.STRING)]
+
+
+@pytest.mark.parametrize("n", CELLS)
+def test_the_russian_reference_is_the_same_code_with_russian_words(n):
+    """Shown in a Russian notebook (show_solution, start_from), a reference is its English twin token for token,
+    with its comments, docstrings and messages in Russian."""
+    from test_notebooks import code_shape
+
+    english, russian = solution_code(n, "en"), solution_code(n, "ru")
+    assert russian != english and code_shape(russian) == code_shape(english)
+    names = {token for token in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", english) if "_" in token or token.isupper()}
+    shared = set(_prose_of(english))  # a literal both twins hold is code ("role", "tool_use"), not prose
+    for piece in (piece for piece in _prose_of(russian) if piece not in shared):
+        words = re.findall(r"[A-Za-z]{3,}", re.sub(r"`[^`]*`|\{[^}]*\}|\b[A-Za-z_]+\([^)]*\)", " ", piece))
+        english_words = [w for w in words if w not in RUSSIAN_TERMS and w not in names and not re.search(
+            rf"\b{w}[_.(=]|[_.]{w}\b", piece)]
+        assert not english_words, (n, piece, english_words)
+
+
+def test_a_russian_notebook_shows_and_starts_from_the_russian_reference(monkeypatch):
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
+    assert "Проверь pull request" in show_solution(6).code and solution_code(6) == solution_code(6, "ru")
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "en")
+    assert "Review pull request" in show_solution(6).code
+
+
+@pytest.mark.parametrize("n, name, check", [(3, "review_pull_request", check_exercise_3),
+                                            (4, "review_concurrently", check_exercise_4),
+                                            (6, "review_every_stop", check_exercise_6)])
+def test_the_russian_references_pass_their_checks_in_russian(n, name, check):
+    report = check(reference(n, "ru")[name], language="ru")
+    assert report.ok, str(report)
+
+
+@pytest.mark.parametrize("n, name", [(7, "review_with_gate"), (8, "review_with_cost")])
+def test_the_russian_gate_and_cost_references_pass_in_russian(n, name, capsys):
+    from course_selfcheck.exercises import check_exercise_7, check_exercise_8
+
+    report = {7: check_exercise_7, 8: check_exercise_8}[n](reference(n, "ru")[name], language="ru")
+    assert report.ok, str(report)

@@ -83,15 +83,16 @@ def _overlapping(where: list[tuple[str, int]], min_lines: int) -> bool:
     return all(b - a < min_lines for a, b in zip(lines, lines[1:]))
 
 
-LEARNER_TEXT = ROOT / "course_agent" / "solutions" / "cells"
+LEARNER_TEXTS = (ROOT / "course_agent" / "solutions" / "cells", ROOT / "course_agent" / "solutions" / "ru")
 """Not the package's logic but text a learner reads as a notebook cell: the loop exercises' reference solutions,
 each whole at its notebook's level (exercise 7's is exercise 6's grown, as the learner's own is, issue #39), and
-given.py, the notebooks' own cells they run on. tests/test_my_code.py holds them to the notebooks instead."""
+given.py, the notebooks' own cells they run on; and the Russian twins of the references, the same code in the
+Russian learner's words (#36). tests/test_my_code.py and tests/test_loop_exercises.py hold them to their twins."""
 
 
 def _package_sources() -> dict[str, str]:
     return {str(path.relative_to(ROOT)): path.read_text(encoding="utf-8")
-            for package in PACKAGES for path in sorted(package.rglob("*.py")) if LEARNER_TEXT not in path.parents}
+            for package in PACKAGES for path in sorted(package.rglob("*.py")) if not any(text in path.parents for text in LEARNER_TEXTS)}
 
 
 PLANTED = '''

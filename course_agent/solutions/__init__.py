@@ -18,7 +18,7 @@ import re
 from importlib.resources import files
 from types import ModuleType
 
-from ..i18n import tr
+from ..i18n import language as pick_language, tr
 from .complete_loop import (FUNCTIONS, MODEL, REVIEW_RULES, TOOLS, client, project, review_pull_request,
                             review_pull_request_concurrently, run_tool)
 
@@ -37,24 +37,29 @@ def _known(notebook: int) -> None:
         raise ValueError(tr("there is no exercise solution for notebook {n}: choose 1 to 9", n=notebook))
 
 
-def solution_module(notebook: int) -> ModuleType:
-    """The module of exercise 1's, 2's or 5's reference solution (the loop exercises' are cells: reference())."""
+def solution_module(notebook: int, language: str = "en") -> ModuleType:
+    """The module of exercise 1's, 2's or 5's reference solution (the loop exercises' are cells: reference());
+    `language="ru"`: its Russian twin (`ru/`), the same code in the Russian learner's words."""
     _known(notebook)
     if notebook in CELLS:
         raise ValueError(f"exercise {notebook}'s solution is a notebook cell: reference({notebook}) runs it")
-    return importlib.import_module(f"{__name__}.exercise_{notebook:02d}")
+    return importlib.import_module(f"{__name__}.{'ru.' if language == 'ru' else ''}exercise_{notebook:02d}")
 
 
-def _cell(name: str) -> str:
-    return files(__name__).joinpath("cells", name).read_text(encoding="utf-8")
+def _cell(*path: str) -> str:
+    return files(__name__).joinpath("cells", *path).read_text(encoding="utf-8")
 
 
-def solution_code(notebook: int) -> str:
-    """The code of a notebook's reference solution, as text (a spoiler: try yours first)."""
+def solution_code(notebook: int, language: str | None = None) -> str:
+    """The code of a notebook's reference solution, as text (a spoiler: try yours first), in the learner's language:
+    each reference has a Russian twin (`cells/ru/`, `ru/`), the same code with its comments, docstrings and messages
+    in Russian, as a Russian learner writes it."""
     _known(notebook)
+    russian = pick_language(language) == "ru"
     if notebook in CELLS:
-        return _cell(f"exercise_{notebook:02d}.py")
-    return inspect.getsource(solution_module(notebook))
+        name = f"exercise_{notebook:02d}.py"
+        return _cell("ru", name) if russian else _cell(name)
+    return inspect.getsource(solution_module(notebook, "ru" if russian else "en"))
 
 
 def given_code(notebook: int) -> str:
@@ -64,14 +69,14 @@ def given_code(notebook: int) -> str:
     return text[:cut]
 
 
-def reference(notebook: int) -> dict:
+def reference(notebook: int, language: str = "en") -> dict:
     """A namespace in which notebook N's exercise has been solved by its reference cell, as in the notebook:
-    `reference(6)["review_every_stop"]`."""
+    `reference(6)["review_every_stop"]` (`language="ru"`: its Russian twin)."""
     if notebook not in CELLS:
         raise ValueError(f"reference() runs the loop exercises' cells: {', '.join(map(str, CELLS))}")
     namespace: dict = {"__name__": f"{__name__}.reference_{notebook}"}
     exec(compile(given_code(notebook), f"<notebook {notebook} before its exercise>", "exec"), namespace)
-    exec(compile(solution_code(notebook), f"<reference solution of exercise {notebook}>", "exec"), namespace)
+    exec(compile(solution_code(notebook, language), f"<reference solution of exercise {notebook}>", "exec"), namespace)
     return namespace
 
 

@@ -39,7 +39,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case "max_tokens":  # a cut tool call is never run
                 raise RuntimeError("The answer was cut: raise max_tokens (the cut tool call was not run)")
             case "model_context_window_exceeded":
-                raise RuntimeError("The context window is full: shorten the history")
+                raise RuntimeError("The context window is full: start afresh, or let the server trim the history")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 messages.append({"role": "user", "content": run_tools(response)})  # all results in ONE message

@@ -71,7 +71,7 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                 case "max_tokens":
                     raise RuntimeError("The answer was cut: raise max_tokens (the cut tool call was not run)")
                 case "model_context_window_exceeded":
-                    raise RuntimeError("The context window is full: shorten the history")
+                    raise RuntimeError("The context window is full: start afresh, or let the server trim the history")
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})
                     messages.append({"role": "user", "content": run_tools(response, approve)})

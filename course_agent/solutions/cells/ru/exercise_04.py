@@ -1,0 +1,32 @@
+# Упражнение 4: цикл блокнота 3, в котором вызовы одного хода выполняются одновременно. `pool.map` отдаёт результаты в
+# порядке вызовов, и все они возвращаются одним сообщением. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES`
+# блокнота.
+from concurrent.futures import ThreadPoolExecutor
+
+
+def run_concurrently(calls: list) -> list[dict]:
+    """Каждый tool_use хода — в своём потоке; результаты в порядке вызовов."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        outputs = list(pool.map(lambda block: run_tool(block.name, block.input), calls))
+    return [{"type": "tool_result", "tool_use_id": block.id, "content": output}
+            for block, output in zip(calls, outputs, strict=True)]
+
+
+def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
+    messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
+
+    for iteration in range(max_iterations):
+        response = client.messages.create(
+            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
+        messages.append({"role": "assistant", "content": response.content})
+
+        if response.stop_reason == "end_turn":
+            return "\n".join(block.text for block in response.content if block.type == "text")
+        if response.stop_reason != "tool_use":
+            raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
+
+        calls = [block for block in response.content if block.type == "tool_use"]
+        messages.append({"role": "user", "content": run_concurrently(calls)})  # все результаты ОДНИМ сообщением
+
+    raise RuntimeError(f"Нет ответа после {max_iterations} итераций")

@@ -1,0 +1,49 @@
+# Упражнение 6: цикл блокнота 3, в котором каждая причина остановки обработана осознанно, правила блокнотов 3–5
+# соблюдены (ответ целиком в историю, все результаты одним сообщением, сбой инструмента — результат, ограничение), а
+# на отказ один раз отвечает запасная модель. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
+from course_agent.config import fallback_model
+
+
+def run_tools(response) -> list[dict]:
+    """tool_result на каждый tool_use ответа; упавший инструмент даёт результат с ошибкой, а не исключение."""
+    results = []
+    for block in response.content:
+        if block.type != "tool_use":
+            continue
+        try:
+            results.append({"type": "tool_result", "tool_use_id": block.id,
+                            "content": run_tool(block.name, block.input)})
+        except Exception as error:
+            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                            "content": f"{block.name} завершился ошибкой: {type(error).__name__}: {error}"})
+    return results
+
+
+def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
+    messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
+    model = MODEL
+
+    for iteration in range(max_iterations):
+        response = client.messages.create(
+            model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
+        match response.stop_reason:
+            case "end_turn" | "stop_sequence":
+                return "\n".join(block.text for block in response.content if block.type == "text")
+            case "pause_turn":  # тот же ход продолжается: ответ — в историю, нового сообщения от user нет
+                messages.append({"role": "assistant", "content": response.content})
+            case "refusal" if model != fallback_model():  # один раз — другой модели; той же — никогда
+                model = fallback_model()
+            case "refusal":
+                raise RuntimeError(f"Отказали обе модели: {response.stop_details}")
+            case "max_tokens":  # обрезанный вызов инструмента не выполняется
+                raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
+            case "model_context_window_exceeded":
+                raise RuntimeError("Контекстное окно заполнено: начните заново или поручите сокращение истории серверу")
+            case "tool_use":
+                messages.append({"role": "assistant", "content": response.content})
+                messages.append({"role": "user", "content": run_tools(response)})  # все результаты ОДНИМ сообщением
+            case other:
+                raise RuntimeError(f"Неожиданная остановка: {other}")
+
+    raise RuntimeError(f"Нет ответа после {max_iterations} итераций")

@@ -1,0 +1,62 @@
+# Упражнение 7: цикл упражнения 6 со шлюзом. Инструмент из `DANGEROUS` выполняется, только когда `approve(name, tool_input)`
+# возвращает `True`; любой другой ответ, исключение или отсутствие ответа — это отказ: он возвращается модели как
+# результат с ошибкой, и цикл продолжается. Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS` и
+# `ask_human` блокнота.
+from course_agent.config import fallback_model
+
+
+def approved(approve, name: str, tool_input: dict) -> bool:
+    """Согласие — только явное True."""
+    try:
+        return approve(name, tool_input) is True
+    except Exception:  # спросить было некого (нет клавиатуры, виджет закрыт): нет ответа — значит, отказ
+        return False
+
+
+def run_tools(response, approve) -> list[dict]:
+    """tool_result на каждый tool_use; опасный инструмент без согласия или упавший инструмент дают результат с ошибкой."""
+    results = []
+    for block in response.content:
+        if block.type != "tool_use":
+            continue
+        if block.name in DANGEROUS and not approved(approve, block.name, block.input):
+            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                            "content": f"Человек отказал в этом вызове: {block.name} не выполнялся. Не пытайся снова."})
+            continue
+        try:
+            results.append({"type": "tool_result", "tool_use_id": block.id,
+                            "content": run_tool(block.name, block.input)})
+        except Exception as error:
+            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                            "content": f"{block.name} завершился ошибкой: {type(error).__name__}: {error}"})
+    return results
+
+
+def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
+    messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
+    model = MODEL
+
+    for iteration in range(max_iterations):
+        response = client.messages.create(
+            model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
+        match response.stop_reason:
+            case "end_turn" | "stop_sequence":
+                return "\n".join(block.text for block in response.content if block.type == "text")
+            case "pause_turn":
+                messages.append({"role": "assistant", "content": response.content})
+            case "refusal" if model != fallback_model():
+                model = fallback_model()
+            case "refusal":
+                raise RuntimeError(f"Отказали обе модели: {response.stop_details}")
+            case "max_tokens":
+                raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
+            case "model_context_window_exceeded":
+                raise RuntimeError("Контекстное окно заполнено: начните заново или поручите сокращение истории серверу")
+            case "tool_use":
+                messages.append({"role": "assistant", "content": response.content})
+                messages.append({"role": "user", "content": run_tools(response, approve)})  # шлюз — здесь
+            case other:
+                raise RuntimeError(f"Неожиданная остановка: {other}")
+
+    raise RuntimeError(f"Нет ответа после {max_iterations} итераций")

@@ -1,0 +1,82 @@
+# Упражнение 8: цикл упражнения 7, в котором каждый запрос кэшируется, стоимость печатается, а результат инструмента
+# длиннее `LIMIT` обрезается и дополняется строкой: что он обрезан и как прочитать остальное (у `read_file` появляется
+# `start`). Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS`, `ask_human`, `billed` и `LIMIT` блокнота.
+from course_agent.config import fallback_model
+
+READ_FROM = {"name": "read_file",
+             "description": f"Прочитать файл из репозитория в ветке (по умолчанию main), по {LIMIT} символов за раз; "
+                            "`start` пропускает столько символов.",
+             "input_schema": {"type": "object", "required": ["path"], "properties": {
+                 "path": {"type": "string"}, "ref": {"type": "string"}, "start": {"type": "integer"}}}}
+CUT_TOOLS = [READ_FROM if tool["name"] == "read_file" else tool for tool in TOOLS]
+
+
+def approved(approve, name: str, tool_input: dict) -> bool:
+    """Согласие — только явное True."""
+    try:
+        return approve(name, tool_input) is True
+    except Exception:
+        return False
+
+
+def run_cut(name: str, tool_input: dict) -> str:
+    """run_tool, только результат длиннее LIMIT обрезается, а строка после него говорит, как прочитать остальное."""
+    start = tool_input.get("start") or 0
+    text = run_tool(name, {key: value for key, value in tool_input.items() if key != "start"})[start:]
+    if len(text) <= LIMIT:
+        return text
+    end = start + LIMIT
+    return (f"{text[:LIMIT]}\n\n[обрезано: символы с {start} по {end} из {start + len(text)}. "
+            f"Чтобы прочитать остальное, вызови {name} с start={end}.]")
+
+
+def run_tools(response, approve) -> list[dict]:
+    results = []
+    for block in response.content:
+        if block.type != "tool_use":
+            continue
+        if block.name in DANGEROUS and not approved(approve, block.name, block.input):
+            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                            "content": f"Человек отказал в этом вызове: {block.name} не выполнялся. Не пытайся снова."})
+            continue
+        try:
+            results.append({"type": "tool_result", "tool_use_id": block.id,
+                            "content": run_cut(block.name, block.input)})
+        except Exception as error:
+            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                            "content": f"{block.name} завершился ошибкой: {type(error).__name__}: {error}"})
+    return results
+
+
+def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
+    messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
+    model = MODEL
+    usage = []
+    try:
+        for iteration in range(max_iterations):
+            response = client.messages.create(
+                model=model, max_tokens=16000, system=REVIEW_RULES, tools=CUT_TOOLS, messages=messages,
+                cache_control={"type": "ephemeral"},  # автоматическое кэширование: точка кэша движется вместе с диалогом
+            )
+            usage.append(response.usage)
+            match response.stop_reason:
+                case "end_turn" | "stop_sequence":
+                    return "\n".join(block.text for block in response.content if block.type == "text")
+                case "pause_turn":
+                    messages.append({"role": "assistant", "content": response.content})
+                case "refusal" if model != fallback_model():
+                    model = fallback_model()
+                case "refusal":
+                    raise RuntimeError(f"Отказали обе модели: {response.stop_details}")
+                case "max_tokens":
+                    raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
+                case "model_context_window_exceeded":
+                    raise RuntimeError("Контекстное окно заполнено: начните заново или поручите сокращение истории серверу")
+                case "tool_use":
+                    messages.append({"role": "assistant", "content": response.content})
+                    messages.append({"role": "user", "content": run_tools(response, approve)})
+                case other:
+                    raise RuntimeError(f"Неожиданная остановка: {other}")
+        raise RuntimeError(f"Нет ответа после {max_iterations} итераций")
+    finally:
+        print(f"оплачиваемый вход: {billed(usage):.0f} токенов, вызовов: {len(usage)}")

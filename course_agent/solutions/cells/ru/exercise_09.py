@@ -1,0 +1,13 @@
+# Упражнение 9: каждый демо-merge request проверен ревьюером курса с кэшированием, по строке на каждый. Использует
+# `client`, `review` и `billed` блокнота.
+
+rows = []
+for pr in range(482, 488):
+    result = review(pr, client=client, cache=True)
+    verdict = result.text.strip().splitlines()[-1].split(":", 1)[-1].strip().rstrip(".")
+    rows.append((pr, verdict, result.iterations, billed(result.usage)))
+
+for pr, verdict, calls, billed_input in rows:
+    print(f"!{pr}  {verdict:18}  вызовов: {calls}  оплачиваемый вход: {billed_input:7.0f} токенов")
+costliest = max(rows, key=lambda row: row[3])
+print(f"самый дорогой: !{costliest[0]}; сравните его result.usage с остальными")
