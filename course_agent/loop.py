@@ -211,8 +211,8 @@ def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: History, messag
         except anthropic.APIError as error:
             if isinstance(error, anthropic.BadRequestError) and "prompt is too long" in str(error):
                 raise history.fail(ContextWindowExceeded(
-                    tr("the history no longer fits the model's context window ({why}); shorten the history or the "
-                       "tool results", why=error.message), messages)) from error
+                    tr("the history no longer fits the model's context window ({why}); start afresh with shorter tool "
+                       "results, or let the server clear old ones (context editing)", why=error.message), messages)) from error
             raise history.fail(ApiFailed(tr("the API call failed: {error}", error=error), messages)) from error
         usage.append(response.usage)
         history.notify("on_response", iteration, response)
@@ -272,6 +272,6 @@ def step(response: Message, toolbox: Toolbox, history: History, iteration: int, 
                                    messages, response))
     if stop == "model_context_window_exceeded":
         raise history.fail(ContextWindowExceeded(
-            tr("the conversation no longer fits the model's context window; shorten the history or the tool "
-               "results"), messages, response))
+            tr("the conversation no longer fits the model's context window; start afresh with shorter tool results, "
+               "or let the server clear old ones (context editing)"), messages, response))
     raise history.fail(UnexpectedStopReason(tr("unexpected stop_reason {stop!r}", stop=stop), messages, response))

@@ -7,7 +7,9 @@
 # - why "the model has no hands": it reads text and writes text, nothing else.
 #
 # Everything in this course runs offline against a local sandbox that speaks the real API, so the code
-# below is the code you would ship. With `ANTHROPIC_API_KEY` set, the same cells talk to the real API.
+# below is the code you would ship. With `ANTHROPIC_API_KEY` set, the same cells talk to the real API. The sandbox's
+# model is simulated: it answers the course's tasks as a careful model would, the same way on every run, so the saved
+# outputs are what you will see; a live model's words and choices vary.
 #
 # *About 20 minutes. You need: Python with functions, lists and dicts, `for` loops and `try`/`except`, and how to
 # run a cell in JupyterLab; Python 3.10 or later. Later notebooks add a few things, each where it first appears:
@@ -25,7 +27,9 @@
 #
 # Весь курс работает офлайн с локальной песочницей, которая говорит на языке настоящего API, поэтому
 # код ниже — ровно тот, что пошёл бы в продакшен. Если задан `ANTHROPIC_API_KEY`, те же ячейки
-# обращаются к настоящему API.
+# обращаются к настоящему API. Модель песочницы смоделирована: она отвечает на задачи курса так, как ответила бы
+# аккуратная модель, и при каждом запуске одинаково, поэтому сохранённые выводы — ровно то, что вы увидите; у
+# настоящей модели слова и решения будут другими.
 #
 # *Около 20 минут. Нужно: Python на уровне функций, списков и словарей, циклов `for` и `try`/`except`, а также
 # умение запускать ячейки в JupyterLab; Python 3.10 или новее. Дальше понадобится ещё немного — каждая вещь

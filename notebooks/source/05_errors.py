@@ -337,7 +337,8 @@ check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "err
 # <details><summary>Answer</summary>
 #
 # (b). Ending the run loses the whole review over one file; editing what the model said breaks the pair (and, with
-# thinking on, the API rejects a changed history). The model can read the error and try another way.
+# thinking on, the API rejects a changed thinking block of the latest turn). The model can read the error and try
+# another way.
 # </details>
 #
 # 4. The API answered `529 overloaded`. What does the SDK do?
@@ -378,7 +379,7 @@ check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "err
 # <details><summary>Ответ</summary>
 #
 # (б). Завершив прогон, вы потеряете всё ревью из-за одного файла; правка того, что сказала модель, разрывает пару
-# (а при включённом рассуждении API отклоняет изменённую историю). Ошибку модель прочитает и попробует другой
+# (а при включённом рассуждении API отклоняет изменённый блок рассуждения последнего хода). Ошибку модель прочитает и попробует другой
 # путь.
 # </details>
 #

@@ -55,8 +55,9 @@ def what_to_do(response) -> str:
             return f"stopped at our stop sequence {response.stop_sequence!r}: use the text so far"
         case "pause_turn":
             return "append the response and call again, with no new user message"
-        case "refusal":
-            return f"refused ({response.stop_details.category}): never the same model again; a fallback model once"
+        case "refusal":  # stop_details says why; it may be None
+            category = response.stop_details.category if response.stop_details else "not given"
+            return f"refused ({category}): never the same model again; a fallback model once"
         case "model_context_window_exceeded":
             return "error: the context window is full; start afresh, or let the server trim it (notebook 9)"
         case other:
@@ -76,8 +77,9 @@ def what_to_do(response) -> str:
             return f"остановка на нашей стоп-последовательности {response.stop_sequence!r}: взять текст, написанный до неё"
         case "pause_turn":
             return "добавить ответ в историю и вызвать модель снова, без нового сообщения от user"
-        case "refusal":
-            return f"отказ ({response.stop_details.category}): той же модели не повторять; запасной модели — один раз"
+        case "refusal":  # stop_details объясняет причину; его может и не быть (None)
+            category = response.stop_details.category if response.stop_details else "не указана"
+            return f"отказ ({category}): той же модели не повторять; запасной модели — один раз"
         case "model_context_window_exceeded":
             return "ошибка: контекстное окно заполнено; начать заново или поручить сокращение серверу (блокнот 9)"
         case other:
@@ -321,7 +323,8 @@ else:
 # ## The reference loop handles them all
 #
 # `course_agent.loop.run_agent` makes each of these decisions at one line, and raises a clear error,
-# with the whole history, for the ones that end a run without an answer.
+# with the whole history, for the ones that end a run without an answer. A refusal it reports (`Refused`) and leaves
+# the fallback to its caller: a second model is a decision of your code, which part 2 of the exercise adds to yours.
 #
 # It is the course's own copy of the loop you are growing, and notebooks 7–9 use it for their demos while your
 # exercises grow yours: a `Toolbox` is your `TOOLS` with `run_tool` (and the read-only calls of a turn run
@@ -332,7 +335,9 @@ else:
 # ## Эталонный цикл обрабатывает их все
 #
 # `course_agent.loop.run_agent` обрабатывает каждую причину отдельной веткой, а для тех, что
-# завершают запуск без ответа, выбрасывает понятную ошибку вместе со всей историей.
+# завершают запуск без ответа, выбрасывает понятную ошибку вместе со всей историей. Об отказе он сообщает (`Refused`),
+# а переход на запасную модель оставляет вызывающему коду: вторая модель — решение вашего кода, и его добавит в ваш
+# цикл часть 2 упражнения.
 #
 # Это эталонная версия того цикла, который растёт у вас: блокноты 7–9 показывают на ней свои примеры, а в упражнениях
 # растёт ваш собственный. `Toolbox` — это ваши `TOOLS` вместе с `run_tool` (и читающие вызовы одного хода в нём
@@ -534,7 +539,7 @@ show_solution(6)
 #
 # <details><summary>Answer</summary>
 #
-# Not to the same model: it refuses again. Another model is a deliberate fallback, not a retry.
+# Not to the same model: it usually refuses again. Another model is a deliberate fallback, not a retry.
 # </details>
 #
 # **Choose one** (each answer says why the other two are wrong):
@@ -546,7 +551,7 @@ show_solution(6)
 #
 # <details><summary>Answer</summary>
 #
-# (b). The same model refuses the same request again; and a nudge is still the same request to the same model.
+# (b). The same model usually refuses the same request again; and a nudge is still the same request to the same model.
 # </details>
 #
 # 5. A response ended with `stop_reason: "stop_sequence"`. What is in `response.stop_sequence`?
@@ -580,7 +585,7 @@ show_solution(6)
 #
 # <details><summary>Ответ</summary>
 #
-# Не той же модели: она снова откажет. Другая модель — осознанный переход на запасную, а не повтор.
+# Не той же модели: она, скорее всего, снова откажет. Другая модель — осознанный переход на запасную, а не повтор.
 # </details>
 #
 # **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
@@ -592,7 +597,7 @@ show_solution(6)
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Та же модель снова откажет на тот же запрос; а уговоры — это всё тот же запрос к той же модели.
+# (б). Та же модель на тот же запрос обычно снова откажет; а уговоры — это всё тот же запрос к той же модели.
 # </details>
 #
 # 5. Ответ закончился с `stop_reason: "stop_sequence"`. Что в `response.stop_sequence`?

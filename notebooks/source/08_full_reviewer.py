@@ -216,11 +216,11 @@ usage_chart(cached)
 # The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python functions decorated
 # with `@beta_tool`, derives their schemas from the signatures, and runs the loop you wrote by hand:
 # call, run every requested tool, send all results back, stop at the end. It keeps three of the course's rules
-# for you (the whole response back, every tool run, all results in one message), but it never raises: without
-# `max_iterations` it runs for as long as the model keeps asking, and at the cap, on `max_tokens` or on a refusal
-# it simply stops and gives you the last message. So give it a cap, as your own loop has, and read the last
-# message's `stop_reason` yourself (below, `tool_use` at the cap means "not finished"). (It has no safety gate
-# either: that is still your job.)
+# for you (the whole response back, every tool run, all results in one message), but it does not raise where your
+# loop would: without `max_iterations` it runs for as long as the model keeps asking, and at the cap, on `max_tokens`
+# or on a refusal it simply stops and gives you the last message (an API error still raises). So give it a cap, as
+# your own loop has, and read the last message's `stop_reason` yourself (below, `tool_use` at the cap means "not
+# finished"). (It has no safety gate either: that is still your job.)
 #
 # A decorator is the `@name` line above a `def`: Python passes the function defined below it to `name` and keeps what
 # comes back. `@beta_tool` gives back a tool object that still calls like the function and carries its description
@@ -240,8 +240,9 @@ usage_chart(cached)
 # `@beta_tool`, выводит их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели,
 # выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. Три правила
 # курса он соблюдает за вас (ответ целиком в историю, каждый инструмент выполнен, все результаты одним сообщением),
-# но никогда не выбрасывает исключений: без `max_iterations` он работает, пока модель просит инструменты, а при
-# достижении ограничения, при `max_tokens` или при отказе просто останавливается и отдаёт последнее сообщение.
+# но не выбрасывает исключений там, где их выбросил бы ваш цикл: без `max_iterations` он работает, пока модель просит инструменты, а при
+# достижении ограничения, при `max_tokens` или при отказе просто останавливается и отдаёт последнее сообщение (ошибка
+# API по-прежнему выбрасывается).
 # Поэтому задайте ограничение, как в своём цикле, и сами проверяйте `stop_reason` последнего сообщения (ниже
 # `tool_use` при достижении ограничения означает «не закончено»). (Шлюза безопасности в нём тоже нет: это
 # по-прежнему ваша забота.)

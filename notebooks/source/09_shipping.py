@@ -647,8 +647,8 @@ check_loop(review_my_way)
 #
 # <details><summary>Answer</summary>
 #
-# (b). A batched request takes the same parameters as any other, tools included: each turn of the loop is one
-# batched request, answered when the batch ends.
+# (b). A batched request takes the same parameters as any other, tools included (a few server-side extras, such as
+# `fallbacks`, excepted): each turn of the loop is one batched request, answered when the batch ends.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -695,8 +695,9 @@ check_loop(review_my_way)
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Пакетный запрос принимает те же параметры, что и обычный, инструменты тоже: каждый ход цикла — один запрос
-# в пакете, ответ на который приходит, когда пакет готов.
+# (б). Пакетный запрос принимает те же параметры, что и обычный, инструменты тоже (кроме немногих серверных
+# дополнений, например `fallbacks`): каждый ход цикла — один запрос в пакете, ответ на который приходит, когда пакет
+# готов.
 # </details>
 
 # %% [markdown] lang="en"
@@ -704,7 +705,7 @@ check_loop(review_my_way)
 #
 # - `AsyncAnthropic` and `asyncio.gather` run several reviews in about the time of the slowest.
 # - A long review fills the window with old results: context editing clears them on the server, compaction replaces
-#   earlier turns with a summary; your `messages` stay yours.
+#   earlier turns with a summary (the block takes their place in the history you send on).
 # - On a real GitLab the reviewer comments on the changed lines, updates its own review when run again, runs in
 #   merge-request pipelines, and reviews every open merge request in batches at half price: between two calls a
 #   loop is only its `messages` list, so it can wait as long as the batch takes.
@@ -715,7 +716,7 @@ check_loop(review_my_way)
 #
 # - `AsyncAnthropic` и `asyncio.gather` проводят несколько ревью примерно за время самого долгого.
 # - Длинное ревью заполняет окно старыми результатами: редактирование контекста очищает их на сервере, сжатие
-#   заменяет прежние ходы кратким содержанием; ваш `messages` остаётся вашим.
+#   заменяет прежние ходы кратким содержанием (блок встаёт на их место в истории, которую вы отправляете дальше).
 # - На настоящем GitLab ревьюер комментирует изменённые строки, при повторном запуске обновляет своё же ревью,
 #   работает в пайплайнах merge request и проверяет все открытые merge request пакетами за полцены: между двумя
 #   вызовами цикл — это только его список `messages`, поэтому он может ждать сколько угодно долго, пока готовится пакет.

@@ -105,8 +105,8 @@ for parallel in (True, False):
 # ### Break it: a model that refuses forcing
 #
 # Forced tool use is a per-model feature. Opus 5 and the models before it accept `any` and `tool` (but not
-# together with manual extended thinking); Opus 5.5, Sonnet 5.5 and the Fable and Mythos models (5.1 and 5.2)
-# refuse both with a 400, whatever the thinking setting; Haiku 5.5 accepts them and skips thinking for that call.
+# together with manual extended thinking, on those of them that still take it); Opus 5.5, Sonnet 5.5 and the Fable
+# and Mythos models (5.1, and 5.2, whose page lists no change here) refuse both with a 400, whatever the thinking setting; Haiku 5.5 accepts them and skips thinking for that call.
 # Here is the newer Opus:
 
 # %% [markdown] lang="ru"
@@ -120,9 +120,9 @@ for parallel in (True, False):
 # ### Сломаем: модель, которая не принимает принуждение
 #
 # Принудительный вызов инструмента поддерживают не все модели. Opus 5 и модели до него принимают `any` и `tool`
-# (но не вместе с ручным расширенным рассуждением); Opus 5.5, Sonnet 5.5, а также модели Fable и Mythos (5.1 и
-# 5.2) отвечают на оба варианта ошибкой 400 при любых настройках рассуждения; Haiku 5.5 принимает их и на этот вызов не
-# рассуждает. Вот что отвечает более новый Opus:
+# (но не вместе с ручным расширенным рассуждением у тех из них, что его ещё принимают); Opus 5.5, Sonnet 5.5, а также
+# модели Fable и Mythos (5.1, а также 5.2, на странице которой изменений здесь нет) отвечают на оба варианта ошибкой 400
+# при любых настройках рассуждения; Haiku 5.5 принимает их и на этот вызов не рассуждает. Вот что отвечает более новый Opus:
 
 # %% tags=["raises-exception"]
 from course_agent.config import newer_model
@@ -156,7 +156,7 @@ print(reply.stop_reason, [(block.name, block.input) for block in reply.content i
 # <!-- fact: sdk-requires-streaming -->
 # ## Long answers stream
 #
-# Notebook 6 fixed a cut answer with a larger `max_tokens`. Raise it far, say to 64,000, and the SDK refuses the request
+# Notebook 1 fixed a cut answer with a larger `max_tokens`. Raise it far, say to 64,000, and the SDK refuses the request
 # before sending it: an answer that long could take more than ten minutes, longer than an HTTP request should stay
 # open without a word. The same request streamed is fine: `client.messages.stream` receives the answer piece by
 # piece, and `get_final_message()` gives the same `Message` as `create` would, `stop_reason` and `usage` included.
@@ -166,7 +166,7 @@ print(reply.stop_reason, [(block.name, block.input) for block in reply.content i
 # <!-- fact: sdk-requires-streaming -->
 # ## Длинные ответы — потоком
 #
-# В блокноте 6 обрезанный ответ лечили бо́льшим `max_tokens`. Увеличьте его сильно, скажем до 64 000, — и SDK откажется
+# В блокноте 1 обрезанный ответ лечили бо́льшим `max_tokens`. Увеличьте его сильно, скажем до 64 000, — и SDK откажется
 # отправлять запрос: такой длинный ответ может идти дольше десяти минут, а HTTP-запрос не должен так долго висеть
 # молча. Тот же запрос в потоковом режиме проходит: `client.messages.stream` получает ответ по частям, а
 # `get_final_message()` отдаёт такой же `Message`, какой вернул бы `create`, вместе со `stop_reason` и `usage`.
@@ -301,7 +301,7 @@ print(f"входных токенов в запросе: {size} — истори
 # %% lang="en"
 audit = [{"role": "user", "content": "Plan a penetration test of the shop's checkout."}]
 first = client.messages.create(model=MODEL, max_tokens=1000, messages=audit)
-print(first.stop_reason, first.stop_details.category)
+print(first.stop_reason, first.stop_details)
 served = client.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit,
                                      fallbacks="default", betas=["server-side-fallback-2026-07-01"])
 print(served.stop_reason, "from", served.model)
@@ -313,7 +313,7 @@ print([(attempt.type, attempt.model) for attempt in served.usage.iterations or [
 # %% lang="ru"
 audit = [{"role": "user", "content": "Составь план теста на проникновение для оформления заказа в магазине."}]
 first = client.messages.create(model=MODEL, max_tokens=1000, messages=audit)
-print(first.stop_reason, first.stop_details.category)
+print(first.stop_reason, first.stop_details)
 served = client.beta.messages.create(model=MODEL, max_tokens=1000, messages=audit,
                                      fallbacks="default", betas=["server-side-fallback-2026-07-01"])
 print(served.stop_reason, "— ответила", served.model)

@@ -68,8 +68,8 @@ def run_tool_safely(name: str, tool_input: dict) -> dict:
 # - `output_config={"effort": ...}`: `low`, `medium`, `high`, `xhigh` or `max`. More effort, more thinking, more
 #   output tokens billed (the default differs by model: `high` on Opus 5, `medium` on Opus 5.5).
 # - `thinking.display`: `"omitted"` (the default: an empty `thinking` text, the reasoning sealed in the
-#   `signature`) or `"summarized"` (a summary you can read); the beta client also takes `"updates"` (only the short
-#   notes between tool calls come back as text).
+#   `signature`) or `"summarized"` (a summary you can read); the beta client also takes `"updates"`, with its beta
+#   header (only the short notes between tool calls come back, in the thinking blocks).
 #
 # Whatever you choose, a thinking block belongs to the response like the `tool_use` after it: it goes into
 # the history whole and unchanged, and the API checks its signature. Sometimes the reasoning comes as
@@ -90,7 +90,8 @@ def run_tool_safely(name: str, tool_input: dict) -> dict:
 #   `medium` у Opus 5.5).
 # - `thinking.display`: `"omitted"` (по умолчанию: пустой текст `thinking`, рассуждение запечатано в
 #   `signature`) или `"summarized"` (краткое изложение, которое можно прочитать); бета-клиент принимает ещё и
-#   `"updates"` (текстом приходят только короткие заметки между вызовами инструментов).
+#   `"updates"` со своим бета-заголовком (приходят только короткие заметки между вызовами инструментов, в блоках
+#   рассуждения).
 #
 # Что бы вы ни выбрали, блок рассуждения — такая же часть ответа, как `tool_use` после него: он попадает в
 # историю целиком и без изменений, а API проверяет его подпись. Иногда рассуждение приходит как
@@ -222,8 +223,8 @@ print(second.stop_reason, [block.type for block in second.content])
 # bound to everything before it — `system`, `tools` and the earlier messages. Change any of that (edit an old
 # message, trim the history, rebuild the system prompt with today's date) and every thinking block after the
 # change is invalid. Whether that is a 400, "The block is bound to a different conversation", depends on the
-# model and, for some, on the account (Fable 5.1 enforces it for accounts created on or after 2026-08-31; Fable and
-# Mythos 5.2 for every account; docs: *Prefix checks on thinking blocks*: handle both outcomes); the sandbox's newer
+# model and, for some, on the account (Fable 5.1, Opus 5.5, Sonnet 5.5 and Haiku 5.5 enforce it for accounts created on
+# or after 2026-08-31; Mythos 5.1 and the 5.2 models for every account; docs: *Prefix checks on thinking blocks*: handle both outcomes); the sandbox's newer
 # model answers 400. Without the `thinking-binding-controls-2026-08-01` beta header the message adds that the setting it
 # names needs that header. So never edit, trim or reorder what you already sent; put every update in a new
 # message at the end.
@@ -235,8 +236,8 @@ print(second.stop_reason, [block.type for block in second.content])
 # что-то из этого (отредактируйте старое сообщение, обрежьте историю, пересоберите системный промпт с
 # сегодняшней датой) — и все блоки рассуждения после изменения станут недействительными. Ответит ли API
 # ошибкой 400 («`The block is bound to a different conversation`»), зависит от модели, а у некоторых — и от
-# аккаунта (Fable 5.1 проверяет префикс у аккаунтов, созданных 31 августа 2026 года или позже; Fable и Mythos 5.2 — у
-# всех; документация: «Проверка префикса для блоков размышлений» советует обрабатывать оба исхода); более новая модель
+# аккаунта (Fable 5.1, Opus 5.5, Sonnet 5.5 и Haiku 5.5 проверяют префикс у аккаунтов, созданных 31 августа 2026 года
+# или позже; Mythos 5.1 и модели 5.2 — у всех; документация: «Проверка префикса для блоков размышлений» советует обрабатывать оба исхода); более новая модель
 # песочницы отвечает 400. Если в запросе нет бета-заголовка `thinking-binding-controls-2026-08-01`, сообщение добавляет, что
 # упомянутой в нём настройке этот заголовок нужен. Поэтому никогда не редактируйте, не обрезайте и не
 # переставляйте то, что уже отправили; любое обновление — новым сообщением в конце.
@@ -297,8 +298,9 @@ client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=
 # <details><summary>Answer</summary>
 #
 # (c). Every thinking block is bound to everything before it: editing the first message or the system prompt
-# changes that, and the API answers 400 ("bound to a different conversation") or drops the blocks, depending on the
-# model. The history is append-only.
+# changes that. Where the check is enforced the API answers 400 ("bound to a different conversation"), unless you asked
+# it to drop such blocks (`drop_block`); where it is not, the blocks are kept and only reported. The history is
+# append-only.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -328,15 +330,17 @@ client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=
 # <details><summary>Ответ</summary>
 #
 # (в). Каждый блок рассуждения привязан ко всему, что было до него: правка первого сообщения или системного промпта
-# это меняет, и API отвечает ошибкой 400 («`bound to a different conversation`») или отбрасывает блоки — в
-# зависимости от модели. Историю можно только дополнять.
+# это меняет. Там, где проверка действует, API отвечает ошибкой 400 («`bound to a different conversation`»), если вы не
+# попросили выбрасывать такие блоки (`drop_block`); там, где не действует, блоки остаются, о них только сообщается.
+# Историю можно только дополнять.
 # </details>
 
 # %% [markdown] lang="en"
 # ## Recap
 #
 # - Thinking is on by default and adaptive; `effort` sets how much (and what you pay), `display` whether you can read it.
-# - A token budget (`"enabled"`, `budget_tokens`) is refused by today's models.
+# - A token budget (`"enabled"`, `budget_tokens`) is refused by the models from Opus 4.7 on (an older one, such as
+#   Haiku 4.5, still needs it).
 # - Thinking blocks go back whole and unchanged: an edited, reordered or partly dropped block is a 400.
 # - On models with preserved thinking the history is append-only: every update is a new message at the end.
 
@@ -345,6 +349,7 @@ client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=
 #
 # - Рассуждение включено по умолчанию и адаптивно; `effort` задаёт, сколько рассуждать (и сколько платить), `display` —
 #   можно ли его прочитать.
-# - Бюджет токенов (`"enabled"`, `budget_tokens`) современные модели отклоняют.
+# - Бюджет токенов (`"enabled"`, `budget_tokens`) модели начиная с Opus 4.7 отклоняют (старой модели, например
+#   Haiku 4.5, он по-прежнему нужен).
 # - Блоки рассуждения возвращаются целиком и без изменений: изменённый, переставленный или частично выброшенный блок — ошибка 400.
 # - У моделей с сохранением рассуждений историю можно только дополнять: любое обновление — новым сообщением в конце.
