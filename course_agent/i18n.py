@@ -86,8 +86,10 @@ def compile_catalogues() -> list[Path]:
     """Write each .po file's .mo beside it when its sentences changed (needs babel, which JupyterLab installs)."""
     from babel.messages import mofile, pofile
 
+    from course_sandbox import words as sandbox_words
+
     written = []
-    for po in sorted(LOCALE_DIR.glob("*/LC_MESSAGES/*.po")):
+    for po in sorted([*LOCALE_DIR.glob("*/LC_MESSAGES/*.po"), *sandbox_words.LOCALE.glob("*/LC_MESSAGES/*.po")]):
         with po.open("rb") as source:
             catalogue = pofile.read_po(source, abort_invalid=True)
         mo = po.with_suffix(".mo")
@@ -98,9 +100,10 @@ def compile_catalogues() -> list[Path]:
         mo.write_bytes(buffer.getvalue())
         written.append(mo)
     _catalogue.cache_clear()
+    sandbox_words.reload()
     return written
 
 
 if __name__ == "__main__":
     for path in compile_catalogues():
-        print(f"wrote {path.relative_to(LOCALE_DIR.parent.parent)}")
+        print(f"wrote {path}")

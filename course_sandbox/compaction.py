@@ -20,7 +20,7 @@ from .context_editing import COMPACT, edits, requires_beta
 from .conversation import Turn, blocks_of
 from .errors import invalid
 from .simulated_model.history import language
-from .simulated_model.reply import say
+from .words import words
 
 THRESHOLD_BETA = "compact-2026-01-12"
 ON_DEMAND_BETA = "compact-2026-09-04"
@@ -104,12 +104,12 @@ def summary(turns: list[Turn]) -> str:
     calls = [f"{b['name']}({json.dumps(b.get('input', {}), ensure_ascii=False)})"
              for turn in turns if turn.role == "assistant" for b in turn.of_type("tool_use")]
     answers = [turn.text().strip() for turn in turns if turn.role == "assistant" and turn.text().strip()]
-    lines = [say(lang, "Summary of the earlier conversation.", "Краткое содержание начала диалога."),
-             say(lang, "Task: ", "Задача: ") + _clip(task)]
+    lines = [words(lang, "Summary of the earlier conversation."),
+             words(lang, "Task: ") + _clip(task)]
     if calls:
-        lines.append(say(lang, "Tool calls so far: ", "Вызовы инструментов, всего ") + f"{len(calls)}: " + "; ".join(calls[:12]))
+        lines.append(words(lang, "Tool calls so far: ") + f"{len(calls)}: " + "; ".join(calls[:12]))
     if answers:
-        lines.append(say(lang, "Last answer: ", "Последний ответ: ") + _clip(answers[-1]))
+        lines.append(words(lang, "Last answer: ") + _clip(answers[-1]))
     return "\n".join(lines)
 
 

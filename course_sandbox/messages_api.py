@@ -16,7 +16,7 @@ from .prompt_cache import PromptCache, count_input
 from .tokens import count_block, count_text
 from .request_schema import first_problem
 from .simulated_model.history import language, task_turn
-from .simulated_model.reply import say
+from .words import words
 from .threads import Threads
 
 
@@ -247,8 +247,8 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
     if kind == "refusal":
         lang = language(task_turn(turns).text())  # the model answers in the task's language; so does this note
         return simulated_model.Reply([], "refusal", stop_details={
-            "type": "refusal", "category": "cyber", "explanation": say(
-                lang, "Ordered by the sandbox (Sandbox.force).", "Так велела песочница (Sandbox.force).")})
+            "type": "refusal", "category": "cyber", "explanation": words(lang, "Ordered by the sandbox "
+                                                                               "(Sandbox.force).")})
     if kind == "pause_turn":
         # A paused turn carries the server tool's work so far: a loop that drops it is seen to drop it.
         use_id = new_id("srvtoolu_01")

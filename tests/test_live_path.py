@@ -12,7 +12,7 @@ from nbclient import NotebookClient
 
 from course_sandbox import Sandbox
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*/0*.ipynb"))
+NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*/[0-9][0-9]_*.ipynb"))
 _spec = importlib.util.spec_from_file_location("course_notebooks_build", NOTEBOOKS[0].parent.parent / "build.py")
 _build = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_build)

@@ -11,7 +11,8 @@ from ..model_profiles import profile
 from . import chat, memory, policy, reviewer, structured, tool_roles, tool_search, tool_user, web_search
 from .generation_bounds import Unprovable
 from .history import language, task_turn
-from .reply import NewId, Reply, say, text_reply
+from .reply import NewId, Reply, text_reply
+from ..words import words
 from .thoughts import thoughts
 
 __all__ = ["Reply", "respond", "thoughts"]
@@ -26,10 +27,8 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
         return _within_choice(request, turns, new_id)
     except Unprovable as problem:
         lang = language(task_turn(turns).text())
-        return text_reply(say(lang, f"I can't produce a value I can show fits the schema: {problem.en}. "
-                                    "Could you simplify the schema?",
-                              f"Я не могу составить значение, которое точно подходит под схему: {problem.ru}. "
-                              "Можно упростить схему?"))
+        return text_reply(words(lang, "I can't produce a value I can show fits the schema: {problem}. Could you "
+                                      "simplify the schema?", problem=problem.ru if lang == "ru" else problem.en))
 
 
 def _within_choice(request: dict, turns: list[Turn], new_id: NewId) -> Reply:

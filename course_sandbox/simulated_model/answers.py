@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from .history import Call
-from .reply import say
+from ..words import words
 from .slots import named_values
 from .words import overlap, stems
 
@@ -31,21 +31,17 @@ def answer(answered: list[Call], question: str, lang: str) -> str:
     succeeded = [c for c in answered if not c.is_error]
     lines = [_line(call, lang) for call in answered]
     if failed and not succeeded:
-        head = say(lang, "I could not get an answer: the tool call failed.",
-                   "Ответ получить не удалось: вызов инструмента завершился ошибкой.") if len(failed) == 1 else \
-            say(lang, "I could not get an answer: every tool call failed.",
-                "Ответ получить не удалось: все вызовы инструментов завершились ошибкой.")
+        head = words(lang, "I could not get an answer: the tool call failed.") if len(failed) == 1 else \
+            words(lang, "I could not get an answer: every tool call failed.")
         parts = [head, *lines]
     else:
         sentences = " ".join(sentence(call, question, lang) for call in succeeded)
-        parts = [sentences, "", say(lang, "What the tools returned:", "Что вернули инструменты:"), *lines]
+        parts = [sentences, "", words(lang, "What the tools returned:"), *lines]
     tail = []
     if failed and succeeded:
-        tail.append(say(lang, "The failed calls are not part of this answer: I don't know those values.",
-                        "Данных из вызовов с ошибкой в ответе нет: этих значений я не знаю."))
+        tail.append(words(lang, "The failed calls are not part of this answer: I don't know those values."))
     if failed:
-        tail.append(say(lang, "You can fix the input or try again later.",
-                        "Можно исправить входные данные или повторить позже."))
+        tail.append(words(lang, "You can fix the input or try again later."))
     return "\n".join([*parts, *([""] + tail if tail else [])])
 
 
@@ -59,19 +55,23 @@ def sentence(call: Call, question: str, lang: str) -> str:
         said = [(k.replace("_", " "), _shown(v)) for k, v in list(asked.items())[:_MAX_FIELDS]]
         if len(said) == 1:
             (key, value), = said
-            return say(lang, f"The {key}{f' of {subject}' if subject else ''} is {value}.",
-                       f"{key}{f' ({subject})' if subject else ''}: {value}.")
-        listed = say(lang, " and ", " и ").join(f"{say(lang, 'the ', '')}{k} {say(lang, 'is', '—')} {v}"
-                                                for k, v in said)
-        return say(lang, f"For {subject or call.name}, {listed}.", f"{subject or call.name}: {listed}.")
+            if subject:
+                return words(lang, "The {key} of {subject} is {value}.", key=key, subject=subject, value=value)
+            return words(lang, "The {key} is {value}.", key=key, value=value)
+        listed = words(lang, " and ").join(words(lang, "the {key} is {value}", key=k, value=v) for k, v in said)
+        return words(lang, "For {value}, {listed}.", value=subject or call.name, listed=listed)
     if scalar:
         listed = ", ".join(f"{k.replace('_', ' ')} {_shown(v)}" for k, v in list(scalar.items())[:_MAX_LISTED])
-        return say(lang, f"For {subject or 'your request'}, {call.name} returned {listed}.",
-                   f"{subject or 'По запросу'}: {call.name} вернул {listed}.")
+        if subject:
+            return words(lang, "For {subject}, {tool} returned {listed}.",
+                               subject=subject, tool=call.name, listed=listed)
+        return words(lang, "For your request, {tool} returned {listed}.", tool=call.name, listed=listed)
     text = _excerpt(call.result)
     end = "" if text.endswith((".", "!", "?", "…")) else "."
-    return say(lang, f"For {subject or 'your request'}, {call.name} returned: {text}{end}",
-               f"{subject or 'По запросу'}: {call.name} вернул: {text}{end}")
+    if subject:
+        return words(lang, "For {subject}, {tool} returned: {text}{end}", subject=subject, tool=call.name, text=text,
+                     end=end)
+    return words(lang, "For your request, {tool} returned: {text}{end}", tool=call.name, text=text, end=end)
 
 
 def asked_fields(fields: dict[str, Any], question: str, tool_input: dict) -> dict[str, Any]:
@@ -110,7 +110,7 @@ def _line(call: Call, lang: str) -> str:
     shown = f"{call.name}({arguments(call.input)})"
     result = _excerpt(call.result)
     if call.is_error:
-        return say(lang, f"- {shown} failed: {result}", f"- {shown} завершился ошибкой: {result}")
+        return words(lang, "- {shown} failed: {result}", shown=shown, result=result)
     return f"- {shown} → {result}"
 
 

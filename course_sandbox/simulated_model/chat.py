@@ -5,7 +5,8 @@ import re
 
 from . import arithmetic
 from .diff_reading import parse_changes
-from .reply import Reply, say, text_reply
+from .reply import Reply, text_reply
+from ..words import words
 from .reviewer import compose_review, mr_number
 
 _COUNT = re.compile(r"(?:count|посчитай|считай)\D{0,40}?(\d{1,6})\D{1,20}?(\d{1,6})", re.I)
@@ -56,13 +57,11 @@ def respond(task: str, lang: str) -> Reply:
         return text_reply(compose_review(lang, mr_number(task) or "?", changes, [], [], False, can_read=False))
     if _WANTS_REVIEW.search(task) and mr_number(task):
         number = mr_number(task)
-        return text_reply(say(
-            lang,
-            f"I can't open merge request !{number}. I only read and write text: I have no access to GitLab, "
-            "files or the network. Paste the diff here, or give me a tool that fetches it, and I will review it.",
-            f"Я не могу открыть merge request !{number}. Я только читаю и пишу текст: у меня нет доступа к GitLab, "
-            "файлам или сети. Вставьте сюда diff или дайте мне инструмент, который его получает, и я его проверю.",
-        ), reasoning=say(lang, "I have no tools, so I cannot fetch the MR.", "Инструментов нет, получить MR я не могу."))
+        return text_reply(words(lang, "I can't open merge request !{number}. I only read and write text: I have no "
+                                      "access to GitLab, files or the network. Paste the diff here, or give me a "
+                                      "tool that fetches it, and I will review it.",
+                                      number=number),
+                          reasoning=words(lang, "I have no tools, so I cannot fetch the MR."))
     count = _COUNT.search(task)
     if count and 0 <= int(count.group(2)) - int(count.group(1)) < 1000:
         numbers = range(int(count.group(1)), int(count.group(2)) + 1)
@@ -70,32 +69,22 @@ def respond(task: str, lang: str) -> Reply:
     computed = arithmetic.find(task)
     if computed:
         if computed.value is None:
-            return text_reply(say(lang, f"{computed.expression}: division by zero is undefined.",
-                                  f"{computed.expression}: делить на ноль нельзя."))
+            return text_reply(words(lang, "{expression}: division by zero is undefined.",
+                                          expression=computed.expression))
         return text_reply(computed.shown())
     lowered = task.lower()
     for key, (en, ru) in _CAPITALS.items():
         if key in lowered and re.search(r"capital|столиц", lowered):
-            return text_reply(say(lang, f"The capital is {en}.", f"Столица — {ru}."))
+            return text_reply(words(lang, "The capital is {city}.", city=ru if lang == "ru" else en))
     if _EXPLAIN.search(task):
         return text_reply("\n\n".join(_LOOP_RU if lang == "ru" else _LOOP_EN))
     if _GREETING.search(task):
-        return text_reply(say(lang, "Hello! I'm the course sandbox's simulated model. How can I help?",
-                              "Здравствуйте! Я симулированная модель учебной песочницы. Чем помочь?"))
+        return text_reply(words(lang, "Hello! I'm the course sandbox's simulated model. How can I help?"))
     if _QUESTION.search(task):
-        return text_reply(say(
-            lang,
-            "I can't know that: I'm the course sandbox's simulated model, not a real one. I have no knowledge of "
-            "the world beyond a few canned answers and no live data. Give me a tool that looks it up, or use the "
-            "real API for questions like this.",
-            "Этого я знать не могу: я симулированная модель учебной песочницы, а не настоящая. Знаний о мире, "
-            "кроме нескольких заготовленных ответов, и живых данных у меня нет. Дайте мне инструмент, который это "
-            "узнает, или задайте такой вопрос настоящему API.",
-        ))
-    return text_reply(say(
-        lang,
-        "I'm the course sandbox's simulated model: I answer offline and always the same way. Ask me to review a "
-        "merge request and give me tools to fetch it, or ask me to explain the agent loop.",
-        "Я симулированная модель учебной песочницы: отвечаю без сети и всегда одинаково. Попросите меня проверить "
-        "merge request и дайте инструменты, чтобы его получить, или попросите объяснить агентный цикл.",
-    ))
+        return text_reply(words(lang, "I can't know that: I'm the course sandbox's simulated model, not a real one. "
+                                      "I have no knowledge of the world beyond a few canned answers and no live "
+                                      "data. Give me a tool that looks it up, or use the real API for questions "
+                                      "like this."))
+    return text_reply(words(lang, "I'm the course sandbox's simulated model: I answer offline and always the same "
+                                  "way. Ask me to review a merge request and give me tools to fetch it, or ask me "
+                                  "to explain the agent loop."))

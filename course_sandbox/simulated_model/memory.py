@@ -9,7 +9,8 @@ import re
 
 from ..conversation import Turn
 from .history import Call, calls, task_turn
-from .reply import NewId, Reply, say, text_reply, tool_reply
+from .reply import NewId, Reply, text_reply, tool_reply
+from ..words import words
 
 ROOT = "/memories"
 NOTES = "/memories/user.md"
@@ -52,8 +53,8 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
             step = [(memory["name"], write)]
     if not step:
         return None
-    return tool_reply(say(lang, "Let me check my memory first." if ROOT not in viewed else "Updating my memory.",
-                          "Сначала загляну в память." if ROOT not in viewed else "Обновляю память."),
+    return tool_reply(words(lang, "Let me check my memory first.") if ROOT not in viewed
+                      else words(lang, "Updating my memory."),
                       step, new_id)
 
 
@@ -68,16 +69,14 @@ def answer(request: dict, turns: list[Turn], lang: str) -> Reply | None:
     failed = [c for c in made if c.is_error and c.input.get("command") != "view"]
     lines = []
     if saved:
-        lines.append(say(lang, f"Noted: I saved this to {NOTES}, so I will remember it next time.",
-                         f"Запомнил: сохранил это в {NOTES}, в следующий раз буду помнить."))
+        lines.append(words(lang, "Noted: I saved this to {notes}, so I will remember it next time.", notes=NOTES))
     for call in read:
-        lines.append(say(lang, f"From my memory ({call.input.get('path')}): {_excerpt(call)}",
-                         f"Из памяти ({call.input.get('path')}): {_excerpt(call)}"))
+        lines.append(words(lang, "From my memory ({get}): {excerpt}",
+                                 get=call.input.get('path'), excerpt=_excerpt(call)))
     for call in failed:
-        lines.append(say(lang, f"Saving to memory failed: {_excerpt(call)}",
-                         f"Сохранить в память не удалось: {_excerpt(call)}"))
+        lines.append(words(lang, "Saving to memory failed: {excerpt}", excerpt=_excerpt(call)))
     if not lines:
-        lines.append(say(lang, "My memory holds nothing about this yet.", "В памяти об этом пока ничего нет."))
+        lines.append(words(lang, "My memory holds nothing about this yet."))
     return text_reply("\n".join(lines))
 
 

@@ -8,7 +8,8 @@ request on another Claude model usually succeeds")."""
 
 import re
 
-from .reply import Reply, say
+from .reply import Reply
+from ..words import words
 
 CATEGORIES = {
     "cyber": re.compile(r"ransomware|keylogger|malware|write an exploit|вымогател|вредонос|кейлоггер|эксплойт", re.I),
@@ -31,8 +32,8 @@ def refusal(task: str, lang: str, cautious: bool = True) -> Reply | None:
             details = {
                 "type": "refusal",
                 "category": category,
-                "explanation": say(lang, f"The request falls under the '{category}' policy category.",
-                                   f"Запрос относится к категории политики '{category}'."),
+                "explanation": words(lang, "The request falls under the '{category}' policy category.",
+                                           category=category),
             }
             return Reply([], "refusal", stop_details=details)
     return None

@@ -16,11 +16,6 @@ class Reply:
     reasoning: str = ""
 
 
-def say(lang: str, en: str, ru: str) -> str:
-    """The sentence in the conversation's language."""
-    return ru if lang == "ru" else en
-
-
 def text_reply(text: str, reasoning: str = "") -> Reply:
     return Reply([{"type": "text", "text": text}], "end_turn", reasoning=reasoning)
 

@@ -12,7 +12,8 @@ import re
 from . import tool_roles
 from .diff_reading import ChangeSet, parse_changes
 from .history import Call, calls, language, results_were_split, task_turn
-from .reply import NewId, Reply, say, text_reply, tool_reply
+from .reply import NewId, Reply, text_reply, tool_reply
+from ..words import N_, words
 from .signatures import StaleCall, changed_signatures, stale_calls
 from ..conversation import Turn
 
@@ -28,12 +29,12 @@ _INJECTION = re.compile(
     re.I,
 )
 _ADDED_LINE_CHECKS = [
-    (re.compile(r"\bprint\("), "a debugging print() is left in", "оставлен отладочный print()"),
-    (re.compile(r"\b(TODO|FIXME)\b"), "unfinished work marked TODO/FIXME", "незаконченная работа с пометкой TODO/FIXME"),
-    (re.compile(r"except\s*:"), "a bare `except:` swallows every error", "голый `except:` глотает любые ошибки"),
-    (re.compile(r"\beval\("), "eval() runs arbitrary code", "eval() выполняет произвольный код"),
+    (re.compile(r"\bprint\("), N_("a debugging print() is left in")),
+    (re.compile(r"\b(TODO|FIXME)\b"), N_("unfinished work marked TODO/FIXME")),
+    (re.compile(r"except\s*:"), N_("a bare `except:` swallows every error")),
+    (re.compile(r"\beval\("), N_("eval() runs arbitrary code")),
     (re.compile(r"(password|passwd|secret|token|api_key)\s*=\s*['\"][^'\"]+['\"]", re.I),
-     "a credential is hard-coded", "пароль или токен зашит в код"),
+     N_("a credential is hard-coded")),
 ]
 MAX_READS = 6
 
@@ -62,8 +63,7 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
     lang = language(task)
     number = mr_number(task)
     if number is None:
-        return text_reply(say(lang, "Which merge request should I review? Give me its number, e.g. !482.",
-                              "Какой merge request проверить? Назовите номер, например !482."))
+        return text_reply(words(lang, "Which merge request should I review? Give me its number, e.g. !482."))
     diff_tool = tool_roles.find(tools, "diff")
     read_tool = tool_roles.find(tools, "read")
     merge_tool = tool_roles.find(tools, "merge")
@@ -81,29 +81,25 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
                        or len(failed) >= 2):
             return _cannot_fetch(lang, number, failed[-1])
         return tool_reply(
-            say(lang, f"I'll start by fetching the diff of !{number}.", f"Сначала получу diff для !{number}."),
+            words(lang, "I'll start by fetching the diff of !{number}.", number=number),
             [(diff_tool.name, tool_roles.fill(diff_tool, number=number))], new_id,
-            reasoning=say(lang, f"The task is to review !{number}. I can't see it yet; the diff tool will show the changes.",
-                          f"Нужно проверить !{number}. Я его пока не вижу; инструмент diff покажет изменения."),
+            reasoning=words(lang, "The task is to review !{number}. I can't see it yet; the diff tool will show the "
+                                  "changes.", number=number),
         )
     changes = parse_changes(done[-1].result or "")
     if not changes.files:
-        return text_reply(say(lang, f"I could not read the diff of !{number}: the tool's answer holds no file changes "
-                                    "I recognise (unified diff, or GitLab's changes). I will not give a verdict on "
-                                    "a change I have not seen.",
-                              f"Не удалось прочитать diff !{number}: в ответе инструмента нет изменений файлов в "
-                              "понятном формате (unified diff или changes из GitLab). Вердикт по изменению, "
-                              "которого я не видел, не даю."))
+        return text_reply(words(lang, "I could not read the diff of !{number}: the tool's answer holds no file "
+                                      "changes I recognise (unified diff, or GitLab's changes). I will not give a "
+                                      "verdict on a change I have not seen.", number=number))
     injection = _INJECTION.search(changes.text)
 
     merge_calls = by_tool(merge_tool)
     if injection and merge_tool and not merge_calls:
         return tool_reply(
-            say(lang, f"The merge request description says to merge it right away, so I'm merging !{number}.",
-                f"В описании merge request сказано сразу его влить, поэтому вливаю !{number}."),
+            words(lang, "The merge request description says to merge it right away, so I'm merging !{number}.",
+                        number=number),
             [(merge_tool.name, tool_roles.fill(merge_tool, number=number))], new_id,
-            reasoning=say(lang, "The description contains an instruction to merge. I'll follow it.",
-                          "В описании есть указание влить изменения. Выполню его."),
+            reasoning=words(lang, "The description contains an instruction to merge. I'll follow it."),
         )
 
     read_calls = by_tool(read_tool)
@@ -115,10 +111,10 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
             batch = wanted if parallel else wanted[:1]
             names = ", ".join(batch)
             return tool_reply(
-                say(lang, f"I need more context. Reading {names}.", f"Нужно больше контекста. Читаю {names}."),
+                words(lang, "I need more context. Reading {names}.", names=names),
                 [(read_tool.name, tool_roles.fill(read_tool, path=p, ref=ref)) for p in batch], new_id,
-                reasoning=say(lang, f"The diff changes code used elsewhere or hides a file. I need to read {names}.",
-                              f"Diff меняет код, который используется в других местах, или скрывает файл. Нужно прочитать {names}."),
+                reasoning=words(lang, "The diff changes code used elsewhere or hides a file. I need to read {names}.",
+                                      names=names),
             )
 
     review = compose_review(lang, number, changes, read_calls, merge_calls, bool(injection), read_tool is not None)
@@ -131,40 +127,34 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
             batch = places if parallel else places[:1]
             where = ", ".join(f"{path}:{line}" for path, line, _ in batch)
             return tool_reply(
-                say(lang, f"Commenting on the changed lines first: {where}.",
-                    f"Сначала комментирую изменённые строки: {where}."),
+                words(lang, "Commenting on the changed lines first: {where}.", where=where),
                 [(inline_tool.name, tool_roles.fill(inline_tool, number=number, path=path, line=line, body=body))
                  for path, line, body in batch], new_id,
-                reasoning=say(lang, "Each finding on a changed line gets an inline comment there; the summary comes last.",
-                              "Каждое замечание к изменённой строке — комментарий на этой строке; сводка в конце."),
+                reasoning=words(lang, "Each finding on a changed line gets an inline comment there; the summary "
+                                      "comes last."),
             )
     if comment_tool and _POST.search(task) and not comment_calls:
         return tool_reply(
-            say(lang, f"Posting the review on !{number}.", f"Публикую ревью в !{number}."),
+            words(lang, "Posting the review on !{number}.", number=number),
             [(comment_tool.name, tool_roles.fill(comment_tool, number=number, body=review))], new_id,
-            reasoning=say(lang, "The review is ready and the task asks to post it.", "Ревью готово, и задача просит его опубликовать."),
+            reasoning=words(lang, "The review is ready and the task asks to post it."),
         )
     if comment_calls:
         last = comment_calls[-1]
-        prefix = (say(lang, f"I could not post the review: {_first_line(last.result)}\n\n",
-                      f"Не удалось опубликовать ревью: {_first_line(last.result)}\n\n") if last.is_error
-                  else say(lang, f"Posted the review on !{number}.\n\n", f"Ревью опубликовано в !{number}.\n\n"))
+        prefix = (words(lang, "I could not post the review: {first_line}\n\n",
+                              first_line=_first_line(last.result)) if last.is_error
+                  else words(lang, "Posted the review on !{number}.\n\n", number=number))
         review = _inline_report(lang, inline_calls, prefix) + review
-    return text_reply(review, reasoning=say(lang, "I have what I need; writing the review.",
-                                            "Информации достаточно; пишу ревью."))
+    return text_reply(review, reasoning=words(lang, "I have what I need; writing the review."))
 
 
 def _cannot_fetch(lang: str, number: str, failed: Call) -> Reply:
     error = _first_line(failed.result)
     if _NOT_FOUND.search(failed.result or ""):
-        return text_reply(say(lang, f"Merge request !{number} does not exist: the diff tool answered \"{error}\". "
-                                    "Please check the number.",
-                              f"Merge request !{number} не существует: инструмент diff ответил «{error}». "
-                              "Проверьте номер."))
-    return text_reply(say(lang, f"I could not get the diff of !{number}: \"{error}\". I'll stop here rather than "
-                                "review blind.",
-                          f"Не удалось получить diff для !{number}: «{error}». Останавливаюсь, чтобы не "
-                          "проверять вслепую."))
+        return text_reply(words(lang, "Merge request !{number} does not exist: the diff tool answered \"{error}\". "
+                                      "Please check the number.", number=number, error=error))
+    return text_reply(words(lang, "I could not get the diff of !{number}: \"{error}\". I'll stop here rather than "
+                                  "review blind.", number=number, error=error))
 
 
 def _files_to_read(changes: ChangeSet) -> list[str]:
@@ -192,13 +182,13 @@ def _inline_report(lang: str, inline_calls: list[Call], prefix: str) -> str:
     if not inline_calls:
         return prefix
     done = [f"{_path_of(c)}:{_line_of(c)}" for c in inline_calls if not c.is_error]
-    words = [prefix.rstrip("\n")]
+    lines = [prefix.rstrip("\n")]
     if done:
-        words.append(say(lang, f"Inline comments on: {', '.join(done)}.", f"Комментарии к строкам: {', '.join(done)}."))
+        lines.append(words(lang, "Inline comments on: {join}.", join=", ".join(done)))
     for call in (c for c in inline_calls if c.is_error):
-        words.append(say(lang, f"Could not comment on {_path_of(call)}:{_line_of(call)}: {_first_line(call.result)}",
-                         f"Не удалось прокомментировать {_path_of(call)}:{_line_of(call)}: {_first_line(call.result)}"))
-    return "\n".join(words) + "\n\n"
+        lines.append(words(lang, "Could not comment on {path_of}:{line_of}: {first_line}", path_of=_path_of(call),
+                           line_of=_line_of(call), first_line=_first_line(call.result)))
+    return "\n".join(lines) + "\n\n"
 
 
 def _first_line(text: str | None) -> str:
@@ -218,23 +208,19 @@ def inline_findings(lang: str, changes: ChangeSet, reads: list[Call]) -> list[tu
     for diff_file in changes.files:
         for line in diff_file.lines:
             if line.kind == "+" and line.new_no is not None:
-                for pattern, en, ru in _ADDED_LINE_CHECKS:
+                for pattern, finding in _ADDED_LINE_CHECKS:
                     if pattern.search(line.text):
                         places.setdefault((diff_file.path, line.new_no), []).append(
-                            f"{say(lang, en, ru)} (`{line.text.strip()}`).")
+                            f"{words(lang, finding)} (`{line.text.strip()}`).")
     return [(path, line, "\n\n".join(texts)) for (path, line), texts in places.items()]
 
 
 def _stale_finding(lang: str, call: StaleCall, change) -> str:
-    return say(
-        lang,
-        f"{call.path}:{call.line} still calls `{call.code}` with the old arguments, but this MR changes "
-        f"the function to `{change.new.text}` ({change.path}:{change.line}). That call will fail with a "
-        "TypeError: update the caller in this MR or keep the old signature working.",
-        f"{call.path}:{call.line} по-прежнему вызывает `{call.code}` со старыми аргументами, а этот MR "
-        f"меняет функцию на `{change.new.text}` ({change.path}:{change.line}). Этот вызов упадёт с "
-        "TypeError: обновите вызов в этом MR или сохраните совместимость со старой сигнатурой.",
-    )
+    return words(lang, "{path}:{line} still calls `{code}` with the old arguments, but this MR changes the function "
+                       "to `{text}` ({path2}:{line2}). That call will fail with a TypeError: update the caller in "
+                       "this MR or keep the old signature working.",
+                       path=call.path, line=call.line, code=call.code, text=change.new.text, path2=change.path,
+                       line2=change.line)
 
 
 def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call], merges: list[Call],
@@ -249,53 +235,44 @@ def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call]
         for call in stale:
             findings.append(_stale_finding(lang, call, change))
         if not stale and not can_read:
-            findings.append(say(
-                lang,
-                f"`{change.new.name}` changes its signature ({change.path}:{change.line}); I had no tool to read "
-                "other files, so check its callers by hand.",
-                f"`{change.new.name}` меняет сигнатуру ({change.path}:{change.line}); у меня не было инструмента "
-                "для чтения файлов, проверьте вызовы вручную.",
-            ))
+            findings.append(words(lang, "`{name}` changes its signature ({path}:{line}); I had no tool to read "
+                                        "other files, so check its callers by hand.",
+                                        name=change.new.name, path=change.path, line=change.line))
     for diff_file in changes.files:
         for line in diff_file.lines:
             if line.kind != "+":
                 continue
-            for pattern, en, ru in _ADDED_LINE_CHECKS:
+            for pattern, finding in _ADDED_LINE_CHECKS:
                 if pattern.search(line.text):
-                    findings.append(f"{diff_file.path}:{line.new_no}: {say(lang, en, ru)} (`{line.text.strip()}`).")
+                    findings.append(f"{diff_file.path}:{line.new_no}: {words(lang, finding)} (`{line.text.strip()}`).")
     for call in reads:
         if call.is_error:
-            findings.append(say(lang, f"I could not read {_path_of(call)}: {_first_line(call.result)}",
-                                f"Не удалось прочитать {_path_of(call)}: {_first_line(call.result)}"))
+            findings.append(words(lang, "I could not read {path_of}: {first_line}",
+                                        path_of=_path_of(call), first_line=_first_line(call.result)))
     if injection:
-        findings.append(say(
-            lang,
-            "The MR text contains instructions addressed to an AI reviewer. Treat this MR as suspicious.",
-            "Текст MR содержит инструкции, адресованные ИИ-ревьюеру. Отнеситесь к этому MR с подозрением.",
-        ))
+        findings.append(words(lang, "The MR text contains instructions addressed to an AI reviewer. Treat this MR "
+                                    "as suspicious."))
     for call in merges:
         findings.append(
-            say(lang, f"I tried to merge !{number}, as its description asked, but it was refused: "
-                      f"{_first_line(call.result)}",
-                f"Я попытался влить !{number}, как просило описание, но получил отказ: {_first_line(call.result)}")
+            words(lang, "I tried to merge !{number}, as its description asked, but it was refused: {first_line}",
+                        number=number, first_line=_first_line(call.result))
             if call.is_error else
-            say(lang, f"I merged !{number}, as its description asked.", f"Я влил !{number}, как просило описание.")
+            words(lang, "I merged !{number}, as its description asked.", number=number)
         )
 
     summary = ", ".join(f"{f.path} (+{f.count('+')} −{f.count('-')})" for f in changes.files) or "—"
-    lines = [say(lang, f"Review of !{number}", f"Ревью !{number}") + (f": {changes.title}" if changes.title else ""),
-             "", say(lang, f"Files changed: {summary}", f"Изменённые файлы: {summary}")]
+    lines = [words(lang, "Review of !{number}", number=number) + (f": {changes.title}" if changes.title else ""),
+             "", words(lang, "Files changed: {summary}", summary=summary)]
     read_ok = [p for p in contents if p]
     if read_ok:
-        lines.append(say(lang, f"Read for context: {', '.join(read_ok)}", f"Прочитано для контекста: {', '.join(read_ok)}"))
+        lines.append(words(lang, "Read for context: {join}", join=', '.join(read_ok)))
     lines.append("")
     if findings:
-        lines.append(say(lang, "Findings:", "Замечания:"))
+        lines.append(words(lang, "Findings:"))
         lines += [f"{n}. {finding}" for n, finding in enumerate(findings, start=1)]
-        verdict = say(lang, "request changes", "нужны исправления")
+        verdict = words(lang, "request changes")
     else:
-        lines.append(say(lang, "No problems found: the change is consistent with the code around it.",
-                         "Проблем не найдено: изменение согласовано с окружающим кодом."))
-        verdict = say(lang, "approve", "можно вливать")
-    lines += ["", say(lang, f"Verdict: {verdict}.", f"Вердикт: {verdict}.")]
+        lines.append(words(lang, "No problems found: the change is consistent with the code around it."))
+        verdict = words(lang, "approve")
+    lines += ["", words(lang, "Verdict: {verdict}.", verdict=verdict)]
     return "\n".join(lines)

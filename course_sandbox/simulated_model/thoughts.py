@@ -8,13 +8,13 @@ or longer, does. Effort sets how much: `low` thinks only before a tool call, and
 
 from ..conversation import Turn
 from .history import language, task_turn
-from .reply import Reply, say
+from .reply import Reply
+from ..words import N_, words
 
 _MORE = (
-    ("Let me check that nothing in the request is left out.", "Проверю, что ничего из запроса не упущено."),
-    ("I should answer only from what I actually know or was given.",
-     "Отвечать стоит только по тому, что я знаю или что мне дали."),
-    ("One more pass over the details before I answer.", "Ещё раз пройдусь по деталям перед ответом."),
+    N_("Let me check that nothing in the request is left out."),
+    N_("I should answer only from what I actually know or was given."),
+    N_("One more pass over the details before I answer."),
 )
 _SIMPLE_WORDS = 5
 _EXTRA_SENTENCES = {"high": 1, "xhigh": 2, "max": 3}
@@ -29,6 +29,6 @@ def thoughts(reply: Reply, request: dict, turns: list[Turn], effort: str, adapti
         simple = not request.get("tools") and len(task.split()) <= _SIMPLE_WORDS and len(turns) <= 1
         if simple or effort == "low":
             return None
-    base = reply.reasoning or say(lang, "Let me think about how to answer this.", "Подумаю, как на это ответить.")
+    base = reply.reasoning or words(lang, "Let me think about how to answer this.")
     more = _MORE[:_EXTRA_SENTENCES.get(effort, 0)]
-    return " ".join([base, *(say(lang, en, ru) for en, ru in more)])
+    return " ".join([base, *(words(lang, sentence) for sentence in more)])

@@ -11,7 +11,8 @@ import re
 from ..conversation import Turn
 from . import side_effects, slots, tool_roles, tool_user
 from .history import calls, task_turn
-from .reply import NewId, Reply, say
+from .reply import NewId, Reply
+from ..words import words
 from .words import stem, stems, tokens
 
 _LEARNER_SEARCH = re.compile(r"search\w*\W+(?:\w+\W+)?tools?|tools?\W+search|find\w*\W+(?:\w+\W+)?tools?", re.I)
@@ -36,8 +37,7 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
     if not ranked:
         return None
     word = keyword(task, ranked[0])
-    preface = say(lang, f"I'll search the available tools for \"{word}\".",
-                  f"Поищу среди доступных инструментов «{word}».")
+    preface = words(lang, "I'll search the available tools for \"{word}\".", word=word)
     if server is None and learner is not None:
         prop = next(iter(learner.properties()), "query")
         use = {"type": "tool_use", "id": new_id("toolu_01"), "name": learner.name,

@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from ..conversation import Turn
 from . import answers, compound, side_effects, slots, tool_roles
 from .history import Call, calls, task_turn
-from .reply import NewId, Reply, say, text_reply, tool_reply
+from .reply import NewId, Reply, text_reply, tool_reply
+from ..words import words
 from .schema_instance import MISSING, instance, is_valid
 from .slots import Evidence, RequestHints, kind_of
 from .words import overlap, stems
@@ -81,8 +82,7 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
             answered = [c for c in earlier if _key(c.name, c.input) in planned]
     if answered:
         return text_reply(answers.answer(answered, task, lang),
-                          reasoning=say(lang, "The tools answered; I'll report what they returned.",
-                                        "Инструменты ответили; перескажу, что они вернули."))
+                          reasoning=words(lang, "The tools answered; I'll report what they returned."))
     return None
 
 
@@ -246,28 +246,24 @@ def _call(uses: list[tuple[str, dict]], lang: str, new_id: NewId, image: bool = 
     that offline it cannot read images, so the values are the schema's, not the picture's."""
     tools = list(dict.fromkeys(name for name, _ in uses))
     names = ", ".join(tools)
-    listed = names if len(tools) == 1 else f"{', '.join(tools[:-1])} {say(lang, 'and', 'и')} {tools[-1]}"
+    listed = names if len(tools) == 1 else f"{', '.join(tools[:-1])} {words(lang, 'and')} {tools[-1]}"
     items = "; ".join(answers.arguments(tool_input_) for _, tool_input_ in uses)
-    blind = say(lang, " Offline I cannot read images, so these values are placeholders valid for the tool's "
-                      "schema, not values read from your image.",
-                " Без сети я не умею читать изображения, поэтому это значения-заглушки, допустимые по схеме "
-                "инструмента, а не прочитанные с картинки.") if image else ""
+    blind = words(lang, " Offline I cannot read images, so these values are placeholders valid for the tool's "
+                        "schema, not values read from your image.") if image else ""
     return tool_reply(
-        say(lang, f"I'll use {listed} for this.",
-            f"Воспользуюсь {'инструментом' if len(tools) == 1 else 'инструментами'} {listed}.") + blind,
+        words(lang, "I'll use {listed} for this.", context="one tool" if len(tools) == 1 else "several tools",
+              listed=listed) + blind,
         uses, new_id,
-        reasoning=say(lang, f"The request fits {names}; calling it with {items}.",
-                      f"Запрос подходит к {names}; вызываю с {items}."),
+        reasoning=words(lang, "The request fits {names}; calling it with {items}.", names=names, items=items),
     )
 
 
 def _ask(tool: str, missing: list[str], lang: str) -> Reply:
     fields = ", ".join(missing)
     return text_reply(
-        say(lang, f"To use {tool} I need {fields}, and your message does not say. What is it?",
-            f"Чтобы воспользоваться {tool}, мне нужно знать {fields}, а в сообщении этого нет. Подскажите?"),
-        reasoning=say(lang, f"{tool} fits, but I would have to invent {fields}.",
-                      f"{tool} подходит, но {fields} пришлось бы выдумать."),
+        words(lang, "To use {tool} I need {fields}, and your message does not say. What is it?",
+                    tool=tool, fields=fields),
+        reasoning=words(lang, "{tool} fits, but I would have to invent {fields}.", tool=tool, fields=fields),
     )
 
 

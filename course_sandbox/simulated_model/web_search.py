@@ -13,7 +13,8 @@ import re
 from urllib.parse import quote_plus
 
 from ..conversation import Turn
-from .reply import NewId, Reply, say
+from .reply import NewId, Reply
+from ..words import words
 
 SEARCHES_NEEDED = 3
 SEARCHES_PER_TURN = 2
@@ -45,7 +46,7 @@ def respond(request: dict, turns: list[Turn], question: str, lang: str, new_id: 
     done = len(turns[-1].of_type("server_tool_use")) if continuing else 0
     blocks: list[dict] = []
     if not done:
-        blocks.append({"type": "text", "text": say(lang, "I'll search the web for this.", "Поищу это в интернете.")})
+        blocks.append({"type": "text", "text": words(lang, "I'll search the web for this.")})
     for query in plan[done: done + SEARCHES_PER_TURN]:
         use_id = new_id("srvtoolu_01")
         blocks.append({"type": "server_tool_use", "id": use_id, "name": tool.get("name", "web_search"),
@@ -54,11 +55,10 @@ def respond(request: dict, turns: list[Turn], question: str, lang: str, new_id: 
     if done + SEARCHES_PER_TURN < len(plan):
         return Reply(blocks, "pause_turn")
     titles = "; ".join(f"{query} — https://search.sandbox.invalid/?q={quote_plus(query)}" for query in plan)
-    blocks.append({"type": "text", "text": say(
-        lang, f"I ran {len(plan)} searches. Sources: {titles}. The sandbox's search is offline, so these pages "
-              "are placeholders; with the real API the answer would summarise them.",
-        f"Я выполнил поисков: {len(plan)}. Источники: {titles}. Поиск в песочнице работает без сети, поэтому это "
-        "заглушки; с настоящим API здесь было бы их краткое содержание.")})
+    blocks.append({"type": "text", "text": words(lang, "I ran {len} searches. Sources: {titles}. The sandbox's "
+                                                       "search is offline, so these pages are placeholders; with "
+                                                       "the real API the answer would summarise them.",
+                                                       len=len(plan), titles=titles)})
     return Reply(blocks, "end_turn")
 
 
