@@ -380,8 +380,10 @@ except Refused as error:
 # Write `review_every_stop` in two parts, each with its own check cell below.
 #
 # - **Part 1, the stop reasons.** Handle every stop reason on purpose: `pause_turn` continues without a new user
-#   message; `max_tokens` and `model_context_window_exceeded` raise clear errors (the cut tool call is not run);
-#   `stop_sequence` returns the text; anything unknown is an error.
+#   message; `max_tokens` and `model_context_window_exceeded` raise clear errors (the cut tool call is not run).
+#   Give `stop_sequence` (return the text) and an unknown value (an error) their branches too, as `what_to_do` does;
+#   the check cannot make them happen here (your loop sends no stop sequences, and the API sends no unknown value),
+#   so it does not grade them.
 # - **Part 2, a refusal.** A `refusal` is answered **once** by the fallback model: send the same messages to
 #   `fallback_model()` (imported in the exercise cell) and go on with it; if it refuses too, stop with
 #   `stop_details`.
@@ -410,8 +412,9 @@ except Refused as error:
 #
 # - **Часть 1, причины остановки.** Осознанно обработайте каждую причину остановки: при `pause_turn` продолжайте
 #   без нового сообщения от user; при `max_tokens` и `model_context_window_exceeded` выбрасывайте понятные ошибки
-#   (обрезанный вызов инструмента не выполняется); при `stop_sequence` возвращайте текст; любую неизвестную
-#   причину считайте ошибкой.
+#   (обрезанный вызов инструмента не выполняется). Дайте свои ветки и `stop_sequence` (вернуть текст), и неизвестному
+#   значению (ошибка), как в `what_to_do`; вызвать их здесь проверка не может (ваш цикл не отправляет
+#   стоп-последовательностей, а API не присылает неизвестных значений), поэтому их она не оценивает.
 # - **Часть 2, отказ.** На `refusal` отвечает **один раз** запасная модель: отправьте те же сообщения модели
 #   `fallback_model()` (она импортирована в ячейке упражнения) и продолжайте с ней; если откажет и она,
 #   остановитесь со `stop_details`.
