@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -67,7 +68,16 @@ def started_again_if_it_dies(start: Callable[..., T], attempts: int = 3) -> Call
 def sources() -> list[tuple[str, list[Cell]]]:
     """Every lesson's cells, from notebooks/source/NN_*.py (jupytext percent files; see cells.py)."""
     named = shared(HERE / "source" / "shared_cells.py")
-    return [(path.stem, lesson(path, named)) for path in sorted((HERE / "source").glob("[0-9][0-9]_*.py"))]
+    lessons, shown = [], set()
+    for path in sorted((HERE / "source").glob("[0-9][0-9]_*.py")):
+        cells = []
+        for cell in lesson(path, named):
+            if cell.name and cell.name != "setup":  # a shared cell: folded where an earlier notebook showed it
+                cell = replace(cell, hidden=cell.name in shown)
+                shown.add(cell.name)
+            cells.append(cell)
+        lessons.append((path.stem, cells))
+    return lessons
 
 
 def stable_id(text: str, seen: dict[str, int]) -> str:
@@ -87,6 +97,8 @@ def notebook(cells: list[Cell], language: str) -> nbformat.NotebookNode:
         made.id = stable_id(text, seen)
         if cell.tags:
             made.metadata["tags"] = list(cell.tags)
+        if cell.hidden:  # JupyterLab shows its input folded (one click opens it); it runs as any cell
+            made.metadata["jupyter"] = {"source_hidden": True}
         nb.cells.append(made)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}

@@ -29,6 +29,7 @@ class Cell:
     tags: list[str] = field(default_factory=list)
     use: str | None = None  # the name of a shared cell standing here
     name: str | None = None  # a shared cell's own name
+    hidden: bool = False  # shown folded in JupyterLab: a shared cell an earlier notebook already showed
 
 
 def _cells(path: Path) -> list[Cell]:

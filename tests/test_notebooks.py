@@ -117,8 +117,23 @@ def test_the_committed_notebooks_are_built_from_their_sources():
         for language in ("en", "ru"):
             built = build.notebook(cells, language).cells
             committed = read(NOTEBOOKS / language / f"{name}.ipynb").cells
-            assert [(c.id, c.cell_type, c.source, c.metadata.get("tags", [])) for c in committed] == \
-                   [(c.id, c.cell_type, c.source, c.metadata.get("tags", [])) for c in built], f"{language}/{name}"
+            assert [(c.id, c.cell_type, c.source, c.metadata.get("tags", []), c.metadata.get("jupyter", {}))
+                    for c in committed] == \
+                   [(c.id, c.cell_type, c.source, c.metadata.get("tags", []), c.metadata.get("jupyter", {}))
+                    for c in built], f"{language}/{name}"
+
+
+def test_a_shared_cell_is_shown_where_it_first_appears_and_folded_where_it_comes_back():
+    """The project, tools and rules cells come back in most notebooks: JupyterLab shows them folded after the first
+    time (one click opens one), so each notebook opens on what is new in it; the setup cell stays open."""
+    build = _build_module()
+    seen, folded = set(), 0
+    for name, cells in build.sources():
+        for cell in (c for c in cells if c.name):
+            assert cell.hidden == (cell.name != "setup" and cell.name in seen), (name, cell.name)
+            seen.add(cell.name)
+            folded += cell.hidden
+    assert folded >= 20
 
 
 def test_a_source_with_a_missing_twin_or_shared_cell_is_refused(tmp_path):
