@@ -141,8 +141,8 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
         )
     if comment_calls:
         last = comment_calls[-1]
-        prefix = (words(lang, "I could not post the review: {first_line}\n\n",
-                              first_line=_first_line(last.result)) if last.is_error
+        prefix = (words(lang, "I could not post the review: {error}\n\n",
+                              error=_first_line(last.result)) if last.is_error
                   else words(lang, "Posted the review on !{number}.\n\n", number=number))
         review = _inline_report(lang, inline_calls, prefix) + review
     return text_reply(review, reasoning=words(lang, "I have what I need; writing the review."))
@@ -184,10 +184,10 @@ def _inline_report(lang: str, inline_calls: list[Call], prefix: str) -> str:
     done = [f"{_path_of(c)}:{_line_of(c)}" for c in inline_calls if not c.is_error]
     lines = [prefix.rstrip("\n")]
     if done:
-        lines.append(words(lang, "Inline comments on: {join}.", join=", ".join(done)))
+        lines.append(words(lang, "Inline comments on: {places}.", places=", ".join(done)))
     for call in (c for c in inline_calls if c.is_error):
-        lines.append(words(lang, "Could not comment on {path_of}:{line_of}: {first_line}", path_of=_path_of(call),
-                           line_of=_line_of(call), first_line=_first_line(call.result)))
+        lines.append(words(lang, "Could not comment on {path}:{line}: {error}", path=_path_of(call),
+                           line=_line_of(call), error=_first_line(call.result)))
     return "\n".join(lines) + "\n\n"
 
 
@@ -217,10 +217,10 @@ def inline_findings(lang: str, changes: ChangeSet, reads: list[Call]) -> list[tu
 
 def _stale_finding(lang: str, call: StaleCall, change) -> str:
     return words(lang, "{path}:{line} still calls `{code}` with the old arguments, but this MR changes the function "
-                       "to `{text}` ({path2}:{line2}). That call will fail with a TypeError: update the caller in "
+                       "to `{text}` ({changed_path}:{changed_line}). That call will fail with a TypeError: update the caller in "
                        "this MR or keep the old signature working.",
-                       path=call.path, line=call.line, code=call.code, text=change.new.text, path2=change.path,
-                       line2=change.line)
+                       path=call.path, line=call.line, code=call.code, text=change.new.text, changed_path=change.path,
+                       changed_line=change.line)
 
 
 def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call], merges: list[Call],
@@ -247,15 +247,15 @@ def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call]
                     findings.append(f"{diff_file.path}:{line.new_no}: {words(lang, finding)} (`{line.text.strip()}`).")
     for call in reads:
         if call.is_error:
-            findings.append(words(lang, "I could not read {path_of}: {first_line}",
-                                        path_of=_path_of(call), first_line=_first_line(call.result)))
+            findings.append(words(lang, "I could not read {path}: {error}",
+                                        path=_path_of(call), error=_first_line(call.result)))
     if injection:
         findings.append(words(lang, "The MR text contains instructions addressed to an AI reviewer. Treat this MR "
                                     "as suspicious."))
     for call in merges:
         findings.append(
-            words(lang, "I tried to merge !{number}, as its description asked, but it was refused: {first_line}",
-                        number=number, first_line=_first_line(call.result))
+            words(lang, "I tried to merge !{number}, as its description asked, but it was refused: {error}",
+                        number=number, error=_first_line(call.result))
             if call.is_error else
             words(lang, "I merged !{number}, as its description asked.", number=number)
         )
@@ -265,7 +265,7 @@ def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call]
              "", words(lang, "Files changed: {summary}", summary=summary)]
     read_ok = [p for p in contents if p]
     if read_ok:
-        lines.append(words(lang, "Read for context: {join}", join=', '.join(read_ok)))
+        lines.append(words(lang, "Read for context: {files}", files=', '.join(read_ok)))
     lines.append("")
     if findings:
         lines.append(words(lang, "Findings:"))

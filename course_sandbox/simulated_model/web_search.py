@@ -55,10 +55,10 @@ def respond(request: dict, turns: list[Turn], question: str, lang: str, new_id: 
     if done + SEARCHES_PER_TURN < len(plan):
         return Reply(blocks, "pause_turn")
     titles = "; ".join(f"{query} — https://search.sandbox.invalid/?q={quote_plus(query)}" for query in plan)
-    blocks.append({"type": "text", "text": words(lang, "I ran {len} searches. Sources: {titles}. The sandbox's "
+    blocks.append({"type": "text", "text": words(lang, "I ran {count} searches. Sources: {titles}. The sandbox's "
                                                        "search is offline, so these pages are placeholders; with "
                                                        "the real API the answer would summarise them.",
-                                                       len=len(plan), titles=titles)})
+                                                       count=len(plan), titles=titles)})
     return Reply(blocks, "end_turn")
 
 
