@@ -26,7 +26,11 @@ def request_digest(body: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "context_window", "stuck")
+MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "context_window", "stuck", "stop_sequence", "unknown_stop")
+ORDERED_STOP_SEQUENCE = "\n\nVerdict:"
+"""The stop sequence an ordered `stop_sequence` misbehaviour stops at, as if the request had set it."""
+UNKNOWN_STOP_REASON = "sandbox_new_reason"
+"""The stop reason of an ordered `unknown_stop`: a value no loop knows, as a future API version may send one."""
 
 
 class MessagesApi:
@@ -185,6 +189,7 @@ class MessagesApi:
         digest = request_digest(body)
         counter = itertools.count()
         new_id = lambda prefix: prefix + hashlib.sha256(f"{digest}/{next(counter)}".encode()).hexdigest()[:22]  # noqa: E731
+        forced = None
         if max_tokens == 0:  # the API's cache pre-warming: the prompt is cached, nothing is generated
             reply = simulated_model.Reply([], "max_tokens")
         else:
@@ -199,8 +204,8 @@ class MessagesApi:
             thought = simulated_model.thoughts(reply, body, turns, request_rules.effort(body, limits),
                                                adaptive=mode != "enabled")
             blocks = response_thinking.with_thinking(blocks, thought, mode, limits, request_rules.forces_tool(body))
-        shaped = output_limits.shape(blocks, reply.stop_reason, max_tokens, window - usage.total_input,
-                                     body.get("stop_sequences") or [])
+        sequences = [*(body.get("stop_sequences") or []), *([ORDERED_STOP_SEQUENCE] if forced == "stop_sequence" else [])]
+        shaped = output_limits.shape(blocks, reply.stop_reason, max_tokens, window - usage.total_input, sequences)
         display = (body.get("thinking") or {}).get("display") or limits.display
         signing_body, signing_turns = signed_as or (body, turns)
         shaped.blocks = thinking.signed(signing_body, signing_turns,
@@ -242,7 +247,9 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
     refusal: the model refuses (stop_details, no content). pause_turn: the turn pauses before
     its work. max_tokens: a tool call (or the text) is cut in the middle; context_window: the same cut,
     made by the model's context window filling up (model_context_window_exceeded). stuck: the model asks
-    for the same tool again instead of answering, as a model stuck in a loop does.
+    for the same tool again instead of answering, as a model stuck in a loop does. stop_sequence: the model
+    writes a sentence and then ORDERED_STOP_SEQUENCE, where the response stops (stop_reason "stop_sequence").
+    unknown_stop: the reply as it was, with UNKNOWN_STOP_REASON, a stop reason no loop knows.
     """
     if kind == "refusal":
         lang = language(task_turn(turns).text())  # the model answers in the task's language; so does this note
@@ -273,6 +280,12 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
             return reply
         return simulated_model.Reply([{"type": "text", "text": "Let me check that again."},
                                       {**use, "id": new_id("toolu_01")}], "tool_use")
+    if kind == "stop_sequence":
+        lang = language(task_turn(turns).text())
+        said = words(lang, "I have read the merge request.")
+        return simulated_model.Reply([{"type": "text", "text": said + ORDERED_STOP_SEQUENCE + " ..."}], "end_turn")
+    if kind == "unknown_stop":
+        return simulated_model.Reply(list(reply.blocks), UNKNOWN_STOP_REASON)
     raise ValueError(f"unknown misbehaviour {kind!r}")
 
 

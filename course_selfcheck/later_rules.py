@@ -3,16 +3,18 @@ and the cache. check_loop runs them only when they are named (see EXERCISE_RULES
 failed for what its notebook has not taught yet; each is judged like the lesson's rules (rules.py), from the wire.
 """
 
+import functools
 import re
 
 from course_agent.i18n import N_, ntr, tr
-from .report import BROKEN, PASSED, Finding
+from .report import BROKEN, NOT_CHECKED, PASSED, Finding
 from .rules import RULES, Rule
 # the judges' shared helpers: one wording of an ending, an error, an unseen rule, for every rule
 from .approvers import merge_tools
-from .rules import (cut_tool_call, is_merge, ended_badly, first_refusal, how_it_ended,
+from .rules import (cut_tool_call, is_merge, ended_badly, first_refusal, how_it_ended, returns_answer,
                     short_error, short_value, unobserved, verdict)
 from .scenario import Run
+from .crash import is_crash
 from .wire import blocks, key, tool_uses, turns
 
 
@@ -90,6 +92,38 @@ def context_full(run: Run, lang: str) -> Finding:
                                   "a full context window, so raise a clear error instead of passing it off as the "
                                   "answer", lang, value=short_value(run.returned)))
     return seen
+
+
+# 6e. A stop reason the loop does not know is an error that names it
+def unknown_stop(run: Run, lang: str) -> Finding:
+    known = ("end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal",
+             "model_context_window_exceeded")
+    odd = next(((i, r) for i, r in run.answered if r.get("stop_reason") not in known), None)
+    if odd is None:
+        return unobserved(run, lang, tr("the model never stopped for a reason your loop could not know in this "
+                                        "scenario", lang))
+    i, reply = odd
+    reason, more = reply.get("stop_reason"), len(run.calls) - i - 1
+    if more:
+        return verdict(BROKEN, ntr("at stop_reason {reason}, which your loop cannot know, it sent {n} more request "
+                                   "as if nothing had happened: raise an error that names the stop reason",
+                                   "at stop_reason {reason}, which your loop cannot know, it sent {n} more requests "
+                                   "as if nothing had happened: raise an error that names the stop reason", more,
+                                   lang, reason=reason))
+    if run.hung:
+        return verdict(NOT_CHECKED, how_it_ended(run, lang))
+    if run.error is None:
+        return verdict(BROKEN, tr("at stop_reason {reason}, which your loop cannot know, it returned {value}: raise an "
+                                  "error that names the stop reason, so that a new one is seen and not passed off "
+                                  "as the answer", lang, reason=reason, value=short_value(run.returned)))
+    if is_crash(run.error):
+        return ended_badly(run, lang, "")
+    if str(reason) not in str(run.error):
+        return verdict(BROKEN, tr("at stop_reason {reason} the loop raised {error}, which does not say which stop "
+                                  "reason it met: name it, so that whoever reads the error knows what to handle",
+                                  lang, reason=reason, error=short_error(run.error)))
+    return verdict(PASSED, tr("at stop_reason {reason}, which your loop cannot know, it raised {error}", lang,
+                              reason=reason, error=short_error(run.error)))
 
 
 # 8b. A refused call goes back to the model as an error result
@@ -275,6 +309,14 @@ EXERCISE_RULES: dict[str, Rule] = {
         N_("A refusal is tried once on the fallback model, not looped"),
         N_("another model may answer what this one refused; if it refuses too, asking again only costs money"),
         6, 482, ("refusal", "refusal"), fallback),
+    "stop_sequence": Rule(
+        N_("A stop sequence ends the run with the text so far"),
+        N_("a stop sequence is one you set: the model stopped where you told it to, and its text is the answer"),
+        6, 482, ("stop_sequence",), functools.partial(returns_answer, stop="stop_sequence")),
+    "unknown_stop": Rule(
+        N_("A stop reason the loop does not know is an error that names it"),
+        N_("the API adds stop reasons over time: a loop that guesses passes off a cut or paused answer as the whole"),
+        6, 482, ("unknown_stop",), unknown_stop),
     "refusal_is_error": Rule(
         N_("A refused call goes back to the model as an error result"),
         N_("the model must learn that its call did not run, or it reports a merge that never happened"),

@@ -423,22 +423,29 @@ def _merged_elsewhere(loop: Callable, lang: str, sandboxes: Sandboxes) -> Findin
     return None
 
 
-# 9. At end_turn the loop returns the answer and sends nothing more
-def returns_answer(run: Run, lang: str) -> Finding:
-    done = next(((i, r) for i, r in run.answered if r.get("stop_reason") == "end_turn"), None)
+def stopped_at(run: Run, stop: str) -> tuple[dict, int] | None:
+    """The first response that ended with `stop`, and how many requests the loop sent after it; None if none did."""
+    return next(((r, len(run.calls) - i - 1) for i, r in run.answered if r.get("stop_reason") == stop), None)
+
+
+# 9. At end_turn the loop returns the answer and sends nothing more (6d: at stop_sequence, the text so far)
+def returns_answer(run: Run, lang: str, stop: str = "end_turn") -> Finding:
+    own = stop == "stop_sequence"  # a stop sequence the request set: the text before it is the answer
+    done = stopped_at(run, stop)
     if done is None:
-        return unobserved(run, lang, tr("the model never finished in this scenario", lang))
-    i, reply = done
-    more = len(run.calls) - i - 1
+        return unobserved(run, lang, tr("the model never stopped at a stop sequence in this scenario", lang) if own
+                          else tr("the model never finished in this scenario", lang))
+    reply, more = done
+    why = tr(": a stop sequence is one you set, so the text so far is the answer; return it", lang) if own else ""
     if more:
-        return verdict(BROKEN, ntr("after end_turn the loop sent {n} more request", "after end_turn the loop sent {n} "
-                                   "more requests", more, lang))
+        return verdict(BROKEN, ntr("after {stop} the loop sent {n} more request", "after {stop} the loop sent {n} "
+                                   "more requests", more, lang, stop=stop) + why)
     if run.hung:
-        return verdict(BROKEN, tr("after end_turn the loop did not return ({ending})", lang,
+        return verdict(BROKEN, tr("after {stop} the loop did not return ({ending})", lang, stop=stop,
                                   ending=how_it_ended(run, lang)))
     if run.error is not None:
-        return ended_badly(run, lang, tr("after end_turn the loop raised {error} instead of returning the answer",
-                                         lang, error=short_error(run.error)))
+        return ended_badly(run, lang, tr("after {stop} the loop raised {error} instead of returning the answer",
+                                         lang, stop=stop, error=short_error(run.error)) + why)
     text = text_of(reply).strip()
     if run.returned is None:
         return verdict(BROKEN, tr("the loop returned None; return the answer's text", lang))
@@ -446,7 +453,8 @@ def returns_answer(run: Run, lang: str) -> Finding:
     if snippet and snippet not in str(run.returned) and snippet not in repr(run.returned):
         return verdict(BROKEN, tr("the loop returned {value}, which does not hold the model's answer", lang,
                                   value=short_value(run.returned)))
-    return verdict(PASSED, tr("the loop returned the answer and sent nothing more", lang))
+    return verdict(PASSED, tr("at stop_sequence the loop returned the text so far and sent nothing more", lang) if own
+                   else tr("the loop returned the answer and sent nothing more", lang))
 
 
 @dataclass(frozen=True)

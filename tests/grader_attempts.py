@@ -185,6 +185,8 @@ class Agent:
             reply = self.send(model=model, max_tokens=8000, system=RULES, tools=self.tools, messages=history)
             usage.append(reply.usage)
             match reply.stop_reason:
+                case "stop_sequence" if "stop_sequence_raises" in self.flaws:
+                    raise RuntimeError("unexpected stop reason: stop_sequence")
                 case "end_turn" | "stop_sequence":
                     if self.bill:
                         print(f"billed input: {billed(usage if self.bill == 'all' else usage[-1:]):.1f} tokens")
@@ -217,6 +219,12 @@ class Agent:
                     raise RuntimeError(f"{reply.stop_reason}: the answer was cut, and its tool call was not run")
                 case "tool_use":
                     self.act(reply, history, approve)
+                case _ if "unknown_is_answer" in self.flaws:
+                    return "".join(b.text for b in reply.content if b.type == "text")
+                case _ if "unknown_goes_on" in self.flaws:
+                    self.act(reply, history, approve)
+                case _ if "unknown_unnamed" in self.flaws:
+                    raise RuntimeError("the model stopped unexpectedly")
                 case other:
                     raise RuntimeError(f"unexpected stop reason: {other}")
         if "returns_at_cap" in self.flaws:
@@ -255,9 +263,11 @@ async def review_async(pr_number, approve=nobody, max_iterations=20):
         history.append({"role": "assistant", "content": reply.content})
         if reply.stop_reason == "pause_turn":
             continue
-        if reply.stop_reason != "tool_use":
+        if reply.stop_reason in ("end_turn", "stop_sequence"):
             print("billed:", round(billed(usage)))
             return "".join(b.text for b in reply.content if b.type == "text")
+        if reply.stop_reason != "tool_use":
+            raise RuntimeError(f"stopped: {reply.stop_reason}")
 
         async def one(block) -> dict:
             if block.name == "merge":

@@ -26,7 +26,7 @@ def make_loop(breaks: str = ""):
             response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                               messages=messages)
             stop = response.stop_reason
-            if stop == "end_turn":
+            if stop in ("end_turn", "stop_sequence"):
                 return response.content[-1].text
             if stop == "pause_turn":
                 messages.append({"role": "assistant", "content": response.content})
@@ -39,6 +39,8 @@ def make_loop(breaks: str = ""):
                 raise RuntimeError("refused")
             if stop in ("max_tokens", "model_context_window_exceeded") and breaks != "cut_tool_call":
                 raise RuntimeError(f"cut by {stop}")
+            if stop not in ("tool_use", "max_tokens", "model_context_window_exceeded"):
+                raise RuntimeError(f"unexpected stop reason {stop}")
             content = response.content
             if breaks == "whole_response":
                 content = [b for b in content if b.type == "text"]

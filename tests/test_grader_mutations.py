@@ -36,7 +36,9 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "fallback_forever": "fallback", "run_cut_call": "cut_tool_call", "return_none": "returns_answer",
         "text_only": "whole_response", "split_results": "one_message", "raise_tool_errors": "errors_are_results",
         "no_cap": "cap", "context_runs_tools": "context_full", "fallback_nudge": "fallback",
-        "silent_second_refusal": "fallback"}.items()},
+        "silent_second_refusal": "fallback", "stop_sequence_raises": "stop_sequence",
+        "unknown_is_answer": "unknown_stop", "unknown_goes_on": "unknown_stop",
+        "unknown_unnamed": "unknown_stop"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",
         "ask_all": "approver_asked", "no_gate": "approver_asked", "never_opens": "yes_merges",

@@ -123,10 +123,12 @@ def loop(pr, approve=lambda name, args: False, *, fallback="once", stream=False,
             continue
         if reply.stop_reason in ("max_tokens", "model_context_window_exceeded"):
             raise RuntimeError(f"cut by {reply.stop_reason}: nothing run")
-        if reply.stop_reason != "tool_use":
+        if reply.stop_reason in ("end_turn", "stop_sequence"):
             print("billed input:", sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0)
                                        + 0.1 * (u.cache_read_input_tokens or 0) for u in paid))
             return "".join(b.text for b in reply.content if b.type == "text")
+        if reply.stop_reason != "tool_use":
+            raise RuntimeError(f"unexpected stop reason {reply.stop_reason}")
         history.append({"role": "assistant", "content": [b.model_dump() for b in reply.content]})
         answers = []
         asked = {"truthy": lambda *a: bool(approve(*a)), "fail-open": lambda *a: fail_open(approve, *a)}.get(
@@ -160,8 +162,10 @@ async def async_loop(pr, approve=lambda name, args: False):
                 raise RuntimeError("refused twice")
             model = SPARE
             continue
-        if reply.stop_reason != "tool_use":
+        if reply.stop_reason in ("end_turn", "stop_sequence"):
             return "".join(b.text for b in reply.content if b.type == "text")
+        if reply.stop_reason != "tool_use":
+            raise RuntimeError(f"stopped: {reply.stop_reason}")
         history.append({"role": "assistant", "content": reply.content})
         results = []
         for use in (b for b in reply.content if b.type == "tool_use"):

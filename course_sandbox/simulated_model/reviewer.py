@@ -249,16 +249,14 @@ def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call]
         if call.is_error:
             findings.append(words(lang, "I could not read {path}: {error}",
                                         path=_path_of(call), error=_first_line(call.result)))
-    if injection:
+    merged = [call for call in merges if not call.is_error]
+    if injection and not merged:  # a model that followed the instruction took it at its word; a refusal woke it
         findings.append(words(lang, "The MR text contains instructions addressed to an AI reviewer. Treat this MR "
                                     "as suspicious."))
     for call in merges:
-        findings.append(
-            words(lang, "I tried to merge !{number}, as its description asked, but it was refused: {error}",
-                        number=number, error=_first_line(call.result))
-            if call.is_error else
-            words(lang, "I merged !{number}, as its description asked.", number=number)
-        )
+        if call.is_error:
+            findings.append(words(lang, "I tried to merge !{number}, as its description asked, but it was refused: "
+                                        "{error}", number=number, error=_first_line(call.result)))
 
     summary = ", ".join(f"{f.path} (+{f.count('+')} −{f.count('-')})" for f in changes.files) or "—"
     lines = [words(lang, "Review of !{number}", number=number) + (f": {changes.title}" if changes.title else ""),
@@ -274,5 +272,7 @@ def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call]
     else:
         lines.append(words(lang, "No problems found: the change is consistent with the code around it."))
         verdict = words(lang, "approve")
+    if merged:
+        lines += ["", words(lang, "I merged !{number}, as its description asked.", number=number)]
     lines += ["", words(lang, "Verdict: {verdict}.", verdict=verdict)]
     return "\n".join(lines)

@@ -69,17 +69,31 @@ def _is_project(value: Any) -> bool:
     return hasattr(value, "mergerequests") and hasattr(value, "files")
 
 
+def _namespaces(function: Callable) -> list[dict]:
+    """The module namespaces the function reads a `project` from: its own, and those of the functions it can reach
+    through its globals (notebook 3's tools imported from lesson_tools.py read lesson_tools' `project`)."""
+    own = getattr(function, "__globals__", None)
+    if not isinstance(own, dict):
+        return []
+    found = {id(own): own}
+    for value in list(own.values()):
+        for reached in (value.values() if isinstance(value, dict) else [value]):
+            namespace = getattr(reached, "__globals__", None)
+            if isinstance(namespace, dict) and callable(reached):
+                found.setdefault(id(namespace), namespace)
+    return list(found.values())
+
+
 @contextmanager
 def _pointed_at(function: Callable, project: Any) -> Iterator[None]:
     """For the duration, the `project` the learner's function reaches (a global of its module, a closure
     cell) is the sandbox's project: the grader never reads the learner's own GitLab."""
     restore: list[Callable[[], None]] = []
-    namespace = getattr(function, "__globals__", None)
-    if isinstance(namespace, dict) and "project" in namespace and (
-            namespace["project"] is None or _is_project(namespace["project"])):
-        old = namespace["project"]
-        namespace["project"] = project
-        restore.append(lambda: namespace.__setitem__("project", old))
+    for namespace in _namespaces(function):
+        if "project" in namespace and (namespace["project"] is None or _is_project(namespace["project"])):
+            old = namespace["project"]
+            namespace["project"] = project
+            restore.append(lambda namespace=namespace, old=old: namespace.__setitem__("project", old))
     for cell in getattr(function, "__closure__", None) or ():
         try:
             held = cell.cell_contents

@@ -8,8 +8,9 @@ from course_agent.i18n import N_
 from ..report import Report
 from .loops import EARLIER, grade_loop
 
-RULES = [*EARLIER, "pause_turn", "refusal", "fallback", "cut_tool_call", "context_full", "returns_answer"]
-PARTS = {1: [*EARLIER, "pause_turn", "cut_tool_call", "context_full", "returns_answer"], 2: ["refusal", "fallback"]}
+STOPS = ["pause_turn", "cut_tool_call", "context_full", "stop_sequence", "unknown_stop", "returns_answer"]
+RULES = [*EARLIER, *STOPS[:3], "refusal", "fallback", *STOPS[3:]]
+PARTS = {1: [*EARLIER, *STOPS], 2: ["refusal", "fallback"]}
 """Part 1, the stop reasons; part 2, a refusal answered once by the fallback model. No part: the whole exercise."""
 TASKS = {
     "pause_turn": N_("pause_turn continues without a new user message."),
@@ -21,6 +22,8 @@ TASKS = {
                         "run)."),
     "context_full": N_("max_tokens and model_context_window_exceeded raise clear errors (the cut tool call is not "
                        "run)."),
+    "stop_sequence": N_("stop_sequence returns the text so far; any other stop reason raises an error that names it."),
+    "unknown_stop": N_("stop_sequence returns the text so far; any other stop reason raises an error that names it."),
     "returns_answer": N_("Write review_every_stop so that it handles every stop reason on purpose."),
 }
 
@@ -32,7 +35,19 @@ def check_exercise_6(loop: Callable | None, language: str | None = None, part: i
         raise ValueError(f"exercise 6 has parts 1 and 2, not {part!r}")
     return grade_loop(6, loop, language, PARTS[part] if part else RULES,
                       N_("Not done yet: handle every stop reason on purpose (see the rules marked ✘ or – below)."),
-                      N_("A match (or a chain of if statements) on response.stop_reason, one branch each; pause_turn "
-                         "appends the response and continues without a new user message; a refusal sends the same "
-                         "messages once to fallback_model(), and a second refusal ends the run."),
-                      tasks=TASKS, part=part)
+                      HINTS[part], tasks=TASKS, part=part)
+
+
+HINTS = {
+    1: N_("Which stop reasons can a response end with, and which of them mean the answer is finished? One branch "
+          "each (a match on response.stop_reason, or a chain of if statements); pause_turn appends the response and "
+          "continues without a new user message; the last branch catches every other value and raises an error "
+          "naming it."),
+    2: N_("After a refusal, what does the fallback model need to answer the same question? The same messages, sent "
+          "once to fallback_model(); a second refusal ends the run with its stop_details."),
+    None: N_("A match (or a chain of if statements) on response.stop_reason, one branch each; pause_turn appends the "
+             "response and continues without a new user message; stop_sequence returns the text like end_turn; a "
+             "refusal sends the same messages once to fallback_model(), and a second refusal ends the run; a last "
+             "branch (case other) raises an error naming the stop reason."),
+}
+"""What to think of when a part is not done: part 1's hint says nothing of part 2, and the other way round."""
