@@ -15,6 +15,7 @@ from course_agent.config import model_id
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUES = ROOT / "course_agent" / "locale" / "ru" / "LC_MESSAGES"
+SANDBOX_PO = ROOT / "course_sandbox" / "locale" / "ru" / "LC_MESSAGES" / "sandbox.po"
 
 
 def english_pieces() -> set[str]:
@@ -106,6 +107,8 @@ CATALOGUE_CODE = {
     "counting", "billed", "properties", "ref", "rules", "LIMIT",
     # a request parameter of the Messages API (fallbacks) and the notebook-7 exercise's set of tool names (DANGEROUS)
     "fallbacks", "DANGEROUS",
+    # Python builtins the sandbox's reviewer names in a finding: "a debugging print() is left in"
+    "print", "eval",
     # the Python line a hint of exercise 7 gives: `... == "post_comment" and len(...) < 2000`
     "and",
     # an HTTP status as GitLab names it: "401 Unauthorized"
@@ -169,6 +172,8 @@ def _output_text(cell, lines: set[str], phrases: list[str]) -> str:
         bare = line.strip()
         if bare.startswith(("Error code:", "diff --git", "@@")) or bare in lines or bare[1:].strip() in lines:
             continue  # an API error as sent, or the demo repository's own lines (a diff, a file)
+        if re.match(r"(\w+Error )?[45]\d\d ", bare):
+            continue  # an API error's status and message, printed as the API sent them (error.body)
         if bare.startswith(("+", "-")) and not re.search("[а-яё]", bare, re.I):
             continue  # a diff line cut short (a tool result shown in part)
         line = re.sub(r"`[^`]*`", " ", line)  # inline code quoted in the model's answer
@@ -205,6 +210,8 @@ def russian_latin_words(catalogues: Path = CATALOGUES) -> dict[tuple[str, str], 
                for path in sorted((ROOT / "notebooks" / "ru").glob("*.ipynb"))]
     sources.append(("README.ru", [("README.ru.md", _prose((ROOT / "README.ru.md").read_text(encoding="utf-8")))]))
     sources += [(po.name, _catalogue_texts(po)) for po in sorted(catalogues.glob("*.po"))]
+    if catalogues == CATALOGUES:  # and the sandbox's own: what its model and its GitLab say to a Russian learner
+        sources.append((SANDBOX_PO.name, _catalogue_texts(SANDBOX_PO)))
     found: dict[tuple[str, str], list[str]] = {}
     for source, texts in sources:
         for where, text in texts:
@@ -277,7 +284,7 @@ def test_risk_levels_and_decisions_have_the_learners_words():
 
     assert [risk_label(risk, "ru") for risk in Risk] == ["только чтение", "вносит изменения", "опасно"]
     assert [risk_label(risk, "en") for risk in Risk] == ["read-only", "writes", "dangerous"]
-    assert [decision_label(d, "ru") for d in ("allowed", "refused", "approved")] == ["разрешено", "отклонено", "одобрено"]
+    assert [decision_label(d, "ru") for d in ("allowed", "refused", "approved")] == ["разрешено", "отклонено", "подтверждено"]
     assert decision_label("approved", "en") == "approved" and decision_label("unknown", "ru") == "unknown"
 
 
@@ -290,3 +297,36 @@ def test_the_console_approver_asks_in_russian(monkeypatch):
     console_approver(ask=lambda prompt: asked.append(prompt) or "нет")(ApprovalRequest("merge_pr", {"pr": 485}, Risk.DANGEROUS))
     assert "Агент хочет вызвать merge_pr (опасно)" in asked[0]
     assert not _latin_words(re.sub(r"\{.*\}", " ", asked[0], flags=re.S).replace("merge_pr", " "))
+
+
+REJECTED = {  # a variant a Russian learner must not meet -> the one word docs/glossary.ru.md gives the idea
+    r"одобр\w*": "подтверждение / подтвердить (a human's yes), «можно вливать» (the model's verdict)",
+    r"соглас\w*": "подтверждение / подтвердить",
+    r"прогон\w*": "запуск",
+    r"\bпредел\w*": "ограничение",
+    r"\bконвейер\w*": "пайплайн",
+    r"\bразговор\w*": "диалог",
+    r"\bжив\w+ API": "настоящий API",
+    r"журнал\w* запуска": "транскрипт",
+}
+
+
+def test_one_word_for_each_idea():
+    """The glossary's choices hold wherever a Russian learner reads: the notebooks (text and outputs), README.ru.md,
+    the package's and the sandbox's catalogues, the Russian reference solutions."""
+    lines, phrases = _demo_data()
+    texts = [text for path in sorted((ROOT / "notebooks" / "ru").glob("*.ipynb"))
+             for _, text in _notebook_texts(path, lines, phrases)]
+    texts.append((ROOT / "README.ru.md").read_text(encoding="utf-8"))
+    for po in [*sorted(CATALOGUES.glob("*.po")), SANDBOX_PO]:
+        texts += [text for _, text in _catalogue_texts(po)]
+    solutions = ROOT / "course_agent" / "solutions"
+    texts += [path.read_text(encoding="utf-8") for folder in (solutions / "ru", solutions / "cells" / "ru")
+              for path in sorted(folder.glob("*.py"))]
+    found = {}
+    for text in texts:
+        for variant, word in REJECTED.items():
+            for match in re.finditer(variant, text, re.I):
+                found.setdefault(match.group(0).lower(), word)
+    assert len(texts) > 500, len(texts)
+    assert not found, "variants the glossary rejects:\n" + "\n".join(f"{v!r} -> {w}" for v, w in sorted(found.items()))

@@ -14,7 +14,7 @@ WORDS = {
     "en": {"asks": "The agent wants to call", "approve": "Approve", "deny": "Deny", "approved": "Approved",
            "denied": "Denied", "clicked": "clicked", "error": "ERROR", "waiting": "waiting for a decision",
            "moved": "main moved:"},
-    "ru": {"asks": "Агент хочет вызвать", "approve": "Одобрить", "deny": "Отклонить", "approved": "Одобрено",
+    "ru": {"asks": "Агент хочет вызвать", "approve": "Подтвердить", "deny": "Отклонить", "approved": "Подтверждено",
            "denied": "Отклонено", "clicked": "нажали", "error": "ОШИБКА", "waiting": "ждём решения",
            "moved": "ветка main сдвинулась:"},
 }

@@ -6,7 +6,7 @@ from course_agent.config import fallback_model
 
 
 def approved(approve, name: str, tool_input: dict) -> bool:
-    """Согласие — только явное True."""
+    """Подтверждение — только явное True."""
     try:
         return approve(name, tool_input) is True
     except Exception:  # спросить было некого (нет клавиатуры, виджет закрыт): нет ответа — значит, отказ
@@ -14,7 +14,7 @@ def approved(approve, name: str, tool_input: dict) -> bool:
 
 
 def run_tools(response, approve) -> list[dict]:
-    """tool_result на каждый tool_use; опасный инструмент без согласия или упавший инструмент дают результат с ошибкой."""
+    """tool_result на каждый tool_use; опасный инструмент без подтверждения или упавший инструмент дают результат с ошибкой."""
     results = []
     for block in response.content:
         if block.type != "tool_use":

@@ -12,7 +12,7 @@ CUT_TOOLS = [READ_FROM if tool["name"] == "read_file" else tool for tool in TOOL
 
 
 def approved(approve, name: str, tool_input: dict) -> bool:
-    """Согласие — только явное True."""
+    """Подтверждение — только явное True."""
     try:
         return approve(name, tool_input) is True
     except Exception:
