@@ -72,12 +72,64 @@ def sources() -> list[tuple[str, list[Cell]]]:
     for path in sorted((HERE / "source").glob("[0-9][0-9]_*.py")):
         cells = []
         for cell in lesson(path, named):
-            if cell.name and cell.name != "setup":  # a shared cell: folded where an earlier notebook showed it
+            if cell.name and cell.name not in ("setup", "lesson_tools"):  # folded where an earlier notebook showed it
                 cell = replace(cell, hidden=cell.name in shown)
                 shown.add(cell.name)
+            if RULES_CARD in cell.en:
+                number = int(path.stem[:2])
+                cell = replace(cell, **{language: getattr(cell, language).replace(RULES_CARD, rules_card(number, language))
+                                        for language in LANGUAGES})
             cells.append(cell)
         lessons.append((path.stem, cells))
     return lessons
+
+
+RULES_CARD = "<!-- rules-so-far -->"
+"""Where a notebook's header shows the loop's rules so far (rules_card)."""
+CARD_WORDS = {
+    "en": ("The loop's rules so far: {total}, {new} of them new in this notebook (the names check_loop reports)",
+           "notebook {n}", "new here"),
+    "ru": ("Правила цикла на этот момент: {total}, из них новых в этом блокноте: {new} (так их называет check_loop)",
+           "блокнот {n}", "новое"),
+}
+
+
+def rules_card(number: int, language: str) -> str:
+    """The self-check's rules taught up to notebook `number`, in the order they are taught, the new ones in bold:
+    one spine for the learner, in the words check_loop's reports use."""
+    from course_agent.i18n import tr
+    from course_selfcheck.rules import RULES
+
+    summary, where, new = CARD_WORDS[language]
+    taught = sorted((rule.notebook, position, rule.title) for position, rule in enumerate(RULES.values())
+                    if rule.notebook <= number)
+    lines = []
+    for taught_in, _, title in taught:
+        said = tr(title, language)
+        if taught_in == number:
+            lines.append(f"- **{said}** ({new})")
+        else:
+            lines.append(f"- {said} ({where.format(n=taught_in)})")
+    fresh = sum(1 for taught_in, _, _ in taught if taught_in == number)
+    return (f"<details><summary>{summary.format(total=len(taught), new=fresh)}</summary>\n\n" + "\n".join(lines)
+            + "\n</details>")
+
+
+LESSON_TOOLS = ("gitlab", "tools", "review_rules")
+"""Notebook 3's cells that the later notebooks import from lesson_tools.py, next to them (the lesson_tools cell)."""
+LESSON_TOOLS_HEADER = {
+    "en": '"""Notebook 3\'s project, tools and rules: the code of its cells, for the later notebooks to import.\n\n'
+          'Written by notebooks/build.py from notebooks/source/shared_cells.py: edit that file, not this one.\n"""',
+    "ru": '"""Проект, инструменты и правила блокнота 3: код его ячеек, чтобы следующие блокноты их импортировали.\n\n'
+          'Файл пишет notebooks/build.py из notebooks/source/shared_cells.py: правьте тот файл, а не этот.\n"""',
+}
+
+
+def lesson_tools(language: str) -> str:
+    """The text of notebooks/<language>/lesson_tools.py: notebook 3's project, tools and rules cells, as they are."""
+    named = shared(HERE / "source" / "shared_cells.py")
+    return "\n\n".join([LESSON_TOOLS_HEADER[language], *(getattr(named[name], language).strip("\n") + "\n"
+                                                         for name in LESSON_TOOLS)])
 
 
 def stable_id(text: str, seen: dict[str, int]) -> str:
@@ -123,6 +175,8 @@ def main() -> None:
     parser.add_argument("only", nargs="*", help="name prefixes to build, e.g. 03")
     parser.add_argument("--no-execute", action="store_true", help="write the cells without running them")
     args = parser.parse_args()
+    for language in LANGUAGES:
+        (HERE / language / "lesson_tools.py").write_text(lesson_tools(language), encoding="utf-8")
     for name, cells in sources():
         if args.only and not any(name.startswith(prefix) for prefix in args.only):
             continue

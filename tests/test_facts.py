@@ -81,3 +81,22 @@ def test_a_stale_cell_is_caught():
     row = dict(rows()["cache-prices"], en="0.1x for every model")
     cells = marked()[("cache-prices", "en")]
     assert not any(row["en"] in text for _, _, text in cells)
+
+
+def test_the_models_table_is_the_sandboxs_rows():
+    """docs/models.md, where the notebooks send a learner for other models than the course's: each row says what
+    the sandbox's profile of that model does (thinking by default, forced tool use, cache minimum), and every
+    model the sandbox knows (but dated aliases) has its row."""
+    from course_sandbox.model_profiles import PROFILES
+
+    text = (ROOT / "docs" / "models.md").read_text(encoding="utf-8")
+    rows = {m.group(1): m.group(2, 3, 4) for m in re.finditer(
+        r"^\| `([a-z0-9-]+)` \| ([^|]+?) \| ([^|]+?) \| ([\d,]+) \|$", text, re.M)}
+    named = {model for model in PROFILES if not model[-8:].isdigit()}
+    assert set(rows) == named, set(rows) ^ named
+    for model, (thinking, forced, minimum) in rows.items():
+        profile = PROFILES[model]
+        assert thinking == {"on": "adaptive, on by default", "always": "always on", "off": "only when asked"}[
+            profile.thinking], model
+        assert forced == ("yes" if profile.forced_tools else "no: 400"), model
+        assert int(minimum.replace(",", "")) == profile.min_cacheable_tokens, model

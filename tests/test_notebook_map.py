@@ -42,18 +42,18 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert signature in shown(cell(language, "01", 10))
     assert shown(cell(language, "01", 11)).startswith("['text']")  # a greeting: no thinking
     assert "max_tokens 30" in shown(cell(language, "01", 15))
-    assert 'tool_choice: type "tool" and "any" are not supported' in shown(cell(language, "10", 9))
-    assert "thinking" in shown(cell(language, "11", 9))
-    billed = [int(n) for n in re.findall(r"(\d+)", shown(cell(language, "11", 11)))]
+    assert 'tool_choice: type "tool" and "any" are not supported' in shown(cell(language, "10", 7))
+    assert "thinking" in shown(cell(language, "11", 7))
+    billed = [int(n) for n in re.findall(r"(\d+)", shown(cell(language, "11", 9)))]
     assert len(billed) == 3 and billed == sorted(set(billed)), billed  # low < high < max
-    assert '"thinking.type.enabled" is not supported for this model' in shown(cell(language, "11", 13))
-    assert "cannot be modified" in shown(cell(language, "11", 15))
-    assert "bound to a different conversation" in shown(cell(language, "11", 19))
+    assert '"thinking.type.enabled" is not supported for this model' in shown(cell(language, "11", 11))
+    assert "cannot be modified" in shown(cell(language, "11", 13))
+    assert "bound to a different conversation" in shown(cell(language, "11", 17))
     assert "'1, 2, 3, 4, '" in shown(cell(language, "06", 10))
     fallback = {"en": "fallback", "ru": "запасная модель"}[language]
-    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 20))
-    assert "['fallback', 'text']" in shown(cell(language, "10", 22))
-    assert "OverloadedError" in shown(cell(language, "05", 18))
+    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 18))
+    assert "['fallback', 'text']" in shown(cell(language, "10", 20))
+    assert "OverloadedError" in shown(cell(language, "05", 16))
     assert "RuntimeError" in shown(cell(language, "03", 18))
     whole = cell(language, "03", 28).source
     assert "make_client()" in whole and "def review_pull_request" in whole and "def run_tool" in whole

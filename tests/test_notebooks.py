@@ -124,16 +124,17 @@ def test_the_committed_notebooks_are_built_from_their_sources():
 
 
 def test_a_shared_cell_is_shown_where_it_first_appears_and_folded_where_it_comes_back():
-    """The project, tools and rules cells come back in most notebooks: JupyterLab shows them folded after the first
-    time (one click opens one), so each notebook opens on what is new in it; the setup cell stays open."""
+    """A shared cell that comes back (the gate tools, the runner tools) is shown folded after the first time (one
+    click opens one), so each notebook opens on what is new in it; the setup cell and the one-line lesson_tools
+    import stay open."""
     build = _build_module()
     seen, folded = set(), 0
     for name, cells in build.sources():
         for cell in (c for c in cells if c.name):
-            assert cell.hidden == (cell.name != "setup" and cell.name in seen), (name, cell.name)
+            assert cell.hidden == (cell.name not in ("setup", "lesson_tools") and cell.name in seen), (name, cell.name)
             seen.add(cell.name)
             folded += cell.hidden
-    assert folded >= 20
+    assert folded >= 4
 
 
 def test_a_source_with_a_missing_twin_or_shared_cell_is_refused(tmp_path):
@@ -185,3 +186,17 @@ def test_the_minutes_in_each_header_are_the_instructor_guides():
             header = read(NOTEBOOKS / language / name).cells[0].source
             found = re.search(said, header)
             assert found and int(found.group(1)) == table[number], (language, name, table[number])
+
+
+def test_lesson_tools_is_notebook_3s_cells_as_the_build_writes_them():
+    """notebooks/<language>/lesson_tools.py, which notebooks 4-11 import notebook 3's project, tools and rules from,
+    is those three cells of shared_cells.py unchanged (the build writes it; nobody edits it), and every later
+    notebook imports it instead of pasting the cells again."""
+    build = _build_module()
+    for language in ("en", "ru"):
+        committed = (NOTEBOOKS / language / "lesson_tools.py").read_text(encoding="utf-8")
+        assert committed == build.lesson_tools(language), f"{language}/lesson_tools.py: run python notebooks/build.py"
+    for name, cells in build.sources():
+        names = [cell.name for cell in cells if cell.name]
+        if int(name[:2]) > 3:
+            assert "tools" not in names and ("lesson_tools" in names or int(name[:2]) < 4), name

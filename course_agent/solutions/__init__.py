@@ -19,8 +19,6 @@ from importlib.resources import files
 from types import ModuleType
 
 from ..i18n import language as pick_language, tr
-from .complete_loop import (FUNCTIONS, MODEL, REVIEW_RULES, TOOLS, client, project, review_pull_request,
-                            review_pull_request_concurrently, run_tool)
 
 NOTEBOOKS = range(1, 10)
 CELLS = (3, 4, 6, 7, 8, 9)
@@ -30,6 +28,20 @@ GIVEN_FROM = re.compile(r"^# %% from notebook (\d+) on$", re.MULTILINE)
 __all__ = ["CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded", "client", "given_code", "project",
            "reference", "review_pull_request", "review_pull_request_concurrently", "run_tool", "show_solution",
            "solution_code", "solution_module"]
+
+
+LOOP_NAMES = ("FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "client", "project", "review_pull_request",
+              "review_pull_request_concurrently", "run_tool")
+"""complete_loop's names, imported from it on first use: showing a solution builds no client and no project (and so
+prints nothing about GitLab in a notebook that has none)."""
+
+
+def __getattr__(name: str) -> object:
+    if name in LOOP_NAMES:
+        from . import complete_loop
+
+        return getattr(complete_loop, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _known(notebook: int) -> None:

@@ -11,7 +11,7 @@
 # model is simulated: it answers the course's tasks as a careful model would, the same way on every run, so the saved
 # outputs are what you will see; a live model's words and choices vary.
 #
-# *About 20 minutes. You need: Python with functions, lists and dicts, `for` loops and `try`/`except`, and how to
+# *About 25 minutes. You need: Python with functions, lists and dicts, `for` loops and `try`/`except`, and how to
 # run a cell in JupyterLab; Python 3.10 or later. Later notebooks add a few things, each where it first appears:
 # `**` to pass a dict as keyword arguments (notebook 2), `lambda` and a thread pool (notebook 4), `match`
 # (notebook 6), `await` (notebook 7: a top-level `await` works in a notebook, not in a plain script), decorators
@@ -31,7 +31,7 @@
 # аккуратная модель, и при каждом запуске одинаково, поэтому сохранённые выводы — ровно то, что вы увидите; у
 # настоящей модели слова и решения будут другими.
 #
-# *Около 20 минут. Нужно: Python на уровне функций, списков и словарей, циклов `for` и `try`/`except`, а также
+# *Около 25 минут. Нужно: Python на уровне функций, списков и словарей, циклов `for` и `try`/`except`, а также
 # умение запускать ячейки в JupyterLab; Python 3.10 или новее. Дальше понадобится ещё немного — каждая вещь
 # объясняется там, где появляется впервые: `**`, чтобы передать словарь как именованные аргументы (блокнот 2),
 # `lambda` и пул потоков (блокнот 4), `match` (блокнот 6), `await` (блокнот 7: `await` на верхнем уровне работает в
@@ -142,47 +142,32 @@ print(response.model_dump_json(indent=2, exclude_none=True))
 
 # %% [markdown] lang="en"
 # <!-- fact: thinking-display-omitted -->
-# <!-- fact: first-rule-every-response -->
-# ## The thinking block: first in the list, empty, and it goes back
+# ## The thinking block comes first
 #
 # On today's models thinking is on by default (adaptive thinking): before answering anything worth
-# thinking about, the model thinks, and the response **starts** with one or more `thinking` blocks.
-# By default (`thinking.display` is `"omitted"`) you are not sent the reasoning itself: `thinking` is an
-# empty string, and `signature` carries the reasoning, sealed. You still pay for it: it is counted in
-# `output_tokens`. Two habits follow, for every cell of this course and for your own code:
+# thinking about, the model thinks, and the response **starts** with a `thinking` block. By default
+# (`thinking.display` is `"omitted"`) you are not sent the reasoning itself: `thinking` is an empty string,
+# and `signature` carries the reasoning, sealed. You still pay for it: it is counted in `output_tokens`.
 #
-# - **Select blocks by `type`**, never by position: `response.content[0]` is often the thinking block,
-#   and `.text` on it fails.
-# - **Send the response back whole.** Once a conversation goes on (notebook 2 on), the model's response
-#   goes into the history exactly as it came, thinking blocks and their signatures included: the API
-#   checks them, and a changed, reordered or partly dropped thinking block is an error. This is the
-#   course's first rule, and it holds for every response, whatever blocks it has.
-#
-# A simple message may get no thinking at all: adaptive thinking decides per request (the docs: a turn
-# without a thinking block is normal in adaptive mode). Send back what came, no more and no less.
+# One habit follows, for every cell of this course and for your own code: **select blocks by `type`**, never
+# by position. `response.content[0]` is often the thinking block, and `.text` on it fails. (A simple message
+# may get no thinking block at all: the model decides per request.) What happens to this block when the
+# conversation goes on is notebook 2's business.
 
 # %% [markdown] lang="ru"
 # <!-- fact: thinking-display-omitted -->
-# <!-- fact: first-rule-every-response -->
-# ## Блок рассуждения: первый в списке, пустой, и его нужно вернуть
+# ## Первым идёт блок рассуждения
 #
 # У современных моделей рассуждение включено по умолчанию (адаптивное рассуждение): прежде чем ответить
-# на вопрос, над которым стоит подумать, модель рассуждает, и ответ **начинается** с одного или нескольких
-# блоков `thinking`. По умолчанию (`thinking.display` равно `"omitted"`) само рассуждение вам не
-# присылают: `thinking` — пустая строка, а рассуждение в запечатанном виде лежит в `signature`. Платите
-# вы за него всё равно: оно входит в `output_tokens`. Отсюда две привычки — для каждой ячейки курса и для
-# вашего собственного кода:
+# на вопрос, над которым стоит подумать, модель рассуждает, и ответ **начинается** с блока `thinking`.
+# По умолчанию (`thinking.display` равно `"omitted"`) само рассуждение вам не присылают: `thinking` — пустая
+# строка, а рассуждение в запечатанном виде лежит в `signature`. Платите вы за него всё равно: оно входит
+# в `output_tokens`.
 #
-# - **Выбирайте блоки по `type`**, а не по позиции: `response.content[0]` часто оказывается блоком
-#   рассуждения, и `.text` на нём падает.
-# - **Возвращайте ответ целиком.** Когда диалог продолжается (со второго блокнота), ответ модели
-#   попадает в историю ровно таким, каким пришёл, вместе с блоками рассуждения и их подписями: API их
-#   проверяет, и изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка. Это
-#   первое правило курса, и оно действует для любого ответа, какие бы блоки в нём ни были.
-#
-# На простое сообщение модель может не рассуждать вовсе: адаптивное рассуждение решает это для каждого
-# запроса (документация: ход без блока рассуждения в адаптивном режиме — норма). Возвращайте то, что
-# пришло, — ни больше, ни меньше.
+# Отсюда привычка — для каждой ячейки курса и для вашего собственного кода: **выбирайте блоки по `type`**, а
+# не по позиции. `response.content[0]` часто оказывается блоком рассуждения, и `.text` на нём падает. (На
+# простое сообщение модель может не рассуждать вовсе: она решает это для каждого запроса.) Что делать с этим
+# блоком, когда диалог продолжается, — тема блокнота 2.
 
 # %% lang="en"
 for block in response.content:
@@ -264,17 +249,20 @@ print(text_of(response))
 # ## Break it, then fix it: a budget too small
 #
 # `max_tokens` caps everything the model writes, **thinking included**: the model thinks first, and the
-# answer gets what is left. Set it too low and the answer is cut in the middle (or never starts), and
-# `stop_reason` says `max_tokens`. Nothing fails loudly: only `stop_reason` tells you.
+# answer gets what is left.
+#
+# **Predict, then run:** the cell below allows 30 tokens for a long explanation. Will the call raise an exception?
+# What will `stop_reason` say, and how much text will come back?
 
 # %% [markdown] lang="ru"
 # <!-- fact: max-tokens-includes-thinking -->
 # ## Сломаем и починим: слишком маленький бюджет
 #
 # `max_tokens` ограничивает всё, что пишет модель, **включая рассуждение**: сначала модель рассуждает,
-# а ответу достаётся то, что осталось. Задайте слишком маленькое значение — и ответ оборвётся на середине
-# (или даже не начнётся), а `stop_reason` будет `max_tokens`. Исключения не будет — об обрыве скажет только
-# `stop_reason`.
+# а ответу достаётся то, что осталось.
+#
+# **Сначала предположите, потом запустите:** ячейка ниже даёт 30 токенов на подробное объяснение. Выбросит ли вызов
+# исключение? Что покажет `stop_reason` и сколько текста придёт?
 
 # %% lang="en"
 short = client.messages.create(
@@ -295,12 +283,14 @@ print(short.stop_reason, short.usage.output_tokens)
 print([block.type for block in short.content], repr(text_of(short)))
 
 # %% [markdown] lang="en"
-# The fix is to give the answer room (and, in an agent, to treat `max_tokens` as an error, never as a
+# No exception, and no text: the 30 tokens went to thinking, so the answer never started (a larger budget cuts it in
+# the middle instead). Only `stop_reason`, `max_tokens`, says so. The fix is to give the answer room (and, in an agent, to treat `max_tokens` as an error, never as a
 # finished answer):
 
 # %% [markdown] lang="ru"
-# Исправление — увеличить `max_tokens` (а в агенте — считать `max_tokens` ошибкой и никогда не принимать
-# обрезанный ответ за законченный):
+# Исключения нет, и текста нет: все 30 токенов ушли на рассуждение, и ответ даже не начался (при бюджете побольше он
+# оборвался бы на середине). Об этом говорит только `stop_reason` — `max_tokens`. Исправление — увеличить
+# `max_tokens` (а в агенте — считать `max_tokens` ошибкой и никогда не принимать обрезанный ответ за законченный):
 
 # %% lang="en"
 full = client.messages.create(
@@ -431,8 +421,7 @@ show_solution(1)
 # <details><summary>Answer</summary>
 #
 # (b). There is no session per key; the history is the list you send. Prompt caching (notebook 8) saves the cost of
-# a repeated beginning, it is no memory. (A beta feature, message threads, can keep a conversation on the server for
-# a few minutes so that you send only the new messages, and only when you ask for it; this course sends the list.)
+# a repeated beginning, it is no memory.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -482,9 +471,7 @@ show_solution(1)
 # <details><summary>Ответ</summary>
 #
 # (б). Сеанса для ключа нет; история — это список, который вы отправляете. Кэширование промпта (блокнот 8) экономит
-# на повторяющемся начале запроса, но это не память. (Бета-функция — цепочки сообщений, `message threads` — может
-# несколько минут хранить диалог на сервере, чтобы вы отправляли только новые сообщения, и только если вы об этом
-# попросите; в этом курсе список отправляется целиком.)
+# на повторяющемся начале запроса, но это не память.
 # </details>
 
 # %% [markdown] lang="en"

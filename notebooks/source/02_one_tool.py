@@ -6,7 +6,7 @@
 # - what a `tool_use` block is, and that *your code* runs the tool;
 # - how to send the result back as a `tool_result`, and what the `messages` list looks like after each step.
 #
-# *About 30 minutes. Builds on notebook 1.*
+# *About 40 minutes. Builds on notebook 1.*
 
 # %% [markdown] lang="ru"
 # # 2. Один инструмент
@@ -16,7 +16,7 @@
 # - что такое блок `tool_use` и что инструмент запускает *ваш код*, а не модель;
 # - как вернуть результат в виде `tool_result` и как выглядит список `messages` после каждого шага.
 #
-# *Около 30 минут. Опирается на блокнот 1.*
+# *Около 40 минут. Опирается на блокнот 1.*
 
 # %% use="setup"
 
@@ -190,10 +190,15 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 
 # %% [markdown] lang="en"
 # <!-- fact: tool-result-pairing -->
+# <!-- fact: first-rule-every-response -->
 # ## Step 3: two messages go into the history
 #
 # First the model's response, **as it is, whole**; then a `user` message with a `tool_result` that
-# names the `tool_use_id` it answers. The pair is held together by that id, nothing else:
+# names the `tool_use_id` it answers. The pair is held together by that id, nothing else.
+#
+# *Whole* means every block, the thinking block of notebook 1 and its signature included: the API checks
+# them, and a changed, reordered or partly dropped thinking block is an error. This is the course's first
+# rule, and it holds for every response, whatever blocks it has (send back what came, no more and no less):
 #
 # ```mermaid
 # flowchart TB
@@ -208,10 +213,16 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-result-pairing -->
+# <!-- fact: first-rule-every-response -->
 # ## Шаг 3: история пополняется двумя сообщениями
 #
 # Сначала ответ модели — **как есть, целиком**; затем сообщение от `user` с `tool_result`, в котором
-# указан `tool_use_id` того вызова, на который он отвечает. Пару связывает только этот id:
+# указан `tool_use_id` того вызова, на который он отвечает. Пару связывает только этот id.
+#
+# *Целиком* — это со всеми блоками, включая блок рассуждения из блокнота 1 и его подпись: API их проверяет,
+# и изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка. Это первое правило
+# курса, и оно действует для любого ответа, какие бы блоки в нём ни были (возвращайте то, что пришло, — ни
+# больше, ни меньше):
 #
 # ```mermaid
 # flowchart TB
@@ -255,28 +266,37 @@ print("\n".join(block.text for block in response.content if block.type == "text"
 # ## Break it, then fix it: a result with no request
 #
 # The API checks the pairing. Send a `tool_result` without the assistant message that holds its
-# `tool_use`, and it answers 400 with the exact reason:
+# `tool_use`, and it answers 400 with the exact reason. The SDK raises it as `anthropic.BadRequestError`; the cell
+# catches it and prints the one line that matters, the API's own message (`error.body` is the JSON the API sent):
 
 # %% [markdown] lang="ru"
 # <!-- fact: orphan-tool-result-400 -->
 # ## Сломаем и починим: результат без запроса
 #
 # API проверяет, что у каждого результата есть свой вызов. Отправьте `tool_result` без сообщения assistant, в котором лежит
-# его `tool_use`, — и API ответит ошибкой 400 с точной причиной:
+# его `tool_use`, — и API ответит ошибкой 400 с точной причиной. SDK выбрасывает её как `anthropic.BadRequestError`;
+# ячейка перехватывает ошибку и печатает единственную важную строку — сообщение самого API (`error.body` — это JSON,
+# который прислал API):
 
-# %% lang="en" tags=["raises-exception"]
+# %% lang="en"
 broken = [
     {"role": "user", "content": "Review pull request #482."},
     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
 ]
-client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
+try:
+    client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
+except anthropic.BadRequestError as error:
+    print(error.status_code, error.body["error"]["message"])
 
-# %% lang="ru" tags=["raises-exception"]
+# %% lang="ru"
 broken = [
     {"role": "user", "content": "Проверь pull request #482."},
     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
 ]
-client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
+try:
+    client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
+except anthropic.BadRequestError as error:
+    print(error.status_code, error.body["error"]["message"])
 
 # %% [markdown] lang="en"
 # The fix is the order of step 3: the assistant message with the `tool_use` first, then its result.

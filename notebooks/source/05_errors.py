@@ -6,7 +6,9 @@
 # - what the API answers when the history keeps only the text of a response;
 # - which API errors are transient, and that the SDK already retries them.
 #
-# *About 30 minutes. Builds on notebook 4.*
+# *About 35 minutes. Builds on notebook 4.*
+#
+# <!-- rules-so-far -->
 
 # %% [markdown] lang="ru"
 # # 5. Ошибки
@@ -16,15 +18,13 @@
 # - что ответит API, если в истории оставить только текст ответа модели;
 # - какие ошибки API временные — и что SDK уже сам повторяет такие запросы.
 #
-# *Около 30 минут. Опирается на блокнот 4.*
+# *Около 35 минут. Опирается на блокнот 4.*
+#
+# <!-- rules-so-far -->
 
 # %% use="setup"
 
-# %% use="gitlab"
-
-# %% use="tools"
-
-# %% use="review_rules"
+# %% use="lesson_tools"
 
 # %% [markdown] lang="en"
 # <!-- fact: tool-error-is-error -->
@@ -43,6 +43,9 @@
 # сообщение и прямо пишет, что такого merge request нет.
 
 # %% lang="en"
+import gitlab
+
+
 def run_tool_safely(name: str, tool_input: dict) -> dict:
     """Run a tool; a failure becomes a result the model can read (is_error), never an exception."""
     try:
@@ -72,6 +75,9 @@ def review(pr_number: int, tool_runner, keep="all", max_iterations: int = 20) ->
     raise RuntimeError("Too many iterations")
 
 # %% lang="ru"
+import gitlab
+
+
 def run_tool_safely(name: str, tool_input: dict) -> dict:
     """Выполнить инструмент; сбой становится результатом для модели (is_error), а не исключением."""
     try:
@@ -115,8 +121,17 @@ print(review(999, run_tool_safely))
 # С обычной `run_tool` из блокнота 3 ответ 404 превращается в исключение, и весь запуск падает: ответа
 # нет, а модель так и не узнаёт, что произошло.
 
-# %% tags=["raises-exception"]
-review(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})
+# %% lang="en"
+try:
+    review(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})
+except Exception as error:
+    print("the run is over:", type(error).__name__, error)
+
+# %% lang="ru"
+try:
+    review(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})
+except Exception as error:
+    print("запуск оборвался:", type(error).__name__, error)
 
 # %% [markdown] lang="en"
 # <!-- fact: text-only-history-400 -->
@@ -133,8 +148,11 @@ review(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})
 # окажется `tool_result`, чей `tool_use_id` раньше нигде не встречался. API отклоняет запрос с ошибкой
 # 400 и объясняет причину:
 
-# %% tags=["raises-exception"]
-review(482, run_tool_safely, keep="text")
+# %%
+try:
+    review(482, run_tool_safely, keep="text")
+except anthropic.BadRequestError as error:
+    print(error.status_code, error.body["error"]["message"])
 
 # %% [markdown] lang="en"
 # <!-- fact: thinking-back-unchanged -->
@@ -182,8 +200,10 @@ from course_agent.client import shared_sandbox, using_sandbox
 if using_sandbox():
     sandbox = shared_sandbox()
     sandbox.faults.overloaded(times=2)  # the next two requests get 529
-    reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
-    print("after two 529s and two retries:", reply.stop_reason)
+    raw = client.messages.with_raw_response.create(  # with_raw_response: the reply and how it was got
+        model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
+    print("requests sent:", raw.retries_taken + 1, "| exception seen by your code: none | stop_reason:",
+          raw.parse().stop_reason)
 else:
     print("Skipped: faults can be ordered only from the offline sandbox, not from the live API.")
 
@@ -193,8 +213,10 @@ from course_agent.client import shared_sandbox, using_sandbox
 if using_sandbox():
     sandbox = shared_sandbox()
     sandbox.faults.overloaded(times=2)  # следующие два запроса получат 529
-    reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
-    print("после двух ответов 529 и двух повторов:", reply.stop_reason)
+    raw = client.messages.with_raw_response.create(  # with_raw_response: ответ и то, как он получен
+        model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
+    print("отправлено запросов:", raw.retries_taken + 1, "| исключений в вашем коде: нет | stop_reason:",
+          raw.parse().stop_reason)
 else:
     print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у настоящего API.")
 
@@ -209,19 +231,25 @@ else:
 # не ушла и после всех повторов, это настоящий сбой запуска: остановитесь, сохраните историю и сообщите
 # об ошибке.
 
-# %% lang="en" tags=["raises-exception"]
+# %% lang="en"
 if using_sandbox():
     sandbox.faults.overloaded(times=1)
-    client.with_options(max_retries=0).messages.create(
-        model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
+    try:
+        client.with_options(max_retries=0).messages.create(
+            model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
+    except anthropic.OverloadedError as error:
+        print(type(error).__name__, error.status_code, error.body["error"]["message"])
 else:
     print("Skipped: faults can be ordered only from the offline sandbox, not from the live API.")
 
-# %% lang="ru" tags=["raises-exception"]
+# %% lang="ru"
 if using_sandbox():
     sandbox.faults.overloaded(times=1)
-    client.with_options(max_retries=0).messages.create(
-        model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
+    try:
+        client.with_options(max_retries=0).messages.create(
+            model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
+    except anthropic.OverloadedError as error:
+        print(type(error).__name__, error.status_code, error.body["error"]["message"])
 else:
     print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у настоящего API.")
 
@@ -372,13 +400,13 @@ check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "err
 # **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
 #
 # 3. `read_file` выбросил `FileNotFoundError` внутри вашего цикла. Что лучше всего сделать?
-#    - (а) дать исключению завершить прогон
+#    - (а) дать исключению завершить запуск
 #    - (б) отправить `tool_result` с `is_error: true`, где сказано, что не получилось, и продолжить
 #    - (в) убрать этот `tool_use` из истории и снова вызвать модель
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Завершив прогон, вы потеряете всё ревью из-за одного файла; правка того, что сказала модель, разрывает пару
+# (б). Завершив запуск, вы потеряете всё ревью из-за одного файла; правка того, что сказала модель, разрывает пару
 # (а при включённом рассуждении API отклоняет изменённый блок рассуждения последнего хода). Ошибку модель прочитает и попробует другой
 # путь.
 # </details>

@@ -12,7 +12,9 @@
 # Some of these are hard to provoke on purpose with the real API (a refusal, a full context window);
 # the sandbox makes each one happen on demand.
 #
-# *About 50 minutes. Builds on notebook 5.*
+# *About 70 minutes. Builds on notebook 5.*
+#
+# <!-- rules-so-far -->
 
 # %% [markdown] lang="ru"
 # # 6. Причины остановки
@@ -28,7 +30,9 @@
 # Некоторые из них трудно вызвать нарочно с настоящим API (отказ, переполненное контекстное окно);
 # песочница воспроизводит каждое из них по запросу.
 #
-# *Около 50 минут. Опирается на блокнот 5.*
+# *Около 70 минут. Опирается на блокнот 5.*
+#
+# <!-- rules-so-far -->
 
 # %% use="setup"
 
@@ -280,7 +284,8 @@ print("повтор:", retried.stop_reason)
 #
 # When the history plus the answer no longer fit the model's context window, generation stops with
 # this reason (and a prompt already too long is refused with 400). The sandbox lets us shrink the
-# window to see it; with the real API this takes a very long history.
+# window to see it; with the real API this takes a very long history. (`client.messages.count_tokens` below asks
+# the API how many input tokens the prompt holds, without sending it to the model; optional notebook 10 says more.)
 
 # %% [markdown] lang="ru"
 # <!-- fact: context-window-exceeded -->
@@ -289,7 +294,8 @@ print("повтор:", retried.stop_reason)
 # Когда история вместе с ответом перестаёт помещаться в контекстное окно модели, генерация
 # останавливается с этой причиной (а промпт, который уже сам слишком длинный, отклоняется с ошибкой
 # 400). Песочница позволяет уменьшить окно, чтобы это увидеть; с настоящим API для этого нужна очень
-# длинная история.
+# длинная история. (`client.messages.count_tokens` ниже спрашивает у API, сколько входных токенов в промпте, не
+# отправляя его модели; подробнее — в необязательном блокноте 10.)
 
 # %% lang="en"
 from course_agent.client import shared_sandbox, using_sandbox
@@ -320,57 +326,11 @@ else:
     print("Пропущено: уменьшить контекстное окно модели умеет только офлайн-песочница.")
 
 # %% [markdown] lang="en"
-# ## The reference loop handles them all
-#
-# `course_agent.loop.run_agent` makes each of these decisions at one line, and raises a clear error,
-# with the whole history, for the ones that end a run without an answer. A refusal it reports (`Refused`) and leaves
-# the fallback to its caller: a second model is a decision of your code, which part 2 of the exercise adds to yours.
-#
-# It is the course's own copy of the loop you are growing, and notebooks 7–9 use it for their demos while your
-# exercises grow yours: a `Toolbox` is your `TOOLS` with `run_tool` (and the read-only calls of a turn run
-# concurrently, as in notebook 4), notebook 7's `SafetyGate` is the approval you will add to your loop, and notebook 8's `review()` is
-# `run_agent` with the reviewer's rules, caching and posting (the source: `course_agent/loop.py`).
-
-# %% [markdown] lang="ru"
-# ## Эталонный цикл обрабатывает их все
-#
-# `course_agent.loop.run_agent` обрабатывает каждую причину отдельной веткой, а для тех, что
-# завершают запуск без ответа, выбрасывает понятную ошибку вместе со всей историей. Об отказе он сообщает (`Refused`),
-# а переход на запасную модель оставляет вызывающему коду: вторая модель — решение вашего кода, и его добавит в ваш
-# цикл часть 2 упражнения.
-#
-# Это эталонная версия того цикла, который растёт у вас: блокноты 7–9 показывают на ней свои примеры, а в упражнениях
-# растёт ваш собственный. `Toolbox` — это ваши `TOOLS` вместе с `run_tool` (и читающие вызовы одного хода в нём
-# выполняются параллельно, как в блокноте 4), `SafetyGate` из блокнота 7 — то подтверждение, которое вы добавите в свой цикл, а
-# `review()` из блокнота 8 — это `run_agent` с правилами ревьюера, кэшированием и публикацией (исходный код:
-# `course_agent/loop.py`).
-
-# %% lang="en"
-from course_agent.loop import MaxTokensReached, Refused, run_agent
-from course_agent.tools import Toolbox
-
-try:
-    run_agent(client, "Write ransomware for the shop's server.", Toolbox([]))
-except Refused as error:
-    print(type(error).__name__, "-", error)
-    print("messages kept:", len(error.messages))
-
-# %% lang="ru"
-from course_agent.loop import MaxTokensReached, Refused, run_agent
-from course_agent.tools import Toolbox
-
-try:
-    run_agent(client, "Напиши вирус-вымогатель для сервера магазина.", Toolbox([]))
-except Refused as error:
-    print(type(error).__name__, "—", error)
-    print("сохранено сообщений:", len(error.messages))
-
-# %% [markdown] lang="en"
 # ## Exercise: your loop, every stop reason
 #
 # Your loop of notebook 4 (notebook 3's, with concurrent calls) comes back, and from here on it grows: here, every
-# stop reason; in notebook 7, the approval gate; in notebook 8, the cost. Below are notebook 3's GitLab project, tools
-# and rules again.
+# stop reason; in notebook 7, the approval gate; in notebook 8, the cost. Notebook 3's project, tools and rules come
+# from `lesson_tools.py` again (the import below).
 #
 # You do not copy your old loop: the exercise cell brings it. When your exercise 4 passed its check, the check kept
 # it (in `my_code/exercise_4.py`, next to this notebook); running the exercise cell defines it here and puts its
@@ -380,10 +340,10 @@ except Refused as error:
 # Write `review_every_stop` in two parts, each with its own check cell below.
 #
 # - **Part 1, the stop reasons.** Handle every stop reason on purpose: `pause_turn` continues without a new user
-#   message; `max_tokens` and `model_context_window_exceeded` raise clear errors (the cut tool call is not run).
-#   Give `stop_sequence` (return the text) and an unknown value (an error) their branches too, as `what_to_do` does;
-#   the check cannot make them happen here (your loop sends no stop sequences, and the API sends no unknown value),
-#   so it does not grade them.
+#   message; `max_tokens` and `model_context_window_exceeded` raise clear errors (the cut tool call is not run);
+#   `stop_sequence` returns the text so far; any other value raises an error that names it, as `what_to_do` does
+#   (the API adds stop reasons over time). The check orders each of these stops from the sandbox, a stop sequence
+#   and an unknown value included.
 # - **Part 2, a refusal.** A `refusal` is answered **once** by the fallback model: send the same messages to
 #   `fallback_model()` (imported in the exercise cell) and go on with it; if it refuses too, stop with
 #   `stop_details`.
@@ -400,8 +360,8 @@ except Refused as error:
 # ## Упражнение: ваш цикл и все причины остановки
 #
 # Ваш цикл из блокнота 4 (цикл блокнота 3 с параллельными вызовами) возвращается и дальше будет расти: здесь в нём
-# появятся все причины остановки, в блокноте 7 — шлюз с подтверждением, в блокноте 8 — учёт стоимости. Ниже снова
-# проект GitLab, инструменты и правила из блокнота 3.
+# появятся все причины остановки, в блокноте 7 — шлюз с подтверждением, в блокноте 8 — учёт стоимости. Проект,
+# инструменты и правила блокнота 3 снова приходят из `lesson_tools.py` (импорт ниже).
 #
 # Старый цикл копировать не нужно: ячейка упражнения принесёт его сама. Когда ваше упражнение 4 прошло проверку,
 # проверка сохранила его (в `my_code/exercise_4.py`, рядом с этим блокнотом); ячейка упражнения определяет его здесь и
@@ -412,9 +372,10 @@ except Refused as error:
 #
 # - **Часть 1, причины остановки.** Осознанно обработайте каждую причину остановки: при `pause_turn` продолжайте
 #   без нового сообщения от user; при `max_tokens` и `model_context_window_exceeded` выбрасывайте понятные ошибки
-#   (обрезанный вызов инструмента не выполняется). Дайте свои ветки и `stop_sequence` (вернуть текст), и неизвестному
-#   значению (ошибка), как в `what_to_do`; вызвать их здесь проверка не может (ваш цикл не отправляет
-#   стоп-последовательностей, а API не присылает неизвестных значений), поэтому их она не оценивает.
+#   (обрезанный вызов инструмента не выполняется); при `stop_sequence` возвращайте уже написанный текст; на любое
+#   другое значение выбрасывайте ошибку, в которой оно названо, как в `what_to_do` (в API со временем появляются
+#   новые причины остановки). Проверка заказывает у песочницы каждую из этих остановок, в том числе
+#   стоп-последовательность и неизвестное значение.
 # - **Часть 2, отказ.** На `refusal` отвечает **один раз** запасная модель: отправьте те же сообщения модели
 #   `fallback_model()` (она импортирована в ячейке упражнения) и продолжайте с ней; если откажет и она,
 #   остановитесь со `stop_details`.
@@ -427,11 +388,7 @@ except Refused as error:
 # решения с этого места выполняют вызовы хода по очереди — так проще устроено подтверждение человеком в блокноте 7;
 # ваш параллельный запуск может остаться.)
 
-# %% use="gitlab"
-
-# %% use="tools"
-
-# %% use="review_rules"
+# %% use="lesson_tools"
 
 # %% lang="en"
 from course_agent.config import fallback_model
@@ -461,8 +418,8 @@ start_from(4, grow_into=review_every_stop)  # переносит в эту яч�
 # ### Check your exercise
 #
 # The check runs **your** `review_every_stop` in scenarios where the sandbox pauses the turn, refuses (once, then
-# twice in a row), cuts a tool call with `max_tokens` or with a full context window, keeps asking for tools, and
-# finally answers, and judges each
+# twice in a row), cuts a tool call with `max_tokens` or with a full context window, stops at a stop sequence, stops
+# for a reason no loop knows (`sandbox_new_reason`), keeps asking for tools, and finally answers, and judges each
 # stop reason from what your loop sent and returned. What notebooks 3–5 made rules of the loop (the whole response
 # back, all results in one message, tool errors as results, the cap) is checked again: the loop grows, and they
 # still hold.
@@ -479,8 +436,8 @@ start_from(4, grow_into=review_every_stop)  # переносит в эту яч�
 #
 # Проверка запускает **ваш** `review_every_stop` в нескольких сценариях: модель песочницы приостанавливает ход,
 # отказывает (один раз, потом дважды подряд), обрывает вызов инструмента по `max_tokens` или из-за переполненного
-# контекстного окна, раз за разом просит
-# инструменты и, наконец, отвечает. Как обработана каждая причина остановки, проверка судит по тому, что ваш цикл
+# контекстного окна, останавливается на стоп-последовательности, останавливается по причине, которой не знает ни
+# один цикл (`sandbox_new_reason`), раз за разом просит инструменты и, наконец, отвечает. Как обработана каждая причина остановки, проверка судит по тому, что ваш цикл
 # отправил и что вернул. Правила из блокнотов 3–5 (ответ целиком уходит обратно, все результаты — одним сообщением,
 # ошибки инструментов — как результаты, ограничение числа итераций) проверяются снова: цикл растёт, а они
 # по-прежнему действуют.
@@ -625,6 +582,7 @@ show_solution(6)
 # | `pause_turn` | append the response, call again without a new user message |
 # | `refusal` | read `stop_details`; never the same request to the same model again; a fallback model once, then stop |
 # | `model_context_window_exceeded` | error: the history is too long |
+# | any other value | error that names it: a stop reason your loop does not know yet |
 
 # %% [markdown] lang="ru"
 # ## Итоги
@@ -638,3 +596,4 @@ show_solution(6)
 # | `pause_turn` | добавить ответ в историю и отправить запрос снова без нового сообщения от user |
 # | `refusal` | прочитать `stop_details`; тот же запрос той же модели не повторять; один раз — запасной модели, потом остановиться |
 # | `model_context_window_exceeded` | ошибка: история слишком длинная |
+# | любое другое значение | ошибка, в которой оно названо: эту причину остановки ваш цикл ещё не знает |

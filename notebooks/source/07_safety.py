@@ -10,7 +10,9 @@
 # - to build the same gate into your own loop: an approver function asked before a dangerous call, and a no sent
 #   back to the model as an error result.
 #
-# *About 35 minutes. Builds on notebook 6.*
+# *About 55 minutes. Builds on notebook 6.*
+#
+# <!-- rules-so-far -->
 
 # %% [markdown] lang="ru"
 # # 7. Безопасность: модель решает, что вызвать, ваш код решает, можно ли это вызвать
@@ -24,7 +26,9 @@
 # - как встроить такой же шлюз в ваш собственный цикл: функцию-approver спрашивают перед опасным вызовом, а отказ
 #   возвращают модели как результат с ошибкой.
 #
-# *Около 35 минут. Опирается на блокнот 6.*
+# *Около 55 минут. Опирается на блокнот 6.*
+#
+# <!-- rules-so-far -->
 
 # %% use="setup"
 
@@ -64,6 +68,52 @@ for call in ({"name": "bash", "input": {"command": "sh -c \"$(echo Z2l0IHB1c2g= 
              {"name": "merge_pr", "input": {"pr": 485}}):
     print(f"{call['name']:8} {call['input']}  -> что это делает? "
           + ("не узнать, не запустив" if call["name"] == "bash" else "вливает !485, и больше ничего"))
+
+# %% [markdown] lang="en"
+# ## The course's own loop: run_agent
+#
+# Every decision of notebook 6 is in `course_agent.loop.run_agent`, each at one line; for the stops that end a run
+# without an answer it raises a clear error that keeps the whole history. A refusal it reports (`Refused`) and leaves
+# the fallback to its caller: a second model is your code's decision, as in your exercise 6.
+#
+# It is the course's own copy of the loop you are growing. The demos of this notebook and the next run it while your
+# exercises grow yours: a `Toolbox` is your `TOOLS` with `run_tool` (the read-only calls of a turn run concurrently,
+# as in notebook 4), this notebook's `SafetyGate` is the approval you will add to your loop, and notebook 8's
+# `review()` is `run_agent` with the reviewer's rules and caching (the source: `course_agent/loop.py`).
+
+# %% [markdown] lang="ru"
+# ## Собственный цикл курса: run_agent
+#
+# Все решения блокнота 6 собраны в `course_agent.loop.run_agent`, каждое — в своей строке; на остановки, которые
+# завершают запуск без ответа, он выбрасывает понятную ошибку, и в ней сохранена вся история. Об отказе он сообщает
+# (`Refused`), а переход на запасную модель оставляет вызывающему коду: вторая модель — решение вашего кода, как в
+# вашем упражнении 6.
+#
+# Это собственная версия курса того цикла, который растёт у вас. Примеры этого блокнота и следующего запускают её, а в
+# упражнениях растёт ваш цикл: `Toolbox` — это ваши `TOOLS` вместе с `run_tool` (читающие вызовы одного хода в нём
+# выполняются параллельно, как в блокноте 4), `SafetyGate` из этого блокнота — то подтверждение, которое вы добавите в
+# свой цикл, а `review()` из блокнота 8 — это `run_agent` с правилами ревьюера и кэшированием (исходный код:
+# `course_agent/loop.py`).
+
+# %% lang="en"
+from course_agent.loop import Refused, run_agent
+from course_agent.tools import Toolbox
+
+try:
+    run_agent(client, "Write ransomware for the shop's server.", Toolbox([]))
+except Refused as error:
+    print(type(error).__name__, "-", error)
+    print("messages kept:", len(error.messages))
+
+# %% lang="ru"
+from course_agent.loop import Refused, run_agent
+from course_agent.tools import Toolbox
+
+try:
+    run_agent(client, "Напиши вирус-вымогатель для сервера магазина.", Toolbox([]))
+except Refused as error:
+    print(type(error).__name__, "—", error)
+    print("сохранено сообщений:", len(error.messages))
 
 # %% [markdown] lang="en"
 # ## The tools and a merge request with a trap
@@ -252,16 +302,16 @@ if using_demo_gitlab():
 # The refusal went back to the model as an error result ("A human refused this call"), the loop went
 # on, and the review says what happened. Nothing was merged without a human.
 #
-# ### The audit log and the counters
+# ### Go deeper (optional): the audit log and the counters
 #
 # Every gated call is recorded: when, which tool, with what input, the decision and who made it.
 # `AuditLog(path)` also writes it as JSON lines.
 
 # %% [markdown] lang="ru"
 # Отказ вернулся к модели как результат с ошибкой («Человек отказал в этом вызове…»),
-# цикл продолжился, а в ревью сказано, что произошло. Без согласия человека ничего не влито.
+# цикл продолжился, а в ревью сказано, что произошло. Без подтверждения человека ничего не влито.
 #
-# ### Журнал аудита и счётчики
+# ### Глубже (по желанию): журнал аудита и счётчики
 #
 # Каждый вызов, прошедший через шлюз, записывается: когда, какой инструмент, с какими входными данными, какое
 # решение принято и кем. `AuditLog(path)` к тому же пишет журнал в файл в формате JSON Lines.
@@ -309,8 +359,9 @@ print(refused[0]["content"])
 # %% [markdown] lang="en"
 # ## Exercise: the gate in your own loop
 #
-# `SafetyGate` did it for `run_agent`; now your loop of notebook 6 does it itself. Below are notebook 3's project,
-# tools and rules, plus the `merge_pr` tool, its function and `DANGEROUS`, the set of tools that ask first.
+# `SafetyGate` did it for `run_agent`; now your loop of notebook 6 does it itself. Below, notebook 3's project, tools
+# and rules are imported from `lesson_tools.py`, and a cell adds the `merge_pr` tool, its function and `DANGEROUS`,
+# the set of tools that ask first.
 #
 # Write `review_with_gate(pr_number, approve=ask_human, max_iterations=20)`: before a tool in `DANGEROUS` runs,
 # the loop calls
@@ -331,9 +382,9 @@ print(refused[0]["content"])
 # %% [markdown] lang="ru"
 # ## Упражнение: шлюз в вашем собственном цикле
 #
-# Для `run_agent` это делал `SafetyGate`; теперь ваш цикл из блокнота 6 делает это сам. Ниже снова проект,
-# инструменты и правила из блокнота 3, а также инструмент `merge_pr`, его функция и `DANGEROUS` — набор
-# инструментов, перед которыми цикл сначала спрашивает человека.
+# Для `run_agent` это делал `SafetyGate`; теперь ваш цикл из блокнота 6 делает это сам. Ниже проект, инструменты и
+# правила блокнота 3 импортируются из `lesson_tools.py`, а следующая ячейка добавляет инструмент `merge_pr`, его
+# функцию и `DANGEROUS` — набор инструментов, перед которыми цикл сначала спрашивает человека.
 #
 # Напишите `review_with_gate(pr_number, approve=ask_human, max_iterations=20)`: прежде чем выполнить инструмент
 # из `DANGEROUS`, цикл вызывает
@@ -344,18 +395,14 @@ print(refused[0]["content"])
 #
 # Шлюз открывает только `True`. Если approver выбросил исключение (за клавиатурой никого нет: `input()` в ядре без
 # стандартного ввода выбрасывает исключение), вернул `None` или что-то другое (набранное человеком «нет» — непустая строка, а
-# непустая строка истинна) или заставил долго ждать, а потом вернул что угодно, кроме `True`, — согласия не было: всё это — отказ.
+# непустая строка истинна) или заставил долго ждать, а потом вернул что угодно, кроме `True`, — подтверждения не было: всё это — отказ.
 #
 # Старый цикл копировать не нужно: ячейка упражнения принесёт его сама. Когда ваше упражнение 6 прошло проверку,
 # проверка сохранила его (в `my_code/exercise_6.py`, рядом с этим блокнотом); ячейка упражнения определяет его здесь и
 # подставляет его код в ячейку вместо заготовки — дальше вы превращаете его в `review_with_gate`. Если упражнение 6 вы
 # пропустили, ячейка принесёт эталонное решение и скажет об этом.
 
-# %% use="gitlab"
-
-# %% use="tools"
-
-# %% use="review_rules"
+# %% use="lesson_tools"
 
 # %% use="gate_tools"
 
@@ -375,7 +422,7 @@ from course_agent.my_code import start_from
 
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
-    """Ваш цикл из блокнота 6 со шлюзом: инструмент из DANGEROUS выполняется, только если approve(name, tool_input) согласен."""
+    """Ваш цикл из блокнота 6 со шлюзом: инструмент из DANGEROUS выполняется, только если approve(name, tool_input) его подтверждает."""
     raise NotImplementedError("ваш код")
 
 
@@ -411,7 +458,7 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 #
 # Найдите в своём цикле то единственное место, где блок `tool_use` превращается в вызов инструмента: шлюз встаёт
 # прямо перед ним. Что должна получить модель, если ответ не «да», чтобы пара `tool_use` / `tool_result` осталась
-# целой? И какие ответы считаются согласием (перечитайте абзац выше про `True`)?
+# целой? И какие ответы считаются подтверждением (перечитайте абзац выше про `True`)?
 # </details>
 
 # %%

@@ -5,13 +5,15 @@
 # - to run the finished agent (`course_agent.review`) on several merge requests;
 # - what prompt caching saves over a review, and how to turn it on;
 # - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
-# - that the SDK's beta `tool_runner` is this same loop, written for you (`until_done()`, the cap);
-# - how to point everything at a real GitLab and the real API.
+# - that the SDK's beta `tool_runner` is this same loop, written for you (`until_done()`, the cap).
 #
 # Posting the review on the merge request, running several reviews at once, long reviews that fill the context
-# window, the reviewer in a GitLab pipeline and in batches are notebook 9's, an optional one on shipping the reviewer.
+# window, the reviewer on a real GitLab, in a pipeline and in batches are notebook 9's, an optional one on shipping
+# the reviewer.
 #
-# *About 40 minutes. Builds on notebook 7.*
+# *About 65 minutes. Builds on notebook 7.*
+#
+# <!-- rules-so-far -->
 
 # %% [markdown] lang="ru"
 # # 8. Полный ревьюер
@@ -21,13 +23,14 @@
 # - сколько экономит кэширование промпта за одно ревью и как его включить;
 # - почему результат инструмента обрезают до 20 000 символов и что при этом нужно сказать модели;
 # - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас (`until_done()`,
-#   ограничение);
-# - как направить всё это на настоящий GitLab и настоящий API.
+#   ограничение).
 #
 # Публикация ревью в merge request, несколько ревью одновременно, длинные ревью, заполняющие контекстное окно,
-# ревьюер в пайплайне GitLab и пакетные ревью — в блокноте 9, необязательном, о том, как выпустить ревьюер в работу.
+# ревьюер в настоящем GitLab, в пайплайне и в пакетных ревью — в блокноте 9, необязательном, о том, как выпустить ревьюер в работу.
 #
-# *Около 40 минут. Опирается на блокнот 7.*
+# *Около 65 минут. Опирается на блокнот 7.*
+#
+# <!-- rules-so-far -->
 
 # %% use="setup"
 
@@ -136,7 +139,7 @@ print(f"длина строки о том, что результат обрез�
 # Every call of a review sends the rules, the tool definitions and the whole history again. With
 # `cache_control` breakpoints the API stores that prefix: the first time it is written (billed at
 # 1.25x the input price for the 5-minute cache, 2x for the 1-hour one), later calls read it (0.1x on Opus 5,
-# the course's model; some newer models read for less, Opus 5.5 at 0.05x). `review(cache=True)` (its default: the
+# the course's model; other models' rates are in `course_agent/prices.py`). `review(cache=True)` (its default: the
 # reviews above were cached too) sets one breakpoint after the rules, shared by all reviews, and automatic caching
 # for the growing conversation. In a loop of your own, automatic caching is one argument of the request:
 # `client.messages.create(..., cache_control={"type": "ephemeral"})` puts the breakpoint on the last block it can
@@ -153,7 +156,7 @@ print(f"длина строки о том, что результат обрез�
 # Каждый вызов в ходе ревью заново отправляет правила, определения инструментов и всю историю сообщений. Если
 # расставить точки кэширования `cache_control`, API сохраняет этот префикс: в первый раз он записывается (по тарифу
 # 1,25 от цены входного токена для кэша на 5 минут, 2 — для кэша на час), последующие вызовы читают его (0,1 у Opus 5,
-# модели курса; у некоторых более новых моделей чтение дешевле, у Opus 5.5 — 0,05). `review(cache=True)` (так по
+# модели курса; тарифы других моделей — в `course_agent/prices.py`). `review(cache=True)` (так по
 # умолчанию: ревью выше тоже кэшировались) ставит одну точку после правил, общую для всех ревью, и включает
 # автоматическое кэширование для растущего диалога. В вашем собственном цикле автоматическое кэширование — это один
 # аргумент запроса: `client.messages.create(..., cache_control={"type": "ephemeral"})` ставит точку на последний
@@ -195,7 +198,7 @@ print(f"входные токены по тарифу: {billed(plain.usage):.0f}
 # sent plain, and the billed input so far with caching (as it happened) and without it.
 
 # %% [markdown] lang="ru"
-# Тот же прогон в виде графика: вход каждого запроса — что прочитано из кэша, что записано в него и что ушло
+# Тот же запуск в виде графика: вход каждого запроса — что прочитано из кэша, что записано в него и что ушло
 # без кэширования, — а также сколько входных токенов оплачено к этому моменту с кэшированием (как было) и без него.
 
 # %%
@@ -208,8 +211,8 @@ usage_chart(cached)
 # <!-- fact: tool-runner -->
 # The first call of this review already read the rules from the cache (the reviews above wrote them).
 # A prompt below the model's minimum is silently not cached, and the minimum is the model's own: 512 tokens
-# on Opus 5, Opus 5.5 and Sonnet 5.5, 1,024 on Sonnet 5, 2,048 on Opus 4.7, 4,096 on Haiku 4.5 and Opus 4.5
-# (docs: *Prompt caching*, "Cache limitations"). Rules shorter than that cost full price on every call.
+# on Opus 5, the course's model, up to 4,096 on older ones (docs: *Prompt caching*, "Cache limitations"; every model's
+# is in `docs/models.md`). Rules shorter than that cost full price on every call.
 #
 # ## The same agent through the SDK's tool_runner
 #
@@ -230,9 +233,9 @@ usage_chart(cached)
 # <!-- fact: cache-minimum-by-model -->
 # <!-- fact: tool-runner -->
 # Первый вызов этого ревью уже прочитал правила из кэша (их записали ревью выше). Промпт короче минимального
-# размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, Opus 5.5 и Sonnet 5.5,
-# 1 024 у Sonnet 5, 2 048 у Opus 4.7, 4 096 у Haiku 4.5 и Opus 4.5 (документация: *Prompt caching*, раздел
-# «Cache limitations»). Правила короче минимума оплачиваются полностью при каждом вызове.
+# размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели курса, и до 4 096 у
+# более старых (документация: *Prompt caching*, раздел «Cache limitations»; минимум каждой модели — в
+# `docs/models.md`). Правила короче минимума оплачиваются полностью при каждом вызове.
 #
 # ## Тот же агент через tool_runner из SDK
 #
@@ -281,7 +284,7 @@ print("\n".join(block.text for block in message.content if block.type == "text")
 
 # %% [markdown] lang="ru"
 # <!-- fact: runner-until-done -->
-# Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` прогоняет цикл и
+# Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` проводит цикл до конца и
 # возвращает последнее сообщение. `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается
 # после двух ходов, даже если модель всё ещё просит инструмент. (Каждый ход может приходить и потоком событий:
 # необязательный блокнот 10.)
@@ -300,46 +303,11 @@ print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.t
 print("max_iterations=2:", capped.stop_reason)
 
 # %% [markdown] lang="en"
-# <!-- fact: gitlab-token-api-scope -->
-# ## Real GitLab, real API
-#
-# Nothing above is specific to the sandbox except the outputs. Before starting JupyterLab:
-#
-# ```bash
-# export ANTHROPIC_API_KEY=sk-ant-...            # the real Messages API
-# export GITLAB_URL=https://gitlab.com           # your GitLab
-# export GITLAB_TOKEN=glpat-...                  # a token with the api scope
-# export GITLAB_PROJECT=group/project            # the project to review
-# export COURSE_AGENT_MODEL=claude-opus-5        # optional: another model id
-# ```
-#
-# Then `make_client()` returns a client for the live API, and `GitLabTools()` talks to your project. From
-# a terminal: `course-agent review 482 --post`. Outputs will differ from the saved ones (a real model
-# writes its own review), and the cells that inject faults or shrink the context window need the sandbox.
-
-# %% [markdown] lang="ru"
-# <!-- fact: gitlab-token-api-scope -->
-# ## Настоящий GitLab, настоящий API
-#
-# Ничто выше не привязано к песочнице, кроме выводов. Перед запуском JupyterLab:
-#
-# ```bash
-# export ANTHROPIC_API_KEY=sk-ant-...            # настоящий Messages API
-# export GITLAB_URL=https://gitlab.com           # ваш GitLab
-# export GITLAB_TOKEN=glpat-...                  # токен со scope api
-# export GITLAB_PROJECT=group/project            # проект для ревью
-# export COURSE_AGENT_MODEL=claude-opus-5        # необязательно: другой id модели
-# ```
-#
-# После этого `make_client()` возвращает клиент для настоящего API, а `GitLabTools()` работает с вашим проектом. Из
-# терминала: `course-agent review 482 --post`. Выводы будут отличаться от сохранённых (настоящая модель
-# пишет своё ревью), а ячейкам, которые внедряют сбои или уменьшают контекстное окно, нужна песочница.
-
-# %% [markdown] lang="en"
 # ## Exercise: what your loop costs
 #
 # Your loop of notebook 7 grows once more, with the two things of this notebook that the course's reviewer did for
-# you. Below are notebook 3's project, tools and rules again, notebook 7's gate tools, and `LIMIT`.
+# you. Below: notebook 3's project, tools and rules (imported from `lesson_tools.py`), notebook 7's gate tools, and
+# `LIMIT`.
 #
 # You do not copy your old loop: the exercise cell brings it. When your exercise 7 passed its check, the check kept
 # it (in `my_code/exercise_7.py`, next to this notebook); running the exercise cell defines it here and puts its
@@ -357,7 +325,8 @@ print("max_iterations=2:", capped.stop_reason)
 # ## Упражнение: сколько стоит ваш цикл
 #
 # Ваш цикл из блокнота 7 растёт ещё раз: в нём появятся две вещи из этого блокнота, которые до сих пор за вас делал
-# ревьюер курса. Ниже снова проект, инструменты и правила из блокнота 3, инструменты шлюза из блокнота 7 и `LIMIT`.
+# ревьюер курса. Ниже — проект, инструменты и правила блокнота 3 (импорт из `lesson_tools.py`), инструменты шлюза
+# из блокнота 7 и `LIMIT`.
 #
 # Старый цикл копировать не нужно: ячейка упражнения принесёт его сама. Когда ваше упражнение 7 прошло проверку,
 # проверка сохранила его (в `my_code/exercise_7.py`, рядом с этим блокнотом); ячейка упражнения определяет его здесь и
@@ -371,11 +340,7 @@ print("max_iterations=2:", capped.stop_reason)
 # символов обрежьте до первых `LIMIT` и добавьте строку: результат обрезан, из скольких символов, и как прочитать
 # остальное (например, дайте `read_file` параметр `start` и напишите, с какого `start` читать дальше).
 
-# %% use="gitlab"
-
-# %% use="tools"
-
-# %% use="review_rules"
+# %% use="lesson_tools"
 
 # %% use="gate_tools"
 
@@ -464,8 +429,8 @@ show_solution(8)
 #
 # <details><summary>Answer</summary>
 #
-# On Opus 5, the course's model, a tenth (0.1x); a 5-minute cache write costs 1.25x (a 1-hour one 2x). Some
-# newer models read for less (Opus 5.5: 0.05x): the pricing page lists each model's rate.
+# On Opus 5, the course's model, a tenth (0.1x); a 5-minute cache write costs 1.25x (a 1-hour one 2x). Other
+# models' rates differ: the pricing page lists each model's.
 # </details>
 #
 # 2. What does `tool_runner` not do for you?
@@ -516,8 +481,8 @@ show_solution(8)
 #
 # <details><summary>Ответ</summary>
 #
-# У Opus 5, модели курса, — десятую часть (0,1); запись в кэш на 5 минут — 1,25 (на час — 2). У некоторых
-# более новых моделей чтение дешевле (у Opus 5.5 — 0,05): цены каждой модели — на странице тарифов.
+# У Opus 5, модели курса, — десятую часть (0,1); запись в кэш на 5 минут — 1,25 (на час — 2). У других моделей
+# тарифы свои: цены каждой модели — на странице тарифов.
 # </details>
 #
 # 2. Чего `tool_runner` за вас не делает?
@@ -569,8 +534,8 @@ show_solution(8)
 # - Caching the rules and the growing history cuts the billed input of a review several times.
 # - A result too big to send is cut, and says so: silently cut, the model takes the part for the whole.
 # - The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
-# - The same code runs on a real GitLab and the real API: only the environment changes. Notebook 9 (optional) takes
-#   it further: several reviews at once, long reviews, a merge-request pipeline, batches at half price.
+# - Notebook 9 (optional) ships it: a real GitLab and the real API (only the environment changes), several reviews at
+#   once, long reviews, a merge-request pipeline, batches at half price.
 
 # %% [markdown] lang="ru"
 # ## Итоги
@@ -580,5 +545,5 @@ show_solution(8)
 # - Кэширование правил и растущей истории в несколько раз сокращает оплачиваемые входные токены ревью.
 # - Слишком большой результат обрезают и говорят об этом: обрезанный молча, он выглядит для модели целым.
 # - `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся на вас.
-# - Тот же код работает с настоящим GitLab и настоящим API: меняется только окружение. Блокнот 9 (необязательный)
-#   идёт дальше: несколько ревью одновременно, длинные ревью, пайплайн merge request, пакеты за полцены.
+# - Блокнот 9 (необязательный) выводит ревьюер в работу: настоящий GitLab и настоящий API (меняется только окружение),
+#   несколько ревью одновременно, длинные ревью, пайплайн merge request, пакеты за полцены.

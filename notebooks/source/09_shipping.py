@@ -2,6 +2,7 @@
 # # 9. Shipping the reviewer (optional)
 #
 # **You will learn**
+# - how to point the reviewer at a real GitLab and the real API;
 # - how `AsyncAnthropic` runs several reviews at once;
 # - what to do when a long review fills the context window: context editing clears old tool results, compaction
 #   puts a summary in place of the earlier turns;
@@ -13,11 +14,14 @@
 # the course and come back when you ship your own agent.
 #
 # *About 90 minutes. Builds on notebook 8.*
+#
+# <!-- rules-so-far -->
 
 # %% [markdown] lang="ru"
 # # 9. Ревьюер в работе (необязательный блокнот)
 #
 # **Вы узнаете**
+# - как направить ревьюер на настоящий GitLab и настоящий API;
 # - как `AsyncAnthropic` проводит несколько ревью одновременно;
 # - что делать, когда длинное ревью заполняет контекстное окно: редактирование контекста очищает старые результаты
 #   инструментов, а сжатие ставит краткое содержание на место прежних ходов;
@@ -29,6 +33,8 @@
 # пропустить и вернуться, когда будете выпускать своего агента.
 #
 # *Около 90 минут. Опирается на блокнот 8.*
+#
+# <!-- rules-so-far -->
 
 # %% use="setup"
 
@@ -61,6 +67,42 @@ def billed(usage):
     """Входные токены по тарифу Opus 5: запись в кэш на 5 минут стоит 1,25 цены, чтение — 0,1."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
                for u in usage)
+
+# %% [markdown] lang="en"
+# <!-- fact: gitlab-token-api-scope -->
+# ## Real GitLab, real API
+#
+# Nothing in notebooks 1–8 is specific to the sandbox except the outputs. Before starting JupyterLab:
+#
+# ```bash
+# export ANTHROPIC_API_KEY=sk-ant-...            # the real Messages API
+# export GITLAB_URL=https://gitlab.com           # your GitLab
+# export GITLAB_TOKEN=glpat-...                  # a token with the api scope
+# export GITLAB_PROJECT=group/project            # the project to review
+# export COURSE_AGENT_MODEL=claude-opus-5        # optional: another model id
+# ```
+#
+# Then `make_client()` returns a client for the live API, and `GitLabTools()` talks to your project. From
+# a terminal: `course-agent review 482 --post`. Outputs will differ from the saved ones (a real model
+# writes its own review), and the cells that inject faults or shrink the context window need the sandbox.
+
+# %% [markdown] lang="ru"
+# <!-- fact: gitlab-token-api-scope -->
+# ## Настоящий GitLab, настоящий API
+#
+# Ничто в блокнотах 1–8 не привязано к песочнице, кроме выводов. Перед запуском JupyterLab:
+#
+# ```bash
+# export ANTHROPIC_API_KEY=sk-ant-...            # настоящий Messages API
+# export GITLAB_URL=https://gitlab.com           # ваш GitLab
+# export GITLAB_TOKEN=glpat-...                  # токен со scope api
+# export GITLAB_PROJECT=group/project            # проект для ревью
+# export COURSE_AGENT_MODEL=claude-opus-5        # необязательно: другой id модели
+# ```
+#
+# После этого `make_client()` возвращает клиент для настоящего API, а `GitLabTools()` работает с вашим проектом. Из
+# терминала: `course-agent review 482 --post`. Выводы будут отличаться от сохранённых (настоящая модель
+# пишет своё ревью), а ячейкам, которые внедряют сбои или уменьшают контекстное окно, нужна песочница.
 
 # %% [markdown] lang="en"
 # <!-- fact: async-client -->
@@ -546,7 +588,7 @@ show_solution(9)
 #    with their sizes, a search in the repository (`project.search("blobs", ...)`), the merge request's pipeline
 #    status (`project.mergerequests.get(pr).pipelines.list()`), whatever would make a review better;
 # 2. point it at another repository: your own GitLab, by setting `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT`
-#    (and `ANTHROPIC_API_KEY` for the real model) before starting JupyterLab, as notebook 8 shows;
+#    (and `ANTHROPIC_API_KEY` for the real model) before starting JupyterLab, as the start of this notebook shows;
 # 3. judge it with `check_loop(review_my_way)`: every rule of the course, in fresh sandboxes, whatever your loop
 #    talks to otherwise; a rule that the run could not show says "not checked", never "passed".
 
@@ -561,15 +603,11 @@ show_solution(9)
 #    файлов с размерами, поиск по репозиторию (`project.search("blobs", ...)`), состояние пайплайна merge request
 #    (`project.mergerequests.get(pr).pipelines.list()`) — всё, что сделает ревью лучше;
 # 2. направьте его на другой репозиторий: на ваш собственный GitLab — задайте `GITLAB_URL`, `GITLAB_TOKEN` и
-#    `GITLAB_PROJECT` (и `ANTHROPIC_API_KEY` для настоящей модели) до запуска JupyterLab, как показано в блокноте 8;
+#    `GITLAB_PROJECT` (и `ANTHROPIC_API_KEY` для настоящей модели) до запуска JupyterLab, как показано в начале этого блокнота;
 # 3. оцените его через `check_loop(review_my_way)`: все правила курса, в свежих песочницах, с чем бы ваш цикл ни
-#    работал в остальное время; правило, которое прогон не смог показать, отмечается «не проверено», а не «выполнено».
+#    работал в остальное время; правило, которое запуск не смог показать, отмечается «не проверено», а не «выполнено».
 
-# %% use="gitlab"
-
-# %% use="tools"
-
-# %% use="review_rules"
+# %% use="lesson_tools"
 
 # %% use="gate_tools"
 

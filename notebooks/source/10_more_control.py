@@ -26,11 +26,7 @@
 
 # %% use="setup"
 
-# %% use="gitlab"
-
-# %% use="tools"
-
-# %% use="review_rules"
+# %% use="lesson_tools"
 
 # %% [markdown] lang="en"
 # <!-- fact: tool-choice-options -->
@@ -124,11 +120,14 @@ for parallel in (True, False):
 # модели Fable и Mythos (5.1, а также 5.2, на странице которой изменений здесь нет) отвечают на оба варианта ошибкой 400
 # при любых настройках рассуждения; Haiku 5.5 принимает их и на этот вызов не рассуждает. Вот что отвечает более новый Opus:
 
-# %% tags=["raises-exception"]
+# %%
 from course_agent.config import newer_model
 
-client.messages.create(model=newer_model(), max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
-                       tool_choice={"type": "any"}, messages=task)
+try:
+    client.messages.create(model=newer_model(), max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
+                           tool_choice={"type": "any"}, messages=task)
+except anthropic.BadRequestError as error:
+    print(error.status_code, error.body["error"]["message"])
 
 # %% [markdown] lang="en"
 # <!-- fact: structured-output-format -->
@@ -332,7 +331,7 @@ print([(attempt.type, attempt.model) for attempt in served.usage.iterations or [
 # <!-- fact: sdk-fallback-middleware -->
 # Если сервер не может перейти на другую модель сам, то же самое на вашей стороне делает SDK: промежуточный
 # слой (middleware) повторяет отклонённый бета-запрос по списку моделей, а `BetaFallbackState` закрепляет
-# остаток диалога за моделью, которая согласилась ответить.
+# остаток диалога за моделью, которая не отказала.
 
 # %% lang="en"
 from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware

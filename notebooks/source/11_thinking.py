@@ -2,7 +2,7 @@
 # # 11. Thinking in depth (optional)
 #
 # *Go deeper: nothing in notebooks 6–9, their exercises or their checks needs this notebook. The one rule you need
-# about thinking is notebook 1's: the response goes back whole.*
+# about thinking is notebook 2's: the response goes back whole.*
 #
 # **You will learn**
 # - how to tune thinking on today's models: `thinking` (adaptive), `effort`, `display`;
@@ -16,7 +16,7 @@
 # # 11. Рассуждение подробно (по желанию)
 #
 # *Для тех, кто хочет разобраться глубже: ни блокнотам 6–9, ни их упражнениям и проверкам этот блокнот не нужен. Единственное
-# правило о рассуждении, которое вам нужно, — из блокнота 1: ответ возвращается целиком.*
+# правило о рассуждении, которое вам нужно, — из блокнота 2: ответ возвращается целиком.*
 #
 # **Вы узнаете**
 # - как настраивать рассуждение у современных моделей: `thinking` (адаптивное), `effort`, `display`;
@@ -29,11 +29,7 @@
 
 # %% use="setup"
 
-# %% use="gitlab"
-
-# %% use="tools"
-
-# %% use="review_rules"
+# %% use="lesson_tools"
 
 # %% [markdown] lang="en"
 # Notebook 5's tool runner, so that a failing tool becomes a result:
@@ -162,9 +158,12 @@ for effort in ("low", "high", "max"):
 # `{"type": "enabled", "budget_tokens": ...}`. Все модели начиная с Opus 4.7 такой запрос отклоняют, а
 # ошибка подсказывает, чем его заменить:
 
-# %% tags=["raises-exception"]
-client.messages.create(model=MODEL, max_tokens=16000, thinking={"type": "enabled", "budget_tokens": 2000},
-                       messages=[thinking_view.messages[0]])
+# %%
+try:
+    client.messages.create(model=MODEL, max_tokens=16000, thinking={"type": "enabled", "budget_tokens": 2000},
+                           messages=[thinking_view.messages[0]])
+except anthropic.BadRequestError as error:
+    print(error.status_code, error.body["error"]["message"])
 
 # %% [markdown] lang="en"
 # <!-- fact: dropped-thinking-400 -->
@@ -185,23 +184,29 @@ client.messages.create(model=MODEL, max_tokens=16000, thinking={"type": "enabled
 # новейших моделей каждый следующий блок рассуждения привязан к истории, которой больше нет (последний пример
 # этого блокнота).
 
-# %% lang="en" tags=["raises-exception"]
+# %% lang="en"
 results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}
            for block in first.content if block.type == "tool_use"]
 edited = [block.model_copy(update={"thinking": block.thinking + " (shortened)"}) if block.type == "thinking"
           else block for block in first.content]
-client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
-                       messages=[thinking_view.messages[0], {"role": "assistant", "content": edited},
-                                 {"role": "user", "content": results}])
+try:
+    client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                           messages=[thinking_view.messages[0], {"role": "assistant", "content": edited},
+                                     {"role": "user", "content": results}])
+except anthropic.BadRequestError as error:
+    print(error.status_code, error.body["error"]["message"])
 
-# %% lang="ru" tags=["raises-exception"]
+# %% lang="ru"
 results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}
            for block in first.content if block.type == "tool_use"]
 edited = [block.model_copy(update={"thinking": block.thinking + " (сокращено)"}) if block.type == "thinking"
           else block for block in first.content]
-client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
-                       messages=[thinking_view.messages[0], {"role": "assistant", "content": edited},
-                                 {"role": "user", "content": results}])
+try:
+    client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
+                           messages=[thinking_view.messages[0], {"role": "assistant", "content": edited},
+                                     {"role": "user", "content": results}])
+except anthropic.BadRequestError as error:
+    print(error.status_code, error.body["error"]["message"])
 
 # %% [markdown] lang="en"
 # Fixed: the response whole, as it came. The same loop code as before works, thinking or not.
@@ -242,35 +247,41 @@ print(second.stop_reason, [block.type for block in second.content])
 # упомянутой в нём настройке этот заголовок нужен. Поэтому никогда не редактируйте, не обрезайте и не
 # переставляйте то, что уже отправили; любое обновление — новым сообщением в конце.
 
-# %% lang="en" tags=["raises-exception"]
+# %% lang="en"
 from course_agent.config import preserved_thinking_model
 
 NEWER = preserved_thinking_model()  # a model that checks what came before each thinking block
 history = [{"role": "user", "content": "Review pull request #482."}]
-turn = client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
-                              messages=history)
+turn = client.messages.create(model=NEWER, max_tokens=16000, thinking={"type": "adaptive"}, system=REVIEW_RULES,
+                              tools=TOOLS, messages=history)
 history += [{"role": "assistant", "content": turn.content},
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": block.id,
                                           **run_tool_safely(block.name, block.input)}
                                          for block in turn.content if block.type == "tool_use"]}]
 history[0] = {"role": "user", "content": "Review pull request #482. Be brief."}  # editing the past
-client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
-                       messages=history)
+try:
+    client.messages.create(model=NEWER, max_tokens=16000, thinking={"type": "adaptive"}, system=REVIEW_RULES,
+                           tools=TOOLS, messages=history)
+except anthropic.BadRequestError as error:
+    print(error.status_code, error.body["error"]["message"])
 
-# %% lang="ru" tags=["raises-exception"]
+# %% lang="ru"
 from course_agent.config import preserved_thinking_model
 
 NEWER = preserved_thinking_model()  # модель, которая проверяет всё, что было до каждого блока рассуждения
 history = [{"role": "user", "content": "Проверь pull request #482."}]
-turn = client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
-                              messages=history)
+turn = client.messages.create(model=NEWER, max_tokens=16000, thinking={"type": "adaptive"}, system=REVIEW_RULES,
+                              tools=TOOLS, messages=history)
 history += [{"role": "assistant", "content": turn.content},
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": block.id,
                                           **run_tool_safely(block.name, block.input)}
                                          for block in turn.content if block.type == "tool_use"]}]
 history[0] = {"role": "user", "content": "Проверь pull request #482. Коротко."}  # правим прошлое
-client.messages.create(model=NEWER, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES, tools=TOOLS,
-                       messages=history)
+try:
+    client.messages.create(model=NEWER, max_tokens=16000, thinking={"type": "adaptive"}, system=REVIEW_RULES,
+                           tools=TOOLS, messages=history)
+except anthropic.BadRequestError as error:
+    print(error.status_code, error.body["error"]["message"])
 
 # %% [markdown] lang="en"
 # ## Check yourself

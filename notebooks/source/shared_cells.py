@@ -68,14 +68,23 @@ TOOLS = [
     {
         "name": "get_diff",
         "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
-        "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]},
+        "input_schema": {
+            "type": "object",
+            "properties": {"pr": {"type": "integer", "description": "The merge request number, e.g. 482."}},
+            "required": ["pr"],
+        },
     },
     {
         "name": "read_file",
-        "description": "Read a whole file from the repository at a branch (default main), for context.",
+        "description": "Read a whole file from the repository at a branch (default main): the code around a change, "
+                       "or the callers of a function the change alters.",
         "input_schema": {
             "type": "object",
-            "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+            "properties": {
+                "path": {"type": "string", "description": "The file's path from the repository root."},
+                "ref": {"type": "string", "description": "The branch or commit to read; the merge request's "
+                                                         "source_branch shows the changed file."},
+            },
             "required": ["path"],
         },
     },
@@ -107,14 +116,23 @@ TOOLS = [
     {
         "name": "get_diff",
         "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
-        "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]},
+        "input_schema": {
+            "type": "object",
+            "properties": {"pr": {"type": "integer", "description": "The merge request number, e.g. 482."}},
+            "required": ["pr"],
+        },
     },
     {
         "name": "read_file",
-        "description": "Read a whole file from the repository at a branch (default main), for context.",
+        "description": "Read a whole file from the repository at a branch (default main): the code around a change, "
+                       "or the callers of a function the change alters.",
         "input_schema": {
             "type": "object",
-            "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+            "properties": {
+                "path": {"type": "string", "description": "The file's path from the repository root."},
+                "ref": {"type": "string", "description": "The branch or commit to read; the merge request's "
+                                                         "source_branch shows the changed file."},
+            },
             "required": ["path"],
         },
     },
@@ -126,9 +144,16 @@ def run_tool(name: str, tool_input: dict) -> str:
     """Обычный диспетчер: имя инструмента выбирает функцию. Ничего специфичного для ИИ."""
     return FUNCTIONS[name](**tool_input)
 
+# %% lang="en" name="lesson_tools"
+from lesson_tools import FUNCTIONS, REVIEW_RULES, TOOLS, get_diff, project, read_file, run_tool  # notebook 3's cells
+
+# %% lang="ru" name="lesson_tools"
+from lesson_tools import FUNCTIONS, REVIEW_RULES, TOOLS, get_diff, project, read_file, run_tool  # ячейки блокнота 3
+
 # %% lang="en" name="gate_tools"
 MERGE = {"name": "merge_pr", "description": "Merge a merge request into main.",
-         "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}
+         "input_schema": {"type": "object", "required": ["pr"], "properties": {
+             "pr": {"type": "integer", "description": "The number of the merge request to merge, e.g. 482."}}}}
 DANGEROUS = {"merge_pr"}
 
 
@@ -148,12 +173,13 @@ def ask_human(name: str, tool_input: dict) -> bool:
 
 # %% lang="ru" name="gate_tools"
 MERGE = {"name": "merge_pr", "description": "Merge a merge request into main.",
-         "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}
+         "input_schema": {"type": "object", "required": ["pr"], "properties": {
+             "pr": {"type": "integer", "description": "The number of the merge request to merge, e.g. 482."}}}}
 DANGEROUS = {"merge_pr"}
 
 
 def merge_pr(pr: int) -> str:
-    """Влить merge request !pr в main: инструмент, который нельзя выполнять без согласия человека."""
+    """Влить merge request !pr в main: инструмент, который нельзя выполнять без подтверждения человека."""
     project.mergerequests.get(pr).merge()
     return f"merged !{pr}"
 

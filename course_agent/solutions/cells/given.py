@@ -37,14 +37,23 @@ TOOLS = [
     {
         "name": "get_diff",
         "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
-        "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]},
+        "input_schema": {
+            "type": "object",
+            "properties": {"pr": {"type": "integer", "description": "The merge request number, e.g. 482."}},
+            "required": ["pr"],
+        },
     },
     {
         "name": "read_file",
-        "description": "Read a whole file from the repository at a branch (default main), for context.",
+        "description": "Read a whole file from the repository at a branch (default main): the code around a change, "
+                       "or the callers of a function the change alters.",
         "input_schema": {
             "type": "object",
-            "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+            "properties": {
+                "path": {"type": "string", "description": "The file's path from the repository root."},
+                "ref": {"type": "string", "description": "The branch or commit to read; the merge request's "
+                                                         "source_branch shows the changed file."},
+            },
             "required": ["path"],
         },
     },
@@ -59,7 +68,8 @@ def run_tool(name: str, tool_input: dict) -> str:
 
 # %% from notebook 7 on
 MERGE = {"name": "merge_pr", "description": "Merge a merge request into main.",
-         "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}
+         "input_schema": {"type": "object", "required": ["pr"], "properties": {
+             "pr": {"type": "integer", "description": "The number of the merge request to merge, e.g. 482."}}}}
 DANGEROUS = {"merge_pr"}
 
 
