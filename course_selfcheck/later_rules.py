@@ -161,6 +161,9 @@ BIG_START = '"sku": "P00000"'
 """What the first line of that file's rows holds: a result cut to the file's first characters keeps it."""
 RESULT_LIMIT = 20_000
 """Characters of a tool's output a loop sends to the model; the note saying it was cut comes on top."""
+_HOW_ON = re.compile(r"start|offset|rest|remaining|continue|next|page|chunk|ask|call|request|продолж|остал|следующ|"
+                     r"запрос|прочита|вызов|спроси", re.I)
+"""Words of a note that says how to read the rest of a cut result (a start to read from, a call to make)."""
 _CUT_NOTE = re.compile(r"cut|truncat|shorten|omit|shown|remaining|partial|first \d+|of \d+|offset|rest|обрез|"
                        r"сокращ|пропущ|показан|первы|остал|част|из \d+", re.I)
 
@@ -214,6 +217,10 @@ def cut_result(run: Run, lang: str) -> Finding:
         return verdict(BROKEN, tr("the note says the file was cut, but not out of how many characters ({size} were "
                                   "kept): say the whole size, so the model knows how much it has not read", lang,
                                   size=size))
+    if not _HOW_ON.search(text[:300] + text[-300:]):
+        return verdict(BROKEN, tr("the note says the file was cut and out of how many characters, but not how to read "
+                                  "the rest: say how (for example, read_file with a start, and the start to read from "
+                                  "next)", lang))
     return verdict(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang, size=size))
 
 

@@ -137,6 +137,7 @@ class Agent:
                     "is_error": True}
         if len(text) > LIMIT and "no_cut" not in self.flaws:
             note = "" if "silent_cut" in self.flaws else "\n[truncated]" if "vague_cut" in self.flaws else (
+                f"\n[cut: the first {LIMIT} of {len(text)} characters]" if "no_way_on" in self.flaws else
                 f"\n[cut: the first {LIMIT} of {len(text)} characters; ask for a smaller piece to read the rest]")
             text = (text[-LIMIT:] if "tail_cut" in self.flaws else text[:LIMIT]) + note
         return {"type": "tool_result", "tool_use_id": block.id, "content": text}
@@ -283,7 +284,7 @@ async def review_async(pr_number, approve=nobody, max_iterations=20):
             except Exception as error:
                 return {"type": "tool_result", "tool_use_id": block.id, "content": str(error), "is_error": True}
             if len(text) > LIMIT:
-                text = text[:LIMIT] + f"\n(truncated: {LIMIT} of {len(text)} characters shown)"
+                text = text[:LIMIT] + f"\n(truncated: {LIMIT} of {len(text)} characters shown; ask for an offset)"
             return {"type": "tool_result", "tool_use_id": block.id, "content": text}
 
         history.append({"role": "user", "content": list(await asyncio.gather(

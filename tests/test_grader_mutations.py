@@ -51,7 +51,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         **{flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
             "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap",
             "split_results": "one_message", "every_other_cache": "cached", "vague_cut": "cut_result",
-            "tail_cut": "cut_result", "fixed_cap_40": "cap"}.items()}},
+            "tail_cut": "cut_result", "fixed_cap_40": "cap", "no_way_on": "cut_result"}.items()}},
 }
 
 

@@ -217,7 +217,7 @@ LOOP_TASKS = {
     "cached": N_("Send cache_control={\"type\": \"ephemeral\"} with every request (the cache then follows the "
                  "growing conversation)."),
     "bill": N_("Collect every response.usage and print billed(usage) at the end."),
-    "cap": N_("def review_with_cost(pr_number, max_iterations=20): your loop of notebook 7."),
+    "cap": N_("def review_with_cost(pr_number, approve=ask_human, max_iterations=20): your loop of notebook 7."),
 }
 
 
