@@ -664,3 +664,61 @@ def test_the_russian_references_of_exercises_1_2_and_5_pass_in_russian(client, p
                      if callable(value) and getattr(value, "__module__", None) == english.__name__}
         assert functions <= set(vars(russian)), n
         assert "Review pull request" not in solution_code(n, "ru") and "Count from" not in solution_code(n, "ru")
+
+
+NEEDS = {1: ("client", "MODEL", "response", "text_of"), 2: ("client", "MODEL", "project", "TOOLS", "get_diff"),
+         5: ("client", "MODEL", "REVIEW_RULES", "TOOLS", "FUNCTIONS", "gitlab", "review")}
+"""What each shown solution takes from its notebook: the cells that define these run before it."""
+
+
+def _defines(source: str) -> set[str]:
+    import ast
+
+    names = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
+@pytest.mark.parametrize("number", [1, 2, 5])
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_shown_solution_is_a_cell_that_passes_on_top_of_its_own_notebook(number, language, monkeypatch):
+    """What show_solution(1), (2) and (5) show is a plain cell at its notebook's level (no solve(), no branch on the
+    language, nothing a later notebook teaches): run after the notebook's own cells that define what it uses, it
+    passes its exercise's check, in the notebook's language."""
+    import sys
+    from pathlib import Path
+
+    import nbformat
+
+    from course_agent.solutions import SHOWN_CELLS, solution_code
+
+    assert number in SHOWN_CELLS
+    code = solution_code(number, language)
+    assert "solve(" not in code and "language" not in code and "partial" not in code and "global " not in code
+    folder = Path(__file__).resolve().parent.parent / "notebooks" / language
+    notebook = nbformat.read(next(folder.glob(f"{number:02d}_*.ipynb")), as_version=4)
+    monkeypatch.syspath_prepend(str(folder))  # the notebook's own folder: lesson_tools.py
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", language)
+    monkeypatch.delitem(sys.modules, "lesson_tools", raising=False)  # the other language's, from an earlier run
+    namespace: dict = {"__name__": "__main__"}
+    wanted = set(NEEDS[number])
+    for cell in notebook.cells:
+        if cell.cell_type != "code" or cell.source.lstrip().startswith(("%", "!")):
+            continue
+        if _defines(cell.source) & wanted:
+            exec(compile(cell.source, f"<notebook {number}>", "exec"), namespace)
+            wanted -= _defines(cell.source)
+        if not wanted:
+            break
+    assert not wanted, wanted
+    exec(compile(code, f"<solution {number}>", "exec"), namespace)
+    report = {1: lambda: check_exercise_1(namespace["counting"], language=language),
+              2: lambda: check_exercise_2(namespace["TOOLS"], namespace["exercise_messages"], language=language),
+              5: lambda: check_exercise_5(namespace["run_tool_missing_file"], language=language)}[number]()
+    assert report.ok, report.text()

@@ -1,7 +1,6 @@
 """The exercises that change the loop (notebooks 3, 4, 6) are graded on the learner's own loop:
 the notebook's unchanged loop is "not done yet", the reference passes, nothing passes unseen."""
 
-import inspect
 import re
 import threading
 
@@ -93,8 +92,9 @@ def test_every_reference_solution_is_shown_folded_and_never_run_by_the_notebook(
         if n in CELLS:  # a notebook cell: what a learner of that notebook writes, in their terms
             assert ("def review" in solution_code(n) or "rows.append" in solution_code(n))
             assert "course_agent.i18n" not in solution_code(n)
-        else:
-            assert solution_code(n) == inspect.getsource(solution_module(n)) and "def " in solution_code(n)
+        else:  # 1, 2, 5: a plain cell at its notebook's level; the module beside it runs outside a notebook
+            assert "solve(" not in solution_code(n) and "course_agent" not in solution_code(n)
+            assert callable(solution_module(n).solve)
     with pytest.raises(ValueError):
         solution_code(10)
 

@@ -1,10 +1,11 @@
 """Reference solutions of the notebooks' exercises (spoilers: try yours first).
 
-Exercises 1, 2 and 5 are modules (`exercise_01`, ...). The loop exercises (3, 4, 6, 7, 8) and 9 are cells, in
-`cells/`: each is what a learner of that notebook writes in the exercise cell, on top of what the notebook
-has already defined (`cells/given.py`: the client, MODEL, the tools, the rules), and nothing a later
-notebook teaches. `reference(N)` runs one in a namespace of its own, as the notebook would; `start_from`
-(course_agent.my_code) runs it in a later notebook for a learner who has no exercise of their own to carry.
+Every solution a notebook shows is a cell, in `cells/`: what a learner of that notebook writes in the exercise
+cell, on top of what the notebook has already defined, and nothing a later notebook teaches. The loop exercises'
+(3, 4, 6, 7, 8) and 9's run on `cells/given.py` (the client, MODEL, the tools, the rules): `reference(N)` runs one
+in a namespace of its own, as the notebook would, and `start_from` (course_agent.my_code) runs it in a later
+notebook for a learner who has no exercise of their own to carry. Exercises 1, 2 and 5 also have a module
+(`exercise_01`, ...; `solution_module(N)`) that does the same outside a notebook, for the tests and scripts.
 
 A notebook never runs them: its spoiler cell is `show_solution(N)`, which shows the code folded, and
 `print(solution_code(N))` prints it. That each one passes its exercise's check is proven by the tests.
@@ -13,7 +14,6 @@ A notebook never runs them: its spoiler cell is `show_solution(N)`, which shows 
 
 import html
 import importlib
-import inspect
 import re
 from importlib.resources import files
 from types import ModuleType
@@ -22,10 +22,13 @@ from ..i18n import language as pick_language, tr
 
 NOTEBOOKS = range(1, 10)
 CELLS = (3, 4, 6, 7, 8, 9)
-"""The exercises whose solution is a notebook cell: the loops, each grown by the next exercise, and the table of 9."""
+"""The exercises whose solution runs as a notebook cell on given.py: the loops, each grown by the next exercise, and
+the table of 9."""
+SHOWN_CELLS = (1, 2, 5)
+"""The exercises whose shown solution is a cell on top of their own notebook's cells, with a module besides."""
 GIVEN_FROM = re.compile(r"^# %% from notebook (\d+) on$", re.MULTILINE)
 
-__all__ = ["CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded", "client", "given_code", "project",
+__all__ = ["CELLS", "SHOWN_CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded", "client", "given_code", "project",
            "reference", "review_pull_request", "review_pull_request_concurrently", "run_tool", "show_solution",
            "solution_code", "solution_module"]
 
@@ -68,10 +71,8 @@ def solution_code(notebook: int, language: str | None = None) -> str:
     in Russian, as a Russian learner writes it."""
     _known(notebook)
     russian = pick_language(language) == "ru"
-    if notebook in CELLS:
-        name = f"exercise_{notebook:02d}.py"
-        return _cell("ru", name) if russian else _cell(name)
-    return inspect.getsource(solution_module(notebook, "ru" if russian else "en"))
+    name = f"exercise_{notebook:02d}.py"
+    return _cell("ru", name) if russian else _cell(name)
 
 
 def given_code(notebook: int) -> str:

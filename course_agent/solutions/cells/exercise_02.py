@@ -1,0 +1,39 @@
+# Exercise 2 (notebook 2): a second tool, read_file, and steps 1 to 4 repeated until the model is done.
+def read_file(path: str, ref: str = "main") -> str:
+    """A whole file of the repository, at a branch or commit."""
+    return project.files.raw(path, ref=ref).decode("utf-8")  # raw gives bytes; a tool result is text
+
+
+TOOLS = TOOLS[:1] + [{
+    "name": "read_file",
+    "description": "Read a whole file of the repository at a branch or commit (default main), e.g. the code that "
+                   "calls a function the merge request changes.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "Path from the repository root, e.g. shop/cart.py."},
+            "ref": {"type": "string", "description": "Branch or commit; the merge request's source branch shows the "
+                                                     "file as changed."},
+        },
+        "required": ["path"],
+    },
+}]
+functions = {"get_diff": get_diff, "read_file": read_file}  # the tool's name picks the function
+
+exercise_messages = [{"role": "user", "content": "Review pull request #482."}]
+calls = 0
+while True:  # steps 1 to 4 again, until the model is done (notebook 3 makes this the agent loop, with a cap)
+    response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=exercise_messages)
+    calls += 1
+    exercise_messages.append({"role": "assistant", "content": response.content})  # the response, whole
+    if response.stop_reason != "tool_use" or calls == 10:
+        break
+    for block in response.content:
+        if block.type == "tool_use":
+            print(calls, block.name, block.input)
+    exercise_messages.append({"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": block.id, "content": functions[block.name](**block.input)}
+        for block in response.content if block.type == "tool_use"
+    ]})
+print("calls:", calls, "| stop_reason:", response.stop_reason)
+print("\n".join(block.text for block in response.content if block.type == "text"))
