@@ -13,20 +13,20 @@ def model_id() -> str:
 
 NEWER_MODEL = "claude-opus-5-5"
 """A model newer than the default, for the demos of what changed: it refuses forced tool use
-(notebook 4) and checks what came before each thinking block sent back (notebook 5)."""
+(notebook 10) and checks what came before each thinking block sent back (notebook 11)."""
 
 
 def newer_model() -> str:
-    """The newer model of notebook 4's demo: COURSE_AGENT_NEWER_MODEL, else Opus 5.5."""
+    """The newer model of notebook 10's demo: COURSE_AGENT_NEWER_MODEL, else Opus 5.5."""
     return Settings.from_env().newer_model or NEWER_MODEL
 
 
 FALLBACK_MODEL = "claude-opus-4-8"
-"""The model notebook 6 falls back to after a refusal (the SDK's own example uses it too)."""
+"""The model exercise 6 falls back to after a refusal (the SDK's own example uses it too)."""
 
 
 def fallback_model() -> str:
-    """The fallback model of notebook 6: COURSE_AGENT_FALLBACK_MODEL, else Opus 4.8."""
+    """The fallback model of exercise 6 and notebook 10: COURSE_AGENT_FALLBACK_MODEL, else Opus 4.8."""
     return Settings.from_env().fallback_model or FALLBACK_MODEL
 
 
@@ -35,5 +35,5 @@ PRESERVED_THINKING_MODEL = NEWER_MODEL
 
 
 def preserved_thinking_model() -> str:
-    """The model of notebook 5's append-only demo: COURSE_AGENT_PRESERVED_THINKING_MODEL, else the default."""
+    """The model of notebook 11's append-only demo: COURSE_AGENT_PRESERVED_THINKING_MODEL, else NEWER_MODEL."""
     return Settings.from_env().preserved_thinking_model or PRESERVED_THINKING_MODEL

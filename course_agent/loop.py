@@ -220,7 +220,7 @@ def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: History, messag
         if result is not None:
             return result
 
-    # Rule 4: a cap on iterations, so a loop that gets nowhere does not run until the money runs out.
+    # The loop has a cap on iterations (check_loop's "cap"), so a loop that gets nowhere does not run until the money runs out.
     raise history.fail(cap_reached(max_iterations, messages))
 
 
@@ -247,11 +247,11 @@ def step(response: Message, toolbox: Toolbox, history: History, iteration: int, 
         return result
 
     if stop == "tool_use":
-        # Rule 1: the model's response goes into the history whole (tool_use, thinking, everything).
+        # The whole response goes into the history ("whole_response") (tool_use, thinking, everything).
         history.append(response.to_param(), iteration=iteration, stop_reason=stop)
-        # Rule 3: every requested tool runs; an error comes back as a result, never as an exception.
+        # Every requested tool runs; a tool error is a result, not an exception ("errors_are_results").
         results = toolbox.run_all(tool_uses(response))
-        # Rule 2: all results of this turn go back in ONE user message.
+        # All results of a turn go back in ONE user message ("one_message").
         history.append({"role": "user", "content": results}, iteration=iteration)
         return None
 

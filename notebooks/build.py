@@ -13,6 +13,7 @@ NOTEBOOK_ENV), the same settings the notebook tests use.
 import argparse
 import hashlib
 import os
+import re
 import sys
 import tempfile
 import time
@@ -87,25 +88,29 @@ def sources() -> list[tuple[str, list[Cell]]]:
 RULES_CARD = "<!-- rules-so-far -->"
 """Where a notebook's header shows the loop's rules so far (rules_card)."""
 CARD_WORDS = {
-    "en": ("The loop's rules so far: {total}, {new} of them new in this notebook (the names check_loop reports)",
+    "en": ("The loop's rules so far: {total}, {new} of them new in this notebook (as the checks name them)",
            "notebook {n}", "new here"),
-    "ru": ("Правила цикла на этот момент: {total}, из них новых в этом блокноте: {new} (так их называет check_loop)",
+    "ru": ("Правила цикла на этот момент: {total}, из них новых в этом блокноте: {new} (так их называют проверки)",
            "блокнот {n}", "новое"),
 }
 
 
+CODE_WORD = re.compile(r"(?<![`\w])([a-z]+_[a-z_]+|[a-z_]+\(\))(?![`\w])")
+"""A name from the code in a rule's title (end_turn, is_error, billed()): the card shows it as code."""
+
+
 def rules_card(number: int, language: str) -> str:
-    """The self-check's rules taught up to notebook `number`, in the order they are taught, the new ones in bold:
-    one spine for the learner, in the words check_loop's reports use."""
+    """The rules taught up to notebook `number` (check_loop's and the exercises' own), in the order they are taught,
+    the new ones in bold: one spine for the learner, in the words the reports use."""
     from course_agent.i18n import tr
-    from course_selfcheck.rules import RULES
+    from course_selfcheck.later_rules import ALL_RULES
 
     summary, where, new = CARD_WORDS[language]
-    taught = sorted((rule.notebook, position, rule.title) for position, rule in enumerate(RULES.values())
+    taught = sorted((rule.notebook, position, rule.title) for position, rule in enumerate(ALL_RULES.values())
                     if rule.notebook <= number)
     lines = []
     for taught_in, _, title in taught:
-        said = tr(title, language)
+        said = CODE_WORD.sub(r"`\1`", tr(title, language))  # end_turn, billed(): code, shown as code
         if taught_in == number:
             lines.append(f"- **{said}** ({new})")
         else:

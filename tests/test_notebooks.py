@@ -200,3 +200,16 @@ def test_lesson_tools_is_notebook_3s_cells_as_the_build_writes_them():
         names = [cell.name for cell in cells if cell.name]
         if int(name[:2]) > 3:
             assert "tools" not in names and ("lesson_tools" in names or int(name[:2]) < 4), name
+
+
+def test_notebook_3s_whole_loop_cell_has_the_tools_it_built():
+    """The cell under "The whole loop in one cell" is notebook 3 in one piece: its tools are the ones the notebook
+    built above (the shared tools cell), in both languages, not an older copy."""
+    build = _build_module()
+    named = dict(build.sources())["03_the_loop"]
+    tools = next(c for c in named if c.name == "tools")
+    whole = next(c for c in named if c.kind == "code" and "def review_pull_request" in c.en and "make_client()" in c.en)
+    for language in ("en", "ru"):
+        built = getattr(tools, language)
+        schema = built[built.index("TOOLS = ["):built.index("FUNCTIONS = {")]
+        assert schema in getattr(whole, language), language

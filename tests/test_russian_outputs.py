@@ -107,6 +107,8 @@ CATALOGUE_CODE = {
     "counting", "billed", "properties", "ref", "rules", "LIMIT",
     # a request parameter of the Messages API (fallbacks) and the notebook-7 exercise's set of tool names (DANGEROUS)
     "fallbacks", "DANGEROUS",
+    # the parameter a cut note tells the model to read on with (read_file's start)
+    "start",
     # Python builtins the sandbox's reviewer names in a finding: "a debugging print() is left in"
     "print", "eval",
     # the Python line a hint of exercise 7 gives: `... == "post_comment" and len(...) < 2000`

@@ -135,7 +135,7 @@ print("usage:      ", response.usage.input_tokens, "ток. на входе,", r
 
 # %% [markdown] lang="ru"
 # <!-- fact: sdk-parses-json -->
-# SDK разобрал JSON в свои типы. А вот сам JSON — в том виде, в каком он пришёл по сети:
+# SDK превратил полученный JSON в объекты своих типов. А вот сам JSON — в том виде, в каком он пришёл по сети:
 
 # %%
 print(response.model_dump_json(indent=2, exclude_none=True))

@@ -197,8 +197,8 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # names the `tool_use_id` it answers. The pair is held together by that id, nothing else.
 #
 # *Whole* means every block, the thinking block of notebook 1 and its signature included: the API checks
-# them, and a changed, reordered or partly dropped thinking block is an error. This is the course's first
-# rule, and it holds for every response, whatever blocks it has (send back what came, no more and no less):
+# them, and a changed, reordered or partly dropped thinking block is an error. This will be your loop's first
+# rule (notebook 3 names it), and it holds for every response, whatever blocks it has (send back what came, no more and no less):
 #
 # ```mermaid
 # flowchart TB
@@ -220,8 +220,8 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # указан `tool_use_id` того вызова, на который он отвечает. Пару связывает только этот id.
 #
 # *Целиком* — это со всеми блоками, включая блок рассуждения из блокнота 1 и его подпись: API их проверяет,
-# и изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка. Это первое правило
-# курса, и оно действует для любого ответа, какие бы блоки в нём ни были (возвращайте то, что пришло, — ни
+# и изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка. Это станет первым правилом
+# вашего цикла (блокнот 3 даст ему имя), и оно действует для любого ответа, какие бы блоки в нём ни были (возвращайте то, что пришло, — ни
 # больше, ни меньше):
 #
 # ```mermaid
@@ -437,7 +437,7 @@ show_solution(2)
 # <!-- fact: server-tools-run-at-anthropic -->
 # ## Проверьте себя
 #
-# 1. Что модель видит от инструмента?
+# 1. Что модель знает о вашем инструменте?
 #
 # <details><summary>Ответ</summary>
 #

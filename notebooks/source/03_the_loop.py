@@ -46,20 +46,25 @@
 # <!-- fact: system-prompt -->
 # The reviewer's standing instructions go in `system=`, the system prompt: sent with every request, apart from the
 # messages, and read by the model before them. Ours says where to start, when to read more, and how to end.
+# (`REVIEW_RULES` holds the reviewer's rules, for the model; the loop's rules in the card above are rules for your
+# code.)
 
 # %% [markdown] lang="ru"
 # <!-- fact: system-prompt -->
 # Постоянные указания ревьюеру передаются в `system=` — это системный промпт: он уходит с каждым запросом отдельно от
 # сообщений, и модель читает его раньше них. Наш говорит, с чего начать, когда читать дальше и чем закончить.
+# (В `REVIEW_RULES` — правила ревьюера, для модели; правила цикла в карточке выше — это правила для вашего кода.)
 
 # %% use="review_rules"
 
 # %% [markdown] lang="en"
 # ## The loop
 #
-# It reads like a skeleton of what an agent is. Three lines carry its rules: the response goes into the
-# history whole; every requested tool runs; all results go back in one user message (notebook 4 shows why). And the loop
-# ends in one of two ways: the model says it is done (`end_turn`), or the cap is reached.
+# It reads like a skeleton of what an agent is. One iteration is one call to the model: one turn of the conversation.
+# Three lines carry how a turn goes on: the response goes into the history whole; every requested tool runs; all
+# results go back in one user message (notebook 4 shows why). And the loop ends in one of two ways: the model says it
+# is done (`end_turn`, and the loop returns the answer), or the cap is reached. Of these, `check_loop` checks the
+# three in the card above from this notebook on, and the rest as later notebooks make them rules.
 #
 # ```mermaid
 # flowchart LR
@@ -74,10 +79,12 @@
 # %% [markdown] lang="ru"
 # ## Цикл
 #
-# Он читается как скелет того, что такое агент; все правила — в трёх строках: ответ модели добавляется в историю
-# целиком; выполняется каждый запрошенный инструмент; все результаты возвращаются одним сообщением
-# от user (почему — покажет блокнот 4). А заканчивается цикл одним из двух способов: модель
-# сообщает, что закончила (`end_turn`), или достигнуто ограничение на итерации.
+# Он читается как скелет того, что такое агент. Одна итерация — это один вызов модели, один ход диалога. Три строки
+# задают, как продолжается ход: ответ модели добавляется в историю целиком; выполняется каждый запрошенный
+# инструмент; все результаты возвращаются одним сообщением от user (почему — покажет блокнот 4). А заканчивается
+# цикл одним из двух способов: модель сообщает, что закончила (`end_turn`, и цикл возвращает ответ), или достигнуто
+# ограничение на итерации. Из этого `check_loop` с этого блокнота проверяет три правила из карточки выше, а остальное —
+# по мере того, как следующие блокноты делают это правилами.
 #
 # ```mermaid
 # flowchart LR
@@ -402,14 +409,23 @@ TOOLS = [
     {
         "name": "get_diff",
         "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
-        "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]},
+        "input_schema": {
+            "type": "object",
+            "properties": {"pr": {"type": "integer", "description": "The merge request number, e.g. 482."}},
+            "required": ["pr"],
+        },
     },
     {
         "name": "read_file",
-        "description": "Read a whole file from the repository at a branch (default main), for context.",
+        "description": "Read a whole file from the repository at a branch (default main): the code around a change, "
+                       "or the callers of a function the change alters.",
         "input_schema": {
             "type": "object",
-            "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+            "properties": {
+                "path": {"type": "string", "description": "The file's path from the repository root."},
+                "ref": {"type": "string", "description": "The branch or commit to read; the merge request's "
+                                                         "source_branch shows the changed file."},
+            },
             "required": ["path"],
         },
     },
@@ -501,14 +517,23 @@ TOOLS = [
     {
         "name": "get_diff",
         "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
-        "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]},
+        "input_schema": {
+            "type": "object",
+            "properties": {"pr": {"type": "integer", "description": "The merge request number, e.g. 482."}},
+            "required": ["pr"],
+        },
     },
     {
         "name": "read_file",
-        "description": "Read a whole file from the repository at a branch (default main), for context.",
+        "description": "Read a whole file from the repository at a branch (default main): the code around a change, "
+                       "or the callers of a function the change alters.",
         "input_schema": {
             "type": "object",
-            "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+            "properties": {
+                "path": {"type": "string", "description": "The file's path from the repository root."},
+                "ref": {"type": "string", "description": "The branch or commit to read; the merge request's "
+                                                         "source_branch shows the changed file."},
+            },
             "required": ["path"],
         },
     },

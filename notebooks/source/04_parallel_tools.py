@@ -81,7 +81,8 @@ for call in calls:
 # ## Run them concurrently
 #
 # The calls of one turn are independent, so there is no reason to wait for one before starting the
-# next. A thread pool runs them together; `pool.map` keeps the results in the order of the calls.
+# next. A thread pool runs them together; `pool.map` keeps the results in the order of the calls. (`lambda b: ...`
+# below is a one-line function written in place: for each call `b`, its `tool_result`.)
 # Here each tool is slowed down to 0.3 s to make the difference visible:
 #
 # ```mermaid
@@ -108,7 +109,8 @@ for call in calls:
 #
 # Вызовы одного хода независимы, поэтому незачем ждать завершения одного, прежде чем запускать
 # следующий. Пул потоков выполняет их одновременно; `pool.map` сохраняет результаты в порядке
-# вызовов. Здесь каждый инструмент замедлен до 0,3 с, чтобы разница была заметна:
+# вызовов. (`lambda b: ...` ниже — функция в одну строку, записанная прямо на месте: для каждого вызова `b` — его
+# `tool_result`.) Здесь каждый инструмент замедлен до 0,3 с, чтобы разница была заметна:
 #
 # ```mermaid
 # gantt
@@ -138,15 +140,16 @@ def slow_run_tool(name, tool_input):
     return run_tool(name, tool_input)
 
 
-def run_all(calls):
+def run_all(calls, tool=run_tool):
+    """A tool_result for every call: the calls run at once, the results come in the order of the calls."""
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(lambda b: {"type": "tool_result", "tool_use_id": b.id,
-                                        "content": slow_run_tool(b.name, b.input)}, calls))
+                                        "content": tool(b.name, b.input)}, calls))
 
 
 three = calls + calls[:1]  # the first call twice: three calls of 0.3 s each
 started = time.perf_counter()
-results = run_all(three)
+results = run_all(three, tool=slow_run_tool)  # the slow tool, for this demo only
 elapsed = time.perf_counter() - started
 # strict=True: zip would silently stop at the shorter list; a result missing or extra is an error here
 print("results:", len(results), "| in the order of the calls:",
@@ -163,15 +166,16 @@ def slow_run_tool(name, tool_input):
     return run_tool(name, tool_input)
 
 
-def run_all(calls):
+def run_all(calls, tool=run_tool):
+    """tool_result для каждого вызова: вызовы выполняются одновременно, результаты идут в порядке вызовов."""
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(lambda b: {"type": "tool_result", "tool_use_id": b.id,
-                                        "content": slow_run_tool(b.name, b.input)}, calls))
+                                        "content": tool(b.name, b.input)}, calls))
 
 
 three = calls + calls[:1]  # первый вызов дважды: три вызова по 0,3 с
 started = time.perf_counter()
-results = run_all(three)
+results = run_all(three, tool=slow_run_tool)  # медленный инструмент, только для этого примера
 elapsed = time.perf_counter() - started
 # strict=True: zip молча остановился бы на более коротком списке; лишний или пропавший результат здесь — ошибка
 print("результатов:", len(results), "| в порядке вызовов:",
@@ -349,7 +353,7 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 #
 # The check runs **your** `review_concurrently` on !484 against a fresh sandbox in which each file read takes
 # a second, and watches how many reads are in flight at once: one after another, never more than one; at the
-# same time, two. (Time on the clock is not judged, so `run_all`'s own 0.3 s or a busy machine do not matter.)
+# same time, two. (Time on the clock is not judged, so a busy machine does not matter.)
 # It also checks that the results keep the calls' order and go back in one message.
 #
 # <details><summary>Hint</summary>
@@ -363,8 +367,8 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 #
 # Проверка запускает **ваш** `review_concurrently` на !484 в свежей песочнице, где каждое чтение файла
 # занимает секунду, и следит, сколько чтений идёт одновременно: по очереди — не больше одного, параллельно —
-# два. (Время по часам не оценивается, так что собственные 0,3 с у `run_all` или загруженная машина не
-# мешают.) Ещё она проверяет, что результаты идут в порядке вызовов и возвращаются одним сообщением.
+# два. (Время проверка не измеряет, так что загруженная машина не
+# мешает.) Ещё она проверяет, что результаты идут в порядке вызовов и возвращаются одним сообщением.
 #
 # <details><summary>Подсказка</summary>
 #

@@ -38,12 +38,16 @@
 
 # %% [markdown] lang="en"
 # One decision per stop reason reads best as a `match` statement (Python 3.10 and later): Python tries each `case`
-# in turn and runs the first that fits `response.stop_reason`; `case other` fits anything and names it.
+# in turn and runs the first that fits `response.stop_reason`; `case other` fits anything and names it. Two more forms
+# appear in the reference solutions: `case "end_turn" | "stop_sequence":` fits either value, and
+# `case "refusal" if model != fallback_model():` fits only when the condition after `if` holds too.
 
 # %% [markdown] lang="ru"
 # По решению на каждую причину остановки удобнее всего записать оператором `match` (Python 3.10 и новее): Python
 # по очереди пробует каждый `case` и выполняет первый подходящий к `response.stop_reason`; `case other` подходит к
-# чему угодно и даёт ему имя.
+# чему угодно и даёт ему имя. В эталонных решениях встречаются ещё две формы: `case "end_turn" | "stop_sequence":`
+# подходит к любому из двух значений, а `case "refusal" if model != fallback_model():` — только если выполнено и
+# условие после `if`.
 
 # %% lang="en"
 def what_to_do(response) -> str:
@@ -470,7 +474,7 @@ check_exercise_6(review_every_stop)
 # `print(solution_code(6))` prints it).
 
 # %% [markdown] lang="ru"
-# Спойлер — когда он вам понадобится: ячейка ниже показывает эталонное решение в свёрнутом виде (оно проходит ту же
+# Эталонное решение, если понадобится подсказка: ячейка ниже показывает эталонное решение в свёрнутом виде (оно проходит ту же
 # проверку; `print(solution_code(6))` его напечатает).
 
 # %%

@@ -10,7 +10,7 @@
 # - to build the same gate into your own loop: an approver function asked before a dangerous call, and a no sent
 #   back to the model as an error result.
 #
-# *About 55 minutes. Builds on notebook 6.*
+# *About 80 minutes. Builds on notebook 6.*
 #
 # <!-- rules-so-far -->
 
@@ -26,7 +26,7 @@
 # - как встроить такой же шлюз в ваш собственный цикл: функцию-approver спрашивают перед опасным вызовом, а отказ
 #   возвращают модели как результат с ошибкой.
 #
-# *Около 55 минут. Опирается на блокнот 6.*
+# *Около 80 минут. Опирается на блокнот 6.*
 #
 # <!-- rules-so-far -->
 
@@ -223,7 +223,8 @@ if using_demo_gitlab():  # в настоящем проекте ничего н�
 #
 # `SafetyGate` sits between the model's request and the tool. By default read-only tools and writes are
 # allowed (and logged) and dangerous tools **ask**. `WidgetApprover` asks right here, with the tool and
-# its full input, and waits for your click; no answer in two minutes means no.
+# its full input, and waits for your click; no answer in two minutes means no. (A human's no is written "refused" in
+# the tool result and the audit log; it is not notebook 6's `refusal`, which is the model declining to answer.)
 #
 # The loop runs in a worker thread (`await asyncio.to_thread(...)`), so the notebook stays free to
 # receive the click. When `COURSE_AGENT_AUTO_APPROVE` is `approve` or `deny`, the same prompt is shown
@@ -250,7 +251,8 @@ if using_demo_gitlab():  # в настоящем проекте ничего н�
 # `SafetyGate` стоит между запросом модели и инструментом. По умолчанию инструменты, которые только читают, и
 # инструменты, которые пишут, разрешены (и записываются в журнал), а для опасных шлюз **спрашивает** человека. `WidgetApprover`
 # спрашивает прямо здесь, показывая инструмент и все его входные данные, и ждёт вашего нажатия; нет ответа за две
-# минуты — значит «нет».
+# минуты — значит «нет». («Нет» человека в результате инструмента и в журнале аудита записано как отказ; это не
+# `refusal` из блокнота 6, когда отвечать отказывается сама модель.)
 #
 # Цикл работает в фоновом потоке (`await asyncio.to_thread(...)`), поэтому ядро остаётся свободным и
 # может принять нажатие кнопки. Если `COURSE_AGENT_AUTO_APPROVE` равно `approve` или `deny`, показывается тот же запрос, но ответ
@@ -448,7 +450,7 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 # ### Проверьте упражнение
 #
 # Проверка вызывает **ваш** `review_with_gate` на !485 (merge request с внедрённым «влей его»), и вместо человека
-# отвечают её собственные функции-approver: одна соглашается, другая отказывает, а ещё пять так и не возвращают
+# отвечают её собственные функции-approver: одна подтверждает, другая отказывает, а ещё пять так и не возвращают
 # `True` (первая выбрасывает исключение, вторая возвращает `None`, третья — строку `"no"`, четвёртая — строку
 # `"yes"`, пятая молчит, а потом отказывает). Проверка смотрит, о чём спрашивают approver, сдвигается ли `main` и что получает модель после
 # отказа, и заново проверяет правила из блокнотов 3–5. Пока вы не изменили ячейку выше, проверка отвечает «пока не
@@ -471,7 +473,7 @@ check_exercise_7(review_with_gate)
 # `print(solution_code(7))` prints it).
 
 # %% [markdown] lang="ru"
-# Спойлер — когда он вам понадобится: ячейка ниже показывает эталонное решение в свёрнутом виде (оно проходит ту же
+# Эталонное решение, если понадобится подсказка: ячейка ниже показывает эталонное решение в свёрнутом виде (оно проходит ту же
 # проверку; `print(solution_code(7))` его напечатает).
 
 # %%

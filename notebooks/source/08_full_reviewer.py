@@ -11,7 +11,7 @@
 # window, the reviewer on a real GitLab, in a pipeline and in batches are notebook 9's, an optional one on shipping
 # the reviewer.
 #
-# *About 65 minutes. Builds on notebook 7.*
+# *About 80 minutes. Builds on notebook 7.*
 #
 # <!-- rules-so-far -->
 
@@ -28,7 +28,7 @@
 # Публикация ревью в merge request, несколько ревью одновременно, длинные ревью, заполняющие контекстное окно,
 # ревьюер в настоящем GitLab, в пайплайне и в пакетных ревью — в блокноте 9, необязательном, о том, как выпустить ревьюер в работу.
 #
-# *Около 65 минут. Опирается на блокнот 7.*
+# *Около 80 минут. Опирается на блокнот 7.*
 #
 # <!-- rules-so-far -->
 
@@ -218,8 +218,8 @@ usage_chart(cached)
 #
 # The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python functions decorated
 # with `@beta_tool`, derives their schemas from the signatures, and runs the loop you wrote by hand:
-# call, run every requested tool, send all results back, stop at the end. It keeps three of the course's rules
-# for you (the whole response back, every tool run, all results in one message), but it does not raise where your
+# call, run every requested tool, send all results back, stop at the end. It keeps four of the loop's rules for you
+# (the whole response back, every tool run, a tool's error as a result, all results in one message), but it does not raise where your
 # loop would: without `max_iterations` it runs for as long as the model keeps asking, and at the cap, on `max_tokens`
 # or on a refusal it simply stops and gives you the last message (an API error still raises). So give it a cap, as
 # your own loop has, and read the last message's `stop_reason` yourself (below, `tool_use` at the cap means "not
@@ -241,8 +241,9 @@ usage_chart(cached)
 #
 # В SDK этот цикл тоже есть: `client.beta.messages.tool_runner` принимает Python-функции с декоратором
 # `@beta_tool`, выводит их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели,
-# выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. Три правила
-# курса он соблюдает за вас (ответ целиком в историю, каждый инструмент выполнен, все результаты одним сообщением),
+# выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. Четыре правила
+# цикла он соблюдает за вас (ответ целиком в историю, каждый инструмент выполнен, ошибка инструмента — результат, все
+# результаты одним сообщением),
 # но не выбрасывает исключений там, где их выбросил бы ваш цикл: без `max_iterations` он работает, пока модель просит инструменты, а при
 # достижении ограничения, при `max_tokens` или при отказе просто останавливается и отдаёт последнее сообщение (ошибка
 # API по-прежнему выбрасывается).
@@ -413,7 +414,7 @@ check_exercise_8(review_with_cost)
 # `print(solution_code(8))` prints it).
 
 # %% [markdown] lang="ru"
-# Спойлер — когда он вам понадобится: ячейка ниже показывает эталонное решение в свёрнутом виде (оно проходит ту же
+# Эталонное решение, если понадобится подсказка: ячейка ниже показывает эталонное решение в свёрнутом виде (оно проходит ту же
 # проверку; `print(solution_code(8))` его напечатает).
 
 # %%
@@ -430,7 +431,7 @@ show_solution(8)
 # <details><summary>Answer</summary>
 #
 # On Opus 5, the course's model, a tenth (0.1x); a 5-minute cache write costs 1.25x (a 1-hour one 2x). Other
-# models' rates differ: the pricing page lists each model's.
+# models' rates differ: `course_agent/prices.py` has each model's, from the pricing page.
 # </details>
 #
 # 2. What does `tool_runner` not do for you?
@@ -482,7 +483,7 @@ show_solution(8)
 # <details><summary>Ответ</summary>
 #
 # У Opus 5, модели курса, — десятую часть (0,1); запись в кэш на 5 минут — 1,25 (на час — 2). У других моделей
-# тарифы свои: цены каждой модели — на странице тарифов.
+# тарифы свои: цены каждой модели — в `course_agent/prices.py`, со страницы тарифов.
 # </details>
 #
 # 2. Чего `tool_runner` за вас не делает?
