@@ -17,6 +17,7 @@ from typing import Any
 from anthropic.types import ToolParam, ToolResultBlockParam, ToolUseBlock
 from course_shared.lazy_jsonschema import import_jsonschema_lazily
 
+from .i18n import tr
 from .redaction import redact
 
 import_jsonschema_lazily()  # before jsonschema: its IRI grammar compiles when first used, not now (~1 s)
@@ -66,8 +67,8 @@ def _text(value: Any) -> str:
 def cut(text: str, limit: int = MAX_RESULT_CHARS) -> str:
     if len(text) <= limit:
         return text
-    return (text[:limit] + f"\n\n[truncated: showing the first {limit} of {len(text)} characters. "
-            "Ask for a narrower part if you need the rest.]")
+    return text[:limit] + "\n\n" + tr("[truncated: showing the first {limit} of {size} characters. Ask for a narrower "
+                                      "part if you need the rest.]", limit=limit, size=len(text))
 
 
 @dataclass
@@ -99,7 +100,8 @@ class Toolbox:
         try:
             content, is_error = self._run(block.name, block.input)
         except Exception as error:  # the loop must survive anything a tool does
-            content, is_error = f"Tool {block.name!r} failed: {type(error).__name__}: {error}", True
+            content, is_error = tr("Tool {name} failed: {error}", name=repr(block.name),
+                                   error=f"{type(error).__name__}: {error}"), True
         result: ToolResultBlockParam = {"type": "tool_result", "tool_use_id": block.id,
                                         "content": cut(redact(content))}
         if is_error:

@@ -6,7 +6,7 @@ import re
 from . import arithmetic
 from .diff_reading import parse_changes
 from .reply import Reply, text_reply
-from ..words import words
+from ..words import N_, words
 from .reviewer import compose_review, mr_number
 
 _COUNT = re.compile(r"(?:count|посчитай|считай)\D{0,40}?(\d{1,6})\D{1,20}?(\d{1,6})", re.I)
@@ -19,36 +19,22 @@ _WANTS_REVIEW = re.compile(r"review|check|merge request|pull request|\bMR\b|\bPR
 _CAPITALS = {"france": ("Paris", "Париж"), "франци": ("Paris", "Париж"),
              "russia": ("Moscow", "Москва"), "росси": ("Moscow", "Москва")}
 
-_LOOP_EN = [
-    "An agent is not a different kind of API. It is the same messages.create call, made in a loop.",
-    "Between two calls your code does what the model asked for: it runs a tool and sends back the result.",
-    "The model itself only reads text and writes text. It cannot open a file, call GitLab or run a test.",
-    "So you describe the available tools. When the model needs one, it answers with a tool_use block "
-    "instead of prose, and stop_reason says tool_use.",
-    "Your code runs the tool, appends the model's whole answer to the history, then a user message with "
-    "every tool_result of that turn, and calls the model again.",
-    "The model reads the results and decides what comes next: another tool, or the final answer with "
-    "stop_reason end_turn.",
-    "Nobody knows in advance how many rounds that takes. The model chooses the order of the steps; that is "
-    "what makes it an agent rather than a workflow.",
-    "Because the count is unknown, a real loop needs a cap on iterations, and every stop reason needs a "
-    "deliberate answer in code.",
+_LOOP = [
+    N_("An agent is not a different kind of API. It is the same messages.create call, made in a loop."),
+    N_("Between two calls your code does what the model asked for: it runs a tool and sends back the result."),
+    N_("The model itself only reads text and writes text. It cannot open a file, call GitLab or run a test."),
+    N_("So you describe the available tools. When the model needs one, it answers with a tool_use block "
+       "instead of prose, and stop_reason says tool_use."),
+    N_("Your code runs the tool, appends the model's whole answer to the history, then a user message with "
+       "every tool_result of that turn, and calls the model again."),
+    N_("The model reads the results and decides what comes next: another tool, or the final answer with "
+       "stop_reason end_turn."),
+    N_("Nobody knows in advance how many rounds that takes. The model chooses the order of the steps; that "
+       "is what makes it an agent rather than a workflow."),
+    N_("Because the count is unknown, a real loop needs a cap on iterations, and every stop reason needs a "
+       "deliberate answer in code."),
 ]
-_LOOP_RU = [
-    "Агент — это не отдельный вид API. Это тот же вызов messages.create, повторённый в цикле.",
-    "Между вызовами ваш код делает то, о чём попросила модель: запускает инструмент и возвращает результат.",
-    "Сама модель только читает и пишет текст. Она не может открыть файл, сходить в GitLab или запустить тесты.",
-    "Поэтому вы описываете доступные инструменты. Когда модели нужен инструмент, она отвечает блоком "
-    "tool_use вместо текста, и stop_reason равен tool_use.",
-    "Ваш код выполняет инструмент, добавляет в историю весь ответ модели, затем сообщение от user со всеми "
-    "tool_result этого хода, и снова вызывает модель.",
-    "Модель читает результаты и решает, что дальше: ещё один инструмент или финальный ответ со stop_reason "
-    "end_turn.",
-    "Сколько будет таких кругов, заранее неизвестно. Порядок шагов выбирает модель; этим агент и отличается "
-    "от воркфлоу.",
-    "Раз число шагов неизвестно, настоящему циклу нужно ограничение на число итераций, а каждой причине "
-    "остановки — осознанная обработка в коде.",
-]
+"""The agent loop in a few sentences, for a learner who asks the model to explain it (sandbox.po: Russian)."""
 
 
 def respond(task: str, lang: str) -> Reply:
@@ -77,7 +63,7 @@ def respond(task: str, lang: str) -> Reply:
         if key in lowered and re.search(r"capital|столиц", lowered):
             return text_reply(words(lang, "The capital is {city}.", city=ru if lang == "ru" else en))
     if _EXPLAIN.search(task):
-        return text_reply("\n\n".join(_LOOP_RU if lang == "ru" else _LOOP_EN))
+        return text_reply("\n\n".join(words(lang, sentence) for sentence in _LOOP))
     if _GREETING.search(task):
         return text_reply(words(lang, "Hello! I'm the course sandbox's simulated model. How can I help?"))
     if _QUESTION.search(task):

@@ -51,7 +51,8 @@ REQUIREMENTS = (_reason, _sequence, _text)
 
 WHAT = N_("`counting` is still empty. Put the Message that client.messages.create returns into it and run this cell "
           "again.")
-FIRST_HINTS = (N_("Ask the model to count from 1 to 10 and pass stop_sequences=[\"5\"] to messages.create."),)
+FIRST_HINTS = (N_("Which parameter of messages.create makes the model stop before it writes a given string, and what "
+                   "string comes right after 4 in a count?"),)
 
 
 def check_exercise_1(counting: Any, language: str | None = None) -> Report:

@@ -99,18 +99,18 @@ for pr in (483, 486, 482):
 # almost half a million characters. `Toolbox` cuts every result at 20,000 characters (`course_agent.tools.MAX_RESULT_CHARS`): a
 # whole big file would go into the history and be paid for again on every later call. A silent cut is worse than
 # none: the model would take the file's first 20,000 characters for the whole of it. So the cut result ends with a line that says it was
-# cut, how much is left, and how to get a narrower part. That line (the cell prints it) and the blank line before it are the 106 characters over 20,000. Your own loop
+# cut, how much is left, and how to get a narrower part. That line (the cell prints its length) and the blank line before it are the 106 characters over 20,000. Your own loop
 # can do better than "ask for a narrower part": give `read_file` a `start` and say which `start` reads on.
 
 # %% [markdown] lang="ru"
 # ### Результат, слишком большой, чтобы отправить его целиком
 #
-# В ревью !486 `read_file` файла `data/catalog.json` вернул «результат: 20106 символов», хотя в файле почти
+# В ревью !486 вызов `read_file` для `data/catalog.json` вернул «результат: 20101 символ», хотя в файле почти
 # полмиллиона символов. `Toolbox` обрезает каждый результат до 20 000 символов (`course_agent.tools.MAX_RESULT_CHARS`): большой
 # файл целиком попал бы в историю, и за него пришлось бы платить снова на каждом следующем вызове. Молча обрезать
 # хуже, чем не обрезать вовсе: модель примет начало файла за весь файл. Поэтому в конце обрезанного результата
-# есть строка: что он обрезан, сколько осталось и как получить часть поуже. Эта строка (ячейка её печатает) вместе с пустой строкой перед ней и есть 106 символов сверх 20 000.
-# Ваш собственный цикл может сказать точнее, чем «попроси часть поуже»: дайте `read_file` параметр `start` и
+# есть строка: что он обрезан, сколько осталось и как получить часть поуже. Эта строка (ячейка печатает её длину) вместе с пустой строкой перед ней и есть 101 символ сверх 20 000.
+# Ваш собственный цикл может сказать точнее, чем «запроси фрагмент поуже»: дайте `read_file` параметр `start` и
 # напишите, с какого `start` читать дальше.
 
 # %% lang="en"
@@ -382,9 +382,10 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 #
 # <details><summary>Hint</summary>
 #
-# Cut where the results are made: `text = run_tool(block.name, block.input)`, then `if len(text) > LIMIT: text =
-# text[:LIMIT] + f"\n[cut: the first {LIMIT} of {len(text)} characters. ...]"`. For the cost, `usage.append(
-# response.usage)` after each call and `print(billed(usage))` before returning.
+# Where in your loop is a tool's text made? Cut it there, before it goes into the `tool_result`. What must the note
+# tell the model so that it neither takes the part for the whole nor gets stuck: that the text was cut, out of how many
+# characters, and which call reads the rest? For the cost: where does each `response.usage` appear, and where do you
+# keep them all until the end?
 # </details>
 
 # %% [markdown] lang="ru"
@@ -399,9 +400,10 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 #
 # <details><summary>Подсказка</summary>
 #
-# Обрезайте там, где получаются результаты: `text = run_tool(block.name, block.input)`, затем `if len(text) > LIMIT:
-# text = text[:LIMIT] + f"\n[обрезано: первые {LIMIT} из {len(text)} символов. ...]"`. Для стоимости —
-# `usage.append(response.usage)` после каждого вызова и `print(billed(usage))` перед возвратом.
+# Где в вашем цикле получается текст инструмента? Обрежьте его там, до того как он попадёт в `tool_result`. Что должна
+# сказать пометка, чтобы модель не приняла часть за целое и не застряла: что текст обрезан, из скольких символов и
+# каким вызовом прочитать остальное? Для стоимости: где появляется каждый `response.usage` и где хранить их все до
+# конца?
 # </details>
 
 # %%
@@ -414,7 +416,7 @@ check_exercise_8(review_with_cost)
 # `print(solution_code(8))` prints it).
 
 # %% [markdown] lang="ru"
-# Эталонное решение, если понадобится подсказка: ячейка ниже показывает эталонное решение в свёрнутом виде (оно проходит ту же
+# Если понадобится подсказка, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
 # проверку; `print(solution_code(8))` его напечатает).
 
 # %%
@@ -483,7 +485,7 @@ show_solution(8)
 # <details><summary>Ответ</summary>
 #
 # У Opus 5, модели курса, — десятую часть (0,1); запись в кэш на 5 минут — 1,25 (на час — 2). У других моделей
-# тарифы свои: цены каждой модели — в `course_agent/prices.py`, со страницы тарифов.
+# тарифы свои: цены каждой модели — в `course_agent/prices.py` (взяты со страницы тарифов).
 # </details>
 #
 # 2. Чего `tool_runner` за вас не делает?
