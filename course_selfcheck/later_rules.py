@@ -5,6 +5,9 @@ failed for what its notebook has not taught yet; each is judged like the lesson'
 
 import functools
 import re
+import typing
+
+from anthropic.types import StopReason
 
 from course_agent.i18n import N_, ntr, tr
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding
@@ -95,10 +98,12 @@ def context_full(run: Run, lang: str) -> Finding:
 
 
 # 6e. A stop reason the loop does not know is an error that names it
+KNOWN_STOPS = typing.get_args(StopReason)
+"""The stop reasons the installed SDK knows (anthropic.types.StopReason): anything else is one no loop can know."""
+
+
 def unknown_stop(run: Run, lang: str) -> Finding:
-    known = ("end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal",
-             "model_context_window_exceeded")
-    odd = next(((i, r) for i, r in run.answered if r.get("stop_reason") not in known), None)
+    odd = next(((i, r) for i, r in run.answered if r.get("stop_reason") not in KNOWN_STOPS), None)
     if odd is None:
         return unobserved(run, lang, tr("the model never stopped for a reason your loop could not know in this "
                                         "scenario", lang))

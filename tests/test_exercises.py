@@ -671,20 +671,6 @@ NEEDS = {1: ("client", "MODEL", "response", "text_of"), 2: ("client", "MODEL", "
 """What each shown solution takes from its notebook: the cells that define these run before it."""
 
 
-def _defines(source: str) -> set[str]:
-    import ast
-
-    names = set()
-    for node in ast.parse(source).body:
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, ast.Assign):
-            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
-    return names
-
-
 @pytest.mark.parametrize("number", [1, 2, 5])
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_a_shown_solution_is_a_cell_that_passes_on_top_of_its_own_notebook(number, language, monkeypatch):
@@ -696,6 +682,7 @@ def test_a_shown_solution_is_a_cell_that_passes_on_top_of_its_own_notebook(numbe
 
     import nbformat
 
+    from course_agent import my_code
     from course_agent.solutions import SHOWN_CELLS, solution_code
 
     assert number in SHOWN_CELLS
@@ -711,9 +698,10 @@ def test_a_shown_solution_is_a_cell_that_passes_on_top_of_its_own_notebook(numbe
     for cell in notebook.cells:
         if cell.cell_type != "code" or cell.source.lstrip().startswith(("%", "!")):
             continue
-        if _defines(cell.source) & wanted:
+        defined = my_code._definitions(cell.source)[1]  # the names a cell defines, as start_from reads them
+        if defined & wanted:
             exec(compile(cell.source, f"<notebook {number}>", "exec"), namespace)
-            wanted -= _defines(cell.source)
+            wanted -= defined
         if not wanted:
             break
     assert not wanted, wanted
