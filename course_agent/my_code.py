@@ -191,8 +191,9 @@ def _signature(function: Callable) -> inspect.Signature:
 
 
 def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict | None = None) -> None:
-    """Run your kept exercise N here (or its reference solution, when you have none), say which, and put its
-    code into this cell to grow into `grow_into` (the exercise's stub)."""
+    """Run your kept exercise N here (or its reference solution, when you have none) and say which; with
+    `grow_into` (the exercise's stub) also put its code into this cell to grow. Without it the code is only
+    defined, for a demo to run: one notebook holds one copy of your loop, the one its exercise grows."""
     from .solutions import solution_code
 
     if namespace is None:
@@ -211,7 +212,14 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
     if not yours:
         text = solution_code(exercise)
         _run(text, f"<reference solution of exercise {exercise}>", namespace)
-    where = grow_into.__name__ if grow_into is not None else tr("the next exercise")
+    if grow_into is None:
+        names = ", ".join(_top_level_functions(text))
+        print(tr("Your exercise {n} (kept in {path} when it passed its check) is defined here: {names}.",
+                 n=exercise, path=path.as_posix(), names=names) if yours else
+              tr("You have no exercise {n} that passed its check, so its reference solution is defined here: "
+                 "{names}.", n=exercise, names=names))
+        return
+    where = grow_into.__name__
     if yours:
         print(tr("Your exercise {n} (kept in {path} when it passed its check) is defined here, and this cell now "
                  "holds its code: grow it into {what}.", n=exercise, path=path.as_posix(), what=where))
@@ -219,6 +227,15 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
         print(tr("You have no exercise {n} that passed its check, so you start from its reference solution: it is "
                  "defined here, and this cell now holds its code: grow it into {what}.", n=exercise, what=where))
     _into_this_cell(_header(exercise, yours, grow_into) + "\n" + text, exercise, yours)
+
+
+def _top_level_functions(text: str) -> list[str]:
+    """The functions a kept exercise defines at its top level, in order: what a demo can call."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return []
+    return [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 
 def _into_this_cell(text: str, exercise: int, yours: bool) -> None:

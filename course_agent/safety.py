@@ -37,7 +37,7 @@ def _lang() -> str:
 
 
 _RISK_WORDS = {Risk.READ_ONLY: N_("read-only"), Risk.WRITES: N_("writes"), Risk.DANGEROUS: N_("dangerous")}
-_DECISION_WORDS = {"allowed": N_("allowed"), "refused": N_("refused"), "approved": N_("approved")}
+_DECISION_WORDS = {"allowed": N_("allowed"), "denied": N_("denied"), "approved": N_("approved")}
 
 
 def risk_label(risk: Risk, lang: str | None = None) -> str:
@@ -46,7 +46,7 @@ def risk_label(risk: Risk, lang: str | None = None) -> str:
 
 
 def decision_label(decision: str, lang: str | None = None) -> str:
-    """An audit log decision ("allowed", "refused", "approved") in the learner's words; the log keeps the English."""
+    """An audit log decision ("allowed", "denied", "approved") in the learner's words; the log keeps the English."""
     return tr(_DECISION_WORDS[decision], lang) if decision in _DECISION_WORDS else decision
 
 
@@ -234,7 +234,7 @@ class Policy:
 
     def refusal(self, tool: Tool, lang: str | None = None) -> str:
         """What the model reads when this policy denies the tool."""
-        return tr("Refused by policy: {tool} may not be called by this agent.", lang, tool=tool.name)
+        return tr("Denied by policy: {tool} may not be called by this agent.", lang, tool=tool.name)
 
     def why_denied(self, tool: Tool, lang: str | None = None) -> str:
         """Why, in the audit log."""
@@ -258,10 +258,10 @@ class ReviewPolicy(Policy):
 
     def refusal(self, tool: Tool, lang: str | None = None) -> str:
         if tool.name not in self.overrides and tool.risk is Risk.WRITES:
-            return tr("Refused by policy: {tool} writes to the merge request, and this review is not to be posted "
+            return tr("Denied by policy: {tool} writes to the merge request, and this review is not to be posted "
                       "(no --post). Put what you wanted to write in your final answer instead.", lang, tool=tool.name)
         if tool.name not in self.overrides and tool.risk is Risk.DANGEROUS:
-            return tr("Refused by policy: {tool} needs a human's approval, and nobody can be asked here ({where}). "
+            return tr("Denied by policy: {tool} needs a human's approval, and nobody can be asked here ({where}). "
                       "Do not try to do the same thing another way; report it in your review.", lang,
                       tool=tool.name, where=self.nobody_to_ask)
         return super().refusal(tool, lang)
@@ -335,17 +335,17 @@ class SafetyGate:
             if not isinstance(verdict, Verdict):
                 raise TypeError(f"an approver must return a Verdict, not {type(verdict).__name__}")
         except (KeyboardInterrupt, SystemExit):
-            self.audit.record(tool.name, tool_input, "refused", "interrupted",
+            self.audit.record(tool.name, tool_input, "denied", "interrupted",
                               tr("interrupted while waiting for an answer", lang))
             raise
         except Exception as error:  # an approver that breaks must not approve
             verdict = Verdict(False, "error", tr("the approver failed: {error}", lang,
                                                  error=type(error).__name__))
         approved = verdict.approved is True  # only an explicit yes opens the gate: Verdict("no", ...) is a no
-        self.audit.record(tool.name, tool_input, "approved" if approved else "refused", verdict.by, verdict.reason)
+        self.audit.record(tool.name, tool_input, "approved" if approved else "denied", verdict.by, verdict.reason)
         if approved:
             return None
         because = f" ({verdict.reason})" if verdict.reason else ""
-        return tr("A human refused this call: {tool} was not run{because}. "
+        return tr("A human denied this call: {tool} was not run{because}. "
                   "Do not try to do the same thing another way; report it instead.", lang,
                   tool=tool.name, because=because)

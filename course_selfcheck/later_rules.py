@@ -131,7 +131,7 @@ def unknown_stop(run: Run, lang: str) -> Finding:
                               reason=reason, error=short_error(run.error)))
 
 
-# 8b. A refused call goes back to the model as an error result
+# 8b. A denied call goes back to the model as an error result
 def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
     if pr in run.merged:
         return verdict(BROKEN, tr("the merge request with a prompt injection (!{pr}) was merged without anyone's yes",
@@ -144,16 +144,16 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
     following = run.calls[i + 1] if i + 1 < len(run.calls) else None
     if following is None:
         if run.error is not None:
-            return ended_badly(run, lang, tr("the merge was refused, and the loop stopped with {error} instead of "
+            return ended_badly(run, lang, tr("the merge was denied, and the loop stopped with {error} instead of "
                                              "telling the model", lang, error=short_error(run.error)))
-        return verdict(BROKEN, tr("the merge was refused, and the loop ended ({ending}) without telling the model",
+        return verdict(BROKEN, tr("the merge was denied, and the loop ended ({ending}) without telling the model",
                                   lang, ending=how_it_ended(run, lang)))
     results = [b for m in following.body.get("messages") or [] if isinstance(m, dict)
                for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") == use.get("id")]
     if not results:
-        return verdict(BROKEN, tr("the next request carried no tool_result for the refused merge", lang))
+        return verdict(BROKEN, tr("the next request carried no tool_result for the denied merge", lang))
     if results[-1].get("is_error") is not True:
-        return verdict(BROKEN, tr("the refused merge went back without is_error: true: {content}", lang,
+        return verdict(BROKEN, tr("the denied merge went back without is_error: true: {content}", lang,
                                   content=short_value(results[-1].get("content"))))
     return verdict(PASSED, tr("the merge was not run; the model got a tool_result with is_error: true: {content}", lang,
                               content=short_value(results[-1].get("content"))))
@@ -330,7 +330,7 @@ EXERCISE_RULES: dict[str, Rule] = {
         N_("the API adds stop reasons over time: a loop that guesses passes off a cut or paused answer as the whole"),
         6, 482, ("unknown_stop",), unknown_stop),
     "refusal_is_error": Rule(
-        N_("A refused call goes back to the model as an error result"),
+        N_("A denied call goes back to the model as an error result"),
         N_("the model must learn that its call did not run, or it reports a merge that never happened"),
         7, 485, (), refusal_is_error),
     "cut_result": Rule(

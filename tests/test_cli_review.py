@@ -80,9 +80,9 @@ def test_post_and_approvals(tmp_path):
     approved = run_cli(tmp_path, "485", "--approval", "approve")
     assert "I merged !485" in approved.stdout
     denied = run_cli(tmp_path, "485", "--approval", "deny")
-    assert "it was refused" in denied.stdout
+    assert "it did not go through" in denied.stdout
     audit = [json.loads(line) for line in (tmp_path / "run.audit.jsonl").read_text().splitlines()]
-    assert {(a["tool"], a["decision"]) for a in audit} >= {("merge_pr", "approved"), ("merge_pr", "refused")}
+    assert {(a["tool"], a["decision"]) for a in audit} >= {("merge_pr", "approved"), ("merge_pr", "denied")}
 
 
 def test_ask_without_a_terminal_means_no(tmp_path):
@@ -91,7 +91,7 @@ def test_ask_without_a_terminal_means_no(tmp_path):
                           stdin=subprocess.DEVNULL, timeout=120, cwd=tmp_path,
                           env={k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "GITLAB_"))})
     assert done.returncode == 0
-    assert "it was refused" in done.stdout
+    assert "it did not go through" in done.stdout
 
 
 @pytest.fixture

@@ -106,7 +106,7 @@ def test_without_post_every_write_is_refused_by_the_policy(sandbox):
     results = toolbox.run_all([_use("post_comment", pr=482, body="LGTM"),
                                _use("comment_on_line", pr=482, path="shop/pricing.py", line=22, body="x")])
     assert all(r.get("is_error") for r in results)
-    assert all("Refused by policy" in r["content"] and "no --post" in r["content"] for r in results)
+    assert all("Denied by policy" in r["content"] and "no --post" in r["content"] for r in results)
     assert mr_of(sandbox, 482).notes.list(get_all=True) == []
 
 

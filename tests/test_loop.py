@@ -80,7 +80,7 @@ def test_tool_error_is_a_result_and_the_model_reports_it(client, toolbox):
 def test_denied_merge_goes_back_as_an_error_and_the_loop_goes_on(client, toolbox, sandbox):
     result = run_agent(client, "Review MR !485", toolbox, system=REVIEW_RULES)
     denial = result.messages[4]["content"][0]
-    assert denial["is_error"] is True and denial["content"].startswith("A human refused this call")
+    assert denial["is_error"] is True and denial["content"].startswith("A human denied this call")
     assert sandbox.gitlab.merge_requests[485].state == "opened"
     assert result.stop_reason == "end_turn"
 

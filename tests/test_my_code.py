@@ -179,6 +179,11 @@ def test_exercise_6_written_once_is_what_exercises_7_and_8_grow(language, tmp_pa
     seven = notebook(language, "07_safety")
     at = index_of(seven, "start_from(6, grow_into=review_with_gate)")
     replies = run(seven, folder, kept)
+    demo = index_of(seven, "start_from(6)  #")  # the "break it" demo runs the learner's loop, and leaves its cell be
+    assert "exercise_6.py" in output_of(seven.cells[demo]) and "review_every_stop" in output_of(seven.cells[demo])
+    assert not [p for p in replies[demo]["content"].get("payload", []) if p.get("source") == "set_next_input"]
+    unguarded = output_of(seven.cells[index_of(seven, "print(review_every_stop(485))")])
+    assert ("main moved: True" if language == "en" else "ветка main сдвинулась: True") in unguarded, unguarded
     said = output_of(seven.cells[at])
     assert "exercise_6.py" in said and "review_with_gate" in said, said
     carried = filled(replies[at])

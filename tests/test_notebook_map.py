@@ -51,8 +51,8 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert "bound to a different conversation" in shown(cell(language, "11", 17))
     assert "'1, 2, 3, 4, '" in shown(cell(language, "06", 10))
     fallback = {"en": "fallback", "ru": "запасная модель"}[language]
-    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 18))
-    assert "['fallback', 'text']" in shown(cell(language, "10", 20))
+    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 20))
+    assert "['fallback', 'text']" in shown(cell(language, "10", 22))
     assert "OverloadedError" in shown(cell(language, "05", 16))
     assert "RuntimeError" in shown(cell(language, "03", 18))
     whole = cell(language, "03", 28).source

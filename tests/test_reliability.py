@@ -68,13 +68,13 @@ CASES = {
                                     setup=fault("status", status=404, path="/api/v4/projects/7/repository/files/")),
     "gitlab 405 merge refused": Case("Review MR !485", setup=lambda sb: sb.gitlab.merge_requests[485].__setattr__(
         "state", "closed"), approver=lambda r: Verdict(True, "alice"), expect_in_results="405 Method Not Allowed",
-        merged=False, expect_text="I tried to merge !485, as its description asked, but it was refused"),
+        merged=False, expect_text="I tried to merge !485, as its description asked, but it did not go through"),
     "gitlab 409 on merge": Case("Review MR !485", setup=fault("status", status=409, path="/api/v4/projects/7/merge_requests/485/merge"),
                                 approver=lambda r: Verdict(True, "alice"), expect_in_results="409 Conflict", merged=False,
-                                expect_text="but it was refused: merge of !485: GitLab refused (409 Conflict)"),
+                                expect_text="but it did not go through: merge of !485: GitLab refused (409 Conflict)"),
     "gitlab 422 on merge": Case("Review MR !485", setup=fault("status", status=422, path="/api/v4/projects/7/merge_requests/485/merge"),
                                 approver=lambda r: Verdict(True, "alice"), expect_in_results="422", merged=False,
-                                expect_text="but it was refused: merge of !485: GitLab refused (422)"),
+                                expect_text="but it did not go through: merge of !485: GitLab refused (422)"),
     "gitlab 429 retried by python-gitlab": Case("Review PR #482", expect_text="shop/checkout.py:20",
                                                 setup=fault("rate_limit", retry_after=1, path="/api/v4/")),
     "gitlab 500 once, the model retries": Case("Review PR #482", expect_text="shop/checkout.py:20",
@@ -118,24 +118,24 @@ CASES = {
                                                                         "name": "web_search"}]}}),
     # prompt injection: no merge without approval, in every mode
     "injection, approver denies": Case("Review MR !485", approver=lambda r: Verdict(False, "bob"), merged=False,
-                                       expect_in_results="A human refused", expect_text="it was refused"),
+                                       expect_in_results="A human denied", expect_text="it did not go through"),
     "injection, auto deny": Case("Review MR !485", approver=auto_approver("deny"), merged=False,
-                                 expect_text="it was refused"),
+                                 expect_text="it did not go through"),
     "injection, policy denies": Case("Review MR !485", policy=Policy({"merge_pr": Decision.DENY}), merged=False,
-                                     expect_in_results="Refused by policy", expect_text="it was refused"),
+                                     expect_in_results="Denied by policy", expect_text="it did not go through"),
     "injection, approver crashes": Case("Review MR !485", approver=lambda r: 1 / 0, merged=False,
                                         expect_in_results="the approver failed: ZeroDivisionError",
-                                        expect_text="it was refused"),
+                                        expect_text="it did not go through"),
     "injection, nobody answers": Case("Review MR !485", approver=never_answers, merged=False,
-                                      expect_in_results="no answer within 0.2 s", expect_text="it was refused"),
+                                      expect_in_results="no answer within 0.2 s", expect_text="it did not go through"),
     "injection, approved by a human": Case("Review MR !485", approver=lambda r: Verdict(True, "alice"), merged=True,
                                            expect_text="I merged !485"),
     "injection, approver returns nonsense": Case("Review MR !485", approver=lambda r: "yes", merged=False,
                                                  expect_in_results="the approver failed: TypeError",
-                                                 expect_text="it was refused"),
+                                                 expect_text="it did not go through"),
     "injection, approver says no in Russian terminal style": Case(
         "Review MR !485", approver=lambda r: console_approver(ask=lambda prompt: "нет")(r), merged=False,
-        expect_in_results="the operator said no", expect_text="it was refused"),
+        expect_in_results="the operator said no", expect_text="it did not go through"),
 }
 
 
@@ -219,7 +219,7 @@ def pending_prompt_does_not_hold_exit(sandbox, tmp_path):
                                stderr=subprocess.DEVNULL, cwd=tmp_path, env=_clean_env())
     try:
         out = _read_until(process.stdout, "Verdict:", 90)
-        assert "it was refused" in out and "Verdict:" in out
+        assert "it did not go through" in out and "Verdict:" in out
         printed = time.monotonic()
         process.wait(timeout=30)
         assert time.monotonic() - printed < 3
@@ -249,7 +249,7 @@ def ctrl_c_at_the_prompt(sandbox, tmp_path):
     assert "Traceback" not in err and err.strip().splitlines()[-1].endswith("the transcript keeps everything up to here")
     assert len(err.strip().splitlines()) == 2, err  # where the transcript is, and why the run stopped
     audit = [json.loads(line) for line in (tmp_path / "run.audit.jsonl").read_text().splitlines()]
-    assert (audit[-1]["tool"], audit[-1]["decision"], audit[-1]["by"]) == ("merge_pr", "refused", "interrupted")
+    assert (audit[-1]["tool"], audit[-1]["decision"], audit[-1]["by"]) == ("merge_pr", "denied", "interrupted")
     assert json.loads((tmp_path / "run.jsonl").read_text().splitlines()[-1])["kind"] == "Interrupted"
 
 
@@ -452,7 +452,7 @@ def audit_names_the_flag(sandbox, tmp_path):
     assert done.returncode == 0, done.stderr
     audit = [json.loads(line) for line in (tmp_path / "run.audit.jsonl").read_text().splitlines()]
     merges = [a for a in audit if a["tool"] == "merge_pr"]
-    assert [(a["decision"], a["by"]) for a in merges] == [("refused", "--approval=deny")]
+    assert [(a["decision"], a["by"]) for a in merges] == [("denied", "--approval=deny")]
 
 
 def the_cli_reads_the_variable(sandbox, tmp_path):
@@ -480,7 +480,7 @@ def a_variable_changed_to_nonsense_mid_run_is_audited(sandbox, tmp_path, monkeyp
     monkeypatch.setenv("COURSE_AGENT_AUTO_APPROVE", "yes")
     run_agent(sandbox.client(), "Review MR !485", toolbox, system=REVIEW_RULES)
     assert sandbox.gitlab.merge_requests[485].state == "opened"
-    assert [(e["decision"], e["by"]) for e in audit.entries if e["tool"] == "merge_pr"] == [("refused", "error")]
+    assert [(e["decision"], e["by"]) for e in audit.entries if e["tool"] == "merge_pr"] == [("denied", "error")]
 
 
 def redaction_of_a_prefix(sandbox, tmp_path, monkeypatch):

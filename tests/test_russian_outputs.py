@@ -92,12 +92,7 @@ TERMS = {
 }
 
 # What is still English, by notebook: (notebook prefix, word). Each entry names where the word comes from.
-REMAINING = {
-    # 07 cell 6: course_agent.gitlab's get_diff labels (Title, Author, State, Description) stay English: they are what
-    # the model reads, the same text as in the English notebook (the sandbox's model finds the title by "Title:"), and
-    # "opened" is GitLab's state, data
-    ("07", "Title"), ("07", "Author"), ("07", "State"), ("07", "Description"), ("07", "opened"),
-}
+REMAINING: set[tuple[str, str]] = set()  # nothing left to translate
 
 # Code the catalogues' sentences name without backticks (a message is plain text): command-line options and their
 # values, Python names of the exercises (the objects a hint tells the learner to build), a package name.
@@ -286,7 +281,7 @@ def test_risk_levels_and_decisions_have_the_learners_words():
 
     assert [risk_label(risk, "ru") for risk in Risk] == ["только чтение", "вносит изменения", "опасно"]
     assert [risk_label(risk, "en") for risk in Risk] == ["read-only", "writes", "dangerous"]
-    assert [decision_label(d, "ru") for d in ("allowed", "refused", "approved")] == ["разрешено", "отклонено", "подтверждено"]
+    assert [decision_label(d, "ru") for d in ("allowed", "denied", "approved")] == ["разрешено", "отклонено", "подтверждено"]
     assert decision_label("approved", "en") == "approved" and decision_label("unknown", "ru") == "unknown"
 
 

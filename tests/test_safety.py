@@ -55,8 +55,8 @@ def test_a_refusal_is_an_error_result_and_nothing_runs():
     box = toolbox(SafetyGate(approver=lambda req: Verdict(False, "bob", "not today"), audit=audit), merged)
     result = call(box, "merge_pr")
     assert result["is_error"] is True
-    assert result["content"].startswith("A human refused this call: merge_pr was not run (not today).")
-    assert merged == [] and audit.decisions[("merge_pr", "refused")] == 1
+    assert result["content"].startswith("A human denied this call: merge_pr was not run (not today).")
+    assert merged == [] and audit.decisions[("merge_pr", "denied")] == 1
 
 
 def test_deny_never_asks_and_is_audited(tmp_path):
@@ -64,7 +64,7 @@ def test_deny_never_asks_and_is_audited(tmp_path):
     audit = AuditLog(tmp_path / "audit.jsonl", clock=lambda: 5.0)
     gate = SafetyGate(Policy({"merge_pr": Decision.DENY}), approver=lambda req: asked.append(req), audit=audit)
     result = call(toolbox(gate, merged), "merge_pr")
-    assert result["is_error"] and "Refused by policy" in result["content"]
+    assert result["is_error"] and "Denied by policy" in result["content"]
     assert merged == [] and asked == []
     assert [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()] == [
         {"time": 5.0, "tool": "merge_pr", "input": {"pr": 485}, "decision": "denied", "by": "policy",
@@ -122,7 +122,7 @@ def test_an_invalid_variable_is_an_error_when_the_gate_is_made(monkeypatch, valu
 def test_the_gate_speaks_russian(monkeypatch):
     monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
     result = call(toolbox(SafetyGate(approver=lambda req: Verdict(False, "bob", "")), []), "merge_pr")
-    assert result["content"].startswith("Человек отказал в этом вызове: merge_pr не выполнен.")
+    assert result["content"].startswith("Человек отклонил этот вызов: merge_pr не выполнен.")
     denied = call(toolbox(SafetyGate(Policy({"merge_pr": Decision.DENY})), []), "merge_pr")
     assert denied["content"] == "Запрещено политикой: этому агенту нельзя вызывать merge_pr."
 
@@ -219,4 +219,4 @@ def test_a_policy_like_object_without_refusal_still_refuses():
             return Decision.DENY
 
     reason = SafetyGate(OnlyDecides(), lambda r: None, AuditLog())(_tools()[Risk.READ_ONLY], {})
-    assert reason == "Refused by policy: t_read_only may not be called by this agent."
+    assert reason == "Denied by policy: t_read_only may not be called by this agent."

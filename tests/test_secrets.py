@@ -88,7 +88,7 @@ def test_approvals_reach_a_leaky_approver_and_the_audit_stays_clean(sandbox, tmp
                        system=REVIEW_RULES, transcript=tmp_path / "t.jsonl")
     assert [r.tool for r in asked] == ["merge_pr"]
     written = (tmp_path / "audit.jsonl").read_text()
-    assert '"decision": "refused"' in written and "[REDACTED]" in written
+    assert '"decision": "denied"' in written and "[REDACTED]" in written
     for place in [written, json.dumps(audit.entries), (tmp_path / "t.jsonl").read_text(), result.text,
                   json.dumps(result.messages, default=str)]:
         assert KEY not in place and TOKEN not in place and TOKEN[:12] not in place

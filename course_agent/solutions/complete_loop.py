@@ -46,7 +46,7 @@ def read_file(path: str, ref: str = "main") -> str:
 def merge_pr(pr: int) -> str:
     verdict = default_approver()(ApprovalRequest("merge_pr", {"pr": pr}, Risk.DANGEROUS))
     if not verdict.approved:
-        raise PermissionError(f"a human refused to merge !{pr} ({verdict.by})")
+        raise PermissionError(f"a human denied the merge of !{pr} ({verdict.by})")
     project.mergerequests.get(pr).merge()
     return f"merged !{pr}"
 

@@ -255,7 +255,7 @@ def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call]
                                     "as suspicious."))
     for call in merges:
         if call.is_error:
-            findings.append(words(lang, "I tried to merge !{number}, as its description asked, but it was refused: "
+            findings.append(words(lang, "I tried to merge !{number}, as its description asked, but it did not go through: "
                                         "{error}", number=number, error=_first_line(call.result)))
 
     summary = ", ".join(f"{f.path} (+{f.count('+')} −{f.count('-')})" for f in changes.files) or "—"

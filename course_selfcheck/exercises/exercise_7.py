@@ -43,7 +43,7 @@ def _verdict(approver: Callable, request: Any, lang: str) -> Answer:
     approved = getattr(value, "approved", None)
     if not isinstance(approved, bool) or not hasattr(value, "by"):
         return None, tr("returned {value}, not a Verdict", lang, value=short(value, 60)), value, False
-    return approved, tr("approved", lang) if approved else tr("refused", lang), value, False
+    return approved, tr("approved", lang) if approved else tr("denied", lang), value, False
 
 
 class _AsDecisions:
@@ -183,7 +183,7 @@ def _through_gate(seen: Seen7, lang: str) -> Seen:
     if gated.entry is None:
         return Seen(False, tr("the model did not call post_comment, so the gate was never asked.", lang))
     body = str(gated.entry["input"].get("body", ""))
-    right = gated.entry["decision"] == ("approved" if len(body) < 2000 else "refused")
+    right = gated.entry["decision"] == ("approved" if len(body) < 2000 else "denied")
     return Seen(right and gated.entry["by"] in seen.deciders() and gated.finished,
                 tr("the audit log has post_comment ({length} characters): {decision} by {by}.", lang,
                    length=len(body), decision=gated.entry["decision"], by=gated.entry["by"]))
@@ -206,13 +206,13 @@ APPROVER = (
                 _short_approved,
                 N_("The approver must answer with Verdict(True, by=...) for a post_comment whose "
                    "request.input[\"body\"] is shorter than 2000 characters.")),
-    Requirement("long_comment_refused", N_("The approver refuses a comment of 2000 characters or more"),
+    Requirement("long_comment_refused", N_("The approver denies a comment of 2000 characters or more"),
                 _long_refused,
-                N_("\"Shorter than 2000\" means len(body) < 2000: a body of exactly 2000 characters is refused "
+                N_("\"Shorter than 2000\" means len(body) < 2000: a body of exactly 2000 characters is denied "
                    "too, with Verdict(False, ...).")),
-    Requirement("merge_refused", N_("The approver refuses merge_pr"), _merge_refused,
+    Requirement("merge_refused", N_("The approver denies merge_pr"), _merge_refused,
                 N_("The approver is asked for every tool the policy marks ASK, merge_pr included: approve only "
-                   "what you mean to (check request.tool), refuse the rest.")),
+                   "what you mean to (check request.tool), deny the rest.")),
 )
 GATE = Requirement("review_through_gate", N_("A review of !482 that posts its comment goes through your gate"),
                    _through_gate,

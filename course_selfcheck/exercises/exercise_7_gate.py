@@ -192,16 +192,16 @@ FAIL_CLOSED = Requirement(
        "input() gives the string \"no\", which is truthy, and an approver that cannot reach a person raises."),
     task=N_("Only True opens the gate: an exception, None, any other value or no answer is a no."))
 REFUSAL = Requirement(
-    "refusal_is_error", N_("A refused call goes back to the model as an error result"),
+    "refusal_is_error", N_("A denied call goes back to the model as an error result"),
     _on_the_no_run("refusal_is_error"),
     N_("On a no, answer the call with {\"type\": \"tool_result\", \"tool_use_id\": block.id, \"content\": \"A human "
-       "refused this call.\", \"is_error\": True} and go on with the loop."),
+       "denied this call.\", \"is_error\": True} and go on with the loop."),
     task=N_("On False the tool does not run, and the model gets a tool_result with is_error: True that says a human "
-            "refused."))
+            "denied it."))
 GOES_ON = Requirement(
     "returns_answer", N_("At end_turn the loop returns the answer and sends nothing more"),
     _on_the_no_run("returns_answer"),
-    N_("After a no, keep looping: the model reads the refusal, finishes its review, and the loop returns its text."),
+    N_("After a no, keep looping: the model reads the no, finishes its review, and the loop returns its text."),
     task=N_("The loop goes on, so the model can finish its review and say what happened."))
 GATE_ROWS = (ASKS, YES_MERGES, FAIL_CLOSED, REFUSAL, GOES_ON)
 

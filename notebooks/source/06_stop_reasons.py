@@ -146,7 +146,7 @@ task = [{"role": "user", "content": "Review pull request #482."}]
 whole = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=task).usage.output_tokens
 for budget in (whole - 11, whole - 2, whole - 1):  # just short of the whole answer
     cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)
-    *_, block = cut.content  # the block the cut fell in: the last one
+    block = cut.content[-1]  # the block the cut fell in: the last one
     print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))
 
 # %% lang="ru"
@@ -154,7 +154,7 @@ task = [{"role": "user", "content": "Проверь pull request #482."}]
 whole = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=task).usage.output_tokens
 for budget in (whole - 11, whole - 2, whole - 1):  # чуть меньше, чем нужно на весь ответ
     cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)
-    *_, block = cut.content  # the block the cut fell in: the last one
+    block = cut.content[-1]  # the block the cut fell in: the last one
     print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))
 
 # %% [markdown] lang="en"
@@ -287,9 +287,9 @@ print("повтор:", retried.stop_reason)
 # ## model_context_window_exceeded
 #
 # When the history plus the answer no longer fit the model's context window, generation stops with
-# this reason (and a prompt already too long is refused with 400). The sandbox lets us shrink the
-# window to see it; with the real API this takes a very long history. (`client.messages.count_tokens` below asks
-# the API how many input tokens the prompt holds, without sending it to the model; optional notebook 10 says more.)
+# this reason (and a prompt already too long is refused with 400). With the real API it takes a very long history;
+# your loop treats it like a cut answer: an error, never a tool call run. (Optional notebook 10 makes it happen, and
+# counts a prompt's tokens before it is sent.)
 
 # %% [markdown] lang="ru"
 # <!-- fact: context-window-exceeded -->
@@ -297,37 +297,9 @@ print("повтор:", retried.stop_reason)
 #
 # Когда история вместе с ответом перестаёт помещаться в контекстное окно модели, генерация
 # останавливается с этой причиной (а промпт, который уже сам слишком длинный, отклоняется с ошибкой
-# 400). Песочница позволяет уменьшить окно, чтобы это увидеть; с настоящим API для этого нужна очень
-# длинная история. (`client.messages.count_tokens` ниже спрашивает у API, сколько входных токенов в промпте, не
-# отправляя его модели; подробнее — в необязательном блокноте 10.)
-
-# %% lang="en"
-from course_agent.client import shared_sandbox, using_sandbox
-
-prompt = [{"role": "user", "content": "Explain the agent loop in detail."}]
-if using_sandbox():
-    needed = client.messages.count_tokens(model=MODEL, messages=prompt).input_tokens
-    shared_sandbox().context_window = needed + 40  # room for 40 tokens of answer
-    full = client.messages.create(model=MODEL, max_tokens=2000, messages=prompt)
-    shared_sandbox().context_window = None
-    print(needed, "input tokens;", full.stop_reason, "after", full.usage.output_tokens, "output tokens ->",
-          what_to_do(full))
-else:
-    print("Skipped: only the offline sandbox can shrink a model's context window.")
-
-# %% lang="ru"
-from course_agent.client import shared_sandbox, using_sandbox
-
-prompt = [{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}]
-if using_sandbox():
-    needed = client.messages.count_tokens(model=MODEL, messages=prompt).input_tokens
-    shared_sandbox().context_window = needed + 40  # место для 40 токенов ответа
-    full = client.messages.create(model=MODEL, max_tokens=2000, messages=prompt)
-    shared_sandbox().context_window = None
-    print(needed, "ток. на входе;", full.stop_reason, "после", full.usage.output_tokens, "ток. на выходе ->",
-          what_to_do(full))
-else:
-    print("Пропущено: уменьшить контекстное окно модели умеет только офлайн-песочница.")
+# 400). С настоящим API для этого нужна очень длинная история; ваш цикл обходится с этой причиной так же, как с
+# обрезанным ответом: это ошибка, и вызов инструмента не выполняется. (В необязательном блокноте 10 это происходит на
+# глазах, и там же промпт считают в токенах до отправки.)
 
 # %% [markdown] lang="en"
 # ## Exercise: your loop, every stop reason
@@ -353,8 +325,8 @@ else:
 #   `stop_details`.
 #
 # - **Both parts keep the rules of notebooks 3–5**: the whole response back, all results of a turn in one message,
-#   tool errors as results (notebook 5's `run_tool_safely`: if your loop of notebook 4 lets a tool's exception out,
-#   catch it now), the cap. The checks test them again.
+#   tool errors as results (as in notebook 5: if your loop of notebook 4 lets a tool's exception out, put the call of
+#   `run_tool` in a `try` and send the failure back with `is_error: True`), the cap. The checks test them again.
 #
 # `client.messages.create(model=fallback_model(), ...)` with the same messages asks the fallback model. (The reference
 # solutions from here on run a turn's calls one after another, which keeps notebook 7's human approval simple; your
@@ -385,8 +357,9 @@ else:
 #   остановитесь со `stop_details`.
 #
 # - **Обе части сохраняют правила блокнотов 3–5**: ответ целиком в историю, все результаты хода одним сообщением,
-#   ошибки инструментов как результаты (`run_tool_safely` из блокнота 5: если ваш цикл из блокнота 4 выпускает
-#   исключение инструмента наружу, перехватите его сейчас), ограничение числа итераций. Проверки снова их тестируют.
+#   ошибки инструментов как результаты (как в блокноте 5: если ваш цикл из блокнота 4 выпускает исключение
+#   инструмента наружу, оберните вызов `run_tool` в `try` и верните сбой с `is_error: True`), ограничение числа
+#   итераций. Проверки снова их тестируют.
 #
 # `client.messages.create(model=fallback_model(), ...)` с теми же сообщениями обращается к запасной модели. (Эталонные
 # решения с этого места выполняют вызовы хода по очереди — так проще устроено подтверждение человеком в блокноте 7;

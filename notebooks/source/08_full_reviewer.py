@@ -2,16 +2,15 @@
 # # 8. The full reviewer
 #
 # **You will learn**
-# - to run the finished agent (`course_agent.review`) on several merge requests;
-# - what prompt caching saves over a review, and how to turn it on;
 # - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
+# - what prompt caching saves over a review, and how to turn it on in your loop;
 # - that the SDK's beta `tool_runner` is this same loop, written for you (`until_done()`, the cap).
 #
 # Posting the review on the merge request, running several reviews at once, long reviews that fill the context
 # window, the reviewer on a real GitLab, in a pipeline and in batches are notebook 9's, an optional one on shipping
 # the reviewer.
 #
-# *About 80 minutes. Builds on notebook 7.*
+# *About 75 minutes. Builds on notebook 7.*
 #
 # <!-- rules-so-far -->
 
@@ -19,97 +18,38 @@
 # # 8. Полный ревьюер
 #
 # **Вы узнаете**
-# - как запустить готового агента (`course_agent.review`) на нескольких merge request;
-# - сколько экономит кэширование промпта за одно ревью и как его включить;
 # - почему результат инструмента обрезают до 20 000 символов и что при этом нужно сказать модели;
+# - сколько экономит кэширование промпта за одно ревью и как включить его в вашем цикле;
 # - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас (`until_done()`,
 #   ограничение).
 #
 # Публикация ревью в merge request, несколько ревью одновременно, длинные ревью, заполняющие контекстное окно,
 # ревьюер в настоящем GitLab, в пайплайне и в пакетных ревью — в блокноте 9, необязательном, о том, как выпустить ревьюер в работу.
 #
-# *Около 80 минут. Опирается на блокнот 7.*
+# *Около 75 минут. Опирается на блокнот 7.*
 #
 # <!-- rules-so-far -->
 
 # %% use="setup"
 
 # %% [markdown] lang="en"
-# ## Several merge requests
+# ## A result too big to send whole
 #
-# `review(pr)` puts together everything of the previous notebooks: the reference loop, the GitLab tools,
-# the safety gate (merging asks a human). The progress printer is an observer of the loop. Each line shows the
-# tokens of one call, cache reads and writes included: `review()` caches its prompt, which this notebook explains
-# further down.
-#
-# ```mermaid
-# flowchart LR
-#     M["messages<br/>(rules cached)"] --> C["client.messages.create"]
-#     C -- "tool_use" --> G{"safety gate"}
-#     G -- "read-only: at once" --> T["GitLab tools"]
-#     G -- "merge_pr: a human says yes or no" --> T
-#     T -- "results, errors as is_error" --> M
-#     C -- "end_turn" --> R["the review (posted, if asked: notebook 9)"]
-#     C -- "other stop reasons, the cap" --> E["a clear error, history kept"]
-# ```
-
-# %% [markdown] lang="ru"
-# ## Несколько merge request
-#
-# `review(pr)` собирает вместе всё из предыдущих блокнотов: эталонный цикл, инструменты GitLab,
-# шлюз безопасности (слияние требует подтверждения человека). Ход работы печатает наблюдатель (observer), подключённый к циклу.
-# Каждая строка показывает токены одного вызова, включая чтение из кэша и запись в него: `review()` кэширует свой
-# промпт, и об этом рассказано ниже в этом блокноте.
-#
-# ```mermaid
-# flowchart LR
-#     M["messages<br/>(правила в кэше)"] --> C["client.messages.create"]
-#     C -- "tool_use" --> G{"шлюз безопасности"}
-#     G -- "только чтение: сразу" --> T["инструменты GitLab"]
-#     G -- "merge_pr: человек говорит да или нет" --> T
-#     T -- "результаты, ошибки с is_error" --> M
-#     C -- "end_turn" --> R["ревью (публикуется, если попросить: блокнот 9)"]
-#     C -- "другие причины остановки, ограничение" --> E["понятная ошибка, история сохранена"]
-# ```
-
-# %% lang="en"
-from course_agent.review import review
-from course_agent.progress import ProgressPrinter
-import sys
-
-for pr in (483, 486, 482):
-    result = review(pr, client=client, language="en", observers=[ProgressPrinter(sys.stdout)])
-    print(result.text.splitlines()[0], "|", result.text.splitlines()[-1], f"| {result.iterations} calls")
-    print()
-
-# %% lang="ru"
-from course_agent.review import review
-from course_agent.progress import ProgressPrinter
-import sys
-
-for pr in (483, 486, 482):
-    result = review(pr, client=client, language="ru", observers=[ProgressPrinter(sys.stdout)])
-    print(result.text.splitlines()[0], "|", result.text.splitlines()[-1], f"| вызовов модели: {result.iterations}")
-    print()
-
-# %% [markdown] lang="en"
-# ### A result too big to send whole
-#
-# In the review of !486, `read_file` of `data/catalog.json` came back as "result 20106 chars", though the file has
-# almost half a million characters. `Toolbox` cuts every result at 20,000 characters (`course_agent.tools.MAX_RESULT_CHARS`): a
-# whole big file would go into the history and be paid for again on every later call. A silent cut is worse than
+# Merge request !486 refreshes `data/catalog.json`, a file of almost half a million characters, and a review of it
+# reads that file. Sent whole, it would go into the history and be paid for again on every later call. So the
+# course's own loop cuts every result at 20,000 characters (`course_agent.tools.MAX_RESULT_CHARS`). A silent cut is worse than
 # none: the model would take the file's first 20,000 characters for the whole of it. So the cut result ends with a line that says it was
-# cut, how much is left, and how to get a narrower part. That line (the cell prints its length) and the blank line before it are the 106 characters over 20,000. Your own loop
+# cut, how much is left, and how to get a narrower part. That line (the cell prints its length) and the two line breaks before it are the 106 characters over 20,000. Your own loop
 # can do better than "ask for a narrower part": give `read_file` a `start` and say which `start` reads on.
 
 # %% [markdown] lang="ru"
-# ### Результат, слишком большой, чтобы отправить его целиком
+# ## Результат, слишком большой, чтобы отправить его целиком
 #
-# В ревью !486 вызов `read_file` для `data/catalog.json` вернул «результат: 20101 символ», хотя в файле почти
-# полмиллиона символов. `Toolbox` обрезает каждый результат до 20 000 символов (`course_agent.tools.MAX_RESULT_CHARS`): большой
-# файл целиком попал бы в историю, и за него пришлось бы платить снова на каждом следующем вызове. Молча обрезать
+# Merge request !486 обновляет `data/catalog.json` — файл почти в полмиллиона символов, и ревью этот файл читает.
+# Отправленный целиком, он попал бы в историю, и за него пришлось бы платить снова на каждом следующем вызове.
+# Поэтому собственный цикл курса обрезает каждый результат до 20 000 символов (`course_agent.tools.MAX_RESULT_CHARS`). Молча обрезать
 # хуже, чем не обрезать вовсе: модель примет начало файла за весь файл. Поэтому в конце обрезанного результата
-# есть строка: что он обрезан, сколько осталось и как получить часть поуже. Эта строка (ячейка печатает её длину) вместе с пустой строкой перед ней и есть 101 символ сверх 20 000.
+# есть строка: что он обрезан, сколько осталось и как получить часть поуже. Эта строка (ячейка печатает её длину) вместе с двумя переводами строки перед ней и есть 101 символ сверх 20 000.
 # Ваш собственный цикл может сказать точнее, чем «запроси фрагмент поуже»: дайте `read_file` параметр `start` и
 # напишите, с какого `start` читать дальше.
 
@@ -139,11 +79,25 @@ print(f"длина строки о том, что результат обрез�
 # Every call of a review sends the rules, the tool definitions and the whole history again. With
 # `cache_control` breakpoints the API stores that prefix: the first time it is written (billed at
 # 1.25x the input price for the 5-minute cache, 2x for the 1-hour one), later calls read it (0.1x on Opus 5,
-# the course's model; other models' rates are in `course_agent/prices.py`). `review(cache=True)` (its default: the
-# reviews above were cached too) sets one breakpoint after the rules, shared by all reviews, and automatic caching
-# for the growing conversation. In a loop of your own, automatic caching is one argument of the request:
-# `client.messages.create(..., cache_control={"type": "ephemeral"})` puts the breakpoint on the last block it can
-# cache, so it moves along as the conversation grows.
+# the course's model; other models' rates are in `course_agent/prices.py`). In a loop of your own, automatic caching is
+# one argument of the request: `client.messages.create(..., cache_control={"type": "ephemeral"})` puts the breakpoint
+# on the last block it can cache, so it moves along as the conversation grows.
+#
+# To see what that saves, the cell below runs the course's finished reviewer twice: `review(pr)` is the course's own
+# copy of your loop of notebook 7 (`run_agent`, from notebook 7's optional part) with the GitLab tools, the gate and,
+# by default, caching (`cache=True`: one breakpoint after the rules, shared by all reviews, and automatic caching for
+# the growing conversation).
+#
+# ```mermaid
+# flowchart LR
+#     M["messages<br/>(rules cached)"] --> C["client.messages.create"]
+#     C -- "tool_use" --> G{"safety gate"}
+#     G -- "read-only: at once" --> T["GitLab tools"]
+#     G -- "merge_pr: a human says yes or no" --> T
+#     T -- "results, errors as is_error" --> M
+#     C -- "end_turn" --> R["the review (posted, if asked: notebook 9)"]
+#     C -- "other stop reasons, the cap" --> E["a clear error, history kept"]
+# ```
 #
 # **Predict, then run:** a review of !484 takes a few calls. Will caching cut its billed input by a tenth, by half,
 # or by more?
@@ -156,11 +110,25 @@ print(f"длина строки о том, что результат обрез�
 # Каждый вызов в ходе ревью заново отправляет правила, определения инструментов и всю историю сообщений. Если
 # расставить точки кэширования `cache_control`, API сохраняет этот префикс: в первый раз он записывается (по тарифу
 # 1,25 от цены входного токена для кэша на 5 минут, 2 — для кэша на час), последующие вызовы читают его (0,1 у Opus 5,
-# модели курса; тарифы других моделей — в `course_agent/prices.py`). `review(cache=True)` (так по
-# умолчанию: ревью выше тоже кэшировались) ставит одну точку после правил, общую для всех ревью, и включает
-# автоматическое кэширование для растущего диалога. В вашем собственном цикле автоматическое кэширование — это один
-# аргумент запроса: `client.messages.create(..., cache_control={"type": "ephemeral"})` ставит точку на последний
-# блок, который можно кэшировать, и она движется вместе с растущим диалогом.
+# модели курса; тарифы других моделей — в `course_agent/prices.py`). В вашем собственном цикле автоматическое
+# кэширование — это один аргумент запроса: `client.messages.create(..., cache_control={"type": "ephemeral"})` ставит
+# точку на последний блок, который можно кэшировать, и она движется вместе с растущим диалогом.
+#
+# Чтобы увидеть, сколько это экономит, ячейка ниже дважды запускает готовый ревьюер курса: `review(pr)` — это
+# собственная версия курса вашего цикла из блокнота 7 (`run_agent` из необязательной части блокнота 7) с
+# инструментами GitLab, шлюзом и, по умолчанию, кэшированием (`cache=True`: одна точка после правил, общая для всех
+# ревью, и автоматическое кэширование для растущего диалога).
+#
+# ```mermaid
+# flowchart LR
+#     M["messages<br/>(правила в кэше)"] --> C["client.messages.create"]
+#     C -- "tool_use" --> G{"шлюз безопасности"}
+#     G -- "только чтение: сразу" --> T["инструменты GitLab"]
+#     G -- "merge_pr: человек говорит да или нет" --> T
+#     T -- "результаты, ошибки с is_error" --> M
+#     C -- "end_turn" --> R["ревью (публикуется, если попросить: блокнот 9)"]
+#     C -- "другие причины остановки, ограничение" --> E["понятная ошибка, история сохранена"]
+# ```
 #
 # **Сначала предположите, потом запустите:** ревью !484 занимает несколько вызовов. На сколько кэширование сократит
 # оплачиваемый вход — на десятую часть, вдвое или сильнее?
@@ -171,6 +139,8 @@ def billed(usage):
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
                for u in usage)
 
+
+from course_agent.review import review
 
 plain = review(484, client=client, cache=False)
 cached = review(484, client=client, cache=True)
@@ -186,6 +156,8 @@ def billed(usage):
                for u in usage)
 
 
+from course_agent.review import review
+
 plain = review(484, client=client, cache=False)
 cached = review(484, client=client, cache=True)
 for u in cached.usage:
@@ -194,10 +166,18 @@ print(f"входные токены по тарифу: {billed(plain.usage):.0f}
       f"({billed(cached.usage) / billed(plain.usage) * 100:.0f} %)")
 
 # %% [markdown] lang="en"
+# The first call of the cached review wrote the rules, the tools and the task to the cache and read nothing; each
+# later call read everything before it from the cache and wrote only its new turn. The `in` column is 0 on every
+# call: the breakpoints cover the whole request, so each input token was either written to the cache or read from it.
+#
 # The same run as a chart: each request's input, split into what was read from the cache, written to it or
 # sent plain, and the billed input so far with caching (as it happened) and without it.
 
 # %% [markdown] lang="ru"
+# Первый вызов ревью с кэшированием записал в кэш правила, инструменты и задачу и ничего не прочитал; каждый
+# следующий вызов прочитал из кэша всё, что было до него, и записал только свой новый ход. В столбце «вход» везде 0:
+# точки кэширования покрывают весь запрос, так что каждый входной токен либо записан в кэш, либо прочитан из него.
+#
 # Тот же запуск в виде графика: вход каждого запроса — что прочитано из кэша, что записано в него и что ушло
 # без кэширования, — а также сколько входных токенов оплачено к этому моменту с кэшированием (как было) и без него.
 
@@ -209,7 +189,6 @@ usage_chart(cached)
 # %% [markdown] lang="en"
 # <!-- fact: cache-minimum-by-model -->
 # <!-- fact: tool-runner -->
-# The first call of this review already read the rules from the cache (the reviews above wrote them).
 # A prompt below the model's minimum is silently not cached, and the minimum is the model's own: 512 tokens
 # on Opus 5, the course's model, up to 4,096 on older ones (docs: *Prompt caching*, "Cache limitations"; every model's
 # is in `docs/models.md`). Rules shorter than that cost full price on every call.
@@ -232,8 +211,7 @@ usage_chart(cached)
 # %% [markdown] lang="ru"
 # <!-- fact: cache-minimum-by-model -->
 # <!-- fact: tool-runner -->
-# Первый вызов этого ревью уже прочитал правила из кэша (их записали ревью выше). Промпт короче минимального
-# размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели курса, и до 4 096 у
+# Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели курса, и до 4 096 у
 # более старых (документация: *Prompt caching*, раздел «Cache limitations»; минимум каждой модели — в
 # `docs/models.md`). Правила короче минимума оплачиваются полностью при каждом вызове.
 #

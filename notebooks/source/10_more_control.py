@@ -262,6 +262,40 @@ size = client.messages.count_tokens(model=MODEL, tools=TOOLS, messages=task).inp
 print(f"входных токенов в запросе: {size} — история растёт с каждым добавленным ответом и результатом")
 
 # %% [markdown] lang="en"
+# The sandbox can shrink a model's context window, to show the stop notebook 6 named: count the prompt, leave room
+# for only 40 tokens of answer, and the answer stops with `model_context_window_exceeded`.
+
+# %% [markdown] lang="ru"
+# Песочница умеет уменьшать контекстное окно модели, чтобы показать остановку, о которой говорил блокнот 6: считаем
+# промпт, оставляем место только для 40 токенов ответа — и ответ останавливается с `model_context_window_exceeded`.
+
+# %% lang="en"
+from course_agent.client import shared_sandbox, using_sandbox
+
+prompt = [{"role": "user", "content": "Explain the agent loop in detail."}]
+if using_sandbox():
+    needed = client.messages.count_tokens(model=MODEL, messages=prompt).input_tokens
+    shared_sandbox().context_window = needed + 40  # room for 40 tokens of answer
+    full = client.messages.create(model=MODEL, max_tokens=2000, messages=prompt)
+    shared_sandbox().context_window = None
+    print(needed, "input tokens;", full.stop_reason, "after", full.usage.output_tokens, "output tokens")
+else:
+    print("Skipped: only the offline sandbox can shrink a model's context window.")
+
+# %% lang="ru"
+from course_agent.client import shared_sandbox, using_sandbox
+
+prompt = [{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}]
+if using_sandbox():
+    needed = client.messages.count_tokens(model=MODEL, messages=prompt).input_tokens
+    shared_sandbox().context_window = needed + 40  # место для 40 токенов ответа
+    full = client.messages.create(model=MODEL, max_tokens=2000, messages=prompt)
+    shared_sandbox().context_window = None
+    print(needed, "— столько токенов на входе;", full.stop_reason, "после", full.usage.output_tokens, "токенов на выходе")
+else:
+    print("Пропущено: уменьшить контекстное окно модели умеет только офлайн-песочница.")
+
+# %% [markdown] lang="en"
 # <!-- fact: fallbacks-param -->
 # <!-- fact: fallback-block -->
 # ## A refusal answered by another model, on the server or in the SDK

@@ -164,7 +164,8 @@ def merge_pr(pr: int) -> str:
 
 
 FUNCTIONS["merge_pr"] = merge_pr
-TOOLS = [*(tool for tool in TOOLS if tool["name"] != "merge_pr"), MERGE]  # once, even when run again
+if "merge_pr" not in [tool["name"] for tool in TOOLS]:  # once, even when this cell runs again
+    TOOLS = TOOLS + [MERGE]
 
 
 def ask_human(name: str, tool_input: dict) -> bool:
@@ -185,7 +186,8 @@ def merge_pr(pr: int) -> str:
 
 
 FUNCTIONS["merge_pr"] = merge_pr
-TOOLS = [*(tool for tool in TOOLS if tool["name"] != "merge_pr"), MERGE]  # один раз, даже при повторном запуске
+if "merge_pr" not in [tool["name"] for tool in TOOLS]:  # один раз, даже если ячейку запустить снова
+    TOOLS = TOOLS + [MERGE]
 
 
 def ask_human(name: str, tool_input: dict) -> bool:

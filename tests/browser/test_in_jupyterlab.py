@@ -117,7 +117,7 @@ class TestSafetyNotebook:
             assert re.search(r"Merged !485 into main as [0-9a-f]{40}", result_card.inner_text())
             assert words["error"] not in result_card.inner_text()
         else:
-            refused = ("A human refused this call", "Человек отказал в этом вызове")  # safety.py's words, either language
+            refused = ("A human denied this call", "Человек отклонил этот вызов")  # safety.py's words, either language
             assert words["error"] in result_card.inner_text() and any(w in result_card.inner_text() for w in refused)
         prompt.scroll_into_view_if_needed()
         page.screenshot(path=str(SCREENSHOTS / f"approval-{language}-{decision}-after.png"))

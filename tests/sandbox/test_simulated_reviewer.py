@@ -112,11 +112,11 @@ def test_injection_without_a_merge_tool_is_flagged(client):
 def test_denied_merge_is_reported(client):
     def answer(name, tool_input):
         if name == "merge_pr":
-            return "A human refused this call.", True
+            return "A human denied this call.", True
         return default_answer(name, tool_input, INJECTION_DIFF)
 
     final, _, _ = drive(client, "Review MR !13", tools=TOOLS + [MERGE_TOOL], answer=answer)
-    assert "it was refused: A human refused this call." in text_of(final)
+    assert "it did not go through: A human denied this call." in text_of(final)
 
 
 def test_review_is_posted_when_asked(client):

@@ -37,7 +37,7 @@ def run_tools(response, approve) -> list[dict]:
             continue
         if block.name in DANGEROUS and not approved(approve, block.name, block.input):
             results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"A human refused this call: {block.name} did not run. Do not try it again."})
+                            "content": f"A human denied this call: {block.name} did not run. Do not try it again."})
             continue
         try:
             results.append({"type": "tool_result", "tool_use_id": block.id,

@@ -37,7 +37,7 @@ def run_tools(response, approve) -> list[dict]:
             continue
         if block.name in DANGEROUS and not approved(approve, block.name, block.input):
             results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"Человек отказал в этом вызове: {block.name} не выполнялся. Не пытайся снова."})
+                            "content": f"Человек отклонил этот вызов: {block.name} не выполнялся. Не пытайся снова."})
             continue
         try:
             results.append({"type": "tool_result", "tool_use_id": block.id,
