@@ -146,16 +146,16 @@ task = [{"role": "user", "content": "Review pull request #482."}]
 whole = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=task).usage.output_tokens
 for budget in (whole - 11, whole - 2, whole - 1):  # just short of the whole answer
     cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)
-    block = cut.content[-1]  # the block the cut fell in: the last one
-    print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))
+    calls = [block.input for block in cut.content if block.type == "tool_use"]  # the cut call, if one was begun
+    print(budget, cut.stop_reason, calls, "->", what_to_do(cut))
 
 # %% lang="ru"
 task = [{"role": "user", "content": "Проверь pull request #482."}]
 whole = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=task).usage.output_tokens
 for budget in (whole - 11, whole - 2, whole - 1):  # чуть меньше, чем нужно на весь ответ
     cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)
-    block = cut.content[-1]  # the block the cut fell in: the last one
-    print(budget, cut.stop_reason, block.type, getattr(block, "input", None), "->", what_to_do(cut))
+    calls = [block.input for block in cut.content if block.type == "tool_use"]  # обрезанный вызов, если модель успела его начать
+    print(budget, cut.stop_reason, calls, "->", what_to_do(cut))
 
 # %% [markdown] lang="en"
 # <!-- fact: stop-sequence-field -->

@@ -29,16 +29,21 @@ SETTINGS = {
 DARK_THEME = {"@jupyterlab/apputils-extension/themes.jupyterlab-settings": {"theme": "JupyterLab Dark"}}
 
 
-def copy_cleared(source: Path, folder: Path, first_cell: str | None = None) -> Path:
-    """A copy of a notebook with every output cleared (what a learner's Clear Outputs gives),
-    with `first_cell` (code) put before all others if given."""
+def copy_cleared(source: Path, folder: Path, first_cell: str | None = None, name: str | None = None) -> Path:
+    """A copy of a notebook with every output cleared (what a learner's Clear Outputs gives), with `first_cell`
+    (code) put before all others if given, in a folder of its language next to what a learner has there
+    (lesson_tools.py, which notebooks 4-11 import): folder/en/name or folder/ru/name."""
     nb = nbformat.read(source, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
     if first_cell:
         nb.cells.insert(0, nbformat.v4.new_code_cell(first_cell))
-    target = folder / source.name
+    home = folder / source.parent.name
+    home.mkdir(parents=True, exist_ok=True)
+    for beside in source.parent.glob("*.py"):
+        shutil.copyfile(beside, home / beside.name)
+    target = home / (name or source.name)
     nbformat.write(nb, target)
     return target
 

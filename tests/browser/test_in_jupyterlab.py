@@ -30,9 +30,10 @@ def open_and_run_all(page, lab, notebook, copy_as=None, first_cell=None):
     workdir, url, token = lab
     target = notebook
     if copy_as:
-        target = copy_cleared(notebook, workdir, first_cell).rename(workdir / copy_as)
+        target = copy_cleared(notebook, workdir, first_cell, copy_as)
     workspace = re.sub(r"\W", "-", target.stem)  # a fresh workspace: only this notebook is open
-    page.goto(f"{url}/lab/workspaces/{workspace}/tree/{target.name}?reset&token={token}")
+    path = target.relative_to(workdir).as_posix() if target.is_relative_to(workdir) else target.name
+    page.goto(f"{url}/lab/workspaces/{workspace}/tree/{path}?reset&token={token}")
     page.locator(".jp-Notebook").first.wait_for()
     page.locator(".jp-StatusBar-Widget", has_text="Idle").first.wait_for()  # the kernel is up
     started = page.locator(".jp-InputPrompt", has_text=re.compile(r"\[(\*|\d+)\]")).first
