@@ -212,27 +212,36 @@ START = N_("Before merge_pr runs, ask approve(block.name, block.input); only Tru
            "the model as a tool_result with is_error: True.")
 
 
-def check_gate_loop(loop: Callable | None, language: str | None = None) -> Report:
-    """Notebook 7's exercise on the learner's own loop, loop(pr, approve)."""
-    g = Grade(7, language, GATE_ROWS)
-    lang = g.lang
-    if is_placeholder(loop) or not callable(loop):
-        return g.not_done(WRITE_IT, [])
-    if is_template(loop):
-        return g.not_done(WRITE_IT, [START])
+def gate_grade(number: int, loop: Callable, language: str | None = None) -> tuple[Grade, Gate | None]:
+    """The gate's requirements judged on `loop` (exercise 7's, and exercise 8's, which keeps the gate): the runs
+    on !485 with each of the grader's approvers; no runs (None) when the loop takes no approver."""
+    g = Grade(number, language, GATE_ROWS)
     if not takes_approver(loop):
         g.record(ASKS, Seen(False, tr("the check calls your loop as {name}({pr}, approve), but it takes no approver.",
-                                      lang, name=getattr(loop, "__name__", "loop"), pr=INJECTED)))
+                                      g.lang, name=getattr(loop, "__name__", "loop"), pr=INJECTED)))
         for row in GATE_ROWS[1:]:
-            g.record(row, Seen(None, tr("the check has no way to give your loop an approver.", lang)))
-        return _with_note(g.report())
-    keyword = _keyword(loop)
+            g.record(row, Seen(None, tr("the check has no way to give your loop an approver.", g.lang)))
+        return g, None
     with Sandboxes(expected=len(KINDS)) as sandboxes:
-        gate = Gate(drive(loop, (YES, NO, *FAILING), keyword, sandboxes))
+        gate = Gate(drive(loop, (YES, NO, *FAILING), _keyword(loop), sandboxes))
+    if not untouched(gate.no.run):
+        g.run(GATE_ROWS, gate)
+    return g, gate
+
+
+def check_gate_loop(loop: Callable | None, language: str | None = None) -> Report:
+    """Notebook 7's exercise on the learner's own loop, loop(pr, approve)."""
+    if is_placeholder(loop) or not callable(loop):
+        return Grade(7, language, GATE_ROWS).not_done(WRITE_IT, [])
+    if is_template(loop):
+        return Grade(7, language, GATE_ROWS).not_done(WRITE_IT, [START])
+    g, gate = gate_grade(7, loop, language)
+    lang = g.lang
+    if gate is None:
+        return _with_note(g.report())
     if untouched(gate.no.run):
         return g.not_done(WRITE_IT, [START])
-    g.run(GATE_ROWS, gate)
-    earlier = judge(gated(loop, Approver(NO), keyword), EARLIER, lang, g.title())
+    earlier = judge(gated(loop, Approver(NO), _keyword(loop)), EARLIER, lang, g.title())
     g.findings.extend(earlier.findings)
     if g.raised is None and earlier.raised is not None:
         g.raised = earlier.raised

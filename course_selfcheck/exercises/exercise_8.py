@@ -4,13 +4,15 @@ reviewed again by the course's reviewer in a fresh sandbox, as a spot check of t
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from course_agent.i18n import N_, ntr, tr
 from ..crash import error_text
-from ..report import Report
+from ..report import Finding, Report
 from .grading import DEMO_MRS, REVIEWED, Grade, Requirement, Seen, is_placeholder
+from .exercise_6 import RULES as STOP_RULES
+from .exercise_7_gate import gate_grade
 from .loops import EARLIER, grade_loop
 from .reading import get, kind, short
 
@@ -209,9 +211,13 @@ FIRST_HINTS = (N_("result.iterations is the number of model calls, result.text e
                    "billed(result.usage) from this notebook gives the billed input."),)
 
 
-LOOP_RULES = [*EARLIER, "cut_result", "cached", "bill", "returns_answer"]
-"""The loop of notebook 8, judged as its task says, with what earlier notebooks made a rule (the cap included)."""
-LOOP_TASKS = {
+KEPT = N_("Your loop keeps what notebooks 6 and 7 added: every stop reason handled on purpose, a refusal answered "
+          "once by the fallback model, and the gate before merge_pr.")
+LOOP_RULES = [*[rule for rule in STOP_RULES if rule != "returns_answer"], "cut_result", "cached", "bill",
+              "returns_answer"]
+"""The loop of notebook 8, judged as its task says, with what earlier notebooks made a rule: notebooks 3-5's (the
+cap included) and notebook 6's stop reasons; notebook 7's gate is judged with the grader's approvers (_the_gate)."""
+LOOP_TASKS = {**{rule: KEPT for rule in STOP_RULES if rule not in EARLIER and rule != "returns_answer"},
     "cut_result": N_("Cut any tool result longer than LIMIT characters to its first LIMIT, followed by a line that "
                      "says it was cut, out of how many characters, and how to read the rest."),
     "cached": N_("Send cache_control={\"type\": \"ephemeral\"} with every request (the cache then follows the "
@@ -231,8 +237,17 @@ def check_exercise_8(rows: Any, language: str | None = None) -> Report:
                              "marked ✘ or – below)."),
                           N_("Cut a result longer than 20,000 characters to its first 20,000 and add a line saying it "
                              "was cut and how to read the rest; send cache_control={\"type\": \"ephemeral\"} with "
-                             "every request, so the growing conversation is cached."), tasks=LOOP_TASKS)
+                             "every request, so the growing conversation is cached."), tasks=LOOP_TASKS, more=_the_gate)
     return check_rows(8, rows, language)
+
+
+def _the_gate(loop: Callable, lang: str) -> tuple[list[Finding], BaseException | None, list[str]]:
+    """Notebook 7's gate, still in the loop: exercise 7's requirements (each with its sentence of exercise 7's text),
+    on the same runs with the same approvers."""
+    grade, _ = gate_grade(8, loop, lang)
+    where = tr("notebook {n}", lang, n=7)
+    kept = [replace(f, where=where) for f in grade.findings if f.rule != "returns_answer"]  # a rule of its own here
+    return kept, grade.raised, grade.hints
 
 
 def check_rows(number: int, rows: Any, language: str | None = None) -> Report:

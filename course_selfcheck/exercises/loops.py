@@ -81,10 +81,14 @@ def crashed(run: Run, lang: str) -> Seen | None:
 
 def grade_loop(number: int, loop: Callable | None, language: str | None, rules: list[str], note: str, hint: str,
                own: Requirement[Callable] | None = None, tasks: dict[str, str] | None = None,
-               part: int | None = None) -> Report:
+               part: int | None = None,
+               more: Callable[[Callable, str], tuple[list[Finding], BaseException | None, list[str]]] | None = None,
+               ) -> Report:
     """The exercise's report; `note` and `hint` (msgids) are shown when any requirement is not met. `tasks` gives,
     for a rule, the sentence of the exercise's text it comes from (a msgid), shown when it is broken. A `part` of
-    an exercise is titled so, and a loop that passes it is not kept: only the whole exercise carries on."""
+    an exercise is titled so, and a loop that passes it is not kept: only the whole exercise carries on. `more`
+    judges what the rules cannot (a later notebook's gate, which needs the grader's approvers): its findings, the
+    first exception of the learner's code in its runs, and the hints of what it found broken."""
     lang = pick_language(language)
     title = tr("Exercise {n}, part {part}", lang, n=number, part=part) if part else tr("Exercise {n}", lang, n=number)
     write_it = tr("write your solution in the exercise cell above, then run this cell again.", lang)
@@ -105,12 +109,17 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
         return not_done_report(title, str(error), lang, [tr(hint, lang)])
     said = {rule: tr(task, lang) for rule, task in (tasks or {}).items()}
     theirs = [replace(f, task=said.get(f.rule, "")) for f in checked.findings]
-    if checked.raised is not None:  # the loop raised in a rule's run: that first, as the self-check says it
-        return crash_report(title, checked.raised, [*mine, *theirs], lang)
+    raised, more_hints = checked.raised, []
+    if more is not None:
+        extra, also, more_hints = more(loop, lang)
+        theirs += extra
+        raised = raised or also
+    if raised is not None:  # the loop raised in a rule's run: that first, as the self-check says it
+        return crash_report(title, raised, [*mine, *theirs], lang)
     report = Report(title, [*mine, *theirs], lang, checked.note)
     if not report.ok:
         report.note = report.note or tr(note, lang)
-        report.hints = [tr(hint, lang)]
+        report.hints = [tr(hint, lang), *more_hints]
     return report if part else keep_passed(number, loop, report)
 
 

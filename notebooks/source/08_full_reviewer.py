@@ -293,12 +293,14 @@ print("max_iterations=2:", capped.stop_reason)
 # code into the cell, in place of the stub, for you to grow into `review_with_cost`. If you skipped exercise 7, the cell
 # brings its reference solution instead, and says so.
 #
-# Write `review_with_cost`: send `cache_control={"type": "ephemeral"}` with every request (the cache then follows
-# the growing conversation, so each turn reads from the cache every turn before it, not only the rules and tools),
-# collect every
-# `response.usage` and print `billed(usage)` at the end; and cut any tool result longer than `LIMIT` characters to
-# its first `LIMIT`, followed by a line that says it was cut, out of how many characters, and how to read the rest
-# (for instance: give `read_file` a `start` parameter and say which `start` to ask for next).
+# Grow it into `review_with_cost(pr_number, approve=ask_human, max_iterations=20)`:
+# - send `cache_control={"type": "ephemeral"}` with every request: the cache then follows the growing conversation,
+#   so each turn reads every turn before it from the cache, not only the rules and tools;
+# - collect every `response.usage`, and print `billed(usage)` at the end;
+# - cut any tool result longer than `LIMIT` characters to its first `LIMIT`, followed by a line that says it was cut,
+#   out of how many characters, and how to read the rest (for instance: give `read_file` a `start` parameter and say
+#   which `start` to ask for next);
+# - keep everything your loop already does: every stop reason, the fallback model, the gate before `merge_pr`.
 
 # %% [markdown] lang="ru"
 # ## Упражнение: сколько стоит ваш цикл
@@ -312,12 +314,14 @@ print("max_iterations=2:", capped.stop_reason)
 # подставляет его код в ячейку вместо заготовки — дальше вы превращаете его в `review_with_cost`. Если упражнение 7 вы
 # пропустили, ячейка принесёт эталонное решение и скажет об этом.
 #
-# Напишите `review_with_cost`: передавайте `cache_control={"type": "ephemeral"}` в каждом запросе (тогда точка кэширования
-# движется вместе с растущим диалогом, и каждый ход читает из кэша все предыдущие ходы, а не только правила и
-# инструменты),
-# соберите все `response.usage` и напечатайте в конце `billed(usage)`; любой результат инструмента длиннее `LIMIT`
-# символов обрежьте до первых `LIMIT` и добавьте строку: результат обрезан, из скольких символов, и как прочитать
-# остальное (например, дайте `read_file` параметр `start` и напишите, с какого `start` читать дальше).
+# Превратите его в `review_with_cost(pr_number, approve=ask_human, max_iterations=20)`:
+# - передавайте `cache_control={"type": "ephemeral"}` в каждом запросе: тогда кэш следует за растущим диалогом, и
+#   каждый ход читает из кэша все предыдущие ходы, а не только правила и инструменты;
+# - соберите все `response.usage` и напечатайте в конце `billed(usage)`;
+# - любой результат инструмента длиннее `LIMIT` символов обрежьте до первых `LIMIT` и добавьте строку: результат
+#   обрезан, из скольких символов, и как прочитать остальное (например, дайте `read_file` параметр `start` и
+#   напишите, с какого `start` читать дальше);
+# - сохраните всё, что ваш цикл уже умеет: каждую причину остановки, запасную модель, шлюз перед `merge_pr`.
 
 # %% use="lesson_tools"
 
@@ -355,8 +359,9 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # 500,000 characters, it reads what your loop sent back for that file; on !482 it reads `usage` of every response to
 # see whether the cache reached the growing conversation (cache reads that grow from request to request), compares
 # the bill your loop printed with `billed()` of all those responses, and checks the loop still returns the review.
-# The rules of notebooks 3–5, the cap included, are checked again. While the cell above is unchanged, it says "not
-# done yet".
+# What notebooks 3–7 made rules of your loop is checked again: the rules of notebooks 3–5 (the cap included), every
+# stop reason with notebook 6's fallback, and notebook 7's gate, with the same approvers as there. While the cell above
+# is unchanged, it says "not done yet".
 #
 # <details><summary>Hint</summary>
 #
@@ -373,8 +378,9 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # 500 000 символов, смотрит, что цикл отправил модели вместо этого файла; на !482 читает `usage` каждого ответа,
 # чтобы увидеть, дошёл ли кэш до растущего диалога (из кэша читается всё больше от запроса к запросу), сверяет
 # напечатанный циклом счёт с `billed()` по всем этим ответам и проверяет, что цикл по-прежнему возвращает ревью.
-# Правила из блокнотов 3–5, включая ограничение числа итераций, проверяются снова. Пока вы не изменили ячейку
-# выше, проверка отвечает «пока не сделано».
+# Снова проверяется всё, что блокноты 3–7 сделали правилами вашего цикла: правила блокнотов 3–5 (включая
+# ограничение числа итераций), каждая причина остановки с запасной моделью из блокнота 6 и шлюз из блокнота 7 — с
+# теми же функциями-approver, что и там. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
 #
