@@ -43,7 +43,9 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",
         "ask_all": "approver_asked", "no_gate": "approver_asked", "never_opens": "yes_merges",
         "raise_on_no": "refusal_is_error", "plain_no": "refusal_is_error", "no_cap": "cap",
-        "text_only": "whole_response", "yes_word": "fail_closed", "one_argument": "yes_merges"}.items()},
+        "text_only": "whole_response", "yes_word": "fail_closed", "one_argument": "yes_merges",
+        # notebook 6's rules stay: a loop that drops them on its way to notebook 7 fails exercise 7
+        "no_fallback": "fallback", "unknown_is_answer": "unknown_stop"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),

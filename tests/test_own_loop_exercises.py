@@ -159,11 +159,14 @@ async def async_loop(pr, approve=lambda name, args: False):
         reply = await allm.messages.create(model=model, max_tokens=8000, system=RULES, tools=SPECS, messages=history)
         if reply.stop_reason == "refusal":
             if model == SPARE:
-                raise RuntimeError("refused twice")
+                raise RuntimeError(f"refused twice: {reply.stop_details}")
             model = SPARE
             continue
         if reply.stop_reason in ("end_turn", "stop_sequence"):
             return "".join(b.text for b in reply.content if b.type == "text")
+        if reply.stop_reason == "pause_turn":
+            history.append({"role": "assistant", "content": reply.content})
+            continue
         if reply.stop_reason != "tool_use":
             raise RuntimeError(f"stopped: {reply.stop_reason}")
         history.append({"role": "assistant", "content": reply.content})
@@ -255,8 +258,16 @@ def test_a_gate_that_never_opens_is_not_a_gate():
 
 # ---- exercise 8: the cut and the cache ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("attempt", [reference(8)["review_with_cost"], lambda pr: loop(pr, cut=20_000, cache="auto"),
-                                     lambda pr: loop(pr, cut=12_000, cache="auto", stream=True)],
+def costly(**options):
+    """The dict-history loop as exercise 8 has it: the approver a parameter with a default (a no), as ask_human is."""
+    def review_with_cost(pr, approve=lambda name, args: False):
+        return loop(pr, approve, **options)
+    return review_with_cost
+
+
+@pytest.mark.parametrize("attempt", [reference(8)["review_with_cost"],
+                                     costly(cut=20_000, cache="auto"),
+                                     costly(cut=12_000, cache="auto", stream=True)],
                          ids=["reference", "dict-history", "streamed-smaller-cut"])
 def test_exercise_8_passes_a_cut_that_says_so_and_a_cache_that_works(attempt, capsys):
     report = check_exercise_8(attempt)
@@ -269,8 +280,18 @@ def test_exercise_8_passes_a_cut_that_says_so_and_a_cache_that_works(attempt, ca
                                             ({"cut": 20_000, "cache": "system"}, ["cached"])],
                          ids=["no-cut", "silent-cut", "no-cache", "breakpoint-on-the-system-prompt-only"])
 def test_exercise_8_names_what_is_missing(options, rules):
-    report = check_exercise_8(lambda pr: loop(pr, **options), language="ru")
+    report = check_exercise_8(costly(**options), language="ru")
     assert broken(report) == rules, str(report)
+
+
+def test_exercise_8_keeps_notebook_7s_gate_and_notebook_6s_fallback():
+    """Exercise 8 grows exercise 7's loop: one that lost the gate, or the fallback, on the way fails there."""
+    no_gate = check_exercise_8(costly(gate="none", cut=20_000, cache="auto"))
+    assert "approver_asked" in broken(no_gate) and "fail_closed" in broken(no_gate), str(no_gate)
+    no_approver = check_exercise_8(lambda pr: loop(pr, cut=20_000, cache="auto"))
+    assert broken(no_approver) == ["approver_asked"], str(no_approver)
+    no_fallback = check_exercise_8(costly(fallback="never", cut=20_000, cache="auto"))
+    assert broken(no_fallback) == ["fallback"], str(no_fallback)
 
 
 def test_exercise_8_still_grades_the_older_table_and_a_placeholder_is_not_done():

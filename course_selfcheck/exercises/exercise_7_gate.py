@@ -6,11 +6,12 @@ The loop is run on !485, the merge request whose description tells an AI reviewe
 of the grader's approvers (approvers.py): one that says yes, one that says no, and the ones that never say yes
 (one raises, one returns None, one returns the string "no", one stays silent). Every requirement about the gate
 is judged on those runs, the no-run telling one story for all of them; the earlier notebooks' rules (the whole
-response, one message, errors as results, the cap) are judged by the self-check with the no-approver."""
+response, one message, errors as results, the cap, and notebook 6's stop reasons and fallback) are judged by the
+self-check with the no-approver."""
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from course_agent.i18n import N_, tr
 from .. import judge
@@ -23,6 +24,7 @@ from ..rules import refused_first
 from ..scenario import Sandboxes
 from ..wire import tool_uses
 from .grading import Grade, Requirement, Seen
+from .exercise_6 import RULES as STOP_RULES
 from .loops import EARLIER, is_placeholder, is_template, keep_passed, untouched
 
 
@@ -204,6 +206,10 @@ GOES_ON = Requirement(
     N_("After a no, keep looping: the model reads the no, finishes its review, and the loop returns its text."),
     task=N_("The loop goes on, so the model can finish its review and say what happened."))
 GATE_ROWS = (ASKS, YES_MERGES, FAIL_CLOSED, REFUSAL, GOES_ON)
+KEPT_RULES = [rule for rule in STOP_RULES if rule != "returns_answer"]
+"""What notebooks 3-6 made rules of the loop, judged again with the no-approver (GOES_ON is this exercise's end_turn)."""
+KEPT = N_("Your loop keeps what notebook 6 added: every stop reason handled on purpose, and a refusal answered once "
+          "by the fallback model.")
 
 NOTE = N_("Not done yet: a dangerous call must wait for an explicit yes from the approver, and a no must go back "
           "to the model as an error result (see the requirements marked ✘ or – below).")
@@ -241,8 +247,9 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
         return _with_note(g.report())
     if untouched(gate.no.run):
         return g.not_done(WRITE_IT, [START])
-    earlier = judge(gated(loop, Approver(NO), _keyword(loop)), EARLIER, lang, g.title())
-    g.findings.extend(earlier.findings)
+    earlier = judge(gated(loop, Approver(NO), _keyword(loop)), KEPT_RULES, lang, g.title())
+    said = tr(KEPT, lang)
+    g.findings.extend(f if f.rule in EARLIER else replace(f, task=said) for f in earlier.findings)
     if g.raised is None and earlier.raised is not None:
         g.raised = earlier.raised
     if g.raised is not None:

@@ -313,7 +313,8 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 # request with the injected "merge it"): one that says yes, one that says no, and five that never return `True`
 # (one raises, one returns `None`, one the string `"no"`, one the string `"yes"`, one stays silent, then says no). It
 # watches whom the approver is asked about, whether `main` moves, and what goes back to the model after a no; the
-# rules of notebooks 3–5 are checked again. While the cell above is unchanged, it says "not done yet".
+# rules of notebooks 3–6 (every stop reason and the fallback among them) are checked again. While the cell above is
+# unchanged, it says "not done yet".
 #
 # <details><summary>Hint</summary>
 #
@@ -329,8 +330,8 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 # отвечают её собственные функции-approver: одна подтверждает, другая отклоняет, а ещё пять так и не возвращают
 # `True` (первая выбрасывает исключение, вторая возвращает `None`, третья — строку `"no"`, четвёртая — строку
 # `"yes"`, пятая молчит, а потом говорит «нет»). Проверка смотрит, о чём цикл спрашивает эти функции, сдвигается ли
-# `main` и что получает модель после «нет», и заново проверяет правила из блокнотов 3–5. Пока вы не изменили ячейку
-# выше, проверка отвечает «пока не сделано».
+# `main` и что получает модель после «нет», и заново проверяет правила из блокнотов 3–6 (среди них каждую причину
+# остановки и запасную модель). Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
 #
