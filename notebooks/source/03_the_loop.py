@@ -34,11 +34,13 @@
 
 # %% [markdown] lang="en"
 # Two tools, as in notebook 2's exercise: `get_diff` for the changes and `read_file` for context, and a dispatcher
-# that picks the function by name.
+# that picks the function by name. `get_diff` now also gives the merge request's description: the author's words,
+# which the model should read too (notebook 7 shows what can hide in them).
 
 # %% [markdown] lang="ru"
 # Два инструмента, как в упражнении блокнота 2: `get_diff` для изменений и `read_file` для контекста, а также
-# диспетчер, который выбирает функцию по имени.
+# диспетчер, который выбирает функцию по имени. Теперь `get_diff` отдаёт и описание merge request — слова автора,
+# которые модели тоже стоит прочесть (что в них может прятаться, покажет блокнот 7).
 
 # %% use="tools"
 
@@ -60,11 +62,11 @@
 # %% [markdown] lang="en"
 # ## The loop
 #
-# It reads like a skeleton of what an agent is. One iteration is one call to the model: one turn of the conversation.
-# Three lines carry how a turn goes on: the response goes into the history whole; every requested tool runs; all
+# It reads like a skeleton of what an agent is. One iteration is one request to the model (a model call). Three lines
+# carry how the conversation goes on: the response goes into the history whole; every requested tool runs; all
 # results go back in one user message (notebook 4 shows why). And the loop ends in one of two ways: the model says it
-# is done (`end_turn`, and the loop returns the answer), or the cap is reached. Of these, `check_loop` checks the
-# three in the card above from this notebook on, and the rest as later notebooks make them rules.
+# is done (`end_turn`, and the loop returns the answer), or the cap is reached. `check_loop` checks three of these
+# rules from this notebook on (the card above); each later notebook adds its own.
 #
 # ```mermaid
 # flowchart LR
@@ -79,12 +81,12 @@
 # %% [markdown] lang="ru"
 # ## Цикл
 #
-# В нём виден скелет любого агента. Одна итерация — это один вызов модели, один ход диалога. Три строки
-# задают, как продолжается ход: ответ модели добавляется в историю целиком; выполняется каждый запрошенный
+# В нём виден скелет любого агента. Одна итерация — это один запрос к модели (один вызов модели). Три строки
+# задают, как продолжается диалог: ответ модели добавляется в историю целиком; выполняется каждый запрошенный
 # инструмент; все результаты возвращаются одним сообщением от user (почему — покажет блокнот 4). А заканчивается
 # цикл одним из двух способов: модель сообщает, что закончила (`end_turn`, и цикл возвращает ответ), или достигнуто
-# ограничение на итерации. Начиная с этого блокнота, `check_loop` проверяет три из этих правил (см. карточку выше),
-# остальные — по мере того, как их вводят следующие блокноты.
+# ограничение на итерации. Начиная с этого блокнота, `check_loop` проверяет три из этих правил (см. карточку выше);
+# каждый следующий блокнот добавляет свои.
 #
 # ```mermaid
 # flowchart LR

@@ -30,7 +30,7 @@
 # <!-- fact: tool-error-is-error -->
 # ## A tool error is a result
 #
-# Merge request !999 does not exist: GitLab answers 404. The runner below turns any failure into a
+# Merge request !999 does not exist: GitLab answers 404. The dispatcher below turns any failure into a
 # `tool_result` with `is_error: true` and a message, and the loop goes on. The model reads the message
 # and tells you plainly that there is no such merge request.
 
@@ -56,8 +56,9 @@ def run_tool_safely(name: str, tool_input: dict) -> dict:
         return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
 
 
-def review(pr_number: int, tool_runner, keep="all", max_iterations: int = 20) -> str:
-    """The loop of notebook 3, with the tool runner and what to keep of each response as parameters."""
+def review_with(pr_number: int, dispatch, keep="all", max_iterations: int = 20) -> str:
+    """The loop of notebook 3, with the dispatcher (it runs a tool, says how it went) and what to keep of each
+    response as parameters."""
     messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -68,8 +69,8 @@ def review(pr_number: int, tool_runner, keep="all", max_iterations: int = 20) ->
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
         content = response.content if keep == "all" else [b for b in response.content if b.type == "text"]
         messages.append({"role": "assistant", "content": content})
-        messages.append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": block.id, **tool_runner(block.name, block.input)}
+        messages.append({"role": "user", "content": [  # **: the dispatcher's keys go in (content, and is_error)
+            {"type": "tool_result", "tool_use_id": block.id, **dispatch(block.name, block.input)}
             for block in response.content if block.type == "tool_use"
         ]})
     raise RuntimeError("Too many iterations")
@@ -88,8 +89,9 @@ def run_tool_safely(name: str, tool_input: dict) -> dict:
         return {"content": f"{name} завершился ошибкой: {type(error).__name__}: {error}", "is_error": True}
 
 
-def review(pr_number: int, tool_runner, keep="all", max_iterations: int = 20) -> str:
-    """Цикл из блокнота 3; параметры: как запускать инструменты и что оставлять от ответа."""
+def review_with(pr_number: int, dispatch, keep="all", max_iterations: int = 20) -> str:
+    """Цикл из блокнота 3; параметры: диспетчер (он выполняет инструмент и сообщает, как всё прошло) и что оставлять
+    от ответа."""
     messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -100,14 +102,14 @@ def review(pr_number: int, tool_runner, keep="all", max_iterations: int = 20) ->
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
         content = response.content if keep == "all" else [b for b in response.content if b.type == "text"]
         messages.append({"role": "assistant", "content": content})
-        messages.append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": block.id, **tool_runner(block.name, block.input)}
+        messages.append({"role": "user", "content": [  # **: the dispatcher's keys go in (content, and is_error)
+            {"type": "tool_result", "tool_use_id": block.id, **dispatch(block.name, block.input)}
             for block in response.content if block.type == "tool_use"
         ]})
     raise RuntimeError("Слишком много итераций")
 
 # %%
-print(review(999, run_tool_safely))
+print(review_with(999, run_tool_safely))
 
 # %% [markdown] lang="en"
 # ## Break it: let the exception out
@@ -123,13 +125,13 @@ print(review(999, run_tool_safely))
 
 # %% lang="en"
 try:
-    review(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})
+    review_with(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})
 except Exception as error:
     print("the run is over:", type(error).__name__, error)
 
 # %% lang="ru"
 try:
-    review(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})
+    review_with(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})
 except Exception as error:
     print("запуск оборвался:", type(error).__name__, error)
 
@@ -150,7 +152,7 @@ except Exception as error:
 
 # %%
 try:
-    review(482, run_tool_safely, keep="text")
+    review_with(482, run_tool_safely, keep="text")
 except anthropic.BadRequestError as error:
     print(error.status_code, error.body["error"]["message"])
 
@@ -168,7 +170,7 @@ except anthropic.BadRequestError as error:
 # моделей историю целиком можно только дополнять.*
 
 # %%
-print(review(482, run_tool_safely, keep="all"))
+print(review_with(482, run_tool_safely, keep="all"))
 
 # %% [markdown] lang="en"
 # <!-- fact: sdk-retries -->
@@ -258,14 +260,14 @@ else:
 #
 # `read_file` fails for a file that does not exist. Write `run_tool_missing_file`: a `run_tool_safely` in
 # which `read_file` always raises `FileNotFoundError`, and review !482 with it
-# (`review(482, run_tool_missing_file)`). What does the model write, and what does it not do?
+# (`review_with(482, run_tool_missing_file)`). What does the model write, and what does it not do?
 
 # %% [markdown] lang="ru"
 # ## Упражнение
 #
 # `read_file` завершается ошибкой, если файла не существует. Напишите `run_tool_missing_file` — вариант
 # `run_tool_safely`, в котором `read_file` всегда выбрасывает `FileNotFoundError`, и проведите с ней ревью !482
-# (`review(482, run_tool_missing_file)`). Что напишет модель и чего она делать не станет?
+# (`review_with(482, run_tool_missing_file)`). Что напишет модель и чего она делать не станет?
 
 # %% lang="en"
 def run_tool_missing_file(name: str, tool_input: dict) -> dict:
@@ -273,7 +275,7 @@ def run_tool_missing_file(name: str, tool_input: dict) -> dict:
     ...  # your code here
 
 
-# print(review(482, run_tool_missing_file))
+# print(review_with(482, run_tool_missing_file))
 
 # %% lang="ru"
 def run_tool_missing_file(name: str, tool_input: dict) -> dict:
@@ -281,7 +283,7 @@ def run_tool_missing_file(name: str, tool_input: dict) -> dict:
     ...  # ваш код
 
 
-# print(review(482, run_tool_missing_file))
+# print(review_with(482, run_tool_missing_file))
 
 # %% [markdown] lang="en"
 # ### Check your exercise
@@ -322,21 +324,25 @@ show_solution(5)
 # %% [markdown] lang="en"
 # ### Self-check
 #
-# `check_loop` calls a loop with the merge request number only; this notebook's `review` also takes the tool
-# runner, so wrap it in a `lambda`. It runs the loop in scenarios built to expose each rule and judges what
+# `check_loop` calls a loop with the merge request number only; this notebook's `review_with` also takes the
+# dispatcher, so the cell below gives it one in `review_safely(pr)`. It runs the loop in scenarios built to expose each rule and judges what
 # it sees on the wire: here, the two rules of this notebook.
 
 # %% [markdown] lang="ru"
 # ### Самопроверка
 #
-# `check_loop` вызывает цикл, передавая только номер merge request, а `review` из этого блокнота принимает ещё и
-# функцию запуска инструментов, поэтому оберните вызов `review` в `lambda`. Проверка запускает цикл в сценариях, которые
+# `check_loop` вызывает цикл, передавая только номер merge request, а `review_with` из этого блокнота принимает ещё и
+# диспетчер, поэтому ячейка ниже передаёт его в `review_safely(pr)`. Проверка запускает цикл в сценариях, которые
 # выявляют нарушение каждого правила, и судит по тому, что уходит по сети: здесь — по двум правилам этого блокнота.
 
 # %%
 from course_selfcheck import check_loop
 
-check_loop(lambda pr: review(pr, run_tool_safely), rules=["whole_response", "errors_are_results"])
+def review_safely(pr: int) -> str:
+    return review_with(pr, run_tool_safely)
+
+
+check_loop(review_safely, rules=["whole_response", "errors_are_results"])
 
 # %% [markdown] lang="en"
 # ## Check yourself

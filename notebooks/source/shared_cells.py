@@ -191,7 +191,7 @@ if "merge_pr" not in [tool["name"] for tool in TOOLS]:  # один раз, да�
 
 
 def ask_human(name: str, tool_input: dict) -> bool:
-    """Спросить в блокноте; всё, кроме «да», — отказ."""
+    """Спросить в блокноте; всё, кроме «да», — это «нет»."""
     return input(f"{name} {tool_input}: выполнить? [да/нет] ").strip().lower() == "да"
 
 # %% name="runner_tools"

@@ -37,7 +37,8 @@ def run_tools(response, approve) -> list[dict]:
             continue
         if block.name in DANGEROUS and not approved(approve, block.name, block.input):
             results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"A human denied this call: {block.name} did not run. Do not try it again."})
+                            "content": f"A human denied this call: {block.name} was not run. "
+                                       "Do not try to do the same thing another way; report it instead."})
             continue
         try:
             results.append({"type": "tool_result", "tool_use_id": block.id,

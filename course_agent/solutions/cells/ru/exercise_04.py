@@ -29,4 +29,4 @@ def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
         calls = [block for block in response.content if block.type == "tool_use"]
         messages.append({"role": "user", "content": run_concurrently(calls)})  # все результаты ОДНИМ сообщением
 
-    raise RuntimeError(f"Нет ответа после {max_iterations} итераций")
+    raise RuntimeError(f"Нет ответа за отведённое число итераций ({max_iterations})")

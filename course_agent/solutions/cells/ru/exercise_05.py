@@ -14,4 +14,4 @@ def run_tool_missing_file(name: str, tool_input: dict) -> dict:
         return {"content": f"{name} завершился ошибкой: {type(error).__name__}: {error}", "is_error": True}
 
 
-print(review(482, run_tool_missing_file))
+print(review_with(482, run_tool_missing_file))

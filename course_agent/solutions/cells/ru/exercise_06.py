@@ -1,6 +1,6 @@
 # Упражнение 6: цикл блокнота 3, в котором каждая причина остановки обработана осознанно, правила блокнотов 3–5
 # соблюдены (ответ целиком в историю, все результаты одним сообщением, сбой инструмента — результат, ограничение), а
-# на отказ один раз отвечает запасная модель. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
+# после отказа запрос один раз уходит запасной модели. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
 from course_agent.config import fallback_model
 
 
@@ -35,7 +35,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case "refusal" if model != fallback_model():  # один раз — другой модели; той же — никогда
                 model = fallback_model()
             case "refusal":
-                raise RuntimeError(f"Отказали обе модели: {response.stop_details}")
+                raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
             case "max_tokens":  # обрезанный вызов инструмента не выполняется
                 raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
             case "model_context_window_exceeded":
@@ -46,4 +46,4 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 
-    raise RuntimeError(f"Нет ответа после {max_iterations} итераций")
+    raise RuntimeError(f"Нет ответа за отведённое число итераций ({max_iterations})")

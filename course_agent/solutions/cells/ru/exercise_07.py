@@ -1,6 +1,6 @@
 # Упражнение 7: цикл упражнения 6 со шлюзом. Инструмент из `DANGEROUS` выполняется, только когда `approve(name, tool_input)`
-# возвращает `True`; любой другой ответ, исключение или отсутствие ответа — это отказ: он возвращается модели как
-# результат с ошибкой, и цикл продолжается. Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS` и
+# возвращает `True`; любой другой ответ, исключение или отсутствие ответа — это «нет»: вызов отклонён и возвращается
+# модели как результат с ошибкой, и цикл продолжается. Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS` и
 # `ask_human` блокнота.
 from course_agent.config import fallback_model
 
@@ -9,7 +9,7 @@ def approved(approve, name: str, tool_input: dict) -> bool:
     """Подтверждение — только явное True."""
     try:
         return approve(name, tool_input) is True
-    except Exception:  # спросить было некого (нет клавиатуры, виджет закрыт): нет ответа — значит, отказ
+    except Exception:  # спросить было некого (нет клавиатуры, виджет закрыт): нет ответа — значит, «нет»
         return False
 
 
@@ -21,7 +21,8 @@ def run_tools(response, approve) -> list[dict]:
             continue
         if block.name in DANGEROUS and not approved(approve, block.name, block.input):
             results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"Человек отклонил этот вызов: {block.name} не выполнялся. Не пытайся снова."})
+                            "content": f"Человек отклонил этот вызов: {block.name} не выполнен. "
+                                       "Не пытайся добиться того же другим путём — просто сообщи об этом."})
             continue
         try:
             results.append({"type": "tool_result", "tool_use_id": block.id,
@@ -48,7 +49,7 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
             case "refusal" if model != fallback_model():
                 model = fallback_model()
             case "refusal":
-                raise RuntimeError(f"Отказали обе модели: {response.stop_details}")
+                raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
             case "max_tokens":
                 raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
             case "model_context_window_exceeded":
@@ -59,4 +60,4 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 
-    raise RuntimeError(f"Нет ответа после {max_iterations} итераций")
+    raise RuntimeError(f"Нет ответа за отведённое число итераций ({max_iterations})")

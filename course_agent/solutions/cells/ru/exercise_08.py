@@ -37,7 +37,8 @@ def run_tools(response, approve) -> list[dict]:
             continue
         if block.name in DANGEROUS and not approved(approve, block.name, block.input):
             results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"Человек отклонил этот вызов: {block.name} не выполнялся. Не пытайся снова."})
+                            "content": f"Человек отклонил этот вызов: {block.name} не выполнен. "
+                                       "Не пытайся добиться того же другим путём — просто сообщи об этом."})
             continue
         try:
             results.append({"type": "tool_result", "tool_use_id": block.id,
@@ -67,7 +68,7 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                 case "refusal" if model != fallback_model():
                     model = fallback_model()
                 case "refusal":
-                    raise RuntimeError(f"Отказали обе модели: {response.stop_details}")
+                    raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
                 case "max_tokens":
                     raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
                 case "model_context_window_exceeded":
@@ -77,6 +78,6 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                     messages.append({"role": "user", "content": run_tools(response, approve)})
                 case other:
                     raise RuntimeError(f"Неожиданная остановка: {other}")
-        raise RuntimeError(f"Нет ответа после {max_iterations} итераций")
+        raise RuntimeError(f"Нет ответа за отведённое число итераций ({max_iterations})")
     finally:
-        print(f"оплачиваемый вход: {billed(usage):.0f} токенов, вызовов: {len(usage)}")
+        print(f"оплачиваемый вход, токенов: {billed(usage):.0f}; вызовов модели: {len(usage)}")
