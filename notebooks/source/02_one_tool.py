@@ -316,8 +316,9 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # Add a second tool, `read_file(path, ref)`, that returns a whole file as text
 # (`project.files.raw(path, ref=ref).decode("utf-8")`: `raw` gives bytes, and a tool result is text).
 # Describe it in `TOOLS`, start again from `"Review pull request #482."` in a new list, `exercise_messages`,
-# and repeat steps 1 to 4 by hand until `stop_reason` is `end_turn`, appending every message to
-# `exercise_messages` (the model's last answer too). How many times did you call the model? Which file did it
+# and repeat steps 1 to 4 by hand, round after round (copy the lines of a round; no loop yet: notebook 3 rolls the
+# rounds into one), until `stop_reason` is `end_turn`, appending every message to `exercise_messages` (the model's last
+# answer too). How many times did you call the model? Which file did it
 # read, and why? (The check looks for that read: a `read_file` call your code ran, and its result sent back.)
 
 # %% [markdown] lang="ru"
@@ -327,13 +328,14 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # Добавьте второй инструмент, `read_file(path, ref)`, который возвращает файл целиком, текстом
 # (`project.files.raw(path, ref=ref).decode("utf-8")`: `raw` отдаёт байты, а результат инструмента — текст).
 # Опишите его в `TOOLS`, начните заново с `"Проверь pull request #482."` в новом списке `exercise_messages`
-# и повторяйте шаги 1–4 вручную, пока `stop_reason` не станет `end_turn`, добавляя в `exercise_messages` каждое
-# сообщение (и последний ответ модели тоже). Сколько раз вы вызвали модель? Какой файл она прочитала и почему?
+# и повторяйте шаги 1–4 вручную, круг за кругом (скопируйте строки одного круга; цикла пока нет — в блокноте 3 круги
+# свернутся в цикл), пока `stop_reason` не станет `end_turn`, добавляя в `exercise_messages` каждое сообщение (и
+# последний ответ модели тоже). Сколько раз вы вызвали модель? Какой файл она прочитала и почему?
 # (Проверка ищет это чтение: вызов `read_file`, который выполнил ваш код, и его результат, отправленный обратно.)
 
 # %% lang="en"
 # 1. read_file(path, ref): the function, and its description added to TOOLS
-# 2. steps 1 to 4 on exercise_messages, again and again until stop_reason is end_turn;
+# 2. steps 1 to 4 on exercise_messages, round after round (copy the lines), until stop_reason is end_turn;
 #    append every message to it, the model's last answer too
 exercise_messages = [{"role": "user", "content": "Review pull request #482."}]
 
@@ -341,7 +343,7 @@ exercise_messages = [{"role": "user", "content": "Review pull request #482."}]
 
 # %% lang="ru"
 # 1. read_file(path, ref): сама функция и её описание в TOOLS
-# 2. шаги 1–4 на exercise_messages, снова и снова, пока stop_reason не станет end_turn;
+# 2. шаги 1–4 на exercise_messages, круг за кругом (копируя строки), пока stop_reason не станет end_turn;
 #    добавляйте в список каждое сообщение, и последний ответ модели тоже
 exercise_messages = [{"role": "user", "content": "Проверь pull request #482."}]
 
@@ -354,7 +356,7 @@ exercise_messages = [{"role": "user", "content": "Проверь pull request #4
 #
 # <details><summary>Hint</summary>
 #
-# Each round is step 1 (`messages.create` with `tools=TOOLS`), step 3 (append the response whole, then one user message with a `tool_result` for every `tool_use`, running `read_file` or `get_diff` by `block.name`), and again, until `stop_reason` is `end_turn`.
+# Each round is step 1 (`messages.create` with `tools=TOOLS`), step 3 (append the response whole, then one user message with a `tool_result` for every `tool_use`, running `read_file` or `get_diff` by `block.name`). Write round 1 and run it; look at `stop_reason`; copy the lines for round 2; and so on, until `stop_reason` is `end_turn`.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -364,7 +366,7 @@ exercise_messages = [{"role": "user", "content": "Проверь pull request #4
 #
 # <details><summary>Подсказка</summary>
 #
-# Каждый круг — это шаг 1 (`messages.create` с `tools=TOOLS`), шаг 3 (добавить ответ целиком, затем одно сообщение user с `tool_result` на каждый `tool_use`, запуская `read_file` или `get_diff` по `block.name`) и снова, пока `stop_reason` не станет `end_turn`.
+# Каждый круг — это шаг 1 (`messages.create` с `tools=TOOLS`), шаг 3 (добавить ответ целиком, затем одно сообщение user с `tool_result` на каждый `tool_use`, запуская `read_file` или `get_diff` по `block.name`). Напишите круг 1 и запустите; посмотрите на `stop_reason`; скопируйте строки для круга 2 — и так далее, пока `stop_reason` не станет `end_turn`.
 # </details>
 
 # %%

@@ -62,8 +62,8 @@
 # %% [markdown] lang="en"
 # ## The loop
 #
-# It reads like a skeleton of what an agent is. One iteration is one request to the model (a model call). Three lines
-# carry how the conversation goes on: the response goes into the history whole; every requested tool runs; all
+# It reads like a skeleton of what an agent is: the rounds you wrote by hand in exercise 2, rolled into one loop, with
+# a cap. One iteration is one request to the model (a model call). Three lines carry how the conversation goes on: the response goes into the history whole; every requested tool runs; all
 # results go back in one user message (notebook 4 shows why). And the loop ends in one of two ways: the model says it
 # is done (`end_turn`, and the loop returns the answer), or the cap is reached. `check_loop` checks three of these
 # rules from this notebook on (the card above); each later notebook adds its own.
@@ -81,8 +81,9 @@
 # %% [markdown] lang="ru"
 # ## Цикл
 #
-# В нём виден скелет любого агента. Одна итерация — это один запрос к модели (один вызов модели). Три строки
-# задают, как продолжается диалог: ответ модели добавляется в историю целиком; выполняется каждый запрошенный
+# В нём виден скелет любого агента: круги, которые вы писали вручную в упражнении 2, свёрнутые в один цикл с
+# ограничением. Одна итерация — это один запрос к модели (один вызов модели). Три строки задают, как продолжается
+# диалог: ответ модели добавляется в историю целиком; выполняется каждый запрошенный
 # инструмент; все результаты возвращаются одним сообщением от user (почему — покажет блокнот 4). А заканчивается
 # цикл одним из двух способов: модель сообщает, что закончила (`end_turn`, и цикл возвращает ответ), или достигнуто
 # ограничение на итерации. Начиная с этого блокнота, `check_loop` проверяет три из этих правил (см. карточку выше);

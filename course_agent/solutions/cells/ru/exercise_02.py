@@ -1,4 +1,5 @@
-# Упражнение 2 (блокнот 2): второй инструмент, read_file, и шаги 1–4 снова и снова, пока модель не закончит.
+# Упражнение 2 (блокнот 2): второй инструмент, read_file, и шаги 1–4, повторённые вручную, круг за кругом, пока
+# модель не закончит (в блокноте 3 эти круги свернутся в цикл с ограничением).
 def read_file(path: str, ref: str = "main") -> str:
     """Файл репозитория целиком, на ветке или коммите."""
     return project.files.raw(path, ref=ref).decode("utf-8")  # raw отдаёт байты, а результат инструмента — текст
@@ -21,19 +22,28 @@ TOOLS = TOOLS[:1] + [{
 functions = {"get_diff": get_diff, "read_file": read_file}  # имя инструмента выбирает функцию
 
 exercise_messages = [{"role": "user", "content": "Проверь pull request #482."}]
-calls = 0
-while True:  # шаги 1–4 снова, пока модель не закончит (в блокноте 3 это станет агентным циклом с ограничением)
-    response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=exercise_messages)
-    calls += 1
-    exercise_messages.append({"role": "assistant", "content": response.content})  # ответ целиком
-    if response.stop_reason != "tool_use" or calls == 10:
-        break
-    for block in response.content:
-        if block.type == "tool_use":
-            print(calls, block.name, block.input)
-    exercise_messages.append({"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": block.id, "content": functions[block.name](**block.input)}
-        for block in response.content if block.type == "tool_use"
-    ]})
-print("вызовов:", calls, "| stop_reason:", response.stop_reason)
+
+# круг 1: шаг 1, затем шаг 3 для каждого tool_use в ответе
+response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=exercise_messages)
+exercise_messages.append({"role": "assistant", "content": response.content})  # ответ целиком
+print(1, response.stop_reason, [(block.name, block.input) for block in response.content if block.type == "tool_use"])
+exercise_messages.append({"role": "user", "content": [
+    {"type": "tool_result", "tool_use_id": block.id, "content": functions[block.name](**block.input)}
+    for block in response.content if block.type == "tool_use"
+]})
+
+# круг 2: шаг 1, затем шаг 3 для каждого tool_use в ответе (те же строки ещё раз: теперь модель читает файл)
+response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=exercise_messages)
+exercise_messages.append({"role": "assistant", "content": response.content})  # ответ целиком
+print(2, response.stop_reason, [(block.name, block.input) for block in response.content if block.type == "tool_use"])
+exercise_messages.append({"role": "user", "content": [
+    {"type": "tool_result", "tool_use_id": block.id, "content": functions[block.name](**block.input)}
+    for block in response.content if block.type == "tool_use"
+]})
+
+# круг 3: модель закончила (end_turn), и её ответ тоже идёт в историю. (С настоящим API модели может понадобиться
+# ещё один круг: тогда скопируйте строки выше ещё раз.)
+response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=exercise_messages)
+exercise_messages.append({"role": "assistant", "content": response.content})
+print(3, response.stop_reason)
 print("\n".join(block.text for block in response.content if block.type == "text"))
