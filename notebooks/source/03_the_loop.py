@@ -619,11 +619,12 @@ print(review_pull_request(483))
 # Each request sends the whole history again, and the history grows.
 # </details>
 #
-# 3. What happens without a cap when a tool keeps returning something useless?
+# 3. The loop reached its cap while the model still asked for tools. Is what it has an answer?
 #
 # <details><summary>Answer</summary>
 #
-# The loop runs until the money runs out.
+# No: the review is not finished, so the loop raises an error that says so (`RuntimeError`). Returning the last text
+# would pass a half-done review off as a done one.
 # </details>
 #
 # **Choose one** (each answer says why the other two are wrong):
@@ -668,11 +669,12 @@ print(review_pull_request(483))
 # Каждый запрос заново отправляет всю историю, а она растёт.
 # </details>
 #
-# 3. Что будет без ограничения, если инструмент раз за разом возвращает бесполезное?
+# 3. Цикл дошёл до ограничения, а модель всё ещё просит инструменты. Есть ли у него ответ?
 #
 # <details><summary>Ответ</summary>
 #
-# Цикл будет крутиться, пока не кончатся деньги.
+# Нет: ревью не закончено, поэтому цикл выбрасывает ошибку и прямо говорит об этом (`RuntimeError`). Вернуть последний
+# текст значило бы выдать недоделанное ревью за готовое.
 # </details>
 #
 # **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
