@@ -192,6 +192,8 @@ def test_exercise_6_written_once_is_what_exercises_7_and_8_grow(language, tmp_pa
     run(seven, folder, kept)
     check = seven.cells[index_of(seven, "check_exercise_7(review_with_gate)")]
     assert passed(check), output_of(check)
+    payoff = output_of(seven.cells[index_of(seven, "review_with_gate(485, approve=")])  # the learner's gate, at work
+    assert ("main moved: False" if language == "en" else "ветка main сдвинулась: False") in payoff, payoff
 
     eight = notebook(language, "08_full_reviewer")
     at = index_of(eight, "start_from(7, grow_into=review_with_cost)")

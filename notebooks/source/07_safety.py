@@ -362,6 +362,36 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(7)
 
 # %% [markdown] lang="en"
+# ## Your gate at work
+#
+# Once your check passes, run your loop on !485 again, the approver saying no: the same merge request that your loop
+# merged in "Break it" stays open now, and the review says what happened.
+
+# %% [markdown] lang="ru"
+# ## Ваш шлюз в деле
+#
+# Когда проверка пройдена, запустите свой цикл на !485 ещё раз, с approver, который говорит «нет»: тот самый merge
+# request, который ваш цикл влил в разделе «Сломаем», теперь остаётся открытым, а в ревью сказано, что произошло.
+
+# %% lang="en"
+before = project.branches.get("main").commit["id"]
+try:
+    print(review_with_gate(485, approve=lambda name, tool_input: False))
+    print()
+    print("main moved:", project.branches.get("main").commit["id"] != before)
+except NotImplementedError:
+    print("review_with_gate is still the stub: write it in the exercise cell, pass the check, then run this cell.")
+
+# %% lang="ru"
+before = project.branches.get("main").commit["id"]
+try:
+    print(review_with_gate(485, approve=lambda name, tool_input: False))
+    print()
+    print("ветка main сдвинулась:", project.branches.get("main").commit["id"] != before)
+except NotImplementedError:
+    print("review_with_gate пока заготовка: допишите его в ячейке упражнения, пройдите проверку и запустите ячейку снова.")
+
+# %% [markdown] lang="en"
 # ## Go deeper (optional): the course's own gate
 #
 # The course has its own copy of the loop you are growing, `course_agent.loop.run_agent` (notebook 8's `review()`
