@@ -389,7 +389,7 @@ try:
     print()
     print("ветка main сдвинулась:", project.branches.get("main").commit["id"] != before)
 except NotImplementedError:
-    print("review_with_gate пока заготовка: допишите его в ячейке упражнения, пройдите проверку и запустите ячейку снова.")
+    print("review_with_gate пока заготовка: допишите его в упражнении, пройдите проверку и запустите ячейку снова.")
 
 # %% [markdown] lang="en"
 # ## Go deeper (optional): the course's own gate
