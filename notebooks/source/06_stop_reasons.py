@@ -322,7 +322,8 @@ print("повтор:", retried.stop_reason)
 #   and an unknown value included.
 # - **Part 2, a refusal.** A `refusal` is answered **once** by the fallback model: send the same messages to
 #   `fallback_model()` (imported in the exercise cell) and go on with it; if it refuses too, stop with
-#   `stop_details`.
+#   `stop_details`. The refused response does not go into the history (the fallback model answers the same question),
+#   and once the fallback model has answered, the rest of the run stays with it.
 #
 # - **Both parts keep the rules of notebooks 3–5**: the whole response back, all results of a turn in one message,
 #   tool errors as results (as in notebook 5: if your loop of notebook 4 lets a tool's exception out, put the call of
@@ -354,7 +355,8 @@ print("повтор:", retried.stop_reason)
 #   стоп-последовательность и неизвестное значение.
 # - **Часть 2, отказ.** После `refusal` отправьте те же сообщения **один раз** модели, имя которой возвращает
 #   `fallback_model()` (функция уже импортирована в ячейке упражнения), и продолжайте с ней; если откажется и она,
-#   выбросьте ошибку со `stop_details`.
+#   выбросьте ошибку со `stop_details`. Ответ с отказом в историю не добавляется (запасная модель отвечает на тот же
+#   вопрос), а когда запасная модель ответила, весь оставшийся запуск идёт с ней.
 #
 # - **В обеих частях действуют правила блокнотов 3–5**: ответ целиком в историю, все результаты хода одним сообщением,
 #   ошибки инструментов как результаты (как в блокноте 5: если ваш цикл из блокнота 4 выпускает исключение

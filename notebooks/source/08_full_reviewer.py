@@ -39,7 +39,7 @@
 # reads that file. Sent whole, it would go into the history and be paid for again on every later call. So the
 # course's own loop cuts every result at 20,000 characters (`course_agent.tools.MAX_RESULT_CHARS`). A silent cut is worse than
 # none: the model would take the file's first 20,000 characters for the whole of it. So the cut result ends with a line that says it was
-# cut, how much is left, and how to get a narrower part. That line (the cell prints its length) and the two line breaks before it are the 106 characters over 20,000. Your own loop
+# cut, how much is left, and how to get a narrower part. So 20,106 = the 20,000 characters kept + 2 line breaks + the note (the cell prints it: 104 characters). Your own loop
 # can do better than "ask for a narrower part": give `read_file` a `start` and say which `start` reads on.
 
 # %% [markdown] lang="ru"
@@ -49,7 +49,7 @@
 # Отправленный целиком, он попал бы в историю, и за него пришлось бы платить снова на каждом следующем вызове.
 # Поэтому собственный цикл курса обрезает каждый результат до 20 000 символов (`course_agent.tools.MAX_RESULT_CHARS`). Молча обрезать
 # хуже, чем не обрезать вовсе: модель примет начало файла за весь файл. Поэтому в конце обрезанного результата
-# есть строка: что он обрезан, сколько осталось и как получить часть поуже. Эта строка (ячейка печатает её длину) вместе с двумя переводами строки перед ней и есть 101 символ сверх 20 000.
+# есть строка: что он обрезан, сколько осталось и как получить часть поуже. Так что 20 101 = 20 000 оставленных символов + 2 перевода строки + строка-пометка (ячейка её печатает: 99 символов).
 # Ваш собственный цикл может сказать точнее, чем «запроси фрагмент поуже»: дайте `read_file` параметр `start` и
 # напишите, с какого `start` читать дальше.
 
@@ -169,6 +169,8 @@ print(f"входные токены по тарифу: {billed(plain.usage):.0f}
 # The first call of the cached review wrote the rules, the tools and the task to the cache and read nothing; each
 # later call read everything before it from the cache and wrote only its new turn. The `in` column is 0 on every
 # call: the breakpoints cover the whole request, so each input token was either written to the cache or read from it.
+# The first call costs more than without caching (a cache write is billed at 1.25x); the reads at 0.1x that follow
+# make it back many times over.
 #
 # The same run as a chart: each request's input, split into what was read from the cache, written to it or
 # sent plain, and the billed input so far with caching (as it happened) and without it.
@@ -177,6 +179,8 @@ print(f"входные токены по тарифу: {billed(plain.usage):.0f}
 # Первый вызов ревью с кэшированием записал в кэш правила, инструменты и задачу и ничего не прочитал; каждый
 # следующий вызов прочитал из кэша всё, что было до него, и записал только свой новый ход. В столбце «вход» везде 0:
 # точки кэширования покрывают весь запрос, так что каждый входной токен либо записан в кэш, либо прочитан из него.
+# Первый вызов обходится дороже, чем без кэширования (запись в кэш стоит 1,25 от цены входного токена), но следующие
+# чтения по 0,1 с лихвой это окупают.
 #
 # Тот же запуск в виде графика: вход каждого запроса — что прочитано из кэша, что записано в него и что ушло
 # без кэширования, — а также сколько входных токенов оплачено к этому моменту с кэшированием (как на самом деле) и без него.
