@@ -284,6 +284,22 @@ def test_exercise_8_names_what_is_missing(options, rules):
     assert broken(report) == rules, str(report)
 
 
+def test_exercise_8_never_passes_a_gate_it_could_not_try():
+    """A loop that raises NotImplementedError on !485 before sending anything: the gate's requirements are not
+    checked (the exception named), and the exercise is not passed."""
+    inner = costly(cut=20_000, cache="auto")
+
+    def review_with_cost(pr, approve=lambda name, args: False):
+        if pr == 485:
+            raise NotImplementedError("not for this merge request")
+        return inner(pr, approve)
+
+    report = check_exercise_8(review_with_cost)
+    assert not report.ok and isinstance(report.raised, NotImplementedError), str(report)
+    gate = [f for f in report.findings if f.rule in ("approver_asked", "yes_merges", "fail_closed")]
+    assert len(gate) == 3 and all(f.status == "not_checked" for f in gate), str(report)
+
+
 def test_exercise_8_keeps_notebook_7s_gate_and_notebook_6s_fallback():
     """Exercise 8 grows exercise 7's loop: one that lost the gate, or the fallback, on the way fails there."""
     no_gate = check_exercise_8(costly(gate="none", cut=20_000, cache="auto"))

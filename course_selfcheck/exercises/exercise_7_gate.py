@@ -220,7 +220,8 @@ START = N_("Before merge_pr runs, ask approve(block.name, block.input); only Tru
 
 def gate_grade(number: int, loop: Callable, language: str | None = None) -> tuple[Grade, Gate | None]:
     """The gate's requirements judged on `loop` (exercise 7's, and exercise 8's, which keeps the gate): the runs
-    on !485 with each of the grader's approvers; no runs (None) when the loop takes no approver."""
+    on !485 with each of the grader's approvers; no runs (None) when the loop takes no approver. A loop that raised
+    NotImplementedError there before sending anything leaves every requirement not checked, never passed."""
     g = Grade(number, language, GATE_ROWS)
     if not takes_approver(loop):
         g.record(ASKS, Seen(False, tr("the check calls your loop as {name}({pr}, approve), but it takes no approver.",
@@ -230,7 +231,9 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
         return g, None
     with Sandboxes(expected=len(KINDS)) as sandboxes:
         gate = Gate(drive(loop, (YES, NO, *FAILING), _keyword(loop), sandboxes))
-    if not untouched(gate.no.run):
+    if untouched(gate.no.run):
+        g.stopped_by(gate.no.run.error, GATE_ROWS)
+    else:
         g.run(GATE_ROWS, gate)
     return g, gate
 
