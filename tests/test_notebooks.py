@@ -186,6 +186,9 @@ def test_the_minutes_in_each_header_are_the_instructor_guides():
             header = read(NOTEBOOKS / language / name).cells[0].source
             found = re.search(said, header)
             assert found and int(found.group(1)) == table[number], (language, name, table[number])
+    readme = (NOTEBOOKS.parent / "README.ru.md").read_text()  # the Russian README's table of notebooks has minutes too
+    listed = {int(n): int(m) for n, m in re.findall(r"^\| (\d+) \| `\d\d_\w+` \|.*\| (\d+) мин \|$", readme, re.M)}
+    assert listed == table, listed
 
 
 def test_lesson_tools_is_notebook_3s_cells_as_the_build_writes_them():

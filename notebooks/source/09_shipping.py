@@ -39,10 +39,14 @@
 # %% use="setup"
 
 # %% [markdown] lang="en"
-# The reviewer of notebook 8, its GitLab tools, the same two tools for the SDK's runner, and `billed`:
+# The course's own reviewer, `review(pr)`: your loop as notebook 8 leaves it (every stop reason, the gate, the cut and
+# caching), as the course writes it with the parts of notebook 7's optional section. Then its GitLab tools, the same
+# two tools for the SDK's runner, and `billed`:
 
 # %% [markdown] lang="ru"
-# Ревьюер из блокнота 8, его инструменты GitLab, те же два инструмента для исполнителя SDK и `billed`:
+# Собственный ревьюер курса, `review(pr)`: ваш цикл таким, каким его оставил блокнот 8 (все причины остановки, шлюз,
+# обрезка и кэширование), в записи самого курса, из частей необязательного раздела блокнота 7. А также его
+# инструменты GitLab, те же два инструмента для исполнителя SDK и `billed`:
 
 # %% use="runner_tools"
 
@@ -290,7 +294,7 @@ print("краткое содержание начинается так:", *(summ
 #
 # ### Posting the review, with inline comments
 #
-# With `post=True`, notebook 8's reviewer (`course_agent.review`) is asked to post its review: `comment_on_line`
+# With `post=True`, the course's reviewer (`course_agent.review`) is asked to post its review: `comment_on_line`
 # puts a finding on the changed line it is about (GitLab shows it in the diff, as a thread), `post_comment` the summary. Both are writing
 # tools: the reviewer's policy (`ReviewPolicy`) allows them only when the review is to be posted, and logs
 # them. Below, the merge request's threads as GitLab lists them (`mr.discussions.list()`): an inline comment
@@ -302,7 +306,7 @@ print("краткое содержание начинается так:", *(summ
 #
 # ### Публикация ревью и комментарии к строкам
 #
-# С `post=True` ревьюер блокнота 8 (`course_agent.review`) получает задание опубликовать ревью: `comment_on_line`
+# С `post=True` ревьюер курса (`course_agent.review`) получает задание опубликовать ревью: `comment_on_line`
 # оставляет замечание прямо на той изменённой строке, к которой оно относится (GitLab показывает его в diff как обсуждение), а `post_comment` —
 # итоговый комментарий. Оба инструмента пишущие: политика ревьюера (`ReviewPolicy`) разрешает их, только если
 # ревью нужно опубликовать, и записывает в журнал. Ниже — обсуждения merge request в том виде, в каком их
