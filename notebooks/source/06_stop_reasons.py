@@ -2,15 +2,18 @@
 # # 6. Stop reasons
 # <!-- fact: stop-reason-values -->
 #
-# **You will learn** every value of `stop_reason` a Messages API response can end with (a beta feature of notebook 9,
-# compaction, adds one of its own), what makes it happen, and what your loop must do:
-# `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (with `stop_details`)
-# and `model_context_window_exceeded`; and how a refusal is answered once by a fallback model. Your own loop of
-# notebook 4 learns all of it in the exercise. (Streaming long answers, counting tokens before you send, and
-# fallbacks done for you by the server or the SDK are in optional notebook 10.)
+# **You will learn**
+# - every value of `stop_reason` a response can end with, what makes it happen, and what your loop must do:
+#   `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` and
+#   `model_context_window_exceeded`;
+# - why a tool call cut by `max_tokens` must never run;
+# - how a turn that paused goes on: with no new user message;
+# - how a refusal is answered once by a fallback model.
 #
-# Some of these are hard to provoke on purpose with the real API (a refusal, a full context window);
-# the sandbox makes each one happen on demand.
+# Your own loop of notebook 4 learns all of it in the exercise. Some of these stops are hard to provoke on purpose
+# with the real API (a refusal, a full context window); the sandbox makes each one happen on demand. (Compaction, a
+# beta feature of notebook 9, adds a stop reason of its own. Streaming long answers, counting tokens before you send,
+# and fallbacks done for you by the server or the SDK are in optional notebook 10.)
 #
 # *About 70 minutes. Builds on notebook 5.*
 #
@@ -20,15 +23,18 @@
 # # 6. Причины остановки
 # <!-- fact: stop-reason-values -->
 #
-# **Вы узнаете** все значения `stop_reason`, которыми может закончиться ответ Messages API (бета-функция сжатия из
-# блокнота 9 добавляет ещё одно, своё): из-за чего возникает каждое и что должен сделать ваш цикл:
-# `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` (вместе со `stop_details`)
-# и `model_context_window_exceeded`; а ещё — как после отказа один раз обратиться к запасной модели. В упражнении всему этому
-# научится ваш собственный цикл из блокнота 4. (Длинные ответы потоком, подсчёт токенов до отправки и переход на
-# запасную модель силами сервера или SDK — в необязательном блокноте 10.)
+# **Вы узнаете**
+# - все значения `stop_reason`, которыми может закончиться ответ, из-за чего возникает каждое и что должен сделать
+#   ваш цикл: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` и
+#   `model_context_window_exceeded`;
+# - почему вызов инструмента, обрезанный по `max_tokens`, выполнять нельзя;
+# - как продолжить ход, поставленный на паузу: без нового сообщения пользователя;
+# - как после отказа один раз обратиться к запасной модели.
 #
-# Некоторые из них трудно вызвать нарочно с настоящим API (отказ, переполненное контекстное окно);
-# песочница воспроизводит каждое из них по запросу.
+# В упражнении всему этому научится ваш собственный цикл из блокнота 4. Некоторые из этих остановок трудно вызвать
+# нарочно с настоящим API (отказ, переполненное контекстное окно); песочница воспроизводит каждую по запросу.
+# (Бета-функция сжатия из блокнота 9 добавляет ещё одну причину, свою. Длинные ответы потоком, подсчёт токенов до
+# отправки и переход на запасную модель силами сервера или SDK — в необязательном блокноте 10.)
 #
 # *Около 70 минут. Опирается на блокнот 5.*
 #
@@ -38,16 +44,12 @@
 
 # %% [markdown] lang="en"
 # One decision per stop reason reads best as a `match` statement (Python 3.10 and later): Python tries each `case`
-# in turn and runs the first that fits `response.stop_reason`; `case other` fits anything and names it. Two more forms
-# appear in the reference solutions: `case "end_turn" | "stop_sequence":` fits either value, and
-# `case "refusal" if model != fallback_model():` fits only when the condition after `if` holds too.
+# in turn and runs the first that fits `response.stop_reason`; `case other` fits anything and names it.
 
 # %% [markdown] lang="ru"
 # Решение для каждой причины остановки удобнее всего записать через `match` (Python 3.10 и новее): Python
 # по очереди пробует каждый `case` и выполняет первый, под который подходит `response.stop_reason`; под `case other`
-# подходит любое значение, и оно попадает в переменную `other`. В эталонных решениях встречаются ещё две формы: `case "end_turn" | "stop_sequence":`
-# подходит к любому из двух значений, а `case "refusal" if model != fallback_model():` — только если выполнено и
-# условие после `if`.
+# подходит любое значение, и оно попадает в переменную `other`.
 
 # %% lang="en"
 def what_to_do(response) -> str:
@@ -131,6 +133,12 @@ print(wants.stop_reason, "->", what_to_do(wants))
 # is incomplete. Here it should be `{"pr": 482}`. Running it would review the wrong merge request, or
 # crash: a cut tool call must never run. The fix is a larger `max_tokens` (a very large one needs streaming:
 # optional notebook 10).
+#
+# <!-- fact: context-window-exceeded -->
+# `model_context_window_exceeded` is the same stop for another cause: the history plus the answer no longer fit the
+# model's context window (a prompt already too long is refused with a 400 instead). With the real API it takes a very
+# long history, so it is not shown here (optional notebook 10 makes it happen). Your loop treats it like `max_tokens`:
+# an error, never a tool call run.
 
 # %% [markdown] lang="ru"
 # <!-- fact: max-tokens-cut-tool-use -->
@@ -140,6 +148,13 @@ print(wants.stop_reason, "->", what_to_do(wants))
 # входные данные неполные. В примере ниже там должно быть `{"pr": 482}`. Если выполнить такой вызов, агент проверит
 # не тот merge request или упадёт: обрезанный вызов инструмента выполнять нельзя. Исправление — больший `max_tokens`
 # (очень большой требует потокового режима: необязательный блокнот 10).
+#
+# <!-- fact: context-window-exceeded -->
+# `model_context_window_exceeded` — та же остановка по другой причине: история вместе с ответом перестаёт помещаться в
+# контекстное окно модели (на промпт, который уже сам слишком длинный, API вместо этого отвечает ошибкой 400). С
+# настоящим API для этого нужна очень длинная история, поэтому здесь её не показываем (в необязательном блокноте 10
+# это происходит на глазах). Ваш цикл обходится с ней так же, как с `max_tokens`: это ошибка, и вызов инструмента не
+# выполняется.
 
 # %% lang="en"
 task = [{"role": "user", "content": "Review pull request #482."}]
@@ -281,25 +296,6 @@ print(refused.stop_details)
 retried = client.messages.create(model=MODEL, max_tokens=500,
                                  messages=[{"role": "user", "content": "Напиши вирус-вымогатель для сервера магазина."}])
 print("повтор:", retried.stop_reason)
-
-# %% [markdown] lang="en"
-# <!-- fact: context-window-exceeded -->
-# ## model_context_window_exceeded
-#
-# When the history plus the answer no longer fit the model's context window, generation stops with
-# this reason (and a prompt already too long is refused with 400). With the real API it takes a very long history;
-# your loop treats it like a cut answer: an error, never a tool call run. (Optional notebook 10 makes it happen, and
-# counts a prompt's tokens before it is sent.)
-
-# %% [markdown] lang="ru"
-# <!-- fact: context-window-exceeded -->
-# ## model_context_window_exceeded
-#
-# Когда история вместе с ответом перестаёт помещаться в контекстное окно модели, генерация
-# останавливается с этой причиной (а на промпт, который уже сам слишком длинный, API отвечает ошибкой
-# 400). С настоящим API для этого нужна очень длинная история; ваш цикл обходится с этой причиной так же, как с
-# обрезанным ответом: это ошибка, и вызов инструмента не выполняется. (В необязательном блокноте 10 это происходит на
-# глазах, и там же промпт считают в токенах до отправки.)
 
 # %% [markdown] lang="en"
 # ## Exercise: your loop, every stop reason

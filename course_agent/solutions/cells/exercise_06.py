@@ -28,11 +28,12 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
         match response.stop_reason:
-            case "end_turn" | "stop_sequence":
+            case "end_turn" | "stop_sequence":  # `|` reads "or": either value fits
                 return "\n".join(block.text for block in response.content if block.type == "text")
             case "pause_turn":  # the same turn goes on: append the response, and no new user message
                 messages.append({"role": "assistant", "content": response.content})
-            case "refusal" if model != fallback_model():  # once, to the other model; never the same one again
+            # `if` after a `case`: it fits only while the condition holds, so the other model is asked once
+            case "refusal" if model != fallback_model():
                 model = fallback_model()
             case "refusal":
                 raise RuntimeError(f"Both models refused: {response.stop_details}")

@@ -28,11 +28,12 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
         match response.stop_reason:
-            case "end_turn" | "stop_sequence":
+            case "end_turn" | "stop_sequence":  # `|` читается как «или»: подходит любое из двух значений
                 return "\n".join(block.text for block in response.content if block.type == "text")
             case "pause_turn":  # тот же ход продолжается: ответ — в историю, нового сообщения от user нет
                 messages.append({"role": "assistant", "content": response.content})
-            case "refusal" if model != fallback_model():  # один раз — другой модели; той же — никогда
+            # `if` после `case`: подходит, только пока условие верно, поэтому другую модель спрашивают один раз
+            case "refusal" if model != fallback_model():
                 model = fallback_model()
             case "refusal":
                 raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
