@@ -93,6 +93,11 @@ CARD_WORDS = {
     "ru": ("Правила цикла к этому блокноту — {total} (новых здесь: {new}; в формулировках проверок)",
            "блокнот {n}", "новое"),
 }
+ALL_NEW = {
+    "en": "The loop's rules so far: {total}, all new in this notebook (as the checks name them)",
+    "ru": "Правила цикла к этому блокноту — {total}, все новые (в формулировках проверок)",
+}
+"""The card's summary when every rule is this notebook's (notebook 3's): not "3, 3 of them new"."""
 
 
 CODE_WORD = re.compile(r"(?<![`\w])([a-z]+_[a-z_]+|[a-z_]+\(\))(?![`\w])")
@@ -120,6 +125,7 @@ def rules_card(number: int, language: str) -> str:
         else:
             lines.append(f"- {said} ({where.format(n=taught_in)})")
     fresh = sum(1 for taught_in, _, _ in taught if taught_in == number)
+    summary = ALL_NEW[language] if fresh == len(taught) else summary
     return (f"<details><summary>{summary.format(total=len(taught), new=fresh)}</summary>\n\n" + "\n".join(lines)
             + "\n</details>")
 

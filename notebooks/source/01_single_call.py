@@ -12,10 +12,8 @@
 # outputs are what you will see; a live model's words and choices vary.
 #
 # *About 25 minutes. You need: Python with functions, lists and dicts, `for` loops and `try`/`except`, and how to
-# run a cell in JupyterLab; Python 3.10 or later. Later notebooks add a few things, each where it first appears:
-# `**` to pass a dict as keyword arguments (notebook 2), `lambda` and a thread pool (notebook 4), `match`
-# (notebook 6), `await` (notebook 7: a top-level `await` works in a notebook, not in a plain script), decorators
-# (notebook 8).*
+# run a cell in JupyterLab; Python 3.10 or later. The few other Python constructs the course uses are explained
+# where they first appear.*
 
 # %% [markdown] lang="ru"
 # # 1. Один вызов
@@ -32,10 +30,8 @@
 # настоящей модели слова и решения будут другими.
 #
 # *Около 25 минут. Нужно: Python на уровне функций, списков и словарей, циклов `for` и `try`/`except`, а также
-# умение запускать ячейки в JupyterLab; Python 3.10 или новее. Дальше понадобится ещё немного — каждая вещь
-# объясняется там, где появляется впервые: `**`, чтобы передать словарь как именованные аргументы (блокнот 2),
-# `lambda` и пул потоков (блокнот 4), `match` (блокнот 6), `await` (блокнот 7: `await` на верхнем уровне работает в
-# блокноте, но не в обычном скрипте), декораторы (блокнот 8).*
+# умение запускать ячейки в JupyterLab; Python 3.10 или новее. Немногие другие конструкции Python, которые
+# встречаются в курсе, объясняются там, где появляются впервые.*
 
 # %% lang="en"
 import os

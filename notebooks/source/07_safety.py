@@ -432,15 +432,17 @@ for tool in gitlab_tools.tools():
 # %% [markdown] lang="en"
 # By default `SafetyGate` allows (and logs) the tools that read or write and **asks** before dangerous ones.
 # `WidgetApprover` asks right here, with the tool and its full input, and waits for your click; no answer in two
-# minutes means no. The loop runs in a worker thread (`await asyncio.to_thread(...)`), so the notebook stays free to
-# receive the click. When `COURSE_AGENT_AUTO_APPROVE` is `approve` or `deny`, the same prompt is shown and answered by
-# itself: that is how the saved outputs below were made (`deny`).
+# minutes means no. The loop runs in a worker thread (`await asyncio.to_thread(...)`; an `await` outside a function
+# works in a notebook, not in a plain script), so the notebook stays free to receive the click. When
+# `COURSE_AGENT_AUTO_APPROVE` is `approve` or `deny`, the same prompt is shown and answered by itself: that is how
+# the saved outputs below were made (`deny`).
 
 # %% [markdown] lang="ru"
 # По умолчанию `SafetyGate` разрешает (и записывает в журнал) инструменты, которые читают или пишут, а перед опасными
 # **спрашивает** человека. `WidgetApprover` спрашивает прямо здесь, показывая инструмент и все его входные данные, и
 # ждёт вашего нажатия; нет ответа за две минуты — значит «нет». Цикл работает в фоновом потоке
-# (`await asyncio.to_thread(...)`), поэтому ядро остаётся свободным и может принять нажатие кнопки. Если
+# (`await asyncio.to_thread(...)`; `await` вне функции работает в блокноте, но не в обычном скрипте), поэтому ядро
+# остаётся свободным и может принять нажатие кнопки. Если
 # `COURSE_AGENT_AUTO_APPROVE` равно `approve` или `deny`, показывается тот же запрос, но ответ на него даётся
 # автоматически: так получены сохранённые выводы ниже (`deny`).
 
