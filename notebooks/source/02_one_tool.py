@@ -203,7 +203,7 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # ```mermaid
 # flowchart TB
 #     m1["1 · user<br/>text: Review pull request #482."]
-#     m2["2 · assistant (the whole response)<br/>text · tool_use id=toolu_01 name=get_diff input={pr: 482}"]
+#     m2["2 · assistant (the whole response)<br/>thinking · text · tool_use id=toolu_01 name=get_diff input={pr: 482}"]
 #     m3["3 · user<br/>tool_result tool_use_id=toolu_01 content=the diff"]
 #     m1 --> m2 --> m3
 #     m2 -. "the same id" .-> m3
@@ -227,7 +227,7 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # ```mermaid
 # flowchart TB
 #     m1["1 · user<br/>текст: Проверь pull request #482."]
-#     m2["2 · assistant (ответ целиком)<br/>текст · tool_use id=toolu_01 name=get_diff input={pr: 482}"]
+#     m2["2 · assistant (ответ целиком)<br/>thinking · текст · tool_use id=toolu_01 name=get_diff input={pr: 482}"]
 #     m3["3 · user<br/>tool_result tool_use_id=toolu_01 content=diff"]
 #     m1 --> m2 --> m3
 #     m2 -. "тот же id" .-> m3
@@ -339,7 +339,11 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 #    append every message to it, the model's last answer too
 exercise_messages = [{"role": "user", "content": "Review pull request #482."}]
 
-# your code here
+# your code here. Round 1:
+#   response = client.messages.create(...)          step 1
+#   run each tool_use it asked for                  step 2
+#   append the response, then the tool_results      step 3
+# Round 2 sends exercise_messages again (step 4): copy the lines.
 
 # %% lang="ru"
 # 1. read_file(path, ref): сама функция и её описание в TOOLS
@@ -347,7 +351,11 @@ exercise_messages = [{"role": "user", "content": "Review pull request #482."}]
 #    добавляйте в список каждое сообщение, и последний ответ модели тоже
 exercise_messages = [{"role": "user", "content": "Проверь pull request #482."}]
 
-# ваш код
+# ваш код. Круг 1:
+#   response = client.messages.create(...)          шаг 1
+#   выполнить каждый запрошенный tool_use           шаг 2
+#   добавить ответ, затем результаты tool_result    шаг 3
+# Круг 2 снова отправляет exercise_messages (шаг 4): скопируйте строки.
 
 # %% [markdown] lang="en"
 # ### Check your exercise
@@ -356,7 +364,10 @@ exercise_messages = [{"role": "user", "content": "Проверь pull request #4
 #
 # <details><summary>Hint</summary>
 #
-# Each round is step 1 (`messages.create` with `tools=TOOLS`), step 3 (append the response whole, then one user message with a `tool_result` for every `tool_use`, running `read_file` or `get_diff` by `block.name`). Write round 1 and run it; look at `stop_reason`; copy the lines for round 2; and so on, until `stop_reason` is `end_turn`.
+# Each round is steps 1–4: `messages.create` with `tools=TOOLS` and `exercise_messages` (1); for every `tool_use`,
+# the function its `block.name` names, run with `**block.input` (2); the response appended whole, then one user message
+# with a `tool_result` for every `tool_use` (3); and again (4). Write round 1 and run it; look at `stop_reason`; copy the
+# lines for round 2; and so on, until `stop_reason` is `end_turn`.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -366,7 +377,10 @@ exercise_messages = [{"role": "user", "content": "Проверь pull request #4
 #
 # <details><summary>Подсказка</summary>
 #
-# Каждый круг — это шаг 1 (`messages.create` с `tools=TOOLS`), шаг 3 (добавить ответ целиком, затем одно сообщение user с `tool_result` на каждый `tool_use`, запуская `read_file` или `get_diff` по `block.name`). Напишите круг 1 и запустите; посмотрите на `stop_reason`; скопируйте строки для круга 2 — и так далее, пока `stop_reason` не станет `end_turn`.
+# Каждый круг — это шаги 1–4: `messages.create` с `tools=TOOLS` и `exercise_messages` (1); для каждого `tool_use` —
+# функция, которую называет `block.name`, с аргументами `**block.input` (2); ответ в историю целиком, затем одно
+# сообщение user с `tool_result` на каждый `tool_use` (3); и снова (4). Напишите круг 1 и запустите; посмотрите на
+# `stop_reason`; скопируйте строки для круга 2 — и так далее, пока `stop_reason` не станет `end_turn`.
 # </details>
 
 # %%
