@@ -330,3 +330,57 @@ def test_one_word_for_each_idea():
                 found.setdefault(match.group(0).lower(), word)
     assert len(texts) > 500, len(texts)
     assert not found, "variants the glossary rejects:\n" + "\n".join(f"{v!r} -> {w}" for v, w in sorted(found.items()))
+
+
+def english_prose_in_code(source: str) -> list[str]:
+    """The comments and docstrings of one code cell that hold no Russian word: what a Russian learner would read in
+    English. A comment that is itself Python (a line commented out) is code, not prose."""
+    import ast
+    import io
+    import tokenize
+
+    def english(text: str) -> bool:
+        return not re.search("[а-яё]", text, re.I) and bool(re.search(r"[A-Za-z]{3,}\W+[A-Za-z]{2,}", text))
+
+    found = []
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        tokens = []
+    for token in tokens:
+        text = token.string.lstrip("#").strip()
+        if token.type == tokenize.COMMENT and english(text):
+            try:
+                compile(text, "<comment>", "exec")
+            except SyntaxError:
+                found.append(token.string)
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # a cell with IPython syntax (a magic, a top-level await): its comments were read above
+        return found
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not node.decorator_list:
+            docstring = ast.get_docstring(node)  # a @beta_tool's docstring is its description for the model, like
+            # the descriptions in TOOLS: the same in both languages
+            if docstring and english(docstring):
+                found.append(docstring)
+    return found
+
+
+def test_the_russian_notebooks_code_cells_comment_in_russian():
+    """Every comment and docstring a Russian learner reads in a code cell is Russian (#36: every word a Russian
+    learner sees): a cell shared by both languages whose comment is English is split into its two twins."""
+    found = [(path.name, number, piece)
+             for path in sorted((ROOT / "notebooks" / "ru").glob("*.ipynb"))
+             for number, cell in enumerate(nbformat.read(path, as_version=4).cells, start=1)
+             if cell.cell_type == "code"
+             for piece in english_prose_in_code(cell.source)]
+    assert not found, "\n".join(f"{name}, cell {number}: {piece[:90]}" for name, number, piece in found)
+
+
+def test_the_code_scan_finds_english_comments_and_docstrings():
+    """It can fail: an English comment, an English docstring; a Russian one and a line commented out pass."""
+    cell = ('def f():\n    """Run the tool."""\n    return 1  # small, so that it happens\n'
+            '# print(review(482))\nx = 1  # всё по-русски, с `code`\n')
+    assert english_prose_in_code(cell) == ["# small, so that it happens", "Run the tool."]
+    assert english_prose_in_code("await thing()  # only schedules it\n") == ["# only schedules it"]

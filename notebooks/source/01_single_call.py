@@ -187,7 +187,7 @@ for block in response.content:
 
 
 def text_of(message) -> str:
-    """The answer's text: every text block, whatever blocks come before them."""
+    """Текст ответа: все текстовые блоки, какие бы блоки ни стояли перед ними."""
     return "\n".join(block.text for block in message.content if block.type == "text")
 
 

@@ -67,6 +67,7 @@ def review_with(pr_number: int, dispatch, keep="all", max_iterations: int = 20) 
             return "\n".join(block.text for block in response.content if block.type == "text")
         if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error (notebook 6)
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
+        # keep="text" is wrong on purpose, only for "Break it: keep only the text" below
         content = response.content if keep == "all" else [b for b in response.content if b.type == "text"]
         messages.append({"role": "assistant", "content": content})
         messages.append({"role": "user", "content": [  # **: the dispatcher's keys go in (content, and is_error)
@@ -100,9 +101,10 @@ def review_with(pr_number: int, dispatch, keep="all", max_iterations: int = 20) 
             return "\n".join(block.text for block in response.content if block.type == "text")
         if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка (блокнот 6)
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
+        # keep="text" — нарочно неправильно, только для раздела «Сломаем: оставим только текст» ниже
         content = response.content if keep == "all" else [b for b in response.content if b.type == "text"]
         messages.append({"role": "assistant", "content": content})
-        messages.append({"role": "user", "content": [  # **: the dispatcher's keys go in (content, and is_error)
+        messages.append({"role": "user", "content": [  # **: сюда входят ключи от диспетчера (content и is_error)
             {"type": "tool_result", "tool_use_id": block.id, **dispatch(block.name, block.input)}
             for block in response.content if block.type == "tool_use"
         ]})

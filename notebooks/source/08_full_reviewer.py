@@ -174,7 +174,7 @@ def billed(usage):
 
 def responses_of(pr_number: int, **request) -> list:
     """Цикл из блокнота 3, коротко: все ответы одного ревью; `request` уходит в каждый вызов."""
-    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
     responses = []
     for _ in range(20):  # ограничение, как в блокноте 3
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -362,12 +362,21 @@ print("max_iterations=2:", capped.stop_reason)
 
 # %% use="gate_tools"
 
-# %%
+# %% lang="en"
 LIMIT = 20_000
 
 
 def billed(usage):  # as in the caching demo above: here too, so that the exercise runs after a restart
     """Input tokens as billed on Opus 5: 5-minute cache writes cost 1.25x, cache reads 0.1x."""
+    return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
+               for u in usage)
+
+# %% lang="ru"
+LIMIT = 20_000
+
+
+def billed(usage):  # как в примере с кэшированием выше: здесь тоже, чтобы упражнение работало после перезапуска
+    """Входные токены по тарифу Opus 5: запись в кэш на 5 минут стоит 1,25 цены, чтение — 0,1."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
                for u in usage)
 

@@ -218,9 +218,20 @@ long_task = [{"role": "user", "content": "Review merge request !484."}]
 # %% lang="ru"
 long_task = [{"role": "user", "content": "Проверь merge request !484."}]
 
-# %%
+# %% lang="en"
 clearing = {"edits": [{"type": "clear_tool_uses_20250919",
                        "trigger": {"type": "tool_uses", "value": 3},  # small, so that it happens in this review
+                       "keep": {"type": "tool_uses", "value": 1}}]}
+edited_runner = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
+    betas=["context-management-2025-06-27"], context_management=clearing,
+)
+edited_turns = [(m.stop_reason, m.usage.input_tokens, m.context_management.applied_edits if m.context_management else [])
+                for m in edited_runner]
+
+# %% lang="ru"
+clearing = {"edits": [{"type": "clear_tool_uses_20250919",
+                       "trigger": {"type": "tool_uses", "value": 3},  # порог маленький, чтобы очистка сработала уже в этом ревью
                        "keep": {"type": "tool_uses", "value": 1}}]}
 edited_runner = client.beta.messages.tool_runner(
     model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
@@ -253,7 +264,7 @@ for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
 # состоит из одного блока `compaction` (`stop_reason` равен `"compaction"`); исполнитель ставит его на место всей
 # истории и продолжает с краткого содержания. Посмотрите на входные токены хода после него.
 
-# %%
+# %% lang="en"
 compacting = client.beta.messages.tool_runner(
     model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
     betas=["compact-2026-09-04"],
@@ -262,6 +273,19 @@ compacted_turns, summary = [], None
 for message in compacting:
     if not compacted_turns:
         compacting.compact_before_next_turn()  # only schedules it: it runs once this turn's tools have run
+    if message.stop_reason == "compaction":
+        summary = next(block.content for block in message.content if block.type == "compaction")
+    compacted_turns.append((message.stop_reason, message.usage.input_tokens))
+
+# %% lang="ru"
+compacting = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
+    betas=["compact-2026-09-04"],
+)
+compacted_turns, summary = [], None
+for message in compacting:
+    if not compacted_turns:
+        compacting.compact_before_next_turn()  # только назначает сжатие: оно произойдёт, когда выполнятся инструменты этого хода
     if message.stop_reason == "compaction":
         summary = next(block.content for block in message.content if block.type == "compaction")
     compacted_turns.append((message.stop_reason, message.usage.input_tokens))
@@ -497,7 +521,7 @@ for name, usage, batch in (("one request at a time", [u for r in one_by_one for 
 
 # %% lang="ru"
 from pathlib import Path
-from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
+from course_agent import batch_review  # его billed(usage, batch) зовём batch_review.billed: billed() — наша
 from course_agent.batch_review import run_batches, start_loops
 from course_agent.review import reviewer_toolbox
 
