@@ -230,8 +230,16 @@ def cap(run: Run, lang: str, loop: Callable | None = None) -> Finding:
         return verdict(BROKEN, ntr("the loop stopped after {n} request, past its declared cap ({cap})",
                                    "the loop stopped after {n} requests, past its declared cap ({cap})", sent, lang,
                                    cap=declared))
+    if still_asking and sent >= 2 and not _api_error(run) and run.error is None and not run.hung:
+        return verdict(BROKEN, ntr("the loop stopped after {n} request while the model still asked, and returned {value} "
+                                   "as if the review were done: raise an error at the cap (as notebook 3's loop does), "
+                                   "so that the caller knows it did not finish",
+                                   "the loop stopped after {n} requests while the model still asked, and returned "
+                                   "{value} as if the review were done: raise an error at the cap (as notebook 3's loop "
+                                   "does), so that the caller knows it did not finish", sent, lang,
+                                   value=short_value(run.returned)))
     if still_asking and sent >= 2 and not _api_error(run):
-        how = tr("returned", lang) if run.error is None else short_error(run.error)
+        how = short_error(run.error)
         return verdict(PASSED, ntr("the loop stopped itself after {n} request while the model still asked ({how})",
                                    "the loop stopped itself after {n} requests while the model still asked ({how})",
                                    sent, lang, how=how))
@@ -356,10 +364,17 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens") -> Finding:
             return verdict(BROKEN, tr("the loop tried to run the cut tool call: {error}", lang,
                                       error=short_error(error)))
         return verdict(NOT_CHECKED, because_raised(error, lang))  # another bug of the loop: the crash is the story
+    before = run.calls[i].body.get("max_tokens")
     if later:
         raised = max((c.body.get("max_tokens") or 0) for c in later)
+        if stop == "max_tokens" and isinstance(before, int) and raised <= before:
+            return verdict(BROKEN, tr("the loop asked again with the same max_tokens ({before}), so the answer is cut "
+                                      "again: raise an error, or ask with a larger max_tokens", lang, before=before))
         return verdict(PASSED, tr("the loop did not run the cut call and asked again (max_tokens {before} → {after})",
-                                  lang, before=run.calls[i].body.get("max_tokens"), after=raised))
+                                  lang, before=before, after=raised))
+    if run.error is None and not run.hung:
+        return verdict(BROKEN, tr("after {stop} the loop returned {value} as if the answer were whole: a cut answer is "
+                                  "an error (raise one that says so)", lang, stop=stop, value=short_value(run.returned)))
     return verdict(PASSED, tr("the loop did not run the cut call ({ending})", lang, ending=how_it_ended(run, lang)))
 
 

@@ -109,6 +109,19 @@ class Agent:
                 return approve(block) is True
             except Exception:
                 return False
+        if "approver_error_escapes" in self.flaws:  # an approver that raises ends the whole run
+            return approve(block.name, block.input) is True
+        if "odd_unanswered" in self.flaws:  # None, "no", "yes": not merged, and not answered either (None)
+            answer = approve(block.name, block.input)
+            return answer if isinstance(answer, bool) else None
+        if "silence_raises" in self.flaws:
+            with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                try:
+                    return pool.submit(approve, block.name, block.input).result(timeout=0.2) is True
+                except concurrent.futures.TimeoutError:
+                    raise TimeoutError("nobody answered in time; stopping the review") from None
+                except Exception:
+                    return False
         if "timeout_is_yes" in self.flaws:
             with concurrent.futures.ThreadPoolExecutor(1) as pool:
                 try:
@@ -123,7 +136,13 @@ class Agent:
     # ---- the tools ---------------------------------------------------------------------------------------------
     def result(self, block, approve) -> dict:
         dangerous = block.name == self.merge_as or "ask_all" in self.flaws
-        if dangerous and "no_gate" not in self.flaws and not self.approved(block, approve):
+        if "default_deny" in self.flaws and not dangerous and block.name != "changes_of":  # only what is listed runs
+            return {"type": "tool_result", "tool_use_id": block.id, "content": f"{block.name} is not allowed",
+                    "is_error": True}
+        approved = True if not dangerous or "no_gate" in self.flaws else self.approved(block, approve)
+        if approved is None:
+            return None
+        if not approved:
             if "raise_on_no" in self.flaws:
                 raise PermissionError(f"a human refused {block.name}")
             refusal = {"type": "tool_result", "tool_use_id": block.id, "content": "A human refused: it did not run."}
@@ -156,6 +175,7 @@ class Agent:
                 results = list(pool.map(lambda b: self.result(b, approve), calls))
         else:
             results = [self.result(b, approve) for b in calls]
+        results = [r for r in results if r is not None]
         if "split_results" in self.flaws:
             history.extend({"role": "user", "content": [r]} for r in results)
         else:
@@ -212,6 +232,10 @@ class Agent:
                     continue
                 case "refusal":
                     raise RuntimeError(f"refused: {reply.stop_details}")
+                case "max_tokens" if "cut_answer_returned" in self.flaws:  # the text so far, as if it were whole
+                    return "".join(b.text for b in reply.content if b.type == "text")
+                case "max_tokens" if "same_budget_again" in self.flaws:  # the same request again: cut again
+                    continue
                 case "max_tokens" | "model_context_window_exceeded" if "run_cut_call" in self.flaws:
                     self.act(reply, history, approve)
                 case "model_context_window_exceeded" if "context_runs_tools" in self.flaws:

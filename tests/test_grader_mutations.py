@@ -30,7 +30,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "text_only": (attempts.attempt("text_only"), "whole_response"),
         "no_cap": (attempts.attempt("no_cap"), "cap"),
         "raise_tool_errors_and_split": (attempts.attempt("raise_tool_errors", "split_results", send="stream"),
-                                        "one_message")},
+                                        "one_message"),
+        "returns_at_cap": (attempts.attempt("returns_at_cap"), "cap")},
     6: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {
         "pause_new_user": "pause_turn", "retry_refusal": "refusal", "no_fallback": "fallback",
         "fallback_forever": "fallback", "run_cut_call": "cut_tool_call", "return_none": "returns_answer",
@@ -38,14 +39,18 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "no_cap": "cap", "context_runs_tools": "context_full", "fallback_nudge": "fallback",
         "silent_second_refusal": "fallback", "stop_sequence_raises": "stop_sequence",
         "unknown_is_answer": "unknown_stop", "unknown_goes_on": "unknown_stop",
-        "unknown_unnamed": "unknown_stop"}.items()},
+        "unknown_unnamed": "unknown_stop", "returns_at_cap": "cap", "cut_answer_returned": "cut_tool_call",
+        "same_budget_again": "cut_tool_call"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",
         "ask_all": "approver_asked", "no_gate": "approver_asked", "never_opens": "yes_merges",
         "raise_on_no": "refusal_is_error", "plain_no": "refusal_is_error", "no_cap": "cap",
         "text_only": "whole_response", "yes_word": "fail_closed", "one_argument": "yes_merges",
         # notebook 6's rules stay: a loop that drops them on its way to notebook 7 fails exercise 7
-        "no_fallback": "fallback", "unknown_is_answer": "unknown_stop"}.items()},
+        "no_fallback": "fallback", "unknown_is_answer": "unknown_stop",
+        # a no from an approver that failed is a no like False: a denied result, and the review goes on
+        "approver_error_escapes": "refusal_is_error", "odd_unanswered": "refusal_is_error",
+        "silence_raises": "refusal_is_error", "default_deny": "approver_asked"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),
@@ -56,7 +61,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
             "tail_cut": "cut_result", "fixed_cap_40": "cap", "no_way_on": "cut_result",
             # what notebooks 6 and 7 added stays: a loop that drops it fails exercise 8 too
             "no_gate": "approver_asked", "fail_open": "fail_closed", "no_fallback": "fallback",
-            "unknown_is_answer": "unknown_stop", "pause_new_user": "pause_turn"}.items()}},
+            "unknown_is_answer": "unknown_stop", "pause_new_user": "pause_turn",
+            "approver_error_escapes": "refusal_is_error"}.items()}},
 }
 
 

@@ -21,8 +21,8 @@ from ..crash import because_raised, crash_report, is_crash
 from ..later_rules import ALL_RULES
 from ..report import BROKEN, NOT_CHECKED, Report
 from ..rules import refused_first
-from ..scenario import Sandboxes
-from ..wire import tool_uses
+from ..scenario import Sandboxes, run_scenario
+from ..wire import tool_uses, turns
 from .grading import Grade, Requirement, Seen
 from .exercise_6 import RULES as STOP_RULES
 from .loops import EARLIER, is_placeholder, is_template, keep_passed, untouched
@@ -77,6 +77,8 @@ class Gate:
     """The runs of the learner's loop on !485, one per approver of the grader."""
 
     driven: dict[str, Driven]
+    reads: Driven
+    """A run on READS with the no-approver, where the model reads files: harmless tools must run there too."""
 
     @property
     def merges(self) -> set[str]:
@@ -107,16 +109,38 @@ def _wanted_merge(seen: Driven, merges: set[str]) -> bool:
     return any(str(use.get("name")) in merges for _, reply in seen.run.answered for use in tool_uses(reply))
 
 
+def _harmless_not_run(seen: Driven, merges: set[str]) -> list[str]:
+    """The harmless tools a turn asked for that never reached GitLab, each answered with an error: a policy that
+    denies by default (a read is not dangerous; it runs at once, with no question)."""
+    run, blocked = seen.run, []
+    for i, reply in run.answered:
+        uses = [u for u in tool_uses(reply) if str(u.get("name")) not in merges]
+        after = run.calls[i + 1] if i + 1 < len(run.calls) else None
+        if not uses or after is None or run.gitlab_between(run.calls[i], after):
+            continue
+        ids = {u.get("id") for u in uses}
+        answers = [b for role, content in turns(after.body.get("messages")) if role == "user" for b in content
+                   if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
+        if answers and all(b.get("is_error") is True for b in answers):
+            blocked += [str(u.get("name")) for u in uses]
+    return sorted(set(blocked))
+
+
 def _asks(gate: Gate, lang: str) -> Seen:
     """Asked before merge_pr and only then."""
     no, yes = gate.no, gate.yes
     if no.merged:
         return Seen(False, tr("with an approver that said no, !{pr} was merged.", lang, pr=INJECTED))
     merges = gate.merges
-    nagged = sorted({name for name in no.approver.asked + yes.approver.asked if name not in merges})
+    nagged = sorted({name for name in no.approver.asked + yes.approver.asked + gate.reads.approver.asked
+                     if name not in merges})
     if nagged:
         return Seen(False, tr("the approver was asked before a harmless tool ({tools}): a human asked about every "
                               "read learns to click yes without looking.", lang, tools=", ".join(nagged)))
+    blocked = sorted(set(_harmless_not_run(no, merges) + _harmless_not_run(gate.reads, merges)))
+    if blocked:
+        return Seen(False, tr("harmless tools did not run ({tools}): their results were errors and GitLab got no "
+                              "request for them; only a dangerous tool waits for a yes.", lang, tools=", ".join(blocked)))
     story = _story(no, lang)
     if story is not None:
         return story
@@ -164,16 +188,35 @@ def _fail_closed(gate: Gate, lang: str) -> Seen:
                          did="; ".join(seen.approver.did(lang) for seen in tried)))
 
 
-def _on_the_no_run(rule: str) -> Callable[[Gate, str], Seen]:
-    """A self-check rule judged on the no-run, the run the gate's own requirements were judged on."""
+def _judged(rule: str, seen: Driven, lang: str) -> Seen:
+    story = _story(seen, lang)
+    if story is not None:
+        return story
+    found = ALL_RULES[rule].judge(seen.run, lang)
+    return Seen(None if found.status == NOT_CHECKED else found.status == "passed", found.detail)
+
+
+def _on_every_no(rule: str) -> Callable[[Gate, str], Seen]:
+    """A self-check rule judged on the no-run and on every run whose approver never said yes and was asked about the
+    merge: the task makes an exception, None, any other value and silence a no like False, so each must end as the
+    no-run does (a denied result, the review returned), not with the approver's exception or a call left unanswered."""
     def check(gate: Gate, lang: str) -> Seen:
         if gate.no.merged and rule == "refusal_is_error":  # the merge tool may have any name: GitLab's state says
             return Seen(False, tr("with an approver that said no, !{pr} was merged.", lang, pr=INJECTED))
-        story = _story(gate.no, lang)
-        if story is not None:
-            return story
-        found = ALL_RULES[rule].judge(gate.no.run, lang)
-        return Seen(None if found.status == NOT_CHECKED else found.status == "passed", found.detail)
+        first = _judged(rule, gate.no, lang)
+        if first.ok is not True:
+            return first
+        for kind in FAILING:
+            seen = gate.driven[kind]
+            if seen.merged or not seen.approver.merge_asked(gate.merges):
+                continue  # a merge is fail_closed's to report; an approver never asked has nothing to say here
+            found = _judged(rule, seen, lang)
+            if found.ok is not True:
+                ok = False if found.ok is None and seen.run.error is not None and found.raised is None \
+                    else found.ok
+                return Seen(ok, tr("when the approver {did}: {detail}", lang, did=seen.approver.did(lang),
+                                       detail=found.detail), raised=found.raised)
+        return first
     return check
 
 
@@ -195,17 +238,20 @@ FAIL_CLOSED = Requirement(
     task=N_("Only True opens the gate: an exception, None, any other value or no answer is a no."))
 REFUSAL = Requirement(
     "refusal_is_error", N_("A denied call goes back to the model as an error result"),
-    _on_the_no_run("refusal_is_error"),
+    _on_every_no("refusal_is_error"),
     N_("On a no, answer the call with {\"type\": \"tool_result\", \"tool_use_id\": block.id, \"content\": \"A human "
        "denied this call.\", \"is_error\": True} and go on with the loop."),
     task=N_("On False the tool does not run, and the model gets a tool_result with is_error: True that says a human "
             "denied it."))
 GOES_ON = Requirement(
     "returns_answer", N_("At end_turn the loop returns the answer and sends nothing more"),
-    _on_the_no_run("returns_answer"),
+    _on_every_no("returns_answer"),
     N_("After a no, keep looping: the model reads the no, finishes its review, and the loop returns its text."),
     task=N_("The loop goes on, so the model can finish its review and say what happened."))
 GATE_ROWS = (ASKS, YES_MERGES, FAIL_CLOSED, REFUSAL, GOES_ON)
+READS = 484
+"""A merge request whose review reads files (get_diff, then read_file): a policy that denies what it does not list
+shows there."""
 KEPT_RULES = [rule for rule in STOP_RULES if rule != "returns_answer"]
 """What notebooks 3-6 made rules of the loop, judged again with the no-approver (GOES_ON is this exercise's end_turn)."""
 KEPT = N_("Your loop keeps what notebook 6 added: every stop reason handled on purpose, and a refusal answered once "
@@ -229,8 +275,11 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
         for row in GATE_ROWS[1:]:
             g.record(row, Seen(None, tr("the check has no way to give your loop an approver.", g.lang)))
         return g, None
-    with Sandboxes(expected=len(KINDS)) as sandboxes:
-        gate = Gate(drive(loop, (YES, NO, *FAILING), _keyword(loop), sandboxes))
+    with Sandboxes(expected=len(KINDS) + 1) as sandboxes:
+        driven = drive(loop, (YES, NO, *FAILING), _keyword(loop), sandboxes)
+        asked = Approver(NO)
+        reads = Driven(asked, run_scenario(gated(loop, asked, _keyword(loop)), READS, sandboxes=sandboxes))
+        gate = Gate(driven, reads)
     if untouched(gate.no.run):
         g.stopped_by(gate.no.run.error, GATE_ROWS)
     else:
