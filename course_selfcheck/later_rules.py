@@ -166,9 +166,12 @@ BIG_START = '"sku": "P00000"'
 """What the first line of that file's rows holds: a result cut to the file's first characters keeps it."""
 RESULT_LIMIT = 20_000
 """Characters of a tool's output a loop sends to the model; the note saying it was cut comes on top."""
-_HOW_ON = re.compile(r"start|offset|rest|remaining|continue|next|page|chunk|ask|call|request|продолж|остал|следующ|"
-                     r"запрос|прочита|вызов|спроси", re.I)
-"""Words of a note that says how to read the rest of a cut result (a start to read from, a call to make)."""
+_HOW_ON = re.compile(r"start|offset|continue|next|page|chunk|ask|call|request|line|продолж|следующ|запрос|прочита|"
+                     r"вызов|спроси|строк", re.I)
+"""Words of a note that says how to read the rest of a cut result (a start to read from, a call to make); "the rest"
+alone says what is missing, not how to get it."""
+_PARAMETER_WORDS = ("start", "offset")
+"""Parameters a note may tell the model to pass: the tool it names must take them."""
 _CUT_NOTE = re.compile(r"cut|truncat|shorten|omit|shown|remaining|partial|first \d+|of \d+|offset|rest|обрез|"
                        r"сокращ|пропущ|показан|первы|остал|част|из \d+", re.I)
 
@@ -192,6 +195,20 @@ def _readings(text: str) -> set[float]:
                 found.add(float(variant))
             except ValueError:
                 continue
+    return found
+
+
+def _short_results(run: Run, but: object) -> list[tuple[object, str]]:
+    """(tool_use_id, text) of every tool_result under the limit the loop sent, the cut file's own left out."""
+    seen, found = set(), []
+    for call in run.calls:
+        for m in call.body.get("messages") or []:
+            for b in blocks(m.get("content")) if isinstance(m, dict) else []:
+                if b.get("type") == "tool_result" and b.get("tool_use_id") not in seen | {but}:
+                    seen.add(b.get("tool_use_id"))
+                    size, text = _text_length(b.get("content"))
+                    if size < RESULT_LIMIT:
+                        found.append((b.get("tool_use_id"), text))
     return found
 
 
@@ -222,10 +239,29 @@ def cut_result(run: Run, lang: str) -> Finding:
         return verdict(BROKEN, tr("the note says the file was cut, but not out of how many characters ({size} were "
                                   "kept): say the whole size, so the model knows how much it has not read", lang,
                                   size=size))
+    if size < RESULT_LIMIT:
+        return verdict(BROKEN, tr("the result kept only {size} characters of the file, note included: keep the first "
+                                  "{limit} (LIMIT), and then say it was cut", lang, size=size, limit=RESULT_LIMIT))
     if not _HOW_ON.search(text[:300] + text[-300:]):
         return verdict(BROKEN, tr("the note says the file was cut and out of how many characters, but not how to read "
                                   "the rest: say how (for example, read_file with a start, and the start to read from "
                                   "next)", lang))
+    note = text[RESULT_LIMIT:]
+    offered = next((t for t in following.body.get("tools") or [] if isinstance(t, dict)
+                    and t.get("name") == use.get("name")), {})
+    takes = set((offered.get("input_schema") or {}).get("properties") or {})
+    promised = [word for word in _PARAMETER_WORDS if re.search(rf"\b{word}\b", note) and word not in takes]
+    if offered and promised:
+        return verdict(BROKEN, tr("the note tells the model to pass {parameter}, which {tool} does not take: add the "
+                                  "parameter to the tool (its schema and its function), or say another way to read on",
+                                  lang, parameter=promised[0], tool=use.get("name")))
+    shape = re.sub(r"\d[\d\s,.]*", "#", note).strip()
+    if shape:
+        for _, content in _short_results(run, use.get("id")):
+            if re.sub(r"\d[\d\s,.]*", "#", content).strip().endswith(shape):
+                return verdict(BROKEN, tr("a result of {size} characters, under the limit, ends with the same note as "
+                                          "the cut file: only a result that was cut may say so", lang,
+                                          size=len(content)))
     return verdict(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang, size=size))
 
 

@@ -157,8 +157,15 @@ class Agent:
         if len(text) > LIMIT and "no_cut" not in self.flaws:
             note = "" if "silent_cut" in self.flaws else "\n[truncated]" if "vague_cut" in self.flaws else (
                 f"\n[cut: the first {LIMIT} of {len(text)} characters]" if "no_way_on" in self.flaws else
+                f"\n[cut: the first {LIMIT} of {len(text)} characters; the rest was dropped]"
+                if "rest_dropped" in self.flaws else
+                f"\n[cut: the first {LIMIT} of {len(text)} characters; call open_file with start={LIMIT} for more]"
+                if "false_start" in self.flaws else  # open_file takes no start
                 f"\n[cut: the first {LIMIT} of {len(text)} characters; ask for a smaller piece to read the rest]")
-            text = (text[-LIMIT:] if "tail_cut" in self.flaws else text[:LIMIT]) + note
+            kept = 2_000 if "short_cut" in self.flaws else LIMIT
+            text = (text[-kept:] if "tail_cut" in self.flaws else text[:kept]) + note
+        elif "note_everywhere" in self.flaws:  # every result says it was cut, the short ones too
+            text += f"\n[cut: the first {len(text)} of {len(text)} characters; ask for a smaller piece to read the rest]"
         return {"type": "tool_result", "tool_use_id": block.id, "content": text}
 
     def act(self, reply, history: list, approve) -> None:
@@ -308,7 +315,7 @@ async def review_async(pr_number, approve=nobody, max_iterations=20):
             except Exception as error:
                 return {"type": "tool_result", "tool_use_id": block.id, "content": str(error), "is_error": True}
             if len(text) > LIMIT:
-                text = text[:LIMIT] + f"\n(truncated: {LIMIT} of {len(text)} characters shown; ask for an offset)"
+                text = text[:LIMIT] + f"\n(truncated: {LIMIT} of {len(text)} characters shown; ask for a smaller part to read on)"
             return {"type": "tool_result", "tool_use_id": block.id, "content": text}
 
         history.append({"role": "user", "content": list(await asyncio.gather(

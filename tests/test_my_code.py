@@ -84,7 +84,7 @@ GATE = '''        for call in [b for b in reply.content if b.type == "tool_use"]
 CUT = '''def cut_text(text, name):
     if len(text) <= LIMIT:
         return text
-    return text[:LIMIT] + f"\\n[cut: {LIMIT} of {len(text)} characters; call {name} with start={LIMIT} for the rest]"
+    return text[:LIMIT] + f"\\n[cut: {LIMIT} of {len(text)} characters; ask {name} for a narrower part to read the rest]"
 
 
 '''
