@@ -326,7 +326,7 @@ def test_exercise_5_runs_against_a_fresh_sandbox_not_the_learners_gitlab(project
 
 def test_exercise_5_a_dispatcher_that_raises(point_05_at):
     report = check_exercise_5(_dispatcher(_missing, catch=False))
-    assert not report.ok and set(report.broken) == {"read_file_error", "survives"}
+    assert not report.ok and set(report.broken) == {"read_file_error", "others_safe", "survives"}
     assert status(report, "get_diff_works") == PASSED
     assert status(report, "mentions_failure") == NOT_CHECKED  # the run died: there is no answer to read
     assert "FileNotFoundError" in next(f.detail for f in report.findings if f.rule == "survives")
@@ -618,6 +618,38 @@ def test_the_reference_tools_are_the_lessons_tools():
         assert body(ast.parse(inspect.getsource(reference)).body[0]) == body(lesson[name]), name
 
 
+def _as_tuple(name, tool_input):
+    """(text, is_error): what the check could read, but not what review_with's ** can put into a tool_result."""
+    result = exercise_05.run_tool_missing_file(name, tool_input)
+    return result["content"], bool(result.get("is_error"))
+
+
+def _error_as_text(name, tool_input):
+    """is_error as the string "true": the API wants a boolean, and refuses the request."""
+    result = exercise_05.run_tool_missing_file(name, tool_input)
+    return {**result, "is_error": "true"} if result.get("is_error") else result
+
+
+def _only_read_file_caught(name, tool_input):
+    """The try only around read_file: another tool's 404 escapes again."""
+    if name == "read_file":
+        return exercise_05.run_tool_missing_file(name, tool_input)
+    return {"content": {"get_diff": exercise_05.get_diff}[name](**tool_input)}
+
+
+@pytest.mark.parametrize("dispatcher, rule, words", [
+    (_as_tuple, "survives", "returned a tuple"),
+    (_error_as_text, "survives", "valid boolean"),
+    (_only_read_file_caught, "others_safe", "escaped the dispatcher"),
+])
+def test_exercise_5_judges_the_result_as_review_with_sends_it(point_05_at, dispatcher, rule, words):
+    """The review is driven as notebook 5's review_with drives it ({..., **dispatch(name, input)}), so a result the
+    notebook could not send, or the API would refuse, fails here too; and every tool stays safe, not only read_file."""
+    report = check_exercise_5(dispatcher)
+    assert not report.ok and rule in report.broken, report.text()
+    assert words in next(f.detail for f in report.findings if f.rule == rule), report.text()
+
+
 def test_exercise_5_a_failure_that_carries_the_file_is_not_a_failure(point_05_at):
     """read_file reports FileNotFoundError yet sends the file's text along (found by an independent review)."""
     def leaky(name, tool_input):
@@ -637,7 +669,10 @@ def test_exercise_5_a_get_diff_of_hunks_alone_is_a_normal_result(point_05_at):
     def hunks_only(name, tool_input):
         if name != "get_diff":
             return exercise_05.run_tool_missing_file(name, tool_input)
-        request = exercise_05.project.mergerequests.get(tool_input["pr"])
+        try:
+            request = exercise_05.project.mergerequests.get(tool_input["pr"])
+        except gitlab.GitlabError as error:  # a merge request that does not exist: a result, as run_tool_safely does
+            return {"content": f"GitLab error {error.response_code}", "is_error": True}
         return {"content": "\n".join(c["diff"] for c in request.changes()["changes"])}
 
     report = check_exercise_5(hunks_only)

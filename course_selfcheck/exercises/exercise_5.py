@@ -20,6 +20,8 @@ FAILURE_MENTIONED = re.compile(r"FileNotFound|could not read|couldn't read|canno
                                r"not found|does not exist|failed|не удалось прочитать|не удалось|не найден|"
                                r"не существует|ошибк", re.I)
 EXISTING, MISSING = "shop/checkout.py", "shop/no_such_module.py"
+NO_SUCH_MR = 999
+"""A merge request the demo GitLab does not have: get_diff fails with a 404, which must come back as a result."""
 
 TOOLS = [
     {"name": "get_diff", "description": "Get the changes of a merge request: title, source branch and the diff of "
@@ -45,6 +47,8 @@ class Review:
     raised: tuple[str, BaseException] | None = None
     hung: str | None = None
     refused: BaseException | None = None
+    shape: str | None = None
+    """What the dispatcher returned when it was not a dict, which review_with's ** cannot take (its kind)."""
 
     @property
     def failed_paths(self) -> list[str]:
@@ -148,11 +152,13 @@ def _review_with(dispatcher: Callable, client: Any, task: str) -> Review:
             if error is not None:
                 seen.raised = (block.name, error)
                 return seen
+            if not isinstance(value, Mapping):  # review_with's {"type": "tool_result", ..., **dispatch(...)}
+                seen.shape = kind(value)
+                return seen
             result, is_error = _as_result(value)
             if block.name == "read_file":
                 seen.reads.append((block.input.get("path", "?"), result, is_error))
-            results.append({"type": "tool_result", "tool_use_id": block.id, "content": result or "(empty)",
-                            **({"is_error": True} if is_error else {})})
+            results.append({"type": "tool_result", "tool_use_id": block.id, **value})  # as review_with sends it
         messages.append({"role": "user", "content": results})
     return seen
 
@@ -181,7 +187,7 @@ def _read_file_error(seen: Seen5, lang: str) -> Seen:
     for key, path in (("exists", EXISTING), ("missing", MISSING)):
         what = f"run_tool(\"read_file\", {{\"path\": \"{path}\", \"ref\": \"main\"}})"
         result, is_error, detail = _describe(seen.probes[key], what, lang)
-        leaked = key == "exists" and _carries(result, seen.existing)
+        leaked = key == "exists" and is_error and _carries(result, seen.existing)
         if leaked:
             detail = tr("{what} reported FileNotFoundError but sent the file's text along", lang, what=what)
         read_calls.append((is_error and bool(NOT_FOUND.search(result)) and not leaked, detail))
@@ -216,6 +222,10 @@ def _survives(seen: Seen5, lang: str) -> Seen:
                     tool=name)
     elif run.refused is not None:
         detail = tr("the API refused a request of the run: {error}", lang, error=short(error_text(run.refused), 200))
+    elif run.shape is not None:
+        detail = tr("the run died: review_with puts what the function returns into the tool_result with **, and it "
+                    "returned a {kind}; return a dict with content (and is_error), as run_tool_safely does.", lang,
+                    kind=run.shape)
     elif run.hung is not None:
         detail = tr("the run stopped: run_tool did not return for {tool} within {seconds} s.", lang,
                     tool=run.hung, seconds=int(setting("TOOL_TIMEOUT")))
@@ -248,7 +258,16 @@ def _mentions_failure(seen: Seen5, lang: str) -> Seen:
     return Seen(mentions and seen.review.survived, tr("the answer says: {line}", lang, line=short(line.strip(), 160)))
 
 
-REQUIREMENTS = (_read_file_error, _get_diff_works, _survives, _mentions_failure)
+@requirement("others_safe", N_("Another tool's error still comes back as a result"),
+             N_("Keep run_tool_safely's try/except around every tool: only read_file changes."),
+             task=N_("Write run_tool_missing_file: a run_tool_safely in which read_file always raises FileNotFoundError."))
+def _others_safe(seen: Seen5, lang: str) -> Seen:
+    what = f"run_tool(\"get_diff\", {{\"pr\": {NO_SUCH_MR}}})"
+    result, is_error, detail = _describe(seen.probes["no_such_mr"], what, lang)
+    return Seen(is_error and bool(result.strip()), detail)
+
+
+REQUIREMENTS = (_read_file_error, _get_diff_works, _others_safe, _survives, _mentions_failure)
 WHAT = N_("`run_tool_missing_file` is not written yet. Write a run_tool_safely(name, tool_input) in which "
           "read_file always raises FileNotFoundError, assign it, and run this cell again.")
 START_HINT = N_("Copy run_tool_safely from this notebook and make read_file raise FileNotFoundError before "
@@ -298,6 +317,7 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
                 "exists": call(run_tool, "read_file", {"path": EXISTING, "ref": "main"}),
                 "missing": call(run_tool, "read_file", {"path": MISSING, "ref": "main"}),
                 "diff": call(run_tool, "get_diff", {"pr": REVIEWED}),
+                "no_such_mr": call(run_tool, "get_diff", {"pr": NO_SUCH_MR}),
             }
             if _unwritten(probes):
                 return g.not_done(WHAT, [START_HINT])

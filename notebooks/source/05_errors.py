@@ -290,7 +290,9 @@ def run_tool_missing_file(name: str, tool_input: dict) -> dict:
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The cell below calls **your** `run_tool_missing_file` for `read_file` and `get_diff`, then runs this notebook's review loop with it on !482 against a fresh sandbox and reads the answer. While the cell above is unchanged, it says "not done yet".
+# The cell below calls **your** `run_tool_missing_file` for `read_file` and for `get_diff` (of !482, and of !999,
+# which does not exist: every other tool stays as safe as in `run_tool_safely`), then runs `review_with` with it on
+# !482 against a fresh sandbox and reads the answer. While the cell above is unchanged, it says "not done yet".
 #
 # <details><summary>Hint</summary>
 #
@@ -300,7 +302,9 @@ def run_tool_missing_file(name: str, tool_input: dict) -> dict:
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Ячейка ниже вызывает **вашу** `run_tool_missing_file` для `read_file` и `get_diff`, затем запускает с ней цикл ревью из этого блокнота на !482 в свежей песочнице и читает ответ. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
+# Ячейка ниже вызывает **вашу** `run_tool_missing_file` для `read_file` и для `get_diff` (для !482 и для !999,
+# которого нет: все остальные инструменты должны остаться такими же безопасными, как в `run_tool_safely`), затем
+# запускает с ней `review_with` на !482 в свежей песочнице и читает ответ. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
 #
