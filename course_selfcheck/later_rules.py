@@ -76,6 +76,12 @@ def fallback(run: Run, lang: str) -> Finding:
         return verdict(BROKEN, tr("the fallback model ({model}) got other messages than the refused request: send it "
                                   "the same messages, so that it answers the same question", lang,
                                   model=later[0].body.get("model")))
+    lost = [name for name in ("tools", "system") if refused.body.get(name) and later[0].body.get(name) !=
+            refused.body.get(name)]
+    if lost:
+        return verdict(BROKEN, tr("the fallback model ({model}) got the same messages but not the same {parts}: send "
+                                  "it the same request (tools and system prompt too), only the model changes", lang,
+                                  model=later[0].body.get("model"), parts=", ".join(lost)))
     if len(later) > 1:
         return _went_on(later[0].body.get("model"), len(later) - 1, lang)
     second = later[0].reply if isinstance(later[0].reply, dict) else {}

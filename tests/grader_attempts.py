@@ -200,6 +200,9 @@ class Agent:
             return f"stopped; tools used: {', '.join(sorted(set(names)))}"
         if "names_offered" in self.flaws:
             return f"stopped at the cap: {len(names)} tool calls ({', '.join(t['name'] for t in self.tools)})"
+        if "names_readers" in self.flaws:  # the reading tools offered: right only while the run called both
+            readers = ", ".join(t["name"] for t in self.tools if t["name"] != self.merge_as)
+            return f"stopped at the cap: {len(names)} tool calls ({readers})"
         if "counts_turns" in self.flaws:
             return f"stopped after {turns + 5} turns of tools: {', '.join(sorted(set(names)))}"
         return f"stopped at the cap: {len(names)} tool calls ({', '.join(sorted(set(names)))})"
@@ -210,7 +213,8 @@ class Agent:
         cap = 40 if "fixed_cap_40" in self.flaws else max_iterations
         while turns < cap or "no_cap" in self.flaws:
             turns += 1
-            reply = self.send(model=model, max_tokens=8000, system=RULES, tools=self.tools, messages=history)
+            rules = {} if "fallback_no_system" in self.flaws and fell_back else {"system": RULES}
+            reply = self.send(model=model, max_tokens=8000, tools=self.tools, messages=history, **rules)
             usage.append(reply.usage)
             match reply.stop_reason:
                 case "stop_sequence" if "stop_sequence_raises" in self.flaws:

@@ -22,7 +22,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
     3: {flaw: (attempts.attempt(flaw, send="with_options"), rule) for flaw, rule in {
         "vague_cap": "cap_message", "count_only": "cap_message", "names_only": "cap_message",
         "counts_turns": "cap_message", "returns_at_cap": "cap_message", "text_only": "whole_response",
-        "no_cap": "cap", "return_none": "returns_answer", "names_offered": "cap_message"}.items()},
+        "no_cap": "cap", "return_none": "returns_answer", "names_offered": "cap_message",
+        "names_readers": "cap_message"}.items()},
     4: {"sequential": (attempts.attempt(concurrent=False), "concurrent"),
         "completion_order": (attempts.attempt("completion_order"), "concurrent"),
         "return_none": (attempts.attempt("return_none"), "returns_answer"),
@@ -40,7 +41,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "silent_second_refusal": "fallback", "stop_sequence_raises": "stop_sequence",
         "unknown_is_answer": "unknown_stop", "unknown_goes_on": "unknown_stop",
         "unknown_unnamed": "unknown_stop", "returns_at_cap": "cap", "cut_answer_returned": "cut_tool_call",
-        "same_budget_again": "cut_tool_call"}.items()},
+        "same_budget_again": "cut_tool_call", "fallback_no_system": "fallback"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",
         "ask_all": "approver_asked", "no_gate": "approver_asked", "never_opens": "yes_merges",

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from course_agent.i18n import N_, ntr, tr
 from ..crash import is_bug
 from ..report import Report
-from ..scenario import run_scenario
+from ..scenario import Run, run_scenario
 from ..wire import tool_uses
 from .grading import Requirement, Seen
 from .loops import UNTOUCHED, crashed, grade_loop
@@ -50,8 +50,12 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
         return Seen(False, tr("with max_iterations=2 the loop did not raise: it returned {value}", lang,
                               value=repr(run.returned)[:80]))
     message = str(run.error)
-    offered = {str(t.get("name")) for c in run.calls for t in c.body.get("tools") or [] if isinstance(t, dict)}
-    uncalled = sorted(n for n in offered - set(names) if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", message))
+    uncalled = _uncalled_named(run, names)
+    if not uncalled:  # with one turn fewer, a message made of the tools offered names one the loop never called
+        shorter = run_scenario(functools.partial(loop, max_iterations=CAP - 1), 484)
+        shorter_names = sorted({str(u.get("name")) for _, reply in shorter.answered for u in tool_uses(reply)})
+        if shorter.error is not None and not is_bug(shorter.error) and _uncalled_named(shorter, shorter_names):
+            run, message, uncalled = shorter, str(shorter.error), _uncalled_named(shorter, shorter_names)
     if uncalled:
         return Seen(False, tr("the error says {message!r}; it names {tools}, which the loop never called: name the "
                               "tools of the calls it made (read them from messages)", lang, message=message[:160],
@@ -63,6 +67,13 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
                                "the error says {message!r}; it should name {n} tool calls and the tools {names}",
                                len(called), lang, message=message[:160], names=", ".join(names)))
     return Seen(True, tr("the error says {message!r}", lang, message=message[:160]))
+
+
+def _uncalled_named(run: Run, called: list[str]) -> list[str]:
+    """The tools offered to the model that the cap error names though the loop never called them."""
+    message = str(run.error)
+    offered = {str(t.get("name")) for c in run.calls for t in c.body.get("tools") or [] if isinstance(t, dict)}
+    return sorted(n for n in offered - set(called) if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", message))
 
 
 CAP_MESSAGE = Requirement(
