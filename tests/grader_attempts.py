@@ -109,6 +109,11 @@ class Agent:
                 return approve(block) is True
             except Exception:
                 return False
+        if "eq_true" in self.flaws:
+            try:
+                return approve(block.name, block.input) == True  # noqa: E712 (the flaw: 1 == True holds)
+            except Exception:
+                return False
         if "approver_error_escapes" in self.flaws:  # an approver that raises ends the whole run
             return approve(block.name, block.input) is True
         if "odd_unanswered" in self.flaws:  # None, "no", "yes": not merged, and not answered either (None)
@@ -145,7 +150,9 @@ class Agent:
         if not approved:
             if "raise_on_no" in self.flaws:
                 raise PermissionError(f"a human refused {block.name}")
-            refusal = {"type": "tool_result", "tool_use_id": block.id, "content": "A human refused: it did not run."}
+            said = f"{block.name} failed: try again later." if "failed_wording" in self.flaws else \
+                "A human refused: it did not run."
+            refusal = {"type": "tool_result", "tool_use_id": block.id, "content": said}
             return refusal if "plain_no" in self.flaws else {**refusal, "is_error": True}
         try:
             text = str(HANDLERS["merge" if block.name == self.merge_as else block.name](**block.input))

@@ -51,7 +51,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "no_fallback": "fallback", "unknown_is_answer": "unknown_stop",
         # a no from an approver that failed is a no like False: a denied result, and the review goes on
         "approver_error_escapes": "refusal_is_error", "odd_unanswered": "refusal_is_error",
-        "silence_raises": "refusal_is_error", "default_deny": "approver_asked"}.items()},
+        "silence_raises": "refusal_is_error", "default_deny": "approver_asked", "eq_true": "fail_closed",
+        "failed_wording": "refusal_is_error"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),
