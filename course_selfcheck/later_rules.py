@@ -199,14 +199,14 @@ def _text_length(content: object) -> tuple[int, str]:
     return len(text), text
 
 
-_NUMBER = re.compile(r"\d[\d\u00a0\u202f ,.']*\d|\d")
+_NUMBER = re.compile(r"\d[\d\u00a0\u202f ,.'_]*\d|\d")
 
 
 def _readings(text: str) -> set[float]:
-    """Every number in printed text, read each way a person writes it: 1,947 / 1 947 / 1947,5 / 1947.5."""
+    """Every number in printed text, read each way a person writes it: 1,947 / 1 947 / 1_947 / 1947,5 / 1947.5."""
     found = {float(n.replace(",", ".")) for n in re.findall(r"\d+(?:[.,]\d+)?", text)}
     for match in _NUMBER.finditer(text):
-        digits = re.sub(r"[\u00a0\u202f ']", "", match.group())
+        digits = re.sub(r"[\u00a0\u202f '_]", "", match.group())
         for variant in (digits.replace(",", ""), digits.replace(".", "").replace(",", "."), digits):
             try:
                 found.add(float(variant))
@@ -343,6 +343,10 @@ def bill(run: Run, lang: str) -> Finding:
     usage = [r.get("usage") or {} for _, r in run.answered]
     total = billed(usage)
     printed = run.printed.strip()
+    refused = any(r.get("stop_reason") == "refusal" for _, r in run.answered)
+    if not printed and refused and (run.error is not None or run.hung):  # the fallback rule tells that story
+        return verdict(NOT_CHECKED, tr("the run ended at the refusal ({ending}), before a bill was printed", lang,
+                                       ending=how_it_ended(run, lang)))
     if not printed:
         return ended_badly(run, lang, tr("the loop printed nothing; print billed(usage) of every response at the "
                                          "end ({total:.0f} billed input tokens in this run)", lang, total=total))
@@ -397,7 +401,7 @@ EXERCISE_RULES: dict[str, Rule] = {
     "bill": Rule(
         N_("The printed bill is billed() of every response"),
         N_("a bill from the last call alone hides most of the cost: each call is paid for, and the history grows"),
-        8, 482, (), bill),
+        8, 482, ("refusal",), bill),  # a refused response is billed too: "every response.usage"
 }
 """Rules of the later notebooks' exercises (the fallback, the gate, the cut, the cache): check_loop runs them only
 when they are named, so the lesson's own loop is not failed for what its notebook has not taught yet."""

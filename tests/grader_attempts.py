@@ -222,13 +222,16 @@ class Agent:
             turns += 1
             rules = {} if "fallback_no_system" in self.flaws and fell_back else {"system": RULES}
             reply = self.send(model=model, max_tokens=8000, tools=self.tools, messages=history, **rules)
-            usage.append(reply.usage)
+            if reply.stop_reason != "refusal" or "skip_refused_usage" not in self.flaws:
+                usage.append(reply.usage)
             match reply.stop_reason:
                 case "stop_sequence" if "stop_sequence_raises" in self.flaws:
                     raise RuntimeError("unexpected stop reason: stop_sequence")
                 case "end_turn" | "stop_sequence":
                     if self.bill:
-                        print(f"billed input: {billed(usage if self.bill == 'all' else usage[-1:]):.1f} tokens")
+                        spent = billed(usage if self.bill in ("all", "underscore") else usage[-1:])
+                        print(f"billed input: {spent:_.1f} tokens" if self.bill == "underscore" else
+                              f"billed input: {spent:.1f} tokens")
                     if "return_none" in self.flaws:
                         return None
                     return "".join(b.text for b in reply.content if b.type == "text")

@@ -110,6 +110,18 @@ def test_exercise_1_accepts_a_plain_dict(client):
     assert check_exercise_1(count(client).model_dump()).ok
 
 
+def test_exercise_1_a_dict_written_by_hand_is_not_a_response():
+    """Nothing was asked of the model: a dict with the right fields, but no id and no usage, is not passed."""
+    made_up = {"role": "assistant", "content": [{"type": "text", "text": "1, 2, 3, 4, "}],
+               "stop_reason": "stop_sequence", "stop_sequence": "5"}
+    report = check_exercise_1(made_up)
+    assert not report.ok and "no id and no usage" in report.findings[0].detail, report.text()
+
+
+def test_exercise_1_a_stop_sequence_with_its_space_stops_before_5_too(client):
+    assert check_exercise_1(count(client, [" 5"])).ok
+
+
 def test_exercise_1_wrong_stop_sequence(client):
     report = check_exercise_1(count(client, ["6"]))
     assert_only_broken(report, "stop_sequence", "text")

@@ -16,7 +16,8 @@ CHECKS = {3: check_exercise_3, 4: check_exercise_4, 6: check_exercise_6, 7: chec
 LANGUAGES = {3: ["en"], 4: ["en"], 6: ["en", "ru"], 7: ["en", "ru"], 8: ["en", "ru"]}
 RIGHT = {"class-stream": attempts.attempt(send="stream"), "async": attempts.review_async,
          "breakpoint-on-the-last-block": attempts.attempt(cache="last", send="with_options"),
-         "merge-tool-of-another-name-keyword-only": attempts.attempt(merge_as="accept_mr", keyword_only=True)}
+         "merge-tool-of-another-name-keyword-only": attempts.attempt(merge_as="accept_mr", keyword_only=True),
+         "bill-printed-with-underscores": attempts.attempt(bill="underscore")}
 
 WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on)}
     3: {flaw: (attempts.attempt(flaw, send="with_options"), rule) for flaw, rule in {
@@ -66,7 +67,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
             # what notebooks 6 and 7 added stays: a loop that drops it fails exercise 8 too
             "no_gate": "approver_asked", "fail_open": "fail_closed", "no_fallback": "fallback",
             "unknown_is_answer": "unknown_stop", "pause_new_user": "pause_turn",
-            "approver_error_escapes": "refusal_is_error"}.items()}},
+            "approver_error_escapes": "refusal_is_error", "skip_refused_usage": "bill"}.items()}},
 }
 
 

@@ -34,7 +34,8 @@ def _reason(seen: Counting, lang: str) -> Seen:
              N_("stop_sequence names which of your stop sequences was met. To stop right before 5, the stop "
                 "sequence is exactly \"5\"."), task=TASK)
 def _sequence(seen: Counting, lang: str) -> Seen:
-    return Seen(seen.stop_sequence == "5", tr("stop_sequence is {value}.", lang, value=short(seen.stop_sequence)))
+    said = seen.stop_sequence.strip() if isinstance(seen.stop_sequence, str) else seen.stop_sequence  # " 5" too
+    return Seen(said == "5", tr("stop_sequence is {value}.", lang, value=short(seen.stop_sequence)))
 
 
 @requirement("text", N_("The text holds 1 to 4, and no 5"),
@@ -68,6 +69,11 @@ def check_exercise_1(counting: Any, language: str | None = None) -> Report:
     if seen.content is None and seen.stop_reason is None:
         g.all_broken(REQUIREMENTS, tr("expected the Message that client.messages.create returns, got {kind}.",
                                       g.lang, kind=kind(counting)),
+                     N_("Keep the whole response: counting = client.messages.create(...), not a part of it."))
+        return g.report()
+    if seen.stop_reason is not None and get(counting, "id") is None and get(counting, "usage") is None:
+        g.all_broken(REQUIREMENTS, tr("this {kind} has no id and no usage: it was not returned by the API. Keep what "
+                                      "client.messages.create returns.", g.lang, kind=kind(counting)),
                      N_("Keep the whole response: counting = client.messages.create(...), not a part of it."))
         return g.report()
     g.run(REQUIREMENTS, seen)
