@@ -515,6 +515,16 @@ def test_exercise_8_spot_check_catches_a_wrong_count(rows):
     assert_only_broken(check_exercise_8([(pr, verdict, calls + 4, billed)] + rows[1:]), "spot_check")
 
 
+@pytest.mark.parametrize("wrong", [lambda billed: 72, lambda billed: billed * 10], ids=["output-tokens", "tenfold"])
+def test_exercise_8_spot_check_bounds_the_billed_input(rows, wrong):
+    """Right calls and verdict, but a billed input no billed() of that review can be (one response's output tokens,
+    a raw sum of input tokens): the spot check says so."""
+    pr, verdict, calls, billed = rows[0]
+    report = check_exercise_8([(pr, verdict, calls, wrong(billed))] + rows[1:])
+    assert_only_broken(report, "spot_check")
+    assert "bills between" in next(f.detail for f in report.findings if f.rule == "spot_check")
+
+
 def test_exercise_8_spot_check_catches_a_wrong_verdict(rows):
     pr, verdict, calls, billed = rows[0]
     assert verdict == "request changes"

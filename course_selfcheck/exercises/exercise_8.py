@@ -173,10 +173,29 @@ def _spot_check(table: Table, lang: str) -> Seen:
                                  error=short(error_text(error), 160)))
     calls, verdict = _as_int(target.get("calls")), _verdict_kind(target.get("verdict"))
     expected = _verdict_kind(again.text)
+    mine, (low, high) = _as_number(target.get("billed")), _billed_range(again.usage)
+    if calls == again.iterations and verdict == expected and mine is not None and mine > 0 and not low <= mine <= high:
+        return Seen(False, tr("!{pr}: your row bills {mine} input tokens; the same review run again bills between "
+                              "{low:.0f} (all of it read from the cache) and {high:.0f}: billed() of every response's "
+                              "usage.", lang, pr=pr, mine=target.get("billed"), low=low, high=high))
     return Seen(calls == again.iterations and verdict == expected,
                 tr("!{pr}: your row has {calls} model calls and \"{verdict}\"; run again: {again} model calls and "
                    "\"{expected}\".", lang, pr=pr, calls=target.get("calls"), verdict=_kind_name(verdict, lang),
                    again=again.iterations, expected=_kind_name(expected, lang)))
+
+
+def _billed_range(usage: list) -> tuple[float, float]:
+    """What billed() of one review can be: at most as run in a fresh sandbox (everything written to the cache once),
+    at least every input token read from the cache at 0.1x (the same review run again within the cache's lifetime);
+    1% either way. A raw sum of input tokens, or one response's output, falls outside."""
+    def number(u: Any, name: str) -> float:
+        return float(getattr(u, name, None) or 0)
+
+    fresh = sum(number(u, "input_tokens") + 1.25 * number(u, "cache_creation_input_tokens")
+                + 0.1 * number(u, "cache_read_input_tokens") for u in usage)
+    sent = sum(number(u, "input_tokens") + number(u, "cache_creation_input_tokens")
+               + number(u, "cache_read_input_tokens") for u in usage)
+    return 0.1 * sent * 0.99, fresh * 1.01
 
 
 REQUIREMENTS = (
