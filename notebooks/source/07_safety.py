@@ -365,36 +365,51 @@ show_solution(7)
 # ## Your gate at work
 #
 # Once your check passes, run your loop on !485 again, the approver saying no: the same merge request that your loop
-# merged in "Break it" stays open now, and the review says what happened.
+# merged in "Break it" stays open now, and the review says what happened. Until then, the cell runs the reference
+# solution's gate instead, and says so. (It asks the model to merge, so it runs on the demo GitLab only.)
 
 # %% [markdown] lang="ru"
 # ## Ваш шлюз в деле
 #
 # Когда проверка пройдена, запустите свой цикл на !485 ещё раз, с approver, который говорит «нет»: тот самый merge
 # request, который ваш цикл влил в разделе «Сломаем», теперь остаётся открытым, а в ревью сказано, что произошло.
+# А пока проверка не пройдена, ячейка запускает шлюз эталонного решения и говорит об этом. (Ячейка просит модель
+# влить merge request, поэтому работает только с демо-GitLab.)
 
 # %% lang="en"
-before = project.branches.get("main").commit["id"]
-try:
-    print(review_with_gate(485, approve=lambda name, tool_input: False))
+from course_agent.solutions import reference
+
+if using_demo_gitlab():  # the model is asked to merge: never on a real project
+    before = project.branches.get("main").commit["id"]
+    say_no = lambda name, tool_input: False  # noqa: E731
+    try:
+        answer = review_with_gate(485, approve=say_no)
+    except NotImplementedError:
+        print("Your review_with_gate is still the stub; until it passes, the reference solution's gate runs here.\n")
+        answer = reference(7, "en")["review_with_gate"](485, approve=say_no)
+    print(answer)
     print()
     print("main moved:", project.branches.get("main").commit["id"] != before)
-except NotImplementedError:
-    print("review_with_gate is still the stub: write it in the exercise cell, pass the check, then run this cell.")
 
 # %% lang="ru"
-before = project.branches.get("main").commit["id"]
-try:
-    print(review_with_gate(485, approve=lambda name, tool_input: False))
+from course_agent.solutions import reference
+
+if using_demo_gitlab():  # модель просят влить merge request: только не в настоящем проекте
+    before = project.branches.get("main").commit["id"]
+    say_no = lambda name, tool_input: False  # noqa: E731
+    try:
+        answer = review_with_gate(485, approve=say_no)
+    except NotImplementedError:
+        print("Ваш review_with_gate пока заготовка; пока он не пройдёт проверку, здесь работает шлюз эталонного решения.\n")
+        answer = reference(7, "ru")["review_with_gate"](485, approve=say_no)
+    print(answer)
     print()
     print("ветка main сдвинулась:", project.branches.get("main").commit["id"] != before)
-except NotImplementedError:
-    print("review_with_gate пока заготовка: допишите его в упражнении, пройдите проверку и запустите ячейку снова.")
 
 # %% [markdown] lang="en"
 # ## Go deeper (optional): the course's own gate
 #
-# The course has its own copy of the loop you are growing, `course_agent.loop.run_agent` (notebook 8's `review()`
+# The course has its own copy of the loop you are growing, `course_agent.loop.run_agent` (notebook 9's `review()`
 # runs it; the source is `course_agent/loop.py`), and its gate is a class, `SafetyGate`: a decision per risk level,
 # an approver and an audit log. A `Toolbox` is its `TOOLS` with `run_tool` (the read-only calls of a turn run
 # concurrently, as in notebook 4). `course_agent.gitlab.GitLabTools` has the reviewer's five tools, each with its
@@ -405,7 +420,7 @@ except NotImplementedError:
 # ## Глубже (по желанию): шлюз самого курса
 #
 # У курса есть своя версия того цикла, который вы дописываете от блокнота к блокноту, — `course_agent.loop.run_agent` (его запускает `review()` из
-# блокнота 8; исходный код — `course_agent/loop.py`), а шлюз в нём — класс `SafetyGate`: решение для каждого уровня
+# блокнота 9; исходный код — `course_agent/loop.py`), а шлюз в нём — класс `SafetyGate`: решение для каждого уровня
 # риска, approver и журнал аудита. `Toolbox` — это то же, что ваши `TOOLS` вместе с `run_tool` (вызовы одного хода,
 # которые только читают, выполняются параллельно, как в блокноте 4). В `course_agent.gitlab.GitLabTools` собраны пять инструментов ревьюера,
 # у каждого свой уровень риска: `get_diff` и `read_file` только читают, `post_comment` и `comment_on_line`

@@ -41,8 +41,9 @@
 # worse than none: the model would take the file's first 20,000 characters for the whole of it. So the cut result
 # ends with a line that says it was cut, out of how many characters, and how to get the rest.
 #
-# The cell below writes such a `cut` and tries it on that file, read with notebook 3's `read_file`. Your own loop can
-# do better than "ask for a narrower part": give `read_file` a `start` and say which `start` reads on.
+# The cell below writes such a `cut` and tries it on that file, read with notebook 3's `read_file`. Its note can only
+# say that the rest was not sent: notebook 3's `read_file` always reads a whole file. In the exercise your loop does
+# better: give `read_file` a `start`, and say which `start` reads on.
 
 # %% [markdown] lang="ru"
 # ## Результат, слишком большой, чтобы отправить его целиком
@@ -55,8 +56,8 @@
 # остальное.
 #
 # Ячейка ниже пишет такую функцию `cut` и пробует её на этом файле, прочитанном функцией `read_file` из блокнота 3.
-# Ваш собственный цикл может сказать точнее, чем «запросите часть поуже»: дайте `read_file` параметр `start` и
-# напишите, с какого `start` читать дальше.
+# Её пометка может сказать только, что остальное не отправлено: `read_file` из блокнота 3 всегда читает файл целиком.
+# В упражнении ваш цикл сделает лучше: дайте `read_file` параметр `start` и напишите, с какого `start` читать дальше.
 
 # %% lang="en"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # notebook 3's cells
@@ -68,7 +69,7 @@ def cut(text: str, limit: int = LIMIT) -> str:
     """The first `limit` characters, then a line that tells the model the rest was cut."""
     if len(text) <= limit:
         return text
-    return text[:limit] + f"\n\n[cut: the first {limit} of {len(text)} characters. Ask for a narrower part for the rest.]"
+    return text[:limit] + f"\n\n[cut: the first {limit} of {len(text)} characters; read_file cannot read the rest yet.]"
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
@@ -87,7 +88,7 @@ def cut(text: str, limit: int = LIMIT) -> str:
     """Первые `limit` символов и строка, которая говорит модели, что остальное обрезано."""
     if len(text) <= limit:
         return text
-    return text[:limit] + f"\n\n[обрезано: первые {limit} из {len(text)} символов. Запросите часть поуже, чтобы прочитать остальное.]"
+    return text[:limit] + f"\n\n[обрезано: первые {limit} из {len(text)} символов; прочитать остальное read_file пока не умеет.]"
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
@@ -268,7 +269,21 @@ usage_chart(cached)
 # вернётся. `@beta_tool` возвращает объект-инструмент: его можно вызывать как саму функцию, и в нём хранится её описание
 # (имя, строку документации, схему по аннотациям типов) — это описание исполнитель и отправляет модели.
 
-# %% use="runner_tools"
+# %%
+import lesson_tools
+from anthropic import beta_tool
+
+
+@beta_tool
+def get_diff(pr: int) -> str:
+    """Get the changes of a merge request: title, source branch and the diff of every file."""
+    return lesson_tools.get_diff(pr)
+
+
+@beta_tool
+def read_file(path: str, ref: str = "main") -> str:
+    """Read a whole file from the repository at a branch, for context."""
+    return lesson_tools.read_file(path, ref)
 
 # %% lang="en"
 runner_task = [{"role": "user", "content": "Review merge request !482."}]
@@ -566,8 +581,8 @@ show_solution(8)
 # %% [markdown] lang="en"
 # ## Recap
 #
-# - The finished reviewer is the loop of notebook 3, the error handling of 5, the stop reasons of 6 and the gate of 7
-#   (its read-only calls run concurrently, as in 4), and now the cut and caching:
+# - The finished reviewer is your loop: notebook 3's, with all results in one message (4), errors as results (5), every
+#   stop reason (6) and the gate (7), and now the cut and caching:
 #
 # ```mermaid
 # flowchart LR
@@ -580,8 +595,8 @@ show_solution(8)
 #     C -- "other stop reasons, the cap" --> E["a clear error, history kept"]
 # ```
 #
-# - Caching the growing history cuts a review's billed input markedly: by over a third in this short one (61%), and
-#   more in longer ones.
+# - Caching the growing history cuts a review's billed input markedly: by over a third in this short one (to 61% of it
+#   without caching), and more in longer ones.
 # - A result too big to send is cut, and says so: silently cut, the model takes the part for the whole.
 # - The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
 # - Notebook 9 (optional) ships it: a real GitLab and the real API (only the environment changes), several reviews at
@@ -590,8 +605,8 @@ show_solution(8)
 # %% [markdown] lang="ru"
 # ## Итоги
 #
-# - Готовый ревьюер — это цикл из блокнота 3, обработка ошибок из 5, причины остановки из 6 и шлюз из 7 (вызовы,
-#   которые только читают, выполняются в нём параллельно, как в блокноте 4), а теперь ещё обрезка и кэширование:
+# - Готовый ревьюер — это ваш цикл: цикл блокнота 3, все результаты одним сообщением (4), ошибки как результаты (5),
+#   все причины остановки (6) и шлюз (7), а теперь ещё обрезка и кэширование:
 #
 # ```mermaid
 # flowchart LR
@@ -605,7 +620,7 @@ show_solution(8)
 # ```
 #
 # - Кэширование растущей истории заметно сокращает оплачиваемые входные токены: в этом коротком ревью — больше чем на
-#   треть (61 %), в длинных — ещё сильнее.
+#   треть (до 61 % от суммы без кэширования), в длинных — ещё сильнее.
 # - Слишком большой результат обрезают и говорят об этом: молча обрезанную часть модель примет за целое.
 # - `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся на вас.
 # - Блокнот 9 (необязательный) выводит ревьюер в работу: настоящий GitLab и настоящий API (меняется только окружение),
