@@ -221,11 +221,13 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
         return
     where = grow_into.__name__
     if yours:
-        print(tr("Your exercise {n} (kept in {path} when it passed its check) is defined here, and this cell now "
-                 "holds its code: grow it into {what}.", n=exercise, path=path.as_posix(), what=where))
+        print(tr("Your exercise {n} (kept in {path} when it passed its check) is defined here, and running this cell "
+                 "puts its code into the cell, in place of the stub: grow it into {what}.", n=exercise,
+                 path=path.as_posix(), what=where))
     else:
         print(tr("You have no exercise {n} that passed its check, so you start from its reference solution: it is "
-                 "defined here, and this cell now holds its code: grow it into {what}.", n=exercise, what=where))
+                 "defined here, and running this cell puts its code into the cell, in place of the stub: grow it into "
+                 "{what}.", n=exercise, what=where))
     _into_this_cell(_header(exercise, yours, grow_into) + "\n" + text, exercise, yours)
 
 

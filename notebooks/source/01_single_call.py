@@ -11,8 +11,8 @@
 # model is simulated: it answers the course's tasks as a careful model would, the same way on every run, so the saved
 # outputs are what you will see; a live model's words and choices vary.
 #
-# *About 25 minutes. You need: Python with functions, lists and dicts, `for` loops and `try`/`except`, and how to
-# run a cell in JupyterLab; Python 3.10 or later. The few other Python constructs the course uses are explained
+# *About 25 minutes. You need: Python with functions, lists and dicts, list comprehensions, `for` loops and
+# `try`/`except`, and how to run a cell in JupyterLab; Python 3.10 or later. The few other Python constructs the course uses are explained
 # where they first appear.*
 
 # %% [markdown] lang="ru"
@@ -29,7 +29,8 @@
 # аккуратная модель, и при каждом запуске одинаково, поэтому сохранённые выводы — ровно то, что вы увидите; у
 # настоящей модели слова и решения будут другими.
 #
-# *Около 25 минут. Нужно: Python на уровне функций, списков и словарей, циклов `for` и `try`/`except`, а также
+# *Около 25 минут. Нужно: Python на уровне функций, списков и словарей, генераторов списков, циклов `for` и
+# `try`/`except`, а также
 # умение запускать ячейки в JupyterLab; Python 3.10 или новее. Немногие другие конструкции Python, которые
 # встречаются в курсе, объясняются там, где появляются впервые.*
 
@@ -84,7 +85,7 @@ response = client.messages.create(
     messages=[{"role": "user", "content": "What is 6 * 7? Show how you got it."}],
 )
 print([block.type for block in response.content])
-print("\n".join(block.text for block in response.content if block.type == "text"))
+print("\n".join(block.text for block in response.content if block.type == "text"))  # a comprehension, brackets left out
 
 # %% lang="ru"
 response = client.messages.create(
@@ -93,7 +94,7 @@ response = client.messages.create(
     messages=[{"role": "user", "content": "Сколько будет 6 * 7? Покажи, как считал."}],
 )
 print([block.type for block in response.content])
-print("\n".join(block.text for block in response.content if block.type == "text"))
+print("\n".join(block.text for block in response.content if block.type == "text"))  # генератор списка без скобок
 
 # %% [markdown] lang="en"
 # <!-- fact: response-blocks -->

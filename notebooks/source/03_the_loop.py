@@ -66,7 +66,8 @@
 # a cap. One iteration is one request to the model (a model call). Three lines carry how the conversation goes on: the response goes into the history whole; every requested tool runs; all
 # results go back in one user message (notebook 4 shows why). And the loop ends in one of two ways: the model says it
 # is done (`end_turn`, and the loop returns the answer), or the cap is reached. `check_loop` checks three of these
-# rules from this notebook on (the card above); each later notebook adds its own.
+# rules from this notebook on (the card above); each later notebook adds its own. (In the signature below,
+# `messages: list | None = None` reads "a list, or nothing": given none, the loop starts a history of its own.)
 #
 # ```mermaid
 # flowchart LR
@@ -87,7 +88,8 @@
 # инструмент; все результаты возвращаются одним сообщением от user (почему — покажет блокнот 4). А заканчивается
 # цикл одним из двух способов: модель сообщает, что закончила (`end_turn`, и цикл возвращает ответ), или достигнуто
 # ограничение на итерации. Начиная с этого блокнота, `check_loop` проверяет три из этих правил (см. карточку выше);
-# каждый следующий блокнот добавляет свои.
+# каждый следующий блокнот добавляет свои. (В сигнатуре ниже `messages: list | None = None` читается как «список или
+# ничего»: если историю не передали, цикл заводит свою.)
 #
 # ```mermaid
 # flowchart LR

@@ -81,7 +81,8 @@ for call in calls:
 # ## Run them concurrently
 #
 # The calls of one turn are independent, so there is no reason to wait for one before starting the
-# next. A thread pool runs them together; `pool.map` keeps the results in the order of the calls. (`lambda b: ...`
+# next. A thread pool runs them together (`with` closes it when its block ends); `pool.map` keeps the results in the
+# order of the calls. (`lambda b: ...`
 # below is a one-line function written in place: for each call `b`, its `tool_result`.)
 # Here each tool is slowed down to 0.3 s to make the difference visible:
 #
@@ -108,8 +109,8 @@ for call in calls:
 # ## Выполните их параллельно
 #
 # Вызовы одного хода независимы, поэтому незачем ждать завершения одного, прежде чем запускать
-# следующий. Пул потоков выполняет их одновременно; `pool.map` сохраняет результаты в порядке
-# вызовов. (`lambda b: ...` ниже — функция в одну строку, записанная прямо на месте: для каждого вызова `b` — его
+# следующий. Пул потоков выполняет их одновременно (`with` закрывает пул, когда заканчивается его блок); `pool.map`
+# сохраняет результаты в порядке вызовов. (`lambda b: ...` ниже — функция в одну строку, записанная прямо на месте: для каждого вызова `b` — его
 # `tool_result`.) Здесь каждый инструмент замедлен до 0,3 с, чтобы разница была заметна:
 #
 # ```mermaid

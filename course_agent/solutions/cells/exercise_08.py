@@ -79,5 +79,5 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                 case other:
                     raise RuntimeError(f"Unexpected stop: {other}")
         raise RuntimeError(f"No answer after {max_iterations} iterations")
-    finally:
+    finally:  # runs however the `try` ends (an answer, an error): the bill is printed either way
         print(f"billed input: {billed(usage):.0f} tokens in {len(usage)} calls")
