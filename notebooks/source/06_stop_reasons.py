@@ -10,6 +10,10 @@
 # - how a turn that paused goes on: with no new user message;
 # - how a refusal is answered once by a fallback model.
 #
+# Every stop reason asks the loop for one of four things: **go on** (`tool_use`: run the tools; `pause_turn`: send the
+# turn back), **return** (`end_turn`, `stop_sequence`), **fall back once** (`refusal`), or **raise a clear error**
+# (`max_tokens`, `model_context_window_exceeded`, and any reason the loop does not know).
+#
 # Your own loop of notebook 4 learns all of it in the exercise. Some of these stops are hard to provoke on purpose
 # with the real API (a refusal, a full context window); the sandbox makes each one happen on demand. (Compaction, a
 # beta feature of notebook 9, adds a stop reason of its own. Streaming long answers, counting tokens before you send,
@@ -30,6 +34,11 @@
 # - почему вызов инструмента, обрезанный по `max_tokens`, выполнять нельзя;
 # - как продолжить ход, поставленный на паузу: без нового сообщения пользователя;
 # - как после отказа один раз обратиться к запасной модели.
+#
+# Каждая причина остановки требует от цикла одного из четырёх действий: **продолжить** (`tool_use` — выполнить
+# инструменты; `pause_turn` — отправить ход обратно), **вернуть ответ** (`end_turn`, `stop_sequence`), **один раз
+# обратиться к запасной модели** (`refusal`) или **выбросить понятную ошибку** (`max_tokens`,
+# `model_context_window_exceeded` и любая причина, которой цикл не знает).
 #
 # В упражнении всему этому научится ваш собственный цикл из блокнота 4. Некоторые из этих остановок трудно вызвать
 # нарочно с настоящим API (отказ, переполненное контекстное окно); песочница воспроизводит каждую по запросу.

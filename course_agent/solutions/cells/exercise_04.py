@@ -4,8 +4,8 @@
 from concurrent.futures import ThreadPoolExecutor
 
 
-def run_concurrently(calls: list) -> list[dict]:
-    """Every tool_use of a turn in a thread of its own; the results in the order of the calls."""
+def run_all(calls: list) -> list[dict]:
+    """As run_all in the notebook above: every tool_use of a turn in a thread of its own, the results in order."""
     with ThreadPoolExecutor(max_workers=8) as pool:
         outputs = list(pool.map(lambda block: run_tool(block.name, block.input), calls))
     return [{"type": "tool_result", "tool_use_id": block.id, "content": output}
@@ -27,6 +27,6 @@ def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
 
         calls = [block for block in response.content if block.type == "tool_use"]
-        messages.append({"role": "user", "content": run_concurrently(calls)})  # all results in ONE message
+        messages.append({"role": "user", "content": run_all(calls)})  # all results in ONE message
 
     raise RuntimeError(f"No answer after {max_iterations} iterations")

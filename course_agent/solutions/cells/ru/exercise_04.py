@@ -4,8 +4,8 @@
 from concurrent.futures import ThreadPoolExecutor
 
 
-def run_concurrently(calls: list) -> list[dict]:
-    """Каждый tool_use хода — в своём потоке; результаты в порядке вызовов."""
+def run_all(calls: list) -> list[dict]:
+    """Как run_all в блокноте выше: каждый tool_use хода — в своём потоке, результаты в порядке вызовов."""
     with ThreadPoolExecutor(max_workers=8) as pool:
         outputs = list(pool.map(lambda block: run_tool(block.name, block.input), calls))
     return [{"type": "tool_result", "tool_use_id": block.id, "content": output}
@@ -27,6 +27,6 @@ def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
 
         calls = [block for block in response.content if block.type == "tool_use"]
-        messages.append({"role": "user", "content": run_concurrently(calls)})  # все результаты ОДНИМ сообщением
+        messages.append({"role": "user", "content": run_all(calls)})  # все результаты ОДНИМ сообщением
 
     raise RuntimeError(f"Нет ответа за отведённое число итераций ({max_iterations})")
