@@ -142,14 +142,19 @@ print(response.model_dump_json(indent=2, exclude_none=True))
 # ## The thinking block comes first
 #
 # On today's models thinking is on by default (adaptive thinking): before answering anything worth
-# thinking about, the model thinks, and the response **starts** with a `thinking` block. By default
-# (`thinking.display` is `"omitted"`) you are not sent the reasoning itself: `thinking` is an empty string,
-# and `signature` carries the reasoning, sealed. You still pay for it: it is counted in `output_tokens`.
+# thinking about, the model thinks, and the response **starts** with a `thinking` block.
 #
 # One habit follows, for every cell of this course and for your own code: **select blocks by `type`**, never
 # by position. `response.content[0]` is often the thinking block, and `.text` on it fails. (A simple message
 # may get no thinking block at all: the model decides per request.) What happens to this block when the
 # conversation goes on is notebook 2's business.
+#
+# <details><summary>What is inside a thinking block?</summary>
+#
+# By default (`thinking.display` is `"omitted"`) you are not sent the reasoning itself: `thinking` is an empty
+# string, and `signature` carries the reasoning, sealed. You still pay for it: it is counted in `output_tokens`.
+# Optional notebook 11 shows the reasoning and tunes how much the model thinks.
+# </details>
 
 # %% [markdown] lang="ru"
 # <!-- fact: thinking-display-omitted -->
@@ -157,14 +162,18 @@ print(response.model_dump_json(indent=2, exclude_none=True))
 #
 # У современных моделей рассуждение включено по умолчанию (адаптивное рассуждение): прежде чем ответить
 # на вопрос, над которым стоит подумать, модель рассуждает, и ответ **начинается** с блока `thinking`.
-# По умолчанию (`thinking.display` равно `"omitted"`) само рассуждение вам не присылают: `thinking` — пустая
-# строка, а рассуждение в запечатанном виде лежит в `signature`. Платите вы за него всё равно: оно входит
-# в `output_tokens`.
 #
 # Отсюда привычка — для каждой ячейки курса и для вашего собственного кода: **выбирайте блоки по `type`**, а
 # не по позиции. `response.content[0]` часто оказывается блоком рассуждения, и `.text` на нём падает. (На
 # простое сообщение модель может не рассуждать вовсе: она решает это для каждого запроса.) Что делать с этим
 # блоком, когда диалог продолжается, — тема блокнота 2.
+#
+# <details><summary>Что внутри блока рассуждения?</summary>
+#
+# По умолчанию (`thinking.display` равно `"omitted"`) само рассуждение вам не присылают: `thinking` — пустая
+# строка, а рассуждение в запечатанном виде лежит в `signature`. Платите вы за него всё равно: оно входит
+# в `output_tokens`. Необязательный блокнот 11 показывает само рассуждение и то, как настроить его объём.
+# </details>
 
 # %% lang="en"
 for block in response.content:
