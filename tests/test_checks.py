@@ -397,3 +397,23 @@ def test_the_sdks_tool_runner_on_a_thread_is_judged_on_the_conversation_the_api_
 
     report = check_loop(runner_loop, rules=["whole_response", "pause_turn", "returns_answer"])
     assert report.ok, report.text()
+
+
+def test_exercise_3_a_loop_that_hangs_at_the_cap_is_not_said_to_return(monkeypatch):
+    """A loop that blocks instead of raising at its cap: the cap requirement says it did not finish, never that it
+    returned None (found by an attack on the graders)."""
+    from course_selfcheck.exercises import check_exercise_3
+
+    monkeypatch.setattr(scenario_module, "TIMEOUT", 1.0)
+    stop = threading.Event()
+
+    def review(pr, max_iterations=20):
+        for _ in range(max_iterations):
+            styles.claude.messages.create(model="claude-opus-5", max_tokens=100,
+                                          messages=[{"role": "user", "content": f"Review pull request #{pr}."}])
+        stop.wait(10)  # at the cap it waits for something that never comes
+
+    report = check_exercise_3(review)
+    stop.set()
+    said = next(f.detail for f in report.findings if f.rule == "cap_message")
+    assert "cap_message" in report.broken and "returned" not in said and "2" in said, report.text()

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from course_agent.i18n import N_, ntr, tr
 from ..crash import is_bug
+from ..rules import how_it_ended
 from ..report import Report
 from ..scenario import Run, run_scenario
 from ..wire import tool_uses
@@ -42,6 +43,9 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
         problem = crashed(run, lang)
         if problem is not None:
             return problem
+    if run.hung or run.stopped_by_check:
+        return Seen(False, tr("with max_iterations={cap}, {ending}", lang, cap=CAP,
+                              ending=how_it_ended(run, lang)))
     called = [u for _, reply in run.answered for u in tool_uses(reply)]
     names = sorted({str(u.get("name")) for u in called})
     if not called:
