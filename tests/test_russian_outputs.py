@@ -384,3 +384,24 @@ def test_the_code_scan_finds_english_comments_and_docstrings():
             '# print(review(482))\nx = 1  # всё по-русски, с `code`\n')
     assert english_prose_in_code(cell) == ["# small, so that it happens", "Run the tool."]
     assert english_prose_in_code("await thing()  # only schedules it\n") == ["# only schedules it"]
+
+
+def grouped_with_plain_spaces(text: str) -> list[str]:
+    """Numbers whose digit groups a plain space separates (20 000): a line may break inside them. Russian typography
+    keeps them whole with a non-breaking space (20 000). Inline code is left out."""
+    prose = re.sub(r"`[^`]*`", " ", text)
+    return re.findall(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?!\d)", prose)
+
+
+def test_russian_prose_keeps_grouped_numbers_whole():
+    """#36: in the Russian notebooks' text and README.ru.md, 20 000 is written with a non-breaking space."""
+    found = [(path.name, number, group)
+             for path in sorted((ROOT / "notebooks" / "ru").glob("*.ipynb"))
+             for number, cell in enumerate(nbformat.read(path, as_version=4).cells, start=1)
+             if cell.cell_type == "markdown"
+             for group in grouped_with_plain_spaces(cell.source)]
+    found += [("README.ru.md", 0, group)
+              for group in grouped_with_plain_spaces((ROOT / "README.ru.md").read_text(encoding="utf-8"))]
+    assert not found, found
+    assert grouped_with_plain_spaces("до 20 000 символов, `20 000` в коде") == ["20 000"]
+    assert grouped_with_plain_spaces("до 20\u00a0000 символов") == []
