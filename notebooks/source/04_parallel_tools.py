@@ -187,13 +187,16 @@ print("три вызова заняли около", "0,3 с: одновреме
 # <!-- fact: all-results-one-message -->
 # ## All results in one message
 #
-# Both results go back in a single user message, and the model writes its review:
+# Both results go back in a single user message, and the model writes its review. Each `tool_use` needs its own
+# `tool_result` there: leave one out, and the next request is refused with a 400 that names the id left without one.
 
 # %% [markdown] lang="ru"
 # <!-- fact: all-results-one-message -->
 # ## Все результаты одним сообщением
 #
-# Оба результата возвращаются одним сообщением от user, и модель пишет ревью:
+# Оба результата возвращаются одним сообщением от user, и модель пишет ревью. Каждому `tool_use` нужен там свой
+# `tool_result`: если пропустить хотя бы один, следующий запрос отклоняется с ошибкой 400, в которой назван id,
+# оставшийся без результата.
 
 # %%
 messages.append({"role": "assistant", "content": second.content})
