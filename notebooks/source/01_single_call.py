@@ -94,7 +94,7 @@ response = client.messages.create(
     messages=[{"role": "user", "content": "Сколько будет 6 * 7? Покажи, как считал."}],
 )
 print([block.type for block in response.content])
-print("\n".join(block.text for block in response.content if block.type == "text"))  # генератор списка без скобок
+print("\n".join(block.text for block in response.content if block.type == "text"))  # как генератор списка, только без квадратных скобок
 
 # %% [markdown] lang="en"
 # <!-- fact: response-blocks -->

@@ -75,7 +75,7 @@
 #     C -- "stop_reason: tool_use" --> T["append the response whole,<br/>run every tool"]
 #     T -- "all tool_results in one user message" --> M
 #     C -- "end_turn" --> A["return the text"]
-#     C -- "max_tokens, refusal, anything else" --> E["stop with a clear error"]
+#     C -- "max_tokens, refusal, anything else" --> E["stop with a clear error<br/>(for now: notebook 6 handles each)"]
 #     M -- "more iterations than the cap" --> E
 # ```
 
@@ -97,7 +97,7 @@
 #     C -- "stop_reason: tool_use" --> T["ответ — в историю целиком,<br/>выполнить все инструменты"]
 #     T -- "все tool_result одним сообщением от user" --> M
 #     C -- "end_turn" --> A["вернуть текст"]
-#     C -- "max_tokens, refusal, что-то другое" --> E["остановиться с понятной ошибкой"]
+#     C -- "max_tokens, refusal, что-то другое" --> E["остановиться с понятной ошибкой<br/>(пока: блокнот 6 разберёт каждую)"]
 #     M -- "итераций больше ограничения" --> E
 # ```
 

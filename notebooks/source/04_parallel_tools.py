@@ -148,7 +148,7 @@ def run_all(calls, tool=run_tool):
                                         "content": tool(b.name, b.input)}, calls))
 
 
-three = calls + calls[:1]  # the first call twice: three calls of 0.3 s each (timed only, never sent: ids are unique)
+three = calls + calls[:1]  # the first call twice: three calls of 0.3 s each (timed only, never sent: a request's ids must be unique)
 started = time.perf_counter()
 results = run_all(three, tool=slow_run_tool)  # the slow tool, for this demo only
 elapsed = time.perf_counter() - started
@@ -174,7 +174,7 @@ def run_all(calls, tool=run_tool):
                                         "content": tool(b.name, b.input)}, calls))
 
 
-three = calls + calls[:1]  # первый вызов дважды: три вызова по 0,3 с (только для замера, не отправляется: id уникальны)
+three = calls + calls[:1]  # первый вызов дважды: три вызова по 0,3 с (только для замера, модели не отправляется: id должны быть уникальными)
 started = time.perf_counter()
 results = run_all(three, tool=slow_run_tool)  # медленный инструмент, только для этого примера
 elapsed = time.perf_counter() - started

@@ -104,7 +104,7 @@ def review_with(pr_number: int, dispatch, keep="all", max_iterations: int = 20) 
         # keep="text" — нарочно неправильно, только для раздела «Сломаем: оставим только текст» ниже
         content = response.content if keep == "all" else [b for b in response.content if b.type == "text"]
         messages.append({"role": "assistant", "content": content})
-        messages.append({"role": "user", "content": [  # **: сюда входят ключи от диспетчера (content и is_error)
+        messages.append({"role": "user", "content": [  # **: подставляет сюда ключи из словаря диспетчера (content и is_error)
             {"type": "tool_result", "tool_use_id": block.id, **dispatch(block.name, block.input)}
             for block in response.content if block.type == "tool_use"
         ]})

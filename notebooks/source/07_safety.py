@@ -144,7 +144,7 @@ else:
 # %% lang="ru"
 from course_agent.client import using_demo_gitlab
 
-if using_demo_gitlab():  # эта ячейка вливает нарочно: только не в настоящем проекте
+if using_demo_gitlab():  # эта ячейка вливает нарочно: в настоящем проекте — никогда
     before = project.branches.get("main").commit["id"]
     print(review_every_stop(485))
     print()
@@ -373,8 +373,8 @@ show_solution(7)
 #
 # Когда проверка пройдена, запустите свой цикл на !485 ещё раз, с approver, который говорит «нет»: тот самый merge
 # request, который ваш цикл влил в разделе «Сломаем», теперь остаётся открытым, а в ревью сказано, что произошло.
-# А пока проверка не пройдена, ячейка запускает шлюз эталонного решения и говорит об этом. (Ячейка просит модель
-# влить merge request, поэтому работает только с демо-GitLab.)
+# А пока проверка не пройдена, ячейка запускает шлюз эталонного решения и говорит об этом. (Здесь модель просят
+# влить merge request, поэтому ячейка работает только с демо-GitLab.)
 
 # %% lang="en"
 from course_agent.solutions import reference
@@ -390,21 +390,25 @@ if using_demo_gitlab():  # the model is asked to merge: never on a real project
     print(answer)
     print()
     print("main moved:", project.branches.get("main").commit["id"] != before)
+else:
+    print("skipped: this cell asks the model to merge !485, so it runs only on the sandbox's demo GitLab")
 
 # %% lang="ru"
 from course_agent.solutions import reference
 
-if using_demo_gitlab():  # модель просят влить merge request: только не в настоящем проекте
+if using_demo_gitlab():  # здесь модель просят влить merge request: в настоящем проекте — никогда
     before = project.branches.get("main").commit["id"]
     say_no = lambda name, tool_input: False  # noqa: E731
     try:
         answer = review_with_gate(485, approve=say_no)
     except NotImplementedError:
-        print("Ваш review_with_gate пока заготовка; пока он не пройдёт проверку, здесь работает шлюз эталонного решения.\n")
+        print("Ваш review_with_gate — всё ещё заготовка; пока он не пройдёт проверку, здесь работает шлюз эталонного решения.\n")
         answer = reference(7, "ru")["review_with_gate"](485, approve=say_no)
     print(answer)
     print()
     print("ветка main сдвинулась:", project.branches.get("main").commit["id"] != before)
+else:
+    print("пропущено: здесь модель просят влить merge request, поэтому ячейка работает только с демо-GitLab песочницы")
 
 # %% [markdown] lang="en"
 # ## Go deeper (optional): the course's own gate

@@ -44,9 +44,9 @@
 # two tools for the SDK's runner, and `billed`:
 
 # %% [markdown] lang="ru"
-# Собственный ревьюер курса, `review(pr)`: ваш цикл таким, каким его оставил блокнот 8 (все причины остановки, шлюз,
-# обрезка и кэширование), в записи самого курса, из частей необязательного раздела блокнота 7. А также его
-# инструменты GitLab, те же два инструмента для исполнителя SDK и `billed`:
+# Готовый ревьюер курса, `review(pr)`, — это ваш цикл в том виде, в каком его оставил блокнот 8 (все причины
+# остановки, шлюз, обрезка и кэширование), только написанный самим курсом из частей необязательного раздела блокнота 7.
+# Ниже также его инструменты GitLab, те же два инструмента для исполнителя SDK и `billed`:
 
 # %% use="runner_tools"
 
@@ -521,7 +521,7 @@ for name, usage, batch in (("one request at a time", [u for r in one_by_one for 
 
 # %% lang="ru"
 from pathlib import Path
-from course_agent import batch_review  # его billed(usage, batch) зовём batch_review.billed: billed() — наша
+from course_agent import batch_review  # его billed(usage, batch) вызываем как batch_review.billed: имя billed() занято нашей функцией
 from course_agent.batch_review import run_batches, start_loops
 from course_agent.review import reviewer_toolbox
 

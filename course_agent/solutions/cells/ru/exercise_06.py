@@ -32,7 +32,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
                 return "\n".join(block.text for block in response.content if block.type == "text")
             case "pause_turn":  # тот же ход продолжается: ответ — в историю, нового сообщения от user нет
                 messages.append({"role": "assistant", "content": response.content})
-            # `if` после `case`: подходит, только пока условие верно, поэтому другую модель спрашивают один раз
+            # `if` после `case`: ветка подходит, только пока условие верно, поэтому другую модель спрашивают один раз
             case "refusal" if model != fallback_model():
                 model = fallback_model()
             case "refusal":

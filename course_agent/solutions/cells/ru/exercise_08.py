@@ -79,5 +79,5 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                 case other:
                     raise RuntimeError(f"Неожиданная остановка: {other}")
         raise RuntimeError(f"Нет ответа за отведённое число итераций ({max_iterations})")
-    finally:  # выполняется при любом исходе `try` (ответ или ошибка): счёт печатается в любом случае
+    finally:  # выполняется, чем бы ни закончился `try` (ответом или ошибкой): счёт печатается всегда
         print(f"оплачиваемый вход, токенов: {billed(usage):.0f}; вызовов модели: {len(usage)}")
