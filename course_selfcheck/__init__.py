@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 
 from course_agent.i18n import language as pick_language
 from course_agent.i18n import tr
-from .crash import because_raised, crash_report, is_crash
+from .crash import because_raised, crash_report, crashed_run
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
 from .later_rules import ALL_RULES, words
 from .rules import RULES
@@ -125,11 +125,11 @@ def judge(loop: Callable, rules: str | Iterable[str] | None, lang: str, title: s
                 runs[scenario] = run_scenario(loop, spec.pr, spec.misbehave, sandboxes=sandboxes)
             run = runs[scenario]
             seen = spec.judge(run, lang, loop) if spec.reads_the_loop else spec.judge(run, lang)
-            if is_crash(run.error) and seen.status != BROKEN:
+            if crashed_run(run) and seen.status != BROKEN:
                 seen = Finding(rule, NOT_CHECKED, because_raised(run.error, lang))
             findings.append(Finding(rule, seen.status, seen.detail, *words(rule, lang)))
     findings = _no_merge_unasked(findings, runs, chosen, lang)
-    crash = next((run.error for run in runs.values() if is_crash(run.error)), None)
+    crash = next((run.error for run in runs.values() if crashed_run(run)), None)
     if crash is not None:
         return crash_report(title, crash, findings, lang)
     note = _unobservable(list(runs.values()), name, lang)

@@ -10,6 +10,7 @@ import sysconfig
 import traceback
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import anthropic
 
@@ -25,6 +26,15 @@ RuntimeError, ValueError). `next()` on an empty refusal and a tool input read wi
 def is_crash(error: BaseException | None) -> bool:
     """The learner's Python code went wrong (an exception of BUGS), which the rules cannot judge."""
     return isinstance(error, BUGS)
+
+
+def crashed_run(run: Any) -> bool:
+    """The run ended in a crash (is_crash), unless its error names the stop reason the run last met: a loop may
+    raise NotImplementedError("stop reason X is not handled") on purpose, as the answer to a reason it cannot know."""
+    if not is_crash(run.error):
+        return False
+    last = next((reply.get("stop_reason") for _, reply in reversed(run.answered)), None)
+    return not (isinstance(run.error, NotImplementedError) and last and str(last) in str(run.error))
 
 
 def is_bug(error: BaseException | None) -> bool:

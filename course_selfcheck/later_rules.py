@@ -17,7 +17,7 @@ from .approvers import merge_tools
 from .rules import (cut_tool_call, is_merge, ended_badly, first_refusal, how_it_ended, returns_answer,
                     short_error, short_value, unobserved, verdict)
 from .scenario import Run
-from .crash import is_crash
+from .crash import crashed_run
 from .wire import blocks, key, tool_uses, turns
 
 
@@ -127,7 +127,7 @@ def unknown_stop(run: Run, lang: str) -> Finding:
         return verdict(BROKEN, tr("at stop_reason {reason}, which your loop cannot know, it returned {value}: raise an "
                                   "error that names the stop reason, so that a new one is seen and not passed off "
                                   "as the answer", lang, reason=reason, value=short_value(run.returned)))
-    if is_crash(run.error):
+    if crashed_run(run):  # a NotImplementedError that names the reason is an answer, not a crash
         return ended_badly(run, lang, "")
     if str(reason) not in str(run.error):
         return verdict(BROKEN, tr("at stop_reason {reason} the loop raised {error}, which does not say which stop "
@@ -138,10 +138,12 @@ def unknown_stop(run: Run, lang: str) -> Finding:
 
 
 # 8b. A denied call goes back to the model as an error result
-_DENIED = re.compile(r"den(y|ied|ial)|refus|reject|declin|not (been )?(approved|allowed|permitted|authori[sz]ed)|"
-                     r"disallow|forbid|said no|answered no|no approval|without (approval|a yes)|blocked|veto|"
-                     r"отклон|запрет|запрещ|отказ|не одобр|не разреш|не подтвер|сказал[аи]? .?нет|ответил[аи]? .?нет",
-                     re.I)
+DENIED_WORDS = re.compile(r"den(y|ied|ial)|refus|reject|declin|(not|n't)( been)? (approved|allowed|permitted|authori[sz]ed|"
+                     r"granted|confirmed)|(not|n't) (approve|allow|permit|authori[sz]e|confirm|give permission)|"
+                     r"disallow|forbid|(said|answered|replied)\W{0,3}no\b|no approval|without (approval|permission|a "
+                     r"yes)|blocked|veto|cancel|stopped by|"
+                     r"отклон|запрет|запрещ|отказ|не одобр|не разреш|не подтвер|не дал|отмен|против|"
+                     r"(сказал|ответил)[аи]?\W{0,3}нет", re.I)
 """Words of a result that says the call was denied (by a human, or by the policy), not that it failed."""
 
 
@@ -168,7 +170,7 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
     if results[-1].get("is_error") is not True:
         return verdict(BROKEN, tr("the denied merge went back without is_error: true: {content}", lang,
                                   content=short_value(results[-1].get("content"))))
-    if not _DENIED.search(str(results[-1].get("content"))):
+    if not DENIED_WORDS.search(str(results[-1].get("content"))):
         return verdict(BROKEN, tr("the denied merge went back as an error, but its text does not say it was denied "
                                   "({content}): say that a human said no, so the model neither retries it nor takes it "
                                   "for a failure that may pass", lang, content=short_value(results[-1].get("content"))))
@@ -267,7 +269,8 @@ def cut_result(run: Run, lang: str) -> Finding:
     offered = next((t for t in following.body.get("tools") or [] if isinstance(t, dict)
                     and t.get("name") == use.get("name")), {})
     takes = set((offered.get("input_schema") or {}).get("properties") or {})
-    promised = [word for word in _PARAMETER_WORDS if re.search(rf"\b{word}\b", note) and word not in takes]
+    promised = [word for word in _PARAMETER_WORDS if word not in takes and re.search(
+        rf"\b{word}\s*[=:]|`{word}`|\b{word}\s+(parameter|argument)|(parameter|argument|параметр\w*)\s+`?{word}\b", note)]
     if offered and promised:
         return verdict(BROKEN, tr("the note tells the model to pass {parameter}, which {tool} does not take: add the "
                                   "parameter to the tool (its schema and its function), or say another way to read on",

@@ -61,9 +61,10 @@ class Agent:
     cache and what it prints."""
 
     def __init__(self, *flaws: str, send: str = "create", cache: str | None = "auto", bill: str | None = "all",
-                 concurrent: bool = True, merge_as: str = "merge") -> None:
+                 concurrent: bool = True, merge_as: str = "merge", denial: str = "A human refused: it did not run.",
+                 unknown: type[Exception] = RuntimeError) -> None:
         self.flaws, self.how, self.cache, self.bill, self.concurrent = set(flaws), send, cache, bill, concurrent
-        self.merge_as = merge_as
+        self.merge_as, self.denial, self.unknown = merge_as, denial, unknown
         self.tools = [{**t, "name": merge_as} if t["name"] == "merge" else t for t in TOOLS]
         self.calls = 0
 
@@ -150,12 +151,13 @@ class Agent:
         if not approved:
             if "raise_on_no" in self.flaws:
                 raise PermissionError(f"a human refused {block.name}")
-            said = f"{block.name} failed: try again later." if "failed_wording" in self.flaws else \
-                "A human refused: it did not run."
+            said = f"{block.name} failed: try again later." if "failed_wording" in self.flaws else self.denial
             refusal = {"type": "tool_result", "tool_use_id": block.id, "content": said}
             return refusal if "plain_no" in self.flaws else {**refusal, "is_error": True}
         try:
             text = str(HANDLERS["merge" if block.name == self.merge_as else block.name](**block.input))
+            if "yes_told_denied" in self.flaws and block.name == self.merge_as:  # merged, and told the opposite
+                return {"type": "tool_result", "tool_use_id": block.id, "content": self.denial, "is_error": True}
         except Exception as error:
             if "raise_tool_errors" in self.flaws:
                 raise
@@ -272,7 +274,7 @@ class Agent:
                 case _ if "unknown_unnamed" in self.flaws:
                     raise RuntimeError("the model stopped unexpectedly")
                 case other:
-                    raise RuntimeError(f"unexpected stop reason: {other}")
+                    raise self.unknown(f"unexpected stop reason: {other}")
         if "returns_at_cap" in self.flaws:
             return None
         raise RuntimeError(self.gave_up(history, turns))

@@ -525,6 +525,14 @@ def test_exercise_8_spot_check_bounds_the_billed_input(rows, wrong):
     assert "bills between" in next(f.detail for f in report.findings if f.rule == "spot_check")
 
 
+def test_exercise_8_reads_a_billed_input_printed_with_separators(rows):
+    """'3,379.2', '3 379,2', '3_379.2': the billed column as a person formats it is a number, not an error."""
+    for shown in ("{:,.1f}", "{:_.1f}"):
+        assert check_exercise_8([(pr, verdict, calls, shown.format(b)) for pr, verdict, calls, b in rows]).ok
+    spaced = [(pr, verdict, calls, f"{b:,.1f}".replace(",", " ").replace(".", ",")) for pr, verdict, calls, b in rows]
+    assert check_exercise_8(spaced).ok
+
+
 def test_exercise_8_spot_check_catches_a_wrong_verdict(rows):
     pr, verdict, calls, billed = rows[0]
     assert verdict == "request changes"
@@ -670,6 +678,17 @@ def test_exercise_5_judges_the_result_as_review_with_sends_it(point_05_at, dispa
     report = check_exercise_5(dispatcher)
     assert not report.ok and rule in report.broken, report.text()
     assert words in next(f.detail for f in report.findings if f.rule == rule), report.text()
+
+
+@pytest.mark.parametrize("said", ["there is no {path} at {ref}", "Файла {path} нет"])
+def test_exercise_5_a_missing_file_said_in_other_words_is_read(point_05_at, said):
+    def missing(name, tool_input):
+        if name != "read_file":
+            return exercise_05.run_tool_missing_file(name, tool_input)
+        return {"content": said.format(path=tool_input["path"], ref=tool_input.get("ref", "main")), "is_error": True}
+
+    report = check_exercise_5(missing)
+    assert "read_file_error" not in report.broken, report.text()
 
 
 def test_exercise_5_a_failure_that_carries_the_file_is_not_a_failure(point_05_at):

@@ -17,7 +17,10 @@ LANGUAGES = {3: ["en"], 4: ["en"], 6: ["en", "ru"], 7: ["en", "ru"], 8: ["en", "
 RIGHT = {"class-stream": attempts.attempt(send="stream"), "async": attempts.review_async,
          "breakpoint-on-the-last-block": attempts.attempt(cache="last", send="with_options"),
          "merge-tool-of-another-name-keyword-only": attempts.attempt(merge_as="accept_mr", keyword_only=True),
-         "bill-printed-with-underscores": attempts.attempt(bill="underscore")}
+         "bill-printed-with-underscores": attempts.attempt(bill="underscore"),
+         "denied-in-other-words": attempts.attempt(denial="The merge was not approved: a person said 'no'."),
+         "denied-in-russian": attempts.attempt(denial="Человек не дал разрешения на слияние."),
+         "unknown-stop-as-not-implemented": attempts.attempt(unknown=NotImplementedError)}
 
 WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on)}
     3: {flaw: (attempts.attempt(flaw, send="with_options"), rule) for flaw, rule in {
@@ -53,7 +56,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # a no from an approver that failed is a no like False: a denied result, and the review goes on
         "approver_error_escapes": "refusal_is_error", "odd_unanswered": "refusal_is_error",
         "silence_raises": "refusal_is_error", "default_deny": "approver_asked", "eq_true": "fail_closed",
-        "failed_wording": "refusal_is_error"}.items()},
+        "failed_wording": "refusal_is_error", "yes_told_denied": "yes_merges"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),

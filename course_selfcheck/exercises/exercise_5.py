@@ -14,8 +14,9 @@ from ..report import Report
 from .grading import MAX_ITERATIONS, REVIEWED, Grade, Seen, call, is_placeholder, requirement, setting
 from .reading import kind, short, text
 
-NOT_FOUND = re.compile(r"FileNotFound|not found|no such file|does not exist|doesn't exist|missing|"
-                       r"не найден|не существует|нет такого файла|отсутствует", re.I)
+NOT_FOUND = re.compile(r"FileNotFound|not found|no such file|does not exist|doesn't exist|missing|there is no|"
+                       r"there's no|is not there|isn't there|не найден|не существует|нет такого файла|отсутствует|"
+                       r"\bнет\b", re.I)
 FAILURE_MENTIONED = re.compile(r"FileNotFound|could not read|couldn't read|cannot read|can't read|unable to read|"
                                r"not found|does not exist|failed|не удалось прочитать|не удалось|не найден|"
                                r"не существует|ошибк", re.I)

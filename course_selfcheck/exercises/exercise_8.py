@@ -61,9 +61,14 @@ def _as_number(value: Any) -> float | None:
         return None
     if isinstance(value, (int, float)):
         return float(value)
-    if isinstance(value, str):
+    if isinstance(value, str):  # as printed: 3379.2, 3,379.2, 3 379,2, 3_379.2
+        digits = re.sub(r"[\s\u00a0\u202f_']", "", value)
+        if "," in digits and "." in digits:
+            digits = digits.replace(",", "")
+        elif re.fullmatch(r"\d{1,3}(,\d{3})+", digits):
+            digits = digits.replace(",", "")
         try:
-            return float(value.replace(",", ".").replace(" ", ""))
+            return float(digits.replace(",", "."))
         except ValueError:
             return None
     return None
