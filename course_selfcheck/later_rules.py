@@ -182,6 +182,8 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
 BIG_FILE, BIG_REF = "catalog.json", "catalog-refresh"
 """The file of !486, on its source branch, that is larger than a result may be (almost 500,000 characters)."""
 BIG_START = '"sku": "P00000"'
+BIG_HEAD = '[\n  {"sku": "P00000"'
+"""How the file itself begins: the note may stand before it or after it."""
 """What the first line of that file's rows holds: a result cut to the file's first characters keeps it."""
 RESULT_LIMIT = 20_000
 """Characters of a tool's output a loop sends to the model; the note saying it was cut comes on top."""
@@ -265,7 +267,15 @@ def cut_result(run: Run, lang: str) -> Finding:
         return verdict(BROKEN, tr("the note says the file was cut and out of how many characters, but not how to read "
                                   "the rest: say how (for example, read_file with a start, and the start to read from "
                                   "next)", lang))
-    note = text[RESULT_LIMIT:]
+    head = text.find(BIG_HEAD)
+    kept = text[head:head + RESULT_LIMIT] if head >= 0 else text[:RESULT_LIMIT]
+    rows = [int(n) for n in re.findall(r'"sku": "P(\d{5})"', kept)]
+    if rows != list(range(len(rows))):  # the file's rows are P00000, P00001, ...: its first LIMIT keep them in order
+        jump = next(i for i, n in enumerate(rows) if n != i)
+        return verdict(BROKEN, tr("the result does not keep the file's first {limit} characters in one piece: its rows "
+                                  "jump from P{before:05d} to P{after:05d}", lang, limit=RESULT_LIMIT,
+                                  before=max(jump - 1, 0), after=rows[jump]))
+    note = text[:head] + text[head + RESULT_LIMIT:] if head >= 0 else text[RESULT_LIMIT:]  # before or after the part
     offered = next((t for t in following.body.get("tools") or [] if isinstance(t, dict)
                     and t.get("name") == use.get("name")), {})
     takes = set((offered.get("input_schema") or {}).get("properties") or {})
@@ -275,11 +285,11 @@ def cut_result(run: Run, lang: str) -> Finding:
         return verdict(BROKEN, tr("the note tells the model to pass {parameter}, which {tool} does not take: add the "
                                   "parameter to the tool (its schema and its function), or say another way to read on",
                                   lang, parameter=promised[0], tool=use.get("name")))
-    shape = re.sub(r"\d[\d\s,.]*", "#", note).strip()
-    if shape:
+    opening = re.sub(r"\d[\d\s,.]*", "#", note).strip()[:12]  # the note's first words, numbers aside
+    if len(opening) >= 8:
         for _, content in _short_results(run, use.get("id")):
-            if re.sub(r"\d[\d\s,.]*", "#", content).strip().endswith(shape):
-                return verdict(BROKEN, tr("a result of {size} characters, under the limit, ends with the same note as "
+            if opening in re.sub(r"\d[\d\s,.]*", "#", content):
+                return verdict(BROKEN, tr("a result of {size} characters, under the limit, carries the same note as "
                                           "the cut file: only a result that was cut may say so", lang,
                                           size=len(content)))
     return verdict(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang, size=size))

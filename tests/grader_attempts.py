@@ -172,7 +172,15 @@ class Agent:
                 if "false_start" in self.flaws else  # open_file takes no start
                 f"\n[cut: the first {LIMIT} of {len(text)} characters; ask for a smaller piece to read the rest]")
             kept = 2_000 if "short_cut" in self.flaws else LIMIT
-            text = (text[-kept:] if "tail_cut" in self.flaws else text[:kept]) + note
+            if "head_and_tail" in self.flaws:  # LIMIT characters, but not the first ones in one piece
+                text = text[:100] + text[-(LIMIT - 100):] + note
+            elif "header_everywhere" in self.flaws:
+                text = f"[cut: {LIMIT} of {len(text)} characters below; ask for a smaller piece to read the rest]\n" \
+                    + text[:LIMIT]
+            else:
+                text = (text[-kept:] if "tail_cut" in self.flaws else text[:kept]) + note
+        elif "header_everywhere" in self.flaws:  # the same note, as a header, on the short results too
+            text = f"[cut: {len(text)} of {len(text)} characters below; ask for a smaller piece to read the rest]\n" + text
         elif "note_everywhere" in self.flaws:  # every result says it was cut, the short ones too
             text += f"\n[cut: the first {len(text)} of {len(text)} characters; ask for a smaller piece to read the rest]"
         return {"type": "tool_result", "tool_use_id": block.id, "content": text}

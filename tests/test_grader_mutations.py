@@ -66,7 +66,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
             "split_results": "one_message", "every_other_cache": "cached", "vague_cut": "cut_result",
             "tail_cut": "cut_result", "fixed_cap_40": "cap", "no_way_on": "cut_result",
             "rest_dropped": "cut_result", "false_start": "cut_result", "short_cut": "cut_result",
-            "note_everywhere": "cut_result",
+            "note_everywhere": "cut_result", "head_and_tail": "cut_result", "header_everywhere": "cut_result",
             # what notebooks 6 and 7 added stays: a loop that drops it fails exercise 8 too
             "no_gate": "approver_asked", "fail_open": "fail_closed", "no_fallback": "fallback",
             "unknown_is_answer": "unknown_stop", "pause_new_user": "pause_turn",
