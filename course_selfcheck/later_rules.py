@@ -138,12 +138,12 @@ def unknown_stop(run: Run, lang: str) -> Finding:
 
 
 # 8b. A denied call goes back to the model as an error result
-DENIED_WORDS = re.compile(r"den(y|ied|ial)|refus|reject|declin|(not|n't)( been)? (approved|allowed|permitted|authori[sz]ed|"
-                     r"granted|confirmed)|(not|n't) (approve|allow|permit|authori[sz]e|confirm|give permission)|"
-                     r"disallow|forbid|(said|answered|replied)\W{0,3}no\b|no approval|without (approval|permission|a "
-                     r"yes)|blocked|veto|cancel|stopped by|"
-                     r"отклон|запрет|запрещ|отказ|не одобр|не разреш|не подтвер|не дал|отмен|против|"
-                     r"(сказал|ответил)[аи]?\W{0,3}нет", re.I)
+DENIED_WORDS = re.compile(
+    r"den(y|ied|ial)|refus|reject|declin|(not|n't)( been)? (approved|allowed|permitted|authori[sz]ed|granted|confirmed)|"
+    r"(not|n't) (approve|allow|permit|authori[sz]e|confirm|give permission)|disallow|forbid|"
+    r"(said|answered|replied)\W{0,3}no\b|no approval|without (approval|permission|a yes)|blocked|veto|cancel|stopped by|"
+    r"отклон|запрет|запрещ|отказ|не одобр|не разреш|не подтвер|не дал|отмен|против|(сказал|ответил)[аи]?\W{0,3}нет",
+    re.I)
 """Words of a result that says the call was denied (by a human, or by the policy), not that it failed."""
 
 
