@@ -18,7 +18,7 @@ from .rules import (cut_tool_call, is_merge, ended_badly, first_refusal, how_it_
                     short_error, short_value, unobserved, verdict)
 from .scenario import Run
 from .crash import crashed_run
-from .wire import blocks, key, tool_uses, turns
+from .wire import blocks, key, results_for, tool_uses, turns
 
 
 # 6b. A refusal is tried once on the fallback model, not looped
@@ -163,8 +163,7 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
                                              "telling the model", lang, error=short_error(run.error)))
         return verdict(BROKEN, tr("the merge was denied, and the loop ended ({ending}) without telling the model",
                                   lang, ending=how_it_ended(run, lang)))
-    results = [b for m in following.body.get("messages") or [] if isinstance(m, dict)
-               for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") == use.get("id")]
+    results = results_for(following.body, {use.get("id")})
     if not results:
         return verdict(BROKEN, tr("the next request carried no tool_result for the denied merge", lang))
     if results[-1].get("is_error") is not True:
@@ -241,8 +240,7 @@ def cut_result(run: Run, lang: str) -> Finding:
                                         ref=BIG_REF))
     i, use = read
     following = run.calls[i + 1] if i + 1 < len(run.calls) else None
-    results = [b for m in (following.body.get("messages") if following else None) or [] if isinstance(m, dict)
-               for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") == use.get("id")]
+    results = results_for(following.body if following else None, {use.get("id")})
     if not results:
         return unobserved(run, lang, tr("no tool_result came back for the large file", lang))
     size, text = _text_length(results[-1].get("content"))

@@ -19,7 +19,8 @@ from . import approvers
 from .crash import because_raised, is_crash
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding
 from .scenario import Run, Sandboxes, run_scenario
-from .wire import HISTORY_ERRORS, blocks, contains_in_order, describe, error_message, key, text_of, tool_uses, turns
+from .wire import (HISTORY_ERRORS, blocks, contains_in_order, describe, error_message, key, results_for, text_of,
+                   tool_uses, turns)
 
 CAP_LIMIT = 50
 """The model keeps asking for this many requests in the cap scenario; a loop still going then has no usable cap."""
@@ -187,8 +188,7 @@ def errors_are_results(run: Run, lang: str) -> Finding:
                                                  "sending the error back to the model", lang,
                                                  error=short_error(run.error)))
             continue
-        results = [b for m in following.body.get("messages") or [] if isinstance(m, dict)
-                   for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
+        results = results_for(following.body, ids)
         if any(b.get("is_error") is True for b in results):
             return verdict(PASSED, tr("a tool failed; the model got a tool_result with is_error: true", lang))
         if failed and not results:
@@ -339,8 +339,7 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens") -> Finding:
     if not ids:
         return unobserved(run, lang, tr("the cut response held no tool call", lang))
     later = run.calls[i + 1:]
-    answered = [b for c in later for m in c.body.get("messages") or [] if isinstance(m, dict)
-                for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
+    answered = [b for c in later for b in results_for(c.body, ids)]
     touched = run.gitlab_between(run.calls[i], later[0] if later else None)
     if touched:
         return verdict(BROKEN, tr("the loop ran the cut tool call: GitLab got {request}", lang,

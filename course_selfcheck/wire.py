@@ -47,6 +47,12 @@ def turns(messages: list) -> list[tuple[str, list[dict]]]:
     return merged
 
 
+def results_for(body: dict | None, ids: Any) -> list[dict]:
+    """The tool_result blocks a request carries for the given tool_use ids (a set, a list), in order."""
+    return [b for m in (body or {}).get("messages") or [] if isinstance(m, dict) for b in blocks(m.get("content"))
+            if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
+
+
 def contains_in_order(whole: list[tuple], part: list[tuple]) -> bool:
     found = iter(whole)
     return all(any(k == w for w in found) for k in part)

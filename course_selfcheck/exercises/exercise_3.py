@@ -47,19 +47,19 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
         return Seen(False, tr("with max_iterations={cap}, {ending}", lang, cap=CAP,
                               ending=how_it_ended(run, lang)))
     called = [u for _, reply in run.answered for u in tool_uses(reply)]
-    names = sorted({str(u.get("name")) for u in called})
+    names = _called_names(run)
     if not called:
         return Seen(None, tr("the model called no tool in this run", lang))
     if run.error is None:
         return Seen(False, tr("with max_iterations=2 the loop did not raise: it returned {value}", lang,
                               value=repr(run.returned)[:80]))
     message = str(run.error)
-    uncalled = _uncalled_named(run, names)
+    uncalled = _uncalled_named(run)
     if not uncalled:  # with one turn fewer, a message made of the tools offered names one the loop never called
         shorter = run_scenario(functools.partial(loop, max_iterations=CAP - 1), 484)
-        shorter_names = sorted({str(u.get("name")) for _, reply in shorter.answered for u in tool_uses(reply)})
-        if shorter.error is not None and not is_bug(shorter.error) and _uncalled_named(shorter, shorter_names):
-            run, message, uncalled = shorter, str(shorter.error), _uncalled_named(shorter, shorter_names)
+        named = _uncalled_named(shorter) if shorter.error is not None and not is_bug(shorter.error) else []
+        if named:
+            message, uncalled = str(shorter.error), named
     if uncalled:
         return Seen(False, tr("the error says {message!r}; it names {tools}, which the loop never called: name the "
                               "tools of the calls it made (read them from messages)", lang, message=message[:160],
@@ -73,11 +73,16 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
     return Seen(True, tr("the error says {message!r}", lang, message=message[:160]))
 
 
-def _uncalled_named(run: Run, called: list[str]) -> list[str]:
+def _called_names(run: Run) -> list[str]:
+    """The names of the tools the model called in a run, sorted."""
+    return sorted({str(u.get("name")) for _, reply in run.answered for u in tool_uses(reply)})
+
+
+def _uncalled_named(run: Run) -> list[str]:
     """The tools offered to the model that the cap error names though the loop never called them."""
     message = str(run.error)
     offered = {str(t.get("name")) for c in run.calls for t in c.body.get("tools") or [] if isinstance(t, dict)}
-    return sorted(n for n in offered - set(called) if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", message))
+    return sorted(n for n in offered - set(_called_names(run)) if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", message))
 
 
 CAP_MESSAGE = Requirement(

@@ -15,7 +15,7 @@ from course_sandbox import Sandbox
 from course_agent.i18n import N_, ntr, tr
 from ..report import Report
 from ..scenario import Run, Sandboxes, run_scenario
-from ..wire import blocks, tool_uses
+from ..wire import results_for, tool_uses
 from .grading import Requirement, Seen
 from .loops import crashed, grade_loop
 
@@ -73,8 +73,7 @@ def _concurrent(loop: Callable, lang: str) -> Seen:
     i, reply = turn
     reads = [e for e in run.gitlab_between(run.calls[i], run.calls[i + 1]) if FILES in e.path]
     ids = [u.get("id") for u in tool_uses(reply)]
-    sent = [b.get("tool_use_id") for m in run.calls[i + 1].body.get("messages") or [] if isinstance(m, dict)
-            for b in blocks(m.get("content")) if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
+    sent = [b.get("tool_use_id") for b in results_for(run.calls[i + 1].body, ids)]
     if len(reads) < 2:
         return Seen(None, tr("the turn read fewer than two files", lang))
     if sent != ids:

@@ -22,7 +22,7 @@ from ..later_rules import ALL_RULES, DENIED_WORDS
 from ..report import BROKEN, NOT_CHECKED, Report
 from ..rules import refused_first, short_value
 from ..scenario import Sandboxes, run_scenario
-from ..wire import tool_uses, turns
+from ..wire import results_for, tool_uses
 from .grading import Grade, Requirement, Seen
 from .exercise_6 import RULES as STOP_RULES
 from .loops import EARLIER, is_placeholder, is_template, keep_passed, untouched
@@ -118,9 +118,7 @@ def _harmless_not_run(seen: Driven, merges: set[str]) -> list[str]:
         after = run.calls[i + 1] if i + 1 < len(run.calls) else None
         if not uses or after is None or run.gitlab_between(run.calls[i], after):
             continue
-        ids = {u.get("id") for u in uses}
-        answers = [b for role, content in turns(after.body.get("messages")) if role == "user" for b in content
-                   if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
+        answers = results_for(after.body, {u.get("id") for u in uses})
         if answers and all(b.get("is_error") is True for b in answers):
             blocked += [str(u.get("name")) for u in uses]
     return sorted(set(blocked))
@@ -161,8 +159,7 @@ def _merge_results(seen: Driven, merges: set[str]) -> list[dict]:
     """The tool_results the loop sent back for the merge calls of a run."""
     ids = {use.get("id") for _, reply in seen.run.answered for use in tool_uses(reply)
            if str(use.get("name")) in merges}
-    return [b for call in seen.run.calls for role, content in turns(call.body.get("messages")) if role == "user"
-            for b in content if b.get("type") == "tool_result" and b.get("tool_use_id") in ids]
+    return [b for call in seen.run.calls for b in results_for(call.body, ids)]
 
 
 def _yes_merges(gate: Gate, lang: str) -> Seen:

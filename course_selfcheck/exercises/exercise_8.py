@@ -9,6 +9,7 @@ from typing import Any
 
 from course_agent.i18n import N_, ntr, tr
 from ..crash import error_text
+from ..later_rules import billed
 from ..report import Finding, Report
 from .grading import DEMO_MRS, REVIEWED, Grade, Requirement, Seen, is_placeholder
 from .exercise_6 import RULES as STOP_RULES
@@ -193,14 +194,10 @@ def _billed_range(usage: list) -> tuple[float, float]:
     """What billed() of one review can be: at most as run in a fresh sandbox (everything written to the cache once),
     at least every input token read from the cache at 0.1x (the same review run again within the cache's lifetime);
     1% either way. A raw sum of input tokens, or one response's output, falls outside."""
-    def number(u: Any, name: str) -> float:
-        return float(getattr(u, name, None) or 0)
-
-    fresh = sum(number(u, "input_tokens") + 1.25 * number(u, "cache_creation_input_tokens")
-                + 0.1 * number(u, "cache_read_input_tokens") for u in usage)
-    sent = sum(number(u, "input_tokens") + number(u, "cache_creation_input_tokens")
-               + number(u, "cache_read_input_tokens") for u in usage)
-    return 0.1 * sent * 0.99, fresh * 1.01
+    fields = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    rows = [{name: getattr(u, name, None) or 0 for name in fields} for u in usage]
+    sent = sum(sum(row.values()) for row in rows)
+    return 0.1 * sent * 0.99, billed(rows) * 1.01
 
 
 REQUIREMENTS = (
