@@ -81,7 +81,13 @@ def _seconds(lang: str, high: float):
 # ---------------------------------------------------------------- sandbox
 
 def _sandbox(args: argparse.Namespace, lang: str) -> int:
-    from course_sandbox import Sandbox
+    from .client import sandbox_class
+
+    try:
+        Sandbox = sandbox_class()
+    except RuntimeError as lean:  # the reviewer alone is installed: no sandbox without the course's extras
+        _say("course-agent sandbox: " + str(lean))
+        return EXIT_USAGE
     from course_sandbox.server import is_loopback
 
     if not is_loopback(args.host):

@@ -30,15 +30,31 @@ _lock = threading.Lock()
 _announced: set[str] = set()
 
 
+COURSE_EXTRA = 'pip install "course-agent[course]"'
+"""What a lean install (the reviewer alone, as the GitLab CI job has it) runs to get the sandbox and the notebooks."""
+
+
+def sandbox_class() -> "type[Sandbox]":
+    """course_sandbox's Sandbox. Its HTTP server comes with the `course` extra: a lean install gets a RuntimeError
+    that says what to install, not a traceback from inside the sandbox."""
+    try:
+        from course_sandbox import Sandbox
+    except ModuleNotFoundError as missing:
+        if (missing.name or "").startswith("course_"):
+            raise
+        raise RuntimeError(tr("the offline sandbox needs the course's extras, and {module} is not installed: {command} "
+                              "(or set ANTHROPIC_API_KEY, GITLAB_URL and GITLAB_TOKEN to use the real services)",
+                              module=missing.name, command=COURSE_EXTRA)) from None
+    return Sandbox
+
+
 def shared_sandbox() -> "Sandbox":
     """The process's sandbox, started on first use and stopped at exit (imported only then: with
     ANTHROPIC_API_KEY and a GitLab of one's own, nothing of the sandbox is loaded)."""
     global _shared
     with _lock:
         if _shared is None:
-            from course_sandbox import Sandbox
-
-            _shared = Sandbox().start()
+            _shared = sandbox_class()().start()
             atexit.register(_shared.stop)
         return _shared
 

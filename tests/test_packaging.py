@@ -24,7 +24,10 @@ def _requirements(lines: list[str]) -> dict[str, str]:
 
 def test_environment_yml_lists_the_same_dependencies_as_pyproject():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    declared = _requirements(project["dependencies"] + project["optional-dependencies"]["test"])
+    extras = project["optional-dependencies"]
+    own = [r for r in extras["test"] if r.startswith("course-agent[")]
+    assert own == ["course-agent[course]"], "the tests run on top of the course's extra"
+    declared = _requirements(project["dependencies"] + extras["course"] + [r for r in extras["test"] if r not in own])
     environment = yaml.safe_load((ROOT / "environment.yml").read_text())
     conda = _requirements([d for d in environment["dependencies"] if isinstance(d, str)])
     conda.pop("python")
