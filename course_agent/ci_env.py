@@ -6,7 +6,9 @@ GITLAB_PROJECT say otherwise:
     url      GITLAB_URL, else CI_SERVER_URL
     token    COURSE_AGENT_GITLAB_TOKEN, else GITLAB_TOKEN   (a masked CI/CD variable; the job's own
              CI_JOB_TOKEN may not write notes)
-    project  GITLAB_PROJECT, else CI_PROJECT_ID, else CI_PROJECT_PATH
+    project  GITLAB_PROJECT, else CI_MERGE_REQUEST_PROJECT_ID (the merge request's own project: in a fork's
+             pipeline CI_PROJECT_ID is the fork, while CI_MERGE_REQUEST_IID numbers the target's merge request),
+             else CI_PROJECT_ID, else CI_PROJECT_PATH
     the MR   CI_MERGE_REQUEST_IID, when the command is given no number
 
 Nobody can answer an approval request in a pipeline, so merges are refused there; and the
@@ -55,7 +57,8 @@ def pipeline_gitlab(env: Mapping[str, str] | None = None, lang: str | None = Non
         return None
     url = settings.gitlab_url or settings.ci_server_url
     found = _token(settings)
-    project = settings.gitlab_project or settings.ci_project_id or settings.ci_project_path
+    project = (settings.gitlab_project or settings.ci_merge_request_project_id or settings.ci_project_id
+               or settings.ci_project_path)
     if not found:
         raise RuntimeError(tr("in GitLab CI, set a masked CI/CD variable COURSE_AGENT_GITLAB_TOKEN (or GITLAB_TOKEN) "
                               "to a token with the api scope; the job's CI_JOB_TOKEN may not write notes", lang))

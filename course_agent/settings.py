@@ -56,7 +56,7 @@ VARIABLES = (
     "COURSE_AGENT_PRESERVED_THINKING_MODEL", BACKEND_ENV, LANGUAGE_ENV, AUTO_APPROVE_ENV, "LANG",
     "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "GITLAB_URL", "GITLAB_TOKEN", "GITLAB_PROJECT",
     "COURSE_AGENT_GITLAB_TOKEN", "GITLAB_CI", "CI_SERVER_URL", "CI_PROJECT_ID", "CI_PROJECT_PATH",
-    "CI_MERGE_REQUEST_IID", "CI_PIPELINE_SOURCE", "COURSE_AGENT_MY_CODE",
+    "CI_MERGE_REQUEST_PROJECT_ID", "CI_MERGE_REQUEST_IID", "CI_PIPELINE_SOURCE", "COURSE_AGENT_MY_CODE",
 )
 """Every variable the package reads."""
 
@@ -107,6 +107,8 @@ class Settings:
     ci_gitlab_token = _text("COURSE_AGENT_GITLAB_TOKEN", "the pipeline's token: a secret, never shown")
     ci_server_url = _text("CI_SERVER_URL", "set by GitLab CI")
     ci_project_id = _text("CI_PROJECT_ID", "set by GitLab CI")
+    ci_merge_request_project_id = _text("CI_MERGE_REQUEST_PROJECT_ID",
+                                        "set by GitLab CI: the merge request's (target) project, also in a fork")
     ci_project_path = _text("CI_PROJECT_PATH", "set by GitLab CI")
 
     @property

@@ -32,6 +32,7 @@ READS = [
     ("GITLAB_CI", "gitlab_ci", "TRUE", True),
     ("CI_SERVER_URL", "ci_server_url", "https://ci.example", "https://ci.example"),
     ("CI_PROJECT_ID", "ci_project_id", "42", "42"),
+    ("CI_MERGE_REQUEST_PROJECT_ID", "ci_merge_request_project_id", "7", "7"),
     ("CI_PROJECT_PATH", "ci_project_path", "group/shop", "group/shop"),
     ("CI_MERGE_REQUEST_IID", "ci_merge_request_iid", " 17 ", 17),
     ("CI_PIPELINE_SOURCE", "ci_pipeline_source", "merge_request_event", "merge_request_event"),
