@@ -79,8 +79,9 @@ def _no_such_project(project: str, lang: str) -> str:
     from . import ci_env
 
     if ci_env.in_ci():
-        return tr("project {project}: not found at this GitLab (404): check CI_SERVER_URL and CI_PROJECT_ID (or "
-                  "GITLAB_URL and GITLAB_PROJECT), and that the token's account is a member", lang, project=project)
+        return tr("project {project}: not found at this GitLab (404): check CI_SERVER_URL and the project "
+                  "(CI_MERGE_REQUEST_PROJECT_ID, else CI_PROJECT_ID; or GITLAB_URL and GITLAB_PROJECT), and that the "
+                  "token's account is a member", lang, project=project)
     return tr("project {project}: not found at this GitLab (404): check GITLAB_URL and GITLAB_PROJECT, and that "
               "the token's account is a member", lang, project=project)
 
