@@ -1,6 +1,7 @@
 """POST /v1/messages and /v1/messages/count_tokens: validate like the real API, ask the
 simulated model, cut the answer at its limits, and bill it with prompt caching."""
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -26,7 +27,8 @@ def request_digest(body: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "context_window", "stuck", "stop_sequence", "unknown_stop")
+MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "context_window", "stuck", "stop_sequence", "unknown_stop",
+                 "doubled", "as_is")
 ORDERED_STOP_SEQUENCE = "\n\nVerdict:"
 """The stop sequence an ordered `stop_sequence` misbehaviour stops at, as if the request had set it."""
 UNKNOWN_STOP_REASON = "sandbox_new_reason"
@@ -249,8 +251,19 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
     made by the model's context window filling up (model_context_window_exceeded). stuck: the model asks
     for the same tool again instead of answering, as a model stuck in a loop does. stop_sequence: the model
     writes a sentence and then ORDERED_STOP_SEQUENCE, where the response stops (stop_reason "stop_sequence").
-    unknown_stop: the reply as it was, with UNKNOWN_STOP_REASON, a stop reason no loop knows.
+    unknown_stop: the reply as it was, with UNKNOWN_STOP_REASON, a stop reason no loop knows. doubled: every tool
+    call of the reply asked twice in the same turn (each with its own id), as a model that repeats a call does.
+    as_is: the reply as it was, so that an order can start later ("as_is", "pause_turn" pauses the second turn).
     """
+    if kind == "as_is":
+        return reply
+    if kind == "doubled":
+        blocks = []
+        for block in reply.blocks:
+            blocks.append(block)
+            if block["type"] == "tool_use":
+                blocks.append({**block, "id": new_id("toolu_01")})
+        return dataclasses.replace(reply, blocks=blocks)
     if kind == "refusal":
         lang = language(task_turn(turns).text())  # the model answers in the task's language; so does this note
         return simulated_model.Reply([], "refusal", stop_details={

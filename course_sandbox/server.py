@@ -301,7 +301,8 @@ class Sandbox:
     def force(self, *misbehaviours: str) -> None:
         """Make the next responses misbehave, one each, in order: "refusal", "pause_turn",
         "max_tokens" (a tool call cut in the middle), "context_window" (the same cut by a full window),
-        "stuck" (the same tool asked again), "stop_sequence" or "unknown_stop" (see messages_api.misbehave)."""
+        "stuck" (the same tool asked again), "stop_sequence", "unknown_stop", "doubled" (each tool call asked
+        twice in one turn) or "as_is" (the reply unchanged: an order that starts later; see messages_api.misbehave)."""
         self.messages_api.force(*misbehaviours)
 
     def clear_cache(self) -> None:

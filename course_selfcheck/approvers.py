@@ -53,6 +53,8 @@ class Approver:
     silence: float | None = None
     """Seconds the silent approver waits; SILENCE (read when asked, so a test may lower it) unless given."""
     asked: list[str] = field(default_factory=list)
+    inputs: list[Any] = field(default_factory=list)
+    """The tool_input given with each question: the person must see what would run."""
     lines: list[str] = field(default_factory=list)
     """The learner's line that asked, for each question ("" when it could not be told)."""
 
@@ -62,10 +64,11 @@ class Approver:
         request = args[0] if self.protocol == "any" and len(args) == 1 and not named and hasattr(args[0], "tool") \
             else None
         if request is None:
-            name, _ = approve(*args, **named)
+            name, tool_input = approve(*args, **named)
         else:
-            name = request.tool
+            name, tool_input = request.tool, getattr(request, "input", None)
         self.asked.append(str(name))
+        self.inputs.append(tool_input)
         self.lines.append(_asking_line())
         answer = self._answer()
         if request is not None and isinstance(answer, bool):

@@ -288,6 +288,12 @@ def pause_turn(run: Run, lang: str) -> Finding:
             return unobserved(run, lang, "")
         return verdict(BROKEN, tr("after pause_turn the next request did not end with the paused response as it came",
                                   lang))
+    before = turns(run.calls[i].body.get("messages"))
+    if [(role, [key(b) for b in content]) for role, content in following[:len(before)]] != \
+            [(role, [key(b) for b in content]) for role, content in before]:
+        return verdict(BROKEN, tr("after pause_turn the next request did not carry the conversation before the pause "
+                                  "(the task, the tool calls and their results): send it all back, the paused "
+                                  "response last", lang))
     return verdict(PASSED, tr("the paused response went back as the last message, with no new user message", lang))
 
 
@@ -506,7 +512,7 @@ RULES: dict[str, Rule] = {
         N_("pause_turn is continued without a new user message"),
         N_("the paused turn is finished by sending the conversation back as it is; a new user message changes "
            "the task"),
-        6, 482, ("pause_turn",), pause_turn),
+        6, 482, ("as_is", "pause_turn"), pause_turn),  # the second turn pauses: there is history to keep
     "refusal": Rule(
         N_("A refusal is not retried on the same model"),
         N_("the same request gets the same refusal: retrying only costs money (another model may answer: that is "

@@ -95,6 +95,19 @@ class Agent:
     def approved(self, block, approve) -> bool:
         if "never_opens" in self.flaws:
             return False
+        if "remembers_yes" in self.flaws and getattr(self, "said_yes", False):  # one yes opens the gate for good
+            return True
+        if "blind_approver" in self.flaws:  # the person is asked about the tool, never shown what it would do
+            try:
+                return approve(block.name, {}) is True
+            except Exception:
+                return False
+        if "remembers_yes" in self.flaws:
+            try:
+                self.said_yes = approve(block.name, block.input) is True
+            except Exception:
+                self.said_yes = False
+            return self.said_yes
         if "fail_open" in self.flaws:
             try:
                 return bool(approve(block.name, block.input))
@@ -194,6 +207,11 @@ class Agent:
             with concurrent.futures.ThreadPoolExecutor(8) as pool:
                 futures = [pool.submit(self.result, b, approve) for b in calls]
                 results = [f.result() for f in concurrent.futures.as_completed(futures)]
+        elif self.concurrent and "paired_by_position" in self.flaws:  # ids in the calls' order, texts as finished
+            with concurrent.futures.ThreadPoolExecutor(8) as pool:
+                futures = [pool.submit(self.result, b, approve) for b in calls]
+                done = [f.result() for f in concurrent.futures.as_completed(futures)]
+            results = [{**r, "tool_use_id": b.id} for b, r in zip(calls, done)]
         elif self.concurrent and len(calls) > 1:
             with concurrent.futures.ThreadPoolExecutor(8) as pool:
                 results = list(pool.map(lambda b: self.result(b, approve), calls))
@@ -227,7 +245,8 @@ class Agent:
     def review(self, pr_number, approve=nobody, max_iterations=20):
         history = [{"role": "user", "content": f"Please review merge request !{pr_number}."}]
         model, fell_back, usage, turns = PRIMARY, False, [], 0
-        cap = 40 if "fixed_cap_40" in self.flaws else max_iterations
+        cap = 40 if "fixed_cap_40" in self.flaws else max_iterations - 1 if "cap_off_by_one" in self.flaws \
+            else max_iterations
         while turns < cap or "no_cap" in self.flaws:
             turns += 1
             rules = {} if "fallback_no_system" in self.flaws and fell_back else {"system": RULES}
@@ -246,6 +265,8 @@ class Agent:
                         return None
                     return "".join(b.text for b in reply.content if b.type == "text")
                 case "pause_turn":
+                    if "pause_drops_history" in self.flaws:  # the task and the paused turn, the rest forgotten
+                        history[1:] = []
                     history.append({"role": "assistant", "content": reply.content})
                     if "pause_new_user" in self.flaws:
                         history.append({"role": "user", "content": "Please continue."})

@@ -51,7 +51,10 @@ def test_a_loop_on_the_sdks_aiohttp_transport_passes_every_rule():
 @pytest.mark.parametrize("rule", [r for r in RULES if r != "returns_answer"])
 def test_each_broken_rule_is_flagged_alone(rule):
     report = check_loop(learner_loops.make_loop(breaks=rule))
-    dependent = {"one_message", "cap", "merge_asks", "returns_answer"} if rule == "whole_response" else set()
+    # a history the API refuses at request 2 hides what comes later: the pause is ordered in the second turn (so a
+    # loop that drops the history before it is seen), after that refusal
+    dependent = {"one_message", "cap", "merge_asks", "returns_answer", "pause_turn"} if rule == "whole_response" \
+        else set()
     assert report.broken == [rule], report.text()
     assert set(report.not_checked) == dependent, report.text()
 
@@ -79,10 +82,10 @@ def test_dropped_manual_thinking_is_rule_one_and_the_rules_after_it_are_not_chec
     """Manual thinking on an older model: the API refuses the history, so the loop stops there."""
     report = check_loop(lambda pr: styles.thinking_loop(pr, keep_thinking=False, model="claude-opus-4-6",
                                                         thinking={"type": "enabled", "budget_tokens": 4000}))
-    assert report.broken == ["whole_response", "pause_turn"], report.text()  # pause_turn: see above
+    assert report.broken == ["whole_response"], report.text()
     first = report.findings[0]
     assert "thinking" in first.detail and "tool_use_id" not in first.detail
-    assert {"one_message", "cap", "returns_answer"} <= set(report.not_checked)
+    assert {"one_message", "cap", "returns_answer", "pause_turn"} <= set(report.not_checked)
     assert all("rule 1" in f.detail for f in report.findings if f.status == NOT_CHECKED)
 
 

@@ -27,9 +27,10 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "vague_cap": "cap_message", "count_only": "cap_message", "names_only": "cap_message",
         "counts_turns": "cap_message", "returns_at_cap": "cap_message", "text_only": "whole_response",
         "no_cap": "cap", "return_none": "returns_answer", "names_offered": "cap_message",
-        "names_readers": "cap_message"}.items()},
+        "names_readers": "cap_message", "cap_off_by_one": "cap_message"}.items()},
     4: {"sequential": (attempts.attempt(concurrent=False), "concurrent"),
         "completion_order": (attempts.attempt("completion_order"), "concurrent"),
+        "paired_by_position": (attempts.attempt("paired_by_position"), "concurrent"),
         "return_none": (attempts.attempt("return_none"), "returns_answer"),
         "split_results": (attempts.attempt("split_results"), "one_message"),
         "text_only": (attempts.attempt("text_only"), "whole_response"),
@@ -38,7 +39,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
                                         "one_message"),
         "returns_at_cap": (attempts.attempt("returns_at_cap"), "cap")},
     6: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {
-        "pause_new_user": "pause_turn", "retry_refusal": "refusal", "no_fallback": "fallback",
+        "pause_new_user": "pause_turn", "pause_drops_history": "pause_turn", "retry_refusal": "refusal", "no_fallback": "fallback",
         "fallback_forever": "fallback", "run_cut_call": "cut_tool_call", "return_none": "returns_answer",
         "text_only": "whole_response", "split_results": "one_message", "raise_tool_errors": "errors_are_results",
         "no_cap": "cap", "context_runs_tools": "context_full", "fallback_nudge": "fallback",
@@ -56,7 +57,9 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # a no from an approver that failed is a no like False: a denied result, and the review goes on
         "approver_error_escapes": "refusal_is_error", "odd_unanswered": "refusal_is_error",
         "silence_raises": "refusal_is_error", "default_deny": "approver_asked", "eq_true": "fail_closed",
-        "failed_wording": "refusal_is_error", "yes_told_denied": "yes_merges"}.items()},
+        "failed_wording": "refusal_is_error", "yes_told_denied": "yes_merges",
+        # the person sees what would run, and every dangerous call waits for its own yes
+        "blind_approver": "approver_asked", "remembers_yes": "approver_asked"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),

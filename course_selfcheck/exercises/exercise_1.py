@@ -34,8 +34,9 @@ def _reason(seen: Counting, lang: str) -> Seen:
              N_("stop_sequence names which of your stop sequences was met. To stop right before 5, the stop "
                 "sequence is exactly \"5\"."), task=TASK)
 def _sequence(seen: Counting, lang: str) -> Seen:
-    said = seen.stop_sequence.strip() if isinstance(seen.stop_sequence, str) else seen.stop_sequence  # " 5" too
-    return Seen(said == "5", tr("stop_sequence is {value}.", lang, value=short(seen.stop_sequence)))
+    said = seen.stop_sequence  # "5", and the 5 with the spaces or punctuation around it: " 5", "5,", "\n5"
+    met = isinstance(said, str) and re.fullmatch(r"[\W_]*5[\W_]*", said) is not None
+    return Seen(met, tr("stop_sequence is {value}.", lang, value=short(seen.stop_sequence)))
 
 
 @requirement("text", N_("The text holds 1 to 4, and no 5"),

@@ -19,6 +19,25 @@ CAP = 2
 """The cap the exercise's run is given: a right loop raises its cap error after this many answered calls."""
 LESSON_CAP_ERRORS = ("Too many iterations", "Слишком много итераций")
 """The cap error of notebook 3's loop as the lesson writes it: the exercise's starting point, unchanged."""
+NUMBER_WORDS = {
+    1: ("one", "один", "одна", "одного"), 2: ("two", "два", "две", "двух"), 3: ("three", "три", "трёх", "трех"),
+    4: ("four", "четыре", "четырёх", "четырех"), 5: ("five", "пять", "пяти"), 6: ("six", "шесть", "шести"),
+    7: ("seven", "семь", "семи"), 8: ("eight", "восемь", "восьми"), 9: ("nine", "девять", "девяти"),
+    10: ("ten", "десять", "десяти"),
+}
+"""A count written in words says it as well as digits do ("Three tool calls were made")."""
+
+
+def _says_count(message: str, count: int) -> bool:
+    words = "|".join(NUMBER_WORDS.get(count, ()))
+    return re.search(rf"\b{count}\b", message) is not None or bool(
+        words and re.search(rf"(?<!\w)({words})(?!\w)", message, re.I))
+
+
+def _said(error: BaseException) -> str:
+    """What an error says: its message, and the notes added to it (error.add_note), which the traceback prints."""
+    notes = getattr(error, "__notes__", None) or []
+    return "\n".join([str(error), *(str(note) for note in notes)])
 
 
 def _takes_a_cap(loop: Callable) -> bool:
@@ -37,7 +56,7 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
         return Seen(False, tr("the check calls your loop with max_iterations={cap}, and it takes no such parameter: "
                               "keep the cap a parameter of the loop, as notebook 3's loop has it", lang, cap=CAP))
     run = run_scenario(functools.partial(loop, max_iterations=CAP), 484)
-    if run.error is not None and str(run.error).strip() in LESSON_CAP_ERRORS:
+    if run.error is not None and _said(run.error).strip() in LESSON_CAP_ERRORS:
         return UNTOUCHED
     if not run.answered or is_bug(run.error):  # a bug, or a raise before anything was answered: not a cap error
         problem = crashed(run, lang)
@@ -53,19 +72,25 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
     if run.error is None:
         return Seen(False, tr("with max_iterations=2 the loop did not raise: it returned {value}", lang,
                               value=repr(run.returned)[:80]))
-    message = str(run.error)
+    if len(run.answered) == len(run.calls) != CAP:  # every call answered, and not as many as the cap
+        return Seen(False, ntr("with max_iterations={cap} the loop raised its cap error after {n} model call: the cap "
+                               "counts model calls, so a loop with max_iterations={cap} makes exactly {cap} of them",
+                               "with max_iterations={cap} the loop raised its cap error after {n} model calls: the "
+                               "cap counts model calls, so a loop with max_iterations={cap} makes exactly {cap} of "
+                               "them", len(run.calls), lang, cap=CAP))
+    message = _said(run.error)
     uncalled = _uncalled_named(run)
     if not uncalled:  # with one turn fewer, a message made of the tools offered names one the loop never called
         shorter = run_scenario(functools.partial(loop, max_iterations=CAP - 1), 484)
         named = _uncalled_named(shorter) if shorter.error is not None and not is_bug(shorter.error) else []
         if named:
-            message, uncalled = str(shorter.error), named
+            message, uncalled = _said(shorter.error), named
     if uncalled:
         return Seen(False, tr("the error says {message!r}; it names {tools}, which the loop never called: name the "
                               "tools of the calls it made (read them from messages)", lang, message=message[:160],
                               tools=", ".join(uncalled)))
     missing = [n for n in names if n not in message]
-    has_count = re.search(rf"\b{len(called)}\b", message) is not None
+    has_count = _says_count(message, len(called))
     if missing or not has_count:
         return Seen(False, ntr("the error says {message!r}; it should name {n} tool call and the tools {names}",
                                "the error says {message!r}; it should name {n} tool calls and the tools {names}",
@@ -80,7 +105,7 @@ def _called_names(run: Run) -> list[str]:
 
 def _uncalled_named(run: Run) -> list[str]:
     """The tools offered to the model that the cap error names though the loop never called them."""
-    message = str(run.error)
+    message = _said(run.error)
     offered = {str(t.get("name")) for c in run.calls for t in c.body.get("tools") or [] if isinstance(t, dict)}
     return sorted(n for n in offered - set(_called_names(run)) if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", message))
 

@@ -33,6 +33,8 @@ class InFlight:
     def __init__(self, sandboxes: Sandboxes) -> None:
         self.sandboxes = sandboxes
         self.most = 0
+        self.sandbox: Sandbox | None = None
+        """The scenario's sandbox, kept until `release`: the files the turn read are read again from it."""
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
 
@@ -51,7 +53,22 @@ class InFlight:
         self._stop.set()
         if self._watcher is not None:
             self._watcher.join()
-        self.sandboxes.give_back(sandbox)
+        self.sandbox = sandbox
+
+    def file(self, tool_input: object) -> str | None:
+        """The text of the file a read_file call asked for (its path, at its ref or main), as the sandbox has it."""
+        if self.sandbox is None or not isinstance(tool_input, dict) or not isinstance(tool_input.get("path"), str):
+            return None
+        try:
+            raw = self.sandbox.gitlab.raw_file(tool_input["path"], str(tool_input.get("ref") or "main"))
+        except Exception:  # no such file or ref: the call's own result says so, nothing to compare
+            return None
+        return raw.decode("utf-8", "replace")
+
+    def release(self) -> None:
+        if self.sandbox is not None:
+            self.sandboxes.give_back(self.sandbox)
+            self.sandbox = None
 
 
 def _parallel_turn(run: Run) -> tuple[int, dict] | None:
@@ -60,14 +77,30 @@ def _parallel_turn(run: Run) -> tuple[int, dict] | None:
     return None if turn is None or turn[0] + 1 >= len(run.calls) else turn
 
 
+def _mispaired(reply: dict, results: list[dict], watch: InFlight) -> str | None:
+    """The path of the first read whose tool_result (by its tool_use_id) does not hold that file's text: results
+    put in the order they finished, under the ids in the calls' order, send one file's text as another's."""
+    sent = {b.get("tool_use_id"): str(b.get("content")) for b in results}
+    for use in tool_uses(reply):
+        text = watch.file(use.get("input"))
+        if text and use.get("id") in sent and text.strip()[:200] not in sent[use.get("id")]:
+            return str(use["input"]["path"])
+    return None
+
+
 def _concurrent(loop: Callable, lang: str) -> Seen:
     with Sandboxes() as sandboxes:
         watch = InFlight(sandboxes)
-        run = run_scenario(loop, 484, slow_files=SLOW_READ, sandboxes=watch)  # type: ignore[arg-type]
+        try:
+            run = run_scenario(loop, 484, slow_files=SLOW_READ, sandboxes=watch)  # type: ignore[arg-type]
+            turn = _parallel_turn(run)
+            wrong = None if turn is None else _mispaired(turn[1], results_for(
+                run.calls[turn[0] + 1].body, [u.get("id") for u in tool_uses(turn[1])]), watch)
+        finally:
+            watch.release()
     problem = crashed(run, lang)
     if problem is not None:
         return problem
-    turn = _parallel_turn(run)
     if turn is None:
         return Seen(None, tr("no turn with several calls was answered", lang))
     i, reply = turn
@@ -78,6 +111,10 @@ def _concurrent(loop: Callable, lang: str) -> Seen:
         return Seen(None, tr("the turn read fewer than two files", lang))
     if sent != ids:
         return Seen(False, tr("the results came back in another order than the calls", lang))
+    if wrong is not None:
+        return Seen(False, tr("the result sent under the id of read_file({path}) holds another file's text: each "
+                              "result must go with its own call's id (results taken in the order they finished, "
+                              "under the ids in the calls' order, mix them up)", lang, path=wrong))
     figures = {"seconds": f"{SLOW_READ:g}", "most": watch.most}
     if watch.most < 2:
         return Seen(False, ntr(

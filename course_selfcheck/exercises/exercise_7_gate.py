@@ -79,6 +79,9 @@ class Gate:
     driven: dict[str, Driven]
     reads: Driven
     """A run on READS with the no-approver, where the model reads files: harmless tools must run there too."""
+    doubled: Driven
+    """A run on !485 with the yes-approver where the model asks every tool twice in its second turn: each
+    dangerous call must wait for its own yes (a gate that asks once a turn, or remembers a yes, lets one through)."""
 
     @property
     def merges(self) -> set[str]:
@@ -152,7 +155,34 @@ def _asks(gate: Gate, lang: str) -> Seen:
     if not no.approver.merge_asked(merges):
         return Seen(False, tr("the model asked to merge !{pr}, and the approver was never asked (it was asked: "
                               "{asked}).", lang, pr=INJECTED, asked=", ".join(no.approver.asked) or "—"))
+    shown = _not_shown(no, merges)
+    if shown is not None:
+        return Seen(False, tr("the approver was asked about {tool} with {given}, not with the call's own input "
+                              "{wanted}: the person must see what would run.", lang, tool=shown[0],
+                              given=short_value(shown[1]), wanted=short_value(shown[2])))
+    calls, questions = _merge_calls(gate.doubled, merges), sum(n in merges for n in gate.doubled.approver.asked)
+    if calls > questions and not is_crash(gate.doubled.run.error):
+        return Seen(False, tr("the model asked to merge more than once in one turn (merge calls: {calls}), and the "
+                              "approver was asked about fewer (questions: {asked}): every dangerous call waits for "
+                              "its own yes (not one question a turn, nor a yes remembered for the run).", lang,
+                              asked=questions, calls=calls))
     return Seen(True, tr("the approver was asked about merge_pr only; a no kept !{pr} open.", lang, pr=INJECTED))
+
+
+def _merge_calls(seen: Driven, merges: set[str]) -> int:
+    return sum(str(use.get("name")) in merges for _, reply in seen.run.answered for use in tool_uses(reply))
+
+
+def _not_shown(seen: Driven, merges: set[str]) -> tuple[str, object, object] | None:
+    """(tool, what the approver was given, the call's input) for the first merge question that did not carry the
+    input of the call it was about; None when each did."""
+    wanted = [use.get("input") for _, reply in seen.run.answered for use in tool_uses(reply)
+              if str(use.get("name")) in merges]
+    given = [(name, value) for name, value in zip(seen.approver.asked, seen.approver.inputs) if name in merges]
+    for (name, value), call_input in zip(given, wanted):
+        if value != call_input:
+            return name, value, call_input
+    return None
 
 
 def _merge_results(seen: Driven, merges: set[str]) -> list[dict]:
@@ -285,11 +315,14 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
         for row in GATE_ROWS[1:]:
             g.record(row, Seen(None, tr("the check has no way to give your loop an approver.", g.lang)))
         return g, None
-    with Sandboxes(expected=len(KINDS) + 1) as sandboxes:
+    with Sandboxes(expected=len(KINDS) + 2) as sandboxes:
         driven = drive(loop, (YES, NO, *FAILING), _keyword(loop), sandboxes)
         asked = Approver(NO)
         reads = Driven(asked, run_scenario(gated(loop, asked, _keyword(loop)), READS, sandboxes=sandboxes))
-        gate = Gate(driven, reads)
+        twice = Approver(YES)
+        doubled = Driven(twice, run_scenario(gated(loop, twice, _keyword(loop)), INJECTED, ("as_is", "doubled"),
+                                             sandboxes=sandboxes))
+        gate = Gate(driven, reads, doubled)
     if untouched(gate.no.run):
         g.stopped_by(gate.no.run.error, GATE_ROWS)
     else:

@@ -34,6 +34,8 @@ def _row(row: Any) -> dict | None:
     """A row as {pr, verdict, calls, billed}: a tuple in that order, a dict, or an object with such fields."""
     if isinstance(row, (list, tuple)):
         return dict(zip(("pr", "verdict", "calls", "billed"), row)) if len(row) >= 4 else None
+    if isinstance(row, dict):  # keys as a person writes them: "Billed input", "billed-input", "MR"
+        row = {re.sub(r"[\s-]+", "_", str(key).strip().lower()): value for key, value in row.items()}
     fields = {}
     for name, names in _ROW_KEYS.items():
         for key in names:
@@ -180,14 +182,43 @@ def _spot_check(table: Table, lang: str) -> Seen:
     calls, verdict = _as_int(target.get("calls")), _verdict_kind(target.get("verdict"))
     expected = _verdict_kind(again.text)
     mine, (low, high) = _as_number(target.get("billed")), _billed_range(again.usage)
-    if calls == again.iterations and verdict == expected and mine is not None and mine > 0 and not low <= mine <= high:
+    same_run = calls == again.iterations and verdict == expected and mine is not None and mine > 0
+    if same_run and not low <= mine <= high:
         return Seen(False, tr("!{pr}: your row bills {mine} input tokens; the same review run again bills between "
                               "{low:.0f} (all of it read from the cache) and {high:.0f}: billed() of every response's "
                               "usage.", lang, pr=pr, mine=target.get("billed"), low=low, high=high))
+    wrong = _wrong_formula(mine, again.usage) if same_run else None
+    if wrong is not None:
+        return Seen(False, tr("!{pr}: your row bills {mine} input tokens: the same review's usage summed with "
+                              "{formula}; billed() weighs cache writes at 1.25 and cache reads at 0.1 of the input "
+                              "price: {right:.0f}.", lang, pr=pr, mine=target.get("billed"), formula=tr(wrong[0], lang), right=wrong[1]))
     return Seen(calls == again.iterations and verdict == expected,
                 tr("!{pr}: your row has {calls} model calls and \"{verdict}\"; run again: {again} model calls and "
                    "\"{expected}\".", lang, pr=pr, calls=target.get("calls"), verdict=_kind_name(verdict, lang),
                    again=again.iterations, expected=_kind_name(expected, lang)))
+
+
+WRONG_FORMULAS = {
+    N_("every input token at full price"): (1.0, 1.0, 1.0),
+    N_("cache writes at full price"): (1.0, 1.0, 0.1),
+    N_("cache reads at full price"): (1.0, 1.25, 1.0),
+}
+"""Sums of a review's usage with the wrong weights (input, cache write, cache read), as a learner may write them."""
+
+
+def _wrong_formula(mine: float, usage: list) -> tuple[str, float] | None:
+    """(the wrong formula, billed()) when `mine` is what a wrong formula gives for the fresh run's usage, within 0.5%,
+    and not what billed() gives: the fresh run is the exercise's own case (each merge request reviewed once)."""
+    fields = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    rows = [[getattr(u, name, None) or 0 for name in fields] for u in usage]
+    right = billed([dict(zip(fields, row)) for row in rows])
+    if abs(mine - right) <= 0.005 * right:
+        return None
+    for name, weights in WRONG_FORMULAS.items():
+        wrong = sum(w * value for row in rows for w, value in zip(weights, row))
+        if wrong != right and abs(mine - wrong) <= 0.005 * wrong:
+            return name, right
+    return None
 
 
 def _billed_range(usage: list) -> tuple[float, float]:
