@@ -30,7 +30,7 @@ _lock = threading.Lock()
 _announced: set[str] = set()
 
 
-COURSE_EXTRA = 'pip install "course-agent[course]"'
+COURSE_EXTRA = 'pip install -e ".[course]"'
 """What a lean install (the reviewer alone, as the GitLab CI job has it) runs to get the sandbox and the notebooks."""
 
 
@@ -42,8 +42,9 @@ def sandbox_class() -> "type[Sandbox]":
     except ModuleNotFoundError as missing:
         if (missing.name or "").startswith("course_"):
             raise
-        raise RuntimeError(tr("the offline sandbox needs the course's extras, and {module} is not installed: {command} "
-                              "(or set ANTHROPIC_API_KEY, GITLAB_URL and GITLAB_TOKEN to use the real services)",
+        raise RuntimeError(tr("the offline sandbox needs the course's extras, and {module} is not installed: run "
+                              "{command} in the course's folder (or set ANTHROPIC_API_KEY, GITLAB_URL and GITLAB_TOKEN "
+                              "to use the real services)",
                               module=missing.name, command=COURSE_EXTRA)) from None
     return Sandbox
 
@@ -145,6 +146,21 @@ def using_demo_gitlab() -> bool:
     cell may merge !485 on purpose, as no cell may on a real project."""
     settings = Settings.from_env()
     return not (settings.gitlab_url or settings.gitlab_token)
+
+
+def take_home_variables() -> dict[str, str]:
+    """What a take-home cell reads from the environment (anthropic's own ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL,
+    and GITLAB_URL, GITLAB_TOKEN, GITLAB_PROJECT), for the parts the learner has not set: offline, the sandbox's
+    addresses, the variables `course-agent sandbox` prints. With a key and a GitLab of one's own: nothing."""
+    wanted = []
+    if using_sandbox():
+        wanted += ["ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"]
+    if using_demo_gitlab():
+        wanted += ["GITLAB_URL", "GITLAB_TOKEN", "GITLAB_PROJECT"]
+    if not wanted:
+        return {}
+    variables = shared_sandbox().env()
+    return {name: variables[name] for name in wanted}
 
 
 def reset_demo() -> None:

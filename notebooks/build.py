@@ -27,6 +27,7 @@ from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import take_home  # noqa: E402
 from cells import LANGUAGES, Cell, lesson, shared  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -68,7 +69,7 @@ def started_again_if_it_dies(start: Callable[..., T], attempts: int = 3) -> Call
 
 def sources() -> list[tuple[str, list[Cell]]]:
     """Every lesson's cells, from notebooks/source/NN_*.py (jupytext percent files; see cells.py)."""
-    named = shared(HERE / "source" / "shared_cells.py")
+    named = {**shared(HERE / "source" / "shared_cells.py"), **take_home.cells()}
     lessons, shown = [], set()
     for path in sorted((HERE / "source").glob("[0-9][0-9]_*.py")):
         cells = []
@@ -185,6 +186,17 @@ def execute(nb: nbformat.NotebookNode, folder: Path) -> None:
     nb.metadata.pop("widgets", None)  # live widget state is not saved; the static fallback is in the outputs
 
 
+def write_examples() -> None:
+    """examples/<language>/review_after_NN.py: each notebook's take-home cell as a script (take_home.py)."""
+    for name, _ in sources():
+        stage = int(name[:2])
+        if stage in take_home.STAGES:
+            for language in LANGUAGES:
+                path = take_home.script_path(language, stage)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(take_home.script(language, stage, name), encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Build the course notebooks from notebooks/source/.")
     parser.add_argument("only", nargs="*", help="name prefixes to build, e.g. 03")
@@ -192,6 +204,7 @@ def main() -> None:
     args = parser.parse_args()
     for language in LANGUAGES:
         (HERE / language / "lesson_tools.py").write_text(lesson_tools(language), encoding="utf-8")
+    write_examples()
     for name, cells in sources():
         if args.only and not any(name.startswith(prefix) for prefix in args.only):
             continue

@@ -42,20 +42,20 @@ def lean_distributions() -> set[str]:
     return seen
 
 
-def lean_modules() -> set[str]:
-    """Top-level modules importable in the lean install: the standard library, the course's own packages and
-    the lean distributions' modules."""
+def lean_modules(own: bool = True) -> set[str]:
+    """Top-level modules importable in the lean install: the standard library, the lean distributions' modules and
+    (unless `own` is False: a learner's project that has only anthropic and python-gitlab) the course's packages."""
     wanted = lean_distributions()
     modules = {module for module, distributions in metadata.packages_distributions().items()
-               if any(canonicalize_name(d) in wanted for d in distributions)}
-    return modules | set(sys.stdlib_module_names) | set(OWN_PACKAGES)
+               if any(canonicalize_name(d) in wanted for d in distributions)} - set(OWN_PACKAGES)
+    return modules | set(sys.stdlib_module_names) | (set(OWN_PACKAGES) if own else set())
 
 
-def prelude() -> str:
+def prelude(own: bool = True) -> str:
     """Python source that, run first in a fresh interpreter, makes every other top-level module unimportable."""
     return f"""
 import sys
-_ALLOWED = {sorted(lean_modules())!r}
+_ALLOWED = {sorted(lean_modules(own))!r}
 class _LeanInstall:
     # wraps each finder: for a module the lean install lacks every finder answers None, as where it is not installed
     def __init__(self, finder):

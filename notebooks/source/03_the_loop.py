@@ -6,8 +6,8 @@
 # - why nobody knows in advance how many iterations a task takes (agent versus workflow);
 # - why the loop needs a cap on iterations.
 #
-# The cell under "The whole loop in one cell" holds the loop in one piece, with its client and tools: copy it into
-# a notebook or a `.py` file of your own.
+# The cell under "Take it home" holds the loop in one piece, with its client and tools, needing only `anthropic` and
+# `python-gitlab`: copy it into a notebook or a `.py` file of your own.
 #
 # *About 45 minutes. Builds on notebook 2.*
 #
@@ -21,8 +21,8 @@
 # - почему никто заранее не знает, сколько итераций займёт задача (агент или воркфлоу);
 # - зачем циклу ограничение на итерации.
 #
-# В ячейке под заголовком «Весь цикл в одной ячейке» — весь цикл одним куском, вместе с клиентом и инструментами:
-# скопируйте её в свой блокнот или `.py`-файл.
+# В ячейке под заголовком «Возьмите с собой» — весь цикл одним куском, вместе с клиентом и инструментами, и нужны
+# ей только `anthropic` и `python-gitlab`: скопируйте её в свой блокнот или `.py`-файл.
 #
 # *Около 45 минут. Опирается на блокнот 2.*
 #
@@ -62,12 +62,18 @@
 # %% [markdown] lang="en"
 # ## The loop
 #
-# It reads like a skeleton of what an agent is: the rounds you wrote by hand in exercise 2, rolled into one loop, with
-# a cap. One iteration is one request to the model (a model call). Three lines carry how the conversation goes on: the response goes into the history whole; every requested tool runs; all
-# results go back in one user message (notebook 4 shows why). And the loop ends in one of two ways: the model says it
-# is done (`end_turn`, and the loop returns the answer), or the cap is reached. `check_loop` checks three of these
-# rules from this notebook on (the card above); each later notebook adds its own. (In the signature below,
-# `messages: list | None = None` reads "a list, or nothing": given none, the loop starts a history of its own.)
+# It reads like a skeleton of what an agent is: the rounds you wrote by hand in exercise 2, rolled into one loop.
+# One iteration is one request to the model. When the model asks for tools:
+#
+# 1. the response goes into the history whole;
+# 2. every requested tool runs;
+# 3. all results go back in one user message (notebook 4 shows why).
+#
+# The loop ends in one of three ways: `end_turn` returns the answer; any other stop reason raises an error (notebook 6
+# handles each); the cap on iterations raises an error too.
+#
+# *Python note:* `messages: list | None = None` in the signature reads "a list, or nothing": given none, the loop
+# starts a history of its own.
 #
 # ```mermaid
 # flowchart LR
@@ -82,14 +88,18 @@
 # %% [markdown] lang="ru"
 # ## Цикл
 #
-# В нём виден скелет любого агента: круги, которые вы писали вручную в упражнении 2, свёрнутые в один цикл с
-# ограничением. Одна итерация — это один запрос к модели (один вызов модели). Три строки задают, как продолжается
-# диалог: ответ модели добавляется в историю целиком; выполняется каждый запрошенный
-# инструмент; все результаты возвращаются одним сообщением от user (почему — покажет блокнот 4). А заканчивается
-# цикл одним из двух способов: модель сообщает, что закончила (`end_turn`, и цикл возвращает ответ), или достигнуто
-# ограничение на итерации. Начиная с этого блокнота, `check_loop` проверяет три из этих правил (см. карточку выше);
-# каждый следующий блокнот добавляет свои. (В сигнатуре ниже `messages: list | None = None` читается как «список или
-# ничего»: если историю не передали, цикл заводит свою.)
+# В нём виден скелет любого агента: круги, которые вы писали вручную в упражнении 2, свёрнутые в один цикл.
+# Одна итерация — это один запрос к модели. Когда модель просит инструменты:
+#
+# 1. ответ модели добавляется в историю целиком;
+# 2. выполняется каждый запрошенный инструмент;
+# 3. все результаты возвращаются одним сообщением от user (почему — покажет блокнот 4).
+#
+# Заканчивается цикл одним из трёх способов: при `end_turn` он возвращает ответ; при любой другой причине остановки
+# выбрасывает ошибку (блокнот 6 разберёт каждую); при достижении ограничения на итерации — тоже.
+#
+# *Заметка о Python:* `messages: list | None = None` в сигнатуре читается как «список или ничего»: если историю
+# не передали, цикл заводит свою.
 #
 # ```mermaid
 # flowchart LR
@@ -211,21 +221,28 @@ print(review)
 # ## Every iteration sends the whole history again
 #
 # Each request carries everything before it: the rules, the tools and every message so far. So the input
-# of each iteration is larger than the one before, and what a run costs is the sum of all of them. The
-# chart shows it for the run above (notebook 8 shows what prompt caching changes):
+# of each iteration is larger than the one before, and what a run costs is the sum of all of them. Here are the input
+# tokens of each request of the run above (notebook 8 draws them as a chart, and shows what prompt caching changes):
 
 # %% [markdown] lang="ru"
 # <!-- fact: whole-history-every-request -->
 # ## Каждая итерация заново отправляет всю историю
 #
 # В каждом запросе — всё, что было до него: правила, инструменты и все сообщения. Поэтому вход каждой
-# итерации больше предыдущего, а стоимость запуска — сумма по всем итерациям. График показывает это для
-# запуска выше (что меняет кэширование промпта — в блокноте 8):
+# итерации больше предыдущего, а стоимость запуска — сумма по всем итерациям. Вот входные токены каждого запроса
+# из запуска выше (в блокноте 8 они станут графиком, и там же видно, что меняет кэширование промпта):
 
-# %%
-from course_agent.usage_chart import usage_chart
+# %% lang="en"
+from course_agent.usage_chart import usage_rows
 
-usage_chart(view)
+for row in usage_rows(view):  # one row per request of the run
+    print(f"request {row.iteration}: {row.sent} input tokens")
+
+# %% lang="ru"
+from course_agent.usage_chart import usage_rows
+
+for row in usage_rows(view):  # по строке на каждый запрос запуска
+    print(f"запрос {row.iteration}, входных токенов: {row.sent}")
 
 # %% [markdown] lang="en"
 # The model asked for the diff, saw that `calculate_total` changed its signature, read the file that
@@ -364,244 +381,27 @@ from course_selfcheck import check_loop
 check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"])
 
 # %% [markdown] lang="en"
-# ## The whole loop in one cell
+# ## Take it home
 #
-# Everything this notebook built, in one cell that runs on its own (pasted into an empty notebook, or saved as
-# `review.py` and run with `python review.py`): the client, the GitLab project, the two tools and their
-# dispatcher, the rules and the loop.
+# The cell below is the reviewer as this notebook leaves it, whole: paste it into a notebook or a `.py` file
+# of your own project (it is also `examples/en/review_after_03.py`). It needs only `anthropic` and `python-gitlab`,
+# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
+# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
+# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
 
 # %% [markdown] lang="ru"
-# ## Весь цикл в одной ячейке
+# ## Возьмите с собой
 #
-# Всё, что мы построили в этом блокноте, — в самодостаточной ячейке: её можно вставить в пустой блокнот или
-# сохранить как `review.py` и запустить командой `python review.py`. В ней клиент, проект GitLab, два
-# инструмента с диспетчером, правила и цикл.
+# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот. Вставьте её в блокнот или
+# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_03.py`). Ей нужны только `anthropic` и
+# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
+# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
+# сами, ячейка прямо перед ней заполнит их адресами песочницы; вне курса те же значения печатает
+# `course-agent sandbox`.
 
-# %% lang="en"
-import os
+# %% use="take_home_setup"
 
-import anthropic
-from course_agent.client import make_client
-from course_agent.config import model_id
-
-os.environ["COURSE_AGENT_LANGUAGE"] = "en"  # the language of everything course_agent shows
-client = make_client()  # a real anthropic.Anthropic: the offline sandbox, or the live API if ANTHROPIC_API_KEY is set
-MODEL = model_id()
-
-import gitlab
-from course_agent.client import gitlab_settings
-
-url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT, or the sandbox's demo GitLab
-project = gitlab.Gitlab(url, private_token=token).projects.get(project_path)
-print(project.path_with_namespace)
-
-def get_diff(pr: int) -> str:
-    """The changes of merge request !pr: title, source branch and the diff of every file."""
-    mr = project.mergerequests.get(pr)
-    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
-    for change in mr.changes()["changes"]:
-        parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
-        parts.append(change["diff"] or "(diff too large to show: read the file instead)")
-    return "\n".join(parts)
-
-
-def read_file(path: str, ref: str = "main") -> str:
-    """A whole file of the repository, at a branch or commit."""
-    return project.files.raw(path, ref=ref).decode("utf-8")
-
-
-TOOLS = [
-    {
-        "name": "get_diff",
-        "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
-        "input_schema": {
-            "type": "object",
-            "properties": {"pr": {"type": "integer", "description": "The merge request number, e.g. 482."}},
-            "required": ["pr"],
-        },
-    },
-    {
-        "name": "read_file",
-        "description": "Read a whole file from the repository at a branch (default main): the code around a change, "
-                       "or the callers of a function the change alters.",
-        "input_schema": {
-            "type": "object",
-            "properties": {
-                "path": {"type": "string", "description": "The file's path from the repository root."},
-                "ref": {"type": "string", "description": "The branch or commit to read; the merge request's "
-                                                         "source_branch shows the changed file."},
-            },
-            "required": ["path"],
-        },
-    },
-]
-FUNCTIONS = {"get_diff": get_diff, "read_file": read_file}
-
-
-def run_tool(name: str, tool_input: dict) -> str:
-    """An ordinary dispatcher: the tool's name picks the function. Nothing AI about it."""
-    return FUNCTIONS[name](**tool_input)
-
-REVIEW_RULES = """You review GitLab merge requests. Start with get_diff. When a change alters a function that is
-used elsewhere, read the files that use it with read_file. Cite findings as path:line.
-End with a line "Verdict: approve." or "Verdict: request changes."
-"""
-
-def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
-    """The loop: call the model, run what it asks for, repeat until it is done."""
-    messages = [] if messages is None else messages
-    messages.append({"role": "user", "content": f"Review pull request #{pr_number}."})
-
-    for iteration in range(max_iterations):
-        response = client.messages.create(
-            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
-        )
-
-        if response.stop_reason == "end_turn":
-            messages.append({"role": "assistant", "content": response.content})  # keep the answer in the history
-            return "\n".join(block.text for block in response.content if block.type == "text")
-
-        if response.stop_reason != "tool_use":
-            raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
-
-        # 1. The model's response goes into the history whole
-        messages.append({"role": "assistant", "content": response.content})
-
-        # 2. Run every tool it asked for
-        results = []
-        for block in response.content:
-            if block.type != "tool_use":
-                continue
-            results.append({
-                "type": "tool_result",
-                "tool_use_id": block.id,
-                "content": run_tool(block.name, block.input),
-            })
-
-        # 3. All results go back in ONE user message
-        messages.append({"role": "user", "content": results})
-
-    raise RuntimeError("Too many iterations")
-
-print(review_pull_request(483))
-
-# %% lang="ru"
-import os
-
-import anthropic
-from course_agent.client import make_client
-from course_agent.config import model_id
-
-os.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # язык всего, что показывает course_agent
-client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или настоящий API, если задан ANTHROPIC_API_KEY
-MODEL = model_id()
-
-import gitlab
-from course_agent.client import gitlab_settings
-
-url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT или демо-GitLab песочницы
-project = gitlab.Gitlab(url, private_token=token).projects.get(project_path)
-print(project.path_with_namespace)
-
-def get_diff(pr: int) -> str:
-    """Изменения merge request !pr: заголовок, ветка-источник и diff каждого файла."""
-    mr = project.mergerequests.get(pr)
-    parts = [f"Заголовок: {mr.title}", f"source_branch: {mr.source_branch}", f"Описание: {mr.description}", ""]
-    for change in mr.changes()["changes"]:
-        parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
-        parts.append(change["diff"] or "(diff слишком большой, не показан: прочитай файл)")
-    return "\n".join(parts)
-
-
-def read_file(path: str, ref: str = "main") -> str:
-    """Файл репозитория целиком, на ветке или коммите."""
-    return project.files.raw(path, ref=ref).decode("utf-8")
-
-
-TOOLS = [
-    {
-        "name": "get_diff",
-        "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
-        "input_schema": {
-            "type": "object",
-            "properties": {"pr": {"type": "integer", "description": "The merge request number, e.g. 482."}},
-            "required": ["pr"],
-        },
-    },
-    {
-        "name": "read_file",
-        "description": "Read a whole file from the repository at a branch (default main): the code around a change, "
-                       "or the callers of a function the change alters.",
-        "input_schema": {
-            "type": "object",
-            "properties": {
-                "path": {"type": "string", "description": "The file's path from the repository root."},
-                "ref": {"type": "string", "description": "The branch or commit to read; the merge request's "
-                                                         "source_branch shows the changed file."},
-            },
-            "required": ["path"],
-        },
-    },
-]
-FUNCTIONS = {"get_diff": get_diff, "read_file": read_file}
-
-
-def run_tool(name: str, tool_input: dict) -> str:
-    """Обычный диспетчер: имя инструмента выбирает функцию. Ничего специфичного для ИИ."""
-    return FUNCTIONS[name](**tool_input)
-
-REVIEW_RULES = """Ты проверяешь merge request в GitLab. Начни с get_diff. Если изменение затрагивает функцию,
-которая используется в других местах, прочитай эти файлы через read_file. Ссылайся на path:line.
-Закончи строкой "Вердикт: можно вливать." или "Вердикт: нужны исправления."
-"""
-
-def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
-    """Цикл: вызвать модель, выполнить то, что она просит, повторять до конца."""
-    messages = [] if messages is None else messages
-    messages.append({"role": "user", "content": f"Проверь pull request #{pr_number}."})
-
-    for iteration in range(max_iterations):
-        response = client.messages.create(
-            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
-        )
-
-        if response.stop_reason == "end_turn":
-            messages.append({"role": "assistant", "content": response.content})  # ответ тоже сохраняем в истории
-            return "\n".join(block.text for block in response.content if block.type == "text")
-
-        if response.stop_reason != "tool_use":
-            raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
-
-        # 1. Ответ модели добавляем в историю целиком
-        messages.append({"role": "assistant", "content": response.content})
-
-        # 2. Выполняем все запрошенные инструменты
-        results = []
-        for block in response.content:
-            if block.type != "tool_use":
-                continue
-            results.append({
-                "type": "tool_result",
-                "tool_use_id": block.id,
-                "content": run_tool(block.name, block.input),
-            })
-
-        # 3. Все результаты — одним сообщением от user
-        messages.append({"role": "user", "content": results})
-
-    raise RuntimeError("Слишком много итераций")
-
-print(review_pull_request(483))
-
-# %% [markdown] lang="en"
-# **For instructors:** `course_agent.widgets.Stepper` runs the same review one API call at a time, with
-# Next and Play buttons, showing what each request adds and what the loop does next; `reset_demo()` puts the
-# demo GitLab back between two demos. See `docs/instructor.md`.
-
-# %% [markdown] lang="ru"
-# **Для преподавателей:** `course_agent.widgets.Stepper` проводит то же ревью по одному вызову API, с кнопками
-# «Дальше» и «Пуск», и показывает, что добавляет каждый запрос и что цикл сделает дальше; `reset_demo()`
-# возвращает демо-GitLab в исходное состояние между показами. Подробнее — в `docs/instructor.md`.
+# %% use="take_home_3"
 
 # %% [markdown] lang="en"
 # <!-- fact: no-api-conversation-limit -->

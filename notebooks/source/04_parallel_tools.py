@@ -397,6 +397,29 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(4)
 
 # %% [markdown] lang="en"
+# ## Take it home
+#
+# The cell below is the reviewer as this notebook leaves it (the calls of a turn run at once), whole: paste it into a notebook or a `.py` file
+# of your own project (it is also `examples/en/review_after_04.py`). It needs only `anthropic` and `python-gitlab`,
+# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
+# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
+# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот (вызовы одного хода выполняются одновременно). Вставьте её в блокнот или
+# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_04.py`). Ей нужны только `anthropic` и
+# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
+# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
+# сами, ячейка прямо перед ней заполнит их адресами песочницы; вне курса те же значения печатает
+# `course-agent sandbox`.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_4"
+
+# %% [markdown] lang="en"
 # <!-- fact: every-tool-use-needs-result -->
 # ## Check yourself
 #

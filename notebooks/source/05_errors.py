@@ -332,14 +332,15 @@ show_solution(5)
 #
 # `check_loop` calls a loop with the merge request number only; this notebook's `review_with` also takes the
 # dispatcher, so the cell below gives it one in `review_safely(pr)`. It runs the loop in scenarios built to expose each rule and judges what
-# it sees on the wire: here, the two rules of this notebook.
+# it sees on the wire: here, this notebook's rule, and notebook 3's first rule, which "Break it: keep only the text" broke.
 
 # %% [markdown] lang="ru"
 # ### Самопроверка
 #
 # `check_loop` вызывает цикл, передавая только номер merge request, а `review_with` из этого блокнота принимает ещё и
 # диспетчер, поэтому ячейка ниже передаёт его в `review_safely(pr)`. Проверка запускает цикл в сценариях, которые
-# выявляют нарушение каждого правила, и судит по тому, что уходит по сети: здесь — по двум правилам этого блокнота.
+# выявляют нарушение каждого правила, и судит по тому, что уходит по сети: здесь — по правилу этого блокнота и по
+# первому правилу блокнота 3, которое нарочно нарушается в разделе «Сломаем: оставим только текст».
 
 # %%
 from course_selfcheck import check_loop
@@ -349,6 +350,29 @@ def review_safely(pr: int) -> str:
 
 
 check_loop(review_safely, rules=["whole_response", "errors_are_results"])
+
+# %% [markdown] lang="en"
+# ## Take it home
+#
+# The cell below is the reviewer as this notebook leaves it (a tool's failure goes back as a result), whole: paste it into a notebook or a `.py` file
+# of your own project (it is also `examples/en/review_after_05.py`). It needs only `anthropic` and `python-gitlab`,
+# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
+# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
+# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот (сбой инструмента возвращается как результат). Вставьте её в блокнот или
+# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_05.py`). Ей нужны только `anthropic` и
+# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
+# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
+# сами, ячейка прямо перед ней заполнит их адресами песочницы; вне курса те же значения печатает
+# `course-agent sandbox`.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_5"
 
 # %% [markdown] lang="en"
 # ## Check yourself

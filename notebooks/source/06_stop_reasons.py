@@ -3,7 +3,8 @@
 # <!-- fact: stop-reason-values -->
 #
 # **You will learn**
-# - every value of `stop_reason` a response can end with, what makes it happen, and what your loop must do:
+# - every value of `stop_reason` a response can end with (without beta features), what makes it happen, and what
+#   your loop must do:
 #   `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` and
 #   `model_context_window_exceeded`;
 # - why a tool call cut by `max_tokens` must never run;
@@ -15,9 +16,7 @@
 # (`max_tokens`, `model_context_window_exceeded`, and any reason the loop does not know).
 #
 # Your own loop of notebook 4 learns all of it in the exercise. Some of these stops are hard to provoke on purpose
-# with the real API (a refusal, a full context window); the sandbox makes each one happen on demand. (Compaction, a
-# beta feature of notebook 9, adds a stop reason of its own. Streaming long answers, counting tokens before you send,
-# and fallbacks done for you by the server or the SDK are in optional notebook 10.)
+# with the real API (a refusal, a full context window); the sandbox makes each one happen on demand.
 #
 # *About 70 minutes. Builds on notebook 5.*
 #
@@ -28,8 +27,8 @@
 # <!-- fact: stop-reason-values -->
 #
 # **Вы узнаете**
-# - все значения `stop_reason`, которыми может закончиться ответ, из-за чего возникает каждое и что должен сделать
-#   ваш цикл: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` и
+# - все значения `stop_reason`, которыми может закончиться ответ (без бета-функций), из-за чего возникает каждое и
+#   что должен сделать ваш цикл: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` и
 #   `model_context_window_exceeded`;
 # - почему вызов инструмента, обрезанный по `max_tokens`, выполнять нельзя;
 # - как продолжить ход, поставленный на паузу: без нового сообщения от user;
@@ -42,8 +41,6 @@
 #
 # В упражнении всему этому научится ваш собственный цикл из блокнота 4. Некоторые из этих остановок трудно вызвать
 # нарочно с настоящим API (отказ, переполненное контекстное окно); песочница воспроизводит каждую по запросу.
-# (Бета-функция сжатия из блокнота 9 добавляет ещё одну, собственную причину. Длинные ответы потоком, подсчёт токенов до
-# отправки и переход на запасную модель силами сервера или SDK — в необязательном блокноте 10.)
 #
 # *Около 70 минут. Опирается на блокнот 5.*
 #
@@ -53,12 +50,16 @@
 
 # %% [markdown] lang="en"
 # One decision per stop reason reads best as a `match` statement (Python 3.10 and later): Python tries each `case`
-# in turn and runs the first that fits `response.stop_reason`; `case other` fits anything and names it.
+# in turn and runs the first that fits `response.stop_reason`; `case other` fits anything and names it. Two more forms
+# you may meet (the reference solution uses them): `case "end_turn" | "stop_sequence":` fits either value, and
+# `case "refusal" if model != fallback:` fits only while the condition after `if` holds.
 
 # %% [markdown] lang="ru"
 # Решение для каждой причины остановки удобнее всего записать через `match` (Python 3.10 и новее): Python
 # по очереди пробует каждый `case` и выполняет первый, под который подходит `response.stop_reason`; под `case other`
-# подходит любое значение, и оно попадает в переменную `other`.
+# подходит любое значение, и оно попадает в переменную `other`. Ещё две формы, которые могут вам встретиться (их использует
+# эталонное решение): под `case "end_turn" | "stop_sequence":` подходит любое из двух значений, а
+# `case "refusal" if model != fallback:` подходит, только если верно условие после `if`.
 
 # %% lang="en"
 def what_to_do(response) -> str:
@@ -78,7 +79,7 @@ def what_to_do(response) -> str:
             category = response.stop_details.category if response.stop_details else "not given"
             return f"refused ({category}): never the same model again; a fallback model once"
         case "model_context_window_exceeded":
-            return "error: the context window is full; start afresh, or let the server trim it (notebook 9)"
+            return "error: the context window is full; start afresh with a shorter history"
         case other:
             return f"error: unknown stop reason {other!r}"
 
@@ -100,7 +101,7 @@ def what_to_do(response) -> str:
             category = response.stop_details.category if response.stop_details else "не указана"
             return f"отказ ({category}): той же модели не повторять; запасной модели — один раз"
         case "model_context_window_exceeded":
-            return "ошибка: контекстное окно заполнено; начать заново или поручить сокращение серверу (блокнот 9)"
+            return "ошибка: контекстное окно заполнено; начать заново с более короткой историей"
         case other:
             return f"ошибка: неизвестная причина остановки {other!r}"
 
@@ -140,13 +141,12 @@ print(wants.stop_reason, "->", what_to_do(wants))
 #
 # When the budget runs out in the middle of a `tool_use` block, the block is still there, but its input
 # is incomplete. Here it should be `{"pr": 482}`. Running it would review the wrong merge request, or
-# crash: a cut tool call must never run. The fix is a larger `max_tokens` (a very large one needs streaming:
-# optional notebook 10).
+# crash: a cut tool call must never run. The fix is a larger `max_tokens`.
 #
 # <!-- fact: context-window-exceeded -->
 # `model_context_window_exceeded` is the same stop for another cause: the history plus the answer no longer fit the
 # model's context window (a prompt already too long is refused with a 400 instead). With the real API it takes a very
-# long history, so it is not shown here (optional notebook 10 makes it happen). Your loop treats it like `max_tokens`:
+# long history, so it is not shown here. Your loop treats it like `max_tokens`:
 # an error, never a tool call run.
 
 # %% [markdown] lang="ru"
@@ -155,14 +155,13 @@ print(wants.stop_reason, "->", what_to_do(wants))
 #
 # Если бюджет `max_tokens` заканчивается посреди блока `tool_use`, блок в ответе всё равно есть, но его
 # входные данные неполные. В примере ниже там должно быть `{"pr": 482}`. Если выполнить такой вызов, агент проверит
-# не тот merge request или упадёт: обрезанный вызов инструмента выполнять нельзя. Исправление — больший `max_tokens`
-# (очень большой требует потокового режима: необязательный блокнот 10).
+# не тот merge request или упадёт: обрезанный вызов инструмента выполнять нельзя. Исправление — больший `max_tokens`.
 #
 # <!-- fact: context-window-exceeded -->
 # `model_context_window_exceeded` по сути то же, что `max_tokens`, только ответ обрывается по другой причине: история
 # вместе с ответом перестаёт помещаться в контекстное окно модели (на промпт, который уже сам слишком длинный, API
 # вместо этого отвечает ошибкой 400). С настоящим API для этого нужна очень длинная история, поэтому здесь эту
-# остановку не показываем (в необязательном блокноте 10 это происходит на глазах). Ваш цикл обрабатывает
+# остановку не показываем. Ваш цикл обрабатывает
 # `model_context_window_exceeded` так же, как `max_tokens`: это ошибка, и вызов инструмента не выполняется.
 
 # %% lang="en"
@@ -313,10 +312,8 @@ print("повтор:", retried.stop_reason)
 # stop reason; in notebook 7, the approval gate; in notebook 8, the cost. Notebook 3's project, tools and rules come
 # from `lesson_tools.py` again (the import below).
 #
-# You do not copy your old loop: the exercise cell brings it. When your exercise 4 passed its check, the check kept
-# it (in `my_code/exercise_4.py`, next to this notebook); running the exercise cell defines it here and puts its
-# code into the cell, in place of the stub, for you to grow into `review_every_stop`. If you skipped exercise 4, the
-# cell brings its reference solution instead, and says so.
+# Run the exercise cell: it puts your loop of exercise 4 (or the reference, if you skipped it) in place of the
+# stub, for you to grow into `review_every_stop`.
 #
 # Write `review_every_stop` in two parts, each with its own check cell below.
 #
@@ -345,10 +342,8 @@ print("повтор:", retried.stop_reason)
 # появятся все причины остановки, в блокноте 7 — шлюз с подтверждением, в блокноте 8 — учёт стоимости. Проект,
 # инструменты и правила блокнота 3 снова приходят из `lesson_tools.py` (импорт ниже).
 #
-# Старый цикл копировать не нужно: ячейка упражнения подставит его сама. Если ваше упражнение 4 прошло проверку, оно
-# сохранено в `my_code/exercise_4.py`, рядом с этим блокнотом; ячейка упражнения определит его здесь и подставит его
-# код вместо заготовки, а вы превратите его в `review_every_stop`. Если упражнение 4 вы
-# пропустили, ячейка подставит эталонное решение и скажет об этом.
+# Выполните ячейку упражнения: она подставит вместо заготовки ваш цикл из упражнения 4 (или эталонный, если
+# упражнение вы пропустили), а вы превратите его в `review_every_stop`.
 #
 # Напишите `review_every_stop` по частям — их две, у каждой своя ячейка проверки ниже.
 #
@@ -466,6 +461,29 @@ check_exercise_6(review_every_stop)
 from course_agent.solutions import show_solution, solution_code
 
 show_solution(6)
+
+# %% [markdown] lang="en"
+# ## Take it home
+#
+# The cell below is the reviewer as this notebook leaves it (every stop reason handled, a refusal answered once by the fallback model), whole: paste it into a notebook or a `.py` file
+# of your own project (it is also `examples/en/review_after_06.py`). It needs only `anthropic` and `python-gitlab`,
+# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
+# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
+# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот (каждая причина остановки обработана, на отказ один раз отвечает запасная модель). Вставьте её в блокнот или
+# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_06.py`). Ей нужны только `anthropic` и
+# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
+# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
+# сами, ячейка прямо перед ней заполнит их адресами песочницы; вне курса те же значения печатает
+# `course-agent sandbox`.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_6"
 
 # %% [markdown] lang="en"
 # ## Check yourself

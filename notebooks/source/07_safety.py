@@ -542,6 +542,29 @@ errors = [block for message in result.messages if isinstance(message["content"],
 print(errors[0]["content"])
 
 # %% [markdown] lang="en"
+# ## Take it home
+#
+# The cell below is the reviewer as this notebook leaves it (the gate: `merge_pr` runs only after your yes, asked with `input()`; no answer is a no), whole: paste it into a notebook or a `.py` file
+# of your own project (it is also `examples/en/review_after_07.py`). It needs only `anthropic` and `python-gitlab`,
+# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
+# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
+# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот (со шлюзом: `merge_pr` выполняется только после вашего «да» на вопрос `input()`; нет ответа — значит «нет»). Вставьте её в блокнот или
+# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_07.py`). Ей нужны только `anthropic` и
+# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
+# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
+# сами, ячейка прямо перед ней заполнит их адресами песочницы; вне курса те же значения печатает
+# `course-agent sandbox`.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_7"
+
+# %% [markdown] lang="en"
 # ## Check yourself
 #
 # 1. Who decides whether a tool call may run?

@@ -4,7 +4,7 @@
 # **You will learn**
 # - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
 # - what prompt caching saves over a review, and how to turn it on in your loop;
-# - that the SDK's beta `tool_runner` is this same loop, written for you (`until_done()`, the cap).
+# - (optional, at the end) that the SDK's beta `tool_runner` is this same loop, written for you.
 #
 # Posting the review on the merge request, running several reviews at once, long reviews that fill the context
 # window, the reviewer on a real GitLab, in a pipeline and in batches are notebook 9's, an optional one on shipping
@@ -20,8 +20,7 @@
 # **Вы узнаете**
 # - почему результат инструмента обрезают до 20 000 символов и что при этом нужно сказать модели;
 # - сколько экономит кэширование промпта за одно ревью и как включить его в вашем цикле;
-# - что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас (`until_done()`,
-#   ограничение).
+# - (по желанию, в конце) что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас.
 #
 # Публикация ревью в merge request, несколько ревью одновременно, длинные ревью, заполняющие контекстное окно,
 # ревьюер в настоящем GitLab, в пайплайне и в пакетных ревью — в блокноте 9, необязательном, о том, как выпустить ревьюер в работу.
@@ -227,12 +226,12 @@ usage_chart(cached)
 # <!-- fact: cache-minimum-by-model -->
 # <!-- fact: tool-runner -->
 # A prompt below the model's minimum is silently not cached, and the minimum is the model's own: 512 tokens
-# on Opus 5, the course's model, up to 4,096 on older ones (docs: *Prompt caching*, "Cache limitations"; every model's
-# is in `docs/models.md`). Rules shorter than that cost full price on every call.
+# on Opus 5, the course's model, up to 4,096 on older ones (docs: *Prompt caching*, "Cache limitations"). Rules shorter
+# than that cost full price on every call.
 #
-# ## The same agent through the SDK's tool_runner
+# ## Go deeper (optional): the SDK writes this loop for you
 #
-# The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python functions decorated
+# The exercise below does not need this section. The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python functions decorated
 # with `@beta_tool`, derives their schemas from the signatures, and runs the loop you wrote by hand:
 # call, run every requested tool, send all results back, stop at the end. It keeps four of the loop's rules for you
 # (the whole response back, every tool run, a tool's error as a result, all results in one message), but it does not raise where your
@@ -249,12 +248,12 @@ usage_chart(cached)
 # <!-- fact: cache-minimum-by-model -->
 # <!-- fact: tool-runner -->
 # Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели курса, и до 4 096 у
-# более старых (документация: *Prompt caching*, раздел «Cache limitations»; минимум каждой модели — в
-# `docs/models.md`). Правила короче минимума оплачиваются полностью при каждом вызове.
+# более старых (документация: *Prompt caching*, раздел «Cache limitations»). Правила короче минимума оплачиваются
+# полностью при каждом вызове.
 #
-# ## Тот же агент через tool_runner из SDK
+# ## Глубже (по желанию): SDK пишет этот цикл за вас
 #
-# В SDK этот цикл тоже есть: `client.beta.messages.tool_runner` (дальше — исполнитель) принимает Python-функции с декоратором
+# Для упражнения ниже этот раздел не нужен. В SDK этот цикл тоже есть: `client.beta.messages.tool_runner` (дальше — исполнитель) принимает Python-функции с декоратором
 # `@beta_tool`, выводит их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели,
 # выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. Четыре правила
 # цикла он соблюдает за вас (ответ целиком в историю, каждый инструмент выполнен, ошибка инструмента — результат, все
@@ -289,8 +288,8 @@ def read_file(path: str, ref: str = "main") -> str:
 # %% lang="en"
 runner_task = [{"role": "user", "content": "Review merge request !482."}]
 runner = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20,  # the cap, as in notebook 3
-    messages=runner_task,
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file],  # the rules, as in your loop
+    max_iterations=20, messages=runner_task,  # the cap, as in notebook 3
 )
 for message in runner:
     print(message.stop_reason, [block.type for block in message.content])
@@ -299,8 +298,8 @@ print("\n".join(block.text for block in message.content if block.type == "text")
 # %% lang="ru"
 runner_task = [{"role": "user", "content": "Проверь merge request !482."}]
 runner = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20,  # ограничение, как в блокноте 3
-    messages=runner_task,
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file],  # правила, как в вашем цикле
+    max_iterations=20, messages=runner_task,  # ограничение, как в блокноте 3
 )
 for message in runner:
     print(message.stop_reason, [block.type for block in message.content])
@@ -310,17 +309,16 @@ print("\n".join(block.text for block in message.content if block.type == "text")
 # <!-- fact: runner-until-done -->
 # Iterating shows every turn. When only the end matters, `runner.until_done()` runs the loop and returns the last
 # message. `max_iterations` is still the cap: with 2, the runner stops after two turns even though the model still
-# asks for a tool. (Each turn can also come as a stream of events: optional notebook 10.)
+# asks for a tool.
 
 # %% [markdown] lang="ru"
 # <!-- fact: runner-until-done -->
 # Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` проводит цикл до конца и
 # возвращает последнее сообщение. `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается
-# после двух ходов, даже если модель всё ещё просит инструмент. (Каждый ход может приходить и потоком событий:
-# необязательный блокнот 10.)
+# после двух ходов, даже если модель всё ещё просит инструмент.
 
 # %%
-ask_review = dict(model=MODEL, max_tokens=16000, tools=[get_diff, read_file], messages=runner_task)
+ask_review = dict(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], messages=runner_task)
 last = client.beta.messages.tool_runner(**ask_review, max_iterations=20).until_done()
 capped = client.beta.messages.tool_runner(**ask_review, max_iterations=2).until_done()
 
@@ -339,15 +337,14 @@ print("max_iterations=2:", capped.stop_reason)
 # printed. Below: notebook 3's project, tools and rules (imported from `lesson_tools.py`), notebook 7's gate tools, and
 # `LIMIT`.
 #
-# You do not copy your old loop: the exercise cell brings it. When your exercise 7 passed its check, the check kept
-# it (in `my_code/exercise_7.py`, next to this notebook); running the exercise cell defines it here and puts its
-# code into the cell, in place of the stub, for you to grow into `review_with_cost`. If you skipped exercise 7, the cell
-# brings its reference solution instead, and says so.
+# Run the exercise cell: it puts your loop of exercise 7 (or the reference, if you skipped it) in place of the
+# stub, for you to grow into `review_with_cost`.
 #
 # Grow it into `review_with_cost(pr_number, approve=ask_human, max_iterations=20)`:
 # - send `cache_control={"type": "ephemeral"}` with every request: the cache then follows the growing conversation,
 #   so each turn reads every turn before it from the cache, not only the rules and tools;
-# - collect every `response.usage`, and print `billed(usage)` at the end;
+# - collect every `response.usage`, and print `billed(usage)` at the end (*Python note:* code in the `finally:` of a
+#   `try:` runs however the `try` ends, with an answer or an error: the reference prints the bill there);
 # - cut any tool result longer than `LIMIT` characters to its first `LIMIT`, followed by a line that says it was cut,
 #   out of how many characters, and how to read the rest (for instance: give `read_file` a `start` parameter and say
 #   which `start` to ask for next);
@@ -360,15 +357,14 @@ print("max_iterations=2:", capped.stop_reason)
 # кэширование, — и он будет печатать стоимость запуска. Ниже — проект, инструменты и правила блокнота 3 (импорт из `lesson_tools.py`), инструменты шлюза
 # из блокнота 7 и `LIMIT`.
 #
-# Старый цикл копировать не нужно: ячейка упражнения подставит его сама. Если ваше упражнение 7 прошло проверку, оно
-# сохранено в `my_code/exercise_7.py`, рядом с этим блокнотом; ячейка упражнения определит его здесь и подставит его
-# код вместо заготовки, а вы превратите его в `review_with_cost`. Если упражнение 7 вы
-# пропустили, ячейка подставит эталонное решение и скажет об этом.
+# Выполните ячейку упражнения: она подставит вместо заготовки ваш цикл из упражнения 7 (или эталонный, если
+# упражнение вы пропустили), а вы превратите его в `review_with_cost`.
 #
 # Превратите его в `review_with_cost(pr_number, approve=ask_human, max_iterations=20)`:
 # - передавайте `cache_control={"type": "ephemeral"}` в каждом запросе: тогда кэш следует за растущим диалогом, и
 #   каждый ход читает из кэша все предыдущие ходы, а не только правила и инструменты;
-# - соберите все `response.usage` и напечатайте в конце `billed(usage)`;
+# - соберите все `response.usage` и напечатайте в конце `billed(usage)` (*заметка о Python:* код в `finally:` после
+#   `try:` выполняется, чем бы ни закончился `try`, — ответом или ошибкой; эталонное решение печатает счёт там);
 # - любой результат инструмента длиннее `LIMIT` символов обрежьте до первых `LIMIT` и добавьте строку: результат
 #   обрезан, из скольких символов, и как прочитать остальное (например, дайте `read_file` параметр `start` и
 #   напишите, с какого `start` читать дальше);
@@ -473,6 +469,29 @@ check_exercise_8(review_with_cost)
 from course_agent.solutions import show_solution, solution_code
 
 show_solution(8)
+
+# %% [markdown] lang="en"
+# ## Take it home
+#
+# The cell below is the reviewer as this notebook leaves it (results cut with a way to read on, every request cached, the bill printed), whole: paste it into a notebook or a `.py` file
+# of your own project (it is also `examples/en/review_after_08.py`). It needs only `anthropic` and `python-gitlab`,
+# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
+# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
+# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот (результаты обрезаются с возможностью читать дальше, каждый запрос кэшируется, счёт печатается). Вставьте её в блокнот или
+# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_08.py`). Ей нужны только `anthropic` и
+# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
+# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
+# сами, ячейка прямо перед ней заполнит их адресами песочницы; вне курса те же значения печатает
+# `course-agent sandbox`.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_8"
 
 # %% [markdown] lang="en"
 # <!-- fact: cache-reuses-prefix -->

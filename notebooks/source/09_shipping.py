@@ -130,6 +130,7 @@ def billed(usage):
 import asyncio
 
 from anthropic import AsyncAnthropic, beta_async_tool
+from course_agent.review import REVIEW_RULES
 
 async_client = AsyncAnthropic(api_key=client.api_key, base_url=client.base_url)
 
@@ -149,7 +150,8 @@ async def read_file_async(path: str, ref: str = "main") -> str:
 # %% lang="en"
 async def review_async(pr: int):
     return await async_client.beta.messages.tool_runner(
-        model=MODEL, max_tokens=16000, tools=[get_diff_async, read_file_async], max_iterations=20,
+        model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff_async, read_file_async],
+        max_iterations=20,
         messages=[{"role": "user", "content": f"Review merge request !{pr}."}]).until_done()
 
 
@@ -160,7 +162,8 @@ for pr, answer in zip((482, 483, 484), reviews):
 # %% lang="ru"
 async def review_async(pr: int):
     return await async_client.beta.messages.tool_runner(
-        model=MODEL, max_tokens=16000, tools=[get_diff_async, read_file_async], max_iterations=20,
+        model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff_async, read_file_async],
+        max_iterations=20,
         messages=[{"role": "user", "content": f"Проверь merge request !{pr}."}]).until_done()
 
 
@@ -223,7 +226,8 @@ clearing = {"edits": [{"type": "clear_tool_uses_20250919",
                        "trigger": {"type": "tool_uses", "value": 3},  # small, so that it happens in this review
                        "keep": {"type": "tool_uses", "value": 1}}]}
 edited_runner = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
+    messages=long_task,
     betas=["context-management-2025-06-27"], context_management=clearing,
 )
 edited_turns = [(m.stop_reason, m.usage.input_tokens, m.context_management.applied_edits if m.context_management else [])
@@ -234,7 +238,8 @@ clearing = {"edits": [{"type": "clear_tool_uses_20250919",
                        "trigger": {"type": "tool_uses", "value": 3},  # порог маленький, чтобы очистка сработала уже в этом ревью
                        "keep": {"type": "tool_uses", "value": 1}}]}
 edited_runner = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
+    messages=long_task,
     betas=["context-management-2025-06-27"], context_management=clearing,
 )
 edited_turns = [(m.stop_reason, m.usage.input_tokens, m.context_management.applied_edits if m.context_management else [])
@@ -266,7 +271,8 @@ for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
 
 # %% lang="en"
 compacting = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
+    messages=long_task,
     betas=["compact-2026-09-04"],
 )
 compacted_turns, summary = [], None
@@ -279,7 +285,8 @@ for message in compacting:
 
 # %% lang="ru"
 compacting = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, tools=[get_diff, read_file], max_iterations=20, messages=long_task,
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
+    messages=long_task,
     betas=["compact-2026-09-04"],
 )
 compacted_turns, summary = [], None
@@ -555,7 +562,7 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 # ## Exercise: what the reviewer costs over every merge request
 #
 # Before a team trusts the reviewer with a budget, it looks at a table. Review each demo merge request, !482 to
-# !487, with the course's reviewer, cached (`review(pr, client=client, cache=True)`; one by one or several at once, as
+# !487, with the course's reviewer, cached (`review(pr, client=client)`, which caches by default; one by one or several at once, as
 # you like: a batch bills at half price, so its figures would not compare), and put one row per merge request in `rows`: `(pr, verdict, calls, billed input)`, the
 # verdict from the review's last line, the calls from `result.iterations`, the billed input from
 # `billed(result.usage)`. Which one cost the most, and why?
@@ -564,7 +571,7 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 # ## Упражнение: сколько стоит ревьюер на всех merge request
 #
 # Прежде чем доверить ревьюеру бюджет, команда смотрит на таблицу. Проверьте каждый демо-merge request, с !482 по
-# !487, ревьюером курса с кэшированием (`review(pr, client=client, cache=True)`; по одному или несколько сразу —
+# !487, ревьюером курса с кэшированием (`review(pr, client=client)` кэширует по умолчанию; по одному или несколько сразу —
 # как хотите; пакет оплачивается за полцены, и его цифры не сравнить с остальными) и положите в `rows` по строке на каждый: `(pr, вердикт, вызовы, оплачиваемый вход)`, где
 # вердикт — последняя строка ревью, вызовы — `result.iterations`, оплачиваемый вход — `billed(result.usage)`. Какой
 # оказался самым дорогим и почему?
@@ -609,30 +616,30 @@ show_solution(9)
 # <!-- fact: gitlab-search-pipelines -->
 # ## Capstone (open-ended): your loop, a tool of your own, another repository
 #
-# No check tells you what to build here. Take your loop of exercise 8 (the cell below brings it, or the reference
-# solution) and:
+# No check tells you what to build here. Take your loop of exercise 8 (the `start_from(8, ...)` cell below brings it,
+# or the reference solution) and:
 #
 # 1. give it one tool of your own choice, described in `TOOLS` and run by `run_tool`: a list of the files changed
 #    with their sizes, a search in the repository (`project.search("blobs", ...)`), the merge request's pipeline
 #    status (`project.mergerequests.get(pr).pipelines.list()`), whatever would make a review better;
 # 2. point it at another repository: your own GitLab, by setting `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT`
 #    (and `ANTHROPIC_API_KEY` for the real model) before starting JupyterLab, as the start of this notebook shows;
-# 3. judge it with `check_loop(review_my_way)`: every rule of the course, in fresh sandboxes, whatever your loop
+# 3. judge it with `check_loop(review_my_way)`: the nine rules of notebooks 3–7, in fresh sandboxes, whatever your loop
 #    talks to otherwise; a rule that the run could not show says "not checked", never "passed".
 
 # %% [markdown] lang="ru"
 # <!-- fact: gitlab-search-pipelines -->
 # ## Итоговый проект (свободный): ваш цикл, ваш инструмент, другой репозиторий
 #
-# Здесь никакая проверка не скажет, что именно строить. Возьмите свой цикл из упражнения 8 (ячейка ниже принесёт его
-# или эталонное решение) и:
+# Здесь никакая проверка не скажет, что именно строить. Возьмите свой цикл из упражнения 8 (ячейка `start_from(8, ...)`
+# ниже подставит его или эталонное решение) и:
 #
 # 1. дайте ему один инструмент на ваш выбор — опишите его в `TOOLS` и выполняйте через `run_tool`: список изменённых
 #    файлов с размерами, поиск по репозиторию (`project.search("blobs", ...)`), состояние пайплайна merge request
 #    (`project.mergerequests.get(pr).pipelines.list()`) — всё, что сделает ревью лучше;
 # 2. направьте его на другой репозиторий: на ваш собственный GitLab — задайте `GITLAB_URL`, `GITLAB_TOKEN` и
 #    `GITLAB_PROJECT` (и `ANTHROPIC_API_KEY` для настоящей модели) до запуска JupyterLab, как показано в начале этого блокнота;
-# 3. оцените его через `check_loop(review_my_way)`: все правила курса, в свежих песочницах, с чем бы ваш цикл ни
+# 3. оцените его через `check_loop(review_my_way)`: девять правил блокнотов 3–7, в свежих песочницах, с чем бы ваш цикл ни
 #    работал в остальное время; правило, которое запуск не смог показать, отмечается «не проверено», а не «выполнено».
 
 # %% use="lesson_tools"

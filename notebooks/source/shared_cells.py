@@ -211,3 +211,13 @@ def get_diff(pr: int) -> str:
 def read_file(path: str, ref: str = "main") -> str:
     """Read a whole file from the repository at a branch, for context."""
     return tools.read_file(path, ref)
+
+# %% lang="en" name="take_home_setup"
+from course_agent.client import take_home_variables
+
+os.environ.update(take_home_variables())  # offline: the sandbox's addresses; variables you set yourself stay
+
+# %% lang="ru" name="take_home_setup"
+from course_agent.client import take_home_variables
+
+os.environ.update(take_home_variables())  # офлайн: адреса песочницы; переменные, которые вы задали сами, не меняются

@@ -34,4 +34,4 @@ def review_pull_request(pr_number: int, messages: list | None = None, max_iterat
 
     names = tool_calls(messages)
     raise RuntimeError(f"No answer after {max_iterations} iterations: {len(names)} tool calls "
-                       f"({', '.join(sorted(set(names)))})")
+                       f"({', '.join(names)})")

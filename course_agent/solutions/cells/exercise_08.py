@@ -21,8 +21,9 @@ def approved(approve, name: str, tool_input: dict) -> bool:
 
 def run_cut(name: str, tool_input: dict) -> str:
     """run_tool, with a result longer than LIMIT cut, and a line that says how to read the rest."""
-    start = tool_input.get("start") or 0
-    text = run_tool(name, {key: value for key, value in tool_input.items() if key != "start"})[start:]
+    tool_input = dict(tool_input)  # a copy: the model's own input stays as it was
+    start = tool_input.pop("start", None) or 0
+    text = run_tool(name, tool_input)[start:]
     if len(text) <= LIMIT:
         return text
     end = start + LIMIT

@@ -34,5 +34,5 @@ def review_pull_request(pr_number: int, messages: list | None = None, max_iterat
         messages.append({"role": "user", "content": results})  # все результаты ОДНИМ сообщением
 
     names = tool_calls(messages)
-    raise RuntimeError(f"Итераций без ответа: {max_iterations}; вызовов инструментов — {len(names)} "
-                       f"({', '.join(sorted(set(names)))})")
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}; вызовов инструментов: {len(names)} "
+                       f"({', '.join(names)})")

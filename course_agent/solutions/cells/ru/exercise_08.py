@@ -21,8 +21,9 @@ def approved(approve, name: str, tool_input: dict) -> bool:
 
 def run_cut(name: str, tool_input: dict) -> str:
     """run_tool, только результат длиннее LIMIT обрезается, а строка после него говорит, как прочитать остальное."""
-    start = tool_input.get("start") or 0
-    text = run_tool(name, {key: value for key, value in tool_input.items() if key != "start"})[start:]
+    tool_input = dict(tool_input)  # копия: входные данные вызова в истории не меняются
+    start = tool_input.pop("start", None) or 0
+    text = run_tool(name, tool_input)[start:]
     if len(text) <= LIMIT:
         return text
     end = start + LIMIT

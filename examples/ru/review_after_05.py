@@ -1,0 +1,94 @@
+"""Ревьюер в том виде, к которому пришёл блокнот 5: ячейка «Возьмите с собой» из
+notebooks/ru/05_errors.ipynb.
+
+Этот файл создаёт notebooks/build.py из notebooks/source/take_home.ru.py.in: правьте шаблон, а не этот файл.
+Офлайн: запустите `course-agent sandbox` в другом терминале и выполните в этом терминале строки `export`,
+которые он напечатает; для настоящих сервисов задайте вместо них ANTHROPIC_API_KEY, GITLAB_URL, GITLAB_TOKEN
+и GITLAB_PROJECT. Затем: python examples/ru/review_after_05.py
+"""
+
+# Весь ревьюер в том виде, к которому пришёл блокнот 5; из зависимостей нужны только anthropic и python-gitlab:
+# вставьте его в свой блокнот или файл .py. Он читает из окружения ANTHROPIC_API_KEY (и ANTHROPIC_BASE_URL, если
+# задан), GITLAB_URL, GITLAB_TOKEN и GITLAB_PROJECT: свои — для настоящих сервисов или те, что печатает команда
+# песочницы `course-agent sandbox`.
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import anthropic
+import gitlab
+
+MODEL = "claude-opus-5"
+
+client = anthropic.Anthropic()  # ключ (и адрес, если задан) — из окружения
+project = gitlab.Gitlab(os.environ["GITLAB_URL"], private_token=os.environ["GITLAB_TOKEN"]).projects.get(
+    os.environ["GITLAB_PROJECT"])
+
+
+def get_diff(pr: int) -> str:
+    """Изменения merge request !pr: заголовок, исходная ветка, описание и diff каждого файла."""
+    mr = project.mergerequests.get(pr)
+    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
+    for change in mr.changes()["changes"]:
+        parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
+        parts.append(change["diff"] or "(diff слишком большой: прочитай файл целиком)")
+    return "\n".join(parts)
+
+
+def read_file(path: str, ref: str = "main") -> str:
+    """Файл репозитория целиком, из ветки или коммита."""
+    return project.files.raw(path, ref=ref).decode("utf-8")
+
+
+TOOLS = [
+    {"name": "get_diff", "description": "Get the changes of a merge request: title, source branch and the diff of "
+                                        "every file.",
+     "input_schema": {"type": "object", "required": ["pr"], "properties": {
+         "pr": {"type": "integer", "description": "The merge request number, e.g. 482."}}}},
+    {"name": "read_file", "description": "Read a file from the repository at a branch (default main): the code "
+                                         "around a change, or the callers of a function the change alters.",
+     "input_schema": {"type": "object", "required": ["path"], "properties": {
+         "path": {"type": "string", "description": "The file's path from the repository root."},
+         "ref": {"type": "string", "description": "The branch or commit; the diff's source_branch has the change."}}}},
+]
+FUNCTIONS = {"get_diff": get_diff, "read_file": read_file}
+
+REVIEW_RULES = """Ты проверяешь merge request в GitLab. Начни с get_diff. Если изменение затрагивает функцию,
+которая используется в других местах, прочитай эти файлы через read_file. Ссылайся на path:line.
+Закончи строкой "Вердикт: можно вливать." или "Вердикт: нужны исправления."
+"""
+
+
+def run_tool(name: str, tool_input: dict) -> str:
+    """Диспетчер: имя инструмента выбирает функцию."""
+    return FUNCTIONS[name](**tool_input)
+
+
+def tool_result(call) -> dict:
+    """Результат одного блока tool_use; упавший инструмент даёт результат с ошибкой, а не исключение."""
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+    except Exception as error:
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
+
+
+def review(pr_number: int, max_iterations: int = 20) -> str:
+    """Цикл: вызвать модель, выполнить то, что она просит, и так до конца."""
+    messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
+    for iteration in range(max_iterations):
+        response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                          messages=messages)
+        if response.stop_reason == "end_turn":
+            return "\n".join(block.text for block in response.content if block.type == "text")
+        if response.stop_reason != "tool_use":
+            raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
+        messages.append({"role": "assistant", "content": response.content})  # ответ целиком
+        calls = [block for block in response.content if block.type == "tool_use"]
+        with ThreadPoolExecutor(max_workers=8) as pool:  # вызовы хода — одновременно, результаты — в их порядке
+            results = list(pool.map(tool_result, calls))
+        messages.append({"role": "user", "content": results})  # все результаты ОДНИМ сообщением
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}")
+
+
+if __name__ == "__main__":  # запуск как скрипта или в ячейке блокнота
+    print(review(482))

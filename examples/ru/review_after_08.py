@@ -1,0 +1,150 @@
+"""Ревьюер в том виде, к которому пришёл блокнот 8: ячейка «Возьмите с собой» из
+notebooks/ru/08_full_reviewer.ipynb.
+
+Этот файл создаёт notebooks/build.py из notebooks/source/take_home.ru.py.in: правьте шаблон, а не этот файл.
+Офлайн: запустите `course-agent sandbox` в другом терминале и выполните в этом терминале строки `export`,
+которые он напечатает; для настоящих сервисов задайте вместо них ANTHROPIC_API_KEY, GITLAB_URL, GITLAB_TOKEN
+и GITLAB_PROJECT. Затем: python examples/ru/review_after_08.py
+"""
+
+# Весь ревьюер в том виде, к которому пришёл блокнот 8; из зависимостей нужны только anthropic и python-gitlab:
+# вставьте его в свой блокнот или файл .py. Он читает из окружения ANTHROPIC_API_KEY (и ANTHROPIC_BASE_URL, если
+# задан), GITLAB_URL, GITLAB_TOKEN и GITLAB_PROJECT: свои — для настоящих сервисов или те, что печатает команда
+# песочницы `course-agent sandbox`.
+import os
+
+import anthropic
+import gitlab
+
+MODEL = "claude-opus-5"
+FALLBACK_MODEL = "claude-opus-4-8"  # к ней обращаются один раз, если MODEL отказалась отвечать
+LIMIT = 20_000  # модель получает не больше стольких символов результата инструмента
+
+client = anthropic.Anthropic()  # ключ (и адрес, если задан) — из окружения
+project = gitlab.Gitlab(os.environ["GITLAB_URL"], private_token=os.environ["GITLAB_TOKEN"]).projects.get(
+    os.environ["GITLAB_PROJECT"])
+
+
+def get_diff(pr: int) -> str:
+    """Изменения merge request !pr: заголовок, исходная ветка, описание и diff каждого файла."""
+    mr = project.mergerequests.get(pr)
+    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
+    for change in mr.changes()["changes"]:
+        parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
+        parts.append(change["diff"] or "(diff слишком большой: прочитай файл целиком)")
+    return "\n".join(parts)
+
+
+def read_file(path: str, ref: str = "main", start: int = 0) -> str:
+    """Файл репозитория из ветки или коммита, начиная с символа `start`."""
+    return project.files.raw(path, ref=ref).decode("utf-8")[start:]
+
+
+def merge_pr(pr: int) -> str:
+    """Влить merge request !pr в main: никогда без «да» человека."""
+    project.mergerequests.get(pr).merge()
+    return f"merged !{pr}"
+
+
+TOOLS = [
+    {"name": "get_diff", "description": "Get the changes of a merge request: title, source branch and the diff of "
+                                        "every file.",
+     "input_schema": {"type": "object", "required": ["pr"], "properties": {
+         "pr": {"type": "integer", "description": "The merge request number, e.g. 482."}}}},
+    {"name": "read_file", "description": "Read a file from the repository at a branch (default main): the code "
+                                         "around a change, or the callers of a function the change alters.",
+     "input_schema": {"type": "object", "required": ["path"], "properties": {
+         "path": {"type": "string", "description": "The file's path from the repository root."},
+         "ref": {"type": "string", "description": "The branch or commit; the diff's source_branch has the change."},
+         "start": {"type": "integer", "description": "Skip this many characters: the rest of a file that was cut."}}}},
+    {"name": "merge_pr", "description": "Merge a merge request into main.",
+     "input_schema": {"type": "object", "required": ["pr"], "properties": {
+         "pr": {"type": "integer", "description": "The number of the merge request to merge, e.g. 482."}}}},
+]
+FUNCTIONS = {"get_diff": get_diff, "read_file": read_file, "merge_pr": merge_pr}
+DANGEROUS = {"merge_pr"}  # инструменты, которые выполняются только после «да» человека
+
+REVIEW_RULES = """Ты проверяешь merge request в GitLab. Начни с get_diff. Если изменение затрагивает функцию,
+которая используется в других местах, прочитай эти файлы через read_file. Ссылайся на path:line.
+Закончи строкой "Вердикт: можно вливать." или "Вердикт: нужны исправления."
+"""
+
+
+def ask_human(name: str, tool_input: dict) -> bool:
+    """Спросить человека в терминале; всё, кроме «да», — это «нет», как и отсутствие терминала."""
+    try:
+        return input(f"{name} {tool_input}: выполнить? [да/нет] ").strip().lower() == "да"
+    except Exception:
+        return False
+
+
+def run_tool(name: str, tool_input: dict) -> str:
+    """Диспетчер: имя инструмента выбирает функцию."""
+    text = FUNCTIONS[name](**tool_input)
+    if len(text) <= LIMIT:
+        return text
+    if name == "read_file":  # только этот инструмент умеет читать дальше
+        start = tool_input.get("start", 0)
+        return (f"{text[:LIMIT]}\n\n[обрезано: символы с {start} по {start + LIMIT} из {start + len(text)}. "
+                f"Чтобы прочитать остальное, вызови read_file с start={start + LIMIT}.]")
+    return f"{text[:LIMIT]}\n\n[обрезано: показано символов: {LIMIT} из {len(text)}; файлы читай через read_file.]"
+
+
+def tool_result(call, approve) -> dict:
+    """Результат одного блока tool_use: опасный инструмент выполняется, только если approve() вернул True;
+    упавший инструмент даёт результат с ошибкой, а не исключение."""
+    if call.name in DANGEROUS:
+        try:
+            yes = approve(call.name, call.input) is True
+        except Exception:  # если спросить не удалось, это «нет»
+            yes = False
+        if not yes:
+            return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                    "content": f"Человек отклонил этот вызов: {call.name} не выполнен. Сообщи об этом в ревью."}
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+    except Exception as error:
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
+
+
+def billed(usage: list) -> float:
+    """Входные токены по тарифу MODEL: запись в кэш стоит 1,25 цены входного токена, чтение из кэша — 0,1."""
+    return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
+               for u in usage)
+
+
+def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
+    """Цикл: каждый запрос кэшируется, а в конце печатается, сколько стоил весь запуск."""
+    messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
+    model = MODEL
+    usage = []
+    try:
+        for iteration in range(max_iterations):
+            response = client.messages.create(model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                              messages=messages, cache_control={"type": "ephemeral"})
+            usage.append(response.usage)
+            match response.stop_reason:
+                case "end_turn" | "stop_sequence":
+                    return "\n".join(block.text for block in response.content if block.type == "text")
+                case "pause_turn":  # тот же ход продолжается: без нового сообщения от user
+                    messages.append({"role": "assistant", "content": response.content})
+                case "refusal" if model != FALLBACK_MODEL:  # те же сообщения — один раз запасной модели
+                    model = FALLBACK_MODEL
+                case "refusal":
+                    raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
+                case "max_tokens" | "model_context_window_exceeded":  # обрезанный вызов инструмента не выполняется
+                    raise RuntimeError(f"Ответ обрезан ({response.stop_reason}): обрезанный вызов не выполнен")
+                case "tool_use":
+                    messages.append({"role": "assistant", "content": response.content})  # ответ целиком
+                    calls = [block for block in response.content if block.type == "tool_use"]
+                    messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
+                case other:
+                    raise RuntimeError(f"Неожиданная остановка: {other}")
+        raise RuntimeError(f"Итераций без ответа: {max_iterations}")
+    finally:  # чем бы ни закончился запуск
+        print(f"оплачиваемый вход, токенов: {billed(usage):.0f}; вызовов модели: {len(usage)}")
+
+
+if __name__ == "__main__":  # запуск как скрипта или в ячейке блокнота
+    print(review(482))
