@@ -290,7 +290,49 @@ def cut_result(run: Run, lang: str) -> Finding:
                 return verdict(BROKEN, tr("a result of {size} characters, under the limit, carries the same note as "
                                           "the cut file: only a result that was cut may say so", lang,
                                           size=len(content)))
+    wrong_on = _read_on_wrong(run, use, rows, lang)
+    if wrong_on is not None:
+        return wrong_on
     return verdict(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang, size=size))
+
+
+def _start_given(tool_input: object) -> int:
+    if not isinstance(tool_input, dict):
+        return 0
+    value = next((v for k, v in tool_input.items() if str(k).lower() in _PARAMETER_WORDS), 0)
+    return value if isinstance(value, int) else 0
+
+
+def _read_on_wrong(run: Run, first: dict, rows: list[int], lang: str) -> Finding | None:
+    """When the model read on where the note said (the simulated model reads one more part when the tool takes a
+    start), that part must be the file's next rows, and a note on it must point further on: a start applied to the
+    already-cut text, or a note that always names the same start, reads nothing new. None when all is well, or when
+    the model did not read on."""
+    again = next(((i, u) for i, r in run.answered for u in tool_uses(r) if u.get("name") == first.get("name")
+                  and BIG_FILE in str(u.get("input")) and _start_given(u.get("input")) > 0), None)
+    if again is None or not rows:
+        return None
+    i, use = again
+    start = _start_given(use.get("input"))
+    following = run.calls[i + 1] if i + 1 < len(run.calls) else None
+    results = results_for(following.body if following else None, {use.get("id")})
+    if not results or results[-1].get("is_error") is True:
+        return None  # an error is the tool's own story: rule 3's to judge
+    size, text = _text_length(results[-1].get("content"))
+    more = [int(n) for n in re.findall(r'"sku": "P(\d{5})"', text)]
+    if not more or more[0] not in (rows[-1], rows[-1] + 1) or more != list(range(more[0], more[0] + len(more))):
+        return verdict(BROKEN, tr("the model read on with start={start}, as the note said, and got {size} characters "
+                                  "that are not the file's next rows (the first part ended at P{last:05d}): apply the "
+                                  "start to the whole file, before cutting", lang, start=start, size=size,
+                                  last=rows[-1]))
+    note = text[:300] + text[-300:]
+    named = [int(re.sub(r"[_,\s]", "", n)) for n in re.findall(r"\b(?:start|offset)\b\W{0,3}(\d[\d_,]*)", note, re.I)]
+    said = _readings(note) - {float(size)}
+    onward = max(named) > start if named else any(start < value < max(said, default=0) for value in said)
+    if size > RESULT_LIMIT and not onward:  # a start named for the next part, else a figure past this one
+        return verdict(BROKEN, tr("the second part (from start={start}) was cut too, but its note does not point past "
+                                  "it: name the start of the part after this one", lang, start=start))
+    return None
 
 
 # 8d. The requests are cached, up to the growing conversation

@@ -62,10 +62,14 @@ class Agent:
 
     def __init__(self, *flaws: str, send: str = "create", cache: str | None = "auto", bill: str | None = "all",
                  concurrent: bool = True, merge_as: str = "merge", denial: str = "A human refused: it did not run.",
-                 unknown: type[Exception] = RuntimeError) -> None:
+                 unknown: type[Exception] = RuntimeError, paging: bool = False) -> None:
         self.flaws, self.how, self.cache, self.bill, self.concurrent = set(flaws), send, cache, bill, concurrent
-        self.merge_as, self.denial, self.unknown = merge_as, denial, unknown
+        self.merge_as, self.denial, self.unknown, self.paging = merge_as, denial, unknown, paging
         self.tools = [{**t, "name": merge_as} if t["name"] == "merge" else t for t in TOOLS]
+        if paging:  # open_file takes a start, and the cut note says which one to ask for next
+            self.tools = [{**t, "input_schema": {**t["input_schema"], "properties": {
+                **t["input_schema"]["properties"], "start": {"type": "integer"}}}} if t["name"] == "open_file" else t
+                for t in self.tools]
         self.calls = 0
 
     # ---- the model ---------------------------------------------------------------------------------------------
@@ -167,8 +171,12 @@ class Agent:
             said = f"{block.name} failed: try again later." if "failed_wording" in self.flaws else self.denial
             refusal = {"type": "tool_result", "tool_use_id": block.id, "content": said}
             return refusal if "plain_no" in self.flaws else {**refusal, "is_error": True}
+        start = block.input.get("start", 0) if self.paging and block.name == "open_file" else 0
         try:
-            text = str(HANDLERS["merge" if block.name == self.merge_as else block.name](**block.input))
+            arguments = {k: v for k, v in block.input.items() if k != "start"} if self.paging else block.input
+            text = str(HANDLERS["merge" if block.name == self.merge_as else block.name](**arguments))
+            if start and "start_after_cut" not in self.flaws:
+                text = text[start:]
             if "yes_told_denied" in self.flaws and block.name == self.merge_as:  # merged, and told the opposite
                 return {"type": "tool_result", "tool_use_id": block.id, "content": self.denial, "is_error": True}
         except Exception as error:
@@ -176,7 +184,13 @@ class Agent:
                 raise
             return {"type": "tool_result", "tool_use_id": block.id, "content": f"{type(error).__name__}: {error}",
                     "is_error": True}
-        if len(text) > LIMIT and "no_cut" not in self.flaws:
+        if start and "start_after_cut" in self.flaws:  # cut first, then the start applied to the cut part
+            text = text[:LIMIT][start:]
+        if len(text) > LIMIT and self.paging:
+            following = LIMIT if "fixed_next_start" in self.flaws else start + LIMIT
+            text = (f"{text[:LIMIT]}\n[cut: characters {start} to {start + LIMIT} of {start + len(text)}; call "
+                    f"open_file with start={following} for more]")
+        elif len(text) > LIMIT and "no_cut" not in self.flaws:
             note = "" if "silent_cut" in self.flaws else "\n[truncated]" if "vague_cut" in self.flaws else (
                 f"\n[cut: the first {LIMIT} of {len(text)} characters]" if "no_way_on" in self.flaws else
                 f"\n[cut: the first {LIMIT} of {len(text)} characters; the rest was dropped]"

@@ -20,7 +20,8 @@ RIGHT = {"class-stream": attempts.attempt(send="stream"), "async": attempts.revi
          "bill-printed-with-underscores": attempts.attempt(bill="underscore"),
          "denied-in-other-words": attempts.attempt(denial="The merge was not approved: a person said 'no'."),
          "denied-in-russian": attempts.attempt(denial="Человек не дал разрешения на слияние."),
-         "unknown-stop-as-not-implemented": attempts.attempt(unknown=NotImplementedError)}
+         "unknown-stop-as-not-implemented": attempts.attempt(unknown=NotImplementedError),
+         "paging-with-a-start": attempts.attempt(paging=True)}
 
 WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on)}
     3: {flaw: (attempts.attempt(flaw, send="with_options"), rule) for flaw, rule in {
@@ -64,6 +65,9 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),
         "no_bill": (attempts.attempt(bill=None), "bill"),
+        # the model reads on where the note says: the part it gets must be the file's next one, pointing further
+        "start_after_cut": (attempts.attempt("start_after_cut", paging=True), "cut_result"),
+        "fixed_next_start": (attempts.attempt("fixed_next_start", paging=True), "cut_result"),
         **{flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
             "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap",
             "split_results": "one_message", "every_other_cache": "cached", "vague_cut": "cut_result",

@@ -117,6 +117,16 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
                                       names=names),
             )
 
+        more = _read_on(read_tool, read_calls) if len(read_calls) < MAX_READS else None
+        if more is not None:
+            path, ref, start = more
+            return tool_reply(
+                words(lang, "{path} was cut; reading on from character {start}.", path=path, start=start),
+                [(read_tool.name, tool_roles.fill(read_tool, path=path, ref=ref, start=start))], new_id,
+                reasoning=words(lang, "The result says how to read the rest of {path}; one more part, then the "
+                                      "review.", path=path),
+            )
+
     review = compose_review(lang, number, changes, read_calls, merge_calls, bool(injection), read_tool is not None)
     comment_calls = by_tool(comment_tool)
     inline_calls = by_tool(inline_tool)
@@ -161,6 +171,38 @@ def _files_to_read(changes: ChangeSet) -> list[str]:
     hidden = [f.path for f in changes.files if f.too_large and not f.deleted]
     callers = changes.mentioned_paths() if changed_signatures(changes.files) else []
     return list(dict.fromkeys(hidden + callers))
+
+
+_READ_ON = re.compile(r"\b(?:start|offset)\b\W{0,3}(\d[\d_,]*)", re.I)
+"""A cut result's note naming where to read on: "start=20000", "`start` 20000", "offset: 20,000"."""
+
+
+def _read_on(read_tool: tool_roles.ToolSpec, read_calls: list[Call]) -> tuple[str, str | None, int] | None:
+    """(path, ref, start) of a file whose first read was cut with a note naming where to read on, when the read tool
+    takes a start and that part was not asked for yet: one more part per file, never a loop."""
+    if not any(re.search(tool_roles.SLOT_PATTERNS["start"], prop.lower()) for prop in read_tool.properties()):
+        return None
+    for call in read_calls:
+        if call.is_error or not call.result or _start_of(call):
+            continue
+        path = _path_of(call)
+        if any(_path_of(other) == path and _start_of(other) for other in read_calls):
+            continue  # read on once already
+        note = call.result[:300] + call.result[-400:] if len(call.result) > 2000 else ""  # a cut result is long
+        found = _READ_ON.search(note)
+        start = int(re.sub(r"[_,]", "", found.group(1))) if found else 0
+        if start > 0:
+            ref = next((str(v) for k, v in call.input.items()
+                        if re.search(tool_roles.SLOT_PATTERNS["ref"], k.lower())), None)
+            return path, ref, start
+    return None
+
+
+def _start_of(call: Call) -> int:
+    for key, value in call.input.items():
+        if re.search(tool_roles.SLOT_PATTERNS["start"], key.lower()) and isinstance(value, int):
+            return value
+    return 0
 
 
 def _path_of(call: Call) -> str:

@@ -22,6 +22,7 @@ SLOT_PATTERNS = {
     "ref": r"^(ref|branch|sha|commit|revision|rev)$",
     "body": r"body|text|comment|message|note|content",
     "line": r"^(line|line_?no|line_?number|new_line|lineno)$",
+    "start": r"^(start|offset|from_char|skip)$",
 }
 
 
@@ -106,7 +107,7 @@ def fill(tool: ToolSpec, **slots: object) -> dict:
 
 def _slot_for(prop: str, schema: dict, slots: dict) -> str | None:
     name = prop.lower()
-    for slot in ("line", "number", "ref", "path", "body"):  # "line" first: it is an integer, as the number is
+    for slot in ("line", "start", "number", "ref", "path", "body"):  # "line" and "start" first: integers, as the number is
         if slot in slots and re.search(SLOT_PATTERNS[slot], name):
             return slot
     if "number" in slots and schema.get("type") in ("integer", "number"):
