@@ -142,7 +142,9 @@ DENIED_WORDS = re.compile(
     r"den(y|ied|ial)|refus|reject|declin|(not|n't)( been)? (approved|allowed|permitted|authori[sz]ed|granted|confirmed)|"
     r"(not|n't) (approve|allow|permit|authori[sz]e|confirm|give permission)|disallow|forbid|"
     r"(said|answered|replied)\W{0,3}no\b|no approval|without (approval|permission|a yes)|blocked|veto|cancel|stopped by|"
-    r"отклон|запрет|запрещ|отказ|не одобр|не разреш|не подтвер|не дал|отмен|против|(сказал|ответил)[аи]?\W{0,3}нет",
+    r"(approval|permission|consent|a yes|sign-off)( was|'s)? not (given|granted|obtained)|(not|n't) signed off|"
+    r"отклон|запрет|запрещ|отказ|не одобр|не разреш|не подтвер|не дал|отмен|против|(сказал|ответил)[аи]?\W{0,3}нет|"
+    r"заблокир|блокир|не согласова|без (подтверждения|разрешения|согласия)",
     re.I)
 """Words of a result that says the call was denied (by a human, or by the policy), not that it failed."""
 
@@ -329,6 +331,10 @@ def _read_on_wrong(run: Run, first: dict, rows: list[int], lang: str) -> Finding
     named = [int(re.sub(r"[_,\s]", "", n)) for n in re.findall(r"\b(?:start|offset)\b\W{0,3}(\d[\d_,]*)", note, re.I)]
     said = _readings(note) - {float(size)}
     onward = max(named) > start if named else any(start < value < max(said, default=0) for value in said)
+    if size >= RESULT_LIMIT and not _CUT_NOTE.search(note):
+        return verdict(BROKEN, tr("the second part (from start={start}) was cut to {size} characters without a word "
+                                  "that it was cut: every cut part says so, and how to read on", lang, start=start,
+                                  size=size))
     if size > RESULT_LIMIT and not onward:  # a start named for the next part, else a figure past this one
         return verdict(BROKEN, tr("the second part (from start={start}) was cut too, but its note does not point past "
                                   "it: name the start of the part after this one", lang, start=start))

@@ -243,6 +243,10 @@ class Agent:
                  for b in m["content"] if (b["type"] if isinstance(b, dict) else b.type) == "tool_use"]
         if "vague_cap" in self.flaws:
             return "too many iterations"
+        if "last_turn_only" in self.flaws:  # the last turn's calls, plus one for the diff it assumes came first
+            last = [b["name"] if isinstance(b, dict) else b.name for b in history[-2]["content"]
+                    if (b["type"] if isinstance(b, dict) else b.type) == "tool_use"]
+            return f"No answer after {turns} iterations: {len(last) + 1} tool calls (changes_of, {', '.join(last)})"
         if "count_only" in self.flaws:
             return f"stopped: {len(names)} tool calls"
         if "names_only" in self.flaws:

@@ -372,6 +372,24 @@ def test_exercise_5_read_file_that_works(point_05_at):
     assert status(report, "mentions_failure") == NOT_CHECKED  # nothing failed, so nothing to mention
 
 
+def test_exercise_5_a_dispatcher_that_catches_only_the_errors_it_expects(point_05_at):
+    """Only FileNotFoundError and GitLab's errors caught (attack 4): every other tool must stay as safe as in
+    run_tool_safely, so an input get_diff does not take (a TypeError) must come back as an error result too."""
+    import gitlab
+
+    def run_tool(name, tool_input):
+        try:
+            if name == "read_file":
+                return {"content": _missing(**tool_input)}
+            return {"content": exercise_05.get_diff(**tool_input)}
+        except (FileNotFoundError, gitlab.GitlabError) as error:
+            return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
+
+    report = check_exercise_5(run_tool)
+    assert report.broken == ["others_safe"], report.text()
+    assert "TypeError" in next(f.detail for f in report.findings if f.rule == "others_safe")
+
+
 def test_exercise_5_error_without_is_error(point_05_at):
     report = check_exercise_5(_dispatcher(_missing, mark_errors=False))
     assert status(report, "read_file_error") == BROKEN and not report.ok
@@ -714,6 +732,8 @@ def test_exercise_5_a_get_diff_of_hunks_alone_is_a_normal_result(point_05_at):
             request = exercise_05.project.mergerequests.get(tool_input["pr"])
         except gitlab.GitlabError as error:  # a merge request that does not exist: a result, as run_tool_safely does
             return {"content": f"GitLab error {error.response_code}", "is_error": True}
+        except Exception as error:  # any other failure too (an input get_diff does not take), as run_tool_safely
+            return {"content": f"get_diff failed: {type(error).__name__}: {error}", "is_error": True}
         return {"content": "\n".join(c["diff"] for c in request.changes()["changes"])}
 
     report = check_exercise_5(hunks_only)

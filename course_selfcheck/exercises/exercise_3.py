@@ -34,6 +34,17 @@ def _says_count(message: str, count: int) -> bool:
         words and re.search(rf"(?<!\w)({words})(?!\w)", message, re.I))
 
 
+_CLAIMED = re.compile(r"(\d+)\s+(?:tool\s+)?calls?\b|(\d+)\s+вызов|вызов\w*(?:\s+инструмент\w*)?\W{0,3}(\d+)"
+                      r"|(?:tool\s+)?calls?\W{1,3}(\d+)", re.I)
+"""A number said as the count of calls: "3 tool calls", "tool calls: 3", «вызовов инструментов: 3», «3 вызова»."""
+
+
+def _tells_count(message: str, count: int) -> bool:
+    """The message says `count`, and every number it gives as a count of calls is that one."""
+    claimed = [int(next(g for g in m.groups() if g)) for m in _CLAIMED.finditer(message)]
+    return all(n == count for n in claimed) and _says_count(message, count)
+
+
 def _said(error: BaseException) -> str:
     """What an error says: its message, and the notes added to it (error.add_note), which the traceback prints."""
     notes = getattr(error, "__notes__", None) or []
@@ -66,7 +77,6 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
         return Seen(False, tr("with max_iterations={cap}, {ending}", lang, cap=CAP,
                               ending=how_it_ended(run, lang)))
     called = [u for _, reply in run.answered for u in tool_uses(reply)]
-    names = _called_names(run)
     if not called:
         return Seen(None, tr("the model called no tool in this run", lang))
     if run.error is None:
@@ -80,21 +90,26 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
                                "them", len(run.calls), lang, cap=CAP))
     message = _said(run.error)
     uncalled = _uncalled_named(run)
-    if not uncalled:  # with one turn fewer, a message made of the tools offered names one the loop never called
-        shorter = run_scenario(functools.partial(loop, max_iterations=CAP - 1), 484)
-        named = _uncalled_named(shorter) if shorter.error is not None and not is_bug(shorter.error) else []
-        if named:
-            message, uncalled = _said(shorter.error), named
+    # with one turn fewer, the error must still fit its own run: a message made of the tools offered names one the
+    # loop never called, and one made of the last turn alone miscounts
+    shorter = run_scenario(functools.partial(loop, max_iterations=CAP - 1), 484)
+    judged = shorter.error is not None and not is_bug(shorter.error) and bool(shorter.answered)
+    if not uncalled and judged and _uncalled_named(shorter):
+        message, uncalled = _said(shorter.error), _uncalled_named(shorter)
     if uncalled:
         return Seen(False, tr("the error says {message!r}; it names {tools}, which the loop never called: name the "
                               "tools of the calls it made (read them from messages)", lang, message=message[:160],
                               tools=", ".join(uncalled)))
-    missing = [n for n in names if n not in message]
-    has_count = _says_count(message, len(called))
-    if missing or not has_count:
-        return Seen(False, ntr("the error says {message!r}; it should name {n} tool call and the tools {names}",
-                               "the error says {message!r}; it should name {n} tool calls and the tools {names}",
-                               len(called), lang, message=message[:160], names=", ".join(names)))
+    for seen, said in ((run, message), (shorter, _said(shorter.error) if judged else None)):
+        if said is None:
+            continue
+        called_there = [u for _, reply in seen.answered for u in tool_uses(reply)]
+        missing = [n for n in _called_names(seen) if n not in said]
+        if missing or not _tells_count(said, len(called_there)):
+            return Seen(False, ntr("the error says {message!r}; it should name {n} tool call and the tools {names}",
+                                   "the error says {message!r}; it should name {n} tool calls and the tools {names}",
+                                   len(called_there), lang, message=said[:160],
+                                   names=", ".join(_called_names(seen))))
     return Seen(True, tr("the error says {message!r}", lang, message=message[:160]))
 
 

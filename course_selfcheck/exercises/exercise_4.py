@@ -77,10 +77,17 @@ def _parallel_turn(run: Run) -> tuple[int, dict] | None:
     return None if turn is None or turn[0] + 1 >= len(run.calls) else turn
 
 
+def _text(content: object) -> str:
+    """A tool_result's text: a string, or the text blocks of a list (both are what the API takes)."""
+    if isinstance(content, list):
+        return "".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return str(content)
+
+
 def _mispaired(reply: dict, results: list[dict], watch: InFlight) -> str | None:
     """The path of the first read whose tool_result (by its tool_use_id) does not hold that file's text: results
     put in the order they finished, under the ids in the calls' order, send one file's text as another's."""
-    sent = {b.get("tool_use_id"): str(b.get("content")) for b in results}
+    sent = {b.get("tool_use_id"): _text(b.get("content")) for b in results}
     for use in tool_uses(reply):
         text = watch.file(use.get("input"))
         if text and use.get("id") in sent and text.strip()[:200] not in sent[use.get("id")]:

@@ -265,7 +265,11 @@ def _mentions_failure(seen: Seen5, lang: str) -> Seen:
 def _others_safe(seen: Seen5, lang: str) -> Seen:
     what = f"run_tool(\"get_diff\", {{\"pr\": {NO_SUCH_MR}}})"
     result, is_error, detail = _describe(seen.probes["no_such_mr"], what, lang)
-    return Seen(is_error and bool(result.strip()), detail)
+    if not (is_error and result.strip()) or "bad_input" not in seen.probes:
+        return Seen(is_error and bool(result.strip()), detail)
+    what = f"run_tool(\"get_diff\", {{\"merge_request\": {REVIEWED}}})"
+    result, is_error, other = _describe(seen.probes["bad_input"], what, lang)
+    return Seen(is_error and bool(result.strip()), f"{detail} {other}" if is_error else other)
 
 
 REQUIREMENTS = (_read_file_error, _get_diff_works, _others_safe, _survives, _mentions_failure)
@@ -286,7 +290,7 @@ def _crash(seen: Seen5) -> BaseException | None:
     dispatcher (FileNotFoundError, a GitLab error), which the requirements judge."""
     import gitlab
 
-    raised = [error for _, error, _ in seen.probes.values()]
+    raised = [error for name, (_, error, _) in seen.probes.items() if name != "bad_input"]  # that one: others_safe's
     raised.append(seen.review.raised[1] if seen.review.raised else None)
     return next((e for e in raised if e is not None and not isinstance(e, (OSError, gitlab.GitlabError))), None)
 
@@ -319,6 +323,9 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
                 "missing": call(run_tool, "read_file", {"path": MISSING, "ref": "main"}),
                 "diff": call(run_tool, "get_diff", {"pr": REVIEWED}),
                 "no_such_mr": call(run_tool, "get_diff", {"pr": NO_SUCH_MR}),
+                # an input the tool does not take: a TypeError, which run_tool_safely's `except Exception` turns
+                # into a result as it does a GitLab error (a dispatcher that catches only GitLab's errors lets it out)
+                "bad_input": call(run_tool, "get_diff", {"merge_request": REVIEWED}),
             }
             if _unwritten(probes):
                 return g.not_done(WHAT, [START_HINT])

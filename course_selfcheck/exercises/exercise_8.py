@@ -11,7 +11,7 @@ from course_agent.i18n import N_, ntr, tr
 from ..crash import error_text
 from ..later_rules import billed
 from ..report import Finding, Report
-from .grading import DEMO_MRS, REVIEWED, Grade, Requirement, Seen, is_placeholder
+from .grading import DEMO_MRS, Grade, Requirement, Seen, is_placeholder
 from .exercise_6 import RULES as STOP_RULES
 from .exercise_7_gate import gate_grade
 from .loops import EARLIER, grade_loop
@@ -158,50 +158,70 @@ def _billed(table: Table, lang: str) -> Seen:
 
 
 def _spot_check(table: Table, lang: str) -> Seen:
-    """The learner's row for !482 (else the first demo merge request) against the course's reviewer."""
+    """Every demo merge request's row against the course's reviewer run again, each in a fresh sandbox (its cache
+    cold: the highest bill the review can have, whatever order the learner ran them in): the same model calls, the
+    same verdict, and a bill that billed() of that run's usage can give. A row copied from another merge request, or
+    a verdict carried over, shows here."""
     from course_sandbox import Sandbox
 
     from course_agent.gitlab import GitLabTools
     from course_agent.review import review, reviewer_toolbox
     from course_agent.safety import Verdict
 
-    chosen = [row for row, pr in zip(table.rows, table.prs) if pr == REVIEWED] or \
-        [row for row, pr in zip(table.rows, table.prs) if pr in DEMO_MRS]
-    if not chosen:
+    rows = sorted(((pr, row) for row, pr in zip(table.rows, table.prs) if pr in DEMO_MRS), key=lambda pair: pair[0])
+    if not rows:
         return Seen(None, tr("no row for a demo merge request to run again.", lang))
-    target = chosen[0]
-    pr = _as_int(target.get("pr"))
-    with Sandbox() as sb:
-        toolbox = reviewer_toolbox(GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project),
-                                   approver=lambda request: Verdict(False, "exercise check", "a check never merges"))
-        try:
-            again = review(pr, client=sb.client(), toolbox=toolbox, cache=True, language=lang)
-        except Exception as error:
-            return Seen(None, tr("the course's reviewer failed on !{pr}: {error}", lang, pr=pr,
-                                 error=short(error_text(error), 160)))
+    checked = []
+    for pr, target in rows:
+        with Sandbox() as sb:
+            toolbox = reviewer_toolbox(GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project),
+                                       approver=lambda request: Verdict(False, "exercise check", "a check never merges"))
+            try:
+                again = review(pr, client=sb.client(), toolbox=toolbox, cache=True, language=lang)
+            except Exception as error:
+                return Seen(None, tr("the course's reviewer failed on !{pr}: {error}", lang, pr=pr,
+                                     error=short(error_text(error), 160)))
+        wrong = _row_against(pr, target, again, lang)
+        if wrong is not None:
+            return wrong
+        checked.append(pr)
+    return Seen(True, tr("run again, !{prs} took the model calls and gave the verdicts your rows say, and billed() of "
+                         "their usage can give your figures.", lang, prs=", !".join(str(pr) for pr in checked)))
+
+
+def _row_against(pr: int, target: dict, again: Any, lang: str) -> Seen | None:
+    """What is wrong with one row, against the same review run again; None when the row agrees."""
     calls, verdict = _as_int(target.get("calls")), _verdict_kind(target.get("verdict"))
     expected = _verdict_kind(again.text)
+    if calls is None or calls < 1 or verdict is None:
+        return None  # a count or a verdict that cannot be read: its own requirement says so, once
+    if calls != again.iterations or verdict != expected:
+        return Seen(False, tr("!{pr}: your row has {calls} model calls and \"{verdict}\"; run again: {again} model "
+                              "calls and \"{expected}\".", lang, pr=pr, calls=target.get("calls"),
+                              verdict=_kind_name(verdict, lang), again=again.iterations,
+                              expected=_kind_name(expected, lang)))
     mine, (low, high) = _as_number(target.get("billed")), _billed_range(again.usage)
-    same_run = calls == again.iterations and verdict == expected and mine is not None and mine > 0
-    if same_run and not low <= mine <= high:
+    if mine is None or mine <= 0:
+        return None  # the billed column's own requirement says so
+    if not low <= mine <= high:
         return Seen(False, tr("!{pr}: your row bills {mine} input tokens; the same review run again bills between "
                               "{low:.0f} (all of it read from the cache) and {high:.0f}: billed() of every response's "
                               "usage.", lang, pr=pr, mine=target.get("billed"), low=low, high=high))
-    wrong = _wrong_formula(mine, again.usage) if same_run else None
+    wrong = _wrong_formula(mine, again.usage)
     if wrong is not None:
         return Seen(False, tr("!{pr}: your row bills {mine} input tokens: the same review's usage summed with "
                               "{formula}; billed() weighs cache writes at 1.25 and cache reads at 0.1 of the input "
-                              "price: {right:.0f}.", lang, pr=pr, mine=target.get("billed"), formula=tr(wrong[0], lang), right=wrong[1]))
-    return Seen(calls == again.iterations and verdict == expected,
-                tr("!{pr}: your row has {calls} model calls and \"{verdict}\"; run again: {again} model calls and "
-                   "\"{expected}\".", lang, pr=pr, calls=target.get("calls"), verdict=_kind_name(verdict, lang),
-                   again=again.iterations, expected=_kind_name(expected, lang)))
+                              "price: {right:.0f}.", lang, pr=pr, mine=target.get("billed"),
+                              formula=tr(wrong[0], lang), right=wrong[1]))
+    return None
 
 
 WRONG_FORMULAS = {
     N_("every input token at full price"): (1.0, 1.0, 1.0),
     N_("cache writes at full price"): (1.0, 1.0, 0.1),
     N_("cache reads at full price"): (1.0, 1.25, 1.0),
+    N_("cache reads free"): (1.0, 1.25, 0.0),
+    N_("the Batches API's half price, which does not compare"): (0.5, 0.625, 0.05),
 }
 """Sums of a review's usage with the wrong weights (input, cache write, cache read), as a learner may write them."""
 
@@ -244,7 +264,7 @@ REQUIREMENTS = (
                    "cache_read_input_tokens (the billed() function of this notebook).")),
     Requirement("spot_check", N_("Spot check: the same review run again in a fresh sandbox takes as many calls"),
                 _spot_check,
-                N_("Use the course's reviewer as it is, review(pr, client=client, cache=True), and take calls from "
+                N_("Use the course's reviewer as it is, review(pr, client=client), and take calls from "
                    "result.iterations and the verdict from result.text of the same run.")),
 )
 
@@ -257,7 +277,7 @@ def _costliest(table: Table) -> str:
               "{billed} billed input tokens: compare its result.usage with the others' (what it read, and "
               "what it wrote to the cache at 1.25x).", table.lang, pr=pr, billed=f"{billed:.0f}")
 
-WHAT = N_("`rows` is still empty. Review !482 to !487 with review(pr, client=client, cache=True), append (pr, "
+WHAT = N_("`rows` is still empty. Review !482 to !487 with review(pr, client=client), append (pr, "
           "verdict, calls, billed input) for each, and run this cell again.")
 FIRST_HINTS = (N_("result.iterations is the number of model calls, result.text ends with the verdict line, and "
                    "billed(result.usage) from this notebook gives the billed input."),)
