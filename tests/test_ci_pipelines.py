@@ -131,7 +131,7 @@ def test_the_job_is_added_only_to_merge_request_pipelines_that_have_both_secrets
 def test_the_job_waits_for_nothing_and_takes_nothing_from_the_project_defaults():
     _, job = template()
     assert job["needs"] == [] and job["inherit"] == {"default": ["tags"]}  # the runners' tags, nothing else
-    assert job["variables"]["GIT_DEPTH"] == "1"
+    assert job["variables"]["GIT_STRATEGY"] == "none"  # no clone: nothing of the repository in the job
     assert job["retry"]["exit_codes"] == [7] and job["retry"]["max"] == 2
     assert job["artifacts"]["access"] == "developer" and job["artifacts"]["expose_as"]
     assert "$CI_MERGE_REQUEST_IID" in job["resource_group"]
@@ -151,6 +151,9 @@ def test_the_job_waits_for_nothing_and_takes_nothing_from_the_project_defaults()
     (PACKAGE + "\n", False),
     ("git+https://$EVIL_HOST/tools/agent-loop-course.git@v0.1.0", False),  # checked before variables expand
     ("git+https://user:pw@gitlab.example.com/tools/agent-loop-course.git@v0.1.0", False),
+    # pip reads what follows '#' or '?' as a fragment or query: the tag after it would not be the one installed
+    ("git+https://gitlab.example.com/x.git#.git@v0.1.0", False),
+    ("git+https://gitlab.example.com/x.git?.git@v0.1.0", False),
 ])
 def test_the_package_input_must_be_pinned(package, pinned):
     inputs, _ = template()
