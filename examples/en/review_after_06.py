@@ -97,5 +97,5 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
     raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 
-if __name__ == "__main__":  # run as a script, or in a notebook cell
+if __name__ == "__main__":  # true when run as a script (python review.py) or in a notebook cell, not when imported
     print(review(482))

@@ -144,5 +144,5 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
         print(f"billed input: {billed(usage):.0f} tokens in {len(usage)} calls")
 
 
-if __name__ == "__main__":  # run as a script, or in a notebook cell
+if __name__ == "__main__":  # true when run as a script (python review.py) or in a notebook cell, not when imported
     print(review(482))

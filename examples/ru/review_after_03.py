@@ -83,5 +83,5 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
     raise RuntimeError(f"Итераций без ответа: {max_iterations}")
 
 
-if __name__ == "__main__":  # запуск как скрипта или в ячейке блокнота
+if __name__ == "__main__":  # верно при запуске как скрипта (python review.py) и в ячейке блокнота, но не при импорте
     print(review(482))

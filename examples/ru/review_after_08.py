@@ -146,5 +146,5 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
         print(f"оплачиваемый вход, токенов: {billed(usage):.0f}; вызовов модели: {len(usage)}")
 
 
-if __name__ == "__main__":  # запуск как скрипта или в ячейке блокнота
+if __name__ == "__main__":  # верно при запуске как скрипта (python review.py) и в ячейке блокнота, но не при импорте
     print(review(482))

@@ -370,10 +370,10 @@ from course_selfcheck.exercises import check_exercise_1
 check_exercise_1(counting)
 
 # %% [markdown] lang="en"
-# The reference solution, folded (a spoiler: open it once you have tried yours; `print(solution_code(1))` prints it).
+# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(1))` prints it too).
 
 # %% [markdown] lang="ru"
-# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(1))` его напечатает).
+# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; после неё его напечатает и `print(solution_code(1))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code

@@ -389,10 +389,10 @@ from course_selfcheck.exercises import check_exercise_2
 check_exercise_2(TOOLS, exercise_messages)
 
 # %% [markdown] lang="en"
-# The reference solution, folded (a spoiler: open it once you have tried yours; `print(solution_code(2))` prints it).
+# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(2))` prints it too).
 
 # %% [markdown] lang="ru"
-# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(2))` его напечатает).
+# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; после неё его напечатает и `print(solution_code(2))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code

@@ -350,10 +350,10 @@ from course_selfcheck.loop_exercises import check_exercise_3
 check_exercise_3(review_pull_request)
 
 # %% [markdown] lang="en"
-# The reference solution, folded (a spoiler: open it once you have tried yours; `print(solution_code(3))` prints it).
+# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(3))` prints it too).
 
 # %% [markdown] lang="ru"
-# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(3))` его напечатает).
+# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; после неё его напечатает и `print(solution_code(3))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code

@@ -238,6 +238,7 @@ def loop(messages, split, max_iterations=10):
             messages.extend({"role": "user", "content": [result]} for result in results)  # the mistake
         else:
             messages.append({"role": "user", "content": results})
+    raise RuntimeError("Too many iterations")  # the cap: never a half-done run passed off as done
 
 
 history = [{"role": "user", "content": "Review merge request !484."}]
@@ -262,6 +263,7 @@ def loop(messages, split, max_iterations=10):
             messages.extend({"role": "user", "content": [result]} for result in results)  # ошибка
         else:
             messages.append({"role": "user", "content": results})
+    raise RuntimeError("Слишком много итераций")  # ограничение: недоделанный запуск не выдаётся за готовый
 
 
 history = [{"role": "user", "content": "Проверь merge request !484."}]
@@ -386,10 +388,10 @@ from course_selfcheck.loop_exercises import check_exercise_4
 check_exercise_4(review_concurrently)
 
 # %% [markdown] lang="en"
-# The reference solution, folded (a spoiler: open it once you have tried yours; `print(solution_code(4))` prints it).
+# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(4))` prints it too).
 
 # %% [markdown] lang="ru"
-# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(4))` его напечатает).
+# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; после неё его напечатает и `print(solution_code(4))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
@@ -399,21 +401,14 @@ show_solution(4)
 # %% [markdown] lang="en"
 # ## Take it home
 #
-# The cell below is the reviewer as this notebook leaves it (the calls of a turn run at once), whole: paste it into a notebook or a `.py` file
-# of your own project (it is also `examples/en/review_after_04.py`). It needs only `anthropic` and `python-gitlab`,
-# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
-# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
-# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
+# The reviewer as this notebook leaves it (the calls of a turn run at once), whole, is in the cell below and in
+# `examples/en/review_after_04.py`: notebook 3's "Take it home" says what it needs and how to run it.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
-# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот (вызовы одного хода выполняются одновременно). Вставьте её в блокнот или
-# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_04.py`). Ей нужны только `anthropic` и
-# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
-# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
-# сами, ячейка прямо перед ней заполнит их адресами песочницы; вне курса те же значения печатает
-# `course-agent sandbox`.
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (вызовы одного хода выполняются одновременно), — в ячейке ниже и в
+# `examples/ru/review_after_04.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
 
 # %% use="take_home_setup"
 

@@ -317,10 +317,10 @@ from course_selfcheck.exercises import check_exercise_5
 check_exercise_5(run_tool_missing_file)
 
 # %% [markdown] lang="en"
-# The reference solution, folded (a spoiler: open it once you have tried yours; `print(solution_code(5))` prints it).
+# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(5))` prints it too).
 
 # %% [markdown] lang="ru"
-# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; `print(solution_code(5))` его напечатает).
+# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; после неё его напечатает и `print(solution_code(5))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
@@ -354,21 +354,14 @@ check_loop(review_safely, rules=["whole_response", "errors_are_results"])
 # %% [markdown] lang="en"
 # ## Take it home
 #
-# The cell below is the reviewer as this notebook leaves it (a tool's failure goes back as a result), whole: paste it into a notebook or a `.py` file
-# of your own project (it is also `examples/en/review_after_05.py`). It needs only `anthropic` and `python-gitlab`,
-# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
-# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
-# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
+# The reviewer as this notebook leaves it (a tool's failure goes back as a result), whole, is in the cell below and in
+# `examples/en/review_after_05.py`: notebook 3's "Take it home" says what it needs and how to run it.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
-# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот (сбой инструмента возвращается как результат). Вставьте её в блокнот или
-# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_05.py`). Ей нужны только `anthropic` и
-# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
-# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
-# сами, ячейка прямо перед ней заполнит их адресами песочницы; вне курса те же значения печатает
-# `course-agent sandbox`.
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (сбой инструмента возвращается как результат), — в ячейке ниже и в
+# `examples/ru/review_after_05.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
 
 # %% use="take_home_setup"
 

@@ -75,7 +75,7 @@ def what_to_do(response) -> str:
             return f"stopped at our stop sequence {response.stop_sequence!r}: use the text so far"
         case "pause_turn":
             return "append the response and call again, with no new user message"
-        case "refusal":  # stop_details says why; it may be None
+        case "refusal":  # stop_details: the policy category that refused (the refusal section below); may be None
             category = response.stop_details.category if response.stop_details else "not given"
             return f"refused ({category}): never the same model again; a fallback model once"
         case "model_context_window_exceeded":
@@ -97,7 +97,7 @@ def what_to_do(response) -> str:
             return f"остановка на нашей стоп-последовательности {response.stop_sequence!r}: взять текст, написанный до неё"
         case "pause_turn":
             return "добавить ответ в историю и вызвать модель снова, без нового сообщения от user"
-        case "refusal":  # stop_details объясняет причину; его может и не быть (None)
+        case "refusal":  # stop_details: категория политики, по которой отказ (раздел об отказе ниже); может быть None
             category = response.stop_details.category if response.stop_details else "не указана"
             return f"отказ ({category}): той же модели не повторять; запасной модели — один раз"
         case "model_context_window_exceeded":
@@ -451,11 +451,11 @@ check_exercise_6(review_every_stop)
 
 # %% [markdown] lang="en"
 # A spoiler, when you want it: the cell below shows the reference solution, folded (it passes the same check;
-# `print(solution_code(6))` prints it).
+# after it, `print(solution_code(6))` prints it too).
 
 # %% [markdown] lang="ru"
 # Если захотите подсмотреть ответ, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
-# проверку; `print(solution_code(6))` его напечатает).
+# проверку; после неё его напечатает и `print(solution_code(6))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
@@ -465,21 +465,14 @@ show_solution(6)
 # %% [markdown] lang="en"
 # ## Take it home
 #
-# The cell below is the reviewer as this notebook leaves it (every stop reason handled, a refusal answered once by the fallback model), whole: paste it into a notebook or a `.py` file
-# of your own project (it is also `examples/en/review_after_06.py`). It needs only `anthropic` and `python-gitlab`,
-# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
-# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
-# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
+# The reviewer as this notebook leaves it (every stop reason handled, a refusal answered once by the fallback model), whole, is in the cell below and in
+# `examples/en/review_after_06.py`: notebook 3's "Take it home" says what it needs and how to run it.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
-# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот (каждая причина остановки обработана, на отказ один раз отвечает запасная модель). Вставьте её в блокнот или
-# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_06.py`). Ей нужны только `anthropic` и
-# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
-# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
-# сами, ячейка прямо перед ней заполнит их адресами песочницы; вне курса те же значения печатает
-# `course-agent sandbox`.
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (каждая причина остановки обработана, на отказ один раз отвечает запасная модель), — в ячейке ниже и в
+# `examples/ru/review_after_06.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
 
 # %% use="take_home_setup"
 

@@ -352,11 +352,11 @@ check_exercise_7(review_with_gate)
 
 # %% [markdown] lang="en"
 # A spoiler, when you want it: the cell below shows the reference solution, folded (it passes the same check;
-# `print(solution_code(7))` prints it).
+# after it, `print(solution_code(7))` prints it too).
 
 # %% [markdown] lang="ru"
 # Если захотите подсмотреть ответ, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
-# проверку; `print(solution_code(7))` его напечатает).
+# проверку; после неё его напечатает и `print(solution_code(7))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
@@ -367,15 +367,15 @@ show_solution(7)
 # ## Your gate at work
 #
 # Once your check passes, run your loop on !485 again, the approver saying no: the same merge request that your loop
-# merged in "Break it" stays open now, and the review says what happened. Until then, the cell runs the reference
-# solution's gate instead, and says so. (It asks the model to merge, so it runs on the demo GitLab only.)
+# merged in "Break it" stays open now, and the review says what happened. While the exercise cell still holds the
+# stub, the cell runs the reference solution's gate instead, and says so. (It asks the model to merge, so it runs on the demo GitLab only.)
 
 # %% [markdown] lang="ru"
 # ## Ваш шлюз в деле
 #
 # Когда проверка пройдена, запустите свой цикл на !485 ещё раз, с approver, который говорит «нет»: тот самый merge
 # request, который ваш цикл влил в разделе «Сломаем», теперь остаётся открытым, а в ревью сказано, что произошло.
-# А пока проверка не пройдена, ячейка запускает шлюз эталонного решения и говорит об этом. (Здесь модель просят
+# Пока в ячейке упражнения заготовка, эта ячейка запускает шлюз эталонного решения и говорит об этом. (Здесь модель просят
 # влить merge request, поэтому ячейка работает только с демо-GitLab.)
 
 # %% lang="en"
@@ -544,21 +544,14 @@ print(errors[0]["content"])
 # %% [markdown] lang="en"
 # ## Take it home
 #
-# The cell below is the reviewer as this notebook leaves it (the gate: `merge_pr` runs only after your yes, asked with `input()`; no answer is a no), whole: paste it into a notebook or a `.py` file
-# of your own project (it is also `examples/en/review_after_07.py`). It needs only `anthropic` and `python-gitlab`,
-# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
-# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
-# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
+# The reviewer as this notebook leaves it (the gate: `merge_pr` runs only after your yes, asked with `input()`; no answer is a no), whole, is in the cell below and in
+# `examples/en/review_after_07.py`: notebook 3's "Take it home" says what it needs and how to run it.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
-# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот (со шлюзом: `merge_pr` выполняется только после вашего «да» на вопрос `input()`; нет ответа — значит «нет»). Вставьте её в блокнот или
-# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_07.py`). Ей нужны только `anthropic` и
-# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
-# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
-# сами, ячейка прямо перед ней заполнит их адресами песочницы; вне курса те же значения печатает
-# `course-agent sandbox`.
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (со шлюзом: `merge_pr` выполняется только после вашего «да» на вопрос `input()`; нет ответа — значит «нет»), — в ячейке ниже и в
+# `examples/ru/review_after_07.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
 
 # %% use="take_home_setup"
 

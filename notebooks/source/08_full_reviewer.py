@@ -459,11 +459,11 @@ check_exercise_8(review_with_cost)
 
 # %% [markdown] lang="en"
 # A spoiler, when you want it: the cell below shows the reference solution, folded (it passes the same check;
-# `print(solution_code(8))` prints it).
+# after it, `print(solution_code(8))` prints it too).
 
 # %% [markdown] lang="ru"
 # Если захотите подсмотреть ответ, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
-# проверку; `print(solution_code(8))` его напечатает).
+# проверку; после неё его напечатает и `print(solution_code(8))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
@@ -473,21 +473,14 @@ show_solution(8)
 # %% [markdown] lang="en"
 # ## Take it home
 #
-# The cell below is the reviewer as this notebook leaves it (results cut with a way to read on, every request cached, the bill printed), whole: paste it into a notebook or a `.py` file
-# of your own project (it is also `examples/en/review_after_08.py`). It needs only `anthropic` and `python-gitlab`,
-# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
-# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
-# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
+# The reviewer as this notebook leaves it (results cut with a way to read on, every request cached, the bill printed), whole, is in the cell below and in
+# `examples/en/review_after_08.py`: notebook 3's "Take it home" says what it needs and how to run it.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
-# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот (результаты обрезаются с возможностью читать дальше, каждый запрос кэшируется, счёт печатается). Вставьте её в блокнот или
-# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_08.py`). Ей нужны только `anthropic` и
-# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
-# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
-# сами, ячейка прямо перед ней заполнит их адресами песочницы; вне курса те же значения печатает
-# `course-agent sandbox`.
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (результаты обрезаются с возможностью читать дальше, каждый запрос кэшируется, счёт печатается), — в ячейке ниже и в
+# `examples/ru/review_after_08.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
 
 # %% use="take_home_setup"
 

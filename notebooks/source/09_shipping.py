@@ -601,11 +601,11 @@ check_exercise_9(rows)
 
 # %% [markdown] lang="en"
 # A spoiler, when you want it: the cell below shows the reference solution, folded (it passes the same check;
-# `print(solution_code(9))` prints it).
+# after it, `print(solution_code(9))` prints it too).
 
 # %% [markdown] lang="ru"
 # Если захотите подсмотреть ответ, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
-# проверку; `print(solution_code(9))` его напечатает).
+# проверку; после неё его напечатает и `print(solution_code(9))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
