@@ -62,9 +62,10 @@ class Agent:
 
     def __init__(self, *flaws: str, send: str = "create", cache: str | None = "auto", bill: str | None = "all",
                  concurrent: bool = True, merge_as: str = "merge", denial: str = "A human refused: it did not run.",
-                 unknown: type[Exception] = RuntimeError, paging: bool = False) -> None:
+                 unknown: type[Exception] = RuntimeError, paging: bool = False, numbered: bool = False) -> None:
         self.flaws, self.how, self.cache, self.bill, self.concurrent = set(flaws), send, cache, bill, concurrent
         self.merge_as, self.denial, self.unknown, self.paging = merge_as, denial, unknown, paging
+        self.numbered = numbered  # a file comes back with its lines numbered, as review tools often show it
         self.tools = [{**t, "name": merge_as} if t["name"] == "merge" else t for t in TOOLS]
         if paging:  # open_file takes a start, and the cut note says which one to ask for next
             self.tools = [{**t, "input_schema": {**t["input_schema"], "properties": {
@@ -177,6 +178,8 @@ class Agent:
             text = str(HANDLERS["merge" if block.name == self.merge_as else block.name](**arguments))
             if start and "start_after_cut" not in self.flaws:
                 text = text[start:]
+            if self.numbered and block.name == "open_file":
+                text = "\n".join(f"{n:4}  {line}" for n, line in enumerate(text.splitlines(), 1))
             if "yes_told_denied" in self.flaws and block.name == self.merge_as:  # merged, and told the opposite
                 return {"type": "tool_result", "tool_use_id": block.id, "content": self.denial, "is_error": True}
         except Exception as error:

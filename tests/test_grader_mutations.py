@@ -348,3 +348,12 @@ def test_text_before_the_results_is_rule_2_not_rule_1():
     agent.act = text_first
     report = check_loop(lambda pr: agent.review(pr), rules=["whole_response", "one_message"])
     assert report.broken == ["one_message"] and "immediately after" in report.findings[1].detail, report.text()
+
+
+def test_exercise_4_takes_files_returned_with_numbered_lines():
+    """Each read's result must hold its own call's file (attack 3), but a dispatcher may show the file as review
+    tools do, each line numbered: the lines are still that file's."""
+    report = check_exercise_4(attempts.attempt(numbered=True))
+    assert report.ok, report.text()
+    report = check_exercise_4(attempts.attempt("paired_by_position", numbered=True))
+    assert report.broken == ["concurrent"], report.text()

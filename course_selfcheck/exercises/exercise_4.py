@@ -84,13 +84,25 @@ def _text(content: object) -> str:
     return str(content)
 
 
+def _lines_in(file: str, result: str) -> int:
+    """How many of a file's distinct lines a result holds (each line found anywhere in it: a result that numbers
+    its lines, or adds a header, still holds them)."""
+    return sum(1 for line in {line.strip() for line in file.splitlines()} if len(line) > 3 and line in result)
+
+
 def _mispaired(reply: dict, results: list[dict], watch: InFlight) -> str | None:
-    """The path of the first read whose tool_result (by its tool_use_id) does not hold that file's text: results
-    put in the order they finished, under the ids in the calls' order, send one file's text as another's."""
+    """The path of the first read whose tool_result (by its tool_use_id) holds more of another call's file than of
+    its own: results put in the order they finished, under the ids in the calls' order, send one file's text as
+    another's."""
     sent = {b.get("tool_use_id"): _text(b.get("content")) for b in results}
+    files = {use.get("id"): watch.file(use.get("input")) for use in tool_uses(reply)}
     for use in tool_uses(reply):
-        text = watch.file(use.get("input"))
-        if text and use.get("id") in sent and text.strip()[:200] not in sent[use.get("id")]:
+        own, result = files.get(use.get("id")), sent.get(use.get("id"))
+        if not own or result is None:
+            continue
+        mine = _lines_in(own, result)
+        if any(other and other != own and _lines_in(other, result) > mine
+               for key, other in files.items() if key != use.get("id")):
             return str(use["input"]["path"])
     return None
 
