@@ -4,7 +4,7 @@
 # **You will learn**
 # - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
 # - what prompt caching saves over a review, and how to turn it on in your loop;
-# - (optional, at the end) that the SDK's beta `tool_runner` is this same loop, written for you.
+# - (optional, "Go deeper" before the exercise) that the SDK's beta `tool_runner` is this same loop, written for you.
 #
 # Posting the review on the merge request, running several reviews at once, long reviews that fill the context
 # window, the reviewer on a real GitLab, in a pipeline and in batches are notebook 9's, an optional one on shipping
@@ -20,7 +20,8 @@
 # **Вы узнаете**
 # - почему результат инструмента обрезают до 20 000 символов и что при этом нужно сказать модели;
 # - сколько экономит кэширование промпта за одно ревью и как включить его в вашем цикле;
-# - (по желанию, в конце) что бета-функция `tool_runner` из SDK — это тот же самый цикл, только написанный за вас.
+# - (по желанию, раздел «Глубже» перед упражнением) что бета-функция `tool_runner` из SDK — это тот же самый цикл,
+#   только написанный за вас.
 #
 # Публикация ревью в merge request, несколько ревью одновременно, длинные ревью, заполняющие контекстное окно,
 # ревьюер в настоящем GitLab, в пайплайне и в пакетных ревью — в блокноте 9, необязательном, о том, как выпустить ревьюер в работу.
