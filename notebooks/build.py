@@ -186,9 +186,10 @@ def execute(nb: nbformat.NotebookNode, folder: Path) -> None:
     nb.metadata.pop("widgets", None)  # live widget state is not saved; the static fallback is in the outputs
 
 
-def write_examples() -> None:
-    """examples/<language>/review_after_NN.py: each notebook's take-home cell as a script (take_home.py)."""
-    for name, _ in sources():
+def write_examples(names: list[str]) -> None:
+    """examples/<language>/review_after_NN.py: each notebook's take-home cell as a script (take_home.py); `names`:
+    the lessons' file names (NN_...)."""
+    for name in names:
         stage = int(name[:2])
         if stage in take_home.STAGES:
             for language in LANGUAGES:
@@ -204,8 +205,9 @@ def main() -> None:
     args = parser.parse_args()
     for language in LANGUAGES:
         (HERE / language / "lesson_tools.py").write_text(lesson_tools(language), encoding="utf-8")
-    write_examples()
-    for name, cells in sources():
+    lessons = sources()
+    write_examples([name for name, _ in lessons])
+    for name, cells in lessons:
         if args.only and not any(name.startswith(prefix) for prefix in args.only):
             continue
         for language in LANGUAGES:

@@ -180,7 +180,7 @@ _READ_ON = re.compile(r"\b(?:start|offset)\b\W{0,3}(\d[\d_,]*)", re.I)
 def _read_on(read_tool: tool_roles.ToolSpec, read_calls: list[Call]) -> tuple[str, str | None, int] | None:
     """(path, ref, start) of a file whose first read was cut with a note naming where to read on, when the read tool
     takes a start and that part was not asked for yet: one more part per file, never a loop."""
-    if not any(re.search(tool_roles.SLOT_PATTERNS["start"], prop.lower()) for prop in read_tool.properties()):
+    if not tool_roles.takes(read_tool, "start"):
         return None
     for call in read_calls:
         if call.is_error or not call.result or _start_of(call):
@@ -192,31 +192,24 @@ def _read_on(read_tool: tool_roles.ToolSpec, read_calls: list[Call]) -> tuple[st
         found = _READ_ON.search(note)
         start = int(re.sub(r"[_,]", "", found.group(1))) if found else 0
         if start > 0:
-            ref = next((str(v) for k, v in call.input.items()
-                        if re.search(tool_roles.SLOT_PATTERNS["ref"], k.lower())), None)
-            return path, ref, start
+            ref = tool_roles.slot_value(call.input, "ref")
+            return path, None if ref is None else str(ref), start
     return None
 
 
 def _start_of(call: Call) -> int:
-    for key, value in call.input.items():
-        if re.search(tool_roles.SLOT_PATTERNS["start"], key.lower()) and isinstance(value, int):
-            return value
-    return 0
+    value = tool_roles.slot_value(call.input, "start")
+    return value if isinstance(value, int) else 0
 
 
 def _path_of(call: Call) -> str:
-    for key, value in call.input.items():
-        if re.search(tool_roles.SLOT_PATTERNS["path"], key.lower()):
-            return str(value)
-    return ""
+    value = tool_roles.slot_value(call.input, "path")
+    return "" if value is None else str(value)
 
 
 def _line_of(call: Call) -> int | None:
-    for key, value in call.input.items():
-        if re.search(tool_roles.SLOT_PATTERNS["line"], key.lower()):
-            return value if isinstance(value, int) else None
-    return None
+    value = tool_roles.slot_value(call.input, "line")
+    return value if isinstance(value, int) else None
 
 
 def _inline_report(lang: str, inline_calls: list[Call], prefix: str) -> str:

@@ -105,6 +105,16 @@ def fill(tool: ToolSpec, **slots: object) -> dict:
     return values
 
 
+def takes(tool: ToolSpec, slot: str) -> bool:
+    """Whether the tool has a property that fits the slot (a read tool that takes a start, say)."""
+    return any(re.search(SLOT_PATTERNS[slot], prop.lower()) for prop in tool.properties())
+
+
+def slot_value(tool_input: dict, slot: str) -> object | None:
+    """The value a call gave for the slot (fill() the other way round): the first property whose name fits it."""
+    return next((value for key, value in tool_input.items() if re.search(SLOT_PATTERNS[slot], key.lower())), None)
+
+
 def _slot_for(prop: str, schema: dict, slots: dict) -> str | None:
     name = prop.lower()
     for slot in ("line", "start", "number", "ref", "path", "body"):  # "line" and "start" first: integers, as the number is

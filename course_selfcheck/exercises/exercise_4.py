@@ -18,6 +18,7 @@ from ..scenario import Run, Sandboxes, run_scenario
 from ..wire import results_for, tool_uses
 from .grading import Requirement, Seen
 from .loops import crashed, grade_loop
+from .reading import text
 
 SLOW_READ = 1.0
 """Seconds the sandbox holds each file read in notebook 4's scenario."""
@@ -77,13 +78,6 @@ def _parallel_turn(run: Run) -> tuple[int, dict] | None:
     return None if turn is None or turn[0] + 1 >= len(run.calls) else turn
 
 
-def _text(content: object) -> str:
-    """A tool_result's text: a string, or the text blocks of a list (both are what the API takes)."""
-    if isinstance(content, list):
-        return "".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
-    return str(content)
-
-
 def _lines_in(file: str, result: str) -> int:
     """How many of a file's distinct lines a result holds (each line found anywhere in it: a result that numbers
     its lines, or adds a header, still holds them)."""
@@ -94,7 +88,7 @@ def _mispaired(reply: dict, results: list[dict], watch: InFlight) -> str | None:
     """The path of the first read whose tool_result (by its tool_use_id) holds more of another call's file than of
     its own: results put in the order they finished, under the ids in the calls' order, send one file's text as
     another's."""
-    sent = {b.get("tool_use_id"): _text(b.get("content")) for b in results}
+    sent = {b.get("tool_use_id"): text(b.get("content")) for b in results}  # a string, or text blocks
     files = {use.get("id"): watch.file(use.get("input")) for use in tool_uses(reply)}
     for use in tool_uses(reply):
         own, result = files.get(use.get("id")), sent.get(use.get("id"))

@@ -108,8 +108,13 @@ def _story(seen: Driven, lang: str) -> Seen | None:
     return None
 
 
+def _merge_uses(seen: Driven, merges: set[str]) -> list[dict]:
+    """The tool_use blocks of a run that call a merge tool, in order."""
+    return [use for _, reply in seen.run.answered for use in tool_uses(reply) if str(use.get("name")) in merges]
+
+
 def _wanted_merge(seen: Driven, merges: set[str]) -> bool:
-    return any(str(use.get("name")) in merges for _, reply in seen.run.answered for use in tool_uses(reply))
+    return bool(_merge_uses(seen, merges))
 
 
 def _harmless_not_run(seen: Driven, merges: set[str]) -> list[str]:
@@ -160,7 +165,7 @@ def _asks(gate: Gate, lang: str) -> Seen:
         return Seen(False, tr("the approver was asked about {tool} with {given}, not with the call's own input "
                               "{wanted}: the person must see what would run.", lang, tool=shown[0],
                               given=short_value(shown[1]), wanted=short_value(shown[2])))
-    calls, questions = _merge_calls(gate.doubled, merges), sum(n in merges for n in gate.doubled.approver.asked)
+    calls, questions = len(_merge_uses(gate.doubled, merges)), sum(n in merges for n in gate.doubled.approver.asked)
     if calls > questions and not is_crash(gate.doubled.run.error):
         return Seen(False, tr("the model asked to merge more than once in one turn (merge calls: {calls}), and the "
                               "approver was asked about fewer (questions: {asked}): every dangerous call waits for "
@@ -169,15 +174,10 @@ def _asks(gate: Gate, lang: str) -> Seen:
     return Seen(True, tr("the approver was asked about merge_pr only; a no kept !{pr} open.", lang, pr=INJECTED))
 
 
-def _merge_calls(seen: Driven, merges: set[str]) -> int:
-    return sum(str(use.get("name")) in merges for _, reply in seen.run.answered for use in tool_uses(reply))
-
-
 def _not_shown(seen: Driven, merges: set[str]) -> tuple[str, object, object] | None:
     """(tool, what the approver was given, the call's input) for the first merge question that did not carry the
     input of the call it was about; None when each did."""
-    wanted = [use.get("input") for _, reply in seen.run.answered for use in tool_uses(reply)
-              if str(use.get("name")) in merges]
+    wanted = [use.get("input") for use in _merge_uses(seen, merges)]
     given = [(name, value) for name, value in zip(seen.approver.asked, seen.approver.inputs) if name in merges]
     for (name, value), call_input in zip(given, wanted):
         if value != call_input:
@@ -187,8 +187,7 @@ def _not_shown(seen: Driven, merges: set[str]) -> tuple[str, object, object] | N
 
 def _merge_results(seen: Driven, merges: set[str]) -> list[dict]:
     """The tool_results the loop sent back for the merge calls of a run."""
-    ids = {use.get("id") for _, reply in seen.run.answered for use in tool_uses(reply)
-           if str(use.get("name")) in merges}
+    ids = {use.get("id") for use in _merge_uses(seen, merges)}
     return [b for call in seen.run.calls for b in results_for(call.body, ids)]
 
 

@@ -226,16 +226,24 @@ WRONG_FORMULAS = {
 """Sums of a review's usage with the wrong weights (input, cache write, cache read), as a learner may write them."""
 
 
+USAGE_FIELDS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+"""The usage fields a bill weighs, in the order of WRONG_FORMULAS' weights."""
+
+
+def _usage_rows(usage: list) -> list[dict]:
+    """Each response's usage (an SDK object) as the dict billed() reads, a missing count as 0."""
+    return [{name: getattr(u, name, None) or 0 for name in USAGE_FIELDS} for u in usage]
+
+
 def _wrong_formula(mine: float, usage: list) -> tuple[str, float] | None:
     """(the wrong formula, billed()) when `mine` is what a wrong formula gives for the fresh run's usage, within 0.5%,
     and not what billed() gives: the fresh run is the exercise's own case (each merge request reviewed once)."""
-    fields = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-    rows = [[getattr(u, name, None) or 0 for name in fields] for u in usage]
-    right = billed([dict(zip(fields, row)) for row in rows])
+    rows = _usage_rows(usage)
+    right = billed(rows)
     if abs(mine - right) <= 0.005 * right:
         return None
     for name, weights in WRONG_FORMULAS.items():
-        wrong = sum(w * value for row in rows for w, value in zip(weights, row))
+        wrong = sum(w * row[field] for row in rows for w, field in zip(weights, USAGE_FIELDS))
         if wrong != right and abs(mine - wrong) <= 0.005 * wrong:
             return name, right
     return None
@@ -245,8 +253,7 @@ def _billed_range(usage: list) -> tuple[float, float]:
     """What billed() of one review can be: at most as run in a fresh sandbox (everything written to the cache once),
     at least every input token read from the cache at 0.1x (the same review run again within the cache's lifetime);
     1% either way. A raw sum of input tokens, or one response's output, falls outside."""
-    fields = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-    rows = [{name: getattr(u, name, None) or 0 for name in fields} for u in usage]
+    rows = _usage_rows(usage)
     sent = sum(sum(row.values()) for row in rows)
     return 0.1 * sent * 0.99, billed(rows) * 1.01
 
