@@ -4,7 +4,6 @@ train, and a project without the two secrets. The template's rules are evaluated
 each, and where the job is added its script runs against the sandbox: reviewed and posted once on the right merge
 request, or not added at all; never the wrong merge request, never a red pipeline for a missing secret."""
 
-import os
 import re
 import shlex
 import subprocess
@@ -18,6 +17,8 @@ import yaml
 
 from course_agent.publish import SUMMARY_MARKER
 from course_sandbox import Sandbox
+
+import unset_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "ci" / "review.gitlab-ci.yml"
@@ -191,7 +192,7 @@ def sandbox():
 def run_script(sb, variables: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
     """The job's script line as the runner runs it: the template's variables, then the pipeline's, expanded."""
     inputs, job = template()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "GITLAB_", "CI_", "COURSE_AGENT_"))}
+    env = unset_settings.environment()
     env.update({k: str(v).replace("$[[ inputs.package ]]", PACKAGE) for k, v in job["variables"].items()})
     env.update(variables, CI_SERVER_URL=sb.gitlab_url, ANTHROPIC_BASE_URL=sb.anthropic_base_url,
                ANTHROPIC_API_KEY=sb.api_key, COURSE_AGENT_LANGUAGE="en")

@@ -2,7 +2,6 @@
 variables are enough, merges are refused, exit codes map to job results, the token stays secret."""
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +13,8 @@ import yaml
 from course_agent import ci_env, cli
 from course_agent.publish import SUMMARY_MARKER
 from course_sandbox import Sandbox
+
+import unset_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 CI_TOKEN = "ci-masked-token-4f9a2c7e1b"
@@ -30,8 +31,7 @@ def sandbox():
 
 def ci_environment(sb, iid="482", **extra):
     """A merge-request pipeline's variables, pointing at the sandbox (model and GitLab)."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("ANTHROPIC_", "GITLAB_", "CI_", "COURSE_AGENT_"))}
+    env = unset_settings.environment()
     env.update({"GITLAB_CI": "true", "CI": "true", "CI_PIPELINE_SOURCE": "merge_request_event",
                 "CI_SERVER_URL": sb.gitlab_url, "CI_PROJECT_ID": "7", "CI_PROJECT_PATH": "course/shop",
                 "CI_MERGE_REQUEST_IID": iid, "COURSE_AGENT_GITLAB_TOKEN": CI_TOKEN,

@@ -1,7 +1,6 @@
 """The reviewer alone (`pip install course-agent`, no extras; what the GitLab CI job installs) runs with only
 anthropic, python-gitlab and jsonschema, and says which extra the sandbox needs (#42, #43)."""
 
-import os
 import subprocess
 import sys
 import tomllib
@@ -14,6 +13,7 @@ from packaging.requirements import Requirement
 from course_sandbox import Sandbox
 
 import lean_install
+import unset_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE_ONLY = ("jupyterlab", "ipywidgets", "ipykernel", "IPython", "matplotlib", "waitress", "werkzeug", "markdown_it")
@@ -46,8 +46,7 @@ def lean(args, env, cwd):
 
 
 def clean_env(**extra):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "GITLAB_", "CI_", "COURSE_AGENT_"))}
-    return {**env, "COURSE_AGENT_LANGUAGE": "en", **extra}
+    return {**unset_settings.environment(), "COURSE_AGENT_LANGUAGE": "en", **extra}
 
 
 def test_review_help_answers_in_the_lean_install(tmp_path):

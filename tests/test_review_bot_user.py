@@ -1,7 +1,6 @@
 """`course-agent review` tried the way a new user (or a stranger's acceptance script) tries it: the
 command run against the sandbox in a shell or a pipeline, the notes counted with python-gitlab."""
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,8 @@ from course_agent.cli import main
 from course_agent.gitlab import GitLabTools
 from course_agent.publish import INLINE_MARKER, SUMMARY_MARKER, inline_key
 
+import unset_settings
+
 
 @pytest.fixture
 def sandbox(own_shared_sandbox):
@@ -27,7 +28,7 @@ def mr_of(sb, pr):
 
 def pipeline(sb, **extra):
     """A GitLab CI job's variables pointing at the sandbox; GITLAB_URL/GITLAB_PROJECT unset."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "GITLAB_", "CI_", "COURSE_AGENT_"))}
+    env = unset_settings.environment()
     env.update({"GITLAB_CI": "true", "CI_PIPELINE_SOURCE": "merge_request_event", "CI_SERVER_URL": sb.gitlab_url,
                 "CI_PROJECT_ID": "7", "CI_MERGE_REQUEST_IID": "482", "COURSE_AGENT_GITLAB_TOKEN": sb.gitlab_token,
                 "ANTHROPIC_BASE_URL": sb.anthropic_base_url, "ANTHROPIC_API_KEY": sb.api_key})

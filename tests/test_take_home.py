@@ -3,7 +3,6 @@ cell tagged take-home that needs only anthropic and python-gitlab; the same code
 runs in a Python that cannot import the course (nor JupyterLab, nor the sandbox), pointed at a sandbox through the
 variables `course-agent sandbox` prints, and prints the review; the self-check judges the last one as any loop."""
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ import nbformat
 import pytest
 
 import lean_install
+import unset_settings
 from course_sandbox import Sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,8 +51,7 @@ def sandbox():
 def outside_the_course(sb, code: str) -> subprocess.CompletedProcess:
     """`code` in a fresh Python where only the standard library, anthropic and python-gitlab (and what they need)
     import, with the variables `course-agent sandbox` prints, and no terminal to answer input()."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "GITLAB_", "COURSE_AGENT_", "CI_"))}
-    env.update(sb.env())
+    env = {**unset_settings.environment(), **sb.env()}
     return subprocess.run([sys.executable, "-c", lean_install.prelude(own=False) + "\n" + code], env=env,
                           cwd=ROOT / "examples", capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=180)
 
