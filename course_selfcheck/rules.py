@@ -18,9 +18,9 @@ from course_agent.i18n import N_, ntr, tr
 from . import approvers
 from .crash import because_raised, is_crash
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding
-from .scenario import Run, Sandboxes, run_scenario
-from .wire import (HISTORY_ERRORS, blocks, contains_in_order, describe, error_message, key, results_for, text_of,
-                   tool_uses, turns)
+from .scenario import Run, Sandboxes, file_key, run_scenario
+from .wire import (HISTORY_ERRORS, blocks, contains_in_order, describe, error_message, key, result_text, results_for,
+                   text_of, tool_uses, turns)
 
 CAP_LIMIT = 50
 """The model keeps asking for this many requests in the cap scenario; a loop still going then has no usable cap."""
@@ -153,6 +153,12 @@ def one_message(run: Run, lang: str) -> Finding:
                                        "for {k}",
                                        "the model asked for {n} tools at once; the next request carried results "
                                        "for {k}", len(ids), lang, k=len(answered)))
+        swapped = mispaired(run, reply, results_for(calls[i + 1].body, ids))
+        if swapped is not None:
+            return verdict(BROKEN, tr("the result sent under the id of {tool}({path}) holds another file's text: each "
+                                      "result must go with its own call's id (results taken in the order they "
+                                      "finished, under the ids in the calls' order, mix them up)", lang,
+                                      tool=swapped[0], path=swapped[1]))
         return verdict(PASSED, ntr("{n} parallel call, its result in one message",
                                    "{n} parallel calls, their results in one message", len(ids), lang))
     if any(len(tool_uses(r)) >= 2 for _, r in run.answered):
@@ -162,6 +168,30 @@ def one_message(run: Run, lang: str) -> Finding:
         return verdict(NOT_CHECKED, tr("the loop turns parallel calls off (disable_parallel_tool_use), so no turn "
                                        "had several calls", lang))
     return unobserved(run, lang, tr("no response asked for several tools at once", lang))
+
+
+def _lines_in(file: str, result: str) -> int:
+    """How many of a file's distinct lines a result holds (each line found anywhere in it: a result that numbers
+    its lines, adds a header or is cut short still holds them)."""
+    return sum(1 for line in {line.strip() for line in file.splitlines()} if len(line) > 3 and line in result)
+
+
+def mispaired(run: Run, reply: dict, results: list[dict]) -> tuple[str, str] | None:
+    """(tool, path) of the first call naming a file whose tool_result (found by its tool_use_id) holds more of
+    another call's file than of its own: results put in the order they finished, under the ids in the calls'
+    order, send one file's text as another's."""
+    sent = {b.get("tool_use_id"): result_text(b) for b in results}
+    files = {use.get("id"): run.file(use.get("input")) for use in tool_uses(reply)}
+    for use in tool_uses(reply):
+        own, result = files.get(use.get("id")), sent.get(use.get("id"))
+        if not own or result is None:
+            continue
+        mine = _lines_in(own, result)
+        if any(other and other != own and _lines_in(other, result) > mine
+               for key, other in files.items() if key != use.get("id")):
+            named = file_key(use.get("input"))
+            return str(use.get("name")), named[0] if named else ""
+    return None
 
 
 # 3. A tool error is a result (is_error), not an exception

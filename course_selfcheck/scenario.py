@@ -20,8 +20,9 @@ from typing import Any
 from course_sandbox import Sandbox
 from course_sandbox.app import Exchange
 from course_sandbox.demo_gitlab import PROJECT_ID, PROJECT_PATH
+from course_sandbox.simulated_model.tool_roles import slot_value
 from .retarget import pointed_at
-from .wire import with_threads_filled_in
+from .wire import tool_uses, with_threads_filled_in
 
 TIMEOUT = 30.0
 """A loop that has not finished after this many seconds is abandoned (and interrupted)."""
@@ -54,6 +55,14 @@ class Run:
     seconds: float = 0.0
     printed: str = ""
     """What the process printed to stdout while the loop ran (a loop that prints its bill, its progress)."""
+    files: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(path, ref) -> the text the sandbox held for each file a tool call named, read at the end of the run: what a
+    read's result must carry (a file that does not exist is left out)."""
+
+    def file(self, tool_input: object) -> str | None:
+        """The text of the file a call names (its path, at its ref or main), or None."""
+        key = file_key(tool_input)
+        return None if key is None else self.files.get(key)
 
     @property
     def calls(self) -> list[Exchange]:
@@ -79,6 +88,26 @@ class Run:
     @property
     def finished(self) -> bool:
         return not self.hung and not self.stopped_by_check
+
+
+def file_key(tool_input: object) -> tuple[str, str] | None:
+    """(path, ref) of a call that names a file, whatever its tool calls the two ("file_path", "branch")."""
+    if not isinstance(tool_input, dict):
+        return None
+    path, ref = slot_value(tool_input, "path"), slot_value(tool_input, "ref")
+    return (path, ref if isinstance(ref, str) and ref else "main") if isinstance(path, str) and path else None
+
+
+def _files_named(sandbox: Sandbox, run: Run) -> dict[tuple[str, str], str]:
+    """The text of every file a tool call of the run named, as the sandbox has it now."""
+    keys = {file_key(use.get("input")) for _, reply in run.answered for use in tool_uses(reply)}
+    files = {}
+    for path, ref in sorted(k for k in keys if k is not None):
+        try:
+            files[path, ref] = sandbox.gitlab.raw_file(path, ref).decode("utf-8", "replace")
+        except Exception:  # no such file or ref: the call's own result says so, there is nothing to compare
+            continue
+    return files
 
 
 def call(loop: Callable, pr: int) -> Any:
@@ -244,6 +273,7 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
         run.printed = tee.kept.getvalue()
         run.exchanges = _threads_filled_in(list(sandbox.exchanges))
         run.merged = [iid for iid, mr in sandbox.gitlab.merge_requests.items() if mr.state == "merged"]
+        run.files = _files_named(sandbox, run)
     finally:
         sandboxes.give_back(sandbox)
     return run

@@ -67,6 +67,14 @@ def text_of(message: dict) -> str:
                      if isinstance(b, dict) and b.get("type") == "text")
 
 
+def result_text(result: dict) -> str:
+    """The text a tool_result block carries: its content string, or its text blocks joined."""
+    content = result.get("content")
+    if isinstance(content, str):
+        return content
+    return "\n".join(b["text"] for b in blocks(content) if b.get("type") == "text" and isinstance(b.get("text"), str))
+
+
 def error_message(reply: Any) -> str:
     if isinstance(reply, dict) and isinstance(reply.get("error"), dict):
         return str(reply["error"].get("message", ""))

@@ -235,6 +235,8 @@ class Agent:
         else:
             results = [self.result(b, approve) for b in calls]
         results = [r for r in results if r is not None]
+        if "swapped_results" in self.flaws:  # the ids in the calls' order, the texts the other way round
+            results = [{**r, "tool_use_id": b.id} for b, r in zip(calls, reversed(results))]
         if "split_results" in self.flaws:
             history.extend({"role": "user", "content": [r]} for r in results)
         else:

@@ -47,7 +47,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "silent_second_refusal": "fallback", "stop_sequence_raises": "stop_sequence",
         "unknown_is_answer": "unknown_stop", "unknown_goes_on": "unknown_stop",
         "unknown_unnamed": "unknown_stop", "returns_at_cap": "cap", "cut_answer_returned": "cut_tool_call",
-        "same_budget_again": "cut_tool_call", "fallback_no_system": "fallback"}.items()},
+        "same_budget_again": "cut_tool_call", "fallback_no_system": "fallback",
+        "swapped_results": "one_message"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",
         "ask_all": "approver_asked", "no_gate": "approver_asked", "never_opens": "yes_merges",
@@ -348,6 +349,14 @@ def test_text_before_the_results_is_rule_2_not_rule_1():
     agent.act = text_first
     report = check_loop(lambda pr: agent.review(pr), rules=["whole_response", "one_message"])
     assert report.broken == ["one_message"] and "immediately after" in report.findings[1].detail, report.text()
+
+
+def test_results_swapped_between_the_calls_of_a_turn_break_rule_2():
+    """Every loop exercise judges rule 2 on !484's parallel reads: a result under another call's id is the wrong
+    file for the model, wherever the results were put in order (attack 4: only exercise 4 looked)."""
+    report = check_loop(attempts.attempt("swapped_results"), rules=["one_message"])
+    assert report.broken == ["one_message"] and "another file's text" in report.findings[0].detail, report.text()
+    assert check_loop(attempts.attempt(numbered=True), rules=["one_message"]).ok
 
 
 def test_exercise_4_takes_files_returned_with_numbered_lines():

@@ -14,11 +14,11 @@ from course_sandbox import Sandbox
 
 from course_agent.i18n import N_, ntr, tr
 from ..report import Report
+from ..rules import mispaired
 from ..scenario import Run, Sandboxes, run_scenario
 from ..wire import results_for, tool_uses
 from .grading import Requirement, Seen
 from .loops import crashed, grade_loop
-from .reading import text
 
 SLOW_READ = 1.0
 """Seconds the sandbox holds each file read in notebook 4's scenario."""
@@ -34,8 +34,6 @@ class InFlight:
     def __init__(self, sandboxes: Sandboxes) -> None:
         self.sandboxes = sandboxes
         self.most = 0
-        self.sandbox: Sandbox | None = None
-        """The scenario's sandbox, kept until `release`: the files the turn read are read again from it."""
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
 
@@ -54,22 +52,7 @@ class InFlight:
         self._stop.set()
         if self._watcher is not None:
             self._watcher.join()
-        self.sandbox = sandbox
-
-    def file(self, tool_input: object) -> str | None:
-        """The text of the file a read_file call asked for (its path, at its ref or main), as the sandbox has it."""
-        if self.sandbox is None or not isinstance(tool_input, dict) or not isinstance(tool_input.get("path"), str):
-            return None
-        try:
-            raw = self.sandbox.gitlab.raw_file(tool_input["path"], str(tool_input.get("ref") or "main"))
-        except Exception:  # no such file or ref: the call's own result says so, nothing to compare
-            return None
-        return raw.decode("utf-8", "replace")
-
-    def release(self) -> None:
-        if self.sandbox is not None:
-            self.sandboxes.give_back(self.sandbox)
-            self.sandbox = None
+        self.sandboxes.give_back(sandbox)
 
 
 def _parallel_turn(run: Run) -> tuple[int, dict] | None:
@@ -78,39 +61,11 @@ def _parallel_turn(run: Run) -> tuple[int, dict] | None:
     return None if turn is None or turn[0] + 1 >= len(run.calls) else turn
 
 
-def _lines_in(file: str, result: str) -> int:
-    """How many of a file's distinct lines a result holds (each line found anywhere in it: a result that numbers
-    its lines, or adds a header, still holds them)."""
-    return sum(1 for line in {line.strip() for line in file.splitlines()} if len(line) > 3 and line in result)
-
-
-def _mispaired(reply: dict, results: list[dict], watch: InFlight) -> str | None:
-    """The path of the first read whose tool_result (by its tool_use_id) holds more of another call's file than of
-    its own: results put in the order they finished, under the ids in the calls' order, send one file's text as
-    another's."""
-    sent = {b.get("tool_use_id"): text(b.get("content")) for b in results}  # a string, or text blocks
-    files = {use.get("id"): watch.file(use.get("input")) for use in tool_uses(reply)}
-    for use in tool_uses(reply):
-        own, result = files.get(use.get("id")), sent.get(use.get("id"))
-        if not own or result is None:
-            continue
-        mine = _lines_in(own, result)
-        if any(other and other != own and _lines_in(other, result) > mine
-               for key, other in files.items() if key != use.get("id")):
-            return str(use["input"]["path"])
-    return None
-
-
 def _concurrent(loop: Callable, lang: str) -> Seen:
     with Sandboxes() as sandboxes:
         watch = InFlight(sandboxes)
-        try:
-            run = run_scenario(loop, 484, slow_files=SLOW_READ, sandboxes=watch)  # type: ignore[arg-type]
-            turn = _parallel_turn(run)
-            wrong = None if turn is None else _mispaired(turn[1], results_for(
-                run.calls[turn[0] + 1].body, [u.get("id") for u in tool_uses(turn[1])]), watch)
-        finally:
-            watch.release()
+        run = run_scenario(loop, 484, slow_files=SLOW_READ, sandboxes=watch)  # type: ignore[arg-type]
+    turn = _parallel_turn(run)
     problem = crashed(run, lang)
     if problem is not None:
         return problem
@@ -119,15 +74,16 @@ def _concurrent(loop: Callable, lang: str) -> Seen:
     i, reply = turn
     reads = [e for e in run.gitlab_between(run.calls[i], run.calls[i + 1]) if FILES in e.path]
     ids = [u.get("id") for u in tool_uses(reply)]
-    sent = [b.get("tool_use_id") for b in results_for(run.calls[i + 1].body, ids)]
+    results = results_for(run.calls[i + 1].body, ids)
+    sent, wrong = [b.get("tool_use_id") for b in results], mispaired(run, reply, results)
     if len(reads) < 2:
         return Seen(None, tr("the turn read fewer than two files", lang))
     if sent != ids:
         return Seen(False, tr("the results came back in another order than the calls", lang))
     if wrong is not None:
-        return Seen(False, tr("the result sent under the id of read_file({path}) holds another file's text: each "
+        return Seen(False, tr("the result sent under the id of {tool}({path}) holds another file's text: each "
                               "result must go with its own call's id (results taken in the order they finished, "
-                              "under the ids in the calls' order, mix them up)", lang, path=wrong))
+                              "under the ids in the calls' order, mix them up)", lang, tool=wrong[0], path=wrong[1]))
     figures = {"seconds": f"{SLOW_READ:g}", "most": watch.most}
     if watch.most < 2:
         return Seen(False, ntr(
