@@ -27,8 +27,14 @@ def request_digest(body: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "context_window", "stuck", "stop_sequence", "unknown_stop",
-                 "doubled", "as_is")
+MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "max_tokens_answer", "context_window", "stuck", "wandering",
+                 "stop_sequence", "unknown_stop", "doubled", "reversed_calls", "as_is")
+WAITING_ORDERS = {
+    "max_tokens_answer": lambda calls: calls == 0,
+    "reversed_calls": lambda calls: calls >= 2,
+}
+"""Orders kept until a reply they fit comes, whichever turn that is: the answer (no tool call) to cut, a turn of
+several calls to reverse. The value says, from the reply's number of tool calls, whether it fits."""
 ORDERED_STOP_SEQUENCE = "\n\nVerdict:"
 """The stop sequence an ordered `stop_sequence` misbehaviour stops at, as if the request had set it."""
 UNKNOWN_STOP_REASON = "sandbox_new_reason"
@@ -57,6 +63,16 @@ class MessagesApi:
                 raise ValueError(f"unknown misbehaviour {kind!r}: {', '.join(MISBEHAVIOURS)}")
         with self._forced_lock:
             self.forced.extend(misbehaviours)
+
+    def _next_order(self, reply: "simulated_model.Reply") -> str | None:
+        """The order this reply carries out, taken off the queue (under the lock): a waiting order (WAITING_ORDERS)
+        stays until a reply fits it."""
+        if not self.forced:
+            return None
+        fits = WAITING_ORDERS.get(self.forced[0])
+        if fits is not None and not fits(sum(1 for b in reply.blocks if b["type"] == "tool_use")):
+            return None
+        return self.forced.pop(0)
 
     def close(self) -> None:
         """Stop the background work (the batch worker); the sandbox calls this when it stops."""
@@ -197,7 +213,7 @@ class MessagesApi:
         else:
             reply = simulated_model.respond(body, turns, new_id)
             with self._forced_lock:
-                forced = self.forced.pop(0) if self.forced and first_try else None
+                forced = self._next_order(reply) if first_try else None
             if forced is not None:
                 reply = misbehave(forced, reply, turns, new_id)
         blocks = list(reply.blocks)
@@ -243,16 +259,33 @@ class MessagesApi:
         return message, shaped.partial_json
 
 
+def _another_input(tool_input: object, n: int) -> object:
+    """The input with its first number moved on by n (the next merge request, the next line), or else its first
+    string marked with n: a call no earlier one equals."""
+    if not isinstance(tool_input, dict):
+        return tool_input
+    for key, value in tool_input.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            return {**tool_input, key: value + n}
+    for key, value in tool_input.items():
+        if isinstance(value, str):
+            return {**tool_input, key: f"{value}-{n}"}
+    return tool_input
+
+
 def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simulated_model.Reply":
     """The reply turned into an ordered misbehaviour, for demos and the self-check.
 
     refusal: the model refuses (stop_details, no content). pause_turn: the turn pauses before
-    its work. max_tokens: a tool call (or the text) is cut in the middle; context_window: the same cut,
+    its work. max_tokens: a tool call (or the text) is cut in the middle; max_tokens_answer: the first reply without
+    a tool call (the answer) is cut half-way, the replies before it left as they are; context_window: the same cut,
     made by the model's context window filling up (model_context_window_exceeded). stuck: the model asks
-    for the same tool again instead of answering, as a model stuck in a loop does. stop_sequence: the model
+    for the same tool again instead of answering, as a model stuck in a loop does; wandering: the same tool again
+    with another input each time (the next merge request, the next line), never one call twice. stop_sequence: the model
     writes a sentence and then ORDERED_STOP_SEQUENCE, where the response stops (stop_reason "stop_sequence").
     unknown_stop: the reply as it was, with UNKNOWN_STOP_REASON, a stop reason no loop knows. doubled: every tool
     call of the reply asked twice in the same turn (each with its own id), as a model that repeats a call does.
+    reversed_calls: the first reply with several tool calls asks them the other way round.
     as_is: the reply as it was, so that an order can start later ("as_is", "pause_turn" pauses the second turn).
     """
     if kind == "as_is":
@@ -279,6 +312,16 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
                 {"type": "web_search_result", "title": "The agent loop", "url": "https://search.sandbox.invalid/",
                  "encrypted_content": "sandbox", "page_age": None}]},
         ], "pause_turn")
+    if kind == "reversed_calls":  # the same calls, the last first: results put in another order are seen
+        calls = iter([b for b in reply.blocks if b["type"] == "tool_use"][::-1])
+        return dataclasses.replace(reply, blocks=[next(calls) if b["type"] == "tool_use" else b for b in reply.blocks])
+    if kind == "max_tokens_answer":  # the answer's last text stops mid-way, at the budget
+        blocks = [dict(b) for b in reply.blocks]
+        last = next((b for b in reversed(blocks) if b["type"] == "text"), None)
+        if last is not None:
+            said = last["text"].split(" ")
+            last["text"] = " ".join(said[: max(1, len(said) // 2)])
+        return simulated_model.Reply(blocks, "max_tokens")
     if kind in ("max_tokens", "context_window"):
         cut = []
         for block in reply.blocks:
@@ -286,13 +329,15 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
             if block["type"] == "tool_use":
                 break
         return simulated_model.Reply(cut, "max_tokens" if kind == "max_tokens" else "model_context_window_exceeded")
-    if kind == "stuck":
+    if kind in ("stuck", "wandering"):
         previous = [b for t in turns if t.role == "assistant" for b in t.of_type("tool_use")]
         use = previous[-1] if previous else next((b for b in reply.blocks if b["type"] == "tool_use"), None)
         if use is None:
             return reply
-        return simulated_model.Reply([{"type": "text", "text": "Let me check that again."},
-                                      {**use, "id": new_id("toolu_01")}], "tool_use")
+        if kind == "wandering":  # never the same call twice: a loop that only stops repeats is still not capped
+            use = {**use, "input": _another_input(use.get("input"), len(previous))}
+        said = "Let me check that again." if kind == "stuck" else "Let me look at one more thing."
+        return simulated_model.Reply([{"type": "text", "text": said}, {**use, "id": new_id("toolu_01")}], "tool_use")
     if kind == "stop_sequence":
         lang = language(task_turn(turns).text())
         said = words(lang, "I have read the merge request.")

@@ -103,6 +103,27 @@ def context_full(run: Run, lang: str) -> Finding:
     return seen
 
 
+# 6d. An answer cut by max_tokens is an error, not the answer
+def cut_answer(run: Run, lang: str) -> Finding:
+    """The sandbox cut the answer (a reply without a tool call) half-way at max_tokens: a loop that keys on the
+    tool calls alone, and handles max_tokens only when one is cut, passes the half answer off as the whole."""
+    cut = next((i for i, r in run.answered if r.get("stop_reason") == "max_tokens" and not tool_uses(r)), None)
+    if cut is None:
+        return unobserved(run, lang, tr("the model's answer was never cut by max_tokens in this scenario", lang))
+    if len(run.calls) > cut + 1:  # asked again (a larger budget, or the text so far sent back to go on)
+        return verdict(PASSED, tr("after the answer was cut by max_tokens the loop asked again", lang))
+    if run.hung:
+        return verdict(NOT_CHECKED, how_it_ended(run, lang))
+    if run.error is None:
+        return verdict(BROKEN, tr("at max_tokens the loop returned {value}: the answer stopped mid-way, so raise a "
+                                  "clear error that says it was cut (max_tokens is not end_turn, with or without a "
+                                  "tool call)", lang, value=short_value(run.returned)))
+    if crashed_run(run):
+        return ended_badly(run, lang, "")
+    return verdict(PASSED, tr("at max_tokens the loop raised {error}: the cut answer was not passed off as whole",
+                              lang, error=short_error(run.error)))
+
+
 # 6e. A stop reason the loop does not know is an error that names it
 KNOWN_STOPS = typing.get_args(StopReason)
 """The stop reasons the installed SDK knows (anthropic.types.StopReason): anything else is one no loop can know."""
@@ -249,6 +270,13 @@ def cut_result(run: Run, lang: str) -> Finding:
     if size > RESULT_LIMIT + 1000:
         return verdict(BROKEN, tr("a tool result of {size} characters went to the model whole; cut it at {limit} "
                                   "and say so", lang, size=size, limit=RESULT_LIMIT))
+    regrown = next(((n, later) for n, call in enumerate(run.calls[i + 2:], start=i + 3)
+                    for b in results_for(call.body, {use.get("id")})
+                    if (later := _text_length(b.get("content"))[0]) > RESULT_LIMIT + 1000), None)
+    if regrown is not None:
+        return verdict(BROKEN, tr("request {n} sent the large file's result whole again ({size} characters): cut it "
+                                  "where the history keeps it, so that every later request carries the cut one", lang,
+                                  n=regrown[0], size=regrown[1]))
     if not _CUT_NOTE.search(text[:300] + text[-300:]):
         return verdict(BROKEN, tr("the large file came back as {size} characters without a word that it was cut: the "
                                   "model takes the part for the whole file", lang, size=size))
@@ -437,6 +465,10 @@ EXERCISE_RULES: dict[str, Rule] = {
         N_("A refusal is tried once on the fallback model, not looped"),
         N_("another model may answer what this one refused; if it refuses too, asking again only costs money"),
         6, 482, ("refusal", "refusal"), fallback),
+    "cut_answer": Rule(
+        N_("An answer cut by max_tokens is an error, not the answer"),
+        N_("the text stopped mid-way: passed off as whole, the review loses its end and nobody knows"),
+        6, 482, ("max_tokens_answer",), cut_answer),
     "stop_sequence": Rule(
         N_("A stop sequence ends the run with the text so far"),
         N_("a stop sequence is one you set: the model stopped where you told it to, and its text is the answer"),

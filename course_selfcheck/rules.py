@@ -270,6 +270,16 @@ def cap(run: Run, lang: str, loop: Callable | None = None) -> Finding:
                                    value=short_value(run.returned)))
     if still_asking and sent >= 2 and not _api_error(run):
         how = short_error(run.error)
+        if loop is not None and not (declared and sent >= value):  # before its cap: maybe it stops repeats only
+            wandering = run_scenario(loop, 482, ("wandering",) * CAP_LIMIT)
+            if len(wandering.calls) > CAP_LIMIT or wandering.stopped_by_check:
+                return verdict(BROKEN, ntr(
+                    "the loop stopped after {n} request when the model asked for the same call again ({how}), but "
+                    "with a model that asked for a new call each time it was still going after {limit} requests: "
+                    "stopping repeats is not a cap",
+                    "the loop stopped after {n} requests when the model asked for the same call again ({how}), but "
+                    "with a model that asked for a new call each time it was still going after {limit} requests: "
+                    "stopping repeats is not a cap", sent, lang, how=how, limit=CAP_LIMIT))
         return verdict(PASSED, ntr("the loop stopped itself after {n} request while the model still asked ({how})",
                                    "the loop stopped itself after {n} requests while the model still asked ({how})",
                                    sent, lang, how=how))

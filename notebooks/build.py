@@ -105,8 +105,9 @@ CODE_WORD = re.compile(r"(?<![`\w])([a-z]+_[a-z_]+|[a-z_]+\(\))(?![`\w])")
 """A name from the code in a rule's title (end_turn, is_error, billed()): the card shows it as code."""
 
 
-EXERCISE_ONLY = {"bill"}
-"""Requirements of one exercise that the self-check also names (exercise 8's printed bill): not rules of the loop."""
+EXERCISE_ONLY = {"bill", "cut_answer"}
+"""Requirements of an exercise that the self-check also names, not rules of their own on the card: exercise 8's
+printed bill, and exercise 6's cut answer (the card's max_tokens rule, tried on an answer without a tool call)."""
 
 
 def rules_card(number: int, language: str) -> str:

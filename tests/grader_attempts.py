@@ -243,6 +243,11 @@ class Agent:
             history.append({"role": "user", "content": results})
 
     # ---- the loop ----------------------------------------------------------------------------------------------
+    @staticmethod
+    def called(history: list) -> list:
+        return [b for m in history if m["role"] == "assistant" for b in m["content"]
+                if (b["type"] if isinstance(b, dict) else b.type) == "tool_use"]
+
     def gave_up(self, history: list, turns: int) -> str:
         names = [b["name"] if isinstance(b, dict) else b.name for m in history if m["role"] == "assistant"
                  for b in m["content"] if (b["type"] if isinstance(b, dict) else b.type) == "tool_use"]
@@ -270,12 +275,16 @@ class Agent:
         model, fell_back, usage, turns = PRIMARY, False, [], 0
         cap = 40 if "fixed_cap_40" in self.flaws else max_iterations - 1 if "cap_off_by_one" in self.flaws \
             else max_iterations
-        while turns < cap or "no_cap" in self.flaws:
+        asked = set()
+        while turns < cap or {"no_cap", "repeat_detector_no_cap"} & self.flaws:
+            if "caps_tool_calls" in self.flaws and len(self.called(history)) >= cap:  # tool calls, not model calls
+                break
             turns += 1
             rules = {} if "fallback_no_system" in self.flaws and fell_back else {"system": RULES}
             reply = self.send(model=model, max_tokens=8000, tools=self.tools, messages=history, **rules)
             if reply.stop_reason != "refusal" or "skip_refused_usage" not in self.flaws:
                 usage.append(reply.usage)
+            pending = {(b.name, repr(b.input)) for b in reply.content if b.type == "tool_use"}
             match reply.stop_reason:
                 case "stop_sequence" if "stop_sequence_raises" in self.flaws:
                     raise RuntimeError("unexpected stop reason: stop_sequence")
@@ -287,6 +296,9 @@ class Agent:
                     if "return_none" in self.flaws:
                         return None
                     return "".join(b.text for b in reply.content if b.type == "text")
+                case "tool_use" if "repeat_detector_no_cap" in self.flaws and any(
+                        (b.name, repr(b.input)) in asked for b in reply.content if b.type == "tool_use"):
+                    raise RuntimeError("the model asked for the same call again: stopped")  # no cap, only this
                 case "pause_turn":
                     if "pause_drops_history" in self.flaws:  # the task and the paused turn, the rest forgotten
                         history[1:] = []
@@ -307,6 +319,9 @@ class Agent:
                     continue
                 case "refusal":
                     raise RuntimeError(f"refused: {reply.stop_details}")
+                case "max_tokens" if "answer_cut_returned" in self.flaws and not any(
+                        b.type == "tool_use" for b in reply.content):  # a cut call raises, a cut answer is returned
+                    return "".join(b.text for b in reply.content if b.type == "text")
                 case "max_tokens" if "cut_answer_returned" in self.flaws:  # the text so far, as if it were whole
                     return "".join(b.text for b in reply.content if b.type == "text")
                 case "max_tokens" if "same_budget_again" in self.flaws:  # the same request again: cut again
@@ -319,6 +334,7 @@ class Agent:
                     raise RuntimeError(f"{reply.stop_reason}: the answer was cut, and its tool call was not run")
                 case "tool_use":
                     self.act(reply, history, approve)
+                    asked |= pending
                 case _ if "unknown_is_answer" in self.flaws:
                     return "".join(b.text for b in reply.content if b.type == "text")
                 case _ if "unknown_goes_on" in self.flaws:

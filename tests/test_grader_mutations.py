@@ -28,7 +28,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "vague_cap": "cap_message", "count_only": "cap_message", "names_only": "cap_message",
         "counts_turns": "cap_message", "returns_at_cap": "cap_message", "text_only": "whole_response",
         "no_cap": "cap", "return_none": "returns_answer", "names_offered": "cap_message",
-        "names_readers": "cap_message", "cap_off_by_one": "cap_message", "last_turn_only": "cap_message"}.items()},
+        "names_readers": "cap_message", "cap_off_by_one": "cap_message", "last_turn_only": "cap_message",
+        "caps_tool_calls": "cap_message"}.items()},
     4: {"sequential": (attempts.attempt(concurrent=False), "concurrent"),
         "completion_order": (attempts.attempt("completion_order"), "concurrent"),
         "paired_by_position": (attempts.attempt("paired_by_position"), "concurrent"),
@@ -48,7 +49,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "unknown_is_answer": "unknown_stop", "unknown_goes_on": "unknown_stop",
         "unknown_unnamed": "unknown_stop", "returns_at_cap": "cap", "cut_answer_returned": "cut_tool_call",
         "same_budget_again": "cut_tool_call", "fallback_no_system": "fallback",
-        "swapped_results": "one_message"}.items()},
+        "swapped_results": "one_message", "answer_cut_returned": "cut_answer",
+        "repeat_detector_no_cap": "cap"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",
         "ask_all": "approver_asked", "no_gate": "approver_asked", "never_opens": "yes_merges",
@@ -357,6 +359,14 @@ def test_results_swapped_between_the_calls_of_a_turn_break_rule_2():
     report = check_loop(attempts.attempt("swapped_results"), rules=["one_message"])
     assert report.broken == ["one_message"] and "another file's text" in report.findings[0].detail, report.text()
     assert check_loop(attempts.attempt(numbered=True), rules=["one_message"]).ok
+
+
+def test_a_loop_that_only_stops_repeated_calls_has_no_cap():
+    """The cap rule's model asks a new call each time (attack 5): a loop without a cap that raises when a call
+    repeats an earlier one stopped at the third request of a model that repeated itself, and passed."""
+    report = check_loop(attempts.attempt("repeat_detector_no_cap"), rules=["cap"])
+    assert report.broken == ["cap"], report.text()
+    assert check_loop(attempts.attempt(), rules=["cap"]).ok
 
 
 def test_exercise_4_takes_files_returned_with_numbered_lines():

@@ -66,7 +66,8 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
     if not _takes_a_cap(loop):  # the grader's own call would fail: say so, do not blame a crash on the learner
         return Seen(False, tr("the check calls your loop with max_iterations={cap}, and it takes no such parameter: "
                               "keep the cap a parameter of the loop, as notebook 3's loop has it", lang, cap=CAP))
-    run = run_scenario(functools.partial(loop, max_iterations=CAP), 484)
+    # the first turn asks its call twice: a cap that counts tool calls, not model calls, stops a turn early
+    run = run_scenario(functools.partial(loop, max_iterations=CAP), 484, ("doubled",))
     if run.error is not None and _said(run.error).strip() in LESSON_CAP_ERRORS:
         return UNTOUCHED
     if not run.answered or is_bug(run.error):  # a bug, or a raise before anything was answered: not a cap error

@@ -8,8 +8,8 @@ from course_agent.i18n import N_
 from ..report import Report
 from .loops import EARLIER, grade_loop
 
-STOPS = ["pause_turn", "cut_tool_call", "context_full", "stop_sequence", "unknown_stop", "returns_answer"]
-RULES = [*EARLIER, *STOPS[:3], "refusal", "fallback", *STOPS[3:]]
+STOPS = ["pause_turn", "cut_tool_call", "cut_answer", "context_full", "stop_sequence", "unknown_stop", "returns_answer"]
+RULES = [*EARLIER, *STOPS[:4], "refusal", "fallback", *STOPS[4:]]
 PARTS = {1: [*EARLIER, *STOPS], 2: ["refusal", "fallback"]}
 """Part 1, the stop reasons; part 2, a refusal answered once by the fallback model. No part: the whole exercise."""
 TASKS = {
@@ -20,6 +20,8 @@ TASKS = {
                    "go on with it; if it refuses too, stop with stop_details."),
     "cut_tool_call": N_("max_tokens and model_context_window_exceeded raise clear errors (the cut tool call is not "
                         "run)."),
+    "cut_answer": N_("max_tokens and model_context_window_exceeded raise clear errors (the cut tool call is not "
+                     "run)."),
     "context_full": N_("max_tokens and model_context_window_exceeded raise clear errors (the cut tool call is not "
                        "run)."),
     "stop_sequence": N_("stop_sequence returns the text so far; any other stop reason raises an error that names it."),
