@@ -1,12 +1,14 @@
 """`course-agent review` in a GitLab CI job: what it reads from GitLab CI's predefined variables.
 
-In a pipeline (GITLAB_CI=true) the GitLab is the one running the job, unless GITLAB_URL and
-GITLAB_PROJECT say otherwise:
+In a pipeline (GITLAB_CI=true) the GitLab is the one running the job, unless COURSE_AGENT_GITLAB_URL and
+COURSE_AGENT_GITLAB_PROJECT say otherwise. GITLAB_URL and GITLAB_PROJECT, which the course reads outside CI, are
+ignored here: a project or group may set variables of those common names for another tool, and the review's token
+would then go to that host, or the review to another project.
 
-    url      GITLAB_URL, else CI_SERVER_URL
+    url      COURSE_AGENT_GITLAB_URL, else CI_SERVER_URL
     token    COURSE_AGENT_GITLAB_TOKEN, else GITLAB_TOKEN   (a masked CI/CD variable; the job's own
              CI_JOB_TOKEN may not write notes)
-    project  GITLAB_PROJECT, else CI_MERGE_REQUEST_PROJECT_ID (the merge request's own project: in a fork's
+    project  COURSE_AGENT_GITLAB_PROJECT, else CI_MERGE_REQUEST_PROJECT_ID (the merge request's own project: in a fork's
              pipeline CI_PROJECT_ID is the fork, while CI_MERGE_REQUEST_IID numbers the target's merge request),
              else CI_PROJECT_ID, else CI_PROJECT_PATH
     the MR   CI_MERGE_REQUEST_IID, when the command is given no number
@@ -55,16 +57,16 @@ def pipeline_gitlab(env: Mapping[str, str] | None = None, lang: str | None = Non
     settings = Settings.from_env(env)
     if not settings.gitlab_ci:
         return None
-    url = settings.gitlab_url or settings.ci_server_url
+    url = settings.ci_gitlab_url or settings.ci_server_url  # never GITLAB_URL here: see the module's docstring
     found = _token(settings)
-    project = (settings.gitlab_project or settings.ci_merge_request_project_id or settings.ci_project_id
+    project = (settings.ci_gitlab_project or settings.ci_merge_request_project_id or settings.ci_project_id
                or settings.ci_project_path)
     if not found:
         raise RuntimeError(tr("in GitLab CI, set a masked CI/CD variable COURSE_AGENT_GITLAB_TOKEN (or GITLAB_TOKEN) "
                               "to a token with the api scope; the job's CI_JOB_TOKEN may not write notes", lang))
     if not url or not project:
-        raise RuntimeError(tr("in GitLab CI, CI_SERVER_URL and CI_PROJECT_ID are missing (or set GITLAB_URL and "
-                              "GITLAB_PROJECT)", lang))
+        raise RuntimeError(tr("in GitLab CI, CI_SERVER_URL and CI_PROJECT_ID are missing (or set "
+                              "COURSE_AGENT_GITLAB_URL and COURSE_AGENT_GITLAB_PROJECT)", lang))
     token = found[1]
     register_secret(token)  # hidden from every line written, from here on
     return url, token, project

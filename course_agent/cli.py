@@ -142,8 +142,9 @@ def _parser(lang: str) -> argparse.ArgumentParser:
         "review", language=lang,
         help=tr("review a merge request (the sandbox's demo GitLab, or GITLAB_URL/TOKEN/PROJECT)", lang),
         epilog=tr("exit codes: 0 done, 2 bad setup, 3 no such merge request, 4 authentication, 5 iteration cap, "
-                  "6 refusal, 7 API error, 8 stopped otherwise (max_tokens, context window, transcript not "
-                  "writable), 130 interrupted (Ctrl-C)", lang))
+                  "6 refusal, 7 API error that may pass (an outage, overload, a rate limit), 8 stopped otherwise "
+                  "(the API rejected the request, max_tokens, context window, transcript not writable), "
+                  "130 interrupted (Ctrl-C)", lang))
     reviewer.add_argument("pr", type=_whole_number(lang, 1, 2**31 - 1), nargs="?", default=None,
                           help=tr("the merge request's number, e.g. 482 (in a merge-request pipeline, default "
                                   "CI_MERGE_REQUEST_IID)", lang))

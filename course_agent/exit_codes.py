@@ -45,6 +45,10 @@ def failure(result_messages: list, error: Exception | None, pr: int, max_iterati
         cause = error.__cause__
         if isinstance(cause, anthropic.AuthenticationError):
             return EXIT_AUTH, tr("the Anthropic API rejected the key (401): check ANTHROPIC_API_KEY", lang)
+        if isinstance(cause, anthropic.APIStatusError) and 400 <= cause.status_code < 500 \
+                and not isinstance(cause, anthropic.RateLimitError):  # the same request fails again: no retry
+            return EXIT_STOPPED, tr("the API rejected the request ({status}); sent again it fails again: {detail}",
+                                    lang, status=cause.status_code, detail=cause)
         return EXIT_API, tr("the API call failed: {detail}", lang, detail=cause if cause is not None else error)
     if isinstance(error, IterationLimitReached):
         return EXIT_ITERATIONS, ntr("no answer after {n} iteration (the cap); the transcript keeps the whole history",
@@ -80,8 +84,8 @@ def _no_such_project(project: str, lang: str) -> str:
 
     if ci_env.in_ci():
         return tr("project {project}: not found at this GitLab (404): check CI_SERVER_URL and the project "
-                  "(CI_MERGE_REQUEST_PROJECT_ID, else CI_PROJECT_ID; or GITLAB_URL and GITLAB_PROJECT), and that the "
-                  "token's account is a member", lang, project=project)
+                  "(CI_MERGE_REQUEST_PROJECT_ID, else CI_PROJECT_ID; or COURSE_AGENT_GITLAB_URL and "
+                  "COURSE_AGENT_GITLAB_PROJECT), and that the token's account is a member", lang, project=project)
     return tr("project {project}: not found at this GitLab (404): check GITLAB_URL and GITLAB_PROJECT, and that "
               "the token's account is a member", lang, project=project)
 

@@ -55,7 +55,7 @@ VARIABLES = (
     "COURSE_AGENT_MODEL", "COURSE_AGENT_NEWER_MODEL", "COURSE_AGENT_FALLBACK_MODEL",
     "COURSE_AGENT_PRESERVED_THINKING_MODEL", BACKEND_ENV, LANGUAGE_ENV, AUTO_APPROVE_ENV, "LANG",
     "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "GITLAB_URL", "GITLAB_TOKEN", "GITLAB_PROJECT",
-    "COURSE_AGENT_GITLAB_TOKEN", "GITLAB_CI", "CI_SERVER_URL", "CI_PROJECT_ID", "CI_PROJECT_PATH",
+    "COURSE_AGENT_GITLAB_TOKEN", "COURSE_AGENT_GITLAB_URL", "COURSE_AGENT_GITLAB_PROJECT", "GITLAB_CI", "CI_SERVER_URL", "CI_PROJECT_ID", "CI_PROJECT_PATH",
     "CI_MERGE_REQUEST_PROJECT_ID", "CI_MERGE_REQUEST_IID", "CI_PIPELINE_SOURCE", "COURSE_AGENT_MY_CODE",
 )
 """Every variable the package reads."""
@@ -105,6 +105,8 @@ class Settings:
     gitlab_token = _text("GITLAB_TOKEN", "a secret, never shown")
     gitlab_project = _text("GITLAB_PROJECT", "e.g. group/project")
     ci_gitlab_token = _text("COURSE_AGENT_GITLAB_TOKEN", "the pipeline's token: a secret, never shown")
+    ci_gitlab_url = _text("COURSE_AGENT_GITLAB_URL", "in a pipeline, another GitLab than the one running the job")
+    ci_gitlab_project = _text("COURSE_AGENT_GITLAB_PROJECT", "in a pipeline, another project than the job's")
     ci_server_url = _text("CI_SERVER_URL", "set by GitLab CI")
     ci_project_id = _text("CI_PROJECT_ID", "set by GitLab CI")
     ci_merge_request_project_id = _text("CI_MERGE_REQUEST_PROJECT_ID",

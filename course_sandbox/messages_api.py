@@ -28,13 +28,14 @@ def request_digest(body: dict) -> str:
 
 
 MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "max_tokens_answer", "context_window", "stuck", "wandering",
-                 "stop_sequence", "unknown_stop", "doubled", "reversed_calls", "as_is")
+                 "one_more_call", "stop_sequence", "unknown_stop", "doubled", "reversed_calls", "as_is")
 WAITING_ORDERS = {
     "max_tokens_answer": lambda calls: calls == 0,
+    "one_more_call": lambda calls: calls == 0,
     "reversed_calls": lambda calls: calls >= 2,
 }
 """Orders kept until a reply they fit comes, whichever turn that is: the answer (no tool call) to cut, a turn of
-several calls to reverse. The value says, from the reply's number of tool calls, whether it fits."""
+several calls to reverse, the answer to put off. The value says, from the reply's number of tool calls, whether it fits."""
 ORDERED_STOP_SEQUENCE = "\n\nVerdict:"
 """The stop sequence an ordered `stop_sequence` misbehaviour stops at, as if the request had set it."""
 UNKNOWN_STOP_REASON = "sandbox_new_reason"
@@ -261,8 +262,8 @@ class MessagesApi:
 
 def _another_input(tool_input: object, n: int) -> object:
     """The input with its first number moved on by n (the next merge request, the next line), or else its first
-    string marked with n: a call no earlier one equals."""
-    if not isinstance(tool_input, dict):
+    string marked with n: a call no earlier one equals (n = 0: the input itself)."""
+    if not isinstance(tool_input, dict) or n == 0:
         return tool_input
     for key, value in tool_input.items():
         if isinstance(value, int) and not isinstance(value, bool):
@@ -281,7 +282,8 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
     a tool call (the answer) is cut half-way, the replies before it left as they are; context_window: the same cut,
     made by the model's context window filling up (model_context_window_exceeded). stuck: the model asks
     for the same tool again instead of answering, as a model stuck in a loop does; wandering: the same tool again
-    with another input each time (the next merge request, the next line), never one call twice. stop_sequence: the model
+    with another input each time (the next merge request, the next line), never one call twice; one_more_call: the
+    answer (the first reply without a tool call) put off once, the last call asked again instead. stop_sequence: the model
     writes a sentence and then ORDERED_STOP_SEQUENCE, where the response stops (stop_reason "stop_sequence").
     unknown_stop: the reply as it was, with UNKNOWN_STOP_REASON, a stop reason no loop knows. doubled: every tool
     call of the reply asked twice in the same turn (each with its own id), as a model that repeats a call does.
@@ -329,14 +331,15 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
             if block["type"] == "tool_use":
                 break
         return simulated_model.Reply(cut, "max_tokens" if kind == "max_tokens" else "model_context_window_exceeded")
-    if kind in ("stuck", "wandering"):
+    if kind in ("stuck", "wandering", "one_more_call"):
         previous = [b for t in turns if t.role == "assistant" for b in t.of_type("tool_use")]
         use = previous[-1] if previous else next((b for b in reply.blocks if b["type"] == "tool_use"), None)
         if use is None:
             return reply
         if kind == "wandering":  # never the same call twice: a loop that only stops repeats is still not capped
-            use = {**use, "input": _another_input(use.get("input"), len(previous))}
-        said = "Let me check that again." if kind == "stuck" else "Let me look at one more thing."
+            first = previous[0] if previous else use
+            use = {**use, "name": first["name"], "input": _another_input(first.get("input"), len(previous))}
+        said = "Let me look at one more thing." if kind == "wandering" else "Let me check that again."
         return simulated_model.Reply([{"type": "text", "text": said}, {**use, "id": new_id("toolu_01")}], "tool_use")
     if kind == "stop_sequence":
         lang = language(task_turn(turns).text())

@@ -387,9 +387,14 @@ def _where_marked(body: dict) -> str:
 
 
 def cached(run: Run, lang: str) -> Finding:
+    """Judged on a run whose first response is a refusal: the fallback model's requests are cached too."""
     marked = [c for c in run.calls if "cache_control" in str(c.body)]
     if not run.answered:
         return unobserved(run, lang, tr("the loop sent no request", lang))
+    refusal = next((i for i, r in run.answered if r.get("stop_reason") == "refusal"), None)
+    if refusal is not None and refusal == len(run.calls) - 1:  # the fallback rule tells that story
+        return verdict(NOT_CHECKED, tr("the run ended at the refusal ({ending}): no fallback request to look at", lang,
+                                       ending=how_it_ended(run, lang)))
     if not marked:
         return verdict(BROKEN, tr("no request set cache_control: every call paid full price for the same prefix", lang))
     unmarked = [n for n, c in enumerate(run.calls, start=1) if c not in marked]
@@ -484,11 +489,11 @@ EXERCISE_RULES: dict[str, Rule] = {
     "cut_result": Rule(
         N_("An oversized tool result is cut, and says so"),
         N_("a whole big file costs tokens on every later call; cut silently, the model takes the part for the whole"),
-        8, 486, (), cut_result),
+        8, 486, ("one_more_call",), cut_result),  # one more request: what the history keeps is seen
     "cached": Rule(
         N_("The requests are cached"),
         N_("every call sends the rules, the tools and the history again: cached, they cost a tenth"),
-        8, 482, (), cached),
+        8, 482, ("refusal",), cached),  # the fallback model's requests are the loop's requests too
     "bill": Rule(
         N_("The printed bill is billed() of every response"),
         N_("a bill from the last call alone hides most of the cost: each call is paid for, and the history grows"),

@@ -76,7 +76,14 @@ class Agent:
     # ---- the model ---------------------------------------------------------------------------------------------
     def send(self, **request):
         self.calls += 1
+        if "cut_newest_only" in self.flaws:  # the history keeps whole results; only the newest message is cut
+            *before, last = request["messages"]
+            if isinstance(last["content"], list):
+                last = {**last, "content": [self.cut_newest(b) for b in last["content"]]}
+            request["messages"] = [*before, last]
         if "every_other_cache" in self.flaws and self.calls % 2 == 0:
+            pass
+        elif "fallback_no_cache" in self.flaws and request["model"] != PRIMARY:  # the spare model's calls, uncached
             pass
         elif self.cache == "auto":
             request["cache_control"] = {"type": "ephemeral"}
@@ -95,6 +102,14 @@ class Agent:
         if self.how == "with_options":
             return claude.with_options(timeout=90).messages.create(**request)
         return claude.messages.create(**request)
+
+    @staticmethod
+    def cut_newest(block):
+        text = block.get("content") if isinstance(block, dict) and block.get("type") == "tool_result" else None
+        if not isinstance(text, str) or len(text) <= LIMIT:
+            return block
+        return {**block, "content": text[:LIMIT] + f"\n[cut: the first {LIMIT} of {len(text)} characters; ask for "
+                                                   "a smaller piece to read the rest]"}
 
     # ---- the gate ----------------------------------------------------------------------------------------------
     def approved(self, block, approve) -> bool:
@@ -193,7 +208,7 @@ class Agent:
             following = LIMIT if "fixed_next_start" in self.flaws else start + LIMIT
             text = (f"{text[:LIMIT]}\n[cut: characters {start} to {start + LIMIT} of {start + len(text)}; call "
                     f"open_file with start={following} for more]")
-        elif len(text) > LIMIT and "no_cut" not in self.flaws:
+        elif len(text) > LIMIT and not {"no_cut", "cut_newest_only"} & self.flaws:
             note = "" if "silent_cut" in self.flaws else "\n[truncated]" if "vague_cut" in self.flaws else (
                 f"\n[cut: the first {LIMIT} of {len(text)} characters]" if "no_way_on" in self.flaws else
                 f"\n[cut: the first {LIMIT} of {len(text)} characters; the rest was dropped]"
@@ -235,6 +250,9 @@ class Agent:
         else:
             results = [self.result(b, approve) for b in calls]
         results = [r for r in results if r is not None]
+        if "sorted_by_path" in self.flaws:  # each under its own id, put in the order of the paths read
+            where = {b.id: str(b.input) for b in calls}
+            results.sort(key=lambda r: where[r["tool_use_id"]])
         if "swapped_results" in self.flaws:  # the ids in the calls' order, the texts the other way round
             results = [{**r, "tool_use_id": b.id} for b, r in zip(calls, reversed(results))]
         if "split_results" in self.flaws:

@@ -124,9 +124,14 @@ def test_the_ci_variables_outside_and_inside_a_pipeline():
     inside = {"GITLAB_CI": "true", "CI_SERVER_URL": "https://gitlab.example.com", "CI_PROJECT_ID": "42",
               "CI_PROJECT_PATH": "group/shop", "GITLAB_TOKEN": "t0ken-value", "CI_MERGE_REQUEST_IID": "17"}
     assert ci_env.pipeline_gitlab(inside) == ("https://gitlab.example.com", "t0ken-value", "42")
+    # GITLAB_URL and GITLAB_PROJECT are common names another tool's variables may have: in CI only the
+    # COURSE_AGENT_ ones move the review (and its token) to another GitLab or project
     assert ci_env.pipeline_gitlab({**inside, "GITLAB_URL": "https://other.example.com", "GITLAB_PROJECT": "a/b",
                                    "COURSE_AGENT_GITLAB_TOKEN": "preferred"}) == \
-        ("https://other.example.com", "preferred", "a/b")
+        ("https://gitlab.example.com", "preferred", "42")
+    assert ci_env.pipeline_gitlab({**inside, "COURSE_AGENT_GITLAB_URL": "https://other.example.com",
+                                   "COURSE_AGENT_GITLAB_PROJECT": "a/b"}) == \
+        ("https://other.example.com", "t0ken-value", "a/b")
     assert ci_env.merge_request_iid(inside) == 17
     assert ci_env.merge_request_iid({**inside, "CI_MERGE_REQUEST_IID": "x"}) is None
     assert ci_env.merge_request_iid({"CI_MERGE_REQUEST_IID": "17"}) is None  # not in CI

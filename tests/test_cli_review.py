@@ -74,6 +74,27 @@ def test_api_auth_failure_exit_code(monkeypatch, capsys, tmp_path):
     assert "rejected the key" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("status", "code", "words"), [
+    (529, 7, "the API call failed"),  # overloaded: it may pass, so the CI job retries exit 7
+    (500, 7, "the API call failed"),
+    (429, 7, "the API call failed"),
+    (400, 8, "sent again it fails again"),  # the same request fails again: exit 8, not retried
+    (404, 8, "sent again it fails again"),
+])
+def test_an_api_error_that_may_pass_is_7_and_a_rejected_request_is_8(monkeypatch, capsys, tmp_path, status, code,
+                                                                      words):
+    monkeypatch.chdir(tmp_path)
+    sandbox = client_module.shared_sandbox()
+    monkeypatch.setattr(client_module, "make_client", lambda: sandbox.client(max_retries=0))
+    monkeypatch.setattr("course_agent.review.make_client", client_module.make_client)
+    sandbox.faults.status(status, times=1, path="/v1/messages")
+    try:
+        assert main(["review", "482"]) == code
+    finally:
+        sandbox.faults.clear()
+    assert words in capsys.readouterr().err
+
+
 def test_post_and_approvals(tmp_path):
     done = run_cli(tmp_path, "482", "--post")
     assert done.returncode == 0 and done.stdout.startswith("Posted the review on !482.")

@@ -33,6 +33,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
     4: {"sequential": (attempts.attempt(concurrent=False), "concurrent"),
         "completion_order": (attempts.attempt("completion_order"), "concurrent"),
         "paired_by_position": (attempts.attempt("paired_by_position"), "concurrent"),
+        "sorted_by_path": (attempts.attempt("sorted_by_path"), "concurrent"),
         "return_none": (attempts.attempt("return_none"), "returns_answer"),
         "split_results": (attempts.attempt("split_results"), "one_message"),
         "text_only": (attempts.attempt("text_only"), "whole_response"),
@@ -72,7 +73,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "start_after_cut": (attempts.attempt("start_after_cut", paging=True), "cut_result"),
         "fixed_next_start": (attempts.attempt("fixed_next_start", paging=True), "cut_result"),
         **{flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
-            "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap",
+            "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap", "cut_newest_only": "cut_result", "fallback_no_cache": "cached",
             "split_results": "one_message", "every_other_cache": "cached", "vague_cut": "cut_result",
             "tail_cut": "cut_result", "fixed_cap_40": "cap", "no_way_on": "cut_result",
             "rest_dropped": "cut_result", "false_start": "cut_result", "short_cut": "cut_result",

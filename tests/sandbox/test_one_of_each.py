@@ -91,6 +91,49 @@ def test_force_belongs_to_the_messages_api(sandbox):
     assert reply.stop_reason == "refusal"
 
 
+WEATHER = [{"name": "get_weather", "description": "The weather in a city",
+            "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]
+
+
+def _answered(client, history: list) -> list:
+    """The tool calls of one reply, answered in the history; the reply itself."""
+    reply = client.messages.create(model=MODEL, max_tokens=2000, tools=WEATHER, messages=history)
+    calls = [b for b in reply.content if b.type == "tool_use"]
+    history += [{"role": "assistant", "content": reply.content}, {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": b.id, "content": f"Sunny in {b.input['city']}, 21 C, a light wind."}
+        for b in calls]}] if calls else []
+    return reply
+
+
+def test_waiting_orders_wait_for_a_reply_they_fit(sandbox):
+    """max_tokens_answer and one_more_call wait for the answer (a reply without a tool call), reversed_calls for a
+    turn of several calls; the replies before pass as they are, and each order is used once."""
+    client = sandbox.client(max_retries=0)
+    sandbox.force("reversed_calls", "one_more_call", "max_tokens_answer")
+    history = [{"role": "user", "content": "Use get_weather for Paris and for Rome, then compare them."}]
+    first = _answered(client, history)
+    assert first.stop_reason == "tool_use" and [b.input["city"] for b in first.content if b.type == "tool_use"] == [
+        "Rome", "Paris"]  # asked Paris first, then Rome: the other way round
+    again = _answered(client, history)  # the answer put off: the last call asked again
+    assert again.stop_reason == "tool_use" and [b.input for b in again.content if b.type == "tool_use"] == [
+        {"city": "Paris"}]
+    cut = _answered(client, history)
+    whole = client.messages.create(model=MODEL, max_tokens=2000, tools=WEATHER, messages=history)
+    assert cut.stop_reason == "max_tokens" and whole.stop_reason == "end_turn"
+    assert whole.content[-1].text.startswith(cut.content[-1].text) and len(cut.content[-1].text) < len(
+        whole.content[-1].text)
+    assert sandbox.messages_api.forced == []
+
+
+def test_a_wandering_model_never_asks_the_same_call_twice(sandbox):
+    """stuck repeats the last call; wandering moves its first number (or marks its first string) on each time."""
+    client = sandbox.client(max_retries=0)
+    sandbox.force(*["wandering"] * 4)
+    history = [{"role": "user", "content": "Use get_weather for Oslo"}]
+    asked = [b.input["city"] for _ in range(5) for b in _answered(client, history).content if b.type == "tool_use"]
+    assert asked == ["Oslo", "Oslo-1", "Oslo-2", "Oslo-3"], asked  # the fifth reply, ordered nothing, answers
+
+
 @pytest.mark.parametrize(("headers", "query", "expected"), [
     ({"x-api-key": "k"}, "", "k"),
     ({"Authorization": "Bearer  b "}, "", "b"),
