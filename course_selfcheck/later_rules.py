@@ -502,6 +502,13 @@ EXERCISE_RULES: dict[str, Rule] = {
 """Rules of the later notebooks' exercises (the fallback, the gate, the cut, the cache): check_loop runs them only
 when they are named, so the lesson's own loop is not failed for what its notebook has not taught yet."""
 ALL_RULES: dict[str, Rule] = {**RULES, **EXERCISE_RULES}
+TAUGHT_TOGETHER = {
+    "refusal": ("fallback", N_("A refusal goes once to the fallback model, never again to the same one")),
+    "cut_tool_call": ("context_full", N_("A cut response (max_tokens, a full context window) is an error, and its "
+                                         "tool call never runs")),
+}
+"""Rules the notebooks teach as one idea: the rules card in a notebook's header shows each pair as one line, under
+this title; the checks judge each rule apart, and their reports name both."""
 
 def words(rule: str, lang: str) -> tuple[str, str, str]:
     """(title, why, where) of a rule in the report's language."""

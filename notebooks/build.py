@@ -89,14 +89,12 @@ def sources() -> list[tuple[str, list[Cell]]]:
 RULES_CARD = "<!-- rules-so-far -->"
 """Where a notebook's header shows the loop's rules so far (rules_card)."""
 CARD_WORDS = {
-    "en": ("The loop's rules so far: {total}, {new} of them new in this notebook (as the checks name them)",
-           "notebook {n}", "new here"),
-    "ru": ("Правила цикла к этому блокноту — {total} (новых здесь: {new}; в формулировках проверок)",
-           "блокнот {n}", "новое"),
+    "en": ("The loop's rules so far: {total}, {new} of them new in this notebook", "notebook {n}", "new here"),
+    "ru": ("Правила цикла к этому блокноту — {total} (новых здесь: {new})", "блокнот {n}", "новое"),
 }
 ALL_NEW = {
-    "en": "The loop's rules so far: {total}, all new in this notebook (as the checks name them)",
-    "ru": "Правила цикла к этому блокноту — {total}, все новые (в формулировках проверок)",
+    "en": "The loop's rules so far: {total}, all new in this notebook",
+    "ru": "Правила цикла к этому блокноту — {total}, все новые",
 }
 """The card's summary when every rule is this notebook's (notebook 3's): not "3, 3 of them new"."""
 
@@ -114,11 +112,13 @@ def rules_card(number: int, language: str) -> str:
     """The rules taught up to notebook `number` (check_loop's and the exercises' own), in the order they are taught,
     the new ones in bold: one spine for the learner, in the words the reports use."""
     from course_agent.i18n import tr
-    from course_selfcheck.later_rules import ALL_RULES
+    from course_selfcheck.later_rules import ALL_RULES, TAUGHT_TOGETHER as CARD_GROUPS
 
     summary, where, new = CARD_WORDS[language]
-    taught = sorted((rule.notebook, position, rule.title) for position, (key, rule) in enumerate(ALL_RULES.items())
-                    if rule.notebook <= number and key not in EXERCISE_ONLY)
+    grouped = {second for second, _ in CARD_GROUPS.values()}
+    taught = sorted((rule.notebook, position, CARD_GROUPS[key][1] if key in CARD_GROUPS else rule.title)
+                    for position, (key, rule) in enumerate(ALL_RULES.items())
+                    if rule.notebook <= number and key not in EXERCISE_ONLY and key not in grouped)
     lines = []
     for taught_in, _, title in taught:
         said = CODE_WORD.sub(r"`\1`", tr(title, language))  # end_turn, billed(): code, shown as code

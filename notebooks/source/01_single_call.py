@@ -128,14 +128,17 @@ print("usage:      ", response.usage.input_tokens, "ток. на входе,", r
 
 # %% [markdown] lang="en"
 # <!-- fact: sdk-parses-json -->
-# The SDK parsed JSON into its own types. This is the JSON itself, as it came over the wire:
+# The SDK parsed JSON into its own types. This is that JSON, with the fields this notebook talks about (the wire
+# carries a few more, such as the cache counts of notebook 8):
 
 # %% [markdown] lang="ru"
 # <!-- fact: sdk-parses-json -->
-# SDK превратил полученный JSON в объекты своих типов. А вот сам JSON — в том виде, в каком он пришёл по сети:
+# SDK превратил полученный JSON в объекты своих типов. А вот этот JSON — с полями, о которых идёт речь в этом
+# блокноте (по сети приходит ещё несколько, например счётчики кэша из блокнота 8):
 
 # %%
-print(response.model_dump_json(indent=2, exclude_none=True))
+cache_fields = {"cache_creation", "cache_creation_input_tokens", "cache_read_input_tokens", "service_tier"}
+print(response.model_dump_json(indent=2, exclude_none=True, exclude={"usage": cache_fields}))
 
 # %% [markdown] lang="en"
 # <!-- fact: thinking-display-omitted -->

@@ -3,7 +3,6 @@
 #
 # **You will learn**
 # - that a tool error is a **result** (`is_error: true` plus a message), not an exception that kills the loop;
-# - what the API answers when the history keeps only the text of a response;
 # - which API errors are transient, and that the SDK already retries them.
 #
 # *About 35 minutes. Builds on notebook 4.*
@@ -15,7 +14,6 @@
 #
 # **Вы узнаете**
 # - что ошибка инструмента — это **результат** (`is_error: true` и сообщение), а не исключение, которое обрывает цикл;
-# - что ответит API, если в истории оставить только текст ответа модели;
 # - какие ошибки API временные — и что SDK уже сам повторяет такие запросы.
 #
 # *Около 35 минут. Опирается на блокнот 4.*
@@ -56,9 +54,8 @@ def run_tool_safely(name: str, tool_input: dict) -> dict:
         return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
 
 
-def review_with(pr_number: int, dispatch, keep="all", max_iterations: int = 20) -> str:
-    """The loop of notebook 3, with the dispatcher (it runs a tool, says how it went) and what to keep of each
-    response as parameters."""
+def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
+    """The loop of notebook 3, with the dispatcher (it runs a tool, says how it went) as a parameter."""
     messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -67,9 +64,7 @@ def review_with(pr_number: int, dispatch, keep="all", max_iterations: int = 20) 
             return "\n".join(block.text for block in response.content if block.type == "text")
         if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error (notebook 6)
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
-        # keep="text" is wrong on purpose, only for "Break it: keep only the text" below
-        content = response.content if keep == "all" else [b for b in response.content if b.type == "text"]
-        messages.append({"role": "assistant", "content": content})
+        messages.append({"role": "assistant", "content": response.content})
         messages.append({"role": "user", "content": [  # **: the dispatcher's keys go in (content, and is_error)
             {"type": "tool_result", "tool_use_id": block.id, **dispatch(block.name, block.input)}
             for block in response.content if block.type == "tool_use"
@@ -90,9 +85,8 @@ def run_tool_safely(name: str, tool_input: dict) -> dict:
         return {"content": f"{name} завершился ошибкой: {type(error).__name__}: {error}", "is_error": True}
 
 
-def review_with(pr_number: int, dispatch, keep="all", max_iterations: int = 20) -> str:
-    """Цикл из блокнота 3; параметры: диспетчер (он выполняет инструмент и сообщает, как всё прошло) и что оставлять
-    от ответа."""
+def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
+    """Цикл из блокнота 3; диспетчер (он выполняет инструмент и сообщает, как всё прошло) передаётся параметром."""
     messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -101,9 +95,7 @@ def review_with(pr_number: int, dispatch, keep="all", max_iterations: int = 20) 
             return "\n".join(block.text for block in response.content if block.type == "text")
         if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка (блокнот 6)
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
-        # keep="text" — нарочно неправильно, только для раздела «Сломаем: оставим только текст» ниже
-        content = response.content if keep == "all" else [b for b in response.content if b.type == "text"]
-        messages.append({"role": "assistant", "content": content})
+        messages.append({"role": "assistant", "content": response.content})
         messages.append({"role": "user", "content": [  # **: подставляет сюда ключи из словаря диспетчера (content и is_error)
             {"type": "tool_result", "tool_use_id": block.id, **dispatch(block.name, block.input)}
             for block in response.content if block.type == "tool_use"
@@ -138,41 +130,18 @@ except Exception as error:
     print("запуск оборвался:", type(error).__name__, error)
 
 # %% [markdown] lang="en"
-# <!-- fact: text-only-history-400 -->
-# ## Break it: keep only the text
-#
-# The model's response must go into the history whole. Keep only its text, and the next request holds
-# a `tool_result` whose `tool_use_id` appears nowhere before it. The API refuses with 400 and says why:
-
-# %% [markdown] lang="ru"
-# <!-- fact: text-only-history-400 -->
-# ## Сломаем: оставим только текст
-#
-# Ответ модели должен попадать в историю целиком. Если оставить только его текст, в следующем запросе
-# окажется `tool_result`, чей `tool_use_id` раньше нигде не встречался. API отклоняет запрос с ошибкой
-# 400 и объясняет причину:
-
-# %%
-try:
-    review_with(482, run_tool_safely, keep="text")
-except anthropic.BadRequestError as error:
-    print(error.status_code, error.body["error"]["message"])
-
-# %% [markdown] lang="en"
 # <!-- fact: thinking-back-unchanged -->
-# Fixed: keep everything (`keep="all"`, the default), and the same review goes through. The same holds for the
-# thinking blocks a response may start with: they go back whole and unchanged. *Optional notebook 11 tunes thinking,
-# shows the 400 for an edited thinking block, and why on the newest models the whole history is append-only.*
+# Notebook 2's "Break it" showed the 400 for a history that keeps only the text of a response: the loop above appends
+# `response.content` whole. The same holds for the thinking blocks a response may start with: they go back whole and
+# unchanged. *Optional notebook 11 tunes thinking, shows the 400 for an edited thinking block, and why on the newest
+# models the whole history is append-only.*
 
 # %% [markdown] lang="ru"
 # <!-- fact: thinking-back-unchanged -->
-# Исправляем: сохраняем всё (`keep="all"`, значение по умолчанию) — и то же ревью проходит. То же касается блоков
-# рассуждения, с которых может начинаться ответ: они возвращаются целиком и без изменений. *Необязательный блокнот 11
-# показывает, как настраивать рассуждение, какую ошибку 400 вызывает изменённый блок рассуждения и почему у новейших
-# моделей историю целиком можно только дополнять.*
-
-# %%
-print(review_with(482, run_tool_safely, keep="all"))
+# Раздел «Сломаем» в блокноте 2 показал ошибку 400 для истории, где от ответа остался только текст: цикл выше добавляет
+# `response.content` целиком. То же касается блоков рассуждения, с которых может начинаться ответ: они возвращаются
+# целиком и без изменений. *Необязательный блокнот 11 показывает, как настраивать рассуждение, какую ошибку 400
+# вызывает изменённый блок рассуждения и почему у новейших моделей историю целиком можно только дополнять.*
 
 # %% [markdown] lang="en"
 # <!-- fact: sdk-retries -->
@@ -332,15 +301,15 @@ show_solution(5)
 #
 # `check_loop` calls a loop with the merge request number only; this notebook's `review_with` also takes the
 # dispatcher, so the cell below gives it one in `review_safely(pr)`. It runs the loop in scenarios built to expose each rule and judges what
-# it sees on the wire: here, this notebook's rule, and notebook 3's first rule, which "Break it: keep only the text" broke.
+# it sees on the wire: here, this notebook's rule, and notebook 3's first rule again (the whole response goes back).
 
 # %% [markdown] lang="ru"
 # ### Самопроверка
 #
 # `check_loop` вызывает цикл, передавая только номер merge request, а `review_with` из этого блокнота принимает ещё и
 # диспетчер, поэтому ячейка ниже передаёт его в `review_safely(pr)`. Проверка запускает цикл в сценариях, которые
-# выявляют нарушение каждого правила, и судит по тому, что уходит по сети: здесь — по правилу этого блокнота и по
-# первому правилу блокнота 3, которое нарочно нарушается в разделе «Сломаем: оставим только текст».
+# выявляют нарушение каждого правила, и судит по тому, что уходит по сети: здесь — по правилу этого блокнота и снова по
+# первому правилу блокнота 3 (ответ уходит обратно целиком).
 
 # %%
 from course_selfcheck import check_loop

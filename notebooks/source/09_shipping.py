@@ -40,12 +40,13 @@
 
 # %% [markdown] lang="en"
 # The course's own reviewer, `review(pr)`: your loop as notebook 8 leaves it (every stop reason, the gate, the cut and
-# caching), as the course writes it with the parts of notebook 7's optional section. Then its GitLab tools, the same
-# two tools for the SDK's runner, and `billed`:
+# caching), packaged in `course_agent/review.py`: the same loop, with a gate and logging you need not read. Then its
+# GitLab tools, the same two tools for the SDK's runner, and `billed`:
 
 # %% [markdown] lang="ru"
 # Готовый ревьюер курса, `review(pr)`, — это ваш цикл в том виде, в каком его оставил блокнот 8 (все причины
-# остановки, шлюз, обрезка и кэширование), только написанный самим курсом из частей необязательного раздела блокнота 7.
+# остановки, шлюз, обрезка и кэширование), собранный в `course_agent/review.py`: тот же цикл, со шлюзом и журналом,
+# которые читать не обязательно.
 # Ниже также его инструменты GitLab, те же два инструмента для исполнителя SDK и `billed`:
 
 # %% use="runner_tools"
@@ -76,7 +77,8 @@ def billed(usage):
 # <!-- fact: gitlab-token-api-scope -->
 # ## Real GitLab, real API
 #
-# Nothing in notebooks 1–8 is specific to the sandbox except the outputs. Before starting JupyterLab:
+# The code of notebooks 1–8 runs unchanged on the real API and your GitLab; only the outputs differ. Before starting
+# JupyterLab:
 #
 # ```bash
 # export ANTHROPIC_API_KEY=sk-ant-...            # the real Messages API
@@ -88,13 +90,15 @@ def billed(usage):
 #
 # Then `make_client()` returns a client for the live API, and `GitLabTools()` talks to your project. From
 # a terminal: `course-agent review 482 --post`. Outputs will differ from the saved ones (a real model
-# writes its own review), and the cells that inject faults or shrink the context window need the sandbox.
+# writes its own review), and the cells that inject faults (notebook 5) or reset the demo GitLab (notebook 7) need the
+# sandbox.
 
 # %% [markdown] lang="ru"
 # <!-- fact: gitlab-token-api-scope -->
 # ## Настоящий GitLab, настоящий API
 #
-# Ничто в блокнотах 1–8 не привязано к песочнице, кроме выводов. Перед запуском JupyterLab:
+# Код блокнотов 1–8 без изменений работает с настоящим API и вашим GitLab; отличаются только выводы. Перед запуском
+# JupyterLab:
 #
 # ```bash
 # export ANTHROPIC_API_KEY=sk-ant-...            # настоящий Messages API
@@ -106,7 +110,8 @@ def billed(usage):
 #
 # После этого `make_client()` возвращает клиент для настоящего API, а `GitLabTools()` работает с вашим проектом. Из
 # терминала: `course-agent review 482 --post`. Выводы будут отличаться от сохранённых (настоящая модель
-# пишет своё ревью), а ячейкам, которые внедряют сбои или уменьшают контекстное окно, нужна песочница.
+# пишет своё ревью), а ячейкам, которые внедряют сбои (блокнот 5) или возвращают демо-GitLab в исходное состояние
+# (блокнот 7), нужна песочница.
 
 # %% [markdown] lang="en"
 # <!-- fact: async-client -->
@@ -624,8 +629,9 @@ show_solution(9)
 #    status (`project.mergerequests.get(pr).pipelines.list()`), whatever would make a review better;
 # 2. point it at another repository: your own GitLab, by setting `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT`
 #    (and `ANTHROPIC_API_KEY` for the real model) before starting JupyterLab, as the start of this notebook shows;
-# 3. judge it with `check_loop(review_my_way)`: the nine rules of notebooks 3–7, in fresh sandboxes, whatever your loop
-#    talks to otherwise; a rule that the run could not show says "not checked", never "passed".
+# 3. judge it with `check_loop(review_my_way)`: the nine rules `check_loop` knows (exercises 6–8 check the others), in
+#    fresh sandboxes, whatever your loop talks to otherwise; a rule that the run could not show says "not checked",
+#    never "passed".
 
 # %% [markdown] lang="ru"
 # <!-- fact: gitlab-search-pipelines -->
@@ -639,8 +645,9 @@ show_solution(9)
 #    (`project.mergerequests.get(pr).pipelines.list()`) — всё, что сделает ревью лучше;
 # 2. направьте его на другой репозиторий: на ваш собственный GitLab — задайте `GITLAB_URL`, `GITLAB_TOKEN` и
 #    `GITLAB_PROJECT` (и `ANTHROPIC_API_KEY` для настоящей модели) до запуска JupyterLab, как показано в начале этого блокнота;
-# 3. оцените его через `check_loop(review_my_way)`: девять правил блокнотов 3–7, в свежих песочницах, с чем бы ваш цикл ни
-#    работал в остальное время; правило, которое запуск не смог показать, отмечается «не проверено», а не «выполнено».
+# 3. оцените его через `check_loop(review_my_way)`: девять правил, которые знает `check_loop` (остальные проверяют
+#    упражнения 6–8), в свежих песочницах, с чем бы ваш цикл ни работал в остальное время; правило, которое запуск не
+#    смог показать, отмечается «не проверено», а не «выполнено».
 
 # %% use="lesson_tools"
 
