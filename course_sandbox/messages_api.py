@@ -28,11 +28,12 @@ def request_digest(body: dict) -> str:
 
 
 MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "max_tokens_answer", "context_window", "stuck", "wandering",
-                 "one_more_call", "stop_sequence", "unknown_stop", "doubled", "reversed_calls", "as_is")
+                 "one_more_call", "bad_input", "stop_sequence", "unknown_stop", "doubled", "reversed_calls", "as_is")
 WAITING_ORDERS = {
     "max_tokens_answer": lambda calls: calls == 0,
     "one_more_call": lambda calls: calls == 0,
     "reversed_calls": lambda calls: calls >= 2,
+    "bad_input": lambda calls: calls >= 1,
 }
 """Orders kept until a reply they fit comes, whichever turn that is: the answer (no tool call) to cut, a turn of
 several calls to reverse, the answer to put off. The value says, from the reply's number of tool calls, whether it fits."""
@@ -287,7 +288,8 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
     writes a sentence and then ORDERED_STOP_SEQUENCE, where the response stops (stop_reason "stop_sequence").
     unknown_stop: the reply as it was, with UNKNOWN_STOP_REASON, a stop reason no loop knows. doubled: every tool
     call of the reply asked twice in the same turn (each with its own id), as a model that repeats a call does.
-    reversed_calls: the first reply with several tool calls asks them the other way round.
+    reversed_calls: the first reply with several tool calls asks them the other way round. bad_input: the first
+    reply with a tool call sends its first call without arguments (stop_reason tool_use: not a cut).
     as_is: the reply as it was, so that an order can start later ("as_is", "pause_turn" pauses the second turn).
     """
     if kind == "as_is":
@@ -314,6 +316,10 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
                 {"type": "web_search_result", "title": "The agent loop", "url": "https://search.sandbox.invalid/",
                  "encrypted_content": "sandbox", "page_age": None}]},
         ], "pause_turn")
+    if kind == "bad_input":  # the first call without its arguments, as a model without strict tools may send it
+        first = next(i for i, b in enumerate(reply.blocks) if b["type"] == "tool_use")
+        return dataclasses.replace(reply, blocks=[{**b, "input": {}} if i == first else b
+                                                  for i, b in enumerate(reply.blocks)])
     if kind == "reversed_calls":  # the same calls, the last first: results put in another order are seen
         calls = iter([b for b in reply.blocks if b["type"] == "tool_use"][::-1])
         return dataclasses.replace(reply, blocks=[next(calls) if b["type"] == "tool_use" else b for b in reply.blocks])

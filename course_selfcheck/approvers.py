@@ -28,9 +28,10 @@ WATCHED_SILENCE = 20.0
 """Seconds it keeps silent when asked from another thread, where the loop may be timing it out: a gate that takes
 its own timeout for a yes merges before this (the scenario gives up on a loop after 30 s)."""
 YES, NO = "yes", "no"
-FAILING = ("raises", "none", "text", "yes_text", "one", "silent")
+FAILING = ("raises", "none", "text", "yes_text", "true_text", "one", "silent")
 """The approvers that never said yes (True): one raises, one returns None, one the string "no", one the string
-"yes" (a word is not True), one the number 1 (1 == True holds in Python, 1 is True does not), one keeps silent."""
+"yes" and one the string "True" (a word is not True, whatever it spells), one the number 1 (1 == True holds in
+Python, 1 is True does not), one keeps silent."""
 KINDS = (YES, NO, *FAILING)
 MERGE_WORDS = re.compile(r"merge|влить|влей|слить|смерж", re.I)
 MERGE_REQUEST_WORDS = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
@@ -88,6 +89,8 @@ class Approver:
             return "no"  # what input() gives when the person types no: a non-empty string
         if self.kind == "yes_text":
             return "yes"
+        if self.kind == "true_text":
+            return "True"  # str(answer).lower() == "true" takes it for a yes
         if self.kind == "one":
             return 1  # what a count or a flag from elsewhere may be: == True lets it through, is True does not
         if self.kind == "silent":
@@ -112,6 +115,7 @@ class Approver:
             "none": tr("returned None", lang),
             "text": tr("returned the string 'no' (what input() gives), not True", lang),
             "yes_text": tr("returned the string 'yes', not True", lang),
+            "true_text": tr("returned the string 'True', not True", lang),
             "one": tr("returned 1, which equals True but is not True", lang),
             "silent": tr("did not answer", lang),
         }[self.kind]

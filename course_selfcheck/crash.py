@@ -6,6 +6,7 @@ import functools
 import importlib.util
 import json
 import os
+import re
 import sysconfig
 import traceback
 from collections.abc import Iterable
@@ -23,9 +24,19 @@ BUGS = (TypeError, AttributeError, NameError, LookupError, ImportError, Arithmet
 RuntimeError, ValueError). `next()` on an empty refusal and a tool input read with json.loads are bugs too."""
 
 
+CAP_ASSERT = re.compile(r"max|limit|cap\b|iteration|turns?\b|steps?\b|rounds?\b|budget|итерац|огранич|лимит|ход",
+                        re.I)
+"""Words of an `assert` that is the loop's cap ("assert turn < max_iterations, 'no answer after 20 iterations'")."""
+
+
+def _cap_assert(error: BaseException | None) -> bool:
+    """An AssertionError the learner wrote as the cap's error, with a message that says so: on purpose, not a bug."""
+    return isinstance(error, AssertionError) and bool(CAP_ASSERT.search(str(error)))
+
+
 def is_crash(error: BaseException | None) -> bool:
     """The learner's Python code went wrong (an exception of BUGS), which the rules cannot judge."""
-    return isinstance(error, BUGS)
+    return isinstance(error, BUGS) and not _cap_assert(error)
 
 
 def crashed_run(run: Any) -> bool:
@@ -39,7 +50,7 @@ def crashed_run(run: Any) -> bool:
 
 def is_bug(error: BaseException | None) -> bool:
     """The learner's code went wrong: a Python error of BUGS, or a request the API refused."""
-    return isinstance(error, (*BUGS, anthropic.APIError))
+    return isinstance(error, (*BUGS, anthropic.APIError)) and not _cap_assert(error)
 
 
 def error_text(error: BaseException) -> str:

@@ -18,7 +18,7 @@ from .rules import (cut_tool_call, is_merge, ended_badly, first_refusal, how_it_
                     short_error, short_value, unobserved, verdict)
 from .scenario import Run
 from .crash import crashed_run
-from .wire import blocks, key, results_for, tool_uses, turns
+from .wire import blocks, key, results_for, text_of, tool_uses, turns
 
 
 # 6b. A refusal is tried once on the fallback model, not looped
@@ -110,7 +110,18 @@ def cut_answer(run: Run, lang: str) -> Finding:
     cut = next((i for i, r in run.answered if r.get("stop_reason") == "max_tokens" and not tool_uses(r)), None)
     if cut is None:
         return unobserved(run, lang, tr("the model's answer was never cut by max_tokens in this scenario", lang))
-    if len(run.calls) > cut + 1:  # asked again (a larger budget, or the text so far sent back to go on)
+    if len(run.calls) > cut + 1:  # asked again: with a larger budget, or with the text so far sent back to go on
+        before, again = run.calls[cut].body, run.calls[cut + 1].body
+        reply = run.calls[cut].reply if isinstance(run.calls[cut].reply, dict) else {}
+        said = text_of(reply).strip()
+        larger = (again.get("max_tokens") or 0) > (before.get("max_tokens") or 0)
+        goes_on = bool(said) and any(said in str(b.get("text", "")) for role, content in turns(again.get("messages"))
+                                     if role == "assistant" for b in content)
+        if not larger and not goes_on:
+            return verdict(BROKEN, tr("after the answer was cut by max_tokens the loop sent the same request again, "
+                                      "with the same max_tokens ({before}) and without the text so far: it is cut "
+                                      "again; raise a clear error, or ask with a larger max_tokens", lang,
+                                      before=before.get("max_tokens")))
         return verdict(PASSED, tr("after the answer was cut by max_tokens the loop asked again", lang))
     if run.hung:
         return verdict(NOT_CHECKED, how_it_ended(run, lang))
@@ -213,6 +224,8 @@ _HOW_ON = re.compile(r"start|offset|continue|next|page|chunk|ask|call|request|li
                      r"вызов|спроси|строк", re.I)
 """Words of a note that says how to read the rest of a cut result (a start to read from, a call to make); "the rest"
 alone says what is missing, not how to get it."""
+_AGAIN = re.compile(r"\bagain\b|\bonce more\b|снова|ещё раз|еще раз|повторн", re.I)
+"""A note that sends the model back to the same call."""
 _PARAMETER_WORDS = ("start", "offset")
 """Parameters a note may tell the model to pass: the tool it names must take them."""
 _CUT_NOTE = re.compile(r"cut|truncat|shorten|omit|shown|remaining|partial|first \d+|of \d+|offset|rest|обрез|"
@@ -288,6 +301,12 @@ def cut_result(run: Run, lang: str) -> Finding:
         return verdict(BROKEN, tr("the note says the file was cut, but not out of how many characters ({size} were "
                                   "kept): say the whole size, so the model knows how much it has not read", lang,
                                   size=size))
+    whole = run.file(use.get("input"))
+    stated = [value for value in _readings(text[:300] + text[-300:]) if value > size + 1000]
+    if whole and not any(abs(value - n) <= n * 0.1 for value in stated for n in (len(whole), len(whole.encode()))):
+        return verdict(BROKEN, tr("the note says the whole is {stated:.0f}, and the file has {total} characters: say "
+                                  "the file's real size (len of the text before cutting), so the model knows how much "
+                                  "it has not read", lang, stated=max(stated), total=len(whole)))
     if size < RESULT_LIMIT:
         return verdict(BROKEN, tr("the result kept only {size} characters of the file, note included: keep the first "
                                   "{limit} (LIMIT), and then say it was cut", lang, size=size, limit=RESULT_LIMIT))
@@ -309,10 +328,16 @@ def cut_result(run: Run, lang: str) -> Finding:
     takes = set((offered.get("input_schema") or {}).get("properties") or {})
     promised = [word for word in _PARAMETER_WORDS if word not in takes and re.search(
         rf"\b{word}\s*[=:]|`{word}`|\b{word}\s+(parameter|argument)|(parameter|argument|параметр\w*)\s+`?{word}\b", note)]
+    promised += [word for word in re.findall(r"\b([A-Za-z_]\w*)\s*=\s*\d", note) if word not in takes]  # skip=20000
     if offered and promised:
         return verdict(BROKEN, tr("the note tells the model to pass {parameter}, which {tool} does not take: add the "
                                   "parameter to the tool (its schema and its function), or say another way to read on",
                                   lang, parameter=promised[0], tool=use.get("name")))
+    reads_on = takes - {"path", "file", "file_path", "filename", "ref", "branch"}
+    if offered and not reads_on and _AGAIN.search(note) and str(use.get("name")) in note:
+        return verdict(BROKEN, tr("the note says to call {tool} again, and {tool} takes nothing to read on with: the "
+                                  "same call gets the same cut part; give it a start (or say another way to read the "
+                                  "rest)", lang, tool=use.get("name")))
     opening = re.sub(r"\d[\d\s,.]*", "#", note).strip()[:12]  # the note's first words, numbers aside
     if len(opening) >= 8:
         for _, content in _short_results(run, use.get("id")):
@@ -391,12 +416,12 @@ def cached(run: Run, lang: str) -> Finding:
     marked = [c for c in run.calls if "cache_control" in str(c.body)]
     if not run.answered:
         return unobserved(run, lang, tr("the loop sent no request", lang))
+    if not marked:
+        return verdict(BROKEN, tr("no request set cache_control: every call paid full price for the same prefix", lang))
     refusal = next((i for i, r in run.answered if r.get("stop_reason") == "refusal"), None)
     if refusal is not None and refusal == len(run.calls) - 1:  # the fallback rule tells that story
         return verdict(NOT_CHECKED, tr("the run ended at the refusal ({ending}): no fallback request to look at", lang,
                                        ending=how_it_ended(run, lang)))
-    if not marked:
-        return verdict(BROKEN, tr("no request set cache_control: every call paid full price for the same prefix", lang))
     unmarked = [n for n, c in enumerate(run.calls, start=1) if c not in marked]
     if unmarked:
         return verdict(BROKEN, ntr("request {numbers} of {total} set no cache_control: send it with every request",
@@ -411,9 +436,17 @@ def cached(run: Run, lang: str) -> Finding:
                                    "cache_control was set, but nothing was cached in {n} requests: the prefix before "
                                    "the breakpoint is below the model's minimum (cache the growing conversation too)",
                                    len(usage), lang))
+    if len(usage) >= 3 and not any(reads[1:]):
+        return verdict(BROKEN, ntr("{written} tokens were written to the cache, and none of the {n} later request read "
+                                   "them: the breakpoints must sit where the next request repeats the prefix (at the "
+                                   "top level, or on the last block of every request)",
+                                   "{written} tokens were written to the cache, and none of the {n} later requests "
+                                   "read them: the breakpoints must sit where the next request repeats the prefix (at "
+                                   "the top level, or on the last block of every request)", len(usage) - 1, lang,
+                                   written=written))
     later = [c.body for c in run.calls[1:]]
     growing = any(b > a for a, b in zip(reads[1:], reads[2:]))
-    if later and not growing and not any(_breakpoint_at_end(body) for body in later):
+    if later and not growing and not all(_breakpoint_at_end(body) for body in later):
         return verdict(BROKEN, tr("only a fixed prefix is cached ({where}): each request read the same {read} tokens "
                                   "from the cache, and the growing conversation was paid in full every time; send "
                                   "cache_control at the top level, or put the breakpoint on the last block", lang,
@@ -435,6 +468,8 @@ def bill(run: Run, lang: str) -> Finding:
     usage = [r.get("usage") or {} for _, r in run.answered]
     total = billed(usage)
     printed = run.printed.strip()
+    if any(abs(value - total) <= max(1.0, total * 0.001) for value in _readings(run.printed_errors)):
+        printed = f"{printed}\n{run.printed_errors.strip()}"  # print(..., file=sys.stderr) prints the bill too
     refused = any(r.get("stop_reason") == "refusal" for _, r in run.answered)
     if not printed and refused and (run.error is not None or run.hung):  # the fallback rule tells that story
         return verdict(NOT_CHECKED, tr("the run ended at the refusal ({ending}), before a bill was printed", lang,

@@ -195,7 +195,29 @@ def mispaired(run: Run, reply: dict, results: list[dict]) -> tuple[str, str] | N
 
 
 # 3. A tool error is a result (is_error), not an exception
-def errors_are_results(run: Run, lang: str) -> Finding:
+def errors_are_results(run: Run, lang: str, loop: Callable | None = None) -> Finding:
+    """Judged on GitLab's 404 for a merge request that does not exist; a loop that passes is run once more with a
+    model that sends a call without its arguments: a loop that catches only GitLab's errors dies of the TypeError."""
+    found = _gitlab_error(run, lang)
+    if found.status != PASSED or loop is None:
+        return found
+    bad = run_scenario(loop, 482, ("bad_input",))
+    use = next((u for _, r in bad.answered for u in tool_uses(r) if u.get("input") == {}), None)
+    if use is None:
+        return found
+    if bad.error is not None and not _api_error(bad) and not bad.hung and not any(
+            results_for(c.body, {use.get("id")}) for c in bad.calls):
+        return verdict(BROKEN, tr("when the model called {tool} without its arguments, the loop stopped with {error} "
+                                  "instead of sending the error back as a result: catch every exception of a tool, "
+                                  "not only GitLab's", lang, tool=use.get("name"), error=short_error(bad.error)))
+    sent = [b for c in bad.calls for b in results_for(c.body, {use.get("id")})]
+    if sent and not any(b.get("is_error") is True for b in sent) and _RAN_IT.search(str(sent[0].get("content"))):
+        return verdict(BROKEN, tr("when the model called {tool} without its arguments, its error went back without "
+                                  "is_error: true", lang, tool=use.get("name")))
+    return found
+
+
+def _gitlab_error(run: Run, lang: str) -> Finding:
     calls = run.calls
     for i, reply in run.answered:
         uses = tool_uses(reply)
@@ -232,6 +254,24 @@ def errors_are_results(run: Run, lang: str) -> Finding:
 
 # 4. The loop has a cap on iterations
 def cap(run: Run, lang: str, loop: Callable | None = None) -> Finding:
+    """Judged on a model that keeps asking for a tool; a loop that passes is run once more with a model that keeps
+    pausing (pause_turn): a cap that counts only the turns that ask for tools never stops that one."""
+    found = _stopped_asking_model(run, lang, loop)
+    if found.status != PASSED or loop is None:
+        return found
+    paused = run_scenario(loop, 482, ("pause_turn",) * CAP_LIMIT)
+    if len(paused.calls) > CAP_LIMIT or paused.stopped_by_check:
+        return verdict(BROKEN, ntr("with a model that kept asking for tools the loop stopped ({detail}), but with a "
+                                   "model that kept pausing (pause_turn) it was still going after {n} request: count "
+                                   "every request against the cap, not only the turns that ask for tools",
+                                   "with a model that kept asking for tools the loop stopped ({detail}), but with a "
+                                   "model that kept pausing (pause_turn) it was still going after {n} requests: count "
+                                   "every request against the cap, not only the turns that ask for tools", CAP_LIMIT,
+                                   lang, detail=found.detail))
+    return found
+
+
+def _stopped_asking_model(run: Run, lang: str, loop: Callable | None) -> Finding:
     sent = len(run.calls)
     if sent > CAP_LIMIT or run.stopped_by_check:
         declared, value = _declared_cap(loop)
@@ -446,7 +486,7 @@ def merge_asks(run: Run, lang: str, loop: Callable | None = None, pr: int = 485)
     keyword = approvers.approver_parameter(loop) if loop is not None else None
     tried = ""
     if loop is not None:
-        runs = (len(approvers.FAILING) if keyword is not None else 0) + 2
+        runs = (len(approvers.FAILING) if keyword is not None else 0) + 3
         with Sandboxes(expected=runs) as sandboxes:  # started ahead, as the check's own scenarios are
             if keyword is not None:
                 driven = approvers.drive(loop, approvers.FAILING, keyword, sandboxes, protocol="any")
@@ -469,12 +509,17 @@ APPROVED = 483
 
 
 def _merged_elsewhere(loop: Callable, lang: str, sandboxes: Sandboxes) -> Finding | None:
-    """Two more ways a merge slips through: a person types "no" at the loop's own input() prompt (a truthy
-    string), and the model approves a merge request (a loop that merges on the verdict merges it)."""
+    """Three more ways a merge slips through: a person types "no" at the loop's own input() prompt (a truthy
+    string); told no, the model asks again in its next turn (a loop that lets a repeat through merges it); and the
+    model approves a merge request (a loop that merges on the verdict merges it)."""
     typed = run_scenario(loop, 485, sandboxes=sandboxes, typed="no")
     if 485 in typed.merged:
         return verdict(BROKEN, tr("when a person typed \"no\" at your loop's input() prompt, !{pr} was merged: only "
                                   "an explicit yes may open the gate", lang, pr=485))
+    again = run_scenario(loop, 485, ("one_more_call",), sandboxes=sandboxes, typed="no")
+    if 485 in again.merged:
+        return verdict(BROKEN, tr("told no, the model asked to merge !{pr} again in its next turn, and the loop merged "
+                                  "it: a repeated call is a new call, and waits for its own yes", lang, pr=485))
     approved = run_scenario(loop, APPROVED, sandboxes=sandboxes, typed="no")
     if approved.merged:
         return verdict(BROKEN, tr("on !{pr}, which the model approved, the loop merged {merged} though nobody said "
@@ -543,7 +588,7 @@ RULES: dict[str, Rule] = {
         N_("A tool error is a result (is_error), not an exception"),
         N_("one failing tool must not end the run: the model reads the error and tries another way, or says what "
            "went wrong"),
-        5, 999, (), errors_are_results),
+        5, 999, (), errors_are_results, reads_the_loop=True),
     "cap": Rule(
         N_("The loop has a cap on iterations"),
         N_("a model that keeps asking runs the loop until the money runs out"),

@@ -55,6 +55,8 @@ class Run:
     seconds: float = 0.0
     printed: str = ""
     """What the process printed to stdout while the loop ran (a loop that prints its bill, its progress)."""
+    printed_errors: str = ""
+    """What it printed to stderr meanwhile (print(..., file=sys.stderr) is printing too; so are library warnings)."""
     files: dict[tuple[str, str], str] = field(default_factory=dict)
     """(path, ref) -> the text the sandbox held for each file a tool call named, read at the end of the run: what a
     read's result must carry (a file that does not exist is left out)."""
@@ -210,7 +212,7 @@ def _threads_filled_in(exchanges: list[Exchange]) -> list[Exchange]:
 
 
 class _Tee(io.TextIOBase):
-    """stdout while a loop runs: what is printed still shows where it did, and is kept for the rules."""
+    """stdout (or stderr) while a loop runs: what is printed still shows where it did, and is kept for the rules."""
 
     def __init__(self, shown: Any) -> None:
         self.shown, self.kept = shown, io.StringIO()
@@ -252,8 +254,8 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
             except BaseException as error:  # whatever the loop lets out is an observation
                 run.error = error
 
-        tee = _Tee(sys.stdout)
-        with pointed_at(sandbox, typed), contextlib.redirect_stdout(tee):
+        tee, tee_errors = _Tee(sys.stdout), _Tee(sys.stderr)
+        with pointed_at(sandbox, typed), contextlib.redirect_stdout(tee), contextlib.redirect_stderr(tee_errors):
             worker = threading.Thread(target=work, daemon=True, name=LOOP_THREAD)
             started = time.monotonic()
             worker.start()
@@ -270,7 +272,7 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
                     worker.join(1.0)
                     break
             run.seconds = time.monotonic() - started
-        run.printed = tee.kept.getvalue()
+        run.printed, run.printed_errors = tee.kept.getvalue(), tee_errors.kept.getvalue()
         run.exchanges = _threads_filled_in(list(sandbox.exchanges))
         run.merged = [iid for iid, mr in sandbox.gitlab.merge_requests.items() if mr.state == "merged"]
         run.files = _files_named(sandbox, run)

@@ -62,10 +62,12 @@ class Agent:
 
     def __init__(self, *flaws: str, send: str = "create", cache: str | None = "auto", bill: str | None = "all",
                  concurrent: bool = True, merge_as: str = "merge", denial: str = "A human refused: it did not run.",
-                 unknown: type[Exception] = RuntimeError, paging: bool = False, numbered: bool = False) -> None:
+                 unknown: type[Exception] = RuntimeError, paging: bool = False, numbered: bool = False,
+                 capped: type[Exception] = RuntimeError) -> None:
         self.flaws, self.how, self.cache, self.bill, self.concurrent = set(flaws), send, cache, bill, concurrent
         self.merge_as, self.denial, self.unknown, self.paging = merge_as, denial, unknown, paging
         self.numbered = numbered  # a file comes back with its lines numbered, as review tools often show it
+        self.capped = capped  # the cap's error: RuntimeError, or an assert's AssertionError with the same words
         self.tools = [{**t, "name": merge_as} if t["name"] == "merge" else t for t in TOOLS]
         if paging:  # open_file takes a start, and the cut note says which one to ask for next
             self.tools = [{**t, "input_schema": {**t["input_schema"], "properties": {
@@ -115,6 +117,9 @@ class Agent:
     def approved(self, block, approve) -> bool:
         if "never_opens" in self.flaws:
             return False
+        asked_before = getattr(self, "denied", set())
+        if "insist_runs" in self.flaws and repr(block.input) in asked_before:  # asked again after a no: let it run
+            return True
         if "remembers_yes" in self.flaws and getattr(self, "said_yes", False):  # one yes opens the gate for good
             return True
         if "blind_approver" in self.flaws:  # the person is asked about the tool, never shown what it would do
@@ -138,6 +143,11 @@ class Agent:
             return bool(approve(block.name, block.input))
         if "yes_word" in self.flaws:
             return approve(block.name, block.input) in (True, "yes", "y")
+        if "true_word" in self.flaws:  # the word "True" taken for a yes
+            try:
+                return str(approve(block.name, block.input)).lower() == "true"
+            except Exception:
+                return False
         if "one_argument" in self.flaws:
             try:
                 return approve(block) is True
@@ -168,9 +178,12 @@ class Agent:
                 except concurrent.futures.TimeoutError:
                     return True
         try:
-            return approve(block.name, block.input) is True
+            said = approve(block.name, block.input) is True
         except Exception:
-            return False
+            said = False
+        if not said:
+            self.denied = {*asked_before, repr(block.input)}
+        return said
 
     # ---- the tools ---------------------------------------------------------------------------------------------
     def result(self, block, approve) -> dict:
@@ -198,7 +211,8 @@ class Agent:
             if "yes_told_denied" in self.flaws and block.name == self.merge_as:  # merged, and told the opposite
                 return {"type": "tool_result", "tool_use_id": block.id, "content": self.denial, "is_error": True}
         except Exception as error:
-            if "raise_tool_errors" in self.flaws:
+            if "raise_tool_errors" in self.flaws or (
+                    "gitlab_errors_only" in self.flaws and not isinstance(error, gitlab.GitlabError)):
                 raise
             return {"type": "tool_result", "tool_use_id": block.id, "content": f"{type(error).__name__}: {error}",
                     "is_error": True}
@@ -318,6 +332,8 @@ class Agent:
                         (b.name, repr(b.input)) in asked for b in reply.content if b.type == "tool_use"):
                     raise RuntimeError("the model asked for the same call again: stopped")  # no cap, only this
                 case "pause_turn":
+                    if "caps_tool_turns" in self.flaws:  # a pause is not counted: only the turns that ask for tools
+                        turns -= 1
                     if "pause_drops_history" in self.flaws:  # the task and the paused turn, the rest forgotten
                         history[1:] = []
                     history.append({"role": "assistant", "content": reply.content})
@@ -337,6 +353,9 @@ class Agent:
                     continue
                 case "refusal":
                     raise RuntimeError(f"refused: {reply.stop_details}")
+                case "max_tokens" if "answer_cut_retried" in self.flaws and not any(
+                        b.type == "tool_use" for b in reply.content):  # the same request again: cut again
+                    continue
                 case "max_tokens" if "answer_cut_returned" in self.flaws and not any(
                         b.type == "tool_use" for b in reply.content):  # a cut call raises, a cut answer is returned
                     return "".join(b.text for b in reply.content if b.type == "text")
@@ -363,7 +382,7 @@ class Agent:
                     raise self.unknown(f"unexpected stop reason: {other}")
         if "returns_at_cap" in self.flaws:
             return None
-        raise RuntimeError(self.gave_up(history, turns))
+        raise self.capped(self.gave_up(history, turns))
 
 
 def attempt(*flaws: str, keyword_only: bool = False, **how):

@@ -21,7 +21,8 @@ RIGHT = {"class-stream": attempts.attempt(send="stream"), "async": attempts.revi
          "denied-in-other-words": attempts.attempt(denial="The merge was not approved: a person said 'no'."),
          "denied-in-russian": attempts.attempt(denial="Человек не дал разрешения на слияние."),
          "unknown-stop-as-not-implemented": attempts.attempt(unknown=NotImplementedError),
-         "paging-with-a-start": attempts.attempt(paging=True)}
+         "paging-with-a-start": attempts.attempt(paging=True),
+         "cap-as-an-assert": attempts.attempt(capped=AssertionError)}
 
 WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on)}
     3: {flaw: (attempts.attempt(flaw, send="with_options"), rule) for flaw, rule in {
@@ -50,7 +51,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "unknown_is_answer": "unknown_stop", "unknown_goes_on": "unknown_stop",
         "unknown_unnamed": "unknown_stop", "returns_at_cap": "cap", "cut_answer_returned": "cut_tool_call",
         "same_budget_again": "cut_tool_call", "fallback_no_system": "fallback",
-        "swapped_results": "one_message", "answer_cut_returned": "cut_answer",
+        "swapped_results": "one_message", "answer_cut_returned": "cut_answer", "answer_cut_retried": "cut_answer", "caps_tool_turns": "cap", "gitlab_errors_only": "errors_are_results",
         "repeat_detector_no_cap": "cap"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",
@@ -64,7 +65,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "silence_raises": "refusal_is_error", "default_deny": "approver_asked", "eq_true": "fail_closed",
         "failed_wording": "refusal_is_error", "yes_told_denied": "yes_merges",
         # the person sees what would run, and every dangerous call waits for its own yes
-        "blind_approver": "approver_asked", "remembers_yes": "approver_asked"}.items()},
+        "blind_approver": "approver_asked", "remembers_yes": "approver_asked", "insist_runs": "approver_asked",
+        "true_word": "fail_closed"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),

@@ -82,7 +82,7 @@ print(get_diff(482)[:700])
 # Описание — единственная документация, которую она получает, поэтому пишите его для читателя,
 # который больше ничего не знает.
 
-# %% lang="en"
+# %%
 TOOLS = [
     {
         "name": "get_diff",
@@ -95,36 +95,6 @@ TOOLS = [
     }
 ]
 
-
-def show(messages):
-    """One line per message: its role and the types of its blocks."""
-    for number, message in enumerate(messages, start=1):
-        content = message["content"]
-        kinds = ["text"] if isinstance(content, str) else [
-            block["type"] if isinstance(block, dict) else block.type for block in content]
-        print(number, message["role"], kinds)
-
-# %% lang="ru"
-TOOLS = [
-    {
-        "name": "get_diff",
-        "description": "Get the changes of a merge request: title, source branch and the diff of every file.",
-        "input_schema": {
-            "type": "object",
-            "properties": {"pr": {"type": "integer", "description": "The merge request number, e.g. 482."}},
-            "required": ["pr"],
-        },
-    }
-]
-
-
-def show(messages):
-    """По строке на сообщение: роль и типы его блоков."""
-    for number, message in enumerate(messages, start=1):
-        content = message["content"]
-        kinds = ["text"] if isinstance(content, str) else [
-            block["type"] if isinstance(block, dict) else block.type for block in content]
-        print(number, message["role"], kinds)
 
 # %% [markdown] lang="en"
 # <!-- fact: tool-use-stop-reason -->
@@ -235,7 +205,36 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 #
 # **Сначала предположите, потом запустите:** сколько сообщений будет в истории после этой ячейки и от кого каждое?
 
-# %%
+# %% lang="en"
+def show(messages):
+    """One line per message: its number, its role and the types of its blocks."""
+    for number, message in enumerate(messages, start=1):  # enumerate counts as it goes: 1, 2, 3...
+        content = message["content"]
+        if isinstance(content, str):  # a plain string is one text block
+            kinds = ["text"]
+        else:  # a list of blocks: dicts you wrote, or the SDK's objects the model sent
+            kinds = [block["type"] if isinstance(block, dict) else block.type for block in content]
+        print(number, message["role"], kinds)
+
+
+messages.append({"role": "assistant", "content": response.content})
+messages.append({"role": "user", "content": [
+    {"type": "tool_result", "tool_use_id": tool_use.id, "content": diff},
+]})
+show(messages)
+
+# %% lang="ru"
+def show(messages):
+    """По строке на сообщение: его номер, роль и типы его блоков."""
+    for number, message in enumerate(messages, start=1):  # enumerate считает по ходу: 1, 2, 3...
+        content = message["content"]
+        if isinstance(content, str):  # простая строка — это один текстовый блок
+            kinds = ["text"]
+        else:  # список блоков: словари, которые написали вы, или объекты SDK, которые прислала модель
+            kinds = [block["type"] if isinstance(block, dict) else block.type for block in content]
+        print(number, message["role"], kinds)
+
+
 messages.append({"role": "assistant", "content": response.content})
 messages.append({"role": "user", "content": [
     {"type": "tool_result", "tool_use_id": tool_use.id, "content": diff},
