@@ -99,7 +99,7 @@ def _token_rejected(lang: str) -> str:
 
 
 SOFT_FAILURES = (EXIT_ITERATIONS, EXIT_REFUSED)
-"""Outcomes a pipeline shows as a warning, not a failure (ci/review.gitlab-ci.yml: allow_failure: exit_codes)."""
+"""Outcomes a pipeline shows as a warning, not a failure (templates/review.yml: allow_failure: exit_codes)."""
 
 
 def worst(codes: list[int]) -> int:

@@ -1,4 +1,4 @@
-"""ci/review.gitlab-ci.yml in the pipelines GitLab really makes (#43): a same-project merge request, a fork's (run in
+"""templates/review.yml in the pipelines GitLab really makes (#43): a same-project merge request, a fork's (run in
 the fork, without the parent's variables, or with the fork's own), "run pipeline in the parent project", a merge
 train, and a project without the two secrets. The template's rules are evaluated with the variables GitLab sets in
 each, and where the job is added its script runs against the sandbox: reviewed and posted once on the right merge
@@ -21,7 +21,7 @@ from course_sandbox import Sandbox
 import unset_settings
 
 ROOT = Path(__file__).resolve().parent.parent
-TEMPLATE = ROOT / "ci" / "review.gitlab-ci.yml"
+TEMPLATE = ROOT / "templates" / "review.yml"
 TOKEN = "pipeline-token-8c2f61"
 PACKAGE = "git+https://gitlab.example.com/tools/agent-loop-course.git@v0.1.0"
 

@@ -95,7 +95,7 @@ def test_refusal_and_the_cap_are_the_exit_codes_the_job_allows(sandbox, tmp_path
         sandbox.force(force)
     done = run_job(tmp_path, ci_environment(sandbox, "486"), *args)
     assert done.returncode == code and words in done.stderr.splitlines()[-1]
-    job = list(yaml.safe_load_all((ROOT / "ci" / "review.gitlab-ci.yml").read_text()))[1]["course-agent-review"]
+    job = list(yaml.safe_load_all((ROOT / "templates" / "review.yml").read_text()))[1]["course-agent-review"]
     assert code in job["allow_failure"]["exit_codes"]
 
 
@@ -111,7 +111,7 @@ def test_a_job_missing_a_variable_is_a_setup_error_in_one_line(sandbox, tmp_path
 
 
 def test_the_template_runs_the_review_in_merge_request_pipelines_only():
-    job = list(yaml.safe_load_all((ROOT / "ci" / "review.gitlab-ci.yml").read_text()))[1]["course-agent-review"]
+    job = list(yaml.safe_load_all((ROOT / "templates" / "review.yml").read_text()))[1]["course-agent-review"]
     assert 'course-agent review "$CI_MERGE_REQUEST_IID" --post' in "\n".join(job["script"])
     assert job["rules"][-1]["if"].startswith('$CI_PIPELINE_SOURCE == "merge_request_event" && ')  # tests/test_ci_pipelines.py
     assert sorted(job["allow_failure"]["exit_codes"]) == sorted(cli.SOFT_FAILURES)

@@ -98,19 +98,23 @@ print("\n".join(block.text for block in response.content if block.type == "text"
 
 # %% [markdown] lang="en"
 # <!-- fact: response-blocks -->
+# <!-- fact: sdk-parses-json -->
 # ## What a response is made of
 #
 # The answer is not a string: `content` is a list of **blocks**, each with a `type`. Here there are two,
 # `thinking` and then `text`; soon there will be `tool_use` blocks too. `stop_reason` says why the model
-# stopped, and `usage` counts the tokens you pay for.
+# stopped, and `usage` counts the tokens you pay for. The SDK parsed JSON into its own types, so each is an attribute
+# (`response.stop_reason`), not a dict key.
 
 # %% [markdown] lang="ru"
 # <!-- fact: response-blocks -->
+# <!-- fact: sdk-parses-json -->
 # ## Из чего состоит ответ
 #
 # Ответ — это не строка: `content` — список **блоков**, у каждого есть `type`. Здесь их два: `thinking`,
 # а за ним `text`; скоро появятся и блоки `tool_use`. `stop_reason` говорит, почему модель остановилась,
-# а `usage` считает токены, за которые вы платите.
+# а `usage` считает токены, за которые вы платите. SDK превратил полученный JSON в объекты своих типов, поэтому каждое
+# поле — это атрибут (`response.stop_reason`), а не ключ словаря.
 
 # %% lang="en"
 print("id:         ", response.id)
@@ -125,20 +129,6 @@ print("role:       ", response.role)
 print("блоки:      ", [block.type for block in response.content])
 print("stop_reason:", response.stop_reason)
 print("usage:      ", response.usage.input_tokens, "ток. на входе,", response.usage.output_tokens, "ток. на выходе")
-
-# %% [markdown] lang="en"
-# <!-- fact: sdk-parses-json -->
-# The SDK parsed JSON into its own types. This is that JSON, with the fields this notebook talks about (the wire
-# carries a few more, such as the cache counts of notebook 8):
-
-# %% [markdown] lang="ru"
-# <!-- fact: sdk-parses-json -->
-# SDK превратил полученный JSON в объекты своих типов. А вот этот JSON — с полями, о которых идёт речь в этом
-# блокноте (по сети приходит ещё несколько, например счётчики кэша из блокнота 8):
-
-# %%
-cache_fields = {"cache_creation", "cache_creation_input_tokens", "cache_read_input_tokens", "service_tier"}
-print(response.model_dump_json(indent=2, exclude_none=True, exclude={"usage": cache_fields}))
 
 # %% [markdown] lang="en"
 # <!-- fact: thinking-display-omitted -->

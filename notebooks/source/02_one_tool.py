@@ -167,7 +167,7 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # names the `tool_use_id` it answers. The pair is held together by that id, nothing else.
 #
 # *Whole* means every block, the thinking block of notebook 1 and its signature included: the API checks
-# them, and a changed, reordered or partly dropped thinking block is an error. This will be your loop's first
+# them, and a changed, reordered or partly dropped thinking block is an error (optional notebook 11 shows it). This will be your loop's first
 # rule (notebook 3 names it), and it holds for every response, whatever blocks it has (send back what came, no more and no less):
 #
 # ```mermaid
@@ -190,7 +190,7 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # указан `tool_use_id` того вызова, на который он отвечает. Пару связывает только этот id.
 #
 # *Целиком* — это со всеми блоками, включая блок рассуждения из блокнота 1 и его подпись: API их проверяет,
-# и изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка. Это станет первым правилом
+# и изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка (её показывает необязательный блокнот 11). Это станет первым правилом
 # вашего цикла (блокнот 3 даст ему имя), и оно действует для любого ответа, какие бы блоки в нём ни были (возвращайте то, что пришло, — ни
 # больше, ни меньше):
 #
@@ -226,7 +226,7 @@ show(messages)
 # %% lang="ru"
 def show(messages):
     """По строке на сообщение: его номер, роль и типы его блоков."""
-    for number, message in enumerate(messages, start=1):  # enumerate считает по ходу: 1, 2, 3...
+    for number, message in enumerate(messages, start=1):  # enumerate нумерует сообщения по порядку: 1, 2, 3…
         content = message["content"]
         if isinstance(content, str):  # простая строка — это один текстовый блок
             kinds = ["text"]
@@ -364,7 +364,8 @@ exercise_messages = [{"role": "user", "content": "Проверь pull request #4
 # <details><summary>Hint</summary>
 #
 # Each round is steps 1–4: `messages.create` with `tools=TOOLS` and `exercise_messages` (1); for every `tool_use`,
-# the function its `block.name` names, run with `**block.input` (2); the response appended whole, then one user message
+# the function its `block.name` names, run with `**block.input` (2: a dict `{"get_diff": get_diff, "read_file":
+# read_file}` picks the function by its name); the response appended whole, then one user message
 # with a `tool_result` for every `tool_use` (3); and again (4). Write round 1 and run it; look at `stop_reason`; copy the
 # lines for round 2; and so on, until `stop_reason` is `end_turn`.
 # </details>
@@ -377,7 +378,8 @@ exercise_messages = [{"role": "user", "content": "Проверь pull request #4
 # <details><summary>Подсказка</summary>
 #
 # Каждый круг — это шаги 1–4: `messages.create` с `tools=TOOLS` и `exercise_messages` (1); для каждого `tool_use` —
-# функция, которую называет `block.name`, с аргументами `**block.input` (2); ответ в историю целиком, затем одно
+# функция, которую называет `block.name`, с аргументами `**block.input` (2: словарь `{"get_diff": get_diff,
+# "read_file": read_file}` выбирает функцию по имени); ответ в историю целиком, затем одно
 # сообщение user с `tool_result` на каждый `tool_use` (3); и снова (4). Напишите круг 1 и запустите; посмотрите на
 # `stop_reason`; скопируйте строки для круга 2 — и так далее, пока `stop_reason` не станет `end_turn`.
 # </details>

@@ -4,7 +4,7 @@
 # **You will learn**
 # - that one response can ask for several tools at once (several `tool_use` blocks);
 # - to run them all, concurrently, and return **all** results in **one** user message;
-# - what happens when you split the results over several messages: the model stops calling in parallel.
+# - what happens when you split the results over several messages: the model calls tools in parallel less often.
 #
 # *About 35 minutes. Builds on notebook 3.*
 #
@@ -19,7 +19,7 @@
 # **Вы узнаете**
 # - что в одном ответе модель может запросить сразу несколько инструментов (несколько блоков `tool_use`);
 # - как выполнить их все параллельно и вернуть **все** результаты **одним** сообщением от user;
-# - что будет, если разбить результаты на несколько сообщений: модель перестанет делать параллельные
+# - что будет, если разбить результаты на несколько сообщений: модель станет реже делать параллельные
 #   вызовы.
 #
 # *Около 35 минут. Опирается на блокнот 3.*
@@ -211,7 +211,7 @@ print("\n".join(block.text for block in third.content if block.type == "text"))
 #
 # The API accepts results split over several consecutive user messages (it merges them), so nothing
 # fails. But the model learns from the history that its parallel calls get answered one by one, and
-# stops making them. Here is a loop that splits, then asks for the same review again in the same
+# makes them less often. Here is a loop that splits, then asks for the same review again in the same
 # conversation:
 
 # %% [markdown] lang="ru"
@@ -220,7 +220,7 @@ print("\n".join(block.text for block in third.content if block.type == "text"))
 #
 # API принимает результаты, разбитые на несколько идущих подряд сообщений от user (он их объединяет),
 # так что ничего не падает. Но модель усваивает из истории, что на её параллельные вызовы отвечают по
-# одному, и перестаёт их делать. Вот цикл, который разбивает результаты, а затем в том же диалоге
+# одному, и делает их реже. Вот цикл, который разбивает результаты, а затем в том же диалоге
 # просит сделать то же ревью ещё раз:
 
 # %% lang="en"
@@ -230,8 +230,10 @@ def loop(messages, split, max_iterations=10):
                                           messages=messages)
         messages.append({"role": "assistant", "content": response.content})
         calls = [b for b in response.content if b.type == "tool_use"]
-        if response.stop_reason != "tool_use":
+        if response.stop_reason == "end_turn":
             return
+        if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error
+            raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
         print("  tools asked for in one response:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
         results = [{"type": "tool_result", "tool_use_id": c.id, "content": run_tool(c.name, c.input)} for c in calls]
         if split:
@@ -255,8 +257,10 @@ def loop(messages, split, max_iterations=10):
                                           messages=messages)
         messages.append({"role": "assistant", "content": response.content})
         calls = [b for b in response.content if b.type == "tool_use"]
-        if response.stop_reason != "tool_use":
+        if response.stop_reason == "end_turn":
             return
+        if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка
+            raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
         print("  инструментов запрошено в одном ответе:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
         results = [{"type": "tool_result", "tool_use_id": c.id, "content": run_tool(c.name, c.input)} for c in calls]
         if split:
@@ -275,7 +279,7 @@ loop(history, split=True)
 
 # %% [markdown] lang="en"
 # The second time the model reads the files one per response: more round trips, more tokens, a
-# slower agent. The fix is the rule: all results of one turn in one user message.
+# slower agent (here as the sandbox scripts it; the docs say split results make parallel calls rarer). The fix is the rule: all results of one turn in one user message.
 #
 # What you saw is the sandbox's model, scripted to show what the docs warn of (docs: *Parallel tool use*, its
 # message-history guidance: results sent in separate messages make parallel calls less likely). A live model may
@@ -429,7 +433,8 @@ show_solution(4)
 #
 # <details><summary>Answer</summary>
 #
-# To stop calling tools in parallel: more round trips, more tokens.
+# To call tools in parallel less often (the docs' guidance; the sandbox shows it at its strongest): more round trips,
+# more tokens.
 # </details>
 #
 # **Choose one** (each answer says why the other two are wrong):
@@ -472,7 +477,8 @@ show_solution(4)
 #
 # <details><summary>Ответ</summary>
 #
-# Перестать вызывать инструменты параллельно: больше запросов, больше токенов.
+# Реже вызывать инструменты параллельно (так говорит документация; песочница показывает это в самом сильном
+# виде): больше запросов, больше токенов.
 # </details>
 #
 # **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
@@ -507,12 +513,12 @@ show_solution(4)
 #
 # - One response may hold several `tool_use` blocks: run them all.
 # - Run them concurrently; keep the results in the order of the calls.
-# - Return all results of a turn in ONE user message, or the model stops calling in parallel.
+# - Return all results of a turn in ONE user message, or the model calls in parallel less often.
 
 # %% [markdown] lang="ru"
 # ## Итоги
 #
 # - В одном ответе может быть несколько блоков `tool_use`: выполните их все.
 # - Выполняйте их параллельно; сохраняйте результаты в порядке вызовов.
-# - Возвращайте все результаты одного хода ОДНИМ сообщением от user, иначе модель перестанет делать
+# - Возвращайте все результаты одного хода ОДНИМ сообщением от user, иначе модель станет реже делать
 #   параллельные вызовы.

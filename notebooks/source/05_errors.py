@@ -131,15 +131,15 @@ except Exception as error:
 
 # %% [markdown] lang="en"
 # <!-- fact: thinking-back-unchanged -->
-# Notebook 2's "Break it" showed the 400 for a history that keeps only the text of a response: the loop above appends
-# `response.content` whole. The same holds for the thinking blocks a response may start with: they go back whole and
+# Notebook 2's "Break it, then fix it" showed the 400 for a result whose call is missing from the history: the loop
+# above appends `response.content` whole, its `tool_use` blocks included. The same holds for the thinking blocks a response may start with: they go back whole and
 # unchanged. *Optional notebook 11 tunes thinking, shows the 400 for an edited thinking block, and why on the newest
 # models the whole history is append-only.*
 
 # %% [markdown] lang="ru"
 # <!-- fact: thinking-back-unchanged -->
-# Раздел «Сломаем» в блокноте 2 показал ошибку 400 для истории, где от ответа остался только текст: цикл выше добавляет
-# `response.content` целиком. То же касается блоков рассуждения, с которых может начинаться ответ: они возвращаются
+# Раздел «Сломаем и починим» в блокноте 2 показал ошибку 400 для результата, вызова которого нет в истории: цикл выше
+# добавляет `response.content` целиком, вместе с блоками `tool_use`. То же касается блоков рассуждения, с которых может начинаться ответ: они возвращаются
 # целиком и без изменений. *Необязательный блокнот 11 показывает, как настраивать рассуждение, какую ошибку 400
 # вызывает изменённый блок рассуждения и почему у новейших моделей историю целиком можно только дополнять.*
 
@@ -424,12 +424,12 @@ check_loop(review_safely, rules=["whole_response", "errors_are_results"])
 # ## Recap
 #
 # - Tool failures go back to the model as `tool_result` with `is_error: true`; the loop survives.
-# - The whole response goes into the history, or the next request is a 400.
+# - The whole response goes into the history (notebook 2's rule), thinking blocks included.
 # - 429, 5xx, 529 and dropped connections are retried by the SDK; what survives the retries is yours to handle.
 
 # %% [markdown] lang="ru"
 # ## Итоги
 #
 # - Сбои инструментов возвращаются модели как `tool_result` с `is_error: true`; цикл продолжает работу.
-# - Ответ модели добавляется в историю целиком, иначе следующий запрос получит 400.
+# - Ответ модели добавляется в историю целиком (правило блокнота 2), вместе с блоками рассуждения.
 # - 429, 5xx, 529 и обрывы соединения SDK повторяет сам; ошибку, которая не ушла и после повторов, обрабатываете вы.

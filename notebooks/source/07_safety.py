@@ -413,6 +413,116 @@ else:
     print("пропущено: здесь модель просят влить merge request, поэтому ячейка работает только с демо-GitLab песочницы")
 
 # %% [markdown] lang="en"
+# ## Take it home
+#
+# The reviewer as this notebook leaves it (the gate: `merge_pr` runs only after your yes, asked with `input()`; no answer is a no), whole, is in the cell below and in
+# `examples/en/review_after_07.py`: notebook 3's "Take it home" says what it needs and how to run it.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (со шлюзом: `merge_pr` выполняется только после вашего «да» на вопрос `input()`; нет ответа — значит «нет»), — в ячейке ниже и в
+# `examples/ru/review_after_07.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_7"
+
+# %% [markdown] lang="en"
+# ## Check yourself
+#
+# 1. Who decides whether a tool call may run?
+#
+# <details><summary>Answer</summary>
+#
+# Your code, not the model: the model only decides what to ask for.
+# </details>
+#
+# 2. Why `merge_pr(pr)` rather than `bash(command)`?
+#
+# <details><summary>Answer</summary>
+#
+# A narrow tool can be gated, logged and counted; a command string cannot be checked.
+# </details>
+#
+# 3. No human answers the approval prompt. What happens?
+#
+# <details><summary>Answer</summary>
+#
+# No answer means no: the call is denied, and the denial goes back to the model as an error result.
+# </details>
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 4. Your approver returns the string `"no"`. What does `if approve(name, tool_input):` do?
+#    - (a) does not run it: "no" means no
+#    - (b) runs the tool: a non-empty string is truthy
+#    - (c) raises `TypeError`
+#
+# <details><summary>Answer</summary>
+#
+# (b). Python does not read the word, only whether the string is empty; that is why only `is True` opens the gate.
+# </details>
+#
+# 5. Where must the gate sit?
+#    - (a) in the system prompt: "never merge without asking"
+#    - (b) in your code, between the `tool_use` and the call of the tool
+#    - (c) in the tool's description
+#
+# <details><summary>Answer</summary>
+#
+# (b). A prompt and a description are text the model reads, and !485 showed that other text can talk it out of
+# them.
+# </details>
+
+# %% [markdown] lang="ru"
+# ## Проверьте себя
+#
+# 1. Кто решает, можно ли выполнить вызов инструмента?
+#
+# <details><summary>Ответ</summary>
+#
+# Ваш код, а не модель: модель только решает, что попросить.
+# </details>
+#
+# 2. Почему `merge_pr(pr)`, а не `bash(command)`?
+#
+# <details><summary>Ответ</summary>
+#
+# Узкий инструмент можно поставить на подтверждение, записать в журнал и посчитать; строку команды проверить нельзя.
+# </details>
+#
+# 3. Никто не ответил на запрос подтверждения. Что произойдёт?
+#
+# <details><summary>Ответ</summary>
+#
+# Нет ответа — значит «нет»: вызов отклонён, и модель получает об этом результат с ошибкой.
+# </details>
+#
+# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+#
+# 4. Ваш approver вернул строку `"no"`. Что сделает `if approve(name, tool_input):`?
+#    - (а) не выполнит: в строке же написано «нет»
+#    - (б) выполнит инструмент: непустая строка истинна
+#    - (в) выбросит `TypeError`
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Python не читает слово, он смотрит только, пуста ли строка; поэтому шлюз открывает только `is True`.
+# </details>
+#
+# 5. Где должен стоять шлюз?
+#    - (а) в системном промпте: «никогда не вливай без вопроса»
+#    - (б) в вашем коде, между `tool_use` и вызовом инструмента
+#    - (в) в описании инструмента
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Промпт и описание — это текст, который читает модель, а !485 показал, что другой текст может её
+# переубедить.
+# </details>
+
+# %% [markdown] lang="en"
 # ## Go deeper (optional): the course's own gate
 #
 # The course has its own copy of the loop you are growing, `course_agent.loop.run_agent` (notebook 9's `review()`
@@ -540,116 +650,6 @@ result = run_agent(client, "Проверь merge request !485.", strict, system=
 errors = [block for message in result.messages if isinstance(message["content"], list)
           for block in message["content"] if isinstance(block, dict) and block.get("is_error")]
 print(errors[0]["content"])
-
-# %% [markdown] lang="en"
-# ## Take it home
-#
-# The reviewer as this notebook leaves it (the gate: `merge_pr` runs only after your yes, asked with `input()`; no answer is a no), whole, is in the cell below and in
-# `examples/en/review_after_07.py`: notebook 3's "Take it home" says what it needs and how to run it.
-
-# %% [markdown] lang="ru"
-# ## Возьмите с собой
-#
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (со шлюзом: `merge_pr` выполняется только после вашего «да» на вопрос `input()`; нет ответа — значит «нет»), — в ячейке ниже и в
-# `examples/ru/review_after_07.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
-
-# %% use="take_home_setup"
-
-# %% use="take_home_7"
-
-# %% [markdown] lang="en"
-# ## Check yourself
-#
-# 1. Who decides whether a tool call may run?
-#
-# <details><summary>Answer</summary>
-#
-# Your code, not the model: the model only decides what to ask for.
-# </details>
-#
-# 2. Why `merge_pr(pr)` rather than `bash(command)`?
-#
-# <details><summary>Answer</summary>
-#
-# A narrow tool can be gated, logged and counted; a command string cannot be checked.
-# </details>
-#
-# 3. No human answers the approval prompt. What happens?
-#
-# <details><summary>Answer</summary>
-#
-# No answer means no: the call is denied, and the denial goes back to the model as an error result.
-# </details>
-#
-# **Choose one** (each answer says why the other two are wrong):
-#
-# 4. Your approver returns the string `"no"`. What does `if approve(name, tool_input):` do?
-#    - (a) does not run it: "no" means no
-#    - (b) runs the tool: a non-empty string is truthy
-#    - (c) raises `TypeError`
-#
-# <details><summary>Answer</summary>
-#
-# (b). Python does not read the word, only whether the string is empty; that is why only `is True` opens the gate.
-# </details>
-#
-# 5. Where must the gate sit?
-#    - (a) in the system prompt: "never merge without asking"
-#    - (b) in your code, between the `tool_use` and the call of the tool
-#    - (c) in the tool's description
-#
-# <details><summary>Answer</summary>
-#
-# (b). A prompt and a description are text the model reads, and !485 showed that other text can talk it out of
-# them.
-# </details>
-
-# %% [markdown] lang="ru"
-# ## Проверьте себя
-#
-# 1. Кто решает, можно ли выполнить вызов инструмента?
-#
-# <details><summary>Ответ</summary>
-#
-# Ваш код, а не модель: модель только решает, что попросить.
-# </details>
-#
-# 2. Почему `merge_pr(pr)`, а не `bash(command)`?
-#
-# <details><summary>Ответ</summary>
-#
-# Узкий инструмент можно поставить на подтверждение, записать в журнал и посчитать; строку команды проверить нельзя.
-# </details>
-#
-# 3. Никто не ответил на запрос подтверждения. Что произойдёт?
-#
-# <details><summary>Ответ</summary>
-#
-# Нет ответа — значит «нет»: вызов отклонён, и модель получает об этом результат с ошибкой.
-# </details>
-#
-# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
-#
-# 4. Ваш approver вернул строку `"no"`. Что сделает `if approve(name, tool_input):`?
-#    - (а) не выполнит: в строке же написано «нет»
-#    - (б) выполнит инструмент: непустая строка истинна
-#    - (в) выбросит `TypeError`
-#
-# <details><summary>Ответ</summary>
-#
-# (б). Python не читает слово, он смотрит только, пуста ли строка; поэтому шлюз открывает только `is True`.
-# </details>
-#
-# 5. Где должен стоять шлюз?
-#    - (а) в системном промпте: «никогда не вливай без вопроса»
-#    - (б) в вашем коде, между `tool_use` и вызовом инструмента
-#    - (в) в описании инструмента
-#
-# <details><summary>Ответ</summary>
-#
-# (б). Промпт и описание — это текст, который читает модель, а !485 показал, что другой текст может её
-# переубедить.
-# </details>
 
 # %% [markdown] lang="en"
 # ## Recap

@@ -4,7 +4,7 @@
 # **You will learn**
 # - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
 # - what prompt caching saves over a review, and how to turn it on in your loop;
-# - (optional, "Go deeper" after the exercise) that the SDK's beta `tool_runner` is this same loop, written for you.
+# - (optional, "Go deeper" right after the exercise) that the SDK's beta `tool_runner` is this same loop, written for you.
 #
 # Posting the review on the merge request, running several reviews at once, long reviews that fill the context
 # window, the reviewer on a real GitLab, in a pipeline and in batches are notebook 9's, an optional one on shipping
@@ -377,6 +377,104 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(8)
 
 # %% [markdown] lang="en"
+# <!-- fact: tool-runner -->
+# ## Go deeper (optional): the SDK writes this loop for you
+#
+# The exercise above did not need this section, and the rest of the notebook does not either. The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python functions decorated
+# with `@beta_tool`, derives their schemas from the signatures, and runs the loop you wrote by hand:
+# call, run every requested tool, send all results back, stop at the end. It keeps four of the loop's rules for you
+# (the whole response back, every tool run, a tool's error as a result, all results in one message), but it does not raise where your
+# loop would: without `max_iterations` it runs for as long as the model keeps asking, and at the cap, on `max_tokens`
+# or on a refusal it simply stops and gives you the last message (an API error still raises). So give it a cap, as
+# your own loop has, and read the last message's `stop_reason` yourself (below, `tool_use` at the cap means "not
+# finished"). (It has no safety gate either: that is still your job.)
+#
+# A decorator is the `@name` line above a `def`: Python passes the function defined below it to `name` and keeps what
+# comes back. `@beta_tool` gives back a tool object that still calls like the function and carries its description
+# (the name, the docstring, a schema from the type hints): what the runner sends to the model.
+
+# %% [markdown] lang="ru"
+# <!-- fact: tool-runner -->
+# ## Глубже (по желанию): SDK пишет этот цикл за вас
+#
+# Для упражнения выше этот раздел не был нужен, и остальной части блокнота он тоже не нужен. В SDK этот цикл тоже есть: `client.beta.messages.tool_runner` (дальше — исполнитель) принимает Python-функции с декоратором
+# `@beta_tool`, выводит их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели,
+# выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. Четыре правила
+# цикла он соблюдает за вас (ответ целиком в историю, каждый инструмент выполнен, ошибка инструмента — результат, все
+# результаты одним сообщением),
+# но не выбрасывает исключений там, где их выбросил бы ваш цикл: без `max_iterations` он работает, пока модель просит инструменты, а при
+# достижении ограничения, при `max_tokens` или при отказе просто останавливается и отдаёт последнее сообщение (при ошибке
+# API исключение по-прежнему выбрасывается).
+# Поэтому задайте ограничение, как в своём цикле, и сами проверяйте `stop_reason` последнего сообщения (ниже
+# `tool_use` при достижении ограничения означает «не закончено»). (Шлюза безопасности в нём тоже нет: это
+# по-прежнему ваша забота.)
+#
+# Декоратор — это строка `@имя` над `def`: Python передаёт функцию, определённую под ней, в `имя` и сохраняет то, что
+# вернётся. `@beta_tool` возвращает объект-инструмент: его можно вызывать как саму функцию, и в нём хранится её описание
+# (имя, строка документации, схема по аннотациям типов) — это описание исполнитель и отправляет модели.
+
+# %%
+import lesson_tools
+from anthropic import beta_tool
+
+
+@beta_tool
+def get_diff(pr: int) -> str:
+    """Get the changes of a merge request: title, source branch and the diff of every file."""
+    return lesson_tools.get_diff(pr)
+
+
+@beta_tool
+def read_file(path: str, ref: str = "main") -> str:
+    """Read a whole file from the repository at a branch, for context."""
+    return lesson_tools.read_file(path, ref)
+
+# %% lang="en"
+runner_task = [{"role": "user", "content": "Review merge request !482."}]
+runner = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file],  # the rules, as in your loop
+    max_iterations=20, messages=runner_task,  # the cap, as in notebook 3
+)
+for message in runner:
+    print(message.stop_reason, [block.type for block in message.content])
+print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
+
+# %% lang="ru"
+runner_task = [{"role": "user", "content": "Проверь merge request !482."}]
+runner = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file],  # правила, как в вашем цикле
+    max_iterations=20, messages=runner_task,  # ограничение, как в блокноте 3
+)
+for message in runner:
+    print(message.stop_reason, [block.type for block in message.content])
+print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
+
+# %% [markdown] lang="en"
+# <!-- fact: runner-until-done -->
+# Iterating shows every turn. When only the end matters, `runner.until_done()` runs the loop and returns the last
+# message. `max_iterations` is still the cap: with 2, the runner stops after two turns even though the model still
+# asks for a tool.
+
+# %% [markdown] lang="ru"
+# <!-- fact: runner-until-done -->
+# Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` проводит цикл до конца и
+# возвращает последнее сообщение. `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается
+# после двух ходов, даже если модель всё ещё просит инструмент.
+
+# %%
+ask_review = dict(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], messages=runner_task)
+last = client.beta.messages.tool_runner(**ask_review, max_iterations=20).until_done()
+capped = client.beta.messages.tool_runner(**ask_review, max_iterations=2).until_done()
+
+# %% lang="en"
+print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.type == "text"][-1].splitlines()[-1])
+print("max_iterations=2:", capped.stop_reason)
+
+# %% lang="ru"
+print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.type == "text"][-1].splitlines()[-1])
+print("max_iterations=2:", capped.stop_reason)
+
+# %% [markdown] lang="en"
 # ## Take it home
 #
 # The reviewer as this notebook leaves it (results cut with a way to read on, every request cached, the bill printed), whole, is in the cell below and in
@@ -496,104 +594,6 @@ show_solution(8)
 # (б). Весь файл заполняет окно и оплачивается заново с каждым следующим запросом; обрезанная молча часть выглядит
 # для модели целым.
 # </details>
-
-# %% [markdown] lang="en"
-# <!-- fact: tool-runner -->
-# ## Go deeper (optional): the SDK writes this loop for you
-#
-# The exercise above did not need this section. The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python functions decorated
-# with `@beta_tool`, derives their schemas from the signatures, and runs the loop you wrote by hand:
-# call, run every requested tool, send all results back, stop at the end. It keeps four of the loop's rules for you
-# (the whole response back, every tool run, a tool's error as a result, all results in one message), but it does not raise where your
-# loop would: without `max_iterations` it runs for as long as the model keeps asking, and at the cap, on `max_tokens`
-# or on a refusal it simply stops and gives you the last message (an API error still raises). So give it a cap, as
-# your own loop has, and read the last message's `stop_reason` yourself (below, `tool_use` at the cap means "not
-# finished"). (It has no safety gate either: that is still your job.)
-#
-# A decorator is the `@name` line above a `def`: Python passes the function defined below it to `name` and keeps what
-# comes back. `@beta_tool` gives back a tool object that still calls like the function and carries its description
-# (the name, the docstring, a schema from the type hints): what the runner sends to the model.
-
-# %% [markdown] lang="ru"
-# <!-- fact: tool-runner -->
-# ## Глубже (по желанию): SDK пишет этот цикл за вас
-#
-# Для упражнения выше этот раздел не был нужен. В SDK этот цикл тоже есть: `client.beta.messages.tool_runner` (дальше — исполнитель) принимает Python-функции с декоратором
-# `@beta_tool`, выводит их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели,
-# выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. Четыре правила
-# цикла он соблюдает за вас (ответ целиком в историю, каждый инструмент выполнен, ошибка инструмента — результат, все
-# результаты одним сообщением),
-# но не выбрасывает исключений там, где их выбросил бы ваш цикл: без `max_iterations` он работает, пока модель просит инструменты, а при
-# достижении ограничения, при `max_tokens` или при отказе просто останавливается и отдаёт последнее сообщение (при ошибке
-# API исключение по-прежнему выбрасывается).
-# Поэтому задайте ограничение, как в своём цикле, и сами проверяйте `stop_reason` последнего сообщения (ниже
-# `tool_use` при достижении ограничения означает «не закончено»). (Шлюза безопасности в нём тоже нет: это
-# по-прежнему ваша забота.)
-#
-# Декоратор — это строка `@имя` над `def`: Python передаёт функцию, определённую под ней, в `имя` и сохраняет то, что
-# вернётся. `@beta_tool` возвращает объект-инструмент: его можно вызывать как саму функцию, и в нём хранится её описание
-# (имя, строку документации, схему по аннотациям типов) — это описание исполнитель и отправляет модели.
-
-# %%
-import lesson_tools
-from anthropic import beta_tool
-
-
-@beta_tool
-def get_diff(pr: int) -> str:
-    """Get the changes of a merge request: title, source branch and the diff of every file."""
-    return lesson_tools.get_diff(pr)
-
-
-@beta_tool
-def read_file(path: str, ref: str = "main") -> str:
-    """Read a whole file from the repository at a branch, for context."""
-    return lesson_tools.read_file(path, ref)
-
-# %% lang="en"
-runner_task = [{"role": "user", "content": "Review merge request !482."}]
-runner = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file],  # the rules, as in your loop
-    max_iterations=20, messages=runner_task,  # the cap, as in notebook 3
-)
-for message in runner:
-    print(message.stop_reason, [block.type for block in message.content])
-print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
-
-# %% lang="ru"
-runner_task = [{"role": "user", "content": "Проверь merge request !482."}]
-runner = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file],  # правила, как в вашем цикле
-    max_iterations=20, messages=runner_task,  # ограничение, как в блокноте 3
-)
-for message in runner:
-    print(message.stop_reason, [block.type for block in message.content])
-print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
-
-# %% [markdown] lang="en"
-# <!-- fact: runner-until-done -->
-# Iterating shows every turn. When only the end matters, `runner.until_done()` runs the loop and returns the last
-# message. `max_iterations` is still the cap: with 2, the runner stops after two turns even though the model still
-# asks for a tool.
-
-# %% [markdown] lang="ru"
-# <!-- fact: runner-until-done -->
-# Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` проводит цикл до конца и
-# возвращает последнее сообщение. `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается
-# после двух ходов, даже если модель всё ещё просит инструмент.
-
-# %%
-ask_review = dict(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], messages=runner_task)
-last = client.beta.messages.tool_runner(**ask_review, max_iterations=20).until_done()
-capped = client.beta.messages.tool_runner(**ask_review, max_iterations=2).until_done()
-
-# %% lang="en"
-print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.type == "text"][-1].splitlines()[-1])
-print("max_iterations=2:", capped.stop_reason)
-
-# %% lang="ru"
-print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.type == "text"][-1].splitlines()[-1])
-print("max_iterations=2:", capped.stop_reason)
 
 # %% [markdown] lang="en"
 # ## Recap

@@ -45,8 +45,8 @@
 
 # %% [markdown] lang="ru"
 # Готовый ревьюер курса, `review(pr)`, — это ваш цикл в том виде, в каком его оставил блокнот 8 (все причины
-# остановки, шлюз, обрезка и кэширование), собранный в `course_agent/review.py`: тот же цикл, со шлюзом и журналом,
-# которые читать не обязательно.
+# остановки, шлюз, обрезка и кэширование), оформленный как модуль `course_agent/review.py`: тот же цикл со шлюзом и журналированием,
+# код которых читать не обязательно.
 # Ниже также его инструменты GitLab, те же два инструмента для исполнителя SDK и `billed`:
 
 # %% use="runner_tools"
@@ -450,17 +450,20 @@ for attempt in (1, 2):
 #
 # ### In a merge-request pipeline
 #
-# `ci/review.gitlab-ci.yml` in this repository is a job to include in your project's `.gitlab-ci.yml`; it runs
-# `course-agent review "$CI_MERGE_REQUEST_IID" --post` in merge-request pipelines, on GitLab's runners:
+# `templates/review.yml` in this repository is a CI/CD component, a job to include in your project's
+# `.gitlab-ci.yml`; it runs `course-agent review "$CI_MERGE_REQUEST_IID" --post` in merge-request pipelines, on
+# GitLab's runners. With this repository on your GitLab, tagged:
 #
 # ```yaml
 # include:
-#   - local: ci/review.gitlab-ci.yml      # a copy in your project, or `remote:` with its raw URL
+#   - component: $CI_SERVER_FQDN/tools/agent-loop-course/review@v0.1.0   # the component, at a tag
+#     inputs:
+#       package: "git+https://gitlab.example.com/tools/agent-loop-course.git@v0.1.0"   # the same tag
 # ```
 #
 # It needs two masked CI/CD variables, `COURSE_AGENT_GITLAB_TOKEN` (a token with the `api` scope) and
 # `ANTHROPIC_API_KEY`; the GitLab URL, the project and the merge request come from GitLab CI's predefined
-# variables (`CI_SERVER_URL`, `CI_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). In CI nobody can answer an approval
+# variables (`CI_SERVER_URL`, `CI_MERGE_REQUEST_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). In CI nobody can answer an approval
 # prompt, so `merge_pr` is always refused. Exit codes become job results: 0 passes; 5 (the iteration cap) and 6
 # (a refusal) are allowed failures, a warning rather than a red pipeline; the rest fail the job.
 # [docs/gitlab-ci.md](../../docs/gitlab-ci.md) has the details.
@@ -484,18 +487,20 @@ for attempt in (1, 2):
 #
 # ### В пайплайне merge request
 #
-# `ci/review.gitlab-ci.yml` в этом репозитории — задание (job), которое подключается в `.gitlab-ci.yml` вашего
-# проекта; оно запускает `course-agent review "$CI_MERGE_REQUEST_IID" --post` в пайплайнах merge request, на
-# раннерах GitLab:
+# `templates/review.yml` в этом репозитории — компонент CI/CD, задание (job), которое подключается в `.gitlab-ci.yml`
+# вашего проекта; оно запускает `course-agent review "$CI_MERGE_REQUEST_IID" --post` в пайплайнах merge request, на
+# раннерах GitLab. Если этот репозиторий лежит в вашем GitLab и у него есть тег:
 #
 # ```yaml
 # include:
-#   - local: ci/review.gitlab-ci.yml      # копия в вашем проекте или `remote:` с raw-адресом файла
+#   - component: $CI_SERVER_FQDN/tools/agent-loop-course/review@v0.1.0   # компонент, закреплённый тегом
+#     inputs:
+#       package: "git+https://gitlab.example.com/tools/agent-loop-course.git@v0.1.0"   # тот же тег
 # ```
 #
 # Нужны две маскированные переменные CI/CD: `COURSE_AGENT_GITLAB_TOKEN` (токен со scope `api`) и
 # `ANTHROPIC_API_KEY`; адрес GitLab, проект и номер merge request берутся из предопределённых переменных GitLab CI
-# (`CI_SERVER_URL`, `CI_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). В CI некому ответить на запрос подтверждения,
+# (`CI_SERVER_URL`, `CI_MERGE_REQUEST_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). В CI некому ответить на запрос подтверждения,
 # поэтому `merge_pr` там всегда отклоняется. Коды выхода становятся результатами задания: 0 — успех; 5 (достигнуто
 # ограничение итераций) и 6 (отказ) — допустимые неудачи, предупреждение вместо красного пайплайна; остальные
 # коды проваливают задание. Подробности — в [docs/gitlab-ci.md](../../docs/gitlab-ci.md) (на английском).
