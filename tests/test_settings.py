@@ -29,6 +29,8 @@ READS = [
     ("GITLAB_TOKEN", "gitlab_token", "glpat-abcdefgh", "glpat-abcdefgh"),
     ("GITLAB_PROJECT", "gitlab_project", "group/shop", "group/shop"),
     ("COURSE_AGENT_GITLAB_TOKEN", "ci_gitlab_token", "ci-token-123456", "ci-token-123456"),
+    ("COURSE_AGENT_GITLAB_URL", "ci_gitlab_url", "https://gitlab.example.com", "https://gitlab.example.com"),
+    ("COURSE_AGENT_GITLAB_PROJECT", "ci_gitlab_project", "group/shop", "group/shop"),
     ("GITLAB_CI", "gitlab_ci", "TRUE", True),
     ("CI_SERVER_URL", "ci_server_url", "https://ci.example", "https://ci.example"),
     ("CI_PROJECT_ID", "ci_project_id", "42", "42"),

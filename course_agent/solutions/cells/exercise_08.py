@@ -7,7 +7,10 @@ READ_FROM = {"name": "read_file",
              "description": f"Read a file from the repository at a branch (default main), {LIMIT} characters at a "
                             "time; `start` skips that many characters.",
              "input_schema": {"type": "object", "required": ["path"], "properties": {
-                 "path": {"type": "string"}, "ref": {"type": "string"}, "start": {"type": "integer"}}}}
+                 "path": {"type": "string", "description": "Path from the repository root, e.g. shop/cart.py."},
+                 "ref": {"type": "string", "description": "Branch or commit (default main)."},
+                 "start": {"type": "integer", "description": "The character to read from: the start a cut result "
+                                                             "names."}}}}
 CUT_TOOLS = [READ_FROM if tool["name"] == "read_file" else tool for tool in TOOLS]
 
 
@@ -27,8 +30,9 @@ def run_cut(name: str, tool_input: dict) -> str:
     if len(text) <= LIMIT:
         return text
     end = start + LIMIT
-    return (f"{text[:LIMIT]}\n\n[cut: characters {start} to {end} of {start + len(text)}. "
-            f"Call {name} with start={end} for the rest.]")
+    how = f"Call read_file with start={end} for the rest." if name == "read_file" else \
+        "The rest was not sent: read the files you need with read_file."  # only read_file takes a start
+    return f"{text[:LIMIT]}\n\n[cut: characters {start} to {end} of {start + len(text)}. {how}]"
 
 
 def run_tools(response, approve) -> list[dict]:

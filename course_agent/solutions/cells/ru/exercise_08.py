@@ -7,7 +7,10 @@ READ_FROM = {"name": "read_file",
              "description": f"Прочитать файл из репозитория в ветке (по умолчанию main), по {LIMIT} символов за раз; "
                             "`start` пропускает столько символов.",
              "input_schema": {"type": "object", "required": ["path"], "properties": {
-                 "path": {"type": "string"}, "ref": {"type": "string"}, "start": {"type": "integer"}}}}
+                 "path": {"type": "string", "description": "Путь от корня репозитория."},
+                 "ref": {"type": "string", "description": "Ветка или коммит (по умолчанию main)."},
+                 "start": {"type": "integer", "description": "С какого символа читать: число, которое называет "
+                                                             "обрезанный результат."}}}}
 CUT_TOOLS = [READ_FROM if tool["name"] == "read_file" else tool for tool in TOOLS]
 
 
@@ -27,8 +30,9 @@ def run_cut(name: str, tool_input: dict) -> str:
     if len(text) <= LIMIT:
         return text
     end = start + LIMIT
-    return (f"{text[:LIMIT]}\n\n[обрезано: символы с {start} по {end} из {start + len(text)}. "
-            f"Чтобы прочитать остальное, вызови {name} с start={end}.]")
+    how = f"Чтобы прочитать остальное, вызови read_file с start={end}." if name == "read_file" else \
+        "Остальное не отправлено: нужные файлы прочитай через read_file."  # только read_file умеет читать с середины
+    return f"{text[:LIMIT]}\n\n[обрезано: символы с {start} по {end} из {start + len(text)}. {how}]"
 
 
 def run_tools(response, approve) -> list[dict]:
