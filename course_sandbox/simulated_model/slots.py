@@ -34,8 +34,9 @@ _WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(
 _NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
 _ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
 _ID_AFTER_WORD = re.compile(
-    r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|issue)s?|"
-    r"заказ\w*|номер\w*|счёт\w*|счет\w*|тикет\w*|клиент\w*|товар\w*)\s*(?:#|№|no\.?|number|id)?\s*:?\s*"
+    r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|issue|"
+    r"parcel|package|shipment)s?|заказ\w*|номер\w*|счёт\w*|счет\w*|тикет\w*|клиент\w*|товар\w*|посылк\w*)"
+    r"\s*(?:(?:#|№|no\.?|number|id)(?:\s+is\b)?)?\s*:?\s*"
     r"([A-Za-z0-9][\w-]*\d[\w-]*)", re.I)
 _HASH_ID = re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)")
 _NAME = re.compile(
