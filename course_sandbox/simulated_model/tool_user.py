@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ..conversation import Turn
-from . import answers, compound, side_effects, slots, tool_roles
+from . import answers, assumptions, compound, side_effects, slots, tool_roles
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
 from ..words import words
@@ -123,9 +123,11 @@ def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[
         for key in ("answer", "final_answer", "response", "reply", "text", "message", "result", "summary", "output"):
             evidence.named.setdefault(key, said)
     seeds = tool_roles.fill(tool, number=review_number) if review_number else None
-    use = {"type": "tool_use", "id": new_id("toolu_01"), "name": tool.name,
-           "input": tool_input(tool, evidence, seeds=seeds)}
-    return Reply([use], "tool_use")
+    filled = tool_input(tool, evidence, seeds=seeds)
+    use = {"type": "tool_use", "id": new_id("toolu_01"), "name": tool.name, "input": filled}
+    guessed = assumptions.assumed(tool, filled, task)
+    said = [{"type": "text", "text": assumptions.note(tool, guessed, lang)}] if guessed else []
+    return Reply([*said, use], "tool_use")
 
 
 def _forced_choice(tools: list[tool_roles.ToolSpec], task: str, evidence: Evidence,
