@@ -9,10 +9,10 @@ decided from the request alone, so the same request always gets the same reply.
 
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..conversation import Turn
-from . import answers, assumptions, compound, side_effects, slots, tool_roles
+from . import answers, assumptions, compound, plans, side_effects, slots, tool_roles
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
 from ..words import words
@@ -42,10 +42,12 @@ _FINISHING = re.compile(r"(?:^|_|-)(?:final|answer|respond|response|reply|finish
 
 @dataclass
 class Plan:
-    """What the model will do next: call these tools, or ask the user for what is missing."""
+    """What the model will do next: call these tools, or ask the user for what is missing; and the
+    steps that act on those calls' results once they are back (plans.py)."""
 
     uses: list[tuple[str, dict]]
     missing: tuple[str, list[str]] | None = None
+    later: list[plans.LaterStep] = field(default_factory=list)
 
 
 def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply | None:
@@ -92,6 +94,8 @@ def _next_calls(tools: list[tool_roles.ToolSpec], plan: Plan, evidence: Evidence
     (`list_orders` needs the customer_id that `get_customer` returned). None once such a call
     has answered: even a client that resends only the last exchange gets an answer, not a loop."""
     done = {_key(c.name, c.input) for c in answered}
+    if plan.later and answered and not [u for u in plan.uses if _key(*u) not in done]:
+        return _unique_uses([u for step in plan.later for u in step.calls(answered) if _key(*u) not in done])
     needs_results = [t for t in rank(tools, evidence) if missing_inputs(t, evidence)]
     waiting = {t.name for t in needs_results}
     if any(c.name in waiting and not c.is_error for c in answered):
@@ -206,12 +210,31 @@ def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
 
     asks = compound.parts(evidence.text, fits)
     if len(asks) > 1:
-        plans = [plan_calls(tools, slots.read(ask, evidence.lang)) for ask in asks]
-        firsts = {p.uses[0][0] if p.uses else p.missing[0] if p.missing else "" for p in plans}
+        parts = [plan_calls(tools, slots.read(ask, evidence.lang)) for ask in asks]
+        firsts = {p.uses[0][0] if p.uses else p.missing[0] if p.missing else "" for p in parts}
         if len(firsts) > 1:
-            uses = _unique_uses([u for p in plans for u in p.uses])
-            return Plan(uses, None if uses else next((p.missing for p in plans if p.missing), None))
+            uses = _unique_uses([u for p in parts for u in p.uses])
+            later = _later_steps(tools, asks, parts, evidence.lang)
+            missing = [p.missing for p in parts if p.missing and p.missing[0] not in {s.tool for s in later}]
+            return Plan(uses, None if uses or not missing else missing[0], later)
     return plan_calls(tools, evidence)
+
+
+def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[Plan],
+                 lang: str) -> list[plans.LaterStep]:
+    """The parts that act on an earlier part's results ("then delete the ones that end in .log"):
+    a tool that lacks one input, words that point back, and an earlier part that calls a tool."""
+    steps = []
+    for k, (ask, part) in enumerate(zip(asks, parts)):
+        earlier = [p.uses[0][0] for p in parts[:k] if p.uses]
+        keeps = plans.selection(ask)
+        if part.uses or not part.missing or len(part.missing[1]) != 1 or not earlier or keeps is None:
+            continue
+        tool = next(t for t in tools if t.name == part.missing[0])
+        prop = part.missing[1][0]
+        fixed = {key: value for key, value in tool_input(tool, slots.read(ask, lang)).items() if key != prop}
+        steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items())))
+    return steps
 
 
 def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:

@@ -41,7 +41,7 @@ GLOSSARY = {
     "отел": "hotel", "гостиниц": "hotel", "брон": "book", "книг": "book", "доставк": "shipping",
     "возврат": "refund", "верн": "refund", "счёт": "invoice", "счет": "invoice", "цельси": "celsius",
     "фаренгейт": "fahrenheit", "новост": "news", "котировк": "quote", "тикет": "ticket",
-    "тег": "tag", "метк": "label", "информаци": "info", "сведени": "info", "данные": "info", "детал": "details",
+    "тег": "tag", "метк": "label", "удал": "delete", "сотри": "delete", "список": "list", "перечисл": "list", "информаци": "info", "сведени": "info", "данные": "info", "детал": "details",
 }
 OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
                   "%": "modulo"}
