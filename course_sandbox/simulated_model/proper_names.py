@@ -3,8 +3,8 @@
 "Book a table at Chez Panisse" names a restaurant, "Add Maria Lopez" a person; a model that
 fills `restaurant_name` with "example restaurant" has not read the request. A span is a run of
 capitalised words (with the small joining words of names: "de", "van", "of"); the first word of
-a sentence is left out when it is a common word ("Add", "Book", "Where"), since any word is
-capitalised there. A name after "at", "from", "in"… is also a venue (the restaurant, the hotel).
+a sentence is left out when it stands alone ("Log a request") or is a common word ("Add Maria
+Lopez", "Where"), since any word is capitalised there. A name after "at" (or «у») is also a venue (the restaurant, the hotel).
 """
 
 import re
@@ -17,7 +17,7 @@ _JOIN = r"(?:de|del|da|di|du|la|le|van|von|der|den|of|&)"
 SPAN = re.compile(rf"(?<![\w@/#.-]){_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD})*")
 _QUOTED = re.compile(r"\"[^\"]*\"|«[^»]*»|“[^”]*”|(?<!\w)'[^'\n]*'(?!\w)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*|[\"«“]\s*)$")
-_VENUE_BEFORE = re.compile(r"(?:\b(?:at|from|in|with|near|to)(?:\s+the)?|(?<!\w)(?:в|во|из|на|у))\s+$", re.I)
+_VENUE_BEFORE = re.compile(r"(?:\bat(?:\s+the)?|(?<!\w)у)\s+$", re.I)
 _COMMON = frozenset("""
 add book get find create send text call email mail order schedule remind tag label use fetch transfer show tell
 list delete remove check reserve make set buy pay cancel update open close search look track let help give put
@@ -52,7 +52,7 @@ def read(text: str) -> Names:
     for m in SPAN.finditer(masked):
         span, start = m.group(0), m.start()
         words = span.split()
-        if _SENTENCE_START.search(masked[:start]) and _common(words[0]):
+        if _SENTENCE_START.search(masked[:start]) and (len(words) == 1 or _common(words[0])):
             words = words[1:]
             while words and words[0].lower() in ("of", "&"):
                 words = words[1:]

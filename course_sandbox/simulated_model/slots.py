@@ -58,6 +58,7 @@ _PLACE_WORD = r"[A-ZА-ЯЁ][\w'.-]*"
 _PLACE = rf"{_PLACE_WORD}(?:\s+(?:(?:de|del|da|la|le|am|upon|on)\s+)?{_PLACE_WORD})*(?:,\s*[A-Z]{{2}}\b)?"
 """A run of capitalised words ("Salt Lake City", "Rio de Janeiro", "Blue Bottle Cafe"), cut by _trimmed."""
 _PLACE_START = re.compile(rf"\b(?:in|at|for|from|to|near|of|в|во|для|из|на|по)\s+({_PLACE})")
+_PLACE_RANKS = {"for": 1, "для": 1, "of": 1, "at": 2}
 _PLACE_NEXT = re.compile(rf"^\s*(?:,|and|or|&|и|или)\s*(?:(?:in|at|for|в|во|для)\s+)?({_PLACE})")
 _NOT_PLACES = {"i", "celsius", "fahrenheit", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                "sunday", "today", "tomorrow", "mr", "pr", "json", "python", "english", "russian"} | set(_MONTHS)
@@ -195,15 +196,25 @@ def kind_of(name: str, schema: dict) -> str | None:
     return None
 
 
+def names(properties: dict) -> frozenset[str]:
+    """What a tool's name properties name: "venue" (`restaurant_name`), "person" (`customer_name`)."""
+    return frozenset("venue" if proper_names.names_a_venue(p, str(s.get("description") or "")) else "person"
+                     for p, s in properties.items() if isinstance(s, dict) and kind_of(p, s) == "name")
+
+
 class RequestHints:
     """Hands evidence out to schema_instance: each kind's values in order, the start-th first.
 
     start shifts one kind (e.g. {"place": 1}) so that parallel calls each get their own item.
     """
 
-    def __init__(self, evidence: Evidence, start: dict[str, int] | None = None) -> None:
+    def __init__(self, evidence: Evidence, start: dict[str, int] | None = None,
+                 named: frozenset[str] = frozenset()) -> None:
         self.evidence = evidence
         self.start = dict(start or {})
+        self.named = named
+        """What the tool's name properties name ("venue", "person"): "at Chez Panisse" is then the venue
+        and "for Maria Lopez" the person, not places."""
         self.taken: dict[str, set] = {}
         self.listed: dict[str, list[str]] = {}
         """Items of a list in prose an array property took (count() chooses, value() hands them out)."""
@@ -298,6 +309,10 @@ class RequestHints:
         found = self.evidence.of(kind) or self.evidence.of(_FALLBACK.get(kind, ""))
         if kind == "name":
             found = self._names(name, schema)
+        elif kind == "place" and self.named:
+            claimed = {*(self.evidence.of("venue") if "venue" in self.named else ()),
+                       *(self.evidence.of("name") if "person" in self.named else ())}
+            found = [place for place in found if place not in claimed]
         elif kind in _OTHER_NUMBERS and not self.evidence.of(kind):
             found = [n for n in found if n not in self.evidence.of(_OTHER_NUMBERS[kind])]
         types = _types(schema)
@@ -319,10 +334,11 @@ class RequestHints:
     def _names(self, name: str, schema: dict) -> list[str]:
         """Proper names for a name property: a venue's (`restaurant_name`: "at Chez Panisse") or a
         person's ("for Maria Lopez", "Add Maria Lopez"), in the order written."""
-        said, proper, venues = self.evidence.of("name"), self.evidence.of("proper"), self.evidence.of("venue")
+        said, venues, places = self.evidence.of("name"), self.evidence.of("venue"), self.evidence.of("place")
+        unplaced = [p for p in self.evidence.of("proper") if p not in places]  # "in Oslo" is no one's name
         if proper_names.names_a_venue(name, str(schema.get("description") or "")):
-            return _unique([*venues, *proper])
-        return _unique([*said, *(p for p in proper if p not in venues)])
+            return _unique([*venues, *unplaced])
+        return _unique([*said, *(p for p in unplaced if p not in venues)])
 
     def _enum(self, name: str, options: list, strict: bool = False) -> Any:
         text = self.evidence.text.lower()
@@ -410,18 +426,22 @@ def _ids(text: str) -> list[str]:
 
 
 def _places(text: str) -> list[str]:
-    places: list[str] = []
+    """Places in the order written, those after "in", "from", "to"… first, then those after "for"
+    (often a person: "a table for Maria Lopez in Oslo"), then those after "at" (often a venue:
+    "at Chez Panisse")."""
+    places: list[tuple[int, str]] = []
     for m in _PLACE_START.finditer(text):
         place, end = m.group(1), m.end(1)
+        rank = _PLACE_RANKS.get(m.group(0).split()[0].lower(), 0)
         while True:
             place = _trimmed(place)
             if _is_place(place):
-                places.append(_nominative(_clean(place)))
+                places.append((rank, _nominative(_clean(place))))
             following = _PLACE_NEXT.match(text[end:])
             if not following:
                 break
             place, end = following.group(1), end + following.end(1)
-    return _unique(places)
+    return _unique(place for _, place in sorted(places, key=lambda pair: pair[0]))
 
 
 def _clean(value: str) -> str:

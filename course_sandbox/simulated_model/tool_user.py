@@ -152,7 +152,7 @@ def _forced_choice(tools: list[tool_roles.ToolSpec], task: str, evidence: Eviden
 def tool_input(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, int] | None = None,
                seeds: dict | None = None) -> dict:
     """An input valid against the tool's input_schema, filled from the user's words where they fit."""
-    value = instance(tool.schema, RequestHints(evidence, start), fixed=seeds)
+    value = instance(tool.schema, _hints(tool, evidence, start), fixed=seeds)
     if not isinstance(value, dict) or not is_valid(tool.schema, value, tool.schema):
         fallback = instance(tool.schema)
         value = fallback if isinstance(fallback, dict) else {}
@@ -213,11 +213,24 @@ def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
         parts = [plan_calls(tools, slots.read(ask, evidence.lang)) for ask in asks]
         firsts = {p.uses[0][0] if p.uses else p.missing[0] if p.missing else "" for p in parts}
         if len(firsts) > 1:
-            uses = _unique_uses([u for p in parts for u in p.uses])
             later = _later_steps(tools, asks, parts, evidence.lang)
+            parts = [_with_whole_request(tools, p, evidence, later) for p in parts]
+            uses = _unique_uses([u for p in parts for u in p.uses])
             missing = [p.missing for p in parts if p.missing and p.missing[0] not in {s.tool for s in later}]
             return Plan(uses, None if uses or not missing else missing[0], later)
     return plan_calls(tools, evidence)
+
+
+def _with_whole_request(tools: list[tool_roles.ToolSpec], part: Plan, evidence: Evidence,
+                        later: list[plans.LaterStep]) -> Plan:
+    """A part that lacks what an earlier part names ("check order A-1, then cancel it") takes it from
+    the whole request, unless it acts on an earlier part's results (a later step)."""
+    if part.uses or not part.missing or part.missing[0] in {step.tool for step in later}:
+        return part
+    tool = next(t for t in tools if t.name == part.missing[0])
+    if missing_inputs(tool, evidence):
+        return part
+    return Plan([(tool.name, tool_input(tool, evidence))])
 
 
 def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[Plan],
@@ -239,7 +252,7 @@ def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[
 
 def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
     """Required inputs the model would have to invent (an order id nobody gave): it asks instead."""
-    hints = RequestHints(evidence)
+    hints = _hints(tool, evidence)
     missing = []
     for prop, schema in _required(tool).items():
         if any(k in schema for k in ("const", "enum", "default")) or prop.lower() in evidence.named:
@@ -308,10 +321,17 @@ def _with_earlier_words(evidence: Evidence, turns: list[Turn]) -> Evidence:
 def _items(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[dict[str, int]]:
     """One start offset per item when the request lists several values of the kind the tool takes once."""
     kinds = [kind_of(p, s if isinstance(s, dict) else {}) for p, s in tool.properties().items()]
+    claimed = slots.names(tool.properties())
+    taken = [*(evidence.of("venue") if "venue" in claimed else ()), *(evidence.of("name") if "person" in claimed else ())]
     for kind in dict.fromkeys(k for k in kinds if k in _LISTABLE):
-        if kinds.count(kind) == 1 and len(evidence.of(kind)) > 1:
-            return [{kind: i} for i in range(min(len(evidence.of(kind)), MAX_PARALLEL))]
+        found = [v for v in evidence.of(kind) if kind != "place" or v not in taken]  # "at Chez Panisse" is the venue
+        if kinds.count(kind) == 1 and len(found) > 1:
+            return [{kind: i} for i in range(min(len(found), MAX_PARALLEL))]
     return [{}]
+
+
+def _hints(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, int] | None = None) -> RequestHints:
+    return RequestHints(evidence, start, named=slots.names(tool.properties()))
 
 
 def _required(tool: tool_roles.ToolSpec) -> dict[str, dict]:
