@@ -13,6 +13,8 @@ from .block_encoding import Encoded, encode
 from .model_profiles import profile
 from .errors import invalid
 
+FIRST_NOT_USER = 'messages: first message must use the "user" role'
+
 THINKING_MISSING = (
     "messages.{i}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. "
     "When `thinking` is enabled, a final `assistant` message must start with a thinking block "
@@ -63,6 +65,10 @@ def blocks_of(content: str | list[dict]) -> list[dict]:
 
 def merge_turns(messages: list[dict]) -> list[Turn]:
     """Merge consecutive same-role messages and check that none is empty."""
+    if messages and messages[0]["role"] == "system":
+        # The docs: a mid-conversation system message cannot be the first entry (a 400; they quote no
+        # wording, so the API's own for a first message in another role).
+        raise invalid(FIRST_NOT_USER)
     turns: list[Turn] = []
     for i, message in enumerate(messages):
         if message["role"] == "system":  # instructions between turns: they neither start nor split a turn
@@ -83,7 +89,7 @@ def merge_turns(messages: list[dict]) -> list[Turn]:
     if not turns:
         raise invalid("messages: at least one message is required")
     if turns[0].role != "user":
-        raise invalid('messages: first message must use the "user" role')
+        raise invalid(FIRST_NOT_USER)
     return turns
 
 

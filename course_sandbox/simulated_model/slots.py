@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import arithmetic, spoken_values
+from . import arithmetic, proper_names, prose_lists, spoken_values
 from .schema_instance import MISSING, is_valid
 from .words import overlap, stems
 
@@ -34,8 +34,9 @@ _WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(
 _NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
 _ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
 _ID_AFTER_WORD = re.compile(
-    r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|issue)s?|"
-    r"заказ\w*|номер\w*|счёт\w*|счет\w*|тикет\w*|клиент\w*|товар\w*)\s*(?:#|№|no\.?|number|id)?\s*:?\s*"
+    r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|issue|"
+    r"parcel|package|shipment)s?|заказ\w*|номер\w*|счёт\w*|счет\w*|тикет\w*|клиент\w*|товар\w*|посылк\w*)"
+    r"\s*(?:(?:#|№|no\.?|number|id)(?:\s+is\b)?)?\s*:?\s*"
     r"([A-Za-z0-9][\w-]*\d[\w-]*)", re.I)
 _HASH_ID = re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)")
 _NAME = re.compile(
@@ -54,8 +55,10 @@ _LANGUAGES = {"english": "English", "french": "French", "german": "German", "spa
               "французск": "French", "немецк": "German", "испанск": "Spanish", "итальянск": "Italian",
               "русск": "Russian", "китайск": "Chinese", "японск": "Japanese"}
 _PLACE_WORD = r"[A-ZА-ЯЁ][\w'.-]*"
-_PLACE = rf"{_PLACE_WORD}(?:\s+(?:{_PLACE_WORD}|de|del|da|la|le|am|upon|on))*?(?:\s+{_PLACE_WORD})?(?:,\s*[A-Z]{{2}}\b)?"
+_PLACE = rf"{_PLACE_WORD}(?:\s+(?:(?:de|del|da|la|le|am|upon|on)\s+)?{_PLACE_WORD})*(?:,\s*[A-Z]{{2}}\b)?"
+"""A run of capitalised words ("Salt Lake City", "Rio de Janeiro", "Blue Bottle Cafe"), cut by _trimmed."""
 _PLACE_START = re.compile(rf"\b(?:in|at|for|from|to|near|of|в|во|для|из|на|по)\s+({_PLACE})")
+_PLACE_RANKS = {"for": 1, "для": 1, "of": 1, "at": 2}
 _PLACE_NEXT = re.compile(rf"^\s*(?:,|and|or|&|и|или)\s*(?:(?:in|at|for|в|во|для)\s+)?({_PLACE})")
 _NOT_PLACES = {"i", "celsius", "fahrenheit", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                "sunday", "today", "tomorrow", "mr", "pr", "json", "python", "english", "russian"} | set(_MONTHS)
@@ -78,6 +81,8 @@ KINDS: list[tuple[str, str]] = [
     ("expression", r"expression|formula|equation|calculation|arithmetic|\bmath\b|выражени|формул"),
     ("currency", r"currenc|валют"),
     ("timezone", r"time ?zone|\btz\b|часов\w* пояс"),
+    ("time", r"^time$|\btime of day\b|\b(?:start|end|begin|arrival|departure|pickup|due|meeting|reminder) time\b|"
+             r"\bhh:mm\b|^(?:at|hour)$|\bвремя\b"),
     ("language", r"language|\blang\b|язык"),
     ("symbol", r"ticker|\bsymbol\b|\bstock\b|тикер"),
     ("path", r"\bpath\b|\bfile\b|filename|\bfile name\b|director|folder|\bdir\b|файл|путь|папк|каталог"),
@@ -97,12 +102,14 @@ KINDS: list[tuple[str, str]] = [
     ("text", r"query|question|text|message|prompt|content|search|topic|keyword|subject|summary|body|title|note|"
              r"comment|description|input|request|instruction|sentence|statement|reason|запрос|текст|вопрос|тем"),
 ]
-_STRINGY = {"unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
+_STRINGY = {"time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
             "text", "timezone", "language"}
 
 
 _FALLBACK = {"money": "number", "count": "number", "address": "place", "product": "name", "phone": ""}
 """Where a kind looks when the words hold none of it: a price the user wrote as a bare number."""
+_OTHER_NUMBERS = {"count": "money", "money": "count"}
+"""A bare number for a count is not the price ("3 hours at 120 each": quantity 3, unit_price 120)."""
 
 
 @dataclass
@@ -115,6 +122,7 @@ class Evidence:
     expression: arithmetic.Result | None = None
     request_stems: set[str] = field(default_factory=set)
     named: dict[str, Any] = field(default_factory=dict)
+    lists: list[prose_lists.ProseList] = field(default_factory=list)
 
     def of(self, kind: str) -> list[Any]:
         return self.values.get(kind, [])
@@ -132,25 +140,30 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     evidence = Evidence(text, lang, request_stems=stems(text, synonyms=True))
     values = evidence.values
     values["email"] = _unique(_EMAIL.findall(text))
-    values["url"] = _unique(_URL.findall(text))
+    values["url"] = _unique(_clean(u) for u in _URL.findall(text))
     values["uuid"] = _unique(_UUID.findall(text))
     rest = _URL.sub(" ", _EMAIL.sub(" ", _UUID.sub(" ", text)))
     values["datetime"], values["date"] = _dates(rest)
     rest = _WORDY_DATE.sub(" ", _DOTTED.sub(" ", _ISO.sub(" ", rest)))
+    values["time"] = spoken_values.times(rest)
+    rest = spoken_values.TIME.sub(" ", rest)
     values["phone"] = spoken_values.phones(rest)
     values["address"] = spoken_values.addresses(rest)
     values["money"] = spoken_values.money(rest)
     values["count"] = spoken_values.counts(rest)
     values["product"] = spoken_values.products(rest)
     values["unit"] = spoken_values.units(rest)
-    values["path"] = _unique(_PATH.findall(rest) + spoken_values.directories(rest))
+    values["path"] = _unique(_clean(p) for p in _PATH.findall(rest) + spoken_values.directories(rest))
     rest = spoken_values.ADDRESS.sub(" ", spoken_values.PHONE.sub(" ", rest))
     evidence.expression = arithmetic.find(rest)
     values["expression"] = [arithmetic.plain(evidence.expression.expression)] if evidence.expression else []
     values["id"] = _unique(_ids(rest) + spoken_values.lower_ids(rest) + values["uuid"])
     values["number"] = [n for n in map(_number, _NUMBER.findall(rest)) if n is not None]
     values["place"] = _places(rest)
-    values["name"] = _unique(n.strip() for n in _NAME.findall(text) if n.split()[0].lower() not in _NOT_PLACES)
+    values["name"] = _unique(_clean(n) for n in _NAME.findall(text) if n.split()[0].lower() not in _NOT_PLACES)
+    names = proper_names.read(text)
+    values["proper"], values["venue"] = names.all, names.venues
+    evidence.lists = prose_lists.read(text)
     values["symbol"] = _unique(s for s in _SYMBOL.findall(text) if s not in _NOT_SYMBOLS)
     values["currency"] = _currencies(text)
     values["timezone"] = _timezones(text, values["place"])
@@ -168,7 +181,7 @@ def kind_of(name: str, schema: dict) -> str | None:
     """The kind of value a property wants, from its format, name, description, then type."""
     fmt = schema.get("format")
     by_format = {"email": "email", "idn-email": "email", "uri": "url", "url": "url", "iri": "url", "uuid": "uuid",
-                 "date": "date", "date-time": "datetime"}
+                 "date": "date", "date-time": "datetime", "time": "time"}
     if isinstance(fmt, str) and fmt in by_format:
         return by_format[fmt]
     types = _types(schema)
@@ -183,32 +196,55 @@ def kind_of(name: str, schema: dict) -> str | None:
     return None
 
 
+def names(properties: dict) -> frozenset[str]:
+    """What a tool's name properties name: "venue" (`restaurant_name`), "person" (`customer_name`)."""
+    return frozenset("venue" if proper_names.names_a_venue(p, str(s.get("description") or "")) else "person"
+                     for p, s in properties.items() if isinstance(s, dict) and kind_of(p, s) == "name")
+
+
 class RequestHints:
     """Hands evidence out to schema_instance: each kind's values in order, the start-th first.
 
     start shifts one kind (e.g. {"place": 1}) so that parallel calls each get their own item.
     """
 
-    def __init__(self, evidence: Evidence, start: dict[str, int] | None = None) -> None:
+    def __init__(self, evidence: Evidence, start: dict[str, int] | None = None,
+                 named: frozenset[str] = frozenset()) -> None:
         self.evidence = evidence
         self.start = dict(start or {})
-        self.taken: dict[str, set[int]] = {}
+        self.named = named
+        """What the tool's name properties name ("venue", "person"): "at Chez Panisse" is then the venue
+        and "for Maria Lopez" the person, not places."""
+        self.taken: dict[str, set] = {}
+        self.listed: dict[str, list[str]] = {}
+        """Items of a list in prose an array property took (count() chooses, value() hands them out)."""
+
+    def _kind(self, name: str, schema: dict) -> str | None:
+        """The property's kind, read with the request: a `recipient` or `to` the user gave a phone
+        number for (and no e-mail) is a phone number, unless the schema says e-mail."""
+        kind = kind_of(name, schema)
+        if kind == "email" and self.evidence.of("phone") and not self.evidence.of("email"):
+            said = f"{name} {schema.get('description') or ''} {schema.get('format') or ''}".lower()
+            return kind if re.search(r"e-?mail|почт", said) else "phone"
+        return kind
 
     def value(self, name: str, schema: dict, index: int | None) -> Any:
         if name and index is None and name.lower() in self.evidence.named:
             return self.evidence.named[name.lower()]
+        if index is not None and name in self.listed:
+            return self.listed[name][index] if index < len(self.listed[name]) else MISSING
         if isinstance(schema.get("enum"), list):
             return self._enum(name, schema["enum"])
-        kind = kind_of(name, schema)
+        kind = self._kind(name, schema)
         if kind is None or (kind == "text" and isinstance(schema.get("pattern"), str)):
             return self._unkinded(name, schema, index)
-        found = self._typed(kind, schema)
+        found = self._typed(kind, schema, name)
         if index is not None:
             return found[index] if index < len(found) else MISSING
         taken = self.taken.setdefault(kind, set())
         for position in range(self.start.get(kind, 0), len(found)):
-            if position not in taken and is_valid(schema, found[position]):
-                taken.add(position)
+            if found[position] not in taken and is_valid(schema, found[position]):
+                taken.add(found[position])
                 return found[position]
         if kind == "text" and found:
             return found[0]
@@ -235,25 +271,50 @@ class RequestHints:
             return self._enum(name, schema["enum"], strict=True) is not MISSING
         if "boolean" in _types(schema):
             return spoken_values.flag(name, self.evidence.text) is not MISSING
-        kind = kind_of(name, schema)
+        if "array" in _types(schema) and self._prose_list(name, schema, fitting_only=True):
+            return True
+        kind = self._kind(name, schema)
         if kind is None and "string" in _types(schema):
             described = spoken_values.described_choice(str(schema.get("description") or ""), self.evidence.text)
             return described is not MISSING and is_valid(schema, described)
         if kind is None or kind == "text" or _types(schema) & {"object", "array"}:
             return False
-        found = self._typed(kind, schema)
+        found = self._typed(kind, schema, name)
         taken = self.taken.get(kind, set())
-        return any(p not in taken and is_valid(schema, found[p]) for p in range(self.start.get(kind, 0), len(found)))
+        return any(found[p] not in taken and is_valid(schema, found[p])
+                   for p in range(self.start.get(kind, 0), len(found)))
 
     def count(self, name: str, schema: dict) -> int:
         items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
-        kind = kind_of(name, items) or kind_of(name, {**items, "description": schema.get("description", "")})
-        if kind is None or kind == "text" or _types(items) & {"object", "array"}:
+        kind = self._kind(name, items) or self._kind(name, {**items, "description": schema.get("description", "")})
+        if _types(items) & {"object", "array"} or "enum" in items:
             return 0
-        return len(self._typed(kind, items))
+        if kind is None or kind == "text":
+            self.listed[name] = self._prose_list(name, schema)
+            return len(self.listed[name])
+        return len(self._typed(kind, items, name))
 
-    def _typed(self, kind: str, schema: dict) -> list[Any]:
+    def _prose_list(self, name: str, schema: dict, fitting_only: bool = False) -> list[str]:
+        """The items of the list in prose an array property of plain strings takes: the one whose cue
+        names it ("tag it with a, b and c" for `tags`), else the request's only list."""
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        if not (_types(items) <= {"string"}) or "enum" in items:
+            return []
+        lists = self.evidence.lists
+        fitting = [listed for listed in lists if prose_lists.fits(listed, name, str(schema.get("description") or ""))]
+        chosen = fitting or ([] if fitting_only or len(lists) != 1 else lists)
+        return chosen[0].items if chosen else []
+
+    def _typed(self, kind: str, schema: dict, name: str = "") -> list[Any]:
         found = self.evidence.of(kind) or self.evidence.of(_FALLBACK.get(kind, ""))
+        if kind == "name":
+            found = self._names(name, schema)
+        elif kind == "place" and self.named:
+            claimed = {*(self.evidence.of("venue") if "venue" in self.named else ()),
+                       *(self.evidence.of("name") if "person" in self.named else ())}
+            found = [place for place in found if place not in claimed]
+        elif kind in _OTHER_NUMBERS and not self.evidence.of(kind):
+            found = [n for n in found if n not in self.evidence.of(_OTHER_NUMBERS[kind])]
         types = _types(schema)
         if kind == "id" and types and "string" not in types:
             found = [int(v) for v in found if str(v).isdigit()]
@@ -262,10 +323,22 @@ class RequestHints:
         elif kind in ("number", "money", "count") and types == {"integer"}:
             found = [v for v in found if float(v).is_integer()]
         elif kind == "datetime" and not found:
-            found = [f"{d}T09:00:00Z" for d in self.evidence.of("date")]
+            hour = (self.evidence.of("time") or ["09:00"])[0]
+            found = [f"{d}T{hour}:00Z" for d in self.evidence.of("date")]
+        elif kind == "time" and schema.get("format") == "time":
+            found = [f"{t}:00Z" for t in found]
         elif kind == "date" and not found:
             found = [d[:10] for d in self.evidence.of("datetime")]
         return found
+
+    def _names(self, name: str, schema: dict) -> list[str]:
+        """Proper names for a name property: a venue's (`restaurant_name`: "at Chez Panisse") or a
+        person's ("for Maria Lopez", "Add Maria Lopez"), in the order written."""
+        said, venues, places = self.evidence.of("name"), self.evidence.of("venue"), self.evidence.of("place")
+        unplaced = [p for p in self.evidence.of("proper") if p not in places]  # "in Oslo" is no one's name
+        if proper_names.names_a_venue(name, str(schema.get("description") or "")):
+            return _unique([*venues, *unplaced])
+        return _unique([*said, *(p for p in unplaced if p not in venues)])
 
     def _enum(self, name: str, options: list, strict: bool = False) -> Any:
         text = self.evidence.text.lower()
@@ -353,17 +426,45 @@ def _ids(text: str) -> list[str]:
 
 
 def _places(text: str) -> list[str]:
-    places: list[str] = []
+    """Places in the order written, those after "in", "from", "to"… first, then those after "for"
+    (often a person: "a table for Maria Lopez in Oslo"), then those after "at" (often a venue:
+    "at Chez Panisse")."""
+    places: list[tuple[int, str]] = []
     for m in _PLACE_START.finditer(text):
         place, end = m.group(1), m.end(1)
+        rank = _PLACE_RANKS.get(m.group(0).split()[0].lower(), 0)
         while True:
+            place = _trimmed(place)
             if _is_place(place):
-                places.append(_nominative(place))
+                places.append((rank, _nominative(_clean(place))))
             following = _PLACE_NEXT.match(text[end:])
             if not following:
                 break
             place, end = following.group(1), end + following.end(1)
-    return _unique(places)
+    return _unique(place for _, place in sorted(places, key=lambda pair: pair[0]))
+
+
+def _clean(value: str) -> str:
+    """A value without the sentence's punctuation after it: "Use get_weather for Oslo." gives "Oslo"
+    (an initial keeps its dot: "Washington, D.C.")."""
+    cleaned = value.rstrip(",;:!?")
+    if cleaned.endswith(".") and not re.search(r"(?:^|[\s.])\w\.$", cleaned):
+        cleaned = cleaned.rstrip(".")
+    return cleaned or value
+
+
+def _trimmed(place: str) -> str:
+    """The place without the capitalised words after it that are not part of it: "Paris on Monday",
+    "London I think", "Oslo JSON"."""
+    words = place.split()
+    for i, word in enumerate(words[1:], start=1):
+        bare = word.rstrip(",.").lower()
+        if bare in _NOT_PLACES or word == "I" or (word.isupper() and len(word) > 2 and "," not in words[i - 1]):
+            kept = words[:i]
+            while kept and kept[-1] in ("de", "del", "da", "la", "le", "am", "upon", "on"):
+                kept.pop()
+            return " ".join(kept)
+    return place
 
 
 def _is_place(place: str) -> bool:

@@ -1,4 +1,4 @@
-"""More values a user states in words, for slots.py: phone numbers, street addresses, lower-case
+"""More values a user states in words, for slots.py: phone numbers, times of day, street addresses, lower-case
 ids (`art-991`), directories (`/tmp/demo`), money (`$5.50`, `5.50 dollars each`), counts
 (`2 packs`), product names (`2 packs of Green Tea`), values a schema's `pattern` recognises,
 and booleans from phrasing ("nonstop", "dry run", "include the history").
@@ -22,9 +22,14 @@ ADDRESS = re.compile(rf"\b\d{{1,5}}[A-Za-z]?,?\s+(?:[A-Z][\w'.-]*\s+){{0,4}}(?:{
 LOWER_ID = re.compile(r"(?<![\w@./-])[a-z]{1,8}[-_]\d+[\w-]*\b")
 DIRECTORY = re.compile(r"(?<![\w.:/@])(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*/?")
 _AMOUNT = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
+_COUNTED = (r"hours?|minutes?|seconds?|days?|nights?|weeks?|months?|years?|people|persons?|guests?|adults?|"
+            r"children|kids|seats?|rooms?|tickets?|items?|units?|pieces?|packs?|boxes|bottles?|times|"
+            r"час\w*|минут\w*|дн\w*|ноч\w*|недел\w*|человек\w*|гост\w*|мест\w*|штук\w*")
+"""Words after a number that count something: "for 3 hours" is no price."""
 _MONEY = [re.compile(rf"[$€£¥₽]\s?{_AMOUNT}"),
           re.compile(rf"(?<![\d.,]){_AMOUNT}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|долл\w*|€|\$)", re.I),
-          re.compile(rf"(?:\bat|\bfor|\bcosts?|\bpriced at|\bprice of|\bpay|\bпо|\bза)\s+{_AMOUNT}(?=\s+each|\s*$|[\s,.;!?])")]
+          re.compile(rf"(?:\bat|\bfor|\bcosts?|\bpriced at|\bprice of|\bpay|\bпо|\bза)\s+{_AMOUNT}(?=\s+each|\s*$|[\s,.;!?])"
+                     rf"(?!\s*(?:{_COUNTED})\b)")]
 _UNIT = r"(?:packs?|packets?|boxes|box|bottles?|units?|items?|pieces?|pcs|cups?|bags?|tickets?|cans?|jars?|pairs?|x)"
 _COUNT = [re.compile(rf"(?<![\d.,$€£])\b(\d+)\s+{_UNIT}\b", re.I),
           re.compile(r"\b(?:order|buy|want|need|get|quantity|qty)\s*:?\s+(\d+)\b(?![.,]\d)", re.I),
@@ -51,6 +56,23 @@ def phones(text: str) -> list[str]:
 def addresses(text: str) -> list[str]:
     """Street addresses: '10 Downing Street, London', '1600 Pennsylvania Ave, Washington, DC 20500'."""
     return _unique(m.group(0).rstrip(",. ") for m in ADDRESS.finditer(text))
+
+
+TIME = re.compile(r"(?<![\d:.])(?:([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?!\d)\s*(am|pm|a\.m\.|p\.m\.)?"
+                  r"|(1[0-2]|0?[1-9])\s*(am|pm|a\.m\.|p\.m\.)(?!\w))", re.I)
+
+
+def times(text: str) -> list[str]:
+    """Times of day as HH:MM: '19:30' -> 19:30, '7:30 pm' -> 19:30, '3pm' -> 15:00."""
+    found = []
+    for m in TIME.finditer(text):
+        hour, minute, half = (int(m[1]), int(m[2]), m[3]) if m[1] else (int(m[4]), 0, m[5])
+        half = (half or "").lower().replace(".", "")
+        if half and hour > 12:
+            continue
+        hour = hour % 12 + (12 if half == "pm" else 0) if half else hour
+        found.append(f"{hour:02d}:{minute:02d}")
+    return _unique(found)
 
 
 def lower_ids(text: str) -> list[str]:

@@ -9,10 +9,10 @@ decided from the request alone, so the same request always gets the same reply.
 
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..conversation import Turn
-from . import answers, compound, side_effects, slots, tool_roles
+from . import answers, assumptions, compound, plans, side_effects, slots, tool_roles
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
 from ..words import words
@@ -42,10 +42,12 @@ _FINISHING = re.compile(r"(?:^|_|-)(?:final|answer|respond|response|reply|finish
 
 @dataclass
 class Plan:
-    """What the model will do next: call these tools, or ask the user for what is missing."""
+    """What the model will do next: call these tools, or ask the user for what is missing; and the
+    steps that act on those calls' results once they are back (plans.py)."""
 
     uses: list[tuple[str, dict]]
     missing: tuple[str, list[str]] | None = None
+    later: list[plans.LaterStep] = field(default_factory=list)
 
 
 def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply | None:
@@ -92,6 +94,8 @@ def _next_calls(tools: list[tool_roles.ToolSpec], plan: Plan, evidence: Evidence
     (`list_orders` needs the customer_id that `get_customer` returned). None once such a call
     has answered: even a client that resends only the last exchange gets an answer, not a loop."""
     done = {_key(c.name, c.input) for c in answered}
+    if plan.later and answered and not [u for u in plan.uses if _key(*u) not in done]:
+        return _unique_uses([u for step in plan.later for u in step.calls(answered) if _key(*u) not in done])
     needs_results = [t for t in rank(tools, evidence) if missing_inputs(t, evidence)]
     waiting = {t.name for t in needs_results}
     if any(c.name in waiting and not c.is_error for c in answered):
@@ -123,9 +127,11 @@ def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[
         for key in ("answer", "final_answer", "response", "reply", "text", "message", "result", "summary", "output"):
             evidence.named.setdefault(key, said)
     seeds = tool_roles.fill(tool, number=review_number) if review_number else None
-    use = {"type": "tool_use", "id": new_id("toolu_01"), "name": tool.name,
-           "input": tool_input(tool, evidence, seeds=seeds)}
-    return Reply([use], "tool_use")
+    filled = tool_input(tool, evidence, seeds=seeds)
+    use = {"type": "tool_use", "id": new_id("toolu_01"), "name": tool.name, "input": filled}
+    guessed = assumptions.assumed(tool, filled, task)
+    said = [{"type": "text", "text": assumptions.note(tool, guessed, lang)}] if guessed else []
+    return Reply([*said, use], "tool_use")
 
 
 def _forced_choice(tools: list[tool_roles.ToolSpec], task: str, evidence: Evidence,
@@ -146,7 +152,7 @@ def _forced_choice(tools: list[tool_roles.ToolSpec], task: str, evidence: Eviden
 def tool_input(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, int] | None = None,
                seeds: dict | None = None) -> dict:
     """An input valid against the tool's input_schema, filled from the user's words where they fit."""
-    value = instance(tool.schema, RequestHints(evidence, start), fixed=seeds)
+    value = instance(tool.schema, _hints(tool, evidence, start), fixed=seeds)
     if not isinstance(value, dict) or not is_valid(tool.schema, value, tool.schema):
         fallback = instance(tool.schema)
         value = fallback if isinstance(fallback, dict) else {}
@@ -204,17 +210,49 @@ def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
 
     asks = compound.parts(evidence.text, fits)
     if len(asks) > 1:
-        plans = [plan_calls(tools, slots.read(ask, evidence.lang)) for ask in asks]
-        firsts = {p.uses[0][0] if p.uses else p.missing[0] if p.missing else "" for p in plans}
+        parts = [plan_calls(tools, slots.read(ask, evidence.lang)) for ask in asks]
+        firsts = {p.uses[0][0] if p.uses else p.missing[0] if p.missing else "" for p in parts}
         if len(firsts) > 1:
-            uses = _unique_uses([u for p in plans for u in p.uses])
-            return Plan(uses, None if uses else next((p.missing for p in plans if p.missing), None))
+            later = _later_steps(tools, asks, parts, evidence.lang)
+            parts = [_with_whole_request(tools, p, evidence, later) for p in parts]
+            uses = _unique_uses([u for p in parts for u in p.uses])
+            missing = [p.missing for p in parts if p.missing and p.missing[0] not in {s.tool for s in later}]
+            return Plan(uses, None if uses or not missing else missing[0], later)
     return plan_calls(tools, evidence)
+
+
+def _with_whole_request(tools: list[tool_roles.ToolSpec], part: Plan, evidence: Evidence,
+                        later: list[plans.LaterStep]) -> Plan:
+    """A part that lacks what an earlier part names ("check order A-1, then cancel it") takes it from
+    the whole request, unless it acts on an earlier part's results (a later step)."""
+    if part.uses or not part.missing or part.missing[0] in {step.tool for step in later}:
+        return part
+    tool = next(t for t in tools if t.name == part.missing[0])
+    if missing_inputs(tool, evidence):
+        return part
+    return Plan([(tool.name, tool_input(tool, evidence))])
+
+
+def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[Plan],
+                 lang: str) -> list[plans.LaterStep]:
+    """The parts that act on an earlier part's results ("then delete the ones that end in .log"):
+    a tool that lacks one input, words that point back, and an earlier part that calls a tool."""
+    steps = []
+    for k, (ask, part) in enumerate(zip(asks, parts)):
+        earlier = [p.uses[0][0] for p in parts[:k] if p.uses]
+        keeps = plans.selection(ask)
+        if part.uses or not part.missing or len(part.missing[1]) != 1 or not earlier or keeps is None:
+            continue
+        tool = next(t for t in tools if t.name == part.missing[0])
+        prop = part.missing[1][0]
+        fixed = {key: value for key, value in tool_input(tool, slots.read(ask, lang)).items() if key != prop}
+        steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items())))
+    return steps
 
 
 def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
     """Required inputs the model would have to invent (an order id nobody gave): it asks instead."""
-    hints = RequestHints(evidence)
+    hints = _hints(tool, evidence)
     missing = []
     for prop, schema in _required(tool).items():
         if any(k in schema for k in ("const", "enum", "default")) or prop.lower() in evidence.named:
@@ -283,10 +321,17 @@ def _with_earlier_words(evidence: Evidence, turns: list[Turn]) -> Evidence:
 def _items(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[dict[str, int]]:
     """One start offset per item when the request lists several values of the kind the tool takes once."""
     kinds = [kind_of(p, s if isinstance(s, dict) else {}) for p, s in tool.properties().items()]
+    claimed = slots.names(tool.properties())
+    taken = [*(evidence.of("venue") if "venue" in claimed else ()), *(evidence.of("name") if "person" in claimed else ())]
     for kind in dict.fromkeys(k for k in kinds if k in _LISTABLE):
-        if kinds.count(kind) == 1 and len(evidence.of(kind)) > 1:
-            return [{kind: i} for i in range(min(len(evidence.of(kind)), MAX_PARALLEL))]
+        found = [v for v in evidence.of(kind) if kind != "place" or v not in taken]  # "at Chez Panisse" is the venue
+        if kinds.count(kind) == 1 and len(found) > 1:
+            return [{kind: i} for i in range(min(len(found), MAX_PARALLEL))]
     return [{}]
+
+
+def _hints(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, int] | None = None) -> RequestHints:
+    return RequestHints(evidence, start, named=slots.names(tool.properties()))
 
 
 def _required(tool: tool_roles.ToolSpec) -> dict[str, dict]:

@@ -1,11 +1,14 @@
 """Words for matching a request to tools: tokens, a crude stemmer (English and Russian), and a
-small Russian-to-English glossary, so "Какая погода в Париже?" finds `get_weather`.
+small Russian-to-English glossary, so "Какая погода в Париже?" finds `get_weather` (and, through
+everyday.py, "Do I need an umbrella?" does too).
 
 Crude on purpose: the simulated model has to be predictable, and a learner reading this file
 should be able to tell in advance which tool it will pick.
 """
 
 import re
+
+from .everyday import concepts
 
 _TOKEN = re.compile(r"[A-Za-zА-Яа-яЁё]+|[*×+÷/^%]")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -38,7 +41,7 @@ GLOSSARY = {
     "отел": "hotel", "гостиниц": "hotel", "брон": "book", "книг": "book", "доставк": "shipping",
     "возврат": "refund", "верн": "refund", "счёт": "invoice", "счет": "invoice", "цельси": "celsius",
     "фаренгейт": "fahrenheit", "новост": "news", "котировк": "quote", "тикет": "ticket",
-    "информаци": "info", "сведени": "info", "данные": "info", "детал": "details",
+    "тег": "tag", "метк": "label", "удал": "delete", "сотри": "delete", "список": "list", "перечисл": "list", "информаци": "info", "сведени": "info", "данные": "info", "детал": "details",
 }
 OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
                   "%": "modulo"}
@@ -86,7 +89,7 @@ def stems(text: str, synonyms: bool = False) -> set[str]:
         meaning = english(word)
         words = [word] + ([meaning] if meaning else [])
         if synonyms:
-            words += [s for w in list(words) for s in SYNONYMS.get(w, ())]
+            words += [s for w in list(words) for s in (*SYNONYMS.get(w, ()), *concepts(w))]
         found |= {stem(w) for w in words if not OPERATOR_WORDS.get(w)}
     return found
 

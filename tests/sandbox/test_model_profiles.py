@@ -136,6 +136,18 @@ def test_forced_tool_use_works_with_adaptive_thinking_on_opus_5_and_skips_thinki
     assert haiku.stop_reason == "tool_use" and "thinking" not in [b.type for b in haiku.content]
 
 
+@pytest.mark.parametrize("choice", [{"type": "any"}, {"type": "tool", "name": "get_diff"}])
+@pytest.mark.parametrize("thinking", [None, {"type": "disabled"}])
+def test_haiku_5_5_starts_a_forced_answer_with_the_call(client, choice, thinking):
+    """The docs: on Haiku 5.5 the response to a forced tool_choice starts with the tool call, no thinking."""
+    extra = {"thinking": thinking} if thinking else {}
+    haiku = ask(client, model="claude-haiku-5-5", tools=TOOLS, tool_choice=choice, messages=REVIEW, **extra)
+    assert haiku.stop_reason == "tool_use" and haiku.content[0].type == "tool_use"
+    assert {b.type for b in haiku.content} == {"tool_use"}
+    opus = ask(client, model="claude-opus-5", tools=TOOLS, tool_choice=choice, messages=REVIEW, **extra)
+    assert [b.type for b in opus.content][-1] == "tool_use"
+
+
 @pytest.mark.parametrize("model", ["claude-opus-5", "claude-opus-5-5", "claude-sonnet-5-5", "claude-opus-4-7"])
 def test_sampling_parameters_are_refused_on_todays_models(client, model):
     for name, value in (("temperature", 0.5), ("top_p", 0.9), ("top_k", 40)):

@@ -351,6 +351,17 @@ def test_system_role_message_is_accepted(client):
     assert response.stop_reason == "end_turn"
 
 
+@pytest.mark.parametrize("endpoint", ["create", "count_tokens"])
+def test_system_role_message_cannot_come_first(client, endpoint):
+    """The docs (mid-conversation system messages): such an entry cannot be the first entry; a 400."""
+    messages = [{"role": "system", "content": "Answer briefly."}, *HI]
+    call = client.messages.create if endpoint == "create" else client.messages.count_tokens
+    extra = {"max_tokens": 100} if endpoint == "create" else {}
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        call(model=MODEL, messages=messages, **extra)
+    assert caught.value.body["error"]["message"] == 'messages: first message must use the "user" role'
+
+
 def test_schema_verdicts_keep_digests_not_bodies():
     big = "x" * 5_000_000
     before = len(request_schema.VERDICTS)

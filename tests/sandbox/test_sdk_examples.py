@@ -52,6 +52,19 @@ class TestSecondHalf:
         run(example, stdin="Please remember that my name is Ada.\n/exit\n", cwd=tmp_path)
 
 
+def test_the_deferred_streaming_example_reaches_its_approval_step():
+    """"List the files in /tmp/demo, then delete the ones that end in .log": list_files runs, then the
+    model proposes delete_file for app.log (and nothing else), and the example asks before running it."""
+    with Sandbox(record=True) as sandbox:
+        env = {**os.environ, "ANTHROPIC_BASE_URL": sandbox.anthropic_base_url, "ANTHROPIC_API_KEY": sandbox.api_key}
+        done = subprocess.run([sys.executable, str(EXAMPLES / "tools_runner_deferred_streaming.py")], env=env,
+                              input="n\n", capture_output=True, text=True, timeout=180, cwd=EXAMPLES)
+    assert done.returncode == 0, done.stderr[-3000:]
+    asked = done.stdout.split("The model wants to run:", 1)[1]
+    assert "delete_file({'path': '/tmp/demo/app.log'})" in asked and "notes.txt" not in asked
+    assert "Stopped before running them." in asked
+
+
 def test_batch_results_reads_a_batch_made_here():
     """batch_results.py takes a batch id: one is made first, through the same sandbox's batch API."""
     with Sandbox(record=True) as sandbox:

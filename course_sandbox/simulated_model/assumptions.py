@@ -1,0 +1,40 @@
+"""What a forced call assumed: the values of its input that the request does not hold.
+
+Forced to call a tool, a careful colleague fills what the request gives and, where it gives
+nothing, a value that is valid for the schema; then it says so, instead of passing
+"example restaurant" off as something the user asked for.
+"""
+
+import re
+from typing import Any
+
+from ..words import words
+from .answers import arguments
+from .schema_instance import instance
+from .tool_roles import ToolSpec
+
+
+def assumed(tool: ToolSpec, tool_input: dict, request: str) -> dict[str, Any]:
+    """The input's top-level strings and numbers that are the schema's own placeholders (what the schema alone
+    gives for them) and that the request never wrote; a `const`, a `default` or a one-value `enum` is
+    what the schema asks for, not a guess."""
+    plain = instance(tool.schema)
+    if not isinstance(plain, dict):
+        return {}
+    said = request.lower()
+    props = tool.properties()
+    guessed = {}
+    for key, value in tool_input.items():
+        schema = props.get(key) if isinstance(props.get(key), dict) else {}
+        fixed = "const" in schema or "default" in schema or len(schema.get("enum") or [None, None]) == 1
+        if value == plain.get(key) and not isinstance(value, (bool, dict, list)) and not fixed \
+                and not re.search(rf"(?<!\w){re.escape(str(value).lower())}(?!\w)", said):
+            guessed[key] = value
+    return guessed
+
+
+def note(tool: ToolSpec, guessed: dict[str, Any], lang: str) -> str:
+    """The sentence that says which values were assumed."""
+    return words(lang, "Your message does not give {fields} for {tool}, so I used placeholder values: {values}. "
+                       "Tell me the real ones and I will call it again.",
+                 fields=", ".join(guessed), tool=tool.name, values=arguments(guessed))

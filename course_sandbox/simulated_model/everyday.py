@@ -1,0 +1,32 @@
+"""Everyday words for what a tool does: "should I take an umbrella?" is a question about the
+weather, "where is my parcel?" one about an order's delivery, though neither names a tool.
+
+A real model makes that link from meaning; the simulated one has this short, fixed list, so a
+learner can still tell in advance which tool it will pick. Each entry adds the words a tool
+for it would be named or described with (`get_weather`, `track_order`); the tool itself is
+still chosen by its own name and description (tool_user.score), and nothing fits when no tool
+is about the weather or orders.
+"""
+
+WEATHER = ("weather", "forecast", "rain")
+DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "package", "parcel")
+
+_ENGLISH: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("umbrella", "umbrellas", "raincoat", "rain", "rains", "raining", "rainy", "drizzle",
+                     "snow", "snows", "snowing", "snowy", "sunny", "storm", "stormy", "thunderstorm"), WEATHER),
+    **dict.fromkeys(("parcel", "parcels", "package", "packages", "shipment", "shipments", "courier", "delivered",
+                     "arrive", "arrives"), DELIVERY),
+}
+"""Whole English words (no beginnings: "rain" must not take "train", nor "snow" "snowflake's API")."""
+_RUSSIAN: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("зонт", "дожд", "ливн", "снег", "снеж"), WEATHER),
+    **dict.fromkeys(("посылк", "бандерол", "отправлени", "курьер", "трек"), DELIVERY),
+}
+"""Russian word beginnings: «зонт», «зонтик»; «дождь», «дождя»; «посылка», «посылку»."""
+
+
+def concepts(word: str) -> tuple[str, ...]:
+    """The words a tool for this everyday word would use; () for any other word."""
+    if word in _ENGLISH:
+        return _ENGLISH[word]
+    return next((meaning for start, meaning in _RUSSIAN.items() if word.startswith(start)), ())

@@ -1,0 +1,99 @@
+"""A compound ask as a plan: "List the files in /tmp/demo, then delete the ones that end in .log".
+
+The second step cannot be called from the words alone: which files? It acts on what the first
+step returns. So the model calls the first step, and once its result is back, calls the second
+tool once for each item the result lists that the step's words select (those ending in .log),
+and nothing else. A step that names no items of its own and points back ("the ones…", "them",
+«те, что…») is such a step; one that points at nothing is asked about as before.
+"""
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from .history import Call
+
+_BACK = re.compile(r"\b(?:the ones|them|those|these|each|every one|all of them|the rest)\b|"
+                   r"(?<!\w)(?:те|тех|их|них|эти|этих|каждый|каждую|все)(?!\w)", re.I)
+_FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
+    (re.compile(r"\b(?:end|ends|ending)\s+(?:in|with)\s+[\"'`]?(\S+?)[\"'`]?(?=[\s,;!?]|\.?$|\.\s)", re.I),
+     lambda item, part: item.endswith(part)),
+    (re.compile(r"\b(?:with|having)\s+(?:the\s+)?(?:extension|suffix)\s+[\"'`]?\.?(\w+)", re.I),
+     lambda item, part: item.endswith("." + part)),
+    (re.compile(r"(?<![\w/])(\.\w+)\s+files\b|\*(\.\w+)\b", re.I), lambda item, part: item.endswith(part)),
+    (re.compile(r"\b(?:start|starts|starting|begin|begins|beginning)\s+with\s+[\"'`]?([^\s\"'`,;]+)", re.I),
+     lambda item, part: _base(item).startswith(part)),
+    (re.compile(r"\b(?:contain|contains|containing)\s+[\"'`]?([^\s\"'`,;]+)", re.I),
+     lambda item, part: part in _base(item)),
+    (re.compile(r"(?:заканчива|оканчива)\w*\s+на\s+[\"«]?(\S+?)[\"»]?(?=[\s,;!?]|\.?$|\.\s)", re.I),
+     lambda item, part: item.endswith(part)),
+    (re.compile(r"с\s+расширением\s+[\"«]?\.?(\w+)", re.I), lambda item, part: item.endswith("." + part)),
+    (re.compile(r"начина\w*\s+с\s+[\"«]?([^\s\"»,;]+)", re.I), lambda item, part: _base(item).startswith(part)),
+    (re.compile(r"содерж\w*\s+[\"«]?([^\s\"»,;]+)", re.I), lambda item, part: part in _base(item)),
+]
+MAX_ITEMS = 100
+"""Lines of a result read as items: a listing longer than this is not acted on item by item."""
+
+
+@dataclass(frozen=True)
+class LaterStep:
+    """A step that acts on each item an earlier step's result lists: `tool(prop=item)`, for the items
+    its words select (`keeps`), with the step's other inputs as its words give them (`fixed`)."""
+
+    tool: str
+    prop: str
+    after: str
+    keeps: tuple[tuple[int, str], ...]
+    fixed: tuple[tuple[str, object], ...] = ()
+
+    def calls(self, answered: list[Call]) -> list[tuple[str, dict]]:
+        """One call per selected item of the earlier step's results, in the order listed."""
+        uses = []
+        for call in answered:
+            if call.name != self.after or call.result is None or call.is_error:
+                continue
+            for item in _items(call.result, call.input):
+                if all(_FILTERS[i][1](item, part) for i, part in self.keeps):
+                    uses.append((self.tool, {**dict(self.fixed), self.prop: item}))
+        return uses
+
+
+def selection(words: str) -> tuple[tuple[int, str], ...] | None:
+    """What the step's words select of the earlier results: () for all of them ("delete them"),
+    filters such as "that end in .log"; None when the words do not point back at earlier results."""
+    keeps = []
+    for i, (pattern, _) in enumerate(_FILTERS):
+        for m in pattern.finditer(words):
+            part = next(g for g in m.groups() if g)
+            keeps.append((i, part.rstrip(".,;:!?") if len(part) > 1 else part))
+    if keeps:
+        return tuple(keeps)
+    return () if _BACK.search(words) else None
+
+
+def _items(result: str, earlier_input: dict) -> list[str]:
+    """The items a result lists: a JSON list (of strings, or of objects with a path or name), else
+    one per line. A bare name is put under the directory the earlier call was given."""
+    items: list[str] = []
+    try:
+        data = json.loads(result)
+    except (ValueError, TypeError):
+        data = None
+    if isinstance(data, dict):
+        data = next((v for v in data.values() if isinstance(v, list)), None)
+    if isinstance(data, list):
+        for entry in data:
+            if isinstance(entry, dict):
+                entry = next((entry[k] for k in ("path", "file", "name", "id") if isinstance(entry.get(k), str)), None)
+            if isinstance(entry, str):
+                items.append(entry)
+    else:
+        items = [line.strip().lstrip("-*• ").strip() for line in result.splitlines()]
+    directory = next((v for v in earlier_input.values() if isinstance(v, str) and re.match(r"[~./]", v)), None)
+    items = [f"{directory.rstrip('/')}/{item}" if directory and "/" not in item else item for item in items if item]
+    return list(dict.fromkeys(items))[:MAX_ITEMS]
+
+
+def _base(item: str) -> str:
+    return item.rsplit("/", 1)[-1]

@@ -1,0 +1,84 @@
+"""Lists written in prose: "tag it with urgent, billing and refund", «с тегами срочно, оплата и
+возврат». A tool's array field (`tags`, `labels`, `ingredients`) takes the items, not placeholders.
+
+A list follows a cue word ("with", "as", "tags", "including", a colon…) and runs to the end of its
+clause: items split at commas and the last "and"/"or", each one to three words. Without a cue, only
+one-word items joined by commas count ("milk, eggs and bread"), so ordinary sentences with "and"
+stay sentences. Quoted text is never read as a list.
+"""
+
+import re
+from dataclasses import dataclass
+
+from .words import stems, tokens
+
+_CUE = re.compile(r"(?:\b(?:with|as|tags?|tagged|labels?|labell?ed|including|include|includes|keywords?|topics?|"
+                  r"categories|category|skills?|ingredients?|items?|such as|namely)|(?<!\w)(?:тег\w*|метк\w*|"
+                  r"с|со|как|включая|категори\w*|ключев\w* слов\w*))(?!\w)\s*:?\s*|(?<!\d):(?!\d)\s*", re.I)
+_CLAUSE_END = re.compile(r"[.;!?\n\"«“(]|\s(?:to|for|in|on|at|from|by|so|then|because|please|в|для|на|по|чтобы)\s",
+                         re.I)
+_JOINT = re.compile(r"\s*,?\s+(?:and|or|&|и|или)\s+", re.I)
+_BARE = re.compile(r"(?<![\w-])([\w-]+)((?:\s*,\s*[\w-]+)+),?\s+(?:and|or|и|или)\s+([\w-]+)", re.I)
+_QUOTED = re.compile(r"\"[^\"]*\"|«[^»]*»|“[^”]*”")
+_ARTICLES = re.compile(r"^(?:the|a|an)\s+", re.I)
+MAX_ITEMS = 50
+_KIN = {"tag": "label", "label": "tag", "tagged": "label", "labeled": "tag", "labelled": "tag"}
+"""Cue words that mean one another's property: "tag it with" fills `labels` too."""
+
+
+@dataclass(frozen=True)
+class ProseList:
+    """Items written as a list, and the words just before it ("tag it with")."""
+
+    cue: str
+    items: list[str]
+
+
+def read(text: str) -> list[ProseList]:
+    """The lists of a request, in the order written (each stretch of text read once)."""
+    masked = _QUOTED.sub(lambda m: "\n" * len(m.group(0)), text)
+    found: list[tuple[int, ProseList]] = []
+    used_until = -1
+    for cue in _CUE.finditer(masked):
+        if cue.start() < used_until:
+            continue
+        listed = _after(masked, cue.end())
+        if listed is not None:
+            before = " ".join(masked[max(0, cue.start() - 40):cue.end()].split())
+            found.append((cue.start(), ProseList(before, listed[0])))
+            used_until = listed[1]
+    for bare in _BARE.finditer(masked):
+        if not any(start <= bare.start() < start + 200 for start, _ in found):
+            items = [bare.group(1), *re.findall(r"[\w-]+", bare.group(2)), bare.group(3)]
+            before = " ".join(masked[max(0, bare.start() - 40):bare.start()].split())
+            found.append((bare.start(), ProseList(before, items)))
+    return [listed for _, listed in sorted(found, key=lambda pair: pair[0])]
+
+
+def fits(listed: ProseList, name: str, description: str) -> bool:
+    """Whether the list's cue speaks of what the property holds ("tag it with" for `tags`)."""
+    cue = stems(listed.cue)
+    cue |= {_KIN[word] for word in cue if word in _KIN}
+    wanted = {word for word in tokens(f"{name} {description}") if len(word) >= 3}
+    return any(a.startswith(b) or b.startswith(a) for a in cue for b in wanted if len(a) >= 3)
+
+
+def _after(text: str, start: int) -> tuple[list[str], int] | None:
+    """The items of a list that starts at `start`, and where it ends; None when no list starts there.
+    The item after the last "and"/"or" ends the list ("a, b and c, order 5": a, b, c)."""
+    end = _CLAUSE_END.search(text, start)
+    stop = end.start() if end else len(text)
+    clause = text[start:stop]
+    joint = _JOINT.search(clause)
+    head, tail = (clause[:joint.start()], clause[joint.end():]) if joint else (clause, "")
+    items = [_ARTICLES.sub("", item.strip()) for item in head.split(",")]
+    if joint:
+        last = tail.split(",")[0].strip()
+        if all(len(item.split()) == 1 for item in items):  # "urgent, billing and refund order 5": ends at "refund"
+            last = last.split()[0] if last.split() else last
+        items.append(_ARTICLES.sub("", last))
+        stop = start + joint.end() + tail.find(last) + len(last)
+    items = [item for item in items if item]
+    if len(items) < 2 or any(len(item.split()) > 3 or _CUE.search(f" {item} ".replace(":", "")) for item in items):
+        return None
+    return items[:MAX_ITEMS], stop

@@ -1,0 +1,68 @@
+"""Compound asks as a plan (issue #37): "List the files in /tmp/demo, then delete the ones that end in .log"
+lists first, then deletes each listed .log file (in parallel, or one per response), and nothing else; an action
+with a side effect is proposed exactly when asked."""
+
+import pytest
+
+from course_sandbox import Sandbox
+from tool_use_helpers import tool, uses
+from tool_use_helpers import drive as loop
+
+LIST = tool("list_files", "List the files in a directory.",
+            {"directory": {"type": "string", "description": "The directory to list."}})
+DELETE = tool("delete_file", "Delete a file.", {"path": {"type": "string", "description": "The file to delete."}})
+LISTING = ["app.log", "notes.txt", "old.log"]
+
+
+@pytest.fixture(scope="module")
+def client():
+    with Sandbox() as sb:
+        yield sb.client(max_retries=0)
+
+
+def answer(name, tool_input):
+    if name == "list_files":
+        return "\n".join(f"{tool_input['directory']}/{f}" for f in LISTING), False
+    return f"Deleted {tool_input['path']}.", False
+
+
+def calls(client, prompt, **kw):
+    final, responses = loop(client, prompt, [LIST, DELETE], answer, **kw)
+    assert final.stop_reason == "end_turn"
+    return [[use for use in uses(r)] for r in responses if uses(r)]
+
+
+LOGS = [("delete_file", {"path": "/tmp/demo/app.log"}), ("delete_file", {"path": "/tmp/demo/old.log"})]
+
+
+@pytest.mark.parametrize("prompt", [
+    "List the files in /tmp/demo, then delete the ones that end in .log.",
+    "List the files in /tmp/demo and then delete the .log files",
+    "List the files in /tmp/demo, then delete the ones with the extension log.",
+    "Покажи файлы в /tmp/demo, затем удали те, что заканчиваются на .log",
+])
+def test_the_later_step_acts_on_each_selected_item_in_one_turn(client, prompt):
+    assert calls(client, prompt) == [[("list_files", {"directory": "/tmp/demo"})], LOGS]
+
+
+def test_one_call_per_response_when_parallel_use_is_off(client):
+    turns = calls(client, "List the files in /tmp/demo, then delete the ones that end in .log.",
+                  tool_choice={"type": "auto", "disable_parallel_tool_use": True})
+    assert turns == [[("list_files", {"directory": "/tmp/demo"})], LOGS[:1], LOGS[1:]]
+
+
+def test_them_means_every_listed_item(client):
+    turns = calls(client, "List the files in /tmp/demo, then delete them.")
+    assert [u for turn in turns[1:] for u in turn] == [("delete_file", {"path": f"/tmp/demo/{f}"}) for f in LISTING]
+
+
+@pytest.mark.parametrize("prompt", ["List the files in /tmp/demo.",
+                                    "List the files in /tmp/demo, then tell me which end in .log.",
+                                    "Don't delete anything, just list the files in /tmp/demo."])
+def test_no_action_beyond_what_was_asked(client, prompt):
+    assert calls(client, prompt) == [[("list_files", {"directory": "/tmp/demo"})]]
+
+
+def test_nothing_selected_nothing_deleted(client):
+    assert calls(client, "List the files in /tmp/demo, then delete the ones that end in .tmp.") == \
+        [[("list_files", {"directory": "/tmp/demo"})]]

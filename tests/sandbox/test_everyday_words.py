@@ -1,0 +1,75 @@
+"""Everyday words to tools (issue #37): a question that needs a tool without naming it ("should I take
+an umbrella?", "where is my parcel?") finds the tool through the tool's own name and description, in
+English and Russian, with the city or order number taken from the question; nothing fits, honest text."""
+
+import pytest
+
+from course_sandbox import Sandbox
+from tool_use_helpers import ask, text_of, tool, uses
+
+WEATHER = tool("get_weather", "Get the current weather in a given location",
+               {"location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, ["location"])
+FORECAST = tool("get_forecast", "Get the weather forecast for a city", {"city": {"type": "string"}})
+TRACK = tool("track_order", "Track an order's delivery status by order number", {"order_number": {"type": "string"}})
+ORDER = tool("get_order_status", "Look up the shipping status of an order",
+             {"order_id": {"type": "string", "description": "The order ID"}})
+TIME = tool("get_time", "Current local time in a time zone", {"timezone": {"type": "string"}})
+CALCULATOR = tool("calculator", "Evaluate an arithmetic expression", {"expression": {"type": "string"}})
+
+
+@pytest.fixture(scope="module")
+def client():
+    with Sandbox() as sb:
+        yield sb.client(max_retries=0)
+
+
+@pytest.mark.parametrize("question, city", [
+    ("Should I take an umbrella this afternoon in Oslo?", "Oslo"),
+    ("Do I need an umbrella in Paris today?", "Paris"),
+    ("Is it going to rain in London tomorrow?", "London"),
+    ("Will it snow in Denver this weekend?", "Denver"),
+    ("Брать ли зонт в Москве?", "Москва"),
+    ("Будет ли дождь в Казани?", "Казань"),
+])
+@pytest.mark.parametrize("tools", [[WEATHER, TRACK, TIME], [FORECAST, ORDER]])
+def test_weather_words_find_the_weather_tool_with_the_city(client, question, city, tools):
+    response = ask(client, question, tools)
+    assert response.stop_reason == "tool_use"
+    ((name, tool_input),) = uses(response)
+    assert name == tools[0]["name"] and list(tool_input.values()) == [city]
+
+
+@pytest.mark.parametrize("question, number", [
+    ("Where is my parcel? Order 4521.", "4521"),
+    ("Where's my parcel 55123?", "55123"),
+    ("Where is my package? The tracking number is 1Z999AA10123456784.", "1Z999AA10123456784"),
+    ("When will my parcel arrive? Order 88812", "88812"),
+    ("Где моя посылка 7781?", "7781"),
+    ("Где моя посылка? Заказ 4521", "4521"),
+])
+@pytest.mark.parametrize("tools", [[WEATHER, TRACK, TIME], [FORECAST, ORDER]])
+def test_parcel_words_find_the_order_tool_with_the_number(client, question, number, tools):
+    response = ask(client, question, tools)
+    ((name, tool_input),) = uses(response)
+    assert name == tools[1]["name"] and list(tool_input.values()) == [number]
+
+
+@pytest.mark.parametrize("question, word", [("Where is my parcel?", "order_number"),
+                                            ("Где моя посылка?", "order_number")])
+def test_a_parcel_without_its_number_is_asked_for(client, question, word):
+    response = ask(client, question, [WEATHER, TRACK])
+    assert response.stop_reason == "end_turn" and word in text_of(response)
+
+
+@pytest.mark.parametrize("question", ["Should I take an umbrella this afternoon in Oslo?", "Where is my parcel?",
+                                      "Брать ли зонт в Москве?"])
+def test_no_fitting_tool_gets_honest_text(client, question):
+    response = ask(client, question, [CALCULATOR, TIME])
+    assert response.stop_reason == "end_turn" and not uses(response)
+    assert "simulated model" in text_of(response) or "модель" in text_of(response)
+
+
+def test_a_train_is_not_rain(client):
+    response = ask(client, "When does the train to Oslo leave?", [WEATHER])
+    assert not uses(response)
