@@ -98,7 +98,8 @@ def tool_result(call, approve) -> dict:
             yes = False
         if not yes:
             return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
-                    "content": f"A human denied this call: {call.name} was not run. Report it in the review."}
+                    "content": f"A human denied this call: {call.name} was not run. "
+                               "Do not try to do the same thing another way; report it instead."}
     try:
         return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
     except Exception as error:

@@ -100,7 +100,8 @@ def tool_result(call, approve) -> dict:
             yes = False
         if not yes:
             return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
-                    "content": f"Человек отклонил этот вызов: {call.name} не выполнен. Сообщи об этом в ревью."}
+                    "content": f"Человек отклонил этот вызов: {call.name} не выполнен. "
+                               "Не пытайся добиться того же другим путём — просто сообщи об этом."}
     try:
         return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
     except Exception as error:
