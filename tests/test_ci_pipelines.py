@@ -108,7 +108,8 @@ def mr_pipeline(project: str = "7", mr_project: str = "7", iid: str = "483", eve
     """The predefined variables of a merge-request pipeline running in `project` for !iid of `mr_project`."""
     return {"GITLAB_CI": "true", "CI": "true", "CI_PIPELINE_SOURCE": "merge_request_event",
             "CI_MERGE_REQUEST_EVENT_TYPE": event, "CI_PROJECT_ID": project, "CI_MERGE_REQUEST_PROJECT_ID": mr_project,
-            "CI_MERGE_REQUEST_SOURCE_PROJECT_ID": project, "CI_MERGE_REQUEST_IID": iid, **secrets}
+            "CI_MERGE_REQUEST_SOURCE_PROJECT_ID": project, "CI_MERGE_REQUEST_IID": iid, "CI_JOB_ID": "90210",
+            **secrets}
 
 
 @pytest.mark.parametrize("name, variables, added", [
@@ -137,6 +138,11 @@ def test_the_job_waits_for_nothing_and_takes_nothing_from_the_project_defaults()
     assert job["artifacts"]["access"] == "developer" and job["artifacts"]["expose_as"]
     assert "$CI_MERGE_REQUEST_IID" in job["resource_group"]
     assert job["cache"]["paths"] == [".cache/pip"] and job["variables"]["PIP_CACHE_DIR"].endswith("/.cache/pip")
+    # pip installs the input itself: a job variable holding it could be overridden by a project or group variable
+    assert any('pip install --quiet "$[[ inputs.package ]]"' in line for line in job["before_script"])
+    assert not any("$[[ inputs.package ]]" in str(value) for value in job["variables"].values())
+    # a runner that keeps its workspace keeps old transcripts: they are removed, and each job's has its own name
+    assert "rm -rf course-agent-runs" in job["before_script"] and "$CI_JOB_ID" in job["script"][0]
 
 
 @pytest.mark.parametrize("package, pinned", [
@@ -223,4 +229,4 @@ def test_where_the_job_runs_it_reviews_the_right_merge_request_once(sandbox, tmp
     assert done.stdout.startswith(f"Posted the review on !{iid}."), name
     assert summaries(sandbox, iid) == 1
     assert TOKEN not in done.stdout + done.stderr
-    assert (tmp_path / "course-agent-runs" / f"review-{iid}.jsonl").exists()  # what artifacts: paths keeps
+    assert (tmp_path / "course-agent-runs" / f"review-{iid}-{variables['CI_JOB_ID']}.jsonl").exists()  # artifacts: paths
