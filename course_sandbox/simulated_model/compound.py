@@ -9,7 +9,7 @@ weather in Paris and" fits nothing alone, so it stays with the weather (two citi
 import re
 from typing import Callable
 
-_SEPARATOR = re.compile(r"[;?!]|,|\.(?=\s)|\b(?:and|also|then|plus|as well as)\b|(?<!\w)(?:и|а также|ещё|затем)(?!\w)",
+_SEPARATOR = re.compile(r"[;?!]|,|\.(?=\s)|\b(?:and|also|then|plus|as well as)\b|(?<!\w)(?:и|а также|ещё|затем|а потом|потом)(?!\w)",
                         re.I)
 _QUOTED = re.compile(r"\"[^\"]*\"|«[^»]*»|“[^”]*”|(?<!\w)'[^'\n]*'(?!\w)")
 MAX_PARTS = 5

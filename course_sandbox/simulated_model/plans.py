@@ -29,7 +29,7 @@ _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
     (re.compile(r"(?:заканчива|оканчива)\w*\s+на\s+[\"«]?(\S+?)[\"»]?(?=[\s,;!?]|\.?$|\.\s)", re.I),
      lambda item, part: item.endswith(part)),
     (re.compile(r"с\s+расширением\s+[\"«]?\.?(\w+)", re.I), lambda item, part: item.endswith("." + part)),
-    (re.compile(r"начина\w*\s+с\s+[\"«]?([^\s\"»,;]+)", re.I), lambda item, part: _base(item).startswith(part)),
+    (re.compile(r"начина\w*\s+(?:с|на)\s+[\"«]?([^\s\"»,;]+)", re.I), lambda item, part: _base(item).startswith(part)),
     (re.compile(r"содерж\w*\s+[\"«]?([^\s\"»,;]+)", re.I), lambda item, part: part in _base(item)),
 ]
 MAX_ITEMS = 100

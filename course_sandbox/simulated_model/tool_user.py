@@ -190,7 +190,9 @@ def plan_calls(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
     if not fillable:
         return Plan([], (ranked[0].name, missing_inputs(ranked[0], evidence)))
     chosen = [fillable[0]]
-    covered = set(stems(fillable[0].name))
+    # words that name the first tool, or describe what it works on ("the files" of list_dir), name no other tool:
+    # "list the files in /tmp/x" asks for a listing, not for remove_file on /tmp/x
+    covered = set(stems(fillable[0].name)) | set(stems(fillable[0].description))
     for tool in fillable[1:]:
         hits = overlap(evidence.request_stems, stems(tool.name))
         if hits and not overlap(hits, covered):
@@ -210,7 +212,9 @@ def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
 
     asks = compound.parts(evidence.text, fits)
     if len(asks) > 1:
-        parts = [plan_calls(tools, slots.read(ask, evidence.lang)) for ask in asks]
+        # each part may use only the actions its own words ask for: "show the files in /var/log/app, then delete
+        # the ones…" deletes in the second part only, never the directory the first part names
+        parts = [plan_calls(side_effects.allowed(tools, ask), slots.read(ask, evidence.lang)) for ask in asks]
         firsts = {p.uses[0][0] if p.uses else p.missing[0] if p.missing else "" for p in parts}
         if len(firsts) > 1:
             later = _later_steps(tools, asks, parts, evidence.lang)

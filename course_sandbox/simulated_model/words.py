@@ -41,7 +41,7 @@ GLOSSARY = {
     "отел": "hotel", "гостиниц": "hotel", "брон": "book", "книг": "book", "доставк": "shipping",
     "возврат": "refund", "верн": "refund", "счёт": "invoice", "счет": "invoice", "цельси": "celsius",
     "фаренгейт": "fahrenheit", "новост": "news", "котировк": "quote", "тикет": "ticket",
-    "тег": "tag", "метк": "label", "удал": "delete", "сотри": "delete", "список": "list", "перечисл": "list", "информаци": "info", "сведени": "info", "данные": "info", "детал": "details",
+    "тег": "tag", "метк": "label", "удал": "delete", "сотри": "delete", "список": "list", "перечисл": "list", "покаж": "show", "информаци": "info", "сведени": "info", "данные": "info", "детал": "details",
 }
 OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
                   "%": "modulo"}
@@ -50,7 +50,8 @@ SYNONYMS = {"multiply": ("times", "product"), "add": ("plus", "sum"), "subtract"
             "calculate": ("compute", "math", "arithmetic", "evaluate", "calculator"), "compute": ("calculate",),
             "evaluate": ("calculate",), "arithmetic": ("calculate",), "math": ("calculate",),
             "lookup": ("search", "find"), "find": ("search", "lookup"), "search": ("find", "lookup"),
-            "info": ("details", "information"), "details": ("info", "information"), "information": ("info",)}
+            "info": ("details", "information"), "details": ("info", "information"), "information": ("info",),
+            "delete": ("remove", "erase"), "remove": ("delete",), "erase": ("delete",), "show": ("list",)}
 
 
 def tokens(text: str) -> list[str]:
