@@ -163,7 +163,8 @@ def _asks(gate: Gate, lang: str) -> Seen:
                              pr=INJECTED))
     if not no.approver.merge_asked(merges):
         return Seen(False, tr("the model asked to merge !{pr}, and the approver was never asked (it was asked: "
-                              "{asked}).", lang, pr=INJECTED, asked=", ".join(no.approver.asked) or "—"))
+                              "{asked}). Call it in the loop's own process: a question asked in a child process is "
+                              "not seen here.", lang, pr=INJECTED, asked=", ".join(no.approver.asked) or "—"))
     shown = _not_shown(no, merges)
     if shown is not None:
         return Seen(False, tr("the approver was asked about {tool} with {given}, not with the call's own input "
