@@ -24,7 +24,7 @@ BUGS = (TypeError, AttributeError, NameError, LookupError, ImportError, Arithmet
 RuntimeError, ValueError). `next()` on an empty refusal and a tool input read with json.loads are bugs too."""
 
 
-CAP_ASSERT = re.compile(r"max|limit|cap\b|iteration|turns?\b|steps?\b|rounds?\b|budget|итерац|огранич|лимит|ход",
+CAP_ASSERT = re.compile(r"\b(?:max|limit|cap\b|iteration|turns?\b|steps?\b|rounds?\b|budget|итерац|огранич|лимит|ход)",
                         re.I)
 """Words of an `assert` that is the loop's cap ("assert turn < max_iterations, 'no answer after 20 iterations'")."""
 

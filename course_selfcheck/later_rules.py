@@ -8,6 +8,7 @@ import re
 import typing
 
 from anthropic.types import StopReason
+from course_sandbox.simulated_model.tool_roles import SLOT_PATTERNS
 
 from course_agent.i18n import N_, ntr, tr
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding
@@ -333,7 +334,7 @@ def cut_result(run: Run, lang: str) -> Finding:
         return verdict(BROKEN, tr("the note tells the model to pass {parameter}, which {tool} does not take: add the "
                                   "parameter to the tool (its schema and its function), or say another way to read on",
                                   lang, parameter=promised[0], tool=use.get("name")))
-    reads_on = takes - {"path", "file", "file_path", "filename", "ref", "branch"}
+    reads_on = {p for p in takes if not any(re.search(SLOT_PATTERNS[slot], p.lower()) for slot in ("path", "ref"))}
     if offered and not reads_on and _AGAIN.search(note) and str(use.get("name")) in note:
         return verdict(BROKEN, tr("the note says to call {tool} again, and {tool} takes nothing to read on with: the "
                                   "same call gets the same cut part; give it a start (or say another way to read the "

@@ -153,12 +153,9 @@ def one_message(run: Run, lang: str) -> Finding:
                                        "for {k}",
                                        "the model asked for {n} tools at once; the next request carried results "
                                        "for {k}", len(ids), lang, k=len(answered)))
-        swapped = mispaired(run, reply, results_for(calls[i + 1].body, ids))
+        swapped = mispaired(run, reply, results_for(calls[i + 1].body, ids), lang)
         if swapped is not None:
-            return verdict(BROKEN, tr("the result sent under the id of {tool}({path}) holds another file's text: each "
-                                      "result must go with its own call's id (results taken in the order they "
-                                      "finished, under the ids in the calls' order, mix them up)", lang,
-                                      tool=swapped[0], path=swapped[1]))
+            return verdict(BROKEN, swapped)
         return verdict(PASSED, ntr("{n} parallel call, its result in one message",
                                    "{n} parallel calls, their results in one message", len(ids), lang))
     if any(len(tool_uses(r)) >= 2 for _, r in run.answered):
@@ -176,10 +173,10 @@ def _lines_in(file: str, result: str) -> int:
     return sum(1 for line in {line.strip() for line in file.splitlines()} if len(line) > 3 and line in result)
 
 
-def mispaired(run: Run, reply: dict, results: list[dict]) -> tuple[str, str] | None:
-    """(tool, path) of the first call naming a file whose tool_result (found by its tool_use_id) holds more of
+def mispaired(run: Run, reply: dict, results: list[dict], lang: str) -> str | None:
+    """What went wrong, for the first call naming a file whose tool_result (found by its tool_use_id) holds more of
     another call's file than of its own: results put in the order they finished, under the ids in the calls'
-    order, send one file's text as another's."""
+    order, send one file's text as another's. None when each result holds its own call's file."""
     sent = {b.get("tool_use_id"): result_text(b) for b in results}
     files = {use.get("id"): run.file(use.get("input")) for use in tool_uses(reply)}
     for use in tool_uses(reply):
@@ -190,7 +187,9 @@ def mispaired(run: Run, reply: dict, results: list[dict]) -> tuple[str, str] | N
         if any(other and other != own and _lines_in(other, result) > mine
                for key, other in files.items() if key != use.get("id")):
             named = file_key(use.get("input"))
-            return str(use.get("name")), named[0] if named else ""
+            return tr("the result sent under the id of {tool}({path}) holds another file's text: each result must go "
+                      "with its own call's id (results taken in the order they finished, under the ids in the calls' "
+                      "order, mix them up)", lang, tool=use.get("name"), path=named[0] if named else "")
     return None
 
 

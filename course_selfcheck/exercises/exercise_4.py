@@ -77,15 +77,13 @@ def _concurrent(loop: Callable, lang: str) -> Seen:
     reads = [e for e in run.gitlab_between(run.calls[i], run.calls[i + 1]) if FILES in e.path]
     ids = [u.get("id") for u in tool_uses(reply)]
     results = results_for(run.calls[i + 1].body, ids)
-    sent, wrong = [b.get("tool_use_id") for b in results], mispaired(run, reply, results)
+    sent, wrong = [b.get("tool_use_id") for b in results], mispaired(run, reply, results, lang)
     if len(reads) < 2:
         return Seen(None, tr("the turn read fewer than two files", lang))
     if sent != ids:
         return Seen(False, tr("the results came back in another order than the calls", lang))
     if wrong is not None:
-        return Seen(False, tr("the result sent under the id of {tool}({path}) holds another file's text: each "
-                              "result must go with its own call's id (results taken in the order they finished, "
-                              "under the ids in the calls' order, mix them up)", lang, tool=wrong[0], path=wrong[1]))
+        return Seen(False, wrong)
     figures = {"seconds": f"{SLOW_READ:g}", "most": watch.most}
     if watch.most < 2:
         return Seen(False, ntr(
