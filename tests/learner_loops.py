@@ -67,7 +67,7 @@ def make_loop(breaks: str = ""):
 
 
 def notebook_4_loop(pr_number, max_iterations=20):
-    """Exercise 4 as notebook 4 suggests: its own run_all, whose slow_run_tool waits 0.3 s in each call."""
+    """Exercise 4 with a run_all of its own (a lambda in pool.map) whose every call waits 0.3 s."""
     import time
     from concurrent.futures import ThreadPoolExecutor
 

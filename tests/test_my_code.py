@@ -289,7 +289,7 @@ def test_a_method_of_a_class_written_in_a_cell_is_kept_with_its_cell(tmp_path, m
 
 def test_what_the_references_run_on_is_what_the_notebooks_define():
     """cells/given.py (the namespace a reference solution runs in) holds the statements of the notebooks' own
-    tools, rules and gate-tools cells, English, and notebook 8's billed() and LIMIT."""
+    tools, rules, gate-tools and paged read_file cells, English, and notebook 8's billed() and LIMIT."""
     import sys
 
     sys.path.insert(0, str(ROOT / "notebooks"))
@@ -301,13 +301,14 @@ def test_what_the_references_run_on_is_what_the_notebooks_define():
 
     given = {ast.dump(node) for node in ast.parse(given_code(8)).body}
     named = shared(ROOT / "notebooks" / "source" / "shared_cells.py")
-    for name in ("tools", "review_rules", "gate_tools"):
+    for name in ("tools", "review_rules", "gate_tools", "paged_read"):
         for node in ast.parse(named[name].en).body:
             assert ast.dump(node) in given, (name, ast.unparse(node)[:80])
     lesson8 = (ROOT / "notebooks" / "source" / "08_full_reviewer.py").read_text()
     billed = next(node for node in ast.parse(lesson8).body if isinstance(node, ast.FunctionDef) and node.name == "billed")
     assert ast.dump(billed) in given and "LIMIT = 20_000" in lesson8 and "LIMIT = 20_000" in given_code(8)
     assert "merge_pr" not in given_code(6) and "def merge_pr" in given_code(7)
+    assert "READ_FILE" not in given_code(7) and "READ_FILE" in given_code(8)
 
 
 def test_a_folder_that_cannot_be_written_keeps_nothing_and_breaks_nothing(tmp_path, monkeypatch):

@@ -72,7 +72,7 @@ def tool_calls(messages: list) -> list[str]:
 
 
 def review_pull_request(pr_number: int, max_iterations: int = 20, run_calls=run_one_by_one) -> str:
-    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                           messages=messages)

@@ -58,7 +58,7 @@ TOOLS = [
 def solve(client, project, language: str | None = None):
     """Review #482 with get_diff and read_file, one step at a time; return (TOOLS, the whole history)."""
     functions = {"get_diff": partial(diff_of, project), "read_file": partial(file_of, project)}
-    task = "Проверь pull request #482." if course_language(language) == "ru" else "Review pull request #482."
+    task = "Проверь merge request !482." if course_language(language) == "ru" else "Review merge request !482."
     messages = [{"role": "user", "content": task}]
     # Steps 1 to 4 of the notebook, again and again until the model is done (at most 10 times:
     # notebook 3 turns exactly this into the agent loop, with a cap).

@@ -101,8 +101,8 @@ def _read_file_tool(run: Run, lang: str) -> Seen:
 
 
 @requirement("starts_with_task", N_("The history starts with the review request for #482"),
-             N_("Start again from a new list: the first message is the user's \"Review pull request #482.\"."),
-             task=N_("Start again from \"Review pull request #482.\" in a new list, exercise_messages."))
+             N_("Start again from a new list: the first message is the user's \"Review merge request !482.\"."),
+             task=N_("Start again from \"Review merge request !482.\" in a new list, exercise_messages."))
 def _starts_with_task(run: Run, lang: str) -> Seen:
     first_role, first_blocks = run.history[0]
     first_text = text(first_blocks)
@@ -199,8 +199,8 @@ HISTORY = (_starts_with_task, _pairs, _read_file_called, _finished)
 
 WHAT = N_("`exercise_messages` holds no answer of the model. Add read_file to TOOLS, then append every message of "
           "your step-by-step run to it, the model's last answer included, and run this cell again.")
-FIRST_HINTS = (N_("Start from exercise_messages = [{\"role\": \"user\", \"content\": \"Review pull request "
-                   "#482.\"}] and repeat steps 1 to 4 of this notebook on it until stop_reason is end_turn."),)
+FIRST_HINTS = (N_("Start from exercise_messages = [{\"role\": \"user\", \"content\": \"Review merge request "
+                   "!482.\"}] and repeat steps 1 to 4 of this notebook on it until stop_reason is end_turn."),)
 
 
 def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> Report:

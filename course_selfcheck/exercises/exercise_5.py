@@ -329,7 +329,7 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
             }
             if _unwritten(probes):
                 return g.not_done(WHAT, [START_HINT])
-            review = _review_with(run_tool, sb.client(), tr("Review pull request #{pr}.", g.lang, pr=REVIEWED))
+            review = _review_with(run_tool, sb.client(), tr("Review merge request !{pr}.", g.lang, pr=REVIEWED))
     seen = Seen5(probes, review, existing)
     crash = _crash(seen)
     if crash is not None:

@@ -209,9 +209,8 @@ print([block.type for block in hello.content], text_of(hello))
 # it can only tell you that: it has nothing but the text you sent. Giving it hands is your code's
 # job, and the rest of the course is about that code.
 #
-# *Merge request or pull request?* The same thing: GitLab says **merge request** (numbered `!482`), GitHub
-# and this course's prompts say **pull request** (`#482`). The course's code talks to GitLab, so it says merge
-# request; the model understands both, and "Review pull request #482." below asks for merge request !482.
+# *Merge request or pull request?* The same thing: GitLab says **merge request** (numbered `!482`), GitHub says
+# **pull request** (`#482`). The course works with GitLab, so its prompts say "Review merge request !482.".
 
 # %% [markdown] lang="ru"
 # ## Модель без рук
@@ -220,16 +219,14 @@ print([block.type for block in hello.content], text_of(hello))
 # merge request — она лишь ответит, что не может этого сделать: у неё нет ничего, кроме присланного вами
 # текста. Дать ей руки — задача вашего кода, и весь остальной курс посвящён этому коду.
 #
-# *Merge request или pull request?* Это одно и то же: в GitLab это **merge request** (с номером `!482`), в
-# GitHub и в запросах этого курса — **pull request** (`#482`). Код курса работает с GitLab, поэтому говорит
-# «merge request»; модель понимает оба названия, и «Проверь pull request #482.» ниже просит проверить
-# merge request !482.
+# *Merge request или pull request?* Это одно и то же: в GitLab это **merge request** (с номером `!482`), в GitHub —
+# **pull request** (`#482`). Курс работает с GitLab, поэтому в его запросах — «Проверь merge request !482.».
 
 # %% lang="en"
 response = client.messages.create(
     model=MODEL,
     max_tokens=1000,
-    messages=[{"role": "user", "content": "Review pull request #482."}],
+    messages=[{"role": "user", "content": "Review merge request !482."}],
 )
 print(response.stop_reason)
 print(text_of(response))
@@ -238,7 +235,7 @@ print(text_of(response))
 response = client.messages.create(
     model=MODEL,
     max_tokens=1000,
-    messages=[{"role": "user", "content": "Проверь pull request #482."}],
+    messages=[{"role": "user", "content": "Проверь merge request !482."}],
 )
 print(response.stop_reason)
 print(text_of(response))

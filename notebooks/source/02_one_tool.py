@@ -117,7 +117,7 @@ TOOLS = [
 # них сам diff? Запишите догадку и только потом запустите ячейку.
 
 # %% lang="en"
-messages = [{"role": "user", "content": "Review pull request #482."}]
+messages = [{"role": "user", "content": "Review merge request !482."}]
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=messages)
 
 print("stop_reason:", response.stop_reason)
@@ -125,7 +125,7 @@ for block in response.content:
     print(block)
 
 # %% lang="ru"
-messages = [{"role": "user", "content": "Проверь pull request #482."}]
+messages = [{"role": "user", "content": "Проверь merge request !482."}]
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=messages)
 
 print("stop_reason:", response.stop_reason)
@@ -172,7 +172,7 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 #
 # ```mermaid
 # flowchart TB
-#     m1["1 · user<br/>text: Review pull request #482."]
+#     m1["1 · user<br/>text: Review merge request !482."]
 #     m2["2 · assistant (the whole response)<br/>thinking · text · tool_use id=toolu_01 name=get_diff input={pr: 482}"]
 #     m3["3 · user<br/>tool_result tool_use_id=toolu_01 content=the diff"]
 #     m1 --> m2 --> m3
@@ -196,7 +196,7 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 #
 # ```mermaid
 # flowchart TB
-#     m1["1 · user<br/>текст: Проверь pull request #482."]
+#     m1["1 · user<br/>текст: Проверь merge request !482."]
 #     m2["2 · assistant (ответ целиком)<br/>рассуждение (thinking) · текст · tool_use id=toolu_01 name=get_diff input={pr: 482}"]
 #     m3["3 · user<br/>tool_result tool_use_id=toolu_01 content=diff"]
 #     m1 --> m2 --> m3
@@ -279,7 +279,7 @@ print("\n".join(block.text for block in response.content if block.type == "text"
 
 # %% lang="en"
 broken = [
-    {"role": "user", "content": "Review pull request #482."},
+    {"role": "user", "content": "Review merge request !482."},
     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
 ]
 try:
@@ -289,7 +289,7 @@ except anthropic.BadRequestError as error:
 
 # %% lang="ru"
 broken = [
-    {"role": "user", "content": "Проверь pull request #482."},
+    {"role": "user", "content": "Проверь merge request !482."},
     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
 ]
 try:
@@ -314,7 +314,7 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 #
 # Add a second tool, `read_file(path, ref)`, that returns a whole file as text
 # (`project.files.raw(path, ref=ref).decode("utf-8")`: `raw` gives bytes, and a tool result is text).
-# Describe it in `TOOLS`, start again from `"Review pull request #482."` in a new list, `exercise_messages`,
+# Describe it in `TOOLS`, start again from `"Review merge request !482."` in a new list, `exercise_messages`,
 # and repeat steps 1 to 4 by hand, round after round (copy the lines of a round; no loop yet: notebook 3 rolls the
 # rounds into one), until `stop_reason` is `end_turn`, appending every message to `exercise_messages` (the model's last
 # answer too). How many times did you call the model? Which file did it
@@ -326,7 +326,7 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 #
 # Добавьте второй инструмент, `read_file(path, ref)`, который возвращает файл целиком, текстом
 # (`project.files.raw(path, ref=ref).decode("utf-8")`: `raw` отдаёт байты, а результат инструмента — текст).
-# Опишите его в `TOOLS`, начните заново с `"Проверь pull request #482."` в новом списке `exercise_messages`
+# Опишите его в `TOOLS`, начните заново с `"Проверь merge request !482."` в новом списке `exercise_messages`
 # и повторяйте шаги 1–4 вручную, круг за кругом (скопируйте строки одного круга; цикла пока нет — в блокноте 3 круги
 # свернутся в цикл), пока `stop_reason` не станет `end_turn`, добавляя в `exercise_messages` каждое сообщение (и
 # последний ответ модели тоже). Сколько раз вы вызвали модель? Какой файл она прочитала и почему?
@@ -336,7 +336,7 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # 1. read_file(path, ref): the function, and its description added to TOOLS
 # 2. steps 1 to 4 on exercise_messages, round after round (copy the lines), until stop_reason is end_turn;
 #    append every message to it, the model's last answer too
-exercise_messages = [{"role": "user", "content": "Review pull request #482."}]
+exercise_messages = [{"role": "user", "content": "Review merge request !482."}]
 
 # your code here. Round 1:
 #   response = client.messages.create(...)          step 1
@@ -348,7 +348,7 @@ exercise_messages = [{"role": "user", "content": "Review pull request #482."}]
 # 1. read_file(path, ref): сама функция и её описание в TOOLS
 # 2. шаги 1–4 на exercise_messages, круг за кругом (копируя строки), пока stop_reason не станет end_turn;
 #    добавляйте в список каждое сообщение, и последний ответ модели тоже
-exercise_messages = [{"role": "user", "content": "Проверь pull request #482."}]
+exercise_messages = [{"role": "user", "content": "Проверь merge request !482."}]
 
 # ваш код. Круг 1:
 #   response = client.messages.create(...)          шаг 1

@@ -115,7 +115,7 @@
 def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
     """The loop: call the model, run what it asks for, repeat until it is done."""
     messages = [] if messages is None else messages
-    messages.append({"role": "user", "content": f"Review pull request #{pr_number}."})
+    messages.append({"role": "user", "content": f"Review merge request !{pr_number}."})
 
     for iteration in range(max_iterations):
         response = client.messages.create(
@@ -152,7 +152,7 @@ def review_pull_request(pr_number: int, messages: list | None = None, max_iterat
 def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
     """Цикл: вызвать модель, выполнить то, что она просит, повторять до конца."""
     messages = [] if messages is None else messages
-    messages.append({"role": "user", "content": f"Проверь pull request #{pr_number}."})
+    messages.append({"role": "user", "content": f"Проверь merge request !{pr_number}."})
 
     for iteration in range(max_iterations):
         response = client.messages.create(

@@ -81,27 +81,24 @@ for call in calls:
 # ## Run them concurrently
 #
 # The calls of one turn are independent, so there is no reason to wait for one before starting the
-# next. A thread pool runs them together (`with` closes it when its block ends); `pool.map` keeps the results in the
-# order of the calls. (`lambda b: ...`
-# below is a one-line function written in place: for each call `b`, its `tool_result`.)
-# Here each tool is slowed down to 0.3 s to make the difference visible:
+# next. A thread pool runs them together: `pool.map(result_for, calls)` calls `result_for` on every call, each in a
+# thread of its own, and gives the results back in the order of the calls (`with` closes the pool when its block
+# ends). Here each tool is slowed down to 0.3 s to make the difference visible:
 #
 # ```mermaid
 # gantt
-#     title Three calls of one turn, 0.3 s each
+#     title Two calls of one turn, 0.3 s each
 #     dateFormat x
 #     axisFormat %L ms
 #     section one after another
 #     call 1            :0, 300
 #     call 2            :300, 600
-#     call 3            :600, 900
 #     section at the same time
 #     call 1            :0, 300
 #     call 2            :0, 300
-#     call 3            :0, 300
 # ```
 #
-# **Predict, then run:** will three calls in the pool take closer to 0.3 s or to 0.9 s, and in what order will the
+# **Predict, then run:** will the two calls in the pool take closer to 0.3 s or to 0.6 s, and in what order will the
 # results come?
 
 # %% [markdown] lang="ru"
@@ -109,26 +106,24 @@ for call in calls:
 # ## Выполните их параллельно
 #
 # Вызовы одного хода независимы, поэтому незачем ждать завершения одного, прежде чем запускать
-# следующий. Пул потоков выполняет их одновременно (`with` закрывает пул, когда заканчивается его блок); `pool.map`
-# сохраняет результаты в порядке вызовов. (`lambda b: ...` ниже — функция в одну строку, записанная прямо на месте: для каждого вызова `b` — его
-# `tool_result`.) Здесь каждый инструмент замедлен до 0,3 с, чтобы разница была заметна:
+# следующий. Пул потоков выполняет их одновременно: `pool.map(result_for, calls)` вызывает `result_for` для каждого
+# вызова модели, каждый раз в отдельном потоке, и возвращает результаты в порядке вызовов (`with` закрывает пул,
+# когда заканчивается его блок). Здесь каждый инструмент замедлен до 0,3 с, чтобы разница была заметна:
 #
 # ```mermaid
 # gantt
-#     title Три вызова одного хода, по 0,3 с каждый
+#     title Два вызова одного хода, по 0,3 с каждый
 #     dateFormat x
 #     axisFormat %L мс
 #     section по очереди
 #     вызов 1           :0, 300
 #     вызов 2           :300, 600
-#     вызов 3           :600, 900
 #     section одновременно
 #     вызов 1           :0, 300
 #     вызов 2           :0, 300
-#     вызов 3           :0, 300
 # ```
 #
-# **Сначала предположите, потом запустите:** сколько займут три вызова в пуле — ближе к 0,3 с или к 0,9 с — и в
+# **Сначала предположите, потом запустите:** сколько займут два вызова в пуле — ближе к 0,3 с или к 0,6 с — и в
 # каком порядке придут результаты?
 
 # %% lang="en"
@@ -136,52 +131,54 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 
-def slow_run_tool(name, tool_input):
+def result_for(call):
+    """The tool_result block that answers one call."""
+    return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+
+
+def slow_result_for(call):
     time.sleep(0.3)  # pretend GitLab is far away
-    return run_tool(name, tool_input)
+    return result_for(call)
 
 
-def run_all(calls, tool=run_tool):
+def run_all(calls, answer=result_for):
     """A tool_result for every call: the calls run at once, the results come in the order of the calls."""
     with ThreadPoolExecutor(max_workers=8) as pool:
-        return list(pool.map(lambda b: {"type": "tool_result", "tool_use_id": b.id,
-                                        "content": tool(b.name, b.input)}, calls))
+        return list(pool.map(answer, calls))
 
 
-three = calls + calls[:1]  # the first call twice: three calls of 0.3 s each (timed only, never sent: a request's ids must be unique)
 started = time.perf_counter()
-results = run_all(three, tool=slow_run_tool)  # the slow tool, for this demo only
+results = run_all(calls, answer=slow_result_for)  # the slow tool, for this demo only
 elapsed = time.perf_counter() - started
-# strict=True: zip would silently stop at the shorter list; a result missing or extra is an error here
-print("results:", len(results), "| in the order of the calls:",
-      [r["tool_use_id"] == c.id for r, c in zip(results, three, strict=True)])
-print("the three calls took about", "0.3 s: at once" if elapsed < 0.75 else "0.9 s: one after another")
+print("results in the order of the calls:", [r["tool_use_id"] for r in results] == [c.id for c in calls])
+print("the two calls took about", "0.3 s: at once" if elapsed < 0.5 else "0.6 s: one after another")
 
 # %% lang="ru"
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 
-def slow_run_tool(name, tool_input):
+def result_for(call):
+    """Блок tool_result, который отвечает на один вызов."""
+    return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+
+
+def slow_result_for(call):
     time.sleep(0.3)  # как будто GitLab далеко
-    return run_tool(name, tool_input)
+    return result_for(call)
 
 
-def run_all(calls, tool=run_tool):
+def run_all(calls, answer=result_for):
     """tool_result для каждого вызова: вызовы выполняются одновременно, результаты идут в порядке вызовов."""
     with ThreadPoolExecutor(max_workers=8) as pool:
-        return list(pool.map(lambda b: {"type": "tool_result", "tool_use_id": b.id,
-                                        "content": tool(b.name, b.input)}, calls))
+        return list(pool.map(answer, calls))
 
 
-three = calls + calls[:1]  # первый вызов дважды: три вызова по 0,3 с (только для замера, модели не отправляется: id должны быть уникальными)
 started = time.perf_counter()
-results = run_all(three, tool=slow_run_tool)  # медленный инструмент, только для этого примера
+results = run_all(calls, answer=slow_result_for)  # медленный инструмент, только для этого примера
 elapsed = time.perf_counter() - started
-# strict=True: zip молча остановился бы на более коротком списке; лишний или пропавший результат здесь — ошибка
-print("результатов:", len(results), "| в порядке вызовов:",
-      [r["tool_use_id"] == c.id for r, c in zip(results, three, strict=True)])
-print("три вызова заняли около", "0,3 с: одновременно" if elapsed < 0.75 else "0,9 с: по очереди")
+print("результаты в порядке вызовов:", [r["tool_use_id"] for r in results] == [c.id for c in calls])
+print("два вызова заняли около", "0,3 с: одновременно" if elapsed < 0.5 else "0,6 с: по очереди")
 
 # %% [markdown] lang="en"
 # <!-- fact: all-results-one-message -->

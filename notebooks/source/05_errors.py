@@ -56,7 +56,7 @@ def run_tool_safely(name: str, tool_input: dict) -> dict:
 
 def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
     """The loop of notebook 3, with the dispatcher (it runs a tool, says how it went) as a parameter."""
-    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                           messages=messages)
@@ -87,7 +87,7 @@ def run_tool_safely(name: str, tool_input: dict) -> dict:
 
 def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
     """Цикл из блокнота 3; диспетчер (он выполняет инструмент и сообщает, как всё прошло) передаётся параметром."""
-    messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
+    messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                           messages=messages)

@@ -122,7 +122,7 @@ TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
 done = client.messages.create(model=MODEL, max_tokens=500, messages=[{"role": "user", "content": "What is 6 * 7?"}])
 print(done.stop_reason, "->", what_to_do(done))
 wants = client.messages.create(model=MODEL, max_tokens=500, tools=TOOLS,
-                               messages=[{"role": "user", "content": "Review pull request #482."}])
+                               messages=[{"role": "user", "content": "Review merge request !482."}])
 print(wants.stop_reason, "->", what_to_do(wants))
 
 # %% lang="ru"
@@ -132,7 +132,7 @@ TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
 done = client.messages.create(model=MODEL, max_tokens=500, messages=[{"role": "user", "content": "Сколько будет 6 * 7?"}])
 print(done.stop_reason, "->", what_to_do(done))
 wants = client.messages.create(model=MODEL, max_tokens=500, tools=TOOLS,
-                               messages=[{"role": "user", "content": "Проверь pull request #482."}])
+                               messages=[{"role": "user", "content": "Проверь merge request !482."}])
 print(wants.stop_reason, "->", what_to_do(wants))
 
 # %% [markdown] lang="en"
@@ -165,7 +165,7 @@ print(wants.stop_reason, "->", what_to_do(wants))
 # `model_context_window_exceeded` так же, как `max_tokens`: это ошибка, и вызов инструмента не выполняется.
 
 # %% lang="en"
-task = [{"role": "user", "content": "Review pull request #482."}]
+task = [{"role": "user", "content": "Review merge request !482."}]
 whole = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=task).usage.output_tokens
 for budget in (whole - 11, whole - 2, whole - 1):  # just short of the whole answer
     cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)
@@ -173,7 +173,7 @@ for budget in (whole - 11, whole - 2, whole - 1):  # just short of the whole ans
     print(budget, cut.stop_reason, calls, "->", what_to_do(cut))
 
 # %% lang="ru"
-task = [{"role": "user", "content": "Проверь pull request #482."}]
+task = [{"role": "user", "content": "Проверь merge request !482."}]
 whole = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=task).usage.output_tokens
 for budget in (whole - 11, whole - 2, whole - 1):  # чуть меньше, чем нужно на весь ответ
     cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)

@@ -43,8 +43,7 @@
 #
 # The cell below writes such a `cut` and tries it on that file, read with notebook 3's `read_file`. Its note can only
 # say that the rest was not sent: notebook 3's `read_file` always reads a whole file. In the exercise your loop does
-# better: its note says how to read the rest (for instance, give `read_file` a `start`, and name the `start` that
-# reads on).
+# better: the exercise gives `read_file` a `start`, and your note names the `start` that reads on.
 
 # %% [markdown] lang="ru"
 # ## Результат, слишком большой, чтобы отправить его целиком
@@ -58,8 +57,8 @@
 #
 # В ячейке ниже — такая функция `cut`, проверенная на этом файле (его читает `read_file` из блокнота 3). Пометка этой
 # функции может сказать только, что остальное не отправлено: `read_file` из блокнота 3 всегда читает файл целиком.
-# В упражнении ваш цикл справится лучше: его пометка скажет, как прочитать остальное (например, добавьте в `read_file`
-# параметр `start` и напишите, с какого `start` читать дальше).
+# В упражнении ваш цикл справится лучше: там у `read_file` есть параметр `start`, и ваша пометка назовёт `start`, с
+# которого читать дальше.
 
 # %% lang="en"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # notebook 3's cells
@@ -146,7 +145,7 @@ def billed(usage):
 
 def responses_of(pr_number: int, **request) -> list:
     """Notebook 3's loop, short: every response of one review; `request` goes into every call."""
-    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
     responses = []
     for _ in range(20):  # the cap, as in notebook 3
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -177,7 +176,7 @@ def billed(usage):
 
 def responses_of(pr_number: int, **request) -> list:
     """Цикл из блокнота 3, коротко: все ответы одного ревью; `request` уходит в каждый вызов."""
-    messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
+    messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     responses = []
     for _ in range(20):  # ограничение, как в блокноте 3
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -240,7 +239,8 @@ usage_chart(cached)
 # ## Exercise: what your loop costs
 #
 # Your loop of notebook 7 grows once more, with the two things of this notebook: the cut and caching, the cost
-# printed. Below: notebook 3's project, tools and rules (imported from `lesson_tools.py`), notebook 7's gate tools, and
+# printed. Below: notebook 3's project, tools and rules (imported from `lesson_tools.py`), notebook 7's gate tools, a
+# `read_file` that takes a `start` (the character to read from, so that the model can read on after a cut), and
 # `LIMIT`.
 #
 # Run the exercise cell: it puts your loop of exercise 7 (or the reference, if you skipped it) in place of the
@@ -252,16 +252,16 @@ usage_chart(cached)
 # - collect every `response.usage`, and print `billed(usage)` at the end (*Python note:* code in the `finally:` of a
 #   `try:` runs however the `try` ends, with an answer or an error: the reference prints the bill there);
 # - cut any tool result longer than `LIMIT` characters to its first `LIMIT`, followed by a line that says it was cut,
-#   out of how many characters, and how to read the rest (for instance: give `read_file` a `start` parameter and say
-#   which `start` to ask for next);
+#   out of how many characters, and how to read the rest: for `read_file`, the `start` to ask for next;
 # - keep everything your loop already does: every stop reason, the fallback model, the gate before `merge_pr`.
 
 # %% [markdown] lang="ru"
 # ## Упражнение: сколько стоит ваш цикл
 #
 # Ваш цикл из блокнота 7 снова расширится: в нём появятся две вещи из этого блокнота — обрезка результатов и
-# кэширование, — и он будет печатать стоимость запуска. Ниже — проект, инструменты и правила блокнота 3 (импорт из `lesson_tools.py`), инструменты шлюза
-# из блокнота 7 и `LIMIT`.
+# кэширование, — и он будет печатать стоимость запуска. Ниже — проект, инструменты и правила блокнота 3 (импорт из
+# `lesson_tools.py`), инструменты шлюза из блокнота 7, `read_file` с параметром `start` (с какого символа читать,
+# чтобы после обрезки модель могла читать дальше) и `LIMIT`.
 #
 # Выполните ячейку упражнения: она подставит вместо заготовки ваш цикл из упражнения 7 (или эталонный, если
 # упражнение вы пропустили), а вы превратите его в `review_with_cost`.
@@ -272,13 +272,14 @@ usage_chart(cached)
 # - соберите все `response.usage` и напечатайте в конце `billed(usage)` (*заметка о Python:* код в `finally:` после
 #   `try:` выполняется, чем бы ни закончился `try`, — ответом или ошибкой; эталонное решение печатает счёт там);
 # - любой результат инструмента длиннее `LIMIT` символов обрежьте до первых `LIMIT` и добавьте строку: результат
-#   обрезан, из скольких символов, и как прочитать остальное (например, дайте `read_file` параметр `start` и
-#   напишите, с какого `start` читать дальше);
+#   обрезан, из скольких символов, и как прочитать остальное: для `read_file` — с какого `start` читать дальше;
 # - сохраните всё, что ваш цикл уже умеет: каждую причину остановки, запасную модель, шлюз перед `merge_pr`.
 
 # %% use="lesson_tools"
 
 # %% use="gate_tools"
+
+# %% use="paged_read"
 
 # %% lang="en"
 LIMIT = 20_000

@@ -99,7 +99,7 @@ from course_agent.widgets import MessagesView
 
 THINKING = {"type": "adaptive", "display": "summarized"}  # let the model decide; show a summary of its reasoning
 thinking_view = MessagesView(client=client)
-thinking_view.messages.append({"role": "user", "content": "Review pull request #482."})
+thinking_view.messages.append({"role": "user", "content": "Review merge request !482."})
 try:
     first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
                                    tools=TOOLS, messages=list(thinking_view.messages))
@@ -116,7 +116,7 @@ from course_agent.widgets import MessagesView
 
 THINKING = {"type": "adaptive", "display": "summarized"}  # модель решает сама; показать краткое рассуждение
 thinking_view = MessagesView(client=client)
-thinking_view.messages.append({"role": "user", "content": "Проверь pull request #482."})
+thinking_view.messages.append({"role": "user", "content": "Проверь merge request !482."})
 try:
     first = client.messages.create(model=MODEL, max_tokens=16000, thinking=THINKING, system=REVIEW_RULES,
                                    tools=TOOLS, messages=list(thinking_view.messages))
@@ -251,14 +251,14 @@ print(second.stop_reason, [block.type for block in second.content])
 from course_agent.config import preserved_thinking_model
 
 NEWER = preserved_thinking_model()  # a model that checks what came before each thinking block
-history = [{"role": "user", "content": "Review pull request #482."}]
+history = [{"role": "user", "content": "Review merge request !482."}]
 turn = client.messages.create(model=NEWER, max_tokens=16000, thinking={"type": "adaptive"}, system=REVIEW_RULES,
                               tools=TOOLS, messages=history)
 history += [{"role": "assistant", "content": turn.content},
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": block.id,
                                           **run_tool_safely(block.name, block.input)}
                                          for block in turn.content if block.type == "tool_use"]}]
-history[0] = {"role": "user", "content": "Review pull request #482. Be brief."}  # editing the past
+history[0] = {"role": "user", "content": "Review merge request !482. Be brief."}  # editing the past
 try:
     client.messages.create(model=NEWER, max_tokens=16000, thinking={"type": "adaptive"}, system=REVIEW_RULES,
                            tools=TOOLS, messages=history)
@@ -269,14 +269,14 @@ except anthropic.BadRequestError as error:
 from course_agent.config import preserved_thinking_model
 
 NEWER = preserved_thinking_model()  # модель, которая проверяет всё, что было до каждого блока рассуждения
-history = [{"role": "user", "content": "Проверь pull request #482."}]
+history = [{"role": "user", "content": "Проверь merge request !482."}]
 turn = client.messages.create(model=NEWER, max_tokens=16000, thinking={"type": "adaptive"}, system=REVIEW_RULES,
                               tools=TOOLS, messages=history)
 history += [{"role": "assistant", "content": turn.content},
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": block.id,
                                           **run_tool_safely(block.name, block.input)}
                                          for block in turn.content if block.type == "tool_use"]}]
-history[0] = {"role": "user", "content": "Проверь pull request #482. Коротко."}  # правим прошлое
+history[0] = {"role": "user", "content": "Проверь merge request !482. Коротко."}  # правим прошлое
 try:
     client.messages.create(model=NEWER, max_tokens=16000, thinking={"type": "adaptive"}, system=REVIEW_RULES,
                            tools=TOOLS, messages=history)

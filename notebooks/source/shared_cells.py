@@ -194,6 +194,54 @@ def ask_human(name: str, tool_input: dict) -> bool:
     """Спросить в блокноте; всё, кроме «да», — это «нет»."""
     return input(f"{name} {tool_input}: выполнить? [да/нет] ").strip().lower() == "да"
 
+# %% lang="en" name="paged_read"
+def read_file(path: str, ref: str = "main", start: int = 0) -> str:
+    """A file of the repository from character `start` on: after a cut, `start` reads the rest."""
+    return project.files.raw(path, ref=ref).decode("utf-8")[start:]
+
+
+READ_FILE = {
+    "name": "read_file",
+    "description": "Read a file from the repository at a branch (default main), from character `start` on (default "
+                   "0, the beginning): the code around a change, or the callers of a function the change alters.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "The file's path from the repository root."},
+            "ref": {"type": "string", "description": "The branch or commit to read; the merge request's "
+                                                     "source_branch shows the changed file."},
+            "start": {"type": "integer", "description": "The character to read from: the start a cut result names."},
+        },
+        "required": ["path"],
+    },
+}
+FUNCTIONS["read_file"] = read_file  # run_tool picks the function from FUNCTIONS: now this one
+TOOLS = [READ_FILE if tool["name"] == "read_file" else tool for tool in TOOLS]
+
+# %% lang="ru" name="paged_read"
+def read_file(path: str, ref: str = "main", start: int = 0) -> str:
+    """Файл репозитория начиная с символа `start`: после обрезки `start` читает остальное."""
+    return project.files.raw(path, ref=ref).decode("utf-8")[start:]
+
+
+READ_FILE = {
+    "name": "read_file",
+    "description": "Read a file from the repository at a branch (default main), from character `start` on (default "
+                   "0, the beginning): the code around a change, or the callers of a function the change alters.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "The file's path from the repository root."},
+            "ref": {"type": "string", "description": "The branch or commit to read; the merge request's "
+                                                     "source_branch shows the changed file."},
+            "start": {"type": "integer", "description": "The character to read from: the start a cut result names."},
+        },
+        "required": ["path"],
+    },
+}
+FUNCTIONS["read_file"] = read_file  # run_tool берёт функцию из FUNCTIONS: теперь эту
+TOOLS = [READ_FILE if tool["name"] == "read_file" else tool for tool in TOOLS]
+
 # %% name="runner_tools"
 from anthropic import beta_tool
 from course_agent.gitlab import GitLabTools

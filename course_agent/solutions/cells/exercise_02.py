@@ -21,7 +21,7 @@ TOOLS = TOOLS[:1] + [{
 }]
 functions = {"get_diff": get_diff, "read_file": read_file}  # the tool's name picks the function
 
-exercise_messages = [{"role": "user", "content": "Review pull request #482."}]
+exercise_messages = [{"role": "user", "content": "Review merge request !482."}]
 
 # round 1: step 1, then step 3 for every tool_use of the response
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=exercise_messages)

@@ -12,7 +12,7 @@ def tool_calls(messages: list) -> list[str]:
 
 def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
     messages = [] if messages is None else messages
-    messages.append({"role": "user", "content": f"Review pull request #{pr_number}."})
+    messages.append({"role": "user", "content": f"Review merge request !{pr_number}."})
 
     for iteration in range(max_iterations):
         response = client.messages.create(

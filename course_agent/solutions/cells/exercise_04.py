@@ -4,16 +4,19 @@
 from concurrent.futures import ThreadPoolExecutor
 
 
+def result_for(call) -> dict:
+    """The tool_result block that answers one call."""
+    return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+
+
 def run_all(calls: list) -> list[dict]:
     """As run_all in the notebook above: every tool_use of a turn in a thread of its own, the results in order."""
     with ThreadPoolExecutor(max_workers=8) as pool:
-        outputs = list(pool.map(lambda block: run_tool(block.name, block.input), calls))
-    return [{"type": "tool_result", "tool_use_id": block.id, "content": output}
-            for block, output in zip(calls, outputs, strict=True)]
+        return list(pool.map(result_for, calls))
 
 
 def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
-    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
 
     for iteration in range(max_iterations):
         response = client.messages.create(

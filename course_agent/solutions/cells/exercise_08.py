@@ -1,17 +1,7 @@
 # Exercise 8: the loop of exercise 7, with every request cached, what it cost printed, and a tool result longer
-# than LIMIT cut, with a line that says so and how to read the rest (read_file gets a `start`). It uses the
+# than LIMIT cut, with a line that says so and how to read the rest (the `start` to read on from). It uses the
 # notebook's client, MODEL, TOOLS, run_tool, REVIEW_RULES, DANGEROUS, ask_human, billed and LIMIT.
 from course_agent.config import fallback_model
-
-READ_FROM = {"name": "read_file",
-             "description": f"Read a file from the repository at a branch (default main), {LIMIT} characters at a "
-                            "time; `start` skips that many characters.",
-             "input_schema": {"type": "object", "required": ["path"], "properties": {
-                 "path": {"type": "string", "description": "Path from the repository root, e.g. shop/cart.py."},
-                 "ref": {"type": "string", "description": "Branch or commit (default main)."},
-                 "start": {"type": "integer", "description": "The character to read from: the start a cut result "
-                                                             "names."}}}}
-CUT_TOOLS = [READ_FROM if tool["name"] == "read_file" else tool for tool in TOOLS]
 
 
 def approved(approve, name: str, tool_input: dict) -> bool:
@@ -24,15 +14,15 @@ def approved(approve, name: str, tool_input: dict) -> bool:
 
 def run_cut(name: str, tool_input: dict) -> str:
     """run_tool, with a result longer than LIMIT cut, and a line that says how to read the rest."""
-    tool_input = dict(tool_input)  # a copy: the model's own input stays as it was
-    start = tool_input.pop("start", None) or 0
-    text = run_tool(name, tool_input)[start:]
+    text = run_tool(name, tool_input)  # read_file already starts at its `start`
     if len(text) <= LIMIT:
         return text
+    if name != "read_file":  # only read_file can read from the middle
+        return f"{text[:LIMIT]}\n\n[cut: the first {LIMIT} of {len(text)} characters. The rest was not sent.]"
+    start = tool_input.get("start", 0)
     end = start + LIMIT
-    how = f"Call read_file with start={end} for the rest." if name == "read_file" else \
-        "The rest was not sent: read the files you need with read_file."  # only read_file takes a start
-    return f"{text[:LIMIT]}\n\n[cut: characters {start} to {end} of {start + len(text)}. {how}]"
+    return (f"{text[:LIMIT]}\n\n[cut: characters {start} to {end} of {start + len(text)}. Call read_file with "
+            f"start={end} for the rest.]")
 
 
 def run_tools(response, approve) -> list[dict]:
@@ -55,13 +45,13 @@ def run_tools(response, approve) -> list[dict]:
 
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
-    messages = [{"role": "user", "content": f"Review pull request #{pr_number}."}]
+    messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
     model = MODEL
     usage = []
     try:
         for iteration in range(max_iterations):
             response = client.messages.create(
-                model=model, max_tokens=16000, system=REVIEW_RULES, tools=CUT_TOOLS, messages=messages,
+                model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
                 cache_control={"type": "ephemeral"},  # automatic caching: the breakpoint follows the conversation
             )
             usage.append(response.usage)

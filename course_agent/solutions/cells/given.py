@@ -90,6 +90,30 @@ def ask_human(name: str, tool_input: dict) -> bool:
 
 
 # %% from notebook 8 on
+def read_file(path: str, ref: str = "main", start: int = 0) -> str:
+    """A file of the repository from character `start` on: after a cut, `start` reads the rest."""
+    return project.files.raw(path, ref=ref).decode("utf-8")[start:]
+
+
+READ_FILE = {
+    "name": "read_file",
+    "description": "Read a file from the repository at a branch (default main), from character `start` on (default "
+                   "0, the beginning): the code around a change, or the callers of a function the change alters.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "The file's path from the repository root."},
+            "ref": {"type": "string", "description": "The branch or commit to read; the merge request's "
+                                                     "source_branch shows the changed file."},
+            "start": {"type": "integer", "description": "The character to read from: the start a cut result names."},
+        },
+        "required": ["path"],
+    },
+}
+FUNCTIONS["read_file"] = read_file  # run_tool picks the function from FUNCTIONS: now this one
+TOOLS = [READ_FILE if tool["name"] == "read_file" else tool for tool in TOOLS]
+
+
 def billed(usage):
     """Input tokens as billed on Opus 5: 5-minute cache writes cost 1.25x, cache reads 0.1x."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)

@@ -57,7 +57,7 @@ TOOLS = [
 def solve(client, project):
     """Проверить #482 с get_diff и read_file, шаг за шагом; вернуть (TOOLS, всю историю)."""
     functions = {"get_diff": partial(diff_of, project), "read_file": partial(file_of, project)}
-    task = "Проверь pull request #482."
+    task = "Проверь merge request !482."
     messages = [{"role": "user", "content": task}]
     # Шаги 1–4 блокнота, снова и снова, пока модель не закончит (не больше 10 раз:
     # в блокноте 3 именно это становится агентным циклом с ограничением).

@@ -21,7 +21,7 @@ TOOLS = TOOLS[:1] + [{
 }]
 functions = {"get_diff": get_diff, "read_file": read_file}  # имя инструмента выбирает функцию
 
-exercise_messages = [{"role": "user", "content": "Проверь pull request #482."}]
+exercise_messages = [{"role": "user", "content": "Проверь merge request !482."}]
 
 # круг 1: шаг 1, затем шаг 3 для каждого tool_use в ответе
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=exercise_messages)

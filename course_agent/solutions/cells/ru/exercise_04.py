@@ -4,16 +4,19 @@
 from concurrent.futures import ThreadPoolExecutor
 
 
+def result_for(call) -> dict:
+    """Блок tool_result, который отвечает на один вызов."""
+    return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+
+
 def run_all(calls: list) -> list[dict]:
     """Как run_all в блокноте выше: каждый tool_use хода — в своём потоке, результаты в порядке вызовов."""
     with ThreadPoolExecutor(max_workers=8) as pool:
-        outputs = list(pool.map(lambda block: run_tool(block.name, block.input), calls))
-    return [{"type": "tool_result", "tool_use_id": block.id, "content": output}
-            for block, output in zip(calls, outputs, strict=True)]
+        return list(pool.map(result_for, calls))
 
 
 def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
-    messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
+    messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
 
     for iteration in range(max_iterations):
         response = client.messages.create(

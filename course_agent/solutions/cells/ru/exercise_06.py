@@ -20,7 +20,7 @@ def run_tools(response) -> list[dict]:
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
-    messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
+    messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     model = MODEL
 
     for iteration in range(max_iterations):

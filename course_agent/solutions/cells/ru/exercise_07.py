@@ -34,7 +34,7 @@ def run_tools(response, approve) -> list[dict]:
 
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
-    messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
+    messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     model = MODEL
 
     for iteration in range(max_iterations):

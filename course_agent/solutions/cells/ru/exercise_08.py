@@ -1,17 +1,7 @@
 # Упражнение 8: цикл упражнения 7, в котором каждый запрос кэшируется, стоимость печатается, а результат инструмента
-# длиннее `LIMIT` обрезается и дополняется строкой: что он обрезан и как прочитать остальное (у `read_file` появляется
-# `start`). Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS`, `ask_human`, `billed` и `LIMIT` блокнота.
+# длиннее `LIMIT` обрезается и дополняется строкой: что он обрезан и как прочитать остальное (`start`, с которого
+# читать дальше). Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS`, `ask_human`, `billed` и `LIMIT` блокнота.
 from course_agent.config import fallback_model
-
-READ_FROM = {"name": "read_file",
-             "description": f"Прочитать файл из репозитория в ветке (по умолчанию main), по {LIMIT} символов за раз; "
-                            "`start` пропускает столько символов.",
-             "input_schema": {"type": "object", "required": ["path"], "properties": {
-                 "path": {"type": "string", "description": "Путь от корня репозитория."},
-                 "ref": {"type": "string", "description": "Ветка или коммит (по умолчанию main)."},
-                 "start": {"type": "integer", "description": "С какого символа читать: число, которое называет "
-                                                             "обрезанный результат."}}}}
-CUT_TOOLS = [READ_FROM if tool["name"] == "read_file" else tool for tool in TOOLS]
 
 
 def approved(approve, name: str, tool_input: dict) -> bool:
@@ -24,15 +14,15 @@ def approved(approve, name: str, tool_input: dict) -> bool:
 
 def run_cut(name: str, tool_input: dict) -> str:
     """run_tool, только результат длиннее LIMIT обрезается, а строка после него говорит, как прочитать остальное."""
-    tool_input = dict(tool_input)  # копия: входные данные вызова в истории не меняются
-    start = tool_input.pop("start", None) or 0
-    text = run_tool(name, tool_input)[start:]
+    text = run_tool(name, tool_input)  # read_file уже читает с символа, который назван в вызове
     if len(text) <= LIMIT:
         return text
+    if name != "read_file":  # только read_file умеет читать с середины
+        return f"{text[:LIMIT]}\n\n[обрезано: первые {LIMIT} из {len(text)} символов. Остальное не отправлено.]"
+    start = tool_input.get("start", 0)
     end = start + LIMIT
-    how = f"Чтобы прочитать остальное, вызови read_file с start={end}." if name == "read_file" else \
-        "Остальное не отправлено: нужные файлы прочитай через read_file."  # только read_file умеет читать с середины
-    return f"{text[:LIMIT]}\n\n[обрезано: символы с {start} по {end} из {start + len(text)}. {how}]"
+    return (f"{text[:LIMIT]}\n\n[обрезано: символы с {start} по {end} из {start + len(text)}. Чтобы прочитать "
+            f"остальное, вызови read_file с start={end}.]")
 
 
 def run_tools(response, approve) -> list[dict]:
@@ -55,13 +45,13 @@ def run_tools(response, approve) -> list[dict]:
 
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
-    messages = [{"role": "user", "content": f"Проверь pull request #{pr_number}."}]
+    messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     model = MODEL
     usage = []
     try:
         for iteration in range(max_iterations):
             response = client.messages.create(
-                model=model, max_tokens=16000, system=REVIEW_RULES, tools=CUT_TOOLS, messages=messages,
+                model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
                 cache_control={"type": "ephemeral"},  # автоматическое кэширование: точка кэша движется вместе с диалогом
             )
             usage.append(response.usage)
