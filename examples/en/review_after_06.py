@@ -10,6 +10,7 @@ Then: python examples/en/review_after_06.py
 # or a .py file of your own. It reads ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL, when set), GITLAB_URL, GITLAB_TOKEN
 # and GITLAB_PROJECT from the environment: your own for the real services, or those `course-agent sandbox` prints.
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import anthropic
 import gitlab
@@ -91,7 +92,9 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})  # the whole response
                 calls = [block for block in response.content if block.type == "tool_use"]
-                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # ONE message
+                with ThreadPoolExecutor(max_workers=8) as pool:  # at once, as in notebook 4
+                    results = list(pool.map(tool_result, calls))
+                messages.append({"role": "user", "content": results})  # all results in ONE message
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
     raise RuntimeError(f"No answer after {max_iterations} iterations")

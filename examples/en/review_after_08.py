@@ -137,6 +137,7 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})  # the whole response
                     calls = [block for block in response.content if block.type == "tool_use"]
+                    # one call after another: the gate may ask a human, and one question at a time
                     messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
                 case other:
                     raise RuntimeError(f"Unexpected stop: {other}")

@@ -12,6 +12,7 @@ notebooks/ru/06_stop_reasons.ipynb.
 # задан), GITLAB_URL, GITLAB_TOKEN и GITLAB_PROJECT: свои — для настоящих сервисов или те, что печатает команда
 # песочницы `course-agent sandbox`.
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import anthropic
 import gitlab
@@ -93,7 +94,9 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})  # ответ целиком
                 calls = [block for block in response.content if block.type == "tool_use"]
-                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # ОДНИМ сообщением
+                with ThreadPoolExecutor(max_workers=8) as pool:  # одновременно, как в блокноте 4
+                    results = list(pool.map(tool_result, calls))
+                messages.append({"role": "user", "content": results})  # все результаты ОДНИМ сообщением
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
     raise RuntimeError(f"Итераций без ответа: {max_iterations}")

@@ -121,6 +121,7 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})  # ответ целиком
                 calls = [block for block in response.content if block.type == "tool_use"]
+                # отсюда вызовы идут по очереди: шлюз может спросить человека, а вопросы задают по одному
                 messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")

@@ -232,9 +232,10 @@ def loop(messages, split, max_iterations=10):
         if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
         print("  tools asked for in one response:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
-        results = [{"type": "tool_result", "tool_use_id": c.id, "content": run_tool(c.name, c.input)} for c in calls]
+        results = [result_for(c) for c in calls]
         if split:
-            messages.extend({"role": "user", "content": [result]} for result in results)  # the mistake
+            for result in results:  # the mistake: one user message per result
+                messages.append({"role": "user", "content": [result]})
         else:
             messages.append({"role": "user", "content": results})
     raise RuntimeError("Too many iterations")  # the cap: never a half-done run passed off as done
@@ -259,9 +260,10 @@ def loop(messages, split, max_iterations=10):
         if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
         print("  инструментов запрошено в одном ответе:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
-        results = [{"type": "tool_result", "tool_use_id": c.id, "content": run_tool(c.name, c.input)} for c in calls]
+        results = [result_for(c) for c in calls]
         if split:
-            messages.extend({"role": "user", "content": [result]} for result in results)  # ошибка
+            for result in results:  # ошибка: по сообщению от user на каждый результат
+                messages.append({"role": "user", "content": [result]})
         else:
             messages.append({"role": "user", "content": results})
     raise RuntimeError("Слишком много итераций")  # ограничение: недоделанный запуск не выдаётся за готовый
@@ -281,9 +283,6 @@ loop(history, split=True)
 # What you saw is the sandbox's model, scripted to show what the docs warn of (docs: *Parallel tool use*, its
 # message-history guidance: results sent in separate messages make parallel calls less likely). A live model may
 # drift more slowly, or not at all in a run this short; the rule holds either way.
-#
-# *Whether the model calls a tool at all, which one, and one or several per response, you can also choose in the
-# request (`tool_choice`): optional notebook 10 shows how, and why forcing a tool depends on the model.*
 
 # %% [markdown] lang="ru"
 # Во второй раз модель читает файлы по одному за ответ: больше обращений к API, больше токенов,
@@ -294,9 +293,6 @@ loop(history, split=True)
 # *Parallel tool use*, советы об истории сообщений: если результаты разнесены по отдельным сообщениям, параллельных
 # вызовов становится меньше). Настоящая модель может отвыкать медленнее или в таком коротком запуске не измениться
 # вовсе; правило действует в любом случае.
-#
-# *Вызывать ли модели инструмент вообще, какой именно и один или несколько за ответ, можно задать и в запросе
-# (`tool_choice`): как это сделать и почему принудительный вызов зависит от модели, показывает необязательный блокнот 10.*
 
 # %% lang="en"
 history = [{"role": "user", "content": "Review merge request !484."}]

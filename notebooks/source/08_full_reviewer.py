@@ -5,6 +5,7 @@
 # - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
 # - what prompt caching saves over a review, and how to turn it on in your loop;
 # - (optional, "Go deeper" right after the exercise) that the SDK's beta `tool_runner` is this same loop, written for you.
+# - (optional, at the end) the cache as a chart, and the smallest prompt a model caches.
 #
 # Posting the review on the merge request, running several reviews at once, long reviews that fill the context
 # window, the reviewer on a real GitLab, in a pipeline and in batches are notebook 9's, an optional one on shipping
@@ -22,6 +23,7 @@
 # - сколько экономит кэширование промпта за одно ревью и как включить его в вашем цикле;
 # - (по желанию, раздел «Глубже» после упражнения) что бета-функция `tool_runner` из SDK — это тот же самый цикл,
 #   только написанный за вас.
+# - (по желанию, в конце) кэш на графике и самый короткий промпт, который модель кэширует.
 #
 # Публикация ревью в merge request, несколько ревью одновременно, длинные ревью, заполняющие контекстное окно,
 # ревьюер в настоящем GitLab, в пайплайне и в пакетных ревью — в блокноте 9, необязательном, о том, как выпустить ревьюер в работу.
@@ -112,7 +114,7 @@ print(f"= {LIMIT} оставленных символов + 2 перевода �
 #
 # To see what that saves, the cell below runs notebook 3's loop on !484 twice: without that argument, then with it.
 # The loop is written short here, with the cut above, and it returns every response so that you can read their
-# `usage`; a keyword you give `responses_of()` goes into every request.
+# `usage`.
 #
 # **Predict, then run:** a review of !484 takes a few calls. Will caching cut its billed input by a tenth, by a third,
 # or by more than half?
@@ -131,7 +133,7 @@ print(f"= {LIMIT} оставленных символов + 2 перевода �
 #
 # Чтобы вы увидели, сколько это экономит, ячейка ниже дважды запускает цикл из блокнота 3 на !484: без этого аргумента
 # и с ним. Цикл здесь записан коротко, с функцией `cut` из ячейки выше, и возвращает все ответы, чтобы можно было
-# прочитать их `usage`; именованный аргумент, переданный `responses_of()`, уходит в каждый запрос.
+# прочитать их `usage`.
 #
 # **Сначала предположите, потом запустите:** ревью !484 занимает несколько вызовов. На сколько кэширование сократит
 # оплачиваемый вход — на десятую часть, на треть или больше чем вдвое?
@@ -143,13 +145,17 @@ def billed(usage):
                for u in usage)
 
 
-def responses_of(pr_number: int, **request) -> list:
-    """Notebook 3's loop, short: every response of one review; `request` goes into every call."""
+def responses_of(pr_number: int, cache: bool) -> list:
+    """Notebook 3's loop, short: every response of one review, with or without caching."""
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
     responses = []
     for _ in range(20):  # the cap, as in notebook 3
-        response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
-                                          messages=messages, **request)
+        if cache:
+            response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                              messages=messages, cache_control={"type": "ephemeral"})
+        else:
+            response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                              messages=messages)
         responses.append(response)
         if response.stop_reason != "tool_use":
             return responses
@@ -160,12 +166,14 @@ def responses_of(pr_number: int, **request) -> list:
     raise RuntimeError("no answer after 20 requests")
 
 
-plain = responses_of(484)
-cached = responses_of(484, cache_control={"type": "ephemeral"})
-for u in (response.usage for response in cached):
-    print(f"in {u.input_tokens:5}  cache write {u.cache_creation_input_tokens:5}  cache read {u.cache_read_input_tokens:5}")
-before, after = billed(r.usage for r in plain), billed(r.usage for r in cached)
-print(f"billed input: {before:.0f} without caching, {after:.0f} with ({after / before:.0%})")
+plain = responses_of(484, cache=False)
+cached = responses_of(484, cache=True)
+for response in cached:
+    u = response.usage
+    print("in", u.input_tokens, "| cache write", u.cache_creation_input_tokens, "| cache read", u.cache_read_input_tokens)
+before = billed([response.usage for response in plain])
+after = billed([response.usage for response in cached])
+print("billed input:", round(before), "without caching,", round(after), "with it:", round(100 * after / before), "%")
 
 # %% lang="ru"
 def billed(usage):
@@ -174,13 +182,17 @@ def billed(usage):
                for u in usage)
 
 
-def responses_of(pr_number: int, **request) -> list:
-    """Цикл из блокнота 3, коротко: все ответы одного ревью; `request` уходит в каждый вызов."""
+def responses_of(pr_number: int, cache: bool) -> list:
+    """Цикл из блокнота 3, коротко: все ответы одного ревью, с кэшированием или без него."""
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     responses = []
     for _ in range(20):  # ограничение, как в блокноте 3
-        response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
-                                          messages=messages, **request)
+        if cache:
+            response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                              messages=messages, cache_control={"type": "ephemeral"})
+        else:
+            response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                              messages=messages)
         responses.append(response)
         if response.stop_reason != "tool_use":
             return responses
@@ -191,12 +203,14 @@ def responses_of(pr_number: int, **request) -> list:
     raise RuntimeError("нет ответа после 20 запросов")
 
 
-plain = responses_of(484)
-cached = responses_of(484, cache_control={"type": "ephemeral"})
-for u in (response.usage for response in cached):
-    print(f"вход {u.input_tokens:5}  запись в кэш {u.cache_creation_input_tokens:5}  чтение из кэша {u.cache_read_input_tokens:5}")
-before, after = billed(r.usage for r in plain), billed(r.usage for r in cached)
-print(f"входные токены по тарифу: {before:.0f} без кэширования, {after:.0f} с ним ({after / before * 100:.0f} %)")
+plain = responses_of(484, cache=False)
+cached = responses_of(484, cache=True)
+for response in cached:
+    u = response.usage
+    print("вход", u.input_tokens, "| запись в кэш", u.cache_creation_input_tokens, "| чтение из кэша", u.cache_read_input_tokens)
+before = billed([response.usage for response in plain])
+after = billed([response.usage for response in cached])
+print("входные токены по тарифу:", round(before), "без кэширования,", round(after), "с ним:", round(100 * after / before), "%")
 
 # %% [markdown] lang="en"
 # The first cached call wrote the rules, the tools and the task to the cache and read nothing; each later call read
@@ -204,9 +218,6 @@ print(f"входные токены по тарифу: {before:.0f} без кэ�
 # sits on the request's last block, so each input token was either written to the cache or read from it. The first call
 # costs more than without caching (a cache write is billed at 1.25x); the reads at 0.1x that follow make it back many
 # times over.
-#
-# The same run as a chart: each request's input, split into what was read from the cache, written to it or
-# sent plain, and the billed input so far with caching (as it happened) and without it.
 
 # %% [markdown] lang="ru"
 # Первый вызов с кэшированием записал в кэш правила, инструменты и задачу и ничего не прочитал; каждый следующий
@@ -214,26 +225,6 @@ print(f"входные токены по тарифу: {before:.0f} без кэ�
 # кэширования стоит на последнем блоке запроса, так что каждый входной токен либо записан в кэш, либо прочитан из него.
 # Первый вызов обходится дороже, чем без кэширования (запись в кэш стоит 1,25 от цены входного токена), но следующие
 # чтения по 0,1 с лихвой это окупают.
-#
-# Тот же запуск в виде графика: вход каждого запроса — что прочитано из кэша, что записано в него и что ушло
-# без кэширования, — а также сколько входных токенов оплачено к этому моменту с кэшированием (как на самом деле) и без него.
-
-# %%
-from course_agent.usage_chart import usage_chart
-
-usage_chart(cached)
-
-# %% [markdown] lang="en"
-# <!-- fact: cache-minimum-by-model -->
-# A prompt below the model's minimum is silently not cached, and the minimum is the model's own: 512 tokens
-# on Opus 5, the course's model, up to 4,096 on older ones (docs: *Prompt caching*, "Cache limitations"). Rules shorter
-# than that cost full price on every call.
-
-# %% [markdown] lang="ru"
-# <!-- fact: cache-minimum-by-model -->
-# Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели курса, и до 4 096 у
-# более старых (документация: *Prompt caching*, раздел «Cache limitations»). Правила короче минимума оплачиваются
-# полностью при каждом вызове.
 
 # %% [markdown] lang="en"
 # ## Exercise: what your loop costs
@@ -474,6 +465,36 @@ print("max_iterations=2:", capped.stop_reason)
 # %% lang="ru"
 print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.type == "text"][-1].splitlines()[-1])
 print("max_iterations=2:", capped.stop_reason)
+
+# %% [markdown] lang="en"
+# ## Go deeper (optional): the cache as a chart, and its minimum
+#
+# The caching run above as a chart: each request's input, split into what was read from the cache, written to it or
+# sent plain, and the billed input so far with caching (as it happened) and without it.
+
+# %% [markdown] lang="ru"
+# ## Глубже (по желанию): кэш на графике и его минимальный размер
+#
+# Запуск с кэшированием из начала блокнота в виде графика: вход каждого запроса — что прочитано из кэша, что записано
+# в него и что ушло без кэширования, — а также сколько входных токенов оплачено к этому моменту с кэшированием (как на
+# самом деле) и без него.
+
+# %%
+from course_agent.usage_chart import usage_chart
+
+usage_chart(cached)
+
+# %% [markdown] lang="en"
+# <!-- fact: cache-minimum-by-model -->
+# A prompt below the model's minimum is silently not cached, and the minimum is the model's own: 512 tokens
+# on Opus 5, the course's model, up to 4,096 on older ones (docs: *Prompt caching*, "Cache limitations"). Rules shorter
+# than that cost full price on every call.
+
+# %% [markdown] lang="ru"
+# <!-- fact: cache-minimum-by-model -->
+# Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели курса, и до 4 096 у
+# более старых (документация: *Prompt caching*, раздел «Cache limitations»). Правила короче минимума оплачиваются
+# полностью при каждом вызове.
 
 # %% [markdown] lang="en"
 # ## Take it home

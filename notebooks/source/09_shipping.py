@@ -2,13 +2,13 @@
 # # 9. Shipping the reviewer (optional)
 #
 # **You will learn**
-# - how to point the reviewer at a real GitLab and the real API;
+# - how to point the reviewer at a real GitLab and the real API, and what it costs over every merge request, measured
+#   before you trust it with a budget (the exercise, right after that);
 # - how `AsyncAnthropic` runs several reviews at once;
 # - what to do when a long review fills the context window: context editing clears old tool results, compaction
 #   puts a summary in place of the earlier turns;
 # - how the reviewer works in a real GitLab: a re-run that updates its own review, a merge-request pipeline job, and
 #   every open merge request reviewed at half price in batches;
-# - what the reviewer costs over every merge request, measured before you trust it with a budget (the exercise).
 #
 # Nothing here changes the loop: this notebook is about running it for a team. Skip it on a first pass through
 # the course and come back when you ship your own agent.
@@ -21,13 +21,13 @@
 # # 9. Ревьюер в работе (необязательный блокнот)
 #
 # **Вы узнаете**
-# - как направить ревьюер на настоящий GitLab и настоящий API;
+# - как направить ревьюер на настоящий GitLab и настоящий API и сколько он стоит на всех merge request — измерить
+#   это нужно до того, как доверить ему бюджет (упражнение, сразу после этого);
 # - как `AsyncAnthropic` проводит несколько ревью одновременно;
 # - что делать, когда длинное ревью заполняет контекстное окно: редактирование контекста очищает старые результаты
 #   инструментов, а сжатие ставит краткое содержание на место прежних ходов;
 # - как ревьюер работает в настоящем GitLab: повторный запуск обновляет своё же ревью, задание для пайплайна merge
 #   request и пакетное ревью всех открытых merge request за полцены;
-# - сколько стоит ревьюер на всех merge request — измерить это нужно до того, как доверить ему бюджет (упражнение).
 #
 # Сам цикл здесь не меняется: этот блокнот о том, как запускать его для команды. При первом проходе курса его можно
 # пропустить и вернуться, когда будете выпускать своего агента.
@@ -112,6 +112,64 @@ def billed(usage):
 # терминала: `course-agent review 482 --post`. Выводы будут отличаться от сохранённых (настоящая модель
 # пишет своё ревью), а ячейкам, которые внедряют сбои (блокнот 5) или возвращают демо-GitLab в исходное состояние
 # (блокнот 7), нужна песочница.
+
+# %% [markdown] lang="en"
+# ## Exercise: what the reviewer costs over every merge request
+#
+# Before a team trusts the reviewer with a budget, it looks at a table. Review each demo merge request, !482 to
+# !487, with the course's reviewer, cached (`review(pr, client=client)`, which caches by default; one by one or several at once, as
+# you like: a batch bills at half price, so its figures would not compare), and put one row per merge request in `rows`: `(pr, verdict, calls, billed input)`, the
+# verdict from the review's last line, the calls from `result.iterations`, the billed input from
+# `billed(result.usage)`. Which one cost the most, and why?
+
+# %% [markdown] lang="ru"
+# ## Упражнение: сколько стоит ревьюер на всех merge request
+#
+# Прежде чем доверить ревьюеру бюджет, команда смотрит на таблицу. Проверьте каждый демо-merge request, с !482 по
+# !487, ревьюером курса с кэшированием (`review(pr, client=client)` кэширует по умолчанию; по одному или несколько сразу —
+# как хотите; пакет оплачивается за полцены, и его цифры не сравнить с остальными) и положите в `rows` по строке на каждый: `(pr, вердикт, вызовы, оплачиваемый вход)`, где
+# вердикт — последняя строка ревью, вызовы — `result.iterations`, оплачиваемый вход — `billed(result.usage)`. Какой
+# оказался самым дорогим и почему?
+
+# %% lang="en"
+rows = []  # your code here: one (pr, verdict, calls, billed input) per merge request, !482 to !487
+
+# %% lang="ru"
+rows = []  # ваш код: по строке (pr, вердикт, вызовы, оплачиваемый вход) на каждый merge request, с !482 по !487
+
+# %% [markdown] lang="en"
+# ### Check your exercise
+#
+# The check reads your rows, and reviews !482 again with the course's reviewer in a fresh sandbox to compare its
+# figures with yours.
+
+# %% [markdown] lang="ru"
+# ### Проверьте упражнение
+#
+# Проверка читает ваши строки и ещё раз проверяет !482 ревьюером курса в свежей песочнице, чтобы сравнить его цифры
+# с вашими.
+
+# %%
+from course_selfcheck.exercises import check_exercise_9
+
+check_exercise_9(rows)
+
+# %% [markdown] lang="en"
+# A spoiler, when you want it: the cell below shows the reference solution, folded (it passes the same check;
+# after it, `print(solution_code(9))` prints it too).
+
+The sections after it stand each on its own: read the ones your team needs, in any order.
+
+# %% [markdown] lang="ru"
+# Если захотите подсмотреть ответ, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
+# проверку; после неё его напечатает и `print(solution_code(9))`).
+
+Следующие разделы независимы друг от друга: читайте те, что нужны вашей команде, в любом порядке.
+
+# %%
+from course_agent.solutions import show_solution, solution_code
+
+show_solution(9)
 
 # %% [markdown] lang="en"
 # <!-- fact: async-client -->
@@ -567,60 +625,6 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 # больше, чем вдвое, потому что пакет шёл вторым: его запросы читали кэш, который только что записали ревью по одному
 # (заплатив за запись 1,25 цены), а чтение из кэша в пакете тоже стоит вдвое меньше. Модель песочницы отвечает на
 # пакет сразу, настоящий API — в течение 24 часов.
-
-# %% [markdown] lang="en"
-# ## Exercise: what the reviewer costs over every merge request
-#
-# Before a team trusts the reviewer with a budget, it looks at a table. Review each demo merge request, !482 to
-# !487, with the course's reviewer, cached (`review(pr, client=client)`, which caches by default; one by one or several at once, as
-# you like: a batch bills at half price, so its figures would not compare), and put one row per merge request in `rows`: `(pr, verdict, calls, billed input)`, the
-# verdict from the review's last line, the calls from `result.iterations`, the billed input from
-# `billed(result.usage)`. Which one cost the most, and why?
-
-# %% [markdown] lang="ru"
-# ## Упражнение: сколько стоит ревьюер на всех merge request
-#
-# Прежде чем доверить ревьюеру бюджет, команда смотрит на таблицу. Проверьте каждый демо-merge request, с !482 по
-# !487, ревьюером курса с кэшированием (`review(pr, client=client)` кэширует по умолчанию; по одному или несколько сразу —
-# как хотите; пакет оплачивается за полцены, и его цифры не сравнить с остальными) и положите в `rows` по строке на каждый: `(pr, вердикт, вызовы, оплачиваемый вход)`, где
-# вердикт — последняя строка ревью, вызовы — `result.iterations`, оплачиваемый вход — `billed(result.usage)`. Какой
-# оказался самым дорогим и почему?
-
-# %% lang="en"
-rows = []  # your code here: one (pr, verdict, calls, billed input) per merge request, !482 to !487
-
-# %% lang="ru"
-rows = []  # ваш код: по строке (pr, вердикт, вызовы, оплачиваемый вход) на каждый merge request, с !482 по !487
-
-# %% [markdown] lang="en"
-# ### Check your exercise
-#
-# The check reads your rows, and reviews !482 again with the course's reviewer in a fresh sandbox to compare its
-# figures with yours.
-
-# %% [markdown] lang="ru"
-# ### Проверьте упражнение
-#
-# Проверка читает ваши строки и ещё раз проверяет !482 ревьюером курса в свежей песочнице, чтобы сравнить его цифры
-# с вашими.
-
-# %%
-from course_selfcheck.exercises import check_exercise_9
-
-check_exercise_9(rows)
-
-# %% [markdown] lang="en"
-# A spoiler, when you want it: the cell below shows the reference solution, folded (it passes the same check;
-# after it, `print(solution_code(9))` prints it too).
-
-# %% [markdown] lang="ru"
-# Если захотите подсмотреть ответ, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
-# проверку; после неё его напечатает и `print(solution_code(9))`).
-
-# %%
-from course_agent.solutions import show_solution, solution_code
-
-show_solution(9)
 
 # %% [markdown] lang="en"
 # <!-- fact: gitlab-search-pipelines -->
