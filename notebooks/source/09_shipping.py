@@ -157,14 +157,14 @@ check_exercise_9(rows)
 # %% [markdown] lang="en"
 # A spoiler, when you want it: the cell below shows the reference solution, folded (it passes the same check;
 # after it, `print(solution_code(9))` prints it too).
-
-The sections after it stand each on its own: read the ones your team needs, in any order.
+#
+# The sections after it stand each on its own: read the ones your team needs, in any order.
 
 # %% [markdown] lang="ru"
 # Если захотите подсмотреть ответ, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
 # проверку; после неё его напечатает и `print(solution_code(9))`).
-
-Следующие разделы независимы друг от друга: читайте те, что нужны вашей команде, в любом порядке.
+#
+# Следующие разделы независимы друг от друга: читайте те, что нужны вашей команде, в любом порядке.
 
 # %%
 from course_agent.solutions import show_solution, solution_code
