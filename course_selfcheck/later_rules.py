@@ -173,11 +173,12 @@ def unknown_stop(run: Run, lang: str) -> Finding:
 # 8b. A denied call goes back to the model as an error result
 DENIED_WORDS = re.compile(
     r"den(y|ied|ial)|refus|reject|declin|(not|n't)( been)? (approved|allowed|permitted|authori[sz]ed|granted|confirmed)|"
-    r"(not|n't) (approve|allow|permit|authori[sz]e|confirm|give permission)|disallow|forbid|"
+    r"(not|n't) (approve|allow|permit|authori[sz]e|confirm|give permission|agree|accept|consent|okay|ok)\b|"
+    r"(not|n't) say\W{0,3}yes|disallow|forbid|"
     r"(said|answered|replied)\W{0,3}no\b|no approval|without (approval|permission|a yes)|blocked|veto|cancel|stopped by|"
     r"(approval|permission|consent|a yes|sign-off)( was|'s)? not (given|granted|obtained)|(not|n't) signed off|"
     r"отклон|запрет|запрещ|отказ|не одобр|не разреш|не подтвер|не дал|отмен|против|(сказал|ответил)[аи]?\W{0,3}нет|"
-    r"заблокир|блокир|не согласова|без (подтверждения|разрешения|согласия)",
+    r"заблокир|блокир|не соглас|не сказал[аи]?\W{0,3}да|не принял|без (подтверждения|разрешения|согласия)",
     re.I)
 """Words of a result that says the call was denied (by a human, or by the policy), not that it failed."""
 
@@ -221,13 +222,20 @@ BIG_HEAD = '[\n  {"sku": "P00000"'
 """What the first line of that file's rows holds: a result cut to the file's first characters keeps it."""
 RESULT_LIMIT = 20_000
 """Characters of a tool's output a loop sends to the model; the note saying it was cut comes on top."""
-_HOW_ON = re.compile(r"start|offset|continue|next|page|chunk|ask|call|request|line|продолж|следующ|запрос|прочита|"
-                     r"вызов|спроси|строк", re.I)
+_HOW_ON = re.compile(r"start|offset|position|continue|next|page|chunk|ask|call|request|pass|line|get more|read more|"
+                     r"продолж|следующ|запрос|прочита|вызов|спроси|строк|передай", re.I)
 """Words of a note that says how to read the rest of a cut result (a start to read from, a call to make); "the rest"
 alone says what is missing, not how to get it."""
+_NOT_BEFORE = re.compile(r"(\bnot|n't|\bnever|\bno need to|\bне|\bнельзя|\bнезачем)\s+(\w+\s+)?$", re.I)
+"""A negation right before a how-on word: "do not request the rest" says not to read on."""
+
+
+def _says_how_on(note: str) -> bool:
+    """The note says how to read on: a how-on word that no negation comes right before."""
+    return any(not _NOT_BEFORE.search(note[:m.start()]) for m in _HOW_ON.finditer(note))
 _AGAIN = re.compile(r"\bagain\b|\bonce more\b|снова|ещё раз|еще раз|повторн", re.I)
 """A note that sends the model back to the same call."""
-_PARAMETER_WORDS = ("start", "offset")
+_PARAMETER_WORDS = ("start", "offset", "position")
 """Parameters a note may tell the model to pass: the tool it names must take them."""
 _CUT_NOTE = re.compile(r"cut|truncat|shorten|omit|shown|remaining|partial|first \d+|of \d+|offset|rest|обрез|"
                        r"сокращ|пропущ|показан|первы|остал|част|из \d+", re.I)
@@ -311,7 +319,7 @@ def cut_result(run: Run, lang: str) -> Finding:
     if size < RESULT_LIMIT:
         return verdict(BROKEN, tr("the result kept only {size} characters of the file, note included: keep the first "
                                   "{limit} (LIMIT), and then say it was cut", lang, size=size, limit=RESULT_LIMIT))
-    if not _HOW_ON.search(text[:300] + text[-300:]):
+    if not _says_how_on(text[:300] + text[-300:]):
         return verdict(BROKEN, tr("the note says the file was cut and out of how many characters, but not how to read "
                                   "the rest: say how (for example, read_file with a start, and the start to read from "
                                   "next)", lang))
@@ -382,7 +390,7 @@ def _read_on_wrong(run: Run, first: dict, rows: list[int], lang: str) -> Finding
                                   "start to the whole file, before cutting", lang, start=start, size=size,
                                   last=rows[-1]))
     note = text[:300] + text[-300:]
-    named = [int(re.sub(r"[_,\s]", "", n)) for n in re.findall(r"\b(?:start|offset)\b\W{0,3}(\d[\d_,]*)", note, re.I)]
+    named = [int(re.sub(r"[_,\s]", "", n)) for n in re.findall(r"\b(?:start|offset|position)\b\W{0,3}(\d[\d_,]*)", note, re.I)]
     said = _readings(note) - {float(size)}
     onward = max(named) > start if named else any(start < value < max(said, default=0) for value in said)
     if size >= RESULT_LIMIT and not _CUT_NOTE.search(note):

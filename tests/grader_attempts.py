@@ -143,6 +143,11 @@ class Agent:
             return bool(approve(block.name, block.input))
         if "yes_word" in self.flaws:
             return approve(block.name, block.input) in (True, "yes", "y")
+        if "eof_is_yes" in self.flaws:  # nobody at the keyboard (input() raised EOFError) taken for a yes
+            try:
+                return approve(block.name, block.input) is True
+            except EOFError:
+                return True
         if "true_word" in self.flaws:  # the word "True" taken for a yes
             try:
                 return str(approve(block.name, block.input)).lower() == "true"
@@ -225,6 +230,8 @@ class Agent:
         elif len(text) > LIMIT and not {"no_cut", "cut_newest_only"} & self.flaws:
             note = "" if "silent_cut" in self.flaws else "\n[truncated]" if "vague_cut" in self.flaws else (
                 f"\n[cut: the first {LIMIT} of {len(text)} characters]" if "no_way_on" in self.flaws else
+                f"\n[cut: the first {LIMIT} of {len(text)} characters. Do not request the rest: review what you have.]"
+                if "dont_read_on" in self.flaws else
                 f"\n[cut: the first {LIMIT} of {len(text)} characters; the rest was dropped]"
                 if "rest_dropped" in self.flaws else
                 f"\n[cut: the first {LIMIT} of {len(text)} characters; call open_file with start={LIMIT} for more]"

@@ -66,7 +66,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "failed_wording": "refusal_is_error", "yes_told_denied": "yes_merges",
         # the person sees what would run, and every dangerous call waits for its own yes
         "blind_approver": "approver_asked", "remembers_yes": "approver_asked", "insist_runs": "approver_asked",
-        "true_word": "fail_closed"}.items()},
+        "true_word": "fail_closed", "eof_is_yes": "fail_closed"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),
@@ -77,7 +77,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         **{flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
             "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap", "cut_newest_only": "cut_result", "fallback_no_cache": "cached",
             "split_results": "one_message", "every_other_cache": "cached", "vague_cut": "cut_result",
-            "tail_cut": "cut_result", "fixed_cap_40": "cap", "no_way_on": "cut_result",
+            "tail_cut": "cut_result", "fixed_cap_40": "cap", "no_way_on": "cut_result", "dont_read_on": "cut_result",
             "rest_dropped": "cut_result", "false_start": "cut_result", "short_cut": "cut_result",
             "note_everywhere": "cut_result", "head_and_tail": "cut_result", "header_everywhere": "cut_result",
             # what notebooks 6 and 7 added stays: a loop that drops it fails exercise 8 too

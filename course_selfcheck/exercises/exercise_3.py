@@ -39,10 +39,19 @@ _CLAIMED = re.compile(r"(\d+)\s+(?:tool\s+)?calls?\b|(\d+)\s+вызов|вызо
 """A number said as the count of calls: "3 tool calls", "tool calls: 3", «вызовов инструментов: 3», «3 вызова»."""
 
 
+_MODEL_CALLS = re.compile(r"\d+\s+(?:calls?|requests?)\s+(?:to|of)\s+(?:the\s+)?(?:model|api|claude)\b"
+                          r"|\d+\s+(?:model|api)\s+(?:calls?|requests?)|(?:model|api)\s+(?:calls?|requests?)\W{1,3}\d+"
+                          r"|\d+\s+вызов\w*\s+(?:к\s+)?модел\w*|вызов\w*\s+модел\w*\W{0,3}\d+|\d+\s+запрос\w*"
+                          r"|запрос\w*(?:\s+к\s+модел\w*)?\W{0,3}\d+", re.I)
+"""A count of model calls ("after 2 calls to the model", «2 запроса к модели»): the cap's own number, not a claim
+about tool calls."""
+
+
 def _tells_count(message: str, count: int) -> bool:
-    """The message says `count`, and every number it gives as a count of calls is that one."""
-    claimed = [int(next(g for g in m.groups() if g)) for m in _CLAIMED.finditer(message)]
-    return all(n == count for n in claimed) and _says_count(message, count)
+    """The message says `count`, and every number it gives as a count of tool calls is that one."""
+    tool_part = _MODEL_CALLS.sub(" ", message)
+    claimed = [int(next(g for g in m.groups() if g)) for m in _CLAIMED.finditer(tool_part)]
+    return all(n == count for n in claimed) and _says_count(tool_part, count)
 
 
 def _said(error: BaseException) -> str:

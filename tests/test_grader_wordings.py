@@ -1,0 +1,45 @@
+"""The graders' readings of a learner's words, from attack 7: a right wording passes, a wrong one does not."""
+
+import pytest
+
+from course_selfcheck.approvers import ApproverUnavailable
+from course_selfcheck.exercises.exercise_3 import _tells_count
+from course_selfcheck.later_rules import DENIED_WORDS, _says_how_on
+
+
+@pytest.mark.parametrize("message, count, right", [
+    ("Stopped after 2 calls to the model: 4 tool calls (get_diff, read_file), and still no answer", 4, True),
+    ("Остановлено после 2 запросов к модели: 4 вызова инструментов (get_diff, read_file)", 4, True),
+    ("2 model calls, 3 tool calls: get_diff, read_file", 3, True),
+    ("Stopped after 2 calls to the model: 4 tool calls (get_diff, read_file)", 2, False),
+    ("Too many iterations: 3 tool calls", 4, False),
+    ("tool calls: 3 (get_diff)", 3, True),
+])
+def test_a_count_of_model_calls_is_not_taken_for_the_count_of_tool_calls(message, count, right):
+    assert _tells_count(message, count) is right
+
+
+@pytest.mark.parametrize("result", ["merge_pr skipped: the human did not say yes, so nothing was merged.",
+                                    "Человек не согласился на слияние: merge_pr не выполнен.",
+                                    "The reviewer didn't agree, so the merge was not run."])
+def test_a_denial_in_other_words_is_a_denial(result):
+    assert DENIED_WORDS.search(result)
+
+
+@pytest.mark.parametrize("note, how_on", [
+    ("[cut: 20000 of 484915 characters. Do not request the rest: review what you have.]", False),
+    ("[обрезано: 20000 из 484915 символов. Не запрашивай остальное.]", False),
+    ("[cut: the rest was not sent; never call it again]", False),
+    ("[cut: 20000 of 484915 characters. Call read_file with start=20000 for the rest.]", True),
+    ("[cut: 20000 of 484915] pass position=20000 to read_file to get more", True),
+    ("[обрезано: 20000 из 484915. Чтобы прочитать остальное, вызови read_file с start=20000.]", True),
+])
+def test_a_note_that_says_not_to_read_on_does_not_say_how(note, how_on):
+    assert _says_how_on(note) is how_on
+
+
+@pytest.mark.parametrize("caught", [EOFError, TimeoutError, Exception])
+def test_the_raising_approver_is_caught_by_what_input_and_timeouts_raise(caught):
+    """A gate that takes EOFError (input() with no keyboard) or TimeoutError for a yes is seen to open."""
+    with pytest.raises(caught):
+        raise ApproverUnavailable("nobody can be asked")
