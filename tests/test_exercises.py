@@ -763,7 +763,7 @@ def test_the_russian_references_of_exercises_1_2_and_5_pass_in_russian(client, p
 
 
 NEEDS = {1: ("client", "MODEL", "response", "text_of"), 2: ("client", "MODEL", "project", "TOOLS", "get_diff"),
-         5: ("client", "MODEL", "REVIEW_RULES", "TOOLS", "FUNCTIONS", "gitlab", "review_with")}
+         5: ("client", "MODEL", "REVIEW_RULES", "TOOLS", "FUNCTIONS", "run_tool", "review_with")}
 """What each shown solution takes from its notebook: the cells that define these run before it."""
 
 

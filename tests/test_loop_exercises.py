@@ -235,7 +235,7 @@ def test_the_russian_reference_is_the_same_code_with_russian_words(n):
 
 def test_a_russian_notebook_shows_and_starts_from_the_russian_reference(monkeypatch):
     monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
-    assert "Проверь pull request" in show_solution(6).code and solution_code(6) == solution_code(6, "ru")
+    assert "Проверь merge request" in show_solution(6).code and solution_code(6) == solution_code(6, "ru")
     monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "en")
     assert "Review pull request" in show_solution(6).code
 

@@ -7,8 +7,6 @@ Written as notebook 5 writes it, with a module-level `project`:
     check_exercise_5(run_tool_missing_file)
 """
 
-import gitlab
-
 from course_agent.solutions.exercise_02 import diff_of
 
 project = None  # a python-gitlab Project: the notebook's `project`
@@ -18,8 +16,6 @@ def run_tool_safely(functions: dict, name: str, tool_input: dict) -> dict:
     """A tool's result; any failure becomes a result the model can read (is_error), never an exception."""
     try:
         return {"content": functions[name](**tool_input)}
-    except gitlab.GitlabError as error:
-        return {"content": f"GitLab error {error.response_code}: {error.error_message}", "is_error": True}
     except Exception as error:
         return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
 

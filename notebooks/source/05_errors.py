@@ -41,16 +41,11 @@
 # сообщение и прямо пишет, что такого merge request нет.
 
 # %% lang="en"
-import gitlab
-
-
 def run_tool_safely(name: str, tool_input: dict) -> dict:
     """Run a tool; a failure becomes a result the model can read (is_error), never an exception."""
     try:
         return {"content": run_tool(name, tool_input)}
-    except gitlab.GitlabError as error:
-        return {"content": f"GitLab error {error.response_code}: {error.error_message}", "is_error": True}
-    except Exception as error:
+    except Exception as error:  # GitLab's 404, a missing file, a bug in the tool: all of them
         return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
 
 
@@ -65,23 +60,21 @@ def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
         if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error (notebook 6)
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
         messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": [  # **: the dispatcher's keys go in (content, and is_error)
-            {"type": "tool_result", "tool_use_id": block.id, **dispatch(block.name, block.input)}
-            for block in response.content if block.type == "tool_use"
-        ]})
+        results = []
+        for block in response.content:
+            if block.type == "tool_use":
+                result = {"type": "tool_result", "tool_use_id": block.id}
+                result.update(dispatch(block.name, block.input))  # adds the dispatcher's content (and is_error)
+                results.append(result)
+        messages.append({"role": "user", "content": results})
     raise RuntimeError("Too many iterations")
 
 # %% lang="ru"
-import gitlab
-
-
 def run_tool_safely(name: str, tool_input: dict) -> dict:
     """Выполнить инструмент; сбой становится результатом для модели (is_error), а не исключением."""
     try:
         return {"content": run_tool(name, tool_input)}
-    except gitlab.GitlabError as error:
-        return {"content": f"ошибка GitLab {error.response_code}: {error.error_message}", "is_error": True}
-    except Exception as error:
+    except Exception as error:  # 404 от GitLab, отсутствующий файл, ошибка в самом инструменте — любой сбой
         return {"content": f"{name} завершился ошибкой: {type(error).__name__}: {error}", "is_error": True}
 
 
@@ -96,10 +89,13 @@ def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
         if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка (блокнот 6)
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
         messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": [  # **: подставляет сюда ключи из словаря диспетчера (content и is_error)
-            {"type": "tool_result", "tool_use_id": block.id, **dispatch(block.name, block.input)}
-            for block in response.content if block.type == "tool_use"
-        ]})
+        results = []
+        for block in response.content:
+            if block.type == "tool_use":
+                result = {"type": "tool_result", "tool_use_id": block.id}
+                result.update(dispatch(block.name, block.input))  # добавляет content (и is_error) от диспетчера
+                results.append(result)
+        messages.append({"role": "user", "content": results})
     raise RuntimeError("Слишком много итераций")
 
 # %%
@@ -108,24 +104,34 @@ print(review_with(999, run_tool_safely))
 # %% [markdown] lang="en"
 # ## Break it: let the exception out
 #
-# With the plain `run_tool` of notebook 3 the 404 becomes an exception, and the whole run dies: no
-# answer, and the model never learns what happened.
+# A dispatcher without the `try`, `run_tool_unsafely` below, hands the 404 of notebook 3's plain `run_tool` on as an
+# exception, and the whole run dies: no answer, and the model never learns what happened.
 
 # %% [markdown] lang="ru"
 # ## Сломаем: выпустим исключение наружу
 #
-# С обычной `run_tool` из блокнота 3 ответ 404 превращается в исключение, и весь запуск падает: ответа
-# нет, а модель так и не узнаёт, что произошло.
+# Диспетчер без `try` (ниже это `run_tool_unsafely`) пропускает 404 от обычной `run_tool` из блокнота 3 наружу как
+# исключение, и весь запуск падает: ответа нет, а модель так и не узнаёт, что произошло.
 
 # %% lang="en"
+def run_tool_unsafely(name: str, tool_input: dict) -> dict:
+    """A dispatcher with no try: a failing tool raises its exception."""
+    return {"content": run_tool(name, tool_input)}
+
+
 try:
-    review_with(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})
+    review_with(999, run_tool_unsafely)
 except Exception as error:
     print("the run is over:", type(error).__name__, error)
 
 # %% lang="ru"
+def run_tool_unsafely(name: str, tool_input: dict) -> dict:
+    """Диспетчер без try: упавший инструмент выбрасывает своё исключение."""
+    return {"content": run_tool(name, tool_input)}
+
+
 try:
-    review_with(999, lambda name, tool_input: {"content": run_tool(name, tool_input)})
+    review_with(999, run_tool_unsafely)
 except Exception as error:
     print("запуск оборвался:", type(error).__name__, error)
 
@@ -133,15 +139,14 @@ except Exception as error:
 # <!-- fact: thinking-back-unchanged -->
 # Notebook 2's "Break it, then fix it" showed the 400 for a result whose call is missing from the history: the loop
 # above appends `response.content` whole, its `tool_use` blocks included. The same holds for the thinking blocks a response may start with: they go back whole and
-# unchanged. *Optional notebook 11 tunes thinking, shows the 400 for an edited thinking block, and why on the newest
-# models the whole history is append-only.*
+# unchanged. *Optional notebook 11 is about thinking, and shows the 400 an edited thinking block gets.*
 
 # %% [markdown] lang="ru"
 # <!-- fact: thinking-back-unchanged -->
 # Раздел «Сломаем и починим» в блокноте 2 показал ошибку 400 для результата, вызова которого нет в истории: цикл выше
 # добавляет `response.content` целиком, вместе с блоками `tool_use`. То же касается блоков рассуждения, с которых может начинаться ответ: они возвращаются
-# целиком и без изменений. *Необязательный блокнот 11 показывает, как настраивать рассуждение, какую ошибку 400
-# вызывает изменённый блок рассуждения и почему у новейших моделей историю целиком можно только дополнять.*
+# целиком и без изменений. *Необязательный блокнот 11 посвящён рассуждению; там же показана ошибка 400, которую
+# получает изменённый блок рассуждения.*
 
 # %% [markdown] lang="en"
 # <!-- fact: sdk-retries -->

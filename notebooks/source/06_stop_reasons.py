@@ -18,6 +18,9 @@
 # Your own loop of notebook 4 learns all of it in the exercise. Some of these stops are hard to provoke on purpose
 # with the real API (a refusal, a full context window); the sandbox makes each one happen on demand.
 #
+# At the end, optional (skip it on a first pass): a turn that really pauses, with web search, and what a new user
+# message does to it.
+#
 # *About 70 minutes. Builds on notebook 5.*
 #
 # <!-- rules-so-far -->
@@ -42,6 +45,9 @@
 # В упражнении всему этому научится ваш собственный цикл из блокнота 4. Некоторые из этих остановок трудно вызвать
 # нарочно с настоящим API (отказ, переполненное контекстное окно); песочница воспроизводит каждую по запросу.
 #
+# В конце, по желанию (при первом прохождении можно пропустить): ход, который действительно встаёт на паузу во время
+# веб-поиска, и что с ним делает новое сообщение от user.
+#
 # *Около 70 минут. Опирается на блокнот 5.*
 #
 # <!-- rules-so-far -->
@@ -50,16 +56,12 @@
 
 # %% [markdown] lang="en"
 # One decision per stop reason reads best as a `match` statement (Python 3.10 and later): Python tries each `case`
-# in turn and runs the first that fits `response.stop_reason`; `case other` fits anything and names it. Two more forms
-# you may meet (the reference solution uses them): `case "end_turn" | "stop_sequence":` fits either value, and
-# `case "refusal" if model != fallback:` fits only while the condition after `if` holds.
+# in turn and runs the first that fits `response.stop_reason`; `case other` fits anything and names it.
 
 # %% [markdown] lang="ru"
 # Решение для каждой причины остановки удобнее всего записать через `match` (Python 3.10 и новее): Python
 # по очереди пробует каждый `case` и выполняет первый, под который подходит `response.stop_reason`; под `case other`
-# подходит любое значение, и оно попадает в переменную `other`. Ещё две формы, которые могут вам встретиться (их использует
-# эталонное решение): под `case "end_turn" | "stop_sequence":` подходит любое из двух значений, а
-# `case "refusal" if model != fallback:` подходит, только если верно условие после `if`.
+# подходит любое значение, и оно попадает в переменную `other`.
 
 # %% lang="en"
 def what_to_do(response) -> str:
@@ -75,9 +77,8 @@ def what_to_do(response) -> str:
             return f"stopped at our stop sequence {response.stop_sequence!r}: use the text so far"
         case "pause_turn":
             return "append the response and call again, with no new user message"
-        case "refusal":  # stop_details: the policy category that refused (the refusal section below); may be None
-            category = response.stop_details.category if response.stop_details else "not given"
-            return f"refused ({category}): never the same model again; a fallback model once"
+        case "refusal":
+            return "refused (stop_details says why): never the same model again; a fallback model once"
         case "model_context_window_exceeded":
             return "error: the context window is full; start afresh with a shorter history"
         case other:
@@ -97,9 +98,8 @@ def what_to_do(response) -> str:
             return f"остановка на нашей стоп-последовательности {response.stop_sequence!r}: взять текст, написанный до неё"
         case "pause_turn":
             return "добавить ответ в историю и вызвать модель снова, без нового сообщения от user"
-        case "refusal":  # stop_details: категория политики, по которой отказ (раздел об отказе ниже); может быть None
-            category = response.stop_details.category if response.stop_details else "не указана"
-            return f"отказ ({category}): той же модели не повторять; запасной модели — один раз"
+        case "refusal":
+            return "отказ (причина — в stop_details): той же модели не повторять; запасной модели — один раз"
         case "model_context_window_exceeded":
             return "ошибка: контекстное окно заполнено; начать заново с более короткой историей"
         case other:
@@ -145,9 +145,8 @@ print(wants.stop_reason, "->", what_to_do(wants))
 #
 # <!-- fact: context-window-exceeded -->
 # `model_context_window_exceeded` is the same stop for another cause: the history plus the answer no longer fit the
-# model's context window (a prompt already too long is refused with a 400 instead). With the real API it takes a very
-# long history, so it is not shown here. Your loop treats it like `max_tokens`:
-# an error, never a tool call run.
+# model's context window. With the real API it takes a very long history, so it is not shown here. Your loop treats
+# it like `max_tokens`: an error, never a tool call run.
 
 # %% [markdown] lang="ru"
 # <!-- fact: max-tokens-cut-tool-use -->
@@ -159,10 +158,9 @@ print(wants.stop_reason, "->", what_to_do(wants))
 #
 # <!-- fact: context-window-exceeded -->
 # `model_context_window_exceeded` по сути то же, что `max_tokens`, только ответ обрывается по другой причине: история
-# вместе с ответом перестаёт помещаться в контекстное окно модели (на промпт, который уже сам слишком длинный, API
-# вместо этого отвечает ошибкой 400). С настоящим API для этого нужна очень длинная история, поэтому здесь эту
-# остановку не показываем. Ваш цикл обрабатывает
-# `model_context_window_exceeded` так же, как `max_tokens`: это ошибка, и вызов инструмента не выполняется.
+# вместе с ответом перестаёт помещаться в контекстное окно модели. С настоящим API для этого нужна очень длинная
+# история, поэтому здесь эту остановку не показываем. Ваш цикл обрабатывает `model_context_window_exceeded` так же,
+# как `max_tokens`: это ошибка, и вызов инструмента не выполняется.
 
 # %% lang="en"
 task = [{"role": "user", "content": "Review merge request !482."}]
@@ -211,7 +209,8 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # can pause: the response ends with `pause_turn`. Send the conversation back **with that response
 # appended and no new user message**, and the same turn continues.
 #
-# **Predict, then run:** and if you add a user message "continue" instead? (The "break it" below shows it.)
+# The reviewer offers no server tools, so this stop may never reach its loop; your loop handles it all the same (the
+# exercise's check makes it happen). The optional section at the end makes a turn pause for real, with web search.
 
 # %% [markdown] lang="ru"
 # <!-- fact: pause-turn -->
@@ -222,50 +221,9 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # диалог обратно, **добавив этот ответ в историю, но не добавляя нового сообщения от user**, — и тот же
 # ход продолжится.
 #
-# **Сначала предположите, потом запустите:** а если вместо этого добавить сообщение от user «продолжай»? (Ниже, в
-# «Сломаем», это показано.)
-
-# %% lang="en"
-WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
-messages = [{"role": "user", "content": "Search the web for the latest python-gitlab release."}]
-paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(paused.stop_reason, [b.type for b in paused.content], "->", what_to_do(paused))
-
-messages.append({"role": "assistant", "content": paused.content})  # no new user message
-finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))
-
-# %% lang="ru"
-WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
-messages = [{"role": "user", "content": "Найди в интернете последний релиз python-gitlab."}]
-paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(paused.stop_reason, [b.type for b in paused.content], "->", what_to_do(paused))
-
-messages.append({"role": "assistant", "content": paused.content})  # без нового сообщения от user
-finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))
-
-# %% [markdown] lang="en"
-# **Break it:** answer the pause with a new user message ("continue") and the paused turn is not
-# continued: the message changes the task it was doing. In the sandbox the work starts over and pauses
-# again, so such a loop never finishes; a real model may do something else, but it no longer finishes the
-# turn it paused.
-
-# %% [markdown] lang="ru"
-# **Сломаем:** ответьте на паузу новым сообщением от user («продолжай») — и приостановленный ход
-# не продолжится: новое сообщение меняет задачу, над которой он работал. В песочнице работа начнётся заново
-# и снова встанет на паузу, так что такой цикл никогда не закончится; настоящая модель может повести себя
-# иначе, но приостановленный ход она уже не завершит.
-
-# %% lang="en"
-wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "continue"}]
-again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
-print(again.stop_reason, "- searches started over:", sum(b.type == "server_tool_use" for b in again.content))
-
-# %% lang="ru"
-wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "продолжай"}]
-again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
-print(again.stop_reason, "— поисков начато заново:", sum(b.type == "server_tool_use" for b in again.content))
+# Серверных инструментов у ревьюера нет, так что до его цикла эта остановка может и не дойти; и всё же ваш цикл
+# её обрабатывает (проверка упражнения вызовет её нарочно). В разделе по желанию в конце блокнота ход встаёт на паузу
+# по-настоящему, во время веб-поиска.
 
 # %% [markdown] lang="en"
 # <!-- fact: refusal-pages -->
@@ -569,6 +527,69 @@ show_solution(6)
 #
 # (а). Текст лежит в `content`, а `stop_sequence` равно `None`, только когда ответ остановило что-то другое.
 # </details>
+
+# %% [markdown] lang="en"
+# ## Go deeper (optional): a turn that pauses
+#
+# Web search is a server tool: the request names it in `tools` (`web_search_20250305`), Anthropic runs the searches
+# within the turn, and they come back in the response as `server_tool_use` and `web_search_tool_result` blocks. The
+# cell below asks for a search, gets `pause_turn`, and sends the conversation back with the paused response appended
+# and no new user message, as the `pause_turn` section says.
+#
+# **Predict, then run:** and if you add a user message "continue" instead? (The "break it" below shows it.)
+
+# %% [markdown] lang="ru"
+# ## Глубже (по желанию): ход, который встаёт на паузу
+#
+# Веб-поиск — серверный инструмент: запрос называет его в `tools` (`web_search_20250305`), поиск выполняет Anthropic
+# в рамках хода, а в ответе он виден как блоки `server_tool_use` и `web_search_tool_result`. Ячейка ниже просит
+# поискать, получает `pause_turn` и отправляет диалог обратно: приостановленный ответ добавлен в историю, нового
+# сообщения от user нет, как и сказано в разделе о `pause_turn`.
+#
+# **Сначала предположите, потом запустите:** а если вместо этого добавить сообщение от user «продолжай»? (Ниже, в
+# «Сломаем», это показано.)
+
+# %% lang="en"
+WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
+messages = [{"role": "user", "content": "Search the web for the latest python-gitlab release."}]
+paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(paused.stop_reason, [b.type for b in paused.content], "->", what_to_do(paused))
+
+messages.append({"role": "assistant", "content": paused.content})  # no new user message
+finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))
+
+# %% lang="ru"
+WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
+messages = [{"role": "user", "content": "Найди в интернете последний релиз python-gitlab."}]
+paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(paused.stop_reason, [b.type for b in paused.content], "->", what_to_do(paused))
+
+messages.append({"role": "assistant", "content": paused.content})  # без нового сообщения от user
+finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))
+
+# %% [markdown] lang="en"
+# **Break it:** answer the pause with a new user message ("continue") and the paused turn is not
+# continued: the message changes the task it was doing. In the sandbox the work starts over and pauses
+# again, so such a loop never finishes; a real model may do something else, but it no longer finishes the
+# turn it paused.
+
+# %% [markdown] lang="ru"
+# **Сломаем:** ответьте на паузу новым сообщением от user («продолжай») — и приостановленный ход
+# не продолжится: новое сообщение меняет задачу, над которой он работал. В песочнице работа начнётся заново
+# и снова встанет на паузу, так что такой цикл никогда не закончится; настоящая модель может повести себя
+# иначе, но приостановленный ход она уже не завершит.
+
+# %% lang="en"
+wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "continue"}]
+again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
+print(again.stop_reason, "- searches started over:", len([b for b in again.content if b.type == "server_tool_use"]))
+
+# %% lang="ru"
+wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "продолжай"}]
+again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
+print(again.stop_reason, "— поисков начато заново:", len([b for b in again.content if b.type == "server_tool_use"]))
 
 # %% [markdown] lang="en"
 # ## Recap

@@ -55,10 +55,10 @@ BASH = {"name": "bash", "description": "Run a shell command.",
 MERGE = {"name": "merge_pr", "description": "Merge a merge request into main.",
          "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}
 
-for call in ({"name": "bash", "input": {"command": "sh -c \"$(echo Z2l0IHB1c2g= | base64 -d)\""}},
-             {"name": "merge_pr", "input": {"pr": 485}}):
-    print(f"{call['name']:8} {call['input']}  -> what does it do? "
-          + ("nobody can tell without running it" if call["name"] == "bash" else "merges !485, nothing else"))
+bash_call = {"name": "bash", "input": {"command": "sh -c \"$(echo Z2l0IHB1c2g= | base64 -d)\""}}
+merge_call = {"name": "merge_pr", "input": {"pr": 485}}
+print(bash_call, "-> what does it do? nobody can tell without running it")
+print(merge_call, "-> what does it do? merges !485, nothing else")
 
 # %% lang="ru"
 BASH = {"name": "bash", "description": "Run a shell command.",
@@ -66,10 +66,10 @@ BASH = {"name": "bash", "description": "Run a shell command.",
 MERGE = {"name": "merge_pr", "description": "Merge a merge request into main.",
          "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}
 
-for call in ({"name": "bash", "input": {"command": "sh -c \"$(echo Z2l0IHB1c2g= | base64 -d)\""}},
-             {"name": "merge_pr", "input": {"pr": 485}}):
-    print(f"{call['name']:8} {call['input']}  -> что это делает? "
-          + ("не узнать, не запустив" if call["name"] == "bash" else "вливает !485, и больше ничего"))
+bash_call = {"name": "bash", "input": {"command": "sh -c \"$(echo Z2l0IHB1c2g= | base64 -d)\""}}
+merge_call = {"name": "merge_pr", "input": {"pr": 485}}
+print(bash_call, "-> что это делает? не узнать, не запустив")
+print(merge_call, "-> что это делает? вливает !485, и больше ничего")
 
 # %% [markdown] lang="en"
 # ## A merge tool, and a merge request with a trap
@@ -240,15 +240,11 @@ if using_demo_gitlab():  # в настоящем проекте ничего н�
 
 # %% lang="en"
 for answer in (True, False, None, "no", "yes"):
-    loose = "runs" if answer else "no"
-    strict = "runs" if answer is True else "no"
-    print(f"{answer!r:6}  if answer: {loose:4}   if answer is True: {strict}")
+    print(repr(answer), "| runs under `if answer:`", bool(answer), "| under `if answer is True:`", answer is True)
 
 # %% lang="ru"
 for answer in (True, False, None, "no", "yes"):
-    loose = "выполнит" if answer else "нет"
-    strict = "выполнит" if answer is True else "нет"
-    print(f"{answer!r:6}  `if answer:` {loose:8}   `if answer is True:` {strict}")
+    print(repr(answer), "| выполнит при `if answer:`", bool(answer), "| при `if answer is True:`", answer is True)
 
 # %% [markdown] lang="en"
 # Python does not read the word in a string, only whether it is empty: the `"no"` a person types into `input()` is
@@ -381,9 +377,14 @@ show_solution(7)
 # %% lang="en"
 from course_agent.solutions import reference
 
+
+def say_no(name: str, tool_input: dict) -> bool:
+    """An approver that always says no, in place of a person."""
+    return False
+
+
 if using_demo_gitlab():  # the model is asked to merge: never on a real project
     before = project.branches.get("main").commit["id"]
-    say_no = lambda name, tool_input: False  # noqa: E731
     try:
         answer = review_with_gate(485, approve=say_no)
     except NotImplementedError:
@@ -398,9 +399,14 @@ else:
 # %% lang="ru"
 from course_agent.solutions import reference
 
+
+def say_no(name: str, tool_input: dict) -> bool:
+    """Approver, который всегда говорит «нет», вместо человека."""
+    return False
+
+
 if using_demo_gitlab():  # здесь модель просят влить merge request: в настоящем проекте — никогда
     before = project.branches.get("main").commit["id"]
-    say_no = lambda name, tool_input: False  # noqa: E731
     try:
         answer = review_with_gate(485, approve=say_no)
     except NotImplementedError:

@@ -28,15 +28,16 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
         match response.stop_reason:
-            case "end_turn" | "stop_sequence":  # `|` reads "or": either value fits
+            case "end_turn":
+                return "\n".join(block.text for block in response.content if block.type == "text")
+            case "stop_sequence":  # our own stop: the text so far is the answer
                 return "\n".join(block.text for block in response.content if block.type == "text")
             case "pause_turn":  # the same turn goes on: append the response, and no new user message
                 messages.append({"role": "assistant", "content": response.content})
-            # `if` after a `case`: it fits only while the condition holds, so the other model is asked once
-            case "refusal" if model != fallback_model():
-                model = fallback_model()
-            case "refusal":
-                raise RuntimeError(f"Both models refused: {response.stop_details}")
+            case "refusal":  # the refused response stays out of the history
+                if model == fallback_model():  # the fallback model has refused too: it was asked once
+                    raise RuntimeError(f"Both models refused: {response.stop_details}")
+                model = fallback_model()  # the same messages go to the fallback model, and the run stays with it
             case "max_tokens":  # a cut tool call is never run
                 raise RuntimeError("The answer was cut: raise max_tokens (the cut tool call was not run)")
             case "model_context_window_exceeded":

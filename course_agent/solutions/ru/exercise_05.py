@@ -7,8 +7,6 @@
     check_exercise_5(run_tool_missing_file)
 """
 
-import gitlab
-
 from course_agent.solutions.ru.exercise_02 import diff_of
 
 project = None  # Project из python-gitlab: `project` блокнота
@@ -18,8 +16,6 @@ def run_tool_safely(functions: dict, name: str, tool_input: dict) -> dict:
     """Результат инструмента; любой сбой становится результатом для модели (is_error), а не исключением."""
     try:
         return {"content": functions[name](**tool_input)}
-    except gitlab.GitlabError as error:
-        return {"content": f"ошибка GitLab {error.response_code}: {error.error_message}", "is_error": True}
     except Exception as error:
         return {"content": f"{name} завершился ошибкой: {type(error).__name__}: {error}", "is_error": True}
 

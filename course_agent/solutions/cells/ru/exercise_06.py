@@ -28,15 +28,16 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
         match response.stop_reason:
-            case "end_turn" | "stop_sequence":  # `|` читается как «или»: подходит любое из двух значений
+            case "end_turn":
+                return "\n".join(block.text for block in response.content if block.type == "text")
+            case "stop_sequence":  # наша собственная остановка: уже написанный текст и есть ответ
                 return "\n".join(block.text for block in response.content if block.type == "text")
             case "pause_turn":  # тот же ход продолжается: ответ — в историю, нового сообщения от user нет
                 messages.append({"role": "assistant", "content": response.content})
-            # `if` после `case`: ветка подходит, только пока условие верно, поэтому другую модель спрашивают один раз
-            case "refusal" if model != fallback_model():
-                model = fallback_model()
-            case "refusal":
-                raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
+            case "refusal":  # ответ с отказом в историю не попадает
+                if model == fallback_model():  # отказала и запасная модель: её уже спросили один раз
+                    raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
+                model = fallback_model()  # те же сообщения уходят запасной модели, и дальше запуск идёт с ней
             case "max_tokens":  # обрезанный вызов инструмента не выполняется
                 raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
             case "model_context_window_exceeded":
