@@ -3,8 +3,11 @@
 #
 # **You will learn**
 # - what one call to the Messages API sends and what comes back;
-# - what a response is made of: content blocks, `stop_reason`, `usage`;
-# - why "the model has no hands": it reads text and writes text, nothing else.
+# - what a response is made of: content blocks (select them by `type`), `stop_reason`, `usage`;
+# - why "the model has no hands": it reads text and writes text, nothing else;
+# - how `stop_sequences` ends an answer where you choose (the exercise);
+# - (optional, "Go deeper" right after the exercise) what is inside a thinking block, and what a `max_tokens` too
+#   small for the answer does.
 #
 # Everything in this course runs offline against a local sandbox that speaks the real API, so the code
 # below is the code you would ship. With `ANTHROPIC_API_KEY` set, the same cells talk to the real API. The sandbox's
@@ -20,8 +23,11 @@
 #
 # **Вы узнаете**
 # - что отправляет один вызов Messages API и что приходит в ответ;
-# - из чего состоит ответ: блоки контента, `stop_reason`, `usage`;
-# - почему «у модели нет рук»: она читает текст и пишет текст, и больше ничего.
+# - из чего состоит ответ: блоки контента (выбирайте их по `type`), `stop_reason`, `usage`;
+# - почему «у модели нет рук»: она читает текст и пишет текст, и больше ничего;
+# - как `stop_sequences` обрывает ответ там, где вы решили (это упражнение);
+# - (по желанию, раздел «Глубже» после упражнения) что внутри блока рассуждения и что бывает, когда `max_tokens`
+#   не хватает на ответ.
 #
 # Весь курс работает офлайн с локальной песочницей, которая говорит на языке настоящего API, поэтому
 # код ниже — ровно тот, что пошёл бы в продакшен. Если задан `ANTHROPIC_API_KEY`, те же ячейки
@@ -85,7 +91,7 @@ response = client.messages.create(
     messages=[{"role": "user", "content": "What is 6 * 7? Show how you got it."}],
 )
 print([block.type for block in response.content])
-print("\n".join(block.text for block in response.content if block.type == "text"))  # a comprehension, brackets left out
+print("\n".join([block.text for block in response.content if block.type == "text"]))
 
 # %% lang="ru"
 response = client.messages.create(
@@ -94,113 +100,71 @@ response = client.messages.create(
     messages=[{"role": "user", "content": "Сколько будет 6 * 7? Покажи, как считал."}],
 )
 print([block.type for block in response.content])
-print("\n".join(block.text for block in response.content if block.type == "text"))  # как генератор списка, только без квадратных скобок
+print("\n".join([block.text for block in response.content if block.type == "text"]))
 
 # %% [markdown] lang="en"
 # <!-- fact: response-blocks -->
-# <!-- fact: sdk-parses-json -->
 # ## What a response is made of
 #
 # The answer is not a string: `content` is a list of **blocks**, each with a `type`. Here there are two,
 # `thinking` and then `text`; soon there will be `tool_use` blocks too. `stop_reason` says why the model
-# stopped, and `usage` counts the tokens you pay for. The SDK parsed JSON into its own types, so each is an attribute
-# (`response.stop_reason`), not a dict key.
+# stopped, and `usage` counts the tokens you pay for.
 
 # %% [markdown] lang="ru"
 # <!-- fact: response-blocks -->
-# <!-- fact: sdk-parses-json -->
 # ## Из чего состоит ответ
 #
 # Ответ — это не строка: `content` — список **блоков**, у каждого есть `type`. Здесь их два: `thinking`,
 # а за ним `text`; скоро появятся и блоки `tool_use`. `stop_reason` говорит, почему модель остановилась,
-# а `usage` считает токены, за которые вы платите. SDK превратил полученный JSON в объекты своих типов, поэтому каждое
-# поле — это атрибут (`response.stop_reason`), а не ключ словаря.
+# а `usage` считает токены, за которые вы платите.
 
 # %% lang="en"
-print("id:         ", response.id)
-print("role:       ", response.role)
 print("blocks:     ", [block.type for block in response.content])
 print("stop_reason:", response.stop_reason)
 print("usage:      ", response.usage.input_tokens, "in,", response.usage.output_tokens, "out")
 
 # %% lang="ru"
-print("id:         ", response.id)
-print("role:       ", response.role)
 print("блоки:      ", [block.type for block in response.content])
 print("stop_reason:", response.stop_reason)
 print("usage:      ", response.usage.input_tokens, "ток. на входе,", response.usage.output_tokens, "ток. на выходе")
 
 # %% [markdown] lang="en"
-# <!-- fact: thinking-display-omitted -->
 # ## The thinking block comes first
 #
 # On today's models thinking is on by default (adaptive thinking): before answering anything worth
 # thinking about, the model thinks, and the response **starts** with a `thinking` block.
 #
 # One habit follows, for every cell of this course and for your own code: **select blocks by `type`**, never
-# by position. `response.content[0]` is often the thinking block, and `.text` on it fails. (A simple message
-# may get no thinking block at all: the model decides per request.) What happens to this block when the
-# conversation goes on is notebook 2's business.
-#
-# <details><summary>What is inside a thinking block?</summary>
-#
-# By default (`thinking.display` is `"omitted"`) you are not sent the reasoning itself: `thinking` is an empty
-# string, and `signature` carries the reasoning, sealed. You still pay for it: it is counted in `output_tokens`.
-# Optional notebook 11 shows the reasoning and tunes how much the model thinks.
-# </details>
+# by position. `response.content[0]` is often the thinking block, and `.text` on it fails. The function below does
+# it for you in the rest of this notebook: it joins the text of every text block, whatever comes before them. What
+# happens to the thinking block when the conversation goes on is notebook 2's business.
 
 # %% [markdown] lang="ru"
-# <!-- fact: thinking-display-omitted -->
 # ## Первым идёт блок рассуждения
 #
 # У современных моделей рассуждение включено по умолчанию (адаптивное рассуждение): прежде чем ответить
 # на вопрос, над которым стоит подумать, модель рассуждает, и ответ **начинается** с блока `thinking`.
 #
 # Отсюда привычка — для каждой ячейки курса и для вашего собственного кода: **выбирайте блоки по `type`**, а
-# не по позиции. `response.content[0]` часто оказывается блоком рассуждения, и `.text` на нём падает. (На
-# простое сообщение модель может не рассуждать вовсе: она решает это для каждого запроса.) Что делать с этим
-# блоком, когда диалог продолжается, — тема блокнота 2.
-#
-# <details><summary>Что внутри блока рассуждения?</summary>
-#
-# По умолчанию (`thinking.display` равно `"omitted"`) само рассуждение вам не присылают: `thinking` — пустая
-# строка, а рассуждение в запечатанном виде лежит в `signature`. Платите вы за него всё равно: оно входит
-# в `output_tokens`. Необязательный блокнот 11 показывает само рассуждение и то, как настроить его объём.
-# </details>
+# не по позиции. `response.content[0]` часто оказывается блоком рассуждения, и `.text` на нём падает. Функция ниже
+# делает это за вас до конца блокнота: она склеивает текст всех текстовых блоков, что бы ни стояло перед ними. Что
+# делать с блоком рассуждения, когда диалог продолжается, — тема блокнота 2.
 
 # %% lang="en"
-for block in response.content:
-    if block.type == "thinking":
-        print(f"thinking: {block.thinking!r}, signature: {len(block.signature)} characters")
-    elif block.type == "text":
-        print(f"text: {block.text!r}")
-
-
 def text_of(message) -> str:
     """The answer's text: every text block, whatever blocks come before them."""
-    return "\n".join(block.text for block in message.content if block.type == "text")
+    return "\n".join([block.text for block in message.content if block.type == "text"])
 
+
+print(text_of(response))
 
 # %% lang="ru"
-for block in response.content:
-    if block.type == "thinking":
-        print(f"thinking: {block.thinking!r}, signature: {len(block.signature)} симв.")
-    elif block.type == "text":
-        print(f"text: {block.text!r}")
-
-
 def text_of(message) -> str:
     """Текст ответа: все текстовые блоки, какие бы блоки ни стояли перед ними."""
-    return "\n".join(block.text for block in message.content if block.type == "text")
+    return "\n".join([block.text for block in message.content if block.type == "text"])
 
 
-# %% lang="en"
-hello = client.messages.create(model=MODEL, max_tokens=1000, messages=[{"role": "user", "content": "Hello!"}])
-print([block.type for block in hello.content], text_of(hello))
-
-# %% lang="ru"
-hello = client.messages.create(model=MODEL, max_tokens=1000, messages=[{"role": "user", "content": "Привет!"}])
-print([block.type for block in hello.content], text_of(hello))
+print(text_of(response))
 
 # %% [markdown] lang="en"
 # ## The model has no hands
@@ -223,88 +187,22 @@ print([block.type for block in hello.content], text_of(hello))
 # **pull request** (`#482`). Курс работает с GitLab, поэтому в его запросах — «Проверь merge request !482.».
 
 # %% lang="en"
-response = client.messages.create(
+no_hands = client.messages.create(
     model=MODEL,
     max_tokens=1000,
     messages=[{"role": "user", "content": "Review merge request !482."}],
 )
-print(response.stop_reason)
-print(text_of(response))
+print(no_hands.stop_reason)
+print(text_of(no_hands))
 
 # %% lang="ru"
-response = client.messages.create(
+no_hands = client.messages.create(
     model=MODEL,
     max_tokens=1000,
     messages=[{"role": "user", "content": "Проверь merge request !482."}],
 )
-print(response.stop_reason)
-print(text_of(response))
-
-# %% [markdown] lang="en"
-# <!-- fact: max-tokens-includes-thinking -->
-# ## Break it, then fix it: a budget too small
-#
-# `max_tokens` caps everything the model writes, **thinking included**: the model thinks first, and the
-# answer gets what is left.
-#
-# **Predict, then run:** the cell below allows 30 tokens for a long explanation. Will the call raise an exception?
-# What will `stop_reason` say, and how much text will come back?
-
-# %% [markdown] lang="ru"
-# <!-- fact: max-tokens-includes-thinking -->
-# ## Сломаем и починим: слишком маленький бюджет
-#
-# `max_tokens` ограничивает всё, что пишет модель, **включая рассуждение**: сначала модель рассуждает,
-# а ответу достаётся то, что осталось.
-#
-# **Сначала предположите, потом запустите:** ячейка ниже даёт 30 токенов на подробное объяснение. Выбросит ли вызов
-# исключение? Что покажет `stop_reason` и сколько текста придёт?
-
-# %% lang="en"
-short = client.messages.create(
-    model=MODEL,
-    max_tokens=30,
-    messages=[{"role": "user", "content": "Explain the agent loop in detail."}],
-)
-print(short.stop_reason, short.usage.output_tokens)
-print([block.type for block in short.content], repr(text_of(short)))
-
-# %% lang="ru"
-short = client.messages.create(
-    model=MODEL,
-    max_tokens=30,
-    messages=[{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}],
-)
-print(short.stop_reason, short.usage.output_tokens)
-print([block.type for block in short.content], repr(text_of(short)))
-
-# %% [markdown] lang="en"
-# No exception, and no text: the 30 tokens went to thinking, so the answer never started (a larger budget cuts it in
-# the middle instead). Only `stop_reason`, `max_tokens`, says so. The fix is to give the answer room (and, in an agent, to treat `max_tokens` as an error, never as a
-# finished answer):
-
-# %% [markdown] lang="ru"
-# Исключения нет: почти все 30 токенов ушли на рассуждение, и ответ оборвался на первых словах (при другом вопросе
-# он может и вовсе не начаться). Об этом говорит только `stop_reason` — `max_tokens`. Исправление — увеличить
-# `max_tokens` (а в агенте — считать `max_tokens` ошибкой и никогда не принимать обрезанный ответ за законченный):
-
-# %% lang="en"
-full = client.messages.create(
-    model=MODEL,
-    max_tokens=2000,
-    messages=[{"role": "user", "content": "Explain the agent loop in detail."}],
-)
-print(full.stop_reason, "-", full.usage.output_tokens, "output tokens")
-print(text_of(full))
-
-# %% lang="ru"
-full = client.messages.create(
-    model=MODEL,
-    max_tokens=2000,
-    messages=[{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}],
-)
-print(full.stop_reason, "— на выходе", full.usage.output_tokens, "ток.")
-print(text_of(full))
+print(no_hands.stop_reason)
+print(text_of(no_hands))
 
 # %% [markdown] lang="en"
 # ## Exercise
@@ -371,25 +269,157 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(1)
 
 # %% [markdown] lang="en"
-# <!-- fact: content-list-several-types -->
-# <!-- fact: usage-input-output -->
-# ## Check yourself
+# <!-- fact: thinking-display-omitted -->
+# <!-- fact: sdk-parses-json -->
+# ## Go deeper (optional): inside a response
 #
-# 1. The model's answer stopped mid-sentence and `stop_reason` is `max_tokens`. Did the API raise an error?
+# The exercise above did not need this section, and the rest of the course does not either: it looks inside the
+# thinking block of the first response (6 * 7), and at a budget too small for the answer.
+#
+# **What is inside a thinking block?** By default (`thinking.display` is `"omitted"`) you are not sent the reasoning
+# itself: `thinking` is an empty string, and `signature` carries the reasoning, sealed. You still pay for it: it is
+# counted in `output_tokens`. Optional notebook 11 shows the reasoning and tunes how much the model thinks. (The SDK
+# parsed JSON into its own types, so each field is an attribute, `block.signature`, not a dict key.)
+
+# %% [markdown] lang="ru"
+# <!-- fact: thinking-display-omitted -->
+# <!-- fact: sdk-parses-json -->
+# ## Глубже (по желанию): что внутри ответа
+#
+# Для упражнения выше этот раздел не был нужен, и дальше в курсе он тоже не понадобится: здесь мы заглянем внутрь
+# блока рассуждения из первого ответа (6 * 7) и посмотрим, что бывает, когда бюджета не хватает на ответ.
+#
+# **Что внутри блока рассуждения?** По умолчанию (`thinking.display` равно `"omitted"`) само рассуждение вам не
+# присылают: `thinking` — пустая строка, а рассуждение в запечатанном виде лежит в `signature`. Платите вы за него всё
+# равно: оно входит в `output_tokens`. Необязательный блокнот 11 показывает само рассуждение и то, как настроить его
+# объём. (SDK превратил полученный JSON в объекты своих типов, поэтому каждое поле — атрибут, `block.signature`,
+# а не ключ словаря.)
+
+# %% lang="en"
+for block in response.content:
+    if block.type == "thinking":
+        print(f"thinking: {len(block.thinking)} characters, signature: {len(block.signature)} characters")
+    elif block.type == "text":
+        print(f"text: {block.text}")
+
+# %% lang="ru"
+for block in response.content:
+    if block.type == "thinking":
+        print(f"thinking: {len(block.thinking)} симв., signature: {len(block.signature)} симв.")
+    elif block.type == "text":
+        print(f"text: {block.text}")
+
+# %% [markdown] lang="en"
+# A simple message may get no thinking block at all: the model decides per request.
+
+# %% [markdown] lang="ru"
+# На простое сообщение модель может не рассуждать вовсе: она решает это для каждого запроса.
+
+# %% lang="en"
+hello = client.messages.create(model=MODEL, max_tokens=1000, messages=[{"role": "user", "content": "Hello!"}])
+print([block.type for block in hello.content], text_of(hello))
+
+# %% lang="ru"
+hello = client.messages.create(model=MODEL, max_tokens=1000, messages=[{"role": "user", "content": "Привет!"}])
+print([block.type for block in hello.content], text_of(hello))
+
+# %% [markdown] lang="en"
+# <!-- fact: max-tokens-includes-thinking -->
+# ### Break it, then fix it: a budget too small
+#
+# `max_tokens` caps everything the model writes, **thinking included**: the model thinks first, and the
+# answer gets what is left.
+#
+# **Predict, then run:** the cell below allows 30 tokens for a long explanation. Will the call raise an exception?
+# What will `stop_reason` say, and how much text will come back?
+
+# %% [markdown] lang="ru"
+# <!-- fact: max-tokens-includes-thinking -->
+# ### Сломаем и починим: слишком маленький бюджет
+#
+# `max_tokens` ограничивает всё, что пишет модель, **включая рассуждение**: сначала модель рассуждает,
+# а ответу достаётся то, что осталось.
+#
+# **Сначала предположите, потом запустите:** ячейка ниже даёт 30 токенов на подробное объяснение. Выбросит ли вызов
+# исключение? Что покажет `stop_reason` и сколько текста придёт?
+
+# %% lang="en"
+short = client.messages.create(
+    model=MODEL,
+    max_tokens=30,
+    messages=[{"role": "user", "content": "Explain the agent loop in detail."}],
+)
+print(short.stop_reason, short.usage.output_tokens)
+print([block.type for block in short.content], "text,", len(text_of(short)), "characters:", text_of(short))
+
+# %% lang="ru"
+short = client.messages.create(
+    model=MODEL,
+    max_tokens=30,
+    messages=[{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}],
+)
+print(short.stop_reason, short.usage.output_tokens)
+print([block.type for block in short.content], "текст,", len(text_of(short)), "симв.:", text_of(short))
+
+# %% [markdown] lang="en"
+# No exception, and no text: the 30 tokens went to thinking, so the answer never started (a larger budget cuts it in
+# the middle instead). Only `stop_reason`, `max_tokens`, says so. The fix is to give the answer room (and, in an agent, to treat `max_tokens` as an error, never as a
+# finished answer):
+
+# %% [markdown] lang="ru"
+# Исключения нет: почти все 30 токенов ушли на рассуждение, и ответ оборвался на первых словах (при другом вопросе
+# он может и вовсе не начаться). Об этом говорит только `stop_reason` — `max_tokens`. Исправление — увеличить
+# `max_tokens` (а в агенте — считать `max_tokens` ошибкой и никогда не принимать обрезанный ответ за законченный):
+
+# %% lang="en"
+full = client.messages.create(
+    model=MODEL,
+    max_tokens=2000,
+    messages=[{"role": "user", "content": "Explain the agent loop in detail."}],
+)
+print(full.stop_reason, "-", full.usage.output_tokens, "output tokens")
+print(text_of(full))
+
+# %% lang="ru"
+full = client.messages.create(
+    model=MODEL,
+    max_tokens=2000,
+    messages=[{"role": "user", "content": "Объясни подробно, как работает агентный цикл."}],
+)
+print(full.stop_reason, "— на выходе", full.usage.output_tokens, "ток.")
+print(text_of(full))
+
+# %% [markdown] lang="en"
+# **Check yourself.** The model's answer stopped mid-sentence and `stop_reason` is `max_tokens`. Did the API raise an
+# error?
 #
 # <details><summary>Answer</summary>
 #
 # No. A cut answer is a normal response; only `stop_reason` tells you. Raise `max_tokens` (and in an agent, never take a cut answer for a finished one).
 # </details>
+
+# %% [markdown] lang="ru"
+# **Проверьте себя.** Ответ модели оборвался на полуслове, а `stop_reason` равен `max_tokens`. Выбросил ли API
+# исключение?
 #
-# 2. Asked to review !482 with no tools, what can the model do?
+# <details><summary>Ответ</summary>
+#
+# Нет. Обрезанный ответ — обычный ответ; об обрыве говорит только `stop_reason`. Увеличьте `max_tokens` (а в агенте никогда не принимайте обрезанный ответ за законченный).
+# </details>
+
+# %% [markdown] lang="en"
+# <!-- fact: content-list-several-types -->
+# <!-- fact: usage-input-output -->
+# ## Check yourself
+#
+# 1. Asked to review !482 with no tools, what can the model do?
 #
 # <details><summary>Answer</summary>
 #
 # Only write text: it cannot open GitLab. Everything an agent "does" is done by your code.
 # </details>
 #
-# 3. What does `usage` tell you?
+# 2. What does `usage` tell you?
 #
 # <details><summary>Answer</summary>
 #
@@ -398,7 +428,7 @@ show_solution(1)
 #
 # **Choose one** (each answer says why the other two are wrong):
 #
-# 4. The response's `content` is a list. Why a list, not one string?
+# 3. The response's `content` is a list. Why a list, not one string?
 #    - (a) so that the answer can be streamed
 #    - (b) one response can hold several blocks of different types: thinking, text, tool_use
 #    - (c) each item is one sentence of the answer
@@ -409,7 +439,7 @@ show_solution(1)
 # text, not a sentence.
 # </details>
 #
-# 5. You call `messages.create` twice with the same question. Does the second call remember the first?
+# 4. You call `messages.create` twice with the same question. Does the second call remember the first?
 #    - (a) yes: the API keeps a session for each API key
 #    - (b) no: each call stands alone; the model sees only what you send in `messages`
 #    - (c) for a few minutes: the API caches recent answers
@@ -425,21 +455,14 @@ show_solution(1)
 # <!-- fact: usage-input-output -->
 # ## Проверьте себя
 #
-# 1. Ответ модели оборвался на полуслове, а `stop_reason` равен `max_tokens`. Выбросил ли API исключение?
-#
-# <details><summary>Ответ</summary>
-#
-# Нет. Обрезанный ответ — обычный ответ; об обрыве говорит только `stop_reason`. Увеличьте `max_tokens` (а в агенте никогда не принимайте обрезанный ответ за законченный).
-# </details>
-#
-# 2. Что может модель, если попросить её проверить !482 без инструментов?
+# 1. Что может модель, если попросить её проверить !482 без инструментов?
 #
 # <details><summary>Ответ</summary>
 #
 # Только написать текст: открыть GitLab она не может. Всё, что агент «делает», делает ваш код.
 # </details>
 #
-# 3. Что сообщает `usage`?
+# 2. Что сообщает `usage`?
 #
 # <details><summary>Ответ</summary>
 #
@@ -448,7 +471,7 @@ show_solution(1)
 #
 # **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
 #
-# 4. `content` ответа — это список. Почему список, а не одна строка?
+# 3. `content` ответа — это список. Почему список, а не одна строка?
 #    - (а) чтобы ответ можно было получать потоком
 #    - (б) в одном ответе может быть несколько блоков разных типов: рассуждение, текст, tool_use
 #    - (в) каждый элемент — одно предложение ответа
@@ -459,7 +482,7 @@ show_solution(1)
 # весь текст, а не одно предложение.
 # </details>
 #
-# 5. Вы дважды вызываете `messages.create` с одним и тем же вопросом. Помнит ли второй вызов первый?
+# 4. Вы дважды вызываете `messages.create` с одним и тем же вопросом. Помнит ли второй вызов первый?
 #    - (а) да: API хранит сеанс для каждого ключа
 #    - (б) нет: каждый вызов сам по себе; модель видит только то, что вы отправили в `messages`
 #    - (в) несколько минут помнит: API кэширует недавние ответы
@@ -475,7 +498,7 @@ show_solution(1)
 #
 # - One call: model, `max_tokens`, `messages` in; a `Message` out.
 # - The answer is a list of content blocks, often starting with thinking: select them by `type`;
-#   `stop_reason` says why it ended; `usage` is what you pay (thinking included).
+#   `stop_reason` says why it ended; `usage` is what you pay.
 # - The model only reads and writes text. Everything it "does" will be done by your code.
 
 # %% [markdown] lang="ru"
@@ -483,5 +506,5 @@ show_solution(1)
 #
 # - Один вызов: на входе модель, `max_tokens`, `messages`; на выходе — `Message`.
 # - Ответ — это список блоков контента, и часто первым идёт рассуждение: выбирайте блоки по `type`;
-#   `stop_reason` говорит, почему ответ закончился; `usage` — то, за что вы платите (рассуждение тоже).
+#   `stop_reason` говорит, почему ответ закончился; `usage` — то, за что вы платите.
 # - Модель только читает и пишет текст. Всё, что она «делает», будет делать ваш код.

@@ -4,7 +4,9 @@
 # **You will learn**
 # - how to describe a tool to the model (name, description, JSON Schema of its input);
 # - what a `tool_use` block is, and that *your code* runs the tool;
-# - how to send the result back as a `tool_result`, and what the `messages` list looks like after each step.
+# - how to send the result back as a `tool_result`, and what the `messages` list looks like after each step;
+# - (optional, "Go deeper" right after the exercise) what the API answers when a `tool_result` has no `tool_use`
+#   before it.
 #
 # *About 40 minutes. Builds on notebook 1.*
 
@@ -14,30 +16,26 @@
 # **Вы узнаете**
 # - как описать инструмент для модели (имя, описание, JSON Schema его входных данных);
 # - что такое блок `tool_use` и что инструмент запускает *ваш код*, а не модель;
-# - как вернуть результат в виде `tool_result` и как выглядит список `messages` после каждого шага.
+# - как вернуть результат в виде `tool_result` и как выглядит список `messages` после каждого шага;
+# - (по желанию, раздел «Глубже» после упражнения) что отвечает API, если перед `tool_result` нет его `tool_use`.
 #
 # *Около 40 минут. Опирается на блокнот 1.*
 
 # %% use="setup"
 
 # %% [markdown] lang="en"
-# <!-- fact: gitlab-changes-deprecated -->
 # ## The tool: get the diff of a merge request
 #
 # A tool is an ordinary function. This one calls GitLab with the real `python-gitlab` client (here the
 # sandbox's demo GitLab; with `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` set, any GitLab). `mr.changes()`
-# reads GitLab's `/merge_requests/:iid/changes` endpoint, deprecated since GitLab 15.7 in favour of `/diffs` but
-# still served: one request gives every file's diff, which is all a first tool needs.
+# gives every file's diff in one request, which is all a first tool needs.
 
 # %% [markdown] lang="ru"
-# <!-- fact: gitlab-changes-deprecated -->
 # ## Инструмент: получить diff merge request
 #
 # Инструмент — это обычная функция. Наша обращается к GitLab через настоящий клиент `python-gitlab` (здесь —
 # к демо-GitLab песочницы; если заданы `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT`, —
-# к любому GitLab). `mr.changes()` обращается к эндпоинту (методу API) `/merge_requests/:iid/changes` — в GitLab 15.7 её объявили
-# устаревшей в пользу `/diffs`, но она по-прежнему работает: один запрос отдаёт diff каждого файла, а первому
-# инструменту больше и не нужно.
+# к любому GitLab). `mr.changes()` одним запросом отдаёт diff каждого файла, а первому инструменту больше и не нужно.
 
 # %% use="gitlab"
 
@@ -137,24 +135,25 @@ for block in response.content:
 # ## Step 2: your code runs the tool
 #
 # The block carries an `id`, the tool's `name` and its `input`, already filled according to your schema.
-# Running it is plain Python: `next(...)` takes the first `tool_use` block, and `get_diff(**tool_use.input)` passes
-# the input dict as keyword arguments (`{"pr": 482}` becomes `get_diff(pr=482)`).
+# Running it is plain Python: pick the `tool_use` block by its type (as notebook 1 picked the text), and
+# `get_diff(**tool_use.input)` passes the input dict as keyword arguments (`{"pr": 482}` becomes `get_diff(pr=482)`).
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-use-block-fields -->
 # ## Шаг 2: ваш код запускает инструмент
 #
 # В блоке есть `id`, имя инструмента `name` и его `input`, уже заполненный по вашей схеме.
-# Запуск — обычный Python: `next(...)` берёт первый блок `tool_use`, а `get_diff(**tool_use.input)` передаёт словарь
-# входных данных как именованные аргументы (`{"pr": 482}` превращается в `get_diff(pr=482)`).
+# Запуск — обычный Python: блок `tool_use` выбираем по типу (как в блокноте 1 выбирали текст), а
+# `get_diff(**tool_use.input)` передаёт словарь входных данных как именованные аргументы (`{"pr": 482}` превращается
+# в `get_diff(pr=482)`).
 
 # %% lang="en"
-tool_use = next(block for block in response.content if block.type == "tool_use")
+tool_use = [block for block in response.content if block.type == "tool_use"][0]  # the first (here the only) one
 diff = get_diff(**tool_use.input)
 print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "characters")
 
 # %% lang="ru"
-tool_use = next(block for block in response.content if block.type == "tool_use")
+tool_use = [block for block in response.content if block.type == "tool_use"][0]  # первый (здесь единственный)
 diff = get_diff(**tool_use.input)
 print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 
@@ -179,7 +178,9 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 #     m2 -. "the same id" .-> m3
 # ```
 #
-# **Predict, then run:** how many messages will the history hold after this cell, and whose is each?
+# **Predict, then run:** how many messages will the history hold after this cell, and whose is each? (The cell shows
+# the list with the course's `MessagesView`: a card per message, with its role and its blocks; in notebook 3 you
+# watch it grow while the loop runs.)
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-result-pairing -->
@@ -204,42 +205,26 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # ```
 #
 # **Сначала предположите, потом запустите:** сколько сообщений будет в истории после этой ячейки и от кого каждое?
+# (Ячейка показывает список через `MessagesView` из курса: по карточке на сообщение, с его ролью и блоками; в блокноте 3
+# вы увидите, как он растёт прямо во время работы цикла.)
 
 # %% lang="en"
-def show(messages):
-    """One line per message: its number, its role and the types of its blocks."""
-    for number, message in enumerate(messages, start=1):  # enumerate counts as it goes: 1, 2, 3...
-        content = message["content"]
-        if isinstance(content, str):  # a plain string is one text block
-            kinds = ["text"]
-        else:  # a list of blocks: dicts you wrote, or the SDK's objects the model sent
-            kinds = [block["type"] if isinstance(block, dict) else block.type for block in content]
-        print(number, message["role"], kinds)
-
+from course_agent.widgets import MessagesView
 
 messages.append({"role": "assistant", "content": response.content})
 messages.append({"role": "user", "content": [
     {"type": "tool_result", "tool_use_id": tool_use.id, "content": diff},
 ]})
-show(messages)
+MessagesView(messages)  # one card per message: its role and its blocks
 
 # %% lang="ru"
-def show(messages):
-    """По строке на сообщение: его номер, роль и типы его блоков."""
-    for number, message in enumerate(messages, start=1):  # enumerate нумерует сообщения по порядку: 1, 2, 3…
-        content = message["content"]
-        if isinstance(content, str):  # простая строка — это один текстовый блок
-            kinds = ["text"]
-        else:  # список блоков: словари, которые написали вы, или объекты SDK, которые прислала модель
-            kinds = [block["type"] if isinstance(block, dict) else block.type for block in content]
-        print(number, message["role"], kinds)
-
+from course_agent.widgets import MessagesView
 
 messages.append({"role": "assistant", "content": response.content})
 messages.append({"role": "user", "content": [
     {"type": "tool_result", "tool_use_id": tool_use.id, "content": diff},
 ]})
-show(messages)
+MessagesView(messages)  # по карточке на сообщение: его роль и блоки
 
 # %% [markdown] lang="en"
 # <!-- fact: end-turn-done -->
@@ -258,55 +243,7 @@ show(messages)
 # %%
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=messages)
 print("stop_reason:", response.stop_reason)
-print("\n".join(block.text for block in response.content if block.type == "text"))
-
-# %% [markdown] lang="en"
-# <!-- fact: orphan-tool-result-400 -->
-# ## Break it, then fix it: a result with no request
-#
-# The API checks the pairing. Send a `tool_result` without the assistant message that holds its
-# `tool_use`, and it answers 400 with the exact reason. The SDK raises it as `anthropic.BadRequestError`; the cell
-# catches it and prints the one line that matters, the API's own message (`error.body` is the JSON the API sent):
-
-# %% [markdown] lang="ru"
-# <!-- fact: orphan-tool-result-400 -->
-# ## Сломаем и починим: результат без запроса
-#
-# API проверяет, что у каждого результата есть свой вызов. Отправьте `tool_result` без сообщения assistant, в котором лежит
-# его `tool_use`, — и API ответит ошибкой 400 с точной причиной. SDK выбрасывает её как `anthropic.BadRequestError`;
-# ячейка перехватывает ошибку и печатает единственную важную строку — сообщение самого API (`error.body` — это JSON,
-# который прислал API):
-
-# %% lang="en"
-broken = [
-    {"role": "user", "content": "Review merge request !482."},
-    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
-]
-try:
-    client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
-except anthropic.BadRequestError as error:
-    print(error.status_code, error.body["error"]["message"])
-
-# %% lang="ru"
-broken = [
-    {"role": "user", "content": "Проверь merge request !482."},
-    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
-]
-try:
-    client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
-except anthropic.BadRequestError as error:
-    print(error.status_code, error.body["error"]["message"])
-
-# %% [markdown] lang="en"
-# The fix is the order of step 3: the assistant message with the `tool_use` first, then its result.
-
-# %% [markdown] lang="ru"
-# Исправление — порядок из шага 3: сначала сообщение assistant с `tool_use`, затем его результат.
-
-# %%
-fixed = broken[:1] + messages[1:3]
-show(fixed)
-print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=fixed).stop_reason)
+print("\n".join([block.text for block in response.content if block.type == "text"]))
 
 # %% [markdown] lang="en"
 # <!-- fact: gitlab-files-raw-bytes -->
@@ -365,8 +302,8 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 #
 # Each round is steps 1–4: `messages.create` with `tools=TOOLS` and `exercise_messages` (1); for every `tool_use`,
 # the function its `block.name` names, run with `**block.input` (2: a dict `{"get_diff": get_diff, "read_file":
-# read_file}` picks the function by its name); the response appended whole, then one user message
-# with a `tool_result` for every `tool_use` (3); and again (4). Write round 1 and run it; look at `stop_reason`; copy the
+# read_file}` picks the function by its name); the response appended whole, then a user message
+# with the `tool_result` (3); and again (4). Write round 1 and run it; look at `stop_reason`; copy the
 # lines for round 2; and so on, until `stop_reason` is `end_turn`.
 # </details>
 
@@ -379,8 +316,8 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 #
 # Каждый круг — это шаги 1–4: `messages.create` с `tools=TOOLS` и `exercise_messages` (1); для каждого `tool_use` —
 # функция, которую называет `block.name`, с аргументами `**block.input` (2: словарь `{"get_diff": get_diff,
-# "read_file": read_file}` выбирает функцию по имени); ответ в историю целиком, затем одно
-# сообщение user с `tool_result` на каждый `tool_use` (3); и снова (4). Напишите круг 1 и запустите; посмотрите на
+# "read_file": read_file}` выбирает функцию по имени); ответ в историю целиком, затем сообщение user
+# с `tool_result` (3); и снова (4). Напишите круг 1 и запустите; посмотрите на
 # `stop_reason`; скопируйте строки для круга 2 — и так далее, пока `stop_reason` не станет `end_turn`.
 # </details>
 
@@ -399,6 +336,77 @@ check_exercise_2(TOOLS, exercise_messages)
 from course_agent.solutions import show_solution, solution_code
 
 show_solution(2)
+
+# %% [markdown] lang="en"
+# <!-- fact: orphan-tool-result-400 -->
+# ## Go deeper (optional): the API checks the pair
+#
+# The exercise above did not need this section, and notebook 3 does not either.
+#
+# ### Break it, then fix it: a result with no request
+#
+# The API checks the pairing. Send a `tool_result` without the assistant message that holds its
+# `tool_use`, and it answers 400 with the exact reason. The SDK raises it as `anthropic.BadRequestError`; the cell
+# catches it and prints the one line that matters, the API's own message (`error.body` is the JSON the API sent):
+
+# %% [markdown] lang="ru"
+# <!-- fact: orphan-tool-result-400 -->
+# ## Глубже (по желанию): API проверяет пару
+#
+# Для упражнения выше этот раздел не был нужен, и блокноту 3 он тоже не понадобится.
+#
+# ### Сломаем и починим: результат без запроса
+#
+# API проверяет, что у каждого результата есть свой вызов. Отправьте `tool_result` без сообщения assistant, в котором лежит
+# его `tool_use`, — и API ответит ошибкой 400 с точной причиной. SDK выбрасывает её как `anthropic.BadRequestError`;
+# ячейка перехватывает ошибку и печатает единственную важную строку — сообщение самого API (`error.body` — это JSON,
+# который прислал API):
+
+# %% lang="en"
+broken = [
+    {"role": "user", "content": "Review merge request !482."},
+    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
+]
+try:
+    client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
+except anthropic.BadRequestError as error:
+    print(f"{error.status_code} {error.body['error']['message']}")  # one line: the status, the API's message
+
+# %% lang="ru"
+broken = [
+    {"role": "user", "content": "Проверь merge request !482."},
+    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
+]
+try:
+    client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
+except anthropic.BadRequestError as error:
+    print(f"{error.status_code} {error.body['error']['message']}")  # одной строкой: статус и сообщение API
+
+# %% [markdown] lang="en"
+# The fix is the order of step 3: the assistant message with the `tool_use` first, then its result.
+
+# %% [markdown] lang="ru"
+# Исправление — порядок из шага 3: сначала сообщение assistant с `tool_use`, затем его результат.
+
+# %%
+fixed = broken[:1] + messages[1:3]
+print([message["role"] for message in fixed])
+print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=fixed).stop_reason)
+
+# %% [markdown] lang="en"
+# <!-- fact: gitlab-changes-deprecated -->
+# ### About `mr.changes()`
+#
+# `get_diff` reads GitLab's `/merge_requests/:iid/changes` endpoint, deprecated since GitLab 15.7 in favour of
+# `/diffs` but still served: one request gives every file's diff, which is all a first tool needs.
+
+# %% [markdown] lang="ru"
+# <!-- fact: gitlab-changes-deprecated -->
+# ### Об `mr.changes()`
+#
+# `get_diff` обращается к эндпоинту (методу API) GitLab `/merge_requests/:iid/changes` — в GitLab 15.7 его объявили
+# устаревшим в пользу `/diffs`, но он по-прежнему работает: один запрос отдаёт diff каждого файла, а первому
+# инструменту больше и не нужно.
 
 # %% [markdown] lang="en"
 # <!-- fact: server-tools-run-at-anthropic -->

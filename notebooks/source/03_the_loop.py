@@ -3,6 +3,7 @@
 #
 # **You will learn**
 # - that an agent is `messages.create` called in a loop, with your code running tools in between;
+# - that every iteration sends the whole history again, so each costs more than the one before;
 # - why nobody knows in advance how many iterations a task takes (agent versus workflow);
 # - why the loop needs a cap on iterations.
 #
@@ -18,6 +19,7 @@
 #
 # **Вы узнаете**
 # - что агент — это `messages.create`, вызываемый в цикле, а между вызовами ваш код выполняет инструменты;
+# - что каждая итерация заново отправляет всю историю, поэтому каждая следующая дороже предыдущей;
 # - почему никто заранее не знает, сколько итераций займёт задача (агент или воркфлоу);
 # - зачем циклу ограничение на итерации.
 #
@@ -67,19 +69,19 @@
 #
 # 1. the response goes into the history whole;
 # 2. every requested tool runs;
-# 3. all results go back in one user message (notebook 4 shows why).
+# 3. the results go back in a user message.
 #
 # The loop ends in one of three ways: `end_turn` returns the answer; any other stop reason raises an error (notebook 6
 # handles each); the cap on iterations raises an error too.
 #
-# *Python note:* `messages: list | None = None` in the signature reads "a list, or nothing": given none, the loop
-# starts a history of its own.
+# *Python note:* `"\n".join(block.text for block in ...)` is a list comprehension with its brackets left out, as Python
+# allows inside a call's own parentheses. The course writes it so from here on.
 #
 # ```mermaid
 # flowchart LR
 #     M["messages"] --> C["client.messages.create"]
 #     C -- "stop_reason: tool_use" --> T["append the response whole,<br/>run every tool"]
-#     T -- "all tool_results in one user message" --> M
+#     T -- "the tool_results in a user message" --> M
 #     C -- "end_turn" --> A["return the text"]
 #     C -- "max_tokens, refusal, anything else" --> E["stop with a clear error<br/>(for now: notebook 6 handles each)"]
 #     M -- "more iterations than the cap" --> E
@@ -93,28 +95,29 @@
 #
 # 1. ответ модели добавляется в историю целиком;
 # 2. выполняется каждый запрошенный инструмент;
-# 3. все результаты возвращаются одним сообщением от user (почему — покажет блокнот 4).
+# 3. результаты возвращаются сообщением от user.
 #
 # Заканчивается цикл одним из трёх способов: при `end_turn` он возвращает ответ; при любой другой причине остановки
 # выбрасывает ошибку (блокнот 6 разберёт каждую); при достижении ограничения на итерации — тоже.
 #
-# *Заметка о Python:* `messages: list | None = None` в сигнатуре читается как «список или ничего»: если историю
-# не передали, цикл заводит свою.
+# *Заметка о Python:* `"\n".join(block.text for block in ...)` — это генератор списка без квадратных скобок: так
+# можно писать прямо внутри круглых скобок вызова. Дальше в курсе он записан именно так.
 #
 # ```mermaid
 # flowchart LR
 #     M["messages"] --> C["client.messages.create"]
 #     C -- "stop_reason: tool_use" --> T["ответ — в историю целиком,<br/>выполнить все инструменты"]
-#     T -- "все tool_result одним сообщением от user" --> M
+#     T -- "tool_result в сообщении от user" --> M
 #     C -- "end_turn" --> A["вернуть текст"]
 #     C -- "max_tokens, refusal, что-то другое" --> E["остановиться с понятной ошибкой<br/>(пока: блокнот 6 разберёт каждую)"]
 #     M -- "итераций больше ограничения" --> E
 # ```
 
 # %% lang="en"
-def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
+def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20) -> str:
     """The loop: call the model, run what it asks for, repeat until it is done."""
-    messages = [] if messages is None else messages
+    if messages is None:  # no history given: start a new one
+        messages = []
     messages.append({"role": "user", "content": f"Review merge request !{pr_number}."})
 
     for iteration in range(max_iterations):
@@ -143,15 +146,16 @@ def review_pull_request(pr_number: int, messages: list | None = None, max_iterat
                 "content": run_tool(block.name, block.input),
             })
 
-        # 3. All results go back in ONE user message
+        # 3. The results go back in a user message
         messages.append({"role": "user", "content": results})
 
     raise RuntimeError("Too many iterations")
 
 # %% lang="ru"
-def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
+def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20) -> str:
     """Цикл: вызвать модель, выполнить то, что она просит, повторять до конца."""
-    messages = [] if messages is None else messages
+    if messages is None:  # историю не передали: начинаем новую
+        messages = []
     messages.append({"role": "user", "content": f"Проверь merge request !{pr_number}."})
 
     for iteration in range(max_iterations):
@@ -180,7 +184,7 @@ def review_pull_request(pr_number: int, messages: list | None = None, max_iterat
                 "content": run_tool(block.name, block.input),
             })
 
-        # 3. Все результаты — одним сообщением от user
+        # 3. Результаты — сообщением от user
         messages.append({"role": "user", "content": results})
 
     raise RuntimeError("Слишком много итераций")
@@ -269,14 +273,14 @@ for row in usage_rows(view):  # по строке на каждый запрос
 for pr in (483, 482, 484, 486):
     history = []
     review_pull_request(pr, messages=history)
-    calls = sum(1 for message in history if message["role"] == "assistant")
+    calls = len([message for message in history if message["role"] == "assistant"])
     print(f"!{pr}: {calls} model calls, {len(history)} messages")
 
 # %% lang="ru"
 for pr in (483, 482, 484, 486):
     history = []
     review_pull_request(pr, messages=history)
-    calls = sum(1 for message in history if message["role"] == "assistant")
+    calls = len([message for message in history if message["role"] == "assistant"])
     print(f"!{pr}: вызовов модели — {calls}, сообщений — {len(history)}")
 
 # %% [markdown] lang="en"
@@ -296,13 +300,13 @@ for pr in (483, 482, 484, 486):
 try:
     review_pull_request(482, max_iterations=1)
 except RuntimeError as error:  # caught here so that Run All goes on; your own code would let it out
-    print("stopped:", type(error).__name__, error)
+    print("stopped: RuntimeError", error)
 
 # %% lang="ru"
 try:
     review_pull_request(482, max_iterations=1)
 except RuntimeError as error:  # перехвачено здесь, чтобы «Run All» шёл дальше; ваш код выпустил бы его наружу
-    print("остановлено:", type(error).__name__, error)
+    print("остановлено: RuntimeError", error)
 
 # %% [markdown] lang="en"
 # Twenty is a sensible cap for a review (this course's choice); pick your own for other tasks.
@@ -336,8 +340,7 @@ except RuntimeError as error:  # перехвачено здесь, чтобы �
 # <details><summary>Hint</summary>
 #
 # Just before `raise`, walk through `messages`: every assistant message whose content holds `tool_use` blocks
-# is one model turn; count the blocks and collect their `name`s. Blocks may be SDK objects (`block.type`) or
-# dicts (`block["type"]`).
+# is one model turn; count the blocks and collect their `name`s (`block.type`, `block.name`).
 # </details>
 
 # %% [markdown] lang="ru"
@@ -349,8 +352,7 @@ except RuntimeError as error:  # перехвачено здесь, чтобы �
 # <details><summary>Подсказка</summary>
 #
 # Прямо перед `raise` пройдите по `messages`: каждое сообщение assistant с блоками `tool_use` — это один ход
-# модели; посчитайте эти блоки и соберите их `name`. Блоки бывают объектами SDK (`block.type`) или словарями
-# (`block["type"]`).
+# модели; посчитайте эти блоки и соберите их `name` (`block.type`, `block.name`).
 # </details>
 
 # %%

@@ -137,13 +137,13 @@ except Exception as error:
 
 # %% [markdown] lang="en"
 # <!-- fact: thinking-back-unchanged -->
-# Notebook 2's "Break it, then fix it" showed the 400 for a result whose call is missing from the history: the loop
+# A result whose call is missing from the history gets a 400 (notebook 2's optional section shows it): the loop
 # above appends `response.content` whole, its `tool_use` blocks included. The same holds for the thinking blocks a response may start with: they go back whole and
 # unchanged. *Optional notebook 11 is about thinking, and shows the 400 an edited thinking block gets.*
 
 # %% [markdown] lang="ru"
 # <!-- fact: thinking-back-unchanged -->
-# Раздел «Сломаем и починим» в блокноте 2 показал ошибку 400 для результата, вызова которого нет в истории: цикл выше
+# Результат, вызова которого нет в истории, получает ошибку 400 (её показывает необязательный раздел блокнота 2): цикл выше
 # добавляет `response.content` целиком, вместе с блоками `tool_use`. То же касается блоков рассуждения, с которых может начинаться ответ: они возвращаются
 # целиком и без изменений. *Необязательный блокнот 11 посвящён рассуждению; там же показана ошибка 400, которую
 # получает изменённый блок рассуждения.*

@@ -156,7 +156,7 @@ print(reply.stop_reason, [(block.name, block.input) for block in reply.content i
 # <!-- fact: sdk-requires-streaming -->
 # ## Long answers stream
 #
-# Notebook 1 fixed a cut answer with a larger `max_tokens`. Raise it far, say to 64,000, and the SDK refuses the request
+# A cut answer is fixed with a larger `max_tokens` (notebook 1's optional section). Raise it far, say to 64,000, and the SDK refuses the request
 # before sending it: an answer that long could take more than ten minutes, longer than an HTTP request should stay
 # open without a word. The same request streamed is fine: `client.messages.stream` receives the answer piece by
 # piece, and `get_final_message()` gives the same `Message` as `create` would, `stop_reason` and `usage` included.
@@ -166,7 +166,7 @@ print(reply.stop_reason, [(block.name, block.input) for block in reply.content i
 # <!-- fact: sdk-requires-streaming -->
 # ## Длинные ответы — потоком
 #
-# В блокноте 1 обрезанный ответ лечили бо́льшим `max_tokens`. Увеличьте его намного — скажем, до 64 000, — и SDK откажется
+# Обрезанный ответ лечат бо́льшим `max_tokens` (необязательный раздел блокнота 1). Увеличьте его намного — скажем, до 64 000, — и SDK откажется
 # отправлять запрос: такой длинный ответ может идти дольше десяти минут, а HTTP-запрос не должен так долго висеть
 # молча. Тот же запрос в потоковом режиме проходит: `client.messages.stream` получает ответ по частям, а
 # `get_final_message()` отдаёт такой же `Message`, какой вернул бы `create`, вместе со `stop_reason` и `usage`.

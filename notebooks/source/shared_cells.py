@@ -154,7 +154,7 @@ from lesson_tools import FUNCTIONS, REVIEW_RULES, TOOLS, get_diff, project, read
 MERGE = {"name": "merge_pr", "description": "Merge a merge request into main.",
          "input_schema": {"type": "object", "required": ["pr"], "properties": {
              "pr": {"type": "integer", "description": "The number of the merge request to merge, e.g. 482."}}}}
-DANGEROUS = {"merge_pr"}
+DANGEROUS = ["merge_pr"]
 
 
 def merge_pr(pr: int) -> str:
@@ -164,8 +164,7 @@ def merge_pr(pr: int) -> str:
 
 
 FUNCTIONS["merge_pr"] = merge_pr
-if "merge_pr" not in [tool["name"] for tool in TOOLS]:  # once, even when this cell runs again
-    TOOLS = TOOLS + [MERGE]
+TOOLS = TOOLS[:2] + [MERGE]  # notebook 3's two tools, then merge_pr (the same when this cell runs again)
 
 
 def ask_human(name: str, tool_input: dict) -> bool:
@@ -176,7 +175,7 @@ def ask_human(name: str, tool_input: dict) -> bool:
 MERGE = {"name": "merge_pr", "description": "Merge a merge request into main.",
          "input_schema": {"type": "object", "required": ["pr"], "properties": {
              "pr": {"type": "integer", "description": "The number of the merge request to merge, e.g. 482."}}}}
-DANGEROUS = {"merge_pr"}
+DANGEROUS = ["merge_pr"]
 
 
 def merge_pr(pr: int) -> str:
@@ -186,8 +185,7 @@ def merge_pr(pr: int) -> str:
 
 
 FUNCTIONS["merge_pr"] = merge_pr
-if "merge_pr" not in [tool["name"] for tool in TOOLS]:  # один раз, даже если ячейку запустить снова
-    TOOLS = TOOLS + [MERGE]
+TOOLS = TOOLS[:2] + [MERGE]  # два инструмента блокнота 3, затем merge_pr (то же самое при повторном запуске)
 
 
 def ask_human(name: str, tool_input: dict) -> bool:

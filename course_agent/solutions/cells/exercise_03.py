@@ -5,13 +5,14 @@ def tool_calls(messages: list) -> list[str]:
     """The name of every tool the model asked for so far, in order."""
     names = []
     for message in messages:
-        if message["role"] == "assistant" and isinstance(message["content"], list):
+        if message["role"] == "assistant":
             names += [block.name for block in message["content"] if block.type == "tool_use"]
     return names
 
 
-def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
-    messages = [] if messages is None else messages
+def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20) -> str:
+    if messages is None:  # no history given: start a new one
+        messages = []
     messages.append({"role": "user", "content": f"Review merge request !{pr_number}."})
 
     for iteration in range(max_iterations):

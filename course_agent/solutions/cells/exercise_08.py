@@ -56,14 +56,16 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
             )
             usage.append(response.usage)
             match response.stop_reason:
-                case "end_turn" | "stop_sequence":
+                case "end_turn":
+                    return "\n".join(block.text for block in response.content if block.type == "text")
+                case "stop_sequence":
                     return "\n".join(block.text for block in response.content if block.type == "text")
                 case "pause_turn":
                     messages.append({"role": "assistant", "content": response.content})
-                case "refusal" if model != fallback_model():
-                    model = fallback_model()
                 case "refusal":
-                    raise RuntimeError(f"Both models refused: {response.stop_details}")
+                    if model == fallback_model():
+                        raise RuntimeError(f"Both models refused: {response.stop_details}")
+                    model = fallback_model()
                 case "max_tokens":
                     raise RuntimeError("The answer was cut: raise max_tokens (the cut tool call was not run)")
                 case "model_context_window_exceeded":

@@ -70,7 +70,7 @@ def run_tool(name: str, tool_input: dict) -> str:
 MERGE = {"name": "merge_pr", "description": "Merge a merge request into main.",
          "input_schema": {"type": "object", "required": ["pr"], "properties": {
              "pr": {"type": "integer", "description": "The number of the merge request to merge, e.g. 482."}}}}
-DANGEROUS = {"merge_pr"}
+DANGEROUS = ["merge_pr"]
 
 
 def merge_pr(pr: int) -> str:
@@ -80,8 +80,7 @@ def merge_pr(pr: int) -> str:
 
 
 FUNCTIONS["merge_pr"] = merge_pr
-if "merge_pr" not in [tool["name"] for tool in TOOLS]:  # once, even when this cell runs again
-    TOOLS = TOOLS + [MERGE]
+TOOLS = TOOLS[:2] + [MERGE]  # notebook 3's two tools, then merge_pr (the same when this cell runs again)
 
 
 def ask_human(name: str, tool_input: dict) -> bool:

@@ -46,4 +46,4 @@ exercise_messages.append({"role": "user", "content": [
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=exercise_messages)
 exercise_messages.append({"role": "assistant", "content": response.content})
 print(3, response.stop_reason)
-print("\n".join(block.text for block in response.content if block.type == "text"))
+print("\n".join([block.text for block in response.content if block.type == "text"]))

@@ -6,13 +6,14 @@ def tool_calls(messages: list) -> list[str]:
     """Имена всех инструментов, которые модель успела запросить, по порядку."""
     names = []
     for message in messages:
-        if message["role"] == "assistant" and isinstance(message["content"], list):
+        if message["role"] == "assistant":
             names += [block.name for block in message["content"] if block.type == "tool_use"]
     return names
 
 
-def review_pull_request(pr_number: int, messages: list | None = None, max_iterations: int = 20) -> str:
-    messages = [] if messages is None else messages
+def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20) -> str:
+    if messages is None:  # историю не передали: начинаем новую
+        messages = []
     messages.append({"role": "user", "content": f"Проверь merge request !{pr_number}."})
 
     for iteration in range(max_iterations):
