@@ -147,7 +147,8 @@ def run_batches(client: anthropic.Anthropic, loops: list[ReviewLoop], toolbox: T
         try:
             answers = _one_batch(client, [
                 {"custom_id": loop.custom_id,
-                 "params": request_params(toolbox, loop.messages, model, max_tokens, request)}
+                 "params": request_params(toolbox, loop.messages, model=model, max_tokens=max_tokens,
+                                            request=request)}
                 for loop in unfinished], poll)
         except anthropic.APIError as error:  # no batch this round: every unfinished loop stops here
             for loop in unfinished:
@@ -196,7 +197,8 @@ def _answer(loop: ReviewLoop, answer, toolbox: Toolbox, max_tokens: int) -> None
     loop.last = answer.message
     loop.usage.append(answer.message.usage)
     try:
-        loop.result = step(answer.message, toolbox, loop.history, loop.iterations, max_tokens, loop.usage)
+        loop.result = step(answer.message, toolbox, loop.history, iteration=loop.iterations, max_tokens=max_tokens,
+                           usage=loop.usage)
     except AgentError as error:
         loop.error = error
 

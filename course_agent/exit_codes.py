@@ -17,8 +17,8 @@ def say(line: str) -> None:
     print(redact(line), file=sys.stderr, flush=True)
 
 
-def failure(result_messages: list, error: Exception | None, pr: int, max_iterations: int,
-             lang: str) -> tuple[int, str] | None:
+def failure(result_messages: list, error: Exception | None, *, pr: int, max_iterations: int,
+            lang: str) -> tuple[int, str] | None:
     """The exit code and one-line reason for a run that did not produce a review."""
     import anthropic
 

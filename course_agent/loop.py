@@ -189,25 +189,27 @@ def run_agent(
         request["system"] = system
 
     try:
-        return _run(client, toolbox, history, messages, model, max_tokens, max_iterations, request)
+        return _run(client, toolbox, history, messages, model=model, max_tokens=max_tokens,
+                    max_iterations=max_iterations, request=request)
     except KeyboardInterrupt:
         raise history.fail(Interrupted(tr("interrupted (Ctrl-C); the history up to here is kept"), messages)) from None
 
 
-def request_params(toolbox: Toolbox, messages: list[MessageParam], model: str | None, max_tokens: int,
+def request_params(toolbox: Toolbox, messages: list[MessageParam], *, model: str | None, max_tokens: int,
                    request: dict) -> dict:
     """What one turn sends: the same for messages.create() and for a batch's `params`."""
     return {"model": model or model_id(), "max_tokens": max_tokens, "tools": toolbox.params(), "messages": messages,
             **request}
 
 
-def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: History, messages: list[MessageParam],
+def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: History, messages: list[MessageParam], *,
          model: str | None, max_tokens: int, max_iterations: int, request: dict) -> AgentResult:
     usage: list[Usage] = []
     for iteration in range(1, max_iterations + 1):
         history.notify("on_request", iteration, messages)
         try:
-            response = client.messages.create(**request_params(toolbox, messages, model, max_tokens, request))
+            response = client.messages.create(**request_params(toolbox, messages, model=model, max_tokens=max_tokens,
+                                                               request=request))
         except anthropic.APIError as error:
             if isinstance(error, anthropic.BadRequestError) and "prompt is too long" in str(error):
                 raise history.fail(ContextWindowExceeded(
@@ -216,7 +218,7 @@ def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: History, messag
             raise history.fail(ApiFailed(tr("the API call failed: {error}", error=error), messages)) from error
         usage.append(response.usage)
         history.notify("on_response", iteration, response)
-        result = step(response, toolbox, history, iteration, max_tokens, usage)
+        result = step(response, toolbox, history, iteration=iteration, max_tokens=max_tokens, usage=usage)
         if result is not None:
             return result
 
@@ -231,7 +233,7 @@ def cap_reached(max_iterations: int, messages: list[MessageParam]) -> IterationL
                                      max_iterations), messages)
 
 
-def step(response: Message, toolbox: Toolbox, history: History, iteration: int, max_tokens: int,
+def step(response: Message, toolbox: Toolbox, history: History, *, iteration: int, max_tokens: int,
          usage: list[Usage]) -> AgentResult | None:
     """What the loop does with one response: the result when the model is done, None when the history
     goes back to the model, an AgentError raised when the run cannot go on. The interactive loop and

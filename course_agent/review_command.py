@@ -117,7 +117,7 @@ def _review_one(args: argparse.Namespace, lang: str, pr: int, gitlab_tools, tool
     except AgentError as failed:
         error, messages, result = failed, failed.messages, None
     say(tr("transcript: {transcript}  audit log: {audit}", lang, transcript=transcript, audit=audit_path))
-    stopped = failure(messages, error, pr, args.max_iterations, lang)
+    stopped = failure(messages, error, pr=pr, max_iterations=args.max_iterations, lang=lang)
     if stopped is not None:
         return _fail(*stopped)
     if args.post:
@@ -164,7 +164,7 @@ def _review_all(args: argparse.Namespace, lang: str, gitlab_tools, toolbox, dire
                                             observers=[ProgressPrinter(language=lang)], progress=say)
     codes = []
     for loop in loops:
-        stopped = failure(loop.messages, loop.error, loop.pr, args.max_iterations, lang)
+        stopped = failure(loop.messages, loop.error, pr=loop.pr, max_iterations=args.max_iterations, lang=lang)
         codes.append(stopped[0] if stopped else EXIT_OK)
         if stopped is not None:
             say(f"course-agent review: !{loop.pr}: {stopped[1]}")

@@ -10,7 +10,6 @@ the loop goes on.
 import enum
 import json
 import math
-import os
 import sys
 import threading
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 from .i18n import N_, language, tr
 from .redaction import redact
 from .settings import AUTO_ANSWERS, AUTO_APPROVE_ENV, Settings
+from .terminal import ask_in_a_thread, read_line
 from .tools import Risk, Tool
 
 DEFAULT_TIMEOUT = 120.0
@@ -119,69 +119,6 @@ def _check_timeout(timeout: float) -> float:
     return float(timeout)
 
 
-def _read_line(timeout: float) -> str | None:
-    """A line typed on standard input within `timeout` seconds (None if none came). Reads the file
-    descriptor directly, in this thread: nothing is left waiting on the terminal afterwards, so
-    the process can always exit. EOFError when there is nothing to read from."""
-    stdin = sys.stdin
-    try:
-        fd = stdin.fileno() if stdin is not None else -1
-    except (OSError, ValueError, AttributeError):
-        fd = -1
-    if fd < 0:
-        raise EOFError
-    import select
-
-    deadline = time.monotonic() + timeout
-    typed = b""
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return None
-        try:
-            ready, _, _ = select.select([fd], [], [], min(remaining, 0.25))
-        except (OSError, ValueError):  # not selectable (Windows consoles): read with a helper thread
-            return _read_line_in_a_thread(timeout)
-        if not ready:
-            continue
-        chunk = os.read(fd, 4096)
-        if not chunk:
-            if typed:
-                return typed.decode(errors="replace")
-            raise EOFError
-        typed += chunk
-        if b"\n" in typed:
-            return typed.split(b"\n", 1)[0].decode(errors="replace")
-
-
-def _read_line_in_a_thread(timeout: float) -> str | None:
-    return _ask_in_a_thread(lambda prompt: sys.stdin.readline() or _raise(EOFError()), "", timeout)
-
-
-def _raise(error: BaseException):
-    raise error
-
-
-def _ask_in_a_thread(ask: Callable[[str], str], prompt: str, timeout: float) -> str | None:
-    """Run `ask(prompt)` in a daemon thread (it never keeps the process alive); None on timeout."""
-    outcome: dict = {}
-    answered = threading.Event()
-
-    def run() -> None:
-        try:
-            outcome["reply"] = ask(prompt)
-        except BaseException as error:  # noqa: BLE001 - handed to the asking thread
-            outcome["error"] = error
-        answered.set()
-
-    threading.Thread(target=run, name="course-agent-approval", daemon=True).start()
-    if not answered.wait(timeout):
-        return None
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["reply"]
-
-
 def console_approver(timeout: float = DEFAULT_TIMEOUT, ask: Callable[[str], str] | None = None) -> Approver:
     """Asks on the terminal (the question on stderr, the answer from stdin); no answer within
     `timeout` seconds means no. `ask(prompt) -> reply` replaces the terminal (tests, other UIs)."""
@@ -195,10 +132,10 @@ def console_approver(timeout: float = DEFAULT_TIMEOUT, ask: Callable[[str], str]
                         + tr("Allow it? [y/N] ", lang))
         try:
             if ask is not None:
-                reply = _ask_in_a_thread(ask, prompt, timeout)
+                reply = ask_in_a_thread(ask, prompt, timeout)
             else:
                 print(prompt, end="", file=sys.stderr, flush=True)
-                reply = _read_line(timeout)
+                reply = read_line(timeout)
         except EOFError:
             return Verdict(False, "console", tr("no terminal to ask on", lang))
         if reply is None:
@@ -220,6 +157,22 @@ def default_approver() -> Approver:
     return lambda request: Verdict(False, "nobody", tr("no approver is available to ask", _lang()))
 
 
+@dataclass(frozen=True)
+class Ruling:
+    """A policy's answer for one call: allow, ask a human, or deny; when denied, why (for the audit log) and what
+    the model reads instead of the result."""
+
+    decision: Decision
+    why: str = ""
+    refusal: str = ""
+
+
+def denied_by_policy(tool: Tool, lang: str | None = None) -> Ruling:
+    """The plain denial: this tool is never allowed."""
+    return Ruling(Decision.DENY, tr("the policy never allows this tool", lang),
+                  tr("Denied by policy: {tool} may not be called by this agent.", lang, tool=tool.name))
+
+
 @dataclass
 class Policy:
     """Decisions per tool; tools not named follow their risk."""
@@ -229,16 +182,15 @@ class Policy:
         Risk.READ_ONLY: Decision.ALLOW, Risk.WRITES: Decision.ALLOW, Risk.DANGEROUS: Decision.ASK,
     })
 
+    def rule(self, tool: Tool, lang: str | None = None) -> Ruling:
+        """Allow, ask or deny a call of this tool, and why: the one place where a call's fate is decided (a human,
+        through the approver, answers only what this says to ask)."""
+        decision = self.overrides.get(tool.name, self.by_risk[tool.risk])
+        return denied_by_policy(tool, lang) if decision is Decision.DENY else Ruling(decision)
+
     def decide(self, tool: Tool) -> Decision:
-        return self.overrides.get(tool.name, self.by_risk[tool.risk])
-
-    def refusal(self, tool: Tool, lang: str | None = None) -> str:
-        """What the model reads when this policy denies the tool."""
-        return tr("Denied by policy: {tool} may not be called by this agent.", lang, tool=tool.name)
-
-    def why_denied(self, tool: Tool, lang: str | None = None) -> str:
-        """Why, in the audit log."""
-        return tr("the policy never allows this tool", lang)
+        """The decision alone, without the words."""
+        return self.rule(tool).decision
 
 
 @dataclass
@@ -251,28 +203,21 @@ class ReviewPolicy(Policy):
     post: bool = False
     nobody_to_ask: str = ""
 
-    def __post_init__(self) -> None:
-        self.by_risk = {**self.by_risk, Risk.WRITES: Decision.ALLOW if self.post else Decision.DENY}
-        if self.nobody_to_ask:
-            self.by_risk[Risk.DANGEROUS] = Decision.DENY
-
-    def refusal(self, tool: Tool, lang: str | None = None) -> str:
-        if tool.name not in self.overrides and tool.risk is Risk.WRITES:
-            return tr("Denied by policy: {tool} writes to the merge request, and this review is not to be posted "
-                      "(no --post). Put what you wanted to write in your final answer instead.", lang, tool=tool.name)
-        if tool.name not in self.overrides and tool.risk is Risk.DANGEROUS:
-            return tr("Denied by policy: {tool} needs a human's approval, and nobody can be asked here ({where}). "
-                      "Do not try to do the same thing another way; report it in your review.", lang,
-                      tool=tool.name, where=self.nobody_to_ask)
-        return super().refusal(tool, lang)
-
-    def why_denied(self, tool: Tool, lang: str | None = None) -> str:
-        if tool.name not in self.overrides and tool.risk is Risk.WRITES:
-            return tr("writes only with --post, and this review is not to be posted", lang)
-        if tool.name not in self.overrides and tool.risk is Risk.DANGEROUS:
-            return tr("needs a human's approval, and nobody can be asked here ({where})", lang,
-                      where=self.nobody_to_ask)
-        return super().why_denied(tool, lang)
+    def rule(self, tool: Tool, lang: str | None = None) -> Ruling:
+        if tool.name in self.overrides:
+            return super().rule(tool, lang)
+        if tool.risk is Risk.WRITES and not self.post:
+            return Ruling(Decision.DENY, tr("writes only with --post, and this review is not to be posted", lang),
+                          tr("Denied by policy: {tool} writes to the merge request, and this review is not to be "
+                             "posted (no --post). Put what you wanted to write in your final answer instead.", lang,
+                             tool=tool.name))
+        if tool.risk is Risk.DANGEROUS and self.nobody_to_ask:
+            return Ruling(Decision.DENY, tr("needs a human's approval, and nobody can be asked here ({where})", lang,
+                                            where=self.nobody_to_ask),
+                          tr("Denied by policy: {tool} needs a human's approval, and nobody can be asked here "
+                             "({where}). Do not try to do the same thing another way; report it in your review.",
+                             lang, tool=tool.name, where=self.nobody_to_ask))
+        return super().rule(tool, lang)
 
 
 class AuditLog:
@@ -318,14 +263,11 @@ class SafetyGate:
 
     def __call__(self, tool: Tool, tool_input: dict) -> str | None:
         lang = _lang()
-        decision = self.policy.decide(tool)
-        if decision is Decision.DENY:
-            why = getattr(self.policy, "why_denied", None)  # a policy-like object may have decide() only
-            self.audit.record(tool.name, tool_input, "denied", "policy",
-                              why(tool, lang) if why else Policy.why_denied(self.policy, tool, lang))
-            refusal = getattr(self.policy, "refusal", None)
-            return refusal(tool, lang) if refusal else Policy.refusal(self.policy, tool, lang)
-        if decision is Decision.ALLOW:
+        ruling = self._rule(tool, lang)
+        if ruling.decision is Decision.DENY:
+            self.audit.record(tool.name, tool_input, "denied", "policy", ruling.why)
+            return ruling.refusal
+        if ruling.decision is Decision.ALLOW:
             self.audit.record(tool.name, tool_input, "allowed", "policy")
             return None
         try:
@@ -349,3 +291,10 @@ class SafetyGate:
         return tr("A human denied this call: {tool} was not run{because}. "
                   "Do not try to do the same thing another way; report it instead.", lang,
                   tool=tool.name, because=because)
+
+    def _rule(self, tool: Tool, lang: str) -> Ruling:
+        """The policy's ruling; a policy-like object of your own with decide() alone gets the plain words."""
+        if isinstance(self.policy, Policy):
+            return self.policy.rule(tool, lang)
+        decision = self.policy.decide(tool)
+        return denied_by_policy(tool, lang) if decision is Decision.DENY else Ruling(decision)

@@ -219,9 +219,9 @@ def test_a_tool_error_that_only_mentions_401_or_another_mr_is_no_failure():
 
     line_401 = ("inline comment on shop/cart.py:401 of !482: line 401 of shop/cart.py is not part of this merge "
                 "request's diff (GitLab answered 400: line_code can't be blank).")
-    assert _failure(_tool_error(line_401), None, 482, 20, "en") is None
+    assert _failure(_tool_error(line_401), None, pr=482, max_iterations=20, lang="en") is None
     other_mr = "merge request !482: not found (404: 404 Not found)."
-    assert _failure(_tool_error(other_mr), None, 48, 20, "en") is None
-    assert _failure(_tool_error(other_mr), None, 482, 20, "en")[0] == EXIT_NO_SUCH_MR
+    assert _failure(_tool_error(other_mr), None, pr=48, max_iterations=20, lang="en") is None
+    assert _failure(_tool_error(other_mr), None, pr=482, max_iterations=20, lang="en")[0] == EXIT_NO_SUCH_MR
     rejected = "merge request !482: GitLab rejected the token (401 Unauthorized): check GITLAB_TOKEN."
-    assert _failure(_tool_error(rejected), None, 482, 20, "en")[0] == EXIT_AUTH
+    assert _failure(_tool_error(rejected), None, pr=482, max_iterations=20, lang="en")[0] == EXIT_AUTH
