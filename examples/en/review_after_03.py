@@ -14,7 +14,7 @@ import os
 import anthropic
 import gitlab
 
-MODEL = "claude-opus-5"
+MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")  # the course's model, unless COURSE_AGENT_MODEL names another
 
 client = anthropic.Anthropic()  # the key (and the address, when set) from the environment
 project = gitlab.Gitlab(os.environ["GITLAB_URL"], private_token=os.environ["GITLAB_TOKEN"]).projects.get(

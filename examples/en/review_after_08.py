@@ -14,7 +14,7 @@ import os
 import anthropic
 import gitlab
 
-MODEL = "claude-opus-5"
+MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")  # the course's model, unless COURSE_AGENT_MODEL names another
 FALLBACK_MODEL = "claude-opus-4-8"  # asked once, when MODEL refuses
 LIMIT = 20_000  # the most characters of a tool result sent to the model
 
@@ -60,7 +60,7 @@ TOOLS = [
          "pr": {"type": "integer", "description": "The number of the merge request to merge, e.g. 482."}}}},
 ]
 FUNCTIONS = {"get_diff": get_diff, "read_file": read_file, "merge_pr": merge_pr}
-DANGEROUS = {"merge_pr"}  # tools that run only after a human's yes
+DANGEROUS = ["merge_pr"]  # tools that run only after a human's yes
 
 REVIEW_RULES = """You review GitLab merge requests. Start with get_diff. When a change alters a function that is
 used elsewhere, read the files that use it with read_file. Cite findings as path:line.

@@ -16,7 +16,7 @@ import os
 import anthropic
 import gitlab
 
-MODEL = "claude-opus-5"
+MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")  # модель курса, если COURSE_AGENT_MODEL не называет другую
 
 client = anthropic.Anthropic()  # ключ (и адрес, если задан) — из окружения
 project = gitlab.Gitlab(os.environ["GITLAB_URL"], private_token=os.environ["GITLAB_TOKEN"]).projects.get(

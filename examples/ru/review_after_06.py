@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import anthropic
 import gitlab
 
-MODEL = "claude-opus-5"
+MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")  # модель курса, если COURSE_AGENT_MODEL не называет другую
 FALLBACK_MODEL = "claude-opus-4-8"  # к ней обращаются один раз, если MODEL отказалась отвечать
 
 client = anthropic.Anthropic()  # ключ (и адрес, если задан) — из окружения

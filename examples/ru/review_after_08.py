@@ -16,7 +16,7 @@ import os
 import anthropic
 import gitlab
 
-MODEL = "claude-opus-5"
+MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")  # модель курса, если COURSE_AGENT_MODEL не называет другую
 FALLBACK_MODEL = "claude-opus-4-8"  # к ней обращаются один раз, если MODEL отказалась отвечать
 LIMIT = 20_000  # модель получает не больше стольких символов результата инструмента
 
@@ -62,7 +62,7 @@ TOOLS = [
          "pr": {"type": "integer", "description": "The number of the merge request to merge, e.g. 482."}}}},
 ]
 FUNCTIONS = {"get_diff": get_diff, "read_file": read_file, "merge_pr": merge_pr}
-DANGEROUS = {"merge_pr"}  # инструменты, которые выполняются только после «да» человека
+DANGEROUS = ["merge_pr"]  # инструменты, которые выполняются только после «да» человека
 
 REVIEW_RULES = """Ты проверяешь merge request в GitLab. Начни с get_diff. Если изменение затрагивает функцию,
 которая используется в других местах, прочитай эти файлы через read_file. Ссылайся на path:line.

@@ -14,9 +14,11 @@
 # model is simulated: it answers the course's tasks as a careful model would, the same way on every run, so the saved
 # outputs are what you will see; a live model's words and choices vary.
 #
-# *About 25 minutes. You need: Python with functions, lists and dicts, list comprehensions, `for` loops and
-# `try`/`except`, and how to run a cell in JupyterLab; Python 3.10 or later. The few other Python constructs the course uses are explained
-# where they first appear.*
+# *About 25 minutes. You need: Python 3.10 or later with functions (a function passed to another one included),
+# lists and dicts, list comprehensions, f-strings (`f"!{pr}"`, `{value!r}` for the value as Python writes it), `for`
+# loops and `try`/`except Exception as error`; and how to run a cell in JupyterLab. Type hints (`pr: int`) are notes
+# for the reader: Python does not check them. What the lessons add (a thread pool, `with`, `match`, `try`/`finally`)
+# is explained where it first appears; the take-home cells, written for engineers, use a few idioms more.*
 
 # %% [markdown] lang="ru"
 # # 1. Один вызов
@@ -35,10 +37,12 @@
 # аккуратная модель, и при каждом запуске одинаково, поэтому сохранённые выводы — ровно то, что вы увидите; у
 # настоящей модели слова и решения будут другими.
 #
-# *Около 25 минут. Нужно: Python на уровне функций, списков и словарей, генераторов списков, циклов `for` и
-# `try`/`except`, а также
-# умение запускать ячейки в JupyterLab; Python 3.10 или новее. Немногие другие конструкции Python, которые
-# встречаются в курсе, объясняются там, где появляются впервые.*
+# *Около 25 минут. Нужно: Python 3.10 или новее на уровне функций (в том числе функции, переданной другой функции),
+# списков и словарей, генераторов списков, f-строк (`f"!{pr}"`, `{value!r}` — значение так, как его пишет Python),
+# циклов `for` и `try`/`except Exception as error`, а также умение запускать ячейки в JupyterLab. Аннотации типов
+# (`pr: int`) — подсказки для читателя: Python их не проверяет. То, что добавляют уроки (пул потоков, `with`, `match`,
+# `try`/`finally`), объясняется там, где появляется впервые; в ячейках «Возьмите с собой», написанных для инженеров,
+# встречается ещё несколько приёмов.*
 
 # %% lang="en"
 import os
@@ -390,7 +394,7 @@ print(full.stop_reason, "— на выходе", full.usage.output_tokens, "то
 print(text_of(full))
 
 # %% [markdown] lang="en"
-# **Check yourself.** The model's answer stopped mid-sentence and `stop_reason` is `max_tokens`. Did the API raise an
+# **A question on this section.** The model's answer stopped mid-sentence and `stop_reason` is `max_tokens`. Did the API raise an
 # error?
 #
 # <details><summary>Answer</summary>
@@ -399,7 +403,7 @@ print(text_of(full))
 # </details>
 
 # %% [markdown] lang="ru"
-# **Проверьте себя.** Ответ модели оборвался на полуслове, а `stop_reason` равен `max_tokens`. Выбросил ли API
+# **Вопрос к этому разделу.** Ответ модели оборвался на полуслове, а `stop_reason` равен `max_tokens`. Выбросил ли API
 # исключение?
 #
 # <details><summary>Ответ</summary>

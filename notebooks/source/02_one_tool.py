@@ -165,7 +165,7 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # First the model's response, **as it is, whole**; then a `user` message with a `tool_result` that
 # names the `tool_use_id` it answers. The pair is held together by that id, nothing else.
 #
-# *Whole* means every block, the thinking block of notebook 1 and its signature included: the API checks
+# *Whole* means every block, the thinking block of notebook 1 included (its `signature` field is a seal): the API checks
 # them, and a changed, reordered or partly dropped thinking block is an error (optional notebook 11 shows it). This will be your loop's first
 # rule (notebook 3 names it), and it holds for every response, whatever blocks it has (send back what came, no more and no less):
 #
@@ -190,7 +190,7 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # Сначала ответ модели — **как есть, целиком**; затем сообщение от `user` с `tool_result`, в котором
 # указан `tool_use_id` того вызова, на который он отвечает. Пару связывает только этот id.
 #
-# *Целиком* — это со всеми блоками, включая блок рассуждения из блокнота 1 и его подпись: API их проверяет,
+# *Целиком* — это со всеми блоками, включая блок рассуждения из блокнота 1 (его поле `signature` — печать): API их проверяет,
 # и изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка (её показывает необязательный блокнот 11). Это станет первым правилом
 # вашего цикла (блокнот 3 даст ему имя), и оно действует для любого ответа, какие бы блоки в нём ни были (возвращайте то, что пришло, — ни
 # больше, ни меньше):
@@ -442,8 +442,7 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 #
 # <details><summary>Answer</summary>
 #
-# (b). Your tools run where your code runs (only server tools, such as web search, run on Anthropic's side: notebook 6
-# meets one);
+# (b). Your tools run where your code runs (only server tools, such as web search, run on Anthropic's side);
 # `messages.create` never runs a tool: it returns the request for one.
 # </details>
 #
@@ -493,7 +492,7 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # <details><summary>Ответ</summary>
 #
 # (б). Ваши инструменты выполняются там же, где ваш код (на стороне Anthropic работают только серверные
-# инструменты, например веб-поиск: один такой встретится в блокноте 6); `messages.create` никогда не выполняет
+# инструменты, например веб-поиск); `messages.create` никогда не выполняет
 # инструмент — он возвращает просьбу его выполнить.
 # </details>
 #

@@ -226,7 +226,7 @@ print(review)
 #
 # Each request carries everything before it: the rules, the tools and every message so far. So the input
 # of each iteration is larger than the one before, and what a run costs is the sum of all of them. Here are the input
-# tokens of each request of the run above (notebook 8 draws them as a chart, and shows what prompt caching changes):
+# tokens of each request of the run above (notebook 8 shows what prompt caching changes):
 
 # %% [markdown] lang="ru"
 # <!-- fact: whole-history-every-request -->
@@ -234,7 +234,7 @@ print(review)
 #
 # В каждом запросе — всё, что было до него: правила, инструменты и все сообщения. Поэтому вход каждой
 # итерации больше предыдущего, а стоимость запуска — сумма по всем итерациям. Вот входные токены каждого запроса
-# из запуска выше (в блокноте 8 они станут графиком, и там же видно, что меняет кэширование промпта):
+# из запуска выше (что меняет кэширование промпта, покажет блокнот 8):
 
 # %% lang="en"
 from course_agent.usage_chart import usage_rows
@@ -256,7 +256,8 @@ for row in usage_rows(view):  # по строке на каждый запрос
 # ## Agent or workflow?
 #
 # A workflow is a fixed sequence your code decides. In an agent, the model decides the next step,
-# so the number of iterations depends on what it finds. Watch it vary across merge requests:
+# so the number of iterations depends on what it finds. Count them over four merge requests: where the model
+# needs no other file, it stops sooner.
 
 # %% [markdown] lang="ru"
 # Модель запросила diff, увидела, что у `calculate_total` изменилась сигнатура, прочитала файл,
@@ -266,8 +267,8 @@ for row in usage_rows(view):  # по строке на каждый запрос
 # ## Агент или воркфлоу?
 #
 # Воркфлоу — это фиксированная последовательность шагов, которую задаёт ваш код. В агенте следующий
-# шаг выбирает модель, поэтому число итераций зависит от того, что она находит. Посмотрите, как оно
-# меняется от одного merge request к другому:
+# шаг выбирает модель, поэтому число итераций зависит от того, что она находит. Посчитайте их для четырёх merge
+# request: где модели не нужен другой файл, она останавливается раньше.
 
 # %% lang="en"
 for pr in (483, 482, 484, 486):

@@ -83,7 +83,8 @@ for call in calls:
 # The calls of one turn are independent, so there is no reason to wait for one before starting the
 # next. A thread pool runs them together: `pool.map(result_for, calls)` calls `result_for` on every call, each in a
 # thread of its own, and gives the results back in the order of the calls (`with` closes the pool when its block
-# ends). Here each tool is slowed down to 0.3 s to make the difference visible:
+# ends). That suits reads like these; a tool that changes something, or that asks a person first (notebook 7), is
+# better run one call at a time. Here each tool is slowed down to 0.3 s to make the difference visible:
 #
 # ```mermaid
 # gantt
@@ -108,7 +109,9 @@ for call in calls:
 # Вызовы одного хода независимы, поэтому незачем ждать завершения одного, прежде чем запускать
 # следующий. Пул потоков выполняет их одновременно: `pool.map(result_for, calls)` вызывает `result_for` для каждого
 # вызова модели, каждый раз в отдельном потоке, и возвращает результаты в порядке вызовов (`with` закрывает пул,
-# когда заканчивается его блок). Здесь каждый инструмент замедлен до 0,3 с, чтобы разница была заметна:
+# когда заканчивается его блок). Для чтения, как здесь, это подходит; инструмент, который что-то меняет или сначала
+# спрашивает человека (блокнот 7), лучше выполнять по одному вызову. Здесь каждый инструмент замедлен до 0,3 с, чтобы
+# разница была заметна:
 #
 # ```mermaid
 # gantt
@@ -277,8 +280,8 @@ print("второе ревью в том же диалоге:")
 loop(history, split=True)
 
 # %% [markdown] lang="en"
-# The second time the model reads the files one per response: more round trips, more tokens, a
-# slower agent (here as the sandbox scripts it; the docs say split results make parallel calls rarer). The fix is the rule: all results of one turn in one user message.
+# The second time the model reads the files one per response: more round trips, more tokens, a slower agent. The fix
+# is the rule: all results of one turn in one user message.
 #
 # What you saw is the sandbox's model, scripted to show what the docs warn of (docs: *Parallel tool use*, its
 # message-history guidance: results sent in separate messages make parallel calls less likely). A live model may

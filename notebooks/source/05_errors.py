@@ -379,8 +379,8 @@ check_loop(review_safely, rules=["whole_response", "errors_are_results"])
 #
 # <details><summary>Answer</summary>
 #
-# (b). Overloads and rate limits are retried for you (`max_retries`); switching models is a decision the SDK
-# leaves to you (notebook 6's fallback).
+# (b). Overloads and rate limits are retried for you (`max_retries`); a plain `messages.create` never switches
+# models by itself: that is your code's decision (notebook 6's fallback).
 # </details>
 
 # %% [markdown] lang="ru"
@@ -421,20 +421,20 @@ check_loop(review_safely, rules=["whole_response", "errors_are_results"])
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Перегрузку и превышение лимитов SDK повторяет за вас (`max_retries`); переход на другую модель SDK
-# оставляет вам (запасная модель из блокнота 6).
+# (б). Перегрузку и превышение лимитов SDK повторяет за вас (`max_retries`); обычный `messages.create` сам на
+# другую модель не переходит: это решение вашего кода (запасная модель из блокнота 6).
 # </details>
 
 # %% [markdown] lang="en"
 # ## Recap
 #
 # - Tool failures go back to the model as `tool_result` with `is_error: true`; the loop survives.
-# - The whole response goes into the history (notebook 2's rule), thinking blocks included.
+# - The whole response goes into the history (notebook 3's rule), thinking blocks included.
 # - 429, 5xx, 529 and dropped connections are retried by the SDK; what survives the retries is yours to handle.
 
 # %% [markdown] lang="ru"
 # ## Итоги
 #
 # - Сбои инструментов возвращаются модели как `tool_result` с `is_error: true`; цикл продолжает работу.
-# - Ответ модели добавляется в историю целиком (правило блокнота 2), вместе с блоками рассуждения.
+# - Ответ модели добавляется в историю целиком (правило блокнота 3), вместе с блоками рассуждения.
 # - 429, 5xx, 529 и обрывы соединения SDK повторяет сам; ошибку, которая не ушла и после повторов, обрабатываете вы.

@@ -234,6 +234,11 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # fallback*, and *Stop reasons and fallback*). The same request on another Claude model often succeeds: the docs describe a fallback to
 # another model, which is a decision of your code, not a retry. (The sandbox refuses this prompt every
 # time; a live model decides for itself.)
+#
+# The course names its fallback model with `fallback_model()` (from `course_agent.config`). Asking it is the same
+# call with `model=fallback_model()` and the same messages: the refused response stays out of the history (the
+# fallback model answers the same question), and once it has answered, the rest of the run stays with it. Your loop
+# does that in the exercise, where the sandbox refuses the review itself once.
 
 # %% [markdown] lang="ru"
 # <!-- fact: refusal-pages -->
@@ -244,6 +249,11 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # (документация: разделы `Refusals and fallback` и `Stop reasons and fallback`). Тот же запрос к другой модели Claude часто проходит: документация
 # описывает переход на запасную модель — это решение вашего кода, а не повтор. (Песочница всегда
 # отказывается отвечать на этот промпт; настоящая модель решает сама.)
+#
+# Запасную модель курса называет `fallback_model()` (из `course_agent.config`). Обратиться к ней — тот же вызов с
+# `model=fallback_model()` и теми же сообщениями: ответ с отказом в историю не попадает (запасная модель отвечает на
+# тот же вопрос), а когда она ответила, весь оставшийся запуск идёт с ней. В упражнении это делает ваш цикл: там
+# песочница один раз откажется проверять сам merge request.
 
 # %% lang="en"
 refused = client.messages.create(model=MODEL, max_tokens=500,

@@ -213,14 +213,16 @@ after = billed([response.usage for response in cached])
 print("входные токены по тарифу:", round(before), "без кэширования,", round(after), "с ним:", round(100 * after / before), "%")
 
 # %% [markdown] lang="en"
-# The first cached call wrote the rules, the tools and the task to the cache and read nothing; each later call read
+# Caching cut this review's billed input by more than a third (to 61%). The first cached call wrote the rules, the
+# tools and the task to the cache and read nothing; each later call read
 # everything before it from the cache and wrote only its new turn. The `in` column is 0 on every call: the breakpoint
 # sits on the request's last block, so each input token was either written to the cache or read from it. The first call
 # costs more than without caching (a cache write is billed at 1.25x); the reads at 0.1x that follow make it back many
 # times over.
 
 # %% [markdown] lang="ru"
-# Первый вызов с кэшированием записал в кэш правила, инструменты и задачу и ничего не прочитал; каждый следующий
+# Кэширование сократило оплачиваемый вход этого ревью больше чем на треть (до 61 %). Первый вызов с кэшированием
+# записал в кэш правила, инструменты и задачу и ничего не прочитал; каждый следующий
 # вызов прочитал из кэша всё, что было до него, и записал только свой новый ход. В столбце «вход» везде 0: точка
 # кэширования стоит на последнем блоке запроса, так что каждый входной токен либо записан в кэш, либо прочитан из него.
 # Первый вызов обходится дороже, чем без кэширования (запись в кэш стоит 1,25 от цены входного токена), но следующие
@@ -524,7 +526,7 @@ usage_chart(cached)
 # models' rates differ: `course_agent/prices.py` has each model's, from the pricing page.
 # </details>
 #
-# 2. What does `tool_runner` not do for you?
+# 2. (On the optional section.) What does `tool_runner` not do for you?
 #
 # <details><summary>Answer</summary>
 #
@@ -576,7 +578,7 @@ usage_chart(cached)
 # тарифы свои: цены каждой модели — в `course_agent/prices.py` (взяты со страницы тарифов).
 # </details>
 #
-# 2. Чего `tool_runner` за вас не делает?
+# 2. (К необязательному разделу.) Чего `tool_runner` за вас не делает?
 #
 # <details><summary>Ответ</summary>
 #
@@ -627,7 +629,7 @@ usage_chart(cached)
 # flowchart LR
 #     M["messages<br/>(cached)"] --> C["client.messages.create"]
 #     C -- "tool_use" --> G{"safety gate"}
-#     G -- "read-only: at once" --> T["GitLab tools"]
+#     G -- "read-only: runs" --> T["GitLab tools"]
 #     G -- "merge_pr: a human says yes or no" --> T
 #     T -- "results cut to size, errors as is_error" --> M
 #     C -- "end_turn" --> R["the review (posted, if asked: notebook 9)"]
@@ -637,7 +639,7 @@ usage_chart(cached)
 # - Caching the growing history cuts a review's billed input markedly: by over a third in this short one (to 61% of it
 #   without caching), and more in longer ones.
 # - A result too big to send is cut, and says so: silently cut, the model takes the part for the whole.
-# - The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
+# - (Optional section) The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
 # - Notebook 9 (optional) ships it: a real GitLab and the real API (only the environment changes), several reviews at
 #   once, long reviews, a merge-request pipeline, batches at half price.
 
@@ -651,7 +653,7 @@ usage_chart(cached)
 # flowchart LR
 #     M["messages<br/>(в кэше)"] --> C["client.messages.create"]
 #     C -- "tool_use" --> G{"шлюз безопасности"}
-#     G -- "только чтение: сразу" --> T["инструменты GitLab"]
+#     G -- "только чтение: выполняется" --> T["инструменты GitLab"]
 #     G -- "merge_pr: человек отвечает «да» или «нет»" --> T
 #     T -- "результаты (длинные — обрезаны); ошибки — с is_error" --> M
 #     C -- "end_turn" --> R["ревью (публикуется, если попросить: блокнот 9)"]
@@ -661,6 +663,7 @@ usage_chart(cached)
 # - Кэширование растущей истории заметно сокращает оплачиваемые входные токены: в этом коротком ревью — больше чем на
 #   треть (до 61 % от суммы без кэширования), в длинных — ещё сильнее.
 # - Слишком большой результат обрезают и говорят об этом: молча обрезанную часть модель примет за целое.
-# - `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся на вас.
+# - (Необязательный раздел) `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся
+#   на вас.
 # - Блокнот 9 (необязательный) выводит ревьюер в работу: настоящий GitLab и настоящий API (меняется только окружение),
 #   несколько ревью одновременно, длинные ревью, пайплайн merge request, пакеты за полцены.

@@ -41,13 +41,15 @@
 # %% [markdown] lang="en"
 # The course's own reviewer, `review(pr)`: your loop as notebook 8 leaves it (every stop reason, the gate, the cut and
 # caching), packaged in `course_agent/review.py`: the same loop, with a gate and logging you need not read. Then its
-# GitLab tools, the same two tools for the SDK's runner, and `billed`:
+# GitLab tools, the same two tools for the SDK's runner (`@beta_tool` makes a tool of a function, its description
+# from the docstring: notebook 8's optional section), and `billed`:
 
 # %% [markdown] lang="ru"
 # Готовый ревьюер курса, `review(pr)`, — это ваш цикл в том виде, в каком его оставил блокнот 8 (все причины
 # остановки, шлюз, обрезка и кэширование), оформленный как модуль `course_agent/review.py`: тот же цикл со шлюзом и журналированием,
 # код которых читать не обязательно.
-# Ниже также его инструменты GitLab, те же два инструмента для исполнителя SDK и `billed`:
+# Ниже также его инструменты GitLab, те же два инструмента для исполнителя SDK (`@beta_tool` делает из функции
+# инструмент с описанием из её строки документации: необязательный раздел блокнота 8) и `billed`:
 
 # %% use="runner_tools"
 
