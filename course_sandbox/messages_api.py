@@ -6,8 +6,8 @@ import hashlib
 import itertools
 import threading
 
-from . import compaction, context_editing, fallbacks, output_limits, request_rules, response_thinking, simulated_model, thinking
-from .batches import MessageBatches
+from . import output_limits, request_rules, response_thinking, simulated_model, thinking
+from .breadth import batches, compaction, context_editing, fallbacks, threads
 from .conversation import BINDING_BETA, Turn, check_thinking, check_thinking_binding, check_tool_pairing
 from .errors import invalid
 from .models import KNOWN_MODELS
@@ -17,7 +17,6 @@ from .tokens import count_block, count_text
 from .request_schema import first_problem
 from .simulated_model.history import language, task_turn
 from .words import words
-from .threads import Threads
 
 
 MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "max_tokens_answer", "context_window", "stuck", "wandering",
@@ -46,9 +45,9 @@ class MessagesApi:
         self.forced: list[str] = []
         """Misbehaviours ordered for the next responses, first first (see Sandbox.force)."""
         self._forced_lock = threading.Lock()
-        self.threads = Threads()
+        self.threads = threads.Threads()
         """Conversations held for message threads (beta)."""
-        self.batches = MessageBatches(lambda params, betas: self.create(params, betas)[0])
+        self.batches = batches.MessageBatches(lambda params, betas: self.create(params, betas)[0])
         """Message Batches, answered by this API in a background worker."""
 
     def force(self, *misbehaviours: str) -> None:

@@ -8,7 +8,8 @@ trigger each.
 
 from ..conversation import Turn
 from ..request import Request
-from . import chat, memory, policy, reviewer, structured, tool_roles, tool_search, tool_user, web_search
+from ..breadth import memory, tool_search, web_search
+from . import chat, policy, reviewer, structured, tool_roles, tool_user
 from .generation_bounds import Unprovable
 from .history import language, task_turn
 from .reply import NewId, Reply, text_reply

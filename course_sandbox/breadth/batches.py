@@ -20,9 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
-from . import pagination
-from .errors import ApiError, invalid
-from .request import asks_to_stream
+from .. import pagination
+from ..errors import ApiError, invalid
+from ..request import asks_to_stream
 
 CUSTOM_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 EXPIRES_AFTER = timedelta(hours=24)

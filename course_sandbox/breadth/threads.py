@@ -13,8 +13,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from .errors import ApiError, invalid
-from .request import Request
+from ..errors import ApiError, invalid
+from ..request import Request
 
 BETA = "message-threads-2026-08-12"
 CREATE_ONLY = ("system", "tools")

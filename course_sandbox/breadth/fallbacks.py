@@ -8,9 +8,9 @@ refuses a list with a 400 and runs a `"default"` request alone. The sandbox's de
 Opus 4.8 (the docs do not publish the chains). The wording of these 400s is the sandbox's, in the API's style.
 """
 
-from .errors import ApiError, invalid
-from .model_profiles import profile
-from .request import Request
+from ..errors import ApiError, invalid
+from ..model_profiles import profile
+from ..request import Request
 
 BETA = "server-side-fallback-2026-07-01"
 LISTS_ONLY_BETA = "server-side-fallback-2026-06-01"

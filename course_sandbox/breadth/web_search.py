@@ -14,7 +14,7 @@ from urllib.parse import quote_plus
 
 from ..conversation import Turn
 from ..request import Request
-from .reply import NewId, Reply
+from ..simulated_model.reply import NewId, Reply
 from ..words import words
 
 SEARCHES_NEEDED = 3

@@ -10,8 +10,8 @@ sandbox's (the docs say a placeholder tells the model the result was removed, wi
 
 from collections.abc import Callable
 
-from .errors import invalid
-from .request import Request
+from ..errors import invalid
+from ..request import Request
 
 BETA = "context-management-2025-06-27"
 CLEARED_RESULT = "[Tool result cleared by context editing to save context]"

@@ -10,11 +10,11 @@ import re
 
 from ..conversation import Turn
 from ..request import Request
-from . import side_effects, slots, tool_roles, tool_user
-from .history import calls, task_turn
-from .reply import NewId, Reply
+from ..simulated_model import side_effects, slots, tool_roles, tool_user
+from ..simulated_model.history import calls, task_turn
+from ..simulated_model.reply import NewId, Reply
 from ..words import words
-from .words import stem, stems, tokens
+from ..simulated_model.words import stem, stems, tokens
 
 _LEARNER_SEARCH = re.compile(r"search\w*\W+(?:\w+\W+)?tools?|tools?\W+search|find\w*\W+(?:\w+\W+)?tools?", re.I)
 

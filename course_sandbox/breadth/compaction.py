@@ -17,11 +17,11 @@ import hashlib
 import json
 
 from .context_editing import COMPACT, requires_beta
-from .conversation import Turn, blocks_of
-from .errors import invalid
-from .request import Request
-from .simulated_model.history import language
-from .words import words
+from ..conversation import Turn, blocks_of
+from ..errors import invalid
+from ..request import Request
+from ..simulated_model.history import language
+from ..words import words
 
 THRESHOLD_BETA = "compact-2026-01-12"
 ON_DEMAND_BETA = "compact-2026-09-04"

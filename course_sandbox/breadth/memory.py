@@ -9,8 +9,8 @@ import re
 
 from ..conversation import Turn
 from ..request import Request
-from .history import Call, calls, task_turn
-from .reply import NewId, Reply, text_reply, tool_reply
+from ..simulated_model.history import Call, calls, task_turn
+from ..simulated_model.reply import NewId, Reply, text_reply, tool_reply
 from ..words import words
 
 ROOT = "/memories"
