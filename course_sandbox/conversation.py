@@ -7,11 +7,14 @@ remembers where it came from so that errors name the learner's own indexes.
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from . import thinking
 from .block_encoding import Encoded, encode
-from .model_profiles import profile
 from .errors import invalid
+
+if TYPE_CHECKING:  # request.py reads its turns with merge_turns
+    from .request import Request
 
 FIRST_NOT_USER = 'messages: first message must use the "user" role'
 
@@ -147,8 +150,7 @@ BINDING_BETA = "thinking-binding-controls-2026-08-01"
 """The beta of `thinking.block_binding` and of the response's `input_transformations`."""
 
 
-def check_thinking_binding(body: dict, turns: list[Turn], betas: frozenset[str] = frozenset()
-                           ) -> tuple[list[Turn], list[dict]]:
+def check_thinking_binding(request: "Request", turns: list[Turn]) -> tuple[list[Turn], list[dict]]:
     """Preserved thinking: a thinking block is valid only after the exact prefix it was produced after.
 
     Models that run the check answer 400 for the first block whose prefix changed; with
@@ -159,15 +161,13 @@ def check_thinking_binding(body: dict, turns: list[Turn], betas: frozenset[str] 
     is not enforced for the request, which the sandbox, enforcing it for every account, never is). Returns the
     turns the model reads, and the transformations.
     """
-    binding = ((body.get("thinking") or {}).get("block_binding") if isinstance(body.get("thinking"), dict)
-               else None)
+    binding, betas = request.block_binding, request.betas
     if binding is not None and BINDING_BETA not in betas:
-        kind = body["thinking"].get("type", "")
-        raise invalid(f"thinking.{kind}.block_binding: Extra inputs are not permitted")
-    if not profile(body["model"]).binds_prefix or not any(b.get("type") == "thinking" for turn in turns
-                                                           for b in turn.blocks):
+        raise invalid(f"thinking.{request.thinking_type or ''}.block_binding: Extra inputs are not permitted")
+    if not request.profile.binds_prefix or not any(b.get("type") == "thinking" for turn in turns
+                                                   for b in turn.blocks):
         return turns, []  # no prefix check on this model, or nothing to check
-    failing = [(k, j) for k, j, prefix in thinking.prefixes(body, turns)
+    failing = [(k, j) for k, j, prefix in thinking.prefixes(request, turns)
                if not thinking.bound_to(turns[k].blocks[j]["thinking"], turns[k].blocks[j]["signature"], prefix)]
     if not failing:
         return turns, []

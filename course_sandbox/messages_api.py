@@ -4,27 +4,19 @@ simulated model, cut the answer at its limits, and bill it with prompt caching."
 import dataclasses
 import hashlib
 import itertools
-import json
 import threading
 
-from . import compaction, context_editing, fallbacks, output_limits, request_rules, response_thinking, simulated_model, thinking
-from .batches import MessageBatches
-from .conversation import BINDING_BETA, check_thinking, check_thinking_binding, check_tool_pairing, merge_turns
-from .errors import ApiError, invalid
-from .model_profiles import Profile
+from . import output_limits, request_rules, response_thinking, simulated_model, thinking
+from .breadth import batches, compaction, context_editing, fallbacks, threads
+from .conversation import BINDING_BETA, Turn, check_thinking, check_thinking_binding, check_tool_pairing
+from .errors import invalid
 from .models import KNOWN_MODELS
 from .prompt_cache import PromptCache, count_input
+from .request import Request
 from .tokens import count_block, count_text
 from .request_schema import first_problem
 from .simulated_model.history import language, task_turn
 from .words import words
-from .threads import Threads
-
-
-def request_digest(body: dict) -> str:
-    """A digest of what the model is asked, the same for the same request (streamed or not)."""
-    canonical = json.dumps({k: v for k, v in body.items() if k != "stream"}, sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "max_tokens_answer", "context_window", "stuck", "wandering",
@@ -53,9 +45,9 @@ class MessagesApi:
         self.forced: list[str] = []
         """Misbehaviours ordered for the next responses, first first (see Sandbox.force)."""
         self._forced_lock = threading.Lock()
-        self.threads = Threads()
+        self.threads = threads.Threads()
         """Conversations held for message threads (beta)."""
-        self.batches = MessageBatches(lambda params, betas: self.create(params, betas)[0])
+        self.batches = batches.MessageBatches(lambda params, betas: self.create(params, betas)[0])
         """Message Batches, answered by this API in a background worker."""
 
     def force(self, *misbehaviours: str) -> None:
@@ -80,140 +72,136 @@ class MessagesApi:
         """Stop the background work (the batch worker); the sandbox calls this when it stops."""
         self.batches.stop()
 
-    def _limits(self, body: dict) -> Profile:
-        limits = KNOWN_MODELS.get(body["model"])
-        if limits is None:
-            raise ApiError(404, f"model: {body['model']}")
-        return limits
-
-    def _validated(self, body: object, kind: str, betas: frozenset[str] = frozenset()):
+    def _validated(self, body: object, kind: str, betas: frozenset[str]
+                   ) -> tuple[Request, list[Turn], str | None, list[dict], list[dict] | None]:
+        """The request as the model reads it, its turns, its thread's state (`Threads.expand`), its fallback
+        chain and the thinking blocks dropped (under the binding beta)."""
         problem = first_problem(body, kind)
         if problem:
             raise invalid(problem)
         assert isinstance(body, dict)
-        body, thread = self.threads.expand(body, betas)
-        context_editing.check(body, betas)
-        compaction.check(body, betas, counting=kind == "count_tokens")
-        body = compaction.resumed(body)  # a compaction block sent back: the model reads from it on
-        limits, turns, transformed = self._checked(body, betas)
-        chain = fallbacks.chain(body, limits, betas, set(KNOWN_MODELS))
-        return body, limits, turns, thread, chain, transformed
+        request, thread = self.threads.expand(Request.parse(body, betas))
+        context_editing.check(request)
+        compaction.check(request, counting=kind == "count_tokens")
+        request = compaction.resumed(request)  # a compaction block sent back: the model reads from it on
+        turns, transformed = self._checked(request)
+        chain = fallbacks.chain(request, set(KNOWN_MODELS))
+        return request, turns, thread, chain, transformed
 
-    def _checked(self, body: dict, betas: frozenset[str] = frozenset()) -> tuple[Profile, list, list[dict] | None]:
+    def _checked(self, request: Request) -> tuple[list[Turn], list[dict] | None]:
         """The request's rules for its model, and its turns as the model reads them."""
-        limits = self._limits(body)
-        request_rules.check(body, limits)
-        turns = merge_turns(body["messages"])
+        request_rules.check(request)
+        turns = request.turns
         check_tool_pairing(turns)
         # Only manual thinking requires the thinking block back before a tool result: an adaptive turn may
         # have had none (docs: "a simple request can produce no thinking block").
-        check_thinking(turns, request_rules.thinking_mode(body, limits) == "enabled")
-        turns, transformed = check_thinking_binding(body, turns, betas)
-        return limits, turns, (transformed if BINDING_BETA in betas else None)
+        check_thinking(turns, request.thinking_mode == "enabled")
+        turns, transformed = check_thinking_binding(request, turns)
+        return turns, (transformed if BINDING_BETA in request.betas else None)
 
     def count_tokens(self, body: object, betas: frozenset[str] = frozenset()) -> dict:
-        body, _, turns, _, _, _ = self._validated(body, "count_tokens", betas)
-        if not body.get("context_management"):
-            return {"input_tokens": count_input(body, turns)}
-        edited, _ = context_editing.apply(body, _count, count_block)
-        return {"input_tokens": _count(edited), "context_management": {"original_input_tokens": count_input(body, turns)}}
+        request, turns, *_ = self._validated(body, "count_tokens", betas)
+        if not request.context_management:
+            return {"input_tokens": count_input(request, turns)}
+        edited, _ = context_editing.apply(request, _count, count_block)
+        return {"input_tokens": _count(edited),
+                "context_management": {"original_input_tokens": count_input(request, turns)}}
 
     def create(self, body: object, betas: frozenset[str] = frozenset()) -> tuple[dict, dict[int, str]]:
         """The response message, and the JSON text of any tool input cut short (for streaming)."""
-        body, limits, turns, thread, chain, transformed = self._validated(body, "request", betas)
-        if body.get("compaction") is not None:
-            message, partial = self._compacted(body, turns, on_demand=True), {}
+        request, turns, thread, chain, transformed = self._validated(body, "request", betas)
+        if request.compaction is not None:
+            message, partial = self._compacted(request, turns, on_demand=True), {}
         else:
-            message, partial = self._managed(body, limits, turns)
+            message, partial = self._managed(request, turns)
         if transformed is not None:  # reported only under the binding beta, as `[]` when there is nothing
             message["input_transformations"] = transformed
         if message["stop_reason"] == "refusal" and chain:
-            message, partial = self._fall_back(body, message, chain, betas) or (message, partial)
+            message, partial = self._fall_back(request, message, chain) or (message, partial)
         if thread is not None:
-            self.threads.hold(body, message, thread)
+            self.threads.hold(request, message, thread)
         return message, partial
 
-    def _fall_back(self, body: dict, refused: dict, chain: list[dict], betas: frozenset[str]
-                   ) -> tuple[dict, dict[int, str]] | None:
+    def _fall_back(self, request: Request, refused: dict, chain: list[dict]) -> tuple[dict, dict[int, str]] | None:
         """The first fallback model's answer, marked where the refusing model gave way; None if all refuse."""
         for entry in chain:
-            hop = fallbacks.attempt(body, entry)
-            limits, turns, _ = self._checked(hop, betas)  # the same betas: the attempt is the same request
-            served, partial = self._managed(hop, limits, turns, first_try=False)  # the same edits apply
+            hop = fallbacks.attempt(request, entry)  # with the request's betas: the attempt is the same request
+            turns, _ = self._checked(hop)
+            served, partial = self._managed(hop, turns, first_try=False)  # the same edits apply
             if served["stop_reason"] == "refusal":
                 continue
             category = (refused["stop_details"] or {}).get("category")
-            served["content"] = [fallbacks.marker(body["model"], hop["model"], category), *served["content"]]
+            served["content"] = [fallbacks.marker(request.model, hop.model, category), *served["content"]]
             served["usage"]["iterations"] = [
-                {**_iteration(refused["usage"]), "type": "message", "model": body["model"]},
-                {**_iteration(served["usage"]), "type": "fallback_message", "model": hop["model"]},
+                {**_iteration(refused["usage"]), "type": "message", "model": request.model},
+                {**_iteration(served["usage"]), "type": "fallback_message", "model": hop.model},
             ]
             return served, {i + 1: text for i, text in partial.items()}
         return None
 
-    def _managed(self, body: dict, limits: Profile, turns: list, first_try: bool = True) -> tuple[dict, dict[int, str]]:
+    def _managed(self, request: Request, turns: list[Turn], first_try: bool = True) -> tuple[dict, dict[int, str]]:
         """The answer to a request after its context edits, and a compaction when it reached the trigger."""
-        edited, applied = context_editing.apply(body, _count, count_block)
-        edited_turns = merge_turns(edited["messages"]) if applied else turns
-        edit = compaction.threshold_edit(body)
+        edited, applied = context_editing.apply(request, _count, count_block)
+        edited_turns = edited.turns if applied else turns
+        edit = compaction.threshold_edit(request)
         if edit is None or count_input(edited, edited_turns) < compaction.trigger(edit):
-            message, partial = self._answer(edited, limits, edited_turns, first_try, signed_as=(body, turns))
+            message, partial = self._answer(edited, edited_turns, first_try, signed_as=(request, turns))
         elif edit.get("pause_after_compaction"):
             message, partial = self._compacted(edited, edited_turns, on_demand=False), {}
         else:
             summary = compaction.block(edited_turns, signed=False)
-            after = compaction.resumed({**edited, "messages": [{"role": "assistant", "content": [summary]}]})
-            after_turns = merge_turns(after["messages"])
-            message, partial = self._answer(after, limits, after_turns, first_try, signed_as=(after, after_turns))
+            after = compaction.resumed(edited.with_messages([{"role": "assistant", "content": [summary]}]))
+            after_turns = after.turns
+            message, partial = self._answer(after, after_turns, first_try, signed_as=(after, after_turns))
             message["content"] = [summary, *message["content"]]
             message["usage"]["iterations"] = [_compaction_usage(edited, edited_turns, summary),
                                               {**_iteration(message["usage"]), "type": "message"}]
             partial = {i + 1: text for i, text in partial.items()}
-        if "context_management" in body:
+        if "context_management" in request.sent:
             message["context_management"] = {"applied_edits": applied}
         return message, partial
 
-    def _compacted(self, body: dict, turns: list, on_demand: bool) -> dict:
+    def _compacted(self, request: Request, turns: list[Turn], on_demand: bool) -> dict:
         """A response that is the compaction block alone: on demand, or a threshold compaction that pauses."""
         summary = compaction.block(turns, signed=on_demand)
-        work = _compaction_usage(body, turns, summary)
+        work = _compaction_usage(request, turns, summary)
         # The summarising step is billed as the `compaction` iteration; on demand it is the whole request.
         top = {k: (v if on_demand else 0) for k, v in work.items() if k not in ("type", "cache_creation")}
         return {
-            "id": "msg_01" + request_digest(body)[:22], "type": "message", "role": "assistant",
-            "model": body["model"], "content": [summary], "stop_reason": "compaction", "stop_sequence": None,
+            "id": "msg_01" + request.digest[:22], "type": "message", "role": "assistant",
+            "model": request.model, "content": [summary], "stop_reason": "compaction", "stop_sequence": None,
             "stop_details": None,
             "usage": {**top, "cache_creation": work["cache_creation"], "service_tier": "standard",
                       "iterations": [work]},
         }
 
-    def _answer(self, body: dict, limits: Profile, turns: list, first_try: bool = True,
-                signed_as: tuple[dict, list] | None = None) -> tuple[dict, dict[int, str]]:
+    def _answer(self, request: Request, turns: list[Turn], first_try: bool = True,
+                signed_as: tuple[Request, list[Turn]] | None = None) -> tuple[dict, dict[int, str]]:
         """One model's response to a checked request, cut at its limits and billed. `signed_as`: the request
         its thinking is bound to, when the model read an edited copy (context editing)."""
-        max_tokens = int(body["max_tokens"])  # JSON Schema takes 5.0 as an integer
+        limits, max_tokens = request.profile, request.max_tokens
+        assert max_tokens is not None  # the schema requires it of a request that is answered
         if max_tokens > limits.max_output_tokens:
             raise invalid(f"max_tokens: {max_tokens} > {limits.max_output_tokens}, which is the maximum "
-                          f"allowed number of output tokens for {body['model']}")
-        mode = request_rules.thinking_mode(body, limits)
-        budget = (body.get("thinking") or {}).get("budget_tokens")
+                          f"allowed number of output tokens for {request.model}")
+        mode, budget = request.thinking_mode, request.thinking_budget
         if mode == "enabled" and budget is not None and max_tokens <= budget:
             raise invalid("`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our "
                           "documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
                           "#max-tokens-and-context-window-size")
         window = self.context_window or limits.context_window
-        usage = self.cache.usage(body, turns, limits.min_cacheable_tokens)
+        usage = self.cache.usage(request, turns, limits.min_cacheable_tokens)
         if usage.total_input > window:
             raise invalid(f"prompt is too long: {usage.total_input} tokens > {window} maximum")
 
-        digest = request_digest(body)
+        digest = request.digest
         counter = itertools.count()
         new_id = lambda prefix: prefix + hashlib.sha256(f"{digest}/{next(counter)}".encode()).hexdigest()[:22]  # noqa: E731
         forced = None
         if max_tokens == 0:  # the API's cache pre-warming: the prompt is cached, nothing is generated
             reply = simulated_model.Reply([], "max_tokens")
         else:
-            reply = simulated_model.respond(body, turns, new_id)
+            reply = simulated_model.respond(request, turns, new_id)
             with self._forced_lock:
                 forced = self._next_order(reply) if first_try else None
             if forced is not None:
@@ -221,15 +209,13 @@ class MessagesApi:
         blocks = list(reply.blocks)
         continuing = turns[-1].role == "assistant"  # a paused turn resumed: its thinking came before the pause
         if reply.stop_reason != "refusal" and max_tokens and not continuing:
-            thought = simulated_model.thoughts(reply, body, turns, request_rules.effort(body, limits),
-                                               adaptive=mode != "enabled")
-            blocks = response_thinking.with_thinking(blocks, thought, mode, limits, request_rules.forces_tool(body))
-        sequences = [*(body.get("stop_sequences") or []), *([ORDERED_STOP_SEQUENCE] if forced == "stop_sequence" else [])]
+            thought = simulated_model.thoughts(reply, request, turns, request.effort, adaptive=mode != "enabled")
+            blocks = response_thinking.with_thinking(blocks, thought, mode, limits, request.forces_tool)
+        sequences = [*request.stop_sequences, *([ORDERED_STOP_SEQUENCE] if forced == "stop_sequence" else [])]
         shaped = output_limits.shape(blocks, reply.stop_reason, max_tokens, window - usage.total_input, sequences)
-        display = (body.get("thinking") or {}).get("display") or limits.display
-        signing_body, signing_turns = signed_as or (body, turns)
-        shaped.blocks = thinking.signed(signing_body, signing_turns,
-                                        response_thinking.displayed(shaped.blocks, display))
+        signing_request, signing_turns = signed_as or (request, turns)
+        shaped.blocks = thinking.signed(signing_request, signing_turns,
+                                        response_thinking.displayed(shaped.blocks, request.thinking_display))
         if max_tokens == 0:
             shaped.output_tokens = 0
         wire_usage: dict = {
@@ -250,7 +236,7 @@ class MessagesApi:
             "id": "msg_01" + digest[:22],
             "type": "message",
             "role": "assistant",
-            "model": body["model"],
+            "model": request.model,
             "content": shaped.blocks,
             "stop_reason": shaped.stop_reason,
             "stop_sequence": shaped.stop_sequence,
@@ -362,14 +348,14 @@ def _iteration(usage: dict) -> dict:
                                   "cache_read_input_tokens", "cache_creation")}
 
 
-def _count(body: dict) -> int:
+def _count(request: Request) -> int:
     """Input tokens of a (possibly edited) request."""
-    return count_input(body, merge_turns(body["messages"]))
+    return count_input(request, request.turns)
 
 
-def _compaction_usage(body: dict, turns: list, summary: dict) -> dict:
+def _compaction_usage(request: Request, turns: list[Turn], summary: dict) -> dict:
     """The `compaction` entry of `usage.iterations`: the summarising step read the request and wrote the summary."""
-    return {"type": "compaction", "input_tokens": count_input(body, turns),
+    return {"type": "compaction", "input_tokens": count_input(request, turns),
             "output_tokens": count_text(summary["content"]), "cache_creation_input_tokens": 0,
             "cache_read_input_tokens": 0,
             "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}}

@@ -16,6 +16,7 @@ from werkzeug.wrappers import Request, Response
 from . import models, pagination, sse
 from .errors import ApiError, invalid
 from .messages_api import MessagesApi
+from .request import asks_to_stream
 from .web import Routes, credential, json_response
 
 _ROUTES = Routes([
@@ -129,7 +130,7 @@ class MessagesHttp:
         if endpoint == "count_tokens":
             return json_response(self.api.count_tokens(body, betas))
         message, partial_json = self.api.create(body, betas)
-        if isinstance(body, dict) and body.get("stream"):
+        if asks_to_stream(body):  # `create` accepted the body: `stream` is a boolean
             return Response(sse.events(message, partial_json), 200, {"cache-control": "no-cache"},
                             mimetype="text/event-stream")
         return json_response(message, 200)

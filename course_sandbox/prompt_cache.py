@@ -18,6 +18,7 @@ from . import tokens
 from .bytes_cache import BytesCache
 from .conversation import Turn
 from .errors import invalid
+from .request import Request
 
 LOOKBACK_BLOCKS = 20
 MAX_BREAKPOINTS = 4
@@ -49,20 +50,20 @@ class _Item:
     digest: str = ""  # hash of the prefix that ends with this block
 
 
-def _items(body: dict, turns: list[Turn]) -> list[_Item]:
+def _items(request: Request, turns: list[Turn]) -> list[_Item]:
     """The prompt's blocks in cache order, each with its tokens, breakpoint and prefix digest.
 
     A prefix's digest identifies the model and every block up to it (role and content, not its
     `cache_control`): a message block is hashed as its role, a NUL and its sorted JSON (`Turn.encoded`,
     shared with thinking), which no tool or system block (JSON objects) can be taken for."""
-    running = hashlib.sha256(str(body.get("model")).encode())
+    running = hashlib.sha256(str(request.model).encode())
     items = []
 
     def add(control: dict | None, count: int) -> None:
         items.append(_Item(count, (control.get("ttl") or "5m") if control else None, running.hexdigest()))
 
-    system = body.get("system") or []
-    for n, tool in enumerate(body.get("tools") or []):
+    system = request.system or []
+    for n, tool in enumerate(request.tools):
         canonical = _sorted({"tool": tool})
         running.update(canonical)
         add(None, (TOOLS_PREAMBLE_TOKENS if n == 0 else 0) + _tokens(canonical))  # as before #26: no breakpoint
@@ -75,8 +76,8 @@ def _items(body: dict, turns: list[Turn]) -> list[_Item]:
         for n, (block, encoded) in enumerate(zip(turn.blocks, turn.encoded)):
             running.update(role + encoded.text)
             add(block.get("cache_control"), (tokens.MESSAGE_OVERHEAD if n == 0 else 0) + encoded.tokens)
-    if body.get("cache_control") and items:
-        items[-1].breakpoint_ttl = body["cache_control"].get("ttl") or "5m"
+    if request.cache_control and items:
+        items[-1].breakpoint_ttl = request.cache_control.get("ttl") or "5m"
     return items
 
 
@@ -103,9 +104,9 @@ def _tokens(canonical: bytes) -> int:
     return found
 
 
-def count_input(body: dict, turns: list[Turn]) -> int:
+def count_input(request: Request, turns: list[Turn]) -> int:
     """Input tokens of a request, all of them, as count_tokens reports."""
-    return REQUEST_OVERHEAD_TOKENS + sum(item.tokens for item in _items(body, turns))
+    return REQUEST_OVERHEAD_TOKENS + sum(item.tokens for item in _items(request, turns))
 
 
 class PromptCache:
@@ -119,11 +120,11 @@ class PromptCache:
         with self._lock:
             self._entries.clear()
 
-    def usage(self, body: dict, turns: list[Turn], min_cacheable: int) -> Usage:
+    def usage(self, request: Request, turns: list[Turn], min_cacheable: int) -> Usage:
         """Bill a request: read the longest cached prefix, and say which prefixes at its breakpoints
         it writes. Nothing is written here: `store` does it once the request is accepted (a request
         refused later, e.g. for a prompt too long, leaves the cache as it was)."""
-        items = _items(body, turns)
+        items = _items(request, turns)
         cumulative = []
         total = REQUEST_OVERHEAD_TOKENS
         for item in items:

@@ -18,7 +18,8 @@ from jsonschema.exceptions import SchemaError
 
 from .errors import invalid
 from .model_profiles import (BETWEEN_TOOLS_REJECTED, EFFORT_WITHOUT_THINKING, FORCED_TOOL_REJECTED, PREFILL_REJECTED,
-                             SAMPLING_DEPRECATED, Profile, effort_rank)
+                             SAMPLING_DEPRECATED, effort_rank)
+from .request import Request
 
 _THINKING_DOCS = ("Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/"
                   "extended-thinking#important-considerations-when-using-extended-thinking")
@@ -40,51 +41,32 @@ INVALID_INPUT_SCHEMA = ("tools.{i}.custom.input_schema: JSON schema is invalid. 
 NOT_FINITE = "{field}: Input should be a finite number"  # pydantic's wording, which the API's field errors use
 
 
-def thinking_mode(body: dict, model: Profile) -> str:
-    """How the model thinks on this request: "adaptive", "enabled", "between_tools" or "disabled".
-    A request that does not say gets the model's default (adaptive where thinking is on by default)."""
-    asked = (body.get("thinking") or {}).get("type") if isinstance(body.get("thinking"), dict) else None
-    if asked:
-        return asked
-    return "adaptive" if model.thinking in ("on", "always") else "disabled"
-
-
-def forces_tool(body: dict) -> bool:
-    """tool_choice `any` or `tool`: the answer must call a tool."""
-    return (body.get("tool_choice") or {}).get("type") in ("any", "tool")
-
-
-def effort(body: dict, model: Profile) -> str:
-    """The effort in effect: the request's `output_config.effort`, else the model's default."""
-    config = body.get("output_config")
-    asked = config.get("effort") if isinstance(config, dict) else None
-    return asked or model.effort or "high"
-
-
-def check(body: dict, model: Profile) -> None:
-    """Raise the API's 400 for the first rule the (schema-valid) body breaks on this model."""
+def check(request: Request) -> None:
+    """Raise the API's 404 for an unknown model, else the 400 for the first rule the (schema-valid) request
+    breaks on its model."""
+    model = request.profile
     for field in ("temperature", "top_p"):
-        value = body.get(field)
+        value = request.sampling.get(field)
         if isinstance(value, float) and not math.isfinite(value):
             raise invalid(NOT_FINITE.format(field=field))
-    _check_thinking(body, model)
-    forced = forces_tool(body)
+    _check_thinking(request)
+    forced = request.forces_tool
     if forced and not model.forced_tools:
         raise invalid(FORCED_TOOL_REJECTED)
-    _check_sampling(body, model)
-    if thinking_mode(body, model) == "enabled" and forced:
+    _check_sampling(request)
+    if request.thinking_mode == "enabled" and forced:
         raise invalid(FORCED_TOOL_WITH_THINKING)
-    tools = body.get("tools") or []
+    tools = request.tools
     names = [tool["name"] for tool in tools if isinstance(tool.get("name"), str)]
     if len(names) != len(set(names)):
         raise invalid(DUPLICATE_TOOL_NAMES)
     for i, tool in enumerate(tools):
         if tool.get("type", "custom") == "custom" and not SCHEMAS.is_valid(tool["input_schema"]):
             raise invalid(INVALID_INPUT_SCHEMA.format(i=i))
-    system = body.get("system")
+    system = request.system
     if isinstance(system, list) and any(block.get("text") == "" for block in system):
         raise invalid(EMPTY_SYSTEM_TEXT)
-    messages = body["messages"]
+    messages = request.messages
     for message in messages:
         if any(block.get("type") == "text" and block.get("text") == "" for block in _blocks(message["content"])):
             raise invalid(EMPTY_TEXT)
@@ -96,17 +78,16 @@ def check(body: dict, model: Profile) -> None:
         # sent back to be resumed (pause_turn) is not one.
         prefill = bool(last) and last[-1].get("type") in ("text", "thinking", "redacted_thinking")
         if prefill and (model.prefill == "rejected" or
-                        (model.prefill == "without-thinking" and thinking_mode(body, model) != "disabled")):
+                        (model.prefill == "without-thinking" and request.thinking_mode != "disabled")):
             raise invalid(PREFILL_REJECTED)
 
 
-def _check_thinking(body: dict, model: Profile) -> None:
+def _check_thinking(request: Request) -> None:
     """The thinking types a model refuses, `between_tools`' own limits, and effort with thinking off."""
-    mode = thinking_mode(body, model)
+    model, mode, sent = request.profile, request.thinking_mode, request.thinking
     refused = model.rejects(mode)
     if refused:
         raise invalid(refused)
-    sent = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}
     if mode == "between_tools":
         if not model.between_tools:
             raise invalid(BETWEEN_TOOLS_REJECTED)
@@ -116,14 +97,14 @@ def _check_thinking(body: dict, model: Profile) -> None:
     if mode == "disabled" and "display" in sent:  # API style: the docs give no wording
         raise invalid("thinking.disabled.display: Extra inputs are not permitted")
     thinking_off = mode == "between_tools" or (mode == "disabled" and model.disabled_up_to)
-    level = effort(body, model)
+    level = request.effort
     if thinking_off and effort_rank(level) > effort_rank(model.disabled_up_to or "high"):
         raise invalid(EFFORT_WITHOUT_THINKING.format(effort=level))
 
 
-def _check_sampling(body: dict, model: Profile) -> None:
+def _check_sampling(request: Request) -> None:
     """temperature/top_p/top_k as the model takes them (deprecated on today's models)."""
-    sent = {name: body[name] for name in ("temperature", "top_p", "top_k") if body.get(name) is not None}
+    model, sent = request.profile, request.sampling
     if not sent or model.sampling == "accepted":
         return
     if model.sampling == "deprecated":
@@ -135,7 +116,7 @@ def _check_sampling(body: dict, model: Profile) -> None:
         if len(sent) > 1 or sent not in ({"temperature": 1}, {"top_p": 0.99}):
             raise invalid(SAMPLING_DEPRECATED.format(param=next(iter(sent))))
     elif model.sampling == "without-thinking":
-        if thinking_mode(body, model) in ("enabled", "adaptive"):
+        if request.thinking_mode in ("enabled", "adaptive"):
             if sent.get("temperature", 1) != 1:
                 raise invalid(TEMPERATURE_WITH_THINKING)
             if "top_k" in sent:

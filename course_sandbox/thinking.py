@@ -14,6 +14,10 @@ import hashlib
 import hmac
 import json
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # request.py imports conversation.py, which imports this module
+    from .request import Request
 
 _KEY = b"course-agent-sandbox/thinking-signature/v1"
 _ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
@@ -78,19 +82,19 @@ def _role(role: str) -> bytes:
     return encode({"role": role})
 
 
-def _start(body: dict) -> "hashlib._Hash":
-    system = body.get("system")
+def _start(request: "Request") -> "hashlib._Hash":
+    system = request.system
     digest = hashlib.sha256()
     digest.update(encode([{"type": "text", "text": system}] if isinstance(system, str) else system or []))
-    digest.update(encode(body.get("tools") or []))
+    digest.update(encode(list(request.tools)))  # a list, as sent: `_canonical` reads JSON's own types
     return digest
 
 
-def _walk(body: dict, turns: list) -> Iterator[tuple[int, int, "hashlib._Hash"]]:
+def _walk(request: "Request", turns: list) -> Iterator[tuple[int, int, "hashlib._Hash"]]:
     """(turn index, block index, digest of everything before the block) for every block sent, then
     (len(turns), 0, digest of everything sent). Each turn's blocks are encoded once a request
     (`Turn.encoded`): the binding check and the signing of the answer both walk the history."""
-    digest = _start(body)
+    digest = _start(request)
     for k, turn in enumerate(turns):
         digest.update(_role(turn.role))
         for j, (block, encoded) in enumerate(zip(turn.blocks, turn.encoded)):
@@ -100,18 +104,18 @@ def _walk(body: dict, turns: list) -> Iterator[tuple[int, int, "hashlib._Hash"]]
     yield len(turns), 0, digest
 
 
-def prefixes(body: dict, turns: list) -> Iterator[tuple[int, int, str]]:
+def prefixes(request: "Request", turns: list) -> Iterator[tuple[int, int, str]]:
     """(turn index, block index, digest of everything before the block) for every thinking block sent
     (the only blocks whose prefix is checked)."""
-    for k, j, digest in _walk(body, turns):
+    for k, j, digest in _walk(request, turns):
         if k < len(turns) and turns[k].blocks[j].get("type") == "thinking":
             yield k, j, digest.hexdigest()
 
 
-def signed(body: dict, turns: list, blocks: list[dict]) -> list[dict]:
+def signed(request: "Request", turns: list, blocks: list[dict]) -> list[dict]:
     """The response's blocks with every thinking block signed over its text as sent and over everything
     before it: the request, then the blocks of this response that come before it."""
-    *_, (_, _, digest) = _walk(body, turns)
+    *_, (_, _, digest) = _walk(request, turns)
     if not turns or turns[-1].role != "assistant":
         digest.update(_role("assistant"))
     out = []

@@ -7,8 +7,9 @@ trigger each.
 """
 
 from ..conversation import Turn
-from ..model_profiles import profile
-from . import chat, memory, policy, reviewer, structured, tool_roles, tool_search, tool_user, web_search
+from ..request import Request
+from ..breadth import memory, tool_search, web_search
+from . import chat, policy, reviewer, structured, tool_roles, tool_user
 from .generation_bounds import Unprovable
 from .history import language, task_turn
 from .reply import NewId, Reply, text_reply
@@ -18,7 +19,7 @@ from .thoughts import thoughts
 __all__ = ["Reply", "respond", "thoughts"]
 
 
-def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
+def respond(request: Request, turns: list[Turn], new_id: NewId) -> Reply:
     """The model's next response to a validated request, within what its tool_choice allows.
 
     A schema it cannot fill within its bounds (generation_bounds) gets a plain answer saying
@@ -31,10 +32,10 @@ def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
                                       "simplify the schema?", problem=problem.ru if lang == "ru" else problem.en))
 
 
-def _within_choice(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
-    choice = request.get("tool_choice") or {}
+def _within_choice(request: Request, turns: list[Turn], new_id: NewId) -> Reply:
+    choice = request.tool_choice
     if choice.get("type") == "none":
-        request = {**request, "tools": []}
+        request = request.replaced(tools=[])
     reply = _respond(request, turns, new_id)
     if choice.get("type") in ("any", "tool"):
         reply = _force_tool(request, turns, reply, choice.get("name"), new_id)
@@ -44,7 +45,7 @@ def _within_choice(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
     return structured.apply(request, turns, reply, language(task_turn(turns).text()))
 
 
-def _force_tool(request: dict, turns: list[Turn], reply: Reply, name: str | None, new_id: NewId) -> Reply:
+def _force_tool(request: Request, turns: list[Turn], reply: Reply, name: str | None, new_id: NewId) -> Reply:
     """tool_choice any/tool: the answer must call a tool (the named one, if named). A refusal
     stays a refusal: forcing a tool does not make a refused request acceptable."""
     used = [b for b in reply.blocks if b["type"] == "tool_use"]
@@ -59,10 +60,10 @@ def _force_tool(request: dict, turns: list[Turn], reply: Reply, name: str | None
     return forced
 
 
-def _respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
+def _respond(request: Request, turns: list[Turn], new_id: NewId) -> Reply:
     task = task_turn(turns).text()
     lang = language(task)
-    refused = policy.refusal(task, lang, cautious=profile(request["model"]).cautious)
+    refused = policy.refusal(task, lang, cautious=request.profile.cautious)
     if refused:
         return refused
     remembering = memory.respond(request, turns, new_id, lang)

@@ -16,6 +16,7 @@ from .reply import NewId, Reply, text_reply, tool_reply
 from ..words import N_, words
 from .signatures import StaleCall, changed_signatures, stale_calls
 from ..conversation import Turn
+from ..request import Request
 
 _NUMBER = re.compile(r"(?:#|!|\b(?:PR|MR|pull request|merge request|пулл?[- ]?реквест\w*|мерж[- ]?реквест\w*)\s*#?!?)(\d{1,9})\b", re.I)
 _ANY_NUMBER = re.compile(r"\b(\d{1,7})\b")
@@ -57,7 +58,7 @@ def wants_review(text: str, tools: list[tool_roles.ToolSpec]) -> bool:
     )
 
 
-def respond(request: dict, turns: list[Turn], new_id: NewId) -> Reply:
+def respond(request: Request, turns: list[Turn], new_id: NewId) -> Reply:
     tools = tool_roles.custom_tools(request)
     task = task_turn(turns).text()
     lang = language(task)

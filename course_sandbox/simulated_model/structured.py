@@ -9,23 +9,22 @@ import json
 from fractions import Fraction
 
 from ..conversation import Turn
+from ..request import Request
 from . import slots
 from .history import calls, task_turn
 from .reply import Reply
 from .schema_instance import instance
 
 
-def output_schema(request: dict) -> dict | bool | None:
+def output_schema(request: Request) -> dict | bool | None:
     """The JSON schema the answer must follow (output_config.format, or the older output_format)."""
-    config = request.get("output_config")
-    fmt = config.get("format") if isinstance(config, dict) else None
-    fmt = fmt or request.get("output_format")
+    fmt = request.output_config.get("format") or request.output_format
     if isinstance(fmt, dict) and fmt.get("type") == "json_schema" and isinstance(fmt.get("schema"), (dict, bool)):
         return fmt["schema"]
     return None
 
 
-def apply(request: dict, turns: list[Turn], reply: Reply, lang: str) -> Reply:
+def apply(request: Request, turns: list[Turn], reply: Reply, lang: str) -> Reply:
     """The reply with its final text turned into schema-valid JSON (tool calls are left alone)."""
     schema = output_schema(request)
     texts = [b for b in reply.blocks if b["type"] == "text"]

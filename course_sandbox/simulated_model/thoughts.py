@@ -7,6 +7,7 @@ or longer, does. Effort sets how much: `low` thinks only before a tool call, and
 """
 
 from ..conversation import Turn
+from ..request import Request
 from .history import language, task_turn
 from .reply import Reply
 from ..words import N_, words
@@ -20,13 +21,13 @@ _SIMPLE_WORDS = 5
 _EXTRA_SENTENCES = {"high": 1, "xhigh": 2, "max": 3}
 
 
-def thoughts(reply: Reply, request: dict, turns: list[Turn], effort: str, adaptive: bool) -> str | None:
+def thoughts(reply: Reply, request: Request, turns: list[Turn], effort: str, adaptive: bool) -> str | None:
     """The reasoning to show as thinking for this reply, or None when the model does not think."""
     task = task_turn(turns).text()
     lang = language(task)
     calls_tools = any(block["type"] == "tool_use" for block in reply.blocks)
     if adaptive and not calls_tools:
-        simple = not request.get("tools") and len(task.split()) <= _SIMPLE_WORDS and len(turns) <= 1
+        simple = not request.tools and len(task.split()) <= _SIMPLE_WORDS and len(turns) <= 1
         if simple or effort == "low":
             return None
     base = reply.reasoning or words(lang, "Let me think about how to answer this.")

@@ -5,6 +5,8 @@ import functools
 import re
 from dataclasses import dataclass
 
+from ..request import Request
+
 # A tool plays the first role whose pattern it matches: "inline" (a comment on one line of the diff)
 # comes first, so that comment_on_line is never taken for the summary's comment tool.
 ROLE_PATTERNS = {
@@ -37,7 +39,7 @@ class ToolSpec:
         return properties if isinstance(properties, dict) else {}
 
 
-def custom_tools(request: dict, hidden: bool = False) -> list[ToolSpec]:
+def custom_tools(request: Request, hidden: bool = False) -> list[ToolSpec]:
     """The client tools of a request (server tools have a `type` such as web_search_20250305).
 
     A tool with `defer_loading: true` is not visible until a tool search found it (a
@@ -47,17 +49,17 @@ def custom_tools(request: dict, hidden: bool = False) -> list[ToolSpec]:
     return [
         ToolSpec(str(t["name"]), str(t.get("description", "")),
                  t["input_schema"] if isinstance(t.get("input_schema"), dict) else {})
-        for t in request.get("tools") or []
+        for t in request.tools
         if t.get("type") in (None, "custom")
         and (bool(t.get("defer_loading")) and str(t["name"]) not in found) == hidden
     ]
 
 
-def referenced(request: dict) -> set[str]:
+def referenced(request: Request) -> set[str]:
     """Names of the tools a tool search returned so far: `tool_reference` blocks in tool results
     (a search tool of the learner's own) and in `tool_search_tool_result` blocks (the server's)."""
     names: set[str] = set()
-    for message in request.get("messages") or []:
+    for message in request.messages:
         content = message.get("content") if isinstance(message, dict) else None
         for block in content if isinstance(content, list) else []:
             inner = block.get("content") if isinstance(block, dict) else None

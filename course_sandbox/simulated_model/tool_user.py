@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..conversation import Turn
+from ..request import Request
 from . import answers, assumptions, compound, plans, side_effects, slots, tool_roles
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
@@ -50,7 +51,7 @@ class Plan:
     later: list[plans.LaterStep] = field(default_factory=list)
 
 
-def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply | None:
+def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Reply | None:
     """The reply of tool_choice auto, or None when no tool fits and none was called (chat answers).
 
     Only tools the request allows are called (side_effects: no cancel_order for a status question),
@@ -278,7 +279,7 @@ def _for_image(tools: list[tool_roles.ToolSpec], plan: Plan, evidence: Evidence)
     return Plan([(t.name, tool_input(t, evidence)) for t in chosen]) if chosen else plan
 
 
-def fitting(request: dict, text: str, lang: str) -> bool:
+def fitting(request: Request, text: str, lang: str) -> bool:
     """Whether one of the request's own tools, allowed for these words, fits them."""
     return bool(rank(side_effects.allowed(tool_roles.custom_tools(request), text), slots.read(text, lang)))
 

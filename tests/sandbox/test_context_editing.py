@@ -11,7 +11,7 @@ from anthropic.types.beta import (BetaClearThinking20251015EditResponse, BetaCle
                                   BetaMessageIterationUsage)
 
 from course_sandbox import Sandbox
-from course_sandbox.context_editing import CLEARED_RESULT
+from course_sandbox.breadth.context_editing import CLEARED_RESULT
 
 MODEL = "claude-opus-5"
 CONTEXT = "context-management-2025-06-27"

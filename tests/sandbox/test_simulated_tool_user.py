@@ -583,7 +583,7 @@ GARBAGE = st.recursive(
        choice=st.sampled_from([None, {"type": "any"}, {"type": "tool", "name": "t"}]), structured=st.booleans())
 def test_no_schema_crashes_the_model(schema, text, choice, structured):
     """The request's validation is another module's job; whatever gets through, the model answers."""
-    from course_sandbox.conversation import merge_turns
+    from course_sandbox.request import Request
     from course_sandbox.simulated_model import respond
 
     schema = {**schema, "type": "object"}
@@ -594,7 +594,8 @@ def test_no_schema_crashes_the_model(schema, text, choice, structured):
     if structured:
         body["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
     ids = iter(range(100))
-    reply = respond(body, merge_turns(body["messages"]), lambda prefix: f"{prefix}{next(ids)}")
+    request = Request.parse(body)
+    reply = respond(request, request.turns, lambda prefix: f"{prefix}{next(ids)}")
     json.dumps(reply.blocks, allow_nan=False)
 
 

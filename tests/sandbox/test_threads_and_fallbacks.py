@@ -6,7 +6,8 @@ import anthropic
 import pytest
 from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware
 
-from course_sandbox import Sandbox, threads
+from course_sandbox import Sandbox
+from course_sandbox.breadth import threads
 from review_material import text_of
 
 DUAL_USE = [{"role": "user", "content": "Plan a penetration test of our checkout service."}]

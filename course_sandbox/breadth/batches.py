@@ -3,8 +3,9 @@ background, by one worker thread per sandbox, started with the first batch and s
 the sandbox.
 
 A batch is `in_progress` for `delay` seconds (so it can be seen, and canceled, before it is
-processed), then its requests are answered one by one and it ends. Each request's `params`
-are validated as /v1/messages validates them, when the request is processed: an invalid one
+processed), then its requests are answered one by one and it ends. This module reads a batch's
+entries (`custom_id`, `params`); each `params` goes to the Messages API unread, and is validated
+(then read, by `request.Request`) as /v1/messages does, when the request is processed: an invalid one
 ends as `errored` with the API's error body, as the real service reports it, not as a 400 on
 create. Canceling marks the requests not yet answered `canceled`.
 
@@ -19,8 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
-from . import pagination
-from .errors import ApiError, invalid
+from .. import pagination
+from ..errors import ApiError, invalid
+from ..request import asks_to_stream
 
 CUSTOM_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 EXPIRES_AFTER = timedelta(hours=24)
@@ -206,7 +208,7 @@ class MessageBatches:
     def _result(self, batch: Batch, index: int, params: object) -> dict:
         request_id = "req_01" + hashlib.sha256(f"{batch.id}/{index}".encode()).hexdigest()[:22]
         try:
-            if isinstance(params, dict) and params.get("stream") is True:
+            if asks_to_stream(params):
                 raise invalid("stream: Input should be False")  # the SDK types batch params as non-streaming
             return {"type": "succeeded", "message": self.answer(params, batch.betas)}
         except ApiError as error:

@@ -13,7 +13,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from .errors import ApiError, invalid
+from ..errors import ApiError, invalid
+from ..request import Request
 
 BETA = "message-threads-2026-08-12"
 CREATE_ONLY = ("system", "tools")
@@ -22,9 +23,8 @@ HELD_THREADS = 512
 
 @dataclass
 class Held:
-    system: object
-    tools: object
-    messages: list
+    request: Request
+    """The thread's last request with its reply as the last message: its system, tools and messages."""
     continued: bool = False
 
 
@@ -36,21 +36,20 @@ class Threads:
         self._held: OrderedDict[str, Held] = OrderedDict()
         self._lock = threading.Lock()
 
-    def expand(self, body: dict, betas: frozenset[str]) -> tuple[dict, str | None]:
+    def expand(self, request: Request) -> tuple[Request, str | None]:
         """The request as the model sees it (a `continue` with the held conversation in front), without
         `thread`; and the thread's state for `hold`: None without a thread, "" for a `create`, the
         continued message's id for a `continue` (marked continued only once the reply is held, so a
         request refused later changes nothing)."""
-        thread = body.get("thread")
+        thread = request.thread
         if thread is None:
-            return body, None
-        if BETA not in betas:
+            return request, None
+        if BETA not in request.betas:
             raise ApiError(400, f"thread: this field requires the `{BETA}` beta (anthropic-beta header).",
                            details={"error_code": "thread_unsupported_request", "unsupported": ["thread"]})
-        body = {k: v for k, v in body.items() if k != "thread"}
         if thread.get("type") != "continue":
-            return body, ""
-        repeated = [field for field in CREATE_ONLY if field in body]
+            return request.replaced(thread=None), ""
+        repeated = [field for field in CREATE_ONLY if field in request.sent]
         if repeated:
             raise invalid(f"{repeated[0]}: cannot be set when continuing a thread; the thread keeps the "
                           f"`{repeated[0]}` it was created with.")
@@ -63,17 +62,13 @@ class Threads:
             if held.continued:
                 raise ApiError(400, f"thread: message {previous} was already continued.",
                                details={"error_code": "thread_already_continued"})
-        expanded = {**body, "messages": [*held.messages, *body["messages"]]}
-        for field, value in (("system", held.system), ("tools", held.tools)):
-            if value is not None:
-                expanded[field] = value
-        return expanded, previous
+        return request.continuing(held.request, CREATE_ONLY), previous
 
     def clear(self) -> None:
         with self._lock:
             self._held.clear()
 
-    def hold(self, body: dict, message: dict, continued: str) -> None:
+    def hold(self, request: Request, message: dict, continued: str) -> None:
         """Mark the continued reply (if any) as continued, and keep the conversation this reply ends,
         unless a fallback model wrote it."""
         with self._lock:
@@ -82,7 +77,7 @@ class Threads:
         if any(u.get("type") == "fallback_message" for u in message["usage"].get("iterations") or []):
             return
         reply = {"role": "assistant", "content": message["content"]}
-        held = Held(body.get("system"), body.get("tools"), [*body["messages"], reply])
+        held = Held(request.with_messages([*request.messages, reply]))
         with self._lock:
             self._held[message["id"]] = held
             self._held.move_to_end(message["id"])

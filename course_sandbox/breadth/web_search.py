@@ -13,7 +13,8 @@ import re
 from urllib.parse import quote_plus
 
 from ..conversation import Turn
-from .reply import NewId, Reply
+from ..request import Request
+from ..simulated_model.reply import NewId, Reply
 from ..words import words
 
 SEARCHES_NEEDED = 3
@@ -27,8 +28,8 @@ _FRESH = re.compile(r"weather|forecast|temperature|\bprices?\b|stock|exchange ra
 """Questions whose answer changes day to day: a model with web search looks them up."""
 
 
-def server_tool(request: dict) -> dict | None:
-    return next((t for t in request.get("tools") or [] if str(t.get("type", "")).startswith("web_search")), None)
+def server_tool(request: Request) -> dict | None:
+    return next((t for t in request.tools if str(t.get("type", "")).startswith("web_search")), None)
 
 
 def wants_search(text: str, has_fitting_tool: bool = False) -> bool:
@@ -37,7 +38,7 @@ def wants_search(text: str, has_fitting_tool: bool = False) -> bool:
     return bool(_WANTS_SEARCH.search(text)) or (not has_fitting_tool and bool(_FRESH.search(text)))
 
 
-def respond(request: dict, turns: list[Turn], question: str, lang: str, new_id: NewId) -> Reply:
+def respond(request: Request, turns: list[Turn], question: str, lang: str, new_id: NewId) -> Reply:
     tool = server_tool(request) or {}
     max_uses = tool.get("max_uses")
     limit = max_uses if isinstance(max_uses, int) and max_uses > 0 else SEARCHES_NEEDED

@@ -10,7 +10,8 @@ sandbox's (the docs say a placeholder tells the model the result was removed, wi
 
 from collections.abc import Callable
 
-from .errors import invalid
+from ..errors import invalid
+from ..request import Request
 
 BETA = "context-management-2025-06-27"
 CLEARED_RESULT = "[Tool result cleared by context editing to save context]"
@@ -24,15 +25,10 @@ def requires_beta(field: str, beta: str) -> str:
     return f"{field}: this field requires the `{beta}` beta (anthropic-beta header)."
 
 
-def edits(body: dict) -> list[dict]:
-    """The request's `context_management.edits`, in order."""
-    return list((body.get("context_management") or {}).get("edits") or [])
-
-
-def check(body: dict, betas: frozenset[str]) -> None:
+def check(request: Request) -> None:
     """The betas each edit needs, and the order the API asks for (thinking first)."""
-    for i, edit in enumerate(edits(body)):
-        if edit["type"] in (CLEAR_TOOL_USES, CLEAR_THINKING) and BETA not in betas:
+    for i, edit in enumerate(request.edits):
+        if edit["type"] in (CLEAR_TOOL_USES, CLEAR_THINKING) and BETA not in request.betas:
             raise invalid(requires_beta(f"context_management.edits.{i}", BETA))
         if edit["type"] == CLEAR_THINKING and i > 0:
             # API style; the docs: "clear_thinking_20251015 must be listed first" when strategies are combined.
@@ -100,18 +96,19 @@ def clear_thinking(messages: list[dict], edit: dict, tokens: Callable[[dict], in
                     "cleared_input_tokens": cleared_tokens}
 
 
-def apply(body: dict, count: Callable[[dict], int], tokens: Callable[[dict], int]) -> tuple[dict, list[dict]]:
+def apply(request: Request, count: Callable[[Request], int], tokens: Callable[[dict], int]
+          ) -> tuple[Request, list[dict]]:
     """The request as the model reads it after the clearing edits, and the edits applied, in order."""
     applied = []
-    for edit in edits(body):
-        messages = body["messages"]
+    for edit in request.edits:
+        messages = list(request.messages)
         if edit["type"] == CLEAR_TOOL_USES:
-            messages, done = clear_tool_uses(messages, edit, count(body), tokens)
+            messages, done = clear_tool_uses(messages, edit, count(request), tokens)
         elif edit["type"] == CLEAR_THINKING:
             messages, done = clear_thinking(messages, edit, tokens)
         else:
             continue
         if done is not None:
-            body = {**body, "messages": messages}
+            request = request.with_messages(messages)
             applied.append(done)
-    return body, applied
+    return request, applied

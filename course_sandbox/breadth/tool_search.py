@@ -9,21 +9,22 @@ becomes visible once its `tool_reference` comes back.
 import re
 
 from ..conversation import Turn
-from . import side_effects, slots, tool_roles, tool_user
-from .history import calls, task_turn
-from .reply import NewId, Reply
+from ..request import Request
+from ..simulated_model import side_effects, slots, tool_roles, tool_user
+from ..simulated_model.history import calls, task_turn
+from ..simulated_model.reply import NewId, Reply
 from ..words import words
-from .words import stem, stems, tokens
+from ..simulated_model.words import stem, stems, tokens
 
 _LEARNER_SEARCH = re.compile(r"search\w*\W+(?:\w+\W+)?tools?|tools?\W+search|find\w*\W+(?:\w+\W+)?tools?", re.I)
 
 
-def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply | None:
+def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Reply | None:
     """A search for the deferred tool the task needs, or None (nothing hidden fits, no search tool,
     a visible tool fits, or this task already searched)."""
     task = task_turn(turns).text()
     hidden = side_effects.allowed(tool_roles.custom_tools(request, hidden=True), task)
-    server = next((t for t in request.get("tools") or [] if str(t.get("type", "")).startswith("tool_search_tool")),
+    server = next((t for t in request.tools if str(t.get("type", "")).startswith("tool_search_tool")),
                   None)
     learner = next((t for t in tool_roles.custom_tools(request) if _LEARNER_SEARCH.search(f"{t.name} {t.description}")),
                    None)

@@ -16,11 +16,12 @@ of `usage.iterations`, and not part of the top-level `usage` of a threshold comp
 import hashlib
 import json
 
-from .context_editing import COMPACT, edits, requires_beta
-from .conversation import Turn, blocks_of
-from .errors import invalid
-from .simulated_model.history import language
-from .words import words
+from .context_editing import COMPACT, requires_beta
+from ..conversation import Turn, blocks_of
+from ..errors import invalid
+from ..request import Request
+from ..simulated_model.history import language
+from ..words import words
 
 THRESHOLD_BETA = "compact-2026-01-12"
 ON_DEMAND_BETA = "compact-2026-09-04"
@@ -34,29 +35,30 @@ def sign(summary: str) -> str:
     return hashlib.sha256(_KEY + summary.encode()).hexdigest()
 
 
-def threshold_edit(body: dict) -> dict | None:
+def threshold_edit(request: Request) -> dict | None:
     """The request's `compact_20260112` edit, if any."""
-    return next((edit for edit in edits(body) if edit["type"] == COMPACT), None)
+    return next((edit for edit in request.edits if edit["type"] == COMPACT), None)
 
 
 def trigger(edit: dict) -> int:
     return (edit.get("trigger") or {}).get("value", DEFAULT_TRIGGER)
 
 
-def _blocks_sent(body: dict) -> list[tuple[int, int, dict]]:
-    return [(i, j, block) for i, message in enumerate(body["messages"])
+def _blocks_sent(request: Request) -> list[tuple[int, int, dict]]:
+    return [(i, j, block) for i, message in enumerate(request.messages)
             for j, block in enumerate(blocks_of(message["content"])) if block.get("type") == "compaction"]
 
 
-def check(body: dict, betas: frozenset[str], counting: bool = False) -> None:
+def check(request: Request, counting: bool = False) -> None:
     """Betas, the trigger's floor, and the blocks sent back (API style: the wording is not documented).
     `count_tokens` takes the `compaction` parameter and ignores it (the SDK's docs for the parameter)."""
-    if body.get("compaction") is not None and not counting:
+    betas = request.betas
+    if request.compaction is not None and not counting:
         if ON_DEMAND_BETA not in betas:
             raise invalid(requires_beta("compaction", ON_DEMAND_BETA))
-        if body.get("context_management"):
+        if request.context_management:
             raise invalid("compaction: cannot be combined with `context_management`.")
-    for i, edit in enumerate(edits(body)):
+    for i, edit in enumerate(request.edits):
         if edit["type"] != COMPACT:
             continue
         if THRESHOLD_BETA not in betas:
@@ -64,7 +66,7 @@ def check(body: dict, betas: frozenset[str], counting: bool = False) -> None:
         if trigger(edit) < MIN_TRIGGER:
             raise invalid(f"context_management.edits.{i}.trigger.value: Input should be greater than or equal "
                           f"to {MIN_TRIGGER}")
-    for i, j, block in _blocks_sent(body):
+    for i, j, block in _blocks_sent(request):
         where = f"messages.{i}.content.{j}"
         if not betas & {THRESHOLD_BETA, ON_DEMAND_BETA}:
             raise invalid(requires_beta(where, ON_DEMAND_BETA))
@@ -72,18 +74,18 @@ def check(body: dict, betas: frozenset[str], counting: bool = False) -> None:
             raise invalid(f"{where}.content: String should have at least 1 character")
         if block.get("signature") is not None and block["signature"] != sign(block.get("content") or ""):
             raise invalid(f"{where}: Invalid `signature` in `compaction` block. Send the block back as it was returned.")
-        if block.get("signature") is not None and threshold_edit(body):
+        if block.get("signature") is not None and threshold_edit(request):
             # The SDK's runner: "the API doesn't accept a compaction block together with" a compaction edit.
             raise invalid(f"{where}: a `compaction` block from a compaction request cannot be sent with a "
                           f"`{COMPACT}` edit.")
 
 
-def resumed(body: dict) -> dict:
+def resumed(request: Request) -> Request:
     """The request as the model reads it: from the last compaction block on, the summary in place of the rest."""
-    sent = _blocks_sent(body)
+    sent = _blocks_sent(request)
     if not sent:
-        return body
-    messages = body["messages"]
+        return request
+    messages = list(request.messages)
     found = [(i, j, block) for i, j, block in sent if block.get("content")]
     if found:
         i, j, block = found[-1]
@@ -93,7 +95,7 @@ def resumed(body: dict) -> dict:
     # a block with no summary (a failed compaction) is a no-op
     cleaned = [{**m, "content": [b for b in blocks_of(m["content"]) if b.get("type") != "compaction"]}
                for m in messages]
-    return {**body, "messages": [m for m in cleaned if m["content"]]}
+    return request.with_messages([m for m in cleaned if m["content"]])
 
 
 def summary(turns: list[Turn]) -> str:

@@ -8,8 +8,9 @@ At most three rounds per task (view, read, write), so a memory never makes the l
 import re
 
 from ..conversation import Turn
-from .history import Call, calls, task_turn
-from .reply import NewId, Reply, text_reply, tool_reply
+from ..request import Request
+from ..simulated_model.history import Call, calls, task_turn
+from ..simulated_model.reply import NewId, Reply, text_reply, tool_reply
 from ..words import words
 
 ROOT = "/memories"
@@ -23,12 +24,12 @@ _FILE = re.compile(r"/memories/[\w./-]*\w\.\w+")
 _EXCERPT = 400
 
 
-def tool(request: dict) -> dict | None:
+def tool(request: Request) -> dict | None:
     """The request's memory tool, if it has one."""
-    return next((t for t in request.get("tools") or [] if str(t.get("type", "")).startswith("memory_")), None)
+    return next((t for t in request.tools if str(t.get("type", "")).startswith("memory_")), None)
 
 
-def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply | None:
+def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Reply | None:
     """The next memory step (view the directory, read its files, save a fact), or None when done
     or when nothing calls for memory."""
     memory = tool(request)
@@ -58,7 +59,7 @@ def respond(request: dict, turns: list[Turn], new_id: NewId, lang: str) -> Reply
                       step, new_id)
 
 
-def answer(request: dict, turns: list[Turn], lang: str) -> Reply | None:
+def answer(request: Request, turns: list[Turn], lang: str) -> Reply | None:
     """The final text after the memory steps: what was saved, and what the memory held."""
     memory = tool(request)
     made = [c for c in calls(turns) if memory is not None and c.name == memory["name"] and c.result is not None]
@@ -85,8 +86,8 @@ def _files(made: list[Call]) -> list[str]:
     return list(dict.fromkeys(_FILE.findall(listing)))
 
 
-def _system(request: dict) -> str:
-    system = request.get("system")
+def _system(request: Request) -> str:
+    system = request.system
     if isinstance(system, list):
         return " ".join(str(b.get("text", "")) for b in system if isinstance(b, dict))
     return system if isinstance(system, str) else ""
