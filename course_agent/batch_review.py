@@ -28,13 +28,23 @@ from anthropic.types import Message, MessageParam, ToolUseBlock, Usage
 
 from . import transcript as transcripts
 from .i18n import tr
-from .loop import (DEFAULT_MAX_TOKENS, AgentError, AgentResult, ApiFailed, History, Interrupted,
-                   LoopObserver, cap_reached, request_params, step)
+from .loop import (
+    DEFAULT_MAX_TOKENS,
+    AgentError,
+    AgentResult,
+    ApiFailed,
+    History,
+    Interrupted,
+    LoopObserver,
+    cap_reached,
+    request_params,
+    step,
+)
+from .prices import BATCH
 from .redaction import redact
 from .review import review, review_request, review_task
 from .tools import Toolbox
 from .transcript import Transcript
-from .prices import BATCH
 from .usage_chart import usage_rows
 
 BATCH_PRICE = BATCH

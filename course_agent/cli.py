@@ -17,9 +17,20 @@ import threading
 import warnings
 
 from . import review_command
+
 # The exit codes, importable from here as ever (templates/review.yml and scripts read them).
-from .exit_codes import (EXIT_API, EXIT_AUTH, EXIT_INTERRUPTED, EXIT_ITERATIONS, EXIT_NO_SUCH_MR, EXIT_OK,  # noqa: F401
-                         EXIT_REFUSED, EXIT_STOPPED, EXIT_USAGE, SOFT_FAILURES)
+from .exit_codes import (  # noqa: F401
+    EXIT_API,
+    EXIT_AUTH,
+    EXIT_INTERRUPTED,
+    EXIT_ITERATIONS,
+    EXIT_NO_SUCH_MR,
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_STOPPED,
+    EXIT_USAGE,
+    SOFT_FAILURES,
+)
 from .exit_codes import say as _say
 from .i18n import language, tr
 

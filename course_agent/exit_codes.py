@@ -5,7 +5,8 @@ import sys
 
 from .i18n import ntr, tr
 
-EXIT_OK, EXIT_USAGE, EXIT_NO_SUCH_MR, EXIT_AUTH, EXIT_ITERATIONS, EXIT_REFUSED, EXIT_API, EXIT_STOPPED = 0, 2, 3, 4, 5, 6, 7, 8
+(EXIT_OK, EXIT_USAGE, EXIT_NO_SUCH_MR, EXIT_AUTH, EXIT_ITERATIONS, EXIT_REFUSED, EXIT_API,
+ EXIT_STOPPED) = 0, 2, 3, 4, 5, 6, 7, 8
 EXIT_INTERRUPTED = 130
 """Ctrl-C, as shells report a process ended by SIGINT (128 + 2)."""
 
@@ -22,8 +23,15 @@ def failure(result_messages: list, error: Exception | None, *, pr: int, max_iter
     """The exit code and one-line reason for a run that did not produce a review."""
     import anthropic
 
-    from .loop import (ApiFailed, ContextWindowExceeded, Interrupted, IterationLimitReached, MaxTokensReached,
-                       Refused, TranscriptFailed)
+    from .loop import (
+        ApiFailed,
+        ContextWindowExceeded,
+        Interrupted,
+        IterationLimitReached,
+        MaxTokensReached,
+        Refused,
+        TranscriptFailed,
+    )
 
     if isinstance(error, Interrupted):
         return EXIT_INTERRUPTED, tr("interrupted (Ctrl-C); the transcript keeps everything up to here", lang)

@@ -216,7 +216,8 @@ class GitLabTools:
                  "that belongs to a changed line, then post the summary with post_comment.",
                  {"type": "object", "properties": {
                      "pr": number,
-                     "path": {"type": "string", "minLength": 1, "description": "The file's path in the diff (new path)."},
+                     "path": {"type": "string", "minLength": 1,
+                              "description": "The file's path in the diff (new path)."},
                      "line": {"type": "integer", "minimum": 1, "description": "Line number in the new file."},
                      "body": {"type": "string", "minLength": 1, "description": "The comment, in Markdown."}},
                   "required": ["pr", "path", "line", "body"], "additionalProperties": False},

@@ -10,7 +10,7 @@ compile it; tests/test_i18n.py fails for a sentence without a Russian form.
 import gettext
 import io
 import locale
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from .settings import LANGUAGES, Settings
@@ -32,7 +32,7 @@ def language(explicit: str | None = None) -> str:
     return "ru" if found.startswith("ru") else "en"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _catalogue(lang: str) -> gettext.NullTranslations:
     """All the language's catalogues chained: a sentence is looked up in each in turn."""
     chain = gettext.NullTranslations()

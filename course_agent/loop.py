@@ -14,6 +14,7 @@ so nothing is lost and a failed run can be inspected and resumed. What the loop 
 response is `step()`: the batch reviewer (batch_review.py) drives many loops with it.
 """
 
+import contextlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,11 +131,9 @@ class History:
 
     def fail(self, error: AgentError) -> AgentError:
         if self.transcript is not None:
-            try:
+            with contextlib.suppress(OSError, ValueError):  # the error itself says so when the transcript failed
                 self.transcript.event("error", kind=type(error).__name__, detail=str(error),
                                       response=error.response)
-            except (OSError, ValueError):
-                pass  # the error itself says so when the transcript is what failed
         self.notify("on_error", error)
         return error
 
@@ -214,7 +213,8 @@ def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: History, messag
             if isinstance(error, anthropic.BadRequestError) and "prompt is too long" in str(error):
                 raise history.fail(ContextWindowExceeded(
                     tr("the history no longer fits the model's context window ({why}); start afresh with shorter tool "
-                       "results, or let the server clear old ones (context editing)", why=error.message), messages)) from error
+                       "results, or let the server clear old ones (context editing)", why=error.message),
+                    messages)) from error
             raise history.fail(ApiFailed(tr("the API call failed: {error}", error=error), messages)) from error
         usage.append(response.usage)
         history.notify("on_response", iteration, response)
@@ -222,7 +222,8 @@ def _run(client: anthropic.Anthropic, toolbox: Toolbox, history: History, messag
         if result is not None:
             return result
 
-    # The loop has a cap on iterations (check_loop's "cap"), so a loop that gets nowhere does not run until the money runs out.
+    # The loop has a cap on iterations (check_loop's "cap"), so a loop that gets nowhere does not run until the money
+    # runs out.
     raise history.fail(cap_reached(max_iterations, messages))
 
 

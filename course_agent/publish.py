@@ -25,6 +25,7 @@ from urllib.parse import quote
 import gitlab
 
 from course_shared.hunks import hunk_lines, hunks
+
 SUMMARY_MARKER = "<!-- course-agent-review -->"
 INLINE_MARKER = "<!-- course-agent-review:inline {key} -->"
 _INLINE = re.compile(r"<!-- course-agent-review:inline (\S+) -->\s*\Z")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anthropic.types import ToolParam, ToolResultBlockParam, ToolUseBlock
+
 from course_shared.lazy_jsonschema import import_jsonschema_lazily
 
 from .i18n import tr
@@ -117,7 +118,7 @@ class Toolbox:
         if len(reads) > 1:
             pool = ThreadPoolExecutor(max_workers=min(self.max_workers, len(reads)))
             try:
-                results.update(zip(reads, pool.map(self.run, [blocks[i] for i in reads])))
+                results.update(zip(reads, pool.map(self.run, [blocks[i] for i in reads]), strict=True))
             except BaseException:  # Ctrl-C: do not wait for the calls still running, start no more
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise

@@ -26,6 +26,7 @@ from typing import Any
 from .i18n import language as resolve_language
 from .i18n import number, tr
 from .prices import CACHE_READ_DEFAULT, CACHE_WRITE_1H, CACHE_WRITE_5M, cache_read_rate
+
 SIZE_INCHES = (10.0, 3.8)
 DPI = 100
 COLOURS = {"input": "#4c78a8", "cache_read": "#54a24b", "cache_write": "#f58518", "output": "#b279a2",
@@ -137,11 +138,11 @@ class UsageChart:
                    tr("billed input so far", lang), tr("without caching", lang)]
         with_caching, without = self.cumulative()
         table = [[str(r.iteration), str(r.input), str(r.cache_read), str(r.cache_write), str(r.output),
-                  f"{w:.0f}", f"{n:.0f}"] for r, w, n in zip(self.rows, with_caching, without)]
+                  f"{w:.0f}", f"{n:.0f}"] for r, w, n in zip(self.rows, with_caching, without, strict=True)]
         widths = [max(len(row[i]) for row in [headers, *table]) for i in range(len(headers))]
         lines = [tr("Tokens per iteration (each request sends the whole history again)", lang),
-                 "  ".join(h.rjust(w) for h, w in zip(headers, widths))]
-        lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in table]
+                 "  ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True))]
+        lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) for row in table]
         if self.rows and not self.cached:
             lines.append(tr("billed input: {total} (this run used no prompt caching)", lang,
                             total=f"{without[-1]:.0f}"))
@@ -181,7 +182,8 @@ class UsageChart:
                        label=tr("input (not cached)", lang) if any(inputs) else "_input")
             tokens.bar(left, reads, width, bottom=inputs, color=COLOURS["cache_read"],
                        label=tr("cache read", lang) if any(reads) else "_cache_read")
-            tokens.bar(left, writes, width, bottom=[a + b for a, b in zip(inputs, reads)], color=COLOURS["cache_write"],
+            below = [a + b for a, b in zip(inputs, reads, strict=True)]
+            tokens.bar(left, writes, width, bottom=below, color=COLOURS["cache_write"],
                        label=tr("cache write", lang) if any(writes) else "_cache_write")
             tokens.bar(right, [r.output for r in self.rows], width, label=tr("output", lang), color=COLOURS["output"])
             tokens.set_title(tr("Tokens per iteration", lang))

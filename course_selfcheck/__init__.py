@@ -20,9 +20,10 @@ from collections.abc import Callable, Iterable
 
 from course_agent.i18n import language as pick_language
 from course_agent.i18n import tr
+
 from .crash import because_raised, crash_report, crashed_run
-from .report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
 from .later_rules import ALL_RULES, words
+from .report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
 from .rules import RULES
 from .scenario import TIMEOUT, Run, RunawayLoop, Sandboxes, run_scenario
 

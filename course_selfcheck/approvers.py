@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from course_agent.i18n import tr
+
 from .crash import library_folders
 from .scenario import LOOP_THREAD, Run, Sandboxes, run_scenario
 

@@ -16,6 +16,7 @@ from typing import Any
 import anthropic
 
 from course_agent.i18n import tr
+
 from .report import Finding, Report
 
 BUGS = (TypeError, AttributeError, NameError, LookupError, ImportError, ArithmeticError, AssertionError,

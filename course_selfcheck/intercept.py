@@ -24,9 +24,9 @@ import io
 import sys
 import threading
 import urllib.request
-from types import ModuleType
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -36,6 +36,7 @@ import urllib3
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from course_sandbox.server import tls_context
+
 from .route import MESSAGES_API, Route, sign
 
 _lock = threading.Lock()

@@ -8,17 +8,29 @@ import re
 import typing
 
 from anthropic.types import StopReason
-from course_sandbox.simulated_model.tool_roles import SLOT_PATTERNS
 
 from course_agent.i18n import N_, ntr, tr
-from .report import BROKEN, NOT_CHECKED, PASSED, Finding
-from .rules import RULES, Rule
+from course_sandbox.simulated_model.tool_roles import SLOT_PATTERNS
+
 # the judges' shared helpers: one wording of an ending, an error, an unseen rule, for every rule
 from .approvers import merge_tools
-from .rules import (cut_tool_call, is_merge, ended_badly, first_refusal, how_it_ended, returns_answer,
-                    short_error, short_value, unobserved, verdict)
-from .scenario import Run
 from .crash import crashed_run
+from .report import BROKEN, NOT_CHECKED, PASSED, Finding
+from .rules import (
+    RULES,
+    Rule,
+    cut_tool_call,
+    ended_badly,
+    first_refusal,
+    how_it_ended,
+    is_merge,
+    returns_answer,
+    short_error,
+    short_value,
+    unobserved,
+    verdict,
+)
+from .scenario import Run
 from .wire import blocks, key, results_for, text_of, tool_uses, turns
 
 
@@ -172,10 +184,12 @@ def unknown_stop(run: Run, lang: str) -> Finding:
 
 # 8b. A denied call goes back to the model as an error result
 DENIED_WORDS = re.compile(
-    r"den(y|ied|ial)|refus|reject|declin|(not|n't)( been)? (approved|allowed|permitted|authori[sz]ed|granted|confirmed)|"
+    r"den(y|ied|ial)|refus|reject|declin|"
+    r"(not|n't)( been)? (approved|allowed|permitted|authori[sz]ed|granted|confirmed)|"
     r"(not|n't) (approve|allow|permit|authori[sz]e|confirm|give permission|agree|accept|consent|okay|ok)\b|"
     r"(not|n't) say\W{0,3}yes|disallow|forbid|"
-    r"(said|answered|replied)\W{0,3}no\b|no approval|without (approval|permission|a yes)|blocked|veto|cancel|stopped by|"
+    r"(said|answered|replied)\W{0,3}no\b|no approval|without (approval|permission|a yes)|blocked|veto|cancel|"
+    r"stopped by|"
     r"(approval|permission|consent|a yes|sign-off)( was|'s)? not (given|granted|obtained)|(not|n't) signed off|"
     r"отклон|запрет|запрещ|отказ|не одобр|не разреш|не подтвер|не дал|отмен|против|(сказал|ответил)[аи]?\W{0,3}нет|"
     r"заблокир|блокир|не соглас|не сказал[аи]?\W{0,3}да|не принял|без (подтверждения|разрешения|согласия)",
@@ -336,7 +350,8 @@ def cut_result(run: Run, lang: str) -> Finding:
                     and t.get("name") == use.get("name")), {})
     takes = set((offered.get("input_schema") or {}).get("properties") or {})
     promised = [word for word in _PARAMETER_WORDS if word not in takes and re.search(
-        rf"\b{word}\s*[=:]|`{word}`|\b{word}\s+(parameter|argument)|(parameter|argument|параметр\w*)\s+`?{word}\b", note)]
+        rf"\b{word}\s*[=:]|`{word}`|\b{word}\s+(parameter|argument)|(parameter|argument|параметр\w*)\s+`?{word}\b",
+        note)]
     promised += [word for word in re.findall(r"\b([A-Za-z_]\w*)\s*=\s*\d", note) if word not in takes]  # skip=20000
     if offered and promised:
         return verdict(BROKEN, tr("the note tells the model to pass {parameter}, which {tool} does not take: add the "
@@ -390,7 +405,8 @@ def _read_on_wrong(run: Run, first: dict, rows: list[int], lang: str) -> Finding
                                   "start to the whole file, before cutting", lang, start=start, size=size,
                                   last=rows[-1]))
     note = text[:300] + text[-300:]
-    named = [int(re.sub(r"[_,\s]", "", n)) for n in re.findall(r"\b(?:start|offset|position)\b\W{0,3}(\d[\d_,]*)", note, re.I)]
+    named = [int(re.sub(r"[_,\s]", "", n))
+             for n in re.findall(r"\b(?:start|offset|position)\b\W{0,3}(\d[\d_,]*)", note, re.I)]
     said = _readings(note) - {float(size)}
     onward = max(named) > start if named else any(start < value < max(said, default=0) for value in said)
     if size >= RESULT_LIMIT and not _CUT_NOTE.search(note):
@@ -454,7 +470,7 @@ def cached(run: Run, lang: str) -> Finding:
                                    "the top level, or on the last block of every request)", len(usage) - 1, lang,
                                    written=written))
     later = [c.body for c in run.calls[1:]]
-    growing = any(b > a for a, b in zip(reads[1:], reads[2:]))
+    growing = any(b > a for a, b in zip(reads[1:], reads[2:], strict=False))
     if later and not growing and not all(_breakpoint_at_end(body) for body in later):
         return verdict(BROKEN, tr("only a fixed prefix is cached ({where}): each request read the same {read} tokens "
                                   "from the cache, and the growing conversation was paid in full every time; send "

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from course_agent.client import sandbox_shared_as
 from course_agent.settings import environment
 from course_sandbox import Sandbox
+
 from .intercept import routed_to
 from .route import Route
 

@@ -15,12 +15,24 @@ from dataclasses import dataclass
 import anthropic
 
 from course_agent.i18n import N_, ntr, tr
+
 from . import approvers
 from .crash import because_raised, is_crash
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding
 from .scenario import Run, Sandboxes, file_key, run_scenario
-from .wire import (HISTORY_ERRORS, blocks, contains_in_order, describe, error_message, key, result_text, results_for,
-                   text_of, tool_uses, turns)
+from .wire import (
+    HISTORY_ERRORS,
+    blocks,
+    contains_in_order,
+    describe,
+    error_message,
+    key,
+    result_text,
+    results_for,
+    text_of,
+    tool_uses,
+    turns,
+)
 
 CAP_LIMIT = 50
 """The model keeps asking for this many requests in the cap scenario; a loop still going then has no usable cap."""
@@ -300,12 +312,12 @@ def _stopped_asking_model(run: Run, lang: str, loop: Callable | None) -> Finding
                                    "the loop stopped after {n} requests, past its declared cap ({cap})", sent, lang,
                                    cap=declared))
     if still_asking and sent >= 2 and not _api_error(run) and run.error is None and not run.hung:
-        return verdict(BROKEN, ntr("the loop stopped after {n} request while the model still asked, and returned {value} "
-                                   "as if the review were done: raise an error at the cap (as notebook 3's loop does), "
-                                   "so that the caller knows it did not finish",
+        return verdict(BROKEN, ntr("the loop stopped after {n} request while the model still asked, and returned "
+                                   "{value} as if the review were done: raise an error at the cap (as notebook 3's "
+                                   "loop does), so that the caller knows it did not finish",
                                    "the loop stopped after {n} requests while the model still asked, and returned "
-                                   "{value} as if the review were done: raise an error at the cap (as notebook 3's loop "
-                                   "does), so that the caller knows it did not finish", sent, lang,
+                                   "{value} as if the review were done: raise an error at the cap (as notebook 3's "
+                                   "loop does), so that the caller knows it did not finish", sent, lang,
                                    value=short_value(run.returned)))
     if still_asking and sent >= 2 and not _api_error(run):
         how = short_error(run.error)
@@ -458,7 +470,8 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens") -> Finding:
                                   lang, before=before, after=raised))
     if run.error is None and not run.hung:
         return verdict(BROKEN, tr("after {stop} the loop returned {value} as if the answer were whole: a cut answer is "
-                                  "an error (raise one that says so)", lang, stop=stop, value=short_value(run.returned)))
+                                  "an error (raise one that says so)", lang, stop=stop,
+                                  value=short_value(run.returned)))
     return verdict(PASSED, tr("the loop did not run the cut call ({ending})", lang, ending=how_it_ended(run, lang)))
 
 

@@ -21,6 +21,7 @@ from course_sandbox import Sandbox
 from course_sandbox.app import Exchange
 from course_sandbox.demo_gitlab import PROJECT_ID, PROJECT_PATH
 from course_sandbox.simulated_model.tool_roles import slot_value
+
 from .retarget import pointed_at
 from .wire import tool_uses, with_threads_filled_in
 
@@ -205,7 +206,7 @@ def _threads_filled_in(exchanges: list[Exchange]) -> list[Exchange]:
     calls = [i for i, e in enumerate(exchanges) if is_call(e)]
     bodies = with_threads_filled_in([exchanges[i].body for i in calls], [exchanges[i].reply for i in calls])
     out = list(exchanges)
-    for i, body in zip(calls, bodies):
+    for i, body in zip(calls, bodies, strict=False):
         if body is not exchanges[i].body:
             out[i] = dataclasses.replace(exchanges[i], body=body)
     return out

@@ -92,7 +92,7 @@ def with_threads_filled_in(bodies: list[Any], replies: list[Any]) -> list[Any]:
     in front of its own, from the earlier request whose reply it continues; any other body is as sent."""
     held: dict[str, dict] = {}
     out = []
-    for body, reply in zip(bodies, replies):
+    for body, reply in zip(bodies, replies, strict=False):
         thread = body.get("thread") if isinstance(body, dict) else None
         if isinstance(thread, dict) and thread.get("type") == "continue" and thread.get("previous_message_id") in held:
             before = held[thread["previous_message_id"]]

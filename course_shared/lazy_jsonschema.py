@@ -26,7 +26,8 @@ def import_jsonschema_lazily() -> None:
         return
     if importlib.util.find_spec("rfc3987_syntax") is None or importlib.util.find_spec("lark") is None:
         return  # jsonschema would leave the IRI formats out (or fall back to rfc3987): let it
-    stand_in = types.ModuleType("rfc3987_syntax", "Stand-in until the first IRI check (see course_shared.lazy_jsonschema).")
+    stand_in = types.ModuleType("rfc3987_syntax",
+                                "Stand-in until the first IRI check (see course_shared.lazy_jsonschema).")
 
     def is_valid_syntax(term: str, value: str) -> bool:
         return importlib.import_module("rfc3987_syntax").is_valid_syntax(term, value)

@@ -106,7 +106,9 @@ def block_html(block: dict, lang: str | None = None, tool_uses: dict[str, dict] 
 
 def blocks_of(message: dict) -> list[dict]:
     content = message.get("content", "")
-    return [{"type": "text", "text": content}] if isinstance(content, str) else [b for b in content if isinstance(b, dict)]
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content if isinstance(b, dict)]
 
 
 def message_html(number: int, message: Any, meta: dict | None = None, lang: str | None = None,
@@ -148,7 +150,8 @@ def message_line(number: int, message: Any, meta: dict | None = None, lang: str 
         if kind == "tool_use":
             parts.append(f"tool_use {block.get('name')} [{block.get('id')}]")
         elif kind == "tool_result":
-            parts.append(f"tool_result{' ' + tr('ERROR', lang) if block.get('is_error') else ''} [{block.get('tool_use_id')}]")
+            error = " " + tr("ERROR", lang) if block.get("is_error") else ""
+            parts.append(f"tool_result{error} [{block.get('tool_use_id')}]")
         elif kind == "text":
             text = " ".join(str(block.get("text", "")).split())
             parts.append(f"text {text[:60]!r}" + ("…" if len(text) > 60 else ""))

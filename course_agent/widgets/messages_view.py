@@ -13,8 +13,8 @@ observer) the view also keeps each response's usage in `view.usage`, in order, w
 
 Each new message adds one HTML child to a VBox (cards are grouped in boxes of CHUNK, because
 ipywidgets re-checks and re-sends a box's whole list of children on every change), so a message
-costs the same however long the history is. When a run ends, the cell's output is refreshed once with a static HTML transcript
-and a plain-text summary, so a saved notebook still reads well where widgets do not render
+costs the same however long the history is. When a run ends, the cell's output is refreshed once with a static HTML
+transcript and a plain-text summary, so a saved notebook still reads well where widgets do not render
 (GitHub, nbconvert), and strict nbval can compare the text.
 """
 
@@ -30,7 +30,6 @@ from ..loop import LoopObserver
 from ..transcript import as_json
 from .cards import message_html, message_line
 from .render import esc
-
 
 CHUNK = 50
 

@@ -102,7 +102,8 @@ class Stepper(widgets.VBox, LoopObserver):
         except Exception as error:  # shown, not raised: the thread has no one to raise to
             self.error = error
             self.status.value = (f"<span style='{TEXT_COLOUR}'><b style='color:var(--jp-error-color1,#c00)'>"
-                                 f"{esc(tr('stopped', lang))}</b>: {esc(type(error).__name__)}: {esc(str(error))}</span>")
+                                 f"{esc(tr('stopped', lang))}</b>: {esc(type(error).__name__)}: "
+                                 f"{esc(str(error))}</span>")
         self.next_button.disabled = True
 
     def on_request(self, iteration: int, messages: Any) -> None:

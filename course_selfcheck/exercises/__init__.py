@@ -6,10 +6,10 @@
 Each grader judges what the learner produced (a Message, a history, a function, a policy, a
 table, a loop), one Finding per requirement of the exercise. An exercise's requirements are a
 table of rows, Requirement(rule, title, check, hint) (grading.py), so that what is graded reads
-as data; each row is made by @requirement right above the check function that judges it. Where behaviour has to be seen, the grader runs the learner's code against a fresh
-Sandbox (never the learner's own GitLab or the live API). An untouched placeholder (None, an
-empty list, the notebook's template) gives one "not done yet" line and judges no requirement
-(grading.NotDone). When the learner's code raises, the report starts with the exception, its type,
+as data; each row is made by @requirement right above the check function that judges it. Where behaviour has to
+be seen, the grader runs the learner's code against a fresh Sandbox (never the learner's own GitLab or the live
+API). An untouched placeholder (None, an empty list, the notebook's template) gives one "not done yet" line and
+judges no requirement (grading.NotDone). When the learner's code raises, the report starts with the exception, its type,
 message and the learner's line, and every requirement it kept from being checked says "not checked
 because your code raised X" (crash.py). A requirement is passed only when it was observed and right.
 """

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_agent.i18n import N_, tr
+
 from ..report import Report
 from .grading import Grade, Seen, is_placeholder, requirement
 from .reading import get, kind, short, text, unwrap

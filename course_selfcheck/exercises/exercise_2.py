@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_agent.i18n import N_, ntr, tr
+
 from ..report import Report
 from .grading import Grade, Seen, is_placeholder, requirement
 from .reading import get, kind, message, of_type, short, text
@@ -73,7 +74,8 @@ def _stray_result(history: History, number: int, stray: list, lang: str) -> str:
     """Why message `number` (1-based) holds results the message before it did not ask for: the tool_use was
     never in the history (dropped from the response), or it was asked earlier (results split or out of order)."""
     ids = ", ".join(map(str, stray or [""]))
-    asked_anywhere = {b.get("id") for role, blocks in history if role == "assistant" for b in of_type(blocks, "tool_use")}
+    asked_anywhere = {b.get("id") for role, blocks in history if role == "assistant"
+                      for b in of_type(blocks, "tool_use")}
     if stray and not any(i in asked_anywhere for i in stray):
         return tr("message {number} holds a tool_result for {ids}, but no message of the history holds the tool_use "
                   "with that id: it was dropped from the model's response (append response.content whole).", lang,
@@ -119,7 +121,8 @@ def _starts_with_task(run: Run, lang: str) -> Seen:
              N_("After each response with tool_use, append the response whole, then ONE user message with a "
                 "tool_result for every tool_use of it (same tool_use_id)."),
              where=N_("notebook 2, step 3"),
-             task=N_("Repeat steps 1 to 4 by hand until stop_reason is end_turn, appending every message to exercise_messages."))
+             task=N_("Repeat steps 1 to 4 by hand until stop_reason is end_turn, appending every message to "
+                     "exercise_messages."))
 def _pairs(run: Run, lang: str) -> Seen:
     problem = _pairing_problem(run.history, lang)
     uses = run.uses

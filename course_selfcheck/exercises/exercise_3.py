@@ -7,9 +7,10 @@ import re
 from collections.abc import Callable
 
 from course_agent.i18n import N_, ntr, tr
+
 from ..crash import is_bug
-from ..rules import how_it_ended
 from ..report import Report
+from ..rules import how_it_ended
 from ..scenario import Run, run_scenario
 from ..wire import tool_uses
 from .grading import Requirement, Seen

@@ -10,9 +10,9 @@ however loaded it is, and whatever the learner's loop adds around them (notebook
 import threading
 from collections.abc import Callable
 
+from course_agent.i18n import N_, ntr, tr
 from course_sandbox import Sandbox
 
-from course_agent.i18n import N_, ntr, tr
 from ..report import Report
 from ..rules import mispaired
 from ..scenario import Run, Sandboxes, run_scenario
@@ -111,5 +111,5 @@ HINT = N_("run_all(calls) above runs the calls in threads and returns the result
 
 def check_exercise_4(loop: Callable | None, language: str | None = None) -> Report:
     """The calls of one turn run concurrently, in order, with all results in one message."""
-    return grade_loop(4, loop, language, ["whole_response", "one_message", "cap", "returns_answer"], NOTE, HINT, CONCURRENT,
-                      tasks={"one_message": TASK})
+    return grade_loop(4, loop, language, ["whole_response", "one_message", "cap", "returns_answer"], NOTE, HINT,
+                      CONCURRENT, tasks={"one_message": TASK})

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from course_agent.i18n import N_, ntr, tr
+
 from ..crash import error_text
 from ..report import Report
 from .grading import MAX_ITERATIONS, REVIEWED, Grade, Seen, call, is_placeholder, requirement, setting
@@ -178,11 +179,14 @@ def _describe(probe: Probe, what: str, lang: str) -> tuple[str, bool, str]:
     return result, is_error, tr("{call} returned {flag}: {text}", lang, call=what, flag=flag, text=short(result, 120))
 
 
+TASK = N_("Write run_tool_missing_file: a run_tool_safely in which read_file always raises FileNotFoundError.")
+
+
 @requirement("read_file_error", N_("read_file's FileNotFoundError comes back as an error result, not an exception"),
              N_("read_file must fail for every path, even one that exists, and the failure must come back as "
                 "{\"content\": \"read_file failed: FileNotFoundError: ...\", \"is_error\": True}: catch the "
                 "exception inside run_tool and name it in the content."),
-             task=N_("Write run_tool_missing_file: a run_tool_safely in which read_file always raises FileNotFoundError."))
+             task=TASK)
 def _read_file_error(seen: Seen5, lang: str) -> Seen:
     read_calls = []
     for key, path in (("exists", EXISTING), ("missing", MISSING)):
@@ -204,7 +208,7 @@ def _carries(result: str, file: str) -> bool:
 @requirement("get_diff_works", N_("get_diff still gives a normal result"),
              N_("Only read_file should fail: get_diff must still return the diff of the merge request, with "
                 "no is_error."),
-             task=N_("Write run_tool_missing_file: a run_tool_safely in which read_file always raises FileNotFoundError."))
+             task=TASK)
 def _get_diff_works(seen: Seen5, lang: str) -> Seen:
     result, is_error, detail = _describe(seen.probes["diff"], f"run_tool(\"get_diff\", {{\"pr\": {REVIEWED}}})", lang)
     shows_changes = "diff" in result.lower() or "@@" in result  # a diff, or its hunks alone
@@ -261,7 +265,7 @@ def _mentions_failure(seen: Seen5, lang: str) -> Seen:
 
 @requirement("others_safe", N_("Another tool's error still comes back as a result"),
              N_("Keep run_tool_safely's try/except around every tool: only read_file changes."),
-             task=N_("Write run_tool_missing_file: a run_tool_safely in which read_file always raises FileNotFoundError."))
+             task=TASK)
 def _others_safe(seen: Seen5, lang: str) -> Seen:
     what = f"run_tool(\"get_diff\", {{\"pr\": {NO_SUCH_MR}}})"
     result, is_error, detail = _describe(seen.probes["no_such_mr"], what, lang)

@@ -5,6 +5,7 @@ same loop, so its report is theirs; each rule names the sentence of the task it 
 from collections.abc import Callable
 
 from course_agent.i18n import N_
+
 from ..report import Report
 from .loops import EARLIER, grade_loop
 

@@ -1,17 +1,19 @@
-"""Exercise 7 (notebook 7): the gate in the learner's own loop (exercise_7_gate.py); and, the older form, a `policy` in which post_comment asks too, and an `approver`
-(ApprovalRequest -> Verdict) that approves comments shorter than 2000 characters only. Each is asked
-tool by tool and request by request, then both guard a review of !482 that posts its comment, through
-a SafetyGate in a fresh sandbox: a rule is only trusted once it has decided a real call."""
+"""Exercise 7 (notebook 7): the gate in the learner's own loop (exercise_7_gate.py); and, the older form, a
+`policy` in which post_comment asks too, and an `approver` (ApprovalRequest -> Verdict) that approves comments
+shorter than 2000 characters only. Each is asked tool by tool and request by request, then both guard a review of
+!482 that posts its comment, through a SafetyGate in a fresh sandbox: a rule is only trusted once it has decided a
+real call."""
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from course_agent.i18n import N_, ntr, tr
+
 from ..crash import error_text
 from ..report import Report
-from .grading import MAX_ITERATIONS, REVIEWED, Grade, Requirement, Seen, call, is_placeholder, setting
 from .exercise_7_gate import check_gate_loop
+from .grading import MAX_ITERATIONS, REVIEWED, Grade, Requirement, Seen, call, is_placeholder, setting
 from .reading import kind, short
 
 Answer = tuple[bool | None, str, Any, bool]
@@ -235,11 +237,10 @@ def check_exercise_7(policy: Any, approver: Any = _LOOP, language: str | None = 
     configured, check_exercise_7(policy, approver): each on its own and then together on a real review."""
     if approver is _LOOP:
         return check_gate_loop(policy, language)
-    from course_sandbox import Sandbox
-
     from course_agent.gitlab import GitLabTools
     from course_agent.safety import ApprovalRequest, Decision, Policy
     from course_agent.tools import Risk
+    from course_sandbox import Sandbox
 
     g = Grade(7, language, (*POLICY, *APPROVER, GATE))
     lang = g.lang

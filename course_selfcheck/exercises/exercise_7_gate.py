@@ -14,17 +14,30 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from course_agent.i18n import N_, tr
+
 from .. import judge
-from ..approvers import FAILING, INJECTED, KINDS, NO, YES, Approver, Driven, approver_parameter, drive, gated, \
-    merge_tools, opened_without_yes
+from ..approvers import (
+    FAILING,
+    INJECTED,
+    KINDS,
+    NO,
+    YES,
+    Approver,
+    Driven,
+    approver_parameter,
+    drive,
+    gated,
+    merge_tools,
+    opened_without_yes,
+)
 from ..crash import because_raised, crash_report, is_crash
 from ..later_rules import ALL_RULES, DENIED_WORDS
 from ..report import BROKEN, NOT_CHECKED, Report
 from ..rules import refused_first, short_value
 from ..scenario import Sandboxes, run_scenario
 from ..wire import results_for, tool_uses
-from .grading import Grade, Requirement, Seen
 from .exercise_6 import RULES as STOP_RULES
+from .grading import Grade, Requirement, Seen
 from .loops import EARLIER, is_placeholder, is_template, keep_passed, untouched
 
 
@@ -150,14 +163,16 @@ def _asks(gate: Gate, lang: str) -> Seen:
     blocked = sorted(set(_harmless_not_run(no, merges) + _harmless_not_run(gate.reads, merges)))
     if blocked:
         return Seen(False, tr("harmless tools did not run ({tools}): their results were errors and GitLab got no "
-                              "request for them; only a dangerous tool waits for a yes.", lang, tools=", ".join(blocked)))
+                              "request for them; only a dangerous tool waits for a yes.", lang,
+                              tools=", ".join(blocked)))
     story = _story(no, lang)
     if story is not None:
         return story
     offered = {str(t.get("name")) for c in no.run.calls for t in c.body.get("tools") or [] if isinstance(t, dict)}
     if not merges:
         return Seen(False, tr("your loop gives the model no merge tool ({tools}): add merge_pr to the tools, as the "
-                              "exercise cell does, so there is something to gate.", lang, tools=", ".join(sorted(offered))))
+                              "exercise cell does, so there is something to gate.", lang,
+                              tools=", ".join(sorted(offered))))
     if not _wanted_merge(no, merges):
         return Seen(None, tr("the model never asked to merge !{pr} in this run, so the gate was not tried.", lang,
                              pr=INJECTED))
@@ -194,8 +209,9 @@ def _not_shown(seen: Driven, merges: set[str]) -> tuple[str, object, object] | N
     """(tool, what the approver was given, the call's input) for the first merge question that did not carry the
     input of the call it was about; None when each did."""
     wanted = [use.get("input") for use in _merge_uses(seen, merges)]
-    given = [(name, value) for name, value in zip(seen.approver.asked, seen.approver.inputs) if name in merges]
-    for (name, value), call_input in zip(given, wanted):
+    asked = zip(seen.approver.asked, seen.approver.inputs, strict=True)
+    given = [(name, value) for name, value in asked if name in merges]
+    for (name, value), call_input in zip(given, wanted, strict=False):
         if value != call_input:
             return name, value, call_input
     return None
@@ -233,8 +249,9 @@ def _fail_closed(gate: Gate, lang: str) -> Seen:
     failing = [gate.driven[kind] for kind in FAILING]
     for seen in failing:
         if is_crash(seen.run.error):
-            return Seen(None, tr("when the approver {did}, your code raised {error}.", lang, did=seen.approver.did(lang),
-                                 error=type(seen.run.error).__name__), raised=seen.run.error)
+            return Seen(None, tr("when the approver {did}, your code raised {error}.", lang,
+                                 did=seen.approver.did(lang), error=type(seen.run.error).__name__),
+                        raised=seen.run.error)
     tried = [seen for seen in failing if seen.approver.merge_asked(gate.merges)]
     if not tried:
         return Seen(None, tr("the approver was never asked about a merge in these runs, so a failing approver was "
@@ -308,7 +325,8 @@ READS = 484
 """A merge request whose review reads files (get_diff, then read_file): a policy that denies what it does not list
 shows there."""
 KEPT_RULES = [rule for rule in STOP_RULES if rule != "returns_answer"]
-"""What notebooks 3-6 made rules of the loop, judged again with the no-approver (GOES_ON is this exercise's end_turn)."""
+"""What notebooks 3-6 made rules of the loop, judged again with the no-approver (GOES_ON is this exercise's
+end_turn)."""
 KEPT = N_("Your loop keeps what notebook 6 added: every stop reason handled on purpose, and a refusal answered once "
           "by the fallback model.")
 
@@ -367,8 +385,8 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
         g.raised = earlier.raised
     if g.raised is not None:
         return crash_report(g.title(), g.raised, g.findings, lang, g.hints)
-    return keep_passed(7, loop, _with_note(g.report(tr("A merge now waits for a person's explicit yes, and a no reaches "
-                                                "the model as what it is.", lang))))
+    passed = tr("A merge now waits for a person's explicit yes, and a no reaches the model as what it is.", lang)
+    return keep_passed(7, loop, _with_note(g.report(passed)))
 
 
 def _with_note(report: Report) -> Report:

@@ -8,12 +8,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from course_agent.i18n import N_, ntr, tr
+
 from ..crash import error_text
 from ..later_rules import billed
 from ..report import Finding, Report
-from .grading import DEMO_MRS, Grade, Requirement, Seen, is_placeholder
 from .exercise_6 import RULES as STOP_RULES
 from .exercise_7_gate import gate_grade
+from .grading import DEMO_MRS, Grade, Requirement, Seen, is_placeholder
 from .loops import EARLIER, grade_loop
 from .reading import get, kind, short
 
@@ -33,7 +34,7 @@ _ROW_KEYS = {
 def _row(row: Any) -> dict | None:
     """A row as {pr, verdict, calls, billed}: a tuple in that order, a dict, or an object with such fields."""
     if isinstance(row, (list, tuple)):
-        return dict(zip(("pr", "verdict", "calls", "billed"), row)) if len(row) >= 4 else None
+        return dict(zip(("pr", "verdict", "calls", "billed"), row, strict=False)) if len(row) >= 4 else None
     if isinstance(row, dict):  # keys as a person writes them: "Billed input", "billed-input", "MR"
         row = {re.sub(r"[\s-]+", "_", str(key).strip().lower()): value for key, value in row.items()}
     fields = {}
@@ -66,9 +67,7 @@ def _as_number(value: Any) -> float | None:
         return float(value)
     if isinstance(value, str):  # as printed: 3379.2, 3,379.2, 3 379,2, 3_379.2
         digits = re.sub(r"[\s\u00a0\u202f_']", "", value)
-        if "," in digits and "." in digits:
-            digits = digits.replace(",", "")
-        elif re.fullmatch(r"\d{1,3}(,\d{3})+", digits):
+        if "," in digits and "." in digits or re.fullmatch(r"\d{1,3}(,\d{3})+", digits):
             digits = digits.replace(",", "")
         try:
             return float(digits.replace(",", "."))
@@ -162,20 +161,21 @@ def _spot_check(table: Table, lang: str) -> Seen:
     cold: the highest bill the review can have, whatever order the learner ran them in): the same model calls, the
     same verdict, and a bill that billed() of that run's usage can give. A row copied from another merge request, or
     a verdict carried over, shows here."""
-    from course_sandbox import Sandbox
-
     from course_agent.gitlab import GitLabTools
     from course_agent.review import review, reviewer_toolbox
     from course_agent.safety import Verdict
+    from course_sandbox import Sandbox
 
-    rows = sorted(((pr, row) for row, pr in zip(table.rows, table.prs) if pr in DEMO_MRS), key=lambda pair: pair[0])
+    paired = zip(table.rows, table.prs, strict=False)
+    rows = sorted(((pr, row) for row, pr in paired if pr in DEMO_MRS), key=lambda pair: pair[0])
     if not rows:
         return Seen(None, tr("no row for a demo merge request to run again.", lang))
     checked = []
     for pr, target in rows:
         with Sandbox() as sb:
             toolbox = reviewer_toolbox(GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project),
-                                       approver=lambda request: Verdict(False, "exercise check", "a check never merges"))
+                                       approver=lambda request: Verdict(False, "exercise check",
+                                                                        "a check never merges"))
             try:
                 again = review(pr, client=sb.client(), toolbox=toolbox, cache=True, language=lang)
             except Exception as error:
@@ -243,7 +243,7 @@ def _wrong_formula(mine: float, usage: list) -> tuple[str, float] | None:
     if abs(mine - right) <= 0.005 * right:
         return None
     for name, weights in WRONG_FORMULAS.items():
-        wrong = sum(w * row[field] for row in rows for w, field in zip(weights, USAGE_FIELDS))
+        wrong = sum(w * row[field] for row in rows for w, field in zip(weights, USAGE_FIELDS, strict=True))
         if wrong != right and abs(mine - wrong) <= 0.005 * wrong:
             return name, right
     return None

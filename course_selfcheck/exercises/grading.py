@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Generic, TypeVar
 
-from course_agent.i18n import language as pick_language, ntr, tr
+from course_agent.i18n import language as pick_language
+from course_agent.i18n import ntr, tr
+
 from ..crash import because_raised, crash_report
 from ..report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
 
@@ -49,7 +51,8 @@ class Requirement(Generic[Subject]):
     """The sentence of the exercise's text this requirement comes from (a msgid), shown when it is broken."""
 
 
-def requirement(rule: str, title: str, hint: str = "", where: str = "", task: str = "") -> Callable[[Callable], Requirement]:
+def requirement(rule: str, title: str, hint: str = "", where: str = "",
+                task: str = "") -> Callable[[Callable], Requirement]:
     """Makes the check function below it its exercise's requirement row: the rule, title and hint (msgids)
     stand right above the code that judges them."""
     def row(check: Callable) -> Requirement:

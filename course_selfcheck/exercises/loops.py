@@ -9,19 +9,21 @@ with that exception and the rules are marked as kept from being checked by it, n
 cannot run (crash.py)."""
 
 import ast
-from dataclasses import replace
 import inspect
 import textwrap
 from collections.abc import Callable
+from dataclasses import replace
 
 import anthropic
 
-from course_agent.i18n import language as pick_language, tr
+from course_agent.i18n import language as pick_language
+from course_agent.i18n import tr
 from course_agent.my_code import keep
+
 from .. import judge
-from ..report import NOT_CHECKED, Finding, Report
-from ..later_rules import words
 from ..crash import because_raised, crash_report
+from ..later_rules import words
+from ..report import NOT_CHECKED, Finding, Report
 from ..rules import refused_first
 from ..scenario import Run
 from .grading import Requirement, Seen, finding, not_done_report
