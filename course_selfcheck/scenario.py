@@ -124,6 +124,11 @@ def call(loop: Callable, pr: int) -> Any:
 
 
 def _interrupt(thread: threading.Thread) -> None:
+    """The last resort against a loop that will not stop, and the only place the self-check uses it: the sandbox
+    already answers its every request with a 400 and the scenario's deadline has passed, yet the loop goes on (it
+    swallows errors, or sleeps and retries). Python has no public way to stop another thread, so RunawayLoop is
+    raised inside it through the C API; should that land where the loop cannot be stopped either, the thread is
+    abandoned a second later (a daemon thread) and the report says the loop hung or had to be stopped."""
     if thread.ident is not None:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(RunawayLoop))
 
