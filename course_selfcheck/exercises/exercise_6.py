@@ -13,18 +13,17 @@ STOPS = ["pause_turn", "cut_tool_call", "cut_answer", "context_full", "stop_sequ
 RULES = [*EARLIER, *STOPS[:4], "refusal", "fallback", *STOPS[4:]]
 PARTS = {1: [*EARLIER, *STOPS], 2: ["refusal", "fallback"]}
 """Part 1, the stop reasons; part 2, a refusal answered once by the fallback model. No part: the whole exercise."""
+CUT = N_("max_tokens and model_context_window_exceeded raise clear errors, or at max_tokens ask again with a larger "
+         "max_tokens; the cut tool call is never run.")
 TASKS = {
     "pause_turn": N_("pause_turn continues without a new user message."),
     "refusal": N_("A refusal is answered once by the fallback model: send the same messages to fallback_model() and "
                   "go on with it; if it refuses too, stop with stop_details."),
     "fallback": N_("A refusal is answered once by the fallback model: send the same messages to fallback_model() and "
                    "go on with it; if it refuses too, stop with stop_details."),
-    "cut_tool_call": N_("max_tokens and model_context_window_exceeded raise clear errors (the cut tool call is not "
-                        "run)."),
-    "cut_answer": N_("max_tokens and model_context_window_exceeded raise clear errors (the cut tool call is not "
-                     "run)."),
-    "context_full": N_("max_tokens and model_context_window_exceeded raise clear errors (the cut tool call is not "
-                       "run)."),
+    "cut_tool_call": CUT,
+    "cut_answer": CUT,
+    "context_full": CUT,
     "stop_sequence": N_("stop_sequence returns the text so far; any other stop reason raises an error that names it."),
     "unknown_stop": N_("stop_sequence returns the text so far; any other stop reason raises an error that names it."),
     "returns_answer": N_("Write review_every_stop so that it handles every stop reason on purpose."),

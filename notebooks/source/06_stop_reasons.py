@@ -286,7 +286,8 @@ print("повтор:", retried.stop_reason)
 # Write `review_every_stop` in two parts, each with its own check cell below.
 #
 # - **Part 1, the stop reasons.** Handle every stop reason on purpose: `pause_turn` continues without a new user
-#   message; `max_tokens` and `model_context_window_exceeded` raise clear errors (the cut tool call is not run);
+#   message; `max_tokens` and `model_context_window_exceeded` raise clear errors (or, at `max_tokens`, ask again with
+#   a larger `max_tokens`; the cut tool call is never run);
 #   `stop_sequence` returns the text so far; any other value raises an error that names it, as `what_to_do` does
 #   (the API adds stop reasons over time). The check orders each of these stops from the sandbox, a stop sequence
 #   and an unknown value included.
@@ -317,7 +318,8 @@ print("повтор:", retried.stop_reason)
 #
 # - **Часть 1, причины остановки.** Осознанно обработайте каждую причину остановки: при `pause_turn` продолжайте
 #   без нового сообщения от user; при `max_tokens` и `model_context_window_exceeded` выбрасывайте понятные ошибки
-#   (обрезанный вызов инструмента не выполняется); при `stop_sequence` возвращайте уже написанный текст; на любое
+#   (или при `max_tokens` спрашивайте снова с бо́льшим `max_tokens`; обрезанный вызов инструмента не выполняется
+#   никогда); при `stop_sequence` возвращайте уже написанный текст; на любое
 #   другое значение выбрасывайте ошибку, в которой оно названо, как в `what_to_do` (в API со временем появляются
 #   новые причины остановки). Проверка заказывает у песочницы каждую из этих остановок, в том числе
 #   стоп-последовательность и неизвестное значение.
