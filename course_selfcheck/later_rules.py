@@ -247,6 +247,8 @@ _NOT_BEFORE = re.compile(r"(\bnot|n't|\bnever|\bno need to|\bне|\bнельзя
 def _says_how_on(note: str) -> bool:
     """The note says how to read on: a how-on word that no negation comes right before."""
     return any(not _NOT_BEFORE.search(note[:m.start()]) for m in _HOW_ON.finditer(note))
+
+
 _AGAIN = re.compile(r"\bagain\b|\bonce more\b|снова|ещё раз|еще раз|повторн", re.I)
 """A note that sends the model back to the same call."""
 _PARAMETER_WORDS = ("start", "offset", "position")
