@@ -74,6 +74,8 @@ TERMS = {
     # API terms the glossary keeps in English (role names, block and field names, stop reasons without an underscore)
     "user", "assistant", "thinking", "text", "refusal", "compaction", "signature", "usage", "role", "content", "type", "input",
     "fallback", "diff", "merge", "request", "pull", "approver", "Approver", "scope", "api",
+    # the labels of get_diff's result, which the model reads: the glossary keeps them English (Title:, Description:)
+    "Title", "Description",
     # English originals the prose gives in parentheses: «наблюдатель (observer)», «задание (job)», «пакет (batch)»,
     # «жёсткий сценарий (workflow)», «модель, которая сохраняет рассуждение (preserved thinking)»
     "observer", "middleware", "job", "batch", "workflow", "preserved",

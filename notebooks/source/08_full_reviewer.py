@@ -210,7 +210,7 @@ for response in cached:
     print("вход", u.input_tokens, "| запись в кэш", u.cache_creation_input_tokens, "| чтение из кэша", u.cache_read_input_tokens)
 before = billed([response.usage for response in plain])
 after = billed([response.usage for response in cached])
-print("входные токены по тарифу:", round(before), "без кэширования,", round(after), "с ним:", round(100 * after / before), "%")
+print("оплачиваемый вход, токенов:", round(before), "без кэширования,", round(after), "с ним:", round(100 * after / before), "%")
 
 # %% [markdown] lang="en"
 # Caching cut this review's billed input by more than a third (to 61%). The first cached call wrote the rules, the
