@@ -38,6 +38,7 @@ def _lang() -> str:
 
 _RISK_WORDS = {Risk.READ_ONLY: N_("read-only"), Risk.WRITES: N_("writes"), Risk.DANGEROUS: N_("dangerous")}
 _DECISION_WORDS = {"allowed": N_("allowed"), "denied": N_("denied"), "approved": N_("approved")}
+_BY_WORDS = {"policy": N_("policy")}
 
 
 def risk_label(risk: Risk, lang: str | None = None) -> str:
@@ -48,6 +49,12 @@ def risk_label(risk: Risk, lang: str | None = None) -> str:
 def decision_label(decision: str, lang: str | None = None) -> str:
     """An audit log decision ("allowed", "denied", "approved") in the learner's words; the log keeps the English."""
     return tr(_DECISION_WORDS[decision], lang) if decision in _DECISION_WORDS else decision
+
+
+def by_label(by: str, lang: str | None = None) -> str:
+    """Who decided, as the audit log names it: "policy" in the learner's words (the log keeps the English); an
+    approver's own name, or "interrupted", as it is."""
+    return tr(_BY_WORDS[by], lang) if by in _BY_WORDS else by
 
 
 class Decision(enum.Enum):

@@ -237,7 +237,7 @@ def test_a_russian_notebook_shows_and_starts_from_the_russian_reference(monkeypa
     monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
     assert "Проверь merge request" in show_solution(6).code and solution_code(6) == solution_code(6, "ru")
     monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "en")
-    assert "Review pull request" in show_solution(6).code
+    assert "Review merge request" in show_solution(6).code
 
 
 @pytest.mark.parametrize("n, name, check", [(3, "review_pull_request", check_exercise_3),

@@ -49,6 +49,12 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert _command_after("test-command") in ci_lines
 
 
+def test_russian_readme_gives_the_same_test_command():
+    russian = (ROOT / "README.ru.md").read_text()
+    match = re.search(r"<!-- test-command -->\s*```bash\n(.+?)\n```", russian, re.S)
+    assert match and match.group(1).strip() == _command_after("test-command")
+
+
 def test_readme_start_command_opens_the_notebooks():
     command = _command_after("start-command")
     assert "pip install" in command and "jupyter lab notebooks" in command

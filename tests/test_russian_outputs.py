@@ -74,8 +74,11 @@ TERMS = {
     # API terms the glossary keeps in English (role names, block and field names, stop reasons without an underscore)
     "user", "assistant", "thinking", "text", "refusal", "compaction", "signature", "usage", "role", "content", "type", "input",
     "fallback", "diff", "merge", "request", "pull", "approver", "Approver", "scope", "api",
-    # English originals the prose gives in parentheses: «наблюдатель (observer)», «задание (job)», «пакет (batch)»
-    "observer", "middleware", "job", "batch",
+    # the labels of get_diff's result, which the model reads: the glossary keeps them English (Title:, Description:)
+    "Title", "Description",
+    # English originals the prose gives in parentheses: «наблюдатель (observer)», «задание (job)», «пакет (batch)»,
+    # «жёсткий сценарий (workflow)», «модель, которая сохраняет рассуждение (preserved thinking)»
+    "observer", "middleware", "job", "batch", "workflow", "preserved",
     "system", "tools", "data", "cyber", "auto", "any", "none", "tool", "name", "model", "messages", "citations",
     "Merge", "low", "medium", "high", "max", "true", "false",
     # names from the exercises' code: the TOOLS list, a schema property, a tuple field, the policy variable (also
@@ -276,13 +279,15 @@ def test_the_widgets_text_reprs_speak_russian():
 
 def test_risk_levels_and_decisions_have_the_learners_words():
     """What the console approver prints and what a notebook can print of the audit log, in Russian and in English."""
-    from course_agent.safety import decision_label, risk_label
+    from course_agent.safety import by_label, decision_label, risk_label
     from course_agent.tools import Risk
 
-    assert [risk_label(risk, "ru") for risk in Risk] == ["только чтение", "вносит изменения", "опасно"]
+    assert [risk_label(risk, "ru") for risk in Risk] == ["только чтение", "запись", "опасно"]
     assert [risk_label(risk, "en") for risk in Risk] == ["read-only", "writes", "dangerous"]
     assert [decision_label(d, "ru") for d in ("allowed", "denied", "approved")] == ["разрешено", "отклонено", "подтверждено"]
     assert decision_label("approved", "en") == "approved" and decision_label("unknown", "ru") == "unknown"
+    assert by_label("policy", "ru") == "политика" and by_label("policy", "en") == "policy"
+    assert by_label("COURSE_AGENT_AUTO_APPROVE=deny", "ru") == "COURSE_AGENT_AUTO_APPROVE=deny"
 
 
 def test_the_console_approver_asks_in_russian(monkeypatch):
@@ -308,6 +313,7 @@ REJECTED = {  # a variant a Russian learner must not meet -> the one word docs/g
     r"\bразговор\w*": "диалог",
     r"\bжив\w+ API": "настоящий API",
     r"журнал\w* запуска": "транскрипт",
+    r"воркфлоу": "жёсткий сценарий (workflow), сценарий",
 }
 
 

@@ -56,7 +56,7 @@ TOOLS = [
 
 
 def solve(client, project, language: str | None = None):
-    """Review #482 with get_diff and read_file, one step at a time; return (TOOLS, the whole history)."""
+    """Review !482 with get_diff and read_file, one step at a time; return (TOOLS, the whole history)."""
     functions = {"get_diff": partial(diff_of, project), "read_file": partial(file_of, project)}
     task = "Проверь merge request !482." if course_language(language) == "ru" else "Review merge request !482."
     messages = [{"role": "user", "content": task}]

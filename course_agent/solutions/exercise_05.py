@@ -35,7 +35,7 @@ def run_tool_missing_file(name: str, tool_input: dict) -> dict:
 
 
 def solve(gitlab_project):
-    """Use this project, and hand back the dispatcher (then: print(review(482, run_tool_missing_file)))."""
+    """Use this project, and hand back the dispatcher (then: print(review_with(482, run_tool_missing_file)))."""
     global project
     project = gitlab_project
     return run_tool_missing_file

@@ -1,4 +1,4 @@
-"""Exercise 2 (notebook 2): `TOOLS` with a read_file tool, and the history of the review of #482 run by
+"""Exercise 2 (notebook 2): `TOOLS` with a read_file tool, and the history of the review of !482 run by
 hand, step by step: the pairing of tool_use and tool_result is what the later loop automates."""
 
 from collections.abc import Mapping
@@ -102,7 +102,7 @@ def _read_file_tool(run: Run, lang: str) -> Seen:
                 tr("read_file's input properties are {properties}.", lang, properties=short(sorted(properties))))
 
 
-@requirement("starts_with_task", N_("The history starts with the review request for #482"),
+@requirement("starts_with_task", N_("The history starts with the review request for !482"),
              N_("Start again from a new list: the first message is the user's \"Review merge request !482.\"."),
              task=N_("Start again from \"Review merge request !482.\" in a new list, exercise_messages."))
 def _starts_with_task(run: Run, lang: str) -> Seen:
@@ -207,7 +207,7 @@ FIRST_HINTS = (N_("Start from exercise_messages = [{\"role\": \"user\", \"conten
 
 
 def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> Report:
-    """Notebook 2: `TOOLS` with a read_file tool, and the history of the review of #482 run step by step."""
+    """Notebook 2: `TOOLS` with a read_file tool, and the history of the review of !482 run step by step."""
     g = Grade(2, language, (TOOL, *HISTORY))
     started = isinstance(messages, (list, tuple)) and any(message(m)[0] == "assistant" for m in messages)
     if is_placeholder(messages) or (isinstance(messages, (list, tuple)) and not started):

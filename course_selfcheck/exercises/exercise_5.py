@@ -218,7 +218,7 @@ def _get_diff_works(seen: Seen5, lang: str) -> Seen:
 @requirement("survives", N_("The review of !482 runs to the end"),
              N_("Catch every exception in run_tool and return it as a result: the loop then sends it to the model "
                 "and goes on."),
-             task=N_("Review !482 with it: review(482, run_tool_missing_file)."))
+             task=N_("Review !482 with it: review_with(482, run_tool_missing_file)."))
 def _survives(seen: Seen5, lang: str) -> Seen:
     run = seen.review
     if run.raised is not None:

@@ -12,9 +12,9 @@ print(project.path_with_namespace)
 
 
 def get_diff(pr: int) -> str:
-    """Изменения merge request !pr: заголовок, ветка-источник и diff каждого файла."""
+    """Изменения merge request !pr: заголовок, исходная ветка и diff каждого файла."""
     mr = project.mergerequests.get(pr)
-    parts = [f"Заголовок: {mr.title}", f"source_branch: {mr.source_branch}", f"Описание: {mr.description}", ""]
+    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
     for change in mr.changes()["changes"]:
         parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
         parts.append(change["diff"] or "(diff слишком большой, не показан: прочитай файл)")
@@ -55,7 +55,7 @@ FUNCTIONS = {"get_diff": get_diff, "read_file": read_file}
 
 
 def run_tool(name: str, tool_input: dict) -> str:
-    """Обычный диспетчер: имя инструмента выбирает функцию. Ничего специфичного для ИИ."""
+    """Обычный диспетчер: имя инструмента выбирает функцию. Никакого ИИ здесь нет."""
     return FUNCTIONS[name](**tool_input)
 
 

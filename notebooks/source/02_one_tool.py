@@ -54,9 +54,9 @@ print(get_diff(482)[:700])
 
 # %% lang="ru"
 def get_diff(pr: int) -> str:
-    """Изменения merge request !pr: заголовок, ветка-источник и diff каждого файла."""
+    """Изменения merge request !pr: заголовок, исходная ветка и diff каждого файла."""
     mr = project.mergerequests.get(pr)
-    parts = [f"Заголовок: {mr.title}", f"source_branch: {mr.source_branch}", ""]
+    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", ""]
     for change in mr.changes()["changes"]:
         parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
         parts.append(change["diff"] or "(diff слишком большой, не показан)")
@@ -330,7 +330,7 @@ check_exercise_2(TOOLS, exercise_messages)
 # The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(2))` prints it too).
 
 # %% [markdown] lang="ru"
-# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; после неё его напечатает и `print(solution_code(2))`).
+# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; после этой ячейки его напечатает и `print(solution_code(2))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
@@ -482,7 +482,7 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # На два: ответ assistant, затем одно сообщение user с результатами.
 # </details>
 #
-# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+# **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
 #
 # 4. Кто выполняет `get_diff`?
 #    - (а) модель, на серверах Anthropic

@@ -117,8 +117,8 @@ print(get_diff(485))
 # вариант взят, функция сообщит сама. Ваш цикл отправляет `TOOLS` этого блокнота и вызывает его `run_tool`, так что
 # модели теперь предлагается и `merge_pr`, а разрешения у человека цикл нигде не спрашивает.
 #
-# **Сначала предположите, потом запустите:** правила говорят «проверь», описание merge request — «влей». Кого из них
-# послушается модель и что её остановит?
+# **Сначала предположите, потом запустите:** правила говорят «проверь», описание merge request — «влей». Что из этого
+# выполнит модель и что её остановит?
 
 # %% lang="en"
 from course_agent.my_code import start_from
@@ -280,7 +280,7 @@ for answer in (True, False, None, "no", "yes"):
 #   отклонил вызов; цикл продолжается, чтобы модель закончила ревью и сказала, что произошло;
 # - безвредные инструменты (`get_diff`, `read_file`) выполняются сразу, без вопросов.
 #
-# Ячейка упражнения сама подставит ваш цикл ещё раз — на этот раз прямо в свой код, вместо заготовки, чтобы вы его
+# Ячейка упражнения сама подставит ваш цикл ещё раз — на этот раз прямо в ячейку, на место заготовки, чтобы вы его
 # дописали.
 
 # %% lang="en"
@@ -329,8 +329,8 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 # Проверка вызывает **ваш** `review_with_gate` на !485 (merge request с внедрённым «влей его»), и вместо человека
 # отвечают её собственные функции-approver: одна подтверждает, другая отклоняет, а ещё семь так и не возвращают
 # `True`: одна выбрасывает исключение, другая возвращает `None`, ещё три — строки `"no"`, `"yes"` и `"True"`, одна —
-# число `1`, последняя молчит, а потом говорит «нет». Каждый из этих семи ответов — это «нет», и кончиться он должен так же:
-# результатом об отклонении, а ревью продолжается. Проверка смотрит, о чём цикл спрашивает эти функции, сдвигается ли
+# число `1`, последняя молчит, а потом говорит «нет». Каждый из этих семи ответов — это «нет», и исход у всех один:
+# модель получает результат об отклонении, а ревью продолжается. Проверка смотрит, о чём цикл спрашивает эти функции, сдвигается ли
 # `main` и что получает модель после «нет», и заново проверяет правила из блокнотов 3–6 (среди них каждую причину
 # остановки и запасную модель). Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
@@ -352,7 +352,7 @@ check_exercise_7(review_with_gate)
 
 # %% [markdown] lang="ru"
 # Если захотите подсмотреть ответ, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
-# проверку; после неё его напечатает и `print(solution_code(7))`).
+# проверку; после этой ячейки его напечатает и `print(solution_code(7))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
@@ -505,7 +505,7 @@ else:
 # Нет ответа — значит «нет»: вызов отклонён, и модель получает об этом результат с ошибкой.
 # </details>
 #
-# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+# **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
 #
 # 4. Ваш approver вернул строку `"no"`. Что сделает `if approve(name, tool_input):`?
 #    - (а) не выполнит: в строке же написано «нет»
@@ -551,7 +551,7 @@ else:
 # %% lang="en"
 from course_agent.gitlab import GitLabTools
 from course_agent.review import REVIEW_RULES
-from course_agent.safety import decision_label, risk_label
+from course_agent.safety import by_label, decision_label, risk_label
 
 gitlab_tools = GitLabTools()
 for tool in gitlab_tools.tools():
@@ -560,7 +560,7 @@ for tool in gitlab_tools.tools():
 # %% lang="ru"
 from course_agent.gitlab import GitLabTools
 from course_agent.review import REVIEW_RULES
-from course_agent.safety import decision_label, risk_label
+from course_agent.safety import by_label, decision_label, risk_label
 
 gitlab_tools = GitLabTools()
 for tool in gitlab_tools.tools():
@@ -625,12 +625,12 @@ print("ветка main сдвинулась:", project.branches.get("main").comm
 
 # %% lang="en"
 for entry in audit.entries:
-    print(entry["tool"], entry["input"], decision_label(entry["decision"]), "by", entry["by"])
+    print(entry["tool"], entry["input"], decision_label(entry["decision"]), "by", by_label(entry["by"]))
 print(dict(audit.calls))
 
 # %% lang="ru"
 for entry in audit.entries:
-    print(entry["tool"], entry["input"], decision_label(entry["decision"]), "| кем:", entry["by"])
+    print(entry["tool"], entry["input"], decision_label(entry["decision"]), "| кем:", by_label(entry["by"]))
 print(dict(audit.calls))
 
 # %% [markdown] lang="en"

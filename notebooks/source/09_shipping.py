@@ -27,7 +27,7 @@
 # - что делать, когда длинное ревью заполняет контекстное окно: редактирование контекста очищает старые результаты
 #   инструментов, а сжатие ставит краткое содержание на место прежних ходов;
 # - как ревьюер работает в настоящем GitLab: повторный запуск обновляет своё же ревью, задание для пайплайна merge
-#   request и пакетное ревью всех открытых merge request за полцены;
+#   request и пакетное ревью всех открытых merge request за полцены.
 #
 # Сам цикл здесь не меняется: этот блокнот о том, как запускать его для команды. При первом проходе курса его можно
 # пропустить и вернуться, когда будете выпускать своего агента.
@@ -46,8 +46,8 @@
 
 # %% [markdown] lang="ru"
 # Готовый ревьюер курса, `review(pr)`, — это ваш цикл в том виде, в каком его оставил блокнот 8 (все причины
-# остановки, шлюз, обрезка и кэширование), оформленный как модуль `course_agent/review.py`: тот же цикл со шлюзом и журналированием,
-# код которых читать не обязательно.
+# остановки, шлюз, обрезка и кэширование), оформленный как модуль `course_agent/review.py`: тот же цикл, только со шлюзом и
+# журналированием; их код читать не обязательно.
 # Ниже также его инструменты GitLab, те же два инструмента для исполнителя SDK (`@beta_tool` делает из функции
 # инструмент с описанием из её строки документации: необязательный раздел блокнота 8) и `billed`:
 
@@ -105,14 +105,14 @@ def billed(usage):
 # ```bash
 # export ANTHROPIC_API_KEY=sk-ant-...            # настоящий Messages API
 # export GITLAB_URL=https://gitlab.com           # ваш GitLab
-# export GITLAB_TOKEN=glpat-...                  # токен со scope api
+# export GITLAB_TOKEN=glpat-...                  # токен с областью доступа (scope) api
 # export GITLAB_PROJECT=group/project            # проект для ревью
 # export COURSE_AGENT_MODEL=claude-opus-5        # необязательно: другой id модели
 # ```
 #
 # После этого `make_client()` возвращает клиент для настоящего API, а `GitLabTools()` работает с вашим проектом. Из
 # терминала: `course-agent review 482 --post`. Выводы будут отличаться от сохранённых (настоящая модель
-# пишет своё ревью), а ячейкам, которые внедряют сбои (блокнот 5) или возвращают демо-GitLab в исходное состояние
+# пишет своё ревью), а ячейкам, которые устраивают сбои (блокнот 5) или возвращают демо-GitLab в исходное состояние
 # (блокнот 7), нужна песочница.
 
 # %% [markdown] lang="en"
@@ -164,7 +164,7 @@ check_exercise_9(rows)
 
 # %% [markdown] lang="ru"
 # Если захотите подсмотреть ответ, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
-# проверку; после неё его напечатает и `print(solution_code(9))`).
+# проверку; после этой ячейки его напечатает и `print(solution_code(9))`).
 #
 # Следующие разделы независимы друг от друга: читайте те, что нужны вашей команде, в любом порядке.
 
@@ -188,7 +188,7 @@ show_solution(9)
 #
 # Почти всё время ревью ждёт ответа модели. `AsyncAnthropic` — тот же клиент с `async`-методами (тот же ключ, тот же
 # адрес API), а `asyncio.gather` ждёт несколько вызовов одновременно: три ревью занимают примерно столько же времени,
-# сколько самое долгое из них, а не сумму их времён. У исполнителя SDK есть и асинхронный вариант — с инструментами, написанными как
+# сколько самое долгое из них, а не столько, сколько все три вместе. У исполнителя SDK есть и асинхронный вариант — с инструментами, написанными как
 # `async def` с `@beta_async_tool`; блокирующие вызовы GitLab уходят в поток через `asyncio.to_thread`.
 
 # %%
@@ -455,7 +455,7 @@ print(f"notes on !482: {before} before, {len(mr.notes.list(get_all=True))} after
 before = len(mr.notes.list(get_all=True))
 for attempt in (1, 2):
     review(482, client=client, post=True)
-print(f"комментариев в !482: {before} до, {len(mr.notes.list(get_all=True))} после двух запусков review(post=True)")
+print(f"комментариев в !482: до — {before}, после двух запусков review(post=True) — {len(mr.notes.list(get_all=True))}")
 
 # %% [markdown] lang="en"
 # `course-agent review 482 --post` (the command line, what a pipeline runs) posts the same way, but marks each note
@@ -500,7 +500,7 @@ for attempt in (1, 2):
         code = main(["review", "482", "--post", "--language", "ru", "--transcript", f"{runs}/review-{attempt}.jsonl"])
     notes = mr.notes.list(get_all=True)
     ours = [n for n in notes if "<!-- course-agent-review" in n.body]
-    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, из них оставлено командой: {len(ours)} "
+    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, из них оставлено course-agent: {len(ours)} "
           f"(к строкам: {sum(n.type == 'DiffNote' for n in ours)}, итоговых: {sum(n.type != 'DiffNote' for n in ours)})")
 
 # %% [markdown] lang="en"
@@ -543,7 +543,7 @@ for attempt in (1, 2):
 # %% [markdown] lang="ru"
 # <!-- fact: batches-half-price -->
 # <!-- fact: gitlab-ci-predefined-vars -->
-# У комментариев, которые выше опубликовал `review()`, метки нет: команда их не трогает, как и комментарии людей.
+# У комментариев, которые выше опубликовал `review()`, метки нет: course-agent их не трогает, как и комментарии людей.
 #
 # ### В пайплайне merge request
 #
@@ -558,12 +558,12 @@ for attempt in (1, 2):
 #       package: "git+https://gitlab.example.com/tools/agent-loop-course.git@v0.1.0"   # тот же тег
 # ```
 #
-# Нужны две маскированные переменные CI/CD: `COURSE_AGENT_GITLAB_TOKEN` (токен со scope `api`) и
+# Нужны две маскированные переменные CI/CD: `COURSE_AGENT_GITLAB_TOKEN` (токен с областью доступа (scope) `api`) и
 # `ANTHROPIC_API_KEY`; адрес GitLab, проект и номер merge request берутся из предопределённых переменных GitLab CI
 # (`CI_SERVER_URL`, `CI_MERGE_REQUEST_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). В CI некому ответить на запрос подтверждения,
 # поэтому `merge_pr` там всегда отклоняется. Коды выхода становятся результатами задания: 0 — успех; 5 (достигнуто
 # ограничение итераций) и 6 (отказ) — допустимые неудачи, предупреждение вместо красного пайплайна; остальные
-# коды проваливают задание. Подробности — в [docs/gitlab-ci.md](../../docs/gitlab-ci.md) (на английском).
+# коды проваливают задание. Подробности — в [docs/gitlab-ci.ru.md](../../docs/gitlab-ci.ru.md).
 #
 # ### Все открытые merge request за полцены
 #
@@ -612,7 +612,7 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops):
 for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
                            ("пакетами", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>17}: оплачено {f'{tokens_in:8.1f}'.replace('.', ',')} входных и {f'{tokens_out:7.1f}'.replace('.', ',')} выходных токенов")
+    print(f"{name:>17}: оплачено входных токенов — {f'{tokens_in:8.1f}'.replace('.', ',')}, выходных — {f'{tokens_out:7.1f}'.replace('.', ',')}")
 
 # %% [markdown] lang="en"
 # <!-- fact: batch-cache-half -->
@@ -767,7 +767,7 @@ check_loop(review_my_way)
 # Между двумя вызовами цикл — это только его список `messages`: он ждёт и продолжает, когда придёт ответ пакета.
 # </details>
 #
-# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+# **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
 #
 # 4. Что сохраняет ходы и убирает только старые результаты инструментов?
 #    - (а) сжатие

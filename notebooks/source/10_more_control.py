@@ -42,7 +42,7 @@
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-choice-options -->
-# ## Как вы выбираете, пользоваться ли модели инструментами: `tool_choice`
+# ## Пользоваться ли модели инструментами: `tool_choice`
 #
 # `tool_choice` задаёт, обязана ли модель вызвать инструмент: `{"type": "auto"}` (по умолчанию: решает
 # сама), `{"type": "any"}` (какой-нибудь инструмент на её выбор), `{"type": "tool", "name": ...}` (именно этот)
@@ -78,7 +78,7 @@ for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read
     try:
         reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS,
                                        tool_choice=choice, messages=task)
-    except anthropic.BadRequestError as error:  # модель, которая не принимает принудительный вызов
+    except anthropic.BadRequestError as error:  # модель, которая не допускает принудительного вызова
         print(f"{str(choice):40} -> 400: {error.body['error']['message']}")
         continue
     print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
@@ -118,7 +118,7 @@ for parallel in (True, False):
 #
 # Принудительный вызов инструмента поддерживают не все модели. Opus 5 и модели до него принимают `any` и `tool`
 # (но не вместе с ручным расширенным рассуждением у тех из них, что его ещё принимают); Opus 5.5, Sonnet 5.5, а также
-# модели Fable и Mythos (5.1, а также 5.2, на странице которой изменений здесь нет) отвечают на оба варианта ошибкой 400
+# модели Fable и Mythos (5.1 и 5.2: в описании 5.2 на этот счёт изменений нет) отвечают на оба варианта ошибкой 400
 # при любых настройках рассуждения; Haiku 5.5 принимает их и на этот вызов не рассуждает. Вот что отвечает более новый Opus:
 
 # %%
@@ -292,7 +292,7 @@ if using_sandbox():
     shared_sandbox().context_window = needed + 40  # место для 40 токенов ответа
     full = client.messages.create(model=MODEL, max_tokens=2000, messages=prompt)
     shared_sandbox().context_window = None
-    print(needed, "— столько токенов на входе;", full.stop_reason, "после", full.usage.output_tokens, "токенов на выходе")
+    print(needed, "— столько токенов на входе;", full.stop_reason, "— выходных токенов:", full.usage.output_tokens)
 else:
     print("Пропущено: уменьшить контекстное окно модели умеет только офлайн-песочница.")
 
@@ -421,7 +421,7 @@ print(answer.stop_reason, "— ответила", answer.model, [block.type for 
 # <!-- fact: forced-call-no-text -->
 # ## Проверьте себя
 #
-# **Выберите один ответ** (в каждом ответе сказано, почему два других неверны):
+# **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
 #
 # 1. Вы задаёте `tool_choice={"type": "tool", "name": "read_file"}` в задаче, где не назван ни один файл. Что придёт в ответ?
 #    - (а) ошибка 400: в задаче нет пути

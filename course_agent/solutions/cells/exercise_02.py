@@ -23,7 +23,7 @@ functions = {"get_diff": get_diff, "read_file": read_file}  # the tool's name pi
 
 exercise_messages = [{"role": "user", "content": "Review merge request !482."}]
 
-# round 1: step 1, then step 3 for every tool_use of the response
+# round 1: step 1, then steps 2–3 for every tool_use of the response
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=exercise_messages)
 exercise_messages.append({"role": "assistant", "content": response.content})  # the response, whole
 print(1, response.stop_reason, [(block.name, block.input) for block in response.content if block.type == "tool_use"])
@@ -32,7 +32,7 @@ exercise_messages.append({"role": "user", "content": [
     for block in response.content if block.type == "tool_use"
 ]})
 
-# round 2: step 1, then step 3 for every tool_use of the response (the same lines again: now the model reads a file)
+# round 2: step 1, then steps 2–3 for every tool_use of the response (the same lines again: now the model reads a file)
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=exercise_messages)
 exercise_messages.append({"role": "assistant", "content": response.content})  # the response, whole
 print(2, response.stop_reason, [(block.name, block.input) for block in response.content if block.type == "tool_use"])

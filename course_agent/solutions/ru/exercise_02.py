@@ -13,9 +13,9 @@ from course_agent.config import model_id
 
 
 def diff_of(project, pr: int) -> str:
-    """Изменения merge request !pr: заголовок, ветка-источник, описание и diff каждого файла."""
+    """Изменения merge request !pr: заголовок, исходная ветка, описание и diff каждого файла."""
     mr = project.mergerequests.get(pr)
-    parts = [f"Заголовок: {mr.title}", f"source_branch: {mr.source_branch}", f"Описание: {mr.description}", ""]
+    parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
     for change in mr.changes()["changes"]:
         parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
         parts.append(change["diff"] or "(diff слишком большой, не показан: прочитай файл)")
@@ -55,7 +55,7 @@ TOOLS = [
 
 
 def solve(client, project):
-    """Проверить #482 с get_diff и read_file, шаг за шагом; вернуть (TOOLS, всю историю)."""
+    """Проверить !482 с get_diff и read_file, шаг за шагом; вернуть (TOOLS, всю историю)."""
     functions = {"get_diff": partial(diff_of, project), "read_file": partial(file_of, project)}
     task = "Проверь merge request !482."
     messages = [{"role": "user", "content": task}]

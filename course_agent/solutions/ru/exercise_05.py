@@ -26,7 +26,7 @@ def get_diff(pr: int) -> str:
 
 def read_file(path: str, ref: str = "main") -> str:
     """В этом упражнении нет ни одного файла."""
-    raise FileNotFoundError(f"{path} нет в {ref}")
+    raise FileNotFoundError(f"файла {path} нет в {ref}")
 
 
 def run_tool_missing_file(name: str, tool_input: dict) -> dict:
@@ -35,7 +35,7 @@ def run_tool_missing_file(name: str, tool_input: dict) -> dict:
 
 
 def solve(gitlab_project):
-    """Взять этот проект и вернуть диспетчер (затем: print(review(482, run_tool_missing_file)))."""
+    """Взять этот проект и вернуть диспетчер (затем: print(review_with(482, run_tool_missing_file)))."""
     global project
     project = gitlab_project
     return run_tool_missing_file

@@ -23,7 +23,7 @@ functions = {"get_diff": get_diff, "read_file": read_file}  # имя инстр�
 
 exercise_messages = [{"role": "user", "content": "Проверь merge request !482."}]
 
-# круг 1: шаг 1, затем шаг 3 для каждого tool_use в ответе
+# круг 1: шаг 1, затем шаги 2–3 для каждого tool_use в ответе
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=exercise_messages)
 exercise_messages.append({"role": "assistant", "content": response.content})  # ответ целиком
 print(1, response.stop_reason, [(block.name, block.input) for block in response.content if block.type == "tool_use"])
@@ -32,7 +32,7 @@ exercise_messages.append({"role": "user", "content": [
     for block in response.content if block.type == "tool_use"
 ]})
 
-# круг 2: шаг 1, затем шаг 3 для каждого tool_use в ответе (те же строки ещё раз: теперь модель читает файл)
+# круг 2: шаг 1, затем шаги 2–3 для каждого tool_use в ответе (те же строки ещё раз: теперь модель читает файл)
 response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=exercise_messages)
 exercise_messages.append({"role": "assistant", "content": response.content})  # ответ целиком
 print(2, response.stop_reason, [(block.name, block.input) for block in response.content if block.type == "tool_use"])

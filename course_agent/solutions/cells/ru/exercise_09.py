@@ -8,6 +8,6 @@ for pr in range(482, 488):
     rows.append((pr, verdict, result.iterations, billed(result.usage)))
 
 for pr, verdict, calls, billed_input in rows:
-    print(f"!{pr}  {verdict:18}  вызовов: {calls}  оплачиваемый вход: {billed_input:7.0f} токенов")
+    print(f"!{pr}  {verdict:18}  вызовов: {calls}  оплачиваемый вход, токенов: {billed_input:7.0f}")
 costliest = max(rows, key=lambda row: row[3])
 print(f"самый дорогой: !{costliest[0]}; сравните его result.usage с остальными")
