@@ -1,6 +1,6 @@
 """More values a user states in words, for slots.py: phone numbers, times of day, street addresses, lower-case
 ids (`art-991`), directories (`/tmp/demo`), money (`$5.50`, `5.50 dollars each`), counts
-(`2 packs`), product names (`2 packs of Green Tea`), values a schema's `pattern` recognises,
+(`2 packs`), the size of a party (`4 guests`, `party of 6`), product names (`2 packs of Green Tea`), values a schema's `pattern` recognises,
 and booleans from phrasing ("nonstop", "dry run", "include the history").
 
 A real model fills `phone_number` with the number the user wrote, not an e-mail address and not
