@@ -12,7 +12,7 @@ from ..breadth import memory, tool_search, web_search
 from . import chat, policy, reviewer, structured, tool_roles, tool_user
 from .generation_bounds import Unprovable
 from .history import language, task_turn
-from .reply import NewId, Reply, text_reply
+from .reply import NewId, Reply, call_first, text_reply
 from ..words import words
 from .thoughts import thoughts
 
@@ -39,6 +39,8 @@ def _within_choice(request: Request, turns: list[Turn], new_id: NewId) -> Reply:
     reply = _respond(request, turns, new_id)
     if choice.get("type") in ("any", "tool"):
         reply = _force_tool(request, turns, reply, choice.get("name"), new_id)
+        if request.profile.forced_call_first:
+            reply = call_first(reply)
     if choice.get("disable_parallel_tool_use"):
         uses = [b for b in reply.blocks if b["type"] == "tool_use"]
         reply.blocks = [b for b in reply.blocks if b["type"] != "tool_use" or b is uses[0]]

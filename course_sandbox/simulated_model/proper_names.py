@@ -59,13 +59,25 @@ def read(text: str) -> Names:
             start = -1
         while words and _abbreviation(words[-1]):
             words = words[:-1]
-        name = " ".join(words).rstrip(".,;:!?'’-")
+        name = re.sub(r"['’]s$", "", " ".join(words)).rstrip(".,;:!?'’-")  # "Ana's e-mail" names Ana
         if not name or not _is_name(name):
             continue
         found.append(name)
         if start >= 0 and _VENUE_BEFORE.search(masked[:start]):
             venues.append(name)
     return Names(list(dict.fromkeys(found)), list(dict.fromkeys(venues)))
+
+
+_QUOTED_VENUE = re.compile(
+    r"(?:\b(?:at|in|venue|location|place|restaurant|hotel|cafe|café|bar|club|hall)|(?<!\w)(?:в|во|на|у|ресторан\w*|"
+    r"кафе|бар\w*|клуб\w*|отел\w*|гостиниц\w*|зал\w*))(?:\s+the)?\s+(?:\"([^\"]{1,80})\"|«([^»]{1,80})»|“([^”]{1,80})”)",
+    re.I)
+
+
+def quoted_venues(text: str) -> list[str]:
+    """Venues written in quotes: 'at "the old mill"', «в кафе «Ромашка»»: quoted, a name of any case is
+    still a name, where the words before it say it is a place."""
+    return list(dict.fromkeys(next(g for g in m.groups() if g).strip() for m in _QUOTED_VENUE.finditer(text)))
 
 
 def names_a_venue(name: str, description: str) -> bool:

@@ -4,7 +4,8 @@
 A list follows a cue word ("with", "as", "tags", "including", a colon…) and runs to the end of its
 clause: items split at commas and the last "and"/"or", each one to three words. Without a cue, only
 one-word items joined by commas count ("milk, eggs and bread"), so ordinary sentences with "and"
-stay sentences. Quoted text is never read as a list.
+stay sentences; the last of them may be longer where a word such as "to" ends the clause ("add flour, sugar
+and printer paper to the list"). Quoted text is never read as a list.
 """
 
 import re
@@ -21,6 +22,9 @@ _JOINT = re.compile(r"\s*,?\s+(?:and|or|&|и|или)\s+", re.I)
 _BARE = re.compile(r"(?<![\w-])([\w-]+)((?:\s*,\s*[\w-]+)+),?\s+(?:and|or|и|или)\s+([\w-]+)", re.I)
 _QUOTED = re.compile(r"\"[^\"]*\"|«[^»]*»|“[^”]*”")
 _ARTICLES = re.compile(r"^(?:the|a|an)\s+", re.I)
+_AFTER_A_LIST = {"please", "now", "today", "tomorrow", "tonight", "too", "also", "again", "first", "later", "asap",
+                 "пожалуйста", "сейчас", "сегодня", "завтра", "тоже", "также"}
+"""Words that follow a list without belonging to its last item: "milk, eggs and bread tomorrow"."""
 MAX_ITEMS = 50
 _KIN = {"tag": "label", "label": "tag", "tagged": "label", "labeled": "tag", "labelled": "tag"}
 """Cue words that mean one another's property: "tag it with" fills `labels` too."""
@@ -49,7 +53,8 @@ def read(text: str) -> list[ProseList]:
             used_until = listed[1]
     for bare in _BARE.finditer(masked):
         if not any(start <= bare.start() < start + 200 for start, _ in found):
-            items = [bare.group(1), *re.findall(r"[\w-]+", bare.group(2)), bare.group(3)]
+            listed = _after(masked, bare.start())
+            items = listed[0] if listed else [bare.group(1), *re.findall(r"[\w-]+", bare.group(2)), bare.group(3)]
             before = " ".join(masked[max(0, bare.start() - 40):bare.start()].split())
             found.append((bare.start(), ProseList(before, items)))
     return [listed for _, listed in sorted(found, key=lambda pair: pair[0])]
@@ -74,8 +79,14 @@ def _after(text: str, start: int) -> tuple[list[str], int] | None:
     items = [_ARTICLES.sub("", item.strip()) for item in head.split(",")]
     if joint:
         last = tail.split(",")[0].strip()
-        if all(len(item.split()) == 1 for item in items):  # "urgent, billing and refund order 5": ends at "refund"
-            last = last.split()[0] if last.split() else last
+        words = last.split()
+        while len(words) > 1 and words[-1].lower() in _AFTER_A_LIST:
+            words.pop()
+        last = " ".join(words)
+        # "urgent, billing and refund order 5": ends at "refund"; "flour, sugar and printer paper to the list"
+        # keeps "printer paper", since a word such as "to" ends the clause right after it
+        if all(len(item.split()) == 1 for item in items) and (end is None or re.search(r"\d", last)):
+            last = words[0] if words else last
         items.append(_ARTICLES.sub("", last))
         stop = start + joint.end() + tail.find(last) + len(last)
     items = [item for item in items if item]

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import arithmetic, proper_names, prose_lists, spoken_values
+from . import arithmetic, proper_names, prose_lists, ranges, spoken_values
 from .schema_instance import MISSING, is_valid
 from .words import overlap, stems
 
@@ -70,6 +70,7 @@ _NOT_SYMBOLS = {"I", "A", "MR", "PR", "OK", "AI", "API", "JSON", "ID", "URL", "C
 _CURRENCIES = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "pound": "GBP", "gbp": "GBP",
                "yen": "JPY", "jpy": "JPY", "ruble": "RUB", "rouble": "RUB", "рубл": "RUB", "доллар": "USD",
                "евро": "EUR", "фунт": "GBP", "иен": "JPY", "юан": "CNY", "yuan": "CNY", "franc": "CHF"}
+_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₽": "RUB"}
 _PATH = re.compile(r"(?<![\w@])[\w./-]*\w\.(?:py|txt|md|json|csv|js|ts|yml|yaml|toml|html|css|pdf|cfg|ini|log|sql)\b")
 KINDS: list[tuple[str, str]] = [
     ("email", r"e-?mail|почт|^to$|recipient|attendee"),
@@ -90,10 +91,12 @@ KINDS: list[tuple[str, str]] = [
     ("unit", r"\bunits?\b|measure|единиц"),
     ("place", r"locat|\bcit(y|ies)\b|\bplace|\btown|address|region|countr|destination|origin|\bwhere\b|город|мест|"
               r"адрес|стран|локаци"),
+    ("party", r"\bguests?\b|\bpeople\b|\bpersons\b|\bparty\b|headcount|passengers|diners|travell?ers|гост|"
+              r"человек|персон"),
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
            r"\binvoice\b|\baccount\b|номер|идентификатор|артикул"),
     ("product", r"product|\bitem\b|goods|товар|продукт"),
-    ("name", r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|\bимя\b|фамили"),
+    ("name", r"\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|\bимя\b|фамили"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
     ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
     ("number", r"quantit|amount|count|\bqty\b|\bnum\b|total|price|value|limit|\bage\b|year|operand|^[abxyn]$|"
@@ -106,7 +109,7 @@ _STRINGY = {"time", "unit", "phone", "address", "product", "email", "url", "uuid
             "text", "timezone", "language"}
 
 
-_FALLBACK = {"money": "number", "count": "number", "address": "place", "product": "name", "phone": ""}
+_FALLBACK = {"money": "number", "count": "number", "party": "number", "address": "place", "product": "name", "phone": ""}
 """Where a kind looks when the words hold none of it: a price the user wrote as a bare number."""
 _OTHER_NUMBERS = {"count": "money", "money": "count"}
 """A bare number for a count is not the price ("3 hours at 120 each": quantity 3, unit_price 120)."""
@@ -151,6 +154,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["address"] = spoken_values.addresses(rest)
     values["money"] = spoken_values.money(rest)
     values["count"] = spoken_values.counts(rest)
+    values["party"] = spoken_values.party_sizes(rest)
     values["product"] = spoken_values.products(rest)
     values["unit"] = spoken_values.units(rest)
     values["path"] = _unique(_clean(p) for p in _PATH.findall(rest) + spoken_values.directories(rest))
@@ -159,10 +163,11 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["expression"] = [arithmetic.plain(evidence.expression.expression)] if evidence.expression else []
     values["id"] = _unique(_ids(rest) + spoken_values.lower_ids(rest) + values["uuid"])
     values["number"] = [n for n in map(_number, _NUMBER.findall(rest)) if n is not None]
-    values["place"] = _places(rest)
+    quoted_venues = proper_names.quoted_venues(text)
+    values["place"] = _unique([*quoted_venues, *_places(rest)])
     values["name"] = _unique(_clean(n) for n in _NAME.findall(text) if n.split()[0].lower() not in _NOT_PLACES)
     names = proper_names.read(text)
-    values["proper"], values["venue"] = names.all, names.venues
+    values["proper"], values["venue"] = names.all, _unique([*quoted_venues, *names.venues])
     evidence.lists = prose_lists.read(text)
     values["symbol"] = _unique(s for s in _SYMBOL.findall(text) if s not in _NOT_SYMBOLS)
     values["currency"] = _currencies(text)
@@ -171,10 +176,19 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["language"] = _unique(name for _, name in sorted(
         (m.start(), name) for word, name in _LANGUAGES.items() for m in re.finditer(rf"\b{word}", lowered)))
     quoted = [next(g for g in groups if g) for groups in _QUOTED.findall(text)]
-    values["text"] = _unique(quoted) or [_one_line(text)]
+    values["text"] = _unique([q for q in quoted if q not in quoted_venues] or quoted) or [_one_line(text)]
     for result in results or []:
         evidence.named.update(named_values(result))
+        for kind, found in _returned(result).items():  # after the request's own: what the user wrote comes first
+            values[kind] = _unique([*values[kind], *found])
     return evidence
+
+
+def _returned(result: str) -> dict[str, list[str]]:
+    """Addresses an earlier tool returned ("look up Ana's e-mail, then send her the agenda": the send takes
+    the address the lookup found), by kind."""
+    return {"email": _EMAIL.findall(result), "url": [_clean(u) for u in _URL.findall(result)],
+            "phone": spoken_values.phones(_EMAIL.sub(" ", result))}
 
 
 def kind_of(name: str, schema: dict) -> str | None:
@@ -185,6 +199,8 @@ def kind_of(name: str, schema: dict) -> str | None:
     if isinstance(fmt, str) and fmt in by_format:
         return by_format[fmt]
     types = _types(schema)
+    if _clock_time(schema) and _type_allows("time", types):
+        return "time"
     spoken = " ".join(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").lower().split())
     described = str(schema.get("description") or schema.get("title") or "").lower()
     for text in (spoken, described):
@@ -194,6 +210,25 @@ def kind_of(name: str, schema: dict) -> str | None:
     if types & {"integer", "number"}:
         return "number"
     return None
+
+
+def _clock_time(schema: dict) -> bool:
+    """A field that wants a time of day alone: described as HH:MM, or a pattern that takes "09:30" (and
+    not a whole date-time), whatever its name says (`when`, `at`)."""
+    described = str(schema.get("description") or schema.get("title") or "")
+    if re.search(r"\bhh:mm\b|\bчч:мм\b", described, re.I):
+        return True
+    pattern = schema.get("pattern")
+    return isinstance(pattern, str) and spoken_values.matching(pattern, "09:30") == ["09:30"] \
+        and not spoken_values.matching(pattern, "2025-01-15T09:30:00Z")
+
+
+def pattern_finds(schema: dict, text: str) -> bool:
+    """Whether the request holds a value that the property's `pattern` picks out and an ordinary word does
+    not pass ("LH4711" for `[A-Z]{2}\\d{3,4}`): a value only that tool can take."""
+    pattern = schema.get("pattern")
+    return isinstance(pattern, str) and bool(spoken_values.matching(pattern, text)) \
+        and not spoken_values.matching(pattern, "example words")
 
 
 def names(properties: dict) -> frozenset[str]:
@@ -226,6 +261,9 @@ class RequestHints:
         if kind == "email" and self.evidence.of("phone") and not self.evidence.of("email"):
             said = f"{name} {schema.get('description') or ''} {schema.get('format') or ''}".lower()
             return kind if re.search(r"e-?mail|почт", said) else "phone"
+        if name.lower() in ranges.BARE and kind in (None, "email") and not self.evidence.of("email") \
+                and "format" not in schema:
+            return ranges.bare_kind(kind_of("", schema), self.evidence.values) or kind
         return kind
 
     def value(self, name: str, schema: dict, index: int | None) -> Any:
@@ -242,7 +280,10 @@ class RequestHints:
         if index is not None:
             return found[index] if index < len(found) else MISSING
         taken = self.taken.setdefault(kind, set())
-        for position in range(self.start.get(kind, 0), len(found)):
+        positions = range(self.start.get(kind, 0), len(found))
+        if kind not in self.start and ranges.is_end(name):
+            positions = ranges.end_first(len(found))
+        for position in positions:
             if found[position] not in taken and is_valid(schema, found[position]):
                 taken.add(found[position])
                 return found[position]
@@ -315,18 +356,21 @@ class RequestHints:
             found = [place for place in found if place not in claimed]
         elif kind in _OTHER_NUMBERS and not self.evidence.of(kind):
             found = [n for n in found if n not in self.evidence.of(_OTHER_NUMBERS[kind])]
+        if kind == "id":
+            found = _unique([*ids_after_nouns(self.evidence.text, name, str(schema.get("description") or "")), *found])
         types = _types(schema)
         if kind == "id" and types and "string" not in types:
             found = [int(v) for v in found if str(v).isdigit()]
         elif kind == "id":
             found = [str(v) for v in found]
-        elif kind in ("number", "money", "count") and types == {"integer"}:
+        elif kind in ("number", "money", "count", "party") and types == {"integer"}:
             found = [v for v in found if float(v).is_integer()]
         elif kind == "datetime" and not found:
             hour = (self.evidence.of("time") or ["09:00"])[0]
             found = [f"{d}T{hour}:00Z" for d in self.evidence.of("date")]
-        elif kind == "time" and schema.get("format") == "time":
-            found = [f"{t}:00Z" for t in found]
+        elif kind == "time":
+            found = found or [d[11:16] for d in self.evidence.of("datetime")]  # "2025-03-05T07:15" -> "07:15"
+            found = [f"{t}:00Z" for t in found] if schema.get("format") == "time" else found
         elif kind == "date" and not found:
             found = [d[:10] for d in self.evidence.of("datetime")]
         return found
@@ -425,6 +469,23 @@ def _ids(text: str) -> list[str]:
     return _unique(value.rstrip(".-") for _, value in sorted(found))
 
 
+_ID_WORDS = {"ids", "iid", "number", "code", "ref", "reference", "key", "the", "identifier", "unique", "номер"}
+
+
+def ids_after_nouns(text: str, name: str, description: str) -> list[str]:
+    """Ids written right after the noun an id property is named or described by: "resolve incident x7f3k"
+    for `incident_id`, "close issue BUG-2231" for `id` described as "The issue key"."""
+    spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", f"{name} {description}").replace("_", " ").lower()
+    nouns = [w for w in dict.fromkeys(re.findall(r"[a-zа-яё]{4,}", spoken)) if w not in _ID_WORDS]
+    found: list[tuple[int, str]] = []
+    for noun in nouns[:8]:
+        stem = re.escape(noun[:max(4, len(noun) - 2)])
+        for m in re.finditer(rf"(?<!\w){stem}\w*\s+(?:#|№|no\.?\s*)?([A-Za-z]*\d[\w-]*|[A-Za-z][\w-]*\d[\w-]*)",
+                             text, re.I):
+            found.append((m.start(1), m.group(1).rstrip(".-")))
+    return _unique(value for _, value in sorted(found))
+
+
 def _places(text: str) -> list[str]:
     """Places in the order written, those after "in", "from", "to"… first, then those after "for"
     (often a person: "a table for Maria Lopez in Oslo"), then those after "at" (often a venue:
@@ -496,8 +557,10 @@ def _timezones(text: str, places: list[str]) -> list[str]:
 
 
 def _currencies(text: str) -> list[str]:
+    """Currency codes in the order written: "USD", "dollars", «рублей», and the signs ("$45" is USD)."""
     found = [(m.start(), m.group(0)) for m in re.finditer(r"\b[A-Z]{3}\b", text)
              if m.group(0) in set(_CURRENCIES.values()) | {"CAD", "AUD", "INR", "SEK", "NOK"}]
+    found += [(m.start(), _SIGNS[m.group(0).strip()]) for m in re.finditer(r"[$€£¥₽](?=\s?\d)|(?<=\d)\s?[$€£¥₽]", text)]
     lowered = text.lower()
     for word, code in _CURRENCIES.items():
         ending = "" if re.search(r"[а-я]", word) else r"(?:s|es)?\b"

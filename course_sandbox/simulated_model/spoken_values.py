@@ -1,6 +1,6 @@
 """More values a user states in words, for slots.py: phone numbers, times of day, street addresses, lower-case
 ids (`art-991`), directories (`/tmp/demo`), money (`$5.50`, `5.50 dollars each`), counts
-(`2 packs`), product names (`2 packs of Green Tea`), values a schema's `pattern` recognises,
+(`2 packs`), the size of a party (`4 guests`, `party of 6`), product names (`2 packs of Green Tea`), values a schema's `pattern` recognises,
 and booleans from phrasing ("nonstop", "dry run", "include the history").
 
 A real model fills `phone_number` with the number the user wrote, not an e-mail address and not
@@ -34,6 +34,9 @@ _UNIT = r"(?:packs?|packets?|boxes|box|bottles?|units?|items?|pieces?|pcs|cups?|
 _COUNT = [re.compile(rf"(?<![\d.,$€£])\b(\d+)\s+{_UNIT}\b", re.I),
           re.compile(r"\b(?:order|buy|want|need|get|quantity|qty)\s*:?\s+(\d+)\b(?![.,]\d)", re.I),
           re.compile(r"(?<![\d.,$€£])\b(\d+)\s+(?=[A-Z][a-z])")]
+_PARTY = [re.compile(r"(?<![\d.,$€£])\b(\d+)\s+(?:guests?|people|persons|diners|adults|passengers|"
+                     r"гост\w*|человек\w*|персон\w*)\b", re.I),
+          re.compile(r"\b(?:party|group) of (\d+)\b", re.I)]
 PRODUCT = re.compile(rf"\b\d+\s+(?:{_UNIT}\s+of\s+)?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){{0,3}})")
 _NEGATION = re.compile(r"\b(?:no|not|don'?t|do not|without|never|skip|exclude|excluding|нет|не|без)\s+(?:\w+\s+){0,2}$")
 _FLAG_VERBS = {"include", "send", "show", "add", "enable", "allow", "get", "return", "fetch", "apply", "run", "has",
@@ -97,6 +100,12 @@ def counts(text: str) -> list[int]:
     return _unique(int(value) for _, value in found if len(value) <= 9)
 
 
+def party_sizes(text: str) -> list[int]:
+    """How many people: "4 guests", "a party of 6", «на 4 гостей»."""
+    found = sorted((m.start(), m.group(1)) for pattern in _PARTY for m in pattern.finditer(text))
+    return _unique(int(value) for _, value in found if len(value) <= 6)
+
+
 _UNITS = ("celsius|fahrenheit|kelvin|miles?|kilomet(?:er|re)s?|km|met(?:er|re)s?|centimet(?:er|re)s?|cm|millimet(?:er|re)s?|"
           "mm|feet|foot|ft|inch(?:es)?|yards?|pounds?|lbs?|kilograms?|kg|grams?|ounces?|oz|lit(?:er|re)s?|gallons?|"
           "cups?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|bytes?|kilobytes?|megabytes?|gigabytes?|"
@@ -146,10 +155,34 @@ def described_choice(description: str, text: str) -> Any:
 
 
 def matching(pattern: str, text: str) -> list[str]:
-    """Words of the text that a schema's `pattern` accepts whole ('art-991' for '^art-\\d+$')."""
+    """Words of the text that a schema's `pattern` accepts whole ('art-991' for '^art-\\d+$'), else the
+    first stretches of the text it accepts ('1234 5678' for '^\\d{4} \\d{4}$', 'AB1234' in 'ref:AB1234')."""
     candidates = [w.strip(".,;:!?()[]{}\"'") for w in re.findall(r"[^\s]+", text[:4000])]
     hits = ((w, bounded_search(pattern, w)) for w in candidates if w and len(w) <= 200)
-    return _unique(w for w, hit in hits if hit and hit.group(0) == w)
+    whole = _unique(w for w, hit in hits if hit and hit.group(0) == w)
+    return whole or _stretches(pattern, text[:4000])
+
+
+_ANCHORS = re.compile(r"^(?:\^|\\A)|(?<!\\)(?:\$|\\Z|\\z)$")
+MAX_STRETCHES = 5
+
+
+def _stretches(pattern: str, text: str) -> list[str]:
+    """Stretches of the text, between word boundaries, that the whole pattern accepts, in the order written:
+    the pattern without its anchors finds them, the pattern itself checks each."""
+    inner = rf"(?<![\w-])(?:{_ANCHORS.sub('', pattern)})(?![\w-])"
+    found: list[str] = []
+    start = 0
+    while len(found) < MAX_STRETCHES and start < len(text):
+        hit = bounded_search(inner, text[start:])
+        if hit is None:
+            break
+        stretch = hit.group(0).strip()
+        checked = bounded_search(pattern, stretch) if stretch else None
+        if checked is not None and checked.group(0) == stretch:
+            found.append(stretch)
+        start += hit.end() if hit.end() > 0 else 1
+    return _unique(found)
 
 
 def _said(text: str) -> str:

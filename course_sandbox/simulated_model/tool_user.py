@@ -77,7 +77,8 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
             plan = _for_image(tools, plan, evidence)
         uses = _next_calls(tools, plan, evidence, answered + earlier, task, lang)
         if uses:
-            return _call(uses, lang, new_id, image)
+            notes = [] if image else _notes(offered, uses, task, lang)
+            return _call(uses, lang, new_id, image, notes)
         if plan.missing and not answered:
             return _ask(*plan.missing, lang=lang)
         if not answered:
@@ -130,9 +131,19 @@ def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[
     seeds = tool_roles.fill(tool, number=review_number) if review_number else None
     filled = tool_input(tool, evidence, seeds=seeds)
     use = {"type": "tool_use", "id": new_id("toolu_01"), "name": tool.name, "input": filled}
-    guessed = assumptions.assumed(tool, filled, task)
-    said = [{"type": "text", "text": assumptions.note(tool, guessed, lang)}] if guessed else []
-    return Reply([*said, use], "tool_use")
+    notes = _notes([tool], [(tool.name, filled)], task, lang)
+    return Reply([*({"type": "text", "text": note} for note in notes), use], "tool_use", notes=notes)
+
+
+def _notes(tools: list[tool_roles.ToolSpec], uses: list[tuple[str, dict]], task: str, lang: str) -> list[str]:
+    """What each call assumed, said plainly (assumptions.py): every call that carries a placeholder says so."""
+    notes = []
+    for name, tool_input_ in uses:
+        tool = next((t for t in tools if t.name == name), None)
+        guessed = assumptions.assumed(tool, tool_input_, task) if tool else {}
+        if guessed:
+            notes.append(assumptions.note(tool, guessed, lang))
+    return list(dict.fromkeys(notes))
 
 
 def _forced_choice(tools: list[tool_roles.ToolSpec], task: str, evidence: Evidence,
@@ -178,6 +189,10 @@ def score(tool: tool_roles.ToolSpec, evidence: Evidence) -> int:
             bonus += 2
         elif kind in ("place", "id", "name") and evidence.of(kind):
             bonus += 1
+        elif kind == "id" and slots.ids_after_nouns(evidence.text, prop, str(schema.get("description") or "")):
+            bonus += 1  # "resolve incident x7f3k": an id right after the noun the property names
+        elif slots.pattern_finds(schema, evidence.text):
+            bonus += 2
     return 2 * len(name_hits) + len(description_hits) + min(bonus, 2)
 
 
@@ -216,8 +231,8 @@ def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
         # each part may use only the actions its own words ask for: "show the files in /var/log/app, then delete
         # the ones…" deletes in the second part only, never the directory the first part names
         parts = [plan_calls(side_effects.allowed(tools, ask), slots.read(ask, evidence.lang)) for ask in asks]
-        firsts = {p.uses[0][0] if p.uses else p.missing[0] if p.missing else "" for p in parts}
-        if len(firsts) > 1:
+        firsts = {p.uses[0][0] if p.uses else p.missing[0] for p in parts if p.uses or p.missing}
+        if len(firsts) > 1:  # a part that plans nothing ("printer paper to the list") is no ask of its own
             later = _later_steps(tools, asks, parts, evidence.lang)
             parts = [_with_whole_request(tools, p, evidence, later) for p in parts]
             uses = _unique_uses([u for p in parts for u in p.uses])
@@ -284,7 +299,8 @@ def fitting(request: Request, text: str, lang: str) -> bool:
     return bool(rank(side_effects.allowed(tool_roles.custom_tools(request), text), slots.read(text, lang)))
 
 
-def _call(uses: list[tuple[str, dict]], lang: str, new_id: NewId, image: bool = False) -> Reply:
+def _call(uses: list[tuple[str, dict]], lang: str, new_id: NewId, image: bool = False,
+          notes: list[str] | None = None) -> Reply:
     """The calls, with the sentence a model writes before them; with an image, the plain admission
     that offline it cannot read images, so the values are the schema's, not the picture's."""
     tools = list(dict.fromkeys(name for name, _ in uses))
@@ -298,6 +314,7 @@ def _call(uses: list[tuple[str, dict]], lang: str, new_id: NewId, image: bool = 
               listed=listed) + blind,
         uses, new_id,
         reasoning=words(lang, "The request fits {names}; calling it with {items}.", names=names, items=items),
+        notes=notes,
     )
 
 
