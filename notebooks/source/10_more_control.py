@@ -292,7 +292,7 @@ if using_sandbox():
     shared_sandbox().context_window = needed + 40  # место для 40 токенов ответа
     full = client.messages.create(model=MODEL, max_tokens=2000, messages=prompt)
     shared_sandbox().context_window = None
-    print(needed, "— столько токенов на входе;", full.stop_reason, "— выходных токенов:", full.usage.output_tokens)
+    print(needed, "— столько токенов на входе;", full.stop_reason, "после", full.usage.output_tokens, "ток. на выходе")
 else:
     print("Пропущено: уменьшить контекстное окно модели умеет только офлайн-песочница.")
 
