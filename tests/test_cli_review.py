@@ -202,7 +202,7 @@ def test_all_open_speaks_russian(fresh_shared, capsys, monkeypatch):
     captured = capsys.readouterr()
     assert "[раунд 1] !482: tool_use -> get_diff(pr=482)" in captured.err
     assert "(Message Batches: за полцены)" in captured.err.splitlines()[-1]
-    assert re.search(r"к оплате за 6 ревью: \d+,\d входных токенов", captured.err)
+    assert re.search(r"к оплате за 6 ревью: входных токенов — \d+,\d", captured.err)
     assert "=== !482 ===\nРевью !482" in captured.out
 
 

@@ -54,8 +54,8 @@ REQUIREMENTS = (_reason, _sequence, _text)
 
 WHAT = N_("`counting` is still empty. Put the Message that client.messages.create returns into it and run this cell "
           "again.")
-FIRST_HINTS = (N_("Which parameter of messages.create makes the model stop before it writes a given string, and what "
-                   "string comes right after 4 in a count?"),)
+FIRST_HINTS = (N_("Which parameter of messages.create makes the model stop before it writes a string you choose? And "
+                   "which string must the count never reach?"),)
 
 
 def check_exercise_1(counting: Any, language: str | None = None) -> Report:

@@ -105,8 +105,8 @@ CONCURRENT = Requirement(
     task=TASK)
 NOTE = N_("Not done yet: run the calls of a turn at the same time (run_all or a thread pool), keep their order, and "
           "send all results in one message.")
-HINT = N_("run_all(calls) above runs the calls in threads and returns the results in the calls' order; "
-          "concurrent.futures.ThreadPoolExecutor.map does the same.")
+HINT = N_("Where in your loop do the calls of a turn run one after another? What above in this notebook runs "
+          "several calls at once and keeps their order?")
 
 
 def check_exercise_4(loop: Callable | None, language: str | None = None) -> Report:

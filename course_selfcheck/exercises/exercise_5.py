@@ -279,8 +279,8 @@ def _others_safe(seen: Seen5, lang: str) -> Seen:
 REQUIREMENTS = (_read_file_error, _get_diff_works, _others_safe, _survives, _mentions_failure)
 WHAT = N_("`run_tool_missing_file` is not written yet. Write a run_tool_safely(name, tool_input) in which "
           "read_file always raises FileNotFoundError, assign it, and run this cell again.")
-START_HINT = N_("Copy run_tool_safely from this notebook and make read_file raise FileNotFoundError before "
-                "anything else; the except branch turns it into {\"content\": ..., \"is_error\": True}.")
+START_HINT = N_("Where in run_tool_safely does a failure become a result? Make read_file fail where that branch "
+                "sees it.")
 
 
 def _unwritten(probes: dict[str, Probe]) -> bool:

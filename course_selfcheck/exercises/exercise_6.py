@@ -41,15 +41,11 @@ def check_exercise_6(loop: Callable | None, language: str | None = None, part: i
 
 
 HINTS = {
-    1: N_("Which stop reasons can a response end with, and which of them mean the answer is finished? One branch "
-          "each (a match on response.stop_reason, or a chain of if statements); pause_turn appends the response and "
-          "continues without a new user message; the last branch catches every other value and raises an error "
-          "naming it."),
+    1: N_("Which stop reasons can a response end with, and which of them mean the answer is finished? what_to_do "
+          "above says what a loop does for each: give each its branch, and a last one for a value you do not know."),
     2: N_("After a refusal, what does the fallback model need to answer the same question? The same messages, sent "
           "once to fallback_model(); a second refusal ends the run with its stop_details."),
-    None: N_("A match (or a chain of if statements) on response.stop_reason, one branch each; pause_turn appends the "
-             "response and continues without a new user message; stop_sequence returns the text like end_turn; a "
-             "refusal sends the same messages once to fallback_model(), and a second refusal ends the run; a last "
-             "branch (case other) raises an error naming the stop reason."),
+    None: N_("Give each stop reason its branch, as what_to_do above decides, and a last one for a value you do not "
+             "know; after a refusal, what does the fallback model need to answer the same question?"),
 }
 """What to think of when a part is not done: part 1's hint says nothing of part 2, and the other way round."""
