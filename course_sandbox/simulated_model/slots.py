@@ -74,7 +74,7 @@ _SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₽": "RUB"}
 _PATH = re.compile(r"(?<![\w@])[\w./-]*\w\.(?:py|txt|md|json|csv|js|ts|yml|yaml|toml|html|css|pdf|cfg|ini|log|sql)\b")
 KINDS: list[tuple[str, str]] = [
     ("email", r"e-?mail|почт|^to$|recipient|attendee"),
-    ("phone", r"phone|mobile|\btel\b|\bcell\b|телефон"),
+    ("phone", r"phone|mobile|\btel\b|\bcell\b|телефон|^(?:to|from|recipient|sender|caller|destination) number$"),
     ("url", r"\burl\b|\buri\b|\blink\b|website|\bhref\b|\bsite\b|ссылк"),
     ("uuid", r"uuid|guid"),
     ("datetime", r"datetime|timestamp|\bat time\b"),
@@ -93,6 +93,8 @@ KINDS: list[tuple[str, str]] = [
               r"адрес|стран|локаци"),
     ("party", r"\bguests?\b|\bpeople\b|\bpersons\b|\bparty\b|headcount|passengers|diners|travell?ers|гост|"
               r"человек|персон"),
+    ("count", r"^(?:the )?number of\b|^how many\b|^количество\b"),
+    ("percent", r"percent|\bpct\b|процент"),
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
            r"\binvoice\b|\baccount\b|номер|идентификатор|артикул"),
     ("product", r"product|\bitem\b|goods|товар|продукт"),
@@ -109,7 +111,7 @@ _STRINGY = {"time", "unit", "phone", "address", "product", "email", "url", "uuid
             "text", "timezone", "language"}
 
 
-_FALLBACK = {"money": "number", "count": "number", "party": "number", "address": "place", "product": "name", "phone": ""}
+_FALLBACK = {"percent": "number", "money": "number", "count": "number", "party": "number", "address": "place", "product": "name", "phone": ""}
 """Where a kind looks when the words hold none of it: a price the user wrote as a bare number."""
 _OTHER_NUMBERS = {"count": "money", "money": "count"}
 """A bare number for a count is not the price ("3 hours at 120 each": quantity 3, unit_price 120)."""
@@ -155,6 +157,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["money"] = spoken_values.money(rest)
     values["count"] = spoken_values.counts(rest)
     values["party"] = spoken_values.party_sizes(rest)
+    values["percent"] = spoken_values.percents(rest)
     values["product"] = spoken_values.products(rest)
     values["unit"] = spoken_values.units(rest)
     values["path"] = _unique(_clean(p) for p in _PATH.findall(rest) + spoken_values.directories(rest))
@@ -272,7 +275,7 @@ class RequestHints:
         if index is not None and name in self.listed:
             return self.listed[name][index] if index < len(self.listed[name]) else MISSING
         if isinstance(schema.get("enum"), list):
-            return self._enum(name, schema["enum"])
+            return self._enum(name, schema["enum"], schema=schema)
         kind = self._kind(name, schema)
         if kind is None or (kind == "text" and isinstance(schema.get("pattern"), str)):
             return self._unkinded(name, schema, index)
@@ -309,7 +312,7 @@ class RequestHints:
         if name.lower() in self.evidence.named:
             return True
         if isinstance(schema.get("enum"), list):
-            return self._enum(name, schema["enum"], strict=True) is not MISSING
+            return self._enum(name, schema["enum"], strict=True, schema=schema) is not MISSING
         if "boolean" in _types(schema):
             return spoken_values.flag(name, self.evidence.text) is not MISSING
         if "array" in _types(schema) and self._prose_list(name, schema, fitting_only=True):
@@ -363,7 +366,7 @@ class RequestHints:
             found = [int(v) for v in found if str(v).isdigit()]
         elif kind == "id":
             found = [str(v) for v in found]
-        elif kind in ("number", "money", "count", "party") and types == {"integer"}:
+        elif kind in ("number", "money", "count", "party", "percent") and types == {"integer"}:
             found = [v for v in found if float(v).is_integer()]
         elif kind == "datetime" and not found:
             hour = (self.evidence.of("time") or ["09:00"])[0]
@@ -384,8 +387,16 @@ class RequestHints:
             return _unique([*venues, *unplaced])
         return _unique([*said, *(p for p in unplaced if p not in venues)])
 
-    def _enum(self, name: str, options: list, strict: bool = False) -> Any:
+    def _enum(self, name: str, options: list, strict: bool = False, schema: dict | None = None) -> Any:
         text = self.evidence.text.lower()
+        if kind_of(name, {k: v for k, v in (schema or {}).items() if k != "enum"}) == "currency":
+            # "€1,250" names EUR though the word "EUR" is absent: the currencies read, in the order written
+            said = [code for code in self.evidence.of("currency") if code in options]
+            fresh = [code for code in said if code not in self.taken.get("currency", set())]
+            if fresh and not strict:  # strict: wanted() only asks, and takes nothing
+                self.taken.setdefault("currency", set()).add(fresh[0])
+            if fresh:
+                return fresh[0]
         for option in options:
             if isinstance(option, str) and option and (
                     re.search(rf"\b{re.escape(option.lower())}\b", text)

@@ -232,3 +232,41 @@ def test_a_later_step_takes_the_value_an_earlier_step_returned(client, prompt, n
     assert made[0][0] == "lookup_contact" and made[0][1]["name"] == (name or made[0][1]["name"])
     assert [(n, i["to"]) for n, i in made[1:]] == [("send_email", "ana.silva@example.com")]
     assert final.stop_reason == "end_turn"
+
+
+CURRENCY = {"type": "string", "enum": ["USD", "EUR", "GBP", "RUB"]}
+INVOICE = tool("issue_invoice", "Issue an invoice", {"client_name": S, "amount": {"type": "number"},
+                                                     "currency": CURRENCY, "due_date": {"type": "string", "format": "date"}})
+SMS = tool("text_message", "Send an SMS", {"to_number": {"type": "string", "description": "Destination phone number"},
+                                           "body": S})
+PROBE52_CASES = [  # issue #37, probe 52's misses
+    (INVOICE, "Invoice Globex Corporation for €1,250.00, due on March 31, 2026.",
+     {"amount": 1250, "currency": "EUR", "due_date": "2026-03-31"}),
+    (INVOICE, "Выставь счёт на 15 000 рублей со сроком оплаты 2026-04-15.",
+     {"amount": 15000, "currency": "RUB", "due_date": "2026-04-15"}),
+    (SMS, 'Send a text to +49 30 1234567 that says "Dinner at eight".',
+     {"to_number": "+49 30 1234567", "body": "Dinner at eight"}),
+    (SMS, "Отправь СМС на +7 916 123-45-67 с текстом «Буду через 10 минут».",
+     {"to_number": "+7 916 123-45-67", "body": "Буду через 10 минут"}),
+    (tool("book_hotel", "Book hotel rooms", {"rooms": {"type": "integer", "description": "Number of rooms"}}),
+     "Reserve 2 rooms at the Grand Budapest Hotel.", {"rooms": 2}),
+    (tool("book_hotel", "Забронировать номера", {"rooms": {"type": "integer", "description": "Количество номеров"}}),
+     "Забронируй 2 номера в отеле «Астория».", {"rooms": 2}),
+    (tool("split_bill", "Split a bill", {"total": {"type": "number"}, "people": INTEGER,
+                                         "tip_percent": {"type": "number", "description": "Tip in percent"}}),
+     "Split a $86.40 bill between 4 people with an 18% tip.", {"total": 86.4, "people": 4, "tip_percent": 18}),
+    (tool("split_bill", "Разделить счёт", {"total": {"type": "number"}, "people": INTEGER,
+                                           "tip_percent": {"type": "number", "description": "Чаевые в процентах"}}),
+     "Раздели счёт на 3200 рублей на 4 человек с чаевыми 10%.", {"total": 3200, "people": 4, "tip_percent": 10}),
+]
+
+
+@pytest.mark.parametrize("spec, prompt, expected", PROBE52_CASES, ids=[c[1][:40] for c in PROBE52_CASES])
+def test_values_bound_by_their_sign_unit_or_field_name(client, spec, prompt, expected):
+    """A currency enum takes the currency the request names, a `to_number` the phone, "2 rooms" the count and
+    "18%" the percent field, whatever order they come in."""
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    ((_, tool_input),) = uses(response)
+    assert validates(spec, tool_input)
+    assert {k: tool_input.get(k) for k in expected} == expected
+    assert not any(f"{k}=" in text_of(response) for k in expected)
