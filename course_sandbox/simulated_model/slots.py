@@ -73,7 +73,7 @@ _CURRENCIES = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "poun
 _SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₽": "RUB"}
 _PATH = re.compile(r"(?<![\w@])[\w./-]*\w\.(?:py|txt|md|json|csv|js|ts|yml|yaml|toml|html|css|pdf|cfg|ini|log|sql)\b")
 KINDS: list[tuple[str, str]] = [
-    ("email", r"e-?mail|почт|^to$|recipient|attendee"),
+    ("email", r"e-?mail|почт|^to$|recipient(?! name)|attendee(?! name)"),
     ("phone", r"phone|mobile|\btel\b|\bcell\b|телефон|^(?:to|from|recipient|sender|caller|destination) number$"),
     ("url", r"\burl\b|\buri\b|\blink\b|website|\bhref\b|\bsite\b|ссылк"),
     ("uuid", r"uuid|guid"),
@@ -98,7 +98,7 @@ KINDS: list[tuple[str, str]] = [
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
            r"\binvoice\b|\baccount\b|номер|идентификатор|артикул"),
     ("product", r"product|\bitem\b|goods|товар|продукт"),
-    ("name", r"\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|\bимя\b|фамили"),
+    ("name", r"\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|\bимя\b|фамили"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
     ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
     ("number", r"quantit|amount|count|\bqty\b|\bnum\b|total|price|value|limit|\bage\b|year|operand|^[abxyn]$|"
@@ -171,6 +171,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["name"] = _unique(_clean(n) for n in _NAME.findall(text) if n.split()[0].lower() not in _NOT_PLACES)
     names = proper_names.read(text)
     values["proper"], values["venue"] = names.all, _unique([*quoted_venues, *names.venues])
+    values["addressee"] = [a for a in proper_names.addressees(text) if not _known_city(a)]
     evidence.lists = prose_lists.read(text)
     values["symbol"] = _unique(s for s in _SYMBOL.findall(text) if s not in _NOT_SYMBOLS)
     values["currency"] = _currencies(text)
@@ -382,10 +383,15 @@ class RequestHints:
         """Proper names for a name property: a venue's (`restaurant_name`: "at Chez Panisse") or a
         person's ("for Maria Lopez", "Add Maria Lopez"), in the order written."""
         said, venues, places = self.evidence.of("name"), self.evidence.of("venue"), self.evidence.of("place")
-        unplaced = [p for p in self.evidence.of("proper") if p not in places]  # "in Oslo" is no one's name
-        if proper_names.names_a_venue(name, str(schema.get("description") or "")):
+        addresses, addressees = self.evidence.of("address"), self.evidence.of("addressee")
+        unplaced = [p for p in self.evidence.of("proper")  # "in Oslo" is no one's name, nor "Baker Street"
+                    if p not in places and not any(p in address for address in addresses)]
+        described = str(schema.get("description") or "")
+        if proper_names.names_an_organisation(name, described):
+            return _unique([*venues, *addressees, *unplaced])
+        if proper_names.names_a_venue(name, described):
             return _unique([*venues, *unplaced])
-        return _unique([*said, *(p for p in unplaced if p not in venues)])
+        return _unique([*said, *(p for p in unplaced if p not in venues), *addressees])
 
     def _enum(self, name: str, options: list, strict: bool = False, schema: dict | None = None) -> Any:
         text = self.evidence.text.lower()
@@ -556,6 +562,12 @@ def _nominative(place: str) -> str:
         if lowered.endswith(ending) and len(lowered) > 4:
             return place[: -len(ending)]
     return place
+
+
+def _known_city(name: str) -> bool:
+    """A city the model knows ("to London"): never a recipient's name."""
+    lowered = name.lower()
+    return any(lowered.startswith(city) for city in (*_ZONES, *_RU_CITIES))
 
 
 def _timezones(text: str, places: list[str]) -> list[str]:

@@ -270,3 +270,42 @@ def test_values_bound_by_their_sign_unit_or_field_name(client, spec, prompt, exp
     assert validates(spec, tool_input)
     assert {k: tool_input.get(k) for k in expected} == expected
     assert not any(f"{k}=" in text_of(response) for k in expected)
+
+
+NAME_CASES = [  # issue #37, probe 52: names after "to" and "from", and a company in quotes
+    (tool("create_shipment", "Create a shipment", {"recipient_name": S, "street_address": S}),
+     "Ship a parcel to Hannah Schmidt at 221B Baker Street, London.",
+     {"recipient_name": "Hannah Schmidt", "street_address": "221B Baker Street, London"}),
+    (tool("crm_create_lead", "Create a lead", {"full_name": S, "company": {"type": "string",
+                                                                           "description": "Company the contact works for"}}),
+     "New lead: Priya Raman from Initech.", {"full_name": "Priya Raman", "company": "Initech"}),
+    (INVOICE, "Send an invoice to Acme Ltd for $300 due 2026-01-31.", {"client_name": "Acme Ltd", "currency": "USD"}),
+    (INVOICE, "Выставь счёт компании «Ромашка» на 15 000 рублей со сроком оплаты 2026-04-15.",
+     {"client_name": "Ромашка", "amount": 15000, "currency": "RUB"}),
+]
+
+
+@pytest.mark.parametrize("spec, prompt, expected", NAME_CASES, ids=[c[1][:40] for c in NAME_CASES])
+def test_a_recipients_or_companys_name_is_bound(client, spec, prompt, expected):
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    ((_, tool_input),) = uses(response)
+    assert validates(spec, tool_input)
+    assert {k: tool_input.get(k) for k in expected} == expected
+    assert "placeholder" not in text_of(response) and "заглушк" not in text_of(response)
+
+
+def test_a_city_after_to_is_no_recipients_name(client):
+    spec = tool("create_shipment", "Create a shipment", {"recipient_name": S})
+    response = ask(client, "Ship a parcel to London.", [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    assert uses(response)[0][1]["recipient_name"] != "London" and "recipient_name" in text_of(response)
+
+
+@pytest.mark.parametrize("prompt, said", [("Deliver between 08:00 and 12:00.", 'address.city="example city"'),
+                                          ("Доставь с 08:00 до 12:00.", 'address.city="example city"')])
+def test_a_placeholder_inside_a_nested_object_is_said_to_be_one(client, prompt, said):
+    window = {"type": "object", "properties": {"from": S, "to": S}, "required": ["from", "to"]}
+    address = {"type": "object", "properties": {"street": S, "city": S}, "required": ["street", "city"]}
+    spec = tool("schedule_delivery", "Schedule a delivery", {"address": address, "window": window})
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    assert uses(response)[0][1]["window"] == {"from": "08:00", "to": "12:00"}
+    assert said in text_of(response) and "window" not in text_of(response)
