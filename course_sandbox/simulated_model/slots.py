@@ -354,9 +354,10 @@ class RequestHints:
         found = self.evidence.of(kind) or self.evidence.of(_FALLBACK.get(kind, ""))
         if kind == "name":
             found = self._names(name, schema)
-        elif kind == "place" and self.named:
+        elif kind in ("place", "address") and self.named:  # "to Hannah Schmidt" is the recipient's name
             claimed = {*(self.evidence.of("venue") if "venue" in self.named else ()),
-                       *(self.evidence.of("name") if "person" in self.named else ())}
+                       *(self.evidence.of("name") if "person" in self.named else ()),
+                       *self.taken.get("name", ())}
             found = [place for place in found if place not in claimed]
         elif kind in _OTHER_NUMBERS and not self.evidence.of(kind):
             found = [n for n in found if n not in self.evidence.of(_OTHER_NUMBERS[kind])]
@@ -536,6 +537,8 @@ def _trimmed(place: str) -> str:
     "London I think", "Oslo JSON"."""
     words = place.split()
     for i, word in enumerate(words[1:], start=1):
+        if _ends_a_sentence(words[i - 1]):  # "to Hannah Schmidt. It weighs…": a value never crosses a full stop
+            return " ".join(words[:i]).rstrip(".")
         bare = word.rstrip(",.").lower()
         if bare in _NOT_PLACES or word == "I" or (word.isupper() and len(word) > 2 and "," not in words[i - 1]):
             kept = words[:i]
@@ -543,6 +546,12 @@ def _trimmed(place: str) -> str:
                 kept.pop()
             return " ".join(kept)
     return place
+
+
+def _ends_a_sentence(word: str) -> bool:
+    """A word with the sentence's full stop after it ("Schmidt."), not an initial or an abbreviation
+    ("D.C.", "St.", "Mt.")."""
+    return word.endswith(".") and not re.fullmatch(r"(?:\w\.)+|(?:St|Mt|Ft|Dr|Ave|Blvd|Rd|Jr|Sr)\.", word)
 
 
 def _is_place(place: str) -> bool:

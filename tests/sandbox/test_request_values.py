@@ -309,3 +309,50 @@ def test_a_placeholder_inside_a_nested_object_is_said_to_be_one(client, prompt, 
     response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": spec["name"]})
     assert uses(response)[0][1]["window"] == {"from": "08:00", "to": "12:00"}
     assert said in text_of(response) and "window" not in text_of(response)
+
+
+LIST_CASES = [  # issue #37, probe 52: a list after "label it", and a list put on a list
+    (tool("open_case", "Open a support case", {"subject": S, "labels": strings()}),
+     'Open a case with the subject "Printer jams", label it hardware, office supplies and facilities.',
+     {"subject": "Printer jams", "labels": ["hardware", "office supplies", "facilities"]}),
+    (tool("todo_add", "Add entries to the to-do list", {"entries": strings()}),
+     "Put oat milk, dish soap and spare light bulbs on my to-do list.",
+     {"entries": ["oat milk", "dish soap", "spare light bulbs"]}),
+    (tool("todo_add", "Добавить дела в список", {"entries": strings()}),
+     "Занеси овсяное молоко, средство для посуды и лампочки в мой список дел.",
+     {"entries": ["овсяное молоко", "средство для посуды", "лампочки"]}),
+]
+
+
+@pytest.mark.parametrize("spec, prompt, expected", LIST_CASES, ids=[c[1][:40] for c in LIST_CASES])
+def test_a_list_in_prose_keeps_its_items_whole(client, spec, prompt, expected):
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    ((_, tool_input),) = uses(response)
+    assert {k: tool_input.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize("prompt, name", [("Ship a parcel to Hannah Schmidt. It weighs 2.5 kg.", "Hannah Schmidt"),
+                                          ("Отправь посылку Анне Шмидт. Она весит 2,5 кг.", None)])
+def test_a_value_never_crosses_a_sentences_end(client, prompt, name):
+    spec = tool("create_shipment", "Create a shipment", {"recipient_name": S, "street_address": S,
+                                                         "weight_kg": {"type": "number"}})
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    ((_, tool_input),) = uses(response)
+    assert tool_input["weight_kg"] == 2.5 and "." not in tool_input["street_address"]
+    assert tool_input["recipient_name"] == (name or tool_input["recipient_name"])
+    assert "street_address" in text_of(response)
+
+
+@pytest.mark.parametrize("prompt, expected", [
+    ('Email sam@example.org with the subject "Keys" and the text "Left them at reception".',
+     {"to": "sam@example.org", "subject": "Keys", "body": "Left them at reception"}),
+    ("Напиши на sam@example.org с темой «Ключи» и с текстом «Оставил на ресепшене».",
+     {"to": "sam@example.org", "subject": "Ключи", "body": "Оставил на ресепшене"}),
+])
+def test_a_quoted_value_after_and_stays_with_its_ask(client, prompt, expected):
+    """'and the text "…"' names a field of the e-mail, not a second ask for a text-message tool."""
+    mail = tool("compose_mail", "Compose and send an e-mail", {"to": {"type": "string", "format": "email"},
+                                                               "subject": S, "body": S})
+    sms = tool("text_message", "Send an SMS text message", {"to_number": S, "body": S})
+    response = ask(client, prompt, [sms, mail], tool_choice={"type": "any"})
+    assert uses(response) == [("compose_mail", expected)]
