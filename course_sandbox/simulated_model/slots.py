@@ -85,6 +85,7 @@ KINDS: list[tuple[str, str]] = [
     ("time", r"^time$|\btime of day\b|\b(?:start|end|begin|arrival|departure|pickup|due|meeting|reminder) time\b|"
              r"\bhh:mm\b|^(?:at|hour)$|\bвремя\b"),
     ("language", r"language|\blang\b|язык"),
+    ("term", r"^word$|^term$|\bword to define\b|^слово$|^термин$"),
     ("symbol", r"ticker|\bsymbol\b|\bstock\b|тикер"),
     ("path", r"\bpath\b|\bfile\b|filename|\bfile name\b|director|folder|\bdir\b|файл|путь|папк|каталог"),
     ("address", r"address|street|адрес"),
@@ -107,7 +108,7 @@ KINDS: list[tuple[str, str]] = [
     ("text", r"query|question|text|message|prompt|content|search|topic|keyword|subject|summary|body|title|note|"
              r"comment|description|input|request|instruction|sentence|statement|reason|запрос|текст|вопрос|тем"),
 ]
-_STRINGY = {"time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
+_STRINGY = {"term", "time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
             "text", "timezone", "language"}
 
 
@@ -158,6 +159,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["count"] = spoken_values.counts(rest)
     values["party"] = spoken_values.party_sizes(rest)
     values["percent"] = spoken_values.percents(rest)
+    values["term"] = spoken_values.terms(text)
     values["product"] = spoken_values.products(rest)
     values["unit"] = spoken_values.units(rest)
     values["path"] = _unique(_clean(p) for p in _PATH.findall(rest) + spoken_values.directories(rest))

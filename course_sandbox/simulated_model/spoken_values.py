@@ -111,6 +111,17 @@ def percents(text: str) -> list[int | float]:
     return _unique(_amount(m.group(1)) for m in _PERCENT.finditer(text))
 
 
+_TERM = re.compile(r"\bwhat\s+(?:does|do|is)\s+(?:the\s+word\s+)?[\"'“«]?([A-Za-z][\w'-]*)[\"'”»]?\s+mean\b"
+                   r"|\b(?:define|definition of|meaning of|the word)\s+[\"'“«]?([A-Za-z][\w'-]*)"
+                   r"|(?:значит|означает|значение)\s+(?:слов\w*\s+(?=[\"«]?\w))?[\"«]?(?!слов)([A-Za-zА-Яа-яЁё][\w-]*)", re.I)
+
+
+def terms(text: str) -> list[str]:
+    """Words the user asks the meaning of: "What does serendipity mean?", "define ephemeral", «что значит слово
+    «спасибо»» -- what a dictionary tool's `word` takes."""
+    return _unique(next(g for g in m.groups() if g) for m in _TERM.finditer(text))
+
+
 def party_sizes(text: str) -> list[int]:
     """How many people: "4 guests", "a party of 6", «на 4 гостей»."""
     found = sorted((m.start(), m.group(1)) for pattern in _PARTY for m in pattern.finditer(text))

@@ -356,3 +356,32 @@ def test_a_quoted_value_after_and_stays_with_its_ask(client, prompt, expected):
     sms = tool("text_message", "Send an SMS text message", {"to_number": S, "body": S})
     response = ask(client, prompt, [sms, mail], tool_choice={"type": "any"})
     assert uses(response) == [("compose_mail", expected)]
+
+
+DEFINE = tool("dictionary_define", "Definitions of an English word.", {"word": S})
+WEATHER = tool("weather_now", "Current weather conditions for a city.", {"city": S})
+
+
+@pytest.mark.parametrize("prompt, word", [("What does serendipity mean?", "serendipity"),
+                                          ("Что значит слово «serendipity»?", "serendipity")])
+def test_a_question_about_a_words_meaning_calls_the_dictionary(client, prompt, word):
+    assert uses(ask(client, prompt, [WEATHER, DEFINE])) == [("dictionary_define", {"word": word})]
+
+
+def test_look_up_matches_a_find_tool_and_chains(client):
+    find = tool("find_person", "Find a person in the company directory by name.", {"name": S})
+    send = tool("send_mail", "Send an e-mail message.", {"recipient_email": {"type": "string", "format": "email"},
+                                                         "subject": S})
+    delete = tool("delete_person", "Delete a person from the directory.", {"name": S})
+
+    def answer(tool_name, tool_input):
+        if tool_name == "find_person":
+            return '{"name": "Dmitri Volkov", "email": "d.volkov@example.ru"}', False
+        return "Sent.", False
+
+    final, responses = drive(client, 'Look up Dmitri Volkov\'s e-mail, then send him a message with the subject '
+                                     '"Invoice overdue".', [delete, find, send], answer)
+    made = [use for r in responses for use in uses(r)]
+    assert made == [("find_person", {"name": "Dmitri Volkov"}),
+                    ("send_mail", {"recipient_email": "d.volkov@example.ru", "subject": "Invoice overdue"})]
+    assert final.stop_reason == "end_turn"
