@@ -38,7 +38,7 @@ def _guessed(schema: dict, given: dict, plain: dict, said: str, currencies: set[
         fixed = "const" in sub or "default" in sub or len(sub.get("enum") or [None, None]) == 1
         if value == plain.get(key) and not isinstance(value, (bool, dict, list)) and not fixed \
                 and value not in currencies \
-                and not re.search(rf"(?<!\w){re.escape(str(value).lower())}(?!\w)", said):
+                and not re.search(rf"(?<!\w){re.escape(str(value).lower())}(?:e?s)?(?!\w)", said):
             guessed[f"{prefix}{key}"] = value
     return guessed
 

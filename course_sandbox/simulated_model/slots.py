@@ -408,7 +408,7 @@ class RequestHints:
                 return fresh[0]
         for option in options:
             if isinstance(option, str) and option and (
-                    re.search(rf"\b{re.escape(option.lower())}\b", text)
+                    re.search(rf"\b{re.escape(option.lower())}(?:e?s)?\b", text)  # "12 boxes" names "box"
                     or overlap(stems(option), self.evidence.request_stems)):
                 return option
             numeric = isinstance(option, (int, float)) and not isinstance(option, bool)

@@ -140,9 +140,16 @@ def units(text: str) -> list[str]:
     return _unique(m.lower() for m in UNIT.findall(text))
 
 
+_OF_PRODUCT = re.compile(rf"\b\d+\s+{_UNIT}\s+of\s+((?:[\w'-]+\s+){{0,2}}?[\w'-]+)"
+                         r"(?=\s*(?:[.,;!?]|$|\s(?:for|to|from|at|by|on|in|and|please|today|tomorrow)\b))", re.I)
+
+
 def products(text: str) -> list[str]:
-    """What is counted: '2 packs of Green Tea' -> 'Green Tea'."""
-    return _unique(PRODUCT.findall(text))
+    """What is counted: '2 packs of Green Tea' -> 'Green Tea', '12 boxes of A4 paper' -> 'A4 paper' (after
+    "of", lower-case words belong to the name too)."""
+    found = sorted([(m.start(), 0, m.group(1)) for m in _OF_PRODUCT.finditer(text)]
+                   + [(m.start(), 1, m.group(1)) for m in PRODUCT.finditer(text)])
+    return _unique(value for _, _, value in found)
 
 
 def flag(name: str, text: str) -> Any:

@@ -385,3 +385,12 @@ def test_look_up_matches_a_find_tool_and_chains(client):
     assert made == [("find_person", {"name": "Dmitri Volkov"}),
                     ("send_mail", {"recipient_email": "d.volkov@example.ru", "subject": "Invoice overdue"})]
     assert final.stop_reason == "end_turn"
+
+
+def test_a_plural_names_its_enum_option_and_a_product_keeps_its_lower_case_words(client):
+    spec = tool("order_supplies", "Order office supplies", {
+        "product": {"type": "string", "description": "What to order"}, "qty": {"type": "integer", "minimum": 1},
+        "unit": {"type": "string", "enum": ["box", "pack", "pallet"]}})
+    response = ask(client, "Order 12 boxes of A4 paper.", [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    assert uses(response) == [("order_supplies", {"product": "A4 paper", "qty": 12, "unit": "box"})]
+    assert "placeholder" not in text_of(response)
