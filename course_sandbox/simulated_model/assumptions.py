@@ -9,27 +9,37 @@ import re
 from typing import Any
 
 from ..words import words
+from . import slots
 from .answers import arguments
 from .schema_instance import instance
 from .tool_roles import ToolSpec
 
 
 def assumed(tool: ToolSpec, tool_input: dict, request: str) -> dict[str, Any]:
-    """The input's top-level strings and numbers that are the schema's own placeholders (what the schema alone
-    gives for them) and that the request never wrote; a `const`, a `default` or a one-value `enum` is
-    what the schema asks for, not a guess."""
+    """The input's strings and numbers that are the schema's own placeholders (what the schema alone
+    gives for them) and that the request never wrote, nested ones by their dotted path; a `const`, a
+    `default` or a one-value `enum` is what the schema asks for, not a guess. "$45" writes USD."""
     plain = instance(tool.schema)
     if not isinstance(plain, dict):
         return {}
     said = request.lower()
-    props = tool.properties()
-    guessed = {}
-    for key, value in tool_input.items():
-        schema = props.get(key) if isinstance(props.get(key), dict) else {}
-        fixed = "const" in schema or "default" in schema or len(schema.get("enum") or [None, None]) == 1
+    currencies = set(slots.read(request, "en").of("currency"))
+    return _guessed(tool.schema, tool_input, plain, said, currencies, "")
+
+
+def _guessed(schema: dict, given: dict, plain: dict, said: str, currencies: set[str], prefix: str) -> dict[str, Any]:
+    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    guessed: dict[str, Any] = {}
+    for key, value in given.items():
+        sub = props.get(key) if isinstance(props.get(key), dict) else {}
+        if isinstance(value, dict) and isinstance(plain.get(key), dict):
+            guessed.update(_guessed(sub, value, plain[key], said, currencies, f"{prefix}{key}."))
+            continue
+        fixed = "const" in sub or "default" in sub or len(sub.get("enum") or [None, None]) == 1
         if value == plain.get(key) and not isinstance(value, (bool, dict, list)) and not fixed \
-                and not re.search(rf"(?<!\w){re.escape(str(value).lower())}(?!\w)", said):
-            guessed[key] = value
+                and value not in currencies \
+                and not re.search(rf"(?<!\w){re.escape(str(value).lower())}(?:e?s)?(?!\w)", said):
+            guessed[f"{prefix}{key}"] = value
     return guessed
 
 

@@ -12,6 +12,10 @@ from typing import Callable
 _SEPARATOR = re.compile(r"[;?!]|,|\.(?=\s)|\b(?:and|also|then|plus|as well as)\b|(?<!\w)(?:и|а также|ещё|затем|а потом|потом)(?!\w)",
                         re.I)
 _QUOTED = re.compile(r"\"[^\"]*\"|«[^»]*»|“[^”]*”|(?<!\w)'[^'\n]*'(?!\w)")
+_A_VALUE = re.compile(r"^(?:with\s+|с\s+)?(?:the\s+|a\s+)?[\w-]+(?:\s+[\w-]+)?\s*:?\s*"
+                      r"(?:\"[^\"]*\"|«[^»]*»|“[^”]*”)[\s.!]*$", re.I)
+"""A clause that only names a field and its quoted value ('and the text "Left them at reception"'):
+it gives the ask before it a value and asks for nothing of its own, whichever tool its noun names."""
 MAX_PARTS = 5
 MAX_TEXT = 1000
 """Longer requests are read whole: a question is a sentence or two, and each clause is read apart."""
@@ -26,7 +30,7 @@ def parts(text: str, fits: Callable[[str], bool]) -> list[str]:
     grouped: list[str] = []
     pending = ""
     for clause in clauses:
-        if grouped and not fits(clause):
+        if grouped and (_A_VALUE.match(clause) or not fits(clause)):
             grouped[-1] = f"{grouped[-1]} and {clause}"
         elif not grouped and not fits(clause):
             pending = f"{pending} {clause}".strip()

@@ -80,6 +80,38 @@ def quoted_venues(text: str) -> list[str]:
     return list(dict.fromkeys(next(g for g in m.groups() if g).strip() for m in _QUOTED_VENUE.finditer(text)))
 
 
+_ADDRESSEE = re.compile(
+    rf"(?:\b(?:to|from)\s+(?:the\s+)?({_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD})*)"
+    r"|(?:\b(?:company|client|firm)|(?<!\w)(?:компани\w*|клиент\w*|фирм\w*|ООО|АО|ИП))\s+(?:\"([^\"]{1,80})\"|«([^»]{1,80})»))")
+
+
+def addressees(text: str) -> list[str]:
+    """Whom a thing is sent to or comes from ("ship it to Hannah Schmidt", "Priya Raman from Initech",
+    «счёт компании «Ромашка»»), in the order written: a recipient's or a company's name, though
+    "to" and "from" also lead to places."""
+    found = []
+    for m in _ADDRESSEE.finditer(text):
+        name = next(g for g in m.groups() if g)
+        if m.group(1):
+            words = name.split()
+            while words and _abbreviation(words[-1]) and words[-1] not in ("Ltd", "LLC", "Inc", "GmbH", "AG", "SA"):
+                words = words[:-1]
+            name = " ".join(words).rstrip(".,;:!?'’-")
+            if not name or not _is_name(name):
+                continue
+        found.append(name.strip())
+    return list(dict.fromkeys(found))
+
+
+_ORGANISATION = re.compile(r"company|client|employer|organi[sz]ation|\bfirm\b|vendor|supplier|компани|клиент|организац|"
+                           r"фирм", re.I)
+
+
+def names_an_organisation(name: str, description: str) -> bool:
+    """Whether a name property may name a company ("company", `client_name`): "from Initech" fills it."""
+    return bool(_ORGANISATION.search(f"{name} {description}"))
+
+
 def names_a_venue(name: str, description: str) -> bool:
     """Whether a property names a place of business (`restaurant_name`), not a person (`name`)."""
     return bool(_VENUE_WORDS.search(f"{name} {description}"))

@@ -25,6 +25,13 @@ _ARTICLES = re.compile(r"^(?:the|a|an)\s+", re.I)
 _AFTER_A_LIST = {"please", "now", "today", "tomorrow", "tonight", "too", "also", "again", "first", "later", "asap",
                  "пожалуйста", "сейчас", "сегодня", "завтра", "тоже", "также"}
 """Words that follow a list without belonging to its last item: "milk, eggs and bread tomorrow"."""
+_ONTO_A_LIST = re.compile(
+    r"(?:\b(?:put|add|append|place|write)|(?<!\w)(?:добавь|занеси|запиши|внеси))\s+(?!it\b|them\b)([^.;!?\n]{3,300}?)\s+"
+    r"(?:(?:on|to|onto|in|into)\s+(?:my|the|our|your)\s+(?:[\w-]+\s+){0,2}list\b|(?:в|на)\s+(?:мой\s+|наш\s+)?список)",
+    re.I)
+"""A list put on a list: "Put oat milk, dish soap and spare light bulbs on my to-do list" (items of several words)."""
+_PRONOUN = re.compile(r"(?:it|them|this|that|these|those|его|её|их|это)\s+(?=\w)", re.I)
+"""What a cue verb is said of, not an item: "label it hardware, office supplies and facilities"."""
 MAX_ITEMS = 50
 _KIN = {"tag": "label", "label": "tag", "tagged": "label", "labeled": "tag", "labelled": "tag"}
 """Cue words that mean one another's property: "tag it with" fills `labels` too."""
@@ -51,6 +58,11 @@ def read(text: str) -> list[ProseList]:
             before = " ".join(masked[max(0, cue.start() - 40):cue.end()].split())
             found.append((cue.start(), ProseList(before, listed[0])))
             used_until = listed[1]
+    for onto in _ONTO_A_LIST.finditer(masked):
+        items = _split(onto.group(1))
+        if items and not any(onto.start() <= start < onto.end() for start, _ in found):
+            cue = f"{masked[onto.start():onto.start(1)]} {masked[onto.end(1):onto.end()]}"
+            found.append((onto.start(), ProseList(" ".join(cue.split()), items)))
     for bare in _BARE.finditer(masked):
         if not any(start <= bare.start() < start + 200 for start, _ in found):
             listed = _after(masked, bare.start())
@@ -58,6 +70,19 @@ def read(text: str) -> list[ProseList]:
             before = " ".join(masked[max(0, bare.start() - 40):bare.start()].split())
             found.append((bare.start(), ProseList(before, items)))
     return [listed for _, listed in sorted(found, key=lambda pair: pair[0])]
+
+
+def _split(stretch: str) -> list[str] | None:
+    """The items of a stretch that is all list ("a, b and c"), each one to three words; None otherwise."""
+    joint = None
+    for joint in _JOINT.finditer(stretch):
+        pass
+    if joint is None or "," not in stretch[:joint.start()]:
+        return None
+    items = [_ARTICLES.sub("", item.strip()) for item in [*stretch[:joint.start()].split(","), stretch[joint.end():]]]
+    if any(not item or len(item.split()) > 3 or _CUE.search(f" {item} ".replace(":", "")) for item in items):
+        return None
+    return items[:MAX_ITEMS]
 
 
 def fits(listed: ProseList, name: str, description: str) -> bool:
@@ -71,6 +96,8 @@ def fits(listed: ProseList, name: str, description: str) -> bool:
 def _after(text: str, start: int) -> tuple[list[str], int] | None:
     """The items of a list that starts at `start`, and where it ends; None when no list starts there.
     The item after the last "and"/"or" ends the list ("a, b and c, order 5": a, b, c)."""
+    pronoun = _PRONOUN.match(text, start)
+    start = pronoun.end() if pronoun else start
     end = _CLAUSE_END.search(text, start)
     stop = end.start() if end else len(text)
     clause = text[start:stop]

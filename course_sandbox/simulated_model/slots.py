@@ -73,8 +73,8 @@ _CURRENCIES = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "poun
 _SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₽": "RUB"}
 _PATH = re.compile(r"(?<![\w@])[\w./-]*\w\.(?:py|txt|md|json|csv|js|ts|yml|yaml|toml|html|css|pdf|cfg|ini|log|sql)\b")
 KINDS: list[tuple[str, str]] = [
-    ("email", r"e-?mail|почт|^to$|recipient|attendee"),
-    ("phone", r"phone|mobile|\btel\b|\bcell\b|телефон"),
+    ("email", r"e-?mail|почт|^to$|recipient(?! name)|attendee(?! name)"),
+    ("phone", r"phone|mobile|\btel\b|\bcell\b|телефон|^(?:to|from|recipient|sender|caller|destination) number$"),
     ("url", r"\burl\b|\buri\b|\blink\b|website|\bhref\b|\bsite\b|ссылк"),
     ("uuid", r"uuid|guid"),
     ("datetime", r"datetime|timestamp|\bat time\b"),
@@ -85,6 +85,7 @@ KINDS: list[tuple[str, str]] = [
     ("time", r"^time$|\btime of day\b|\b(?:start|end|begin|arrival|departure|pickup|due|meeting|reminder) time\b|"
              r"\bhh:mm\b|^(?:at|hour)$|\bвремя\b"),
     ("language", r"language|\blang\b|язык"),
+    ("term", r"^word$|^term$|\bword to define\b|^слово$|^термин$"),
     ("symbol", r"ticker|\bsymbol\b|\bstock\b|тикер"),
     ("path", r"\bpath\b|\bfile\b|filename|\bfile name\b|director|folder|\bdir\b|файл|путь|папк|каталог"),
     ("address", r"address|street|адрес"),
@@ -93,10 +94,12 @@ KINDS: list[tuple[str, str]] = [
               r"адрес|стран|локаци"),
     ("party", r"\bguests?\b|\bpeople\b|\bpersons\b|\bparty\b|headcount|passengers|diners|travell?ers|гост|"
               r"человек|персон"),
+    ("count", r"^(?:the )?number of\b|^how many\b|^количество\b"),
+    ("percent", r"percent|\bpct\b|процент"),
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
            r"\binvoice\b|\baccount\b|номер|идентификатор|артикул"),
     ("product", r"product|\bitem\b|goods|товар|продукт"),
-    ("name", r"\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|\bимя\b|фамили"),
+    ("name", r"\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|\bимя\b|фамили"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
     ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
     ("number", r"quantit|amount|count|\bqty\b|\bnum\b|total|price|value|limit|\bage\b|year|operand|^[abxyn]$|"
@@ -105,11 +108,11 @@ KINDS: list[tuple[str, str]] = [
     ("text", r"query|question|text|message|prompt|content|search|topic|keyword|subject|summary|body|title|note|"
              r"comment|description|input|request|instruction|sentence|statement|reason|запрос|текст|вопрос|тем"),
 ]
-_STRINGY = {"time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
+_STRINGY = {"term", "time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
             "text", "timezone", "language"}
 
 
-_FALLBACK = {"money": "number", "count": "number", "party": "number", "address": "place", "product": "name", "phone": ""}
+_FALLBACK = {"percent": "number", "money": "number", "count": "number", "party": "number", "address": "place", "product": "name", "phone": ""}
 """Where a kind looks when the words hold none of it: a price the user wrote as a bare number."""
 _OTHER_NUMBERS = {"count": "money", "money": "count"}
 """A bare number for a count is not the price ("3 hours at 120 each": quantity 3, unit_price 120)."""
@@ -155,6 +158,8 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["money"] = spoken_values.money(rest)
     values["count"] = spoken_values.counts(rest)
     values["party"] = spoken_values.party_sizes(rest)
+    values["percent"] = spoken_values.percents(rest)
+    values["term"] = spoken_values.terms(text)
     values["product"] = spoken_values.products(rest)
     values["unit"] = spoken_values.units(rest)
     values["path"] = _unique(_clean(p) for p in _PATH.findall(rest) + spoken_values.directories(rest))
@@ -168,6 +173,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["name"] = _unique(_clean(n) for n in _NAME.findall(text) if n.split()[0].lower() not in _NOT_PLACES)
     names = proper_names.read(text)
     values["proper"], values["venue"] = names.all, _unique([*quoted_venues, *names.venues])
+    values["addressee"] = [a for a in proper_names.addressees(text) if not _known_city(a)]
     evidence.lists = prose_lists.read(text)
     values["symbol"] = _unique(s for s in _SYMBOL.findall(text) if s not in _NOT_SYMBOLS)
     values["currency"] = _currencies(text)
@@ -272,7 +278,7 @@ class RequestHints:
         if index is not None and name in self.listed:
             return self.listed[name][index] if index < len(self.listed[name]) else MISSING
         if isinstance(schema.get("enum"), list):
-            return self._enum(name, schema["enum"])
+            return self._enum(name, schema["enum"], schema=schema)
         kind = self._kind(name, schema)
         if kind is None or (kind == "text" and isinstance(schema.get("pattern"), str)):
             return self._unkinded(name, schema, index)
@@ -309,7 +315,7 @@ class RequestHints:
         if name.lower() in self.evidence.named:
             return True
         if isinstance(schema.get("enum"), list):
-            return self._enum(name, schema["enum"], strict=True) is not MISSING
+            return self._enum(name, schema["enum"], strict=True, schema=schema) is not MISSING
         if "boolean" in _types(schema):
             return spoken_values.flag(name, self.evidence.text) is not MISSING
         if "array" in _types(schema) and self._prose_list(name, schema, fitting_only=True):
@@ -350,9 +356,10 @@ class RequestHints:
         found = self.evidence.of(kind) or self.evidence.of(_FALLBACK.get(kind, ""))
         if kind == "name":
             found = self._names(name, schema)
-        elif kind == "place" and self.named:
+        elif kind in ("place", "address") and self.named:  # "to Hannah Schmidt" is the recipient's name
             claimed = {*(self.evidence.of("venue") if "venue" in self.named else ()),
-                       *(self.evidence.of("name") if "person" in self.named else ())}
+                       *(self.evidence.of("name") if "person" in self.named else ()),
+                       *self.taken.get("name", ())}
             found = [place for place in found if place not in claimed]
         elif kind in _OTHER_NUMBERS and not self.evidence.of(kind):
             found = [n for n in found if n not in self.evidence.of(_OTHER_NUMBERS[kind])]
@@ -363,7 +370,7 @@ class RequestHints:
             found = [int(v) for v in found if str(v).isdigit()]
         elif kind == "id":
             found = [str(v) for v in found]
-        elif kind in ("number", "money", "count", "party") and types == {"integer"}:
+        elif kind in ("number", "money", "count", "party", "percent") and types == {"integer"}:
             found = [v for v in found if float(v).is_integer()]
         elif kind == "datetime" and not found:
             hour = (self.evidence.of("time") or ["09:00"])[0]
@@ -379,16 +386,29 @@ class RequestHints:
         """Proper names for a name property: a venue's (`restaurant_name`: "at Chez Panisse") or a
         person's ("for Maria Lopez", "Add Maria Lopez"), in the order written."""
         said, venues, places = self.evidence.of("name"), self.evidence.of("venue"), self.evidence.of("place")
-        unplaced = [p for p in self.evidence.of("proper") if p not in places]  # "in Oslo" is no one's name
-        if proper_names.names_a_venue(name, str(schema.get("description") or "")):
+        addresses, addressees = self.evidence.of("address"), self.evidence.of("addressee")
+        unplaced = [p for p in self.evidence.of("proper")  # "in Oslo" is no one's name, nor "Baker Street"
+                    if p not in places and not any(p in address for address in addresses)]
+        described = str(schema.get("description") or "")
+        if proper_names.names_an_organisation(name, described):
+            return _unique([*venues, *addressees, *unplaced])
+        if proper_names.names_a_venue(name, described):
             return _unique([*venues, *unplaced])
-        return _unique([*said, *(p for p in unplaced if p not in venues)])
+        return _unique([*said, *(p for p in unplaced if p not in venues), *addressees])
 
-    def _enum(self, name: str, options: list, strict: bool = False) -> Any:
+    def _enum(self, name: str, options: list, strict: bool = False, schema: dict | None = None) -> Any:
         text = self.evidence.text.lower()
+        if kind_of(name, {k: v for k, v in (schema or {}).items() if k != "enum"}) == "currency":
+            # "€1,250" names EUR though the word "EUR" is absent: the currencies read, in the order written
+            said = [code for code in self.evidence.of("currency") if code in options]
+            fresh = [code for code in said if code not in self.taken.get("currency", set())]
+            if fresh and not strict:  # strict: wanted() only asks, and takes nothing
+                self.taken.setdefault("currency", set()).add(fresh[0])
+            if fresh:
+                return fresh[0]
         for option in options:
             if isinstance(option, str) and option and (
-                    re.search(rf"\b{re.escape(option.lower())}\b", text)
+                    re.search(rf"\b{re.escape(option.lower())}(?:e?s)?\b", text)  # "12 boxes" names "box"
                     or overlap(stems(option), self.evidence.request_stems)):
                 return option
             numeric = isinstance(option, (int, float)) and not isinstance(option, bool)
@@ -519,6 +539,8 @@ def _trimmed(place: str) -> str:
     "London I think", "Oslo JSON"."""
     words = place.split()
     for i, word in enumerate(words[1:], start=1):
+        if _ends_a_sentence(words[i - 1]):  # "to Hannah Schmidt. It weighs…": a value never crosses a full stop
+            return " ".join(words[:i]).rstrip(".")
         bare = word.rstrip(",.").lower()
         if bare in _NOT_PLACES or word == "I" or (word.isupper() and len(word) > 2 and "," not in words[i - 1]):
             kept = words[:i]
@@ -526,6 +548,12 @@ def _trimmed(place: str) -> str:
                 kept.pop()
             return " ".join(kept)
     return place
+
+
+def _ends_a_sentence(word: str) -> bool:
+    """A word with the sentence's full stop after it ("Schmidt."), not an initial or an abbreviation
+    ("D.C.", "St.", "Mt.")."""
+    return word.endswith(".") and not re.fullmatch(r"(?:\w\.)+|(?:St|Mt|Ft|Dr|Ave|Blvd|Rd|Jr|Sr)\.", word)
 
 
 def _is_place(place: str) -> bool:
@@ -545,6 +573,12 @@ def _nominative(place: str) -> str:
         if lowered.endswith(ending) and len(lowered) > 4:
             return place[: -len(ending)]
     return place
+
+
+def _known_city(name: str) -> bool:
+    """A city the model knows ("to London"): never a recipient's name."""
+    lowered = name.lower()
+    return any(lowered.startswith(city) for city in (*_ZONES, *_RU_CITIES))
 
 
 def _timezones(text: str, places: list[str]) -> list[str]:

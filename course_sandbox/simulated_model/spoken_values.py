@@ -26,8 +26,10 @@ _COUNTED = (r"hours?|minutes?|seconds?|days?|nights?|weeks?|months?|years?|peopl
             r"children|kids|seats?|rooms?|tickets?|items?|units?|pieces?|packs?|boxes|bottles?|times|"
             r"час\w*|минут\w*|дн\w*|ноч\w*|недел\w*|человек\w*|гост\w*|мест\w*|штук\w*")
 """Words after a number that count something: "for 3 hours" is no price."""
-_MONEY = [re.compile(rf"[$€£¥₽]\s?{_AMOUNT}"),
-          re.compile(rf"(?<![\d.,]){_AMOUNT}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|долл\w*|€|\$)", re.I),
+_SPACED = r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?(?![\d,])|" + _AMOUNT[1:]
+"""An amount with a currency beside it may group its thousands with spaces: «15 000 рублей», "€ 1 250"."""
+_MONEY = [re.compile(rf"[$€£¥₽]\s?{_SPACED}"),
+          re.compile(rf"(?<![\d.,]){_SPACED}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|долл\w*|€|\$)", re.I),
           re.compile(rf"(?:\bat|\bfor|\bcosts?|\bpriced at|\bprice of|\bpay|\bпо|\bза)\s+{_AMOUNT}(?=\s+each|\s*$|[\s,.;!?])"
                      rf"(?!\s*(?:{_COUNTED})\b)")]
 _UNIT = r"(?:packs?|packets?|boxes|box|bottles?|units?|items?|pieces?|pcs|cups?|bags?|tickets?|cans?|jars?|pairs?|x)"
@@ -100,6 +102,26 @@ def counts(text: str) -> list[int]:
     return _unique(int(value) for _, value in found if len(value) <= 9)
 
 
+_PERCENT = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s?(?:%|percent\b|per cent\b|процент\w*)", re.I)
+
+
+def percents(text: str) -> list[int | float]:
+    """Percentages in the order written ("an 18% tip", «15 процентов»): a `tip_percent` takes 18, not the
+    party size written before it."""
+    return _unique(_amount(m.group(1)) for m in _PERCENT.finditer(text))
+
+
+_TERM = re.compile(r"\bwhat\s+(?:does|do|is)\s+(?:the\s+word\s+)?[\"'“«]?([A-Za-z][\w'-]*)[\"'”»]?\s+mean\b"
+                   r"|\b(?:define|definition of|meaning of|the word)\s+[\"'“«]?([A-Za-z][\w'-]*)"
+                   r"|(?:значит|означает|значение)\s+(?:слов\w*\s+(?=[\"«]?\w))?[\"«]?(?!слов)([A-Za-zА-Яа-яЁё][\w-]*)", re.I)
+
+
+def terms(text: str) -> list[str]:
+    """Words the user asks the meaning of: "What does serendipity mean?", "define ephemeral", «что значит слово
+    «спасибо»» -- what a dictionary tool's `word` takes."""
+    return _unique(next(g for g in m.groups() if g) for m in _TERM.finditer(text))
+
+
 def party_sizes(text: str) -> list[int]:
     """How many people: "4 guests", "a party of 6", «на 4 гостей»."""
     found = sorted((m.start(), m.group(1)) for pattern in _PARTY for m in pattern.finditer(text))
@@ -118,9 +140,16 @@ def units(text: str) -> list[str]:
     return _unique(m.lower() for m in UNIT.findall(text))
 
 
+_OF_PRODUCT = re.compile(rf"\b\d+\s+{_UNIT}\s+of\s+((?:[\w'-]+\s+){{0,2}}?[\w'-]+)"
+                         r"(?=\s*(?:[.,;!?]|$|\s(?:for|to|from|at|by|on|in|and|please|today|tomorrow)\b))", re.I)
+
+
 def products(text: str) -> list[str]:
-    """What is counted: '2 packs of Green Tea' -> 'Green Tea'."""
-    return _unique(PRODUCT.findall(text))
+    """What is counted: '2 packs of Green Tea' -> 'Green Tea', '12 boxes of A4 paper' -> 'A4 paper' (after
+    "of", lower-case words belong to the name too)."""
+    found = sorted([(m.start(), 0, m.group(1)) for m in _OF_PRODUCT.finditer(text)]
+                   + [(m.start(), 1, m.group(1)) for m in PRODUCT.finditer(text)])
+    return _unique(value for _, _, value in found)
 
 
 def flag(name: str, text: str) -> Any:
@@ -196,6 +225,7 @@ def _words(name: str) -> list[str]:
 
 
 def _amount(value: str) -> int | float:
+    value = re.sub(r"[ \u00a0\u202f]", "", value)
     clean = value.replace(",", "") if re.search(r",\d{3}(?!\d)", value) else value.replace(",", ".")
     number = float(clean)
     return int(number) if number.is_integer() and "." not in clean else number

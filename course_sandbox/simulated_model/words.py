@@ -41,7 +41,7 @@ GLOSSARY = {
     "отел": "hotel", "гостиниц": "hotel", "брон": "book", "книг": "book", "доставк": "shipping",
     "возврат": "refund", "верн": "refund", "счёт": "invoice", "счет": "invoice", "цельси": "celsius",
     "фаренгейт": "fahrenheit", "новост": "news", "котировк": "quote", "тикет": "ticket",
-    "тег": "tag", "метк": "label", "удал": "delete", "сотри": "delete", "список": "list", "перечисл": "list", "покаж": "show", "информаци": "info", "сведени": "info", "данные": "info", "детал": "details",
+    "тег": "tag", "метк": "label", "удал": "delete", "сотри": "delete", "список": "list", "перечисл": "list", "значит": "mean", "значени": "meaning", "покаж": "show", "информаци": "info", "сведени": "info", "данные": "info", "детал": "details",
 }
 OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
                   "%": "modulo"}
@@ -51,6 +51,8 @@ SYNONYMS = {"multiply": ("times", "product"), "add": ("plus", "sum"), "subtract"
             "evaluate": ("calculate",), "arithmetic": ("calculate",), "math": ("calculate",),
             "lookup": ("search", "find"), "find": ("search", "lookup"), "search": ("find", "lookup"),
             "info": ("details", "information"), "details": ("info", "information"), "information": ("info",),
+            "mean": ("define", "definition", "dictionary"), "meaning": ("define", "definition", "dictionary"),
+            "define": ("definition", "dictionary"), "definition": ("define", "dictionary"),
             "delete": ("remove", "erase"), "remove": ("delete",), "erase": ("delete",), "show": ("list",)}
 
 
@@ -84,6 +86,8 @@ def english(word: str) -> str | None:
 def stems(text: str, synonyms: bool = False) -> set[str]:
     """Content-word stems of a text (stop words dropped), Russian words also as their English stem."""
     found: set[str] = set()
+    if synonyms:  # "look up Ana's e-mail" asks for a lookup, as `find_person` or `lookup_contact` does
+        text = re.sub(r"\b(look(?:s|ed|ing)?)\s+up\b", "lookup", text, flags=re.I)
     for word in tokens(text):
         if word in STOPWORDS or (len(word) < 2 and word not in OPERATOR_WORDS):
             continue

@@ -232,3 +232,165 @@ def test_a_later_step_takes_the_value_an_earlier_step_returned(client, prompt, n
     assert made[0][0] == "lookup_contact" and made[0][1]["name"] == (name or made[0][1]["name"])
     assert [(n, i["to"]) for n, i in made[1:]] == [("send_email", "ana.silva@example.com")]
     assert final.stop_reason == "end_turn"
+
+
+CURRENCY = {"type": "string", "enum": ["USD", "EUR", "GBP", "RUB"]}
+INVOICE = tool("issue_invoice", "Issue an invoice", {"client_name": S, "amount": {"type": "number"},
+                                                     "currency": CURRENCY, "due_date": {"type": "string", "format": "date"}})
+SMS = tool("text_message", "Send an SMS", {"to_number": {"type": "string", "description": "Destination phone number"},
+                                           "body": S})
+PROBE52_CASES = [  # issue #37, probe 52's misses
+    (INVOICE, "Invoice Globex Corporation for €1,250.00, due on March 31, 2026.",
+     {"amount": 1250, "currency": "EUR", "due_date": "2026-03-31"}),
+    (INVOICE, "Выставь счёт на 15 000 рублей со сроком оплаты 2026-04-15.",
+     {"amount": 15000, "currency": "RUB", "due_date": "2026-04-15"}),
+    (SMS, 'Send a text to +49 30 1234567 that says "Dinner at eight".',
+     {"to_number": "+49 30 1234567", "body": "Dinner at eight"}),
+    (SMS, "Отправь СМС на +7 916 123-45-67 с текстом «Буду через 10 минут».",
+     {"to_number": "+7 916 123-45-67", "body": "Буду через 10 минут"}),
+    (tool("book_hotel", "Book hotel rooms", {"rooms": {"type": "integer", "description": "Number of rooms"}}),
+     "Reserve 2 rooms at the Grand Budapest Hotel.", {"rooms": 2}),
+    (tool("book_hotel", "Забронировать номера", {"rooms": {"type": "integer", "description": "Количество номеров"}}),
+     "Забронируй 2 номера в отеле «Астория».", {"rooms": 2}),
+    (tool("split_bill", "Split a bill", {"total": {"type": "number"}, "people": INTEGER,
+                                         "tip_percent": {"type": "number", "description": "Tip in percent"}}),
+     "Split a $86.40 bill between 4 people with an 18% tip.", {"total": 86.4, "people": 4, "tip_percent": 18}),
+    (tool("split_bill", "Разделить счёт", {"total": {"type": "number"}, "people": INTEGER,
+                                           "tip_percent": {"type": "number", "description": "Чаевые в процентах"}}),
+     "Раздели счёт на 3200 рублей на 4 человек с чаевыми 10%.", {"total": 3200, "people": 4, "tip_percent": 10}),
+]
+
+
+@pytest.mark.parametrize("spec, prompt, expected", PROBE52_CASES, ids=[c[1][:40] for c in PROBE52_CASES])
+def test_values_bound_by_their_sign_unit_or_field_name(client, spec, prompt, expected):
+    """A currency enum takes the currency the request names, a `to_number` the phone, "2 rooms" the count and
+    "18%" the percent field, whatever order they come in."""
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    ((_, tool_input),) = uses(response)
+    assert validates(spec, tool_input)
+    assert {k: tool_input.get(k) for k in expected} == expected
+    assert not any(f"{k}=" in text_of(response) for k in expected)
+
+
+NAME_CASES = [  # issue #37, probe 52: names after "to" and "from", and a company in quotes
+    (tool("create_shipment", "Create a shipment", {"recipient_name": S, "street_address": S}),
+     "Ship a parcel to Hannah Schmidt at 221B Baker Street, London.",
+     {"recipient_name": "Hannah Schmidt", "street_address": "221B Baker Street, London"}),
+    (tool("crm_create_lead", "Create a lead", {"full_name": S, "company": {"type": "string",
+                                                                           "description": "Company the contact works for"}}),
+     "New lead: Priya Raman from Initech.", {"full_name": "Priya Raman", "company": "Initech"}),
+    (INVOICE, "Send an invoice to Acme Ltd for $300 due 2026-01-31.", {"client_name": "Acme Ltd", "currency": "USD"}),
+    (INVOICE, "Выставь счёт компании «Ромашка» на 15 000 рублей со сроком оплаты 2026-04-15.",
+     {"client_name": "Ромашка", "amount": 15000, "currency": "RUB"}),
+]
+
+
+@pytest.mark.parametrize("spec, prompt, expected", NAME_CASES, ids=[c[1][:40] for c in NAME_CASES])
+def test_a_recipients_or_companys_name_is_bound(client, spec, prompt, expected):
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    ((_, tool_input),) = uses(response)
+    assert validates(spec, tool_input)
+    assert {k: tool_input.get(k) for k in expected} == expected
+    assert "placeholder" not in text_of(response) and "заглушк" not in text_of(response)
+
+
+def test_a_city_after_to_is_no_recipients_name(client):
+    spec = tool("create_shipment", "Create a shipment", {"recipient_name": S})
+    response = ask(client, "Ship a parcel to London.", [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    assert uses(response)[0][1]["recipient_name"] != "London" and "recipient_name" in text_of(response)
+
+
+@pytest.mark.parametrize("prompt, said", [("Deliver between 08:00 and 12:00.", 'address.city="example city"'),
+                                          ("Доставь с 08:00 до 12:00.", 'address.city="example city"')])
+def test_a_placeholder_inside_a_nested_object_is_said_to_be_one(client, prompt, said):
+    window = {"type": "object", "properties": {"from": S, "to": S}, "required": ["from", "to"]}
+    address = {"type": "object", "properties": {"street": S, "city": S}, "required": ["street", "city"]}
+    spec = tool("schedule_delivery", "Schedule a delivery", {"address": address, "window": window})
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    assert uses(response)[0][1]["window"] == {"from": "08:00", "to": "12:00"}
+    assert said in text_of(response) and "window" not in text_of(response)
+
+
+LIST_CASES = [  # issue #37, probe 52: a list after "label it", and a list put on a list
+    (tool("open_case", "Open a support case", {"subject": S, "labels": strings()}),
+     'Open a case with the subject "Printer jams", label it hardware, office supplies and facilities.',
+     {"subject": "Printer jams", "labels": ["hardware", "office supplies", "facilities"]}),
+    (tool("todo_add", "Add entries to the to-do list", {"entries": strings()}),
+     "Put oat milk, dish soap and spare light bulbs on my to-do list.",
+     {"entries": ["oat milk", "dish soap", "spare light bulbs"]}),
+    (tool("todo_add", "Добавить дела в список", {"entries": strings()}),
+     "Занеси овсяное молоко, средство для посуды и лампочки в мой список дел.",
+     {"entries": ["овсяное молоко", "средство для посуды", "лампочки"]}),
+]
+
+
+@pytest.mark.parametrize("spec, prompt, expected", LIST_CASES, ids=[c[1][:40] for c in LIST_CASES])
+def test_a_list_in_prose_keeps_its_items_whole(client, spec, prompt, expected):
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    ((_, tool_input),) = uses(response)
+    assert {k: tool_input.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize("prompt, name", [("Ship a parcel to Hannah Schmidt. It weighs 2.5 kg.", "Hannah Schmidt"),
+                                          ("Отправь посылку Анне Шмидт. Она весит 2,5 кг.", None)])
+def test_a_value_never_crosses_a_sentences_end(client, prompt, name):
+    spec = tool("create_shipment", "Create a shipment", {"recipient_name": S, "street_address": S,
+                                                         "weight_kg": {"type": "number"}})
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    ((_, tool_input),) = uses(response)
+    assert tool_input["weight_kg"] == 2.5 and "." not in tool_input["street_address"]
+    assert tool_input["recipient_name"] == (name or tool_input["recipient_name"])
+    assert "street_address" in text_of(response)
+
+
+@pytest.mark.parametrize("prompt, expected", [
+    ('Email sam@example.org with the subject "Keys" and the text "Left them at reception".',
+     {"to": "sam@example.org", "subject": "Keys", "body": "Left them at reception"}),
+    ("Напиши на sam@example.org с темой «Ключи» и с текстом «Оставил на ресепшене».",
+     {"to": "sam@example.org", "subject": "Ключи", "body": "Оставил на ресепшене"}),
+])
+def test_a_quoted_value_after_and_stays_with_its_ask(client, prompt, expected):
+    """'and the text "…"' names a field of the e-mail, not a second ask for a text-message tool."""
+    mail = tool("compose_mail", "Compose and send an e-mail", {"to": {"type": "string", "format": "email"},
+                                                               "subject": S, "body": S})
+    sms = tool("text_message", "Send an SMS text message", {"to_number": S, "body": S})
+    response = ask(client, prompt, [sms, mail], tool_choice={"type": "any"})
+    assert uses(response) == [("compose_mail", expected)]
+
+
+DEFINE = tool("dictionary_define", "Definitions of an English word.", {"word": S})
+WEATHER = tool("weather_now", "Current weather conditions for a city.", {"city": S})
+
+
+@pytest.mark.parametrize("prompt, word", [("What does serendipity mean?", "serendipity"),
+                                          ("Что значит слово «serendipity»?", "serendipity")])
+def test_a_question_about_a_words_meaning_calls_the_dictionary(client, prompt, word):
+    assert uses(ask(client, prompt, [WEATHER, DEFINE])) == [("dictionary_define", {"word": word})]
+
+
+def test_look_up_matches_a_find_tool_and_chains(client):
+    find = tool("find_person", "Find a person in the company directory by name.", {"name": S})
+    send = tool("send_mail", "Send an e-mail message.", {"recipient_email": {"type": "string", "format": "email"},
+                                                         "subject": S})
+    delete = tool("delete_person", "Delete a person from the directory.", {"name": S})
+
+    def answer(tool_name, tool_input):
+        if tool_name == "find_person":
+            return '{"name": "Dmitri Volkov", "email": "d.volkov@example.ru"}', False
+        return "Sent.", False
+
+    final, responses = drive(client, 'Look up Dmitri Volkov\'s e-mail, then send him a message with the subject '
+                                     '"Invoice overdue".', [delete, find, send], answer)
+    made = [use for r in responses for use in uses(r)]
+    assert made == [("find_person", {"name": "Dmitri Volkov"}),
+                    ("send_mail", {"recipient_email": "d.volkov@example.ru", "subject": "Invoice overdue"})]
+    assert final.stop_reason == "end_turn"
+
+
+def test_a_plural_names_its_enum_option_and_a_product_keeps_its_lower_case_words(client):
+    spec = tool("order_supplies", "Order office supplies", {
+        "product": {"type": "string", "description": "What to order"}, "qty": {"type": "integer", "minimum": 1},
+        "unit": {"type": "string", "enum": ["box", "pack", "pallet"]}})
+    response = ask(client, "Order 12 boxes of A4 paper.", [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    assert uses(response) == [("order_supplies", {"product": "A4 paper", "qty": 12, "unit": "box"})]
+    assert "placeholder" not in text_of(response)
