@@ -174,9 +174,11 @@ class Ruling:
     refusal: str = ""
 
 
-def denied_by_policy(tool: Tool, lang: str | None = None) -> Ruling:
-    """The plain denial: this tool is never allowed."""
-    return Ruling(Decision.DENY, tr("the policy never allows this tool", lang),
+def plain_ruling(decision: Decision, tool: Tool, lang: str | None = None) -> Ruling:
+    """A decision with the plain words: a denial says this tool is never allowed."""
+    if decision is not Decision.DENY:
+        return Ruling(decision)
+    return Ruling(decision, tr("the policy never allows this tool", lang),
                   tr("Denied by policy: {tool} may not be called by this agent.", lang, tool=tool.name))
 
 
@@ -192,8 +194,7 @@ class Policy:
     def rule(self, tool: Tool, lang: str | None = None) -> Ruling:
         """Allow, ask or deny a call of this tool, and why: the one place where a call's fate is decided (a human,
         through the approver, answers only what this says to ask)."""
-        decision = self.overrides.get(tool.name, self.by_risk[tool.risk])
-        return denied_by_policy(tool, lang) if decision is Decision.DENY else Ruling(decision)
+        return plain_ruling(self.overrides.get(tool.name, self.by_risk[tool.risk]), tool, lang)
 
     def decide(self, tool: Tool) -> Decision:
         """The decision alone, without the words."""
@@ -303,5 +304,4 @@ class SafetyGate:
         """The policy's ruling; a policy-like object of your own with decide() alone gets the plain words."""
         if isinstance(self.policy, Policy):
             return self.policy.rule(tool, lang)
-        decision = self.policy.decide(tool)
-        return denied_by_policy(tool, lang) if decision is Decision.DENY else Ruling(decision)
+        return plain_ruling(self.policy.decide(tool), tool, lang)
