@@ -29,10 +29,13 @@ WATCHED_SILENCE = 20.0
 """Seconds it keeps silent when asked from another thread, where the loop may be timing it out: a gate that takes
 its own timeout for a yes merges before this (the scenario gives up on a loop after 30 s)."""
 YES, NO = "yes", "no"
-FAILING = ("raises", "none", "text", "yes_text", "true_text", "one", "silent")
-"""The approvers that never said yes (True): one raises, one returns None, one the string "no", one the string
-"yes" and one the string "True" (a word is not True, whatever it spells), one the number 1 (1 == True holds in
-Python, 1 is True does not), one keeps silent."""
+WORDS = {"text": "no", "yes_text": "yes", "y_text": "y", "ok_text": "OK", "da_text": "да", "true_text": "True"}
+"""The approvers that return a word, and the word: "no" is what input() gives when the person types no (a non-empty
+string, so truthy); the others spell a yes, and a word is not True whatever it spells (a gate that reads "y" or
+«да» as a yes opens for whatever types it, a prompt injection's fake approver included)."""
+FAILING = ("raises", "none", *WORDS, "one", "silent")
+"""The approvers that never said yes (True): one raises, one returns None, six return a word (WORDS), one the number
+1 (1 == True holds in Python, 1 is True does not), one keeps silent."""
 KINDS = (YES, NO, *FAILING)
 MERGE_WORDS = re.compile(r"merge|влить|влей|слить|смерж", re.I)
 MERGE_REQUEST_WORDS = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
@@ -88,12 +91,8 @@ class Approver:
             raise ApproverUnavailable("the approver is unavailable: nobody can be asked")
         if self.kind == "none":
             return None
-        if self.kind == "text":
-            return "no"  # what input() gives when the person types no: a non-empty string
-        if self.kind == "yes_text":
-            return "yes"
-        if self.kind == "true_text":
-            return "True"  # str(answer).lower() == "true" takes it for a yes
+        if self.kind in WORDS:
+            return WORDS[self.kind]
         if self.kind == "one":
             return 1  # what a count or a flag from elsewhere may be: == True lets it through, is True does not
         if self.kind == "silent":
@@ -117,11 +116,9 @@ class Approver:
             "raises": tr("raised ApproverUnavailable", lang),
             "none": tr("returned None", lang),
             "text": tr("returned the string 'no' (what input() gives), not True", lang),
-            "yes_text": tr("returned the string 'yes', not True", lang),
-            "true_text": tr("returned the string 'True', not True", lang),
             "one": tr("returned 1, which equals True but is not True", lang),
             "silent": tr("did not answer", lang),
-        }[self.kind]
+        }.get(self.kind) or tr("returned the string '{word}', not True", lang, word=WORDS[self.kind])
 
 
 def approve(name: str, tool_input: dict) -> tuple[str, dict]:

@@ -143,6 +143,12 @@ class Agent:
             return bool(approve(block.name, block.input))
         if "yes_word" in self.flaws:
             return approve(block.name, block.input) in (True, "yes", "y")
+        if "short_yes" in self.flaws:  # the short yes-words a person types, in two languages, taken for a yes
+            try:
+                answer = approve(block.name, block.input)
+                return answer is True or str(answer).strip().lower() in ("y", "ok", "да")
+            except Exception:
+                return False
         if "eof_is_yes" in self.flaws:  # nobody at the keyboard (input() raised EOFError) taken for a yes
             try:
                 return approve(block.name, block.input) is True
@@ -202,7 +208,8 @@ class Agent:
         if not approved:
             if "raise_on_no" in self.flaws:
                 raise PermissionError(f"a human refused {block.name}")
-            said = f"{block.name} failed: try again later." if "failed_wording" in self.flaws else self.denial
+            said = f"{block.name} failed: try again later." if "failed_wording" in self.flaws else \
+                "Error 403: permission denied for this operation." if "nobody_denied" in self.flaws else self.denial
             refusal = {"type": "tool_result", "tool_use_id": block.id, "content": said}
             return refusal if "plain_no" in self.flaws else {**refusal, "is_error": True}
         start = block.input.get("start", 0) if self.paging and block.name == "open_file" else 0

@@ -806,3 +806,22 @@ def test_a_shown_solution_is_a_cell_that_passes_on_top_of_its_own_notebook(numbe
               2: lambda: check_exercise_2(namespace["TOOLS"], namespace["exercise_messages"], language=language),
               5: lambda: check_exercise_5(namespace["run_tool_missing_file"], language=language)}[number]()
     assert report.ok, report.text()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_1_a_count_from_0_is_not_the_task(client, language):
+    """The task counts from 1: a count from 0 stopped before 5 holds 1 to 4 too, and is still not it."""
+    question = "Count from 0 to 10." if language == "en" else "Посчитай от 0 до 10."
+    report = check_exercise_1(count(client, question=question), language=language)
+    assert_only_broken(report, "text")
+    assert ("starts at 0" if language == "en" else "с 0") in report.findings[-1].detail, report.text()
+
+
+def test_exercise_1_a_count_may_follow_a_sentence_about_it():
+    """What a model may write before the count ("Counting from 1 to 10:") is not the count."""
+    def said(words: str) -> dict:
+        return {"id": "msg_01", "usage": {"input_tokens": 12, "output_tokens": 9}, "stop_reason": "stop_sequence",
+                "stop_sequence": "5", "content": [{"type": "text", "text": words}]}
+
+    assert check_exercise_1(said("Counting from 1 to 10: 1, 2, 3, 4, ")).ok
+    assert_only_broken(check_exercise_1(said("4, 3, 2, 1, ")), "text")

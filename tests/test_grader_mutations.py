@@ -66,7 +66,9 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "failed_wording": "refusal_is_error", "yes_told_denied": "yes_merges",
         # the person sees what would run, and every dangerous call waits for its own yes
         "blind_approver": "approver_asked", "remembers_yes": "approver_asked", "insist_runs": "approver_asked",
-        "true_word": "fail_closed", "eof_is_yes": "fail_closed"}.items()},
+        "true_word": "fail_closed", "eof_is_yes": "fail_closed", "short_yes": "fail_closed",
+        # the task's denied result says a human denied the call, not that some permission was missing
+        "nobody_denied": "refusal_is_error"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),

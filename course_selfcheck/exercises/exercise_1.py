@@ -40,14 +40,17 @@ def _sequence(seen: Counting, lang: str) -> Seen:
     return Seen(met, tr("stop_sequence is {value}.", lang, value=short(seen.stop_sequence)))
 
 
-@requirement("text", N_("The text holds 1 to 4, and no 5"),
+@requirement("text", N_("The text counts from 1 to 4, and no 5"),
              N_("Ask the model to count from 1 to 10, e.g. \"Count from 1 to 10.\": the text should end just "
                 "before 5, and the stop sequence itself is never part of the text."), task=TASK)
 def _text(seen: Counting, lang: str) -> Seen:
     written = text(seen.content)
     numbers = [int(n) for n in re.findall(r"\d+", written)]
-    holds = all(n in numbers for n in (1, 2, 3, 4)) and 5 not in numbers
-    return Seen(holds, tr("the text is {value}.", lang, value=short(written)))
+    counted = numbers[-4:] == [1, 2, 3, 4]  # the count is what the text ends with ("Counting from 1 to 10: 1, 2, 3, 4,")
+    if counted and 0 in numbers:
+        return Seen(False, tr("the text is {value}: the count starts at 0, and the task counts from 1.", lang,
+                              value=short(written)))
+    return Seen(counted and 5 not in numbers, tr("the text is {value}.", lang, value=short(written)))
 
 
 REQUIREMENTS = (_reason, _sequence, _text)

@@ -10,6 +10,7 @@ response, one message, errors as results, the cap, and notebook 6's stop reasons
 self-check with the no-approver."""
 
 import inspect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -31,10 +32,10 @@ from ..approvers import (
     opened_without_yes,
 )
 from ..crash import because_raised, crash_report, is_crash
-from ..later_rules import ALL_RULES, DENIED_WORDS
+from ..later_rules import ALL_RULES, DENIED_WORDS, denial_sent
 from ..report import BROKEN, NOT_CHECKED, Report
 from ..rules import refused_first, short_value
-from ..scenario import Sandboxes, run_scenario
+from ..scenario import Run, Sandboxes, run_scenario
 from ..wire import results_for, tool_uses
 from .exercise_6 import RULES as STOP_RULES
 from .grading import Grade, Requirement, Seen
@@ -268,6 +269,25 @@ def _judged(rule: str, seen: Driven, lang: str) -> Seen:
     return Seen(None if found.status == NOT_CHECKED else found.status == "passed", found.detail)
 
 
+HUMAN_WORDS = re.compile(r"human|person|people|user|review|approv|operator|maintainer|owner|someone|somebody|"
+                         r"nobody|no one|\bteam|admin|manual|человек|люд|пользовател|ревью|рецензент|оператор|"
+                         r"сопровожда|владел|одобр|подтвер|соглас|кто-то|никто|вручную", re.I)
+"""Words of a denial that say who said no: the task's result says a human denied the call (an approver, a reviewer,
+nobody answering), so that the model takes it for a person's decision and not a missing permission to work around."""
+
+
+def _no_human(run: Run, lang: str) -> Seen | None:
+    """Exercise 7's own sentence: the denied result says that a human denied the call. None when it does."""
+    said = denial_sent(run)
+    content = str(said.get("content")) if said is not None else ""
+    if not content or HUMAN_WORDS.search(content):
+        return None
+    return Seen(False, tr("the denied merge went back as an error ({content}), but it does not say who said no: the task "
+                          "asks for a result that says a human denied the call (\"A human denied this call: merge_pr "
+                          "was not run.\"), so the model reports a person's no and does not look for a way around a "
+                          "missing permission", lang, content=short_value(content)))
+
+
 def _on_every_no(rule: str) -> Callable[[Gate, str], Seen]:
     """A self-check rule judged on the no-run and on every run whose approver never said yes and was asked about the
     merge: the task makes an exception, None, any other value and silence a no like False, so each must end as the
@@ -278,6 +298,10 @@ def _on_every_no(rule: str) -> Callable[[Gate, str], Seen]:
         first = _judged(rule, gate.no, lang)
         if first.ok is not True:
             return first
+        if rule == "refusal_is_error":
+            nobody = _no_human(gate.no.run, lang)
+            if nobody is not None:
+                return nobody
         for kind in FAILING:
             seen = gate.driven[kind]
             if seen.merged or not seen.approver.merge_asked(gate.merges):
