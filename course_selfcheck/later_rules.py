@@ -306,7 +306,40 @@ def _short_results(run: Run, but: object) -> list[tuple[object, str]]:
     return found
 
 
-def cut_result(run: Run, lang: str) -> Finding:
+LONG_DESCRIPTION = "Timings of checkout with the discount objects, before and after (ms):\n" + "".join(
+    f"run {n:04d}: {10 + n % 7}.{n % 100:02d} -> {10 + n % 5}.{(n * 7) % 100:02d}\n" for n in range(1800))
+"""A merge request description of about 45,000 characters: more than LIMIT, less than LIMIT tokens' worth of
+characters. !482 gets it in a second run, so that get_diff's result (title, description, diff) is too long as well:
+a loop that cuts only read_file, or counts LIMIT in tokens (about 4 characters each), sends it whole."""
+_LONG_MARK = "run 0001: "
+
+
+def _other_results_cut(loop: typing.Callable, lang: str) -> Finding | None:
+    """A result of another tool than read_file, between LIMIT and four times LIMIT characters: cut too, and saying so.
+    None when it was (or when no result carried the long description: a get_diff that leaves it out)."""
+    from .scenario import run_scenario
+
+    again = run_scenario(loop, 482, description=LONG_DESCRIPTION)
+    for use, result in ((u, b) for i, r in again.answered for u in tool_uses(r)
+                        for b in (results_for(again.calls[i + 1].body, {u.get("id")}) if i + 1 < len(again.calls)
+                                  else [])):
+        size, text = _text_length(result.get("content"))
+        if _LONG_MARK not in text:
+            continue
+        if size > RESULT_LIMIT + 1000:
+            return verdict(BROKEN, tr("with a merge request description of {long} characters, {tool}'s result of "
+                                      "{size} characters went to the model whole: cut any tool result longer than "
+                                      "{limit} characters (LIMIT counts characters, not tokens), not only read_file's",
+                                      lang, long=len(LONG_DESCRIPTION), tool=use.get("name"), size=size,
+                                      limit=RESULT_LIMIT))
+        if size >= RESULT_LIMIT and not _CUT_NOTE.search(text[:300] + text[-300:]):
+            return verdict(BROKEN, tr("with a merge request description of {long} characters, {tool}'s result was cut "
+                                      "to {size} characters without a word that it was cut", lang,
+                                      long=len(LONG_DESCRIPTION), tool=use.get("name"), size=size))
+    return None
+
+
+def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Finding:
     read = next(((i, u) for i, r in run.answered for u in tool_uses(r)
                  if BIG_FILE in str(u.get("input")) and BIG_REF in str(u.get("input"))), None)
     if read is None:
@@ -387,6 +420,9 @@ def cut_result(run: Run, lang: str) -> Finding:
     wrong_on = _read_on_wrong(run, use, rows, lang)
     if wrong_on is not None:
         return wrong_on
+    other = _other_results_cut(loop, lang) if loop is not None else None
+    if other is not None:
+        return other
     return verdict(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang, size=size))
 
 
@@ -564,7 +600,7 @@ EXERCISE_RULES: dict[str, Rule] = {
     "cut_result": Rule(
         N_("An oversized tool result is cut, and says so"),
         N_("a whole big file costs tokens on every later call; cut silently, the model takes the part for the whole"),
-        8, 486, ("one_more_call",), cut_result),  # one more request: what the history keeps is seen
+        8, 486, ("one_more_call",), cut_result, reads_the_loop=True),  # one more request: what the history keeps is seen
     "cached": Rule(
         N_("The requests are cached"),
         N_("every call sends the rules, the tools and the history again: cached, they cost a tenth"),

@@ -237,16 +237,19 @@ class _Tee(io.TextIOBase):
 
 
 def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,
-                 slow_files: float = 0.0, sandboxes: Sandboxes | None = None, typed: str | None = None) -> Run:
+                 slow_files: float = 0.0, sandboxes: Sandboxes | None = None, typed: str | None = None,
+                 description: str | None = None) -> Run:
     """Run the loop once on merge request !pr against a fresh recording sandbox; input() gets no answer, or
-    `typed`."""
+    `typed`; with `description`, the merge request has that description in this run."""
     if sandboxes is None:
         with Sandboxes() as own:
-            return run_scenario(loop, pr, misbehave, timeout, slow_files, own, typed)
+            return run_scenario(loop, pr, misbehave, timeout, slow_files, own, typed, description)
     timeout = TIMEOUT if timeout is None else timeout
     sandbox = sandboxes.take()
     try:
         sandbox.force(*misbehave)
+        if description is not None:
+            sandbox.gitlab.merge_requests[pr].description = description
         for project in (PROJECT_ID, PROJECT_PATH) if slow_files else ():  # the project by id or by path
             # the first read is held longer than the rest: reads of one turn that run at the same time then finish
             # in the other order than they were asked, so results put in the order they finished are seen out of order

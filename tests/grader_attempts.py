@@ -234,7 +234,9 @@ class Agent:
             following = LIMIT if "fixed_next_start" in self.flaws else start + LIMIT
             text = (f"{text[:LIMIT]}\n[cut: characters {start} to {start + LIMIT} of {start + len(text)}; call "
                     f"open_file with start={following} for more]")
-        elif len(text) > LIMIT and not {"no_cut", "cut_newest_only"} & self.flaws:
+        elif len(text) > (4 * LIMIT if "limit_in_tokens" in self.flaws else LIMIT) \
+                and not {"no_cut", "cut_newest_only"} & self.flaws \
+                and not ("files_only_cut" in self.flaws and block.name != "open_file"):
             note = "" if "silent_cut" in self.flaws else "\n[truncated]" if "vague_cut" in self.flaws else (
                 f"\n[cut: the first {LIMIT} of {len(text)} characters]" if "no_way_on" in self.flaws else
                 f"\n[cut: the first {LIMIT} of {len(text)} characters. Do not request the rest: review what you have.]"

@@ -80,6 +80,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
             "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap", "cut_newest_only": "cut_result", "fallback_no_cache": "cached",
             "split_results": "one_message", "every_other_cache": "cached", "vague_cut": "cut_result",
             "tail_cut": "cut_result", "fixed_cap_40": "cap", "no_way_on": "cut_result", "dont_read_on": "cut_result",
+            # any tool's result over LIMIT characters is cut: get_diff's too, and from LIMIT characters, not tokens
+            "files_only_cut": "cut_result", "limit_in_tokens": "cut_result",
             "rest_dropped": "cut_result", "false_start": "cut_result", "short_cut": "cut_result",
             "note_everywhere": "cut_result", "head_and_tail": "cut_result", "header_everywhere": "cut_result",
             # what notebooks 6 and 7 added stays: a loop that drops it fails exercise 8 too
