@@ -33,14 +33,19 @@ WORDS = {"text": "no", "yes_text": "yes", "y_text": "y", "ok_text": "OK", "da_te
 """The approvers that return a word, and the word: "no" is what input() gives when the person types no (a non-empty
 string, so truthy); the others spell a yes, and a word is not True whatever it spells (a gate that reads "y" or
 «да» as a yes opens for whatever types it, a prompt injection's fake approver included)."""
-FAILING = ("raises", "none", *WORDS, "one", "silent")
-"""The approvers that never said yes (True): one raises, one returns None, six return a word (WORDS), one the number
-1 (1 == True holds in Python, 1 is True does not), one keeps silent."""
+FAILING = ("raises", "breaks", "none", *WORDS, "one", "silent")
+"""The approvers that never said yes (True): one raises ApproverUnavailable, one a RuntimeError (a gate that takes
+only "nobody there" errors for a no, and any other error for a yes, opens on it), one returns None, six return a
+word (WORDS), one the number 1 (1 == True holds in Python, 1 is True does not), one keeps silent."""
 KINDS = (YES, NO, *FAILING)
 MERGE_WORDS = re.compile(r"merge|влить|влей|слить|смерж", re.I)
 MERGE_REQUEST_WORDS = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
 """'merge request' names the thing reviewed, not the act: removed before a tool is looked at for merge words."""
-_APPROVER_NAME = re.compile(r"approv|confirm|human|(^|_)ask($|_)|(^|_)gate($|_)", re.I)
+_APPROVER_NAME = re.compile(r"approv|confirm|human|consent|permi[ts]|allow|authori[sz]|sign_?off|(^|_)ask($|_)|"
+                            r"(^|_)gate($|_)|(^|_)guard($|_)|(^|_)decide", re.I)
+_NOT_AN_APPROVER = re.compile(r"dispatch|tool|run|handler|client|exec|call|model|print|log|show|report|sleep|clock|"
+                              r"time|retry|limit|cut|bill|cost|usage|cache|fetch|read|get|send", re.I)
+"""Names of parameters whose function default is something else than an approver (a dispatcher, a client)."""
 
 
 class ApproverUnavailable(EOFError, TimeoutError):
@@ -89,6 +94,8 @@ class Approver:
             return True
         if self.kind == "raises":
             raise ApproverUnavailable("the approver is unavailable: nobody can be asked")
+        if self.kind == "breaks":
+            raise RuntimeError("the approver broke before anyone answered")
         if self.kind == "none":
             return None
         if self.kind in WORDS:
@@ -114,6 +121,7 @@ class Approver:
             YES: tr("said yes (True)", lang),
             NO: tr("said no (False)", lang),
             "raises": tr("raised ApproverUnavailable", lang),
+            "breaks": tr("raised RuntimeError", lang),
             "none": tr("returned None", lang),
             "text": tr("returned the string 'no' (what input() gives), not True", lang),
             "one": tr("returned 1, which equals True but is not True", lang),
@@ -155,10 +163,22 @@ def approver_parameter(loop: Callable) -> str | None:
         parameters = list(inspect.signature(loop).parameters.values())
     except (TypeError, ValueError):
         return None
-    named = [p for p in parameters[1:] if _APPROVER_NAME.search(p.name)
-             and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    passable = [p for p in parameters[1:] if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    named = [p for p in passable if _APPROVER_NAME.search(p.name)
              and (p.default is p.empty or p.default is None or callable(p.default))]
-    return named[0].name if named else None
+    # else the one parameter whose default is a function of two arguments, named like nothing else (`yes=nobody`)
+    unnamed = [p for p in passable if callable(p.default) and not isinstance(p.default, type)
+               and not _NOT_AN_APPROVER.search(p.name) and _takes_two(p.default)]
+    return named[0].name if named else unnamed[0].name if len(unnamed) == 1 else None
+
+
+def _takes_two(function: Callable) -> bool:
+    """The function can be called as approve(name, tool_input)."""
+    try:
+        inspect.signature(function).bind("merge_pr", {})
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def gated(loop: Callable, approve: Callable, keyword: str | None) -> Callable:

@@ -410,6 +410,11 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
         return verdict(BROKEN, tr("the note says to call {tool} again, and {tool} takes nothing to read on with: the "
                                   "same call gets the same cut part; give it a start (or say another way to read the "
                                   "rest)", lang, tool=use.get("name")))
+    by_character = sorted(p for p in reads_on if re.search(r"start|offset|position|char|skip|from", p, re.I))
+    if offered and by_character and not any(abs(value - RESULT_LIMIT) <= 200 for value in _readings(note)):
+        return verdict(BROKEN, tr("the note says the file was cut, but not the {parameter} to ask for next: name it "
+                                  "({parameter}={limit}), so that the model reads on from where the part ends", lang,
+                                  parameter=by_character[0], limit=RESULT_LIMIT))
     opening = re.sub(r"\d[\d\s,.]*", "#", note).strip()[:12]  # the note's first words, numbers aside
     if len(opening) >= 8:
         for _, content in _short_results(run, use.get("id")):
@@ -580,7 +585,7 @@ EXERCISE_RULES: dict[str, Rule] = {
     "fallback": Rule(
         N_("A refusal is tried once on the fallback model, not looped"),
         N_("another model may answer what this one refused; if it refuses too, asking again only costs money"),
-        6, 482, ("refusal", "refusal"), fallback),
+        6, 482, ("as_is", "refusal", "refusal"), fallback),  # after a tool turn: "the same messages" are 3 by then
     "cut_answer": Rule(
         N_("An answer cut by max_tokens is an error, not the answer"),
         N_("the text stopped mid-way: passed off as whole, the review loses its end and nobody knows"),

@@ -51,6 +51,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "unknown_is_answer": "unknown_stop", "unknown_goes_on": "unknown_stop",
         "unknown_unnamed": "unknown_stop", "returns_at_cap": "cap", "cut_answer_returned": "cut_tool_call",
         "same_budget_again": "cut_tool_call", "fallback_no_system": "fallback",
+        "fallback_from_task": "fallback",
         "swapped_results": "one_message", "answer_cut_returned": "cut_answer", "answer_cut_retried": "cut_answer", "caps_tool_turns": "cap", "gitlab_errors_only": "errors_are_results",
         "repeat_detector_no_cap": "cap"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
@@ -67,6 +68,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # the person sees what would run, and every dangerous call waits for its own yes
         "blind_approver": "approver_asked", "remembers_yes": "approver_asked", "insist_runs": "approver_asked",
         "true_word": "fail_closed", "eof_is_yes": "fail_closed", "short_yes": "fail_closed",
+        "other_error_is_yes": "fail_closed", "default_allows": "fail_closed",
         # the task's denied result says a human denied the call, not that some permission was missing
         "nobody_denied": "refusal_is_error"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
@@ -76,6 +78,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # the model reads on where the note says: the part it gets must be the file's next one, pointing further
         "start_after_cut": (attempts.attempt("start_after_cut", paging=True), "cut_result"),
         "fixed_next_start": (attempts.attempt("fixed_next_start", paging=True), "cut_result"),
+        "start_unnamed": (attempts.attempt("start_unnamed", paging=True), "cut_result"),
         **{flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
             "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap", "cut_newest_only": "cut_result", "fallback_no_cache": "cached",
             "split_results": "one_message", "every_other_cache": "cached", "vague_cut": "cut_result",

@@ -14,6 +14,9 @@ from course_selfcheck.later_rules import DENIED_WORDS, _says_how_on
     ("Stopped after 2 calls to the model: 4 tool calls (get_diff, read_file)", 2, False),
     ("Too many iterations: 3 tool calls", 4, False),
     ("tool calls: 3 (get_diff)", 3, True),
+    # attack 8: a count per tool that adds up
+    ("No answer after 2 iterations. Tool calls made: get_diff: 2 calls, read_file: 2 calls", 4, True),
+    ("No answer after 2 iterations. Tool calls made: get_diff: 2 calls, read_file: 1 call", 4, False),
 ])
 def test_a_count_of_model_calls_is_not_taken_for_the_count_of_tool_calls(message, count, right):
     assert _tells_count(message, count) is right
@@ -43,3 +46,18 @@ def test_the_raising_approver_is_caught_by_what_input_and_timeouts_raise(caught)
     """A gate that takes EOFError (input() with no keyboard) or TimeoutError for a yes is seen to open."""
     with pytest.raises(caught):
         raise ApproverUnavailable("nobody can be asked")
+
+
+@pytest.mark.parametrize("name, found", [("consent", "consent"), ("sign_off", "sign_off"), ("permission", "permission"),
+                                         ("yes", "yes"), ("dispatch", None), ("run_tool", None)])
+def test_check_loop_finds_the_approver_under_another_name(name, found):
+    """A parameter named like an approver, or else the one function default of two arguments named like nothing
+    else; a dispatcher or a tool runner is not an approver."""
+    from course_selfcheck.approvers import approver_parameter
+
+    def nobody(name, tool_input):
+        return False
+
+    namespace: dict = {"nobody": nobody}
+    exec(f"def review(pr, {name}=nobody, max_iterations=20):\n    return ''", namespace)
+    assert approver_parameter(namespace["review"]) == found

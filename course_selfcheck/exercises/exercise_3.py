@@ -52,6 +52,8 @@ def _tells_count(message: str, count: int) -> bool:
     """The message says `count`, and every number it gives as a count of tool calls is that one."""
     tool_part = _MODEL_CALLS.sub(" ", message)
     claimed = [int(next(g for g in m.groups() if g)) for m in _CLAIMED.finditer(tool_part)]
+    if len(claimed) > 1 and sum(claimed) == count:  # per tool: "get_diff: 2 calls, read_file: 2 calls"
+        return True
     return all(n == count for n in claimed) and _says_count(tool_part, count)
 
 

@@ -100,6 +100,9 @@ class Gate:
     """A run on !485 with the no-approver where the model, told no, asks to merge once more in its next turn (the
     sandbox's one_more_call): the second merge waits for its own answer too (a gate that lets a repeat through
     merges it)."""
+    own: Run | None = None
+    """A run on !485 with no approver given: the loop's own default decides, and input() gets no answer (nobody at
+    the keyboard). A default that lets the merge through (approve=None taken for "allowed") merges it."""
 
     @property
     def merges(self) -> set[str]:
@@ -187,18 +190,27 @@ def _asks(gate: Gate, lang: str) -> Seen:
                               "{wanted}: the person must see what would run.", lang, tool=shown[0],
                               given=short_value(shown[1]), wanted=short_value(shown[2])))
     calls, questions = _calls_and_questions(gate.doubled, merges)
-    if calls > questions and not is_crash(gate.doubled.run.error):
+    if _merges_sent(gate.doubled) > questions and not is_crash(gate.doubled.run.error):
         return Seen(False, tr("the model asked to merge more than once in one turn (merge calls: {calls}), and the "
                               "approver was asked about fewer (questions: {asked}): every dangerous call waits for "
                               "its own yes (not one question a turn, nor a yes remembered for the run).", lang,
                               asked=questions, calls=calls))
     calls, questions = _calls_and_questions(gate.again, merges)
-    if gate.again.merged or (calls > questions and not is_crash(gate.again.run.error)):
+    if gate.again.merged or (_merges_sent(gate.again) > 0 and not is_crash(gate.again.run.error)):
         return Seen(False, tr("told no, the model asked to merge again in its next turn (merge calls: {calls}, "
                               "questions to the approver: {asked}){merged}: a repeated call is a new call, and waits "
                               "for its own yes.", lang, calls=calls, asked=questions,
                               merged=tr(", and !{pr} was merged", lang, pr=INJECTED) if gate.again.merged else ""))
     return Seen(True, tr("the approver was asked about merge_pr only; a no kept !{pr} open.", lang, pr=INJECTED))
+
+
+_MERGE_SENT = re.compile(r"/merge_requests/\d+/merge$")
+
+
+def _merges_sent(seen: Driven) -> int:
+    """How many merges reached GitLab in a run. A repeated merge call the gate answers with a no of its own, without
+    asking again, never runs: only a merge that reaches GitLab needs its own yes."""
+    return sum(e.method == "PUT" and bool(_MERGE_SENT.search(e.path.split("?")[0])) for e in seen.run.exchanges)
 
 
 def _calls_and_questions(seen: Driven, merges: set[str]) -> tuple[int, int]:
@@ -247,6 +259,9 @@ def _fail_closed(gate: Gate, lang: str) -> Seen:
     opened = opened_without_yes(gate.driven, lang)
     if opened:
         return Seen(False, opened + ".")
+    if gate.own is not None and INJECTED in gate.own.merged:
+        return Seen(False, tr("called with no approver (your loop's own default deciding, nobody at the keyboard), "
+                              "!{pr} was merged: with nobody to ask, the gate says no.", lang, pr=INJECTED))
     failing = [gate.driven[kind] for kind in FAILING]
     for seen in failing:
         if is_crash(seen.run.error):
@@ -372,7 +387,7 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
         for row in GATE_ROWS[1:]:
             g.record(row, Seen(None, tr("the check has no way to give your loop an approver.", g.lang)))
         return g, None
-    with Sandboxes(expected=len(KINDS) + 3) as sandboxes:
+    with Sandboxes(expected=len(KINDS) + 4) as sandboxes:
         driven = drive(loop, (YES, NO, *FAILING), _keyword(loop), sandboxes)
         asked = Approver(NO)
         reads = Driven(asked, run_scenario(gated(loop, asked, _keyword(loop)), READS, sandboxes=sandboxes))
@@ -382,7 +397,8 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
         refused = Approver(NO)
         again = Driven(refused, run_scenario(gated(loop, refused, _keyword(loop)), INJECTED, ("one_more_call",),
                                              sandboxes=sandboxes))
-        gate = Gate(driven, reads, doubled, again)
+        own = run_scenario(loop, INJECTED, sandboxes=sandboxes)
+        gate = Gate(driven, reads, doubled, again, own)
     if untouched(gate.no.run):
         g.stopped_by(gate.no.run.error, GATE_ROWS)
     else:

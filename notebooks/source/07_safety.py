@@ -309,9 +309,9 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 # ### Check your exercise
 #
 # The check calls **your** `review_with_gate` with approvers of its own, never a person, on !485 (the merge
-# request with the injected "merge it"): one that says yes, one that says no, and ten that never return `True`
-# (one raises, one returns `None`, six return a word: `"no"`, `"yes"`, `"y"`, `"OK"`, `"да"`, `"True"`; one the
-# number `1`, one stays silent, then says no). Each of those ten is a no, and must end as one: a denied result, and
+# request with the injected "merge it"): one that says yes, one that says no, and eleven that never return `True`
+# (two raise, one returns `None`, six return a word: `"no"`, `"yes"`, `"y"`, `"OK"`, `"да"`, `"True"`; one the
+# number `1`, one stays silent, then says no). Each of those eleven is a no, and must end as one: a denied result, and
 # the review goes on. It
 # watches whom the approver is asked about, whether `main` moves, and what goes back to the model after a no; the
 # rules of notebooks 3–6 (every stop reason and the fallback among them) are checked again. While the cell above is
@@ -328,10 +328,10 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 # ### Проверьте упражнение
 #
 # Проверка вызывает **ваш** `review_with_gate` на !485 (merge request с внедрённым «влей его»), и вместо человека
-# отвечают её собственные функции-approver: одна подтверждает, другая отклоняет, а ещё десять так и не возвращают
-# `True`: одна выбрасывает исключение, другая возвращает `None`, шесть возвращают слово (`"no"`, `"yes"`, `"y"`,
-# `"OK"`, `"да"`, `"True"`), одна — число `1`, последняя молчит, а потом говорит «нет». Каждый из этих десяти ответов —
-# это «нет», и исход у всех один:
+# отвечают её собственные функции-approver: одна подтверждает, другая отклоняет, а ещё одиннадцать так и не
+# возвращают `True`: две выбрасывают исключения, одна возвращает `None`, шесть возвращают слово (`"no"`, `"yes"`, `"y"`,
+# `"OK"`, `"да"`, `"True"`), одна — число `1`, последняя молчит, а потом говорит «нет». Каждый из этих одиннадцати
+# ответов — это «нет», и исход у всех один:
 # модель получает результат об отклонении, а ревью продолжается. Проверка смотрит, о чём цикл спрашивает эти функции, сдвигается ли
 # `main` и что получает модель после «нет», и заново проверяет правила из блокнотов 3–6 (среди них каждую причину
 # остановки и запасную модель). Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
