@@ -12,6 +12,7 @@ import pytest
 from sandbox_http import MODEL
 
 import course_sandbox
+from course_agent.redaction import redact
 from course_sandbox import SANDBOX_KEY_PREFIX, SANDBOX_TOKEN_PREFIX, Sandbox
 
 ASK = {"model": MODEL, "max_tokens": 64, "messages": [{"role": "user", "content": "Hello"}]}
@@ -97,6 +98,17 @@ def test_the_started_sandbox_keeps_its_key_and_hands_it_out():
         assert (sandbox.api_key, sandbox.gitlab_token) == (key, token)
         assert sandbox.client().api_key == key
         assert sandbox.env()["ANTHROPIC_API_KEY"] == key and sandbox.env()["GITLAB_TOKEN"] == token
+    shown = redact(f"key {key}, token {token}, cut {key[:20]}")  # secrets now: hidden by their shape alone
+    assert key not in shown and token not in shown and key[:20] not in shown
+
+
+def test_a_sandbox_given_credentials_before_start_accepts_those():
+    """A test may name the key and token before start(), as tests/test_lean_install.py does."""
+    sandbox = Sandbox()
+    sandbox.api_key, sandbox.gitlab_token = "sk-ant-sandbox-chosen-by-a-test", "glpat-sandbox-chosen-by-a-test"
+    with sandbox:
+        assert sandbox.client(max_retries=0).messages.create(**ASK).role == "assistant"
+        assert _gitlab(sandbox, "glpat-sandbox-chosen-by-a-test").projects.get(sandbox.project)
 
 
 def test_the_old_fixed_names_are_deprecated_and_name_the_prefix():
