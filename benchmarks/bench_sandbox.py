@@ -118,23 +118,26 @@ def fixed_reply_server(message: dict):
 
 
 @contextmanager
-def own_process(*arguments: str, timeout: float = 60) -> Iterator[str]:
+def own_process(*arguments: str, wanted: tuple[str, ...] = ("ANTHROPIC_BASE_URL",),
+                timeout: float = 60) -> Iterator[dict[str, str]]:
     """A server started as `python ARGUMENTS` in a child process, stopped at the end (killed if it does not
-    stop); yields the ANTHROPIC_BASE_URL it prints as `export ANTHROPIC_BASE_URL=...` (as `course-agent
-    sandbox` does) within `timeout` seconds."""
+    stop); yields the variables it prints as `export NAME=...` lines (as `course-agent sandbox` does: its
+    ANTHROPIC_API_KEY is that sandbox's own), once all `wanted` are printed, within `timeout` seconds."""
     child = subprocess.Popen([sys.executable, *arguments], stdout=subprocess.PIPE, text=True)
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in child.stdout], daemon=True).start()
+    exported: dict[str, str] = {}
     try:
         deadline = time.monotonic() + timeout
-        while True:
+        while not set(wanted) <= exported.keys():
             try:
                 line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                raise RuntimeError(f"no ANTHROPIC_BASE_URL from python {' '.join(arguments)} in {timeout} s") from None
-            if line.startswith("export ANTHROPIC_BASE_URL="):
-                break
-        yield line.strip().split("=", 1)[1]
+                raise RuntimeError(f"no {', '.join(wanted)} from python {' '.join(arguments)} in {timeout} s") from None
+            if line.startswith("export ") and "=" in line:
+                name, value = line.strip().removeprefix("export ").split("=", 1)
+                exported[name] = value
+        yield exported
     finally:
         child.terminate()
         try:
@@ -170,17 +173,20 @@ def p90(samples: list[float]) -> float:
     return statistics.quantiles(samples, n=10)[-1]
 
 
-def compare(name: str, sb: Sandbox, sandbox_url: str, body: dict, n: int, warmup: int, rounds: int = 1) -> None:
+def compare(name: str, sb: Sandbox, child_sandbox: dict[str, str], body: dict, n: int, warmup: int,
+            rounds: int = 1) -> None:
     message, _ = sb.messages_api.create(body)
     with tempfile.TemporaryDirectory() as folder, fixed_reply_server(message) as url:
         reply = Path(folder) / "reply.json"
         reply.write_text(json.dumps(message))
-        with own_process("-c", FIXED_REPLY_CHILD, str(Path(__file__).resolve().parent), str(reply)) as child_url:
+        with own_process("-c", FIXED_REPLY_CHILD, str(Path(__file__).resolve().parent), str(reply)) as child:
             clients = {
                 "sandbox": sb.client(),
-                "sandbox, own process": anthropic.Anthropic(api_key=sb.api_key, base_url=sandbox_url),
+                "sandbox, own process": anthropic.Anthropic(api_key=child_sandbox["ANTHROPIC_API_KEY"],
+                                                            base_url=child_sandbox["ANTHROPIC_BASE_URL"]),
                 "http-only": anthropic.Anthropic(api_key="sk-ant-floor", base_url=url),
-                "http-only, own process": anthropic.Anthropic(api_key="sk-ant-floor", base_url=child_url),
+                "http-only, own process": anthropic.Anthropic(api_key="sk-ant-floor",
+                                                              base_url=child["ANTHROPIC_BASE_URL"]),
                 "floor": floor_client(message),
             }
             medians: dict[str, list[float]] = {label: [] for label in clients}
@@ -208,9 +214,10 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=20, help="untimed calls first (default 20)")
     parser.add_argument("--rounds", type=int, default=3, help="alternations of the five (default 3)")
     args = parser.parse_args()
-    with Sandbox() as sb, own_process("-m", "course_agent.cli", "sandbox", "--port", "0") as sandbox_url:
-        compare("hello", sb, sandbox_url, hello_body(), args.n, args.warmup, args.rounds)
-        compare("review (20-message history + a new task)", sb, sandbox_url, review_body(sb.client()), args.n,
+    with Sandbox() as sb, own_process("-m", "course_agent.cli", "sandbox", "--port", "0",
+                                      wanted=("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY")) as child_sandbox:
+        compare("hello", sb, child_sandbox, hello_body(), args.n, args.warmup, args.rounds)
+        compare("review (20-message history + a new task)", sb, child_sandbox, review_body(sb.client()), args.n,
                 args.warmup, args.rounds)
 
 

@@ -103,7 +103,8 @@ def _sandbox(args: argparse.Namespace, lang: str) -> int:
 
     if not is_loopback(args.host):
         _say(tr("WARNING: {host} is not a loopback address. Anyone who can reach this machine can use the sandbox: "
-                "its key is printed when it starts and is no secret, and it runs git for whoever connects.", lang,
+                "its key is printed when it starts and travels in clear text (plain HTTP), and it runs git for "
+                "whoever sends that key.", lang,
                 host=args.host))
         if not args.allow_remote:
             _say("course-agent sandbox: " + tr("refusing to listen on {host}; add --allow-remote if that is "

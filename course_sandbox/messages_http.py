@@ -17,7 +17,7 @@ from . import models, pagination, sse
 from .errors import ApiError, invalid
 from .messages_api import MessagesApi
 from .request import asks_to_stream
-from .web import Routes, credential, json_response
+from .web import Routes, credential, is_the, json_response
 
 _ROUTES = Routes([
     Rule("/v1/messages", endpoint="messages", methods=["POST"]),
@@ -148,7 +148,7 @@ class MessagesHttp:
         key = credential(request, "x-api-key")
         if key is None:
             raise ApiError(401, "x-api-key header is required")
-        if key != self.api_key:
+        if not is_the(self.api_key, key):
             raise ApiError(401, "invalid x-api-key")
 
 

@@ -14,6 +14,7 @@ import hashlib
 import ipaddress
 import json
 import logging
+import secrets
 import shutil
 import socket
 import ssl
@@ -36,10 +37,16 @@ from .messages_api import MessagesApi
 from .messages_http import MessagesHttp
 from .recording import Exchange, Recorder
 
-SANDBOX_API_KEY = "sk-ant-sandbox-course-agent"
-"""Not a secret: the sandbox accepts this key and no other, so a real key sent here by mistake gets 401."""
-SANDBOX_GITLAB_TOKEN = "glpat-sandbox-course-agent"
-"""Not a secret either: the demo GitLab's only token."""
+SANDBOX_KEY_PREFIX = "sk-ant-sandbox-"
+"""How every sandbox's key starts; the rest is random, made for each Sandbox (`sb.api_key`). Each sandbox
+accepts its own key and no other: a real key sent here by mistake gets 401, and so does another sandbox's
+key (on a shared machine every learner's sandbox is on 127.0.0.1: a port found is not a way in)."""
+SANDBOX_TOKEN_PREFIX = "glpat-sandbox-"
+"""How every demo GitLab's token starts; the rest is random, made for each Sandbox (`sb.gitlab_token`)."""
+_DEPRECATED = {"SANDBOX_API_KEY": ("SANDBOX_KEY_PREFIX", SANDBOX_KEY_PREFIX, "sb.api_key"),
+               "SANDBOX_GITLAB_TOKEN": ("SANDBOX_TOKEN_PREFIX", SANDBOX_TOKEN_PREFIX, "sb.gitlab_token")}
+"""The fixed key and token every sandbox once accepted: gone, each sandbox has its own. The old names still
+import and now mean the prefix (recognising a sandbox key still works; using it as a key gets 401)."""
 WORKER_THREADS = 8
 CONNECTION_LIMIT = 1000
 IDLE_TIMEOUT = 30
@@ -69,6 +76,26 @@ def tls_context() -> ssl.SSLContext:
     it is never used; but each client the SDK builds loads the system's certificates again (~25 ms),
     and the self-check builds two clients a scenario."""
     return ssl.create_default_context()
+
+
+def new_credential(prefix: str) -> str:
+    """`prefix` and 32 random characters (192 bits from `secrets`): a key nobody can guess or find by trying."""
+    return prefix + secrets.token_urlsafe(24)
+
+
+def deprecated(name: str, module: str) -> str:
+    """The value of a deprecated name (SANDBOX_API_KEY, SANDBOX_GITLAB_TOKEN), with a DeprecationWarning
+    for the caller's caller. AttributeError for any other name, as a module's __getattr__ must."""
+    if name not in _DEPRECATED:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    replacement, value, attribute = _DEPRECATED[name]
+    warnings.warn(f"{name} is deprecated: each Sandbox has a random key and token of its own ({attribute}); "
+                  f"{name} is now only their prefix, {replacement} ({value!r})", DeprecationWarning, stacklevel=3)
+    return value
+
+
+def __getattr__(name: str) -> str:
+    return deprecated(name, __name__)
 
 
 def is_loopback(host: str) -> bool:
@@ -150,11 +177,14 @@ class Sandbox:
                  record: bool = False) -> None:
         if not is_loopback(host):
             warnings.warn(f"the sandbox will listen on {host}, which is not a loopback address: other machines "
-                          "can reach it, its key is public and it runs git for whoever connects", stacklevel=2)
+                          "can reach it, its key travels in clear text (plain HTTP) and it runs git for whoever "
+                          "sends that key", stacklevel=2)
         self.host = host
         self.requested_port = port
-        self.api_key = SANDBOX_API_KEY
-        self.gitlab_token = SANDBOX_GITLAB_TOKEN
+        self.api_key = new_credential(SANDBOX_KEY_PREFIX)
+        """The only key this sandbox accepts, random (no two sandboxes share it); `sb.client()` and `sb.env()` carry it."""
+        self.gitlab_token = new_credential(SANDBOX_TOKEN_PREFIX)
+        """The demo GitLab's only token, random like the key."""
         self.project = PROJECT_PATH
         self.faults = Faults(slow_capacity=WORKER_THREADS // 2)
         self.messages_api = MessagesApi(context_window)

@@ -1,5 +1,6 @@
 """What both services share over HTTP: the JSON response, the credential, the router."""
 
+import hmac
 import json
 from collections.abc import Iterable
 
@@ -23,6 +24,12 @@ def credential(request: Request, header: str, query: Iterable[str] = ()) -> str 
     for name in query:
         found = found if found is not None else request.args.get(name) or None
     return found
+
+
+def is_the(secret: str, given: str | None) -> bool:
+    """True when the credential a request carries is this sandbox's `secret`, compared in constant time
+    (the time of a refusal says nothing of how much of a guess was right)."""
+    return given is not None and hmac.compare_digest(given.encode("utf-8", "replace"), secret.encode())
 
 
 class Routes:

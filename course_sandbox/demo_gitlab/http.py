@@ -12,7 +12,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
-from ..web import Routes, credential, json_response
+from ..web import Routes, credential, is_the, json_response
 from . import award_routes, commit_note_routes, label_routes, merge_request_routes, notes_routes, repository_routes
 from .errors import GitLabError, not_found
 from .project import PROJECT_ID, PROJECT_PATH, DemoProject, user
@@ -84,7 +84,7 @@ class GitLabHttp:
         `private_token` / `access_token` query parameter (GitLab reads the parameter first; here
         the header wins, so a token in the query never overrides the one in the header)."""
         token = credential(request, "PRIVATE-TOKEN", ("private_token", "access_token"))
-        if token != self.token:
+        if not is_the(self.token, token):
             raise GitLabError(401, {"message": "401 Unauthorized"})
 
     def _route(self, request: Request, path: str) -> Response:
