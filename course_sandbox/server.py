@@ -14,6 +14,7 @@ import hashlib
 import ipaddress
 import json
 import logging
+import os
 import secrets
 import shutil
 import socket
@@ -56,6 +57,37 @@ CROWDED_IDLE_TIMEOUT = 2
 
 logging.getLogger("waitress.queue").setLevel(logging.ERROR)
 """A short request queue is normal here; its warning would only clutter notebook output."""
+
+
+WORKDIR_PREFIX = "course-agent-sandbox-"
+"""A sandbox's folder (its demo GitLab's git repository) is named with this, the process id and a random part."""
+
+
+def _remove_orphans() -> None:
+    """Remove the folders of sandboxes whose process is gone without stopping them (a kernel killed, not shut down:
+    atexit never ran), this user's only. Each one is a copy of the demo repository; on a shared machine with a
+    class of learners they would pile up in the temporary folder. POSIX only (os.kill(pid, 0) asks whether a process
+    is there; on Windows signal 0 is CTRL_C_EVENT)."""
+    if os.name != "posix":
+        return
+    for folder in Path(tempfile.gettempdir()).glob(f"{WORKDIR_PREFIX}*-*"):
+        pid = folder.name[len(WORKDIR_PREFIX):].split("-", 1)[0]
+        try:
+            if not pid.isdigit() or folder.stat().st_uid != os.getuid() or _alive(int(pid)):
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def _give_large_blocks_back() -> None:
@@ -208,7 +240,8 @@ class Sandbox:
         _give_large_blocks_back()
         listener = socket.create_server((self.host, self.requested_port))  # a busy port raises OSError here
         self._port = listener.getsockname()[1]
-        self._workdir = Path(tempfile.mkdtemp(prefix="course-agent-sandbox-"))
+        _remove_orphans()
+        self._workdir = Path(tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-"))
         try:
             self.gitlab = DemoProject(self._workdir)
         except Exception:

@@ -11,9 +11,11 @@ NOTEBOOK_ENV), the same settings the notebook tests use.
 """
 
 import argparse
+import atexit
 import hashlib
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -40,7 +42,9 @@ T = TypeVar("T")
 
 NOTHING_KEPT = tempfile.mkdtemp(prefix="course-agent-my-code-")
 """COURSE_AGENT_MY_CODE of every executed notebook: an empty folder, so that a later exercise always starts from
-the reference solution (course_agent.my_code), whatever a developer solved in notebooks/en or notebooks/ru."""
+the reference solution (course_agent.my_code), whatever a developer solved in notebooks/en or notebooks/ru. Removed
+when the process ends (each build or test session made one, and they piled up in /tmp)."""
+atexit.register(shutil.rmtree, NOTHING_KEPT, ignore_errors=True)
 
 
 def clean_env() -> dict[str, str]:

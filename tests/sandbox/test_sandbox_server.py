@@ -439,3 +439,32 @@ def test_the_sandboxs_clients_are_the_sdks_own_with_one_certificate_store(sandbo
     # browser tests ran first here)
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         assert pool.submit(asyncio.run, ask()).result(timeout=60) == "end_turn"
+
+
+def test_a_killed_process_folder_is_removed_by_the_next_sandbox(tmp_path, monkeypatch):
+    """A kernel killed (SIGKILL: atexit never runs) leaves its sandbox's folder; the next sandbox started on the
+    machine removes it, and leaves a live process's folder and another program's alone."""
+    import os
+    import tempfile
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    process = subprocess.Popen([sys.executable, "-m", "course_agent.cli", "sandbox", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "TMPDIR": str(tmp_path)})
+    try:
+        assert process.stdout.readline().startswith("export ANTHROPIC_BASE_URL=")
+        left = list(tmp_path.glob("course-agent-sandbox-*"))
+        assert len(left) == 1 and left[0].name.startswith(f"course-agent-sandbox-{process.pid}-")
+    finally:
+        process.kill()
+        process.communicate(timeout=30)
+    assert left[0].exists()  # killed: nothing removed it
+    alive = tmp_path / f"course-agent-sandbox-{os.getpid()}-mine"
+    other = tmp_path / "course-agent-sandbox-notes"
+    alive.mkdir()
+    other.mkdir()
+    with Sandbox() as sb:
+        assert sb.port
+        assert not left[0].exists() and alive.exists() and other.exists()
+    monkeypatch.setattr(tempfile, "tempdir", None)
