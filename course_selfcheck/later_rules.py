@@ -605,7 +605,7 @@ EXERCISE_RULES: dict[str, Rule] = {
     "cut_result": Rule(
         N_("An oversized tool result is cut, and says so"),
         N_("a whole big file costs tokens on every later call; cut silently, the model takes the part for the whole"),
-        8, 486, ("one_more_call",), cut_result, reads_the_loop=True),  # one more request: what the history keeps is seen
+        8, 486, ("one_more_call",), cut_result, reads_the_loop=True),  # one more request: the history kept is seen
     "cached": Rule(
         N_("The requests are cached"),
         N_("every call sends the rules, the tools and the history again: cached, they cost a tenth"),

@@ -46,7 +46,7 @@ def _sequence(seen: Counting, lang: str) -> Seen:
 def _text(seen: Counting, lang: str) -> Seen:
     written = text(seen.content)
     numbers = [int(n) for n in re.findall(r"\d+", written)]
-    counted = numbers[-4:] == [1, 2, 3, 4]  # the count is what the text ends with ("Counting from 1 to 10: 1, 2, 3, 4,")
+    counted = numbers[-4:] == [1, 2, 3, 4]  # the count the text ends with ("Counting from 1 to 10: 1, 2, 3, 4,")
     if counted and 0 in numbers:
         return Seen(False, tr("the text is {value}: the count starts at 0, and the task counts from 1.", lang,
                               value=short(written)))
