@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import arithmetic, proper_names, prose_lists, ranges, spoken_values
+from . import arithmetic, number_words, proper_names, prose_lists, ranges, spoken_values
 from .schema_instance import MISSING, is_valid
 from .words import overlap, stems
 
@@ -148,7 +148,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["email"] = _unique(_EMAIL.findall(text))
     values["url"] = _unique(_clean(u) for u in _URL.findall(text))
     values["uuid"] = _unique(_UUID.findall(text))
-    rest = _URL.sub(" ", _EMAIL.sub(" ", _UUID.sub(" ", text)))
+    rest = number_words.digits(_URL.sub(" ", _EMAIL.sub(" ", _UUID.sub(" ", text))))  # "six people": 6 people
     values["datetime"], values["date"] = _dates(rest)
     rest = _WORDY_DATE.sub(" ", _DOTTED.sub(" ", _ISO.sub(" ", rest)))
     values["time"] = spoken_values.times(rest)
@@ -363,6 +363,9 @@ class RequestHints:
             found = [place for place in found if place not in claimed]
         elif kind in _OTHER_NUMBERS and not self.evidence.of(kind):
             found = [n for n in found if n not in self.evidence.of(_OTHER_NUMBERS[kind])]
+        if kind in ("number", "money", "count", "party", "percent"):
+            near_unit = spoken_values.unit_numbers(name, number_words.digits(self.evidence.text))
+            found = _unique([*near_unit, *found])
         if kind == "id":
             found = _unique([*ids_after_nouns(self.evidence.text, name, str(schema.get("description") or "")), *found])
         types = _types(schema)

@@ -29,7 +29,7 @@ _COUNTED = (r"hours?|minutes?|seconds?|days?|nights?|weeks?|months?|years?|peopl
 _SPACED = r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?(?![\d,])|" + _AMOUNT[1:]
 """An amount with a currency beside it may group its thousands with spaces: «15 000 рублей», "€ 1 250"."""
 _MONEY = [re.compile(rf"[$€£¥₽]\s?{_SPACED}"),
-          re.compile(rf"(?<![\d.,]){_SPACED}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|долл\w*|€|\$)", re.I),
+          re.compile(rf"(?<![\d.,]){_SPACED}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|долл\w*|евро|фунт\w*|€|\$)", re.I),
           re.compile(rf"(?:\bat|\bfor|\bcosts?|\bpriced at|\bprice of|\bpay|\bпо|\bза)\s+{_AMOUNT}(?=\s+each|\s*$|[\s,.;!?])"
                      rf"(?!\s*(?:{_COUNTED})\b)")]
 _UNIT = r"(?:packs?|packets?|boxes|box|bottles?|units?|items?|pieces?|pcs|cups?|bags?|tickets?|cans?|jars?|pairs?|x)"
@@ -103,6 +103,35 @@ def counts(text: str) -> list[int]:
 
 
 _PERCENT = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s?(?:%|percent\b|per cent\b|процент\w*)", re.I)
+
+
+_UNIT_WORDS = {"kg": r"kg|kilo\w*|кг|килограмм\w*", "km": r"km|kilomet\w*|км|километр\w*",
+               "mi": r"mi|miles?", "lb": r"lbs?|pounds?", "lbs": r"lbs?|pounds?", "g": r"g|grams?|г|грамм\w*",
+               "m": r"m|met(?:er|re)s?|м|метр\w*", "cm": r"cm|см", "mm": r"mm|мм", "min": r"min\w*|мин\w*",
+               "minutes": r"min\w*|мин\w*", "mins": r"min\w*|мин\w*", "hours": r"h|hrs?|hours?|час\w*",
+               "hrs": r"h|hrs?|hours?|час\w*", "days": r"days?|дн\w*|день", "nights": r"nights?|ноч\w*",
+               "weeks": r"weeks?|недел\w*", "seconds": r"s|sec\w*|секунд\w*", "secs": r"s|sec\w*|секунд\w*",
+               "stars": r"stars?|звезд\w*|звёзд\w*", "degrees": r"degrees?|°|градус\w*",
+               "celsius": r"°?c\b|degrees?|celsius|градус\w*", "fahrenheit": r"°?f\b|degrees?|fahrenheit",
+               "liters": r"l|lit(?:er|re)s?|л|литр\w*", "litres": r"l|lit(?:er|re)s?|л|литр\w*"}
+"""What a unit in a property's name is written as in a request: `weight_kg` takes "3.2 kg", «1,5 кг»."""
+_NUMBER_BEFORE = r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?"
+
+
+def unit_numbers(name: str, text: str) -> list[int | float]:
+    """Numbers written right before the unit a property's name ends with or holds (`weight_kg`: "3.2 kg";
+    `duration_minutes`: "68 minutes"; `stars`: "4 stars"; `nights`: "3 nights"), in the order written: a
+    quantity takes the number next to its unit, not the house number of an address before it."""
+    words = _words(name)
+    found: list[tuple[int, str]] = []
+    for word in words:
+        written = _UNIT_WORDS.get(word) or (rf"{re.escape(word.rstrip('s'))}s?" if len(word) >= 4 and word.endswith("s")
+                                             and word not in ("items", "units", "is") else None)
+        if written is None:
+            continue
+        for m in re.finditer(rf"{_NUMBER_BEFORE}(?:{written})(?![\w])", text, re.I):
+            found.append((m.start(), m.group(1)))
+    return _unique(_amount(value) for _, value in sorted(found))
 
 
 def percents(text: str) -> list[int | float]:

@@ -394,3 +394,29 @@ def test_a_plural_names_its_enum_option_and_a_product_keeps_its_lower_case_words
     response = ask(client, "Order 12 boxes of A4 paper.", [spec], tool_choice={"type": "tool", "name": spec["name"]})
     assert uses(response) == [("order_supplies", {"product": "A4 paper", "qty": 12, "unit": "box"})]
     assert "placeholder" not in text_of(response)
+
+
+NUMBER = {"type": "number"}
+PROBE53_CASES = [  # issue #37, probe 53: numbers in words, a quantity beside its unit, thousands grouped by spaces
+    (tool("reserve", "Reserve a table", {"venue": S, "guests": INTEGER}),
+     "Reserve a table at Nopa for eight guests.", {"venue": "Nopa", "guests": 8}),
+    (tool("exchange", "Exchange money", {"amount": NUMBER, "currency": S}),
+     "Exchange three hundred and twenty pounds, please.", {"amount": 320, "currency": "GBP"}),
+    (tool("book_cabin", "Book a cabin", {"nights": INTEGER}), "Book the cabin for five nights.", {"nights": 5}),
+    (tool("book_room", "Забронировать номер", {"guests": INTEGER}), "Забронируй номер на трёх гостей.",
+     {"guests": 3}),
+    (tool("send_package", "Send a package", {"street_address": S, "weight_kg": NUMBER}),
+     "Send it to 42 Elm Road. It weighs 7.5 kg.", {"weight_kg": 7.5}),
+    (tool("review_hotel", "Review a hotel", {"stars": {"type": "integer", "minimum": 1, "maximum": 5}, "room": INTEGER}),
+     "Room 5: give it three stars.", {"stars": 3}),
+    (tool("pay", "Оплатить", {"amount": NUMBER, "currency": S}), "Заплати 3 200 евро.",
+     {"amount": 3200, "currency": "EUR"}),
+]
+
+
+@pytest.mark.parametrize("spec, prompt, expected", PROBE53_CASES, ids=[c[1][:40] for c in PROBE53_CASES])
+def test_probe_53_values_are_read_as_written(client, spec, prompt, expected):
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    ((_, tool_input),) = uses(response)
+    assert validates(spec, tool_input)
+    assert {k: tool_input.get(k) for k in expected} == expected
