@@ -80,7 +80,7 @@ KINDS: list[tuple[str, str]] = [
     ("datetime", r"datetime|timestamp|\bat time\b"),
     ("date", r"\bdate\b|\bday\b|birthday|deadline|\bwhen\b|дат[аы]|\bдень\b"),
     ("expression", r"expression|formula|equation|calculation|arithmetic|\bmath\b|выражени|формул"),
-    ("currency", r"currenc|валют"),
+    ("currency", r"currenc|\bccy\b|валют"),
     ("timezone", r"time ?zone|\btz\b|часов\w* пояс"),
     ("time", r"^time$|\btime of day\b|\b(?:start|end|begin|arrival|departure|pickup|due|meeting|reminder) time\b|"
              r"\bhh:mm\b|^(?:at|hour)$|\bвремя\b"),
@@ -176,7 +176,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["addressee"] = [a for a in proper_names.addressees(text) if not _known_city(a)]
     evidence.lists = prose_lists.read(text)
     values["symbol"] = _unique(s for s in _SYMBOL.findall(text) if s not in _NOT_SYMBOLS)
-    values["currency"] = _currencies(text)
+    values["currency"] = _currencies(text, number_words.digits(text))
     values["timezone"] = _timezones(text, values["place"])
     lowered = text.lower()
     values["language"] = _unique(name for _, name in sorted(
@@ -303,7 +303,7 @@ class RequestHints:
             return spoken_values.flag(name, self.evidence.text)
         pattern = schema.get("pattern")
         if isinstance(pattern, str) and "string" in (_types(schema) or {"string"}):
-            found = spoken_values.matching(pattern, self.evidence.text)
+            found = _pattern_values(name, spoken_values.matching(pattern, self.evidence.text), self.evidence.text)
             if index is not None:
                 return found[index] if index < len(found) else MISSING
             return found[0] if found else MISSING
@@ -401,12 +401,16 @@ class RequestHints:
 
     def _enum(self, name: str, options: list, strict: bool = False, schema: dict | None = None) -> Any:
         text = self.evidence.text.lower()
-        if kind_of(name, {k: v for k, v in (schema or {}).items() if k != "enum"}) == "currency":
-            # "€1,250" names EUR though the word "EUR" is absent: the currencies read, in the order written
-            said = [code for code in self.evidence.of("currency") if code in options]
-            fresh = [code for code in said if code not in self.taken.get("currency", set())]
+        kind = kind_of(name, {k: v for k, v in (schema or {}).items() if k != "enum"})
+        if kind in ("currency", "language"):
+            # "€1,250" names EUR though the word "EUR" is absent; "from English to German" names en and de:
+            # the currencies or languages read, in the order written, a range's end (`target_lang`) the second
+            said = _unique(code for code in map(lambda value: _option(value, options), self.evidence.of(kind)) if code)
+            if ranges.is_end(name) and len(said) > 1 and kind not in self.start:
+                said = [said[1], said[0], *said[2:]]
+            fresh = [code for code in said if code not in self.taken.get(kind, set())]
             if fresh and not strict:  # strict: wanted() only asks, and takes nothing
-                self.taken.setdefault("currency", set()).add(fresh[0])
+                self.taken.setdefault(kind, set()).add(fresh[0])
             if fresh:
                 return fresh[0]
         for option in options:
@@ -418,6 +422,37 @@ class RequestHints:
             if numeric and option in self.evidence.of("number"):
                 return option
         return MISSING
+
+
+_LANGUAGE_CODES = {"English": "en", "French": "fr", "German": "de", "Spanish": "es", "Italian": "it", "Russian": "ru",
+                   "Chinese": "zh", "Japanese": "ja", "Portuguese": "pt", "Korean": "ko", "Arabic": "ar"}
+
+
+def _option(value: str, options: list) -> Any:
+    """The enum option that names a currency or a language read from the request: "EUR" itself, "German" as
+    "de", "de-DE", "DE" or "German", else None."""
+    wanted = {str(value).lower(), _LANGUAGE_CODES.get(str(value), "\0")}
+    for option in options:
+        if isinstance(option, str) and (option.lower() in wanted or option.lower().split("-")[0].split("_")[0] in wanted):
+            return option
+    return None
+
+
+_LINKS = {"is", "of", "as", "named", "called", "to", "the", "a", "an", "for", "with"}
+
+
+def _pattern_values(name: str, found: list[str], text: str) -> list[str]:
+    """What a property with only a `pattern` takes of the stretches its pattern accepts: first those written right
+    after the property's word ("with the slug docs-start" for `slug`, "user jdoe42" for `username`), then those
+    no ordinary word looks like (a digit, "-", "_", a capital). A plain lower-case word ("with") never: the field
+    then gets the schema's placeholder, and the model says so."""
+    words = re.findall(r"[a-z]{3,}", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").lower())
+    stems_ = {w[:4] for w in words}
+    named = [value for value in found for stem in stems_ if value.lower() not in _LINKS
+             and re.search(rf"(?<!\w){re.escape(stem)}\w*\s+(?:(?:is|of|as|named|called|to)\s+)?[\"'“«]?"
+                          rf"{re.escape(value)}(?![\w-])", text, re.I)]
+    distinctive = [value for value in found if not (value.isalpha() and value.islower())]
+    return _unique([*named, *distinctive])
 
 
 def _types(schema: dict) -> set[str]:
@@ -593,8 +628,21 @@ def _timezones(text: str, places: list[str]) -> list[str]:
     return _unique(zones)
 
 
-def _currencies(text: str) -> list[str]:
-    """Currency codes in the order written: "USD", "dollars", «рублей», and the signs ("$45" is USD)."""
+def _currencies(text: str, numeric: str | None = None) -> list[str]:
+    """Currency codes in the order written: "USD", "dollars", «рублей», and the signs ("$45" is USD); the
+    currency of an amount first ("How many US dollars will I get for 120 euros?": the euros are what one
+    has, so a conversion is from EUR)."""
+    written = _currencies_written(text)
+    if numeric is None:
+        return written
+    beside = _currencies_written(" ".join(m.group(0) for m in _BESIDE_AMOUNT.finditer(numeric)))
+    return _unique([*(code for code in beside if code in written), *written])
+
+
+_BESIDE_AMOUNT = re.compile(r"[$€£¥₽]\s?\d|(?<![\w.,])\d[\d,. \u00a0]*\s?(?:[$€£¥₽]|[A-Za-zА-Яа-яЁё]+)")
+
+
+def _currencies_written(text: str) -> list[str]:
     found = [(m.start(), m.group(0)) for m in re.finditer(r"\b[A-Z]{3}\b", text)
              if m.group(0) in set(_CURRENCIES.values()) | {"CAD", "AUD", "INR", "SEK", "NOK"}]
     found += [(m.start(), _SIGNS[m.group(0).strip()]) for m in re.finditer(r"[$€£¥₽](?=\s?\d)|(?<=\d)\s?[$€£¥₽]", text)]

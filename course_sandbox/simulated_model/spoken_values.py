@@ -190,14 +190,28 @@ def flag(name: str, text: str) -> Any:
     if not words:
         return MISSING
     said = _said(text)
-    positions = []
+    places = []
     for word in words:
-        found = [m for w in (word, *_FLAG_SYNONYMS.get(word, ()))
-                 for m in [re.search(rf"\b{re.escape(w[:max(4, len(w) - 2)])}\w*", said)] if m]
+        found = [m.start() for w in (word, *_FLAG_SYNONYMS.get(word, ()))
+                 for m in re.finditer(rf"\b{re.escape(w[:max(4, len(w) - 2)])}\w*", said)]
         if not found:
             return MISSING
-        positions.append(min(m.start() for m in found))
-    return not _NEGATION.search(said[: min(positions)])
+        places.append(sorted(found))
+    # the words where they stand together: "with email j@x.org …, and don't send a welcome email" sets
+    # send_welcome_email by its last words, and the negation before them counts
+    start = places[0][0] if len(places) == 1 else _closest(places)
+    return not _NEGATION.search(said[:start])
+
+
+def _closest(places: list[list[int]]) -> int:
+    """Where the words of a flag stand closest together: the start of the tightest cluster."""
+    best: tuple[int, int] | None = None
+    for anchor in places[0]:
+        chosen = [anchor, *(min(spots, key=lambda p: abs(p - anchor)) for spots in places[1:])]
+        span = (max(chosen) - min(chosen), min(chosen))
+        best = span if best is None or span < best else best
+    assert best is not None
+    return best[1]
 
 
 def described_choice(description: str, text: str) -> Any:

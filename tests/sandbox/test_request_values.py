@@ -411,6 +411,15 @@ PROBE53_CASES = [  # issue #37, probe 53: numbers in words, a quantity beside it
      "Room 5: give it three stars.", {"stars": 3}),
     (tool("pay", "Оплатить", {"amount": NUMBER, "currency": S}), "Заплати 3 200 евро.",
      {"amount": 3200, "currency": "EUR"}),
+    (tool("invite", "Invite a member", {"email": S, "notify_admins": {"type": "boolean"}}),
+     "Invite kim@example.com and notify nobody; do not notify the admins.", {"notify_admins": False}),
+    (tool("localise", "Translate a string", {"target_language": {"type": "string", "enum": ["en", "fr", "it", "ru"]},
+                                              "source_language": {"type": "string", "enum": ["en", "fr", "it", "ru"]}}),
+     "Translate the menu from Italian into French.", {"source_language": "it", "target_language": "fr"}),
+    (tool("fx_quote", "Quote an exchange", {"sell": {"type": "number"}, "from_ccy": S, "to_ccy": S}),
+     "How many yen do I get for 300 pounds?", {"sell": 300, "from_ccy": "GBP", "to_ccy": "JPY"}),
+    (tool("new_repo", "Create a repository", {"repo_name": {"type": "string", "pattern": "^[a-z0-9._-]{2,40}$"}}),
+     "Please create the repo named billing-api for us.", {"repo_name": "billing-api"}),
 ]
 
 
@@ -420,3 +429,13 @@ def test_probe_53_values_are_read_as_written(client, spec, prompt, expected):
     ((_, tool_input),) = uses(response)
     assert validates(spec, tool_input)
     assert {k: tool_input.get(k) for k in expected} == expected
+
+
+def test_a_pattern_field_takes_no_ordinary_word_and_says_so(client):
+    spec = tool("new_repo", "Create a repository", {"repo_name": {"type": "string", "pattern": "^[a-z0-9-]{2,40}$"}})
+    response = ask(client, "Please create a repo for the new team.", [spec],
+                   tool_choice={"type": "tool", "name": "new_repo"})
+    ((_, tool_input),) = uses(response)
+    assert validates(spec, tool_input) and tool_input["repo_name"] not in ("please", "create", "repo", "for", "the")
+    assert "repo_name" in text_of(response)
+    assert response.content[0].type == "tool_use"
