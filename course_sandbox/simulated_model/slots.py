@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import arithmetic, number_words, proper_names, prose_lists, ranges, spoken_values
+from . import arithmetic, number_words, postal, proper_names, prose_lists, ranges, spoken_values
 from .schema_instance import MISSING, is_valid
 from .words import overlap, stems
 
@@ -106,7 +106,8 @@ KINDS: list[tuple[str, str]] = [
                r"^(num|number|operand|value)_?\d$|\bfirst\b|\bsecond\b|\bleft\b|\bright\b|\bnumbers?\b|количеств|"
                r"сумм|число|цен"),
     ("text", r"query|question|text|message|prompt|content|search|topic|keyword|subject|summary|body|title|note|"
-             r"comment|description|input|request|instruction|sentence|statement|reason|запрос|текст|вопрос|тем"),
+             r"comment|description|input|request|instruction|sentence|statement|reason|memo|caption|remark|headline|"
+             r"запрос|текст|вопрос|тем|коммент|примечан|назначени"),
 ]
 _STRINGY = {"term", "time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
             "text", "timezone", "language"}
@@ -129,6 +130,8 @@ class Evidence:
     request_stems: set[str] = field(default_factory=set)
     named: dict[str, Any] = field(default_factory=dict)
     lists: list[prose_lists.ProseList] = field(default_factory=list)
+    addresses: list[postal.Address] = field(default_factory=list)
+    """Addresses taken apart (postal.py), for an address object's street, city, postcode and country."""
 
     def of(self, kind: str) -> list[Any]:
         return self.values.get(kind, [])
@@ -154,7 +157,8 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["time"] = spoken_values.times(rest)
     rest = spoken_values.TIME.sub(" ", rest)
     values["phone"] = spoken_values.phones(rest)
-    values["address"] = spoken_values.addresses(rest)
+    evidence.addresses = postal.read(text)
+    values["address"] = _unique([*spoken_values.addresses(rest), *(a.text for a in evidence.addresses)])
     values["money"] = spoken_values.money(rest)
     values["count"] = spoken_values.counts(rest)
     values["party"] = spoken_values.party_sizes(rest)
@@ -259,6 +263,8 @@ class RequestHints:
         self.taken: dict[str, set] = {}
         self.listed: dict[str, list[str]] = {}
         """Items of a list in prose an array property took (count() chooses, value() hands them out)."""
+        self.parents: list[str] = []
+        """The names of the objects the property being filled sits in (`place` for `place.name`)."""
 
     def _kind(self, name: str, schema: dict) -> str | None:
         """The property's kind, read with the request: a `recipient` or `to` the user gave a phone
@@ -277,6 +283,9 @@ class RequestHints:
             return self.evidence.named[name.lower()]
         if index is not None and name in self.listed:
             return self.listed[name][index] if index < len(self.listed[name]) else MISSING
+        part = self._postal_part(name)
+        if part is not None:
+            return part
         if isinstance(schema.get("enum"), list):
             return self._enum(name, schema["enum"], schema=schema)
         kind = self._kind(name, schema)
@@ -297,6 +306,16 @@ class RequestHints:
             return found[0]
         return self._unkinded(name, schema, index) if index is None else MISSING
 
+    def _postal_part(self, name: str) -> Any:
+        """A part of the request's address for a property that names one (`street`, `city`, `zip`…) inside
+        an object (an address, a place), or for a flat one when the request writes an address: the part, or
+        MISSING when the address lacks it; None when no address applies."""
+        part = postal.part_of(name)
+        if part is None or not self.evidence.addresses:
+            return None
+        value = getattr(self.evidence.addresses[0], part)
+        return value if value is not None else MISSING
+
     def _unkinded(self, name: str, schema: dict, index: int | None) -> Any:
         """A boolean from phrasing, or a word that the schema's pattern accepts whole."""
         if "boolean" in _types(schema) and index is None:
@@ -308,12 +327,15 @@ class RequestHints:
                 return found[index] if index < len(found) else MISSING
             return found[0] if found else MISSING
         if "string" in _types(schema) and index is None:
-            return spoken_values.described_choice(str(schema.get("description") or ""), self.evidence.text)
+            chosen = spoken_values.described_choice(str(schema.get("description") or ""), self.evidence.text)
+            return chosen if chosen is not MISSING else _after_its_word(name, schema, self.evidence.text)
         return MISSING
 
     def wanted(self, name: str, schema: dict) -> bool:
         if name.lower() in self.evidence.named:
             return True
+        if postal.part_of(name) and self.evidence.addresses:
+            return isinstance(self._postal_part(name), str)
         if isinstance(schema.get("enum"), list):
             return self._enum(name, schema["enum"], strict=True, schema=schema) is not MISSING
         if "boolean" in _types(schema):
@@ -393,11 +415,23 @@ class RequestHints:
         unplaced = [p for p in self.evidence.of("proper")  # "in Oslo" is no one's name, nor "Baker Street"
                     if p not in places and not any(p in address for address in addresses)]
         described = str(schema.get("description") or "")
+        if self.parents and re.search(r"place|venue|location|business|clinic|office|shop|store|restaurant|hotel",
+                                      self.parents[-1], re.I):
+            described = f"{described} venue"  # `place.name`: the place's own name
         if proper_names.names_an_organisation(name, described):
             return _unique([*venues, *addressees, *unplaced])
         if proper_names.names_a_venue(name, described):
             return _unique([*venues, *unplaced])
-        return _unique([*said, *(p for p in unplaced if p not in venues), *addressees])
+        # a company beside the person ("Olivia Chen from Northwind Traders") is the company field's, when there is one
+        companies = addressees if "venue" in self.named else []
+        people = _unique([*said, *(p for p in unplaced if p not in venues and p not in companies),
+                          *(a for a in addressees if a not in companies)])
+        part = proper_names.part_of_a_name(name, described)
+        if part is None:
+            return people
+        if part == "first":
+            return _unique(p.split()[0] for p in people)
+        return _unique(" ".join(p.split()[1:]) for p in people if len(p.split()) >= 2)
 
     def _enum(self, name: str, options: list, strict: bool = False, schema: dict | None = None) -> Any:
         text = self.evidence.text.lower()
@@ -436,6 +470,32 @@ def _option(value: str, options: list) -> Any:
         if isinstance(option, str) and (option.lower() in wanted or option.lower().split("-")[0].split("_")[0] in wanted):
             return option
     return None
+
+
+_TAGGED = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
+
+
+def _after_its_word(name: str, schema: dict, text: str) -> Any:
+    """A plain string property's value that the request names by the property's own word: a channel written
+    "#releases", a room called "the bedroom" (a word that ends in the property's word), "room B12" or
+    "project Apollo" (a capitalised or numbered value right after it); else MISSING."""
+    words = re.findall(r"[a-z]{3,}", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").lower())
+    if not words:
+        return MISSING
+    word = words[-1] if words[-1] != "name" or len(words) == 1 else words[-2]
+    if word in ("channel", "hashtag", "tag", "topic"):
+        tagged = _TAGGED.findall(text)
+        if tagged:
+            return tagged[0]
+    after = re.search(rf"(?<![\w-]){re.escape(word)}s?\s+(?:#|№|no\.?\s*)?([A-Z0-9][\w-]*)", text, re.I)
+    if after and (after.group(1)[0].isupper() or any(ch.isdigit() for ch in after.group(1))) \
+            and after.group(1).lower() not in _LINKS:
+        return after.group(1)
+    if len(word) >= 4:
+        compound = re.search(rf"\b([a-z]{{3,}}{re.escape(word)})\b", text, re.I)
+        if compound:
+            return compound.group(1).lower()
+    return MISSING
 
 
 _LINKS = {"is", "of", "as", "named", "called", "to", "the", "a", "an", "for", "with"}

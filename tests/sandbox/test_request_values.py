@@ -420,6 +420,28 @@ PROBE53_CASES = [  # issue #37, probe 53: numbers in words, a quantity beside it
      "How many yen do I get for 300 pounds?", {"sell": 300, "from_ccy": "GBP", "to_ccy": "JPY"}),
     (tool("new_repo", "Create a repository", {"repo_name": {"type": "string", "pattern": "^[a-z0-9._-]{2,40}$"}}),
      "Please create the repo named billing-api for us.", {"repo_name": "billing-api"}),
+    (tool("add_lead", "Add a sales lead", {"given_name": S, "surname": S, "employer": S}),
+     "Add a lead: Tomas Varga at Brightline Studios.",
+     {"given_name": "Tomas", "surname": "Varga", "employer": "Brightline Studios"}),
+    (tool("enroll_student", "Enroll a student", {"student_name": S, "course": S}),
+     "Enroll Amara Okafor in the course Statistics.", {"student_name": "Amara Okafor", "course": "Statistics"}),
+    (tool("notify", "Post to a channel", {"channel_name": S, "message": S}),
+     'Say "Build is green" in #ci-status.', {"channel_name": "ci-status", "message": "Build is green"}),
+    (tool("set_lights", "Set the lights", {"room": S, "brightness": INTEGER}),
+     "Dim the lights in the kitchen... no, in the living room... the bathroom, to 30 percent.", {"brightness": 30}),
+    (tool("pay_rent", "Pay rent", {"amount": NUMBER, "note": S}), 'Pay 900 with the note "March rent".',
+     {"amount": 900, "note": "March rent"}),
+    (tool("wire", "Wire money", {"amount": NUMBER, "memo": S}), 'Wire 40 dollars, memo "Gift for Sam".',
+     {"amount": 40, "memo": "Gift for Sam"}),
+    (tool("send_letter", "Send a letter", {"to_name": S, "address": {
+        "type": "object", "properties": {"street": S, "city": S, "zip": S, "country": S},
+        "required": ["street", "city", "zip", "country"]}}),
+     "Send a letter to Marta Ruiz, 8 Calle Mayor, 28013 Madrid, Spain.",
+     {"address": {"street": "8 Calle Mayor", "city": "Madrid", "zip": "28013", "country": "Spain"}}),
+    (tool("deliver", "Доставить", {"address": {"type": "object", "properties": {"street": S, "city": S, "postcode": S},
+                                               "required": ["street", "city", "postcode"]}}),
+     "Доставь по адресу: проспект Мира, 12, Москва, 129090.",
+     {"address": {"street": "проспект Мира, 12", "city": "Москва", "postcode": "129090"}}),
 ]
 
 
