@@ -296,7 +296,7 @@ class RequestHints:
             return found[index] if index < len(found) else MISSING
         taken = self.taken.setdefault(kind, set())
         positions = range(self.start.get(kind, 0), len(found))
-        if kind not in self.start and ranges.is_end(name):
+        if kind not in self.start and ranges.is_end(name) and kind not in ("email", "phone", "url", "id", "name"):
             positions = ranges.end_first(len(found))
         for position in positions:
             if found[position] not in taken and is_valid(schema, found[position]):
@@ -385,6 +385,8 @@ class RequestHints:
             found = [place for place in found if place not in claimed]
         elif kind in _OTHER_NUMBERS and not self.evidence.of(kind):
             found = [n for n in found if n not in self.evidence.of(_OTHER_NUMBERS[kind])]
+        if kind == "email":
+            found = copied(name, found, self.evidence.text)
         if kind in ("number", "money", "count", "party", "percent"):
             near_unit = spoken_values.unit_numbers(name, number_words.digits(self.evidence.text))
             found = _unique([*near_unit, *found])
@@ -470,6 +472,30 @@ def _option(value: str, options: list) -> Any:
         if isinstance(option, str) and (option.lower() in wanted or option.lower().split("-")[0].split("_")[0] in wanted):
             return option
     return None
+
+
+_COPY_CUE = re.compile(r"(?<![\w@.])(b?cc|copy(?:ing)?|в копии|копию)\b[:\s]", re.I)
+_NEXT_CUE = re.compile(r"\b(?:subject|body|saying|with|about|тема|текст)\b|[\"«“]", re.I)
+
+
+def copied(name: str, found: list[str], text: str) -> list[str]:
+    """The e-mail addresses a `cc` / `bcc` field takes (those written after "cc", "bcc"), and those a main
+    recipient field takes (the others): "Email priya@…, cc tom@… and ops@…" sends to priya and copies the rest."""
+    cues = [(m.start(), m.group(1).lower()) for m in _COPY_CUE.finditer(text)]
+    if not cues:
+        return found
+    spans: dict[str, list[str]] = {}
+    for start, cue in cues:
+        rest = text[start:]
+        stop = _NEXT_CUE.search(rest, len(cue) + 1)
+        kind = "bcc" if cue == "bcc" else "cc"
+        spans.setdefault(kind, []).extend(e for e in _EMAIL.findall(rest[: stop.start() if stop else len(rest)])
+                                          if e in found)
+    spoken = name.lower().replace("-", "_")
+    if spoken in ("cc", "bcc") or spoken.endswith(("_cc", "_bcc")) or spoken.startswith(("cc_", "bcc_")):
+        return spans.get("bcc" if "bcc" in spoken else "cc", [])
+    copied = {e for emails in spans.values() for e in emails}
+    return [e for e in found if e not in copied] or found
 
 
 _TAGGED = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")

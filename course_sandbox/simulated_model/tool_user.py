@@ -345,8 +345,11 @@ def _items(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[dict[str, int]
     kinds = [kind_of(p, s if isinstance(s, dict) else {}) for p, s in tool.properties().items()]
     claimed = slots.names(tool.properties())
     taken = [*(evidence.of("venue") if "venue" in claimed else ()), *(evidence.of("name") if "person" in claimed else ())]
+    props = [p for p, s in tool.properties().items()]
     for kind in dict.fromkeys(k for k in kinds if k in _LISTABLE):
         found = [v for v in evidence.of(kind) if kind != "place" or v not in taken]  # "at Chez Panisse" is the venue
+        if kind == "email":  # "…, bcc max@… and eva@…": those are copied, not one call each
+            found = slots.copied(props[kinds.index(kind)], found, evidence.text)
         if kinds.count(kind) == 1 and len(found) > 1:
             return [{kind: i} for i in range(min(len(found), MAX_PARALLEL))]
     return [{}]
