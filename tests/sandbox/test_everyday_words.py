@@ -73,3 +73,19 @@ def test_no_fitting_tool_gets_honest_text(client, question):
 def test_a_train_is_not_rain(client):
     response = ask(client, "When does the train to Oslo leave?", [WEATHER])
     assert not uses(response)
+
+
+@pytest.mark.parametrize("question, zone", [
+    ("Is it too late to call my sister in Tokyo right now?", "Asia/Tokyo"),
+    ("Would my colleague in London be asleep already?", "Europe/London"),
+    ("Не поздно ли звонить в Москву?", "Europe/Moscow"),
+])
+def test_everyday_words_about_the_hour_find_the_time_tool(client, question, zone):
+    response = ask(client, question, [WEATHER, TRACK, TIME])
+    assert uses(response) == [("get_time", {"timezone": zone})]
+
+
+@pytest.mark.parametrize("question", ["Is the late fee on invoice 17 fair?", "Tell me a story about a clockmaker."])
+def test_the_time_tool_is_not_called_for_other_questions(client, question):
+    response = ask(client, question, [TIME])
+    assert not uses(response)
