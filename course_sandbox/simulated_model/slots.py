@@ -504,7 +504,8 @@ _TAGGED = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 def _after_its_word(name: str, schema: dict, text: str) -> Any:
     """A plain string property's value that the request names by the property's own word: a channel written
     "#releases", a room called "the bedroom" (a word that ends in the property's word), "room B12" or
-    "project Apollo" (a capitalised or numbered value right after it); else MISSING."""
+    "project Apollo" (a capitalised or numbered value right after it), "the contractors group" (the word before
+    it); else MISSING."""
     words = re.findall(r"[a-z]{3,}", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").lower())
     if not words:
         return MISSING
@@ -521,7 +522,14 @@ def _after_its_word(name: str, schema: dict, text: str) -> Any:
         compound = re.search(rf"\b([a-z]{{3,}}{re.escape(word)})\b", text, re.I)
         if compound:
             return compound.group(1).lower()
+    before = re.search(rf"\b(?:the|my|our|your|their)\s+([\w-]{{3,}})\s+{re.escape(word)}s?\b", text, re.I)
+    if before and before.group(1).lower() not in _NOT_NAMING:
+        return before.group(1)  # "the contractors group"
     return MISSING
+
+
+_NOT_NAMING = {"new", "old", "same", "other", "whole", "entire", "first", "last", "main", "default", "current", "next",
+               "previous", "only", "own", "big", "small", "right", "wrong", "usual", "best", "whole", "this", "that"}
 
 
 _LINKS = {"is", "of", "as", "named", "called", "to", "the", "a", "an", "for", "with"}

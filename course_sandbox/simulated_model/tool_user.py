@@ -266,7 +266,7 @@ def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[
         tool = next(t for t in tools if t.name == part.missing[0])
         prop = part.missing[1][0]
         fixed = {key: value for key, value in tool_input(tool, slots.read(ask, lang)).items() if key != prop}
-        steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items())))
+        steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items()), plans.field_of(ask)))
     return steps
 
 
