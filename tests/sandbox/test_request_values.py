@@ -468,3 +468,39 @@ def test_a_pattern_field_takes_no_ordinary_word_and_says_so(client):
     assert validates(spec, tool_input) and tool_input["repo_name"] not in ("please", "create", "repo", "for", "the")
     assert "repo_name" in text_of(response)
     assert response.content[0].type == "tool_use"
+
+
+# property: a forced call carries each value the prompt states, whatever the mix of fields (issue #37, probe 53)
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 12: "twelve",
+          20: "twenty", 25: "twenty-five", 40: "forty"}
+_FIELDS = {
+    "contact_email": ({"type": "string", "format": "email"},
+                      st.sampled_from(["ana@corp.io", "li.wei@example.org", "raj+ops@acme.co"]),
+                      lambda v: f"contact {v}"),
+    "nights": (INTEGER, st.sampled_from(sorted(_WORDS)), lambda v: f"for {_WORDS[v]} nights"),
+    "weight_kg": (NUMBER, st.sampled_from([0.5, 1.25, 3.2, 18.0]), lambda v: f"it weighs {v:g} kg"),
+    "title": (S, st.sampled_from(["Quarterly review", "Fix the login page", "Спринт 12"]), lambda v: f'titled "{v}"'),
+    "send_receipt": ({"type": "boolean"}, st.booleans(),
+                     lambda v: "send a receipt" if v else "don't send a receipt"),
+    "start_date": ({"type": "string", "format": "date"}, st.sampled_from(["2026-03-09", "2027-11-30"]),
+                   lambda v: f"starting {v}"),
+}
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_property_a_forced_call_carries_every_value_the_prompt_states(client, data):
+    names = data.draw(st.lists(st.sampled_from(sorted(_FIELDS)), min_size=1, max_size=len(_FIELDS), unique=True))
+    values = {name: data.draw(_FIELDS[name][1]) for name in names}
+    spec = tool("make_booking", "Make a booking", {name: _FIELDS[name][0] for name in names})
+    prompt = "Make a booking " + ", ".join(_FIELDS[name][2](values[name]) for name in names) + "."
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": "make_booking"})
+    assert response.content[0].type == "tool_use"
+    ((_, tool_input),) = uses(response)
+    assert validates(spec, tool_input)
+    assert tool_input == values, prompt
+    assert "placeholder" not in text_of(response)
