@@ -1,8 +1,9 @@
 """Numbers written in words, as digits: "six people" -> "6 people", "two hundred and fifty euros" -> "250 euros",
 «на четырёх человек» -> «на 4 человек», for slots.py's readers of counts, money and quantities.
 
-Only cardinals are read. A lone "one" stays a word ("the one that ends in .log", "one of them"), as does a lone
-«один»: there it is more often a pronoun than a count.
+Only cardinals are read. A lone "one" stays a word ("the one that ends in .log", "one of them") unless what
+it counts follows ("one night"), and a lone «один» stays too: there it is more often a pronoun than a count.
+"A dozen" is 12, "three dozen" 36.
 """
 
 import re
@@ -10,7 +11,7 @@ import re
 _EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
              "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
              "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-             "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12}
+             "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 _EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _RU_STEMS = [  # (stem, value): the case endings follow the stem
     ("одиннадцат", 11), ("двенадцат", 12), ("тринадцат", 13), ("четырнадцат", 14), ("пятнадцат", 15),
@@ -30,6 +31,11 @@ _RU_WORD = {"два", "две", "двух", "двум", "двумя", "три", 
 """The short Russian numerals whole: a stem as short as «тр» or «сем» would take «трава», «семья»."""
 
 _WORD = re.compile(r"[A-Za-zА-Яа-яЁё]+")
+_ONE_OF = re.compile(r"\s+(?:hours?|minutes?|seconds?|day|night|week|month|year|person|guest|adult|child|kid|seat|room|"
+                     r"ticket|item|unit|piece|pack|box|bottle|bag|star|passenger|dollar|euro|pound|kilo\w*|mile|table|"
+                     r"large|small|medium|extra|copy|serving|pizza|coffee)\b", re.I)
+"""What a lone "one" counts when it is a number: "one night", "one large pizza" (not "the one that…")."""
+_DOZEN = re.compile(r"\b(?:(a|one)|(\d+))\s+dozen\b", re.I)
 
 
 def _english(word: str) -> int | None:
@@ -94,10 +100,10 @@ def digits(text: str) -> str:
             break
         start = run[0].start()
         before = text[max(0, start - 2):start].lower()
-        if len(values) == 1 and values[0] in (100, 1000, 12) and before == "a " \
+        if len(values) == 1 and values[0] in (100, 1000) and before == "a " \
                 and (start < 3 or not text[start - 3].isalnum()):
             start -= 2  # "a hundred", "a dozen"
-        lone_one = len(values) == 1 and token.group(0).lower() == "one"
+        lone_one = len(values) == 1 and token.group(0).lower() == "one" and not _ONE_OF.match(text, run[-1].end())
         if lone_one or (len(values) == 1 and values[0] in _EN_SCALES.values() and before != "a "):
             i = j
             continue
@@ -106,4 +112,16 @@ def digits(text: str) -> str:
         position = run[-1].end()
         i = j
     out.append(text[position:])
-    return "".join(out)
+    said = _DOZEN.sub(lambda m: str(12 * (int(m.group(2)) if m.group(2) else 1)), "".join(out))
+    return _CLOCK.sub(_clock, said)
+
+
+_CLOCK = re.compile(r"\b(half|quarter)\s+(past|to)\s+(\d{1,2})\b(?!:)", re.I)
+
+
+def _clock(m: re.Match) -> str:
+    """"half past 7" -> "7:30", "quarter to 9" -> "8:45"."""
+    hour, minutes = int(m.group(3)), 30 if m.group(1).lower() == "half" else 15
+    if m.group(2).lower() == "to":
+        hour, minutes = (hour - 1) % 12 or 12, 60 - minutes
+    return f"{hour}:{minutes:02d}"

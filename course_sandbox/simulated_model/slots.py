@@ -270,9 +270,11 @@ class RequestHints:
         """The property's kind, read with the request: a `recipient` or `to` the user gave a phone
         number for (and no e-mail) is a phone number, unless the schema says e-mail."""
         kind = kind_of(name, schema)
-        if kind == "email" and self.evidence.of("phone") and not self.evidence.of("email"):
+        if kind == "email" and not self.evidence.of("email") and (self.evidence.of("phone") or self.evidence.of("addressee")):
             said = f"{name} {schema.get('description') or ''} {schema.get('format') or ''}".lower()
-            return kind if re.search(r"e-?mail|почт", said) else "phone"
+            if re.search(r"e-?mail|почт", said):
+                return kind
+            return "phone" if self.evidence.of("phone") else "name"  # "Ship it to Tom Baker": the recipient's name
         if name.lower() in ranges.BARE and kind in (None, "email") and not self.evidence.of("email") \
                 and "format" not in schema:
             return ranges.bare_kind(kind_of("", schema), self.evidence.values) or kind
@@ -510,6 +512,10 @@ def _after_its_word(name: str, schema: dict, text: str) -> Any:
     if not words:
         return MISSING
     word = words[-1] if words[-1] != "name" or len(words) == 1 else words[-2]
+    quoted = re.search(rf"(?<![\w-]){re.escape(word[:max(4, len(word) - 2)])}\w*\s*:?\s*(?:\"([^\"]+)\"|«([^»]+)»|“([^”]+)”)",
+                       text, re.I)
+    if quoted:  # 'labelled "Tea"', 'note "Thanks!"': a quote right after the property's word
+        return next(g for g in quoted.groups() if g)
     if word in ("channel", "hashtag", "tag", "topic"):
         tagged = _TAGGED.findall(text)
         if tagged:

@@ -40,7 +40,9 @@ _PARTY = [re.compile(r"(?<![\d.,$€£])\b(\d+)\s+(?:guests?|people|persons|dine
                      r"гост\w*|человек\w*|персон\w*)\b", re.I),
           re.compile(r"\b(?:party|group) of (\d+)\b", re.I)]
 PRODUCT = re.compile(rf"\b\d+\s+(?:{_UNIT}\s+of\s+)?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){{0,3}})")
-_NEGATION = re.compile(r"\b(?:no|not|don'?t|do not|without|never|skip|exclude|excluding|нет|не|без)\s+(?:\w+\s+){0,2}$")
+_NEGATION = re.compile(r"\b(?:no|not|don'?t|do not|without|never|skip|exclude|excluding|cannot|can'?t|won'?t|"
+                       r"isn'?t|aren'?t|wasn'?t|weren'?t|doesn'?t|didn'?t|shouldn'?t|wouldn'?t|нет|не|без)"
+                       r"\s+(?:\w+\s+){0,2}$")
 _FLAG_VERBS = {"include", "send", "show", "add", "enable", "allow", "get", "return", "fetch", "apply", "run", "has",
                "want", "need", "keep"}
 """A flag's verb is often left out ("with the history" for include_history), so its nouns decide."""
@@ -165,8 +167,11 @@ UNIT = re.compile(rf"\b(?:{_UNITS})\b", re.I)
 
 
 def units(text: str) -> list[str]:
-    """Units of measure in the order written: 'Convert 3 miles to kilometers' -> miles, kilometers."""
-    return _unique(m.lower() for m in UNIT.findall(text))
+    """Units of measure in the order written: 'Convert 3 miles to kilometers' -> miles, kilometers; the unit written
+    beside a number first ("How many kilometers is 26 miles?": miles, then kilometers), as it is what one has."""
+    beside = [m.group(1).lower() for m in re.finditer(rf"\d\s?({UNIT.pattern})", text, re.I)]
+    written = [m.lower() for m in UNIT.findall(text)]
+    return _unique([*(unit for unit in beside if unit in written), *written])
 
 
 _OF_PRODUCT = re.compile(rf"\b\d+\s+{_UNIT}\s+of\s+((?:[\w'-]+\s+){{0,2}}?[\w'-]+)"

@@ -42,3 +42,8 @@ def test_russian_numerals_in_their_cases():
     assert digits("на четырёх человек") == "на 4 человек"
     assert digits("две тысячи пятьсот рублей") == "2500 рублей"
     assert digits("сорок пять минут") == "45 минут"
+
+
+def test_dozens_and_a_counting_one():
+    assert digits("a dozen eggs and three dozen roses") == "12 eggs and 36 roses"
+    assert digits("Book one night, not the one after") == "Book 1 night, not the one after"
