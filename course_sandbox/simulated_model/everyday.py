@@ -15,14 +15,15 @@ DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "p
 
 _ENGLISH: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("umbrella", "umbrellas", "raincoat", "rain", "rains", "raining", "rainy", "drizzle",
-                     "snow", "snows", "snowing", "snowy", "sunny", "storm", "stormy", "thunderstorm"), WEATHER),
+                     "snow", "snows", "snowing", "snowy", "sunny", "storm", "stormy", "thunderstorm", "chilly", "freezing",
+                     "windy", "jacket", "sunscreen", "humid"), WEATHER),
     **dict.fromkeys(("parcel", "parcels", "package", "packages", "shipment", "shipments", "courier", "delivered",
                      "arrive", "arrives"), DELIVERY),
     **dict.fromkeys(("late", "early", "clock", "o'clock", "awake", "asleep", "midnight", "bedtime"), CLOCK),
 }
 """Whole English words (no beginnings: "rain" must not take "train", nor "snow" "snowflake's API")."""
 _RUSSIAN: dict[str, tuple[str, ...]] = {
-    **dict.fromkeys(("зонт", "дожд", "ливн", "снег", "снеж"), WEATHER),
+    **dict.fromkeys(("зонт", "дожд", "ливн", "снег", "снеж", "мороз", "ветрен", "куртк"), WEATHER),
     **dict.fromkeys(("посылк", "бандерол", "отправлени", "курьер", "трек"), DELIVERY),
     **dict.fromkeys(("поздно", "рано", "полноч"), CLOCK),
 }

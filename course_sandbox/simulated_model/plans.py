@@ -26,6 +26,8 @@ _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
      lambda item, part: _base(item).startswith(part)),
     (re.compile(r"\b(?:contain|contains|containing)\s+[\"'`]?([^\s\"'`,;]+)", re.I),
      lambda item, part: part.casefold() in _base(item).casefold()),
+    (re.compile(r"\bwhose\s+[\w-]+\s+(?:is|equals|=)\s+[\"'`]?([^\s\"'`,;]+)", re.I),
+     lambda item, part: item.casefold() == part.casefold()),
     (re.compile(r"(?:заканчива|оканчива)\w*\s+на\s+[\"«]?(\S+?)[\"»]?(?=[\s,;!?]|\.?$|\.\s)", re.I),
      lambda item, part: item.endswith(part)),
     (re.compile(r"с\s+расширением\s+[\"«]?\.?(\w+)", re.I), lambda item, part: item.endswith("." + part)),

@@ -123,6 +123,10 @@ def answer_objects(name, tool_input):
      [MEETINGS, DECLINE], ("list_meetings", {"date": "2026-05-04"}),
      [("decline_meeting", {"meeting_id": "m-1"}), ("decline_meeting", {"meeting_id": "m-3"})]),
     ("List the members of the platform team.", [ROSTER, OFFBOARD], ("list_team", {"team": "platform"}), []),
+    ("List the members of the platform team, then offboard the ones whose name is Bo.", [ROSTER, OFFBOARD],
+     ("list_team", {"team": "platform"}), [("offboard_user", {"user_id": "u-2"})]),
+    ("List the members of the platform team, then offboard the ones whose name is not Bo.", [ROSTER, OFFBOARD],
+     ("list_team", {"team": "platform"}), []),
 ])
 def test_a_filter_reads_the_field_it_names_and_the_action_takes_the_listed_ids(client, prompt, tools, first, later):
     """Probe 53: "whose email ends with…", "whose subject contains…" filter the listed objects by that field; the

@@ -89,3 +89,10 @@ def test_everyday_words_about_the_hour_find_the_time_tool(client, question, zone
 def test_the_time_tool_is_not_called_for_other_questions(client, question):
     response = ask(client, question, [TIME])
     assert not uses(response)
+
+
+@pytest.mark.parametrize("question, city", [("Will I need a jacket in Oslo tonight?", "Oslo"),
+                                            ("Как думаешь, в Новосибирске сейчас морозно?", "Новосибирск")])
+def test_words_about_what_to_wear_find_the_weather_tool(client, question, city):
+    response = ask(client, question, [FORECAST])
+    assert uses(response) == [("get_forecast", {"city": city})]
