@@ -99,7 +99,8 @@ KINDS: list[tuple[str, str]] = [
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
            r"\binvoice\b|\baccount\b|номер|идентификатор|артикул"),
     ("product", r"product|\bitem\b|goods|товар|продукт"),
-    ("name", r"\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|\bимя\b|фамили"),
+    ("name", r"\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|\bpatient\b|"
+             r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
     ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
     ("number", r"quantit|amount|count|\bqty\b|\bnum\b|total|price|value|limit|\bage\b|year|operand|^[abxyn]$|"
@@ -327,7 +328,13 @@ class RequestHints:
             found = _pattern_values(name, spoken_values.matching(pattern, self.evidence.text), self.evidence.text)
             if index is not None:
                 return found[index] if index < len(found) else MISSING
-            return found[0] if found else MISSING
+            # handed out like a kind's values: `from_airport` JFK and `to_airport` LHR, a range's end the second
+            taken = self.taken.setdefault(f"pattern {pattern}", set())
+            order = ranges.end_first(len(found)) if ranges.is_end(name) else range(len(found))
+            fresh = [found[i] for i in order if found[i] not in taken]
+            if fresh:
+                taken.add(fresh[0])
+            return fresh[0] if fresh else found[0] if found else MISSING
         if "string" in _types(schema) and index is None:
             chosen = spoken_values.described_choice(str(schema.get("description") or ""), self.evidence.text)
             return chosen if chosen is not MISSING else _after_its_word(name, schema, self.evidence.text)
@@ -413,7 +420,12 @@ class RequestHints:
 
     def _names(self, name: str, schema: dict) -> list[str]:
         """Proper names for a name property: a venue's (`restaurant_name`: "at Chez Panisse") or a
-        person's ("for Maria Lopez", "Add Maria Lopez"), in the order written."""
+        person's ("for Maria Lopez", "Add Maria Lopez"), in the order written; a quote after "called" or
+        "named" first ('a playlist called "Road trip"')."""
+        called = [next(g for g in m.groups() if g) for m in _CALLED.finditer(self.evidence.text)]
+        return _unique([*called, *self._proper_names(name, schema)])
+
+    def _proper_names(self, name: str, schema: dict) -> list[str]:
         said, venues, places = self.evidence.of("name"), self.evidence.of("venue"), self.evidence.of("place")
         addresses, addressees = self.evidence.of("address"), self.evidence.of("addressee")
         unplaced = [p for p in self.evidence.of("proper")  # "in Oslo" is no one's name, nor "Baker Street"
@@ -500,6 +512,10 @@ def copied(name: str, found: list[str], text: str) -> list[str]:
     return [e for e in found if e not in copied] or found
 
 
+_CALLED = re.compile(r"(?:\bcalled|\bnamed|\btitled|(?<!\w)под названием|(?<!\w)с названием)\s+"
+                     r"(?:\"([^\"]{1,120})\"|«([^»]{1,120})»|“([^”]{1,120})”)", re.I)
+_FROM_TO = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+|your\s+)?([\w-]+)\s+(?:to|into)\s+(?:the\s+|my\s+|our\s+|your\s+)?"
+                      r"([\w-]+)", re.I)
 _TAGGED = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 
 
@@ -516,6 +532,11 @@ def _after_its_word(name: str, schema: dict, text: str) -> Any:
                        text, re.I)
     if quoted:  # 'labelled "Tea"', 'note "Thanks!"': a quote right after the property's word
         return next(g for g in quoted.groups() if g)
+    pair = _FROM_TO.search(text)
+    lead = (re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).lower()) or [""])[0]
+    if pair and lead in ("from", "source", "to", "target", "destination") and not any(
+            ch.isdigit() for ch in pair.group(1) + pair.group(2)):  # "from checking to savings"
+        return pair.group(2) if ranges.is_end(name) or lead == "destination" else pair.group(1)
     if word in ("channel", "hashtag", "tag", "topic"):
         tagged = _TAGGED.findall(text)
         if tagged:
