@@ -16,7 +16,7 @@ DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "p
 _ENGLISH: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("umbrella", "umbrellas", "raincoat", "rain", "rains", "raining", "rainy", "drizzle",
                      "snow", "snows", "snowing", "snowy", "sunny", "storm", "stormy", "thunderstorm", "chilly", "freezing",
-                     "windy", "jacket", "sunscreen", "humid"), WEATHER),
+                     "windy", "jacket", "sunscreen", "humid", "shorts", "sunglasses", "picnic"), WEATHER),
     **dict.fromkeys(("parcel", "parcels", "package", "packages", "shipment", "shipments", "courier", "delivered",
                      "arrive", "arrives"), DELIVERY),
     **dict.fromkeys(("late", "early", "clock", "o'clock", "awake", "asleep", "midnight", "bedtime"), CLOCK),

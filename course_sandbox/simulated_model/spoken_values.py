@@ -150,7 +150,7 @@ _TERM = re.compile(r"\bwhat\s+(?:does|do|is)\s+(?:the\s+word\s+)?[\"'“«]?([A-
 def terms(text: str) -> list[str]:
     """Words the user asks the meaning of: "What does serendipity mean?", "define ephemeral", «что значит слово
     «спасибо»» -- what a dictionary tool's `word` takes."""
-    return _unique(next(g for g in m.groups() if g) for m in _TERM.finditer(text))
+    return _unique(next(g for g in m.groups() if g).strip("'’") for m in _TERM.finditer(text))
 
 
 def party_sizes(text: str) -> list[int]:

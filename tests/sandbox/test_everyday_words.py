@@ -96,3 +96,14 @@ def test_the_time_tool_is_not_called_for_other_questions(client, question):
 def test_words_about_what_to_wear_find_the_weather_tool(client, question, city):
     response = ask(client, question, [FORECAST])
     assert uses(response) == [("get_forecast", {"city": city})]
+
+
+def test_a_quoted_word_is_looked_up_without_its_quotes(client):
+    define = tool("dictionary_lookup", "Definitions of an English word.", {"word": {"type": "string"}})
+    assert uses(ask(client, "What does 'ephemeral' mean?", [WEATHER, define])) == [
+        ("dictionary_lookup", {"word": "ephemeral"})]
+
+
+@pytest.mark.parametrize("question", ["Should I wear shorts in Miami tomorrow?", "Is it a good day for a picnic in Miami?"])
+def test_what_to_wear_or_do_outside_is_a_weather_question(client, question):
+    assert uses(ask(client, question, [FORECAST, TIME])) == [("get_forecast", {"city": "Miami"})]
