@@ -17,7 +17,7 @@ from typing import Any
 
 from . import arithmetic, number_words, postal, proper_names, prose_lists, ranges, spoken_values
 from .schema_instance import MISSING, is_valid
-from .words import overlap, stems
+from .words import GLOSSARY, overlap, stems
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"https?://[^\s<>\"')\]]+")
@@ -549,6 +549,10 @@ def _after_its_word(name: str, schema: dict, text: str) -> Any:
         compound = re.search(rf"\b([a-z]{{3,}}{re.escape(word)})\b", text, re.I)
         if compound:
             return compound.group(1).lower()
+    for stem in (ru for ru, gloss in GLOSSARY.items() if gloss == word):  # «группы contractors», «канал «Релизы»»
+        named = re.search(rf"(?<!\w){stem}\w*\s+(?:«([^»]+)»|\"([^\"]+)\"|([A-Za-z0-9][\w.-]*\w))", text, re.I)
+        if named:
+            return next(g for g in named.groups() if g)
     before = re.search(rf"\b(?:the|my|our|your|their)\s+([\w-]{{3,}})\s+{re.escape(word)}s?\b", text, re.I)
     if before and before.group(1).lower() not in _NOT_NAMING:
         return before.group(1)  # "the contractors group"
@@ -559,6 +563,8 @@ _NOT_NAMING = {"new", "old", "same", "other", "whole", "entire", "first", "last"
                "previous", "only", "own", "big", "small", "right", "wrong", "usual", "best", "whole", "this", "that"}
 
 
+_MAX_PATTERN_VALUES = 50
+"""Values a pattern accepts that are weighed for one property: a request names a handful."""
 _LINKS = {"is", "of", "as", "named", "called", "to", "the", "a", "an", "for", "with"}
 
 
@@ -567,6 +573,7 @@ def _pattern_values(name: str, found: list[str], text: str) -> list[str]:
     after the property's word ("with the slug docs-start" for `slug`, "user jdoe42" for `username`), then those
     no ordinary word looks like (a digit, "-", "_", a capital). A plain lower-case word ("with") never: the field
     then gets the schema's placeholder, and the model says so."""
+    found = found[:_MAX_PATTERN_VALUES]
     words = re.findall(r"[a-z]{3,}", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").lower())
     stems_ = {w[:4] for w in words}
     named = [value for value in found for stem in stems_ if value.lower() not in _LINKS
@@ -760,7 +767,10 @@ def _currencies(text: str, numeric: str | None = None) -> list[str]:
     return _unique([*(code for code in beside if code in written), *written])
 
 
-_BESIDE_AMOUNT = re.compile(r"[$€£¥₽]\s?\d|(?<![\w.,])\d[\d,. \u00a0]*\s?(?:[$€£¥₽]|[A-Za-zА-Яа-яЁё]+)")
+_BESIDE_AMOUNT = re.compile(r"[$€£¥₽]\s?\d|(?<![\w.,])(?:\d{1,3}(?:[ ,.\u00a0]\d{3})+|\d+)(?:[.,]\d+)?\s?"
+                            r"(?:[$€£¥₽]|[A-Za-zА-Яа-яЁё]+)")
+"""An amount and the word or sign after it ("120 euros", «2 500 евро»); thousands in groups of three, so that a
+long run of digits and spaces is read in one pass."""
 
 
 def _currencies_written(text: str) -> list[str]:

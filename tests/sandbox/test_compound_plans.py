@@ -99,6 +99,7 @@ PEOPLE = [{"user_id": "u-1", "email": "ana@keep.org", "name": "Ana"}, {"user_id"
 ROSTER = tool("list_team", "List the members of a team, with their user_id, name and email.",
               {"team": {"type": "string"}})
 OFFBOARD = tool("offboard_user", "Offboard a user by user_id.", {"user_id": {"type": "string"}})
+REMOVE_MEMBER = tool("remove_member", "Remove a member from a team by user_id.", {"user_id": {"type": "string"}})
 MEETINGS = tool("list_meetings", "List meetings on a date, with meeting_id and subject.",
                 {"date": {"type": "string", "format": "date"}})
 DECLINE = tool("decline_meeting", "Decline a meeting by meeting_id.", {"meeting_id": {"type": "string"}})
@@ -125,6 +126,9 @@ def answer_objects(name, tool_input):
     ("List the members of the platform team.", [ROSTER, OFFBOARD], ("list_team", {"team": "platform"}), []),
     ("List the members of the platform team, then offboard the ones whose name is Bo.", [ROSTER, OFFBOARD],
      ("list_team", {"team": "platform"}), [("offboard_user", {"user_id": "u-2"})]),
+    ("Покажи участников команды platform, затем удали тех, у которых почта заканчивается на @gone.io.",
+     [ROSTER, REMOVE_MEMBER], ("list_team", {"team": "platform"}),
+     [("remove_member", {"user_id": "u-2"}), ("remove_member", {"user_id": "u-3"})]),
     ("List the members of the platform team, then offboard the ones whose name is not Bo.", [ROSTER, OFFBOARD],
      ("list_team", {"team": "platform"}), []),
 ])

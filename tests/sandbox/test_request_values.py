@@ -526,3 +526,14 @@ def test_property_a_forced_call_carries_every_value_the_prompt_states(client, da
     assert validates(spec, tool_input)
     assert tool_input == values, prompt
     assert "placeholder" not in text_of(response)
+
+
+@pytest.mark.parametrize("content", ["1 " * 15_000, "a-1 " * 5_000, "from x to " * 2_000, "12 Main, " * 2_000,
+                                     "two hundred and " * 1_000])
+def test_long_repetitive_requests_are_read_quickly(client, content):
+    import time
+    spec = tool("make", "Make a thing", {"slug": {"type": "string", "pattern": "^[a-z0-9-]+$"}, "amount": NUMBER,
+                                         "to_account": S, "address": {"type": "object", "properties": {"street": S}}})
+    started = time.monotonic()
+    response = ask(client, content, [spec], tool_choice={"type": "tool", "name": "make"})
+    assert validates(spec, uses(response)[0][1]) and time.monotonic() - started < 2
