@@ -3,8 +3,8 @@
 - `enabled` (manual thinking, older models): one thinking block first, always.
 - `adaptive` (on by default on today's models): a thinking block first when the simulated model
   thinks on this turn (`simulated_model.thoughts`); none on a simple turn.
-- A forced call (`tool_choice` any/tool) on a model whose docs say the response starts with the tool
-  call (Haiku 5.5): no thinking block and no text before the first `tool_use`.
+- A forced call (`tool_choice` any/tool): the API prefills the assistant turn, so the response starts with
+  the tool call, with no thinking block and no text before the first `tool_use` (every model that takes it).
 - Notes between tool calls: on Opus 5.5 every note written before a tool call comes back as a thinking
   block; on Sonnet 5.5, notes longer than a sentence or two do, and under `between_tools` all of them
   (with no thinking up front). Elsewhere they stay text.

@@ -1,5 +1,6 @@
 """Everyday words for what a tool does: "should I take an umbrella?" is a question about the
-weather, "where is my parcel?" one about an order's delivery, though neither names a tool.
+weather, "where is my parcel?" one about an order's delivery, "is it too late to call Tokyo?" one about
+the local time there, though none names a tool.
 
 A real model makes that link from meaning; the simulated one has this short, fixed list, so a
 learner can still tell in advance which tool it will pick. Each entry adds the words a tool
@@ -9,18 +10,22 @@ is about the weather or orders.
 """
 
 WEATHER = ("weather", "forecast", "rain")
+CLOCK = ("time", "clock", "timezone", "local")
 DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "package", "parcel")
 
 _ENGLISH: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("umbrella", "umbrellas", "raincoat", "rain", "rains", "raining", "rainy", "drizzle",
-                     "snow", "snows", "snowing", "snowy", "sunny", "storm", "stormy", "thunderstorm"), WEATHER),
+                     "snow", "snows", "snowing", "snowy", "sunny", "storm", "stormy", "thunderstorm", "chilly", "freezing",
+                     "windy", "jacket", "sunscreen", "humid", "shorts", "sunglasses", "picnic"), WEATHER),
     **dict.fromkeys(("parcel", "parcels", "package", "packages", "shipment", "shipments", "courier", "delivered",
                      "arrive", "arrives"), DELIVERY),
+    **dict.fromkeys(("late", "early", "clock", "o'clock", "awake", "asleep", "midnight", "bedtime"), CLOCK),
 }
 """Whole English words (no beginnings: "rain" must not take "train", nor "snow" "snowflake's API")."""
 _RUSSIAN: dict[str, tuple[str, ...]] = {
-    **dict.fromkeys(("зонт", "дожд", "ливн", "снег", "снеж"), WEATHER),
+    **dict.fromkeys(("зонт", "дожд", "ливн", "снег", "снеж", "мороз", "ветрен", "куртк"), WEATHER),
     **dict.fromkeys(("посылк", "бандерол", "отправлени", "курьер", "трек"), DELIVERY),
+    **dict.fromkeys(("поздно", "рано", "полноч"), CLOCK),
 }
 """Russian word beginnings: «зонт», «зонтик»; «дождь», «дождя»; «посылка», «посылку»."""
 

@@ -25,12 +25,15 @@ _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
     (re.compile(r"\b(?:start|starts|starting|begin|begins|beginning)\s+with\s+[\"'`]?([^\s\"'`,;]+)", re.I),
      lambda item, part: _base(item).startswith(part)),
     (re.compile(r"\b(?:contain|contains|containing)\s+[\"'`]?([^\s\"'`,;]+)", re.I),
-     lambda item, part: part in _base(item)),
+     lambda item, part: part.casefold() in _base(item).casefold()),
+    (re.compile(r"\bwhose\s+[\w-]+\s+(?:is|equals|=)\s+[\"'`]?([^\s\"'`,;]+)", re.I),
+     lambda item, part: item.casefold() == part.casefold()),
     (re.compile(r"(?:заканчива|оканчива)\w*\s+на\s+[\"«]?(\S+?)[\"»]?(?=[\s,;!?]|\.?$|\.\s)", re.I),
      lambda item, part: item.endswith(part)),
     (re.compile(r"с\s+расширением\s+[\"«]?\.?(\w+)", re.I), lambda item, part: item.endswith("." + part)),
     (re.compile(r"начина\w*\s+(?:с|на)\s+[\"«]?([^\s\"»,;]+)", re.I), lambda item, part: _base(item).startswith(part)),
-    (re.compile(r"содерж\w*\s+[\"«]?([^\s\"»,;]+)", re.I), lambda item, part: part in _base(item)),
+    (re.compile(r"содерж\w*\s+[\"«]?([^\s\"»,;]+)", re.I),
+     lambda item, part: part.casefold() in _base(item).casefold()),
 ]
 MAX_ITEMS = 100
 """Lines of a result read as items: a listing longer than this is not acted on item by item."""
@@ -46,6 +49,8 @@ class LaterStep:
     after: str
     keeps: tuple[tuple[int, str], ...]
     fixed: tuple[tuple[str, object], ...] = ()
+    field: str | None = None
+    """The field of each listed item the filters read ("whose email ends with…": `email`); None: the item itself."""
 
     def calls(self, answered: list[Call]) -> list[tuple[str, dict]]:
         """One call per selected item of the earlier step's results, in the order listed."""
@@ -53,8 +58,10 @@ class LaterStep:
         for call in answered:
             if call.name != self.after or call.result is None or call.is_error:
                 continue
-            for item in _items(call.result, call.input):
-                if all(_FILTERS[i][1](item, part) for i, part in self.keeps):
+            for item, fields in _items(call.result, call.input, self.prop):
+                read = _field(fields, self.field) if self.field else None
+                targets = [read] if read is not None else [item, *(v for v in fields.values() if v != item)]
+                if all(any(_FILTERS[i][1](target, part) for target in targets) for i, part in self.keeps):
                     uses.append((self.tool, {**dict(self.fixed), self.prop: item}))
         return uses
 
@@ -72,10 +79,34 @@ def selection(words: str) -> tuple[tuple[int, str], ...] | None:
     return () if _BACK.search(words) else None
 
 
-def _items(result: str, earlier_input: dict) -> list[str]:
-    """The items a result lists: a JSON list (of strings, or of objects with a path or name), else
-    one per line. A bare name is put under the directory the earlier call was given."""
-    items: list[str] = []
+_WHOSE = re.compile(r"\b(?:whose|where the|where their|where its|with (?:a|an|the))\s+([a-z][\w-]*)|"
+                    r"(?<!\w)(?:у которых|у которого|чей|чьё|чья|чьи)\s+([а-яё\w-]+)", re.I)
+_FIELD_WORDS = {"name": ("name", "title"), "title": ("title", "name", "subject"), "e-mail": ("email", "mail"),
+                "mail": ("email", "mail"), "address": ("email", "address"), "почта": ("email",),
+                "название": ("title", "name"), "имя": ("name",), "заголовок": ("title", "subject")}
+
+
+def field_of(words: str) -> str | None:
+    """The field of the listed items that a step's filter reads: "the ones whose email ends with…" -> `email`."""
+    m = _WHOSE.search(words)
+    return (m.group(1) or m.group(2)).lower() if m else None
+
+
+def _field(fields: dict[str, str], word: str) -> str | None:
+    """The value of an item's field named by a word ("email", "title", «почта»): the key itself, one that holds it
+    (`email_address`), or one the word means."""
+    for key in (word, *_FIELD_WORDS.get(word, ())):
+        for name, value in fields.items():
+            if name.lower() == key or key in name.lower().split("_"):
+                return value
+    return None
+
+
+def _items(result: str, earlier_input: dict, prop: str = "") -> list[tuple[str, dict[str, str]]]:
+    """The items a result lists, each as the value a later call takes and the item's fields: a JSON list (of
+    strings, or of objects: the key named as the later call's property (`user_id`, `event_id`), else a path, a
+    name or an id), else one per line. A bare name is put under the directory the earlier call was given."""
+    items: list[tuple[str, dict[str, str]]] = []
     try:
         data = json.loads(result)
     except (ValueError, TypeError):
@@ -84,15 +115,20 @@ def _items(result: str, earlier_input: dict) -> list[str]:
         data = next((v for v in data.values() if isinstance(v, list)), None)
     if isinstance(data, list):
         for entry in data:
+            fields: dict[str, str] = {}
             if isinstance(entry, dict):
-                entry = next((entry[k] for k in ("path", "file", "name", "id") if isinstance(entry.get(k), str)), None)
+                fields = {str(k): str(v) for k, v in entry.items() if isinstance(v, (str, int)) and not isinstance(v, bool)}
+                entry = next((fields[k] for k in (prop, "path", "file", "name", "id") if k in fields), None) \
+                    or next((v for k, v in fields.items() if prop and k.endswith(prop.rsplit("_", 1)[-1])), None)
             if isinstance(entry, str):
-                items.append(entry)
+                items.append((entry, fields))
     else:
-        items = [line.strip().lstrip("-*• ").strip() for line in result.splitlines()]
+        items = [(line.strip().lstrip("-*• ").strip(), {}) for line in result.splitlines()]
     directory = next((v for v in earlier_input.values() if isinstance(v, str) and re.match(r"[~./]", v)), None)
-    items = [f"{directory.rstrip('/')}/{item}" if directory and "/" not in item else item for item in items if item]
-    return list(dict.fromkeys(items))[:MAX_ITEMS]
+    placed = [(f"{directory.rstrip('/')}/{item}" if directory and "/" not in item and not fields else item, fields)
+              for item, fields in items if item]
+    unique = list({item: (item, fields) for item, fields in reversed(placed)}.values())[::-1]
+    return unique[:MAX_ITEMS]
 
 
 def _base(item: str) -> str:

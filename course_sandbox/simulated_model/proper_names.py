@@ -26,6 +26,8 @@ what where when why who whom whose which how is are was were can could would wil
 might must i i'm im it's its there their the a an this that these those my our your bill charge invoice note
 tomorrow today tonight yesterday next last every each new review merge approve explain count convert translate
 summarize summarise extract calculate compute compare draft plan generate ask answer read fix text dear
+register enroll enrol invite hire onboard assign notify ping message contact welcome greet refund ship deliver
+sign subscribe unsubscribe upgrade downgrade rate thank introduce admit discharge verify approve reject block
 """.split())
 _NOT_NAMES = frozenset("""
 i monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
@@ -110,6 +112,21 @@ _ORGANISATION = re.compile(r"company|client|employer|organi[sz]ation|\bfirm\b|ve
 def names_an_organisation(name: str, description: str) -> bool:
     """Whether a name property may name a company ("company", `client_name`): "from Initech" fills it."""
     return bool(_ORGANISATION.search(f"{name} {description}"))
+
+
+_FIRST = re.compile(r"^(?:first|given|fore)_?name$|^first$|^имя$", re.I)
+_LAST = re.compile(r"^(?:last|family|sur)_?name$|^surname$|^last$|^фамилия$", re.I)
+
+
+def part_of_a_name(name: str, description: str) -> str | None:
+    """Whether a property takes only a person's first name (`first_name`, `given_name`) or only the rest
+    (`last_name`, `surname`): "first", "last", else None (the whole name)."""
+    spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower().replace("-", "_").replace(" ", "_")
+    if _FIRST.match(spoken) or re.search(r"\bfirst name\b|\bgiven name\b", description, re.I):
+        return "first"
+    if _LAST.match(spoken) or re.search(r"\blast name\b|\bsurname\b|\bfamily name\b", description, re.I):
+        return "last"
+    return None
 
 
 def names_a_venue(name: str, description: str) -> bool:

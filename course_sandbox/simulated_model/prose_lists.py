@@ -30,6 +30,12 @@ _ONTO_A_LIST = re.compile(
     r"(?:(?:on|to|onto|in|into)\s+(?:my|the|our|your)\s+(?:[\w-]+\s+){0,2}list\b|(?:в|на)\s+(?:мой\s+|наш\s+)?список)",
     re.I)
 """A list put on a list: "Put oat milk, dish soap and spare light bulbs on my to-do list" (items of several words)."""
+_LIST_THEN_ITEMS = re.compile(
+    r"(?:\b(?:put|add|append|write)\s+(?:to|on|onto|in|into)\s+(?:my|the|our|your)\s+(?:[\w-]+\s+){0,2}list\b|"
+    r"(?<!\w)(?:добавь|занеси|запиши|внеси)\s+(?:в|на)\s+(?:мой\s+|наш\s+)?список"
+    r"(?:\s+(?:покупок|дел|задач|желаний|продуктов))?)\s*:?\s+([^.;!?\n]{3,300})", re.I)
+"""A list named before its items: "Add to my shopping list eggs, milk and bread", «Добавь в список покупок молоко,
+чёрный хлеб, яйца и зубную пасту»."""
 _PRONOUN = re.compile(r"(?:it|them|this|that|these|those|его|её|их|это)\s+(?=\w)", re.I)
 """What a cue verb is said of, not an item: "label it hardware, office supplies and facilities"."""
 MAX_ITEMS = 50
@@ -62,6 +68,11 @@ def read(text: str) -> list[ProseList]:
         items = _split(onto.group(1))
         if items and not any(onto.start() <= start < onto.end() for start, _ in found):
             cue = f"{masked[onto.start():onto.start(1)]} {masked[onto.end(1):onto.end()]}"
+            found.append((onto.start(), ProseList(" ".join(cue.split()), items)))
+    for onto in _LIST_THEN_ITEMS.finditer(masked):
+        items = _split(onto.group(1))
+        if items and not any(onto.start() <= start < onto.end() for start, _ in found):
+            cue = masked[onto.start():onto.start(1)]
             found.append((onto.start(), ProseList(" ".join(cue.split()), items)))
     for bare in _BARE.finditer(masked):
         if not any(start <= bare.start() < start + 200 for start, _ in found):

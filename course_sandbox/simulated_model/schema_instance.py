@@ -317,7 +317,14 @@ def _plain(ctx: _Context, schema: dict, name: str, index: int | None, variant: i
     hinted = hints.value(name, schema, index)
     kind = _kind(schema, hinted)
     if kind == "object":
-        return _object(ctx, schema, hints, variant, depth, fixed)
+        parents = getattr(hints, "parents", None)  # RequestHints reads `place.name` as a venue's name
+        if parents is None:
+            return _object(ctx, schema, hints, variant, depth, fixed)
+        parents.append(name)
+        try:
+            return _object(ctx, schema, hints, variant, depth, fixed)
+        finally:
+            parents.pop()
     if kind == "array":
         return _array(ctx, schema, hints, name, variant, depth)
     if kind == "string":

@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import arithmetic, proper_names, prose_lists, ranges, spoken_values
+from . import arithmetic, number_words, postal, proper_names, prose_lists, ranges, spoken_values
 from .schema_instance import MISSING, is_valid
-from .words import overlap, stems
+from .words import GLOSSARY, overlap, stems
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"https?://[^\s<>\"')\]]+")
@@ -80,7 +80,7 @@ KINDS: list[tuple[str, str]] = [
     ("datetime", r"datetime|timestamp|\bat time\b"),
     ("date", r"\bdate\b|\bday\b|birthday|deadline|\bwhen\b|дат[аы]|\bдень\b"),
     ("expression", r"expression|formula|equation|calculation|arithmetic|\bmath\b|выражени|формул"),
-    ("currency", r"currenc|валют"),
+    ("currency", r"currenc|\bccy\b|валют"),
     ("timezone", r"time ?zone|\btz\b|часов\w* пояс"),
     ("time", r"^time$|\btime of day\b|\b(?:start|end|begin|arrival|departure|pickup|due|meeting|reminder) time\b|"
              r"\bhh:mm\b|^(?:at|hour)$|\bвремя\b"),
@@ -99,14 +99,16 @@ KINDS: list[tuple[str, str]] = [
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
            r"\binvoice\b|\baccount\b|номер|идентификатор|артикул"),
     ("product", r"product|\bitem\b|goods|товар|продукт"),
-    ("name", r"\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|\bимя\b|фамили"),
+    ("name", r"\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|\bpatient\b|"
+             r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
     ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
     ("number", r"quantit|amount|count|\bqty\b|\bnum\b|total|price|value|limit|\bage\b|year|operand|^[abxyn]$|"
                r"^(num|number|operand|value)_?\d$|\bfirst\b|\bsecond\b|\bleft\b|\bright\b|\bnumbers?\b|количеств|"
                r"сумм|число|цен"),
     ("text", r"query|question|text|message|prompt|content|search|topic|keyword|subject|summary|body|title|note|"
-             r"comment|description|input|request|instruction|sentence|statement|reason|запрос|текст|вопрос|тем"),
+             r"comment|description|input|request|instruction|sentence|statement|reason|memo|caption|remark|headline|"
+             r"запрос|текст|вопрос|тем|коммент|примечан|назначени"),
 ]
 _STRINGY = {"term", "time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
             "text", "timezone", "language"}
@@ -129,6 +131,8 @@ class Evidence:
     request_stems: set[str] = field(default_factory=set)
     named: dict[str, Any] = field(default_factory=dict)
     lists: list[prose_lists.ProseList] = field(default_factory=list)
+    addresses: list[postal.Address] = field(default_factory=list)
+    """Addresses taken apart (postal.py), for an address object's street, city, postcode and country."""
 
     def of(self, kind: str) -> list[Any]:
         return self.values.get(kind, [])
@@ -148,13 +152,14 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["email"] = _unique(_EMAIL.findall(text))
     values["url"] = _unique(_clean(u) for u in _URL.findall(text))
     values["uuid"] = _unique(_UUID.findall(text))
-    rest = _URL.sub(" ", _EMAIL.sub(" ", _UUID.sub(" ", text)))
+    rest = number_words.digits(_URL.sub(" ", _EMAIL.sub(" ", _UUID.sub(" ", text))))  # "six people": 6 people
     values["datetime"], values["date"] = _dates(rest)
     rest = _WORDY_DATE.sub(" ", _DOTTED.sub(" ", _ISO.sub(" ", rest)))
     values["time"] = spoken_values.times(rest)
     rest = spoken_values.TIME.sub(" ", rest)
     values["phone"] = spoken_values.phones(rest)
-    values["address"] = spoken_values.addresses(rest)
+    evidence.addresses = postal.read(text)
+    values["address"] = _unique([*spoken_values.addresses(rest), *(a.text for a in evidence.addresses)])
     values["money"] = spoken_values.money(rest)
     values["count"] = spoken_values.counts(rest)
     values["party"] = spoken_values.party_sizes(rest)
@@ -176,7 +181,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["addressee"] = [a for a in proper_names.addressees(text) if not _known_city(a)]
     evidence.lists = prose_lists.read(text)
     values["symbol"] = _unique(s for s in _SYMBOL.findall(text) if s not in _NOT_SYMBOLS)
-    values["currency"] = _currencies(text)
+    values["currency"] = _currencies(text, number_words.digits(text))
     values["timezone"] = _timezones(text, values["place"])
     lowered = text.lower()
     values["language"] = _unique(name for _, name in sorted(
@@ -259,14 +264,18 @@ class RequestHints:
         self.taken: dict[str, set] = {}
         self.listed: dict[str, list[str]] = {}
         """Items of a list in prose an array property took (count() chooses, value() hands them out)."""
+        self.parents: list[str] = []
+        """The names of the objects the property being filled sits in (`place` for `place.name`)."""
 
     def _kind(self, name: str, schema: dict) -> str | None:
         """The property's kind, read with the request: a `recipient` or `to` the user gave a phone
         number for (and no e-mail) is a phone number, unless the schema says e-mail."""
         kind = kind_of(name, schema)
-        if kind == "email" and self.evidence.of("phone") and not self.evidence.of("email"):
+        if kind == "email" and not self.evidence.of("email") and (self.evidence.of("phone") or self.evidence.of("addressee")):
             said = f"{name} {schema.get('description') or ''} {schema.get('format') or ''}".lower()
-            return kind if re.search(r"e-?mail|почт", said) else "phone"
+            if re.search(r"e-?mail|почт", said):
+                return kind
+            return "phone" if self.evidence.of("phone") else "name"  # "Ship it to Tom Baker": the recipient's name
         if name.lower() in ranges.BARE and kind in (None, "email") and not self.evidence.of("email") \
                 and "format" not in schema:
             return ranges.bare_kind(kind_of("", schema), self.evidence.values) or kind
@@ -277,6 +286,9 @@ class RequestHints:
             return self.evidence.named[name.lower()]
         if index is not None and name in self.listed:
             return self.listed[name][index] if index < len(self.listed[name]) else MISSING
+        part = self._postal_part(name)
+        if part is not None:
+            return part
         if isinstance(schema.get("enum"), list):
             return self._enum(name, schema["enum"], schema=schema)
         kind = self._kind(name, schema)
@@ -287,7 +299,7 @@ class RequestHints:
             return found[index] if index < len(found) else MISSING
         taken = self.taken.setdefault(kind, set())
         positions = range(self.start.get(kind, 0), len(found))
-        if kind not in self.start and ranges.is_end(name):
+        if kind not in self.start and ranges.is_end(name) and kind not in ("email", "phone", "url", "id", "name"):
             positions = ranges.end_first(len(found))
         for position in positions:
             if found[position] not in taken and is_valid(schema, found[position]):
@@ -297,23 +309,42 @@ class RequestHints:
             return found[0]
         return self._unkinded(name, schema, index) if index is None else MISSING
 
+    def _postal_part(self, name: str) -> Any:
+        """A part of the request's address for a property that names one (`street`, `city`, `zip`…) inside
+        an object (an address, a place), or for a flat one when the request writes an address: the part, or
+        MISSING when the address lacks it; None when no address applies."""
+        part = postal.part_of(name)
+        if part is None or not self.evidence.addresses:
+            return None
+        value = getattr(self.evidence.addresses[0], part)
+        return value if value is not None else MISSING
+
     def _unkinded(self, name: str, schema: dict, index: int | None) -> Any:
         """A boolean from phrasing, or a word that the schema's pattern accepts whole."""
         if "boolean" in _types(schema) and index is None:
             return spoken_values.flag(name, self.evidence.text)
         pattern = schema.get("pattern")
         if isinstance(pattern, str) and "string" in (_types(schema) or {"string"}):
-            found = spoken_values.matching(pattern, self.evidence.text)
+            found = _pattern_values(name, spoken_values.matching(pattern, self.evidence.text), self.evidence.text)
             if index is not None:
                 return found[index] if index < len(found) else MISSING
-            return found[0] if found else MISSING
+            # handed out like a kind's values: `from_airport` JFK and `to_airport` LHR, a range's end the second
+            taken = self.taken.setdefault(f"pattern {pattern}", set())
+            order = ranges.end_first(len(found)) if ranges.is_end(name) else range(len(found))
+            fresh = [found[i] for i in order if found[i] not in taken]
+            if fresh:
+                taken.add(fresh[0])
+            return fresh[0] if fresh else found[0] if found else MISSING
         if "string" in _types(schema) and index is None:
-            return spoken_values.described_choice(str(schema.get("description") or ""), self.evidence.text)
+            chosen = spoken_values.described_choice(str(schema.get("description") or ""), self.evidence.text)
+            return chosen if chosen is not MISSING else _after_its_word(name, schema, self.evidence.text)
         return MISSING
 
     def wanted(self, name: str, schema: dict) -> bool:
         if name.lower() in self.evidence.named:
             return True
+        if postal.part_of(name) and self.evidence.addresses:
+            return isinstance(self._postal_part(name), str)
         if isinstance(schema.get("enum"), list):
             return self._enum(name, schema["enum"], strict=True, schema=schema) is not MISSING
         if "boolean" in _types(schema):
@@ -363,6 +394,11 @@ class RequestHints:
             found = [place for place in found if place not in claimed]
         elif kind in _OTHER_NUMBERS and not self.evidence.of(kind):
             found = [n for n in found if n not in self.evidence.of(_OTHER_NUMBERS[kind])]
+        if kind == "email":
+            found = copied(name, found, self.evidence.text)
+        if kind in ("number", "money", "count", "party", "percent"):
+            near_unit = spoken_values.unit_numbers(name, number_words.digits(self.evidence.text))
+            found = _unique([*near_unit, *found])
         if kind == "id":
             found = _unique([*ids_after_nouns(self.evidence.text, name, str(schema.get("description") or "")), *found])
         types = _types(schema)
@@ -384,26 +420,47 @@ class RequestHints:
 
     def _names(self, name: str, schema: dict) -> list[str]:
         """Proper names for a name property: a venue's (`restaurant_name`: "at Chez Panisse") or a
-        person's ("for Maria Lopez", "Add Maria Lopez"), in the order written."""
+        person's ("for Maria Lopez", "Add Maria Lopez"), in the order written; a quote after "called" or
+        "named" first ('a playlist called "Road trip"')."""
+        called = [next(g for g in m.groups() if g) for m in _CALLED.finditer(self.evidence.text)]
+        return _unique([*called, *self._proper_names(name, schema)])
+
+    def _proper_names(self, name: str, schema: dict) -> list[str]:
         said, venues, places = self.evidence.of("name"), self.evidence.of("venue"), self.evidence.of("place")
         addresses, addressees = self.evidence.of("address"), self.evidence.of("addressee")
         unplaced = [p for p in self.evidence.of("proper")  # "in Oslo" is no one's name, nor "Baker Street"
                     if p not in places and not any(p in address for address in addresses)]
         described = str(schema.get("description") or "")
+        if self.parents and re.search(r"place|venue|location|business|clinic|office|shop|store|restaurant|hotel",
+                                      self.parents[-1], re.I):
+            described = f"{described} venue"  # `place.name`: the place's own name
         if proper_names.names_an_organisation(name, described):
             return _unique([*venues, *addressees, *unplaced])
         if proper_names.names_a_venue(name, described):
             return _unique([*venues, *unplaced])
-        return _unique([*said, *(p for p in unplaced if p not in venues), *addressees])
+        # a company beside the person ("Olivia Chen from Northwind Traders") is the company field's, when there is one
+        companies = addressees if "venue" in self.named else []
+        people = _unique([*said, *(p for p in unplaced if p not in venues and p not in companies),
+                          *(a for a in addressees if a not in companies)])
+        part = proper_names.part_of_a_name(name, described)
+        if part is None:
+            return people
+        if part == "first":
+            return _unique(p.split()[0] for p in people)
+        return _unique(" ".join(p.split()[1:]) for p in people if len(p.split()) >= 2)
 
     def _enum(self, name: str, options: list, strict: bool = False, schema: dict | None = None) -> Any:
         text = self.evidence.text.lower()
-        if kind_of(name, {k: v for k, v in (schema or {}).items() if k != "enum"}) == "currency":
-            # "€1,250" names EUR though the word "EUR" is absent: the currencies read, in the order written
-            said = [code for code in self.evidence.of("currency") if code in options]
-            fresh = [code for code in said if code not in self.taken.get("currency", set())]
+        kind = kind_of(name, {k: v for k, v in (schema or {}).items() if k != "enum"})
+        if kind in ("currency", "language"):
+            # "€1,250" names EUR though the word "EUR" is absent; "from English to German" names en and de:
+            # the currencies or languages read, in the order written, a range's end (`target_lang`) the second
+            said = _unique(code for code in map(lambda value: _option(value, options), self.evidence.of(kind)) if code)
+            if ranges.is_end(name) and len(said) > 1 and kind not in self.start:
+                said = [said[1], said[0], *said[2:]]
+            fresh = [code for code in said if code not in self.taken.get(kind, set())]
             if fresh and not strict:  # strict: wanted() only asks, and takes nothing
-                self.taken.setdefault("currency", set()).add(fresh[0])
+                self.taken.setdefault(kind, set()).add(fresh[0])
             if fresh:
                 return fresh[0]
         for option in options:
@@ -415,6 +472,115 @@ class RequestHints:
             if numeric and option in self.evidence.of("number"):
                 return option
         return MISSING
+
+
+_LANGUAGE_CODES = {"English": "en", "French": "fr", "German": "de", "Spanish": "es", "Italian": "it", "Russian": "ru",
+                   "Chinese": "zh", "Japanese": "ja", "Portuguese": "pt", "Korean": "ko", "Arabic": "ar"}
+
+
+def _option(value: str, options: list) -> Any:
+    """The enum option that names a currency or a language read from the request: "EUR" itself, "German" as
+    "de", "de-DE", "DE" or "German", else None."""
+    wanted = {str(value).lower(), _LANGUAGE_CODES.get(str(value), "\0")}
+    for option in options:
+        if isinstance(option, str) and (option.lower() in wanted or option.lower().split("-")[0].split("_")[0] in wanted):
+            return option
+    return None
+
+
+_COPY_CUE = re.compile(r"(?<![\w@.])(b?cc|copy(?:ing)?|в копии|копию)\b[:\s]", re.I)
+_NEXT_CUE = re.compile(r"\b(?:subject|body|saying|with|about|тема|текст)\b|[\"«“]", re.I)
+
+
+def copied(name: str, found: list[str], text: str) -> list[str]:
+    """The e-mail addresses a `cc` / `bcc` field takes (those written after "cc", "bcc"), and those a main
+    recipient field takes (the others): "Email priya@…, cc tom@… and ops@…" sends to priya and copies the rest."""
+    cues = [(m.start(), m.group(1).lower()) for m in _COPY_CUE.finditer(text)]
+    if not cues:
+        return found
+    spans: dict[str, list[str]] = {}
+    for start, cue in cues:
+        rest = text[start:]
+        stop = _NEXT_CUE.search(rest, len(cue) + 1)
+        kind = "bcc" if cue == "bcc" else "cc"
+        spans.setdefault(kind, []).extend(e for e in _EMAIL.findall(rest[: stop.start() if stop else len(rest)])
+                                          if e in found)
+    spoken = name.lower().replace("-", "_")
+    if spoken in ("cc", "bcc") or spoken.endswith(("_cc", "_bcc")) or spoken.startswith(("cc_", "bcc_")):
+        return spans.get("bcc" if "bcc" in spoken else "cc", [])
+    copied = {e for emails in spans.values() for e in emails}
+    return [e for e in found if e not in copied] or found
+
+
+_CALLED = re.compile(r"(?:\bcalled|\bnamed|\btitled|(?<!\w)под названием|(?<!\w)с названием)\s+"
+                     r"(?:\"([^\"]{1,120})\"|«([^»]{1,120})»|“([^”]{1,120})”)", re.I)
+_FROM_TO = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+|your\s+)?([\w-]+)\s+(?:to|into)\s+(?:the\s+|my\s+|our\s+|your\s+)?"
+                      r"([\w-]+)", re.I)
+_TAGGED = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
+
+
+def _after_its_word(name: str, schema: dict, text: str) -> Any:
+    """A plain string property's value that the request names by the property's own word: a channel written
+    "#releases", a room called "the bedroom" (a word that ends in the property's word), "room B12" or
+    "project Apollo" (a capitalised or numbered value right after it), "the contractors group" (the word before
+    it); else MISSING."""
+    words = re.findall(r"[a-z]{3,}", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").lower())
+    if not words:
+        return MISSING
+    word = words[-1] if words[-1] != "name" or len(words) == 1 else words[-2]
+    quoted = re.search(rf"(?<![\w-]){re.escape(word[:max(4, len(word) - 2)])}\w*\s*:?\s*(?:\"([^\"]+)\"|«([^»]+)»|“([^”]+)”)",
+                       text, re.I)
+    if quoted:  # 'labelled "Tea"', 'note "Thanks!"': a quote right after the property's word
+        return next(g for g in quoted.groups() if g)
+    pair = _FROM_TO.search(text)
+    lead = (re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).lower()) or [""])[0]
+    if pair and lead in ("from", "source", "to", "target", "destination") and not any(
+            ch.isdigit() for ch in pair.group(1) + pair.group(2)):  # "from checking to savings"
+        return pair.group(2) if ranges.is_end(name) or lead == "destination" else pair.group(1)
+    if word in ("channel", "hashtag", "tag", "topic"):
+        tagged = _TAGGED.findall(text)
+        if tagged:
+            return tagged[0]
+    after = re.search(rf"(?<![\w-]){re.escape(word)}s?\s+(?:#|№|no\.?\s*)?([A-Z0-9][\w-]*)", text, re.I)
+    if after and (after.group(1)[0].isupper() or any(ch.isdigit() for ch in after.group(1))) \
+            and after.group(1).lower() not in _LINKS:
+        return after.group(1)
+    if len(word) >= 4:
+        compound = re.search(rf"\b([a-z]{{3,}}{re.escape(word)})\b", text, re.I)
+        if compound:
+            return compound.group(1).lower()
+    for stem in (ru for ru, gloss in GLOSSARY.items() if gloss == word):  # «группы contractors», «канал «Релизы»»
+        named = re.search(rf"(?<!\w){stem}\w*\s+(?:«([^»]+)»|\"([^\"]+)\"|([A-Za-z0-9][\w.-]*\w))", text, re.I)
+        if named:
+            return next(g for g in named.groups() if g)
+    before = re.search(rf"\b(?:the|my|our|your|their)\s+([\w-]{{3,}})\s+{re.escape(word)}s?\b", text, re.I)
+    if before and before.group(1).lower() not in _NOT_NAMING:
+        return before.group(1)  # "the contractors group"
+    return MISSING
+
+
+_NOT_NAMING = {"new", "old", "same", "other", "whole", "entire", "first", "last", "main", "default", "current", "next",
+               "previous", "only", "own", "big", "small", "right", "wrong", "usual", "best", "whole", "this", "that"}
+
+
+_MAX_PATTERN_VALUES = 50
+"""Values a pattern accepts that are weighed for one property: a request names a handful."""
+_LINKS = {"is", "of", "as", "named", "called", "to", "the", "a", "an", "for", "with"}
+
+
+def _pattern_values(name: str, found: list[str], text: str) -> list[str]:
+    """What a property with only a `pattern` takes of the stretches its pattern accepts: first those written right
+    after the property's word ("with the slug docs-start" for `slug`, "user jdoe42" for `username`), then those
+    no ordinary word looks like (a digit, "-", "_", a capital). A plain lower-case word ("with") never: the field
+    then gets the schema's placeholder, and the model says so."""
+    found = found[:_MAX_PATTERN_VALUES]
+    words = re.findall(r"[a-z]{3,}", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").lower())
+    stems_ = {w[:4] for w in words}
+    named = [value for value in found for stem in stems_ if value.lower() not in _LINKS
+             and re.search(rf"(?<!\w){re.escape(stem)}\w*\s+(?:(?:is|of|as|named|called|to)\s+)?[\"'“«]?"
+                          rf"{re.escape(value)}(?![\w-])", text, re.I)]
+    distinctive = [value for value in found if not (value.isalpha() and value.islower())]
+    return _unique([*named, *distinctive])
 
 
 def _types(schema: dict) -> set[str]:
@@ -590,8 +756,24 @@ def _timezones(text: str, places: list[str]) -> list[str]:
     return _unique(zones)
 
 
-def _currencies(text: str) -> list[str]:
-    """Currency codes in the order written: "USD", "dollars", «рублей», and the signs ("$45" is USD)."""
+def _currencies(text: str, numeric: str | None = None) -> list[str]:
+    """Currency codes in the order written: "USD", "dollars", «рублей», and the signs ("$45" is USD); the
+    currency of an amount first ("How many US dollars will I get for 120 euros?": the euros are what one
+    has, so a conversion is from EUR)."""
+    written = _currencies_written(text)
+    if numeric is None:
+        return written
+    beside = _currencies_written(" ".join(m.group(0) for m in _BESIDE_AMOUNT.finditer(numeric)))
+    return _unique([*(code for code in beside if code in written), *written])
+
+
+_BESIDE_AMOUNT = re.compile(r"[$€£¥₽]\s?\d|(?<![\w.,])(?:\d{1,3}(?:[ ,.\u00a0]\d{3})+|\d+)(?:[.,]\d+)?\s?"
+                            r"(?:[$€£¥₽]|[A-Za-zА-Яа-яЁё]+)")
+"""An amount and the word or sign after it ("120 euros", «2 500 евро»); thousands in groups of three, so that a
+long run of digits and spaces is read in one pass."""
+
+
+def _currencies_written(text: str) -> list[str]:
     found = [(m.start(), m.group(0)) for m in re.finditer(r"\b[A-Z]{3}\b", text)
              if m.group(0) in set(_CURRENCIES.values()) | {"CAD", "AUD", "INR", "SEK", "NOK"}]
     found += [(m.start(), _SIGNS[m.group(0).strip()]) for m in re.finditer(r"[$€£¥₽](?=\s?\d)|(?<=\d)\s?[$€£¥₽]", text)]

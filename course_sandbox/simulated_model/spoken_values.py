@@ -29,7 +29,7 @@ _COUNTED = (r"hours?|minutes?|seconds?|days?|nights?|weeks?|months?|years?|peopl
 _SPACED = r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?(?![\d,])|" + _AMOUNT[1:]
 """An amount with a currency beside it may group its thousands with spaces: «15 000 рублей», "€ 1 250"."""
 _MONEY = [re.compile(rf"[$€£¥₽]\s?{_SPACED}"),
-          re.compile(rf"(?<![\d.,]){_SPACED}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|долл\w*|€|\$)", re.I),
+          re.compile(rf"(?<![\d.,]){_SPACED}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|долл\w*|евро|фунт\w*|€|\$)", re.I),
           re.compile(rf"(?:\bat|\bfor|\bcosts?|\bpriced at|\bprice of|\bpay|\bпо|\bза)\s+{_AMOUNT}(?=\s+each|\s*$|[\s,.;!?])"
                      rf"(?!\s*(?:{_COUNTED})\b)")]
 _UNIT = r"(?:packs?|packets?|boxes|box|bottles?|units?|items?|pieces?|pcs|cups?|bags?|tickets?|cans?|jars?|pairs?|x)"
@@ -40,7 +40,9 @@ _PARTY = [re.compile(r"(?<![\d.,$€£])\b(\d+)\s+(?:guests?|people|persons|dine
                      r"гост\w*|человек\w*|персон\w*)\b", re.I),
           re.compile(r"\b(?:party|group) of (\d+)\b", re.I)]
 PRODUCT = re.compile(rf"\b\d+\s+(?:{_UNIT}\s+of\s+)?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){{0,3}})")
-_NEGATION = re.compile(r"\b(?:no|not|don'?t|do not|without|never|skip|exclude|excluding|нет|не|без)\s+(?:\w+\s+){0,2}$")
+_NEGATION = re.compile(r"\b(?:no|not|don'?t|do not|without|never|skip|exclude|excluding|cannot|can'?t|won'?t|"
+                       r"isn'?t|aren'?t|wasn'?t|weren'?t|doesn'?t|didn'?t|shouldn'?t|wouldn'?t|нет|не|без)"
+                       r"\s+(?:\w+\s+){0,2}$")
 _FLAG_VERBS = {"include", "send", "show", "add", "enable", "allow", "get", "return", "fetch", "apply", "run", "has",
                "want", "need", "keep"}
 """A flag's verb is often left out ("with the history" for include_history), so its nouns decide."""
@@ -105,6 +107,35 @@ def counts(text: str) -> list[int]:
 _PERCENT = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s?(?:%|percent\b|per cent\b|процент\w*)", re.I)
 
 
+_UNIT_WORDS = {"kg": r"kg|kilo\w*|кг|килограмм\w*", "km": r"km|kilomet\w*|км|километр\w*",
+               "mi": r"mi|miles?", "lb": r"lbs?|pounds?", "lbs": r"lbs?|pounds?", "g": r"g|grams?|г|грамм\w*",
+               "m": r"m|met(?:er|re)s?|м|метр\w*", "cm": r"cm|см", "mm": r"mm|мм", "min": r"min\w*|мин\w*",
+               "minutes": r"min\w*|мин\w*", "mins": r"min\w*|мин\w*", "hours": r"h|hrs?|hours?|час\w*",
+               "hrs": r"h|hrs?|hours?|час\w*", "days": r"days?|дн\w*|день", "nights": r"nights?|ноч\w*",
+               "weeks": r"weeks?|недел\w*", "seconds": r"s|sec\w*|секунд\w*", "secs": r"s|sec\w*|секунд\w*",
+               "stars": r"stars?|звезд\w*|звёзд\w*", "degrees": r"degrees?|°|градус\w*",
+               "celsius": r"°?c\b|degrees?|celsius|градус\w*", "fahrenheit": r"°?f\b|degrees?|fahrenheit",
+               "liters": r"l|lit(?:er|re)s?|л|литр\w*", "litres": r"l|lit(?:er|re)s?|л|литр\w*"}
+"""What a unit in a property's name is written as in a request: `weight_kg` takes "3.2 kg", «1,5 кг»."""
+_NUMBER_BEFORE = r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?"
+
+
+def unit_numbers(name: str, text: str) -> list[int | float]:
+    """Numbers written right before the unit a property's name ends with or holds (`weight_kg`: "3.2 kg";
+    `duration_minutes`: "68 minutes"; `stars`: "4 stars"; `nights`: "3 nights"), in the order written: a
+    quantity takes the number next to its unit, not the house number of an address before it."""
+    words = _words(name)
+    found: list[tuple[int, str]] = []
+    for word in words:
+        written = _UNIT_WORDS.get(word) or (rf"{re.escape(word.rstrip('s'))}s?" if len(word) >= 4 and word.endswith("s")
+                                             and word not in ("items", "units", "is") else None)
+        if written is None:
+            continue
+        for m in re.finditer(rf"{_NUMBER_BEFORE}(?:{written})(?![\w])", text, re.I):
+            found.append((m.start(), m.group(1)))
+    return _unique(_amount(value) for _, value in sorted(found))
+
+
 def percents(text: str) -> list[int | float]:
     """Percentages in the order written ("an 18% tip", «15 процентов»): a `tip_percent` takes 18, not the
     party size written before it."""
@@ -119,7 +150,7 @@ _TERM = re.compile(r"\bwhat\s+(?:does|do|is)\s+(?:the\s+word\s+)?[\"'“«]?([A-
 def terms(text: str) -> list[str]:
     """Words the user asks the meaning of: "What does serendipity mean?", "define ephemeral", «что значит слово
     «спасибо»» -- what a dictionary tool's `word` takes."""
-    return _unique(next(g for g in m.groups() if g) for m in _TERM.finditer(text))
+    return _unique(next(g for g in m.groups() if g).strip("'’") for m in _TERM.finditer(text))
 
 
 def party_sizes(text: str) -> list[int]:
@@ -136,8 +167,11 @@ UNIT = re.compile(rf"\b(?:{_UNITS})\b", re.I)
 
 
 def units(text: str) -> list[str]:
-    """Units of measure in the order written: 'Convert 3 miles to kilometers' -> miles, kilometers."""
-    return _unique(m.lower() for m in UNIT.findall(text))
+    """Units of measure in the order written: 'Convert 3 miles to kilometers' -> miles, kilometers; the unit written
+    beside a number first ("How many kilometers is 26 miles?": miles, then kilometers), as it is what one has."""
+    beside = [m.group(1).lower() for m in re.finditer(rf"\d\s?({UNIT.pattern})", text, re.I)]
+    written = [m.lower() for m in UNIT.findall(text)]
+    return _unique([*(unit for unit in beside if unit in written), *written])
 
 
 _OF_PRODUCT = re.compile(rf"\b\d+\s+{_UNIT}\s+of\s+((?:[\w'-]+\s+){{0,2}}?[\w'-]+)"
@@ -161,14 +195,28 @@ def flag(name: str, text: str) -> Any:
     if not words:
         return MISSING
     said = _said(text)
-    positions = []
+    places = []
     for word in words:
-        found = [m for w in (word, *_FLAG_SYNONYMS.get(word, ()))
-                 for m in [re.search(rf"\b{re.escape(w[:max(4, len(w) - 2)])}\w*", said)] if m]
+        found = [m.start() for w in (word, *_FLAG_SYNONYMS.get(word, ()))
+                 for m in re.finditer(rf"\b{re.escape(w[:max(4, len(w) - 2)])}\w*", said)]
         if not found:
             return MISSING
-        positions.append(min(m.start() for m in found))
-    return not _NEGATION.search(said[: min(positions)])
+        places.append(sorted(found))
+    # the words where they stand together: "with email j@x.org …, and don't send a welcome email" sets
+    # send_welcome_email by its last words, and the negation before them counts
+    start = places[0][0] if len(places) == 1 else _closest(places)
+    return not _NEGATION.search(said[:start])
+
+
+def _closest(places: list[list[int]]) -> int:
+    """Where the words of a flag stand closest together: the start of the tightest cluster."""
+    best: tuple[int, int] | None = None
+    for anchor in places[0]:
+        chosen = [anchor, *(min(spots, key=lambda p: abs(p - anchor)) for spots in places[1:])]
+        span = (max(chosen) - min(chosen), min(chosen))
+        best = span if best is None or span < best else best
+    assert best is not None
+    return best[1]
 
 
 def described_choice(description: str, text: str) -> Any:

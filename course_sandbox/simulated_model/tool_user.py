@@ -266,7 +266,7 @@ def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[
         tool = next(t for t in tools if t.name == part.missing[0])
         prop = part.missing[1][0]
         fixed = {key: value for key, value in tool_input(tool, slots.read(ask, lang)).items() if key != prop}
-        steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items())))
+        steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items()), plans.field_of(ask)))
     return steps
 
 
@@ -345,8 +345,11 @@ def _items(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[dict[str, int]
     kinds = [kind_of(p, s if isinstance(s, dict) else {}) for p, s in tool.properties().items()]
     claimed = slots.names(tool.properties())
     taken = [*(evidence.of("venue") if "venue" in claimed else ()), *(evidence.of("name") if "person" in claimed else ())]
+    props = [p for p, s in tool.properties().items()]
     for kind in dict.fromkeys(k for k in kinds if k in _LISTABLE):
         found = [v for v in evidence.of(kind) if kind != "place" or v not in taken]  # "at Chez Panisse" is the venue
+        if kind == "email":  # "…, bcc max@… and eva@…": those are copied, not one call each
+            found = slots.copied(props[kinds.index(kind)], found, evidence.text)
         if kinds.count(kind) == 1 and len(found) > 1:
             return [{kind: i} for i in range(min(len(found), MAX_PARALLEL))]
     return [{}]

@@ -42,6 +42,9 @@ GLOSSARY = {
     "возврат": "refund", "верн": "refund", "счёт": "invoice", "счет": "invoice", "цельси": "celsius",
     "фаренгейт": "fahrenheit", "новост": "news", "котировк": "quote", "тикет": "ticket",
     "тег": "tag", "метк": "label", "удал": "delete", "сотри": "delete", "список": "list", "перечисл": "list", "значит": "mean", "значени": "meaning", "покаж": "show", "информаци": "info", "сведени": "info", "данные": "info", "детал": "details",
+    "участник": "member", "членов": "member", "групп": "group", "команд": "team", "сотрудник": "employee",
+    "контакт": "contact", "задач": "task", "сообщени": "message", "канал": "channel", "документ": "document",
+    "папк": "folder", "каталог": "directory", "заметк": "note",
 }
 OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
                   "%": "modulo"}

@@ -92,3 +92,50 @@ def test_a_listing_tool_of_any_name_lists_first_and_the_directory_itself_is_neve
     made = [use for r in responses for use in uses(r)]
     assert made[0][0] == "list_dir" and all(name != "remove_file" for name, _ in uses(responses[0])), made
     assert [tool_input["path"] for name, tool_input in made if name == "remove_file"] == deleted, made
+
+
+PEOPLE = [{"user_id": "u-1", "email": "ana@keep.org", "name": "Ana"}, {"user_id": "u-2", "email": "bo@gone.io", "name": "Bo"},
+          {"user_id": "u-3", "email": "cy@gone.io", "name": "Cy"}]
+ROSTER = tool("list_team", "List the members of a team, with their user_id, name and email.",
+              {"team": {"type": "string"}})
+OFFBOARD = tool("offboard_user", "Offboard a user by user_id.", {"user_id": {"type": "string"}})
+REMOVE_MEMBER = tool("remove_member", "Remove a member from a team by user_id.", {"user_id": {"type": "string"}})
+MEETINGS = tool("list_meetings", "List meetings on a date, with meeting_id and subject.",
+                {"date": {"type": "string", "format": "date"}})
+DECLINE = tool("decline_meeting", "Decline a meeting by meeting_id.", {"meeting_id": {"type": "string"}})
+SUBJECTS = [{"meeting_id": "m-1", "subject": "Weekly sync"}, {"meeting_id": "m-2", "subject": "Budget"},
+            {"meeting_id": "m-3", "subject": "Sync with design"}]
+
+
+def answer_objects(name, tool_input):
+    import json
+    if name == "list_team":
+        return json.dumps({"members": PEOPLE}), False
+    if name == "list_meetings":
+        return json.dumps(SUBJECTS), False
+    return "done", False
+
+
+@pytest.mark.parametrize("prompt, tools, first, later", [
+    ("List the members of the platform team, then offboard the ones whose email ends with @gone.io.",
+     [ROSTER, OFFBOARD], ("list_team", {"team": "platform"}),
+     [("offboard_user", {"user_id": "u-2"}), ("offboard_user", {"user_id": "u-3"})]),
+    ("List my meetings on 2026-05-04, then decline the ones whose subject contains Sync.",
+     [MEETINGS, DECLINE], ("list_meetings", {"date": "2026-05-04"}),
+     [("decline_meeting", {"meeting_id": "m-1"}), ("decline_meeting", {"meeting_id": "m-3"})]),
+    ("List the members of the platform team.", [ROSTER, OFFBOARD], ("list_team", {"team": "platform"}), []),
+    ("List the members of the platform team, then offboard the ones whose name is Bo.", [ROSTER, OFFBOARD],
+     ("list_team", {"team": "platform"}), [("offboard_user", {"user_id": "u-2"})]),
+    ("Покажи участников команды platform, затем удали тех, у которых почта заканчивается на @gone.io.",
+     [ROSTER, REMOVE_MEMBER], ("list_team", {"team": "platform"}),
+     [("remove_member", {"user_id": "u-2"}), ("remove_member", {"user_id": "u-3"})]),
+    ("List the members of the platform team, then offboard the ones whose name is not Bo.", [ROSTER, OFFBOARD],
+     ("list_team", {"team": "platform"}), []),
+])
+def test_a_filter_reads_the_field_it_names_and_the_action_takes_the_listed_ids(client, prompt, tools, first, later):
+    """Probe 53: "whose email ends with…", "whose subject contains…" filter the listed objects by that field; the
+    action is proposed once for each match, with the id the listing returned, then the conversation ends."""
+    final, responses = loop(client, prompt, tools, answer_objects)
+    assert final.stop_reason == "end_turn"
+    made = [use for r in responses for use in uses(r)]
+    assert made == [first, *later]

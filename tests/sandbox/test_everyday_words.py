@@ -73,3 +73,37 @@ def test_no_fitting_tool_gets_honest_text(client, question):
 def test_a_train_is_not_rain(client):
     response = ask(client, "When does the train to Oslo leave?", [WEATHER])
     assert not uses(response)
+
+
+@pytest.mark.parametrize("question, zone", [
+    ("Is it too late to call my sister in Tokyo right now?", "Asia/Tokyo"),
+    ("Would my colleague in London be asleep already?", "Europe/London"),
+    ("Не поздно ли звонить в Москву?", "Europe/Moscow"),
+])
+def test_everyday_words_about_the_hour_find_the_time_tool(client, question, zone):
+    response = ask(client, question, [WEATHER, TRACK, TIME])
+    assert uses(response) == [("get_time", {"timezone": zone})]
+
+
+@pytest.mark.parametrize("question", ["Is the late fee on invoice 17 fair?", "Tell me a story about a clockmaker."])
+def test_the_time_tool_is_not_called_for_other_questions(client, question):
+    response = ask(client, question, [TIME])
+    assert not uses(response)
+
+
+@pytest.mark.parametrize("question, city", [("Will I need a jacket in Oslo tonight?", "Oslo"),
+                                            ("Как думаешь, в Новосибирске сейчас морозно?", "Новосибирск")])
+def test_words_about_what_to_wear_find_the_weather_tool(client, question, city):
+    response = ask(client, question, [FORECAST])
+    assert uses(response) == [("get_forecast", {"city": city})]
+
+
+def test_a_quoted_word_is_looked_up_without_its_quotes(client):
+    define = tool("dictionary_lookup", "Definitions of an English word.", {"word": {"type": "string"}})
+    assert uses(ask(client, "What does 'ephemeral' mean?", [WEATHER, define])) == [
+        ("dictionary_lookup", {"word": "ephemeral"})]
+
+
+@pytest.mark.parametrize("question", ["Should I wear shorts in Miami tomorrow?", "Is it a good day for a picnic in Miami?"])
+def test_what_to_wear_or_do_outside_is_a_weather_question(client, question):
+    assert uses(ask(client, question, [FORECAST, TIME])) == [("get_forecast", {"city": "Miami"})]

@@ -394,3 +394,146 @@ def test_a_plural_names_its_enum_option_and_a_product_keeps_its_lower_case_words
     response = ask(client, "Order 12 boxes of A4 paper.", [spec], tool_choice={"type": "tool", "name": spec["name"]})
     assert uses(response) == [("order_supplies", {"product": "A4 paper", "qty": 12, "unit": "box"})]
     assert "placeholder" not in text_of(response)
+
+
+NUMBER = {"type": "number"}
+PROBE53_CASES = [  # issue #37, probe 53: numbers in words, a quantity beside its unit, thousands grouped by spaces
+    (tool("reserve", "Reserve a table", {"venue": S, "guests": INTEGER}),
+     "Reserve a table at Nopa for eight guests.", {"venue": "Nopa", "guests": 8}),
+    (tool("exchange", "Exchange money", {"amount": NUMBER, "currency": S}),
+     "Exchange three hundred and twenty pounds, please.", {"amount": 320, "currency": "GBP"}),
+    (tool("book_cabin", "Book a cabin", {"nights": INTEGER}), "Book the cabin for five nights.", {"nights": 5}),
+    (tool("book_room", "Забронировать номер", {"guests": INTEGER}), "Забронируй номер на трёх гостей.",
+     {"guests": 3}),
+    (tool("send_package", "Send a package", {"street_address": S, "weight_kg": NUMBER}),
+     "Send it to 42 Elm Road. It weighs 7.5 kg.", {"weight_kg": 7.5}),
+    (tool("review_hotel", "Review a hotel", {"stars": {"type": "integer", "minimum": 1, "maximum": 5}, "room": INTEGER}),
+     "Room 5: give it three stars.", {"stars": 3}),
+    (tool("pay", "Оплатить", {"amount": NUMBER, "currency": S}), "Заплати 3 200 евро.",
+     {"amount": 3200, "currency": "EUR"}),
+    (tool("invite", "Invite a member", {"email": S, "notify_admins": {"type": "boolean"}}),
+     "Invite kim@example.com and notify nobody; do not notify the admins.", {"notify_admins": False}),
+    (tool("localise", "Translate a string", {"target_language": {"type": "string", "enum": ["en", "fr", "it", "ru"]},
+                                              "source_language": {"type": "string", "enum": ["en", "fr", "it", "ru"]}}),
+     "Translate the menu from Italian into French.", {"source_language": "it", "target_language": "fr"}),
+    (tool("fx_quote", "Quote an exchange", {"sell": {"type": "number"}, "from_ccy": S, "to_ccy": S}),
+     "How many yen do I get for 300 pounds?", {"sell": 300, "from_ccy": "GBP", "to_ccy": "JPY"}),
+    (tool("new_repo", "Create a repository", {"repo_name": {"type": "string", "pattern": "^[a-z0-9._-]{2,40}$"}}),
+     "Please create the repo named billing-api for us.", {"repo_name": "billing-api"}),
+    (tool("add_lead", "Add a sales lead", {"given_name": S, "surname": S, "employer": S}),
+     "Add a lead: Tomas Varga at Brightline Studios.",
+     {"given_name": "Tomas", "surname": "Varga", "employer": "Brightline Studios"}),
+    (tool("enroll_student", "Enroll a student", {"student_name": S, "course": S}),
+     "Enroll Amara Okafor in the course Statistics.", {"student_name": "Amara Okafor", "course": "Statistics"}),
+    (tool("notify", "Post to a channel", {"channel_name": S, "message": S}),
+     'Say "Build is green" in #ci-status.', {"channel_name": "ci-status", "message": "Build is green"}),
+    (tool("set_lights", "Set the lights", {"room": S, "brightness": INTEGER}),
+     "Dim the lights in the kitchen... no, in the living room... the bathroom, to 30 percent.", {"brightness": 30}),
+    (tool("pay_rent", "Pay rent", {"amount": NUMBER, "note": S}), 'Pay 900 with the note "March rent".',
+     {"amount": 900, "note": "March rent"}),
+    (tool("wire", "Wire money", {"amount": NUMBER, "memo": S}), 'Wire 40 dollars, memo "Gift for Sam".',
+     {"amount": 40, "memo": "Gift for Sam"}),
+    (tool("send_letter", "Send a letter", {"to_name": S, "address": {
+        "type": "object", "properties": {"street": S, "city": S, "zip": S, "country": S},
+        "required": ["street", "city", "zip", "country"]}}),
+     "Send a letter to Marta Ruiz, 8 Calle Mayor, 28013 Madrid, Spain.",
+     {"address": {"street": "8 Calle Mayor", "city": "Madrid", "zip": "28013", "country": "Spain"}}),
+    (tool("mail", "Send mail", {"recipient": {"type": "string", "format": "email"},
+                                "bcc": strings({"type": "string", "format": "email"}), "subject": S}),
+     'Mail lee@corp.io about "Offsite", bcc max@corp.io and eva@corp.io.',
+     {"recipient": "lee@corp.io", "bcc": ["max@corp.io", "eva@corp.io"], "subject": "Offsite"}),
+    (tool("todo", "Add to the to-do list", {"entries": strings()}),
+     "Занеси в список дел оплату интернета, звонок маме и новые шторы.",
+     {"entries": ["оплату интернета", "звонок маме", "новые шторы"]}),
+    (tool("rsvp", "Answer an invitation", {"attending": {"type": "boolean"}}), "Tell them I won't be attending.",
+     {"attending": False}),
+    (tool("convert_units", "Convert units", {"value": NUMBER, "from_unit": S, "to_unit": S}),
+     "How many kilometers is twenty-six miles?", {"value": 26, "from_unit": "miles", "to_unit": "kilometers"}),
+    (tool("set_timer", "Set a timer", {"minutes": INTEGER, "label": S}), 'Set a timer for fifteen minutes labelled "Tea".',
+     {"minutes": 15, "label": "Tea"}),
+    (tool("ship_order", "Ship an order", {"recipient": S, "gift_wrap": {"type": "boolean"}}),
+     "Ship it to Tom Baker, 742 Evergreen Terrace, Springfield, 49007, USA, without gift wrap.",
+     {"recipient": "Tom Baker", "gift_wrap": False}),
+    (tool("book_table", "Book a table", {"restaurant": S, "party_size": INTEGER,
+                                         "time": {"type": "string", "description": "HH:MM"}}),
+     "Table for two at Nopa at half past seven pm.", {"restaurant": "Nopa", "party_size": 2, "time": "19:30"}),
+    (tool("search_flights", "Search flights", {"from_airport": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                                               "to_airport": {"type": "string", "pattern": "^[A-Z]{3}$"}}),
+     "Find flights from JFK to LHR.", {"from_airport": "JFK", "to_airport": "LHR"}),
+    (tool("create_task", "Create a task", {"title": S, "assignee": S}), 'Create a task "Fix CI" for Maria Gomez.',
+     {"title": "Fix CI", "assignee": "Maria Gomez"}),
+    (tool("create_playlist", "Create a playlist", {"name": S, "songs": strings()}),
+     'Make a playlist called "Road trip" with Africa, Hotel California and Dreams.',
+     {"name": "Road trip", "songs": ["Africa", "Hotel California", "Dreams"]}),
+    (tool("transfer", "Transfer between accounts", {"from_account": S, "to_account": S, "amount": NUMBER}),
+     "Move five hundred from checking to savings.", {"from_account": "checking", "to_account": "savings", "amount": 500}),
+    (tool("deliver", "Доставить", {"address": {"type": "object", "properties": {"street": S, "city": S, "postcode": S},
+                                               "required": ["street", "city", "postcode"]}}),
+     "Доставь по адресу: проспект Мира, 12, Москва, 129090.",
+     {"address": {"street": "проспект Мира, 12", "city": "Москва", "postcode": "129090"}}),
+]
+
+
+@pytest.mark.parametrize("spec, prompt, expected", PROBE53_CASES, ids=[c[1][:40] for c in PROBE53_CASES])
+def test_probe_53_values_are_read_as_written(client, spec, prompt, expected):
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    ((_, tool_input),) = uses(response)
+    assert validates(spec, tool_input)
+    assert {k: tool_input.get(k) for k in expected} == expected
+
+
+def test_a_pattern_field_takes_no_ordinary_word_and_says_so(client):
+    spec = tool("new_repo", "Create a repository", {"repo_name": {"type": "string", "pattern": "^[a-z0-9-]{2,40}$"}})
+    response = ask(client, "Please create a repo for the new team.", [spec],
+                   tool_choice={"type": "tool", "name": "new_repo"})
+    ((_, tool_input),) = uses(response)
+    assert validates(spec, tool_input) and tool_input["repo_name"] not in ("please", "create", "repo", "for", "the")
+    assert "repo_name" in text_of(response)
+    assert response.content[0].type == "tool_use"
+
+
+# property: a forced call carries each value the prompt states, whatever the mix of fields (issue #37, probe 53)
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 12: "twelve",
+          20: "twenty", 25: "twenty-five", 40: "forty"}
+_FIELDS = {
+    "contact_email": ({"type": "string", "format": "email"},
+                      st.sampled_from(["ana@corp.io", "li.wei@example.org", "raj+ops@acme.co"]),
+                      lambda v: f"contact {v}"),
+    "nights": (INTEGER, st.sampled_from(sorted(_WORDS)), lambda v: f"for {_WORDS[v]} nights"),
+    "weight_kg": (NUMBER, st.sampled_from([0.5, 1.25, 3.2, 18.0]), lambda v: f"it weighs {v:g} kg"),
+    "title": (S, st.sampled_from(["Quarterly review", "Fix the login page", "Спринт 12"]), lambda v: f'titled "{v}"'),
+    "send_receipt": ({"type": "boolean"}, st.booleans(),
+                     lambda v: "send a receipt" if v else "don't send a receipt"),
+    "start_date": ({"type": "string", "format": "date"}, st.sampled_from(["2026-03-09", "2027-11-30"]),
+                   lambda v: f"starting {v}"),
+}
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_property_a_forced_call_carries_every_value_the_prompt_states(client, data):
+    names = data.draw(st.lists(st.sampled_from(sorted(_FIELDS)), min_size=1, max_size=len(_FIELDS), unique=True))
+    values = {name: data.draw(_FIELDS[name][1]) for name in names}
+    spec = tool("make_booking", "Make a booking", {name: _FIELDS[name][0] for name in names})
+    prompt = "Make a booking " + ", ".join(_FIELDS[name][2](values[name]) for name in names) + "."
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": "make_booking"})
+    assert response.content[0].type == "tool_use"
+    ((_, tool_input),) = uses(response)
+    assert validates(spec, tool_input)
+    assert tool_input == values, prompt
+    assert "placeholder" not in text_of(response)
+
+
+@pytest.mark.parametrize("content", ["1 " * 15_000, "a-1 " * 5_000, "from x to " * 2_000, "12 Main, " * 2_000,
+                                     "two hundred and " * 1_000])
+def test_long_repetitive_requests_are_read_quickly(client, content):
+    import time
+    spec = tool("make", "Make a thing", {"slug": {"type": "string", "pattern": "^[a-z0-9-]+$"}, "amount": NUMBER,
+                                         "to_account": S, "address": {"type": "object", "properties": {"street": S}}})
+    started = time.monotonic()
+    response = ask(client, content, [spec], tool_choice={"type": "tool", "name": "make"})
+    assert validates(spec, uses(response)[0][1]) and time.monotonic() - started < 2

@@ -1,0 +1,127 @@
+"""Numbers written in words, as digits: "six people" -> "6 people", "two hundred and fifty euros" -> "250 euros",
+«на четырёх человек» -> «на 4 человек», for slots.py's readers of counts, money and quantities.
+
+Only cardinals are read. A lone "one" stays a word ("the one that ends in .log", "one of them") unless what
+it counts follows ("one night"), and a lone «один» stays too: there it is more often a pronoun than a count.
+"A dozen" is 12, "three dozen" 36.
+"""
+
+import re
+
+_EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+             "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+             "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+             "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_RU_STEMS = [  # (stem, value): the case endings follow the stem
+    ("одиннадцат", 11), ("двенадцат", 12), ("тринадцат", 13), ("четырнадцат", 14), ("пятнадцат", 15),
+    ("шестнадцат", 16), ("семнадцат", 17), ("восемнадцат", 18), ("девятнадцат", 19), ("двадцат", 20),
+    ("тридцат", 30), ("сорок", 40), ("пятьдесят", 50), ("пятидесят", 50), ("шестьдесят", 60), ("шестидесят", 60),
+    ("семьдесят", 70), ("семидесят", 70), ("восемьдесят", 80), ("восьмидесят", 80), ("девяност", 90),
+    ("двест", 200), ("двухсот", 200), ("трист", 300), ("трехсот", 300), ("трёхсот", 300), ("четырест", 400),
+    ("четырехсот", 400), ("четырёхсот", 400), ("пятьсот", 500), ("пятисот", 500), ("шестьсот", 600),
+    ("семьсот", 700), ("восемьсот", 800), ("девятьсот", 900), ("ста", 100), ("сто", 100),
+    ("тысяч", 1000), ("миллион", 1_000_000),
+    ("два", 2), ("две", 2), ("двух", 2), ("двум", 2), ("тр", 3), ("четыр", 4), ("четвер", 4),
+    ("пят", 5), ("шест", 6), ("сем", 7), ("восем", 8), ("восьм", 8), ("девят", 9), ("десят", 10)]
+_RU_WORD = {"два", "две", "двух", "двум", "двумя", "три", "трёх", "трех", "трём", "трем", "тремя", "четыре",
+            "четырёх", "четырех", "четырём", "четырем", "четырьмя", "пять", "пяти", "пятью", "шесть", "шести",
+            "шестью", "семь", "семи", "семью", "восемь", "восьми", "восемью", "девять", "девяти", "девятью",
+            "десять", "десяти", "десятью", "сто", "ста", "сорок", "сорока", "девяносто", "девяноста"}
+"""The short Russian numerals whole: a stem as short as «тр» or «сем» would take «трава», «семья»."""
+
+_WORD = re.compile(r"[A-Za-zА-Яа-яЁё]+")
+_ONE_OF = re.compile(r"\s+(?:hours?|minutes?|seconds?|day|night|week|month|year|person|guest|adult|child|kid|seat|room|"
+                     r"ticket|item|unit|piece|pack|box|bottle|bag|star|passenger|dollar|euro|pound|kilo\w*|mile|table|"
+                     r"large|small|medium|extra|copy|serving|pizza|coffee)\b", re.I)
+"""What a lone "one" counts when it is a number: "one night", "one large pizza" (not "the one that…")."""
+_DOZEN = re.compile(r"\b(?:(a|one)|(\d+))\s+dozen\b", re.I)
+
+
+def _english(word: str) -> int | None:
+    return _EN_UNITS.get(word, _EN_SCALES.get(word))
+
+
+def _russian(word: str) -> int | None:
+    if word in _RU_WORD or len(word) >= 5:
+        for stem, value in _RU_STEMS:
+            if word.startswith(stem) and (len(stem) >= 5 or word in _RU_WORD or stem in ("тысяч", "сорок")):
+                return value
+    return None
+
+
+def _value(word: str) -> int | None:
+    lowered = word.lower()
+    return _english(lowered) if lowered.isascii() else _russian(lowered)
+
+
+def _total(values: list[int]) -> int:
+    total, current = 0, 0
+    for value in values:
+        if value in (100,) and current:
+            current *= value
+        elif value >= 1000:
+            total += (current or 1) * value
+            current = 0
+        else:
+            current += value
+    return total + current
+
+
+def digits(text: str) -> str:
+    """The text with each run of number words written as one number in digits ("twenty-five" -> "25",
+    "a hundred" -> "100", "a dozen" -> "12", "two thousand five hundred" -> "2500")."""
+    out: list[str] = []
+    position = 0
+    tokens = list(_WORD.finditer(text))
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        value = _value(token.group(0))
+        if value is None:
+            i += 1
+            continue
+        run, values, j = [token], [value], i + 1
+        while j < len(tokens):
+            gap = text[run[-1].end():tokens[j].start()]
+            word = tokens[j].group(0).lower()
+            following = _value(word)
+            if following is not None and re.fullmatch(r"[ -]", gap):
+                run.append(tokens[j])
+                values.append(following)
+                j += 1
+                continue
+            if word in ("and", "и") and gap == " " and values[-1] in (100, 1000, 1_000_000) and j + 1 < len(tokens) \
+                    and _value(tokens[j + 1].group(0)) is not None and text[tokens[j].end():tokens[j + 1].start()] == " ":
+                run.append(tokens[j + 1])
+                values.append(_value(tokens[j + 1].group(0)) or 0)
+                j += 2
+                continue
+            break
+        start = run[0].start()
+        before = text[max(0, start - 2):start].lower()
+        if len(values) == 1 and values[0] in (100, 1000) and before == "a " \
+                and (start < 3 or not text[start - 3].isalnum()):
+            start -= 2  # "a hundred", "a dozen"
+        lone_one = len(values) == 1 and token.group(0).lower() == "one" and not _ONE_OF.match(text, run[-1].end())
+        if lone_one or (len(values) == 1 and values[0] in _EN_SCALES.values() and before != "a "):
+            i = j
+            continue
+        out.append(text[position:start])
+        out.append(str(_total(values)))
+        position = run[-1].end()
+        i = j
+    out.append(text[position:])
+    said = _DOZEN.sub(lambda m: str(12 * (int(m.group(2)) if m.group(2) else 1)), "".join(out))
+    return _CLOCK.sub(_clock, said)
+
+
+_CLOCK = re.compile(r"\b(half|quarter)\s+(past|to)\s+(\d{1,2})\b(?!:)", re.I)
+
+
+def _clock(m: re.Match) -> str:
+    """"half past 7" -> "7:30", "quarter to 9" -> "8:45"."""
+    hour, minutes = int(m.group(3)), 30 if m.group(1).lower() == "half" else 15
+    if m.group(2).lower() == "to":
+        hour, minutes = (hour - 1) % 12 or 12, 60 - minutes
+    return f"{hour}:{minutes:02d}"

@@ -1,0 +1,115 @@
+"""Postal addresses written in a request, taken apart: "14 Rosenstrasse, 10178 Berlin, Germany",
+"221 King Street, Toronto, M5H 1K5, Canada", «улица Ленина, 5, Казань, 420111, Россия» give a street, a city,
+a postcode and a country, for an address object's fields (`address.street`, `address.city`…).
+
+An address starts with a house number and a capitalised street name, or with a street word («улица», "rue"),
+and goes on while the parts after its commas are a city, a postcode or a country; a part in lower case
+(". It weighs 3.2 kg") ends it.
+"""
+
+import re
+from dataclasses import dataclass
+
+_POSTCODE = re.compile(r"^(?:\d{4,6}|\d{5}-\d{4}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|"
+                       r"[A-Z]{2} \d{5}(?:-\d{4})?)$")
+_CAP = r"[A-ZА-ЯЁ][\w'’.-]*"
+_PLACE_PART = re.compile(rf"^{_CAP}(?:[ -](?:(?:de|del|la|le|am|an|upon|on|sur)\s+)?{_CAP})*$")
+_STREET_WORDS = r"(?:улица|ул\.|проспект|пр-т|переулок|пер\.|бульвар|б-р|шоссе|площадь|пл\.|набережная|наб\.|" \
+                r"rue|calle|via|avenida|avenue)"
+_NUMBER_FIRST = re.compile(rf"(?<![\w.,:/-])(\d{{1,5}}[A-Za-z]?),?\s+({_CAP}(?:\s+{_CAP}){{0,3}})")
+_WORD_FIRST = re.compile(rf"(?<!\w)({_STREET_WORDS}\s+{_CAP}(?:\s+{_CAP}){{0,2}})(?:,?\s*(?:д\.\s*|дом\s+)?(\d{{1,5}}[\w/]*))?",
+                         re.I)
+_STREETY = re.compile(r"(?:street|st\.?|road|rd\.?|avenue|ave\.?|lane|ln|boulevard|blvd|drive|dr\.?|way|court|"
+                      r"place|square|terrace|parkway|highway|close|crescent|gardens|strasse|straße|str\.|weg|gasse|"
+                      r"platz|allee|ring|laan|straat|gade|gatan|vej|rue|calle|via|avenida|улица|ул\.|проспект|"
+                      r"переулок|бульвар|шоссе|площадь|набережная)(?!\w)", re.I)
+_COUNTRIES = {"germany", "france", "canada", "usa", "united states", "united kingdom", "uk", "spain", "italy",
+              "portugal", "netherlands", "belgium", "austria", "switzerland", "poland", "ireland", "japan", "china",
+              "australia", "mexico", "brazil", "india", "sweden", "norway", "denmark", "finland", "россия",
+              "германия", "франция", "казахстан", "беларусь", "украина", "russia"}
+
+
+@dataclass(frozen=True)
+class Address:
+    text: str
+    street: str
+    city: str | None
+    postcode: str | None
+    country: str | None
+    region: str | None
+
+
+def read(text: str) -> list[Address]:
+    """The addresses of a text in the order written, each taken apart."""
+    found: list[tuple[int, Address]] = []
+    for m in _NUMBER_FIRST.finditer(text):
+        street = f"{m.group(1)} {m.group(2)}"
+        address = _with_parts(text, m.start(), m.end(), street)
+        if address:
+            found.append((m.start(), address))
+    for m in _WORD_FIRST.finditer(text):
+        street = m.group(1) + (f", {m.group(2)}" if m.group(2) else "")
+        address = _with_parts(text, m.start(), m.end(), street, numbered=bool(m.group(2)))
+        if address:
+            found.append((m.start(), address))
+    found.sort(key=lambda pair: pair[0])
+    kept: list[Address] = []
+    end = -1
+    for start, address in found:
+        if start >= end:
+            kept.append(address)
+            end = start + len(address.text)
+    return kept
+
+
+def _with_parts(text: str, start: int, end: int, street: str, numbered: bool = True) -> Address | None:
+    """The address whose street ends at `end`, with the parts its commas add; None when nothing follows that
+    makes it an address (a street alone, "12 Apples" is a count)."""
+    city = postcode = country = region = None
+    position = end
+    parts = 0
+    while True:
+        m = re.match(r",\s*([^,.;!?\n]+?)(?=\s*(?:[,;!?\n]|\.(?:\s|$)|$))", text[position:])
+        if not m:
+            break
+        part = m.group(1).strip()
+        if part.rstrip(".").lower() in _COUNTRIES and country is None:
+            country = part.rstrip(".")
+        elif _POSTCODE.match(part) and postcode is None:
+            state_zip = re.fullmatch(r"([A-Z]{2}) (\d{5}(?:-\d{4})?)", part)
+            region, postcode = (state_zip.group(1), state_zip.group(2)) if state_zip else (region, part)
+        elif (pc := re.match(r"^(\d{4,6})\s+(.+)$", part)) and postcode is None and _PLACE_PART.match(pc.group(2)):
+            postcode, city = pc.group(1), city or pc.group(2)
+        elif (cp := re.match(r"^(.+?)\s+([A-Z]{2})?\s*(\d{5}(?:-\d{4})?)$", part)) and postcode is None \
+                and _PLACE_PART.match(cp.group(1)):
+            city, region, postcode = city or cp.group(1), cp.group(2), cp.group(3)
+        elif re.fullmatch(r"[A-Z]{2}", part) and city and region is None:
+            region = part
+        elif _PLACE_PART.match(part) and city is None:
+            city = part
+        elif _PLACE_PART.match(part) and country is None and city is not None:
+            country = part
+        else:
+            break
+        parts += 1
+        position += m.end()
+    if parts == 0 or (city is None and postcode is None) or not numbered and city is None:
+        return None
+    if postcode is None and country is None and not _STREETY.search(street):
+        return None  # "12 Apples, Pears": a count and a list, no address
+    return Address(text[start:position].strip(), street, city, postcode, country, region)
+
+
+_PART_OF = [("street", re.compile(r"^(?:street(?:_?(?:line|name))?\d?|address_?line_?1|line_?1|address1|"
+                                  r"street1|улица)$")),
+            ("city", re.compile(r"^(?:city|town|locality|город)$")),
+            ("postcode", re.compile(r"^(?:post(?:al)?_?code|zip(?:_?code)?|postcode|индекс)$")),
+            ("country", re.compile(r"^(?:country(?:_?name)?|страна)$")),
+            ("region", re.compile(r"^(?:state|region|province|область|регион)$"))]
+
+
+def part_of(name: str) -> str | None:
+    """Which part of an address a property names: `street`, `city`, `postcode` (`zip`, `postal_code`), `country`,
+    `region` (`state`); else None."""
+    spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower().replace("-", "_").replace(" ", "_")
+    return next((part for part, pattern in _PART_OF if pattern.match(spoken)), None)
