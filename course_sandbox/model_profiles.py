@@ -46,10 +46,11 @@ class Profile:
     disabled_up_to: str | None = None  # `disabled` is taken only at this effort or below
     between_tools: bool = False  # takes {"type": "between_tools"} (Sonnet 5.5)
     forced_tools: bool = True  # takes tool_choice any/tool
-    forced_call_first: bool = True
-    """A forced call (tool_choice any/tool) comes back as the call first, no thinking and no text before it: the
-    docs say the API prefills the assistant turn, so the model "will not emit a natural language response or
-    explanation before tool_use content blocks, even if explicitly asked". True on every model that takes it."""
+    forced_skips_thinking: bool = False
+    """A forced call (tool_choice any/tool) comes back with no thinking block either (Haiku 5.5's docs: it skips
+    thinking for that call). Elsewhere adaptive thinking "supports forced tool use" and may think first; no model
+    writes text before a forced call (the API prefills the assistant turn, so the model "will not emit a natural
+    language response or explanation before tool_use content blocks, even if explicitly asked")."""
     sampling: str = "deprecated"  # "deprecated", "haiku-5-5", "without-thinking", "accepted"
     prefill: str = "rejected"  # "rejected" or "without-thinking"
     notes_between_tools: str = "text"  # "text", "thinking" (Opus 5.5) or "long-as-thinking" (Sonnet 5.5)
@@ -88,7 +89,7 @@ PROFILES: dict[str, Profile] = {
                                                          ("disabled", DISABLED_USE_BETWEEN_TOOLS)),
                                  between_tools=True, forced_tools=False, notes_between_tools="long-as-thinking",
                                  binds_prefix=True, price=(2.0, 10.0)),
-    "claude-haiku-5-5": replace(_ADAPTIVE_ON, effort="medium", disabled_up_to="high",
+    "claude-haiku-5-5": replace(_ADAPTIVE_ON, effort="medium", disabled_up_to="high", forced_skips_thinking=True,
                                 sampling="haiku-5-5", binds_prefix=True, server_fallback=False, price=(0.1, 0.5)),
     "claude-fable-5": replace(_ALWAYS_ON, price=(10.0, 50.0)),
     "claude-mythos-5": _ALWAYS_ON,

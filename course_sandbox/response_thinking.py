@@ -3,8 +3,9 @@
 - `enabled` (manual thinking, older models): one thinking block first, always.
 - `adaptive` (on by default on today's models): a thinking block first when the simulated model
   thinks on this turn (`simulated_model.thoughts`); none on a simple turn.
-- A forced call (`tool_choice` any/tool): the API prefills the assistant turn, so the response starts with
-  the tool call, with no thinking block and no text before the first `tool_use` (every model that takes it).
+- A forced call (`tool_choice` any/tool): the API prefills the assistant turn, so no text comes before the
+  first `tool_use` (every model that takes it); adaptive thinking may still think first, except on Haiku 5.5,
+  whose docs say it skips thinking for that call.
 - Notes between tool calls: on Opus 5.5 every note written before a tool call comes back as a thinking
   block; on Sonnet 5.5, notes longer than a sentence or two do, and under `between_tools` all of them
   (with no thinking up front). Elsewhere they stay text.
@@ -19,16 +20,16 @@ _LONG_NOTE_SENTENCES = 2
 
 def with_thinking(blocks: list[dict], thought: str | None, mode: str, model: Profile, forced: bool) -> list[dict]:
     """The reply's blocks with its thinking blocks in place (full text; signatures come later)."""
-    call_first = forced and model.forced_call_first
-    if call_first:
+    if forced:
         blocks = _from_first_call(blocks)
+    no_thought = forced and model.forced_skips_thinking
     if mode == "disabled":
         return blocks
     out = list(blocks)
     calls_tools = any(block["type"] == "tool_use" for block in blocks)
     if calls_tools and mode in ("adaptive", "between_tools"):
         out = [_thinking(b["text"]) if _note_is_thinking(b, i, out, mode, model) else b for i, b in enumerate(out)]
-    skip = mode == "between_tools" or call_first
+    skip = mode == "between_tools" or no_thought
     if thought and not skip:
         out.insert(0, _thinking(thought))
     return out

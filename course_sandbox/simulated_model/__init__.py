@@ -38,9 +38,7 @@ def _within_choice(request: Request, turns: list[Turn], new_id: NewId) -> Reply:
         request = request.replaced(tools=[])
     reply = _respond(request, turns, new_id)
     if choice.get("type") in ("any", "tool"):
-        reply = _force_tool(request, turns, reply, choice.get("name"), new_id)
-        if request.profile.forced_call_first:
-            reply = call_first(reply)
+        reply = call_first(_force_tool(request, turns, reply, choice.get("name"), new_id))  # no text before it
     if choice.get("disable_parallel_tool_use"):
         uses = [b for b in reply.blocks if b["type"] == "tool_use"]
         reply.blocks = [b for b in reply.blocks if b["type"] != "tool_use" or b is uses[0]]

@@ -134,14 +134,24 @@ FORCING = [m for m in mp.PROFILES if mp.PROFILES[m].forced_tools]
 
 @pytest.mark.parametrize("model", FORCING)
 @pytest.mark.parametrize("choice", [{"type": "any"}, {"type": "tool", "name": "get_diff"}])
-def test_every_model_that_takes_forced_tool_use_starts_its_answer_with_the_call(client, model, choice):
+def test_no_model_writes_text_before_a_forced_call(client, model, choice):
     """The docs: with tool_choice any/tool the API prefills the assistant turn, so the model "will not emit a
     natural language response or explanation before tool_use content blocks, even if explicitly asked"."""
     for prompt in ("Review PR #482", "Explain in words what you are about to do, then review PR #482."):
         answer = ask(client, model=model, tools=TOOLS, tool_choice=choice,
                      messages=[{"role": "user", "content": prompt}])
-        assert answer.stop_reason == "tool_use" and answer.content[0].type == "tool_use"
-        assert "thinking" not in [b.type for b in answer.content]
+        kinds = [b.type for b in answer.content]
+        assert answer.stop_reason == "tool_use" and "text" not in kinds[:kinds.index("tool_use")]
+        assert kinds[0] in (("tool_use",) if mp.PROFILES[model].forced_skips_thinking else ("thinking", "tool_use"))
+
+
+def test_forced_tool_use_works_with_adaptive_thinking_on_opus_5_and_skips_thinking_on_haiku_5_5(client):
+    """The docs: adaptive thinking supports forced tool use (Opus 5 may think first); Haiku 5.5 skips thinking for
+    that call."""
+    opus = ask(client, model="claude-opus-5", tools=TOOLS, tool_choice={"type": "any"}, messages=REVIEW)
+    assert opus.stop_reason == "tool_use" and [b.type for b in opus.content][:2] == ["thinking", "tool_use"]
+    haiku = ask(client, model="claude-haiku-5-5", tools=TOOLS, tool_choice={"type": "any"}, messages=REVIEW)
+    assert haiku.stop_reason == "tool_use" and "thinking" not in [b.type for b in haiku.content]
 
 
 @pytest.mark.parametrize("choice", [{"type": "any"}, {"type": "tool", "name": "get_diff"}])
