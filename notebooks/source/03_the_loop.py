@@ -149,7 +149,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
         # 3. The results go back in a user message
         messages.append({"role": "user", "content": results})
 
-    raise RuntimeError("Too many iterations")
+    raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 # %% lang="ru"
 def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20) -> str:
@@ -187,7 +187,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
         # 3. Результаты — сообщением от user
         messages.append({"role": "user", "content": results})
 
-    raise RuntimeError("Слишком много итераций")
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}")
 
 # %% [markdown] lang="en"
 # ## Watch the messages list grow
@@ -288,24 +288,25 @@ for pr in (483, 482, 484, 486):
 # ## Break it, then fix it: the cap
 #
 # Without a cap, a loop whose tool keeps returning something useless runs until the money runs out.
-# With a cap that is too small for the task, it stops before the answer. Here the cap is one iteration:
+# With a cap that is too small for the task, it stops before the answer. Here the cap is two iterations, one fewer
+# than !482 took above:
 
 # %% [markdown] lang="ru"
 # ## Сломаем и починим: ограничение на итерации
 #
 # Если инструмент раз за разом возвращает что-то бесполезное, цикл без ограничения будет крутиться,
 # пока не кончатся деньги. Если ограничение слишком жёсткое для задачи, цикл остановится раньше, чем
-# появится ответ. Здесь ограничение — одна итерация:
+# появится ответ. Здесь ограничение — две итерации, на одну меньше, чем понадобилось выше для !482:
 
 # %% lang="en"
 try:
-    review_pull_request(482, max_iterations=1)
+    review_pull_request(482, max_iterations=2)
 except RuntimeError as error:  # caught here so that Run All goes on; your own code would let it out
     print("stopped: RuntimeError", error)
 
 # %% lang="ru"
 try:
-    review_pull_request(482, max_iterations=1)
+    review_pull_request(482, max_iterations=2)
 except RuntimeError as error:  # исключение перехвачено здесь, чтобы «Run All» шёл дальше; ваш код пропустил бы его наружу
     print("остановлено: RuntimeError", error)
 

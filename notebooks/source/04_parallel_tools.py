@@ -241,7 +241,7 @@ def loop(messages, split, max_iterations=10):
                 messages.append({"role": "user", "content": [result]})
         else:
             messages.append({"role": "user", "content": results})
-    raise RuntimeError("Too many iterations")  # the cap: never a half-done run passed off as done
+    raise RuntimeError(f"No answer after {max_iterations} iterations")  # the cap: never a half-done run passed off as done
 
 
 history = [{"role": "user", "content": "Review merge request !484."}]
@@ -269,7 +269,7 @@ def loop(messages, split, max_iterations=10):
                 messages.append({"role": "user", "content": [result]})
         else:
             messages.append({"role": "user", "content": results})
-    raise RuntimeError("Слишком много итераций")  # ограничение: недоделанный запуск не выдаётся за готовый
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}")  # ограничение: недоделанный запуск не выдаётся за готовый
 
 
 history = [{"role": "user", "content": "Проверь merge request !484."}]

@@ -67,7 +67,7 @@ def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
                 result.update(dispatch(block.name, block.input))  # adds the dispatcher's content (and is_error)
                 results.append(result)
         messages.append({"role": "user", "content": results})
-    raise RuntimeError("Too many iterations")
+    raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 # %% lang="ru"
 def run_tool_safely(name: str, tool_input: dict) -> dict:
@@ -96,7 +96,7 @@ def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
                 result.update(dispatch(block.name, block.input))  # добавляет content (и is_error) от диспетчера
                 results.append(result)
         messages.append({"role": "user", "content": results})
-    raise RuntimeError("Слишком много итераций")
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}")
 
 # %%
 print(review_with(999, run_tool_safely))

@@ -145,11 +145,11 @@ def billed(usage):
                for u in usage)
 
 
-def responses_of(pr_number: int, cache: bool) -> list:
+def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
     """Notebook 3's loop, short: every response of one review, with or without caching."""
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
     responses = []
-    for _ in range(20):  # the cap, as in notebook 3
+    for _ in range(max_iterations):  # the cap, as in notebook 3
         if cache:
             response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                               messages=messages, cache_control={"type": "ephemeral"})
@@ -163,7 +163,7 @@ def responses_of(pr_number: int, cache: bool) -> list:
         messages.append({"role": "user", "content": [  # every result in one message, as in notebook 4
             {"type": "tool_result", "tool_use_id": block.id, "content": cut(run_tool(block.name, block.input))}
             for block in response.content if block.type == "tool_use"]})
-    raise RuntimeError("no answer after 20 requests")
+    raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 
 plain = responses_of(484, cache=False)
@@ -182,11 +182,11 @@ def billed(usage):
                for u in usage)
 
 
-def responses_of(pr_number: int, cache: bool) -> list:
+def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
     """Цикл из блокнота 3, коротко: все ответы одного ревью, с кэшированием или без него."""
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     responses = []
-    for _ in range(20):  # ограничение, как в блокноте 3
+    for _ in range(max_iterations):  # ограничение, как в блокноте 3
         if cache:
             response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                               messages=messages, cache_control={"type": "ephemeral"})
@@ -200,7 +200,7 @@ def responses_of(pr_number: int, cache: bool) -> list:
         messages.append({"role": "user", "content": [  # все результаты в одном сообщении, как в блокноте 4
             {"type": "tool_result", "tool_use_id": block.id, "content": cut(run_tool(block.name, block.input))}
             for block in response.content if block.type == "tool_use"]})
-    raise RuntimeError("нет ответа после 20 запросов")
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}")
 
 
 plain = responses_of(484, cache=False)

@@ -1,7 +1,16 @@
-# Exercise 4: the loop of notebook 3, with the calls of a turn run at the same time. pool.map gives the results
-# in the calls' order, and they all go back in one message. It uses the notebook's client, MODEL, TOOLS, run_tool
-# and REVIEW_RULES.
+# Exercise 4: the loop of exercise 3 (its cap error says which tools were called), with the calls of a turn run at
+# the same time. pool.map gives the results in the calls' order, and they all go back in one message. It uses the
+# notebook's client, MODEL, TOOLS, run_tool and REVIEW_RULES.
 from concurrent.futures import ThreadPoolExecutor
+
+
+def tool_calls(messages: list) -> list[str]:
+    """As in exercise 3: the name of every tool the model asked for so far, in order."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
 
 
 def result_for(call) -> dict:
@@ -32,4 +41,6 @@ def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
         calls = [block for block in response.content if block.type == "tool_use"]
         messages.append({"role": "user", "content": run_all(calls)})  # all results in ONE message
 
-    raise RuntimeError(f"No answer after {max_iterations} iterations")
+    names = tool_calls(messages)  # the error of exercise 3: what the run was doing
+    raise RuntimeError(f"No answer after {max_iterations} iterations: {len(names)} tool calls "
+                       f"({', '.join(names)})")

@@ -4,6 +4,15 @@
 from course_agent.config import fallback_model
 
 
+def tool_calls(messages: list) -> list[str]:
+    """As in exercise 3: the name of every tool the model asked for so far, in order."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
+
+
 def run_tools(response) -> list[dict]:
     """A tool_result for every tool_use of the response; a tool that fails gives an error result, not an exception."""
     results = []
@@ -48,4 +57,6 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
 
-    raise RuntimeError(f"No answer after {max_iterations} iterations")
+    names = tool_calls(messages)  # the error of exercise 3: what the run was doing
+    raise RuntimeError(f"No answer after {max_iterations} iterations: {len(names)} tool calls "
+                       f"({', '.join(names)})")

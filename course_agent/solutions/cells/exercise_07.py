@@ -5,6 +5,15 @@
 from course_agent.config import fallback_model
 
 
+def tool_calls(messages: list) -> list[str]:
+    """As in exercise 3: the name of every tool the model asked for so far, in order."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
+
+
 def approved(approve, name: str, tool_input: dict) -> bool:
     """Only an explicit True is a yes."""
     try:
@@ -62,4 +71,6 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
 
-    raise RuntimeError(f"No answer after {max_iterations} iterations")
+    names = tool_calls(messages)  # the error of exercise 3: what the run was doing
+    raise RuntimeError(f"No answer after {max_iterations} iterations: {len(names)} tool calls "
+                       f"({', '.join(names)})")

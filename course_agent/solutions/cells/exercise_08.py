@@ -4,6 +4,15 @@
 from course_agent.config import fallback_model
 
 
+def tool_calls(messages: list) -> list[str]:
+    """As in exercise 3: the name of every tool the model asked for so far, in order."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
+
+
 def approved(approve, name: str, tool_input: dict) -> bool:
     """Only an explicit True is a yes."""
     try:
@@ -75,6 +84,8 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                     messages.append({"role": "user", "content": run_tools(response, approve)})
                 case other:
                     raise RuntimeError(f"Unexpected stop: {other}")
-        raise RuntimeError(f"No answer after {max_iterations} iterations")
+        names = tool_calls(messages)  # the error of exercise 3: what the run was doing
+        raise RuntimeError(f"No answer after {max_iterations} iterations: {len(names)} tool calls "
+                           f"({', '.join(names)})")
     finally:  # runs however the `try` ends (an answer, an error): the bill is printed either way
         print(f"billed input: {billed(usage):.0f} tokens in {len(usage)} calls")

@@ -1,7 +1,16 @@
-# Упражнение 4: цикл блокнота 3, в котором вызовы одного хода выполняются одновременно. `pool.map` отдаёт результаты в
-# порядке вызовов, и все они возвращаются одним сообщением. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES`
-# блокнота.
+# Упражнение 4: цикл упражнения 3 (его ошибка при достижении ограничения называет вызванные инструменты), в котором
+# вызовы одного хода выполняются одновременно. `pool.map` отдаёт результаты в порядке вызовов, и все они возвращаются
+# одним сообщением. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
 from concurrent.futures import ThreadPoolExecutor
+
+
+def tool_calls(messages: list) -> list[str]:
+    """Как в упражнении 3: имена всех инструментов, которые модель успела запросить, по порядку."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
 
 
 def result_for(call) -> dict:
@@ -32,4 +41,6 @@ def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
         calls = [block for block in response.content if block.type == "tool_use"]
         messages.append({"role": "user", "content": run_all(calls)})  # все результаты ОДНИМ сообщением
 
-    raise RuntimeError(f"Нет ответа за отведённое число итераций ({max_iterations})")
+    names = tool_calls(messages)  # ошибка из упражнения 3: чем был занят запуск
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}; вызовов инструментов: {len(names)} "
+                       f"({', '.join(names)})")

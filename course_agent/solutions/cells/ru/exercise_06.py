@@ -4,6 +4,15 @@
 from course_agent.config import fallback_model
 
 
+def tool_calls(messages: list) -> list[str]:
+    """Как в упражнении 3: имена всех инструментов, которые модель успела запросить, по порядку."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
+
+
 def run_tools(response) -> list[dict]:
     """tool_result на каждый tool_use ответа; упавший инструмент даёт результат с ошибкой, а не исключение."""
     results = []
@@ -48,4 +57,6 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 
-    raise RuntimeError(f"Нет ответа за отведённое число итераций ({max_iterations})")
+    names = tool_calls(messages)  # ошибка из упражнения 3: чем был занят запуск
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}; вызовов инструментов: {len(names)} "
+                       f"({', '.join(names)})")

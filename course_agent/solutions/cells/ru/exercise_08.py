@@ -4,6 +4,15 @@
 from course_agent.config import fallback_model
 
 
+def tool_calls(messages: list) -> list[str]:
+    """Как в упражнении 3: имена всех инструментов, которые модель успела запросить, по порядку."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
+
+
 def approved(approve, name: str, tool_input: dict) -> bool:
     """Подтверждение — только явное True."""
     try:
@@ -75,6 +84,8 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                     messages.append({"role": "user", "content": run_tools(response, approve)})
                 case other:
                     raise RuntimeError(f"Неожиданная остановка: {other}")
-        raise RuntimeError(f"Нет ответа за отведённое число итераций ({max_iterations})")
+        names = tool_calls(messages)  # ошибка из упражнения 3: чем был занят запуск
+        raise RuntimeError(f"Итераций без ответа: {max_iterations}; вызовов инструментов: {len(names)} "
+                           f"({', '.join(names)})")
     finally:  # выполняется, чем бы ни закончился `try` (ответом или ошибкой): счёт печатается всегда
         print(f"оплачиваемый вход, токенов: {billed(usage):.0f}; вызовов модели: {len(usage)}")
