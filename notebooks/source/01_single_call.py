@@ -399,7 +399,7 @@ print(text_of(full))
 #
 # <details><summary>Answer</summary>
 #
-# No. A cut answer is a normal response; only `stop_reason` tells you. Raise `max_tokens` (and in an agent, never take a cut answer for a finished one).
+# No. A cut answer is a normal response; only `stop_reason` tells you. Increase `max_tokens` (and in an agent, never take a cut answer for a finished one).
 # </details>
 
 # %% [markdown] lang="ru"

@@ -72,7 +72,7 @@ def what_to_do(response) -> str:
         case "tool_use":
             return "run the tools, append the response and all results, call again"
         case "max_tokens":
-            return "error: the answer was cut; raise max_tokens (never run a cut tool_use)"
+            return "error: the answer was cut; increase max_tokens (never run a cut tool_use)"
         case "stop_sequence":
             return f"stopped at our stop sequence {response.stop_sequence!r}: use the text so far"
         case "pause_turn":
@@ -462,7 +462,7 @@ show_solution(6)
 #
 # <details><summary>Answer</summary>
 #
-# Never: its input is incomplete. Raise `max_tokens` and ask again.
+# Never: its input is incomplete. Increase `max_tokens` and ask again.
 # </details>
 #
 # 3. Is sending a refused request again a good idea?
@@ -610,7 +610,7 @@ print(again.stop_reason, "— поисков начато заново:", len([b
 # | --- | --- |
 # | `end_turn` | return the text |
 # | `tool_use` | run every tool, append response and all results, continue |
-# | `max_tokens` | error: raise `max_tokens`; never run a cut tool call |
+# | `max_tokens` | error: increase `max_tokens`; never run a cut tool call |
 # | `stop_sequence` | your stop sequence: use the text so far |
 # | `pause_turn` | append the response, call again without a new user message |
 # | `refusal` | read `stop_details`; never the same request to the same model again; a fallback model once, then stop |

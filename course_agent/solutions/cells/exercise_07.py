@@ -62,7 +62,7 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
                     raise RuntimeError(f"Both models refused: {response.stop_details}")
                 model = fallback_model()
             case "max_tokens":
-                raise RuntimeError("The answer was cut: raise max_tokens (the cut tool call was not run)")
+                raise RuntimeError("The answer was cut: increase max_tokens (the cut tool call was not run)")
             case "model_context_window_exceeded":
                 raise RuntimeError("The context window is full: start afresh, or let the server trim the history")
             case "tool_use":
