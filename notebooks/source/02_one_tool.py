@@ -70,14 +70,18 @@ print(get_diff(482)[:700])
 # ## Describing it to the model
 #
 # The model never sees your function. It sees a name, a description and a JSON Schema of the input.
-# The description is the only documentation it gets, so write it for a reader who knows nothing else.
+# JSON Schema is a standard way to describe data: `type` says what kind of value it is (here `object`, a dict),
+# `properties` names its fields, each with its own type and description, and `required` lists the fields that must be
+# there. The description is the only documentation it gets, so write it for a reader who knows nothing else.
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-definition-visible -->
 # ## Описываем инструмент для модели
 #
 # Модель никогда не видит вашу функцию. Она видит имя, описание и JSON Schema входных данных.
-# Описание — единственная документация, которую она получает, поэтому пишите его для читателя,
+# JSON Schema — стандартный способ описать данные: `type` говорит, что это за значение (здесь `object`, то есть
+# словарь), `properties` перечисляет его поля, у каждого свой тип и описание, а `required` — поля, без которых
+# обойтись нельзя. Описание — единственная документация, которую она получает, поэтому пишите его для читателя,
 # который больше ничего не знает.
 
 # %%

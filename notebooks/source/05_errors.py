@@ -153,9 +153,11 @@ except Exception as error:
 # ## Transient API errors and the SDK's retries
 #
 # Some failures pass by themselves: 429 (rate limit), 500, 529 (overloaded), a dropped connection.
-# The SDK retries them with backoff (2 retries by default) and honours `retry-after`. The sandbox can
-# inject such faults on demand. These cells need the sandbox: with the real API, faults cannot be
-# ordered.
+# The SDK retries them with backoff, waiting longer before each new try (2 retries by default), and honours
+# `retry-after`, the header in which the server says how many seconds to wait. The sandbox can inject such faults on
+# demand. These cells need the sandbox: with the real API, faults cannot be
+# ordered. The cell asks through `client.messages.with_raw_response.create`, which returns the HTTP reply instead of the
+# message: its `retries_taken` counts the retries, and its `.parse()` gives the message `create` would have returned.
 #
 # **Predict, then run:** the sandbox answers 529 twice, then normally. How many requests leave your process, and
 # does your code see an exception?
@@ -166,8 +168,10 @@ except Exception as error:
 #
 # Некоторые сбои проходят сами: 429 (превышен лимит запросов), 500, 529 (API перегружен), обрыв
 # соединения. SDK повторяет такие запросы с нарастающей задержкой (по умолчанию 2 повтора) и учитывает
-# `retry-after`. Песочница умеет устраивать такие сбои по запросу. Этим ячейкам нужна песочница: с
-# настоящим API сбой не закажешь.
+# `retry-after` — заголовок ответа, в котором сервер сообщает, через сколько секунд повторить запрос. Песочница умеет
+# устраивать такие сбои по запросу. Этим ячейкам нужна песочница: с настоящим API сбой не закажешь. Ячейка
+# обращается к API через `client.messages.with_raw_response.create`: он возвращает не само сообщение, а ответ сервера
+# целиком, где `retries_taken` — число повторов, а `.parse()` даёт то сообщение, которое вернул бы `create`.
 #
 # **Сначала предположите, потом запустите:** песочница дважды отвечает 529, а потом нормально. Сколько запросов уйдёт
 # из вашего процесса и увидит ли ваш код исключение?
@@ -200,12 +204,14 @@ else:
 
 # %% [markdown] lang="en"
 # <!-- fact: overloaded-error -->
-# With retries switched off, the same fault reaches your code as `anthropic.OverloadedError`. An error
+# With retries switched off (`client.with_options(max_retries=0)` is a copy of the client with that one setting
+# changed), the same fault reaches your code as `anthropic.OverloadedError`. An error
 # that survives the retries is a real failure of the run: stop, keep the history, report.
 
 # %% [markdown] lang="ru"
 # <!-- fact: overloaded-error -->
-# Если отключить повторы, тот же сбой дойдёт до вашего кода как `anthropic.OverloadedError`. Если ошибка
+# Если отключить повторы (`client.with_options(max_retries=0)` — копия клиента, у которой изменена только эта
+# настройка), тот же сбой дойдёт до вашего кода как `anthropic.OverloadedError`. Если ошибка
 # осталась и после всех повторов, это настоящий сбой запуска: остановитесь, сохраните историю и сообщите
 # об ошибке.
 

@@ -11,6 +11,9 @@
 # - how a turn that paused goes on: with no new user message;
 # - how a refusal is answered once by a fallback model.
 #
+# (*Beta features* are the API's newer features that you switch on yourself, with the `anthropic-beta` header or
+# through the SDK's `client.beta`, and that may still change.)
+#
 # Every stop reason asks the loop for one of four things: **go on** (`tool_use`: run the tools; `pause_turn`: send the
 # turn back), **return** (`end_turn`, `stop_sequence`), **fall back once** (`refusal`), or **raise a clear error**
 # (`max_tokens`, `model_context_window_exceeded`, and any reason the loop does not know).
@@ -36,6 +39,9 @@
 # - почему вызов инструмента, обрезанный по `max_tokens`, выполнять нельзя;
 # - как продолжить ход, поставленный на паузу: без нового сообщения от user;
 # - как после отказа один раз обратиться к запасной модели.
+#
+# (*Бета-функции* — новые возможности API, которые включаете вы сами, заголовком `anthropic-beta` или через
+# `client.beta` в SDK, и которые ещё могут измениться.)
 #
 # Каждая причина остановки требует от цикла одного из четырёх действий: **продолжить** (`tool_use` — выполнить
 # инструменты; `pause_turn` — отправить запрос снова, с этим ответом в истории), **вернуть ответ** (`end_turn`, `stop_sequence`), **один раз
@@ -145,7 +151,8 @@ print(wants.stop_reason, "->", what_to_do(wants))
 #
 # <!-- fact: context-window-exceeded -->
 # `model_context_window_exceeded` is the same stop for another cause: the history plus the answer no longer fit the
-# model's context window. With the real API it takes a very long history, so it is not shown here. Your loop treats
+# model's context window, the most tokens one request can hold, input and answer together (a million on the course's
+# model). With the real API it takes a very long history, so it is not shown here. Your loop treats
 # it like `max_tokens`: an error, never a tool call run.
 
 # %% [markdown] lang="ru"
@@ -158,7 +165,8 @@ print(wants.stop_reason, "->", what_to_do(wants))
 #
 # <!-- fact: context-window-exceeded -->
 # `model_context_window_exceeded` по сути то же, что `max_tokens`, только ответ обрывается по другой причине: история
-# вместе с ответом перестаёт помещаться в контекстное окно модели. С настоящим API для этого нужна очень длинная
+# вместе с ответом перестаёт помещаться в контекстное окно модели — наибольшее число токенов, которое вмещает один
+# запрос вместе с ответом (у модели курса — миллион). С настоящим API для этого нужна очень длинная
 # история, поэтому здесь эту остановку не показываем. Ваш цикл обрабатывает `model_context_window_exceeded` так же,
 # как `max_tokens`: это ошибка, и вызов инструмента не выполняется.
 
