@@ -447,15 +447,17 @@ show_solution(4)
 # behaviour, as the "Break it" cell showed.
 # </details>
 #
-# 4. Your loop runs three calls of a turn at once, and the second one raises. What does the next user message hold?
-#    - (a) the two results that succeeded
-#    - (b) three `tool_result` blocks, the failed one saying what went wrong
-#    - (c) a text that says one call failed and asks the model to try again
+# 4. Your loop runs three calls of a turn at once. Two finish quickly, the third is slow, and the loop sends the two
+#    results it has so that the model can start on them. What happens?
+#    - (a) the model reads the two results and waits for the third
+#    - (b) the request is refused: every `tool_use` needs its `tool_result` in that one message
+#    - (c) nothing fails, as long as the third result follows in the next message
 #
 # <details><summary>Answer</summary>
 #
-# (b). Every `tool_use` needs its `tool_result` in the next message: with (a) or (c) the API answers 400 and names
-# the id left without a result. How the failed one says so (`is_error`) is notebook 5's subject.
+# (b). Every `tool_use` needs its `tool_result` in the next user message: the API answers 400 and names the id left
+# without a result. The request is refused before the model sees it, so nobody waits (a), and there is no next
+# message to carry the third result (c). Wait for all three (`pool.map` does) and send them together.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -491,17 +493,18 @@ show_solution(4)
 # поведение модели — это показала ячейка «Сломаем».
 # </details>
 #
-# 4. Ваш цикл выполняет три вызова одного хода одновременно, и второй выбрасывает исключение. Что будет в следующем
-#    сообщении от user?
-#    - (а) два результата, которые получились
-#    - (б) три блока `tool_result`, причём неудавшийся сообщает, что пошло не так
-#    - (в) текст о том, что один вызов не удался, с просьбой к модели попробовать ещё раз
+# 4. Ваш цикл выполняет три вызова одного хода одновременно. Два заканчиваются быстро, третий медленный, и цикл
+#    отправляет два готовых результата, чтобы модель начала с ними работать. Что произойдёт?
+#    - (а) модель прочитает два результата и подождёт третий
+#    - (б) запрос отклонят: у каждого `tool_use` должен быть свой `tool_result` в этом же сообщении
+#    - (в) ничего не упадёт, если третий результат придёт следующим сообщением
 #
 # <details><summary>Ответ</summary>
 #
-# (б). На каждый `tool_use` нужен свой `tool_result` в следующем сообщении: при (а) и (в) API ответит ошибкой 400 и
-# назовёт идентификатор, оставшийся без результата. Как именно неудавшийся вызов сообщает об ошибке (`is_error`), —
-# тема блокнота 5.
+# (б). На каждый `tool_use` нужен свой `tool_result` в следующем сообщении от user: API ответит ошибкой 400 и назовёт
+# идентификатор, оставшийся без результата. Запрос отклоняется раньше, чем его увидит модель, поэтому ждать некому (а),
+# а следующего сообщения, в котором пришёл бы третий результат, не будет (в). Дождитесь всех трёх (`pool.map` так и
+# делает) и отправьте их вместе.
 # </details>
 
 # %% [markdown] lang="en"

@@ -388,6 +388,19 @@ check_loop(review_safely, rules=["whole_response", "errors_are_results"])
 # (b). Overloads and rate limits are retried for you (`max_retries`); a plain `messages.create` never switches
 # models by itself: that is your code's decision (notebook 6's fallback).
 # </details>
+#
+# 5. Your loop runs three calls of a turn at once (notebook 4), and the second one raises. What does the next user
+#    message hold?
+#    - (a) the two results that succeeded
+#    - (b) three `tool_result` blocks, the failed one with `is_error: true` and what went wrong
+#    - (c) a text that says one call failed and asks the model to try again
+#
+# <details><summary>Answer</summary>
+#
+# (b). Every `tool_use` needs its `tool_result` in the next message (notebook 4): with (a) or (c) the API answers 400
+# and names the id left without a result. The failed call's result says what went wrong, and the model decides what to
+# do about it.
+# </details>
 
 # %% [markdown] lang="ru"
 # ## Проверьте себя
@@ -429,6 +442,19 @@ check_loop(review_safely, rules=["whole_response", "errors_are_results"])
 #
 # (б). Перегрузку и превышение лимитов SDK повторяет за вас (`max_retries`); обычный `messages.create` сам на
 # другую модель не переходит: это решение вашего кода (запасная модель из блокнота 6).
+# </details>
+#
+# 5. Ваш цикл выполняет три вызова одного хода одновременно (блокнот 4), и второй выбрасывает исключение. Что будет в
+#    следующем сообщении от user?
+#    - (а) два результата, которые получились
+#    - (б) три блока `tool_result`, причём у неудавшегося `is_error: true` и сказано, что пошло не так
+#    - (в) текст о том, что один вызов не удался, с просьбой к модели попробовать ещё раз
+#
+# <details><summary>Ответ</summary>
+#
+# (б). На каждый `tool_use` нужен свой `tool_result` в следующем сообщении (блокнот 4): при (а) и (в) API ответит
+# ошибкой 400 и назовёт идентификатор, оставшийся без результата. Результат неудавшегося вызова сообщает, что пошло не
+# так, а что с этим делать, решает модель.
 # </details>
 
 # %% [markdown] lang="en"
