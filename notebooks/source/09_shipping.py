@@ -118,22 +118,22 @@ def billed(usage):
 # %% [markdown] lang="en"
 # ## One review, and what it returns
 #
-# `review(pr, client=client)` runs a whole review and returns its result: `result.text` is the review (its last line
-# the verdict), `result.iterations` the number of model calls, and `result.usage` the `usage` of each response, one
-# per call, from which `billed` gives the billed input. The exercise below needs all three. The review's prompt stays in
+# `review(pr, client=client, language="en")` runs a whole review and returns its result: `result.text` is the review
+# (its last line the verdict), `result.iterations` the number of model calls, and `result.usage` the `usage` of each
+# response, one per call, from which `billed` gives the billed input. The exercise below needs all three. The review's prompt stays in
 # the cache for a few minutes, so reviewing !482 again soon after reads much of it from there, and bills less.
 
 # %% [markdown] lang="ru"
 # ## Одно ревью и что оно возвращает
 #
-# `review(pr, client=client)` проводит ревью целиком и возвращает результат: `result.text` — текст ревью (в последней
-# строке вердикт), `result.iterations` — число вызовов модели, а `result.usage` — `usage` каждого ответа, по одному на
-# вызов; из них `billed` считает оплачиваемый вход. В упражнении ниже понадобятся все три. Промпт этого ревью ещё
+# `review(pr, client=client, language="ru")` проводит ревью целиком (и пишет его по-русски) и возвращает результат:
+# `result.text` — текст ревью (в последней строке вердикт), `result.iterations` — число вызовов модели, а
+# `result.usage` — `usage` каждого ответа, по одному на вызов; из них `billed` считает оплачиваемый вход. В упражнении ниже понадобятся все три. Промпт этого ревью ещё
 # несколько минут хранится в кэше, поэтому повторное ревью !482 вскоре после этой ячейки прочитает оттуда большую его
 # часть и обойдётся дешевле.
 
 # %% lang="en"
-result = review(482, client=client)  # the course's reviewer, cached by default
+result = review(482, client=client, language="en")  # the course's reviewer, cached by default
 print(result.text)
 print("model calls (result.iterations):", result.iterations)
 for n, usage in enumerate(result.usage, 1):  # result.usage: one usage per model call
@@ -142,19 +142,19 @@ for n, usage in enumerate(result.usage, 1):  # result.usage: one usage per model
 print("billed input, billed(result.usage):", round(billed(result.usage)), "tokens")
 
 # %% lang="ru"
-result = review(482, client=client)  # ревьюер курса, с кэшированием по умолчанию
+result = review(482, client=client, language="ru")  # ревьюер курса, с кэшированием по умолчанию; ревью по-русски
 print(result.text)
 print("вызовов модели (result.iterations):", result.iterations)
 for n, usage in enumerate(result.usage, 1):  # result.usage: по одному usage на вызов модели
     print(f"вызов {n}: вход {usage.input_tokens}, запись в кэш {usage.cache_creation_input_tokens}, "
           f"чтение из кэша {usage.cache_read_input_tokens}")
-print("оплачиваемый вход, billed(result.usage), токенов:", round(billed(result.usage)))
+print("оплачиваемый вход, billed(result.usage):", round(billed(result.usage)), "токенов")
 
 # %% [markdown] lang="en"
 # ## Exercise: what the reviewer costs over every merge request
 #
 # Before a team trusts the reviewer with a budget, it looks at a table. Review each demo merge request, !482 to
-# !487, with the course's reviewer, cached (`review(pr, client=client)`, as above), and put one row per merge request
+# !487, with the course's reviewer, cached (`review(pr, client=client, language="en")`, as above), and put one row per merge request
 # in `rows`: `(pr, verdict, calls, billed input)`, the verdict from the review's last line, the calls from `result.iterations`, the billed input from
 # `billed(result.usage)`. Which one cost the most, and why?
 
@@ -162,7 +162,7 @@ print("оплачиваемый вход, billed(result.usage), токенов:"
 # ## Упражнение: сколько стоит ревьюер на всех merge request
 #
 # Прежде чем доверить ревьюеру бюджет, команда смотрит на таблицу. Проверьте каждый демо-merge request, с !482 по
-# !487, ревьюером курса с кэшированием (`review(pr, client=client)`, как выше) и положите в `rows` по строке на
+# !487, ревьюером курса с кэшированием (`review(pr, client=client, language="ru")`, как выше) и положите в `rows` по строке на
 # каждый: `(pr, вердикт, вызовы, оплачиваемый вход)`, где вердикт — последняя строка ревью, вызовы — `result.iterations`, оплачиваемый вход — `billed(result.usage)`. Какой
 # оказался самым дорогим и почему?
 
