@@ -318,7 +318,8 @@ loop(history, split=False)
 # You do not copy your old loop: the exercise cell brings it. When your exercise 3 passed its check, the check kept
 # it (in `my_code/exercise_3.py`, next to this notebook); running the exercise cell defines it here and puts its
 # code into the cell, in place of the stub, for you to grow into `review_concurrently`. If you skipped exercise 3,
-# the cell brings its reference solution instead, and says so.
+# the cell brings its reference solution instead, and says so. `review_concurrently` starts a history of its own, so
+# the old `messages=None` parameter, and the lines that handle it, can go.
 
 # %% [markdown] lang="ru"
 # ## Упражнение
@@ -330,7 +331,8 @@ loop(history, split=False)
 # Старый цикл копировать не нужно: ячейка упражнения подставит его сама. Если ваше упражнение 3 прошло проверку, оно
 # сохранено в `my_code/exercise_3.py`, рядом с этим блокнотом; при запуске ячейка упражнения выполнит его здесь и
 # вставит его код на место заготовки, а вы превратите его в `review_concurrently`. Если упражнение 3 вы пропустили, ячейка подставит
-# эталонное решение и скажет об этом.
+# эталонное решение и скажет об этом. `review_concurrently` сам начинает новую историю, поэтому прежний параметр
+# `messages=None` и строки, которые его обрабатывают, можно убрать.
 
 # %% lang="en"
 from course_agent.my_code import start_from
