@@ -81,7 +81,7 @@ for call in calls:
 # ## Run them concurrently
 #
 # The calls of one turn are independent, so there is no reason to wait for one before starting the
-# next. A thread pool runs them together: `pool.map(result_for, calls)` calls `result_for` on every call, each in a
+# next. A thread pool runs them together: `pool.map(tool_result, calls)` calls `tool_result` on every call, each in a
 # thread of its own, and gives the results back in the order of the calls (`with` closes the pool when its block
 # ends). That suits reads like these; a tool that changes something, or that asks a person first (notebook 7), is
 # better run one call at a time. Here each tool is slowed down to 0.3 s to make the difference visible:
@@ -107,7 +107,7 @@ for call in calls:
 # ## Выполните их параллельно
 #
 # Вызовы одного хода независимы, поэтому незачем ждать завершения одного, прежде чем запускать
-# следующий. Пул потоков выполняет их одновременно: `pool.map(result_for, calls)` вызывает `result_for` для каждого
+# следующий. Пул потоков выполняет их одновременно: `pool.map(tool_result, calls)` вызывает `tool_result` для каждого
 # вызова из `calls`, каждый раз в отдельном потоке, и возвращает результаты в порядке вызовов (`with` закрывает пул,
 # когда заканчивается его блок). Для чтения, как здесь, это подходит; инструмент, который что-то меняет или сначала
 # спрашивает человека (блокнот 7), лучше выполнять по одному вызову. Здесь каждый инструмент замедлен до 0,3 с, чтобы
@@ -134,24 +134,24 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 
-def result_for(call):
+def tool_result(call):
     """The tool_result block that answers one call."""
     return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
 
-def slow_result_for(call):
+def slow_tool_result(call):
     time.sleep(0.3)  # pretend GitLab is far away
-    return result_for(call)
+    return tool_result(call)
 
 
-def run_all(calls, answer=result_for):
+def run_all(calls, answer=tool_result):
     """A tool_result for every call: the calls run at once, the results come in the order of the calls."""
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(answer, calls))
 
 
 started = time.perf_counter()
-results = run_all(calls, answer=slow_result_for)  # the slow tool, for this demo only
+results = run_all(calls, answer=slow_tool_result)  # the slow tool, for this demo only
 elapsed = time.perf_counter() - started
 print("results in the order of the calls:", [r["tool_use_id"] for r in results] == [c.id for c in calls])
 print("the two calls took about", "0.3 s: at once" if elapsed < 0.5 else "0.6 s: one after another")
@@ -161,24 +161,24 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 
-def result_for(call):
+def tool_result(call):
     """Блок tool_result, который отвечает на один вызов."""
     return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
 
-def slow_result_for(call):
+def slow_tool_result(call):
     time.sleep(0.3)  # как будто GitLab далеко
-    return result_for(call)
+    return tool_result(call)
 
 
-def run_all(calls, answer=result_for):
+def run_all(calls, answer=tool_result):
     """tool_result для каждого вызова: вызовы выполняются одновременно, результаты идут в порядке вызовов."""
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(answer, calls))
 
 
 started = time.perf_counter()
-results = run_all(calls, answer=slow_result_for)  # медленный инструмент, только для этого примера
+results = run_all(calls, answer=slow_tool_result)  # медленный инструмент, только для этого примера
 elapsed = time.perf_counter() - started
 print("результаты в порядке вызовов:", [r["tool_use_id"] for r in results] == [c.id for c in calls])
 print("два вызова заняли около", "0,3 с: одновременно" if elapsed < 0.5 else "0,6 с: по очереди")
@@ -235,7 +235,7 @@ def loop(messages, split, max_iterations=10):
         if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
         print("  tools asked for in one response:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
-        results = [result_for(c) for c in calls]
+        results = [tool_result(c) for c in calls]
         if split:
             for result in results:  # the mistake: one user message per result
                 messages.append({"role": "user", "content": [result]})
@@ -263,7 +263,7 @@ def loop(messages, split, max_iterations=10):
         if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
         print("  инструментов запрошено в одном ответе:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
-        results = [result_for(c) for c in calls]
+        results = [tool_result(c) for c in calls]
         if split:
             for result in results:  # ошибка: по сообщению от user на каждый результат
                 messages.append({"role": "user", "content": [result]})

@@ -13,19 +13,13 @@ def tool_calls(messages: list) -> list[str]:
     return names
 
 
-def run_tools(response) -> list[dict]:
-    """A tool_result for every tool_use of the response; a tool that fails gives an error result, not an exception."""
-    results = []
-    for block in response.content:
-        if block.type != "tool_use":
-            continue
-        try:
-            results.append({"type": "tool_result", "tool_use_id": block.id,
-                            "content": run_tool(block.name, block.input)})
-        except Exception as error:
-            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"{block.name} failed: {type(error).__name__}: {error}"})
-    return results
+def tool_result(call) -> dict:
+    """The result of one tool_use block; a tool that fails gives an error result, not an exception."""
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+    except Exception as error:
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} failed: {type(error).__name__}: {error}"}
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
@@ -53,7 +47,8 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
                 raise RuntimeError("The context window is full: start afresh, or let the server trim the history")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
-                messages.append({"role": "user", "content": run_tools(response)})  # all results in ONE message
+                calls = [block for block in response.content if block.type == "tool_use"]
+                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # all results in ONE message
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
 

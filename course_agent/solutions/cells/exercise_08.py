@@ -34,23 +34,17 @@ def run_cut(name: str, tool_input: dict) -> str:
             f"start={end} for the rest.]")
 
 
-def run_tools(response, approve) -> list[dict]:
-    results = []
-    for block in response.content:
-        if block.type != "tool_use":
-            continue
-        if block.name in DANGEROUS and not approved(approve, block.name, block.input):
-            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"A human denied this call: {block.name} was not run. "
-                                       "Do not try to do the same thing another way; report it instead."})
-            continue
-        try:
-            results.append({"type": "tool_result", "tool_use_id": block.id,
-                            "content": run_cut(block.name, block.input)})
-        except Exception as error:
-            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"{block.name} failed: {type(error).__name__}: {error}"})
-    return results
+def tool_result(call, approve) -> dict:
+    """As tool_result in exercise 7, with a long result cut (run_cut)."""
+    if call.name in DANGEROUS and not approved(approve, call.name, call.input):
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"A human denied this call: {call.name} was not run. "
+                           "Do not try to do the same thing another way; report it instead."}
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_cut(call.name, call.input)}
+    except Exception as error:
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} failed: {type(error).__name__}: {error}"}
 
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
@@ -81,7 +75,8 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                     raise RuntimeError("The context window is full: start afresh, or let the server trim the history")
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})
-                    messages.append({"role": "user", "content": run_tools(response, approve)})
+                    calls = [block for block in response.content if block.type == "tool_use"]
+                    messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
                 case other:
                     raise RuntimeError(f"Unexpected stop: {other}")
         names = tool_calls(messages)  # the error of exercise 3: what the run was doing

@@ -13,7 +13,7 @@ def tool_calls(messages: list) -> list[str]:
     return names
 
 
-def result_for(call) -> dict:
+def tool_result(call) -> dict:
     """Блок tool_result, который отвечает на один вызов."""
     return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
@@ -21,7 +21,7 @@ def result_for(call) -> dict:
 def run_all(calls: list) -> list[dict]:
     """Как run_all в блокноте выше: каждый tool_use хода — в своём потоке, результаты в порядке вызовов."""
     with ThreadPoolExecutor(max_workers=8) as pool:
-        return list(pool.map(result_for, calls))
+        return list(pool.map(tool_result, calls))
 
 
 def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
