@@ -155,9 +155,9 @@ except Exception as error:
 # Some failures pass by themselves: 429 (rate limit), 500, 529 (overloaded), a dropped connection.
 # The SDK retries them with backoff, waiting longer before each new try (2 retries by default), and honours
 # `retry-after`, the header in which the server says how many seconds to wait. The sandbox can inject such faults on
-# demand. These cells need the sandbox: with the real API, faults cannot be
-# ordered. The cell asks through `client.messages.with_raw_response.create`, which returns the HTTP reply instead of the
-# message: its `retries_taken` counts the retries, and its `.parse()` gives the message `create` would have returned.
+# demand. These cells need the sandbox: with the real API, faults cannot be ordered. The cell asks through
+# `client.messages.with_raw_response.create`, which returns the HTTP reply instead of the message: its `retries_taken`
+# counts the retries, and its `.parse()` gives the message `create` would have returned.
 #
 # **Predict, then run:** the sandbox answers 529 twice, then normally. How many requests leave your process, and
 # does your code see an exception?
@@ -205,15 +205,14 @@ else:
 # %% [markdown] lang="en"
 # <!-- fact: overloaded-error -->
 # With retries switched off (`client.with_options(max_retries=0)` is a copy of the client with that one setting
-# changed), the same fault reaches your code as `anthropic.OverloadedError`. An error
-# that survives the retries is a real failure of the run: stop, keep the history, report.
+# changed), the same fault reaches your code as `anthropic.OverloadedError`. An error that survives the retries is a
+# real failure of the run: stop, keep the history, report.
 
 # %% [markdown] lang="ru"
 # <!-- fact: overloaded-error -->
 # Если отключить повторы (`client.with_options(max_retries=0)` — копия клиента, у которой изменена только эта
-# настройка), тот же сбой дойдёт до вашего кода как `anthropic.OverloadedError`. Если ошибка
-# осталась и после всех повторов, это настоящий сбой запуска: остановитесь, сохраните историю и сообщите
-# об ошибке.
+# настройка), тот же сбой дойдёт до вашего кода как `anthropic.OverloadedError`. Если ошибка осталась и после всех
+# повторов, это настоящий сбой запуска: остановитесь, сохраните историю и сообщите об ошибке.
 
 # %% lang="en"
 if using_sandbox():
