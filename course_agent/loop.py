@@ -265,7 +265,7 @@ def step(response: Message, toolbox: Toolbox, history: History, *, iteration: in
 
     if stop == "max_tokens":
         raise history.fail(MaxTokensReached(
-            tr("the answer was cut at max_tokens={n}; raise max_tokens (any cut-off tool call was not run)",
+            tr("the answer was cut at max_tokens={n}; increase max_tokens (any cut-off tool call was not run)",
                n=max_tokens), messages, response))
     if stop == "refusal":
         details = response.stop_details

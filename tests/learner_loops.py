@@ -90,7 +90,7 @@ def notebook_4_loop(pr_number, max_iterations=20):
             return "\n".join(b.text for b in response.content if b.type == "text")
         messages.append({"role": "assistant", "content": response.content})
         messages.append({"role": "user", "content": run_all([b for b in response.content if b.type == "tool_use"])})
-    raise RuntimeError("Too many iterations")
+    raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 
 def crashing_loop(pr_number, max_iterations=20):
@@ -111,7 +111,7 @@ def placeholder_loop(pr_number: int, max_iterations: int = 20) -> str:
 
 def lesson_loop(language="en"):
     """Notebook 3's loop as the lesson writes it: the exercise's starting point, left unchanged."""
-    too_many = "Слишком много итераций" if language == "ru" else "Too many iterations"
+    too_many = "Итераций без ответа: {}" if language == "ru" else "No answer after {} iterations"
 
     def review_pull_request(pr_number, messages=None, max_iterations=20):
         complete_loop.project = project
@@ -125,7 +125,7 @@ def lesson_loop(language="en"):
             messages.append({"role": "assistant", "content": response.content})
             messages.append({"role": "user", "content": complete_loop.run_one_by_one(
                 [b for b in response.content if b.type == "tool_use"])})
-        raise RuntimeError(too_many)
+        raise RuntimeError(too_many.format(max_iterations))
 
     return review_pull_request
 

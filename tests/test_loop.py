@@ -90,7 +90,7 @@ def test_max_tokens_is_an_error_and_the_cut_tool_call_never_runs(client, sandbox
     toolbox = Toolbox([Tool("get_diff", "Get the diff of a merge request.",
                             {"type": "object", "properties": {"pr": {"type": "integer"}}},
                             lambda **kw: ran.append(kw) or "diff")])
-    with pytest.raises(MaxTokensReached, match="raise max_tokens") as caught:
+    with pytest.raises(MaxTokensReached, match="increase max_tokens") as caught:
         run_agent(client, "Review PR #482", toolbox, max_tokens=17, thinking={"type": "disabled"})
     assert ran == []
     *_, cut = caught.value.response.content  # the cut falls in the tool call (thinking off here)

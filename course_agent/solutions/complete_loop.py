@@ -85,7 +85,7 @@ def review_pull_request(pr_number: int, max_iterations: int = 20, run_calls=run_
         if stop == "refusal":
             raise RuntimeError(tr("the model refused: {details}", details=response.stop_details))  # retrying will not help
         if stop == "max_tokens":
-            raise RuntimeError(tr("the answer was cut: raise max_tokens (the cut tool call was not run)"))
+            raise RuntimeError(tr("the answer was cut: increase max_tokens (the cut tool call was not run)"))
         if stop != "tool_use":
             raise RuntimeError(tr("unexpected stop reason: {stop}", stop=stop))
         messages.append({"role": "assistant", "content": response.content})

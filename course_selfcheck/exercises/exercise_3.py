@@ -18,8 +18,10 @@ from .loops import UNTOUCHED, crashed, grade_loop
 
 CAP = 2
 """The cap the exercise's run is given: a right loop raises its cap error after this many answered calls."""
-LESSON_CAP_ERRORS = ("Too many iterations", "Слишком много итераций")
-"""The cap error of notebook 3's loop as the lesson writes it: the exercise's starting point, unchanged."""
+LESSON_CAP_ERRORS = (f"No answer after {CAP} iterations", f"Итераций без ответа: {CAP}",
+                     "Too many iterations", "Слишком много итераций")
+"""The cap error of notebook 3's loop as the lesson writes it, with the exercise's cap (and as earlier versions of
+the lesson wrote it): the exercise's starting point, unchanged."""
 NUMBER_WORDS = {
     1: ("one", "один", "одна", "одного"), 2: ("two", "два", "две", "двух"), 3: ("three", "три", "трёх", "трех"),
     4: ("four", "четыре", "четырёх", "четырех"), 5: ("five", "пять", "пяти"), 6: ("six", "шесть", "шести"),

@@ -75,6 +75,9 @@ print(type(client).__name__, MODEL)
 # A request names the model, a budget for the answer (`max_tokens`) and the conversation so far
 # (`messages`: a list of turns, each with a `role` and `content`).
 #
+# The budget is counted in tokens: a token is a piece of text of a few characters (often a short word or a part of one),
+# the unit in which a model reads, writes and is billed.
+#
 # Each call stands alone: the API does not remember your earlier calls. "The conversation so far" is whatever you
 # put in `messages`, so in an agent your code keeps that list and sends it, whole, every time.
 
@@ -84,6 +87,9 @@ print(type(client).__name__, MODEL)
 #
 # В запросе указываются модель, бюджет на ответ (`max_tokens`) и весь диалог до этого момента
 # (`messages`: список реплик, у каждой есть `role` и `content`).
+#
+# Бюджет считается в токенах: токен — это кусочек текста в несколько символов (часто короткое слово или его часть),
+# и именно токенами модель читает, пишет и выставляет счёт.
 #
 # Каждый вызов сам по себе: прежних вызовов API не помнит. «Весь диалог до этого момента» — это то, что вы положили
 # в `messages`, поэтому в агенте этот список хранит ваш код и каждый раз отправляет целиком.
@@ -399,7 +405,7 @@ print(text_of(full))
 #
 # <details><summary>Answer</summary>
 #
-# No. A cut answer is a normal response; only `stop_reason` tells you. Raise `max_tokens` (and in an agent, never take a cut answer for a finished one).
+# No. A cut answer is a normal response; only `stop_reason` tells you. Increase `max_tokens` (and in an agent, never take a cut answer for a finished one).
 # </details>
 
 # %% [markdown] lang="ru"

@@ -67,18 +67,46 @@ print(get_diff(482)[:700])
 
 # %% [markdown] lang="en"
 # <!-- fact: tool-definition-visible -->
+# <!-- fact: tool-description-matters -->
 # ## Describing it to the model
 #
 # The model never sees your function. It sees a name, a description and a JSON Schema of the input.
-# The description is the only documentation it gets, so write it for a reader who knows nothing else.
+# JSON Schema is a standard way to describe data: `type` says what kind of value it is (here `object`, a dict),
+# `properties` names its fields, each with its own type and description, and `required` lists the fields that must be
+# there. The description is the only documentation the model gets, so write it for a reader who knows nothing else.
+#
+# Anthropic's docs call a detailed description by far the most important factor in how well the model uses a tool.
+# Say what the tool does, when to use it (and when not to), what each parameter means, and what it returns. Compare:
+#
+# - vague: `"Gets a diff."` (of what? when is it worth a call? what comes back?)
+# - clear: `"Get the changes of a merge request: its title, its source branch and the diff of every file, as text.
+#   Call it first when asked to review a merge request."`, with `pr` described as `"The merge request number, e.g.
+#   482."`
+#
+# The definition below says what the tool does and what it returns; with a single tool there is no choice to explain,
+# so it says nothing of when.
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-definition-visible -->
+# <!-- fact: tool-description-matters -->
 # ## Описываем инструмент для модели
 #
 # Модель никогда не видит вашу функцию. Она видит имя, описание и JSON Schema входных данных.
-# Описание — единственная документация, которую она получает, поэтому пишите его для читателя,
+# JSON Schema — стандартный способ описать данные: `type` говорит, что это за значение (здесь `object`, то есть
+# словарь), `properties` перечисляет его поля, у каждого свой тип и описание, а `required` — поля, без которых
+# обойтись нельзя. Описание — единственная документация, которую получает модель, поэтому пишите его для читателя,
 # который больше ничего не знает.
+#
+# Документация Anthropic называет подробное описание самым важным из всего, что влияет на то, насколько хорошо модель
+# пользуется инструментом. Напишите, что инструмент делает, когда его вызывать (и когда не стоит), что значит каждый
+# параметр и что инструмент возвращает. Сравните:
+#
+# - расплывчато: `"Возвращает diff."` (чего? когда его стоит запрашивать? что придёт в ответ?)
+# - понятно: `"Изменения merge request: заголовок, исходная ветка и diff каждого файла, текстом. Вызывай первым,
+#   когда просят проверить merge request."`, а у параметра `pr` описание `"Номер merge request, например 482."`
+#
+# Определение ниже говорит, что инструмент делает и что возвращает; инструмент один, выбирать не из чего, поэтому о
+# том, когда его вызывать, в нём ни слова.
 
 # %%
 TOOLS = [

@@ -149,7 +149,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
         # 3. The results go back in a user message
         messages.append({"role": "user", "content": results})
 
-    raise RuntimeError("Too many iterations")
+    raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 # %% lang="ru"
 def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20) -> str:
@@ -187,7 +187,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
         # 3. Результаты — сообщением от user
         messages.append({"role": "user", "content": results})
 
-    raise RuntimeError("Слишком много итераций")
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}")
 
 # %% [markdown] lang="en"
 # ## Watch the messages list grow
@@ -288,24 +288,25 @@ for pr in (483, 482, 484, 486):
 # ## Break it, then fix it: the cap
 #
 # Without a cap, a loop whose tool keeps returning something useless runs until the money runs out.
-# With a cap that is too small for the task, it stops before the answer. Here the cap is one iteration:
+# With a cap that is too small for the task, it stops before the answer. Here the cap is two iterations, one fewer
+# than !482 took above:
 
 # %% [markdown] lang="ru"
 # ## Сломаем и починим: ограничение на итерации
 #
 # Если инструмент раз за разом возвращает что-то бесполезное, цикл без ограничения будет крутиться,
 # пока не кончатся деньги. Если ограничение слишком жёсткое для задачи, цикл остановится раньше, чем
-# появится ответ. Здесь ограничение — одна итерация:
+# появится ответ. Здесь ограничение — две итерации, на одну меньше, чем понадобилось выше для !482:
 
 # %% lang="en"
 try:
-    review_pull_request(482, max_iterations=1)
+    review_pull_request(482, max_iterations=2)
 except RuntimeError as error:  # caught here so that Run All goes on; your own code would let it out
     print("stopped: RuntimeError", error)
 
 # %% lang="ru"
 try:
-    review_pull_request(482, max_iterations=1)
+    review_pull_request(482, max_iterations=2)
 except RuntimeError as error:  # исключение перехвачено здесь, чтобы «Run All» шёл дальше; ваш код пропустил бы его наружу
     print("остановлено: RuntimeError", error)
 
@@ -316,6 +317,8 @@ except RuntimeError as error:  # исключение перехвачено з�
 #
 # Change `review_pull_request` so that, when it reaches the cap, the error says how many tool calls it
 # made and which tools they were (read them from `messages`). Then run it on !484 with `max_iterations=2`.
+#
+# The exercise cell starts from a copy of the loop above: make your change there.
 
 # %% [markdown] lang="ru"
 # Двадцать — разумное ограничение для ревью (так выбрано в этом курсе); для других задач подберите своё.
@@ -325,18 +328,94 @@ except RuntimeError as error:  # исключение перехвачено з�
 # Измените `review_pull_request` так, чтобы при достижении ограничения ошибка сообщала, сколько
 # было вызовов инструментов и какие это были инструменты (возьмите их из `messages`). Затем
 # запустите её на !484 с `max_iterations=2`.
+#
+# Ячейка упражнения начинается с копии цикла выше: изменения вносите в неё.
 
 # %% lang="en"
-# your code here: define review_pull_request again, with the new error at the cap
+# Your starting point: the loop above, as it is. Change the error at the cap (its last line) so that it says how many
+# tool calls were made and which tools they were, then run the cell and the check below.
+def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20) -> str:
+    """The loop: call the model, run what it asks for, repeat until it is done."""
+    if messages is None:  # no history given: start a new one
+        messages = []
+    messages.append({"role": "user", "content": f"Review merge request !{pr_number}."})
+
+    for iteration in range(max_iterations):
+        response = client.messages.create(
+            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
+
+        if response.stop_reason == "end_turn":
+            messages.append({"role": "assistant", "content": response.content})  # keep the answer in the history
+            return "\n".join(block.text for block in response.content if block.type == "text")
+
+        if response.stop_reason != "tool_use":
+            raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
+
+        # 1. The model's response goes into the history whole
+        messages.append({"role": "assistant", "content": response.content})
+
+        # 2. Run every tool it asked for
+        results = []
+        for block in response.content:
+            if block.type != "tool_use":
+                continue
+            results.append({
+                "type": "tool_result",
+                "tool_use_id": block.id,
+                "content": run_tool(block.name, block.input),
+            })
+
+        # 3. The results go back in a user message
+        messages.append({"role": "user", "content": results})
+
+    raise RuntimeError(f"No answer after {max_iterations} iterations")  # your change goes here
 
 # %% lang="ru"
-# ваш код: определите review_pull_request заново, с новой ошибкой при достижении ограничения
+# Отправная точка — цикл выше, как он есть. Измените ошибку при достижении ограничения (его последнюю строку), чтобы
+# она сообщала, сколько было вызовов инструментов и какие это были инструменты, затем запустите ячейку и проверку ниже.
+def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20) -> str:
+    """Цикл: вызвать модель, выполнить то, что она просит, повторять до конца."""
+    if messages is None:  # историю не передали: начинаем новую
+        messages = []
+    messages.append({"role": "user", "content": f"Проверь merge request !{pr_number}."})
+
+    for iteration in range(max_iterations):
+        response = client.messages.create(
+            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
+
+        if response.stop_reason == "end_turn":
+            messages.append({"role": "assistant", "content": response.content})  # ответ тоже сохраняем в истории
+            return "\n".join(block.text for block in response.content if block.type == "text")
+
+        if response.stop_reason != "tool_use":
+            raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
+
+        # 1. Ответ модели добавляем в историю целиком
+        messages.append({"role": "assistant", "content": response.content})
+
+        # 2. Выполняем все запрошенные инструменты
+        results = []
+        for block in response.content:
+            if block.type != "tool_use":
+                continue
+            results.append({
+                "type": "tool_result",
+                "tool_use_id": block.id,
+                "content": run_tool(block.name, block.input),
+            })
+
+        # 3. Результаты — сообщением от user
+        messages.append({"role": "user", "content": results})
+
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}")  # измените здесь
 
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
 # The cell below runs **your** `review_pull_request` on !484 with `max_iterations=2` against a fresh sandbox
-# and reads the error it raises. While the loop above is unchanged, it says "not done yet".
+# and reads the error it raises. While the loop in the exercise cell is unchanged, it says "not done yet".
 #
 # <details><summary>Hint</summary>
 #
@@ -348,7 +427,7 @@ except RuntimeError as error:  # исключение перехвачено з�
 # ### Проверьте упражнение
 #
 # Ячейка ниже запускает **ваш** `review_pull_request` на !484 с `max_iterations=2` в свежей песочнице и
-# читает ошибку, которую он выбрасывает. Пока вы не изменили цикл выше, проверка отвечает «пока не сделано».
+# читает ошибку, которую он выбрасывает. Пока цикл в ячейке упражнения не изменён, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
 #

@@ -81,7 +81,7 @@ for call in calls:
 # ## Run them concurrently
 #
 # The calls of one turn are independent, so there is no reason to wait for one before starting the
-# next. A thread pool runs them together: `pool.map(result_for, calls)` calls `result_for` on every call, each in a
+# next. A thread pool runs them together: `pool.map(tool_result, calls)` calls `tool_result` on every call, each in a
 # thread of its own, and gives the results back in the order of the calls (`with` closes the pool when its block
 # ends). That suits reads like these; a tool that changes something, or that asks a person first (notebook 7), is
 # better run one call at a time. Here each tool is slowed down to 0.3 s to make the difference visible:
@@ -107,7 +107,7 @@ for call in calls:
 # ## Выполните их параллельно
 #
 # Вызовы одного хода независимы, поэтому незачем ждать завершения одного, прежде чем запускать
-# следующий. Пул потоков выполняет их одновременно: `pool.map(result_for, calls)` вызывает `result_for` для каждого
+# следующий. Пул потоков выполняет их одновременно: `pool.map(tool_result, calls)` вызывает `tool_result` для каждого
 # вызова из `calls`, каждый раз в отдельном потоке, и возвращает результаты в порядке вызовов (`with` закрывает пул,
 # когда заканчивается его блок). Для чтения, как здесь, это подходит; инструмент, который что-то меняет или сначала
 # спрашивает человека (блокнот 7), лучше выполнять по одному вызову. Здесь каждый инструмент замедлен до 0,3 с, чтобы
@@ -134,24 +134,24 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 
-def result_for(call):
+def tool_result(call):
     """The tool_result block that answers one call."""
     return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
 
-def slow_result_for(call):
+def slow_tool_result(call):
     time.sleep(0.3)  # pretend GitLab is far away
-    return result_for(call)
+    return tool_result(call)
 
 
-def run_all(calls, answer=result_for):
+def run_all(calls, answer=tool_result):
     """A tool_result for every call: the calls run at once, the results come in the order of the calls."""
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(answer, calls))
 
 
 started = time.perf_counter()
-results = run_all(calls, answer=slow_result_for)  # the slow tool, for this demo only
+results = run_all(calls, answer=slow_tool_result)  # the slow tool, for this demo only
 elapsed = time.perf_counter() - started
 print("results in the order of the calls:", [r["tool_use_id"] for r in results] == [c.id for c in calls])
 print("the two calls took about", "0.3 s: at once" if elapsed < 0.5 else "0.6 s: one after another")
@@ -161,24 +161,24 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 
-def result_for(call):
+def tool_result(call):
     """Блок tool_result, который отвечает на один вызов."""
     return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
 
-def slow_result_for(call):
+def slow_tool_result(call):
     time.sleep(0.3)  # как будто GitLab далеко
-    return result_for(call)
+    return tool_result(call)
 
 
-def run_all(calls, answer=result_for):
+def run_all(calls, answer=tool_result):
     """tool_result для каждого вызова: вызовы выполняются одновременно, результаты идут в порядке вызовов."""
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(answer, calls))
 
 
 started = time.perf_counter()
-results = run_all(calls, answer=slow_result_for)  # медленный инструмент, только для этого примера
+results = run_all(calls, answer=slow_tool_result)  # медленный инструмент, только для этого примера
 elapsed = time.perf_counter() - started
 print("результаты в порядке вызовов:", [r["tool_use_id"] for r in results] == [c.id for c in calls])
 print("два вызова заняли около", "0,3 с: одновременно" if elapsed < 0.5 else "0,6 с: по очереди")
@@ -235,13 +235,13 @@ def loop(messages, split, max_iterations=10):
         if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
         print("  tools asked for in one response:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
-        results = [result_for(c) for c in calls]
+        results = [tool_result(c) for c in calls]
         if split:
             for result in results:  # the mistake: one user message per result
                 messages.append({"role": "user", "content": [result]})
         else:
             messages.append({"role": "user", "content": results})
-    raise RuntimeError("Too many iterations")  # the cap: never a half-done run passed off as done
+    raise RuntimeError(f"No answer after {max_iterations} iterations")  # the cap: never a half-done run passed off as done
 
 
 history = [{"role": "user", "content": "Review merge request !484."}]
@@ -263,13 +263,13 @@ def loop(messages, split, max_iterations=10):
         if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
         print("  инструментов запрошено в одном ответе:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
-        results = [result_for(c) for c in calls]
+        results = [tool_result(c) for c in calls]
         if split:
             for result in results:  # ошибка: по сообщению от user на каждый результат
                 messages.append({"role": "user", "content": [result]})
         else:
             messages.append({"role": "user", "content": results})
-    raise RuntimeError("Слишком много итераций")  # ограничение: недоделанный запуск не выдаётся за готовый
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}")  # ограничение: недоделанный запуск не выдаётся за готовый
 
 
 history = [{"role": "user", "content": "Проверь merge request !484."}]
@@ -318,7 +318,8 @@ loop(history, split=False)
 # You do not copy your old loop: the exercise cell brings it. When your exercise 3 passed its check, the check kept
 # it (in `my_code/exercise_3.py`, next to this notebook); running the exercise cell defines it here and puts its
 # code into the cell, in place of the stub, for you to grow into `review_concurrently`. If you skipped exercise 3,
-# the cell brings its reference solution instead, and says so.
+# the cell brings its reference solution instead, and says so. `review_concurrently` starts a history of its own, so
+# the old `messages=None` parameter, and the lines that handle it, can go.
 
 # %% [markdown] lang="ru"
 # ## Упражнение
@@ -330,7 +331,8 @@ loop(history, split=False)
 # Старый цикл копировать не нужно: ячейка упражнения подставит его сама. Если ваше упражнение 3 прошло проверку, оно
 # сохранено в `my_code/exercise_3.py`, рядом с этим блокнотом; при запуске ячейка упражнения выполнит его здесь и
 # вставит его код на место заготовки, а вы превратите его в `review_concurrently`. Если упражнение 3 вы пропустили, ячейка подставит
-# эталонное решение и скажет об этом.
+# эталонное решение и скажет об этом. `review_concurrently` сам начинает новую историю, поэтому прежний параметр
+# `messages=None` и строки, которые его обрабатывают, можно убрать.
 
 # %% lang="en"
 from course_agent.my_code import start_from
@@ -447,15 +449,17 @@ show_solution(4)
 # behaviour, as the "Break it" cell showed.
 # </details>
 #
-# 4. Your loop runs three calls of a turn at once, and the second one raises. What does the next user message hold?
-#    - (a) the two results that succeeded
-#    - (b) three `tool_result` blocks, the failed one saying what went wrong
-#    - (c) a text that says one call failed and asks the model to try again
+# 4. Your loop runs three calls of a turn at once. Two finish quickly, the third is slow, and the loop sends the two
+#    results it has so that the model can start on them. What happens?
+#    - (a) the model reads the two results and waits for the third
+#    - (b) the request is refused: every `tool_use` needs its `tool_result` in that one message
+#    - (c) nothing fails, as long as the third result follows in the next message
 #
 # <details><summary>Answer</summary>
 #
-# (b). Every `tool_use` needs its `tool_result` in the next message: with (a) or (c) the API answers 400 and names
-# the id left without a result. How the failed one says so (`is_error`) is notebook 5's subject.
+# (b). Every `tool_use` needs its `tool_result` in the next user message: the API answers 400 and names the id left
+# without a result. The request is refused before the model sees it, so nobody waits (a), and there is no next
+# message to carry the third result (c). Wait for all three (`pool.map` does) and send them together.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -491,17 +495,18 @@ show_solution(4)
 # поведение модели — это показала ячейка «Сломаем».
 # </details>
 #
-# 4. Ваш цикл выполняет три вызова одного хода одновременно, и второй выбрасывает исключение. Что будет в следующем
-#    сообщении от user?
-#    - (а) два результата, которые получились
-#    - (б) три блока `tool_result`, причём неудавшийся сообщает, что пошло не так
-#    - (в) текст о том, что один вызов не удался, с просьбой к модели попробовать ещё раз
+# 4. Ваш цикл выполняет три вызова одного хода одновременно. Два заканчиваются быстро, третий медленный, и цикл
+#    отправляет два готовых результата, чтобы модель начала с ними работать. Что произойдёт?
+#    - (а) модель прочитает два результата и подождёт третий
+#    - (б) запрос отклонят: у каждого `tool_use` должен быть свой `tool_result` в этом же сообщении
+#    - (в) ничего не упадёт, если третий результат придёт следующим сообщением
 #
 # <details><summary>Ответ</summary>
 #
-# (б). На каждый `tool_use` нужен свой `tool_result` в следующем сообщении: при (а) и (в) API ответит ошибкой 400 и
-# назовёт идентификатор, оставшийся без результата. Как именно неудавшийся вызов сообщает об ошибке (`is_error`), —
-# тема блокнота 5.
+# (б). На каждый `tool_use` нужен свой `tool_result` в следующем сообщении от user: API ответит ошибкой 400 и назовёт
+# идентификатор, оставшийся без результата. Запрос отклоняется раньше, чем его увидит модель, поэтому ждать некому (а),
+# а следующего сообщения, в котором пришёл бы третий результат, не будет (в). Дождитесь всех трёх (`pool.map` так и
+# делает) и отправьте их вместе.
 # </details>
 
 # %% [markdown] lang="en"

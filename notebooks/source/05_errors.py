@@ -67,7 +67,7 @@ def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
                 result.update(dispatch(block.name, block.input))  # adds the dispatcher's content (and is_error)
                 results.append(result)
         messages.append({"role": "user", "content": results})
-    raise RuntimeError("Too many iterations")
+    raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 # %% lang="ru"
 def run_tool_safely(name: str, tool_input: dict) -> dict:
@@ -96,7 +96,7 @@ def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
                 result.update(dispatch(block.name, block.input))  # добавляет content (и is_error) от диспетчера
                 results.append(result)
         messages.append({"role": "user", "content": results})
-    raise RuntimeError("Слишком много итераций")
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}")
 
 # %%
 print(review_with(999, run_tool_safely))
@@ -153,9 +153,11 @@ except Exception as error:
 # ## Transient API errors and the SDK's retries
 #
 # Some failures pass by themselves: 429 (rate limit), 500, 529 (overloaded), a dropped connection.
-# The SDK retries them with backoff (2 retries by default) and honours `retry-after`. The sandbox can
-# inject such faults on demand. These cells need the sandbox: with the real API, faults cannot be
-# ordered.
+# The SDK retries them with backoff, waiting longer before each new try (2 retries by default), and honours
+# `retry-after`, the header in which the server says how many seconds to wait. The sandbox can inject such faults on
+# demand. These cells need the sandbox: with the real API, faults cannot be ordered. The cell asks through
+# `client.messages.with_raw_response.create`, which returns the HTTP reply instead of the message: its `retries_taken`
+# counts the retries, and its `.parse()` gives the message `create` would have returned.
 #
 # **Predict, then run:** the sandbox answers 529 twice, then normally. How many requests leave your process, and
 # does your code see an exception?
@@ -166,8 +168,10 @@ except Exception as error:
 #
 # Некоторые сбои проходят сами: 429 (превышен лимит запросов), 500, 529 (API перегружен), обрыв
 # соединения. SDK повторяет такие запросы с нарастающей задержкой (по умолчанию 2 повтора) и учитывает
-# `retry-after`. Песочница умеет устраивать такие сбои по запросу. Этим ячейкам нужна песочница: с
-# настоящим API сбой не закажешь.
+# `retry-after` — заголовок ответа, в котором сервер сообщает, через сколько секунд повторить запрос. Песочница умеет
+# устраивать такие сбои по запросу. Этим ячейкам нужна песочница: с настоящим API сбой не закажешь. Ячейка
+# обращается к API через `client.messages.with_raw_response.create`: он возвращает не само сообщение, а ответ сервера
+# целиком, где `retries_taken` — число повторов, а `.parse()` даёт то сообщение, которое вернул бы `create`.
 #
 # **Сначала предположите, потом запустите:** песочница дважды отвечает 529, а потом нормально. Сколько запросов уйдёт
 # из вашего процесса и увидит ли ваш код исключение?
@@ -200,14 +204,15 @@ else:
 
 # %% [markdown] lang="en"
 # <!-- fact: overloaded-error -->
-# With retries switched off, the same fault reaches your code as `anthropic.OverloadedError`. An error
-# that survives the retries is a real failure of the run: stop, keep the history, report.
+# With retries switched off (`client.with_options(max_retries=0)` is a copy of the client with that one setting
+# changed), the same fault reaches your code as `anthropic.OverloadedError`. An error that survives the retries is a
+# real failure of the run: stop, keep the history, report.
 
 # %% [markdown] lang="ru"
 # <!-- fact: overloaded-error -->
-# Если отключить повторы, тот же сбой дойдёт до вашего кода как `anthropic.OverloadedError`. Если ошибка
-# осталась и после всех повторов, это настоящий сбой запуска: остановитесь, сохраните историю и сообщите
-# об ошибке.
+# Если отключить повторы (`client.with_options(max_retries=0)` — копия клиента, у которой изменена только эта
+# настройка), тот же сбой дойдёт до вашего кода как `anthropic.OverloadedError`. Если ошибка осталась и после всех
+# повторов, это настоящий сбой запуска: остановитесь, сохраните историю и сообщите об ошибке.
 
 # %% lang="en"
 if using_sandbox():
@@ -382,6 +387,19 @@ check_loop(review_safely, rules=["whole_response", "errors_are_results"])
 # (b). Overloads and rate limits are retried for you (`max_retries`); a plain `messages.create` never switches
 # models by itself: that is your code's decision (notebook 6's fallback).
 # </details>
+#
+# 5. Your loop runs three calls of a turn at once (notebook 4), and the second one raises. What does the next user
+#    message hold?
+#    - (a) the two results that succeeded
+#    - (b) three `tool_result` blocks, the failed one with `is_error: true` and what went wrong
+#    - (c) a text that says one call failed and asks the model to try again
+#
+# <details><summary>Answer</summary>
+#
+# (b). Every `tool_use` needs its `tool_result` in the next message (notebook 4): with (a) or (c) the API answers 400
+# and names the id left without a result. The failed call's result says what went wrong, and the model decides what to
+# do about it.
+# </details>
 
 # %% [markdown] lang="ru"
 # ## Проверьте себя
@@ -423,6 +441,19 @@ check_loop(review_safely, rules=["whole_response", "errors_are_results"])
 #
 # (б). Перегрузку и превышение лимитов SDK повторяет за вас (`max_retries`); обычный `messages.create` сам на
 # другую модель не переходит: это решение вашего кода (запасная модель из блокнота 6).
+# </details>
+#
+# 5. Ваш цикл выполняет три вызова одного хода одновременно (блокнот 4), и второй выбрасывает исключение. Что будет в
+#    следующем сообщении от user?
+#    - (а) два результата, которые получились
+#    - (б) три блока `tool_result`, причём у неудавшегося `is_error: true` и сказано, что пошло не так
+#    - (в) текст о том, что один вызов не удался, с просьбой к модели попробовать ещё раз
+#
+# <details><summary>Ответ</summary>
+#
+# (б). На каждый `tool_use` нужен свой `tool_result` в следующем сообщении (блокнот 4): при (а) и (в) API ответит
+# ошибкой 400 и назовёт идентификатор, оставшийся без результата. Результат неудавшегося вызова сообщает, что пошло не
+# так, а что с этим делать, решает модель.
 # </details>
 
 # %% [markdown] lang="en"

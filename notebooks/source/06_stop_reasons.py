@@ -11,6 +11,9 @@
 # - how a turn that paused goes on: with no new user message;
 # - how a refusal is answered once by a fallback model.
 #
+# (*Beta features* are the API's newer features that you switch on yourself, with the `anthropic-beta` header or
+# through the SDK's `client.beta`, and that may still change.)
+#
 # Every stop reason asks the loop for one of four things: **go on** (`tool_use`: run the tools; `pause_turn`: send the
 # turn back), **return** (`end_turn`, `stop_sequence`), **fall back once** (`refusal`), or **raise a clear error**
 # (`max_tokens`, `model_context_window_exceeded`, and any reason the loop does not know).
@@ -36,6 +39,9 @@
 # - почему вызов инструмента, обрезанный по `max_tokens`, выполнять нельзя;
 # - как продолжить ход, поставленный на паузу: без нового сообщения от user;
 # - как после отказа один раз обратиться к запасной модели.
+#
+# (*Бета-функции* — новые возможности API, которые включаете вы сами, заголовком `anthropic-beta` или через
+# `client.beta` в SDK, и которые ещё могут измениться.)
 #
 # Каждая причина остановки требует от цикла одного из четырёх действий: **продолжить** (`tool_use` — выполнить
 # инструменты; `pause_turn` — отправить запрос снова, с этим ответом в истории), **вернуть ответ** (`end_turn`, `stop_sequence`), **один раз
@@ -72,7 +78,7 @@ def what_to_do(response) -> str:
         case "tool_use":
             return "run the tools, append the response and all results, call again"
         case "max_tokens":
-            return "error: the answer was cut; raise max_tokens (never run a cut tool_use)"
+            return "error: the answer was cut; increase max_tokens (never run a cut tool_use)"
         case "stop_sequence":
             return f"stopped at our stop sequence {response.stop_sequence!r}: use the text so far"
         case "pause_turn":
@@ -145,7 +151,8 @@ print(wants.stop_reason, "->", what_to_do(wants))
 #
 # <!-- fact: context-window-exceeded -->
 # `model_context_window_exceeded` is the same stop for another cause: the history plus the answer no longer fit the
-# model's context window. With the real API it takes a very long history, so it is not shown here. Your loop treats
+# model's context window, the most tokens one request can hold, input and answer together (a million on the course's
+# model). With the real API it takes a very long history, so it is not shown here. Your loop treats
 # it like `max_tokens`: an error, never a tool call run.
 
 # %% [markdown] lang="ru"
@@ -158,7 +165,8 @@ print(wants.stop_reason, "->", what_to_do(wants))
 #
 # <!-- fact: context-window-exceeded -->
 # `model_context_window_exceeded` по сути то же, что `max_tokens`, только ответ обрывается по другой причине: история
-# вместе с ответом перестаёт помещаться в контекстное окно модели. С настоящим API для этого нужна очень длинная
+# вместе с ответом перестаёт помещаться в контекстное окно модели — наибольшее число токенов, которое вмещает один
+# запрос вместе с ответом (у модели курса — миллион). С настоящим API для этого нужна очень длинная
 # история, поэтому здесь эту остановку не показываем. Ваш цикл обрабатывает `model_context_window_exceeded` так же,
 # как `max_tokens`: это ошибка, и вызов инструмента не выполняется.
 
@@ -462,7 +470,7 @@ show_solution(6)
 #
 # <details><summary>Answer</summary>
 #
-# Never: its input is incomplete. Raise `max_tokens` and ask again.
+# Never: its input is incomplete. Increase `max_tokens` and ask again.
 # </details>
 #
 # 3. Is sending a refused request again a good idea?
@@ -610,7 +618,7 @@ print(again.stop_reason, "— поисков начато заново:", len([b
 # | --- | --- |
 # | `end_turn` | return the text |
 # | `tool_use` | run every tool, append response and all results, continue |
-# | `max_tokens` | error: raise `max_tokens`; never run a cut tool call |
+# | `max_tokens` | error: increase `max_tokens`; never run a cut tool call |
 # | `stop_sequence` | your stop sequence: use the text so far |
 # | `pause_turn` | append the response, call again without a new user message |
 # | `refusal` | read `stop_details`; never the same request to the same model again; a fallback model once, then stop |

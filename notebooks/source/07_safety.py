@@ -261,8 +261,9 @@ for answer in (True, False, None, "no", "yes"):
 #
 # Grow your loop of notebook 6 into `review_with_gate(pr_number, approve=ask_human, max_iterations=20)`:
 # - before a tool in `DANGEROUS` runs, the loop calls `approve(name, tool_input)`;
-# - only `True` runs the tool. Anything else is a no: `False`, `None`, another value (`"no"`, `"yes"`), an exception,
-#   or a long wait that ends in anything but `True`;
+# - only `True` runs the tool. Anything else is a no: `False`, `None`, another value (`"no"`, `"yes"`) or an exception.
+#   The loop needs no timeout of its own: it waits for `approve` to answer, and an approver that keeps you waiting and
+#   then answers anything but `True` has said no;
 # - on a no the tool does not run, and the model gets a `tool_result` with `is_error: True` that says a human denied
 #   the call; the loop goes on, so the model can finish its review and say what happened;
 # - harmless tools (`get_diff`, `read_file`) run at once, with no question.
@@ -275,7 +276,8 @@ for answer in (True, False, None, "no", "yes"):
 # Превратите свой цикл из блокнота 6 в `review_with_gate(pr_number, approve=ask_human, max_iterations=20)`:
 # - прежде чем выполнить инструмент из `DANGEROUS`, цикл вызывает `approve(name, tool_input)`;
 # - инструмент выполняется только при `True`. Всё остальное — «нет»: `False`, `None`, любое другое значение (`"no"`,
-#   `"yes"`), исключение или долгое ожидание, которое заканчивается чем угодно, кроме `True`;
+#   `"yes"`) или исключение. Своего тайм-аута циклу не нужно: он просто ждёт, что ответит `approve`, и если ответ
+#   приходит не сразу и это не `True`, это тоже «нет»;
 # - при «нет» инструмент не выполняется, а модель получает `tool_result` с `is_error: True`, где сказано, что человек
 #   отклонил вызов; цикл продолжается, чтобы модель закончила ревью и сказала, что произошло;
 # - безвредные инструменты (`get_diff`, `read_file`) выполняются сразу, без вопросов.

@@ -110,11 +110,13 @@ print(f"= {LIMIT} оставленных символов + 2 перевода �
 # 1.25x the input price for the 5-minute cache, 2x for the 1-hour one), later calls read it (0.1x on Opus 5,
 # the course's model; other models' rates are in `course_agent/prices.py`). In a loop of your own, automatic caching is
 # one argument of the request: `client.messages.create(..., cache_control={"type": "ephemeral"})` puts the breakpoint
-# on the last block it can cache, so it moves along as the conversation grows.
+# on the last block it can cache, so it moves along as the conversation grows. `"ephemeral"` is the only type of cache
+# there is: an entry lives 5 minutes unless you ask for an hour (`"ttl": "1h"`).
 #
 # To see what that saves, the cell below runs notebook 3's loop on !484 twice: without that argument, then with it.
 # The loop is written short here, with the cut above, and it returns every response so that you can read their
-# `usage`.
+# `usage`, which then splits the input three ways: `input_tokens` (after the last breakpoint, billed in full),
+# `cache_creation_input_tokens` (written to the cache) and `cache_read_input_tokens` (read from it).
 #
 # **Predict, then run:** a review of !484 takes a few calls. Will caching cut its billed input by a tenth, by a third,
 # or by more than half?
@@ -129,11 +131,14 @@ print(f"= {LIMIT} оставленных символов + 2 перевода �
 # 1,25 от цены входного токена для кэша на 5 минут, 2 — для кэша на час), последующие вызовы читают его (0,1 у Opus 5,
 # модели курса; тарифы других моделей — в `course_agent/prices.py`). В вашем собственном цикле автоматическое
 # кэширование — это один аргумент запроса: `client.messages.create(..., cache_control={"type": "ephemeral"})` ставит
-# точку на последний блок, который можно кэшировать, и она движется вместе с растущим диалогом.
+# точку на последний блок, который можно кэшировать, и она движется вместе с растущим диалогом. `"ephemeral"` —
+# единственный тип кэша: запись в нём живёт 5 минут, если не попросить час (`"ttl": "1h"`).
 #
 # Чтобы вы увидели, сколько это экономит, ячейка ниже дважды запускает цикл из блокнота 3 на !484: без этого аргумента
 # и с ним. Цикл здесь записан коротко, с функцией `cut` из ячейки выше, и возвращает все ответы, чтобы можно было
-# прочитать их `usage`.
+# прочитать их `usage`. Входные токены в нём тогда разложены на три поля: `input_tokens` (всё, что после последней
+# точки кэширования, по полной цене), `cache_creation_input_tokens` (записанное в кэш) и `cache_read_input_tokens`
+# (прочитанное из кэша).
 #
 # **Сначала предположите, потом запустите:** ревью !484 занимает несколько вызовов. На сколько кэширование сократит
 # оплачиваемый вход — на десятую часть, на треть или больше чем вдвое?
@@ -145,11 +150,11 @@ def billed(usage):
                for u in usage)
 
 
-def responses_of(pr_number: int, cache: bool) -> list:
+def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
     """Notebook 3's loop, short: every response of one review, with or without caching."""
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
     responses = []
-    for _ in range(20):  # the cap, as in notebook 3
+    for _ in range(max_iterations):  # the cap, as in notebook 3
         if cache:
             response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                               messages=messages, cache_control={"type": "ephemeral"})
@@ -163,7 +168,7 @@ def responses_of(pr_number: int, cache: bool) -> list:
         messages.append({"role": "user", "content": [  # every result in one message, as in notebook 4
             {"type": "tool_result", "tool_use_id": block.id, "content": cut(run_tool(block.name, block.input))}
             for block in response.content if block.type == "tool_use"]})
-    raise RuntimeError("no answer after 20 requests")
+    raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 
 plain = responses_of(484, cache=False)
@@ -182,11 +187,11 @@ def billed(usage):
                for u in usage)
 
 
-def responses_of(pr_number: int, cache: bool) -> list:
+def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
     """Цикл из блокнота 3, коротко: все ответы одного ревью, с кэшированием или без него."""
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     responses = []
-    for _ in range(20):  # ограничение, как в блокноте 3
+    for _ in range(max_iterations):  # ограничение, как в блокноте 3
         if cache:
             response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                               messages=messages, cache_control={"type": "ephemeral"})
@@ -200,7 +205,7 @@ def responses_of(pr_number: int, cache: bool) -> list:
         messages.append({"role": "user", "content": [  # все результаты в одном сообщении, как в блокноте 4
             {"type": "tool_result", "tool_use_id": block.id, "content": cut(run_tool(block.name, block.input))}
             for block in response.content if block.type == "tool_use"]})
-    raise RuntimeError("нет ответа после 20 запросов")
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}")
 
 
 plain = responses_of(484, cache=False)

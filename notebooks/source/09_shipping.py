@@ -116,21 +116,54 @@ def billed(usage):
 # (блокнот 7), нужна песочница.
 
 # %% [markdown] lang="en"
+# ## One review, and what it returns
+#
+# `review(pr, client=client, language="en")` runs a whole review and returns its result: `result.text` is the review
+# (its last line the verdict), `result.iterations` the number of model calls, and `result.usage` the `usage` of each
+# response, one per call, from which `billed` gives the billed input. The exercise below needs all three. The review's prompt stays in
+# the cache for a few minutes, so reviewing !482 again soon after reads much of it from there, and bills less.
+
+# %% [markdown] lang="ru"
+# ## Одно ревью и что оно возвращает
+#
+# `review(pr, client=client, language="ru")` проводит ревью целиком (и пишет его по-русски) и возвращает результат:
+# `result.text` — текст ревью (в последней строке вердикт), `result.iterations` — число вызовов модели, а
+# `result.usage` — `usage` каждого ответа, по одному на вызов; из них `billed` считает оплачиваемый вход. В упражнении ниже понадобятся все три. Промпт этого ревью ещё
+# несколько минут хранится в кэше, поэтому повторное ревью !482 вскоре после этой ячейки прочитает оттуда большую его
+# часть и обойдётся дешевле.
+
+# %% lang="en"
+result = review(482, client=client, language="en")  # the course's reviewer, cached by default
+print(result.text)
+print("model calls (result.iterations):", result.iterations)
+for n, usage in enumerate(result.usage, 1):  # result.usage: one usage per model call
+    print(f"call {n}: input {usage.input_tokens}, cache write {usage.cache_creation_input_tokens}, "
+          f"cache read {usage.cache_read_input_tokens}")
+print("billed input, billed(result.usage):", round(billed(result.usage)), "tokens")
+
+# %% lang="ru"
+result = review(482, client=client, language="ru")  # ревьюер курса, с кэшированием по умолчанию; ревью по-русски
+print(result.text)
+print("вызовов модели (result.iterations):", result.iterations)
+for n, usage in enumerate(result.usage, 1):  # result.usage: по одному usage на вызов модели
+    print(f"вызов {n}: вход {usage.input_tokens}, запись в кэш {usage.cache_creation_input_tokens}, "
+          f"чтение из кэша {usage.cache_read_input_tokens}")
+print("оплачиваемый вход, billed(result.usage):", round(billed(result.usage)), "токенов")
+
+# %% [markdown] lang="en"
 # ## Exercise: what the reviewer costs over every merge request
 #
 # Before a team trusts the reviewer with a budget, it looks at a table. Review each demo merge request, !482 to
-# !487, with the course's reviewer, cached (`review(pr, client=client)`, which caches by default; one by one or several at once, as
-# you like: a batch bills at half price, so its figures would not compare), and put one row per merge request in `rows`: `(pr, verdict, calls, billed input)`, the
-# verdict from the review's last line, the calls from `result.iterations`, the billed input from
+# !487, with the course's reviewer, cached (`review(pr, client=client, language="en")`, as above), and put one row per merge request
+# in `rows`: `(pr, verdict, calls, billed input)`, the verdict from the review's last line, the calls from `result.iterations`, the billed input from
 # `billed(result.usage)`. Which one cost the most, and why?
 
 # %% [markdown] lang="ru"
 # ## Упражнение: сколько стоит ревьюер на всех merge request
 #
 # Прежде чем доверить ревьюеру бюджет, команда смотрит на таблицу. Проверьте каждый демо-merge request, с !482 по
-# !487, ревьюером курса с кэшированием (`review(pr, client=client)` кэширует по умолчанию; по одному или несколько сразу —
-# как хотите; пакет оплачивается за полцены, и его цифры не сравнить с остальными) и положите в `rows` по строке на каждый: `(pr, вердикт, вызовы, оплачиваемый вход)`, где
-# вердикт — последняя строка ревью, вызовы — `result.iterations`, оплачиваемый вход — `billed(result.usage)`. Какой
+# !487, ревьюером курса с кэшированием (`review(pr, client=client, language="ru")`, как выше) и положите в `rows` по строке на
+# каждый: `(pr, вердикт, вызовы, оплачиваемый вход)`, где вердикт — последняя строка ревью, вызовы — `result.iterations`, оплачиваемый вход — `billed(result.usage)`. Какой
 # оказался самым дорогим и почему?
 
 # %% lang="en"

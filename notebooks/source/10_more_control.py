@@ -406,7 +406,7 @@ print(answer.stop_reason, "— ответила", answer.model, [block.type for 
 # </details>
 #
 # 2. Your loop needs answers longer than the SDK allows with `create`. What changes?
-#    - (a) nothing: raise `max_tokens` and wait
+#    - (a) nothing: increase `max_tokens` and wait
 #    - (b) the call that gets the response: `client.messages.stream(...)` and `get_final_message()`
 #    - (c) the whole loop, which now has to handle events
 #

@@ -4,19 +4,22 @@
 from course_agent.config import fallback_model
 
 
-def run_tools(response) -> list[dict]:
-    """A tool_result for every tool_use of the response; a tool that fails gives an error result, not an exception."""
-    results = []
-    for block in response.content:
-        if block.type != "tool_use":
-            continue
-        try:
-            results.append({"type": "tool_result", "tool_use_id": block.id,
-                            "content": run_tool(block.name, block.input)})
-        except Exception as error:
-            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"{block.name} failed: {type(error).__name__}: {error}"})
-    return results
+def tool_calls(messages: list) -> list[str]:
+    """As in exercise 3: the name of every tool the model asked for so far, in order."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
+
+
+def tool_result(call) -> dict:
+    """The result of one tool_use block; a tool that fails gives an error result, not an exception."""
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+    except Exception as error:
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} failed: {type(error).__name__}: {error}"}
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
@@ -39,13 +42,16 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
                     raise RuntimeError(f"Both models refused: {response.stop_details}")
                 model = fallback_model()  # the same messages go to the fallback model, and the run stays with it
             case "max_tokens":  # a cut tool call is never run
-                raise RuntimeError("The answer was cut: raise max_tokens (the cut tool call was not run)")
+                raise RuntimeError("The answer was cut: increase max_tokens (the cut tool call was not run)")
             case "model_context_window_exceeded":
                 raise RuntimeError("The context window is full: start afresh, or let the server trim the history")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
-                messages.append({"role": "user", "content": run_tools(response)})  # all results in ONE message
+                calls = [block for block in response.content if block.type == "tool_use"]
+                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # all results in ONE message
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
 
-    raise RuntimeError(f"No answer after {max_iterations} iterations")
+    names = tool_calls(messages)  # the error of exercise 3: what the run was doing
+    raise RuntimeError(f"No answer after {max_iterations} iterations: {len(names)} tool calls "
+                       f"({', '.join(names)})")

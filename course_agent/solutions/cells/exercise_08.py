@@ -4,6 +4,15 @@
 from course_agent.config import fallback_model
 
 
+def tool_calls(messages: list) -> list[str]:
+    """As in exercise 3: the name of every tool the model asked for so far, in order."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
+
+
 def approved(approve, name: str, tool_input: dict) -> bool:
     """Only an explicit True is a yes."""
     try:
@@ -25,23 +34,17 @@ def run_cut(name: str, tool_input: dict) -> str:
             f"start={end} for the rest.]")
 
 
-def run_tools(response, approve) -> list[dict]:
-    results = []
-    for block in response.content:
-        if block.type != "tool_use":
-            continue
-        if block.name in DANGEROUS and not approved(approve, block.name, block.input):
-            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"A human denied this call: {block.name} was not run. "
-                                       "Do not try to do the same thing another way; report it instead."})
-            continue
-        try:
-            results.append({"type": "tool_result", "tool_use_id": block.id,
-                            "content": run_cut(block.name, block.input)})
-        except Exception as error:
-            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"{block.name} failed: {type(error).__name__}: {error}"})
-    return results
+def tool_result(call, approve) -> dict:
+    """As tool_result in exercise 7, with a long result cut (run_cut)."""
+    if call.name in DANGEROUS and not approved(approve, call.name, call.input):
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"A human denied this call: {call.name} was not run. "
+                           "Do not try to do the same thing another way; report it instead."}
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_cut(call.name, call.input)}
+    except Exception as error:
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} failed: {type(error).__name__}: {error}"}
 
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
@@ -67,14 +70,17 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                         raise RuntimeError(f"Both models refused: {response.stop_details}")
                     model = fallback_model()
                 case "max_tokens":
-                    raise RuntimeError("The answer was cut: raise max_tokens (the cut tool call was not run)")
+                    raise RuntimeError("The answer was cut: increase max_tokens (the cut tool call was not run)")
                 case "model_context_window_exceeded":
                     raise RuntimeError("The context window is full: start afresh, or let the server trim the history")
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})
-                    messages.append({"role": "user", "content": run_tools(response, approve)})
+                    calls = [block for block in response.content if block.type == "tool_use"]
+                    messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
                 case other:
                     raise RuntimeError(f"Unexpected stop: {other}")
-        raise RuntimeError(f"No answer after {max_iterations} iterations")
+        names = tool_calls(messages)  # the error of exercise 3: what the run was doing
+        raise RuntimeError(f"No answer after {max_iterations} iterations: {len(names)} tool calls "
+                           f"({', '.join(names)})")
     finally:  # runs however the `try` ends (an answer, an error): the bill is printed either way
         print(f"billed input: {billed(usage):.0f} tokens in {len(usage)} calls")

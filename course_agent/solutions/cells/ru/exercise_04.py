@@ -1,10 +1,19 @@
-# Упражнение 4: цикл блокнота 3, в котором вызовы одного хода выполняются одновременно. `pool.map` отдаёт результаты в
-# порядке вызовов, и все они возвращаются одним сообщением. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES`
-# блокнота.
+# Упражнение 4: цикл упражнения 3 (его ошибка при достижении ограничения называет вызванные инструменты), в котором
+# вызовы одного хода выполняются одновременно. `pool.map` отдаёт результаты в порядке вызовов, и все они возвращаются
+# одним сообщением. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
 from concurrent.futures import ThreadPoolExecutor
 
 
-def result_for(call) -> dict:
+def tool_calls(messages: list) -> list[str]:
+    """Как в упражнении 3: имена всех инструментов, которые модель успела запросить, по порядку."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
+
+
+def tool_result(call) -> dict:
     """Блок tool_result, который отвечает на один вызов."""
     return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
@@ -12,7 +21,7 @@ def result_for(call) -> dict:
 def run_all(calls: list) -> list[dict]:
     """Как run_all в блокноте выше: каждый tool_use хода — в своём потоке, результаты в порядке вызовов."""
     with ThreadPoolExecutor(max_workers=8) as pool:
-        return list(pool.map(result_for, calls))
+        return list(pool.map(tool_result, calls))
 
 
 def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
@@ -32,4 +41,6 @@ def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
         calls = [block for block in response.content if block.type == "tool_use"]
         messages.append({"role": "user", "content": run_all(calls)})  # все результаты ОДНИМ сообщением
 
-    raise RuntimeError(f"Нет ответа за отведённое число итераций ({max_iterations})")
+    names = tool_calls(messages)  # ошибка из упражнения 3: чем был занят запуск
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}; вызовов инструментов: {len(names)} "
+                       f"({', '.join(names)})")

@@ -4,19 +4,22 @@
 from course_agent.config import fallback_model
 
 
-def run_tools(response) -> list[dict]:
-    """tool_result на каждый tool_use ответа; упавший инструмент даёт результат с ошибкой, а не исключение."""
-    results = []
-    for block in response.content:
-        if block.type != "tool_use":
-            continue
-        try:
-            results.append({"type": "tool_result", "tool_use_id": block.id,
-                            "content": run_tool(block.name, block.input)})
-        except Exception as error:
-            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"{block.name} завершился ошибкой: {type(error).__name__}: {error}"})
-    return results
+def tool_calls(messages: list) -> list[str]:
+    """Как в упражнении 3: имена всех инструментов, которые модель успела запросить, по порядку."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
+
+
+def tool_result(call) -> dict:
+    """Результат одного блока tool_use; упавший инструмент даёт результат с ошибкой, а не исключение."""
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+    except Exception as error:
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
@@ -44,8 +47,11 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
                 raise RuntimeError("Контекстное окно заполнено: начните заново или поручите сокращение истории серверу")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
-                messages.append({"role": "user", "content": run_tools(response)})  # все результаты ОДНИМ сообщением
+                calls = [block for block in response.content if block.type == "tool_use"]
+                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # все результаты ОДНИМ сообщением
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 
-    raise RuntimeError(f"Нет ответа за отведённое число итераций ({max_iterations})")
+    names = tool_calls(messages)  # ошибка из упражнения 3: чем был занят запуск
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}; вызовов инструментов: {len(names)} "
+                       f"({', '.join(names)})")

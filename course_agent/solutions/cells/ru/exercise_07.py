@@ -5,6 +5,15 @@
 from course_agent.config import fallback_model
 
 
+def tool_calls(messages: list) -> list[str]:
+    """Как в упражнении 3: имена всех инструментов, которые модель успела запросить, по порядку."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
+
+
 def approved(approve, name: str, tool_input: dict) -> bool:
     """Подтверждение — только явное True."""
     try:
@@ -13,24 +22,17 @@ def approved(approve, name: str, tool_input: dict) -> bool:
         return False
 
 
-def run_tools(response, approve) -> list[dict]:
-    """tool_result на каждый tool_use; опасный инструмент без подтверждения или упавший инструмент дают результат с ошибкой."""
-    results = []
-    for block in response.content:
-        if block.type != "tool_use":
-            continue
-        if block.name in DANGEROUS and not approved(approve, block.name, block.input):
-            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"Человек отклонил этот вызов: {block.name} не выполнен. "
-                                       "Не пытайся добиться того же другим путём — просто сообщи об этом."})
-            continue
-        try:
-            results.append({"type": "tool_result", "tool_use_id": block.id,
-                            "content": run_tool(block.name, block.input)})
-        except Exception as error:
-            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": f"{block.name} завершился ошибкой: {type(error).__name__}: {error}"})
-    return results
+def tool_result(call, approve) -> dict:
+    """Результат одного блока tool_use; опасный инструмент без подтверждения или упавший инструмент дают результат с ошибкой."""
+    if call.name in DANGEROUS and not approved(approve, call.name, call.input):
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"Человек отклонил этот вызов: {call.name} не выполнен. "
+                           "Не пытайся добиться того же другим путём — просто сообщи об этом."}
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+    except Exception as error:
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
 
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
@@ -58,8 +60,11 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
                 raise RuntimeError("Контекстное окно заполнено: начните заново или поручите сокращение истории серверу")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
-                messages.append({"role": "user", "content": run_tools(response, approve)})  # шлюз — здесь
+                calls = [block for block in response.content if block.type == "tool_use"]
+                messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})  # шлюз — здесь
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 
-    raise RuntimeError(f"Нет ответа за отведённое число итераций ({max_iterations})")
+    names = tool_calls(messages)  # ошибка из упражнения 3: чем был занят запуск
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}; вызовов инструментов: {len(names)} "
+                       f"({', '.join(names)})")

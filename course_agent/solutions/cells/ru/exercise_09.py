@@ -3,7 +3,7 @@
 
 rows = []
 for pr in range(482, 488):
-    result = review(pr, client=client)  # кэширует по умолчанию
+    result = review(pr, client=client, language="ru")  # кэширует по умолчанию; ревью по-русски
     verdict = result.text.strip().splitlines()[-1].split(":", 1)[-1].strip().rstrip(".")
     rows.append((pr, verdict, result.iterations, billed(result.usage)))
 
