@@ -38,7 +38,8 @@ def next_action(response: Any, language: str | None = None) -> str:
         "end_turn": tr("stop: the model is done; return its text", lang),
         "stop_sequence": tr("stop: a stop sequence was reached; return the text so far", lang),
         "pause_turn": tr("append the response and send the request again, with no new user message", lang),
-        "max_tokens": tr("stop with an error: the answer was cut; increase max_tokens (a cut tool call is not run)", lang),
+        "max_tokens": tr("stop with an error: the answer was cut; increase max_tokens (a cut tool call is not run)",
+                         lang),
         "refusal": tr("stop: the model refused; read stop_details, do not retry", lang),
         "model_context_window_exceeded": tr("stop with an error: the context window is full", lang),
     }
