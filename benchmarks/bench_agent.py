@@ -23,8 +23,8 @@ from course_agent.gitlab import GitLabTools
 from course_agent.loop import run_agent
 from course_agent.review import REVIEW_RULES, review, reviewer_toolbox
 from course_agent.safety import auto_approver
-from course_sandbox import Sandbox
 from course_agent.tools import Tool, Toolbox
+from course_sandbox import Sandbox
 
 
 class TimedClient:

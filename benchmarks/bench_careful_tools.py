@@ -9,7 +9,8 @@ Prints one line per probe and the totals; it reports, it does not assert.
 
 import json
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pydantic
 
@@ -91,7 +92,8 @@ FORCED: list[tuple[str, dict, Callable[[dict], bool]]] = [
         "search_flights", "Search flights.", {"origin": {"type": "string"}, "destination": {"type": "string"},
                                               "date": {"type": "string", "format": "date"},
                                               "nonstop": {"type": ["boolean", "null"]}}),
-     lambda i: i["nonstop"] is True and i["origin"] == "LHR" and i["destination"] == "JFK" and i["date"] == "2025-03-14"),
+     lambda i: i["nonstop"] is True and i["origin"] == "LHR" and i["destination"] == "JFK"
+     and i["date"] == "2025-03-14"),
     ("Deliver it to 10 Downing Street, London", tool("set_delivery_address", "Set the delivery address.",
                                                      {"address": {"type": "string"}}),
      lambda i: i["address"].startswith("10 Downing Street")),
@@ -107,7 +109,8 @@ FORCED: list[tuple[str, dict, Callable[[dict], bool]]] = [
         "get_user", "Get a user.", {"user_id": {"type": "string"}, "include_history": {"type": "boolean"}}),
      lambda i: i["user_id"] == "u-17" and i["include_history"] is True),
     ("Create the account for bob@example.com and send a welcome e-mail", tool(
-        "create_account", "Create an account.", {"email": {"type": "string"}, "send_welcome_email": {"type": "boolean"}}),
+        "create_account", "Create an account.",
+        {"email": {"type": "string"}, "send_welcome_email": {"type": "boolean"}}),
      lambda i: i["email"] == "bob@example.com" and i["send_welcome_email"] is True),
 ]
 
@@ -151,13 +154,15 @@ def main() -> None:
                                        "\"Hi, I’d like to order 2 packs of Green Tea for 5.50 dollars each.\""}])
         order = parsed.parsed_output
         report("structured Order", order == Order(product_name="Green Tea", price=5.5, quantity=2), order)
-        weather = auto(client, "What's the weather in New York?", [{"name": "web_search", "type": "web_search_20250305"}])
+        weather = auto(client, "What's the weather in New York?",
+                       [{"name": "web_search", "type": "web_search_20250305"}])
         report("web search for the weather", any(b.type == "server_tool_use" for b in weather.content),
                [b.type for b in weather.content])
         label = tool("print_nutrition_info", "Extracts nutrition information from an image of a nutrition label.",
                      {"calories": {"type": "integer"}, "total_fat": {"type": "number"}, "protein": {"type": "number"}})
         image = {"type": "image", "source": {"type": "base64", "media_type": "image/png",
-                                             "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg=="}}
+                                             "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNg"
+                                                     "YGBgAAAABQABpfZFQAAAAABJRU5ErkJggg=="}}
         response = auto(client, [image, {"type": "text", "text": "Please extract the nutrition values from this "
                                                                  "nutrition label."}], [label])
         report("image extraction calls the tool, says it cannot see",

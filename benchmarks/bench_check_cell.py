@@ -76,11 +76,12 @@ def main() -> None:
     os.environ.setdefault("COURSE_AGENT_BACKEND", "sandbox")
 
     import learner_styles
+
     from course_agent import solutions
-    from course_selfcheck import check_loop
-    from course_selfcheck.loop_exercises import check_exercise_3
     from course_agent.client import shared_sandbox
     from course_sandbox import Sandbox
+    from course_selfcheck import check_loop
+    from course_selfcheck.loop_exercises import check_exercise_3
 
     other_sandbox = Sandbox().start()
     other_clients = type("Clients", (), {})()

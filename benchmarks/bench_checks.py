@@ -30,6 +30,7 @@ def main() -> None:
     os.environ.setdefault("COURSE_AGENT_BACKEND", "sandbox")
 
     import learner_styles
+
     from course_agent import solutions
     from course_selfcheck import check_loop
     from course_selfcheck.loop_exercises import check_exercise_3
@@ -44,7 +45,8 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     for name, case in cases.items():
         seconds = timed(case, repeat)
-        print(f"{name:50s} median {statistics.median(seconds):5.2f} s  (min {min(seconds):.2f}, max {max(seconds):.2f})")
+        print(f"{name:50s} median {statistics.median(seconds):5.2f} s  "
+              f"(min {min(seconds):.2f}, max {max(seconds):.2f})")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

@@ -100,13 +100,12 @@ def make_tools(project):
 def review(client, answer, task: str = f"Review PR #{MR}.", max_iterations: int = 10) -> dict:
     """One review, the lesson's loop; returns its final text, call counts and time split (seconds)."""
     messages = [{"role": "user", "content": task}]
-    model_calls = tool_calls = 0
+    tool_calls = 0
     model_s = tool_s = 0.0
-    for _ in range(max_iterations):
+    for model_calls in range(1, max_iterations + 1):
         start = time.perf_counter()
         response = client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=messages)
         model_s += time.perf_counter() - start
-        model_calls += 1
         if response.stop_reason == "end_turn":
             return {"text": response.content[-1].text, "model_calls": model_calls, "tool_calls": tool_calls,
                     "model_s": model_s, "tool_s": tool_s}

@@ -104,10 +104,12 @@ def main() -> None:
     print(f"fresh interpreters, medians of {args.repeat}:")
     print(f"  import anthropic alone:  {statistics.median(floor):.3f} s")
     print(f"  notebook setup:          {statistics.median(setup):.3f} s  (setup cell "
-          f"{statistics.median(p[0] for p in parts):.3f} s, GitLab cell {statistics.median(p[1] for p in parts):.3f} s, "
+          f"{statistics.median(p[0] for p in parts):.3f} s, "
+          f"GitLab cell {statistics.median(p[1] for p in parts):.3f} s, "
           f"view and self-check imports {statistics.median(p[2] for p in parts):.3f} s)")
     print(f"  setup - floor: {extra:.3f} s (target <= {TARGET_SECONDS} s): "
-          f"{'PASS' if extra <= TARGET_SECONDS else 'MISS'}; ratio {statistics.median(setup) / statistics.median(floor):.2f}x")
+          f"{'PASS' if extra <= TARGET_SECONDS else 'MISS'}; "
+          f"ratio {statistics.median(setup) / statistics.median(floor):.2f}x")
 
     base = import_times(FLOOR, env)
     with_setup = import_times(SETUP, env)
@@ -115,10 +117,10 @@ def main() -> None:
     print(f"\nimports beyond `import anthropic` (one -X importtime run): {len(beyond)} modules, "
           f"{sum(own for own, _ in beyond.values()) / 1000:.0f} ms of self time")
     print(f"  top {args.top} by cumulative time (ms):")
-    for name, (own, cumulative) in sorted(beyond.items(), key=lambda kv: -kv[1][1])[:args.top]:
+    for name, (_, cumulative) in sorted(beyond.items(), key=lambda kv: -kv[1][1])[:args.top]:
         print(f"    {cumulative / 1000:8.1f}  {name}")
     print(f"  top {args.top} by self time (ms):")
-    for name, (own, cumulative) in sorted(beyond.items(), key=lambda kv: -kv[1][0])[:args.top]:
+    for name, (own, _) in sorted(beyond.items(), key=lambda kv: -kv[1][0])[:args.top]:
         print(f"    {own / 1000:8.1f}  {name}")
 
 

@@ -32,7 +32,8 @@ def history(n: int) -> list[dict]:
             messages.append({"role": "user", "content": content if i else "Review PR #482"})
         else:
             messages.append({"role": "assistant", "content": [
-                {"type": "text", "text": f"Reading **the next file**: `shop/f{i}.py`, then:\n\n- its callers\n- its tests"},
+                {"type": "text",
+                 "text": f"Reading **the next file**: `shop/f{i}.py`, then:\n\n- its callers\n- its tests"},
                 {"type": "tool_use", "id": f"toolu_{i}", "name": "read_file", "input": {"path": f"shop/f{i}.py"}}]})
     return messages
 
