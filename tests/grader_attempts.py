@@ -143,6 +143,8 @@ class Agent:
             return bool(approve(block.name, block.input))
         if "yes_word" in self.flaws:
             return approve(block.name, block.input) in (True, "yes", "y")
+        if "only_this_pr" in self.flaws and block.input.get("iid") != self.reviewing:  # other numbers: no question
+            return True
         if "default_allows" in self.flaws and approve is nobody:  # no approver given: taken for "allowed"
             return True
         if "other_error_is_yes" in self.flaws:  # only "nobody there" is a no; a broken approver lets it through
@@ -330,6 +332,7 @@ class Agent:
         return f"stopped at the cap: {len(names)} tool calls ({', '.join(sorted(set(names)))})"
 
     def review(self, pr_number, approve=nobody, max_iterations=20):
+        self.reviewing = pr_number
         history = [{"role": "user", "content": f"Please review merge request !{pr_number}."}]
         model, fell_back, usage, turns = PRIMARY, False, [], 0
         cap = 40 if "fixed_cap_40" in self.flaws else max_iterations - 1 if "cap_off_by_one" in self.flaws \

@@ -69,6 +69,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "blind_approver": "approver_asked", "remembers_yes": "approver_asked", "insist_runs": "approver_asked",
         "true_word": "fail_closed", "eof_is_yes": "fail_closed", "short_yes": "fail_closed",
         "other_error_is_yes": "fail_closed", "default_allows": "fail_closed",
+        # a merge of another number than the reviewed one waits for a yes too
+        "only_this_pr": "approver_asked",
         # the task's denied result says a human denied the call, not that some permission was missing
         "nobody_denied": "refusal_is_error"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
