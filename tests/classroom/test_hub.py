@@ -9,6 +9,7 @@ Skipped, with the reason, where JupyterHub or its proxy cannot be installed (a d
 in CI as root (.ci/run sets CI=true) that is a failure, as for the browser tests."""
 
 import os
+import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -160,3 +161,31 @@ def test_the_course_repository_is_this_checkouts(class_of_four):
     _, repo = class_of_four
     assert (repo / "notebooks" / "en" / "03_the_loop.ipynb").read_bytes() == \
         (ROOT / "notebooks" / "en" / "03_the_loop.ipynb").read_bytes()
+
+
+def test_the_classroom_link_leads_through_the_hub_to_nbgitpullers_page(class_of_four):
+    """The link `course-agent classroom-link` prints, followed with a learner's login cookie: the hub sends them to
+    their server's nbgitpuller page, which will clone into the folder and open the notebook the link names."""
+    from course_agent.classroom import nbgitpuller_link
+
+    learners, repo = class_of_four
+    learner = learners[1]
+    page = learner.session.get(nbgitpuller_link(learner.hub.url, str(repo), "main", "ru"), timeout=60)
+    assert page.status_code == 200 and page.url.startswith(f"{learner.server}/git-pull?"), page.url
+    assert 'data-path="lab/tree/course/notebooks/ru/01_single_call.ipynb"' in page.text
+    assert 'data-targetpath="course"' in page.text
+
+
+def test_a_learners_own_edits_survive_a_new_pull(class_of_four, ran):
+    learners, repo = class_of_four
+    learner = learners[0]
+    mine = learner.home / "course" / "notebooks" / "en" / "lesson_tools.py"
+    mine.write_text(mine.read_text() + "\n# my note\n")
+    (repo / "notebooks" / "CHANGES.md").write_text("a new lesson is out\n")
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "-c", "user.name=course", "-c", "user.email=course@example.invalid", "commit", "-q", "-m",
+                    "news"], cwd=repo, check=True)
+    learner.pull(str(repo))
+    assert mine.read_text().endswith("\n# my note\n")
+    assert (learner.home / "course" / "notebooks" / "CHANGES.md").read_text() == "a new lesson is out\n"
+    assert not (learners[1].home / "course" / "notebooks" / "CHANGES.md").exists(), "only who pulled has it"
