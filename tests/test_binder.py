@@ -89,3 +89,9 @@ def test_both_readmes_have_the_binder_badge_opening_notebook_1_of_their_language
     match = re.fullmatch(r"https://mybinder\.org/v2/gh/[^/]+/[^/]+/HEAD\?urlpath=lab/tree/(\S+)", link)
     assert match and match.group(1) == f"notebooks/{language}/01_single_call.ipynb"
     assert (ROOT / match.group(1)).exists()
+
+
+@pytest.mark.parametrize("readme, guide", [("README.md", "docs/classroom.md"), ("README.ru.md", "docs/classroom.ru.md")])
+def test_both_readmes_link_the_classroom_guide_in_their_language(readme, guide):
+    assert f"]({guide})" in (ROOT / readme).read_text()
+    assert (ROOT / guide).exists()

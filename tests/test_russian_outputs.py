@@ -70,6 +70,8 @@ TERMS = {
     # a class on a hub (course-agent classroom-link): the tool that pulls the course, the scheme of an address, the
     # name git gives the repository a checkout came from
     "JupyterHub", "nbgitpuller", "https", "origin",
+    # where a hub runs for a class (README.ru.md's link to docs/classroom.ru.md): The Littlest JupyterHub, Kubernetes
+    "TLJH", "Kubernetes",
     # the course's own names: the command, the demo GitLab's reviewer account; the link to the English README
     "course-agent", "course-reviewer", "English",
     # pip's error, quoted in README.ru.md (the reason the start command makes a virtual environment)
