@@ -203,7 +203,15 @@ class Kernel:
         self.learner = learner
         self.id = kernel_id
         url = learner.server.replace("http://", "ws://") + f"/api/kernels/{kernel_id}/channels"
-        self.socket = websocket.create_connection(url, header=[f"Authorization: token {learner.token}"], timeout=600)
+        for attempt in range(5):  # a kernel just started on a busy machine may not take its socket at once
+            try:
+                self.socket = websocket.create_connection(url, header=[f"Authorization: token {learner.token}"],
+                                                          timeout=600)
+                break
+            except (websocket.WebSocketException, OSError):
+                if attempt == 4:
+                    raise
+                time.sleep(2)
         self.session = uuid.uuid4().hex
 
     def run(self, code: str, timeout: float = 600) -> tuple[str, dict | None]:

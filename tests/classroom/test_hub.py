@@ -85,9 +85,10 @@ def _run_notebook_3(learner: Learner) -> dict:
         url, token, lang, tmp, cwd = facts.split()
         return {"learner": learner, "kernel": kernel, "outputs": outputs, "url": url, "token": token,
                 "language": lang, "tmp": tmp, "cwd": cwd}
-    except BaseException:
+    except Exception as error:
         kernel.close()
-        raise
+        log = learner.hub.log.read_text(errors="replace")[-4000:]
+        raise AssertionError(f"{learner.name}: {error!r}\nthe hub's log ends:\n{log}") from error
 
 
 @pytest.fixture(scope="module")
