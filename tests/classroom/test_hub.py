@@ -123,6 +123,7 @@ def test_the_kernels_speak_the_learners_language_and_stay_in_their_homes(ran):
         home = run["learner"].home
         assert run["language"] == LANGUAGES[run["learner"].name]
         assert run["tmp"].startswith(str(home)), "TMPDIR is in the learner's home"
+        assert (home / ".cache" / "course-agent").is_dir(), "the sandbox's demo repository cache is in the home too"
         assert run["cwd"] == str(home / "course" / "notebooks" / run["language"])
         assert (home / "course" / "notebooks" / run["language"] / "my_code" / "exercise_3.py").exists()
 
