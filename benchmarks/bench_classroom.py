@@ -91,8 +91,10 @@ def _hub_processes(hub, servers: dict[str, psutil.Process]) -> list[psutil.Proce
     return [p for p in _tree(psutil.Process(hub.process.pid)) if p.pid not in learners]
 
 
-def visit(learner: Learner, repo: Path, ran: threading.Barrier, measured: threading.Event) -> dict:
-    """One learner's visit: log in, start, pull, notebook 3; then wait (kernel alive) until memory is measured."""
+def visit(learner: Learner, repo: Path, ran: threading.Barrier, measured: threading.Event, merged: threading.Event,
+          first: bool) -> dict:
+    """One learner's visit: log in, start, pull, notebook 3; then wait (kernel alive) until memory is measured; then
+    the first learner merges !485 in their demo GitLab and every other one looks whether theirs still has it open."""
     from course_agent.solutions import solution_code
 
     started = time.perf_counter()
@@ -120,8 +122,17 @@ def visit(learner: Learner, repo: Path, ran: threading.Barrier, measured: thread
                 timings["self_check_passed"] = "0 broken, 0 not checked" in text
         timings["notebook"] = time.perf_counter() - began
         timings["ready"] = ready
+        timings["sandbox"], _ = kernel.run("print(url)")
         ran.wait()
         measured.wait(600)
+        if first:
+            text, error = kernel.run("print(project.mergerequests.get(485).merge()['state'])")
+            timings["485"] = text.strip()
+            merged.set()
+        else:
+            merged.wait(600)
+            text, error = kernel.run("print(project.mergerequests.get(485).state)")
+            timings["485"] = text.strip()
     finally:
         kernel.close()
     return timings
@@ -134,10 +145,11 @@ def one_class(n: int, where: Path) -> dict:
         time.sleep(3)  # the idle culler's first look
         idle_hub, _ = _memory(_hub_processes(hub, {}))
         learners = [Learner(hub, f"learner{i:02d}") for i in range(n)]
-        ran, measured = threading.Barrier(n + 1), threading.Event()
+        ran, measured, merged = threading.Barrier(n + 1), threading.Event(), threading.Event()
         started = time.perf_counter()
         with ThreadPoolExecutor(n) as pool:
-            futures = [pool.submit(visit, learner, repo, ran, measured) for learner in learners]
+            futures = [pool.submit(visit, learner, repo, ran, measured, merged, index == 0)
+                       for index, learner in enumerate(learners)]
             try:
                 ran.wait(1200)
             except threading.BrokenBarrierError:
@@ -159,6 +171,8 @@ def one_class(n: int, where: Path) -> dict:
     return {
         "learners": n, "servers_found": len(servers), "wall_s": wall,
         "all_checks_passed": all(r["check_passed"] and r["self_check_passed"] for r in results),
+        "sandboxes": len({r["sandbox"] for r in results}),
+        "isolated": results[0]["485"] == "merged" and all(r["485"] == "opened" for r in results[1:]),
         "uss_mib_median": statistics.median(uss), "uss_mib_max": max(uss),
         "rss_mib_median": statistics.median(rss), "rss_mib_max": max(rss),
         "server_uss_mib_median": statistics.median(server_only),
@@ -195,12 +209,13 @@ def main() -> int:
         rows.append(row)
         print(json.dumps(row))
     print()
-    print("| learners | all checks passed | server+kernel USS MiB (median / max) | server / kernel USS MiB | RSS MiB median | check p50 / p95 s "
+    print("| learners | all checks passed | sandboxes (ports) | !485 merged by one, open for the rest | server+kernel USS MiB (median / max) | server / kernel USS MiB | RSS MiB median | check p50 / p95 s "
           "| check_loop p50 / p95 s | notebook 3 p50 / max s | start p50 / max s | CPU s per learner "
           "| hub USS MiB idle / loaded | all done in s |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
-        print(f"| {r['learners']} | {'yes' if r['all_checks_passed'] else 'NO'} "
+        print(f"| {r['learners']} | {'yes' if r['all_checks_passed'] else 'NO'} | {r['sandboxes']} "
+              f"| {'yes' if r['isolated'] else 'NO'} "
               f"| {r['uss_mib_median']:.0f} / {r['uss_mib_max']:.0f} "
               f"| {r['server_uss_mib_median']:.0f} / {r['kernel_uss_mib_median']:.0f} | {r['rss_mib_median']:.0f} "
               f"| {r['check_p50_s']:.2f} / {r['check_p95_s']:.2f} | {r['self_check_p50_s']:.2f} / "
