@@ -134,6 +134,41 @@ def _sandbox(args: argparse.Namespace, lang: str) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------- classroom-link
+
+def _origin() -> str | None:
+    """The checkout's `origin`, when it is an address a hub can clone (http/https)."""
+    import subprocess
+
+    try:
+        found = subprocess.run(["git", "config", "--get", "remote.origin.url"], capture_output=True, text=True,
+                               timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    url = found.stdout.strip()
+    return url if url.startswith(("http://", "https://")) else None
+
+
+def _classroom_link(args: argparse.Namespace, lang: str) -> int:
+    from .classroom import nbgitpuller_link
+
+    if not args.hub.startswith(("http://", "https://")):
+        _say("course-agent classroom-link: " + tr("the hub's address must start with http:// or https://, got {hub!r}",
+                                                  lang, hub=args.hub))
+        return EXIT_USAGE
+    repo = args.repo or _origin()
+    if not repo:
+        _say("course-agent classroom-link: " + tr("name the course's repository with --repo (an https address the "
+                                                  "hub can clone): this checkout's origin is not one", lang))
+        return EXIT_USAGE
+    try:
+        print(nbgitpuller_link(args.hub, repo, args.branch, args.language or lang))
+    except ValueError as error:
+        _say("course-agent classroom-link: " + str(error))
+        return EXIT_USAGE
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------- the command
 
 def _parser(lang: str) -> argparse.ArgumentParser:
@@ -184,6 +219,17 @@ def _parser(lang: str) -> argparse.ArgumentParser:
     reviewer.add_argument("--language", choices=["en", "ru"], default=None,
                           help=tr("language of the task (default: COURSE_AGENT_LANGUAGE or the locale)", lang))
     reviewer.set_defaults(run=review_command.run)
+    link = commands.add_parser(
+        "classroom-link", language=lang,
+        help=tr("print the nbgitpuller link that puts the course into each learner's home on a JupyterHub and "
+                "opens notebook 1", lang))
+    link.add_argument("--hub", required=True, help=tr("the hub's address, e.g. https://hub.example.org", lang))
+    link.add_argument("--repo", help=tr("the course's git repository (default: this checkout's origin, when it is "
+                                        "an https address)", lang))
+    link.add_argument("--branch", default="main", help=tr("the branch to pull (default main)", lang))
+    link.add_argument("--language", choices=["en", "ru"], default=None,
+                      help=tr("the notebooks' language (default: COURSE_AGENT_LANGUAGE or the locale)", lang))
+    link.set_defaults(run=_classroom_link)
     return parser
 
 

@@ -26,12 +26,16 @@ def test_environment_yml_lists_the_same_dependencies_as_pyproject():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]
     own = [r for r in extras["test"] if r.startswith("course-agent[")]
-    assert own == ["course-agent[course]"], "the tests run on top of the course's extra"
-    declared = _requirements(project["dependencies"] + extras["course"] + [r for r in extras["test"] if r not in own])
+    assert own == ["course-agent[course]", "course-agent[hub]"], "the tests run on top of the course's and hub's extras"
+    assert [r for r in extras["hub"] if r.startswith("course-agent[")] == ["course-agent[course]"]
+    hub = [r for r in extras["hub"] if not r.startswith("course-agent[")]
+    declared = _requirements(project["dependencies"] + extras["course"] + hub
+                             + [r for r in extras["test"] if r not in own])
     environment = yaml.safe_load((ROOT / "environment.yml").read_text())
     conda = _requirements([d for d in environment["dependencies"] if isinstance(d, str)])
     conda.pop("python")
     conda.pop("pip")
+    conda.pop("configurable-http-proxy")  # the hub's proxy: from npm for pip users (classroom/install-proxy)
     assert "conda-forge" in environment["channels"]
     assert conda == declared
     assert all(bound.startswith(">=") for bound in declared.values()), "every dependency has a lower bound"

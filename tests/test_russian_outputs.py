@@ -67,6 +67,11 @@ TERMS = {
     "API", "SDK", "GitLab", "Claude", "Anthropic", "Opus", "Python", "JupyterLab", "Jupyter", "JSON", "JSONL", "Lines",
     "HTML", "HTTP", "CI", "CD", "MR", "LLM", "REST", "git", "Homebrew", "loopback", "Ctrl-C", "Message", "Messages", "Batches", "Ctrl", "GitHub", "Git", "ID", "id", "Id",
     "Schema", "README", "Haiku", "Sonnet", "Mythos", "Fable", "bash", "main",
+    # a class on a hub (course-agent classroom-link): the tool that pulls the course, the scheme of an address, the
+    # name git gives the repository a checkout came from
+    "JupyterHub", "nbgitpuller", "https", "origin",
+    # where a hub runs for a class (README.ru.md's link to docs/classroom.ru.md): The Littlest JupyterHub, Kubernetes
+    "TLJH", "Kubernetes",
     # the course's own names: the command, the demo GitLab's reviewer account; the link to the English README
     "course-agent", "course-reviewer", "English",
     # pip's error, quoted in README.ru.md (the reason the start command makes a virtual environment)
@@ -100,7 +105,7 @@ REMAINING: set[tuple[str, str]] = set()  # nothing left to translate
 # Code the catalogues' sentences name without backticks (a message is plain text): command-line options and their
 # values, Python names of the exercises (the objects a hint tells the learner to build), a package name.
 CATALOGUE_CODE = {
-    "all-open", "allow-remote", "host", "post", "resume", "approval", "DIR", "ask", "approve", "deny", "timeout",
+    "all-open", "allow-remote", "host", "repo", "post", "resume", "approval", "DIR", "ask", "approve", "deny", "timeout",
     "anthropic", "client", "list", "review", "Policy", "Verdict", "ASK", "DENY", "decide", "toolbox", "audit",
     "counting", "billed", "properties", "ref", "rules", "LIMIT",
     # a request parameter of the Messages API (fallbacks) and the notebook-7 exercise's set of tool names (DANGEROUS)
