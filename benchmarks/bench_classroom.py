@@ -29,7 +29,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "classroom"))
 
 import psutil  # noqa: E402
-
 from classroom_hub import Learner, code_cells, course_repository, missing, running_hub  # noqa: E402
 
 MIB = 1024 * 1024
@@ -155,7 +154,7 @@ def one_class(n: int, where: Path) -> dict:
             except threading.BrokenBarrierError:
                 for future in futures:
                     if future.done() and future.exception():
-                        raise future.exception()
+                        raise future.exception() from None
                 raise
             wall = time.perf_counter() - started
             servers = _servers(hub)
@@ -176,7 +175,7 @@ def one_class(n: int, where: Path) -> dict:
         "uss_mib_median": statistics.median(uss), "uss_mib_max": max(uss),
         "rss_mib_median": statistics.median(rss), "rss_mib_max": max(rss),
         "server_uss_mib_median": statistics.median(server_only),
-        "kernel_uss_mib_median": statistics.median(u - s for u, s in zip(uss, server_only)),
+        "kernel_uss_mib_median": statistics.median(u - s for u, s in zip(uss, server_only, strict=True)),
         "check_p50_s": _percentile([r["check"] for r in results], 0.5),
         "check_p95_s": _percentile([r["check"] for r in results], 0.95),
         "self_check_p50_s": _percentile([r["self_check"] for r in results], 0.5),
@@ -209,7 +208,8 @@ def main() -> int:
         rows.append(row)
         print(json.dumps(row))
     print()
-    print("| learners | all checks passed | sandboxes (ports) | !485 merged by one, open for the rest | server+kernel USS MiB (median / max) | server / kernel USS MiB | RSS MiB median | check p50 / p95 s "
+    print("| learners | all checks passed | sandboxes (ports) | !485 merged by one, open for the rest "
+          "| server+kernel USS MiB (median / max) | server / kernel USS MiB | RSS MiB median | check p50 / p95 s "
           "| check_loop p50 / p95 s | notebook 3 p50 / max s | start p50 / max s | CPU s per learner "
           "| hub USS MiB idle / loaded | all done in s |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
