@@ -92,7 +92,7 @@ def what_to_do(response) -> str:
 
 # %% lang="ru"
 def what_to_do(response) -> str:
-    """По решению на каждую причину остановки — так их принимает агентный цикл."""
+    """Какое решение агентный цикл должен принять при каждой причине остановки."""
     match response.stop_reason:
         case "end_turn":
             return "готово: вернуть текст"

@@ -161,8 +161,8 @@ print("оплачиваемый вход, billed(result.usage):", round(billed(r
 # %% [markdown] lang="ru"
 # ## Упражнение: сколько стоит ревьюер на всех merge request
 #
-# Прежде чем доверить ревьюеру бюджет, команда смотрит на таблицу. Проверьте каждый демо-merge request, с !482 по
-# !487, ревьюером курса с кэшированием (`review(pr, client=client, language="ru")`, как выше) и положите в `rows` по строке на
+# Прежде чем доверить ревьюеру бюджет, команда смотрит на таблицу. Проверьте каждый merge request демо-проекта, с !482
+# по !487, ревьюером курса с кэшированием (`review(pr, client=client, language="ru")`, как выше) и положите в `rows` по строке на
 # каждый: `(pr, вердикт, вызовы, оплачиваемый вход)`, где вердикт — последняя строка ревью, вызовы — `result.iterations`, оплачиваемый вход — `billed(result.usage)`. Какой
 # оказался самым дорогим и почему?
 
@@ -533,7 +533,7 @@ for attempt in (1, 2):
         code = main(["review", "482", "--post", "--language", "ru", "--transcript", f"{runs}/review-{attempt}.jsonl"])
     notes = mr.notes.list(get_all=True)
     ours = [n for n in notes if "<!-- course-agent-review" in n.body]
-    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, из них оставлено course-agent: {len(ours)} "
+    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, из них от course-agent: {len(ours)} "
           f"(к строкам: {sum(n.type == 'DiffNote' for n in ours)}, итоговых: {sum(n.type != 'DiffNote' for n in ours)})")
 
 # %% [markdown] lang="en"
