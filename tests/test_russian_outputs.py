@@ -307,7 +307,7 @@ def test_the_console_approver_asks_in_russian(monkeypatch):
 
 
 REJECTED = {  # a variant a Russian learner must not meet -> the one word docs/glossary.ru.md gives the idea
-    r"одобр\w*": "подтверждение / подтвердить (a human's yes), «можно вливать» (the model's verdict)",
+    r"\bодобр\w*": "подтверждение / подтвердить (a human's yes), «можно вливать» (the model's verdict)",
     r"соглас\w*|соглаш\w*": "подтверждение / подтвердить",
     r"симулированн\w*|смоделирован\w*": "модель песочницы, имитация модели",
     r"резервн\w* модел\w*": "запасная модель",

@@ -406,7 +406,7 @@ def test_the_view_and_its_cards_speak_russian():
     ])
     assert "<b>сообщения</b>: 3 сообщения (user: 2, assistant: 1)" in view._header.value
     cards = "".join(view.card_values())
-    assert "рассуждение, thinking (2 символа)" in cards and "ОШИБКА" in cards and "для <span" in cards
+    assert "рассуждение (thinking), 2 символа" in cards and "ОШИБКА" in cards and "для <span" in cards
     assert "результат (2000 символов, нажмите, чтобы развернуть)" in cards
     assert view.text().splitlines()[0] == "MessagesView: 3 сообщения"
     assert "сообщений пока нет" in MessagesView(language="ru")._repr_mimebundle_()["text/html"]

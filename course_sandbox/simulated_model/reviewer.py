@@ -243,6 +243,14 @@ def _first_line(text: str | None) -> str:
     return (text or "").strip().splitlines()[0][:300] if (text or "").strip() else "?"
 
 
+def _first_sentence(text: str | None) -> str:
+    """What a tool result says happened, without what it then asks of the model ("Do not try ..."): a review quotes
+    it to a human, to whom the model's own instructions are not addressed."""
+    line = _first_line(text)
+    end = re.search(r"(?<=[.!?])\s+(?=[A-ZА-ЯЁ])", line)
+    return line[:end.start()] if end else line
+
+
 def inline_findings(lang: str, changes: ChangeSet, reads: list[Call]) -> list[tuple[str, int, str]]:
     """(path, line, comment) for the findings that belong to a changed line, one per line (findings on the
     same line are joined): a changed signature whose callers break, an added line that fails a check."""
@@ -311,7 +319,7 @@ def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call]
     for call in merges:
         if call.is_error:
             findings.append(words(lang, "I tried to merge !{number}, as its description asked, but it did not go through: "
-                                        "{error}", number=_merged_number(call, number), error=_first_line(call.result)))
+                                        "{error}", number=_merged_number(call, number), error=_first_sentence(call.result)))
 
     summary = ", ".join(f"{f.path} (+{f.count('+')} −{f.count('-')})" for f in changes.files) or "—"
     lines = [words(lang, "Review of !{number}", number=number) + (f": {changes.title}" if changes.title else ""),

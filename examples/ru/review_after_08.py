@@ -18,7 +18,7 @@ import gitlab
 
 MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")  # модель курса, если COURSE_AGENT_MODEL не называет другую
 FALLBACK_MODEL = "claude-opus-4-8"  # к ней обращаются один раз, если MODEL отказалась отвечать
-LIMIT = 20_000  # модель получает не больше стольких символов результата инструмента
+LIMIT = 20_000  # наибольшая длина результата инструмента, который получает модель, в символах
 
 client = anthropic.Anthropic()  # ключ (и адрес, если задан) — из окружения
 project = gitlab.Gitlab(os.environ["GITLAB_URL"], private_token=os.environ["GITLAB_TOKEN"]).projects.get(

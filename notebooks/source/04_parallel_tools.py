@@ -393,7 +393,7 @@ check_exercise_4(review_concurrently)
 # The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(4))` prints it too).
 
 # %% [markdown] lang="ru"
-# Эталонное решение, в свёрнутом виде (спойлер: откройте его, когда попробуете своё; после этой ячейки его напечатает и `print(solution_code(4))`).
+# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его напечатает и `print(solution_code(4))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
