@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import arithmetic, number_words, postal, proper_names, prose_lists, ranges, spoken_values
-from .schema_instance import MISSING, is_valid
+from . import arithmetic, item_lists, number_words, postal, proper_names, prose_lists, ranges, spoken_values
+from .schema_instance import MISSING, instance, is_valid
 from .words import GLOSSARY, overlap, stems
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -97,7 +97,7 @@ KINDS: list[tuple[str, str]] = [
     ("count", r"^(?:the )?number of\b|^how many\b|^количество\b"),
     ("percent", r"percent|\bpct\b|процент"),
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
-           r"\binvoice\b|\baccount\b|номер|идентификатор|артикул"),
+           r"\binvoice\b|\baccount\b|\bflight\b|номер|идентификатор|артикул|рейс"),
     ("product", r"product|\bitem\b|goods|товар|продукт"),
     ("name", r"\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|\bpatient\b|"
              r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн"),
@@ -365,12 +365,53 @@ class RequestHints:
     def count(self, name: str, schema: dict) -> int:
         items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
         kind = self._kind(name, items) or self._kind(name, {**items, "description": schema.get("description", "")})
+        if isinstance(items.get("enum"), list):
+            self.listed[name] = item_lists.enum_items(items["enum"], self.evidence.text)
+            return len(self.listed[name])
+        if "object" in _types(items) and isinstance(items.get("properties"), dict) and not any(self.parents):
+            self.listed[name] = self._objects(items)
+            return len(self.listed[name])
         if _types(items) & {"object", "array"} or "enum" in items:
             return 0
         if kind is None or kind == "text":
             self.listed[name] = self._prose_list(name, schema)
             return len(self.listed[name])
         return len(self._typed(kind, items, name))
+
+    def _objects(self, items: dict) -> list[dict]:
+        """One object per item the request lists, each filled from its own stretch of the request (item_lists)."""
+        pieces = item_lists.object_items(items["properties"], self.evidence.text, self._marks)
+        objects = []
+        for piece in pieces:
+            try:
+                value = instance(items, RequestHints(read(piece, self.evidence.lang)))
+            except Exception:  # noqa: BLE001 - an item that cannot be filled is left out, never guessed
+                continue
+            if isinstance(value, dict) and is_valid(items, value):
+                objects.append(value)
+        return objects if len(objects) == len(pieces) else []
+
+    def _marks(self, name: str, schema: dict) -> list[tuple[int, int]]:
+        """Where the request writes the values that mark the items of an array of objects: e-mails for `email`,
+        ids after the noun for `sku` ("SKU KB-102")."""
+        kind = kind_of(name, schema)
+        text = self.evidence.text
+        if kind in ("email", "phone", "url"):
+            values = self.evidence.of(kind)
+        elif kind == "id":
+            values = ids_after_nouns(text, name, str(schema.get("description") or "")) or _unique(
+                m.group(1).rstrip(".-") for m in re.finditer(
+                    rf"(?<!\w){re.escape(name)}\s+(?:#|№)?([A-Za-z]*\d[\w-]*|[A-Za-z][\w-]*\d[\w-]*)", text, re.I))
+        else:
+            return []
+        marks, at = [], 0
+        for value in values:
+            found = text.find(str(value), at)
+            if found < 0:
+                return []
+            marks.append((found, found + len(str(value))))
+            at = found + len(str(value))
+        return marks
 
     def _prose_list(self, name: str, schema: dict, fitting_only: bool = False) -> list[str]:
         """The items of the list in prose an array property of plain strings takes: the one whose cue
@@ -648,11 +689,19 @@ def _real_date(year: int, month: int, day: int) -> bool:
     return True
 
 
+_FLIGHT_NUMBER = re.compile(r"(?<![\w-])([A-Z]{2}|[A-Z]\d|\d[A-Z])\s(\d{1,4})(?![\w-])")
+_FLIGHT_WORDS = re.compile(r"\b(?:flight|fly|flying|plane|airport|leave|leaves|depart\w*|land\w*|delay\w*|boarding|"
+                           r"on time)\b|(?<!\w)(?:рейс|вылет|самол[её]т|аэропорт|прил[её]т|задерж)", re.I)
+"""A flight number written with a space ("on LH 438 tonight"): read as "LH438" when the words are about flying."""
+
+
 def _ids(text: str) -> list[str]:
     found = [(m.start(), m.group(1)) for m in _HASH_ID.finditer(text)]
+    if _FLIGHT_WORDS.search(text):
+        found += [(m.start(), m.group(1) + m.group(2)) for m in _FLIGHT_NUMBER.finditer(text)]
     found += [(m.start(), m.group(0)) for m in _ID_TOKEN.finditer(text)]
     found += [(m.start(1), m.group(1)) for m in _ID_AFTER_WORD.finditer(text)]
-    return _unique(value.rstrip(".-") for _, value in sorted(found))
+    return _unique(value.rstrip(".-") for _, value in sorted(found, key=lambda f: (f[0], -len(f[1]))))
 
 
 _ID_WORDS = {"ids", "iid", "number", "code", "ref", "reference", "key", "the", "identifier", "unique", "номер"}

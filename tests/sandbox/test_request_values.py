@@ -71,6 +71,27 @@ CASES = [
      {"origin": "Boston", "destination": "Rome"}),
     (tool("create_event", "Create a calendar event", {"title": S, "location": S}),
      'Create an event called "Team lunch" at Blue Bottle Cafe.', {"title": "Team lunch", "location": "Blue Bottle Cafe"}),
+    # arrays of enum values and of objects, item by item (item_lists.py)
+    (tool("schedule_class", "Schedule a weekly class", {"title": S, "weekdays": strings(
+        {"type": "string", "enum": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]})}),
+     'Schedule "Yoga" every Tuesday and Thursday.', {"title": "Yoga", "weekdays": ["tuesday", "thursday"]}),
+    (tool("set_schedule", "Задать расписание", {"days": strings({"type": "string", "enum": [
+        "mon", "tue", "wed", "thu", "fri", "sat", "sun"]})}),
+     "Поставь расписание на вторник, четверг и субботу.", {"days": ["tue", "thu", "sat"]}),
+    (tool("subscribe", "Subscribe to notifications", {"topics": strings(
+        {"type": "string", "enum": ["billing", "outage", "security", "release_notes"]})}),
+     "Subscribe channel ops-alerts to outage and security notifications.",
+     {"topics": ["outage", "security"]}),
+    (tool("invite", "Invite guests to a party", {"title": S, "guests": strings(
+        {"type": "object", "properties": {"name": S, "email": {"type": "string", "format": "email"}},
+         "required": ["name", "email"]})}),
+     'Invite Mia Wong (mia@ex.org), Tom Hale (tom@ex.org) and Lee Park (lee@ex.org) to "Launch party".',
+     {"guests": [{"name": "Mia Wong", "email": "mia@ex.org"}, {"name": "Tom Hale", "email": "tom@ex.org"},
+                 {"name": "Lee Park", "email": "lee@ex.org"}]}),
+    (tool("restock", "Restock products", {"lines": strings(
+        {"type": "object", "properties": {"sku": S, "quantity": {"type": "integer"}}, "required": ["sku", "quantity"]})}),
+     "Restock 5 of SKU AB-1 and 12 of SKU CD-22.",
+     {"lines": [{"sku": "AB-1", "quantity": 5}, {"sku": "CD-22", "quantity": 12}]}),
 ]
 
 
