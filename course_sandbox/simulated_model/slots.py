@@ -658,9 +658,49 @@ def _number(text: str) -> int | float | None:
     return value if math.isfinite(value) else None
 
 
+TODAY = dt.date(2025, 1, 15)
+"""The sandbox's fixed "today" (a Wednesday, the date its placeholders use): "tomorrow", "next Tuesday" are read
+against it, so a reply never depends on the day it is run (docs/sandbox.md)."""
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_RU_WEEKDAYS = ("понедельник", "вторник", "сред", "четверг", "пятниц", "суббот", "воскресень")
+_RELATIVE = re.compile(r"\b(?:(day after tomorrow)|(tomorrow)|(today|tonight|this (?:morning|afternoon|evening))|"
+                       r"(?:next|this|coming|on)\s+(" + "|".join(_WEEKDAYS) + r")|in\s+(\d{1,3})\s+days?)\b|"
+                       r"(?<!\w)(?:(послезавтра)|(завтра)|(сегодня)|(?:в|во)\s+(?:следующ\w+\s+|эт\w+\s+)?("
+                       + "|".join(_RU_WEEKDAYS) + r")\w*|через\s+(\d{1,3})\s+(?:дн|день))", re.I)
+_RANGE = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|until|till|through|thru|-|–|—)\s*"
+                    r"(?:([A-Za-z]{3,9})\.?\s+)?(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
+"""A range of days with one year at its end: "from March 3 to March 6, 2026", "May 3-6, 2026"."""
+
+
+def _relative_dates(text: str) -> list[str]:
+    """Dates said relative to today, read against the sandbox's fixed TODAY, in the order written."""
+    found = []
+    for m in _RELATIVE.finditer(text):
+        groups = m.groups()
+        if groups[0] or groups[5]:
+            day = TODAY + dt.timedelta(days=2)
+        elif groups[1] or groups[6]:
+            day = TODAY + dt.timedelta(days=1)
+        elif groups[2] or groups[7]:
+            day = TODAY
+        elif groups[4] or groups[9]:
+            day = TODAY + dt.timedelta(days=int(groups[4] or groups[9]))
+        else:
+            index = _WEEKDAYS.index(groups[3].lower()) if groups[3] else next(
+                i for i, w in enumerate(_RU_WEEKDAYS) if groups[8].lower().startswith(w))
+            day = TODAY + dt.timedelta(days=(index - TODAY.weekday() - 1) % 7 + 1)
+        found.append(day.isoformat())
+    return found
+
+
 def _dates(text: str) -> tuple[list[str], list[str]]:
     datetimes: list[str] = []
     dates: list[str] = []
+    for m in _RANGE.finditer(text):
+        first = _month(m[1])
+        last = _month(m[3]) if m[3] else first
+        if first and last and _real_date(int(m[5]), first, int(m[2])) and _real_date(int(m[5]), last, int(m[4])):
+            dates += [f"{m[5]}-{first:02d}-{int(m[2]):02d}", f"{m[5]}-{last:02d}-{int(m[4]):02d}"]
     for m in _ISO.finditer(text):
         if not _real_date(int(m[1]), int(m[2]), int(m[3])):
             continue
@@ -678,7 +718,13 @@ def _dates(text: str) -> tuple[list[str], list[str]]:
         number = number or _MONTHS.get(month.lower())
         if number and _real_date(int(year), number, int(day)):
             dates.append(f"{year}-{number:02d}-{int(day):02d}")
+    dates += _relative_dates(text)
     return _unique(datetimes), _unique(dates)
+
+
+def _month(word: str) -> int | None:
+    word = word.lower()
+    return _MONTHS.get(word) or next((n for key, n in _MONTHS.items() if word.startswith(key) and len(key) >= 3), None)
 
 
 def _real_date(year: int, month: int, day: int) -> bool:

@@ -71,6 +71,17 @@ CASES = [
      {"origin": "Boston", "destination": "Rome"}),
     (tool("create_event", "Create a calendar event", {"title": S, "location": S}),
      'Create an event called "Team lunch" at Blue Bottle Cafe.', {"title": "Team lunch", "location": "Blue Bottle Cafe"}),
+    # dates relative to the sandbox's fixed today, 2025-01-15 (a Wednesday), ranges of days, titles before names
+    (tool("book_visit", "Book a visit", {"visitor_name": S, "host_name": S, "when": {"type": "string", "format": "date-time"}}),
+     "Book a visit for Carla Diaz with Prof. Ian Moss next Friday at 10:30 am.",
+     {"visitor_name": "Carla Diaz", "host_name": "Ian Moss", "when": "2025-01-17T10:30:00Z"}),
+    (tool("set_alarm", "Set an alarm", {"at": {"type": "string", "format": "date-time"}}),
+     "Wake me the day after tomorrow at 6:45 am.", {"at": "2025-01-17T06:45:00Z"}),
+    (tool("rent_car", "Rent a car", {"pickup": {"type": "string", "format": "date"},
+                                     "dropoff": {"type": "string", "format": "date"}}),
+     "Rent a car from May 28 to June 2, 2026.", {"pickup": "2026-05-28", "dropoff": "2026-06-02"}),
+    (tool("call_back", "Перезвонить клиенту", {"date": {"type": "string", "format": "date"}}),
+     "Перезвони клиенту завтра.", {"date": "2025-01-16"}),
     # arrays of enum values and of objects, item by item (item_lists.py)
     (tool("schedule_class", "Schedule a weekly class", {"title": S, "weekdays": strings(
         {"type": "string", "enum": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]})}),
