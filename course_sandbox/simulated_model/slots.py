@@ -171,7 +171,8 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     rest = spoken_values.ADDRESS.sub(" ", spoken_values.PHONE.sub(" ", rest))
     evidence.expression = arithmetic.find(rest)
     values["expression"] = [arithmetic.plain(evidence.expression.expression)] if evidence.expression else []
-    values["id"] = _unique(_ids(rest) + spoken_values.lower_ids(rest) + values["uuid"])
+    values["slug"] = spoken_values.slugs(rest)
+    values["id"] = _unique(_ids(rest) + spoken_values.lower_ids(rest) + values["uuid"] + values["slug"])
     values["number"] = [n for n in map(_number, _NUMBER.findall(rest)) if n is not None]
     quoted_venues = proper_names.quoted_venues(text)
     values["place"] = _unique([*quoted_venues, *_places(rest)])
@@ -335,6 +336,13 @@ class RequestHints:
             if fresh:
                 taken.add(fresh[0])
             return fresh[0] if fresh else found[0] if found else MISSING
+        if "string" in _types(schema) and index is None and _SLUG_THINGS.search(name.replace("_", " ")) \
+                and self.evidence.of("slug"):
+            taken = self.taken.setdefault("id", set())
+            fresh = [slug for slug in self.evidence.of("slug") if slug not in taken]
+            if fresh:  # "Deploy payments-api" for `service`
+                taken.add(fresh[0])
+                return fresh[0]
         if "string" in _types(schema) and index is None:
             chosen = spoken_values.described_choice(str(schema.get("description") or ""), self.evidence.text)
             return chosen if chosen is not MISSING else _after_its_word(name, schema, self.evidence.text)
@@ -596,10 +604,16 @@ def _after_its_word(name: str, schema: dict, text: str) -> Any:
             return next(g for g in named.groups() if g)
     before = re.search(rf"\b(?:the|my|our|your|their)\s+([\w-]{{3,}})\s+{re.escape(word)}s?\b", text, re.I)
     if before and before.group(1).lower() not in _NOT_NAMING:
-        return before.group(1)  # "the contractors group"
+        # "the contractors group"; a room is named with its word: "the living room"
+        return f"{before.group(1)} {word}" if word in _NAMED_WITH_ITS_WORD else before.group(1)
     return MISSING
 
 
+_NAMED_WITH_ITS_WORD = {"room", "hall", "office"}
+_SLUG_THINGS = re.compile(r"\b(?:service|app|application|device|repo|repository|project|host|server|package|branch|"
+                          r"bucket|cluster|queue|component|module|job|pipeline|workflow|instance|container|image|"
+                          r"deployment|slug|handle|channel|site|environment|env|namespace|target)\b", re.I)
+"""Plain string properties that take a lower-case hyphenated identifier the request writes ("payments-api")."""
 _NOT_NAMING = {"new", "old", "same", "other", "whole", "entire", "first", "last", "main", "default", "current", "next",
                "previous", "only", "own", "big", "small", "right", "wrong", "usual", "best", "whole", "this", "that"}
 

@@ -82,6 +82,26 @@ def times(text: str) -> list[str]:
     return _unique(found)
 
 
+_SLUG = re.compile(r"(?<![\w@./:-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w@/-]|\.\w)")
+_VERB_FIRST = re.compile(r"(?:^|[.!?;:]\s+|\b(?:please|then|and)\s+)[A-Za-z]{3,}(?:\s+(?:the|a|an|up|down|on|off))?\s+$", re.I)
+_NOT_SLUGS = {"e-mail", "check-up", "follow-up", "wi-fi", "log-in", "sign-in", "sign-up", "set-up", "pick-up",
+              "drop-off", "read-only", "up-to-date", "on-call", "real-time", "full-time", "part-time", "one-off",
+              "t-shirt", "x-ray", "co-worker", "re-run", "dry-run", "in-person", "long-term", "short-term"}
+
+
+def slugs(text: str) -> list[str]:
+    """Lower-case hyphenated identifiers: "payments-api" right after the action verb ("Deploy payments-api"),
+    or any with a digit ("lamp-kitchen-02"); hyphenated words ("check-up", "e-mail") are not."""
+    found = []
+    for m in _SLUG.finditer(text):
+        slug = m.group(1)
+        if slug in _NOT_SLUGS:
+            continue
+        if any(ch.isdigit() for ch in slug) or _VERB_FIRST.search(text[:m.start()]):
+            found.append(slug)
+    return _unique(found)
+
+
 def lower_ids(text: str) -> list[str]:
     """Ids in lower case with a digit part: 'art-991', 'u-17', 'cust_123'."""
     return _unique(LOWER_ID.findall(text))

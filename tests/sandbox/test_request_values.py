@@ -82,6 +82,12 @@ CASES = [
      "Rent a car from May 28 to June 2, 2026.", {"pickup": "2026-05-28", "dropoff": "2026-06-02"}),
     (tool("call_back", "Перезвонить клиенту", {"date": {"type": "string", "format": "date"}}),
      "Перезвони клиенту завтра.", {"date": "2025-01-16"}),
+    # lower-case hyphenated identifiers right after the verb or with a digit; a room named with its word
+    (tool("restart_service", "Restart a service", {"service": S, "region": S}),
+     "Restart billing-worker in region eu-west-1.", {"service": "billing-worker"}),
+    (tool("dim_light", "Dim a light", {"light_id": S, "level": {"type": "integer"}}),
+     "Dim hall-lamp-3 to 40.", {"light_id": "hall-lamp-3", "level": 40}),
+    (tool("clean_room", "Start the vacuum in a room", {"room": S}), "Vacuum the dining room.", {"room": "dining room"}),
     # arrays of enum values and of objects, item by item (item_lists.py)
     (tool("schedule_class", "Schedule a weekly class", {"title": S, "weekdays": strings(
         {"type": "string", "enum": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]})}),
