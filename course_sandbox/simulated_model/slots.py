@@ -512,6 +512,11 @@ class RequestHints:
                 self.taken.setdefault(kind, set()).add(fresh[0])
             if fresh:
                 return fresh[0]
+        meant = _russian_meanings(text)
+        for english in meant:  # «к стоматологу» names `dentist`
+            chosen = next((o for o in options if isinstance(o, str) and o.lower().replace("_", " ") == english), None)
+            if chosen is not None:
+                return chosen
         for option in options:
             if isinstance(option, str) and option and (
                     re.search(rf"\b{re.escape(option.lower())}(?:e?s)?\b", text)  # "12 boxes" names "box"
@@ -521,6 +526,29 @@ class RequestHints:
             if numeric and option in self.evidence.of("number"):
                 return option
         return MISSING
+
+
+_RU_ENUM_WORDS = {
+    "стоматолог": "dentist", "дантист": "dentist", "зубн": "dentist", "терапевт": "therapist", "кардиолог": "cardiologist",
+    "педиатр": "pediatrician", "окулист": "ophthalmologist", "офтальмолог": "ophthalmologist",
+    "дерматолог": "dermatologist", "хирург": "surgeon", "невролог": "neurologist", "гинеколог": "gynecologist",
+    "психолог": "psychologist", "ортопед": "orthopedist", "коробк": "box", "коробок": "box", "ящик": "box",
+    "пачк": "pack", "пачек": "pack", "бутыл": "bottle", "штук": "piece", "красн": "red", "син": "blue",
+    "зелен": "green", "зелён": "green", "черн": "black", "чёрн": "black", "бел": "white", "жёлт": "yellow",
+    "желт": "yellow", "высок": "high", "средн": "medium", "низк": "low", "срочн": "urgent", "обогрев": "heat",
+    "охлажд": "cool", "нагрев": "heat"}
+"""Russian word beginnings for English enum values ("dentist", "box", "high"): a small, fixed dictionary."""
+
+
+def _russian_meanings(text: str) -> list[str]:
+    """The English enum values the request's Russian words mean, in the order written."""
+    found = []
+    for m in re.finditer(r"[а-яё]+", text):
+        word = m.group(0)
+        stem = max((k for k in _RU_ENUM_WORDS if word.startswith(k) and len(word) - len(k) <= 3), key=len, default=None)
+        if stem:
+            found.append(_RU_ENUM_WORDS[stem])
+    return list(dict.fromkeys(found))
 
 
 _LANGUAGE_CODES = {"English": "en", "French": "fr", "German": "de", "Spanish": "es", "Italian": "it", "Russian": "ru",

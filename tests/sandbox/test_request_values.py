@@ -88,6 +88,14 @@ CASES = [
     (tool("dim_light", "Dim a light", {"light_id": S, "level": {"type": "integer"}}),
      "Dim hall-lamp-3 to 40.", {"light_id": "hall-lamp-3", "level": 40}),
     (tool("clean_room", "Start the vacuum in a room", {"room": S}), "Vacuum the dining room.", {"room": "dining room"}),
+    # Russian collective numerals, Russian words for English enum values, a currency of two words
+    (tool("book_table", "Забронировать столик", {"restaurant_name": S, "party_size": {"type": "integer"}}),
+     "Забронируй столик в ресторане «Онегин» на четверых.", {"restaurant_name": "Онегин", "party_size": 4}),
+    (tool("book_doctor", "Записаться к врачу", {"specialty": {"type": "string", "enum": [
+        "therapist", "cardiologist", "dentist", "surgeon"]}, "date": {"type": "string", "format": "date"}}),
+     "Запиши меня к кардиологу на 2026-04-02.", {"specialty": "cardiologist", "date": "2026-04-02"}),
+    (tool("convert", "Convert money", {"amount": {"type": "number"}, "from_currency": S, "to_currency": S}),
+     "Convert two hundred Hong Kong dollars to euros.", {"amount": 200}),
     # arrays of enum values and of objects, item by item (item_lists.py)
     (tool("schedule_class", "Schedule a weekly class", {"title": S, "weekdays": strings(
         {"type": "string", "enum": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]})}),
