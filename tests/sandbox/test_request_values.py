@@ -583,3 +583,11 @@ def test_long_repetitive_requests_are_read_quickly(client, content):
     started = time.monotonic()
     response = ask(client, content, [spec], tool_choice={"type": "tool", "name": "make"})
     assert validates(spec, uses(response)[0][1]) and time.monotonic() - started < 2
+
+
+def test_an_empty_array_placeholder_is_said_to_be_one(client):
+    spec = tool("plan_week", "Plan a weekly routine", {"title": S, "days": strings(
+        {"type": "string", "enum": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]})})
+    response = ask(client, 'Plan a routine called "Stretching".', [spec], tool_choice={"type": "tool", "name": "plan_week"})
+    assert uses(response) == [("plan_week", {"title": "Stretching", "days": []})]
+    assert "placeholder" in text_of(response) and "days=[]" in text_of(response)
