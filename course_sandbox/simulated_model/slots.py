@@ -381,8 +381,9 @@ class RequestHints:
             return len(self.listed[name])
         if _types(items) & {"object", "array"} or "enum" in items:
             return 0
-        if kind is None or kind == "text":
-            self.listed[name] = self._prose_list(name, schema)
+        fitting = self._prose_list(name, schema, fitting_only=True) if kind in ("name", "person") else []
+        if kind is None or kind == "text" or fitting:  # "assign it to jlee and mkhan" for `assignees`
+            self.listed[name] = fitting or self._prose_list(name, schema)
             return len(self.listed[name])
         return len(self._typed(kind, items, name))
 

@@ -96,6 +96,8 @@ CASES = [
      "Запиши меня к кардиологу на 2026-04-02.", {"specialty": "cardiologist", "date": "2026-04-02"}),
     (tool("convert", "Convert money", {"amount": {"type": "number"}, "from_currency": S, "to_currency": S}),
      "Convert two hundred Hong Kong dollars to euros.", {"amount": 200}),
+    (tool("create_task", "Create a task", {"title": S, "assignees": strings()}),
+     'Create a task "Rotate keys" and assign it to adiaz and bkim.', {"title": "Rotate keys", "assignees": ["adiaz", "bkim"]}),
     # arrays of enum values and of objects, item by item (item_lists.py)
     (tool("schedule_class", "Schedule a weekly class", {"title": S, "weekdays": strings(
         {"type": "string", "enum": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]})}),
