@@ -18,7 +18,8 @@ from .tool_roles import ToolSpec
 def assumed(tool: ToolSpec, tool_input: dict, request: str) -> dict[str, Any]:
     """The input's strings and numbers that are the schema's own placeholders (what the schema alone
     gives for them) and that the request never wrote, nested ones by their dotted path; a `const`, a
-    `default` or a one-value `enum` is what the schema asks for, not a guess. "$45" writes USD."""
+    `default` or a one-value `enum` is what the schema asks for, not a guess. "$45" writes USD. An empty array
+    the request lists nothing for is one too."""
     plain = instance(tool.schema)
     if not isinstance(plain, dict):
         return {}
@@ -36,6 +37,9 @@ def _guessed(schema: dict, given: dict, plain: dict, said: str, currencies: set[
             guessed.update(_guessed(sub, value, plain[key], said, currencies, f"{prefix}{key}."))
             continue
         fixed = "const" in sub or "default" in sub or len(sub.get("enum") or [None, None]) == 1
+        if value == [] and plain.get(key) == [] and not fixed:  # an array the request lists nothing for
+            guessed[f"{prefix}{key}"] = value
+            continue
         if value == plain.get(key) and not isinstance(value, (bool, dict, list)) and not fixed \
                 and value not in currencies \
                 and not re.search(rf"(?<!\w){re.escape(str(value).lower())}(?:e?s)?(?!\w)", said):

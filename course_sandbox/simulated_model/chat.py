@@ -15,6 +15,9 @@ _QUESTION = re.compile(r"^\s*(what|who|whom|whose|when|where|which|why|how|is|ar
                        r"какие|какова|каков|кто|что|когда|где|почему|сколько|как)\b\W*\w+\W+\w+", re.I)
 """A question about the world (three words or more, starting with a question word)."""
 _GREETING = re.compile(r"^\s*(hi|hello|hey|привет|здравствуй)", re.I)
+_THANKS = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|perfect|cool|good|nice|super)\W+)?(?:thanks|thank you|thx|ty|cheers|"
+                     r"that'?s all|that is all|all good|спасибо|благодарю|это вс[её]|вс[её],? спасибо)\b", re.I)
+"""A short thank-you or goodbye at the end of a conversation: a short courteous close."""
 _WANTS_REVIEW = re.compile(r"review|check|merge request|pull request|\bMR\b|\bPR\b|провер|ревью|реквест", re.I)
 _CAPITALS = {"france": ("Paris", "Париж"), "франци": ("Paris", "Париж"),
              "russia": ("Moscow", "Москва"), "росси": ("Moscow", "Москва")}
@@ -64,6 +67,8 @@ def respond(task: str, lang: str) -> Reply:
             return text_reply(words(lang, "The capital is {city}.", city=ru if lang == "ru" else en))
     if _EXPLAIN.search(task):
         return text_reply("\n\n".join(words(lang, sentence) for sentence in _LOOP))
+    if _THANKS.search(task) and len(task) <= 80 and "?" not in task:
+        return text_reply(words(lang, "You're welcome! Ask again whenever you need something."))
     if _GREETING.search(task):
         return text_reply(words(lang, "Hello! I'm the course sandbox's simulated model. How can I help?"))
     if _QUESTION.search(task):

@@ -1,5 +1,5 @@
 """Everyday words for what a tool does: "should I take an umbrella?" is a question about the
-weather, "where is my parcel?" one about an order's delivery, "is it too late to call Tokyo?" one about
+weather, "where is my parcel?" one about an order's delivery, "will it leave on time?" one about a flight, "is it too late to call Tokyo?" one about
 the local time there, though none names a tool.
 
 A real model makes that link from meaning; the simulated one has this short, fixed list, so a
@@ -11,6 +11,7 @@ is about the weather or orders.
 
 WEATHER = ("weather", "forecast", "rain")
 CLOCK = ("time", "clock", "timezone", "local")
+FLIGHT = ("flight", "flights", "status", "departure", "arrival")
 DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "package", "parcel")
 
 _ENGLISH: dict[str, tuple[str, ...]] = {
@@ -19,12 +20,15 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
                      "windy", "jacket", "sunscreen", "humid", "shorts", "sunglasses", "picnic"), WEATHER),
     **dict.fromkeys(("parcel", "parcels", "package", "packages", "shipment", "shipments", "courier", "delivered",
                      "arrive", "arrives"), DELIVERY),
+    **dict.fromkeys(("leave", "leaving", "depart", "departs", "departing", "departure", "delayed", "delay", "delays",
+                     "boarding", "takeoff", "take-off", "landing", "lands", "plane", "airport", "gate"), FLIGHT),
     **dict.fromkeys(("late", "early", "clock", "o'clock", "awake", "asleep", "midnight", "bedtime"), CLOCK),
 }
 """Whole English words (no beginnings: "rain" must not take "train", nor "snow" "snowflake's API")."""
 _RUSSIAN: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("зонт", "дожд", "ливн", "снег", "снеж", "мороз", "ветрен", "куртк"), WEATHER),
     **dict.fromkeys(("посылк", "бандерол", "отправлени", "курьер", "трек"), DELIVERY),
+    **dict.fromkeys(("вылет", "взлет", "взлёт", "задерж", "самолет", "самолёт", "аэропорт", "посадк"), FLIGHT),
     **dict.fromkeys(("поздно", "рано", "полноч"), CLOCK),
 }
 """Russian word beginnings: «зонт», «зонтик»; «дождь», «дождя»; «посылка», «посылку»."""

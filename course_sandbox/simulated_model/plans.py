@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .history import Call
+from .result_conditions import Condition, conditions, numeric_words
 
 _BACK = re.compile(r"\b(?:the ones|them|those|these|each|every one|all of them|the rest)\b|"
                    r"(?<!\w)(?:те|тех|их|них|эти|этих|каждый|каждую|все)(?!\w)", re.I)
@@ -35,6 +36,8 @@ _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
     (re.compile(r"содерж\w*\s+[\"«]?([^\s\"»,;]+)", re.I),
      lambda item, part: part.casefold() in _base(item).casefold()),
 ]
+_EQUALS = 5
+"""The filter "whose <field> is <value>", which a comparison ("whose battery is below 20%") is not."""
 MAX_ITEMS = 100
 """Lines of a result read as items: a listing longer than this is not acted on item by item."""
 
@@ -51,14 +54,32 @@ class LaterStep:
     fixed: tuple[tuple[str, object], ...] = ()
     field: str | None = None
     """The field of each listed item the filters read ("whose email ends with…": `email`); None: the item itself."""
+    conditions: tuple[Condition, ...] = ()
+    """Tests on the items' fields ("tagged duplicate", "not yet shipped", "battery below 20%"): result_conditions."""
+    unreadable: bool = False
+    """The words qualify the items in a way nothing reads: act on none of them (and say so), never on all."""
+
+    def unmet(self, answered: list[Call]) -> bool:
+        """Whether the step's selection could not be read, in its words or in the listed items' fields."""
+        if self.unreadable:
+            return True
+        if not self.conditions:
+            return False
+        items = [raw for call in answered if call.name == self.after and call.result is not None and not call.is_error
+                 for _, _, raw in _items(call.result, call.input, self.prop)]
+        return bool(items) and all(any(c.holds(raw) is None for c in self.conditions) for raw in items)
 
     def calls(self, answered: list[Call]) -> list[tuple[str, dict]]:
         """One call per selected item of the earlier step's results, in the order listed."""
-        uses = []
+        uses: list[tuple[str, dict]] = []
+        if self.unreadable:
+            return uses
         for call in answered:
             if call.name != self.after or call.result is None or call.is_error:
                 continue
-            for item, fields in _items(call.result, call.input, self.prop):
+            for item, fields, raw in _items(call.result, call.input, self.prop):
+                if not all(c.holds(raw) for c in self.conditions):
+                    continue
                 read = _field(fields, self.field) if self.field else None
                 targets = [read] if read is not None else [item, *(v for v in fields.values() if v != item)]
                 if all(any(_FILTERS[i][1](target, part) for target in targets) for i, part in self.keeps):
@@ -71,12 +92,14 @@ def selection(words: str) -> tuple[tuple[int, str], ...] | None:
     filters such as "that end in .log"; None when the words do not point back at earlier results."""
     keeps = []
     for i, (pattern, _) in enumerate(_FILTERS):
+        if i == _EQUALS and numeric_words(words):
+            continue
         for m in pattern.finditer(words):
             part = next(g for g in m.groups() if g)
             keeps.append((i, part.rstrip(".,;:!?") if len(part) > 1 else part))
     if keeps:
         return tuple(keeps)
-    return () if _BACK.search(words) else None
+    return () if _BACK.search(words) or conditions(words)[0] else None
 
 
 _WHOSE = re.compile(r"\b(?:whose|where the|where their|where its|with (?:a|an|the))\s+([a-z][\w-]*)|"
@@ -102,32 +125,35 @@ def _field(fields: dict[str, str], word: str) -> str | None:
     return None
 
 
-def _items(result: str, earlier_input: dict, prop: str = "") -> list[tuple[str, dict[str, str]]]:
+def _items(result: str, earlier_input: dict, prop: str = "") -> list[tuple[str, dict[str, str], dict]]:
     """The items a result lists, each as the value a later call takes and the item's fields: a JSON list (of
     strings, or of objects: the key named as the later call's property (`user_id`, `event_id`), else a path, a
-    name or an id), else one per line. A bare name is put under the directory the earlier call was given."""
-    items: list[tuple[str, dict[str, str]]] = []
+    name or an id; a single object is one item), else one per line. A bare name is put under the directory the
+    earlier call was given. Each item comes with its fields as text and as the result gave them."""
+    items: list[tuple[str, dict[str, str], dict]] = []
     try:
         data = json.loads(result)
     except (ValueError, TypeError):
         data = None
     if isinstance(data, dict):
-        data = next((v for v in data.values() if isinstance(v, list)), None)
+        data = next((v for v in data.values() if isinstance(v, list) and any(isinstance(x, (dict, str)) for x in v)),
+                    [data])
     if isinstance(data, list):
         for entry in data:
             fields: dict[str, str] = {}
+            raw = entry if isinstance(entry, dict) else {}
             if isinstance(entry, dict):
                 fields = {str(k): str(v) for k, v in entry.items() if isinstance(v, (str, int)) and not isinstance(v, bool)}
                 entry = next((fields[k] for k in (prop, "path", "file", "name", "id") if k in fields), None) \
                     or next((v for k, v in fields.items() if prop and k.endswith(prop.rsplit("_", 1)[-1])), None)
             if isinstance(entry, str):
-                items.append((entry, fields))
+                items.append((entry, fields, raw))
     else:
-        items = [(line.strip().lstrip("-*• ").strip(), {}) for line in result.splitlines()]
+        items = [(line.strip().lstrip("-*• ").strip(), {}, {}) for line in result.splitlines()]
     directory = next((v for v in earlier_input.values() if isinstance(v, str) and re.match(r"[~./]", v)), None)
-    placed = [(f"{directory.rstrip('/')}/{item}" if directory and "/" not in item and not fields else item, fields)
-              for item, fields in items if item]
-    unique = list({item: (item, fields) for item, fields in reversed(placed)}.values())[::-1]
+    placed = [(f"{directory.rstrip('/')}/{item}" if directory and "/" not in item and not fields else item, fields, raw)
+              for item, fields, raw in items if item]
+    unique = list({entry[0]: entry for entry in reversed(placed)}.values())[::-1]
     return unique[:MAX_ITEMS]
 
 

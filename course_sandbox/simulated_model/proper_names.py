@@ -16,6 +16,8 @@ _WORD = r"[A-ZА-ЯЁ][\w'’&-]*(?:\.(?=\w))?[\w'’&-]*"
 _JOIN = r"(?:de|del|da|di|du|la|le|van|von|der|den|of|&)"
 SPAN = re.compile(rf"(?<![\w@/#.-]){_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD})*")
 _QUOTED = re.compile(r"\"[^\"]*\"|«[^»]*»|“[^”]*”|(?<!\w)'[^'\n]*'(?!\w)")
+_TITLE = re.compile(r"(?<![\w.])(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|Fr|Rev|Hon|Capt|Sgt|Lt|Col|Gen)\.?\s+(?=[A-Z])")
+"""A title before a name ("Dr.", "Mrs"): not a name of its own, and its dot does not end the name."""
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*|[\"«“]\s*)$")
 _VENUE_BEFORE = re.compile(r"(?:\bat(?:\s+the)?|(?<!\w)у)\s+$", re.I)
 _COMMON = frozenset("""
@@ -49,6 +51,7 @@ class Names:
 def read(text: str) -> Names:
     """The proper names of a request (quoted text aside: it is a title or a message, not a name)."""
     masked = _QUOTED.sub(lambda m: " " * len(m.group(0)), text)
+    masked = _TITLE.sub(lambda m: " " * len(m.group(0)), masked)  # "Dr. Samuel Okafor" names Samuel Okafor
     found: list[str] = []
     venues: list[str] = []
     for m in SPAN.finditer(masked):

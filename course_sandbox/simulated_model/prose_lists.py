@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .words import stems, tokens
 
-_CUE = re.compile(r"(?:\b(?:with|as|tags?|tagged|labels?|labell?ed|including|include|includes|keywords?|topics?|"
+_CUE = re.compile(r"(?:\b(?:assign(?:ed)?\s+(?:it\s+|this\s+|them\s+)?to|with|as|tags?|tagged|labels?|labell?ed|including|include|includes|keywords?|topics?|"
                   r"categories|category|skills?|ingredients?|items?|such as|namely)|(?<!\w)(?:тег\w*|метк\w*|"
                   r"с|со|как|включая|категори\w*|ключев\w* слов\w*))(?!\w)\s*:?\s*|(?<!\d):(?!\d)\s*", re.I)
 _CLAUSE_END = re.compile(r"[.;!?\n\"«“(]|\s(?:to|for|in|on|at|from|by|so|then|because|please|в|для|на|по|чтобы)\s",

@@ -316,6 +316,8 @@ def _plain(ctx: _Context, schema: dict, name: str, index: int | None, variant: i
         return _enum(ctx, schema, hints, name, index, variant)
     hinted = hints.value(name, schema, index)
     kind = _kind(schema, hinted)
+    if kind == "object" and isinstance(hinted, dict) and is_valid(schema, hinted, ctx.root, ctx):
+        return hinted  # an item of an array of objects, filled from its own words (item_lists)
     if kind == "object":
         parents = getattr(hints, "parents", None)  # RequestHints reads `place.name` as a venue's name
         if parents is None:

@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import arithmetic, number_words, postal, proper_names, prose_lists, ranges, spoken_values
-from .schema_instance import MISSING, is_valid
+from . import arithmetic, item_lists, number_words, postal, proper_names, prose_lists, ranges, spoken_values
+from .schema_instance import MISSING, instance, is_valid
 from .words import GLOSSARY, overlap, stems
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -97,7 +97,7 @@ KINDS: list[tuple[str, str]] = [
     ("count", r"^(?:the )?number of\b|^how many\b|^количество\b"),
     ("percent", r"percent|\bpct\b|процент"),
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
-           r"\binvoice\b|\baccount\b|номер|идентификатор|артикул"),
+           r"\binvoice\b|\baccount\b|\bflight\b|номер|идентификатор|артикул|рейс"),
     ("product", r"product|\bitem\b|goods|товар|продукт"),
     ("name", r"\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|\bpatient\b|"
              r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн"),
@@ -171,7 +171,8 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     rest = spoken_values.ADDRESS.sub(" ", spoken_values.PHONE.sub(" ", rest))
     evidence.expression = arithmetic.find(rest)
     values["expression"] = [arithmetic.plain(evidence.expression.expression)] if evidence.expression else []
-    values["id"] = _unique(_ids(rest) + spoken_values.lower_ids(rest) + values["uuid"])
+    values["slug"] = spoken_values.slugs(rest)
+    values["id"] = _unique(_ids(rest) + spoken_values.lower_ids(rest) + values["uuid"] + values["slug"])
     values["number"] = [n for n in map(_number, _NUMBER.findall(rest)) if n is not None]
     quoted_venues = proper_names.quoted_venues(text)
     values["place"] = _unique([*quoted_venues, *_places(rest)])
@@ -335,6 +336,13 @@ class RequestHints:
             if fresh:
                 taken.add(fresh[0])
             return fresh[0] if fresh else found[0] if found else MISSING
+        if "string" in _types(schema) and index is None and _SLUG_THINGS.search(name.replace("_", " ")) \
+                and self.evidence.of("slug"):
+            taken = self.taken.setdefault("id", set())
+            fresh = [slug for slug in self.evidence.of("slug") if slug not in taken]
+            if fresh:  # "Deploy payments-api" for `service`
+                taken.add(fresh[0])
+                return fresh[0]
         if "string" in _types(schema) and index is None:
             chosen = spoken_values.described_choice(str(schema.get("description") or ""), self.evidence.text)
             return chosen if chosen is not MISSING else _after_its_word(name, schema, self.evidence.text)
@@ -365,12 +373,54 @@ class RequestHints:
     def count(self, name: str, schema: dict) -> int:
         items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
         kind = self._kind(name, items) or self._kind(name, {**items, "description": schema.get("description", "")})
+        if isinstance(items.get("enum"), list):
+            self.listed[name] = item_lists.enum_items(items["enum"], self.evidence.text)
+            return len(self.listed[name])
+        if "object" in _types(items) and isinstance(items.get("properties"), dict) and not any(self.parents):
+            self.listed[name] = self._objects(items)
+            return len(self.listed[name])
         if _types(items) & {"object", "array"} or "enum" in items:
             return 0
-        if kind is None or kind == "text":
-            self.listed[name] = self._prose_list(name, schema)
+        fitting = self._prose_list(name, schema, fitting_only=True) if kind in ("name", "person") else []
+        if kind is None or kind == "text" or fitting:  # "assign it to jlee and mkhan" for `assignees`
+            self.listed[name] = fitting or self._prose_list(name, schema)
             return len(self.listed[name])
         return len(self._typed(kind, items, name))
+
+    def _objects(self, items: dict) -> list[dict]:
+        """One object per item the request lists, each filled from its own stretch of the request (item_lists)."""
+        pieces = item_lists.object_items(items["properties"], self.evidence.text, self._marks)
+        objects = []
+        for piece in pieces:
+            try:
+                value = instance(items, RequestHints(read(piece, self.evidence.lang)))
+            except Exception:  # noqa: BLE001 - an item that cannot be filled is left out, never guessed
+                continue
+            if isinstance(value, dict) and is_valid(items, value):
+                objects.append(value)
+        return objects if len(objects) == len(pieces) else []
+
+    def _marks(self, name: str, schema: dict) -> list[tuple[int, int]]:
+        """Where the request writes the values that mark the items of an array of objects: e-mails for `email`,
+        ids after the noun for `sku` ("SKU KB-102")."""
+        kind = kind_of(name, schema)
+        text = self.evidence.text
+        if kind in ("email", "phone", "url"):
+            values = self.evidence.of(kind)
+        elif kind == "id":
+            values = ids_after_nouns(text, name, str(schema.get("description") or "")) or _unique(
+                m.group(1).rstrip(".-") for m in re.finditer(
+                    rf"(?<!\w){re.escape(name)}\s+(?:#|№)?([A-Za-z]*\d[\w-]*|[A-Za-z][\w-]*\d[\w-]*)", text, re.I))
+        else:
+            return []
+        marks, at = [], 0
+        for value in values:
+            found = text.find(str(value), at)
+            if found < 0:
+                return []
+            marks.append((found, found + len(str(value))))
+            at = found + len(str(value))
+        return marks
 
     def _prose_list(self, name: str, schema: dict, fitting_only: bool = False) -> list[str]:
         """The items of the list in prose an array property of plain strings takes: the one whose cue
@@ -463,6 +513,11 @@ class RequestHints:
                 self.taken.setdefault(kind, set()).add(fresh[0])
             if fresh:
                 return fresh[0]
+        meant = _russian_meanings(text)
+        for english in meant:  # «к стоматологу» names `dentist`
+            chosen = next((o for o in options if isinstance(o, str) and o.lower().replace("_", " ") == english), None)
+            if chosen is not None:
+                return chosen
         for option in options:
             if isinstance(option, str) and option and (
                     re.search(rf"\b{re.escape(option.lower())}(?:e?s)?\b", text)  # "12 boxes" names "box"
@@ -472,6 +527,29 @@ class RequestHints:
             if numeric and option in self.evidence.of("number"):
                 return option
         return MISSING
+
+
+_RU_ENUM_WORDS = {
+    "стоматолог": "dentist", "дантист": "dentist", "зубн": "dentist", "терапевт": "therapist", "кардиолог": "cardiologist",
+    "педиатр": "pediatrician", "окулист": "ophthalmologist", "офтальмолог": "ophthalmologist",
+    "дерматолог": "dermatologist", "хирург": "surgeon", "невролог": "neurologist", "гинеколог": "gynecologist",
+    "психолог": "psychologist", "ортопед": "orthopedist", "коробк": "box", "коробок": "box", "ящик": "box",
+    "пачк": "pack", "пачек": "pack", "бутыл": "bottle", "штук": "piece", "красн": "red", "син": "blue",
+    "зелен": "green", "зелён": "green", "черн": "black", "чёрн": "black", "бел": "white", "жёлт": "yellow",
+    "желт": "yellow", "высок": "high", "средн": "medium", "низк": "low", "срочн": "urgent", "обогрев": "heat",
+    "охлажд": "cool", "нагрев": "heat"}
+"""Russian word beginnings for English enum values ("dentist", "box", "high"): a small, fixed dictionary."""
+
+
+def _russian_meanings(text: str) -> list[str]:
+    """The English enum values the request's Russian words mean, in the order written."""
+    found = []
+    for m in re.finditer(r"[а-яё]+", text):
+        word = m.group(0)
+        stem = max((k for k in _RU_ENUM_WORDS if word.startswith(k) and len(word) - len(k) <= 3), key=len, default=None)
+        if stem:
+            found.append(_RU_ENUM_WORDS[stem])
+    return list(dict.fromkeys(found))
 
 
 _LANGUAGE_CODES = {"English": "en", "French": "fr", "German": "de", "Spanish": "es", "Italian": "it", "Russian": "ru",
@@ -555,10 +633,16 @@ def _after_its_word(name: str, schema: dict, text: str) -> Any:
             return next(g for g in named.groups() if g)
     before = re.search(rf"\b(?:the|my|our|your|their)\s+([\w-]{{3,}})\s+{re.escape(word)}s?\b", text, re.I)
     if before and before.group(1).lower() not in _NOT_NAMING:
-        return before.group(1)  # "the contractors group"
+        # "the contractors group"; a room is named with its word: "the living room"
+        return f"{before.group(1)} {word}" if word in _NAMED_WITH_ITS_WORD else before.group(1)
     return MISSING
 
 
+_NAMED_WITH_ITS_WORD = {"room", "hall", "office"}
+_SLUG_THINGS = re.compile(r"\b(?:service|app|application|device|repo|repository|project|host|server|package|branch|"
+                          r"bucket|cluster|queue|component|module|job|pipeline|workflow|instance|container|image|"
+                          r"deployment|slug|handle|channel|site|environment|env|namespace|target)\b", re.I)
+"""Plain string properties that take a lower-case hyphenated identifier the request writes ("payments-api")."""
 _NOT_NAMING = {"new", "old", "same", "other", "whole", "entire", "first", "last", "main", "default", "current", "next",
                "previous", "only", "own", "big", "small", "right", "wrong", "usual", "best", "whole", "this", "that"}
 
@@ -617,9 +701,49 @@ def _number(text: str) -> int | float | None:
     return value if math.isfinite(value) else None
 
 
+TODAY = dt.date(2025, 1, 15)
+"""The sandbox's fixed "today" (a Wednesday, the date its placeholders use): "tomorrow", "next Tuesday" are read
+against it, so a reply never depends on the day it is run (docs/sandbox.md)."""
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_RU_WEEKDAYS = ("понедельник", "вторник", "сред", "четверг", "пятниц", "суббот", "воскресень")
+_RELATIVE = re.compile(r"\b(?:(day after tomorrow)|(tomorrow)|(today|tonight|this (?:morning|afternoon|evening))|"
+                       r"(?:next|this|coming|on)\s+(" + "|".join(_WEEKDAYS) + r")|in\s+(\d{1,3})\s+days?)\b|"
+                       r"(?<!\w)(?:(послезавтра)|(завтра)|(сегодня)|(?:в|во)\s+(?:следующ\w+\s+|эт\w+\s+)?("
+                       + "|".join(_RU_WEEKDAYS) + r")\w*|через\s+(\d{1,3})\s+(?:дн|день))", re.I)
+_RANGE = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|until|till|through|thru|-|–|—)\s*"
+                    r"(?:([A-Za-z]{3,9})\.?\s+)?(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
+"""A range of days with one year at its end: "from March 3 to March 6, 2026", "May 3-6, 2026"."""
+
+
+def _relative_dates(text: str) -> list[str]:
+    """Dates said relative to today, read against the sandbox's fixed TODAY, in the order written."""
+    found = []
+    for m in _RELATIVE.finditer(text):
+        groups = m.groups()
+        if groups[0] or groups[5]:
+            day = TODAY + dt.timedelta(days=2)
+        elif groups[1] or groups[6]:
+            day = TODAY + dt.timedelta(days=1)
+        elif groups[2] or groups[7]:
+            day = TODAY
+        elif groups[4] or groups[9]:
+            day = TODAY + dt.timedelta(days=int(groups[4] or groups[9]))
+        else:
+            index = _WEEKDAYS.index(groups[3].lower()) if groups[3] else next(
+                i for i, w in enumerate(_RU_WEEKDAYS) if groups[8].lower().startswith(w))
+            day = TODAY + dt.timedelta(days=(index - TODAY.weekday() - 1) % 7 + 1)
+        found.append(day.isoformat())
+    return found
+
+
 def _dates(text: str) -> tuple[list[str], list[str]]:
     datetimes: list[str] = []
     dates: list[str] = []
+    for m in _RANGE.finditer(text):
+        first = _month(m[1])
+        last = _month(m[3]) if m[3] else first
+        if first and last and _real_date(int(m[5]), first, int(m[2])) and _real_date(int(m[5]), last, int(m[4])):
+            dates += [f"{m[5]}-{first:02d}-{int(m[2]):02d}", f"{m[5]}-{last:02d}-{int(m[4]):02d}"]
     for m in _ISO.finditer(text):
         if not _real_date(int(m[1]), int(m[2]), int(m[3])):
             continue
@@ -637,7 +761,13 @@ def _dates(text: str) -> tuple[list[str], list[str]]:
         number = number or _MONTHS.get(month.lower())
         if number and _real_date(int(year), number, int(day)):
             dates.append(f"{year}-{number:02d}-{int(day):02d}")
+    dates += _relative_dates(text)
     return _unique(datetimes), _unique(dates)
+
+
+def _month(word: str) -> int | None:
+    word = word.lower()
+    return _MONTHS.get(word) or next((n for key, n in _MONTHS.items() if word.startswith(key) and len(key) >= 3), None)
 
 
 def _real_date(year: int, month: int, day: int) -> bool:
@@ -648,11 +778,19 @@ def _real_date(year: int, month: int, day: int) -> bool:
     return True
 
 
+_FLIGHT_NUMBER = re.compile(r"(?<![\w-])([A-Z]{2}|[A-Z]\d|\d[A-Z])\s(\d{1,4})(?![\w-])")
+_FLIGHT_WORDS = re.compile(r"\b(?:flight|fly|flying|plane|airport|leave|leaves|depart\w*|land\w*|delay\w*|boarding|"
+                           r"on time)\b|(?<!\w)(?:рейс|вылет|самол[её]т|аэропорт|прил[её]т|задерж)", re.I)
+"""A flight number written with a space ("on LH 438 tonight"): read as "LH438" when the words are about flying."""
+
+
 def _ids(text: str) -> list[str]:
     found = [(m.start(), m.group(1)) for m in _HASH_ID.finditer(text)]
+    if _FLIGHT_WORDS.search(text):
+        found += [(m.start(), m.group(1) + m.group(2)) for m in _FLIGHT_NUMBER.finditer(text)]
     found += [(m.start(), m.group(0)) for m in _ID_TOKEN.finditer(text)]
     found += [(m.start(1), m.group(1)) for m in _ID_AFTER_WORD.finditer(text)]
-    return _unique(value.rstrip(".-") for _, value in sorted(found))
+    return _unique(value.rstrip(".-") for _, value in sorted(found, key=lambda f: (f[0], -len(f[1]))))
 
 
 _ID_WORDS = {"ids", "iid", "number", "code", "ref", "reference", "key", "the", "identifier", "unique", "номер"}

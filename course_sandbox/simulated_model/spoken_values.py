@@ -30,6 +30,8 @@ _SPACED = r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?(?![\d,])|" + _AMOUNT[1
 """An amount with a currency beside it may group its thousands with spaces: «15 000 рублей», "€ 1 250"."""
 _MONEY = [re.compile(rf"[$€£¥₽]\s?{_SPACED}"),
           re.compile(rf"(?<![\d.,]){_SPACED}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|долл\w*|евро|фунт\w*|€|\$)", re.I),
+          re.compile(rf"(?<![\d.,]){_SPACED}\s+(?:[A-Z][a-z]+\s+){{0,2}}(?:francs?|yuan|rupees?|pesos?|kron(?:or|a|er)|"
+                     r"crowns?|zloty|lira|shekels?|reais|rand|dirhams?|won|rubles?|roubles?|dollars?|euros?|pounds?)\b"),
           re.compile(rf"(?:\bat|\bfor|\bcosts?|\bpriced at|\bprice of|\bpay|\bпо|\bза)\s+{_AMOUNT}(?=\s+each|\s*$|[\s,.;!?])"
                      rf"(?!\s*(?:{_COUNTED})\b)")]
 _UNIT = r"(?:packs?|packets?|boxes|box|bottles?|units?|items?|pieces?|pcs|cups?|bags?|tickets?|cans?|jars?|pairs?|x)"
@@ -79,6 +81,26 @@ def times(text: str) -> list[str]:
             continue
         hour = hour % 12 + (12 if half == "pm" else 0) if half else hour
         found.append(f"{hour:02d}:{minute:02d}")
+    return _unique(found)
+
+
+_SLUG = re.compile(r"(?<![\w@./:-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w@/-]|\.\w)")
+_VERB_FIRST = re.compile(r"(?:^|[.!?;:]\s+|\b(?:please|then|and)\s+)[A-Za-z]{3,}(?:\s+(?:the|a|an|up|down|on|off))?\s+$", re.I)
+_NOT_SLUGS = {"e-mail", "check-up", "follow-up", "wi-fi", "log-in", "sign-in", "sign-up", "set-up", "pick-up",
+              "drop-off", "read-only", "up-to-date", "on-call", "real-time", "full-time", "part-time", "one-off",
+              "t-shirt", "x-ray", "co-worker", "re-run", "dry-run", "in-person", "long-term", "short-term"}
+
+
+def slugs(text: str) -> list[str]:
+    """Lower-case hyphenated identifiers: "payments-api" right after the action verb ("Deploy payments-api"),
+    or any with a digit ("lamp-kitchen-02"); hyphenated words ("check-up", "e-mail") are not."""
+    found = []
+    for m in _SLUG.finditer(text):
+        slug = m.group(1)
+        if slug in _NOT_SLUGS:
+            continue
+        if any(ch.isdigit() for ch in slug) or _VERB_FIRST.search(text[:m.start()]):
+            found.append(slug)
     return _unique(found)
 
 
@@ -153,9 +175,16 @@ def terms(text: str) -> list[str]:
     return _unique(next(g for g in m.groups() if g).strip("'’") for m in _TERM.finditer(text))
 
 
+_COLLECTIVE = {"двоих": 2, "троих": 3, "четверых": 4, "пятерых": 5, "шестерых": 6, "семерых": 7, "восьмерых": 8,
+               "девятерых": 9, "десятерых": 10}
+_COLLECTIVE_PARTY = re.compile(r"(?<!\w)(?:на|для|нас)\s+(" + "|".join(_COLLECTIVE) + r")(?!\w)", re.I)
+"""Russian collective numerals for people: «столик на пятерых» is a party of 5."""
+
+
 def party_sizes(text: str) -> list[int]:
-    """How many people: "4 guests", "a party of 6", «на 4 гостей»."""
+    """How many people: "4 guests", "a party of 6", «на 4 гостей», «на пятерых»."""
     found = sorted((m.start(), m.group(1)) for pattern in _PARTY for m in pattern.finditer(text))
+    found = sorted(found + [(m.start(), str(_COLLECTIVE[m.group(1).lower()])) for m in _COLLECTIVE_PARTY.finditer(text)])
     return _unique(int(value) for _, value in found if len(value) <= 6)
 
 

@@ -85,8 +85,11 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
             planned = {_key(*u) for u in plan.uses}
             answered = [c for c in earlier if _key(c.name, c.input) in planned]
     if answered:
-        return text_reply(answers.answer(answered, task, lang),
-                          reasoning=words(lang, "The tools answered; I'll report what they returned."))
+        said = answers.answer(answered, task, lang)
+        if len(history) < MAX_CALLS and any(step.unmet(answered) for step in plan.later):
+            said = words(lang, "I could not tell which of the listed items you meant, so I acted on none of them; "
+                               "tell me which ones and I will.") + "\n\n" + said
+        return text_reply(said, reasoning=words(lang, "The tools answered; I'll report what they returned."))
     return None
 
 
@@ -266,7 +269,9 @@ def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[
         tool = next(t for t in tools if t.name == part.missing[0])
         prop = part.missing[1][0]
         fixed = {key: value for key, value in tool_input(tool, slots.read(ask, lang)).items() if key != prop}
-        steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items()), plans.field_of(ask)))
+        conds, unreadable = plans.conditions(ask, bool(keeps))
+        steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items()), plans.field_of(ask),
+                                     conds, unreadable))
     return steps
 
 

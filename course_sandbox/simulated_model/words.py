@@ -37,7 +37,7 @@ GLOSSARY = {
     "цен": "price", "стоимост": "price", "товар": "product", "продукт": "product", "акци": "stock",
     "сводк": "summary", "резюм": "summary", "кратк": "summary", "извлек": "extract", "отправ": "send",
     "письм": "email", "перевед": "translate", "перевод": "translate", "напомин": "reminder",
-    "событ": "event", "встреч": "meeting", "календар": "calendar", "билет": "ticket", "рейс": "flight",
+    "подпис": "label", "событ": "event", "встреч": "meeting", "календар": "calendar", "билет": "ticket", "рейс": "flight",
     "отел": "hotel", "гостиниц": "hotel", "брон": "book", "книг": "book", "доставк": "shipping",
     "возврат": "refund", "верн": "refund", "счёт": "invoice", "счет": "invoice", "цельси": "celsius",
     "фаренгейт": "fahrenheit", "новост": "news", "котировк": "quote", "тикет": "ticket",

@@ -107,3 +107,25 @@ def test_a_quoted_word_is_looked_up_without_its_quotes(client):
 @pytest.mark.parametrize("question", ["Should I wear shorts in Miami tomorrow?", "Is it a good day for a picnic in Miami?"])
 def test_what_to_wear_or_do_outside_is_a_weather_question(client, question):
     assert uses(ask(client, question, [FORECAST, TIME])) == [("get_forecast", {"city": "Miami"})]
+
+
+FLIGHT = tool("flight_status", "Current status of a flight", {"flight": {"type": "string", "description": "e.g. UA90"}})
+
+
+@pytest.mark.parametrize("question, number", [
+    ("My sister is on BA 283 this morning. Will it depart on time?", "BA283"),
+    ("Is UA 90 delayed?", "UA90"),
+    ("Рейс SU 1402 вылетит вовремя?", "SU1402"),
+])
+def test_flight_words_find_the_flight_tool_with_the_number_written_together(client, question, number):
+    response = ask(client, question, [WEATHER, FLIGHT, TIME])
+    assert uses(response) == [("flight_status", {"flight": number})]
+
+
+@pytest.mark.parametrize("closing", ["Thanks, that's all!", "ok thank you", "Спасибо, это всё."])
+def test_a_thank_you_gets_a_short_courteous_close(client, closing):
+    response = client.messages.create(model="claude-opus-5", max_tokens=200, tools=[WEATHER], messages=[
+        {"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"},
+        {"role": "user", "content": closing}])
+    assert response.stop_reason == "end_turn" and not uses(response)
+    assert len(text_of(response)) < 80 and "merge request" not in text_of(response)

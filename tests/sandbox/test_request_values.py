@@ -71,6 +71,54 @@ CASES = [
      {"origin": "Boston", "destination": "Rome"}),
     (tool("create_event", "Create a calendar event", {"title": S, "location": S}),
      'Create an event called "Team lunch" at Blue Bottle Cafe.', {"title": "Team lunch", "location": "Blue Bottle Cafe"}),
+    # dates relative to the sandbox's fixed today, 2025-01-15 (a Wednesday), ranges of days, titles before names
+    (tool("book_visit", "Book a visit", {"visitor_name": S, "host_name": S, "when": {"type": "string", "format": "date-time"}}),
+     "Book a visit for Carla Diaz with Prof. Ian Moss next Friday at 10:30 am.",
+     {"visitor_name": "Carla Diaz", "host_name": "Ian Moss", "when": "2025-01-17T10:30:00Z"}),
+    (tool("set_alarm", "Set an alarm", {"at": {"type": "string", "format": "date-time"}}),
+     "Wake me the day after tomorrow at 6:45 am.", {"at": "2025-01-17T06:45:00Z"}),
+    (tool("rent_car", "Rent a car", {"pickup": {"type": "string", "format": "date"},
+                                     "dropoff": {"type": "string", "format": "date"}}),
+     "Rent a car from May 28 to June 2, 2026.", {"pickup": "2026-05-28", "dropoff": "2026-06-02"}),
+    (tool("call_back", "Перезвонить клиенту", {"date": {"type": "string", "format": "date"}}),
+     "Перезвони клиенту завтра.", {"date": "2025-01-16"}),
+    # lower-case hyphenated identifiers right after the verb or with a digit; a room named with its word
+    (tool("restart_service", "Restart a service", {"service": S, "region": S}),
+     "Restart billing-worker in region eu-west-1.", {"service": "billing-worker"}),
+    (tool("dim_light", "Dim a light", {"light_id": S, "level": {"type": "integer"}}),
+     "Dim hall-lamp-3 to 40.", {"light_id": "hall-lamp-3", "level": 40}),
+    (tool("clean_room", "Start the vacuum in a room", {"room": S}), "Vacuum the dining room.", {"room": "dining room"}),
+    # Russian collective numerals, Russian words for English enum values, a currency of two words
+    (tool("book_table", "Забронировать столик", {"restaurant_name": S, "party_size": {"type": "integer"}}),
+     "Забронируй столик в ресторане «Онегин» на четверых.", {"restaurant_name": "Онегин", "party_size": 4}),
+    (tool("book_doctor", "Записаться к врачу", {"specialty": {"type": "string", "enum": [
+        "therapist", "cardiologist", "dentist", "surgeon"]}, "date": {"type": "string", "format": "date"}}),
+     "Запиши меня к кардиологу на 2026-04-02.", {"specialty": "cardiologist", "date": "2026-04-02"}),
+    (tool("convert", "Convert money", {"amount": {"type": "number"}, "from_currency": S, "to_currency": S}),
+     "Convert two hundred Hong Kong dollars to euros.", {"amount": 200}),
+    (tool("create_task", "Create a task", {"title": S, "assignees": strings()}),
+     'Create a task "Rotate keys" and assign it to adiaz and bkim.', {"title": "Rotate keys", "assignees": ["adiaz", "bkim"]}),
+    # arrays of enum values and of objects, item by item (item_lists.py)
+    (tool("schedule_class", "Schedule a weekly class", {"title": S, "weekdays": strings(
+        {"type": "string", "enum": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]})}),
+     'Schedule "Yoga" every Tuesday and Thursday.', {"title": "Yoga", "weekdays": ["tuesday", "thursday"]}),
+    (tool("set_schedule", "Задать расписание", {"days": strings({"type": "string", "enum": [
+        "mon", "tue", "wed", "thu", "fri", "sat", "sun"]})}),
+     "Поставь расписание на вторник, четверг и субботу.", {"days": ["tue", "thu", "sat"]}),
+    (tool("subscribe", "Subscribe to notifications", {"topics": strings(
+        {"type": "string", "enum": ["billing", "outage", "security", "release_notes"]})}),
+     "Subscribe channel ops-alerts to outage and security notifications.",
+     {"topics": ["outage", "security"]}),
+    (tool("invite", "Invite guests to a party", {"title": S, "guests": strings(
+        {"type": "object", "properties": {"name": S, "email": {"type": "string", "format": "email"}},
+         "required": ["name", "email"]})}),
+     'Invite Mia Wong (mia@ex.org), Tom Hale (tom@ex.org) and Lee Park (lee@ex.org) to "Launch party".',
+     {"guests": [{"name": "Mia Wong", "email": "mia@ex.org"}, {"name": "Tom Hale", "email": "tom@ex.org"},
+                 {"name": "Lee Park", "email": "lee@ex.org"}]}),
+    (tool("restock", "Restock products", {"lines": strings(
+        {"type": "object", "properties": {"sku": S, "quantity": {"type": "integer"}}, "required": ["sku", "quantity"]})}),
+     "Restock 5 of SKU AB-1 and 12 of SKU CD-22.",
+     {"lines": [{"sku": "AB-1", "quantity": 5}, {"sku": "CD-22", "quantity": 12}]}),
 ]
 
 
@@ -537,3 +585,11 @@ def test_long_repetitive_requests_are_read_quickly(client, content):
     started = time.monotonic()
     response = ask(client, content, [spec], tool_choice={"type": "tool", "name": "make"})
     assert validates(spec, uses(response)[0][1]) and time.monotonic() - started < 2
+
+
+def test_an_empty_array_placeholder_is_said_to_be_one(client):
+    spec = tool("plan_week", "Plan a weekly routine", {"title": S, "days": strings(
+        {"type": "string", "enum": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]})})
+    response = ask(client, 'Plan a routine called "Stretching".', [spec], tool_choice={"type": "tool", "name": "plan_week"})
+    assert uses(response) == [("plan_week", {"title": "Stretching", "days": []})]
+    assert "placeholder" in text_of(response) and "days=[]" in text_of(response)

@@ -1,0 +1,89 @@
+"""Arrays the request fills item by item: an array of enum values ("on Monday, Wednesday and Friday" for
+days [mon..sun], «по понедельникам и средам», "push and release events"), and an array of objects, one per
+thing the request lists ("2 units of SKU KB-102 that arrived damaged and 1 unit of SKU MS-550 that was the
+wrong item"; "Ana Silva (ana@fin.co) and Raj Patel (raj@fin.co)").
+
+An array of objects is cut into one stretch of the request per item, at each repeat of the value that marks an
+item (an e-mail, or an id after the noun the item's property names: "SKU KB-102"); each item is then filled from
+its own stretch alone, so the first item's quantity never goes to the second.
+"""
+
+import re
+from typing import Callable
+
+_DAYS = {"mon": r"monday|понедельник", "tue": r"tuesday|вторник", "wed": r"wednesday|сред[аыуе]|средам",
+         "thu": r"thursday|четверг", "fri": r"friday|пятниц", "sat": r"saturday|суббот", "sun": r"sunday|воскресень"}
+_WEEKDAYS = re.compile(r"\bweekdays\b|\bevery weekday\b|по будням|в будни", re.I)
+_WEEKEND = re.compile(r"\bweekends?\b|по выходным|в выходные", re.I)
+MAX_ITEMS = 20
+
+
+def enum_items(options: list, text: str) -> list:
+    """The enum options the request names, in the order written: a day by its name ("Monday" for `mon` or
+    `monday`, «понедельникам»), any other option as its own word ("push", "wrong item" for `wrong_item`)."""
+    found: list[tuple[int, object]] = []
+    for option in options:
+        if not isinstance(option, str) or not option:
+            continue
+        day = _day(option)
+        if day:
+            pattern = rf"(?<!\w)(?:{_DAYS[day]}){'' if len(option) > 3 else ''}\w*"
+            if len(option) == 3:
+                pattern += rf"|\b{option}\b(?!\w)"
+        else:
+            pattern = r"\b" + r"[\s_-]+".join(re.escape(w) for w in re.split(r"[\s_-]+", option)) + r"(?:e?s)?\b"
+        m = re.search(pattern, text, re.I)
+        if m:
+            found.append((m.start(), option))
+    days = [o for o in options if isinstance(o, str) and _day(o)]
+    if not found and len(days) == 7:
+        if _WEEKDAYS.search(text):
+            return days[:5]
+        if _WEEKEND.search(text):
+            return days[5:]
+    return [option for _, option in sorted(found, key=lambda f: f[0])][:MAX_ITEMS]
+
+
+def _day(option: str) -> str | None:
+    lowered = option.lower()
+    return next((day for day in _DAYS if lowered == day or lowered == _DAYS[day].split("|")[0]), None)
+
+
+_CUT = re.compile(r",\s*(?:and\s+|и\s+)?|\s+(?:and|и|plus|as well as)\s+|;\s*")
+_LEAD = re.compile(r":\s*|\bwith\s+|\binvit\w*\s+|\bfor\s+|(?<!\w)с\s+|(?<!\w)для\s+")
+
+
+def stretches(text: str, marks: list[tuple[int, int]]) -> list[str]:
+    """The stretch of the request each marked item takes: from the cue before the first mark (":", "with")
+    or the separator ("and", ",") before each later one, to the separator before the next."""
+    if len(marks) < 2:
+        return []
+    starts = []
+    for k, (start, _) in enumerate(marks):
+        before = text[marks[k - 1][1] if k else 0:start]
+        pattern = _CUT if k else _LEAD
+        cuts = list(pattern.finditer(before))
+        offset = marks[k - 1][1] if k else 0
+        starts.append(offset + cuts[-1].end() if cuts else offset + (0 if k == 0 else len(before)))
+    ends = [starts[k + 1] for k in range(len(marks) - 1)]
+    tail = text[marks[-1][1]:]
+    stop = re.search(r"[.!?;](?:\s|$)|\s+(?:on|at|from|в|на)\s+\d", tail)
+    ends.append(marks[-1][1] + (stop.start() if stop else len(tail)))
+    pieces = []
+    for start, end in zip(starts, ends):
+        piece = text[start:end]
+        cut = list(_CUT.finditer(piece))
+        pieces.append((piece[:cut[-1].start()] if cut and cut[-1].start() > 0 and end != ends[-1] else piece).strip())
+    return pieces[:MAX_ITEMS]
+
+
+def object_items(properties: dict, text: str, marks_of: Callable[[str, dict], list[tuple[int, int]]]) -> list[str]:
+    """The stretches an array of objects with these properties takes: cut at the marks of the first property
+    that the request repeats (an e-mail for `email`, "SKU KB-102" for `sku`); [] when none repeats."""
+    for name, schema in properties.items():
+        if not isinstance(schema, dict):
+            continue
+        marks = marks_of(name, schema)
+        if len(marks) >= 2:
+            return stretches(text, marks)
+    return []

@@ -1,0 +1,132 @@
+"""Conditions on the fields of listed results: "close the ones tagged duplicate" (a list field holding the
+word), "cancel those that are not yet shipped" / «те, что ещё не отправлены» (a boolean field), "reboot the ones
+whose battery is below 20%" / «у которых заряд меньше 20» (a number compared).
+
+A condition names a field only by a word (battery, shipped); the field is found in each listed item by that
+word (`battery_percent`, `is_shipped`). A step whose words qualify the items ("the ones that…", «те, что…») but
+that no condition or filter reads is marked unreadable: the model then acts on nothing and says so, never on all.
+"""
+
+import re
+from dataclasses import dataclass
+
+_NUMBER_OPS = {"below": "<", "under": "<", "less than": "<", "lower than": "<", "fewer than": "<",
+               "over": ">", "above": ">", "more than": ">", "greater than": ">", "higher than": ">",
+               "at least": ">=", "no less than": ">=", "at most": "<=", "no more than": "<=",
+               "меньше": "<", "ниже": "<", "менее": "<", "больше": ">", "выше": ">", "более": ">",
+               "не меньше": ">=", "не менее": ">=", "не больше": "<=", "не более": "<=", "не ниже": ">=",
+               "не выше": "<="}
+_OPS = "|".join(sorted((re.escape(op) for op in _NUMBER_OPS), key=len, reverse=True))
+_NUMERIC = re.compile(
+    r"(?:\bwhose|\bwith(?:\s+an?)?|\bwhere(?:\s+the|\s+their|\s+its)?|\bthat\s+have|(?<!\w)у\s+которых|"
+    r"(?<!\w)у\s+которого|(?<!\w)где|(?<!\w)с)\s+([^\W\d_][\w-]*(?:\s+(?!(?:is|are|was|were|of)\b)[^\W\d_][\w-]*)?)\s+"
+    r"(?:(?:is|are|was|were|of)\s+)?(" + _OPS + r")\s+(-?\d+(?:[.,]\d+)?)\s*(?:%|percent|процент\w*)?", re.I)
+_TAGGED = re.compile(r"\b(?:tagged|labell?ed|marked)\s+(?:as\s+|with\s+)?[\"'`«]?([\w-]+)|"
+                     r"\bwith\s+the\s+(?:tag|label)\s+[\"'`«]?([\w-]+)|"
+                     r"(?<!\w)(?:с\s+тегом|с\s+меткой|помечен\w*(?:\s+как)?)\s+[\"'`«]?([\w-]+)", re.I)
+_STATES_EN = [
+    (re.compile(r"\b(?:not|never)\s+(?:yet\s+)?(?:been\s+)?([a-z]{3,})|\b\w+n't\s+(?:yet\s+)?(?:been\s+)?([a-z]{3,})",
+                re.I), False),
+    (re.compile(r"\b(?:that|which|who)\s+(?:are|is|were|was|have\s+been|has\s+been)\s+(?:already\s+)?([a-z]{3,})", re.I),
+     True),
+    (re.compile(r"\bun([a-z]{3,}(?:ed|en))\b", re.I), False),
+    (re.compile(r"\b([a-z]{3,}(?:ed|en))\b", re.I), True),
+]
+"""A state in English: "not (yet) shipped", "that are active", "unpaid"... "the ones shipped"; first that reads wins."""
+_STATE_RU = re.compile(r"(?<!\w)((?:ещё|еще|пока|уже)?\s*не\s+|уже\s+)?"
+                       r"(отправлен|оплачен|доставлен|закрыт|прочитан|активн|выполнен|подтвержд[её]н|отгружен|"
+                       r"просрочен|заблокирован|включ[её]н|выключен|отменён|отменен)\w*", re.I)
+_RU_STATE_WORDS = {"отправлен": ("shipped", "sent", "dispatched"), "отгружен": ("shipped", "dispatched"),
+                   "оплачен": ("paid",), "доставлен": ("delivered",), "закрыт": ("closed",), "прочитан": ("read",),
+                   "активн": ("active", "enabled"), "выполнен": ("done", "completed"),
+                   "подтвержд": ("confirmed",), "просрочен": ("overdue", "expired"),
+                   "заблокирован": ("blocked", "locked"), "включ": ("on", "enabled"), "выключен": ("off", "disabled"),
+                   "отмен": ("cancelled", "canceled")}
+_RU_FIELD_WORDS = {"заряд": "battery", "батаре": "battery", "цен": "price", "стоимост": "price", "сумм": "amount",
+                   "температур": "temperature", "возраст": "age", "размер": "size", "количеств": "quantity",
+                   "остат": "stock", "рейтинг": "rating", "оценк": "rating", "балл": "score"}
+_QUALIFIED = re.compile(r"\b(?:the ones|those|them|these)\b[^\"«“]*?\b(?:that|which|who|whose|where|tagged|labell?ed|"
+                        r"marked|not)\b|(?<!\w)(?:те|тех|их|них|эти|этих|все)\W+(?:and\s+)?(?:что|которые|которых|у которых|"
+                        r"где|чьи|с\s+тегом|помечен\w*)(?!\w)", re.I)
+_NOT_STATES = {"need", "seed", "feed", "speed", "tagged", "labelled", "labeled", "marked", "named", "called", "listed",
+               "returned", "found", "given", "seen", "been", "then", "when", "often", "even", "open", "screen", "token",
+               "hidden", "asked", "used", "based", "yet", "been", "the", "all", "any", "more", "less", "only"}
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One test on a listed item's fields: `kind` tag / state / number, the word naming the field or value."""
+
+    kind: str
+    word: str
+    op: str = "=="
+    value: object = None
+
+    def holds(self, fields: dict) -> bool | None:
+        """Whether the item meets it; None when the item has no field the condition can read."""
+        if self.kind == "tag":
+            lists = [v for k, v in fields.items() if isinstance(v, list)]
+            named = [v for k, v in fields.items() if isinstance(v, str) and re.search(r"tag|label|categor", k, re.I)]
+            if not lists and not named:
+                return None
+            want = self.word.casefold()
+            return any(want in {str(x).casefold() for x in v} for v in lists) or any(want == v.casefold() for v in named)
+        if self.kind == "state":
+            words = self.word if isinstance(self.word, tuple) else (self.word,)
+            for key, value in fields.items():
+                if isinstance(value, bool) and any(_same_word(w, part) for w in words for part in _parts(key)):
+                    return value is self.value
+            return None
+        key = next((k for k in fields if isinstance(fields[k], (int, float)) and not isinstance(fields[k], bool)
+                    and any(_same_word(w, part) for w in self.word.split() for part in _parts(k))), None)
+        if key is None:
+            return None
+        number, limit = fields[key], float(self.value)
+        return {"<": number < limit, ">": number > limit, "<=": number <= limit, ">=": number >= limit}[self.op]
+
+
+def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...], bool]:
+    """The conditions a later step's words put on the listed items, and whether the words qualify the items in a
+    way nothing here reads (then nothing is acted on); `filtered`: a filter on the items' text (plans.py, "that
+    end in .log") already reads the qualifying words."""
+    found: list[Condition] = []
+    for m in _NUMERIC.finditer(words):
+        field = m.group(1).lower()
+        field = next((en for ru, en in _RU_FIELD_WORDS.items() if field.startswith(ru)), field)
+        found.append(Condition("number", field, _NUMBER_OPS[m.group(2).lower()], float(m.group(3).replace(",", "."))))
+    for m in _TAGGED.finditer(words):
+        found.append(Condition("tag", next(g for g in m.groups() if g)))
+    if not found and not filtered:
+        for m in _STATE_RU.finditer(words):
+            stem = next(k for k in _RU_STATE_WORDS if m.group(2).lower().startswith(k))
+            found.append(Condition("state", _RU_STATE_WORDS[stem], value=not (m.group(1) or "").strip().endswith("не")))
+        if not found and _QUALIFIED.search(words):
+            found += _english_state(words)
+    return tuple(found), bool(_QUALIFIED.search(words)) and not found and not filtered
+
+
+def _english_state(words: str) -> list[Condition]:
+    for pattern, value in _STATES_EN:
+        for m in pattern.finditer(words):
+            word = next(g for g in m.groups() if g).lower()
+            if word not in _NOT_STATES:
+                return [Condition("state", word, value=value)]
+    return []
+
+
+def numeric_words(words: str) -> bool:
+    """Whether the words compare a number ("whose battery is below 20%"), so an equality filter must not read them."""
+    return bool(_NUMERIC.search(words))
+
+
+def _parts(key: str) -> list[str]:
+    return [p for p in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", key.lower()) if p]
+
+
+def _same_word(word: str, part: str) -> bool:
+    """battery ~ battery, shipped ~ shipped / ship, paid ~ paid."""
+    word, part = word.lower(), part.lower()
+    if word == part:
+        return True
+    stem = re.sub(r"(?:ped|ted|ed|en|s)$", "", word)
+    return len(stem) >= 3 and (part.startswith(stem) or stem.startswith(part) and len(part) >= 4)
