@@ -17,7 +17,8 @@ import pytest
 from classroom_hub import ROOT, Learner, code_cells, course_repository, missing, running_hub
 
 LANGUAGES = {"ada": "en", "boris": "ru", "chen": "en", "dina": "ru"}
-EXERCISE_STUB = ("# your code here", "# ваш код")  # the exercise cell's placeholder, in either language
+EXERCISE_STUB = ("# your code here", "# ваш код", "# Your starting point:", "# Отправная точка")
+"""How the exercise cell begins, in either language: a placeholder, or (today) a copy of the loop to change."""
 PASSED = {"en": "0 broken, 0 not checked", "ru": "нарушено — 0, не проверено — 0"}
 
 
