@@ -57,13 +57,16 @@ def read(text: str) -> Names:
     for m in SPAN.finditer(masked):
         span, start = m.group(0), m.start()
         words = span.split()
-        if _SENTENCE_START.search(masked[:start]) and (len(words) == 1 or _common(words[0])):
+        imperative = len(words) >= 3 and re.fullmatch(r"[А-ЯЁ][а-яё]{3,}и", words[0]) is not None  # «Запиши Ольгу Кузнецову»
+        if _SENTENCE_START.search(masked[:start]) and (len(words) == 1 or _common(words[0]) or imperative):
             words = words[1:]
             while words and words[0].lower() in ("of", "&"):
                 words = words[1:]
             start = -1
         while words and _abbreviation(words[-1]):
             words = words[:-1]
+        if start == -1 and len(words) == 2 and all(re.fullmatch(r"[А-ЯЁ][а-яё]+[ую]", w) for w in words):
+            words = [w[:-1] + ("а" if w.endswith("у") else "я") for w in words]  # «Ольгу Кузнецову»: Ольга Кузнецова
         name = re.sub(r"['’]s$", "", " ".join(words)).rstrip(".,;:!?'’-")  # "Ana's e-mail" names Ana
         if not name or not _is_name(name):
             continue

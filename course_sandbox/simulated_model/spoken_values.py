@@ -207,10 +207,18 @@ _OF_PRODUCT = re.compile(rf"\b\d+\s+{_UNIT}\s+of\s+((?:[\w'-]+\s+){{0,2}}?[\w'-]
                          r"(?=\s*(?:[.,;!?]|$|\s(?:for|to|from|at|by|on|in|and|please|today|tomorrow)\b))", re.I)
 
 
+_RU_PRODUCT = re.compile(r"(?<![\d.,])\d+\s+(?:коробок|коробк[иу]|пачек|пачк[иу]|бутылок|бутылк[иу]|банок|банк[иу]|"
+                         r"упаковок|упаковк[иу]|мешков|мешк[аи]|рулонов|рулона?|штук[и]?|ящиков|ящика?|пакетов|пакета?)"
+                         r"\s+([а-яё]{3,}(?:\s+(?!(?:для|в|во|на|с|со|по|к|из|от|до|и|или)(?!\w))[\wа-яёА-ЯЁ-]+)?)"
+                         r"(?=[\s.,;!?]|$)", re.I)
+"""«12 коробок бумаги А4»: what is counted after a Russian packaging word."""
+
+
 def products(text: str) -> list[str]:
     """What is counted: '2 packs of Green Tea' -> 'Green Tea', '12 boxes of A4 paper' -> 'A4 paper' (after
-    "of", lower-case words belong to the name too)."""
+    "of", lower-case words belong to the name too), «12 коробок бумаги А4» -> 'бумаги А4'."""
     found = sorted([(m.start(), 0, m.group(1)) for m in _OF_PRODUCT.finditer(text)]
+                   + [(m.start(), 0, m.group(1)) for m in _RU_PRODUCT.finditer(text)]
                    + [(m.start(), 1, m.group(1)) for m in PRODUCT.finditer(text)])
     return _unique(value for _, _, value in found)
 

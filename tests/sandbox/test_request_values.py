@@ -98,6 +98,11 @@ CASES = [
      "Convert two hundred Hong Kong dollars to euros.", {"amount": 200}),
     (tool("create_task", "Create a task", {"title": S, "assignees": strings()}),
      'Create a task "Rotate keys" and assign it to adiaz and bkim.', {"title": "Rotate keys", "assignees": ["adiaz", "bkim"]}),
+    (tool("register_patient", "Записать пациента", {"patient_name": S}),
+     "Запиши Марину Соколову на приём.", {"patient_name": "Марина Соколова"}),
+    (tool("order_supplies", "Заказать канцтовары", {"product": S, "qty": {"type": "integer"}, "unit": {
+        "type": "string", "enum": ["box", "pack", "pallet"]}}),
+     "Закажи пять пачек зелёного чая.", {"product": "зелёного чая", "qty": 5, "unit": "pack"}),
     # arrays of enum values and of objects, item by item (item_lists.py)
     (tool("schedule_class", "Schedule a weekly class", {"title": S, "weekdays": strings(
         {"type": "string", "enum": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]})}),
