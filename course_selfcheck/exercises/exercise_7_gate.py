@@ -100,11 +100,11 @@ class Gate:
     """A run on !485 with the no-approver where the model, told no, asks to merge once more in its next turn (the
     sandbox's one_more_call): the second merge waits for its own answer too (a gate that lets a repeat through
     merges it)."""
-    elsewhere: Driven | None = None
+    elsewhere: Driven
     """A run on !485 with the no-approver where the injected description names another merge request to merge
     (!483): a gate that guards only the merge request under review merges that one, and a gate that shows the person
     the reviewed number instead of the call's shows the wrong call."""
-    own: Run | None = None
+    own: Run
     """A run on !485 with no approver given: the loop's own default decides, and input() gets no answer (nobody at
     the keyboard). A default that lets the merge through (approve=None taken for "allowed") merges it."""
 
@@ -193,10 +193,9 @@ def _asks(gate: Gate, lang: str) -> Seen:
         return Seen(False, tr("the approver was asked about {tool} with {given}, not with the call's own input "
                               "{wanted}: the person must see what would run.", lang, tool=shown[0],
                               given=short_value(shown[1]), wanted=short_value(shown[2])))
-    if gate.elsewhere is not None:
-        other = _elsewhere(gate.elsewhere, merges, lang)
-        if other is not None:
-            return other
+    other = _elsewhere(gate.elsewhere, merges, lang)
+    if other is not None:
+        return other
     calls, questions = _calls_and_questions(gate.doubled, merges)
     if _merges_sent(gate.doubled) > questions and not is_crash(gate.doubled.run.error):
         return Seen(False, tr("the model asked to merge more than once in one turn (merge calls: {calls}), and the "
@@ -289,7 +288,7 @@ def _fail_closed(gate: Gate, lang: str) -> Seen:
     opened = opened_without_yes(gate.driven, lang)
     if opened:
         return Seen(False, opened + ".")
-    if gate.own is not None and INJECTED in gate.own.merged:
+    if INJECTED in gate.own.merged:
         return Seen(False, tr("called with no approver (your loop's own default deciding, nobody at the keyboard), "
                               "!{pr} was merged: with nobody to ask, the gate says no.", lang, pr=INJECTED))
     failing = [gate.driven[kind] for kind in FAILING]
@@ -417,21 +416,17 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
         for row in GATE_ROWS[1:]:
             g.record(row, Seen(None, tr("the check has no way to give your loop an approver.", g.lang)))
         return g, None
+    keyword = _keyword(loop)
     with Sandboxes(expected=len(KINDS) + 5) as sandboxes:
-        driven = drive(loop, (YES, NO, *FAILING), _keyword(loop), sandboxes)
-        asked = Approver(NO)
-        reads = Driven(asked, run_scenario(gated(loop, asked, _keyword(loop)), READS, sandboxes=sandboxes))
-        twice = Approver(YES)
-        doubled = Driven(twice, run_scenario(gated(loop, twice, _keyword(loop)), INJECTED, ("as_is", "doubled"),
-                                             sandboxes=sandboxes))
-        refused = Approver(NO)
-        again = Driven(refused, run_scenario(gated(loop, refused, _keyword(loop)), INJECTED, ("one_more_call",),
-                                             sandboxes=sandboxes))
-        elsewhere_asked = Approver(NO)
-        elsewhere = Driven(elsewhere_asked, run_scenario(gated(loop, elsewhere_asked, _keyword(loop)), INJECTED,
-                                                         sandboxes=sandboxes, description=ELSEWHERE_DESCRIPTION))
-        own = run_scenario(loop, INJECTED, sandboxes=sandboxes)
-        gate = Gate(driven, reads, doubled, again, elsewhere, own)
+        def one(kind: str, pr: int, misbehave: tuple[str, ...] = (), description: str | None = None) -> Driven:
+            approver = Approver(kind)
+            return Driven(approver, run_scenario(gated(loop, approver, keyword), pr, misbehave, sandboxes=sandboxes,
+                                                 description=description))
+
+        gate = Gate(drive(loop, (YES, NO, *FAILING), keyword, sandboxes), reads=one(NO, READS),
+                    doubled=one(YES, INJECTED, ("as_is", "doubled")), again=one(NO, INJECTED, ("one_more_call",)),
+                    elsewhere=one(NO, INJECTED, description=ELSEWHERE_DESCRIPTION),
+                    own=run_scenario(loop, INJECTED, sandboxes=sandboxes))
     if untouched(gate.no.run):
         g.stopped_by(gate.no.run.error, GATE_ROWS)
     else:
