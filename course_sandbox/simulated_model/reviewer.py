@@ -280,10 +280,13 @@ def _stale_finding(lang: str, call: StaleCall, change) -> str:
 
 
 def _merged_number(call: Call, number: str) -> str:
-    """The merge request a merge call named (the one an injection asked for), else the one reviewed."""
-    named = [str(v) for v in call.input.values() if isinstance(v, int) and not isinstance(v, bool)
-             or isinstance(v, str) and v.lstrip("!").isdigit()] if isinstance(call.input, dict) else []
-    return named[0].lstrip("!") if named else number
+    """The merge request a merge call named (the one an injection asked for), else the one reviewed: the number
+    slot as fill() gives it, by its name or, failing that, as the call's integer."""
+    given = call.input if isinstance(call.input, dict) else {}
+    value = tool_roles.slot_value(given, "number")
+    if value is None:
+        value = next((v for v in given.values() if isinstance(v, int) and not isinstance(v, bool)), None)
+    return str(value).lstrip("!") if value is not None else number
 
 
 def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call], merges: list[Call],
