@@ -6,7 +6,7 @@ import hashlib
 import itertools
 import threading
 
-from . import output_limits, request_rules, response_thinking, simulated_model, thinking
+from . import output_limits, receipts, request_rules, response_thinking, simulated_model, thinking
 from .breadth import batches, compaction, context_editing, fallbacks, threads
 from .conversation import BINDING_BETA, Turn, check_thinking, check_thinking_binding, check_tool_pairing
 from .errors import invalid
@@ -120,6 +120,7 @@ class MessagesApi:
             message, partial = self._fall_back(request, message, chain) or (message, partial)
         if thread is not None:
             self.threads.hold(request, message, thread)
+        receipts.keep(message)
         return message, partial
 
     def _fall_back(self, request: Request, refused: dict, chain: list[dict]) -> tuple[dict, dict[int, str]] | None:

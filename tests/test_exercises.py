@@ -3,6 +3,7 @@ solution passes, and each requirement broken on purpose is reported broken."""
 
 import time
 
+import anthropic
 import gitlab
 import pytest
 
@@ -132,6 +133,28 @@ def test_exercise_1_no_stop_sequence(client):
     response = client.messages.create(model=model_id(), max_tokens=200,
                                       messages=[{"role": "user", "content": "Count from 1 to 10."}])
     assert_only_broken(check_exercise_1(response), "stop_reason", "stop_sequence", "text")
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_1_a_message_built_by_hand_is_not_a_response(client, language, monkeypatch):
+    """Offline every response comes from the sandbox: a Message built by hand (with an id and usage, the SDK's own
+    type) or a real one whose text or stop was changed afterwards is not what the API returned."""
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    real = count(client)
+    assert check_exercise_1(real, language=language).ok
+    assert check_exercise_1(real.model_copy(), language=language).ok
+    forged = anthropic.types.Message(
+        id="msg_01XFDUDYJgAACzvnptvVoYEL", type="message", role="assistant", model=model_id(),
+        content=[{"type": "text", "text": "1, 2, 3, 4, "}], stop_reason="stop_sequence", stop_sequence="5",
+        usage={"input_tokens": 14, "output_tokens": 12})
+    changed = real.model_copy(update={"content": [{"type": "text", "text": "1, 2, 3, 4,"}]})
+    earlier = count(client, stop_sequences=("7",))  # a real id with a stop it never had
+    moved = earlier.model_copy(update={"stop_sequence": "5", "content": real.content})
+    for fake, word in ((forged, "msg_01XFDUDYJgAACzvnptvVoYEL"), (changed, real.id), (moved, earlier.id),
+                       (forged.model_dump(), "msg_01XFDUDYJgAACzvnptvVoYEL")):
+        report = check_exercise_1(fake, language=language)
+        assert not report.ok and all(f.status == BROKEN for f in report.findings), report.text()
+        assert word in report.text(), report.text()
 
 
 def test_exercise_1_not_a_message():
@@ -817,8 +840,10 @@ def test_exercise_1_a_count_from_0_is_not_the_task(client, language):
     assert ("starts at 0" if language == "en" else "с 0") in report.findings[-1].detail, report.text()
 
 
-def test_exercise_1_a_count_may_follow_a_sentence_about_it():
-    """What a model may write before the count ("Counting from 1 to 10:") is not the count."""
+def test_exercise_1_a_count_may_follow_a_sentence_about_it(monkeypatch):
+    """What a model may write before the count ("Counting from 1 to 10:") is not the count. (Judged as the live
+    API's Messages, which the grader cannot look up: offline, a Message written by hand is not a response.)"""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-live-key-of-the-test")
     def said(words: str) -> dict:
         return {"id": "msg_01", "usage": {"input_tokens": 12, "output_tokens": 9}, "stop_reason": "stop_sequence",
                 "stop_sequence": "5", "content": [{"type": "text", "text": words}]}

@@ -215,13 +215,22 @@ def counted(client, how: str):
              "counts-to-3": {"stop_sequences": ["5"], "messages": [{"role": "user", "content": "Count from 1 to 3."}]}}
     if how in wrong:
         return client.messages.create(**{**ask, **wrong[how]})
+    if how == "made-by-hand":  # the SDK's own type, with an id and usage, as the API would have sent it
+        import anthropic
+        return anthropic.types.Message.model_construct(
+            id="msg_01" + "7" * 22, type="message", role="assistant", model=model_id(), stop_reason="stop_sequence",
+            stop_sequence="5", content=[anthropic.types.TextBlock(type="text", text="1, 2, 3, 4, ")],
+            usage=anthropic.types.Usage(input_tokens=14, output_tokens=12))
+    if how == "edited-after":  # asked with no stop sequence, then made to look stopped before 5
+        message = client.messages.create(**ask)
+        return message.model_copy(update={"stop_reason": "stop_sequence", "stop_sequence": "5"})
     message = client.messages.create(**ask, stop_sequences=["5"])
     return {"only-the-text": message.content[0].text, "only-stop-reason": message.stop_reason}[how]
 
 
 EX1 = {"stop-at-6": "stop_sequence", "stop-at-4": "text", "no-stop-sequence": "stop_reason",
        "cut-by-max-tokens": "stop_reason", "counts-to-3": "stop_reason", "only-the-text": "stop_reason",
-       "only-stop-reason": "stop_sequence"}
+       "only-stop-reason": "stop_sequence", "made-by-hand": "stop_reason", "edited-after": "text"}
 
 
 @pytest.mark.parametrize("how", ["right-stream", "right-dict"])
@@ -233,8 +242,10 @@ def test_exercise_1_right_in_other_shapes(sandbox_client, how):
 
 
 @pytest.mark.parametrize("how, rule", EX1.items(), ids=EX1.keys())
-def test_exercise_1_wrong_fails_naming_its_requirement(sandbox_client, how, rule):
+def test_exercise_1_wrong_fails_naming_its_requirement(sandbox_client, how, rule, monkeypatch):
     from course_selfcheck.exercises import check_exercise_1
+
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)  # offline: every response is one the sandbox sent
 
     report = check_exercise_1(counted(sandbox_client, how), language="ru")
     assert not report.ok and rule in broken(report), report.text()

@@ -5,7 +5,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from course_agent.client import using_sandbox
 from course_agent.i18n import N_, tr
+from course_sandbox import receipts
 
 from ..report import Report
 from .grading import Grade, Seen, is_placeholder, requirement
@@ -55,6 +57,22 @@ def _text(seen: Counting, lang: str) -> Seen:
 
 REQUIREMENTS = (_reason, _sequence, _text)
 
+
+def _not_returned(message: Any, seen: Counting, lang: str) -> str | None:
+    """Why this is not a Message the offline sandbox returned, unchanged; None if it is. With the live API there is
+    nothing here to compare with (and nothing to gain by building one's own), so its Message is judged as it is."""
+    if not using_sandbox():
+        return None
+    said = (seen.stop_reason, seen.stop_sequence, text(seen.content))
+    answers = receipts.answered(get(message, "id"))
+    if not answers:
+        return tr("the sandbox of this kernel never returned a Message with the id {id}: this one was built by hand, "
+                  "not returned by client.messages.create.", lang, id=short(get(message, "id")))
+    if all((a.stop_reason, a.stop_sequence, "\n".join(a.texts)) != said for a in answers):
+        return tr("the sandbox returned the Message {id} with other content: it was changed after "
+                  "client.messages.create returned it.", lang, id=short(get(message, "id")))
+    return None
+
 WHAT = N_("`counting` is still empty. Put the Message that client.messages.create returns into it and run this cell "
           "again.")
 FIRST_HINTS = (N_("Which parameter of messages.create makes the model stop before it writes a string you choose? And "
@@ -80,6 +98,11 @@ def check_exercise_1(counting: Any, language: str | None = None) -> Report:
         g.all_broken(REQUIREMENTS, tr("this {kind} has no id and no usage: it was not returned by the API. Keep what "
                                       "client.messages.create returns.", g.lang, kind=kind(counting)),
                      N_("Keep the whole response: counting = client.messages.create(...), not a part of it."))
+        return g.report()
+    changed = None if isinstance(counting, (list, tuple)) else _not_returned(counting, seen, g.lang)
+    if changed:
+        g.all_broken(REQUIREMENTS, changed, N_("Keep the whole response, as it is: counting = "
+                                               "client.messages.create(...)."))
         return g.report()
     g.run(REQUIREMENTS, seen)
     return g.report(tr("The stop sequence \"5\" is not in the text: the model stopped before writing it.", g.lang))
