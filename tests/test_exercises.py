@@ -726,10 +726,56 @@ def test_exercise_5_a_missing_file_said_in_other_words_is_read(point_05_at, said
     def missing(name, tool_input):
         if name != "read_file":
             return exercise_05.run_tool_missing_file(name, tool_input)
-        return {"content": said.format(path=tool_input["path"], ref=tool_input.get("ref", "main")), "is_error": True}
+        try:
+            raise FileNotFoundError(tool_input["path"])
+        except FileNotFoundError:  # the learner's own words for it, without the exception's name
+            return {"content": said.format(path=tool_input["path"], ref=tool_input.get("ref", "main")),
+                    "is_error": True}
 
     report = check_exercise_5(missing)
     assert "read_file_error" not in report.broken, report.text()
+
+
+def _read_file_fails_at_first(limit):
+    count = {"reads": 0}
+
+    def dispatcher(name, tool_input):
+        count["reads"] += name == "read_file"
+        if name == "read_file" and count["reads"] > limit:
+            path, ref = tool_input["path"], tool_input.get("ref", "main")
+            return {"content": exercise_05.project.files.raw(path, ref=ref).decode()}
+        return exercise_05.run_tool_missing_file(name, tool_input)
+    return dispatcher
+
+
+def _read_file_raises_exception(name, tool_input):
+    def read_file(path, ref="main"):
+        raise Exception(f"{path} not found")
+    try:
+        if name == "read_file":
+            return {"content": read_file(**tool_input)}
+        return {"content": exercise_05.get_diff(**tool_input)}
+    except Exception as error:
+        return {"content": f"{name} failed: {error}", "is_error": True}
+
+
+def _read_file_result_without_raising(name, tool_input):
+    if name == "read_file":
+        return {"content": f"{tool_input['path']} does not exist", "is_error": True}
+    return exercise_05.run_tool_missing_file(name, tool_input)
+
+
+@pytest.mark.parametrize("dispatcher, words", [
+    (_read_file_fails_at_first(2), "returned"), (_read_file_fails_at_first(3), "returned"),
+    (_read_file_raises_exception, "with Exception, not FileNotFoundError"),
+    (_read_file_result_without_raising, "without a FileNotFoundError"),
+])
+def test_exercise_5_read_file_always_raises_file_not_found(point_05_at, dispatcher, words):
+    """"read_file always raises FileNotFoundError": failing only the first calls (the probes before the review, or a
+    few more), failing with another exception, or writing a failure nobody raised is not it."""
+    report = check_exercise_5(dispatcher)
+    assert "read_file_error" in report.broken, report.text()
+    assert words in next(f.detail for f in report.findings if f.rule == "read_file_error"), report.text()
 
 
 def test_exercise_5_a_failure_that_carries_the_file_is_not_a_failure(point_05_at):

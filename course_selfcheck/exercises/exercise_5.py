@@ -21,7 +21,9 @@ NOT_FOUND = re.compile(r"FileNotFound|not found|no such file|does not exist|does
 FAILURE_MENTIONED = re.compile(r"FileNotFound|could not read|couldn't read|cannot read|can't read|unable to read|"
                                r"not found|does not exist|failed|не удалось прочитать|не удалось|не найден|"
                                r"не существует|ошибк", re.I)
-EXISTING, MISSING = "shop/checkout.py", "shop/no_such_module.py"
+EXISTING, MISSING, ANOTHER = "shop/checkout.py", "shop/no_such_module.py", "shop/cart.py"
+READ_PROBES = {"exists": EXISTING, "missing": MISSING, "another": ANOTHER, "exists_again": EXISTING}
+"""The read_file calls made outside the review, by probe name: the last two after it ("always" is not "at first")."""
 NO_SUCH_MR = 999
 """A merge request the demo GitLab does not have: get_diff fails with a 404, which must come back as a result."""
 
@@ -67,8 +69,10 @@ class Seen5:
 
     probes: dict[str, Probe]
     review: Review
-    existing: str = ""
-    """The text of the file that exists (EXISTING): a read_file "failure" must not carry it to the model."""
+    files: dict[str, str] = field(default_factory=dict)
+    """The text of each existing file the probes read: a read_file "failure" must not carry it to the model."""
+    raised: dict[str, list[BaseException]] = field(default_factory=dict)
+    """What each read_file probe raised inside the dispatcher, caught there or not."""
 
 
 def _is_project(value: Any) -> bool:
@@ -189,14 +193,30 @@ TASK = N_("Write run_tool_missing_file: a run_tool_safely in which read_file alw
              task=TASK)
 def _read_file_error(seen: Seen5, lang: str) -> Seen:
     read_calls = []
-    for key, path in (("exists", EXISTING), ("missing", MISSING)):
+    for key, path in READ_PROBES.items():
         what = f"run_tool(\"read_file\", {{\"path\": \"{path}\", \"ref\": \"main\"}})"
         result, is_error, detail = _describe(seen.probes[key], what, lang)
-        leaked = key == "exists" and is_error and _carries(result, seen.existing)
-        if leaked:
-            detail = tr("{what} reported FileNotFoundError but sent the file's text along", lang, what=what)
-        read_calls.append((is_error and bool(NOT_FOUND.search(result)) and not leaked, detail))
+        ok = is_error and bool(NOT_FOUND.search(result))
+        if ok and _carries(result, seen.files.get(path, "")):
+            ok, detail = False, tr("{what} reported FileNotFoundError but sent the file's text along", lang, what=what)
+        elif ok and not _names_file_not_found(result, seen.raised.get(key, [])):
+            other = next((type(e).__name__ for e in seen.raised.get(key, []) if isinstance(e, Exception)), None)
+            ok, detail = False, (tr("{what} failed with {error}, not FileNotFoundError", lang, what=what, error=other)
+                                 if other else tr("{what} failed without a FileNotFoundError", lang, what=what))
+        if key in ("another", "exists_again") and ok:
+            continue  # the calls after the review are named only when they break the rule: the report stays short
+        read_calls.append((ok, detail))
+    served = [path for path, _, error in seen.review.reads if not error]
+    if served:
+        read_calls.append((False, tr("in the review, read_file returned {path} without an error: it must always "
+                                     "fail", lang, path=served[0])))
     return Seen(all(ok for ok, _ in read_calls), "; ".join(d.rstrip(".") for _, d in read_calls) + ".")
+
+
+def _names_file_not_found(result: str, raised: list[BaseException]) -> bool:
+    """The failure is a FileNotFoundError: the result names it, or the dispatcher raised one (and said it in its own
+    words)."""
+    return "FileNotFoundError" in result or any(isinstance(e, FileNotFoundError) for e in raised)
 
 
 def _carries(result: str, file: str) -> bool:
@@ -320,11 +340,16 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
         project = gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token).projects.get(sb.project)
         # every GitLab request of the process goes to the sandbox, whatever the learner's client is called and
         # wherever it points (as in check_loop); the learner's `project` is the sandbox's one too
-        existing = project.files.raw(EXISTING, ref="main").decode()
+        files = {path: project.files.raw(path, ref="main").decode() for path in (EXISTING, ANOTHER)}
+        raised: dict[str, list[BaseException]] = {key: [] for key in READ_PROBES}
+
+        def read(key: str) -> Probe:
+            return call(run_tool, "read_file", {"path": READ_PROBES[key], "ref": "main"}, raised=raised[key])
+
         with pointed_at(sb), _pointed_at(run_tool, project):
             probes = {
-                "exists": call(run_tool, "read_file", {"path": EXISTING, "ref": "main"}),
-                "missing": call(run_tool, "read_file", {"path": MISSING, "ref": "main"}),
+                "exists": read("exists"),
+                "missing": read("missing"),
                 "diff": call(run_tool, "get_diff", {"pr": REVIEWED}),
                 "no_such_mr": call(run_tool, "get_diff", {"pr": NO_SUCH_MR}),
                 # an input the tool does not take: a TypeError, which run_tool_safely's `except Exception` turns
@@ -334,7 +359,8 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
             if _unwritten(probes):
                 return g.not_done(WHAT, [START_HINT])
             review = _review_with(run_tool, sb.client(), tr("Review merge request !{pr}.", g.lang, pr=REVIEWED))
-    seen = Seen5(probes, review, existing)
+            probes.update(another=read("another"), exists_again=read("exists_again"))
+    seen = Seen5(probes, review, files, raised)
     crash = _crash(seen)
     if crash is not None:
         for row in REQUIREMENTS:

@@ -2,6 +2,7 @@
 from the rows, the "not done yet" report of an untouched placeholder, and running the learner's code
 without letting it raise into, or hang, the notebook (a crash is reported as crash.py words it)."""
 
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -142,16 +143,22 @@ def is_placeholder(value: Any) -> bool:
     return value is None or value is Ellipsis or (isinstance(value, (list, tuple, dict, str)) and not value)
 
 
-def call(function: Callable, *args: Any, timeout: float | None = None) -> tuple[Any, BaseException | None, bool]:
+def call(function: Callable, *args: Any, timeout: float | None = None,
+         raised: list[BaseException] | None = None) -> tuple[Any, BaseException | None, bool]:
     """Call a learner's function: (value, exception, timed_out), never raising, never hanging the grader.
-    The timeout is TOOL_TIMEOUT unless given."""
+    The timeout is TOOL_TIMEOUT unless given. With `raised`, every exception raised inside the call, caught there
+    or not, is appended to it: what a function raised and then turned into a result is seen too."""
     outcome: dict[str, Any] = {}
 
     def run() -> None:
+        if raised is not None:
+            sys.settrace(_exceptions_into(raised))
         try:
             outcome["value"] = function(*args)
         except BaseException as error:  # the learner's code may raise anything, even SystemExit
             outcome["error"] = error
+        finally:
+            sys.settrace(None)
 
     worker = threading.Thread(target=run, name="course-agent-exercise", daemon=True)
     worker.start()
@@ -159,6 +166,17 @@ def call(function: Callable, *args: Any, timeout: float | None = None) -> tuple[
     if worker.is_alive():
         return None, None, True
     return outcome.get("value"), outcome.get("error"), False
+
+
+def _exceptions_into(raised: list[BaseException]) -> Callable:
+    """A trace function (sys.settrace) that only collects the exceptions raised in the frames it sees: no line
+    events, so the traced call runs at nearly its own speed."""
+    def trace(frame: Any, event: str, arg: Any) -> Callable:
+        frame.f_trace_lines = False
+        if event == "exception":
+            raised.append(arg[1])
+        return trace
+    return trace
 
 
 class NotDone(Report):
