@@ -175,6 +175,36 @@ GET_DIFF_ONLY = [{"name": "get_diff", "description": "Get the changes of a merge
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_2_read_file_is_tried_at_a_branch_when_it_can_be_found(solved_2, project, language):
+    """"read_file(path, ref)": a read_file that ignores ref reads main, and the model never sees the merge request's
+    file. The check finds the learner's read_file where it was called (a name, or a dispatch table's entry)."""
+    tools, messages = solved_2
+
+    def read_file(path, ref="main"):
+        return project.files.raw(path, ref="main").decode()  # ref ignored
+
+    report = check_exercise_2(tools, messages, language=language)
+    assert_only_broken(report, "read_file_ref")
+    assert "main" in next(f.detail for f in report.findings if f.rule == "read_file_ref"), report.text()
+    del read_file
+    functions = {"read_file": lambda path, ref: project.files.raw(path, ref=ref).decode()}
+    report = check_exercise_2(tools, messages, language=language)
+    assert report.ok and "read_file_ref" in {f.rule for f in report.findings}, report.text()
+    del functions
+    report = check_exercise_2(tools, messages, language=language)
+    assert report.ok and "read_file_ref" not in {f.rule for f in report.findings}, report.text()
+    assert ("not tried with a branch" if language == "en" else "не пробовали с веткой") in report.text(), report.text()
+
+
+def test_exercise_2_read_file_described_without_ref(solved_2):
+    """The task's read_file(path, ref): a schema with the path alone cannot ask for the merge request's branch."""
+    tools, messages = solved_2
+    path_only = [dict(t, input_schema={"type": "object", "properties": {"path": {"type": "string"}},
+                                       "required": ["path"]}) if t["name"] == "read_file" else t for t in tools]
+    assert_only_broken(check_exercise_2(path_only, messages), "read_file_tool")
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
 def test_exercise_2_placeholder_is_not_done(language):
     assert_not_done(check_exercise_2(GET_DIFF_ONLY, [], language=language), language)
     assert_not_done(check_exercise_2(None, None, language=language), language)

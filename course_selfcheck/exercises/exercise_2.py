@@ -1,14 +1,16 @@
 """Exercise 2 (notebook 2): `TOOLS` with a read_file tool, and the history of the review of !482 run by
 hand, step by step: the pairing of tool_use and tool_result is what the later loop automates."""
 
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from course_agent.i18n import N_, ntr, tr
 
 from ..report import Report
-from .grading import Grade, Seen, is_placeholder, requirement
+from .grading import Grade, Seen, call, is_placeholder, requirement
+from .learner_project import project_pointed_at
 from .reading import get, kind, message, of_type, short, text
 
 History = list[tuple[str, list[dict]]]
@@ -20,6 +22,8 @@ class Run:
 
     tools: list[dict]
     history: History
+    branch_read: Seen | None = None
+    """What the learner's read_file gave for a file the merge request changes, at its branch (None: not tried)."""
 
     @property
     def uses(self) -> list[dict]:
@@ -98,8 +102,62 @@ def _read_file_tool(run: Run, lang: str) -> Seen:
                        "properties are path (a string) and ref (a string)."))
     schema = read_tool["input_schema"] if isinstance(read_tool["input_schema"], Mapping) else {}
     properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
-    return Seen("path" in properties,
+    return Seen("path" in properties and "ref" in properties,
                 tr("read_file's input properties are {properties}.", lang, properties=short(sorted(properties))))
+
+
+CHANGED, BRANCH = "shop/pricing.py", "feature/discount-object"
+"""A file merge request !482 changes, and its branch: what read_file gives there is not what main holds."""
+
+
+@requirement("read_file_ref", N_("read_file reads the file at the ref it is given"),
+             N_("Pass ref on to GitLab, project.files.raw(path, ref=ref): a read_file that always reads main shows "
+                "the model the file before the merge request, not the one it changes."),
+             task=N_("Add a second tool, read_file(path, ref), that returns a whole file, and describe it in TOOLS."))
+def _read_file_ref(run: Run, lang: str) -> Seen:
+    assert run.branch_read is not None  # a row only when the learner's read_file was found and tried
+    return run.branch_read
+
+
+def _learners_read_file() -> Callable | None:
+    """The learner's read_file, looked up where the check was called (the notebook's names, or a calling function's),
+    by name or as the "read_file" entry of a dispatch table."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        for names in (frame.f_locals, frame.f_globals):
+            found = names.get("read_file")
+            if callable(found):
+                return found
+            for value in list(names.values()):
+                if isinstance(value, Mapping) and callable(value.get("read_file")):
+                    return value["read_file"]
+        frame = frame.f_back
+    return None
+
+
+def _try_branch(read_file: Callable, lang: str) -> Seen:
+    """read_file(CHANGED, BRANCH) against a fresh sandbox: the branch's file, not main's."""
+    import gitlab
+
+    from course_sandbox import Sandbox
+
+    from ..retarget import pointed_at
+
+    what = f"read_file(\"{CHANGED}\", \"{BRANCH}\")"
+    with Sandbox() as sb:
+        project = gitlab.Gitlab(sb.gitlab_url, private_token=sb.gitlab_token).projects.get(sb.project)
+        on_main, on_branch = (project.files.raw(CHANGED, ref=ref).decode().strip() for ref in ("main", BRANCH))
+        with pointed_at(sb), project_pointed_at(read_file, project):
+            value, error, hung = call(read_file, CHANGED, BRANCH)
+    got = text(value) if isinstance(value, (str, bytes, list)) else ("" if value is None else str(value))
+    if hung or error is not None:
+        said = tr("did not return", lang) if hung else f"{type(error).__name__}: {short(str(error), 100)}"
+        return Seen(False, tr("{call} failed: {error}", lang, call=what, error=said))
+    if on_branch in got:
+        return Seen(True, tr("{call} returned the file as the merge request's branch has it.", lang, call=what))
+    if on_main in got:
+        return Seen(False, tr("{call} returned the file as main has it: the ref was not passed on.", lang, call=what))
+    return Seen(False, tr("{call} returned something else than the file: {got}", lang, call=what, got=short(got, 80)))
 
 
 @requirement("starts_with_task", N_("The history starts with the review request for !482"),
@@ -197,7 +255,7 @@ def _finished(run: Run, lang: str) -> Seen:
     return Seen(finished, detail)
 
 
-TOOL = _read_file_tool
+TOOL = (_read_file_tool, _read_file_ref)
 HISTORY = (_starts_with_task, _pairs, _read_file_called, _finished)
 
 WHAT = N_("`exercise_messages` holds no answer of the model. Add read_file to TOOLS, then append every message of "
@@ -208,18 +266,24 @@ FIRST_HINTS = (N_("Start from exercise_messages = [{\"role\": \"user\", \"conten
 
 def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> Report:
     """Notebook 2: `TOOLS` with a read_file tool, and the history of the review of !482 run step by step."""
-    g = Grade(2, language, (TOOL, *HISTORY))
+    read_file = _learners_read_file()
+    tool_rows = TOOL if read_file is not None else TOOL[:1]  # read_file not found: its ref is not judged, and so said
+    g = Grade(2, language, (*tool_rows, *HISTORY))
     started = isinstance(messages, (list, tuple)) and any(message(m)[0] == "assistant" for m in messages)
     if is_placeholder(messages) or (isinstance(messages, (list, tuple)) and not started):
         return g.not_done(WHAT, FIRST_HINTS)
     history = [message(m) for m in messages] if isinstance(messages, (list, tuple)) else []
-    run = Run(_tool_definitions(tools), history)
-    g.run([TOOL], run)
+    run = Run(_tool_definitions(tools), history, None if read_file is None else _try_branch(read_file, g.lang))
+    g.run(tool_rows, run)
     if not history:
         g.all_broken(HISTORY, tr("expected a list of messages, got {kind}.", g.lang, kind=kind(messages)))
         return g.report()
     g.run(HISTORY, run)
     calls = sum(1 for role, _ in history if role == "assistant")
     files = ", ".join(dict.fromkeys(run.paths)) or "-"
-    return g.report(ntr("The model was called {n} time and read {files}.",
-                        "The model was called {n} times and read {files}.", calls, g.lang, files=files))
+    done = ntr("The model was called {n} time and read {files}.", "The model was called {n} times and read {files}.",
+               calls, g.lang, files=files)
+    if read_file is None:
+        done += " " + tr("(No function read_file was found where this check was called, so read_file was not tried "
+                         "with a branch.)", g.lang)
+    return g.report(done)

@@ -3,8 +3,7 @@ FileNotFoundError. The error must reach the model as a result, so that the revie
 what it could not read; the grader drives a review of !482 with it in a fresh sandbox."""
 
 import re
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +12,7 @@ from course_agent.i18n import N_, ntr, tr
 from ..crash import error_text
 from ..report import Report
 from .grading import MAX_ITERATIONS, REVIEWED, Grade, Seen, call, is_placeholder, requirement, setting
+from .learner_project import project_pointed_at
 from .reading import kind, short, text
 
 NOT_FOUND = re.compile(r"FileNotFound|not found|no such file|does not exist|doesn't exist|missing|there is no|"
@@ -73,50 +73,6 @@ class Seen5:
     """The text of each existing file the probes read: a read_file "failure" must not carry it to the model."""
     raised: dict[str, list[BaseException]] = field(default_factory=dict)
     """What each read_file probe raised inside the dispatcher, caught there or not."""
-
-
-def _is_project(value: Any) -> bool:
-    return hasattr(value, "mergerequests") and hasattr(value, "files")
-
-
-def _namespaces(function: Callable) -> list[dict]:
-    """The module namespaces the function reads a `project` from: its own, and those of the functions it can reach
-    through its globals (notebook 3's tools imported from lesson_tools.py read lesson_tools' `project`)."""
-    own = getattr(function, "__globals__", None)
-    if not isinstance(own, dict):
-        return []
-    found = {id(own): own}
-    for value in list(own.values()):
-        for reached in (value.values() if isinstance(value, dict) else [value]):
-            namespace = getattr(reached, "__globals__", None)
-            if isinstance(namespace, dict) and callable(reached):
-                found.setdefault(id(namespace), namespace)
-    return list(found.values())
-
-
-@contextmanager
-def _pointed_at(function: Callable, project: Any) -> Iterator[None]:
-    """For the duration, the `project` the learner's function reaches (a global of its module, a closure
-    cell) is the sandbox's project: the grader never reads the learner's own GitLab."""
-    restore: list[Callable[[], None]] = []
-    for namespace in _namespaces(function):
-        if "project" in namespace and (namespace["project"] is None or _is_project(namespace["project"])):
-            old = namespace["project"]
-            namespace["project"] = project
-            restore.append(lambda namespace=namespace, old=old: namespace.__setitem__("project", old))
-    for cell in getattr(function, "__closure__", None) or ():
-        try:
-            held = cell.cell_contents
-        except ValueError:
-            continue
-        if _is_project(held):
-            cell.cell_contents = project
-            restore.append(lambda cell=cell, held=held: setattr(cell, "cell_contents", held))
-    try:
-        yield
-    finally:
-        for undo in reversed(restore):
-            undo()
 
 
 def _as_result(value: Any) -> tuple[str, bool]:
@@ -346,7 +302,7 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
         def read(key: str) -> Probe:
             return call(run_tool, "read_file", {"path": READ_PROBES[key], "ref": "main"}, raised=raised[key])
 
-        with pointed_at(sb), _pointed_at(run_tool, project):
+        with pointed_at(sb), project_pointed_at(run_tool, project):
             probes = {
                 "exists": read("exists"),
                 "missing": read("missing"),
