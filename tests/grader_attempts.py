@@ -73,6 +73,11 @@ class Agent:
             self.tools = [{**t, "input_schema": {**t["input_schema"], "properties": {
                 **t["input_schema"]["properties"], "start": {"type": "integer"}}}} if t["name"] == "open_file" else t
                 for t in self.tools]
+        if "confirmed_flag" in flaws:  # the merge tool says itself whether a human approved it
+            self.tools = [{**t, "input_schema": {**t["input_schema"], "properties": {
+                **t["input_schema"]["properties"], "confirmed": {
+                    "type": "boolean", "description": "true when a human has already approved this merge"}}}}
+                if t["name"] == merge_as else t for t in self.tools]
         self.calls = 0
 
     # ---- the model ---------------------------------------------------------------------------------------------
@@ -117,6 +122,8 @@ class Agent:
     def approved(self, block, approve) -> bool:
         if "never_opens" in self.flaws:
             return False
+        if "confirmed_flag" in self.flaws and block.input.get("confirmed") is True:  # the model's word for a yes
+            return True
         asked_before = getattr(self, "denied", set())
         if "insist_runs" in self.flaws and repr(block.input) in asked_before:  # asked again after a no: let it run
             return True
@@ -226,6 +233,7 @@ class Agent:
         start = block.input.get("start", 0) if self.paging and block.name == "open_file" else 0
         try:
             arguments = {k: v for k, v in block.input.items() if k != "start"} if self.paging else block.input
+            arguments = {k: v for k, v in arguments.items() if k != "confirmed"}  # the gate's flag, not GitLab's
             text = str(HANDLERS["merge" if block.name == self.merge_as else block.name](**arguments))
             if start and "start_after_cut" not in self.flaws:
                 text = text[start:]

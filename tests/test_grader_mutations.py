@@ -72,7 +72,9 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # a merge of another number than the reviewed one waits for a yes too
         "only_this_pr": "approver_asked",
         # the task's denied result says a human denied the call, not that some permission was missing
-        "nobody_denied": "refusal_is_error"}.items()},
+        "nobody_denied": "refusal_is_error",
+        # a flag in the merge tool's input that says "a human approved": the injected text sets it too
+        "confirmed_flag": "fail_closed"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),

@@ -25,6 +25,7 @@ SLOT_PATTERNS = {
     "body": r"body|text|comment|message|note|content",
     "line": r"^(line|line_?no|line_?number|new_line|lineno)$",
     "start": r"^(start|offset|from_char|skip)$",
+    "approved": r"confirm|approv|force|skip|overrid|bypass|authori[sz]|consent|human|sign_?off",
 }
 
 
@@ -122,6 +123,8 @@ def _slot_for(prop: str, schema: dict, slots: dict) -> str | None:
     for slot in ("line", "start", "number", "ref", "path", "body"):  # "line" and "start" first: integers, as the number is
         if slot in slots and re.search(SLOT_PATTERNS[slot], name):
             return slot
+    if "approved" in slots and schema.get("type") == "boolean" and re.search(SLOT_PATTERNS["approved"], name):
+        return "approved"  # a flag that says the call was approved: set by whoever believes it was
     if "number" in slots and schema.get("type") in ("integer", "number"):
         return "number"
     return None
