@@ -10,6 +10,7 @@ classroom/jupyterhub_config.py makes the same pull the hub's default page; `cour
 
 from urllib.parse import urlencode
 
+from .i18n import tr
 from .settings import LANGUAGES
 
 FIRST_NOTEBOOK = "01_single_call.ipynb"
@@ -20,21 +21,22 @@ def clone_folder(repo: str) -> str:
     nbgitpuller's own page takes it when the link has no targetpath (`.git` included, when the address has it)."""
     name = repo.rstrip("/").split("/")[-1]
     if not name:
-        raise ValueError(f"not a repository address: {repo!r}")
+        raise ValueError(tr("not a repository address: {repo!r}", repo=repo))
     return name
 
 
 def notebook_path(repo: str, language: str = "en", notebook: str = FIRST_NOTEBOOK) -> str:
     """Where a notebook of the learner's language is, relative to their home, once the course is pulled."""
     if language not in LANGUAGES:
-        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {language!r}")
+        raise ValueError(tr("the language must be one of {choices}, got {language!r}", choices=", ".join(LANGUAGES),
+                            language=language))
     return f"{clone_folder(repo)}/notebooks/{language}/{notebook}"
 
 
 def pull_query(repo: str, branch: str = "main", language: str = "en", notebook: str = FIRST_NOTEBOOK) -> str:
     """nbgitpuller's query: which repository and branch to pull, and the page to open after (JupyterLab)."""
     if not branch:
-        raise ValueError("the branch is empty")
+        raise ValueError(tr("the branch is empty"))
     return urlencode({"repo": repo, "urlpath": "lab/tree/" + notebook_path(repo, language, notebook),
                       "branch": branch})
 
@@ -43,5 +45,5 @@ def nbgitpuller_link(hub: str, repo: str, branch: str = "main", language: str = 
                      notebook: str = FIRST_NOTEBOOK) -> str:
     """The link to hand out: through the hub's user-redirect, so it works for every learner of the hub."""
     if not hub.startswith(("http://", "https://")):
-        raise ValueError(f"the hub's address must start with http:// or https://, got {hub!r}")
+        raise ValueError(tr("the hub's address must start with http:// or https://, got {hub!r}", hub=hub))
     return f"{hub.rstrip('/')}/hub/user-redirect/git-pull?{pull_query(repo, branch, language, notebook)}"

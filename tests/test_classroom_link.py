@@ -101,3 +101,18 @@ def test_a_hub_without_a_scheme_is_exit_2(capsys, monkeypatch):
     monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
     assert main(["classroom-link", "--hub", "hub.example.org", "--repo", REPO]) == 2
     assert "адрес хаба должен начинаться с http:// или https://" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("call, en, ru", [
+    (lambda: nbgitpuller_link("https://hub.example", "https://example.org/course", branch=""),
+     "the branch is empty", "не указана ветка"),
+    (lambda: nbgitpuller_link("https://hub.example", "https://example.org/course", language="de"),
+     "language must be one of", "язык должен быть одним из"),
+    (lambda: nbgitpuller_link("https://hub.example", "/"), "not a repository address", "это не адрес репозитория"),
+    (lambda: nbgitpuller_link("hub.example", "https://example.org/course"), "must start with http", "должен начинаться"),
+])
+def test_a_bad_link_is_explained_in_the_instructors_language(monkeypatch, call, en, ru):
+    for language, words in (("en", en), ("ru", ru)):
+        monkeypatch.setenv("COURSE_AGENT_LANGUAGE", language)
+        with pytest.raises(ValueError, match=words):
+            call()
