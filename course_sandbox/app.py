@@ -1,5 +1,5 @@
-"""The sandbox's HTTP application (WSGI, werkzeug's request objects, served by waitress): one server, several services by path
-prefix, faults on demand, and a last line of defence that keeps the server serving."""
+"""The sandbox's HTTP application (WSGI, werkzeug's request objects, served by waitress): one server, several
+services by path prefix, faults on demand, and a last line of defence that keeps the server serving."""
 
 import logging
 

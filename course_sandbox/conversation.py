@@ -29,8 +29,10 @@ THINKING_UNBOUND = (
     "messages.{i}.content.{j}: Invalid `signature` in `thinking` block. The block is bound to a different "
     "conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\"."
 )
-"""The API's words when something before a thinking block changed (docs: preserved-thinking, fix-bound-to-a-different-conversation)."""
-THINKING_UNBOUND_NO_BETA = " That setting requires the `thinking-binding-controls-2026-08-01` value in the `anthropic-beta` header."
+"""The API's words when something before a thinking block changed (docs: preserved-thinking,
+fix-bound-to-a-different-conversation)."""
+THINKING_UNBOUND_NO_BETA = (" That setting requires the `thinking-binding-controls-2026-08-01` value in the "
+                            "`anthropic-beta` header.")
 """What the same 400 adds when the request did not send that beta header (the setting it names needs it)."""
 THINKING_MODIFIED = (
     "messages.{i}.content.{j}: `thinking` or `redacted_thinking` blocks in the latest assistant message "
@@ -80,7 +82,8 @@ def merge_turns(messages: list[dict]) -> list[Turn]:
         is_final_assistant = i == len(messages) - 1 and message["role"] == "assistant"
         if not blocks and not is_final_assistant:
             raise invalid(
-                f"messages.{i}: all messages must have non-empty content except for the optional final assistant message"
+                f"messages.{i}: all messages must have non-empty content except for the optional final assistant "
+                "message"
             )
         origin = [(i, j) for j in range(len(blocks))]
         if turns and turns[-1].role == message["role"]:
@@ -102,7 +105,7 @@ def check_tool_pairing(turns: list[Turn]) -> None:
     for k, turn in enumerate(turns):
         if turn.role == "user":
             previous_ids = {b["id"] for b in turns[k - 1].of_type("tool_use")} if k else set()
-            for block, (i, j) in zip(turn.blocks, turn.origin):
+            for block, (i, j) in zip(turn.blocks, turn.origin, strict=False):
                 if block.get("type") == "tool_result" and block["tool_use_id"] not in previous_ids:
                     raise invalid(
                         f"messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: "
@@ -130,7 +133,7 @@ def check_thinking(turns: list[Turn], thinking_enabled: bool) -> None:
     for k in assistants:
         turn = turns[k]
         latest = k == assistants[-1]
-        for block, (i, j) in zip(turn.blocks, turn.origin):
+        for block, (i, j) in zip(turn.blocks, turn.origin, strict=False):
             if block.get("type") == "thinking" and not thinking.verify(block["thinking"], block["signature"]):
                 if latest:
                     raise invalid(THINKING_MODIFIED.format(i=i, j=j))
@@ -183,7 +186,8 @@ def check_thinking_binding(request: "Request", turns: list[Turn]) -> tuple[list[
             j += 1
     kept = []
     for k, turn in enumerate(turns):
-        pairs = [(b, o) for j, (b, o) in enumerate(zip(turn.blocks, turn.origin)) if (k, j) not in dropped]
+        pairs = [(b, o) for j, (b, o) in enumerate(zip(turn.blocks, turn.origin, strict=False))
+                 if (k, j) not in dropped]
         kept.append(Turn(turn.role, [b for b, _ in pairs], [o for _, o in pairs], turn.first_index,
                          turn.raw_message_count))
     return kept, [{"type": "thinking_dropped", "path": path(k, j), "reason": "prefix_binding_mismatch"}

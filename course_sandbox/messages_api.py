@@ -13,11 +13,10 @@ from .errors import invalid
 from .models import KNOWN_MODELS
 from .prompt_cache import PromptCache, count_input
 from .request import Request
-from .tokens import count_block, count_text
 from .request_schema import first_problem
 from .simulated_model.history import language, task_turn
+from .tokens import count_block, count_text
 from .words import words
-
 
 MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "max_tokens_answer", "context_window", "stuck", "wandering",
                  "one_more_call", "bad_input", "stop_sequence", "unknown_stop", "doubled", "reversed_calls", "as_is")
@@ -28,7 +27,8 @@ WAITING_ORDERS = {
     "bad_input": lambda calls: calls >= 1,
 }
 """Orders kept until a reply they fit comes, whichever turn that is: the answer (no tool call) to cut, a turn of
-several calls to reverse, the answer to put off. The value says, from the reply's number of tool calls, whether it fits."""
+several calls to reverse, the answer to put off. The value says, from the reply's number of tool calls, whether it
+fits."""
 ORDERED_STOP_SEQUENCE = "\n\nVerdict:"
 """The stop sequence an ordered `stop_sequence` misbehaviour stops at, as if the request had set it."""
 UNKNOWN_STOP_REASON = "sandbox_new_reason"
@@ -271,8 +271,8 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
     made by the model's context window filling up (model_context_window_exceeded). stuck: the model asks
     for the same tool again instead of answering, as a model stuck in a loop does; wandering: the same tool again
     with another input each time (the next merge request, the next line), never one call twice; one_more_call: the
-    answer (the first reply without a tool call) put off once, the last call asked again instead. stop_sequence: the model
-    writes a sentence and then ORDERED_STOP_SEQUENCE, where the response stops (stop_reason "stop_sequence").
+    answer (the first reply without a tool call) put off once, the last call asked again instead. stop_sequence: the
+    model writes a sentence and then ORDERED_STOP_SEQUENCE, where the response stops (stop_reason "stop_sequence").
     unknown_stop: the reply as it was, with UNKNOWN_STOP_REASON, a stop reason no loop knows. doubled: every tool
     call of the reply asked twice in the same turn (each with its own id), as a model that repeats a call does.
     reversed_calls: the first reply with several tool calls asks them the other way round. bad_input: the first

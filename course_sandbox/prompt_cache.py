@@ -14,6 +14,7 @@ import hashlib
 import json
 import threading
 from dataclasses import dataclass
+
 from . import tokens
 from .bytes_cache import BytesCache
 from .conversation import Turn
@@ -73,7 +74,7 @@ def _items(request: Request, turns: list[Turn]) -> list[_Item]:
         add(block.get("cache_control"), _tokens(canonical))
     for turn in turns:
         role = turn.role.encode() + b"\0"
-        for n, (block, encoded) in enumerate(zip(turn.blocks, turn.encoded)):
+        for n, (block, encoded) in enumerate(zip(turn.blocks, turn.encoded, strict=False)):
             running.update(role + encoded.text)
             add(block.get("cache_control"), (tokens.MESSAGE_OVERHEAD if n == 0 else 0) + encoded.tokens)
     if request.cache_control and items:

@@ -17,8 +17,14 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from .errors import invalid
-from .model_profiles import (BETWEEN_TOOLS_REJECTED, EFFORT_WITHOUT_THINKING, FORCED_TOOL_REJECTED, PREFILL_REJECTED,
-                             SAMPLING_DEPRECATED, effort_rank)
+from .model_profiles import (
+    BETWEEN_TOOLS_REJECTED,
+    EFFORT_WITHOUT_THINKING,
+    FORCED_TOOL_REJECTED,
+    PREFILL_REJECTED,
+    SAMPLING_DEPRECATED,
+    effort_rank,
+)
 from .request import Request
 
 _THINKING_DOCS = ("Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/"

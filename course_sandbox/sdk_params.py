@@ -7,8 +7,9 @@ sandbox that rejects a parameter the real API takes. Read once, at import.
 
 import typing
 from functools import lru_cache
+from typing import Literal, NotRequired, Required, get_args, get_origin
 
-from typing_extensions import Literal, NotRequired, Required, get_args, get_origin, get_type_hints
+from typing_extensions import get_type_hints
 
 HEADER_PARAMS = frozenset({"betas", "user_profile_id", "workspace_id"})
 """Arguments of `messages.create` that the SDK sends as headers, not in the body."""
@@ -155,7 +156,7 @@ def json_schema(annotation: object, depth: int = 0) -> dict:
                           or (annotation.__total__ and get_origin(v) is not NotRequired))
         return {"type": "object", "required": required, "additionalProperties": False,
                 "properties": {k: json_schema(v, depth + 1) for k, v in hints.items()}}
-    if origin in (dict, typing.Dict) or annotation in (dict, object):
+    if origin in (dict, dict) or annotation in (dict, object):
         return {"type": "object"} if annotation is not object else {}
     name = getattr(origin, "__name__", "") or getattr(origin, "_name", "") or ""
     if name in ("list", "List", "Iterable", "Sequence", "SequenceNotStr") and args:

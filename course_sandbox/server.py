@@ -214,7 +214,8 @@ class Sandbox:
         self.host = host
         self.requested_port = port
         self.api_key = new_credential(SANDBOX_KEY_PREFIX)
-        """The only key this sandbox accepts, random (no two sandboxes share it); `sb.client()` and `sb.env()` carry it."""
+        """The only key this sandbox accepts, random (no two sandboxes share it); `sb.client()` and `sb.env()`
+        carry it."""
         self.gitlab_token = new_credential(SANDBOX_TOKEN_PREFIX)
         """The demo GitLab's only token, random like the key."""
         self.project = PROJECT_PATH
@@ -277,10 +278,8 @@ class Sandbox:
                 channel.close()
             server.close()  # the listening socket and the trigger: the loop ends with nothing left
 
-        try:
+        with contextlib.suppress(OSError):  # the loop may be gone already
             server.trigger.pull_trigger(close_everything)
-        except OSError:  # the loop is already gone
-            pass
         if self._thread is not None:
             self._thread.join(timeout=5)
         self.messages_api.close()  # the Message Batches worker
@@ -365,8 +364,8 @@ class Sandbox:
         """Make the next responses misbehave, one each, in order: "refusal", "pause_turn", "max_tokens" (a tool
         call cut in the middle), "max_tokens_answer" (the answer cut half-way, whichever turn it comes in),
         "context_window" (the same cut by a full window), "stuck" (the same tool asked again), "wandering" (the same
-        tool with another input each time), "one_more_call" (the answer put off once: the last call asked again), "bad_input" (a call
-        sent without its arguments),
+        tool with another input each time), "one_more_call" (the answer put off once: the last call asked again),
+        "bad_input" (a call sent without its arguments),
         "stop_sequence", "unknown_stop", "doubled" (each tool call asked twice in
         one turn), "reversed_calls" (the first turn of several calls asks them the other way round) or "as_is" (the
         reply unchanged: an order that starts later). See messages_api.misbehave."""

@@ -40,7 +40,7 @@ def sign(thinking: str, prefix: str = "") -> str:
 
 def _sign(thinking: str, prefix: str) -> str:
     text = base64.b64encode(_mac(thinking.encode("utf-8"))).decode("ascii")
-    bound = base64.b64encode(_mac(f"{prefix}\0{thinking}".encode("utf-8"))[:18]).decode("ascii")
+    bound = base64.b64encode(_mac(f"{prefix}\0{thinking}".encode())[:18]).decode("ascii")
     return f"Sbx{text}.{bound}"
 
 
@@ -97,7 +97,7 @@ def _walk(request: "Request", turns: list) -> Iterator[tuple[int, int, "hashlib.
     digest = _start(request)
     for k, turn in enumerate(turns):
         digest.update(_role(turn.role))
-        for j, (block, encoded) in enumerate(zip(turn.blocks, turn.encoded)):
+        for j, (block, encoded) in enumerate(zip(turn.blocks, turn.encoded, strict=False)):
             yield k, j, digest
             if block.get("type") != "fallback":  # a marker between two models' output, not content
                 digest.update(encoded.canonical)

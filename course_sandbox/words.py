@@ -5,13 +5,13 @@ course_agent.i18n`). A sentence is a `str.format` template: `words(lang, "Readin
 brace is doubled. `context` tells two Russian sentences of one English one apart (gettext's msgctxt)."""
 
 import gettext
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _catalogue(lang: str) -> gettext.NullTranslations:
     mo = LOCALE / lang / "LC_MESSAGES" / "sandbox.mo"
     if not mo.is_file():

@@ -8,8 +8,8 @@ Each feature is one module, registered here; the core calls them at a few named 
 | Message Batches | `batches` | none | `messages_api.MessagesApi` (its `batches`), routed by `messages_http` |
 | message threads | `threads` | `message-threads-2026-08-12` | `MessagesApi._validated` (expand), `create` (hold) |
 | context editing | `context_editing` | `context-management-2025-06-27` | `MessagesApi._validated` (check), `_managed` |
-| compaction | `compaction` | `compact-2026-01-12`, `compact-2026-09-04` | `MessagesApi._validated`, `create`, `_managed` |
-| server-side fallback | `fallbacks` | `server-side-fallback-2026-07-01` | `MessagesApi._validated` (chain), `_fall_back` |
+| compaction | `compaction` | `compact-2026-01-12`, `compact-2026-09-04` | `_validated`, `create`, `_managed` |
+| server-side fallback | `fallbacks` | `server-side-fallback-2026-07-01` | `_validated` (chain), `_fall_back` |
 | memory tool | `memory` | none | `simulated_model._respond` |
 | tool search | `tool_search` | none | `simulated_model._respond` |
 | web search | `web_search` | none | `simulated_model._respond` |

@@ -18,7 +18,7 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from .. import pagination
 from ..errors import ApiError, invalid
@@ -30,7 +30,7 @@ MAX_REQUESTS = 100_000
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _rfc3339(moment: datetime | None) -> str | None:

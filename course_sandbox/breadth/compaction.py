@@ -16,12 +16,12 @@ of `usage.iterations`, and not part of the top-level `usage` of a threshold comp
 import hashlib
 import json
 
-from .context_editing import COMPACT, requires_beta
 from ..conversation import Turn, blocks_of
 from ..errors import invalid
 from ..request import Request
 from ..simulated_model.history import language
 from ..words import words
+from .context_editing import COMPACT, requires_beta
 
 THRESHOLD_BETA = "compact-2026-01-12"
 ON_DEMAND_BETA = "compact-2026-09-04"
@@ -73,7 +73,8 @@ def check(request: Request, counting: bool = False) -> None:
         if block.get("content") == "":
             raise invalid(f"{where}.content: String should have at least 1 character")
         if block.get("signature") is not None and block["signature"] != sign(block.get("content") or ""):
-            raise invalid(f"{where}: Invalid `signature` in `compaction` block. Send the block back as it was returned.")
+            raise invalid(f"{where}: Invalid `signature` in `compaction` block. "
+                          "Send the block back as it was returned.")
         if block.get("signature") is not None and threshold_edit(request):
             # The SDK's runner: "the API doesn't accept a compaction block together with" a compaction edit.
             raise invalid(f"{where}: a `compaction` block from a compaction request cannot be sent with a "

@@ -13,8 +13,8 @@ from ..request import Request
 from ..simulated_model import side_effects, slots, tool_roles, tool_user
 from ..simulated_model.history import calls, task_turn
 from ..simulated_model.reply import NewId, Reply
-from ..words import words
 from ..simulated_model.words import stem, stems, tokens
+from ..words import words
 
 _LEARNER_SEARCH = re.compile(r"search\w*\W+(?:\w+\W+)?tools?|tools?\W+search|find\w*\W+(?:\w+\W+)?tools?", re.I)
 

@@ -16,7 +16,8 @@ from .users import user
 EMOJI_NAMES = frozenset((
     "thumbsup", "thumbsdown", "eyes", "rocket", "tada", "heart", "smile", "smiley", "laughing", "confused",
     "white_check_mark", "heavy_check_mark", "x", "warning", "bulb", "memo", "mag", "bug", "fire", "star",
-    "clap", "pray", "ok_hand", "wave", "raised_hands", "thinking", "thinking_face", "hourglass", "hourglass_flowing_sand",
+    "clap", "pray", "ok_hand", "wave", "raised_hands", "thinking", "thinking_face", "hourglass",
+    "hourglass_flowing_sand",
     "robot", "robot_face", "speech_balloon", "question", "exclamation", "100", "sparkles", "zap", "lock", "wrench",
     "hammer", "construction", "checkered_flag", "arrow_up", "arrow_down", "red_circle", "green_circle",
     "slight_smile", "slightly_smiling_face", "sweat_smile", "joy", "cry", "sob", "see_no_evil", "muscle",

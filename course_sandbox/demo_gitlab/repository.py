@@ -7,6 +7,7 @@ plumbing commands; the work tree is never touched after the build.
 """
 
 import atexit
+import contextlib
 import json
 import os
 import random
@@ -359,7 +360,8 @@ class Repository:
             return []
         stop = self.sha(exclude) if exclude else None
         key = ("log", head, stop, path)
-        args = ["--literal-pathspecs", "rev-list", head] + ([f"^{stop}"] if stop else []) + (["--", path] if path else [])
+        args = ["--literal-pathspecs", "rev-list", head, *([f"^{stop}"] if stop else []),
+                *(["--", path] if path else [])]
         return self._kept(key, lambda: self.git(*args).decode().split())
 
     def log_all(self, path: str | None = None) -> list[str]:
@@ -485,10 +487,8 @@ class Repository:
                     raise MergeConflict(str(error)) from None
                 rebased = self.git("-C", folder, "rev-parse", "HEAD").decode().strip()
             finally:
-                try:
+                with contextlib.suppress(GitError):
                     self.git("worktree", "remove", "--force", folder)
-                except GitError:
-                    pass
                 shutil.rmtree(folder, ignore_errors=True)
             self._move(f"refs/heads/{source}", rebased, source_sha)
             return rebased
@@ -503,7 +503,7 @@ class Repository:
     def _heads(self, *branches: str) -> list[str]:
         """Where the branches point, asked of git (never the cache): a write starts from the truth."""
         shas = [self._resolve(name) for name in branches]
-        for name, sha in zip(branches, shas):
+        for name, sha in zip(branches, shas, strict=True):
             if sha is None:
                 raise GitError(f"unknown branch {name}")
         return shas

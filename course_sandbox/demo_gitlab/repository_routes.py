@@ -146,7 +146,7 @@ def merge_base(call: Call) -> Response:
         raise GitLabError(400, {"message": "Provide at least 2 refs"})
     repository = call.project.repository
     shas = [repository.sha(ref) for ref in refs]
-    unknown = [ref for ref, sha in zip(refs, shas) if sha is None]
+    unknown = [ref for ref, sha in zip(refs, shas, strict=True) if sha is None]
     if unknown:
         noun = "ref" if len(unknown) == 1 else "refs"
         raise GitLabError(400, {"message": f"Could not find {noun}: {', '.join(unknown)}"})
