@@ -22,17 +22,26 @@ class Receipt:
     stop_sequence: str | None
     texts: tuple[str, ...]
     """The text blocks, in order."""
+    tool_use_ids: tuple[str, ...] = ()
+    """The ids of its tool_use blocks, in order (each unique: a history's message can be traced to its answer)."""
 
 
 _answers: "OrderedDict[str, list[Receipt]]" = OrderedDict()
+_by_tool_use: "OrderedDict[str, Receipt]" = OrderedDict()
 _lock = threading.Lock()
 
 
 def keep(message: dict) -> None:
     """Remember a response message the sandbox is about to send."""
-    texts = tuple(b.get("text", "") for b in message.get("content", []) if b.get("type") == "text")
-    receipt = Receipt(message.get("stop_reason"), message.get("stop_sequence"), texts)
+    content = message.get("content", [])
+    texts = tuple(b.get("text", "") for b in content if b.get("type") == "text")
+    uses = tuple(str(b.get("id")) for b in content if b.get("type") == "tool_use")
+    receipt = Receipt(message.get("stop_reason"), message.get("stop_sequence"), texts, uses)
     with _lock:
+        for use in uses:
+            _by_tool_use[use] = receipt
+        while len(_by_tool_use) > KEPT:
+            _by_tool_use.popitem(last=False)
         answers = _answers.setdefault(message["id"], [])
         if receipt not in answers:
             answers.append(receipt)
@@ -45,6 +54,18 @@ def answered(message_id: object) -> list[Receipt]:
     """Every answer a sandbox of this process sent with this id (none: it sent no such message)."""
     with _lock:
         return list(_answers.get(message_id, ())) if isinstance(message_id, str) else []
+
+
+def answer_with_tool_use(tool_use_id: object) -> Receipt | None:
+    """The answer a sandbox of this process sent with this tool_use block, if any."""
+    with _lock:
+        return _by_tool_use.get(tool_use_id) if isinstance(tool_use_id, str) else None
+
+
+def answers_with(texts: tuple[str, ...]) -> list[Receipt]:
+    """The answers without a tool call whose text blocks were exactly these (a final answer, traced by its text)."""
+    with _lock:
+        return [r for answers in _answers.values() for r in answers if r.texts == texts and not r.tool_use_ids]
 
 
 def any_answered() -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 
 from course_agent.i18n import tr
 
-from .crash import library_folders
+from .crash import RaisedByTheCheck, library_folders
 from .scenario import LOOP_THREAD, Run, Sandboxes, run_scenario
 
 INJECTED = 485
@@ -29,14 +29,21 @@ WATCHED_SILENCE = 20.0
 """Seconds it keeps silent when asked from another thread, where the loop may be timing it out: a gate that takes
 its own timeout for a yes merges before this (the scenario gives up on a loop after 30 s)."""
 YES, NO = "yes", "no"
-WORDS = {"text": "no", "yes_text": "yes", "y_text": "y", "ok_text": "OK", "da_text": "да", "true_text": "True"}
+WORDS = {"text": "no", "yes_text": "yes", "y_text": "y", "ok_text": "OK", "da_text": "да", "true_text": "True",
+         "approved_text": "approved"}
 """The approvers that return a word, and the word: "no" is what input() gives when the person types no (a non-empty
 string, so truthy); the others spell a yes, and a word is not True whatever it spells (a gate that reads "y" or
 «да» as a yes opens for whatever types it, a prompt injection's fake approver included)."""
-FAILING = ("raises", "breaks", "none", *WORDS, "one", "silent")
-"""The approvers that never said yes (True): one raises ApproverUnavailable, one a RuntimeError (a gate that takes
-only "nobody there" errors for a no, and any other error for a yes, opens on it), one returns None, six return a
-word (WORDS), one the number 1 (1 == True holds in Python, 1 is True does not), one keeps silent."""
+FAILING = ("raises", "breaks", "none", *WORDS, "record", "one", "silent")
+"""The approvers that never said yes (True): one raises ApproverUnavailable, one ApproverBroke (a gate that takes
+only "nobody there" errors for a no, and any other error for a yes, opens on it), one returns None, seven return a
+word (WORDS), one a record that says approved (a dict with an `approved` attribute), one the number 1 (1 == True
+holds in Python, 1 is True does not), one keeps silent."""
+YES_THEN_NO = "yes_then_no"
+"""An approver that says yes once, then no: a gate that remembers the first yes runs the next merge unasked."""
+NO_THEN_YES = "no_then_yes"
+"""An approver that says no, then yes to the same question asked again: a gate that asks until it hears yes runs
+a call that was denied."""
 KINDS = (YES, NO, *FAILING)
 MERGE_WORDS = re.compile(r"merge|влить|влей|слить|смерж", re.I)
 MERGE_REQUEST_WORDS = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
@@ -46,6 +53,22 @@ _APPROVER_NAME = re.compile(r"approv|confirm|human|consent|permi[ts]|allow|autho
 _NOT_AN_APPROVER = re.compile(r"dispatch|tool|run|handler|client|exec|call|model|print|log|show|report|sleep|clock|"
                               r"time|retry|limit|cut|bill|cost|usage|cache|fetch|read|get|send", re.I)
 """Names of parameters whose function default is something else than an approver (a dispatcher, a client)."""
+
+
+class ApproverBroke(RuntimeError, KeyError, IndexError, ValueError, TypeError, ZeroDivisionError, AssertionError,
+                    AttributeError, RaisedByTheCheck):
+    """What the grader's broken approver raises: an error of every everyday kind at once, so that a gate that takes
+    some kinds of error for a no and another kind for a yes is seen to open, whichever kind it lets through."""
+
+    def __str__(self) -> str:  # KeyError's str() would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class Record(dict):
+    """What the grader's `record` approver returns: {"approved": True} that also has `.approved`, as an approval
+    form or a widget's state would. A record is not True: a gate that reads a yes inside it opens on it."""
+
+    approved = True
 
 
 class ApproverUnavailable(EOFError, TimeoutError):
@@ -69,6 +92,8 @@ class Approver:
     """The tool_input given with each question: the person must see what would run."""
     lines: list[str] = field(default_factory=list)
     """The learner's line that asked, for each question ("" when it could not be told)."""
+    yeses: int = 0
+    """How many times it answered True: a merge needs one each."""
 
     def __call__(self, *args: Any, **named: Any) -> Any:
         """approve(name, tool_input), the exercise's signature: a gate that calls it another way gets the
@@ -83,6 +108,9 @@ class Approver:
         self.inputs.append(tool_input)
         self.lines.append(_asking_line())
         answer = self._answer()
+        if request is not None and self.kind == "record":  # the course's protocol answers with a Verdict: here, a no
+            answer = False
+        self.yeses += answer is True
         if request is not None and isinstance(answer, bool):
             from course_agent.safety import Verdict
 
@@ -95,7 +123,13 @@ class Approver:
         if self.kind == "raises":
             raise ApproverUnavailable("the approver is unavailable: nobody can be asked")
         if self.kind == "breaks":
-            raise RuntimeError("the approver broke before anyone answered")
+            raise ApproverBroke("the approver broke before anyone answered")
+        if self.kind == "record":
+            return Record(approved=True)
+        if self.kind == NO_THEN_YES:
+            return len(self.asked) > 1
+        if self.kind == YES_THEN_NO:
+            return len(self.asked) == 1
         if self.kind == "none":
             return None
         if self.kind in WORDS:
@@ -112,6 +146,11 @@ class Approver:
             return self.silence
         return SILENCE if threading.current_thread().name == LOOP_THREAD else WATCHED_SILENCE
 
+    def merge_numbers(self) -> set[int]:
+        """The merge request numbers found in the inputs it was shown (any integer value of an input)."""
+        return {value for given in self.inputs if isinstance(given, dict) for value in given.values()
+                if isinstance(value, int) and not isinstance(value, bool)}
+
     def merge_asked(self, merges: set[str]) -> bool:
         return any(name in merges for name in self.asked)
 
@@ -121,7 +160,10 @@ class Approver:
             YES: tr("said yes (True)", lang),
             NO: tr("said no (False)", lang),
             "raises": tr("raised ApproverUnavailable", lang),
-            "breaks": tr("raised RuntimeError", lang),
+            "breaks": tr("raised ApproverBroke (a RuntimeError, ValueError, KeyError, TypeError... at once)", lang),
+            "record": tr("returned {'approved': True}, a record and not True", lang),
+            NO_THEN_YES: tr("said no, then yes when asked again", lang),
+            YES_THEN_NO: tr("said yes once, then no", lang),
             "none": tr("returned None", lang),
             "text": tr("returned the string 'no' (what input() gives), not True", lang),
             "one": tr("returned 1, which equals True but is not True", lang),

@@ -35,9 +35,14 @@ def _cap_assert(error: BaseException | None) -> bool:
     return isinstance(error, AssertionError) and bool(CAP_ASSERT.search(str(error)))
 
 
+class RaisedByTheCheck(Exception):
+    """Mixed into what the check's own stand-ins raise (an approver that breaks): whatever kinds of error they also
+    are, an exception of the check that escapes the learner's loop is evidence about the loop, never its bug."""
+
+
 def is_crash(error: BaseException | None) -> bool:
     """The learner's Python code went wrong (an exception of BUGS), which the rules cannot judge."""
-    return isinstance(error, BUGS) and not _cap_assert(error)
+    return isinstance(error, BUGS) and not _cap_assert(error) and not isinstance(error, RaisedByTheCheck)
 
 
 def crashed_run(run: Any) -> bool:
@@ -51,7 +56,8 @@ def crashed_run(run: Any) -> bool:
 
 def is_bug(error: BaseException | None) -> bool:
     """The learner's code went wrong: a Python error of BUGS, or a request the API refused."""
-    return isinstance(error, (*BUGS, anthropic.APIError)) and not _cap_assert(error)
+    return isinstance(error, (*BUGS, anthropic.APIError)) and not _cap_assert(error) \
+        and not isinstance(error, RaisedByTheCheck)
 
 
 def error_text(error: BaseException) -> str:

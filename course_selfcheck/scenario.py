@@ -238,12 +238,14 @@ class _Tee(io.TextIOBase):
 
 def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,
                  slow_files: float = 0.0, sandboxes: Sandboxes | None = None, typed: str | None = None,
-                 description: str | None = None) -> Run:
+                 description: str | None = None, slow_merge_requests: float = 0.0) -> Run:
     """Run the loop once on merge request !pr against a fresh recording sandbox; input() gets no answer, or
-    `typed`; with `description`, the merge request has that description in this run."""
+    `typed`; with `description`, the merge request has that description in this run. `slow_files` and
+    `slow_merge_requests` hold each file read, or each read of a merge request, that many seconds."""
     if sandboxes is None:
         with Sandboxes() as own:
-            return run_scenario(loop, pr, misbehave, timeout, slow_files, own, typed, description)
+            return run_scenario(loop, pr, misbehave, timeout, slow_files, own, typed, description,
+                                slow_merge_requests)
     timeout = TIMEOUT if timeout is None else timeout
     sandbox = sandboxes.take()
     try:
@@ -255,6 +257,8 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
             # in the other order than they were asked, so results put in the order they finished are seen out of order
             sandbox.faults.slow(slow_files * 1.6, times=1, path=f"{GITLAB}projects/{project}/repository/files/")
             sandbox.faults.slow(slow_files, times=50, path=f"{GITLAB}projects/{project}/repository/files/")
+        for project in (PROJECT_ID, PROJECT_PATH) if slow_merge_requests else ():
+            sandbox.faults.slow(slow_merge_requests, times=50, path=f"{GITLAB}projects/{project}/merge_requests/")
         run = Run(sandbox.exchanges)
 
         def work() -> None:

@@ -124,6 +124,31 @@ class Agent:
             return False
         if "confirmed_flag" in self.flaws and block.input.get("confirmed") is True:  # the model's word for a yes
             return True
+        if "pr_range" in self.flaws and not 480 <= int(block.input.get("iid") or 0) <= 499:  # "ours" are asked about
+            return True
+        if "main_model_only" in self.flaws and getattr(self, "on_spare", False):  # the fallback model is not gated
+            return True
+        if "yes_for_later_turns" in self.flaws and getattr(self, "yes_turn", None) not in (None, self.turn):
+            return True  # a yes in an earlier turn opens the gate for the rest of the run
+        if "reask_after_no" in self.flaws:  # asked until it says yes, three times at most
+            for _ in range(3):
+                try:
+                    if approve(block.name, block.input) is True:
+                        return True
+                except Exception:
+                    pass
+            return False
+        if {"word_approved", "record_yes", "value_error_yes", "yes_for_later_turns"} & self.flaws:
+            try:
+                answer = approve(block.name, block.input)
+            except ValueError:
+                return "value_error_yes" in self.flaws  # a ValueError taken for "nothing wrong"
+            except Exception:
+                return False
+            if answer is True and "yes_for_later_turns" in self.flaws:
+                self.yes_turn = self.turn
+            return answer is True or ("word_approved" in self.flaws and answer == "approved") or (
+                "record_yes" in self.flaws and getattr(answer, "get", lambda _: None)("approved") is True)
         asked_before = getattr(self, "denied", set())
         if "insist_runs" in self.flaws and repr(block.input) in asked_before:  # asked again after a no: let it run
             return True
@@ -234,6 +259,8 @@ class Agent:
         try:
             arguments = {k: v for k, v in block.input.items() if k != "start"} if self.paging else block.input
             arguments = {k: v for k, v in arguments.items() if k != "confirmed"}  # the gate's flag, not GitLab's
+            if "runs_reviewed" in self.flaws and block.name == self.merge_as:  # asks about the call, merges the review
+                arguments = {**arguments, "iid": self.reviewing}
             text = str(HANDLERS["merge" if block.name == self.merge_as else block.name](**arguments))
             if start and "start_after_cut" not in self.flaws:
                 text = text[start:]
@@ -350,6 +377,7 @@ class Agent:
             if "caps_tool_calls" in self.flaws and len(self.called(history)) >= cap:  # tool calls, not model calls
                 break
             turns += 1
+            self.turn, self.on_spare = turns, fell_back
             rules = {} if "fallback_no_system" in self.flaws and fell_back else {"system": RULES}
             reply = self.send(model=model, max_tokens=8000, tools=self.tools, messages=history, **rules)
             if reply.stop_reason != "refusal" or "skip_refused_usage" not in self.flaws:

@@ -196,6 +196,28 @@ def test_exercise_2_read_file_is_tried_at_a_branch_when_it_can_be_found(solved_2
     assert ("not tried with a branch" if language == "en" else "не пробовали с веткой") in report.text(), report.text()
 
 
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_2_the_history_holds_the_models_responses_as_they_came(solved_2, language, monkeypatch):
+    """Offline every response comes from the sandbox: a history typed by hand, or responses whose text blocks were
+    dropped, is not the model's ("append the response whole"); with the live API there is nothing to compare with."""
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    tools, messages = solved_2
+    without_text = [{"role": m["role"], "content": [b for b in m["content"] if getattr(b, "type", None) != "text"]}
+                    if m["role"] == "assistant" and any(getattr(b, "type", None) == "tool_use" for b in m["content"])
+                    else m for m in messages]
+    typed = [{"role": m["role"], "content": [
+        dict(b.model_dump(), id="toolu_01" + "x" * 22) if getattr(b, "type", None) == "tool_use" else b
+        for b in m["content"]]} if m["role"] == "assistant" else m for m in messages]
+    final = messages[:-1] + [{"role": "assistant", "content": "Verdict: approve."}]
+    for history in (without_text, final):
+        report = check_exercise_2(tools, history, language=language)
+        assert "responses_whole" in report.broken, report.text()
+    report = check_exercise_2(tools, typed, language=language)
+    assert "responses_whole" in report.broken and "toolu_01xxx" in report.text(), report.text()
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-live-key-of-the-test")
+    assert "responses_whole" not in {f.rule for f in check_exercise_2(tools, final, language=language).findings}
+
+
 def test_exercise_2_read_file_described_without_ref(solved_2):
     """The task's read_file(path, ref): a schema with the path alone cannot ask for the merge request's branch."""
     tools, messages = solved_2
@@ -262,7 +284,7 @@ def test_exercise_2_split_tool_results(solved_2, project):
                                       "content": project.files.raw("shop/cart.py", ref="main").decode()}]},
     ] + messages[i + 2:]
     report = check_exercise_2(tools, split)
-    assert_only_broken(report, "pairs")
+    assert_only_broken(report, "pairs", "responses_whole")  # the second call was written by hand: seen too
     assert "toolu_second" in next(f.detail for f in report.findings if f.rule == "pairs")
 
 
@@ -795,7 +817,14 @@ def _read_file_result_without_raising(name, tool_input):
     return exercise_05.run_tool_missing_file(name, tool_input)
 
 
+def _read_file_fails_under_shop(name, tool_input):
+    if name == "read_file" and not tool_input["path"].startswith("shop/"):
+        return {"content": exercise_05.project.files.raw(tool_input["path"], ref="main").decode()}
+    return exercise_05.run_tool_missing_file(name, tool_input)
+
+
 @pytest.mark.parametrize("dispatcher, words", [
+    (_read_file_fails_under_shop, "README.md"),
     (_read_file_fails_at_first(2), "returned"), (_read_file_fails_at_first(3), "returned"),
     (_read_file_raises_exception, "with Exception, not FileNotFoundError"),
     (_read_file_result_without_raising, "without a FileNotFoundError"),
@@ -821,6 +850,32 @@ def test_exercise_5_a_failure_that_carries_the_file_is_not_a_failure(point_05_at
 
     report = check_exercise_5(leaky)
     assert "read_file_error" in report.broken and "sent the file's text along" in report.text(), report.text()
+
+
+def _diff_of_482_whatever_asked(name, tool_input):
+    if name == "get_diff" and tool_input.get("pr") != 999:
+        return exercise_05.run_tool_missing_file(name, {**tool_input, "pr": 482})
+    return exercise_05.run_tool_missing_file(name, tool_input)
+
+
+def _only_gitlab_errors_caught(name, tool_input):
+    functions = {"get_diff": exercise_05.get_diff, "read_file": exercise_05.read_file}
+    try:
+        return {"content": functions[name](**tool_input)}
+    except (gitlab.GitlabError, OSError, TypeError) as error:
+        return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
+
+
+@pytest.mark.parametrize("dispatcher, rule, words", [
+    (_diff_of_482_whatever_asked, "get_diff_works", "!483"),
+    (_only_gitlab_errors_caught, "others_safe", "search_code"),
+])
+def test_exercise_5_only_read_file_changes(point_05_at, dispatcher, rule, words):
+    """get_diff still reads the merge request it is asked for, and a tool the dispatcher does not have fails as a
+    result too (run_tool_safely catches every exception, not a list of them)."""
+    report = check_exercise_5(dispatcher)
+    assert rule in report.broken, report.text()
+    assert words in next(f.detail for f in report.findings if f.rule == rule), report.text()
 
 
 def test_exercise_5_a_get_diff_of_hunks_alone_is_a_normal_result(point_05_at):

@@ -74,7 +74,13 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # the task's denied result says a human denied the call, not that some permission was missing
         "nobody_denied": "refusal_is_error",
         # a flag in the merge tool's input that says "a human approved": the injected text sets it too
-        "confirmed_flag": "fail_closed"}.items()},
+        "confirmed_flag": "fail_closed",
+        # attack 9: yes read in a word or a record, an error of one kind taken for a yes, a gate for "our" numbers
+        # only, a yes kept for later turns, the reviewed number merged on a yes about another, the fallback model
+        # ungated, asking again until the answer is yes
+        "word_approved": "fail_closed", "record_yes": "fail_closed", "value_error_yes": "fail_closed",
+        "pr_range": "approver_asked", "yes_for_later_turns": "approver_asked", "runs_reviewed": "approver_asked",
+        "main_model_only": "approver_asked", "reask_after_no": "fail_closed"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),

@@ -6,7 +6,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from course_agent.client import using_sandbox
 from course_agent.i18n import N_, ntr, tr
+from course_sandbox import receipts
 
 from ..report import Report
 from .grading import Grade, Seen, call, is_placeholder, requirement
@@ -255,6 +257,36 @@ def _finished(run: Run, lang: str) -> Seen:
     return Seen(finished, detail)
 
 
+@requirement("responses_whole", N_("Each assistant message is a response of the model, whole"),
+             N_("Append response.content as it came, every block in order: exercise_messages.append({\"role\": "
+                "\"assistant\", \"content\": response.content}); never write the model's part yourself."),
+             where=N_("notebook 2, step 3"),
+             task=N_("Repeat steps 1 to 4 by hand until stop_reason is end_turn, appending every message to "
+                     "exercise_messages."))
+def _responses_whole(run: Run, lang: str) -> Seen:
+    for number, (role, blocks) in enumerate(run.history, start=1):
+        if role != "assistant":
+            continue
+        texts = tuple(str(b.get("text")) for b in of_type(blocks, "text"))
+        uses = tuple(str(b.get("id")) for b in of_type(blocks, "tool_use"))
+        answer = receipts.answer_with_tool_use(uses[0]) if uses else None
+        if uses and answer is None:
+            return Seen(False, tr("message {number} holds a tool_use ({id}) that no response of the model had: it was "
+                                  "written by hand.", lang, number=number, id=uses[0]))
+        if answer is not None and (answer.tool_use_ids, answer.texts) != (uses, texts):
+            return Seen(False, tr("message {number} is not the response as the model sent it (text blocks: {texts}, "
+                                  "tool calls: {uses}); the history holds text blocks: {mine}, tool calls: "
+                                  "{my_uses}.", lang,
+                                  number=number, texts=len(answer.texts), uses=len(answer.tool_use_ids),
+                                  mine=len(texts), my_uses=len(uses)))
+        if not uses and not receipts.answers_with(texts):
+            return Seen(False, tr("message {number}, an answer without a tool call, is not a response the model "
+                                  "sent: {text}", lang, number=number, text=short(" ".join(texts), 80)))
+    answered = sum(1 for role, _ in run.history if role == "assistant")
+    return Seen(True, ntr("{n} response of the model, each whole.", "{n} responses of the model, each whole.",
+                          answered, lang))
+
+
 TOOL = (_read_file_tool, _read_file_ref)
 HISTORY = (_starts_with_task, _pairs, _read_file_called, _finished)
 
@@ -268,7 +300,9 @@ def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> 
     """Notebook 2: `TOOLS` with a read_file tool, and the history of the review of !482 run step by step."""
     read_file = _learners_read_file()
     tool_rows = TOOL if read_file is not None else TOOL[:1]  # read_file not found: its ref is not judged, and so said
-    g = Grade(2, language, (*tool_rows, *HISTORY))
+    # offline, every response comes from the sandbox, which kept them; the live API's are not kept here
+    history_rows = (*HISTORY[:1], _responses_whole, *HISTORY[1:]) if using_sandbox() else HISTORY
+    g = Grade(2, language, (*tool_rows, *history_rows))
     started = isinstance(messages, (list, tuple)) and any(message(m)[0] == "assistant" for m in messages)
     if is_placeholder(messages) or (isinstance(messages, (list, tuple)) and not started):
         return g.not_done(WHAT, FIRST_HINTS)
@@ -276,9 +310,9 @@ def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> 
     run = Run(_tool_definitions(tools), history, None if read_file is None else _try_branch(read_file, g.lang))
     g.run(tool_rows, run)
     if not history:
-        g.all_broken(HISTORY, tr("expected a list of messages, got {kind}.", g.lang, kind=kind(messages)))
+        g.all_broken(history_rows, tr("expected a list of messages, got {kind}.", g.lang, kind=kind(messages)))
         return g.report()
-    g.run(HISTORY, run)
+    g.run(history_rows, run)
     calls = sum(1 for role, _ in history if role == "assistant")
     files = ", ".join(dict.fromkeys(run.paths)) or "-"
     done = ntr("The model was called {n} time and read {files}.", "The model was called {n} times and read {files}.",

@@ -91,11 +91,33 @@ def _concurrent(loop: Callable, lang: str) -> Seen:
             "(2 or more were expected): the reads ran one after another",
             "the turn read {n} files, each held {seconds} s by the sandbox; no two reads were in flight at once "
             "(2 or more were expected): the reads ran one after another", len(reads), lang, **figures))
+    diffs = _diffs_concurrent(loop, lang)
+    if diffs is not None:
+        return diffs
     return Seen(True, ntr(
         "the turn read {n} file, each held {seconds} s by the sandbox; {most} reads were in flight at once: "
         "they ran at the same time",
         "the turn read {n} files, each held {seconds} s by the sandbox; {most} reads were in flight at once: "
         "they ran at the same time", len(reads), lang, **figures))
+
+
+def _diffs_concurrent(loop: Callable, lang: str) -> Seen | None:
+    """A second run, where the model asks for get_diff twice in its first turn and each read of a merge request is
+    held: those calls overlap too (every tool of a turn runs concurrently, in every run, not only the file reads of
+    the first). None when they did, or when the run did not show it."""
+    with Sandboxes() as sandboxes:
+        watch = InFlight(sandboxes)
+        run = run_scenario(loop, 484, ("doubled",), slow_merge_requests=SLOW_READ,
+                           sandboxes=watch)  # type: ignore[arg-type]
+    turn = _parallel_turn(run)
+    if crashed(run, lang) is not None or turn is None:
+        return None
+    names = sorted({str(u.get("name")) for u in tool_uses(turn[1])})
+    if watch.most < 2:
+        return Seen(False, tr("in a turn of several calls ({tools}) whose GitLab requests the sandbox held {seconds} s "
+                              "each, no two were in flight at once: every turn's calls run at the same time, whichever "
+                              "tools they are", lang, tools=", ".join(names), seconds=f"{SLOW_READ:g}"))
+    return None
 
 
 TASK = N_("Rewrite the loop of notebook 3 so that it runs the calls of a turn concurrently (with run_all), keeps their "

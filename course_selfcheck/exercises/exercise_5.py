@@ -21,9 +21,13 @@ NOT_FOUND = re.compile(r"FileNotFound|not found|no such file|does not exist|does
 FAILURE_MENTIONED = re.compile(r"FileNotFound|could not read|couldn't read|cannot read|can't read|unable to read|"
                                r"not found|does not exist|failed|не удалось прочитать|не удалось|не найден|"
                                r"не существует|ошибк", re.I)
-EXISTING, MISSING, ANOTHER = "shop/checkout.py", "shop/no_such_module.py", "shop/cart.py"
+EXISTING, MISSING, ANOTHER = "shop/checkout.py", "shop/no_such_module.py", "README.md"
 READ_PROBES = {"exists": EXISTING, "missing": MISSING, "another": ANOTHER, "exists_again": EXISTING}
 """The read_file calls made outside the review, by probe name: the last two after it ("always" is not "at first")."""
+OTHER_MR, OTHER_FILE = 483, "shop/money.py"
+"""Another merge request, and a file only it changes: get_diff must give that merge request's diff, not !482's."""
+UNKNOWN_TOOL = "search_code"
+"""A tool the dispatcher does not have: run_tool_safely turns its KeyError into a result like any failure."""
 NO_SUCH_MR = 999
 """A merge request the demo GitLab does not have: get_diff fails with a 404, which must come back as a result."""
 
@@ -70,7 +74,8 @@ class Seen5:
     probes: dict[str, Probe]
     review: Review
     files: dict[str, str] = field(default_factory=dict)
-    """The text of each existing file the probes read: a read_file "failure" must not carry it to the model."""
+    """The text of each existing file the probes read (a read_file "failure" must not carry it to the model), and
+    under "!483" that merge request's diff (what get_diff must give for it)."""
     raised: dict[str, list[BaseException]] = field(default_factory=dict)
     """What each read_file probe raised inside the dispatcher, caught there or not."""
 
@@ -188,7 +193,16 @@ def _carries(result: str, file: str) -> bool:
 def _get_diff_works(seen: Seen5, lang: str) -> Seen:
     result, is_error, detail = _describe(seen.probes["diff"], f"run_tool(\"get_diff\", {{\"pr\": {REVIEWED}}})", lang)
     shows_changes = "diff" in result.lower() or "@@" in result  # a diff, or its hunks alone
-    return Seen(not is_error and shows_changes and bool(result.strip()), detail)
+    if not (not is_error and shows_changes and result.strip()):
+        return Seen(False, detail)
+    what = f"run_tool(\"get_diff\", {{\"pr\": {OTHER_MR}}})"
+    other, other_error, other_detail = _describe(seen.probes["other_diff"], what, lang)
+    changed = [line for line in seen.files.get(f"!{OTHER_MR}", "").splitlines() if len(line.strip()) >= 16]
+    if other_error or other == result or not (OTHER_FILE in other or any(line in other for line in changed)):
+        return Seen(False, tr("{what} did not give the diff of !{pr} ({file} is not in it): get_diff must still read "
+                              "the merge request it is asked for.", lang, what=what, pr=OTHER_MR, file=OTHER_FILE)
+                    + " " + other_detail)
+    return Seen(True, detail)
 
 
 @requirement("survives", N_("The review of !482 runs to the end"),
@@ -249,7 +263,11 @@ def _others_safe(seen: Seen5, lang: str) -> Seen:
         return Seen(is_error and bool(result.strip()), detail)
     what = f"run_tool(\"get_diff\", {{\"merge_request\": {REVIEWED}}})"
     result, is_error, other = _describe(seen.probes["bad_input"], what, lang)
-    return Seen(is_error and bool(result.strip()), f"{detail} {other}" if is_error else other)
+    if not (is_error and result.strip()):
+        return Seen(False, other)
+    what = f"run_tool(\"{UNKNOWN_TOOL}\", {{\"query\": \"discount\"}})"
+    result, is_error, unknown = _describe(seen.probes["unknown_tool"], what, lang)
+    return Seen(is_error and bool(result.strip()), f"{detail} {other}" if is_error else unknown)
 
 
 REQUIREMENTS = (_read_file_error, _get_diff_works, _others_safe, _survives, _mentions_failure)
@@ -270,7 +288,7 @@ def _crash(seen: Seen5) -> BaseException | None:
     dispatcher (FileNotFoundError, a GitLab error), which the requirements judge."""
     import gitlab
 
-    raised = [error for name, (_, error, _) in seen.probes.items() if name != "bad_input"]  # that one: others_safe's
+    raised = [error for name, (_, error, _) in seen.probes.items() if name not in ("bad_input", "unknown_tool")]
     raised.append(seen.review.raised[1] if seen.review.raised else None)
     return next((e for e in raised if e is not None and not isinstance(e, (OSError, gitlab.GitlabError))), None)
 
@@ -297,6 +315,7 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
         # every GitLab request of the process goes to the sandbox, whatever the learner's client is called and
         # wherever it points (as in check_loop); the learner's `project` is the sandbox's one too
         files = {path: project.files.raw(path, ref="main").decode() for path in (EXISTING, ANOTHER)}
+        files[f"!{OTHER_MR}"] = "\n".join(c["diff"] for c in project.mergerequests.get(OTHER_MR).changes()["changes"])
         raised: dict[str, list[BaseException]] = {key: [] for key in READ_PROBES}
 
         def read(key: str) -> Probe:
@@ -311,6 +330,9 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
                 # an input the tool does not take: a TypeError, which run_tool_safely's `except Exception` turns
                 # into a result as it does a GitLab error (a dispatcher that catches only GitLab's errors lets it out)
                 "bad_input": call(run_tool, "get_diff", {"merge_request": REVIEWED}),
+                "other_diff": call(run_tool, "get_diff", {"pr": OTHER_MR}),
+                # a tool the dispatcher does not have: a KeyError, a failure like any other
+                "unknown_tool": call(run_tool, UNKNOWN_TOOL, {"query": "discount"}),
             }
             if _unwritten(probes):
                 return g.not_done(WHAT, [START_HINT])
