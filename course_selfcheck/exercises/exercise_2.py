@@ -108,6 +108,10 @@ def _read_file_tool(run: Run, lang: str) -> Seen:
                 tr("read_file's input properties are {properties}.", lang, properties=short(sorted(properties))))
 
 
+STEP_3 = N_("notebook 2, step 3")
+ROUNDS = N_("Repeat steps 1 to 4 by hand until stop_reason is end_turn, appending every message to exercise_messages.")
+"""The sentence of the task both the pairing and the whole responses come from."""
+
 CHANGED, BRANCH = "shop/pricing.py", "feature/discount-object"
 """A file merge request !482 changes, and its branch: what read_file gives there is not what main holds."""
 
@@ -180,9 +184,7 @@ def _starts_with_task(run: Run, lang: str) -> Seen:
 @requirement("pairs", N_("Every tool_use is answered in the next message by a tool_result with its id"),
              N_("After each response with tool_use, append the response whole, then ONE user message with a "
                 "tool_result for every tool_use of it (same tool_use_id)."),
-             where=N_("notebook 2, step 3"),
-             task=N_("Repeat steps 1 to 4 by hand until stop_reason is end_turn, appending every message to "
-                     "exercise_messages."))
+             where=STEP_3, task=ROUNDS)
 def _pairs(run: Run, lang: str) -> Seen:
     problem = _pairing_problem(run.history, lang)
     uses = run.uses
@@ -260,9 +262,7 @@ def _finished(run: Run, lang: str) -> Seen:
 @requirement("responses_whole", N_("Each assistant message is a response of the model, whole"),
              N_("Append response.content as it came, every block in order: exercise_messages.append({\"role\": "
                 "\"assistant\", \"content\": response.content}); never write the model's part yourself."),
-             where=N_("notebook 2, step 3"),
-             task=N_("Repeat steps 1 to 4 by hand until stop_reason is end_turn, appending every message to "
-                     "exercise_messages."))
+             where=STEP_3, task=ROUNDS)
 def _responses_whole(run: Run, lang: str) -> Seen:
     for number, (role, blocks) in enumerate(run.history, start=1):
         if role != "assistant":
