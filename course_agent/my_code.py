@@ -17,6 +17,7 @@ import ast
 import contextlib
 import inspect
 import linecache
+import re
 import sys
 import types
 from collections.abc import Callable
@@ -195,8 +196,10 @@ def _signature(function: Callable) -> inspect.Signature:
 
 def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict | None = None) -> None:
     """Run your kept exercise N here (or its reference solution, when you have none) and say which; with
-    `grow_into` (the exercise's stub) also put its code into this cell to grow. Without it the code is only
-    defined, for a demo to run: one notebook holds one copy of your loop, the one its exercise grows."""
+    `grow_into` (the exercise's stub) also put its code into this cell to grow, its loop renamed to the stub's name
+    (defined under that name when you run the cell; until then the stub stays, and its check says to run the cell).
+    Without it the code is only defined, for a demo to run: one notebook holds one copy of your loop, the one its
+    exercise grows."""
     from .solutions import solution_code
 
     if namespace is None:
@@ -273,7 +276,7 @@ def renamed(text: str, old: str, new: str) -> str:
     tree = ast.parse(text)
     function = next(node for node in tree.body
                     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == old)
-    lines = text.splitlines(keepends=True)
+    lines = re.split(r"(?<=\n)", text)  # as ast counts lines (str.splitlines would split at \x0c, \u2028 too)
     spots: list[tuple[int, int]] = []  # (line index, byte offset in that line) of each `old` to replace
     header = lines[function.lineno - 1].encode()
     at = header.index(b"def", function.col_offset)

@@ -383,3 +383,9 @@ def test_the_reference_is_renamed_too_and_a_stub_of_the_same_name_is_left_alone(
     my_code.start_from(6, grow_into=same["review_every_stop"], namespace=same)
     assert pasted[1].split("\n\n", 1)[1] == solution_code(6)
     assert my_code.carried_from(same["review_every_stop"]) is None
+
+
+def test_renamed_counts_lines_as_python_does():
+    """A line separator or form feed inside a string is not a new line for ast: the rename still lands on the name."""
+    text = 'def f(x):\n    """a\u2028b\x0cc"""\n    return f(x - 1) if x else "f"\n'
+    assert my_code.renamed(text, "f", "grown") == text.replace("def f(", "def grown(").replace("return f(", "return grown(")
