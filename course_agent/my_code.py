@@ -5,15 +5,19 @@ my_code/exercise_N.py, next to the notebook, with what the function takes from o
 functions and your imports (data such as TOOLS or client each notebook defines again). A later
 notebook's exercise cell calls `start_from(N)`: it runs what was kept here, or exercise N's reference
 solution when nothing was (and says so), and puts that code into the cell, in place of the stub, for you
-to grow (in JupyterLab; elsewhere it says where the code is).
+to grow (in JupyterLab; elsewhere it says where the code is). The code put there defines the stub's name: exercise
+3's review_pull_request, brought into exercise 4's cell, is review_concurrently there, and the check given the stub
+before that cell runs says so.
 
 COURSE_AGENT_MY_CODE names another folder (the notebook tests use an empty one, so that their outputs do
 not depend on what a learner solved).
 """
 
 import ast
+import contextlib
 import inspect
 import linecache
+import re
 import sys
 import types
 from collections.abc import Callable
@@ -192,8 +196,10 @@ def _signature(function: Callable) -> inspect.Signature:
 
 def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict | None = None) -> None:
     """Run your kept exercise N here (or its reference solution, when you have none) and say which; with
-    `grow_into` (the exercise's stub) also put its code into this cell to grow. Without it the code is only
-    defined, for a demo to run: one notebook holds one copy of your loop, the one its exercise grows."""
+    `grow_into` (the exercise's stub) also put its code into this cell to grow, its loop renamed to the stub's name
+    (defined under that name when you run the cell; until then the stub stays, and its check says to run the cell).
+    Without it the code is only defined, for a demo to run: one notebook holds one copy of your loop, the one its
+    exercise grows."""
     from .solutions import solution_code
 
     if namespace is None:
@@ -228,7 +234,59 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
         print(tr("You have no exercise {n} that passed its check, so you start from its reference solution: it is "
                  "defined here, and running this cell puts its code into the cell, in place of the stub: grow it into "
                  "{what}.", n=exercise, what=where))
+    loop = graded_name(exercise, text)
+    if loop is not None and loop != where:
+        text = renamed(text, loop, where)
+        with contextlib.suppress(AttributeError):  # for the check given the stub: "run (or rename) it"
+            setattr(grow_into, CARRIED, (exercise, loop))
+        print(tr("In that code {old} is renamed {new}, the name the check takes.", old=loop, new=where))
     _into_this_cell(_header(exercise, yours, grow_into) + "\n" + text, exercise, yours)
+
+
+CARRIED = "__carried_from__"
+"""The attribute start_from sets on the stub it replaced, (exercise, the carried function's old name): a check given
+that stub while the notebook holds the old function says to run (or rename) the carried code."""
+
+
+def carried_from(stub: object) -> tuple[int, str] | None:
+    """(exercise, old name) when `stub` is the stub that start_from put exercise N's code in place of, renamed, and
+    the notebook still holds that code under its old name; None otherwise."""
+    said = getattr(stub, CARRIED, None)
+    if not (isinstance(said, tuple) and len(said) == 2):
+        return None
+    old = getattr(stub, "__globals__", {}).get(said[1])
+    return said if _function(old) is not None else None
+
+
+def graded_name(exercise: int, text: str) -> str | None:
+    """The function of exercise N that `text` (a kept exercise or its reference) defines: the reference's loop when
+    `text` defines it at its top level, else its last top-level function; None when it defines none."""
+    from .solutions import solution_code
+
+    names = _top_level_functions(text)
+    if not names:
+        return None
+    reference = _top_level_functions(solution_code(exercise, "en"))
+    return reference[-1] if reference and reference[-1] in names else names[-1]
+
+
+def renamed(text: str, old: str, new: str) -> str:
+    """`text` with its top-level function `old` renamed `new`: the name after `def`, and the function's own uses of
+    its name (a recursive call); every other byte as it was."""
+    tree = ast.parse(text)
+    function = next(node for node in tree.body
+                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == old)
+    lines = re.split(r"(?<=\n)", text)  # as ast counts lines (str.splitlines would split at \x0c, \u2028 too)
+    spots: list[tuple[int, int]] = []  # (line index, byte offset in that line) of each `old` to replace
+    header = lines[function.lineno - 1].encode()
+    at = header.index(b"def", function.col_offset)
+    spots.append((function.lineno - 1, header.index(old.encode(), at + 3)))
+    spots += [(node.lineno - 1, node.col_offset) for statement in function.body for node in ast.walk(statement)
+              if isinstance(node, ast.Name) and node.id == old]
+    for number, offset in sorted(spots, reverse=True):
+        line = lines[number].encode()
+        lines[number] = (line[:offset] + new.encode() + line[offset + len(old.encode()):]).decode()
+    return "".join(lines)
 
 
 def _top_level_functions(text: str) -> list[str]:

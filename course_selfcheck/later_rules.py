@@ -591,7 +591,7 @@ EXERCISE_RULES: dict[str, Rule] = {
         N_("the text stopped mid-way: passed off as whole, the review loses its end and nobody knows"),
         6, 482, ("max_tokens_answer",), cut_answer),
     "stop_sequence": Rule(
-        N_("A stop sequence ends the run with the text so far"),
+        N_("If the loop sets stop_sequences, a stop sequence ends the run with the text so far"),
         N_("a stop sequence is one you set: the model stopped where you told it to, and its text is the answer"),
         6, 482, ("stop_sequence",), functools.partial(returns_answer, stop="stop_sequence")),
     "unknown_stop": Rule(

@@ -101,6 +101,10 @@ ALL_NEW = {
     "ru": "Правила цикла к этому блокноту — {total}, все новые",
 }
 """The card's summary when every rule is this notebook's (notebook 3's): not "3, 3 of them new"."""
+MET_BEFORE = {"whole_response": 2}
+"""Rules whose fact a notebook before the loop's showed (notebook 2 sends the response back whole and says that
+notebook 3's loop makes it a rule): the card where the rule is new says where it was met."""
+MET_WORDS = {"en": "new here as a rule; met in notebook {n}", "ru": "новое как правило; встречалось в блокноте {n}"}
 
 
 CODE_WORD = re.compile(r"(?<![`\w])([a-z]+_[a-z_]+|[a-z_]+\(\))(?![`\w])")
@@ -124,10 +128,11 @@ def rules_card(number: int, language: str) -> str:
                     for position, (key, rule) in enumerate(ALL_RULES.items())
                     if rule.notebook <= number and key not in EXERCISE_ONLY and key not in grouped)
     lines = []
+    met = {ALL_RULES[key].title: seen for key, seen in MET_BEFORE.items()}
     for taught_in, _, title in taught:
         said = CODE_WORD.sub(r"`\1`", tr(title, language))  # end_turn, billed(): code, shown as code
         if taught_in == number:
-            lines.append(f"- **{said}** ({new})")
+            lines.append(f"- **{said}** ({MET_WORDS[language].format(n=met[title]) if title in met else new})")
         else:
             lines.append(f"- {said} ({where.format(n=taught_in)})")
     fresh = sum(1 for taught_in, _, _ in taught if taught_in == number)

@@ -93,7 +93,8 @@ CUT = '''def cut_text(text, name):
 def grow_into_7(carried: str) -> str:
     """What the learner types into the cell exercise 7's start_from filled: a new name, an approver, the gate."""
     assert "call_model" in carried and "j.dumps" in carried, carried  # their code, not the reference
-    return (carried.replace("def review_every_stop(pr_number, max_iterations=20):",
+    assert "def review_every_stop" not in carried  # start_from renamed it
+    return (carried.replace("def review_with_gate(pr_number, max_iterations=20):",
                             "def review_with_gate(pr_number, approve=ask_human, max_iterations=20):")
             .replace('        for call in [b for b in reply.content if b.type == "tool_use"]:\n', GATE))
 
@@ -101,7 +102,8 @@ def grow_into_7(carried: str) -> str:
 def grow_into_8(carried: str) -> str:
     """Exercise 8 on the learner's exercise 7: cached requests, the bill printed, long results cut."""
     assert "a human said no" in carried and "call_model" in carried, carried
-    grown = (carried.replace("def review_with_gate(", CUT + "def review_with_cost(")
+    assert "def review_with_gate" not in carried  # start_from renamed it
+    grown = (carried.replace("def review_with_cost(", CUT + "def review_with_cost(")
              .replace("messages=history) as stream:", 'messages=history, cache_control={"type": "ephemeral"}) as stream:')
              .replace("    model, turns = MODEL, 0\n", "    model, turns, spent = MODEL, 0, []\n")
              .replace("        reply = call_model(history, model)\n",
@@ -318,3 +320,72 @@ def test_a_folder_that_cannot_be_written_keeps_nothing_and_breaks_nothing(tmp_pa
     monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(blocked / "my_code"))
     ns = cell("def loop(pr):\n    return pr\n", name="<cell 9>")
     assert my_code.keep(6, ns["loop"]) is None
+
+
+STUB_4 = '''def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
+    """Your loop."""
+    raise NotImplementedError("your code here")
+'''
+MY_3 = '''import json
+
+
+def tool_calls(messages):
+    return []  # review_pull_request stays as it is in a comment
+
+
+def review_pull_request(pr_number, messages=None, max_iterations=20):
+    """Ревью: review_pull_request, in a string too."""
+    if max_iterations < 0:
+        return review_pull_request(pr_number, messages, 0)
+    return "é" + json.dumps(pr_number)
+'''
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_start_from_renames_the_carried_loop_to_the_stubs_name(language, tmp_path, monkeypatch, capsys):
+    """Exercise 3's review_pull_request, put in place of exercise 4's stub, is review_concurrently there (its
+    recursive use too), every other byte kept; the message says so, and the check given the stub, still untouched,
+    says to run (or rename) that code."""
+    from course_selfcheck.loop_exercises import check_exercise_4
+
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", language)
+    (tmp_path / "exercise_3.py").write_text(MY_3, encoding="utf-8")
+    pasted: list[str] = []
+    monkeypatch.setattr(my_code, "_into_this_cell", lambda text, exercise, yours: pasted.append(text))
+    ns = cell(STUB_4, name="<cell 4>")
+    my_code.start_from(3, grow_into=ns["review_concurrently"], namespace=ns)
+    out = capsys.readouterr().out
+    said = ("review_pull_request is renamed review_concurrently" if language == "en"
+            else "функция review_pull_request переименована в review_concurrently")
+    assert said in out, out
+    body = pasted[0].split("\n\n", 1)[1]
+    assert body == MY_3.replace("def review_pull_request(", "def review_concurrently(").replace(
+        "return review_pull_request(", "return review_concurrently(")
+    assert ns["review_pull_request"](5) == "é5"  # what start_from ran, under its old name
+    report = str(check_exercise_4(ns["review_concurrently"], language))
+    assert "def review_pull_request(" in report and "def review_concurrently(" in report, report
+    assert ("Not done yet" if language == "en" else "Пока не сделано") in report, report
+    cell(body, ns, "<cell 4, grown>")  # the learner runs what the cell now holds
+    assert ns["review_concurrently"](5) == "é5" and my_code.carried_from(ns["review_concurrently"]) is None
+
+
+def test_the_reference_is_renamed_too_and_a_stub_of_the_same_name_is_left_alone(tmp_path, monkeypatch):
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    pasted: list[str] = []
+    monkeypatch.setattr(my_code, "_into_this_cell", lambda text, exercise, yours: pasted.append(text))
+    ns = cell(STUB_4.replace("review_concurrently", "review_with_gate"), name="<cell 7>")
+    my_code.start_from(6, grow_into=ns["review_with_gate"], namespace=ns)
+    assert "def review_with_gate(" in pasted[0] and "def review_every_stop" not in pasted[0]
+    assert pasted[0].split("\n\n", 1)[1] == my_code.renamed(solution_code(6), "review_every_stop", "review_with_gate")
+    assert my_code.carried_from(ns["review_with_gate"]) == (6, "review_every_stop")
+    same = cell(STUB_4.replace("review_concurrently", "review_every_stop"), name="<cell 6>")
+    my_code.start_from(6, grow_into=same["review_every_stop"], namespace=same)
+    assert pasted[1].split("\n\n", 1)[1] == solution_code(6)
+    assert my_code.carried_from(same["review_every_stop"]) is None
+
+
+def test_renamed_counts_lines_as_python_does():
+    """A line separator or form feed inside a string is not a new line for ast: the rename still lands on the name."""
+    text = 'def f(x):\n    """a\u2028b\x0cc"""\n    return f(x - 1) if x else "f"\n'
+    assert my_code.renamed(text, "f", "grown") == text.replace("def f(", "def grown(").replace("return f(", "return grown(")

@@ -101,6 +101,29 @@ def test_notebook_3_points_at_its_take_home_cell(language):
     assert "take-home" in cells[heading + 2].metadata.get("tags", [])
 
 
+@pytest.mark.parametrize("path", [p for p in ALL if p.name[:2] != "01"], ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_check_yourself_leans_only_on_what_was_taught(path):
+    """A quiz of notebook N names no notebook after N: its options and answers use what has been taught by then
+    (notebook 1's quiz names notebook 8 only to say what prompt caching is not, a pointer, not an answer)."""
+    number = int(path.name[:2])
+    for cell in read(path).cells:
+        if cell.cell_type == "markdown" and ("## Check yourself" in cell.source or "## Проверьте себя" in cell.source):
+            cited = {int(n) for n in re.findall(r"(?:notebook|блокнот[а-я]*) (\d+)", cell.source)}
+            assert not {n for n in cited if n > number}, (path.name, sorted(cited))
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_notebook_3s_card_says_where_the_first_rule_was_met(language):
+    """Notebook 2 sends the response back whole and says notebook 3's loop puts that rule first on its card; notebook
+    3's card marks it new as a rule of the loop, met in notebook 2, not simply "new here"."""
+    card = read(NOTEBOOKS / language / "03_the_loop.ipynb").cells[0].source
+    first = next(line for line in card.split("</summary>", 1)[1].splitlines() if line.startswith("- "))
+    assert ("met in notebook 2" if language == "en" else "встречалось в блокноте 2") in first, first
+    two = " ".join(c.source for c in read(NOTEBOOKS / language / "02_one_tool.ipynb").cells if c.cell_type == "markdown")
+    assert ("first rule on the loop's card" if language == "en" else "откроет карточку правил цикла") in " ".join(
+        two.split()), "notebook 2 says where the rule comes back"
+
+
 def _build_module():
     import importlib.util
     spec = importlib.util.spec_from_file_location("notebook_build", NOTEBOOKS / "build.py")

@@ -41,7 +41,7 @@ from ..scenario import Run, Sandboxes, run_scenario
 from ..wire import results_for, tool_uses
 from .exercise_6 import RULES as STOP_RULES
 from .grading import Grade, Requirement, Seen
-from .loops import EARLIER, is_placeholder, is_template, keep_passed, untouched
+from .loops import EARLIER, is_placeholder, is_template, keep_passed, rename_it, untouched
 
 
 def _keyword(loop: Callable) -> str | None:
@@ -505,7 +505,8 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
     if is_placeholder(loop) or not callable(loop):
         return Grade(7, language, GATE_ROWS).not_done(WRITE_IT, [])
     if is_template(loop):
-        return Grade(7, language, GATE_ROWS).not_done(WRITE_IT, [START])
+        grade = Grade(7, language, GATE_ROWS)
+        return grade.not_done(rename_it(loop, grade.lang) or WRITE_IT, [START])
     g, gate = gate_grade(7, loop, language)
     lang = g.lang
     if gate is None:

@@ -72,6 +72,7 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                           messages=messages)
         if response.stop_reason == "end_turn":
+            messages.append({"role": "assistant", "content": response.content})  # keep the answer in the history
             return "\n".join(block.text for block in response.content if block.type == "text")
         if response.stop_reason != "tool_use":
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")

@@ -194,8 +194,9 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # names the `tool_use_id` it answers. The pair is held together by that id, nothing else.
 #
 # *Whole* means every block, the thinking block of notebook 1 included (its `signature` field is a seal): the API checks
-# them, and a changed, reordered or partly dropped thinking block is an error (optional notebook 11 shows it). This will be your loop's first
-# rule (notebook 3 names it), and it holds for every response, whatever blocks it has (send back what came, no more and no less):
+# them, and a changed, reordered or partly dropped thinking block is an error (optional notebook 11 shows it). When notebook
+# 3 puts these steps in a loop, this becomes the first rule on the loop's card, and it holds for every response, whatever
+# blocks it has (send back what came, no more and no less):
 #
 # ```mermaid
 # flowchart TB
@@ -220,8 +221,8 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 #
 # *Целиком* — это со всеми блоками, включая блок рассуждения из блокнота 1 (его поле `signature` — печать). API их
 # проверяет: изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка (её показывает
-# необязательный блокнот 11). Это станет первым правилом вашего цикла (блокнот 3 даст ему имя), и оно действует для
-# любого ответа, какие бы блоки в нём ни были: возвращайте то, что пришло, — ни больше, ни меньше.
+# необязательный блокнот 11). Когда в блокноте 3 эти шаги станут циклом, это правило откроет карточку правил цикла, и
+# оно действует для любого ответа, какие бы блоки в нём ни были: возвращайте то, что пришло, — ни больше, ни меньше.
 #
 # ```mermaid
 # flowchart TB

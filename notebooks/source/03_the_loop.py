@@ -75,8 +75,9 @@
 # The loop ends in one of three ways: `end_turn` returns the answer; any other stop reason raises an error (notebook 6
 # handles each); the cap on iterations raises an error too.
 #
-# *Python note:* `"\n".join(block.text for block in ...)` is a list comprehension with its brackets left out, as Python
-# allows inside a call's own parentheses. The course writes it so from here on.
+# *Python note:* `"\n".join(block.text for block in ...)` is a generator expression: a list comprehension without the
+# list. It gives its items one at a time to `join`, which reads them once, and Python lets it go without brackets of
+# its own inside a call's parentheses. The course writes it so from here on.
 #
 # ```mermaid
 # flowchart LR
@@ -101,8 +102,9 @@
 # Заканчивается цикл одним из трёх способов: при `end_turn` он возвращает ответ; при любой другой причине остановки
 # выбрасывает ошибку (блокнот 6 разберёт каждую); при достижении ограничения на итерации — тоже.
 #
-# *Заметка о Python:* `"\n".join(block.text for block in ...)` — это генератор списка без квадратных скобок
-# (генераторное выражение): так можно писать прямо внутри круглых скобок вызова. Дальше в курсе он записан именно так.
+# *Заметка о Python:* `"\n".join(block.text for block in ...)` — это генераторное выражение: то же, что генератор
+# списка, только без самого списка. Оно отдаёт элементы по одному, `join` читает их один раз, а внутри круглых скобок
+# вызова собственные скобки ему не нужны. Дальше в курсе оно записано именно так.
 #
 # ```mermaid
 # flowchart LR

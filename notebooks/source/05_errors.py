@@ -372,20 +372,21 @@ check_loop(review_safely, rules=["whole_response", "errors_are_results"])
 #
 # <details><summary>Answer</summary>
 #
-# (b). Ending the run loses the whole review over one file; editing what the model said breaks the pair (and, with
-# thinking on, the API rejects a changed thinking block of the latest turn). The model can read the error and try
-# another way.
+# (b). Ending the run loses the whole review over one file. Dropping the `tool_use` breaks the loop's first rule (the
+# response goes into the history whole) and hides the failure: the model never learns that the file is missing, so it
+# is likely to ask for it again. With (b) the model reads the error and can try another way.
 # </details>
 #
 # 4. The API answered `529 overloaded`. What does the SDK do?
 #    - (a) raises at once
 #    - (b) retries with a growing pause (twice, by default) before it raises
-#    - (c) switches to another model
+#    - (c) hands the 529 to your loop as a `tool_result` with `is_error: true`, for the model to read
 #
 # <details><summary>Answer</summary>
 #
-# (b). Overloads and rate limits are retried for you (`max_retries`); a plain `messages.create` never switches
-# models by itself: that is your code's decision (notebook 6's fallback).
+# (b). Overloads and rate limits are retried for you (`max_retries`, 2 by default), with a pause that grows; your code
+# gets an exception (`OverloadedError`) only when the retries run out. (c) mixes up two kinds of failure: `is_error` is
+# what your loop sends when a tool fails, while a 529 is the API's answer to the request itself, and no tool ran.
 # </details>
 #
 # 5. Your loop runs three calls of a turn at once (notebook 4), and the second one raises. What does the next user
@@ -427,20 +428,22 @@ check_loop(review_safely, rules=["whole_response", "errors_are_results"])
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Завершив запуск, вы потеряете всё ревью из-за одного файла; правка того, что сказала модель, разрывает пару
-# (а при включённом рассуждении API отклоняет изменённый блок рассуждения последнего хода). Ошибку модель прочитает и попробует другой
-# путь.
+# (б). Завершив запуск, вы потеряете всё ревью из-за одного файла. А если убрать `tool_use` из истории, нарушится
+# первое правило цикла (ответ модели добавляется в историю целиком) и сбой останется скрыт: модель так и не узнает,
+# что файла нет, и, скорее всего, запросит его снова. При (б) модель прочитает ошибку и сможет пойти другим путём.
 # </details>
 #
 # 4. API ответил `529 overloaded`. Что делает SDK?
 #    - (а) сразу выбрасывает исключение
 #    - (б) повторяет запрос с нарастающей задержкой (по умолчанию дважды) и только потом выбрасывает исключение
-#    - (в) переключается на другую модель
+#    - (в) передаёт ошибку 529 вашему циклу как `tool_result` с `is_error: true`, чтобы её прочитала модель
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Запросы, на которые API ответил перегрузкой или превышением лимита, SDK повторяет за вас (`max_retries`);
-# обычный `messages.create` сам на другую модель не переходит: это решение вашего кода (запасная модель из блокнота 6).
+# (б). Запросы, на которые API ответил перегрузкой или превышением лимита, SDK повторяет за вас (`max_retries`, по
+# умолчанию 2), и пауза между попытками растёт; исключение (`OverloadedError`) ваш код получит, только когда попытки
+# кончатся. В (в) смешаны два разных сбоя: `is_error` ваш цикл отправляет, когда не сработал инструмент, а 529 — это
+# ответ API на сам запрос, и никакой инструмент при этом не выполнялся.
 # </details>
 #
 # 5. Ваш цикл выполняет три вызова одного хода одновременно (блокнот 4), и второй выбрасывает исключение. Что будет в

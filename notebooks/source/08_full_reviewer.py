@@ -532,19 +532,21 @@ usage_chart(cached)
 # models' rates differ: `course_agent/prices.py` has each model's, from the pricing page.
 # </details>
 #
-# 2. (On the optional section.) What does `tool_runner` not do for you?
+# 2. Your `review_with_cost` prints the bill in the `finally:` of a `try` around its loop. The review reaches the cap
+#    and raises. Is the bill printed?
 #
 # <details><summary>Answer</summary>
 #
-# Gate the calls: safety stays your job.
+# Yes, and then the error goes on up to the caller: the code in `finally:` runs however the `try` ends, with a
+# `return` or with an exception. A `print` put before one `return` would miss the other ways out, and every error.
 # </details>
 #
 # 3. Where is the whole state of an agent run?
 #
 # <details><summary>Answer</summary>
 #
-# In its `messages` list: everything the model knows of the run is there, so a saved list can be read later, or sent
-# again to go on (notebook 9's batches do that).
+# In its `messages` list: the model keeps nothing between two calls (notebook 1), so everything it knows of the run is
+# in the list you send. A saved list can be read later, or sent again to go on from where the run stopped.
 # </details>
 #
 # **Choose one** (each answer says why the other two are wrong):
@@ -584,19 +586,22 @@ usage_chart(cached)
 # тарифы свои: цены каждой модели — в `course_agent/prices.py` (взяты со страницы тарифов).
 # </details>
 #
-# 2. (К необязательному разделу.) Чего `tool_runner` за вас не делает?
+# 2. Ваш `review_with_cost` печатает счёт в `finally:` у `try`, внутри которого идёт цикл. Ревью упирается в
+#    ограничение на итерации и выбрасывает исключение. Напечатается ли счёт?
 #
 # <details><summary>Ответ</summary>
 #
-# Не ставит вызовы на подтверждение: безопасность — по-прежнему ваша забота.
+# Да, а исключение затем уйдёт дальше, к вызывающему коду: код в `finally:` выполняется, как бы ни закончился `try` —
+# через `return` или исключением. `print` перед одним из `return` пропустил бы остальные выходы из цикла и любую ошибку.
 # </details>
 #
 # 3. Где хранится всё состояние запуска агента?
 #
 # <details><summary>Ответ</summary>
 #
-# В списке `messages`: всё, что модель знает о запуске, — в нём, поэтому сохранённый список можно потом прочитать
-# или отправить снова, чтобы продолжить (так делают пакеты в блокноте 9).
+# В списке `messages`: между двумя вызовами модель ничего не помнит (блокнот 1), поэтому всё, что она знает о запуске,
+# — в списке, который вы отправляете. Сохранённый список можно потом прочитать или отправить снова и продолжить с того
+# места, где запуск остановился.
 # </details>
 #
 # **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
