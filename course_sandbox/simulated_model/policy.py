@@ -23,6 +23,11 @@ DUAL_USE = {
 }
 
 
+def _name(category: str, lang: str) -> str:
+    """The category in words, for a language whose sentence names it beside its code (cyber: кибербезопасность)."""
+    return words(lang, "cybersecurity") if category == "cyber" else words(lang, "biosecurity")
+
+
 def refusal(task: str, lang: str, cautious: bool = True) -> Reply | None:
     """A refusal when the task falls in a refused category (the trigger words above), else None.
     `cautious`: a model that refuses dual-use requests too."""
@@ -33,7 +38,7 @@ def refusal(task: str, lang: str, cautious: bool = True) -> Reply | None:
                 "type": "refusal",
                 "category": category,
                 "explanation": words(lang, "The request falls under the '{category}' policy category.",
-                                           category=category),
+                                           category=category, name=_name(category, lang)),
             }
             return Reply([], "refusal", stop_details=details)
     return None
