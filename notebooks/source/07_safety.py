@@ -244,7 +244,7 @@ for answer in (True, False, None, "no", "yes"):
 
 # %% lang="ru"
 for answer in (True, False, None, "no", "yes"):
-    print(repr(answer), "| выполнит при if answer:", bool(answer), "| при if answer is True:", answer is True)
+    print(repr(answer), "| выполнит при `if answer:`", bool(answer), "| при `if answer is True:`", answer is True)
 
 # %% [markdown] lang="en"
 # Python does not read the word in a string, only whether it is empty: the `"no"` a person types into `input()` is
