@@ -23,9 +23,13 @@ DUAL_USE = {
 }
 
 
-def _name(category: str, lang: str) -> str:
-    """The category in words, for a language whose sentence names it beside its code (cyber: кибербезопасность)."""
-    return words(lang, "cybersecurity") if category == "cyber" else words(lang, "biosecurity")
+def _explanation(category: str, lang: str) -> str:
+    """stop_details.explanation: one sentence per category, so a language can name the category in its own words
+    beside its code (Russian: «cyber (кибербезопасность)»)."""
+    if category == "cyber":
+        return words(lang, "The request falls under the '{category}' policy category.", context="cyber",
+                     category=category)
+    return words(lang, "The request falls under the '{category}' policy category.", context="bio", category=category)
 
 
 def refusal(task: str, lang: str, cautious: bool = True) -> Reply | None:
@@ -37,8 +41,7 @@ def refusal(task: str, lang: str, cautious: bool = True) -> Reply | None:
             details = {
                 "type": "refusal",
                 "category": category,
-                "explanation": words(lang, "The request falls under the '{category}' policy category.",
-                                           category=category, name=_name(category, lang)),
+                "explanation": _explanation(category, lang),
             }
             return Reply([], "refusal", stop_details=details)
     return None
