@@ -68,8 +68,8 @@ def number(value: float, lang: str | None = None, digits: int = 1) -> str:
 
 
 def percent(value: float, lang: str | None = None, digits: int = 0) -> str:
-    """A share as the language writes it: 27% in English, «27 %» in Russian (a space before the sign)."""
-    return number(value, lang, digits) + (" %" if language(lang) == "ru" else "%")
+    """A share as the language writes it: 27% in English, «27 %» in Russian (a no-break space before the sign)."""
+    return number(value, lang, digits) + ("\u00a0%" if language(lang) == "ru" else "%")
 
 
 def times(value: float, lang: str | None = None, digits: int = 2) -> str:

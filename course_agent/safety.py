@@ -42,7 +42,7 @@ _BY_WORDS = {"policy": N_("policy")}
 
 
 def risk_label(risk: Risk, lang: str | None = None) -> str:
-    """A risk level in the learner's words («опасно»); the code and the audit log keep `risk.value`."""
+    """A risk level in the learner's words («опасное действие»); the code and the audit log keep `risk.value`."""
     return tr(_RISK_WORDS[risk], lang)
 
 

@@ -18,7 +18,7 @@ from anthropic.types import ToolParam, ToolResultBlockParam, ToolUseBlock
 
 from course_shared.lazy_jsonschema import import_jsonschema_lazily
 
-from .i18n import tr
+from .i18n import ntr, tr
 from .redaction import redact
 
 import_jsonschema_lazily()  # before jsonschema: its IRI grammar compiles when first used, not now (~1 s)
@@ -68,8 +68,10 @@ def _text(value: Any) -> str:
 def cut(text: str, limit: int = MAX_RESULT_CHARS) -> str:
     if len(text) <= limit:
         return text
-    return text[:limit] + "\n\n" + tr("[truncated: showing the first {limit} of {size} characters. Ask for a narrower "
-                                      "part if you need the rest.]", limit=limit, size=len(text))
+    return text[:limit] + "\n\n" + ntr("[truncated: showing the first {limit} of {n} character. Ask for a narrower "
+                                       "part if you need the rest.]",
+                                       "[truncated: showing the first {limit} of {n} characters. Ask for a narrower "
+                                       "part if you need the rest.]", len(text), limit=limit)
 
 
 @dataclass

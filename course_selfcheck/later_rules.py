@@ -34,7 +34,7 @@ from .scenario import Run
 from .wire import blocks, key, results_for, text_of, tool_uses, turns
 
 
-# 6b. A refusal is tried once on the fallback model, not looped
+# 6b. A refusal goes once to the fallback model
 def _conversation(body: dict) -> list[tuple[str, list[tuple]]]:
     """A request's messages as the API reads them: turns of blocks, each block by its key."""
     return [(role, [key(b) for b in content]) for role, content in turns(body.get("messages"))]
@@ -579,11 +579,11 @@ def bill(run: Run, lang: str) -> Finding:
 
 EXERCISE_RULES: dict[str, Rule] = {
     "context_full": Rule(
-        N_("A full context window ends the run with a clear error, and its cut tool call is never run"),
+        N_("A response cut by a full context window is an error, and its tool call never runs"),
         N_("the response stopped mid-way: its text is not the answer, and its last tool call is incomplete"),
         6, 482, ("context_window",), context_full),
     "fallback": Rule(
-        N_("A refusal is tried once on the fallback model, not looped"),
+        N_("A refusal goes once to the fallback model"),
         N_("another model may answer what this one refused; if it refuses too, asking again only costs money"),
         6, 482, ("as_is", "refusal", "refusal"), fallback),  # after a tool turn: "the same messages" are 3 by then
     "cut_answer": Rule(

@@ -157,9 +157,9 @@ def one_message(run: Run, lang: str) -> Finding:
         answered = {b.get("tool_use_id") for m in carrying for b in blocks(m.get("content"))
                     if b.get("type") == "tool_result"} & set(ids)
         if len(carrying) > 1:
-            return verdict(BROKEN, ntr("{n} result of one turn", "{n} results of one turn", len(ids), lang) + ": "
-                           + ntr("sent back in {n} user message", "sent back in {n} user messages", len(carrying),
-                                 lang))
+            return verdict(BROKEN, ntr("{n} result of one turn went back in {k} user messages",
+                                       "{n} results of one turn went back in {k} user messages", len(ids), lang,
+                                       k=len(carrying)))
         if len(answered) < len(ids):
             return verdict(BROKEN, ntr("the model asked for {n} tool at once; the next request carried results "
                                        "for {k}",
@@ -388,7 +388,7 @@ def pause_turn(run: Run, lang: str) -> Finding:
     return verdict(PASSED, tr("the paused response went back as the last message, with no new user message", lang))
 
 
-# 6. A refusal is not retried
+# 6. A refusal is never retried on the same model
 def _served_by_fallback(run: Run) -> bool:
     """The API answered a refusal with another model itself (the request's `fallbacks`): a `fallback` block."""
     return any(b.get("type") == "fallback" for _, r in run.answered for b in blocks(r.get("content")))
@@ -424,7 +424,7 @@ def refusal(run: Run, lang: str) -> Finding:
     return verdict(PASSED, tr("the loop stopped at the refusal ({ending})", lang, ending=how_it_ended(run, lang)))
 
 
-# 7. A tool call cut by max_tokens is never run
+# 7. A response cut by max_tokens is an error, and its tool call never runs
 def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens") -> Finding:
     """The first response cut by `stop` (max_tokens; model_context_window_exceeded for the later rule) and what
     the loop did with its tool call."""
@@ -611,12 +611,12 @@ RULES: dict[str, Rule] = {
            "the task"),
         6, 482, ("as_is", "pause_turn"), pause_turn),  # the second turn pauses: there is history to keep
     "refusal": Rule(
-        N_("A refusal is not retried on the same model"),
+        N_("A refusal is never retried on the same model"),
         N_("the same request gets the same refusal: retrying only costs money (another model may answer: that is "
            "a fallback, not a retry)"),
         6, 482, ("refusal",), refusal),
     "cut_tool_call": Rule(
-        N_("A tool call cut by max_tokens is never run"),
+        N_("A response cut by max_tokens is an error, and its tool call never runs"),
         N_("its input is incomplete: running it acts on the wrong thing or crashes"),
         6, 482, ("max_tokens",), cut_tool_call),
     "merge_asks": Rule(

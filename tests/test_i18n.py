@@ -103,8 +103,8 @@ def test_russian_numbers_use_a_decimal_comma():
 
 
 def test_shares_and_multipliers_are_written_as_each_language_writes_them():
-    assert i18n.percent(26.8, "ru") == "27 %" and i18n.percent(26.8, "en") == "27%"
-    assert i18n.percent(0.125, "ru", 1) == "0,1 %"
+    assert i18n.percent(26.8, "ru") == "27\u00a0%" and i18n.percent(26.8, "en") == "27%"
+    assert i18n.percent(0.125, "ru", 1) == "0,1\u00a0%"
     assert i18n.times(1.25, "ru") == "1,25\u00d7" and i18n.times(0.1, "en", 1) == "0.1\u00d7"
 
 

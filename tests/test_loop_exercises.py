@@ -18,7 +18,7 @@ from course_selfcheck.loop_exercises import check_exercise_3, check_exercise_4, 
 def test_exercise_3_the_lessons_loop_unchanged_is_not_done_yet(language):
     report = check_exercise_3(learner_loops.lesson_loop(language), language=language)
     assert not report.ok and report.findings == [], report
-    assert report.note.startswith("Not done yet" if language == "en" else "Пока не сделано"), report
+    assert report.note.startswith("Not done yet" if language == "en" else "Напишите решение"), report
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
@@ -39,7 +39,7 @@ def test_a_crashing_loop_is_reported_first_and_plainly(language):
 def test_exercise_4_placeholder_is_not_done_yet(language):
     report = check_exercise_4(learner_loops.placeholder_loop, language=language)
     assert not report.ok and report.findings == [], report
-    assert report.note.startswith("Not done yet" if language == "en" else "Пока не сделано")
+    assert report.note.startswith("Not done yet" if language == "en" else "Напишите решение")
 
 
 def test_exercise_4_passes_notebook_4s_own_run_all():
@@ -115,7 +115,7 @@ def test_exercise_6_is_the_stop_reason_rules_and_a_placeholder_is_not_done():
     no_fallback = check_exercise_6(solutions.review_pull_request)  # stops at the first refusal: no fallback model
     assert no_fallback.broken == ["fallback"]
     empty = check_exercise_6(None, language="ru")
-    assert not empty.ok and empty.passed == [] and empty.note.startswith("Пока не сделано")
+    assert not empty.ok and empty.passed == [] and empty.note.startswith("Напишите решение")
     broken = check_exercise_6(learner_loops.make_loop(breaks="pause_turn"))  # and, like every make_loop, no fallback
     assert broken.broken == ["pause_turn", "fallback"]
 

@@ -347,8 +347,8 @@ def test_split_results_are_counted_with_their_plurals():
     split = learner_loops.make_loop(breaks="one_message")
     en = check_loop(split, rules="one_message", language="en").findings[0].detail
     ru = check_loop(split, rules="one_message", language="ru").findings[0].detail
-    assert en == "2 results of one turn: sent back in 2 user messages", en
-    assert ru == "2 результата одного хода: отправлены в 2 сообщениях от user", ru
+    assert en == "2 results of one turn went back in 2 user messages", en
+    assert ru == "2 результата одного хода разнесены по разным сообщениям от user (сообщений: 2)", ru
 
 
 # ---- the notebooks' templates ----------------------------------------------------------------------------------

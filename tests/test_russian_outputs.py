@@ -287,7 +287,7 @@ def test_risk_levels_and_decisions_have_the_learners_words():
     from course_agent.safety import by_label, decision_label, risk_label
     from course_agent.tools import Risk
 
-    assert [risk_label(risk, "ru") for risk in Risk] == ["только чтение", "запись", "опасно"]
+    assert [risk_label(risk, "ru") for risk in Risk] == ["только чтение", "запись", "опасное действие"]
     assert [risk_label(risk, "en") for risk in Risk] == ["read-only", "writes", "dangerous"]
     assert [decision_label(d, "ru") for d in ("allowed", "denied", "approved")] == ["разрешено", "отклонено", "подтверждено"]
     assert decision_label("approved", "en") == "approved" and decision_label("unknown", "ru") == "unknown"
@@ -302,7 +302,7 @@ def test_the_console_approver_asks_in_russian(monkeypatch):
     monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
     asked = []
     console_approver(ask=lambda prompt: asked.append(prompt) or "нет")(ApprovalRequest("merge_pr", {"pr": 485}, Risk.DANGEROUS))
-    assert "Агент хочет вызвать merge_pr (опасно)" in asked[0]
+    assert "Агент хочет вызвать merge_pr (опасное действие)" in asked[0]
     assert not _latin_words(re.sub(r"\{.*\}", " ", asked[0], flags=re.S).replace("merge_pr", " "))
 
 
@@ -324,11 +324,12 @@ REJECTED = {  # a variant a Russian learner must not meet -> the one word docs/g
 
 def test_one_word_for_each_idea():
     """The glossary's choices hold wherever a Russian learner reads: the notebooks (text and outputs), README.ru.md,
-    the package's and the sandbox's catalogues, the Russian reference solutions."""
+    the Russian guides for teachers (docs/classroom.ru.md, docs/gitlab-ci.ru.md), the package's and the sandbox's catalogues, the Russian reference solutions."""
     lines, phrases = _demo_data()
     texts = [text for path in sorted((ROOT / "notebooks" / "ru").glob("*.ipynb"))
              for _, text in _notebook_texts(path, lines, phrases)]
     texts.append((ROOT / "README.ru.md").read_text(encoding="utf-8"))
+    texts += [(ROOT / "docs" / name).read_text(encoding="utf-8") for name in ("classroom.ru.md", "gitlab-ci.ru.md")]
     for po in [*sorted(CATALOGUES.glob("*.po")), SANDBOX_PO]:
         texts += [text for _, text in _catalogue_texts(po)]
     solutions = ROOT / "course_agent" / "solutions"

@@ -121,7 +121,7 @@ def test_in_a_notebook_it_shows_a_png_and_a_text_table():
 def test_labels_in_russian(monkeypatch):
     chart = usage_chart(USAGES, language="ru")
     assert chart.text().splitlines()[0] == "Токены по итерациям (каждый запрос заново отправляет всю историю)"
-    assert chart.text().splitlines()[-1] == "оплачиваемый вход: 3085 с кэшированием, 5442 без него (57 %)"
+    assert chart.text().splitlines()[-1] == "оплачиваемый вход: 3085 с кэшированием, 5442 без него (57\u00a0%)"
     tokens, billed = chart.figure.axes
     assert tokens.get_title() == "Токены по итерациям" and billed.get_title() == "Оплачиваемый вход, нарастающим итогом"
     assert billed.get_ylabel() == "токены по цене входа"

@@ -375,7 +375,7 @@ def test_the_approval_prompt_speaks_russian(monkeypatch):
     worker.start()
     wait_until(lambda: approver.prompts, "the prompt to appear")
     prompt = approver.prompts[0]
-    assert "Агент хочет вызвать <code>merge_pr</code>" in prompt.question.value and "(опасно)" in prompt.question.value
+    assert "Агент хочет вызвать <code>merge_pr</code>" in prompt.question.value and "(опасное действие)" in prompt.question.value
     assert (prompt.approve_button.description, prompt.deny_button.description) == ("Подтвердить", "Отклонить")
     assert "ждём решения…" in prompt.status.value
     prompt.deny_button.click()

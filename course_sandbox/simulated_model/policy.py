@@ -23,6 +23,15 @@ DUAL_USE = {
 }
 
 
+def _explanation(category: str, lang: str) -> str:
+    """stop_details.explanation: one sentence per category, so a language can name the category in its own words
+    beside its code (Russian: «cyber (кибербезопасность)»)."""
+    if category == "cyber":
+        return words(lang, "The request falls under the '{category}' policy category.", context="cyber",
+                     category=category)
+    return words(lang, "The request falls under the '{category}' policy category.", context="bio", category=category)
+
+
 def refusal(task: str, lang: str, cautious: bool = True) -> Reply | None:
     """A refusal when the task falls in a refused category (the trigger words above), else None.
     `cautious`: a model that refuses dual-use requests too."""
@@ -32,8 +41,7 @@ def refusal(task: str, lang: str, cautious: bool = True) -> Reply | None:
             details = {
                 "type": "refusal",
                 "category": category,
-                "explanation": words(lang, "The request falls under the '{category}' policy category.",
-                                           category=category),
+                "explanation": _explanation(category, lang),
             }
             return Reply([], "refusal", stop_details=details)
     return None

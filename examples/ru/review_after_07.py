@@ -30,7 +30,7 @@ def get_diff(pr: int) -> str:
     parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
     for change in mr.changes()["changes"]:
         parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
-        parts.append(change["diff"] or "(diff слишком большой: прочитай файл целиком)")
+        parts.append(change["diff"] or "(diff слишком большой, не показан: прочитай файл)")
     return "\n".join(parts)
 
 

@@ -31,7 +31,7 @@ def get_diff(pr: int) -> str:
     parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
     for change in mr.changes()["changes"]:
         parts.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
-        parts.append(change["diff"] or "(diff слишком большой: прочитай файл целиком)")
+        parts.append(change["diff"] or "(diff слишком большой, не показан: прочитай файл)")
     return "\n".join(parts)
 
 
@@ -87,7 +87,7 @@ def run_tool(name: str, tool_input: dict) -> str:
         start = tool_input.get("start", 0)
         return (f"{text[:LIMIT]}\n\n[обрезано: символы с {start} по {start + LIMIT} из {start + len(text)}. "
                 f"Чтобы прочитать остальное, вызови read_file с start={start + LIMIT}.]")
-    return f"{text[:LIMIT]}\n\n[обрезано: показано символов: {LIMIT} из {len(text)}; файлы читай через read_file.]"
+    return f"{text[:LIMIT]}\n\n[обрезано: первые {LIMIT} из {len(text)} символов; файлы читай через read_file.]"
 
 
 def tool_result(call, approve) -> dict:

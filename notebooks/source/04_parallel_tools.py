@@ -351,7 +351,7 @@ from course_agent.my_code import start_from
 
 def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
     """Ваш цикл: вызовы одного хода выполняются одновременно, результаты — в порядке вызовов, одним сообщением."""
-    raise NotImplementedError("ваш код")
+    raise NotImplementedError("напишите здесь свой код")
 
 
 start_from(3, grow_into=review_concurrently)  # переносит в эту ячейку ваше упражнение 3 (или эталонное)

@@ -302,7 +302,7 @@ from course_agent.my_code import start_from
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     """Ваш цикл из блокнота 6 со шлюзом: инструмент из DANGEROUS выполняется, только если approve(name, tool_input) его подтверждает."""
-    raise NotImplementedError("ваш код")
+    raise NotImplementedError("напишите здесь свой код")
 
 
 start_from(6, grow_into=review_with_gate)  # переносит в эту ячейку ваше упражнение 6 (или эталонное)

@@ -315,7 +315,7 @@ from course_agent.my_code import start_from
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     """Ваш цикл из блокнота 7: каждый запрос кэшируется, billed(usage) печатается, большие результаты обрезаются (с пометкой)."""
-    raise NotImplementedError("ваш код")
+    raise NotImplementedError("напишите здесь свой код")
 
 
 start_from(7, grow_into=review_with_cost)  # переносит в эту ячейку ваше упражнение 7 (или эталонное)
@@ -500,7 +500,7 @@ usage_chart(cached)
 
 # %% [markdown] lang="ru"
 # <!-- fact: cache-minimum-by-model -->
-# Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели курса, и до 4 096 у
+# Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели курса, и до 4096 у
 # более старых (документация: *Prompt caching*, раздел «Cache limitations»). Правила короче минимума оплачиваются
 # полностью при каждом вызове.
 

@@ -108,7 +108,7 @@ def get_diff(pr: int) -> str:
 
 
 def read_file(path: str, ref: str = "main") -> str:
-    """Файл репозитория целиком, на ветке или коммите."""
+    """Файл репозитория целиком, из ветки или коммита."""
     return project.files.raw(path, ref=ref).decode("utf-8")
 
 

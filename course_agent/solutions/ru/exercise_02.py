@@ -23,7 +23,7 @@ def diff_of(project, pr: int) -> str:
 
 
 def file_of(project, path: str, ref: str = "main") -> str:
-    """Файл репозитория целиком, на ветке или коммите."""
+    """Файл репозитория целиком, из ветки или коммита."""
     return project.files.raw(path, ref=ref).decode("utf-8")
 
 

@@ -18,7 +18,7 @@ def approved(approve, name: str, tool_input: dict) -> bool:
     """Подтверждение — только явное True."""
     try:
         return approve(name, tool_input) is True
-    except Exception:  # спросить было некого (нет клавиатуры, виджет закрыт): нет ответа — значит, «нет»
+    except Exception:  # спросить было некого (нет клавиатуры, виджет закрыт): нет ответа — значит «нет»
         return False
 
 
@@ -57,7 +57,7 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
             case "max_tokens":
                 raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
             case "model_context_window_exceeded":
-                raise RuntimeError("Контекстное окно заполнено: начните заново или поручите сокращение истории серверу")
+                raise RuntimeError("Контекстное окно заполнено: начните заново с более короткой историей")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]

@@ -27,7 +27,7 @@ def run_cut(name: str, tool_input: dict) -> str:
     if len(text) <= LIMIT:
         return text
     if name != "read_file":  # только read_file умеет читать с середины
-        return f"{text[:LIMIT]}\n\n[обрезано: первые {LIMIT} из {len(text)} символов. Остальное не отправлено.]"
+        return f"{text[:LIMIT]}\n\n[обрезано: первые {LIMIT} из {len(text)} символов; остальное не отправлено.]"
     start = tool_input.get("start", 0)
     end = start + LIMIT
     return (f"{text[:LIMIT]}\n\n[обрезано: символы с {start} по {end} из {start + len(text)}. Чтобы прочитать "
@@ -72,7 +72,7 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                 case "max_tokens":
                     raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
                 case "model_context_window_exceeded":
-                    raise RuntimeError("Контекстное окно заполнено: начните заново или поручите сокращение истории серверу")
+                    raise RuntimeError("Контекстное окно заполнено: начните заново с более короткой историей")
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})
                     calls = [block for block in response.content if block.type == "tool_use"]
