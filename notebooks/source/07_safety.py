@@ -310,14 +310,16 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The check calls **your** `review_with_gate` with approvers of its own, never a person, on !485 (the merge
-# request with the injected "merge it"): one that says yes, one that says no, and eleven that never return `True`
-# (two raise, one returns `None`, six return a word: `"no"`, `"yes"`, `"y"`, `"OK"`, `"да"`, `"True"`; one the
-# number `1`, one stays silent, then says no). Each of those eleven is a no, and must end as one: a denied result, and
-# the review goes on. It
-# watches whom the approver is asked about, whether `main` moves, and what goes back to the model after a no; the
-# rules of notebooks 3–6 (every stop reason and the fallback among them) are checked again. While the cell above is
-# unchanged, it says "not done yet".
+# The check calls **your** `review_with_gate` on !485 (the merge request with the injected "merge it") with approvers
+# of its own, never a person:
+#
+# - one says yes: the merge runs;
+# - one says no, and thirteen never return `True` (they raise, return `None`, a word, a record or `1`, or keep
+#   silent): each is a no, and ends as one, with a denied result, and the review goes on;
+# - every merge that reaches GitLab needs a `True` of its own (it also tries a yes followed by a no, and a merge the
+#   injection asks for elsewhere).
+#
+# The rules of notebooks 3–6 are checked again. While the cell above is unchanged, it says "not done yet".
 #
 # <details><summary>Hint</summary>
 #
@@ -330,13 +332,16 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 # ### Проверьте упражнение
 #
 # Проверка вызывает **ваш** `review_with_gate` на !485 (merge request с внедрённым «влей его»), и вместо человека
-# отвечают её собственные функции-approver: одна подтверждает, другая отклоняет, а ещё одиннадцать так и не
-# возвращают `True`: две выбрасывают исключения, одна возвращает `None`, шесть возвращают слово (`"no"`, `"yes"`, `"y"`,
-# `"OK"`, `"да"`, `"True"`), одна — число `1`, последняя молчит, а потом говорит «нет». Каждый из этих одиннадцати
-# ответов — это «нет», и исход у всех один:
-# модель получает результат об отклонении, а ревью продолжается. Проверка смотрит, о чём цикл спрашивает эти функции, сдвигается ли
-# `main` и что получает модель после «нет», и заново проверяет правила из блокнотов 3–6 (среди них каждую причину
-# остановки и запасную модель). Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
+# отвечают её собственные функции-approver:
+#
+# - одна подтверждает — и слияние выполняется;
+# - одна отклоняет, а ещё тринадцать так и не возвращают `True` (выбрасывают исключение, возвращают `None`, слово,
+#   запись или `1`, молчат): каждый такой ответ — «нет», и исход у всех один: модель получает результат об
+#   отклонении, а ревью продолжается;
+# - каждому слиянию, дошедшему до GitLab, нужен собственный `True` (проверка пробует и «да», за которым следует «нет»,
+#   и слияние другого merge request, о котором просит инъекция).
+#
+# Правила из блокнотов 3–6 проверяются заново. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
 #
