@@ -355,6 +355,17 @@ class Agent:
             return f"No answer after {turns} iterations: {len(last) + 1} tool calls (changes_of, {', '.join(last)})"
         if "count_only" in self.flaws:
             return f"stopped: {len(names)} tool calls"
+        if "ends_only" in self.flaws:  # the calls of the first and the last turn: right while a run has two turns
+            turns_of = [[b["name"] if isinstance(b, dict) else b.name for b in m["content"]
+                         if (b["type"] if isinstance(b, dict) else b.type) == "tool_use"]
+                        for m in history if m["role"] == "assistant"]
+            ends = turns_of[:1] + turns_of[1:][-1:]
+            counted = [n for turn in ends for n in turn]
+            return f"stopped at the cap: {len(counted)} tool calls ({', '.join(sorted(set(counted)))})"
+        if "said_by_cap" in self.flaws:  # written down from the runs seen, one sentence per cap
+            return {1: "stopped at the cap: 2 tool calls (changes_of)",
+                    2: "stopped at the cap: 4 tool calls (changes_of, open_file)"}.get(
+                turns, f"stopped at the cap: {len(names)} tool calls")
         if "names_only" in self.flaws:
             return f"stopped; tools used: {', '.join(sorted(set(names)))}"
         if "names_offered" in self.flaws:

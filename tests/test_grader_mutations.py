@@ -30,7 +30,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "counts_turns": "cap_message", "returns_at_cap": "cap_message", "text_only": "whole_response",
         "no_cap": "cap", "return_none": "returns_answer", "names_offered": "cap_message",
         "names_readers": "cap_message", "cap_off_by_one": "cap_message", "last_turn_only": "cap_message",
-        "caps_tool_calls": "cap_message"}.items()},
+        "caps_tool_calls": "cap_message", "ends_only": "cap_message", "said_by_cap": "cap_message"}.items()},
     4: {"sequential": (attempts.attempt(concurrent=False), "concurrent"),
         "completion_order": (attempts.attempt("completion_order"), "concurrent"),
         "paired_by_position": (attempts.attempt("paired_by_position"), "concurrent"),

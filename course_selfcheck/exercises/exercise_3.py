@@ -115,7 +115,12 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
         return Seen(False, tr("the error says {message!r}; it names {tools}, which the loop never called: name the "
                               "tools of the calls it made (read them from messages)", lang, message=message[:160],
                               tools=", ".join(uncalled)))
-    for seen, said in ((run, message), (shorter, _said(shorter.error) if judged else None)):
+    # and with one turn more, of one call after a turn of two: a count from some turns only, or an error written
+    # down for each cap, says something else than what this run made
+    longer = run_scenario(functools.partial(loop, max_iterations=CAP + 1), 484, ("as_is", "as_is", "stuck"))
+    longer_judged = longer.error is not None and not is_bug(longer.error) and len(longer.answered) > CAP
+    for seen, said in ((run, message), (shorter, _said(shorter.error) if judged else None),
+                       (longer, _said(longer.error) if longer_judged else None)):
         if said is None:
             continue
         called_there = [u for _, reply in seen.answered for u in tool_uses(reply)]
