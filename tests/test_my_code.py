@@ -365,7 +365,7 @@ def test_start_from_renames_the_carried_loop_to_the_stubs_name(language, tmp_pat
     assert ns["review_pull_request"](5) == "é5"  # what start_from ran, under its old name
     report = str(check_exercise_4(ns["review_concurrently"], language))
     assert "def review_pull_request(" in report and "def review_concurrently(" in report, report
-    assert ("Not done yet" if language == "en" else "Пока не сделано") in report, report
+    assert ("Not done yet" if language == "en" else "пока не сделано") in report, report
     cell(body, ns, "<cell 4, grown>")  # the learner runs what the cell now holds
     assert ns["review_concurrently"](5) == "é5" and my_code.carried_from(ns["review_concurrently"]) is None
 
