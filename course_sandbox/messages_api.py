@@ -120,7 +120,8 @@ class MessagesApi:
             message, partial = self._fall_back(request, message, chain) or (message, partial)
         if thread is not None:
             self.threads.hold(request, message, thread)
-        receipts.keep(message)
+        asked = next((turn.text() for turn in reversed(turns) if turn.role == "user"), "")
+        receipts.keep(message, asked)
         return message, partial
 
     def _fall_back(self, request: Request, refused: dict, chain: list[dict]) -> tuple[dict, dict[int, str]] | None:

@@ -24,6 +24,8 @@ class Receipt:
     """The text blocks, in order."""
     tool_use_ids: tuple[str, ...] = ()
     """The ids of its tool_use blocks, in order (each unique: a history's message can be traced to its answer)."""
+    asked: str = ""
+    """The text of the request's last user message: what the answer answered."""
 
 
 _answers: "OrderedDict[str, list[Receipt]]" = OrderedDict()
@@ -31,12 +33,12 @@ _by_tool_use: "OrderedDict[str, Receipt]" = OrderedDict()
 _lock = threading.Lock()
 
 
-def keep(message: dict) -> None:
-    """Remember a response message the sandbox is about to send."""
+def keep(message: dict, asked: str = "") -> None:
+    """Remember a response message the sandbox is about to send, and the text it answered."""
     content = message.get("content", [])
     texts = tuple(b.get("text", "") for b in content if b.get("type") == "text")
     uses = tuple(str(b.get("id")) for b in content if b.get("type") == "tool_use")
-    receipt = Receipt(message.get("stop_reason"), message.get("stop_sequence"), texts, uses)
+    receipt = Receipt(message.get("stop_reason"), message.get("stop_sequence"), texts, uses, asked)
     with _lock:
         for use in uses:
             _by_tool_use[use] = receipt

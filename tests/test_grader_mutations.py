@@ -220,7 +220,9 @@ def counted(client, how: str):
         return client.with_options(timeout=30).messages.create(**ask, stop_sequences=["5"]).model_dump()
     wrong = {"stop-at-6": {"stop_sequences": ["6"]}, "stop-at-4": {"stop_sequences": ["4"]},
              "no-stop-sequence": {}, "cut-by-max-tokens": {"stop_sequences": ["5"], "max_tokens": 3},
-             "counts-to-3": {"stop_sequences": ["5"], "messages": [{"role": "user", "content": "Count from 1 to 3."}]}}
+             "counts-to-3": {"stop_sequences": ["5"], "messages": [{"role": "user", "content": "Count from 1 to 3."}]},
+             "counts-to-100": {"stop_sequences": ["5"],
+                               "messages": [{"role": "user", "content": "Count from 1 to 100."}]}}
     if how in wrong:
         return client.messages.create(**{**ask, **wrong[how]})
     if how == "made-by-hand":  # the SDK's own type, with an id and usage, as the API would have sent it
@@ -238,7 +240,8 @@ def counted(client, how: str):
 
 EX1 = {"stop-at-6": "stop_sequence", "stop-at-4": "text", "no-stop-sequence": "stop_reason",
        "cut-by-max-tokens": "stop_reason", "counts-to-3": "stop_reason", "only-the-text": "stop_reason",
-       "only-stop-reason": "stop_sequence", "made-by-hand": "stop_reason", "edited-after": "text"}
+       "only-stop-reason": "stop_sequence", "made-by-hand": "stop_reason", "edited-after": "text",
+       "counts-to-100": "text"}
 
 
 @pytest.mark.parametrize("how", ["right-stream", "right-dict"])

@@ -2,7 +2,7 @@
 right before 5, which shows stop_sequences, stop_reason and stop_sequence at work."""
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from course_agent.client import using_sandbox
@@ -24,6 +24,12 @@ class Counting:
     content: Any
     stop_reason: Any
     stop_sequence: Any
+    asked: str | None = None
+    """What the request asked, when the sandbox that answered it kept it (None: not known)."""
+
+
+TO_TEN = re.compile(r"(?<!\d)10(?!\d)|\bten\b|десят|десяти", re.I)
+"""The count's end as a request may say it."""
 
 
 @requirement("stop_reason", N_("stop_reason is \"stop_sequence\""),
@@ -49,6 +55,9 @@ def _text(seen: Counting, lang: str) -> Seen:
     written = text(seen.content)
     numbers = [int(n) for n in re.findall(r"\d+", written)]
     counted = numbers[-4:] == [1, 2, 3, 4]  # the count the text ends with ("Counting from 1 to 10: 1, 2, 3, 4,")
+    if counted and seen.asked is not None and not TO_TEN.search(seen.asked):
+        return Seen(False, tr("you asked: {asked}; the task asks the model to count from 1 to 10.", lang,
+                              asked=short(seen.asked, 80)))
     if counted and 0 in numbers:
         return Seen(False, tr("the text is {value}: the count starts at 0, and the task counts from 1.", lang,
                               value=short(written)))
@@ -100,6 +109,9 @@ def check_exercise_1(counting: Any, language: str | None = None) -> Report:
                      N_("Keep the whole response: counting = client.messages.create(...), not a part of it."))
         return g.report()
     changed = None if isinstance(counting, (list, tuple)) else _not_returned(counting, seen, g.lang)
+    answers = [] if changed or isinstance(counting, (list, tuple)) else receipts.answered(get(counting, "id"))
+    if using_sandbox() and answers:
+        seen = replace(seen, asked=answers[0].asked)
     if changed:
         g.all_broken(REQUIREMENTS, changed, N_("Keep the whole response, as it is: counting = "
                                                "client.messages.create(...)."))
