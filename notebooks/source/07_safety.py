@@ -13,7 +13,7 @@
 #
 # *About 70 minutes. Builds on notebook 6.*
 #
-# <!-- rules-so-far -->
+# <!-- rules-new-here -->
 
 # %% [markdown] lang="ru"
 # # 7. Безопасность: модель решает, что вызвать, а ваш код — можно ли
@@ -30,7 +30,7 @@
 #
 # *Около 70 минут. Опирается на блокнот 6.*
 #
-# <!-- rules-so-far -->
+# <!-- rules-new-here -->
 
 # %% use="setup"
 
@@ -316,7 +316,7 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 # number `1`, one stays silent, then says no). Each of those eleven is a no, and must end as one: a denied result, and
 # the review goes on. It
 # watches whom the approver is asked about, whether `main` moves, and what goes back to the model after a no; the
-# rules of notebooks 3–6 (every stop reason and the fallback among them) are checked again. While the cell above is
+# rules of notebooks 3–6 (every stop reason among them) are checked again. While the cell above is
 # unchanged, it says "not done yet".
 #
 # <details><summary>Hint</summary>
@@ -336,7 +336,7 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 # ответов — это «нет», и исход у всех один:
 # модель получает результат об отклонении, а ревью продолжается. Проверка смотрит, о чём цикл спрашивает эти функции, сдвигается ли
 # `main` и что получает модель после «нет», и заново проверяет правила из блокнотов 3–6 (среди них каждую причину
-# остановки и запасную модель). Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
+# остановки). Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
 #
