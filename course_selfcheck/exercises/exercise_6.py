@@ -44,7 +44,7 @@ def check_exercise_6(loop: Callable | None, language: str | None = None) -> Repo
                       N_("Not done yet: handle every stop reason on purpose (see the rules marked ✘ or – below)."),
                       N_("Which stop reasons can a response end with, and which of them mean the answer is finished? "
                          "what_to_do above says what a loop does for each: give each its branch, and a last one for a "
-                         "value you do not know."), tasks=TASKS)
+                         "value you do not know. After a refusal, what must the error say?"), tasks=TASKS)
 
 
 def check_fallback(loop: Callable | None, language: str | None = None) -> Report:
