@@ -1,6 +1,7 @@
-"""The rules of notebooks 6-8's exercises on the learner's own loop: the fallback, the gate's refusal, the cut
-and the cache. check_loop runs them only when they are named (see EXERCISE_RULES), so the lesson's own loop is not
-failed for what its notebook has not taught yet; each is judged like the lesson's rules (rules.py), from the wire.
+"""The rules of notebooks 6-8's exercises on the learner's own loop: a refusal that stops saying why, the
+fallback (notebook 6's optional exercise), the gate's refusal, the cut and the cache. check_loop runs them only
+when they are named (see EXERCISE_RULES), so the lesson's own loop is not failed for what its notebook has not
+taught yet; each is judged like the lesson's rules (rules.py), from the wire.
 """
 
 import functools
@@ -48,12 +49,18 @@ def _on_a_fallback(run: Run, i: int) -> bool:
         run.calls[i].body.get("model") != run.calls[0].body.get("model")
 
 
-def _stopped_saying_why(run: Run, lang: str, refused: dict, model: object) -> Finding:
-    """After the fallback's refusal the loop stops, and what it raised (or returned) carries the stop_details."""
+def _without_why(run: Run, refused: dict) -> dict | None:
+    """The stop_details of a refusal when what the loop raised (or returned) says none of them; None when it does."""
     details = refused.get("stop_details") or {}
     words = [v for k, v in details.items() if k != "type" and isinstance(v, str) and v.strip()]
     said = str(run.error) if run.error is not None else str(run.returned or "")
-    if words and not any(word in said for word in words):
+    return details if words and not any(word in said for word in words) else None
+
+
+def _stopped_saying_why(run: Run, lang: str, refused: dict, model: object) -> Finding:
+    """After the fallback's refusal the loop stops, and what it raised (or returned) carries the stop_details."""
+    details = _without_why(run, refused)
+    if details is not None:
         return ended_badly(run, lang, tr("the fallback model ({model}) refused too, and the loop stopped ({ending}) "
                                          "without its stop_details ({details}): stop with them, so that whoever "
                                          "reads the error knows why", lang, model=model,
@@ -99,6 +106,28 @@ def fallback(run: Run, lang: str) -> Finding:
         return _went_on(later[0].body.get("model"), len(later) - 1, lang)
     second = later[0].reply if isinstance(later[0].reply, dict) else {}
     return _stopped_saying_why(run, lang, second, later[0].body.get("model"))
+
+
+# 6a. A refusal ends the run, saying why (notebook 6; the fallback of its optional exercise passes it too)
+def refusal_said(run: Run, lang: str) -> Finding:
+    i, unjudged = first_refusal(run, lang)
+    if unjudged is not None:
+        return unjudged
+    refused, later = run.calls[i], run.calls[i + 1:]
+    if later and later[0].body.get("model") != refused.body.get("model"):  # the fallback: judged by its own rule
+        return verdict(PASSED, tr("after the refusal the loop asked another model ({model}), the fallback", lang,
+                                  model=later[0].body.get("model")))
+    if later:  # the same model again: "A refusal is not retried on the same model" says so
+        return verdict(NOT_CHECKED, tr("the loop did not stop at the refusal: it asked the same model again", lang))
+    if run.hung:
+        return verdict(NOT_CHECKED, how_it_ended(run, lang))
+    details = _without_why(run, refused.reply if isinstance(refused.reply, dict) else {})
+    if details is not None or (run.error is None and not str(run.returned or "").strip()):
+        return ended_badly(run, lang, tr("the loop stopped at the refusal ({ending}) without its stop_details "
+                                         "({details}): stop with them, so that whoever reads the error knows why",
+                                         lang, ending=how_it_ended(run, lang), details=short_value(details or {})))
+    return verdict(PASSED, tr("the loop stopped at the refusal, saying why ({ending})", lang,
+                              ending=how_it_ended(run, lang)))
 
 
 # 6c. A full context window ends the run with a clear error; its cut tool call is never run
@@ -493,7 +522,8 @@ def _where_marked(body: dict) -> str:
 
 
 def cached(run: Run, lang: str) -> Finding:
-    """Judged on a run whose first response is a refusal: the fallback model's requests are cached too."""
+    """Judged on a plain review of three requests (a run that ends at a refusal has nothing later to read the
+    cache)."""
     marked = [c for c in run.calls if "cache_control" in str(c.body)]
     if not run.answered:
         return unobserved(run, lang, tr("the loop sent no request", lang))
@@ -582,6 +612,10 @@ EXERCISE_RULES: dict[str, Rule] = {
         N_("A response cut by a full context window is an error, and its tool call never runs"),
         N_("the response stopped mid-way: its text is not the answer, and its last tool call is incomplete"),
         6, 482, ("context_window",), context_full),
+    "refusal_said": Rule(
+        N_("A refusal ends the run with its stop_details"),
+        N_("the same model refuses the same request again: stop, and say why, so that whoever reads it can act"),
+        6, 482, ("refusal",), refusal_said),
     "fallback": Rule(
         N_("A refusal goes once to the fallback model"),
         N_("another model may answer what this one refused; if it refuses too, asking again only costs money"),
@@ -609,17 +643,17 @@ EXERCISE_RULES: dict[str, Rule] = {
     "cached": Rule(
         N_("The requests are cached"),
         N_("every call sends the rules, the tools and the history again: cached, they cost a tenth"),
-        8, 482, ("refusal",), cached),  # the fallback model's requests are the loop's requests too
+        8, 482, (), cached),  # a review of three requests: the later ones read what the earlier wrote
     "bill": Rule(
         N_("The printed bill is billed() of every response"),
         N_("a bill from the last call alone hides most of the cost: each call is paid for, and the history grows"),
-        8, 482, ("refusal",), bill),  # a refused response is billed too: "every response.usage"
+        8, 482, (), bill),  # the review's run: the bill printed at its end (a run that ends at a refusal may not)
 }
 """Rules of the later notebooks' exercises (the fallback, the gate, the cut, the cache): check_loop runs them only
 when they are named, so the lesson's own loop is not failed for what its notebook has not taught yet."""
 ALL_RULES: dict[str, Rule] = {**RULES, **EXERCISE_RULES}
 TAUGHT_TOGETHER = {
-    "refusal": ("fallback", N_("A refusal goes once to the fallback model, never again to the same one")),
+    "refusal": ("refusal_said", N_("A refusal ends the run with its stop_details, never retried on the same model")),
     "cut_tool_call": ("context_full", N_("A cut response (max_tokens, a full context window) is an error, and its "
                                          "tool call never runs")),
 }

@@ -3,6 +3,6 @@ import them from; each lives in its own module of the exercises package."""
 
 from .exercises.exercise_3 import check_exercise_3
 from .exercises.exercise_4 import SLOW_READ, check_exercise_4
-from .exercises.exercise_6 import check_exercise_6
+from .exercises.exercise_6 import check_exercise_6, check_fallback
 
-__all__ = ["SLOW_READ", "check_exercise_3", "check_exercise_4", "check_exercise_6"]
+__all__ = ["SLOW_READ", "check_exercise_3", "check_exercise_4", "check_exercise_6", "check_fallback"]

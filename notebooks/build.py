@@ -81,6 +81,10 @@ def sources() -> list[tuple[str, list[Cell]]]:
             if cell.name and cell.name not in ("setup", "lesson_tools"):  # folded where an earlier notebook showed it
                 cell = replace(cell, hidden=cell.name in shown)
                 shown.add(cell.name)
+            if NEW_RULES_CARD in cell.en:
+                number = int(path.stem[:2])
+                cell = replace(cell, **{language: getattr(cell, language).replace(
+                    NEW_RULES_CARD, rules_card(number, language, new_only=True)) for language in LANGUAGES})
             if RULES_CARD in cell.en:
                 number = int(path.stem[:2])
                 cell = replace(cell, **{language: getattr(cell, language).replace(RULES_CARD, rules_card(number, language))
@@ -92,6 +96,22 @@ def sources() -> list[tuple[str, list[Cell]]]:
 
 RULES_CARD = "<!-- rules-so-far -->"
 """Where a notebook's header shows the loop's rules so far (rules_card)."""
+NEW_RULES_CARD = "<!-- rules-new-here -->"
+"""Where a notebook's header shows only the loop's rules new in it, the earlier ones in one line (rules_card with
+new_only): from notebook 6 on the whole card is ten rules and more."""
+FULL_CARD_UNTIL = 5
+"""The last notebook whose header shows the whole card: a later new-only card refers to it for the earlier rules."""
+NEW_ONLY_WORDS = {
+    "en": ("The loop's rules new in this notebook: {new} (the {earlier} of notebooks 3–{last} still hold)",
+           "- The {earlier} rules of notebooks 3–{last} still hold: {where}."),
+    "ru": ("Новые правила цикла в этом блокноте — {new} (правила блокнотов 3–{last}, их {earlier}, действуют "
+           "по-прежнему)",
+           "- Правила блокнотов 3–{last} (их {earlier}) действуют по-прежнему: их список — в начале {where}."),
+}
+WHERE_LISTED = {
+    "en": ("the header of notebook {n} lists them", "the headers of notebooks {ns} and {n} list them"),
+    "ru": ("блокнота {n}", "блокнотов {ns} и {n}"),
+}
 CARD_WORDS = {
     "en": ("The loop's rules so far: {total}, {new} of them new in this notebook", "notebook {n}", "new here"),
     "ru": ("Правила цикла к этому блокноту — {total} (новых здесь: {new})", "блокнот {n}", "новое"),
@@ -111,14 +131,16 @@ CODE_WORD = re.compile(r"(?<![`\w])([a-z]+_[a-z_]+|[a-z_]+\(\))(?![`\w])")
 """A name from the code in a rule's title (end_turn, is_error, billed()): the card shows it as code."""
 
 
-EXERCISE_ONLY = {"bill", "cut_answer"}
+EXERCISE_ONLY = {"bill", "cut_answer", "fallback"}
 """Requirements of an exercise that the self-check also names, not rules of their own on the card: exercise 8's
-printed bill, and exercise 6's cut answer (the card's max_tokens rule, tried on an answer without a tool call)."""
+printed bill, exercise 6's cut answer (the card's max_tokens rule, tried on an answer without a tool call), and the
+fallback of notebook 6's optional part."""
 
 
-def rules_card(number: int, language: str) -> str:
+def rules_card(number: int, language: str, new_only: bool = False) -> str:
     """The rules taught up to notebook `number` (check_loop's and the exercises' own), in the order they are taught,
-    the new ones in bold: one spine for the learner, in the words the reports use."""
+    the new ones in bold: one spine for the learner, in the words the reports use. `new_only`: the new ones alone,
+    and one line for the earlier ones, saying which headers list them."""
     from course_agent.i18n import tr
     from course_selfcheck.later_rules import ALL_RULES, TAUGHT_TOGETHER as CARD_GROUPS
 
@@ -136,6 +158,15 @@ def rules_card(number: int, language: str) -> str:
         else:
             lines.append(f"- {said} ({where.format(n=taught_in)})")
     fresh = sum(1 for taught_in, _, _ in taught if taught_in == number)
+    if new_only:
+        heading, earlier = NEW_ONLY_WORDS[language]
+        one, several = WHERE_LISTED[language]
+        listed = list(range(FULL_CARD_UNTIL, number))
+        where = one.format(n=listed[0]) if len(listed) == 1 else several.format(
+            ns=", ".join(map(str, listed[:-1])), n=listed[-1])
+        said = {"earlier": len(taught) - fresh, "last": number - 1, "new": fresh}
+        lines = [line for line in lines if line.endswith(f"({new})")] + [earlier.format(where=where, **said)]
+        return f"<details><summary>{heading.format(**said)}</summary>\n\n" + "\n".join(lines) + "\n</details>"
     summary = ALL_NEW[language] if fresh == len(taught) else summary
     return (f"<details><summary>{summary.format(total=len(taught), new=fresh)}</summary>\n\n" + "\n".join(lines)
             + "\n</details>")

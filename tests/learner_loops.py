@@ -36,7 +36,7 @@ def make_loop(breaks: str = ""):
             if stop == "refusal":
                 if breaks == "refusal":
                     continue
-                raise RuntimeError("refused")
+                raise RuntimeError("refused" if breaks == "refusal_said" else f"refused: {response.stop_details}")
             if stop in ("max_tokens", "model_context_window_exceeded") and breaks != "cut_tool_call":
                 raise RuntimeError(f"cut by {stop}")
             if stop not in ("tool_use", "max_tokens", "model_context_window_exceeded"):

@@ -8,12 +8,15 @@ import pytest
 import grader_attempts as attempts
 from course_selfcheck import approvers, check_loop
 from course_selfcheck.exercises import check_exercise_3, check_exercise_4, check_exercise_6, check_exercise_7, \
-    check_exercise_8
+    check_exercise_8, check_fallback
 from course_selfcheck.exercises.loops import EARLIER
 from course_selfcheck.report import BROKEN
 
-CHECKS = {3: check_exercise_3, 4: check_exercise_4, 6: check_exercise_6, 7: check_exercise_7, 8: check_exercise_8}
-LANGUAGES = {3: ["en"], 4: ["en"], 6: ["en", "ru"], 7: ["en", "ru"], 8: ["en", "ru"]}
+FALLBACK = "6-fallback"
+"""Notebook 6's optional exercise: the fallback model, exercise 6's rules kept."""
+CHECKS = {3: check_exercise_3, 4: check_exercise_4, 6: check_exercise_6, FALLBACK: check_fallback, 7: check_exercise_7,
+          8: check_exercise_8}
+LANGUAGES = {3: ["en"], 4: ["en"], 6: ["en", "ru"], FALLBACK: ["en", "ru"], 7: ["en", "ru"], 8: ["en", "ru"]}
 RIGHT = {"class-stream": attempts.attempt(send="stream"), "async": attempts.review_async,
          "breakpoint-on-the-last-block": attempts.attempt(cache="last", send="with_options"),
          "merge-tool-of-another-name-keyword-only": attempts.attempt(merge_as="accept_mr", keyword_only=True),
@@ -43,24 +46,28 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
                                         "one_message"),
         "returns_at_cap": (attempts.attempt("returns_at_cap"), "cap")},
     6: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {
-        "pause_new_user": "pause_turn", "pause_drops_history": "pause_turn", "retry_refusal": "refusal", "no_fallback": "fallback",
-        "fallback_forever": "fallback", "run_cut_call": "cut_tool_call", "return_none": "returns_answer",
+        "pause_new_user": "pause_turn", "pause_drops_history": "pause_turn", "retry_refusal": "refusal",
+        "run_cut_call": "cut_tool_call", "return_none": "returns_answer",
         "text_only": "whole_response", "split_results": "one_message", "raise_tool_errors": "errors_are_results",
-        "no_cap": "cap", "context_runs_tools": "context_full", "fallback_nudge": "fallback",
-        "silent_second_refusal": "fallback", "stop_sequence_raises": "stop_sequence",
+        "no_cap": "cap", "context_runs_tools": "context_full", "stop_sequence_raises": "stop_sequence",
         "unknown_is_answer": "unknown_stop", "unknown_goes_on": "unknown_stop",
         "unknown_unnamed": "unknown_stop", "returns_at_cap": "cap", "cut_answer_returned": "cut_tool_call",
-        "same_budget_again": "cut_tool_call", "fallback_no_system": "fallback",
-        "fallback_from_task": "fallback",
+        "same_budget_again": "cut_tool_call",
         "swapped_results": "one_message", "answer_cut_returned": "cut_answer", "answer_cut_retried": "cut_answer", "caps_tool_turns": "cap", "gitlab_errors_only": "errors_are_results",
-        "repeat_detector_no_cap": "cap"}.items()},
+        "repeat_detector_no_cap": "cap"}.items()} | {
+        # without the fallback, a refusal must still end the run saying why: an empty answer says nothing
+        "silent_refusal": (attempts.attempt("no_fallback", "silent_second_refusal", send="stream"), "refusal_said")},
+    FALLBACK: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {
+        "no_fallback": "fallback", "fallback_forever": "fallback", "fallback_nudge": "fallback",
+        "silent_second_refusal": "fallback", "fallback_no_system": "fallback", "fallback_from_task": "fallback",
+        "retry_refusal": "refusal", "unknown_is_answer": "unknown_stop"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",
         "ask_all": "approver_asked", "no_gate": "approver_asked", "never_opens": "yes_merges",
         "raise_on_no": "refusal_is_error", "plain_no": "refusal_is_error", "no_cap": "cap",
         "text_only": "whole_response", "yes_word": "fail_closed", "one_argument": "yes_merges",
         # notebook 6's rules stay: a loop that drops them on its way to notebook 7 fails exercise 7
-        "no_fallback": "fallback", "unknown_is_answer": "unknown_stop",
+        "retry_refusal": "refusal", "unknown_is_answer": "unknown_stop",
         # a no from an approver that failed is a no like False: a denied result, and the review goes on
         "approver_error_escapes": "refusal_is_error", "odd_unanswered": "refusal_is_error",
         "silence_raises": "refusal_is_error", "default_deny": "approver_asked", "eq_true": "fail_closed",
@@ -90,7 +97,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "fixed_next_start": (attempts.attempt("fixed_next_start", paging=True), "cut_result"),
         "start_unnamed": (attempts.attempt("start_unnamed", paging=True), "cut_result"),
         **{flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
-            "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap", "cut_newest_only": "cut_result", "fallback_no_cache": "cached",
+            "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap", "cut_newest_only": "cut_result",
             "split_results": "one_message", "every_other_cache": "cached", "vague_cut": "cut_result",
             "tail_cut": "cut_result", "fixed_cap_40": "cap", "no_way_on": "cut_result", "dont_read_on": "cut_result",
             # any tool's result over LIMIT characters is cut: get_diff's too, and from LIMIT characters, not tokens
@@ -98,9 +105,9 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
             "rest_dropped": "cut_result", "false_start": "cut_result", "short_cut": "cut_result",
             "note_everywhere": "cut_result", "head_and_tail": "cut_result", "header_everywhere": "cut_result",
             # what notebooks 6 and 7 added stays: a loop that drops it fails exercise 8 too
-            "no_gate": "approver_asked", "fail_open": "fail_closed", "no_fallback": "fallback",
+            "no_gate": "approver_asked", "fail_open": "fail_closed", "retry_refusal": "refusal",
             "unknown_is_answer": "unknown_stop", "pause_new_user": "pause_turn",
-            "approver_error_escapes": "refusal_is_error", "skip_refused_usage": "bill"}.items()}},
+            "approver_error_escapes": "refusal_is_error"}.items()}},
 }
 
 
@@ -132,7 +139,7 @@ def test_a_wrong_attempt_fails_naming_the_requirement_it_breaks(exercise, name, 
     assert not report.ok and report.raised is None, report.text()
     assert rule in broken(report), report.text()
     assert report.hints, report.text()
-    if exercise >= 6 and rule not in EARLIER:  # the earlier notebooks' rules say where they are taught instead
+    if exercise not in (3, 4) and rule not in EARLIER:  # the earlier notebooks' rules say where they are taught instead
         said = next(f for f in report.findings if f.rule == rule)
         assert said.task, report.text()  # the sentence of the task the requirement comes from
 
@@ -153,10 +160,11 @@ def test_exercise_3_a_400_about_the_history_is_rule_1s_evidence_not_a_crash():
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_exercise_6_one_run_one_story_when_the_loop_crashes_at_the_refusal(language):
     """The loop's TypeError at the refusal leads the report; every rule judged on that run (the refusal, the
-    fallback) says it was kept from being checked by it, none says "broken" for how the crash ended the run."""
+    stop that says why) says it was kept from being checked by it, none says "broken" for how the crash ended the
+    run."""
     report = check_exercise_6(attempts.attempt("crash_on_refusal"), language=language)
     assert report.raised is not None and isinstance(report.raised, TypeError), report.text()
-    on_that_run = [f for f in report.findings if f.rule in ("refusal", "fallback")]
+    on_that_run = [f for f in report.findings if f.rule in ("refusal", "refusal_said")]
     assert len(on_that_run) == 2 and all(f.status == "not_checked" and "TypeError" in f.detail for f in on_that_run), \
         report.text()
 

@@ -10,8 +10,8 @@ import pytest
 
 from course_agent import solutions
 from course_selfcheck import check_loop
-from course_agent.solutions import CELLS, reference, show_solution, solution_code, solution_module
-from course_selfcheck.loop_exercises import check_exercise_3, check_exercise_4, check_exercise_6
+from course_agent.solutions import CELLS, OPTIONAL, reference, show_solution, solution_code, solution_module
+from course_selfcheck.loop_exercises import check_exercise_3, check_exercise_4, check_exercise_6, check_fallback
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
@@ -109,15 +109,16 @@ def test_the_folded_solution_speaks_russian(monkeypatch):
 def test_the_loop_references_pass_their_checks_through_the_registry():
     assert check_exercise_3(reference(3)["review_pull_request"]).ok
     assert check_exercise_6(reference(6)["review_every_stop"]).ok
+    assert check_fallback(reference(6, optional=True)["review_every_stop"]).ok
 
 
 def test_exercise_6_is_the_stop_reason_rules_and_a_placeholder_is_not_done():
-    no_fallback = check_exercise_6(solutions.review_pull_request)  # stops at the first refusal: no fallback model
-    assert no_fallback.broken == ["fallback"]
+    stops = check_exercise_6(solutions.review_pull_request)  # stops at the first refusal, saying why: no fallback
+    assert stops.ok, stops
     empty = check_exercise_6(None, language="ru")
     assert not empty.ok and empty.passed == [] and empty.note.startswith("Напишите решение")
-    broken = check_exercise_6(learner_loops.make_loop(breaks="pause_turn"))  # and, like every make_loop, no fallback
-    assert broken.broken == ["pause_turn", "fallback"]
+    broken = check_exercise_6(learner_loops.make_loop(breaks="pause_turn"))
+    assert broken.broken == ["pause_turn"]
 
 
 def test_a_client_the_loop_builds_on_its_first_call_is_pointed_at_every_later_scenario():
@@ -188,17 +189,20 @@ def test_exercise_3_says_its_own_call_needs_max_iterations_instead_of_blaming_a_
     assert report.findings[0].status == "broken"
 
 
-def test_exercise_6_in_two_parts_judges_each_part_alone_and_keeps_only_the_whole():
-    """Part 1 is the stop reasons (and the earlier rules), part 2 the refusal; a loop without the fallback passes
-    part 1 and fails part 2, and the whole exercise fails with it."""
+def test_the_fallback_is_exercise_6s_optional_part_with_a_check_of_its_own():
+    """Exercise 6 asks a refusal to stop the run, saying why; the optional part (notebook 6's "Go deeper") asks the
+    fallback model once, every other rule of exercise 6 kept. A loop without the fallback passes exercise 6 and
+    fails the optional check only on the fallback; a loop with it passes both."""
     no_fallback = solutions.review_pull_request  # every stop reason handled, a refusal ends the run
-    one = check_exercise_6(no_fallback, part=1)
-    assert one.ok and one.header().startswith("Exercise 6, part 1"), one
-    two = check_exercise_6(no_fallback, part=2, language="ru")
-    assert two.broken == ["fallback"] and two.header().startswith("Упражнение 6, часть 2"), two
-    assert check_exercise_6(reference(6)["review_every_stop"], part=2).ok
+    deeper = check_fallback(no_fallback, language="ru")
+    assert deeper.broken == ["fallback"] and deeper.header().startswith("Упражнение 6, глубже: запасная модель"), deeper
+    with_it = reference(6, optional=True)["review_every_stop"]
+    assert check_exercise_6(with_it).ok and check_fallback(with_it).ok
+    silent = check_exercise_6(learner_loops.make_loop(breaks="refusal_said"))  # stops at a refusal without why
+    assert silent.broken == ["refusal_said"], silent
+    assert "fallback_model" in solution_code(6, optional=True) and "fallback_model" not in solution_code(6)
     with pytest.raises(ValueError):
-        check_exercise_6(no_fallback, part=3)
+        solution_code(7, optional=True)
 
 
 # ---- the references a Russian learner reads (#36) ---------------------------------------------------------------
@@ -216,13 +220,13 @@ def _prose_of(code: str) -> list[str]:
             if token.type in (tokenize.COMMENT, tokenize.STRING)]
 
 
-@pytest.mark.parametrize("n", CELLS)
-def test_the_russian_reference_is_the_same_code_with_russian_words(n):
+@pytest.mark.parametrize("n, optional", [*((n, False) for n in CELLS), *((n, True) for n in OPTIONAL)])
+def test_the_russian_reference_is_the_same_code_with_russian_words(n, optional):
     """Shown in a Russian notebook (show_solution, start_from), a reference is its English twin token for token,
     with its comments, docstrings and messages in Russian."""
     from test_notebooks import code_shape
 
-    english, russian = solution_code(n, "en"), solution_code(n, "ru")
+    english, russian = solution_code(n, "en", optional), solution_code(n, "ru", optional)
     assert russian != english and code_shape(russian) == code_shape(english)
     names = {token for token in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", english) if "_" in token or token.isupper()}
     shared = set(_prose_of(english))  # a literal both twins hold is code ("role", "tool_use"), not prose
@@ -240,11 +244,12 @@ def test_a_russian_notebook_shows_and_starts_from_the_russian_reference(monkeypa
     assert "Review merge request" in show_solution(6).code
 
 
-@pytest.mark.parametrize("n, name, check", [(3, "review_pull_request", check_exercise_3),
-                                            (4, "review_concurrently", check_exercise_4),
-                                            (6, "review_every_stop", check_exercise_6)])
-def test_the_russian_references_pass_their_checks_in_russian(n, name, check):
-    report = check(reference(n, "ru")[name], language="ru")
+@pytest.mark.parametrize("n, name, check, optional", [(3, "review_pull_request", check_exercise_3, False),
+                                                      (4, "review_concurrently", check_exercise_4, False),
+                                                      (6, "review_every_stop", check_exercise_6, False),
+                                                      (6, "review_every_stop", check_fallback, True)])
+def test_the_russian_references_pass_their_checks_in_russian(n, name, check, optional):
+    report = check(reference(n, "ru", optional)[name], language="ru")
     assert report.ok, str(report)
 
 

@@ -246,7 +246,7 @@ def test_start_from_runs_yours_or_the_reference_and_says_which(tmp_path, monkeyp
     given: dict = {}
     my_code.start_from(6, namespace=given)
     assert "no exercise 6 that passed" in capsys.readouterr().out
-    assert "review_every_stop" in given and "fallback_model" in given
+    assert "review_every_stop" in given and "tool_result" in given
 
     (tmp_path / "exercise_6.py").write_text("def review_every_stop(pr):\n    return 'mine'\n")
     mine: dict = {}

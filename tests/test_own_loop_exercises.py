@@ -10,7 +10,7 @@ import gitlab
 import pytest
 
 from course_selfcheck import check_loop
-from course_selfcheck.exercises import check_exercise_6, check_exercise_7, check_exercise_8
+from course_selfcheck.exercises import check_exercise_6, check_exercise_7, check_exercise_8, check_fallback
 from course_selfcheck.report import BROKEN
 from course_agent.solutions import reference, show_solution, solution_code
 
@@ -193,21 +193,33 @@ def broken(report) -> list[str]:
     return [f.rule for f in report.findings if f.status == BROKEN]
 
 
-# ---- exercise 6: every stop reason, a refusal answered once by the fallback model ------------------------------
+# ---- exercise 6: every stop reason, a refusal that stops the run; optional: the fallback model once ------------
 
 @pytest.mark.parametrize("attempt", [reference(6)["review_every_stop"], lambda pr: loop(pr, stream=True),
-                                     lambda pr: loop(pr), lambda pr: loop(pr, fallback="server"),
-                                     middleware_loop],
-                         ids=["reference", "streamed", "dict-history", "server-side-fallbacks", "sdk-middleware"])
-def test_exercise_6_passes_a_fallback_tried_once(attempt):
+                                     lambda pr: loop(pr), lambda pr: loop(pr, fallback="never"),
+                                     lambda pr: loop(pr, fallback="server"), middleware_loop],
+                         ids=["reference", "streamed", "dict-history", "no-fallback", "server-side-fallbacks",
+                              "sdk-middleware"])
+def test_exercise_6_passes_a_refusal_that_stops_and_a_fallback_tried_once(attempt):
     report = check_exercise_6(attempt)
     assert report.ok, str(report)
 
 
-@pytest.mark.parametrize("fallback, rules", [("never", ["fallback"]), ("twice", ["fallback"]),
-                                              ("same", ["refusal", "fallback"]), ("per-request", ["refusal"])])
-def test_exercise_6_names_the_refusal_rule_a_loop_breaks(fallback, rules):
-    report = check_exercise_6(lambda pr: loop(pr, fallback=fallback), language="ru")
+@pytest.mark.parametrize("attempt", [reference(6, optional=True)["review_every_stop"],
+                                     lambda pr: loop(pr, stream=True), lambda pr: loop(pr),
+                                     lambda pr: loop(pr, fallback="server"), middleware_loop],
+                         ids=["reference", "streamed", "dict-history", "server-side-fallbacks", "sdk-middleware"])
+def test_the_optional_check_passes_a_fallback_tried_once(attempt):
+    report = check_fallback(attempt)
+    assert report.ok, str(report)
+
+
+@pytest.mark.parametrize("check, fallback, rules", [
+    (check_exercise_6, "same", ["refusal"]), (check_exercise_6, "per-request", ["refusal"]),
+    (check_fallback, "never", ["fallback"]), (check_fallback, "twice", ["fallback"]),
+    (check_fallback, "same", ["refusal", "fallback"]), (check_fallback, "per-request", ["refusal"])])
+def test_exercise_6_names_the_refusal_rule_a_loop_breaks(check, fallback, rules):
+    report = check(lambda pr: loop(pr, fallback=fallback), language="ru")
     assert broken(report) == rules, str(report)
     assert report.note.startswith("Пока не сделано")
 
@@ -302,14 +314,17 @@ def test_exercise_8_never_passes_a_gate_it_could_not_try():
     assert len(gate) == 3 and all(f.status == "not_checked" for f in gate), str(report)
 
 
-def test_exercise_8_keeps_notebook_7s_gate_and_notebook_6s_fallback():
-    """Exercise 8 grows exercise 7's loop: one that lost the gate, or the fallback, on the way fails there."""
+def test_exercise_8_keeps_notebook_7s_gate_and_notebook_6s_refusal():
+    """Exercise 8 grows exercise 7's loop: one that lost the gate on the way fails there, or that retries a refusal on
+    the same model; one without the fallback (notebook 6's optional part) passes."""
     no_gate = check_exercise_8(costly(gate="none", cut=20_000, cache="auto"))
     assert "approver_asked" in broken(no_gate) and "fail_closed" in broken(no_gate), str(no_gate)
     no_approver = check_exercise_8(lambda pr: loop(pr, cut=20_000, cache="auto"))
     assert broken(no_approver) == ["approver_asked"], str(no_approver)
     no_fallback = check_exercise_8(costly(fallback="never", cut=20_000, cache="auto"))
-    assert broken(no_fallback) == ["fallback"], str(no_fallback)
+    assert no_fallback.ok, str(no_fallback)
+    same = check_exercise_8(costly(fallback="same", cut=20_000, cache="auto"))
+    assert "refusal" in broken(same), str(same)
 
 
 def test_exercise_8_still_grades_the_older_table_and_a_placeholder_is_not_done():

@@ -24,11 +24,14 @@ NOTEBOOKS = range(1, 10)
 CELLS = (3, 4, 6, 7, 8, 9)
 """The exercises whose solution runs as a notebook cell on given.py: the loops, each grown by the next exercise, and
 the table of 9."""
+OPTIONAL = (6,)
+"""The exercises with an optional part ("Go deeper") whose solution is a cell of its own, `cells/exercise_NN_fallback.py`:
+exercise 6's fallback model; `optional=True` names it."""
 SHOWN_CELLS = (1, 2, 5)
 """The exercises whose shown solution is a cell on top of their own notebook's cells, with a module besides."""
 GIVEN_FROM = re.compile(r"^# %% from notebook (\d+) on$", re.MULTILINE)
 
-__all__ = ["CELLS", "SHOWN_CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded", "client", "given_code", "project",
+__all__ = ["CELLS", "OPTIONAL", "SHOWN_CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded", "client", "given_code", "project",
            "reference", "review_pull_request", "review_pull_request_concurrently", "run_tool", "show_solution",
            "solution_code", "solution_module"]
 
@@ -65,13 +68,16 @@ def _cell(*path: str) -> str:
     return files(__name__).joinpath("cells", *path).read_text(encoding="utf-8")
 
 
-def solution_code(notebook: int, language: str | None = None) -> str:
+def solution_code(notebook: int, language: str | None = None, optional: bool = False) -> str:
     """The code of a notebook's reference solution, as text (a spoiler: try yours first), in the learner's language:
     each reference has a Russian twin (`cells/ru/`, `ru/`), the same code with its comments, docstrings and messages
-    in Russian, as a Russian learner writes it."""
+    in Russian, as a Russian learner writes it. `optional=True`: the solution of the notebook's optional part
+    (OPTIONAL)."""
     _known(notebook)
+    if optional and notebook not in OPTIONAL:
+        raise ValueError(f"exercise {notebook} has no optional part")
     russian = pick_language(language) == "ru"
-    name = f"exercise_{notebook:02d}.py"
+    name = f"exercise_{notebook:02d}{'_fallback' if optional else ''}.py"
     return _cell("ru", name) if russian else _cell(name)
 
 
@@ -82,23 +88,25 @@ def given_code(notebook: int) -> str:
     return text[:cut]
 
 
-def reference(notebook: int, language: str = "en") -> dict:
+def reference(notebook: int, language: str = "en", optional: bool = False) -> dict:
     """A namespace in which notebook N's exercise has been solved by its reference cell, as in the notebook:
-    `reference(6)["review_every_stop"]` (`language="ru"`: its Russian twin)."""
+    `reference(6)["review_every_stop"]` (`language="ru"`: its Russian twin; `optional=True`: its optional part's)."""
     if notebook not in CELLS:
         raise ValueError(f"reference() runs the loop exercises' cells: {', '.join(map(str, CELLS))}")
     namespace: dict = {"__name__": f"{__name__}.reference_{notebook}"}
     exec(compile(given_code(notebook), f"<notebook {notebook} before its exercise>", "exec"), namespace)
-    exec(compile(solution_code(notebook, language), f"<reference solution of exercise {notebook}>", "exec"), namespace)
+    exec(compile(solution_code(notebook, language, optional), f"<reference solution of exercise {notebook}>", "exec"),
+         namespace)
     return namespace
 
 
 class Folded:
     """A reference solution shown folded: closed <details> in JupyterLab, a line saying how to see it in text."""
 
-    def __init__(self, notebook: int) -> None:
+    def __init__(self, notebook: int, optional: bool = False) -> None:
         self.notebook = notebook
-        self.code = solution_code(notebook)
+        self.optional = optional
+        self.code = solution_code(notebook, optional=optional)
 
     def _repr_html_(self) -> str:
         summary = tr("Reference solution (spoiler)")
@@ -106,10 +114,14 @@ class Folded:
                 f"<pre><code class='language-python'>{html.escape(self.code)}</code></pre></details>")
 
     def __repr__(self) -> str:
+        if self.optional:
+            return tr("Reference solution of exercise {n}'s optional part (spoiler), folded: "
+                      "print(solution_code({n}, optional=True)) shows it.", n=self.notebook)
         return tr("Reference solution of exercise {n} (spoiler), folded: print(solution_code({n})) shows it.",
                   n=self.notebook)
 
 
-def show_solution(notebook: int) -> Folded:
-    """A notebook's reference solution, folded (a spoiler: open it after trying yours)."""
-    return Folded(notebook)
+def show_solution(notebook: int, optional: bool = False) -> Folded:
+    """A notebook's reference solution, folded (a spoiler: open it after trying yours); `optional=True`: its optional
+    part's."""
+    return Folded(notebook, optional)

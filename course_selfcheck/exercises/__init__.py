@@ -19,7 +19,7 @@ from .exercise_2 import check_exercise_2
 from .exercise_3 import check_exercise_3
 from .exercise_4 import check_exercise_4
 from .exercise_5 import check_exercise_5
-from .exercise_6 import check_exercise_6
+from .exercise_6 import check_exercise_6, check_fallback
 from .exercise_7 import check_exercise_7
 from .exercise_8 import check_exercise_8
 from .exercise_9 import check_exercise_9
@@ -33,4 +33,5 @@ APPROVER_TIMEOUT = 5.0
 
 __all__ = ["APPROVER_TIMEOUT", "DEMO_MRS", "MAX_ITERATIONS", "REVIEWED", "TOOL_TIMEOUT", "Requirement", "Seen",
            "check_exercise_1", "check_exercise_2", "check_exercise_3", "check_exercise_4", "check_exercise_5",
-           "check_exercise_6", "check_exercise_7", "check_exercise_8", "check_exercise_9"]
+           "check_exercise_6", "check_exercise_7", "check_exercise_8", "check_exercise_9",
+           "check_fallback"]

@@ -1,6 +1,7 @@
-"""Exercise 6 (notebook 6): every stop reason handled on purpose, and a refusal answered once by the fallback
-model. The exercise is the self-check's stop-reason rules, with the earlier notebooks' rules still checked on the
-same loop, so its report is theirs; each rule names the sentence of the task it comes from."""
+"""Exercise 6 (notebook 6): every stop reason handled on purpose, a refusal included (the run stops, saying why);
+and, optional (the notebook's "Go deeper"), a refusal answered once by the fallback model. The exercise is the
+self-check's stop-reason rules, with the earlier notebooks' rules still checked on the same loop, so its report is
+theirs; each rule names the sentence of the task it comes from."""
 
 from collections.abc import Callable
 
@@ -9,18 +10,24 @@ from course_agent.i18n import N_
 from ..report import Report
 from .loops import EARLIER, grade_loop
 
-STOPS = ["pause_turn", "cut_tool_call", "cut_answer", "context_full", "stop_sequence", "unknown_stop", "returns_answer"]
-RULES = [*EARLIER, *STOPS[:4], "refusal", "fallback", *STOPS[4:]]
-PARTS = {1: [*EARLIER, *STOPS], 2: ["refusal", "fallback"]}
-"""Part 1, the stop reasons; part 2, a refusal answered once by the fallback model. No part: the whole exercise."""
+STOPS = ["pause_turn", "cut_tool_call", "cut_answer", "context_full", "refusal", "refusal_said", "stop_sequence",
+         "unknown_stop", "returns_answer"]
+RULES = [*EARLIER, *STOPS]
+"""Exercise 6: what notebooks 7 and 8 keep checking on the learner's loop (the fallback is not among them)."""
+FALLBACK_RULES = [*EARLIER, *STOPS[:5], "fallback", *STOPS[6:]]
+"""The optional exercise: the same loop with the fallback, every other rule kept (a loop that falls back passes
+"refusal_said" too, so that rule gives way to the fallback's own)."""
 CUT = N_("max_tokens and model_context_window_exceeded raise clear errors, or at max_tokens ask again with a larger "
          "max_tokens; the cut tool call is never run.")
+REFUSAL = N_("A refusal ends the run with an error that carries stop_details; never the same request to the same "
+             "model again.")
+FALLBACK = N_("A refusal is answered once by the fallback model: send the same messages to fallback_model() and go "
+              "on with it; if it refuses too, stop with stop_details.")
 TASKS = {
     "pause_turn": N_("pause_turn continues without a new user message."),
-    "refusal": N_("A refusal is answered once by the fallback model: send the same messages to fallback_model() and "
-                  "go on with it; if it refuses too, stop with stop_details."),
-    "fallback": N_("A refusal is answered once by the fallback model: send the same messages to fallback_model() and "
-                   "go on with it; if it refuses too, stop with stop_details."),
+    "refusal": REFUSAL,
+    "refusal_said": REFUSAL,
+    "fallback": FALLBACK,
     "cut_tool_call": CUT,
     "cut_answer": CUT,
     "context_full": CUT,
@@ -30,22 +37,22 @@ TASKS = {
 }
 
 
-def check_exercise_6(loop: Callable | None, language: str | None = None, part: int | None = None) -> Report:
-    """Every stop reason handled on purpose: the self-check's stop-reason rules, and the earlier ones kept; `part` 1
-    judges the stop reasons alone, 2 the refusal alone, none the whole exercise (the one that keeps your loop)."""
-    if part is not None and part not in PARTS:
-        raise ValueError(f"exercise 6 has parts 1 and 2, not {part!r}")
-    return grade_loop(6, loop, language, PARTS[part] if part else RULES,
+def check_exercise_6(loop: Callable | None, language: str | None = None) -> Report:
+    """Every stop reason handled on purpose, a refusal included: the self-check's stop-reason rules, and the earlier
+    ones kept. A loop that passes is kept for notebook 7 (course_agent.my_code)."""
+    return grade_loop(6, loop, language, RULES,
                       N_("Not done yet: handle every stop reason on purpose (see the rules marked ✘ or – below)."),
-                      HINTS[part], tasks=TASKS, part=part)
+                      N_("Which stop reasons can a response end with, and which of them mean the answer is finished? "
+                         "what_to_do above says what a loop does for each: give each its branch, and a last one for a "
+                         "value you do not know. After a refusal, what must the error say?"), tasks=TASKS)
 
 
-HINTS = {
-    1: N_("Which stop reasons can a response end with, and which of them mean the answer is finished? what_to_do "
-          "above says what a loop does for each: give each its branch, and a last one for a value you do not know."),
-    2: N_("After a refusal, what does the fallback model need to answer the same question? The same messages, sent "
-          "once to fallback_model(); a second refusal ends the run with its stop_details."),
-    None: N_("Give each stop reason its branch, as what_to_do above decides, and a last one for a value you do not "
-             "know; after a refusal, what does the fallback model need to answer the same question?"),
-}
-"""What to think of when a part is not done: part 1's hint says nothing of part 2, and the other way round."""
+def check_fallback(loop: Callable | None, language: str | None = None) -> Report:
+    """Notebook 6's optional exercise: exercise 6's loop, a refusal answered once by fallback_model(), every other
+    rule kept. A loop that passes is kept for notebook 7 too (it passes exercise 6 as well)."""
+    return grade_loop(6, loop, language, FALLBACK_RULES,
+                      N_("Not done yet: answer a refusal once with the fallback model (see the rules marked ✘ or – "
+                         "below)."),
+                      N_("After a refusal, what does the fallback model need to answer the same question? The same "
+                         "messages, sent once to fallback_model(); a second refusal ends the run with its "
+                         "stop_details."), tasks=TASKS, title=N_("Exercise 6, go deeper: the fallback model"))

@@ -6,7 +6,7 @@ The loop is run on !485, the merge request whose description tells an AI reviewe
 of the grader's approvers (approvers.py): one that says yes, one that says no, and the ones that never say yes
 (one raises, one returns None, one returns the string "no", one stays silent). Every requirement about the gate
 is judged on those runs, the no-run telling one story for all of them; the earlier notebooks' rules (the whole
-response, one message, errors as results, the cap, and notebook 6's stop reasons and fallback) are judged by the
+response, one message, errors as results, the cap, and notebook 6's stop reasons) are judged by the
 self-check with the no-approver."""
 
 import inspect
@@ -458,8 +458,8 @@ shows there."""
 KEPT_RULES = [rule for rule in STOP_RULES if rule != "returns_answer"]
 """What notebooks 3-6 made rules of the loop, judged again with the no-approver (GOES_ON is this exercise's
 end_turn)."""
-KEPT = N_("Your loop keeps what notebook 6 added: every stop reason handled on purpose, and a refusal answered once "
-          "by the fallback model.")
+KEPT = N_("Your loop keeps what notebook 6 added: every stop reason handled on purpose (a refusal stops the run, "
+          "saying why).")
 
 NOTE = N_("Not done yet: a dangerous call must wait for an explicit yes from the approver, and a no must go back "
           "to the model as an error result (see the requirements marked ✘ or – below).")

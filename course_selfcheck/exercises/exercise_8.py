@@ -290,8 +290,8 @@ FIRST_HINTS = (N_("result.iterations is the number of model calls, result.text e
                    "billed(result.usage) from this notebook gives the billed input."),)
 
 
-KEPT = N_("Your loop keeps what notebooks 6 and 7 added: every stop reason handled on purpose, a refusal answered "
-          "once by the fallback model, and the gate before merge_pr.")
+KEPT = N_("Your loop keeps what notebooks 6 and 7 added: every stop reason handled on purpose (a refusal stops the "
+          "run, saying why), and the gate before merge_pr.")
 LOOP_RULES = [*[rule for rule in STOP_RULES if rule != "returns_answer"], "cut_result", "cached", "bill",
               "returns_answer"]
 """The loop of notebook 8, judged as its task says, with what earlier notebooks made a rule: notebooks 3-5's (the

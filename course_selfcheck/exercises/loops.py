@@ -97,16 +97,16 @@ def crashed(run: Run, lang: str) -> Seen | None:
 
 def grade_loop(number: int, loop: Callable | None, language: str | None, rules: list[str], note: str, hint: str,
                own: Requirement[Callable] | None = None, tasks: dict[str, str] | None = None,
-               part: int | None = None,
+               title: str | None = None,
                more: Callable[[Callable, str], tuple[list[Finding], BaseException | None, list[str]]] | None = None,
                ) -> Report:
     """The exercise's report; `note` and `hint` (msgids) are shown when any requirement is not met. `tasks` gives,
-    for a rule, the sentence of the exercise's text it comes from (a msgid), shown when it is broken. A `part` of
-    an exercise is titled so, and a loop that passes it is not kept: only the whole exercise carries on. `more`
+    for a rule, the sentence of the exercise's text it comes from (a msgid), shown when it is broken; `title` (a msgid)
+    names an optional exercise ("Exercise {n}" otherwise). A loop that passes is kept for the next notebook. `more`
     judges what the rules cannot (a later notebook's gate, which needs the grader's approvers): its findings, the
     first exception of the learner's code in its runs, and the hints of what it found broken."""
     lang = pick_language(language)
-    title = tr("Exercise {n}, part {part}", lang, n=number, part=part) if part else tr("Exercise {n}", lang, n=number)
+    title = tr(title, lang) if title else tr("Exercise {n}", lang, n=number)
     write_it = tr("write your solution in the exercise cell above, then run this cell again.", lang)
     if is_placeholder(loop):
         return not_done_report(title, write_it, lang, [])
@@ -136,7 +136,7 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
     if not report.ok:
         report.note = report.note or tr(note, lang)
         report.hints = [tr(hint, lang), *more_hints]
-    return report if part else keep_passed(number, loop, report)
+    return keep_passed(number, loop, report)
 
 
 def keep_passed(number: int, loop: Callable, report: Report) -> Report:

@@ -13,7 +13,7 @@
 #
 # *About 70 minutes. Builds on notebook 6.*
 #
-# <!-- rules-so-far -->
+# <!-- rules-new-here -->
 
 # %% [markdown] lang="ru"
 # # 7. Безопасность: модель решает, что вызвать, а ваш код — можно ли
@@ -30,7 +30,7 @@
 #
 # *Около 70 минут. Опирается на блокнот 6.*
 #
-# <!-- rules-so-far -->
+# <!-- rules-new-here -->
 
 # %% use="setup"
 

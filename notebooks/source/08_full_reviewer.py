@@ -252,7 +252,7 @@ print("оплачиваемый вход, токенов:", round(before), "бе
 #   `try:` runs however the `try` ends, with an answer or an error: the reference prints the bill there);
 # - cut any tool result longer than `LIMIT` characters to its first `LIMIT`, followed by a line that says it was cut,
 #   out of how many characters, and how to read the rest: for `read_file`, the `start` to ask for next;
-# - keep everything your loop already does: every stop reason, the fallback model, the gate before `merge_pr`.
+# - keep everything your loop already does: every stop reason, the gate before `merge_pr`.
 
 # %% [markdown] lang="ru"
 # ## Упражнение: сколько стоит ваш цикл
@@ -272,7 +272,7 @@ print("оплачиваемый вход, токенов:", round(before), "бе
 #   `try:` выполняется, чем бы ни закончился `try`, — ответом или ошибкой; эталонное решение печатает счёт там);
 # - любой результат инструмента длиннее `LIMIT` символов обрежьте до первых `LIMIT` и добавьте строку: результат
 #   обрезан, из скольких символов, и как прочитать остальное: для `read_file` — с какого `start` читать дальше;
-# - сохраните всё, что ваш цикл уже умеет: каждую причину остановки, запасную модель, шлюз перед `merge_pr`.
+# - сохраните всё, что ваш цикл уже умеет: каждую причину остановки, шлюз перед `merge_pr`.
 
 # %% use="lesson_tools"
 
@@ -328,7 +328,7 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # see whether the cache reached the growing conversation (cache reads that grow from request to request), compares
 # the bill your loop printed with `billed()` of all those responses, and checks the loop still returns the review.
 # What notebooks 3–7 made rules of your loop is checked again: the rules of notebooks 3–5 (the cap included), every
-# stop reason with notebook 6's fallback, and notebook 7's gate, with the same approvers as there. While the cell above
+# stop reason of notebook 6, and notebook 7's gate, with the same approvers as there. While the cell above
 # is unchanged, it says "not done yet".
 #
 # <details><summary>Hint</summary>
@@ -347,7 +347,7 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # чтобы увидеть, дошёл ли кэш до растущего диалога (из кэша читается всё больше от запроса к запросу), сверяет
 # напечатанный циклом счёт с `billed()` по всем этим ответам и проверяет, что цикл по-прежнему возвращает ревью.
 # Снова проверяется всё, что блокноты 3–7 сделали правилами вашего цикла: правила блокнотов 3–5 (включая
-# ограничение числа итераций), каждая причина остановки с запасной моделью из блокнота 6 и шлюз из блокнота 7 — с
+# ограничение числа итераций), каждая причина остановки из блокнота 6 и шлюз из блокнота 7 — с
 # теми же функциями-approver, что и там. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>

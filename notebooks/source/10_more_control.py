@@ -301,8 +301,8 @@ else:
 # <!-- fact: fallback-block -->
 # ## A refusal answered by another model, on the server or in the SDK
 #
-# *Exercise 6 sends the same messages once to `fallback_model()` by hand. Here are two ways to have that done for
-# you.*
+# *Notebook 6's optional exercise sends the same messages once to `fallback_model()` by hand. Here are two ways to
+# have that done for you.*
 #
 # Not every refusal is about a harmful request: a cautious model also says no to legitimate work now and
 # then, such as planning a security test of your own shop. Asking the same model again is pointless, but
@@ -319,8 +319,8 @@ else:
 # <!-- fact: fallback-block -->
 # ## На отказ отвечает другая модель — на сервере или в SDK
 #
-# *В упражнении 6 вы сами один раз отправляете те же сообщения модели `fallback_model()`. Здесь — два способа поручить
-# это API или SDK.*
+# *В необязательном упражнении блокнота 6 вы сами один раз отправляете те же сообщения модели `fallback_model()`.
+# Здесь — два способа поручить это API или SDK.*
 #
 # Не каждый отказ связан с вредным запросом: осторожная модель иногда отказывается и от вполне законной работы —
 # например, составить план проверки безопасности вашего собственного магазина. Повторять запрос к той же модели

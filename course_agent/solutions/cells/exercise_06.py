@@ -1,7 +1,6 @@
 # Exercise 6: the loop of notebook 3 with every stop reason handled on purpose, the rules of notebooks 3-5 kept
-# (the whole response back, all results in one message, a tool's failure sent as a result, a cap), and a refusal
-# answered once by the fallback model. It uses the notebook's client, MODEL, TOOLS, run_tool and REVIEW_RULES.
-from course_agent.config import fallback_model
+# (the whole response back, all results in one message, a tool's failure sent as a result, a cap); a refusal ends
+# the run, saying why. It uses the notebook's client, MODEL, TOOLS, run_tool and REVIEW_RULES.
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -24,11 +23,10 @@ def tool_result(call) -> dict:
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
-    model = MODEL
 
     for iteration in range(max_iterations):
         response = client.messages.create(
-            model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
         match response.stop_reason:
             case "end_turn":
@@ -37,10 +35,8 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
                 return "\n".join(block.text for block in response.content if block.type == "text")
             case "pause_turn":  # the same turn goes on: append the response, and no new user message
                 messages.append({"role": "assistant", "content": response.content})
-            case "refusal":  # the refused response stays out of the history
-                if model == fallback_model():  # the fallback model has refused too: it was asked once
-                    raise RuntimeError(f"Both models refused: {response.stop_details}")
-                model = fallback_model()  # the same messages go to the fallback model, and the run stays with it
+            case "refusal":  # the same request to the same model is refused again: stop, saying why
+                raise RuntimeError(f"The model refused: {response.stop_details}")
             case "max_tokens":  # a cut tool call is never run
                 raise RuntimeError("The answer was cut: increase max_tokens (the cut tool call was not run)")
             case "model_context_window_exceeded":

@@ -2,7 +2,6 @@
 # returns True; any other answer, an exception, or no answer is a no, which goes back to the model as an error
 # result, and the loop goes on. It uses the notebook's client, MODEL, TOOLS, run_tool, REVIEW_RULES, DANGEROUS and
 # ask_human.
-from course_agent.config import fallback_model
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -37,11 +36,10 @@ def tool_result(call, approve) -> dict:
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
-    model = MODEL
 
     for iteration in range(max_iterations):
         response = client.messages.create(
-            model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
         match response.stop_reason:
             case "end_turn":
@@ -51,9 +49,7 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
             case "pause_turn":
                 messages.append({"role": "assistant", "content": response.content})
             case "refusal":
-                if model == fallback_model():
-                    raise RuntimeError(f"Both models refused: {response.stop_details}")
-                model = fallback_model()
+                raise RuntimeError(f"The model refused: {response.stop_details}")
             case "max_tokens":
                 raise RuntimeError("The answer was cut: increase max_tokens (the cut tool call was not run)")
             case "model_context_window_exceeded":

@@ -1,7 +1,6 @@
 # Exercise 8: the loop of exercise 7, with every request cached, what it cost printed, and a tool result longer
 # than LIMIT cut, with a line that says so and how to read the rest (the `start` to read on from). It uses the
 # notebook's client, MODEL, TOOLS, run_tool, REVIEW_RULES, DANGEROUS, ask_human, billed and LIMIT.
-from course_agent.config import fallback_model
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -49,12 +48,11 @@ def tool_result(call, approve) -> dict:
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
-    model = MODEL
     usage = []
     try:
         for iteration in range(max_iterations):
             response = client.messages.create(
-                model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+                model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
                 cache_control={"type": "ephemeral"},  # automatic caching: the breakpoint follows the conversation
             )
             usage.append(response.usage)
@@ -66,9 +64,7 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                 case "pause_turn":
                     messages.append({"role": "assistant", "content": response.content})
                 case "refusal":
-                    if model == fallback_model():
-                        raise RuntimeError(f"Both models refused: {response.stop_details}")
-                    model = fallback_model()
+                    raise RuntimeError(f"The model refused: {response.stop_details}")
                 case "max_tokens":
                     raise RuntimeError("The answer was cut: increase max_tokens (the cut tool call was not run)")
                 case "model_context_window_exceeded":

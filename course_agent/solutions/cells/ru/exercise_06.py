@@ -1,7 +1,6 @@
 # Упражнение 6: цикл блокнота 3, в котором каждая причина остановки обработана осознанно, правила блокнотов 3–5
-# соблюдены (ответ целиком в историю, все результаты одним сообщением, сбой инструмента — результат, ограничение), а
-# после отказа запрос один раз уходит запасной модели. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
-from course_agent.config import fallback_model
+# соблюдены (ответ целиком в историю, все результаты одним сообщением, сбой инструмента — результат, ограничение);
+# отказ завершает запуск с объяснением причины. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -24,11 +23,10 @@ def tool_result(call) -> dict:
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
-    model = MODEL
 
     for iteration in range(max_iterations):
         response = client.messages.create(
-            model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
         match response.stop_reason:
             case "end_turn":
@@ -37,10 +35,8 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
                 return "\n".join(block.text for block in response.content if block.type == "text")
             case "pause_turn":  # тот же ход продолжается: ответ — в историю, нового сообщения от user нет
                 messages.append({"role": "assistant", "content": response.content})
-            case "refusal":  # ответ с отказом в историю не попадает
-                if model == fallback_model():  # отказала и запасная модель: её уже спросили один раз
-                    raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
-                model = fallback_model()  # те же сообщения уходят запасной модели, и дальше запуск идёт с ней
+            case "refusal":  # тот же запрос той же модели снова получит отказ: остановиться и сказать почему
+                raise RuntimeError(f"Модель отказалась отвечать: {response.stop_details}")
             case "max_tokens":  # обрезанный вызов инструмента не выполняется
                 raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
             case "model_context_window_exceeded":

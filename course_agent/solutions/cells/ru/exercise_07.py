@@ -2,7 +2,6 @@
 # возвращает `True`; любой другой ответ, исключение или отсутствие ответа — это «нет»: вызов отклонён и возвращается
 # модели как результат с ошибкой, и цикл продолжается. Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS` и
 # `ask_human` блокнота.
-from course_agent.config import fallback_model
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -37,11 +36,10 @@ def tool_result(call, approve) -> dict:
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
-    model = MODEL
 
     for iteration in range(max_iterations):
         response = client.messages.create(
-            model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
         match response.stop_reason:
             case "end_turn":
@@ -51,9 +49,7 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
             case "pause_turn":
                 messages.append({"role": "assistant", "content": response.content})
             case "refusal":
-                if model == fallback_model():
-                    raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
-                model = fallback_model()
+                raise RuntimeError(f"Модель отказалась отвечать: {response.stop_details}")
             case "max_tokens":
                 raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
             case "model_context_window_exceeded":

@@ -1,7 +1,6 @@
 # Упражнение 8: цикл упражнения 7, в котором каждый запрос кэшируется, стоимость печатается, а результат инструмента
 # длиннее `LIMIT` обрезается и дополняется строкой: что он обрезан и как прочитать остальное (`start`, с которого
 # читать дальше). Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS`, `ask_human`, `billed` и `LIMIT` блокнота.
-from course_agent.config import fallback_model
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -49,12 +48,11 @@ def tool_result(call, approve) -> dict:
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
-    model = MODEL
     usage = []
     try:
         for iteration in range(max_iterations):
             response = client.messages.create(
-                model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+                model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
                 cache_control={"type": "ephemeral"},  # автоматическое кэширование: точка кэша движется вместе с диалогом
             )
             usage.append(response.usage)
@@ -66,9 +64,7 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                 case "pause_turn":
                     messages.append({"role": "assistant", "content": response.content})
                 case "refusal":
-                    if model == fallback_model():
-                        raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
-                    model = fallback_model()
+                    raise RuntimeError(f"Модель отказалась отвечать: {response.stop_details}")
                 case "max_tokens":
                     raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
                 case "model_context_window_exceeded":

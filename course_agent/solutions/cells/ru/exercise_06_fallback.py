@@ -1,0 +1,57 @@
+# Упражнение 6, глубже (по желанию): цикл упражнения 6, в котором после отказа запрос один раз уходит запасной
+# модели. Изменилась только ветка отказа, а модель стала переменной запуска; остальные правила упражнения 6
+# соблюдены. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
+from course_agent.config import fallback_model
+
+
+def tool_calls(messages: list) -> list[str]:
+    """Как в упражнении 3: имена всех инструментов, которые модель успела запросить, по порядку."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
+
+
+def tool_result(call) -> dict:
+    """Результат одного блока tool_use; упавший инструмент даёт результат с ошибкой, а не исключение."""
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+    except Exception as error:
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
+
+
+def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
+    messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
+    model = MODEL
+
+    for iteration in range(max_iterations):
+        response = client.messages.create(
+            model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
+        match response.stop_reason:
+            case "end_turn":
+                return "\n".join(block.text for block in response.content if block.type == "text")
+            case "stop_sequence":  # наша собственная остановка: уже написанный текст и есть ответ
+                return "\n".join(block.text for block in response.content if block.type == "text")
+            case "pause_turn":  # тот же ход продолжается: ответ — в историю, нового сообщения от user нет
+                messages.append({"role": "assistant", "content": response.content})
+            case "refusal":  # ответ с отказом в историю не попадает
+                if model == fallback_model():  # отказала и запасная модель: её уже спросили один раз
+                    raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
+                model = fallback_model()  # те же сообщения уходят запасной модели, и дальше запуск идёт с ней
+            case "max_tokens":  # обрезанный вызов инструмента не выполняется
+                raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
+            case "model_context_window_exceeded":
+                raise RuntimeError("Контекстное окно заполнено: начните заново или поручите сокращение истории серверу")
+            case "tool_use":
+                messages.append({"role": "assistant", "content": response.content})
+                calls = [block for block in response.content if block.type == "tool_use"]
+                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # все результаты ОДНИМ сообщением
+            case other:
+                raise RuntimeError(f"Неожиданная остановка: {other}")
+
+    names = tool_calls(messages)  # ошибка из упражнения 3: чем был занят запуск
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}; вызовов инструментов: {len(names)} "
+                       f"({', '.join(names)})")
