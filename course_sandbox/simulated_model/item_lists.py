@@ -119,6 +119,8 @@ def label(piece: str) -> str:
     after = _ON_WHAT.search(piece, amount.start()) if amount else None
     if after and amount and re.search(r"[$€£¥₽]|\b[A-Z]{3}\b|dollar|euro|pound|рубл", piece[amount.start():after.start()]):
         return after.group(1).strip()
+    if amount and amount.start() > 0 and re.fullmatch(r"[A-Za-zА-Яа-яЁё]+\s+", piece[:amount.start()]):
+        piece = piece[amount.start():]  # "Order 2 pad thai": the verb before the count says nothing of the item
     counted = _COUNTED_OF.match(piece)
     rest = piece[counted.end():] if counted and counted.end() else piece
     rest = _PRICED.sub(lambda m: "" if re.search(r"\d", m.group(0)) else m.group(0), rest)

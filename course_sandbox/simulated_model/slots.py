@@ -277,6 +277,20 @@ class RequestHints:
         """Items of a list in prose an array property took (count() chooses, value() hands them out)."""
         self.parents: list[str] = []
         """The names of the objects the property being filled sits in (`place` for `place.name`)."""
+        self.scope: str | None = None
+        """The stretch of the request these hints read, when an object took one end of "from A to B" (scoped())."""
+
+    def scoped(self, name: str) -> "RequestHints":
+        """The hints for an object that is one end of a movement ("from Northwind Supplies in Leeds to Fatima
+        Al-Sayed, 7 Quay Street, …"): `sender`, `origin`, `from` read the words after "from", `recipient`,
+        `destination`, `to` those after "to"; any other object reads the whole request."""
+        stretch = _end_of_a_movement(name, self.evidence.text)
+        if stretch is None or self.scope == stretch:
+            return self
+        sub = RequestHints(read(stretch, self.evidence.lang), named=self.named)
+        sub.parents = self.parents
+        sub.scope = stretch
+        return sub
 
     def _kind(self, name: str, schema: dict) -> str | None:
         """The property's kind, read with the request: a `recipient` or `to` the user gave a phone
@@ -319,6 +333,10 @@ class RequestHints:
         code = _country_code(name, schema, self.evidence.text)
         if code is not None:
             return code
+        if "string" in _types(schema) and index is None and _LABEL_FIELD.match(name) and not _QUOTED.search(self.evidence.text):
+            bare = _BARE_CALLED.search(self.evidence.text)
+            if bare and is_valid(schema, bare.group(1)):
+                return bare.group(1)  # "Set a 20 minute timer called Tea."
         if "string" in _types(schema) and index is None and "pattern" not in schema:
             clause = _free_text(name, str(schema.get("description") or ""), self.evidence.text)
             if clause is not None and is_valid(schema, clause):
@@ -436,7 +454,10 @@ class RequestHints:
 
     def _objects(self, items: dict) -> list[dict]:
         """One object per item the request lists, each filled from its own stretch of the request (item_lists)."""
-        pieces = item_lists.object_items(items["properties"], self.evidence.text, self._marks)
+        # amounts of money mark items before counts do: "3 hours … at 95 each, plus 2 valves at 14.50 each"
+        marking = dict(sorted(items["properties"].items(),
+                              key=lambda kv: 0 if re.search(r"price|amount|cost|fee|total|sum", kv[0], re.I) else 1))
+        pieces = item_lists.object_items(marking, self.evidence.text, self._marks)
         labels = [p for p, s in items["properties"].items() if isinstance(s, dict) and "string" in _types(s)
                   and "enum" not in s and _ITEM_LABEL.search(p) and kind_of(p, s) in (None, "text", "product")]
         objects = []
@@ -461,6 +482,10 @@ class RequestHints:
         text = self.evidence.text
         if kind in ("money", "number") and re.search(r"price|amount|cost|fee|total|sum|сумм|цен|стоимост", name, re.I):
             return spoken_values.money_spans(text)  # "12.50 EUR on a taxi and 48 EUR on dinner": two expenses
+        if kind in ("count", "number") and re.search(r"quantit|\bqty\b|count|amount_of|units|pieces", name, re.I):
+            money = spoken_values.money_spans(text)  # "at 95 each" is a price, not a count
+            return [m.span(1) for m in _COUNTED_ITEM.finditer(text)
+                    if not any(start <= m.start(1) < end for start, end in money)]  # "2 pad thai and 3 spring rolls"
         if kind == "name" and not proper_names.names_an_organisation(name, str(schema.get("description") or "")):
             values = self.evidence.of("proper")  # "Priya Shah as a speaker, and Lars Eriksen and Mei Tanaka as guests"
         elif kind in ("email", "phone", "url"):
@@ -501,6 +526,9 @@ class RequestHints:
 
     def _typed(self, kind: str, schema: dict, name: str = "") -> list[Any]:
         found = self.evidence.of(kind) or self.evidence.of(_FALLBACK.get(kind, ""))
+        if kind == "product" and not found:  # "Review of the AeroPress Go: …": a capitalised name that is no place
+            places = {*self.evidence.of("place"), *self.evidence.of("address")}
+            found = [p for p in self.evidence.of("proper") if p not in places]
         if kind == "name":
             found = self._names(name, schema)
         elif kind in ("place", "address") and self.named:  # "to Hannah Schmidt" is the recipient's name
@@ -690,7 +718,11 @@ def _country_code(name: str, schema: dict, text: str) -> str | None:
     return None
 
 
-_ITEM_LABEL = re.compile(r"^(?:description|desc|item|item_?name|label|what|product|service|title|name|details|"
+_COUNTED_ITEM = re.compile(r"(?<![\w.,$€£¥₽-])(?<!\bat )(?<!\bfor )(?<!@ )(\d+)\s*(?:x\s+)?(?=[a-zа-яё])"
+                           r"(?!(?:%|percent|am\b|pm\b|st\b|nd\b|rd\b|th\b|each\b|apiece\b|per\b))", re.I)
+"""A count written before what it counts ("2 pad thai", "3 x spring rolls"), marking one item of a list."""
+_ITEM_LABEL = re.compile(r"^(?:description|desc|item|item_?name|label|what|product|service|title|name|details|dish|"
+                         r"meal|food|drink|article|goods|thing|"
                          r"описание|название|наименование)$", re.I)
 """The property that says what an item of an array of objects is (an expense's `description`, a line's `item`)."""
 
@@ -705,7 +737,7 @@ _FREE_TEXT = [
       re.compile(rf"(?<!\w)(?:напиши|сообщи|скажи|передай)\w*\s+(?:(?:ему|ей|им|всем)\s*)?,?\s*что\s+(?P<x>[^\"«“]{{3,500}}?){_END}",
                  re.I)]),
     (re.compile(r"reason|why|cause|причин|основани", re.I),
-     [re.compile(rf"\b(?:because|since|due to|as)\s+(?P<x>[^.!?]{{3,300}}?){_END}", re.I),
+     [re.compile(rf"\b(?:because|since|due to|as long as|given that)\s+(?P<x>[^.!?]{{3,300}}?){_END}", re.I),
       re.compile(rf"(?<!\w)(?:потому что|так как|из-за|по причине)\s+(?P<x>[^.!?]{{3,300}}?){_END}", re.I),
       re.compile(rf",\s*(?P<x>(?:I|I'm|I've|we|we're|my|our|the|it|it's|she|he|they|there's|there\s+is)\b[^.!?]{{3,300}}?){_END}")]),
     (re.compile(r"comment|note|instruction|remark|комментари|примечани|указани", re.I),
@@ -725,15 +757,37 @@ def _free_text(name: str, description: str, text: str) -> str | None:
     introduces one (the caller then decides as before)."""
     spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name)
     for field_name, cues in _FREE_TEXT:
-        if not (field_name.search(spoken) or (field_name.pattern.startswith("^") is False and field_name.search(description))):
+        anchored = field_name.pattern.startswith("^")  # a message's body is named so; a reason may be described so
+        if not (field_name.search(spoken) or (not anchored and field_name.search(description))):
             continue
         for cue in cues:
             m = cue.search(text)
             if m and m["x"].strip():
                 said = m["x"].strip(" ,;:")
-                return said[:1].upper() + said[1:] if field_name.pattern.startswith("^") else said
+                return said[:1].upper() + said[1:] if anchored else said
         return None
     return None
+
+
+_FROM_END = re.compile(r"^(?:sender|from|origin|source|shipper|pickup|pick_?up_?from|seller|consignor|departure|"
+                       r"отправитель|откуда)", re.I)
+_TO_END = re.compile(r"^(?:recipient|receiver|to|destination|target|consignee|dropoff|drop_?off|delivery|deliver_?to|"
+                     r"ship_?to|addressee|buyer|arrival|получатель|куда)", re.I)
+_MOVEMENT = re.compile(r"\bfrom\s+(?P<a>[^.!?;]{2,200}?)\s+to\s+(?P<b>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)|"
+                       r"(?<!\w)от\s+(?P<ra>[^.!?;]{2,200}?)\s+(?:для|к|ко)\s+(?P<rb>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)",
+                       re.I)
+
+
+def _end_of_a_movement(name: str, text: str) -> str | None:
+    """The words of one end of "from A to B" for an object named for that end; None for another object, or when
+    the request writes no such phrase."""
+    side = "a" if _FROM_END.match(name) else "b" if _TO_END.match(name) else None
+    if side is None:
+        return None
+    m = _MOVEMENT.search(text)
+    if not m:
+        return None
+    return m[side] if m[side] else m["r" + side]
 
 
 _HOUR_FIELD = re.compile(r"(?:^|_)(?:hour|hh|час)$", re.I)
@@ -854,6 +908,9 @@ def copied(name: str, found: list[str], text: str) -> list[str]:
 
 _CALLED = re.compile(r"(?:\bcalled|\bnamed|\btitled|(?<!\w)под названием|(?<!\w)с названием)\s+"
                      r"(?:\"([^\"]{1,120})\"|«([^»]{1,120})»|“([^”]{1,120})”)", re.I)
+_LABEL_FIELD = re.compile(r"^(?:label|title|name|caption|nickname|alias|display_?name|tag)$", re.I)
+_BARE_CALLED = re.compile(r"\b(?:called|named|labell?ed|titled|nicknamed)\s+([A-ZА-ЯЁ0-9][\w'’&-]*(?:\s+[A-ZА-ЯЁ0-9][\w'’&-]*){0,4})")
+"""A name given without quotes: "a timer called Tea", "a playlist named Road Trip"."""
 _FROM_TO = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+|your\s+)?([\w-]+)\s+(?:to|into)\s+(?:the\s+|my\s+|our\s+|your\s+)?"
                       r"([\w-]+)", re.I)
 _TAGGED = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
@@ -1013,7 +1070,7 @@ def _relative_dates(text: str) -> list[str]:
     """Dates said relative to today (today(): the day the conversation states, else the sandbox's fixed TODAY), in
     the order written: "the day after tomorrow", "next Friday", "in 3 days", "in two weeks", «через месяц»."""
     base = today()
-    found = []
+    found: list[tuple[int, str]] = []
     for m in _RELATIVE.finditer(text):
         groups = m.groups()
         if groups[0] or groups[9]:
@@ -1032,8 +1089,12 @@ def _relative_dates(text: str) -> list[str]:
             index = _WEEKDAYS.index(groups[3].lower()) if groups[3] else next(
                 i for i, w in enumerate(_RU_WEEKDAYS) if groups[12].lower().startswith(w))
             day = base + dt.timedelta(days=(index - base.weekday() - 1) % 7 + 1)
-        found.append(day.isoformat())
-    return found
+        found.append((m.start(), day.isoformat()))
+    found += [(m.start(), (base - dt.timedelta(days=2 if m[1] else 1)).isoformat()) for m in _PAST.finditer(text)]
+    return [day for _, day in sorted(found)]
+
+
+_PAST = re.compile(r"\b(?:(the day before yesterday)|yesterday)\b|(?<!\w)(?:(позавчера)|вчера)(?!\w)", re.I)
 
 
 def _later(base: dt.date, count: int, unit: str) -> dt.date:

@@ -222,3 +222,31 @@ def test_held_out_compound_ask_acts_on_the_matching_listed_items_only(client):
     assert final.stop_reason == "end_turn"
     first = responses[0]
     assert [b.name for b in first.content if b.type == "tool_use"] == ["list_tickets"]  # nothing acted on before
+
+
+def test_held_out_ends_of_a_movement_and_a_product_name(client):
+    courier = tool("book_courier", "Book a courier.", {
+        "pickup": {"type": "object", "properties": {"name": S, "city": S}, "required": ["name", "city"]},
+        "dropoff": {"type": "object", "properties": {"name": S, "street": S, "city": S, "postcode": S},
+                    "required": ["name", "street", "city", "postcode"]}})
+    got = forced(client, courier, "Collect it from Harbour Bakery in Bristol and take it to Tom Reid, "
+                                  "12 Mill Lane, Leeds LS1 4AP. Thanks.")
+    assert got == {"pickup": {"name": "Harbour Bakery", "city": "Bristol"},
+                   "dropoff": {"name": "Tom Reid", "street": "12 Mill Lane", "city": "Leeds", "postcode": "LS1 4AP"}}
+    rate = tool("rate_product", "Rate a product.", {"product": S, "stars": {"type": "integer", "minimum": 1, "maximum": 5}})
+    assert forced(client, rate, "My verdict on the Kindle Paperwhite: solid, 4 stars.") == {
+        "product": "Kindle Paperwhite", "stars": 4}
+
+
+def test_held_out_counts_names_without_quotes_and_past_days(client):
+    food = tool("order_food", "Order food.", {"items": {"type": "array", "items": {
+        "type": "object", "properties": {"dish": S, "quantity": INT}, "required": ["dish", "quantity"]}}})
+    assert forced(client, food, "Order 2 pad thai and 3 spring rolls.")["items"] == [
+        {"dish": "pad thai", "quantity": 2}, {"dish": "spring rolls", "quantity": 3}]
+    timer = tool("start_timer", "Start a timer.", {"minutes": INT, "label": S})
+    assert forced(client, timer, "Set a 20 minute timer called Tea.") == {"minutes": 20, "label": "Tea"}
+    run = tool("log_run", "Log a run.", {"distance_km": {"type": "number"}, "date": {"type": "string", "format": "date"}})
+    assert forced(client, run, "Log a 5 km run from yesterday.") == {"distance_km": 5, "date": "2025-01-14"}
+    flag = tool("flag_comment", "Flag a comment.", {"comment_id": S, "reason": S})
+    assert forced(client, flag, "Flag comment c-8812 as spam since it links to a casino.")["reason"] == \
+        "it links to a casino"
