@@ -115,7 +115,7 @@ def label(piece: str) -> str:
     """What an item of a list is, without its numbers: "12.50 EUR on a taxi" -> "taxi", "3 hours of plumbing at 95
     each" -> "plumbing", "plus 2 replacement valves at 14.50 each" -> "replacement valves"; "" when nothing is left."""
     piece = _LEADING.sub("", piece.strip(" ,.;:"))
-    amount = re.search(r"\d", piece)
+    amount = re.search(r"[$€£¥₽]?\d", piece)
     after = _ON_WHAT.search(piece, amount.start()) if amount else None
     if after and amount and re.search(r"[$€£¥₽]|\b[A-Z]{3}\b|dollar|euro|pound|рубл", piece[amount.start():after.start()]):
         return after.group(1).strip()

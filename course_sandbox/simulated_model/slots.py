@@ -730,7 +730,7 @@ _ITEM_LABEL = re.compile(r"^(?:description|desc|item|item_?name|label|what|produ
 _END = r"(?=[.!?](?:\s|$)|$)"
 _FREE_TEXT = [
     (re.compile(r"^(?:body|message|text|content|msg|(?:e?mail|message)_?(?:body|text)|сообщение|текст)$", re.I),
-     [re.compile(rf"\b(?:telling|tell|saying|say|informing|inform|letting\s+\w+\s+know|let\s+\w+\s+know)\s+"
+     [re.compile(rf"\b(?:telling|tell|saying|say|informing|inform|letting\s+[\w@.+-]+\s+know|let\s+[\w@.+-]+\s+know)\s+"
                  rf"(?:(?:him|her|them|me|us|everyone|all|the\s+team)\s+)?(?:that\s+)?(?P<x>[^\"«“]{{3,500}}?){_END}", re.I),
       re.compile(rf"\b(?:e-?mail|message|text|write\s+to|ping|notify)\s+(?:[\w@.'-]+\s+){{1,3}}?that\s+"
                  rf"(?P<x>[^\"«“]{{3,500}}?){_END}", re.I),

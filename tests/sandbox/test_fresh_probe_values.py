@@ -250,3 +250,21 @@ def test_held_out_counts_names_without_quotes_and_past_days(client):
     flag = tool("flag_comment", "Flag a comment.", {"comment_id": S, "reason": S})
     assert forced(client, flag, "Flag comment c-8812 as spam since it links to a casino.")["reason"] == \
         "it links to a casino"
+
+
+@given(hour=st.integers(1, 12), minutes=st.integers(1, 59))
+def test_property_minutes_past_the_hour(hour, minutes):
+    assert spoken_values.times(number_words.digits(f"meet at {minutes} past {hour}")) == [f"{hour:02d}:{minutes:02d}"]
+    assert number_words.digits(f"from {minutes} to {hour} people") == f"from {minutes} to {hour} people"  # a range
+
+
+def test_held_out_currency_first_amounts_and_let_them_know(client):
+    spend = tool("add_expense", "Add expenses.", {"expenses": {"type": "array", "items": {
+        "type": "object", "properties": {"what": S, "amount": {"type": "number"}, "currency": S},
+        "required": ["what", "amount", "currency"]}}})
+    got = forced(client, spend, "Add $14 for a sandwich, $6.50 for coffee and $30 for a cab.")["expenses"]
+    assert [(e["what"], e["amount"]) for e in got] == [("sandwich", 14), ("coffee", 6.5), ("cab", 30)]
+    note = tool("send_note", "Send a note.", {"recipient": {"type": "string", "format": "email"}, "message": S})
+    assert forced(client, note, "Let ana@x.io know that the build is green.")["message"] == "The build is green"
+    room = tool("book_room", "Book a room.", {"room": S, "start_time": {"type": "string", "description": "HH:MM"}})
+    assert forced(client, room, "Grab the Atlas room at ten past nine.")["start_time"] == "09:10"
