@@ -268,3 +268,18 @@ def test_held_out_currency_first_amounts_and_let_them_know(client):
     assert forced(client, note, "Let ana@x.io know that the build is green.")["message"] == "The build is green"
     room = tool("book_room", "Book a room.", {"room": S, "start_time": {"type": "string", "description": "HH:MM"}})
     assert forced(client, room, "Grab the Atlas room at ten past nine.")["start_time"] == "09:10"
+
+
+@pytest.mark.parametrize("qualifier", ["with a red label", "from last year", "older than the others", "by the intern"])
+def test_held_out_a_qualifier_nothing_reads_acts_on_none(client, qualifier):
+    tools = [tool("list_tasks", "List my tasks.", {"project": S}, []),
+             tool("delete_task", "Delete a task.", {"task_id": S})]
+    listing = {"tasks": [{"task_id": "t1", "title": "Pay rent"}, {"task_id": "t2", "title": "Call mum"}]}
+
+    def answer(name, tool_input):
+        return (json.dumps(listing) if name == "list_tasks" else '{"ok": true}'), False
+
+    final, responses = drive(client, f"List my tasks, then delete the ones {qualifier}.", tools, answer)
+    calls = [b.name for r in responses for b in r.content if b.type == "tool_use"]
+    assert calls == ["list_tasks"] and final.stop_reason == "end_turn"
+    assert "acted on none" in text_of(final)
