@@ -9,7 +9,7 @@ trigger each.
 from ..conversation import Turn
 from ..request import Request
 from ..breadth import memory, tool_search, web_search
-from . import chat, policy, reviewer, structured, tool_roles, tool_user
+from . import chat, policy, reviewer, slots, structured, tool_roles, tool_user
 from .generation_bounds import Unprovable
 from .history import language, task_turn
 from .reply import NewId, Reply, call_first, text_reply
@@ -23,13 +23,28 @@ def respond(request: Request, turns: list[Turn], new_id: NewId) -> Reply:
     """The model's next response to a validated request, within what its tool_choice allows.
 
     A schema it cannot fill within its bounds (generation_bounds) gets a plain answer saying
-    why, as a careful colleague would, instead of a value it cannot vouch for."""
+    why, as a careful colleague would, instead of a value it cannot vouch for.
+
+    Relative dates ("the day after tomorrow") are read against the day the system prompt or the user's messages
+    state ("Today is Monday, 2 March 2026."), else against the sandbox's fixed day (slots.TODAY)."""
+    said = [_system_text(request.system), *(t.text() for t in turns if t.role == "user")]
+    token = slots.set_today(slots.stated_today(said))
     try:
         return _within_choice(request, turns, new_id)
     except Unprovable as problem:
         lang = language(task_turn(turns).text())
         return text_reply(words(lang, "I can't produce a value I can show fits the schema: {problem}. Could you "
                                       "simplify the schema?", problem=problem.ru if lang == "ru" else problem.en))
+    finally:
+        slots.reset_today(token)
+
+
+def _system_text(system: object) -> str:
+    if isinstance(system, str):
+        return system
+    if isinstance(system, list):
+        return " ".join(str(b.get("text") or "") for b in system if isinstance(b, dict))
+    return ""
 
 
 def _within_choice(request: Request, turns: list[Turn], new_id: NewId) -> Reply:

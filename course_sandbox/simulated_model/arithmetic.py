@@ -36,6 +36,11 @@ class Result:
     expression: str
     value: Fraction | None
     error: str = ""
+    program: str = ""
+    """The expression as a calculator tool parses it, when the words differ ("18% of 2,340" -> "2340 * 18 / 100")."""
+
+    def computable(self) -> str:
+        return self.program or plain(self.expression)
 
     def shown(self) -> str:
         """'6 * 7 = 42', '1 / 3 ≈ 0.333333333333', with thousands separators if the user wrote them."""
@@ -50,7 +55,8 @@ def find(text: str) -> Result | None:
     percent = _PERCENT_OF.search(text)
     if percent:
         share, word, whole = percent.groups()
-        return Result(f"{share}% {word} {whole}", evaluate(share) / 100 * evaluate(whole))
+        return Result(f"{share}% {word} {whole}", evaluate(share) / 100 * evaluate(whole),
+                      program=f"{plain(whole)} * {plain(share)} / 100")
     normalized = text
     for pattern, symbol in _WORD_OPERATORS:
         normalized = re.sub(pattern, f" {symbol} ", normalized, flags=re.I)

@@ -9,9 +9,12 @@ still chosen by its own name and description (tool_user.score), and nothing fits
 is about the weather or orders.
 """
 
+import re
+
 WEATHER = ("weather", "forecast", "rain")
 CLOCK = ("time", "clock", "timezone", "local")
 FLIGHT = ("flight", "flights", "status", "departure", "arrival")
+COOKING = ("recipe", "recipes", "cook", "cooking", "dish", "meal")
 DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "package", "parcel")
 
 _ENGLISH: dict[str, tuple[str, ...]] = {
@@ -22,6 +25,9 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
                      "arrive", "arrives"), DELIVERY),
     **dict.fromkeys(("leave", "leaving", "depart", "departs", "departing", "departure", "delayed", "delay", "delays",
                      "boarding", "takeoff", "take-off", "landing", "lands", "plane", "airport", "gate"), FLIGHT),
+    **dict.fromkeys(("dinner", "lunch", "breakfast", "supper", "brunch", "cook", "cooking", "bake", "baking",
+                     "lasagne", "lasagna", "pasta", "risotto", "curry", "soup", "stew", "salad", "pancakes",
+                     "casserole", "dessert", "meal", "meals", "dish"), COOKING),
     **dict.fromkeys(("late", "early", "clock", "o'clock", "awake", "asleep", "midnight", "bedtime"), CLOCK),
 }
 """Whole English words (no beginnings: "rain" must not take "train", nor "snow" "snowflake's API")."""
@@ -30,6 +36,7 @@ _RUSSIAN: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("посылк", "бандерол", "отправлени", "курьер", "трек"), DELIVERY),
     **dict.fromkeys(("вылет", "взлет", "взлёт", "задерж", "самолет", "самолёт", "аэропорт", "посадк"), FLIGHT),
     **dict.fromkeys(("поздно", "рано", "полноч"), CLOCK),
+    **dict.fromkeys(("рецепт", "ужин", "обед", "завтрак", "приготов", "испеч", "выпечк", "блюд"), COOKING),
 }
 """Russian word beginnings: «зонт», «зонтик»; «дождь», «дождя»; «посылка», «посылку»."""
 
@@ -39,3 +46,17 @@ def concepts(word: str) -> tuple[str, ...]:
     if word in _ENGLISH:
         return _ENGLISH[word]
     return next((meaning for start, meaning in _RUSSIAN.items() if word.startswith(start)), ())
+
+
+_COMPOSING = re.compile(
+    r"\b(?:write|compose|draft|make up|come up with|give)\s+(?:me\s+|us\s+)?(?:a|an|some|one|\d+)?\s*(?:[\w-]+\s+){0,2}?"
+    r"(?:haiku|poem|limerick|sonnet|song|lyrics|story|tale|joke|rhyme|verse|essay|toast|riddle|slogan|tagline)s?\b|"
+    r"(?<!\w)(?:напиши|сочини|придумай)\s+(?:мне\s+|нам\s+)?(?:[а-яё]+\s+){0,2}?"
+    r"(?:хокку|хайку|стих\w*|рассказ\w*|сказк\w*|шутк\w*|анекдот\w*|песн\w*|тост\w*|загадк\w*|эссе)",
+    re.I)
+
+
+def composing(text: str) -> bool:
+    """Whether the request asks for a piece of writing ("Write me a haiku about the first snow"): its
+    subject (snow, rain, dinner) is what to write about, not a question for a weather or recipe tool."""
+    return bool(_COMPOSING.search(text))

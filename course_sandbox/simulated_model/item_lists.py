@@ -32,6 +32,9 @@ def enum_items(options: list, text: str) -> list:
                 pattern += rf"|\b{option}\b(?!\w)"
         else:
             pattern = r"\b" + r"[\s_-]+".join(re.escape(w) for w in re.split(r"[\s_-]+", option)) + r"(?:e?s)?\b"
+            tail = re.split(r"[.:/]", option)[-1]
+            if tail != option and len(tail) >= 3:  # "order.paid" is named by "paid orders", "issues:opened" by "opened"
+                pattern += r"|\b" + re.escape(tail) + r"(?:e?s|e?d)?\b"
         m = re.search(pattern, text, re.I)
         if m:
             found.append((m.start(), option))
@@ -79,11 +82,46 @@ def stretches(text: str, marks: list[tuple[int, int]]) -> list[str]:
 
 def object_items(properties: dict, text: str, marks_of: Callable[[str, dict], list[tuple[int, int]]]) -> list[str]:
     """The stretches an array of objects with these properties takes: cut at the marks of the first property
-    that the request repeats (an e-mail for `email`, "SKU KB-102" for `sku`); [] when none repeats."""
+    that the request repeats (an e-mail for `email`, "SKU KB-102" for `sku`, an amount for `amount`, a person's
+    name for `full_name`); [] when none repeats. An item written bare before "and" shares what the next one says
+    after its mark ("Lars Eriksen and Mei Tanaka as guests": both are guests)."""
     for name, schema in properties.items():
         if not isinstance(schema, dict):
             continue
         marks = marks_of(name, schema)
         if len(marks) >= 2:
-            return stretches(text, marks)
+            pieces = stretches(text, marks)
+            values = [text[start:end] for start, end in marks]
+            for k in range(len(pieces) - 2, -1, -1):
+                bare = pieces[k].strip(" ,").endswith(values[k]) and values[k] in pieces[k]
+                joined = re.search(rf"{re.escape(values[k])}\s+(?:and|и)\s+{re.escape(values[k + 1])}", text)
+                shared = pieces[k + 1].split(values[k + 1], 1)[-1] if values[k + 1] in pieces[k + 1] else ""
+                if bare and joined and shared.strip():
+                    pieces[k] = pieces[k] + shared
+            return pieces
     return []
+
+
+_LEADING = re.compile(r"^(?:(?:and|plus|also|then|и|а также)\s+)+", re.I)
+_ON_WHAT = re.compile(r"\b(?:on|for|за|на)\s+(?:an?\s+|the\s+|some\s+|my\s+|our\s+)?([^,;.!?]+)", re.I)
+_COUNTED_OF = re.compile(r"^(?:\d+(?:[.,]\d+)?\s+)(?:(?:hours?|hrs?|days?|units?|pieces?|pcs|boxes|packs?|bags?|"
+                         r"bottles?|kg|kilos?|metres?|meters?|m2|sq\s?m|часов|часа|час|штук\w*)\s+(?:of\s+)?)?", re.I)
+_PRICED = re.compile(r"\s*(?:\b(?:at|for|@|по|за)\s*)?(?:[$€£¥₽]\s?)?\d+(?:[.,]\d+)?(?:\s*(?:[A-Z]{3}\b|[$€£¥₽]|"
+                     r"dollars?|euros?|pounds?|рубл\w*))?(?:\s+(?:each|apiece|per\s+\w+|an?\s+hour|за\s+штуку))?",
+                     re.I)
+
+
+def label(piece: str) -> str:
+    """What an item of a list is, without its numbers: "12.50 EUR on a taxi" -> "taxi", "3 hours of plumbing at 95
+    each" -> "plumbing", "plus 2 replacement valves at 14.50 each" -> "replacement valves"; "" when nothing is left."""
+    piece = _LEADING.sub("", piece.strip(" ,.;:"))
+    amount = re.search(r"[$€£¥₽]?\d", piece)
+    after = _ON_WHAT.search(piece, amount.start()) if amount else None
+    if after and amount and re.search(r"[$€£¥₽]|\b[A-Z]{3}\b|dollar|euro|pound|рубл", piece[amount.start():after.start()]):
+        return after.group(1).strip()
+    if amount and amount.start() > 0 and re.fullmatch(r"[A-Za-zА-Яа-яЁё]+\s+", piece[:amount.start()]):
+        piece = piece[amount.start():]  # "Order 2 pad thai": the verb before the count says nothing of the item
+    counted = _COUNTED_OF.match(piece)
+    rest = piece[counted.end():] if counted and counted.end() else piece
+    rest = _PRICED.sub(lambda m: "" if re.search(r"\d", m.group(0)) else m.group(0), rest)
+    return re.sub(r"\s+", " ", rest).strip(" ,.;:")

@@ -116,11 +116,14 @@ def digits(text: str) -> str:
     return _CLOCK.sub(_clock, said)
 
 
-_CLOCK = re.compile(r"\b(half|quarter)\s+(past|to)\s+(\d{1,2})\b(?!:)", re.I)
+_CLOCK = re.compile(r"\b(half|quarter)\s+(past|to)\s+(\d{1,2})\b(?!:)|"
+                    r"\b([1-9]|[1-5]\d)\s+(?:minutes\s+)?(past)\s+(\d{1,2})\b(?!:)", re.I)
 
 
 def _clock(m: re.Match) -> str:
-    """"half past 7" -> "7:30", "quarter to 9" -> "8:45"."""
+    """"half past 7" -> "7:30", "quarter to 9" -> "8:45", "10 past 9" -> "9:10"."""
+    if m.group(4):  # "10 past 9" -> "9:10"
+        return f"{int(m.group(6))}:{int(m.group(4)):02d}"
     hour, minutes = int(m.group(3)), 30 if m.group(1).lower() == "half" else 15
     if m.group(2).lower() == "to":
         hour, minutes = (hour - 1) % 12 or 12, 60 - minutes

@@ -15,7 +15,7 @@ from typing import Callable
 from .history import Call
 from .result_conditions import Condition, conditions, numeric_words
 
-_BACK = re.compile(r"\b(?:the ones|them|those|these|each|every one|all of them|the rest)\b|"
+_BACK = re.compile(r"\b(?:the ones|them|those|these|each|every one|all of them|the rest|their|its)\b|"
                    r"(?<!\w)(?:те|тех|их|них|эти|этих|каждый|каждую|все)(?!\w)", re.I)
 _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
     (re.compile(r"\b(?:end|ends|ending)\s+(?:in|with)\s+[\"'`]?(\S+?)[\"'`]?(?=[\s,;!?]|\.?$|\.\s)", re.I),
@@ -29,6 +29,11 @@ _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
      lambda item, part: part.casefold() in _base(item).casefold()),
     (re.compile(r"\bwhose\s+[\w-]+\s+(?:is|equals|=)\s+[\"'`]?([^\s\"'`,;]+)", re.I),
      lambda item, part: item.casefold() == part.casefold()),
+    (re.compile(r"\b(?:from|sent by|by|organi[sz]ed by|owned by|assigned to)\s+[\"'`]?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)", re.I),
+     lambda item, part: item.casefold() == part.casefold()),
+    (re.compile(r"\b(?:with|having|that have|which have)\s+[\"'`«]?([^\s\"'`»,;]+)[\"'`»]?\s+in\s+(?:the|their|its)\s+"
+                r"(?:title|name|subject|description)\b", re.I),
+     lambda item, part: part.casefold() in item.casefold()),
     (re.compile(r"(?:заканчива|оканчива)\w*\s+на\s+[\"«]?(\S+?)[\"»]?(?=[\s,;!?]|\.?$|\.\s)", re.I),
      lambda item, part: item.endswith(part)),
     (re.compile(r"с\s+расширением\s+[\"«]?\.?(\w+)", re.I), lambda item, part: item.endswith("." + part)),
@@ -36,6 +41,7 @@ _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
     (re.compile(r"содерж\w*\s+[\"«]?([^\s\"»,;]+)", re.I),
      lambda item, part: part.casefold() in _base(item).casefold()),
 ]
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _EQUALS = 5
 """The filter "whose <field> is <value>", which a comparison ("whose battery is below 20%") is not."""
 MAX_ITEMS = 100
@@ -58,6 +64,13 @@ class LaterStep:
     """Tests on the items' fields ("tagged duplicate", "not yet shipped", "battery below 20%"): result_conditions."""
     unreadable: bool = False
     """The words qualify the items in a way nothing reads: act on none of them (and say so), never on all."""
+    inherited: tuple[str, ...] = ()
+    """Inputs the step's words do not give that the earlier call was given ("close the ones labelled stale" after
+    listing web-frontend's pull requests: the same `repo`)."""
+    typed: str = "string"
+    """The JSON type the later call's property wants: a listed number 41 is sent as 41 to an integer `number`."""
+    wants_email: bool = False
+    """The property takes an e-mail address ("email their organiser"): the listed item's address, not its id."""
 
     def unmet(self, answered: list[Call]) -> bool:
         """Whether the step's selection could not be read, in its words or in the listed items' fields."""
@@ -77,14 +90,25 @@ class LaterStep:
         for call in answered:
             if call.name != self.after or call.result is None or call.is_error:
                 continue
-            for item, fields, raw in _items(call.result, call.input, self.prop):
+            for item, fields, raw in _items(call.result, call.input, self.prop, any_key=self.wants_email):
                 if not all(c.holds(raw) for c in self.conditions):
                     continue
                 read = _field(fields, self.field) if self.field else None
                 targets = [read] if read is not None else [item, *(v for v in fields.values() if v != item)]
                 if all(any(_FILTERS[i][1](target, part) for target in targets) for i, part in self.keeps):
-                    uses.append((self.tool, {**dict(self.fixed), self.prop: item}))
-        return uses
+                    value: object = item
+                    if self.wants_email:
+                        value = next((v for v in fields.values() if _EMAIL.fullmatch(v)), None)
+                        if value is None:
+                            continue
+                    elif self.typed in ("integer", "number") and re.fullmatch(r"-?\d+", item):
+                        value = int(item)
+                    same = {k: call.input[k] for k in self.inherited if k in call.input}
+                    uses.append((self.tool, {**dict(self.fixed), **same, self.prop: value}))
+        unique: dict[str, tuple[str, dict]] = {}
+        for use in uses:  # "email their organiser": one e-mail to an organiser of two of the events
+            unique.setdefault(json.dumps(use, sort_keys=True, default=str), use)
+        return list(unique.values())
 
 
 def selection(words: str) -> tuple[tuple[int, str], ...] | None:
@@ -102,7 +126,7 @@ def selection(words: str) -> tuple[tuple[int, str], ...] | None:
     return () if _BACK.search(words) or conditions(words)[0] else None
 
 
-_WHOSE = re.compile(r"\b(?:whose|where the|where their|where its|with (?:a|an|the))\s+([a-z][\w-]*)|"
+_WHOSE = re.compile(r"\b(?:whose|where the|where their|where its|with (?:a|an|the)|in (?:the|their|its))\s+([a-z][\w-]*)|"
                     r"(?<!\w)(?:у которых|у которого|чей|чьё|чья|чьи)\s+([а-яё\w-]+)", re.I)
 _FIELD_WORDS = {"name": ("name", "title"), "title": ("title", "name", "subject"), "e-mail": ("email", "mail"),
                 "mail": ("email", "mail"), "address": ("email", "address"), "почта": ("email",),
@@ -125,7 +149,8 @@ def _field(fields: dict[str, str], word: str) -> str | None:
     return None
 
 
-def _items(result: str, earlier_input: dict, prop: str = "") -> list[tuple[str, dict[str, str], dict]]:
+def _items(result: str, earlier_input: dict, prop: str = "",
+           any_key: bool = False) -> list[tuple[str, dict[str, str], dict]]:
     """The items a result lists, each as the value a later call takes and the item's fields: a JSON list (of
     strings, or of objects: the key named as the later call's property (`user_id`, `event_id`), else a path, a
     name or an id; a single object is one item), else one per line. A bare name is put under the directory the
@@ -145,7 +170,8 @@ def _items(result: str, earlier_input: dict, prop: str = "") -> list[tuple[str, 
             if isinstance(entry, dict):
                 fields = {str(k): str(v) for k, v in entry.items() if isinstance(v, (str, int)) and not isinstance(v, bool)}
                 entry = next((fields[k] for k in (prop, "path", "file", "name", "id") if k in fields), None) \
-                    or next((v for k, v in fields.items() if prop and k.endswith(prop.rsplit("_", 1)[-1])), None)
+                    or next((v for k, v in fields.items() if prop and k.endswith(prop.rsplit("_", 1)[-1])), None) \
+                    or (next(iter(fields.values()), None) if any_key else None)
             if isinstance(entry, str):
                 items.append((entry, fields, raw))
     else:

@@ -83,6 +83,9 @@ def _with_parts(text: str, start: int, end: int, street: str, numbered: bool = T
         elif (cp := re.match(r"^(.+?)\s+([A-Z]{2})?\s*(\d{5}(?:-\d{4})?)$", part)) and postcode is None \
                 and _PLACE_PART.match(cp.group(1)):
             city, region, postcode = city or cp.group(1), cp.group(2), cp.group(3)
+        elif (cu := re.match(r"^(.+?)\s+([A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d)$", part)) \
+                and postcode is None and _PLACE_PART.match(cu.group(1)):
+            city, postcode = city or cu.group(1), cu.group(2)  # "Manchester M3 3JE", "Toronto M5H 1K5"
         elif re.fullmatch(r"[A-Z]{2}", part) and city and region is None:
             region = part
         elif _PLACE_PART.match(part) and city is None:

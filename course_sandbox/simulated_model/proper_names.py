@@ -31,6 +31,14 @@ summarize summarise extract calculate compute compare draft plan generate ask an
 register enroll enrol invite hire onboard assign notify ping message contact welcome greet refund ship deliver
 sign subscribe unsubscribe upgrade downgrade rate thank introduce admit discharge verify approve reject block
 """.split())
+_ROLES = frozenset("""
+patient customer client employee guest student pupil candidate applicant member user driver passenger tenant
+landlord speaker author artist agent contractor supplier vendor colleague manager director officer nurse doctor
+teacher coach player volunteer visitor attendee participant recipient sender buyer seller owner subscriber
+пациент пациентка клиент клиентка сотрудник сотрудница студент студентка гость гостья получатель отправитель
+кандидат участник участница водитель пассажир арендатор покупатель продавец
+""".split())
+"""Role nouns written before a name ("Patient Tomasz Nowak reports…", "Customer Ana Lima"): not part of it."""
 _NOT_NAMES = frozenset("""
 i monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
 september october november december celsius fahrenheit json python api sdk url pr mr id
@@ -58,11 +66,13 @@ def read(text: str) -> Names:
         span, start = m.group(0), m.start()
         words = span.split()
         imperative = len(words) >= 3 and re.fullmatch(r"[А-ЯЁ][а-яё]{3,}и", words[0]) is not None  # «Запиши Ольгу Кузнецову»
-        if _SENTENCE_START.search(masked[:start]) and (len(words) == 1 or _common(words[0]) or imperative):
+        if leads_a_sentence(masked, start) and (len(words) == 1 or _common(words[0]) or imperative):
             words = words[1:]
             while words and words[0].lower() in ("of", "&"):
                 words = words[1:]
             start = -1
+        if len(words) >= 3 and words[0].lower() in _ROLES:
+            words = words[1:]
         while words and _abbreviation(words[-1]):
             words = words[:-1]
         if start == -1 and len(words) == 2 and all(re.fullmatch(r"[А-ЯЁ][а-яё]+[ую]", w) for w in words):
@@ -71,15 +81,19 @@ def read(text: str) -> Names:
         if not name or not _is_name(name):
             continue
         found.append(name)
-        if start >= 0 and _VENUE_BEFORE.search(masked[:start]):
+        if start >= 0 and _VENUE_BEFORE.search(" " + masked[max(0, start - 40):start]):
             venues.append(name)
     return Names(list(dict.fromkeys(found)), list(dict.fromkeys(venues)))
 
 
 _QUOTED_VENUE = re.compile(
     r"(?:\b(?:at|in|venue|location|place|restaurant|hotel|cafe|café|bar|club|hall)|(?<!\w)(?:в|во|на|у|ресторан\w*|"
-    r"кафе|бар\w*|клуб\w*|отел\w*|гостиниц\w*|зал\w*))(?:\s+the)?\s+(?:\"([^\"]{1,80})\"|«([^»]{1,80})»|“([^”]{1,80})”)",
+    r"кафе|бар\w*|клуб\w*|отел\w*|гостиниц\w*|зал\w*|переговорн\w*|переговорк\w*|комнат\w*|аудитори\w*|кабинет\w*|"
+    r"ООО|ОАО|ЗАО|ПАО|АО|ИП|НКО|компани\w*|фирм\w*|организаци\w*|магазин\w*)|\b(?:room|office|LLC|Ltd|Inc|GmbH|company|"
+    r"firm|shop|store))(?:\s+the)?\s+(?:\"([^\"]{1,80})\"|«([^»]{1,80})»|“([^”]{1,80})”)",
     re.I)
+"""A quote after the words that say what it names: a place ("at", «в», «в переговорке»), a room, or an organisation
+(«ООО «Северный ветер»», 'LLC "Blue Fox"')."""
 
 
 def quoted_venues(text: str) -> list[str]:
@@ -138,6 +152,71 @@ def part_of_a_name(name: str, description: str) -> str | None:
 def names_a_venue(name: str, description: str) -> bool:
     """Whether a property names a place of business (`restaurant_name`), not a person (`name`)."""
     return bool(_VENUE_WORDS.search(f"{name} {description}"))
+
+
+_ACCUSATIVE_VERB = re.compile(r"(?<!\w)(?:пригласи|позови|добавь|запиши|отметь|назначь|включи|зарегистрируй|"
+                              r"поблагодари|поздравь|уведоми|предупреди)\w*", re.I)
+
+
+def nominative_list(names: list[str], text: str) -> list[str]:
+    """One-word Russian names listed after a verb that takes the accusative («пригласи Олега, Марину и Светлану»), in
+    the nominative a name field wants (Олег, Марина, Светлана); any other list as it is."""
+    single = [n for n in names if re.fullmatch(r"[А-ЯЁ][а-яё]+", n)]
+    if len(single) < 2 or len(single) != len(names) or not _ACCUSATIVE_VERB.search(text):
+        return names
+    if not any(n.endswith(("у", "ю")) for n in names) and not all(n.endswith(("а", "я")) for n in names):
+        return names
+    return [_nominative_word(n) for n in names]
+
+
+def _nominative_word(word: str) -> str:
+    if word.endswith("у"):
+        return word[:-1] + "а"
+    if word.endswith("ю"):
+        return word[:-1] + "я"
+    if word.endswith(("ея", "ия")):
+        return word[:-1] + "й"  # Сергея: Сергей, Дмитрия: Дмитрий
+    if word.endswith("я"):
+        return word[:-1] + "ь"  # Игоря: Игорь
+    if word.endswith("а") and len(word) > 3 and word[-2] not in "аеёиоуыэюяй":
+        return word[:-1]  # Олега: Олег
+    return word
+
+
+_DATIVE_VERB = re.compile(r"(?<!\w)(?:доставь|отправь|передай|напиши|позвони|выдай|переведи|верни|вручи|выпиши|"
+                          r"начисли|оплати|продай|подари|пришли|отдай)\w*", re.I)
+
+
+def nominative(name: str, text: str) -> str:
+    """A Russian full name in the nominative, for a field that asks for it («ФИО получателя (в именительном падеже)»):
+    after a verb that takes the dative («Доставьте заказ Ивану Петрову») Иван Петров, Анне Смирновой Анна Смирнова;
+    after one that takes the accusative («Запишите Смирнову Анну») Смирнова Анна. Any other name as it is."""
+    words = name.split()
+    if not words or not all(re.fullmatch(r"[А-ЯЁ][а-яё-]+", w) for w in words):
+        return name
+    before = text[:max(text.find(name), 0)]
+    if _DATIVE_VERB.search(before):
+        return " ".join(_from_dative(w) for w in words)
+    if _ACCUSATIVE_VERB.search(before) or re.search(r"(?<!\w)(?:запиши|запишите|зарегистрируй)", before, re.I):
+        return " ".join(_nominative_word(w) if w.endswith(("у", "ю")) else w for w in words)
+    return name
+
+
+def _from_dative(word: str) -> str:
+    for ending, replacement in (("ской", "ская"), ("цкой", "цкая"), ("скому", "ский"), ("цкому", "цкий"),
+                                ("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ову", "ов"), ("еву", "ев"),
+                                ("ину", "ин"), ("ыну", "ын"), ("ичу", "ич"), ("ии", "ия"), ("ие", "ия"), ("ье", "ья"), ("ею", "ей"),
+                                ("ю", "ь"), ("у", ""), ("е", "а")):
+        if word.endswith(ending) and len(word) - len(ending) >= 2:
+            return word[: len(word) - len(ending)] + replacement
+    return word
+
+
+def leads_a_sentence(text: str, start: int) -> bool:
+    """Whether the word at start begins the text or a sentence of it."""
+    before = text[:start].rstrip()  # the pattern is anchored at the end: only the last characters decide
+    return bool(_SENTENCE_START.search(text[max(0, start - len(text[:start]) + len(before) - 2):start])) \
+        if before else True
 
 
 def _common(word: str) -> bool:

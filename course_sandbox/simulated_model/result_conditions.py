@@ -46,7 +46,8 @@ _RU_FIELD_WORDS = {"заряд": "battery", "батаре": "battery", "цен":
                    "температур": "temperature", "возраст": "age", "размер": "size", "количеств": "quantity",
                    "остат": "stock", "рейтинг": "rating", "оценк": "rating", "балл": "score"}
 _QUALIFIED = re.compile(r"\b(?:the ones|those|them|these)\b[^\"«“]*?\b(?:that|which|who|whose|where|tagged|labell?ed|"
-                        r"marked|not)\b|(?<!\w)(?:те|тех|их|них|эти|этих|все)\W+(?:and\s+)?(?:что|которые|которых|у которых|"
+                        r"marked|not)\b|\b(?:the ones|those)\s+(?:with|without|from|by|in|on|at|of|older|newer|larger|"
+                        r"smaller|bigger|over|under|before|after|since|having|containing|named|called)\b|(?<!\w)(?:те|тех|их|них|эти|этих|все)\W+(?:and\s+)?(?:что|которые|которых|у которых|"
                         r"где|чьи|с\s+тегом|помечен\w*)(?!\w)", re.I)
 _NOT_STATES = {"need", "seed", "feed", "speed", "tagged", "labelled", "labeled", "marked", "named", "called", "listed",
                "returned", "found", "given", "seen", "been", "then", "when", "often", "even", "open", "screen", "token",

@@ -319,6 +319,14 @@ def _plain(ctx: _Context, schema: dict, name: str, index: int | None, variant: i
     if kind == "object" and isinstance(hinted, dict) and is_valid(schema, hinted, ctx.root, ctx):
         return hinted  # an item of an array of objects, filled from its own words (item_lists)
     if kind == "object":
+        scoped = getattr(hints, "scoped", None)  # RequestHints: `sender` from "from …", `recipient` from "to …"
+        inner = scoped(name) if scoped is not None else hints
+        if inner is not hints:
+            outer, ctx.hints = ctx.hints, inner
+            try:
+                return _plain(ctx, schema, name, index, variant, depth, fixed, use_hints)
+            finally:
+                ctx.hints = outer
         parents = getattr(hints, "parents", None)  # RequestHints reads `place.name` as a venue's name
         if parents is None:
             return _object(ctx, schema, hints, variant, depth, fixed)

@@ -99,9 +99,15 @@ def asked(tool: ToolSpec, request: str) -> bool:
     for word in ACTIONS[verb]:
         ending = r"\w*" if re.search(r"[а-яё]", word) else r"(?:s|es|ed|d|ing|led|ling|ation|ion)?\b"
         for m in re.finditer(rf"(?<![\w-]){re.escape(word)}{ending}", lowered):
-            if m.group(0) not in objects and not _NEGATION.search(lowered[: m.start()]):
+            verb_first = bool(_IMPERATIVE_SLOT.search(lowered[: m.start()]))  # "…and email their organiser"
+            if (m.group(0) not in objects or verb_first) and not _NEGATION.search(lowered[: m.start()]):
                 return True
     return False
+
+
+_IMPERATIVE_SLOT = re.compile(r"(?:^|[.!?;]\s+|\b(?:and|then|please|also|to)\s+)$")
+"""Where a word is the verb of a command: "email" in "…and email their organiser" asks to send, though `send_email`
+names e-mail as what it sends."""
 
 
 def allowed(tools: list[ToolSpec], request: str) -> list[ToolSpec]:

@@ -8,14 +8,16 @@ of "1,984,135 * 9,343,116" in order.
 """
 
 import ast
+import contextvars
 import datetime as dt
+import functools
 import json
 import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import arithmetic, item_lists, number_words, postal, proper_names, prose_lists, ranges, spoken_values
+from . import arithmetic, everyday, item_lists, number_words, postal, proper_names, prose_lists, ranges, spoken_values
 from .schema_instance import MISSING, instance, is_valid
 from .words import GLOSSARY, overlap, stems
 
@@ -38,6 +40,11 @@ _ID_AFTER_WORD = re.compile(
     r"parcel|package|shipment)s?|заказ\w*|номер\w*|счёт\w*|счет\w*|тикет\w*|клиент\w*|товар\w*|посылк\w*)"
     r"\s*(?:(?:#|№|no\.?|number|id)(?:\s+is\b)?)?\s*:?\s*"
     r"([A-Za-z0-9][\w-]*\d[\w-]*)", re.I)
+_CODE = re.compile(r"(?<![\w@./-])(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d)[A-Z0-9]{8,40}(?![\w@-])")
+"""A long code of capitals and digits, wherever its digits start: a tracking number "1Z999AA10123456784", a serial."""
+_SPACED_ID = re.compile(r"\b(?:numbers?|no\.?|code|id|reference|ref|registration|licen[cs]e|plate|serial|номер\w*)"
+                        r"\s*:?\s+([A-Z]{1,5}\s\d{2,}(?:[-/]\d+)?)(?![\w-])", re.I)
+"""An id with a letter prefix and a space after its noun: "register number HRB 123456", "plate AB 1234"."""
 _HASH_ID = re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)")
 _NAME = re.compile(
     r"(?:\bmy name is|\bthe name|\bi am|\bi'm|\bthis is|\bnamed|\bcalled|\bcustomer|\bclient|\bfor|\bby|меня зовут|зовут|клиент\w*)"
@@ -99,7 +106,8 @@ KINDS: list[tuple[str, str]] = [
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
            r"\binvoice\b|\baccount\b|\bflight\b|номер|идентификатор|артикул|рейс"),
     ("product", r"product|\bitem\b|goods|товар|продукт"),
-    ("name", r"\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|\bpatient\b|"
+    ("name", r"\bclient\b|\bpayer\b|\bpayee\b|\bsupplier\b|\bvendor\b|\bcounterparty\b|плательщик|получател|поставщик|"
+             r"контрагент|\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|\bpatient\b|"
              r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
     ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
@@ -147,7 +155,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     """The evidence in a request's words (and, when given, in earlier tools' results)."""
     text = text[:READ_LIMIT]
     results = [r[:READ_LIMIT] for r in results or []]
-    evidence = Evidence(text, lang, request_stems=stems(text, synonyms=True))
+    evidence = Evidence(text, lang, request_stems=stems(text, synonyms=not everyday.composing(text)))
     values = evidence.values
     values["email"] = _unique(_EMAIL.findall(text))
     values["url"] = _unique(_clean(u) for u in _URL.findall(text))
@@ -170,7 +178,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["path"] = _unique(_clean(p) for p in _PATH.findall(rest) + spoken_values.directories(rest))
     rest = spoken_values.ADDRESS.sub(" ", spoken_values.PHONE.sub(" ", rest))
     evidence.expression = arithmetic.find(rest)
-    values["expression"] = [arithmetic.plain(evidence.expression.expression)] if evidence.expression else []
+    values["expression"] = [evidence.expression.computable()] if evidence.expression else []
     values["slug"] = spoken_values.slugs(rest)
     values["id"] = _unique(_ids(rest) + spoken_values.lower_ids(rest) + values["uuid"] + values["slug"])
     values["number"] = [n for n in map(_number, _NUMBER.findall(rest)) if n is not None]
@@ -215,6 +223,8 @@ def kind_of(name: str, schema: dict) -> str | None:
         return "time"
     spoken = " ".join(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").lower().split())
     described = str(schema.get("description") or schema.get("title") or "").lower()
+    if re.search(r"\w\s(?:id|ids|uid|key)$", spoken) and _type_allows("id", types):
+        return "id"  # `email_id`, `message_id`: the id of an e-mail, not an e-mail address
     for text in (spoken, described):
         for kind, pattern in KINDS:
             if re.search(pattern, text) and _type_allows(kind, types):
@@ -267,11 +277,28 @@ class RequestHints:
         """Items of a list in prose an array property took (count() chooses, value() hands them out)."""
         self.parents: list[str] = []
         """The names of the objects the property being filled sits in (`place` for `place.name`)."""
+        self.scope: str | None = None
+        """The stretch of the request these hints read, when an object took one end of "from A to B" (scoped())."""
+
+    def scoped(self, name: str) -> "RequestHints":
+        """The hints for an object that is one end of a movement ("from Northwind Supplies in Leeds to Fatima
+        Al-Sayed, 7 Quay Street, …"): `sender`, `origin`, `from` read the words after "from", `recipient`,
+        `destination`, `to` those after "to"; any other object reads the whole request."""
+        stretch = _end_of_a_movement(name, self.evidence.text)
+        if stretch is None or self.scope == stretch:
+            return self
+        sub = RequestHints(read(stretch, self.evidence.lang), named=self.named)
+        sub.parents = self.parents
+        sub.scope = stretch
+        return sub
 
     def _kind(self, name: str, schema: dict) -> str | None:
         """The property's kind, read with the request: a `recipient` or `to` the user gave a phone
         number for (and no e-mail) is a phone number, unless the schema says e-mail."""
         kind = kind_of(name, schema)
+        if kind == "email" and not self.evidence.of("email") and self.evidence.of("proper") and "format" not in schema \
+                and re.search(r"\bnames?\b|имен|имя", str(schema.get("description") or ""), re.I):
+            return "name"  # `attendees` described as «Участники (имена)»
         if kind == "email" and not self.evidence.of("email") and (self.evidence.of("phone") or self.evidence.of("addressee")):
             said = f"{name} {schema.get('description') or ''} {schema.get('format') or ''}".lower()
             if re.search(r"e-?mail|почт", said):
@@ -283,6 +310,13 @@ class RequestHints:
         return kind
 
     def value(self, name: str, schema: dict, index: int | None) -> Any:
+        found = self._value(name, schema, index)
+        if isinstance(found, (int, float)) and not isinstance(found, bool) and found > 0 \
+                and _takes_away(str(schema.get("description") or ""), self.evidence.text) and is_valid(schema, -found):
+            return -found  # "negative to remove" + "we sold 14, take them off the stock": -14
+        return found
+
+    def _value(self, name: str, schema: dict, index: int | None) -> Any:
         if name and index is None and name.lower() in self.evidence.named:
             return self.evidence.named[name.lower()]
         if index is not None and name in self.listed:
@@ -292,10 +326,30 @@ class RequestHints:
             return part
         if isinstance(schema.get("enum"), list):
             return self._enum(name, schema["enum"], schema=schema)
+        if "string" in _types(schema) and not any(self.parents) and not _QUOTED.search(self.evidence.text):
+            made = _work_or_creator(name, self.evidence.text)
+            if made is not None and is_valid(schema, made):
+                return made
+        code = _country_code(name, schema, self.evidence.text)
+        if code is not None:
+            return code
+        if "string" in _types(schema) and index is None and _LABEL_FIELD.match(name) and not _QUOTED.search(self.evidence.text):
+            bare = _BARE_CALLED.search(self.evidence.text)
+            if bare and is_valid(schema, bare.group(1)):
+                return bare.group(1)  # "Set a 20 minute timer called Tea."
+        if "string" in _types(schema) and index is None and "pattern" not in schema:
+            clause = _free_text(name, str(schema.get("description") or ""), self.evidence.text)
+            if clause is not None and is_valid(schema, clause):
+                return clause
+        clock = _clock_part(name, schema, self.evidence.of("time") or [d[11:16] for d in self.evidence.of("datetime")])
+        if clock is not None:
+            return clock
         kind = self._kind(name, schema)
         if kind is None or (kind == "text" and isinstance(schema.get("pattern"), str)):
             return self._unkinded(name, schema, index)
         found = self._typed(kind, schema, name)
+        if kind == "name" and re.search(r"именительн|nominative", str(schema.get("description") or ""), re.I):
+            found = [proper_names.nominative(n, self.evidence.text) if isinstance(n, str) else n for n in found]
         if index is not None:
             return found[index] if index < len(found) else MISSING
         taken = self.taken.setdefault(kind, set())
@@ -323,7 +377,7 @@ class RequestHints:
     def _unkinded(self, name: str, schema: dict, index: int | None) -> Any:
         """A boolean from phrasing, or a word that the schema's pattern accepts whole."""
         if "boolean" in _types(schema) and index is None:
-            return spoken_values.flag(name, self.evidence.text)
+            return spoken_values.described_flag(name, str(schema.get("description") or ""), self.evidence.text)
         pattern = schema.get("pattern")
         if isinstance(pattern, str) and "string" in (_types(schema) or {"string"}):
             found = _pattern_values(name, spoken_values.matching(pattern, self.evidence.text), self.evidence.text)
@@ -356,9 +410,13 @@ class RequestHints:
         if isinstance(schema.get("enum"), list):
             return self._enum(name, schema["enum"], strict=True, schema=schema) is not MISSING
         if "boolean" in _types(schema):
-            return spoken_values.flag(name, self.evidence.text) is not MISSING
+            return spoken_values.described_flag(name, str(schema.get("description") or ""), self.evidence.text) \
+                is not MISSING
         if "array" in _types(schema) and self._prose_list(name, schema, fitting_only=True):
             return True
+        if "string" in _types(schema) and "pattern" not in schema \
+                and _free_text(name, str(schema.get("description") or ""), self.evidence.text) is not None:
+            return True  # an optional note the request writes («Курьеру: позвонить за час до приезда»)
         kind = self._kind(name, schema)
         if kind is None and "string" in _types(schema):
             described = spoken_values.described_choice(str(schema.get("description") or ""), self.evidence.text)
@@ -373,6 +431,8 @@ class RequestHints:
     def count(self, name: str, schema: dict) -> int:
         items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
         kind = self._kind(name, items) or self._kind(name, {**items, "description": schema.get("description", "")})
+        if kind == "email" and not self.evidence.of("email") and schema.get("description"):  # «Участники (имена)»
+            kind = self._kind(name, {**items, "description": schema.get("description", "")})
         if isinstance(items.get("enum"), list):
             self.listed[name] = item_lists.enum_items(items["enum"], self.evidence.text)
             return len(self.listed[name])
@@ -383,17 +443,32 @@ class RequestHints:
             return 0
         fitting = self._prose_list(name, schema, fitting_only=True) if kind in ("name", "person") else []
         if kind is None or kind == "text" or fitting:  # "assign it to jlee and mkhan" for `assignees`
-            self.listed[name] = fitting or self._prose_list(name, schema)
+            self.listed[name] = proper_names.nominative_list(fitting or self._prose_list(name, schema),
+                                                             self.evidence.text)
             return len(self.listed[name])
-        return len(self._typed(kind, items, name))
+        found = self._typed(kind, items, name)
+        if kind == "name":
+            found = proper_names.nominative_list(found, self.evidence.text)
+            self.listed[name] = found
+        return len(found)
 
     def _objects(self, items: dict) -> list[dict]:
         """One object per item the request lists, each filled from its own stretch of the request (item_lists)."""
-        pieces = item_lists.object_items(items["properties"], self.evidence.text, self._marks)
+        # amounts of money mark items before counts do: "3 hours … at 95 each, plus 2 valves at 14.50 each"
+        marking = dict(sorted(items["properties"].items(),
+                              key=lambda kv: 0 if re.search(r"price|amount|cost|fee|total|sum", kv[0], re.I) else 1))
+        pieces = item_lists.object_items(marking, self.evidence.text, self._marks)
+        labels = [p for p, s in items["properties"].items() if isinstance(s, dict) and "string" in _types(s)
+                  and "enum" not in s and _ITEM_LABEL.search(p) and kind_of(p, s) in (None, "text", "product")]
         objects = []
         for piece in pieces:
             try:
-                value = instance(items, RequestHints(read(piece, self.evidence.lang)))
+                hints = RequestHints(read(piece, self.evidence.lang))
+                label = item_lists.label(piece)
+                for prop in labels:  # "3 hours of plumbing at 95 each": the line's description is "plumbing"
+                    if label:
+                        hints.evidence.named.setdefault(prop.lower(), label)
+                value = instance(items, hints)
             except Exception:  # noqa: BLE001 - an item that cannot be filled is left out, never guessed
                 continue
             if isinstance(value, dict) and is_valid(items, value):
@@ -405,7 +480,15 @@ class RequestHints:
         ids after the noun for `sku` ("SKU KB-102")."""
         kind = kind_of(name, schema)
         text = self.evidence.text
-        if kind in ("email", "phone", "url"):
+        if kind in ("money", "number") and re.search(r"price|amount|cost|fee|total|sum|сумм|цен|стоимост", name, re.I):
+            return spoken_values.money_spans(text)  # "12.50 EUR on a taxi and 48 EUR on dinner": two expenses
+        if kind in ("count", "number") and re.search(r"quantit|\bqty\b|count|amount_of|units|pieces", name, re.I):
+            money = spoken_values.money_spans(text)  # "at 95 each" is a price, not a count
+            return [m.span(1) for m in _COUNTED_ITEM.finditer(text)
+                    if not any(start <= m.start(1) < end for start, end in money)]  # "2 pad thai and 3 spring rolls"
+        if kind == "name" and not proper_names.names_an_organisation(name, str(schema.get("description") or "")):
+            values = self.evidence.of("proper")  # "Priya Shah as a speaker, and Lars Eriksen and Mei Tanaka as guests"
+        elif kind in ("email", "phone", "url"):
             values = self.evidence.of(kind)
         elif kind == "id":
             values = ids_after_nouns(text, name, str(schema.get("description") or "")) or _unique(
@@ -431,10 +514,21 @@ class RequestHints:
         lists = self.evidence.lists
         fitting = [listed for listed in lists if prose_lists.fits(listed, name, str(schema.get("description") or ""))]
         chosen = fitting or ([] if fitting_only or len(lists) != 1 else lists)
-        return chosen[0].items if chosen else []
+        if not chosen:
+            return []
+        items = list(chosen[0].items)
+        # "with options Lisbon, Porto and Madeira" for `options`: the list's own noun is no part of its first item
+        noun = re.escape(name.lower().rstrip("s"))
+        lead = re.match(rf"(?:the\s+)?{noun}s?\s*:?\s+(?=\S)", items[0], re.I) if items and len(noun) >= 3 else None
+        if lead:
+            items[0] = items[0][lead.end():]
+        return items
 
     def _typed(self, kind: str, schema: dict, name: str = "") -> list[Any]:
         found = self.evidence.of(kind) or self.evidence.of(_FALLBACK.get(kind, ""))
+        if kind == "product" and not found:  # "Review of the AeroPress Go: …": a capitalised name that is no place
+            places = {*self.evidence.of("place"), *self.evidence.of("address")}
+            found = [p for p in self.evidence.of("proper") if p not in places]
         if kind == "name":
             found = self._names(name, schema)
         elif kind in ("place", "address") and self.named:  # "to Hannah Schmidt" is the recipient's name
@@ -513,7 +607,7 @@ class RequestHints:
                 self.taken.setdefault(kind, set()).add(fresh[0])
             if fresh:
                 return fresh[0]
-        meant = _russian_meanings(text)
+        meant = [*_sentiment(options, self.evidence.text), *_russian_meanings(text), *_english_meanings(text)]
         for english in meant:  # «к стоматологу» names `dentist`
             chosen = next((o for o in options if isinstance(o, str) and o.lower().replace("_", " ") == english), None)
             if chosen is not None:
@@ -527,6 +621,190 @@ class RequestHints:
             if numeric and option in self.evidence.of("number"):
                 return option
         return MISSING
+
+
+_NEGATIVE_MEANS = re.compile(r"negative|отрицательн|below zero|minus", re.I)
+_TAKING_AWAY = re.compile(
+    r"\b(?:sold|sell|sells|remove[sd]?|removing|take\s+(?:\w+\s+)?off|took\s+(?:\w+\s+)?off|subtract\w*|deduct\w*|"
+    r"withdr[ae]w\w*|lost|lose|damaged|broken|used up|consumed|gave away|decrease\w*|reduce\w*|lower\w*|"
+    r"write\s+off|written\s+off|wrote\s+off|minus|debit\w*|spent|shipped out|returned to supplier)\b|"
+    r"(?<!\w)(?:продал\w*|продан\w*|спис\w*|убер\w*|убра\w*|вычт\w*|вычест\w*|уменьш\w*|сниз\w*|сним\w*|забра\w*)",
+    re.I)
+_ADDING = re.compile(r"\b(?:add|adds|added|received|receive|restock\w*|bought|increase\w*|raise\w*|put\s+back)\b|"
+                     r"(?<!\w)(?:добав\w*|получил\w*|приш[её]л\w*|увелич\w*)", re.I)
+
+
+def _takes_away(description: str, text: str) -> bool:
+    """A signed number whose description says negative values remove ("negative to remove, positive to add"), for a
+    request that takes away ("we sold 14 units", "take them off") and adds nothing."""
+    return bool(_NEGATIVE_MEANS.search(description) and _TAKING_AWAY.search(text) and not _ADDING.search(text))
+
+
+_TITLE_WORD = r"[A-Z][\w'’:!?-]*"
+_SMALL_WORD = r"(?:of|the|a|an|and|in|on|at|to|for|with|from|into|or|de|la|le|du|von)"
+_BY_CREATOR = re.compile(
+    rf"(?<![\w'’])(?P<title>{_TITLE_WORD}(?:\s+(?:{_SMALL_WORD}\s+){{0,3}}(?:{_TITLE_WORD}|\d+)){{0,12}}),?\s+by\s+"
+    r"(?P<creator>[A-Z][\w'’-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'’-]*|(?:de|van|von|le|la|du|da|der|di)(?=\s+[A-Z]))){0,5})")
+"""A work and who made it: "The Left Hand of Darkness by Ursula K. Le Guin", "Kind of Blue by Miles Davis"."""
+_WORK_FIELD = re.compile(r"^(?:title|name|book|book_?title|song|song_?title|track|album|film|movie|work|piece|painting|"
+                         r"novel|show|series|game)$", re.I)
+_CREATOR_FIELD = re.compile(r"author|artist|writer|composer|director|creator|band|musician|novelist|painter|"
+                            r"автор|исполнител|режисс", re.I)
+
+
+@functools.lru_cache(maxsize=256)
+def _work_or_creator(name: str, text: str) -> str | None:
+    """The title of a work (`title`) or its maker (`author`, `artist`) from "<Title> by <Name>", the title's
+    leading verb aside ("Add The Left Hand of Darkness by …"); None when the request writes no such phrase."""
+    m = _BY_CREATOR.search(text)
+    if not m:
+        return None
+    if _CREATOR_FIELD.search(name):
+        return m["creator"].rstrip(".")
+    if _WORK_FIELD.match(name):
+        title = m["title"]
+        words = title.split()
+        if words and proper_names.leads_a_sentence(text, m.start("title")) and words[0].lower() in _VERBS_BEFORE_A_TITLE:
+            title = " ".join(words[1:])
+        return title or None
+    return None
+
+
+_VERBS_BEFORE_A_TITLE = {"add", "save", "put", "log", "play", "queue", "read", "watch", "buy", "order", "find",
+                         "search", "borrow", "reserve", "recommend", "review", "rate", "track", "bookmark", "list"}
+
+
+_COUNTRIES = {
+    "AT": "austria|австри", "AU": "australia|австрали", "BE": "belgium|бельги", "BR": "brazil|бразили",
+    "CA": "canada|канад", "CH": "switzerland|швейцари", "CN": "china|кита", "CZ": "czech republic|czechia|чехи",
+    "DE": "germany|германи", "DK": "denmark|дани", "EE": "estonia|эстони", "ES": "spain|испани",
+    "FI": "finland|финлянди", "FR": "france|франци", "GB": "united kingdom|great britain|britain|england|scotland|"
+    "wales|the uk|великобритани|англи", "GR": "greece|греци", "HU": "hungary|венгри", "IE": "ireland|ирланди",
+    "IL": "israel|израил", "IN": "india|инди", "IS": "iceland|исланди", "IT": "italy|итали", "JP": "japan|япони",
+    "KR": "south korea|korea|коре", "KZ": "kazakhstan|казахстан", "LT": "lithuania|литв", "LV": "latvia|латви",
+    "MX": "mexico|мексик", "NL": "netherlands|holland|нидерланд|голланди", "NO": "norway|норвеги",
+    "NZ": "new zealand|новая зеланди|новой зеланди", "PL": "poland|польш", "PT": "portugal|португали",
+    "RO": "romania|румыни", "RS": "serbia|серби", "RU": "russia|росси", "SE": "sweden|швеци",
+    "SG": "singapore|сингапур", "TR": "turkey|türkiye|турци", "UA": "ukraine|украин",
+    "US": "united states|the usa|the us|america|сша|америк", "ZA": "south africa|юар", "AR": "argentina|аргентин",
+    "AE": "united arab emirates|the uae|оаэ", "EG": "egypt|египт", "TH": "thailand|таиланд", "VN": "vietnam|вьетнам",
+    "GE": "georgia|грузи", "AM": "armenia|армени", "BY": "belarus|беларус|белорусси", "HR": "croatia|хорвати",
+    "BG": "bulgaria|болгари", "SK": "slovakia|словаки", "SI": "slovenia|словени", "LU": "luxembourg|люксембург",
+    "CY": "cyprus|кипр", "MT": "malta|мальт", "CL": "chile|чили", "CO": "colombia|колумби", "PE": "peru|перу",
+    "ID": "indonesia|индонези", "MY": "malaysia|малайзи", "PH": "philippines|филиппин", "MA": "morocco|марокк",
+    "NG": "nigeria|нигери", "KE": "kenya|кени", "SA": "saudi arabia|саудовск"}
+"""ISO 3166-1 alpha-2 codes of the countries a request most often names (English names, Russian stems)."""
+_COUNTRY_NAMES = re.compile("|".join(rf"(?P<{code}>(?<![\w-])(?:{names})\w*)" for code, names in _COUNTRIES.items()),
+                            re.I)
+
+
+def _country_code(name: str, schema: dict, text: str) -> str | None:
+    """A country's ISO code for a field that wants a code (`country` with pattern ^[A-Z]{2}$, or described as
+    "ISO 3166-1 alpha-2" or "country code"), from the country the request names ("based in Germany": DE); None for
+    any other field, when the request writes the code itself, or names no country the table knows."""
+    said = f"{name} {schema.get('description') or ''}".lower()
+    if not re.search(r"country|countries|стран", said):
+        return None
+    pattern = schema.get("pattern")
+    wants_code = re.search(r"iso|alpha-?2|code|код", said) or (
+        isinstance(pattern, str) and spoken_values.matching(pattern, "DE") == ["DE"]
+        and not spoken_values.matching(pattern, "Germany"))
+    if not wants_code:
+        return None
+    for m in _COUNTRY_NAMES.finditer(text):
+        code = m.lastgroup or ""
+        if is_valid(schema, code):
+            return code
+    return None
+
+
+_COUNTED_ITEM = re.compile(r"(?<![\w.,$€£¥₽-])(?<!\bat )(?<!\bfor )(?<!@ )(\d+)\s*(?:x\s+)?(?=[a-zа-яё])"
+                           r"(?!(?:%|percent|am\b|pm\b|st\b|nd\b|rd\b|th\b|each\b|apiece\b|per\b))", re.I)
+"""A count written before what it counts ("2 pad thai", "3 x spring rolls"), marking one item of a list."""
+_ITEM_LABEL = re.compile(r"^(?:description|desc|item|item_?name|label|what|product|service|title|name|details|dish|"
+                         r"meal|food|drink|article|goods|thing|"
+                         r"описание|название|наименование)$", re.I)
+"""The property that says what an item of an array of objects is (an expense's `description`, a line's `item`)."""
+
+
+_END = r"(?=[.!?](?:\s|$)|$)"
+_FREE_TEXT = [
+    (re.compile(r"^(?:body|message|text|content|msg|(?:e?mail|message)_?(?:body|text)|сообщение|текст)$", re.I),
+     [re.compile(rf"\b(?:telling|tell|saying|say|informing|inform|letting\s+[\w@.+-]+\s+know|let\s+[\w@.+-]+\s+know)\s+"
+                 rf"(?:(?:him|her|them|me|us|everyone|all|the\s+team)\s+)?(?:that\s+)?(?P<x>[^\"«“]{{3,500}}?){_END}", re.I),
+      re.compile(rf"\b(?:e-?mail|message|text|write\s+to|ping|notify)\s+(?:[\w@.'-]+\s+){{1,3}}?that\s+"
+                 rf"(?P<x>[^\"«“]{{3,500}}?){_END}", re.I),
+      re.compile(rf"(?<!\w)(?:напиши|сообщи|скажи|передай)\w*\s+(?:(?:ему|ей|им|всем)\s*)?,?\s*что\s+(?P<x>[^\"«“]{{3,500}}?){_END}",
+                 re.I)]),
+    (re.compile(r"reason|why|cause|причин|основани", re.I),
+     [re.compile(rf"\b(?:because|since|due to|as long as|given that)\s+(?P<x>[^.!?]{{3,300}}?){_END}", re.I),
+      re.compile(rf"(?<!\w)(?:потому что|так как|из-за|по причине)\s+(?P<x>[^.!?]{{3,300}}?){_END}", re.I),
+      re.compile(rf",\s*(?P<x>(?:I|I'm|I've|we|we're|my|our|the|it|it's|she|he|they|there's|there\s+is)\b[^.!?]{{3,300}}?){_END}")]),
+    (re.compile(r"comment|note|instruction|remark|комментари|примечани|указани", re.I),
+     [re.compile(rf"(?:^|[.!?]\s+)(?:(?:for\s+the\s+|to\s+the\s+)?[\w-]{{2,20}}|[А-ЯЁA-Z][а-яё]+)\s*:\s*(?P<x>[^.!?]{{3,300}}?){_END}")]),
+    (re.compile(r"purpose|назначени|memo", re.I),
+     [re.compile(r"(?<!\w)за\s+(?P<x>[^,.!?«\"]{3,200})", re.I),
+      re.compile(r"(?:\d|[$€£₽]|\b(?:USD|EUR|GBP|dollars?|euros?|pounds?))\s+(?:\w+\s+)?for\s+(?P<x>[^,.!?\"]{3,200})", re.I)]),
+]
+"""Free-text fields and the words that introduce what goes in them: a message's body ("telling them the files are in
+the shared drive"), a reason ("because…", ", I have a dentist appointment"), a note after a label («Курьеру: позвонить
+за час до приезда»), a payment's purpose («за аренду склада»)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _free_text(name: str, description: str, text: str) -> str | None:
+    """The part of the request a free-text field takes (see _FREE_TEXT), not the whole request; None when no cue
+    introduces one (the caller then decides as before)."""
+    spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name)
+    for field_name, cues in _FREE_TEXT:
+        anchored = field_name.pattern.startswith("^")  # a message's body is named so; a reason may be described so
+        if not (field_name.search(spoken) or (not anchored and field_name.search(description))):
+            continue
+        for cue in cues:
+            m = cue.search(text)
+            if m and m["x"].strip():
+                said = m["x"].strip(" ,;:")
+                return said[:1].upper() + said[1:] if anchored else said
+        return None
+    return None
+
+
+_FROM_END = re.compile(r"^(?:sender|from|origin|source|shipper|pickup|pick_?up_?from|seller|consignor|departure|"
+                       r"отправитель|откуда)", re.I)
+_TO_END = re.compile(r"^(?:recipient|receiver|to|destination|target|consignee|dropoff|drop_?off|delivery|deliver_?to|"
+                     r"ship_?to|addressee|buyer|arrival|получатель|куда)", re.I)
+_MOVEMENT = re.compile(r"\bfrom\s+(?P<a>[^.!?;]{2,200}?)\s+to\s+(?P<b>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)|"
+                       r"(?<!\w)от\s+(?P<ra>[^.!?;]{2,200}?)\s+(?:для|к|ко)\s+(?P<rb>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)",
+                       re.I)
+
+
+def _end_of_a_movement(name: str, text: str) -> str | None:
+    """The words of one end of "from A to B" for an object named for that end; None for another object, or when
+    the request writes no such phrase."""
+    side = "a" if _FROM_END.match(name) else "b" if _TO_END.match(name) else None
+    if side is None:
+        return None
+    m = _MOVEMENT.search(text)
+    if not m:
+        return None
+    return m[side] if m[side] else m["r" + side]
+
+
+_HOUR_FIELD = re.compile(r"(?:^|_)(?:hour|hh|час)$", re.I)
+_MINUTE_FIELD = re.compile(r"(?:^|_)(?:minute|min|mm|минута)$", re.I)
+
+
+def _clock_part(name: str, schema: dict, times: list[str]) -> int | None:
+    """The hour or the minute of the time the request says, for a clock split in two integer fields (`hour` 6 and
+    `minute` 15 for "quarter past six"); None for any other field, or when no time is said."""
+    if not times or not (_types(schema) & {"integer", "number"}):
+        return None
+    top = schema.get("maximum")
+    if _HOUR_FIELD.search(name) or (top in (23, 24) and re.search(r"hour|час", name, re.I)):
+        return int(times[0][:2])
+    if _MINUTE_FIELD.search(name) or (top == 59 and re.search(r"min|мин", name, re.I)):
+        return int(times[0][3:5])
+    return None
 
 
 _RU_ENUM_WORDS = {
@@ -550,6 +828,44 @@ def _russian_meanings(text: str) -> list[str]:
         if stem:
             found.append(_RU_ENUM_WORDS[stem])
     return list(dict.fromkeys(found))
+
+
+_EN_ENUM_PHRASES = {
+    r"meat-?free|meatless|without meat|no meat|veggie": "vegetarian", r"plant-?based|no animal products": "vegan",
+    r"gluten-?free|no gluten": "gluten free", r"dairy-?free|lactose-?free|no dairy": "dairy free",
+    r"asap|right away|immediately|urgently": "urgent"}
+"""English phrases for enum values they mean without naming them: "a meat-free lasagne" is vegetarian."""
+
+
+def _english_meanings(text: str) -> list[str]:
+    found = [(m.start(), meaning) for phrase, meaning in _EN_ENUM_PHRASES.items()
+             for m in re.finditer(rf"(?<![\w-])(?:{phrase})(?![\w-])", text, re.I)]
+    return list(dict.fromkeys(meaning for _, meaning in sorted(found)))
+
+
+def _tone(english: str, russian: str) -> re.Pattern:
+    """Whole English words, and Russian word beginnings, of one tone."""
+    return re.compile(rf"\b(?:{english})\b|(?<!\w)(?:{russian})", re.I)
+
+
+_PRAISE = _tone("love[sd]?|lovely|great|excellent|amazing|awesome|fantastic|perfect|good|nice|happy|like[sd]?|enjoy\\w*|"
+                "recommend\\w*|brilliant|delicious|wonderful|best",
+                "отличн|прекрасн|хорош|нрав|люблю|понравил|рекоменду|вкусн|удобн")
+_COMPLAINT = _tone("hate[sd]?|bad|terrible|awful|poor|broke|broken|crack\\w*|leak\\w*|disappoint\\w*|worst|useless|"
+                   "faulty|defective|slow|noisy|rude|late|cold|stopped working|fell apart|refund",
+                   "плох|ужасн|сломал|трещин|разочаров|не работает|медленн|шумн|холодн")
+
+
+def _sentiment(options: list, text: str) -> list[str]:
+    """For a sentiment enum (positive, negative, and mixed or neutral): praise and a complaint in the same text are
+    mixed ("I love the coffee it makes, but the lid cracked"), one of them alone is positive or negative."""
+    said = {str(o).lower() for o in options}
+    if not {"positive", "negative"} <= said:
+        return []
+    good, bad = bool(_PRAISE.search(text)), bool(_COMPLAINT.search(text))
+    if good and bad:
+        return ["mixed"] if "mixed" in said else []
+    return ["positive"] if good else ["negative"] if bad else ["neutral"] if "neutral" in said else []
 
 
 _LANGUAGE_CODES = {"English": "en", "French": "fr", "German": "de", "Spanish": "es", "Italian": "it", "Russian": "ru",
@@ -592,6 +908,9 @@ def copied(name: str, found: list[str], text: str) -> list[str]:
 
 _CALLED = re.compile(r"(?:\bcalled|\bnamed|\btitled|(?<!\w)под названием|(?<!\w)с названием)\s+"
                      r"(?:\"([^\"]{1,120})\"|«([^»]{1,120})»|“([^”]{1,120})”)", re.I)
+_LABEL_FIELD = re.compile(r"^(?:label|title|name|caption|nickname|alias|display_?name|tag)$", re.I)
+_BARE_CALLED = re.compile(r"\b(?:called|named|labell?ed|titled|nicknamed)\s+([A-ZА-ЯЁ0-9][\w'’&-]*(?:\s+[A-ZА-ЯЁ0-9][\w'’&-]*){0,4})")
+"""A name given without quotes: "a timer called Tea", "a playlist named Road Trip"."""
 _FROM_TO = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+|your\s+)?([\w-]+)\s+(?:to|into)\s+(?:the\s+|my\s+|our\s+|your\s+)?"
                       r"([\w-]+)", re.I)
 _TAGGED = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
@@ -704,39 +1023,95 @@ def _number(text: str) -> int | float | None:
 TODAY = dt.date(2025, 1, 15)
 """The sandbox's fixed "today" (a Wednesday, the date its placeholders use): "tomorrow", "next Tuesday" are read
 against it, so a reply never depends on the day it is run (docs/sandbox.md)."""
+_TODAY = contextvars.ContextVar("today", default=TODAY)
+_STATED_TODAY = re.compile(r"\b(?:today\s+is|today's\s+date\s+is|today's\s+date:|the\s+date\s+today\s+is|"
+                           r"current\s+date(?:\s+is|:)|the\s+current\s+date\s+is|date\s+today:)\s*(?:\w+day,?\s+)?"
+                           r"|(?<!\w)(?:сегодня|текущая\s+дата:?)\s+(?:[а-яё]+,\s*)?", re.I)
+
+
+def stated_today(texts: list[str]) -> dt.date | None:
+    """The day the conversation says it is ("Today is Monday, 2 March 2026." in the system prompt, "Current date:
+    2026-03-02"), for relative dates; None when it says none (the sandbox's fixed TODAY then applies)."""
+    for text in texts:
+        for m in _STATED_TODAY.finditer(text[:READ_LIMIT]):
+            said = text[m.end():m.end() + 40]
+            dates = _dates(said, relative=False)[1]
+            if dates:
+                return dt.date.fromisoformat(dates[0])
+    return None
+
+
+def today() -> dt.date:
+    """The day relative dates are read against: the one the conversation states, else the fixed TODAY."""
+    return _TODAY.get()
+
+
+def set_today(day: dt.date | None) -> contextvars.Token:
+    return _TODAY.set(day or TODAY)
+
+
+def reset_today(token: contextvars.Token) -> None:
+    _TODAY.reset(token)
+
+
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _RU_WEEKDAYS = ("понедельник", "вторник", "сред", "четверг", "пятниц", "суббот", "воскресень")
 _RELATIVE = re.compile(r"\b(?:(day after tomorrow)|(tomorrow)|(today|tonight|this (?:morning|afternoon|evening))|"
-                       r"(?:next|this|coming|on)\s+(" + "|".join(_WEEKDAYS) + r")|in\s+(\d{1,3})\s+days?)\b|"
+                       r"(?:next|this|coming|on)\s+(" + "|".join(_WEEKDAYS) + r")|in\s+(\d{1,3})\s+days?|"
+                       r"in\s+(\d{1,2}|a|one)\s+(weeks?|months?)|(a|one|\d{1,2})\s+(weeks?|months?|days?)\s+from\s+(?:today|now))\b|"
                        r"(?<!\w)(?:(послезавтра)|(завтра)|(сегодня)|(?:в|во)\s+(?:следующ\w+\s+|эт\w+\s+)?("
-                       + "|".join(_RU_WEEKDAYS) + r")\w*|через\s+(\d{1,3})\s+(?:дн|день))", re.I)
+                       + "|".join(_RU_WEEKDAYS) + r")\w*|через\s+(\d{1,3})\s+(?:дн|день)|через\s+(?:(\d{1,2})\s+)?(недел\w*|месяц\w*))", re.I)
 _RANGE = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|until|till|through|thru|-|–|—)\s*"
                     r"(?:([A-Za-z]{3,9})\.?\s+)?(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
 """A range of days with one year at its end: "from March 3 to March 6, 2026", "May 3-6, 2026"."""
 
 
 def _relative_dates(text: str) -> list[str]:
-    """Dates said relative to today, read against the sandbox's fixed TODAY, in the order written."""
-    found = []
+    """Dates said relative to today (today(): the day the conversation states, else the sandbox's fixed TODAY), in
+    the order written: "the day after tomorrow", "next Friday", "in 3 days", "in two weeks", «через месяц»."""
+    base = today()
+    found: list[tuple[int, str]] = []
     for m in _RELATIVE.finditer(text):
         groups = m.groups()
-        if groups[0] or groups[5]:
-            day = TODAY + dt.timedelta(days=2)
-        elif groups[1] or groups[6]:
-            day = TODAY + dt.timedelta(days=1)
-        elif groups[2] or groups[7]:
-            day = TODAY
-        elif groups[4] or groups[9]:
-            day = TODAY + dt.timedelta(days=int(groups[4] or groups[9]))
+        if groups[0] or groups[9]:
+            day = base + dt.timedelta(days=2)
+        elif groups[1] or groups[10]:
+            day = base + dt.timedelta(days=1)
+        elif groups[2] or groups[11]:
+            day = base
+        elif groups[4] or groups[13]:
+            day = base + dt.timedelta(days=int(groups[4] or groups[13]))
+        elif groups[6] or groups[8] or groups[15]:
+            count_word = groups[5] or groups[7] or groups[14] or "1"
+            count = int(count_word) if count_word.isdigit() else 1
+            day = _later(base, count, (groups[6] or groups[8] or groups[15]).lower())
         else:
             index = _WEEKDAYS.index(groups[3].lower()) if groups[3] else next(
-                i for i, w in enumerate(_RU_WEEKDAYS) if groups[8].lower().startswith(w))
-            day = TODAY + dt.timedelta(days=(index - TODAY.weekday() - 1) % 7 + 1)
-        found.append(day.isoformat())
-    return found
+                i for i, w in enumerate(_RU_WEEKDAYS) if groups[12].lower().startswith(w))
+            day = base + dt.timedelta(days=(index - base.weekday() - 1) % 7 + 1)
+        found.append((m.start(), day.isoformat()))
+    found += [(m.start(), (base - dt.timedelta(days=2 if m[1] else 1)).isoformat()) for m in _PAST.finditer(text)]
+    return [day for _, day in sorted(found)]
 
 
-def _dates(text: str) -> tuple[list[str], list[str]]:
+_PAST = re.compile(r"\b(?:(the day before yesterday)|yesterday)\b|(?<!\w)(?:(позавчера)|вчера)(?!\w)", re.I)
+
+
+def _later(base: dt.date, count: int, unit: str) -> dt.date:
+    """count days, weeks or months after base (a month later keeps the day, or the month's last one)."""
+    if unit.startswith(("week", "недел")):
+        return base + dt.timedelta(weeks=count)
+    if unit.startswith(("day", "дн", "ден")):
+        return base + dt.timedelta(days=count)
+    month = base.month - 1 + count
+    year, month = base.year + month // 12, month % 12 + 1
+    for day in range(base.day, 0, -1):
+        if _real_date(year, month, day):
+            return dt.date(year, month, day)
+    return base
+
+
+def _dates(text: str, relative: bool = True) -> tuple[list[str], list[str]]:
     datetimes: list[str] = []
     dates: list[str] = []
     for m in _RANGE.finditer(text):
@@ -761,7 +1136,8 @@ def _dates(text: str) -> tuple[list[str], list[str]]:
         number = number or _MONTHS.get(month.lower())
         if number and _real_date(int(year), number, int(day)):
             dates.append(f"{year}-{number:02d}-{int(day):02d}")
-    dates += _relative_dates(text)
+    if relative:
+        dates += _relative_dates(text)
     return _unique(datetimes), _unique(dates)
 
 
@@ -789,6 +1165,8 @@ def _ids(text: str) -> list[str]:
     if _FLIGHT_WORDS.search(text):
         found += [(m.start(), m.group(1) + m.group(2)) for m in _FLIGHT_NUMBER.finditer(text)]
     found += [(m.start(), m.group(0)) for m in _ID_TOKEN.finditer(text)]
+    found += [(m.start(), m.group(0)) for m in _CODE.finditer(text)]
+    found += [(m.start(1), m.group(1)) for m in _SPACED_ID.finditer(text) if m.group(1)[:1].isupper()]
     found += [(m.start(1), m.group(1)) for m in _ID_AFTER_WORD.finditer(text)]
     return _unique(value.rstrip(".-") for _, value in sorted(found, key=lambda f: (f[0], -len(f[1]))))
 

@@ -62,9 +62,19 @@ def phones(text: str) -> list[str]:
     return _unique(m.strip() for m in PHONE.findall(text) if sum(ch.isdigit() for ch in m) >= 7)
 
 
+_RU_ADDRESS = re.compile(
+    r"(?<!\w)(?:(?:г\.|город)\s*[А-ЯЁ][а-яё-]+,\s*)?(?:ул\.|улица|пр-т|пр\.|проспект|пер\.|переулок|наб\.|набережная|"
+    r"бул\.|бульвар|ш\.|шоссе|пл\.|площадь|мкр\.?|микрорайон)\s*[А-ЯЁ0-9][\w.-]*(?:\s+[А-ЯЁ][\w-]*)*"
+    r"(?:,?\s*(?:д\.|дом|корп\.|корпус|к\.|стр\.|строение|кв\.|квартира|офис|оф\.|подъезд|под\.|эт\.|этаж)\s*\d+[\w/-]*)*"
+    r"(?:,\s*(?:г\.\s*)?[А-ЯЁ][а-яё-]+(?![\w-])(?!\s+\d))?")
+"""A Russian address: «ул. Пушкина, д. 10, кв. 5, Москва», «г. Казань, пр. Победы, д. 3»."""
+
+
 def addresses(text: str) -> list[str]:
-    """Street addresses: '10 Downing Street, London', '1600 Pennsylvania Ave, Washington, DC 20500'."""
-    return _unique(m.group(0).rstrip(",. ") for m in ADDRESS.finditer(text))
+    """Street addresses: '10 Downing Street, London', '1600 Pennsylvania Ave, Washington, DC 20500',
+    «ул. Пушкина, д. 10, кв. 5, Москва»."""
+    return _unique([*(m.group(0).rstrip(",. ") for m in ADDRESS.finditer(text)),
+                    *(m.group(0).rstrip(",. ") for m in _RU_ADDRESS.finditer(text))])
 
 
 TIME = re.compile(r"(?<![\d:.])(?:([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?!\d)\s*(am|pm|a\.m\.|p\.m\.)?"
@@ -91,6 +101,12 @@ _NOT_SLUGS = {"e-mail", "check-up", "follow-up", "wi-fi", "log-in", "sign-in", "
               "t-shirt", "x-ray", "co-worker", "re-run", "dry-run", "in-person", "long-term", "short-term"}
 
 
+_THING_BEFORE = re.compile(r"\b(?:in|from|for|of|on|to)\s+(?:the\s+)?(?:(?:repo|repository|project|service|app|branch|"
+                           r"package|module|host|server|cluster|bucket|channel)\s+)?$|\b(?:repo|repository|project|"
+                           r"service|app|branch|package|module|host|server|cluster|bucket)\s+$", re.I)
+"""Where a hyphenated name is a thing's: "the open pull requests in web-frontend", "repo billing-service"."""
+
+
 def slugs(text: str) -> list[str]:
     """Lower-case hyphenated identifiers: "payments-api" right after the action verb ("Deploy payments-api"),
     or any with a digit ("lamp-kitchen-02"); hyphenated words ("check-up", "e-mail") are not."""
@@ -99,7 +115,8 @@ def slugs(text: str) -> list[str]:
         slug = m.group(1)
         if slug in _NOT_SLUGS:
             continue
-        if any(ch.isdigit() for ch in slug) or _VERB_FIRST.search(text[:m.start()]):
+        if any(ch.isdigit() for ch in slug) or _VERB_FIRST.search(text[:m.start()]) \
+                or _THING_BEFORE.search(text[:m.start()]):
             found.append(slug)
     return _unique(found)
 
@@ -118,6 +135,18 @@ def money(text: str) -> list[int | float]:
     """Amounts of money in the order written: '$25.50', '5.50 dollars each', 'at 5.50'."""
     found = sorted((m.start(), m.group(1)) for pattern in _MONEY for m in pattern.finditer(text))
     return _unique(_amount(value) for _, value in found)
+
+
+def money_spans(text: str) -> list[tuple[int, int]]:
+    """Where the amounts of money stand, in the order written, one span per amount (overlaps merged)."""
+    spans = sorted({m.span() for pattern in _MONEY for m in pattern.finditer(text)})
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def counts(text: str) -> list[int]:
@@ -142,6 +171,41 @@ _UNIT_WORDS = {"kg": r"kg|kilo\w*|кг|килограмм\w*", "km": r"km|kilome
 _NUMBER_BEFORE = r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?"
 
 
+_HOURS = r"(?:hours?|hrs?|h|час\w*)"
+_MINUTES = r"(?:minutes?|mins?|m|минут\w*|мин)"
+_FRACTION = {"a half": 0.5, "half": 0.5, "a quarter": 0.25, "quarter": 0.25, "three quarters": 0.75, "3 quarters": 0.75}
+_DURATION = re.compile(
+    rf"(?<![\w.,])(?:(?P<q>[123])\s+quarters?\s+of\s+an\s+hour\b|(?P<h>\d+(?:[.,]\d+)?|an?|one)(?:\s+and\s+(?P<hf>a half|a quarter|(?:three|3) quarters))?\s*-?\s*{_HOURS}"
+    rf"(?:\s*(?:,|and)?\s*(?P<m>\d+)\s*{_MINUTES}(?![\w])|\s+and\s+(?P<f>a half|a quarter|(?:three|3) quarters))?(?![\w])"
+    rf"|(?P<part>half|a quarter|quarter|three quarters)\s+(?:of\s+)?an\s+hour\b"
+    rf"|(?P<ru>полтора|полтора)\s+час\w*|(?P<half>полчаса|пол\s+часа))", re.I)
+"""Durations said with hours: "an hour and a half", "1.5 hours", "2 h 15 min", "half an hour", «полтора часа»."""
+
+
+def durations(text: str) -> list[float]:
+    """Durations written with hours (see _DURATION), in minutes, in the order written."""
+    found = []
+    for m in _DURATION.finditer(text):
+        if m["q"]:
+            minutes = 15 * int(m["q"])
+        elif m["part"]:
+            minutes = 60 * _FRACTION[m["part"].lower()]
+        elif m["ru"]:
+            minutes = 90
+        elif m["half"]:
+            minutes = 30
+        else:
+            hours = 1.0 if m["h"].lower() in ("a", "an", "one") else float(m["h"].replace(",", "."))
+            hours += _FRACTION.get((m["hf"] or m["f"] or "").lower(), 0)
+            minutes = 60 * hours + (int(m["m"]) if m["m"] else 0)
+        found.append(minutes)
+    return found
+
+
+_DURATION_UNITS = {"minutes": 1, "mins": 1, "min": 1, "minute": 1, "seconds": 1 / 60, "secs": 1 / 60, "sec": 1 / 60,
+                   "hours": 60, "hrs": 60, "hour": 60}
+
+
 def unit_numbers(name: str, text: str) -> list[int | float]:
     """Numbers written right before the unit a property's name ends with or holds (`weight_kg`: "3.2 kg";
     `duration_minutes`: "68 minutes"; `stars`: "4 stars"; `nights`: "3 nights"), in the order written: a
@@ -155,6 +219,16 @@ def unit_numbers(name: str, text: str) -> list[int | float]:
             continue
         for m in re.finditer(rf"{_NUMBER_BEFORE}(?:{written})(?![\w])", text, re.I):
             found.append((m.start(), m.group(1)))
+    per = next((_DURATION_UNITS[w] for w in words if w in _DURATION_UNITS), None)
+    if per is not None:  # `duration_minutes` takes "an hour and a half" as 90, `timeout_seconds` "2 minutes" as 120
+        spoken = [(m.start(), minutes) for m, minutes in zip(_DURATION.finditer(text), durations(text))]
+        if per != 60:
+            spoken = [(at, minutes / per) for at, minutes in spoken]
+        elif not spoken:
+            return _unique(_amount(value) for _, value in sorted(found))
+        shown = [(at, int(v) if float(v).is_integer() else round(v, 4)) for at, v in spoken]
+        plain = [(at, _amount(value)) for at, value in found if not any(a <= at < a + 40 for a, _ in spoken)]
+        return _unique(v for _, v in sorted([*shown, *plain]))
     return _unique(_amount(value) for _, value in sorted(found))
 
 
@@ -243,6 +317,30 @@ def flag(name: str, text: str) -> Any:
     # send_welcome_email by its last words, and the negation before them counts
     start = places[0][0] if len(places) == 1 else _closest(places)
     return not _NEGATION.search(said[:start])
+
+
+_PHRASE_WORD = re.compile(r"[a-zа-яё0-9']+")
+
+
+def described_flag(name: str, description: str, text: str) -> Any:
+    """flag(), else a boolean whose description the request paraphrases: "Whether voters may pick more than one
+    option" is True for "people can pick more than one" (three or more of its words in a row), False when negated
+    ("nobody can pick more than one")."""
+    by_name = flag(name, text)
+    if by_name is not MISSING or not description:
+        return by_name
+    wanted = _PHRASE_WORD.findall(description.lower())
+    said = _said(text)
+    for size in range(min(len(wanted), 6), 2, -1):
+        for k in range(len(wanted) - size + 1):
+            window = wanted[k:k + size]
+            if not any(len(w) >= 4 for w in window):
+                continue
+            m = re.search(r"\b" + r"\s+".join(map(re.escape, window)) + r"\b", said)
+            if m:
+                return not re.search(r"\b(?:no one|nobody|not|cannot|can'?t|never|only one|нельзя|не)\s+(?:\w+\s+){0,2}$",
+                                     said[:m.start()])
+    return MISSING
 
 
 def _closest(places: list[list[int]]) -> int:

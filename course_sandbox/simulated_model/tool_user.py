@@ -268,10 +268,20 @@ def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[
             continue
         tool = next(t for t in tools if t.name == part.missing[0])
         prop = part.missing[1][0]
-        fixed = {key: value for key, value in tool_input(tool, slots.read(ask, lang)).items() if key != prop}
+        own = slots.read(ask, lang)
+        fixed = {key: value for key, value in tool_input(tool, own).items() if key != prop}
+        hints = _hints(tool, own)
+        inherited = tuple(key for key, schema in tool.properties().items()
+                          if key != prop and isinstance(schema, dict) and not hints.wanted(key, schema))
         conds, unreadable = plans.conditions(ask, bool(keeps))
-        steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items()), plans.field_of(ask),
-                                     conds, unreadable))
+        field_word = plans.field_of(ask)
+        if steps and not keeps and not conds and not unreadable and steps[-1].after == earlier[-1]:
+            # "…then decline the ones with standup in the title and email their organiser": the same ones
+            keeps, conds, field_word = steps[-1].keeps, steps[-1].conditions, steps[-1].field
+        schema = tool.properties().get(prop) if isinstance(tool.properties().get(prop), dict) else {}
+        types = schema.get("type") if isinstance(schema.get("type"), str) else "string"
+        steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items()), field_word,
+                                     conds, unreadable, inherited, types, kind_of(prop, schema) == "email"))
     return steps
 
 

@@ -44,7 +44,8 @@ GLOSSARY = {
     "тег": "tag", "метк": "label", "удал": "delete", "сотри": "delete", "список": "list", "перечисл": "list", "значит": "mean", "значени": "meaning", "покаж": "show", "информаци": "info", "сведени": "info", "данные": "info", "детал": "details",
     "участник": "member", "членов": "member", "групп": "group", "команд": "team", "сотрудник": "employee",
     "контакт": "contact", "задач": "task", "сообщени": "message", "канал": "channel", "документ": "document",
-    "папк": "folder", "каталог": "directory", "заметк": "note",
+    "папк": "folder", "каталог": "directory", "заметк": "note", "переговорк": "room", "переговорн": "room",
+    "комнат": "room",
 }
 OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
                   "%": "modulo"}
