@@ -336,10 +336,11 @@ def _short_results(run: Run, but: object) -> list[tuple[object, str]]:
 
 
 LONG_DESCRIPTION = "Timings of checkout with the discount objects, before and after (ms):\n" + "".join(
-    f"run {n:04d}: {10 + n % 7}.{n % 100:02d} -> {10 + n % 5}.{(n * 7) % 100:02d}\n" for n in range(1800))
-"""A merge request description of about 45,000 characters: more than LIMIT, less than LIMIT tokens' worth of
-characters. !482 gets it in a second run, so that get_diff's result (title, description, diff) is too long as well:
-a loop that cuts only read_file, or counts LIMIT in tokens (about 4 characters each), sends it whole."""
+    f"run {n:04d}: {10 + n % 7}.{n % 100:02d} -> {10 + n % 5}.{(n * 7) % 100:02d}\n" for n in range(840))
+"""A merge request description of about 21,000 characters: more than LIMIT, less than twice LIMIT (and far less than
+LIMIT tokens' worth of characters). !482 gets it in a second run, so that get_diff's result (title, description,
+diff) is too long as well: a loop that cuts only read_file, cuts only what is much longer than LIMIT, or counts LIMIT in
+tokens (about 4 characters each), sends it whole."""
 _LONG_MARK = "run 0001: "
 
 
@@ -611,7 +612,7 @@ EXERCISE_RULES: dict[str, Rule] = {
     "context_full": Rule(
         N_("A response cut by a full context window is an error, and its tool call never runs"),
         N_("the response stopped mid-way: its text is not the answer, and its last tool call is incomplete"),
-        6, 482, ("context_window",), context_full),
+        6, 482, ("as_is", "context_window"), context_full),  # in a later turn: not only the first is watched
     "refusal_said": Rule(
         N_("A refusal ends the run with its stop_details"),
         N_("the same model refuses the same request again: stop, and say why, so that whoever reads it can act"),
@@ -631,7 +632,7 @@ EXERCISE_RULES: dict[str, Rule] = {
     "unknown_stop": Rule(
         N_("A stop reason the loop does not know is an error that names it"),
         N_("the API adds stop reasons over time: a loop that guesses passes off a cut or paused answer as the whole"),
-        6, 482, ("unknown_stop",), unknown_stop),
+        6, 482, ("as_is", "unknown_stop"), unknown_stop),  # in a later turn: not only the first is watched
     "refusal_is_error": Rule(
         N_("A denied call goes back to the model as an error result"),
         N_("the model must learn that its call did not run, or it reports a merge that never happened"),
