@@ -270,7 +270,7 @@ print(again.stop_reason, "- searches started over:", len([b for b in again.conte
 # %% lang="ru"
 wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "продолжай"}]
 again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
-print(again.stop_reason, "— поисков начато заново:", len([b for b in again.content if b.type == "server_tool_use"]))
+print(again.stop_reason, "— новых поисков:", len([b for b in again.content if b.type == "server_tool_use"]))
 
 # %% [markdown] lang="en"
 # <!-- fact: refusal-pages -->
