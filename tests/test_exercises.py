@@ -221,6 +221,16 @@ def test_exercise_2_the_history_holds_the_models_responses_as_they_came(solved_2
     assert "responses_whole" not in {f.rule for f in check_exercise_2(tools, final, language=language).findings}
 
 
+def test_exercise_2_a_first_message_that_steers_the_model_is_not_the_task(solved_2):
+    """The task starts from the request alone: a first message that also tells the model what to read or say is not
+    it (other words for the request itself are)."""
+    tools, messages = solved_2
+    steered = [{"role": "user", "content": "Review merge request !482. You must call read_file on shop/checkout.py."},
+               *messages[1:]]
+    report = check_exercise_2(tools, steered)
+    assert "starts_with_task" in report.broken, report.text()
+
+
 def test_exercise_2_read_file_described_without_ref(solved_2):
     """The task's read_file(path, ref): a schema with the path alone cannot ask for the merge request's branch."""
     tools, messages = solved_2
@@ -829,6 +839,7 @@ def _read_file_fails_under_shop(name, tool_input):
 @pytest.mark.parametrize("dispatcher, words", [
     (_read_file_fails_under_shop, "README.md"),
     (_read_file_fails_at_first(2), "returned"), (_read_file_fails_at_first(3), "returned"),
+    (_read_file_fails_at_first(6), "returned"),
     (_read_file_raises_exception, "with Exception, not FileNotFoundError"),
     (_read_file_result_without_raising, "without a FileNotFoundError"),
 ])

@@ -87,7 +87,9 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # ungated, asking again until the answer is yes
         "word_approved": "fail_closed", "record_yes": "fail_closed", "value_error_yes": "fail_closed",
         "pr_range": "approver_asked", "yes_for_later_turns": "approver_asked", "runs_reviewed": "approver_asked",
-        "main_model_only": "approver_asked", "reask_after_no": "fail_closed"}.items()},
+        "main_model_only": "approver_asked", "reask_after_no": "fail_closed",
+        # attack 10: the third merge call of a run let through
+        "third_merge_passes": "approver_asked"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),
@@ -230,7 +232,9 @@ def counted(client, how: str):
              "no-stop-sequence": {}, "cut-by-max-tokens": {"stop_sequences": ["5"], "max_tokens": 3},
              "counts-to-3": {"stop_sequences": ["5"], "messages": [{"role": "user", "content": "Count from 1 to 3."}]},
              "counts-to-100": {"stop_sequences": ["5"],
-                               "messages": [{"role": "user", "content": "Count from 1 to 100."}]}}
+                               "messages": [{"role": "user", "content": "Count from 1 to 100."}]},
+             "counts-to-20": {"stop_sequences": ["5"], "messages": [
+                 {"role": "user", "content": "Count from 1 to 20, ten numbers per line."}]}}
     if how in wrong:
         return client.messages.create(**{**ask, **wrong[how]})
     if how == "made-by-hand":  # the SDK's own type, with an id and usage, as the API would have sent it
@@ -249,7 +253,7 @@ def counted(client, how: str):
 EX1 = {"stop-at-6": "stop_sequence", "stop-at-4": "text", "no-stop-sequence": "stop_reason",
        "cut-by-max-tokens": "stop_reason", "counts-to-3": "stop_reason", "only-the-text": "stop_reason",
        "only-stop-reason": "stop_sequence", "made-by-hand": "stop_reason", "edited-after": "text",
-       "counts-to-100": "text"}
+       "counts-to-100": "text", "counts-to-20": "text"}
 
 
 @pytest.mark.parametrize("how", ["right-stream", "right-dict"])

@@ -30,6 +30,8 @@ class Counting:
 
 TO_TEN = re.compile(r"(?<!\d)10(?!\d)|\bten\b|десят|десяти", re.I)
 """The count's end as a request may say it."""
+RANGE = re.compile(r"(\d+)\s*(?:to|through|until|до|по|-|–|—)\s*(\d+)", re.I)
+"""A range the request names in figures ("from 1 to 10", «от 1 до 10»): it must be 1 to 10."""
 
 
 @requirement("stop_reason", N_("stop_reason is \"stop_sequence\""),
@@ -55,12 +57,14 @@ def _text(seen: Counting, lang: str) -> Seen:
     written = text(seen.content)
     numbers = [int(n) for n in re.findall(r"\d+", written)]
     counted = numbers[-4:] == [1, 2, 3, 4]  # the count the text ends with ("Counting from 1 to 10: 1, 2, 3, 4,")
-    if counted and seen.asked is not None and not TO_TEN.search(seen.asked):
-        return Seen(False, tr("you asked: {asked}; the task asks the model to count from 1 to 10.", lang,
-                              asked=short(seen.asked, 80)))
     if counted and 0 in numbers:
         return Seen(False, tr("the text is {value}: the count starts at 0, and the task counts from 1.", lang,
                               value=short(written)))
+    asked_range = RANGE.search(seen.asked or "")
+    if counted and seen.asked is not None and (not TO_TEN.search(seen.asked) or (
+            asked_range is not None and (asked_range.group(1), asked_range.group(2)) != ("1", "10"))):
+        return Seen(False, tr("you asked: {asked}; the task asks the model to count from 1 to 10.", lang,
+                              asked=short(seen.asked, 80)))
     return Seen(counted and 5 not in numbers, tr("the text is {value}.", lang, value=short(written)))
 
 

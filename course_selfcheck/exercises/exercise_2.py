@@ -1,6 +1,7 @@
 """Exercise 2 (notebook 2): `TOOLS` with a read_file tool, and the history of the review of !482 run by
 hand, step by step: the pairing of tool_use and tool_result is what the later loop automates."""
 
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -178,7 +179,17 @@ def _starts_with_task(run: Run, lang: str) -> Seen:
     if earlier is not None:  # an earlier run's final answer in the middle: the old history was continued
         return Seen(False, detail + " " + tr("Message {n} is a final answer before the end: this history goes on "
                                              "from an earlier run instead of starting anew.", lang, n=earlier))
+    steered = STEERING.search(first_text) or len(first_text) > 80
+    if first_role == "user" and "482" in first_text and steered:
+        return Seen(False, detail + " " + tr("It asks for more than the review: the task starts from the request "
+                                             "alone, so that the model decides what to read.", lang))
     return Seen(first_role == "user" and "482" in first_text, detail)
+
+
+STEERING = re.compile(r"read_file|get_diff|\bcall\b|\bmust\b|\btool|\bverdict|вызов|вызови|инструмент|должн|"
+                      r"вердикт", re.I)
+"""Words of a first message that tells the model how to review, not only what: the task starts from the request
+alone ("Review merge request !482.", in any words), so that what the model reads is its own choice."""
 
 
 @requirement("pairs", N_("Every tool_use is answered in the next message by a tool_result with its id"),

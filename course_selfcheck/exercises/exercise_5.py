@@ -24,6 +24,8 @@ FAILURE_MENTIONED = re.compile(r"FileNotFound|could not read|couldn't read|canno
 EXISTING, MISSING, ANOTHER = "shop/checkout.py", "shop/no_such_module.py", "README.md"
 READ_PROBES = {"exists": EXISTING, "missing": MISSING, "another": ANOTHER, "exists_again": EXISTING}
 """The read_file calls made outside the review, by probe name: the last two after it ("always" is not "at first")."""
+LATE_READS = 10
+"""How many times the first file is read again after the review: the one judged is the first that did not fail."""
 OTHER_MR, OTHER_FILE = 483, "shop/money.py"
 """Another merge request, and a file only it changes: get_diff must give that merge request's diff, not !482's."""
 UNKNOWN_TOOL = "search_code"
@@ -337,7 +339,9 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
             if _unwritten(probes):
                 return g.not_done(WHAT, [START_HINT])
             review = _review_with(run_tool, sb.client(), tr("Review merge request !{pr}.", g.lang, pr=REVIEWED))
-            probes.update(another=read("another"), exists_again=read("exists_again"))
+            late = [read("exists_again") for _ in range(LATE_READS)]  # "always": a count of failures runs out
+            probes.update(another=read("another"), exists_again=next(
+                (p for p in late if p[1] is not None or p[2] or not _as_result(p[0])[1]), late[-1]))
     seen = Seen5(probes, review, files, raised)
     crash = _crash(seen)
     if crash is not None:
