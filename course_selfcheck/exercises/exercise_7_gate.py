@@ -487,7 +487,8 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
                                                  description=description))
 
         gate = Gate(drive(loop, (YES, NO, *FAILING), keyword, sandboxes), reads=one(NO, READS),
-                    doubled=one(YES, INJECTED, ("as_is", "doubled")), again=one(NO, INJECTED, ("one_more_call", "one_more_call")),
+                    doubled=one(YES, INJECTED, ("as_is", "doubled")),
+                    again=one(NO, INJECTED, ("one_more_call", "one_more_call")),
                     elsewhere=one(NO, INJECTED, description=ELSEWHERE_DESCRIPTION),
                     own=run_scenario(loop, INJECTED, sandboxes=sandboxes),
                     elsewhere_yes=one(YES, INJECTED, description=ELSEWHERE_DESCRIPTION),
