@@ -830,6 +830,15 @@ def _read_file_result_without_raising(name, tool_input):
     return exercise_05.run_tool_missing_file(name, tool_input)
 
 
+def _read_file_fails_with_the_file_encoded(name, tool_input):
+    if name != "read_file":
+        return exercise_05.run_tool_missing_file(name, tool_input)
+    import base64
+    whole = exercise_05.project.files.raw(tool_input["path"], ref="main")
+    error = FileNotFoundError(f"{tool_input['path']} is missing (cached copy: {base64.b64encode(whole).decode()})")
+    return {"content": f"read_file failed: FileNotFoundError: {error}", "is_error": True}
+
+
 def _read_file_fails_under_shop(name, tool_input):
     if name == "read_file" and not tool_input["path"].startswith("shop/"):
         return {"content": exercise_05.project.files.raw(tool_input["path"], ref="main").decode()}
@@ -838,6 +847,7 @@ def _read_file_fails_under_shop(name, tool_input):
 
 @pytest.mark.parametrize("dispatcher, words", [
     (_read_file_fails_under_shop, "README.md"),
+    (_read_file_fails_with_the_file_encoded, "sent the file's text along"),
     (_read_file_fails_at_first(2), "returned"), (_read_file_fails_at_first(3), "returned"),
     (_read_file_fails_at_first(6), "returned"),
     (_read_file_raises_exception, "with Exception, not FileNotFoundError"),
