@@ -126,20 +126,33 @@ def _read_file_ref(run: Run, lang: str) -> Seen:
     return run.branch_read
 
 
-def _learners_read_file() -> Callable | None:
-    """The learner's read_file, looked up where the check was called (the notebook's names, or a calling function's),
-    by name or as the "read_file" entry of a dispatch table."""
+def _learners_read_files() -> list[Callable]:
+    """The learner's read_file functions, looked up where the check was called (the notebook's names, or a calling
+    function's): by name, and as the "read_file" entry of every dispatch table (the one the rounds used may not be the
+    one named read_file)."""
+    found: dict[int, Callable] = {}
     frame = sys._getframe(2)
     while frame is not None:
         for names in (frame.f_locals, frame.f_globals):
-            found = names.get("read_file")
-            if callable(found):
-                return found
-            for value in list(names.values()):
-                if isinstance(value, Mapping) and callable(value.get("read_file")):
-                    return value["read_file"]
+            candidates = [names.get("read_file")] + [value.get("read_file") for value in list(names.values())
+                                                      if isinstance(value, Mapping)]
+            found.update((id(c), c) for c in candidates if callable(c))
         frame = frame.f_back
-    return None
+    return list(found.values())[:MOST_TRIED]
+
+
+MOST_TRIED = 4
+"""read_file functions tried at most (each against a fresh sandbox)."""
+
+
+def _branch_reads(read_files: list[Callable], lang: str) -> Seen | None:
+    """The first read_file that does not read at the ref it is given, else the last one's good report; None: none."""
+    seen = None
+    for read_file in read_files:
+        seen = _try_branch(read_file, lang)
+        if seen.ok is not True:
+            return seen
+    return seen
 
 
 def _try_branch(read_file: Callable, lang: str) -> Seen:
@@ -309,8 +322,8 @@ FIRST_HINTS = (N_("Start from exercise_messages = [{\"role\": \"user\", \"conten
 
 def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> Report:
     """Notebook 2: `TOOLS` with a read_file tool, and the history of the review of !482 run step by step."""
-    read_file = _learners_read_file()
-    tool_rows = TOOL if read_file is not None else TOOL[:1]  # read_file not found: its ref is not judged, and so said
+    read_files = _learners_read_files()
+    tool_rows = TOOL if read_files else TOOL[:1]  # read_file not found: its ref is not judged, and so said
     # offline, every response comes from the sandbox, which kept them; the live API's are not kept here
     history_rows = (*HISTORY[:1], _responses_whole, *HISTORY[1:]) if using_sandbox() else HISTORY
     g = Grade(2, language, (*tool_rows, *history_rows))
@@ -318,7 +331,7 @@ def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> 
     if is_placeholder(messages) or (isinstance(messages, (list, tuple)) and not started):
         return g.not_done(WHAT, FIRST_HINTS)
     history = [message(m) for m in messages] if isinstance(messages, (list, tuple)) else []
-    run = Run(_tool_definitions(tools), history, None if read_file is None else _try_branch(read_file, g.lang))
+    run = Run(_tool_definitions(tools), history, _branch_reads(read_files, g.lang))
     g.run(tool_rows, run)
     if not history:
         g.all_broken(history_rows, tr("expected a list of messages, got {kind}.", g.lang, kind=kind(messages)))
@@ -328,7 +341,7 @@ def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> 
     files = ", ".join(dict.fromkeys(run.paths)) or "-"
     done = ntr("The model was called {n} time and read {files}.", "The model was called {n} times and read {files}.",
                calls, g.lang, files=files)
-    if read_file is None:
+    if not read_files:
         done += " " + tr("(No function read_file was found where this check was called, so read_file was not tried "
                          "with a branch.)", g.lang)
     return g.report(done)
