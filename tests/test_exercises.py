@@ -193,7 +193,12 @@ def test_exercise_2_read_file_is_tried_at_a_branch_when_it_can_be_found(solved_2
     functions = {"read_file": lambda path, ref: project.files.raw(path, ref=ref).decode()}
     report = check_exercise_2(tools, messages, language=language)
     assert report.ok and "read_file_ref" in {f.rule for f in report.findings}, report.text()
-    del functions
+    def read_file(path, ref="main"):  # a right one by the name, beside the dispatch table the rounds used
+        return project.files.raw(path, ref=ref).decode()
+
+    functions = {"read_file": lambda path, ref="main": project.files.raw(path, ref="main").decode()}
+    assert "read_file_ref" in check_exercise_2(tools, messages, language=language).broken
+    del functions, read_file
     report = check_exercise_2(tools, messages, language=language)
     assert report.ok and "read_file_ref" not in {f.rule for f in report.findings}, report.text()
     assert ("not tried with a branch" if language == "en" else "не пробовали с веткой") in report.text(), report.text()
