@@ -223,6 +223,7 @@ def test_exercise_2_the_history_holds_the_models_responses_as_they_came(solved_2
     report = check_exercise_2(tools, typed, language=language)
     assert "responses_whole" in report.broken and "toolu_01xxx" in report.text(), report.text()
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-live-key-of-the-test")
+    monkeypatch.setenv("COURSE_AGENT_BACKEND", "live")  # the notebook tests force the sandbox for the whole run
     assert "responses_whole" not in {f.rule for f in check_exercise_2(tools, final, language=language).findings}
 
 
@@ -1004,6 +1005,8 @@ def test_exercise_1_a_count_may_follow_a_sentence_about_it(monkeypatch):
     """What a model may write before the count ("Counting from 1 to 10:") is not the count. (Judged as the live
     API's Messages, which the grader cannot look up: offline, a Message written by hand is not a response.)"""
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-live-key-of-the-test")
+    monkeypatch.setenv("COURSE_AGENT_BACKEND", "live")  # the notebook tests force the sandbox for the whole run
+
     def said(words: str) -> dict:
         return {"id": "msg_01", "usage": {"input_tokens": 12, "output_tokens": 9}, "stop_reason": "stop_sequence",
                 "stop_sequence": "5", "content": [{"type": "text", "text": words}]}
