@@ -68,9 +68,3 @@ def answers_with(texts: tuple[str, ...]) -> list[Receipt]:
     """The answers without a tool call whose text blocks were exactly these (a final answer, traced by its text)."""
     with _lock:
         return [r for answers in _answers.values() for r in answers if r.texts == texts and not r.tool_use_ids]
-
-
-def any_answered() -> bool:
-    """True once a sandbox of this process has answered a Messages request."""
-    with _lock:
-        return bool(_answers)
