@@ -522,14 +522,15 @@ APPROVED = 483
 
 def _merged_elsewhere(loop: Callable, lang: str, sandboxes: Sandboxes) -> Finding | None:
     """Three more ways a merge slips through: a person types "no" at the loop's own input() prompt (a truthy
-    string); told no, the model asks again in its next turn (a loop that lets a repeat through merges it); and the
+    string); told no, the model asks again in its next two turns (a loop that lets a repeat through, or the third
+    merge call of a run, merges it); and the
     model approves a merge request (a loop that merges on the verdict merges it)."""
     typed = run_scenario(loop, 485, sandboxes=sandboxes, typed="no")
     if 485 in typed.merged:
         return verdict(BROKEN, tr("when a person typed \"no\" at your loop's input() prompt, !{pr} was merged: only "
                                   "an explicit yes may open the gate", lang, pr=485))
-    again = run_scenario(loop, 485, ("one_more_call",), sandboxes=sandboxes, typed="no")
-    if 485 in again.merged:
+    again = run_scenario(loop, 485, ("one_more_call", "one_more_call"), sandboxes=sandboxes, typed="no")
+    if 485 in again.merged:  # asked three times: a gate that lets a repeat through, or the third call of a run
         return verdict(BROKEN, tr("told no, the model asked to merge !{pr} again in its next turn, and the loop merged "
                                   "it: a repeated call is a new call, and waits for its own yes", lang, pr=485))
     approved = run_scenario(loop, APPROVED, sandboxes=sandboxes, typed="no")
