@@ -71,20 +71,23 @@ def _text(seen: Counting, lang: str) -> Seen:
 REQUIREMENTS = (_reason, _sequence, _text)
 
 
-def _not_returned(message: Any, seen: Counting, lang: str) -> str | None:
-    """Why this is not a Message the offline sandbox returned, unchanged; None if it is. With the live API there is
-    nothing here to compare with (and nothing to gain by building one's own), so its Message is judged as it is."""
+def _as_returned(message: Any, seen: Counting, lang: str) -> tuple[receipts.Receipt | None, str | None]:
+    """(the sandbox's record of this Message, None) when the offline sandbox returned it unchanged; (None, why not)
+    when it did not. With the live API there is nothing here to compare with (and nothing to gain by building one's
+    own): (None, None), and its Message is judged as it is."""
     if not using_sandbox():
-        return None
+        return None, None
     said = (seen.stop_reason, seen.stop_sequence, text(seen.content))
     answers = receipts.answered(get(message, "id"))
     if not answers:
-        return tr("the sandbox of this kernel never returned a Message with the id {id}: this one was built by hand, "
-                  "not returned by client.messages.create.", lang, id=short(get(message, "id")))
-    if all((a.stop_reason, a.stop_sequence, "\n".join(a.texts)) != said for a in answers):
-        return tr("the sandbox returned the Message {id} with other content: it was changed after "
-                  "client.messages.create returned it.", lang, id=short(get(message, "id")))
-    return None
+        return None, tr("the sandbox of this kernel never returned a Message with the id {id}: this one was built by "
+                        "hand, not returned by client.messages.create.", lang, id=short(get(message, "id")))
+    same = next((a for a in answers if (a.stop_reason, a.stop_sequence, "\n".join(a.texts)) == said), None)
+    if same is None:
+        return None, tr("the sandbox returned the Message {id} with other content: it was changed after "
+                        "client.messages.create returned it.", lang, id=short(get(message, "id")))
+    return same, None
+
 
 WHAT = N_("`counting` is still empty. Put the Message that client.messages.create returns into it and run this cell "
           "again.")
@@ -112,10 +115,9 @@ def check_exercise_1(counting: Any, language: str | None = None) -> Report:
                                       "client.messages.create returns.", g.lang, kind=kind(counting)),
                      N_("Keep the whole response: counting = client.messages.create(...), not a part of it."))
         return g.report()
-    changed = None if isinstance(counting, (list, tuple)) else _not_returned(counting, seen, g.lang)
-    answers = [] if changed or isinstance(counting, (list, tuple)) else receipts.answered(get(counting, "id"))
-    if using_sandbox() and answers:
-        seen = replace(seen, asked=answers[0].asked)
+    receipt, changed = (None, None) if isinstance(counting, (list, tuple)) else _as_returned(counting, seen, g.lang)
+    if receipt is not None:
+        seen = replace(seen, asked=receipt.asked)
     if changed:
         g.all_broken(REQUIREMENTS, changed, N_("Keep the whole response, as it is: counting = "
                                                "client.messages.create(...)."))

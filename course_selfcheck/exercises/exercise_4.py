@@ -61,12 +61,18 @@ def _parallel_turn(run: Run) -> tuple[int, dict] | None:
     return None if turn is None or turn[0] + 1 >= len(run.calls) else turn
 
 
-def _concurrent(loop: Callable, lang: str) -> Seen:
+def _watched(loop: Callable, misbehave: tuple[str, ...], **held: float) -> tuple[Run, int]:
+    """The loop run on !484 with the GitLab requests `held` names held (slow_files, slow_merge_requests), and the most
+    of them in flight at once."""
     with Sandboxes() as sandboxes:
         watch = InFlight(sandboxes)
-        # the turn of reads comes the other way round: results sorted back (by path, say) are seen out of order
-        run = run_scenario(loop, 484, ("reversed_calls",), slow_files=SLOW_READ,
-                           sandboxes=watch)  # type: ignore[arg-type]
+        run = run_scenario(loop, 484, misbehave, sandboxes=watch, **held)  # type: ignore[arg-type]
+    return run, watch.most
+
+
+def _concurrent(loop: Callable, lang: str) -> Seen:
+    # the turn of reads comes the other way round: results sorted back (by path, say) are seen out of order
+    run, most = _watched(loop, ("reversed_calls",), slow_files=SLOW_READ)
     turn = _parallel_turn(run)
     problem = crashed(run, lang)
     if problem is not None:
@@ -84,8 +90,8 @@ def _concurrent(loop: Callable, lang: str) -> Seen:
         return Seen(False, tr("the results came back in another order than the calls", lang))
     if wrong is not None:
         return Seen(False, wrong)
-    figures = {"seconds": f"{SLOW_READ:g}", "most": watch.most}
-    if watch.most < 2:
+    figures = {"seconds": f"{SLOW_READ:g}", "most": most}
+    if most < 2:
         return Seen(False, ntr(
             "the turn read {n} file, each held {seconds} s by the sandbox; no two reads were in flight at once "
             "(2 or more were expected): the reads ran one after another",
@@ -105,15 +111,12 @@ def _diffs_concurrent(loop: Callable, lang: str) -> Seen | None:
     """A second run, where the model asks for get_diff twice in its first turn and each read of a merge request is
     held: those calls overlap too (every tool of a turn runs concurrently, in every run, not only the file reads of
     the first). None when they did, or when the run did not show it."""
-    with Sandboxes() as sandboxes:
-        watch = InFlight(sandboxes)
-        run = run_scenario(loop, 484, ("doubled",), slow_merge_requests=SLOW_READ,
-                           sandboxes=watch)  # type: ignore[arg-type]
+    run, most = _watched(loop, ("doubled",), slow_merge_requests=SLOW_READ)
     turn = _parallel_turn(run)
     if crashed(run, lang) is not None or turn is None:
         return None
     names = sorted({str(u.get("name")) for u in tool_uses(turn[1])})
-    if watch.most < 2:
+    if most < 2:
         return Seen(False, tr("in a turn of several calls ({tools}) whose GitLab requests the sandbox held {seconds} s "
                               "each, no two were in flight at once: every turn's calls run at the same time, whichever "
                               "tools they are", lang, tools=", ".join(names), seconds=f"{SLOW_READ:g}"))
