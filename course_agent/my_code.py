@@ -15,10 +15,12 @@ not depend on what a learner solved).
 
 import ast
 import contextlib
+import dis
 import inspect
 import linecache
 import re
 import sys
+import textwrap
 import types
 from collections.abc import Callable
 from pathlib import Path
@@ -77,13 +79,44 @@ def _definitions(text: str) -> tuple[str, set[str]]:
     return kept.strip("\n") + "\n", names
 
 
+GLOBAL_READS = {"LOAD_GLOBAL", "LOAD_NAME", "LOAD_FROM_DICT_OR_GLOBALS"}
+"""The instructions that read a global name (an attribute's name, `client.messages`, is read by LOAD_ATTR: a notebook
+variable called `messages` is not what the loop uses)."""
+
+
+def _without_leading_comments(text: str) -> str:
+    """The cell without the comment lines it starts with: the header start_from wrote over the code it brought (the
+    kept file has a header of its own)."""
+    lines = text.splitlines(keepends=True)
+    first = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")), len(lines))
+    return "".join(lines[first:])
+
+
 def _global_names(code: types.CodeType) -> set[str]:
-    """Every global name a function's code may read, nested code (comprehensions, lambdas, inner functions) included."""
-    names = set(code.co_names)
+    """Every global name a function's code reads, nested code (comprehensions, lambdas, inner functions) included."""
+    names = {i.argval for i in dis.get_instructions(code) if i.opname in GLOBAL_READS}
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
             names |= _global_names(constant)
     return names
+
+
+def _names_at_def(function: types.FunctionType) -> set[str]:
+    """The names its `def` line reads when it runs, outside the function's own code: defaults
+    (`answer=tool_result`), decorators and annotations."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError):
+        return set()
+    node = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if node is None:
+        return set()
+    arguments = node.args
+    parts = [*node.decorator_list, *arguments.defaults, *(d for d in arguments.kw_defaults if d is not None),
+             *(a.annotation for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                      arguments.vararg, arguments.kwarg) if a is not None and a.annotation),
+             *([node.returns] if node.returns else [])]
+    return {n.id for part in parts for n in ast.walk(part) if isinstance(n, ast.Name)}
 
 
 def _carried(function: types.FunctionType, defined: set[str]) -> tuple[list[str], list[str], list[str]]:
@@ -95,7 +128,7 @@ def _carried(function: types.FunctionType, defined: set[str]) -> tuple[list[str]
     todo = [function]
     while todo:
         current = todo.pop(0)
-        for name in sorted(_global_names(current.__code__) - seen):
+        for name in sorted((_global_names(current.__code__) | _names_at_def(current)) - seen):
             if name not in current.__globals__:
                 continue  # a builtin, or an attribute name
             seen.add(name)
@@ -117,7 +150,7 @@ def _carried(function: types.FunctionType, defined: set[str]) -> tuple[list[str]
                                + ("" if qualname == name else f" as {name}"))
             else:
                 left.append(name)
-    return imports, helpers, left
+    return imports, helpers[::-1], left  # a helper found from another's def line (a default) is defined before it
 
 
 def _importable(value: object) -> bool:
@@ -131,7 +164,7 @@ def kept_text(exercise: int, function: Callable) -> str | None:
     cell = _cell_text(plain) if plain is not None else None
     if cell is None:
         return None
-    body, defined = _definitions(cell)
+    body, defined = _definitions(_without_leading_comments(cell))
     imports, helpers, left = _carried(plain, defined)
     header = [tr("# Your exercise {n}, kept when it passed its check; start_from({n}) runs it in a later notebook.",
                  n=exercise)]
@@ -163,8 +196,11 @@ def _run(text: str, filename: str, namespace: dict) -> None:
     exec(compile(text, filename, "exec"), namespace)
 
 
-def _header(exercise: int, yours: bool, grow_into: Callable | None) -> str:
-    said = (tr("# Your exercise {n}, from {path}.", n=exercise, path=kept_path(exercise).as_posix()) if yours
+def _header(exercise: int, yours: bool, grow_into: Callable | None, failed: bool = False) -> str:
+    path = kept_path(exercise).as_posix()
+    said = (tr("# Your exercise {n}, from {path}.", n=exercise, path=path) if yours
+            else tr("# The reference solution of exercise {n}: yours, in {path}, did not run here.", n=exercise,
+                    path=path) if failed
             else tr("# The reference solution of exercise {n}: you have no exercise {n} that passed its check.",
                     n=exercise))
     if grow_into is None:
@@ -205,7 +241,7 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
     if namespace is None:
         namespace = sys._getframe(1).f_globals  # the notebook's (or the script's) own globals
     path = kept_path(exercise)
-    yours = path.is_file()
+    yours, failed = path.is_file(), False
     text = ""
     if yours:
         text = path.read_text(encoding="utf-8")
@@ -214,7 +250,7 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
         except Exception as error:
             print(tr("Your exercise {n} in {path} did not run here ({error}): starting from the reference "
                      "solution instead.", n=exercise, path=path.as_posix(), error=f"{type(error).__name__}: {error}"))
-            yours = False
+            yours, failed = False, True
     if not yours:
         text = solution_code(exercise)
         _run(text, f"<reference solution of exercise {exercise}>", namespace)
@@ -222,6 +258,8 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
         names = ", ".join(_top_level_functions(text))
         print(tr("Your exercise {n} (kept in {path} when it passed its check) is defined here: {names}.",
                  n=exercise, path=path.as_posix(), names=names) if yours else
+              tr("The reference solution of exercise {n} is defined here instead: {names}.", n=exercise, names=names)
+              if failed else
               tr("You have no exercise {n} that passed its check, so its reference solution is defined here: "
                  "{names}.", n=exercise, names=names))
         return
@@ -230,6 +268,9 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
         print(tr("Your exercise {n} (kept in {path} when it passed its check) is defined here, and running this cell "
                  "puts its code into the cell, in place of the stub: grow it into {what}.", n=exercise,
                  path=path.as_posix(), what=where))
+    elif failed:
+        print(tr("The reference solution of exercise {n} is defined here instead, and running this cell puts its code "
+                 "into the cell, in place of the stub: grow it into {what}.", n=exercise, what=where))
     else:
         print(tr("You have no exercise {n} that passed its check, so you start from its reference solution: it is "
                  "defined here, and running this cell puts its code into the cell, in place of the stub: grow it into "
@@ -240,7 +281,7 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
         with contextlib.suppress(AttributeError):  # for the check given the stub: "run (or rename) it"
             setattr(grow_into, CARRIED, (exercise, loop))
         print(tr("In that code {old} is renamed {new}, the name the check takes.", old=loop, new=where))
-    _into_this_cell(_header(exercise, yours, grow_into) + "\n" + text, exercise, yours)
+    _into_this_cell(_header(exercise, yours, grow_into, failed) + "\n" + text, exercise, yours)
 
 
 CARRIED = "__carried_from__"

@@ -257,7 +257,8 @@ def test_start_from_runs_yours_or_the_reference_and_says_which(tmp_path, monkeyp
     broken: dict = {}
     my_code.start_from(6, namespace=broken)
     out = capsys.readouterr().out
-    assert "did not run here (ValueError: half written)" in out and "no exercise 6 that passed" in out
+    assert "did not run here (ValueError: half written)" in out and "defined here instead" in out
+    assert "no exercise 6 that passed" not in out  # it did pass: it only did not run here
     assert broken["review_every_stop"].__code__.co_filename == "<reference solution of exercise 6>"
 
 
@@ -389,3 +390,42 @@ def test_renamed_counts_lines_as_python_does():
     """A line separator or form feed inside a string is not a new line for ast: the rename still lands on the name."""
     text = 'def f(x):\n    """a\u2028b\x0cc"""\n    return f(x - 1) if x else "f"\n'
     assert my_code.renamed(text, "f", "grown") == text.replace("def f(", "def grown(").replace("return f(", "return grown(")
+
+
+def test_a_helper_named_only_in_a_default_is_carried_and_an_attribute_name_is_not_a_global(tmp_path, monkeypatch):
+    """Exercise 4 as notebook 4 suggests it (results = run_all(calls), run_all(calls, answer=tool_result)): the helper
+    named only in a default argument travels too; `client.messages` does not make a notebook variable `messages`
+    one the loop uses."""
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    ns = cell("messages = ['a demo history']\nclient = None\n\n"
+              "def tool_result(call):\n    return {'id': call}\n\n\n"
+              "def run_all(calls, answer=tool_result):\n    return [answer(c) for c in calls]\n", name="<cell 1>")
+    cell("def loop(pr, *, shown=print):\n    client.messages\n    return run_all([pr])\n", ns, "<cell 2>")
+    text = my_code.keep(4, ns["loop"]).read_text()
+    assert "def tool_result(call)" in text and "def run_all(calls, answer=tool_result)" in text
+    uses = next(line for line in text.splitlines() if line.startswith("# It uses"))
+    assert "client" in uses and "messages" not in uses
+    fresh = {"__name__": "__main__", "client": types.SimpleNamespace(messages=None)}
+    exec(compile(text, "kept", "exec"), fresh)
+    assert fresh["loop"](7) == [{"id": 7}]
+
+
+def test_the_header_start_from_wrote_is_not_kept_again(tmp_path, monkeypatch):
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "en")
+    ns = cell("# The reference solution of exercise 3: you have no exercise 3 that passed its check.\n"
+              "# Grow it into this function, then run this cell:\n\n"
+              "def loop(pr):\n    return pr\n", name="<cell 1>")
+    text = my_code.keep(4, ns["loop"]).read_text()
+    assert "exercise 3" not in text and text.count("# Your exercise 4") == 1
+
+
+def test_yours_that_did_not_run_is_not_called_missing(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "en")
+    (tmp_path / "exercise_6.py").write_text("def review_every_stop(pr, answer=missing_helper):\n    return pr\n")
+    given: dict = {}
+    my_code.start_from(6, namespace=given)
+    out = capsys.readouterr().out
+    assert "did not run here (NameError" in out and "defined here instead" in out
+    assert "no exercise 6 that passed" not in out
