@@ -8,7 +8,6 @@ import ctypes
 import dataclasses
 import inspect
 import io
-import sys
 import threading
 import time
 from collections import deque
@@ -218,7 +217,9 @@ def _threads_filled_in(exchanges: list[Exchange]) -> list[Exchange]:
 
 
 class _Tee(io.TextIOBase):
-    """stdout (or stderr) while a loop runs: what is printed still shows where it did, and is kept for the rules."""
+    """stdout (or stderr) while a loop runs: what is printed is kept for the rules (a bill, a progress line), and
+    shown where it was printed only when `shown` is given (a check runs dozens of scenarios: each loop's prints,
+    shown, would bury its report)."""
 
     def __init__(self, shown: Any) -> None:
         self.shown, self.kept = shown, io.StringIO()
@@ -267,7 +268,7 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
             except BaseException as error:  # whatever the loop lets out is an observation
                 run.error = error
 
-        tee, tee_errors = _Tee(sys.stdout), _Tee(sys.stderr)
+        tee, tee_errors = _Tee(None), _Tee(None)  # kept for the rules, not shown: a check runs dozens of scenarios
         with pointed_at(sandbox, typed), contextlib.redirect_stdout(tee), contextlib.redirect_stderr(tee_errors):
             worker = threading.Thread(target=work, daemon=True, name=LOOP_THREAD)
             started = time.monotonic()
