@@ -110,6 +110,19 @@ def test_exercise_1_other_styles(client, language):
     assert "stop_sequence" in six.broken and "stop_reason" not in six.broken
 
 
+@pytest.mark.parametrize("question", ["Count to 10.", "Count from one to ten", "List the numbers from 1 to 10.",
+                                      "Please count up to ten.", "Write out the numbers 1 through 10",
+                                      "Посчитай до десяти.", "Сосчитай от одного до десяти", "Перечисли числа от 1 до 10"])
+def test_exercise_1_passes_however_the_count_is_asked(client, question):
+    """The instructor's read: "Count to 10." got the sandbox's canned reply, and the check blamed the learner."""
+    assert check_exercise_1(count(client, question=question)).ok, question
+
+
+@pytest.mark.parametrize("question", ["Count from 1 to 100.", "Count to 20.", "Count from 2 to 10."])
+def test_exercise_1_another_count_is_not_the_task(client, question):
+    assert not check_exercise_1(count(client, question=question)).ok, question
+
+
 def test_exercise_1_accepts_a_plain_dict(client):
     assert check_exercise_1(count(client).model_dump()).ok
 

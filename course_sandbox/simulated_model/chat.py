@@ -3,13 +3,34 @@
 
 import re
 
-from . import arithmetic
+from . import arithmetic, number_words
 from .diff_reading import parse_changes
 from .reply import Reply, text_reply
 from ..words import N_, words
 from .reviewer import compose_review, mr_number
 
-_COUNT = re.compile(r"(?:count|посчитай|считай)\D{0,40}?(\d{1,6})\D{1,20}?(\d{1,6})", re.I)
+_COUNT_ASK = re.compile(r"\bcount\b|\b(?:list|write(?: out)?|say|name|enumerate|print)\b\W+(?:all\W+)?(?:the\W+)?"
+                        r"(?:numbers|integers|digits)\b|\bnumbers\s+from\b|посчитай|сосчитай|считай|перечисли|"
+                        r"(?:назови|напиши|выпиши)\s+(?:все\s+)?(?:числа|цифры)", re.I)
+"""A request to count or to list numbers: "Count to 10", "List the numbers from 1 to 10", «Посчитай до десяти»."""
+_FROM_TO = re.compile(r"(\d{1,6})\s*(?:to|through|thru|until|till|up to|до|по|-|–|—|\.\.)\s*(\d{1,6})", re.I)
+_UP_TO = re.compile(r"(?:\bto|through|until|till|up to|\bдо|\bпо)\s+(\d{1,6})\b", re.I)
+_ONE = re.compile(r"\b(?:one|один|одного|единицы)\b", re.I)
+"""A count's "one", which number_words leaves a word (elsewhere it is more often a pronoun)."""
+
+
+def _count_asked(task: str) -> range | None:
+    """The numbers a request asks to count, whether it names both ends (from 1 to 10) or only the last (to ten)."""
+    asked = _COUNT_ASK.search(task)
+    if asked is None:
+        return None
+    rest = number_words.digits(_ONE.sub("1", task[asked.start():]))
+    both = _FROM_TO.search(rest)
+    first, last = (int(both.group(1)), int(both.group(2))) if both else (1, int(_UP_TO.search(rest).group(1))) \
+        if _UP_TO.search(rest) else (0, -1)
+    if 0 <= first - last < 1000 and both:  # counting down: from 10 to 1
+        return range(first, last - 1, -1)
+    return range(first, last + 1) if 0 <= last - first < 1000 else None
 _EXPLAIN = re.compile(r"explain|in detail|essay|tell me about|расскажи|объясни|подробно", re.I)
 _QUESTION = re.compile(r"^\s*(what|who|whom|whose|when|where|which|why|how|is|are|does|do|can|какой|какая|какое|"
                        r"какие|какова|каков|кто|что|когда|где|почему|сколько|как)\b\W*\w+\W+\w+", re.I)
@@ -51,9 +72,8 @@ def respond(task: str, lang: str) -> Reply:
                                       "tool that fetches it, and I will review it.",
                                       number=number),
                           reasoning=words(lang, "I have no tools, so I cannot fetch the MR."))
-    count = _COUNT.search(task)
-    if count and 0 <= int(count.group(2)) - int(count.group(1)) < 1000:
-        numbers = range(int(count.group(1)), int(count.group(2)) + 1)
+    numbers = _count_asked(task)
+    if numbers:
         return text_reply(", ".join(str(n) for n in numbers))
     computed = arithmetic.find(task)
     if computed:
