@@ -259,6 +259,17 @@ def test_exercise_2_read_file_described_without_ref(solved_2):
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_2_a_tool_described_twice_is_named(solved_2, language):
+    """TOOLS.append(read_file's description) in a cell run twice: every later request gets a 400, and the check says
+    why instead of judging the history alone."""
+    tools, messages = solved_2
+    twice = [*tools, next(t for t in tools if t["name"] == "read_file")]
+    report = check_exercise_2(twice, messages, language=language)
+    assert_only_broken(report, "read_file_tool")
+    assert "Tool names must be unique" in report.text() and "TOOLS[0]" in report.text(), report.text()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
 def test_exercise_2_placeholder_is_not_done(language):
     assert_not_done(check_exercise_2(GET_DIFF_ONLY, [], language=language), language)
     assert_not_done(check_exercise_2(None, None, language=language), language)

@@ -103,6 +103,14 @@ def _read_file_tool(run: Run, lang: str) -> Seen:
         return Seen(False, tr("the tools are {names}; none is called read_file.", lang, names=short(names)),
                     N_("Add a dict to TOOLS with \"name\": \"read_file\", a description, and an input_schema whose "
                        "properties are path (a string) and ref (a string)."))
+    names = [str(d["name"]) for d in run.tools]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:  # TOOLS.append(...) in a cell run twice: every request that sends TOOLS now gets a 400
+        return Seen(False, tr("TOOLS describes {names} more than once ({tools}): the API answers 400 (\"Tool names "
+                              "must be unique\") to every request that sends it.", lang, names=", ".join(twice),
+                              tools=short(names)),
+                    N_("Build TOOLS as a new list, TOOLS = [TOOLS[0], {...}], rather than TOOLS.append(...): a cell "
+                       "that appends adds read_file once more each time it runs."))
     schema = read_tool["input_schema"] if isinstance(read_tool["input_schema"], Mapping) else {}
     properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
     return Seen("path" in properties and "ref" in properties,
