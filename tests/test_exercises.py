@@ -970,15 +970,14 @@ def test_the_russian_references_of_exercises_1_2_and_5_pass_in_russian(client, p
         assert "Review pull request" not in solution_code(n, "ru") and "Count from" not in solution_code(n, "ru")
 
 
-NEEDS = {1: ("client", "MODEL", "response", "text_of"), 2: ("client", "MODEL", "project", "TOOLS", "get_diff"),
-         5: ("client", "MODEL", "REVIEW_RULES", "TOOLS", "FUNCTIONS", "run_tool", "review_with")}
+NEEDS = {1: ("client", "MODEL", "response", "text_of"), 2: ("client", "MODEL", "project", "TOOLS", "get_diff")}
 """What each shown solution takes from its notebook: the cells that define these run before it."""
 
 
-@pytest.mark.parametrize("number", [1, 2, 5])
+@pytest.mark.parametrize("number", [1, 2])
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_a_shown_solution_is_a_cell_that_passes_on_top_of_its_own_notebook(number, language, monkeypatch):
-    """What show_solution(1), (2) and (5) show is a plain cell at its notebook's level (no solve(), no branch on the
+    """What show_solution(1) and (2) show is a plain cell at its notebook's level (no solve(), no branch on the
     language, nothing a later notebook teaches): run after the notebook's own cells that define what it uses, it
     passes its exercise's check, in the notebook's language."""
     import sys

@@ -11,7 +11,8 @@ import pytest
 from course_agent import solutions
 from course_selfcheck import check_loop
 from course_agent.solutions import CELLS, OPTIONAL, reference, show_solution, solution_code, solution_module
-from course_selfcheck.loop_exercises import check_exercise_3, check_exercise_4, check_exercise_6, check_fallback
+from course_selfcheck.loop_exercises import (check_exercise_3, check_exercise_4, check_exercise_5, check_exercise_6,
+                                             check_fallback)
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
@@ -110,6 +111,37 @@ def test_the_loop_references_pass_their_checks_through_the_registry():
     assert check_exercise_3(reference(3)["review_pull_request"]).ok
     assert check_exercise_6(reference(6)["review_every_stop"]).ok
     assert check_fallback(reference(6, optional=True)["review_every_stop"]).ok
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_5_grows_the_loop_of_exercise_4(language):
+    """Exercise 5 is the learner's loop of exercise 4 grown: the reference passes; exercise 4's loop as it is (a tool's
+    exception ends the run) is broken on notebook 5's rule alone; the carried stub not yet grown is "not done yet"."""
+    assert check_exercise_5(reference(5, language)["review_safely"], language=language).ok
+    carried = check_exercise_5(reference(4, language)["review_concurrently"], language=language)
+    assert carried.broken == ["errors_are_results"] and not carried.ok, carried.text()
+    assert "404" in carried.findings[2].detail, carried.text()
+    empty = check_exercise_5(learner_loops.placeholder_loop, language=language)
+    assert not empty.ok and empty.findings == [], empty.text()
+
+
+def test_exercise_5_a_loop_that_catches_only_gitlabs_errors_is_seen():
+    """A call without its arguments (a TypeError, not a GitLab error) must come back as a result too."""
+    import gitlab
+
+    namespace = reference(5)
+    run_tool = namespace["run_tool"]
+
+    def tool_result(call) -> dict:
+        try:
+            return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+        except gitlab.GitlabError as error:
+            return {"type": "tool_result", "tool_use_id": call.id, "is_error": True, "content": str(error)}
+
+    namespace["tool_result"] = tool_result
+    report = check_exercise_5(namespace["review_safely"])
+    assert report.broken == ["errors_are_results"], report.text()
+    assert "without its arguments" in report.findings[2].detail
 
 
 def test_exercise_6_is_the_stop_reason_rules_and_a_placeholder_is_not_done():
@@ -246,6 +278,7 @@ def test_a_russian_notebook_shows_and_starts_from_the_russian_reference(monkeypa
 
 @pytest.mark.parametrize("n, name, check, optional", [(3, "review_pull_request", check_exercise_3, False),
                                                       (4, "review_concurrently", check_exercise_4, False),
+                                                      (5, "review_safely", check_exercise_5, False),
                                                       (6, "review_every_stop", check_exercise_6, False),
                                                       (6, "review_every_stop", check_fallback, True)])
 def test_the_russian_references_pass_their_checks_in_russian(n, name, check, optional):

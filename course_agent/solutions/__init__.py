@@ -2,7 +2,7 @@
 
 Every solution a notebook shows is a cell, in `cells/`: what a learner of that notebook writes in the exercise
 cell, on top of what the notebook has already defined, and nothing a later notebook teaches. The loop exercises'
-(3, 4, 6, 7, 8) and 9's run on `cells/given.py` (the client, MODEL, the tools, the rules): `reference(N)` runs one
+(3 to 8) and 9's run on `cells/given.py` (the client, MODEL, the tools, the rules): `reference(N)` runs one
 in a namespace of its own, as the notebook would, and `start_from` (course_agent.my_code) runs it in a later
 notebook for a learner who has no exercise of their own to carry. Exercises 1, 2 and 5 also have a module
 (`exercise_01`, ...; `solution_module(N)`) that does the same outside a notebook, for the tests and scripts.
@@ -21,17 +21,20 @@ from types import ModuleType
 from ..i18n import language as pick_language, tr
 
 NOTEBOOKS = range(1, 10)
-CELLS = (3, 4, 6, 7, 8, 9)
+CELLS = (3, 4, 5, 6, 7, 8, 9)
 """The exercises whose solution runs as a notebook cell on given.py: the loops, each grown by the next exercise, and
 the table of 9."""
 OPTIONAL = (6,)
 """The exercises with an optional part ("Go deeper") whose solution is a cell of its own, `cells/exercise_NN_fallback.py`:
 exercise 6's fallback model; `optional=True` names it."""
-SHOWN_CELLS = (1, 2, 5)
+SHOWN_CELLS = (1, 2)
 """The exercises whose shown solution is a cell on top of their own notebook's cells, with a module besides."""
+MODULES = (1, 2, 5)
+"""The exercises with a module (`exercise_01`, ...; `solution_module(N)`): 1's and 2's, and exercise 5's older form,
+the dispatcher run_tool_missing_file (its shown cell is `cells/exercise_05_dispatcher.py`)."""
 GIVEN_FROM = re.compile(r"^# %% from notebook (\d+) on$", re.MULTILINE)
 
-__all__ = ["CELLS", "OPTIONAL", "SHOWN_CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded", "client", "given_code", "project",
+__all__ = ["CELLS", "MODULES", "OPTIONAL", "SHOWN_CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded", "client", "given_code", "project",
            "reference", "review_pull_request", "review_pull_request_concurrently", "run_tool", "show_solution",
            "solution_code", "solution_module"]
 
@@ -59,7 +62,7 @@ def solution_module(notebook: int, language: str = "en") -> ModuleType:
     """The module of exercise 1's, 2's or 5's reference solution (the loop exercises' are cells: reference());
     `language="ru"`: its Russian twin (`ru/`), the same code in the Russian learner's words."""
     _known(notebook)
-    if notebook in CELLS:
+    if notebook not in MODULES:
         raise ValueError(f"exercise {notebook}'s solution is a notebook cell: reference({notebook}) runs it")
     return importlib.import_module(f"{__name__}.{'ru.' if language == 'ru' else ''}exercise_{notebook:02d}")
 

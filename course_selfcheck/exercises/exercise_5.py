@@ -11,6 +11,7 @@ from course_agent.i18n import N_, ntr, tr
 
 from ..crash import error_text
 from ..report import Report
+from .exercise_5_loop import check_loop_5, takes_a_merge_request
 from .grading import MAX_ITERATIONS, REVIEWED, Grade, Seen, call, is_placeholder, requirement, setting
 from .learner_project import project_pointed_at
 from .reading import kind, short, text
@@ -299,8 +300,12 @@ def _crash(seen: Seen5) -> BaseException | None:
 
 
 def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
-    """Notebook 5: `run_tool` is a run_tool_safely(name, tool_input) in which read_file always raises
-    FileNotFoundError. It is called for each tool and drives a review of !482 in a fresh sandbox."""
+    """Notebook 5: your loop of notebook 4, review_safely(pr_number), in which a failing tool goes back to the model
+    as a result (exercise_5_loop.py); or, the older form, `run_tool` is a run_tool_safely(name, tool_input) in which
+    read_file always raises FileNotFoundError, called for each tool and driving a review of !482 in a fresh
+    sandbox."""
+    if callable(run_tool) and takes_a_merge_request(run_tool):
+        return check_loop_5(run_tool, language)
     g = Grade(5, language, REQUIREMENTS)
     if is_placeholder(run_tool):
         return g.not_done(WHAT, [START_HINT])

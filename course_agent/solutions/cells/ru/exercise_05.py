@@ -1,12 +1,51 @@
-# Упражнение 5 (блокнот 5): run_tool_safely, в которой read_file всегда завершается ошибкой.
-def run_tool_missing_file(name: str, tool_input: dict) -> dict:
-    """run_tool_safely, только read_file всегда выбрасывает FileNotFoundError."""
+# Упражнение 5: цикл упражнения 4, который не обрывается из-за сбоя инструмента: tool_result перехватывает всё, что
+# выбросил инструмент (ответ 404 от GitLab, отсутствующий файл, вызов без аргументов, несуществующий инструмент), и
+# возвращает модели как результат этого вызова, с is_error. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и
+# `REVIEW_RULES` блокнота.
+from concurrent.futures import ThreadPoolExecutor
+
+
+def tool_calls(messages: list) -> list[str]:
+    """Как в упражнениях 3 и 4: имена всех инструментов, которые модель успела запросить, по порядку."""
+    names = []
+    for message in messages:
+        if message["role"] == "assistant":
+            names += [block.name for block in message["content"] if block.type == "tool_use"]
+    return names
+
+
+def tool_result(call) -> dict:
+    """Блок tool_result, который отвечает на один вызов; на сбой тоже — с is_error, а не исключением."""
     try:
-        if name == "read_file":  # в этом упражнении нет ни одного файла
-            raise FileNotFoundError(f"файла {tool_input['path']} нет")
-        return {"content": run_tool(name, tool_input)}
-    except Exception as error:
-        return {"content": f"{name} завершился ошибкой: {type(error).__name__}: {error}", "is_error": True}
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+    except Exception as error:  # любой сбой инструмента модель должна прочитать
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
 
 
-print(review_with(482, run_tool_missing_file))
+def run_all(calls: list) -> list[dict]:
+    """Как run_all в блокноте выше: каждый tool_use хода — в своём потоке, результаты в порядке вызовов."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(tool_result, calls))
+
+
+def review_safely(pr_number: int, max_iterations: int = 20) -> str:
+    messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
+
+    for _ in range(max_iterations):
+        response = client.messages.create(
+            model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
+        )
+        messages.append({"role": "assistant", "content": response.content})
+
+        if response.stop_reason == "end_turn":
+            return "\n".join(block.text for block in response.content if block.type == "text")
+        if response.stop_reason != "tool_use":
+            raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
+
+        calls = [block for block in response.content if block.type == "tool_use"]
+        messages.append({"role": "user", "content": run_all(calls)})  # все результаты ОДНИМ сообщением
+
+    names = tool_calls(messages)  # ошибка из упражнения 3: чем был занят запуск
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}; вызовов инструментов: {len(names)} "
+                       f"({', '.join(names)})")
