@@ -444,10 +444,12 @@ from course_selfcheck.loop_exercises import check_exercise_3
 check_exercise_3(review_pull_request)
 
 # %% [markdown] lang="en"
-# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(3))` prints it too).
+# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(3))`
+# prints it too).
 
 # %% [markdown] lang="ru"
-# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его напечатает и `print(solution_code(3))`).
+# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его
+# напечатает и `print(solution_code(3))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
