@@ -48,6 +48,7 @@
 import os
 
 import anthropic
+
 from course_agent.client import make_client
 from course_agent.config import model_id
 
@@ -60,11 +61,13 @@ print(type(client).__name__, MODEL)
 import os
 
 import anthropic
+
 from course_agent.client import make_client
 from course_agent.config import model_id
 
 os.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # язык всего, что показывает course_agent
-client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или настоящий API, если задан ANTHROPIC_API_KEY
+# настоящий anthropic.Anthropic: офлайн-песочница или настоящий API, если задан ANTHROPIC_API_KEY
+client = make_client()
 MODEL = model_id()      # id модели задан в одном месте (COURSE_AGENT_MODEL его переопределяет)
 print(type(client).__name__, MODEL)
 

@@ -230,7 +230,8 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # ```mermaid
 # flowchart TB
 #     m1["1 · user<br/>текст: Проверь merge request !482."]
-#     m2["2 · assistant (ответ целиком)<br/>рассуждение (thinking) · текст · tool_use id=toolu_01 name=get_diff input={pr: 482}"]
+#     m2["2 · assistant (ответ целиком)
+# рассуждение (thinking) · текст · tool_use id=toolu_01 name=get_diff input={pr: 482}"]
 #     m3["3 · user<br/>tool_result tool_use_id=toolu_01 content=diff"]
 #     m1 --> m2 --> m3
 #     m2 -. "тот же id" .-> m3

@@ -234,14 +234,16 @@ def loop(messages, split, max_iterations=10):
             return
         if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
-        print("  tools asked for in one response:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
+        print("  tools asked for in one response:", len(calls), "->",
+              [c.input.get("path", c.input.get("pr")) for c in calls])
         results = [tool_result(c) for c in calls]
         if split:
             for result in results:  # the mistake: one user message per result
                 messages.append({"role": "user", "content": [result]})
         else:
             messages.append({"role": "user", "content": results})
-    raise RuntimeError(f"No answer after {max_iterations} iterations")  # the cap: never a half-done run passed off as done
+    # the cap: never a half-done run passed off as done
+    raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 
 history = [{"role": "user", "content": "Review merge request !484."}]
@@ -262,14 +264,16 @@ def loop(messages, split, max_iterations=10):
             return
         if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
-        print("  инструментов запрошено в одном ответе:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
+        print("  инструментов запрошено в одном ответе:", len(calls), "->",
+              [c.input.get("path", c.input.get("pr")) for c in calls])
         results = [tool_result(c) for c in calls]
         if split:
             for result in results:  # ошибка: по сообщению от user на каждый результат
                 messages.append({"role": "user", "content": [result]})
         else:
             messages.append({"role": "user", "content": results})
-    raise RuntimeError(f"Итераций без ответа: {max_iterations}")  # ограничение: недоделанный запуск не выдаётся за готовый
+    # ограничение: недоделанный запуск не выдаётся за готовый
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}")
 
 
 history = [{"role": "user", "content": "Проверь merge request !484."}]

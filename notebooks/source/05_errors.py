@@ -331,6 +331,7 @@ show_solution(5)
 # %%
 from course_selfcheck import check_loop
 
+
 def review_safely(pr: int) -> str:
     return review_with(pr, run_tool_safely)
 

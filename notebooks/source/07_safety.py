@@ -302,7 +302,8 @@ from course_agent.my_code import start_from
 
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
-    """Ваш цикл из блокнота 6 со шлюзом: инструмент из DANGEROUS выполняется, только если approve(name, tool_input) его подтверждает."""
+    """Ваш цикл из блокнота 6 со шлюзом: инструмент из DANGEROUS выполняется, только если approve(name, tool_input)
+    его подтверждает."""
     raise NotImplementedError("напишите здесь свой код")
 
 
@@ -399,7 +400,8 @@ if using_demo_gitlab():  # the model is asked to merge: never on a real project
     try:
         answer = review_with_gate(485, approve=say_no)
     except NotImplementedError:
-        print("Your review_with_gate is still the stub; until it passes, the reference solution's gate runs here.\n")
+        print("Your review_with_gate is still the stub; "
+              "until it passes, the reference solution's gate runs here.\n")
         answer = reference(7, "en")["review_with_gate"](485, approve=say_no)
     print(answer)
     print()
@@ -421,7 +423,8 @@ if using_demo_gitlab():  # здесь модель просят влить merge
     try:
         answer = review_with_gate(485, approve=say_no)
     except NotImplementedError:
-        print("Ваш review_with_gate — всё ещё заготовка; пока он не пройдёт проверку, здесь работает шлюз эталонного решения.\n")
+        print("Ваш review_with_gate — всё ещё заготовка; "
+              "пока он не пройдёт проверку, здесь работает шлюз эталонного решения.\n")
         answer = reference(7, "ru")["review_with_gate"](485, approve=say_no)
     print(answer)
     print()

@@ -74,7 +74,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
     """The first `limit` characters, then a line that tells the model the rest was cut."""
     if len(text) <= limit:
         return text
-    return text[:limit] + f"\n\n[cut: the first {limit} of {len(text)} characters; read_file cannot read the rest yet.]"
+    return (text[:limit]
+            + f"\n\n[cut: the first {limit} of {len(text)} characters; read_file cannot read the rest yet.]")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
@@ -93,7 +94,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
     """Первые `limit` символов и строка, которая говорит модели, что остальное обрезано."""
     if len(text) <= limit:
         return text
-    return text[:limit] + f"\n\n[обрезано: первые {limit} из {len(text)} символов; прочитать остальное read_file пока не умеет.]"
+    return (text[:limit]
+            + f"\n\n[обрезано: первые {limit} из {len(text)} символов; прочитать остальное read_file пока не умеет.]")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
@@ -177,10 +179,12 @@ plain = responses_of(484, cache=False)
 cached = responses_of(484, cache=True)
 for response in cached:
     u = response.usage
-    print("in", u.input_tokens, "| cache write", u.cache_creation_input_tokens, "| cache read", u.cache_read_input_tokens)
+    print("in", u.input_tokens, "| cache write", u.cache_creation_input_tokens,
+          "| cache read", u.cache_read_input_tokens)
 before = billed([response.usage for response in plain])
 after = billed([response.usage for response in cached])
-print("billed input:", round(before), "without caching,", round(after), "with it:", round(100 * after / before), "%")
+print("billed input:", round(before), "without caching,", round(after), "with it:",
+      round(100 * after / before), "%")
 
 # %% lang="ru"
 def billed(usage):
@@ -214,10 +218,12 @@ plain = responses_of(484, cache=False)
 cached = responses_of(484, cache=True)
 for response in cached:
     u = response.usage
-    print("вход", u.input_tokens, "| запись в кэш", u.cache_creation_input_tokens, "| чтение из кэша", u.cache_read_input_tokens)
+    print("вход", u.input_tokens, "| запись в кэш", u.cache_creation_input_tokens,
+          "| чтение из кэша", u.cache_read_input_tokens)
 before = billed([response.usage for response in plain])
 after = billed([response.usage for response in cached])
-print("оплачиваемый вход, токенов:", round(before), "без кэширования,", round(after), "с ним:", round(100 * after / before), "%")
+print("оплачиваемый вход, токенов:", round(before), "без кэширования,", round(after), "с ним:",
+      round(100 * after / before), "%")
 
 # %% [markdown] lang="en"
 # Caching cut this review's billed input by more than a third (to 61%). The first cached call wrote the rules, the
@@ -304,7 +310,8 @@ from course_agent.my_code import start_from
 
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
-    """Your loop of notebook 7, with every request cached, billed(usage) printed, and oversized results cut (and said so)."""
+    """Your loop of notebook 7, with every request cached, billed(usage) printed, and oversized results cut (and
+    said so)."""
     raise NotImplementedError("your code here")
 
 
@@ -315,7 +322,8 @@ from course_agent.my_code import start_from
 
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
-    """Ваш цикл из блокнота 7: каждый запрос кэшируется, billed(usage) печатается, большие результаты обрезаются (с пометкой)."""
+    """Ваш цикл из блокнота 7: каждый запрос кэшируется, billed(usage) печатается, большие результаты обрезаются
+    (с пометкой)."""
     raise NotImplementedError("напишите здесь свой код")
 
 

@@ -230,6 +230,7 @@ show_solution(9)
 import asyncio
 
 from anthropic import AsyncAnthropic, beta_async_tool
+
 from course_agent.review import REVIEW_RULES
 
 async_client = AsyncAnthropic(api_key=client.api_key, base_url=client.base_url)
@@ -256,7 +257,7 @@ async def review_async(pr: int):
 
 
 reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # all three wait together
-for pr, answer in zip((482, 483, 484), reviews):
+for pr, answer in zip((482, 483, 484), reviews, strict=True):
     print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
 
 # %% lang="ru"
@@ -268,7 +269,7 @@ async def review_async(pr: int):
 
 
 reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # все три ждут одновременно
-for pr, answer in zip((482, 483, 484), reviews):
+for pr, answer in zip((482, 483, 484), reviews, strict=True):
     print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
 
 # %% [markdown] lang="en"
@@ -330,19 +331,22 @@ edited_runner = client.beta.messages.tool_runner(
     messages=long_task,
     betas=["context-management-2025-06-27"], context_management=clearing,
 )
-edited_turns = [(m.stop_reason, m.usage.input_tokens, m.context_management.applied_edits if m.context_management else [])
+edited_turns = [(m.stop_reason, m.usage.input_tokens,
+                 m.context_management.applied_edits if m.context_management else [])
                 for m in edited_runner]
 
 # %% lang="ru"
 clearing = {"edits": [{"type": "clear_tool_uses_20250919",
-                       "trigger": {"type": "tool_uses", "value": 3},  # порог маленький, чтобы очистка сработала уже в этом ревью
+                       # порог маленький, чтобы очистка сработала уже в этом ревью
+                       "trigger": {"type": "tool_uses", "value": 3},
                        "keep": {"type": "tool_uses", "value": 1}}]}
 edited_runner = client.beta.messages.tool_runner(
     model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
     messages=long_task,
     betas=["context-management-2025-06-27"], context_management=clearing,
 )
-edited_turns = [(m.stop_reason, m.usage.input_tokens, m.context_management.applied_edits if m.context_management else [])
+edited_turns = [(m.stop_reason, m.usage.input_tokens,
+                 m.context_management.applied_edits if m.context_management else [])
                 for m in edited_runner]
 
 # %% lang="en"
@@ -392,7 +396,8 @@ compacting = client.beta.messages.tool_runner(
 compacted_turns, summary = [], None
 for message in compacting:
     if not compacted_turns:
-        compacting.compact_before_next_turn()  # только назначает сжатие: оно произойдёт, когда выполнятся инструменты этого хода
+        # только назначает сжатие: оно произойдёт, когда выполнятся инструменты этого хода
+        compacting.compact_before_next_turn()
     if message.stop_reason == "compaction":
         summary = next(block.content for block in message.content if block.type == "compaction")
     compacted_turns.append((message.stop_reason, message.usage.input_tokens))
@@ -455,7 +460,8 @@ for discussion in mr.discussions.list(get_all=True):
     note = discussion.attributes["notes"][0]
     place = note.get("position") or {}
     where = f'{place["new_path"]}:{place["new_line"]}' if place else "the merge request"
-    print(f'{note["type"] or "Note"} by {note["author"]["username"]} on {where}: {note["body"].splitlines()[0][:60]}')
+    print(f'{note["type"] or "Note"} by {note["author"]["username"]} on {where}: '
+          f'{note["body"].splitlines()[0][:60]}')
 
 # %% lang="ru"
 from course_agent.gitlab import GitLabTools
@@ -467,7 +473,8 @@ for discussion in mr.discussions.list(get_all=True):
     note = discussion.attributes["notes"][0]
     place = note.get("position") or {}
     where = f'{place["new_path"]}:{place["new_line"]}' if place else "весь merge request"
-    print(f'{"Комментарий к строке" if note["type"] == "DiffNote" else "Комментарий"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')
+    print(f'{"Комментарий к строке" if note["type"] == "DiffNote" else "Комментарий"} от {note["author"]["username"]}, '
+          f'{where}: {note["body"].splitlines()[0][:60]}')
 
 # %% [markdown] lang="en"
 # ### Break it, then fix it: run it again, and get one review, updated
@@ -483,13 +490,13 @@ for discussion in mr.discussions.list(get_all=True):
 
 # %% lang="en"
 before = len(mr.notes.list(get_all=True))
-for attempt in (1, 2):
+for _ in (1, 2):
     review(482, client=client, post=True)
 print(f"notes on !482: {before} before, {len(mr.notes.list(get_all=True))} after two runs of review(post=True)")
 
 # %% lang="ru"
 before = len(mr.notes.list(get_all=True))
-for attempt in (1, 2):
+for _ in (1, 2):
     review(482, client=client, post=True)
 print(f"комментариев в !482: до — {before}, после двух запусков review(post=True) — {len(mr.notes.list(get_all=True))}")
 
@@ -514,6 +521,7 @@ print(f"комментариев в !482: до — {before}, после двух
 import contextlib
 import io
 import tempfile
+
 from course_agent.cli import main
 
 runs = tempfile.mkdtemp(prefix="course-agent-runs-")
@@ -522,13 +530,15 @@ for attempt in (1, 2):
         code = main(["review", "482", "--post", "--language", "en", "--transcript", f"{runs}/review-{attempt}.jsonl"])
     notes = mr.notes.list(get_all=True)
     ours = [n for n in notes if "<!-- course-agent-review" in n.body]
-    print(f"run {attempt}: exit code {code}; notes on !482: {len(notes)}, of them the command's own: {len(ours)} "
+    print(f"run {attempt}: exit code {code}; notes on !482: {len(notes)}, "
+          f"of them the command's own: {len(ours)} "
           f"({sum(n.type == 'DiffNote' for n in ours)} inline, {sum(n.type != 'DiffNote' for n in ours)} summary)")
 
 # %% lang="ru"
 import contextlib
 import io
 import tempfile
+
 from course_agent.cli import main
 
 runs = tempfile.mkdtemp(prefix="course-agent-runs-")
@@ -537,8 +547,9 @@ for attempt in (1, 2):
         code = main(["review", "482", "--post", "--language", "ru", "--transcript", f"{runs}/review-{attempt}.jsonl"])
     notes = mr.notes.list(get_all=True)
     ours = [n for n in notes if "<!-- course-agent-review" in n.body]
-    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, из них от course-agent: {len(ours)} "
-          f"(к строкам: {sum(n.type == 'DiffNote' for n in ours)}, итоговых: {sum(n.type != 'DiffNote' for n in ours)})")
+    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, "
+          f"из них от course-agent: {len(ours)} (к строкам: {sum(n.type == 'DiffNote' for n in ours)}, "
+          f"итоговых: {sum(n.type != 'DiffNote' for n in ours)})")
 
 # %% [markdown] lang="en"
 # <!-- fact: batches-half-price -->
@@ -617,6 +628,7 @@ for attempt in (1, 2):
 
 # %% lang="en"
 from pathlib import Path
+
 from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
 from course_agent.batch_review import run_batches, start_loops
 from course_agent.review import reviewer_toolbox
@@ -626,16 +638,19 @@ one_by_one = [review(pr, client=client, language="en") for pr in open_mrs]
 batch_runs = Path(tempfile.mkdtemp(prefix="course-agent-batch-"))  # review-<MR>.jsonl each: resumable
 loops = run_batches(client, start_loops(open_mrs, batch_runs, post=False, language="en"),
                     reviewer_toolbox(nobody_to_ask="batch mode"), progress=print)
-for pr, alone, loop in zip(open_mrs, one_by_one, loops):
+for pr, alone, loop in zip(open_mrs, one_by_one, loops, strict=True):
     print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | batch: {loop.result.text.splitlines()[-1]}")
 for name, usage, batch in (("one request at a time", [u for r in one_by_one for u in r.usage], False),
                            ("in batches", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>22}: billed {tokens_in:8.1f} input and {tokens_out:7.1f} output tokens")
+    print(f"{name:>22}: billed {tokens_in:8.1f} input and "
+          f"{tokens_out:7.1f} output tokens")
 
 # %% lang="ru"
 from pathlib import Path
-from course_agent import batch_review  # его billed(usage, batch) вызываем как batch_review.billed: имя billed() занято нашей функцией
+
+# его billed(usage, batch) вызываем как batch_review.billed: имя billed() занято нашей функцией
+from course_agent import batch_review
 from course_agent.batch_review import run_batches, start_loops
 from course_agent.review import reviewer_toolbox
 
@@ -644,12 +659,13 @@ one_by_one = [review(pr, client=client, language="ru") for pr in open_mrs]
 batch_runs = Path(tempfile.mkdtemp(prefix="course-agent-batch-"))  # по review-<MR>.jsonl на каждый: можно продолжить
 loops = run_batches(client, start_loops(open_mrs, batch_runs, post=False, language="ru"),
                     reviewer_toolbox(nobody_to_ask="пакетный режим"), progress=print)
-for pr, alone, loop in zip(open_mrs, one_by_one, loops):
+for pr, alone, loop in zip(open_mrs, one_by_one, loops, strict=True):
     print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | пакетом: {loop.result.text.splitlines()[-1]}")
 for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
                            ("пакетами", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>17}: оплачено входных токенов — {f'{tokens_in:.1f}'.replace('.', ',')}, выходных — {f'{tokens_out:.1f}'.replace('.', ',')}")
+    print(f"{name:>17}: оплачено входных токенов — {f'{tokens_in:.1f}'.replace('.', ',')}, "
+          f"выходных — {f'{tokens_out:.1f}'.replace('.', ',')}")
 
 # %% [markdown] lang="en"
 # <!-- fact: batch-cache-half -->

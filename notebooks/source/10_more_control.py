@@ -62,7 +62,8 @@ for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read
     except anthropic.BadRequestError as error:  # a model that refuses forced tool use
         print(f"{str(choice):40} -> 400: {error.body['error']['message']}")
         continue
-    print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+    print(f"{str(choice):40} -> {reply.stop_reason:9} "
+          f"{[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
 
 first = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=task)
 after_diff = task + [{"role": "assistant", "content": first.content}, {"role": "user", "content": [
@@ -71,7 +72,8 @@ after_diff = task + [{"role": "assistant", "content": first.content}, {"role": "
 for parallel in (True, False):
     reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=after_diff,
                                    tool_choice={"type": "auto", "disable_parallel_tool_use": not parallel})
-    print(f"parallel calls allowed: {parallel!s:5} -> {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+    print(f"parallel calls allowed: {parallel!s:5} -> "
+          f"{[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
 
 # %% lang="ru"
 task = [{"role": "user", "content": "Проверь merge request !484."}]
@@ -82,7 +84,8 @@ for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read
     except anthropic.BadRequestError as error:  # модель, которая не допускает принудительного вызова
         print(f"{str(choice):40} -> 400: {error.body['error']['message']}")
         continue
-    print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+    print(f"{str(choice):40} -> {reply.stop_reason:9} "
+          f"{[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
 
 first = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=task)
 after_diff = task + [{"role": "assistant", "content": first.content}, {"role": "user", "content": [
@@ -91,7 +94,8 @@ after_diff = task + [{"role": "assistant", "content": first.content}, {"role": "
 for parallel in (True, False):
     reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=after_diff,
                                    tool_choice={"type": "auto", "disable_parallel_tool_use": not parallel})
-    print(f"параллельные вызовы разрешены: {parallel!s:5} -> {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+    print(f"параллельные вызовы разрешены: {parallel!s:5} -> "
+          f"{[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
 
 # %% [markdown] lang="en"
 # <!-- fact: forced-tool-manual-thinking -->
@@ -177,7 +181,7 @@ print(reply.stop_reason, [(block.name, block.input) for block in reply.content i
 try:
     client.messages.create(model=MODEL, max_tokens=64000, tools=TOOLS, messages=task)
 except ValueError as error:  # raised by the SDK itself: nothing was sent
-    print(f"messages.create: {type(error).__name__}: {error}")
+    print("messages.create:", f"{type(error).__name__}: {error}")
 
 
 def ask(messages: list, model: str = MODEL, **request):
@@ -187,14 +191,15 @@ def ask(messages: list, model: str = MODEL, **request):
 
 
 streamed = ask(task)
-print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
-      "output tokens")
+print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content],
+      streamed.usage.output_tokens, "output tokens")
 
 # %% lang="ru"
 try:
     client.messages.create(model=MODEL, max_tokens=64000, tools=TOOLS, messages=task)
 except ValueError as error:  # ошибку выбросил сам SDK: ничего не отправлено
-    print(f"messages.create: {type(error).__name__} — SDK требует потокового режима, если ответ может идти дольше 10 минут")
+    print("messages.create:",
+          f"{type(error).__name__} — SDK требует потокового режима, если ответ может идти дольше 10 минут")
 
 
 def ask(messages: list, model: str = MODEL, **request):
@@ -204,8 +209,8 @@ def ask(messages: list, model: str = MODEL, **request):
 
 
 streamed = ask(task)
-print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
-      "ток. на выходе")
+print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content],
+      streamed.usage.output_tokens, "ток. на выходе")
 
 # %% [markdown] lang="en"
 # <!-- fact: runner-stream-type -->
@@ -370,6 +375,7 @@ print([(attempt.type, attempt.model) for attempt in served.usage.iterations or [
 
 # %% lang="en"
 from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware
+
 from course_agent.config import fallback_model
 
 careful = client.with_options(middleware=[BetaRefusalFallbackMiddleware([{"model": fallback_model()}])])
@@ -379,6 +385,7 @@ print(answer.stop_reason, "from", answer.model, [block.type for block in answer.
 
 # %% lang="ru"
 from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware
+
 from course_agent.config import fallback_model
 
 careful = client.with_options(middleware=[BetaRefusalFallbackMiddleware([{"model": fallback_model()}])])
