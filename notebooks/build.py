@@ -87,8 +87,8 @@ def sources() -> list[tuple[str, list[Cell]]]:
                     NEW_RULES_CARD, rules_card(number, language, new_only=True)) for language in LANGUAGES})
             if RULES_CARD in cell.en:
                 number = int(path.stem[:2])
-                cell = replace(cell, **{language: getattr(cell, language).replace(RULES_CARD, rules_card(number, language))
-                                        for language in LANGUAGES})
+                cell = replace(cell, **{language: getattr(cell, language).replace(
+                    RULES_CARD, rules_card(number, language)) for language in LANGUAGES})
             cells.append(cell)
         lessons.append((path.stem, cells))
     return lessons
@@ -142,7 +142,8 @@ def rules_card(number: int, language: str, new_only: bool = False) -> str:
     the new ones in bold: one spine for the learner, in the words the reports use. `new_only`: the new ones alone,
     and one line for the earlier ones, saying which headers list them."""
     from course_agent.i18n import tr
-    from course_selfcheck.later_rules import ALL_RULES, TAUGHT_TOGETHER as CARD_GROUPS
+    from course_selfcheck.later_rules import ALL_RULES
+    from course_selfcheck.later_rules import TAUGHT_TOGETHER as CARD_GROUPS
 
     summary, where, new = CARD_WORDS[language]
     grouped = {second for second, _ in CARD_GROUPS.values()}

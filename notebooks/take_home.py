@@ -24,9 +24,11 @@ SCRIPT_HEADER = {
           'Then: python {script}\n"""\n',
     "ru": '"""Ревьюер в том виде, к которому пришёл блокнот {n}: ячейка «Возьмите с собой» из\n'
           "notebooks/ru/{notebook}.ipynb.\n\n"
-          "Этот файл создаёт notebooks/build.py из notebooks/source/take_home.ru.py.in: правьте шаблон, а не этот файл.\n"
+          "Этот файл создаёт notebooks/build.py из notebooks/source/take_home.ru.py.in: "
+          "правьте шаблон, а не этот файл.\n"
           "Офлайн: запустите `course-agent sandbox` в другом терминале и выполните в этом терминале строки `export`,\n"
-          "которые он напечатает; для настоящих сервисов задайте вместо них ANTHROPIC_API_KEY, GITLAB_URL, GITLAB_TOKEN\n"
+          "которые он напечатает; для настоящих сервисов задайте вместо них "
+          "ANTHROPIC_API_KEY, GITLAB_URL, GITLAB_TOKEN\n"
           'и GITLAB_PROJECT. Затем: python {script}\n"""\n',
 }
 

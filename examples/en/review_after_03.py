@@ -14,7 +14,8 @@ import os
 import anthropic
 import gitlab
 
-MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")  # the course's model, unless COURSE_AGENT_MODEL names another
+# the course's model, unless COURSE_AGENT_MODEL names another
+MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")
 
 client = anthropic.Anthropic()  # the key (and the address, when set) from the environment
 project = gitlab.Gitlab(os.environ["GITLAB_URL"], private_token=os.environ["GITLAB_TOKEN"]).projects.get(
@@ -68,7 +69,7 @@ def tool_result(call) -> dict:
 def review(pr_number: int, max_iterations: int = 20) -> str:
     """The loop: call the model, run what it asks for, repeat until it is done."""
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                           messages=messages)
         if response.stop_reason == "end_turn":

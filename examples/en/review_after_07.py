@@ -14,7 +14,8 @@ import os
 import anthropic
 import gitlab
 
-MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")  # the course's model, unless COURSE_AGENT_MODEL names another
+# the course's model, unless COURSE_AGENT_MODEL names another
+MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")
 FALLBACK_MODEL = "claude-opus-4-8"  # asked once, when MODEL refuses
 
 client = anthropic.Anthropic()  # the key (and the address, when set) from the environment
@@ -102,7 +103,7 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     """The loop, with every stop reason handled on purpose and a refusal answered once by FALLBACK_MODEL."""
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
     model = MODEL
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                           messages=messages)
         match response.stop_reason:

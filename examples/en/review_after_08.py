@@ -14,7 +14,8 @@ import os
 import anthropic
 import gitlab
 
-MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")  # the course's model, unless COURSE_AGENT_MODEL names another
+# the course's model, unless COURSE_AGENT_MODEL names another
+MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")
 FALLBACK_MODEL = "claude-opus-4-8"  # asked once, when MODEL refuses
 LIMIT = 20_000  # the most characters of a tool result sent to the model
 
@@ -119,7 +120,7 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     model = MODEL
     usage = []
     try:
-        for iteration in range(max_iterations):
+        for _ in range(max_iterations):
             response = client.messages.create(model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                               messages=messages, cache_control={"type": "ephemeral"})
             usage.append(response.usage)

@@ -16,7 +16,8 @@ import os
 import anthropic
 import gitlab
 
-MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")  # модель курса, если COURSE_AGENT_MODEL не называет другую
+# модель курса, если COURSE_AGENT_MODEL не называет другую
+MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")
 
 client = anthropic.Anthropic()  # ключ (и адрес, если задан) — из окружения
 project = gitlab.Gitlab(os.environ["GITLAB_URL"], private_token=os.environ["GITLAB_TOKEN"]).projects.get(
@@ -70,7 +71,7 @@ def tool_result(call) -> dict:
 def review(pr_number: int, max_iterations: int = 20) -> str:
     """Цикл: вызвать модель, выполнить то, что она просит, и так до конца."""
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                           messages=messages)
         if response.stop_reason == "end_turn":

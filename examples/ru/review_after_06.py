@@ -17,7 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 import anthropic
 import gitlab
 
-MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")  # модель курса, если COURSE_AGENT_MODEL не называет другую
+# модель курса, если COURSE_AGENT_MODEL не называет другую
+MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")
 FALLBACK_MODEL = "claude-opus-4-8"  # к ней обращаются один раз, если MODEL отказалась отвечать
 
 client = anthropic.Anthropic()  # ключ (и адрес, если задан) — из окружения
@@ -77,7 +78,7 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
     """Цикл, где у каждой причины остановки своя ветка, а на отказ один раз отвечает FALLBACK_MODEL."""
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     model = MODEL
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                           messages=messages)
         match response.stop_reason:

@@ -16,7 +16,8 @@ import os
 import anthropic
 import gitlab
 
-MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")  # модель курса, если COURSE_AGENT_MODEL не называет другую
+# модель курса, если COURSE_AGENT_MODEL не называет другую
+MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")
 FALLBACK_MODEL = "claude-opus-4-8"  # к ней обращаются один раз, если MODEL отказалась отвечать
 LIMIT = 20_000  # наибольшая длина результата инструмента, который получает модель, в символах
 
@@ -121,7 +122,7 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     model = MODEL
     usage = []
     try:
-        for iteration in range(max_iterations):
+        for _ in range(max_iterations):
             response = client.messages.create(model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                               messages=messages, cache_control={"type": "ephemeral"})
             usage.append(response.usage)

@@ -4,6 +4,7 @@ Written by notebooks/build.py from notebooks/source/shared_cells.py: edit that f
 """
 
 import gitlab
+
 from course_agent.client import gitlab_settings
 
 url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT, or the sandbox's demo GitLab

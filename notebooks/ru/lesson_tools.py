@@ -4,6 +4,7 @@
 """
 
 import gitlab
+
 from course_agent.client import gitlab_settings
 
 url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT или демо-GitLab песочницы

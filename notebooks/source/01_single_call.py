@@ -48,6 +48,7 @@
 import os
 
 import anthropic
+
 from course_agent.client import make_client
 from course_agent.config import model_id
 
@@ -60,11 +61,13 @@ print(type(client).__name__, MODEL)
 import os
 
 import anthropic
+
 from course_agent.client import make_client
 from course_agent.config import model_id
 
 os.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # язык всего, что показывает course_agent
-client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или настоящий API, если задан ANTHROPIC_API_KEY
+# настоящий anthropic.Anthropic: офлайн-песочница или настоящий API, если задан ANTHROPIC_API_KEY
+client = make_client()
 MODEL = model_id()      # id модели задан в одном месте (COURSE_AGENT_MODEL его переопределяет)
 print(type(client).__name__, MODEL)
 
@@ -155,9 +158,9 @@ print("usage:      ", response.usage.input_tokens, "ток. на входе,", r
 # У современных моделей рассуждение включено по умолчанию (адаптивное рассуждение): прежде чем ответить
 # на вопрос, над которым стоит подумать, модель рассуждает, и ответ **начинается** с блока `thinking`.
 #
-# Отсюда привычка — для каждой ячейки курса и для вашего собственного кода: **выбирайте блоки по `type`**, а
-# не по позиции. `response.content[0]` часто оказывается блоком рассуждения, а у такого блока нет `.text`, и обращение
-# к этому атрибуту выбросит исключение. Функция ниже делает это за вас до конца блокнота: она склеивает текст всех текстовых
+# Отсюда привычка — для каждой ячейки курса и для вашего собственного кода: **выбирайте блоки по `type`**, а не по
+# позиции. `response.content[0]` часто оказывается блоком рассуждения, а у такого блока нет `.text`, и обращение к этому
+# атрибуту выбросит исключение. Функция ниже делает это за вас до конца блокнота: она склеивает текст всех текстовых
 # блоков, что бы ни стояло перед ними. Что делать с блоком рассуждения, когда диалог продолжается, — тема блокнота 2.
 
 # %% lang="en"
@@ -244,22 +247,26 @@ counting = None  # замените None своим вызовом: Message, к�
 # <!-- fact: stop-sequences-param -->
 # ### Check your exercise
 #
-# The cell below reads `counting`: its `stop_reason`, its `stop_sequence` and its text. While the cell above is unchanged, it says "not done yet".
+# The cell below reads `counting`: its `stop_reason`, its `stop_sequence` and its text. While the cell above is
+# unchanged, it says "not done yet".
 #
 # <details><summary>Hint</summary>
 #
-# `stop_sequences` is a list of strings. The model stops as soon as it would write one of them, and that string is not part of the text.
+# `stop_sequences` is a list of strings. The model stops as soon as it would write one of them, and that string is not
+# part of the text.
 # </details>
 
 # %% [markdown] lang="ru"
 # <!-- fact: stop-sequences-param -->
 # ### Проверьте упражнение
 #
-# Ячейка ниже читает `counting`: его `stop_reason`, `stop_sequence` и текст. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
+# Ячейка ниже читает `counting`: его `stop_reason`, `stop_sequence` и текст. Пока вы не изменили ячейку выше, проверка
+# отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
 #
-# `stop_sequences` — список строк. Модель останавливается, как только должна написать одну из них, и эта строка в текст не попадает.
+# `stop_sequences` — список строк. Модель останавливается, как только должна написать одну из них, и эта строка в текст
+# не попадает.
 # </details>
 
 # %%
@@ -268,10 +275,12 @@ from course_selfcheck.exercises import check_exercise_1
 check_exercise_1(counting)
 
 # %% [markdown] lang="en"
-# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(1))` prints it too).
+# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(1))`
+# prints it too).
 
 # %% [markdown] lang="ru"
-# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его напечатает и `print(solution_code(1))`).
+# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его
+# напечатает и `print(solution_code(1))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
@@ -372,9 +381,9 @@ print(short.stop_reason, short.usage.output_tokens)
 print([block.type for block in short.content], "текст,", len(text_of(short)), "симв.:", text_of(short))
 
 # %% [markdown] lang="en"
-# No exception, and no text: the 30 tokens went to thinking, so the answer never started (a larger budget cuts it in
-# the middle instead). Only `stop_reason`, `max_tokens`, says so. The fix is to give the answer room (and, in an agent, to treat `max_tokens` as an error, never as a
-# finished answer):
+# No exception, and no text: the 30 tokens went to thinking, so the answer never started (a larger budget cuts it in the
+# middle instead). Only `stop_reason`, `max_tokens`, says so. The fix is to give the answer room (and, in an agent, to
+# treat `max_tokens` as an error, never as a finished answer):
 
 # %% [markdown] lang="ru"
 # Исключения нет: почти все 30 токенов ушли на рассуждение, и ответ оборвался на первых словах (при другом вопросе
@@ -400,12 +409,13 @@ print(full.stop_reason, "— на выходе", full.usage.output_tokens, "то
 print(text_of(full))
 
 # %% [markdown] lang="en"
-# **A question on this section.** The model's answer stopped mid-sentence and `stop_reason` is `max_tokens`. Did the API raise an
-# error?
+# **A question on this section.** The model's answer stopped mid-sentence and `stop_reason` is `max_tokens`. Did the API
+# raise an error?
 #
 # <details><summary>Answer</summary>
 #
-# No. A cut answer is a normal response; only `stop_reason` tells you. Increase `max_tokens` (and in an agent, never take a cut answer for a finished one).
+# No. A cut answer is a normal response; only `stop_reason` tells you. Increase `max_tokens` (and in an agent, never
+# take a cut answer for a finished one).
 # </details>
 
 # %% [markdown] lang="ru"
@@ -414,7 +424,8 @@ print(text_of(full))
 #
 # <details><summary>Ответ</summary>
 #
-# Нет. Обрезанный ответ — обычный ответ; об обрыве говорит только `stop_reason`. Увеличьте `max_tokens` (а в агенте никогда не принимайте обрезанный ответ за законченный).
+# Нет. Обрезанный ответ — обычный ответ; об обрыве говорит только `stop_reason`. Увеличьте `max_tokens` (а в агенте
+# никогда не принимайте обрезанный ответ за законченный).
 # </details>
 
 # %% [markdown] lang="en"

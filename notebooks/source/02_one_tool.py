@@ -196,9 +196,9 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # names the `tool_use_id` it answers. The pair is held together by that id, nothing else.
 #
 # *Whole* means every block, the thinking block of notebook 1 included (its `signature` field is a seal): the API checks
-# them, and a changed, reordered or partly dropped thinking block is an error (optional notebook 11 shows it). When notebook
-# 3 puts these steps in a loop, this becomes the first rule on the loop's card, and it holds for every response, whatever
-# blocks it has (send back what came, no more and no less):
+# them, and a changed, reordered or partly dropped thinking block is an error (optional notebook 11 shows it). When
+# notebook 3 puts these steps in a loop, this becomes the first rule on the loop's card, and it holds for every
+# response, whatever blocks it has (send back what came, no more and no less):
 #
 # ```mermaid
 # flowchart TB
@@ -230,7 +230,8 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # ```mermaid
 # flowchart TB
 #     m1["1 · user<br/>текст: Проверь merge request !482."]
-#     m2["2 · assistant (ответ целиком)<br/>рассуждение (thinking) · текст · tool_use id=toolu_01 name=get_diff input={pr: 482}"]
+#     m2["2 · assistant (ответ целиком)
+# рассуждение (thinking) · текст · tool_use id=toolu_01 name=get_diff input={pr: 482}"]
 #     m3["3 · user<br/>tool_result tool_use_id=toolu_01 content=diff"]
 #     m1 --> m2 --> m3
 #     m2 -. "тот же id" .-> m3
@@ -328,7 +329,8 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The cell below reads `TOOLS` and `exercise_messages`: the read_file tool, the pairs of `tool_use` and `tool_result`, and the model's last answer. While the cell above is unchanged, it says "not done yet".
+# The cell below reads `TOOLS` and `exercise_messages`: the read_file tool, the pairs of `tool_use` and `tool_result`,
+# and the model's last answer. While the cell above is unchanged, it says "not done yet".
 #
 # <details><summary>Hint</summary>
 #
@@ -342,7 +344,8 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Ячейка ниже читает `TOOLS` и `exercise_messages`: инструмент `read_file`, пары `tool_use` и `tool_result` и последний ответ модели. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
+# Ячейка ниже читает `TOOLS` и `exercise_messages`: инструмент `read_file`, пары `tool_use` и `tool_result` и последний
+# ответ модели. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка</summary>
 #
@@ -359,10 +362,12 @@ from course_selfcheck.exercises import check_exercise_2
 check_exercise_2(TOOLS, exercise_messages)
 
 # %% [markdown] lang="en"
-# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(2))` prints it too).
+# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(2))`
+# prints it too).
 
 # %% [markdown] lang="ru"
-# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его напечатает и `print(solution_code(2))`).
+# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его
+# напечатает и `print(solution_code(2))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
@@ -389,10 +394,10 @@ show_solution(2)
 #
 # ### Сломаем и починим: результат без запроса
 #
-# API проверяет, что у каждого результата есть свой вызов. Отправьте `tool_result` без сообщения assistant, в котором лежит
-# его `tool_use`, — и API ответит ошибкой 400 с точной причиной. SDK выбрасывает её как `anthropic.BadRequestError`;
-# ячейка перехватывает ошибку и печатает единственную важную строку — сообщение самого API (`error.body` — это JSON,
-# который прислал API):
+# API проверяет, что у каждого результата есть свой вызов. Отправьте `tool_result` без сообщения assistant, в котором
+# лежит его `tool_use`, — и API ответит ошибкой 400 с точной причиной. SDK выбрасывает её как
+# `anthropic.BadRequestError`; ячейка перехватывает ошибку и печатает единственную важную строку — сообщение самого API
+# (`error.body` — это JSON, который прислал API):
 
 # %% lang="en"
 broken = [

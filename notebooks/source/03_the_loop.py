@@ -112,7 +112,8 @@
 #     C -- "stop_reason: tool_use" --> T["ответ — в историю целиком,<br/>выполнить все инструменты"]
 #     T -- "tool_result в сообщении от user" --> M
 #     C -- "end_turn" --> A["вернуть текст"]
-#     C -- "max_tokens, refusal, что-то другое" --> E["остановиться с понятной ошибкой<br/>(пока: блокнот 6 разберёт каждую)"]
+#     E["остановиться с понятной ошибкой<br/>(пока: блокнот 6 разберёт каждую)"]
+#     C -- "max_tokens, refusal, что-то другое" --> E
 #     M -- "итераций больше ограничения" --> E
 # ```
 
@@ -123,7 +124,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
         messages = []
     messages.append({"role": "user", "content": f"Review merge request !{pr_number}."})
 
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(
             model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
@@ -161,7 +162,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
         messages = []
     messages.append({"role": "user", "content": f"Проверь merge request !{pr_number}."})
 
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(
             model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
@@ -310,7 +311,8 @@ except RuntimeError as error:  # caught here so that Run All goes on; your own c
 # %% lang="ru"
 try:
     review_pull_request(482, max_iterations=2)
-except RuntimeError as error:  # исключение перехвачено здесь, чтобы «Run All» шёл дальше; ваш код пропустил бы его наружу
+except RuntimeError as error:
+    # исключение перехвачено здесь, чтобы «Run All» шёл дальше; ваш код пропустил бы его наружу
     print("остановлено: RuntimeError", error)
 
 # %% [markdown] lang="en"
@@ -343,7 +345,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
         messages = []
     messages.append({"role": "user", "content": f"Review merge request !{pr_number}."})
 
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(
             model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
@@ -383,7 +385,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
         messages = []
     messages.append({"role": "user", "content": f"Проверь merge request !{pr_number}."})
 
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(
             model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
@@ -444,10 +446,12 @@ from course_selfcheck.loop_exercises import check_exercise_3
 check_exercise_3(review_pull_request)
 
 # %% [markdown] lang="en"
-# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(3))` prints it too).
+# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(3))`
+# prints it too).
 
 # %% [markdown] lang="ru"
-# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его напечатает и `print(solution_code(3))`).
+# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его
+# напечатает и `print(solution_code(3))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code

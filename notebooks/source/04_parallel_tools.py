@@ -25,8 +25,8 @@
 # *Около 35 минут. Опирается на блокнот 3.*
 #
 # Проект, инструменты и правила блокнота 3 приходят одной строкой — `from lesson_tools import ...` ниже. В файле
-# `lesson_tools.py` рядом с этим блокнотом лежит код тех трёх ячеек без изменений; откройте его на панели файлов JupyterLab,
-# чтобы прочитать.
+# `lesson_tools.py` рядом с этим блокнотом лежит код тех трёх ячеек без изменений; откройте его на панели файлов
+# JupyterLab, чтобы прочитать.
 #
 # <!-- rules-so-far -->
 
@@ -194,9 +194,9 @@ print("два вызова заняли около", "0,3 с: одновреме
 # <!-- fact: all-results-one-message -->
 # ## Все результаты одним сообщением
 #
-# Оба результата возвращаются одним сообщением от user, и модель пишет ревью. В этом сообщении у каждого `tool_use` должен
-# быть свой `tool_result`: если пропустить хотя бы один, следующий запрос отклоняется с ошибкой 400, в которой назван id,
-# оставшийся без результата.
+# Оба результата возвращаются одним сообщением от user, и модель пишет ревью. В этом сообщении у каждого `tool_use`
+# должен быть свой `tool_result`: если пропустить хотя бы один, следующий запрос отклоняется с ошибкой 400, в которой
+# назван id, оставшийся без результата.
 
 # %%
 messages.append({"role": "assistant", "content": second.content})
@@ -234,14 +234,16 @@ def loop(messages, split, max_iterations=10):
             return
         if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
-        print("  tools asked for in one response:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
+        print("  tools asked for in one response:", len(calls), "->",
+              [c.input.get("path", c.input.get("pr")) for c in calls])
         results = [tool_result(c) for c in calls]
         if split:
             for result in results:  # the mistake: one user message per result
                 messages.append({"role": "user", "content": [result]})
         else:
             messages.append({"role": "user", "content": results})
-    raise RuntimeError(f"No answer after {max_iterations} iterations")  # the cap: never a half-done run passed off as done
+    # the cap: never a half-done run passed off as done
+    raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 
 history = [{"role": "user", "content": "Review merge request !484."}]
@@ -262,14 +264,16 @@ def loop(messages, split, max_iterations=10):
             return
         if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
-        print("  инструментов запрошено в одном ответе:", len(calls), "->", [c.input.get("path", c.input.get("pr")) for c in calls])
+        print("  инструментов запрошено в одном ответе:", len(calls), "->",
+              [c.input.get("path", c.input.get("pr")) for c in calls])
         results = [tool_result(c) for c in calls]
         if split:
             for result in results:  # ошибка: по сообщению от user на каждый результат
                 messages.append({"role": "user", "content": [result]})
         else:
             messages.append({"role": "user", "content": results})
-    raise RuntimeError(f"Итераций без ответа: {max_iterations}")  # ограничение: недоделанный запуск не выдаётся за готовый
+    # ограничение: недоделанный запуск не выдаётся за готовый
+    raise RuntimeError(f"Итераций без ответа: {max_iterations}")
 
 
 history = [{"role": "user", "content": "Проверь merge request !484."}]
@@ -330,9 +334,9 @@ loop(history, split=False)
 #
 # Старый цикл копировать не нужно: ячейка упражнения подставит его сама. Если ваше упражнение 3 прошло проверку, оно
 # сохранено в `my_code/exercise_3.py`, рядом с этим блокнотом; при запуске ячейка упражнения выполнит его здесь и
-# вставит его код на место заготовки, а вы превратите его в `review_concurrently`. Если упражнение 3 вы пропустили, ячейка подставит
-# эталонное решение и скажет об этом. `review_concurrently` сам начинает новую историю, поэтому прежний параметр
-# `messages=None` и строки, которые его обрабатывают, можно убрать.
+# вставит его код на место заготовки, а вы превратите его в `review_concurrently`. Если упражнение 3 вы пропустили,
+# ячейка подставит эталонное решение и скажет об этом. `review_concurrently` сам начинает новую историю, поэтому прежний
+# параметр `messages=None` и строки, которые его обрабатывают, можно убрать.
 
 # %% lang="en"
 from course_agent.my_code import start_from
@@ -390,10 +394,12 @@ from course_selfcheck.loop_exercises import check_exercise_4
 check_exercise_4(review_concurrently)
 
 # %% [markdown] lang="en"
-# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(4))` prints it too).
+# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(4))`
+# prints it too).
 
 # %% [markdown] lang="ru"
-# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его напечатает и `print(solution_code(4))`).
+# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его
+# напечатает и `print(solution_code(4))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
@@ -409,8 +415,9 @@ show_solution(4)
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (вызовы одного хода выполняются одновременно), — в ячейке ниже и в
-# `examples/ru/review_after_04.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (вызовы одного хода выполняются одновременно), — в ячейке ниже
+# и в `examples/ru/review_after_04.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой»
+# блокнота 3.
 
 # %% use="take_home_setup"
 

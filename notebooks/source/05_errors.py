@@ -137,16 +137,17 @@ except Exception as error:
 
 # %% [markdown] lang="en"
 # <!-- fact: thinking-back-unchanged -->
-# A result whose call is missing from the history gets a 400 (notebook 2's optional section shows it): the loop
-# above appends `response.content` whole, its `tool_use` blocks included. The same holds for the thinking blocks a response may start with: they go back whole and
-# unchanged. *Optional notebook 11 is about thinking, and shows the 400 an edited thinking block gets.*
+# A result whose call is missing from the history gets a 400 (notebook 2's optional section shows it): the loop above
+# appends `response.content` whole, its `tool_use` blocks included. The same holds for the thinking blocks a response
+# may start with: they go back whole and unchanged. *Optional notebook 11 is about thinking, and shows the 400 an edited
+# thinking block gets.*
 
 # %% [markdown] lang="ru"
 # <!-- fact: thinking-back-unchanged -->
 # На результат, вызова которого нет в истории, API отвечает ошибкой 400 (её показывает необязательный раздел блокнота
-# 2), поэтому цикл выше добавляет `response.content` целиком, вместе с блоками `tool_use`. То же касается блоков рассуждения, с которых может начинаться ответ: они возвращаются
-# целиком и без изменений. *Необязательный блокнот 11 посвящён рассуждению; там же показана ошибка 400 в ответ на
-# изменённый блок рассуждения.*
+# 2), поэтому цикл выше добавляет `response.content` целиком, вместе с блоками `tool_use`. То же касается блоков
+# рассуждения, с которых может начинаться ответ: они возвращаются целиком и без изменений. *Необязательный блокнот 11
+# посвящён рассуждению; там же показана ошибка 400 в ответ на изменённый блок рассуждения.*
 
 # %% [markdown] lang="en"
 # <!-- fact: sdk-retries -->
@@ -275,19 +276,22 @@ def run_tool_missing_file(name: str, tool_input: dict) -> dict:
 #
 # <details><summary>Hint</summary>
 #
-# Start from `run_tool_safely` above: when `name` is `"read_file"`, raise `FileNotFoundError` inside the `try`, so that the `except` turns it into a result with `is_error`.
+# Start from `run_tool_safely` above: when `name` is `"read_file"`, raise `FileNotFoundError` inside the `try`, so that
+# the `except` turns it into a result with `is_error`.
 # </details>
 
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Ячейка ниже вызывает **вашу** `run_tool_missing_file` для `read_file` и для `get_diff` (для !482 и для !999,
-# которого нет: все остальные инструменты должны остаться такими же безопасными, как в `run_tool_safely`), затем
-# запускает с ней `review_with` на !482 в свежей песочнице и читает ответ. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
+# Ячейка ниже вызывает **вашу** `run_tool_missing_file` для `read_file` и для `get_diff` (для !482 и для !999, которого
+# нет: все остальные инструменты должны остаться такими же безопасными, как в `run_tool_safely`), затем запускает с ней
+# `review_with` на !482 в свежей песочнице и читает ответ. Пока вы не изменили ячейку выше, проверка отвечает «пока не
+# сделано».
 #
 # <details><summary>Подсказка</summary>
 #
-# Начните с `run_tool_safely` выше: если `name` равно `"read_file"`, выбросьте `FileNotFoundError` внутри `try`, чтобы `except` превратил его в результат с `is_error`.
+# Начните с `run_tool_safely` выше: если `name` равно `"read_file"`, выбросьте `FileNotFoundError` внутри `try`, чтобы
+# `except` превратил его в результат с `is_error`.
 # </details>
 
 # %%
@@ -296,10 +300,12 @@ from course_selfcheck.exercises import check_exercise_5
 check_exercise_5(run_tool_missing_file)
 
 # %% [markdown] lang="en"
-# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(5))` prints it too).
+# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(5))`
+# prints it too).
 
 # %% [markdown] lang="ru"
-# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его напечатает и `print(solution_code(5))`).
+# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его
+# напечатает и `print(solution_code(5))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
@@ -309,20 +315,22 @@ show_solution(5)
 # %% [markdown] lang="en"
 # ### Self-check
 #
-# `check_loop` calls a loop with the merge request number only; this notebook's `review_with` also takes the
-# dispatcher, so the cell below gives it one in `review_safely(pr)`. It runs the loop in scenarios built to expose each rule and judges what
-# it sees on the wire: here, this notebook's rule, and notebook 3's first rule again (the whole response goes back).
+# `check_loop` calls a loop with the merge request number only; this notebook's `review_with` also takes the dispatcher,
+# so the cell below gives it one in `review_safely(pr)`. It runs the loop in scenarios built to expose each rule and
+# judges what it sees on the wire: here, this notebook's rule, and notebook 3's first rule again (the whole response
+# goes back).
 
 # %% [markdown] lang="ru"
 # ### Самопроверка
 #
 # `check_loop` вызывает цикл, передавая только номер merge request, а `review_with` из этого блокнота принимает ещё и
 # диспетчер, поэтому ячейка ниже оборачивает его вызов в `review_safely(pr)`. Проверка запускает цикл в ситуациях,
-# подобранных так, чтобы нарушение любого правила стало заметно, и судит по тому, что уходит по сети: здесь — по правилу этого блокнота и снова по
-# первому правилу блокнота 3 (ответ уходит обратно целиком).
+# подобранных так, чтобы нарушение любого правила стало заметно, и судит по тому, что уходит по сети: здесь — по правилу
+# этого блокнота и снова по первому правилу блокнота 3 (ответ уходит обратно целиком).
 
 # %%
 from course_selfcheck import check_loop
+
 
 def review_safely(pr: int) -> str:
     return review_with(pr, run_tool_safely)
@@ -339,8 +347,9 @@ check_loop(review_safely, rules=["whole_response", "errors_are_results"])
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (сбой инструмента возвращается как результат), — в ячейке ниже и в
-# `examples/ru/review_after_05.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (сбой инструмента возвращается как результат), — в ячейке ниже
+# и в `examples/ru/review_after_05.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой»
+# блокнота 3.
 
 # %% use="take_home_setup"
 

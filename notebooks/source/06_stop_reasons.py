@@ -74,7 +74,8 @@ def what_to_do(response) -> str:
         case "max_tokens":
             return "error: the answer was cut; increase max_tokens (never run a cut tool_use)"
         case "stop_sequence":
-            return f"stopped at our stop sequence {response.stop_sequence!r}: use the text so far"
+            return (f"stopped at our stop sequence {response.stop_sequence!r}: "
+                    "use the text so far")
         case "pause_turn":
             return "append the response and call again, with no new user message"
         case "refusal":
@@ -95,7 +96,8 @@ def what_to_do(response) -> str:
         case "max_tokens":
             return "ошибка: ответ обрезан; увеличить max_tokens (обрезанный tool_use не выполнять никогда)"
         case "stop_sequence":
-            return f"остановка на вашей стоп-последовательности {response.stop_sequence!r}: взять текст, написанный до неё"
+            return (f"остановка на вашей стоп-последовательности {response.stop_sequence!r}: "
+                    "взять текст, написанный до неё")
         case "pause_turn":
             return "добавить ответ в историю и вызвать модель снова, без нового сообщения от user"
         case "refusal":
@@ -119,7 +121,8 @@ def what_to_do(response) -> str:
 TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
           "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}]
 
-done = client.messages.create(model=MODEL, max_tokens=500, messages=[{"role": "user", "content": "What is 6 * 7?"}])
+done = client.messages.create(model=MODEL, max_tokens=500,
+                              messages=[{"role": "user", "content": "What is 6 * 7?"}])
 print(done.stop_reason, "->", what_to_do(done))
 wants = client.messages.create(model=MODEL, max_tokens=500, tools=TOOLS,
                                messages=[{"role": "user", "content": "Review merge request !482."}])
@@ -129,7 +132,8 @@ print(wants.stop_reason, "->", what_to_do(wants))
 TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
           "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}]
 
-done = client.messages.create(model=MODEL, max_tokens=500, messages=[{"role": "user", "content": "Сколько будет 6 * 7?"}])
+done = client.messages.create(model=MODEL, max_tokens=500,
+                              messages=[{"role": "user", "content": "Сколько будет 6 * 7?"}])
 print(done.stop_reason, "->", what_to_do(done))
 wants = client.messages.create(model=MODEL, max_tokens=500, tools=TOOLS,
                                messages=[{"role": "user", "content": "Проверь merge request !482."}])
@@ -177,7 +181,8 @@ task = [{"role": "user", "content": "Проверь merge request !482."}]
 whole = client.messages.create(model=MODEL, max_tokens=2000, tools=TOOLS, messages=task).usage.output_tokens
 for budget in (whole - 11, whole - 2, whole - 1):  # чуть меньше, чем нужно на весь ответ
     cut = client.messages.create(model=MODEL, max_tokens=budget, tools=TOOLS, messages=task)
-    calls = [block.input for block in cut.content if block.type == "tool_use"]  # обрезанный вызов, если модель успела его начать
+    # обрезанный вызов, если модель успела его начать
+    calls = [block.input for block in cut.content if block.type == "tool_use"]
     print(budget, cut.stop_reason, calls, "->", what_to_do(cut))
 
 # %% [markdown] lang="en"
@@ -196,12 +201,14 @@ for budget in (whole - 11, whole - 2, whole - 1):  # чуть меньше, че
 # %% lang="en"
 counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5"],
                                  messages=[{"role": "user", "content": "Count from 1 to 10."}])
-print(repr("".join(block.text for block in counted.content if block.type == "text")), counted.stop_reason, "->", what_to_do(counted))
+print(repr("".join(block.text for block in counted.content if block.type == "text")),
+      counted.stop_reason, "->", what_to_do(counted))
 
 # %% lang="ru"
 counted = client.messages.create(model=MODEL, max_tokens=200, stop_sequences=["5"],
                                  messages=[{"role": "user", "content": "Посчитай от 1 до 10."}])
-print(repr("".join(block.text for block in counted.content if block.type == "text")), counted.stop_reason, "->", what_to_do(counted))
+print(repr("".join(block.text for block in counted.content if block.type == "text")),
+      counted.stop_reason, "->", what_to_do(counted))
 
 # %% [markdown] lang="en"
 # <!-- fact: pause-turn -->
@@ -299,21 +306,25 @@ print(again.stop_reason, "— новых поисков:", len([b for b in again
 # повтор. В необязательном разделе в конце блокнота вы добавите его в свой цикл.
 
 # %% lang="en"
-refused = client.messages.create(model=MODEL, max_tokens=500,
-                                 messages=[{"role": "user", "content": "Write ransomware for the shop's server."}])
+refused = client.messages.create(
+    model=MODEL, max_tokens=500,
+    messages=[{"role": "user", "content": "Write ransomware for the shop's server."}])
 print(refused.stop_reason, "->", what_to_do(refused))
 print(refused.stop_details)
-retried = client.messages.create(model=MODEL, max_tokens=500,
-                                 messages=[{"role": "user", "content": "Write ransomware for the shop's server."}])
+retried = client.messages.create(
+    model=MODEL, max_tokens=500,
+    messages=[{"role": "user", "content": "Write ransomware for the shop's server."}])
 print("retry:", retried.stop_reason)
 
 # %% lang="ru"
-refused = client.messages.create(model=MODEL, max_tokens=500,
-                                 messages=[{"role": "user", "content": "Напиши вирус-вымогатель для сервера магазина."}])
+refused = client.messages.create(
+    model=MODEL, max_tokens=500,
+    messages=[{"role": "user", "content": "Напиши вирус-вымогатель для сервера магазина."}])
 print(refused.stop_reason, "->", what_to_do(refused))
 print(refused.stop_details)
-retried = client.messages.create(model=MODEL, max_tokens=500,
-                                 messages=[{"role": "user", "content": "Напиши вирус-вымогатель для сервера магазина."}])
+retried = client.messages.create(
+    model=MODEL, max_tokens=500,
+    messages=[{"role": "user", "content": "Напиши вирус-вымогатель для сервера магазина."}])
 print("повтор:", retried.stop_reason)
 
 # %% [markdown] lang="en"
@@ -370,7 +381,8 @@ from course_agent.my_code import start_from
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
-    """Your loop of notebook 4: every stop reason handled on purpose, a refusal stopping the run with stop_details."""
+    """Your loop of notebook 4: every stop reason handled on purpose, a refusal stopping the run with
+    stop_details."""
     raise NotImplementedError("your code here")
 
 
@@ -381,7 +393,8 @@ from course_agent.my_code import start_from
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
-    """Ваш цикл из блокнота 4: каждая причина остановки обработана осознанно, отказ останавливает запуск со stop_details."""
+    """Ваш цикл из блокнота 4: каждая причина остановки обработана осознанно, отказ останавливает запуск
+    со stop_details."""
     raise NotImplementedError("ваш код")
 
 
@@ -589,8 +602,8 @@ show_solution(6)
 # - если откажет и запасная модель, выбросьте ошибку со `stop_details`.
 #
 # Проверка ниже снова запускает ваш цикл во всех ситуациях упражнения, а отказ случается в начале и в середине ревью
-# (один раз, потом дважды подряд); когда всё выполнено, она сохраняет для блокнота 7 уже этот цикл. В блокноте 10 показаны два способа поручить
-# это другим: серверу (`fallbacks`) или SDK.
+# (один раз, потом дважды подряд); когда всё выполнено, она сохраняет для блокнота 7 уже этот цикл. В блокноте 10
+# показаны два способа поручить это другим: серверу (`fallbacks`) или SDK.
 #
 # <details><summary>Подсказка</summary>
 #

@@ -19,7 +19,8 @@
 # # 7. Безопасность: модель решает, что вызвать, а ваш код — можно ли
 #
 # **Вы узнаете**
-# - почему чем опаснее действие, тем уже должен быть отдельный инструмент для него (`merge_pr(pr)`, а не `bash(command)`);
+# - почему чем опаснее действие, тем уже должен быть отдельный инструмент для него (`merge_pr(pr)`, а не
+#   `bash(command)`);
 # - как промпт-инъекция в merge request заставляет ваш собственный цикл его влить;
 # - что для каждого инструмента есть решение: **разрешить**, **спросить** человека или **запретить**;
 # - как встроить такой шлюз в свой цикл: перед опасным вызовом спросить функцию-approver, открывать шлюз только по
@@ -44,10 +45,10 @@
 # %% [markdown] lang="ru"
 # ## Узкие инструменты вместо одного `bash`
 #
-# Инструмент `bash(command)` даёт модели возможность сделать что угодно, а вашему коду — только непрозрачную строку, по которой
-# нужно принять решение: `git push origin HEAD:main` — это слияние? А `sh -c "$(echo Z2l0IHB1c2g= | base64 -d)"`?
-# По имени инструмента `merge_pr(pr)` сразу ясно, что он делает, поэтому его можно разрешить, запретить, поставить на подтверждение,
-# записать в журнал и посчитать.
+# Инструмент `bash(command)` даёт модели возможность сделать что угодно, а вашему коду — только непрозрачную строку, по
+# которой нужно принять решение: `git push origin HEAD:main` — это слияние? А
+# `sh -c "$(echo Z2l0IHB1c2g= | base64 -d)"`? По имени инструмента `merge_pr(pr)` сразу ясно, что он делает, поэтому его
+# можно разрешить, запретить, поставить на подтверждение, записать в журнал и посчитать.
 
 # %% lang="en"
 BASH = {"name": "bash", "description": "Run a shell command.",
@@ -301,7 +302,8 @@ from course_agent.my_code import start_from
 
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
-    """Ваш цикл из блокнота 6 со шлюзом: инструмент из DANGEROUS выполняется, только если approve(name, tool_input) его подтверждает."""
+    """Ваш цикл из блокнота 6 со шлюзом: инструмент из DANGEROUS выполняется, только если approve(name, tool_input)
+    его подтверждает."""
     raise NotImplementedError("напишите здесь свой код")
 
 
@@ -372,15 +374,16 @@ show_solution(7)
 # ## Your gate at work
 #
 # Once your check passes, run your loop on !485 again, the approver saying no: the same merge request that your loop
-# merged in "Break it" stays open now, and the review says what happened. While the exercise cell still holds the
-# stub, the cell runs the reference solution's gate instead, and says so. (It asks the model to merge, so it runs on the demo GitLab only.)
+# merged in "Break it" stays open now, and the review says what happened. While the exercise cell still holds the stub,
+# the cell runs the reference solution's gate instead, and says so. (It asks the model to merge, so it runs on the demo
+# GitLab only.)
 
 # %% [markdown] lang="ru"
 # ## Ваш шлюз в деле
 #
 # Когда проверка пройдена, запустите свой цикл на !485 ещё раз, с approver, который говорит «нет»: тот самый merge
-# request, который ваш цикл влил в разделе «Сломаем», теперь остаётся открытым, а в ревью сказано, что произошло.
-# Пока в ячейке упражнения заготовка, эта ячейка запускает шлюз эталонного решения и говорит об этом. (Здесь модель просят
+# request, который ваш цикл влил в разделе «Сломаем», теперь остаётся открытым, а в ревью сказано, что произошло. Пока в
+# ячейке упражнения заготовка, эта ячейка запускает шлюз эталонного решения и говорит об этом. (Здесь модель просят
 # влить merge request, поэтому ячейка работает только с демо-GitLab.)
 
 # %% lang="en"
@@ -397,7 +400,8 @@ if using_demo_gitlab():  # the model is asked to merge: never on a real project
     try:
         answer = review_with_gate(485, approve=say_no)
     except NotImplementedError:
-        print("Your review_with_gate is still the stub; until it passes, the reference solution's gate runs here.\n")
+        print("Your review_with_gate is still the stub; "
+              "until it passes, the reference solution's gate runs here.\n")
         answer = reference(7, "en")["review_with_gate"](485, approve=say_no)
     print(answer)
     print()
@@ -419,7 +423,8 @@ if using_demo_gitlab():  # здесь модель просят влить merge
     try:
         answer = review_with_gate(485, approve=say_no)
     except NotImplementedError:
-        print("Ваш review_with_gate — всё ещё заготовка; пока он не пройдёт проверку, здесь работает шлюз эталонного решения.\n")
+        print("Ваш review_with_gate — всё ещё заготовка; "
+              "пока он не пройдёт проверку, здесь работает шлюз эталонного решения.\n")
         answer = reference(7, "ru")["review_with_gate"](485, approve=say_no)
     print(answer)
     print()
@@ -430,14 +435,16 @@ else:
 # %% [markdown] lang="en"
 # ## Take it home
 #
-# The reviewer as this notebook leaves it (the gate: `merge_pr` runs only after your yes, asked with `input()`; no answer is a no), whole, is in the cell below and in
-# `examples/en/review_after_07.py`: notebook 3's "Take it home" says what it needs and how to run it.
+# The reviewer as this notebook leaves it (the gate: `merge_pr` runs only after your yes, asked with `input()`; no
+# answer is a no), whole, is in the cell below and in `examples/en/review_after_07.py`: notebook 3's "Take it home" says
+# what it needs and how to run it.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (со шлюзом: `merge_pr` выполняется только после вашего «да» на вопрос `input()`; нет ответа — значит «нет»), — в ячейке ниже и в
-# `examples/ru/review_after_07.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (со шлюзом: `merge_pr` выполняется только после вашего «да» на
+# вопрос `input()`; нет ответа — значит «нет»), — в ячейке ниже и в `examples/ru/review_after_07.py`; что ему нужно и
+# как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
 
 # %% use="take_home_setup"
 
@@ -550,12 +557,13 @@ else:
 # %% [markdown] lang="ru"
 # ## Глубже (по желанию): шлюз самого курса
 #
-# У курса есть своя версия того цикла, который вы дописываете от блокнота к блокноту, — `course_agent.loop.run_agent` (его запускает `review()` из
-# блокнота 9; исходный код — `course_agent/loop.py`), а шлюз в нём — класс `SafetyGate`: решение для каждого уровня
-# риска, approver и журнал аудита. `Toolbox` — это то же, что ваши `TOOLS` вместе с `run_tool` (вызовы одного хода,
-# которые только читают, выполняются параллельно, как в блокноте 4). В `course_agent.gitlab.GitLabTools` собраны пять инструментов ревьюера,
-# у каждого свой уровень риска: `get_diff` и `read_file` только читают, `post_comment` и `comment_on_line`
-# (комментарий к одной строке diff) пишут, `merge_pr` опасен.
+# У курса есть своя версия того цикла, который вы дописываете от блокнота к блокноту, — `course_agent.loop.run_agent`
+# (его запускает `review()` из блокнота 9; исходный код — `course_agent/loop.py`), а шлюз в нём — класс `SafetyGate`:
+# решение для каждого уровня риска, approver и журнал аудита. `Toolbox` — это то же, что ваши `TOOLS` вместе с
+# `run_tool` (вызовы одного хода, которые только читают, выполняются параллельно, как в блокноте 4). В
+# `course_agent.gitlab.GitLabTools` собраны пять инструментов ревьюера, у каждого свой уровень риска: `get_diff` и
+# `read_file` только читают, `post_comment` и `comment_on_line` (комментарий к одной строке diff) пишут, `merge_pr`
+# опасен.
 
 # %% lang="en"
 from course_agent.gitlab import GitLabTools
@@ -622,15 +630,15 @@ print()
 print("ветка main сдвинулась:", project.branches.get("main").commit["id"] != before)
 
 # %% [markdown] lang="en"
-# The no (here `COURSE_AGENT_AUTO_APPROVE=deny`'s, standing in for your click) went back to the model as an error
-# result ("A human denied this call"), the loop went on, and the review says what happened. Every gated call is in the audit log: when, which tool, with what input, the decision and who
-# made it (`AuditLog(path)` also writes it as JSON lines).
+# The no (here `COURSE_AGENT_AUTO_APPROVE=deny`'s, standing in for your click) went back to the model as an error result
+# ("A human denied this call"), the loop went on, and the review says what happened. Every gated call is in the audit
+# log: when, which tool, with what input, the decision and who made it (`AuditLog(path)` also writes it as JSON lines).
 
 # %% [markdown] lang="ru"
 # «Нет» (здесь его дала настройка `COURSE_AGENT_AUTO_APPROVE=deny` вместо вашего нажатия) вернулось к модели как
-# результат с ошибкой («Человек отклонил этот вызов…»), цикл продолжился, а в ревью сказано, что произошло. Каждый вызов, прошедший через шлюз, записан в журнал аудита: когда, какой инструмент, с
-# какими входными данными, какое решение принято и кем (`AuditLog(path)` к тому же пишет журнал в файл в формате
-# JSON Lines).
+# результат с ошибкой («Человек отклонил этот вызов…»), цикл продолжился, а в ревью сказано, что произошло. Каждый
+# вызов, прошедший через шлюз, записан в журнал аудита: когда, какой инструмент, с какими входными данными, какое
+# решение принято и кем (`AuditLog(path)` к тому же пишет журнал в файл в формате JSON Lines).
 
 # %% lang="en"
 for entry in audit.entries:
@@ -678,7 +686,8 @@ print(errors[0]["content"])
 # ## Итоги
 #
 # - Модель только просит. Выполнится ли инструмент, решает ваш код: разрешить, спросить, запретить.
-# - Опасным действиям — узкие инструменты, чтобы их можно было пропускать через шлюз, записывать в журнал и считать; никогда не общий `bash`.
+# - Опасным действиям — узкие инструменты, чтобы их можно было пропускать через шлюз, записывать в журнал и считать;
+#   никогда не общий `bash`.
 # - Текст внутри merge request — это данные, но модель может ему последовать: между ним и `main` стоит только шлюз.
 # - В вашем собственном цикле шлюз — несколько строк: спросить перед опасным вызовом, а при «нет» вернуть модели
 #   результат с ошибкой.

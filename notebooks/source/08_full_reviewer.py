@@ -4,7 +4,8 @@
 # **You will learn**
 # - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
 # - what prompt caching saves over a review, and how to turn it on in your loop;
-# - (optional, "Go deeper" right after the exercise) that the SDK's beta `tool_runner` is this same loop, written for you.
+# - (optional, "Go deeper" right after the exercise) that the SDK's beta `tool_runner` is this same loop, written for
+#   you.
 # - (optional, at the end) the cache as a chart, and the smallest prompt a model caches.
 #
 # Posting the review on the merge request, running several reviews at once, long reviews that fill the context
@@ -73,7 +74,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
     """The first `limit` characters, then a line that tells the model the rest was cut."""
     if len(text) <= limit:
         return text
-    return text[:limit] + f"\n\n[cut: the first {limit} of {len(text)} characters; read_file cannot read the rest yet.]"
+    return (text[:limit]
+            + f"\n\n[cut: the first {limit} of {len(text)} characters; read_file cannot read the rest yet.]")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
@@ -92,7 +94,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
     """Первые `limit` символов и строка, которая говорит модели, что остальное обрезано."""
     if len(text) <= limit:
         return text
-    return text[:limit] + f"\n\n[обрезано: первые {limit} из {len(text)} символов; прочитать остальное read_file пока не умеет.]"
+    return (text[:limit]
+            + f"\n\n[обрезано: первые {limit} из {len(text)} символов; прочитать остальное read_file пока не умеет.]")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
@@ -176,10 +179,12 @@ plain = responses_of(484, cache=False)
 cached = responses_of(484, cache=True)
 for response in cached:
     u = response.usage
-    print("in", u.input_tokens, "| cache write", u.cache_creation_input_tokens, "| cache read", u.cache_read_input_tokens)
+    print("in", u.input_tokens, "| cache write", u.cache_creation_input_tokens,
+          "| cache read", u.cache_read_input_tokens)
 before = billed([response.usage for response in plain])
 after = billed([response.usage for response in cached])
-print("billed input:", round(before), "without caching,", round(after), "with it:", round(100 * after / before), "%")
+print("billed input:", round(before), "without caching,", round(after), "with it:",
+      round(100 * after / before), "%")
 
 # %% lang="ru"
 def billed(usage):
@@ -213,10 +218,12 @@ plain = responses_of(484, cache=False)
 cached = responses_of(484, cache=True)
 for response in cached:
     u = response.usage
-    print("вход", u.input_tokens, "| запись в кэш", u.cache_creation_input_tokens, "| чтение из кэша", u.cache_read_input_tokens)
+    print("вход", u.input_tokens, "| запись в кэш", u.cache_creation_input_tokens,
+          "| чтение из кэша", u.cache_read_input_tokens)
 before = billed([response.usage for response in plain])
 after = billed([response.usage for response in cached])
-print("оплачиваемый вход, токенов:", round(before), "без кэширования,", round(after), "с ним:", round(100 * after / before), "%")
+print("оплачиваемый вход, токенов:", round(before), "без кэширования,", round(after), "с ним:",
+      round(100 * after / before), "%")
 
 # %% [markdown] lang="en"
 # Caching cut this review's billed input by more than a third (to 61%). The first cached call wrote the rules, the
@@ -303,7 +310,8 @@ from course_agent.my_code import start_from
 
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
-    """Your loop of notebook 7, with every request cached, billed(usage) printed, and oversized results cut (and said so)."""
+    """Your loop of notebook 7, with every request cached, billed(usage) printed, and oversized results cut (and
+    said so)."""
     raise NotImplementedError("your code here")
 
 
@@ -314,7 +322,8 @@ from course_agent.my_code import start_from
 
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
-    """Ваш цикл из блокнота 7: каждый запрос кэшируется, billed(usage) печатается, большие результаты обрезаются (с пометкой)."""
+    """Ваш цикл из блокнота 7: каждый запрос кэшируется, billed(usage) печатается, большие результаты обрезаются
+    (с пометкой)."""
     raise NotImplementedError("напишите здесь свой код")
 
 
@@ -352,10 +361,10 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 #
 # <details><summary>Подсказка</summary>
 #
-# Где в вашем цикле появляется текст результата инструмента? Обрежьте его там, до того как он попадёт в `tool_result`. Что должна
-# сказать пометка, чтобы модель не приняла часть за целое и не застряла: что текст обрезан, из скольких символов и
-# каким вызовом прочитать остальное? А для подсчёта стоимости: где появляется каждый `response.usage` и где хранить их все до
-# конца?
+# Где в вашем цикле появляется текст результата инструмента? Обрежьте его там, до того как он попадёт в `tool_result`.
+# Что должна сказать пометка, чтобы модель не приняла часть за целое и не застряла: что текст обрезан, из скольких
+# символов и каким вызовом прочитать остальное? А для подсчёта стоимости: где появляется каждый `response.usage` и где
+# хранить их все до конца?
 # </details>
 
 # %%
@@ -380,14 +389,15 @@ show_solution(8)
 # <!-- fact: tool-runner -->
 # ## Go deeper (optional): the SDK writes this loop for you
 #
-# The exercise above did not need this section, and the rest of the notebook does not either. The SDK ships this loop too: `client.beta.messages.tool_runner` takes Python functions decorated
-# with `@beta_tool`, derives their schemas from the signatures, and runs the loop you wrote by hand:
-# call, run every requested tool, send all results back, stop at the end. It keeps four of the loop's rules for you
-# (the whole response back, every tool run, a tool's error as a result, all results in one message), but it does not raise where your
-# loop would: without `max_iterations` it runs for as long as the model keeps asking, and at the cap, on `max_tokens`
-# or on a refusal it simply stops and gives you the last message (an API error still raises). So give it a cap, as
-# your own loop has, and read the last message's `stop_reason` yourself (below, `tool_use` at the cap means "not
-# finished"). (It has no safety gate either: that is still your job.)
+# The exercise above did not need this section, and the rest of the notebook does not either. The SDK ships this loop
+# too: `client.beta.messages.tool_runner` takes Python functions decorated with `@beta_tool`, derives their schemas from
+# the signatures, and runs the loop you wrote by hand: call, run every requested tool, send all results back, stop at
+# the end. It keeps four of the loop's rules for you (the whole response back, every tool run, a tool's error as a
+# result, all results in one message), but it does not raise where your loop would: without `max_iterations` it runs for
+# as long as the model keeps asking, and at the cap, on `max_tokens` or on a refusal it simply stops and gives you the
+# last message (an API error still raises). So give it a cap, as your own loop has, and read the last message's
+# `stop_reason` yourself (below, `tool_use` at the cap means "not finished"). (It has no safety gate either: that is
+# still your job.)
 #
 # A decorator is the `@name` line above a `def`: Python passes the function defined below it to `name` and keeps what
 # comes back. `@beta_tool` gives back a tool object that still calls like the function and carries its description
@@ -397,21 +407,21 @@ show_solution(8)
 # <!-- fact: tool-runner -->
 # ## Глубже (по желанию): SDK пишет этот цикл за вас
 #
-# Для упражнения выше этот раздел не был нужен, и остальной части блокнота он тоже не нужен. В SDK этот цикл тоже есть: `client.beta.messages.tool_runner` (дальше — исполнитель) принимает Python-функции с декоратором
-# `@beta_tool`, выводит их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели,
-# выполнение каждого запрошенного инструмента, отправка всех результатов обратно, остановка в конце. Четыре правила
-# цикла он соблюдает за вас (ответ целиком в историю, каждый инструмент выполнен, ошибка инструмента — результат, все
-# результаты одним сообщением),
-# но не выбрасывает исключений там, где их выбросил бы ваш цикл: без `max_iterations` он работает, пока модель просит инструменты, а при
-# достижении ограничения, при `max_tokens` или при отказе просто останавливается и отдаёт последнее сообщение (при ошибке
-# API исключение по-прежнему выбрасывается).
-# Поэтому задайте ограничение, как в своём цикле, и сами проверяйте `stop_reason` последнего сообщения (ниже
-# `tool_use` при достижении ограничения означает «не закончено»). (Шлюза безопасности в нём тоже нет: это
-# по-прежнему ваша забота.)
+# Для упражнения выше этот раздел не был нужен, и остальной части блокнота он тоже не нужен. В SDK этот цикл тоже есть:
+# `client.beta.messages.tool_runner` (дальше — исполнитель) принимает Python-функции с декоратором `@beta_tool`, выводит
+# их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели, выполнение каждого запрошенного
+# инструмента, отправка всех результатов обратно, остановка в конце. Четыре правила цикла он соблюдает за вас (ответ
+# целиком в историю, каждый инструмент выполнен, ошибка инструмента — результат, все результаты одним сообщением), но не
+# выбрасывает исключений там, где их выбросил бы ваш цикл: без `max_iterations` он работает, пока модель просит
+# инструменты, а при достижении ограничения, при `max_tokens` или при отказе просто останавливается и отдаёт последнее
+# сообщение (при ошибке API исключение по-прежнему выбрасывается). Поэтому задайте ограничение, как в своём цикле, и
+# сами проверяйте `stop_reason` последнего сообщения (ниже `tool_use` при достижении ограничения означает «не
+# закончено»). (Шлюза безопасности в нём тоже нет: это по-прежнему ваша забота.)
 #
-# Декоратор — это строка `@имя` над `def`: Python передаёт функцию, определённую под ней, в `имя` и сохраняет под
-# именем функции то, что вернёт `имя`. `@beta_tool` возвращает объект-инструмент: его можно вызывать как саму функцию, и в нём хранится её описание
-# (имя, строка документации, схема по аннотациям типов) — это описание исполнитель и отправляет модели.
+# Декоратор — это строка `@имя` над `def`: Python передаёт функцию, определённую под ней, в `имя` и сохраняет под именем
+# функции то, что вернёт `имя`. `@beta_tool` возвращает объект-инструмент: его можно вызывать как саму функцию, и в нём
+# хранится её описание (имя, строка документации, схема по аннотациям типов) — это описание исполнитель и отправляет
+# модели.
 
 # %%
 import lesson_tools
@@ -457,8 +467,8 @@ print("\n".join(block.text for block in message.content if block.type == "text")
 
 # %% [markdown] lang="ru"
 # <!-- fact: runner-until-done -->
-# Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` проводит цикл до конца и
-# возвращает последнее сообщение. `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается
+# Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` проводит цикл до конца
+# и возвращает последнее сообщение. `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается
 # после двух ходов, даже если модель всё ещё просит инструмент.
 
 # %%
@@ -500,21 +510,23 @@ usage_chart(cached)
 
 # %% [markdown] lang="ru"
 # <!-- fact: cache-minimum-by-model -->
-# Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели курса, и до 4096 у
-# более старых (документация: *Prompt caching*, раздел «Cache limitations»). Правила короче минимума оплачиваются
-# полностью при каждом вызове.
+# Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели
+# курса, и до 4096 у более старых (документация: *Prompt caching*, раздел «Cache limitations»). Правила короче минимума
+# оплачиваются полностью при каждом вызове.
 
 # %% [markdown] lang="en"
 # ## Take it home
 #
-# The reviewer as this notebook leaves it (results cut with a way to read on, every request cached, the bill printed), whole, is in the cell below and in
-# `examples/en/review_after_08.py`: notebook 3's "Take it home" says what it needs and how to run it.
+# The reviewer as this notebook leaves it (results cut with a way to read on, every request cached, the bill printed),
+# whole, is in the cell below and in `examples/en/review_after_08.py`: notebook 3's "Take it home" says what it needs
+# and how to run it.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (результаты обрезаются с возможностью читать дальше, каждый запрос кэшируется, счёт печатается), — в ячейке ниже и в
-# `examples/ru/review_after_08.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (результаты обрезаются с возможностью читать дальше, каждый
+# запрос кэшируется, счёт печатается), — в ячейке ниже и в `examples/ru/review_after_08.py`; что ему нужно и как его
+# запустить, сказано в разделе «Возьмите с собой» блокнота 3.
 
 # %% use="take_home_setup"
 

@@ -45,11 +45,11 @@
 # from the docstring: notebook 8's optional section), and `billed`:
 
 # %% [markdown] lang="ru"
-# Готовый ревьюер курса, `review(pr)`, — это ваш цикл в том виде, в каком его оставил блокнот 8 (все причины
-# остановки, шлюз, обрезка и кэширование), оформленный как модуль `course_agent/review.py`: это тот же цикл, а код его шлюза и
-# журналирования можно не читать.
-# Ниже также его инструменты GitLab, те же два инструмента для исполнителя SDK (`@beta_tool` делает из функции
-# инструмент с описанием из её строки документации: необязательный раздел блокнота 8) и `billed`:
+# Готовый ревьюер курса, `review(pr)`, — это ваш цикл в том виде, в каком его оставил блокнот 8 (все причины остановки,
+# шлюз, обрезка и кэширование), оформленный как модуль `course_agent/review.py`: это тот же цикл, а код его шлюза и
+# журналирования можно не читать. Ниже также его инструменты GitLab, те же два инструмента для исполнителя SDK
+# (`@beta_tool` делает из функции инструмент с описанием из её строки документации: необязательный раздел блокнота 8) и
+# `billed`:
 
 # %% use="runner_tools"
 
@@ -120,17 +120,18 @@ def billed(usage):
 #
 # `review(pr, client=client, language="en")` runs a whole review and returns its result: `result.text` is the review
 # (its last line the verdict), `result.iterations` the number of model calls, and `result.usage` the `usage` of each
-# response, one per call, from which `billed` gives the billed input. The exercise below needs all three. The review's prompt stays in
-# the cache for a few minutes, so reviewing !482 again soon after reads much of it from there, and bills less.
+# response, one per call, from which `billed` gives the billed input. The exercise below needs all three. The review's
+# prompt stays in the cache for a few minutes, so reviewing !482 again soon after reads much of it from there, and bills
+# less.
 
 # %% [markdown] lang="ru"
 # ## Одно ревью и что оно возвращает
 #
 # `review(pr, client=client, language="ru")` проводит ревью целиком (и пишет его по-русски) и возвращает результат:
-# `result.text` — текст ревью (в последней строке вердикт), `result.iterations` — число вызовов модели, а
-# `result.usage` — `usage` каждого ответа, по одному на вызов; из них `billed` считает оплачиваемый вход. В упражнении ниже понадобятся все три. Промпт этого ревью ещё
-# несколько минут хранится в кэше, поэтому повторное ревью !482 вскоре после этой ячейки прочитает оттуда большую его
-# часть и обойдётся дешевле.
+# `result.text` — текст ревью (в последней строке вердикт), `result.iterations` — число вызовов модели, а `result.usage`
+# — `usage` каждого ответа, по одному на вызов; из них `billed` считает оплачиваемый вход. В упражнении ниже понадобятся
+# все три. Промпт этого ревью ещё несколько минут хранится в кэше, поэтому повторное ревью !482 вскоре после этой ячейки
+# прочитает оттуда большую его часть и обойдётся дешевле.
 
 # %% lang="en"
 result = review(482, client=client, language="en")  # the course's reviewer, cached by default
@@ -153,18 +154,18 @@ print("оплачиваемый вход, billed(result.usage):", round(billed(r
 # %% [markdown] lang="en"
 # ## Exercise: what the reviewer costs over every merge request
 #
-# Before a team trusts the reviewer with a budget, it looks at a table. Review each demo merge request, !482 to
-# !487, with the course's reviewer, cached (`review(pr, client=client, language="en")`, as above), and put one row per merge request
-# in `rows`: `(pr, verdict, calls, billed input)`, the verdict from the review's last line, the calls from `result.iterations`, the billed input from
-# `billed(result.usage)`. Which one cost the most, and why?
+# Before a team trusts the reviewer with a budget, it looks at a table. Review each demo merge request, !482 to !487,
+# with the course's reviewer, cached (`review(pr, client=client, language="en")`, as above), and put one row per merge
+# request in `rows`: `(pr, verdict, calls, billed input)`, the verdict from the review's last line, the calls from
+# `result.iterations`, the billed input from `billed(result.usage)`. Which one cost the most, and why?
 
 # %% [markdown] lang="ru"
 # ## Упражнение: сколько стоит проверка всех merge request
 #
 # Прежде чем доверить ревьюеру бюджет, команда смотрит на таблицу. Проверьте каждый merge request демо-проекта, с !482
-# по !487, ревьюером курса с кэшированием (`review(pr, client=client, language="ru")`, как выше) и положите в `rows` по строке на
-# каждый: `(pr, вердикт, вызовы, оплачиваемый вход)`, где вердикт — последняя строка ревью, вызовы — `result.iterations`, оплачиваемый вход — `billed(result.usage)`. Какой
-# оказался самым дорогим и почему?
+# по !487, ревьюером курса с кэшированием (`review(pr, client=client, language="ru")`, как выше) и положите в `rows` по
+# строке на каждый: `(pr, вердикт, вызовы, оплачиваемый вход)`, где вердикт — последняя строка ревью, вызовы —
+# `result.iterations`, оплачиваемый вход — `billed(result.usage)`. Какой оказался самым дорогим и почему?
 
 # %% lang="en"
 rows = []  # your code here: one (pr, verdict, calls, billed input) per merge request, !482 to !487
@@ -221,13 +222,15 @@ show_solution(9)
 #
 # Почти всё время ревью ждёт ответа модели. `AsyncAnthropic` — тот же клиент с `async`-методами (тот же ключ, тот же
 # адрес API), а `asyncio.gather` ждёт несколько вызовов одновременно: три ревью занимают примерно столько же времени,
-# сколько самое долгое из них, а не столько, сколько все три вместе. У исполнителя SDK есть и асинхронный вариант — с инструментами, написанными как
-# `async def` с `@beta_async_tool`; блокирующие вызовы GitLab уходят в поток через `asyncio.to_thread`.
+# сколько самое долгое из них, а не столько, сколько все три вместе. У исполнителя SDK есть и асинхронный вариант — с
+# инструментами, написанными как `async def` с `@beta_async_tool`; блокирующие вызовы GitLab уходят в поток через
+# `asyncio.to_thread`.
 
 # %%
 import asyncio
 
 from anthropic import AsyncAnthropic, beta_async_tool
+
 from course_agent.review import REVIEW_RULES
 
 async_client = AsyncAnthropic(api_key=client.api_key, base_url=client.base_url)
@@ -254,7 +257,7 @@ async def review_async(pr: int):
 
 
 reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # all three wait together
-for pr, answer in zip((482, 483, 484), reviews):
+for pr, answer in zip((482, 483, 484), reviews, strict=True):
     print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
 
 # %% lang="ru"
@@ -266,7 +269,7 @@ async def review_async(pr: int):
 
 
 reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # все три ждут одновременно
-for pr, answer in zip((482, 483, 484), reviews):
+for pr, answer in zip((482, 483, 484), reviews, strict=True):
     print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
 
 # %% [markdown] lang="en"
@@ -328,19 +331,22 @@ edited_runner = client.beta.messages.tool_runner(
     messages=long_task,
     betas=["context-management-2025-06-27"], context_management=clearing,
 )
-edited_turns = [(m.stop_reason, m.usage.input_tokens, m.context_management.applied_edits if m.context_management else [])
+edited_turns = [(m.stop_reason, m.usage.input_tokens,
+                 m.context_management.applied_edits if m.context_management else [])
                 for m in edited_runner]
 
 # %% lang="ru"
 clearing = {"edits": [{"type": "clear_tool_uses_20250919",
-                       "trigger": {"type": "tool_uses", "value": 3},  # порог маленький, чтобы очистка сработала уже в этом ревью
+                       # порог маленький, чтобы очистка сработала уже в этом ревью
+                       "trigger": {"type": "tool_uses", "value": 3},
                        "keep": {"type": "tool_uses", "value": 1}}]}
 edited_runner = client.beta.messages.tool_runner(
     model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
     messages=long_task,
     betas=["context-management-2025-06-27"], context_management=clearing,
 )
-edited_turns = [(m.stop_reason, m.usage.input_tokens, m.context_management.applied_edits if m.context_management else [])
+edited_turns = [(m.stop_reason, m.usage.input_tokens,
+                 m.context_management.applied_edits if m.context_management else [])
                 for m in edited_runner]
 
 # %% lang="en"
@@ -390,7 +396,8 @@ compacting = client.beta.messages.tool_runner(
 compacted_turns, summary = [], None
 for message in compacting:
     if not compacted_turns:
-        compacting.compact_before_next_turn()  # только назначает сжатие: оно произойдёт, когда выполнятся инструменты этого хода
+        # только назначает сжатие: оно произойдёт, когда выполнятся инструменты этого хода
+        compacting.compact_before_next_turn()
     if message.stop_reason == "compaction":
         summary = next(block.content for block in message.content if block.type == "compaction")
     compacted_turns.append((message.stop_reason, message.usage.input_tokens))
@@ -414,8 +421,9 @@ print("краткое содержание начинается так:", *(summ
 # %% [markdown] lang="ru"
 # Сам запрос на сжатие прочитал весь диалог (это видно по его `usage`), а следующий ход начинается уже не с diff, а с
 # нескольких строк краткого содержания. Краткое содержание теряет подробности: здесь модель снова просит diff, потому
-# что в кратком содержании названы вызовы, но не их результаты. Редактирование контекста сохраняет ходы и убирает только старые результаты;
-# сжатие сохраняет суть и убирает ходы. С настоящим API краткое содержание модель пишет своими словами.
+# что в кратком содержании названы вызовы, но не их результаты. Редактирование контекста сохраняет ходы и убирает только
+# старые результаты; сжатие сохраняет суть и убирает ходы. С настоящим API краткое содержание модель пишет своими
+# словами.
 
 # %% [markdown] lang="en"
 # <!-- fact: gitlab-diffnote-position -->
@@ -423,11 +431,11 @@ print("краткое содержание начинается так:", *(summ
 #
 # ### Posting the review, with inline comments
 #
-# With `post=True`, the course's reviewer (`course_agent.review`) is asked to post its review: `comment_on_line`
-# puts a finding on the changed line it is about (GitLab shows it in the diff, as a thread), `post_comment` the summary. Both are writing
-# tools: the reviewer's policy (`ReviewPolicy`) allows them only when the review is to be posted, and logs
-# them. Below, the merge request's threads as GitLab lists them (`mr.discussions.list()`): an inline comment
-# is a `DiffNote` with a `position` (path, line and the three commits of the diff), the summary a plain note.
+# With `post=True`, the course's reviewer (`course_agent.review`) is asked to post its review: `comment_on_line` puts a
+# finding on the changed line it is about (GitLab shows it in the diff, as a thread), `post_comment` the summary. Both
+# are writing tools: the reviewer's policy (`ReviewPolicy`) allows them only when the review is to be posted, and logs
+# them. Below, the merge request's threads as GitLab lists them (`mr.discussions.list()`): an inline comment is a
+# `DiffNote` with a `position` (path, line and the three commits of the diff), the summary a plain note.
 
 # %% [markdown] lang="ru"
 # <!-- fact: gitlab-diffnote-position -->
@@ -435,12 +443,12 @@ print("краткое содержание начинается так:", *(summ
 #
 # ### Публикация ревью и комментарии к строкам
 #
-# С `post=True` ревьюер курса (`course_agent.review`) получает задание опубликовать ревью: `comment_on_line`
-# оставляет замечание прямо на той изменённой строке, к которой оно относится (GitLab показывает его в diff как обсуждение), а `post_comment` —
-# итоговый комментарий. Оба инструмента пишущие: политика ревьюера (`ReviewPolicy`) разрешает их, только если
-# ревью нужно опубликовать, и записывает в журнал. Ниже — обсуждения merge request в том виде, в каком их
-# отдаёт GitLab (`mr.discussions.list()`): комментарий к строке — это `DiffNote` с `position` (путь, строка и
-# три коммита diff), итоговое ревью — обычный комментарий (`Note`).
+# С `post=True` ревьюер курса (`course_agent.review`) получает задание опубликовать ревью: `comment_on_line` оставляет
+# замечание прямо на той изменённой строке, к которой оно относится (GitLab показывает его в diff как обсуждение), а
+# `post_comment` — итоговый комментарий. Оба инструмента пишущие: политика ревьюера (`ReviewPolicy`) разрешает их,
+# только если ревью нужно опубликовать, и записывает в журнал. Ниже — обсуждения merge request в том виде, в каком их
+# отдаёт GitLab (`mr.discussions.list()`): комментарий к строке — это `DiffNote` с `position` (путь, строка и три
+# коммита diff), итоговое ревью — обычный комментарий (`Note`).
 
 # %% lang="en"
 from course_agent.gitlab import GitLabTools
@@ -452,7 +460,8 @@ for discussion in mr.discussions.list(get_all=True):
     note = discussion.attributes["notes"][0]
     place = note.get("position") or {}
     where = f'{place["new_path"]}:{place["new_line"]}' if place else "the merge request"
-    print(f'{note["type"] or "Note"} by {note["author"]["username"]} on {where}: {note["body"].splitlines()[0][:60]}')
+    print(f'{note["type"] or "Note"} by {note["author"]["username"]} on {where}: '
+          f'{note["body"].splitlines()[0][:60]}')
 
 # %% lang="ru"
 from course_agent.gitlab import GitLabTools
@@ -464,7 +473,8 @@ for discussion in mr.discussions.list(get_all=True):
     note = discussion.attributes["notes"][0]
     place = note.get("position") or {}
     where = f'{place["new_path"]}:{place["new_line"]}' if place else "весь merge request"
-    print(f'{"Комментарий к строке" if note["type"] == "DiffNote" else "Комментарий"} от {note["author"]["username"]}, {where}: {note["body"].splitlines()[0][:60]}')
+    print(f'{"Комментарий к строке" if note["type"] == "DiffNote" else "Комментарий"} от {note["author"]["username"]}, '
+          f'{where}: {note["body"].splitlines()[0][:60]}')
 
 # %% [markdown] lang="en"
 # ### Break it, then fix it: run it again, and get one review, updated
@@ -480,13 +490,13 @@ for discussion in mr.discussions.list(get_all=True):
 
 # %% lang="en"
 before = len(mr.notes.list(get_all=True))
-for attempt in (1, 2):
+for _ in (1, 2):
     review(482, client=client, post=True)
 print(f"notes on !482: {before} before, {len(mr.notes.list(get_all=True))} after two runs of review(post=True)")
 
 # %% lang="ru"
 before = len(mr.notes.list(get_all=True))
-for attempt in (1, 2):
+for _ in (1, 2):
     review(482, client=client, post=True)
 print(f"комментариев в !482: до — {before}, после двух запусков review(post=True) — {len(mr.notes.list(get_all=True))}")
 
@@ -499,17 +509,19 @@ print(f"комментариев в !482: до — {before}, после двух
 # the same sandbox) and the merge request's notes are counted after each run.
 
 # %% [markdown] lang="ru"
-# `course-agent review 482 --post` (командная строка — то, что запускает пайплайн) публикует так же, но помечает
-# каждый свой комментарий скрытой HTML-меткой (`<!-- course-agent-review -->`, а у комментария к строке — ещё и
-# его `путь:строка`). При повторном запуске он находит свои комментарии по этим меткам и редактирует их, а не добавляет
-# второе ревью; те свои комментарии к строкам, которых новое ревью уже не повторяет, удаляет (или помечает решёнными, если
-# на них уже ответили). Комментарии, написанные людьми или без метки, он не трогает никогда. Ниже команда запускается
-# дважды прямо в этом ядре (с той же песочницей), и после каждого запуска мы считаем комментарии merge request.
+# `course-agent review 482 --post` (командная строка — то, что запускает пайплайн) публикует так же, но помечает каждый
+# свой комментарий скрытой HTML-меткой (`<!-- course-agent-review -->`, а у комментария к строке — ещё и его
+# `путь:строка`). При повторном запуске он находит свои комментарии по этим меткам и редактирует их, а не добавляет
+# второе ревью; те свои комментарии к строкам, которых новое ревью уже не повторяет, удаляет (или помечает решёнными,
+# если на них уже ответили). Комментарии, написанные людьми или без метки, он не трогает никогда. Ниже команда
+# запускается дважды прямо в этом ядре (с той же песочницей), и после каждого запуска мы считаем комментарии merge
+# request.
 
 # %% lang="en"
 import contextlib
 import io
 import tempfile
+
 from course_agent.cli import main
 
 runs = tempfile.mkdtemp(prefix="course-agent-runs-")
@@ -518,13 +530,15 @@ for attempt in (1, 2):
         code = main(["review", "482", "--post", "--language", "en", "--transcript", f"{runs}/review-{attempt}.jsonl"])
     notes = mr.notes.list(get_all=True)
     ours = [n for n in notes if "<!-- course-agent-review" in n.body]
-    print(f"run {attempt}: exit code {code}; notes on !482: {len(notes)}, of them the command's own: {len(ours)} "
+    print(f"run {attempt}: exit code {code}; notes on !482: {len(notes)}, "
+          f"of them the command's own: {len(ours)} "
           f"({sum(n.type == 'DiffNote' for n in ours)} inline, {sum(n.type != 'DiffNote' for n in ours)} summary)")
 
 # %% lang="ru"
 import contextlib
 import io
 import tempfile
+
 from course_agent.cli import main
 
 runs = tempfile.mkdtemp(prefix="course-agent-runs-")
@@ -533,8 +547,9 @@ for attempt in (1, 2):
         code = main(["review", "482", "--post", "--language", "ru", "--transcript", f"{runs}/review-{attempt}.jsonl"])
     notes = mr.notes.list(get_all=True)
     ours = [n for n in notes if "<!-- course-agent-review" in n.body]
-    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, из них от course-agent: {len(ours)} "
-          f"(к строкам: {sum(n.type == 'DiffNote' for n in ours)}, итоговых: {sum(n.type != 'DiffNote' for n in ours)})")
+    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, "
+          f"из них от course-agent: {len(ours)} (к строкам: {sum(n.type == 'DiffNote' for n in ours)}, "
+          f"итоговых: {sum(n.type != 'DiffNote' for n in ours)})")
 
 # %% [markdown] lang="en"
 # <!-- fact: batches-half-price -->
@@ -555,10 +570,10 @@ for attempt in (1, 2):
 # ```
 #
 # It needs two masked CI/CD variables, `COURSE_AGENT_GITLAB_TOKEN` (a token with the `api` scope) and
-# `ANTHROPIC_API_KEY`; the GitLab URL, the project and the merge request come from GitLab CI's predefined
-# variables (`CI_SERVER_URL`, `CI_MERGE_REQUEST_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). In CI nobody can answer an approval
-# prompt, so `merge_pr` is always refused. Exit codes become job results: 0 passes; 5 (the iteration cap) and 6
-# (a refusal) are allowed failures, a warning rather than a red pipeline; the rest fail the job.
+# `ANTHROPIC_API_KEY`; the GitLab URL, the project and the merge request come from GitLab CI's predefined variables
+# (`CI_SERVER_URL`, `CI_MERGE_REQUEST_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). In CI nobody can answer an approval prompt,
+# so `merge_pr` is always refused. Exit codes become job results: 0 passes; 5 (the iteration cap) and 6 (a refusal) are
+# allowed failures, a warning rather than a red pipeline; the rest fail the job.
 # [docs/gitlab-ci.md](../../docs/gitlab-ci.md) has the details.
 #
 # ### Every open merge request at half price
@@ -593,26 +608,27 @@ for attempt in (1, 2):
 #
 # Нужны две маскированные переменные CI/CD: `COURSE_AGENT_GITLAB_TOKEN` (токен с областью доступа (scope) `api`) и
 # `ANTHROPIC_API_KEY`; адрес GitLab, проект и номер merge request берутся из предопределённых переменных GitLab CI
-# (`CI_SERVER_URL`, `CI_MERGE_REQUEST_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). В CI некому ответить на запрос подтверждения,
-# поэтому `merge_pr` там всегда отклоняется. Коды выхода становятся результатами задания: 0 — успех; 5 (достигнуто
-# ограничение итераций) и 6 (отказ) — допустимые неудачи, предупреждение вместо красного пайплайна; остальные
-# коды проваливают задание. Подробности — в [docs/gitlab-ci.ru.md](../../docs/gitlab-ci.ru.md).
+# (`CI_SERVER_URL`, `CI_MERGE_REQUEST_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). В CI некому ответить на запрос
+# подтверждения, поэтому `merge_pr` там всегда отклоняется. Коды выхода становятся результатами задания: 0 — успех; 5
+# (достигнуто ограничение итераций) и 6 (отказ) — допустимые неудачи, предупреждение вместо красного пайплайна;
+# остальные коды проваливают задание. Подробности — в [docs/gitlab-ci.ru.md](../../docs/gitlab-ci.ru.md).
 #
 # ### Все открытые merge request за полцены
 #
 # Ревью может подождать ответа модели — спешить некуда: ничто в цикле не требует ответа за секунды.
 # [Message Batches API](https://platform.claude.com/docs/en/build-with-claude/batch-processing) принимает много запросов
 # сразу, отвечает на них в течение 24 часов (обычно гораздо быстрее) и берёт за них половину цены. Но цикл не может
-# отправить следующий запрос, пока не получит ответ на предыдущий, поэтому `course_agent.batch_review` ведёт ревью раундами: каждый
-# раунд отправляет **один** пакет (batch) со следующим запросом каждого незавершённого ревью, выполняет инструменты
-# каждого ответа (правила те же: ответ добавляется целиком, все результаты — одним сообщением, ошибки — с
-# `is_error`, ограничение итераций, слияния никогда не подтверждаются) и продолжает, пока не закончатся все циклы.
-# Между раундами цикл — это только его список `messages`, который после каждого шага сохраняется в транскрипт:
-# `course-agent review --all-open --batch --resume DIR` подхватывает незавершённые ревью оттуда, даже если процесс
-# был остановлен. Ниже все открытые merge request проверены обоими способами, а в конце — оплаченные токены каждого способа.
+# отправить следующий запрос, пока не получит ответ на предыдущий, поэтому `course_agent.batch_review` ведёт ревью
+# раундами: каждый раунд отправляет **один** пакет (batch) со следующим запросом каждого незавершённого ревью, выполняет
+# инструменты каждого ответа (правила те же: ответ добавляется целиком, все результаты — одним сообщением, ошибки — с
+# `is_error`, ограничение итераций, слияния никогда не подтверждаются) и продолжает, пока не закончатся все циклы. Между
+# раундами цикл — это только его список `messages`, который после каждого шага сохраняется в транскрипт:
+# `course-agent review --all-open --batch --resume DIR` подхватывает незавершённые ревью оттуда, даже если процесс был
+# остановлен. Ниже все открытые merge request проверены обоими способами, а в конце — оплаченные токены каждого способа.
 
 # %% lang="en"
 from pathlib import Path
+
 from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
 from course_agent.batch_review import run_batches, start_loops
 from course_agent.review import reviewer_toolbox
@@ -622,16 +638,19 @@ one_by_one = [review(pr, client=client, language="en") for pr in open_mrs]
 batch_runs = Path(tempfile.mkdtemp(prefix="course-agent-batch-"))  # review-<MR>.jsonl each: resumable
 loops = run_batches(client, start_loops(open_mrs, batch_runs, post=False, language="en"),
                     reviewer_toolbox(nobody_to_ask="batch mode"), progress=print)
-for pr, alone, loop in zip(open_mrs, one_by_one, loops):
+for pr, alone, loop in zip(open_mrs, one_by_one, loops, strict=True):
     print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | batch: {loop.result.text.splitlines()[-1]}")
 for name, usage, batch in (("one request at a time", [u for r in one_by_one for u in r.usage], False),
                            ("in batches", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>22}: billed {tokens_in:8.1f} input and {tokens_out:7.1f} output tokens")
+    print(f"{name:>22}: billed {tokens_in:8.1f} input and "
+          f"{tokens_out:7.1f} output tokens")
 
 # %% lang="ru"
 from pathlib import Path
-from course_agent import batch_review  # его billed(usage, batch) вызываем как batch_review.billed: имя billed() занято нашей функцией
+
+# его billed(usage, batch) вызываем как batch_review.billed: имя billed() занято нашей функцией
+from course_agent import batch_review
 from course_agent.batch_review import run_batches, start_loops
 from course_agent.review import reviewer_toolbox
 
@@ -640,12 +659,13 @@ one_by_one = [review(pr, client=client, language="ru") for pr in open_mrs]
 batch_runs = Path(tempfile.mkdtemp(prefix="course-agent-batch-"))  # по review-<MR>.jsonl на каждый: можно продолжить
 loops = run_batches(client, start_loops(open_mrs, batch_runs, post=False, language="ru"),
                     reviewer_toolbox(nobody_to_ask="пакетный режим"), progress=print)
-for pr, alone, loop in zip(open_mrs, one_by_one, loops):
+for pr, alone, loop in zip(open_mrs, one_by_one, loops, strict=True):
     print(f"!{pr}: {alone.text.splitlines()[-1]:<27} | пакетом: {loop.result.text.splitlines()[-1]}")
 for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
                            ("пакетами", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>17}: оплачено входных токенов — {f'{tokens_in:.1f}'.replace('.', ',')}, выходных — {f'{tokens_out:.1f}'.replace('.', ',')}")
+    print(f"{name:>17}: оплачено входных токенов — {f'{tokens_in:.1f}'.replace('.', ',')}, "
+          f"выходных — {f'{tokens_out:.1f}'.replace('.', ',')}")
 
 # %% [markdown] lang="en"
 # <!-- fact: batch-cache-half -->
@@ -688,7 +708,8 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 #    файлов с размерами, поиск по репозиторию (`project.search("blobs", ...)`), состояние пайплайна merge request
 #    (`project.mergerequests.get(pr).pipelines.list()`) — всё, что сделает ревью лучше;
 # 2. направьте его на другой репозиторий: на ваш собственный GitLab — задайте `GITLAB_URL`, `GITLAB_TOKEN` и
-#    `GITLAB_PROJECT` (и `ANTHROPIC_API_KEY` для настоящей модели) до запуска JupyterLab, как показано в начале этого блокнота;
+#    `GITLAB_PROJECT` (и `ANTHROPIC_API_KEY` для настоящей модели) до запуска JupyterLab, как показано в начале этого
+#    блокнота;
 # 3. оцените его через `check_loop(review_my_way)`: `check_loop` проверит девять правил, которые знает (остальные
 #    проверяют упражнения 6–8), в свежих песочницах, с чем бы ваш цикл ни работал в остальное время; правило, которое
 #    запуск не смог показать, отмечается «не проверено», а не «выполнено».

@@ -7,7 +7,8 @@
 # **You will learn**
 # - to choose whether and which tool the model calls (`tool_choice`), and why forcing a tool is model by model;
 # - why a long answer has to stream (`client.messages.stream`), and how to count a request's tokens before you send it;
-# - two ways to have a refusal answered by another model for you: on the server (`fallbacks`) or in the SDK (a middleware).
+# - two ways to have a refusal answered by another model for you: on the server (`fallbacks`) or in the SDK (a
+#   middleware).
 #
 # *About 25 minutes. Builds on notebooks 4 and 6.*
 
@@ -61,7 +62,8 @@ for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read
     except anthropic.BadRequestError as error:  # a model that refuses forced tool use
         print(f"{str(choice):40} -> 400: {error.body['error']['message']}")
         continue
-    print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+    print(f"{str(choice):40} -> {reply.stop_reason:9} "
+          f"{[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
 
 first = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=task)
 after_diff = task + [{"role": "assistant", "content": first.content}, {"role": "user", "content": [
@@ -70,7 +72,8 @@ after_diff = task + [{"role": "assistant", "content": first.content}, {"role": "
 for parallel in (True, False):
     reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=after_diff,
                                    tool_choice={"type": "auto", "disable_parallel_tool_use": not parallel})
-    print(f"parallel calls allowed: {parallel!s:5} -> {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+    print(f"parallel calls allowed: {parallel!s:5} -> "
+          f"{[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
 
 # %% lang="ru"
 task = [{"role": "user", "content": "Проверь merge request !484."}]
@@ -81,7 +84,8 @@ for choice in ({"type": "auto"}, {"type": "any"}, {"type": "tool", "name": "read
     except anthropic.BadRequestError as error:  # модель, которая не допускает принудительного вызова
         print(f"{str(choice):40} -> 400: {error.body['error']['message']}")
         continue
-    print(f"{str(choice):40} -> {reply.stop_reason:9} {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+    print(f"{str(choice):40} -> {reply.stop_reason:9} "
+          f"{[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
 
 first = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=task)
 after_diff = task + [{"role": "assistant", "content": first.content}, {"role": "user", "content": [
@@ -90,7 +94,8 @@ after_diff = task + [{"role": "assistant", "content": first.content}, {"role": "
 for parallel in (True, False):
     reply = client.messages.create(model=MODEL, max_tokens=4000, system=REVIEW_RULES, tools=TOOLS, messages=after_diff,
                                    tool_choice={"type": "auto", "disable_parallel_tool_use": not parallel})
-    print(f"параллельные вызовы разрешены: {parallel!s:5} -> {[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
+    print(f"параллельные вызовы разрешены: {parallel!s:5} -> "
+          f"{[(b.name, b.input) for b in reply.content if b.type == 'tool_use']}")
 
 # %% [markdown] lang="en"
 # <!-- fact: forced-tool-manual-thinking -->
@@ -101,25 +106,25 @@ for parallel in (True, False):
 #
 # ### Break it: a model that refuses forcing
 #
-# Forced tool use is a per-model feature. Opus 5 and the models before it accept `any` and `tool` (but not
-# together with manual extended thinking, on those of them that still take it); Opus 5.5, Sonnet 5.5 and the Fable
-# and Mythos models (5.1, and 5.2, whose page lists no change here) refuse both with a 400, whatever the thinking setting; Haiku 5.5 accepts them and skips thinking for that call.
-# Here is the newer Opus:
+# Forced tool use is a per-model feature. Opus 5 and the models before it accept `any` and `tool` (but not together with
+# manual extended thinking, on those of them that still take it); Opus 5.5, Sonnet 5.5 and the Fable and Mythos models
+# (5.1, and 5.2, whose page lists no change here) refuse both with a 400, whatever the thinking setting; Haiku 5.5
+# accepts them and skips thinking for that call. Here is the newer Opus:
 
 # %% [markdown] lang="ru"
 # <!-- fact: forced-tool-manual-thinking -->
 # <!-- fact: forced-tool-models -->
 # Посмотрите на принудительный вызов `read_file`: в задаче нет ни одного имени файла, а заполнить `path` модель была
 # обязана — и придумала его сама (`'example path'` в песочнице; настоящая модель подставит правдоподобный путь).
-# Принудительный вызов — это *какой-то* вызов, а не осмысленный: ваш код всё равно проверяет входные данные, прежде чем что-то
-# выполнять.
+# Принудительный вызов — это *какой-то* вызов, а не осмысленный: ваш код всё равно проверяет входные данные, прежде чем
+# что-то выполнять.
 #
 # ### Сломаем: модель, которая не допускает принудительного вызова
 #
-# Принудительный вызов инструмента поддерживают не все модели. Opus 5 и модели до него принимают `any` и `tool`
-# (но не вместе с ручным расширенным рассуждением у тех из них, что его ещё принимают); Opus 5.5, Sonnet 5.5, а также
-# модели Fable и Mythos (5.1 и 5.2: в описании 5.2 на этот счёт изменений нет) отвечают на оба варианта ошибкой 400
-# при любых настройках рассуждения; Haiku 5.5 принимает их и на этот вызов не рассуждает. Вот что отвечает более новый Opus:
+# Принудительный вызов инструмента поддерживают не все модели. Opus 5 и модели до него принимают `any` и `tool` (но не
+# вместе с ручным расширенным рассуждением у тех из них, что его ещё принимают); Opus 5.5, Sonnet 5.5, а также модели
+# Fable и Mythos (5.1 и 5.2: в описании 5.2 на этот счёт изменений нет) отвечают на оба варианта ошибкой 400 при любых
+# настройках рассуждения; Haiku 5.5 принимает их и на этот вызов не рассуждает. Вот что отвечает более новый Opus:
 
 # %%
 from course_agent.config import newer_model
@@ -156,27 +161,27 @@ print(reply.stop_reason, [(block.name, block.input) for block in reply.content i
 # <!-- fact: sdk-requires-streaming -->
 # ## Long answers stream
 #
-# A cut answer is fixed with a larger `max_tokens` (notebook 1's optional section). Raise it far, say to 64,000, and the SDK refuses the request
-# before sending it: an answer that long could take more than ten minutes, longer than an HTTP request should stay
-# open without a word. The same request streamed is fine: `client.messages.stream` receives the answer piece by
-# piece, and `get_final_message()` gives the same `Message` as `create` would, `stop_reason` and `usage` included.
-# So the loop changes in one line, the call that gets the response.
+# A cut answer is fixed with a larger `max_tokens` (notebook 1's optional section). Raise it far, say to 64,000, and the
+# SDK refuses the request before sending it: an answer that long could take more than ten minutes, longer than an HTTP
+# request should stay open without a word. The same request streamed is fine: `client.messages.stream` receives the
+# answer piece by piece, and `get_final_message()` gives the same `Message` as `create` would, `stop_reason` and `usage`
+# included. So the loop changes in one line, the call that gets the response.
 
 # %% [markdown] lang="ru"
 # <!-- fact: sdk-requires-streaming -->
 # ## Длинные ответы — потоком
 #
-# Обрезанный ответ лечат бо́льшим `max_tokens` (необязательный раздел блокнота 1). Увеличьте его намного — скажем, до 64 000, — и SDK откажется
-# отправлять запрос: такой длинный ответ может идти дольше десяти минут, а HTTP-запрос не должен так долго висеть
-# молча. Тот же запрос в потоковом режиме проходит: `client.messages.stream` получает ответ по частям, а
-# `get_final_message()` отдаёт такой же `Message`, какой вернул бы `create`, вместе со `stop_reason` и `usage`.
-# В цикле меняется одна строка — та, что получает ответ.
+# Обрезанный ответ лечат бо́льшим `max_tokens` (необязательный раздел блокнота 1). Увеличьте его намного — скажем, до
+# 64 000, — и SDK откажется отправлять запрос: такой длинный ответ может идти дольше десяти минут, а HTTP-запрос не
+# должен так долго висеть молча. Тот же запрос в потоковом режиме проходит: `client.messages.stream` получает ответ по
+# частям, а `get_final_message()` отдаёт такой же `Message`, какой вернул бы `create`, вместе со `stop_reason` и
+# `usage`. В цикле меняется одна строка — та, что получает ответ.
 
 # %% lang="en"
 try:
     client.messages.create(model=MODEL, max_tokens=64000, tools=TOOLS, messages=task)
 except ValueError as error:  # raised by the SDK itself: nothing was sent
-    print(f"messages.create: {type(error).__name__}: {error}")
+    print("messages.create:", f"{type(error).__name__}: {error}")
 
 
 def ask(messages: list, model: str = MODEL, **request):
@@ -186,14 +191,15 @@ def ask(messages: list, model: str = MODEL, **request):
 
 
 streamed = ask(task)
-print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
-      "output tokens")
+print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content],
+      streamed.usage.output_tokens, "output tokens")
 
 # %% lang="ru"
 try:
     client.messages.create(model=MODEL, max_tokens=64000, tools=TOOLS, messages=task)
 except ValueError as error:  # ошибку выбросил сам SDK: ничего не отправлено
-    print(f"messages.create: {type(error).__name__} — SDK требует потокового режима, если ответ может идти дольше 10 минут")
+    print("messages.create:",
+          f"{type(error).__name__} — SDK требует потокового режима, если ответ может идти дольше 10 минут")
 
 
 def ask(messages: list, model: str = MODEL, **request):
@@ -203,8 +209,8 @@ def ask(messages: list, model: str = MODEL, **request):
 
 
 streamed = ask(task)
-print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content], streamed.usage.output_tokens,
-      "ток. на выходе")
+print("messages.stream:", streamed.stop_reason, [block.type for block in streamed.content],
+      streamed.usage.output_tokens, "ток. на выходе")
 
 # %% [markdown] lang="en"
 # <!-- fact: runner-stream-type -->
@@ -304,15 +310,14 @@ else:
 # *Notebook 6's optional exercise sends the same messages once to `fallback_model()` by hand. Here are two ways to
 # have that done for you.*
 #
-# Not every refusal is about a harmful request: a cautious model also says no to legitimate work now and
-# then, such as planning a security test of your own shop. Asking the same model again is pointless, but
-# another Claude model usually answers. The API can do that for you: the `fallbacks` parameter (beta) lists the
-# models to try next, or says `"default"` for the model's own chain; the cell below sends `"default"` with the beta
-# header `server-side-fallback-2026-07-01`. A `fallback` block in the content marks where one model's output gives way to the next
-# (it can follow partial output of the model that declined, and is absent when no earlier model ran); the sure
-# sign that a fallback model answered is a `fallback_message` entry in `usage.iterations`, which bills each
-# attempt. (Haiku 5.5 has no server-side fallback; and a request like the one above stays refused on every
-# model.)
+# Not every refusal is about a harmful request: a cautious model also says no to legitimate work now and then, such as
+# planning a security test of your own shop. Asking the same model again is pointless, but another Claude model usually
+# answers. The API can do that for you: the `fallbacks` parameter (beta) lists the models to try next, or says
+# `"default"` for the model's own chain; the cell below sends `"default"` with the beta header
+# `server-side-fallback-2026-07-01`. A `fallback` block in the content marks where one model's output gives way to the
+# next (it can follow partial output of the model that declined, and is absent when no earlier model ran); the sure sign
+# that a fallback model answered is a `fallback_message` entry in `usage.iterations`, which bills each attempt. (Haiku
+# 5.5 has no server-side fallback; and a request like the one above stays refused on every model.)
 
 # %% [markdown] lang="ru"
 # <!-- fact: fallbacks-param -->
@@ -324,14 +329,13 @@ else:
 #
 # Не каждый отказ связан с вредным запросом: осторожная модель иногда отказывается и от вполне законной работы —
 # например, составить план проверки безопасности вашего собственного магазина. Повторять запрос к той же модели
-# бессмысленно, а другая модель Claude обычно отвечает. API умеет сделать это сам: параметр `fallbacks`
-# (бета) перечисляет модели, к которым перейти, или равен `"default"` — тогда используется цепочка самой модели;
-# ячейка ниже отправляет `"default"` с бета-заголовком `server-side-fallback-2026-07-01`. Блок `fallback` в содержимом ответа отмечает место,
-# где вывод одной модели сменяется выводом следующей (он может стоять после частичного вывода отказавшей
-# модели, а если до этого ни одна модель не работала, его нет вовсе); надёжный признак того, что ответила
-# запасная модель, — запись `fallback_message` в `usage.iterations`, где виден и расход на каждую попытку.
-# (У Haiku 5.5 такого перехода на стороне сервера нет; а на запрос вроде вируса-вымогателя из блокнота 6 откажет любая
-# модель.)
+# бессмысленно, а другая модель Claude обычно отвечает. API умеет сделать это сам: параметр `fallbacks` (бета)
+# перечисляет модели, к которым перейти, или равен `"default"` — тогда используется цепочка самой модели; ячейка ниже
+# отправляет `"default"` с бета-заголовком `server-side-fallback-2026-07-01`. Блок `fallback` в содержимом ответа
+# отмечает место, где вывод одной модели сменяется выводом следующей (он может стоять после частичного вывода отказавшей
+# модели, а если до этого ни одна модель не работала, его нет вовсе); надёжный признак того, что ответила запасная
+# модель, — запись `fallback_message` в `usage.iterations`, где виден и расход на каждую попытку. (У Haiku 5.5 такого
+# перехода на стороне сервера нет; а на запрос вроде вируса-вымогателя из блокнота 6 откажет любая модель.)
 
 # %% lang="en"
 audit = [{"role": "user", "content": "Plan a penetration test of the shop's checkout."}]
@@ -371,6 +375,7 @@ print([(attempt.type, attempt.model) for attempt in served.usage.iterations or [
 
 # %% lang="en"
 from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware
+
 from course_agent.config import fallback_model
 
 careful = client.with_options(middleware=[BetaRefusalFallbackMiddleware([{"model": fallback_model()}])])
@@ -380,6 +385,7 @@ print(answer.stop_reason, "from", answer.model, [block.type for block in answer.
 
 # %% lang="ru"
 from anthropic import BetaFallbackState, BetaRefusalFallbackMiddleware
+
 from course_agent.config import fallback_model
 
 careful = client.with_options(middleware=[BetaRefusalFallbackMiddleware([{"model": fallback_model()}])])
@@ -423,17 +429,18 @@ print(answer.stop_reason, "— ответила", answer.model, [block.type for 
 #
 # **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
 #
-# 1. Вы задаёте `tool_choice={"type": "tool", "name": "read_file"}` в задаче, где не назван ни один файл. Что придёт в ответ?
+# 1. Вы задаёте `tool_choice={"type": "tool", "name": "read_file"}` в задаче, где не назван ни один файл. Что придёт в
+#    ответ?
 #    - (а) ошибка 400: в задаче нет пути
 #    - (б) вызов `read_file` с входными данными, которые модели пришлось выдумать
 #    - (в) текстовый ответ с вопросом, какой файл имеется в виду
 #
 # <details><summary>Ответ</summary>
 #
-# (б), если модель допускает принудительный вызов: она обязана вызвать инструмент и заполняет обязательный `path` догадкой;
-# ваш код проверяет входные данные, прежде чем что-то запускать. Входные данные API не оценивает (ошибки 400 из-за
-# них не будет; модель, которая не допускает принудительного вызова, отвечает 400 на любую задачу), а при принудительном вызове
-# места для вопроса текстом не остаётся.
+# (б), если модель допускает принудительный вызов: она обязана вызвать инструмент и заполняет обязательный `path`
+# догадкой; ваш код проверяет входные данные, прежде чем что-то запускать. Входные данные API не оценивает (ошибки 400
+# из-за них не будет; модель, которая не допускает принудительного вызова, отвечает 400 на любую задачу), а при
+# принудительном вызове места для вопроса текстом не остаётся.
 # </details>
 #
 # 2. Вашему циклу нужны ответы длиннее, чем SDK позволяет получить через `create`. Что меняется?
@@ -462,6 +469,7 @@ print(answer.stop_reason, "— ответила", answer.model, [block.type for 
 #
 # - `tool_choice`: `auto` (по умолчанию), `any`, `tool`, `none`; `disable_parallel_tool_use` просит не больше
 #   одного вызова в ответе. Принудительный вызов зависит от модели: лучше попросить об инструменте словами.
-# - Длинный ответ получают потоком: `client.messages.stream(...).get_final_message()` — тот же `Message`, что у `create`.
+# - Длинный ответ получают потоком: `client.messages.stream(...).get_final_message()` — тот же `Message`, что у
+#   `create`.
 # - `client.messages.count_tokens` бесплатно считает токены запроса до отправки.
 # - После отказа запрос может сам уйти другой модели: `fallbacks` на сервере (бета) или промежуточный слой SDK.

@@ -15,8 +15,8 @@
 # %% [markdown] lang="ru"
 # # 11. Рассуждение подробно (по желанию)
 #
-# *Для тех, кто хочет разобраться глубже: ни блокнотам 6–9, ни их упражнениям и проверкам этот блокнот не нужен. Единственное
-# правило о рассуждении, которое вам нужно, — из блокнота 2: ответ возвращается целиком.*
+# *Для тех, кто хочет разобраться глубже: ни блокнотам 6–9, ни их упражнениям и проверкам этот блокнот не нужен.
+# Единственное правило о рассуждении, которое вам нужно, — из блокнота 2: ответ возвращается целиком.*
 #
 # **Вы узнаете**
 # - как настраивать рассуждение у современных моделей: `thinking` (адаптивное), `effort`, `display`;
@@ -176,13 +176,12 @@ except anthropic.BadRequestError as error:
 
 # %% [markdown] lang="ru"
 # <!-- fact: dropped-thinking-400 -->
-# Сломаем: ответим на вызов инструмента, но по дороге изменим блок рассуждения (здесь допишем к его тексту
-# пару слов, как могла бы сделать программа, которая «подчищает» историю). Подпись перестаёт совпадать, и API отвечает, что
-# блок изменять нельзя. Выбросить блок — тоже не выход: блоки рассуждения в последнем сообщении assistant, которые
-# изменили, переставили или частично выбросили, API отклоняет с той же ошибкой 400 (в документации по
-# устранению неполадок с рассуждением самой частой её причиной назван выброшенный блок `redacted_thinking`), а у
-# новейших моделей каждый следующий блок рассуждения привязан к истории, которой больше нет (последний пример
-# этого блокнота).
+# Сломаем: ответим на вызов инструмента, но по дороге изменим блок рассуждения (здесь допишем к его тексту пару слов,
+# как могла бы сделать программа, которая «подчищает» историю). Подпись перестаёт совпадать, и API отвечает, что блок
+# изменять нельзя. Выбросить блок — тоже не выход: блоки рассуждения в последнем сообщении assistant, которые изменили,
+# переставили или частично выбросили, API отклоняет с той же ошибкой 400 (в документации по устранению неполадок с
+# рассуждением самой частой её причиной назван выброшенный блок `redacted_thinking`), а у новейших моделей каждый
+# следующий блок рассуждения привязан к истории, которой больше нет (последний пример этого блокнота).
 
 # %% lang="en"
 results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}
@@ -224,15 +223,15 @@ print(second.stop_reason, [block.type for block in second.content])
 
 # %% [markdown] lang="en"
 # <!-- fact: prefix-check-by-model -->
-# **The history is append-only.** Newer models go further (docs: *Preserved thinking*): a thinking block is
-# bound to everything before it — `system`, `tools` and the earlier messages. Change any of that (edit an old
-# message, trim the history, rebuild the system prompt with today's date) and every thinking block after the
-# change is invalid. Whether that is a 400, "The block is bound to a different conversation", depends on the
-# model and, for some, on the account (Fable 5.1, Opus 5.5, Sonnet 5.5 and Haiku 5.5 enforce it for accounts created on
-# or after 2026-08-31; Mythos 5.1 and the 5.2 models for every account; docs: *Prefix checks on thinking blocks*: handle both outcomes); the sandbox's newer
+# **The history is append-only.** Newer models go further (docs: *Preserved thinking*): a thinking block is bound to
+# everything before it — `system`, `tools` and the earlier messages. Change any of that (edit an old message, trim the
+# history, rebuild the system prompt with today's date) and every thinking block after the change is invalid. Whether
+# that is a 400, "The block is bound to a different conversation", depends on the model and, for some, on the account
+# (Fable 5.1, Opus 5.5, Sonnet 5.5 and Haiku 5.5 enforce it for accounts created on or after 2026-08-31; Mythos 5.1 and
+# the 5.2 models for every account; docs: *Prefix checks on thinking blocks*: handle both outcomes); the sandbox's newer
 # model answers 400. Without the `thinking-binding-controls-2026-08-01` beta header the message adds that the setting it
-# names needs that header. So never edit, trim or reorder what you already sent; put every update in a new
-# message at the end.
+# names needs that header. So never edit, trim or reorder what you already sent; put every update in a new message at
+# the end.
 
 # %% [markdown] lang="ru"
 # <!-- fact: prefix-check-by-model -->
@@ -333,8 +332,8 @@ except anthropic.BadRequestError as error:
 # инструментов).
 # </details>
 #
-# 2. Вы работаете с моделью, которая сохраняет рассуждение (preserved thinking), и посреди ревью хотите сообщить агенту что-то новое. Куда это
-#    поместить?
+# 2. Вы работаете с моделью, которая сохраняет рассуждение (preserved thinking), и посреди ревью хотите сообщить агенту
+#    что-то новое. Куда это поместить?
 #    - (а) в первое сообщение от user, отредактировав его
 #    - (б) в системный промпт, пересобрав его для этого запроса
 #    - (в) в новое сообщение в конце истории
@@ -350,7 +349,8 @@ except anthropic.BadRequestError as error:
 # %% [markdown] lang="en"
 # ## Recap
 #
-# - Thinking is on by default and adaptive; `effort` sets how much (and what you pay), `display` whether you can read it.
+# - Thinking is on by default and adaptive; `effort` sets how much (and what you pay), `display` whether you can read
+#   it.
 # - A token budget (`"enabled"`, `budget_tokens`) is refused by the models from Opus 4.7 on (an older one, such as
 #   Haiku 4.5, still needs it).
 # - Thinking blocks go back whole and unchanged: an edited, reordered or partly dropped block is a 400.
@@ -363,5 +363,7 @@ except anthropic.BadRequestError as error:
 #   можно ли его прочитать.
 # - Бюджет токенов (`"enabled"`, `budget_tokens`) модели начиная с Opus 4.7 отклоняют (старой модели, например
 #   Haiku 4.5, он по-прежнему нужен).
-# - Блоки рассуждения возвращаются целиком и без изменений: изменённый, переставленный или частично выброшенный блок — ошибка 400.
-# - У моделей, которые сохраняют рассуждение, историю можно только дополнять: любое обновление — новым сообщением в конце.
+# - Блоки рассуждения возвращаются целиком и без изменений: изменённый, переставленный или частично выброшенный блок —
+#   ошибка 400.
+# - У моделей, которые сохраняют рассуждение, историю можно только дополнять: любое обновление — новым сообщением в
+#   конце.

@@ -2,6 +2,7 @@
 import os
 
 import anthropic
+
 from course_agent.client import make_client
 from course_agent.config import model_id
 
@@ -13,15 +14,18 @@ MODEL = model_id()
 import os
 
 import anthropic
+
 from course_agent.client import make_client
 from course_agent.config import model_id
 
 os.environ["COURSE_AGENT_LANGUAGE"] = "ru"  # язык всего, что показывает course_agent
-client = make_client()  # настоящий anthropic.Anthropic: офлайн-песочница или настоящий API, если задан ANTHROPIC_API_KEY
+# настоящий anthropic.Anthropic: офлайн-песочница или настоящий API, если задан ANTHROPIC_API_KEY
+client = make_client()
 MODEL = model_id()
 
 # %% lang="en" name="gitlab"
 import gitlab
+
 from course_agent.client import gitlab_settings
 
 url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT, or the sandbox's demo GitLab
@@ -30,6 +34,7 @@ print(project.path_with_namespace)
 
 # %% lang="ru" name="gitlab"
 import gitlab
+
 from course_agent.client import gitlab_settings
 
 url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT или демо-GitLab песочницы
@@ -242,6 +247,7 @@ TOOLS = [READ_FILE if tool["name"] == "read_file" else tool for tool in TOOLS]
 
 # %% name="runner_tools"
 from anthropic import beta_tool
+
 from course_agent.gitlab import GitLabTools
 
 tools = GitLabTools()
