@@ -3,9 +3,10 @@
 #
 # **You will learn**
 # - that a tool error is a **result** (`is_error: true` plus a message), not an exception that kills the loop;
+# - how to make your own loop of notebook 4 survive a failing tool;
 # - which API errors are transient, and that the SDK already retries them.
 #
-# *About 35 minutes. Builds on notebook 4.*
+# *About 40 minutes. Builds on notebook 4.*
 #
 # <!-- rules-so-far -->
 
@@ -14,9 +15,10 @@
 #
 # **Вы узнаете**
 # - что ошибка инструмента — это **результат** (`is_error: true` и сообщение), а не исключение, которое обрывает цикл;
+# - как научить свой цикл из блокнота 4 переживать сбой инструмента;
 # - какие ошибки API временные — и что SDK уже сам повторяет такие запросы.
 #
-# *Около 35 минут. Опирается на блокнот 4.*
+# *Около 40 минут. Опирается на блокнот 4.*
 #
 # <!-- rules-so-far -->
 
@@ -238,66 +240,98 @@ else:
     print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у настоящего API.")
 
 # %% [markdown] lang="en"
-# ## Exercise
+# ## Exercise: your loop survives a failing tool
 #
-# `read_file` fails for a file that does not exist. Write `run_tool_missing_file`: a `run_tool_safely` in
-# which `read_file` always raises `FileNotFoundError`, and review !482 with it
-# (`review_with(482, run_tool_missing_file)`). What does the model write, and what does it not do?
+# Your loop of notebook 4 comes back, and from here on it grows in every notebook: notebook 6 adds every stop reason,
+# notebook 7 the human's approval, notebook 8 the cost. In it a tool's exception still ends the whole run, as in
+# "Break it" above. Grow it so that a failing tool never ends the run: where a tool runs, catch whatever it raises, and
+# send that back as the call's `tool_result`, with `"is_error": True` and what went wrong (the error's type and
+# message), as `run_tool_safely` does. Then review !999 with it: what does the model write?
+#
+# Run the exercise cell: it puts your exercise 4 (or its reference solution, if you skipped it, and it says so) in
+# place of the stub, renamed `review_safely`, for you to grow.
 
 # %% [markdown] lang="ru"
-# ## Упражнение
+# ## Упражнение: ваш цикл переживает сбой инструмента
 #
-# `read_file` завершается ошибкой, если файла не существует. Напишите `run_tool_missing_file` — вариант
-# `run_tool_safely`, в котором `read_file` всегда выбрасывает `FileNotFoundError`, и проведите с ней ревью !482
-# (`review_with(482, run_tool_missing_file)`). Что напишет модель и чего она делать не станет?
+# Возвращается ваш цикл из блокнота 4, и дальше он будет расти в каждом блокноте: в блокноте 6 к нему добавятся все
+# причины остановки, в блокноте 7 — подтверждение человеком, в блокноте 8 — учёт стоимости. Пока исключение инструмента
+# в нём обрывает весь запуск, как в разделе «Сломаем» выше. Доработайте цикл так, чтобы сбой инструмента никогда не
+# обрывал запуск: там, где выполняется инструмент, перехватите всё, что он выбрасывает, и отправьте это обратно как
+# `tool_result` этого вызова — с `"is_error": True` и описанием того, что пошло не так (тип ошибки и её текст), как
+# делает `run_tool_safely`. Затем проведите с ним ревью !999: что напишет модель?
+#
+# Выполните ячейку упражнения: она подставит на место заготовки ваше упражнение 4 (или эталонное решение, если вы его
+# пропустили, — и скажет об этом) под именем `review_safely`, а вы его доработаете.
 
 # %% lang="en"
-def run_tool_missing_file(name: str, tool_input: dict) -> dict:
-    """run_tool_safely, except that read_file always raises FileNotFoundError."""
-    ...  # your code here
+from course_agent.my_code import start_from
 
 
-# print(review_with(482, run_tool_missing_file))
+def review_safely(pr_number: int, max_iterations: int = 20) -> str:
+    """Your loop of notebook 4, in which a failing tool goes back to the model as a result with is_error."""
+    raise NotImplementedError("your code here")
+
+
+start_from(4, grow_into=review_safely)  # brings your exercise 4 (or its reference) into this cell
 
 # %% lang="ru"
-def run_tool_missing_file(name: str, tool_input: dict) -> dict:
-    """run_tool_safely, только read_file всегда выбрасывает FileNotFoundError."""
-    ...  # ваш код
+from course_agent.my_code import start_from
 
 
-# print(review_with(482, run_tool_missing_file))
+def review_safely(pr_number: int, max_iterations: int = 20) -> str:
+    """Ваш цикл из блокнота 4, в котором сбой инструмента возвращается модели как результат с is_error."""
+    raise NotImplementedError("напишите здесь свой код")
+
+
+start_from(4, grow_into=review_safely)  # переносит в эту ячейку ваше упражнение 4 (или эталонное)
 
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The cell below calls **your** `run_tool_missing_file` for `read_file` and for `get_diff` (of !482, and of !999,
-# which does not exist: every other tool stays as safe as in `run_tool_safely`), then runs `review_with` with it on
-# !482 against a fresh sandbox and reads the answer. While the cell above is unchanged, it says "not done yet".
+# The check runs **your** `review_safely` against fresh sandboxes: on !999, which does not exist (GitLab answers 404),
+# and on a review in which the model calls a tool without its arguments (a `TypeError`, not an error of GitLab's). Each
+# failure must go back to the model as a `tool_result` with `is_error`, and the run must go on to the model's answer.
+# The rules of notebooks 3 and 4 are checked again on the same loop. Once it all passes, the check keeps your loop for
+# notebook 6. While the cell above is unchanged, it says "not done yet".
 #
-# <details><summary>Hint</summary>
+# <details><summary>Hint 1</summary>
 #
-# Start from `run_tool_safely` above: when `name` is `"read_file"`, raise `FileNotFoundError` inside the `try`, so that
-# the `except` turns it into a result with `is_error`.
+# Where in your loop does a tool run? What happens there when the tool raises: who catches the exception, and what
+# does the model get for that call?
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# In the reference of exercise 4 a tool runs in `tool_result(call)`. `run_tool_safely` above shows the pattern:
+# `try` around the call of the tool, and an `except Exception` that makes the failure a result.
 # </details>
 
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Ячейка ниже вызывает **вашу** `run_tool_missing_file` для `read_file` и для `get_diff` (для !482 и для !999, которого
-# нет: все остальные инструменты должны остаться такими же безопасными, как в `run_tool_safely`), затем запускает с ней
-# `review_with` на !482 в свежей песочнице и читает ответ. Пока вы не изменили ячейку выше, проверка отвечает «пока не
-# сделано».
+# Проверка запускает **ваш** `review_safely` в свежих песочницах: на !999, которого не существует (GitLab отвечает
+# 404), и на ревью, в котором модель вызывает инструмент без аргументов (это `TypeError`, а не ошибка GitLab). Каждый
+# сбой должен вернуться модели как `tool_result` с `is_error`, а запуск — дойти до ответа модели. Правила блокнотов 3 и
+# 4 проверяются на том же цикле ещё раз. Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 6. Пока вы не
+# изменили ячейку выше, проверка отвечает «пока не сделано».
 #
-# <details><summary>Подсказка</summary>
+# <details><summary>Подсказка 1</summary>
 #
-# Начните с `run_tool_safely` выше: если `name` равно `"read_file"`, выбросьте `FileNotFoundError` внутри `try`, чтобы
-# `except` превратил его в результат с `is_error`.
+# Где в вашем цикле выполняется инструмент? Что там происходит, когда он выбрасывает исключение: кто его перехватывает
+# и что модель получает в ответ на этот вызов?
+# </details>
+#
+# <details><summary>Подсказка 2</summary>
+#
+# В эталонном решении упражнения 4 инструмент выполняется в `tool_result(call)`. Образец — `run_tool_safely` выше:
+# `try` вокруг вызова инструмента и `except Exception`, который превращает сбой в результат.
 # </details>
 
 # %%
-from course_selfcheck.exercises import check_exercise_5
+from course_selfcheck.loop_exercises import check_exercise_5
 
-check_exercise_5(run_tool_missing_file)
+check_exercise_5(review_safely)
 
 # %% [markdown] lang="en"
 # The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(5))`
@@ -311,49 +345,6 @@ check_exercise_5(run_tool_missing_file)
 from course_agent.solutions import show_solution, solution_code
 
 show_solution(5)
-
-# %% [markdown] lang="en"
-# ### Self-check
-#
-# `check_loop` calls a loop with the merge request number only; this notebook's `review_with` also takes the dispatcher,
-# so the cell below gives it one in `review_safely(pr)`. It runs the loop in scenarios built to expose each rule and
-# judges what it sees on the wire: here, this notebook's rule, and notebook 3's first rule again (the whole response
-# goes back).
-
-# %% [markdown] lang="ru"
-# ### Самопроверка
-#
-# `check_loop` вызывает цикл, передавая только номер merge request, а `review_with` из этого блокнота принимает ещё и
-# диспетчер, поэтому ячейка ниже оборачивает его вызов в `review_safely(pr)`. Проверка запускает цикл в ситуациях,
-# подобранных так, чтобы нарушение любого правила стало заметно, и судит по тому, что уходит по сети: здесь — по правилу
-# этого блокнота и снова по первому правилу блокнота 3 (ответ уходит обратно целиком).
-
-# %%
-from course_selfcheck import check_loop
-
-
-def review_safely(pr: int) -> str:
-    return review_with(pr, run_tool_safely)
-
-
-check_loop(review_safely, rules=["whole_response", "errors_are_results"])
-
-# %% [markdown] lang="en"
-# ## Take it home
-#
-# The reviewer as this notebook leaves it (a tool's failure goes back as a result), whole, is in the cell below and in
-# `examples/en/review_after_05.py`: notebook 3's "Take it home" says what it needs and how to run it.
-
-# %% [markdown] lang="ru"
-# ## Возьмите с собой
-#
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (сбой инструмента возвращается как результат), — в ячейке ниже
-# и в `examples/ru/review_after_05.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой»
-# блокнота 3.
-
-# %% use="take_home_setup"
-
-# %% use="take_home_5"
 
 # %% [markdown] lang="en"
 # ## Check yourself
@@ -481,3 +472,22 @@ check_loop(review_safely, rules=["whole_response", "errors_are_results"])
 # - Сбои инструментов возвращаются модели как `tool_result` с `is_error: true`; цикл продолжает работу.
 # - Ответ модели добавляется в историю целиком (правило блокнота 3), вместе с блоками рассуждения.
 # - 429, 5xx, 529 и обрывы соединения SDK повторяет сам; ошибку, которая осталась и после повторов, обрабатываете вы.
+
+# %% [markdown] lang="en"
+# ## Take it home
+#
+# The reviewer as this notebook leaves it (a tool's failure goes back as a result), whole, is in the cell below and in
+# `examples/en/review_after_05.py`: notebook 3's "Take it home" says what it needs and how to run it. It defines its own
+# client, tools and loop, under the names this notebook uses too: run it last.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (сбой инструмента возвращается как результат), — в ячейке ниже
+# и в `examples/ru/review_after_05.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой»
+# блокнота 3. Клиент, инструменты и цикл в нём свои, под теми же именами, что и в этом блокноте, поэтому выполняйте эту
+# ячейку последней.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_5"

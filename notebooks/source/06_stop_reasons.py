@@ -15,7 +15,7 @@
 # the turn back), **return** (`end_turn`, `stop_sequence`), or **raise a clear error** (`max_tokens`,
 # `model_context_window_exceeded`, `refusal` with its `stop_details`, and any reason the loop does not know).
 #
-# Your own loop of notebook 4 learns all of it in the exercise. Some of these stops are hard to provoke on purpose
+# Your own loop of notebook 5 learns all of it in the exercise. Some of these stops are hard to provoke on purpose
 # with the real API (a refusal, a full context window); the sandbox makes each one happen on demand.
 #
 # At the end, optional (skip it on a first pass): your loop answers a refusal once with a fallback model, with a
@@ -42,7 +42,7 @@
 # `stop_sequence`) или **выбросить понятную ошибку** (`max_tokens`, `model_context_window_exceeded`, `refusal` — со
 # `stop_details`, и любая причина, которой цикл не знает).
 #
-# В упражнении всему этому научится ваш собственный цикл из блокнота 4. Некоторые из этих остановок трудно вызвать
+# В упражнении всему этому научится ваш собственный цикл из блокнота 5. Некоторые из этих остановок трудно вызвать
 # нарочно с настоящим API (отказ, переполненное контекстное окно); песочница воспроизводит каждую по запросу.
 #
 # В конце, по желанию (при первом прохождении можно пропустить): ваш цикл после отказа один раз обращается к запасной
@@ -152,6 +152,9 @@ print(wants.stop_reason, "->", what_to_do(wants))
 # model's context window, the most tokens one request can hold, input and answer together (a million on the course's
 # model). With the real API it takes a very long history, so it is not shown here. Your loop treats
 # it like `max_tokens`: an error, never a tool call run.
+#
+# **Predict, then run:** the cell below asks for the same review three times, each time with a budget a little short of
+# the whole answer. What will the `get_diff` call's input hold each time, and what must a loop do with that response?
 
 # %% [markdown] lang="ru"
 # <!-- fact: max-tokens-cut-tool-use -->
@@ -167,6 +170,9 @@ print(wants.stop_reason, "->", what_to_do(wants))
 # запрос вместе с ответом (у модели курса — миллион). С настоящим API для этого нужна очень длинная
 # история, поэтому здесь эту остановку не показываем. Ваш цикл обрабатывает `model_context_window_exceeded` так же,
 # как `max_tokens`: это ошибка, и вызов инструмента не выполняется.
+#
+# **Предскажите, потом запустите:** ячейка ниже трижды просит то же ревью, и каждый раз бюджета немного не хватает на
+# весь ответ. Что окажется во входных данных вызова `get_diff` в каждом случае и что цикл должен сделать с таким ответом?
 
 # %% lang="en"
 task = [{"role": "user", "content": "Review merge request !482."}]
@@ -258,16 +264,14 @@ finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH
 print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))
 
 # %% [markdown] lang="en"
-# **Break it:** answer the pause with a new user message ("continue") and the paused turn is not
-# continued: the message changes the task it was doing. In the sandbox the work starts over and pauses
-# again, so such a loop never finishes; a real model may do something else, but it no longer finishes the
-# turn it paused.
+# **Break it, and predict first:** the cell below answers the pause with a new user message, "continue", instead of
+# sending the paused turn back as it is. Will the searches the turn had made go on from where they paused? Run it, then
+# read on.
 
 # %% [markdown] lang="ru"
-# **Сломаем:** ответьте на паузу новым сообщением от user («продолжай») — и приостановленный ход
-# не продолжится: новое сообщение меняет задачу, над которой он работал. В песочнице работа начнётся заново
-# и снова встанет на паузу, так что такой цикл никогда не закончится; настоящая модель может повести себя
-# иначе, но приостановленный ход она уже не завершит.
+# **Сломаем, но сначала предскажите:** ячейка ниже отвечает на паузу новым сообщением от user («продолжай») вместо
+# того, чтобы отправить приостановленный ход обратно как есть. Продолжатся ли поиски, начатые в этом ходе, с того места,
+# где он встал на паузу? Запустите ячейку, затем читайте дальше.
 
 # %% lang="en"
 wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "continue"}]
@@ -278,6 +282,16 @@ print(again.stop_reason, "- searches started over:", len([b for b in again.conte
 wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "продолжай"}]
 again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
 print(again.stop_reason, "— новых поисков:", len([b for b in again.content if b.type == "server_tool_use"]))
+
+# %% [markdown] lang="en"
+# The paused turn was not continued: the new message changed the task it was doing. In the sandbox the work starts over
+# and pauses again, so such a loop never finishes; a real model may do something else, but it no longer finishes the
+# turn it paused.
+
+# %% [markdown] lang="ru"
+# Приостановленный ход не продолжился: новое сообщение изменило задачу, над которой он работал. В песочнице работа
+# начинается заново и снова встаёт на паузу, так что такой цикл никогда не закончится; настоящая модель может повести
+# себя иначе, но приостановленный ход она уже не завершит.
 
 # %% [markdown] lang="en"
 # <!-- fact: refusal-pages -->
@@ -330,11 +344,11 @@ print("повтор:", retried.stop_reason)
 # %% [markdown] lang="en"
 # ## Exercise: your loop, every stop reason
 #
-# Your loop of notebook 4 (notebook 3's, with concurrent calls) comes back, and from here on it grows: here, every
-# stop reason; in notebook 7, the approval gate; in notebook 8, the cost. Notebook 3's project, tools and rules come
-# from `lesson_tools.py` again (the import below).
+# Your loop of notebook 5 (notebook 3's, with concurrent calls and a tool's failure sent back as a result) comes back
+# and grows again: here, every stop reason; in notebook 7, the approval gate; in notebook 8, the cost. Notebook 3's
+# project, tools and rules come from `lesson_tools.py` again (the import below).
 #
-# Run the exercise cell: it puts your loop of exercise 4 (or the reference, if you skipped it) in place of the
+# Run the exercise cell: it puts your loop of exercise 5 (or the reference, if you skipped it) in place of the
 # stub, for you to grow into `review_every_stop`. Then handle every stop reason on purpose:
 #
 # - `pause_turn` continues without a new user message; `stop_sequence` returns the text so far;
@@ -345,18 +359,18 @@ print("повтор:", retried.stop_reason)
 # - any other value raises an error that names it, as `what_to_do` does (the API adds stop reasons over time).
 #
 # The rules of notebooks 3–5 still hold: the whole response back, all results of a turn in one message, tool errors
-# as results (as in notebook 5: if your loop of notebook 4 lets a tool's exception out, put the call of `run_tool` in
-# a `try` and send the failure back with `is_error: True`), the cap. (The reference solutions from here on run a
+# as results, the cap. (The reference solutions from here on run a
 # turn's calls one after another, which keeps notebook 7's human approval simple; your concurrent runner may stay.)
 
 # %% [markdown] lang="ru"
 # ## Упражнение: ваш цикл и все причины остановки
 #
-# Ваш цикл из блокнота 4 (цикл блокнота 3 с параллельными вызовами) возвращается и дальше будет расти: здесь в нём
-# появятся все причины остановки, в блокноте 7 — шлюз с подтверждением, в блокноте 8 — учёт стоимости. Проект,
-# инструменты и правила блокнота 3 снова приходят из `lesson_tools.py` (импорт ниже).
+# Ваш цикл из блокнота 5 (цикл блокнота 3 с параллельными вызовами, в котором сбой инструмента возвращается как
+# результат) возвращается и снова растёт: здесь в нём появятся все причины остановки, в блокноте 7 — шлюз с
+# подтверждением, в блокноте 8 — учёт стоимости. Проект, инструменты и правила блокнота 3 снова приходят из
+# `lesson_tools.py` (импорт ниже).
 #
-# Выполните ячейку упражнения: она подставит вместо заготовки ваш цикл из упражнения 4 (или эталонный, если
+# Выполните ячейку упражнения: она подставит вместо заготовки ваш цикл из упражнения 5 (или эталонный, если
 # упражнение вы пропустили), а вы превратите его в `review_every_stop`. Затем осознанно обработайте каждую причину
 # остановки:
 #
@@ -369,8 +383,7 @@ print("повтор:", retried.stop_reason)
 #   появляются новые причины остановки).
 #
 # Правила блокнотов 3–5 по-прежнему действуют: ответ целиком в историю, все результаты хода одним сообщением, ошибки
-# инструментов как результаты (как в блокноте 5: если ваш цикл из блокнота 4 выпускает исключение инструмента наружу,
-# оберните вызов `run_tool` в `try` и верните сбой с `is_error: True`), ограничение числа итераций. (Эталонные решения
+# инструментов как результаты, ограничение числа итераций. (Эталонные решения
 # с этого места выполняют вызовы хода по очереди — так проще устроить подтверждение человеком в блокноте 7; ваше
 # параллельное выполнение вызовов можно оставить.)
 
@@ -381,24 +394,24 @@ from course_agent.my_code import start_from
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
-    """Your loop of notebook 4: every stop reason handled on purpose, a refusal stopping the run with
+    """Your loop of notebook 5: every stop reason handled on purpose, a refusal stopping the run with
     stop_details."""
     raise NotImplementedError("your code here")
 
 
-start_from(4, grow_into=review_every_stop)  # brings your exercise 4 (or its reference) into this cell
+start_from(5, grow_into=review_every_stop)  # brings your exercise 5 (or its reference) into this cell
 
 # %% lang="ru"
 from course_agent.my_code import start_from
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
-    """Ваш цикл из блокнота 4: каждая причина остановки обработана осознанно, отказ останавливает запуск
+    """Ваш цикл из блокнота 5: каждая причина остановки обработана осознанно, отказ останавливает запуск
     со stop_details."""
     raise NotImplementedError("ваш код")
 
 
-start_from(4, grow_into=review_every_stop)  # переносит в эту ячейку ваше упражнение 4 (или эталонное)
+start_from(5, grow_into=review_every_stop)  # переносит в эту ячейку ваше упражнение 5 (или эталонное)
 
 # %% [markdown] lang="en"
 # ### Check your exercise
@@ -448,24 +461,6 @@ check_exercise_6(review_every_stop)
 from course_agent.solutions import show_solution, solution_code
 
 show_solution(6)
-
-# %% [markdown] lang="en"
-# ## Take it home
-#
-# The reviewer as this notebook leaves it (every stop reason handled; it also answers a refusal once with a fallback
-# model, as the optional section at the end does), whole, is in the cell below and in
-# `examples/en/review_after_06.py`: notebook 3's "Take it home" says what it needs and how to run it.
-
-# %% [markdown] lang="ru"
-# ## Возьмите с собой
-#
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (каждая причина остановки обработана; кроме того, на отказ
-# он один раз отвечает запасной моделью, как в необязательном разделе в конце блокнота), — в ячейке ниже и в
-# `examples/ru/review_after_06.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
-
-# %% use="take_home_setup"
-
-# %% use="take_home_6"
 
 # %% [markdown] lang="en"
 # ## Check yourself
@@ -651,3 +646,24 @@ show_solution(6, optional=True)
 # | `refusal` | ошибка со `stop_details`; тот же запрос той же модели не повторять (по желанию: один раз — запасной модели) |
 # | `model_context_window_exceeded` | ошибка: история слишком длинная |
 # | любое другое значение | ошибка, в которой оно названо: эту причину остановки ваш цикл ещё не знает |
+
+# %% [markdown] lang="en"
+# ## Take it home
+#
+# The reviewer as this notebook leaves it (every stop reason handled; it also answers a refusal once with a fallback
+# model, as the optional section at the end does), whole, is in the cell below and in
+# `examples/en/review_after_06.py`: notebook 3's "Take it home" says what it needs and how to run it. It defines its own
+# client, tools and loop, under the names this notebook uses too: run it last.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (каждая причина остановки обработана; кроме того, на отказ
+# он один раз отвечает запасной моделью, как в необязательном разделе в конце блокнота), — в ячейке ниже и в
+# `examples/ru/review_after_06.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
+# Клиент, инструменты и цикл в нём свои, под теми же именами, что и в этом блокноте, поэтому выполняйте эту ячейку
+# последней.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_6"
