@@ -25,8 +25,8 @@ CELLS = (3, 4, 5, 6, 7, 8, 9)
 """The exercises whose solution runs as a notebook cell on given.py: the loops, each grown by the next exercise, and
 the table of 9."""
 OPTIONAL = (6,)
-"""The exercises with an optional part ("Go deeper") whose solution is a cell of its own, `cells/exercise_NN_fallback.py`:
-exercise 6's fallback model; `optional=True` names it."""
+"""The exercises with an optional part ("Go deeper") whose solution is a cell of its own,
+`cells/exercise_NN_fallback.py`: exercise 6's fallback model; `optional=True` names it."""
 SHOWN_CELLS = (1, 2)
 """The exercises whose shown solution is a cell on top of their own notebook's cells, with a module besides."""
 MODULES = (1, 2, 5)
@@ -34,7 +34,8 @@ MODULES = (1, 2, 5)
 the dispatcher run_tool_missing_file (its shown cell is `cells/exercise_05_dispatcher.py`)."""
 GIVEN_FROM = re.compile(r"^# %% from notebook (\d+) on$", re.MULTILINE)
 
-__all__ = ["CELLS", "MODULES", "OPTIONAL", "SHOWN_CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded", "client", "given_code", "project",
+__all__ = ["CELLS", "MODULES", "OPTIONAL", "SHOWN_CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded",
+           "client", "given_code", "project",
            "reference", "review_pull_request", "review_pull_request_concurrently", "run_tool", "show_solution",
            "solution_code", "solution_module"]
 

@@ -83,7 +83,8 @@ def review_pull_request(pr_number: int, max_iterations: int = 20, run_calls=run_
             messages.append({"role": "assistant", "content": response.content})  # and no new user message
             continue
         if stop == "refusal":
-            raise RuntimeError(tr("the model refused: {details}", details=response.stop_details))  # retrying will not help
+            # retrying will not help
+            raise RuntimeError(tr("the model refused: {details}", details=response.stop_details))
         if stop == "max_tokens":
             raise RuntimeError(tr("the answer was cut: increase max_tokens (the cut tool call was not run)"))
         if stop != "tool_use":

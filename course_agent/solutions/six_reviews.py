@@ -29,5 +29,6 @@ def solve(client, gitlab_tools=None, language: str | None = None):
     for pr, verdict, calls, billed_input in rows:
         print(f"!{pr}  {verdict:18}  {calls} calls  {billed_input:7.0f} billed input tokens")
     costliest = max(rows, key=lambda row: row[3])
-    print(f"most expensive: !{costliest[0]} ({costliest[3]:.0f} billed input tokens); compare its usage with the others'")
+    print(f"most expensive: !{costliest[0]} ({costliest[3]:.0f} billed input tokens); "
+          "compare its usage with the others'")
     return rows

@@ -8,7 +8,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
         messages = []
     messages.append({"role": "user", "content": f"Review merge request !{pr_number}."})
 
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(
             model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )

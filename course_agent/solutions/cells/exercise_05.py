@@ -24,7 +24,8 @@ def tool_result(call) -> dict:
 
 
 def run_all(calls: list) -> list[dict]:
-    """As run_all in the notebook above: every tool_use of a turn in a thread of its own, the results in order."""
+    """As run_all in notebook 4's demo, without its `answer` parameter (there for the demo's slow tool): every
+    tool_use of a turn in a thread of its own, the results in order, each from tool_result as defined when it runs."""
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(tool_result, calls))
 

@@ -1,6 +1,8 @@
-# Exercise 6: the loop of notebook 3 with every stop reason handled on purpose, the rules of notebooks 3-5 kept
+# Exercise 6: the loop of exercise 5 with every stop reason handled on purpose, the rules of notebooks 3-5 kept
 # (the whole response back, all results in one message, a tool's failure sent as a result, a cap); a refusal ends
-# the run, saying why. It uses the notebook's client, MODEL, TOOLS, run_tool and REVIEW_RULES.
+# the run, saying why. Its calls of a turn run one after another, which keeps notebook 7's approval simple (a loop
+# that runs them at the same time, as exercise 5's does, passes too). It uses the notebook's client, MODEL, TOOLS,
+# run_tool and REVIEW_RULES.
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -24,7 +26,7 @@ def tool_result(call) -> dict:
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
 
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(
             model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
@@ -44,7 +46,8 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
-                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # all results in ONE message
+                # all results in ONE message
+                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
 

@@ -26,7 +26,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
     model = MODEL
 
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(
             model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
@@ -48,7 +48,8 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
-                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # all results in ONE message
+                # all results in ONE message
+                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
 

@@ -37,7 +37,7 @@ def tool_result(call, approve) -> dict:
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
 
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(
             model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )
@@ -57,7 +57,8 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
-                messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})  # the gate is in here
+                # the gate is in here
+                messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
 

@@ -3,6 +3,7 @@
 # namespace, as in the notebook. tests/test_solutions.py holds it to the notebooks' shared cells.
 
 import gitlab
+
 from course_agent.client import gitlab_settings, make_client
 from course_agent.config import model_id
 

@@ -19,7 +19,9 @@ def tool_result(call) -> dict:
 
 
 def run_all(calls: list) -> list[dict]:
-    """Как run_all в блокноте выше: каждый tool_use хода — в своём потоке, результаты в порядке вызовов."""
+    """Как run_all из примера блокнота 4, только без параметра `answer` (он там ради медленного инструмента):
+    каждый tool_use хода — в своём потоке, результаты в порядке вызовов, каждый от той tool_result, что определена
+    в момент запуска."""
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(tool_result, calls))
 
@@ -27,7 +29,7 @@ def run_all(calls: list) -> list[dict]:
 def review_concurrently(pr_number: int, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
 
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(
             model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )

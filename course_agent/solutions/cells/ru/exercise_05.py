@@ -24,7 +24,9 @@ def tool_result(call) -> dict:
 
 
 def run_all(calls: list) -> list[dict]:
-    """Как run_all в блокноте выше: каждый tool_use хода — в своём потоке, результаты в порядке вызовов."""
+    """Как run_all из примера блокнота 4, только без параметра `answer` (он там ради медленного инструмента):
+    каждый tool_use хода — в своём потоке, результаты в порядке вызовов, каждый от той tool_result, что определена
+    в момент запуска."""
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(tool_result, calls))
 

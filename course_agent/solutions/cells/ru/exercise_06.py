@@ -1,6 +1,8 @@
-# Упражнение 6: цикл блокнота 3, в котором каждая причина остановки обработана осознанно, правила блокнотов 3–5
+# Упражнение 6: цикл упражнения 5, в котором каждая причина остановки обработана осознанно, правила блокнотов 3–5
 # соблюдены (ответ целиком в историю, все результаты одним сообщением, сбой инструмента — результат, ограничение);
-# отказ завершает запуск с объяснением причины. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
+# отказ завершает запуск с объяснением причины. Вызовы одного хода здесь выполняются по очереди — так проще устроить
+# подтверждение в блокноте 7 (цикл, который выполняет их одновременно, как в упражнении 5, тоже проходит проверку).
+# Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -24,7 +26,7 @@ def tool_result(call) -> dict:
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
 
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(
             model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )

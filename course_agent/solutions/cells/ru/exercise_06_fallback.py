@@ -26,7 +26,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     model = MODEL
 
-    for iteration in range(max_iterations):
+    for _ in range(max_iterations):
         response = client.messages.create(
             model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
         )

@@ -50,7 +50,7 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     usage = []
     try:
-        for iteration in range(max_iterations):
+        for _ in range(max_iterations):
             response = client.messages.create(
                 model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
                 cache_control={"type": "ephemeral"},  # автоматическое кэширование: точка кэша движется вместе с диалогом
