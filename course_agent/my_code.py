@@ -125,7 +125,9 @@ def _carried(function: types.FunctionType, defined: set[str]) -> tuple[list[str]
     helpers: list[str] = []
     left: list[str] = []
     seen = set(defined)
-    todo = [function]
+    same_cell = (_function(function.__globals__.get(name)) for name in sorted(defined))
+    todo = [function, *(f for f in same_cell if f is not None and f is not function  # what they use is carried too
+                        and f.__code__.co_filename == function.__code__.co_filename)]
     while todo:
         current = todo.pop(0)
         for name in sorted((_global_names(current.__code__) | _names_at_def(current)) - seen):
@@ -146,11 +148,22 @@ def _carried(function: types.FunctionType, defined: set[str]) -> tuple[list[str]
                 todo.append(helper)
             elif (isinstance(value, type) or helper is not None) and _importable(value):
                 qualname = value.__qualname__
-                imports.append(f"from {value.__module__} import {qualname}"
+                imports.append(f"from {_public_module(value)} import {qualname}"
                                + ("" if qualname == name else f" as {name}"))
             else:
                 left.append(name)
     return imports, helpers[::-1], left  # a helper found from another's def line (a default) is defined before it
+
+
+def _public_module(value: object) -> str:
+    """The shortest module path that gives `value` (concurrent.futures, not concurrent.futures.thread), among the
+    modules already imported."""
+    parts = str(getattr(value, "__module__", "")).split(".")
+    for end in range(1, len(parts) + 1):
+        module = sys.modules.get(".".join(parts[:end]))
+        if module is not None and getattr(module, getattr(value, "__qualname__", ""), None) is value:
+            return ".".join(parts[:end])
+    return ".".join(parts)
 
 
 def _importable(value: object) -> bool:

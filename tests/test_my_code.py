@@ -168,7 +168,7 @@ def test_exercise_6_written_once_is_what_exercises_7_and_8_grow(language, tmp_pa
     folder = ROOT / "notebooks" / language
 
     six = notebook(language, "06_stop_reasons")
-    at = index_of(six, "start_from(4, grow_into=review_every_stop)")
+    at = index_of(six, "start_from(5, grow_into=review_every_stop)")
     six.cells[at:at + 1] = [nbformat.v4.new_code_cell(HELPER), nbformat.v4.new_code_cell(EXERCISE_6)]
     run(six, folder, kept)
     check = six.cells[index_of(six, "check_exercise_6(review_every_stop)")]
@@ -207,6 +207,67 @@ def test_exercise_6_written_once_is_what_exercises_7_and_8_grow(language, tmp_pa
     check = eight.cells[index_of(eight, "check_exercise_8(review_with_cost)")]
     assert passed(check), output_of(check)
     assert (kept / "exercise_8.py").is_file()
+
+
+EXERCISE_4 = '''def tool_result(call):
+    return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+
+
+def run_all(calls, answer=tool_result):
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(answer, calls))
+
+
+def review_concurrently(pr_number, max_iterations=20):
+    messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
+    for _ in range(max_iterations):
+        response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                          messages=messages)
+        messages.append({"role": "assistant", "content": response.content})
+        if response.stop_reason == "end_turn":
+            return "".join(block.text for block in response.content if block.type == "text")
+        results = run_all([block for block in response.content if block.type == "tool_use"])
+        messages.append({"role": "user", "content": results})
+    raise RuntimeError(f"no answer after {max_iterations} iterations")
+'''
+SAFE = '''def tool_result(call):
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+    except Exception as error:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": repr(error), "is_error": True}
+'''
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_4_as_notebook_4_writes_run_all_is_what_exercise_5_grows(language, tmp_path):
+    """The instructor's read: an exercise 4 that calls notebook 4's run_all(calls, answer=tool_result) was lost on its
+    way to the next notebook (the helper named only in a default argument was not carried). Kept by its check in
+    notebook 4's kernel, it is what notebook 5's exercise cell brings; grown there (tool_result catches), it passes
+    exercise 5 and is kept for notebook 6."""
+    kept = tmp_path / "my_code"
+    folder = ROOT / "notebooks" / language
+    four = notebook(language, "04_parallel_tools")
+    at = index_of(four, "start_from(3, grow_into=review_concurrently)")
+    four.cells[at:at + 1] = [nbformat.v4.new_code_cell(EXERCISE_4)]
+    run(four, folder, kept)
+    check = four.cells[index_of(four, "check_exercise_4(review_concurrently)")]
+    assert passed(check), output_of(check)
+    text = (kept / "exercise_4.py").read_text()
+    assert "def tool_result(call)" in text.split("def run_all")[0], text  # what run_all's default names comes first
+
+    five = notebook(language, "05_errors")
+    at = index_of(five, "start_from(4, grow_into=review_safely)")
+    replies = run(five, folder, kept)
+    said = output_of(five.cells[at])
+    assert "exercise_4.py" in said and "did not run" not in said and "не запустилось" not in said, said
+    carried = filled(replies[at])
+    assert "def review_safely(pr_number, max_iterations=20)" in carried and "answer=tool_result" in carried, carried
+    five.cells[at].source = carried.replace(EXERCISE_4.split("\n\n\n")[0] + "\n", SAFE)
+    assert five.cells[at].source != carried
+    run(five, folder, kept)
+    check = five.cells[index_of(five, "check_exercise_5(review_safely)")]
+    assert passed(check), output_of(check)
+    assert (kept / "exercise_5.py").is_file()
 
 
 # Unit tests: a notebook cell is simulated as IPython makes one (a __main__ namespace, its text in linecache).
@@ -429,3 +490,17 @@ def test_yours_that_did_not_run_is_not_called_missing(tmp_path, monkeypatch, cap
     out = capsys.readouterr().out
     assert "did not run here (NameError" in out and "defined here instead" in out
     assert "no exercise 6 that passed" not in out
+
+
+def test_what_a_function_of_the_same_cell_uses_is_carried_too(tmp_path, monkeypatch):
+    """The loop and its helpers in one cell (as exercise 4 is often written): the helpers' own imports travel, from
+    the module path the learner would write (concurrent.futures, not concurrent.futures.thread)."""
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    ns = cell("from concurrent.futures import ThreadPoolExecutor\nimport json\nrun_tool = None\n", name="<cell 1>")
+    cell("def helper(calls):\n    with ThreadPoolExecutor(2) as pool:\n        return json.dumps(list(pool.map(str, calls)))"
+         "\n\n\ndef loop(pr):\n    return helper([pr])\n", ns, "<cell 2>")
+    text = my_code.keep(4, ns["loop"]).read_text()
+    assert "from concurrent.futures import ThreadPoolExecutor" in text and "import json" in text, text
+    fresh = {"__name__": "__main__"}
+    exec(compile(text, "kept", "exec"), fresh)
+    assert fresh["loop"](3) == '["3"]'
