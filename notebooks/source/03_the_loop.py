@@ -479,29 +479,6 @@ from course_selfcheck import check_loop
 check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"])
 
 # %% [markdown] lang="en"
-# ## Take it home
-#
-# The cell below is the reviewer as this notebook leaves it, whole: paste it into a notebook or a `.py` file
-# of your own project (it is also `examples/en/review_after_03.py`). It needs only `anthropic` and `python-gitlab`,
-# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
-# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
-# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
-
-# %% [markdown] lang="ru"
-# ## Возьмите с собой
-#
-# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот. Вставьте её в блокнот или
-# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_03.py`). Ей нужны только `anthropic` и
-# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
-# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
-# сами, ячейка прямо перед ней настроит их на песочницу; вне курса те же значения печатает
-# `course-agent sandbox`.
-
-# %% use="take_home_setup"
-
-# %% use="take_home_3"
-
-# %% [markdown] lang="en"
 # <!-- fact: no-api-conversation-limit -->
 # ## Check yourself
 #
@@ -614,3 +591,32 @@ check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"
 #   результаты; повторить.
 # - При `end_turn` вернуть текст. Любая другая причина остановки — решение за вашим кодом (блокнот 6).
 # - Шаги выбирает модель, поэтому сколько будет итераций, заранее неизвестно: всегда ограничивайте их.
+
+# %% [markdown] lang="en"
+# ## Take it home
+#
+# The cell below is the reviewer as this notebook leaves it, whole: paste it into a notebook or a `.py` file
+# of your own project (it is also `examples/en/review_after_03.py`). It needs only `anthropic` and `python-gitlab`,
+# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
+# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
+# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
+#
+# It defines its own `client`, tools and loop, so this section comes last: run it after everything above, because it
+# replaces this notebook's names of the same name.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот. Вставьте её в блокнот или
+# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_03.py`). Ей нужны только `anthropic` и
+# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
+# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
+# сами, ячейка прямо перед ней настроит их на песочницу; вне курса те же значения печатает
+# `course-agent sandbox`.
+#
+# Эта ячейка определяет собственные `client`, инструменты и цикл, поэтому раздел стоит последним: запускайте её после
+# всего остального, ведь она заменяет всё, что в этом блокноте называется так же.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_3"

@@ -407,23 +407,6 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(4)
 
 # %% [markdown] lang="en"
-# ## Take it home
-#
-# The reviewer as this notebook leaves it (the calls of a turn run at once), whole, is in the cell below and in
-# `examples/en/review_after_04.py`: notebook 3's "Take it home" says what it needs and how to run it.
-
-# %% [markdown] lang="ru"
-# ## Возьмите с собой
-#
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (вызовы одного хода выполняются одновременно), — в ячейке ниже
-# и в `examples/ru/review_after_04.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой»
-# блокнота 3.
-
-# %% use="take_home_setup"
-
-# %% use="take_home_4"
-
-# %% [markdown] lang="en"
 # <!-- fact: every-tool-use-needs-result -->
 # ## Check yourself
 #
@@ -530,3 +513,26 @@ show_solution(4)
 # - Выполняйте их параллельно; сохраняйте результаты в порядке вызовов.
 # - Возвращайте все результаты одного хода ОДНИМ сообщением от user, иначе модель станет реже делать
 #   параллельные вызовы.
+
+# %% [markdown] lang="en"
+# ## Take it home
+#
+# The reviewer as this notebook leaves it (the calls of a turn run at once), whole, is in the cell below and in
+# `examples/en/review_after_04.py`: notebook 3's "Take it home" says what it needs and how to run it.
+#
+# It defines its own `client`, tools and loop, so this section comes last: run it after everything above, because it
+# replaces this notebook's names of the same name.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (вызовы одного хода выполняются одновременно), — в ячейке ниже
+# и в `examples/ru/review_after_04.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой»
+# блокнота 3.
+#
+# Эта ячейка определяет собственные `client`, инструменты и цикл, поэтому раздел стоит последним: запускайте её после
+# всего остального, ведь она заменяет всё, что в этом блокноте называется так же.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_4"

@@ -433,24 +433,6 @@ else:
     print("пропущено: здесь модель просят влить merge request, поэтому ячейка работает только с демо-GitLab песочницы")
 
 # %% [markdown] lang="en"
-# ## Take it home
-#
-# The reviewer as this notebook leaves it (the gate: `merge_pr` runs only after your yes, asked with `input()`; no
-# answer is a no), whole, is in the cell below and in `examples/en/review_after_07.py`: notebook 3's "Take it home" says
-# what it needs and how to run it.
-
-# %% [markdown] lang="ru"
-# ## Возьмите с собой
-#
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (со шлюзом: `merge_pr` выполняется только после вашего «да» на
-# вопрос `input()`; нет ответа — значит «нет»), — в ячейке ниже и в `examples/ru/review_after_07.py`; что ему нужно и
-# как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
-
-# %% use="take_home_setup"
-
-# %% use="take_home_7"
-
-# %% [markdown] lang="en"
 # ## Check yourself
 #
 # 1. Who decides whether a tool call may run?
@@ -691,3 +673,27 @@ print(errors[0]["content"])
 # - Текст внутри merge request — это данные, но модель может ему последовать: между ним и `main` стоит только шлюз.
 # - В вашем собственном цикле шлюз — несколько строк: спросить перед опасным вызовом, а при «нет» вернуть модели
 #   результат с ошибкой.
+
+# %% [markdown] lang="en"
+# ## Take it home
+#
+# The reviewer as this notebook leaves it (the gate: `merge_pr` runs only after your yes, asked with `input()`; no
+# answer is a no), whole, is in the cell below and in `examples/en/review_after_07.py`: notebook 3's "Take it home" says
+# what it needs and how to run it.
+#
+# It defines its own `client`, tools and loop, so this section comes last: run it after everything above, because it
+# replaces this notebook's names of the same name.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (со шлюзом: `merge_pr` выполняется только после вашего «да» на
+# вопрос `input()`; нет ответа — значит «нет»), — в ячейке ниже и в `examples/ru/review_after_07.py`; что ему нужно и
+# как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
+#
+# Эта ячейка определяет собственные `client`, инструменты и цикл, поэтому раздел стоит последним: запускайте её после
+# всего остального, ведь она заменяет всё, что в этом блокноте называется так же.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_7"

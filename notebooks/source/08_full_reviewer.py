@@ -515,24 +515,6 @@ usage_chart(cached)
 # оплачиваются полностью при каждом вызове.
 
 # %% [markdown] lang="en"
-# ## Take it home
-#
-# The reviewer as this notebook leaves it (results cut with a way to read on, every request cached, the bill printed),
-# whole, is in the cell below and in `examples/en/review_after_08.py`: notebook 3's "Take it home" says what it needs
-# and how to run it.
-
-# %% [markdown] lang="ru"
-# ## Возьмите с собой
-#
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (результаты обрезаются с возможностью читать дальше, каждый
-# запрос кэшируется, счёт печатается), — в ячейке ниже и в `examples/ru/review_after_08.py`; что ему нужно и как его
-# запустить, сказано в разделе «Возьмите с собой» блокнота 3.
-
-# %% use="take_home_setup"
-
-# %% use="take_home_8"
-
-# %% [markdown] lang="en"
 # <!-- fact: cache-reuses-prefix -->
 # ## Check yourself
 #
@@ -690,3 +672,27 @@ usage_chart(cached)
 #   на вас.
 # - Блокнот 9 (необязательный) выводит ревьюер в работу: настоящий GitLab и настоящий API (меняется только окружение),
 #   несколько ревью одновременно, длинные ревью, пайплайн merge request, пакеты за полцены.
+
+# %% [markdown] lang="en"
+# ## Take it home
+#
+# The reviewer as this notebook leaves it (results cut with a way to read on, every request cached, the bill printed),
+# whole, is in the cell below and in `examples/en/review_after_08.py`: notebook 3's "Take it home" says what it needs
+# and how to run it.
+#
+# It defines its own `client`, tools and loop, so this section comes last: run it after everything above, because it
+# replaces this notebook's names of the same name.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (результаты обрезаются с возможностью читать дальше, каждый
+# запрос кэшируется, счёт печатается), — в ячейке ниже и в `examples/ru/review_after_08.py`; что ему нужно и как его
+# запустить, сказано в разделе «Возьмите с собой» блокнота 3.
+#
+# Эта ячейка определяет собственные `client`, инструменты и цикл, поэтому раздел стоит последним: запускайте её после
+# всего остального, ведь она заменяет всё, что в этом блокноте называется так же.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_8"
