@@ -8,7 +8,7 @@
 # - (optional, "Go deeper" right after the exercise) what the API answers when a `tool_result` has no `tool_use`
 #   before it.
 #
-# *About 40 minutes. Builds on notebook 1.*
+# *About 55 minutes, plus 10 for the optional part. Builds on notebook 1.*
 
 # %% [markdown] lang="ru"
 # # 2. Один инструмент
@@ -19,7 +19,7 @@
 # - как вернуть результат в виде `tool_result` и как выглядит список `messages` после каждого шага;
 # - (по желанию, раздел «Глубже» после упражнения) что отвечает API, если перед `tool_result` нет его `tool_use`.
 #
-# *Около 40 минут. Опирается на блокнот 1.*
+# *Около 55 минут и ещё 10 на необязательную часть. Опирается на блокнот 1.*
 
 # %% use="setup"
 

@@ -6,7 +6,7 @@
 # - to run them all, concurrently, and return **all** results in **one** user message;
 # - what happens when you split the results over several messages: the model calls tools in parallel less often.
 #
-# *About 35 minutes. Builds on notebook 3.*
+# *About 45 minutes. Builds on notebook 3.*
 #
 # Notebook 3's project, tools and rules come in one line: `from lesson_tools import ...` below. `lesson_tools.py`,
 # next to this notebook, holds the code of those three cells, unchanged; open it from the file browser to read it.
@@ -22,7 +22,7 @@
 # - что будет, если разбить результаты на несколько сообщений: модель станет реже делать параллельные
 #   вызовы.
 #
-# *Около 35 минут. Опирается на блокнот 3.*
+# *Около 45 минут. Опирается на блокнот 3.*
 #
 # Проект, инструменты и правила блокнота 3 приходят одной строкой — `from lesson_tools import ...` ниже. В файле
 # `lesson_tools.py` рядом с этим блокнотом лежит код тех трёх ячеек без изменений; откройте его на панели файлов

@@ -11,7 +11,7 @@
 # At the end, optional (about 20 minutes more; skip it on a first pass): the course's own gate, with an approval
 # widget and an audit log.
 #
-# *About 70 minutes. Builds on notebook 6.*
+# *About 80 minutes, plus 20 for the optional part. Builds on notebook 6.*
 #
 # <!-- rules-new-here -->
 
@@ -29,7 +29,7 @@
 # В конце, по желанию (ещё минут 20; при первом прохождении можно пропустить): шлюз самого курса — с виджетом
 # подтверждения и журналом аудита.
 #
-# *Около 70 минут. Опирается на блокнот 6.*
+# *Около 80 минут и ещё 20 на необязательную часть. Опирается на блокнот 6.*
 #
 # <!-- rules-new-here -->
 

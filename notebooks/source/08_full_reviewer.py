@@ -12,7 +12,7 @@
 # window, the reviewer on a real GitLab, in a pipeline and in batches are notebook 9's, an optional one on shipping
 # the reviewer.
 #
-# *About 75 minutes. Builds on notebook 7.*
+# *About 90 minutes, plus 20 for the two optional parts. Builds on notebook 7.*
 #
 # <!-- rules-so-far -->
 
@@ -30,7 +30,7 @@
 # ревьюер в настоящем GitLab, в пайплайне и пакетные ревью — всё это в необязательном блокноте 9 о том, как выпустить
 # ревьюер в работу.
 #
-# *Около 75 минут. Опирается на блокнот 7.*
+# *Около 90 минут и ещё 20 на две необязательные части. Опирается на блокнот 7.*
 #
 # <!-- rules-so-far -->
 
