@@ -421,8 +421,21 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 #
 # The cell below runs **your** `review_pull_request` on !484 with `max_iterations=2` against a fresh sandbox
 # and reads the error it raises. While the loop in the exercise cell is unchanged, it says "not done yet".
+# Its sandbox has the model ask for a call twice, to catch a cap that counts tool calls instead of model calls, so the
+# calls its report counts need not be the ones your own run of !484 shows.
 #
-# <details><summary>Hint</summary>
+# <details><summary>Hint 1</summary>
+#
+# When the loop reaches its last line, what does it still hold that remembers every tool the model asked for?
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Look at step 1 of the loop: each response goes into `messages` whole, `tool_use` blocks included. "Watch the messages
+# list grow" above shows where they sit.
+# </details>
+#
+# <details><summary>Hint 3</summary>
 #
 # Just before `raise`, walk through `messages`: every assistant message whose content holds `tool_use` blocks
 # is one model turn; count the blocks and collect their `name`s (`block.type`, `block.name`).
@@ -433,8 +446,21 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 #
 # Ячейка ниже запускает **ваш** `review_pull_request` на !484 с `max_iterations=2` в свежей песочнице и
 # читает ошибку, которую он выбрасывает. Пока цикл в ячейке упражнения не изменён, проверка отвечает «пока не сделано».
+# В её песочнице модель просит один вызов дважды, чтобы поймать ограничение, которое считает вызовы инструментов, а не
+# вызовы модели, поэтому вызовы в её отчёте могут не совпасть с тем, что показывает ваш собственный запуск на !484.
 #
-# <details><summary>Подсказка</summary>
+# <details><summary>Подсказка 1</summary>
+#
+# Что ещё есть у цикла, когда он доходит до последней строки, и где записан каждый инструмент, который просила модель?
+# </details>
+#
+# <details><summary>Подсказка 2</summary>
+#
+# Посмотрите на шаг 1 цикла: каждый ответ попадает в `messages` целиком, вместе с блоками `tool_use`. Где они лежат,
+# видно в разделе «Посмотрите, как растёт список сообщений» выше.
+# </details>
+#
+# <details><summary>Подсказка 3</summary>
 #
 # Прямо перед `raise` пройдите по `messages`: каждое сообщение assistant с блоками `tool_use` — это один ход
 # модели; посчитайте эти блоки и соберите их `name` (`block.type`, `block.name`).

@@ -340,7 +340,19 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # stop reason of notebook 6, and notebook 7's gate, with the same approvers as there. While the cell above
 # is unchanged, it says "not done yet".
 #
-# <details><summary>Hint</summary>
+# <details><summary>Hint 1</summary>
+#
+# Three changes, each in one place of your loop: where does a request go out, where does a tool's text come back, and
+# where does a run end?
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Look at the cells above the exercise: `cut` in "A result too big to send whole" (your note names a `start`
+# instead), and `responses_of` and `billed` in "Break it, then fix it: paying for the same prompt again".
+# </details>
+#
+# <details><summary>Hint 3</summary>
 #
 # Where in your loop is a tool's text made? Cut it there, before it goes into the `tool_result`. What must the note
 # tell the model so that it neither takes the part for the whole nor gets stuck: that the text was cut, out of how many
@@ -359,7 +371,20 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # ограничение числа итераций), каждая причина остановки из блокнота 6 и шлюз из блокнота 7 — с
 # теми же функциями-approver, что и там. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
-# <details><summary>Подсказка</summary>
+# <details><summary>Подсказка 1</summary>
+#
+# Три изменения, каждое в одном месте вашего цикла: где уходит запрос, где возвращается текст инструмента и где
+# заканчивается запуск?
+# </details>
+#
+# <details><summary>Подсказка 2</summary>
+#
+# Посмотрите на ячейки перед упражнением: `cut` в разделе «Результат, слишком большой, чтобы отправить его целиком»
+# (только ваша пометка называет `start`) и `responses_of` с `billed` в разделе «Сломаем и починим: платим за тот же
+# промпт снова».
+# </details>
+#
+# <details><summary>Подсказка 3</summary>
 #
 # Где в вашем цикле появляется текст результата инструмента? Обрежьте его там, до того как он попадёт в `tool_result`.
 # Что должна сказать пометка, чтобы модель не приняла часть за целое и не застряла: что текст обрезан, из скольких
