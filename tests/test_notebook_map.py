@@ -58,6 +58,6 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert "['fallback', 'text']" in shown(cell(language, "10", 22))
     assert "OverloadedError" in shown(cell(language, "05", 13))
     assert "RuntimeError" in shown(cell(language, "03", 18))
-    whole = cell(language, "03", 29).source  # the take-home cell: a client of its own, no course_agent
+    whole = cell(language, "03", 31).source  # the take-home cell: a client of its own, no course_agent
     assert "anthropic.Anthropic()" in whole and "def review" in whole and "def run_tool" in whole
     assert "course_agent" not in whole

@@ -17,7 +17,6 @@ import gitlab
 
 # the course's model, unless COURSE_AGENT_MODEL names another
 MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")
-FALLBACK_MODEL = "claude-opus-4-8"  # asked once, when MODEL refuses
 
 client = anthropic.Anthropic()  # the key (and the address, when set) from the environment
 project = gitlab.Gitlab(os.environ["GITLAB_URL"], private_token=os.environ["GITLAB_TOKEN"]).projects.get(
@@ -73,21 +72,18 @@ def tool_result(call) -> dict:
 
 
 def review(pr_number: int, max_iterations: int = 20) -> str:
-    """The loop, with every stop reason handled on purpose and a refusal answered once by FALLBACK_MODEL."""
+    """The loop, with every stop reason handled on purpose: a refusal ends the run, saying why (stop_details)."""
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
-    model = MODEL
     for _ in range(max_iterations):
-        response = client.messages.create(model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+        response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                           messages=messages)
         match response.stop_reason:
             case "end_turn" | "stop_sequence":
                 return "\n".join(block.text for block in response.content if block.type == "text")
             case "pause_turn":  # the same turn goes on: no new user message
                 messages.append({"role": "assistant", "content": response.content})
-            case "refusal" if model != FALLBACK_MODEL:  # the same messages, once, to the fallback model
-                model = FALLBACK_MODEL
-            case "refusal":
-                raise RuntimeError(f"Both models refused: {response.stop_details}")
+            case "refusal":  # never the same request to the same model again: stop, and say why
+                raise RuntimeError(f"The model refused: {response.stop_details}")
             case "max_tokens" | "model_context_window_exceeded":  # a cut tool call never runs
                 raise RuntimeError(f"The answer was cut ({response.stop_reason}): the cut tool call was not run")
             case "tool_use":

@@ -18,7 +18,6 @@ import gitlab
 
 # модель курса, если COURSE_AGENT_MODEL не называет другую
 MODEL = os.environ.get("COURSE_AGENT_MODEL", "claude-opus-5")
-FALLBACK_MODEL = "claude-opus-4-8"  # к ней обращаются один раз, если MODEL отказалась отвечать
 LIMIT = 20_000  # наибольшая длина результата инструмента, который получает модель, в символах
 
 client = anthropic.Anthropic()  # ключ (и адрес, если задан) — из окружения
@@ -119,11 +118,10 @@ def billed(usage: list) -> float:
 def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     """Цикл: каждый запрос кэшируется, а в конце печатается, сколько стоил весь запуск."""
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
-    model = MODEL
     usage = []
     try:
         for _ in range(max_iterations):
-            response = client.messages.create(model=model, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+            response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                               messages=messages, cache_control={"type": "ephemeral"})
             usage.append(response.usage)
             match response.stop_reason:
@@ -131,10 +129,8 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
                     return "\n".join(block.text for block in response.content if block.type == "text")
                 case "pause_turn":  # тот же ход продолжается: без нового сообщения от user
                     messages.append({"role": "assistant", "content": response.content})
-                case "refusal" if model != FALLBACK_MODEL:  # те же сообщения — один раз запасной модели
-                    model = FALLBACK_MODEL
-                case "refusal":
-                    raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
+                case "refusal":  # тот же запрос той же модели не повторяют: остановиться и сказать почему
+                    raise RuntimeError(f"Модель отказалась отвечать: {response.stop_details}")
                 case "max_tokens" | "model_context_window_exceeded":  # обрезанный вызов инструмента не выполняется
                     raise RuntimeError(f"Ответ обрезан ({response.stop_reason}): обрезанный вызов не выполнен")
                 case "tool_use":

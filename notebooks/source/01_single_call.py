@@ -14,7 +14,8 @@
 # model is simulated: it answers the course's tasks as a careful model would, the same way on every run, so the saved
 # outputs are what you will see; a live model's words and choices vary.
 #
-# *About 25 minutes. You need: Python 3.10 or later with functions (a function passed to another one included),
+# *About 30 minutes, plus 10 for the optional part. You need: Python 3.10 or later with functions (a function
+# passed to another one included),
 # lists and dicts, list comprehensions, f-strings (`f"!{pr}"`, `{value!r}` for the value as Python writes it), `for`
 # loops and `try`/`except Exception as error`; and how to run a cell in JupyterLab. Type hints (`pr: int`) are notes
 # for the reader: Python does not check them. What the lessons add (a thread pool, `with`, `match`, `try`/`finally`)
@@ -37,7 +38,8 @@
 # аккуратная модель, и при каждом запуске одинаково, поэтому сохранённые выводы — ровно то, что вы увидите; у
 # настоящей модели слова и решения будут другими.
 #
-# *Около 25 минут. Понадобятся Python 3.10 или новее и умение работать с функциями (в том числе передавать функцию
+# *Около 30 минут и ещё 10 на необязательную часть. Понадобятся Python 3.10 или новее и умение работать с функциями
+# (в том числе передавать функцию
 # в другую функцию), списками и словарями, генераторами списков, f-строками (`f"!{pr}"`, `{value!r}` — значение так,
 # как его записывает Python), циклами `for` и `try`/`except Exception as error`, а также запускать ячейки в JupyterLab.
 # Аннотации типов (`pr: int`) — подсказки для читателя: Python их не проверяет. То, что добавляют уроки (пул потоков,
@@ -188,6 +190,9 @@ print(text_of(response))
 #
 # *Merge request or pull request?* The same thing: GitLab says **merge request** (numbered `!482`), GitHub says
 # **pull request** (`#482`). The course works with GitLab, so its prompts say "Review merge request !482.".
+#
+# **Predict, then run:** the cell below asks the model, with no tools, to review merge request !482. What will it
+# answer? Write your guess down, then run the cell.
 
 # %% [markdown] lang="ru"
 # ## Модель без рук
@@ -198,6 +203,9 @@ print(text_of(response))
 #
 # *Merge request или pull request?* Это одно и то же: в GitLab это **merge request** (с номером `!482`), в GitHub —
 # **pull request** (`#482`). Курс работает с GitLab, поэтому в его запросах — «Проверь merge request !482.».
+#
+# **Сначала предположите, потом запустите:** ячейка ниже просит модель без инструментов проверить merge request !482.
+# Что она ответит? Запишите свою догадку и только потом запустите ячейку.
 
 # %% lang="en"
 no_hands = client.messages.create(
@@ -409,23 +417,27 @@ print(full.stop_reason, "— на выходе", full.usage.output_tokens, "то
 print(text_of(full))
 
 # %% [markdown] lang="en"
-# **A question on this section.** The model's answer stopped mid-sentence and `stop_reason` is `max_tokens`. Did the API
-# raise an error?
+# **A question on this section.** With 30 tokens the text above came back empty. Give the model a little more room,
+# and the text may stop at the end of a sentence and read like a finished answer. How does your code tell that it was
+# cut?
 #
 # <details><summary>Answer</summary>
 #
-# No. A cut answer is a normal response; only `stop_reason` tells you. Increase `max_tokens` (and in an agent, never
-# take a cut answer for a finished one).
+# Not by the text: by `stop_reason`. `max_tokens` means the budget ran out, however the text ends; only `end_turn`
+# means the model finished. So check `stop_reason` before you use the text (and in an agent, treat `max_tokens` as an
+# error).
 # </details>
 
 # %% [markdown] lang="ru"
-# **Вопрос к этому разделу.** Ответ модели оборвался на полуслове, а `stop_reason` равен `max_tokens`. Выбросил ли API
-# исключение?
+# **Вопрос к этому разделу.** С 30 токенами ответ выше оборвался на первом слове. Дайте модели чуть больше места —
+# и текст может оборваться в конце предложения и выглядеть как законченный ответ. Как ваш код поймёт, что ответ
+# обрезан?
 #
 # <details><summary>Ответ</summary>
 #
-# Нет. Обрезанный ответ — обычный ответ; об обрыве говорит только `stop_reason`. Увеличьте `max_tokens` (а в агенте
-# никогда не принимайте обрезанный ответ за законченный).
+# Не по тексту, а по `stop_reason`. `max_tokens` значит, что бюджет кончился, чем бы ни заканчивался текст; закончила
+# модель, только если там `end_turn`. Поэтому проверяйте `stop_reason`, прежде чем брать текст (а в агенте считайте
+# `max_tokens` ошибкой).
 # </details>
 
 # %% [markdown] lang="en"

@@ -8,7 +8,7 @@
 # - (optional, "Go deeper" right after the exercise) what the API answers when a `tool_result` has no `tool_use`
 #   before it.
 #
-# *About 40 minutes. Builds on notebook 1.*
+# *About 55 minutes, plus 10 for the optional part. Builds on notebook 1.*
 
 # %% [markdown] lang="ru"
 # # 2. Один инструмент
@@ -19,7 +19,7 @@
 # - как вернуть результат в виде `tool_result` и как выглядит список `messages` после каждого шага;
 # - (по желанию, раздел «Глубже» после упражнения) что отвечает API, если перед `tool_result` нет его `tool_use`.
 #
-# *Около 40 минут. Опирается на блокнот 1.*
+# *Около 55 минут и ещё 10 на необязательную часть. Опирается на блокнот 1.*
 
 # %% use="setup"
 
@@ -303,7 +303,8 @@ print("\n".join([block.text for block in response.content if block.type == "text
 # (Проверка ищет это чтение: вызов `read_file`, который выполнил ваш код, и его результат, отправленный обратно.)
 
 # %% lang="en"
-# 1. read_file(path, ref): the function, and its description added to TOOLS
+# 1. read_file(path, ref): the function; then TOOLS built again as a new list, get_diff's description and yours:
+# TOOLS = [TOOLS[0], {...read_file's description...}]  # a new list: safe to run this cell again
 # 2. steps 1 to 4 on exercise_messages, round after round (copy the lines), until stop_reason is end_turn;
 #    append every message to it, the model's last answer too
 exercise_messages = [{"role": "user", "content": "Review merge request !482."}]
@@ -315,7 +316,8 @@ exercise_messages = [{"role": "user", "content": "Review merge request !482."}]
 # Round 2 sends exercise_messages again (step 4): copy the lines.
 
 # %% lang="ru"
-# 1. read_file(path, ref): сама функция и её описание в TOOLS
+# 1. read_file(path, ref): сама функция; затем TOOLS заново, новым списком: описание get_diff и ваше:
+# TOOLS = [TOOLS[0], {...описание read_file...}]  # новый список: ячейку можно запускать снова
 # 2. шаги 1–4 на exercise_messages, круг за кругом (копируя строки), пока stop_reason не станет end_turn;
 #    добавляйте в список каждое сообщение, и последний ответ модели тоже
 exercise_messages = [{"role": "user", "content": "Проверь merge request !482."}]
@@ -332,7 +334,21 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 # The cell below reads `TOOLS` and `exercise_messages`: the read_file tool, the pairs of `tool_use` and `tool_result`,
 # and the model's last answer. While the cell above is unchanged, it says "not done yet".
 #
-# <details><summary>Hint</summary>
+# <details><summary>Hint 1</summary>
+#
+# What did steps 1 to 4 above do, one after another? Which of them changes now that there are two tools, and which
+# stay the same?
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Look at step 2: it runs `get_diff` because that is the only tool; with two, `block.name` says which function the
+# model asked for. And look at the commented `TOOLS = [...]` line in the exercise cell: the new description goes next
+# to `get_diff`'s in a new list, not appended to the old one (a cell run twice would describe `read_file` twice, and
+# the API refuses a request with two tools of the same name).
+# </details>
+#
+# <details><summary>Hint 3</summary>
 #
 # Each round is steps 1–4: `messages.create` with `tools=TOOLS` and `exercise_messages` (1); for every `tool_use`,
 # the function its `block.name` names, run with `**block.input` (2: a dict `{"get_diff": get_diff, "read_file":
@@ -347,7 +363,21 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 # Ячейка ниже читает `TOOLS` и `exercise_messages`: инструмент `read_file`, пары `tool_use` и `tool_result` и последний
 # ответ модели. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
-# <details><summary>Подсказка</summary>
+# <details><summary>Подсказка 1</summary>
+#
+# Что делали шаги 1–4 выше, один за другим? Какой из них меняется теперь, когда инструментов два, а какие остаются
+# прежними?
+# </details>
+#
+# <details><summary>Подсказка 2</summary>
+#
+# Посмотрите на шаг 2: он запускает `get_diff`, потому что других инструментов нет. Когда их два, какую функцию
+# запросила модель, говорит `block.name`. И посмотрите на закомментированную строку `TOOLS = [...]` в ячейке
+# упражнения: новое описание встаёт рядом с описанием `get_diff` в новом списке, а не добавляется в старый (ячейка,
+# запущенная дважды, описала бы `read_file` два раза, а запрос с двумя одноимёнными инструментами API отклоняет).
+# </details>
+#
+# <details><summary>Подсказка 3</summary>
 #
 # Каждый круг — это шаги 1–4: `messages.create` с `tools=TOOLS` и `exercise_messages` (1); для каждого `tool_use` —
 # функция, которую называет `block.name`, с аргументами `**block.input` (2: словарь `{"get_diff": get_diff,

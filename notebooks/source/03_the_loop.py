@@ -10,7 +10,7 @@
 # The cell under "Take it home" holds the loop in one piece, with its client and tools, needing only `anthropic` and
 # `python-gitlab`: copy it into a notebook or a `.py` file of your own.
 #
-# *About 45 minutes. Builds on notebook 2.*
+# *About 50 minutes. Builds on notebook 2.*
 #
 # <!-- rules-so-far -->
 
@@ -27,7 +27,7 @@
 # В ячейке под заголовком «Возьмите с собой» — весь цикл одним куском, вместе с клиентом и инструментами, и нужны
 # ей только `anthropic` и `python-gitlab`: скопируйте её в свой блокнот или `.py`-файл.
 #
-# *Около 45 минут. Опирается на блокнот 2.*
+# *Около 50 минут. Опирается на блокнот 2.*
 #
 # <!-- rules-so-far -->
 
@@ -421,8 +421,21 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 #
 # The cell below runs **your** `review_pull_request` on !484 with `max_iterations=2` against a fresh sandbox
 # and reads the error it raises. While the loop in the exercise cell is unchanged, it says "not done yet".
+# Its sandbox has the model ask for a call twice, to catch a cap that counts tool calls instead of model calls, so the
+# calls its report counts need not be the ones your own run of !484 shows.
 #
-# <details><summary>Hint</summary>
+# <details><summary>Hint 1</summary>
+#
+# When the loop reaches its last line, what does it still hold that remembers every tool the model asked for?
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Look at step 1 of the loop: each response goes into `messages` whole, `tool_use` blocks included. "Watch the messages
+# list grow" above shows where they sit.
+# </details>
+#
+# <details><summary>Hint 3</summary>
 #
 # Just before `raise`, walk through `messages`: every assistant message whose content holds `tool_use` blocks
 # is one model turn; count the blocks and collect their `name`s (`block.type`, `block.name`).
@@ -433,8 +446,21 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 #
 # Ячейка ниже запускает **ваш** `review_pull_request` на !484 с `max_iterations=2` в свежей песочнице и
 # читает ошибку, которую он выбрасывает. Пока цикл в ячейке упражнения не изменён, проверка отвечает «пока не сделано».
+# В её песочнице модель просит один вызов дважды, чтобы поймать ограничение, которое считает вызовы инструментов, а не
+# вызовы модели, поэтому вызовы в её отчёте могут не совпасть с тем, что показывает ваш собственный запуск на !484.
 #
-# <details><summary>Подсказка</summary>
+# <details><summary>Подсказка 1</summary>
+#
+# Что ещё есть у цикла, когда он доходит до последней строки, и где записан каждый инструмент, который просила модель?
+# </details>
+#
+# <details><summary>Подсказка 2</summary>
+#
+# Посмотрите на шаг 1 цикла: каждый ответ попадает в `messages` целиком, вместе с блоками `tool_use`. Где они лежат,
+# видно в разделе «Посмотрите, как растёт список сообщений» выше.
+# </details>
+#
+# <details><summary>Подсказка 3</summary>
 #
 # Прямо перед `raise` пройдите по `messages`: каждое сообщение assistant с блоками `tool_use` — это один ход
 # модели; посчитайте эти блоки и соберите их `name` (`block.type`, `block.name`).
@@ -477,29 +503,6 @@ show_solution(3)
 from course_selfcheck import check_loop
 
 check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"])
-
-# %% [markdown] lang="en"
-# ## Take it home
-#
-# The cell below is the reviewer as this notebook leaves it, whole: paste it into a notebook or a `.py` file
-# of your own project (it is also `examples/en/review_after_03.py`). It needs only `anthropic` and `python-gitlab`,
-# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
-# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
-# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
-
-# %% [markdown] lang="ru"
-# ## Возьмите с собой
-#
-# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот. Вставьте её в блокнот или
-# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_03.py`). Ей нужны только `anthropic` и
-# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
-# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
-# сами, ячейка прямо перед ней настроит их на песочницу; вне курса те же значения печатает
-# `course-agent sandbox`.
-
-# %% use="take_home_setup"
-
-# %% use="take_home_3"
 
 # %% [markdown] lang="en"
 # <!-- fact: no-api-conversation-limit -->
@@ -614,3 +617,32 @@ check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"
 #   результаты; повторить.
 # - При `end_turn` вернуть текст. Любая другая причина остановки — решение за вашим кодом (блокнот 6).
 # - Шаги выбирает модель, поэтому сколько будет итераций, заранее неизвестно: всегда ограничивайте их.
+
+# %% [markdown] lang="en"
+# ## Take it home
+#
+# The cell below is the reviewer as this notebook leaves it, whole: paste it into a notebook or a `.py` file
+# of your own project (it is also `examples/en/review_after_03.py`). It needs only `anthropic` and `python-gitlab`,
+# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
+# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
+# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
+#
+# It defines its own `client`, tools and loop, so this section comes last: run it after everything above, because it
+# replaces this notebook's names of the same name.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот. Вставьте её в блокнот или
+# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_03.py`). Ей нужны только `anthropic` и
+# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
+# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
+# сами, ячейка прямо перед ней настроит их на песочницу; вне курса те же значения печатает
+# `course-agent sandbox`.
+#
+# Эта ячейка определяет собственные `client`, инструменты и цикл, поэтому раздел стоит последним: запускайте её после
+# всего остального, ведь она заменяет всё, что в этом блокноте называется так же.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_3"

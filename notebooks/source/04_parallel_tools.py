@@ -6,7 +6,7 @@
 # - to run them all, concurrently, and return **all** results in **one** user message;
 # - what happens when you split the results over several messages: the model calls tools in parallel less often.
 #
-# *About 35 minutes. Builds on notebook 3.*
+# *About 45 minutes. Builds on notebook 3.*
 #
 # Notebook 3's project, tools and rules come in one line: `from lesson_tools import ...` below. `lesson_tools.py`,
 # next to this notebook, holds the code of those three cells, unchanged; open it from the file browser to read it.
@@ -22,7 +22,7 @@
 # - что будет, если разбить результаты на несколько сообщений: модель станет реже делать параллельные
 #   вызовы.
 #
-# *Около 35 минут. Опирается на блокнот 3.*
+# *Около 45 минут. Опирается на блокнот 3.*
 #
 # Проект, инструменты и правила блокнота 3 приходят одной строкой — `from lesson_tools import ...` ниже. В файле
 # `lesson_tools.py` рядом с этим блокнотом лежит код тех трёх ячеек без изменений; откройте его на панели файлов
@@ -187,16 +187,17 @@ print("два вызова заняли около", "0,3 с: одновреме
 # <!-- fact: all-results-one-message -->
 # ## All results in one message
 #
-# Both results go back in a single user message, and the model writes its review. Each `tool_use` needs its own
-# `tool_result` there: leave one out, and the next request is refused with a 400 that names the id left without one.
+# Both results go back in a single user message, and the model writes its review. The rule: every `tool_use` needs its
+# own `tool_result` in the very next user message, sent with the next request; leave one out, and that request is
+# refused with a 400 that names the id left without one.
 
 # %% [markdown] lang="ru"
 # <!-- fact: all-results-one-message -->
 # ## Все результаты одним сообщением
 #
-# Оба результата возвращаются одним сообщением от user, и модель пишет ревью. В этом сообщении у каждого `tool_use`
-# должен быть свой `tool_result`: если пропустить хотя бы один, следующий запрос отклоняется с ошибкой 400, в которой
-# назван id, оставшийся без результата.
+# Оба результата возвращаются одним сообщением от user, и модель пишет ревью. Правило такое: у каждого `tool_use`
+# должен быть свой `tool_result` в следующем же сообщении от user, отправленном со следующим запросом; если пропустить
+# хотя бы один, этот запрос отклоняется с ошибкой 400, в которой назван id, оставшийся без результата.
 
 # %%
 messages.append({"role": "assistant", "content": second.content})
@@ -209,8 +210,9 @@ print("\n".join(block.text for block in third.content if block.type == "text"))
 # <!-- fact: split-results-merged -->
 # ## Break it: split the results
 #
-# The API accepts results split over several consecutive user messages (it merges them), so nothing
-# fails. But the model learns from the history that its parallel calls get answered one by one, and
+# The API accepts results split over several consecutive user messages right after the response, as long as they are
+# all in the same request: the loop below sends each result in a message of its own, and no request fails. But the
+# model learns from the history that its parallel calls get answered one by one, and
 # makes them less often. Here is a loop that splits, then asks for the same review again in the same
 # conversation:
 
@@ -218,8 +220,9 @@ print("\n".join(block.text for block in third.content if block.type == "text"))
 # <!-- fact: split-results-merged -->
 # ## Сломаем: разобьём результаты на части
 #
-# API принимает результаты, разбитые на несколько идущих подряд сообщений от user (он их объединяет),
-# так что ничего не падает. Но модель усваивает из истории, что на её параллельные вызовы отвечают по
+# API принимает результаты, разбитые на несколько идущих подряд сообщений от user сразу после ответа, если все они
+# уходят в одном запросе: цикл ниже отправляет каждый результат отдельным сообщением, и ни один запрос не падает. Но
+# модель усваивает из истории, что на её параллельные вызовы отвечают по
 # одному, и делает их реже. Вот цикл, который разбивает результаты, а затем в том же диалоге
 # просит сделать то же ревью ещё раз:
 
@@ -368,7 +371,17 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 # same time, two. (Time on the clock is not judged, so a busy machine does not matter.)
 # It also checks that the results keep the calls' order and go back in one message.
 #
-# <details><summary>Hint</summary>
+# <details><summary>Hint 1</summary>
+#
+# Where in your loop do the calls of a turn run one after another? What has to stay the same when they run at once?
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Look at "Run them concurrently" above: one of its functions takes the calls of a turn and gives back their results.
+# </details>
+#
+# <details><summary>Hint 3</summary>
 #
 # `pool.map(function, calls)` of a `concurrent.futures.ThreadPoolExecutor` runs the calls in threads and
 # gives the results in the order of `calls`; `run_all` above does exactly that.
@@ -382,7 +395,19 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 # два. (Время проверка не измеряет, так что загруженная машина не
 # мешает.) Ещё она проверяет, что результаты идут в порядке вызовов и возвращаются одним сообщением.
 #
-# <details><summary>Подсказка</summary>
+# <details><summary>Подсказка 1</summary>
+#
+# Где в вашем цикле вызовы одного хода выполняются по очереди? Что должно остаться прежним, когда они пойдут
+# одновременно?
+# </details>
+#
+# <details><summary>Подсказка 2</summary>
+#
+# Посмотрите на раздел «Выполните их параллельно» выше: одна из его функций принимает вызовы хода и возвращает их
+# результаты.
+# </details>
+#
+# <details><summary>Подсказка 3</summary>
 #
 # `pool.map(function, calls)` у `concurrent.futures.ThreadPoolExecutor` выполняет вызовы в потоках и отдаёт
 # результаты в порядке `calls`; `run_all` выше делает именно это.
@@ -405,23 +430,6 @@ check_exercise_4(review_concurrently)
 from course_agent.solutions import show_solution, solution_code
 
 show_solution(4)
-
-# %% [markdown] lang="en"
-# ## Take it home
-#
-# The reviewer as this notebook leaves it (the calls of a turn run at once), whole, is in the cell below and in
-# `examples/en/review_after_04.py`: notebook 3's "Take it home" says what it needs and how to run it.
-
-# %% [markdown] lang="ru"
-# ## Возьмите с собой
-#
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (вызовы одного хода выполняются одновременно), — в ячейке ниже
-# и в `examples/ru/review_after_04.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой»
-# блокнота 3.
-
-# %% use="take_home_setup"
-
-# %% use="take_home_4"
 
 # %% [markdown] lang="en"
 # <!-- fact: every-tool-use-needs-result -->
@@ -452,14 +460,14 @@ show_solution(4)
 #
 # <details><summary>Answer</summary>
 #
-# (b). The API merges consecutive user messages, so nothing is refused or lost; what changes is the model's
-# behaviour, as the "Break it" cell showed.
+# (b). The API accepts results split over consecutive user messages right after the response, so nothing is refused
+# or lost; what changes is the model's behaviour, as the "Break it" cell showed.
 # </details>
 #
 # 4. Your loop runs three calls of a turn at once. Two finish quickly, the third is slow, and the loop sends the two
 #    results it has so that the model can start on them. What happens?
 #    - (a) the model reads the two results and waits for the third
-#    - (b) the request is refused: every `tool_use` needs its `tool_result` in that one message
+#    - (b) the request is refused: every `tool_use` needs its `tool_result` in the very next user message
 #    - (c) nothing fails, as long as the third result follows in the next message
 #
 # <details><summary>Answer</summary>
@@ -498,14 +506,14 @@ show_solution(4)
 #
 # <details><summary>Ответ</summary>
 #
-# (б). API объединяет идущие подряд сообщения от user, так что ничего не отклоняется и не теряется; меняется
-# поведение модели — это показала ячейка «Сломаем».
+# (б). API принимает результаты, разбитые на идущие подряд сообщения от user сразу после ответа, так что ничего не
+# отклоняется и не теряется; меняется поведение модели — это показала ячейка «Сломаем».
 # </details>
 #
 # 4. Ваш цикл выполняет три вызова одного хода одновременно. Два заканчиваются быстро, третий медленный, и цикл
 #    отправляет два готовых результата, чтобы модель начала с ними работать. Что произойдёт?
 #    - (а) модель прочитает два результата и подождёт третий
-#    - (б) запрос отклонят: у каждого `tool_use` должен быть свой `tool_result` в этом же сообщении
+#    - (б) запрос отклонят: у каждого `tool_use` должен быть свой `tool_result` в следующем же сообщении от user
 #    - (в) ничего не упадёт, если третий результат придёт следующим сообщением
 #
 # <details><summary>Ответ</summary>
@@ -530,3 +538,26 @@ show_solution(4)
 # - Выполняйте их параллельно; сохраняйте результаты в порядке вызовов.
 # - Возвращайте все результаты одного хода ОДНИМ сообщением от user, иначе модель станет реже делать
 #   параллельные вызовы.
+
+# %% [markdown] lang="en"
+# ## Take it home
+#
+# The reviewer as this notebook leaves it (the calls of a turn run at once), whole, is in the cell below and in
+# `examples/en/review_after_04.py`: notebook 3's "Take it home" says what it needs and how to run it.
+#
+# It defines its own `client`, tools and loop, so this section comes last: run it after everything above, because it
+# replaces this notebook's names of the same name.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (вызовы одного хода выполняются одновременно), — в ячейке ниже
+# и в `examples/ru/review_after_04.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой»
+# блокнота 3.
+#
+# Эта ячейка определяет собственные `client`, инструменты и цикл, поэтому раздел стоит последним: запускайте её после
+# всего остального, ведь она заменяет всё, что в этом блокноте называется так же.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_4"

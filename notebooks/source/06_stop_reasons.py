@@ -650,16 +650,16 @@ show_solution(6, optional=True)
 # %% [markdown] lang="en"
 # ## Take it home
 #
-# The reviewer as this notebook leaves it (every stop reason handled; it also answers a refusal once with a fallback
-# model, as the optional section at the end does), whole, is in the cell below and in
+# The reviewer as this notebook leaves it (every stop reason handled, a refusal ending the run with its
+# `stop_details`), whole, is in the cell below and in
 # `examples/en/review_after_06.py`: notebook 3's "Take it home" says what it needs and how to run it. It defines its own
 # client, tools and loop, under the names this notebook uses too: run it last.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (каждая причина остановки обработана; кроме того, на отказ
-# он один раз отвечает запасной моделью, как в необязательном разделе в конце блокнота), — в ячейке ниже и в
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (каждая причина остановки обработана, отказ завершает запуск
+# с его `stop_details`), — в ячейке ниже и в
 # `examples/ru/review_after_06.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
 # Клиент, инструменты и цикл в нём свои, под теми же именами, что и в этом блокноте, поэтому выполняйте эту ячейку
 # последней.

@@ -11,7 +11,7 @@
 # At the end, optional (about 20 minutes more; skip it on a first pass): the course's own gate, with an approval
 # widget and an audit log.
 #
-# *About 70 minutes. Builds on notebook 6.*
+# *About 80 minutes, plus 20 for the optional part. Builds on notebook 6.*
 #
 # <!-- rules-new-here -->
 
@@ -29,7 +29,7 @@
 # В конце, по желанию (ещё минут 20; при первом прохождении можно пропустить): шлюз самого курса — с виджетом
 # подтверждения и журналом аудита.
 #
-# *Около 70 минут. Опирается на блокнот 6.*
+# *Около 80 минут и ещё 20 на необязательную часть. Опирается на блокнот 6.*
 #
 # <!-- rules-new-here -->
 
@@ -269,6 +269,12 @@ for answer in (True, False, None, "no", "yes"):
 #   the call; the loop goes on, so the model can finish its review and say what happened;
 # - harmless tools (`get_diff`, `read_file`) run at once, with no question.
 #
+# *Python note.* The reference solutions from notebook 6 on run a turn's calls one after another. If your loop still
+# runs them with notebook 4's `pool.map(tool_result, calls)`, `pool.map` hands `tool_result` the call alone, with no
+# approver. Pass it with `pool.map(lambda call: tool_result(call, approve), calls)`: a `lambda` is a one-line function
+# without a name, here one that takes a call and adds the approver. Or gate the calls one by one first, then run the
+# allowed ones concurrently.
+#
 # The exercise cell brings your loop once more, this time into the cell, in place of the stub, for you to grow.
 
 # %% [markdown] lang="ru"
@@ -282,6 +288,12 @@ for answer in (True, False, None, "no", "yes"):
 # - при «нет» инструмент не выполняется, а модель получает `tool_result` с `is_error: True`, где сказано, что человек
 #   отклонил вызов; цикл продолжается, чтобы модель закончила ревью и сказала, что произошло;
 # - безвредные инструменты (`get_diff`, `read_file`) выполняются сразу, без вопросов.
+#
+# *Заметка о Python.* Эталонные решения, начиная с блокнота 6, выполняют вызовы одного хода по очереди. Если ваш цикл
+# по-прежнему выполняет их через `pool.map(tool_result, calls)` из блокнота 4, `pool.map` передаёт в `tool_result`
+# только сам вызов, без approver. Передайте его так: `pool.map(lambda call: tool_result(call, approve), calls)`;
+# `lambda` — это функция в одну строку без имени, здесь она принимает вызов и добавляет к нему approver. Или сначала
+# пропустите вызовы через шлюз по одному, а разрешённые выполните одновременно.
 #
 # Ячейка упражнения сама подставит ваш цикл ещё раз — на этот раз прямо в ячейку, на место заготовки, чтобы вы его
 # дописали.
@@ -323,7 +335,19 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 #
 # The rules of notebooks 3–6 are checked again. While the cell above is unchanged, it says "not done yet".
 #
-# <details><summary>Hint</summary>
+# <details><summary>Hint 1</summary>
+#
+# Of the tools your loop offers, which one can do harm? At what moment can your code still stop it from running?
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Look back at "Fix it" above: its picture shows the path of a call through the gate, and its table of `True`, `False`,
+# `None`, `"no"` and `"yes"` shows which test lets only an explicit yes through. A call that does not run still answers
+# its `tool_use` the way notebook 5's failing tools do: with an error result.
+# </details>
+#
+# <details><summary>Hint 3</summary>
 #
 # Find the one place in your loop where a `tool_use` block turns into a tool call: the gate goes just before it.
 # What must the model get back when the answer is not yes, so that the pair `tool_use` / `tool_result` stays whole?
@@ -345,7 +369,19 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 #
 # Правила из блокнотов 3–6 проверяются заново. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
-# <details><summary>Подсказка</summary>
+# <details><summary>Подсказка 1</summary>
+#
+# Какой из инструментов вашего цикла может навредить? В какой момент ваш код ещё может не дать ему выполниться?
+# </details>
+#
+# <details><summary>Подсказка 2</summary>
+#
+# Вернитесь к разделу «Починим» выше: схема в нём показывает путь вызова через шлюз, а таблица с `True`, `False`,
+# `None`, `"no"` и `"yes"` — какая проверка пропускает только явное «да». Вызов, который не выполнился, всё равно
+# отвечает на свой `tool_use`, как отвечают упавшие инструменты в блокноте 5: результатом с ошибкой.
+# </details>
+#
+# <details><summary>Подсказка 3</summary>
 #
 # Найдите в своём цикле то единственное место, где блок `tool_use` превращается в вызов инструмента: шлюз встаёт
 # прямо перед ним. Что должна получить модель, если ответ не «да», чтобы пара `tool_use` / `tool_result` осталась
@@ -431,24 +467,6 @@ if using_demo_gitlab():  # здесь модель просят влить merge
     print("ветка main сдвинулась:", project.branches.get("main").commit["id"] != before)
 else:
     print("пропущено: здесь модель просят влить merge request, поэтому ячейка работает только с демо-GitLab песочницы")
-
-# %% [markdown] lang="en"
-# ## Take it home
-#
-# The reviewer as this notebook leaves it (the gate: `merge_pr` runs only after your yes, asked with `input()`; no
-# answer is a no), whole, is in the cell below and in `examples/en/review_after_07.py`: notebook 3's "Take it home" says
-# what it needs and how to run it.
-
-# %% [markdown] lang="ru"
-# ## Возьмите с собой
-#
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (со шлюзом: `merge_pr` выполняется только после вашего «да» на
-# вопрос `input()`; нет ответа — значит «нет»), — в ячейке ниже и в `examples/ru/review_after_07.py`; что ему нужно и
-# как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
-
-# %% use="take_home_setup"
-
-# %% use="take_home_7"
 
 # %% [markdown] lang="en"
 # ## Check yourself
@@ -691,3 +709,27 @@ print(errors[0]["content"])
 # - Текст внутри merge request — это данные, но модель может ему последовать: между ним и `main` стоит только шлюз.
 # - В вашем собственном цикле шлюз — несколько строк: спросить перед опасным вызовом, а при «нет» вернуть модели
 #   результат с ошибкой.
+
+# %% [markdown] lang="en"
+# ## Take it home
+#
+# The reviewer as this notebook leaves it (the gate: `merge_pr` runs only after your yes, asked with `input()`; no
+# answer is a no), whole, is in the cell below and in `examples/en/review_after_07.py`: notebook 3's "Take it home" says
+# what it needs and how to run it.
+#
+# It defines its own `client`, tools and loop, so this section comes last: run it after everything above, because it
+# replaces this notebook's names of the same name.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (со шлюзом: `merge_pr` выполняется только после вашего «да» на
+# вопрос `input()`; нет ответа — значит «нет»), — в ячейке ниже и в `examples/ru/review_after_07.py`; что ему нужно и
+# как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
+#
+# Эта ячейка определяет собственные `client`, инструменты и цикл, поэтому раздел стоит последним: запускайте её после
+# всего остального, ведь она заменяет всё, что в этом блокноте называется так же.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_7"

@@ -12,7 +12,7 @@
 # window, the reviewer on a real GitLab, in a pipeline and in batches are notebook 9's, an optional one on shipping
 # the reviewer.
 #
-# *About 75 minutes. Builds on notebook 7.*
+# *About 90 minutes, plus 20 for the two optional parts. Builds on notebook 7.*
 #
 # <!-- rules-so-far -->
 
@@ -30,7 +30,7 @@
 # ревьюер в настоящем GitLab, в пайплайне и пакетные ревью — всё это в необязательном блокноте 9 о том, как выпустить
 # ревьюер в работу.
 #
-# *Около 75 минут. Опирается на блокнот 7.*
+# *Около 90 минут и ещё 20 на две необязательные части. Опирается на блокнот 7.*
 #
 # <!-- rules-so-far -->
 
@@ -340,7 +340,19 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # stop reason of notebook 6, and notebook 7's gate, with the same approvers as there. While the cell above
 # is unchanged, it says "not done yet".
 #
-# <details><summary>Hint</summary>
+# <details><summary>Hint 1</summary>
+#
+# Three changes, each in one place of your loop: where does a request go out, where does a tool's text come back, and
+# where does a run end?
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Look at the cells above the exercise: `cut` in "A result too big to send whole" (your note names a `start`
+# instead), and `responses_of` and `billed` in "Break it, then fix it: paying for the same prompt again".
+# </details>
+#
+# <details><summary>Hint 3</summary>
 #
 # Where in your loop is a tool's text made? Cut it there, before it goes into the `tool_result`. What must the note
 # tell the model so that it neither takes the part for the whole nor gets stuck: that the text was cut, out of how many
@@ -359,7 +371,20 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # ограничение числа итераций), каждая причина остановки из блокнота 6 и шлюз из блокнота 7 — с
 # теми же функциями-approver, что и там. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
-# <details><summary>Подсказка</summary>
+# <details><summary>Подсказка 1</summary>
+#
+# Три изменения, каждое в одном месте вашего цикла: где уходит запрос, где возвращается текст инструмента и где
+# заканчивается запуск?
+# </details>
+#
+# <details><summary>Подсказка 2</summary>
+#
+# Посмотрите на ячейки перед упражнением: `cut` в разделе «Результат, слишком большой, чтобы отправить его целиком»
+# (только ваша пометка называет `start`) и `responses_of` с `billed` в разделе «Сломаем и починим: платим за тот же
+# промпт снова».
+# </details>
+#
+# <details><summary>Подсказка 3</summary>
 #
 # Где в вашем цикле появляется текст результата инструмента? Обрежьте его там, до того как он попадёт в `tool_result`.
 # Что должна сказать пометка, чтобы модель не приняла часть за целое и не застряла: что текст обрезан, из скольких
@@ -513,24 +538,6 @@ usage_chart(cached)
 # Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели
 # курса, и до 4096 у более старых (документация: *Prompt caching*, раздел «Cache limitations»). Правила короче минимума
 # оплачиваются полностью при каждом вызове.
-
-# %% [markdown] lang="en"
-# ## Take it home
-#
-# The reviewer as this notebook leaves it (results cut with a way to read on, every request cached, the bill printed),
-# whole, is in the cell below and in `examples/en/review_after_08.py`: notebook 3's "Take it home" says what it needs
-# and how to run it.
-
-# %% [markdown] lang="ru"
-# ## Возьмите с собой
-#
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (результаты обрезаются с возможностью читать дальше, каждый
-# запрос кэшируется, счёт печатается), — в ячейке ниже и в `examples/ru/review_after_08.py`; что ему нужно и как его
-# запустить, сказано в разделе «Возьмите с собой» блокнота 3.
-
-# %% use="take_home_setup"
-
-# %% use="take_home_8"
 
 # %% [markdown] lang="en"
 # <!-- fact: cache-reuses-prefix -->
@@ -690,3 +697,27 @@ usage_chart(cached)
 #   на вас.
 # - Блокнот 9 (необязательный) выводит ревьюер в работу: настоящий GitLab и настоящий API (меняется только окружение),
 #   несколько ревью одновременно, длинные ревью, пайплайн merge request, пакеты за полцены.
+
+# %% [markdown] lang="en"
+# ## Take it home
+#
+# The reviewer as this notebook leaves it (results cut with a way to read on, every request cached, the bill printed),
+# whole, is in the cell below and in `examples/en/review_after_08.py`: notebook 3's "Take it home" says what it needs
+# and how to run it.
+#
+# It defines its own `client`, tools and loop, so this section comes last: run it after everything above, because it
+# replaces this notebook's names of the same name.
+
+# %% [markdown] lang="ru"
+# ## Возьмите с собой
+#
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (результаты обрезаются с возможностью читать дальше, каждый
+# запрос кэшируется, счёт печатается), — в ячейке ниже и в `examples/ru/review_after_08.py`; что ему нужно и как его
+# запустить, сказано в разделе «Возьмите с собой» блокнота 3.
+#
+# Эта ячейка определяет собственные `client`, инструменты и цикл, поэтому раздел стоит последним: запускайте её после
+# всего остального, ведь она заменяет всё, что в этом блокноте называется так же.
+
+# %% use="take_home_setup"
+
+# %% use="take_home_8"
