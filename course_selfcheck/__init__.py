@@ -19,13 +19,14 @@ import inspect
 from collections.abc import Callable, Iterable
 
 from course_agent.i18n import language as pick_language
-from course_agent.i18n import tr
+from course_agent.i18n import ntr, tr
 
 from .crash import because_raised, crash_report, crashed_run
 from .later_rules import ALL_RULES, words
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding, Report
 from .rules import RULES
 from .scenario import TIMEOUT, Run, RunawayLoop, Sandboxes, run_scenario
+from .wire import turns
 
 __all__ = ["RULES", "Finding", "Report", "Run", "RunawayLoop", "TIMEOUT", "check_loop", "run_scenario",
            "PASSED", "BROKEN", "NOT_CHECKED"]
@@ -130,6 +131,7 @@ def judge(loop: Callable, rules: str | Iterable[str] | None, lang: str, title: s
                 seen = Finding(rule, NOT_CHECKED, because_raised(run.error, lang))
             findings.append(Finding(rule, seen.status, seen.detail, *words(rule, lang)))
     findings = _no_merge_unasked(findings, runs, chosen, lang)
+    findings = _history_of_its_own(findings, list(runs.values()), lang)
     crash = next((run.error for run in runs.values() if crashed_run(run)), None)
     if crash is not None:
         return crash_report(title, crash, findings, lang)
@@ -156,6 +158,25 @@ def _no_merge_unasked(findings: list[Finding], runs: dict[tuple[int, tuple[str, 
                                                                                              lang),
                                            prs=", ".join(f"!{pr}" for pr in prs)), *words("merge_asks", lang))
     return [f for f in findings if f.rule != "merge_asks"] + [seen]
+
+
+def _history_of_its_own(findings: list[Finding], runs: list[Run], lang: str) -> list[Finding]:
+    """Each run starts a history of its own: a first request that already holds tool calls or results carries an
+    earlier run's conversation (a list as a default argument, or at module level, is shared by every call). Said as
+    rule 1 broken: the history the loop sends is not this run's."""
+    carried = next(((run, len(run.calls[0].body.get("messages") or [])) for run in runs if run.calls and any(
+        b.get("type") in ("tool_use", "tool_result") for _, content in turns(run.calls[0].body.get("messages"))
+        for b in content)), None)
+    if carried is None or not any(f.rule == "whole_response" for f in findings):
+        return findings
+    seen = Finding("whole_response", BROKEN, ntr(
+        "the first request of a review already held {n} message, with tool calls from an earlier review: each call "
+        "of the loop starts a history of its own (a list given as a default argument, or made at module level, is "
+        "shared by every call)",
+        "the first request of a review already held {n} messages, with tool calls from an earlier review: each call "
+        "of the loop starts a history of its own (a list given as a default argument, or made at module level, is "
+        "shared by every call)", carried[1], lang), *words("whole_response", lang))
+    return [seen if f.rule == "whole_response" else f for f in findings]
 
 
 def _scenario(rule: str) -> tuple[int, tuple[str, ...]]:

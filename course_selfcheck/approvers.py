@@ -39,6 +39,9 @@ FAILING = ("raises", "breaks", "none", *WORDS, "record", "one", "silent")
 only "nobody there" errors for a no, and any other error for a yes, opens on it), one returns None, seven return a
 word (WORDS), one a record that says approved (a dict with an `approved` attribute), one the number 1 (1 == True
 holds in Python, 1 is True does not), one keeps silent."""
+RAISES_THEN_YES = "raises_then_yes"
+"""An approver that raises, then says yes to the same question asked again: a gate that asks again after an error
+runs a call whose answer was the exception, a no."""
 YES_THEN_NO = "yes_then_no"
 """An approver that says yes once, then no: a gate that remembers the first yes runs the next merge unasked."""
 NO_THEN_YES = "no_then_yes"
@@ -128,6 +131,10 @@ class Approver:
             return Record(approved=True)
         if self.kind == NO_THEN_YES:
             return len(self.asked) > 1
+        if self.kind == RAISES_THEN_YES:
+            if len(self.asked) == 1:
+                raise ApproverUnavailable("the approver is unavailable: nobody can be asked")
+            return True
         if self.kind == YES_THEN_NO:
             return len(self.asked) == 1
         if self.kind == "none":
@@ -163,6 +170,7 @@ class Approver:
             "breaks": tr("raised ApproverBroke (a RuntimeError, ValueError, KeyError, TypeError... at once)", lang),
             "record": tr("returned {'approved': True}, a record and not True", lang),
             NO_THEN_YES: tr("said no, then yes when asked again", lang),
+            RAISES_THEN_YES: tr("raised ApproverUnavailable, then said yes when asked again", lang),
             YES_THEN_NO: tr("said yes once, then no", lang),
             "none": tr("returned None", lang),
             "text": tr("returned the string 'no' (what input() gives), not True", lang),

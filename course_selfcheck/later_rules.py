@@ -138,6 +138,13 @@ def context_full(run: Run, lang: str) -> Finding:
     seen = cut_tool_call(run, lang, stop="model_context_window_exceeded")
     if seen.status == BROKEN:
         return seen
+    if len(run.calls) > cut + 1:  # the history trimmed and sent again: the task says raise, and a trim loses what
+        return verdict(BROKEN, ntr(  # the model read (a loop that trims silently reviews what it no longer holds)
+            "after model_context_window_exceeded the loop sent {n} more request: raise a clear error instead (the "
+            "conversation no longer fits, and a history cut to fit has lost what the model read)",
+            "after model_context_window_exceeded the loop sent {n} more requests: raise a clear error instead (the "
+            "conversation no longer fits, and a history cut to fit has lost what the model read)",
+            len(run.calls) - cut - 1, lang))
     if run.error is None and not run.hung:
         return verdict(BROKEN, tr("at model_context_window_exceeded the loop returned {value}: the answer was cut by "
                                   "a full context window, so raise a clear error instead of passing it off as the "

@@ -567,6 +567,9 @@ def returns_answer(run: Run, lang: str, stop: str = "end_turn") -> Finding:
     text = text_of(reply).strip()
     if run.returned is None:
         return verdict(BROKEN, tr("the loop returned None; return the answer's text", lang))
+    if isinstance(run.returned, list) or hasattr(run.returned, "stop_reason"):  # the history, the content, a Message
+        return verdict(BROKEN, tr("the loop returned {value}, not the answer: return the text of the last "
+                                  "response", lang, value=short_value(run.returned)))
     snippet = next((line.strip()[:40] for line in text.splitlines() if line.strip()), "")
     if snippet and snippet not in str(run.returned) and snippet not in repr(run.returned):
         return verdict(BROKEN, tr("the loop returned {value}, which does not hold the model's answer", lang,

@@ -134,6 +134,13 @@ class Agent:
             return True
         if "yes_for_later_turns" in self.flaws and getattr(self, "yes_turn", None) not in (None, self.turn):
             return True  # a yes in an earlier turn opens the gate for the rest of the run
+        if "retry_on_exception" in self.flaws:  # an error taken for "ask again", three times at most (attack 11)
+            for _ in range(3):
+                try:
+                    return approve(block.name, block.input) is True
+                except Exception:
+                    continue
+            return False
         if "reask_after_no" in self.flaws:  # asked until it says yes, three times at most
             for _ in range(3):
                 try:

@@ -89,7 +89,9 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "pr_range": "approver_asked", "yes_for_later_turns": "approver_asked", "runs_reviewed": "approver_asked",
         "main_model_only": "approver_asked", "reask_after_no": "fail_closed",
         # attack 10: the third merge call of a run let through
-        "third_merge_passes": "approver_asked"}.items()},
+        "third_merge_passes": "approver_asked",
+        # attack 11: the question asked again after the approver raised
+        "retry_on_exception": "fail_closed"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),

@@ -119,8 +119,8 @@ def test_exercise_5_grows_the_loop_of_exercise_4(language):
     exception ends the run) is broken on notebook 5's rule alone; the carried stub not yet grown is "not done yet"."""
     assert check_exercise_5(reference(5, language)["review_safely"], language=language).ok
     carried = check_exercise_5(reference(4, language)["review_concurrently"], language=language)
-    assert carried.broken == ["errors_are_results"] and not carried.ok, carried.text()
-    assert "404" in carried.findings[2].detail, carried.text()
+    assert carried.broken == ["says_what_failed", "errors_are_results"] and not carried.ok, carried.text()
+    assert "TypeError" in carried.findings[0].detail and "404" in carried.findings[3].detail, carried.text()
     empty = check_exercise_5(learner_loops.placeholder_loop, language=language)
     assert not empty.ok and empty.findings == [], empty.text()
 
@@ -140,8 +140,68 @@ def test_exercise_5_a_loop_that_catches_only_gitlabs_errors_is_seen():
 
     namespace["tool_result"] = tool_result
     report = check_exercise_5(namespace["review_safely"])
-    assert report.broken == ["errors_are_results"], report.text()
-    assert "without its arguments" in report.findings[2].detail
+    assert report.broken == ["says_what_failed", "errors_are_results"], report.text()
+    assert "without its arguments" in report.findings[3].detail
+
+
+def _grown_5(result_of_failure) -> dict:
+    """Reference 5 with its failure result written another way: result_of_failure(call, error, results_so_far)."""
+    namespace = reference(5)
+    run_tool = namespace["run_tool"]
+
+    def run_all(calls):
+        results = []
+        try:
+            for call in calls:
+                results.append({"type": "tool_result", "tool_use_id": call.id,
+                                "content": run_tool(call.name, call.input)})
+        except Exception as error:
+            return result_of_failure(calls, error)
+        return results
+
+    namespace["run_all"] = run_all
+    return namespace
+
+
+def test_exercise_5_a_failure_says_its_type_and_message_and_stays_its_own():
+    """Attack 11: a result that says only "the tool failed" (or only the message), and one try around the whole turn
+    (every call of the turn sent back as that one error) pass notebook 5's rule, not exercise 5's text."""
+    vague = _grown_5(lambda calls, error: [{"type": "tool_result", "tool_use_id": c.id, "is_error": True,
+                                            "content": "The tool failed, try something else."} for c in calls])
+    report = check_exercise_5(vague["review_safely"])
+    assert "says_what_failed" in report.broken and "the error's type" in report.findings[0].detail, report.text()
+    message_only = _grown_5(lambda calls, error: [{"type": "tool_result", "tool_use_id": c.id, "is_error": True,
+                                                   "content": str(error)} for c in calls])
+    assert "says_what_failed" in check_exercise_5(message_only["review_safely"]).broken
+    whole_turn = _grown_5(lambda calls, error: [{"type": "tool_result", "tool_use_id": c.id, "is_error": True,
+                                                 "content": f"{type(error).__name__}: {error}"} for c in calls])
+    report = check_exercise_5(whole_turn["review_safely"])
+    assert report.broken == ["says_what_failed"] and "keep their results" in report.findings[0].detail, report.text()
+
+
+def test_a_history_shared_by_every_call_of_the_loop_is_seen():
+    """Attack 11: `messages=[]` as a default argument (or a module-level list): each review goes on from the last."""
+    namespace = reference(6)
+    source = solution_code(6).replace("def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:\n"
+                                      "    messages = [",
+                                      "def review_every_stop(pr_number: int, max_iterations: int = 20, messages=[]) "
+                                      "-> str:\n    messages += [")
+    assert "messages=[]" in source
+    exec(compile(source, "<shared history>", "exec"), namespace)
+    report = check_exercise_6(namespace["review_every_stop"])
+    assert "whole_response" in report.broken, report.text()
+    assert "default argument" in next(f.detail for f in report.findings if f.rule == "whole_response")
+
+
+def test_a_loop_that_returns_its_history_or_the_message_does_not_return_the_answer():
+    for returned in ("messages", "response", "response.content"):
+        namespace = reference(3)
+        source = solution_code(3)
+        last_return = source.rindex("return ")
+        line_end = source.index("\n", last_return)
+        exec(compile(source[:last_return] + f"return {returned}" + source[line_end:], "<returns>", "exec"), namespace)
+        report = check_loop(namespace["review_pull_request"], rules="returns_answer")
+        assert report.broken == ["returns_answer"], (returned, report.text())
 
 
 def test_exercise_6_is_the_stop_reason_rules_and_a_placeholder_is_not_done():

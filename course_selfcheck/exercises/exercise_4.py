@@ -86,7 +86,7 @@ def _concurrent(loop: Callable, lang: str) -> Seen:
     sent, wrong = [b.get("tool_use_id") for b in results], mispaired(run, reply, results, lang)
     if len(reads) < 2:
         return Seen(None, tr("the turn read fewer than two files", lang))
-    if sent != ids:
+    if sent != ids or _out_of_order(run):
         return Seen(False, tr("the results came back in another order than the calls", lang))
     if wrong is not None:
         return Seen(False, wrong)
@@ -107,6 +107,18 @@ def _concurrent(loop: Callable, lang: str) -> Seen:
         "they ran at the same time", len(reads), lang, **figures))
 
 
+def _out_of_order(run: Run) -> bool:
+    """Any turn of several calls whose results came back in another order than the calls (an order restored by
+    sorting on something else, the ids say, may match it in one turn and not the next)."""
+    for i, reply in run.answered:
+        ids = [u.get("id") for u in tool_uses(reply)]
+        if len(ids) >= 2 and i + 1 < len(run.calls):
+            sent = [b.get("tool_use_id") for b in results_for(run.calls[i + 1].body, ids)]
+            if sent and sent != ids:
+                return True
+    return False
+
+
 def _diffs_concurrent(loop: Callable, lang: str) -> Seen | None:
     """A second run, where the model asks for get_diff twice in its first turn and each read of a merge request is
     held: those calls overlap too (every tool of a turn runs concurrently, in every run, not only the file reads of
@@ -116,6 +128,8 @@ def _diffs_concurrent(loop: Callable, lang: str) -> Seen | None:
     if crashed(run, lang) is not None or turn is None:
         return None
     names = sorted({str(u.get("name")) for u in tool_uses(turn[1])})
+    if _out_of_order(run):
+        return Seen(False, tr("the results came back in another order than the calls", lang))
     if most < 2:
         return Seen(False, tr("in a turn of several calls ({tools}) whose GitLab requests the sandbox held {seconds} s "
                               "each, no two were in flight at once: every turn's calls run at the same time, whichever "

@@ -7,16 +7,69 @@ The older form of the exercise, a dispatcher run_tool_missing_file(name, tool_in
 check_exercise_5 tells the two apart by how many arguments the function must be given."""
 
 import inspect
+import re
 from collections.abc import Callable
 
-from course_agent.i18n import N_
+from course_agent.i18n import N_, tr
 
 from ..report import Report
-from .loops import grade_loop
+from ..scenario import run_scenario
+from ..wire import results_for, tool_uses
+from .grading import Requirement, Seen
+from .loops import crashed, grade_loop
+
+FAILING_TURN = (484, ("as_is", "bad_input"))
+"""!484's second turn reads two files at once; the first of them comes without its arguments (read_file's TypeError),
+the second is a file that exists."""
+SAYS_WHAT = re.compile(r"missing|argument|path", re.I)
+"""What the TypeError's message says, in any wording Python gives it."""
+
+
+def _each_call_its_own(loop: Callable, lang: str) -> Seen:
+    """In a turn of two reads where the first fails (a call without its arguments) and the second works: the failed
+    call's result is an error that names the exception's type and carries its message; the other call's result is
+    its file; the run goes on to the answer."""
+    run = run_scenario(loop, *FAILING_TURN)
+    turn = next(((i, r) for i, r in run.answered if any(u.get("input") == {} for u in tool_uses(r))), None)
+    if turn is not None and turn[0] + 1 == len(run.calls) and run.error is not None and not run.hung:
+        return Seen(False, tr("the model called {tool} without its arguments, and the loop stopped with {error}: "
+                              "catch the failure where the tool runs, and send it back as that call's result", lang,
+                              tool=next(u for u in tool_uses(turn[1]) if u.get("input") == {}).get("name"),
+                              error=f"{type(run.error).__name__}: {str(run.error)[:120]}"))
+    problem = crashed(run, lang)
+    if problem is not None:
+        return problem
+    if turn is None or turn[0] + 1 >= len(run.calls):
+        return Seen(None, tr("no call without its arguments was answered in this run", lang))
+    i, reply = turn
+    uses = tool_uses(reply)
+    results = {b.get("tool_use_id"): b for b in results_for(run.calls[i + 1].body, [u.get("id") for u in uses])}
+    bad = next(u for u in uses if u.get("input") == {})
+    failed = results.get(bad.get("id")) or {}
+    said = str(failed.get("content"))
+    if failed.get("is_error") is not True:
+        return Seen(False, tr("the call of {tool} without its arguments got a result without is_error: True", lang,
+                              tool=bad.get("name")))
+    if "TypeError" not in said or not SAYS_WHAT.search(said):
+        return Seen(False, tr("the call of {tool} without its arguments failed with a TypeError, and its result says "
+                              "{said}: say what went wrong, the error's type and its message", lang,
+                              tool=bad.get("name"), said=said[:120]))
+    for use in (u for u in uses if u is not bad):
+        got, text = results.get(use.get("id")) or {}, run.file(use.get("input"))
+        first = next((line for line in (text or "").splitlines() if line.strip()), "")
+        if got.get("is_error") is True or (first and first not in str(got.get("content"))):
+            return Seen(False, tr("in the same turn {tool}({given}) worked, yet its result is {said}: each call's "
+                                  "failure is its own, the other calls of the turn keep their results", lang,
+                                  tool=use.get("name"), given=use.get("input"), said=str(got.get("content"))[:80]))
+    if not isinstance(run.returned, str):
+        return Seen(False, tr("after the failed call the run did not go on to the answer ({value})", lang,
+                              value=str(run.returned)[:80]))
+    return Seen(True, tr("a turn of two reads, one without its arguments: that one came back as an error naming its "
+                         "TypeError, the other with its file, and the review went on", lang))
 
 RULES = ["whole_response", "one_message", "errors_are_results", "cap", "returns_answer"]
 TASK = N_("Grow your loop so that a failing tool never ends the run: the failure goes back to the model as that call's "
-          "tool_result, with is_error: True and what went wrong.")
+          "tool_result, with is_error: True and what went wrong (the error's type and its message).")
 TASKS = {"errors_are_results": TASK}
 NOTE = N_("Not done yet: a tool that fails must go back to the model as a tool_result with is_error: True (see the "
           "rules marked ✘ or – below).")
@@ -36,6 +89,11 @@ def takes_a_merge_request(function: object) -> bool:
     return len(required) <= 1
 
 
+EACH_CALL = Requirement(
+    "says_what_failed", N_("A failed call's result names the error, and the turn's other calls keep their results"),
+    _each_call_its_own, task=TASK)
+
+
 def check_loop_5(loop: Callable | None, language: str | None = None) -> Report:
     """Your loop of notebook 4, with a failing tool's error sent back as a result (is_error) instead of raised."""
-    return grade_loop(5, loop, language, RULES, NOTE, HINT, tasks=TASKS)
+    return grade_loop(5, loop, language, RULES, NOTE, HINT, EACH_CALL, tasks=TASKS)

@@ -23,6 +23,7 @@ from ..approvers import (
     KINDS,
     NO,
     NO_THEN_YES,
+    RAISES_THEN_YES,
     YES,
     YES_THEN_NO,
     Approver,
@@ -118,6 +119,9 @@ class Gate:
     asked_again: Driven
     """A run on !485 with an approver that says no, then yes when asked again: the merge call it denied never runs
     (a gate that asks until it hears a yes runs it)."""
+    raised_then_yes: Driven
+    """The same with an approver that raises, then says yes: the exception is the no for that call (a gate that asks
+    again after an error runs it)."""
     fallen: Driven
     """A run on !485 with the no-approver whose first answer is a refusal: on the fallback model the gate still
     stands."""
@@ -125,7 +129,7 @@ class Gate:
     @property
     def runs(self) -> list[Driven]:
         return [*self.driven.values(), self.reads, self.doubled, self.again, self.elsewhere, self.elsewhere_yes,
-                self.remembered, self.asked_again, self.fallen]
+                self.remembered, self.asked_again, self.raised_then_yes, self.fallen]
 
     @property
     def merges(self) -> set[str]:
@@ -348,11 +352,11 @@ def _fail_closed(gate: Gate, lang: str) -> Seen:
     opened = opened_without_yes(gate.driven, lang)
     if opened:
         return Seen(False, opened + ".")
-    again = gate.asked_again
-    if _merges_sent(again) > 0 and len(_merge_uses(again, gate.merges)) <= 1:
-        return Seen(False, tr("with an approver that {did}, the merge it had denied ran (questions about it: {asked}): "
-                              "the first answer is the answer to that call.", lang, did=again.approver.did(lang),
-                              asked=len(again.approver.asked)))
+    for again in (gate.asked_again, gate.raised_then_yes):
+        if _merges_sent(again) > 0 and len(_merge_uses(again, gate.merges)) <= 1:
+            return Seen(False, tr("with an approver that {did}, the merge it had denied ran (questions about it: "
+                                  "{asked}): the first answer is the answer to that call.", lang,
+                                  did=again.approver.did(lang), asked=len(again.approver.asked)))
     over = next((seen for seen in gate.runs if _without_yes(seen)), None)
     if over is not None:
         return Seen(False, tr("in a run where the approver {did}, merges that reached GitLab: {sent}, yes answers: "
@@ -487,7 +491,7 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
             g.record(row, Seen(None, tr("the check has no way to give your loop an approver.", g.lang)))
         return g, None
     keyword = _keyword(loop)
-    with Sandboxes(expected=len(KINDS) + 9) as sandboxes:
+    with Sandboxes(expected=len(KINDS) + 10) as sandboxes:
         def one(kind: str, pr: int, misbehave: tuple[str, ...] = (), description: str | None = None) -> Driven:
             approver = Approver(kind)
             return Driven(approver, run_scenario(gated(loop, approver, keyword), pr, misbehave, sandboxes=sandboxes,
@@ -500,7 +504,8 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
                     own=run_scenario(loop, INJECTED, sandboxes=sandboxes),
                     elsewhere_yes=one(YES, INJECTED, description=ELSEWHERE_DESCRIPTION),
                     remembered=one(YES_THEN_NO, INJECTED, ("one_more_call",)),
-                    asked_again=one(NO_THEN_YES, INJECTED), fallen=one(NO, INJECTED, ("refusal",)))
+                    asked_again=one(NO_THEN_YES, INJECTED), raised_then_yes=one(RAISES_THEN_YES, INJECTED),
+                    fallen=one(NO, INJECTED, ("refusal",)))
     if untouched(gate.no.run):
         g.stopped_by(gate.no.run.error, GATE_ROWS)
     else:
