@@ -5,8 +5,10 @@ taught yet; each is judged like the lesson's rules (rules.py), from the wire.
 """
 
 import functools
+import json
 import re
 import typing
+from collections.abc import Callable
 
 from anthropic.types import StopReason
 
@@ -31,7 +33,7 @@ from .rules import (
     unobserved,
     verdict,
 )
-from .scenario import Run
+from .scenario import Run, run_scenario
 from .wire import blocks, key, results_for, text_of, tool_uses, turns
 
 
@@ -546,6 +548,10 @@ def cached(run: Run, lang: str) -> Finding:
         return verdict(BROKEN, ntr("request {numbers} of {total} set no cache_control: send it with every request",
                                    "requests {numbers} of {total} set no cache_control: send it with every request",
                                    len(unmarked), lang, numbers=", ".join(map(str, unmarked)), total=len(run.calls)))
+    if any('"ttl": "1h"' in json.dumps(c.body) for c in marked):
+        return verdict(BROKEN, tr("a request set cache_control with \"ttl\": \"1h\": an hour's cache write costs 2x "
+                                  "the input price, not the 1.25x billed() counts; the task's cache_control is "
+                                  "{\"type\": \"ephemeral\"} (five minutes)", lang))
     usage = [r.get("usage") or {} for _, r in run.answered]
     written = sum(u.get("cache_creation_input_tokens") or 0 for u in usage)
     reads = [u.get("cache_read_input_tokens") or 0 for u in usage]
@@ -581,7 +587,31 @@ def billed(usage: list[dict]) -> float:
                + 0.1 * (u.get("cache_read_input_tokens") or 0) for u in usage)
 
 
-def bill(run: Run, lang: str) -> Finding:
+AGAIN = 483
+"""The merge request a second review is run on, to see its own bill (a short review)."""
+
+
+def bill(run: Run, lang: str, loop: Callable | None = None) -> Finding:
+    """Judged on the review's run; a loop that passes is run once more, on another merge request: the bill it prints
+    there is that review's (a usage list made once, at module level, bills every review so far)."""
+    first = _bill_of(run, lang)
+    if first.status != PASSED or loop is None:
+        return first
+    again = run_scenario(loop, AGAIN)
+    if not again.answered or again.error is not None or again.hung:
+        return first
+    usage = [r.get("usage") or {} for _, r in again.answered]
+    total, said = billed(usage), _readings(f"{again.printed}\n{again.printed_errors}")
+    if said and not any(abs(value - total) <= max(1.0, total * 0.001) for value in said):
+        return verdict(BROKEN, tr("a second review (!{pr}) printed {printed}; billed() of its own {n} responses is "
+                                  "{total:.0f}: collect the usage of each review anew (a list made once, outside the "
+                                  "loop, keeps every review's)", lang, pr=AGAIN, n=len(usage), total=total,
+                                  printed=short_value(again.printed.strip().splitlines()[-1] if again.printed.strip()
+                                                      else again.printed_errors.strip())))
+    return first
+
+
+def _bill_of(run: Run, lang: str) -> Finding:
     if not run.answered:
         return unobserved(run, lang, tr("the loop sent no request", lang))
     usage = [r.get("usage") or {} for _, r in run.answered]
@@ -655,7 +685,7 @@ EXERCISE_RULES: dict[str, Rule] = {
     "bill": Rule(
         N_("The printed bill is billed() of every response"),
         N_("a bill from the last call alone hides most of the cost: each call is paid for, and the history grows"),
-        8, 482, (), bill),  # the review's run: the bill printed at its end (a run that ends at a refusal may not)
+        8, 482, (), bill, reads_the_loop=True),  # the review's run: the bill printed at its end, and a second one's
 }
 """Rules of the later notebooks' exercises (the fallback, the gate, the cut, the cache): check_loop runs them only
 when they are named, so the lesson's own loop is not failed for what its notebook has not taught yet."""

@@ -94,6 +94,8 @@ class Agent:
             pass
         elif self.cache == "auto":
             request["cache_control"] = {"type": "ephemeral"}
+        elif self.cache == "hour":  # a longer cache taken for a better one: its writes cost 2x (attack 11)
+            request["cache_control"] = {"type": "ephemeral", "ttl": "1h"}
         elif self.cache == "system":
             request["system"] = [{"type": "text", "text": RULES, "cache_control": {"type": "ephemeral"}}]
         elif self.cache == "last":
@@ -392,6 +394,8 @@ class Agent:
         self.reviewing = pr_number
         history = [{"role": "user", "content": f"Please review merge request !{pr_number}."}]
         model, fell_back, usage, turns = PRIMARY, False, [], 0
+        if "global_usage" in self.flaws:  # one list for every review (made once, outside the loop): attack 11
+            usage = self.__dict__.setdefault("every_usage", [])
         cap = 40 if "fixed_cap_40" in self.flaws else max_iterations - 1 if "cap_off_by_one" in self.flaws \
             else max_iterations
         asked = set()

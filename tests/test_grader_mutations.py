@@ -95,6 +95,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),
+        "global_usage": (attempts.attempt("global_usage"), "bill"),
+        "cache_ttl_1h": (attempts.attempt(cache="hour"), "cached"),
         "no_bill": (attempts.attempt(bill=None), "bill"),
         # the model reads on where the note says: the part it gets must be the file's next one, pointing further
         "start_after_cut": (attempts.attempt("start_after_cut", paging=True), "cut_result"),
