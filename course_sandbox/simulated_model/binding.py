@@ -18,6 +18,8 @@ when the value is of a kind only that field takes (a date for the one date field
 the older readers chose, a weak one only fills a field they left to a placeholder (slots.RequestHints).
 """
 
+import functools
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -424,7 +426,7 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
     if m.kind == "path":
         return (m.value, 3) if kind == "path" else None
     if m.kind == "address":
-        return (m.value, 3) if kind == "address" else None
+        return (m.value, 2) if kind == "address" else None  # whole: its parts are postal.py's
     if kind == "address":
         return None  # an address is read whole (postal.py), never one of its words
     if m.kind in ("proper", "quoted"):
@@ -452,6 +454,22 @@ value (and the binding stays quick)."""
 
 def bind(text: str, fields: dict) -> dict[str, Bound]:
     """Each top-level field's value from the request's own words, where one fits (see the module's docstring)."""
+    from . import slots
+
+    try:
+        key = json.dumps(fields, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return _bind(text, fields)
+    return dict(_cached(text[: slots.READ_LIMIT], key, slots.today().isoformat()))
+
+
+@functools.lru_cache(maxsize=128)
+def _cached(text: str, fields: str, today: str) -> tuple[tuple[str, Bound], ...]:
+    """bind(), once per request, tool and day: a request is planned, ranked and filled many times over."""
+    return tuple(_bind(text, json.loads(fields)).items())
+
+
+def _bind(text: str, fields: dict) -> dict[str, Bound]:
     found = mentions(text)[:MAX_MENTIONS]
     spoken = number_words.digits(text[:4000])
     wants = [want(name, schema) for name, schema in fields.items() if isinstance(schema, dict)

@@ -115,7 +115,15 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
         found.append(Condition("number", field, op, float(m.group(2).replace(",", ".")), unit))
     for m in _TAGGED.finditer(words):
         found.append(Condition("tag", next(g for g in m.groups() if g)))
+    if not filtered:
+        # a state beside a comparison ("the ones that are cancelled with a total over 100"): both must hold
+        compared = [c for c in found if c.kind == "number"]
+        found = [c for c in found if c.kind != "number"]
+        words_left = _NUMERIC.sub(" ", _COMPARED.sub(" ", words))
+    else:
+        compared, words_left = [], words
     if not found and not filtered:
+        words, whole = words_left, words
         for m in _STATE_RU.finditer(words):
             stem = next(k for k in _RU_STATE_WORDS if m.group(2).lower().startswith(k))
             found.append(Condition("state", _RU_STATE_WORDS[stem], value=not (m.group(1) or "").strip().endswith("не")))
@@ -124,6 +132,11 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
         bare = _BARE_STATE.search(words)
         if not found and bare:  # "reorder the items that are out of stock"
             found += _english_state(words[bare.start():])
+        latin = _RU_LATIN_STATE.search(words)
+        if not found and latin:  # «перезагрузи те, что offline»: a status written as the system writes it
+            found.append(Condition("state", latin.group(2).lower(), value=not latin.group(1)))
+        words = whole
+    found = [*compared, *found]
     return tuple(found), bool(_QUALIFIED.search(words)) and not found and not filtered
 
 
@@ -136,6 +149,8 @@ def _english_state(words: str) -> list[Condition]:
     return []
 
 
+_RU_LATIN_STATE = re.compile(r"(?<!\w)(?:что|которые|которых)\s+(?:сейчас\s+|в\s+статусе\s+)?(не\s+)?([a-z][a-z_-]{2,})"
+                             r"\s*[.!?,]?\s*$", re.I)
 _STATE_KEY = re.compile(r"status|state|stage|availability|stock|condition|phase|статус|состояни", re.I)
 _BARE_STATE = re.compile(r"\b(?:the\s+)?(?:ones|items|those)\s+(?:that|which)\s+(?:are|is)\s+[a-z]+(?:\s+of\s+[a-z]+)?|"
                          r"\b(?:that|which)\s+(?:are|is|were|was)\s+(?:out|in)\s+of\s+[a-z]+", re.I)

@@ -336,7 +336,8 @@ class RequestHints:
             return found
         if self.start:
             return bound.value if found is MISSING else found
-        if isinstance(found, str) and isinstance(bound.value, str) and found[:4].lower() == bound.value[:4].lower():
+        if isinstance(found, str) and isinstance(bound.value, str) and found[:4].lower() == bound.value[:4].lower() \
+                and len(found.split()) == len(bound.value.split()):
             return found  # the same value, put in its nominative («в Москве»: Москва) or trimmed by the kind readers
         if bound.strong or found is MISSING or elsewhere:
             return bound.value
