@@ -164,6 +164,9 @@ def mentions(text: str) -> list[Mention]:
         claim(*m.span(), "url", slots._clean(m.group(0)))
     for m in slots._UUID.finditer(text):
         claim(*m.span(), "code", m.group(0))
+    for m in slots._QUOTED.finditer(masked()):  # a quoted string is one value: 'titled "Sprint 12"'
+        said = next(g for g in m.groups() if g)
+        claim(*m.span(), "quoted", said)
     for m in slots._RANGE.finditer(masked()):
         days = slots._dates(m.group(0), relative=False)[1]
         if len(days) == 2:
@@ -222,9 +225,6 @@ def mentions(text: str) -> list[Mention]:
         value = _number(m.group(0))
         if value is not None:
             claim(*m.span(), "number", value)
-    for m in slots._QUOTED.finditer(masked()):
-        said = next(g for g in m.groups() if g)
-        claim(*m.span(), "quoted", said)
     at = 0
     spoken = masked()
     for name in proper_names.read(spoken).all:
@@ -271,8 +271,8 @@ _TO_ROLE = re.compile(r"^(?:to|dest|destination|target|dropoff|drop_?off|recipie
 _AT_ROLE = re.compile(r"merchant|store|shop|venue|restaurant|hotel|vendor|payee|business|cafe|bar\b", re.I)
 _IN_ROLE = re.compile(r"location|city|town|place|where|region|area", re.I)
 _LABEL_ROLE = re.compile(r"title|name|label|subject|caption|heading", re.I)
-_FOR_ROLE = re.compile(r"assignee|owner|employee|customer|client|person|patient|guest|recipient|user|member|for_?whom|"
-                       r"who|name", re.I)
+_FOR_ROLE = re.compile(r"assignee|owner|employee|customer|client|person|patient|guest|recipient|member|for_?whom|who",
+                       re.I)
 
 
 def want(name: str, schema: dict) -> Want:
@@ -326,7 +326,8 @@ def _cues(want_: Want, mention: Mention, text: str) -> int:
     # Quarterly Audit's word, not Priya Nair's
     before = re.split(r"[.!?;:]\s|_{2,}", text[max(0, mention.start - 40):mention.start])[-1]
     after = re.split(r"[.!?;:](?:\s|$)|_{2,}", text[mention.end:mention.end + 30])[0]
-    before, after = re.findall(r"[^\W_]+", before.lower())[-3:], re.findall(r"[^\W_]+", after.lower())[:2]
+    # before: "zip code 62704", "checking in 2026-04-10"; after: the word right after ("the Dover warehouse")
+    before, after = re.findall(r"[^\W_]+", before.lower())[-3:], re.findall(r"[^\W_]+", after.lower())[:1]
     near = {_stem(w) for w in before + after}
     return sum(1 for w in want_.words if _stem(w) in near and w not in ("to", "from"))
 
@@ -418,8 +419,8 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
     if "string" not in types:
         return None
     if m.kind in ("money", "quantity", "number"):
-        if kind == "id" and m.kind == "number" and isinstance(m.value, int):
-            return str(m.value), 1
+        if kind in ("id", None, "text") and m.kind == "number" and isinstance(m.value, int):
+            return str(m.value), 1  # "room 214": only the field's own word beside it makes it the room's
         return None
     if m.kind == "code":
         return (m.value, 3 if kind == "id" else 1) if kind not in ("name", "place") else None

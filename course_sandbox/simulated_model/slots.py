@@ -336,9 +336,9 @@ class RequestHints:
             return found
         if self.start:
             return bound.value if found is MISSING else found
-        if isinstance(found, str) and isinstance(bound.value, str) and found[:4].lower() == bound.value[:4].lower() \
-                and len(found.split()) == len(bound.value.split()):
-            return found  # the same value, put in its nominative («в Москве»: Москва) or trimmed by the kind readers
+        if isinstance(found, str) and isinstance(bound.value, str) and (bound.value in found or (
+                found[:4].lower() == bound.value[:4].lower() and len(found.split()) == len(bound.value.split()))):
+            return found  # the same value, in its nominative («в Москве»: Москва) or whole ("San Francisco, CA")
         if bound.strong or found is MISSING or elsewhere:
             return bound.value
         return found
@@ -500,7 +500,7 @@ class RequestHints:
         objects = []
         for piece in pieces:
             try:
-                hints = RequestHints(read(piece, self.evidence.lang))
+                hints = RequestHints(read(piece, self.evidence.lang), fields=items["properties"])  # bound in its stretch
                 label = item_lists.label(piece)
                 for prop in labels:  # "3 hours of plumbing at 95 each": the line's description is "plumbing"
                     if label:
