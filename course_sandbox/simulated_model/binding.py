@@ -167,6 +167,14 @@ def mentions(text: str) -> list[Mention]:
     for m in slots._QUOTED.finditer(masked()):  # a quoted string is one value: 'titled "Sprint 12"'
         said = next(g for g in m.groups() if g)
         claim(*m.span(), "quoted", said)
+    for m in _TRANSLATE.finditer(masked()):  # "translate good morning to French": what to translate is one value
+        group = 1 if m.group(1) else 2
+        if m.group(group).strip(" ,:"):
+            claim(*m.span(group), "phrase", m.group(group).strip(" ,:"))
+    lowered = masked().lower()
+    for word, name in slots._LANGUAGES.items():
+        for m in re.finditer(rf"(?<!\w){word}\w*", lowered):
+            claim(*m.span(), "language", name)
     for m in slots._RANGE.finditer(masked()):
         days = slots._dates(m.group(0), relative=False)[1]
         if len(days) == 2:
@@ -237,6 +245,13 @@ def mentions(text: str) -> list[Mention]:
     return found
 
 
+_LANGUAGE_WORDS = r"(?:english|french|german|spanish|italian|russian|chinese|japanese|portuguese|korean|arabic|" \
+                  r"английск|французск|немецк|испанск|итальянск|русск|китайск|японск)\w*"
+_TRANSLATE = re.compile(rf"\btranslate\s+(?!(?:this|it|that|these|them|the following)\b)(?:the\s+(?:word|phrase|sentence)\s+)?"
+                        rf"([^\"«“.!?\n]{{2,200}}?)\s+(?:in)?to\s+{_LANGUAGE_WORDS}|"
+                        rf"(?<!\w)переведи\w*\s+(?!(?:это|его|их)\b)([^\"«“.!?\n]{{2,200}}?)\s+на\s+{_LANGUAGE_WORDS}", re.I)
+
+
 def _number(written: str) -> int | float | None:
     clean = written.replace(" ", "").replace("\u00a0", "").replace("\u202f", "")
     clean = clean.replace(",", "") if re.search(r",\d{3}(?!\d)", clean) else clean.replace(",", ".")
@@ -259,6 +274,8 @@ class Want:
     words: tuple[str, ...]
     unit: str | None
     array: bool
+    code: bool = False
+    """The field wants a code for what the request names ("ISO 639-1 code": "fr" for French)."""
 
 
 _DATE_WORDS = re.compile(r"(?:^|_|\b)(?:check_?in|check_?out|checkin|checkout|arrival|arrive|departure|depart|due|"
@@ -308,7 +325,10 @@ def want(name: str, schema: dict) -> Want:
         kind = "phone" if re.search(r"phone|mobile|cell|tel|телефон|^number$", spoken) or "phone" in described.lower() \
             else kind
     words = tuple(w for w in re.findall(r"[a-zа-яё]+", spoken.replace("_", " ")) if w not in _GENERIC_WORDS)
-    return Want(name, frozenset(types), kind, words, unit, array)
+    pattern = schema.get("pattern") if isinstance(schema.get("pattern"), str) else None
+    code = bool(re.search(r"\bcode\b|\biso\b|639|bcp\s*47|\bкод\b", described, re.I)) or (
+        pattern is not None and spoken_values.matching(pattern, "fr") == ["fr"] and not spoken_values.matching(pattern, "French"))
+    return Want(name, frozenset(types), kind, words, unit, array, code)
 
 
 # ---------------------------------------------------------------- fit and assignment
@@ -339,7 +359,7 @@ def _role(want_: Want, mention: Mention, text: str) -> int:
     if _FROM_ROLE.search(name):
         return 1 if "from" in before or "из" in before or "от" in before else -1 if "to" in before else 0
     if _TO_ROLE.search(name):
-        return 1 if "to" in before or "в" in before else -1 if "from" in before else 0
+        return 1 if {"to", "into", "в", "на"} & set(before) else -1 if "from" in before else 0
     if before and before[-1] in ("called", "named", "titled", "названием") and _LABEL_ROLE.search(name):
         return 1
     if before and before[-1] in ("in", "near", "в", "во") and _IN_ROLE.search(name) and not _AT_ROLE.search(name):
@@ -371,6 +391,17 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
         return (m.value[:10], 2) if m.kind == "datetime" else None
     if m.kind in ("date", "datetime", "time"):
         return None
+    if m.kind == "language" or kind == "language":
+        bare_end = want_.name.lower() in ("to", "from", "source", "target")  # `to` of a translator: "into French"
+        if m.kind != "language" or (kind not in ("language", None, "text") and not bare_end) or "string" not in types:
+            return None
+        from . import slots
+        return (slots._LANGUAGE_CODES.get(m.value, m.value) if want_.code else m.value), 3 if kind == "language" else 1
+    if m.kind == "phrase":
+        if "string" not in types or kind not in ("text", None):
+            return None
+        return m.value, 3 if re.search(r"text|source|input|phrase|sentence|content|query|string|message|word", want_.name,
+                                       re.I) else 1
     if kind == "postcode":
         if m.kind == "postcode":
             return (m.value if "string" in types else _int(m.value)), 3

@@ -336,7 +336,7 @@ class RequestHints:
             return found
         if self.start:
             return bound.value if found is MISSING else found
-        if isinstance(found, str) and isinstance(bound.value, str) and (bound.value in found or (
+        if isinstance(found, str) and isinstance(bound.value, str) and (found.startswith(bound.value) or (
                 found[:4].lower() == bound.value[:4].lower() and len(found.split()) == len(bound.value.split()))):
             return found  # the same value, in its nominative («в Москве»: Москва) or whole ("San Francisco, CA")
         if bound.strong or found is MISSING or elsewhere:

@@ -315,3 +315,18 @@ def test_property_codes_go_to_their_fields(client, zip_code, phone, name, order)
     spec = tool("create_contact", "Create a contact.", {"name": S, "phone": S, "zip": S})
     got = forced(client, spec, "Create a contact: " + ", ".join(parts[k] for k in order) + ".")
     assert got["name"] == name and got["zip"] == str(zip_code) and digits(got["phone"]) == digits(phone_said)
+
+
+# ---------------------------------------------------------------- added after the change (regressions, not counted)
+
+@pytest.mark.parametrize(("spec", "prompt", "want"), [
+    (tool("translate_text", "Translates text.", {"text": S, "target_lang": {
+        "type": "string", "description": "ISO 639-1 code"}}), "translate good morning to French",
+     {"text": "good morning", "target_lang": "fr"}),
+    (tool("translator", "Machine translation service.", {"source_text": S, "to": S}),
+     'Translate "where is the station" into French, please.', {"source_text": "where is the station", "to": "French"}),
+    (tool("get_current_time", "Returns the current time for a location.", {"location": S}),
+     "what time is it in Tokyo", {"location": "Tokyo"}),
+])
+def test_automatic_choice_binds_the_phrase_and_the_language(client, spec, prompt, want):
+    assert uses(ask(client, prompt, [spec])) == [(spec["name"], want)]
