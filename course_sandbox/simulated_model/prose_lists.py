@@ -36,6 +36,9 @@ _LIST_THEN_ITEMS = re.compile(
     r"(?:\s+(?:покупок|дел|задач|желаний|продуктов))?)\s*:?\s+([^.;!?\n]{3,300})", re.I)
 """A list named before its items: "Add to my shopping list eggs, milk and bread", «Добавь в список покупок молоко,
 чёрный хлеб, яйца и зубную пасту»."""
+_BUYING = re.compile(r"(?:\b(?:buy|purchase|pick\s+up|get\s+me)|(?<!\w)(?:купи|купить|возьми|взять))\s+"
+                     r"(?!it\b|them\b|some\s+time\b)([^.;!?\n]{3,300}?)\s*(?=[.;!?\n]|$)", re.I)
+"""A shopping list said with its verb: "I need to buy olive oil, tea and honey", «купи хлеб и молоко»."""
 _PRONOUN = re.compile(r"(?:it|them|this|that|these|those|его|её|их|это)\s+(?=\w)", re.I)
 """What a cue verb is said of, not an item: "label it hardware, office supplies and facilities"."""
 MAX_ITEMS = 50
@@ -64,8 +67,8 @@ def read(text: str) -> list[ProseList]:
             before = " ".join(masked[max(0, cue.start() - 40):cue.end()].split())
             found.append((cue.start(), ProseList(before, listed[0])))
             used_until = listed[1]
-    for onto in _ONTO_A_LIST.finditer(masked):
-        items = _split(onto.group(1))
+    for onto in [*_ONTO_A_LIST.finditer(masked), *_BUYING.finditer(masked)]:
+        items = _split(onto.group(1), pair=True)
         if items and not any(onto.start() <= start < onto.end() for start, _ in found):
             cue = f"{masked[onto.start():onto.start(1)]} {masked[onto.end(1):onto.end()]}"
             found.append((onto.start(), ProseList(" ".join(cue.split()), items)))
@@ -83,12 +86,13 @@ def read(text: str) -> list[ProseList]:
     return [listed for _, listed in sorted(found, key=lambda pair: pair[0])]
 
 
-def _split(stretch: str) -> list[str] | None:
-    """The items of a stretch that is all list ("a, b and c"), each one to three words; None otherwise."""
+def _split(stretch: str, pair: bool = False) -> list[str] | None:
+    """The items of a stretch that is all list ("a, b and c"), each one to three words; None otherwise. `pair`: the
+    words around it say it is a list (put on a list, bought), so two items need no comma ("apples and rice")."""
     joint = None
     for joint in _JOINT.finditer(stretch):
         pass
-    if joint is None or "," not in stretch[:joint.start()]:
+    if joint is None or ("," not in stretch[:joint.start()] and not pair):
         return None
     items = [_ARTICLES.sub("", item.strip()) for item in [*stretch[:joint.start()].split(","), stretch[joint.end():]]]
     if any(not item or len(item.split()) > 3 or _CUE.search(f" {item} ".replace(":", "")) for item in items):

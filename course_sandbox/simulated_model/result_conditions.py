@@ -25,6 +25,7 @@ _TAGGED = re.compile(r"\b(?:tagged|labell?ed|marked)\s+(?:as\s+|with\s+)?[\"'`«
                      r"\bwith\s+the\s+(?:tag|label)\s+[\"'`«]?([\w-]+)|"
                      r"(?<!\w)(?:с\s+тегом|с\s+меткой|помечен\w*(?:\s+как)?)\s+[\"'`«]?([\w-]+)", re.I)
 _STATES_EN = [
+    (re.compile(r"\b(?:that|which|who)\s+(?:are|is|were|was)\s+((?:out|in|on|off)\s+(?:of\s+)?[a-z]{3,})", re.I), True),
     (re.compile(r"\b(?:not|never)\s+(?:yet\s+)?(?:been\s+)?([a-z]{3,})|\b\w+n't\s+(?:yet\s+)?(?:been\s+)?([a-z]{3,})",
                 re.I), False),
     (re.compile(r"\b(?:that|which|who)\s+(?:are|is|were|was|have\s+been|has\s+been)\s+(?:already\s+)?([a-z]{3,})", re.I),
@@ -33,7 +34,7 @@ _STATES_EN = [
     (re.compile(r"\b([a-z]{3,}(?:ed|en))\b", re.I), True),
 ]
 """A state in English: "not (yet) shipped", "that are active", "unpaid"... "the ones shipped"; first that reads wins."""
-_STATE_RU = re.compile(r"(?<!\w)((?:ещё|еще|пока|уже)?\s*не\s+|уже\s+)?"
+_STATE_RU = re.compile(r"(?<!\w)((?:ещё|еще|пока|уже)?\s*не\s+|уже\s+|не(?=[а-яё]))?"
                        r"(отправлен|оплачен|доставлен|закрыт|прочитан|активн|выполнен|подтвержд[её]н|отгружен|"
                        r"просрочен|заблокирован|включ[её]н|выключен|отменён|отменен)\w*", re.I)
 _RU_STATE_WORDS = {"отправлен": ("shipped", "sent", "dispatched"), "отгружен": ("shipped", "dispatched"),
@@ -62,6 +63,8 @@ class Condition:
     word: str
     op: str = "=="
     value: object = None
+    unit: str | None = None
+    """The unit the number was written in ("100 KB"): converted to the unit the item's field is named for (`size_kb`)."""
 
     def holds(self, fields: dict) -> bool | None:
         """Whether the item meets it; None when the item has no field the condition can read."""
@@ -75,14 +78,25 @@ class Condition:
         if self.kind == "state":
             words = self.word if isinstance(self.word, tuple) else (self.word,)
             for key, value in fields.items():
-                if isinstance(value, bool) and any(_same_word(w, part) for w in words for part in _parts(key)):
+                if isinstance(value, bool) and (any(_same_word(w, part) for w in words for part in _parts(key))
+                                                or any("_".join(w.split()) == key.lower() for w in words)):
                     return value is self.value
+            said = {_spoken(w) for w in words}
+            if any(isinstance(v, str) and _spoken(v) in said for v in fields.values()):
+                return self.value is True  # "the ones that are delayed": a `status` of "delayed"
+            if any(isinstance(v, str) and _STATE_KEY.search(k) for k, v in fields.items()):
+                return self.value is False  # a status field that says something else
             return None
         key = next((k for k in fields if isinstance(fields[k], (int, float)) and not isinstance(fields[k], bool)
                     and any(_same_word(w, part) for w in self.word.split() for part in _parts(k))), None)
         if key is None:
             return None
         number, limit = fields[key], float(self.value)
+        if self.unit:
+            converted = _in_unit_of(key, limit, self.unit)
+            if converted is None:
+                return None
+            limit = converted
         return {"<": number < limit, ">": number > limit, "<=": number <= limit, ">=": number >= limit}[self.op]
 
 
@@ -95,14 +109,34 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
         field = m.group(1).lower()
         field = next((en for ru, en in _RU_FIELD_WORDS.items() if field.startswith(ru)), field)
         found.append(Condition("number", field, _NUMBER_OPS[m.group(2).lower()], float(m.group(3).replace(",", "."))))
+    for m in _COMPARED.finditer(words):
+        field, op = _COMPARATIVES[next(k for k in _COMPARATIVES if m.group(1).lower().startswith(k))]
+        unit = m.group(3).lower() if m.group(3) else None
+        found.append(Condition("number", field, op, float(m.group(2).replace(",", ".")), unit))
     for m in _TAGGED.finditer(words):
         found.append(Condition("tag", next(g for g in m.groups() if g)))
+    if not filtered:
+        # a state beside a comparison ("the ones that are cancelled with a total over 100"): both must hold
+        compared = [c for c in found if c.kind == "number"]
+        found = [c for c in found if c.kind != "number"]
+        words_left = _NUMERIC.sub(" ", _COMPARED.sub(" ", words))
+    else:
+        compared, words_left = [], words
     if not found and not filtered:
+        words, whole = words_left, words
         for m in _STATE_RU.finditer(words):
             stem = next(k for k in _RU_STATE_WORDS if m.group(2).lower().startswith(k))
             found.append(Condition("state", _RU_STATE_WORDS[stem], value=not (m.group(1) or "").strip().endswith("не")))
         if not found and _QUALIFIED.search(words):
             found += _english_state(words)
+        bare = _BARE_STATE.search(words)
+        if not found and bare:  # "reorder the items that are out of stock"
+            found += _english_state(words[bare.start():])
+        latin = _RU_LATIN_STATE.search(words)
+        if not found and latin:  # «перезагрузи те, что offline»: a status written as the system writes it
+            found.append(Condition("state", latin.group(2).lower(), value=not latin.group(1)))
+        words = whole
+    found = [*compared, *found]
     return tuple(found), bool(_QUALIFIED.search(words)) and not found and not filtered
 
 
@@ -113,6 +147,40 @@ def _english_state(words: str) -> list[Condition]:
             if word not in _NOT_STATES:
                 return [Condition("state", word, value=value)]
     return []
+
+
+_RU_LATIN_STATE = re.compile(r"(?<!\w)(?:что|которые|которых)\s+(?:сейчас\s+|в\s+статусе\s+)?(не\s+)?([a-z][a-z_-]{2,})"
+                             r"\s*[.!?,]?\s*$", re.I)
+_STATE_KEY = re.compile(r"status|state|stage|availability|stock|condition|phase|статус|состояни", re.I)
+_BARE_STATE = re.compile(r"\b(?:the\s+)?(?:ones|items|those)\s+(?:that|which)\s+(?:are|is)\s+[a-z]+(?:\s+of\s+[a-z]+)?|"
+                         r"\b(?:that|which)\s+(?:are|is|were|was)\s+(?:out|in)\s+of\s+[a-z]+", re.I)
+"""A state named after "the items that are…" (no "ones"), read like the others."""
+_COMPARATIVES = {"larger": ("size", ">"), "bigger": ("size", ">"), "smaller": ("size", "<"), "heavier": ("weight", ">"),
+                 "lighter": ("weight", "<"), "longer": ("duration length", ">"), "shorter": ("duration length", "<"),
+                 "more expensive": ("price cost", ">"), "cheaper": ("price cost", "<"), "pricier": ("price cost", ">"),
+                 "тяжелее": ("weight", ">"), "легче": ("weight", "<"),
+                 "дороже": ("price cost", ">"), "дешевле": ("price cost", "<")}
+_UNIT_WORDS = r"(kb|kib|mb|mib|gb|gib|tb|bytes?|b|kilobytes?|megabytes?|gigabytes?|кб|мб|гб|байт\w*|kg|g|grams?|lbs?|" \
+              r"seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|km|m|mi|miles?)"
+_COMPARED = re.compile(r"\b(larger|bigger|smaller|heavier|lighter|longer|shorter|more expensive|cheaper|pricier|"
+                       r"тяжелее|легче|дороже|дешевле)\s+(?:than|чем)?\s*[$€£]?(-?\d+(?:[.,]\d+)?)\s*"
+                       + _UNIT_WORDS + r"?(?![\w])", re.I)
+"""A comparison that names its field by its adjective: "larger than 100 KB" reads each item's size."""
+
+
+def _spoken(value: str) -> str:
+    return " ".join(re.split(r"[\s_-]+", value.strip().lower()))
+
+
+def _in_unit_of(key: str, limit: float, unit: str) -> float | None:
+    """The limit in the unit the item's field is named for (`size_kb`: kilobytes; a bare `size`: bytes)."""
+    from .binding import convert, field_unit, written_unit
+
+    have = written_unit(unit)
+    if have is None:
+        return None
+    target = field_unit(key) or ("b" if re.search(r"size|bytes", key, re.I) else have)
+    return convert(limit, have, target)
 
 
 def numeric_words(words: str) -> bool:

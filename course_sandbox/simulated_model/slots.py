@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import arithmetic, everyday, item_lists, number_words, postal, proper_names, prose_lists, ranges, spoken_values
+from . import arithmetic, binding, everyday, item_lists, number_words, postal, proper_names, prose_lists, ranges, spoken_values
 from .schema_instance import MISSING, instance, is_valid
 from .words import GLOSSARY, overlap, stems
 
@@ -266,8 +266,11 @@ class RequestHints:
     """
 
     def __init__(self, evidence: Evidence, start: dict[str, int] | None = None,
-                 named: frozenset[str] = frozenset()) -> None:
+                 named: frozenset[str] = frozenset(), fields: dict | None = None) -> None:
         self.evidence = evidence
+        self.fields = fields
+        """The tool's top-level properties, for the general binding (binding.py) of the request's values to them."""
+        self._binding: dict | None = None
         self.start = dict(start or {})
         self.named = named
         """What the tool's name properties name ("venue", "person"): "at Chez Panisse" is then the venue
@@ -309,8 +312,39 @@ class RequestHints:
             return ranges.bare_kind(kind_of("", schema), self.evidence.values) or kind
         return kind
 
+    def binding(self) -> dict:
+        """The request's values bound to the tool's top-level fields (binding.py), once per hints."""
+        if self._binding is None:
+            try:
+                self._binding = binding.bind(self.evidence.text, self.fields) if self.fields else {}
+            except (ValueError, TypeError, OverflowError, RecursionError):  # a reading that fails binds nothing
+                self._binding = {}
+        return self._binding
+
+    def _bound(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
+        """The binding's value for a top-level field where it is better than what the kind readers found: a strong
+        binding always (the field's own words beside the value, a converted unit, the one value of its kind); a weak
+        one for a field they left to a placeholder, or gave a value the binding gave to another field."""
+        if index is not None or any(self.parents) or self.scope or not self.fields or name not in self.fields \
+                or name.lower() in self.evidence.named:
+            return found
+        bound = self.binding().get(name)
+        if bound is None or not is_valid(schema, bound.value):
+            return found
+        elsewhere = any(other != name and b.value == found and b.strong for other, b in self.binding().items())
+        if not bound.sure and not (elsewhere and not self.start):
+            return found
+        if self.start:
+            return bound.value if found is MISSING else found
+        if isinstance(found, str) and isinstance(bound.value, str) and (found.startswith(bound.value) or (
+                found[:4].lower() == bound.value[:4].lower() and len(found.split()) == len(bound.value.split()))):
+            return found  # the same value, in its nominative («в Москве»: Москва) or whole ("San Francisco, CA")
+        if bound.strong or found is MISSING or elsewhere:
+            return bound.value
+        return found
+
     def value(self, name: str, schema: dict, index: int | None) -> Any:
-        found = self._value(name, schema, index)
+        found = self._bound(name, schema, index, self._value(name, schema, index))
         if isinstance(found, (int, float)) and not isinstance(found, bool) and found > 0 \
                 and _takes_away(str(schema.get("description") or ""), self.evidence.text) and is_valid(schema, -found):
             return -found  # "negative to remove" + "we sold 14, take them off the stock": -14
@@ -405,6 +439,9 @@ class RequestHints:
     def wanted(self, name: str, schema: dict) -> bool:
         if name.lower() in self.evidence.named:
             return True
+        if self.fields and not any(self.parents) and not self.scope and name in self.fields \
+                and name in {k for k, b in self.binding().items() if b.strong}:
+            return True
         if postal.part_of(name) and self.evidence.addresses:
             return isinstance(self._postal_part(name), str)
         if isinstance(schema.get("enum"), list):
@@ -463,7 +500,7 @@ class RequestHints:
         objects = []
         for piece in pieces:
             try:
-                hints = RequestHints(read(piece, self.evidence.lang))
+                hints = RequestHints(read(piece, self.evidence.lang), fields=items["properties"])  # bound in its stretch
                 label = item_lists.label(piece)
                 for prop in labels:  # "3 hours of plumbing at 95 each": the line's description is "plumbing"
                     if label:
@@ -487,7 +524,10 @@ class RequestHints:
             return [m.span(1) for m in _COUNTED_ITEM.finditer(text)
                     if not any(start <= m.start(1) < end for start, end in money)]  # "2 pad thai and 3 spring rolls"
         if kind == "name" and not proper_names.names_an_organisation(name, str(schema.get("description") or "")):
-            values = self.evidence.of("proper")  # "Priya Shah as a speaker, and Lars Eriksen and Mei Tanaka as guests"
+            # "Priya Shah as a speaker, and Lars Eriksen and Mei Tanaka as guests"; not "the Falcon team" the tool's
+            # own `team` field takes
+            elsewhere = {b.value for b in self.binding().values() if b.strong} if self.fields else set()
+            values = [p for p in self.evidence.of("proper") if p not in elsewhere]
         elif kind in ("email", "phone", "url"):
             values = self.evidence.of(kind)
         elif kind == "id":

@@ -371,7 +371,7 @@ def _items(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[dict[str, int]
 
 
 def _hints(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, int] | None = None) -> RequestHints:
-    return RequestHints(evidence, start, named=slots.names(tool.properties()))
+    return RequestHints(evidence, start, named=slots.names(tool.properties()), fields=tool.properties())
 
 
 def _required(tool: tool_roles.ToolSpec) -> dict[str, dict]:

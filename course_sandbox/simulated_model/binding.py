@@ -1,0 +1,551 @@
+"""One general value binding: every value a request states, found once and typed, matched to the tool field that fits it.
+
+The readers in slots.py answer "which values of kind K does the request hold?", one kind at a time; a field takes
+the first of its kind that is still free. That misses a value whose field's kind no reader knows (`check_in`,
+`zip`, `merchant`, `to_warehouse`), and gives one value to two fields. Here the request is read once into
+*mentions*: each value with where it stands and what it is (a date, a time, an amount of money and its currency, a
+quantity and its unit, a phone number, a postcode, an e-mail, a code, a proper name, a quoted string, a bare
+number). Each field of the tool's schema says what it wants: its type, format, the kind its name and description
+give (slots.kind_of), the unit its name or description asks for (`amount_cents`, "in minutes", `min_size_kb`), and
+its own words ("check in", "warehouse", "merchant"). A mention fits a field by type and kind; the field's own words
+next to the mention ("the Dover warehouse", "zip 62704", "checking in 2026-04-10") and the role a preposition gives
+("at Blue Fern Bakery" for a merchant, "from the Leeds warehouse" for `from_…`) say which field it is. The pairs are
+assigned best first, each mention once (an array field may take several), so the same request always binds the same
+way.
+
+A binding is *strong* when the field's own words stand next to the value, when a unit had to be converted for it, or
+when the value is of a kind only that field takes (a date for the one date field); a strong binding wins over what
+the older readers chose, a weak one only fills a field they left to a placeholder (slots.RequestHints).
+"""
+
+import functools
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from . import number_words, proper_names, spoken_values
+from .scalar_values import MISSING
+
+_GENERIC_WORDS = {"name", "id", "ids", "value", "the", "of", "a", "an", "in", "for", "to", "from", "type", "str",
+                  "string", "field", "new", "num", "number", "data", "info", "text", "is", "and", "or", "by", "at",
+                  "on", "with", "yyyy", "mm", "dd", "hh", "iso", "format", "e", "g"}
+"""Words of a field's name that say nothing about which of the request's values it takes."""
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A value the request states: where it stands, what it is, and its value in a canonical form."""
+
+    start: int
+    end: int
+    kind: str
+    value: Any
+    unit: str | None = None
+    """money: the currency code (None when the amount has no currency beside it); quantity: the unit as written."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    value: Any
+    strong: bool
+    """Wins over what the kind readers chose."""
+    sure: bool = True
+    """Fits well enough to fill a field they left to a placeholder (not a bare guess: any name for any string)."""
+
+
+# ---------------------------------------------------------------- units
+
+_TIME_UNITS = [(r"milliseconds?|millis|ms", "ms"), (r"seconds?|secs?|s|секунд\w*|сек", "s"),
+               (r"minutes?|mins?|минут\w*|мин", "min"), (r"hours?|hrs?|h|час\w*", "h"),
+               (r"days?|дн\w*|день", "d"), (r"weeks?|недел\w*", "wk")]
+_SIZE_UNITS = [(r"bytes?|b|байт\w*", "b"), (r"kilobytes?|kb|kib|кб|килобайт\w*", "kb"),
+               (r"megabytes?|mb|mib|мб|мегабайт\w*", "mb"), (r"gigabytes?|gb|gib|гб|гигабайт\w*", "gb"),
+               (r"terabytes?|tb|tib|тб", "tb")]
+_MASS_UNITS = [(r"grams?|g|г|грамм\w*", "g"), (r"kilograms?|kilos?|kg|кг|килограмм\w*", "kg"),
+               (r"lbs?", "lb")]
+_LENGTH_UNITS = [(r"millimet(?:er|re)s?|mm|мм", "mm"), (r"centimet(?:er|re)s?|cm|см", "cm"),
+                 (r"met(?:er|re)s?|m|метр\w*|м", "m"), (r"kilomet(?:er|re)s?|km|км|километр\w*", "km"),
+                 (r"miles?|mi", "mi")]
+_FACTORS = {"ms": ("time", 0.001), "s": ("time", 1), "min": ("time", 60), "h": ("time", 3600), "d": ("time", 86400),
+            "wk": ("time", 604800), "b": ("size", 1), "kb": ("size", 1024), "mb": ("size", 1024 ** 2),
+            "gb": ("size", 1024 ** 3), "tb": ("size", 1024 ** 4), "g": ("mass", 1), "kg": ("mass", 1000),
+            "lb": ("mass", 453.59237), "mm": ("length", 0.001), "cm": ("length", 0.01), "m": ("length", 1),
+            "km": ("length", 1000), "mi": ("length", 1609.344)}
+_ALL_UNITS = _TIME_UNITS + _SIZE_UNITS + _MASS_UNITS + _LENGTH_UNITS
+_UNIT_OF = [(re.compile(rf"^(?:{written})$", re.I), unit) for written, unit in _ALL_UNITS]
+_QUANTITY = re.compile(
+    r"(?<![\w.,$€£¥₽])(\d+(?:[.,]\d+)?)\s?-?(" + "|".join(w for w, _ in _ALL_UNITS) + r")(?![\w])", re.I)
+_COUNTED = re.compile(r"(?<![\w.,$€£¥₽:/-])(\d+(?:[.,]\d+)?)\s+(?:(?:x|of)\s+)?([a-zа-яё][a-zа-яё'-]{1,20})", re.I)
+_NOT_COUNTED = {"am", "pm", "st", "nd", "rd", "th", "and", "or", "to", "at", "on", "in", "by", "for", "per", "each",
+                "from", "with", "the", "a", "an", "percent", "of", "is", "and", "и", "на", "в", "по"}
+
+_MINOR_UNITS = re.compile(r"(?:^|_|\b)(?:cents?|kopecks?|kopeks?|pence|копе[ей]к\w*|минимальн\w* единиц|minor units?|smallest unit)(?:$|_|\b)",
+                          re.I)
+_FIELD_UNITS = [(re.compile(r"(?:^|_|\b)(?:ms|millis|milliseconds?)(?:$|_|\b)", re.I), "ms"),
+                (re.compile(r"(?:^|_|\b)(?:s|secs?|seconds?|секунд\w*)(?:$|_|\b)", re.I), "s"),
+                (re.compile(r"(?:^|_|\b)(?:mins?|minutes?|минут\w*)(?:$|_|\b)", re.I), "min"),
+                (re.compile(r"(?:^|_|\b)(?:hrs?|hours?|час\w*)(?:$|_|\b)", re.I), "h"),
+                (re.compile(r"(?:^|_|\b)(?:days?|дн\w*)(?:$|_|\b)", re.I), "d"),
+                (re.compile(r"(?:^|_|\b)(?:weeks?)(?:$|_|\b)", re.I), "wk"),
+                (re.compile(r"(?:^|_|\b)(?:bytes?)(?:$|_|\b)", re.I), "b"),
+                (re.compile(r"(?:^|_|\b)(?:kb|kib|kilobytes?|кб)(?:$|_|\b)", re.I), "kb"),
+                (re.compile(r"(?:^|_|\b)(?:mb|mib|megabytes?|мб)(?:$|_|\b)", re.I), "mb"),
+                (re.compile(r"(?:^|_|\b)(?:gb|gib|gigabytes?|гб)(?:$|_|\b)", re.I), "gb"),
+                (re.compile(r"(?:^|_|\b)(?:g|grams?|граммах)(?:$|_|\b)", re.I), "g"),
+                (re.compile(r"(?:^|_|\b)(?:kg|kilograms?|кг|килограммах)(?:$|_|\b)", re.I), "kg"),
+                (re.compile(r"(?:^|_|\b)(?:lbs?|pounds)(?:$|_|\b)", re.I), "lb"),
+                (re.compile(r"(?:^|_|\b)(?:m|meters?|metres?|метрах)(?:$|_|\b)", re.I), "m"),
+                (re.compile(r"(?:^|_|\b)(?:km|kilomet(?:er|re)s?|км|километрах)(?:$|_|\b)", re.I), "km"),
+                (re.compile(r"(?:^|_|\b)(?:mi|miles)(?:$|_|\b)", re.I), "mi"),
+                (re.compile(r"(?:^|_|\b)(?:cm)(?:$|_|\b)", re.I), "cm"), (re.compile(r"(?:^|_|\b)(?:mm)(?:$|_|\b)", re.I), "mm")]
+
+
+def _unit(written: str) -> str | None:
+    return next((unit for pattern, unit in _UNIT_OF if pattern.match(written)), None)
+
+
+def written_unit(written: str) -> str | None:
+    """The unit a word writes ("KB", "minutes", «мб»), or None."""
+    return _unit(written)
+
+
+def field_unit(name: str) -> str | None:
+    """The unit a field's name ends with (`size_kb`, `timeout_minutes`), or None."""
+    spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower()
+    placed = [(m.end(), u) for pattern, u in _FIELD_UNITS for m in pattern.finditer(spoken)]
+    return max(placed)[1] if placed else None
+
+
+def convert(value: float, unit: str, target: str) -> float | None:
+    """A quantity in another unit of the same dimension ("2 MB" in kb is 2048), or None across dimensions."""
+    have, want = _FACTORS.get(unit), _FACTORS.get(target)
+    if not have or not want or have[0] != want[0]:
+        return None
+    return value * have[1] / want[1]
+
+
+# ---------------------------------------------------------------- the request's values
+
+_POSTCODE_CUE = re.compile(r"(?:\bzip(?:\s*code)?|\bpost(?:al)?\s*code|\bpostcode|\bpin\s*code|(?<!\w)(?:почтов\w+\s+)?"
+                           r"индекс\w*)\s*(?:is\s+|:\s*|№\s*)?([A-Z0-9]{2,4}\s?[A-Z0-9]{3}|\d{4,6}(?:-\d{4})?)(?![\w-])",
+                           re.I)
+_UK_POSTCODE = re.compile(r"(?<![\w-])[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}(?![\w-])")
+_BARE_NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
+_CODE_PATTERNS = [re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)"),
+                  re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b"),
+                  re.compile(r"(?<![\w@./-])(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d)[A-Z0-9]{8,40}(?![\w@-])"),
+                  spoken_values.LOWER_ID]
+
+
+def mentions(text: str) -> list[Mention]:
+    """The values a request states, each once, in the order written (see the module's docstring)."""
+    from . import slots  # slots reads its own kinds with these regular expressions; binding reads them once
+
+    text = number_words.digits(text[: slots.READ_LIMIT])
+    found: list[Mention] = []
+    free = [True] * len(text)
+
+    def claim(start: int, end: int, kind: str, value: Any, unit: str | None = None) -> bool:
+        if start >= end or not all(free[start:end]):
+            return False
+        for i in range(start, end):
+            free[i] = False
+        found.append(Mention(start, end, kind, value, unit))
+        return True
+
+    def masked() -> str:
+        return "".join(ch if ok else " " for ch, ok in zip(text, free))
+
+    for m in slots._EMAIL.finditer(text):
+        claim(*m.span(), "email", m.group(0))
+    for m in slots._URL.finditer(text):
+        claim(*m.span(), "url", slots._clean(m.group(0)))
+    for m in slots._UUID.finditer(text):
+        claim(*m.span(), "code", m.group(0))
+    for m in slots._QUOTED.finditer(masked()):  # a quoted string is one value: 'titled "Sprint 12"'
+        said = next(g for g in m.groups() if g)
+        claim(*m.span(), "quoted", said)
+    for m in _TRANSLATE.finditer(masked()):  # "translate good morning to French": what to translate is one value
+        group = 1 if m.group(1) else 2
+        if m.group(group).strip(" ,:"):
+            claim(*m.span(group), "phrase", m.group(group).strip(" ,:"))
+    lowered = masked().lower()
+    for word, name in slots._LANGUAGES.items():
+        for m in re.finditer(rf"(?<!\w){word}\w*", lowered):
+            claim(*m.span(), "language", name)
+    for m in slots._RANGE.finditer(masked()):
+        days = slots._dates(m.group(0), relative=False)[1]
+        if len(days) == 2:
+            claim(m.start(1), m.end(2), "date", days[0])
+            claim(m.start(3) if m[3] else m.start(4), m.end(0), "date", days[1])
+    for pattern in (slots._ISO, slots._DOTTED, slots._WORDY_DATE):
+        for m in pattern.finditer(masked()):
+            datetimes, days = slots._dates(m.group(0), relative=False)
+            if datetimes:
+                claim(*m.span(), "datetime", datetimes[0])
+            elif days:
+                claim(*m.span(), "date", days[0])
+    for pattern in (slots._RELATIVE, slots._PAST):
+        for m in pattern.finditer(masked()):
+            days = slots._relative_dates(m.group(0))
+            if days:
+                claim(*m.span(), "date", days[0])
+    for m in spoken_values.TIME.finditer(masked()):
+        said = spoken_values.times(m.group(0))
+        if said:
+            claim(*m.span(), "time", said[0])
+    for m in _POSTCODE_CUE.finditer(masked()):
+        claim(*m.span(1), "postcode", m.group(1))
+    for m in _UK_POSTCODE.finditer(masked()):
+        claim(*m.span(), "postcode", m.group(0))
+    for m in spoken_values.PHONE.finditer(masked()):
+        if sum(ch.isdigit() for ch in m.group(0)) >= 7:
+            claim(*m.span(), "phone", m.group(0).strip())
+    for m, minutes in zip(spoken_values._DURATION.finditer(masked()), spoken_values.durations(masked())):
+        claim(*m.span(), "quantity", minutes, "min")
+    for m in _QUANTITY.finditer(masked()):
+        unit = _unit(m.group(2))
+        if unit:
+            claim(*m.span(), "quantity", _number(m.group(1)), unit)
+    for m in spoken_values.ADDRESS.finditer(masked()):
+        claim(*m.span(), "address", slots._clean(m.group(0)))
+    spoken = masked()
+    money = sorted({(m.start(), m.end(), m.group(1)) for pattern in spoken_values._MONEY for m in pattern.finditer(spoken)})
+    for start, end, amount in money:
+        currencies = slots._currencies_written(spoken[start:end])
+        claim(start, end, "money", _number(amount), currencies[0] if currencies else None)
+    for m in re.finditer(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?(?:%|percent\b|per cent\b|процент\w*)", masked(), re.I):
+        claim(*m.span(), "quantity", _number(m.group(1)), "%")
+    for path in (*slots._PATH.finditer(masked()), *spoken_values.DIRECTORY.finditer(masked())):
+        if len(path.group(0)) > 1:
+            claim(*path.span(), "path", slots._clean(path.group(0)))
+    for pattern in _CODE_PATTERNS:
+        for m in pattern.finditer(masked()):
+            span = m.span(1) if m.groups() else m.span()
+            claim(*span, "code", text[span[0]:span[1]].rstrip(".-"))
+    for m in _COUNTED.finditer(masked()):
+        noun = m.group(2).lower()
+        if noun not in _NOT_COUNTED:
+            claim(m.start(1), m.end(2), "quantity", _number(m.group(1)), noun)
+    for m in _BARE_NUMBER.finditer(masked()):
+        value = _number(m.group(0))
+        if value is not None:
+            claim(*m.span(), "number", value)
+    at = 0
+    spoken = masked()
+    for name in proper_names.read(spoken).all:
+        where = spoken.find(name, at)
+        if where < 0:
+            where = spoken.find(name)
+        if where >= 0 and claim(where, where + len(name), "proper", name):
+            at = where + len(name)
+    found.sort(key=lambda mention: mention.start)
+    return found
+
+
+_LANGUAGE_WORDS = r"(?:english|french|german|spanish|italian|russian|chinese|japanese|portuguese|korean|arabic|" \
+                  r"английск|французск|немецк|испанск|итальянск|русск|китайск|японск)\w*"
+_TRANSLATE = re.compile(rf"\btranslate\s+(?!(?:this|it|that|these|them|the following)\b)(?:the\s+(?:word|phrase|sentence)\s+)?"
+                        rf"([^\"«“.!?\n]{{2,200}}?)\s+(?:in)?to\s+{_LANGUAGE_WORDS}|"
+                        rf"(?<!\w)переведи\w*\s+(?!(?:это|его|их)\b)([^\"«“.!?\n]{{2,200}}?)\s+на\s+{_LANGUAGE_WORDS}", re.I)
+
+
+def _number(written: str) -> int | float | None:
+    clean = written.replace(" ", "").replace("\u00a0", "").replace("\u202f", "")
+    clean = clean.replace(",", "") if re.search(r",\d{3}(?!\d)", clean) else clean.replace(",", ".")
+    try:
+        value = float(clean)
+    except ValueError:
+        return None
+    if not math.isfinite(value) or abs(value) > 1e15:
+        return None
+    return int(value) if value.is_integer() and "." not in clean else value
+
+
+# ---------------------------------------------------------------- what a field wants
+
+@dataclass(frozen=True)
+class Want:
+    name: str
+    types: frozenset[str]
+    kind: str | None
+    words: tuple[str, ...]
+    unit: str | None
+    array: bool
+    code: bool = False
+    """The field wants a code for what the request names ("ISO 639-1 code": "fr" for French)."""
+
+
+_DATE_WORDS = re.compile(r"(?:^|_|\b)(?:check_?in|check_?out|checkin|checkout|arrival|arrive|departure|depart|due|"
+                         r"deadline|birthday|birth|dob|expiry|expires|expiration|start|end|since|until|from|to|"
+                         r"on|day|date|when)(?:$|_|\b)", re.I)
+_POSTCODE_FIELD = re.compile(r"zip|post_?code|postal|pin_?code|индекс", re.I)
+_PHONE_FIELD = re.compile(r"^(?:number|to|from|recipient|phone|mobile|cell|tel)$|phone|mobile|телефон", re.I)
+_FROM_ROLE = re.compile(r"^(?:from|source|origin|pickup|pick_?up|sender|departure|start)(?:_|$)|(?:_|^)from$", re.I)
+_TO_ROLE = re.compile(r"^(?:to|dest|destination|target|dropoff|drop_?off|recipient|arrival|end)(?:_|$)|(?:_|^)to$", re.I)
+_AT_ROLE = re.compile(r"merchant|store|shop|venue|restaurant|hotel|vendor|payee|business|cafe|bar\b", re.I)
+_IN_ROLE = re.compile(r"location|city|town|place|where|region|area", re.I)
+_LABEL_ROLE = re.compile(r"title|name|label|subject|caption|heading", re.I)
+_FOR_ROLE = re.compile(r"assignee|owner|employee|customer|client|person|patient|guest|recipient|member|for_?whom|who",
+                       re.I)
+
+
+def want(name: str, schema: dict) -> Want:
+    from . import slots
+
+    types = slots._types(schema)
+    items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+    array = "array" in types
+    if array:
+        types = slots._types(items)
+    described = f"{schema.get('description') or ''} {schema.get('title') or ''}"
+    kind = slots.kind_of(name, schema if not array else {**items, "description": described})
+    spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower()
+    if _MINOR_UNITS.search(spoken) or (_MINOR_UNITS.search(described) and types & {"integer", "number"}):
+        unit = "minor"
+    else:
+        unit = field_unit(spoken)  # a unit ends the name: `min_size_kb` is in kilobytes
+        if unit is None and types & {"integer", "number"}:
+            unit = next((u for pattern, u in _FIELD_UNITS
+                         if re.search(rf"\bin\s+{pattern.pattern.strip('^$')}", described, re.I)), None)
+    if types & {"integer", "number"} and kind in (None, "number") and re.search(r"rate|wage|tariff|tip|charge", spoken):
+        kind = "money"  # `hourly_rate`: "at 85 per hour"
+    if _POSTCODE_FIELD.search(spoken) and (not types or "string" in types or types & {"integer"}):
+        kind = "postcode"
+    elif kind in (None, "text", "name", "place", "id") and "string" in (types or {"string"}) \
+            and _DATE_WORDS.search(spoken) and re.search(r"date|yyyy|day|дат", f"{spoken} {described}", re.I):
+        kind = "date"
+    elif kind in (None, "text") and "string" in (types or {"string"}) and re.search(
+            r"(?:^|_)(?:check_?in|check_?out|checkin|checkout|due|deadline|dob|birthday)(?:$|_)", spoken):
+        kind = "date"
+    if kind in (None, "text", "id", "name") and _PHONE_FIELD.search(spoken) and kind != "postcode" \
+            and "string" in (types or {"string"}) and not re.search(r"e-?mail", described, re.I):
+        kind = "phone" if re.search(r"phone|mobile|cell|tel|телефон|^number$", spoken) or "phone" in described.lower() \
+            else kind
+    words = tuple(w for w in re.findall(r"[a-zа-яё]+", spoken.replace("_", " ")) if w not in _GENERIC_WORDS)
+    pattern = schema.get("pattern") if isinstance(schema.get("pattern"), str) else None
+    code = bool(re.search(r"\bcode\b|\biso\b|639|bcp\s*47|\bкод\b", described, re.I)) or (
+        pattern is not None and spoken_values.matching(pattern, "fr") == ["fr"] and not spoken_values.matching(pattern, "French"))
+    return Want(name, frozenset(types), kind, words, unit, array, code)
+
+
+# ---------------------------------------------------------------- fit and assignment
+
+def _stem(word: str) -> str:
+    return word[:5] if len(word) > 5 else word
+
+
+def _cues(want_: Want, mention: Mention, text: str) -> int:
+    """How many of the field's own words stand next to the mention (three words before it, two after), other values
+    aside ("221B Baker Street, London": "street" is the address's word, not London's)."""
+    if not want_.words:
+        return 0
+    # the window stops at a full stop and at another value: "a task Quarterly Audit for Priya Nair" -- "task" is
+    # Quarterly Audit's word, not Priya Nair's
+    before = re.split(r"[.!?;:]\s|_{2,}", text[max(0, mention.start - 40):mention.start])[-1]
+    after = re.split(r"[.!?;:](?:\s|$)|_{2,}", text[mention.end:mention.end + 30])[0]
+    # before: "zip code 62704", "checking in 2026-04-10"; after: the word right after ("the Dover warehouse")
+    before, after = re.findall(r"[^\W_]+", before.lower())[-3:], re.findall(r"[^\W_]+", after.lower())[:1]
+    near = {_stem(w) for w in before + after}
+    return sum(1 for w in want_.words if _stem(w) in near and w not in ("to", "from"))
+
+
+def _role(want_: Want, mention: Mention, text: str) -> int:
+    """A preposition before the mention that gives it the field's role: "from X" for `from_…`, "at X" for a merchant."""
+    before = re.findall(r"[\wа-яё]+", text[max(0, mention.start - 20):mention.start].lower())[-2:]
+    name = want_.name
+    if _FROM_ROLE.search(name):
+        return 1 if "from" in before or "из" in before or "от" in before else -1 if "to" in before else 0
+    if _TO_ROLE.search(name):
+        return 1 if {"to", "into", "в", "на"} & set(before) else -1 if "from" in before else 0
+    if before and before[-1] in ("called", "named", "titled", "названием") and _LABEL_ROLE.search(name):
+        return 1
+    if before and before[-1] in ("in", "near", "в", "во") and _IN_ROLE.search(name) and not _AT_ROLE.search(name):
+        return 1
+    if before and ("at" in before or "у" in before) and _AT_ROLE.search(name):
+        return 1
+    if before and before[-1] in ("for", "to", "для") and _FOR_ROLE.search(name) and not _AT_ROLE.search(name):
+        return 1
+    return 0
+
+
+def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
+    """The value the mention gives the field and how well its kind fits (3 only it, 2 well, 1 possibly), or None."""
+    types = set(want_.types) or {"string"}
+    numeric = bool(types & {"integer", "number"})
+    kind = want_.kind
+    m = mention
+    if kind is None and m.kind in ("date", "datetime") and not numeric:
+        return (m.value, 1) if "string" in types else None  # a string field that may hold a date: its own words decide
+    if kind in ("date", "datetime", "time"):
+        if "string" not in types:
+            return None
+        if kind == "time":
+            return (m.value, 3) if m.kind == "time" else (m.value[11:16], 2) if m.kind == "datetime" else None
+        if kind == "datetime":
+            return (m.value, 3) if m.kind == "datetime" else (f"{m.value}T09:00:00Z", 1) if m.kind == "date" else None
+        if m.kind == "date":
+            return m.value, 3
+        return (m.value[:10], 2) if m.kind == "datetime" else None
+    if m.kind in ("date", "datetime", "time"):
+        return None
+    if m.kind == "language" or kind == "language":
+        bare_end = want_.name.lower() in ("to", "from", "source", "target")  # `to` of a translator: "into French"
+        if m.kind != "language" or (kind not in ("language", None, "text") and not bare_end) or "string" not in types:
+            return None
+        from . import slots
+        return (slots._LANGUAGE_CODES.get(m.value, m.value) if want_.code else m.value), 3 if kind == "language" else 1
+    if m.kind == "phrase":
+        if "string" not in types or kind not in ("text", None):
+            return None
+        return m.value, 3 if re.search(r"text|source|input|phrase|sentence|content|query|string|message|word", want_.name,
+                                       re.I) else 1
+    if kind == "postcode":
+        if m.kind == "postcode":
+            return (m.value if "string" in types else _int(m.value)), 3
+        if m.kind == "number" and isinstance(m.value, int) and 4 <= len(str(m.value)) <= 6:
+            return (str(m.value) if "string" in types else m.value), 1
+        return None
+    if m.kind == "postcode":
+        return None
+    if kind == "phone" or m.kind == "phone":
+        if kind == "phone" and m.kind == "phone" and "string" in types:
+            return m.value, 3
+        return None
+    if kind in ("email", "url"):
+        return (m.value, 3) if m.kind == kind and "string" in types else None
+    if m.kind in ("email", "url"):
+        return None
+    if numeric:
+        if want_.unit == "minor":
+            if m.kind == "money":
+                return round(m.value * 100), 3
+            if m.kind == "number":
+                return m.value, 1
+            return None
+        if want_.unit:
+            if m.kind == "quantity" and m.unit in _FACTORS:
+                converted = convert(m.value, m.unit, want_.unit)
+                if converted is None:
+                    return None
+                return _tidy(converted), 3
+            if m.kind == "number":
+                return m.value, 1
+            return None
+        if m.kind == "money":
+            return m.value, 2 if kind == "money" else 1
+        if m.kind == "quantity":
+            if m.unit == "%":
+                return m.value, 2 if kind == "percent" else 0
+            if m.unit and any(_stem(w) == _stem(m.unit) for w in want_.words):
+                return m.value, 3  # "4 nights" for `nights`, "3 guests" for `guests`
+            return m.value, 1
+        if m.kind == "number":
+            return m.value, 2 if kind in ("money", "number", "count", "party") else 1
+        if m.kind == "code" and kind == "id" and str(m.value).isdigit():
+            return int(m.value), 1
+        return None
+    if "string" not in types:
+        return None
+    if m.kind in ("money", "quantity", "number"):
+        if kind in ("id", None, "text") and m.kind == "number" and isinstance(m.value, int):
+            return str(m.value), 1  # "room 214": only the field's own word beside it makes it the room's
+        return None
+    if m.kind == "code":
+        return (m.value, 3 if kind == "id" else 1) if kind not in ("name", "place") else None
+    if m.kind == "path":
+        return (m.value, 3) if kind == "path" else None
+    if m.kind == "address":
+        return (m.value, 2) if kind == "address" else None  # whole: its parts are postal.py's
+    if kind == "address":
+        return None  # an address is read whole (postal.py), never one of its words
+    if m.kind in ("proper", "quoted"):
+        if kind in ("id", "path", "currency", "language", "timezone", "symbol", "unit", "expression"):
+            return None
+        from . import slots
+        if kind == "name" and not _AT_ROLE.search(want_.name) and slots._known_city(str(m.value)):
+            return None  # "Ship a parcel to London": a city is no one's name
+        return m.value, 2 if kind == "name" else 1
+    return None
+
+
+def _int(value: str) -> Any:
+    return int(value) if value.isdigit() else MISSING
+
+
+def _tidy(value: float) -> int | float:
+    return int(round(value)) if abs(value - round(value)) < 1e-9 else round(value, 6)
+
+
+MAX_MENTIONS = 60
+"""Values of a request weighed for a tool's fields: a request states a handful; a pasted log is not bound value by
+value (and the binding stays quick)."""
+
+
+def bind(text: str, fields: dict) -> dict[str, Bound]:
+    """Each top-level field's value from the request's own words, where one fits (see the module's docstring)."""
+    from . import slots
+
+    try:
+        key = json.dumps(fields, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return _bind(text, fields)
+    return dict(_cached(text[: slots.READ_LIMIT], key, slots.today().isoformat()))
+
+
+@functools.lru_cache(maxsize=128)
+def _cached(text: str, fields: str, today: str) -> tuple[tuple[str, Bound], ...]:
+    """bind(), once per request, tool and day: a request is planned, ranked and filled many times over."""
+    return tuple(_bind(text, json.loads(fields)).items())
+
+
+def _bind(text: str, fields: dict) -> dict[str, Bound]:
+    found = mentions(text)[:MAX_MENTIONS]
+    spoken = number_words.digits(text[:4000])
+    wants = [want(name, schema) for name, schema in fields.items() if isinstance(schema, dict)
+             and not isinstance(schema.get("enum"), list) and "const" not in schema
+             and not (slots_types(schema) & {"object", "boolean"})]
+    pairs = []
+    asides = [_aside(spoken, [o for o in found if o is not mention]) for mention in found]
+    best: dict[str, int] = {}
+    for f, want_ in enumerate(wants):
+        for mention, spoken_aside in zip(found, asides):
+            fit = _value(want_, mention)
+            if fit is None or fit[0] is MISSING or fit[1] <= 0:
+                continue
+            cues, role = _cues(want_, mention, spoken_aside), _role(want_, mention, spoken)
+            if role < 0 and not cues:
+                continue
+            score = fit[1] + 3 * cues + 2 * role
+            if fit[1] == 3:
+                best[want_.name] = best.get(want_.name, 0) + 1
+            pairs.append((-score, f, mention.start, want_, mention, fit[0], fit[1], cues + max(role, 0)))
+    pairs.sort(key=lambda p: p[:3])
+    bound: dict[str, Bound] = {}
+    used: set[int] = set()
+    kinds: dict[str, int] = {}
+    for want_ in wants:
+        kinds[want_.kind or ""] = kinds.get(want_.kind or "", 0) + 1
+    for _, _, start, want_, mention, value, fit, cues in pairs:
+        if want_.name in bound or start in used or want_.array:
+            continue
+        used.add(start)
+        only = fit == 3 and kinds.get(want_.kind or "", 0) == 1 and best.get(want_.name) == 1
+        bound[want_.name] = Bound(value, bool(cues) or only or (fit == 3 and want_.unit is not None), fit >= 2 or bool(cues))
+    return bound
+
+
+def _aside(text: str, others: list[Mention]) -> str:
+    """The text with the other mentions blanked out (their own words are no cue for this one)."""
+    chars = list(text)
+    for other in others:
+        if other.kind in ("proper", "quoted", "address", "code"):
+            chars[other.start:other.end] = "_" * (other.end - other.start)  # still a word, with no meaning
+    return "".join(chars)
+
+
+def slots_types(schema: dict) -> set[str]:
+    from . import slots
+    return slots._types(schema)
