@@ -133,13 +133,22 @@ def refusal_said(run: Run, lang: str) -> Finding:
 
 
 # 6c. A full context window ends the run with a clear error; its cut tool call is never run
-def context_full(run: Run, lang: str) -> Finding:
+LONGER_RUN = (484, ("as_is", "as_is", "one_more_call", "context_window"))
+"""A full context window after three turns of tools: a history long enough for a loop to trim it and go on."""
+
+
+def context_full(run: Run, lang: str, loop: Callable | None = None) -> Finding:
     cut = next((i for i, r in run.answered if r.get("stop_reason") == "model_context_window_exceeded"), None)
     if cut is None:
         return unobserved(run, lang, tr("the model never ran out of context window in this scenario", lang))
     seen = cut_tool_call(run, lang, stop="model_context_window_exceeded")
     if seen.status == BROKEN:
         return seen
+    if seen.status == PASSED and loop is not None:
+        longer = run_scenario(loop, *LONGER_RUN)
+        full = next((i for i, r in longer.answered if r.get("stop_reason") == "model_context_window_exceeded"), None)
+        if full is not None and len(longer.calls) > full + 1:
+            run, cut = longer, full
     if len(run.calls) > cut + 1:  # the history trimmed and sent again: the task says raise, and a trim loses what
         return verdict(BROKEN, ntr(  # the model read (a loop that trims silently reviews what it no longer holds)
             "after model_context_window_exceeded the loop sent {n} more request: raise a clear error instead (the "
@@ -649,7 +658,7 @@ EXERCISE_RULES: dict[str, Rule] = {
     "context_full": Rule(
         N_("A response cut by a full context window is an error, and its tool call never runs"),
         N_("the response stopped mid-way: its text is not the answer, and its last tool call is incomplete"),
-        6, 482, ("as_is", "context_window"), context_full),  # in a later turn: not only the first is watched
+        6, 482, ("as_is", "context_window"), context_full, reads_the_loop=True),  # in a later turn, and a longer run
     "refusal_said": Rule(
         N_("A refusal ends the run with its stop_details"),
         N_("the same model refuses the same request again: stop, and say why, so that whoever reads it can act"),

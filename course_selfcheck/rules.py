@@ -225,7 +225,43 @@ def errors_are_results(run: Run, lang: str, loop: Callable | None = None) -> Fin
     if sent and not any(b.get("is_error") is True for b in sent) and _RAN_IT.search(str(sent[0].get("content"))):
         return verdict(BROKEN, tr("when the model called {tool} without its arguments, its error went back without "
                                   "is_error: true", lang, tool=use.get("name")))
-    return found
+    turn = run_scenario(loop, *FAILING_TURN)
+    spoiled = others_spoiled(turn, lang) if turn.error is None else None
+    return verdict(BROKEN, spoiled) if spoiled else found
+
+
+FAILING_TURN = (484, ("as_is", "bad_input"))
+"""!484's second turn reads two files at once; the first of them comes without its arguments (read_file's TypeError),
+the second is a file that exists."""
+
+
+def failing_turn(run: Run) -> tuple[int, dict, dict] | None:
+    """(index of the call, its reply, the call without its arguments) of the turn where a call came without them and
+    a next request followed; None when there is none."""
+    for i, reply in run.answered:
+        bad = next((u for u in tool_uses(reply) if u.get("input") == {}), None)
+        if bad is not None and i + 1 < len(run.calls):
+            return i, reply, bad
+    return None
+
+
+def others_spoiled(run: Run, lang: str) -> str | None:
+    """What went wrong for the calls that worked in a turn where one call failed (their results sent as errors, or
+    without their file), or None: each call's failure is its own."""
+    found = failing_turn(run)
+    if found is None:
+        return None
+    i, reply, bad = found
+    uses = [u for u in tool_uses(reply) if u is not bad]
+    results = {b.get("tool_use_id"): b for b in results_for(run.calls[i + 1].body, [u.get("id") for u in uses])}
+    for use in uses:
+        got, text = results.get(use.get("id")) or {}, run.file(use.get("input"))
+        first = next((line for line in (text or "").splitlines() if line.strip()), "")
+        if got.get("is_error") is True or (first and first not in str(got.get("content"))):
+            return tr("in a turn where {bad} failed, {tool}({given}) worked, yet its result is {said}: each call's "
+                      "failure is its own, the other calls of the turn keep their results", lang, bad=bad.get("name"),
+                      tool=use.get("name"), given=use.get("input"), said=str(got.get("content"))[:80])
+    return None
 
 
 def _gitlab_error(run: Run, lang: str) -> Finding:

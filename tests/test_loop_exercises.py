@@ -176,7 +176,8 @@ def test_exercise_5_a_failure_says_its_type_and_message_and_stays_its_own():
     whole_turn = _grown_5(lambda calls, error: [{"type": "tool_result", "tool_use_id": c.id, "is_error": True,
                                                  "content": f"{type(error).__name__}: {error}"} for c in calls])
     report = check_exercise_5(whole_turn["review_safely"])
-    assert report.broken == ["says_what_failed"] and "keep their results" in report.findings[0].detail, report.text()
+    assert report.broken == ["says_what_failed", "errors_are_results"], report.text()
+    assert "keep their results" in report.findings[0].detail, report.text()
 
 
 def test_a_history_shared_by_every_call_of_the_loop_is_seen():

@@ -13,14 +13,12 @@ from collections.abc import Callable
 from course_agent.i18n import N_, tr
 
 from ..report import Report
+from ..rules import FAILING_TURN, others_spoiled
 from ..scenario import run_scenario
 from ..wire import results_for, tool_uses
 from .grading import Requirement, Seen
 from .loops import crashed, grade_loop
 
-FAILING_TURN = (484, ("as_is", "bad_input"))
-"""!484's second turn reads two files at once; the first of them comes without its arguments (read_file's TypeError),
-the second is a file that exists."""
 SAYS_WHAT = re.compile(r"missing|argument|path", re.I)
 """What the TypeError's message says, in any wording Python gives it."""
 
@@ -54,13 +52,9 @@ def _each_call_its_own(loop: Callable, lang: str) -> Seen:
         return Seen(False, tr("the call of {tool} without its arguments failed with a TypeError, and its result says "
                               "{said}: say what went wrong, the error's type and its message", lang,
                               tool=bad.get("name"), said=said[:120]))
-    for use in (u for u in uses if u is not bad):
-        got, text = results.get(use.get("id")) or {}, run.file(use.get("input"))
-        first = next((line for line in (text or "").splitlines() if line.strip()), "")
-        if got.get("is_error") is True or (first and first not in str(got.get("content"))):
-            return Seen(False, tr("in the same turn {tool}({given}) worked, yet its result is {said}: each call's "
-                                  "failure is its own, the other calls of the turn keep their results", lang,
-                                  tool=use.get("name"), given=use.get("input"), said=str(got.get("content"))[:80]))
+    spoiled = others_spoiled(run, lang)
+    if spoiled:
+        return Seen(False, spoiled)
     if not isinstance(run.returned, str):
         return Seen(False, tr("after the failed call the run did not go on to the answer ({value})", lang,
                               value=str(run.returned)[:80]))
