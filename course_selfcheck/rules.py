@@ -7,6 +7,7 @@ the misbehaviours ordered from the sandbox (see RULES at the bottom; the later e
 later_rules.py).
 """
 
+import functools
 import inspect
 import re
 from collections.abc import Callable
@@ -36,6 +37,10 @@ from .wire import (
 
 CAP_LIMIT = 50
 """The model keeps asking for this many requests in the cap scenario; a loop still going then has no usable cap."""
+SMALL_CAP = 3
+"""The cap a loop that declares one (max_iterations=20) is called with once more: it must stop there."""
+_COUNTS_REQUESTS = re.compile(r"iter|turn|round|step|cap", re.I)
+"""A declared cap's name that counts the loop's requests (not max_tokens, not a result's character limit)."""
 _CAP_WORDS = re.compile(r"max|limit|cap|iter|turn|step|round|budget", re.I)
 _RAN_IT = re.compile(r"missing \d+ required|required positional argument|unexpected keyword argument|"
                      r"KeyError", re.I)
@@ -306,6 +311,16 @@ def cap(run: Run, lang: str, loop: Callable | None = None) -> Finding:
     found = _stopped_asking_model(run, lang, loop)
     if found.status != PASSED or loop is None:
         return found
+    declared, _ = _declared_cap(loop)
+    name = declared.split("=")[0]
+    if declared and _COUNTS_REQUESTS.search(name):  # the cap it is given is kept (not a range(20) of its own)
+        small = run_scenario(functools.partial(loop, **{name: SMALL_CAP}), 482, ("stuck",) * CAP_LIMIT)
+        if len(small.calls) > SMALL_CAP + 1 and not small.hung:
+            return verdict(BROKEN, ntr("called with {name}={cap}, the loop sent {n} request to a model that kept "
+                                       "asking: it does not keep the cap it is given",
+                                       "called with {name}={cap}, the loop sent {n} requests to a model that kept "
+                                       "asking: it does not keep the cap it is given", len(small.calls), lang,
+                                       name=name, cap=SMALL_CAP))
     paused = run_scenario(loop, 482, ("pause_turn",) * CAP_LIMIT)
     if len(paused.calls) > CAP_LIMIT or paused.stopped_by_check:
         return verdict(BROKEN, ntr("with a model that kept asking for tools the loop stopped ({detail}), but with a "

@@ -396,8 +396,8 @@ class Agent:
         model, fell_back, usage, turns = PRIMARY, False, [], 0
         if "global_usage" in self.flaws:  # one list for every review (made once, outside the loop): attack 11
             usage = self.__dict__.setdefault("every_usage", [])
-        cap = 40 if "fixed_cap_40" in self.flaws else max_iterations - 1 if "cap_off_by_one" in self.flaws \
-            else max_iterations
+        cap = 40 if "fixed_cap_40" in self.flaws else 20 if "fixed_cap_20" in self.flaws \
+            else max_iterations - 1 if "cap_off_by_one" in self.flaws else max_iterations
         asked = set()
         while turns < cap or {"no_cap", "repeat_detector_no_cap"} & self.flaws:
             if "caps_tool_calls" in self.flaws and len(self.called(history)) >= cap:  # tool calls, not model calls
