@@ -299,7 +299,7 @@ def test_the_fallback_is_exercise_6s_optional_part_with_a_check_of_its_own():
 
 # ---- the references a Russian learner reads (#36) ---------------------------------------------------------------
 
-RUSSIAN_TERMS = {"pull", "request", "merge", "main", "user", "True", "MODEL", "TOOLS", "LIMIT", "DANGEROUS", "REVIEW_RULES"}
+RUSSIAN_TERMS = {"pull", "request", "merge", "main", "user", "True", "GitLab", "MODEL", "TOOLS", "LIMIT", "DANGEROUS", "REVIEW_RULES"}
 """Latin words a Russian reference may keep in its prose: the merge request's own name, and the names of code."""
 
 
