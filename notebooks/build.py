@@ -114,11 +114,11 @@ WHERE_LISTED = {
 }
 CARD_WORDS = {
     "en": ("The loop's rules so far: {total}, {new} of them new in this notebook", "notebook {n}", "new here"),
-    "ru": ("Правила цикла к этому блокноту — {total} (новых здесь: {new})", "блокнот {n}", "новое"),
+    "ru": ("Правила цикла на этот момент — {total} (новых здесь: {new})", "блокнот {n}", "новое"),
 }
 ALL_NEW = {
     "en": "The loop's rules so far: {total}, all new in this notebook",
-    "ru": "Правила цикла к этому блокноту — {total}, все новые",
+    "ru": "Правила цикла на этот момент — {total}, все новые",
 }
 """The card's summary when every rule is this notebook's (notebook 3's): not "3, 3 of them new"."""
 MET_BEFORE = {"whole_response": 2}

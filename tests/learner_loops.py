@@ -111,7 +111,8 @@ def placeholder_loop(pr_number: int, max_iterations: int = 20) -> str:
 
 def lesson_loop(language="en"):
     """Notebook 3's loop as the lesson writes it: the exercise's starting point, left unchanged."""
-    too_many = "Итераций без ответа: {}" if language == "ru" else "No answer after {} iterations"
+    too_many = ("Ответа нет: ограничение итераций исчерпано (max_iterations={})" if language == "ru"
+                else "No answer after {} iterations")
 
     def review_pull_request(pr_number, messages=None, max_iterations=20):
         complete_loop.project = project

@@ -288,7 +288,7 @@ def test_the_fallback_is_exercise_6s_optional_part_with_a_check_of_its_own():
     fails the optional check only on the fallback; a loop with it passes both."""
     no_fallback = solutions.review_pull_request  # every stop reason handled, a refusal ends the run
     deeper = check_fallback(no_fallback, language="ru")
-    assert deeper.broken == ["fallback"] and deeper.header().startswith("Упражнение 6, глубже: запасная модель"), deeper
+    assert deeper.broken == ["fallback"] and deeper.header().startswith("Упражнение 6, раздел «Глубже» (запасная модель)"), deeper
     with_it = reference(6, optional=True)["review_every_stop"]
     assert check_exercise_6(with_it).ok and check_fallback(with_it).ok
     silent = check_exercise_6(learner_loops.make_loop(breaks="refusal_said"))  # stops at a refusal without why
@@ -300,7 +300,7 @@ def test_the_fallback_is_exercise_6s_optional_part_with_a_check_of_its_own():
 
 # ---- the references a Russian learner reads (#36) ---------------------------------------------------------------
 
-RUSSIAN_TERMS = {"pull", "request", "merge", "main", "user", "True", "MODEL", "TOOLS", "LIMIT", "DANGEROUS", "REVIEW_RULES"}
+RUSSIAN_TERMS = {"pull", "request", "merge", "main", "user", "True", "GitLab", "MODEL", "TOOLS", "LIMIT", "DANGEROUS", "REVIEW_RULES"}
 """Latin words a Russian reference may keep in its prose: the merge request's own name, and the names of code."""
 
 

@@ -120,7 +120,7 @@ def test_notebook_3s_card_says_where_the_first_rule_was_met(language):
     first = next(line for line in card.split("</summary>", 1)[1].splitlines() if line.startswith("- "))
     assert ("met in notebook 2" if language == "en" else "встречалось в блокноте 2") in first, first
     two = " ".join(c.source for c in read(NOTEBOOKS / language / "02_one_tool.ipynb").cells if c.cell_type == "markdown")
-    assert ("first rule on the loop's card" if language == "en" else "откроет карточку правил цикла") in " ".join(
+    assert ("first rule on the loop's card" if language == "en" else "станет первым в карточке правил цикла") in " ".join(
         two.split()), "notebook 2 says where the rule comes back"
 
 

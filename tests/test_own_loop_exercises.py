@@ -257,7 +257,7 @@ def test_exercise_7_names_the_rule_a_wrong_gate_breaks(gate, rule):
 
 def test_exercise_7_says_plainly_when_the_loop_takes_no_approver_and_when_nothing_is_written():
     report = check_exercise_7(lambda pr: loop(pr), language="ru")
-    assert "approver_asked" in broken(report) and "не принимает approver" in report.findings[0].detail
+    assert "approver_asked" in broken(report) and "не принимает функцию подтверждения" in report.findings[0].detail
     assert check_exercise_7(None).note.startswith("Not done yet")
     assert check_exercise_7(None, None).note.startswith("Not done yet")  # the older form still answers
 

@@ -319,6 +319,13 @@ REJECTED = {  # a variant a Russian learner must not meet -> the one word docs/g
     r"\bжив\w+ API": "настоящий API",
     r"журнал\w* запуска": "транскрипт",
     r"воркфлоу": "жёсткий сценарий (workflow), сценарий",
+    # issue 36, the native editor's read
+    r"функци\w*-approver": "функция подтверждения (approver); `approve`/`approver` only where it names code",
+    r"\bученик\w*": "учащийся; участник (a class on a hub)",
+    r"\bсли(?:ть|л|ла|ли|ло|вать|вает|вают)\b": "влить (merge); «слить» is a leak",
+    r"\bлимит\w*": "ограничение (частоты запросов)",
+    r"точк\w* кэширования": "контрольная точка кэша (cache_control)",
+    r"1,25 от цены": "1,25 цены входного токена",
 }
 
 

@@ -404,7 +404,7 @@ def test_the_view_and_its_cards_speak_russian():
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "x" * 2000,
                                       "is_error": True}]},
     ])
-    assert "<b>сообщения</b>: 3 сообщения (user: 2, assistant: 1)" in view._header.value
+    assert "<b>история</b>: 3 сообщения (user: 2, assistant: 1)" in view._header.value
     cards = "".join(view.card_values())
     assert "рассуждение (thinking), 2 символа" in cards and "ОШИБКА" in cards and "для <span" in cards
     assert "результат (2000 символов, нажмите, чтобы развернуть)" in cards

@@ -122,7 +122,7 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
                 messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
-    raise RuntimeError(f"Итераций без ответа: {max_iterations}")
+    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
 
 
 if __name__ == "__main__":  # верно при запуске как скрипта (python review.py) и в ячейке блокнота, но не при импорте

@@ -191,7 +191,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
         # 3. Результаты — сообщением от user
         messages.append({"role": "user", "content": results})
 
-    raise RuntimeError(f"Итераций без ответа: {max_iterations}")
+    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
 
 # %% [markdown] lang="en"
 # ## Watch the messages list grow
@@ -312,7 +312,8 @@ except RuntimeError as error:  # caught here so that Run All goes on; your own c
 try:
     review_pull_request(482, max_iterations=2)
 except RuntimeError as error:
-    # исключение перехвачено здесь, чтобы «Run All» шёл дальше; ваш код пропустил бы его наружу
+    # исключение перехвачено здесь, чтобы «Run All» (выполнение всех ячеек) не остановился;
+    # ваш код пропустил бы его наружу
     print("остановлено: RuntimeError", error)
 
 # %% [markdown] lang="en"
@@ -414,7 +415,8 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
         # 3. Результаты — сообщением от user
         messages.append({"role": "user", "content": results})
 
-    raise RuntimeError(f"Итераций без ответа: {max_iterations}")  # измените здесь
+    # измените строку ниже
+    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
 
 # %% [markdown] lang="en"
 # ### Check your exercise

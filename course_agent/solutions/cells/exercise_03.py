@@ -41,4 +41,5 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
     for message in messages:
         if message["role"] == "assistant":
             names += [block.name for block in message["content"] if block.type == "tool_use"]
-    raise RuntimeError(f"No answer after {max_iterations} iterations: {len(names)} tool calls ({', '.join(names)})")
+    raise RuntimeError(f"No answer after {max_iterations} iterations: "
+                       f"{len(names)} tool calls ({', '.join(names)})")

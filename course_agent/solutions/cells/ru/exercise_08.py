@@ -76,7 +76,7 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                 case other:
                     raise RuntimeError(f"Неожиданная остановка: {other}")
         names = tool_calls(messages)  # ошибка из упражнения 3: чем был занят запуск
-        raise RuntimeError(f"Итераций без ответа: {max_iterations}; вызовов инструментов: {len(names)} "
-                           f"({', '.join(names)})")
+        raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations}); "
+                           f"вызовов инструментов: {len(names)} ({', '.join(names)})")
     finally:  # выполняется, чем бы ни закончился `try` (ответом или ошибкой): счёт печатается всегда
         print(f"оплачиваемый вход, токенов: {billed(usage):.0f}; вызовов модели: {len(usage)}")
