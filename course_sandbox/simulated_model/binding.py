@@ -44,6 +44,8 @@ class Mention:
     value: Any
     unit: str | None = None
     """money: the currency code (None when the amount has no currency beside it); quantity: the unit as written."""
+    place: int | None = None
+    """The mention's place in a written set of dimensions ("40x30x10 cm": 0 length, 1 width, 2 height)."""
 
 
 @dataclass(frozen=True)
@@ -147,12 +149,12 @@ def mentions(text: str) -> list[Mention]:
     found: list[Mention] = []
     free = [True] * len(text)
 
-    def claim(start: int, end: int, kind: str, value: Any, unit: str | None = None) -> bool:
+    def claim(start: int, end: int, kind: str, value: Any, unit: str | None = None, place: int | None = None) -> bool:
         if start >= end or not all(free[start:end]):
             return False
         for i in range(start, end):
             free[i] = False
-        found.append(Mention(start, end, kind, value, unit))
+        found.append(Mention(start, end, kind, value, unit, place))
         return True
 
     def masked() -> str:
@@ -175,6 +177,11 @@ def mentions(text: str) -> list[Mention]:
     for word, name in slots._LANGUAGES.items():
         for m in re.finditer(rf"(?<!\w){word}\w*", lowered):
             claim(*m.span(), "language", name)
+    for m in _DAY_RANGE.finditer(masked()):  # «с 10 по 14 февраля 2027», "from 3 to 7 June 2026"
+        days = _day_range(m)
+        if days:
+            claim(*m.span(1), "date", days[0])
+            claim(m.start(2), m.end(0), "date", days[1])
     for m in slots._RANGE.finditer(masked()):
         days = slots._dates(m.group(0), relative=False)[1]
         if len(days) == 2:
@@ -196,6 +203,7 @@ def mentions(text: str) -> list[Mention]:
         said = spoken_values.times(m.group(0))
         if said:
             claim(*m.span(), "time", said[0])
+    _join_dates_and_times(text, found)
     for m in _POSTCODE_CUE.finditer(masked()):
         claim(*m.span(1), "postcode", m.group(1))
     for m in _UK_POSTCODE.finditer(masked()):
@@ -203,6 +211,27 @@ def mentions(text: str) -> list[Mention]:
     for m in spoken_values.PHONE.finditer(masked()):
         if sum(ch.isdigit() for ch in m.group(0)) >= 7:
             claim(*m.span(), "phone", m.group(0).strip())
+    for pattern in _CODE_PATTERNS:  # before amounts: the number inside an id (cus_8812, INV-5) is no quantity
+        for m in pattern.finditer(masked()):
+            span = m.span(1) if m.groups() else m.span()
+            claim(*span, "code", text[span[0]:span[1]].rstrip(".-"))
+    spoken = masked()
+    money = sorted({(m.start(), m.end(), m.group(1)) for pattern in spoken_values._MONEY[:3]
+                    for m in pattern.finditer(spoken)})  # a currency written beside the amount
+    for start, end, amount in money:
+        currencies = slots._currencies_written(spoken[start:end])
+        claim(start, end, "money", _number(amount), currencies[0] if currencies else None)
+    for m in _DIMENSIONS.finditer(masked()):  # "40x30x10 cm": three lengths, in order
+        unit = _unit(m.group("unit"))
+        sizes = [g for g in m.group(1, 2, 3) if g]
+        if unit and all(free[m.start():m.end()]):
+            for place, group in enumerate(g for g in (1, 2, 3) if m.group(g)):
+                found.append(Mention(m.start(group), m.end(group), "quantity", _number(m.group(group)), unit, place))
+            for i in range(m.start(), m.end()):
+                free[i] = False
+        del sizes
+    for m in _EXTENSION.finditer(masked()):
+        claim(*m.span(1), "extension", m.group(1).lower())
     for m, minutes in zip(spoken_values._DURATION.finditer(masked()), spoken_values.durations(masked())):
         claim(*m.span(), "quantity", minutes, "min")
     for m in _QUANTITY.finditer(masked()):
@@ -221,10 +250,6 @@ def mentions(text: str) -> list[Mention]:
     for path in (*slots._PATH.finditer(masked()), *spoken_values.DIRECTORY.finditer(masked())):
         if len(path.group(0)) > 1:
             claim(*path.span(), "path", slots._clean(path.group(0)))
-    for pattern in _CODE_PATTERNS:
-        for m in pattern.finditer(masked()):
-            span = m.span(1) if m.groups() else m.span()
-            claim(*span, "code", text[span[0]:span[1]].rstrip(".-"))
     for m in _COUNTED.finditer(masked()):
         noun = m.group(2).lower()
         if noun not in _NOT_COUNTED:
@@ -243,6 +268,54 @@ def mentions(text: str) -> list[Mention]:
             at = where + len(name)
     found.sort(key=lambda mention: mention.start)
     return found
+
+
+_DAY_RANGE = re.compile(r"(?<![\w.,/-])(?:(?:с|from|between)\s+)?(\d{1,2})(?:st|nd|rd|th)?\s*(?:по|до|to|until|till|"
+                        r"through|thru|-|–|—|and|и)\s*(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-zА-Яа-яЁё]{3,9})\.?"
+                        r"(?:,?\s+(\d{4}))?(?![\w-])", re.I)
+"""A range of days with the month after both: «с 10 по 14 февраля 2027», "from 3 to 7 June 2026", "3-7 June"."""
+_DIMENSIONS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*[x×х*]\s*(\d+(?:[.,]\d+)?)(?:\s*[x×х*]\s*(\d+(?:[.,]\d+)?))?"
+                         r"\s?(?P<unit>mm|cm|m|in|мм|см|м|millimet(?:er|re)s?|centimet(?:er|re)s?|met(?:er|re)s?)(?!\w)", re.I)
+_EXTENSION = re.compile(r"(?<![\w./~-])(\.[A-Za-z][A-Za-z0-9]{0,5})(?![\w/.-])")
+"""A file extension written on its own: "all .csv files", «файлы .log»."""
+_DIMENSION_WORDS = ({"length", "long", "len", "l", "длина"}, {"width", "wide", "w", "breadth", "ширина"},
+                    {"height", "high", "h", "depth", "deep", "d", "высота", "глубина"})
+
+
+def _day_range(m: re.Match) -> list[str]:
+    """The two days of a _DAY_RANGE match; with no year written, the year the first day is next reached from today()."""
+    from . import slots
+
+    month = slots._month(m.group(3))
+    first, last = int(m.group(1)), int(m.group(2))
+    if not month or last <= first:
+        return []
+    if m.group(4):
+        year = int(m.group(4))
+    else:
+        base = slots.today()
+        year = base.year if (month, first) >= (base.month, base.day) else base.year + 1
+    if not (slots._real_date(year, month, first) and slots._real_date(year, month, last)):
+        return []
+    return [f"{year}-{month:02d}-{first:02d}", f"{year}-{month:02d}-{last:02d}"]
+
+
+_DATE_TIME_GLUE = re.compile(r"^\s*(?:,|at|@|on|в|во|T)?\s*$", re.I)
+
+
+def _join_dates_and_times(text: str, found: list[Mention]) -> None:
+    """A date and a clock time written together ("on 2026-06-01 at 18:45", «5 мая 2026 в 9:00», "at 9:00 on 3 May")
+    become one datetime, in local time (no offset; a field that wants one adds it)."""
+    found.sort(key=lambda mention: mention.start)
+    i = 0
+    while i + 1 < len(found):
+        a, b = found[i], found[i + 1]
+        pair = {a.kind, b.kind}
+        if pair in ({"date", "time"}, {"datetime", "time"}) and _DATE_TIME_GLUE.match(text[a.end:b.start]):
+            day, clock = (a, b) if a.kind != "time" else (b, a)
+            value = f"{str(day.value)[:10]}T{clock.value}:00"
+            found[i:i + 2] = [Mention(a.start, b.end, "datetime", value)]
+        i += 1
 
 
 _LANGUAGE_WORDS = r"(?:english|french|german|spanish|italian|russian|chinese|japanese|portuguese|korean|arabic|" \
@@ -276,6 +349,10 @@ class Want:
     array: bool
     code: bool = False
     """The field wants a code for what the request names ("ISO 639-1 code": "fr" for French)."""
+    local: bool = False
+    """A date-time field that asks for local time, without an offset (its value gets no "Z")."""
+    bare_extension: bool = False
+    """An extension field that asks for no leading dot ("without the dot", "e.g. csv")."""
 
 
 _DATE_WORDS = re.compile(r"(?:^|_|\b)(?:check_?in|check_?out|checkin|checkout|arrival|arrive|departure|depart|due|"
@@ -290,6 +367,13 @@ _IN_ROLE = re.compile(r"location|city|town|place|where|region|area", re.I)
 _LABEL_ROLE = re.compile(r"title|name|label|subject|caption|heading", re.I)
 _FOR_ROLE = re.compile(r"assignee|owner|employee|customer|client|person|patient|guest|recipient|member|for_?whom|who",
                        re.I)
+
+
+_DATETIME_DESCRIBED = re.compile(r"date-?time|date and time|timestamp|\boffset\b|iso\s*8601[^.]{0,40}\btime\b|"
+                                 r"\btime\b[^.]{0,40}iso\s*8601|дата и время", re.I)
+_LOCAL_TIME = re.compile(r"without\s+(?:an?\s+|the\s+|any\s+)?(?:utc\s+)?(?:time\s*zone\s+)?offset|no\s+(?:utc\s+)?offset|"
+                         r"local\s+time|naive|без\s+(?:смещения|часового пояса)|местн\w+\s+врем", re.I)
+_EXTENSION_FIELD = re.compile(r"(?:^|_)(?:ext|extension|extensions|suffix|file_?type)(?:$|_)", re.I)
 
 
 def want(name: str, schema: dict) -> Want:
@@ -324,11 +408,23 @@ def want(name: str, schema: dict) -> Want:
             and "string" in (types or {"string"}) and not re.search(r"e-?mail", described, re.I):
         kind = "phone" if re.search(r"phone|mobile|cell|tel|телефон|^number$", spoken) or "phone" in described.lower() \
             else kind
+    if "string" in (types or {"string"}) and kind in (None, "text", "date", "time", "datetime") and (
+            schema.get("format") == "date-time" or _DATETIME_DESCRIBED.search(described)):
+        kind = "datetime"
+    if "string" in (types or {"string"}) and _EXTENSION_FIELD.search(spoken):
+        kind = "extension"
+    local = kind == "datetime" and bool(_LOCAL_TIME.search(described))
     words = tuple(w for w in re.findall(r"[a-zа-яё]+", spoken.replace("_", " ")) if w not in _GENERIC_WORDS)
     pattern = schema.get("pattern") if isinstance(schema.get("pattern"), str) else None
     code = bool(re.search(r"\bcode\b|\biso\b|639|bcp\s*47|\bкод\b", described, re.I)) or (
         pattern is not None and spoken_values.matching(pattern, "fr") == ["fr"] and not spoken_values.matching(pattern, "French"))
-    return Want(name, frozenset(types), kind, words, unit, array, code)
+    bare = kind == "extension" and bool(re.search(r"without\s+(?:the\s+|a\s+)?(?:leading\s+)?dot|no\s+(?:leading\s+)?dot|"
+                                                  r"e\.g\.?\s*['\"]?[a-z]{2,4}\b|без\s+точки", described, re.I))
+    pattern_ = schema.get("pattern")
+    if kind == "extension" and isinstance(pattern_, str):
+        dotted = spoken_values.bounded_search(pattern_, ".log")
+        bare = bare or not (dotted and dotted.group(0) == ".log")
+    return Want(name, frozenset(types), kind, words, unit, array, code, local, bare)
 
 
 # ---------------------------------------------------------------- fit and assignment
@@ -349,13 +445,24 @@ def _cues(want_: Want, mention: Mention, text: str) -> int:
     # before: "zip code 62704", "checking in 2026-04-10"; after: the word right after ("the Dover warehouse")
     before, after = re.findall(r"[^\W_]+", before.lower())[-3:], re.findall(r"[^\W_]+", after.lower())[:1]
     near = {_stem(w) for w in before + after}
+    near |= {english for w in before + after for stem, english in _RUSSIAN_CUES.items() if w.startswith(stem)}
     return sum(1 for w in want_.words if _stem(w) in near and w not in ("to", "from"))
+
+
+_RUSSIAN_CUES = {"клиент": "custo", "заказчик": "custo", "покупател": "custo", "сотрудник": "emplo", "работник": "emplo",
+                 "город": "city", "отел": "hotel", "гостиниц": "hotel", "компани": "compa", "организаци": "compa",
+                 "получател": "recip", "отправител": "sende", "пациент": "patie", "врач": "docto", "склад": "wareh",
+                 "товар": "produ", "заказ": "order", "счёт": "invoi", "счет": "invoi", "задач": "task", "проект": "proje"}
+"""Russian words beside a value that name an English field (stemmed as _stem does): «для клиента Ромашка»."""
 
 
 def _role(want_: Want, mention: Mention, text: str) -> int:
     """A preposition before the mention that gives it the field's role: "from X" for `from_…`, "at X" for a merchant."""
     before = re.findall(r"[\wа-яё]+", text[max(0, mention.start - 20):mention.start].lower())[-2:]
     name = want_.name
+    if mention.kind in ("date", "datetime", "time") and not re.search(r"(?:^|_)(?:from|to|start|end|since|until)(?:$|_)",
+                                                                      name, re.I):
+        return 0  # "from 3 to 7 June" orders days, not places: an `arrival` date is a stay's first day
     if _FROM_ROLE.search(name):
         return 1 if "from" in before or "из" in before or "от" in before else -1 if "to" in before else 0
     if _TO_ROLE.search(name):
@@ -385,12 +492,19 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
         if kind == "time":
             return (m.value, 3) if m.kind == "time" else (m.value[11:16], 2) if m.kind == "datetime" else None
         if kind == "datetime":
-            return (m.value, 3) if m.kind == "datetime" else (f"{m.value}T09:00:00Z", 1) if m.kind == "date" else None
+            if m.kind == "datetime":
+                bare = re.sub(r"(?:Z|[+-]\d{2}:?\d{2})$", "", m.value)
+                return (bare if want_.local else m.value if bare != m.value else f"{m.value}Z"), 3
+            return (f"{m.value}T09:00:00{'' if want_.local else 'Z'}", 1) if m.kind == "date" else None
         if m.kind == "date":
             return m.value, 3
         return (m.value[:10], 2) if m.kind == "datetime" else None
     if m.kind in ("date", "datetime", "time"):
         return None
+    if kind == "extension" or m.kind == "extension":
+        if kind != "extension" or m.kind != "extension" or "string" not in types:
+            return None
+        return (m.value.lstrip(".") if want_.bare_extension else m.value), 3
     if m.kind == "language" or kind == "language":
         bare_end = want_.name.lower() in ("to", "from", "source", "target")  # `to` of a translator: "into French"
         if m.kind != "language" or (kind not in ("language", None, "text") and not bare_end) or "string" not in types:
@@ -454,7 +568,7 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
             return str(m.value), 1  # "room 214": only the field's own word beside it makes it the room's
         return None
     if m.kind == "code":
-        return (m.value, 3 if kind == "id" else 1) if kind not in ("name", "place") else None
+        return (m.value, 3 if kind == "id" else 2 if kind == "product" else 1) if kind not in ("name", "place") else None
     if m.kind == "path":
         return (m.value, 3) if kind == "path" else None
     if m.kind == "address":
@@ -467,7 +581,7 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
         from . import slots
         if kind == "name" and not _AT_ROLE.search(want_.name) and slots._known_city(str(m.value)):
             return None  # "Ship a parcel to London": a city is no one's name
-        return m.value, 2 if kind == "name" else 1
+        return m.value, 2 if kind == "name" or (kind is None and _FOR_ROLE.search(want_.name)) else 1
     return None
 
 
@@ -519,6 +633,8 @@ def _bind(text: str, fields: dict) -> dict[str, Bound]:
             if role < 0 and not cues:
                 continue
             score = fit[1] + 3 * cues + 2 * role
+            if mention.place is not None and set(want_.words) & _DIMENSION_WORDS[min(mention.place, 2)]:
+                score += 4  # "40x30x10 cm": the first is the length, then the width, then the height
             if fit[1] == 3:
                 best[want_.name] = best.get(want_.name, 0) + 1
             pairs.append((-score, f, mention.start, want_, mention, fit[0], fit[1], cues + max(role, 0)))
@@ -549,3 +665,36 @@ def _aside(text: str, others: list[Mention]) -> str:
 def slots_types(schema: dict) -> set[str]:
     from . import slots
     return slots._types(schema)
+
+
+# ---------------------------------------------------------------- the form a field's description asks for
+
+_E164 = re.compile(r"e\.?\s?164|international format|\+\[1-9\]", re.I)
+_DIGITS_ONLY = re.compile(r"digits only|only digits|numbers only|only numbers|no (?:spaces|punctuation|dashes)|"
+                          r"without (?:spaces|punctuation|dashes|separators)|только цифр|без (?:пробелов|дефисов)", re.I)
+_PHONE_LIKE = re.compile(r"^\+?[\d\s().\-/]{7,}$")
+
+
+def formatted(schema: dict, value: Any) -> Any:
+    """A phone number in the form the field asks for: E.164 ("+14155550123": a ten-digit number is taken as North
+    American, one starting 00 as international) or "digits only" (punctuation and spaces dropped). Other values,
+    and values the schema would then reject, stay as written."""
+    if not isinstance(value, str) or not _PHONE_LIKE.match(value.strip()):
+        return value
+    said = f"{schema.get('description') or ''} {schema.get('format') or ''} {schema.get('pattern') or ''} " \
+           f"{schema.get('title') or ''}"
+    digits = re.sub(r"\D", "", value)
+    if _E164.search(said):
+        written = value.strip()
+        if written.startswith("+"):
+            return f"+{digits}"
+        if digits.startswith("00"):
+            return f"+{digits[2:]}"
+        if len(digits) == 10 and digits[0] in "23456789":
+            return f"+1{digits}"
+        if len(digits) == 11 and digits[0] == "1":
+            return f"+{digits}"
+        return value
+    if _DIGITS_ONLY.search(said):
+        return digits
+    return value

@@ -125,3 +125,23 @@ def label(piece: str) -> str:
     rest = piece[counted.end():] if counted and counted.end() else piece
     rest = _PRICED.sub(lambda m: "" if re.search(r"\d", m.group(0)) else m.group(0), rest)
     return re.sub(r"\s+", " ", rest).strip(" ,.;:")
+
+
+_IN_BRACKETS = re.compile(r"([A-Za-zА-Яа-яЁё][A-Za-zА-Яа-яЁё' -]{0,60}?)\s*\(\s*(\d+(?:[.,]\d+)?)\s*"
+                          r"([A-Za-zА-Яа-яЁё]+\.?)?\s*\)")
+_NOT_THE_ITEM = re.compile(r"^(?:(?:please|add|buy|get|order|put|need|want|and|also|plus|some|the|a|an|of|to|my|list|"
+                           r"shopping|i|we|добавь|купи|закажи|и|ещё|еще|а также)\s+)+", re.I)
+
+
+def bracketed(text: str) -> list[tuple[str, float | int, str | None]]:
+    """Items written with their amount in brackets: "add milk (2 litres) and eggs (12)" -> [("milk", 2, "litres"),
+    ("eggs", 12, None)]; [] unless every item of the stretch has a name."""
+    found = []
+    for m in _IN_BRACKETS.finditer(text[:4000]):
+        name = _NOT_THE_ITEM.sub("", m.group(1).strip(" ,;")).strip()
+        name = re.split(r"\s*(?:,|;|\band\b|\bи\b)\s*", name)[-1].strip()
+        if not name:
+            return []
+        amount = float(m.group(2).replace(",", "."))
+        found.append((name, int(amount) if amount.is_integer() else amount, (m.group(3) or "").rstrip(".") or None))
+    return found[:MAX_ITEMS]

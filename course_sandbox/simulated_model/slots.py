@@ -28,7 +28,7 @@ _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?
 _DOTTED = re.compile(r"\b(\d{1,2})[./](\d{1,2})[./](\d{4})\b")
 _MONTHS = {m: i for i, names in enumerate([
     ("january", "jan", "январ"), ("february", "feb", "феврал"), ("march", "mar", "март"), ("april", "apr", "апрел"),
-    ("may", "ма"), ("june", "jun", "июн"), ("july", "jul", "июл"), ("august", "aug", "август"),
+    ("may", "ма", "мая", "май"), ("june", "jun", "июн"), ("july", "jul", "июл"), ("august", "aug", "август"),
     ("september", "sep", "sept", "сентябр"), ("october", "oct", "октябр"), ("november", "nov", "ноябр"),
     ("december", "dec", "декабр")], start=1) for m in names}
 _WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(\d{4})"  # 5 March 2025, 5 марта 2025
@@ -75,12 +75,12 @@ _SYMBOL = re.compile(r"\b[A-Z]{2,5}\b(?![-_]?\d)")
 _NOT_SYMBOLS = {"I", "A", "MR", "PR", "OK", "AI", "API", "JSON", "ID", "URL", "CA", "NY", "UK", "US", "USA", "EU",
                 "PDF", "FAQ", "LLM", "SDK", "HTTP"}
 _CURRENCIES = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "pound": "GBP", "gbp": "GBP",
-               "yen": "JPY", "jpy": "JPY", "ruble": "RUB", "rouble": "RUB", "рубл": "RUB", "доллар": "USD",
+               "yen": "JPY", "jpy": "JPY", "ruble": "RUB", "rouble": "RUB", "рубл": "RUB", "руб": "RUB", "доллар": "USD",
                "евро": "EUR", "фунт": "GBP", "иен": "JPY", "юан": "CNY", "yuan": "CNY", "franc": "CHF"}
 _SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₽": "RUB"}
 _PATH = re.compile(r"(?<![\w@])[\w./-]*\w\.(?:py|txt|md|json|csv|js|ts|yml|yaml|toml|html|css|pdf|cfg|ini|log|sql)\b")
 KINDS: list[tuple[str, str]] = [
-    ("email", r"e-?mail|почт|^to$|recipient(?! name)|attendee(?! name)"),
+    ("email", r"e-?mail|почт|^to$|recipient(?! name)|attendee(?! name)|^b?cc$|carbon copy"),
     ("phone", r"phone|mobile|\btel\b|\bcell\b|телефон|^(?:to|from|recipient|sender|caller|destination) number$"),
     ("url", r"\burl\b|\buri\b|\blink\b|website|\bhref\b|\bsite\b|ссылк"),
     ("uuid", r"uuid|guid"),
@@ -337,7 +337,7 @@ class RequestHints:
         if self.start:
             return bound.value if found is MISSING else found
         if isinstance(found, str) and isinstance(bound.value, str) and (found.startswith(bound.value) or (
-                found[:4].lower() == bound.value[:4].lower() and len(found.split()) == len(bound.value.split()))):
+                found[:4].lower() == bound.value[:4].lower() and not found[:1].isdigit() and len(found.split()) == len(bound.value.split()))):
             return found  # the same value, in its nominative («в Москве»: Москва) or whole ("San Francisco, CA")
         if bound.strong or found is MISSING or elsewhere:
             return bound.value
@@ -345,6 +345,9 @@ class RequestHints:
 
     def value(self, name: str, schema: dict, index: int | None) -> Any:
         found = self._bound(name, schema, index, self._value(name, schema, index))
+        shaped = binding.formatted(schema, found)
+        if shaped is not found and is_valid(schema, shaped):
+            found = shaped  # the form the description asks for: E.164, digits only
         if isinstance(found, (int, float)) and not isinstance(found, bool) and found > 0 \
                 and _takes_away(str(schema.get("description") or ""), self.evidence.text) and is_valid(schema, -found):
             return -found  # "negative to remove" + "we sold 14, take them off the stock": -14
@@ -494,6 +497,9 @@ class RequestHints:
         # amounts of money mark items before counts do: "3 hours … at 95 each, plus 2 valves at 14.50 each"
         marking = dict(sorted(items["properties"].items(),
                               key=lambda kv: 0 if re.search(r"price|amount|cost|fee|total|sum", kv[0], re.I) else 1))
+        listed = self._bracketed(items)
+        if listed:
+            return listed
         pieces = item_lists.object_items(marking, self.evidence.text, self._marks)
         labels = [p for p, s in items["properties"].items() if isinstance(s, dict) and "string" in _types(s)
                   and "enum" not in s and _ITEM_LABEL.search(p) and kind_of(p, s) in (None, "text", "product")]
@@ -511,6 +517,29 @@ class RequestHints:
             if isinstance(value, dict) and is_valid(items, value):
                 objects.append(value)
         return objects if len(objects) == len(pieces) else []
+
+    def _bracketed(self, items: dict) -> list[dict]:
+        """Objects for items written with their amounts in brackets ("milk (2 litres) and eggs (12)"): the item's
+        label property takes its name, a quantity property its amount, a unit property its unit; [] when the
+        properties have no place for a name and an amount, or an object would not validate."""
+        properties = {p: s for p, s in items["properties"].items() if isinstance(s, dict)}
+        label = next((p for p, s in properties.items() if "string" in _types(s) and "enum" not in s
+                      and _ITEM_LABEL.search(p)), None)
+        amount = next((p for p, s in properties.items() if _types(s) & {"integer", "number"}
+                       and re.search(r"quantit|qty|count|amount|number|units|how_?many|колич", p, re.I)), None)
+        unit = next((p for p, s in properties.items() if "string" in _types(s) and re.search(r"^units?$|measure|uom", p, re.I)),
+                    None)
+        if not label or not amount:
+            return []
+        objects = []
+        for name, quantity, written in item_lists.bracketed(self.evidence.text):
+            value = {label: name, amount: quantity}
+            if unit and written:
+                value[unit] = written
+            if not is_valid(items, value):
+                return []
+            objects.append(value)
+        return objects
 
     def _marks(self, name: str, schema: dict) -> list[tuple[int, int]]:
         """Where the request writes the values that mark the items of an array of objects: e-mails for `email`,
@@ -647,6 +676,9 @@ class RequestHints:
                 self.taken.setdefault(kind, set()).add(fresh[0])
             if fresh:
                 return fresh[0]
+        chosen = _enum_by_meaning(options, str((schema or {}).get("description") or ""), self.evidence.text)
+        if chosen is not None:
+            return chosen
         meant = [*_sentiment(options, self.evidence.text), *_russian_meanings(text), *_english_meanings(text)]
         for english in meant:  # «к стоматологу» names `dentist`
             chosen = next((o for o in options if isinstance(o, str) and o.lower().replace("_", " ") == english), None)
@@ -875,6 +907,49 @@ _EN_ENUM_PHRASES = {
     r"gluten-?free|no gluten": "gluten free", r"dairy-?free|lactose-?free|no dairy": "dairy free",
     r"asap|right away|immediately|urgently": "urgent"}
 """English phrases for enum values they mean without naming them: "a meat-free lasagne" is vegetarian."""
+
+
+def _enum_by_meaning(options: list, description: str, text: str) -> Any:
+    """The option the request means by more than one word: the option written out ("out of stock" for
+    `out_of_stock`, not `in_stock` for the word "stock"), a phrase that means it («мало на складе»: `low_stock`), or
+    the option the schema's description pairs with a word the request holds ("AMS Amsterdam, RTM Rotterdam":
+    Rotterdam is RTM). None when nothing beyond a single word decides (the caller's own matching then applies)."""
+    spoken = re.sub(r"[_-]", " ", text.lower())
+    meant = [meaning for pattern, meaning in _STATE_PHRASES.items() if re.search(pattern, spoken, re.I)]
+    best, score = None, 0
+    for option in options:
+        if not isinstance(option, str) or not option.strip():
+            continue
+        phrase = re.sub(r"[_-]+", " ", option.lower()).strip()
+        if " " in phrase and re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", spoken):
+            points = 10 * len(phrase.split())
+        elif phrase in meant:
+            points = 9
+        else:
+            points = 0
+            for m in re.finditer(rf"(?<![\w-]){re.escape(option)}(?![\w-])\s*(?:[:=(–—-]|is|means|for)?\s*"
+                                 rf"([A-Za-zА-Яа-яЁё][A-Za-zА-Яа-яЁё' ]{{1,30}}?)\s*(?=[,;.)/|]|$|\s[A-Z]{{2,}}\b)",
+                                 description):
+                words = [w for w in re.findall(r"[a-zа-яё]{3,}", m.group(1).lower())]
+                if words and all(re.search(rf"(?<!\w){re.escape(w[:max(4, len(w) - 2)])}", spoken) for w in words):
+                    points = 8
+            for m in re.finditer(rf"([A-Z][A-Za-zА-Яа-яЁё' ]{{1,30}}?)\s*\(\s*{re.escape(option)}\s*\)", description):
+                words = re.findall(r"[a-zа-яё]{3,}", m.group(1).lower())
+                if words and all(re.search(rf"(?<!\w){re.escape(w[:max(4, len(w) - 2)])}", spoken) for w in words):
+                    points = 8
+        if points > score:
+            best, score = option, points
+    return best
+
+
+_STATE_PHRASES = {
+    r"\bout of stock\b|\bsold out\b|\bnone left\b|\bno stock\b|нет (?:на складе|в наличии)|законч\w+|распродан\w*":
+        "out of stock",
+    r"\blow (?:on )?stock\b|\brunning low\b|\bfew left\b|мало (?:на складе|осталось)|заканчива\w+|на исходе":
+        "low stock",
+    r"\bin stock\b|\bavailable\b|в наличии|есть на складе": "in stock",
+}
+"""Phrases for stock states, both languages: «мало на складе» is low stock."""
 
 
 def _english_meanings(text: str) -> list[str]:
@@ -1154,6 +1229,8 @@ def _later(base: dt.date, count: int, unit: str) -> dt.date:
 def _dates(text: str, relative: bool = True) -> tuple[list[str], list[str]]:
     datetimes: list[str] = []
     dates: list[str] = []
+    for m in binding._DAY_RANGE.finditer(text):  # «с 10 по 14 февраля 2027»: both days, the first first
+        dates += binding._day_range(m)
     for m in _RANGE.finditer(text):
         first = _month(m[1])
         last = _month(m[3]) if m[3] else first

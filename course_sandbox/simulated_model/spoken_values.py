@@ -29,7 +29,7 @@ _COUNTED = (r"hours?|minutes?|seconds?|days?|nights?|weeks?|months?|years?|peopl
 _SPACED = r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?(?![\d,])|" + _AMOUNT[1:]
 """An amount with a currency beside it may group its thousands with spaces: «15 000 рублей», "€ 1 250"."""
 _MONEY = [re.compile(rf"[$€£¥₽]\s?{_SPACED}"),
-          re.compile(rf"(?<![\d.,]){_SPACED}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|долл\w*|евро|фунт\w*|€|\$)", re.I),
+          re.compile(rf"(?<![\d.,]){_SPACED}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|руб\b\.?|долл\w*|евро|фунт\w*|€|\$|₽)", re.I),
           re.compile(rf"(?<![\d.,]){_SPACED}\s+(?:[A-Z][a-z]+\s+){{0,2}}(?:francs?|yuan|rupees?|pesos?|kron(?:or|a|er)|"
                      r"crowns?|zloty|lira|shekels?|reais|rand|dirhams?|won|rubles?|roubles?|dollars?|euros?|pounds?)\b"),
           re.compile(rf"(?:\bat|\bfor|\bcosts?|\bpriced at|\bprice of|\bpay|\bпо|\bза)\s+{_AMOUNT}(?=\s+each|\s*$|[\s,.;!?])"
