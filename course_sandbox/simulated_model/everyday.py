@@ -15,6 +15,7 @@ WEATHER = ("weather", "forecast", "rain")
 CLOCK = ("time", "clock", "timezone", "local")
 FLIGHT = ("flight", "flights", "status", "departure", "arrival")
 COOKING = ("recipe", "recipes", "cook", "cooking", "dish", "meal")
+STOCK = ("stock", "inventory", "availability", "available", "warehouse")
 DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "package", "parcel")
 
 _ENGLISH: dict[str, tuple[str, ...]] = {
@@ -36,6 +37,7 @@ _RUSSIAN: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("посылк", "бандерол", "отправлени", "курьер", "трек"), DELIVERY),
     **dict.fromkeys(("вылет", "взлет", "взлёт", "задерж", "самолет", "самолёт", "аэропорт", "посадк"), FLIGHT),
     **dict.fromkeys(("поздно", "рано", "полноч"), CLOCK),
+    **dict.fromkeys(("склад", "наличи", "остатк", "остаток"), STOCK),
     **dict.fromkeys(("рецепт", "ужин", "обед", "завтрак", "приготов", "испеч", "выпечк", "блюд"), COOKING),
 }
 """Russian word beginnings: «зонт», «зонтик»; «дождь», «дождя»; «посылка», «посылку»."""
