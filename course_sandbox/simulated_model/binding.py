@@ -121,7 +121,10 @@ def field_unit(name: str) -> str | None:
 
 
 def convert(value: float, unit: str, target: str) -> float | None:
-    """A quantity in another unit of the same dimension ("2 MB" in kb is 2048), or None across dimensions."""
+    """A quantity in another unit of the same dimension ("2 MB" in kb is 2048), or None across dimensions.
+
+    Sizes are binary, as file systems and most tools count them: 1 KB is 1024 bytes, so "2 MB" for a
+    `min_size_bytes` field is 2097152 (never 2, never 2000000)."""
     have, want = _FACTORS.get(unit), _FACTORS.get(target)
     if not have or not want or have[0] != want[0]:
         return None
