@@ -411,7 +411,8 @@ def want(name: str, schema: dict) -> Want:
             and "string" in (types or {"string"}) and not re.search(r"e-?mail", described, re.I):
         kind = "phone" if re.search(r"phone|mobile|cell|tel|телефон|^number$", spoken) or "phone" in described.lower() \
             else kind
-    if "string" in (types or {"string"}) and kind in (None, "text", "date", "time", "datetime") and (
+    if "string" in (types or {"string"}) and (kind in (None, "text", "date", "time", "datetime") or (
+            kind == "id" and not re.search(r"(?:^|_)(?:id|ids|key|uid)$", spoken))) and (
             schema.get("format") == "date-time" or _DATETIME_DESCRIBED.search(described)):
         kind = "datetime"
     if "string" in (types or {"string"}) and _EXTENSION_FIELD.search(spoken):
@@ -701,3 +702,36 @@ def formatted(schema: dict, value: Any) -> Any:
     if _DIGITS_ONLY.search(said):
         return digits
     return value
+
+
+# ---------------------------------------------------------------- a translation's two languages
+
+_INTO = re.compile(rf"(?:\b(?:in)?to|(?<!\w)на)\s+({_LANGUAGE_WORDS})", re.I)
+
+
+def target_language(text: str) -> str | None:
+    """The language a request translates into ("to French", «на немецкий»), or None."""
+    from . import slots
+
+    m = _INTO.search(text[:4000])
+    if not m:
+        return None
+    said = m.group(1).lower()
+    return next((name for word, name in slots._LANGUAGES.items() if said.startswith(word)), None)
+
+
+def phrase_language(text: str) -> str | None:
+    """The language of what is to be translated (the quoted or named phrase), by its script: Cyrillic is Russian,
+    Latin letters English; None when there is no phrase or the script says nothing."""
+    from . import slots
+
+    quoted = slots._QUOTED.search(text[:4000])
+    said = next((g for g in quoted.groups() if g), "") if quoted else ""
+    if not said:
+        m = _TRANSLATE.search(text[:4000])
+        said = (m.group(1) or m.group(2) or "") if m else ""
+    if re.search(r"[а-яё]", said, re.I):
+        return "Russian"
+    if re.search(r"[a-z]", said, re.I) and not re.search(r"[^\x00-\x7f]", said):
+        return "English"
+    return None

@@ -345,6 +345,7 @@ class RequestHints:
 
     def value(self, name: str, schema: dict, index: int | None) -> Any:
         found = self._bound(name, schema, index, self._value(name, schema, index))
+        found = self._source_language(name, schema, found)
         shaped = binding.formatted(schema, found)
         if shaped is not found and is_valid(schema, shaped):
             found = shaped  # the form the description asks for: E.164, digits only
@@ -352,6 +353,22 @@ class RequestHints:
                 and _takes_away(str(schema.get("description") or ""), self.evidence.text) and is_valid(schema, -found):
             return -found  # "negative to remove" + "we sold 14, take them off the stock": -14
         return found
+
+    def _source_language(self, name: str, schema: dict, found: Any) -> Any:
+        """A translation's source language is never its target: «Переведи «привет» на немецкий» has German as the
+        target, and the phrase's own script (Cyrillic) gives Russian as the source."""
+        if not isinstance(found, str) or not re.search(r"(?:^|_)(?:source|src|from|original|input)(?:_|$)", name, re.I) \
+                or kind_of(name, schema) != "language":
+            return found
+        target = binding.target_language(self.evidence.text)
+        if not target or found.lower() not in (target.lower(), _LANGUAGE_CODES.get(target, "").lower()):
+            return found
+        source = binding.phrase_language(self.evidence.text)
+        if not source or source == target:
+            return found
+        coded = found.lower() == _LANGUAGE_CODES.get(target, "").lower()
+        value = _LANGUAGE_CODES.get(source, source) if coded else source
+        return value if is_valid(schema, value) else found
 
     def _value(self, name: str, schema: dict, index: int | None) -> Any:
         if name and index is None and name.lower() in self.evidence.named:

@@ -307,3 +307,30 @@ def test_round2_probe_counts_stay_honest():
     """The file holds at least 40 probes (the parametrized cases and the named tests)."""
     named = [n for n in globals() if n.startswith("test_round2_")]
     assert len(CASES) + len(named) - 2 >= 40
+
+
+# Follow-ups written after the round-2 changes (not held out): the issue's own examples and two variants that a
+# first pass missed (a `start` described "local time, no offset"; a translation's source language).
+FOLLOW_UPS = [
+    (tool("charge", "Charge.", {"customer_id": S, "amount_cents": INT}), "Charge cus_8812 $19.99",
+     {"customer_id": "cus_8812", "amount_cents": 1999}),
+    (tool("pay", "Оплата.", {"amount_kopecks": INT, "payee": S}), "Оплати 1 500,75 руб. поставщику ООО Вектор.",
+     {"amount_kopecks": 150075}),
+    (tool("scan", "Scan files.", {"min_size_bytes": INT, "extension": S}), "Find .log files bigger than 2 MB.",
+     {"min_size_bytes": 2097152, "extension": ".log"}),
+    (tool("ship", "Ship.", {"weight_grams": INT, "length_mm": INT, "width_mm": INT, "height_mm": INT}),
+     "Ship 2.5 kg, 30×20×15 cm.", {"weight_grams": 2500, "length_mm": 300, "width_mm": 200, "height_mm": 150}),
+    (tool("meet", "Meet.", {"start": {"type": "string", "description": "local time, no offset"}}),
+     "Meet on 12 March 2026 at 10:30.", {"start": "2026-03-12T10:30:00"}),
+    (tool("tr", "Translate.", {"text": S, "source_lang": S, "target_lang": S}), "Переведи «привет» на немецкий.",
+     {"source_lang": "Russian", "target_lang": "German"}),
+    (tool("freight", "Freight.", {"port": {"type": "string", "enum": ["AMS", "RTM", "HAM"],
+                                           "description": "Port code: AMS (Amsterdam), RTM (Rotterdam), HAM (Hamburg)"}}),
+     "Ship from Rotterdam.", {"port": "RTM"}),
+]
+
+
+@pytest.mark.parametrize(("spec", "prompt", "want"), FOLLOW_UPS, ids=[f[1][:30] for f in FOLLOW_UPS])
+def test_round2_follow_ups(client, spec, prompt, want):
+    got = forced(client, spec, prompt)
+    assert {k: got.get(k) for k in want} == want
