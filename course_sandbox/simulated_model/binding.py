@@ -1,4 +1,5 @@
-"""One general value binding: every value a request states, found once and typed, matched to the tool field that fits it.
+"""One general value binding: every value a request states, found once and typed, matched to the tool field that
+fits it.
 
 The readers in slots.py answer "which values of kind K does the request hold?", one kind at a time; a field takes
 the first of its kind that is still free. That misses a value whose field's kind no reader knows (`check_in`,
@@ -81,9 +82,10 @@ _QUANTITY = re.compile(
     r"(?<![\w.,$€£¥₽])(\d+(?:[.,]\d+)?)\s?-?(" + "|".join(w for w, _ in _ALL_UNITS) + r")(?![\w])", re.I)
 _COUNTED = re.compile(r"(?<![\w.,$€£¥₽:/-])(\d+(?:[.,]\d+)?)\s+(?:(?:x|of)\s+)?([a-zа-яё][a-zа-яё'-]{1,20})", re.I)
 _NOT_COUNTED = {"am", "pm", "st", "nd", "rd", "th", "and", "or", "to", "at", "on", "in", "by", "for", "per", "each",
-                "from", "with", "the", "a", "an", "percent", "of", "is", "and", "и", "на", "в", "по"}
+                "from", "with", "the", "a", "an", "percent", "of", "is", "и", "на", "в", "по"}
 
-_MINOR_UNITS = re.compile(r"(?:^|_|\b)(?:cents?|kopecks?|kopeks?|pence|копе[ей]к\w*|минимальн\w* единиц|minor units?|smallest unit)(?:$|_|\b)",
+_MINOR_UNITS = re.compile(r"(?:^|_|\b)(?:cents?|kopecks?|kopeks?|pence|копе[ей]к\w*|минимальн\w* единиц|minor units?|"
+                          r"smallest unit)(?:$|_|\b)",
                           re.I)
 _FIELD_UNITS = [(re.compile(r"(?:^|_|\b)(?:ms|millis|milliseconds?)(?:$|_|\b)", re.I), "ms"),
                 (re.compile(r"(?:^|_|\b)(?:s|secs?|seconds?|секунд\w*)(?:$|_|\b)", re.I), "s"),
@@ -101,7 +103,8 @@ _FIELD_UNITS = [(re.compile(r"(?:^|_|\b)(?:ms|millis|milliseconds?)(?:$|_|\b)", 
                 (re.compile(r"(?:^|_|\b)(?:m|meters?|metres?|метрах)(?:$|_|\b)", re.I), "m"),
                 (re.compile(r"(?:^|_|\b)(?:km|kilomet(?:er|re)s?|км|километрах)(?:$|_|\b)", re.I), "km"),
                 (re.compile(r"(?:^|_|\b)(?:mi|miles)(?:$|_|\b)", re.I), "mi"),
-                (re.compile(r"(?:^|_|\b)(?:cm)(?:$|_|\b)", re.I), "cm"), (re.compile(r"(?:^|_|\b)(?:mm)(?:$|_|\b)", re.I), "mm")]
+                (re.compile(r"(?:^|_|\b)(?:cm)(?:$|_|\b)", re.I), "cm"),
+                (re.compile(r"(?:^|_|\b)(?:mm)(?:$|_|\b)", re.I), "mm")]
 
 
 def _unit(written: str) -> str | None:
@@ -134,10 +137,12 @@ def convert(value: float, unit: str, target: str) -> float | None:
 # ---------------------------------------------------------------- the request's values
 
 _POSTCODE_CUE = re.compile(r"(?:\bzip(?:\s*code)?|\bpost(?:al)?\s*code|\bpostcode|\bpin\s*code|(?<!\w)(?:почтов\w+\s+)?"
-                           r"индекс\w*)\s*(?:is\s+|:\s*|№\s*)?([A-Z0-9]{2,4}\s?[A-Z0-9]{3}|\d{4,6}(?:-\d{4})?)(?![\w-])",
+                           r"индекс\w*)\s*(?:is\s+|:\s*|№\s*)?([A-Z0-9]{2,4}\s?[A-Z0-9]{3}|\d{4,6}(?:-\d{4})?)"
+                           r"(?![\w-])",
                            re.I)
 _UK_POSTCODE = re.compile(r"(?<![\w-])[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}(?![\w-])")
-_BARE_NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
+_BARE_NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|"
+                          r"(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
 _CODE_PATTERNS = [re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)"),
                   re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b"),
                   re.compile(r"(?<![\w@./-])(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d)[A-Z0-9]{8,40}(?![\w@-])"),
@@ -161,7 +166,7 @@ def mentions(text: str) -> list[Mention]:
         return True
 
     def masked() -> str:
-        return "".join(ch if ok else " " for ch, ok in zip(text, free))
+        return "".join(ch if ok else " " for ch, ok in zip(text, free, strict=True))
 
     for m in slots._EMAIL.finditer(text):
         claim(*m.span(), "email", m.group(0))
@@ -235,7 +240,7 @@ def mentions(text: str) -> list[Mention]:
         del sizes
     for m in _EXTENSION.finditer(masked()):
         claim(*m.span(1), "extension", m.group(1).lower())
-    for m, minutes in zip(spoken_values._DURATION.finditer(masked()), spoken_values.durations(masked())):
+    for m, minutes in zip(spoken_values._DURATION.finditer(masked()), spoken_values.durations(masked()), strict=False):
         claim(*m.span(), "quantity", minutes, "min")
     for m in _QUANTITY.finditer(masked()):
         unit = _unit(m.group(2))
@@ -244,7 +249,8 @@ def mentions(text: str) -> list[Mention]:
     for m in spoken_values.ADDRESS.finditer(masked()):
         claim(*m.span(), "address", slots._clean(m.group(0)))
     spoken = masked()
-    money = sorted({(m.start(), m.end(), m.group(1)) for pattern in spoken_values._MONEY for m in pattern.finditer(spoken)})
+    money = sorted({(m.start(), m.end(), m.group(1)) for pattern in spoken_values._MONEY
+                    for m in pattern.finditer(spoken)})
     for start, end, amount in money:
         currencies = slots._currencies_written(spoken[start:end])
         claim(start, end, "money", _number(amount), currencies[0] if currencies else None)
@@ -278,7 +284,8 @@ _DAY_RANGE = re.compile(r"(?<![\w.,/-])(?:(?:с|from|between)\s+)?(\d{1,2})(?:st
                         r"(?:,?\s+(\d{4}))?(?![\w-])", re.I)
 """A range of days with the month after both: «с 10 по 14 февраля 2027», "from 3 to 7 June 2026", "3-7 June"."""
 _DIMENSIONS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*[x×х*]\s*(\d+(?:[.,]\d+)?)(?:\s*[x×х*]\s*(\d+(?:[.,]\d+)?))?"
-                         r"\s?(?P<unit>mm|cm|m|in|мм|см|м|millimet(?:er|re)s?|centimet(?:er|re)s?|met(?:er|re)s?)(?!\w)", re.I)
+                         r"\s?(?P<unit>mm|cm|m|in|мм|см|м|millimet(?:er|re)s?|centimet(?:er|re)s?|met(?:er|re)s?)"
+                         r"(?!\w)", re.I)
 _EXTENSION = re.compile(r"(?<![\w./~-])(\.[A-Za-z][A-Za-z0-9]{0,5})(?![\w/.-])")
 """A file extension written on its own: "all .csv files", «файлы .log»."""
 _DIMENSION_WORDS = ({"length", "long", "len", "l", "длина"}, {"width", "wide", "w", "breadth", "ширина"},
@@ -323,9 +330,11 @@ def _join_dates_and_times(text: str, found: list[Mention]) -> None:
 
 _LANGUAGE_WORDS = r"(?:english|french|german|spanish|italian|russian|chinese|japanese|portuguese|korean|arabic|" \
                   r"английск|французск|немецк|испанск|итальянск|русск|китайск|японск)\w*"
-_TRANSLATE = re.compile(rf"\btranslate\s+(?!(?:this|it|that|these|them|the following)\b)(?:the\s+(?:word|phrase|sentence)\s+)?"
+_TRANSLATE = re.compile(r"\btranslate\s+(?!(?:this|it|that|these|them|the following)\b)(?:the\s+(?:word|phrase|"
+                        r"sentence)\s+)?"
                         rf"([^\"«“.!?\n]{{2,200}}?)\s+(?:in)?to\s+{_LANGUAGE_WORDS}|"
-                        rf"(?<!\w)переведи\w*\s+(?!(?:это|его|их)\b)([^\"«“.!?\n]{{2,200}}?)\s+на\s+{_LANGUAGE_WORDS}", re.I)
+                        rf"(?<!\w)переведи\w*\s+(?!(?:это|его|их)\b)([^\"«“.!?\n]{{2,200}}?)\s+на\s+{_LANGUAGE_WORDS}",
+                        re.I)
 
 
 def _number(written: str) -> int | float | None:
@@ -364,7 +373,8 @@ _DATE_WORDS = re.compile(r"(?:^|_|\b)(?:check_?in|check_?out|checkin|checkout|ar
 _POSTCODE_FIELD = re.compile(r"zip|post_?code|postal|pin_?code|индекс", re.I)
 _PHONE_FIELD = re.compile(r"^(?:number|to|from|recipient|phone|mobile|cell|tel)$|phone|mobile|телефон", re.I)
 _FROM_ROLE = re.compile(r"^(?:from|source|origin|pickup|pick_?up|sender|departure|start)(?:_|$)|(?:_|^)from$", re.I)
-_TO_ROLE = re.compile(r"^(?:to|dest|destination|target|dropoff|drop_?off|recipient|arrival|end)(?:_|$)|(?:_|^)to$", re.I)
+_TO_ROLE = re.compile(r"^(?:to|dest|destination|target|dropoff|drop_?off|recipient|arrival|end)(?:_|$)|(?:_|^)to$",
+                      re.I)
 _AT_ROLE = re.compile(r"merchant|store|shop|venue|restaurant|hotel|vendor|payee|business|cafe|bar\b", re.I)
 _IN_ROLE = re.compile(r"location|city|town|place|where|region|area", re.I)
 _LABEL_ROLE = re.compile(r"title|name|label|subject|caption|heading", re.I)
@@ -374,7 +384,8 @@ _FOR_ROLE = re.compile(r"assignee|owner|employee|customer|client|person|patient|
 
 _DATETIME_DESCRIBED = re.compile(r"date-?time|date and time|timestamp|\boffset\b|iso\s*8601[^.]{0,40}\btime\b|"
                                  r"\btime\b[^.]{0,40}iso\s*8601|дата и время", re.I)
-_LOCAL_TIME = re.compile(r"without\s+(?:an?\s+|the\s+|any\s+)?(?:utc\s+)?(?:time\s*zone\s+)?offset|no\s+(?:utc\s+)?offset|"
+_LOCAL_TIME = re.compile(r"without\s+(?:an?\s+|the\s+|any\s+)?(?:utc\s+)?(?:time\s*zone\s+)?offset|no\s+(?:utc\s+)"
+                         r"?offset|"
                          r"local\s+time|naive|без\s+(?:смещения|часового пояса)|местн\w+\s+врем", re.I)
 _EXTENSION_FIELD = re.compile(r"(?:^|_)(?:ext|extension|extensions|suffix|file_?type)(?:$|_)", re.I)
 
@@ -401,11 +412,10 @@ def want(name: str, schema: dict) -> Want:
         kind = "money"  # `hourly_rate`: "at 85 per hour"
     if _POSTCODE_FIELD.search(spoken) and (not types or "string" in types or types & {"integer"}):
         kind = "postcode"
-    elif kind in (None, "text", "name", "place", "id") and "string" in (types or {"string"}) \
-            and _DATE_WORDS.search(spoken) and re.search(r"date|yyyy|day|дат", f"{spoken} {described}", re.I):
-        kind = "date"
-    elif kind in (None, "text") and "string" in (types or {"string"}) and re.search(
-            r"(?:^|_)(?:check_?in|check_?out|checkin|checkout|due|deadline|dob|birthday)(?:$|_)", spoken):
+    elif (kind in (None, "text", "name", "place", "id") and "string" in (types or {"string"})
+          and _DATE_WORDS.search(spoken) and re.search(r"date|yyyy|day|дат", f"{spoken} {described}", re.I)) or (
+            kind in (None, "text") and "string" in (types or {"string"}) and re.search(
+                r"(?:^|_)(?:check_?in|check_?out|checkin|checkout|due|deadline|dob|birthday)(?:$|_)", spoken)):
         kind = "date"
     if kind in (None, "text", "id", "name") and _PHONE_FIELD.search(spoken) and kind != "postcode" \
             and "string" in (types or {"string"}) and not re.search(r"e-?mail", described, re.I):
@@ -421,8 +431,10 @@ def want(name: str, schema: dict) -> Want:
     words = tuple(w for w in re.findall(r"[a-zа-яё]+", spoken.replace("_", " ")) if w not in _GENERIC_WORDS)
     pattern = schema.get("pattern") if isinstance(schema.get("pattern"), str) else None
     code = bool(re.search(r"\bcode\b|\biso\b|639|bcp\s*47|\bкод\b", described, re.I)) or (
-        pattern is not None and spoken_values.matching(pattern, "fr") == ["fr"] and not spoken_values.matching(pattern, "French"))
-    bare = kind == "extension" and bool(re.search(r"without\s+(?:the\s+|a\s+)?(?:leading\s+)?dot|no\s+(?:leading\s+)?dot|"
+        pattern is not None and spoken_values.matching(pattern, "fr") == ["fr"]
+        and not spoken_values.matching(pattern, "French"))
+    bare = kind == "extension" and bool(re.search(r"without\s+(?:the\s+|a\s+)?(?:leading\s+)?dot|no\s+(?:leading\s+)"
+                                                  r"?dot|"
                                                   r"e\.g\.?\s*['\"]?[a-z]{2,4}\b|без\s+точки", described, re.I))
     pattern_ = schema.get("pattern")
     if kind == "extension" and isinstance(pattern_, str):
@@ -453,10 +465,12 @@ def _cues(want_: Want, mention: Mention, text: str) -> int:
     return sum(1 for w in want_.words if _stem(w) in near and w not in ("to", "from"))
 
 
-_RUSSIAN_CUES = {"клиент": "custo", "заказчик": "custo", "покупател": "custo", "сотрудник": "emplo", "работник": "emplo",
+_RUSSIAN_CUES = {"клиент": "custo", "заказчик": "custo", "покупател": "custo", "сотрудник": "emplo",
+                 "работник": "emplo",
                  "город": "city", "отел": "hotel", "гостиниц": "hotel", "компани": "compa", "организаци": "compa",
                  "получател": "recip", "отправител": "sende", "пациент": "patie", "врач": "docto", "склад": "wareh",
-                 "товар": "produ", "заказ": "order", "счёт": "invoi", "счет": "invoi", "задач": "task", "проект": "proje"}
+                 "товар": "produ", "заказ": "order", "счёт": "invoi", "счет": "invoi", "задач": "task",
+                 "проект": "proje"}
 """Russian words beside a value that name an English field (stemmed as _stem does): «для клиента Ромашка»."""
 
 
@@ -464,7 +478,8 @@ def _role(want_: Want, mention: Mention, text: str) -> int:
     """A preposition before the mention that gives it the field's role: "from X" for `from_…`, "at X" for a merchant."""
     before = re.findall(r"[\wа-яё]+", text[max(0, mention.start - 20):mention.start].lower())[-2:]
     name = want_.name
-    if mention.kind in ("date", "datetime", "time") and not re.search(r"(?:^|_)(?:from|to|start|end|since|until)(?:$|_)",
+    if mention.kind in ("date", "datetime", "time") and not re.search(r"(?:^|_)(?:from|to|start|end|since|until)(?:$|"
+                                                                      r"_)",
                                                                       name, re.I):
         return 0  # "from 3 to 7 June" orders days, not places: an `arrival` date is a stay's first day
     if _FROM_ROLE.search(name):
@@ -518,8 +533,8 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
     if m.kind == "phrase":
         if "string" not in types or kind not in ("text", None):
             return None
-        return m.value, 3 if re.search(r"text|source|input|phrase|sentence|content|query|string|message|word", want_.name,
-                                       re.I) else 1
+        textual = re.search(r"text|source|input|phrase|sentence|content|query|string|message|word", want_.name, re.I)
+        return m.value, 3 if textual else 1
     if kind == "postcode":
         if m.kind == "postcode":
             return (m.value if "string" in types else _int(m.value)), 3
@@ -572,7 +587,9 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
             return str(m.value), 1  # "room 214": only the field's own word beside it makes it the room's
         return None
     if m.kind == "code":
-        return (m.value, 3 if kind == "id" else 2 if kind == "product" else 1) if kind not in ("name", "place") else None
+        if kind in ("name", "place"):
+            return None
+        return m.value, 3 if kind == "id" else 2 if kind == "product" else 1
     if m.kind == "path":
         return (m.value, 3) if kind == "path" else None
     if m.kind == "address":
@@ -629,7 +646,7 @@ def _bind(text: str, fields: dict) -> dict[str, Bound]:
     asides = [_aside(spoken, [o for o in found if o is not mention]) for mention in found]
     best: dict[str, int] = {}
     for f, want_ in enumerate(wants):
-        for mention, spoken_aside in zip(found, asides):
+        for mention, spoken_aside in zip(found, asides, strict=True):
             fit = _value(want_, mention)
             if fit is None or fit[0] is MISSING or fit[1] <= 0:
                 continue
@@ -648,12 +665,13 @@ def _bind(text: str, fields: dict) -> dict[str, Bound]:
     kinds: dict[str, int] = {}
     for want_ in wants:
         kinds[want_.kind or ""] = kinds.get(want_.kind or "", 0) + 1
-    for _, _, start, want_, mention, value, fit, cues in pairs:
+    for _, _, start, want_, _mention, value, fit, cues in pairs:
         if want_.name in bound or start in used or want_.array:
             continue
         used.add(start)
         only = fit == 3 and kinds.get(want_.kind or "", 0) == 1 and best.get(want_.name) == 1
-        bound[want_.name] = Bound(value, bool(cues) or only or (fit == 3 and want_.unit is not None), fit >= 2 or bool(cues))
+        strong = bool(cues) or only or (fit == 3 and want_.unit is not None)
+        bound[want_.name] = Bound(value, strong, fit >= 2 or bool(cues))
     return bound
 
 
@@ -675,7 +693,8 @@ def slots_types(schema: dict) -> set[str]:
 
 _E164 = re.compile(r"e\.?\s?164|international format|\+\[1-9\]", re.I)
 _DIGITS_ONLY = re.compile(r"digits only|only digits|numbers only|only numbers|no (?:spaces|punctuation|dashes)|"
-                          r"without (?:spaces|punctuation|dashes|separators)|только цифр|без (?:пробелов|дефисов)", re.I)
+                          r"without (?:spaces|punctuation|dashes|separators)|только цифр|без (?:пробелов|дефисов)",
+                          re.I)
 _PHONE_LIKE = re.compile(r"^\+?[\d\s().\-/]{7,}$")
 
 

@@ -1,6 +1,6 @@
 """Everyday words for what a tool does: "should I take an umbrella?" is a question about the
-weather, "where is my parcel?" one about an order's delivery, "will it leave on time?" one about a flight, "is it too late to call Tokyo?" one about
-the local time there, though none names a tool.
+weather, "where is my parcel?" one about an order's delivery, "will it leave on time?" one about a flight,
+"is it too late to call Tokyo?" one about the local time there, though none names a tool.
 
 A real model makes that link from meaning; the simulated one has this short, fixed list, so a
 learner can still tell in advance which tool it will pick. Each entry adds the words a tool
@@ -20,7 +20,8 @@ DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "p
 
 _ENGLISH: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("umbrella", "umbrellas", "raincoat", "rain", "rains", "raining", "rainy", "drizzle",
-                     "snow", "snows", "snowing", "snowy", "sunny", "storm", "stormy", "thunderstorm", "chilly", "freezing",
+                     "snow", "snows", "snowing", "snowy", "sunny", "storm", "stormy", "thunderstorm", "chilly",
+                     "freezing",
                      "windy", "jacket", "sunscreen", "humid", "shorts", "sunglasses", "picnic"), WEATHER),
     **dict.fromkeys(("parcel", "parcels", "package", "packages", "shipment", "shipments", "courier", "delivered",
                      "arrive", "arrives"), DELIVERY),
@@ -51,7 +52,8 @@ def concepts(word: str) -> tuple[str, ...]:
 
 
 _COMPOSING = re.compile(
-    r"\b(?:write|compose|draft|make up|come up with|give)\s+(?:me\s+|us\s+)?(?:a|an|some|one|\d+)?\s*(?:[\w-]+\s+){0,2}?"
+    r"\b(?:write|compose|draft|make up|come up with|give)\s+(?:me\s+|us\s+)?(?:a|an|some|one|\d+)?\s*(?:[\w-]+\s+){0,"
+    r"2}?"
     r"(?:haiku|poem|limerick|sonnet|song|lyrics|story|tale|joke|rhyme|verse|essay|toast|riddle|slogan|tagline)s?\b|"
     r"(?<!\w)(?:напиши|сочини|придумай)\s+(?:мне\s+|нам\s+)?(?:[а-яё]+\s+){0,2}?"
     r"(?:хокку|хайку|стих\w*|рассказ\w*|сказк\w*|шутк\w*|анекдот\w*|песн\w*|тост\w*|загадк\w*|эссе)",

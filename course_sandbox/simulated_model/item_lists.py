@@ -9,7 +9,7 @@ its own stretch alone, so the first item's quantity never goes to the second.
 """
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 _DAYS = {"mon": r"monday|понедельник", "tue": r"tuesday|вторник", "wed": r"wednesday|сред[аыуе]|средам",
          "thu": r"thursday|четверг", "fri": r"friday|пятниц", "sat": r"saturday|суббот", "sun": r"sunday|воскресень"}
@@ -73,7 +73,7 @@ def stretches(text: str, marks: list[tuple[int, int]]) -> list[str]:
     stop = re.search(r"[.!?;](?:\s|$)|\s+(?:on|at|from|в|на)\s+\d", tail)
     ends.append(marks[-1][1] + (stop.start() if stop else len(tail)))
     pieces = []
-    for start, end in zip(starts, ends):
+    for start, end in zip(starts, ends, strict=True):
         piece = text[start:end]
         cut = list(_CUT.finditer(piece))
         pieces.append((piece[:cut[-1].start()] if cut and cut[-1].start() > 0 and end != ends[-1] else piece).strip())
@@ -117,7 +117,8 @@ def label(piece: str) -> str:
     piece = _LEADING.sub("", piece.strip(" ,.;:"))
     amount = re.search(r"[$€£¥₽]?\d", piece)
     after = _ON_WHAT.search(piece, amount.start()) if amount else None
-    if after and amount and re.search(r"[$€£¥₽]|\b[A-Z]{3}\b|dollar|euro|pound|рубл", piece[amount.start():after.start()]):
+    if after and amount and re.search(r"[$€£¥₽]|\b[A-Z]{3}\b|dollar|euro|pound|рубл",
+                                      piece[amount.start():after.start()]):
         return after.group(1).strip()
     if amount and amount.start() > 0 and re.fullmatch(r"[A-Za-zА-Яа-яЁё]+\s+", piece[:amount.start()]):
         piece = piece[amount.start():]  # "Order 2 pad thai": the verb before the count says nothing of the item

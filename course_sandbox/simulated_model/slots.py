@@ -17,7 +17,18 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import arithmetic, binding, everyday, item_lists, number_words, postal, proper_names, prose_lists, ranges, spoken_values
+from . import (
+    arithmetic,
+    binding,
+    everyday,
+    item_lists,
+    number_words,
+    postal,
+    proper_names,
+    prose_lists,
+    ranges,
+    spoken_values,
+)
 from .schema_instance import MISSING, instance, is_valid
 from .words import GLOSSARY, overlap, stems
 
@@ -36,7 +47,8 @@ _WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(
 _NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
 _ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
 _ID_AFTER_WORD = re.compile(
-    r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|issue|"
+    r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|"
+    r"issue|"
     r"parcel|package|shipment)s?|заказ\w*|номер\w*|счёт\w*|счет\w*|тикет\w*|клиент\w*|товар\w*|посылк\w*)"
     r"\s*(?:(?:#|№|no\.?|number|id)(?:\s+is\b)?)?\s*:?\s*"
     r"([A-Za-z0-9][\w-]*\d[\w-]*)", re.I)
@@ -47,7 +59,8 @@ _SPACED_ID = re.compile(r"\b(?:numbers?|no\.?|code|id|reference|ref|registration
 """An id with a letter prefix and a space after its noun: "register number HRB 123456", "plate AB 1234"."""
 _HASH_ID = re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)")
 _NAME = re.compile(
-    r"(?:\bmy name is|\bthe name|\bi am|\bi'm|\bthis is|\bnamed|\bcalled|\bcustomer|\bclient|\bfor|\bby|меня зовут|зовут|клиент\w*)"
+    r"(?:\bmy name is|\bthe name|\bi am|\bi'm|\bthis is|\bnamed|\bcalled|\bcustomer|\bclient|\bfor|\bby|меня зовут|"
+    r"зовут|клиент\w*)"
     r"\s+([A-ZА-ЯЁ][\w'-]+(?:\s+[A-ZА-ЯЁ][\w'-]+){0,2})")
 _QUOTED = re.compile(r"\"([^\"]{1,500})\"|«([^»]{1,500})»|“([^”]{1,500})”|(?<!\w)'([^'\n]{1,200})'(?!\w)")
 _IANA = re.compile(r"\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Indian)/[A-Z][A-Za-z_]+\b|\bUTC\b")
@@ -75,7 +88,8 @@ _SYMBOL = re.compile(r"\b[A-Z]{2,5}\b(?![-_]?\d)")
 _NOT_SYMBOLS = {"I", "A", "MR", "PR", "OK", "AI", "API", "JSON", "ID", "URL", "CA", "NY", "UK", "US", "USA", "EU",
                 "PDF", "FAQ", "LLM", "SDK", "HTTP"}
 _CURRENCIES = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "pound": "GBP", "gbp": "GBP",
-               "yen": "JPY", "jpy": "JPY", "ruble": "RUB", "rouble": "RUB", "рубл": "RUB", "руб": "RUB", "доллар": "USD",
+               "yen": "JPY", "jpy": "JPY", "ruble": "RUB", "rouble": "RUB", "рубл": "RUB", "руб": "RUB",
+               "доллар": "USD",
                "евро": "EUR", "фунт": "GBP", "иен": "JPY", "юан": "CNY", "yuan": "CNY", "franc": "CHF"}
 _SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₽": "RUB"}
 _PATH = re.compile(r"(?<![\w@])[\w./-]*\w\.(?:py|txt|md|json|csv|js|ts|yml|yaml|toml|html|css|pdf|cfg|ini|log|sql)\b")
@@ -103,11 +117,14 @@ KINDS: list[tuple[str, str]] = [
               r"человек|персон"),
     ("count", r"^(?:the )?number of\b|^how many\b|^количество\b"),
     ("percent", r"percent|\bpct\b|процент"),
-    ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
+    ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|"
+           r"\bticket\b|"
            r"\binvoice\b|\baccount\b|\bflight\b|номер|идентификатор|артикул|рейс"),
     ("product", r"product|\bitem\b|goods|товар|продукт"),
     ("name", r"\bclient\b|\bpayer\b|\bpayee\b|\bsupplier\b|\bvendor\b|\bcounterparty\b|плательщик|получател|поставщик|"
-             r"контрагент|\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|\bpatient\b|"
+             r"контрагент|\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|"
+             r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|"
+             r"\bpatient\b|"
              r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
     ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
@@ -118,11 +135,13 @@ KINDS: list[tuple[str, str]] = [
              r"comment|description|input|request|instruction|sentence|statement|reason|memo|caption|remark|headline|"
              r"запрос|текст|вопрос|тем|коммент|примечан|назначени"),
 ]
-_STRINGY = {"term", "time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
+_STRINGY = {"term", "time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date",
+            "expression", "currency", "symbol", "path", "place", "name",
             "text", "timezone", "language"}
 
 
-_FALLBACK = {"percent": "number", "money": "number", "count": "number", "party": "number", "address": "place", "product": "name", "phone": ""}
+_FALLBACK = {"percent": "number", "money": "number", "count": "number", "party": "number", "address": "place",
+             "product": "name", "phone": ""}
 """Where a kind looks when the words hold none of it: a price the user wrote as a bare number."""
 _OTHER_NUMBERS = {"count": "money", "money": "count"}
 """A bare number for a count is not the price ("3 hours at 120 each": quantity 3, unit_price 120)."""
@@ -302,7 +321,8 @@ class RequestHints:
         if kind == "email" and not self.evidence.of("email") and self.evidence.of("proper") and "format" not in schema \
                 and re.search(r"\bnames?\b|имен|имя", str(schema.get("description") or ""), re.I):
             return "name"  # `attendees` described as «Участники (имена)»
-        if kind == "email" and not self.evidence.of("email") and (self.evidence.of("phone") or self.evidence.of("addressee")):
+        if kind == "email" and not self.evidence.of("email") and (self.evidence.of("phone")
+                                                                  or self.evidence.of("addressee")):
             said = f"{name} {schema.get('description') or ''} {schema.get('format') or ''}".lower()
             if re.search(r"e-?mail|почт", said):
                 return kind
@@ -337,7 +357,8 @@ class RequestHints:
         if self.start:
             return bound.value if found is MISSING else found
         if isinstance(found, str) and isinstance(bound.value, str) and (found.startswith(bound.value) or (
-                found[:4].lower() == bound.value[:4].lower() and not found[:1].isdigit() and len(found.split()) == len(bound.value.split()))):
+                found[:4].lower() == bound.value[:4].lower() and not found[:1].isdigit()
+                and len(found.split()) == len(bound.value.split()))):
             return found  # the same value, in its nominative («в Москве»: Москва) or whole ("San Francisco, CA")
         if bound.strong or found is MISSING or elsewhere:
             return bound.value
@@ -357,7 +378,8 @@ class RequestHints:
     def _source_language(self, name: str, schema: dict, found: Any) -> Any:
         """A translation's source language is never its target: «Переведи «привет» на немецкий» has German as the
         target, and the phrase's own script (Cyrillic) gives Russian as the source."""
-        if not isinstance(found, str) or not re.search(r"(?:^|_)(?:source|src|from|original|input)(?:_|$)", name, re.I) \
+        if not isinstance(found,
+                          str) or not re.search(r"(?:^|_)(?:source|src|from|original|input)(?:_|$)", name, re.I) \
                 or kind_of(name, schema) != "language":
             return found
         target = binding.target_language(self.evidence.text)
@@ -387,7 +409,8 @@ class RequestHints:
         code = _country_code(name, schema, self.evidence.text)
         if code is not None:
             return code
-        if "string" in _types(schema) and index is None and _LABEL_FIELD.match(name) and not _QUOTED.search(self.evidence.text):
+        if "string" in _types(schema) and index is None and _LABEL_FIELD.match(name) \
+                and not _QUOTED.search(self.evidence.text):
             bare = _BARE_CALLED.search(self.evidence.text)
             if bare and is_valid(schema, bare.group(1)):
                 return bare.group(1)  # "Set a 20 minute timer called Tea."
@@ -523,7 +546,8 @@ class RequestHints:
         objects = []
         for piece in pieces:
             try:
-                hints = RequestHints(read(piece, self.evidence.lang), fields=items["properties"])  # bound in its stretch
+                hints = RequestHints(read(piece, self.evidence.lang),
+                                     fields=items["properties"])  # bound in its stretch
                 label = item_lists.label(piece)
                 for prop in labels:  # "3 hours of plumbing at 95 each": the line's description is "plumbing"
                     if label:
@@ -544,7 +568,8 @@ class RequestHints:
                       and _ITEM_LABEL.search(p)), None)
         amount = next((p for p, s in properties.items() if _types(s) & {"integer", "number"}
                        and re.search(r"quantit|qty|count|amount|number|units|how_?many|колич", p, re.I)), None)
-        unit = next((p for p, s in properties.items() if "string" in _types(s) and re.search(r"^units?$|measure|uom", p, re.I)),
+        unit = next((p for p, s in properties.items() if "string" in _types(s) and re.search(r"^units?$|measure|uom", p,
+                                                                                             re.I)),
                     None)
         if not label or not amount:
             return []
@@ -753,7 +778,8 @@ def _work_or_creator(name: str, text: str) -> str | None:
     if _WORK_FIELD.match(name):
         title = m["title"]
         words = title.split()
-        if words and proper_names.leads_a_sentence(text, m.start("title")) and words[0].lower() in _VERBS_BEFORE_A_TITLE:
+        if words and proper_names.leads_a_sentence(text,
+                                                   m.start("title")) and words[0].lower() in _VERBS_BEFORE_A_TITLE:
             title = " ".join(words[1:])
         return title or None
     return None
@@ -820,20 +846,25 @@ _END = r"(?=[.!?](?:\s|$)|$)"
 _FREE_TEXT = [
     (re.compile(r"^(?:body|message|text|content|msg|(?:e?mail|message)_?(?:body|text)|сообщение|текст)$", re.I),
      [re.compile(rf"\b(?:telling|tell|saying|say|informing|inform|letting\s+[\w@.+-]+\s+know|let\s+[\w@.+-]+\s+know)\s+"
-                 rf"(?:(?:him|her|them|me|us|everyone|all|the\s+team)\s+)?(?:that\s+)?(?P<x>[^\"«“]{{3,500}}?){_END}", re.I),
+                 rf"(?:(?:him|her|them|me|us|everyone|all|the\s+team)\s+)?(?:that\s+)?(?P<x>[^\"«“]{{3,500}}?){_END}",
+                 re.I),
       re.compile(rf"\b(?:e-?mail|message|text|write\s+to|ping|notify)\s+(?:[\w@.'-]+\s+){{1,3}}?that\s+"
                  rf"(?P<x>[^\"«“]{{3,500}}?){_END}", re.I),
-      re.compile(rf"(?<!\w)(?:напиши|сообщи|скажи|передай)\w*\s+(?:(?:ему|ей|им|всем)\s*)?,?\s*что\s+(?P<x>[^\"«“]{{3,500}}?){_END}",
+      re.compile(rf"(?<!\w)(?:напиши|сообщи|скажи|передай)\w*\s+(?:(?:ему|ей|им|всем)\s*)?,?\s*что\s+(?P<x>[^\"«“]{{3,"
+                 rf"500}}?){_END}",
                  re.I)]),
     (re.compile(r"reason|why|cause|причин|основани", re.I),
      [re.compile(rf"\b(?:because|since|due to|as long as|given that)\s+(?P<x>[^.!?]{{3,300}}?){_END}", re.I),
       re.compile(rf"(?<!\w)(?:потому что|так как|из-за|по причине)\s+(?P<x>[^.!?]{{3,300}}?){_END}", re.I),
-      re.compile(rf",\s*(?P<x>(?:I|I'm|I've|we|we're|my|our|the|it|it's|she|he|they|there's|there\s+is)\b[^.!?]{{3,300}}?){_END}")]),
+      re.compile(rf",\s*(?P<x>(?:I|I'm|I've|we|we're|my|our|the|it|it's|she|he|they|there's|there\s+is)\b[^.!?]{{3,"
+                 rf"300}}?){_END}")]),
     (re.compile(r"comment|note|instruction|remark|комментари|примечани|указани", re.I),
-     [re.compile(rf"(?:^|[.!?]\s+)(?:(?:for\s+the\s+|to\s+the\s+)?[\w-]{{2,20}}|[А-ЯЁA-Z][а-яё]+)\s*:\s*(?P<x>[^.!?]{{3,300}}?){_END}")]),
+     [re.compile(rf"(?:^|[.!?]\s+)(?:(?:for\s+the\s+|to\s+the\s+)?[\w-]{{2,20}}|[А-ЯЁA-Z][а-яё]+)"
+                 rf"\s*:\s*(?P<x>[^.!?]{{3,300}}?){_END}")]),
     (re.compile(r"purpose|назначени|memo", re.I),
      [re.compile(r"(?<!\w)за\s+(?P<x>[^,.!?«\"]{3,200})", re.I),
-      re.compile(r"(?:\d|[$€£₽]|\b(?:USD|EUR|GBP|dollars?|euros?|pounds?))\s+(?:\w+\s+)?for\s+(?P<x>[^,.!?\"]{3,200})", re.I)]),
+      re.compile(r"(?:\d|[$€£₽]|\b(?:USD|EUR|GBP|dollars?|euros?|pounds?))\s+(?:\w+\s+)?for\s+(?P<x>[^,.!?\"]{3,200})",
+                 re.I)]),
 ]
 """Free-text fields and the words that introduce what goes in them: a message's body ("telling them the files are in
 the shared drive"), a reason ("because…", ", I have a dentist appointment"), a note after a label («Курьеру: позвонить
@@ -897,7 +928,8 @@ def _clock_part(name: str, schema: dict, times: list[str]) -> int | None:
 
 
 _RU_ENUM_WORDS = {
-    "стоматолог": "dentist", "дантист": "dentist", "зубн": "dentist", "терапевт": "therapist", "кардиолог": "cardiologist",
+    "стоматолог": "dentist", "дантист": "dentist", "зубн": "dentist", "терапевт": "therapist", "кардиолог": "cardiologi"
+                                                                                                            "st",
     "педиатр": "pediatrician", "окулист": "ophthalmologist", "офтальмолог": "ophthalmologist",
     "дерматолог": "dermatologist", "хирург": "surgeon", "невролог": "neurologist", "гинеколог": "gynecologist",
     "психолог": "psychologist", "ортопед": "orthopedist", "коробк": "box", "коробок": "box", "ящик": "box",
@@ -980,7 +1012,8 @@ def _tone(english: str, russian: str) -> re.Pattern:
     return re.compile(rf"\b(?:{english})\b|(?<!\w)(?:{russian})", re.I)
 
 
-_PRAISE = _tone("love[sd]?|lovely|great|excellent|amazing|awesome|fantastic|perfect|good|nice|happy|like[sd]?|enjoy\\w*|"
+_PRAISE = _tone("love[sd]?|lovely|great|excellent|amazing|awesome|fantastic|perfect|good|nice|happy|like[sd]?|"
+                "enjoy\\w*|"
                 "recommend\\w*|brilliant|delicious|wonderful|best",
                 "отличн|прекрасн|хорош|нрав|люблю|понравил|рекоменду|вкусн|удобн")
 _COMPLAINT = _tone("hate[sd]?|bad|terrible|awful|poor|broke|broken|crack\\w*|leak\\w*|disappoint\\w*|worst|useless|"
@@ -1009,7 +1042,8 @@ def _option(value: str, options: list) -> Any:
     "de", "de-DE", "DE" or "German", else None."""
     wanted = {str(value).lower(), _LANGUAGE_CODES.get(str(value), "\0")}
     for option in options:
-        if isinstance(option, str) and (option.lower() in wanted or option.lower().split("-")[0].split("_")[0] in wanted):
+        if isinstance(option,
+                      str) and (option.lower() in wanted or option.lower().split("-")[0].split("_")[0] in wanted):
             return option
     return None
 
@@ -1041,9 +1075,11 @@ def copied(name: str, found: list[str], text: str) -> list[str]:
 _CALLED = re.compile(r"(?:\bcalled|\bnamed|\btitled|(?<!\w)под названием|(?<!\w)с названием)\s+"
                      r"(?:\"([^\"]{1,120})\"|«([^»]{1,120})»|“([^”]{1,120})”)", re.I)
 _LABEL_FIELD = re.compile(r"^(?:label|title|name|caption|nickname|alias|display_?name|tag)$", re.I)
-_BARE_CALLED = re.compile(r"\b(?:called|named|labell?ed|titled|nicknamed)\s+([A-ZА-ЯЁ0-9][\w'’&-]*(?:\s+[A-ZА-ЯЁ0-9][\w'’&-]*){0,4})")
+_BARE_CALLED = re.compile(r"\b(?:called|named|labell?ed|titled|nicknamed)\s+([A-ZА-ЯЁ0-9][\w'’&-]*(?:\s+[A-ZА-ЯЁ0-9][\w"
+                          r"'’&-]*){0,4})")
 """A name given without quotes: "a timer called Tea", "a playlist named Road Trip"."""
-_FROM_TO = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+|your\s+)?([\w-]+)\s+(?:to|into)\s+(?:the\s+|my\s+|our\s+|your\s+)?"
+_FROM_TO = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+|your\s+)?([\w-]+)\s+(?:to|into)\s+(?:the\s+|my\s+|our\s+|"
+                      r"your\s+)?"
                       r"([\w-]+)", re.I)
 _TAGGED = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 
@@ -1057,7 +1093,8 @@ def _after_its_word(name: str, schema: dict, text: str) -> Any:
     if not words:
         return MISSING
     word = words[-1] if words[-1] != "name" or len(words) == 1 else words[-2]
-    quoted = re.search(rf"(?<![\w-]){re.escape(word[:max(4, len(word) - 2)])}\w*\s*:?\s*(?:\"([^\"]+)\"|«([^»]+)»|“([^”]+)”)",
+    quoted = re.search(rf"(?<![\w-]){re.escape(word[:max(4, len(word) - 2)])}\w*\s*:?\s*(?:\"([^\"]+)\"|«([^»]+)»|"
+                       r"“([^”]+)”)",
                        text, re.I)
     if quoted:  # 'labelled "Tea"', 'note "Thanks!"': a quote right after the property's word
         return next(g for g in quoted.groups() if g)
@@ -1095,7 +1132,7 @@ _SLUG_THINGS = re.compile(r"\b(?:service|app|application|device|repo|repository|
                           r"deployment|slug|handle|channel|site|environment|env|namespace|target)\b", re.I)
 """Plain string properties that take a lower-case hyphenated identifier the request writes ("payments-api")."""
 _NOT_NAMING = {"new", "old", "same", "other", "whole", "entire", "first", "last", "main", "default", "current", "next",
-               "previous", "only", "own", "big", "small", "right", "wrong", "usual", "best", "whole", "this", "that"}
+               "previous", "only", "own", "big", "small", "right", "wrong", "usual", "best", "this", "that"}
 
 
 _MAX_PATTERN_VALUES = 50
@@ -1190,9 +1227,11 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 _RU_WEEKDAYS = ("понедельник", "вторник", "сред", "четверг", "пятниц", "суббот", "воскресень")
 _RELATIVE = re.compile(r"\b(?:(day after tomorrow)|(tomorrow)|(today|tonight|this (?:morning|afternoon|evening))|"
                        r"(?:next|this|coming|on)\s+(" + "|".join(_WEEKDAYS) + r")|in\s+(\d{1,3})\s+days?|"
-                       r"in\s+(\d{1,2}|a|one)\s+(weeks?|months?)|(a|one|\d{1,2})\s+(weeks?|months?|days?)\s+from\s+(?:today|now))\b|"
+                       r"in\s+(\d{1,2}|a|one)\s+(weeks?|months?)|(a|one|\d{1,2})\s+(weeks?|months?|days?)"
+                       r"\s+from\s+(?:today|now))\b|"
                        r"(?<!\w)(?:(послезавтра)|(завтра)|(сегодня)|(?:в|во)\s+(?:следующ\w+\s+|эт\w+\s+)?("
-                       + "|".join(_RU_WEEKDAYS) + r")\w*|через\s+(\d{1,3})\s+(?:дн|день)|через\s+(?:(\d{1,2})\s+)?(недел\w*|месяц\w*))", re.I)
+                       + "|".join(_RU_WEEKDAYS) + r")\w*|через\s+(\d{1,3})\s+(?:дн|день)|через\s+(?:(\d{1,2})\s+)"
+                                                  r"?(недел\w*|месяц\w*))", re.I)
 _RANGE = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|until|till|through|thru|-|–|—)\s*"
                     r"(?:([A-Za-z]{3,9})\.?\s+)?(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
 """A range of days with one year at its end: "from March 3 to March 6, 2026", "May 3-6, 2026"."""

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field, replace
 
 from ..conversation import Turn
 from ..request import Request
+from ..words import words
 from . import answers, assumptions, compound, plans, side_effects, slots, tool_roles
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
-from ..words import words
 from .schema_instance import MISSING, instance, is_valid
 from .slots import Evidence, RequestHints, kind_of
 from .words import overlap, stems
@@ -29,7 +29,8 @@ MAX_CALLS = 10
 MAX_PARALLEL = 5
 _SPECIFIC = {"phone", "email", "url", "uuid", "date", "datetime", "expression", "path", "symbol", "currency"}
 _LISTABLE = {"place", "id", "email", "name", "symbol", "path", "url", "date", "uuid"}
-_ONLY_FROM_THE_USER = {"term", "phone", "address", "product", "place", "id", "email", "name", "symbol", "path", "url", "uuid",
+_ONLY_FROM_THE_USER = {"term", "phone", "address", "product", "place", "id", "email", "name", "symbol", "path", "url",
+                       "uuid",
                        "date", "datetime", "expression", "currency", "timezone"}
 """Kinds of input a model must not invent (whose order? which city?); a confidence or a count it may."""
 
@@ -101,7 +102,8 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
     return None
 
 
-def _picked_from_listed(tools: list[tool_roles.ToolSpec], earlier: list[Call], evidence: Evidence) -> list[tuple[str, dict]]:
+def _picked_from_listed(tools: list[tool_roles.ToolSpec], earlier: list[Call],
+                        evidence: Evidence) -> list[tuple[str, dict]]:
     """A later message that names items an earlier listing returned ("Grant a day of leave to Ana and Cy." after
     list_staff gave E1 Ana, E2 Ben, E3 Cy): one call per named item, with the id the listing holds for it, never a
     question for an id the results already give. An item is named by a value that tells it from the others (a
@@ -183,10 +185,7 @@ def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[
     task = task_turn(turns).text()
     evidence = slots.read(task, lang)
     answered = [c for c in calls(turns) if c.result is not None]
-    if name:
-        tool = next((t for t in tools if t.name == name), None)
-    else:
-        tool = _forced_choice(tools, task, evidence, answered)
+    tool = next((t for t in tools if t.name == name), None) if name else _forced_choice(tools, task, evidence, answered)
     if tool is None:
         return None
     if answered and _FINISHING.search(tool.name):
@@ -323,7 +322,7 @@ def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[
     """The parts that act on an earlier part's results ("then delete the ones that end in .log"):
     a tool that lacks one input, words that point back, and an earlier part that calls a tool."""
     steps = []
-    for k, (ask, part) in enumerate(zip(asks, parts)):
+    for k, (ask, part) in enumerate(zip(asks, parts, strict=False)):
         earlier = [p.uses[0][0] for p in parts[:k] if p.uses]
         keeps = plans.selection(ask)
         if part.uses or not part.missing or len(part.missing[1]) != 1 or not earlier or keeps is None:
@@ -421,7 +420,8 @@ def _items(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[dict[str, int]
     """One start offset per item when the request lists several values of the kind the tool takes once."""
     kinds = [kind_of(p, s if isinstance(s, dict) else {}) for p, s in tool.properties().items()]
     claimed = slots.names(tool.properties())
-    taken = [*(evidence.of("venue") if "venue" in claimed else ()), *(evidence.of("name") if "person" in claimed else ())]
+    taken = [*(evidence.of("venue") if "venue" in claimed else ()), *(evidence.of("name") if "person" in claimed
+                                                                      else ())]
     props = [p for p, s in tool.properties().items()]
     for kind in dict.fromkeys(k for k in kinds if k in _LISTABLE):
         found = [v for v in evidence.of(kind) if kind != "place" or v not in taken]  # "at Chez Panisse" is the venue
