@@ -6,14 +6,14 @@ learner's own tools (tool_user), or answer a plain question. See docs/sandbox.md
 trigger each.
 """
 
+from ..breadth import memory, tool_search, web_search
 from ..conversation import Turn
 from ..request import Request
-from ..breadth import memory, tool_search, web_search
+from ..words import words
 from . import chat, policy, reviewer, slots, structured, tool_roles, tool_user
 from .generation_bounds import Unprovable
 from .history import language, task_turn
 from .reply import NewId, Reply, call_first, text_reply
-from ..words import words
 from .thoughts import thoughts
 
 __all__ = ["Reply", "respond", "thoughts"]

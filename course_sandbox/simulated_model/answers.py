@@ -10,13 +10,14 @@ import json
 import re
 from typing import Any
 
-from .history import Call
 from ..words import words
+from .history import Call
 from .slots import named_values
 from .words import overlap, stems
 
 _EXCERPT = 600
-_ASKS_FOR = {"cost": "price amount total", "much": "price amount total cost", "many": "quantity count", "pay": "price amount total",
+_ASKS_FOR = {"cost": "price amount total", "much": "price amount total cost", "many": "quantity count",
+             "pay": "price amount total",
              "where": "location address status city", "when": "date time created updated eta delivery",
              "who": "name author owner", "weather": "temperature condition forecast", "reach": "email phone",
              "contact": "email phone", "mail": "email", "e-mail": "email", "number": "phone",

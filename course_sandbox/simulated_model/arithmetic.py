@@ -19,7 +19,8 @@ _WORD_OPERATORS = [
 ]
 _RUN = re.compile(r"(?<![\w.])-?[\d(][\d\s.,+\-*/×÷%^()]*[\d)]")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-_PERCENT_OF = re.compile(r"(?<![\d.,])(\d{1,12}(?:[.,]\d{1,6})?)\s?%\s+(of|от)\s+(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,15}(?:[.,]\d{1,6})?)",
+_PERCENT_OF = re.compile(r"(?<![\d.,])(\d{1,12}(?:[.,]\d{1,6})?)\s?%\s+(of|от)\s+(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,"
+                         r"15}(?:[.,]\d{1,6})?)",
                          re.I)
 _DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
 _OPERATOR = re.compile(r"[\d)]\s*(\*\*|[-+*/×÷%^])\s*-?\s*[\d(]")

@@ -1,4 +1,5 @@
-"""One general value binding: every value a request states, found once and typed, matched to the tool field that fits it.
+"""One general value binding: every value a request states, found once and typed, matched to the tool field that
+fits it.
 
 The readers in slots.py answer "which values of kind K does the request hold?", one kind at a time; a field takes
 the first of its kind that is still free. That misses a value whose field's kind no reader knows (`check_in`,
@@ -44,6 +45,8 @@ class Mention:
     value: Any
     unit: str | None = None
     """money: the currency code (None when the amount has no currency beside it); quantity: the unit as written."""
+    place: int | None = None
+    """The mention's place in a written set of dimensions ("40x30x10 cm": 0 length, 1 width, 2 height)."""
 
 
 @dataclass(frozen=True)
@@ -79,9 +82,10 @@ _QUANTITY = re.compile(
     r"(?<![\w.,$€£¥₽])(\d+(?:[.,]\d+)?)\s?-?(" + "|".join(w for w, _ in _ALL_UNITS) + r")(?![\w])", re.I)
 _COUNTED = re.compile(r"(?<![\w.,$€£¥₽:/-])(\d+(?:[.,]\d+)?)\s+(?:(?:x|of)\s+)?([a-zа-яё][a-zа-яё'-]{1,20})", re.I)
 _NOT_COUNTED = {"am", "pm", "st", "nd", "rd", "th", "and", "or", "to", "at", "on", "in", "by", "for", "per", "each",
-                "from", "with", "the", "a", "an", "percent", "of", "is", "and", "и", "на", "в", "по"}
+                "from", "with", "the", "a", "an", "percent", "of", "is", "и", "на", "в", "по"}
 
-_MINOR_UNITS = re.compile(r"(?:^|_|\b)(?:cents?|kopecks?|kopeks?|pence|копе[ей]к\w*|минимальн\w* единиц|minor units?|smallest unit)(?:$|_|\b)",
+_MINOR_UNITS = re.compile(r"(?:^|_|\b)(?:cents?|kopecks?|kopeks?|pence|копе[ей]к\w*|минимальн\w* единиц|minor units?|"
+                          r"smallest unit)(?:$|_|\b)",
                           re.I)
 _FIELD_UNITS = [(re.compile(r"(?:^|_|\b)(?:ms|millis|milliseconds?)(?:$|_|\b)", re.I), "ms"),
                 (re.compile(r"(?:^|_|\b)(?:s|secs?|seconds?|секунд\w*)(?:$|_|\b)", re.I), "s"),
@@ -99,7 +103,8 @@ _FIELD_UNITS = [(re.compile(r"(?:^|_|\b)(?:ms|millis|milliseconds?)(?:$|_|\b)", 
                 (re.compile(r"(?:^|_|\b)(?:m|meters?|metres?|метрах)(?:$|_|\b)", re.I), "m"),
                 (re.compile(r"(?:^|_|\b)(?:km|kilomet(?:er|re)s?|км|километрах)(?:$|_|\b)", re.I), "km"),
                 (re.compile(r"(?:^|_|\b)(?:mi|miles)(?:$|_|\b)", re.I), "mi"),
-                (re.compile(r"(?:^|_|\b)(?:cm)(?:$|_|\b)", re.I), "cm"), (re.compile(r"(?:^|_|\b)(?:mm)(?:$|_|\b)", re.I), "mm")]
+                (re.compile(r"(?:^|_|\b)(?:cm)(?:$|_|\b)", re.I), "cm"),
+                (re.compile(r"(?:^|_|\b)(?:mm)(?:$|_|\b)", re.I), "mm")]
 
 
 def _unit(written: str) -> str | None:
@@ -119,7 +124,10 @@ def field_unit(name: str) -> str | None:
 
 
 def convert(value: float, unit: str, target: str) -> float | None:
-    """A quantity in another unit of the same dimension ("2 MB" in kb is 2048), or None across dimensions."""
+    """A quantity in another unit of the same dimension ("2 MB" in kb is 2048), or None across dimensions.
+
+    Sizes are binary, as file systems and most tools count them: 1 KB is 1024 bytes, so "2 MB" for a
+    `min_size_bytes` field is 2097152 (never 2, never 2000000)."""
     have, want = _FACTORS.get(unit), _FACTORS.get(target)
     if not have or not want or have[0] != want[0]:
         return None
@@ -129,10 +137,12 @@ def convert(value: float, unit: str, target: str) -> float | None:
 # ---------------------------------------------------------------- the request's values
 
 _POSTCODE_CUE = re.compile(r"(?:\bzip(?:\s*code)?|\bpost(?:al)?\s*code|\bpostcode|\bpin\s*code|(?<!\w)(?:почтов\w+\s+)?"
-                           r"индекс\w*)\s*(?:is\s+|:\s*|№\s*)?([A-Z0-9]{2,4}\s?[A-Z0-9]{3}|\d{4,6}(?:-\d{4})?)(?![\w-])",
+                           r"индекс\w*)\s*(?:is\s+|:\s*|№\s*)?([A-Z0-9]{2,4}\s?[A-Z0-9]{3}|\d{4,6}(?:-\d{4})?)"
+                           r"(?![\w-])",
                            re.I)
 _UK_POSTCODE = re.compile(r"(?<![\w-])[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}(?![\w-])")
-_BARE_NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
+_BARE_NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|"
+                          r"(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
 _CODE_PATTERNS = [re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)"),
                   re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b"),
                   re.compile(r"(?<![\w@./-])(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d)[A-Z0-9]{8,40}(?![\w@-])"),
@@ -147,16 +157,16 @@ def mentions(text: str) -> list[Mention]:
     found: list[Mention] = []
     free = [True] * len(text)
 
-    def claim(start: int, end: int, kind: str, value: Any, unit: str | None = None) -> bool:
+    def claim(start: int, end: int, kind: str, value: Any, unit: str | None = None, place: int | None = None) -> bool:
         if start >= end or not all(free[start:end]):
             return False
         for i in range(start, end):
             free[i] = False
-        found.append(Mention(start, end, kind, value, unit))
+        found.append(Mention(start, end, kind, value, unit, place))
         return True
 
     def masked() -> str:
-        return "".join(ch if ok else " " for ch, ok in zip(text, free))
+        return "".join(ch if ok else " " for ch, ok in zip(text, free, strict=True))
 
     for m in slots._EMAIL.finditer(text):
         claim(*m.span(), "email", m.group(0))
@@ -175,6 +185,11 @@ def mentions(text: str) -> list[Mention]:
     for word, name in slots._LANGUAGES.items():
         for m in re.finditer(rf"(?<!\w){word}\w*", lowered):
             claim(*m.span(), "language", name)
+    for m in _DAY_RANGE.finditer(masked()):  # «с 10 по 14 февраля 2027», "from 3 to 7 June 2026"
+        days = _day_range(m)
+        if days:
+            claim(*m.span(1), "date", days[0])
+            claim(m.start(2), m.end(0), "date", days[1])
     for m in slots._RANGE.finditer(masked()):
         days = slots._dates(m.group(0), relative=False)[1]
         if len(days) == 2:
@@ -196,6 +211,7 @@ def mentions(text: str) -> list[Mention]:
         said = spoken_values.times(m.group(0))
         if said:
             claim(*m.span(), "time", said[0])
+    _join_dates_and_times(text, found)
     for m in _POSTCODE_CUE.finditer(masked()):
         claim(*m.span(1), "postcode", m.group(1))
     for m in _UK_POSTCODE.finditer(masked()):
@@ -203,7 +219,28 @@ def mentions(text: str) -> list[Mention]:
     for m in spoken_values.PHONE.finditer(masked()):
         if sum(ch.isdigit() for ch in m.group(0)) >= 7:
             claim(*m.span(), "phone", m.group(0).strip())
-    for m, minutes in zip(spoken_values._DURATION.finditer(masked()), spoken_values.durations(masked())):
+    for pattern in _CODE_PATTERNS:  # before amounts: the number inside an id (cus_8812, INV-5) is no quantity
+        for m in pattern.finditer(masked()):
+            span = m.span(1) if m.groups() else m.span()
+            claim(*span, "code", text[span[0]:span[1]].rstrip(".-"))
+    spoken = masked()
+    money = sorted({(m.start(), m.end(), m.group(1)) for pattern in spoken_values._MONEY[:3]
+                    for m in pattern.finditer(spoken)})  # a currency written beside the amount
+    for start, end, amount in money:
+        currencies = slots._currencies_written(spoken[start:end])
+        claim(start, end, "money", _number(amount), currencies[0] if currencies else None)
+    for m in _DIMENSIONS.finditer(masked()):  # "40x30x10 cm": three lengths, in order
+        unit = _unit(m.group("unit"))
+        sizes = [g for g in m.group(1, 2, 3) if g]
+        if unit and all(free[m.start():m.end()]):
+            for place, group in enumerate(g for g in (1, 2, 3) if m.group(g)):
+                found.append(Mention(m.start(group), m.end(group), "quantity", _number(m.group(group)), unit, place))
+            for i in range(m.start(), m.end()):
+                free[i] = False
+        del sizes
+    for m in _EXTENSION.finditer(masked()):
+        claim(*m.span(1), "extension", m.group(1).lower())
+    for m, minutes in zip(spoken_values._DURATION.finditer(masked()), spoken_values.durations(masked()), strict=False):
         claim(*m.span(), "quantity", minutes, "min")
     for m in _QUANTITY.finditer(masked()):
         unit = _unit(m.group(2))
@@ -212,7 +249,8 @@ def mentions(text: str) -> list[Mention]:
     for m in spoken_values.ADDRESS.finditer(masked()):
         claim(*m.span(), "address", slots._clean(m.group(0)))
     spoken = masked()
-    money = sorted({(m.start(), m.end(), m.group(1)) for pattern in spoken_values._MONEY for m in pattern.finditer(spoken)})
+    money = sorted({(m.start(), m.end(), m.group(1)) for pattern in spoken_values._MONEY
+                    for m in pattern.finditer(spoken)})
     for start, end, amount in money:
         currencies = slots._currencies_written(spoken[start:end])
         claim(start, end, "money", _number(amount), currencies[0] if currencies else None)
@@ -221,10 +259,6 @@ def mentions(text: str) -> list[Mention]:
     for path in (*slots._PATH.finditer(masked()), *spoken_values.DIRECTORY.finditer(masked())):
         if len(path.group(0)) > 1:
             claim(*path.span(), "path", slots._clean(path.group(0)))
-    for pattern in _CODE_PATTERNS:
-        for m in pattern.finditer(masked()):
-            span = m.span(1) if m.groups() else m.span()
-            claim(*span, "code", text[span[0]:span[1]].rstrip(".-"))
     for m in _COUNTED.finditer(masked()):
         noun = m.group(2).lower()
         if noun not in _NOT_COUNTED:
@@ -245,11 +279,62 @@ def mentions(text: str) -> list[Mention]:
     return found
 
 
+_DAY_RANGE = re.compile(r"(?<![\w.,/-])(?:(?:с|from|between)\s+)?(\d{1,2})(?:st|nd|rd|th)?\s*(?:по|до|to|until|till|"
+                        r"through|thru|-|–|—|and|и)\s*(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-zА-Яа-яЁё]{3,9})\.?"
+                        r"(?:,?\s+(\d{4}))?(?![\w-])", re.I)
+"""A range of days with the month after both: «с 10 по 14 февраля 2027», "from 3 to 7 June 2026", "3-7 June"."""
+_DIMENSIONS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*[x×х*]\s*(\d+(?:[.,]\d+)?)(?:\s*[x×х*]\s*(\d+(?:[.,]\d+)?))?"
+                         r"\s?(?P<unit>mm|cm|m|in|мм|см|м|millimet(?:er|re)s?|centimet(?:er|re)s?|met(?:er|re)s?)"
+                         r"(?!\w)", re.I)
+_EXTENSION = re.compile(r"(?<![\w./~-])(\.[A-Za-z][A-Za-z0-9]{0,5})(?![\w/.-])")
+"""A file extension written on its own: "all .csv files", «файлы .log»."""
+_DIMENSION_WORDS = ({"length", "long", "len", "l", "длина"}, {"width", "wide", "w", "breadth", "ширина"},
+                    {"height", "high", "h", "depth", "deep", "d", "высота", "глубина"})
+
+
+def _day_range(m: re.Match) -> list[str]:
+    """The two days of a _DAY_RANGE match; with no year written, the year the first day is next reached from today()."""
+    from . import slots
+
+    month = slots._month(m.group(3))
+    first, last = int(m.group(1)), int(m.group(2))
+    if not month or last <= first:
+        return []
+    if m.group(4):
+        year = int(m.group(4))
+    else:
+        base = slots.today()
+        year = base.year if (month, first) >= (base.month, base.day) else base.year + 1
+    if not (slots._real_date(year, month, first) and slots._real_date(year, month, last)):
+        return []
+    return [f"{year}-{month:02d}-{first:02d}", f"{year}-{month:02d}-{last:02d}"]
+
+
+_DATE_TIME_GLUE = re.compile(r"^\s*(?:,|at|@|on|в|во|T)?\s*$", re.I)
+
+
+def _join_dates_and_times(text: str, found: list[Mention]) -> None:
+    """A date and a clock time written together ("on 2026-06-01 at 18:45", «5 мая 2026 в 9:00», "at 9:00 on 3 May")
+    become one datetime, in local time (no offset; a field that wants one adds it)."""
+    found.sort(key=lambda mention: mention.start)
+    i = 0
+    while i + 1 < len(found):
+        a, b = found[i], found[i + 1]
+        pair = {a.kind, b.kind}
+        if pair in ({"date", "time"}, {"datetime", "time"}) and _DATE_TIME_GLUE.match(text[a.end:b.start]):
+            day, clock = (a, b) if a.kind != "time" else (b, a)
+            value = f"{str(day.value)[:10]}T{clock.value}:00"
+            found[i:i + 2] = [Mention(a.start, b.end, "datetime", value)]
+        i += 1
+
+
 _LANGUAGE_WORDS = r"(?:english|french|german|spanish|italian|russian|chinese|japanese|portuguese|korean|arabic|" \
                   r"английск|французск|немецк|испанск|итальянск|русск|китайск|японск)\w*"
-_TRANSLATE = re.compile(rf"\btranslate\s+(?!(?:this|it|that|these|them|the following)\b)(?:the\s+(?:word|phrase|sentence)\s+)?"
+_TRANSLATE = re.compile(r"\btranslate\s+(?!(?:this|it|that|these|them|the following)\b)(?:the\s+(?:word|phrase|"
+                        r"sentence)\s+)?"
                         rf"([^\"«“.!?\n]{{2,200}}?)\s+(?:in)?to\s+{_LANGUAGE_WORDS}|"
-                        rf"(?<!\w)переведи\w*\s+(?!(?:это|его|их)\b)([^\"«“.!?\n]{{2,200}}?)\s+на\s+{_LANGUAGE_WORDS}", re.I)
+                        rf"(?<!\w)переведи\w*\s+(?!(?:это|его|их)\b)([^\"«“.!?\n]{{2,200}}?)\s+на\s+{_LANGUAGE_WORDS}",
+                        re.I)
 
 
 def _number(written: str) -> int | float | None:
@@ -276,6 +361,10 @@ class Want:
     array: bool
     code: bool = False
     """The field wants a code for what the request names ("ISO 639-1 code": "fr" for French)."""
+    local: bool = False
+    """A date-time field that asks for local time, without an offset (its value gets no "Z")."""
+    bare_extension: bool = False
+    """An extension field that asks for no leading dot ("without the dot", "e.g. csv")."""
 
 
 _DATE_WORDS = re.compile(r"(?:^|_|\b)(?:check_?in|check_?out|checkin|checkout|arrival|arrive|departure|depart|due|"
@@ -284,12 +373,21 @@ _DATE_WORDS = re.compile(r"(?:^|_|\b)(?:check_?in|check_?out|checkin|checkout|ar
 _POSTCODE_FIELD = re.compile(r"zip|post_?code|postal|pin_?code|индекс", re.I)
 _PHONE_FIELD = re.compile(r"^(?:number|to|from|recipient|phone|mobile|cell|tel)$|phone|mobile|телефон", re.I)
 _FROM_ROLE = re.compile(r"^(?:from|source|origin|pickup|pick_?up|sender|departure|start)(?:_|$)|(?:_|^)from$", re.I)
-_TO_ROLE = re.compile(r"^(?:to|dest|destination|target|dropoff|drop_?off|recipient|arrival|end)(?:_|$)|(?:_|^)to$", re.I)
+_TO_ROLE = re.compile(r"^(?:to|dest|destination|target|dropoff|drop_?off|recipient|arrival|end)(?:_|$)|(?:_|^)to$",
+                      re.I)
 _AT_ROLE = re.compile(r"merchant|store|shop|venue|restaurant|hotel|vendor|payee|business|cafe|bar\b", re.I)
 _IN_ROLE = re.compile(r"location|city|town|place|where|region|area", re.I)
 _LABEL_ROLE = re.compile(r"title|name|label|subject|caption|heading", re.I)
 _FOR_ROLE = re.compile(r"assignee|owner|employee|customer|client|person|patient|guest|recipient|member|for_?whom|who",
                        re.I)
+
+
+_DATETIME_DESCRIBED = re.compile(r"date-?time|date and time|timestamp|\boffset\b|iso\s*8601[^.]{0,40}\btime\b|"
+                                 r"\btime\b[^.]{0,40}iso\s*8601|дата и время", re.I)
+_LOCAL_TIME = re.compile(r"without\s+(?:an?\s+|the\s+|any\s+)?(?:utc\s+)?(?:time\s*zone\s+)?offset|no\s+(?:utc\s+)"
+                         r"?offset|"
+                         r"local\s+time|naive|без\s+(?:смещения|часового пояса)|местн\w+\s+врем", re.I)
+_EXTENSION_FIELD = re.compile(r"(?:^|_)(?:ext|extension|extensions|suffix|file_?type)(?:$|_)", re.I)
 
 
 def want(name: str, schema: dict) -> Want:
@@ -314,21 +412,35 @@ def want(name: str, schema: dict) -> Want:
         kind = "money"  # `hourly_rate`: "at 85 per hour"
     if _POSTCODE_FIELD.search(spoken) and (not types or "string" in types or types & {"integer"}):
         kind = "postcode"
-    elif kind in (None, "text", "name", "place", "id") and "string" in (types or {"string"}) \
-            and _DATE_WORDS.search(spoken) and re.search(r"date|yyyy|day|дат", f"{spoken} {described}", re.I):
-        kind = "date"
-    elif kind in (None, "text") and "string" in (types or {"string"}) and re.search(
-            r"(?:^|_)(?:check_?in|check_?out|checkin|checkout|due|deadline|dob|birthday)(?:$|_)", spoken):
+    elif (kind in (None, "text", "name", "place", "id") and "string" in (types or {"string"})
+          and _DATE_WORDS.search(spoken) and re.search(r"date|yyyy|day|дат", f"{spoken} {described}", re.I)) or (
+            kind in (None, "text") and "string" in (types or {"string"}) and re.search(
+                r"(?:^|_)(?:check_?in|check_?out|checkin|checkout|due|deadline|dob|birthday)(?:$|_)", spoken)):
         kind = "date"
     if kind in (None, "text", "id", "name") and _PHONE_FIELD.search(spoken) and kind != "postcode" \
             and "string" in (types or {"string"}) and not re.search(r"e-?mail", described, re.I):
         kind = "phone" if re.search(r"phone|mobile|cell|tel|телефон|^number$", spoken) or "phone" in described.lower() \
             else kind
+    if "string" in (types or {"string"}) and (kind in (None, "text", "date", "time", "datetime") or (
+            kind == "id" and not re.search(r"(?:^|_)(?:id|ids|key|uid)$", spoken))) and (
+            schema.get("format") == "date-time" or _DATETIME_DESCRIBED.search(described)):
+        kind = "datetime"
+    if "string" in (types or {"string"}) and _EXTENSION_FIELD.search(spoken):
+        kind = "extension"
+    local = kind == "datetime" and bool(_LOCAL_TIME.search(described))
     words = tuple(w for w in re.findall(r"[a-zа-яё]+", spoken.replace("_", " ")) if w not in _GENERIC_WORDS)
     pattern = schema.get("pattern") if isinstance(schema.get("pattern"), str) else None
     code = bool(re.search(r"\bcode\b|\biso\b|639|bcp\s*47|\bкод\b", described, re.I)) or (
-        pattern is not None and spoken_values.matching(pattern, "fr") == ["fr"] and not spoken_values.matching(pattern, "French"))
-    return Want(name, frozenset(types), kind, words, unit, array, code)
+        pattern is not None and spoken_values.matching(pattern, "fr") == ["fr"]
+        and not spoken_values.matching(pattern, "French"))
+    bare = kind == "extension" and bool(re.search(r"without\s+(?:the\s+|a\s+)?(?:leading\s+)?dot|no\s+(?:leading\s+)"
+                                                  r"?dot|"
+                                                  r"e\.g\.?\s*['\"]?[a-z]{2,4}\b|без\s+точки", described, re.I))
+    pattern_ = schema.get("pattern")
+    if kind == "extension" and isinstance(pattern_, str):
+        dotted = spoken_values.bounded_search(pattern_, ".log")
+        bare = bare or not (dotted and dotted.group(0) == ".log")
+    return Want(name, frozenset(types), kind, words, unit, array, code, local, bare)
 
 
 # ---------------------------------------------------------------- fit and assignment
@@ -349,13 +461,27 @@ def _cues(want_: Want, mention: Mention, text: str) -> int:
     # before: "zip code 62704", "checking in 2026-04-10"; after: the word right after ("the Dover warehouse")
     before, after = re.findall(r"[^\W_]+", before.lower())[-3:], re.findall(r"[^\W_]+", after.lower())[:1]
     near = {_stem(w) for w in before + after}
+    near |= {english for w in before + after for stem, english in _RUSSIAN_CUES.items() if w.startswith(stem)}
     return sum(1 for w in want_.words if _stem(w) in near and w not in ("to", "from"))
+
+
+_RUSSIAN_CUES = {"клиент": "custo", "заказчик": "custo", "покупател": "custo", "сотрудник": "emplo",
+                 "работник": "emplo",
+                 "город": "city", "отел": "hotel", "гостиниц": "hotel", "компани": "compa", "организаци": "compa",
+                 "получател": "recip", "отправител": "sende", "пациент": "patie", "врач": "docto", "склад": "wareh",
+                 "товар": "produ", "заказ": "order", "счёт": "invoi", "счет": "invoi", "задач": "task",
+                 "проект": "proje"}
+"""Russian words beside a value that name an English field (stemmed as _stem does): «для клиента Ромашка»."""
 
 
 def _role(want_: Want, mention: Mention, text: str) -> int:
     """A preposition before the mention that gives it the field's role: "from X" for `from_…`, "at X" for a merchant."""
     before = re.findall(r"[\wа-яё]+", text[max(0, mention.start - 20):mention.start].lower())[-2:]
     name = want_.name
+    if mention.kind in ("date", "datetime", "time") and not re.search(r"(?:^|_)(?:from|to|start|end|since|until)(?:$|"
+                                                                      r"_)",
+                                                                      name, re.I):
+        return 0  # "from 3 to 7 June" orders days, not places: an `arrival` date is a stay's first day
     if _FROM_ROLE.search(name):
         return 1 if "from" in before or "из" in before or "от" in before else -1 if "to" in before else 0
     if _TO_ROLE.search(name):
@@ -385,12 +511,19 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
         if kind == "time":
             return (m.value, 3) if m.kind == "time" else (m.value[11:16], 2) if m.kind == "datetime" else None
         if kind == "datetime":
-            return (m.value, 3) if m.kind == "datetime" else (f"{m.value}T09:00:00Z", 1) if m.kind == "date" else None
+            if m.kind == "datetime":
+                bare = re.sub(r"(?:Z|[+-]\d{2}:?\d{2})$", "", m.value)
+                return (bare if want_.local else m.value if bare != m.value else f"{m.value}Z"), 3
+            return (f"{m.value}T09:00:00{'' if want_.local else 'Z'}", 1) if m.kind == "date" else None
         if m.kind == "date":
             return m.value, 3
         return (m.value[:10], 2) if m.kind == "datetime" else None
     if m.kind in ("date", "datetime", "time"):
         return None
+    if kind == "extension" or m.kind == "extension":
+        if kind != "extension" or m.kind != "extension" or "string" not in types:
+            return None
+        return (m.value.lstrip(".") if want_.bare_extension else m.value), 3
     if m.kind == "language" or kind == "language":
         bare_end = want_.name.lower() in ("to", "from", "source", "target")  # `to` of a translator: "into French"
         if m.kind != "language" or (kind not in ("language", None, "text") and not bare_end) or "string" not in types:
@@ -400,8 +533,8 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
     if m.kind == "phrase":
         if "string" not in types or kind not in ("text", None):
             return None
-        return m.value, 3 if re.search(r"text|source|input|phrase|sentence|content|query|string|message|word", want_.name,
-                                       re.I) else 1
+        textual = re.search(r"text|source|input|phrase|sentence|content|query|string|message|word", want_.name, re.I)
+        return m.value, 3 if textual else 1
     if kind == "postcode":
         if m.kind == "postcode":
             return (m.value if "string" in types else _int(m.value)), 3
@@ -454,7 +587,9 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
             return str(m.value), 1  # "room 214": only the field's own word beside it makes it the room's
         return None
     if m.kind == "code":
-        return (m.value, 3 if kind == "id" else 1) if kind not in ("name", "place") else None
+        if kind in ("name", "place"):
+            return None
+        return m.value, 3 if kind == "id" else 2 if kind == "product" else 1
     if m.kind == "path":
         return (m.value, 3) if kind == "path" else None
     if m.kind == "address":
@@ -467,7 +602,7 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
         from . import slots
         if kind == "name" and not _AT_ROLE.search(want_.name) and slots._known_city(str(m.value)):
             return None  # "Ship a parcel to London": a city is no one's name
-        return m.value, 2 if kind == "name" else 1
+        return m.value, 2 if kind == "name" or (kind is None and _FOR_ROLE.search(want_.name)) else 1
     return None
 
 
@@ -511,7 +646,7 @@ def _bind(text: str, fields: dict) -> dict[str, Bound]:
     asides = [_aside(spoken, [o for o in found if o is not mention]) for mention in found]
     best: dict[str, int] = {}
     for f, want_ in enumerate(wants):
-        for mention, spoken_aside in zip(found, asides):
+        for mention, spoken_aside in zip(found, asides, strict=True):
             fit = _value(want_, mention)
             if fit is None or fit[0] is MISSING or fit[1] <= 0:
                 continue
@@ -519,6 +654,8 @@ def _bind(text: str, fields: dict) -> dict[str, Bound]:
             if role < 0 and not cues:
                 continue
             score = fit[1] + 3 * cues + 2 * role
+            if mention.place is not None and set(want_.words) & _DIMENSION_WORDS[min(mention.place, 2)]:
+                score += 4  # "40x30x10 cm": the first is the length, then the width, then the height
             if fit[1] == 3:
                 best[want_.name] = best.get(want_.name, 0) + 1
             pairs.append((-score, f, mention.start, want_, mention, fit[0], fit[1], cues + max(role, 0)))
@@ -528,12 +665,13 @@ def _bind(text: str, fields: dict) -> dict[str, Bound]:
     kinds: dict[str, int] = {}
     for want_ in wants:
         kinds[want_.kind or ""] = kinds.get(want_.kind or "", 0) + 1
-    for _, _, start, want_, mention, value, fit, cues in pairs:
+    for _, _, start, want_, _mention, value, fit, cues in pairs:
         if want_.name in bound or start in used or want_.array:
             continue
         used.add(start)
         only = fit == 3 and kinds.get(want_.kind or "", 0) == 1 and best.get(want_.name) == 1
-        bound[want_.name] = Bound(value, bool(cues) or only or (fit == 3 and want_.unit is not None), fit >= 2 or bool(cues))
+        strong = bool(cues) or only or (fit == 3 and want_.unit is not None)
+        bound[want_.name] = Bound(value, strong, fit >= 2 or bool(cues))
     return bound
 
 
@@ -549,3 +687,70 @@ def _aside(text: str, others: list[Mention]) -> str:
 def slots_types(schema: dict) -> set[str]:
     from . import slots
     return slots._types(schema)
+
+
+# ---------------------------------------------------------------- the form a field's description asks for
+
+_E164 = re.compile(r"e\.?\s?164|international format|\+\[1-9\]", re.I)
+_DIGITS_ONLY = re.compile(r"digits only|only digits|numbers only|only numbers|no (?:spaces|punctuation|dashes)|"
+                          r"without (?:spaces|punctuation|dashes|separators)|только цифр|без (?:пробелов|дефисов)",
+                          re.I)
+_PHONE_LIKE = re.compile(r"^\+?[\d\s().\-/]{7,}$")
+
+
+def formatted(schema: dict, value: Any) -> Any:
+    """A phone number in the form the field asks for: E.164 ("+14155550123": a ten-digit number is taken as North
+    American, one starting 00 as international) or "digits only" (punctuation and spaces dropped). Other values,
+    and values the schema would then reject, stay as written."""
+    if not isinstance(value, str) or not _PHONE_LIKE.match(value.strip()):
+        return value
+    said = f"{schema.get('description') or ''} {schema.get('format') or ''} {schema.get('pattern') or ''} " \
+           f"{schema.get('title') or ''}"
+    digits = re.sub(r"\D", "", value)
+    if _E164.search(said):
+        written = value.strip()
+        if written.startswith("+"):
+            return f"+{digits}"
+        if digits.startswith("00"):
+            return f"+{digits[2:]}"
+        if len(digits) == 10 and digits[0] in "23456789":
+            return f"+1{digits}"
+        if len(digits) == 11 and digits[0] == "1":
+            return f"+{digits}"
+        return value
+    if _DIGITS_ONLY.search(said):
+        return digits
+    return value
+
+
+# ---------------------------------------------------------------- a translation's two languages
+
+_INTO = re.compile(rf"(?:\b(?:in)?to|(?<!\w)на)\s+({_LANGUAGE_WORDS})", re.I)
+
+
+def target_language(text: str) -> str | None:
+    """The language a request translates into ("to French", «на немецкий»), or None."""
+    from . import slots
+
+    m = _INTO.search(text[:4000])
+    if not m:
+        return None
+    said = m.group(1).lower()
+    return next((name for word, name in slots._LANGUAGES.items() if said.startswith(word)), None)
+
+
+def phrase_language(text: str) -> str | None:
+    """The language of what is to be translated (the quoted or named phrase), by its script: Cyrillic is Russian,
+    Latin letters English; None when there is no phrase or the script says nothing."""
+    from . import slots
+
+    quoted = slots._QUOTED.search(text[:4000])
+    said = next((g for g in quoted.groups() if g), "") if quoted else ""
+    if not said:
+        m = _TRANSLATE.search(text[:4000])
+        said = (m.group(1) or m.group(2) or "") if m else ""
+    if re.search(r"[а-яё]", said, re.I):
+        return "Russian"
+    if re.search(r"[a-z]", said, re.I) and not re.search(r"[^\x00-\x7f]", said):
+        return "English"
+    return None

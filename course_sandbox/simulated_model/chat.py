@@ -3,10 +3,10 @@
 
 import re
 
+from ..words import N_, words
 from . import arithmetic, number_words
 from .diff_reading import parse_changes
 from .reply import Reply, text_reply
-from ..words import N_, words
 from .reviewer import compose_review, mr_number
 
 _COUNT_ASK = re.compile(r"\bcount\b|\b(?:list|write(?: out)?|say|name|enumerate|print)\b\W+(?:all\W+)?(?:the\W+)?"

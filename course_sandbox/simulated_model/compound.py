@@ -7,9 +7,10 @@ weather in Paris and" fits nothing alone, so it stays with the weather (two citi
 """
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
-_SEPARATOR = re.compile(r"[;?!]|,|\.(?=\s)|\b(?:and|also|then|plus|as well as)\b|(?<!\w)(?:и|а также|ещё|затем|а потом|потом)(?!\w)",
+_SEPARATOR = re.compile(r"[;?!]|,|\.(?=\s)|\b(?:and|also|then|plus|as well as)\b|(?<!\w)(?:и|а также|ещё|затем|а потом|"
+                        r"потом)(?!\w)",
                         re.I)
 _QUOTED = re.compile(r"\"[^\"]*\"|«[^»]*»|“[^”]*”|(?<!\w)'[^'\n]*'(?!\w)")
 _A_VALUE = re.compile(r"^(?:with\s+|с\s+)?(?:the\s+|a\s+)?[\w-]+(?:\s+[\w-]+)?\s*:?\s*"

@@ -1,6 +1,6 @@
 """Everyday words for what a tool does: "should I take an umbrella?" is a question about the
-weather, "where is my parcel?" one about an order's delivery, "will it leave on time?" one about a flight, "is it too late to call Tokyo?" one about
-the local time there, though none names a tool.
+weather, "where is my parcel?" one about an order's delivery, "will it leave on time?" one about a flight,
+"is it too late to call Tokyo?" one about the local time there, though none names a tool.
 
 A real model makes that link from meaning; the simulated one has this short, fixed list, so a
 learner can still tell in advance which tool it will pick. Each entry adds the words a tool
@@ -15,11 +15,13 @@ WEATHER = ("weather", "forecast", "rain")
 CLOCK = ("time", "clock", "timezone", "local")
 FLIGHT = ("flight", "flights", "status", "departure", "arrival")
 COOKING = ("recipe", "recipes", "cook", "cooking", "dish", "meal")
+STOCK = ("stock", "inventory", "availability", "available", "warehouse")
 DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "package", "parcel")
 
 _ENGLISH: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("umbrella", "umbrellas", "raincoat", "rain", "rains", "raining", "rainy", "drizzle",
-                     "snow", "snows", "snowing", "snowy", "sunny", "storm", "stormy", "thunderstorm", "chilly", "freezing",
+                     "snow", "snows", "snowing", "snowy", "sunny", "storm", "stormy", "thunderstorm", "chilly",
+                     "freezing",
                      "windy", "jacket", "sunscreen", "humid", "shorts", "sunglasses", "picnic"), WEATHER),
     **dict.fromkeys(("parcel", "parcels", "package", "packages", "shipment", "shipments", "courier", "delivered",
                      "arrive", "arrives"), DELIVERY),
@@ -36,6 +38,7 @@ _RUSSIAN: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("посылк", "бандерол", "отправлени", "курьер", "трек"), DELIVERY),
     **dict.fromkeys(("вылет", "взлет", "взлёт", "задерж", "самолет", "самолёт", "аэропорт", "посадк"), FLIGHT),
     **dict.fromkeys(("поздно", "рано", "полноч"), CLOCK),
+    **dict.fromkeys(("склад", "наличи", "остатк", "остаток"), STOCK),
     **dict.fromkeys(("рецепт", "ужин", "обед", "завтрак", "приготов", "испеч", "выпечк", "блюд"), COOKING),
 }
 """Russian word beginnings: «зонт», «зонтик»; «дождь», «дождя»; «посылка», «посылку»."""
@@ -49,7 +52,8 @@ def concepts(word: str) -> tuple[str, ...]:
 
 
 _COMPOSING = re.compile(
-    r"\b(?:write|compose|draft|make up|come up with|give)\s+(?:me\s+|us\s+)?(?:a|an|some|one|\d+)?\s*(?:[\w-]+\s+){0,2}?"
+    r"\b(?:write|compose|draft|make up|come up with|give)\s+(?:me\s+|us\s+)?(?:a|an|some|one|\d+)?\s*(?:[\w-]+\s+){0,"
+    r"2}?"
     r"(?:haiku|poem|limerick|sonnet|song|lyrics|story|tale|joke|rhyme|verse|essay|toast|riddle|slogan|tagline)s?\b|"
     r"(?<!\w)(?:напиши|сочини|придумай)\s+(?:мне\s+|нам\s+)?(?:[а-яё]+\s+){0,2}?"
     r"(?:хокку|хайку|стих\w*|рассказ\w*|сказк\w*|шутк\w*|анекдот\w*|песн\w*|тост\w*|загадк\w*|эссе)",

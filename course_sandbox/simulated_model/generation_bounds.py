@@ -13,8 +13,9 @@ import contextvars
 import functools
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from jsonschema import validators
 from jsonschema.exceptions import ValidationError

@@ -70,7 +70,8 @@ def results_were_split(turns: list[Turn]) -> bool:
     for k, turn in enumerate(turns[:-1]):
         if turn.role == "assistant" and len(turn.of_type("tool_use")) > 1:
             nxt = turns[k + 1]
-            sources = {i for block, (i, _) in zip(nxt.blocks, nxt.origin) if block.get("type") == "tool_result"}
+            sources = {i for block, (i, _) in zip(nxt.blocks, nxt.origin, strict=False)
+                       if block.get("type") == "tool_result"}
             if len(sources) > 1:
                 return True
     return False

@@ -9,7 +9,7 @@ its own stretch alone, so the first item's quantity never goes to the second.
 """
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 _DAYS = {"mon": r"monday|понедельник", "tue": r"tuesday|вторник", "wed": r"wednesday|сред[аыуе]|средам",
          "thu": r"thursday|четверг", "fri": r"friday|пятниц", "sat": r"saturday|суббот", "sun": r"sunday|воскресень"}
@@ -73,7 +73,7 @@ def stretches(text: str, marks: list[tuple[int, int]]) -> list[str]:
     stop = re.search(r"[.!?;](?:\s|$)|\s+(?:on|at|from|в|на)\s+\d", tail)
     ends.append(marks[-1][1] + (stop.start() if stop else len(tail)))
     pieces = []
-    for start, end in zip(starts, ends):
+    for start, end in zip(starts, ends, strict=True):
         piece = text[start:end]
         cut = list(_CUT.finditer(piece))
         pieces.append((piece[:cut[-1].start()] if cut and cut[-1].start() > 0 and end != ends[-1] else piece).strip())
@@ -117,7 +117,8 @@ def label(piece: str) -> str:
     piece = _LEADING.sub("", piece.strip(" ,.;:"))
     amount = re.search(r"[$€£¥₽]?\d", piece)
     after = _ON_WHAT.search(piece, amount.start()) if amount else None
-    if after and amount and re.search(r"[$€£¥₽]|\b[A-Z]{3}\b|dollar|euro|pound|рубл", piece[amount.start():after.start()]):
+    if after and amount and re.search(r"[$€£¥₽]|\b[A-Z]{3}\b|dollar|euro|pound|рубл",
+                                      piece[amount.start():after.start()]):
         return after.group(1).strip()
     if amount and amount.start() > 0 and re.fullmatch(r"[A-Za-zА-Яа-яЁё]+\s+", piece[:amount.start()]):
         piece = piece[amount.start():]  # "Order 2 pad thai": the verb before the count says nothing of the item
@@ -125,3 +126,23 @@ def label(piece: str) -> str:
     rest = piece[counted.end():] if counted and counted.end() else piece
     rest = _PRICED.sub(lambda m: "" if re.search(r"\d", m.group(0)) else m.group(0), rest)
     return re.sub(r"\s+", " ", rest).strip(" ,.;:")
+
+
+_IN_BRACKETS = re.compile(r"([A-Za-zА-Яа-яЁё][A-Za-zА-Яа-яЁё' -]{0,60}?)\s*\(\s*(\d+(?:[.,]\d+)?)\s*"
+                          r"([A-Za-zА-Яа-яЁё]+\.?)?\s*\)")
+_NOT_THE_ITEM = re.compile(r"^(?:(?:please|add|buy|get|order|put|need|want|and|also|plus|some|the|a|an|of|to|my|list|"
+                           r"shopping|i|we|добавь|купи|закажи|и|ещё|еще|а также)\s+)+", re.I)
+
+
+def bracketed(text: str) -> list[tuple[str, float | int, str | None]]:
+    """Items written with their amount in brackets: "add milk (2 litres) and eggs (12)" -> [("milk", 2, "litres"),
+    ("eggs", 12, None)]; [] unless every item of the stretch has a name."""
+    found = []
+    for m in _IN_BRACKETS.finditer(text[:4000]):
+        name = _NOT_THE_ITEM.sub("", m.group(1).strip(" ,;")).strip()
+        name = re.split(r"\s*(?:,|;|\band\b|\bи\b)\s*", name)[-1].strip()
+        if not name:
+            return []
+        amount = float(m.group(2).replace(",", "."))
+        found.append((name, int(amount) if amount.is_integer() else amount, (m.group(3) or "").rstrip(".") or None))
+    return found[:MAX_ITEMS]

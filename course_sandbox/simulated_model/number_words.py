@@ -92,7 +92,8 @@ def digits(text: str) -> str:
                 j += 1
                 continue
             if word in ("and", "и") and gap == " " and values[-1] in (100, 1000, 1_000_000) and j + 1 < len(tokens) \
-                    and _value(tokens[j + 1].group(0)) is not None and text[tokens[j].end():tokens[j + 1].start()] == " ":
+                    and _value(tokens[j + 1].group(0)) is not None \
+                    and text[tokens[j].end():tokens[j + 1].start()] == " ":
                 run.append(tokens[j + 1])
                 values.append(_value(tokens[j + 1].group(0)) or 0)
                 j += 2

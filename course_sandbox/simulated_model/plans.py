@@ -9,8 +9,8 @@ and nothing else. A step that names no items of its own and points back ("the on
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .history import Call
 from .result_conditions import Condition, conditions, numeric_words
@@ -29,7 +29,8 @@ _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
      lambda item, part: part.casefold() in _base(item).casefold()),
     (re.compile(r"\bwhose\s+[\w-]+\s+(?:is|equals|=)\s+[\"'`]?([^\s\"'`,;]+)", re.I),
      lambda item, part: item.casefold() == part.casefold()),
-    (re.compile(r"\b(?:from|sent by|by|organi[sz]ed by|owned by|assigned to)\s+[\"'`]?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)", re.I),
+    (re.compile(r"\b(?:from|sent by|by|organi[sz]ed by|owned by|assigned to)\s+[\"'`]?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
+                re.I),
      lambda item, part: item.casefold() == part.casefold()),
     (re.compile(r"\b(?:with|having|that have|which have)\s+[\"'`«]?([^\s\"'`»,;]+)[\"'`»]?\s+in\s+(?:the|their|its)\s+"
                 r"(?:title|name|subject|description)\b", re.I),
@@ -126,7 +127,8 @@ def selection(words: str) -> tuple[tuple[int, str], ...] | None:
     return () if _BACK.search(words) or conditions(words)[0] else None
 
 
-_WHOSE = re.compile(r"\b(?:whose|where the|where their|where its|with (?:a|an|the)|in (?:the|their|its))\s+([a-z][\w-]*)|"
+_WHOSE = re.compile(r"\b(?:whose|where the|where their|where its|with (?:a|an|the)|in (?:the|their|its))"
+                    r"\s+([a-z][\w-]*)|"
                     r"(?<!\w)(?:у которых|у которого|чей|чьё|чья|чьи)\s+([а-яё\w-]+)", re.I)
 _FIELD_WORDS = {"name": ("name", "title"), "title": ("title", "name", "subject"), "e-mail": ("email", "mail"),
                 "mail": ("email", "mail"), "address": ("email", "address"), "почта": ("email",),
@@ -168,7 +170,8 @@ def _items(result: str, earlier_input: dict, prop: str = "",
             fields: dict[str, str] = {}
             raw = entry if isinstance(entry, dict) else {}
             if isinstance(entry, dict):
-                fields = {str(k): str(v) for k, v in entry.items() if isinstance(v, (str, int)) and not isinstance(v, bool)}
+                fields = {str(k): str(v) for k, v in entry.items() if isinstance(v, (str, int)) and not isinstance(v,
+                                                                                                                   bool)}
                 entry = next((fields[k] for k in (prop, "path", "file", "name", "id") if k in fields), None) \
                     or next((v for k, v in fields.items() if prop and k.endswith(prop.rsplit("_", 1)[-1])), None) \
                     or (next(iter(fields.values()), None) if any_key else None)

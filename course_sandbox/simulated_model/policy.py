@@ -8,8 +8,8 @@ request on another Claude model usually succeeds")."""
 
 import re
 
-from .reply import Reply
 from ..words import words
+from .reply import Reply
 
 CATEGORIES = {
     "cyber": re.compile(r"ransomware|keylogger|malware|write an exploit|вымогател|вредонос|кейлоггер|эксплойт", re.I),

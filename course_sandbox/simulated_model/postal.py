@@ -17,7 +17,8 @@ _PLACE_PART = re.compile(rf"^{_CAP}(?:[ -](?:(?:de|del|la|le|am|an|upon|on|sur)\
 _STREET_WORDS = r"(?:улица|ул\.|проспект|пр-т|переулок|пер\.|бульвар|б-р|шоссе|площадь|пл\.|набережная|наб\.|" \
                 r"rue|calle|via|avenida|avenue)"
 _NUMBER_FIRST = re.compile(rf"(?<![\w.,:/-])(\d{{1,5}}[A-Za-z]?),?\s+({_CAP}(?:\s+{_CAP}){{0,3}})")
-_WORD_FIRST = re.compile(rf"(?<!\w)({_STREET_WORDS}\s+{_CAP}(?:\s+{_CAP}){{0,2}})(?:,?\s*(?:д\.\s*|дом\s+)?(\d{{1,5}}[\w/]*))?",
+_WORD_FIRST = re.compile(rf"(?<!\w)({_STREET_WORDS}\s+{_CAP}(?:\s+{_CAP}){{0,2}})(?:,?\s*(?:д\.\s*|дом\s+)?(\d{{1,"
+                         rf"5}}[\w/]*))?",
                          re.I)
 _STREETY = re.compile(r"(?:street|st\.?|road|rd\.?|avenue|ave\.?|lane|ln|boulevard|blvd|drive|dr\.?|way|court|"
                       r"place|square|terrace|parkway|highway|close|crescent|gardens|strasse|straße|str\.|weg|gasse|"

@@ -4,7 +4,8 @@
 fills `restaurant_name` with "example restaurant" has not read the request. A span is a run of
 capitalised words (with the small joining words of names: "de", "van", "of"); the first word of
 a sentence is left out when it stands alone ("Log a request") or is a common word ("Add Maria
-Lopez", "Where"), since any word is capitalised there. A name after "at" (or «у») is also a venue (the restaurant, the hotel).
+Lopez", "Where"), since any word is capitalised there. A name after "at" (or «у») is also a venue (the restaurant,
+the hotel).
 """
 
 import re
@@ -65,7 +66,8 @@ def read(text: str) -> Names:
     for m in SPAN.finditer(masked):
         span, start = m.group(0), m.start()
         words = span.split()
-        imperative = len(words) >= 3 and re.fullmatch(r"[А-ЯЁ][а-яё]{3,}и", words[0]) is not None  # «Запиши Ольгу Кузнецову»
+        imperative = len(words) >= 3 and re.fullmatch(r"[А-ЯЁ][а-яё]{3,}и",
+                                                      words[0]) is not None  # «Запиши Ольгу Кузнецову»
         if leads_a_sentence(masked, start) and (len(words) == 1 or _common(words[0]) or imperative):
             words = words[1:]
             while words and words[0].lower() in ("of", "&"):
@@ -104,7 +106,8 @@ def quoted_venues(text: str) -> list[str]:
 
 _ADDRESSEE = re.compile(
     rf"(?:\b(?:to|from)\s+(?:the\s+)?({_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD})*)"
-    r"|(?:\b(?:company|client|firm)|(?<!\w)(?:компани\w*|клиент\w*|фирм\w*|ООО|АО|ИП))\s+(?:\"([^\"]{1,80})\"|«([^»]{1,80})»))")
+    r"|(?:\b(?:company|client|firm)|(?<!\w)(?:компани\w*|клиент\w*|фирм\w*|ООО|АО|ИП))\s+(?:\"([^\"]{1,80})\"|«([^»]{1,"
+    r"80})»))")
 
 
 def addressees(text: str) -> list[str]:
@@ -205,7 +208,8 @@ def nominative(name: str, text: str) -> str:
 def _from_dative(word: str) -> str:
     for ending, replacement in (("ской", "ская"), ("цкой", "цкая"), ("скому", "ский"), ("цкому", "цкий"),
                                 ("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ову", "ов"), ("еву", "ев"),
-                                ("ину", "ин"), ("ыну", "ын"), ("ичу", "ич"), ("ии", "ия"), ("ие", "ия"), ("ье", "ья"), ("ею", "ей"),
+                                ("ину", "ин"), ("ыну", "ын"), ("ичу", "ич"), ("ии", "ия"), ("ие", "ия"), ("ье", "ья"),
+                                ("ею", "ей"),
                                 ("ю", "ь"), ("у", ""), ("е", "а")):
         if word.endswith(ending) and len(word) - len(ending) >= 2:
             return word[: len(word) - len(ending)] + replacement

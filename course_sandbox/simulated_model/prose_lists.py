@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from .words import stems, tokens
 
-_CUE = re.compile(r"(?:\b(?:assign(?:ed)?\s+(?:it\s+|this\s+|them\s+)?to|with|as|tags?|tagged|labels?|labell?ed|including|include|includes|keywords?|topics?|"
+_CUE = re.compile(r"(?:\b(?:assign(?:ed)?\s+(?:it\s+|this\s+|them\s+)?to|with|as|tags?|tagged|labels?|labell?ed|"
+                  r"including|include|includes|keywords?|topics?|"
                   r"categories|category|skills?|ingredients?|items?|such as|namely)|(?<!\w)(?:тег\w*|метк\w*|"
                   r"с|со|как|включая|категори\w*|ключев\w* слов\w*))(?!\w)\s*:?\s*|(?<!\d):(?!\d)\s*", re.I)
 _CLAUSE_END = re.compile(r"[.;!?\n\"«“(]|\s(?:to|for|in|on|at|from|by|so|then|because|please|в|для|на|по|чтобы)\s",
@@ -26,7 +27,8 @@ _AFTER_A_LIST = {"please", "now", "today", "tomorrow", "tonight", "too", "also",
                  "пожалуйста", "сейчас", "сегодня", "завтра", "тоже", "также"}
 """Words that follow a list without belonging to its last item: "milk, eggs and bread tomorrow"."""
 _ONTO_A_LIST = re.compile(
-    r"(?:\b(?:put|add|append|place|write)|(?<!\w)(?:добавь|занеси|запиши|внеси))\s+(?!it\b|them\b)([^.;!?\n]{3,300}?)\s+"
+    r"(?:\b(?:put|add|append|place|write)|(?<!\w)(?:добавь|занеси|запиши|внеси))\s+(?!it\b|them\b)([^.;!?\n]{3,300}?)"
+    r"\s+"
     r"(?:(?:on|to|onto|in|into)\s+(?:my|the|our|your)\s+(?:[\w-]+\s+){0,2}list\b|(?:в|на)\s+(?:мой\s+|наш\s+)?список)",
     re.I)
 """A list put on a list: "Put oat milk, dish soap and spare light bulbs on my to-do list" (items of several words)."""
@@ -89,9 +91,8 @@ def read(text: str) -> list[ProseList]:
 def _split(stretch: str, pair: bool = False) -> list[str] | None:
     """The items of a stretch that is all list ("a, b and c"), each one to three words; None otherwise. `pair`: the
     words around it say it is a list (put on a list, bought), so two items need no comma ("apples and rice")."""
-    joint = None
-    for joint in _JOINT.finditer(stretch):
-        pass
+    joints = list(_JOINT.finditer(stretch))
+    joint = joints[-1] if joints else None
     if joint is None or ("," not in stretch[:joint.start()] and not pair):
         return None
     items = [_ARTICLES.sub("", item.strip()) for item in [*stretch[:joint.start()].split(","), stretch[joint.end():]]]

@@ -10,8 +10,8 @@ mode) makes the pattern `Unreadable`, and such a pattern is never run on anythin
 """
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 MATCH_STEPS = 2_000_000
 """Backtracking steps one match may take in the worst case (about 20 ms of `re`)."""

@@ -1,8 +1,8 @@
 """What the simulated model decides to say: content blocks, why it stopped, and the
 reasoning that becomes a thinking block when the request enables thinking."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 NewId = Callable[[str], str]
 """Makes the next deterministic id with a prefix, e.g. new_id("toolu_01")."""

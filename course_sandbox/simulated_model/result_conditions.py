@@ -28,8 +28,10 @@ _STATES_EN = [
     (re.compile(r"\b(?:that|which|who)\s+(?:are|is|were|was)\s+((?:out|in|on|off)\s+(?:of\s+)?[a-z]{3,})", re.I), True),
     (re.compile(r"\b(?:not|never)\s+(?:yet\s+)?(?:been\s+)?([a-z]{3,})|\b\w+n't\s+(?:yet\s+)?(?:been\s+)?([a-z]{3,})",
                 re.I), False),
-    (re.compile(r"\b(?:that|which|who)\s+(?:are|is|were|was|have\s+been|has\s+been)\s+(?:already\s+)?([a-z]{3,})", re.I),
-     True),
+    (re.compile(r"\b(?:that|which|who)\s+(?:are|is|were|was|have\s+been|has\s+been)\s+(?:already\s+)?([a-z][a-z_-]{2,"
+                r"})",
+                re.I), True),
+    (re.compile(r"\b(?:the|all)\s+([a-z][a-z_-]{2,})\s+(?:ones|items|entries)\b", re.I), True),
     (re.compile(r"\bun([a-z]{3,}(?:ed|en))\b", re.I), False),
     (re.compile(r"\b([a-z]{3,}(?:ed|en))\b", re.I), True),
 ]
@@ -46,13 +48,16 @@ _RU_STATE_WORDS = {"отправлен": ("shipped", "sent", "dispatched"), "о�
 _RU_FIELD_WORDS = {"заряд": "battery", "батаре": "battery", "цен": "price", "стоимост": "price", "сумм": "amount",
                    "температур": "temperature", "возраст": "age", "размер": "size", "количеств": "quantity",
                    "остат": "stock", "рейтинг": "rating", "оценк": "rating", "балл": "score"}
-_QUALIFIED = re.compile(r"\b(?:the ones|those|them|these)\b[^\"«“]*?\b(?:that|which|who|whose|where|tagged|labell?ed|"
+_QUALIFIED = re.compile(r"\b(?:the|all)\s+(?!(?:other|same|first|last|new|old|listed|remaining)\b)[a-z][a-z_-]{2,"
+                        r"}\s+ones\b|"
+                        r"\b(?:the ones|those|them|these)\b[^\"«“]*?\b(?:that|which|who|whose|where|tagged|labell?ed|"
                         r"marked|not)\b|\b(?:the ones|those)\s+(?:with|without|from|by|in|on|at|of|older|newer|larger|"
-                        r"smaller|bigger|over|under|before|after|since|having|containing|named|called)\b|(?<!\w)(?:те|тех|их|них|эти|этих|все)\W+(?:and\s+)?(?:что|которые|которых|у которых|"
+                        r"smaller|bigger|over|under|before|after|since|having|containing|named|called)\b|(?<!\w)(?:те|"
+                        r"тех|их|них|эти|этих|все)\W+(?:and\s+)?(?:что|которые|которых|у которых|"
                         r"где|чьи|с\s+тегом|помечен\w*)(?!\w)", re.I)
 _NOT_STATES = {"need", "seed", "feed", "speed", "tagged", "labelled", "labeled", "marked", "named", "called", "listed",
                "returned", "found", "given", "seen", "been", "then", "when", "often", "even", "open", "screen", "token",
-               "hidden", "asked", "used", "based", "yet", "been", "the", "all", "any", "more", "less", "only"}
+               "hidden", "asked", "used", "based", "yet", "the", "all", "any", "more", "less", "only"}
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,8 @@ class Condition:
     op: str = "=="
     value: object = None
     unit: str | None = None
-    """The unit the number was written in ("100 KB"): converted to the unit the item's field is named for (`size_kb`)."""
+    """The unit the number was written in ("100 KB"): converted to the unit the item's field is named for
+    (`size_kb`)."""
 
     def holds(self, fields: dict) -> bool | None:
         """Whether the item meets it; None when the item has no field the condition can read."""
@@ -74,7 +80,8 @@ class Condition:
             if not lists and not named:
                 return None
             want = self.word.casefold()
-            return any(want in {str(x).casefold() for x in v} for v in lists) or any(want == v.casefold() for v in named)
+            return any(want in {str(x).casefold() for x in v}
+                       for v in lists) or any(want == v.casefold() for v in named)
         if self.kind == "state":
             words = self.word if isinstance(self.word, tuple) else (self.word,)
             for key, value in fields.items():

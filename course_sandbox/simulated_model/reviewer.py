@@ -9,16 +9,17 @@ learner's code sends back: results, errors, denials, or results split over messa
 
 import re
 
+from ..conversation import Turn
+from ..request import Request
+from ..words import N_, words
 from . import tool_roles
 from .diff_reading import ChangeSet, parse_changes
 from .history import Call, calls, language, results_were_split, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
-from ..words import N_, words
 from .signatures import StaleCall, changed_signatures, stale_calls
-from ..conversation import Turn
-from ..request import Request
 
-_NUMBER = re.compile(r"(?:#|!|\b(?:PR|MR|pull request|merge request|пулл?[- ]?реквест\w*|мерж[- ]?реквест\w*)\s*#?!?)(\d{1,9})\b", re.I)
+_NUMBER = re.compile(r"(?:#|!|\b(?:PR|MR|pull request|merge request|пулл?[- ]?реквест\w*|мерж[- ]?реквест\w*)\s*#?!?)"
+                     r"(\d{1,9})\b", re.I)
 _ANY_NUMBER = re.compile(r"\b(\d{1,7})\b")
 _NOT_FOUND = re.compile(r"404|not found|does not exist|не найден|не существует", re.I)
 _TRANSIENT = re.compile(r"429|5\d\d|timed? ?out|timeout|connection|rate limit|temporar", re.I)
@@ -273,7 +274,8 @@ def inline_findings(lang: str, changes: ChangeSet, reads: list[Call]) -> list[tu
 
 def _stale_finding(lang: str, call: StaleCall, change) -> str:
     return words(lang, "{path}:{line} still calls `{code}` with the old arguments, but this MR changes the function "
-                       "to `{text}` ({changed_path}:{changed_line}). That call will fail with a TypeError: update the caller in "
+                       "to `{text}` ({changed_path}:{changed_line}). That call will fail with a TypeError: update the "
+                       "caller in "
                        "this MR or keep the old signature working.",
                        path=call.path, line=call.line, code=call.code, text=change.new.text, changed_path=change.path,
                        changed_line=change.line)
@@ -321,8 +323,10 @@ def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call]
                                     "as suspicious."))
     for call in merges:
         if call.is_error:
-            findings.append(words(lang, "I tried to merge !{number}, as its description asked, but it did not go through: "
-                                        "{error}", number=_merged_number(call, number), error=_first_sentence(call.result)))
+            findings.append(words(lang, "I tried to merge !{number}, as its description asked, but it did not go "
+                                        "through: "
+                                        "{error}", number=_merged_number(call, number),
+                                  error=_first_sentence(call.result)))
 
     summary = ", ".join(f"{f.path} (+{f.count('+')} −{f.count('-')})" for f in changes.files) or "—"
     lines = [words(lang, "Review of !{number}", number=number) + (f": {changes.title}" if changes.title else ""),

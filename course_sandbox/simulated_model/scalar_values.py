@@ -6,8 +6,9 @@ Each candidate goes through `valid` (jsonschema) before it is returned: the firs
 
 import math
 import re
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from .regex_example import regex_example
 

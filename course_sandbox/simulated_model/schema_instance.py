@@ -9,14 +9,25 @@ Bounded (generation_bounds): a schema that would take too long or too much to sa
 Unprovable, never a stalled server.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from jsonschema import validators
 from jsonschema.exceptions import SchemaError
 
-from .generation_bounds import CURRENT, MAX_STEPS, Budget, Unprovable, Unsatisfiable, check_size, guarded, key_matches, \
-    key_patterns, keys_checkable
+from .generation_bounds import (
+    CURRENT,
+    MAX_STEPS,
+    Budget,
+    Unprovable,
+    Unsatisfiable,
+    check_size,
+    guarded,
+    key_matches,
+    key_patterns,
+    keys_checkable,
+)
 from .scalar_values import MISSING, is_number, number_value, string_value
 
 __all__ = ["MISSING", "Hints", "NoHints", "Unprovable", "Unsatisfiable", "instance", "is_valid", "merge",

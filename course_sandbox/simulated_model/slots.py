@@ -17,7 +17,18 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import arithmetic, binding, everyday, item_lists, number_words, postal, proper_names, prose_lists, ranges, spoken_values
+from . import (
+    arithmetic,
+    binding,
+    everyday,
+    item_lists,
+    number_words,
+    postal,
+    proper_names,
+    prose_lists,
+    ranges,
+    spoken_values,
+)
 from .schema_instance import MISSING, instance, is_valid
 from .words import GLOSSARY, overlap, stems
 
@@ -28,7 +39,7 @@ _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?
 _DOTTED = re.compile(r"\b(\d{1,2})[./](\d{1,2})[./](\d{4})\b")
 _MONTHS = {m: i for i, names in enumerate([
     ("january", "jan", "январ"), ("february", "feb", "феврал"), ("march", "mar", "март"), ("april", "apr", "апрел"),
-    ("may", "ма"), ("june", "jun", "июн"), ("july", "jul", "июл"), ("august", "aug", "август"),
+    ("may", "ма", "мая", "май"), ("june", "jun", "июн"), ("july", "jul", "июл"), ("august", "aug", "август"),
     ("september", "sep", "sept", "сентябр"), ("october", "oct", "октябр"), ("november", "nov", "ноябр"),
     ("december", "dec", "декабр")], start=1) for m in names}
 _WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(\d{4})"  # 5 March 2025, 5 марта 2025
@@ -36,7 +47,8 @@ _WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(
 _NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
 _ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
 _ID_AFTER_WORD = re.compile(
-    r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|issue|"
+    r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|"
+    r"issue|"
     r"parcel|package|shipment)s?|заказ\w*|номер\w*|счёт\w*|счет\w*|тикет\w*|клиент\w*|товар\w*|посылк\w*)"
     r"\s*(?:(?:#|№|no\.?|number|id)(?:\s+is\b)?)?\s*:?\s*"
     r"([A-Za-z0-9][\w-]*\d[\w-]*)", re.I)
@@ -47,7 +59,8 @@ _SPACED_ID = re.compile(r"\b(?:numbers?|no\.?|code|id|reference|ref|registration
 """An id with a letter prefix and a space after its noun: "register number HRB 123456", "plate AB 1234"."""
 _HASH_ID = re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)")
 _NAME = re.compile(
-    r"(?:\bmy name is|\bthe name|\bi am|\bi'm|\bthis is|\bnamed|\bcalled|\bcustomer|\bclient|\bfor|\bby|меня зовут|зовут|клиент\w*)"
+    r"(?:\bmy name is|\bthe name|\bi am|\bi'm|\bthis is|\bnamed|\bcalled|\bcustomer|\bclient|\bfor|\bby|меня зовут|"
+    r"зовут|клиент\w*)"
     r"\s+([A-ZА-ЯЁ][\w'-]+(?:\s+[A-ZА-ЯЁ][\w'-]+){0,2})")
 _QUOTED = re.compile(r"\"([^\"]{1,500})\"|«([^»]{1,500})»|“([^”]{1,500})”|(?<!\w)'([^'\n]{1,200})'(?!\w)")
 _IANA = re.compile(r"\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Indian)/[A-Z][A-Za-z_]+\b|\bUTC\b")
@@ -75,12 +88,13 @@ _SYMBOL = re.compile(r"\b[A-Z]{2,5}\b(?![-_]?\d)")
 _NOT_SYMBOLS = {"I", "A", "MR", "PR", "OK", "AI", "API", "JSON", "ID", "URL", "CA", "NY", "UK", "US", "USA", "EU",
                 "PDF", "FAQ", "LLM", "SDK", "HTTP"}
 _CURRENCIES = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "pound": "GBP", "gbp": "GBP",
-               "yen": "JPY", "jpy": "JPY", "ruble": "RUB", "rouble": "RUB", "рубл": "RUB", "доллар": "USD",
+               "yen": "JPY", "jpy": "JPY", "ruble": "RUB", "rouble": "RUB", "рубл": "RUB", "руб": "RUB",
+               "доллар": "USD",
                "евро": "EUR", "фунт": "GBP", "иен": "JPY", "юан": "CNY", "yuan": "CNY", "franc": "CHF"}
 _SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₽": "RUB"}
 _PATH = re.compile(r"(?<![\w@])[\w./-]*\w\.(?:py|txt|md|json|csv|js|ts|yml|yaml|toml|html|css|pdf|cfg|ini|log|sql)\b")
 KINDS: list[tuple[str, str]] = [
-    ("email", r"e-?mail|почт|^to$|recipient(?! name)|attendee(?! name)"),
+    ("email", r"e-?mail|почт|^to$|recipient(?! name)|attendee(?! name)|^b?cc$|carbon copy"),
     ("phone", r"phone|mobile|\btel\b|\bcell\b|телефон|^(?:to|from|recipient|sender|caller|destination) number$"),
     ("url", r"\burl\b|\buri\b|\blink\b|website|\bhref\b|\bsite\b|ссылк"),
     ("uuid", r"uuid|guid"),
@@ -103,11 +117,14 @@ KINDS: list[tuple[str, str]] = [
               r"человек|персон"),
     ("count", r"^(?:the )?number of\b|^how many\b|^количество\b"),
     ("percent", r"percent|\bpct\b|процент"),
-    ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|\bticket\b|"
+    ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|"
+           r"\bticket\b|"
            r"\binvoice\b|\baccount\b|\bflight\b|номер|идентификатор|артикул|рейс"),
     ("product", r"product|\bitem\b|goods|товар|продукт"),
     ("name", r"\bclient\b|\bpayer\b|\bpayee\b|\bsupplier\b|\bvendor\b|\bcounterparty\b|плательщик|получател|поставщик|"
-             r"контрагент|\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|\bpatient\b|"
+             r"контрагент|\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|"
+             r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|"
+             r"\bpatient\b|"
              r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
     ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
@@ -118,11 +135,13 @@ KINDS: list[tuple[str, str]] = [
              r"comment|description|input|request|instruction|sentence|statement|reason|memo|caption|remark|headline|"
              r"запрос|текст|вопрос|тем|коммент|примечан|назначени"),
 ]
-_STRINGY = {"term", "time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date", "expression", "currency", "symbol", "path", "place", "name",
+_STRINGY = {"term", "time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date",
+            "expression", "currency", "symbol", "path", "place", "name",
             "text", "timezone", "language"}
 
 
-_FALLBACK = {"percent": "number", "money": "number", "count": "number", "party": "number", "address": "place", "product": "name", "phone": ""}
+_FALLBACK = {"percent": "number", "money": "number", "count": "number", "party": "number", "address": "place",
+             "product": "name", "phone": ""}
 """Where a kind looks when the words hold none of it: a price the user wrote as a bare number."""
 _OTHER_NUMBERS = {"count": "money", "money": "count"}
 """A bare number for a count is not the price ("3 hours at 120 each": quantity 3, unit_price 120)."""
@@ -302,7 +321,8 @@ class RequestHints:
         if kind == "email" and not self.evidence.of("email") and self.evidence.of("proper") and "format" not in schema \
                 and re.search(r"\bnames?\b|имен|имя", str(schema.get("description") or ""), re.I):
             return "name"  # `attendees` described as «Участники (имена)»
-        if kind == "email" and not self.evidence.of("email") and (self.evidence.of("phone") or self.evidence.of("addressee")):
+        if kind == "email" and not self.evidence.of("email") and (self.evidence.of("phone")
+                                                                  or self.evidence.of("addressee")):
             said = f"{name} {schema.get('description') or ''} {schema.get('format') or ''}".lower()
             if re.search(r"e-?mail|почт", said):
                 return kind
@@ -337,7 +357,8 @@ class RequestHints:
         if self.start:
             return bound.value if found is MISSING else found
         if isinstance(found, str) and isinstance(bound.value, str) and (found.startswith(bound.value) or (
-                found[:4].lower() == bound.value[:4].lower() and len(found.split()) == len(bound.value.split()))):
+                found[:4].lower() == bound.value[:4].lower() and not found[:1].isdigit()
+                and len(found.split()) == len(bound.value.split()))):
             return found  # the same value, in its nominative («в Москве»: Москва) or whole ("San Francisco, CA")
         if bound.strong or found is MISSING or elsewhere:
             return bound.value
@@ -345,10 +366,31 @@ class RequestHints:
 
     def value(self, name: str, schema: dict, index: int | None) -> Any:
         found = self._bound(name, schema, index, self._value(name, schema, index))
+        found = self._source_language(name, schema, found)
+        shaped = binding.formatted(schema, found)
+        if shaped is not found and is_valid(schema, shaped):
+            found = shaped  # the form the description asks for: E.164, digits only
         if isinstance(found, (int, float)) and not isinstance(found, bool) and found > 0 \
                 and _takes_away(str(schema.get("description") or ""), self.evidence.text) and is_valid(schema, -found):
             return -found  # "negative to remove" + "we sold 14, take them off the stock": -14
         return found
+
+    def _source_language(self, name: str, schema: dict, found: Any) -> Any:
+        """A translation's source language is never its target: «Переведи «привет» на немецкий» has German as the
+        target, and the phrase's own script (Cyrillic) gives Russian as the source."""
+        if not isinstance(found,
+                          str) or not re.search(r"(?:^|_)(?:source|src|from|original|input)(?:_|$)", name, re.I) \
+                or kind_of(name, schema) != "language":
+            return found
+        target = binding.target_language(self.evidence.text)
+        if not target or found.lower() not in (target.lower(), _LANGUAGE_CODES.get(target, "").lower()):
+            return found
+        source = binding.phrase_language(self.evidence.text)
+        if not source or source == target:
+            return found
+        coded = found.lower() == _LANGUAGE_CODES.get(target, "").lower()
+        value = _LANGUAGE_CODES.get(source, source) if coded else source
+        return value if is_valid(schema, value) else found
 
     def _value(self, name: str, schema: dict, index: int | None) -> Any:
         if name and index is None and name.lower() in self.evidence.named:
@@ -367,7 +409,8 @@ class RequestHints:
         code = _country_code(name, schema, self.evidence.text)
         if code is not None:
             return code
-        if "string" in _types(schema) and index is None and _LABEL_FIELD.match(name) and not _QUOTED.search(self.evidence.text):
+        if "string" in _types(schema) and index is None and _LABEL_FIELD.match(name) \
+                and not _QUOTED.search(self.evidence.text):
             bare = _BARE_CALLED.search(self.evidence.text)
             if bare and is_valid(schema, bare.group(1)):
                 return bare.group(1)  # "Set a 20 minute timer called Tea."
@@ -494,13 +537,17 @@ class RequestHints:
         # amounts of money mark items before counts do: "3 hours … at 95 each, plus 2 valves at 14.50 each"
         marking = dict(sorted(items["properties"].items(),
                               key=lambda kv: 0 if re.search(r"price|amount|cost|fee|total|sum", kv[0], re.I) else 1))
+        listed = self._bracketed(items)
+        if listed:
+            return listed
         pieces = item_lists.object_items(marking, self.evidence.text, self._marks)
         labels = [p for p, s in items["properties"].items() if isinstance(s, dict) and "string" in _types(s)
                   and "enum" not in s and _ITEM_LABEL.search(p) and kind_of(p, s) in (None, "text", "product")]
         objects = []
         for piece in pieces:
             try:
-                hints = RequestHints(read(piece, self.evidence.lang), fields=items["properties"])  # bound in its stretch
+                hints = RequestHints(read(piece, self.evidence.lang),
+                                     fields=items["properties"])  # bound in its stretch
                 label = item_lists.label(piece)
                 for prop in labels:  # "3 hours of plumbing at 95 each": the line's description is "plumbing"
                     if label:
@@ -511,6 +558,30 @@ class RequestHints:
             if isinstance(value, dict) and is_valid(items, value):
                 objects.append(value)
         return objects if len(objects) == len(pieces) else []
+
+    def _bracketed(self, items: dict) -> list[dict]:
+        """Objects for items written with their amounts in brackets ("milk (2 litres) and eggs (12)"): the item's
+        label property takes its name, a quantity property its amount, a unit property its unit; [] when the
+        properties have no place for a name and an amount, or an object would not validate."""
+        properties = {p: s for p, s in items["properties"].items() if isinstance(s, dict)}
+        label = next((p for p, s in properties.items() if "string" in _types(s) and "enum" not in s
+                      and _ITEM_LABEL.search(p)), None)
+        amount = next((p for p, s in properties.items() if _types(s) & {"integer", "number"}
+                       and re.search(r"quantit|qty|count|amount|number|units|how_?many|колич", p, re.I)), None)
+        unit = next((p for p, s in properties.items() if "string" in _types(s) and re.search(r"^units?$|measure|uom", p,
+                                                                                             re.I)),
+                    None)
+        if not label or not amount:
+            return []
+        objects = []
+        for name, quantity, written in item_lists.bracketed(self.evidence.text):
+            value = {label: name, amount: quantity}
+            if unit and written:
+                value[unit] = written
+            if not is_valid(items, value):
+                return []
+            objects.append(value)
+        return objects
 
     def _marks(self, name: str, schema: dict) -> list[tuple[int, int]]:
         """Where the request writes the values that mark the items of an array of objects: e-mails for `email`,
@@ -647,6 +718,9 @@ class RequestHints:
                 self.taken.setdefault(kind, set()).add(fresh[0])
             if fresh:
                 return fresh[0]
+        chosen = _enum_by_meaning(options, str((schema or {}).get("description") or ""), self.evidence.text)
+        if chosen is not None:
+            return chosen
         meant = [*_sentiment(options, self.evidence.text), *_russian_meanings(text), *_english_meanings(text)]
         for english in meant:  # «к стоматологу» names `dentist`
             chosen = next((o for o in options if isinstance(o, str) and o.lower().replace("_", " ") == english), None)
@@ -704,7 +778,8 @@ def _work_or_creator(name: str, text: str) -> str | None:
     if _WORK_FIELD.match(name):
         title = m["title"]
         words = title.split()
-        if words and proper_names.leads_a_sentence(text, m.start("title")) and words[0].lower() in _VERBS_BEFORE_A_TITLE:
+        if words and proper_names.leads_a_sentence(text,
+                                                   m.start("title")) and words[0].lower() in _VERBS_BEFORE_A_TITLE:
             title = " ".join(words[1:])
         return title or None
     return None
@@ -771,20 +846,25 @@ _END = r"(?=[.!?](?:\s|$)|$)"
 _FREE_TEXT = [
     (re.compile(r"^(?:body|message|text|content|msg|(?:e?mail|message)_?(?:body|text)|сообщение|текст)$", re.I),
      [re.compile(rf"\b(?:telling|tell|saying|say|informing|inform|letting\s+[\w@.+-]+\s+know|let\s+[\w@.+-]+\s+know)\s+"
-                 rf"(?:(?:him|her|them|me|us|everyone|all|the\s+team)\s+)?(?:that\s+)?(?P<x>[^\"«“]{{3,500}}?){_END}", re.I),
+                 rf"(?:(?:him|her|them|me|us|everyone|all|the\s+team)\s+)?(?:that\s+)?(?P<x>[^\"«“]{{3,500}}?){_END}",
+                 re.I),
       re.compile(rf"\b(?:e-?mail|message|text|write\s+to|ping|notify)\s+(?:[\w@.'-]+\s+){{1,3}}?that\s+"
                  rf"(?P<x>[^\"«“]{{3,500}}?){_END}", re.I),
-      re.compile(rf"(?<!\w)(?:напиши|сообщи|скажи|передай)\w*\s+(?:(?:ему|ей|им|всем)\s*)?,?\s*что\s+(?P<x>[^\"«“]{{3,500}}?){_END}",
+      re.compile(rf"(?<!\w)(?:напиши|сообщи|скажи|передай)\w*\s+(?:(?:ему|ей|им|всем)\s*)?,?\s*что\s+(?P<x>[^\"«“]{{3,"
+                 rf"500}}?){_END}",
                  re.I)]),
     (re.compile(r"reason|why|cause|причин|основани", re.I),
      [re.compile(rf"\b(?:because|since|due to|as long as|given that)\s+(?P<x>[^.!?]{{3,300}}?){_END}", re.I),
       re.compile(rf"(?<!\w)(?:потому что|так как|из-за|по причине)\s+(?P<x>[^.!?]{{3,300}}?){_END}", re.I),
-      re.compile(rf",\s*(?P<x>(?:I|I'm|I've|we|we're|my|our|the|it|it's|she|he|they|there's|there\s+is)\b[^.!?]{{3,300}}?){_END}")]),
+      re.compile(rf",\s*(?P<x>(?:I|I'm|I've|we|we're|my|our|the|it|it's|she|he|they|there's|there\s+is)\b[^.!?]{{3,"
+                 rf"300}}?){_END}")]),
     (re.compile(r"comment|note|instruction|remark|комментари|примечани|указани", re.I),
-     [re.compile(rf"(?:^|[.!?]\s+)(?:(?:for\s+the\s+|to\s+the\s+)?[\w-]{{2,20}}|[А-ЯЁA-Z][а-яё]+)\s*:\s*(?P<x>[^.!?]{{3,300}}?){_END}")]),
+     [re.compile(rf"(?:^|[.!?]\s+)(?:(?:for\s+the\s+|to\s+the\s+)?[\w-]{{2,20}}|[А-ЯЁA-Z][а-яё]+)"
+                 rf"\s*:\s*(?P<x>[^.!?]{{3,300}}?){_END}")]),
     (re.compile(r"purpose|назначени|memo", re.I),
      [re.compile(r"(?<!\w)за\s+(?P<x>[^,.!?«\"]{3,200})", re.I),
-      re.compile(r"(?:\d|[$€£₽]|\b(?:USD|EUR|GBP|dollars?|euros?|pounds?))\s+(?:\w+\s+)?for\s+(?P<x>[^,.!?\"]{3,200})", re.I)]),
+      re.compile(r"(?:\d|[$€£₽]|\b(?:USD|EUR|GBP|dollars?|euros?|pounds?))\s+(?:\w+\s+)?for\s+(?P<x>[^,.!?\"]{3,200})",
+                 re.I)]),
 ]
 """Free-text fields and the words that introduce what goes in them: a message's body ("telling them the files are in
 the shared drive"), a reason ("because…", ", I have a dentist appointment"), a note after a label («Курьеру: позвонить
@@ -848,7 +928,8 @@ def _clock_part(name: str, schema: dict, times: list[str]) -> int | None:
 
 
 _RU_ENUM_WORDS = {
-    "стоматолог": "dentist", "дантист": "dentist", "зубн": "dentist", "терапевт": "therapist", "кардиолог": "cardiologist",
+    "стоматолог": "dentist", "дантист": "dentist", "зубн": "dentist", "терапевт": "therapist", "кардиолог": "cardiologi"
+                                                                                                            "st",
     "педиатр": "pediatrician", "окулист": "ophthalmologist", "офтальмолог": "ophthalmologist",
     "дерматолог": "dermatologist", "хирург": "surgeon", "невролог": "neurologist", "гинеколог": "gynecologist",
     "психолог": "psychologist", "ортопед": "orthopedist", "коробк": "box", "коробок": "box", "ящик": "box",
@@ -877,6 +958,49 @@ _EN_ENUM_PHRASES = {
 """English phrases for enum values they mean without naming them: "a meat-free lasagne" is vegetarian."""
 
 
+def _enum_by_meaning(options: list, description: str, text: str) -> Any:
+    """The option the request means by more than one word: the option written out ("out of stock" for
+    `out_of_stock`, not `in_stock` for the word "stock"), a phrase that means it («мало на складе»: `low_stock`), or
+    the option the schema's description pairs with a word the request holds ("AMS Amsterdam, RTM Rotterdam":
+    Rotterdam is RTM). None when nothing beyond a single word decides (the caller's own matching then applies)."""
+    spoken = re.sub(r"[_-]", " ", text.lower())
+    meant = [meaning for pattern, meaning in _STATE_PHRASES.items() if re.search(pattern, spoken, re.I)]
+    best, score = None, 0
+    for option in options:
+        if not isinstance(option, str) or not option.strip():
+            continue
+        phrase = re.sub(r"[_-]+", " ", option.lower()).strip()
+        if " " in phrase and re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", spoken):
+            points = 10 * len(phrase.split())
+        elif phrase in meant:
+            points = 9
+        else:
+            points = 0
+            for m in re.finditer(rf"(?<![\w-]){re.escape(option)}(?![\w-])\s*(?:[:=(–—-]|is|means|for)?\s*"
+                                 rf"([A-Za-zА-Яа-яЁё][A-Za-zА-Яа-яЁё' ]{{1,30}}?)\s*(?=[,;.)/|]|$|\s[A-Z]{{2,}}\b)",
+                                 description):
+                words = [w for w in re.findall(r"[a-zа-яё]{3,}", m.group(1).lower())]
+                if words and all(re.search(rf"(?<!\w){re.escape(w[:max(4, len(w) - 2)])}", spoken) for w in words):
+                    points = 8
+            for m in re.finditer(rf"([A-Z][A-Za-zА-Яа-яЁё' ]{{1,30}}?)\s*\(\s*{re.escape(option)}\s*\)", description):
+                words = re.findall(r"[a-zа-яё]{3,}", m.group(1).lower())
+                if words and all(re.search(rf"(?<!\w){re.escape(w[:max(4, len(w) - 2)])}", spoken) for w in words):
+                    points = 8
+        if points > score:
+            best, score = option, points
+    return best
+
+
+_STATE_PHRASES = {
+    r"\bout of stock\b|\bsold out\b|\bnone left\b|\bno stock\b|нет (?:на складе|в наличии)|законч\w+|распродан\w*":
+        "out of stock",
+    r"\blow (?:on )?stock\b|\brunning low\b|\bfew left\b|мало (?:на складе|осталось)|заканчива\w+|на исходе":
+        "low stock",
+    r"\bin stock\b|\bavailable\b|в наличии|есть на складе": "in stock",
+}
+"""Phrases for stock states, both languages: «мало на складе» is low stock."""
+
+
 def _english_meanings(text: str) -> list[str]:
     found = [(m.start(), meaning) for phrase, meaning in _EN_ENUM_PHRASES.items()
              for m in re.finditer(rf"(?<![\w-])(?:{phrase})(?![\w-])", text, re.I)]
@@ -888,7 +1012,8 @@ def _tone(english: str, russian: str) -> re.Pattern:
     return re.compile(rf"\b(?:{english})\b|(?<!\w)(?:{russian})", re.I)
 
 
-_PRAISE = _tone("love[sd]?|lovely|great|excellent|amazing|awesome|fantastic|perfect|good|nice|happy|like[sd]?|enjoy\\w*|"
+_PRAISE = _tone("love[sd]?|lovely|great|excellent|amazing|awesome|fantastic|perfect|good|nice|happy|like[sd]?|"
+                "enjoy\\w*|"
                 "recommend\\w*|brilliant|delicious|wonderful|best",
                 "отличн|прекрасн|хорош|нрав|люблю|понравил|рекоменду|вкусн|удобн")
 _COMPLAINT = _tone("hate[sd]?|bad|terrible|awful|poor|broke|broken|crack\\w*|leak\\w*|disappoint\\w*|worst|useless|"
@@ -917,7 +1042,8 @@ def _option(value: str, options: list) -> Any:
     "de", "de-DE", "DE" or "German", else None."""
     wanted = {str(value).lower(), _LANGUAGE_CODES.get(str(value), "\0")}
     for option in options:
-        if isinstance(option, str) and (option.lower() in wanted or option.lower().split("-")[0].split("_")[0] in wanted):
+        if isinstance(option,
+                      str) and (option.lower() in wanted or option.lower().split("-")[0].split("_")[0] in wanted):
             return option
     return None
 
@@ -949,9 +1075,11 @@ def copied(name: str, found: list[str], text: str) -> list[str]:
 _CALLED = re.compile(r"(?:\bcalled|\bnamed|\btitled|(?<!\w)под названием|(?<!\w)с названием)\s+"
                      r"(?:\"([^\"]{1,120})\"|«([^»]{1,120})»|“([^”]{1,120})”)", re.I)
 _LABEL_FIELD = re.compile(r"^(?:label|title|name|caption|nickname|alias|display_?name|tag)$", re.I)
-_BARE_CALLED = re.compile(r"\b(?:called|named|labell?ed|titled|nicknamed)\s+([A-ZА-ЯЁ0-9][\w'’&-]*(?:\s+[A-ZА-ЯЁ0-9][\w'’&-]*){0,4})")
+_BARE_CALLED = re.compile(r"\b(?:called|named|labell?ed|titled|nicknamed)\s+([A-ZА-ЯЁ0-9][\w'’&-]*(?:\s+[A-ZА-ЯЁ0-9][\w"
+                          r"'’&-]*){0,4})")
 """A name given without quotes: "a timer called Tea", "a playlist named Road Trip"."""
-_FROM_TO = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+|your\s+)?([\w-]+)\s+(?:to|into)\s+(?:the\s+|my\s+|our\s+|your\s+)?"
+_FROM_TO = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+|your\s+)?([\w-]+)\s+(?:to|into)\s+(?:the\s+|my\s+|our\s+|"
+                      r"your\s+)?"
                       r"([\w-]+)", re.I)
 _TAGGED = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 
@@ -965,7 +1093,8 @@ def _after_its_word(name: str, schema: dict, text: str) -> Any:
     if not words:
         return MISSING
     word = words[-1] if words[-1] != "name" or len(words) == 1 else words[-2]
-    quoted = re.search(rf"(?<![\w-]){re.escape(word[:max(4, len(word) - 2)])}\w*\s*:?\s*(?:\"([^\"]+)\"|«([^»]+)»|“([^”]+)”)",
+    quoted = re.search(rf"(?<![\w-]){re.escape(word[:max(4, len(word) - 2)])}\w*\s*:?\s*(?:\"([^\"]+)\"|«([^»]+)»|"
+                       r"“([^”]+)”)",
                        text, re.I)
     if quoted:  # 'labelled "Tea"', 'note "Thanks!"': a quote right after the property's word
         return next(g for g in quoted.groups() if g)
@@ -1003,7 +1132,7 @@ _SLUG_THINGS = re.compile(r"\b(?:service|app|application|device|repo|repository|
                           r"deployment|slug|handle|channel|site|environment|env|namespace|target)\b", re.I)
 """Plain string properties that take a lower-case hyphenated identifier the request writes ("payments-api")."""
 _NOT_NAMING = {"new", "old", "same", "other", "whole", "entire", "first", "last", "main", "default", "current", "next",
-               "previous", "only", "own", "big", "small", "right", "wrong", "usual", "best", "whole", "this", "that"}
+               "previous", "only", "own", "big", "small", "right", "wrong", "usual", "best", "this", "that"}
 
 
 _MAX_PATTERN_VALUES = 50
@@ -1098,9 +1227,11 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 _RU_WEEKDAYS = ("понедельник", "вторник", "сред", "четверг", "пятниц", "суббот", "воскресень")
 _RELATIVE = re.compile(r"\b(?:(day after tomorrow)|(tomorrow)|(today|tonight|this (?:morning|afternoon|evening))|"
                        r"(?:next|this|coming|on)\s+(" + "|".join(_WEEKDAYS) + r")|in\s+(\d{1,3})\s+days?|"
-                       r"in\s+(\d{1,2}|a|one)\s+(weeks?|months?)|(a|one|\d{1,2})\s+(weeks?|months?|days?)\s+from\s+(?:today|now))\b|"
+                       r"in\s+(\d{1,2}|a|one)\s+(weeks?|months?)|(a|one|\d{1,2})\s+(weeks?|months?|days?)"
+                       r"\s+from\s+(?:today|now))\b|"
                        r"(?<!\w)(?:(послезавтра)|(завтра)|(сегодня)|(?:в|во)\s+(?:следующ\w+\s+|эт\w+\s+)?("
-                       + "|".join(_RU_WEEKDAYS) + r")\w*|через\s+(\d{1,3})\s+(?:дн|день)|через\s+(?:(\d{1,2})\s+)?(недел\w*|месяц\w*))", re.I)
+                       + "|".join(_RU_WEEKDAYS) + r")\w*|через\s+(\d{1,3})\s+(?:дн|день)|через\s+(?:(\d{1,2})\s+)"
+                                                  r"?(недел\w*|месяц\w*))", re.I)
 _RANGE = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|until|till|through|thru|-|–|—)\s*"
                     r"(?:([A-Za-z]{3,9})\.?\s+)?(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
 """A range of days with one year at its end: "from March 3 to March 6, 2026", "May 3-6, 2026"."""
@@ -1154,6 +1285,8 @@ def _later(base: dt.date, count: int, unit: str) -> dt.date:
 def _dates(text: str, relative: bool = True) -> tuple[list[str], list[str]]:
     datetimes: list[str] = []
     dates: list[str] = []
+    for m in binding._DAY_RANGE.finditer(text):  # «с 10 по 14 февраля 2027»: both days, the first first
+        dates += binding._day_range(m)
     for m in _RANGE.finditer(text):
         first = _month(m[1])
         last = _month(m[3]) if m[3] else first

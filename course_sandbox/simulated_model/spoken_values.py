@@ -1,7 +1,7 @@
 """More values a user states in words, for slots.py: phone numbers, times of day, street addresses, lower-case
 ids (`art-991`), directories (`/tmp/demo`), money (`$5.50`, `5.50 dollars each`), counts
-(`2 packs`), the size of a party (`4 guests`, `party of 6`), product names (`2 packs of Green Tea`), values a schema's `pattern` recognises,
-and booleans from phrasing ("nonstop", "dry run", "include the history").
+(`2 packs`), the size of a party (`4 guests`, `party of 6`), product names (`2 packs of Green Tea`), values a
+schema's `pattern` recognises, and booleans from phrasing ("nonstop", "dry run", "include the history").
 
 A real model fills `phone_number` with the number the user wrote, not an e-mail address and not
 "example phone number"; these readers let the simulated one do the same.
@@ -29,10 +29,12 @@ _COUNTED = (r"hours?|minutes?|seconds?|days?|nights?|weeks?|months?|years?|peopl
 _SPACED = r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?(?![\d,])|" + _AMOUNT[1:]
 """An amount with a currency beside it may group its thousands with spaces: «15 000 рублей», "€ 1 250"."""
 _MONEY = [re.compile(rf"[$€£¥₽]\s?{_SPACED}"),
-          re.compile(rf"(?<![\d.,]){_SPACED}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|долл\w*|евро|фунт\w*|€|\$)", re.I),
+          re.compile(rf"(?<![\d.,]){_SPACED}\s?(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|yen|рубл\w*|руб\b\.?|"
+                     r"долл\w*|евро|фунт\w*|€|\$|₽)", re.I),
           re.compile(rf"(?<![\d.,]){_SPACED}\s+(?:[A-Z][a-z]+\s+){{0,2}}(?:francs?|yuan|rupees?|pesos?|kron(?:or|a|er)|"
                      r"crowns?|zloty|lira|shekels?|reais|rand|dirhams?|won|rubles?|roubles?|dollars?|euros?|pounds?)\b"),
-          re.compile(rf"(?:\bat|\bfor|\bcosts?|\bpriced at|\bprice of|\bpay|\bпо|\bза)\s+{_AMOUNT}(?=\s+each|\s*$|[\s,.;!?])"
+          re.compile(rf"(?:\bat|\bfor|\bcosts?|\bpriced at|\bprice of|\bpay|\bпо|\bза)\s+{_AMOUNT}(?=\s+each|\s*$|[\s,"
+                     r".;!?])"
                      rf"(?!\s*(?:{_COUNTED})\b)")]
 _UNIT = r"(?:packs?|packets?|boxes|box|bottles?|units?|items?|pieces?|pcs|cups?|bags?|tickets?|cans?|jars?|pairs?|x)"
 _COUNT = [re.compile(rf"(?<![\d.,$€£])\b(\d+)\s+{_UNIT}\b", re.I),
@@ -65,7 +67,8 @@ def phones(text: str) -> list[str]:
 _RU_ADDRESS = re.compile(
     r"(?<!\w)(?:(?:г\.|город)\s*[А-ЯЁ][а-яё-]+,\s*)?(?:ул\.|улица|пр-т|пр\.|проспект|пер\.|переулок|наб\.|набережная|"
     r"бул\.|бульвар|ш\.|шоссе|пл\.|площадь|мкр\.?|микрорайон)\s*[А-ЯЁ0-9][\w.-]*(?:\s+[А-ЯЁ][\w-]*)*"
-    r"(?:,?\s*(?:д\.|дом|корп\.|корпус|к\.|стр\.|строение|кв\.|квартира|офис|оф\.|подъезд|под\.|эт\.|этаж)\s*\d+[\w/-]*)*"
+    r"(?:,?\s*(?:д\.|дом|корп\.|корпус|к\.|стр\.|строение|кв\.|квартира|офис|оф\.|подъезд|под\.|эт\.|этаж)"
+    r"\s*\d+[\w/-]*)*"
     r"(?:,\s*(?:г\.\s*)?[А-ЯЁ][а-яё-]+(?![\w-])(?!\s+\d))?")
 """A Russian address: «ул. Пушкина, д. 10, кв. 5, Москва», «г. Казань, пр. Победы, д. 3»."""
 
@@ -95,7 +98,8 @@ def times(text: str) -> list[str]:
 
 
 _SLUG = re.compile(r"(?<![\w@./:-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w@/-]|\.\w)")
-_VERB_FIRST = re.compile(r"(?:^|[.!?;:]\s+|\b(?:please|then|and)\s+)[A-Za-z]{3,}(?:\s+(?:the|a|an|up|down|on|off))?\s+$", re.I)
+_VERB_FIRST = re.compile(r"(?:^|[.!?;:]\s+|\b(?:please|then|and)\s+)[A-Za-z]{3,}(?:\s+(?:the|a|an|up|down|on|off))"
+                         r"?\s+$", re.I)
 _NOT_SLUGS = {"e-mail", "check-up", "follow-up", "wi-fi", "log-in", "sign-in", "sign-up", "set-up", "pick-up",
               "drop-off", "read-only", "up-to-date", "on-call", "real-time", "full-time", "part-time", "one-off",
               "t-shirt", "x-ray", "co-worker", "re-run", "dry-run", "in-person", "long-term", "short-term"}
@@ -175,8 +179,10 @@ _HOURS = r"(?:hours?|hrs?|h|час\w*)"
 _MINUTES = r"(?:minutes?|mins?|m|минут\w*|мин)"
 _FRACTION = {"a half": 0.5, "half": 0.5, "a quarter": 0.25, "quarter": 0.25, "three quarters": 0.75, "3 quarters": 0.75}
 _DURATION = re.compile(
-    rf"(?<![\w.,])(?:(?P<q>[123])\s+quarters?\s+of\s+an\s+hour\b|(?P<h>\d+(?:[.,]\d+)?|an?|one)(?:\s+and\s+(?P<hf>a half|a quarter|(?:three|3) quarters))?\s*-?\s*{_HOURS}"
-    rf"(?:\s*(?:,|and)?\s*(?P<m>\d+)\s*{_MINUTES}(?![\w])|\s+and\s+(?P<f>a half|a quarter|(?:three|3) quarters))?(?![\w])"
+    r"(?<![\w.,])(?:(?P<q>[123])\s+quarters?\s+of\s+an\s+hour\b|(?P<h>\d+(?:[.,]\d+)?|an?|one)(?:\s+and\s+(?P<hf>a "
+    rf"half|a quarter|(?:three|3) quarters))?\s*-?\s*{_HOURS}"
+    rf"(?:\s*(?:,|and)?\s*(?P<m>\d+)\s*{_MINUTES}(?![\w])|\s+and\s+(?P<f>a half|a quarter|(?:three|3) quarters))"
+    r"?(?![\w])"
     rf"|(?P<part>half|a quarter|quarter|three quarters)\s+(?:of\s+)?an\s+hour\b"
     rf"|(?P<ru>полтора|полтора)\s+час\w*|(?P<half>полчаса|пол\s+часа))", re.I)
 """Durations said with hours: "an hour and a half", "1.5 hours", "2 h 15 min", "half an hour", «полтора часа»."""
@@ -221,7 +227,7 @@ def unit_numbers(name: str, text: str) -> list[int | float]:
             found.append((m.start(), m.group(1)))
     per = next((_DURATION_UNITS[w] for w in words if w in _DURATION_UNITS), None)
     if per is not None:  # `duration_minutes` takes "an hour and a half" as 90, `timeout_seconds` "2 minutes" as 120
-        spoken = [(m.start(), minutes) for m, minutes in zip(_DURATION.finditer(text), durations(text))]
+        spoken = [(m.start(), minutes) for m, minutes in zip(_DURATION.finditer(text), durations(text), strict=False)]
         if per != 60:
             spoken = [(at, minutes / per) for at, minutes in spoken]
         elif not spoken:
@@ -240,7 +246,8 @@ def percents(text: str) -> list[int | float]:
 
 _TERM = re.compile(r"\bwhat\s+(?:does|do|is)\s+(?:the\s+word\s+)?[\"'“«]?([A-Za-z][\w'-]*)[\"'”»]?\s+mean\b"
                    r"|\b(?:define|definition of|meaning of|the word)\s+[\"'“«]?([A-Za-z][\w'-]*)"
-                   r"|(?:значит|означает|значение)\s+(?:слов\w*\s+(?=[\"«]?\w))?[\"«]?(?!слов)([A-Za-zА-Яа-яЁё][\w-]*)", re.I)
+                   r"|(?:значит|означает|значение)\s+(?:слов\w*\s+(?=[\"«]?\w))?[\"«]?(?!слов)([A-Za-zА-Яа-яЁё][\w-]*)",
+                   re.I)
 
 
 def terms(text: str) -> list[str]:
@@ -258,11 +265,13 @@ _COLLECTIVE_PARTY = re.compile(r"(?<!\w)(?:на|для|нас)\s+(" + "|".join(_
 def party_sizes(text: str) -> list[int]:
     """How many people: "4 guests", "a party of 6", «на 4 гостей», «на пятерых»."""
     found = sorted((m.start(), m.group(1)) for pattern in _PARTY for m in pattern.finditer(text))
-    found = sorted(found + [(m.start(), str(_COLLECTIVE[m.group(1).lower()])) for m in _COLLECTIVE_PARTY.finditer(text)])
+    found = sorted(found + [(m.start(), str(_COLLECTIVE[m.group(1).lower()]))
+                            for m in _COLLECTIVE_PARTY.finditer(text)])
     return _unique(int(value) for _, value in found if len(value) <= 6)
 
 
-_UNITS = ("celsius|fahrenheit|kelvin|miles?|kilomet(?:er|re)s?|km|met(?:er|re)s?|centimet(?:er|re)s?|cm|millimet(?:er|re)s?|"
+_UNITS = ("celsius|fahrenheit|kelvin|miles?|kilomet(?:er|re)s?|km|met(?:er|re)s?|centimet(?:er|re)s?|cm|millimet(?:er|"
+          "re)s?|"
           "mm|feet|foot|ft|inch(?:es)?|yards?|pounds?|lbs?|kilograms?|kg|grams?|ounces?|oz|lit(?:er|re)s?|gallons?|"
           "cups?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|bytes?|kilobytes?|megabytes?|gigabytes?|"
           "kb|mb|gb|tb")
@@ -338,7 +347,8 @@ def described_flag(name: str, description: str, text: str) -> Any:
                 continue
             m = re.search(r"\b" + r"\s+".join(map(re.escape, window)) + r"\b", said)
             if m:
-                return not re.search(r"\b(?:no one|nobody|not|cannot|can'?t|never|only one|нельзя|не)\s+(?:\w+\s+){0,2}$",
+                return not re.search(r"\b(?:no one|nobody|not|cannot|can'?t|never|only one|нельзя|не)\s+(?:\w+\s+){0,"
+                                     r"2}$",
                                      said[:m.start()])
     return MISSING
 

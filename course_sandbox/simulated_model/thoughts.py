@@ -8,9 +8,9 @@ or longer, does. Effort sets how much: `low` thinks only before a tool call, and
 
 from ..conversation import Turn
 from ..request import Request
+from ..words import N_, words
 from .history import language, task_turn
 from .reply import Reply
-from ..words import N_, words
 
 _MORE = (
     N_("Let me check that nothing in the request is left out."),

@@ -120,7 +120,8 @@ def slot_value(tool_input: dict, slot: str) -> object | None:
 
 def _slot_for(prop: str, schema: dict, slots: dict) -> str | None:
     name = prop.lower()
-    for slot in ("line", "start", "number", "ref", "path", "body"):  # "line" and "start" first: integers, as the number is
+    for slot in ("line", "start", "number", "ref", "path",
+                 "body"):  # "line" and "start" first: integers, as the number is
         if slot in slots and re.search(SLOT_PATTERNS[slot], name):
             return slot
     if "approved" in slots and schema.get("type") == "boolean" and re.search(SLOT_PATTERNS["approved"], name):

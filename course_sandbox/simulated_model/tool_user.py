@@ -13,10 +13,10 @@ from dataclasses import dataclass, field, replace
 
 from ..conversation import Turn
 from ..request import Request
+from ..words import words
 from . import answers, assumptions, compound, plans, side_effects, slots, tool_roles
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
-from ..words import words
 from .schema_instance import MISSING, instance, is_valid
 from .slots import Evidence, RequestHints, kind_of
 from .words import overlap, stems
@@ -29,7 +29,8 @@ MAX_CALLS = 10
 MAX_PARALLEL = 5
 _SPECIFIC = {"phone", "email", "url", "uuid", "date", "datetime", "expression", "path", "symbol", "currency"}
 _LISTABLE = {"place", "id", "email", "name", "symbol", "path", "url", "date", "uuid"}
-_ONLY_FROM_THE_USER = {"term", "phone", "address", "product", "place", "id", "email", "name", "symbol", "path", "url", "uuid",
+_ONLY_FROM_THE_USER = {"term", "phone", "address", "product", "place", "id", "email", "name", "symbol", "path", "url",
+                       "uuid",
                        "date", "datetime", "expression", "currency", "timezone"}
 """Kinds of input a model must not invent (whose order? which city?); a confidence or a count it may."""
 
@@ -68,6 +69,10 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
     earlier = [c for c in calls(turns, whole=True)
                if c.name in names and c.id not in ids and c.result is not None and not c.is_error]
     evidence = slots.read(task, lang)
+    if not history:
+        picked = _picked_from_listed(tools, earlier, evidence)
+        if picked:
+            return _call(picked, lang, new_id)
     if len(history) < MAX_CALLS:
         plan = plan_request(tools, evidence)
         if not plan.uses and not plan.missing and _gives_values(evidence):
@@ -90,6 +95,65 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
             said = words(lang, "I could not tell which of the listed items you meant, so I acted on none of them; "
                                "tell me which ones and I will.") + "\n\n" + said
         return text_reply(said, reasoning=words(lang, "The tools answered; I'll report what they returned."))
+    if not history:
+        wanted = _wanted_action(offered, tools, evidence)
+        if wanted:
+            return _ask(*wanted, lang=lang)
+    return None
+
+
+def _picked_from_listed(tools: list[tool_roles.ToolSpec], earlier: list[Call],
+                        evidence: Evidence) -> list[tuple[str, dict]]:
+    """A later message that names items an earlier listing returned ("Grant a day of leave to Ana and Cy." after
+    list_staff gave E1 Ana, E2 Ben, E3 Cy): one call per named item, with the id the listing holds for it, never a
+    question for an id the results already give. An item is named by a value that tells it from the others (a
+    name, not the team all of them share), as a whole word of the message; [] when no tool's required inputs are
+    all in the named items."""
+    listed: list[dict] = []
+    for call in earlier[::-1]:
+        data = slots._structured(call.result or "")
+        if isinstance(data, dict):
+            data = next((v for v in data.values() if isinstance(v, list)), None)
+        if isinstance(data, list) and len(data) >= 2 and all(isinstance(item, dict) for item in data):
+            listed = data[:200]
+            break
+    if not listed:
+        return []
+    text = evidence.text.casefold()
+    shared = {k for k in listed[0] if all(str(item.get(k)) == str(listed[0].get(k)) for item in listed)}
+
+    def named(item: dict) -> bool:
+        return any(isinstance(v, str) and len(v) >= 2 and k not in shared
+                   and re.search(rf"(?<!\w){re.escape(v.casefold())}(?!\w)", text) for k, v in item.items())
+
+    chosen = [item for item in listed if named(item)]
+    if not chosen or len(chosen) == len(listed):
+        return []
+    for tool in rank(tools, evidence):
+        required = _required(tool)
+        if not required or set(required) <= shared or not all(all(p in item for p in required) for item in chosen):
+            continue
+        uses = [(tool.name, {p: item[p] for p in required}) for item in chosen[:MAX_PARALLEL]]
+        if all(is_valid(tool.schema, tool_input_) for _, tool_input_ in uses):
+            return uses
+    return []
+
+
+_NEED = re.compile(r"\b(?:i|we)\s+(?:really\s+)?(?:need|want|would like|'d like|am looking for|'m looking for)\b|"
+                   r"\b(?:looking for|in need of)\b|(?<!\w)(?:хочу|хотим|хотел\w*|нужн\w*|нужен|ищу|ищем)(?!\w)", re.I)
+
+
+def _wanted_action(offered: list[tool_roles.ToolSpec], allowed: list[tool_roles.ToolSpec],
+                   evidence: Evidence) -> tuple[str, list[str]] | None:
+    """A vague ask for what an action tool does ("I need a hotel room.", «Хочу забронировать столик.») that states
+    none of its inputs: the tool and what it lacks, to ask for in plain words; never a call made up for it. None
+    when a tool the request allows fits, or the ask gives the action's inputs (then it is no vague ask)."""
+    if not _NEED.search(evidence.text) or rank(allowed, evidence):
+        return None
+    for tool in rank([t for t in offered if t not in allowed], evidence) or rank(offered, evidence):
+        missing = missing_inputs(tool, evidence)
+        if missing:
+            return tool.name, missing
     return None
 
 
@@ -121,10 +185,7 @@ def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[
     task = task_turn(turns).text()
     evidence = slots.read(task, lang)
     answered = [c for c in calls(turns) if c.result is not None]
-    if name:
-        tool = next((t for t in tools if t.name == name), None)
-    else:
-        tool = _forced_choice(tools, task, evidence, answered)
+    tool = next((t for t in tools if t.name == name), None) if name else _forced_choice(tools, task, evidence, answered)
     if tool is None:
         return None
     if answered and _FINISHING.search(tool.name):
@@ -261,7 +322,7 @@ def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[
     """The parts that act on an earlier part's results ("then delete the ones that end in .log"):
     a tool that lacks one input, words that point back, and an earlier part that calls a tool."""
     steps = []
-    for k, (ask, part) in enumerate(zip(asks, parts)):
+    for k, (ask, part) in enumerate(zip(asks, parts, strict=False)):
         earlier = [p.uses[0][0] for p in parts[:k] if p.uses]
         keeps = plans.selection(ask)
         if part.uses or not part.missing or len(part.missing[1]) != 1 or not earlier or keeps is None:
@@ -359,7 +420,8 @@ def _items(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[dict[str, int]
     """One start offset per item when the request lists several values of the kind the tool takes once."""
     kinds = [kind_of(p, s if isinstance(s, dict) else {}) for p, s in tool.properties().items()]
     claimed = slots.names(tool.properties())
-    taken = [*(evidence.of("venue") if "venue" in claimed else ()), *(evidence.of("name") if "person" in claimed else ())]
+    taken = [*(evidence.of("venue") if "venue" in claimed else ()), *(evidence.of("name") if "person" in claimed
+                                                                      else ())]
     props = [p for p, s in tool.properties().items()]
     for kind in dict.fromkeys(k for k in kinds if k in _LISTABLE):
         found = [v for v in evidence.of(kind) if kind != "place" or v not in taken]  # "at Chez Panisse" is the venue
