@@ -4,7 +4,6 @@ and ranges, no placeholder for a stated value, enums and codes by meaning, array
 compound asks, and a vague ask. Over real HTTP with the real `anthropic` client."""
 
 import json
-import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
