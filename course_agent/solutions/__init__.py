@@ -18,7 +18,8 @@ import re
 from importlib.resources import files
 from types import ModuleType
 
-from ..i18n import language as pick_language, tr
+from ..i18n import language as pick_language
+from ..i18n import tr
 
 NOTEBOOKS = range(1, 10)
 CELLS = (3, 4, 5, 6, 7, 8, 9)

@@ -20,7 +20,8 @@ from course_agent.config import model_id
 from course_agent.i18n import ntr, tr
 from course_agent.review import REVIEW_RULES
 from course_agent.safety import ApprovalRequest, default_approver
-from course_agent.solutions.exercise_02 import TOOLS as READING_TOOLS, diff_of, file_of
+from course_agent.solutions.exercise_02 import TOOLS as READING_TOOLS
+from course_agent.solutions.exercise_02 import diff_of, file_of
 from course_agent.solutions.exercise_05 import run_tool_safely
 from course_agent.tools import Risk
 

@@ -46,7 +46,8 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
-                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # все результаты ОДНИМ сообщением
+                # все результаты ОДНИМ сообщением
+                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 

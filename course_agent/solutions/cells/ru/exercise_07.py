@@ -1,7 +1,7 @@
-# Упражнение 7: цикл упражнения 6 со шлюзом. Инструмент из `DANGEROUS` выполняется, только когда `approve(name, tool_input)`
-# возвращает `True`; любой другой ответ, исключение или отсутствие ответа — это «нет»: вызов отклонён и возвращается
-# модели как результат с ошибкой, и цикл продолжается. Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS` и
-# `ask_human` блокнота.
+# Упражнение 7: цикл упражнения 6 со шлюзом. Инструмент из `DANGEROUS` выполняется, только когда
+# `approve(name, tool_input)` возвращает `True`; любой другой ответ, исключение или отсутствие ответа — это «нет»: вызов
+# отклонён и возвращается модели как результат с ошибкой, и цикл продолжается. Использует `client`, `MODEL`, `TOOLS`,
+# `run_tool`, `REVIEW_RULES`, `DANGEROUS` и `ask_human` блокнота.
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -22,7 +22,8 @@ def approved(approve, name: str, tool_input: dict) -> bool:
 
 
 def tool_result(call, approve) -> dict:
-    """Результат одного блока tool_use; опасный инструмент без подтверждения или упавший инструмент дают результат с ошибкой."""
+    """Результат одного блока tool_use; опасный инструмент без подтверждения или упавший инструмент дают результат
+    с ошибкой."""
     if call.name in DANGEROUS and not approved(approve, call.name, call.input):
         return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
                 "content": f"Человек отклонил этот вызов: {call.name} не выполнен. "
@@ -57,7 +58,8 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
-                messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})  # шлюз — здесь
+                # шлюз — здесь
+                messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 

@@ -1,6 +1,7 @@
 # Упражнение 8: цикл упражнения 7, в котором каждый запрос кэшируется, стоимость печатается, а результат инструмента
-# длиннее `LIMIT` обрезается и дополняется строкой: что он обрезан и как прочитать остальное (`start`, с которого
-# читать дальше). Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS`, `ask_human`, `billed` и `LIMIT` блокнота.
+# длиннее `LIMIT` обрезается и дополняется строкой: что он обрезан и как прочитать остальное (`start`, с которого читать
+# дальше). Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS`, `ask_human`, `billed` и
+# `LIMIT` блокнота.
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -53,7 +54,8 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
         for _ in range(max_iterations):
             response = client.messages.create(
                 model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
-                cache_control={"type": "ephemeral"},  # автоматическое кэширование: точка кэша движется вместе с диалогом
+                # автоматическое кэширование: точка кэша движется вместе с диалогом
+                cache_control={"type": "ephemeral"},
             )
             usage.append(response.usage)
             match response.stop_reason:
