@@ -44,7 +44,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case "max_tokens":  # a cut tool call is never run
                 raise RuntimeError("The answer was cut: increase max_tokens (the cut tool call was not run)")
             case "model_context_window_exceeded":
-                raise RuntimeError("The context window is full: start afresh, or let the server trim the history")
+                raise RuntimeError("The context window is full: start afresh with a shorter history")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]

@@ -68,7 +68,7 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                 case "max_tokens":
                     raise RuntimeError("The answer was cut: increase max_tokens (the cut tool call was not run)")
                 case "model_context_window_exceeded":
-                    raise RuntimeError("The context window is full: start afresh, or let the server trim the history")
+                    raise RuntimeError("The context window is full: start afresh with a shorter history")
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})
                     calls = [block for block in response.content if block.type == "tool_use"]
