@@ -719,8 +719,25 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 
 # %% use="gate_tools"
 
-# %%
+# %% use="paged_read"
+
+# %% lang="en"
 LIMIT = 20_000
+
+
+def billed(usage):  # as in notebook 8: the reference's bill needs it, and this section stands on its own
+    """Input tokens as billed on Opus 5: 5-minute cache writes cost 1.25x, cache reads 0.1x."""
+    return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
+               for u in usage)
+
+# %% lang="ru"
+LIMIT = 20_000
+
+
+def billed(usage):  # как в блокноте 8: он нужен счёту эталонного решения, а этот раздел не зависит от остальных
+    """Входные токены по тарифу Opus 5: запись в кэш на 5 минут стоит 1,25 цены, чтение — 0,1."""
+    return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
+               for u in usage)
 
 # %% lang="en"
 from course_agent.my_code import start_from
