@@ -20,8 +20,8 @@ def tool_result(call) -> dict:
 
 def run_all(calls: list) -> list[dict]:
     """Как run_all из примера блокнота 4, только без параметра `answer` (он там ради медленного инструмента):
-    каждый tool_use хода — в своём потоке, результаты в порядке вызовов, каждый от той tool_result, что определена
-    в момент запуска."""
+    каждый tool_use хода — в своём потоке, результаты в порядке вызовов; каждый результат даёт функция tool_result,
+    определённая на момент запуска."""
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(tool_result, calls))
 
