@@ -254,7 +254,7 @@ for stream in client.beta.messages.tool_runner(model=MODEL, max_tokens=16000, to
 # <!-- fact: count-tokens -->
 # ## Считайте до отправки
 #
-# `client.messages.count_tokens` принимает ту же модель, system, инструменты и
+# `client.messages.count_tokens` принимает ту же модель, системный промпт (`system`), инструменты и
 # сообщения, что и запрос, и возвращает `input_tokens`, ничего не генерируя (это бесплатно). Цикл может считать
 # перед каждым вызовом и вовремя остановиться (или начать заново, или поручить сокращение истории серверу: блокнот 9),
 # а не упираться в конец контекстного окна (`model_context_window_exceeded`
