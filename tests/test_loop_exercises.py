@@ -353,3 +353,19 @@ def test_the_russian_gate_and_cost_references_pass_in_russian(n, name, capsys):
 
     report = {7: check_exercise_7, 8: check_exercise_8}[n](reference(n, "ru")[name], language="ru")
     assert report.ok, str(report)
+
+
+def test_exercise_5_a_tool_that_reads_its_input_its_own_way_names_its_own_error():
+    """A run_tool that reads the path as tool_input["path"] fails with a KeyError, not a TypeError: its result names
+    that type and message, which is what the task asks."""
+    namespace = reference(5)
+    original = namespace["run_tool"]
+
+    def run_tool(name, tool_input):
+        if name == "read_file":
+            return namespace["read_file"](tool_input["path"], tool_input.get("ref", "main"))
+        return original(name, tool_input)
+
+    namespace["run_tool"] = run_tool
+    report = check_exercise_5(namespace["review_safely"])
+    assert report.ok, report.text()

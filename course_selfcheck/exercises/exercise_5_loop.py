@@ -19,8 +19,11 @@ from ..wire import results_for, tool_uses
 from .grading import Requirement, Seen
 from .loops import crashed, grade_loop
 
-SAYS_WHAT = re.compile(r"missing|argument|path", re.I)
-"""What the TypeError's message says, in any wording Python gives it."""
+NAMES_IT = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b")
+"""An exception's type as its name is written (TypeError, KeyError, GitlabGetError): a tool that reads its input its
+own way fails with another type than TypeError, and says it."""
+SAYS_WHAT = re.compile(r"missing|argument|path|required", re.I)
+"""What a call without its arguments fails with, in any wording Python or a tool gives it."""
 
 
 def _each_call_its_own(loop: Callable, lang: str) -> Seen:
@@ -48,10 +51,10 @@ def _each_call_its_own(loop: Callable, lang: str) -> Seen:
     if failed.get("is_error") is not True:
         return Seen(False, tr("the call of {tool} without its arguments got a result without is_error: True", lang,
                               tool=bad.get("name")))
-    if "TypeError" not in said or not SAYS_WHAT.search(said):
-        return Seen(False, tr("the call of {tool} without its arguments failed with a TypeError, and its result says "
-                              "{said}: say what went wrong, the error's type and its message", lang,
-                              tool=bad.get("name"), said=said[:120]))
+    if not NAMES_IT.search(said) or not SAYS_WHAT.search(said):
+        return Seen(False, tr("the call of {tool} without its arguments failed, and its result says {said}: say what "
+                              "went wrong, the error's type and its message", lang, tool=bad.get("name"),
+                              said=said[:120]))
     spoiled = others_spoiled(run, lang)
     if spoiled:
         return Seen(False, spoiled)
@@ -59,7 +62,7 @@ def _each_call_its_own(loop: Callable, lang: str) -> Seen:
         return Seen(False, tr("after the failed call the run did not go on to the answer ({value})", lang,
                               value=str(run.returned)[:80]))
     return Seen(True, tr("a turn of two reads, one without its arguments: that one came back as an error naming its "
-                         "TypeError, the other with its file, and the review went on", lang))
+                         "type and message, the other with its file, and the review went on", lang))
 
 RULES = ["whole_response", "one_message", "errors_are_results", "cap", "returns_answer"]
 TASK = N_("Grow your loop so that a failing tool never ends the run: the failure goes back to the model as that call's "
