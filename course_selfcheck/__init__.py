@@ -164,7 +164,7 @@ def _history_of_its_own(findings: list[Finding], runs: list[Run], lang: str) -> 
     """Each run starts a history of its own: a first request that already holds tool calls or results carries an
     earlier run's conversation (a list as a default argument, or at module level, is shared by every call). Said as
     rule 1 broken: the history the loop sends is not this run's."""
-    carried = next(((run, len(run.calls[0].body.get("messages") or [])) for run in runs if run.calls and any(
+    carried = next((len(run.calls[0].body.get("messages") or []) for run in runs if run.calls and any(
         b.get("type") in ("tool_use", "tool_result") for _, content in turns(run.calls[0].body.get("messages"))
         for b in content)), None)
     if carried is None or not any(f.rule == "whole_response" for f in findings):
@@ -175,7 +175,7 @@ def _history_of_its_own(findings: list[Finding], runs: list[Run], lang: str) -> 
         "shared by every call)",
         "the first request of a review already held {n} messages, with tool calls from an earlier review: each call "
         "of the loop starts a history of its own (a list given as a default argument, or made at module level, is "
-        "shared by every call)", carried[1], lang), *words("whole_response", lang))
+        "shared by every call)", carried, lang), *words("whole_response", lang))
     return [seen if f.rule == "whole_response" else f for f in findings]
 
 

@@ -137,8 +137,13 @@ LONGER_RUN = (484, ("as_is", "as_is", "one_more_call", "context_window"))
 """A full context window after three turns of tools: a history long enough for a loop to trim it and go on."""
 
 
+def _window_full(run: Run) -> int | None:
+    """The index of the call the API answered with model_context_window_exceeded, if any."""
+    return next((i for i, r in run.answered if r.get("stop_reason") == "model_context_window_exceeded"), None)
+
+
 def context_full(run: Run, lang: str, loop: Callable | None = None) -> Finding:
-    cut = next((i for i, r in run.answered if r.get("stop_reason") == "model_context_window_exceeded"), None)
+    cut = _window_full(run)
     if cut is None:
         return unobserved(run, lang, tr("the model never ran out of context window in this scenario", lang))
     seen = cut_tool_call(run, lang, stop="model_context_window_exceeded")
@@ -146,7 +151,7 @@ def context_full(run: Run, lang: str, loop: Callable | None = None) -> Finding:
         return seen
     if seen.status == PASSED and loop is not None:
         longer = run_scenario(loop, *LONGER_RUN)
-        full = next((i for i, r in longer.answered if r.get("stop_reason") == "model_context_window_exceeded"), None)
+        full = _window_full(longer)
         if full is not None and len(longer.calls) > full + 1:
             run, cut = longer, full
     if len(run.calls) > cut + 1:  # the history trimmed and sent again: the task says raise, and a trim loses what
@@ -609,9 +614,9 @@ def bill(run: Run, lang: str, loop: Callable | None = None) -> Finding:
     again = run_scenario(loop, AGAIN)
     if not again.answered or again.error is not None or again.hung:
         return first
-    usage = [r.get("usage") or {} for _, r in again.answered]
-    total, said = billed(usage), _readings(f"{again.printed}\n{again.printed_errors}")
-    if said and not any(abs(value - total) <= max(1.0, total * 0.001) for value in said):
+    usage, printed = _usage(again), f"{again.printed}\n{again.printed_errors}"
+    total = billed(usage)
+    if _readings(printed) and not _says(printed, total):
         return verdict(BROKEN, tr("a second review (!{pr}) printed {printed}; billed() of its own {n} responses is "
                                   "{total:.0f}: collect the usage of each review anew (a list made once, outside the "
                                   "loop, keeps every review's)", lang, pr=AGAIN, n=len(usage), total=total,
@@ -620,13 +625,23 @@ def bill(run: Run, lang: str, loop: Callable | None = None) -> Finding:
     return first
 
 
+def _usage(run: Run) -> list[dict]:
+    """Each answered response's usage, a missing one as {}."""
+    return [r.get("usage") or {} for _, r in run.answered]
+
+
+def _says(printed: str, total: float) -> bool:
+    """Some number in the printed text is the bill `total` (within a thousandth, or one token)."""
+    return any(abs(value - total) <= max(1.0, total * 0.001) for value in _readings(printed))
+
+
 def _bill_of(run: Run, lang: str) -> Finding:
     if not run.answered:
         return unobserved(run, lang, tr("the loop sent no request", lang))
-    usage = [r.get("usage") or {} for _, r in run.answered]
+    usage = _usage(run)
     total = billed(usage)
     printed = run.printed.strip()
-    if any(abs(value - total) <= max(1.0, total * 0.001) for value in _readings(run.printed_errors)):
+    if _says(run.printed_errors, total):
         printed = f"{printed}\n{run.printed_errors.strip()}"  # print(..., file=sys.stderr) prints the bill too
     refused = any(r.get("stop_reason") == "refusal" for _, r in run.answered)
     if not printed and refused and (run.error is not None or run.hung):  # the fallback rule tells that story
@@ -635,7 +650,7 @@ def _bill_of(run: Run, lang: str) -> Finding:
     if not printed:
         return ended_badly(run, lang, tr("the loop printed nothing; print billed(usage) of every response at the "
                                          "end ({total:.0f} billed input tokens in this run)", lang, total=total))
-    if any(abs(value - total) <= max(1.0, total * 0.001) for value in _readings(printed)):
+    if _says(printed, total):
         return verdict(PASSED, ntr("the printed bill matches billed() of the {n} response's usage ({total:.0f} "
                                    "tokens)",
                                    "the printed bill matches billed() of all {n} responses' usage ({total:.0f} "

@@ -218,9 +218,10 @@ def errors_are_results(run: Run, lang: str, loop: Callable | None = None) -> Fin
     if found.status != PASSED or loop is None:
         return found
     bad = run_scenario(loop, 482, ("bad_input",))
-    use = next((u for _, r in bad.answered for u in tool_uses(r) if u.get("input") == {}), None)
-    if use is None:
+    without = without_arguments(bad)
+    if without is None:
         return found
+    use = without[2]
     if bad.error is not None and not _api_error(bad) and not bad.hung and not any(
             results_for(c.body, {use.get("id")}) for c in bad.calls):
         return verdict(BROKEN, tr("when the model called {tool} without its arguments, the loop stopped with {error} "
@@ -240,12 +241,12 @@ FAILING_TURN = (484, ("as_is", "bad_input"))
 the second is a file that exists."""
 
 
-def failing_turn(run: Run) -> tuple[int, dict, dict] | None:
-    """(index of the call, its reply, the call without its arguments) of the turn where a call came without them and
-    a next request followed; None when there is none."""
+def without_arguments(run: Run) -> tuple[int, dict, dict] | None:
+    """(index of the call, its reply, the tool call in it) of the first answered turn with a tool call that came
+    without its arguments (the sandbox's bad_input); None when there is none."""
     for i, reply in run.answered:
         bad = next((u for u in tool_uses(reply) if u.get("input") == {}), None)
-        if bad is not None and i + 1 < len(run.calls):
+        if bad is not None:
             return i, reply, bad
     return None
 
@@ -253,8 +254,8 @@ def failing_turn(run: Run) -> tuple[int, dict, dict] | None:
 def others_spoiled(run: Run, lang: str) -> str | None:
     """What went wrong for the calls that worked in a turn where one call failed (their results sent as errors, or
     without their file), or None: each call's failure is its own."""
-    found = failing_turn(run)
-    if found is None:
+    found = without_arguments(run)
+    if found is None or found[0] + 1 >= len(run.calls):
         return None
     i, reply, bad = found
     uses = [u for u in tool_uses(reply) if u is not bad]

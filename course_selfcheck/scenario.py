@@ -216,25 +216,13 @@ def _threads_filled_in(exchanges: list[Exchange]) -> list[Exchange]:
     return out
 
 
-class _Tee(io.TextIOBase):
-    """stdout (or stderr) while a loop runs: what is printed is kept for the rules (a bill, a progress line), and
-    shown where it was printed only when `shown` is given (a check runs dozens of scenarios: each loop's prints,
-    shown, would bury its report)."""
-
-    def __init__(self, shown: Any) -> None:
-        self.shown, self.kept = shown, io.StringIO()
-
-    def write(self, text: str) -> int:
-        self.kept.write(text)
-        return self.shown.write(text) if self.shown is not None else len(text)
-
-    def flush(self) -> None:
-        if self.shown is not None:
-            self.shown.flush()
+class _Kept(io.StringIO):
+    """stdout (or stderr) while a loop runs: what is printed is kept for the rules (a bill, a progress line), not
+    shown (a check runs dozens of scenarios: each loop's prints, shown, would bury its report)."""
 
     @property
     def encoding(self) -> str:  # type: ignore[override]
-        return getattr(self.shown, "encoding", None) or "utf-8"
+        return "utf-8"  # what a print to a terminal would use; StringIO says None, which some libraries cannot take
 
 
 def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,
@@ -268,8 +256,8 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
             except BaseException as error:  # whatever the loop lets out is an observation
                 run.error = error
 
-        tee, tee_errors = _Tee(None), _Tee(None)  # kept for the rules, not shown: a check runs dozens of scenarios
-        with pointed_at(sandbox, typed), contextlib.redirect_stdout(tee), contextlib.redirect_stderr(tee_errors):
+        kept, kept_errors = _Kept(), _Kept()
+        with pointed_at(sandbox, typed), contextlib.redirect_stdout(kept), contextlib.redirect_stderr(kept_errors):
             worker = threading.Thread(target=work, daemon=True, name=LOOP_THREAD)
             started = time.monotonic()
             worker.start()
@@ -286,7 +274,7 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
                     worker.join(1.0)
                     break
             run.seconds = time.monotonic() - started
-        run.printed, run.printed_errors = tee.kept.getvalue(), tee_errors.kept.getvalue()
+        run.printed, run.printed_errors = kept.getvalue(), kept_errors.getvalue()
         run.exchanges = _threads_filled_in(list(sandbox.exchanges))
         run.merged = [iid for iid, mr in sandbox.gitlab.merge_requests.items() if mr.state == "merged"]
         run.files = _files_named(sandbox, run)

@@ -26,10 +26,15 @@ def _count_asked(task: str) -> range | None:
         return None
     rest = number_words.digits(_ONE.sub("1", task[asked.start():]))
     both = _FROM_TO.search(rest)
-    first, last = (int(both.group(1)), int(both.group(2))) if both else (1, int(_UP_TO.search(rest).group(1))) \
-        if _UP_TO.search(rest) else (0, -1)
-    if 0 <= first - last < 1000 and both:  # counting down: from 10 to 1
-        return range(first, last - 1, -1)
+    if both:
+        first, last = int(both.group(1)), int(both.group(2))
+        if 0 <= first - last < 1000:  # counting down: from 10 to 1
+            return range(first, last - 1, -1)
+    else:
+        only_last = _UP_TO.search(rest)
+        if only_last is None:
+            return None
+        first, last = 1, int(only_last.group(1))
     return range(first, last + 1) if 0 <= last - first < 1000 else None
 _EXPLAIN = re.compile(r"explain|in detail|essay|tell me about|расскажи|объясни|подробно", re.I)
 _QUESTION = re.compile(r"^\s*(what|who|whom|whose|when|where|which|why|how|is|are|does|do|can|какой|какая|какое|"

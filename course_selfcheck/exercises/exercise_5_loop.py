@@ -13,9 +13,9 @@ from collections.abc import Callable
 from course_agent.i18n import N_, tr
 
 from ..report import Report
-from ..rules import FAILING_TURN, others_spoiled
+from ..rules import FAILING_TURN, others_spoiled, without_arguments
 from ..scenario import run_scenario
-from ..wire import results_for, tool_uses
+from ..wire import results_for
 from .grading import Requirement, Seen
 from .loops import crashed, grade_loop
 
@@ -31,22 +31,18 @@ def _each_call_its_own(loop: Callable, lang: str) -> Seen:
     call's result is an error that names the exception's type and carries its message; the other call's result is
     its file; the run goes on to the answer."""
     run = run_scenario(loop, *FAILING_TURN)
-    turn = next(((i, r) for i, r in run.answered if any(u.get("input") == {} for u in tool_uses(r))), None)
+    turn = without_arguments(run)
     if turn is not None and turn[0] + 1 == len(run.calls) and run.error is not None and not run.hung:
         return Seen(False, tr("the model called {tool} without its arguments, and the loop stopped with {error}: "
                               "catch the failure where the tool runs, and send it back as that call's result", lang,
-                              tool=next(u for u in tool_uses(turn[1]) if u.get("input") == {}).get("name"),
-                              error=f"{type(run.error).__name__}: {str(run.error)[:120]}"))
+                              tool=turn[2].get("name"), error=f"{type(run.error).__name__}: {str(run.error)[:120]}"))
     problem = crashed(run, lang)
     if problem is not None:
         return problem
     if turn is None or turn[0] + 1 >= len(run.calls):
         return Seen(None, tr("no call without its arguments was answered in this run", lang))
-    i, reply = turn
-    uses = tool_uses(reply)
-    results = {b.get("tool_use_id"): b for b in results_for(run.calls[i + 1].body, [u.get("id") for u in uses])}
-    bad = next(u for u in uses if u.get("input") == {})
-    failed = results.get(bad.get("id")) or {}
+    i, _, bad = turn
+    failed = (results_for(run.calls[i + 1].body, [bad.get("id")]) or [{}])[-1]
     said = str(failed.get("content"))
     if failed.get("is_error") is not True:
         return Seen(False, tr("the call of {tool} without its arguments got a result without is_error: True", lang,
@@ -63,6 +59,7 @@ def _each_call_its_own(loop: Callable, lang: str) -> Seen:
                               value=str(run.returned)[:80]))
     return Seen(True, tr("a turn of two reads, one without its arguments: that one came back as an error naming its "
                          "type and message, the other with its file, and the review went on", lang))
+
 
 RULES = ["whole_response", "one_message", "errors_are_results", "cap", "returns_answer"]
 TASK = N_("Grow your loop so that a failing tool never ends the run: the failure goes back to the model as that call's "
