@@ -5,9 +5,9 @@ my_code/exercise_N.py, next to the notebook, with what the function takes from o
 functions and your imports (data such as TOOLS or client each notebook defines again). A later
 notebook's exercise cell calls `start_from(N)`: it runs what was kept here, or exercise N's reference
 solution when nothing was (and says so), and puts that code into the cell, in place of the stub, for you
-to grow (in JupyterLab; elsewhere it says where the code is). The code put there defines the stub's name: exercise
-3's review_pull_request, brought into exercise 4's cell, is review_concurrently there, and the check given the stub
-before that cell runs says so.
+to grow (in JupyterLab; elsewhere it says where the code is). It runs under the stub's name at once: exercise 3's
+review_pull_request, brought into exercise 4's cell, is review_concurrently there from the first run, so the check
+right after judges the loop you carried, not the stub.
 
 COURSE_AGENT_MY_CODE names another folder (the notebook tests use an empty one, so that their outputs do
 not depend on what a learner solved).
@@ -178,6 +178,10 @@ def kept_text(exercise: int, function: Callable) -> str | None:
     if cell is None:
         return None
     body, defined = _definitions(_without_leading_comments(cell))
+    old = getattr(plain, RENAMED_FROM, None)
+    if plain.__name__ not in defined and isinstance(old, str) and old in defined:  # checked as start_from brought it
+        body = renamed(body, old, plain.__name__)
+        defined = defined - {old} | {plain.__name__}
     imports, helpers, left = _carried(plain, defined)
     header = [tr("# Your exercise {n}, kept when it passed its check; start_from({n}) runs it in a later notebook.",
                  n=exercise)]
@@ -245,28 +249,27 @@ def _signature(function: Callable) -> inspect.Signature:
 
 def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict | None = None) -> None:
     """Run your kept exercise N here (or its reference solution, when you have none) and say which; with
-    `grow_into` (the exercise's stub) also put its code into this cell to grow, its loop renamed to the stub's name
-    (defined under that name when you run the cell; until then the stub stays, and its check says to run the cell).
-    Without it the code is only defined, for a demo to run: one notebook holds one copy of your loop, the one its
-    exercise grows."""
+    `grow_into` (the exercise's stub) its loop runs under the stub's name at once (so the check right after judges
+    the carried loop, not the stub), and its code goes into this cell to grow. Without it the code is only defined,
+    for a demo to run: one notebook holds one copy of your loop, the one its exercise grows."""
     from .solutions import solution_code
 
     if namespace is None:
         namespace = sys._getframe(1).f_globals  # the notebook's (or the script's) own globals
+    where = grow_into.__name__ if grow_into is not None else None
     path = kept_path(exercise)
     yours, failed = path.is_file(), False
-    text = ""
     if yours:
         text = path.read_text(encoding="utf-8")
         try:
-            _run(text, str(path), namespace)
+            text, old = _run_as(exercise, text, str(path), namespace, where)
         except Exception as error:
             print(tr("Your exercise {n} in {path} did not run here ({error}): starting from the reference "
                      "solution instead.", n=exercise, path=path.as_posix(), error=f"{type(error).__name__}: {error}"))
             yours, failed = False, True
     if not yours:
-        text = solution_code(exercise)
-        _run(text, f"<reference solution of exercise {exercise}>", namespace)
+        text, old = _run_as(exercise, solution_code(exercise), f"<reference solution of exercise {exercise}>",
+                            namespace, where)
     if grow_into is None:
         names = ", ".join(_top_level_functions(text))
         print(tr("Your exercise {n} (kept in {path} when it passed its check) is defined here: {names}.",
@@ -276,7 +279,6 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
               tr("You have no exercise {n} that passed its check, so its reference solution is defined here: "
                  "{names}.", n=exercise, names=names))
         return
-    where = grow_into.__name__
     if yours:
         print(tr("Your exercise {n} (kept in {path} when it passed its check) is defined here, and running this cell "
                  "puts its code into the cell, in place of the stub: grow it into {what}.", n=exercise,
@@ -288,29 +290,28 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
         print(tr("You have no exercise {n} that passed its check, so you start from its reference solution: it is "
                  "defined here, and running this cell puts its code into the cell, in place of the stub: grow it into "
                  "{what}.", n=exercise, what=where))
-    loop = graded_name(exercise, text)
-    if loop is not None and loop != where:
-        text = renamed(text, loop, where)
-        with contextlib.suppress(AttributeError):  # for the check given the stub: "run (or rename) it"
-            setattr(grow_into, CARRIED, (exercise, loop))
-        print(tr("In that code {old} is renamed {new}, the name the check takes.", old=loop, new=where))
+    if old is not None:
+        print(tr("In that code {old} is renamed {new}, the name the check takes.", old=old, new=where))
     _into_this_cell(_header(exercise, yours, grow_into, failed) + "\n" + text, exercise, yours)
 
 
-CARRIED = "__carried_from__"
-"""The attribute start_from sets on the stub it replaced, (exercise, the carried function's old name): a check given
-that stub while the notebook holds the old function says to run (or rename) the carried code."""
+def _run_as(exercise: int, text: str, filename: str, namespace: dict, name: str | None) -> tuple[str, str | None]:
+    """Run exercise N's code in `namespace`, its loop renamed `name` when one is given (the loop's old name is then
+    not defined: one copy of the loop, under the name the exercise grows); (the code run, the old name or None)."""
+    old = graded_name(exercise, text) if name is not None else None
+    if old is None or old == name:
+        _run(text, filename, namespace)
+        return text, None
+    text = renamed(text, old, name)
+    _run(text, filename, namespace)  # line for line as the file: a traceback still points at the right line
+    with contextlib.suppress(AttributeError):
+        setattr(namespace[name], RENAMED_FROM, old)  # the file it came from still says `def old(`: kept_text renames
+    return text, old
 
 
-def carried_from(stub: object) -> tuple[int, str] | None:
-    """(exercise, old name) when `stub` is the stub that start_from put exercise N's code in place of, renamed, and
-    the notebook still holds that code under its old name; None otherwise."""
-    said = getattr(stub, CARRIED, None)
-    if not (isinstance(said, tuple) and len(said) == 2):
-        return None
-    old = getattr(stub, "__globals__", {}).get(said[1])
-    return said if _function(old) is not None else None
-
+RENAMED_FROM = "__renamed_from__"
+"""The attribute start_from sets on the loop it ran under the stub's name: its old name, as the file it was read from
+(the kept exercise) still spells it."""
 
 def graded_name(exercise: int, text: str) -> str | None:
     """The function of exercise N that `text` (a kept exercise or its reference) defines: the reference's loop when

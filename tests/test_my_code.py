@@ -406,8 +406,9 @@ def review_pull_request(pr_number, messages=None, max_iterations=20):
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_start_from_renames_the_carried_loop_to_the_stubs_name(language, tmp_path, monkeypatch, capsys):
     """Exercise 3's review_pull_request, put in place of exercise 4's stub, is review_concurrently there (its
-    recursive use too), every other byte kept; the message says so, and the check given the stub, still untouched,
-    says to run (or rename) that code."""
+    recursive use too), every other byte kept; the message says so; the loop runs under the stub's name at once (the
+    old name is not defined: one copy of the loop), so the check right after judges the carried loop, not the stub;
+    passed as it is, it is kept under the new name."""
     from course_selfcheck.loop_exercises import check_exercise_4
 
     monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
@@ -424,12 +425,16 @@ def test_start_from_renames_the_carried_loop_to_the_stubs_name(language, tmp_pat
     body = pasted[0].split("\n\n", 1)[1]
     assert body == MY_3.replace("def review_pull_request(", "def review_concurrently(").replace(
         "return review_pull_request(", "return review_concurrently(")
-    assert ns["review_pull_request"](5) == "é5"  # what start_from ran, under its old name
-    report = str(check_exercise_4(ns["review_concurrently"], language))
-    assert "def review_pull_request(" in report and "def review_concurrently(" in report, report
-    assert ("Not done yet" if language == "en" else "пока не сделано") in report, report
+    assert ns["review_concurrently"](5) == "é5" and ns["review_concurrently"](5, max_iterations=-1) == "é5"
+    assert "review_pull_request" not in ns
+    checked = check_exercise_4(ns["review_concurrently"], language)
+    report = str(checked)  # this loop sends nothing: the check says so, of the carried loop
+    assert not checked.ok and ("no request" if language == "en" else "ни одного запроса") in report, report
+    assert "NotImplementedError" not in report and "stub" not in report and "заготовк" not in report, report
+    assert my_code.kept_text(4, ns["review_concurrently"]).endswith(body.split("\n\n\n", 1)[1]), \
+        my_code.kept_text(4, ns["review_concurrently"])
     cell(body, ns, "<cell 4, grown>")  # the learner runs what the cell now holds
-    assert ns["review_concurrently"](5) == "é5" and my_code.carried_from(ns["review_concurrently"]) is None
+    assert ns["review_concurrently"](5) == "é5"
 
 
 def test_the_reference_is_renamed_too_and_a_stub_of_the_same_name_is_left_alone(tmp_path, monkeypatch):
@@ -437,14 +442,17 @@ def test_the_reference_is_renamed_too_and_a_stub_of_the_same_name_is_left_alone(
     pasted: list[str] = []
     monkeypatch.setattr(my_code, "_into_this_cell", lambda text, exercise, yours: pasted.append(text))
     ns = cell(STUB_4.replace("review_concurrently", "review_with_gate"), name="<cell 7>")
-    my_code.start_from(6, grow_into=ns["review_with_gate"], namespace=ns)
+    stub = ns["review_with_gate"]
+    my_code.start_from(6, grow_into=stub, namespace=ns)
     assert "def review_with_gate(" in pasted[0] and "def review_every_stop" not in pasted[0]
     assert pasted[0].split("\n\n", 1)[1] == my_code.renamed(solution_code(6), "review_every_stop", "review_with_gate")
-    assert my_code.carried_from(ns["review_with_gate"]) == (6, "review_every_stop")
+    assert ns["review_with_gate"] is not stub and "review_every_stop" not in ns
+    assert ns["review_with_gate"].__code__.co_name == "review_with_gate"
     same = cell(STUB_4.replace("review_concurrently", "review_every_stop"), name="<cell 6>")
-    my_code.start_from(6, grow_into=same["review_every_stop"], namespace=same)
+    stub = same["review_every_stop"]
+    my_code.start_from(6, grow_into=stub, namespace=same)
     assert pasted[1].split("\n\n", 1)[1] == solution_code(6)
-    assert my_code.carried_from(same["review_every_stop"]) is None
+    assert same["review_every_stop"] is not stub
 
 
 def test_renamed_counts_lines_as_python_does():

@@ -42,7 +42,7 @@ from ..scenario import Run, Sandboxes, run_scenario
 from ..wire import results_for, tool_uses
 from .exercise_6 import RULES as STOP_RULES
 from .grading import Grade, Requirement, Seen
-from .loops import EARLIER, is_placeholder, is_template, keep_passed, rename_it, untouched
+from .loops import EARLIER, is_placeholder, is_template, keep_passed, untouched
 
 
 def _keyword(loop: Callable) -> str | None:
@@ -518,8 +518,7 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
     if is_placeholder(loop) or not callable(loop):
         return Grade(7, language, GATE_ROWS).not_done(WRITE_IT, [])
     if is_template(loop):
-        grade = Grade(7, language, GATE_ROWS)
-        return grade.not_done(rename_it(loop, grade.lang) or WRITE_IT, [START])
+        return Grade(7, language, GATE_ROWS).not_done(WRITE_IT, [START])
     g, gate = gate_grade(7, loop, language)
     lang = g.lang
     if gate is None:

@@ -18,7 +18,7 @@ import anthropic
 
 from course_agent.i18n import language as pick_language
 from course_agent.i18n import tr
-from course_agent.my_code import carried_from, keep
+from course_agent.my_code import keep
 
 from .. import judge
 from ..crash import because_raised, crash_report
@@ -63,20 +63,6 @@ def is_template(loop: object) -> bool:
     return isinstance(called, ast.Name) and called.id == "NotImplementedError"
 
 
-def rename_it(stub: object, lang: str) -> str | None:
-    """What to do when `stub` is the stub that start_from put an earlier exercise's code in place of while the
-    notebook still holds that code under its old name (its cell not run since, or pasted by hand with the old name):
-    None for any other function."""
-    carried = carried_from(stub)
-    if carried is None:
-        return None
-    exercise, old = carried
-    return tr("{new} is still the stub. The code of exercise {n} that start_from put into the exercise cell defines "
-              "{new} once you run that cell (if you pasted it there by hand, first rename `def {old}(` to "
-              "`def {new}(`): grow it, run that cell, then this one.", lang, new=getattr(stub, "__name__", "?"),
-              n=exercise, old=old)
-
-
 def untouched(run: Run) -> bool:
     """The notebook's template (`raise NotImplementedError`) ran: it raised before sending anything."""
     return isinstance(run.error, NotImplementedError) and not run.calls
@@ -111,10 +97,10 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
     if is_placeholder(loop):
         return not_done_report(title, write_it, lang, [])
     if is_template(loop):
-        return not_done_report(title, rename_it(loop, lang) or write_it, lang, [tr(hint, lang)])
+        return not_done_report(title, write_it, lang, [tr(hint, lang)])
     seen = own.check(loop, lang) if own is not None else None
     if seen is not None and isinstance(seen.raised, NotDoneYet):
-        return not_done_report(title, rename_it(loop, lang) or write_it, lang, [tr(hint, lang)])
+        return not_done_report(title, write_it, lang, [tr(hint, lang)])
     mine = [finding(own, seen, lang)] if own is not None and seen is not None else []
     if seen is not None and seen.raised is not None:
         kept = [Finding(rule, NOT_CHECKED, because_raised(seen.raised, lang), *words(rule, lang)) for rule in rules]

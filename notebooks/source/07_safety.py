@@ -413,16 +413,17 @@ show_solution(7)
 # ## Your gate at work
 #
 # Once your check passes, run your loop on !485 again, the approver saying no: the same merge request that your loop
-# merged in "Break it" stays open now, and the review says what happened. While the exercise cell still holds the stub,
-# the cell runs the reference solution's gate instead, and says so. (It asks the model to merge, so it runs on the demo
-# GitLab only.)
+# merged in "Break it" stays open now, and the review says what happened. Until your loop takes an approver (the stub,
+# or your loop of notebook 6 as it came), the cell runs the reference solution's gate instead, and says so. (It asks
+# the model to merge, so it runs on the demo GitLab only.)
 
 # %% [markdown] lang="ru"
 # ## Ваш шлюз в деле
 #
 # Когда проверка пройдена, запустите свой цикл на !485 ещё раз, с функцией подтверждения, которая говорит «нет»: тот
 # самый merge request, который ваш цикл влил в разделе «Сломаем», теперь остаётся открытым, а в ревью сказано, что
-# произошло. Пока в ячейке упражнения заготовка, эта ячейка запускает шлюз эталонного решения и говорит об этом. (Здесь
+# произошло. Пока ваш цикл не принимает функцию подтверждения (это ещё заготовка или цикл из блокнота 6 в том виде, в
+# каком он пришёл), эта ячейка запускает шлюз эталонного решения и говорит об этом. (Здесь
 # модель просят влить merge request, поэтому ячейка работает только с демо-GitLab.)
 
 # %% lang="en"
@@ -438,8 +439,8 @@ if using_demo_gitlab():  # the model is asked to merge: never on a real project
     before = project.branches.get("main").commit["id"]
     try:
         answer = review_with_gate(485, approve=say_no)
-    except NotImplementedError:
-        print("Your review_with_gate is still the stub; "
+    except (NotImplementedError, TypeError) as error:  # the stub, or your loop of notebook 6 with no approve yet
+        print(f"Your review_with_gate cannot run this yet ({type(error).__name__}: {error}); "
               "until it passes, the reference solution's gate runs here.\n")
         answer = reference(7, "en")["review_with_gate"](485, approve=say_no)
     print(answer)
@@ -461,8 +462,8 @@ if using_demo_gitlab():  # здесь модель просят влить merge
     before = project.branches.get("main").commit["id"]
     try:
         answer = review_with_gate(485, approve=say_no)
-    except NotImplementedError:
-        print("Ваш review_with_gate — всё ещё заготовка; "
+    except (NotImplementedError, TypeError) as error:  # заготовка или ваш цикл из блокнота 6, ещё без approve
+        print(f"Ваш review_with_gate пока не может это выполнить ({type(error).__name__}: {error}); "
               "пока он не пройдёт проверку, здесь работает шлюз эталонного решения.\n")
         answer = reference(7, "ru")["review_with_gate"](485, approve=say_no)
     print(answer)
