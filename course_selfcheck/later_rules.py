@@ -79,7 +79,52 @@ def _went_on(model: object, more: int, lang: str) -> Finding:
                                "the fallback once, then stop", more, lang, model=model))
 
 
-def fallback(run: Run, lang: str) -> Finding:
+AFTER_IT_ANSWERED = (482, ("refusal", "as_is", "refusal"))
+"""The fallback model answers a turn, then refuses too: "the rest of the run stays with it" and "if it refuses too,
+stop" hold after a turn it answered, not only right after the first refusal."""
+
+
+def fallback(run: Run, lang: str, loop: Callable | None = None) -> Finding:
+    seen = _fallback_once(run, lang)
+    if seen.status != PASSED or loop is None:
+        return seen
+    later = run_scenario(loop, *AFTER_IT_ANSWERED)
+    return _stayed_with_it(later, lang) or seen
+
+
+def _stayed_with_it(run: Run, lang: str) -> Finding | None:
+    """The run of AFTER_IT_ANSWERED: every request after the refusal goes to the fallback model with the refused
+    request's tools and system prompt, and its own refusal ends the run saying why; None when it all held (or the
+    run did not get that far: the first run's finding stands)."""
+    refusals = [i for i, r in run.answered if r.get("stop_reason") == "refusal"]
+    if len(refusals) < 2 or refusals[0] != 0:
+        return None
+    refused = run.calls[0]
+    model = run.calls[1].body.get("model")
+    for call in run.calls[1:]:
+        if call.body.get("model") != model:
+            return verdict(BROKEN, tr("after the fallback model ({model}) answered a turn, the loop went back to "
+                                      "{other}: once it has answered, the rest of the run stays with it", lang,
+                                      model=model, other=call.body.get("model")))
+        lost = [name for name in ("tools", "system") if refused.body.get(name) and call.body.get(name) !=
+                refused.body.get(name)]
+        if lost:
+            return verdict(BROKEN, tr("a later request to the fallback model ({model}) lost the run's {parts}: every "
+                                      "request after the fallback keeps the same tools and system prompt, only the "
+                                      "model changes", lang, model=model, parts=", ".join(lost)))
+    second, more = refusals[1], len(run.calls) - refusals[1] - 1
+    if more:
+        return verdict(BROKEN, ntr("the fallback model ({model}) answered a turn, then refused, and the loop sent {n} "
+                                   "more request: a refusal of the fallback model ends the run, however late it comes",
+                                   "the fallback model ({model}) answered a turn, then refused, and the loop sent {n} "
+                                   "more requests: a refusal of the fallback model ends the run, however late it "
+                                   "comes", more, lang, model=model))
+    seen = _stopped_saying_why(run, lang, run.calls[second].reply if isinstance(run.calls[second].reply, dict)
+                               else {}, model)
+    return None if seen.status == PASSED else seen
+
+
+def _fallback_once(run: Run, lang: str) -> Finding:
     i, unjudged = first_refusal(run, lang)
     if unjudged is not None:
         return unjudged
@@ -681,7 +726,8 @@ EXERCISE_RULES: dict[str, Rule] = {
     "fallback": Rule(
         N_("A refusal goes once to the fallback model"),
         N_("another model may answer what this one refused; if it refuses too, asking again only costs money"),
-        6, 482, ("as_is", "refusal", "refusal"), fallback),  # after a tool turn: "the same messages" are 3 by then
+        6, 482, ("as_is", "refusal", "refusal"), fallback,  # after a tool turn: "the same messages" are 3 by then
+        reads_the_loop=True),  # and a run where the fallback model answers a turn before it refuses (AFTER_IT_ANSWERED)
     "cut_answer": Rule(
         N_("An answer cut by max_tokens is an error, not the answer"),
         N_("the text stopped mid-way: passed off as whole, the review loses its end and nobody knows"),

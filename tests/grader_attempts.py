@@ -398,14 +398,17 @@ class Agent:
             usage = self.__dict__.setdefault("every_usage", [])
         cap = 40 if "fixed_cap_40" in self.flaws else 20 if "fixed_cap_20" in self.flaws \
             else max_iterations - 1 if "cap_off_by_one" in self.flaws else max_iterations
-        asked = set()
+        asked, spare_calls = set(), 0
         while turns < cap or {"no_cap", "repeat_detector_no_cap"} & self.flaws:
             if "caps_tool_calls" in self.flaws and len(self.called(history)) >= cap:  # tool calls, not model calls
                 break
             turns += 1
             self.turn, self.on_spare = turns, fell_back
             rules = {} if "fallback_no_system" in self.flaws and fell_back else {"system": RULES}
+            if "fallback_system_dropped_later" in self.flaws and spare_calls:  # kept only on its first request
+                rules = {}
             reply = self.send(model=model, max_tokens=8000, tools=self.tools, messages=history, **rules)
+            spare_calls += model == SPARE
             if reply.stop_reason != "refusal" or "skip_refused_usage" not in self.flaws:
                 usage.append(reply.usage)
             pending = {(b.name, repr(b.input)) for b in reply.content if b.type == "tool_use"}
@@ -466,6 +469,8 @@ class Agent:
                 case "tool_use":
                     self.act(reply, history, approve)
                     asked |= pending
+                    if "fallback_flag_per_turn" in self.flaws:  # "already fell back" forgotten after a turn: attack 11
+                        fell_back = False
                 case _ if "unknown_is_answer" in self.flaws:
                     return "".join(b.text for b in reply.content if b.type == "text")
                 case _ if "unknown_goes_on" in self.flaws:

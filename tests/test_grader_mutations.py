@@ -60,6 +60,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
     FALLBACK: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {
         "no_fallback": "fallback", "fallback_forever": "fallback", "fallback_nudge": "fallback",
         "silent_second_refusal": "fallback", "fallback_no_system": "fallback", "fallback_from_task": "fallback",
+        "fallback_flag_per_turn": "fallback", "fallback_system_dropped_later": "fallback",
         "retry_refusal": "refusal", "unknown_is_answer": "unknown_stop"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",

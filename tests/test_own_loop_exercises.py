@@ -217,7 +217,9 @@ def test_the_optional_check_passes_a_fallback_tried_once(attempt):
 @pytest.mark.parametrize("check, fallback, rules", [
     (check_exercise_6, "same", ["refusal"]), (check_exercise_6, "per-request", ["refusal"]),
     (check_fallback, "never", ["fallback"]), (check_fallback, "twice", ["fallback"]),
-    (check_fallback, "same", ["refusal", "fallback"]), (check_fallback, "per-request", ["refusal"])])
+    (check_fallback, "same", ["refusal", "fallback"]),
+    # back to the first model after each fallback: "the rest of the run stays with it" is broken too
+    (check_fallback, "per-request", ["refusal", "fallback"])])
 def test_exercise_6_names_the_refusal_rule_a_loop_breaks(check, fallback, rules):
     report = check(lambda pr: loop(pr, fallback=fallback), language="ru")
     assert broken(report) == rules, str(report)
