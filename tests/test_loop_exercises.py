@@ -443,6 +443,9 @@ def test_exercise_6_step_1_fails_a_loop_that_breaks_a_step_1_stop_and_says_which
     assert report.note.startswith("Not done yet: handle pause_turn, stop_sequence and max_tokens"), report.text()
     broken = next(f for f in report.findings if f.rule == rule)
     assert broken.task, report.text()  # the sentence of step 1 the rule comes from
+    said = check_exercise_6(loop, language="ru", step=1)
+    assert said.note.startswith("Пока не сделано: обработайте pause_turn, stop_sequence и max_tokens"), said.text()
+    assert next(f for f in said.findings if f.rule == rule).task.startswith("При "), said.text()
 
 
 def test_exercise_6_step_1_keeps_nothing_for_notebook_7_and_the_whole_check_does(monkeypatch):
