@@ -359,8 +359,8 @@ print("повтор:", retried.stop_reason)
 # First run the exercise cell. It puts your loop of exercise 5 in place of the stub (or the reference, if you skipped
 # it).
 #
-# That loop tells only `end_turn` from `tool_use`. Turn its test of `stop_reason` into a `match`: one `case` per stop
-# reason, as in `what_to_do` at the top of this notebook.
+# Your loop of exercise 5 knows two stops: `end_turn` and `tool_use`. Turn its test of `stop_reason` into a `match`:
+# one `case` per stop reason, as in `what_to_do` at the top of this notebook.
 #
 # The rules of notebooks 3–5 still hold: the whole response back, all results of a turn in one message, tool errors
 # as results, the cap. (From here on the reference solutions run a turn's calls one after another. That keeps
@@ -406,8 +406,8 @@ print("повтор:", retried.stop_reason)
 # Сначала выполните ячейку упражнения. Она подставит вместо заготовки ваш цикл из упражнения 5 (или эталонный, если
 # упражнение вы пропустили).
 #
-# Этот цикл отличает только `end_turn` от `tool_use`. Перепишите его проверку `stop_reason` через `match`: по `case`
-# на каждую причину остановки, как в `what_to_do` в начале блокнота.
+# Ваш цикл из упражнения 5 знает две остановки: `end_turn` и `tool_use`. Перепишите его проверку `stop_reason` через
+# `match`: по `case` на каждую причину остановки, как в `what_to_do` в начале блокнота.
 #
 # Правила блокнотов 3–5 по-прежнему действуют: ответ целиком в историю, все результаты хода одним сообщением, ошибки
 # инструментов как результаты, ограничение на число итераций. (Эталонные решения с этого места выполняют вызовы хода
