@@ -369,3 +369,102 @@ def test_exercise_5_a_tool_that_reads_its_input_its_own_way_names_its_own_error(
     namespace["run_tool"] = run_tool
     report = check_exercise_5(namespace["review_safely"])
     assert report.ok, report.text()
+
+
+# ---- exercise 6 in two steps: step 1 (pause_turn, stop_sequence, max_tokens), then step 2 (the whole check) ---------
+
+def step_one_loop(breaks: str = ""):
+    """review_every_stop as a learner leaves it after step 1: a branch for end_turn, tool_use, pause_turn,
+    stop_sequence and max_tokens, and none yet for what step 2 adds (a refusal, a full context window, an unknown
+    value: their text is passed off as the answer). `breaks` names the step-1 stop it gets wrong."""
+    from course_agent.solutions import MODEL, REVIEW_RULES, TOOLS, complete_loop, run_tool
+
+    def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
+        complete_loop.project = learner_loops.project
+        messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
+        for _ in range(max_iterations):
+            response = learner_loops.client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES,
+                                                            tools=TOOLS, messages=messages)
+            text = "\n".join(block.text for block in response.content if block.type == "text")
+            stop = response.stop_reason
+            if stop == "max_tokens" and breaks == "cut_tool_call":
+                stop = "tool_use"  # the cut call runs as if it were whole
+            if stop == "stop_sequence" and breaks == "stop_sequence":
+                stop = "pause_turn"  # the text so far is not returned: the loop goes on asking
+            match stop:
+                case "end_turn" | "stop_sequence":
+                    return text
+                case "pause_turn":
+                    messages.append({"role": "assistant", "content": response.content})
+                    if breaks == "pause_turn":
+                        messages.append({"role": "user", "content": "continue"})
+                case "max_tokens":
+                    raise RuntimeError("The answer was cut: increase max_tokens (the cut tool call was not run)")
+                case "tool_use":
+                    messages.append({"role": "assistant", "content": response.content})
+                    messages.append({"role": "user", "content": [
+                        {"type": "tool_result", "tool_use_id": block.id, **run_tool(block.name, block.input)}
+                        for block in response.content if block.type == "tool_use"]})
+                case _:  # step 2 is not done yet
+                    return text
+        raise RuntimeError(f"No answer after {max_iterations} iterations")
+
+    return review_every_stop
+
+
+STEP_1 = ["whole_response", "one_message", "errors_are_results", "cap", "pause_turn", "cut_tool_call", "cut_answer",
+          "stop_sequence", "returns_answer"]
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_6_step_1_is_its_own_rules_and_the_reference_passes_it(language):
+    report = check_exercise_6(reference(6, language)["review_every_stop"], language=language, step=1)
+    assert report.ok and [f.rule for f in report.findings] == STEP_1, report.text()
+    assert report.header().startswith("Exercise 6, step 1: 9 passed" if language == "en"
+                                      else "Упражнение 6, шаг 1: выполнено — 9"), report.header()
+
+
+def test_exercise_6_a_loop_grown_through_step_1_only_passes_step_1_and_not_the_whole_exercise():
+    grown = step_one_loop()
+    first = check_exercise_6(grown, step=1)
+    assert first.ok, first.text()
+    whole = check_exercise_6(grown)
+    assert not whole.ok and set(whole.broken) == {"context_full", "refusal_said", "unknown_stop"}, whole.text()
+    assert set(whole.passed) >= set(STEP_1), whole.text()
+
+
+@pytest.mark.parametrize("loop, rule", [
+    (step_one_loop("pause_turn"), "pause_turn"), (step_one_loop("stop_sequence"), "stop_sequence"),
+    (step_one_loop("cut_tool_call"), "cut_tool_call"), (learner_loops.make_loop(breaks="pause_turn"), "pause_turn"),
+    (learner_loops.make_loop(breaks="cut_tool_call"), "cut_tool_call")])
+def test_exercise_6_step_1_fails_a_loop_that_breaks_a_step_1_stop_and_says_which(loop, rule):
+    report = check_exercise_6(loop, step=1)
+    assert not report.ok and rule in report.broken, report.text()
+    assert report.note.startswith("Not done yet: handle pause_turn, stop_sequence and max_tokens"), report.text()
+    broken = next(f for f in report.findings if f.rule == rule)
+    assert broken.task, report.text()  # the sentence of step 1 the rule comes from
+    said = check_exercise_6(loop, language="ru", step=1)
+    assert said.note.startswith("Пока не сделано: обработайте pause_turn, stop_sequence и max_tokens"), said.text()
+    assert next(f for f in said.findings if f.rule == rule).task.startswith("При "), said.text()
+
+
+def test_exercise_6_step_1_keeps_nothing_for_notebook_7_and_the_whole_check_does(monkeypatch):
+    """Notebook 7 grows the loop that passed the whole exercise: step 1 passed keeps nothing."""
+    from course_selfcheck.exercises import loops
+
+    kept = []
+    monkeypatch.setattr(loops, "keep", lambda number, loop: kept.append(number))
+    loop = reference(6)["review_every_stop"]
+    assert check_exercise_6(loop, step=1).ok and kept == []
+    assert check_exercise_6(loop).ok and kept == [6]
+
+
+@pytest.mark.parametrize("language, title, note", [("en", "Exercise 6, step 1: not done yet", "Not done yet: write"),
+                                                   ("ru", "Упражнение 6, шаг 1: пока не сделано", "Напишите решение")])
+def test_exercise_6_step_1_untouched_is_not_done_yet(language, title, note):
+    for loop in (None, learner_loops.placeholder_loop):
+        report = check_exercise_6(loop, language=language, step=1)
+        assert not report.ok and report.findings == [] and report.passed == [], report.text()
+        assert report.text().startswith(title) and note in report.text(), report.text()
+    with pytest.raises(ValueError):
+        check_exercise_6(None, step=3)

@@ -1,7 +1,11 @@
 """Exercise 6 (notebook 6): every stop reason handled on purpose, a refusal included (the run stops, saying why);
 and, optional (the notebook's "Go deeper"), a refusal answered once by the fallback model. The exercise is the
 self-check's stop-reason rules, with the earlier notebooks' rules still checked on the same loop, so its report is
-theirs; each rule names the sentence of the task it comes from."""
+theirs; each rule names the sentence of the task it comes from.
+
+The notebook asks for it in two steps, on one function: step 1 the stops that go on or return (pause_turn,
+stop_sequence, max_tokens), checked alone by check_exercise_6(loop, step=1); step 2 the stops that end the run with
+an error (a full context window, a refusal, an unknown value), checked with everything by check_exercise_6(loop)."""
 
 from collections.abc import Callable
 
@@ -14,6 +18,10 @@ STOPS = ["pause_turn", "cut_tool_call", "cut_answer", "context_full", "refusal",
          "unknown_stop", "returns_answer"]
 RULES = [*EARLIER, *STOPS]
 """Exercise 6: what notebooks 7 and 8 keep checking on the learner's loop (the fallback is not among them)."""
+STEP_1_RULES = [*EARLIER, "pause_turn", "cut_tool_call", "cut_answer", "stop_sequence", "returns_answer"]
+"""Step 1: the stops that go on or return, the rules of notebooks 3-5 kept. Each is judged on a scenario in which the
+model never refuses, never fills its context window and never stops for an unknown reason, so a loop that does not
+handle those yet is not failed for them here."""
 FALLBACK_RULES = [*EARLIER, *STOPS[:5], "fallback", *STOPS[6:]]
 """The optional exercise: the same loop with the fallback, every other rule kept (a loop that falls back passes
 "refusal_said" too, so that rule gives way to the fallback's own)."""
@@ -35,11 +43,36 @@ TASKS = {
     "unknown_stop": N_("stop_sequence returns the text so far; any other stop reason raises an error that names it."),
     "returns_answer": N_("Write review_every_stop so that it handles every stop reason on purpose."),
 }
+STEP_1_CUT = N_("max_tokens raises a clear error, or asks again with a larger max_tokens; the cut tool call is never "
+                "run.")
+STEP_1_TASKS = {
+    "pause_turn": TASKS["pause_turn"],
+    "cut_tool_call": STEP_1_CUT,
+    "cut_answer": STEP_1_CUT,
+    "stop_sequence": N_("stop_sequence returns the text so far."),
+    "returns_answer": N_("Grow review_every_stop: end_turn still returns the answer; pause_turn, stop_sequence and "
+                         "max_tokens each get a branch."),
+}
+"""Step 1's sentences: what the notebook's step 1 says of each rule it checks."""
 
 
-def check_exercise_6(loop: Callable | None, language: str | None = None) -> Report:
+def check_exercise_6(loop: Callable | None, language: str | None = None, *, step: int = 2) -> Report:
     """Every stop reason handled on purpose, a refusal included: the self-check's stop-reason rules, and the earlier
-    ones kept. A loop that passes is kept for notebook 7 (course_agent.my_code)."""
+    ones kept. A loop that passes is kept for notebook 7 (course_agent.my_code).
+
+    step=1 checks the notebook's first step only (STEP_1_RULES: pause_turn, stop_sequence, max_tokens and the rules
+    of notebooks 3-5), and never keeps the loop: notebook 7 grows the loop that passes the whole exercise (step 2,
+    the default)."""
+    if step not in (1, 2):
+        raise ValueError(f"step must be 1 or 2 (2, the default, checks the whole exercise), got {step!r}")
+    if step == 1:
+        return grade_loop(6, loop, language, STEP_1_RULES,
+                          N_("Not done yet: handle pause_turn, stop_sequence and max_tokens (see the rules marked ✘ "
+                             "or – below)."),
+                          N_("Of pause_turn, stop_sequence and max_tokens, which means the turn is still going, which "
+                             "means the answer is yours, and which means it was cut? The notebook's cells on each of "
+                             "them show it."), tasks=STEP_1_TASKS,
+                          title=N_("Exercise 6, step 1"), keeps=False)
     return grade_loop(6, loop, language, RULES,
                       N_("Not done yet: handle every stop reason on purpose (see the rules marked ✘ or – below)."),
                       N_("Which stop reasons can a response end with, and which of them mean the answer is finished? "

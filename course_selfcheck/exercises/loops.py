@@ -85,10 +85,11 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
                own: Requirement[Callable] | None = None, tasks: dict[str, str] | None = None,
                title: str | None = None,
                more: Callable[[Callable, str], tuple[list[Finding], BaseException | None, list[str]]] | None = None,
-               ) -> Report:
+               keeps: bool = True) -> Report:
     """The exercise's report; `note` and `hint` (msgids) are shown when any requirement is not met. `tasks` gives,
     for a rule, the sentence of the exercise's text it comes from (a msgid), shown when it is broken; `title` (a msgid)
-    names an optional exercise ("Exercise {n}" otherwise). A loop that passes is kept for the next notebook. `more`
+    names an optional exercise or a step ("Exercise {n}" otherwise). A loop that passes is kept for the next notebook,
+    unless `keeps` is False (a step on the way, whose loop is not yet what the next notebook grows). `more`
     judges what the rules cannot (a later notebook's gate, which needs the grader's approvers): its findings, the
     first exception of the learner's code in its runs, and the hints of what it found broken."""
     lang = pick_language(language)
@@ -122,7 +123,7 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
     if not report.ok:
         report.note = report.note or tr(note, lang)
         report.hints = [tr(hint, lang), *more_hints]
-    return keep_passed(number, loop, report)
+    return keep_passed(number, loop, report) if keeps else report
 
 
 def keep_passed(number: int, loop: Callable, report: Report) -> Report:

@@ -11,15 +11,18 @@
 # - how a turn that paused goes on: with no new user message;
 # - why a refusal ends the run, saying why (`stop_details`).
 #
-# Every stop reason asks the loop for one of three things: **go on** (`tool_use`: run the tools; `pause_turn`: send
-# the turn back), **return** (`end_turn`, `stop_sequence`), or **raise a clear error** (`max_tokens`,
-# `model_context_window_exceeded`, `refusal` with its `stop_details`, and any reason the loop does not know).
+# Every stop reason asks the loop for one of three things:
 #
-# Your own loop of notebook 5 learns all of it in the exercise. Some of these stops are hard to provoke on purpose
-# with the real API (a refusal, a full context window); the sandbox makes each one happen on demand.
+# - **go on**: `tool_use` (run the tools) and `pause_turn` (send the turn back);
+# - **return**: `end_turn` and `stop_sequence`;
+# - **raise a clear error**: `max_tokens`, `model_context_window_exceeded`, `refusal` (with its `stop_details`), and
+#   any reason the loop does not know.
 #
-# At the end, optional (skip it on a first pass): your loop answers a refusal once with a fallback model, with a
-# check of its own.
+# In the exercise your own loop of notebook 5 learns them all, in two steps. Some stops are hard to provoke with the
+# real API (a refusal, a full context window). The sandbox makes each one happen on demand.
+#
+# At the end comes an optional part (skip it on a first pass): your loop answers a refusal once with a fallback model.
+# It has a check of its own.
 #
 # *About 90 minutes, plus 20 for the optional part. Builds on notebook 5.*
 #
@@ -37,16 +40,19 @@
 # - как продолжить ход, поставленный на паузу: без нового сообщения от user;
 # - почему отказ завершает запуск с объяснением причины (`stop_details`).
 #
-# Каждая причина остановки требует от цикла одного из трёх действий: **продолжить** (`tool_use` — выполнить
-# инструменты; `pause_turn` — отправить запрос снова, с этим ответом в истории), **вернуть ответ** (`end_turn`,
-# `stop_sequence`) или **выбросить понятную ошибку** (`max_tokens`, `model_context_window_exceeded`, `refusal` — со
-# `stop_details`, и любая причина, которой цикл не знает).
+# Каждая причина остановки требует от цикла одного из трёх действий:
 #
-# В упражнении всему этому научится ваш собственный цикл из блокнота 5. Некоторые из этих остановок трудно вызвать
-# нарочно с настоящим API (отказ, переполненное контекстное окно); песочница воспроизводит каждую по запросу.
+# - **продолжить**: `tool_use` (выполнить инструменты) и `pause_turn` (отправить запрос снова, с этим ответом в
+#   истории);
+# - **вернуть ответ**: `end_turn` и `stop_sequence`;
+# - **выбросить понятную ошибку**: `max_tokens`, `model_context_window_exceeded`, `refusal` (со `stop_details`) и любая
+#   причина, которой цикл не знает.
 #
-# В конце, по желанию (при первом прохождении можно пропустить): ваш цикл после отказа один раз обращается к запасной
-# модели, и у этой части своя проверка.
+# В упражнении всему этому в два шага научится ваш собственный цикл из блокнота 5. Некоторые остановки трудно вызвать
+# с настоящим API (отказ, переполненное контекстное окно). Песочница воспроизводит каждую по запросу.
+#
+# В конце — необязательная часть (при первом прохождении её можно пропустить): ваш цикл после отказа один раз
+# обращается к запасной модели. У этой части своя проверка.
 #
 # *Около 90 минут и ещё 20 на необязательную часть. Опирается на блокнот 5.*
 #
@@ -344,48 +350,96 @@ print("повтор:", retried.stop_reason)
 # %% [markdown] lang="en"
 # ## Exercise: your loop, every stop reason
 #
-# Your loop of notebook 5 (notebook 3's, with concurrent calls and a tool's failure sent back as a result) comes back
-# and grows again: here, every stop reason; in notebook 7, the approval gate; in notebook 8, the cost. Notebook 3's
-# project, tools and rules come from `lesson_tools.py` again (the import below).
+# Your loop of notebook 5 comes back and grows again. (It is notebook 3's loop, with concurrent calls and a tool's
+# failure sent back as a result.) Here it learns every stop reason. In notebook 7 it gets the approval gate; in
+# notebook 8, the cost. Notebook 3's project, tools and rules come from `lesson_tools.py` again (the import below).
 #
-# Run the exercise cell: it puts your loop of exercise 5 (or the reference, if you skipped it) in place of the
-# stub, for you to grow into `review_every_stop`. Then handle every stop reason on purpose:
+# You grow one function, `review_every_stop`, in two steps. Each step has its own check.
 #
-# - `pause_turn` continues without a new user message; `stop_sequence` returns the text so far;
-# - `max_tokens` and `model_context_window_exceeded` raise clear errors (or, at `max_tokens`, ask again with a larger
-#   `max_tokens`); the cut tool call is never run;
-# - `refusal` raises an error that carries `response.stop_details`; the same request never goes to the same model
-#   again;
-# - any other value raises an error that names it, as `what_to_do` does (the API adds stop reasons over time).
+# First run the exercise cell. It puts your loop of exercise 5 in place of the stub (or the reference, if you skipped
+# it).
+#
+# Your loop of exercise 5 knows two stops: `end_turn` and `tool_use`. Turn its test of `stop_reason` into a `match`:
+# one `case` per stop reason, as in `what_to_do` at the top of this notebook.
 #
 # The rules of notebooks 3–5 still hold: the whole response back, all results of a turn in one message, tool errors
-# as results, the cap. (The reference solutions from here on run a
-# turn's calls one after another, which keeps notebook 7's human approval simple; your concurrent runner may stay.)
+# as results, the cap. (From here on the reference solutions run a turn's calls one after another. That keeps
+# notebook 7's human approval simple. Your concurrent runner may stay.)
+#
+# ### Step 1: the stops that go on or return
+#
+# - `pause_turn`: send the conversation again, with the paused response appended. Add no new user message.
+# - `stop_sequence`: return the text so far. The stop sequence is one you set.
+# - `max_tokens`: raise a clear error that says the answer was cut (or ask again with a larger `max_tokens`). Never
+#   run the cut tool call.
+#
+# Fill in this skeleton in your loop, in place of its test of `stop_reason`:
+#
+# ```python
+# match response.stop_reason:
+#     case "end_turn":
+#         ...  # as before: return the text
+#     case "tool_use":
+#         ...  # as before: run the tools, all results in one message
+#     case "pause_turn":
+#         ...
+#     case "stop_sequence":
+#         ...
+#     case "max_tokens":
+#         ...
+#     case other:
+#         raise RuntimeError(f"Unexpected stop: {other}")  # step 2 adds the cases before it
+# ```
+#
+# Then run the exercise cell again, and the check of step 1 below.
 
 # %% [markdown] lang="ru"
 # ## Упражнение: ваш цикл и все причины остановки
 #
-# Ваш цикл из блокнота 5 (цикл блокнота 3 с параллельными вызовами, в котором сбой инструмента возвращается как
-# результат) возвращается и снова растёт: здесь в нём появятся все причины остановки, в блокноте 7 — шлюз с
-# подтверждением, в блокноте 8 — учёт стоимости. Проект, инструменты и правила блокнота 3 снова приходят из
-# `lesson_tools.py` (импорт ниже).
+# Возвращается ваш цикл из блокнота 5. (Это цикл блокнота 3 с параллельными вызовами, в котором сбой инструмента
+# возвращается модели как результат.) Здесь он научится обрабатывать все причины остановки. В блокноте 7 в нём
+# появится шлюз с подтверждением, в блокноте 8 — учёт стоимости. Проект, инструменты и правила блокнота 3 снова
+# приходят из `lesson_tools.py` (импорт ниже).
 #
-# Выполните ячейку упражнения: она подставит вместо заготовки ваш цикл из упражнения 5 (или эталонный, если
-# упражнение вы пропустили), а вы превратите его в `review_every_stop`. Затем осознанно обработайте каждую причину
-# остановки:
+# Вы доработаете одну функцию, `review_every_stop`, в два шага. У каждого шага своя проверка.
 #
-# - при `pause_turn` продолжайте без нового сообщения от user; при `stop_sequence` возвращайте уже написанный текст;
-# - при `max_tokens` и `model_context_window_exceeded` выбрасывайте понятные ошибки (или при `max_tokens` спрашивайте
-#   снова с бо́льшим `max_tokens`); обрезанный вызов инструмента не выполняется никогда;
-# - при `refusal` выбрасывайте ошибку, в которой есть `response.stop_details`; тот же запрос той же модели больше не
-#   отправляется;
-# - на любое другое значение выбрасывайте ошибку, в которой оно названо, как в `what_to_do` (в API со временем
-#   появляются новые причины остановки).
+# Сначала выполните ячейку упражнения. Она подставит вместо заготовки ваш цикл из упражнения 5 (или эталонный, если
+# упражнение вы пропустили).
+#
+# Ваш цикл из упражнения 5 знает две остановки: `end_turn` и `tool_use`. Перепишите его проверку `stop_reason` через
+# `match`: по `case` на каждую причину остановки, как в `what_to_do` в начале блокнота.
 #
 # Правила блокнотов 3–5 по-прежнему действуют: ответ целиком в историю, все результаты хода одним сообщением, ошибки
-# инструментов как результаты, ограничение числа итераций. (Эталонные решения
-# с этого места выполняют вызовы хода по очереди — так проще устроить подтверждение человеком в блокноте 7; ваше
-# параллельное выполнение вызовов можно оставить.)
+# инструментов как результаты, ограничение на число итераций. (Эталонные решения с этого места выполняют вызовы хода
+# по очереди: так проще устроить подтверждение человеком в блокноте 7. Ваше параллельное выполнение можно оставить.)
+#
+# ### Шаг 1: остановки, после которых цикл продолжает работу или возвращает ответ
+#
+# - `pause_turn`: отправьте диалог снова, добавив в историю приостановленный ответ. Нового сообщения от user не
+#   добавляйте.
+# - `stop_sequence`: верните уже написанный текст. Эту стоп-последовательность задали вы сами.
+# - `max_tokens`: выбросьте понятную ошибку о том, что ответ обрезан (или спросите снова с бо́льшим `max_tokens`).
+#   Обрезанный вызов инструмента не выполняйте никогда.
+#
+# Заполните в своём цикле эту заготовку, поставив её на место проверки `stop_reason`:
+#
+# ```python
+# match response.stop_reason:
+#     case "end_turn":
+#         ...  # как раньше: вернуть текст
+#     case "tool_use":
+#         ...  # как раньше: выполнить инструменты, все результаты одним сообщением
+#     case "pause_turn":
+#         ...
+#     case "stop_sequence":
+#         ...
+#     case "max_tokens":
+#         ...
+#     case other:
+#         raise RuntimeError(f"Неожиданная остановка: {other}")  # на шаге 2 перед этой веткой появятся новые
+# ```
+#
+# Затем снова выполните ячейку упражнения, а после неё — проверку шага 1 ниже.
 
 # %% use="lesson_tools"
 
@@ -414,39 +468,184 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
 start_from(5, grow_into=review_every_stop)  # переносит в эту ячейку ваше упражнение 5 (или эталонное)
 
 # %% [markdown] lang="en"
-# ### Check your exercise
+# ### Check step 1
 #
-# The check runs **your** `review_every_stop` in scenarios where the sandbox orders each stop reason (a pause, a
-# refusal, a cut tool call, a full context window, a stop sequence, a reason no loop knows: `sandbox_new_reason`),
-# keeps asking for tools, and finally answers; it judges each stop from what your loop sent and returned, and checks
-# the rules of notebooks 3–5 again. Once it all passes, it keeps your loop for notebook 7.
+# The check runs **your** `review_every_stop` in scenarios where the sandbox orders a pause, a stop sequence, and a
+# tool call or an answer cut by `max_tokens`. It judges each stop from what your loop sent and returned. It checks the
+# rules of notebooks 3–5 again. No scenario here refuses, fills the context window or stops for an unknown reason:
+# those are step 2's.
 #
-# <details><summary>Hint</summary>
+# <details><summary>Hint 1</summary>
 #
-# One branch per value of `response.stop_reason`. For each, ask: does the loop append the response and call again,
-# return, or raise? After `pause_turn`, is there anything new to say? After a refusal, what does the error need to
-# say for whoever reads it?
+# Ask one question of each of the three stops: is the turn still going, is the answer yours, or was it cut?
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Look back at this notebook's cells. The `pause_turn` cell sends the paused turn back: see what it appends, and what
+# it does not. The `max_tokens` cell shows what a cut `tool_use` holds. `what_to_do` says what to do at each stop.
+# </details>
+#
+# <details><summary>Hint 3</summary>
+#
+# ```python
+#     case "pause_turn":  # the paused response goes back last, with no user message after it
+#         messages.append({"role": "assistant", "content": response.content})
+#     case "stop_sequence":  # as at end_turn
+#         return ...  # the text blocks, joined
+#     case "max_tokens":  # no tool has run yet: stop here
+#         raise RuntimeError("The answer was cut: ...")
+# ```
+#
+# Does your loop append the response before the `match`, as exercise 5's does? Then the `pause_turn` branch has
+# nothing left to do but `pass`: the loop goes round again.
 # </details>
 
 # %% [markdown] lang="ru"
-# ### Проверьте упражнение
+# ### Проверьте шаг 1
 #
-# Проверка запускает **ваш** `review_every_stop` в нескольких ситуациях: песочница вызывает каждую причину остановки
-# (паузу, отказ, обрезанный вызов инструмента, переполненное контекстное окно, стоп-последовательность, причину,
-# которой не знает ни один цикл, — `sandbox_new_reason`), раз за разом просит инструменты и, наконец, отвечает. О каждой
-# остановке проверка судит по тому, что ваш цикл отправил и что вернул, и снова проверяет правила блокнотов 3–5. Когда
-# всё выполнено, она сохраняет ваш цикл для блокнота 7.
+# Проверка запускает **ваш** `review_every_stop` в нескольких ситуациях: песочница ставит ход на паузу, срабатывает
+# стоп-последовательность, `max_tokens` обрезает вызов инструмента или ответ. О каждой остановке проверка судит по
+# тому, что ваш цикл отправил и что вернул. Правила блокнотов 3–5 она тоже проверяет заново. Отказа, переполненного
+# контекстного окна и неизвестной причины остановки здесь не будет: это шаг 2.
 #
-# <details><summary>Подсказка</summary>
+# <details><summary>Подсказка 1</summary>
 #
-# По ветке на каждое значение `response.stop_reason`. Для каждой решите: цикл добавляет ответ в историю и вызывает
-# модель снова, возвращает результат или выбрасывает исключение? Есть ли что сказать модели после `pause_turn`? Что
-# должно быть в ошибке после отказа, чтобы читающий её понял причину?
+# Задайте о каждой из трёх остановок один вопрос: ход ещё идёт, ответ готов или его обрезали?
+# </details>
+#
+# <details><summary>Подсказка 2</summary>
+#
+# Вернитесь к ячейкам этого блокнота. Ячейка про `pause_turn` отправляет приостановленный ход обратно: посмотрите, что
+# она добавляет в историю и чего не добавляет. Ячейка про `max_tokens` показывает, что лежит в обрезанном `tool_use`.
+# А `what_to_do` говорит, что делать при каждой остановке.
+# </details>
+#
+# <details><summary>Подсказка 3</summary>
+#
+# ```python
+#     case "pause_turn":  # приостановленный ответ уходит последним, сообщения от user после него нет
+#         messages.append({"role": "assistant", "content": response.content})
+#     case "stop_sequence":  # как при end_turn
+#         return ...  # текстовые блоки, склеенные вместе
+#     case "max_tokens":  # ни один инструмент ещё не выполнен: остановиться здесь
+#         raise RuntimeError("Ответ обрезан: ...")
+# ```
+#
+# Ваш цикл добавляет ответ в историю ещё до `match`, как в упражнении 5? Тогда в ветке `pause_turn` делать больше
+# нечего: хватит `pass`, и цикл пойдёт на следующий круг.
 # </details>
 
 # %%
 from course_selfcheck.loop_exercises import check_exercise_6
 
+check_exercise_6(review_every_stop, step=1)
+
+# %% [markdown] lang="en"
+# ### Step 2: the stops that end the run with an error
+#
+# Three stops end the run, each with an error. Add their branches to the same `review_every_stop`, in the exercise
+# cell above, before `case other`:
+#
+# - `model_context_window_exceeded`: raise a clear error. The history no longer fits. Never run the cut tool call.
+# - `refusal`: raise an error that carries `response.stop_details`. Never send the same request to the same model
+#   again.
+# - any other value: raise an error that names it, as `what_to_do` does. The API adds stop reasons over time.
+#
+# ```python
+#     case "model_context_window_exceeded":
+#         ...
+#     case "refusal":
+#         ...
+#     case other:
+#         ...
+# ```
+#
+# Run the exercise cell again, then the check below.
+#
+# ### Check step 2: the whole exercise
+#
+# The check runs your loop in every scenario of step 1 again. It adds three: a refusal, a full context window, and a
+# stop reason no loop knows (`sandbox_new_reason`). The rules of notebooks 3–5 are checked too. Once it all passes, it
+# keeps your loop for notebook 7.
+#
+# <details><summary>Hint 1</summary>
+#
+# All three stops end the run. What must whoever reads the error learn from it?
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Look at the refusal cell above: it prints `refused.stop_details`. The last three cases of `what_to_do` say what each
+# of these stops needs. In `case other`, the value is in `other`.
+# </details>
+#
+# <details><summary>Hint 3</summary>
+#
+# ```python
+#     case "refusal":  # stop, saying why
+#         raise RuntimeError(f"The model refused: {...}")
+#     case other:  # a stop reason your loop does not know yet
+#         raise RuntimeError(f"... {other}")
+# ```
+#
+# The context window's branch is like step 1's `max_tokens`: an error, and no tool runs.
+# </details>
+
+# %% [markdown] lang="ru"
+# ### Шаг 2: остановки, которые завершают запуск ошибкой
+#
+# Три остановки завершают запуск, и каждая — ошибкой. Добавьте для них ветки в тот же `review_every_stop`, в ячейке
+# упражнения выше, перед `case other`:
+#
+# - `model_context_window_exceeded`: выбросьте понятную ошибку. История больше не помещается в окно. Обрезанный вызов
+#   инструмента не выполняйте никогда.
+# - `refusal`: выбросьте ошибку, в которой есть `response.stop_details`. Тот же запрос той же модели больше не
+#   отправляйте.
+# - любое другое значение: выбросьте ошибку, в которой оно названо, как в `what_to_do`. В API со временем появляются
+#   новые причины остановки.
+#
+# ```python
+#     case "model_context_window_exceeded":
+#         ...
+#     case "refusal":
+#         ...
+#     case other:
+#         ...
+# ```
+#
+# Снова выполните ячейку упражнения, а затем проверку ниже.
+#
+# ### Проверьте шаг 2: всё упражнение
+#
+# Проверка снова запускает ваш цикл во всех ситуациях шага 1 и добавляет ещё три: отказ, переполненное контекстное
+# окно и причину остановки, которой не знает ни один цикл (`sandbox_new_reason`). Правила блокнотов 3–5 она тоже
+# проверяет. Когда всё выполнено, она сохраняет ваш цикл для блокнота 7.
+#
+# <details><summary>Подсказка 1</summary>
+#
+# Все три остановки завершают запуск. Что должен узнать из ошибки тот, кто её прочтёт?
+# </details>
+#
+# <details><summary>Подсказка 2</summary>
+#
+# Посмотрите на ячейку про отказ выше: она печатает `refused.stop_details`. Последние три ветки `what_to_do`
+# показывают, что нужно каждой из этих остановок. В `case other` само значение лежит в переменной `other`.
+# </details>
+#
+# <details><summary>Подсказка 3</summary>
+#
+# ```python
+#     case "refusal":  # остановиться и сказать почему
+#         raise RuntimeError(f"Модель отказалась отвечать: {...}")
+#     case other:  # причина остановки, которой ваш цикл ещё не знает
+#         raise RuntimeError(f"... {other}")
+# ```
+#
+# Ветка для контекстного окна устроена как ветка `max_tokens` на шаге 1: ошибка, и ни один инструмент не выполняется.
+# </details>
+
+# %%
 check_exercise_6(review_every_stop)
 
 # %% [markdown] lang="en"
@@ -476,7 +675,7 @@ show_solution(6)
 #
 # <details><summary>Answer</summary>
 #
-# Never: its input is incomplete. Increase `max_tokens` and ask again.
+# Never: its input is incomplete. Raise a clear error, or ask again with a larger `max_tokens`.
 # </details>
 #
 # 3. Is sending a refused request again a good idea?
@@ -523,7 +722,7 @@ show_solution(6)
 #
 # <details><summary>Ответ</summary>
 #
-# Никогда: вход неполный. Увеличьте `max_tokens` и спросите снова.
+# Никогда: вход неполный. Выбросьте понятную ошибку или спросите снова с бо́льшим `max_tokens`.
 # </details>
 #
 # 3. Стоит ли ещё раз отправить запрос, на который модель ответила отказом?
