@@ -54,8 +54,8 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert paused.startswith("pause_turn") and "end_turn" in paused, paused
     assert "category='cyber'" in shown(cell(language, "06", 17))
     fallback = {"en": "fallback", "ru": "запасная модель"}[language]
-    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 20))
-    assert "['fallback', 'text']" in shown(cell(language, "10", 22))
+    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 21))
+    assert "['fallback', 'text']" in shown(cell(language, "10", 23))
     assert "OverloadedError" in shown(cell(language, "05", 13))
     assert "RuntimeError" in shown(cell(language, "03", 18))
     whole = cell(language, "03", 31).source  # the take-home cell: a client of its own, no course_agent
