@@ -39,9 +39,9 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert all(s in shown(cell(language, "06", 8)) for s in ("{}", "{'pr': 4}", "{'pr': 48}"))
     assert "['thinking', 'text']" in shown(cell(language, "01", 4))  # today's default model thinks first
     signature = {"en": "signature: 72 characters", "ru": "signature: 72 симв."}[language]
-    assert signature in shown(cell(language, "01", 18))
-    assert shown(cell(language, "01", 20)).startswith("['text']")  # a greeting: no thinking
-    assert "max_tokens 30" in shown(cell(language, "01", 22))
+    assert signature in shown(cell(language, "01", 19))
+    assert shown(cell(language, "01", 21)).startswith("['text']")  # a greeting: no thinking
+    assert "max_tokens 30" in shown(cell(language, "01", 23))
     assert 'tool_choice: type "tool" and "any" are not supported' in shown(cell(language, "10", 7))
     assert "thinking" in shown(cell(language, "11", 7))
     billed = [int(n) for n in re.findall(r"(\d+)", shown(cell(language, "11", 9)))]
