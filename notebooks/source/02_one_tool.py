@@ -167,17 +167,17 @@ for block in response.content:
 # ## Step 2: your code runs the tool
 #
 # The block carries an `id`, the tool's `name` and its `input`, already filled according to your schema.
-# Running it is plain Python: pick the `tool_use` block by its type (as notebook 1 picked the text), and
-# `get_diff(**tool_use.input)` passes the input dict as keyword arguments (`{"pr": 482}` becomes `get_diff(pr=482)`).
+# Running it is plain Python. Pick the `tool_use` block by its type, as notebook 1 picked the text. Then
+# `get_diff(**tool_use.input)` passes the input dict as keyword arguments: `{"pr": 482}` becomes `get_diff(pr=482)`.
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-use-block-fields -->
 # ## Шаг 2: ваш код запускает инструмент
 #
 # В блоке есть `id`, имя инструмента `name` и его `input`, уже заполненный по вашей схеме.
-# Запуск — обычный Python: блок `tool_use` выбираем по типу (как в блокноте 1 выбирали текст), а
-# `get_diff(**tool_use.input)` передаёт словарь входных данных как именованные аргументы (`{"pr": 482}` превращается
-# в `get_diff(pr=482)`).
+# Запуск — обычный Python. Блок `tool_use` выбираем по типу, как в блокноте 1 выбирали текст. Затем
+# `get_diff(**tool_use.input)` передаёт словарь входных данных как именованные аргументы: `{"pr": 482}` превращается
+# в `get_diff(pr=482)`.
 
 # %% lang="en"
 tool_use = [block for block in response.content if block.type == "tool_use"][0]  # the first (here the only) one
@@ -197,10 +197,11 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # First the model's response, **as it is, whole**; then a `user` message with a `tool_result` that
 # names the `tool_use_id` it answers. The pair is held together by that id, nothing else.
 #
-# *Whole* means every block, the thinking block of notebook 1 included (its `signature` field is a seal): the API checks
-# them, and a changed, reordered or partly dropped thinking block is an error (optional notebook 11 shows it). When
-# notebook 3 puts these steps in a loop, this becomes the first rule on the loop's card, and it holds for every
-# response, whatever blocks it has (send back what came, no more and no less):
+# *Whole* means every block, the thinking block of notebook 1 included. Its `signature` field is a seal, and the API
+# checks it. A changed, reordered or partly dropped thinking block is an error (optional notebook 11 shows it).
+#
+# When notebook 3 puts these steps in a loop, this becomes the first rule on the loop's card. It holds for every
+# response, whatever blocks it has: send back what came, no more and no less.
 #
 # ```mermaid
 # flowchart TB
@@ -223,12 +224,12 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # Сначала ответ модели — **как есть, целиком**; затем сообщение от `user` с `tool_result`, в котором
 # указан `tool_use_id` того вызова, на который он отвечает. Пару связывает только этот id.
 #
-# *Целиком* — это со всеми блоками, включая блок рассуждения из блокнота 1 (его поле `signature` — подпись, по
-# которой API узнаёт изменённый блок). API их
-# проверяет: изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка (её показывает
-# необязательный блокнот 11). Когда в блокноте 3 эти шаги станут циклом, это правило станет первым в карточке правил
-# цикла; оно действует для любого ответа, какие бы блоки в нём ни были: возвращайте то, что пришло, — ни больше, ни
-# меньше.
+# *Целиком* — это со всеми блоками, включая блок рассуждения из блокнота 1. Его поле `signature` — подпись, по которой
+# API узнаёт изменённый блок. Изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка (её
+# показывает необязательный блокнот 11).
+#
+# Когда в блокноте 3 эти шаги станут циклом, это правило станет первым в карточке правил цикла. Оно действует для
+# любого ответа, какие бы блоки в нём ни были: возвращайте то, что пришло, — ни больше, ни меньше.
 #
 # ```mermaid
 # flowchart TB
