@@ -39,9 +39,9 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert all(s in shown(cell(language, "06", 8)) for s in ("{}", "{'pr': 4}", "{'pr': 48}"))
     assert "['thinking', 'text']" in shown(cell(language, "01", 4))  # today's default model thinks first
     signature = {"en": "signature: 72 characters", "ru": "signature: 72 симв."}[language]
-    assert signature in shown(cell(language, "01", 18))
-    assert shown(cell(language, "01", 20)).startswith("['text']")  # a greeting: no thinking
-    assert "max_tokens 30" in shown(cell(language, "01", 22))
+    assert signature in shown(cell(language, "01", 19))
+    assert shown(cell(language, "01", 21)).startswith("['text']")  # a greeting: no thinking
+    assert "max_tokens 30" in shown(cell(language, "01", 23))
     assert 'tool_choice: type "tool" and "any" are not supported' in shown(cell(language, "10", 7))
     assert "thinking" in shown(cell(language, "11", 7))
     billed = [int(n) for n in re.findall(r"(\d+)", shown(cell(language, "11", 9)))]
@@ -54,8 +54,8 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert paused.startswith("pause_turn") and "end_turn" in paused, paused
     assert "category='cyber'" in shown(cell(language, "06", 17))
     fallback = {"en": "fallback", "ru": "запасная модель"}[language]
-    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 20))
-    assert "['fallback', 'text']" in shown(cell(language, "10", 22))
+    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 21))
+    assert "['fallback', 'text']" in shown(cell(language, "10", 23))
     assert "OverloadedError" in shown(cell(language, "05", 13))
     assert "RuntimeError" in shown(cell(language, "03", 18))
     whole = cell(language, "03", 31).source  # the take-home cell: a client of its own, no course_agent

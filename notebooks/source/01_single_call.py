@@ -9,17 +9,24 @@
 # - (optional, "Go deeper" right after the exercise) what is inside a thinking block, and what a `max_tokens` too
 #   small for the answer does.
 #
-# Everything in this course runs offline against a local sandbox that speaks the real API, so the code
-# below is the code you would ship. With `ANTHROPIC_API_KEY` set, the same cells talk to the real API. The sandbox's
-# model is simulated: it answers the course's tasks as a careful model would, the same way on every run, so the saved
-# outputs are what you will see; a live model's words and choices vary.
+# Everything in this course runs offline, against a local sandbox that speaks the real API. So the code below is the
+# code you would ship. With `ANTHROPIC_API_KEY` set, the same cells talk to the real API.
 #
-# *About 30 minutes, plus 10 for the optional part. You need: Python 3.10 or later with functions (a function
-# passed to another one included),
-# lists and dicts, list comprehensions, f-strings (`f"!{pr}"`, `{value!r}` for the value as Python writes it), `for`
-# loops and `try`/`except Exception as error`; and how to run a cell in JupyterLab. Type hints (`pr: int`) are notes
-# for the reader: Python does not check them. What the lessons add (a thread pool, `with`, `match`, `try`/`finally`)
-# is explained where it first appears; the take-home cells, written for engineers, use a few idioms more.*
+# The sandbox's model is simulated. It answers the course's tasks as a careful model would, and the same way on every
+# run. So the saved outputs are what you will see. A live model's words and choices vary.
+#
+# *About 30 minutes, plus 10 for the optional part.*
+#
+# You need Python 3.10 or later, and these parts of Python:
+#
+# - functions (passing a function to another one included);
+# - lists and dicts, list comprehensions;
+# - f-strings (`f"!{pr}"`; `{value!r}` gives the value as Python writes it);
+# - `for` loops and `try`/`except Exception as error`.
+#
+# You also need to know how to run a cell in JupyterLab. Type hints (`pr: int`) are notes for the reader: Python does
+# not check them. The lessons explain what they add (a thread pool, `with`, `match`, `try`/`finally`) where it first
+# appears. The take-home cells are written for engineers and use a few idioms more.
 
 # %% [markdown] lang="ru"
 # # 1. Один вызов
@@ -32,19 +39,26 @@
 # - (по желанию, раздел «Глубже» после упражнения) что внутри блока рассуждения и что бывает, когда `max_tokens`
 #   не хватает на ответ.
 #
-# Весь курс работает офлайн с локальной песочницей, которая отвечает по тому же протоколу, что и настоящий API, поэтому
+# Весь курс работает офлайн, с локальной песочницей. Она отвечает по тому же протоколу, что и настоящий API. Поэтому
 # код ниже — ровно тот, что вы запустили бы в рабочем проекте. Если задан `ANTHROPIC_API_KEY`, те же ячейки
-# обращаются к настоящему API. Модель в песочнице — имитация: она отвечает на задачи курса так, как ответила бы
-# добросовестная модель, и при каждом запуске одинаково, поэтому сохранённые выводы — ровно то, что вы увидите; у
-# настоящей модели слова и решения будут другими.
+# обращаются к настоящему API.
 #
-# *Около 30 минут и ещё 10 на необязательную часть. Понадобятся Python 3.10 или новее и умение работать с функциями
-# (в том числе передавать функцию
-# в другую функцию), списками и словарями, генераторами списков, f-строками (`f"!{pr}"`, `{value!r}` — значение так,
-# как его записывает Python), циклами `for` и `try`/`except Exception as error`, а также запускать ячейки в JupyterLab.
-# Аннотации типов (`pr: int`) — подсказки для читателя: Python их не проверяет. То, что добавляют уроки (пул потоков,
-# `with`, `match`, `try`/`finally`), объясняется там, где встречается впервые; в ячейках «Возьмите с собой», написанных
-# для инженеров, есть и ещё несколько приёмов.*
+# Модель в песочнице — имитация. Она отвечает на задачи курса так, как ответила бы добросовестная модель, и при каждом
+# запуске одинаково. Поэтому сохранённые выводы — ровно то, что вы увидите. У настоящей модели слова и решения будут
+# другими.
+#
+# *Около 30 минут и ещё 10 на необязательную часть.*
+#
+# Понадобятся Python 3.10 или новее и вот что из Python:
+#
+# - функции (в том числе передача функции в другую функцию);
+# - списки и словари, генераторы списков;
+# - f-строки (`f"!{pr}"`; `{value!r}` даёт значение так, как его записывает Python);
+# - циклы `for` и `try`/`except Exception as error`.
+#
+# Ещё нужно уметь запускать ячейки в JupyterLab. Аннотации типов (`pr: int`) — подсказки для читателя: Python их не
+# проверяет. То, что добавляют уроки (пул потоков, `with`, `match`, `try`/`finally`), объясняется там, где встречается
+# впервые. В ячейках «Возьмите с собой», написанных для инженеров, есть и ещё несколько приёмов.
 
 # %% lang="en"
 import os
@@ -77,27 +91,33 @@ print(type(client).__name__, MODEL)
 # <!-- fact: request-shape -->
 # ## One request, one response
 #
-# A request names the model, a budget for the answer (`max_tokens`) and the conversation so far
-# (`messages`: a list of turns, each with a `role` and `content`).
+# A request names three things:
 #
-# The budget is counted in tokens: a token is a piece of text of a few characters (often a short word or a part of one),
-# the unit in which a model reads, writes and is billed.
+# - the model;
+# - a budget for the answer (`max_tokens`);
+# - the conversation so far (`messages`: a list of turns, each with a `role` and `content`).
 #
-# Each call stands alone: the API does not remember your earlier calls. "The conversation so far" is whatever you
-# put in `messages`, so in an agent your code keeps that list and sends it, whole, every time.
+# The budget is counted in tokens. A token is a piece of text of a few characters, often a short word or a part of
+# one. A model reads and writes in tokens, and you are billed in tokens.
+#
+# Each call stands alone: the API does not remember your earlier calls. "The conversation so far" is whatever you put
+# in `messages`. So in an agent, your code keeps that list and sends it, whole, every time.
 
 # %% [markdown] lang="ru"
 # <!-- fact: request-shape -->
 # ## Один запрос — один ответ
 #
-# В запросе указываются модель, бюджет на ответ (`max_tokens`) и весь диалог до этого момента
-# (`messages`: список реплик, у каждой есть `role` и `content`).
+# В запросе указываются три вещи:
 #
-# Бюджет считается в токенах: токен — это кусочек текста в несколько символов (часто короткое слово или его часть),
-# и именно токенами модель читает и пишет; в токенах же считается оплата.
+# - модель;
+# - бюджет на ответ (`max_tokens`);
+# - весь диалог до этого момента (`messages`: список реплик, у каждой есть `role` и `content`).
+#
+# Бюджет считается в токенах. Токен — это кусочек текста в несколько символов, часто короткое слово или его часть.
+# Модель читает и пишет токенами, и оплата тоже считается в токенах.
 #
 # Каждый вызов сам по себе: прежних вызовов API не помнит. «Весь диалог до этого момента» — это то, что вы положили
-# в `messages`, поэтому в агенте этот список хранит ваш код и каждый раз отправляет целиком.
+# в `messages`. Поэтому в агенте этот список хранит ваш код и каждый раз отправляет целиком.
 
 # %% lang="en"
 response = client.messages.create(
@@ -121,17 +141,20 @@ print("\n".join([block.text for block in response.content if block.type == "text
 # <!-- fact: response-blocks -->
 # ## What a response is made of
 #
-# The answer is not a string: `content` is a list of **blocks**, each with a `type`. Here there are two,
-# `thinking` and then `text`; soon there will be `tool_use` blocks too. `stop_reason` says why the model
-# stopped, and `usage` counts the tokens you pay for.
+# The answer is not a string. `content` is a list of **blocks**, each with a `type`. Here there are two: `thinking`,
+# then `text`. Later you will meet a third type, `tool_use`.
+#
+# Two more fields matter. `stop_reason` says why the model stopped. `usage` counts the tokens you pay for.
 
 # %% [markdown] lang="ru"
 # <!-- fact: response-blocks -->
 # ## Из чего состоит ответ
 #
-# Ответ — это не строка: `content` — список **блоков**, у каждого есть `type`. Здесь их два: `thinking`,
-# а за ним `text`; скоро появятся и блоки `tool_use`. `stop_reason` говорит, почему модель остановилась,
-# а `usage` считает токены, за которые вы платите.
+# Ответ — это не строка. `content` — список **блоков**, у каждого есть `type`. Здесь их два: `thinking`, а за ним
+# `text`. Позже появится и третий тип — `tool_use`.
+#
+# Важны ещё два поля. `stop_reason` говорит, почему модель остановилась. `usage` считает токены, за которые вы
+# платите.
 
 # %% lang="en"
 print("blocks:     ", [block.type for block in response.content])
@@ -146,25 +169,27 @@ print("usage:      ", response.usage.input_tokens, "ток. на входе,", r
 # %% [markdown] lang="en"
 # ## The thinking block comes first
 #
-# On today's models thinking is on by default (adaptive thinking): before answering anything worth
-# thinking about, the model thinks, and the response **starts** with a `thinking` block.
+# On today's models thinking is on by default (adaptive thinking). Before it answers anything worth thinking about,
+# the model thinks. So the response **starts** with a `thinking` block.
 #
-# One habit follows, for every cell of this course and for your own code: **select blocks by `type`**, never
-# by position. `response.content[0]` is often the thinking block, and `.text` on it fails. The function below does
-# it for you in the rest of this notebook: it joins the text of every text block, whatever comes before them. What
-# happens to the thinking block when the conversation goes on is notebook 2's business.
+# One habit follows, for every cell of this course and for your own code: **select blocks by `type`**, never by
+# position. `response.content[0]` is often the thinking block, and `.text` on it fails.
+#
+# The function below does this for you in the rest of this notebook. It joins the text of every text block, whatever
+# comes before them.
 
 # %% [markdown] lang="ru"
 # ## Первым идёт блок рассуждения
 #
-# У современных моделей рассуждение включено по умолчанию (адаптивное рассуждение): прежде чем ответить
-# на вопрос, над которым стоит подумать, модель рассуждает, и ответ **начинается** с блока `thinking`.
+# У современных моделей рассуждение включено по умолчанию (адаптивное рассуждение). Прежде чем ответить на вопрос,
+# над которым стоит подумать, модель рассуждает. Поэтому ответ **начинается** с блока `thinking`.
 #
 # Отсюда привычка — для каждой ячейки курса и для вашего собственного кода: **выбирайте блоки по `type`**, а не по
-# позиции. `response.content[0]` часто оказывается блоком рассуждения, а у такого блока нет `.text`, и обращение к этому
-# атрибуту выбросит исключение. До конца этого блокнота это делает за вас функция ниже: она склеивает текст всех
-# текстовых блоков, что бы ни стояло перед ними. Что делать с блоком рассуждения, когда диалог продолжается, — тема
-# блокнота 2.
+# позиции. `response.content[0]` часто оказывается блоком рассуждения. У такого блока нет `.text`, и обращение к этому
+# атрибуту выбросит исключение.
+#
+# До конца этого блокнота это делает за вас функция ниже. Она склеивает текст всех текстовых блоков, что бы ни стояло
+# перед ними.
 
 # %% lang="en"
 def text_of(message) -> str:
@@ -185,11 +210,10 @@ print(text_of(response))
 # %% [markdown] lang="en"
 # ## The model has no hands
 #
-# The model cannot open a file, call GitLab or run a test. Ask it to review a merge request and
-# it can only tell you that: it has nothing but the text you sent. Giving it hands is your code's
-# job, and the rest of the course is about that code.
+# The model cannot open a file, call GitLab or run a test. It has nothing but the text you sent. Giving it hands is
+# your code's job. The rest of the course is about that code.
 #
-# *Merge request or pull request?* The same thing: GitLab says **merge request** (numbered `!482`), GitHub says
+# *Merge request or pull request?* The same thing. GitLab says **merge request** (numbered `!482`); GitHub says
 # **pull request** (`#482`). The course works with GitLab, so its prompts say "Review merge request !482.".
 #
 # **Predict, then run:** the cell below asks the model, with no tools, to review merge request !482. What will it
@@ -198,11 +222,10 @@ print(text_of(response))
 # %% [markdown] lang="ru"
 # ## Модель без рук
 #
-# Модель не может открыть файл, обратиться к GitLab или запустить тест. Попросите её проверить
-# merge request — она лишь ответит, что не может этого сделать: у неё нет ничего, кроме присланного вами
-# текста. Дать ей руки — задача вашего кода, и весь остальной курс посвящён этому коду.
+# Модель не может открыть файл, обратиться к GitLab или запустить тест. У неё нет ничего, кроме присланного вами
+# текста. Дать ей руки — задача вашего кода. Весь остальной курс посвящён этому коду.
 #
-# *Merge request или pull request?* Это одно и то же: в GitLab это **merge request** (с номером `!482`), в GitHub —
+# *Merge request или pull request?* Это одно и то же. В GitLab это **merge request** (с номером `!482`), в GitHub —
 # **pull request** (`#482`). Курс работает с GitLab, поэтому в его запросах — «Проверь merge request !482.».
 #
 # **Сначала предположите, потом запустите:** ячейка ниже просит модель без инструментов проверить merge request !482.
@@ -227,18 +250,26 @@ print(no_hands.stop_reason)
 print(text_of(no_hands))
 
 # %% [markdown] lang="en"
+# The model says so itself: it cannot open the merge request. `stop_reason` is `end_turn`: for the API this is a
+# normal, finished answer. Nothing failed; the model simply had no way to act.
+
+# %% [markdown] lang="ru"
+# Модель сама это говорит: открыть merge request она не может. `stop_reason` равен `end_turn`: для API это обычный
+# законченный ответ. Ничего не сломалось — просто у модели не было способа действовать.
+
+# %% [markdown] lang="en"
 # ## Exercise
 #
-# Ask the model to count from 1 to 10, and make it stop right before it writes `5`, using the
-# `stop_sequences` parameter. Keep the response in `counting`, and print `stop_reason`, `stop_sequence`
-# and the text. What is in the text, and what is not?
+# Ask the model to count from 1 to 10. Make it stop right before it writes `5`, with the `stop_sequences` parameter.
+# Keep the response in `counting`. Print `stop_reason`, `stop_sequence` and the text. What is in the text, and what is
+# not?
 
 # %% [markdown] lang="ru"
 # ## Упражнение
 #
-# Попросите модель посчитать от 1 до 10 и с помощью параметра `stop_sequences` заставьте её остановиться
-# прямо перед тем, как она напишет `5`. Сохраните ответ в `counting` и выведите `stop_reason`, `stop_sequence`
-# и текст. Что попало в текст, а что нет?
+# Попросите модель посчитать от 1 до 10. С помощью параметра `stop_sequences` заставьте её остановиться прямо перед
+# тем, как она напишет `5`. Сохраните ответ в `counting`. Выведите `stop_reason`, `stop_sequence` и текст. Что попало
+# в текст, а что нет?
 
 # %% lang="en"
 # Count from 1 to 10 and stop right before 5: client.messages.create(..., stop_sequences=...)
@@ -301,27 +332,30 @@ show_solution(1)
 # <!-- fact: sdk-parses-json -->
 # ## Go deeper (optional): inside a response
 #
-# The exercise above did not need this section, and the rest of the course does not either: it looks inside the
-# thinking block of the first response (6 * 7), and at a budget too small for the answer.
+# The exercise above did not need this section, and the rest of the course does not either. The section looks inside
+# the thinking block of the first response (6 * 7). Then it tries a budget too small for the answer.
 #
 # **What is inside a thinking block?** By default (`thinking.display` is `"omitted"`) you are not sent the reasoning
-# itself: `thinking` is an empty string, and `signature` carries the reasoning, sealed. You still pay for it: it is
-# counted in `output_tokens`. Optional notebook 11 shows the reasoning and tunes how much the model thinks. (The SDK
-# parsed JSON into its own types, so each field is an attribute, `block.signature`, not a dict key.)
+# itself. `thinking` is an empty string, and `signature` carries the reasoning, sealed. You still pay for it: it is
+# counted in `output_tokens`. (Optional notebook 11 shows the reasoning and tunes how much the model thinks.)
+#
+# The SDK parsed JSON into its own types. So each field is an attribute, `block.signature`, not a dict key.
 
 # %% [markdown] lang="ru"
 # <!-- fact: thinking-display-omitted -->
 # <!-- fact: sdk-parses-json -->
 # ## Глубже (по желанию): что внутри ответа
 #
-# Для упражнения выше этот раздел не был нужен, и дальше в курсе он тоже не понадобится: здесь мы заглянем внутрь
-# блока рассуждения из первого ответа (6 * 7) и посмотрим, что бывает, когда бюджета не хватает на ответ.
+# Для упражнения выше этот раздел не был нужен, и дальше в курсе он тоже не понадобится. Здесь мы заглянем внутрь
+# блока рассуждения из первого ответа (6 * 7). А потом посмотрим, что бывает, когда бюджета не хватает на ответ.
 #
 # **Что внутри блока рассуждения?** По умолчанию (`thinking.display` равно `"omitted"`) само рассуждение вам не
-# присылают: `thinking` — пустая строка, а рассуждение в запечатанном виде лежит в `signature`. Платите вы за него всё
-# равно: оно входит в `output_tokens`. Необязательный блокнот 11 показывает само рассуждение и то, как настроить его
-# объём. SDK превращает полученный JSON в объекты Python, поэтому каждое поле — атрибут, например `block.signature`,
-# а не ключ словаря.
+# присылают. `thinking` — пустая строка, а рассуждение в запечатанном виде лежит в `signature`. Платите вы за него всё
+# равно: оно входит в `output_tokens`. (Необязательный блокнот 11 показывает само рассуждение и то, как настроить его
+# объём.)
+#
+# SDK превращает полученный JSON в объекты Python. Поэтому каждое поле — атрибут, например `block.signature`, а не
+# ключ словаря.
 
 # %% lang="en"
 for block in response.content:
@@ -355,8 +389,8 @@ print([block.type for block in hello.content], text_of(hello))
 # <!-- fact: max-tokens-includes-thinking -->
 # ### Break it, then fix it: a budget too small
 #
-# `max_tokens` caps everything the model writes, **thinking included**: the model thinks first, and the
-# answer gets what is left.
+# `max_tokens` caps everything the model writes, **thinking included**. The model thinks first, and the answer gets
+# what is left.
 #
 # **Predict, then run:** the cell below allows 30 tokens for a long explanation. Will the call raise an exception?
 # What will `stop_reason` say, and how much text will come back?
@@ -365,8 +399,8 @@ print([block.type for block in hello.content], text_of(hello))
 # <!-- fact: max-tokens-includes-thinking -->
 # ### Сломаем и починим: слишком маленький бюджет
 #
-# `max_tokens` ограничивает всё, что пишет модель, **включая рассуждение**: сначала модель рассуждает,
-# а ответу достаётся то, что осталось.
+# `max_tokens` ограничивает всё, что пишет модель, **включая рассуждение**. Сначала модель рассуждает, а ответу
+# достаётся то, что осталось.
 #
 # **Сначала предположите, потом запустите:** ячейка ниже даёт 30 токенов на подробное объяснение. Выбросит ли вызов
 # исключение? Что покажет `stop_reason` и сколько текста придёт?
@@ -390,14 +424,17 @@ print(short.stop_reason, short.usage.output_tokens)
 print([block.type for block in short.content], "текст,", len(text_of(short)), "симв.:", text_of(short))
 
 # %% [markdown] lang="en"
-# No exception, and no text: the 30 tokens went to thinking, so the answer never started (a larger budget cuts it in the
-# middle instead). Only `stop_reason`, `max_tokens`, says so. The fix is to give the answer room (and, in an agent, to
-# treat `max_tokens` as an error, never as a finished answer):
+# No exception, and no text. The 30 tokens went to thinking, so the answer never started. (A larger budget cuts it in
+# the middle instead.) Only `stop_reason`, `max_tokens`, says so.
+#
+# The fix is to give the answer room. And in an agent, treat `max_tokens` as an error, never as a finished answer:
 
 # %% [markdown] lang="ru"
-# Исключения нет: почти все 30 токенов ушли на рассуждение, и ответ оборвался на первых словах (при другом вопросе
-# он может и вовсе не начаться). Об этом говорит только `stop_reason` — `max_tokens`. Исправление — увеличить
-# `max_tokens` (а в агенте — считать `max_tokens` ошибкой и никогда не принимать обрезанный ответ за законченный):
+# Исключения нет. Почти все 30 токенов ушли на рассуждение, и ответ оборвался на первых словах. (При другом вопросе
+# он может и вовсе не начаться.) Об этом говорит только `stop_reason` — `max_tokens`.
+#
+# Исправление — увеличить `max_tokens`. А в агенте считайте `max_tokens` ошибкой и никогда не принимайте обрезанный
+# ответ за законченный:
 
 # %% lang="en"
 full = client.messages.create(
@@ -419,25 +456,25 @@ print(text_of(full))
 
 # %% [markdown] lang="en"
 # **A question on this section.** With 30 tokens the text above came back empty. Give the model a little more room,
-# and the text may stop at the end of a sentence and read like a finished answer. How does your code tell that it was
-# cut?
+# and the text may stop at the end of a sentence. Then it reads like a finished answer. How does your code tell that
+# it was cut?
 #
 # <details><summary>Answer</summary>
 #
-# Not by the text: by `stop_reason`. `max_tokens` means the budget ran out, however the text ends; only `end_turn`
+# Not by the text: by `stop_reason`. `max_tokens` means the budget ran out, however the text ends. Only `end_turn`
 # means the model finished. So check `stop_reason` before you use the text (and in an agent, treat `max_tokens` as an
 # error).
 # </details>
 
 # %% [markdown] lang="ru"
 # **Вопрос к этому разделу.** С 30 токенами ответ выше оборвался на первом слове. Дайте модели чуть больше места —
-# и текст может оборваться в конце предложения и выглядеть как законченный ответ. Как ваш код поймёт, что ответ
-# обрезан?
+# и текст может оборваться в конце предложения. Тогда он выглядит как законченный ответ. Как ваш код поймёт, что
+# ответ обрезан?
 #
 # <details><summary>Ответ</summary>
 #
-# Не по тексту, а по `stop_reason`. `max_tokens` значит, что бюджет кончился, чем бы ни заканчивался текст; закончила
-# модель, только если там `end_turn`. Поэтому проверяйте `stop_reason`, прежде чем брать текст (а в агенте считайте
+# Не по тексту, а по `stop_reason`. `max_tokens` значит, что бюджет кончился, чем бы ни заканчивался текст. Модель
+# закончила, только если там `end_turn`. Поэтому проверяйте `stop_reason`, прежде чем брать текст (а в агенте считайте
 # `max_tokens` ошибкой).
 # </details>
 
@@ -480,8 +517,8 @@ print(text_of(full))
 #
 # <details><summary>Answer</summary>
 #
-# (b). There is no session per key; the history is the list you send. Prompt caching (notebook 8) saves the cost of
-# a repeated beginning, it is no memory.
+# (b). There is no session per key: the history is the list you send. And no cache remembers for you: prompt caching
+# (notebook 8) saves the cost of a repeated beginning, but it is not memory.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -523,22 +560,22 @@ print(text_of(full))
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Сеанса для ключа нет; история — это список, который вы отправляете. Кэширование промпта (блокнот 8) экономит
-# на повторяющемся начале запроса, но это не память.
+# (б). Сеанса для ключа нет: история — это список, который вы отправляете. И кэш за вас ничего не помнит: кэширование
+# промпта (блокнот 8) экономит на повторяющемся начале запроса, но это не память.
 # </details>
 
 # %% [markdown] lang="en"
 # ## Recap
 #
 # - One call: model, `max_tokens`, `messages` in; a `Message` out.
-# - The answer is a list of content blocks, often starting with thinking: select them by `type`;
-#   `stop_reason` says why it ended; `usage` is what you pay.
+# - The answer is a list of content blocks, often starting with thinking: select them by `type`.
+# - `stop_reason` says why it ended; `usage` is what you pay.
 # - The model only reads and writes text. Everything it "does" will be done by your code.
 
 # %% [markdown] lang="ru"
 # ## Итоги
 #
 # - Один вызов: на входе модель, `max_tokens`, `messages`; на выходе — `Message`.
-# - Ответ — это список блоков контента, и часто первым идёт рассуждение: выбирайте блоки по `type`;
-#   `stop_reason` говорит, почему ответ закончился; `usage` — то, за что вы платите.
+# - Ответ — это список блоков контента, и часто первым идёт рассуждение: выбирайте блоки по `type`.
+# - `stop_reason` говорит, почему ответ закончился; `usage` — то, за что вы платите.
 # - Модель только читает и пишет текст. Всё, что она «делает», будет делать ваш код.

@@ -5,6 +5,7 @@
 # - how to describe a tool to the model (name, description, JSON Schema of its input);
 # - what a `tool_use` block is, and that *your code* runs the tool;
 # - how to send the result back as a `tool_result`, and what the `messages` list looks like after each step;
+# - how one dispatcher runs whichever tool the model names;
 # - (optional, "Go deeper" right after the exercise) what the API answers when a `tool_result` has no `tool_use`
 #   before it.
 #
@@ -17,6 +18,7 @@
 # - как описать инструмент для модели (имя, описание, JSON Schema его входных данных);
 # - что такое блок `tool_use` и что инструмент запускает *ваш код*, а не модель;
 # - как вернуть результат в виде `tool_result` и как выглядит список `messages` после каждого шага;
+# - как один диспетчер запускает любой инструмент, который назовёт модель;
 # - (по желанию, раздел «Глубже» после упражнения) что отвечает API, если перед `tool_result` нет его `tool_use`.
 #
 # *Около 55 минут и ещё 10 на необязательную часть. Опирается на блокнот 1.*
@@ -165,17 +167,17 @@ for block in response.content:
 # ## Step 2: your code runs the tool
 #
 # The block carries an `id`, the tool's `name` and its `input`, already filled according to your schema.
-# Running it is plain Python: pick the `tool_use` block by its type (as notebook 1 picked the text), and
-# `get_diff(**tool_use.input)` passes the input dict as keyword arguments (`{"pr": 482}` becomes `get_diff(pr=482)`).
+# Running it is plain Python. Pick the `tool_use` block by its type, as notebook 1 picked the text. Then
+# `get_diff(**tool_use.input)` passes the input dict as keyword arguments: `{"pr": 482}` becomes `get_diff(pr=482)`.
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-use-block-fields -->
 # ## Шаг 2: ваш код запускает инструмент
 #
 # В блоке есть `id`, имя инструмента `name` и его `input`, уже заполненный по вашей схеме.
-# Запуск — обычный Python: блок `tool_use` выбираем по типу (как в блокноте 1 выбирали текст), а
-# `get_diff(**tool_use.input)` передаёт словарь входных данных как именованные аргументы (`{"pr": 482}` превращается
-# в `get_diff(pr=482)`).
+# Запуск — обычный Python. Блок `tool_use` выбираем по типу, как в блокноте 1 выбирали текст. Затем
+# `get_diff(**tool_use.input)` передаёт словарь входных данных как именованные аргументы: `{"pr": 482}` превращается
+# в `get_diff(pr=482)`.
 
 # %% lang="en"
 tool_use = [block for block in response.content if block.type == "tool_use"][0]  # the first (here the only) one
@@ -195,10 +197,11 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # First the model's response, **as it is, whole**; then a `user` message with a `tool_result` that
 # names the `tool_use_id` it answers. The pair is held together by that id, nothing else.
 #
-# *Whole* means every block, the thinking block of notebook 1 included (its `signature` field is a seal): the API checks
-# them, and a changed, reordered or partly dropped thinking block is an error (optional notebook 11 shows it). When
-# notebook 3 puts these steps in a loop, this becomes the first rule on the loop's card, and it holds for every
-# response, whatever blocks it has (send back what came, no more and no less):
+# *Whole* means every block, the thinking block of notebook 1 included. Its `signature` field is a seal, and the API
+# checks it. A changed, reordered or partly dropped thinking block is an error (optional notebook 11 shows it).
+#
+# When notebook 3 puts these steps in a loop, this becomes the first rule on the loop's card. It holds for every
+# response, whatever blocks it has: send back what came, no more and no less.
 #
 # ```mermaid
 # flowchart TB
@@ -221,12 +224,12 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # Сначала ответ модели — **как есть, целиком**; затем сообщение от `user` с `tool_result`, в котором
 # указан `tool_use_id` того вызова, на который он отвечает. Пару связывает только этот id.
 #
-# *Целиком* — это со всеми блоками, включая блок рассуждения из блокнота 1 (его поле `signature` — подпись, по
-# которой API узнаёт изменённый блок). API их
-# проверяет: изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка (её показывает
-# необязательный блокнот 11). Когда в блокноте 3 эти шаги станут циклом, это правило станет первым в карточке правил
-# цикла; оно действует для любого ответа, какие бы блоки в нём ни были: возвращайте то, что пришло, — ни больше, ни
-# меньше.
+# *Целиком* — это со всеми блоками, включая блок рассуждения из блокнота 1. Его поле `signature` — подпись, по которой
+# API узнаёт изменённый блок. Изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка (её
+# показывает необязательный блокнот 11).
+#
+# Когда в блокноте 3 эти шаги станут циклом, это правило станет первым в карточке правил цикла. Оно действует для
+# любого ответа, какие бы блоки в нём ни были: возвращайте то, что пришло, — ни больше, ни меньше.
 #
 # ```mermaid
 # flowchart TB
@@ -280,31 +283,90 @@ print("stop_reason:", response.stop_reason)
 print("\n".join([block.text for block in response.content if block.type == "text"]))
 
 # %% [markdown] lang="en"
+# ## Before the exercise: pick the function by the tool's name
+#
+# Step 2 called `get_diff` directly, because it was the only tool. The exercise adds a second tool, so your code must
+# choose. The `tool_use` block names the tool it wants: `block.name`. A dictionary maps each name to its function, and
+# one line runs it: `functions[block.name](**block.input)`. Such a piece of code is called a *dispatcher*.
+#
+# Why write it? One loop then serves any number of tools: a new tool is one more entry in the dictionary. And a name
+# that is not in the dictionary is the model's mistake. Your code reports it back to the model as the result; it does
+# not crash.
+
+# %% [markdown] lang="ru"
+# ## Перед упражнением: функция по имени инструмента
+#
+# На шаге 2 мы вызвали `get_diff` напрямую: других инструментов не было. В упражнении появится второй, и коду придётся
+# выбирать. Какой инструмент нужен модели, написано в блоке `tool_use`, в поле `block.name`. Словарь сопоставляет
+# каждому имени функцию, а запускает её одна строка: `functions[block.name](**block.input)`. Такой код называют
+# *диспетчером*.
+#
+# Зачем он нужен? С ним один цикл обслуживает сколько угодно инструментов: новый инструмент — это ещё одна запись
+# в словаре. А имя, которого в словаре нет, — ошибка модели. Ваш код сообщает о ней модели в результате вызова,
+# а не падает.
+
+# %% lang="en"
+functions = {"get_diff": get_diff}  # each tool's name, as in TOOLS -> the Python function that runs it
+
+
+def run_tool(name: str, tool_input: dict) -> str:
+    """Run the tool the model named, with the input the model wrote."""
+    if name not in functions:  # the model's mistake: tell the model, do not crash
+        return f"Error: there is no tool named {name!r}. The tools are: {', '.join(functions)}."
+    return functions[name](**tool_input)
+
+
+print(run_tool(tool_use.name, tool_use.input).splitlines()[0])  # the block of step 2: get_diff, {"pr": 482}
+print(run_tool("get_patch", {"pr": 482}))  # a name the model made up
+
+# %% lang="ru"
+functions = {"get_diff": get_diff}  # имя инструмента, как в TOOLS -> функция Python, которая его выполняет
+
+
+def run_tool(name: str, tool_input: dict) -> str:
+    """Выполнить инструмент, который назвала модель, с входными данными от модели."""
+    if name not in functions:  # ошибка модели: сообщить ей, а не падать
+        return f"Ошибка: инструмента {name!r} нет. Есть такие: {', '.join(functions)}."
+    return functions[name](**tool_input)
+
+
+print(run_tool(tool_use.name, tool_use.input).splitlines()[0])  # блок из шага 2: get_diff с {"pr": 482}
+print(run_tool("get_patch", {"pr": 482}))  # имя, которое модель придумала
+
+# %% [markdown] lang="en"
 # <!-- fact: gitlab-files-raw-bytes -->
 # ## Exercise
 #
-# Add a second tool, `read_file(path, ref)`, that returns a whole file as text
-# (`project.files.raw(path, ref=ref).decode("utf-8")`: `raw` gives bytes, and a tool result is text).
-# Describe it in `TOOLS`, start again from `"Review merge request !482."` in a new list, `exercise_messages`,
-# and repeat steps 1 to 4 by hand, round after round (copy the lines of a round; no loop yet: notebook 3 rolls the
-# rounds into one), until `stop_reason` is `end_turn`, appending every message to `exercise_messages` (the model's last
-# answer too). How many times did you call the model? Which file did it
-# read, and why? (The check looks for that read: a `read_file` call your code ran, and its result sent back.)
+# Add a second tool, `read_file(path, ref)`. It returns a whole file as text:
+# `project.files.raw(path, ref=ref).decode("utf-8")` (`raw` gives bytes, and a tool result is text).
+# Describe it in `TOOLS` and add it to `functions`.
+#
+# Then start again from `"Review merge request !482."` in a new list, `exercise_messages`. Repeat steps 1 to 4 by
+# hand, round after round, until `stop_reason` is `end_turn`. There is no loop yet, so copy the lines of a round
+# (notebook 3 rolls the rounds into one loop). Append every message to `exercise_messages`, the model's last answer too.
+#
+# How many times did you call the model? Which file did it read, and why? (The check looks for that read: a
+# `read_file` call your code ran, and its result sent back.)
 
 # %% [markdown] lang="ru"
 # <!-- fact: gitlab-files-raw-bytes -->
 # ## Упражнение
 #
-# Добавьте второй инструмент, `read_file(path, ref)`, который возвращает файл целиком, текстом
-# (`project.files.raw(path, ref=ref).decode("utf-8")`: `raw` отдаёт байты, а результат инструмента — текст).
-# Опишите его в `TOOLS`, начните заново с `"Проверь merge request !482."` в новом списке `exercise_messages`
-# и повторяйте шаги 1–4 вручную, круг за кругом, пока `stop_reason` не станет `end_turn`. Цикла пока нет, так что
-# строки одного круга просто скопируйте (в блокноте 3 круги свернутся в цикл). Каждое сообщение, в том числе последний
-# ответ модели, добавляйте в `exercise_messages`. Сколько раз вы вызвали модель? Какой файл она прочитала и почему?
-# (Проверка ищет в истории вызов `read_file`, который выполнил ваш код, и его результат, отправленный модели.)
+# Добавьте второй инструмент, `read_file(path, ref)`. Он возвращает файл целиком, текстом:
+# `project.files.raw(path, ref=ref).decode("utf-8")` (`raw` отдаёт байты, а результат инструмента — текст).
+# Опишите его в `TOOLS` и добавьте в `functions`.
+#
+# Затем начните заново с `"Проверь merge request !482."` в новом списке `exercise_messages`. Повторяйте шаги 1–4
+# вручную, круг за кругом, пока `stop_reason` не станет `end_turn`. Цикла пока нет, так что строки одного круга просто
+# скопируйте (в блокноте 3 круги свернутся в цикл). Каждое сообщение, в том числе последний ответ модели, добавляйте
+# в `exercise_messages`.
+#
+# Сколько раз вы вызвали модель? Какой файл она прочитала и почему? (Проверка ищет в истории вызов `read_file`,
+# который выполнил ваш код, и его результат, отправленный модели.)
 
 # %% lang="en"
-# 1. read_file(path, ref): the function; then TOOLS built again as a new list, get_diff's description and yours:
+# 1. read_file(path, ref): the function and its entry in functions; then TOOLS built again as a new list,
+#    get_diff's description and yours:
 # TOOLS = [TOOLS[0], {...read_file's description...}]  # a new list: safe to run this cell again
 # 2. steps 1 to 4 on exercise_messages, round after round (copy the lines), until stop_reason is end_turn;
 #    append every message to it, the model's last answer too
@@ -312,12 +374,13 @@ exercise_messages = [{"role": "user", "content": "Review merge request !482."}]
 
 # your code here. Round 1:
 #   response = client.messages.create(...)          step 1
-#   run each tool_use it asked for                  step 2
+#   run each tool_use it asked for with run_tool    step 2
 #   append the response, then the tool_results      step 3
 # Round 2 sends exercise_messages again (step 4): copy the lines.
 
 # %% lang="ru"
-# 1. read_file(path, ref): сама функция; затем TOOLS заново, новым списком: описание get_diff и ваше:
+# 1. read_file(path, ref): сама функция и её запись в functions; затем TOOLS заново, новым списком:
+#    описание get_diff и ваше:
 # TOOLS = [TOOLS[0], {...описание read_file...}]  # новый список: ячейку можно запускать снова
 # 2. шаги 1–4 на exercise_messages, круг за кругом (копируя строки), пока stop_reason не станет end_turn;
 #    добавляйте в список каждое сообщение, и последний ответ модели тоже
@@ -325,7 +388,7 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 
 # ваш код. Круг 1:
 #   response = client.messages.create(...)          шаг 1
-#   выполнить каждый запрошенный tool_use           шаг 2
+#   выполнить каждый запрошенный tool_use: run_tool шаг 2
 #   добавить ответ, затем результаты tool_result    шаг 3
 # Круг 2 снова отправляет exercise_messages (шаг 4): скопируйте строки.
 
@@ -343,17 +406,18 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 #
 # <details><summary>Hint 2</summary>
 #
-# Look at step 2: it runs `get_diff` because that is the only tool; with two, `block.name` says which function the
-# model asked for. And look at the commented `TOOLS = [...]` line in the exercise cell: the new description goes next
-# to `get_diff`'s in a new list, not appended to the old one (a cell run twice would describe `read_file` twice, and
+# Look at step 2: it runs `get_diff` because that is the only tool. With two, your code picks the function by
+# `block.name`: see "Before the exercise" above, and give `functions` its `read_file` entry.
+#
+# And look at the commented `TOOLS = [...]` line in the exercise cell: the new description goes next to `get_diff`'s
+# in a new list, not appended to the old one (a cell run twice would describe `read_file` twice, and
 # the API refuses a request with two tools of the same name).
 # </details>
 #
 # <details><summary>Hint 3</summary>
 #
 # Each round is steps 1–4: `messages.create` with `tools=TOOLS` and `exercise_messages` (1); for every `tool_use`,
-# the function its `block.name` names, run with `**block.input` (2: a dict `{"get_diff": get_diff, "read_file":
-# read_file}` picks the function by its name); the response appended whole, then a user message
+# `run_tool(block.name, block.input)` from "Before the exercise" (2); the response appended whole, then a user message
 # with the `tool_result` (3); and again (4). Write round 1 and run it; look at `stop_reason`; copy the
 # lines for round 2; and so on, until `stop_reason` is `end_turn`.
 # </details>
@@ -372,17 +436,18 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 #
 # <details><summary>Подсказка 2</summary>
 #
-# Посмотрите на шаг 2: он запускает `get_diff`, потому что других инструментов нет. Когда их два, какую функцию
-# запросила модель, говорит `block.name`. И посмотрите на закомментированную строку `TOOLS = [...]` в ячейке
-# упражнения: новое описание встаёт рядом с описанием `get_diff` в новом списке, а не добавляется в старый (ячейка,
-# запущенная дважды, описала бы `read_file` два раза, а запрос с двумя одноимёнными инструментами API отклоняет).
+# Посмотрите на шаг 2: он запускает `get_diff`, потому что других инструментов нет. Когда их два, функцию выбирают
+# по `block.name`: см. раздел «Перед упражнением» выше, и не забудьте добавить `read_file` в `functions`.
+#
+# И посмотрите на закомментированную строку `TOOLS = [...]` в ячейке упражнения: новое описание встаёт рядом
+# с описанием `get_diff` в новом списке, а не добавляется в старый. Ячейка, запущенная дважды, описала бы `read_file`
+# два раза, а запрос с двумя одноимёнными инструментами API отклоняет.
 # </details>
 #
 # <details><summary>Подсказка 3</summary>
 #
 # Каждый круг — это шаги 1–4: `messages.create` с `tools=TOOLS` и `exercise_messages` (1); для каждого `tool_use` —
-# функция, которую называет `block.name`, с аргументами `**block.input` (2: словарь `{"get_diff": get_diff,
-# "read_file": read_file}` выбирает функцию по имени); ответ в историю целиком, затем сообщение user
+# `run_tool(block.name, block.input)` из раздела «Перед упражнением» (2); ответ в историю целиком, затем сообщение user
 # с `tool_result` (3); и снова (4). Напишите круг 1 и запустите; посмотрите на
 # `stop_reason`; скопируйте строки для круга 2 — и так далее, пока `stop_reason` не станет `end_turn`.
 # </details>

@@ -7,8 +7,8 @@
 # - why nobody knows in advance how many iterations a task takes (agent versus workflow);
 # - why the loop needs a cap on iterations.
 #
-# The cell under "Take it home" holds the loop in one piece, with its client and tools, needing only `anthropic` and
-# `python-gitlab`: copy it into a notebook or a `.py` file of your own.
+# The cell under "Take it home" holds the whole loop in one piece, with its client and tools. It needs only
+# `anthropic` and `python-gitlab`. Copy it into a notebook or a `.py` file of your own.
 #
 # *About 50 minutes. Builds on notebook 2.*
 #
@@ -24,8 +24,8 @@
 #   (workflow);
 # - зачем циклу ограничение на итерации.
 #
-# В ячейке под заголовком «Возьмите с собой» — весь цикл одним куском, вместе с клиентом и инструментами, и нужны
-# ей только `anthropic` и `python-gitlab`: скопируйте её в свой блокнот или `.py`-файл.
+# В ячейке под заголовком «Возьмите с собой» — весь цикл одним куском, вместе с клиентом и инструментами. Ей нужны
+# только `anthropic` и `python-gitlab`. Скопируйте её в свой блокнот или `.py`-файл.
 #
 # *Около 50 минут. Опирается на блокнот 2.*
 #
@@ -36,29 +36,32 @@
 # %% use="gitlab"
 
 # %% [markdown] lang="en"
-# Two tools, as in notebook 2's exercise: `get_diff` for the changes and `read_file` for context, and a dispatcher
-# that picks the function by name. `get_diff` now also gives the merge request's description: the author's words,
-# which the model should read too (notebook 7 shows what can hide in them).
+# Two tools, as in notebook 2's exercise: `get_diff` for the changes and `read_file` for context. A dispatcher,
+# `run_tool`, picks the function by name, as in notebook 2. `get_diff` now also gives the merge request's
+# description. Those are the author's words, and the model should read them too.
 
 # %% [markdown] lang="ru"
-# Два инструмента, как в упражнении блокнота 2: `get_diff` для изменений и `read_file` для контекста, а также
-# диспетчер, который выбирает функцию по имени. Теперь `get_diff` отдаёт и описание merge request — слова автора,
-# которые модели тоже стоит прочесть (что в них может прятаться, покажет блокнот 7).
+# Два инструмента, как в упражнении блокнота 2: `get_diff` для изменений и `read_file` для контекста. Диспетчер
+# `run_tool` выбирает функцию по имени, как в блокноте 2. Теперь `get_diff` отдаёт и описание merge request. Это
+# слова автора, и модели их тоже стоит прочесть.
 
 # %% use="tools"
 
 # %% [markdown] lang="en"
 # <!-- fact: system-prompt -->
-# The reviewer's standing instructions go in `system=`, the system prompt: sent with every request, apart from the
-# messages, and read by the model before them. Ours says where to start, when to read more, and how to end.
-# (`REVIEW_RULES` holds the reviewer's rules, for the model; the loop's rules in the card above are rules for your
-# code.)
+# The reviewer's standing instructions go in `system=`, the system prompt. It is sent with every request, apart from the
+# messages, and the model reads it before them. Ours says where to start, when to read more, and how to end.
+#
+# `REVIEW_RULES` holds the reviewer's rules, for the model. The loop's rules in the card above are different: they are
+# rules for your code.
 
 # %% [markdown] lang="ru"
 # <!-- fact: system-prompt -->
 # Постоянные указания ревьюеру передаются в `system=` — это системный промпт: он уходит с каждым запросом отдельно от
-# сообщений, и модель читает его раньше них. Наш говорит, с чего начать, когда читать дальше и чем закончить.
-# (В `REVIEW_RULES` — правила ревьюера, для модели; правила цикла в карточке выше — это правила для вашего кода.)
+# сообщений, и модель читает его раньше них. Наш промпт говорит, с чего начать, когда читать дальше и чем закончить.
+#
+# В `REVIEW_RULES` — правила ревьюера, для модели. Правила цикла в карточке выше — другие: это правила для вашего
+# кода.
 
 # %% use="review_rules"
 
@@ -72,12 +75,15 @@
 # 2. every requested tool runs;
 # 3. the results go back in a user message.
 #
-# The loop ends in one of three ways: `end_turn` returns the answer; any other stop reason raises an error (notebook 6
-# handles each); the cap on iterations raises an error too.
+# The loop ends in one of three ways:
+#
+# - at `end_turn` it returns the answer;
+# - at any other stop reason it raises an error;
+# - at the cap on iterations it raises an error too.
 #
 # *Python note:* `"\n".join(block.text for block in ...)` is a generator expression: a list comprehension without the
-# list. It gives its items one at a time to `join`, which reads them once, and Python lets it go without brackets of
-# its own inside a call's parentheses. The course writes it so from here on.
+# list. It gives its items one at a time to `join`, which reads them once. Inside a call's parentheses it needs no
+# brackets of its own. The course writes it so from here on.
 #
 # ```mermaid
 # flowchart LR
@@ -85,7 +91,7 @@
 #     C -- "stop_reason: tool_use" --> T["append the response whole,<br/>run every tool"]
 #     T -- "the tool_results in a user message" --> M
 #     C -- "end_turn" --> A["return the text"]
-#     C -- "max_tokens, refusal, anything else" --> E["stop with a clear error<br/>(for now: notebook 6 handles each)"]
+#     C -- "max_tokens, refusal, anything else" --> E["stop with a clear error"]
 #     M -- "more iterations than the cap" --> E
 # ```
 
@@ -99,11 +105,14 @@
 # 2. выполняется каждый запрошенный инструмент;
 # 3. результаты возвращаются сообщением от user.
 #
-# Заканчивается цикл одним из трёх способов: при `end_turn` он возвращает ответ; при любой другой причине остановки
-# выбрасывает ошибку (блокнот 6 разберёт каждую); при достижении ограничения на итерации — тоже.
+# Заканчивается цикл одним из трёх способов:
+#
+# - при `end_turn` он возвращает ответ;
+# - при любой другой причине остановки выбрасывает ошибку;
+# - при достижении ограничения на итерации тоже выбрасывает ошибку.
 #
 # *Заметка о Python:* `"\n".join(block.text for block in ...)` — это генераторное выражение: то же, что генератор
-# списка, только без самого списка. Оно отдаёт элементы по одному, `join` читает их один раз, а внутри круглых скобок
+# списка, только без самого списка. Оно отдаёт элементы по одному, а `join` читает их один раз. Внутри круглых скобок
 # вызова собственные скобки ему не нужны. Дальше в курсе оно записано именно так.
 #
 # ```mermaid
@@ -112,7 +121,7 @@
 #     C -- "stop_reason: tool_use" --> T["ответ — в историю целиком,<br/>выполнить все инструменты"]
 #     T -- "tool_result в сообщении от user" --> M
 #     C -- "end_turn" --> A["вернуть текст"]
-#     E["остановиться с понятной ошибкой<br/>(пока: блокнот 6 разберёт каждую)"]
+#     E["остановиться с понятной ошибкой"]
 #     C -- "max_tokens, refusal, что-то другое" --> E
 #     M -- "итераций больше ограничения" --> E
 # ```
@@ -196,9 +205,9 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 # %% [markdown] lang="en"
 # ## Watch the messages list grow
 #
-# `MessagesView` shows the list as cards while the loop runs: your loop appends to `view.messages` as
-# to any list. Passing the client is optional; it lets the view label each response with its stop
-# reason and token counts. A `tool_use` and its `tool_result` share a colour and an id.
+# `MessagesView` shows the list as cards while the loop runs. Your loop appends to `view.messages` as to any list.
+# Passing the client is optional: with it, the view labels each response with its stop reason and token counts.
+# A `tool_use` and its `tool_result` share a colour and an id.
 #
 # **Predict, then run.** !482 changes a function that another file calls. How many messages will the list hold when
 # the review is done, and how many requests will the loop have sent? Guess before you run the two cells.
@@ -206,10 +215,9 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 # %% [markdown] lang="ru"
 # ## Посмотрите, как растёт список сообщений
 #
-# `MessagesView` показывает список в виде карточек прямо во время работы цикла: ваш цикл добавляет
-# элементы в `view.messages`, как в любой список. Передавать клиент необязательно; с ним виджет
-# подписывает каждый ответ причиной остановки и количеством токенов. У блока `tool_use` и его
-# `tool_result` общий цвет и общий id.
+# `MessagesView` показывает список в виде карточек прямо во время работы цикла. Ваш цикл добавляет элементы
+# в `view.messages`, как в любой список. Передавать клиент необязательно: с ним виджет подписывает каждый ответ
+# причиной остановки и количеством токенов. У блока `tool_use` и его `tool_result` общий цвет и общий id.
 #
 # **Сначала предположите, потом запустите:** !482 меняет функцию, которую вызывает другой файл. Сколько сообщений
 # окажется в списке, когда ревью закончится, и сколько запросов отправит цикл? Ответьте до запуска двух ячеек.
@@ -228,17 +236,16 @@ print(review)
 # <!-- fact: whole-history-every-request -->
 # ## Every iteration sends the whole history again
 #
-# Each request carries everything before it: the rules, the tools and every message so far. So the input
-# of each iteration is larger than the one before, and what a run costs is the sum of all of them. Here are the input
-# tokens of each request of the run above (notebook 8 shows what prompt caching changes):
+# Each request carries everything before it: the rules, the tools and every message so far. So the input of each
+# iteration is larger than the one before. What a run costs is the sum of all of them. Here are the input tokens of
+# each request of the run above:
 
 # %% [markdown] lang="ru"
 # <!-- fact: whole-history-every-request -->
 # ## Каждая итерация заново отправляет всю историю
 #
-# В каждом запросе — всё, что было до него: правила, инструменты и все сообщения. Поэтому вход каждой
-# итерации больше предыдущего, а стоимость запуска — сумма по всем итерациям. Вот входные токены каждого запроса
-# из запуска выше (что меняет кэширование промпта, покажет блокнот 8):
+# В каждом запросе — всё, что было до него: правила, инструменты и все сообщения. Поэтому вход каждой итерации больше
+# предыдущего. А стоимость запуска — сумма по всем итерациям. Вот входные токены каждого запроса из запуска выше:
 
 # %% lang="en"
 from course_agent.usage_chart import usage_rows
@@ -253,26 +260,26 @@ for row in usage_rows(view):  # по строке на каждый запрос
     print(f"запрос {row.iteration}, входных токенов: {row.sent}")
 
 # %% [markdown] lang="en"
-# The model asked for the diff, saw that `calculate_total` changed its signature, read the file that
-# the diff says calls it, and found the stale caller. That took three calls. Nobody wrote "first the
-# diff, then the caller" in code: the model chose the steps.
+# The model asked for the diff. It saw that `calculate_total` changed its signature. The diff says another file calls
+# that function, so the model read that file and found the stale caller. That took three calls. Nobody wrote "first
+# the diff, then the caller" in code: the model chose the steps.
 #
 # ## Agent or workflow?
 #
-# A workflow is a fixed sequence your code decides. In an agent, the model decides the next step,
-# so the number of iterations depends on what it finds. Count them over four merge requests: where the model
-# needs no other file, it stops sooner.
+# A workflow is a fixed sequence of steps that your code decides. In an agent, the model decides the next step. So the
+# number of iterations depends on what it finds. Count them over four merge requests: where the model needs no other
+# file, it stops sooner.
 
 # %% [markdown] lang="ru"
-# Модель запросила diff, увидела, что у `calculate_total` изменилась сигнатура, прочитала файл,
-# из которого, судя по diff, эта функция вызывается, и нашла вызов, который забыли обновить. На это
-# ушло три вызова. Никто не писал в коде «сначала diff, потом вызывающий код»: шаги выбрала модель.
+# Модель запросила diff и увидела, что у `calculate_total` изменилась сигнатура. Судя по diff, эту функцию вызывает
+# другой файл. Модель прочитала его и нашла вызов, который забыли обновить. На это ушло три вызова. Никто не писал
+# в коде «сначала diff, потом вызывающий код»: шаги выбрала модель.
 #
 # ## Агент или жёсткий сценарий?
 #
-# Жёсткий сценарий — это неизменная последовательность шагов, которую задаёт ваш код. В агенте следующий
-# шаг выбирает модель, поэтому число итераций зависит от того, что она находит. Посчитайте их для четырёх merge
-# request: где модели не нужен другой файл, она останавливается раньше.
+# Жёсткий сценарий — это неизменная последовательность шагов, которую задаёт ваш код. В агенте следующий шаг выбирает
+# модель. Поэтому число итераций зависит от того, что она находит. Посчитайте их для четырёх merge request: где модели
+# не нужен другой файл, она останавливается раньше.
 
 # %% lang="en"
 for pr in (483, 482, 484, 486):
@@ -291,16 +298,16 @@ for pr in (483, 482, 484, 486):
 # %% [markdown] lang="en"
 # ## Break it, then fix it: the cap
 #
-# Without a cap, a loop whose tool keeps returning something useless runs until the money runs out.
-# With a cap that is too small for the task, it stops before the answer. Here the cap is two iterations, one fewer
-# than !482 took above:
+# Say a tool keeps returning something useless. Without a cap, the loop then runs until the money runs out. With a cap
+# that is too small for the task, the loop stops before the answer. Here the cap is two iterations, one fewer than
+# !482 took above:
 
 # %% [markdown] lang="ru"
 # ## Сломаем и починим: ограничение на итерации
 #
-# Если инструмент раз за разом возвращает что-то бесполезное, цикл без ограничения будет крутиться,
-# пока не кончатся деньги. Если ограничение слишком жёсткое для задачи, цикл остановится раньше, чем
-# появится ответ. Здесь ограничение — две итерации, на одну меньше, чем понадобилось выше для !482:
+# Допустим, инструмент раз за разом возвращает что-то бесполезное. Без ограничения цикл будет крутиться, пока не
+# кончатся деньги. Если же ограничение слишком жёсткое для задачи, цикл остановится раньше, чем появится ответ. Здесь
+# ограничение — две итерации, на одну меньше, чем понадобилось выше для !482:
 
 # %% lang="en"
 try:
@@ -321,8 +328,8 @@ except RuntimeError as error:
 #
 # ## Exercise
 #
-# Change `review_pull_request` so that, when it reaches the cap, the error says how many tool calls it
-# made and which tools they were (read them from `messages`). Then run it on !484 with `max_iterations=2`.
+# Change `review_pull_request` so that, when it reaches the cap, the error says how many tool calls it made and which
+# tools they were. Read them from `messages`. Then run it on !484 with `max_iterations=2`.
 #
 # The exercise cell starts from a copy of the loop above: make your change there.
 
@@ -331,9 +338,9 @@ except RuntimeError as error:
 #
 # ## Упражнение
 #
-# Измените `review_pull_request` так, чтобы при достижении ограничения ошибка сообщала, сколько
-# было вызовов инструментов и какие это были инструменты (возьмите их из `messages`). Затем
-# запустите её на !484 с `max_iterations=2`.
+# Измените `review_pull_request` так, чтобы при достижении ограничения ошибка сообщала, сколько было вызовов
+# инструментов и какие это были инструменты. Возьмите их из `messages`. Затем запустите функцию на !484
+# с `max_iterations=2`.
 #
 # Ячейка упражнения начинается с копии цикла выше: изменения вносите в неё.
 
@@ -421,10 +428,11 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The cell below runs **your** `review_pull_request` on !484 with `max_iterations=2` against a fresh sandbox
-# and reads the error it raises. While the loop in the exercise cell is unchanged, it says "not done yet".
-# Its sandbox has the model ask for a call twice, to catch a cap that counts tool calls instead of model calls, so the
-# calls its report counts need not be the ones your own run of !484 shows.
+# The cell below runs **your** `review_pull_request` on !484 with `max_iterations=2`, against a fresh sandbox. It reads
+# the error your loop raises. While the loop in the exercise cell is unchanged, it says "not done yet".
+#
+# In the check's sandbox the model asks for a call twice. That catches a cap that counts tool calls instead of model
+# calls. So the numbers in its report need not match your own run of !484.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -439,16 +447,17 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 #
 # <details><summary>Hint 3</summary>
 #
-# Just before `raise`, walk through `messages`: every assistant message whose content holds `tool_use` blocks
-# is one model turn; count the blocks and collect their `name`s (`block.type`, `block.name`).
+# Just before `raise`, walk through `messages`. Every assistant message whose content holds `tool_use` blocks is one
+# model turn. Count the blocks and collect their `name`s (`block.type`, `block.name`).
 # </details>
 
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Ячейка ниже запускает **ваш** `review_pull_request` на !484 с `max_iterations=2` в свежей песочнице и
-# читает ошибку, которую он выбрасывает. Пока цикл в ячейке упражнения не изменён, проверка отвечает «пока не сделано».
-# В песочнице проверки модель дважды запрашивает один и тот же вызов: так проверка отличает ограничение, которое
+# Ячейка ниже запускает **ваш** `review_pull_request` на !484 с `max_iterations=2` в свежей песочнице. Она читает
+# ошибку, которую выбрасывает ваш цикл. Пока цикл в ячейке упражнения не изменён, проверка отвечает «пока не сделано».
+#
+# В песочнице проверки модель дважды запрашивает один и тот же вызов. Так проверка отличает ограничение, которое
 # считает вызовы инструментов, от ограничения на вызовы модели. Поэтому числа в её отчёте могут не совпасть с тем, что
 # показывает ваш собственный запуск на !484.
 #
@@ -466,8 +475,8 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 #
 # <details><summary>Подсказка 3</summary>
 #
-# Прямо перед `raise` пройдите по `messages`: каждое сообщение assistant с блоками `tool_use` — это один ход
-# модели; посчитайте эти блоки и соберите их `name` (`block.type`, `block.name`).
+# Прямо перед `raise` пройдите по `messages`. Каждое сообщение assistant с блоками `tool_use` — это один ход модели.
+# Посчитайте эти блоки и соберите их `name` (`block.type`, `block.name`).
 # </details>
 
 # %%
@@ -491,17 +500,17 @@ show_solution(3)
 # %% [markdown] lang="en"
 # ### Self-check
 #
-# `check_loop` runs a loop against the sandbox in scenarios built to expose each rule of the course, and
-# judges what it sees on the wire. Here it checks the rules of this notebook on the loop of this notebook;
-# pass your own function to check yours. Rules the run could not show are marked "not checked", never passed.
+# `check_loop` runs a loop against the sandbox, in scenarios built to expose each rule of the course. It judges what
+# it sees on the wire. Here it checks the rules of this notebook on the loop of this notebook. Pass your own function
+# to check yours. Rules the run could not show are marked "not checked", never passed.
 
 # %% [markdown] lang="ru"
 # ### Самопроверка
 #
 # `check_loop` запускает цикл в песочнице в ситуациях, подобранных так, чтобы нарушение любого правила курса стало
-# заметно, и судит по тому, что уходит по сети. Здесь он проверяет правила этого блокнота на цикле из этого блокнота;
-# передайте свою функцию, чтобы проверить свою. Правила, которые запуск не смог показать, помечены «не
-# проверено», а не «выполнено».
+# заметно. Судит он по тому, что уходит по сети. Здесь он проверяет правила этого блокнота на цикле из этого блокнота.
+# Передайте свою функцию, чтобы проверить свою. Правила, которые запуск не смог показать, помечены «не проверено»,
+# а не «выполнено».
 
 # %%
 from course_selfcheck import check_loop
@@ -543,8 +552,8 @@ check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"
 #
 # <details><summary>Answer</summary>
 #
-# (b). An `end_turn` response has no `tool_use` to run, and sending it again costs a request and may bring a
-# different answer.
+# (b). An `end_turn` response has no `tool_use` to run (a). Sending the messages again (c) costs a request and may
+# bring a different answer.
 # </details>
 #
 # 5. Why does the loop have a cap on iterations?
@@ -593,7 +602,7 @@ check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"
 #
 # <details><summary>Ответ</summary>
 #
-# (б). В ответе с `end_turn` нет `tool_use`, который нужно выполнить, а повторная отправка стоит запроса и может
+# (б). В ответе с `end_turn` нет `tool_use`, который нужно выполнить (а). Повторная отправка (в) стоит запроса и может
 # дать другой ответ.
 # </details>
 #
@@ -611,7 +620,7 @@ check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"
 # ## Recap
 #
 # - The loop: request; on `tool_use` append the response, run every tool, append all results; repeat.
-# - On `end_turn` return the text. Any other stop reason is a decision for your code (notebook 6).
+# - On `end_turn` return the text. Any other stop reason is a decision for your code.
 # - The model picks the steps, so the number of iterations is unknown: always cap it.
 
 # %% [markdown] lang="ru"
@@ -619,33 +628,40 @@ check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"
 #
 # - Цикл: запрос; при `tool_use` добавить ответ в историю, выполнить все инструменты, добавить все
 #   результаты; повторить.
-# - При `end_turn` вернуть текст. Любая другая причина остановки — решение за вашим кодом (блокнот 6).
+# - При `end_turn` вернуть текст. Любая другая причина остановки — решение за вашим кодом.
 # - Шаги выбирает модель, поэтому сколько будет итераций, заранее неизвестно: всегда ограничивайте их.
 
 # %% [markdown] lang="en"
 # ## Take it home
 #
-# The cell below is the reviewer as this notebook leaves it, whole: paste it into a notebook or a `.py` file
-# of your own project (it is also `examples/en/review_after_03.py`). It needs only `anthropic` and `python-gitlab`,
-# and reads its settings from the environment: `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the
-# model, `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository. The cell just before it points those
-# variables at the sandbox, unless you have set your own; outside the course, `course-agent sandbox` prints them.
+# The cell below is the reviewer as this notebook leaves it, whole. Paste it into a notebook or a `.py` file of your
+# own project (it is also `examples/en/review_after_03.py`). It needs only `anthropic` and `python-gitlab`. It reads
+# its settings from the environment:
 #
-# It defines its own `client`, tools and loop, so this section comes last: run it after everything above, because it
-# replaces this notebook's names of the same name.
+# - `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, when set) for the model;
+# - `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT` for the repository.
+#
+# The cell just before it points those variables at the sandbox, unless you have set your own. Outside the course,
+# `course-agent sandbox` prints them.
+#
+# The cell defines its own `client`, tools and loop. They replace this notebook's names of the same name. So this
+# section comes last: run it after everything above.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
-# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот. Вставьте её в блокнот или
-# `.py`-файл своего проекта (она же лежит в `examples/ru/review_after_03.py`). Ей нужны только `anthropic` и
-# `python-gitlab`, а настройки она берёт из окружения: `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) —
-# для модели, `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория. Если вы не задали эти переменные
-# сами, ячейка прямо перед ней настроит их на песочницу; вне курса те же значения печатает
-# `course-agent sandbox`.
+# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот. Вставьте её в блокнот или `.py`-файл
+# своего проекта (она же лежит в `examples/ru/review_after_03.py`). Ей нужны только `anthropic` и `python-gitlab`.
+# Настройки она берёт из окружения:
 #
-# Эта ячейка определяет собственные `client`, инструменты и цикл, поэтому раздел стоит последним: запускайте её после
-# всего остального, ведь она заменяет всё, что в этом блокноте называется так же.
+# - `ANTHROPIC_API_KEY` (и `ANTHROPIC_BASE_URL`, если задан) — для модели;
+# - `GITLAB_URL`, `GITLAB_TOKEN` и `GITLAB_PROJECT` — для репозитория.
+#
+# Если вы не задали эти переменные сами, ячейка прямо перед ней настроит их на песочницу. Вне курса те же значения
+# печатает `course-agent sandbox`.
+#
+# Эта ячейка определяет собственные `client`, инструменты и цикл. Они заменяют всё, что в этом блокноте называется
+# так же. Поэтому раздел стоит последним: запускайте ячейку после всего остального.
 
 # %% use="take_home_setup"
 

@@ -8,8 +8,9 @@
 #
 # *About 45 minutes. Builds on notebook 3.*
 #
-# Notebook 3's project, tools and rules come in one line: `from lesson_tools import ...` below. `lesson_tools.py`,
-# next to this notebook, holds the code of those three cells, unchanged; open it from the file browser to read it.
+# Notebook 3's project, tools and rules come in one line: `from lesson_tools import ...` below. The file
+# `lesson_tools.py` sits next to this notebook. It holds the code of those three cells, unchanged. Open it from the
+# file browser to read it.
 #
 # <!-- rules-so-far -->
 
@@ -24,9 +25,9 @@
 #
 # *Около 45 минут. Опирается на блокнот 3.*
 #
-# Проект, инструменты и правила блокнота 3 приходят одной строкой — `from lesson_tools import ...` ниже. В файле
-# `lesson_tools.py` рядом с этим блокнотом лежит код тех трёх ячеек без изменений; откройте его на панели файлов
-# JupyterLab, чтобы прочитать.
+# Проект, инструменты и правила блокнота 3 приходят одной строкой: `from lesson_tools import ...` ниже. Рядом с этим
+# блокнотом лежит файл `lesson_tools.py`. В нём код тех трёх ячеек без изменений. Чтобы его прочитать, откройте файл
+# на панели файлов JupyterLab.
 #
 # <!-- rules-so-far -->
 
@@ -38,15 +39,15 @@
 # <!-- fact: parallel-tool-calls -->
 # ## Several tool calls in one response
 #
-# In !484 `tax_for` changes, and the diff says it is called from two files the merge request does not
-# touch. After reading the diff, the model asks for both files in the same response:
+# In !484 the function `tax_for` changes. The diff shows two files that call it, and the merge request does not touch
+# them. After reading the diff, the model asks for both files in the same response:
 
 # %% [markdown] lang="ru"
 # <!-- fact: parallel-tool-calls -->
 # ## Несколько вызовов инструментов в одном ответе
 #
-# В !484 меняется `tax_for`, и по diff видно, что она вызывается из двух файлов, которые merge request
-# не затрагивает. Прочитав diff, модель запрашивает оба файла в одном и том же ответе:
+# В !484 меняется функция `tax_for`. По diff видно, что её вызывают два файла, которых merge request не касается.
+# Прочитав diff, модель запрашивает оба файла в одном и том же ответе:
 
 # %% lang="en"
 messages = [{"role": "user", "content": "Review merge request !484."}]
@@ -80,11 +81,15 @@ for call in calls:
 # <!-- fact: parallel-calls-independent -->
 # ## Run them concurrently
 #
-# The calls of one turn are independent, so there is no reason to wait for one before starting the
-# next. A thread pool runs them together: `pool.map(tool_result, calls)` calls `tool_result` on every call, each in a
-# thread of its own, and gives the results back in the order of the calls (`with` closes the pool when its block
-# ends). That suits reads like these; a tool that changes something, or that asks a person first (notebook 7), is
-# better run one call at a time. Here each tool is slowed down to 0.3 s to make the difference visible:
+# The calls of one turn are independent. So there is no reason to wait for one before you start the next. A thread
+# pool runs them together:
+#
+# - `pool.map(tool_result, calls)` calls `tool_result` on every call, each in a thread of its own;
+# - it gives the results back in the order of the calls;
+# - `with` closes the pool when its block ends.
+#
+# This suits reads like these. A tool that changes something is better run one call at a time. So is a tool that asks
+# a person first. Here each tool is slowed down to 0.3 s, so that you can see the difference:
 #
 # ```mermaid
 # gantt
@@ -106,12 +111,16 @@ for call in calls:
 # <!-- fact: parallel-calls-independent -->
 # ## Выполните их параллельно
 #
-# Вызовы одного хода независимы, поэтому незачем ждать завершения одного, прежде чем запускать
-# следующий. Пул потоков выполняет их одновременно: `pool.map(tool_result, calls)` вызывает `tool_result` для каждого
-# вызова из `calls`, каждый раз в отдельном потоке, и возвращает результаты в порядке вызовов (`with` закрывает пул,
-# когда заканчивается его блок). Для чтения, как здесь, это подходит; инструмент, который что-то меняет или сначала
-# спрашивает человека (блокнот 7), лучше выполнять по очереди, по одному вызову за раз. Здесь каждый инструмент замедлен
-# до 0,3 с, чтобы разница была заметна:
+# Вызовы одного хода независимы. Поэтому незачем ждать, пока закончится один, чтобы запустить следующий. Пул потоков
+# выполняет их одновременно:
+#
+# - `pool.map(tool_result, calls)` вызывает `tool_result` для каждого вызова из `calls`, каждый раз в отдельном потоке;
+# - результаты он возвращает в порядке вызовов;
+# - `with` закрывает пул, когда заканчивается его блок.
+#
+# Для чтения, как здесь, это подходит. А инструмент, который что-то меняет, лучше выполнять по одному вызову за раз.
+# Это касается и инструмента, который сначала спрашивает человека. Здесь каждый инструмент замедлен до 0,3 с, чтобы
+# разница была заметна:
 #
 # ```mermaid
 # gantt
@@ -187,17 +196,28 @@ print("два вызова заняли около", "0,3 с: одновреме
 # <!-- fact: all-results-one-message -->
 # ## All results in one message
 #
-# Both results go back in a single user message, and the model writes its review. The rule: every `tool_use` needs its
-# own `tool_result` in the very next user message, sent with the next request; leave one out, and that request is
-# refused with a 400 that names the id left without one.
+# Both results go back in a single user message, and the model writes its review.
+#
+# Two rules are at work here:
+#
+# - **The API's rule.** Every `tool_use` needs its own `tool_result` in the next request, right after the response.
+#   Leave one out, and the API refuses that request with a 400. The error names the id left without a result.
+# - **The loop's rule** (on the card above). Put all results of a turn in **one** user message. The next section
+#   shows why.
 
 # %% [markdown] lang="ru"
 # <!-- fact: all-results-one-message -->
 # ## Все результаты одним сообщением
 #
-# Оба результата возвращаются одним сообщением от user, и модель пишет ревью. Правило такое: у каждого `tool_use`
-# должен быть свой `tool_result` в следующем же сообщении от user, отправленном со следующим запросом; если пропустить
-# хотя бы один, этот запрос отклоняется с ошибкой 400, в которой назван id, оставшийся без результата.
+# Оба результата возвращаются одним сообщением от user, и модель пишет ревью.
+#
+# Здесь действуют два правила:
+#
+# - **Правило API.** У каждого `tool_use` должен быть свой `tool_result` в следующем запросе, сразу после ответа
+#   модели. Пропустите хотя бы один — и API отклонит этот запрос с ошибкой 400. В ошибке будет назван id, оставшийся
+#   без результата.
+# - **Правило цикла** (оно в карточке выше). Все результаты одного хода кладите в **одно** сообщение от user. Зачем,
+#   покажет следующий раздел.
 
 # %%
 messages.append({"role": "assistant", "content": second.content})
@@ -210,21 +230,23 @@ print("\n".join(block.text for block in third.content if block.type == "text"))
 # <!-- fact: split-results-merged -->
 # ## Break it: split the results
 #
-# The API accepts results split over several consecutive user messages right after the response, as long as they are
-# all in the same request: the loop below sends each result in a message of its own, and no request fails. But the
-# model learns from the history that its parallel calls get answered one by one, and
-# makes them less often. Here is a loop that splits, then asks for the same review again in the same
-# conversation:
+# What if each result goes in a user message of its own? The API accepts results split over several consecutive user
+# messages: it merges them into one. They only have to come right after the response, all in the same request. So
+# the API's rule holds, and no request fails.
+#
+# But the model reads the history. It sees that its parallel calls get answered one by one, and it makes them less
+# often. The loop below splits the results. Then it asks for the same review again, in the same conversation:
 
 # %% [markdown] lang="ru"
 # <!-- fact: split-results-merged -->
 # ## Сломаем: разобьём результаты на части
 #
-# API принимает результаты, разбитые на несколько идущих подряд сообщений от user сразу после ответа, если все они
-# уходят в одном запросе: цикл ниже отправляет каждый результат отдельным сообщением, и ни один запрос не падает. Но
-# модель усваивает из истории, что на её параллельные вызовы отвечают по
-# одному, и делает их реже. Вот цикл, который разбивает результаты, а затем в том же диалоге
-# просит сделать то же ревью ещё раз:
+# А если отправить каждый результат отдельным сообщением от user? API принимает результаты, разбитые на несколько
+# идущих подряд сообщений от user: он объединяет их в одно. Нужно лишь, чтобы все они шли сразу после ответа, в одном
+# запросе. Значит, правило API соблюдено, и ни один запрос не падает.
+#
+# Но модель читает историю. Она видит, что на её параллельные вызовы отвечают по одному, и делает их реже. Цикл ниже
+# разбивает результаты, а затем в том же диалоге просит сделать то же ревью ещё раз:
 
 # %% lang="en"
 def loop(messages, split, max_iterations=10):
@@ -287,22 +309,25 @@ print("второе ревью в том же диалоге:")
 loop(history, split=True)
 
 # %% [markdown] lang="en"
-# The second time the model reads the files one per response: more round trips, more tokens, a slower agent. The fix
-# is the rule: all results of one turn in one user message.
+# The second time, the model reads the files one per response. That means more round trips, more tokens and a slower
+# agent. The fix is the loop's rule: all results of one turn in one user message.
 #
-# What you saw is the sandbox's model, scripted to show what the docs warn of (docs: *Parallel tool use*, its
-# message-history guidance: results sent in separate messages make parallel calls less likely). A live model may
-# drift more slowly, or not at all in a run this short; the rule holds either way.
+# What you saw is the sandbox's model. It is scripted to show what the docs warn of. The docs (*Parallel tool use*,
+# its advice on the message history) say that results sent in separate messages make parallel calls less likely.
+# A live model may drift more slowly, or not at all in a run this short. The rule holds either way.
+#
+# Here are the same two reviews, with all results of a turn in one message:
 
 # %% [markdown] lang="ru"
-# Во второй раз модель читает файлы по одному за ответ: больше обращений к API, больше токенов,
-# агент работает медленнее. Исправление — само правило: все результаты одного хода одним
-# сообщением от user.
+# Во второй раз модель читает файлы по одному за ответ. Это больше обращений к API, больше токенов и более медленный
+# агент. Исправление — правило цикла: все результаты одного хода одним сообщением от user.
 #
-# Вы видели модель песочницы: она запрограммирована показывать то, о чём предупреждает документация (раздел
-# *Parallel tool use*, советы об истории сообщений: если результаты разнесены по отдельным сообщениям, параллельных
-# вызовов становится меньше). Настоящая модель может отвыкать медленнее или в таком коротком запуске не измениться
-# вовсе; правило действует в любом случае.
+# Вы видели модель песочницы. Она запрограммирована показывать то, о чём предупреждает документация. В документации
+# (раздел *Parallel tool use*, советы об истории сообщений) сказано: если результаты разнесены по отдельным
+# сообщениям, параллельных вызовов становится меньше. Настоящая модель может отвыкать медленнее, а в таком коротком
+# запуске может и не измениться вовсе. Правило действует в любом случае.
+#
+# Вот те же два ревью, но теперь все результаты хода идут одним сообщением:
 
 # %% lang="en"
 history = [{"role": "user", "content": "Review merge request !484."}]
@@ -319,27 +344,40 @@ loop(history, split=False)
 # %% [markdown] lang="en"
 # ## Exercise
 #
-# Rewrite the loop of notebook 3 so that it runs the calls of a turn concurrently (with `run_all`), keeps
-# their order, and still returns all results in one message. Check it on !484: how many model calls?
+# Rewrite the loop of notebook 3 so that it:
 #
-# You do not copy your old loop: the exercise cell brings it. When your exercise 3 passed its check, the check kept
-# it (in `my_code/exercise_3.py`, next to this notebook); running the exercise cell defines it here and puts its
-# code into the cell, in place of the stub, for you to grow into `review_concurrently`. If you skipped exercise 3,
-# the cell brings its reference solution instead, and says so. `review_concurrently` starts a history of its own, so
-# the old `messages=None` parameter, and the lines that handle it, can go.
+# - runs the calls of a turn concurrently (with `run_all`);
+# - keeps their order;
+# - still returns all results in one message.
+#
+# Check it on !484: how many model calls?
+#
+# You do not copy your old loop: the exercise cell brings it. If your exercise 3 passed its check, the check kept it
+# in `my_code/exercise_3.py`, next to this notebook. Run the exercise cell: it defines that loop here and puts its
+# code into the cell, in place of the stub. Then grow it into `review_concurrently`. If you skipped exercise 3, the
+# cell brings its reference solution instead, and says so.
+#
+# `review_concurrently` starts a history of its own. So the old `messages=None` parameter can go, with the lines that
+# handle it.
 
 # %% [markdown] lang="ru"
 # ## Упражнение
 #
-# Перепишите цикл из блокнота 3 так, чтобы он выполнял вызовы одного хода параллельно (с помощью
-# `run_all`), сохранял их порядок и по-прежнему возвращал все результаты одним сообщением. Проверьте
-# на !484: сколько получилось вызовов модели?
+# Перепишите цикл из блокнота 3 так, чтобы он:
 #
-# Старый цикл копировать не нужно: ячейка упражнения подставит его сама. Если ваше упражнение 3 прошло проверку, оно
-# сохранено в `my_code/exercise_3.py`, рядом с этим блокнотом; при запуске ячейка упражнения выполнит его здесь и
-# вставит его код на место заготовки, а вы превратите его в `review_concurrently`. Если упражнение 3 вы пропустили,
-# ячейка подставит эталонное решение и скажет об этом. `review_concurrently` сам начинает новую историю, поэтому прежний
-# параметр `messages=None` и строки, которые его обрабатывают, можно убрать.
+# - выполнял вызовы одного хода параллельно (с помощью `run_all`);
+# - сохранял их порядок;
+# - по-прежнему возвращал все результаты одним сообщением.
+#
+# Проверьте его на !484: сколько получилось вызовов модели?
+#
+# Старый цикл копировать не нужно: его подставит ячейка упражнения. Если ваше упражнение 3 прошло проверку, проверка
+# сохранила его в `my_code/exercise_3.py`, рядом с этим блокнотом. Запустите ячейку упражнения: она выполнит этот цикл
+# здесь и вставит его код на место заготовки. Дальше превратите его в `review_concurrently`. Если упражнение 3 вы
+# пропустили, ячейка подставит эталонное решение и скажет об этом.
+#
+# `review_concurrently` сам начинает новую историю. Поэтому прежний параметр `messages=None` и строки, которые его
+# обрабатывают, можно убрать.
 
 # %% lang="en"
 from course_agent.my_code import start_from
@@ -366,10 +404,10 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The check runs **your** `review_concurrently` on !484 against a fresh sandbox in which each file read takes
-# a second, and watches how many reads are in flight at once: one after another, never more than one; at the
-# same time, two. (Time on the clock is not judged, so a busy machine does not matter.)
-# It also checks that the results keep the calls' order and go back in one message.
+# The check runs **your** `review_concurrently` on !484 against a fresh sandbox. There each file read takes a second.
+# The check watches how many reads are in flight at once: one after another, never more than one; at the same time,
+# two. It does not time the run, so a busy machine does not matter. It also checks that the results keep the calls'
+# order and go back in one message.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -390,10 +428,10 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Проверка запускает **ваш** `review_concurrently` на !484 в свежей песочнице, где каждое чтение файла
-# занимает секунду, и следит, сколько чтений идёт одновременно: по очереди — не больше одного, параллельно —
-# два. (Время проверка не измеряет, так что загруженная машина не
-# мешает.) Ещё она проверяет, что результаты идут в порядке вызовов и возвращаются одним сообщением.
+# Проверка запускает **ваш** `review_concurrently` на !484 в свежей песочнице. Там каждое чтение файла занимает
+# секунду. Проверка следит, сколько чтений идёт одновременно: по очереди — не больше одного, параллельно — два. Время
+# она не измеряет, так что загруженная машина не мешает. Ещё она проверяет, что результаты идут в порядке вызовов
+# и возвращаются одним сообщением.
 #
 # <details><summary>Подсказка 1</summary>
 #
@@ -446,35 +484,39 @@ show_solution(4)
 #
 # <details><summary>Answer</summary>
 #
-# To call tools in parallel less often (the docs' guidance; the sandbox shows it at its strongest): more round trips,
-# more tokens.
+# To call tools in parallel less often. That means more round trips and more tokens. (So the docs warn; the sandbox
+# shows it at its strongest.)
 # </details>
 #
 # **Choose one** (each answer says why the other two are wrong):
 #
-# 3. The model asked for three tools in one response, and your loop sends three user messages, one result each.
-#    What happens?
+# 3. The model asked for three tools in one response. Your loop puts the three results in three user messages, one
+#    each, and sends them all in the next request. What happens?
 #    - (a) a 400: the API refuses split results
 #    - (b) nothing fails, but the model learns to stop asking in parallel
 #    - (c) the model gets only the first result
 #
 # <details><summary>Answer</summary>
 #
-# (b). The API accepts results split over consecutive user messages right after the response, so nothing is refused
-# or lost; what changes is the model's behaviour, as the "Break it" cell showed.
+# (b). All three results come right after the response, in the same request, so the API's rule holds. The API merges
+# consecutive user messages, so nothing is refused (a) or lost (c). What changes is the model's behaviour, as the
+# "Break it" cell showed.
 # </details>
 #
-# 4. Your loop runs three calls of a turn at once. Two finish quickly, the third is slow, and the loop sends the two
-#    results it has so that the model can start on them. What happens?
+# 4. Your loop runs three calls of a turn at once. Two finish quickly, the third is slow. The loop sends a request
+#    with the two results it has, so that the model can start on them. The third result is to follow in a later
+#    request. What happens?
 #    - (a) the model reads the two results and waits for the third
-#    - (b) the request is refused: every `tool_use` needs its `tool_result` in the very next user message
-#    - (c) nothing fails, as long as the third result follows in the next message
+#    - (b) the request is refused: every `tool_use` needs its `tool_result` in that same request, right after the
+#      response
+#    - (c) nothing fails, as long as the third result follows in the next request
 #
 # <details><summary>Answer</summary>
 #
-# (b). Every `tool_use` needs its `tool_result` in the next user message: the API answers 400 and names the id left
-# without a result. The request is refused before the model sees it, so nobody waits (a), and there is no next
-# message to carry the third result (c). Wait for all three (`pool.map` does) and send them together.
+# (b). This request breaks the API's rule: the API answers 400 and names the id left without a result. Split results
+# are accepted only inside one request, as in question 3. The request is refused before the model sees it, so nobody
+# waits (a). And a later request cannot bring the missing result (c). Wait for all three (`pool.map` does) and send
+# them together, in one user message.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -492,36 +534,38 @@ show_solution(4)
 #
 # <details><summary>Ответ</summary>
 #
-# Реже вызывать инструменты параллельно (так говорит документация; песочница показывает это в самом сильном
-# виде): больше запросов, больше токенов.
+# Реже вызывать инструменты параллельно. А это больше запросов и больше токенов. (Так предупреждает документация;
+# песочница показывает это в самом сильном виде.)
 # </details>
 #
 # **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
 #
-# 3. Модель запросила три инструмента в одном ответе, а ваш цикл отправляет три сообщения от user, по результату в
-#    каждом. Что произойдёт?
+# 3. Модель запросила три инструмента в одном ответе. Ваш цикл кладёт три результата в три сообщения от user, по
+#    одному в каждое, и отправляет их все в следующем запросе. Что произойдёт?
 #    - (а) ошибка 400: API не принимает разбитые результаты
 #    - (б) ничего не упадёт, но модель отучится запрашивать инструменты параллельно
 #    - (в) модель получит только первый результат
 #
 # <details><summary>Ответ</summary>
 #
-# (б). API принимает результаты, разбитые на идущие подряд сообщения от user сразу после ответа, так что ничего не
-# отклоняется и не теряется; меняется поведение модели — это показала ячейка «Сломаем».
+# (б). Все три результата идут сразу после ответа, в одном запросе, так что правило API соблюдено. Идущие подряд
+# сообщения от user API объединяет, поэтому ничего не отклоняется (а) и не теряется (в). Меняется поведение модели —
+# это показала ячейка «Сломаем».
 # </details>
 #
-# 4. Ваш цикл выполняет три вызова одного хода одновременно. Два заканчиваются быстро, третий медленный, и цикл
-#    отправляет два готовых результата, чтобы модель начала с ними работать. Что произойдёт?
+# 4. Ваш цикл выполняет три вызова одного хода одновременно. Два заканчиваются быстро, третий медленный. Цикл
+#    отправляет запрос с двумя готовыми результатами, чтобы модель начала с ними работать. Третий результат он
+#    собирается отправить следующим запросом. Что произойдёт?
 #    - (а) модель прочитает два результата и подождёт третий
-#    - (б) запрос отклонят: у каждого `tool_use` должен быть свой `tool_result` в следующем же сообщении от user
-#    - (в) ничего не упадёт, если третий результат придёт следующим сообщением
+#    - (б) запрос отклонят: у каждого `tool_use` должен быть свой `tool_result` в этом же запросе, сразу после ответа
+#    - (в) ничего не упадёт, если третий результат придёт следующим запросом
 #
 # <details><summary>Ответ</summary>
 #
-# (б). На каждый `tool_use` нужен свой `tool_result` в следующем сообщении от user: API ответит ошибкой 400 и назовёт
-# идентификатор, оставшийся без результата. Запрос отклоняется раньше, чем его увидит модель, поэтому ждать некому (а),
-# а следующего сообщения, в котором пришёл бы третий результат, не будет (в). Дождитесь всех трёх (`pool.map` так и
-# делает) и отправьте их вместе.
+# (б). Такой запрос нарушает правило API: API ответит ошибкой 400 и назовёт идентификатор, оставшийся без результата.
+# Разбитые результаты принимаются, только если все они в одном запросе, как в вопросе 3. Запрос отклоняется раньше,
+# чем его увидит модель, поэтому ждать некому (а). А следующий запрос недостающий результат уже не доставит (в).
+# Дождитесь всех трёх (`pool.map` так и делает) и отправьте их вместе, одним сообщением от user.
 # </details>
 
 # %% [markdown] lang="en"
@@ -529,34 +573,38 @@ show_solution(4)
 #
 # - One response may hold several `tool_use` blocks: run them all.
 # - Run them concurrently; keep the results in the order of the calls.
-# - Return all results of a turn in ONE user message, or the model calls in parallel less often.
+# - Every `tool_use` needs its `tool_result` in the next request, right after the response, or the API answers 400.
+# - Return all results of a turn in ONE user message. Split, they are accepted, but the model calls in parallel less
+#   often.
 
 # %% [markdown] lang="ru"
 # ## Итоги
 #
 # - В одном ответе может быть несколько блоков `tool_use`: выполните их все.
 # - Выполняйте их параллельно; сохраняйте результаты в порядке вызовов.
-# - Возвращайте все результаты одного хода ОДНИМ сообщением от user, иначе модель станет реже делать
-#   параллельные вызовы.
+# - У каждого `tool_use` должен быть свой `tool_result` в следующем запросе, сразу после ответа, иначе API ответит
+#   ошибкой 400.
+# - Возвращайте все результаты одного хода ОДНИМ сообщением от user. Разбитые на части, они будут приняты, но модель
+#   станет реже делать параллельные вызовы.
 
 # %% [markdown] lang="en"
 # ## Take it home
 #
-# The reviewer as this notebook leaves it (the calls of a turn run at once), whole, is in the cell below and in
-# `examples/en/review_after_04.py`: notebook 3's "Take it home" says what it needs and how to run it.
+# The cell below holds the whole reviewer as this notebook leaves it: the calls of a turn run at once. It is also in
+# `examples/en/review_after_04.py`. Notebook 3's "Take it home" says what it needs and how to run it.
 #
-# It defines its own `client`, tools and loop, so this section comes last: run it after everything above, because it
-# replaces this notebook's names of the same name.
+# The cell defines its own `client`, tools and loop. They replace this notebook's names of the same name. So this
+# section comes last: run it after everything above.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
-# Весь ревьюер в том виде, к которому пришёл этот блокнот (вызовы одного хода выполняются одновременно), — в ячейке ниже
-# и в `examples/ru/review_after_04.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой»
-# блокнота 3.
+# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот: вызовы одного хода выполняются
+# одновременно. Он же лежит в `examples/ru/review_after_04.py`. Что ему нужно и как его запустить, сказано в разделе
+# «Возьмите с собой» блокнота 3.
 #
-# Эта ячейка определяет собственные `client`, инструменты и цикл, поэтому раздел стоит последним: запускайте её после
-# всего остального, ведь она заменяет всё, что в этом блокноте называется так же.
+# Эта ячейка определяет собственные `client`, инструменты и цикл. Они заменяют всё, что в этом блокноте называется
+# так же. Поэтому раздел стоит последним: запускайте ячейку после всего остального.
 
 # %% use="take_home_setup"
 

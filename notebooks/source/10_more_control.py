@@ -10,7 +10,7 @@
 # - two ways to have a refusal answered by another model for you: on the server (`fallbacks`) or in the SDK (a
 #   middleware).
 #
-# *About 25 minutes. Builds on notebooks 4 and 6.*
+# *About 40 minutes. Builds on notebooks 4 and 6.*
 
 # %% [markdown] lang="ru"
 # # 10. Больше контроля над запросом (по желанию)
@@ -24,7 +24,7 @@
 # - два способа сделать так, чтобы после отказа запрос сам ушёл другой модели: на сервере (`fallbacks`) или в SDK
 #   (промежуточный слой).
 #
-# *Около 25 минут. Опирается на блокноты 4 и 6.*
+# *Около 40 минут. Опирается на блокноты 4 и 6.*
 
 # %% use="setup"
 
@@ -34,24 +34,39 @@
 # <!-- fact: tool-choice-options -->
 # ## Choosing how the model uses tools: `tool_choice`
 #
-# `tool_choice` says whether the model must use a tool: `{"type": "auto"}` (the default: it decides),
-# `{"type": "any"}` (some tool, it picks which), `{"type": "tool", "name": ...}` (that one) or
-# `{"type": "none"}` (no tools this time). With `"disable_parallel_tool_use": true` it asks for at most one
-# call per response, so the same review takes more round trips: the second half of the cell answers the first
-# call (the diff of !484) and asks again, with parallel calls allowed and not (docs: *Tool use*, "Forcing tool use"
-# and "Parallel tool use"). Forcing depends on the model: more on that right below.
+# `tool_choice` says whether the model must use a tool:
+#
+# - `{"type": "auto"}` (the default: it decides);
+# - `{"type": "any"}` (some tool, it picks which);
+# - `{"type": "tool", "name": ...}` (that one);
+# - `{"type": "none"}` (no tools this time).
+#
+# With `"disable_parallel_tool_use": true` the model asks for at most one call per response. The same review then
+# takes more round trips. The second half of the cell shows it: it answers the first call (the diff of !484) and asks
+# again, once with parallel calls allowed and once without. (Docs: *Tool use*, "Forcing tool use" and "Parallel tool
+# use".) Forcing depends on the model: more on that right below.
+#
+# **Predict, then run:** the task names no file. What will the forced `read_file` call put in `path`? And with
+# parallel calls turned off, how many calls will the second reply hold?
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-choice-options -->
 # ## Как модель выбирает инструмент: `tool_choice`
 #
-# `tool_choice` задаёт, обязана ли модель вызвать инструмент: `{"type": "auto"}` (по умолчанию: решает
-# сама), `{"type": "any"}` (какой-нибудь инструмент на её выбор), `{"type": "tool", "name": ...}` (именно этот)
-# или `{"type": "none"}` (на этот раз без инструментов). С `"disable_parallel_tool_use": true` она просит не
-# больше одного вызова за ответ, и то же ревью требует больше обращений к API: вторая половина ячейки отвечает на
-# первый вызов (diff !484) и спрашивает снова — с разрешёнными параллельными вызовами и без них (документация:
-# *Tool use*, разделы «Forcing tool use» и «Parallel tool use»). Принудительный вызов зависит от модели — об этом
-# чуть ниже.
+# `tool_choice` задаёт, обязана ли модель вызвать инструмент:
+#
+# - `{"type": "auto"}` (по умолчанию: решает сама);
+# - `{"type": "any"}` (какой-нибудь инструмент на её выбор);
+# - `{"type": "tool", "name": ...}` (именно этот);
+# - `{"type": "none"}` (на этот раз без инструментов).
+#
+# С `"disable_parallel_tool_use": true` модель просит не больше одного вызова за ответ. Тогда то же ревью требует
+# больше обращений к API. Это видно во второй половине ячейки: она отвечает на первый вызов (diff !484) и спрашивает
+# снова — один раз с разрешёнными параллельными вызовами, другой раз без них. (Документация: *Tool use*, разделы
+# «Forcing tool use» и «Parallel tool use».) Принудительный вызов зависит от модели — об этом чуть ниже.
+#
+# **Сначала предположите, потом запустите:** в задаче не назван ни один файл. Что принудительный вызов `read_file`
+# подставит в `path`? И сколько вызовов будет во втором ответе, если запретить параллельные вызовы?
 
 # %% lang="en"
 task = [{"role": "user", "content": "Review merge request !484."}]
@@ -100,31 +115,47 @@ for parallel in (True, False):
 # %% [markdown] lang="en"
 # <!-- fact: forced-tool-manual-thinking -->
 # <!-- fact: forced-tool-models -->
-# Look at the forced `read_file` call: the task names no file, yet the model had to fill in `path`, so it made one up
-# (`'example path'` in the sandbox; a real model guesses a plausible one). Forcing a tool gets you *a* call, not a
-# sensible one: your code still checks the input before it runs anything.
+# With parallel calls turned off, the second reply holds one `read_file` call instead of two. The other file waits for
+# the next round trip.
+#
+# Now look at the forced `read_file` call. The task names no file, yet the model had to fill in `path`. So it made one
+# up (`'example path'` in the sandbox; a real model guesses a plausible one). Forcing a tool gets you *a* call, not a
+# sensible one. Your code still checks the input before it runs anything.
 #
 # ### Break it: a model that refuses forcing
 #
-# Forced tool use is a per-model feature. Opus 5 and the models before it accept `any` and `tool` (but not together with
-# manual extended thinking, on those of them that still take it); Opus 5.5, Sonnet 5.5 and the Fable and Mythos models
-# (5.1, and 5.2, whose page lists no change here) refuse both with a 400, whatever the thinking setting; Haiku 5.5
-# accepts them and skips thinking for that call. Here is the newer Opus:
+# Forced tool use is a per-model feature:
+#
+# - Opus 5 and the models before it accept `any` and `tool`, but not together with manual extended thinking (on those
+#   of them that still take it).
+# - Opus 5.5, Sonnet 5.5 and the Fable and Mythos models (5.1, and 5.2, whose page lists no change here) refuse both
+#   with a 400, whatever the thinking setting.
+# - Haiku 5.5 accepts them and skips thinking for that call.
+#
+# Here is the newer Opus:
 
 # %% [markdown] lang="ru"
 # <!-- fact: forced-tool-manual-thinking -->
 # <!-- fact: forced-tool-models -->
-# Посмотрите на принудительный вызов `read_file`: в задаче нет ни одного имени файла, а заполнить `path` модель была
-# обязана — и придумала его сама (`'example path'` в песочнице; настоящая модель подставит правдоподобный путь).
-# Принудительный вызов — это *какой-то* вызов, а не осмысленный: ваш код всё равно проверяет входные данные, прежде чем
-# что-то выполнять.
+# Без параллельных вызовов во втором ответе один вызов `read_file` вместо двух. Второй файл ждёт следующего обращения
+# к API.
+#
+# Теперь посмотрите на принудительный вызов `read_file`. В задаче нет ни одного имени файла, а заполнить `path` модель
+# была обязана. Поэтому она придумала путь сама (`'example path'` в песочнице; настоящая модель подставит
+# правдоподобный путь). Принудительный вызов — это *какой-то* вызов, а не осмысленный. Ваш код всё равно проверяет
+# входные данные, прежде чем что-то выполнять.
 #
 # ### Сломаем: модель, которая не допускает принудительного вызова
 #
-# Принудительный вызов инструмента поддерживают не все модели. Opus 5 и модели до него принимают `any` и `tool` (но не
-# вместе с ручным расширенным рассуждением у тех из них, что его ещё принимают); Opus 5.5, Sonnet 5.5, а также модели
-# Fable и Mythos (5.1 и 5.2: в описании 5.2 на этот счёт изменений нет) отвечают на оба варианта ошибкой 400 при любых
-# настройках рассуждения; Haiku 5.5 принимает их и на этот вызов не рассуждает. Вот что отвечает более новый Opus:
+# Принудительный вызов инструмента поддерживают не все модели:
+#
+# - Opus 5 и модели до него принимают `any` и `tool`, но не вместе с ручным расширенным рассуждением (у тех из них,
+#   что его ещё принимают).
+# - Opus 5.5, Sonnet 5.5, а также модели Fable и Mythos (5.1 и 5.2: в описании 5.2 на этот счёт изменений нет)
+#   отвечают на оба варианта ошибкой 400 при любых настройках рассуждения.
+# - Haiku 5.5 принимает их и на этот вызов не рассуждает.
+#
+# Вот что отвечает более новый Opus:
 
 # %%
 from course_agent.config import newer_model
@@ -137,15 +168,15 @@ except anthropic.BadRequestError as error:
 
 # %% [markdown] lang="en"
 # <!-- fact: structured-output-format -->
-# What to do instead: leave `tool_choice` at `auto` and say in the request which tool comes first (the model
-# follows clear instructions); when what you really want is an answer of a given shape, ask for structured
-# output (`output_config={"format": ...}`) rather than forcing a tool.
+# What to do instead: leave `tool_choice` at `auto` and say in the request which tool comes first. The model follows
+# clear instructions. And when what you really want is an answer of a given shape, ask for structured output
+# (`output_config={"format": ...}`) rather than forcing a tool.
 
 # %% [markdown] lang="ru"
 # <!-- fact: structured-output-format -->
-# Что делать вместо этого: оставьте `tool_choice` равным `auto` и скажите в запросе, с какого инструмента
-# начать (ясным указаниям модель следует); а если на самом деле нужен ответ заданной формы, просите
-# структурированный вывод (`output_config={"format": ...}`), а не принудительный вызов инструмента.
+# Что делать вместо этого: оставьте `tool_choice` равным `auto` и скажите в запросе, с какого инструмента начать.
+# Ясным указаниям модель следует. А если на самом деле нужен ответ заданной формы, просите структурированный вывод
+# (`output_config={"format": ...}`), а не принудительный вызов инструмента.
 
 # %% lang="en"
 asked = [{"role": "user", "content": "Review merge request !484. Start with get_diff."}]
@@ -158,24 +189,22 @@ reply = client.messages.create(model=newer_model(), max_tokens=4000, system=REVI
 print(reply.stop_reason, [(block.name, block.input) for block in reply.content if block.type == "tool_use"])
 
 # %% [markdown] lang="en"
-# <!-- fact: sdk-requires-streaming -->
 # ## Long answers stream
 #
-# A cut answer is fixed with a larger `max_tokens` (notebook 1's optional section). Raise it far, say to 64,000, and the
-# SDK refuses the request before sending it: an answer that long could take more than ten minutes, longer than an HTTP
-# request should stay open without a word. The same request streamed is fine: `client.messages.stream` receives the
-# answer piece by piece, and `get_final_message()` gives the same `Message` as `create` would, `stop_reason` and `usage`
-# included. So the loop changes in one line, the call that gets the response.
+# A cut answer is fixed with a larger `max_tokens` (notebook 1's optional section). What if you raise it far, say to
+# 64,000?
+#
+# **Predict, then run:** the cell below sends such a request twice: first with `client.messages.create`, then with
+# `client.messages.stream`. Which of the two gets an answer?
 
 # %% [markdown] lang="ru"
-# <!-- fact: sdk-requires-streaming -->
 # ## Длинные ответы — потоком
 #
-# Обрезанный ответ лечат бо́льшим `max_tokens` (необязательный раздел блокнота 1). Увеличьте его намного — скажем, до
-# 64 000, — и SDK откажется отправлять запрос: такой длинный ответ может идти дольше десяти минут, а HTTP-запрос не
-# должен так долго висеть молча. Тот же запрос в потоковом режиме проходит: `client.messages.stream` получает ответ по
-# частям, а `get_final_message()` отдаёт такой же `Message`, какой вернул бы `create`, вместе со `stop_reason` и
-# `usage`. В цикле меняется одна строка — та, что получает ответ.
+# Обрезанный ответ лечат бо́льшим `max_tokens` (необязательный раздел блокнота 1). А что, если увеличить его намного —
+# скажем, до 64 000?
+#
+# **Сначала предположите, потом запустите:** ячейка ниже отправляет такой запрос дважды: сначала через
+# `client.messages.create`, затем через `client.messages.stream`. Какой из двух получит ответ?
 
 # %% lang="en"
 try:
@@ -213,15 +242,32 @@ print("messages.stream:", streamed.stop_reason, [block.type for block in streame
       streamed.usage.output_tokens, "ток. на выходе")
 
 # %% [markdown] lang="en"
+# <!-- fact: sdk-requires-streaming -->
 # <!-- fact: runner-stream-type -->
-# The SDK's tool runner of notebook 8 streams too. With `stream=True` each turn is a stream (a `BetaMessageStream`,
-# what the `with` block of `client.beta.messages.stream` gives you): iterate it for the events as they come, and
+# `create` never reached the API. Raise `max_tokens` that far, and the SDK refuses the request before sending it. An
+# answer that long could take more than ten minutes. That is longer than an HTTP request should stay open without a
+# word.
+#
+# The same request streamed is fine. `client.messages.stream` receives the answer piece by piece. `get_final_message()`
+# gives the same `Message` as `create` would, `stop_reason` and `usage` included. So the loop changes in one line: the
+# call that gets the response.
+#
+# The SDK's tool runner of notebook 8 streams too. With `stream=True` each turn is a stream: a `BetaMessageStream`,
+# what the `with` block of `client.beta.messages.stream` gives you. Iterate it for the events as they come;
 # `get_final_message()` gives the turn's message.
 
 # %% [markdown] lang="ru"
+# <!-- fact: sdk-requires-streaming -->
 # <!-- fact: runner-stream-type -->
+# `create` до API так и не дошёл. Увеличьте `max_tokens` так сильно — и SDK откажется отправлять запрос: такой длинный
+# ответ может идти дольше десяти минут, а HTTP-запрос не должен так долго висеть молча.
+#
+# Тот же запрос в потоковом режиме проходит. `client.messages.stream` получает ответ по частям. `get_final_message()`
+# отдаёт такой же `Message`, какой вернул бы `create`, вместе со `stop_reason` и `usage`. Поэтому в цикле меняется
+# одна строка — та, что получает ответ.
+#
 # Исполнитель инструментов из SDK (блокнот 8) тоже умеет работать потоком. С `stream=True` каждый ход приходит
-# потоком (`BetaMessageStream` — то же, что даёт блок `with` у `client.beta.messages.stream`): перебирайте его, чтобы
+# потоком: это `BetaMessageStream`, то же, что даёт блок `with` у `client.beta.messages.stream`. Перебирайте его, чтобы
 # получать события по мере прихода, а `get_final_message()` отдаст сообщение хода.
 
 # %% use="runner_tools"
@@ -244,21 +290,19 @@ for stream in client.beta.messages.tool_runner(model=MODEL, max_tokens=16000, to
 # <!-- fact: count-tokens -->
 # ## Count before you send
 #
-# `client.messages.count_tokens` takes the same model, system, tools and messages as a
-# request and answers with `input_tokens`, without generating anything (it is free). A loop can count before each
-# call and stop in time (or start afresh, or let the server trim the history: notebook 9) instead of meeting the
-# end of the window (notebook 6's
-# `model_context_window_exceeded`).
+# `client.messages.count_tokens` takes the same model, system, tools and messages as a request. It answers with
+# `input_tokens`, without generating anything (it is free). So a loop can count before each call and stop in time,
+# instead of meeting the end of the window (notebook 6's `model_context_window_exceeded`). It could also start afresh,
+# or let the server trim the history (notebook 9).
 
 # %% [markdown] lang="ru"
 # <!-- fact: count-tokens -->
 # ## Считайте до отправки
 #
-# `client.messages.count_tokens` принимает ту же модель, системный промпт (`system`), инструменты и
-# сообщения, что и запрос, и возвращает `input_tokens`, ничего не генерируя (это бесплатно). Цикл может считать
-# перед каждым вызовом и вовремя остановиться (или начать заново, или поручить сокращение истории серверу: блокнот 9),
-# а не упираться в конец контекстного окна (`model_context_window_exceeded`
-# из блокнота 6).
+# `client.messages.count_tokens` принимает ту же модель, системный промпт (`system`), инструменты и сообщения, что
+# и запрос. В ответ он возвращает `input_tokens`, ничего не генерируя (это бесплатно). Поэтому цикл может считать
+# перед каждым вызовом и вовремя остановиться, а не упираться в конец контекстного окна (`model_context_window_exceeded`
+# из блокнота 6). Ещё он может начать заново или поручить сокращение истории серверу (блокнот 9).
 
 # %% lang="en"
 size = client.messages.count_tokens(model=MODEL, tools=TOOLS, messages=task).input_tokens
@@ -269,12 +313,17 @@ size = client.messages.count_tokens(model=MODEL, tools=TOOLS, messages=task).inp
 print(f"входных токенов в запросе: {size} — история растёт с каждым добавленным ответом и результатом")
 
 # %% [markdown] lang="en"
-# The sandbox can shrink a model's context window, to show the stop notebook 6 named: count the prompt, leave room
-# for only 40 tokens of answer, and the answer stops with `model_context_window_exceeded`.
+# The sandbox can shrink a model's context window, to show the stop notebook 6 named. The cell below counts the prompt
+# and leaves room for only 40 tokens of answer. Its `max_tokens` is still 2000.
+#
+# **Predict, then run:** will the call raise an error? What will `stop_reason` say, and after how many output tokens?
 
 # %% [markdown] lang="ru"
-# Песочница умеет уменьшать контекстное окно модели, чтобы показать остановку, о которой говорил блокнот 6: считаем
-# промпт, оставляем место только для 40 токенов ответа — и ответ останавливается с `model_context_window_exceeded`.
+# Песочница умеет уменьшать контекстное окно модели, чтобы показать остановку, о которой говорил блокнот 6. Ячейка
+# ниже считает промпт и оставляет место только для 40 токенов ответа. При этом `max_tokens` по-прежнему 2000.
+#
+# **Сначала предположите, потом запустите:** выбросит ли вызов ошибку? Что покажет `stop_reason` и после скольких
+# токенов на выходе?
 
 # %% lang="en"
 from course_agent.client import shared_sandbox, using_sandbox
@@ -303,6 +352,16 @@ else:
     print("Пропущено: уменьшить контекстное окно модели умеет только офлайн-песочница.")
 
 # %% [markdown] lang="en"
+# No error: the answer stops after 40 output tokens, with `model_context_window_exceeded`. The window ran out before
+# `max_tokens` did. Your loop treats this stop like `max_tokens`: as an error, never as a finished answer
+# (notebook 6).
+
+# %% [markdown] lang="ru"
+# Ошибки нет: ответ обрывается после 40 токенов на выходе, с `model_context_window_exceeded`. Контекстное окно
+# закончилось раньше, чем `max_tokens`. Ваш цикл обрабатывает эту остановку так же, как `max_tokens`: это ошибка,
+# а не законченный ответ (блокнот 6).
+
+# %% [markdown] lang="en"
 # <!-- fact: fallbacks-param -->
 # <!-- fact: fallback-block -->
 # ## A refusal answered by another model, on the server or in the SDK
@@ -310,14 +369,20 @@ else:
 # *Notebook 6's optional exercise sends the same messages once to `fallback_model()` by hand. Here are two ways to
 # have that done for you.*
 #
-# Not every refusal is about a harmful request: a cautious model also says no to legitimate work now and then, such as
-# planning a security test of your own shop. Asking the same model again is pointless, but another Claude model usually
-# answers. The API can do that for you: the `fallbacks` parameter (beta) lists the models to try next, or says
-# `"default"` for the model's own chain; the cell below sends `"default"` with the beta header
-# `server-side-fallback-2026-07-01`. A `fallback` block in the content marks where one model's output gives way to the
-# next (it can follow partial output of the model that declined, and is absent when no earlier model ran); the sure sign
-# that a fallback model answered is a `fallback_message` entry in `usage.iterations`, which bills each attempt. (Haiku
-# 5.5 has no server-side fallback; and a request like the one above stays refused on every model.)
+# Not every refusal is about a harmful request. A cautious model also says no to legitimate work now and then, such as
+# planning a security test of your own shop. Asking the same model again is pointless, but another Claude model
+# usually answers.
+#
+# The API can do that for you. The `fallbacks` parameter (beta) lists the models to try next, or says `"default"` for
+# the model's own chain. The cell below sends `"default"` with the beta header `server-side-fallback-2026-07-01`.
+# What comes back:
+#
+# - A `fallback` block in the content marks where one model's output gives way to the next. It can follow partial
+#   output of the model that declined. It is absent when no earlier model ran.
+# - The sure sign that a fallback model answered is a `fallback_message` entry in `usage.iterations`. That list bills
+#   each attempt.
+#
+# Haiku 5.5 has no server-side fallback. And a request like notebook 6's ransomware stays refused on every model.
 
 # %% [markdown] lang="ru"
 # <!-- fact: fallbacks-param -->
@@ -327,15 +392,21 @@ else:
 # *В необязательном упражнении блокнота 6 вы сами один раз отправляете те же сообщения модели `fallback_model()`.
 # Здесь — два способа поручить это API или SDK.*
 #
-# Не каждый отказ связан с вредным запросом: осторожная модель иногда отказывается и от вполне законной работы —
+# Не каждый отказ связан с вредным запросом. Осторожная модель иногда отказывается и от вполне законной работы —
 # например, составить план проверки безопасности вашего собственного магазина. Повторять запрос к той же модели
-# бессмысленно, а другая модель Claude обычно отвечает. API умеет сделать это сам: параметр `fallbacks` (бета)
-# перечисляет модели, к которым перейти, или равен `"default"` — тогда используется цепочка самой модели; ячейка ниже
-# отправляет `"default"` с бета-заголовком `server-side-fallback-2026-07-01`. Блок `fallback` в содержимом ответа
-# отмечает место, где вывод одной модели сменяется выводом следующей (он может стоять после частичного вывода отказавшей
-# модели, а если до этого ни одна модель не работала, его нет вовсе); надёжный признак того, что ответила запасная
-# модель, — запись `fallback_message` в `usage.iterations`, где виден и расход на каждую попытку. (У Haiku 5.5 такого
-# перехода на стороне сервера нет; а на запрос вроде вируса-вымогателя из блокнота 6 откажет любая модель.)
+# бессмысленно, а другая модель Claude обычно отвечает.
+#
+# API умеет сделать это сам. Параметр `fallbacks` (бета) перечисляет модели, к которым перейти, или равен `"default"` —
+# тогда используется цепочка самой модели. Ячейка ниже отправляет `"default"` с бета-заголовком
+# `server-side-fallback-2026-07-01`. Что приходит в ответ:
+#
+# - Блок `fallback` в содержимом ответа отмечает место, где вывод одной модели сменяется выводом следующей. Он может
+#   стоять после частичного вывода отказавшей модели. Если до этого ни одна модель не работала, его нет вовсе.
+# - Надёжный признак того, что ответила запасная модель, — запись `fallback_message` в `usage.iterations`. В этом
+#   списке виден и расход на каждую попытку.
+#
+# У Haiku 5.5 такого перехода на стороне сервера нет. А на запрос вроде вируса-вымогателя из блокнота 6 откажет любая
+# модель.
 
 # %% lang="en"
 audit = [{"role": "user", "content": "Plan a penetration test of the shop's checkout."}]
@@ -363,14 +434,13 @@ print([(attempt.type, attempt.model) for attempt in served.usage.iterations or [
 
 # %% [markdown] lang="en"
 # <!-- fact: sdk-fallback-middleware -->
-# Where the server cannot fall back for you, the SDK does the same on your side: a middleware retries a
-# refused beta request down a list of models, and a `BetaFallbackState` keeps the rest of the conversation
-# on the model that accepted.
+# Where the server cannot fall back for you, the SDK does the same on your side. A middleware retries a refused beta
+# request down a list of models. A `BetaFallbackState` keeps the rest of the conversation on the model that accepted.
 
 # %% [markdown] lang="ru"
 # <!-- fact: sdk-fallback-middleware -->
-# Если сервер не может перейти на другую модель сам, то же самое на вашей стороне делает SDK: промежуточный
-# слой (middleware) повторяет бета-запрос, на который модель ответила отказом, перебирая модели из списка, а
+# Если сервер не может перейти на другую модель сам, то же самое на вашей стороне делает SDK. Промежуточный слой
+# (middleware) повторяет бета-запрос, на который модель ответила отказом, перебирая модели из списка. А
 # `BetaFallbackState` закрепляет оставшуюся часть диалога за моделью, которая не отказалась отвечать.
 
 # %% lang="en"

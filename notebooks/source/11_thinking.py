@@ -67,10 +67,10 @@ def run_tool_safely(name: str, tool_input: dict) -> dict:
 #   `signature`) or `"summarized"` (a summary you can read); the beta client also takes `"updates"`, with its beta
 #   header (only the short notes between tool calls come back, in the thinking blocks).
 #
-# Whatever you choose, a thinking block belongs to the response like the `tool_use` after it: it goes into
-# the history whole and unchanged, and the API checks its signature. Sometimes the reasoning comes as
-# `redacted_thinking`, an encrypted `data` field: it goes back the same way. In the live view below, the
-# thinking block is the folded line just above the tool call.
+# Whatever you choose, a thinking block belongs to the response like the `tool_use` after it. It goes into the history
+# whole and unchanged, and the API checks its signature. Sometimes the reasoning comes as `redacted_thinking`, an
+# encrypted `data` field: it goes back the same way. In the live view below, the thinking block is the folded line
+# just above the tool call.
 
 # %% [markdown] lang="ru"
 # <!-- fact: thinking-display-redacted -->
@@ -89,10 +89,10 @@ def run_tool_safely(name: str, tool_input: dict) -> dict:
 #   `"updates"` со своим бета-заголовком (приходят только короткие заметки между вызовами инструментов, в блоках
 #   рассуждения).
 #
-# Что бы вы ни выбрали, блок рассуждения — такая же часть ответа, как `tool_use` после него: он попадает в
-# историю целиком и без изменений, а API проверяет его подпись. Иногда рассуждение приходит как
-# `redacted_thinking` — зашифрованное поле `data`; его возвращают точно так же. В живом просмотре ниже блок
-# рассуждения — свёрнутая строка прямо над вызовом инструмента.
+# Что бы вы ни выбрали, блок рассуждения — такая же часть ответа, как `tool_use` после него. Он попадает в историю
+# целиком и без изменений, а API проверяет его подпись. Иногда рассуждение приходит как `redacted_thinking` —
+# зашифрованное поле `data`; его возвращают точно так же. В живом просмотре ниже блок рассуждения — свёрнутая строка
+# прямо над вызовом инструмента.
 
 # %% lang="en"
 from course_agent.widgets import MessagesView
@@ -129,10 +129,17 @@ print([block.type for block in first.content])
 thinking_view
 
 # %% [markdown] lang="en"
-# Effort is what you pay for thinking. The same first step of the review, at three levels:
+# Effort is what you pay for thinking. The cell below runs the same first step of the review at three levels.
+#
+# **Predict, then run:** which level will bill the most output tokens? Will the blocks of the response differ from
+# level to level?
 
 # %% [markdown] lang="ru"
-# От effort зависит, сколько вы заплатите за рассуждение. Тот же первый шаг ревью на трёх уровнях:
+# От effort зависит, сколько вы заплатите за рассуждение. Ячейка ниже выполняет тот же первый шаг ревью на трёх
+# уровнях.
+#
+# **Сначала предположите, потом запустите:** на каком уровне в счёт попадёт больше всего выходных токенов? Будут ли
+# блоки ответа разными на разных уровнях?
 
 # %% lang="en"
 for effort in ("low", "high", "max"):
@@ -148,12 +155,18 @@ for effort in ("low", "high", "max"):
 
 # %% [markdown] lang="en"
 # <!-- fact: budget-tokens-refused -->
+# More effort, more thinking, more output tokens billed: `max` cost the most. Here the blocks are the same at every
+# level. Effort changed how much the model thought, not what the response held.
+#
 # Break it: older material (and older models) turned thinking on with a token budget,
 # `{"type": "enabled", "budget_tokens": ...}`. Every model from Opus 4.7 on refuses it, and the error says
 # what to use instead:
 
 # %% [markdown] lang="ru"
 # <!-- fact: budget-tokens-refused -->
+# Чем выше effort, тем больше рассуждения и тем больше выходных токенов в счёте: дороже всех обошёлся `max`. Блоки
+# здесь на всех уровнях одни и те же. Effort изменил то, сколько модель рассуждала, а не то, из чего состоит ответ.
+#
 # Сломаем: в старых материалах (и на старых моделях) рассуждение включали с бюджетом токенов,
 # `{"type": "enabled", "budget_tokens": ...}`. Все модели начиная с Opus 4.7 такой запрос отклоняют, а
 # ошибка подсказывает, чем его заменить:
@@ -166,22 +179,16 @@ except anthropic.BadRequestError as error:
     print(error.status_code, error.body["error"]["message"])
 
 # %% [markdown] lang="en"
-# <!-- fact: dropped-thinking-400 -->
-# Break it: answer the tool call, but edit the thinking block on its way back (here a few words added to its
-# text, as a program that "tidies up" the history might). The signature no longer matches, and the API says the block
-# cannot be modified. Dropping it is no way out: the API rejects thinking blocks of the latest assistant turn
-# that were edited, reordered or partly dropped, with the same 400 (docs: thinking troubleshooting names a
-# dropped `redacted_thinking` block as its most common cause), and on the newest models every later thinking
-# block is bound to a history that no longer exists (the last demo of this notebook).
+# Break it: answer the tool call, but edit the thinking block on its way back. Here a few words are added to its text,
+# as a program that "tidies up" the history might do.
+#
+# **Predict, then run:** the edit is only a few words. Will the API notice? If so, what will it say?
 
 # %% [markdown] lang="ru"
-# <!-- fact: dropped-thinking-400 -->
-# Сломаем: ответим на вызов инструмента, но по дороге изменим блок рассуждения (здесь допишем к его тексту пару слов,
-# как могла бы сделать программа, которая «подчищает» историю). Подпись перестаёт совпадать, и API отвечает, что блок
-# изменять нельзя. Выбросить блок — тоже не выход: блоки рассуждения в последнем сообщении assistant, которые изменили,
-# переставили или частично выбросили, API отклоняет с той же ошибкой 400 (в документации по устранению неполадок с
-# рассуждением самой частой её причиной назван выброшенный блок `redacted_thinking`), а у новейших моделей каждый
-# следующий блок рассуждения привязан к истории, которой больше нет (последний пример этого блокнота).
+# Сломаем: ответим на вызов инструмента, но по дороге изменим блок рассуждения. Здесь к его тексту дописана пара
+# слов — так могла бы поступить программа, которая «подчищает» историю.
+#
+# **Сначала предположите, потом запустите:** правка — всего пара слов. Заметит ли её API? И если заметит, что ответит?
 
 # %% lang="en"
 results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}
@@ -208,9 +215,25 @@ except anthropic.BadRequestError as error:
     print(error.status_code, error.body["error"]["message"])
 
 # %% [markdown] lang="en"
+# <!-- fact: dropped-thinking-400 -->
+# It noticed. The signature no longer matches, and the API says the block cannot be modified.
+#
+# Dropping the block is no way out either. The API rejects thinking blocks of the latest assistant turn that were
+# edited, reordered or partly dropped, with the same 400. (The docs' thinking troubleshooting names a dropped
+# `redacted_thinking` block as its most common cause.) And on the newest models every later thinking block is bound to
+# a history that no longer exists: the last demo of this notebook shows it.
+#
 # Fixed: the response whole, as it came. The same loop code as before works, thinking or not.
 
 # %% [markdown] lang="ru"
+# <!-- fact: dropped-thinking-400 -->
+# Заметил. Подпись перестала совпадать, и API отвечает, что блок изменять нельзя.
+#
+# Выбросить блок — тоже не выход. Блоки рассуждения в последнем сообщении assistant, которые изменили, переставили или
+# частично выбросили, API отклоняет с той же ошибкой 400. (В документации по устранению неполадок с рассуждением
+# самой частой её причиной назван выброшенный блок `redacted_thinking`.) А у новейших моделей каждый следующий блок
+# рассуждения привязан к истории, которой больше нет: это покажет последний пример блокнота.
+#
 # Исправляем: ответ целиком, в том виде, в каком он пришёл. Тот же код цикла, что и раньше, работает
 # с рассуждением и без него.
 
@@ -222,30 +245,22 @@ thinking_view.messages.append({"role": "assistant", "content": second.content})
 print(second.stop_reason, [block.type for block in second.content])
 
 # %% [markdown] lang="en"
-# <!-- fact: prefix-check-by-model -->
-# **The history is append-only.** Newer models go further (docs: *Preserved thinking*): a thinking block is bound to
-# everything before it — `system`, `tools` and the earlier messages. Change any of that (edit an old message, trim the
-# history, rebuild the system prompt with today's date) and every thinking block after the change is invalid. Whether
-# that is a 400, "The block is bound to a different conversation", depends on the model and, for some, on the account
-# (Fable 5.1, Opus 5.5, Sonnet 5.5 and Haiku 5.5 enforce it for accounts created on or after 2026-08-31; Mythos 5.1 and
-# the 5.2 models for every account; docs: *Prefix checks on thinking blocks*: handle both outcomes); the sandbox's newer
-# model answers 400. Without the `thinking-binding-controls-2026-08-01` beta header the message adds that the setting it
-# names needs that header. So never edit, trim or reorder what you already sent; put every update in a new message at
-# the end.
+# **The history is append-only.** Newer models go further (docs: *Preserved thinking*). A thinking block is bound to
+# everything before it: `system`, `tools` and the earlier messages.
+#
+# The cell below runs one turn on such a model. Then it edits the first user message, as a program might, adding
+# "Be brief." to the task, and sends the history again. The thinking block itself is untouched.
+#
+# **Predict, then run:** will the request go through?
 
 # %% [markdown] lang="ru"
-# <!-- fact: prefix-check-by-model -->
-# **Историю можно только дополнять.** Новые модели идут дальше (документация: *Preserved thinking*): блок
-# рассуждения привязан ко всему, что было до него, — к `system`, `tools` и предыдущим сообщениям. Измените
-# что-то из этого (отредактируйте старое сообщение, обрежьте историю, пересоберите системный промпт с
-# сегодняшней датой) — и все блоки рассуждения после изменения станут недействительными. Ответит ли API
-# ошибкой 400 («`The block is bound to a different conversation`»), зависит от модели, а у некоторых — и от
-# аккаунта. Fable 5.1, Opus 5.5, Sonnet 5.5 и Haiku 5.5 проверяют префикс у аккаунтов, созданных 31 августа 2026 года
-# или позже, Mythos 5.1 и модели 5.2 — у всех; документация (раздел `Prefix checks on thinking blocks`) советует
-# обрабатывать оба исхода. Более новая модель песочницы отвечает 400. Без бета-заголовка
-# `thinking-binding-controls-2026-08-01` текст ошибки ещё и напомнит, что настройка, которую он предлагает, требует
-# этого заголовка. Поэтому никогда не редактируйте, не обрезайте и не переставляйте то, что уже отправили; любое
-# обновление — новым сообщением в конце.
+# **Историю можно только дополнять.** Новые модели идут дальше (документация: *Preserved thinking*). Блок рассуждения
+# привязан ко всему, что было до него: к `system`, `tools` и предыдущим сообщениям.
+#
+# Ячейка ниже проводит один ход на такой модели. Затем она правит первое сообщение от user, как могла бы сделать
+# программа: дописывает к задаче «Коротко.» — и снова отправляет историю. Сам блок рассуждения не тронут.
+#
+# **Сначала предположите, потом запустите:** пройдёт ли запрос?
 
 # %% lang="en"
 from course_agent.config import preserved_thinking_model
@@ -282,6 +297,42 @@ try:
                            tools=TOOLS, messages=history)
 except anthropic.BadRequestError as error:
     print(error.status_code, error.body["error"]["message"])
+
+# %% [markdown] lang="en"
+# <!-- fact: prefix-check-by-model -->
+# In the sandbox, no: its newer model answers 400, "The block is bound to a different conversation". Change anything
+# before a thinking block (edit an old message, trim the history, rebuild the system prompt with today's date), and
+# every thinking block after the change is invalid.
+#
+# Whether that is a 400 depends on the model and, for some, on the account:
+#
+# - Fable 5.1, Opus 5.5, Sonnet 5.5 and Haiku 5.5 enforce it for accounts created on or after 2026-08-31;
+# - Mythos 5.1 and the 5.2 models enforce it for every account.
+#
+# The docs (*Prefix checks on thinking blocks*) say to handle both outcomes. Without the
+# `thinking-binding-controls-2026-08-01` beta header, the message adds that the setting it names needs that header.
+#
+# So never edit, trim or reorder what you already sent. Put every update in a new message at the end.
+
+# %% [markdown] lang="ru"
+# <!-- fact: prefix-check-by-model -->
+# В песочнице — нет: её более новая модель отвечает ошибкой 400 («`The block is bound to a different conversation`»).
+# Измените что-то из того, что было до блока рассуждения (отредактируйте старое сообщение, обрежьте историю,
+# пересоберите системный промпт с сегодняшней датой), — и все блоки рассуждения после изменения станут
+# недействительными.
+#
+# Ответит ли API ошибкой 400, зависит от модели, а у некоторых — и от аккаунта:
+#
+# - Fable 5.1, Opus 5.5, Sonnet 5.5 и Haiku 5.5 проверяют префикс у аккаунтов, созданных 31 августа 2026 года
+#   или позже;
+# - Mythos 5.1 и модели 5.2 — у всех аккаунтов.
+#
+# Документация (раздел `Prefix checks on thinking blocks`) советует обрабатывать оба исхода. Без бета-заголовка
+# `thinking-binding-controls-2026-08-01` текст ошибки ещё и напоминает, что настройка, которую он предлагает, требует
+# этого заголовка.
+#
+# Поэтому никогда не редактируйте, не обрезайте и не переставляйте то, что уже отправили. Любое обновление — новым
+# сообщением в конце.
 
 # %% [markdown] lang="en"
 # ## Check yourself
