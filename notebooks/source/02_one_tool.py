@@ -289,9 +289,9 @@ print("\n".join([block.text for block in response.content if block.type == "text
 # choose. The `tool_use` block names the tool it wants: `block.name`. A dictionary maps each name to its function, and
 # one line runs it: `functions[block.name](**block.input)`. Such a piece of code is called a *dispatcher*.
 #
-# Why write it? One loop then serves any number of tools: a new tool is one more entry in the dictionary. And a name
-# that is not in the dictionary is the model's mistake. Your code reports it back to the model as the result; it does
-# not crash.
+# Why write it? One loop then serves any number of tools: a new tool is one more entry in the dictionary. (A name
+# that is not in the dictionary raises a `KeyError`, as the cell below shows. Notebook 5 sends such failures back to
+# the model as results.)
 
 # %% [markdown] lang="ru"
 # ## Перед упражнением: функция по имени инструмента
@@ -302,8 +302,8 @@ print("\n".join([block.text for block in response.content if block.type == "text
 # *диспетчером*.
 #
 # Зачем он нужен? С ним один цикл обслуживает сколько угодно инструментов: новый инструмент — это ещё одна запись
-# в словаре. А имя, которого в словаре нет, — ошибка модели. Ваш код сообщает о ней модели в результате вызова,
-# а не падает.
+# в словаре. (Имя, которого в словаре нет, вызывает `KeyError` — это видно в ячейке ниже. В блокноте 5 такие сбои
+# будут возвращаться модели как результаты.)
 
 # %% lang="en"
 functions = {"get_diff": get_diff}  # each tool's name, as in TOOLS -> the Python function that runs it
@@ -311,13 +311,14 @@ functions = {"get_diff": get_diff}  # each tool's name, as in TOOLS -> the Pytho
 
 def run_tool(name: str, tool_input: dict) -> str:
     """Run the tool the model named, with the input the model wrote."""
-    if name not in functions:  # the model's mistake: tell the model, do not crash
-        return f"Error: there is no tool named {name!r}. The tools are: {', '.join(functions)}."
     return functions[name](**tool_input)
 
 
 print(run_tool(tool_use.name, tool_use.input).splitlines()[0])  # the block of step 2: get_diff, {"pr": 482}
-print(run_tool("get_patch", {"pr": 482}))  # a name the model made up
+try:
+    run_tool("get_patch", {"pr": 482})  # a name the model made up
+except KeyError as error:
+    print("KeyError:", error)
 
 # %% lang="ru"
 functions = {"get_diff": get_diff}  # имя инструмента, как в TOOLS -> функция Python, которая его выполняет
@@ -325,13 +326,14 @@ functions = {"get_diff": get_diff}  # имя инструмента, как в T
 
 def run_tool(name: str, tool_input: dict) -> str:
     """Выполнить инструмент, который назвала модель, с входными данными от модели."""
-    if name not in functions:  # ошибка модели: сообщить ей, а не падать
-        return f"Ошибка: инструмента {name!r} нет. Есть такие: {', '.join(functions)}."
     return functions[name](**tool_input)
 
 
 print(run_tool(tool_use.name, tool_use.input).splitlines()[0])  # блок из шага 2: get_diff с {"pr": 482}
-print(run_tool("get_patch", {"pr": 482}))  # имя, которое модель придумала
+try:
+    run_tool("get_patch", {"pr": 482})  # имя, которое модель придумала
+except KeyError as error:
+    print("KeyError:", error)
 
 # %% [markdown] lang="en"
 # <!-- fact: gitlab-files-raw-bytes -->
