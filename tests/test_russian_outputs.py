@@ -120,6 +120,11 @@ CATALOGUE_CODE = {
     "Unauthorized",
 }
 
+PYTHON_SAYS = re.compile(r"missing \d+ required (positional|keyword-only) arguments?|got an unexpected keyword "
+                         r"argument|takes \d+ positional arguments? but \d+ (was|were) given")
+"""Python's own words in an exception a check quotes ("TypeError: f() missing 1 required positional argument"): the
+learner's error as Python raised it, which no catalogue translates."""
+
 CODE_LIKE = re.compile(r"[_./=()\[\]{}'\"`<>\\|#@$%^&*+~0-9]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]")
 WORD = re.compile(r"[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]")
 
@@ -182,6 +187,8 @@ def _output_text(cell, lines: set[str], phrases: list[str]) -> str:
         if bare.startswith(("+", "-")) and not re.search("[а-яё]", bare, re.I):
             continue  # a diff line cut short (a tool result shown in part)
         line = re.sub(r"`[^`]*`", " ", line)  # inline code quoted in the model's answer
+        line = PYTHON_SAYS.sub(" ", line)
+        line = " ".join(w for w in line.split() if w.strip(",;:.!?()") not in CATALOGUE_CODE)  # a check's report
         for phrase in phrases:
             line = line.replace(phrase, " ")
         kept.append(line)

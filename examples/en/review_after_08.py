@@ -10,6 +10,7 @@ Then: python examples/en/review_after_08.py
 # or a .py file of your own. It reads ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL, when set), GITLAB_URL, GITLAB_TOKEN
 # and GITLAB_PROJECT from the environment: your own for the real services, or those `course-agent sandbox` prints.
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import anthropic
 import gitlab
@@ -88,23 +89,37 @@ def run_tool(name: str, tool_input: dict) -> str:
     return f"{text[:LIMIT]}\n\n[cut: the first {LIMIT} of {len(text)} characters; read the files with read_file.]"
 
 
-def tool_result(call, approve) -> dict:
-    """The result of one tool_use block: a dangerous tool runs only after approve() says True; a tool that
-    fails gives an error result, not an exception."""
-    if call.name in DANGEROUS:
-        try:
-            yes = approve(call.name, call.input) is True
-        except Exception:  # an approver that fails is a no
-            yes = False
-        if not yes:
-            return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
-                    "content": f"A human denied this call: {call.name} was not run. "
-                               "Do not try to do the same thing another way; report it instead."}
+def tool_result(call) -> dict:
+    """The result of one tool_use block; a tool that fails gives an error result, not an exception."""
     try:
         return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
     except Exception as error:
         return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
                 "content": f"{call.name} failed: {type(error).__name__}: {error}"}
+
+
+def approved(approve, name: str, tool_input: dict) -> bool:
+    """Only an explicit True is a yes; an approver that fails is a no."""
+    try:
+        return approve(name, tool_input) is True
+    except Exception:
+        return False
+
+
+def denied(call) -> dict:
+    """The result of a dangerous call without a yes: an error the model reads; nothing ran."""
+    return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+            "content": f"A human denied this call: {call.name} was not run. "
+                       "Do not try to do the same thing another way; report it instead."}
+
+
+def run_all(calls: list, approve) -> list[dict]:
+    """The gate first, one question at a time (a person answers one after another); then the allowed calls of
+    the turn at once, as in notebook 4, the results in the calls' order."""
+    allowed = [call for call in calls if call.name not in DANGEROUS or approved(approve, call.name, call.input)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = dict(zip([call.id for call in allowed], pool.map(tool_result, allowed), strict=True))
+    return [results[call.id] if call.id in results else denied(call) for call in calls]
 
 
 def billed(usage: list) -> float:
@@ -134,8 +149,8 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})  # the whole response
                     calls = [block for block in response.content if block.type == "tool_use"]
-                    # one call after another: the gate may ask a human, and one question at a time
-                    messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
+                    # the gate first, then the allowed calls at once
+                    messages.append({"role": "user", "content": run_all(calls, approve)})
                 case other:
                     raise RuntimeError(f"Unexpected stop: {other}")
         raise RuntimeError(f"No answer after {max_iterations} iterations")

@@ -12,6 +12,7 @@ notebooks/ru/08_full_reviewer.ipynb.
 # задан), GITLAB_URL, GITLAB_TOKEN и GITLAB_PROJECT: свои — для настоящих сервисов или те, что печатает команда
 # песочницы `course-agent sandbox`.
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import anthropic
 import gitlab
@@ -90,23 +91,37 @@ def run_tool(name: str, tool_input: dict) -> str:
     return f"{text[:LIMIT]}\n\n[обрезано: первые {LIMIT} из {len(text)} символов; файлы читай через read_file.]"
 
 
-def tool_result(call, approve) -> dict:
-    """Результат одного блока tool_use: опасный инструмент выполняется, только если approve() вернул True;
-    упавший инструмент даёт результат с ошибкой, а не исключение."""
-    if call.name in DANGEROUS:
-        try:
-            yes = approve(call.name, call.input) is True
-        except Exception:  # если спросить не удалось, это «нет»
-            yes = False
-        if not yes:
-            return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
-                    "content": f"Человек отклонил этот вызов: {call.name} не выполнен. "
-                               "Не пытайся добиться того же другим путём — просто сообщи об этом."}
+def tool_result(call) -> dict:
+    """Результат одного блока tool_use; упавший инструмент даёт результат с ошибкой, а не исключение."""
     try:
         return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
     except Exception as error:
         return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
                 "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
+
+
+def approved(approve, name: str, tool_input: dict) -> bool:
+    """Подтверждение — только явное True; если спросить не удалось, это «нет»."""
+    try:
+        return approve(name, tool_input) is True
+    except Exception:
+        return False
+
+
+def denied(call) -> dict:
+    """Результат опасного вызова без подтверждения: ошибка, которую прочтёт модель; ничего не выполнено."""
+    return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+            "content": f"Человек отклонил этот вызов: {call.name} не выполнен. "
+                       "Не пытайся добиться того же другим путём — просто сообщи об этом."}
+
+
+def run_all(calls: list, approve) -> list[dict]:
+    """Сначала шлюз, по одному вопросу (человек отвечает на вопросы по очереди); затем разрешённые вызовы
+    хода — одновременно, как в блокноте 4, результаты в порядке вызовов."""
+    allowed = [call for call in calls if call.name not in DANGEROUS or approved(approve, call.name, call.input)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = dict(zip([call.id for call in allowed], pool.map(tool_result, allowed), strict=True))
+    return [results[call.id] if call.id in results else denied(call) for call in calls]
 
 
 def billed(usage: list) -> float:
@@ -136,8 +151,8 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})  # ответ целиком
                     calls = [block for block in response.content if block.type == "tool_use"]
-                    # вызовы по очереди: шлюз может спросить человека, а вопросы задают по одному
-                    messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
+                    # сначала шлюз, затем разрешённые вызовы сразу
+                    messages.append({"role": "user", "content": run_all(calls, approve)})
                 case other:
                     raise RuntimeError(f"Неожиданная остановка: {other}")
         raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")

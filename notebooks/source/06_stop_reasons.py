@@ -363,8 +363,7 @@ print("повтор:", retried.stop_reason)
 # one `case` per stop reason, as in `what_to_do` at the top of this notebook.
 #
 # The rules of notebooks 3–5 still hold: the whole response back, all results of a turn in one message, tool errors
-# as results, the cap. (From here on the reference solutions run a turn's calls one after another. That keeps
-# notebook 7's human approval simple. Your concurrent runner may stay.)
+# as results, the cap. The calls of a turn still run at once, as in exercise 5.
 #
 # ### Step 1: the stops that go on or return
 #
@@ -410,8 +409,8 @@ print("повтор:", retried.stop_reason)
 # `match`: по `case` на каждую причину остановки, как в `what_to_do` в начале блокнота.
 #
 # Правила блокнотов 3–5 по-прежнему действуют: ответ целиком в историю, все результаты хода одним сообщением, ошибки
-# инструментов как результаты, ограничение на число итераций. (Эталонные решения с этого места выполняют вызовы хода
-# по очереди: так проще устроить подтверждение человеком в блокноте 7. Ваше параллельное выполнение можно оставить.)
+# инструментов как результаты, ограничение на число итераций. Вызовы хода по-прежнему выполняются одновременно, как
+# в упражнении 5.
 #
 # ### Шаг 1: остановки, после которых цикл продолжает работу или возвращает ответ
 #

@@ -272,11 +272,10 @@ for answer in (True, False, None, "no", "yes"):
 #   the call; the loop goes on, so the model can finish its review and say what happened;
 # - harmless tools (`get_diff`, `read_file`) run at once, with no question.
 #
-# *Python note.* The reference solutions from notebook 6 on run a turn's calls one after another. If your loop still
-# runs them with notebook 4's `pool.map(tool_result, calls)`, `pool.map` hands `tool_result` the call alone, with no
-# approver. Pass it with `pool.map(lambda call: tool_result(call, approve), calls)`: a `lambda` is a one-line function
-# without a name, here one that takes a call and adds the approver. Or gate the calls one by one first, then run the
-# allowed ones concurrently.
+# *Python note.* Your loop runs a turn's calls at once (notebook 4's `pool.map(tool_result, calls)`). Keep that, and
+# put the gate before it. First ask about each dangerous call, one at a time, in the loop itself: a person answers one
+# question after another. Then run the allowed calls at once. A denied call gets its error result in its own place, so
+# the results keep the calls' order.
 #
 # The exercise cell brings your loop once more, this time into the cell, in place of the stub, for you to grow.
 
@@ -292,12 +291,10 @@ for answer in (True, False, None, "no", "yes"):
 #   отклонил вызов; цикл продолжается, чтобы модель закончила ревью и сказала, что произошло;
 # - безвредные инструменты (`get_diff`, `read_file`) выполняются сразу, без вопросов.
 #
-# *Заметка о Python.* Эталонные решения, начиная с блокнота 6, выполняют вызовы одного хода по очереди. Если ваш цикл
-# по-прежнему выполняет их через `pool.map(tool_result, calls)` из блокнота 4, `pool.map` передаёт в `tool_result`
-# только сам вызов, без функции подтверждения. Передайте её так:
-# `pool.map(lambda call: tool_result(call, approve), calls)`;
-# `lambda` — это функция в одну строку без имени, здесь она принимает вызов и добавляет к нему `approve`. Или сначала
-# пропустите вызовы через шлюз по одному, а разрешённые выполните одновременно.
+# *Заметка о Python.* Ваш цикл выполняет вызовы хода одновременно (`pool.map(tool_result, calls)` из блокнота 4).
+# Оставьте это, а шлюз поставьте перед ним. Сначала спросите о каждом опасном вызове, по одному, в самом цикле: человек
+# отвечает на вопросы по очереди. Затем выполните разрешённые вызовы одновременно. Отклонённый вызов получает свой
+# результат с ошибкой на своём месте, поэтому результаты идут в том же порядке, что и вызовы.
 #
 # Ячейка упражнения сама подставит ваш цикл ещё раз — на этот раз прямо в ячейку, на место заготовки, чтобы вы его
 # дописали.

@@ -1,8 +1,8 @@
 # Exercise 6: the loop of exercise 5 with every stop reason handled on purpose, the rules of notebooks 3-5 kept
 # (the whole response back, all results in one message, a tool's failure sent as a result, a cap); a refusal ends
-# the run, saying why. Its calls of a turn run one after another, which keeps notebook 7's approval simple (a loop
-# that runs them at the same time, as exercise 5's does, passes too). It uses the notebook's client, MODEL, TOOLS,
-# run_tool and REVIEW_RULES.
+# the run, saying why. The calls of a turn still run at once, with exercise 5's run_all. It uses the notebook's
+# client, MODEL, TOOLS, run_tool and REVIEW_RULES.
+from concurrent.futures import ThreadPoolExecutor
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -21,6 +21,12 @@ def tool_result(call) -> dict:
     except Exception as error:
         return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
                 "content": f"{call.name} failed: {type(error).__name__}: {error}"}
+
+
+def run_all(calls: list) -> list[dict]:
+    """As in exercise 5: every tool_use of a turn in a thread of its own, the results in the calls' order."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(tool_result, calls))
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
@@ -46,8 +52,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
-                # all results in ONE message
-                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})
+                messages.append({"role": "user", "content": run_all(calls)})  # at once; all results in ONE message
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
 

@@ -1,6 +1,8 @@
 # Exercise 6, go deeper (optional): exercise 6's loop with a refusal answered once by the fallback model. Only the
 # refusal's branch changed, and the model is now a variable of the run; every other rule of exercise 6 is kept.
 # It uses the notebook's client, MODEL, TOOLS, run_tool and REVIEW_RULES.
+from concurrent.futures import ThreadPoolExecutor
+
 from course_agent.config import fallback_model
 
 
@@ -20,6 +22,12 @@ def tool_result(call) -> dict:
     except Exception as error:
         return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
                 "content": f"{call.name} failed: {type(error).__name__}: {error}"}
+
+
+def run_all(calls: list) -> list[dict]:
+    """As in exercise 5: every tool_use of a turn in a thread of its own, the results in the calls' order."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(tool_result, calls))
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
@@ -48,8 +56,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
-                # all results in ONE message
-                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})
+                messages.append({"role": "user", "content": run_all(calls)})  # at once; all results in ONE message
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
 

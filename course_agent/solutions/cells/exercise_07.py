@@ -1,7 +1,8 @@
 # Exercise 7: the loop of exercise 6 with the gate. A tool in DANGEROUS runs only when approve(name, tool_input)
 # returns True; any other answer, an exception, or no answer is a no, which goes back to the model as an error
-# result, and the loop goes on. It uses the notebook's client, MODEL, TOOLS, run_tool, REVIEW_RULES, DANGEROUS and
-# ask_human.
+# result, and the loop goes on. The approver is asked first, one call at a time; then the allowed calls of the turn
+# run at once. It uses the notebook's client, MODEL, TOOLS, run_tool, REVIEW_RULES, DANGEROUS and ask_human.
+from concurrent.futures import ThreadPoolExecutor
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -21,17 +22,29 @@ def approved(approve, name: str, tool_input: dict) -> bool:
         return False
 
 
-def tool_result(call, approve) -> dict:
-    """The result of one tool_use block; a dangerous tool without a yes, or a failing tool, gives an error result."""
-    if call.name in DANGEROUS and not approved(approve, call.name, call.input):
-        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
-                "content": f"A human denied this call: {call.name} was not run. "
-                           "Do not try to do the same thing another way; report it instead."}
+def tool_result(call) -> dict:
+    """The result of one tool_use block; a tool that fails gives an error result, not an exception."""
     try:
         return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
     except Exception as error:
         return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
                 "content": f"{call.name} failed: {type(error).__name__}: {error}"}
+
+
+def denied(call) -> dict:
+    """The result of a dangerous call without a yes: an error the model reads; nothing ran."""
+    return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+            "content": f"A human denied this call: {call.name} was not run. "
+                       "Do not try to do the same thing another way; report it instead."}
+
+
+def run_all(calls: list, approve) -> list[dict]:
+    """The gate first, one question at a time (a person answers one after another); then the allowed
+    calls of the turn at once, as in exercise 5, the results in the calls' order."""
+    allowed = [call for call in calls if call.name not in DANGEROUS or approved(approve, call.name, call.input)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = dict(zip([call.id for call in allowed], pool.map(tool_result, allowed), strict=True))
+    return [results[call.id] if call.id in results else denied(call) for call in calls]
 
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
@@ -57,8 +70,8 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
-                # the gate is in here
-                messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
+                # the gate, then the allowed calls at once
+                messages.append({"role": "user", "content": run_all(calls, approve)})
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
 

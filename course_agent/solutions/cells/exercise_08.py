@@ -1,6 +1,7 @@
 # Exercise 8: the loop of exercise 7, with every request cached, what it cost printed, and a tool result longer
 # than LIMIT cut, with a line that says so and how to read the rest (the `start` to read on from). It uses the
 # notebook's client, MODEL, TOOLS, run_tool, REVIEW_RULES, DANGEROUS, ask_human, billed and LIMIT.
+from concurrent.futures import ThreadPoolExecutor
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -33,17 +34,29 @@ def run_cut(name: str, tool_input: dict) -> str:
             f"start={end} for the rest.]")
 
 
-def tool_result(call, approve) -> dict:
-    """As tool_result in exercise 7, with a long result cut (run_cut)."""
-    if call.name in DANGEROUS and not approved(approve, call.name, call.input):
-        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
-                "content": f"A human denied this call: {call.name} was not run. "
-                           "Do not try to do the same thing another way; report it instead."}
+def tool_result(call) -> dict:
+    """As in exercise 5, with a long result cut (run_cut); a tool that fails gives an error result."""
     try:
         return {"type": "tool_result", "tool_use_id": call.id, "content": run_cut(call.name, call.input)}
     except Exception as error:
         return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
                 "content": f"{call.name} failed: {type(error).__name__}: {error}"}
+
+
+def denied(call) -> dict:
+    """The result of a dangerous call without a yes: an error the model reads; nothing ran."""
+    return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+            "content": f"A human denied this call: {call.name} was not run. "
+                       "Do not try to do the same thing another way; report it instead."}
+
+
+def run_all(calls: list, approve) -> list[dict]:
+    """The gate first, one question at a time (a person answers one after another); then the allowed
+    calls of the turn at once, as in exercise 5, the results in the calls' order."""
+    allowed = [call for call in calls if call.name not in DANGEROUS or approved(approve, call.name, call.input)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = dict(zip([call.id for call in allowed], pool.map(tool_result, allowed), strict=True))
+    return [results[call.id] if call.id in results else denied(call) for call in calls]
 
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
@@ -72,7 +85,8 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})
                     calls = [block for block in response.content if block.type == "tool_use"]
-                    messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
+                    # the gate, then the allowed calls at once
+                    messages.append({"role": "user", "content": run_all(calls, approve)})
                 case other:
                     raise RuntimeError(f"Unexpected stop: {other}")
         names = tool_calls(messages)  # the error of exercise 3: what the run was doing

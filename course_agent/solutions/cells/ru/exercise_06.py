@@ -1,8 +1,8 @@
 # Упражнение 6: цикл упражнения 5, в котором каждая причина остановки обработана осознанно, правила блокнотов 3–5
 # соблюдены (ответ целиком в историю, все результаты одним сообщением, сбой инструмента — результат, ограничение);
-# отказ завершает запуск с объяснением причины. Вызовы одного хода здесь выполняются по очереди — так проще устроить
-# подтверждение в блокноте 7 (цикл, который выполняет их одновременно, как в упражнении 5, тоже проходит проверку).
-# Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
+# отказ завершает запуск с объяснением причины. Вызовы одного хода по-прежнему выполняются одновременно, через run_all
+# из упражнения 5. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
+from concurrent.futures import ThreadPoolExecutor
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -21,6 +21,12 @@ def tool_result(call) -> dict:
     except Exception as error:
         return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
                 "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
+
+
+def run_all(calls: list) -> list[dict]:
+    """Как в упражнении 5: каждый tool_use хода — в своём потоке, результаты в порядке вызовов."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(tool_result, calls))
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
@@ -46,8 +52,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
-                # все результаты ОДНИМ сообщением
-                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})
+                messages.append({"role": "user", "content": run_all(calls)})  # сразу, все одним сообщением
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 

@@ -1,6 +1,8 @@
 # Упражнение 6, глубже (по желанию): цикл упражнения 6, в котором после отказа запрос один раз уходит запасной
 # модели. Изменилась только ветка отказа, а модель стала переменной запуска; остальные правила упражнения 6
 # соблюдены. Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
+from concurrent.futures import ThreadPoolExecutor
+
 from course_agent.config import fallback_model
 
 
@@ -20,6 +22,12 @@ def tool_result(call) -> dict:
     except Exception as error:
         return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
                 "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
+
+
+def run_all(calls: list) -> list[dict]:
+    """Как в упражнении 5: каждый tool_use хода — в своём потоке, результаты в порядке вызовов."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(tool_result, calls))
 
 
 def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
@@ -48,8 +56,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
-                # все результаты ОДНИМ сообщением
-                messages.append({"role": "user", "content": [tool_result(call) for call in calls]})
+                messages.append({"role": "user", "content": run_all(calls)})  # сразу, все одним сообщением
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 

@@ -1,7 +1,9 @@
 # Упражнение 7: цикл упражнения 6 со шлюзом. Инструмент из `DANGEROUS` выполняется, только когда
 # `approve(name, tool_input)` возвращает `True`; любой другой ответ, исключение или отсутствие ответа — это «нет»: вызов
-# отклонён и возвращается модели как результат с ошибкой, и цикл продолжается. Использует `client`, `MODEL`, `TOOLS`,
-# `run_tool`, `REVIEW_RULES`, `DANGEROUS` и `ask_human` блокнота.
+# отклонён и возвращается модели как результат с ошибкой, и цикл продолжается. Сначала функция подтверждения
+# отвечает по каждому опасному вызову, по одному; затем разрешённые вызовы хода выполняются одновременно.
+# Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS` и `ask_human` блокнота.
+from concurrent.futures import ThreadPoolExecutor
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -21,18 +23,29 @@ def approved(approve, name: str, tool_input: dict) -> bool:
         return False
 
 
-def tool_result(call, approve) -> dict:
-    """Результат одного блока tool_use; опасный инструмент без подтверждения или упавший инструмент дают результат
-    с ошибкой."""
-    if call.name in DANGEROUS and not approved(approve, call.name, call.input):
-        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
-                "content": f"Человек отклонил этот вызов: {call.name} не выполнен. "
-                           "Не пытайся добиться того же другим путём — просто сообщи об этом."}
+def tool_result(call) -> dict:
+    """Результат одного блока tool_use; упавший инструмент даёт результат с ошибкой, а не исключение."""
     try:
         return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
     except Exception as error:
         return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
                 "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
+
+
+def denied(call) -> dict:
+    """Результат опасного вызова без подтверждения: ошибка, которую прочтёт модель; ничего не выполнено."""
+    return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+            "content": f"Человек отклонил этот вызов: {call.name} не выполнен. "
+                       "Не пытайся добиться того же другим путём — просто сообщи об этом."}
+
+
+def run_all(calls: list, approve) -> list[dict]:
+    """Сначала шлюз, по одному вопросу (человек отвечает на вопросы по очереди); затем разрешённые
+    вызовы хода — одновременно, как в упражнении 5, результаты в порядке вызовов."""
+    allowed = [call for call in calls if call.name not in DANGEROUS or approved(approve, call.name, call.input)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = dict(zip([call.id for call in allowed], pool.map(tool_result, allowed), strict=True))
+    return [results[call.id] if call.id in results else denied(call) for call in calls]
 
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
@@ -58,8 +71,8 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
-                # шлюз — здесь
-                messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
+                # шлюз, затем разрешённые вызовы сразу
+                messages.append({"role": "user", "content": run_all(calls, approve)})
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 

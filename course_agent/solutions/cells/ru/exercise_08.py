@@ -2,6 +2,7 @@
 # длиннее `LIMIT` обрезается и дополняется строкой: что он обрезан и как прочитать остальное (`start`, с которого читать
 # дальше). Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS`, `ask_human`, `billed` и
 # `LIMIT` блокнота.
+from concurrent.futures import ThreadPoolExecutor
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -34,17 +35,30 @@ def run_cut(name: str, tool_input: dict) -> str:
             f"остальное, вызови read_file с start={end}.]")
 
 
-def tool_result(call, approve) -> dict:
-    """Как tool_result в упражнении 7, только длинный результат обрезается (run_cut)."""
-    if call.name in DANGEROUS and not approved(approve, call.name, call.input):
-        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
-                "content": f"Человек отклонил этот вызов: {call.name} не выполнен. "
-                           "Не пытайся добиться того же другим путём — просто сообщи об этом."}
+def tool_result(call) -> dict:
+    """Как в упражнении 5, только длинный результат обрезается (run_cut); упавший инструмент даёт
+    результат с ошибкой."""
     try:
         return {"type": "tool_result", "tool_use_id": call.id, "content": run_cut(call.name, call.input)}
     except Exception as error:
         return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
                 "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
+
+
+def denied(call) -> dict:
+    """Результат опасного вызова без подтверждения: ошибка, которую прочтёт модель; ничего не выполнено."""
+    return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+            "content": f"Человек отклонил этот вызов: {call.name} не выполнен. "
+                       "Не пытайся добиться того же другим путём — просто сообщи об этом."}
+
+
+def run_all(calls: list, approve) -> list[dict]:
+    """Сначала шлюз, по одному вопросу (человек отвечает на вопросы по очереди); затем разрешённые
+    вызовы хода — одновременно, как в упражнении 5, результаты в порядке вызовов."""
+    allowed = [call for call in calls if call.name not in DANGEROUS or approved(approve, call.name, call.input)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = dict(zip([call.id for call in allowed], pool.map(tool_result, allowed), strict=True))
+    return [results[call.id] if call.id in results else denied(call) for call in calls]
 
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
@@ -74,7 +88,8 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})
                     calls = [block for block in response.content if block.type == "tool_use"]
-                    messages.append({"role": "user", "content": [tool_result(call, approve) for call in calls]})
+                    # шлюз, затем разрешённые вызовы сразу
+                    messages.append({"role": "user", "content": run_all(calls, approve)})
                 case other:
                     raise RuntimeError(f"Неожиданная остановка: {other}")
         names = tool_calls(messages)  # ошибка из упражнения 3: чем был занят запуск
