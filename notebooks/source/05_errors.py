@@ -255,14 +255,14 @@ else:
 # ## Упражнение: ваш цикл переживает сбой инструмента
 #
 # Возвращается ваш цикл из блокнота 4, и дальше он будет расти в каждом блокноте: в блокноте 6 к нему добавятся все
-# причины остановки, в блокноте 7 — подтверждение человеком, в блокноте 8 — учёт стоимости. Пока исключение инструмента
-# в нём обрывает весь запуск, как в разделе «Сломаем» выше. Доработайте цикл так, чтобы сбой инструмента никогда не
-# обрывал запуск: там, где выполняется инструмент, перехватите всё, что он выбрасывает, и отправьте это обратно как
-# `tool_result` этого вызова — с `"is_error": True` и описанием того, что пошло не так (тип ошибки и её текст), как
-# делает `run_tool_safely`. Затем проведите с ним ревью !999: что напишет модель?
+# причины остановки, в блокноте 7 — подтверждение человеком, в блокноте 8 — учёт стоимости. Сейчас исключение
+# инструмента в нём обрывает весь запуск, как в разделе «Сломаем» выше. Доработайте цикл так, чтобы сбой инструмента
+# никогда не обрывал запуск: там, где выполняется инструмент, перехватите всё, что он выбрасывает, и отправьте это
+# обратно как `tool_result` этого вызова — с `"is_error": True` и описанием того, что пошло не так (тип ошибки и её
+# текст), как делает `run_tool_safely`. Затем проведите с ним ревью !999: что напишет модель?
 #
-# Выполните ячейку упражнения: она подставит на место заготовки ваше упражнение 4 (или эталонное решение, если вы его
-# пропустили, — и скажет об этом) под именем `review_safely`, а вы его доработаете.
+# Выполните ячейку упражнения: она подставит на место заготовки ваше решение упражнения 4 (или эталонное, если вы
+# упражнение пропустили, — и скажет об этом) под именем `review_safely`, а вы его доработаете.
 
 # %% lang="en"
 from course_agent.my_code import start_from
@@ -284,7 +284,7 @@ def review_safely(pr_number: int, max_iterations: int = 20) -> str:
     raise NotImplementedError("напишите здесь свой код")
 
 
-start_from(4, grow_into=review_safely)  # переносит в эту ячейку ваше упражнение 4 (или эталонное)
+start_from(4, grow_into=review_safely)  # переносит в эту ячейку ваше решение упражнения 4 (или эталонное)
 
 # %% [markdown] lang="en"
 # ### Check your exercise
@@ -306,6 +306,14 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 # In the reference of exercise 4 a tool runs in `tool_result(call)`. `run_tool_safely` above shows the pattern:
 # `try` around the call of the tool, and an `except Exception` that makes the failure a result.
 # </details>
+#
+# <details><summary>Hint 3</summary>
+#
+# In `tool_result(call)` put `run_tool(call.name, call.input)` inside `try`, and in `except Exception as error` return
+# the same block with `"is_error": True` and a `content` that holds the error's type and its message
+# (`type(error).__name__` and `error`). The `try` goes inside the function each thread runs, around one call: then a
+# failing call gets its own error, and the turn's other calls keep their results.
+# </details>
 
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
@@ -326,6 +334,14 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 #
 # В эталонном решении упражнения 4 инструмент выполняется в `tool_result(call)`. Образец — `run_tool_safely` выше:
 # `try` вокруг вызова инструмента и `except Exception`, который превращает сбой в результат.
+# </details>
+#
+# <details><summary>Подсказка 3</summary>
+#
+# В `tool_result(call)` поместите `run_tool(call.name, call.input)` внутрь `try`, а в `except Exception as error`
+# верните тот же блок с `"is_error": True` и `content`, где названы тип ошибки и её текст (`type(error).__name__` и
+# `error`). Ставьте `try` вокруг одного вызова, внутри функции, которую выполняет каждый поток: тогда упавший вызов
+# получит свою ошибку, а остальные вызовы хода — свои результаты.
 # </details>
 
 # %%
@@ -449,7 +465,7 @@ show_solution(5)
 # 5. Ваш цикл выполняет три вызова одного хода одновременно (блокнот 4), и второй выбрасывает исключение. Что будет в
 #    следующем сообщении от user?
 #    - (а) два результата, которые получились
-#    - (б) три блока `tool_result`, причём у неудавшегося `is_error: true` и сказано, что пошло не так
+#    - (б) три блока `tool_result`, причём в неудавшемся стоит `is_error: true` и сказано, что пошло не так
 #    - (в) текст о том, что один вызов не удался, с просьбой к модели попробовать ещё раз
 #
 # <details><summary>Ответ</summary>
