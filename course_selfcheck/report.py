@@ -110,6 +110,6 @@ class Report:
         parts.append("</ol>")
         for hint in self.hints:
             parts.append(f"<details style='margin-top: 4px'><summary>{esc(tr('Hint', self.language))}</summary>"
-                         f"<div style='margin-left: 1.2em'>{esc(hint)}</div></details>")
+                         f"<div style='margin-left: 1.2em'>{esc(hint[:1].upper() + hint[1:])}</div></details>")
         parts.append("</div>")
         return "".join(parts)
