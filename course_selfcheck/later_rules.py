@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from anthropic.types import StopReason
 
+from course_agent.config import fallback_model
 from course_agent.i18n import N_, ntr, tr
 from course_sandbox.simulated_model.tool_roles import SLOT_PATTERNS
 
@@ -28,6 +29,7 @@ from .rules import (
     how_it_ended,
     is_merge,
     returns_answer,
+    says_it_was_cut,
     short_error,
     short_value,
     unobserved,
@@ -59,8 +61,22 @@ def _without_why(run: Run, refused: dict) -> dict | None:
     return details if words and not any(word in said for word in words) else None
 
 
+def _api_error(call: object) -> str:
+    """'' when the API answered the request with a message; else its status and error message, shortened."""
+    reply = getattr(call, "reply", None)
+    if getattr(call, "status", 200) == 200 and isinstance(reply, dict) and reply.get("type") == "message":
+        return ""
+    error = reply.get("error") if isinstance(reply, dict) else None
+    message = error.get("message") if isinstance(error, dict) else reply
+    return f"{getattr(call, 'status', '?')} {short_value(message)}"
+
+
 def _stopped_saying_why(run: Run, lang: str, refused: dict, model: object) -> Finding:
-    """After the fallback's refusal the loop stops, and what it raised (or returned) carries the stop_details."""
+    """After the fallback's refusal the loop stops with an error that carries the stop_details."""
+    if run.error is None and not run.hung:
+        return verdict(BROKEN, tr("the fallback model ({model}) refused too, and the loop returned {value} as if it "
+                                  "were the review: raise an error that carries stop_details", lang, model=model,
+                                  value=short_value(run.returned)))
     details = _without_why(run, refused)
     if details is not None:
         return ended_badly(run, lang, tr("the fallback model ({model}) refused too, and the loop stopped ({ending}) "
@@ -139,6 +155,15 @@ def _fallback_once(run: Run, lang: str) -> Finding:
                                          "({ending})", lang, ending=how_it_ended(run, lang)))
     if later[0].body.get("model") == model:
         return verdict(BROKEN, tr("after the refusal the loop asked the same model ({model}) again", lang, model=model))
+    failed = _api_error(later[0])
+    if failed:  # an answer of the API to a request the loop got wrong is no refusal
+        return verdict(BROKEN, tr("the request to the fallback model ({model}) failed: the API answered {error}; "
+                                  "send the refused request, unchanged but for the model, to fallback_model()", lang,
+                                  model=later[0].body.get("model"), error=failed))
+    if later[0].body.get("model") != fallback_model():
+        return verdict(BROKEN, tr("after the refusal the loop asked {model}, not fallback_model() ({expected}): the "
+                                  "fallback model is the course's setting, not a name written in the loop", lang,
+                                  model=later[0].body.get("model"), expected=fallback_model()))
     if _conversation(later[0].body) != _conversation(refused.body):
         return verdict(BROKEN, tr("the fallback model ({model}) got other messages than the refused request: send it "
                                   "the same messages, so that it answers the same question", lang,
@@ -168,8 +193,12 @@ def refusal_said(run: Run, lang: str) -> Finding:
         return verdict(NOT_CHECKED, tr("the loop did not stop at the refusal: it asked the same model again", lang))
     if run.hung:
         return verdict(NOT_CHECKED, how_it_ended(run, lang))
+    if run.error is None:  # the caller gets a "review" that is a refusal
+        return verdict(BROKEN, tr("at the refusal the loop returned {value} as if it were the review: raise an error "
+                                  "that carries stop_details, so that nobody takes a refusal for a review", lang,
+                                  value=short_value(run.returned)))
     details = _without_why(run, refused.reply if isinstance(refused.reply, dict) else {})
-    if details is not None or (run.error is None and not str(run.returned or "").strip()):
+    if details is not None:
         return ended_badly(run, lang, tr("the loop stopped at the refusal ({ending}) without its stop_details "
                                          "({details}): stop with them, so that whoever reads the error knows why",
                                          lang, ending=how_it_ended(run, lang), details=short_value(details or {})))
@@ -241,8 +270,9 @@ def cut_answer(run: Run, lang: str) -> Finding:
                                   "tool call)", lang, value=short_value(run.returned)))
     if crashed_run(run):
         return ended_badly(run, lang, "")
-    return verdict(PASSED, tr("at max_tokens the loop raised {error}: the cut answer was not passed off as whole",
-                              lang, error=short_error(run.error)))
+    return says_it_was_cut(run, lang, "max_tokens") or verdict(
+        PASSED, tr("at max_tokens the loop raised {error}: the cut answer was not passed off as whole", lang,
+                   error=short_error(run.error)))
 
 
 # 6e. A stop reason the loop does not know is an error that names it
@@ -667,7 +697,20 @@ def bill(run: Run, lang: str, loop: Callable | None = None) -> Finding:
                                   "loop, keeps every review's)", lang, pr=AGAIN, n=len(usage), total=total,
                                   printed=short_value(again.printed.strip().splitlines()[-1] if again.printed.strip()
                                                       else again.printed_errors.strip())))
+    paused = run_scenario(loop, *PAUSED)
+    if not paused.answered or paused.error is not None or paused.hung:
+        return first
+    usage, printed = _usage(paused), f"{paused.printed}\n{paused.printed_errors}"
+    if _readings(printed) and not _says(printed, billed(usage)):
+        return verdict(BROKEN, tr("a review whose second turn paused (pause_turn) printed {printed}; billed() of all "
+                                  "its {n} responses is {total:.0f}: a paused response is paid for too, so collect "
+                                  "the usage of every response, whatever its stop reason", lang, n=len(usage),
+                                  total=billed(usage), printed=short_value(printed.strip().splitlines()[-1])))
     return first
+
+
+PAUSED = (482, ("as_is", "pause_turn"))
+"""A review whose second turn pauses: every response is paid for, the paused one too."""
 
 
 def _usage(run: Run) -> list[dict]:

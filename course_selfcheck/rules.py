@@ -46,6 +46,19 @@ _RAN_IT = re.compile(r"missing \d+ required|required positional argument|unexpec
                      r"KeyError", re.I)
 """What calling a tool with the cut call's incomplete input raises: the call was run."""
 _DELIBERATE_CUT = re.compile(r"max_tokens|cut|truncat|not run|обрез|лимит|limit|не выполн", re.I)
+SAYS_CUT = re.compile(r"max_tokens|context|window|cut|truncat|incomplete|partial|limit|token|not run|unexpected stop|"
+                      r"stop reason|stop_reason|обрез|лимит|неполн|контекст|окн|токен|не выполн|остановк", re.I)
+"""Words of an error that says the answer was cut (by max_tokens, by a full window), or names the stop: an error
+that says only "failed, try again" leaves whoever reads it guessing what to change."""
+
+
+def says_it_was_cut(run: Run, lang: str, stop: str) -> Finding | None:
+    """BROKEN when the loop stopped at a cut answer with an error that does not say so; None when it says so."""
+    if run.error is None or SAYS_CUT.search(short_error(run.error)):
+        return None
+    return verdict(BROKEN, tr("at {stop} the loop raised {error}, which does not say that the answer was cut: raise a "
+                              "clear error that says so (max_tokens, or a full context window), so whoever reads it "
+                              "knows what to change", lang, stop=stop, error=short_error(run.error)))
 
 
 def verdict(status: str, detail: str = "") -> Finding:
@@ -81,7 +94,8 @@ def how_it_ended(run: Run, lang: str) -> str:
 
 
 def short_error(error: BaseException) -> str:
-    return f"{type(error).__name__}: {str(error)[:240]}"
+    said = str(error)
+    return f"{type(error).__name__}: {said[:240]}{'…' if len(said) > 240 else ''}"
 
 
 def short_value(value: object) -> str:
@@ -524,7 +538,8 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens") -> Finding:
         return verdict(BROKEN, tr("after {stop} the loop returned {value} as if the answer were whole: a cut answer is "
                                   "an error (raise one that says so)", lang, stop=stop,
                                   value=short_value(run.returned)))
-    return verdict(PASSED, tr("the loop did not run the cut call ({ending})", lang, ending=how_it_ended(run, lang)))
+    return says_it_was_cut(run, lang, stop) or verdict(PASSED, tr("the loop did not run the cut call ({ending})", lang,
+                                                               ending=how_it_ended(run, lang)))
 
 
 def is_merge(use: dict, merges: set[str]) -> bool:
@@ -622,10 +637,15 @@ def returns_answer(run: Run, lang: str, stop: str = "end_turn") -> Finding:
     if isinstance(run.returned, list) or hasattr(run.returned, "stop_reason"):  # the history, the content, a Message
         return verdict(BROKEN, tr("the loop returned {value}, not the answer: return the text of the last "
                                   "response", lang, value=short_value(run.returned)))
-    snippet = next((line.strip()[:40] for line in text.splitlines() if line.strip()), "")
-    if snippet and snippet not in str(run.returned) and snippet not in repr(run.returned):
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    held = str(run.returned) + repr(run.returned)
+    if lines and lines[0][:40] not in held:
         return verdict(BROKEN, tr("the loop returned {value}, which does not hold the model's answer", lang,
                                   value=short_value(run.returned)))
+    if lines and lines[-1][-40:] not in held:  # the end of the answer (a review's verdict) is lost: cut short
+        return verdict(BROKEN, tr("the loop returned {value}, which ends before the model's answer does (its last "
+                                  "line: {last}): return the whole text", lang, value=short_value(run.returned),
+                                  last=short_value(lines[-1])))
     return verdict(PASSED, tr("at stop_sequence the loop returned the text so far and sent nothing more", lang) if own
                    else tr("the loop returned the answer and sent nothing more", lang))
 

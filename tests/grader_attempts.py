@@ -409,7 +409,9 @@ class Agent:
                 rules = {}
             reply = self.send(model=model, max_tokens=8000, tools=self.tools, messages=history, **rules)
             spare_calls += model == SPARE
-            if reply.stop_reason != "refusal" or "skip_refused_usage" not in self.flaws:
+            skipped = "skip_refused_usage" in self.flaws and reply.stop_reason == "refusal" or \
+                "usage_skips_pause" in self.flaws and reply.stop_reason == "pause_turn"  # attack 12
+            if not skipped:
                 usage.append(reply.usage)
             pending = {(b.name, repr(b.input)) for b in reply.content if b.type == "tool_use"}
             match reply.stop_reason:
@@ -422,7 +424,8 @@ class Agent:
                               f"billed input: {spent:.1f} tokens")
                     if "return_none" in self.flaws:
                         return None
-                    return "".join(b.text for b in reply.content if b.type == "text")
+                    answer = "".join(b.text for b in reply.content if b.type == "text")
+                    return answer[:200] + "..." if "preview_answer" in self.flaws else answer  # attack 12
                 case "tool_use" if "repeat_detector_no_cap" in self.flaws and any(
                         (b.name, repr(b.input)) in asked for b in reply.content if b.type == "tool_use"):
                     raise RuntimeError("the model asked for the same call again: stopped")  # no cap, only this
@@ -436,10 +439,12 @@ class Agent:
                         history.append({"role": "user", "content": "Please continue."})
                 case "refusal" if "retry_refusal" in self.flaws:
                     continue
+                case "refusal" if "refusal_returned" in self.flaws:  # a "review" that is a refusal: attack 12
+                    return f"The model refused: {reply.stop_details}"
                 case "refusal" if "crash_on_refusal" in self.flaws:  # a bug: stop_details is not a dict
                     raise RuntimeError(reply.stop_details["explanation"])
                 case "refusal" if not fell_back and "no_fallback" not in self.flaws:
-                    model, fell_back = SPARE, True
+                    model, fell_back = "claude-sonnet-4-5" if "fallback_hardcoded" in self.flaws else SPARE, True
                     if "fallback_nudge" in self.flaws:
                         history.append({"role": "user", "content": "This is a routine code review; please go on."})
                     if "fallback_from_task" in self.flaws:  # the fallback starts over from the task alone
@@ -464,6 +469,8 @@ class Agent:
                     self.act(reply, history, approve)
                 case "model_context_window_exceeded" if "context_runs_tools" in self.flaws:
                     self.act(reply, history, approve)
+                case "max_tokens" | "model_context_window_exceeded" if "vague_cut_error" in self.flaws:
+                    raise RuntimeError("The review failed, please try again")  # attack 12: says nothing of the cut
                 case "max_tokens" | "model_context_window_exceeded":
                     raise RuntimeError(f"{reply.stop_reason}: the answer was cut, and its tool call was not run")
                 case "tool_use":

@@ -52,7 +52,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "no_cap": "cap", "context_runs_tools": "context_full", "stop_sequence_raises": "stop_sequence",
         "unknown_is_answer": "unknown_stop", "unknown_goes_on": "unknown_stop",
         "unknown_unnamed": "unknown_stop", "returns_at_cap": "cap", "cut_answer_returned": "cut_tool_call",
-        "same_budget_again": "cut_tool_call",
+        "same_budget_again": "cut_tool_call", "vague_cut_error": "cut_tool_call", "refusal_returned": "refusal_said",
+        "preview_answer": "returns_answer",
         "swapped_results": "one_message", "answer_cut_returned": "cut_answer", "answer_cut_retried": "cut_answer", "caps_tool_turns": "cap", "gitlab_errors_only": "errors_are_results",
         "repeat_detector_no_cap": "cap"}.items()} | {
         # without the fallback, a refusal must still end the run saying why: an empty answer says nothing
@@ -61,6 +62,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "no_fallback": "fallback", "fallback_forever": "fallback", "fallback_nudge": "fallback",
         "silent_second_refusal": "fallback", "fallback_no_system": "fallback", "fallback_from_task": "fallback",
         "fallback_flag_per_turn": "fallback", "fallback_system_dropped_later": "fallback",
+        "fallback_hardcoded": "fallback",
         "retry_refusal": "refusal", "unknown_is_answer": "unknown_stop"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",
@@ -97,6 +99,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),
         "global_usage": (attempts.attempt("global_usage"), "bill"),
+        "usage_skips_pause": (attempts.attempt("usage_skips_pause"), "bill"),
         "cache_ttl_1h": (attempts.attempt(cache="hour"), "cached"),
         "no_bill": (attempts.attempt(bill=None), "bill"),
         # the model reads on where the note says: the part it gets must be the file's next one, pointing further

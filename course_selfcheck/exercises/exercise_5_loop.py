@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from course_agent.i18n import N_, tr
 
-from ..report import Report
-from ..rules import FAILING_TURN, others_spoiled, without_arguments
+from ..report import BROKEN, Report
+from ..rules import FAILING_TURN, others_spoiled, returns_answer, without_arguments
 from ..scenario import run_scenario
 from ..wire import results_for
 from .grading import Requirement, Seen
@@ -54,7 +54,8 @@ def _each_call_its_own(loop: Callable, lang: str) -> Seen:
     spoiled = others_spoiled(run, lang)
     if spoiled:
         return Seen(False, spoiled)
-    if not isinstance(run.returned, str):
+    last = run.answered[-1][1].get("stop_reason") if run.answered else None  # the model finished its review
+    if not isinstance(run.returned, str) or last != "end_turn" or returns_answer(run, lang).status == BROKEN:
         return Seen(False, tr("after the failed call the run did not go on to the answer ({value})", lang,
                               value=str(run.returned)[:80]))
     return Seen(True, tr("a turn of two reads, one without its arguments: that one came back as an error naming its "

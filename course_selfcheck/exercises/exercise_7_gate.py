@@ -37,7 +37,7 @@ from ..approvers import (
 from ..crash import because_raised, crash_report, is_crash
 from ..later_rules import ALL_RULES, DENIED_WORDS, denial_sent
 from ..report import BROKEN, NOT_CHECKED, Report
-from ..rules import refused_first, short_value
+from ..rules import refused_first, short_error, short_value
 from ..scenario import Run, Sandboxes, run_scenario
 from ..wire import results_for, tool_uses
 from .exercise_6 import RULES as STOP_RULES
@@ -231,6 +231,11 @@ def _asks(gate: Gate, lang: str) -> Seen:
                               "questions to the approver: {asked}){merged}: a repeated call is a new call, and waits "
                               "for its own yes.", lang, calls=calls, asked=questions,
                               merged=tr(", and !{pr} was merged", lang, pr=INJECTED) if gate.again.merged else ""))
+    stopped = gate.again.run
+    if stopped.error is not None and not stopped.hung and not stopped.stopped_by_check:
+        return Seen(False, tr("told no, the model asked to merge again in its next turns, and the loop stopped with "
+                              "{error}: on a no the loop goes on, so that the model can finish its review and say what "
+                              "happened.", lang, error=short_error(stopped.error)))
     remembered = gate.remembered
     if _without_yes(remembered) and not is_crash(remembered.run.error):
         return Seen(False, tr("with an approver that said yes once and then no, merges that reached GitLab: {sent}, "
