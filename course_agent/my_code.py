@@ -55,9 +55,22 @@ def _cell_text(function: types.FunctionType) -> str | None:
     return "".join(lines) or None
 
 
+DEFINES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+
+
+def _defines(node: ast.stmt) -> bool:
+    """A statement that only defines: a function, a class, an import, or a name given a value that calls nothing (a
+    constant). What runs something (a test review, a print, a try around a call, a loop) stays in its notebook."""
+    if isinstance(node, DEFINES):
+        return True
+    value = getattr(node, "value", None) if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+    return value is not None and not any(isinstance(n, (ast.Call, ast.Await)) for n in ast.walk(value))
+
+
 def _definitions(text: str) -> tuple[str, set[str]]:
-    """The cell without its top-level expressions (a call of the check, a test run, a print), and the names it
-    defines; the whole text when it is not Python that parses."""
+    """The cell's definitions alone (see _defines), and the names they define; the whole text when it is not Python
+    that parses. A later notebook runs what is kept: a test run of the loop kept with it would run (and be billed)
+    again there, or fail for a name of its own notebook."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
@@ -66,8 +79,10 @@ def _definitions(text: str) -> tuple[str, set[str]]:
     dropped: set[int] = set()
     names: set[str] = set()
     for node in tree.body:
-        if isinstance(node, ast.Expr):
-            dropped.update(range(node.lineno - 1, node.end_lineno or node.lineno))
+        if not _defines(node):
+            first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+            dropped.update(range(first - 1, node.end_lineno or node.lineno))
+            continue
         for child in ast.walk(node) if not isinstance(node, (ast.FunctionDef, ast.ClassDef)) else [node]:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names.add(child.name)
