@@ -153,8 +153,9 @@ def slow_tool_result(call):
     return tool_result(call)
 
 
-def run_all(calls, answer=tool_result):
+def run_all(calls, answer=None):
     """A tool_result for every call: the calls run at once, the results come in the order of the calls."""
+    answer = answer or tool_result  # tool_result as it is when run_all runs: one you change later is the one used
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(answer, calls))
 
@@ -180,8 +181,9 @@ def slow_tool_result(call):
     return tool_result(call)
 
 
-def run_all(calls, answer=tool_result):
+def run_all(calls, answer=None):
     """tool_result для каждого вызова: вызовы выполняются одновременно, результаты идут в порядке вызовов."""
+    answer = answer or tool_result  # tool_result на момент вызова: измените его позже — возьмётся новый
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(answer, calls))
 
