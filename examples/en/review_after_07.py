@@ -109,8 +109,8 @@ def run_all(calls: list, approve) -> list[dict]:
     the turn at once, as in notebook 4, the results in the calls' order."""
     allowed = [call for call in calls if call.name not in DANGEROUS or approved(approve, call.name, call.input)]
     with ThreadPoolExecutor(max_workers=8) as pool:
-        results = dict(zip([call.id for call in allowed], pool.map(tool_result, allowed), strict=True))
-    return [results[call.id] if call.id in results else denied(call) for call in calls]
+        ran = {result["tool_use_id"]: result for result in pool.map(tool_result, allowed)}
+    return [ran[call.id] if call.id in ran else denied(call) for call in calls]
 
 
 def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
