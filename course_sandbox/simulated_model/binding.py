@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import number_words, proper_names, spoken_values
+from .words import STOPWORDS, overlap, stems
 from .scalar_values import MISSING
 
 _GENERIC_WORDS = {"name", "id", "ids", "value", "the", "of", "a", "an", "in", "for", "to", "from", "type", "str",
@@ -219,6 +220,8 @@ def mentions(text: str) -> list[Mention]:
     for m in spoken_values.PHONE.finditer(masked()):
         if sum(ch.isdigit() for ch in m.group(0)) >= 7:
             claim(*m.span(), "phone", m.group(0).strip())
+    for m in _FILE_NAME.finditer(masked()):  # "to report_2026_Q1.docx": a file's name, whole
+        claim(*m.span(), "filename", m.group(0))
     for pattern in _CODE_PATTERNS:  # before amounts: the number inside an id (cus_8812, INV-5) is no quantity
         for m in pattern.finditer(masked()):
             span = m.span(1) if m.groups() else m.span()
@@ -286,6 +289,10 @@ _DAY_RANGE = re.compile(r"(?<![\w.,/-])(?:(?:с|from|between)\s+)?(\d{1,2})(?:st
 _DIMENSIONS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*[x×х*]\s*(\d+(?:[.,]\d+)?)(?:\s*[x×х*]\s*(\d+(?:[.,]\d+)?))?"
                          r"\s?(?P<unit>mm|cm|m|in|мм|см|м|millimet(?:er|re)s?|centimet(?:er|re)s?|met(?:er|re)s?)"
                          r"(?!\w)", re.I)
+_FILE_NAME = re.compile(r"(?<![\w/@.\\-])[\w-]*[A-Za-zА-Яа-яЁё0-9][\w-]*(?:\.[\w-]+)*\.(?:docx?|xlsx?|pptx?|odt|ods|rtf|"
+                        r"pdf|txt|md|csv|tsv|json|xml|ya?ml|toml|ini|cfg|log|sql|py|ipynb|sh|zip|tar|gz|tgz|7z|rar|png|"
+                        r"jpe?g|gif|svg|webp|mp3|mp4|wav|mov|avi|html?|css|bak|tmp|key|pem)(?![\w-])", re.I)
+"""A file's name with its extension, not inside a path: "rename it to report_2026_Q1.docx"."""
 _EXTENSION = re.compile(r"(?<![\w./~-])(\.[A-Za-z][A-Za-z0-9]{0,5})(?![\w/.-])")
 """A file extension written on its own: "all .csv files", «файлы .log»."""
 _DIMENSION_WORDS = ({"length", "long", "len", "l", "длина"}, {"width", "wide", "w", "breadth", "ширина"},
@@ -365,6 +372,9 @@ class Want:
     """A date-time field that asks for local time, without an offset (its value gets no "Z")."""
     bare_extension: bool = False
     """An extension field that asks for no leading dot ("without the dot", "e.g. csv")."""
+    described: tuple[str, ...] = ()
+    """Stems of the field's name and description words (Russian ones also as their English word), for a label beside
+    a value that names the field in other words («в чат …» for `chat` described «Название чата»)."""
 
 
 _DATE_WORDS = re.compile(r"(?:^|_|\b)(?:check_?in|check_?out|checkin|checkout|arrival|arrive|departure|depart|due|"
@@ -373,11 +383,12 @@ _DATE_WORDS = re.compile(r"(?:^|_|\b)(?:check_?in|check_?out|checkin|checkout|ar
 _POSTCODE_FIELD = re.compile(r"zip|post_?code|postal|pin_?code|индекс", re.I)
 _PHONE_FIELD = re.compile(r"^(?:number|to|from|recipient|phone|mobile|cell|tel)$|phone|mobile|телефон", re.I)
 _FROM_ROLE = re.compile(r"^(?:from|source|origin|pickup|pick_?up|sender|departure|start)(?:_|$)|(?:_|^)from$", re.I)
-_TO_ROLE = re.compile(r"^(?:to|dest|destination|target|dropoff|drop_?off|recipient|arrival|end)(?:_|$)|(?:_|^)to$",
+_TO_ROLE = re.compile(r"^(?:to|dest|destination|target|dropoff|drop_?off|recipient|arrival|end|new)(?:_|$)|(?:_|^)to$",
                       re.I)
 _AT_ROLE = re.compile(r"merchant|store|shop|venue|restaurant|hotel|vendor|payee|business|cafe|bar\b", re.I)
 _IN_ROLE = re.compile(r"location|city|town|place|where|region|area", re.I)
 _LABEL_ROLE = re.compile(r"title|name|label|subject|caption|heading", re.I)
+_TOPIC_ROLE = re.compile(r"topic|subject|theme|about|agenda|тем", re.I)
 _FOR_ROLE = re.compile(r"assignee|owner|employee|customer|client|person|patient|guest|recipient|member|for_?whom|who",
                        re.I)
 
@@ -440,7 +451,14 @@ def want(name: str, schema: dict) -> Want:
     if kind == "extension" and isinstance(pattern_, str):
         dotted = spoken_values.bounded_search(pattern_, ".log")
         bare = bare or not (dotted and dotted.group(0) == ".log")
-    return Want(name, frozenset(types), kind, words, unit, array, code, local, bare)
+    said = " ".join(w for w in re.findall(r"[a-zа-яё]+", f"{spoken.replace('_', ' ')} {described.lower()}")
+                    if w not in _GENERIC_WORDS and w not in _VAGUE_WORDS)
+    return Want(name, frozenset(types), kind, words, unit, array, code, local, bare, tuple(sorted(stems(said))))
+
+
+_VAGUE_WORDS = {"code", "format", "value", "values", "e.g", "example", "optional", "required", "string", "list",
+                "iso", "key", "item", "items", "field", "one", "name", "names", "название", "имя", "код", "формат"}
+"""Description words that label nothing in particular (a label "code" or «название» fits many fields)."""
 
 
 # ---------------------------------------------------------------- fit and assignment
@@ -459,10 +477,21 @@ def _cues(want_: Want, mention: Mention, text: str) -> int:
     before = re.split(r"[.!?;:]\s|_{2,}", text[max(0, mention.start - 40):mention.start])[-1]
     after = re.split(r"[.!?;:](?:\s|$)|_{2,}", text[mention.end:mention.end + 30])[0]
     # before: "zip code 62704", "checking in 2026-04-10"; after: the word right after ("the Dover warehouse")
+    if _LABELS_NEXT.match(text[mention.end:mention.end + 30]):
+        after = ""  # "subject "Contract v3", body "…"": "body" labels the value after it, not this one
     before, after = re.findall(r"[^\W_]+", before.lower())[-3:], re.findall(r"[^\W_]+", after.lower())[:1]
     near = {_stem(w) for w in before + after}
     near |= {english for w in before + after for stem, english in _RUSSIAN_CUES.items() if w.startswith(stem)}
-    return sum(1 for w in want_.words if _stem(w) in near and w not in ("to", "from"))
+    named = sum(1 for w in want_.words if _stem(w) in near and w not in ("to", "from"))
+    if named or not want_.described:
+        return named
+    # the field's description names the value's label: «в чат «Семья»» for `chat` described «Название чата»,
+    # "assign to jdoe" for one described "Username of the assignee"
+    return 1 if overlap(stems(" ".join(before + after)), set(want_.described)) else 0
+
+
+_LABELS_NEXT = re.compile(r"^\s*,?\s*[^\W\d_]+\s*[:—–=-]?\s*(?:_|[\"«“'])")
+"""Right after a value, a word that labels the next value (", body "…"", ", тема «…»")."""
 
 
 _RUSSIAN_CUES = {"клиент": "custo", "заказчик": "custo", "покупател": "custo", "сотрудник": "emplo",
@@ -488,6 +517,8 @@ def _role(want_: Want, mention: Mention, text: str) -> int:
         return 1 if {"to", "into", "в", "на"} & set(before) else -1 if "from" in before else 0
     if before and before[-1] in ("called", "named", "titled", "названием") and _LABEL_ROLE.search(name):
         return 1
+    if before and before[-1] in ("about", "regarding", "re", "on", "о", "об", "про") and _TOPIC_ROLE.search(name):
+        return 1  # "a meeting about Budget Review" for `topic`
     if before and before[-1] in ("in", "near", "в", "во") and _IN_ROLE.search(name) and not _AT_ROLE.search(name):
         return 1
     if before and ("at" in before or "у" in before) and _AT_ROLE.search(name):
@@ -592,6 +623,11 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
         return m.value, 3 if kind == "id" else 2 if kind == "product" else 1
     if m.kind == "path":
         return (m.value, 3) if kind == "path" else None
+    if m.kind == "filename":
+        if kind == "path":
+            return m.value, 2
+        filed = re.search(r"file|name|файл|им[яе]", f"{want_.name} {' '.join(want_.described)}", re.I)
+        return (m.value, 2 if filed else 1) if kind in (None, "text", "name", "id", "product") else None
     if m.kind == "address":
         return (m.value, 2) if kind == "address" else None  # whole: its parts are postal.py's
     if kind == "address":
@@ -672,7 +708,32 @@ def _bind(text: str, fields: dict) -> dict[str, Bound]:
         only = fit == 3 and kinds.get(want_.kind or "", 0) == 1 and best.get(want_.name) == 1
         strong = bool(cues) or only or (fit == 3 and want_.unit is not None)
         bound[want_.name] = Bound(value, strong, fit >= 2 or bool(cues))
+    for want_ in wants:
+        labelled = None if (want_.name in bound and bound[want_.name].strong) or want_.array \
+            else _labelled(want_, spoken)
+        if labelled is not None:
+            bound[want_.name] = Bound(labelled, True)
     return bound
+
+
+_LABEL_LINK = r"\s*(?:(?:it|them|him|her|this|that)\s+)?(?:to|as|is|=|:|—|–|-)\s*"
+_LABELLED_END = r"(?=\s*(?:[,;!?]|\.(?:\s|$)|\band\b|\bи\b|$))"
+
+
+def _labelled(want_: Want, text: str) -> str | None:
+    """A bare word the field's own word labels, the last of its clause: "assign to jdoe." for `assignee`,
+    "owner: mkhan," for `owner`; None when no such label is written, or what follows it is an ordinary word
+    ("assign it to the team")."""
+    if want_.kind not in (None, "text", "name", "id") or "string" not in (set(want_.types) or {"string"}):
+        return None
+    for word in want_.words:
+        if len(word) < 4 or word in ("from", "with", "into"):
+            continue
+        m = re.search(rf"(?<![\w-]){re.escape(word[:max(4, len(word) - 3)])}\w*{_LABEL_LINK}([\w.@-]*\w){_LABELLED_END}",
+                      text, re.I)
+        if m and m.group(1).lower() not in STOPWORDS and not re.fullmatch(r"\d+", m.group(1)):
+            return m.group(1)
+    return None
 
 
 def _aside(text: str, others: list[Mention]) -> str:

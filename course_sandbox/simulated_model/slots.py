@@ -27,6 +27,7 @@ from . import (
     proper_names,
     prose_lists,
     ranges,
+    remainder,
     spoken_values,
 )
 from .schema_instance import MISSING, instance, is_valid
@@ -366,6 +367,7 @@ class RequestHints:
 
     def value(self, name: str, schema: dict, index: int | None) -> Any:
         found = self._bound(name, schema, index, self._value(name, schema, index))
+        found = self._own_text(name, schema, index, found)
         found = self._source_language(name, schema, found)
         shaped = binding.formatted(schema, found)
         if shaped is not found and is_valid(schema, shaped):
@@ -374,6 +376,21 @@ class RequestHints:
                 and _takes_away(str(schema.get("description") or ""), self.evidence.text) and is_valid(schema, -found):
             return -found  # "negative to remove" + "we sold 14, take them off the stock": -14
         return found
+
+    def _own_text(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
+        """A free-text field (a note, a reminder's text) that would get the whole request, or a value another field
+        took by its label («в чат «Семья»» is the chat's), gets the request's own remaining words (remainder.py)."""
+        if index is not None or any(self.parents) or not isinstance(found, str) or "enum" in schema \
+                or "pattern" in schema or kind_of(name, schema) != "text" or name.lower() in self.evidence.named:
+            return found
+        text = self.evidence.text
+        whole = found == _one_line(text)
+        elsewhere = self.fields is not None and not self.scope and any(
+            other != name and b.value == found and b.strong for other, b in self.binding().items())
+        if not whole and not elsewhere:
+            return found
+        said = remainder.remainder(text, self.evidence.lang)
+        return said if said is not None and is_valid(schema, said) else found
 
     def _source_language(self, name: str, schema: dict, found: Any) -> Any:
         """A translation's source language is never its target: «Переведи «привет» на немецкий» has German as the
@@ -850,8 +867,8 @@ _FREE_TEXT = [
                  re.I),
       re.compile(rf"\b(?:e-?mail|message|text|write\s+to|ping|notify)\s+(?:[\w@.'-]+\s+){{1,3}}?that\s+"
                  rf"(?P<x>[^\"«“]{{3,500}}?){_END}", re.I),
-      re.compile(rf"(?<!\w)(?:напиши|сообщи|скажи|передай)\w*\s+(?:(?:ему|ей|им|всем)\s*)?,?\s*что\s+(?P<x>[^\"«“]{{3,"
-                 rf"500}}?){_END}",
+      re.compile(rf"(?<!\w)(?:напиши|сообщи|скажи|передай)\w*\s+(?:(?:ему|ей|им|всем)\s*|[^.!?]{{1,80}}?)?,?\s*что\s+"
+                 rf"(?P<x>[^\"«“]{{3,500}}?){_END}",
                  re.I)]),
     (re.compile(r"reason|why|cause|причин|основани", re.I),
      [re.compile(rf"\b(?:because|since|due to|as long as|given that)\s+(?P<x>[^.!?]{{3,300}}?){_END}", re.I),
