@@ -220,6 +220,8 @@ def mentions(text: str) -> list[Mention]:
     for m in spoken_values.PHONE.finditer(masked()):
         if sum(ch.isdigit() for ch in m.group(0)) >= 7:
             claim(*m.span(), "phone", m.group(0).strip())
+    for m in _NUMBERED_PLACE.finditer(masked()):  # "in Room 4B", «в переговорке 3.14»: a place named by its number
+        claim(*m.span(), "proper", m.group(0))
     for m in _FILE_NAME.finditer(masked()):  # "to report_2026_Q1.docx": a file's name, whole
         claim(*m.span(), "filename", m.group(0))
     for pattern in _CODE_PATTERNS:  # before amounts: the number inside an id (cus_8812, INV-5) is no quantity
@@ -289,6 +291,11 @@ _DAY_RANGE = re.compile(r"(?<![\w.,/-])(?:(?:с|from|between)\s+)?(\d{1,2})(?:st
 _DIMENSIONS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*[x×х*]\s*(\d+(?:[.,]\d+)?)(?:\s*[x×х*]\s*(\d+(?:[.,]\d+)?))?"
                          r"\s?(?P<unit>mm|cm|m|in|мм|см|м|millimet(?:er|re)s?|centimet(?:er|re)s?|met(?:er|re)s?)"
                          r"(?!\w)", re.I)
+_NUMBERED_PLACE = re.compile(r"(?<![\w-])(?:room|hall|office|suite|gate|building|floor|desk|platform|terminal|ward|bay|"
+                             r"dock|lab|studio|booth|cabin|unit|переговорн\w*|переговорк\w*|комнат\w*|кабинет\w*|"
+                             r"аудитори\w*|зал\w*|корпус\w*)\s+(?:№\s*|no\.?\s*|#)?(?:[A-ZА-ЯЁ]?\d+[A-Za-zА-Яа-яЁё]?"
+                             r"(?:[-.]\d+[A-Za-z]?)?|[A-ZА-ЯЁ]\d*)(?![\w-])", re.I)
+"""A room, gate or office named by its number or letter: "Room 4B", "Gate B12", «кабинет 305»."""
 _FILE_NAME = re.compile(r"(?<![\w/@.\\-])[\w-]*[A-Za-zА-Яа-яЁё0-9][\w-]*(?:\.[\w-]+)*\.(?:docx?|xlsx?|pptx?|odt|ods|rtf|"
                         r"pdf|txt|md|csv|tsv|json|xml|ya?ml|toml|ini|cfg|log|sql|py|ipynb|sh|zip|tar|gz|tgz|7z|rar|png|"
                         r"jpe?g|gif|svg|webp|mp3|mp4|wav|mov|avi|html?|css|bak|tmp|key|pem)(?![\w-])", re.I)

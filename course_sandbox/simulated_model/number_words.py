@@ -42,7 +42,15 @@ def _english(word: str) -> int | None:
     return _EN_UNITS.get(word, _EN_SCALES.get(word))
 
 
+_RU_COLLECTIVE = {"двое": 2, "трое": 3, "четверо": 4, "пятеро": 5, "шестеро": 6, "семеро": 7, "восьмеро": 8,
+                  "девятеро": 9, "десятеро": 10}
+"""Collective numerals in the nominative, for people: «двое гостей», «трое взрослых» (their other cases, «на
+пятерых», are spoken_values' party sizes)."""
+
+
 def _russian(word: str) -> int | None:
+    if word in _RU_COLLECTIVE:
+        return _RU_COLLECTIVE[word]
     if word in _RU_WORD or len(word) >= 5:
         for stem, value in _RU_STEMS:
             if word.startswith(stem) and (len(stem) >= 5 or word in _RU_WORD or stem in ("тысяч", "сорок")):

@@ -29,6 +29,7 @@ from . import (
     ranges,
     remainder,
     spoken_values,
+    zones,
 )
 from .schema_instance import MISSING, instance, is_valid
 from .words import GLOSSARY, overlap, stems
@@ -102,7 +103,7 @@ KINDS: list[tuple[str, str]] = [
     ("datetime", r"datetime|timestamp|\bat time\b"),
     ("date", r"\bdate\b|\bday\b|birthday|deadline|\bwhen\b|дат[аы]|\bдень\b"),
     ("expression", r"expression|formula|equation|calculation|arithmetic|\bmath\b|выражени|формул"),
-    ("currency", r"currenc|\bccy\b|валют"),
+    ("currency", r"currenc|\bccy\b|валют|iso[\s_-]*4217"),
     ("timezone", r"time ?zone|\btz\b|часов\w* пояс"),
     ("time", r"^time$|\btime of day\b|\b(?:start|end|begin|arrival|departure|pickup|due|meeting|reminder) time\b|"
              r"\bhh:mm\b|^(?:at|hour)$|\bвремя\b"),
@@ -369,6 +370,7 @@ class RequestHints:
         found = self._bound(name, schema, index, self._value(name, schema, index))
         found = self._own_text(name, schema, index, found)
         found = self._source_language(name, schema, found)
+        found = zones.zoned(found, schema, self.evidence.text)
         shaped = binding.formatted(schema, found)
         if shaped is not found and is_valid(schema, shaped):
             found = shaped  # the form the description asks for: E.164, digits only
@@ -585,16 +587,18 @@ class RequestHints:
                       and _ITEM_LABEL.search(p)), None)
         amount = next((p for p, s in properties.items() if _types(s) & {"integer", "number"}
                        and re.search(r"quantit|qty|count|amount|number|units|how_?many|колич", p, re.I)), None)
-        unit = next((p for p, s in properties.items() if "string" in _types(s) and re.search(r"^units?$|measure|uom", p,
+        unit = next((p for p, s in properties.items() if "string" in _types(s) and re.search(r"^units?$|measure|uom|единиц", p,
                                                                                              re.I)),
                     None)
         if not label or not amount:
             return []
         objects = []
-        for name, quantity, written in item_lists.bracketed(self.evidence.text):
+        for name, quantity, written in item_lists.bracketed(self.evidence.text) or item_lists.measured(
+                self.evidence.text):
             value = {label: name, amount: quantity}
-            if unit and written:
-                value[unit] = written
+            said = item_lists.unit_option(written, properties[unit]) if unit else None
+            if unit and said is not None:
+                value[unit] = said
             if not is_valid(items, value):
                 return []
             objects.append(value)
@@ -680,9 +684,8 @@ class RequestHints:
             found = [str(v) for v in found]
         elif kind in ("number", "money", "count", "party", "percent") and types == {"integer"}:
             found = [v for v in found if float(v).is_integer()]
-        elif kind == "datetime" and not found:
-            hour = (self.evidence.of("time") or ["09:00"])[0]
-            found = [f"{d}T{hour}:00Z" for d in self.evidence.of("date")]
+        elif kind == "datetime" and not found:  # "on 2026-04-02 from 10:00 to 11:30": a start and an end
+            found = [f"{d}T{hour}:00Z" for d in self.evidence.of("date") for hour in self.evidence.of("time") or ["09:00"]]
         elif kind == "time":
             found = found or [d[11:16] for d in self.evidence.of("datetime")]  # "2025-03-05T07:15" -> "07:15"
             found = [f"{t}:00Z" for t in found] if schema.get("format") == "time" else found
