@@ -17,6 +17,8 @@ FLIGHT = ("flight", "flights", "status", "departure", "arrival")
 COOKING = ("recipe", "recipes", "cook", "cooking", "dish", "meal")
 STOCK = ("stock", "inventory", "availability", "available", "warehouse")
 DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "package", "parcel")
+MONEY = ("balance", "account", "money", "funds", "bank", "card", "wallet")
+RIDE = ("taxi", "cab", "ride", "car", "driver", "transfer")
 
 _ENGLISH: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("umbrella", "umbrellas", "raincoat", "rain", "rains", "raining", "rainy", "drizzle",
@@ -31,6 +33,9 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
                      "lasagne", "lasagna", "pasta", "risotto", "curry", "soup", "stew", "salad", "pancakes",
                      "casserole", "dessert", "meal", "meals", "dish"), COOKING),
     **dict.fromkeys(("late", "early", "clock", "o'clock", "awake", "asleep", "midnight", "bedtime"), CLOCK),
+    **dict.fromkeys(("money", "balance", "funds", "savings", "afford", "overdrawn", "card", "spend", "spent",
+                     "salary", "paycheck"), MONEY),
+    **dict.fromkeys(("taxi", "cab", "uber", "lyft", "pickup", "chauffeur"), RIDE),
 }
 """Whole English words (no beginnings: "rain" must not take "train", nor "snow" "snowflake's API")."""
 _RUSSIAN: dict[str, tuple[str, ...]] = {
@@ -40,6 +45,8 @@ _RUSSIAN: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("поздно", "рано", "полноч"), CLOCK),
     **dict.fromkeys(("склад", "наличи", "остатк", "остаток"), STOCK),
     **dict.fromkeys(("рецепт", "ужин", "обед", "завтрак", "приготов", "испеч", "выпечк", "блюд"), COOKING),
+    **dict.fromkeys(("денег", "деньг", "баланс", "сбережен", "накоплен", "зарплат", "карточк", "картой"), MONEY),
+    **dict.fromkeys(("такси", "трансфер", "водител"), RIDE),
 }
 """Russian word beginnings: «зонт», «зонтик»; «дождь», «дождя»; «посылка», «посылку»."""
 

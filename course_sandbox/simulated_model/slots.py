@@ -369,6 +369,12 @@ class RequestHints:
     def value(self, name: str, schema: dict, index: int | None) -> Any:
         found = self._bound(name, schema, index, self._value(name, schema, index))
         found = self._own_text(name, schema, index, found)
+        if found is MISSING and index is None and not any(self.parents) and "string" in _types(schema) \
+                and not {"enum", "format", "pattern"} & set(schema) and kind_of(name, schema) in (None, "text", "address",
+                                                                                           "place"):
+            stretch = _end_of_a_movement(name, self.evidence.text)  # "pickup_address": «от улицы Ленина, 5 до …»
+            if stretch and len(stretch) <= 120 and is_valid(schema, stretch.strip(" ,.")):
+                found = stretch.strip(" ,.")
         found = self._source_language(name, schema, found)
         found = zones.zoned(found, schema, self.evidence.text)
         shaped = binding.formatted(schema, found)
@@ -513,6 +519,9 @@ class RequestHints:
                 is not MISSING
         if "array" in _types(schema) and self._prose_list(name, schema, fitting_only=True):
             return True
+        if re.fullmatch(r"(?:\w+_)?b?cc(?:_\w+)?", name.lower()) and _COPY_CUE.search(self.evidence.text) \
+                and copied(name, self.evidence.of("email"), self.evidence.text):
+            return True  # an optional `cc` the request fills: "cc legal@corp.io"
         if "string" in _types(schema) and "pattern" not in schema \
                 and _free_text(name, str(schema.get("description") or ""), self.evidence.text) is not None:
             return True  # an optional note the request writes («Курьеру: позвонить за час до приезда»)
@@ -644,7 +653,9 @@ class RequestHints:
         if not (_types(items) <= {"string"}) or "enum" in items:
             return []
         lists = self.evidence.lists
-        fitting = [listed for listed in lists if prose_lists.fits(listed, name, str(schema.get("description") or ""))]
+        described = str(schema.get("description") or "")
+        fitting = [listed for listed in lists if prose_lists.fits(listed, name, described)]
+        fitting.sort(key=lambda listed: not prose_lists.fits(listed, name, described, closest=True))
         chosen = fitting or ([] if fitting_only or len(lists) != 1 else lists)
         if not chosen:
             return []
@@ -914,7 +925,7 @@ _FROM_END = re.compile(r"^(?:sender|from|origin|source|shipper|pickup|pick_?up_?
 _TO_END = re.compile(r"^(?:recipient|receiver|to|destination|target|consignee|dropoff|drop_?off|delivery|deliver_?to|"
                      r"ship_?to|addressee|buyer|arrival|получатель|куда)", re.I)
 _MOVEMENT = re.compile(r"\bfrom\s+(?P<a>[^.!?;]{2,200}?)\s+to\s+(?P<b>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)|"
-                       r"(?<!\w)от\s+(?P<ra>[^.!?;]{2,200}?)\s+(?:для|к|ко)\s+(?P<rb>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)",
+                       r"(?<!\w)от\s+(?P<ra>[^.!?;]{2,200}?)\s+(?:для|к|ко|до)\s+(?P<rb>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)",
                        re.I)
 
 

@@ -222,7 +222,12 @@ def _forced_choice(tools: list[tool_roles.ToolSpec], task: str, evidence: Eviden
         if finishing or fresh:
             return (finishing or fresh)[0]
     ranked = rank(allowed, evidence) or rank(tools, evidence)
-    return ranked[0] if ranked else (allowed or tools or [None])[0]
+    if ranked:
+        return ranked[0]
+    # forced, a tool is called even when none fits well: the one the request's words come closest to (one word of
+    # «Заказать такси.» for «Вызови такси…»), never simply the first one listed
+    closest = max(allowed or tools, key=lambda t: score(t, evidence), default=None)
+    return closest if closest is not None and score(closest, evidence) > 0 else (allowed or tools or [None])[0]
 
 
 def tool_input(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, int] | None = None,
