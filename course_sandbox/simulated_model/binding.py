@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import number_words, proper_names, spoken_values
-from .words import STOPWORDS, overlap, stems
 from .scalar_values import MISSING
+from .words import STOPWORDS, overlap, stems
 
 _GENERIC_WORDS = {"name", "id", "ids", "value", "the", "of", "a", "an", "in", "for", "to", "from", "type", "str",
                   "string", "field", "new", "num", "number", "data", "info", "text", "is", "and", "or", "by", "at",
@@ -296,8 +296,8 @@ _NUMBERED_PLACE = re.compile(r"(?<![\w-])(?:room|hall|office|suite|gate|building
                              r"аудитори\w*|зал\w*|корпус\w*)\s+(?:№\s*|no\.?\s*|#)?(?:[A-ZА-ЯЁ]?\d+[A-Za-zА-Яа-яЁё]?"
                              r"(?:[-.]\d+[A-Za-z]?)?|[A-ZА-ЯЁ]\d*)(?![\w-])", re.I)
 """A room, gate or office named by its number or letter: "Room 4B", "Gate B12", «кабинет 305»."""
-_FILE_NAME = re.compile(r"(?<![\w/@.\\-])[\w-]*[A-Za-zА-Яа-яЁё0-9][\w-]*(?:\.[\w-]+)*\.(?:docx?|xlsx?|pptx?|odt|ods|rtf|"
-                        r"pdf|txt|md|csv|tsv|json|xml|ya?ml|toml|ini|cfg|log|sql|py|ipynb|sh|zip|tar|gz|tgz|7z|rar|png|"
+_FILE_NAME = re.compile(r"(?<![\w/@.\\-])[\w-]*[A-Za-zА-Яа-яЁё0-9][\w-]*(?:\.[\w-]+)*\."
+                        r"(?:docx?|xlsx?|pptx?|odt|ods|rtf|pdf|txt|md|csv|tsv|json|xml|ya?ml|toml|ini|cfg|log|sql|py|ipynb|sh|zip|tar|gz|tgz|7z|rar|png|"
                         r"jpe?g|gif|svg|webp|mp3|mp4|wav|mov|avi|html?|css|bak|tmp|key|pem)(?![\w-])", re.I)
 """A file's name with its extension, not inside a path: "rename it to report_2026_Q1.docx"."""
 _EXTENSION = re.compile(r"(?<![\w./~-])(\.[A-Za-z][A-Za-z0-9]{0,5})(?![\w/.-])")
@@ -395,6 +395,8 @@ _TO_ROLE = re.compile(r"^(?:to|dest|destination|target|dropoff|drop_?off|recipie
 _AT_ROLE = re.compile(r"merchant|store|shop|venue|restaurant|hotel|vendor|payee|business|cafe|bar\b", re.I)
 _IN_ROLE = re.compile(r"location|city|town|place|where|region|area", re.I)
 _LABEL_ROLE = re.compile(r"title|name|label|subject|caption|heading", re.I)
+_AS_ROLE = re.compile(r"title|name|label|tag|status|state|category|role|type|kind|group|folder|stage|тег|метк|статус",
+                      re.I)
 _TOPIC_ROLE = re.compile(r"topic|subject|theme|about|agenda|тем", re.I)
 _FOR_ROLE = re.compile(r"assignee|owner|employee|customer|client|person|patient|guest|recipient|member|for_?whom|who",
                        re.I)
@@ -524,6 +526,8 @@ def _role(want_: Want, mention: Mention, text: str) -> int:
         return 1 if {"to", "into", "в", "на"} & set(before) else -1 if "from" in before else 0
     if before and before[-1] in ("called", "named", "titled", "названием") and _LABEL_ROLE.search(name):
         return 1
+    if before and before[-1] in ("as", "как") and mention.kind in ("quoted", "proper") and _AS_ROLE.search(name):
+        return 1  # 'tag them as "priority"', "save it as Draft"
     if before and before[-1] in ("about", "regarding", "re", "on", "о", "об", "про") and _TOPIC_ROLE.search(name):
         return 1  # "a meeting about Budget Review" for `topic`
     if before and before[-1] in ("in", "near", "в", "во") and _IN_ROLE.search(name) and not _AT_ROLE.search(name):
@@ -736,8 +740,8 @@ def _labelled(want_: Want, text: str) -> str | None:
     for word in want_.words:
         if len(word) < 4 or word in ("from", "with", "into"):
             continue
-        m = re.search(rf"(?<![\w-]){re.escape(word[:max(4, len(word) - 3)])}\w*{_LABEL_LINK}([\w.@-]*\w){_LABELLED_END}",
-                      text, re.I)
+        stem = re.escape(word[:max(4, len(word) - 3)])
+        m = re.search(rf"(?<![\w-]){stem}\w*{_LABEL_LINK}([\w.@-]*\w){_LABELLED_END}", text, re.I)
         if m and m.group(1).lower() not in STOPWORDS and not re.fullmatch(r"\d+", m.group(1)):
             return m.group(1)
     return None

@@ -13,8 +13,8 @@ from . import binding
 
 _TIES = r"(?:to|at|on|in|by|from|with|for|of|until|before|after|via|в|во|на|к|ко|от|до|для|с|со|по|из|у|за|через)"
 _PRONOUNS = r"(?:me|us|him|her|them|it|мне|нам|ему|ей|им|меня|нас)"
-_LEADS = re.compile(r"^(?:(?:for|about|regarding|that|to)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?|(?:что|о|об|про|за)\s+)",
-                    re.I)
+_LEADS = re.compile(r"^(?:(?:for|about|regarding|that|to)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?|"
+                    r"(?:что|о|об|про|за)\s+)", re.I)
 _VALUE_KINDS = {"email", "url", "date", "datetime", "time", "money", "phone", "postcode", "quantity", "number", "path",
                 "filename", "code", "quoted"}
 

@@ -370,8 +370,8 @@ class RequestHints:
         found = self._bound(name, schema, index, self._value(name, schema, index))
         found = self._own_text(name, schema, index, found)
         if found is MISSING and index is None and not any(self.parents) and "string" in _types(schema) \
-                and not {"enum", "format", "pattern"} & set(schema) and kind_of(name, schema) in (None, "text", "address",
-                                                                                           "place"):
+                and not {"enum", "format", "pattern"} & set(schema) \
+                and kind_of(name, schema) in (None, "text", "address", "place"):
             stretch = _end_of_a_movement(name, self.evidence.text)  # "pickup_address": «от улицы Ленина, 5 до …»
             if stretch and len(stretch) <= 120 and is_valid(schema, stretch.strip(" ,.")):
                 found = stretch.strip(" ,.")
@@ -596,9 +596,8 @@ class RequestHints:
                       and _ITEM_LABEL.search(p)), None)
         amount = next((p for p, s in properties.items() if _types(s) & {"integer", "number"}
                        and re.search(r"quantit|qty|count|amount|number|units|how_?many|колич", p, re.I)), None)
-        unit = next((p for p, s in properties.items() if "string" in _types(s) and re.search(r"^units?$|measure|uom|единиц", p,
-                                                                                             re.I)),
-                    None)
+        unit = next((p for p, s in properties.items()
+                     if "string" in _types(s) and re.search(r"^units?$|measure|uom|единиц", p, re.I)), None)
         if not label or not amount:
             return []
         objects = []
@@ -696,7 +695,8 @@ class RequestHints:
         elif kind in ("number", "money", "count", "party", "percent") and types == {"integer"}:
             found = [v for v in found if float(v).is_integer()]
         elif kind == "datetime" and not found:  # "on 2026-04-02 from 10:00 to 11:30": a start and an end
-            found = [f"{d}T{hour}:00Z" for d in self.evidence.of("date") for hour in self.evidence.of("time") or ["09:00"]]
+            hours = self.evidence.of("time") or ["09:00"]
+            found = [f"{d}T{hour}:00Z" for d in self.evidence.of("date") for hour in hours]
         elif kind == "time":
             found = found or [d[11:16] for d in self.evidence.of("datetime")]  # "2025-03-05T07:15" -> "07:15"
             found = [f"{t}:00Z" for t in found] if schema.get("format") == "time" else found

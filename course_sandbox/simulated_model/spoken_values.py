@@ -353,7 +353,8 @@ def described_flag(name: str, description: str, text: str) -> Any:
     return _with_or_without(f"{' '.join(_words(name))} {description}", said)
 
 
-_WITH = re.compile(r"(?:\bwith|\bincl\.?|\bincluding|\bplus|(?<!\w)с|(?<!\w)со|(?<!\w)включая|(?<!\w)вместе с)\s+$", re.I)
+_WITH = re.compile(r"(?:\bwith|\bincl\.?|\bincluding|\bplus|(?<!\w)с|(?<!\w)со|(?<!\w)включая|(?<!\w)вместе с)\s+$",
+                   re.I)
 _WITHOUT = re.compile(r"(?:\bwithout|\bexcl\.?|\bexcluding|\bminus|\bno|\bnot including|(?<!\w)без|(?<!\w)не включая|"
                       r"(?<!\w)кроме)\s+$", re.I)
 _NOT_A_MARK = {"the", "and", "for", "with", "whether", "true", "false", "flag", "is", "has", "include", "included",

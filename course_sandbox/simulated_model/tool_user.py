@@ -302,7 +302,9 @@ def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
         parts = [plan_calls(side_effects.allowed(tools, ask), slots.read(ask, evidence.lang)) for ask in asks]
         firsts = {p.uses[0][0] if p.uses else p.missing[0] for p in parts if p.uses or p.missing}
         if len(firsts) > 1:  # a part that plans nothing ("printer paper to the list") is no ask of its own
-            later = _later_steps(tools, asks, parts, evidence.lang)
+            later: list = [*_later_steps(tools, asks, parts, evidence.lang), *_result_steps(tools, asks, parts)]
+            waiting = {step.tool for step in later if isinstance(step, plans.ResultStep)}
+            parts = [replace(p, uses=[u for u in p.uses if u[0] not in waiting]) for p in parts]
             parts = [_with_whole_request(tools, p, evidence, later) for p in parts]
             uses = _unique_uses([u for p in parts for u in p.uses])
             missing = [p.missing for p in parts if p.missing and p.missing[0] not in {s.tool for s in later}]
@@ -348,6 +350,44 @@ def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[
         types = schema.get("type") if isinstance(schema.get("type"), str) else "string"
         steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items()), field_word,
                                      conds, unreadable, inherited, types, kind_of(prop, schema) == "email"))
+    return steps
+
+
+_TEXTS = re.compile(r"body|text|message|content|note|details|description|summary|report|сообщ|текст", re.I)
+_NOT_TEXTS = re.compile(r"subject|title|topic|name|тема|назван", re.I)
+_RESULT_WORDS = re.compile(r"\b(?:it|the results?|the answer|what (?:you|it) (?:find|found|get|got|say|says)|"
+                           r"the findings|the outcome|the details|the info(?:rmation)?)\b|"
+                           r"(?<!\w)(?:результат\w*|ответ|то, что)(?!\w)", re.I)
+_READ_VERBS = {"get", "list", "search", "find", "fetch", "check", "lookup", "look", "read", "show", "query", "retrieve"}
+
+
+def _result_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[Plan]) -> list[plans.ResultStep]:
+    """The parts that send on an earlier part's result ("…and then email the forecast to kari@…"): an action whose
+    words point at what the earlier tool returns (its own noun, "the forecast" for get_weather, or "the results",
+    "it"), with a text field the ask does not fill itself. Such a step waits for the result; its text is the
+    result, never the instruction."""
+    steps = []
+    for k, (ask, part) in enumerate(zip(asks, parts, strict=False)):
+        earlier = [p.uses[0][0] for p in parts[:k] if p.uses]
+        if not k or not earlier or not part.uses or slots._QUOTED.search(ask):
+            continue
+        source = next((t for t in tools if t.name == earlier[-1]), None)
+        name, given = part.uses[0]
+        tool = next((t for t in tools if t.name == name), None)
+        if source is None or tool is None or tool.name == source.name or side_effects.action(tool) is None:
+            continue
+        texts = tuple(p for p, sub in tool.properties().items() if isinstance(sub, dict) and _TEXTS.search(p)
+                      and not _NOT_TEXTS.search(p) and "string" in slots._types(sub) and "enum" not in sub)
+        if not texts:
+            continue
+        nouns = " ".join(w for w in re.findall(r"[a-zA-Zа-яА-ЯёЁ]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ",
+                                                                              source.name.replace("_", " ")))
+                         if w.lower() not in _READ_VERBS)
+        own = re.sub(r"\S+@\S+|https?://\S+", " ", ask)
+        if not (_RESULT_WORDS.search(own) or overlap(stems(own, synonyms=True), stems(nouns, synonyms=True))):
+            continue
+        fixed = tuple((key, value) for key, value in given.items() if key not in texts)
+        steps.append(plans.ResultStep(tool.name, source.name, fixed, texts))
     return steps
 
 
