@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from ..words import words
-from . import slots
+from . import item_lists, slots
 from .answers import arguments
 from .schema_instance import instance
 from .tool_roles import ToolSpec
@@ -49,7 +49,7 @@ def _guessed(schema: dict, given: dict, plain: dict, said: str, currencies: set[
             guessed[f"{prefix}{key}"] = value
             continue
         if value == plain.get(key) and not isinstance(value, (bool, dict, list)) and not fixed \
-                and value not in currencies \
+                and value not in currencies and not item_lists.written(value, said) \
                 and not re.search(rf"(?<!\w){re.escape(str(value).lower())}(?:e?s)?(?!\w)", said):
             guessed[f"{prefix}{key}"] = value
     return guessed

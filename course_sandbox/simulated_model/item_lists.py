@@ -187,3 +187,9 @@ def unit_option(written: str | None, schema: dict) -> str | None:
     if code is None:
         return next((o for o in options if isinstance(o, str) and o.lower() == written.lower()), None)
     return next((o for o in options if isinstance(o, str) and o.lower() in _UNIT_NAMES.get(code, (code,))), None)
+
+
+def written(value: object, text: str) -> bool:
+    """Whether the text writes this unit code in some form: "kg" as «кг», "pcs" as «шт.», "l" as "litres"."""
+    pattern = next((pattern for code, pattern in _UNIT_CODES if code == value), None)
+    return pattern is not None and bool(re.search(rf"(?<![\w.,])\d*(?:[.,]\d+)?\s*(?:{pattern})\.?(?!\w)", text, re.I))
