@@ -125,7 +125,7 @@ _LABELLED_PART = re.compile(rf"^(?:(?:город|г\.)\s*(?P<city>{_CAP}(?:[ -]{
                             r"(?:почтовый\s+)?(?:индекс|index|zip|postcode)\s*(?P<postcode>\d{4,6}))$", re.I)
 """A part of a Russian address written with its word: «город Казань», «дом 12», «кв. 5», «индекс 420111»."""
 _PART_OF = [("street", re.compile(r"^(?:street(?:_?(?:line|name))?\d?|address_?line_?1|line_?1|address1|"
-                                  r"street1|street_?address|улица|улица_?и_?дом)$")),
+                                  r"street1|улица)$")),
             ("city", re.compile(r"^(?:city|town|locality|город)$")),
             ("postcode", re.compile(r"^(?:post(?:al)?_?code|zip(?:_?code)?|postcode|индекс)$")),
             ("country", re.compile(r"^(?:country(?:_?name)?|страна)$")),

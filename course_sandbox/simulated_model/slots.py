@@ -471,6 +471,8 @@ class RequestHints:
         an object (an address, a place), or for a flat one when the request writes an address: the part, or
         MISSING when the address lacks it; None when no address applies."""
         part = postal.part_of(name)
+        if part is None and any(self.parents) and re.fullmatch(r"street_?address|улица_?и_?дом", name, re.I):
+            part = "street"  # inside an address object beside its city and postcode: the street alone
         if part is None or not self.evidence.addresses:
             return None
         value = getattr(self.evidence.addresses[0], part)
