@@ -358,6 +358,9 @@ class RequestHints:
             return found
         if self.start:
             return bound.value if found is MISSING else found
+        if isinstance(found, str) and isinstance(bound.value, str) and found.startswith(bound.value) \
+                and not found[len(bound.value):].strip(" .,;:!?"):
+            return bound.value  # "Hall C." read up to the full stop: "Hall C"
         if isinstance(found, str) and isinstance(bound.value, str) and (found.startswith(bound.value) or (
                 found[:4].lower() == bound.value[:4].lower() and not found[:1].isdigit()
                 and len(found.split()) == len(bound.value.split()))):

@@ -470,11 +470,21 @@ def _items(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[dict[str, int]
     props = [p for p, s in tool.properties().items()]
     for kind in dict.fromkeys(k for k in kinds if k in _LISTABLE):
         found = [v for v in evidence.of(kind) if kind != "place" or v not in taken]  # "at Chez Panisse" is the venue
+        if len(found) > 1:  # "rename a.docx to b.md": b.md is the new name's, not a second file to rename
+            prop = props[kinds.index(kind)]
+            elsewhere = {str(b.value) for name, b in _bound_strongly(tool, evidence).items() if name != prop}
+            found = [v for v in found if str(v) not in elsewhere and not any(str(v) in e for e in elsewhere)]
         if kind == "email":  # "…, bcc max@… and eva@…": those are copied, not one call each
             found = slots.copied(props[kinds.index(kind)], found, evidence.text)
         if kinds.count(kind) == 1 and len(found) > 1:
             return [{kind: i} for i in range(min(len(found), MAX_PARALLEL))]
     return [{}]
+
+
+def _bound_strongly(tool: tool_roles.ToolSpec, evidence: Evidence) -> dict:
+    """The tool's fields the request's values are bound to by their own words (binding.py)."""
+    bound = _hints(tool, evidence).binding()
+    return {name: b for name, b in bound.items() if b.strong}
 
 
 def _hints(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, int] | None = None) -> RequestHints:
