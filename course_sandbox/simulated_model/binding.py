@@ -220,6 +220,8 @@ def mentions(text: str) -> list[Mention]:
     for m in spoken_values.PHONE.finditer(masked()):
         if sum(ch.isdigit() for ch in m.group(0)) >= 7:
             claim(*m.span(), "phone", m.group(0).strip())
+    for m in re.finditer(r"(?<![\w&#/])#([A-Za-z][\w-]*)", masked()):  # "#general": a channel, a tag, by its name
+        claim(*m.span(), "tag", m.group(1))
     for m in _NUMBERED_PLACE.finditer(masked()):  # "in Room 4B", «в переговорке 3.14»: a place named by its number
         claim(*m.span(), "proper", m.group(0))
     for m in _FILE_NAME.finditer(masked()):  # "to report_2026_Q1.docx": a file's name, whole
@@ -634,6 +636,9 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
         return m.value, 3 if kind == "id" else 2 if kind == "product" else 1
     if m.kind == "path":
         return (m.value, 3) if kind == "path" else None
+    if m.kind == "tag":
+        tagged = re.search(r"channel|tag|topic|hashtag|room|chat|group|канал|тег|чат", want_.name, re.I)
+        return (m.value, 3 if tagged else 1) if kind in (None, "text", "name", "id") else None
     if m.kind == "filename":
         if kind == "path":
             return m.value, 2
@@ -719,24 +724,38 @@ def _bind(text: str, fields: dict) -> dict[str, Bound]:
         only = fit == 3 and kinds.get(want_.kind or "", 0) == 1 and best.get(want_.name) == 1
         strong = bool(cues) or only or (fit == 3 and want_.unit is not None)
         bound[want_.name] = Bound(value, strong, fit >= 2 or bool(cues))
+    renamed = any(_NEW.search(w.name) for w in wants)
     for want_ in wants:
         labelled = None if (want_.name in bound and bound[want_.name].strong) or want_.array \
-            else _labelled(want_, spoken)
-        if labelled is not None:
+            else _labelled(want_, spoken, renamed)
+        if labelled is not None and labelled not in {b.value for name, b in bound.items() if name != want_.name
+                                                     and b.strong}:
             bound[want_.name] = Bound(labelled, True)
     return bound
 
+
+_NEW = re.compile(r"(?:^|_)(?:new|target|renamed?)(?:_|$)|^new[A-Z]", re.I)
+_SET_TO = re.compile(r"(?<!\w)(?:set|change|update|switch|turn|make|mark|move|rename|переименуй|измени|поменяй|"
+                     r"поставь|переведи)\b[^.!?;]{0,80}?\s(?:to|into|as|на|в)\s+[\"«“']?([\w.@#-]*\w)[\"»”']?"
+                     r"(?=\s*(?:[,;!?]|\.(?:\s|$)|$))", re.I)
+"""A value set by a command: "set the status of PROJ-12 to blocked", "rename #general to team-chat"."""
 
 _LABEL_LINK = r"\s*(?:(?:it|them|him|her|this|that)\s+)?(?:to|as|is|=|:|—|–|-)\s*"
 _LABELLED_END = r"(?=\s*(?:[,;!?]|\.(?:\s|$)|\band\b|\bи\b|$))"
 
 
-def _labelled(want_: Want, text: str) -> str | None:
+def _labelled(want_: Want, text: str, renamed: bool = False) -> str | None:
     """A bare word the field's own word labels, the last of its clause: "assign to jdoe." for `assignee`,
-    "owner: mkhan," for `owner`; None when no such label is written, or what follows it is an ordinary word
-    ("assign it to the team")."""
+    "owner: mkhan," or "owner bsmith" for `owner`; the value a command sets ("rename … to team-chat" for `new_name`,
+    "set the status of … to blocked" for `status`, unless the tool has a field for the new value); None when no such
+    label is written, or what follows it is an ordinary word ("assign it to the team")."""
     if want_.kind not in (None, "text", "name", "id") or "string" not in (set(want_.types) or {"string"}):
         return None
+    command = _SET_TO.search(text)
+    if command and command.group(1).lower() not in STOPWORDS and (_NEW.search(want_.name) or (
+            not renamed and any(re.search(rf"(?<![\w-]){re.escape(w[:max(4, len(w) - 2)])}\w*", command.group(0), re.I)
+                                for w in want_.words if len(w) >= 4))):
+        return command.group(1).lstrip("#")
     for word in want_.words:
         if len(word) < 4 or word in ("from", "with", "into"):
             continue
@@ -744,7 +763,14 @@ def _labelled(want_: Want, text: str) -> str | None:
         m = re.search(rf"(?<![\w-]){stem}\w*{_LABEL_LINK}([\w.@-]*\w){_LABELLED_END}", text, re.I)
         if m and m.group(1).lower() not in STOPWORDS and not re.fullmatch(r"\d+", m.group(1)):
             return m.group(1)
+        # no link word: only a handle, a login in lower case with a digit, a dot or "_" ("owner bsmith", "user jdoe42")
+        m = re.search(rf"(?<![\w-]){stem}\w*\s+([a-z][a-z0-9]*[._]?[a-z0-9]+)(?=\s|[,;.!?]|$)", text)
+        if m and m.group(1) not in STOPWORDS and (re.search(r"[\d._]", m.group(1)) or _HANDLE_FIELD.search(want_.name)):
+            return m.group(1)
     return None
+
+
+_HANDLE_FIELD = re.compile(r"owner|assignee|user|login|handle|author|reviewer|username|account", re.I)
 
 
 def _aside(text: str, others: list[Mention]) -> str:

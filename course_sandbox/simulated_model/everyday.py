@@ -35,7 +35,7 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("late", "early", "clock", "o'clock", "awake", "asleep", "midnight", "bedtime"), CLOCK),
     **dict.fromkeys(("money", "balance", "funds", "savings", "afford", "overdrawn", "card", "spend", "spent",
                      "salary", "paycheck"), MONEY),
-    **dict.fromkeys(("taxi", "cab", "uber", "lyft", "pickup", "chauffeur"), RIDE),
+    **dict.fromkeys(("taxi", "cab", "uber", "lyft", "pickup", "chauffeur", "ride", "rides"), RIDE),
 }
 """Whole English words (no beginnings: "rain" must not take "train", nor "snow" "snowflake's API")."""
 _RUSSIAN: dict[str, tuple[str, ...]] = {

@@ -113,7 +113,7 @@ def asked(tool: ToolSpec, request: str) -> bool:
 
 
 _WHAT_IT_ACTS_ON = r"(?=\s+(?:each|every|all|them|it|this|that|these|those|the|my|our|his|her|their|both|any)\b)"
-"""A verb's object after it ("tag each of them", "flag the invoices"): "payment A-1" names a payment, it asks nothing."""
+"""A verb's object after it ("tag each of them", "flag the invoices"); "payment A-1" names a payment, asks nothing."""
 _NOT_COMMANDS = {"file", "files", "list", "order", "item", "items", "the", "and", "all", "info", "data", "record"}
 """Object words that, first in a clause, are no command ("file" can be, but «files in /tmp…» is a listing)."""
 

@@ -365,3 +365,36 @@ def test_a_closing_text_reads_naturally_for_a_result_keyed_by_its_subject(client
                      lambda name, tool_input: ("Oslo: light snow, -3 °C", False))
     said = text_of(final)
     assert "Oslo: light snow" in said and "oslo of Oslo" not in said
+
+
+# ------------------------------------------------------------------ values a command sets, handles, #channels
+
+@PROPERTY
+@given(old=st.sampled_from(["general", "random", "ops-team"]), new=st.sampled_from(["team-chat", "announcements", "dev2"]))
+def test_property_rename_to_gives_the_new_name_and_the_channel_keeps_the_old_one(client, old, new):
+    spec = tool("rename_channel", "Rename a chat channel.", {"channel": S, "new_name": S})
+    _, tool_input, _ = forced(client, spec, f"Rename the channel #{old} to {new}.")
+    assert tool_input == {"channel": old, "new_name": new}
+
+
+@PROPERTY
+@given(key=st.sampled_from(["PROJ-12", "WEB-7", "API-301"]), state=st.sampled_from(["blocked", "done", "in_review"]))
+def test_property_set_the_field_to_a_value(client, key, state):
+    spec = tool("update_ticket", "Update a ticket.", {"ticket_id": S, "status": S})
+    _, tool_input, _ = forced(client, spec, f"Set the status of ticket {key} to {state}.")
+    assert tool_input == {"ticket_id": key, "status": state}
+
+
+@PROPERTY
+@given(title=st.sampled_from(_TITLES), owner=st.sampled_from(["bsmith", "jdoe42", "a.lee"]))
+def test_property_a_login_right_after_its_field_word_is_that_field(client, title, owner):
+    spec = tool("create_task", "Create a task.", {"title": S, "owner": {"type": "string", "description": "Login"}})
+    _, tool_input, _ = forced(client, spec, f'Create a task "{title}" for owner {owner}.')
+    assert tool_input == {"title": title, "owner": owner}
+
+
+def test_a_hashtag_channel_before_a_quoted_message_is_the_channel(client):
+    spec = tool("send_message", "Send a chat message.", {"channel": {"type": "string", "description": "Channel name"},
+                                                         "text": S})
+    _, tool_input, _ = forced(client, spec, 'Post in the #ops channel: "Deploy finished at 14:05".')
+    assert tool_input == {"channel": "ops", "text": "Deploy finished at 14:05"}
