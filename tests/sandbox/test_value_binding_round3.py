@@ -369,28 +369,24 @@ def test_a_closing_text_reads_naturally_for_a_result_keyed_by_its_subject(client
 
 # ------------------------------------------------------------------ values a command sets, handles, #channels
 
-@PROPERTY
-@given(old=st.sampled_from(["general", "random", "ops-team"]), new=st.sampled_from(["team-chat", "announcements", "dev2"]))
-def test_property_rename_to_gives_the_new_name_and_the_channel_keeps_the_old_one(client, old, new):
-    spec = tool("rename_channel", "Rename a chat channel.", {"channel": S, "new_name": S})
-    _, tool_input, _ = forced(client, spec, f"Rename the channel #{old} to {new}.")
-    assert tool_input == {"channel": old, "new_name": new}
+_COMMANDS = [  # (tool, its properties, the prompt, the fields it sets), each over two generated values
+    ("rename_channel", ["channel", "new_name"], "Rename the channel #{} to {}.",
+     ["general", "random", "ops-team"], ["team-chat", "announcements", "dev2"]),
+    ("update_ticket", ["ticket_id", "status"], "Set the status of ticket {} to {}.",
+     ["PROJ-12", "WEB-7", "API-301"], ["blocked", "done", "in_review"]),
+    ("create_task", ["title", "owner"], 'Create a task "{}" for owner {}.', _TITLES, ["bsmith", "jdoe42", "a.lee"]),
+]
 
 
 @PROPERTY
-@given(key=st.sampled_from(["PROJ-12", "WEB-7", "API-301"]), state=st.sampled_from(["blocked", "done", "in_review"]))
-def test_property_set_the_field_to_a_value(client, key, state):
-    spec = tool("update_ticket", "Update a ticket.", {"ticket_id": S, "status": S})
-    _, tool_input, _ = forced(client, spec, f"Set the status of ticket {key} to {state}.")
-    assert tool_input == {"ticket_id": key, "status": state}
-
-
-@PROPERTY
-@given(title=st.sampled_from(_TITLES), owner=st.sampled_from(["bsmith", "jdoe42", "a.lee"]))
-def test_property_a_login_right_after_its_field_word_is_that_field(client, title, owner):
-    spec = tool("create_task", "Create a task.", {"title": S, "owner": {"type": "string", "description": "Login"}})
-    _, tool_input, _ = forced(client, spec, f'Create a task "{title}" for owner {owner}.')
-    assert tool_input == {"title": title, "owner": owner}
+@given(command=st.sampled_from(_COMMANDS), data=st.data())
+def test_property_a_value_a_command_sets_or_a_login_after_its_word_goes_to_its_field(client, command, data):
+    """"rename … to team-chat" for `new_name` (the channel keeps the old name), "set the status … to blocked" for
+    `status`, "owner bsmith" for `owner`."""
+    name, props, prompt, firsts, seconds = command
+    first, second = data.draw(st.sampled_from(firsts)), data.draw(st.sampled_from(seconds))
+    _, tool_input, _ = forced(client, tool(name, "Do it.", dict.fromkeys(props, S)), prompt.format(first, second))
+    assert tool_input == dict(zip(props, [first, second], strict=True)), prompt.format(first, second)
 
 
 def test_a_hashtag_channel_before_a_quoted_message_is_the_channel(client):
