@@ -400,7 +400,8 @@ _LABEL_ROLE = re.compile(r"title|name|label|subject|caption|heading", re.I)
 _AS_ROLE = re.compile(r"title|name|label|tag|status|state|category|role|type|kind|group|folder|stage|тег|метк|статус",
                       re.I)
 _TOPIC_ROLE = re.compile(r"topic|subject|theme|about|agenda|тем", re.I)
-_FOR_ROLE = re.compile(r"assignee|owner|employee|customer|client|person|patient|guest|recipient|member|for_?whom|who",
+_FOR_ROLE = re.compile(r"assignee|owner|employee|customer|client|person|patient|guest|recipient|member|for_?whom|who|"
+                       r"contact",
                        re.I)
 
 
@@ -501,7 +502,7 @@ def _cues(want_: Want, mention: Mention, text: str) -> int:
     return 1 if overlap(stems(" ".join(before + after)), set(want_.described)) else 0
 
 
-_LABELS_NEXT = re.compile(r"^\s*,?\s*[^\W\d_]+\s*[:—–=-]?\s*(?:_|[\"«“'])")
+_LABELS_NEXT = re.compile(r"^\s*,?\s*[^\W\d_]+(?:\s*[:—–=]|\s+-\s|\s*-?\s*(?:_|[\"«“']))")
 """Right after a value, a word that labels the next value (", body "…"", ", тема «…»")."""
 
 
@@ -536,7 +537,8 @@ def _role(want_: Want, mention: Mention, text: str) -> int:
         return 1
     if before and ("at" in before or "у" in before) and _AT_ROLE.search(name):
         return 1
-    if before and before[-1] in ("for", "to", "для") and _FOR_ROLE.search(name) and not _AT_ROLE.search(name):
+    if before and before[-1] in ("for", "to", "для") and _FOR_ROLE.search(name) and not _AT_ROLE.search(name) \
+            and mention.kind in ("proper", "quoted", "code", "email", "phone"):
         return 1
     return 0
 
@@ -753,10 +755,9 @@ def _labelled(want_: Want, text: str, renamed: bool = False) -> str | None:
         return None
     command = _SET_TO.search(text)
     if command and command.group(1).lower() not in STOPWORDS and (_NEW.search(want_.name) or (
-            not renamed and any(re.search(rf"(?<![\w-]){re.escape(w[:max(4, len(w) - 2)])}\w*", command.group(0), re.I)
-                                for w in want_.words if len(w) >= 4))):
+            not renamed and overlap(stems(command.group(0)), set(want_.described)))):
         return command.group(1).lstrip("#")
-    for word in want_.words:
+    for word in dict.fromkeys([*want_.words, *(w for w in want_.described if re.search(r"[а-яё]", w))]):
         if len(word) < 4 or word in ("from", "with", "into"):
             continue
         stem = re.escape(word[:max(4, len(word) - 3)])
@@ -777,7 +778,7 @@ def _aside(text: str, others: list[Mention]) -> str:
     """The text with the other mentions blanked out (their own words are no cue for this one)."""
     chars = list(text)
     for other in others:
-        if other.kind in ("proper", "quoted", "address", "code"):
+        if other.kind in ("proper", "quoted", "address", "code") or (other.kind == "quantity" and other.unit):
             chars[other.start:other.end] = "_" * (other.end - other.start)  # still a word, with no meaning
     return "".join(chars)
 

@@ -22,6 +22,9 @@ _VALUE_KINDS = {"email", "url", "date", "datetime", "time", "money", "phone", "p
 def remainder(text: str, lang: str = "en") -> str | None:
     """The request's own words for a free-text field (see the module's docstring), or None."""
     first = re.split(r"(?<=[.!?])\s+", text.strip(), maxsplit=1)[0][:500]
+    said = re.split(r"(?<!\d):\s+", first, maxsplit=1)
+    if len(said) == 2 and len(said[0].split()) <= 8 and len(re.findall(r"[^\W\d_]{2,}", said[1])) >= 2:
+        return said[1].strip(" .!?")  # "Add a note to Maria Lopez: prefers calls after 5pm." — what the colon opens
     chars = list(first)
     for mention in binding.mentions(first):
         if mention.kind in _VALUE_KINDS or (mention.kind == "proper" and _after_a_tie(first, mention.start)):

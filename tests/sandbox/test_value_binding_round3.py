@@ -394,3 +394,24 @@ def test_a_hashtag_channel_before_a_quoted_message_is_the_channel(client):
                                                          "text": S})
     _, tool_input, _ = forced(client, spec, 'Post in the #ops channel: "Deploy finished at 14:05".')
     assert tool_input == {"channel": "ops", "text": "Deploy finished at 14:05"}
+
+
+@pytest.mark.parametrize(("spec", "prompt", "wanted"), [
+    (tool("create_task", "Создать задачу.", {"title": S, "assignee": {"type": "string", "description": "Исполнитель"},
+                                              "due": {"type": "string", "format": "date"}}),
+     "Создай задачу «Позвонить юристу», исполнитель — petrov, срок 3 апреля 2026.",
+     {"title": "Позвонить юристу", "assignee": "petrov", "due": "2026-04-03"}),
+    (tool("update_task", "Обновить задачу.", {"task_id": S, "status": S}), "Поставь статус задачи TASK-5 на «готово».",
+     {"task_id": "TASK-5", "status": "готово"}),
+    (tool("book_hotel", "Book a hotel.", {"city": S, "guests": {"type": "integer"}, "nights": {"type": "integer"}}),
+     "Book a hotel in Lisbon for three nights, two guests.", {"city": "Lisbon", "guests": 2, "nights": 3}),
+    (tool("add_note", "Add a note to a contact.", {"contact": S, "note": S}),
+     "Add a note to Maria Lopez: prefers calls after 5pm.", {"contact": "Maria Lopez", "note": "prefers calls after 5pm"}),
+    (tool("send_message", "Отправить сообщение.", {"channel": S, "text": S}),
+     "Отправь в канал #general сообщение «Релиз готов».", {"channel": "general", "text": "Релиз готов"}),
+])
+def test_labels_in_either_language_and_counted_nouns_go_to_their_fields(client, spec, prompt, wanted):
+    """A label before a value («исполнитель — petrov») is no cue for the value before it; "3 nights" is the nights'
+    even after "for"; a note is what its colon opens."""
+    _, tool_input, _ = forced(client, spec, prompt)
+    assert tool_input == wanted
