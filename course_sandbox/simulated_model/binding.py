@@ -742,7 +742,10 @@ _SET_TO = re.compile(r"(?<!\w)(?:set|change|update|switch|turn|make|mark|move|re
                      r"(?=\s*(?:[,;!?]|\.(?:\s|$)|$))", re.I)
 """A value set by a command: "set the status of PROJ-12 to blocked", "rename #general to team-chat"."""
 
-_LABEL_LINK = r"\s*(?:(?:it|them|him|her|this|that)\s+)?(?:to|as|is|=|:|—|–|-)\s*"
+_LABEL_LINK = r"\s*(?:(?:it|them|him|her|this|that|these|those|(?:each|all|both)(?:\s+of\s+them)?|them\s+all)\s+)?" \
+              r"(?:to|as|is|=|:|—|–|-)\s*"
+_NOT_A_HANDLE = {"each", "every", "all", "them", "it", "the", "these", "those", "both", "any", "one", "some", "this",
+                 "that", "him", "her", "me", "us", "to", "as", "is", "a", "an", "and", "or", "for", "with", "from"}
 _LABELLED_END = r"(?=\s*(?:[,;!?]|\.(?:\s|$)|\band\b|\bи\b|$))"
 
 
@@ -766,7 +769,8 @@ def _labelled(want_: Want, text: str, renamed: bool = False) -> str | None:
             return m.group(1)
         # no link word: only a handle, a login in lower case with a digit, a dot or "_" ("owner bsmith", "user jdoe42")
         m = re.search(rf"(?<![\w-]){stem}\w*\s+([a-z][a-z0-9]*[._]?[a-z0-9]+)(?=\s|[,;.!?]|$)", text)
-        if m and m.group(1) not in STOPWORDS and (re.search(r"[\d._]", m.group(1)) or _HANDLE_FIELD.search(want_.name)):
+        if m and m.group(1) not in STOPWORDS | _NOT_A_HANDLE and (re.search(r"[\d._]", m.group(1))
+                                                                  or _HANDLE_FIELD.search(want_.name)):
             return m.group(1)
     return None
 

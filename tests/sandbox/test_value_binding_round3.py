@@ -415,3 +415,22 @@ def test_labels_in_either_language_and_counted_nouns_go_to_their_fields(client, 
     even after "for"; a note is what its colon opens."""
     _, tool_input, _ = forced(client, spec, prompt)
     assert tool_input == wanted
+
+
+@pytest.mark.parametrize(("prompt", "tools", "listed", "wanted"), [
+    ("Search for open bugs in project API and assign each of them to jdoe.",
+     [tool("search_issues", "Search issues.", {"project": S}),
+      tool("assign_issue", "Assign an issue.", {"issue_key": S, "assignee": S})],
+     [{"key": "API-1"}, {"key": "API-2"}],
+     [("assign_issue", {"issue_key": "API-1", "assignee": "jdoe"}), ("assign_issue", {"issue_key": "API-2",
+                                                                                      "assignee": "jdoe"})]),
+    ("Find all invoices for Acme, then mark each of them as paid.",
+     [tool("search_invoices", "Search invoices.", {"customer": S}),
+      tool("mark_paid", "Mark an invoice as paid.", {"invoice_id": S})],
+     [{"id": "INV-1"}, {"id": "INV-7"}], [("mark_paid", {"invoice_id": "INV-1"}), ("mark_paid", {"invoice_id": "INV-7"})]),
+])
+def test_an_action_on_each_listed_item_carries_the_value_the_ask_gives_it(client, prompt, tools, listed, wanted):
+    _, responses = drive(client, prompt, tools, lambda name, tool_input: (
+        json.dumps(listed) if name.startswith("search") else "ok", False))
+    calls = [[(b.name, b.input) for b in r.content if b.type == "tool_use"] for r in responses]
+    assert len(calls[0]) == 1 and [c for turn in calls[1:] for c in turn] == wanted, calls
