@@ -51,12 +51,21 @@ _RUSSIAN: dict[str, tuple[str, ...]] = {
 """Russian word beginnings: «зонт», «зонтик»; «дождь», «дождя»; «посылка», «посылку»."""
 
 
-def concepts(word: str) -> tuple[str, ...]:
-    """The words a tool for this everyday word would use; () for any other word."""
+def concepts(word: str, text: str | None = None) -> tuple[str, ...]:
+    """The words a tool for this everyday word would use; () for any other word. A money word is one only in a
+    question about an amount ("how much is left on my card?", «хватит ли денег…»), given the text: "write a birthday
+    card" or "I left my card at the restaurant" ask nothing of a balance tool."""
     if word in _ENGLISH:
-        return _ENGLISH[word]
-    return next((meaning for start, meaning in _RUSSIAN.items() if word.startswith(start)), ())
+        found = _ENGLISH[word]
+    else:
+        found = next((meaning for start, meaning in _RUSSIAN.items() if word.startswith(start)), ())
+    if found is MONEY and text is not None and not _AMOUNT_ASKED.search(text):
+        return ()
+    return found
 
+
+_AMOUNT_ASKED = re.compile(r"\b(?:how much|how many|balance|enough|afford|left on|remaining|available|overdrawn)\b|"
+                           r"(?<!\w)(?:сколько|баланс\w*|хватит|хватает|остал\w*|осталось|доступн\w*)(?!\w)", re.I)
 
 _COMPOSING = re.compile(
     r"\b(?:write|compose|draft|make up|come up with|give)\s+(?:me\s+|us\s+)?(?:a|an|some|one|\d+)?\s*(?:[\w-]+\s+){0,"

@@ -762,10 +762,12 @@ class RequestHints:
             chosen = next((o for o in options if isinstance(o, str) and o.lower().replace("_", " ") == english), None)
             if chosen is not None:
                 return chosen
+        written = next((o for o in options if isinstance(o, str) and o  # "12 boxes" names "box"
+                        and re.search(rf"\b{re.escape(o.lower())}(?:e?s)?\b", text)), None)
+        if written is not None:  # an option the request writes before one it only relates to ("in savings": savings)
+            return written
         for option in options:
-            if isinstance(option, str) and option and (
-                    re.search(rf"\b{re.escape(option.lower())}(?:e?s)?\b", text)  # "12 boxes" names "box"
-                    or overlap(stems(option), self.evidence.request_stems)):
+            if isinstance(option, str) and option and overlap(stems(option), self.evidence.request_stems):
                 return option
             numeric = isinstance(option, (int, float)) and not isinstance(option, bool)
             if numeric and option in self.evidence.of("number"):
@@ -972,7 +974,8 @@ _RU_ENUM_WORDS = {
     "пачк": "pack", "пачек": "pack", "бутыл": "bottle", "штук": "piece", "красн": "red", "син": "blue",
     "зелен": "green", "зелён": "green", "черн": "black", "чёрн": "black", "бел": "white", "жёлт": "yellow",
     "желт": "yellow", "высок": "high", "средн": "medium", "низк": "low", "срочн": "urgent", "обогрев": "heat",
-    "охлажд": "cool", "нагрев": "heat"}
+    "охлажд": "cool", "нагрев": "heat", "сберегательн": "savings", "накопительн": "savings", "текущ": "checking",
+    "кредитн": "credit", "дебетов": "debit", "карт": "card", "карточк": "card"}
 """Russian word beginnings for English enum values ("dentist", "box", "high"): a small, fixed dictionary."""
 
 

@@ -101,7 +101,7 @@ def stems(text: str, synonyms: bool = False) -> set[str]:
         meaning = english(word)
         words = [word] + ([meaning] if meaning else [])
         if synonyms:
-            words += [s for w in list(words) for s in (*SYNONYMS.get(w, ()), *concepts(w))]
+            words += [s for w in list(words) for s in (*SYNONYMS.get(w, ()), *concepts(w, text))]
         found |= {stem(w) for w in words if not OPERATOR_WORDS.get(w)}
     return found
 

@@ -301,6 +301,24 @@ def test_an_everyday_money_question_uses_the_balance_tool_it_is_offered(client, 
     assert [name for name, _ in uses(response)] == ["get_account_balance"]
 
 
+@pytest.mark.parametrize(("question", "account"), [("Сколько денег на сберегательном счёте?", "savings"),
+                                                   ("How much do I have in savings?", "savings"),
+                                                   ("Хватит ли денег на карте на аренду?", "card")])
+def test_a_balance_question_names_its_account(client, question, account):
+    balance = tool("get_account_balance", "Get the balance of a bank account.",
+                   {"account": {"type": "string", "enum": ["card", "savings"]}})
+    assert uses(ask(client, question, [_UNRELATED[1], balance])) == [("get_account_balance", {"account": account})]
+
+
+@pytest.mark.parametrize("said", ["Write a birthday card for my mom.", "I left my card at the restaurant, what now?",
+                                  "My salary came in today, I'm happy!", "Show me Paris on the map."])
+def test_a_money_word_outside_a_question_about_an_amount_calls_no_balance_tool(client, said):
+    balance = tool("get_account_balance", "Get the balance of a bank account.",
+                   {"account": {"type": "string", "enum": ["card", "savings"]}})
+    response = ask(client, said, [_UNRELATED[1], balance])
+    assert uses(response) == [] and text_of(response)
+
+
 def test_a_money_question_without_a_money_tool_still_gets_honest_text(client):
     response = ask(client, "Сколько у меня осталось денег на карте?", _UNRELATED)
     assert uses(response) == [] and text_of(response)
