@@ -495,11 +495,12 @@ def _cues(want_: Want, mention: Mention, text: str) -> int:
     near = {_stem(w) for w in before + after}
     near |= {english for w in before + after for stem, english in _RUSSIAN_CUES.items() if w.startswith(stem)}
     named = sum(1 for w in want_.words if _stem(w) in near and w not in ("to", "from"))
-    if named or not want_.described:
+    if named or not want_.described or mention.kind not in ("quoted", "proper", "tag", "filename"):
         return named
-    # the field's description names the value's label: «в чат «Семья»» for `chat` described «Название чата»,
-    # "assign to jdoe" for one described "Username of the assignee"
-    return 1 if overlap(stems(" ".join(before + after)), set(want_.described)) else 0
+    # the field's description names the value's label, the word right before it: «в чат «Семья»» for `chat`
+    # described «Название чата» (a name or a quote; "merge request !484" is no `ref`'s, though its description
+    # speaks of merge requests)
+    return 1 if overlap(stems(" ".join(before[-1:] + after)), set(want_.described)) else 0
 
 
 _LABELS_NEXT = re.compile(r"^\s*,?\s*[^\W\d_]+(?:\s*[:—–=]|\s+-\s|\s*-?\s*(?:_|[\"«“']))")
