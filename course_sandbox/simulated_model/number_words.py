@@ -122,7 +122,12 @@ def digits(text: str) -> str:
         i = j
     out.append(text[position:])
     said = _DOZEN.sub(lambda m: str(12 * (int(m.group(2)) if m.group(2) else 1)), "".join(out))
-    return _CLOCK.sub(_clock, said)
+    return _BARE_HOUR.sub(lambda m: f"{m.group(1)}{int(m.group(2))}:00{m.group(3)}", _CLOCK.sub(_clock, said))
+
+
+_BARE_HOUR = re.compile(r"(\b(?:from|between)\s+|(?<!\w)с\s+)(\d{1,2})(\s+(?:to|till|until|and|до|по)\s+\d{1,2}:\d{2})",
+                        re.I)
+"""An hour with no minutes that starts a range of clock times: "from 10 to 11:30", «с 10 до 11:30» (10:00)."""
 
 
 _CLOCK = re.compile(r"\b(half|quarter)\s+(past|to)\s+(\d{1,2})\b(?!:)|"

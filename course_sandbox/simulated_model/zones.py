@@ -15,7 +15,8 @@ from .schema_instance import is_valid
 
 _IANA = re.compile(r"\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Indian)/[A-Z][A-Za-z_]+\b")
 _UTC = re.compile(r"\b(?:UTC|GMT|Zulu)\b(?!\s*[+-]\d)|(?<!\w)по\s+(?:UTC|Гринвичу)|\bin\s+utc\b", re.I)
-_OFFSET = re.compile(r"\b(?:UTC|GMT)\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?\b|\d{2}:\d{2}(?::\d{2})?([+-]\d{2}:?\d{2}|Z)\b")
+_OFFSET = re.compile(r"\b(?:UTC|GMT)\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?\b|"
+                     r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?([+-]\d{2}:\d{2}|Z)(?![\w:])")
 _ABBREVIATIONS = {"cet": "Europe/Berlin", "cest": "Europe/Berlin", "msk": "Europe/Moscow", "bst": "Europe/London",
                   "est": "America/New_York", "edt": "America/New_York", "cst": "America/Chicago",
                   "cdt": "America/Chicago", "pst": "America/Los_Angeles", "pdt": "America/Los_Angeles",

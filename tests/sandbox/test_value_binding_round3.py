@@ -452,3 +452,15 @@ def test_an_action_on_each_listed_item_carries_the_value_the_ask_gives_it(client
         json.dumps(listed) if name.startswith("search") else "ok", False))
     calls = [[(b.name, b.input) for b in r.content if b.type == "tool_use"] for r in responses]
     assert len(calls[0]) == 1 and [c for turn in calls[1:] for c in turn] == wanted, calls
+
+
+@pytest.mark.parametrize("prompt", ['Schedule "Sync" on 2026-04-02 from 10 to 11:30.',
+                                    'Schedule "Sync" on 2026-04-02, 10:00-11:30.',
+                                    "Поставь «Sync» 2 апреля 2026 с 10 до 11:30."])
+def test_a_range_of_clock_times_in_any_form_gives_the_start_and_the_end(client, prompt):
+    spec = tool("create_event", "Create an event.", {"title": S, "start": {"type": "string", "format": "date-time"},
+                                                     "end": {"type": "string", "format": "date-time"}})
+    _, tool_input, _ = forced(client, spec, prompt)
+    assert (tool_input["title"], tool_input["start"][:16], tool_input["end"][:16]) == (
+        "Sync", "2026-04-02T10:00", "2026-04-02T11:30")
+    assert not re.search(r"[+-]11:30$", tool_input["start"])  # "10:00-11:30" is a range, not a zone's offset
