@@ -154,7 +154,8 @@ def mentions(text: str) -> list[Mention]:
     """The values a request states, each once, in the order written (see the module's docstring)."""
     from . import slots  # slots reads its own kinds with these regular expressions; binding reads them once
 
-    text = number_words.digits(text[: slots.READ_LIMIT])
+    original = text[: slots.READ_LIMIT]
+    text = number_words.digits(original)
     found: list[Mention] = []
     free = [True] * len(text)
 
@@ -175,9 +176,11 @@ def mentions(text: str) -> list[Mention]:
         claim(*m.span(), "url", slots._clean(m.group(0)))
     for m in slots._UUID.finditer(text):
         claim(*m.span(), "code", m.group(0))
-    for m in slots._QUOTED.finditer(masked()):  # a quoted string is one value: 'titled "Sprint 12"'
-        said = next(g for g in m.groups() if g)
-        claim(*m.span(), "quoted", said)
+    written = [next(g for g in m.groups() if g) for m in slots._QUOTED.finditer(original)]
+    quoted = list(slots._QUOTED.finditer(masked()))
+    for k, m in enumerate(quoted):  # a quoted string is one value: 'titled "Sprint 12"'
+        said = written[k] if len(written) == len(quoted) else next(g for g in m.groups() if g)
+        claim(*m.span(), "quoted", said)  # as written: "Draft two" stays words
     for m in _TRANSLATE.finditer(masked()):  # "translate good morning to French": what to translate is one value
         group = 1 if m.group(1) else 2
         if m.group(group).strip(" ,:"):
@@ -500,7 +503,7 @@ def _cues(want_: Want, mention: Mention, text: str) -> int:
     # the field's description names the value's label, the word right before it: «в чат «Семья»» for `chat`
     # described «Название чата» (a name or a quote; "merge request !484" is no `ref`'s, though its description
     # speaks of merge requests)
-    return 1 if overlap(stems(" ".join(before[-1:] + after)), set(want_.described)) else 0
+    return 1 if overlap(stems(" ".join(before[-1:] + after), synonyms=True), set(want_.described)) else 0
 
 
 _LABELS_NEXT = re.compile(r"^\s*,?\s*[^\W\d_]+(?:\s*[:—–=]|\s+-\s|\s*-?\s*(?:_|[\"«“']))")
@@ -727,6 +730,12 @@ def _bind(text: str, fields: dict) -> dict[str, Bound]:
         only = fit == 3 and kinds.get(want_.kind or "", 0) == 1 and best.get(want_.name) == 1
         strong = bool(cues) or only or (fit == 3 and want_.unit is not None)
         bound[want_.name] = Bound(value, strong, fit >= 2 or bool(cues))
+    free = [w for w in wants if (w.name not in bound or not bound[w.name].sure) and not w.array
+            and w.kind in (None, "text", "name") and "string" in (set(w.types) or {"string"})]
+    taken = {b.value for b in bound.values() if b.sure}
+    left = [m for m in found if m.kind == "quoted" and m.value not in taken]
+    if len(free) == 1 and len(left) == 1:  # the one quote nothing else took, for the one field nothing else filled
+        bound[free[0].name] = Bound(left[0].value, False, True)
     renamed = any(_NEW.search(w.name) for w in wants)
     for want_ in wants:
         labelled = None if (want_.name in bound and bound[want_.name].strong) or want_.array \

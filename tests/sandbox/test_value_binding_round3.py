@@ -464,3 +464,24 @@ def test_a_range_of_clock_times_in_any_form_gives_the_start_and_the_end(client, 
     assert (tool_input["title"], tool_input["start"][:16], tool_input["end"][:16]) == (
         "Sync", "2026-04-02T10:00", "2026-04-02T11:30")
     assert not re.search(r"[+-]11:30$", tool_input["start"])  # "10:00-11:30" is a range, not a zone's offset
+
+
+_LABELLED_FIELDS = [("subject", "Email subject", "subject", "тема"), ("body", "Message body", "body", "текст"),
+                    ("title", "Title", "title", "название"), ("folder", "Folder name", "folder", "папка"),
+                    ("project", "Project name", "project", "проект"), ("category", "Category", "category", "категория"),
+                    ("comment", "Comment", "comment", "комментарий"), ("chat", "Chat name", "chat", "чат"),
+                    ("label", "Label", "label", "метка"), ("room", "Room name", "room", "комната")]
+_LABELLED_VALUES = ["Alpha plan", "Q3 numbers", "Blue Fern", "Night shift", "Draft two", "Север", "Отчёт за май", "Кухня"]
+
+
+@PROPERTY
+@given(fields=st.lists(st.sampled_from(_LABELLED_FIELDS), min_size=2, max_size=4, unique=True),
+       values=st.permutations(_LABELLED_VALUES), russian=st.booleans(), quotes=st.sampled_from(['"{}"', "«{}»"]))
+def test_property_each_quoted_value_goes_to_the_field_its_label_names(client, fields, values, russian, quotes):
+    """Any set of fields named in English, labelled in the prompt in English or in Russian, in any order: each field
+    takes the quote right after its label (and a number word inside a quote stays a word: "Draft two")."""
+    said = ", ".join(f"{f[3] if russian else f[2]} {quotes.format(v)}" for f, v in zip(fields, values, strict=False))
+    prompt = ("Сделай это: " if russian else "Do this: ") + said + "."
+    spec = tool("do_it", "Do it.", {f[0]: {"type": "string", "description": f[1]} for f in fields})
+    _, tool_input, _ = forced(client, spec, prompt)
+    assert tool_input == {f[0]: v for f, v in zip(fields, values, strict=False)}, prompt
