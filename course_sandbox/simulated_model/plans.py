@@ -16,7 +16,7 @@ from .history import Call
 from .result_conditions import Condition, conditions, numeric_words
 
 _BACK = re.compile(r"\b(?:the ones|them|those|these|each|every one|all of them|the rest|their|its)\b|"
-                   r"(?<!\w)(?:те|тех|их|них|эти|этих|каждый|каждую|все)(?!\w)", re.I)
+                   r"(?<!\w)(?:те|тех|их|них|эти|этих|каждый|каждую|каждому|каждой|каждого|все|всем|им)(?!\w)", re.I)
 _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
     (re.compile(r"\b(?:end|ends|ending)\s+(?:in|with)\s+[\"'`]?(\S+?)[\"'`]?(?=[\s,;!?]|\.?$|\.\s)", re.I),
      lambda item, part: item.endswith(part)),

@@ -358,6 +358,11 @@ _NOT_TEXTS = re.compile(r"subject|title|topic|name|тема|назван", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:it|the results?|the answer|what (?:you|it) (?:find|found|get|got|say|says)|"
                            r"the findings|the outcome|the details|the info(?:rmation)?)\b|"
                            r"(?<!\w)(?:результат\w*|ответ|то, что)(?!\w)", re.I)
+_SENDS_ON = re.compile(r"\b(?:the|this|that)\s+(?:summary|contents?|text|data|figures?|numbers?|list|report|rate|price|"
+                       r"status|results?|forecast|answer|details|info|findings|totals?)\b|"
+                       r"(?<!\w)(?:его|её|ее|их|это|сводк\w*|содержимое|итог\w*|результат\w*|данные|прогноз|курс|цен\w*)"
+                       r"(?!\w)", re.I)
+"""Words with which a later step sends on what an earlier one read: "email the summary", «отправь его в чат»."""
 _READ_VERBS = {"get", "list", "search", "find", "fetch", "check", "lookup", "look", "read", "show", "query", "retrieve"}
 
 
@@ -369,7 +374,7 @@ def _result_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list
     steps = []
     for k, (ask, part) in enumerate(zip(asks, parts, strict=False)):
         earlier = [p.uses[0][0] for p in parts[:k] if p.uses]
-        if not k or not earlier or not part.uses or slots._QUOTED.search(ask):
+        if not k or not earlier or not part.uses:
             continue
         source = next((t for t in tools if t.name == earlier[-1]), None)
         name, given = part.uses[0]
@@ -378,13 +383,18 @@ def _result_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list
             continue
         texts = tuple(p for p, sub in tool.properties().items() if isinstance(sub, dict) and _TEXTS.search(p)
                       and not _NOT_TEXTS.search(p) and "string" in slots._types(sub) and "enum" not in sub)
-        if not texts:
+        quoted = {next(g for g in m.groups() if g) for m in slots._QUOTED.finditer(ask)}
+        if not texts or any(given.get(p) in quoted or slots._free_text(p, str(tool.properties()[p].get("description")
+                                                                              or ""), ask) for p in texts):
+            continue  # the ask gives the text itself: 'email Kari "See you at 5"', "…saying we are late"
+        if side_effects.action(source) is not None:
             continue
         nouns = " ".join(w for w in re.findall(r"[a-zA-Zа-яА-ЯёЁ]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ",
                                                                               source.name.replace("_", " ")))
                          if w.lower() not in _READ_VERBS)
         own = re.sub(r"\S+@\S+|https?://\S+", " ", ask)
-        if not (_RESULT_WORDS.search(own) or overlap(stems(own, synonyms=True), stems(nouns, synonyms=True))):
+        if not (_RESULT_WORDS.search(own) or _SENDS_ON.search(own)
+                or overlap(stems(own, synonyms=True), stems(nouns, synonyms=True))):
             continue
         fixed = tuple((key, value) for key, value in given.items() if key not in texts)
         steps.append(plans.ResultStep(tool.name, source.name, fixed, texts))

@@ -485,3 +485,27 @@ def test_property_each_quoted_value_goes_to_the_field_its_label_names(client, fi
     spec = tool("do_it", "Do it.", {f[0]: {"type": "string", "description": f[1]} for f in fields})
     _, tool_input, _ = forced(client, spec, prompt)
     assert tool_input == {f[0]: v for f, v in zip(fields, values, strict=False)}, prompt
+
+
+@pytest.mark.parametrize(("prompt", "tools", "result", "later"), [
+    ("Найди контакты компании «Ромашка» и добавь каждому тег «VIP».",
+     [tool("search_contacts", "Найти контакты.", {"company": S}),
+      tool("add_tag", "Добавить тег контакту.", {"contact_id": S, "tag": S})],
+     json.dumps([{"id": "c1", "name": "Анна"}, {"id": "c2", "name": "Олег"}]),
+     [("add_tag", {"contact_id": "c1", "tag": "VIP"}), ("add_tag", {"contact_id": "c2", "tag": "VIP"})]),
+    ("Узнай курс доллара и отправь его в чат «Финансы».",
+     [tool("get_exchange_rate", "Курс валюты.", {"base": {"type": "string", "description": "Код ISO 4217"}}),
+      tool("send_message", "Отправить сообщение в чат.", {"chat": S, "text": S})],
+     "USD/RUB: 92.4", [("send_message", {"chat": "Финансы", "text": "USD/RUB: 92.4"})]),
+    ("Summarize the file /docs/plan.md and then email the summary to lee@corp.io.",
+     [tool("read_file", "Read a file.", {"path": S}),
+      tool("send_email", "Send an email.", {"to": {"type": "string", "format": "email"}, "body": S})],
+     "Plan: ship v2 in May.", [("send_email", {"to": "lee@corp.io", "body": "Plan: ship v2 in May."})]),
+])
+def test_a_later_step_on_what_the_first_returned_waits_for_it(client, prompt, tools, result, later):
+    """«добавь каждому», «отправь его», "email the summary": the second step runs in the next turn, on the result."""
+    _, responses = drive(client, prompt, tools, lambda name, tool_input: (result if name == tools[0]["name"] else "ok",
+                                                                          False))
+    calls = [[(b.name, b.input) for b in r.content if b.type == "tool_use"] for r in responses]
+    assert [name for name, _ in calls[0]] == [tools[0]["name"]], calls
+    assert [c for turn in calls[1:] for c in turn] == later, calls
