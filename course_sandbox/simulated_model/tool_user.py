@@ -309,7 +309,7 @@ def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
             uses = _unique_uses([u for p in parts for u in p.uses])
             missing = [p.missing for p in parts if p.missing and p.missing[0] not in {s.tool for s in later}]
             return Plan(uses, None if uses or not missing else missing[0], later)
-    return plan_calls(tools, evidence)
+    return _read_first(tools, evidence, plan_calls(tools, evidence))
 
 
 def _with_whole_request(tools: list[tool_roles.ToolSpec], part: Plan, evidence: Evidence,
@@ -367,38 +367,63 @@ _READ_VERBS = {"get", "list", "search", "find", "fetch", "check", "lookup", "loo
 
 
 def _result_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[Plan]) -> list[plans.ResultStep]:
-    """The parts that send on an earlier part's result ("…and then email the forecast to kari@…"): an action whose
-    words point at what the earlier tool returns (its own noun, "the forecast" for get_weather, or "the results",
-    "it"), with a text field the ask does not fill itself. Such a step waits for the result; its text is the
-    result, never the instruction."""
+    """The parts that send on an earlier part's result ("…and then email the forecast to kari@…"): see _sends_on."""
     steps = []
     for k, (ask, part) in enumerate(zip(asks, parts, strict=False)):
         earlier = [p.uses[0][0] for p in parts[:k] if p.uses]
-        if not k or not earlier or not part.uses:
-            continue
-        source = next((t for t in tools if t.name == earlier[-1]), None)
-        name, given = part.uses[0]
-        tool = next((t for t in tools if t.name == name), None)
-        if source is None or tool is None or tool.name == source.name or side_effects.action(tool) is None:
-            continue
-        texts = tuple(p for p, sub in tool.properties().items() if isinstance(sub, dict) and _TEXTS.search(p)
-                      and not _NOT_TEXTS.search(p) and "string" in slots._types(sub) and "enum" not in sub)
-        quoted = {next(g for g in m.groups() if g) for m in slots._QUOTED.finditer(ask)}
-        if not texts or any(given.get(p) in quoted or slots._free_text(p, str(tool.properties()[p].get("description")
-                                                                              or ""), ask) for p in texts):
-            continue  # the ask gives the text itself: 'email Kari "See you at 5"', "…saying we are late"
-        if side_effects.action(source) is not None:
-            continue
-        nouns = " ".join(w for w in re.findall(r"[a-zA-Zа-яА-ЯёЁ]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ",
-                                                                              source.name.replace("_", " ")))
-                         if w.lower() not in _READ_VERBS)
-        own = re.sub(r"\S+@\S+|https?://\S+", " ", ask)
-        if not (_RESULT_WORDS.search(own) or _SENDS_ON.search(own)
-                or overlap(stems(own, synonyms=True), stems(nouns, synonyms=True))):
-            continue
-        fixed = tuple((key, value) for key, value in given.items() if key not in texts)
-        steps.append(plans.ResultStep(tool.name, source.name, fixed, texts))
+        source = next((t for t in tools if earlier and t.name == earlier[-1]), None)
+        step = _sends_on(tools, part.uses[0], ask, source) if k and source and part.uses else None
+        if step is not None:
+            steps.append(step)
     return steps
+
+
+def _sends_on(tools: list[tool_roles.ToolSpec], use: tuple[str, dict], ask: str,
+              source: tool_roles.ToolSpec) -> plans.ResultStep | None:
+    """The step that sends on what a reading tool returns: an action whose words point at it (the source's own noun,
+    "the forecast" for get_weather, "the summary", "it", «его»), with a text field the ask does not fill itself (no
+    quote, no "saying …"). Such a step waits for the result; its text is the result, never the instruction. None
+    for any other call."""
+    name, given = use
+    tool = next((t for t in tools if t.name == name), None)
+    if tool is None or tool.name == source.name or side_effects.action(tool) is None \
+            or side_effects.action(source) is not None:
+        return None
+    texts = tuple(p for p, sub in tool.properties().items() if isinstance(sub, dict) and _TEXTS.search(p)
+                  and not _NOT_TEXTS.search(p) and "string" in slots._types(sub) and "enum" not in sub)
+    quoted = {next(g for g in m.groups() if g) for m in slots._QUOTED.finditer(ask)}
+    if not texts or any(given.get(p) in quoted or slots._free_text(p, str(tool.properties()[p].get("description")
+                                                                          or ""), ask) for p in texts):
+        return None  # the ask gives the text itself: 'email Kari "See you at 5"', "…saying we are late"
+    nouns = " ".join(w for w in re.findall(r"[a-zA-Zа-яА-ЯёЁ]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ",
+                                                                          source.name.replace("_", " ")))
+                     if w.lower() not in _READ_VERBS)
+    own = re.sub(r"\S+@\S+|https?://\S+", " ", ask)
+    if not (_RESULT_WORDS.search(own) or _SENDS_ON.search(own)
+            or overlap(stems(own, synonyms=True), stems(nouns, synonyms=True))):
+        return None
+    fixed = tuple((key, value) for key, value in given.items() if key not in texts)
+    return plans.ResultStep(tool.name, source.name, fixed, texts)
+
+
+def _read_first(tools: list[tool_roles.ToolSpec], evidence: Evidence, plan: Plan) -> Plan:
+    """One ask whose action sends what another tool would read ("Email kari@… the forecast for Oslo", "Send kari@…
+    the weather in Oslo"): the reading first, the action on its result in the next turn (never the instruction as
+    the e-mail's body)."""
+    actions = [u for u in plan.uses if any(t.name == u[0] and side_effects.action(t) is not None for t in tools)]
+    if plan.later or len(actions) != 1:
+        return plan
+    reads = [u for u in plan.uses if u not in actions]
+    planned = [t for u in reads for t in tools if t.name == u[0]]
+    for source in [*planned, *rank(tools, evidence), *tools]:
+        if side_effects.action(source) is not None or (source not in planned and missing_inputs(source, evidence)):
+            continue
+        step = _sends_on(tools, actions[0], evidence.text, source)
+        if step is not None and overlap(
+                evidence.request_stems, stems(f"{source.name} {source.description}", synonyms=True)):
+            return Plan(reads if source in planned else [*reads, (source.name, tool_input(source, evidence))],
+                        later=[step])
+    return plan
 
 
 def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:

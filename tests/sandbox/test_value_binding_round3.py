@@ -509,3 +509,29 @@ def test_a_later_step_on_what_the_first_returned_waits_for_it(client, prompt, to
     calls = [[(b.name, b.input) for b in r.content if b.type == "tool_use"] for r in responses]
     assert [name for name, _ in calls[0]] == [tools[0]["name"]], calls
     assert [c for turn in calls[1:] for c in turn] == later, calls
+
+
+_READS_FIRST = ["Email kari@nordic.no the forecast for Oslo.", "Send kari@nordic.no the weather in Oslo.",
+                "Отправь на kari@nordic.no прогноз погоды в Осло."]
+_SENDS_AT_ONCE = ['Email kari@nordic.no "See you in Oslo on Friday."',
+                  "Email kari@nordic.no saying the forecast for Oslo looks fine."]
+
+
+@pytest.mark.parametrize(("prompt", "first", "carries"), [
+    *((prompt, "get_weather", True) for prompt in _READS_FIRST),
+    *((prompt, "send_email", False) for prompt in _SENDS_AT_ONCE),
+    ("Check the weather in Oslo, but don't email anyone.", "get_weather", False)])
+def test_one_ask_that_sends_what_another_tool_reads_reads_it_first(client, prompt, first, carries):
+    """The e-mail waits for the weather and carries it; an ask that gives its own text sends that at once; one that
+    forbids the e-mail sends none."""
+    weather = tool("get_weather", "Get the current weather for a city.", {"city": S})
+    mail = tool("send_email", "Send an email.", {"to": {"type": "string", "format": "email"}, "subject": S, "body": S})
+    _, responses = drive(client, prompt, [weather, mail], lambda name, tool_input: (
+        "Oslo: light snow" if name == "get_weather" else "sent", False))
+    calls = [[(b.name, b.input) for b in r.content if b.type == "tool_use"] for r in responses]
+    assert [name for name, _ in calls[0]] == [first], calls
+    sent = [tool_input for turn in calls for name, tool_input in turn if name == "send_email"]
+    if "don't" in prompt:
+        assert sent == []
+    else:
+        assert len(sent) == 1 and sent[0]["to"] == "kari@nordic.no" and ("Oslo: light snow" == sent[0]["body"]) is carries
