@@ -1423,9 +1423,13 @@ def _clean(value: str) -> str:
     """A value without the sentence's punctuation after it: "Use get_weather for Oslo." gives "Oslo"
     (an initial keeps its dot: "Washington, D.C.")."""
     cleaned = value.rstrip(",;:!?")
-    if cleaned.endswith(".") and not re.search(r"(?:^|[\s.])\w\.$", cleaned):
-        cleaned = cleaned.rstrip(".")
+    if cleaned.endswith(".") and (not re.search(r"(?:^|[\s.])\w\.$", cleaned) or _LETTERED.search(cleaned)):
+        cleaned = cleaned.rstrip(".")  # "in Conference Room B." ends its sentence: a room's letter is no initial
     return cleaned or value
+
+
+_LETTERED = re.compile(r"\b(?:room|hall|gate|building|block|wing|floor|suite|terminal|platform|office|bay|dock|"
+                       r"section|zone|row|level)\s+\w\.$", re.I)
 
 
 def _trimmed(place: str) -> str:

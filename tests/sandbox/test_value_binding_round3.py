@@ -427,6 +427,8 @@ def test_a_hashtag_channel_before_a_quoted_message_is_the_channel(client):
      "Add a note to Maria Lopez: prefers calls after 5pm.", {"contact": "Maria Lopez", "note": "prefers calls after 5pm"}),
     (tool("send_message", "Отправить сообщение.", {"channel": S, "text": S}),
      "Отправь в канал #general сообщение «Релиз готов».", {"channel": "general", "text": "Релиз готов"}),
+    (tool("create_event", "Create an event.", {"title": S, "location": S}), 'Create "Demo" in Conference Room B.',
+     {"title": "Demo", "location": "Conference Room B"}),
 ])
 def test_labels_in_either_language_and_counted_nouns_go_to_their_fields(client, spec, prompt, wanted):
     """A label before a value («исполнитель — petrov») is no cue for the value before it; "3 nights" is the nights'
