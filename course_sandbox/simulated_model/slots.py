@@ -392,7 +392,8 @@ class RequestHints:
         """A free-text field (a note, a reminder's text) that would get the whole request, or a value another field
         took by its label («в чат «Семья»» is the chat's), gets the request's own remaining words (remainder.py)."""
         if index is not None or any(self.parents) or not isinstance(found, str) or "enum" in schema \
-                or "pattern" in schema or kind_of(name, schema) != "text" or name.lower() in self.evidence.named:
+                or "pattern" in schema or kind_of(name, schema) != "text" or name.lower() in self.evidence.named \
+                or _ASKED_AS_IS.search(f"{name} {schema.get('description') or ''}"):
             return found
         text = self.evidence.text
         whole = found == _one_line(text)
@@ -1428,6 +1429,9 @@ def _clean(value: str) -> str:
     return cleaned or value
 
 
+_ASKED_AS_IS = re.compile(r"(?:^|_|\b)(?:q|query|queries|question|prompt|search|keywords?|terms?|input|request|"
+                          r"instruction|expression|ask|запрос\w*|вопрос\w*)(?:$|_|\b)", re.I)
+"""A field that takes the request as it is asked (a search query, a question, a prompt), not the words left over."""
 _LETTERED = re.compile(r"\b(?:room|hall|gate|building|block|wing|floor|suite|terminal|platform|office|bay|dock|"
                        r"section|zone|row|level)\s+\w\.$", re.I)
 

@@ -108,6 +108,14 @@ def test_a_free_text_field_takes_the_requests_own_words_not_the_whole_request(cl
     assert tool_input[field] == wanted
 
 
+@pytest.mark.parametrize(("field", "prompt"), [("query", "Find cheap flights to Rome in May."),
+                                               ("question", "What is the capital of France?"),
+                                               ("prompt", "Draw a cat riding a bike in Paris.")])
+def test_a_query_or_a_question_takes_the_request_as_asked(client, field, prompt):
+    _, tool_input, _ = forced(client, tool("search", "Search the web.", {field: S}), prompt)
+    assert tool_input == {field: prompt}
+
+
 def test_an_optional_cc_the_prompt_fills_is_filled(client):
     spec = tool("send_email", "Send an email.", {"to": {"type": "array", "items": {"type": "string", "format": "email"}},
                                                   "cc": {"type": "array", "items": {"type": "string", "format": "email"}},
