@@ -56,6 +56,9 @@ def sentence(call: Call, question: str, lang: str) -> str:
         said = [(k.replace("_", " "), _shown(v)) for k, v in list(asked.items())[:_MAX_FIELDS]]
         if len(said) == 1:
             (key, value), = said
+            value = value[:-1] if value.endswith(".") and not value.endswith("..") else value  # one full stop
+            if subject and key.casefold() == str(subject).casefold():
+                return f"{subject}: {value}."  # "Oslo: light snow…" answers for Oslo, not "the oslo of Oslo"
             if subject:
                 return words(lang, "The {key} of {subject} is {value}.", key=key, subject=subject, value=value)
             return words(lang, "The {key} is {value}.", key=key, value=value)

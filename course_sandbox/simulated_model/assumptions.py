@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from ..words import words
-from . import slots
+from . import item_lists, slots
 from .answers import arguments
 from .schema_instance import instance
 from .tool_roles import ToolSpec
@@ -36,12 +36,20 @@ def _guessed(schema: dict, given: dict, plain: dict, said: str, currencies: set[
         if isinstance(value, dict) and isinstance(plain.get(key), dict):
             guessed.update(_guessed(sub, value, plain[key], said, currencies, f"{prefix}{key}."))
             continue
+        items = sub.get("items") if isinstance(sub.get("items"), dict) else {}
+        if isinstance(value, list) and isinstance(items.get("properties"), dict):
+            # each object of an array of objects: "example name" for a grocery item
+            item_plain = instance({**items, "required": list(items["properties"])})
+            for k, item in enumerate(value[:20]):
+                if isinstance(item, dict) and isinstance(item_plain, dict):
+                    guessed.update(_guessed(items, item, item_plain, said, currencies, f"{prefix}{key}[{k}]."))
+            continue
         fixed = "const" in sub or "default" in sub or len(sub.get("enum") or [None, None]) == 1
         if value == [] and plain.get(key) == [] and not fixed:  # an array the request lists nothing for
             guessed[f"{prefix}{key}"] = value
             continue
         if value == plain.get(key) and not isinstance(value, (bool, dict, list)) and not fixed \
-                and value not in currencies \
+                and value not in currencies and not item_lists.written(value, said) \
                 and not re.search(rf"(?<!\w){re.escape(str(value).lower())}(?:e?s)?(?!\w)", said):
             guessed[f"{prefix}{key}"] = value
     return guessed

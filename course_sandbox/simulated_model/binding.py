@@ -28,6 +28,7 @@ from typing import Any
 
 from . import number_words, proper_names, spoken_values
 from .scalar_values import MISSING
+from .words import STOPWORDS, overlap, stems
 
 _GENERIC_WORDS = {"name", "id", "ids", "value", "the", "of", "a", "an", "in", "for", "to", "from", "type", "str",
                   "string", "field", "new", "num", "number", "data", "info", "text", "is", "and", "or", "by", "at",
@@ -153,7 +154,8 @@ def mentions(text: str) -> list[Mention]:
     """The values a request states, each once, in the order written (see the module's docstring)."""
     from . import slots  # slots reads its own kinds with these regular expressions; binding reads them once
 
-    text = number_words.digits(text[: slots.READ_LIMIT])
+    original = text[: slots.READ_LIMIT]
+    text = number_words.digits(original)
     found: list[Mention] = []
     free = [True] * len(text)
 
@@ -174,9 +176,11 @@ def mentions(text: str) -> list[Mention]:
         claim(*m.span(), "url", slots._clean(m.group(0)))
     for m in slots._UUID.finditer(text):
         claim(*m.span(), "code", m.group(0))
-    for m in slots._QUOTED.finditer(masked()):  # a quoted string is one value: 'titled "Sprint 12"'
-        said = next(g for g in m.groups() if g)
-        claim(*m.span(), "quoted", said)
+    written = [next(g for g in m.groups() if g) for m in slots._QUOTED.finditer(original)]
+    quoted = list(slots._QUOTED.finditer(masked()))
+    for k, m in enumerate(quoted):  # a quoted string is one value: 'titled "Sprint 12"'
+        said = written[k] if len(written) == len(quoted) else next(g for g in m.groups() if g)
+        claim(*m.span(), "quoted", said)  # as written: "Draft two" stays words
     for m in _TRANSLATE.finditer(masked()):  # "translate good morning to French": what to translate is one value
         group = 1 if m.group(1) else 2
         if m.group(group).strip(" ,:"):
@@ -219,6 +223,12 @@ def mentions(text: str) -> list[Mention]:
     for m in spoken_values.PHONE.finditer(masked()):
         if sum(ch.isdigit() for ch in m.group(0)) >= 7:
             claim(*m.span(), "phone", m.group(0).strip())
+    for m in re.finditer(r"(?<![\w&#/])#([A-Za-z][\w-]*)", masked()):  # "#general": a channel, a tag, by its name
+        claim(*m.span(), "tag", m.group(1))
+    for m in _NUMBERED_PLACE.finditer(masked()):  # "in Room 4B", «в переговорке 3.14»: a place named by its number
+        claim(*m.span(), "proper", m.group(0))
+    for m in _FILE_NAME.finditer(masked()):  # "to report_2026_Q1.docx": a file's name, whole
+        claim(*m.span(), "filename", m.group(0))
     for pattern in _CODE_PATTERNS:  # before amounts: the number inside an id (cus_8812, INV-5) is no quantity
         for m in pattern.finditer(masked()):
             span = m.span(1) if m.groups() else m.span()
@@ -286,6 +296,15 @@ _DAY_RANGE = re.compile(r"(?<![\w.,/-])(?:(?:с|from|between)\s+)?(\d{1,2})(?:st
 _DIMENSIONS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*[x×х*]\s*(\d+(?:[.,]\d+)?)(?:\s*[x×х*]\s*(\d+(?:[.,]\d+)?))?"
                          r"\s?(?P<unit>mm|cm|m|in|мм|см|м|millimet(?:er|re)s?|centimet(?:er|re)s?|met(?:er|re)s?)"
                          r"(?!\w)", re.I)
+_NUMBERED_PLACE = re.compile(r"(?<![\w-])(?:room|hall|office|suite|gate|building|floor|desk|platform|terminal|ward|bay|"
+                             r"dock|lab|studio|booth|cabin|unit|переговорн\w*|переговорк\w*|комнат\w*|кабинет\w*|"
+                             r"аудитори\w*|зал\w*|корпус\w*)\s+(?:№\s*|no\.?\s*|#)?(?:[A-ZА-ЯЁ]?\d+[A-Za-zА-Яа-яЁё]?"
+                             r"(?:[-.]\d+[A-Za-z]?)?|[A-ZА-ЯЁ]\d*)(?![\w-])", re.I)
+"""A room, gate or office named by its number or letter: "Room 4B", "Gate B12", «кабинет 305»."""
+_FILE_NAME = re.compile(r"(?<![\w/@.\\-])[\w-]*[A-Za-zА-Яа-яЁё0-9][\w-]*(?:\.[\w-]+)*\."
+                        r"(?:docx?|xlsx?|pptx?|odt|ods|rtf|pdf|txt|md|csv|tsv|json|xml|ya?ml|toml|ini|cfg|log|sql|py|ipynb|sh|zip|tar|gz|tgz|7z|rar|png|"
+                        r"jpe?g|gif|svg|webp|mp3|mp4|wav|mov|avi|html?|css|bak|tmp|key|pem)(?![\w-])", re.I)
+"""A file's name with its extension, not inside a path: "rename it to report_2026_Q1.docx"."""
 _EXTENSION = re.compile(r"(?<![\w./~-])(\.[A-Za-z][A-Za-z0-9]{0,5})(?![\w/.-])")
 """A file extension written on its own: "all .csv files", «файлы .log»."""
 _DIMENSION_WORDS = ({"length", "long", "len", "l", "длина"}, {"width", "wide", "w", "breadth", "ширина"},
@@ -365,6 +384,9 @@ class Want:
     """A date-time field that asks for local time, without an offset (its value gets no "Z")."""
     bare_extension: bool = False
     """An extension field that asks for no leading dot ("without the dot", "e.g. csv")."""
+    described: tuple[str, ...] = ()
+    """Stems of the field's name and description words (Russian ones also as their English word), for a label beside
+    a value that names the field in other words («в чат …» for `chat` described «Название чата»)."""
 
 
 _DATE_WORDS = re.compile(r"(?:^|_|\b)(?:check_?in|check_?out|checkin|checkout|arrival|arrive|departure|depart|due|"
@@ -373,12 +395,16 @@ _DATE_WORDS = re.compile(r"(?:^|_|\b)(?:check_?in|check_?out|checkin|checkout|ar
 _POSTCODE_FIELD = re.compile(r"zip|post_?code|postal|pin_?code|индекс", re.I)
 _PHONE_FIELD = re.compile(r"^(?:number|to|from|recipient|phone|mobile|cell|tel)$|phone|mobile|телефон", re.I)
 _FROM_ROLE = re.compile(r"^(?:from|source|origin|pickup|pick_?up|sender|departure|start)(?:_|$)|(?:_|^)from$", re.I)
-_TO_ROLE = re.compile(r"^(?:to|dest|destination|target|dropoff|drop_?off|recipient|arrival|end)(?:_|$)|(?:_|^)to$",
+_TO_ROLE = re.compile(r"^(?:to|dest|destination|target|dropoff|drop_?off|recipient|arrival|end|new)(?:_|$)|(?:_|^)to$",
                       re.I)
 _AT_ROLE = re.compile(r"merchant|store|shop|venue|restaurant|hotel|vendor|payee|business|cafe|bar\b", re.I)
 _IN_ROLE = re.compile(r"location|city|town|place|where|region|area", re.I)
 _LABEL_ROLE = re.compile(r"title|name|label|subject|caption|heading", re.I)
-_FOR_ROLE = re.compile(r"assignee|owner|employee|customer|client|person|patient|guest|recipient|member|for_?whom|who",
+_AS_ROLE = re.compile(r"title|name|label|tag|status|state|category|role|type|kind|group|folder|stage|тег|метк|статус",
+                      re.I)
+_TOPIC_ROLE = re.compile(r"topic|subject|theme|about|agenda|тем", re.I)
+_FOR_ROLE = re.compile(r"assignee|owner|employee|customer|client|person|patient|guest|recipient|member|for_?whom|who|"
+                       r"contact",
                        re.I)
 
 
@@ -440,7 +466,14 @@ def want(name: str, schema: dict) -> Want:
     if kind == "extension" and isinstance(pattern_, str):
         dotted = spoken_values.bounded_search(pattern_, ".log")
         bare = bare or not (dotted and dotted.group(0) == ".log")
-    return Want(name, frozenset(types), kind, words, unit, array, code, local, bare)
+    said = " ".join(w for w in re.findall(r"[a-zа-яё]+", f"{spoken.replace('_', ' ')} {described.lower()}")
+                    if w not in _GENERIC_WORDS and w not in _VAGUE_WORDS)
+    return Want(name, frozenset(types), kind, words, unit, array, code, local, bare, tuple(sorted(stems(said))))
+
+
+_VAGUE_WORDS = {"code", "format", "value", "values", "e.g", "example", "optional", "required", "string", "list",
+                "iso", "key", "item", "items", "field", "one", "name", "names", "название", "имя", "код", "формат"}
+"""Description words that label nothing in particular (a label "code" or «название» fits many fields)."""
 
 
 # ---------------------------------------------------------------- fit and assignment
@@ -459,10 +492,22 @@ def _cues(want_: Want, mention: Mention, text: str) -> int:
     before = re.split(r"[.!?;:]\s|_{2,}", text[max(0, mention.start - 40):mention.start])[-1]
     after = re.split(r"[.!?;:](?:\s|$)|_{2,}", text[mention.end:mention.end + 30])[0]
     # before: "zip code 62704", "checking in 2026-04-10"; after: the word right after ("the Dover warehouse")
+    if _LABELS_NEXT.match(text[mention.end:mention.end + 30]):
+        after = ""  # "subject "Contract v3", body "…"": "body" labels the value after it, not this one
     before, after = re.findall(r"[^\W_]+", before.lower())[-3:], re.findall(r"[^\W_]+", after.lower())[:1]
     near = {_stem(w) for w in before + after}
     near |= {english for w in before + after for stem, english in _RUSSIAN_CUES.items() if w.startswith(stem)}
-    return sum(1 for w in want_.words if _stem(w) in near and w not in ("to", "from"))
+    named = sum(1 for w in want_.words if _stem(w) in near and w not in ("to", "from"))
+    if named or not want_.described or mention.kind not in ("quoted", "proper", "tag", "filename"):
+        return named
+    # the field's description names the value's label, the word right before it: «в чат «Семья»» for `chat`
+    # described «Название чата» (a name or a quote; "merge request !484" is no `ref`'s, though its description
+    # speaks of merge requests)
+    return 1 if overlap(stems(" ".join(before[-1:] + after), synonyms=True), set(want_.described)) else 0
+
+
+_LABELS_NEXT = re.compile(r"^\s*,?\s*[^\W\d_]+(?:\s*[:—–=]|\s+-\s|\s*-?\s*(?:_|[\"«“']))")
+"""Right after a value, a word that labels the next value (", body "…"", ", тема «…»")."""
 
 
 _RUSSIAN_CUES = {"клиент": "custo", "заказчик": "custo", "покупател": "custo", "сотрудник": "emplo",
@@ -488,11 +533,16 @@ def _role(want_: Want, mention: Mention, text: str) -> int:
         return 1 if {"to", "into", "в", "на"} & set(before) else -1 if "from" in before else 0
     if before and before[-1] in ("called", "named", "titled", "названием") and _LABEL_ROLE.search(name):
         return 1
+    if before and before[-1] in ("as", "как") and mention.kind in ("quoted", "proper") and _AS_ROLE.search(name):
+        return 1  # 'tag them as "priority"', "save it as Draft"
+    if before and before[-1] in ("about", "regarding", "re", "on", "о", "об", "про") and _TOPIC_ROLE.search(name):
+        return 1  # "a meeting about Budget Review" for `topic`
     if before and before[-1] in ("in", "near", "в", "во") and _IN_ROLE.search(name) and not _AT_ROLE.search(name):
         return 1
     if before and ("at" in before or "у" in before) and _AT_ROLE.search(name):
         return 1
-    if before and before[-1] in ("for", "to", "для") and _FOR_ROLE.search(name) and not _AT_ROLE.search(name):
+    if before and before[-1] in ("for", "to", "для") and _FOR_ROLE.search(name) and not _AT_ROLE.search(name) \
+            and mention.kind in ("proper", "quoted", "code", "email", "phone"):
         return 1
     return 0
 
@@ -592,6 +642,14 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
         return m.value, 3 if kind == "id" else 2 if kind == "product" else 1
     if m.kind == "path":
         return (m.value, 3) if kind == "path" else None
+    if m.kind == "tag":
+        tagged = re.search(r"channel|tag|topic|hashtag|room|chat|group|канал|тег|чат", want_.name, re.I)
+        return (m.value, 3 if tagged else 1) if kind in (None, "text", "name", "id") else None
+    if m.kind == "filename":
+        if kind == "path":
+            return m.value, 2
+        filed = re.search(r"file|name|файл|им[яе]", f"{want_.name} {' '.join(want_.described)}", re.I)
+        return (m.value, 2 if filed else 1) if kind in (None, "text", "name", "id", "product") else None
     if m.kind == "address":
         return (m.value, 2) if kind == "address" else None  # whole: its parts are postal.py's
     if kind == "address":
@@ -672,14 +730,69 @@ def _bind(text: str, fields: dict) -> dict[str, Bound]:
         only = fit == 3 and kinds.get(want_.kind or "", 0) == 1 and best.get(want_.name) == 1
         strong = bool(cues) or only or (fit == 3 and want_.unit is not None)
         bound[want_.name] = Bound(value, strong, fit >= 2 or bool(cues))
+    free = [w for w in wants if (w.name not in bound or not bound[w.name].sure) and not w.array
+            and w.kind in (None, "text", "name") and "string" in (set(w.types) or {"string"})]
+    taken = {b.value for b in bound.values() if b.sure}
+    left = [m for m in found if m.kind == "quoted" and m.value not in taken]
+    if len(free) == 1 and len(left) == 1:  # the one quote nothing else took, for the one field nothing else filled
+        bound[free[0].name] = Bound(left[0].value, False, True)
+    renamed = any(_NEW.search(w.name) for w in wants)
+    for want_ in wants:
+        labelled = None if (want_.name in bound and bound[want_.name].strong) or want_.array \
+            else _labelled(want_, spoken, renamed)
+        if labelled is not None and labelled not in {b.value for name, b in bound.items() if name != want_.name
+                                                     and b.strong}:
+            bound[want_.name] = Bound(labelled, True)
     return bound
+
+
+_NEW = re.compile(r"(?:^|_)(?:new|target|renamed?)(?:_|$)|^new[A-Z]", re.I)
+_SET_TO = re.compile(r"(?<!\w)(?:set|change|update|switch|turn|make|mark|move|rename|переименуй|измени|поменяй|"
+                     r"поставь|переведи)\b[^.!?;]{0,80}?\s(?:to|into|as|на|в)\s+[\"«“']?([\w.@#-]*\w)[\"»”']?"
+                     r"(?=\s*(?:[,;!?]|\.(?:\s|$)|$))", re.I)
+"""A value set by a command: "set the status of PROJ-12 to blocked", "rename #general to team-chat"."""
+
+_LABEL_LINK = r"\s*(?:(?:it|them|him|her|this|that|these|those|(?:each|all|both)(?:\s+of\s+them)?|them\s+all)\s+)?" \
+              r"(?:to|as|is|=|:|—|–|-)\s*"
+_NOT_A_HANDLE = {"each", "every", "all", "them", "it", "the", "these", "those", "both", "any", "one", "some", "this",
+                 "that", "him", "her", "me", "us", "to", "as", "is", "a", "an", "and", "or", "for", "with", "from"}
+_LABELLED_END = r"(?=\s*(?:[,;!?]|\.(?:\s|$)|\band\b|\bи\b|$))"
+
+
+def _labelled(want_: Want, text: str, renamed: bool = False) -> str | None:
+    """A bare word the field's own word labels, the last of its clause: "assign to jdoe." for `assignee`,
+    "owner: mkhan," or "owner bsmith" for `owner`; the value a command sets ("rename … to team-chat" for `new_name`,
+    "set the status of … to blocked" for `status`, unless the tool has a field for the new value); None when no such
+    label is written, or what follows it is an ordinary word ("assign it to the team")."""
+    if want_.kind not in (None, "text", "name", "id") or "string" not in (set(want_.types) or {"string"}):
+        return None
+    command = _SET_TO.search(text)
+    if command and command.group(1).lower() not in STOPWORDS and (_NEW.search(want_.name) or (
+            not renamed and overlap(stems(command.group(0)), set(want_.described)))):
+        return command.group(1).lstrip("#")
+    for word in dict.fromkeys([*want_.words, *(w for w in want_.described if re.search(r"[а-яё]", w))]):
+        if len(word) < 4 or word in ("from", "with", "into"):
+            continue
+        stem = re.escape(word[:max(4, len(word) - 3)])
+        m = re.search(rf"(?<![\w-]){stem}\w*{_LABEL_LINK}([\w.@-]*\w){_LABELLED_END}", text, re.I)
+        if m and m.group(1).lower() not in STOPWORDS and not re.fullmatch(r"\d+", m.group(1)):
+            return m.group(1)
+        # no link word: only a handle, a login in lower case with a digit, a dot or "_" ("owner bsmith", "user jdoe42")
+        m = re.search(rf"(?<![\w-]){stem}\w*\s+([a-z][a-z0-9]*[._]?[a-z0-9]+)(?=\s|[,;.!?]|$)", text)
+        if m and m.group(1) not in STOPWORDS | _NOT_A_HANDLE and (re.search(r"[\d._]", m.group(1))
+                                                                  or _HANDLE_FIELD.search(want_.name)):
+            return m.group(1)
+    return None
+
+
+_HANDLE_FIELD = re.compile(r"owner|assignee|user|login|handle|author|reviewer|username|account", re.I)
 
 
 def _aside(text: str, others: list[Mention]) -> str:
     """The text with the other mentions blanked out (their own words are no cue for this one)."""
     chars = list(text)
     for other in others:
-        if other.kind in ("proper", "quoted", "address", "code"):
+        if other.kind in ("proper", "quoted", "address", "code") or (other.kind == "quantity" and other.unit):
             chars[other.start:other.end] = "_" * (other.end - other.start)  # still a word, with no meaning
     return "".join(chars)
 

@@ -17,6 +17,8 @@ FLIGHT = ("flight", "flights", "status", "departure", "arrival")
 COOKING = ("recipe", "recipes", "cook", "cooking", "dish", "meal")
 STOCK = ("stock", "inventory", "availability", "available", "warehouse")
 DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "package", "parcel")
+MONEY = ("balance", "account", "money", "funds", "bank", "card", "wallet")
+RIDE = ("taxi", "cab", "ride", "car", "driver", "transfer")
 
 _ENGLISH: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("umbrella", "umbrellas", "raincoat", "rain", "rains", "raining", "rainy", "drizzle",
@@ -31,6 +33,9 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
                      "lasagne", "lasagna", "pasta", "risotto", "curry", "soup", "stew", "salad", "pancakes",
                      "casserole", "dessert", "meal", "meals", "dish"), COOKING),
     **dict.fromkeys(("late", "early", "clock", "o'clock", "awake", "asleep", "midnight", "bedtime"), CLOCK),
+    **dict.fromkeys(("money", "balance", "funds", "savings", "afford", "overdrawn", "card", "spend", "spent",
+                     "salary", "paycheck"), MONEY),
+    **dict.fromkeys(("taxi", "cab", "uber", "lyft", "pickup", "chauffeur", "ride", "rides"), RIDE),
 }
 """Whole English words (no beginnings: "rain" must not take "train", nor "snow" "snowflake's API")."""
 _RUSSIAN: dict[str, tuple[str, ...]] = {
@@ -40,16 +45,27 @@ _RUSSIAN: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("поздно", "рано", "полноч"), CLOCK),
     **dict.fromkeys(("склад", "наличи", "остатк", "остаток"), STOCK),
     **dict.fromkeys(("рецепт", "ужин", "обед", "завтрак", "приготов", "испеч", "выпечк", "блюд"), COOKING),
+    **dict.fromkeys(("денег", "деньг", "баланс", "сбережен", "накоплен", "зарплат", "карточк", "картой"), MONEY),
+    **dict.fromkeys(("такси", "трансфер", "водител"), RIDE),
 }
 """Russian word beginnings: «зонт», «зонтик»; «дождь», «дождя»; «посылка», «посылку»."""
 
 
-def concepts(word: str) -> tuple[str, ...]:
-    """The words a tool for this everyday word would use; () for any other word."""
+def concepts(word: str, text: str | None = None) -> tuple[str, ...]:
+    """The words a tool for this everyday word would use; () for any other word. A money word is one only in a
+    question about an amount ("how much is left on my card?", «хватит ли денег…»), given the text: "write a birthday
+    card" or "I left my card at the restaurant" ask nothing of a balance tool."""
     if word in _ENGLISH:
-        return _ENGLISH[word]
-    return next((meaning for start, meaning in _RUSSIAN.items() if word.startswith(start)), ())
+        found = _ENGLISH[word]
+    else:
+        found = next((meaning for start, meaning in _RUSSIAN.items() if word.startswith(start)), ())
+    if found is MONEY and text is not None and not _AMOUNT_ASKED.search(text):
+        return ()
+    return found
 
+
+_AMOUNT_ASKED = re.compile(r"\b(?:how much|how many|balance|enough|afford|left on|remaining|available|overdrawn)\b|"
+                           r"(?<!\w)(?:сколько|баланс\w*|хватит|хватает|остал\w*|осталось|доступн\w*)(?!\w)", re.I)
 
 _COMPOSING = re.compile(
     r"\b(?:write|compose|draft|make up|come up with|give)\s+(?:me\s+|us\s+)?(?:a|an|some|one|\d+)?\s*(?:[\w-]+\s+){0,"

@@ -146,3 +146,50 @@ def bracketed(text: str) -> list[tuple[str, float | int, str | None]]:
         amount = float(m.group(2).replace(",", "."))
         found.append((name, int(amount) if amount.is_integer() else amount, (m.group(3) or "").rstrip(".") or None))
     return found[:MAX_ITEMS]
+
+
+_MEASURE = (r"kg|kgs|kilos?|kilograms?|g|gr|grams?|mg|lb|lbs|oz|l|ltr|lit(?:er|re)s?|ml|cl|pcs|pc|pieces?|packs?|"
+            r"packets?|bottles?|cans?|boxes|box|bags?|jars?|loaf|loaves|dozen|"
+            r"кг|килограмм\w*|г|гр|грамм\w*|мг|л|литр\w*|мл|шт|штук\w*|пач\w*|бутыл\w*|банк\w*|упаков\w*|пакет\w*|"
+            r"бат\w*|бух\w*|десят\w*")
+_MEASURED = re.compile(rf"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*(?:({_MEASURE})\.?\s+)?(?:(?:of|x)\s+)?"
+                       r"([A-Za-zА-Яа-яЁё][A-Za-zА-Яа-яЁё'-]*(?:\s+(?!(?:and|и|or|или|for|для|to|на|в|with|с)\b)"
+                       r"[A-Za-zА-Яа-яЁё][A-Za-zА-Яа-яЁё'-]*){0,2})(?=\s*(?:[,;.!?]|\band\b|\bи\b|$))", re.I)
+_UNIT_CODES = [("kg", r"kgs?|kilos?|kilograms?|кг|килограмм\w*"), ("g", r"g|gr|grams?|г|гр|грамм\w*"), ("mg", r"mg|мг"),
+               ("l", r"l|ltr|lit(?:er|re)s?|л|литр\w*"), ("ml", r"ml|мл"), ("lb", r"lbs?"), ("oz", r"oz"),
+               ("pcs", r"pcs|pc|pieces?|шт|штук\w*")]
+_UNIT_NAMES = {"kg": ("kg", "kilogram", "kilograms", "kilo", "кг"), "g": ("g", "gram", "grams", "г"),
+               "l": ("l", "liter", "litre", "liters", "litres", "л"), "ml": ("ml", "milliliter", "millilitre", "мл"),
+               "pcs": ("pcs", "pc", "piece", "pieces", "each", "unit", "units", "item", "шт"), "lb": ("lb", "lbs"),
+               "oz": ("oz",), "mg": ("mg",)}
+
+
+def measured(text: str) -> list[tuple[str, float | int, str | None]]:
+    """Items written as an amount, a unit and what is measured: «2 кг картофеля, 1,5 л молока и 6 шт. яиц», "2 kg of
+    potatoes and 6 eggs" -> [("картофеля", 2, "кг"), ("молока", 1.5, "л"), ("яиц", 6, "шт")]; [] for fewer than two
+    items, or when a stretch between them is not one of them."""
+    found = []
+    for m in _MEASURED.finditer(text[:4000]):
+        amount = float(m.group(1).replace(",", "."))
+        found.append((m.group(3).strip(), int(amount) if amount.is_integer() else amount, m.group(2)))
+    return found[:MAX_ITEMS] if len(found) >= 2 else []
+
+
+def unit_option(written: str | None, schema: dict) -> str | None:
+    """The value a unit field takes for a unit as written: "кг" is "kg", «шт» "pcs" (or the enum's word for a piece);
+    None when the field cannot take it."""
+    if not written:
+        return None
+    code = next((code for code, pattern in _UNIT_CODES if re.fullmatch(pattern, written.rstrip("."), re.I)), None)
+    options = schema.get("enum")
+    if not isinstance(options, list):
+        return code or written
+    if code is None:
+        return next((o for o in options if isinstance(o, str) and o.lower() == written.lower()), None)
+    return next((o for o in options if isinstance(o, str) and o.lower() in _UNIT_NAMES.get(code, (code,))), None)
+
+
+def written(value: object, text: str) -> bool:
+    """Whether the text writes this unit code in some form: "kg" as «кг», "pcs" as «шт.», "l" as "litres"."""
+    pattern = next((pattern for code, pattern in _UNIT_CODES if code == value), None)
+    return pattern is not None and bool(re.search(rf"(?<![\w.,])\d*(?:[.,]\d+)?\s*(?:{pattern})\.?(?!\w)", text, re.I))

@@ -42,7 +42,15 @@ def _english(word: str) -> int | None:
     return _EN_UNITS.get(word, _EN_SCALES.get(word))
 
 
+_RU_COLLECTIVE = {"двое": 2, "трое": 3, "четверо": 4, "пятеро": 5, "шестеро": 6, "семеро": 7, "восьмеро": 8,
+                  "девятеро": 9, "десятеро": 10}
+"""Collective numerals in the nominative, for people: «двое гостей», «трое взрослых» (their other cases, «на
+пятерых», are spoken_values' party sizes)."""
+
+
 def _russian(word: str) -> int | None:
+    if word in _RU_COLLECTIVE:
+        return _RU_COLLECTIVE[word]
     if word in _RU_WORD or len(word) >= 5:
         for stem, value in _RU_STEMS:
             if word.startswith(stem) and (len(stem) >= 5 or word in _RU_WORD or stem in ("тысяч", "сорок")):
@@ -114,7 +122,12 @@ def digits(text: str) -> str:
         i = j
     out.append(text[position:])
     said = _DOZEN.sub(lambda m: str(12 * (int(m.group(2)) if m.group(2) else 1)), "".join(out))
-    return _CLOCK.sub(_clock, said)
+    return _BARE_HOUR.sub(lambda m: f"{m.group(1)}{int(m.group(2))}:00{m.group(3)}", _CLOCK.sub(_clock, said))
+
+
+_BARE_HOUR = re.compile(r"(\b(?:from|between)\s+|(?<!\w)с\s+)(\d{1,2})(\s+(?:to|till|until|and|до|по)\s+\d{1,2}:\d{2})",
+                        re.I)
+"""An hour with no minutes that starts a range of clock times: "from 10 to 11:30", «с 10 до 11:30» (10:00)."""
 
 
 _CLOCK = re.compile(r"\b(half|quarter)\s+(past|to)\s+(\d{1,2})\b(?!:)|"

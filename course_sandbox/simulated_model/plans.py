@@ -16,7 +16,7 @@ from .history import Call
 from .result_conditions import Condition, conditions, numeric_words
 
 _BACK = re.compile(r"\b(?:the ones|them|those|these|each|every one|all of them|the rest|their|its)\b|"
-                   r"(?<!\w)(?:те|тех|их|них|эти|этих|каждый|каждую|все)(?!\w)", re.I)
+                   r"(?<!\w)(?:те|тех|их|них|эти|этих|каждый|каждую|каждому|каждой|каждого|все|всем|им)(?!\w)", re.I)
 _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
     (re.compile(r"\b(?:end|ends|ending)\s+(?:in|with)\s+[\"'`]?(\S+?)[\"'`]?(?=[\s,;!?]|\.?$|\.\s)", re.I),
      lambda item, part: item.endswith(part)),
@@ -172,7 +172,9 @@ def _items(result: str, earlier_input: dict, prop: str = "",
             if isinstance(entry, dict):
                 fields = {str(k): str(v) for k, v in entry.items() if isinstance(v, (str, int)) and not isinstance(v,
                                                                                                                    bool)}
-                entry = next((fields[k] for k in (prop, "path", "file", "name", "id") if k in fields), None) \
+                # `contact_id` takes the item's `id` before its name; `issue_key` its `key`
+                ends = [k for k in fields if prop and k != prop and len(k) >= 2 and prop.endswith(f"_{k}")]
+                entry = next((fields[k] for k in (prop, *ends, "path", "file", "name", "id") if k in fields), None) \
                     or next((v for k, v in fields.items() if prop and k.endswith(prop.rsplit("_", 1)[-1])), None) \
                     or (next(iter(fields.values()), None) if any_key else None)
             if isinstance(entry, str):
@@ -188,3 +190,26 @@ def _items(result: str, earlier_input: dict, prop: str = "",
 
 def _base(item: str) -> str:
     return item.rsplit("/", 1)[-1]
+
+
+@dataclass(frozen=True)
+class ResultStep:
+    """A step that sends on what an earlier step returns ("check the weather in Oslo and then email the forecast to
+    kari@…"): called once that result is back, never in the same turn, with the result as its text (`texts`) and
+    its other inputs as its own words give them (`fixed`)."""
+
+    tool: str
+    after: str
+    fixed: tuple[tuple[str, object], ...]
+    texts: tuple[str, ...]
+
+    def unmet(self, answered: list[Call]) -> bool:
+        return False
+
+    def calls(self, answered: list[Call]) -> list[tuple[str, dict]]:
+        said = [call.result.strip() for call in answered
+                if call.name == self.after and call.result and not call.is_error]
+        if not said:
+            return []
+        text = "\n".join(dict.fromkeys(said))[:2000]
+        return [(self.tool, {**dict(self.fixed), **dict.fromkeys(self.texts, text)})]

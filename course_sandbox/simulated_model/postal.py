@@ -69,12 +69,26 @@ def _with_parts(text: str, start: int, end: int, street: str, numbered: bool = T
     city = postcode = country = region = None
     position = end
     parts = 0
+    before = _CITY_BEFORE.search(text[max(0, start - 60):start])
+    if before:  # «город Казань, улица Баумана, дом 12»: the city written first, with its word
+        city, start = before.group(1), start - (len(text[max(0, start - 60):start]) - before.start())
     while True:
-        m = re.match(r",\s*([^,.;!?\n]+?)(?=\s*(?:[,;!?\n]|\.(?:\s|$)|$))", text[position:])
+        m = re.match(r",\s*([^,;!?\n]+?)(?=\s*(?:[,;!?\n]|\.(?:\s|$)|$))", text[position:])
         if not m:
             break
         part = m.group(1).strip()
-        if part.rstrip(".").lower() in _COUNTRIES and country is None:
+        labelled = _LABELLED_PART.match(part)
+        if labelled and labelled.lastgroup == "house" and not numbered:
+            street, numbered = f"{street}, {part}", True
+        elif labelled and labelled.lastgroup == "city" and city is None:
+            city = labelled.group("city")
+        elif labelled and labelled.lastgroup == "postcode" and postcode is None:
+            postcode = labelled.group("postcode")
+        elif labelled and labelled.lastgroup == "flat":
+            street = f"{street}, {part}"
+        elif "." in part and not labelled:
+            break  # ". It weighs 3.2 kg": the sentence ended
+        elif part.rstrip(".").lower() in _COUNTRIES and country is None:
             country = part.rstrip(".")
         elif _POSTCODE.match(part) and postcode is None:
             state_zip = re.fullmatch(r"([A-Z]{2}) (\d{5}(?:-\d{4})?)", part)
@@ -104,6 +118,12 @@ def _with_parts(text: str, start: int, end: int, street: str, numbered: bool = T
     return Address(text[start:position].strip(), street, city, postcode, country, region)
 
 
+_CITY_BEFORE = re.compile(rf"(?<!\w)(?:город|г\.)\s*({_CAP}(?:[ -]{_CAP})*),\s*$")
+_LABELLED_PART = re.compile(rf"^(?:(?:город|г\.)\s*(?P<city>{_CAP}(?:[ -]{_CAP})*)|"
+                            r"(?:дом|д\.)\s*(?P<house>\d{1,5}[\w/]*)|"
+                            r"(?:кв\.|квартира|офис)\s*(?P<flat>\d{1,5}\w*)|"
+                            r"(?:почтовый\s+)?(?:индекс|index|zip|postcode)\s*(?P<postcode>\d{4,6}))$", re.I)
+"""A part of a Russian address written with its word: «город Казань», «дом 12», «кв. 5», «индекс 420111»."""
 _PART_OF = [("street", re.compile(r"^(?:street(?:_?(?:line|name))?\d?|address_?line_?1|line_?1|address1|"
                                   r"street1|улица)$")),
             ("city", re.compile(r"^(?:city|town|locality|город)$")),

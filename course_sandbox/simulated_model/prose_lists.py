@@ -101,9 +101,12 @@ def _split(stretch: str, pair: bool = False) -> list[str] | None:
     return items[:MAX_ITEMS]
 
 
-def fits(listed: ProseList, name: str, description: str) -> bool:
-    """Whether the list's cue speaks of what the property holds ("tag it with" for `tags`)."""
-    cue = stems(listed.cue)
+def fits(listed: ProseList, name: str, description: str, closest: bool = False) -> bool:
+    """Whether the list's cue speaks of what the property holds ("tag it with" for `tags`); closest: its last word
+    does («теги: клиент, VIP и Москва», not «контакт: Анна Петрова, …» for tags described «Теги контакта»)."""
+    cue = stems(" ".join(listed.cue.replace(":", " ").split()[-1:]) if closest else listed.cue)
+    if closest:  # by the property's own name: the description may name what the list is of («Теги контакта»)
+        description = ""
     cue |= {_KIN[word] for word in cue if word in _KIN}
     wanted = {word for word in tokens(f"{name} {description}") if len(word) >= 3}
     return any(a.startswith(b) or b.startswith(a) for a in cue for b in wanted if len(a) >= 3)

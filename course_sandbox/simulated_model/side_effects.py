@@ -103,7 +103,19 @@ def asked(tool: ToolSpec, request: str) -> bool:
             verb_first = bool(_IMPERATIVE_SLOT.search(lowered[: m.start()]))  # "…and email their organiser"
             if (m.group(0) not in objects or verb_first) and not _NEGATION.search(lowered[: m.start()]):
                 return True
+    for word in objects:  # "tag each of them" asks add_tag for its action: what it adds, said as the command's verb
+        if len(word) < 3 or word in _NOT_COMMANDS:
+            continue
+        for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?:s|ged|ging|ed|ing)?\b{_WHAT_IT_ACTS_ON}", lowered):
+            if _IMPERATIVE_SLOT.search(lowered[: m.start()]) and not _NEGATION.search(lowered[: m.start()]):
+                return True
     return False
+
+
+_WHAT_IT_ACTS_ON = r"(?=\s+(?:each|every|all|them|it|this|that|these|those|the|my|our|his|her|their|both|any)\b)"
+"""A verb's object after it ("tag each of them", "flag the invoices"); "payment A-1" names a payment, asks nothing."""
+_NOT_COMMANDS = {"file", "files", "list", "order", "item", "items", "the", "and", "all", "info", "data", "record"}
+"""Object words that, first in a clause, are no command ("file" can be, but «files in /tmp…» is a listing)."""
 
 
 _IMPERATIVE_SLOT = re.compile(r"(?:^|[.!?;]\s+|\b(?:and|then|please|also|to)\s+)$")

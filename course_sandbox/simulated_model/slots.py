@@ -27,7 +27,9 @@ from . import (
     proper_names,
     prose_lists,
     ranges,
+    remainder,
     spoken_values,
+    zones,
 )
 from .schema_instance import MISSING, instance, is_valid
 from .words import GLOSSARY, overlap, stems
@@ -101,7 +103,7 @@ KINDS: list[tuple[str, str]] = [
     ("datetime", r"datetime|timestamp|\bat time\b"),
     ("date", r"\bdate\b|\bday\b|birthday|deadline|\bwhen\b|дат[аы]|\bдень\b"),
     ("expression", r"expression|formula|equation|calculation|arithmetic|\bmath\b|выражени|формул"),
-    ("currency", r"currenc|\bccy\b|валют"),
+    ("currency", r"currenc|\bccy\b|валют|iso[\s_-]*4217"),
     ("timezone", r"time ?zone|\btz\b|часов\w* пояс"),
     ("time", r"^time$|\btime of day\b|\b(?:start|end|begin|arrival|departure|pickup|due|meeting|reminder) time\b|"
              r"\bhh:mm\b|^(?:at|hour)$|\bвремя\b"),
@@ -356,6 +358,9 @@ class RequestHints:
             return found
         if self.start:
             return bound.value if found is MISSING else found
+        if isinstance(found, str) and isinstance(bound.value, str) and found.startswith(bound.value) \
+                and not found[len(bound.value):].strip(" .,;:!?"):
+            return bound.value  # "Hall C." read up to the full stop: "Hall C"
         if isinstance(found, str) and isinstance(bound.value, str) and (found.startswith(bound.value) or (
                 found[:4].lower() == bound.value[:4].lower() and not found[:1].isdigit()
                 and len(found.split()) == len(bound.value.split()))):
@@ -366,7 +371,15 @@ class RequestHints:
 
     def value(self, name: str, schema: dict, index: int | None) -> Any:
         found = self._bound(name, schema, index, self._value(name, schema, index))
+        found = self._own_text(name, schema, index, found)
+        if found is MISSING and index is None and not any(self.parents) and "string" in _types(schema) \
+                and not {"enum", "format", "pattern"} & set(schema) \
+                and kind_of(name, schema) in (None, "text", "address", "place"):
+            stretch = _end_of_a_movement(name, self.evidence.text)  # "pickup_address": «от улицы Ленина, 5 до …»
+            if stretch and len(stretch) <= 120 and is_valid(schema, stretch.strip(" ,.")):
+                found = stretch.strip(" ,.")
         found = self._source_language(name, schema, found)
+        found = zones.zoned(found, schema, self.evidence.text)
         shaped = binding.formatted(schema, found)
         if shaped is not found and is_valid(schema, shaped):
             found = shaped  # the form the description asks for: E.164, digits only
@@ -374,6 +387,22 @@ class RequestHints:
                 and _takes_away(str(schema.get("description") or ""), self.evidence.text) and is_valid(schema, -found):
             return -found  # "negative to remove" + "we sold 14, take them off the stock": -14
         return found
+
+    def _own_text(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
+        """A free-text field (a note, a reminder's text) that would get the whole request, or a value another field
+        took by its label («в чат «Семья»» is the chat's), gets the request's own remaining words (remainder.py)."""
+        if index is not None or any(self.parents) or not isinstance(found, str) or "enum" in schema \
+                or "pattern" in schema or kind_of(name, schema) != "text" or name.lower() in self.evidence.named \
+                or _ASKED_AS_IS.search(f"{name} {schema.get('description') or ''}"):
+            return found
+        text = self.evidence.text
+        whole = found == _one_line(text)
+        elsewhere = self.fields is not None and not self.scope and any(
+            other != name and b.value == found and b.strong for other, b in self.binding().items())
+        if not whole and not elsewhere:
+            return found
+        said = remainder.remainder(text, self.evidence.lang)
+        return said if said is not None and is_valid(schema, said) else found
 
     def _source_language(self, name: str, schema: dict, found: Any) -> Any:
         """A translation's source language is never its target: «Переведи «привет» на немецкий» has German as the
@@ -446,6 +475,8 @@ class RequestHints:
         an object (an address, a place), or for a flat one when the request writes an address: the part, or
         MISSING when the address lacks it; None when no address applies."""
         part = postal.part_of(name)
+        if part is None and any(self.parents) and re.fullmatch(r"street_?address|улица_?и_?дом", name, re.I):
+            part = "street"  # inside an address object beside its city and postcode: the street alone
         if part is None or not self.evidence.addresses:
             return None
         value = getattr(self.evidence.addresses[0], part)
@@ -494,6 +525,9 @@ class RequestHints:
                 is not MISSING
         if "array" in _types(schema) and self._prose_list(name, schema, fitting_only=True):
             return True
+        if re.fullmatch(r"(?:\w+_)?b?cc(?:_\w+)?", name.lower()) and _COPY_CUE.search(self.evidence.text) \
+                and copied(name, self.evidence.of("email"), self.evidence.text):
+            return True  # an optional `cc` the request fills: "cc legal@corp.io"
         if "string" in _types(schema) and "pattern" not in schema \
                 and _free_text(name, str(schema.get("description") or ""), self.evidence.text) is not None:
             return True  # an optional note the request writes («Курьеру: позвонить за час до приезда»)
@@ -568,16 +602,17 @@ class RequestHints:
                       and _ITEM_LABEL.search(p)), None)
         amount = next((p for p, s in properties.items() if _types(s) & {"integer", "number"}
                        and re.search(r"quantit|qty|count|amount|number|units|how_?many|колич", p, re.I)), None)
-        unit = next((p for p, s in properties.items() if "string" in _types(s) and re.search(r"^units?$|measure|uom", p,
-                                                                                             re.I)),
-                    None)
+        unit = next((p for p, s in properties.items()
+                     if "string" in _types(s) and re.search(r"^units?$|measure|uom|единиц", p, re.I)), None)
         if not label or not amount:
             return []
         objects = []
-        for name, quantity, written in item_lists.bracketed(self.evidence.text):
+        for name, quantity, written in item_lists.bracketed(self.evidence.text) or item_lists.measured(
+                self.evidence.text):
             value = {label: name, amount: quantity}
-            if unit and written:
-                value[unit] = written
+            said = item_lists.unit_option(written, properties[unit]) if unit else None
+            if unit and said is not None:
+                value[unit] = said
             if not is_valid(items, value):
                 return []
             objects.append(value)
@@ -623,7 +658,9 @@ class RequestHints:
         if not (_types(items) <= {"string"}) or "enum" in items:
             return []
         lists = self.evidence.lists
-        fitting = [listed for listed in lists if prose_lists.fits(listed, name, str(schema.get("description") or ""))]
+        described = str(schema.get("description") or "")
+        fitting = [listed for listed in lists if prose_lists.fits(listed, name, described)]
+        fitting.sort(key=lambda listed: not prose_lists.fits(listed, name, described, closest=True))
         chosen = fitting or ([] if fitting_only or len(lists) != 1 else lists)
         if not chosen:
             return []
@@ -663,9 +700,9 @@ class RequestHints:
             found = [str(v) for v in found]
         elif kind in ("number", "money", "count", "party", "percent") and types == {"integer"}:
             found = [v for v in found if float(v).is_integer()]
-        elif kind == "datetime" and not found:
-            hour = (self.evidence.of("time") or ["09:00"])[0]
-            found = [f"{d}T{hour}:00Z" for d in self.evidence.of("date")]
+        elif kind == "datetime" and not found:  # "on 2026-04-02 from 10:00 to 11:30": a start and an end
+            hours = self.evidence.of("time") or ["09:00"]
+            found = [f"{d}T{hour}:00Z" for d in self.evidence.of("date") for hour in hours]
         elif kind == "time":
             found = found or [d[11:16] for d in self.evidence.of("datetime")]  # "2025-03-05T07:15" -> "07:15"
             found = [f"{t}:00Z" for t in found] if schema.get("format") == "time" else found
@@ -726,10 +763,12 @@ class RequestHints:
             chosen = next((o for o in options if isinstance(o, str) and o.lower().replace("_", " ") == english), None)
             if chosen is not None:
                 return chosen
+        written = next((o for o in options if isinstance(o, str) and o  # "12 boxes" names "box"
+                        and re.search(rf"\b{re.escape(o.lower())}(?:e?s)?\b", text)), None)
+        if written is not None:  # an option the request writes before one it only relates to ("in savings": savings)
+            return written
         for option in options:
-            if isinstance(option, str) and option and (
-                    re.search(rf"\b{re.escape(option.lower())}(?:e?s)?\b", text)  # "12 boxes" names "box"
-                    or overlap(stems(option), self.evidence.request_stems)):
+            if isinstance(option, str) and option and overlap(stems(option), self.evidence.request_stems):
                 return option
             numeric = isinstance(option, (int, float)) and not isinstance(option, bool)
             if numeric and option in self.evidence.of("number"):
@@ -850,8 +889,8 @@ _FREE_TEXT = [
                  re.I),
       re.compile(rf"\b(?:e-?mail|message|text|write\s+to|ping|notify)\s+(?:[\w@.'-]+\s+){{1,3}}?that\s+"
                  rf"(?P<x>[^\"«“]{{3,500}}?){_END}", re.I),
-      re.compile(rf"(?<!\w)(?:напиши|сообщи|скажи|передай)\w*\s+(?:(?:ему|ей|им|всем)\s*)?,?\s*что\s+(?P<x>[^\"«“]{{3,"
-                 rf"500}}?){_END}",
+      re.compile(rf"(?<!\w)(?:напиши|сообщи|скажи|передай)\w*\s+(?:(?:ему|ей|им|всем)\s*|[^.!?]{{1,80}}?)?,?\s*что\s+"
+                 rf"(?P<x>[^\"«“]{{3,500}}?){_END}",
                  re.I)]),
     (re.compile(r"reason|why|cause|причин|основани", re.I),
      [re.compile(rf"\b(?:because|since|due to|as long as|given that)\s+(?P<x>[^.!?]{{3,300}}?){_END}", re.I),
@@ -894,7 +933,7 @@ _FROM_END = re.compile(r"^(?:sender|from|origin|source|shipper|pickup|pick_?up_?
 _TO_END = re.compile(r"^(?:recipient|receiver|to|destination|target|consignee|dropoff|drop_?off|delivery|deliver_?to|"
                      r"ship_?to|addressee|buyer|arrival|получатель|куда)", re.I)
 _MOVEMENT = re.compile(r"\bfrom\s+(?P<a>[^.!?;]{2,200}?)\s+to\s+(?P<b>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)|"
-                       r"(?<!\w)от\s+(?P<ra>[^.!?;]{2,200}?)\s+(?:для|к|ко)\s+(?P<rb>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)",
+                       r"(?<!\w)от\s+(?P<ra>[^.!?;]{2,200}?)\s+(?:для|к|ко|до)\s+(?P<rb>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)",
                        re.I)
 
 
@@ -936,7 +975,8 @@ _RU_ENUM_WORDS = {
     "пачк": "pack", "пачек": "pack", "бутыл": "bottle", "штук": "piece", "красн": "red", "син": "blue",
     "зелен": "green", "зелён": "green", "черн": "black", "чёрн": "black", "бел": "white", "жёлт": "yellow",
     "желт": "yellow", "высок": "high", "средн": "medium", "низк": "low", "срочн": "urgent", "обогрев": "heat",
-    "охлажд": "cool", "нагрев": "heat"}
+    "охлажд": "cool", "нагрев": "heat", "сберегательн": "savings", "накопительн": "savings", "текущ": "checking",
+    "кредитн": "credit", "дебетов": "debit", "карт": "card", "карточк": "card"}
 """Russian word beginnings for English enum values ("dentist", "box", "high"): a small, fixed dictionary."""
 
 
@@ -1384,9 +1424,16 @@ def _clean(value: str) -> str:
     """A value without the sentence's punctuation after it: "Use get_weather for Oslo." gives "Oslo"
     (an initial keeps its dot: "Washington, D.C.")."""
     cleaned = value.rstrip(",;:!?")
-    if cleaned.endswith(".") and not re.search(r"(?:^|[\s.])\w\.$", cleaned):
-        cleaned = cleaned.rstrip(".")
+    if cleaned.endswith(".") and (not re.search(r"(?:^|[\s.])\w\.$", cleaned) or _LETTERED.search(cleaned)):
+        cleaned = cleaned.rstrip(".")  # "in Conference Room B." ends its sentence: a room's letter is no initial
     return cleaned or value
+
+
+_ASKED_AS_IS = re.compile(r"(?:^|_|\b)(?:q|query|queries|question|prompt|search|keywords?|terms?|input|request|"
+                          r"instruction|expression|ask|запрос\w*|вопрос\w*)(?:$|_|\b)", re.I)
+"""A field that takes the request as it is asked (a search query, a question, a prompt), not the words left over."""
+_LETTERED = re.compile(r"\b(?:room|hall|gate|building|block|wing|floor|suite|terminal|platform|office|bay|dock|"
+                       r"section|zone|row|level)\s+\w\.$", re.I)
 
 
 def _trimmed(place: str) -> str:

@@ -350,6 +350,30 @@ def described_flag(name: str, description: str, text: str) -> Any:
                 return not re.search(r"\b(?:no one|nobody|not|cannot|can'?t|never|only one|нельзя|не)\s+(?:\w+\s+){0,"
                                      r"2}$",
                                      said[:m.start()])
+    return _with_or_without(f"{' '.join(_words(name))} {description}", said)
+
+
+_WITH = re.compile(r"(?:\bwith|\bincl\.?|\bincluding|\bplus|(?<!\w)с|(?<!\w)со|(?<!\w)включая|(?<!\w)вместе с)\s+$",
+                   re.I)
+_WITHOUT = re.compile(r"(?:\bwithout|\bexcl\.?|\bexcluding|\bminus|\bno|\bnot including|(?<!\w)без|(?<!\w)не включая|"
+                      r"(?<!\w)кроме)\s+$", re.I)
+_NOT_A_MARK = {"the", "and", "for", "with", "whether", "true", "false", "flag", "is", "has", "include", "included",
+               "includes", "сумма", "включает", "есть", "ли", "или"}
+
+
+def _with_or_without(said_of_it: str, said: str) -> Any:
+    """A boolean whose mark the request writes right after "with" / «с» (True) or "without" / «без» (False): «с НДС»
+    for one described «Сумма включает НДС», "without VAT" for `vat_included`; MISSING when neither is written."""
+    for word in dict.fromkeys(_PHRASE_WORD.findall(said_of_it.lower())):
+        if len(word) < 3 or word in _NOT_A_MARK:
+            continue
+        written = re.escape(word) if len(word) <= 4 else rf"{re.escape(word[:max(4, len(word) - 2)])}\w*"
+        for m in re.finditer(rf"(?<!\w){written}(?!\w)", said):
+            before = said[max(0, m.start() - 20):m.start()]
+            if _WITHOUT.search(before):
+                return False
+            if _WITH.search(before):
+                return True
     return MISSING
 
 

@@ -222,7 +222,12 @@ def _forced_choice(tools: list[tool_roles.ToolSpec], task: str, evidence: Eviden
         if finishing or fresh:
             return (finishing or fresh)[0]
     ranked = rank(allowed, evidence) or rank(tools, evidence)
-    return ranked[0] if ranked else (allowed or tools or [None])[0]
+    if ranked:
+        return ranked[0]
+    # forced, a tool is called even when none fits well: the one the request's words come closest to (one word of
+    # «Заказать такси.» for «Вызови такси…»), never simply the first one listed
+    closest = max(allowed or tools, key=lambda t: score(t, evidence), default=None)
+    return closest if closest is not None and score(closest, evidence) > 0 else (allowed or tools or [None])[0]
 
 
 def tool_input(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, int] | None = None,
@@ -297,12 +302,14 @@ def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
         parts = [plan_calls(side_effects.allowed(tools, ask), slots.read(ask, evidence.lang)) for ask in asks]
         firsts = {p.uses[0][0] if p.uses else p.missing[0] for p in parts if p.uses or p.missing}
         if len(firsts) > 1:  # a part that plans nothing ("printer paper to the list") is no ask of its own
-            later = _later_steps(tools, asks, parts, evidence.lang)
+            later: list = [*_later_steps(tools, asks, parts, evidence.lang), *_result_steps(tools, asks, parts)]
+            waiting = {step.tool for step in later if isinstance(step, plans.ResultStep)}
+            parts = [replace(p, uses=[u for u in p.uses if u[0] not in waiting]) for p in parts]
             parts = [_with_whole_request(tools, p, evidence, later) for p in parts]
             uses = _unique_uses([u for p in parts for u in p.uses])
             missing = [p.missing for p in parts if p.missing and p.missing[0] not in {s.tool for s in later}]
             return Plan(uses, None if uses or not missing else missing[0], later)
-    return plan_calls(tools, evidence)
+    return _read_first(tools, evidence, plan_calls(tools, evidence))
 
 
 def _with_whole_request(tools: list[tool_roles.ToolSpec], part: Plan, evidence: Evidence,
@@ -344,6 +351,79 @@ def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[
         steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items()), field_word,
                                      conds, unreadable, inherited, types, kind_of(prop, schema) == "email"))
     return steps
+
+
+_TEXTS = re.compile(r"body|text|message|content|note|details|description|summary|report|сообщ|текст", re.I)
+_NOT_TEXTS = re.compile(r"subject|title|topic|name|тема|назван", re.I)
+_RESULT_WORDS = re.compile(r"\b(?:it|the results?|the answer|what (?:you|it) (?:find|found|get|got|say|says)|"
+                           r"the findings|the outcome|the details|the info(?:rmation)?)\b|"
+                           r"(?<!\w)(?:результат\w*|ответ|то, что)(?!\w)", re.I)
+_SENDS_ON = re.compile(r"\b(?:the|this|that)\s+(?:summary|contents?|text|data|figures?|numbers?|list|report|rate|price|"
+                       r"status|results?|forecast|answer|details|info|findings|totals?)\b|"
+                       r"(?<!\w)(?:его|её|ее|их|это|сводк\w*|содержимое|итог\w*|результат\w*|данные|прогноз|курс|цен\w*)"
+                       r"(?!\w)", re.I)
+"""Words with which a later step sends on what an earlier one read: "email the summary", «отправь его в чат»."""
+_READ_VERBS = {"get", "list", "search", "find", "fetch", "check", "lookup", "look", "read", "show", "query", "retrieve"}
+
+
+def _result_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[Plan]) -> list[plans.ResultStep]:
+    """The parts that send on an earlier part's result ("…and then email the forecast to kari@…"): see _sends_on."""
+    steps = []
+    for k, (ask, part) in enumerate(zip(asks, parts, strict=False)):
+        earlier = [p.uses[0][0] for p in parts[:k] if p.uses]
+        source = next((t for t in tools if earlier and t.name == earlier[-1]), None)
+        step = _sends_on(tools, part.uses[0], ask, source) if k and source and part.uses else None
+        if step is not None:
+            steps.append(step)
+    return steps
+
+
+def _sends_on(tools: list[tool_roles.ToolSpec], use: tuple[str, dict], ask: str,
+              source: tool_roles.ToolSpec) -> plans.ResultStep | None:
+    """The step that sends on what a reading tool returns: an action whose words point at it (the source's own noun,
+    "the forecast" for get_weather, "the summary", "it", «его»), with a text field the ask does not fill itself (no
+    quote, no "saying …"). Such a step waits for the result; its text is the result, never the instruction. None
+    for any other call."""
+    name, given = use
+    tool = next((t for t in tools if t.name == name), None)
+    if tool is None or tool.name == source.name or side_effects.action(tool) is None \
+            or side_effects.action(source) is not None:
+        return None
+    texts = tuple(p for p, sub in tool.properties().items() if isinstance(sub, dict) and _TEXTS.search(p)
+                  and not _NOT_TEXTS.search(p) and "string" in slots._types(sub) and "enum" not in sub)
+    quoted = {next(g for g in m.groups() if g) for m in slots._QUOTED.finditer(ask)}
+    if not texts or any(given.get(p) in quoted or slots._free_text(p, str(tool.properties()[p].get("description")
+                                                                          or ""), ask) for p in texts):
+        return None  # the ask gives the text itself: 'email Kari "See you at 5"', "…saying we are late"
+    nouns = " ".join(w for w in re.findall(r"[a-zA-Zа-яА-ЯёЁ]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ",
+                                                                          source.name.replace("_", " ")))
+                     if w.lower() not in _READ_VERBS)
+    own = re.sub(r"\S+@\S+|https?://\S+", " ", ask)
+    if not (_RESULT_WORDS.search(own) or _SENDS_ON.search(own)
+            or overlap(stems(own, synonyms=True), stems(nouns, synonyms=True))):
+        return None
+    fixed = tuple((key, value) for key, value in given.items() if key not in texts)
+    return plans.ResultStep(tool.name, source.name, fixed, texts)
+
+
+def _read_first(tools: list[tool_roles.ToolSpec], evidence: Evidence, plan: Plan) -> Plan:
+    """One ask whose action sends what another tool would read ("Email kari@… the forecast for Oslo", "Send kari@…
+    the weather in Oslo"): the reading first, the action on its result in the next turn (never the instruction as
+    the e-mail's body)."""
+    actions = [u for u in plan.uses if any(t.name == u[0] and side_effects.action(t) is not None for t in tools)]
+    if plan.later or len(actions) != 1:
+        return plan
+    reads = [u for u in plan.uses if u not in actions]
+    planned = [t for u in reads for t in tools if t.name == u[0]]
+    for source in [*planned, *rank(tools, evidence), *tools]:
+        if side_effects.action(source) is not None or (source not in planned and missing_inputs(source, evidence)):
+            continue
+        step = _sends_on(tools, actions[0], evidence.text, source)
+        if step is not None and overlap(
+                evidence.request_stems, stems(f"{source.name} {source.description}", synonyms=True)):
+            return Plan(reads if source in planned else [*reads, (source.name, tool_input(source, evidence))],
+                        later=[step])
+    return plan
 
 
 def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
@@ -425,11 +505,21 @@ def _items(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[dict[str, int]
     props = [p for p, s in tool.properties().items()]
     for kind in dict.fromkeys(k for k in kinds if k in _LISTABLE):
         found = [v for v in evidence.of(kind) if kind != "place" or v not in taken]  # "at Chez Panisse" is the venue
+        if len(found) > 1:  # "rename a.docx to b.md": b.md is the new name's, not a second file to rename
+            prop = props[kinds.index(kind)]
+            elsewhere = {str(b.value) for name, b in _bound_strongly(tool, evidence).items() if name != prop}
+            found = [v for v in found if str(v) not in elsewhere and not any(str(v) in e for e in elsewhere)]
         if kind == "email":  # "…, bcc max@… and eva@…": those are copied, not one call each
             found = slots.copied(props[kinds.index(kind)], found, evidence.text)
         if kinds.count(kind) == 1 and len(found) > 1:
             return [{kind: i} for i in range(min(len(found), MAX_PARALLEL))]
     return [{}]
+
+
+def _bound_strongly(tool: tool_roles.ToolSpec, evidence: Evidence) -> dict:
+    """The tool's fields the request's values are bound to by their own words (binding.py)."""
+    bound = _hints(tool, evidence).binding()
+    return {name: b for name, b in bound.items() if b.strong}
 
 
 def _hints(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, int] | None = None) -> RequestHints:

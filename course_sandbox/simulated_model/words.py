@@ -49,6 +49,12 @@ GLOSSARY = {
     "контакт": "contact", "задач": "task", "сообщени": "message", "канал": "channel", "документ": "document",
     "папк": "folder", "каталог": "directory", "заметк": "note", "переговорк": "room", "переговорн": "room",
     "комнат": "room",
+    # the words a request labels a value with («тема «Отчёт»», «исполнитель — petrov»), for a field named in English
+    "тема": "subject", "теме": "subject", "тему": "subject", "темой": "subject", "текст": "text", "назван": "title",
+    "заголов": "title", "категори": "category", "комментари": "comment", "чат": "chat", "проект": "project",
+    "описани": "description", "приоритет": "priority", "исполнител": "assignee", "ссылк": "link", "логин": "login",
+    "отдел": "department", "должност": "position", "компани": "company", "телефон": "phone", "никнейм": "nickname",
+    "псевдоним": "nickname",
 }
 OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
                   "%": "modulo"}
@@ -60,7 +66,8 @@ SYNONYMS = {"multiply": ("times", "product"), "add": ("plus", "sum"), "subtract"
             "info": ("details", "information"), "details": ("info", "information"), "information": ("info",),
             "mean": ("define", "definition", "dictionary"), "meaning": ("define", "definition", "dictionary"),
             "define": ("definition", "dictionary"), "definition": ("define", "dictionary"),
-            "delete": ("remove", "erase"), "remove": ("delete",), "erase": ("delete",), "show": ("list",)}
+            "delete": ("remove", "erase"), "remove": ("delete",), "erase": ("delete",), "show": ("list",),
+            "text": ("body", "message", "content")}
 
 
 def tokens(text: str) -> list[str]:
@@ -101,7 +108,7 @@ def stems(text: str, synonyms: bool = False) -> set[str]:
         meaning = english(word)
         words = [word] + ([meaning] if meaning else [])
         if synonyms:
-            words += [s for w in list(words) for s in (*SYNONYMS.get(w, ()), *concepts(w))]
+            words += [s for w in list(words) for s in (*SYNONYMS.get(w, ()), *concepts(w, text))]
         found |= {stem(w) for w in words if not OPERATOR_WORDS.get(w)}
     return found
 
