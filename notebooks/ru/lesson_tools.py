@@ -13,7 +13,7 @@ print(project.path_with_namespace)
 
 
 def get_diff(pr: int) -> str:
-    """Изменения merge request !pr: заголовок, исходная ветка и diff каждого файла."""
+    """Изменения merge request !pr: заголовок, исходная ветка, описание и diff каждого файла."""
     mr = project.mergerequests.get(pr)
     parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
     for change in mr.changes()["changes"]:

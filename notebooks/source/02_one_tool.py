@@ -576,19 +576,19 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 #
 # <details><summary>Answer</summary>
 #
-# (b). Your tools run where your code runs (only server tools, such as web search, run on Anthropic's side);
-# `messages.create` never runs a tool: it returns the request for one.
+# (b). Your tools run where your code runs (only the few tools that Anthropic itself provides run on its side);
+# `messages.create` never runs a tool of yours: it returns the request for one.
 # </details>
 #
-# 5. How does the API know which `tool_use` a `tool_result` answers?
-#    - (a) by position: the first result answers the first call
-#    - (b) by `tool_use_id`, equal to the `id` of the `tool_use` block
-#    - (c) by the tool's name
+# 5. A response asks for a tool. What goes into the history before your `tool_result`?
+#    - (a) only its `tool_use` block: that is what the result answers
+#    - (b) the whole response: every block, the thinking block included
+#    - (c) its text and `tool_use` blocks: the thinking block is only the model's notes, safe to drop
 #
 # <details><summary>Answer</summary>
 #
-# (b). Position is not the link, and a name is not unique: two calls of `read_file` in one turn would be
-# indistinguishable.
+# (b). Send back what came, no more and no less. (a) drops the model's own words and its thinking. (c) feels like
+# tidying up, but the API checks the thinking block by its `signature`: a dropped or changed one is an error.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -625,19 +625,21 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Ваши инструменты выполняются там же, где ваш код (на стороне Anthropic работают только серверные
-# инструменты, например веб-поиск); `messages.create` никогда не выполняет
-# инструмент — он возвращает просьбу его выполнить.
+# (б). Ваши инструменты выполняются там же, где ваш код (на стороне Anthropic работают только немногие
+# инструменты, которые предоставляет сама Anthropic); `messages.create` никогда не выполняет ваш инструмент — он
+# возвращает просьбу его выполнить.
 # </details>
 #
-# 5. Как API узнаёт, на какой `tool_use` отвечает `tool_result`?
-#    - (а) по порядку: первый результат отвечает на первый вызов
-#    - (б) по `tool_use_id`, равному `id` блока `tool_use`
-#    - (в) по имени инструмента
+# 5. Ответ модели просит инструмент. Что попадает в историю перед вашим `tool_result`?
+#    - (а) только блок `tool_use`: ведь результат отвечает именно на него
+#    - (б) весь ответ: все блоки, включая блок рассуждения
+#    - (в) блоки текста и `tool_use`; блок рассуждения — лишь черновик модели, его можно выбросить
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Связь держится не на порядке, а имя не уникально: два вызова `read_file` в одном ходе было бы не различить.
+# (б). Возвращайте то, что пришло, — ни больше, ни меньше. В (а) пропадают и слова модели, и её рассуждение.
+# (в) выглядит как наведение порядка, но API проверяет блок рассуждения по его `signature`: выброшенный или
+# изменённый блок — это ошибка.
 # </details>
 
 # %% [markdown] lang="en"

@@ -91,7 +91,7 @@
 #     C -- "stop_reason: tool_use" --> T["append the response whole,<br/>run every tool"]
 #     T -- "the tool_results in a user message" --> M
 #     C -- "end_turn" --> A["return the text"]
-#     C -- "max_tokens, refusal, anything else" --> E["stop with a clear error"]
+#     C -- "max_tokens or another stop reason" --> E["stop with a clear error"]
 #     M -- "more iterations than the cap" --> E
 # ```
 
@@ -122,7 +122,7 @@
 #     T -- "tool_result в сообщении от user" --> M
 #     C -- "end_turn" --> A["вернуть текст"]
 #     E["остановиться с понятной ошибкой"]
-#     C -- "max_tokens, refusal, что-то другое" --> E
+#     C -- "max_tokens или другая причина остановки" --> E
 #     M -- "итераций больше ограничения" --> E
 # ```
 
@@ -549,23 +549,23 @@ check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"
 # 4. The model answered with `stop_reason: "end_turn"`. What does your loop do?
 #    - (a) run the tools in the response
 #    - (b) return the text: the model is done
-#    - (c) send the messages again, to be sure
+#    - (c) append the response and send "continue", so that the model goes on checking
 #
 # <details><summary>Answer</summary>
 #
-# (b). An `end_turn` response has no `tool_use` to run (a). Sending the messages again (c) costs a request and may
-# bring a different answer.
+# (b). An `end_turn` response has no `tool_use` to run (a). `end_turn` means the model has finished: "continue" (c)
+# costs another request, with the whole history, and invites the model to add to a review that was already done.
 # </details>
 #
 # 5. Why does the loop have a cap on iterations?
 #    - (a) the API refuses more than 20 requests in one conversation
 #    - (b) a model that keeps asking for tools would otherwise run, and be billed, without end
-#    - (c) each iteration's history is shorter than the one before
+#    - (c) it does not need one: `max_tokens` already limits the loop
 #
 # <details><summary>Answer</summary>
 #
-# (b). The API has no such limit (20 is this course's choice), and it is the other way round: each iteration sends
-# more than the one before.
+# (b). The API has no such limit (20 is this course's choice). `max_tokens` (c) limits one response, not the number
+# of requests: every iteration gets its own `max_tokens`, so short responses asking for tools can go on without end.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -599,22 +599,23 @@ check_loop(review_pull_request, rules=["whole_response", "cap", "returns_answer"
 # 4. Модель ответила с `stop_reason: "end_turn"`. Что делает ваш цикл?
 #    - (а) выполняет инструменты из ответа
 #    - (б) возвращает текст: модель закончила
-#    - (в) отправляет сообщения ещё раз, для верности
+#    - (в) добавляет ответ в историю и отправляет «продолжай», чтобы модель проверила ещё что-нибудь
 #
 # <details><summary>Ответ</summary>
 #
-# (б). В ответе с `end_turn` нет `tool_use`, который нужно выполнить (а). Повторная отправка (в) стоит запроса и может
-# дать другой ответ.
+# (б). В ответе с `end_turn` нет `tool_use`, который нужно выполнить (а). `end_turn` значит, что модель закончила:
+# «продолжай» (в) стоит ещё одного запроса со всей историей и подталкивает модель дописывать уже готовое ревью.
 # </details>
 #
 # 5. Зачем циклу ограничение на число итераций?
 #    - (а) API отказывает после 20 запросов в одном диалоге
 #    - (б) иначе модель, которая всё запрашивает и запрашивает инструменты, работала бы (и оплачивалась) бесконечно
-#    - (в) история каждой итерации короче предыдущей
+#    - (в) оно не нужно: цикл и так ограничен параметром `max_tokens`
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Такого ограничения у API нет (20 выбрано в этом курсе), а история, наоборот, с каждой итерацией растёт.
+# (б). Такого ограничения у API нет (20 выбрано в этом курсе). `max_tokens` (в) ограничивает длину одного ответа, а не
+# число запросов: у каждой итерации свой `max_tokens`, и короткие ответы с запросами инструментов могут идти без конца.
 # </details>
 
 # %% [markdown] lang="en"

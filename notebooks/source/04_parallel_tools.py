@@ -354,6 +354,13 @@ loop(history, split=False)
 #
 # Check it on !484: how many model calls?
 #
+# <details><summary>Answer</summary>
+#
+# Three, like `first`, `second` and `third` at the top of this notebook: the first response asks for the diff, the
+# second for both files at once (two `read_file` calls, which `run_all` runs together), and the third is the review,
+# at `end_turn`. Running the calls concurrently saves waiting, not model calls: notebook 3's loop also needs three.
+# </details>
+#
 # You do not copy your old loop: the exercise cell brings it. If your exercise 3 passed its check, the check kept it
 # in `my_code/exercise_3.py`, next to this notebook. Run the exercise cell: it defines that loop here and puts its
 # code into the cell, in place of the stub. Then grow it into `review_concurrently`. If you skipped exercise 3, the
@@ -372,6 +379,13 @@ loop(history, split=False)
 # - по-прежнему возвращал все результаты одним сообщением.
 #
 # Проверьте его на !484: сколько получилось вызовов модели?
+#
+# <details><summary>Ответ</summary>
+#
+# Три, как `first`, `second` и `third` в начале блокнота: первый ответ просит diff, второй — сразу оба файла (два
+# вызова `read_file`, которые `run_all` выполняет одновременно), третий — само ревью, с `end_turn`. Параллельные
+# вызовы экономят время ожидания, а не вызовы модели: циклу из блокнота 3 их тоже нужно три.
+# </details>
 #
 # Старый цикл копировать не нужно: его подставит ячейка упражнения. Если ваше решение упражнения 3 прошло проверку,
 # проверка сохранила его в `my_code/exercise_3.py`, рядом с этим блокнотом. Запустите ячейку упражнения: она выполнит

@@ -394,8 +394,8 @@ show_solution(5)
 # </details>
 #
 # 4. The API answered `529 overloaded`. What does the SDK do?
-#    - (a) raises at once
-#    - (b) retries with a growing pause (twice, by default) before it raises
+#    - (a) retries it, as it retries every failed request, 400s included
+#    - (b) retries with a growing pause (twice, by default) before it raises; a 400 it raises at once
 #    - (c) hands the 529 to your loop as a `tool_result` with `is_error: true`, for the model to read
 #
 # <details><summary>Answer</summary>
@@ -403,6 +403,8 @@ show_solution(5)
 # (b). Overloads and rate limits are retried for you (`max_retries`, 2 by default), with a pause that grows; your code
 # gets an exception (`OverloadedError`) only when the retries run out. (c) mixes up two kinds of failure: `is_error` is
 # what your loop sends when a tool fails, while a 529 is the API's answer to the request itself, and no tool ran.
+# (a) goes too far: a 400 says the request itself is wrong, and the same request would get the same 400, so the SDK
+# raises it at once. Only overloads, rate limits, server errors and dropped connections are retried.
 # </details>
 #
 # 5. Your loop runs three calls of a turn at once (notebook 4), and the second one raises. What does the next user
@@ -450,8 +452,9 @@ show_solution(5)
 # </details>
 #
 # 4. API ответил `529 overloaded`. Что делает SDK?
-#    - (а) сразу выбрасывает исключение
-#    - (б) повторяет запрос с нарастающей задержкой (по умолчанию дважды) и только потом выбрасывает исключение
+#    - (а) повторяет его — как и любой неудавшийся запрос, в том числе с ошибкой 400
+#    - (б) повторяет запрос с нарастающей задержкой (по умолчанию дважды) и только потом выбрасывает исключение;
+#      ошибку 400 выбрасывает сразу
 #    - (в) передаёт ошибку 529 вашему циклу как `tool_result` с `is_error: true`, чтобы её прочитала модель
 #
 # <details><summary>Ответ</summary>
@@ -460,6 +463,9 @@ show_solution(5)
 # (`max_retries`, по умолчанию 2), и пауза между попытками растёт; исключение (`OverloadedError`) ваш код получит,
 # только когда попытки кончатся. В (в) смешаны два разных сбоя: `is_error` ваш цикл отправляет, когда не сработал
 # инструмент, а 529 — это ответ API на сам запрос, и никакой инструмент при этом не выполнялся.
+# В (а) правило растянуто слишком широко: ошибка 400 значит, что неверен сам запрос, и тот же запрос снова получит
+# 400, поэтому SDK выбрасывает её сразу. Повторяются только перегрузка, превышение ограничения частоты, ошибки
+# сервера и оборванные соединения.
 # </details>
 #
 # 5. Ваш цикл выполняет три вызова одного хода одновременно (блокнот 4), и второй выбрасывает исключение. Что будет в

@@ -499,11 +499,13 @@ else:
 # 4. Your approver returns the string `"no"`. What does `if approve(name, tool_input):` do?
 #    - (a) does not run it: "no" means no
 #    - (b) runs the tool: a non-empty string is truthy
-#    - (c) raises `TypeError`
+#    - (c) does not run it: an answer other than `True` or `False` counts as no answer, and no answer means no
 #
 # <details><summary>Answer</summary>
 #
 # (b). Python does not read the word, only whether the string is empty; that is why only `is True` opens the gate.
+# (c) describes the gate you want, the one `is True` gives you; a bare `if` never compares the answer with `True`, so
+# it lets `"no"` through.
 # </details>
 #
 # 5. Where must the gate sit?
@@ -546,11 +548,13 @@ else:
 # 4. Ваша функция подтверждения вернула строку `"no"`. Что сделает `if approve(name, tool_input):`?
 #    - (а) не выполнит: в строке же написано «нет»
 #    - (б) выполнит инструмент: непустая строка истинна
-#    - (в) выбросит `TypeError`
+#    - (в) не выполнит: ответ, который не `True` и не `False`, считается отсутствием ответа, а нет ответа — значит «нет»
 #
 # <details><summary>Ответ</summary>
 #
 # (б). Python не читает слово, он смотрит только, пуста ли строка; поэтому шлюз открывает только `is True`.
+# (в) описывает шлюз, который вам нужен, — тот, что даёт `is True`. Голый `if` ни с чем ответ не сравнивает и
+# пропускает `"no"`.
 # </details>
 #
 # 5. Где должен стоять шлюз?

@@ -109,34 +109,37 @@ print(f"= {LIMIT} оставленных символов + 2 перевода �
 # <!-- fact: cache-prices -->
 # ## Break it, then fix it: paying for the same prompt again
 #
-# Every call of a review sends the rules, the tool definitions and the whole history again. With
-# `cache_control` breakpoints the API stores that prefix: the first time it is written (billed at
-# 1.25x the input price for the 5-minute cache, 2x for the 1-hour one), later calls read it (0.1x on Opus 5,
-# the course's model; other models' rates are in `course_agent/prices.py`). In a loop of your own, automatic caching is
-# one argument of the request: `client.messages.create(..., cache_control={"type": "ephemeral"})` puts the breakpoint
-# on the last block it can cache, so it moves along as the conversation grows. `"ephemeral"` is the only type of cache
-# there is: an entry lives 5 minutes unless you ask for an hour (`"ttl": "1h"`).
+# Every call of a review sends the rules, the tool definitions and the whole history again. That start of the request,
+# the same as in the call before, is its *prefix*. A *breakpoint* is a `cache_control` mark on a block of the request:
+# it asks the API to cache everything up to that block. With breakpoints the API stores the prefix: the first time it is
+# written (billed at 1.25x the input price for the 5-minute cache, 2x for the 1-hour one), later calls read it (0.1x on
+# Opus 5, the course's model; other models' rates are in `course_agent/prices.py`). In a loop of your own, automatic
+# caching is one argument of the request: `client.messages.create(..., cache_control={"type": "ephemeral"})` puts the
+# breakpoint on the last block it can cache, so it moves along as the conversation grows. `"ephemeral"` is the only type
+# of cache there is: an entry lives 5 minutes unless you ask for an hour (`"ttl": "1h"`).
 #
 # To see what that saves, the cell below runs notebook 3's loop on !484 twice: without that argument, then with it.
 # The loop is written short here, with the cut above, and it returns every response so that you can read their
 # `usage`, which then splits the input three ways: `input_tokens` (after the last breakpoint, billed in full),
 # `cache_creation_input_tokens` (written to the cache) and `cache_read_input_tokens` (read from it).
 #
-# **Predict, then run:** a review of !484 takes a few calls. Will caching cut its billed input by a tenth, by a third,
-# or by more than half?
+# **Predict, then run:** a review of !484 takes a few calls. Will caching cut its billed input by about a tenth, by
+# about two fifths, or by more than two thirds?
 
 # %% [markdown] lang="ru"
 # <!-- fact: automatic-caching -->
 # <!-- fact: cache-prices -->
 # ## Сломаем и починим: платим за тот же промпт снова
 #
-# Каждый вызов в ходе ревью заново отправляет правила, определения инструментов и всю историю сообщений. Если расставить
-# в запросе контрольные точки кэша (`cache_control`), API сохраняет этот префикс: в первый раз он записывается (по 1,25
-# цены входного токена для кэша на 5 минут, по 2 — для кэша на час), последующие вызовы читают его (по 0,1 цены у
-# Opus 5, модели курса; тарифы других моделей — в `course_agent/prices.py`). В вашем собственном цикле автоматическое
-# кэширование — это один аргумент запроса: `client.messages.create(..., cache_control={"type": "ephemeral"})` ставит
-# точку на последний блок, который можно кэшировать, и она движется вместе с растущим диалогом. `"ephemeral"` —
-# единственный тип кэша: запись в нём живёт 5 минут, если не попросить час (`"ttl": "1h"`).
+# Каждый вызов в ходе ревью заново отправляет правила, определения инструментов и всю историю сообщений. Это начало
+# запроса, такое же, как в прошлом вызове, называют *префиксом*. *Контрольная точка кэша* — пометка `cache_control` на
+# блоке запроса: она просит API закэшировать всё до этого блока включительно. Если расставить в запросе контрольные
+# точки, API сохраняет префикс: в первый раз он записывается (по 1,25 цены входного токена для кэша на 5 минут, по 2 —
+# для кэша на час), последующие вызовы читают его (по 0,1 цены у Opus 5, модели курса; тарифы других моделей — в
+# `course_agent/prices.py`). В вашем собственном цикле автоматическое кэширование — это один аргумент запроса:
+# `client.messages.create(..., cache_control={"type": "ephemeral"})` ставит точку на последний блок, который можно
+# кэшировать, и она движется вместе с растущим диалогом. `"ephemeral"` — единственный тип кэша: запись в нём живёт 5
+# минут, если не попросить час (`"ttl": "1h"`).
 #
 # Чтобы вы увидели, сколько это экономит, ячейка ниже дважды запускает цикл из блокнота 3 на !484: без этого аргумента
 # и с ним. Цикл здесь записан коротко, с функцией `cut` из ячейки выше, и возвращает все ответы, чтобы можно было
@@ -145,7 +148,7 @@ print(f"= {LIMIT} оставленных символов + 2 перевода �
 # (прочитанное из кэша).
 #
 # **Сначала предположите, потом запустите:** ревью !484 занимает несколько вызовов. На сколько кэширование сократит
-# оплачиваемый вход — на десятую часть, на треть или больше чем вдвое?
+# оплачиваемый вход — примерно на десятую часть, примерно на две пятых или больше чем на две трети?
 
 # %% lang="en"
 def billed(usage):
@@ -226,16 +229,16 @@ print("оплачиваемый вход, токенов:", round(before), "бе
       round(100 * after / before), "%")
 
 # %% [markdown] lang="en"
-# Caching cut this review's billed input by more than a third (to 61%). The first cached call wrote the rules, the
-# tools and the task to the cache and read nothing; each later call read
+# Caching cut this review's billed input by about two fifths (by 39%, to 61%). The first cached call wrote the rules,
+# the tools and the task to the cache and read nothing; each later call read
 # everything before it from the cache and wrote only its new turn. The `in` column is 0 on every call: the breakpoint
 # sits on the request's last block, so each input token was either written to the cache or read from it. The first call
 # costs more than without caching (a cache write is billed at 1.25x); the reads at 0.1x that follow make it back many
 # times over.
 
 # %% [markdown] lang="ru"
-# Кэширование сократило оплачиваемый вход этого ревью больше чем на треть (до 61 %). Первый вызов с кэшированием
-# записал в кэш правила, инструменты и задачу и ничего не прочитал; каждый следующий
+# Кэширование сократило оплачиваемый вход этого ревью примерно на две пятых (на 39 %, до 61 %). Первый вызов
+# с кэшированием записал в кэш правила, инструменты и задачу и ничего не прочитал; каждый следующий
 # вызов прочитал из кэша всё, что было до него, и записал только свой новый ход. В столбце «вход» везде 0: контрольная
 # точка кэша стоит на последнем блоке запроса, так что каждый входной токен либо записан в кэш, либо прочитан из него.
 # Первый вызов обходится дороже, чем без кэширования (запись в кэш стоит 1,25 цены входного токена), но следующие чтения
@@ -666,8 +669,8 @@ usage_chart(cached)
 #     C -- "other stop reasons, the cap" --> E["a clear error, history kept"]
 # ```
 #
-# - Caching the growing history cuts a review's billed input markedly: by over a third in this short one (to 61% of it
-#   without caching), and more in longer ones.
+# - Caching the growing history cuts a review's billed input markedly: by about two fifths in this short one (to 61%
+#   of it without caching), and more in longer ones.
 # - A result too big to send is cut, and says so: silently cut, the model takes the part for the whole.
 # - (Optional section) The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
 # - Notebook 9 (optional) ships it: a real GitLab and the real API (only the environment changes), several reviews at
@@ -690,8 +693,8 @@ usage_chart(cached)
 #     C -- "другие причины остановки, ограничение" --> E["понятная ошибка, история сохранена"]
 # ```
 #
-# - Кэширование растущей истории заметно сокращает оплачиваемые входные токены: в этом коротком ревью — больше чем на
-#   треть (до 61 % от суммы без кэширования), в длинных — ещё сильнее.
+# - Кэширование растущей истории заметно сокращает оплачиваемые входные токены: в этом коротком ревью — примерно на
+#   две пятых (до 61 % от суммы без кэширования), в длинных — ещё сильнее.
 # - Слишком большой результат обрезают и говорят об этом: молча обрезанную часть модель примет за целое.
 # - (Необязательный раздел) `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся
 #   на вас.

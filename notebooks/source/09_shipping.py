@@ -13,7 +13,8 @@
 # Nothing here changes the loop: this notebook is about running it for a team. Skip it on a first pass through
 # the course and come back when you ship your own agent.
 #
-# *About 90 minutes. Builds on notebook 8.*
+# *About 90 minutes, not counting the open-ended capstone at the end: give it the time you want. Builds on
+# notebook 8.*
 #
 # <!-- rules-so-far -->
 
@@ -32,7 +33,8 @@
 # Сам цикл здесь не меняется: этот блокнот о том, как запускать его для команды. При первом прохождении курса его можно
 # пропустить и вернуться, когда будете выпускать своего агента.
 #
-# *Около 90 минут. Опирается на блокнот 8.*
+# *Около 90 минут, не считая итогового проекта в конце: он открытый, уделите ему сколько захотите. Опирается
+# на блокнот 8.*
 #
 # <!-- rules-so-far -->
 

@@ -179,16 +179,18 @@ except anthropic.BadRequestError as error:
     print(error.status_code, error.body["error"]["message"])
 
 # %% [markdown] lang="en"
-# Break it: answer the tool call, but edit the thinking block on its way back. Here a few words are added to its text,
-# as a program that "tidies up" the history might do.
+# Break it: answer the tool call, but edit the thinking block on its way back. Here one word, `" (shortened)"`, is
+# appended to its text: the mark a program that "tidies up" the history might leave on a block it shortened.
 #
-# **Predict, then run:** the edit is only a few words. Will the API notice? If so, what will it say?
+# **Predict, then run:** the edit is one word at the end. Will the API notice? If so, what will it say?
 
 # %% [markdown] lang="ru"
-# Сломаем: ответим на вызов инструмента, но по дороге изменим блок рассуждения. Здесь к его тексту дописана пара
-# слов — так могла бы поступить программа, которая «подчищает» историю.
+# Сломаем: ответим на вызов инструмента, но по дороге изменим блок рассуждения. Здесь к его тексту дописано одно
+# слово, `" (сокращено)"`, — такую пометку могла бы оставить на сокращённом блоке программа, которая «подчищает»
+# историю.
 #
-# **Сначала предположите, потом запустите:** правка — всего пара слов. Заметит ли её API? И если заметит, что ответит?
+# **Сначала предположите, потом запустите:** правка — одно слово в конце. Заметит ли её API? И если заметит, что
+# ответит?
 
 # %% lang="en"
 results = [{"type": "tool_result", "tool_use_id": block.id, **run_tool_safely(block.name, block.input)}

@@ -55,7 +55,7 @@ REVIEW_RULES = """Ты проверяешь merge request в GitLab. Начни 
 
 # %% lang="en" name="tools"
 def get_diff(pr: int) -> str:
-    """The changes of merge request !pr: title, source branch and the diff of every file."""
+    """The changes of merge request !pr: title, source branch, description and the diff of every file."""
     mr = project.mergerequests.get(pr)
     parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
     for change in mr.changes()["changes"]:
@@ -103,7 +103,7 @@ def run_tool(name: str, tool_input: dict) -> str:
 
 # %% lang="ru" name="tools"
 def get_diff(pr: int) -> str:
-    """Изменения merge request !pr: заголовок, исходная ветка и diff каждого файла."""
+    """Изменения merge request !pr: заголовок, исходная ветка, описание и diff каждого файла."""
     mr = project.mergerequests.get(pr)
     parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
     for change in mr.changes()["changes"]:
