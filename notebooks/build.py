@@ -117,8 +117,8 @@ CARD_WORDS = {
     "ru": ("Правила цикла на этот момент — {total} (новых здесь: {new})", "блокнот {n}", "новое"),
 }
 ALL_NEW = {
-    "en": "The loop's rules so far: {total}, all new in this notebook",
-    "ru": "Правила цикла на этот момент — {total}, все новые",
+    "en": "The loop's rules so far: {total}, all new as rules in this notebook",
+    "ru": "Правила цикла на этот момент — {total}, все впервые стали правилами в этом блокноте",
 }
 """The card's summary when every rule is this notebook's (notebook 3's): not "3, 3 of them new"."""
 MET_BEFORE = {"whole_response": 2}

@@ -20,7 +20,7 @@ End with a line "Verdict: approve." or "Verdict: request changes."
 
 
 def get_diff(pr: int) -> str:
-    """The changes of merge request !pr: title, source branch and the diff of every file."""
+    """The changes of merge request !pr: title, source branch, description and the diff of every file."""
     mr = project.mergerequests.get(pr)
     parts = [f"Title: {mr.title}", f"source_branch: {mr.source_branch}", f"Description: {mr.description}", ""]
     for change in mr.changes()["changes"]:
