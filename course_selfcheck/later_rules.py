@@ -442,15 +442,34 @@ tokens (about 4 characters each), sends it whole."""
 _LONG_MARK = "run 0001: "
 
 
+def _offered(body: dict, name: object) -> dict:
+    """The tool of that name as the request offered it; {} when it did not."""
+    return next((t for t in body.get("tools") or [] if isinstance(t, dict) and t.get("name") == name), {})
+
+
+def _promised(note: str, takes: set) -> list[str]:
+    """The parameters a cut note tells the model to pass (start=…, `offset`, skip=20000) that the tool does not take."""
+    promised = [word for word in _PARAMETER_WORDS if word not in takes and re.search(
+        rf"\b{word}\s*[=:]|`{word}`|\b{word}\s+(parameter|argument)|(parameter|argument|параметр\w*)\s+`?{word}\b",
+        note)]
+    return promised + [word for word in re.findall(r"\b([A-Za-z_]\w*)\s*=\s*\d", note) if word not in takes]
+
+
+def _not_taken(parameter: str, tool: object, lang: str) -> Finding:
+    return verdict(BROKEN, tr("the note tells the model to pass {parameter}, which {tool} does not take: add the "
+                              "parameter to the tool (its schema and its function), or say another way to read on",
+                              lang, parameter=parameter, tool=tool))
+
+
 def _other_results_cut(loop: typing.Callable, lang: str) -> Finding | None:
     """A result of another tool than read_file, between LIMIT and four times LIMIT characters: cut too, and saying so.
     None when it was (or when no result carried the long description: a get_diff that leaves it out)."""
     from .scenario import run_scenario
 
     again = run_scenario(loop, 482, description=LONG_DESCRIPTION)
-    for use, result in ((u, b) for i, r in again.answered for u in tool_uses(r)
-                        for b in (results_for(again.calls[i + 1].body, {u.get("id")}) if i + 1 < len(again.calls)
-                                  else [])):
+    for use, result, body in ((u, b, again.calls[i + 1].body) for i, r in again.answered for u in tool_uses(r)
+                              for b in (results_for(again.calls[i + 1].body, {u.get("id")}) if i + 1 < len(again.calls)
+                                        else [])):
         size, text = _text_length(result.get("content"))
         if _LONG_MARK not in text:
             continue
@@ -464,6 +483,12 @@ def _other_results_cut(loop: typing.Callable, lang: str) -> Finding | None:
             return verdict(BROKEN, tr("with a merge request description of {long} characters, {tool}'s result was cut "
                                       "to {size} characters without a word that it was cut", lang,
                                       long=len(LONG_DESCRIPTION), tool=use.get("name"), size=size))
+        note, offered = text[:300] + text[-300:], _offered(body, use.get("name"))
+        named = [t for t in body.get("tools") or [] if isinstance(t, dict) and str(t.get("name")) in note]
+        takes = {p for t in [offered, *named] for p in (t.get("input_schema") or {}).get("properties") or {}}
+        promised = _promised(note, takes) if size >= RESULT_LIMIT else []
+        if offered and promised:  # get_diff told to read on with a start that neither it nor a tool named takes
+            return _not_taken(promised[0], use.get("name"), lang)
     return None
 
 
@@ -522,17 +547,11 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
                                   "jump from P{before:05d} to P{after:05d}", lang, limit=RESULT_LIMIT,
                                   before=max(jump - 1, 0), after=rows[jump]))
     note = text[:head] + text[head + RESULT_LIMIT:] if head >= 0 else text[RESULT_LIMIT:]  # before or after the part
-    offered = next((t for t in following.body.get("tools") or [] if isinstance(t, dict)
-                    and t.get("name") == use.get("name")), {})
+    offered = _offered(following.body, use.get("name"))
     takes = set((offered.get("input_schema") or {}).get("properties") or {})
-    promised = [word for word in _PARAMETER_WORDS if word not in takes and re.search(
-        rf"\b{word}\s*[=:]|`{word}`|\b{word}\s+(parameter|argument)|(parameter|argument|параметр\w*)\s+`?{word}\b",
-        note)]
-    promised += [word for word in re.findall(r"\b([A-Za-z_]\w*)\s*=\s*\d", note) if word not in takes]  # skip=20000
+    promised = _promised(note, takes)
     if offered and promised:
-        return verdict(BROKEN, tr("the note tells the model to pass {parameter}, which {tool} does not take: add the "
-                                  "parameter to the tool (its schema and its function), or say another way to read on",
-                                  lang, parameter=promised[0], tool=use.get("name")))
+        return _not_taken(promised[0], use.get("name"), lang)
     reads_on = {p for p in takes if not any(re.search(SLOT_PATTERNS[slot], p.lower()) for slot in ("path", "ref"))}
     if offered and not reads_on and _AGAIN.search(note) and str(use.get("name")) in note:
         return verdict(BROKEN, tr("the note says to call {tool} again, and {tool} takes nothing to read on with: the "

@@ -306,6 +306,8 @@ class Agent:
                 if "rest_dropped" in self.flaws else
                 f"\n[cut: the first {LIMIT} of {len(text)} characters; call open_file with start={LIMIT} for more]"
                 if "false_start" in self.flaws else  # open_file takes no start
+                f"\n[cut: the first {LIMIT} of {len(text)} characters; call {block.name} again with start={LIMIT}]"
+                if "start_for_every_tool" in self.flaws and block.name != "open_file" else  # attack 12: the diff's
                 f"\n[cut: the first {LIMIT} of {len(text)} characters; ask for a smaller piece to read the rest]")
             kept = 2_000 if "short_cut" in self.flaws else LIMIT
             if "head_and_tail" in self.flaws:  # LIMIT characters, but not the first ones in one piece

@@ -109,6 +109,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         **{flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
             "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap", "cut_newest_only": "cut_result",
             "split_results": "one_message", "every_other_cache": "cached", "vague_cut": "cut_result",
+            "start_for_every_tool": "cut_result",
             "tail_cut": "cut_result", "fixed_cap_40": "cap", "fixed_cap_20": "cap", "no_way_on": "cut_result", "dont_read_on": "cut_result",
             # any tool's result over LIMIT characters is cut: get_diff's too, and from LIMIT characters, not tokens
             "files_only_cut": "cut_result", "limit_in_tokens": "cut_result",

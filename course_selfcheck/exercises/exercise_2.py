@@ -12,7 +12,7 @@ from course_agent.i18n import N_, ntr, tr
 from course_sandbox import receipts
 
 from ..report import Report
-from .grading import Grade, Seen, call, is_placeholder, requirement
+from .grading import Grade, Seen, call, is_placeholder, requirement, setting
 from .learner_project import project_pointed_at
 from .reading import get, kind, message, of_type, short, text
 
@@ -178,9 +178,12 @@ def _try_branch(read_file: Callable, lang: str) -> Seen:
         with pointed_at(sb), project_pointed_at(read_file, project):
             value, error, hung = call(read_file, CHANGED, BRANCH)
     got = text(value) if isinstance(value, (str, bytes, list)) else ("" if value is None else str(value))
-    if hung or error is not None:
-        said = tr("did not return", lang) if hung else f"{type(error).__name__}: {short(str(error), 100)}"
-        return Seen(False, tr("{call} failed: {error}", lang, call=what, error=said))
+    if hung:  # not a failure: no answer at all
+        return Seen(False, tr("{call} did not return within {seconds} s.", lang, call=what,
+                              seconds=f"{setting('TOOL_TIMEOUT'):.0f}"))
+    if error is not None:
+        return Seen(False, tr("{call} failed: {error}", lang, call=what,
+                              error=f"{type(error).__name__}: {short(str(error), 100)}"))
     if on_branch in got:
         return Seen(True, tr("{call} returned the file as the merge request's branch has it.", lang, call=what))
     if on_main in got:
