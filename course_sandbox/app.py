@@ -15,6 +15,12 @@ from .web import json_response
 
 log = logging.getLogger("course_sandbox")
 
+
+class ConnectionDropped(ClientDisconnected):
+    """A "drop" fault: waitress closes the connection without a response, as a failing network would. A client
+    answered in its own process (the self-check's) turns it into what its HTTP library raises for a dropped
+    connection."""
+
 MAX_BODY_BYTES = 32 * 1024 * 1024
 """Requests above this get 413, as the real API's 32 MB limit for the Messages and token-counting endpoints
 (docs: API overview, request size limits)."""
@@ -59,7 +65,7 @@ class SandboxApp:
         fault = self.faults.take(request.path)
         if fault is not None and fault.kind == "drop":
             # waitress closes the connection without a response, as a failing network would.
-            raise ClientDisconnected("sandbox fault: connection dropped")
+            raise ConnectionDropped("sandbox fault: connection dropped")
         if fault is not None and fault.kind == "slow":
             self.faults.hold(fault)
         elif fault is not None:

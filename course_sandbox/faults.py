@@ -7,6 +7,7 @@ a targeted request that finds every slot taken is answered at once. Clearing the
 stopping the sandbox, releases the requests being held."""
 
 import threading
+from collections import Counter
 from dataclasses import dataclass
 
 MAX_DELAY = 30.0
@@ -32,6 +33,7 @@ class Faults:
         self.slow_capacity = slow_capacity
         """How many requests a "slow" fault may hold at once (the server keeps workers for the rest)."""
         self._held = 0
+        self._holding: Counter[str] = Counter()
         self._release = threading.Event()
 
     @property
@@ -39,6 +41,12 @@ class Faults:
         """How many requests a "slow" fault is holding right now (a grader watches them overlap)."""
         with self._lock:
             return self._held
+
+    def holding(self) -> set[str]:
+        """The path prefixes of the faults holding a request right now (a grader watches which kinds of request
+        overlap: a file read and a merge request's read held at once ran at the same time)."""
+        with self._lock:
+            return {prefix for prefix, n in self._holding.items() if n > 0}
 
     def add(self, fault: Fault) -> Fault:
         if fault.times < 1:
@@ -104,6 +112,7 @@ class Faults:
                         if self._held >= self.slow_capacity:
                             return None
                         self._held += 1
+                        self._holding[fault.path_prefix] += 1
                         if self._held == 1:
                             self._release.clear()
                     fault.times -= 1
@@ -119,3 +128,4 @@ class Faults:
         finally:
             with self._lock:
                 self._held -= 1
+                self._holding[fault.path_prefix] -= 1

@@ -47,6 +47,9 @@ YES_THEN_NO = "yes_then_no"
 NO_THEN_YES = "no_then_yes"
 """An approver that says no, then yes to the same question asked again: a gate that asks until it hears yes runs
 a call that was denied."""
+SLOW_YES = "slow_yes"
+"""An approver that says yes (True) after as long as the silent one keeps silent: a person who reads the call first.
+A gate with a timeout of its own turns that yes into a no; the task says the loop waits for the answer."""
 KINDS = (YES, NO, *FAILING)
 MERGE_WORDS = re.compile(r"merge|влить|влей|слить|смерж", re.I)
 MERGE_REQUEST_WORDS = re.compile(r"(merge|pull)[ _-]?requests?", re.I)
@@ -97,6 +100,8 @@ class Approver:
     """The learner's line that asked, for each question ("" when it could not be told)."""
     yeses: int = 0
     """How many times it answered True: a merge needs one each."""
+    waited: float = 0.0
+    """Seconds it last kept the loop waiting (the silent and the slow approvers)."""
 
     def __call__(self, *args: Any, **named: Any) -> Any:
         """approve(name, tool_input), the exercise's signature: a gate that calls it another way gets the
@@ -143,8 +148,10 @@ class Approver:
             return WORDS[self.kind]
         if self.kind == "one":
             return 1  # what a count or a flag from elsewhere may be: == True lets it through, is True does not
-        if self.kind == "silent":
-            threading.Event().wait(self.waits())  # no answer within the time a loop may wait: then a no
+        if self.kind in ("silent", SLOW_YES):
+            self.waited = self.waits()
+            threading.Event().wait(self.waited)  # silent: no answer within the time a loop may wait, then a no
+            return self.kind == SLOW_YES
         return False
 
     def waits(self) -> float:
@@ -172,6 +179,7 @@ class Approver:
             NO_THEN_YES: tr("said no, then yes when asked again", lang),
             RAISES_THEN_YES: tr("raised ApproverUnavailable, then said yes when asked again", lang),
             YES_THEN_NO: tr("said yes once, then no", lang),
+            SLOW_YES: tr("said yes after {seconds} s", lang, seconds=f"{self.waited or self.waits():g}"),
             "none": tr("returned None", lang),
             "text": tr("returned the string 'no' (what input() gives), not True", lang),
             "one": tr("returned 1, which equals True but is not True", lang),

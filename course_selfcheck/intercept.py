@@ -26,6 +26,7 @@ import threading
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from http.client import RemoteDisconnected
 from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
@@ -35,6 +36,7 @@ import requests.adapters
 import urllib3
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
+from course_sandbox.app import ConnectionDropped
 from course_sandbox.server import tls_context
 
 from .route import MESSAGES_API, Route, sign
@@ -102,8 +104,12 @@ def _sync_send(original: Callable, http: ModuleType) -> Callable:
         route = current()
         in_process = route in _apps and request.url.path.startswith(MESSAGES_API)
         client = _in_process_client(http, route) if in_process else _own_client(http, http.Client)
-        return original(client, request, stream=kwargs.get("stream", False), auth=None,
-                        follow_redirects=_redirects(self, kwargs))
+        try:
+            return original(client, request, stream=kwargs.get("stream", False), auth=None,
+                            follow_redirects=_redirects(self, kwargs))
+        except ConnectionDropped:  # what httpx raises when the server closes the connection without an answer
+            raise http.RemoteProtocolError("Server disconnected without sending a response.", request=request) \
+                from None
     return send
 
 
@@ -146,7 +152,12 @@ def _answered_in_process(adapter: requests.adapters.HTTPAdapter, request: reques
     environ = EnvironBuilder(path=url.path, query_string=url.query, method=request.method, data=body or b"",
                              headers=list(request.headers.items()),
                              base_url=f"{url.scheme}://{url.netloc}").get_environ()
-    chunks, status, headers = run_wsgi_app(app, environ, buffered=True)
+    try:
+        chunks, status, headers = run_wsgi_app(app, environ, buffered=True)
+    except ConnectionDropped:  # what requests raises when the server closes the connection without an answer
+        raise requests.exceptions.ConnectionError(urllib3.exceptions.ProtocolError(
+            "Connection aborted.", RemoteDisconnected("Remote end closed connection without response")),
+            request=request) from None
     code, _, reason = status.partition(" ")
     raw = urllib3.HTTPResponse(body=io.BytesIO(b"".join(chunks)), headers=list(headers.items()), status=int(code),
                                reason=reason, preload_content=False, decode_content=False)

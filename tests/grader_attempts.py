@@ -238,6 +238,12 @@ class Agent:
                     raise TimeoutError("nobody answered in time; stopping the review") from None
                 except Exception:
                     return False
+        if "own_approver_timeout" in self.flaws:  # a person slower than the loop's own clock is taken for a no
+            with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                try:
+                    return pool.submit(approve, block.name, block.input).result(timeout=0.5) is True
+                except Exception:
+                    return False
         if "timeout_is_yes" in self.flaws:
             with concurrent.futures.ThreadPoolExecutor(1) as pool:
                 try:
@@ -250,11 +256,15 @@ class Agent:
             said = False
         if not said:
             self.denied = {*asked_before, repr(block.input)}
+            self.denied_in = self.turn
         return said
 
     # ---- the tools ---------------------------------------------------------------------------------------------
     def result(self, block, approve) -> dict:
         dangerous = block.name == self.merge_as or "ask_all" in self.flaws
+        if "denial_skips_turn" in self.flaws and getattr(self, "denied_in", None) == self.turn:  # attack 12's H4
+            return {"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                    "content": "Skipped: a human denied an earlier call of this turn."}
         if "default_deny" in self.flaws and not dangerous and block.name != "changes_of":  # only what is listed runs
             return {"type": "tool_result", "tool_use_id": block.id, "content": f"{block.name} is not allowed",
                     "is_error": True}
@@ -283,8 +293,12 @@ class Agent:
                 return {"type": "tool_result", "tool_use_id": block.id, "content": self.denial, "is_error": True}
         except Exception as error:
             if "raise_tool_errors" in self.flaws or (
-                    "gitlab_errors_only" in self.flaws and not isinstance(error, gitlab.GitlabError)):
+                    "gitlab_errors_only" in self.flaws and not isinstance(error, gitlab.GitlabError)) or (
+                    "two_kinds_only" in self.flaws and not isinstance(error, (gitlab.GitlabError, TypeError))):
                 raise
+            self.failures = getattr(self, "failures", 0) + 1
+            if "circuit_breaker" in self.flaws and self.failures >= 2:  # attack 12's H13: a failure limit
+                raise RuntimeError(f"{self.failures} tool calls failed: giving up") from error
             return {"type": "tool_result", "tool_use_id": block.id, "content": f"{type(error).__name__}: {error}",
                     "is_error": True}
         if start and "start_after_cut" in self.flaws:  # cut first, then the start applied to the cut part
@@ -337,12 +351,21 @@ class Agent:
                 futures = [pool.submit(self.result, b, approve) for b in calls]
                 done = [f.result() for f in concurrent.futures.as_completed(futures)]
             results = [{**r, "tool_use_id": b.id} for b, r in zip(calls, done)]
-        elif self.concurrent and len(calls) > 1:
+        elif self.concurrent and "by_tool_batches" in self.flaws:  # each tool's calls at once, one tool after another
+            done = {}
+            for name in dict.fromkeys(b.name for b in calls):
+                batch = [b for b in calls if b.name == name]
+                with concurrent.futures.ThreadPoolExecutor(8) as pool:
+                    done.update(zip([b.id for b in batch], pool.map(lambda b: self.result(b, approve), batch)))
+            results = [done[b.id] for b in calls]
+        elif self.concurrent and len(calls) > 1 and "denial_skips_turn" not in self.flaws:
             with concurrent.futures.ThreadPoolExecutor(8) as pool:
                 results = list(pool.map(lambda b: self.result(b, approve), calls))
         else:
             results = [self.result(b, approve) for b in calls]
         results = [r for r in results if r is not None]
+        if "errors_last" in self.flaws:  # the failed calls' results sent after the others (attack 12's H14)
+            results.sort(key=lambda r: bool(r.get("is_error")))
         if "sorted_by_path" in self.flaws:  # each under its own id, put in the order of the paths read
             where = {b.id: str(b.input) for b in calls}
             results.sort(key=lambda r: where[r["tool_use_id"]])
@@ -542,7 +565,8 @@ async def review_async(pr_number, approve=nobody, max_iterations=20):
             try:
                 text = await asyncio.to_thread(HANDLERS[block.name], **block.input)
             except Exception as error:
-                return {"type": "tool_result", "tool_use_id": block.id, "content": str(error), "is_error": True}
+                return {"type": "tool_result", "tool_use_id": block.id, "content": f"{type(error).__name__}: {error}",
+                        "is_error": True}
             if len(text) > LIMIT:
                 text = text[:LIMIT] + f"\n(truncated: {LIMIT} of {len(text)} characters shown; ask for a smaller part to read on)"
             return {"type": "tool_result", "tool_use_id": block.id, "content": text}

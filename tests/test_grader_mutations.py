@@ -7,16 +7,16 @@ import pytest
 
 import grader_attempts as attempts
 from course_selfcheck import approvers, check_loop
-from course_selfcheck.exercises import check_exercise_3, check_exercise_4, check_exercise_6, check_exercise_7, \
-    check_exercise_8, check_fallback
+from course_selfcheck.exercises import check_exercise_3, check_exercise_4, check_exercise_5, check_exercise_6, \
+    check_exercise_7, check_exercise_8, check_fallback
 from course_selfcheck.exercises.loops import EARLIER
 from course_selfcheck.report import BROKEN
 
 FALLBACK = "6-fallback"
 """Notebook 6's optional exercise: the fallback model, exercise 6's rules kept."""
-CHECKS = {3: check_exercise_3, 4: check_exercise_4, 6: check_exercise_6, FALLBACK: check_fallback, 7: check_exercise_7,
+CHECKS = {3: check_exercise_3, 4: check_exercise_4, 5: check_exercise_5, 6: check_exercise_6, FALLBACK: check_fallback, 7: check_exercise_7,
           8: check_exercise_8}
-LANGUAGES = {3: ["en"], 4: ["en"], 6: ["en", "ru"], FALLBACK: ["en", "ru"], 7: ["en", "ru"], 8: ["en", "ru"]}
+LANGUAGES = {3: ["en"], 4: ["en"], 5: ["en"], 6: ["en", "ru"], FALLBACK: ["en", "ru"], 7: ["en", "ru"], 8: ["en", "ru"]}
 RIGHT = {"class-stream": attempts.attempt(send="stream"), "async": attempts.review_async,
          "breakpoint-on-the-last-block": attempts.attempt(cache="last", send="with_options"),
          "merge-tool-of-another-name-keyword-only": attempts.attempt(merge_as="accept_mr", keyword_only=True),
@@ -44,7 +44,17 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "no_cap": (attempts.attempt("no_cap"), "cap"),
         "raise_tool_errors_and_split": (attempts.attempt("raise_tool_errors", "split_results", send="stream"),
                                         "one_message"),
-        "returns_at_cap": (attempts.attempt("returns_at_cap"), "cap")},
+        "returns_at_cap": (attempts.attempt("returns_at_cap"), "cap"),
+        # attack 12's H15: each tool's calls at once, but one tool after another
+        "by_tool_batches": (attempts.attempt("by_tool_batches"), "concurrent")},
+    5: {flaw: (attempts.attempt(*flaws, **how), rule) for flaw, (flaws, how, rule) in {
+        "raise_tool_errors": (("raise_tool_errors",), {}, "says_what_failed"),
+        # attack 12: only the errors seen caught (H12), a failure limit (H13), notebook 4's rules dropped (H14)
+        "two_kinds_only": (("two_kinds_only",), {"send": "stream"}, "says_what_failed"),
+        "circuit_breaker": (("circuit_breaker",), {}, "says_what_failed"),
+        "errors_last": (("errors_last",), {}, "says_what_failed"),
+        "sequential": ((), {"concurrent": False}, "concurrent"),
+        "by_tool_batches": (("by_tool_batches",), {"send": "with_options"}, "concurrent")}.items()},
     6: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {
         "pause_new_user": "pause_turn", "pause_drops_history": "pause_turn", "retry_refusal": "refusal",
         "run_cut_call": "cut_tool_call", "return_none": "returns_answer",
@@ -94,7 +104,9 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # attack 10: the third merge call of a run let through
         "third_merge_passes": "approver_asked",
         # attack 11: the question asked again after the approver raised
-        "retry_on_exception": "fail_closed"}.items()},
+        "retry_on_exception": "fail_closed",
+        # attack 12: the loop's own timeout turns a slow yes into a no (H3); a no skips the turn's reads (H4)
+        "own_approver_timeout": "yes_merges", "denial_skips_turn": "approver_asked"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),

@@ -225,3 +225,23 @@ def test_urllib_is_routed_too(server):
     assert (put, path) == ("PUT", "/api/v4/projects/course%2Fshop/merge_requests/482/merge")
     assert headers["private-token"] == "glpat-sandbox" and headers2["x-api-key"] == "sk-ant-sandbox"
     assert (post, path2, body) == ("POST", "/v1/messages", b"{}") and _no_learner_secret(server.seen)
+
+
+def test_a_dropped_connection_answered_in_process_is_what_the_libraries_raise_over_a_socket():
+    """The sandbox's drop fault, answered in the loop's own thread, raises what requests (python-gitlab) and httpx
+    (the SDK) raise when a server closes the connection without an answer: a tool's except for a network error
+    catches it, as it would over HTTP; never the server's own ClientDisconnected."""
+    from course_sandbox import Sandbox
+    from course_selfcheck.retarget import route_to
+
+    with Sandbox() as sandbox:
+        sandbox.faults.drop(times=2, path="/")
+        claude = anthropic.Anthropic(api_key=LIVE_KEY, base_url=ELSEWHERE, max_retries=0)
+        lab = gitlab.Gitlab(ELSEWHERE, private_token=LIVE_TOKEN)
+        with routed_to(route_to(sandbox), sandbox.wsgi_app):
+            with pytest.raises(requests.exceptions.ConnectionError, match="Connection aborted"):
+                lab.projects.get(sandbox.project)
+            with pytest.raises(anthropic.APIConnectionError):
+                claude.messages.create(model="claude-sonnet-5", max_tokens=10,
+                                       messages=[{"role": "user", "content": "hi"}])
+        assert sandbox.faults.pending() == []

@@ -3,6 +3,7 @@ the notebook's unchanged loop is "not done yet", the reference passes, nothing p
 
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import learner_loops
 import learner_styles as styles
@@ -149,15 +150,13 @@ def _grown_5(result_of_failure) -> dict:
     namespace = reference(5)
     run_tool = namespace["run_tool"]
 
-    def run_all(calls):
-        results = []
+    def run_all(calls):  # the turn's calls at once, as notebook 4's: one try around the whole turn
         try:
-            for call in calls:
-                results.append({"type": "tool_result", "tool_use_id": call.id,
-                                "content": run_tool(call.name, call.input)})
+            with ThreadPoolExecutor() as pool:
+                return list(pool.map(lambda call: {"type": "tool_result", "tool_use_id": call.id,
+                                                   "content": run_tool(call.name, call.input)}, calls))
         except Exception as error:
             return result_of_failure(calls, error)
-        return results
 
     namespace["run_all"] = run_all
     return namespace
@@ -402,9 +401,12 @@ def step_one_loop(breaks: str = ""):
                     raise RuntimeError("The answer was cut: increase max_tokens (the cut tool call was not run)")
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})
+                    calls = [block for block in response.content if block.type == "tool_use"]
+                    with ThreadPoolExecutor() as pool:  # at once, in order (notebook 4)
+                        results = list(pool.map(lambda block: run_tool(block.name, block.input), calls))
                     messages.append({"role": "user", "content": [
-                        {"type": "tool_result", "tool_use_id": block.id, **run_tool(block.name, block.input)}
-                        for block in response.content if block.type == "tool_use"]})
+                        {"type": "tool_result", "tool_use_id": block.id, **result}
+                        for block, result in zip(calls, results)]})
                 case _:  # step 2 is not done yet
                     return text
         raise RuntimeError(f"No answer after {max_iterations} iterations")

@@ -11,13 +11,16 @@ import re
 from collections.abc import Callable
 
 from course_agent.i18n import N_, tr
+from course_sandbox import Sandbox
+from course_sandbox.demo_gitlab import PROJECT_ID, PROJECT_PATH
 
 from ..report import BROKEN, Report
-from ..rules import FAILING_TURN, others_spoiled, returns_answer, without_arguments
-from ..scenario import run_scenario
-from ..wire import results_for
+from ..rules import FAILING_TURN, others_spoiled, returns_answer, short_value, without_arguments
+from ..scenario import GITLAB, Sandboxes, run_scenario
+from ..wire import results_for, tool_uses
+from .exercise_4 import CONCURRENT, out_of_order
 from .grading import Requirement, Seen
-from .loops import crashed, grade_loop
+from .loops import crashed, grade_loop, untouched
 
 NAMES_IT = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b")
 """An exception's type as its name is written (TypeError, KeyError, GitlabGetError): a tool that reads its input its
@@ -54,12 +57,61 @@ def _each_call_its_own(loop: Callable, lang: str) -> Seen:
     spoiled = others_spoiled(run, lang)
     if spoiled:
         return Seen(False, spoiled)
+    if out_of_order(run):  # notebook 4's order, kept when a call fails: a failed result is not sent last
+        return Seen(False, tr("in the turn where one call failed, the results came back in another order than the "
+                              "calls: each result keeps its call's place, a failed one too", lang))
     last = run.answered[-1][1].get("stop_reason") if run.answered else None  # the model finished its review
     if not isinstance(run.returned, str) or last != "end_turn" or returns_answer(run, lang).status == BROKEN:
         return Seen(False, tr("after the failed call the run did not go on to the answer ({value})", lang,
                               value=str(run.returned)[:80]))
+    either = _whatever_fails(loop, lang)
+    if either is not None:
+        return either
     return Seen(True, tr("a turn of two reads, one without its arguments: that one came back as an error naming its "
-                         "type and message, the other with its file, and the review went on", lang))
+                         "type and message, the other with its file, and the review went on; with the other read's "
+                         "connection dropped too, both came back as errors and the review went on", lang))
+
+
+class DroppedRead:
+    """Sandboxes whose first file read drops its connection, as a GitLab that goes away mid-review does: the tool
+    raises what its HTTP library raises (requests' ConnectionError), not an error the notebook showed."""
+
+    def __init__(self, sandboxes: Sandboxes) -> None:
+        self.sandboxes = sandboxes
+
+    def take(self) -> Sandbox:
+        sandbox = self.sandboxes.take()
+        for project in (PROJECT_ID, PROJECT_PATH):  # the project by id or by path
+            sandbox.faults.drop(path=f"{GITLAB}projects/{project}/repository/files/")
+        return sandbox
+
+    def give_back(self, sandbox: Sandbox) -> None:
+        self.sandboxes.give_back(sandbox)
+
+
+def _whatever_fails(loop: Callable, lang: str) -> Seen | None:
+    """FAILING_TURN again, the other read's connection dropped: two calls of one turn fail, with two kinds of
+    error, and the run still goes on to the answer (a loop that catches only the errors it has seen, or gives up
+    after a number of failures, stops). None when it went on, or when the run did not show it."""
+    with Sandboxes() as sandboxes:
+        run = run_scenario(loop, *FAILING_TURN, sandboxes=DroppedRead(sandboxes))  # type: ignore[arg-type]
+    turn = without_arguments(run)
+    if turn is None or untouched(run) or run.hung or run.stopped_by_check:
+        return None
+    if run.error is not None:
+        return Seen(False, tr("in a turn of two reads, one without its arguments and one whose GitLab connection "
+                              "dropped, the loop stopped with {error}: catch whatever a tool raises, not only the "
+                              "errors you have met, and send it back as that call's result", lang,
+                              error=f"{type(run.error).__name__}: {str(run.error)[:120]}"), raised=None)
+    i, reply, bad = turn
+    others = {str(u.get("id")): u.get("input") for u in tool_uses(reply) if u.get("id") != bad.get("id")}
+    sent = results_for(run.calls[i + 1].body, list(others)) if i + 1 < len(run.calls) else []
+    for result in sent:  # the dropped read: an error, or its file if the tool tried again
+        text, file = str(result.get("content")), run.file(others.get(str(result.get("tool_use_id"))))
+        if result.get("is_error") is not True and not (file and file.strip()[:200] in text):
+            return Seen(False, tr("a read whose GitLab connection dropped got a result without is_error: True "
+                                  "({said})", lang, said=short_value(text)))
+    return None
 
 
 RULES = ["whole_response", "one_message", "errors_are_results", "cap", "returns_answer"]
@@ -91,4 +143,4 @@ EACH_CALL = Requirement(
 
 def check_loop_5(loop: Callable | None, language: str | None = None) -> Report:
     """Your loop of notebook 4, with a failing tool's error sent back as a result (is_error) instead of raised."""
-    return grade_loop(5, loop, language, RULES, NOTE, HINT, EACH_CALL, tasks=TASKS)
+    return grade_loop(5, loop, language, RULES, NOTE, HINT, EACH_CALL, tasks=TASKS, kept=((4, CONCURRENT),))

@@ -24,6 +24,7 @@ from ..approvers import (
     NO,
     NO_THEN_YES,
     RAISES_THEN_YES,
+    SLOW_YES,
     YES,
     YES_THEN_NO,
     Approver,
@@ -125,11 +126,16 @@ class Gate:
     fallen: Driven
     """A run on !485 with the no-approver whose first answer is a refusal: on the fallback model the gate still
     stands."""
+    mixed: Driven
+    """A run on !485 with the no-approver where the turn that asks to merge also reads the diff again (the sandbox's
+    mixed_turn, the merge first): the no is for the merge alone, and the read of the same turn still runs."""
+    slow_yes: Driven
+    """A run on !485 with an approver that says yes after a wait (SLOW_YES): the loop waits for it, and merges."""
 
     @property
     def runs(self) -> list[Driven]:
         return [*self.driven.values(), self.reads, self.doubled, self.again, self.elsewhere, self.elsewhere_yes,
-                self.remembered, self.asked_again, self.raised_then_yes, self.fallen]
+                self.remembered, self.asked_again, self.raised_then_yes, self.fallen, self.mixed, self.slow_yes]
 
     @property
     def merges(self) -> set[str]:
@@ -191,6 +197,12 @@ def _asks(gate: Gate, lang: str) -> Seen:
     if nagged:
         return Seen(False, tr("the approver was asked before a harmless tool ({tools}): a human asked about every "
                               "read learns to click yes without looking.", lang, tools=", ".join(nagged)))
+    skipped = _harmless_not_run(gate.mixed, merges)
+    if skipped and not is_crash(gate.mixed.run.error):
+        return Seen(False, tr("in a turn where the model asked to merge and then to read ({tools}), the approver said "
+                              "no, and the read did not run (its result was an error, GitLab got no request for it): a "
+                              "no is for the one call it was asked about, the turn's harmless calls still run.", lang,
+                              tools=", ".join(skipped)))
     blocked = sorted(set(_harmless_not_run(no, merges) + _harmless_not_run(gate.reads, merges)))
     if blocked:
         return Seen(False, tr("harmless tools did not run ({tools}): their results were errors and GitLab got no "
@@ -342,6 +354,11 @@ def _yes_merges(gate: Gate, lang: str) -> Seen:
             return Seen(False, tr("with an approver that said yes, !{pr} was merged, but the model was told it was "
                                   "not ({content}): on a yes, send the tool's own result.", lang, pr=INJECTED,
                                   content=short_value(told[-1].get("content"))))
+        slow = gate.slow_yes
+        if not slow.merged and slow.approver.merge_asked(gate.merges) and not is_crash(slow.run.error):
+            return Seen(False, tr("with an approver that {did}, !{pr} was not merged: the loop needs no timeout of its "
+                                  "own, it waits for the person's answer however long they read.", lang, pr=INJECTED,
+                                  did=slow.approver.did(lang)))
         return Seen(True, tr("with an approver that said yes, !{pr} was merged.", lang, pr=INJECTED))
     story = _story(yes, lang)
     if story is not None:
@@ -496,7 +513,7 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
             g.record(row, Seen(None, tr("the check has no way to give your loop an approver.", g.lang)))
         return g, None
     keyword = _keyword(loop)
-    with Sandboxes(expected=len(KINDS) + 10) as sandboxes:
+    with Sandboxes(expected=len(KINDS) + 12) as sandboxes:
         def one(kind: str, pr: int, misbehave: tuple[str, ...] = (), description: str | None = None) -> Driven:
             approver = Approver(kind)
             return Driven(approver, run_scenario(gated(loop, approver, keyword), pr, misbehave, sandboxes=sandboxes,
@@ -510,7 +527,8 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
                     elsewhere_yes=one(YES, INJECTED, description=ELSEWHERE_DESCRIPTION),
                     remembered=one(YES_THEN_NO, INJECTED, ("one_more_call",)),
                     asked_again=one(NO_THEN_YES, INJECTED), raised_then_yes=one(RAISES_THEN_YES, INJECTED),
-                    fallen=one(NO, INJECTED, ("refusal",)))
+                    fallen=one(NO, INJECTED, ("refusal",)), mixed=one(NO, INJECTED, ("as_is", "mixed_turn")),
+                    slow_yes=one(SLOW_YES, INJECTED))
     if untouched(gate.no.run):
         g.stopped_by(gate.no.run.error, GATE_ROWS)
     else:
@@ -530,11 +548,11 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
         return _with_note(g.report())
     if untouched(gate.no.run):
         return g.not_done(WRITE_IT, [START])
-    earlier = judge(gated(loop, Approver(NO), _keyword(loop)), KEPT_RULES, lang, g.title())
+    told_no = gated(loop, Approver(NO), _keyword(loop))
+    earlier = judge(told_no, KEPT_RULES, lang, g.title())
     said = tr(KEPT, lang)
     g.findings.extend(f if f.rule in EARLIER else replace(f, task=said) for f in earlier.findings)
-    if g.raised is None and earlier.raised is not None:
-        g.raised = earlier.raised
+    g.raised = g.raised or earlier.raised
     if g.raised is not None:
         return crash_report(g.title(), g.raised, g.findings, lang, g.hints)
     passed = tr("A merge now waits for a person's explicit yes, and a no reaches the model as what it is.", lang)

@@ -85,13 +85,14 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
                own: Requirement[Callable] | None = None, tasks: dict[str, str] | None = None,
                title: str | None = None,
                more: Callable[[Callable, str], tuple[list[Finding], BaseException | None, list[str]]] | None = None,
-               keeps: bool = True) -> Report:
+               keeps: bool = True, kept: tuple[tuple[int, Requirement[Callable]], ...] = ()) -> Report:
     """The exercise's report; `note` and `hint` (msgids) are shown when any requirement is not met. `tasks` gives,
     for a rule, the sentence of the exercise's text it comes from (a msgid), shown when it is broken; `title` (a msgid)
     names an optional exercise or a step ("Exercise {n}" otherwise). A loop that passes is kept for the next notebook,
     unless `keeps` is False (a step on the way, whose loop is not yet what the next notebook grows). `more`
     judges what the rules cannot (a later notebook's gate, which needs the grader's approvers): its findings, the
-    first exception of the learner's code in its runs, and the hints of what it found broken."""
+    first exception of the learner's code in its runs, and the hints of what it found broken. `kept` holds an earlier
+    notebook's own requirements, each with its notebook (notebook 4's concurrency), judged again on this loop."""
     lang = pick_language(language)
     title = tr(title, lang) if title else tr("Exercise {n}", lang, n=number)
     write_it = tr("write your solution in the exercise cell above, then run this cell again.", lang)
@@ -113,6 +114,11 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
     said = {rule: tr(task, lang) for rule, task in (tasks or {}).items()}
     theirs = [replace(f, task=said.get(f.rule, "")) for f in checked.findings]
     raised, more_hints = checked.raised, []
+    for notebook, row in kept:
+        again = row.check(loop, lang)
+        found = finding(row, again, lang)
+        theirs.append(replace(found, where=tr("notebook {n}", lang, n=notebook), task=said.get(row.rule, found.task)))
+        raised = raised or again.raised
     if more is not None:
         extra, also, more_hints = more(loop, lang)
         theirs += extra

@@ -179,3 +179,19 @@ def test_messages_api_404_and_405_keep_the_api_s_words(sandbox, method, path, st
     with httpx2.Client(base_url=sandbox.url) as http:
         answer = http.request(method, path, headers={"x-api-key": sandbox.api_key, "anthropic-version": "2023-06-01"})
     assert (answer.status_code, answer.json()["error"]["message"]) == (status, message)
+
+
+def test_a_mixed_turn_asks_the_first_call_again_after_its_own(sandbox):
+    """mixed_turn, on a reply with a tool call: its calls, then the conversation's first call asked again with a
+    fresh id (a turn that mixes tools, as a merge with a read does)."""
+    sandbox.force("mixed_turn")
+    history = [{"role": "user", "content": "Use get_weather for Paris."},
+               {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_01A", "name": "get_weather",
+                                                  "input": {"city": "Paris"}}]},
+               {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01A", "content": "Sunny"},
+                                            {"type": "text", "text": "Now use get_weather for Rome too."}]}]
+    reply = sandbox.client(max_retries=0).messages.create(model=MODEL, max_tokens=2000, tools=WEATHER,
+                                                          messages=history)
+    calls = [b for b in reply.content if b.type == "tool_use"]
+    assert reply.stop_reason == "tool_use" and [b.input["city"] for b in calls] == ["Rome", "Paris"]
+    assert calls[-1].id != "toolu_01A" and calls[0].id != calls[1].id and sandbox.messages_api.forced == []
