@@ -49,7 +49,7 @@
 #
 # *Около 30 минут и ещё 10 на необязательную часть.*
 #
-# Понадобятся Python 3.10 или новее и вот что из Python:
+# Понадобятся Python 3.10 или новее и знание таких основ Python:
 #
 # - функции (в том числе передача функции в другую функцию);
 # - списки и словари, генераторы списков;
@@ -279,7 +279,7 @@ counting = None  # replace None with your call: the Message it returns
 
 # %% lang="ru"
 # Посчитать от 1 до 10 и остановиться прямо перед 5: client.messages.create(..., stop_sequences=...)
-counting = None  # замените None своим вызовом: Message, который он возвращает
+counting = None  # замените None своим вызовом (он возвращает Message)
 
 # затем выведите counting.stop_reason, counting.stop_sequence и текст
 

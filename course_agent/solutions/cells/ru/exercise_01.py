@@ -6,5 +6,5 @@ counting = client.messages.create(
     messages=[{"role": "user", "content": "Посчитай от 1 до 10."}],
 )
 print("stop_reason:  ", counting.stop_reason)          # stop_sequence, а не end_turn
-print("stop_sequence:", repr(counting.stop_sequence))  # какая из ваших стоп-последовательностей встретилась: '5'
+print("stop_sequence:", repr(counting.stop_sequence))  # какая из ваших стоп-последовательностей сработала: '5'
 print("текст:        ", repr(text_of(counting)))       # '1, 2, 3, 4, ': самой «5» в тексте нет
