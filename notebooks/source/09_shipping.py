@@ -156,36 +156,49 @@ print("оплачиваемый вход, billed(result.usage):", round(billed(r
 # %% [markdown] lang="en"
 # ## Exercise: what the reviewer costs over every merge request
 #
-# Before a team trusts the reviewer with a budget, it looks at a table. Review each demo merge request, !482 to !487,
-# with the course's reviewer, cached (`review(pr, client=client, language="en")`, as above), and put one row per merge
-# request in `rows`: `(pr, verdict, calls, billed input)`, the verdict from the review's last line, the calls from
-# `result.iterations`, the billed input from `billed(result.usage)`. Which one cost the most, and why?
+# Before a team trusts the reviewer with a budget, it looks at a table. Put one row per demo merge request, !482 to
+# !487, in `rows`: `(pr, verdict, calls, billed input)`, the verdict from the review's last line, the calls from
+# `result.iterations`, the billed input from `billed(result.usage)`. Review !483 to !487 with the course's reviewer,
+# cached (`review(pr, client=client, language="en")`, as above); !482's row comes from `result`, its review above.
+# A budget counts each merge request reviewed once, and !482 reviewed again now would read its whole conversation
+# from the cache and bill a fraction of a first review.
+#
+# To read the table right, know what the cache does to the others too: the first review of a session writes the
+# rules (the system prompt and the tools, the same in every review) to the cache at 1.25x, and each review after it
+# reads them at 0.1x while they stay there (five minutes from their last use). Which review cost the most, and why?
 
 # %% [markdown] lang="ru"
 # ## Упражнение: сколько стоит проверка всех merge request
 #
-# Прежде чем доверить ревьюеру бюджет, команда смотрит на таблицу. Проверьте каждый merge request демо-проекта, с !482
-# по !487, ревьюером курса с кэшированием (`review(pr, client=client, language="ru")`, как выше) и положите в `rows` по
-# строке на каждый: `(pr, вердикт, вызовы, оплачиваемый вход)`, где вердикт — последняя строка ревью, вызовы —
-# `result.iterations`, оплачиваемый вход — `billed(result.usage)`. Какой оказался самым дорогим и почему?
+# Прежде чем доверить ревьюеру бюджет, команда смотрит на таблицу. Положите в `rows` по строке на каждый merge request
+# демо-проекта, с !482 по !487: `(pr, вердикт, вызовы, оплачиваемый вход)`, где вердикт — последняя строка ревью,
+# вызовы — `result.iterations`, оплачиваемый вход — `billed(result.usage)`. Merge request с !483 по !487 проверьте
+# ревьюером курса с кэшированием (`review(pr, client=client, language="ru")`, как выше), а строку !482 возьмите из
+# `result` — его ревью выше. В бюджете каждый merge request проверяется один раз, а если проверить !482 ещё раз
+# сейчас, весь его диалог прочитается из кэша, и ревью обойдётся в малую долю первого.
+#
+# Чтобы правильно прочитать таблицу, учтите, что кэш делает и с остальными: первое ревью за сеанс записывает в кэш
+# правила (системный промпт и инструменты, одинаковые во всех ревью) по цене 1,25, а каждое следующее читает их по
+# цене 0,1, пока они в кэше (пять минут с последнего обращения). Какое ревью оказалось самым дорогим и почему?
 
 # %% lang="en"
-rows = []  # your code here: one (pr, verdict, calls, billed input) per merge request, !482 to !487
+rows = []  # your code here: one (pr, verdict, calls, billed input) per merge request, !482 to !487 (!482's: result)
 
 # %% lang="ru"
-rows = []  # ваш код: по строке (pr, вердикт, вызовы, оплачиваемый вход) на каждый merge request, с !482 по !487
+rows = []  # ваш код: по строке (pr, вердикт, вызовы, оплачиваемый вход) на !482–!487; строка !482 — из result
 
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The check reads your rows, and reviews !482 again with the course's reviewer in a fresh sandbox to compare its
-# figures with yours.
+# The check reads your rows, then reviews each merge request again with the course's reviewer, each in a fresh sandbox
+# (its cache empty: the most that review can bill), and compares the calls, the verdict and the bill with your row's.
 
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Проверка читает ваши строки и ещё раз проверяет !482 ревьюером курса в свежей песочнице, чтобы сравнить его цифры
-# с вашими.
+# Проверка читает ваши строки, а затем ещё раз проверяет каждый merge request ревьюером курса, каждый в свежей
+# песочнице (кэш в ней пуст, так что это самый высокий счёт за такое ревью), и сравнивает вызовы, вердикт и счёт
+# с вашей строкой.
 
 # %%
 from course_selfcheck.exercises import check_exercise_9

@@ -38,13 +38,25 @@ def denied(call) -> dict:
                        "Do not try to do the same thing another way; report it instead."}
 
 
-def run_all(calls: list, approve) -> list[dict]:
-    """The gate first, one question at a time (a person answers one after another); then the allowed
-    calls of the turn at once, as in exercise 5, the results in the calls' order."""
-    allowed = [call for call in calls if call.name not in DANGEROUS or approved(approve, call.name, call.input)]
+def run_all(calls: list) -> list[dict]:
+    """As in exercise 5: every call of the turn in a thread of its own, the results in the calls' order."""
     with ThreadPoolExecutor(max_workers=8) as pool:
-        ran = {result["tool_use_id"]: result for result in pool.map(tool_result, allowed)}
-    return [ran[call.id] if call.id in ran else denied(call) for call in calls]
+        return list(pool.map(tool_result, calls))
+
+
+def gate_then_run(calls: list, approve) -> list[dict]:
+    """The gate first, one question at a time, here in the loop (a person answers one after another); then the
+    allowed calls of the turn at once, with run_all; the results in the calls' order."""
+    results = {}  # the result of each call, by its `tool_use_id`
+    allowed = []
+    for call in calls:
+        if call.name in DANGEROUS and not approved(approve, call.name, call.input):
+            results[call.id] = denied(call)  # not run: the model reads why
+        else:
+            allowed.append(call)
+    for result in run_all(allowed):
+        results[result["tool_use_id"]] = result
+    return [results[call.id] for call in calls]  # in the calls' order
 
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
@@ -71,7 +83,7 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
                 # the gate, then the allowed calls at once
-                messages.append({"role": "user", "content": run_all(calls, approve)})
+                messages.append({"role": "user", "content": gate_then_run(calls, approve)})
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
 

@@ -39,13 +39,25 @@ def denied(call) -> dict:
                        "Не пытайся добиться того же другим путём — просто сообщи об этом."}
 
 
-def run_all(calls: list, approve) -> list[dict]:
-    """Сначала шлюз, по одному вопросу (человек отвечает на вопросы по очереди); затем разрешённые
-    вызовы хода — одновременно, как в упражнении 5, результаты в порядке вызовов."""
-    allowed = [call for call in calls if call.name not in DANGEROUS or approved(approve, call.name, call.input)]
+def run_all(calls: list) -> list[dict]:
+    """Как в упражнении 5: каждый вызов хода — в своём потоке, результаты в порядке вызовов."""
     with ThreadPoolExecutor(max_workers=8) as pool:
-        ran = {result["tool_use_id"]: result for result in pool.map(tool_result, allowed)}
-    return [ran[call.id] if call.id in ran else denied(call) for call in calls]
+        return list(pool.map(tool_result, calls))
+
+
+def gate_then_run(calls: list, approve) -> list[dict]:
+    """Сначала шлюз — по одному вопросу, прямо в цикле (человек отвечает на вопросы по очереди); затем
+    разрешённые вызовы хода — одновременно, через run_all; результаты в порядке вызовов."""
+    results = {}  # результат каждого вызова по его `tool_use_id`
+    allowed = []
+    for call in calls:
+        if call.name in DANGEROUS and not approved(approve, call.name, call.input):
+            results[call.id] = denied(call)  # вызов не выполнен: модель прочтёт причину
+        else:
+            allowed.append(call)
+    for result in run_all(allowed):
+        results[result["tool_use_id"]] = result
+    return [results[call.id] for call in calls]  # в порядке вызовов
 
 
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
@@ -72,7 +84,7 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
                 # шлюз, затем разрешённые вызовы сразу
-                messages.append({"role": "user", "content": run_all(calls, approve)})
+                messages.append({"role": "user", "content": gate_then_run(calls, approve)})
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 
