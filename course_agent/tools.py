@@ -15,15 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anthropic.types import ToolParam, ToolResultBlockParam, ToolUseBlock
-
-from course_shared.lazy_jsonschema import import_jsonschema_lazily
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 from .i18n import ntr, tr
 from .redaction import redact
-
-import_jsonschema_lazily()  # before jsonschema: its IRI grammar compiles when first used, not now (~1 s)
-from jsonschema import Draft202012Validator  # noqa: E402
-from jsonschema.exceptions import best_match  # noqa: E402
 
 MAX_RESULT_CHARS = 20_000
 """Results longer than this are cut, with a note saying so: a whole catalogue file would

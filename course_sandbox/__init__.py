@@ -5,10 +5,6 @@ A package of its own beside `course_agent`: the learner reads and copies `course
 stand-in world it talks to offline, used by any client in any language.
 """
 
-from course_shared.lazy_jsonschema import import_jsonschema_lazily
-
-import_jsonschema_lazily()
-
 __all__ = ["Fault", "Faults", "SANDBOX_KEY_PREFIX", "SANDBOX_TOKEN_PREFIX", "Sandbox"]
 _HOMES = {"Fault": ".faults", "Faults": ".faults", "SANDBOX_KEY_PREFIX": ".server", "SANDBOX_TOKEN_PREFIX": ".server",
           "Sandbox": ".server"}

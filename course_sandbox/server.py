@@ -90,18 +90,6 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _give_large_blocks_back() -> None:
-    """Ask glibc to serve blocks of 1 MiB and more with mmap, always (its threshold otherwise
-    grows after the first large free, and a 5 MB request body then stays in a thread's arena
-    for good: 20 such requests kept ~200 MB). Elsewhere, nothing to do."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").mallopt(-3, 1024 * 1024)  # M_MMAP_THRESHOLD
-    except (OSError, AttributeError):
-        pass
-
-
 @functools.cache
 def tls_context() -> ssl.SSLContext:
     """One certificate store for every client made for a sandbox. The sandbox speaks plain HTTP, so
@@ -238,7 +226,6 @@ class Sandbox:
     def start(self) -> "Sandbox":
         if self._server is not None:
             return self
-        _give_large_blocks_back()
         listener = socket.create_server((self.host, self.requested_port))  # a busy port raises OSError here
         self._port = listener.getsockname()[1]
         _remove_orphans()

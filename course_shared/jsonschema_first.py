@@ -2,8 +2,9 @@
 
 nbval's nbformat imports jsonschema when pytest loads it; importing this module first puts the lazy IRI grammar
 in place (compiling rfc3987_syntax's grammars costs ~1.3 s in pytest's main process and again in each worker).
-The test configuration asks for it; the course's packages call `import_jsonschema_lazily` themselves where they
-import jsonschema. A module of its own because pytest rewrites the asserts of every module that `-p` names.
+Only the test configuration asks for it: the course's packages import jsonschema as it is (#42), so a notebook
+kernel started by nbval compiles the grammars as a learner's kernel does. A module of its own because pytest
+rewrites the asserts of every module that `-p` names.
 """
 
 from course_shared.lazy_jsonschema import import_jsonschema_lazily

@@ -1,7 +1,13 @@
 """Importing jsonschema without compiling rfc3987_syntax's grammars until an IRI is first checked.
 
-Both packages validate with jsonschema (the sandbox every tool schema and request, the course its
-tools' inputs), and each runs this before it imports jsonschema; it is idempotent.
+For the test configuration only: pytest's `-p course_shared.jsonschema_first` runs it before its plugins
+import jsonschema (nbval's nbformat does), which saves ~1 s in pytest's main process and in each worker.
+The course's packages do not call it (#42): it patches sys.modules while jsonschema imports and relies
+on one line of jsonschema's private `_format` (`from rfc3987_syntax import is_valid_syntax`), a side
+effect a learner's import should not have. They import jsonschema as it is, and where rfc3987-syntax is
+installed (the course's extra brings it, through Jupyter's jsonschema[format-nongpl]; the lean install
+does not) a process that imports them pays its grammars once (~1 s). If jsonschema stops importing
+rfc3987_syntax that way, this does nothing and tests/test_packaging.py says so (it skips).
 """
 
 import importlib
