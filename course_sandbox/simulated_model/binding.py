@@ -141,6 +141,8 @@ _POSTCODE_CUE = re.compile(r"(?:\bzip(?:\s*code)?|\bpost(?:al)?\s*code|\bpostcod
                            r"индекс\w*)\s*(?:is\s+|:\s*|№\s*)?([A-Z0-9]{2,4}\s?[A-Z0-9]{3}|\d{4,6}(?:-\d{4})?)"
                            r"(?![\w-])",
                            re.I)
+_IBAN = re.compile(r"(?<![\w-])[A-Z]{2}\d{2}(?:[ \u00a0]?[A-Z0-9]{4}){2,7}(?:[ \u00a0]?[A-Z0-9]{1,3})?(?![\w-])")
+"""An IBAN, written in groups of four or whole ("DE89 3704 0044 0532 0130 00")."""
 _UK_POSTCODE = re.compile(r"(?<![\w-])[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}(?![\w-])")
 _BARE_NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|"
                           r"(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
@@ -176,6 +178,8 @@ def mentions(text: str) -> list[Mention]:
         claim(*m.span(), "url", slots._clean(m.group(0)))
     for m in slots._UUID.finditer(text):
         claim(*m.span(), "code", m.group(0))
+    for m in _IBAN.finditer(text):  # "IBAN DE89 3704 0044 0532 0130 00": one code, its spaces dropped
+        claim(*m.span(), "code", re.sub(r"\s", "", m.group(0)))
     written = [next(g for g in m.groups() if g) for m in slots._QUOTED.finditer(original)]
     quoted = list(slots._QUOTED.finditer(masked()))
     for k, m in enumerate(quoted):  # a quoted string is one value: 'titled "Sprint 12"'

@@ -22,6 +22,7 @@ from . import (
     binding,
     everyday,
     item_lists,
+    labels,
     number_words,
     postal,
     proper_names,
@@ -371,6 +372,7 @@ class RequestHints:
 
     def value(self, name: str, schema: dict, index: int | None) -> Any:
         found = self._bound(name, schema, index, self._value(name, schema, index))
+        found = self._labelled(name, schema, index, found)
         found = self._own_text(name, schema, index, found)
         if found is MISSING and index is None and not any(self.parents) and "string" in _types(schema) \
                 and not {"enum", "format", "pattern"} & set(schema) \
@@ -386,6 +388,28 @@ class RequestHints:
         if isinstance(found, (int, float)) and not isinstance(found, bool) and found > 0 \
                 and _takes_away(str(schema.get("description") or ""), self.evidence.text) and is_valid(schema, -found):
             return -found  # "negative to remove" + "we sold 14, take them off the stock": -14
+        return found
+
+    def _labelled(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
+        """The value the request labels for this field ("Reason: …", «Получатель: ООО «Ромашка»», "her manager is
+        Tom Becker"), over what the readers found; a value labelled for another field is not this one's (labels.py)."""
+        if index is not None or not self.fields or self.scope or "enum" in schema:
+            return found
+        path = tuple(p for p in (*self.parents, name) if p)
+        try:
+            chosen = labels.assigned(self.evidence.text, self.fields)
+        except (ValueError, TypeError, RecursionError):
+            return found
+        mine = chosen.get(path)
+        if mine is not None:
+            shaped = labels.shaped(schema, mine)
+            if is_valid(schema, shaped):
+                return shaped
+        if isinstance(found, str) and mine is None and any(
+                other != path and (found == value or (len(value) > 3 and value in found)) for other, value in
+                chosen.items()):
+            other = labels.school_subject(name, schema, self.evidence.text)
+            return other if other is not None and is_valid(schema, other) else MISSING
         return found
 
     def _own_text(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
@@ -426,6 +450,9 @@ class RequestHints:
             return self.evidence.named[name.lower()]
         if index is not None and name in self.listed:
             return self.listed[name][index] if index < len(self.listed[name]) else MISSING
+        code = _country_code(name, schema, self.evidence.text)
+        if code is not None:
+            return code  # before the address's own part: "United Kingdom" for an alpha-2 `country` is GB
         part = self._postal_part(name)
         if part is not None:
             return part
@@ -435,9 +462,6 @@ class RequestHints:
             made = _work_or_creator(name, self.evidence.text)
             if made is not None and is_valid(schema, made):
                 return made
-        code = _country_code(name, schema, self.evidence.text)
-        if code is not None:
-            return code
         if "string" in _types(schema) and index is None and _LABEL_FIELD.match(name) \
                 and not _QUOTED.search(self.evidence.text):
             bare = _BARE_CALLED.search(self.evidence.text)
@@ -852,6 +876,10 @@ _COUNTRY_NAMES = re.compile("|".join(rf"(?P<{code}>(?<![\w-])(?:{names})\w*)" fo
                             re.I)
 
 
+_COUNTRY_WRITTEN = re.compile(r"(?<![\w-])(?i:country|страна|стране|страну)\s*(?i:code\s*)?[:=—-]?\s*"
+                              r"([A-Z]{2})(?![\w-])")
+
+
 def _country_code(name: str, schema: dict, text: str) -> str | None:
     """A country's ISO code for a field that wants a code (`country` with pattern ^[A-Z]{2}$, or described as
     "ISO 3166-1 alpha-2" or "country code"), from the country the request names ("based in Germany": DE); None for
@@ -869,6 +897,9 @@ def _country_code(name: str, schema: dict, text: str) -> str | None:
         code = m.lastgroup or ""
         if is_valid(schema, code):
             return code
+    for m in _COUNTRY_WRITTEN.finditer(text):  # "country GB": the code, written by the user
+        if m.group(1).upper() in _COUNTRIES and is_valid(schema, m.group(1).upper()):
+            return m.group(1).upper()
     return None
 
 
