@@ -53,6 +53,12 @@ _PARTY = "payee recipient company organisation organization client customer vend
 """The words a field for an organisation's name is named with: «ООО «Ромашка»» fits `payee_name`, `company`."""
 
 
+_TITLED = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?")
+_PERSON = "teacher tutor instructor coach trainer doctor physician host contact person assignee owner manager " \
+          "lead traveller guest attendee"
+"""The words a field for a person named with a title is named with: "Mrs. Dalton" fits `teacher`, `doctor`."""
+
+
 @dataclass(frozen=True)
 class Labelled:
     label: str
@@ -105,6 +111,8 @@ def read(text: str) -> list[Labelled]:
             found.append(Labelled(label, value, m.start("label")))
     for m in _ORGANISATION.finditer(text):  # «ООО «Ромашка»»: a party's name, for a payee, company or client field
         found.append(Labelled(_PARTY, m.group(0).strip(), m.start()))
+    for m in _TITLED.finditer(text):  # "with Mrs. Dalton": a person, for a teacher, doctor or contact field
+        found.append(Labelled(_PERSON, m.group(0), m.start()))
     for m in _IS.finditer(text):
         found.append(Labelled(m.group("label"), m.group("value").rstrip("."), m.start("label")))
     for m in _BEFORE_QUOTE.finditer(text):
@@ -238,6 +246,39 @@ _SUBJECT_FIELD = re.compile(r"^(?:subject|course|discipline|предмет|ди�
                             re.I)
 
 
+_EXAMPLE = re.compile(r"\b(?:e\.\s?g\.?|for example|such as|like|например)\s*[:,]?\s*[\"'«]?"
+                      r"([A-Za-zА-Яа-яЁё0-9-]{1,12})", re.I)
+
+
+def example_shaped(name: str, schema: dict, text: str) -> str | None:
+    """A value of the shape the field's description shows by example ("Class, e.g. 7B": 9A, «класс, например 5Б»:
+    9А): digits stay digits, capitals capitals, small letters small; the value right after the field's own word first
+    ("class 9A"), else the only one of that shape; None when the description shows no example or the request holds
+    no value, or several, of its shape."""
+    if "pattern" in schema or "enum" in schema:
+        return None
+    m = _EXAMPLE.search(str(schema.get("description") or ""))
+    if not m or not re.search(r"\d", m.group(1)) or not re.search(r"[^\W\d_]", m.group(1)):
+        return None
+    shape = "".join(r"\d+" if ch.isdigit() else "[A-ZА-ЯЁ]" if ch.isupper() else "[a-zа-яё]" if ch.isalpha()
+                    else re.escape(ch) for ch in m.group(1))
+    shape = re.sub(r"(?:\\d\+)+", r"\\d+", shape)
+    found = [f.group(0) for f in re.finditer(rf"(?<![\w-]){shape}(?![\w-])", text)]
+    if not found:
+        return None
+    own = [w for w in re.split(r"[_\W]+", name.lower()) if len(w) >= 3]
+    for value in found:
+        before = text[:text.find(value)].lower().split()[-1:]
+        if before and any(before[0].startswith(w[:5]) for w in own):
+            return value
+    return found[0] if len(set(found)) == 1 else None
+
+
+_SCHOOL_BEFORE = re.compile(r"(?<!\w)(?:по|урок\w*|предмет\w*|subject)\s*[:—-]?\s*$", re.I)
+_SCHOOL_AFTER = re.compile(r"\s+(?:[a-z]+\s+)?(?:lessons?|class(?:es)?|exams?|tests?|quiz|homework|grades?|marks?|"
+                           r"teacher)\b|\s+(?:урок|контрольн|экзамен|оценк|домашн)", re.I)
+
+
 def school_subject(name: str, schema: dict, text: str) -> str | None:
     """The school subject a request names, for a subject field that is no e-mail's subject line: «пятёрку по
     алгебре» gives алгебра, "a chemistry lesson" chemistry; None when the request names none from the table."""
@@ -247,6 +288,8 @@ def school_subject(name: str, schema: dict, text: str) -> str | None:
         return None
     for m in re.finditer(r"(?<![\w-])([A-Za-zА-Яа-яЁё]+(?:\s+science)?)", text):
         word = m.group(1).lower()
+        if not (_SCHOOL_BEFORE.search(text[:m.start()]) or _SCHOOL_AFTER.match(text[m.end():])):
+            continue
         for start, subject in _SUBJECTS.items():
             if re.search(r"[а-яё]", start) and word.startswith(start) and len(word) - len(start) <= 3:
                 if start in ("русск", "английск", "немецк") and not re.match(r"\s*язык", text[m.end():]):

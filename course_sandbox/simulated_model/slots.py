@@ -362,6 +362,9 @@ class RequestHints:
         if isinstance(found, str) and isinstance(bound.value, str) and found.startswith(bound.value) \
                 and not found[len(bound.value):].strip(" .,;:!?"):
             return bound.value  # "Hall C." read up to the full stop: "Hall C"
+        if bound.strong and isinstance(found, str) and isinstance(bound.value, str) and len(bound.value) > len(found) \
+                and bound.value.replace(" ", "").startswith(found.replace(" ", "")):
+            return bound.value  # "DE89" cut at the first space of "DE89 3704 0044 …": the whole of it
         if isinstance(found, str) and isinstance(bound.value, str) and (found.startswith(bound.value) or (
                 found[:4].lower() == bound.value[:4].lower() and not found[:1].isdigit()
                 and len(found.split()) == len(bound.value.split()))):
@@ -405,6 +408,13 @@ class RequestHints:
             shaped = labels.shaped(schema, mine)
             if is_valid(schema, shaped):
                 return shaped
+        if mine is None and found is MISSING and "string" in _types(schema):
+            shaped = labels.example_shaped(name, schema, self.evidence.text)  # "Class, e.g. 7B": "class 9A"
+            if shaped is not None and is_valid(schema, shaped):
+                return shaped
+        subject = labels.school_subject(name, schema, self.evidence.text) if mine is None else None
+        if subject is not None and is_valid(schema, subject):
+            return subject  # «пятёрку по алгебре», "a chemistry lesson"
         if isinstance(found, str) and mine is None and any(
                 other != path and (found == value or (len(value) > 3 and value in found)) for other, value in
                 chosen.items()):
@@ -758,12 +768,14 @@ class RequestHints:
         companies = addressees if "venue" in self.named else []
         people = _unique([*said, *(p for p in unplaced if p not in venues and p not in companies),
                           *(a for a in addressees if a not in companies)])
+        people = _unique(proper_names.person_nominative(p, self.evidence.text) for p in people)
         part = proper_names.part_of_a_name(name, described)
         if part is None:
             return people
+        parts = [proper_names.name_parts(p) for p in people]
         if part == "first":
-            return _unique(p.split()[0] for p in people)
-        return _unique(" ".join(p.split()[1:]) for p in people if len(p.split()) >= 2)
+            return _unique(named[0] if named else p for p, named in zip(people, parts, strict=True))
+        return _unique(named[1] for named in parts if named)
 
     def _enum(self, name: str, options: list, strict: bool = False, schema: dict | None = None) -> Any:
         text = self.evidence.text.lower()

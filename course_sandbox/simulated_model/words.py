@@ -54,7 +54,7 @@ GLOSSARY = {
     "заголов": "title", "категори": "category", "комментари": "comment", "чат": "chat", "проект": "project",
     "описани": "description", "приоритет": "priority", "исполнител": "assignee", "ссылк": "link", "логин": "login",
     "отдел": "department", "должност": "position", "компани": "company", "телефон": "phone", "никнейм": "nickname",
-    "псевдоним": "nickname",
+    "псевдоним": "nickname", "бизнес": "business", "эконом": "economy",
 }
 OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
                   "%": "modulo"}
