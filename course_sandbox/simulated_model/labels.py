@@ -54,8 +54,7 @@ _PARTY = "payee recipient company organisation organization client customer vend
 
 
 _TITLED = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?")
-_PERSON = "teacher tutor instructor coach trainer doctor physician host contact person assignee owner manager " \
-          "lead traveller guest attendee"
+_PERSON = "teacher tutor instructor coach trainer doctor physician host contact person assignee owner manager"
 """The words a field for a person named with a title is named with: "Mrs. Dalton" fits `teacher`, `doctor`."""
 
 
@@ -144,6 +143,8 @@ def _fit(label: str, own: set[str], said: set[str]) -> int:
     words = _widened(stems(label))
     words -= {"name", "id", "number", "no", "value"}
     score = 0
+    if label in (_PARTY, _PERSON):  # a value's own form, no label: any one word of the field's name fits, weakly
+        return 2 if any(_same(w, o) for w in words for o in own) else 0
     for w in words:
         if any(_same(w, o) for o in own):
             score += 2

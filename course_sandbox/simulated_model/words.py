@@ -55,6 +55,7 @@ GLOSSARY = {
     "описани": "description", "приоритет": "priority", "исполнител": "assignee", "ссылк": "link", "логин": "login",
     "отдел": "department", "должност": "position", "компани": "company", "телефон": "phone", "никнейм": "nickname",
     "псевдоним": "nickname", "бизнес": "business", "эконом": "economy",
+    "подбер": "search", "подобр": "search", "заблок": "block", "блокир": "block",
 }
 OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
                   "%": "modulo"}
