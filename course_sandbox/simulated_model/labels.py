@@ -18,6 +18,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from . import proper_names
 from .words import stems
 
 _QUOTE = r"«(?:[^«»]|«[^«»]*»){1,300}»|\"[^\"]{1,300}\"|“[^”]{1,300}”|'[^']{1,300}'"
@@ -56,6 +57,12 @@ _PARTY = "payee recipient company organisation organization client customer vend
 _TITLED = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?")
 _PERSON = "teacher tutor instructor coach trainer doctor physician host contact person assignee owner manager"
 """The words a field for a person named with a title is named with: "Mrs. Dalton" fits `teacher`, `doctor`."""
+
+
+_IN_THE_NAME = re.compile(r"(?:(?<!\w)на\s+имя|\b(?:in|under)\s+the\s+name\s+(?:of\s+)?)\s+"
+                          r"(?P<name>[A-ZА-ЯЁ][\w'’-]+(?:\s+[A-ZА-ЯЁ][\w'’-]+){0,2})")
+_NAMED = "passenger пассажир guest гость traveller holder person customer client фио"
+"""The fields a booking's name («на имя …», "in the name of …") is for."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +118,10 @@ def read(text: str) -> list[Labelled]:
     for m in _ORGANISATION.finditer(text):  # «ООО «Ромашка»»: a party's name, for a payee, company or client field
         found.append(Labelled(_PARTY, m.group(0).strip(), m.start()))
     for m in _TITLED.finditer(text):  # "with Mrs. Dalton": a person, for a teacher, doctor or contact field
-        found.append(Labelled(_PERSON, m.group(0), m.start()))
+        named = re.sub(r"^\S+\s+", "", m.group(0)) if len(m.group(0).split()) == 3 else m.group(0)
+        found.append(Labelled(_PERSON, named, m.start()))  # "Prof. Ian Moss": Ian Moss; "Mrs. Dalton" as written
+    for m in _IN_THE_NAME.finditer(text):  # «на имя Павла Орлова»: Павел Орлов, for the passenger or guest
+        found.append(Labelled(_NAMED, proper_names.person_nominative(m.group("name"), text), m.start()))
     for m in _IS.finditer(text):
         found.append(Labelled(m.group("label"), m.group("value").rstrip("."), m.start("label")))
     for m in _BEFORE_QUOTE.finditer(text):
@@ -143,8 +153,9 @@ def _fit(label: str, own: set[str], said: set[str]) -> int:
     words = _widened(stems(label))
     words -= {"name", "id", "number", "no", "value"}
     score = 0
-    if label in (_PARTY, _PERSON):  # a value's own form, no label: any one word of the field's name fits, weakly
-        return 2 if any(_same(w, o) for w in words for o in own) else 0
+    if label in (_PARTY, _PERSON, _NAMED):  # a value's own form, no label: a word of the field's name fits, weakly
+        return 2 if any(_same(w, o) for w in words for o in own) else 1 if label == _NAMED and any(
+            _same(w, o) for w in words for o in said) else 0
     for w in words:
         if any(_same(w, o) for o in own):
             score += 2

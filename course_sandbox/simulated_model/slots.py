@@ -330,6 +330,9 @@ class RequestHints:
             if re.search(r"e-?mail|почт", said):
                 return kind
             return "phone" if self.evidence.of("phone") else "name"  # "Ship it to Tom Baker": the recipient's name
+        if kind == "email" and not self.evidence.of("email") and self.evidence.of("proper") and "format" not in schema \
+                and not re.search(r"e-?mail|почт|@", f"{name} {schema.get('description') or ''}", re.I):
+            return "name"  # "send Maria Keller 200 USD": a `recipient` the user names
         if name.lower() in ranges.BARE and kind in (None, "email") and not self.evidence.of("email") \
                 and "format" not in schema:
             return ranges.bare_kind(kind_of("", schema), self.evidence.values) or kind
@@ -422,13 +425,28 @@ class RequestHints:
             return other if other is not None and is_valid(schema, other) else MISSING
         return found
 
+    def _searched_for(self, found: str, schema: dict) -> str:
+        """A search query that would get the whole request, when the tool takes a price limit of its own: what is
+        searched for, without the ask and the limit («Подбери беспроводные наушники дешевле 5000 рублей» with a
+        `max_price` field: «беспроводные наушники»)."""
+        if found != _one_line(self.evidence.text) or not self.fields or not any(
+                re.search(r"price|cost|budget|цен|стоимост", f"{other} {s.get('description') or ''}", re.I)
+                for other, s in self.fields.items() if isinstance(s, dict) and s.get("type") in ("number", "integer")):
+            return found
+        m = _SEARCH_ASK.match(found)
+        if not m:
+            return found
+        rest = _PRICE_LIMIT.sub("", found[m.end():]).strip(" .,!?;:")
+        return rest if len(re.findall(r"[^\W\d_]{2,}", rest)) >= 1 and is_valid(schema, rest) else found
+
     def _own_text(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
         """A free-text field (a note, a reminder's text) that would get the whole request, or a value another field
         took by its label («в чат «Семья»» is the chat's), gets the request's own remaining words (remainder.py)."""
         if index is not None or any(self.parents) or not isinstance(found, str) or "enum" in schema \
-                or "pattern" in schema or kind_of(name, schema) != "text" or name.lower() in self.evidence.named \
-                or _ASKED_AS_IS.search(f"{name} {schema.get('description') or ''}"):
+                or "pattern" in schema or kind_of(name, schema) != "text" or name.lower() in self.evidence.named:
             return found
+        if _ASKED_AS_IS.search(f"{name} {schema.get('description') or ''}"):
+            return self._searched_for(found, schema)
         text = self.evidence.text
         whole = found == _one_line(text)
         elsewhere = self.fields is not None and not self.scope and any(
@@ -1472,6 +1490,12 @@ def _clean(value: str) -> str:
     return cleaned or value
 
 
+_SEARCH_ASK = re.compile(r"^\s*(?:please\s+)?(?:find|search\s+for|search|look\s+for|look\s+up|show|get|pick|recommend|"
+                         r"подбери|найди|поищи|покажи|посоветуй|ищу)\s+(?:me\s+|мне\s+|some\s+|a\s+|an\s+)?", re.I)
+_PRICE_LIMIT = re.compile(r"\s*,?\s*(?:under|below|less\s+than|cheaper\s+than|up\s+to|for\s+less\s+than|at\s+most|"
+                          r"no\s+more\s+than|within|дешевле|до|не\s+дороже|не\s+более|менее|в\s+пределах)\s+"
+                          r"[$€£₽]?\s?\d[\d\s.,]*\s*(?:руб\w*|р\.|₽|dollars?|euros?|pounds?|usd|eur|gbp|rub|\$|€|£)?",
+                          re.I)
 _ASKED_AS_IS = re.compile(r"(?:^|_|\b)(?:q|query|queries|question|prompt|search|keywords?|terms?|input|request|"
                           r"instruction|expression|ask|запрос\w*|вопрос\w*)(?:$|_|\b)", re.I)
 """A field that takes the request as it is asked (a search query, a question, a prompt), not the words left over."""
