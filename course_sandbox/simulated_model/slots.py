@@ -386,6 +386,7 @@ class RequestHints:
             stretch = _end_of_a_movement(name, self.evidence.text)  # "pickup_address": «от улицы Ленина, 5 до …»
             if stretch and len(stretch) <= 120 and is_valid(schema, stretch.strip(" ,.")):
                 found = stretch.strip(" ,.")
+        found = self._house_number(name, schema, found)
         found = self._source_language(name, schema, found)
         found = zones.zoned(found, schema, self.evidence.text)
         shaped = binding.formatted(schema, found)
@@ -395,6 +396,19 @@ class RequestHints:
                 and _takes_away(str(schema.get("description") or ""), self.evidence.text) and is_valid(schema, -found):
             return -found  # "negative to remove" + "we sold 14, take them off the stock": -14
         return found
+
+    def _house_number(self, name: str, schema: dict, found: Any) -> Any:
+        """A street read without the house number after its comma («ул. Ленина, 15»): the two together, for an
+        address field."""
+        if not isinstance(found, str) or "pattern" in schema or "enum" in schema \
+                or not re.search(r"address|street|адрес|улиц", f"{name} {schema.get('description') or ''}", re.I):
+            return found
+        m = re.search(re.escape(found) + r",?\s+(?:д\.\s*|дом\s+)?(\d+[а-яёa-z]?(?:/\d+)?)(?![\w.:/-])",
+                      self.evidence.text, re.I)
+        if not m or re.search(r"\d", found):
+            return found
+        whole = m.group(0).rstrip(" ,")
+        return whole if is_valid(schema, whole) else found
 
     def _labelled(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
         """The value the request labels for this field ("Reason: …", «Получатель: ООО «Ромашка»», "her manager is
