@@ -128,7 +128,8 @@ KINDS: list[tuple[str, str]] = [
              r"контрагент|\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|"
              r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|"
              r"\bpatient\b|"
-             r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн"),
+             r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн|\bфио\b|\bpupil\b|\bfriend\b|"
+             r"\bcolleague\b|ученик|студент|пациент"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
     ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
     ("number", r"quantit|amount|count|\bqty\b|\bnum\b|total|price|value|limit|\bage\b|year|operand|^[abxyn]$|"

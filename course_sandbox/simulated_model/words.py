@@ -55,7 +55,8 @@ GLOSSARY = {
     "описани": "description", "приоритет": "priority", "исполнител": "assignee", "ссылк": "link", "логин": "login",
     "отдел": "department", "должност": "position", "компани": "company", "телефон": "phone", "никнейм": "nickname",
     "псевдоним": "nickname", "бизнес": "business", "эконом": "economy",
-    "подбер": "search", "подобр": "search", "заблок": "block", "блокир": "block",
+    "забронир": "book", "влажност": "humidity", "увлажнител": "humidifier", "подбер": "search", "подобр": "search",
+    "заблок": "block", "блокир": "block",
 }
 OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
                   "%": "modulo"}
@@ -68,7 +69,7 @@ SYNONYMS = {"multiply": ("times", "product"), "add": ("plus", "sum"), "subtract"
             "mean": ("define", "definition", "dictionary"), "meaning": ("define", "definition", "dictionary"),
             "define": ("definition", "dictionary"), "definition": ("define", "dictionary"),
             "delete": ("remove", "erase"), "remove": ("delete",), "erase": ("delete",), "show": ("list",),
-            "text": ("body", "message", "content")}
+            "text": ("body", "message", "content"), "book": ("reserve",), "reserve": ("book",)}
 
 
 def tokens(text: str) -> list[str]:
