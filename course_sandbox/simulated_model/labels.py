@@ -22,7 +22,7 @@ from . import proper_names
 from .words import stems
 
 _QUOTE = r"«(?:[^«»]|«[^«»]*»){1,300}»|\"[^\"]{1,300}\"|“[^”]{1,300}”|'[^']{1,300}'"
-_LABEL_WORD = r"[A-Za-zА-Яа-яЁё][\w'’-]*"
+_LABEL_WORD = r"[A-Za-zА-Яа-яЁё][A-Za-zА-Яа-яЁё'’-]*"
 _COLON = re.compile(rf"(?:^|(?<=[.;,!?\n(]))\s*(?:(?:and|with|и|а)\s+)?(?P<label>{_LABEL_WORD}(?:\s+[\w#№'’-]+){{0,2}}?"
                     r"(?:\s*[#№])?)\s*(?::|\s[—–]|\s-\s)\s*", re.I)
 """A label at the start of a clause, then ":" or a dash: "Reason: …", «получатель — …», "Loyalty #: …"."""
@@ -36,7 +36,8 @@ _ABBREVIATION = re.compile(r"(?:^|[\s(])(?:ул|д|г|пр|пер|кв|стр|к
                            r"т\.е|т\.д|т\.п)$")
 _NOT_LABELS = {"please", "note", "also", "and", "then", "so", "but", "ok", "okay", "hi", "hello", "thanks",
                "пожалуйста", "привет", "спасибо", "итак", "так", "вот", "например", "e", "g", "eg", "time", "at", "by",
-               "from", "to"}
+               "from", "to", "на", "в", "во", "как", "for", "as", "on", "in", "into", "with", "про", "о", "об", "it",
+               "them", "that", "this", "is", "его", "её", "их"}
 _SYNONYMS = [{"guest", "traveller", "traveler", "passenger", "visitor", "lead", "гост", "пассажир", "путешественник"},
              {"payee", "recipient", "beneficiary", "получател", "recip"},
              {"comment", "note", "remark", "комментари", "примечани", "заметк"},
@@ -63,6 +64,10 @@ _IN_THE_NAME = re.compile(r"(?:(?<!\w)на\s+имя|\b(?:in|under)\s+the\s+name\
                           r"(?P<name>[A-ZА-ЯЁ][\w'’-]+(?:\s+[A-ZА-ЯЁ][\w'’-]+){0,2})")
 _NAMED = "passenger пассажир guest гость traveller holder person customer client фио"
 """The fields a booking's name («на имя …», "in the name of …") is for."""
+
+
+_CALENDAR = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|today|"
+                       r"tomorrow|tonight|next|noon|midnight)", re.I)
 
 
 @dataclass(frozen=True)
@@ -123,9 +128,13 @@ def read(text: str) -> list[Labelled]:
     for m in _IN_THE_NAME.finditer(text):  # «на имя Павла Орлова»: Павел Орлов, for the passenger or guest
         found.append(Labelled(_NAMED, proper_names.person_nominative(m.group("name"), text), m.start()))
     for m in _IS.finditer(text):
+        if _CALENDAR.match(m.group("value")) or re.match(r"\s*,?\s*\d", text[m.end():]):
+            continue  # "the arrival is January 1, 2024": a date, for the date readers
         found.append(Labelled(m.group("label"), m.group("value").rstrip("."), m.start("label")))
     for m in _BEFORE_QUOTE.finditer(text):
         label = m.group("label")
+        if text[max(0, m.start("label") - 1):m.start("label")] == "#":
+            continue  # 'in the #ops channel: "…"': the channel is a value, not the quote's label
         if label.split()[-1].lower() in _NOT_LABELS or any(_unquote(m.group("value")) in f.value for f in found):
             continue
         found.append(Labelled(label, _unquote(m.group("value")), m.start("label")))
@@ -214,9 +223,11 @@ def _assigned(text: str, key: str) -> tuple[tuple[tuple[str, ...], str], ...]:
 
 
 def _kind_fits(name: str, schema: dict, value: str) -> bool:
-    from . import slots
+    from . import binding, slots
 
     kind = slots.kind_of(name, schema)
+    if binding.want(name, schema).kind in ("date", "datetime", "time"):
+        return False  # "Check-in: January 1, 2024": the date readers read it whole
     types = slots._types(schema) or {"string"}
     if not slots.is_valid(schema, shaped(schema, value)):
         return False

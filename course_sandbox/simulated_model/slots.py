@@ -332,6 +332,8 @@ class RequestHints:
                 return kind
             return "phone" if self.evidence.of("phone") else "name"  # "Ship it to Tom Baker": the recipient's name
         if kind == "email" and not self.evidence.of("email") and self.evidence.of("proper") and "format" not in schema \
+                and name.lower() != "to" and not any(re.search(r"subject|body|^cc$|^bcc$|html|тема", other, re.I)
+                                                     for other in self.fields or {}) \
                 and not re.search(r"e-?mail|почт|@", f"{name} {schema.get('description') or ''}", re.I):
             return "name"  # "send Maria Keller 200 USD": a `recipient` the user names
         if name.lower() in ranges.BARE and kind in (None, "email") and not self.evidence.of("email") \
@@ -366,8 +368,9 @@ class RequestHints:
         if isinstance(found, str) and isinstance(bound.value, str) and found.startswith(bound.value) \
                 and not found[len(bound.value):].strip(" .,;:!?"):
             return bound.value  # "Hall C." read up to the full stop: "Hall C"
-        if bound.strong and isinstance(found, str) and isinstance(bound.value, str) and len(bound.value) > len(found) \
-                and bound.value.replace(" ", "").startswith(found.replace(" ", "")):
+        if bound.strong and isinstance(found, str) and isinstance(bound.value, str) and found \
+                and bound.value.replace(" ", "").startswith(found.replace(" ", "")) \
+                and re.search(r"\d{4}", bound.value.replace(" ", "")[len(found.replace(" ", "")):]):
             return bound.value  # "DE89" cut at the first space of "DE89 3704 0044 …": the whole of it
         if isinstance(found, str) and isinstance(bound.value, str) and (found.startswith(bound.value) or (
                 found[:4].lower() == bound.value[:4].lower() and not found[:1].isdigit()
