@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from .history import Call
 
 _OPS = {"below": "<", "under": "<", "less than": "<", "lower than": "<", "colder than": "<", "cheaper than": "<",
+        "fewer than": "<", "smaller than": "<", "bigger than": ">", "larger than": ">",
         "above": ">", "over": ">", "more than": ">", "higher than": ">", "greater than": ">", "warmer than": ">",
         "ниже": "<", "меньше": "<", "менее": "<", "холоднее": "<", "дешевле": "<", "выше": ">", "больше": ">",
         "более": ">", "теплее": ">", "дороже": ">"}
@@ -27,7 +28,7 @@ _OP_WORDS = "|".join(sorted((re.escape(w) for w in _OPS), key=len, reverse=True)
 _CONDITION = re.compile(r"(?:(?<=[\s,;.])|^)(?:and\s+|и\s+|,\s*)?(?P<if>if|when|если|когда)\s+"
                         r"(?P<what>[^,.;!?]{0,40}?)\s*"
                         rf"(?P<op>{_OP_WORDS})\s+(?P<n>-?\d+(?:[.,]\d+)?)(?P<unit>[^,.;!?]{{0,20}}?)\s*(?:,|\bthen\b|"
-                        r"\s(?=(?:set|make|turn|buy|book|send|order|постав|установ|сделай|включ|купи|закаж|забронир|"
+                        r"\s(?=(?:set|make|turn|buy|book|send|order|reorder|постав|установ|сделай|включ|купи|закаж|забронир|"
                         r"отправ)))\s*(?:then\s+|то\s+)?(?P<action>[^.;!?]+)", re.I)
 """'… and if it is below 20 degrees, set it to 22': the compared quantity, the comparison, the threshold, the action."""
 _EQUIVALENT = re.compile(r"\b(?:the\s+)?(?P<to>[a-z]+)\s+equivalent\s+of\s+"
@@ -223,3 +224,12 @@ def _picked(result: str, how: str, prop: str) -> object | None:
     if not priced:
         return None
     return (min if how == "min" else max)(priced, key=lambda p: p[0])[1]
+
+
+_NEGATED = re.compile(r"^\s*(?:then\s+)?(?:don'?t|do not|never|no need to|не\s+(?!менее|более|меньше|больше)|"
+                      r"ничего не)", re.I)
+
+
+def negated(action: str) -> bool:
+    """Whether a conditional's action is a refusal ("…, don't reorder", «…, не заказывай»): then nothing is done."""
+    return bool(_NEGATED.match(action))

@@ -343,11 +343,18 @@ def _derived_plan(tools: list[tool_roles.ToolSpec], evidence: Evidence, asks: li
     else:
         return None
     readers = [t for t in tools if side_effects.action(t) is None]
-    actions = [t for t in tools if side_effects.action(t) is not None]
     read_plan = plan_calls(readers, slots.read(read_text, evidence.lang))
+    if not read_plan.uses:
+        return None
+    if asked_if is not None and derived.negated(action_text):
+        return Plan(read_plan.uses[:1])  # "…, and if it is below 5, don't reorder": the read, and nothing done
+    # the action: a tool the action's words ask for, other than the read (a verb side_effects does not know, such as
+    # "reorder", still names its tool)
+    actions = [t for t in tools if t.name != read_plan.uses[0][0]
+               and (side_effects.action(t) is not None or asked_if is not None)]
     own = slots.read(action_text, evidence.lang)
-    acting = rank(actions, own) or [t for t in rank(actions, evidence) if side_effects.asked(t, action_text)]
-    if not read_plan.uses or not acting:
+    acting = [t for t in rank(actions, own) or rank(actions, evidence) if side_effects.asked(t, action_text)]
+    if not acting:
         return None
     tool, read_use = acting[0], read_plan.uses[0]
     given = tool_input(tool, own)

@@ -269,3 +269,25 @@ def test_a_search_with_a_price_limit_takes_the_thing_and_the_limit(client):
     [(name, tool_input)] = uses(response)
     assert name == "find_goods"
     assert tool_input == {"query": "зимние ботинки", "price_max": 7000}
+
+
+_STOCK = [tool("get_stock", "Units in stock for a SKU", {"sku": S}),
+          tool("reorder", "Reorder units of a SKU", {"sku": S, "units": {"type": "integer"}})]
+
+
+@PROPERTY
+@given(left=st.integers(0, 30), threshold=st.integers(1, 20), amount=st.integers(21, 90))
+def test_property_a_conditional_reorder_follows_the_returned_number(client, left, threshold, amount):
+    called, said = _run(client, f"Check the stock of SKU AB-100 and if fewer than {threshold} are left, reorder "
+                                f"{amount}.", _STOCK, {"get_stock": {"sku": "AB-100", "units": left},
+                                                        "reorder": {"ok": True}})
+    assert called[0] == ("get_stock", {"sku": "AB-100"})
+    assert called[1:] == ([("reorder", {"sku": "AB-100", "units": amount})] if left < threshold else [])
+    assert left < threshold or "reorder" in said
+
+
+@pytest.mark.parametrize("prompt", ["Check the stock of SKU AB-100, and if it is below 5, don't reorder.",
+                                    "Проверь остаток SKU AB-100, и если меньше 5, не заказывай."])
+def test_a_negated_conditional_action_is_never_taken(client, prompt):
+    called, _ = _run(client, prompt, _STOCK, {"get_stock": {"sku": "AB-100", "units": 3}})
+    assert [c[0] for c in called] == ["get_stock"]
