@@ -70,6 +70,22 @@ _CALENDAR = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|
                        r"tomorrow|tonight|next|noon|midnight)", re.I)
 
 
+_WORK_BY = re.compile(r"«[^«»]{1,120}»\s+(?P<who>[А-ЯЁ][а-яё]+(?:а|я|ой|ого|его))(?![\w-])")
+"""A Russian work's title and its maker's surname in the genitive after it («Мастер и Маргарита» Булгакова)."""
+_CREATOR = "author writer artist composer director poet автор писатель исполнитель композитор режиссёр поэт"
+
+
+def _creator(genitive: str) -> str:
+    """A surname in the genitive in the nominative: Булгакова Булгаков, Ахматовой Ахматова, Толстого Толстой,
+    Достоевского Достоевский, Пушкина Пушкин; not covered: first names, foreign and indeclinable surnames."""
+    for ending, nominative in (("ского", "ский"), ("цкого", "цкий"), ("ого", "ой"), ("его", "ий"), ("овой", "ова"),
+                               ("евой", "ева"), ("иной", "ина"), ("ской", "ская"), ("ова", "ов"), ("ева", "ев"),
+                               ("ёва", "ёв"), ("ина", "ин"), ("ына", "ын")):
+        if genitive.endswith(ending) and len(genitive) - len(ending) >= 2:
+            return genitive[: len(genitive) - len(ending)] + nominative
+    return genitive
+
+
 @dataclass(frozen=True)
 class Labelled:
     label: str
@@ -125,6 +141,8 @@ def read(text: str) -> list[Labelled]:
     for m in _TITLED.finditer(text):  # "with Mrs. Dalton": a person, for a teacher, doctor or contact field
         named = re.sub(r"^\S+\s+", "", m.group(0)) if len(m.group(0).split()) == 3 else m.group(0)
         found.append(Labelled(_PERSON, named, m.start()))  # "Prof. Ian Moss": Ian Moss; "Mrs. Dalton" as written
+    for m in _WORK_BY.finditer(text):  # «Мастер и Маргарита» Булгакова: the work's author, Булгаков
+        found.append(Labelled(_CREATOR, _creator(m.group("who")), m.start("who")))
     for m in _IN_THE_NAME.finditer(text):  # «на имя Павла Орлова»: Павел Орлов, for the passenger or guest
         found.append(Labelled(_NAMED, proper_names.person_nominative(m.group("name"), text), m.start()))
     for m in _IS.finditer(text):
@@ -162,8 +180,8 @@ def _fit(label: str, own: set[str], said: set[str]) -> int:
     words = _widened(stems(label))
     words -= {"name", "id", "number", "no", "value"}
     score = 0
-    if label in (_PARTY, _PERSON, _NAMED):  # a value's own form, no label: a word of the field's name fits, weakly
-        return 2 if any(_same(w, o) for w in words for o in own) else 1 if label == _NAMED and any(
+    if label in (_PARTY, _PERSON, _NAMED, _CREATOR):  # a value's own form, no label: its field's name fits, weakly
+        return 2 if any(_same(w, o) for w in words for o in own) else 1 if label in (_NAMED, _CREATOR) and any(
             _same(w, o) for w in words for o in said) else 0
     for w in words:
         if any(_same(w, o) for o in own):

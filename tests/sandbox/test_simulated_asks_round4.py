@@ -291,3 +291,25 @@ def test_property_a_conditional_reorder_follows_the_returned_number(client, left
 def test_a_negated_conditional_action_is_never_taken(client, prompt):
     called, _ = _run(client, prompt, _STOCK, {"get_stock": {"sku": "AB-100", "units": 3}})
     assert [c[0] for c in called] == ["get_stock"]
+
+
+@pytest.mark.parametrize(("written", "author"), [("«Отцы и дети» Тургенева", "Тургенев"),
+                                                 ("«Реквием» Ахматовой", "Ахматова"),
+                                                 ("«Идиот» Достоевского", "Достоевский")])
+def test_a_works_author_in_the_genitive_is_the_nominative(client, written, author):
+    spec = tool("hold_book", "Отложить книгу", {"title": {**S, "description": "Название"},
+                                                "author": {**S, "description": "Автор"}})
+    got = forced(client, spec, f"Отложи {written} до пятницы.")
+    assert got["author"] == author
+
+
+@pytest.mark.parametrize("prompt", ["Включи свет в спальне на 40 процентов.", "Turn the bedrooms' lights to 40%."])
+def test_an_enum_value_written_in_another_form_is_not_called_a_placeholder(client, prompt):
+    spec = tool("dim", "Set a room's light level", {"room": {"type": "string", "enum": ["bedroom", "спальня", "hall"]},
+                                                   "level": {"type": "integer"}})
+    spec["input_schema"]["properties"]["room"]["enum"] = ["спальня", "hall"] if "спальне" in prompt else ["bedroom",
+                                                                                                          "hall"]
+    response = ask(client, prompt, [spec], tool_choice={"type": "tool", "name": "dim"})
+    [(_, tool_input)] = uses(response)
+    assert tool_input["room"] in ("спальня", "bedroom")
+    assert "room" not in text_of(response)
