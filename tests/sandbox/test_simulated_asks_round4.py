@@ -313,3 +313,13 @@ def test_an_enum_value_written_in_another_form_is_not_called_a_placeholder(clien
     [(_, tool_input)] = uses(response)
     assert tool_input["room"] in ("спальня", "bedroom")
     assert "room" not in text_of(response)
+
+
+def test_an_items_description_ends_at_the_clause_after_it(client):
+    spec = tool("bill", "Bill a client", {"lines": {"type": "array", "items": {"type": "object", "properties": {
+        "description": S, "qty": {"type": "integer"}, "unit_price": N}, "required": ["description", "qty",
+                                                                                     "unit_price"]}},
+        "due_days": {"type": "integer", "description": "Payment term in days"}})
+    got = forced(client, spec, "Bill 2 hours of design at 80 EUR each and 1 hosting plan at 30 EUR, due in 14 days.")
+    assert [line["description"] for line in got["lines"]] == ["design", "hosting plan"]
+    assert got["due_days"] == 14
