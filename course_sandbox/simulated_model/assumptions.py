@@ -13,6 +13,7 @@ from . import item_lists, slots
 from .answers import arguments
 from .schema_instance import instance
 from .tool_roles import ToolSpec
+from .words import stem
 
 
 def assumed(tool: ToolSpec, tool_input: dict, request: str) -> dict[str, Any]:
@@ -49,10 +50,19 @@ def _guessed(schema: dict, given: dict, plain: dict, said: str, currencies: set[
             guessed[f"{prefix}{key}"] = value
             continue
         if value == plain.get(key) and not isinstance(value, (bool, dict, list)) and not fixed \
-                and value not in currencies and not item_lists.written(value, said) \
+                and value not in currencies and not item_lists.written(value, said) and not _inflected(value, said) \
                 and not re.search(rf"(?<!\w){re.escape(str(value).lower())}(?:e?s)?(?!\w)", said):
             guessed[f"{prefix}{key}"] = value
     return guessed
+
+
+def _inflected(value: Any, said: str) -> bool:
+    """Whether the request writes a one-word value in another form of the word («в гостиной» for `гостиная`, "the
+    bedrooms" for `bedroom`): its stem begins a word of the request."""
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-zА-Яа-яЁё]{4,}", value):
+        return False
+    root = stem(value.lower())
+    return len(root) >= 4 and bool(re.search(rf"(?<!\w){re.escape(root)}\w{{0,4}}(?!\w)", said))
 
 
 def note(tool: ToolSpec, guessed: dict[str, Any], lang: str) -> str:

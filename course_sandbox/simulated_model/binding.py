@@ -141,6 +141,11 @@ _POSTCODE_CUE = re.compile(r"(?:\bzip(?:\s*code)?|\bpost(?:al)?\s*code|\bpostcod
                            r"индекс\w*)\s*(?:is\s+|:\s*|№\s*)?([A-Z0-9]{2,4}\s?[A-Z0-9]{3}|\d{4,6}(?:-\d{4})?)"
                            r"(?![\w-])",
                            re.I)
+_IBAN = re.compile(r"(?<![\w-])[A-Z]{2}\d{2}(?:[ \u00a0]?[A-Z0-9]{4}){2,7}(?:[ \u00a0]?[A-Z0-9]{1,3})?(?![\w-])")
+"""An IBAN, written in groups of four or whole ("DE89 3704 0044 0532 0130 00")."""
+_LABELLED_CODE = re.compile(r"(?<![\w-])(?i:sku|article|item\s+code|part\s+(?:no\.?|number)|артикул\w*)\s*"
+                            r"(?:no\.?\s*|#\s*|:\s*|№\s*)?([A-Z0-9][A-Z0-9]*(?:-[A-Z0-9]+)+|[A-Z0-9]{3,})(?![\w-])")
+"""A code its label names ("SKU CAP-BLK", «артикул TSH-RED»), read as one code though it holds no digit."""
 _UK_POSTCODE = re.compile(r"(?<![\w-])[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}(?![\w-])")
 _BARE_NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|"
                           r"(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
@@ -176,6 +181,8 @@ def mentions(text: str) -> list[Mention]:
         claim(*m.span(), "url", slots._clean(m.group(0)))
     for m in slots._UUID.finditer(text):
         claim(*m.span(), "code", m.group(0))
+    for m in _IBAN.finditer(text):  # "IBAN DE89 3704 0044 0532 0130 00": one code, its spaces dropped
+        claim(*m.span(), "code", re.sub(r"\s", "", m.group(0)))
     written = [next(g for g in m.groups() if g) for m in slots._QUOTED.finditer(original)]
     quoted = list(slots._QUOTED.finditer(masked()))
     for k, m in enumerate(quoted):  # a quoted string is one value: 'titled "Sprint 12"'
@@ -229,6 +236,8 @@ def mentions(text: str) -> list[Mention]:
         claim(*m.span(), "proper", m.group(0))
     for m in _FILE_NAME.finditer(masked()):  # "to report_2026_Q1.docx": a file's name, whole
         claim(*m.span(), "filename", m.group(0))
+    for m in _LABELLED_CODE.finditer(masked()):  # "SKU CAP-BLK": a code by its label, though it has no digit
+        claim(*m.span(1), "code", m.group(1))
     for pattern in _CODE_PATTERNS:  # before amounts: the number inside an id (cus_8812, INV-5) is no quantity
         for m in pattern.finditer(masked()):
             span = m.span(1) if m.groups() else m.span()

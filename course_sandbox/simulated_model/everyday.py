@@ -1,5 +1,7 @@
 """Everyday words for what a tool does: "should I take an umbrella?" is a question about the
-weather, "where is my parcel?" one about an order's delivery, "will it leave on time?" one about a flight,
+weather, "where is my parcel?" one about an order's delivery,
+"I lost my wallet, the card is gone" one for blocking a card, «какие книги у меня на руках?» one for listing
+loans, "will it leave on time?" one about a flight,
 "is it too late to call Tokyo?" one about the local time there, though none names a tool.
 
 A real model makes that link from meaning; the simulated one has this short, fixed list, so a
@@ -19,6 +21,8 @@ STOCK = ("stock", "inventory", "availability", "available", "warehouse")
 DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "package", "parcel")
 MONEY = ("balance", "account", "money", "funds", "bank", "card", "wallet")
 RIDE = ("taxi", "cab", "ride", "car", "driver", "transfer")
+BLOCK = ("block", "freeze", "lock", "card")
+LOANS = ("loan", "loans", "borrowed", "list")
 
 _ENGLISH: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("umbrella", "umbrellas", "raincoat", "rain", "rains", "raining", "rainy", "drizzle",
@@ -36,6 +40,8 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("money", "balance", "funds", "savings", "afford", "overdrawn", "card", "spend", "spent",
                      "salary", "paycheck"), MONEY),
     **dict.fromkeys(("taxi", "cab", "uber", "lyft", "pickup", "chauffeur", "ride", "rides"), RIDE),
+    **dict.fromkeys(("lost", "lose", "stolen", "stole", "theft", "pickpocketed", "robbed", "missing"), BLOCK),
+    **dict.fromkeys(("borrowed", "borrow", "checked"), LOANS),
 }
 """Whole English words (no beginnings: "rain" must not take "train", nor "snow" "snowflake's API")."""
 _RUSSIAN: dict[str, tuple[str, ...]] = {
@@ -47,6 +53,8 @@ _RUSSIAN: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("рецепт", "ужин", "обед", "завтрак", "приготов", "испеч", "выпечк", "блюд"), COOKING),
     **dict.fromkeys(("денег", "деньг", "баланс", "сбережен", "накоплен", "зарплат", "карточк", "картой"), MONEY),
     **dict.fromkeys(("такси", "трансфер", "водител"), RIDE),
+    **dict.fromkeys(("потерял", "потеря", "украл", "украд", "кража", "пропал"), BLOCK),
+    **dict.fromkeys(("руках", "взял", "брал"), LOANS),
 }
 """Russian word beginnings: «зонт», «зонтик»; «дождь», «дождя»; «посылка», «посылку»."""
 
@@ -61,7 +69,16 @@ def concepts(word: str, text: str | None = None) -> tuple[str, ...]:
         found = next((meaning for start, meaning in _RUSSIAN.items() if word.startswith(start)), ())
     if found is MONEY and text is not None and not _AMOUNT_ASKED.search(text):
         return ()
+    if found is BLOCK and text is not None and not _PAYMENT_THING.search(text):
+        return ()  # "I lost my keys" asks nothing of a card
+    if found is LOANS and text is not None and not _LOANED_THING.search(text):
+        return ()  # «у меня на руках ребёнок», "I borrowed his idea"
     return found
+
+
+_PAYMENT_THING = re.compile(r"\b(?:card|wallet|purse|credit|debit|visa|mastercard)\b|"
+                            r"(?<!\w)(?:карт|кошел|кошёл|бумажник)", re.I)
+_LOANED_THING = re.compile(r"\b(?:books?|library|dvds?|items?|loans?)\b|(?<!\w)(?:книг|библиотек|учебник)", re.I)
 
 
 _AMOUNT_ASKED = re.compile(r"\b(?:how much|how many|balance|enough|afford|left on|remaining|available|overdrawn)\b|"

@@ -125,7 +125,9 @@ def label(piece: str) -> str:
     counted = _COUNTED_OF.match(piece)
     rest = piece[counted.end():] if counted and counted.end() else piece
     rest = _PRICED.sub(lambda m: "" if re.search(r"\d", m.group(0)) else m.group(0), rest)
-    return re.sub(r"\s+", " ", rest).strip(" ,.;:")
+    said = re.sub(r"\s+", " ", rest).strip(" ,.;:")
+    # "1 setup fee at 450 EUR, payable within 30 days": what follows the item's comma is another clause
+    return re.split(r"\s*[,;]\s+", said, maxsplit=1)[0] if re.search(r"\d[^,;]*[,;]\s", piece) else said
 
 
 _IN_BRACKETS = re.compile(r"([A-Za-zА-Яа-яЁё][A-Za-zА-Яа-яЁё' -]{0,60}?)\s*\(\s*(\d+(?:[.,]\d+)?)\s*"

@@ -79,6 +79,7 @@ def _total(values: list[int]) -> int:
 def digits(text: str) -> str:
     """The text with each run of number words written as one number in digits ("twenty-five" -> "25",
     "a hundred" -> "100", "a dozen" -> "12", "two thousand five hundred" -> "2500")."""
+    text = _spoken_counts(text)
     out: list[str] = []
     position = 0
     tokens = list(_WORD.finditer(text))
@@ -142,3 +143,33 @@ def _clock(m: re.Match) -> str:
     if m.group(2).lower() == "to":
         hour, minutes = (hour - 1) % 12 or 12, 60 - minutes
     return f"{hour}:{minutes:02d}"
+
+
+_TOGETHER = {"вдвоём": 2, "вдвоем": 2, "втроём": 3, "втроем": 3, "вчетвером": 4, "впятером": 5, "вшестером": 6,
+             "всемером": 7, "ввосьмером": 8}
+"""«летим втроём»: how many go together (3 people)."""
+_GRADES = re.compile(r"(?<![\w-])(пят[её]рк|четв[её]рк|тройк|двойк)(?:а|у|ой|и|е)?(?![\w-])", re.I)
+_GRADE_VALUES = {"пят": 5, "чет": 4, "тро": 3, "дво": 2}
+_GRADED = re.compile(r"(?<!\w)(?:постав|оценк|отметк|балл|журнал|получил|получила|исправ|выстав)", re.I)
+_KOPECKS = re.compile(r"(?<![\d.,])(\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+)\s*(руб\w*|р\.|₽)\s*(?:и\s+)?(\d{1,2})\s*"
+                      r"(?:коп\w*|к\.)(?!\w)", re.I)
+_CENTS = re.compile(r"(?<![\d.,])(\d+)\s*(dollars?|euros?|pounds?)\s*(?:and\s+)?(\d{1,2})\s*(?:cents?|pence|p)\b",
+                    re.I)
+
+
+_SPACES = re.compile("[ \u00a0\u202f]")
+
+
+def _spoken_counts(text: str) -> str:
+    """Counts said without a number: «втроём» (3 человека), a school grade «пятёрку» (5) where the request speaks of
+    marks; and money said in two units: «18 400 рублей 50 копеек» is 18400,50 рублей, "12 dollars and 30 cents" is
+    12.30 dollars. Not covered: «пара», «десяток», «единица» (too many other meanings)."""
+    def together(m: re.Match) -> str:
+        n = _TOGETHER[m.group(0).lower()]
+        return f"{n} человека" if n < 5 else f"{n} человек"
+
+    text = re.sub(r"(?<![\w-])(?:" + "|".join(_TOGETHER) + r")(?![\w-])", together, text, flags=re.I)
+    if _GRADED.search(text):
+        text = _GRADES.sub(lambda m: str(_GRADE_VALUES[m.group(1).lower()[:3].replace("ё", "е")]), text)
+    text = _KOPECKS.sub(lambda m: f"{_SPACES.sub('', m.group(1))},{int(m.group(3)):02d} {m.group(2)}", text)
+    return _CENTS.sub(lambda m: f"{m.group(1)}.{int(m.group(3)):02d} {m.group(2)}", text)

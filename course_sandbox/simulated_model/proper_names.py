@@ -77,7 +77,10 @@ def read(text: str) -> Names:
             words = words[1:]
         while words and _abbreviation(words[-1]):
             words = words[:-1]
-        if start == -1 and len(words) == 2 and all(re.fullmatch(r"[А-ЯЁ][а-яё]+[ую]", w) for w in words):
+        nominative = person_nominative(" ".join(words), text) if start == -1 else " ".join(words)
+        if nominative != " ".join(words):
+            words = nominative.split()  # «Вручи Сергею Лебедеву»: Сергей Лебедев
+        elif start == -1 and len(words) == 2 and all(re.fullmatch(r"[А-ЯЁ][а-яё]+[ую]", w) for w in words):
             words = [w[:-1] + ("а" if w.endswith("у") else "я") for w in words]  # «Ольгу Кузнецову»: Ольга Кузнецова
         name = re.sub(r"['’]s$", "", " ".join(words)).rstrip(".,;:!?'’-")  # "Ana's e-mail" names Ana
         if not name or not _is_name(name):
@@ -241,3 +244,93 @@ def _is_name(name: str) -> bool:
     if any(ch.isdigit() for ch in name) or words[0].lower().rstrip(".") in _NOT_NAMES:
         return False
     return not (len(words) == 1 and (name.isupper() or len(name) < 2))
+
+
+_PATRONYMIC = re.compile(r"(?:ович|евич|ьич|инич|овн|евн|ичн)\w{0,3}$", re.I)
+_SURNAME = re.compile(r"(?:ов|ев|ёв|ин|ын|ск|цк)(?:а|у|ой|ым|ом|е|ая|ую|ий|ого|ому|ей)?$", re.I)
+_GENITIVE_BEFORE = re.compile(r"(?<!\w)(?:на имя|для|от|у|без|со слов|вместо)\s*$", re.I)
+
+
+def _case_of(words: list[str], before: str) -> tuple[str, str] | None:
+    """The gender and case of a Russian full name («Петрову Елену Викторовну»: feminine, accusative), read from the
+    patronymic's ending, else the first name's and surname's, else the verb or preposition before it; None when
+    they do not say (a name in the nominative, or one the endings leave open)."""
+    for w in words:
+        low = w.lower()
+        for ending, said in (("вну", ("f", "acc")), ("вне", ("f", "dat")), ("вной", ("f", "gen")),
+                             ("вны", ("f", "gen")), ("ичу", ("m", "dat")), ("ича", ("m", "gen")),
+                             ("ичем", ("m", "ins"))):
+            if low.endswith(ending) and _PATRONYMIC.search(low):
+                return said
+    lows = [w.lower() for w in words]
+    if any(w.endswith(("овой", "евой", "иной", "ской", "цкой")) for w in lows):
+        return ("f", "dat") if any(w.endswith(("е", "ии")) for w in lows) or _DATIVE_VERB.search(before) \
+            else ("f", "gen")
+    if any(w.endswith(("ову", "еву", "ину", "ыну")) for w in lows):
+        if _DATIVE_VERB.search(before) or any(w.endswith("скому") for w in lows):
+            return "m", "dat"
+        return ("f", "acc") if any(w.endswith(("ну", "ру", "лу", "ду", "ку", "ю")) and not _SURNAME.search(w)
+                                   for w in lows) or _ACCUSATIVE_VERB.search(before) else None
+    if len(lows) == 2 and any(w.endswith(("ова", "ева", "ина")) for w in lows) and all(w.endswith("а") for w in lows) \
+            and _GENITIVE_BEFORE.search(before):
+        return "m", "gen"  # «на имя Павла Орлова»
+    if any(w.endswith("е") and not w.endswith(("ие", "ее")) for w in lows) and _DATIVE_VERB.search(before):
+        return "f", "dat"
+    return None
+
+
+_ENDINGS = {
+    ("f", "acc"): (("ову", "ова"), ("еву", "ева"), ("ину", "ина"), ("скую", "ская"), ("цкую", "цкая"), ("вну", "вна"),
+                   ("ию", "ия"), ("у", "а"), ("ю", "я")),
+    ("f", "dat"): (("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ской", "ская"), ("цкой", "цкая"),
+                   ("вне", "вна"), ("ии", "ия"), ("ье", "ья"), ("е", "а")),
+    ("f", "gen"): (("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ской", "ская"), ("цкой", "цкая"),
+                   ("вны", "вна"), ("вной", "вна"), ("ии", "ия"), ("ьи", "ья"), ("ы", "а"), ("и", "а")),
+    ("m", "dat"): (("ову", "ов"), ("еву", "ев"), ("ину", "ин"), ("скому", "ский"), ("цкому", "цкий"), ("ичу", "ич"),
+                   ("ею", "ей"), ("ию", "ий"), ("ю", "ь"), ("у", "")),
+    ("m", "gen"): (("ова", "ов"), ("ева", "ев"), ("ина", "ин"), ("ского", "ский"), ("цкого", "цкий"), ("ича", "ич"),
+                   ("ея", "ей"), ("ия", "ий"), ("я", "ь"), ("а", "")),
+    ("m", "ins"): (("овым", "ов"), ("евым", "ев"), ("иным", "ин"), ("ичем", "ич"), ("ом", ""), ("ем", "ь")),
+}
+
+
+def person_nominative(name: str, text: str) -> str:
+    """A Russian person's full name in the nominative, whatever case the request wrote it in: «Запиши Петрову Елену
+    Викторовну» Петрова Елена Викторовна, «Поставь Анне Кузнецовой» Анна Кузнецова, «на имя Павла Орлова» Павел
+    Орлов. A small ending rule for the common -ов/-ев/-ин and -ский surnames and first names in -а/-я or a consonant;
+    it does not cover indeclinable names (Шевченко, Дюма), surnames in -ых/-их, plural or foreign names, nor a name
+    its endings leave open; those stay as written."""
+    words = name.split()
+    if not 1 < len(words) <= 3 or not all(re.fullmatch(r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?", w) for w in words):
+        return name
+    where = text.find(name)
+    said = _case_of(words, text[:max(where, 0)][-60:])
+    if said is None:
+        return name
+    out = []
+    for w in words:
+        for ending, nominative in _ENDINGS[said]:
+            if w.endswith(ending) and len(w) - len(ending) >= 2:
+                w = w[: len(w) - len(ending)] + nominative
+                break
+        out.append(_FLEETING.get(w, w))
+    return " ".join(out)
+
+
+_FLEETING = {"Павл": "Павел", "Льв": "Лев"}
+"""First names that lose a vowel in their other cases (Павла, Льва)."""
+
+
+def name_parts(name: str) -> tuple[str, str, str | None] | None:
+    """First name, surname and patronymic of a full name, by their form: Russian «Петрова Елена Викторовна» (with a
+    patronymic the surname comes first), «Анна Кузнецова»/«Кузнецова Анна» (the surname by its -ов/-ев/-ин/-ский
+    ending), else first then last ("Tom Becker"); None for one word."""
+    words = name.split()
+    if len(words) < 2:
+        return None
+    if len(words) == 3 and _PATRONYMIC.search(words[2]) and re.search(r"[а-яё]", words[2]):
+        return words[1], words[0], words[2]
+    if len(words) == 2 and re.search(r"[а-яё]", name) and _SURNAME.search(words[0]) \
+            and not _SURNAME.search(words[1]):
+        return words[1], words[0], None
+    return words[0], " ".join(words[1:]), None

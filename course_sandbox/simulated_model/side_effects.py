@@ -37,7 +37,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "deploy": ("deploy", "release", "restart", "shut down", "stop", "kill", "выкат", "перезапус"),
     "start": ("start", "launch", "begin", "kick off", "run", "trigger", "запуст"),
     "enable": ("enable", "turn on", "activate", "switch on", "включ"),
-    "lock": ("lock", "block", "secure", "запри", "заблокируй"),
+    "lock": ("lock", "block", "secure", "freeze", "nobody can", "no one can", "nobody could", "запри", "заблокируй",
+             "заморо", "никто не смо", "никто не мо"),
     "unlock": ("unlock", "open", "отопри", "разблокируй"),
     "play": ("play", "put on", "listen", "включ"),
     "reset": ("reset", "clear", "restore", "сброс"),
@@ -45,7 +46,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "assign": ("assign", "назнач"),
     "insert": ("insert", "add", "вставь"),
     "upload": ("upload", "загрузи"),
-    "revoke": ("revoke", "disable", "block", "ban", "suspend", "turn off", "отзови", "заблокируй", "выключ"),
+    "revoke": ("revoke", "disable", "block", "ban", "suspend", "turn off", "freeze", "nobody can", "no one can",
+               "nobody could", "отзови", "заблокируй", "выключ", "заморо", "никто не смо", "никто не мо"),
 }
 """Action verbs (as a tool names them) and the words a user asks for each with."""
 _ALIASES = {"remove": "delete", "erase": "delete", "destroy": "delete", "drop": "delete", "purge": "delete",

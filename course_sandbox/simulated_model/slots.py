@@ -22,6 +22,7 @@ from . import (
     binding,
     everyday,
     item_lists,
+    labels,
     number_words,
     postal,
     proper_names,
@@ -127,7 +128,8 @@ KINDS: list[tuple[str, str]] = [
              r"контрагент|\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|"
              r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|"
              r"\bpatient\b|"
-             r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн"),
+             r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн|\bфио\b|\bpupil\b|\bfriend\b|"
+             r"\bcolleague\b|ученик|студент|пациент"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
     ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
     ("number", r"quantit|amount|count|\bqty\b|\bnum\b|total|price|value|limit|\bage\b|year|operand|^[abxyn]$|"
@@ -329,6 +331,11 @@ class RequestHints:
             if re.search(r"e-?mail|почт", said):
                 return kind
             return "phone" if self.evidence.of("phone") else "name"  # "Ship it to Tom Baker": the recipient's name
+        if kind == "email" and not self.evidence.of("email") and self.evidence.of("proper") and "format" not in schema \
+                and name.lower() != "to" and not any(re.search(r"subject|body|^cc$|^bcc$|html|тема", other, re.I)
+                                                     for other in self.fields or {}) \
+                and not re.search(r"e-?mail|почт|@", f"{name} {schema.get('description') or ''}", re.I):
+            return "name"  # "send Maria Keller 200 USD": a `recipient` the user names
         if name.lower() in ranges.BARE and kind in (None, "email") and not self.evidence.of("email") \
                 and "format" not in schema:
             return ranges.bare_kind(kind_of("", schema), self.evidence.values) or kind
@@ -361,6 +368,10 @@ class RequestHints:
         if isinstance(found, str) and isinstance(bound.value, str) and found.startswith(bound.value) \
                 and not found[len(bound.value):].strip(" .,;:!?"):
             return bound.value  # "Hall C." read up to the full stop: "Hall C"
+        if bound.strong and isinstance(found, str) and isinstance(bound.value, str) and found \
+                and bound.value.replace(" ", "").startswith(found.replace(" ", "")) \
+                and re.search(r"\d{4}", bound.value.replace(" ", "")[len(found.replace(" ", "")):]):
+            return bound.value  # "DE89" cut at the first space of "DE89 3704 0044 …": the whole of it
         if isinstance(found, str) and isinstance(bound.value, str) and (found.startswith(bound.value) or (
                 found[:4].lower() == bound.value[:4].lower() and not found[:1].isdigit()
                 and len(found.split()) == len(bound.value.split()))):
@@ -371,6 +382,7 @@ class RequestHints:
 
     def value(self, name: str, schema: dict, index: int | None) -> Any:
         found = self._bound(name, schema, index, self._value(name, schema, index))
+        found = self._labelled(name, schema, index, found)
         found = self._own_text(name, schema, index, found)
         if found is MISSING and index is None and not any(self.parents) and "string" in _types(schema) \
                 and not {"enum", "format", "pattern"} & set(schema) \
@@ -378,6 +390,7 @@ class RequestHints:
             stretch = _end_of_a_movement(name, self.evidence.text)  # "pickup_address": «от улицы Ленина, 5 до …»
             if stretch and len(stretch) <= 120 and is_valid(schema, stretch.strip(" ,.")):
                 found = stretch.strip(" ,.")
+        found = self._house_number(name, schema, found)
         found = self._source_language(name, schema, found)
         found = zones.zoned(found, schema, self.evidence.text)
         shaped = binding.formatted(schema, found)
@@ -388,13 +401,70 @@ class RequestHints:
             return -found  # "negative to remove" + "we sold 14, take them off the stock": -14
         return found
 
+    def _house_number(self, name: str, schema: dict, found: Any) -> Any:
+        """A street read without the house number after its comma («ул. Ленина, 15»): the two together, for an
+        address field."""
+        if not isinstance(found, str) or "pattern" in schema or "enum" in schema \
+                or not re.search(r"address|street|адрес|улиц", f"{name} {schema.get('description') or ''}", re.I):
+            return found
+        m = re.search(re.escape(found) + r",?\s+(?:д\.\s*|дом\s+)?(\d+[а-яёa-z]?(?:/\d+)?)(?![\w.:/-])",
+                      self.evidence.text, re.I)
+        if not m or re.search(r"\d", found):
+            return found
+        whole = m.group(0).rstrip(" ,")
+        return whole if is_valid(schema, whole) else found
+
+    def _labelled(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
+        """The value the request labels for this field ("Reason: …", «Получатель: ООО «Ромашка»», "her manager is
+        Tom Becker"), over what the readers found; a value labelled for another field is not this one's (labels.py)."""
+        if index is not None or not self.fields or self.scope or "enum" in schema:
+            return found
+        path = tuple(p for p in (*self.parents, name) if p)
+        try:
+            chosen = labels.assigned(self.evidence.text, self.fields)
+        except (ValueError, TypeError, RecursionError):
+            return found
+        mine = chosen.get(path)
+        if mine is not None:
+            shaped = labels.shaped(schema, mine)
+            if is_valid(schema, shaped):
+                return shaped
+        if mine is None and found is MISSING and "string" in _types(schema):
+            shaped = labels.example_shaped(name, schema, self.evidence.text)  # "Class, e.g. 7B": "class 9A"
+            if shaped is not None and is_valid(schema, shaped):
+                return shaped
+        subject = labels.school_subject(name, schema, self.evidence.text) if mine is None else None
+        if subject is not None and is_valid(schema, subject):
+            return subject  # «пятёрку по алгебре», "a chemistry lesson"
+        if isinstance(found, str) and mine is None and any(
+                other != path and (found == value or (len(value) > 3 and value in found)) for other, value in
+                chosen.items()):
+            other = labels.school_subject(name, schema, self.evidence.text)
+            return other if other is not None and is_valid(schema, other) else MISSING
+        return found
+
+    def _searched_for(self, found: str, schema: dict) -> str:
+        """A search query that would get the whole request, when the tool takes a price limit of its own: what is
+        searched for, without the ask and the limit («Подбери беспроводные наушники дешевле 5000 рублей» with a
+        `max_price` field: «беспроводные наушники»)."""
+        if found != _one_line(self.evidence.text) or not self.fields or not any(
+                re.search(r"price|cost|budget|цен|стоимост", f"{other} {s.get('description') or ''}", re.I)
+                for other, s in self.fields.items() if isinstance(s, dict) and s.get("type") in ("number", "integer")):
+            return found
+        m = _SEARCH_ASK.match(found)
+        if not m:
+            return found
+        rest = _PRICE_LIMIT.sub("", found[m.end():]).strip(" .,!?;:")
+        return rest if len(re.findall(r"[^\W\d_]{2,}", rest)) >= 1 and is_valid(schema, rest) else found
+
     def _own_text(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
         """A free-text field (a note, a reminder's text) that would get the whole request, or a value another field
         took by its label («в чат «Семья»» is the chat's), gets the request's own remaining words (remainder.py)."""
         if index is not None or any(self.parents) or not isinstance(found, str) or "enum" in schema \
-                or "pattern" in schema or kind_of(name, schema) != "text" or name.lower() in self.evidence.named \
-                or _ASKED_AS_IS.search(f"{name} {schema.get('description') or ''}"):
+                or "pattern" in schema or kind_of(name, schema) != "text" or name.lower() in self.evidence.named:
             return found
+        if _ASKED_AS_IS.search(f"{name} {schema.get('description') or ''}"):
+            return self._searched_for(found, schema)
         text = self.evidence.text
         whole = found == _one_line(text)
         elsewhere = self.fields is not None and not self.scope and any(
@@ -426,6 +496,9 @@ class RequestHints:
             return self.evidence.named[name.lower()]
         if index is not None and name in self.listed:
             return self.listed[name][index] if index < len(self.listed[name]) else MISSING
+        code = _country_code(name, schema, self.evidence.text)
+        if code is not None:
+            return code  # before the address's own part: "United Kingdom" for an alpha-2 `country` is GB
         part = self._postal_part(name)
         if part is not None:
             return part
@@ -435,9 +508,6 @@ class RequestHints:
             made = _work_or_creator(name, self.evidence.text)
             if made is not None and is_valid(schema, made):
                 return made
-        code = _country_code(name, schema, self.evidence.text)
-        if code is not None:
-            return code
         if "string" in _types(schema) and index is None and _LABEL_FIELD.match(name) \
                 and not _QUOTED.search(self.evidence.text):
             bare = _BARE_CALLED.search(self.evidence.text)
@@ -734,12 +804,14 @@ class RequestHints:
         companies = addressees if "venue" in self.named else []
         people = _unique([*said, *(p for p in unplaced if p not in venues and p not in companies),
                           *(a for a in addressees if a not in companies)])
+        people = _unique(proper_names.person_nominative(p, self.evidence.text) for p in people)
         part = proper_names.part_of_a_name(name, described)
         if part is None:
             return people
+        parts = [proper_names.name_parts(p) for p in people]
         if part == "first":
-            return _unique(p.split()[0] for p in people)
-        return _unique(" ".join(p.split()[1:]) for p in people if len(p.split()) >= 2)
+            return _unique(named[0] if named else p for p, named in zip(people, parts, strict=True))
+        return _unique(named[1] for named in parts if named)
 
     def _enum(self, name: str, options: list, strict: bool = False, schema: dict | None = None) -> Any:
         text = self.evidence.text.lower()
@@ -852,6 +924,10 @@ _COUNTRY_NAMES = re.compile("|".join(rf"(?P<{code}>(?<![\w-])(?:{names})\w*)" fo
                             re.I)
 
 
+_COUNTRY_WRITTEN = re.compile(r"(?<![\w-])(?i:country|страна|стране|страну)\s*(?i:code\s*)?[:=—-]?\s*"
+                              r"([A-Z]{2})(?![\w-])")
+
+
 def _country_code(name: str, schema: dict, text: str) -> str | None:
     """A country's ISO code for a field that wants a code (`country` with pattern ^[A-Z]{2}$, or described as
     "ISO 3166-1 alpha-2" or "country code"), from the country the request names ("based in Germany": DE); None for
@@ -869,6 +945,9 @@ def _country_code(name: str, schema: dict, text: str) -> str | None:
         code = m.lastgroup or ""
         if is_valid(schema, code):
             return code
+    for m in _COUNTRY_WRITTEN.finditer(text):  # "country GB": the code, written by the user
+        if m.group(1).upper() in _COUNTRIES and is_valid(schema, m.group(1).upper()):
+            return m.group(1).upper()
     return None
 
 
@@ -1429,6 +1508,12 @@ def _clean(value: str) -> str:
     return cleaned or value
 
 
+_SEARCH_ASK = re.compile(r"^\s*(?:please\s+)?(?:find|search\s+for|search|look\s+for|look\s+up|show|get|pick|recommend|"
+                         r"подбери|найди|поищи|покажи|посоветуй|ищу)\s+(?:me\s+|мне\s+|some\s+|a\s+|an\s+)?", re.I)
+_PRICE_LIMIT = re.compile(r"\s*,?\s*(?:under|below|less\s+than|cheaper\s+than|up\s+to|for\s+less\s+than|at\s+most|"
+                          r"no\s+more\s+than|within|дешевле|до|не\s+дороже|не\s+более|менее|в\s+пределах)\s+"
+                          r"[$€£₽]?\s?\d[\d\s.,]*\s*(?:руб\w*|р\.|₽|dollars?|euros?|pounds?|usd|eur|gbp|rub|\$|€|£)?",
+                          re.I)
 _ASKED_AS_IS = re.compile(r"(?:^|_|\b)(?:q|query|queries|question|prompt|search|keywords?|terms?|input|request|"
                           r"instruction|expression|ask|запрос\w*|вопрос\w*)(?:$|_|\b)", re.I)
 """A field that takes the request as it is asked (a search query, a question, a prompt), not the words left over."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from ..conversation import Turn
 from ..request import Request
 from ..words import words
-from . import answers, assumptions, compound, plans, side_effects, slots, tool_roles
+from . import answers, assumptions, compound, derived, plans, side_effects, slots, tool_roles
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
 from .schema_instance import MISSING, instance, is_valid
@@ -91,6 +91,10 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
             answered = [c for c in earlier if _key(c.name, c.input) in planned]
     if answered:
         said = answers.answer(answered, task, lang)
+        notes = [n for step in (plan.later if len(history) < MAX_CALLS else []) if isinstance(step, derived.DerivedStep)
+                 for n in [step.note(answered, lang)] if n]
+        if notes:
+            said = "\n".join(notes) + "\n\n" + said
         if len(history) < MAX_CALLS and any(step.unmet(answered) for step in plan.later):
             said = words(lang, "I could not tell which of the listed items you meant, so I acted on none of them; "
                                "tell me which ones and I will.") + "\n\n" + said
@@ -296,6 +300,9 @@ def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
         return bool(rank(tools, slots.read(text, evidence.lang)))
 
     asks = compound.parts(evidence.text, fits)
+    worked = _derived_plan(tools, evidence, asks)
+    if worked is not None:
+        return worked
     if len(asks) > 1:
         # each part may use only the actions its own words ask for: "show the files in /var/log/app, then delete
         # the ones…" deletes in the second part only, never the directory the first part names
@@ -310,6 +317,70 @@ def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
             missing = [p.missing for p in parts if p.missing and p.missing[0] not in {s.tool for s in later}]
             return Plan(uses, None if uses or not missing else missing[0], later)
     return _read_first(tools, evidence, plan_calls(tools, evidence))
+
+
+_THEN = re.compile(r",?\s+(?:and then|and|then|и затем|и потом|затем|потом|а потом|и)\s+|,\s+", re.I)
+
+
+def _derived_plan(tools: list[tool_roles.ToolSpec], evidence: Evidence, asks: list[str]) -> Plan | None:
+    """A read, then an action on its result worked on (derived.py): a condition («и если ниже 20 градусов, поставь
+    22»), a conversion ("the euro equivalent of 200 USD") or a choice ("book the cheapest"). The read is called now;
+    the action waits for its result. None when the request asks for no such thing, or no tools fit its two parts."""
+    text = evidence.text
+    asked_if = derived.condition(text)
+    converted = derived.equivalent(text)
+    how = derived.cheapest(text)
+    if asked_if is not None:
+        read_text, action_text = text[:asked_if[2]].rstrip(" ,;и").rstrip(), asked_if[1]
+    elif (converted is not None or how is not None) and len(asks) > 1:
+        read_text, action_text = asks[0], " ".join(asks[1:])
+    elif converted is not None or how is not None:
+        cut = next((m for m in _THEN.finditer(text) if any(
+            side_effects.action(t) is not None and side_effects.asked(t, text[m.end():]) for t in tools)), None)
+        if cut is None:
+            return None
+        read_text, action_text = text[:cut.start()], text[cut.end():]
+    else:
+        return None
+    readers = [t for t in tools if side_effects.action(t) is None]
+    read_plan = plan_calls(readers, slots.read(read_text, evidence.lang))
+    if not read_plan.uses:
+        return None
+    if asked_if is not None and derived.negated(action_text):
+        return Plan(read_plan.uses[:1])  # "…, and if it is below 5, don't reorder": the read, and nothing done
+    # the action: a tool the action's words ask for, other than the read (a verb side_effects does not know, such as
+    # "reorder", still names its tool)
+    actions = [t for t in tools if t.name != read_plan.uses[0][0]
+               and (side_effects.action(t) is not None or asked_if is not None)]
+    own = slots.read(action_text, evidence.lang)
+    acting = [t for t in rank(actions, own) or rank(actions, evidence) if side_effects.asked(t, action_text)]
+    if not acting:
+        return None
+    tool, read_use = acting[0], read_plan.uses[0]
+    given = tool_input(tool, own)
+    hints = _hints(tool, own)
+    properties = {k: v for k, v in tool.properties().items() if isinstance(v, dict)}
+    inherited = tuple(k for k, sub in properties.items() if not hints.wanted(k, sub) and k in read_use[1])
+    fixed = {k: v for k, v in given.items() if k not in inherited}
+    rate = amount_field = currency_field = None
+    pick = None
+    if asked_if is None and converted is not None:
+        amount_field = next((k for k, sub in properties.items() if "number" in slots._types(sub)
+                             or "integer" in slots._types(sub)), None)
+        currency_field = next((k for k, sub in properties.items() if kind_of(k, sub) == "currency"), None)
+        rate = (converted[0], converted[1], converted[2])
+        if amount_field is None:
+            return None
+    if asked_if is None and converted is None and how is not None:
+        prop = next((k for k in missing_inputs(tool, own)), None) or next(
+            (k for k in properties if re.search(r"(?:^|_)id$", k)), None)
+        if prop is None:
+            return None
+        fixed.pop(prop, None)
+        pick = (how, prop)
+    step = derived.DerivedStep(tool.name, read_use[0], tuple(fixed.items()), inherited,
+                               asked_if[0] if asked_if else None, rate, amount_field, currency_field, pick)
+    return Plan(read_plan.uses[:1], later=[step])
 
 
 def _with_whole_request(tools: list[tool_roles.ToolSpec], part: Plan, evidence: Evidence,

@@ -54,7 +54,9 @@ GLOSSARY = {
     "заголов": "title", "категори": "category", "комментари": "comment", "чат": "chat", "проект": "project",
     "описани": "description", "приоритет": "priority", "исполнител": "assignee", "ссылк": "link", "логин": "login",
     "отдел": "department", "должност": "position", "компани": "company", "телефон": "phone", "никнейм": "nickname",
-    "псевдоним": "nickname",
+    "псевдоним": "nickname", "бизнес": "business", "эконом": "economy",
+    "забронир": "book", "влажност": "humidity", "увлажнител": "humidifier", "подбер": "search", "подобр": "search",
+    "заблок": "block", "блокир": "block",
 }
 OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
                   "%": "modulo"}
@@ -67,7 +69,7 @@ SYNONYMS = {"multiply": ("times", "product"), "add": ("plus", "sum"), "subtract"
             "mean": ("define", "definition", "dictionary"), "meaning": ("define", "definition", "dictionary"),
             "define": ("definition", "dictionary"), "definition": ("define", "dictionary"),
             "delete": ("remove", "erase"), "remove": ("delete",), "erase": ("delete",), "show": ("list",),
-            "text": ("body", "message", "content")}
+            "text": ("body", "message", "content"), "book": ("reserve",), "reserve": ("book",)}
 
 
 def tokens(text: str) -> list[str]:

@@ -1,0 +1,235 @@
+"""Compound asks whose second step needs the first step's result worked on, not just passed on:
+
+- a condition on it: «Проверь температуру в детской, и если ниже 20 градусов, поставь 22», "check the price of X and
+  if it is under 100, buy 2" -- the action is called when the result's number meets the condition, and not called
+  (the answer then says why) when it does not;
+- a conversion with it: "find the USD to EUR rate, then send Maria the euro equivalent of 200 USD" -- the action's
+  amount is 200 times the rate the first step returned, in the target currency;
+- a choice among what it lists: "find flights … and book the cheapest", «забронируй самый дешёвый» -- the action
+  takes the listed item with the lowest (or highest: "the most expensive") price.
+
+The read comes first, alone; the action waits for its result (never guessed in the same turn) and is proposed only
+because the user asked for it. What is not covered: conditions on words ("if it is raining"), sums of several
+results, a choice by anything but a price-like field.
+"""
+
+import json
+import re
+from dataclasses import dataclass
+
+from .history import Call
+
+_OPS = {"below": "<", "under": "<", "less than": "<", "lower than": "<", "colder than": "<", "cheaper than": "<",
+        "fewer than": "<", "smaller than": "<", "bigger than": ">", "larger than": ">",
+        "above": ">", "over": ">", "more than": ">", "higher than": ">", "greater than": ">", "warmer than": ">",
+        "ниже": "<", "меньше": "<", "менее": "<", "холоднее": "<", "дешевле": "<", "выше": ">", "больше": ">",
+        "более": ">", "теплее": ">", "дороже": ">"}
+_OP_WORDS = "|".join(sorted((re.escape(w) for w in _OPS), key=len, reverse=True))
+_CONDITION = re.compile(r"(?:(?<=[\s,;.])|^)(?:and\s+|и\s+|,\s*)?(?P<if>if|when|если|когда)\s+"
+                        r"(?P<what>[^,.;!?]{0,40}?)\s*"
+                        rf"(?P<op>{_OP_WORDS})\s+(?P<n>-?\d+(?:[.,]\d+)?)(?P<unit>[^,.;!?]{{0,20}}?)\s*(?:,|\bthen\b|"
+                        r"\s(?=(?:set|make|turn|buy|book|send|order|reorder|постав|установ|сделай|включ|купи|закаж|забронир|"
+                        r"отправ)))\s*(?:then\s+|то\s+)?(?P<action>[^.;!?]+)", re.I)
+"""'… and if it is below 20 degrees, set it to 22': the compared quantity, the comparison, the threshold, the action."""
+_EQUIVALENT = re.compile(r"\b(?:the\s+)?(?P<to>[a-z]+)\s+equivalent\s+of\s+"
+                         r"(?P<amount>[$€£¥₽]?\s?\d{1,12}(?:,\d{3})*(?:\.\d+)?)\s*"
+                         r"(?P<from>(?-i:[A-Z]{3})|dollars?|euros?|pounds?|rubles?|roubles?|yen)?|"
+                         r"(?P<amount2>\d{1,3}(?:\s\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)\s*(?P<from2>(?-i:[A-Z]{3})|"
+                         r"долл\w*|евро|фунт\w*|руб\w*|dollars?|euros?|pounds?)\s+(?:в|in|into)\s+"
+                         r"(?P<to2>евро|доллар\w*|рубл\w*|фунт\w*|euros?|dollars?|pounds?|rubles?|(?-i:[A-Z]{3}))\b",
+                         re.I)
+"""'the euro equivalent of 200 USD', «200 долларов в евро»: an amount to convert with a rate the first step returns."""
+_CURRENCY_WORDS = {"euro": "EUR", "euros": "EUR", "евро": "EUR", "dollar": "USD", "dollars": "USD", "доллар": "USD",
+                   "pound": "GBP", "pounds": "GBP", "фунт": "GBP", "ruble": "RUB", "rubles": "RUB", "rouble": "RUB",
+                   "roubles": "RUB", "рубл": "RUB", "руб": "RUB", "yen": "JPY", "долл": "USD"}
+_CHEAPEST = re.compile(r"\b(?:the\s+)?(?P<low>cheapest|least expensive|lowest[- ]priced)\b|\b(?:the\s+)?"
+                       r"(?P<high>most expensive|priciest|highest[- ]priced)\b|(?<!\w)(?:сам\w+\s+)?"
+                       r"(?P<low_ru>дешёв\w*|дешев\w*)|(?<!\w)сам\w+\s+(?P<high_ru>дорог\w*)", re.I)
+_PRICE_FIELD = re.compile(r"price|cost|fare|amount|total|цен|стоимост|rub|usd|eur", re.I)
+
+
+def currency(word: str) -> str | None:
+    """The ISO code of a currency word or code ("euro", «евро», "USD")."""
+    if re.fullmatch(r"[A-Z]{3}", word):
+        return word
+    low = word.lower()
+    return next((code for start, code in _CURRENCY_WORDS.items() if low.startswith(start)), None)
+
+
+@dataclass(frozen=True)
+class Condition:
+    op: str
+    threshold: float
+    words: str
+    """What is compared, in the user's words ("it", «температура»): the result's field it names, else its one number."""
+
+
+def condition(text: str) -> tuple[Condition, str, int] | None:
+    """The condition of a conditional ask, its action's words and where the condition starts; None for none."""
+    m = _CONDITION.search(text)
+    if not m:
+        return None
+    return Condition(_OPS[m.group("op").lower()], float(m.group("n").replace(",", ".")), m.group("what")), \
+        m.group("action").strip(), m.start("if")
+
+
+def equivalent(text: str) -> tuple[float, str, str, int, int] | None:
+    """"the euro equivalent of 200 USD", «200 долларов в евро»: the amount, its currency, the target currency, and the
+    span to leave out of the action's own words; None for none."""
+    for m in _EQUIVALENT.finditer(text):
+        amount = m.group("amount") or m.group("amount2")
+        source, target = currency(m.group("from") or m.group("from2") or ""), currency(m.group("to") or
+                                                                                       m.group("to2") or "")
+        written = re.sub(r"[^\d.,]", "", amount)
+        written = written.replace(",", "") if re.search(r",\d{3}", written) else written.replace(",", ".")
+        if target and written:
+            return float(written), source or "", target, m.start(), m.end()
+    return None
+
+
+def cheapest(text: str) -> str | None:
+    """"min" for "the cheapest", «самый дешёвый»; "max" for "the most expensive"; None for neither."""
+    m = _CHEAPEST.search(text)
+    if not m:
+        return None
+    return "min" if m.group("low") or m.group("low_ru") else "max"
+
+
+def _numbers(result: str) -> dict[str, float]:
+    try:
+        data = json.loads(result)
+    except (ValueError, TypeError):
+        found = re.findall(r"-?\d+(?:\.\d+)?", result)
+        return {"value": float(found[0])} if len(found) == 1 else {}
+    if not isinstance(data, dict):
+        return {"value": float(data)} if isinstance(data, (int, float)) and not isinstance(data, bool) else {}
+    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
+            and not re.search(r"(?:^|_)(?:id|ids|count|page)$", str(k))}
+
+
+def result_number(result: str, words: str) -> float | None:
+    """The number of an earlier result a later step works on: the field the user's words name (rate, «курс»,
+    temperature), else the result's only number; None when the result holds none, or several and no word picks one."""
+    numbers = _numbers(result)
+    if len(numbers) == 1:
+        return next(iter(numbers.values()))
+    from .words import stems
+    said = stems(words, synonyms=True)
+    for key, value in numbers.items():
+        if said & stems(key.replace("_", " "), synonyms=True):
+            return value
+    return None
+
+
+@dataclass(frozen=True)
+class DerivedStep:
+    """An action that waits for an earlier call's result and works on it (see the module's docstring)."""
+
+    tool: str
+    after: str
+    fixed: tuple[tuple[str, object], ...]
+    inherited: tuple[str, ...] = ()
+    """Inputs the action's words do not give that the earlier call was given (the same `room`)."""
+    condition: Condition | None = None
+    rate: tuple[float, str, str] | None = None
+    """amount, source currency, target currency: the action's amount is amount x the earlier result's rate."""
+    amount_field: str | None = None
+    currency_field: str | None = None
+    pick: tuple[str, str] | None = None
+    """("min" or "max", the property that takes the picked item's id)."""
+    texts: tuple[str, ...] = ()
+
+    def _results(self, answered: list[Call]) -> list[Call]:
+        return [c for c in answered if c.name == self.after and c.result is not None and not c.is_error]
+
+    def unmet(self, answered: list[Call]) -> bool:
+        return False
+
+    def calls(self, answered: list[Call]) -> list[tuple[str, dict]]:
+        done = self._results(answered)
+        if not done:
+            return []
+        call = done[-1]
+        given = {**{k: call.input[k] for k in self.inherited if k in call.input}, **dict(self.fixed)}
+        if self.condition is not None:
+            value = result_number(call.result or "", self.condition.words)
+            if value is None or not self._holds(value):
+                return []
+        if self.rate is not None:
+            rate = result_number(call.result or "", "rate курс exchange")
+            if rate is None or not self.amount_field:
+                return []
+            given[self.amount_field] = round(self.rate[0] * rate, 2)
+            if self.currency_field:
+                given[self.currency_field] = self.rate[2]
+        if self.pick is not None:
+            chosen = _picked(call.result or "", self.pick[0], self.pick[1])
+            if chosen is None:
+                return []
+            given[self.pick[1]] = chosen
+        return [(self.tool, given)]
+
+    def _holds(self, value: float) -> bool:
+        assert self.condition is not None
+        return value < self.condition.threshold if self.condition.op == "<" else value > self.condition.threshold
+
+    def note(self, answered: list[Call], lang: str) -> str | None:
+        """What the answer says when the condition did not hold: the action was not done, and why."""
+        if self.condition is None:
+            return None
+        done = self._results(answered)
+        if not done:
+            return None
+        value = result_number(done[-1].result or "", self.condition.words)
+        if value is None:
+            return (f"Не стал вызывать {self.tool}: в ответе {self.after} не нашёл числа, с которым сравнить "
+                    f"{_num(self.condition.threshold)}." if lang == "ru" else
+                    f"I did not call {self.tool}: {self.after} returned no number to compare with "
+                    f"{_num(self.condition.threshold)}.")
+        if self._holds(value):
+            return None
+        sign = ("ниже" if self.condition.op == "<" else "выше") if lang == "ru" else \
+            ("below" if self.condition.op == "<" else "above")
+        return (f"Не стал вызывать {self.tool}: значение {_num(value)} не {sign} {_num(self.condition.threshold)}, "
+                f"а действие вы просили только в этом случае." if lang == "ru" else
+                f"I did not call {self.tool}: the value is {_num(value)}, not {sign} "
+                f"{_num(self.condition.threshold)}, and you asked for it only in that case.")
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if value == int(value) else str(value)
+
+
+def _picked(result: str, how: str, prop: str) -> object | None:
+    """The id of the listed item with the lowest ("min") or highest price: the item's field named as the property
+    (`flight_id`), else one ending like it, else its `id`."""
+    try:
+        data = json.loads(result)
+    except (ValueError, TypeError):
+        return None
+    if isinstance(data, dict):
+        data = next((v for v in data.values() if isinstance(v, list)), None)
+    if not isinstance(data, list):
+        return None
+    priced = []
+    for item in data:
+        if not isinstance(item, dict):
+            continue
+        price = next((v for k, v in item.items() if _PRICE_FIELD.search(str(k)) and isinstance(v, (int, float))
+                      and not isinstance(v, bool)), None)
+        key = next((k for k in (prop, *(k for k in item if prop.endswith(str(k)) or str(k).endswith(prop)), "id")
+                    if k in item), None)
+        if price is not None and key is not None:
+            priced.append((price, item[key]))
+    if not priced:
+        return None
+    return (min if how == "min" else max)(priced, key=lambda p: p[0])[1]
+
+
+_NEGATED = re.compile(r"^\s*(?:then\s+)?(?:don'?t|do not|never|no need to|не\s+(?!менее|более|меньше|больше)|"
+                      r"ничего не)", re.I)
+
+
+def negated(action: str) -> bool:
+    """Whether a conditional's action is a refusal ("…, don't reorder", «…, не заказывай»): then nothing is done."""
+    return bool(_NEGATED.match(action))
