@@ -138,29 +138,18 @@ except Exception as error:
     print("запуск оборвался:", type(error).__name__, error)
 
 # %% [markdown] lang="en"
-# <!-- fact: thinking-back-unchanged -->
-# A result whose call is missing from the history gets a 400 (notebook 2's optional section shows it): the loop above
-# appends `response.content` whole, its `tool_use` blocks included. The same holds for the thinking blocks a response
-# may start with: they go back whole and unchanged. *Optional notebook 11 is about thinking, and shows the 400 an edited
-# thinking block gets.*
-
-# %% [markdown] lang="ru"
-# <!-- fact: thinking-back-unchanged -->
-# На результат, вызова которого нет в истории, API отвечает ошибкой 400 (её показывает необязательный раздел блокнота
-# 2), поэтому цикл выше добавляет `response.content` целиком, вместе с блоками `tool_use`. То же касается блоков
-# рассуждения, с которых может начинаться ответ: они возвращаются целиком и без изменений. *Необязательный блокнот 11
-# посвящён рассуждению; там же показана ошибка 400 в ответ на изменённый блок рассуждения.*
-
-# %% [markdown] lang="en"
 # <!-- fact: sdk-retries -->
 # ## Transient API errors and the SDK's retries
 #
-# Some failures pass by themselves: 429 (rate limit), 500, 529 (overloaded), a dropped connection.
-# The SDK retries them with backoff, waiting longer before each new try (2 retries by default), and honours
-# `retry-after`, the header in which the server says how many seconds to wait. The sandbox can inject such faults on
-# demand. These cells need the sandbox: with the real API, faults cannot be ordered. The cell asks through
-# `client.messages.with_raw_response.create`, which returns the HTTP reply instead of the message: its `retries_taken`
-# counts the retries, and its `.parse()` gives the message `create` would have returned.
+# Some failures pass by themselves: 429 (rate limit), 500, 529 (overloaded), a dropped connection. The SDK retries
+# them for you:
+#
+# - 2 retries by default (`max_retries`);
+# - with backoff: it waits longer before each new try;
+# - honouring `retry-after`, the header in which the server says how many seconds to wait.
+#
+# The sandbox can inject such faults on demand. These cells need the sandbox: with the real API, faults cannot be
+# ordered. `sandbox.faults.pending()` lists the faults the sandbox has not served yet.
 #
 # **Predict, then run:** the sandbox answers 529 twice, then normally. How many requests leave your process, and
 # does your code see an exception?
@@ -170,11 +159,14 @@ except Exception as error:
 # ## Временные ошибки API и повторы в SDK
 #
 # Некоторые сбои проходят сами: 429 (превышено ограничение частоты запросов), 500, 529 (API перегружен), обрыв
-# соединения. SDK повторяет такие запросы с нарастающей задержкой (по умолчанию 2 повтора) и учитывает
-# `retry-after` — заголовок ответа, в котором сервер сообщает, через сколько секунд повторить запрос. Песочница умеет
-# устраивать такие сбои по запросу. Этим ячейкам нужна песочница: с настоящим API сбой не закажешь. Ячейка
-# обращается к API через `client.messages.with_raw_response.create`: этот метод возвращает не само сообщение, а ответ
-# сервера целиком, где `retries_taken` — число повторов, а `.parse()` даёт то сообщение, которое вернул бы `create`.
+# соединения. SDK сам повторяет такие запросы:
+#
+# - по умолчанию 2 повтора (`max_retries`);
+# - с нарастающей задержкой: перед каждой новой попыткой ждёт дольше;
+# - с учётом `retry-after` — заголовка ответа, в котором сервер сообщает, через сколько секунд повторить запрос.
+#
+# Песочница умеет устраивать такие сбои по запросу. Этим ячейкам нужна песочница: с настоящим API сбой не закажешь.
+# `sandbox.faults.pending()` — список сбоев, которые песочница ещё не устроила.
 #
 # **Сначала предположите, потом запустите:** песочница дважды отвечает 529, а потом нормально. Сколько запросов уйдёт
 # из вашего процесса и увидит ли ваш код исключение?
@@ -185,10 +177,9 @@ from course_agent.client import shared_sandbox, using_sandbox
 if using_sandbox():
     sandbox = shared_sandbox()
     sandbox.faults.overloaded(times=2)  # the next two requests get 529
-    raw = client.messages.with_raw_response.create(  # with_raw_response: the reply and how it was got
-        model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
-    print("requests sent:", raw.retries_taken + 1, "| exception seen by your code: none | stop_reason:",
-          raw.parse().stop_reason)
+    reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
+    print("529s not served yet:", len(sandbox.faults.pending()), "| exception seen by your code: none | stop_reason:",
+          reply.stop_reason)
 else:
     print("Skipped: faults can be ordered only from the offline sandbox, not from the live API.")
 
@@ -198,21 +189,25 @@ from course_agent.client import shared_sandbox, using_sandbox
 if using_sandbox():
     sandbox = shared_sandbox()
     sandbox.faults.overloaded(times=2)  # следующие два запроса получат 529
-    raw = client.messages.with_raw_response.create(  # with_raw_response: ответ и то, как он получен
-        model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
-    print("отправлено запросов:", raw.retries_taken + 1, "| исключений в вашем коде: нет | stop_reason:",
-          raw.parse().stop_reason)
+    reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
+    print("ещё не устроено сбоев 529:", len(sandbox.faults.pending()), "| исключений в вашем коде: нет | stop_reason:",
+          reply.stop_reason)
 else:
     print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у настоящего API.")
 
 # %% [markdown] lang="en"
 # <!-- fact: overloaded-error -->
+# Both 529s were served, and your code saw no exception: the SDK sent the request three times, and the third got the
+# answer.
+#
 # With retries switched off (`client.with_options(max_retries=0)` is a copy of the client with that one setting
 # changed), the same fault reaches your code as `anthropic.OverloadedError`. An error that survives the retries is a
 # real failure of the run: stop, keep the history, report.
 
 # %% [markdown] lang="ru"
 # <!-- fact: overloaded-error -->
+# Оба сбоя 529 случились, а ваш код исключения не увидел: SDK отправил запрос трижды, и на третий пришёл ответ.
+#
 # Если отключить повторы (`client.with_options(max_retries=0)` — копия клиента, у которой изменена только эта
 # настройка), тот же сбой дойдёт до вашего кода как `anthropic.OverloadedError`. Если ошибка осталась и после всех
 # повторов, это настоящий сбой запуска: остановитесь, сохраните историю и сообщите об ошибке.
@@ -372,16 +367,9 @@ show_solution(5)
 # A `tool_result` with `is_error: true` and the error's text; the loop goes on.
 # </details>
 #
-# 2. With thinking on, which blocks of a response go back into the history?
-#
-# <details><summary>Answer</summary>
-#
-# All of them, unchanged: thinking (with its signature), text and tool_use.
-# </details>
-#
 # **Choose one** (each answer says why the other two are wrong):
 #
-# 3. `read_file` raised `FileNotFoundError` inside your loop. What is the best next step?
+# 2. `read_file` raised `FileNotFoundError` inside your loop. What is the best next step?
 #    - (a) let the exception end the run
 #    - (b) send a `tool_result` with `is_error: true` that says what failed, and go on
 #    - (c) drop that `tool_use` from the history and call the model again
@@ -393,7 +381,7 @@ show_solution(5)
 # is likely to ask for it again. With (b) the model reads the error and can try another way.
 # </details>
 #
-# 4. The API answered `529 overloaded`. What does the SDK do?
+# 3. The API answered `529 overloaded`. What does the SDK do?
 #    - (a) retries it, as it retries every failed request, 400s included
 #    - (b) retries with a growing pause (twice, by default) before it raises; a 400 it raises at once
 #    - (c) hands the 529 to your loop as a `tool_result` with `is_error: true`, for the model to read
@@ -407,7 +395,7 @@ show_solution(5)
 # raises it at once. Only overloads, rate limits, server errors and dropped connections are retried.
 # </details>
 #
-# 5. Your loop runs three calls of a turn at once (notebook 4), and the second one raises. What does the next user
+# 4. Your loop runs three calls of a turn at once (notebook 4), and the second one raises. What does the next user
 #    message hold?
 #    - (a) the two results that succeeded
 #    - (b) three `tool_result` blocks, the failed one with `is_error: true` and what went wrong
@@ -430,16 +418,9 @@ show_solution(5)
 # `tool_result` с `is_error: true` и текстом ошибки; цикл продолжается.
 # </details>
 #
-# 2. Какие блоки ответа возвращаются в историю, если включено рассуждение?
-#
-# <details><summary>Ответ</summary>
-#
-# Все, без изменений: `thinking` (с подписью), `text` и `tool_use`.
-# </details>
-#
 # **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
 #
-# 3. `read_file` выбросил `FileNotFoundError` внутри вашего цикла. Что лучше всего сделать?
+# 2. `read_file` выбросил `FileNotFoundError` внутри вашего цикла. Что лучше всего сделать?
 #    - (а) дать исключению завершить запуск
 #    - (б) отправить `tool_result` с `is_error: true`, где сказано, что не получилось, и продолжить
 #    - (в) убрать этот `tool_use` из истории и снова вызвать модель
@@ -451,7 +432,7 @@ show_solution(5)
 # что файла нет, и, скорее всего, запросит его снова. При (б) модель прочитает ошибку и сможет пойти другим путём.
 # </details>
 #
-# 4. API ответил `529 overloaded`. Что делает SDK?
+# 3. API ответил `529 overloaded`. Что делает SDK?
 #    - (а) повторяет его — как и любой неудавшийся запрос, в том числе с ошибкой 400
 #    - (б) повторяет запрос с нарастающей задержкой (по умолчанию дважды) и только потом выбрасывает исключение;
 #      ошибку 400 выбрасывает сразу
@@ -468,7 +449,7 @@ show_solution(5)
 # сервера и оборванные соединения.
 # </details>
 #
-# 5. Ваш цикл выполняет три вызова одного хода одновременно (блокнот 4), и второй выбрасывает исключение. Что будет в
+# 4. Ваш цикл выполняет три вызова одного хода одновременно (блокнот 4), и второй выбрасывает исключение. Что будет в
 #    следующем сообщении от user?
 #    - (а) два результата, которые получились
 #    - (б) три блока `tool_result`, причём в неудавшемся стоит `is_error: true` и сказано, что пошло не так
@@ -482,17 +463,21 @@ show_solution(5)
 # </details>
 
 # %% [markdown] lang="en"
+# <!-- fact: thinking-back-unchanged -->
 # ## Recap
 #
 # - Tool failures go back to the model as `tool_result` with `is_error: true`; the loop survives.
-# - The whole response goes into the history (notebook 3's rule), thinking blocks included.
+# - The whole response goes into the history (notebook 3's rule), thinking blocks included: they go back whole and
+#   unchanged.
 # - 429, 5xx, 529 and dropped connections are retried by the SDK; what survives the retries is yours to handle.
 
 # %% [markdown] lang="ru"
+# <!-- fact: thinking-back-unchanged -->
 # ## Итоги
 #
 # - Сбои инструментов возвращаются модели как `tool_result` с `is_error: true`; цикл продолжает работу.
-# - Ответ модели добавляется в историю целиком (правило блокнота 3), вместе с блоками рассуждения.
+# - Ответ модели добавляется в историю целиком (правило блокнота 3), вместе с блоками рассуждения: они возвращаются
+#   целиком и без изменений.
 # - 429, 5xx, 529 и обрывы соединения SDK повторяет сам; ошибку, которая осталась и после повторов, обрабатываете вы.
 
 # %% [markdown] lang="en"
