@@ -284,11 +284,16 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The check runs **your** `review_safely` against fresh sandboxes: on !999, which does not exist (GitLab answers 404),
-# and on a review in which the model calls a tool without its arguments (a `TypeError`, not an error of GitLab's). Each
-# failure must go back to the model as a `tool_result` with `is_error`, and the run must go on to the model's answer.
-# The rules of notebooks 3 and 4 are checked again on the same loop. Once it all passes, the check keeps your loop for
-# notebook 6. While the cell above is unchanged, it says "not done yet".
+# The check runs **your** `review_safely` against fresh sandboxes:
+#
+# - on !999, which does not exist (GitLab answers 404);
+# - on a review in which the model calls a tool without its arguments (a `TypeError`, not an error of GitLab's);
+# - each failure must go back to the model as a `tool_result` with `is_error`, and the run must go on to the model's
+#   answer;
+# - the rules of notebooks 3 and 4 are checked again on the same loop.
+#
+# Once it all passes, the check keeps your loop for notebook 6. While the cell above is unchanged, it says "not done
+# yet".
 #
 # <details><summary>Hint 1</summary>
 #
@@ -313,11 +318,15 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Проверка запускает **ваш** `review_safely` в свежих песочницах: на !999, которого не существует (GitLab отвечает
-# 404), и на ревью, в котором модель вызывает инструмент без аргументов (это `TypeError`, а не ошибка GitLab). Каждый
-# сбой должен вернуться модели как `tool_result` с `is_error`, а запуск — дойти до ответа модели. Правила блокнотов 3 и
-# 4 проверяются на том же цикле ещё раз. Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 6. Пока вы не
-# изменили ячейку выше, проверка отвечает «пока не сделано».
+# Проверка запускает **ваш** `review_safely` в свежих песочницах:
+#
+# - на !999, которого не существует (GitLab отвечает 404);
+# - на ревью, в котором модель вызывает инструмент без аргументов (это `TypeError`, а не ошибка GitLab);
+# - каждый сбой должен вернуться модели как `tool_result` с `is_error`, а запуск — дойти до ответа модели;
+# - правила блокнотов 3 и 4 проверяются на том же цикле ещё раз.
+#
+# Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 6. Пока вы не изменили ячейку выше, проверка отвечает
+# «пока не сделано».
 #
 # <details><summary>Подсказка 1</summary>
 #

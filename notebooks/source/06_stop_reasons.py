@@ -409,10 +409,13 @@ start_from(5, grow_into=review_every_stop)  # переносит в эту яч�
 # %% [markdown] lang="en"
 # ### Check step 1
 #
-# The check runs **your** `review_every_stop` in scenarios where the sandbox orders a pause, a stop sequence, and a
-# tool call or an answer cut by `max_tokens`. It judges each stop from what your loop sent and returned. It checks the
-# rules of notebooks 3–5 again. No scenario here refuses, fills the context window or stops for an unknown reason:
-# those are step 2's.
+# The check runs **your** `review_every_stop` in scenarios of the sandbox:
+#
+# - a pause, a stop sequence, and a tool call or an answer cut by `max_tokens`;
+# - it judges each stop from what your loop sent and returned;
+# - it checks the rules of notebooks 3–5 again.
+#
+# No scenario here refuses, fills the context window or stops for an unknown reason: those are step 2's.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -443,10 +446,13 @@ start_from(5, grow_into=review_every_stop)  # переносит в эту яч�
 # %% [markdown] lang="ru"
 # ### Проверьте шаг 1
 #
-# Проверка запускает **ваш** `review_every_stop` в нескольких ситуациях: песочница ставит ход на паузу, срабатывает
-# стоп-последовательность, `max_tokens` обрезает вызов инструмента или ответ. О каждой остановке проверка судит по
-# тому, что ваш цикл отправил и что вернул. Правила блокнотов 3–5 она тоже проверяет заново. Отказа, переполненного
-# контекстного окна и неизвестной причины остановки здесь не будет: это шаг 2.
+# Проверка запускает **ваш** `review_every_stop` в нескольких ситуациях песочницы:
+#
+# - ход встаёт на паузу, срабатывает стоп-последовательность, `max_tokens` обрезает вызов инструмента или ответ;
+# - о каждой остановке проверка судит по тому, что ваш цикл отправил и что вернул;
+# - правила блокнотов 3–5 она тоже проверяет заново.
+#
+# Отказа, переполненного контекстного окна и неизвестной причины остановки здесь не будет: это шаг 2.
 #
 # <details><summary>Подсказка 1</summary>
 #
@@ -504,9 +510,11 @@ check_exercise_6(review_every_stop, step=1)
 #
 # ### Check step 2: the whole exercise
 #
-# The check runs your loop in every scenario of step 1 again. It adds three: a refusal, a full context window, and a
-# stop reason no loop knows (`sandbox_new_reason`). The rules of notebooks 3–5 are checked too. Once it all passes, it
-# keeps your loop for notebook 7.
+# - The check runs your loop in every scenario of step 1 again.
+# - It adds three: a refusal, a full context window, and a stop reason no loop knows (`sandbox_new_reason`).
+# - It checks the rules of notebooks 3–5 too.
+#
+# Once it all passes, it keeps your loop for notebook 7.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -557,9 +565,12 @@ check_exercise_6(review_every_stop, step=1)
 #
 # ### Проверьте шаг 2: всё упражнение
 #
-# Проверка снова запускает ваш цикл во всех ситуациях шага 1 и добавляет ещё три: отказ, переполненное контекстное
-# окно и причину остановки, которой не знает ни один цикл (`sandbox_new_reason`). Правила блокнотов 3–5 она тоже
-# проверяет. Когда всё выполнено, она сохраняет ваш цикл для блокнота 7.
+# - Проверка снова запускает ваш цикл во всех ситуациях шага 1.
+# - Она добавляет ещё три: отказ, переполненное контекстное окно и причину остановки, которой не знает ни один цикл
+#   (`sandbox_new_reason`).
+# - Правила блокнотов 3–5 она тоже проверяет.
+#
+# Когда всё выполнено, она сохраняет ваш цикл для блокнота 7.
 #
 # <details><summary>Подсказка 1</summary>
 #
