@@ -30,29 +30,39 @@
 # <!-- fact: tool-error-is-error -->
 # ## A tool error is a result
 #
-# Merge request !999 does not exist: GitLab answers 404. The dispatcher below turns any failure into a
-# `tool_result` with `is_error: true` and a message, and the loop goes on. The model reads the message
-# and tells you plainly that there is no such merge request.
+# Merge request !999 does not exist: GitLab answers 404. Below, `tool_result(call)` runs the tool inside a `try`. Any
+# failure becomes a `tool_result` with `is_error: true` and a message, and the loop goes on. The model reads the
+# message and tells you plainly that there is no such merge request.
+#
+# The loop is notebook 4's: the calls of a turn run at once (`pool.map(tool_result, calls)`), and all their results go
+# back in one message.
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-error-is-error -->
 # ## Ошибка инструмента — тоже результат
 #
-# Merge request !999 не существует: GitLab отвечает 404. Функция запуска инструментов ниже превращает
-# любой сбой в `tool_result` с `is_error: true` и сообщением, и цикл продолжается. Модель читает
+# Merge request !999 не существует: GitLab отвечает 404. Ниже `tool_result(call)` выполняет инструмент внутри `try`.
+# Любой сбой превращается в `tool_result` с `is_error: true` и сообщением, и цикл продолжается. Модель читает
 # сообщение и прямо пишет, что такого merge request нет.
+#
+# Цикл — из блокнота 4: вызовы хода выполняются одновременно (`pool.map(tool_result, calls)`), а все их результаты
+# уходят одним сообщением.
 
 # %% lang="en"
-def run_tool_safely(name: str, tool_input: dict) -> dict:
-    """Run a tool; a failure becomes a result the model can read (is_error), never an exception."""
+from concurrent.futures import ThreadPoolExecutor
+
+
+def tool_result(call) -> dict:
+    """The tool_result block that answers one call: a failure too, with is_error, never an exception."""
     try:
-        return {"content": run_tool(name, tool_input)}
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
     except Exception as error:  # GitLab's 404, a missing file, a bug in the tool: all of them
-        return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} failed: {type(error).__name__}: {error}"}
 
 
-def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
-    """The loop of notebook 3, with the dispatcher (it runs a tool, says how it went) as a parameter."""
+def review(pr_number: int, max_iterations: int = 20) -> str:
+    """Notebook 4's loop: each call of a turn answered by tool_result, as it is defined when the loop runs."""
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -62,26 +72,27 @@ def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
         if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error (notebook 6)
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
         messages.append({"role": "assistant", "content": response.content})
-        results = []
-        for block in response.content:
-            if block.type == "tool_use":
-                result = {"type": "tool_result", "tool_use_id": block.id}
-                result.update(dispatch(block.name, block.input))  # adds the dispatcher's content (and is_error)
-                results.append(result)
-        messages.append({"role": "user", "content": results})
+        calls = [block for block in response.content if block.type == "tool_use"]
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            results = list(pool.map(tool_result, calls))  # at once, in the calls' order
+        messages.append({"role": "user", "content": results})  # all results in one message
     raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 # %% lang="ru"
-def run_tool_safely(name: str, tool_input: dict) -> dict:
-    """Выполнить инструмент; сбой становится результатом для модели (is_error), а не исключением."""
+from concurrent.futures import ThreadPoolExecutor
+
+
+def tool_result(call) -> dict:
+    """Блок tool_result, который отвечает на один вызов: и на сбой тоже, с is_error, а не исключением."""
     try:
-        return {"content": run_tool(name, tool_input)}
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
     except Exception as error:  # 404 от GitLab, отсутствующий файл, ошибка в самом инструменте — любой сбой
-        return {"content": f"{name} завершился ошибкой: {type(error).__name__}: {error}", "is_error": True}
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
 
 
-def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
-    """Цикл из блокнота 3; диспетчер (он выполняет инструмент и сообщает, как всё прошло) передаётся параметром."""
+def review(pr_number: int, max_iterations: int = 20) -> str:
+    """Цикл из блокнота 4: на каждый вызов хода отвечает tool_result — тот, что определён к моменту запуска цикла."""
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -91,49 +102,48 @@ def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
         if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка (блокнот 6)
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
         messages.append({"role": "assistant", "content": response.content})
-        results = []
-        for block in response.content:
-            if block.type == "tool_use":
-                result = {"type": "tool_result", "tool_use_id": block.id}
-                result.update(dispatch(block.name, block.input))  # добавляет content (и is_error) от диспетчера
-                results.append(result)
-        messages.append({"role": "user", "content": results})
+        calls = [block for block in response.content if block.type == "tool_use"]
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            results = list(pool.map(tool_result, calls))  # одновременно, в порядке вызовов
+        messages.append({"role": "user", "content": results})  # все результаты одним сообщением
     raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
 
 # %%
-print(review_with(999, run_tool_safely))
+print(review(999))
 
 # %% [markdown] lang="en"
 # ## Break it: let the exception out
 #
-# A dispatcher without the `try`, `run_tool_unsafely` below, hands the 404 of notebook 3's plain `run_tool` on as an
-# exception, and the whole run dies: no answer, and the model never learns what happened.
+# A `tool_result` without the `try`, as in notebook 4, hands the 404 of notebook 3's plain `run_tool` on as an
+# exception. It leaves the pool, then the loop, and the whole run dies: no answer, and the model never learns what
+# happened.
 
 # %% [markdown] lang="ru"
 # ## Сломаем: выпустим исключение наружу
 #
-# Диспетчер без `try` (ниже — `run_tool_unsafely`) пропускает наружу исключение, которое обычная `run_tool` из
-# блокнота 3 выбрасывает на ответ 404, и весь запуск падает: ответа нет, а модель так и не узнаёт, что произошло.
+# `tool_result` без `try`, как в блокноте 4, пропускает наружу исключение, которое обычная `run_tool` из блокнота 3
+# выбрасывает на ответ 404. Оно выходит из пула потоков, потом из цикла, и весь запуск падает: ответа нет, а модель
+# так и не узнаёт, что произошло.
 
 # %% lang="en"
-def run_tool_unsafely(name: str, tool_input: dict) -> dict:
-    """A dispatcher with no try: a failing tool raises its exception."""
-    return {"content": run_tool(name, tool_input)}
+def tool_result(call) -> dict:
+    """No try: a failing tool raises its exception."""
+    return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
 
 try:
-    review_with(999, run_tool_unsafely)
+    review(999)
 except Exception as error:
     print("the run is over:", type(error).__name__, error)
 
 # %% lang="ru"
-def run_tool_unsafely(name: str, tool_input: dict) -> dict:
-    """Диспетчер без try: упавший инструмент выбрасывает своё исключение."""
-    return {"content": run_tool(name, tool_input)}
+def tool_result(call) -> dict:
+    """Без try: упавший инструмент выбрасывает своё исключение."""
+    return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
 
 try:
-    review_with(999, run_tool_unsafely)
+    review(999)
 except Exception as error:
     print("запуск оборвался:", type(error).__name__, error)
 
@@ -239,9 +249,13 @@ else:
 #
 # Your loop of notebook 4 comes back, and from here on it grows in every notebook: notebook 6 adds every stop reason,
 # notebook 7 the human's approval, notebook 8 the cost. In it a tool's exception still ends the whole run, as in
-# "Break it" above. Grow it so that a failing tool never ends the run: where a tool runs, catch whatever it raises, and
-# send that back as the call's `tool_result`, with `"is_error": True` and what went wrong (the error's type and
-# message), as `run_tool_safely` does. Then review !999 with it: what does the model write?
+# "Break it" above. Grow it so that a failing tool never ends the run:
+#
+# - where a tool runs, catch whatever it raises;
+# - send that back as the call's `tool_result`, with `"is_error": True` and what went wrong (the error's type and
+#   message), as `tool_result` above does.
+#
+# Then review !999 with it: what does the model write?
 #
 # Run the exercise cell: it puts your exercise 4 (or its reference solution, if you skipped it, and it says so) in
 # place of the stub, renamed `review_safely`, for you to grow.
@@ -252,9 +266,13 @@ else:
 # Возвращается ваш цикл из блокнота 4, и дальше он будет расти в каждом блокноте: в блокноте 6 к нему добавятся все
 # причины остановки, в блокноте 7 — подтверждение человеком, в блокноте 8 — учёт стоимости. Сейчас исключение
 # инструмента в нём обрывает весь запуск, как в разделе «Сломаем» выше. Доработайте цикл так, чтобы сбой инструмента
-# никогда не обрывал запуск: там, где выполняется инструмент, перехватите всё, что он выбрасывает, и отправьте это
-# обратно как `tool_result` этого вызова — с `"is_error": True` и описанием того, что пошло не так (тип ошибки и её
-# текст), как делает `run_tool_safely`. Затем проведите с ним ревью !999: что напишет модель?
+# никогда не обрывал запуск:
+#
+# - там, где выполняется инструмент, перехватите всё, что он выбрасывает;
+# - отправьте это обратно как `tool_result` этого вызова — с `"is_error": True` и описанием того, что пошло не так
+#   (тип ошибки и её текст), как делает `tool_result` выше.
+#
+# Затем проведите с ним ревью !999: что напишет модель?
 #
 # Выполните ячейку упражнения: она подставит на место заготовки ваше решение упражнения 4 (или эталонное, если вы
 # упражнение пропустили, — и скажет об этом) под именем `review_safely`, а вы его доработаете.
@@ -303,7 +321,7 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 #
 # <details><summary>Hint 2</summary>
 #
-# In the reference of exercise 4 a tool runs in `tool_result(call)`. `run_tool_safely` above shows the pattern:
+# In the reference of exercise 4 a tool runs in `tool_result(call)`. The `tool_result` above shows the pattern:
 # `try` around the call of the tool, and an `except Exception` that makes the failure a result.
 # </details>
 #
@@ -336,7 +354,7 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 #
 # <details><summary>Подсказка 2</summary>
 #
-# В эталонном решении упражнения 4 инструмент выполняется в `tool_result(call)`. Образец — `run_tool_safely` выше:
+# В эталонном решении упражнения 4 инструмент выполняется в `tool_result(call)`. Образец — `tool_result` выше:
 # `try` вокруг вызова инструмента и `except Exception`, который превращает сбой в результат.
 # </details>
 #

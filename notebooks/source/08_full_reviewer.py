@@ -186,6 +186,15 @@ def billed(usage):
                for u in usage)
 
 
+def tool_result(call) -> dict:
+    """As in exercise 5, with the result cut: a failing tool gives an error result."""
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": cut(run_tool(call.name, call.input))}
+    except Exception as error:  # any failure is the model's to read
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} failed: {type(error).__name__}: {error}"}
+
+
 def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
     """Notebook 3's loop, short: every response of one review, with or without caching."""
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
@@ -201,9 +210,8 @@ def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
         if response.stop_reason != "tool_use":
             return responses
         messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": [  # every result in one message, as in notebook 4
-            {"type": "tool_result", "tool_use_id": block.id, "content": cut(run_tool(block.name, block.input))}
-            for block in response.content if block.type == "tool_use"]})
+        calls = [block for block in response.content if block.type == "tool_use"]
+        messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # in one message
     raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 
@@ -225,6 +233,15 @@ def billed(usage):
                for u in usage)
 
 
+def tool_result(call) -> dict:
+    """Как в упражнении 5, с обрезкой результата: упавший инструмент даёт результат с ошибкой."""
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": cut(run_tool(call.name, call.input))}
+    except Exception as error:  # любой сбой модель должна прочитать
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
+
+
 def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
     """Цикл из блокнота 3, коротко: все ответы одного ревью, с кэшированием или без него."""
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
@@ -240,9 +257,8 @@ def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
         if response.stop_reason != "tool_use":
             return responses
         messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": [  # все результаты в одном сообщении, как в блокноте 4
-            {"type": "tool_result", "tool_use_id": block.id, "content": cut(run_tool(block.name, block.input))}
-            for block in response.content if block.type == "tool_use"]})
+        calls = [block for block in response.content if block.type == "tool_use"]
+        messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # одним сообщением
     raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
 
 
