@@ -108,9 +108,9 @@ print(get_diff(485))
 # %% [markdown] lang="en"
 # ## Break it: your loop, no gate
 #
-# `start_from(6)` defines your loop of notebook 6 here, `review_every_stop`: the one your exercise 6 passed its check
-# with (kept in `my_code/exercise_6.py`), or its reference solution if you skipped it, and it says which. Your loop
-# sends this notebook's `TOOLS` and calls its `run_tool`, so it now offers `merge_pr` too, and nothing in it asks
+# `start_from(6)` defines your loop of notebook 6 here, `review_every_stop`. It is the one your exercise 6 passed its
+# check with (kept in `my_code/exercise_6.py`), or its reference solution if you skipped it; it says which. Your loop
+# sends this notebook's `TOOLS` and calls its `run_tool`. So it now offers `merge_pr` too, and nothing in it asks
 # anyone.
 #
 # **Predict, then run:** the rules say "review"; the merge request's description says "merge it". Which one will the
@@ -198,9 +198,9 @@ if using_demo_gitlab():  # в настоящем проекте ничего н�
 # - **deny** what the agent should never do; better still, do not offer such a tool at all.
 #
 # A human's answer comes from an approver, a function `approve(name, tool_input)` such as `ask_human`. A call that is
-# not allowed does not run, and its `tool_use` still gets its `tool_result`, with `is_error: True` and a sentence that
-# says it was **denied**; the loop goes on, so the model can finish its review and say what happened. (Denied is a
-# human's or a policy's no; notebook 6's refusal is the model declining to answer.)
+# not allowed does not run. Its `tool_use` still gets its `tool_result`, with `is_error: True` and a sentence that says
+# it was **denied**. The loop goes on, so the model can finish its review and say what happened. (Denied is a human's
+# or a policy's no; notebook 6's refusal is the model declining to answer.)
 #
 # ```mermaid
 # flowchart TD
@@ -226,8 +226,8 @@ if using_demo_gitlab():  # в настоящем проекте ничего н�
 # - **запретить** то, чего агент не должен делать никогда; а ещё лучше — вовсе не давать ему такой инструмент.
 #
 # Ответ человека приходит от функции подтверждения `approve(name, tool_input)` (approver), например `ask_human`. Вызов,
-# который не разрешён, не выполняется, но его `tool_use` всё равно получает свой `tool_result` — с `is_error: True` и
-# фразой о том, что вызов **отклонён**; цикл продолжается, чтобы модель закончила ревью и сказала, что произошло.
+# который не разрешён, не выполняется. Но его `tool_use` всё равно получает свой `tool_result` — с `is_error: True` и
+# фразой о том, что вызов **отклонён**. Цикл продолжается, чтобы модель закончила ревью и сказала, что произошло.
 # («Отклонён» — это «нет» человека или политики; отказ (`refusal`) из блокнота 6 — это когда отвечать отказывается сама
 # модель.)
 #
@@ -360,7 +360,7 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 #
 # <details><summary>Hint 2</summary>
 #
-# Look back at "Fix it" above: its picture shows the path of a call through the gate, and its table of `True`, `False`,
+# Look back at "Fix it" above. Its picture shows the path of a call through the gate. Its table of `True`, `False`,
 # `None`, `"no"` and `"yes"` shows which test lets only an explicit yes through. A call that does not run still answers
 # its `tool_use` the way notebook 5's failing tools do: with an error result.
 # </details>
@@ -394,9 +394,9 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 #
 # <details><summary>Подсказка 2</summary>
 #
-# Вернитесь к разделу «Починим» выше: схема в нём показывает путь вызова через шлюз, а таблица с `True`, `False`,
-# `None`, `"no"` и `"yes"` — какая проверка пропускает только явное «да». Вызов, который не выполнился, всё равно
-# отвечает на свой `tool_use`, как отвечают упавшие инструменты в блокноте 5: результатом с ошибкой.
+# Вернитесь к разделу «Починим» выше. Схема в нём показывает путь вызова через шлюз. Таблица с `True`, `False`,
+# `None`, `"no"` и `"yes"` показывает, какая проверка пропускает только явное «да». Вызов, который не выполнился,
+# всё равно отвечает на свой `tool_use`, как отвечают упавшие инструменты в блокноте 5: результатом с ошибкой.
 # </details>
 #
 # <details><summary>Подсказка 3</summary>
@@ -427,7 +427,7 @@ show_solution(7)
 # %% [markdown] lang="en"
 # ## Your gate at work
 #
-# Once your check passes, run your loop on !485 again, the approver saying no: the same merge request that your loop
+# Once your check passes, run your loop on !485 again, the approver saying no. The same merge request that your loop
 # merged in "Break it" stays open now, and the review says what happened. Until your loop takes an approver (the stub,
 # or your loop of notebook 6 as it came), the cell runs the reference solution's gate instead, and says so. (It asks
 # the model to merge, so it runs on the demo GitLab only.)

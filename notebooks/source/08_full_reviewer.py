@@ -8,9 +8,8 @@
 #   you.
 # - (optional, at the end) the cache as a chart, and the smallest prompt a model caches.
 #
-# Posting the review on the merge request, running several reviews at once, long reviews that fill the context
-# window, the reviewer on a real GitLab, in a pipeline and in batches are notebook 9's, an optional one on shipping
-# the reviewer.
+# Shipping the reviewer is optional notebook 9's subject: posting the review on the merge request, several reviews at
+# once, long reviews that fill the context window, a real GitLab, a pipeline and batches.
 #
 # *About 90 minutes, plus 20 for the two optional parts. Builds on notebook 7.*
 #
@@ -26,9 +25,8 @@
 #   только написанный за вас;
 # - (по желанию, в конце) кэш на графике и самый короткий промпт, который модель кэширует.
 #
-# Публикация ревью в merge request, несколько ревью одновременно, длинные ревью, заполняющие контекстное окно,
-# ревьюер в настоящем GitLab, в пайплайне и пакетные ревью — всё это в необязательном блокноте 9 о том, как выпустить
-# ревьюера в работу.
+# Как выпустить ревьюера в работу, рассказывает необязательный блокнот 9: публикация ревью в merge request, несколько
+# ревью одновременно, длинные ревью, заполняющие контекстное окно, настоящий GitLab, пайплайн и пакетные ревью.
 #
 # *Около 90 минут и ещё 20 на две необязательные части. Опирается на блокнот 7.*
 #
@@ -299,9 +297,11 @@ print("оплачиваемый вход, токенов:", round(before), "бе
 # ## Exercise: what your loop costs
 #
 # Your loop of notebook 7 grows once more, with the two things of this notebook: the cut and caching, the cost
-# printed. Below: notebook 3's project, tools and rules (imported from `lesson_tools.py`), notebook 7's gate tools, a
-# `read_file` that takes a `start` (the character to read from, so that the model can read on after a cut), and
-# `LIMIT`.
+# printed. Below come:
+#
+# - notebook 3's project, tools and rules (imported from `lesson_tools.py`), and notebook 7's gate tools;
+# - a `read_file` that takes a `start`: the character to read from, so that the model can read on after a cut;
+# - `LIMIT`.
 #
 # Run the exercise cell: it puts your loop of exercise 7 (or the reference, if you skipped it) in place of the
 # stub, for you to grow into `review_with_cost`.
@@ -321,9 +321,11 @@ print("оплачиваемый вход, токенов:", round(before), "бе
 # ## Упражнение: сколько стоит ваш цикл
 #
 # Ваш цикл из блокнота 7 снова расширится: в нём появятся две вещи из этого блокнота — обрезка результатов и
-# кэширование, — и он будет печатать стоимость запуска. Ниже — проект, инструменты и правила блокнота 3 (импорт из
-# `lesson_tools.py`), инструменты шлюза из блокнота 7, `read_file` с параметром `start` (с какого символа читать,
-# чтобы после обрезки модель могла читать дальше) и `LIMIT`.
+# кэширование, — и он будет печатать стоимость запуска. Ниже:
+#
+# - проект, инструменты и правила блокнота 3 (импорт из `lesson_tools.py`) и инструменты шлюза из блокнота 7;
+# - `read_file` с параметром `start`: с какого символа читать, чтобы после обрезки модель могла читать дальше;
+# - `LIMIT`.
 #
 # Выполните ячейку упражнения: она подставит вместо заготовки ваш цикл из упражнения 7 (или эталонный, если
 # упражнение вы пропустили), а вы превратите его в `review_with_cost`.
@@ -496,8 +498,8 @@ show_solution(8)
 # cap means "not finished".
 #
 # A decorator is the `@name` line above a `def`: Python passes the function defined below it to `name` and keeps what
-# comes back. `@beta_tool` gives back a tool object that still calls like the function and carries its description
-# (the name, the docstring, a schema from the type hints): what the runner sends to the model.
+# comes back. `@beta_tool` gives back a tool object that still calls like the function. It carries the function's
+# description (the name, the docstring, a schema from the type hints), which the runner sends to the model.
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-runner -->
@@ -520,9 +522,8 @@ show_solution(8)
 # при достижении ограничения означает «не закончено».
 #
 # Декоратор — это строка `@имя` над `def`: Python передаёт функцию, определённую под ней, в `имя` и сохраняет под именем
-# функции то, что вернёт `имя`. `@beta_tool` возвращает объект-инструмент: его можно вызывать как саму функцию, и в нём
-# хранится её описание (имя, строка документации, схема по аннотациям типов) — это описание исполнитель и отправляет
-# модели.
+# функции то, что вернёт `имя`. `@beta_tool` возвращает объект-инструмент, который можно вызывать как саму функцию. В
+# нём хранится её описание (имя, строка документации, схема по аннотациям типов); его исполнитель и отправляет модели.
 
 # %%
 import lesson_tools
@@ -588,15 +589,15 @@ print("max_iterations=2:", capped.stop_reason)
 # %% [markdown] lang="en"
 # ## Go deeper (optional): the cache as a chart, and its minimum
 #
-# The caching run above as a chart: each request's input, split into what was read from the cache, written to it or
-# sent plain, and the billed input so far with caching (as it happened) and without it.
+# The caching run above as a chart. Each request's input is split into what was read from the cache, written to it or
+# sent plain. The chart also shows the billed input so far, with caching (as it happened) and without it.
 
 # %% [markdown] lang="ru"
 # ## Глубже (по желанию): кэш на графике и его минимальный размер
 #
-# Запуск с кэшированием из начала блокнота в виде графика: вход каждого запроса — что прочитано из кэша, что записано
-# в него и что ушло без кэширования, — а также сколько входных токенов оплачено к этому моменту с кэшированием (как на
-# самом деле) и без него.
+# Запуск с кэшированием из начала блокнота в виде графика. Вход каждого запроса разложен на то, что прочитано из кэша,
+# что записано в него и что ушло без кэширования. Ещё график показывает, сколько входных токенов оплачено к этому
+# моменту, с кэшированием (как на самом деле) и без него.
 
 # %%
 from course_agent.usage_chart import usage_chart
@@ -653,9 +654,9 @@ usage_chart(cached)
 #
 # <details><summary>Answer</summary>
 #
-# (b). In a loop the conversation so far repeats on every request too, so caching the system prompt alone leaves
-# most of the input at full price (and a short one may be below the model's minimum, cached not at all); and caching
-# reuses input, it never saves output.
+# (b). In a loop the conversation so far repeats on every request too. So caching the system prompt alone leaves most of
+# the input at full price, and a short one may be below the model's minimum and not cached at all. And caching reuses
+# input: it never saves output.
 # </details>
 #
 # 5. A `read_file` result is 80,000 characters long. What do you send?
@@ -708,9 +709,9 @@ usage_chart(cached)
 #
 # <details><summary>Ответ</summary>
 #
-# (б). В цикле с каждым запросом повторяется и весь диалог до него, поэтому кэш одного системного промпта оставляет
-# большую часть входа по полной цене (а короткий промпт может оказаться короче минимума модели и не кэшироваться
-# вовсе); к тому же кэш экономит вход, а не выход.
+# (б). В цикле с каждым запросом повторяется и весь диалог до него. Поэтому кэш одного системного промпта оставляет
+# большую часть входа по полной цене, а короткий промпт может оказаться короче минимума модели и не кэшироваться
+# вовсе. К тому же кэш экономит вход, а не выход.
 # </details>
 #
 # 5. Результат `read_file` — 80 000 символов. Что отправить?
