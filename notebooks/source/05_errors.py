@@ -30,29 +30,39 @@
 # <!-- fact: tool-error-is-error -->
 # ## A tool error is a result
 #
-# Merge request !999 does not exist: GitLab answers 404. The dispatcher below turns any failure into a
-# `tool_result` with `is_error: true` and a message, and the loop goes on. The model reads the message
-# and tells you plainly that there is no such merge request.
+# Merge request !999 does not exist: GitLab answers 404. Below, `tool_result(call)` runs the tool inside a `try`. Any
+# failure becomes a `tool_result` with `is_error: true` and a message, and the loop goes on. The model reads the
+# message and tells you plainly that there is no such merge request.
+#
+# The loop is notebook 4's: the calls of a turn run at once (`pool.map(tool_result, calls)`), and all their results go
+# back in one message.
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-error-is-error -->
 # ## Ошибка инструмента — тоже результат
 #
-# Merge request !999 не существует: GitLab отвечает 404. Функция запуска инструментов ниже превращает
-# любой сбой в `tool_result` с `is_error: true` и сообщением, и цикл продолжается. Модель читает
+# Merge request !999 не существует: GitLab отвечает 404. Ниже `tool_result(call)` выполняет инструмент внутри `try`.
+# Любой сбой превращается в `tool_result` с `is_error: true` и сообщением, и цикл продолжается. Модель читает
 # сообщение и прямо пишет, что такого merge request нет.
+#
+# Цикл — из блокнота 4: вызовы хода выполняются одновременно (`pool.map(tool_result, calls)`), а все их результаты
+# уходят одним сообщением.
 
 # %% lang="en"
-def run_tool_safely(name: str, tool_input: dict) -> dict:
-    """Run a tool; a failure becomes a result the model can read (is_error), never an exception."""
+from concurrent.futures import ThreadPoolExecutor
+
+
+def tool_result(call) -> dict:
+    """The tool_result block that answers one call: a failure too, with is_error, never an exception."""
     try:
-        return {"content": run_tool(name, tool_input)}
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
     except Exception as error:  # GitLab's 404, a missing file, a bug in the tool: all of them
-        return {"content": f"{name} failed: {type(error).__name__}: {error}", "is_error": True}
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} failed: {type(error).__name__}: {error}"}
 
 
-def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
-    """The loop of notebook 3, with the dispatcher (it runs a tool, says how it went) as a parameter."""
+def review(pr_number: int, max_iterations: int = 20) -> str:
+    """Notebook 4's loop: each call of a turn answered by tool_result, as it is defined when the loop runs."""
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -62,26 +72,27 @@ def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
         if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error (notebook 6)
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
         messages.append({"role": "assistant", "content": response.content})
-        results = []
-        for block in response.content:
-            if block.type == "tool_use":
-                result = {"type": "tool_result", "tool_use_id": block.id}
-                result.update(dispatch(block.name, block.input))  # adds the dispatcher's content (and is_error)
-                results.append(result)
-        messages.append({"role": "user", "content": results})
+        calls = [block for block in response.content if block.type == "tool_use"]
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            results = list(pool.map(tool_result, calls))  # at once, in the calls' order
+        messages.append({"role": "user", "content": results})  # all results in one message
     raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 # %% lang="ru"
-def run_tool_safely(name: str, tool_input: dict) -> dict:
-    """Выполнить инструмент; сбой становится результатом для модели (is_error), а не исключением."""
+from concurrent.futures import ThreadPoolExecutor
+
+
+def tool_result(call) -> dict:
+    """Блок tool_result, который отвечает на один вызов: и на сбой тоже, с is_error, а не исключением."""
     try:
-        return {"content": run_tool(name, tool_input)}
+        return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
     except Exception as error:  # 404 от GitLab, отсутствующий файл, ошибка в самом инструменте — любой сбой
-        return {"content": f"{name} завершился ошибкой: {type(error).__name__}: {error}", "is_error": True}
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
 
 
-def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
-    """Цикл из блокнота 3; диспетчер (он выполняет инструмент и сообщает, как всё прошло) передаётся параметром."""
+def review(pr_number: int, max_iterations: int = 20) -> str:
+    """Цикл из блокнота 4: на каждый вызов хода отвечает tool_result — тот, что определён к моменту запуска цикла."""
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -91,76 +102,64 @@ def review_with(pr_number: int, dispatch, max_iterations: int = 20) -> str:
         if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка (блокнот 6)
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
         messages.append({"role": "assistant", "content": response.content})
-        results = []
-        for block in response.content:
-            if block.type == "tool_use":
-                result = {"type": "tool_result", "tool_use_id": block.id}
-                result.update(dispatch(block.name, block.input))  # добавляет content (и is_error) от диспетчера
-                results.append(result)
-        messages.append({"role": "user", "content": results})
+        calls = [block for block in response.content if block.type == "tool_use"]
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            results = list(pool.map(tool_result, calls))  # одновременно, в порядке вызовов
+        messages.append({"role": "user", "content": results})  # все результаты одним сообщением
     raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
 
 # %%
-print(review_with(999, run_tool_safely))
+print(review(999))
 
 # %% [markdown] lang="en"
 # ## Break it: let the exception out
 #
-# A dispatcher without the `try`, `run_tool_unsafely` below, hands the 404 of notebook 3's plain `run_tool` on as an
-# exception, and the whole run dies: no answer, and the model never learns what happened.
+# A `tool_result` without the `try`, as in notebook 4, hands the 404 of notebook 3's plain `run_tool` on as an
+# exception. It leaves the pool, then the loop, and the whole run dies: no answer, and the model never learns what
+# happened.
 
 # %% [markdown] lang="ru"
 # ## Сломаем: выпустим исключение наружу
 #
-# Диспетчер без `try` (ниже — `run_tool_unsafely`) пропускает наружу исключение, которое обычная `run_tool` из
-# блокнота 3 выбрасывает на ответ 404, и весь запуск падает: ответа нет, а модель так и не узнаёт, что произошло.
+# `tool_result` без `try`, как в блокноте 4, пропускает наружу исключение, которое обычная `run_tool` из блокнота 3
+# выбрасывает на ответ 404. Оно выходит из пула потоков, потом из цикла, и весь запуск падает: ответа нет, а модель
+# так и не узнаёт, что произошло.
 
 # %% lang="en"
-def run_tool_unsafely(name: str, tool_input: dict) -> dict:
-    """A dispatcher with no try: a failing tool raises its exception."""
-    return {"content": run_tool(name, tool_input)}
+def tool_result(call) -> dict:
+    """No try: a failing tool raises its exception."""
+    return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
 
 try:
-    review_with(999, run_tool_unsafely)
+    review(999)
 except Exception as error:
     print("the run is over:", type(error).__name__, error)
 
 # %% lang="ru"
-def run_tool_unsafely(name: str, tool_input: dict) -> dict:
-    """Диспетчер без try: упавший инструмент выбрасывает своё исключение."""
-    return {"content": run_tool(name, tool_input)}
+def tool_result(call) -> dict:
+    """Без try: упавший инструмент выбрасывает своё исключение."""
+    return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
 
 try:
-    review_with(999, run_tool_unsafely)
+    review(999)
 except Exception as error:
     print("запуск оборвался:", type(error).__name__, error)
-
-# %% [markdown] lang="en"
-# <!-- fact: thinking-back-unchanged -->
-# A result whose call is missing from the history gets a 400 (notebook 2's optional section shows it): the loop above
-# appends `response.content` whole, its `tool_use` blocks included. The same holds for the thinking blocks a response
-# may start with: they go back whole and unchanged. *Optional notebook 11 is about thinking, and shows the 400 an edited
-# thinking block gets.*
-
-# %% [markdown] lang="ru"
-# <!-- fact: thinking-back-unchanged -->
-# На результат, вызова которого нет в истории, API отвечает ошибкой 400 (её показывает необязательный раздел блокнота
-# 2), поэтому цикл выше добавляет `response.content` целиком, вместе с блоками `tool_use`. То же касается блоков
-# рассуждения, с которых может начинаться ответ: они возвращаются целиком и без изменений. *Необязательный блокнот 11
-# посвящён рассуждению; там же показана ошибка 400 в ответ на изменённый блок рассуждения.*
 
 # %% [markdown] lang="en"
 # <!-- fact: sdk-retries -->
 # ## Transient API errors and the SDK's retries
 #
-# Some failures pass by themselves: 429 (rate limit), 500, 529 (overloaded), a dropped connection.
-# The SDK retries them with backoff, waiting longer before each new try (2 retries by default), and honours
-# `retry-after`, the header in which the server says how many seconds to wait. The sandbox can inject such faults on
-# demand. These cells need the sandbox: with the real API, faults cannot be ordered. The cell asks through
-# `client.messages.with_raw_response.create`, which returns the HTTP reply instead of the message: its `retries_taken`
-# counts the retries, and its `.parse()` gives the message `create` would have returned.
+# Some failures pass by themselves: 429 (rate limit), 500, 529 (overloaded), a dropped connection. The SDK retries
+# them for you:
+#
+# - 2 retries by default (`max_retries`);
+# - with backoff: it waits longer before each new try;
+# - honouring `retry-after`, the header in which the server says how many seconds to wait.
+#
+# The sandbox can inject such faults on demand. These cells need the sandbox: with the real API, faults cannot be
+# ordered. `sandbox.faults.pending()` lists the faults the sandbox has not served yet.
 #
 # **Predict, then run:** the sandbox answers 529 twice, then normally. How many requests leave your process, and
 # does your code see an exception?
@@ -170,11 +169,14 @@ except Exception as error:
 # ## Временные ошибки API и повторы в SDK
 #
 # Некоторые сбои проходят сами: 429 (превышено ограничение частоты запросов), 500, 529 (API перегружен), обрыв
-# соединения. SDK повторяет такие запросы с нарастающей задержкой (по умолчанию 2 повтора) и учитывает
-# `retry-after` — заголовок ответа, в котором сервер сообщает, через сколько секунд повторить запрос. Песочница умеет
-# устраивать такие сбои по запросу. Этим ячейкам нужна песочница: с настоящим API сбой не закажешь. Ячейка
-# обращается к API через `client.messages.with_raw_response.create`: этот метод возвращает не само сообщение, а ответ
-# сервера целиком, где `retries_taken` — число повторов, а `.parse()` даёт то сообщение, которое вернул бы `create`.
+# соединения. SDK сам повторяет такие запросы:
+#
+# - по умолчанию 2 повтора (`max_retries`);
+# - с нарастающей задержкой: перед каждой новой попыткой ждёт дольше;
+# - с учётом `retry-after` — заголовка ответа, в котором сервер сообщает, через сколько секунд повторить запрос.
+#
+# Песочница умеет устраивать такие сбои по запросу. Этим ячейкам нужна песочница: с настоящим API сбой не закажешь.
+# `sandbox.faults.pending()` — список сбоев, которые песочница ещё не устроила.
 #
 # **Сначала предположите, потом запустите:** песочница дважды отвечает 529, а потом нормально. Сколько запросов уйдёт
 # из вашего процесса и увидит ли ваш код исключение?
@@ -185,10 +187,9 @@ from course_agent.client import shared_sandbox, using_sandbox
 if using_sandbox():
     sandbox = shared_sandbox()
     sandbox.faults.overloaded(times=2)  # the next two requests get 529
-    raw = client.messages.with_raw_response.create(  # with_raw_response: the reply and how it was got
-        model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
-    print("requests sent:", raw.retries_taken + 1, "| exception seen by your code: none | stop_reason:",
-          raw.parse().stop_reason)
+    reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
+    print("529s not served yet:", len(sandbox.faults.pending()), "| exception seen by your code: none | stop_reason:",
+          reply.stop_reason)
 else:
     print("Skipped: faults can be ordered only from the offline sandbox, not from the live API.")
 
@@ -198,21 +199,25 @@ from course_agent.client import shared_sandbox, using_sandbox
 if using_sandbox():
     sandbox = shared_sandbox()
     sandbox.faults.overloaded(times=2)  # следующие два запроса получат 529
-    raw = client.messages.with_raw_response.create(  # with_raw_response: ответ и то, как он получен
-        model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
-    print("отправлено запросов:", raw.retries_taken + 1, "| исключений в вашем коде: нет | stop_reason:",
-          raw.parse().stop_reason)
+    reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
+    print("ещё не устроено сбоев 529:", len(sandbox.faults.pending()), "| исключений в вашем коде: нет | stop_reason:",
+          reply.stop_reason)
 else:
     print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у настоящего API.")
 
 # %% [markdown] lang="en"
 # <!-- fact: overloaded-error -->
+# Both 529s were served, and your code saw no exception: the SDK sent the request three times, and the third got the
+# answer.
+#
 # With retries switched off (`client.with_options(max_retries=0)` is a copy of the client with that one setting
 # changed), the same fault reaches your code as `anthropic.OverloadedError`. An error that survives the retries is a
 # real failure of the run: stop, keep the history, report.
 
 # %% [markdown] lang="ru"
 # <!-- fact: overloaded-error -->
+# Оба сбоя 529 случились, а ваш код исключения не увидел: SDK отправил запрос трижды, и на третий пришёл ответ.
+#
 # Если отключить повторы (`client.with_options(max_retries=0)` — копия клиента, у которой изменена только эта
 # настройка), тот же сбой дойдёт до вашего кода как `anthropic.OverloadedError`. Если ошибка осталась и после всех
 # повторов, это настоящий сбой запуска: остановитесь, сохраните историю и сообщите об ошибке.
@@ -244,9 +249,13 @@ else:
 #
 # Your loop of notebook 4 comes back, and from here on it grows in every notebook: notebook 6 adds every stop reason,
 # notebook 7 the human's approval, notebook 8 the cost. In it a tool's exception still ends the whole run, as in
-# "Break it" above. Grow it so that a failing tool never ends the run: where a tool runs, catch whatever it raises, and
-# send that back as the call's `tool_result`, with `"is_error": True` and what went wrong (the error's type and
-# message), as `run_tool_safely` does. Then review !999 with it: what does the model write?
+# "Break it" above. Grow it so that a failing tool never ends the run:
+#
+# - where a tool runs, catch whatever it raises;
+# - send that back as the call's `tool_result`, with `"is_error": True` and what went wrong (the error's type and
+#   message), as `tool_result` above does.
+#
+# Then review !999 with it: what does the model write?
 #
 # Run the exercise cell: it puts your exercise 4 (or its reference solution, if you skipped it, and it says so) in
 # place of the stub, renamed `review_safely`, for you to grow.
@@ -257,9 +266,13 @@ else:
 # Возвращается ваш цикл из блокнота 4, и дальше он будет расти в каждом блокноте: в блокноте 6 к нему добавятся все
 # причины остановки, в блокноте 7 — подтверждение человеком, в блокноте 8 — учёт стоимости. Сейчас исключение
 # инструмента в нём обрывает весь запуск, как в разделе «Сломаем» выше. Доработайте цикл так, чтобы сбой инструмента
-# никогда не обрывал запуск: там, где выполняется инструмент, перехватите всё, что он выбрасывает, и отправьте это
-# обратно как `tool_result` этого вызова — с `"is_error": True` и описанием того, что пошло не так (тип ошибки и её
-# текст), как делает `run_tool_safely`. Затем проведите с ним ревью !999: что напишет модель?
+# никогда не обрывал запуск:
+#
+# - там, где выполняется инструмент, перехватите всё, что он выбрасывает;
+# - отправьте это обратно как `tool_result` этого вызова — с `"is_error": True` и описанием того, что пошло не так
+#   (тип ошибки и её текст), как делает `tool_result` выше.
+#
+# Затем проведите с ним ревью !999: что напишет модель?
 #
 # Выполните ячейку упражнения: она подставит на место заготовки ваше решение упражнения 4 (или эталонное, если вы
 # упражнение пропустили, — и скажет об этом) под именем `review_safely`, а вы его доработаете.
@@ -289,11 +302,16 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The check runs **your** `review_safely` against fresh sandboxes: on !999, which does not exist (GitLab answers 404),
-# and on a review in which the model calls a tool without its arguments (a `TypeError`, not an error of GitLab's). Each
-# failure must go back to the model as a `tool_result` with `is_error`, and the run must go on to the model's answer.
-# The rules of notebooks 3 and 4 are checked again on the same loop. Once it all passes, the check keeps your loop for
-# notebook 6. While the cell above is unchanged, it says "not done yet".
+# The check runs **your** `review_safely` against fresh sandboxes:
+#
+# - on !999, which does not exist (GitLab answers 404);
+# - on a review in which the model calls a tool without its arguments (a `TypeError`, not an error of GitLab's);
+# - each failure must go back to the model as a `tool_result` with `is_error`, and the run must go on to the model's
+#   answer;
+# - the rules of notebooks 3 and 4 are checked again on the same loop.
+#
+# Once it all passes, the check keeps your loop for notebook 6. While the cell above is unchanged, it says "not done
+# yet".
 #
 # <details><summary>Hint 1</summary>
 #
@@ -303,7 +321,7 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 #
 # <details><summary>Hint 2</summary>
 #
-# In the reference of exercise 4 a tool runs in `tool_result(call)`. `run_tool_safely` above shows the pattern:
+# In the reference of exercise 4 a tool runs in `tool_result(call)`. The `tool_result` above shows the pattern:
 # `try` around the call of the tool, and an `except Exception` that makes the failure a result.
 # </details>
 #
@@ -318,11 +336,15 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Проверка запускает **ваш** `review_safely` в свежих песочницах: на !999, которого не существует (GitLab отвечает
-# 404), и на ревью, в котором модель вызывает инструмент без аргументов (это `TypeError`, а не ошибка GitLab). Каждый
-# сбой должен вернуться модели как `tool_result` с `is_error`, а запуск — дойти до ответа модели. Правила блокнотов 3 и
-# 4 проверяются на том же цикле ещё раз. Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 6. Пока вы не
-# изменили ячейку выше, проверка отвечает «пока не сделано».
+# Проверка запускает **ваш** `review_safely` в свежих песочницах:
+#
+# - на !999, которого не существует (GitLab отвечает 404);
+# - на ревью, в котором модель вызывает инструмент без аргументов (это `TypeError`, а не ошибка GitLab);
+# - каждый сбой должен вернуться модели как `tool_result` с `is_error`, а запуск — дойти до ответа модели;
+# - правила блокнотов 3 и 4 проверяются на том же цикле ещё раз.
+#
+# Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 6. Пока вы не изменили ячейку выше, проверка отвечает
+# «пока не сделано».
 #
 # <details><summary>Подсказка 1</summary>
 #
@@ -332,7 +354,7 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 #
 # <details><summary>Подсказка 2</summary>
 #
-# В эталонном решении упражнения 4 инструмент выполняется в `tool_result(call)`. Образец — `run_tool_safely` выше:
+# В эталонном решении упражнения 4 инструмент выполняется в `tool_result(call)`. Образец — `tool_result` выше:
 # `try` вокруг вызова инструмента и `except Exception`, который превращает сбой в результат.
 # </details>
 #
@@ -372,16 +394,9 @@ show_solution(5)
 # A `tool_result` with `is_error: true` and the error's text; the loop goes on.
 # </details>
 #
-# 2. With thinking on, which blocks of a response go back into the history?
-#
-# <details><summary>Answer</summary>
-#
-# All of them, unchanged: thinking (with its signature), text and tool_use.
-# </details>
-#
 # **Choose one** (each answer says why the other two are wrong):
 #
-# 3. `read_file` raised `FileNotFoundError` inside your loop. What is the best next step?
+# 2. `read_file` raised `FileNotFoundError` inside your loop. What is the best next step?
 #    - (a) let the exception end the run
 #    - (b) send a `tool_result` with `is_error: true` that says what failed, and go on
 #    - (c) drop that `tool_use` from the history and call the model again
@@ -393,7 +408,7 @@ show_solution(5)
 # is likely to ask for it again. With (b) the model reads the error and can try another way.
 # </details>
 #
-# 4. The API answered `529 overloaded`. What does the SDK do?
+# 3. The API answered `529 overloaded`. What does the SDK do?
 #    - (a) retries it, as it retries every failed request, 400s included
 #    - (b) retries with a growing pause (twice, by default) before it raises; a 400 it raises at once
 #    - (c) hands the 529 to your loop as a `tool_result` with `is_error: true`, for the model to read
@@ -407,7 +422,7 @@ show_solution(5)
 # raises it at once. Only overloads, rate limits, server errors and dropped connections are retried.
 # </details>
 #
-# 5. Your loop runs three calls of a turn at once (notebook 4), and the second one raises. What does the next user
+# 4. Your loop runs three calls of a turn at once (notebook 4), and the second one raises. What does the next user
 #    message hold?
 #    - (a) the two results that succeeded
 #    - (b) three `tool_result` blocks, the failed one with `is_error: true` and what went wrong
@@ -430,16 +445,9 @@ show_solution(5)
 # `tool_result` с `is_error: true` и текстом ошибки; цикл продолжается.
 # </details>
 #
-# 2. Какие блоки ответа возвращаются в историю, если включено рассуждение?
-#
-# <details><summary>Ответ</summary>
-#
-# Все, без изменений: `thinking` (с подписью), `text` и `tool_use`.
-# </details>
-#
 # **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
 #
-# 3. `read_file` выбросил `FileNotFoundError` внутри вашего цикла. Что лучше всего сделать?
+# 2. `read_file` выбросил `FileNotFoundError` внутри вашего цикла. Что лучше всего сделать?
 #    - (а) дать исключению завершить запуск
 #    - (б) отправить `tool_result` с `is_error: true`, где сказано, что не получилось, и продолжить
 #    - (в) убрать этот `tool_use` из истории и снова вызвать модель
@@ -451,7 +459,7 @@ show_solution(5)
 # что файла нет, и, скорее всего, запросит его снова. При (б) модель прочитает ошибку и сможет пойти другим путём.
 # </details>
 #
-# 4. API ответил `529 overloaded`. Что делает SDK?
+# 3. API ответил `529 overloaded`. Что делает SDK?
 #    - (а) повторяет его — как и любой неудавшийся запрос, в том числе с ошибкой 400
 #    - (б) повторяет запрос с нарастающей задержкой (по умолчанию дважды) и только потом выбрасывает исключение;
 #      ошибку 400 выбрасывает сразу
@@ -468,7 +476,7 @@ show_solution(5)
 # сервера и оборванные соединения.
 # </details>
 #
-# 5. Ваш цикл выполняет три вызова одного хода одновременно (блокнот 4), и второй выбрасывает исключение. Что будет в
+# 4. Ваш цикл выполняет три вызова одного хода одновременно (блокнот 4), и второй выбрасывает исключение. Что будет в
 #    следующем сообщении от user?
 #    - (а) два результата, которые получились
 #    - (б) три блока `tool_result`, причём в неудавшемся стоит `is_error: true` и сказано, что пошло не так
@@ -482,17 +490,21 @@ show_solution(5)
 # </details>
 
 # %% [markdown] lang="en"
+# <!-- fact: thinking-back-unchanged -->
 # ## Recap
 #
 # - Tool failures go back to the model as `tool_result` with `is_error: true`; the loop survives.
-# - The whole response goes into the history (notebook 3's rule), thinking blocks included.
+# - The whole response goes into the history (notebook 3's rule), thinking blocks included: they go back whole and
+#   unchanged.
 # - 429, 5xx, 529 and dropped connections are retried by the SDK; what survives the retries is yours to handle.
 
 # %% [markdown] lang="ru"
+# <!-- fact: thinking-back-unchanged -->
 # ## Итоги
 #
 # - Сбои инструментов возвращаются модели как `tool_result` с `is_error: true`; цикл продолжает работу.
-# - Ответ модели добавляется в историю целиком (правило блокнота 3), вместе с блоками рассуждения.
+# - Ответ модели добавляется в историю целиком (правило блокнота 3), вместе с блоками рассуждения: они возвращаются
+#   целиком и без изменений.
 # - 429, 5xx, 529 и обрывы соединения SDK повторяет сам; ошибку, которая осталась и после повторов, обрабатываете вы.
 
 # %% [markdown] lang="en"

@@ -8,8 +8,10 @@
 #   `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` and
 #   `model_context_window_exceeded`;
 # - why a tool call cut by `max_tokens` must never run;
-# - how a turn that paused goes on: with no new user message;
 # - why a refusal ends the run, saying why (`stop_details`).
+#
+# Two stops get only a sentence each here: `pause_turn` and `model_context_window_exceeded`. The reviewer rarely
+# meets them, but your loop still handles them. Optional notebook 10 makes both happen.
 #
 # Every stop reason asks the loop for one of three things:
 #
@@ -24,7 +26,7 @@
 # At the end comes an optional part (skip it on a first pass): your loop answers a refusal once with a fallback model.
 # It has a check of its own.
 #
-# *About 90 minutes, plus 20 for the optional part. Builds on notebook 5.*
+# *About 75 minutes, plus 20 for the optional part. Builds on notebook 5.*
 #
 # <!-- rules-new-here -->
 
@@ -37,8 +39,10 @@
 #   возникает каждое и что должен сделать ваш цикл: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`,
 #   `pause_turn`, `refusal` и `model_context_window_exceeded`;
 # - почему вызов инструмента, обрезанный по `max_tokens`, выполнять нельзя;
-# - как продолжить ход, поставленный на паузу: без нового сообщения от user;
 # - почему отказ завершает запуск с объяснением причины (`stop_details`).
+#
+# Двум остановкам здесь досталось по одной фразе: `pause_turn` и `model_context_window_exceeded`. Ревьюеру они
+# встречаются редко, но ваш цикл всё равно их обрабатывает. Вживую обе показаны в необязательном блокноте 10.
 #
 # Каждая причина остановки требует от цикла одного из трёх действий:
 #
@@ -54,7 +58,7 @@
 # В конце — необязательная часть (при первом прохождении её можно пропустить): ваш цикл после отказа один раз
 # обращается к запасной модели. У этой части своя проверка.
 #
-# *Около 90 минут и ещё 20 на необязательную часть. Опирается на блокнот 5.*
+# *Около 75 минут и ещё 20 на необязательную часть. Опирается на блокнот 5.*
 #
 # <!-- rules-new-here -->
 
@@ -153,11 +157,8 @@ print(wants.stop_reason, "->", what_to_do(wants))
 # is incomplete. Here it should be `{"pr": 482}`. Running it would review the wrong merge request, or
 # crash: a cut tool call must never run. The fix is a larger `max_tokens`.
 #
-# <!-- fact: context-window-exceeded -->
-# `model_context_window_exceeded` is the same stop for another cause: the history plus the answer no longer fit the
-# model's context window, the most tokens one request can hold, input and answer together (a million on the course's
-# model). With the real API it takes a very long history, so it is not shown here. Your loop treats
-# it like `max_tokens`: an error, never a tool call run.
+# `model_context_window_exceeded` is the same stop for another cause: the history no longer fits the model's context
+# window. Your loop treats it like `max_tokens` (optional notebook 10 shows it).
 #
 # **Predict, then run:** the cell below asks for the same review three times, each time with a budget a little short of
 # the whole answer. What will the `get_diff` call's input hold each time, and what must a loop do with that response?
@@ -170,12 +171,8 @@ print(wants.stop_reason, "->", what_to_do(wants))
 # входные данные неполные. В примере ниже там должно быть `{"pr": 482}`. Если выполнить такой вызов, агент проверит
 # не тот merge request или упадёт: обрезанный вызов инструмента выполнять нельзя. Исправление — больший `max_tokens`.
 #
-# <!-- fact: context-window-exceeded -->
-# `model_context_window_exceeded` по сути то же, что `max_tokens`, только ответ обрывается по другой причине: история
-# вместе с ответом перестаёт помещаться в контекстное окно модели — наибольшее число токенов, которое вмещает один
-# запрос вместе с ответом (у модели курса — миллион). С настоящим API для этого нужна очень длинная
-# история, поэтому здесь эту остановку не показываем. Ваш цикл обрабатывает `model_context_window_exceeded` так же,
-# как `max_tokens`: это ошибка, и вызов инструмента не выполняется.
+# `model_context_window_exceeded` — та же остановка, только по другой причине: история больше не помещается в
+# контекстное окно модели. Ваш цикл обрабатывает её так же, как `max_tokens` (вживую — в необязательном блокноте 10).
 #
 # **Сначала предположите, потом запустите:** ячейка ниже трижды просит то же ревью, и каждый раз бюджета немного не хватает на
 # весь ответ. Что окажется во входных данных вызова `get_diff` в каждом случае и что цикл должен сделать с таким ответом?
@@ -223,92 +220,34 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
       counted.stop_reason, "->", what_to_do(counted))
 
 # %% [markdown] lang="en"
-# <!-- fact: pause-turn -->
 # ## pause_turn
 #
-# Server tools (such as web search) run on Anthropic's side within one turn. A long series of them
-# can pause: the response ends with `pause_turn`. Send the conversation back **with that response
-# appended and no new user message**, and the same turn continues.
-#
-# Web search is one: the request names it in `tools` (`web_search_20250305`), and its searches come back in the
-# response as `server_tool_use` and `web_search_tool_result` blocks. The cell below asks for a search, gets
-# `pause_turn`, and sends the paused response back. The reviewer offers no server tools, so this stop may never reach
-# its loop; your loop handles it all the same (the exercise's check makes it happen).
+# Tools that run on Anthropic's side, such as web search, can pause a long turn with `pause_turn`. Your loop then
+# sends the conversation back with that response appended and **no new user message**, and the turn goes on. The
+# reviewer has no such tools, but the exercise's check makes this stop happen. (Optional notebook 10 shows it with web
+# search.)
 
 # %% [markdown] lang="ru"
-# <!-- fact: pause-turn -->
 # ## pause_turn
 #
-# Серверные инструменты (например, веб-поиск) выполняются на стороне Anthropic в рамках одного хода.
-# Если таких вызовов много, ход может быть приостановлен: ответ заканчивается с `pause_turn`. Отправьте
-# диалог обратно, **добавив этот ответ в историю, но не добавляя нового сообщения от user**, — и тот же
-# ход продолжится.
-#
-# Веб-поиск — как раз такой инструмент: запрос называет его в `tools` (`web_search_20250305`), а поисковые запросы видны
-# в ответе как блоки `server_tool_use` и `web_search_tool_result`. Ячейка ниже просит поискать, получает `pause_turn` и
-# отправляет приостановленный ответ обратно. Серверных инструментов у ревьюера нет, так что до его цикла эта остановка
-# может и не дойти; и всё же ваш цикл её обрабатывает (проверка упражнения вызовет её нарочно).
-
-# %% lang="en"
-WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
-messages = [{"role": "user", "content": "Search the web for the latest python-gitlab release."}]
-paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(paused.stop_reason, [b.type for b in paused.content], "->", what_to_do(paused))
-
-messages.append({"role": "assistant", "content": paused.content})  # no new user message
-finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))
-
-# %% lang="ru"
-WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
-messages = [{"role": "user", "content": "Найди в интернете последний релиз python-gitlab."}]
-paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(paused.stop_reason, [b.type for b in paused.content], "->", what_to_do(paused))
-
-messages.append({"role": "assistant", "content": paused.content})  # без нового сообщения от user
-finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(finished.stop_reason, [b.type for b in finished.content], "->", what_to_do(finished))
-
-# %% [markdown] lang="en"
-# **Break it, and predict first:** the cell below answers the pause with a new user message, "continue", instead of
-# sending the paused turn back as it is. Will the searches the turn had made go on from where they paused? Run it, then
-# read on.
-
-# %% [markdown] lang="ru"
-# **Сломаем, но сначала предположите:** ячейка ниже отвечает на паузу новым сообщением от user («продолжай») вместо
-# того, чтобы отправить приостановленный ход обратно как есть. Продолжатся ли поиски, начатые в этом ходе, с того места,
-# где он встал на паузу? Запустите ячейку, затем читайте дальше.
-
-# %% lang="en"
-wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "continue"}]
-again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
-print(again.stop_reason, "- searches started over:", len([b for b in again.content if b.type == "server_tool_use"]))
-
-# %% lang="ru"
-wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "продолжай"}]
-again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
-print(again.stop_reason, "— новых поисков:", len([b for b in again.content if b.type == "server_tool_use"]))
-
-# %% [markdown] lang="en"
-# The paused turn was not continued: the new message changed the task it was doing. In the sandbox the work starts over
-# and pauses again, so such a loop never finishes; a real model may do something else, but it no longer finishes the
-# turn it paused.
-
-# %% [markdown] lang="ru"
-# Приостановленный ход не продолжился: новое сообщение изменило задачу, над которой он работал. В песочнице работа
-# начинается заново и снова встаёт на паузу, так что такой цикл никогда не закончится; настоящая модель может повести
-# себя иначе, но приостановленный ход она уже не завершит.
+# Инструменты, которые выполняются на стороне Anthropic (например, веб-поиск), могут приостановить долгий ход:
+# ответ заканчивается с `pause_turn`. Тогда цикл отправляет диалог обратно, добавив этот ответ в историю, **но без
+# нового сообщения от user**, — и ход продолжается. У ревьюера таких инструментов нет, но проверка упражнения
+# устроит эту остановку нарочно. (Необязательный блокнот 10 показывает её на веб-поиске.)
 
 # %% [markdown] lang="en"
 # <!-- fact: refusal-pages -->
 # ## refusal
 #
-# The model may decline to continue. `stop_details` says which policy category; retrying the same
-# request on the same model almost always gives the same answer, so a loop should stop and report (docs: *Refusals and
-# fallback*, and *Stop reasons and fallback*): an error that carries `stop_details`, so that whoever reads it knows
-# why. (The sandbox refuses this prompt every time; a live model decides for itself.)
+# The model may decline to continue. `stop_details` says which policy category the refusal falls under. The same
+# request on the same model almost always gets the same answer. So a loop stops and reports: it raises an error that
+# carries `stop_details`, and whoever reads it knows why (docs: *Refusals and fallback*, and *Stop reasons and
+# fallback*).
 #
-# The same request on another Claude model often succeeds: a fallback, which is a decision of your code, not a retry.
+# **Break it:** the cell below also sends the refused request once more, to the same model. (The sandbox refuses this
+# prompt every time; a live model decides for itself.)
+#
+# The same request on another Claude model often succeeds. That is a fallback: a decision of your code, not a retry.
 # The optional section at the end of this notebook adds one to your loop.
 
 # %% [markdown] lang="ru"
@@ -316,13 +255,14 @@ print(again.stop_reason, "— новых поисков:", len([b for b in again
 # ## refusal
 #
 # Модель может отказаться продолжать. `stop_details` сообщает, к какой категории политики использования относится
-# отказ; повтор того же
-# запроса на той же модели почти всегда даст тот же ответ, поэтому цикл должен остановиться и сообщить об отказе
-# (документация: разделы `Refusals and fallback` и `Stop reasons and fallback`): выбросить исключение со `stop_details`,
-# чтобы тот, кто её прочтёт, знал причину. (Песочница всегда отказывается отвечать на этот промпт; настоящая модель
-# решает сама.)
+# отказ. Повтор того же запроса на той же модели почти всегда даст тот же ответ. Поэтому цикл останавливается и
+# сообщает об отказе: выбрасывает исключение со `stop_details`, чтобы тот, кто его прочтёт, знал причину
+# (документация: разделы `Refusals and fallback` и `Stop reasons and fallback`).
 #
-# Тот же запрос к другой модели Claude часто проходит: это переход на запасную модель — решение вашего кода, а не
+# **Сломаем:** ячейка ниже ещё раз отправляет тот же запрос той же модели. (Песочница отказывается отвечать на этот
+# промпт всегда; настоящая модель решает сама.)
+#
+# Тот же запрос к другой модели Claude часто проходит. Это переход на запасную модель — решение вашего кода, а не
 # повтор. В необязательном разделе в конце блокнота вы добавите его в свой цикл.
 
 # %% lang="en"
@@ -469,10 +409,13 @@ start_from(5, grow_into=review_every_stop)  # переносит в эту яч�
 # %% [markdown] lang="en"
 # ### Check step 1
 #
-# The check runs **your** `review_every_stop` in scenarios where the sandbox orders a pause, a stop sequence, and a
-# tool call or an answer cut by `max_tokens`. It judges each stop from what your loop sent and returned. It checks the
-# rules of notebooks 3–5 again. No scenario here refuses, fills the context window or stops for an unknown reason:
-# those are step 2's.
+# The check runs **your** `review_every_stop` in scenarios of the sandbox:
+#
+# - a pause, a stop sequence, and a tool call or an answer cut by `max_tokens`;
+# - it judges each stop from what your loop sent and returned;
+# - it checks the rules of notebooks 3–5 again.
+#
+# No scenario here refuses, fills the context window or stops for an unknown reason: those are step 2's.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -481,8 +424,8 @@ start_from(5, grow_into=review_every_stop)  # переносит в эту яч�
 #
 # <details><summary>Hint 2</summary>
 #
-# Look back at this notebook's cells. The `pause_turn` cell sends the paused turn back: see what it appends, and what
-# it does not. The `max_tokens` cell shows what a cut `tool_use` holds. `what_to_do` says what to do at each stop.
+# Look back at this notebook. The `pause_turn` section says what goes into the history, and what does not. The
+# `max_tokens` cell shows what a cut `tool_use` holds. `what_to_do` says what to do at each stop.
 # </details>
 #
 # <details><summary>Hint 3</summary>
@@ -503,10 +446,13 @@ start_from(5, grow_into=review_every_stop)  # переносит в эту яч�
 # %% [markdown] lang="ru"
 # ### Проверьте шаг 1
 #
-# Проверка запускает **ваш** `review_every_stop` в нескольких ситуациях: песочница ставит ход на паузу, срабатывает
-# стоп-последовательность, `max_tokens` обрезает вызов инструмента или ответ. О каждой остановке проверка судит по
-# тому, что ваш цикл отправил и что вернул. Правила блокнотов 3–5 она тоже проверяет заново. Отказа, переполненного
-# контекстного окна и неизвестной причины остановки здесь не будет: это шаг 2.
+# Проверка запускает **ваш** `review_every_stop` в нескольких ситуациях песочницы:
+#
+# - ход встаёт на паузу, срабатывает стоп-последовательность, `max_tokens` обрезает вызов инструмента или ответ;
+# - о каждой остановке проверка судит по тому, что ваш цикл отправил и что вернул;
+# - правила блокнотов 3–5 она тоже проверяет заново.
+#
+# Отказа, переполненного контекстного окна и неизвестной причины остановки здесь не будет: это шаг 2.
 #
 # <details><summary>Подсказка 1</summary>
 #
@@ -515,8 +461,8 @@ start_from(5, grow_into=review_every_stop)  # переносит в эту яч�
 #
 # <details><summary>Подсказка 2</summary>
 #
-# Вернитесь к ячейкам этого блокнота. Ячейка про `pause_turn` отправляет приостановленный ход обратно: посмотрите, что
-# она добавляет в историю и чего не добавляет. Ячейка про `max_tokens` показывает, что лежит в обрезанном `tool_use`.
+# Вернитесь к этому блокноту. В разделе про `pause_turn` сказано, что добавить в историю и чего не добавлять.
+# Ячейка про `max_tokens` показывает, что лежит в обрезанном `tool_use`.
 # А `what_to_do` говорит, что делать при каждой остановке.
 # </details>
 #
@@ -564,9 +510,11 @@ check_exercise_6(review_every_stop, step=1)
 #
 # ### Check step 2: the whole exercise
 #
-# The check runs your loop in every scenario of step 1 again. It adds three: a refusal, a full context window, and a
-# stop reason no loop knows (`sandbox_new_reason`). The rules of notebooks 3–5 are checked too. Once it all passes, it
-# keeps your loop for notebook 7.
+# - The check runs your loop in every scenario of step 1 again.
+# - It adds three: a refusal, a full context window, and a stop reason no loop knows (`sandbox_new_reason`).
+# - It checks the rules of notebooks 3–5 too.
+#
+# Once it all passes, it keeps your loop for notebook 7.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -617,9 +565,12 @@ check_exercise_6(review_every_stop, step=1)
 #
 # ### Проверьте шаг 2: всё упражнение
 #
-# Проверка снова запускает ваш цикл во всех ситуациях шага 1 и добавляет ещё три: отказ, переполненное контекстное
-# окно и причину остановки, которой не знает ни один цикл (`sandbox_new_reason`). Правила блокнотов 3–5 она тоже
-# проверяет. Когда всё выполнено, она сохраняет ваш цикл для блокнота 7.
+# - Проверка снова запускает ваш цикл во всех ситуациях шага 1.
+# - Она добавляет ещё три: отказ, переполненное контекстное окно и причину остановки, которой не знает ни один цикл
+#   (`sandbox_new_reason`).
+# - Правила блокнотов 3–5 она тоже проверяет.
+#
+# Когда всё выполнено, она сохраняет ваш цикл для блокнота 7.
 #
 # <details><summary>Подсказка 1</summary>
 #

@@ -8,9 +8,8 @@
 #   you.
 # - (optional, at the end) the cache as a chart, and the smallest prompt a model caches.
 #
-# Posting the review on the merge request, running several reviews at once, long reviews that fill the context
-# window, the reviewer on a real GitLab, in a pipeline and in batches are notebook 9's, an optional one on shipping
-# the reviewer.
+# Shipping the reviewer is optional notebook 9's subject: posting the review on the merge request, several reviews at
+# once, long reviews that fill the context window, a real GitLab, a pipeline and batches.
 #
 # *About 90 minutes, plus 20 for the two optional parts. Builds on notebook 7.*
 #
@@ -26,9 +25,8 @@
 #   только написанный за вас;
 # - (по желанию, в конце) кэш на графике и самый короткий промпт, который модель кэширует.
 #
-# Публикация ревью в merge request, несколько ревью одновременно, длинные ревью, заполняющие контекстное окно,
-# ревьюер в настоящем GitLab, в пайплайне и пакетные ревью — всё это в необязательном блокноте 9 о том, как выпустить
-# ревьюера в работу.
+# Как выпустить ревьюера в работу, рассказывает необязательный блокнот 9: публикация ревью в merge request, несколько
+# ревью одновременно, длинные ревью, заполняющие контекстное окно, настоящий GitLab, пайплайн и пакетные ревью.
 #
 # *Около 90 минут и ещё 20 на две необязательные части. Опирается на блокнот 7.*
 #
@@ -109,19 +107,34 @@ print(f"= {LIMIT} оставленных символов + 2 перевода �
 # <!-- fact: cache-prices -->
 # ## Break it, then fix it: paying for the same prompt again
 #
-# Every call of a review sends the rules, the tool definitions and the whole history again. That start of the request,
-# the same as in the call before, is its *prefix*. A *breakpoint* is a `cache_control` mark on a block of the request:
-# it asks the API to cache everything up to that block. With breakpoints the API stores the prefix: the first time it is
-# written (billed at 1.25x the input price for the 5-minute cache, 2x for the 1-hour one), later calls read it (0.1x on
-# Opus 5, the course's model; other models' rates are in `course_agent/prices.py`). In a loop of your own, automatic
-# caching is one argument of the request: `client.messages.create(..., cache_control={"type": "ephemeral"})` puts the
-# breakpoint on the last block it can cache, so it moves along as the conversation grows. `"ephemeral"` is the only type
-# of cache there is: an entry lives 5 minutes unless you ask for an hour (`"ttl": "1h"`).
+# Every call of a review sends the rules, the tool definitions and the whole history again. Two words first:
 #
-# To see what that saves, the cell below runs notebook 3's loop on !484 twice: without that argument, then with it.
-# The loop is written short here, with the cut above, and it returns every response so that you can read their
-# `usage`, which then splits the input three ways: `input_tokens` (after the last breakpoint, billed in full),
-# `cache_creation_input_tokens` (written to the cache) and `cache_read_input_tokens` (read from it).
+# - the **prefix** is the part of the request that is the same as last time (rules, tools, the turns so far);
+# - a **breakpoint** is a `cache_control` mark on a block of the request. It asks the API to cache everything up to
+#   that block.
+#
+# With a breakpoint, the API stores the prefix. You pay for that in two ways:
+#
+# - the first call *writes* it: 1.25x the input price;
+# - each later call *reads* it: 0.1x on Opus 5, the course's model.
+#
+# In your own loop, automatic caching is one argument of the request:
+# `client.messages.create(..., cache_control={"type": "ephemeral"})`. It puts the breakpoint on the last block it can
+# cache, so the breakpoint moves along as the conversation grows.
+#
+# <details><summary>Other models, and the cache's lifetime</summary>
+#
+# Other models' read rates are in `course_agent/prices.py`. `"ephemeral"` is the only type of cache there is: an entry
+# lives 5 minutes unless you ask for an hour (`"ttl": "1h"`). A 1-hour write costs 2x the input price.
+# </details>
+#
+# The cell below runs notebook 3's loop on !484 twice: without that argument, then with it. The loop is written short
+# here, with the cut above. It returns every response, so that you can read their `usage`. The input is then split
+# three ways:
+#
+# - `input_tokens`: after the last breakpoint, billed in full;
+# - `cache_creation_input_tokens`: written to the cache;
+# - `cache_read_input_tokens`: read from it.
 #
 # **Predict, then run:** a review of !484 takes a few calls. Will caching cut its billed input by about a tenth, by
 # about two fifths, or by more than two thirds?
@@ -131,21 +144,35 @@ print(f"= {LIMIT} оставленных символов + 2 перевода �
 # <!-- fact: cache-prices -->
 # ## Сломаем и починим: платим за тот же промпт снова
 #
-# Каждый вызов в ходе ревью заново отправляет правила, определения инструментов и всю историю сообщений. Это начало
-# запроса, такое же, как в прошлом вызове, называют *префиксом*. *Контрольная точка кэша* — пометка `cache_control` на
-# блоке запроса: она просит API закэшировать всё до этого блока включительно. Если расставить в запросе контрольные
-# точки, API сохраняет префикс: в первый раз он записывается (по 1,25 цены входного токена для кэша на 5 минут, по 2 —
-# для кэша на час), последующие вызовы читают его (по 0,1 цены у Opus 5, модели курса; тарифы других моделей — в
-# `course_agent/prices.py`). В вашем собственном цикле автоматическое кэширование — это один аргумент запроса:
-# `client.messages.create(..., cache_control={"type": "ephemeral"})` ставит точку на последний блок, который можно
-# кэшировать, и она движется вместе с растущим диалогом. `"ephemeral"` — единственный тип кэша: запись в нём живёт 5
-# минут, если не попросить час (`"ttl": "1h"`).
+# Каждый вызов в ходе ревью заново отправляет правила, определения инструментов и всю историю сообщений. Сначала два
+# понятия:
 #
-# Чтобы вы увидели, сколько это экономит, ячейка ниже дважды запускает цикл из блокнота 3 на !484: без этого аргумента
-# и с ним. Цикл здесь записан коротко, с функцией `cut` из ячейки выше, и возвращает все ответы, чтобы можно было
-# прочитать их `usage`. Входные токены в `usage` тогда разложены по трём полям: `input_tokens` (всё, что после последней
-# контрольной точки кэша, по полной цене), `cache_creation_input_tokens` (записанное в кэш) и `cache_read_input_tokens`
-# (прочитанное из кэша).
+# - **префикс** — та часть запроса, которая не изменилась с прошлого раза (правила, инструменты, уже прошедшие ходы);
+# - **контрольная точка кэша** — пометка `cache_control` на блоке запроса. Она просит API закэшировать всё до этого
+#   блока включительно.
+#
+# Если в запросе есть контрольная точка, API сохраняет префикс. Платите вы за это двумя способами:
+#
+# - первый вызов префикс *записывает*: по 1,25 цены входного токена;
+# - каждый следующий его *читает*: по 0,1 цены у Opus 5, модели курса.
+#
+# В вашем собственном цикле автоматическое кэширование — это один аргумент запроса:
+# `client.messages.create(..., cache_control={"type": "ephemeral"})`. Он ставит точку на последний блок, который можно
+# кэшировать, так что точка движется вместе с растущим диалогом.
+#
+# <details><summary>Другие модели и срок жизни кэша</summary>
+#
+# Тарифы чтения у других моделей — в `course_agent/prices.py`. `"ephemeral"` — единственный тип кэша: запись в нём
+# живёт 5 минут, если не попросить час (`"ttl": "1h"`). Запись в кэш на час стоит 2 цены входного токена.
+# </details>
+#
+# Ячейка ниже дважды запускает цикл из блокнота 3 на !484: без этого аргумента и с ним. Цикл здесь записан коротко, с
+# функцией `cut` из ячейки выше. Он возвращает все ответы, чтобы можно было прочитать их `usage`. Входные токены там
+# разложены по трём полям:
+#
+# - `input_tokens` — всё, что после последней контрольной точки, по полной цене;
+# - `cache_creation_input_tokens` — записанное в кэш;
+# - `cache_read_input_tokens` — прочитанное из кэша.
 #
 # **Сначала предположите, потом запустите:** ревью !484 занимает несколько вызовов. На сколько кэширование сократит
 # оплачиваемый вход — примерно на десятую часть, примерно на две пятых или больше чем на две трети?
@@ -155,6 +182,15 @@ def billed(usage):
     """Input tokens as billed on Opus 5: 5-minute cache writes cost 1.25x, cache reads 0.1x."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
                for u in usage)
+
+
+def tool_result(call) -> dict:
+    """As in exercise 5, with the result cut: a failing tool gives an error result."""
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": cut(run_tool(call.name, call.input))}
+    except Exception as error:  # any failure is the model's to read
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} failed: {type(error).__name__}: {error}"}
 
 
 def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
@@ -172,9 +208,8 @@ def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
         if response.stop_reason != "tool_use":
             return responses
         messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": [  # every result in one message, as in notebook 4
-            {"type": "tool_result", "tool_use_id": block.id, "content": cut(run_tool(block.name, block.input))}
-            for block in response.content if block.type == "tool_use"]})
+        calls = [block for block in response.content if block.type == "tool_use"]
+        messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # in one message
     raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 
@@ -196,6 +231,15 @@ def billed(usage):
                for u in usage)
 
 
+def tool_result(call) -> dict:
+    """Как в упражнении 5, с обрезкой результата: упавший инструмент даёт результат с ошибкой."""
+    try:
+        return {"type": "tool_result", "tool_use_id": call.id, "content": cut(run_tool(call.name, call.input))}
+    except Exception as error:  # любой сбой модель должна прочитать
+        return {"type": "tool_result", "tool_use_id": call.id, "is_error": True,
+                "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
+
+
 def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
     """Цикл из блокнота 3, коротко: все ответы одного ревью, с кэшированием или без него."""
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
@@ -211,9 +255,8 @@ def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
         if response.stop_reason != "tool_use":
             return responses
         messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": [  # все результаты в одном сообщении, как в блокноте 4
-            {"type": "tool_result", "tool_use_id": block.id, "content": cut(run_tool(block.name, block.input))}
-            for block in response.content if block.type == "tool_use"]})
+        calls = [block for block in response.content if block.type == "tool_use"]
+        messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # одним сообщением
     raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
 
 
@@ -229,60 +272,74 @@ print("оплачиваемый вход, токенов:", round(before), "бе
       round(100 * after / before), "%")
 
 # %% [markdown] lang="en"
-# Caching cut this review's billed input by about two fifths (by 39%, to 61%). The first cached call wrote the rules,
-# the tools and the task to the cache and read nothing; each later call read
-# everything before it from the cache and wrote only its new turn. The `in` column is 0 on every call: the breakpoint
-# sits on the request's last block, so each input token was either written to the cache or read from it. The first call
-# costs more than without caching (a cache write is billed at 1.25x); the reads at 0.1x that follow make it back many
-# times over.
+# Caching cut this review's billed input by about two fifths (by 39%, to 61%).
+#
+# - The first cached call wrote the rules, the tools and the task to the cache, and read nothing.
+# - Each later call read everything before it from the cache, and wrote only its new turn.
+# - The `in` column is 0 on every call. The breakpoint sits on the request's last block, so each input token was either
+#   written to the cache or read from it.
+#
+# The first call costs more than without caching: a cache write is billed at 1.25x. The reads at 0.1x that follow make
+# it back many times over.
 
 # %% [markdown] lang="ru"
-# Кэширование сократило оплачиваемый вход этого ревью примерно на две пятых (на 39 %, до 61 %). Первый вызов
-# с кэшированием записал в кэш правила, инструменты и задачу и ничего не прочитал; каждый следующий
-# вызов прочитал из кэша всё, что было до него, и записал только свой новый ход. В столбце «вход» везде 0: контрольная
-# точка кэша стоит на последнем блоке запроса, так что каждый входной токен либо записан в кэш, либо прочитан из него.
-# Первый вызов обходится дороже, чем без кэширования (запись в кэш стоит 1,25 цены входного токена), но следующие чтения
-# по 0,1 с лихвой это окупают.
+# Кэширование сократило оплачиваемый вход этого ревью примерно на две пятых (на 39 %, до 61 %).
+#
+# - Первый вызов с кэшированием записал в кэш правила, инструменты и задачу и ничего не прочитал.
+# - Каждый следующий вызов прочитал из кэша всё, что было до него, и записал только свой новый ход.
+# - В столбце «вход» везде 0. Контрольная точка кэша стоит на последнем блоке запроса, так что каждый входной токен
+#   либо записан в кэш, либо прочитан из него.
+#
+# Первый вызов обходится дороже, чем без кэширования: запись в кэш стоит 1,25 цены входного токена. Но следующие
+# чтения по 0,1 с лихвой это окупают.
 
 # %% [markdown] lang="en"
 # ## Exercise: what your loop costs
 #
 # Your loop of notebook 7 grows once more, with the two things of this notebook: the cut and caching, the cost
-# printed. Below: notebook 3's project, tools and rules (imported from `lesson_tools.py`), notebook 7's gate tools, a
-# `read_file` that takes a `start` (the character to read from, so that the model can read on after a cut), and
-# `LIMIT`.
+# printed. Below come:
+#
+# - notebook 3's project, tools and rules (imported from `lesson_tools.py`), and notebook 7's gate tools;
+# - a `read_file` that takes a `start`: the character to read from, so that the model can read on after a cut;
+# - `LIMIT`.
 #
 # Run the exercise cell: it puts your loop of exercise 7 (or the reference, if you skipped it) in place of the
 # stub, for you to grow into `review_with_cost`.
 #
 # Grow it into `review_with_cost(pr_number, approve=ask_human, max_iterations=20)`:
-# - send `cache_control={"type": "ephemeral"}` with every request: the cache then follows the growing conversation,
-#   so each turn reads every turn before it from the cache, not only the rules and tools;
-# - collect every `response.usage`, and print `billed(usage)` at the end (*Python note:* code in the `finally:` of a
-#   `try:` runs however the `try` ends, with an answer or an error: the reference prints the bill there);
-# - cut any tool result longer than `LIMIT` characters to its first `LIMIT`, followed by a line that says it was cut,
-#   out of how many characters, and how to read the rest: for `read_file`, the `start` to ask for next;
+# - send `cache_control={"type": "ephemeral"}` with every request. The cache then follows the growing conversation:
+#   each turn reads every turn before it from the cache, not only the rules and tools;
+# - collect every `response.usage`, and print `billed(usage)` at the end;
+# - cut any tool result longer than `LIMIT` characters to its first `LIMIT`. Add a line that says it was cut, out of
+#   how many characters, and how to read the rest: for `read_file`, the `start` to ask for next;
 # - keep everything your loop already does: every stop reason, the gate before `merge_pr`.
+#
+# *Python note:* code in the `finally:` of a `try:` runs however the `try` ends, with an answer or an error. The
+# reference prints the bill there.
 
 # %% [markdown] lang="ru"
 # ## Упражнение: сколько стоит ваш цикл
 #
 # Ваш цикл из блокнота 7 снова расширится: в нём появятся две вещи из этого блокнота — обрезка результатов и
-# кэширование, — и он будет печатать стоимость запуска. Ниже — проект, инструменты и правила блокнота 3 (импорт из
-# `lesson_tools.py`), инструменты шлюза из блокнота 7, `read_file` с параметром `start` (с какого символа читать,
-# чтобы после обрезки модель могла читать дальше) и `LIMIT`.
+# кэширование, — и он будет печатать стоимость запуска. Ниже:
+#
+# - проект, инструменты и правила блокнота 3 (импорт из `lesson_tools.py`) и инструменты шлюза из блокнота 7;
+# - `read_file` с параметром `start`: с какого символа читать, чтобы после обрезки модель могла читать дальше;
+# - `LIMIT`.
 #
 # Выполните ячейку упражнения: она подставит вместо заготовки ваш цикл из упражнения 7 (или эталонный, если
 # упражнение вы пропустили), а вы превратите его в `review_with_cost`.
 #
 # Что должен уметь `review_with_cost(pr_number, approve=ask_human, max_iterations=20)`:
-# - передавайте `cache_control={"type": "ephemeral"}` в каждом запросе: тогда кэш следует за растущим диалогом, и
+# - передавайте `cache_control={"type": "ephemeral"}` в каждом запросе. Тогда кэш следует за растущим диалогом:
 #   каждый ход читает из кэша все предыдущие ходы, а не только правила и инструменты;
-# - соберите все `response.usage` и напечатайте в конце `billed(usage)` (*заметка о Python:* код в `finally:` после
-#   `try:` выполняется, чем бы ни закончился `try`, — ответом или ошибкой; эталонное решение печатает счёт там);
-# - любой результат инструмента длиннее `LIMIT` символов обрежьте до первых `LIMIT` и добавьте строку: результат
-#   обрезан, из скольких символов, и как прочитать остальное: для `read_file` — с какого `start` читать дальше;
+# - соберите все `response.usage` и напечатайте в конце `billed(usage)`;
+# - любой результат инструмента длиннее `LIMIT` символов обрежьте до первых `LIMIT`. Добавьте строку: результат
+#   обрезан, из скольких символов, и как прочитать остальное (для `read_file` — с какого `start` читать дальше);
 # - сохраните всё, что ваш цикл уже умеет: каждую причину остановки, шлюз перед `merge_pr`.
+#
+# *Заметка о Python:* код в `finally:` после `try:` выполняется, чем бы ни закончился `try`, — ответом или ошибкой.
+# Эталонное решение печатает счёт там.
 
 # %% use="lesson_tools"
 
@@ -335,13 +392,17 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # %% [markdown] lang="en"
 # ### Check your exercise
 #
-# The check runs **your** `review_with_cost` against fresh sandboxes: on !486, whose review reads a file of almost
-# 500,000 characters, it reads what your loop sent back for that file; on !482 it reads `usage` of every response to
-# see whether the cache reached the growing conversation (cache reads that grow from request to request), compares
-# the bill your loop printed with `billed()` of all those responses, and checks the loop still returns the review.
-# What notebooks 3–7 made rules of your loop is checked again: the rules of notebooks 3–5 (the cap included), every
-# stop reason of notebook 6, and notebook 7's gate, with the same approvers as there. While the cell above
-# is unchanged, it says "not done yet".
+# The check runs **your** `review_with_cost` against fresh sandboxes:
+#
+# - on !486, whose review reads a file of almost 500,000 characters, it reads what your loop sent back for that file;
+# - on !482 it reads the `usage` of every response: do the cache reads grow from request to request, as the cache
+#   follows the growing conversation?
+# - it compares the bill your loop printed with `billed()` of all those responses, and checks that the loop still
+#   returns the review;
+# - it checks the rules of notebooks 3–7 again: the rules of notebooks 3–5 (the cap included), every stop reason of
+#   notebook 6, and notebook 7's gate, with the same approvers as there.
+#
+# While the cell above is unchanged, it says "not done yet".
 #
 # <details><summary>Hint 1</summary>
 #
@@ -366,13 +427,17 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # %% [markdown] lang="ru"
 # ### Проверьте упражнение
 #
-# Проверка запускает **ваш** `review_with_cost` в свежих песочницах: на !486, где ревью читает файл почти в
-# 500 000 символов, смотрит, что цикл отправил модели вместо этого файла; на !482 читает `usage` каждого ответа,
-# чтобы увидеть, дошёл ли кэш до растущего диалога (из кэша читается всё больше от запроса к запросу), сверяет
-# напечатанный циклом счёт с `billed()` по всем этим ответам и проверяет, что цикл по-прежнему возвращает ревью.
-# Снова проверяется всё, что блокноты 3–7 сделали правилами вашего цикла: правила блокнотов 3–5 (включая
-# ограничение на число итераций), каждая причина остановки из блокнота 6 и шлюз из блокнота 7 — с
-# теми же функциями подтверждения, что и там. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
+# Проверка запускает **ваш** `review_with_cost` в свежих песочницах:
+#
+# - на !486 ревью читает файл почти в 500 000 символов: проверка смотрит, что цикл отправил модели вместо этого файла;
+# - на !482 она читает `usage` каждого ответа: растёт ли от запроса к запросу то, что читается из кэша, то есть дошёл
+#   ли кэш до растущего диалога?
+# - она сверяет напечатанный циклом счёт с `billed()` по всем этим ответам и проверяет, что цикл по-прежнему
+#   возвращает ревью;
+# - она снова проверяет правила блокнотов 3–7: правила блокнотов 3–5 (включая ограничение на число итераций), каждую
+#   причину остановки из блокнота 6 и шлюз из блокнота 7 — с теми же функциями подтверждения, что и там.
+#
+# Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
 #
 # <details><summary>Подсказка 1</summary>
 #
@@ -420,16 +485,21 @@ show_solution(8)
 # The exercise above did not need this section, and the rest of the notebook does not either. The SDK ships this loop
 # too: `client.beta.messages.tool_runner` takes Python functions decorated with `@beta_tool`, derives their schemas from
 # the signatures, and runs the loop you wrote by hand: call, run every requested tool, send all results back, stop at
-# the end. It keeps four of the loop's rules for you (the whole response back, every tool run, a tool's error as a
-# result, all results in one message), but it does not raise where your loop would: without `max_iterations` it runs for
-# as long as the model keeps asking, and at the cap, on `max_tokens` or on a refusal it simply stops and gives you the
-# last message (an API error still raises). So give it a cap, as your own loop has, and read the last message's
-# `stop_reason` yourself (below, `tool_use` at the cap means "not finished"). (It has no safety gate either: that is
-# still your job.)
+# the end.
+#
+# - It keeps four of the loop's rules for you: the whole response back, every tool run, a tool's error as a result,
+#   all results in one message.
+# - It does not raise where your loop would. Without `max_iterations` it runs for as long as the model keeps asking.
+# - At the cap, on `max_tokens` or on a refusal it simply stops and gives you the last message. (An API error still
+#   raises.)
+# - It has no safety gate either: that is still your job.
+#
+# So give it a cap, as your own loop has, and read the last message's `stop_reason` yourself. Below, `tool_use` at the
+# cap means "not finished".
 #
 # A decorator is the `@name` line above a `def`: Python passes the function defined below it to `name` and keeps what
-# comes back. `@beta_tool` gives back a tool object that still calls like the function and carries its description
-# (the name, the docstring, a schema from the type hints): what the runner sends to the model.
+# comes back. `@beta_tool` gives back a tool object that still calls like the function. It carries the function's
+# description (the name, the docstring, a schema from the type hints), which the runner sends to the model.
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-runner -->
@@ -438,18 +508,22 @@ show_solution(8)
 # Для упражнения выше этот раздел не был нужен, и остальной части блокнота он тоже не нужен. В SDK этот цикл тоже есть:
 # `client.beta.messages.tool_runner` (дальше — исполнитель) принимает Python-функции с декоратором `@beta_tool`, выводит
 # их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели, выполнение каждого запрошенного
-# инструмента, отправка всех результатов обратно, остановка в конце. Четыре правила цикла он соблюдает за вас (ответ
-# целиком в историю, каждый инструмент выполнен, ошибка инструмента — результат, все результаты одним сообщением), но не
-# выбрасывает исключений там, где их выбросил бы ваш цикл: без `max_iterations` он работает, пока модель запрашивает
-# инструменты, а при достижении ограничения, при `max_tokens` или при отказе просто останавливается и отдаёт последнее
-# сообщение (при ошибке API исключение по-прежнему выбрасывается). Поэтому задайте ограничение, как в своём цикле, и
-# сами проверяйте `stop_reason` последнего сообщения (ниже `tool_use` при достижении ограничения означает «не
-# закончено»). (Шлюза безопасности в нём тоже нет: это по-прежнему ваша забота.)
+# инструмента, отправка всех результатов обратно, остановка в конце.
+#
+# - Четыре правила цикла он соблюдает за вас: ответ целиком в историю, каждый инструмент выполнен, ошибка
+#   инструмента — результат, все результаты одним сообщением.
+# - Исключений там, где их выбросил бы ваш цикл, он не выбрасывает. Без `max_iterations` он работает, пока модель
+#   запрашивает инструменты.
+# - При достижении ограничения, при `max_tokens` или при отказе он просто останавливается и отдаёт последнее
+#   сообщение. (При ошибке API исключение по-прежнему выбрасывается.)
+# - Шлюза безопасности в нём тоже нет: это по-прежнему ваша забота.
+#
+# Поэтому задайте ограничение, как в своём цикле, и сами проверяйте `stop_reason` последнего сообщения. Ниже `tool_use`
+# при достижении ограничения означает «не закончено».
 #
 # Декоратор — это строка `@имя` над `def`: Python передаёт функцию, определённую под ней, в `имя` и сохраняет под именем
-# функции то, что вернёт `имя`. `@beta_tool` возвращает объект-инструмент: его можно вызывать как саму функцию, и в нём
-# хранится её описание (имя, строка документации, схема по аннотациям типов) — это описание исполнитель и отправляет
-# модели.
+# функции то, что вернёт `имя`. `@beta_tool` возвращает объект-инструмент, который можно вызывать как саму функцию. В
+# нём хранится её описание (имя, строка документации, схема по аннотациям типов); его исполнитель и отправляет модели.
 
 # %%
 import lesson_tools
@@ -515,15 +589,15 @@ print("max_iterations=2:", capped.stop_reason)
 # %% [markdown] lang="en"
 # ## Go deeper (optional): the cache as a chart, and its minimum
 #
-# The caching run above as a chart: each request's input, split into what was read from the cache, written to it or
-# sent plain, and the billed input so far with caching (as it happened) and without it.
+# The caching run above as a chart. Each request's input is split into what was read from the cache, written to it or
+# sent plain. The chart also shows the billed input so far, with caching (as it happened) and without it.
 
 # %% [markdown] lang="ru"
 # ## Глубже (по желанию): кэш на графике и его минимальный размер
 #
-# Запуск с кэшированием из начала блокнота в виде графика: вход каждого запроса — что прочитано из кэша, что записано
-# в него и что ушло без кэширования, — а также сколько входных токенов оплачено к этому моменту с кэшированием (как на
-# самом деле) и без него.
+# Запуск с кэшированием из начала блокнота в виде графика. Вход каждого запроса разложен на то, что прочитано из кэша,
+# что записано в него и что ушло без кэширования. Ещё график показывает, сколько входных токенов оплачено к этому
+# моменту, с кэшированием (как на самом деле) и без него.
 
 # %%
 from course_agent.usage_chart import usage_chart
@@ -580,9 +654,9 @@ usage_chart(cached)
 #
 # <details><summary>Answer</summary>
 #
-# (b). In a loop the conversation so far repeats on every request too, so caching the system prompt alone leaves
-# most of the input at full price (and a short one may be below the model's minimum, cached not at all); and caching
-# reuses input, it never saves output.
+# (b). In a loop the conversation so far repeats on every request too. So caching the system prompt alone leaves most of
+# the input at full price, and a short one may be below the model's minimum and not cached at all. And caching reuses
+# input: it never saves output.
 # </details>
 #
 # 5. A `read_file` result is 80,000 characters long. What do you send?
@@ -635,9 +709,9 @@ usage_chart(cached)
 #
 # <details><summary>Ответ</summary>
 #
-# (б). В цикле с каждым запросом повторяется и весь диалог до него, поэтому кэш одного системного промпта оставляет
-# большую часть входа по полной цене (а короткий промпт может оказаться короче минимума модели и не кэшироваться
-# вовсе); к тому же кэш экономит вход, а не выход.
+# (б). В цикле с каждым запросом повторяется и весь диалог до него. Поэтому кэш одного системного промпта оставляет
+# большую часть входа по полной цене, а короткий промпт может оказаться короче минимума модели и не кэшироваться
+# вовсе. К тому же кэш экономит вход, а не выход.
 # </details>
 #
 # 5. Результат `read_file` — 80 000 символов. Что отправить?

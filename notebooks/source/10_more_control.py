@@ -7,10 +7,12 @@
 # **You will learn**
 # - to choose whether and which tool the model calls (`tool_choice`), and why forcing a tool is model by model;
 # - why a long answer has to stream (`client.messages.stream`), and how to count a request's tokens before you send it;
+# - two stops notebook 6 only named, made to happen: a full context window (`model_context_window_exceeded`) and a
+#   turn paused by a server tool (`pause_turn`, with web search);
 # - two ways to have a refusal answered by another model for you: on the server (`fallbacks`) or in the SDK (a
 #   middleware).
 #
-# *About 40 minutes. Builds on notebooks 4 and 6.*
+# *About 55 minutes. Builds on notebooks 4 and 6.*
 
 # %% [markdown] lang="ru"
 # # 10. Больше контроля над запросом (по желанию)
@@ -21,10 +23,12 @@
 # **Вы узнаете**
 # - как выбрать, вызывать ли модели инструмент и какой (`tool_choice`), и почему принудительный вызов зависит от модели;
 # - почему длинный ответ нужно получать потоком (`client.messages.stream`) и как посчитать токены запроса до отправки;
+# - две остановки, которые блокнот 6 только назвал, — вживую: переполненное контекстное окно
+#   (`model_context_window_exceeded`) и ход, приостановленный серверным инструментом (`pause_turn`, на веб-поиске);
 # - два способа сделать так, чтобы после отказа запрос сам ушёл другой модели: на сервере (`fallbacks`) или в SDK
 #   (промежуточный слой).
 #
-# *Около 40 минут. Опирается на блокноты 4 и 6.*
+# *Около 55 минут. Опирается на блокноты 4 и 6.*
 
 # %% use="setup"
 
@@ -313,14 +317,28 @@ size = client.messages.count_tokens(model=MODEL, tools=TOOLS, messages=task).inp
 print(f"входных токенов в запросе: {size} — история растёт с каждым добавленным ответом и результатом")
 
 # %% [markdown] lang="en"
-# The sandbox can shrink a model's context window, to show the stop notebook 6 named. The cell below counts the prompt
-# and leaves room for only 40 tokens of answer. Its `max_tokens` is still 2000.
+# <!-- fact: context-window-exceeded -->
+# ### A full context window
+#
+# A model's context window is the most tokens one request can hold, input and answer together. On the course's model
+# it is a million. When the history plus the answer no longer fit the model's context window, the answer stops with
+# `model_context_window_exceeded`. With the real API that takes a very long history.
+#
+# The sandbox can shrink the window instead. The cell below counts the prompt and leaves room for only 40 tokens of
+# answer. Its `max_tokens` is still 2000.
 #
 # **Predict, then run:** will the call raise an error? What will `stop_reason` say, and after how many output tokens?
 
 # %% [markdown] lang="ru"
-# Песочница умеет уменьшать контекстное окно модели, чтобы показать остановку, о которой говорил блокнот 6. Ячейка
-# ниже считает промпт и оставляет место только для 40 токенов ответа. При этом `max_tokens` по-прежнему 2000.
+# <!-- fact: context-window-exceeded -->
+# ### Переполненное контекстное окно
+#
+# Контекстное окно модели — наибольшее число токенов, которое вмещает один запрос вместе с ответом. У модели курса это
+# миллион. Когда история вместе с ответом перестаёт помещаться в контекстное окно модели, ответ обрывается с
+# `model_context_window_exceeded`. С настоящим API для этого нужна очень длинная история.
+#
+# Песочница умеет вместо этого уменьшить окно. Ячейка ниже считает промпт и оставляет место только для 40 токенов
+# ответа. При этом `max_tokens` по-прежнему 2000.
 #
 # **Сначала предположите, потом запустите:** выбросит ли вызов ошибку? Что покажет `stop_reason` и после скольких
 # токенов на выходе?
@@ -360,6 +378,81 @@ else:
 # Ошибки нет: ответ обрывается после 40 токенов на выходе, с `model_context_window_exceeded`. Контекстное окно
 # закончилось раньше, чем `max_tokens`. Ваш цикл обрабатывает эту остановку так же, как `max_tokens`: это ошибка,
 # а не законченный ответ (блокнот 6).
+
+# %% [markdown] lang="en"
+# <!-- fact: pause-turn -->
+# ## A turn paused by a server tool: `pause_turn`
+#
+# Server tools (such as web search) run on Anthropic's side within one turn. Your code never runs them. A long series
+# of them can pause: the response ends with `pause_turn`. Send the conversation back **with that response appended
+# and no new user message**, and the same turn continues.
+#
+# The request names web search in `tools` (`web_search_20250305`). Its searches come back in the response as
+# `server_tool_use` and `web_search_tool_result` blocks. The cell below asks for a search, gets `pause_turn`, and sends
+# the paused response back.
+
+# %% [markdown] lang="ru"
+# <!-- fact: pause-turn -->
+# ## Ход, приостановленный серверным инструментом: `pause_turn`
+#
+# Серверные инструменты (например, веб-поиск) выполняются на стороне Anthropic в рамках одного хода. Ваш код их не
+# запускает. Если таких вызовов много, ход может быть приостановлен: ответ заканчивается с `pause_turn`. Отправьте
+# диалог обратно, **добавив этот ответ в историю, но не добавляя нового сообщения от user**, — и тот же ход
+# продолжится.
+#
+# Запрос называет веб-поиск в `tools` (`web_search_20250305`). Поисковые запросы видны в ответе как блоки
+# `server_tool_use` и `web_search_tool_result`. Ячейка ниже просит поискать, получает `pause_turn` и отправляет
+# приостановленный ответ обратно.
+
+# %% lang="en"
+WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
+messages = [{"role": "user", "content": "Search the web for the latest python-gitlab release."}]
+paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(paused.stop_reason, [b.type for b in paused.content])
+
+messages.append({"role": "assistant", "content": paused.content})  # no new user message
+finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(finished.stop_reason, [b.type for b in finished.content])
+
+# %% lang="ru"
+WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
+messages = [{"role": "user", "content": "Найди в интернете последний релиз python-gitlab."}]
+paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(paused.stop_reason, [b.type for b in paused.content])
+
+messages.append({"role": "assistant", "content": paused.content})  # без нового сообщения от user
+finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(finished.stop_reason, [b.type for b in finished.content])
+
+# %% [markdown] lang="en"
+# **Break it, and predict first:** the cell below answers the pause with a new user message, "continue", instead of
+# sending the paused turn back as it is. Will the searches the turn had made go on from where they paused? Run it, then
+# read on.
+
+# %% [markdown] lang="ru"
+# **Сломаем, но сначала предположите:** ячейка ниже отвечает на паузу новым сообщением от user («продолжай») вместо
+# того, чтобы отправить приостановленный ход обратно как есть. Продолжатся ли поиски, начатые в этом ходе, с того места,
+# где он встал на паузу? Запустите ячейку, затем читайте дальше.
+
+# %% lang="en"
+wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "continue"}]
+again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
+print(again.stop_reason, "- searches started over:", len([b for b in again.content if b.type == "server_tool_use"]))
+
+# %% lang="ru"
+wrong = messages[:1] + [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "продолжай"}]
+again = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=wrong)
+print(again.stop_reason, "— новых поисков:", len([b for b in again.content if b.type == "server_tool_use"]))
+
+# %% [markdown] lang="en"
+# The paused turn was not continued: the new message changed the task it was doing. In the sandbox the work starts
+# over and pauses again, so such a loop never finishes. A real model may do something else, but it no longer finishes
+# the turn it paused.
+
+# %% [markdown] lang="ru"
+# Приостановленный ход не продолжился: новое сообщение изменило задачу, над которой он работал. В песочнице работа
+# начинается заново и снова встаёт на паузу, так что такой цикл никогда не закончится. Настоящая модель может повести
+# себя иначе, но приостановленный ход она уже не завершит.
 
 # %% [markdown] lang="en"
 # <!-- fact: fallbacks-param -->
@@ -531,7 +624,9 @@ print(answer.stop_reason, "— ответила", answer.model, [block.type for 
 # - `tool_choice`: `auto` (the default), `any`, `tool`, `none`; `disable_parallel_tool_use` asks for one call per
 #   response. Forcing is per model: prefer asking for the tool in words.
 # - A long answer streams: `client.messages.stream(...).get_final_message()` is the same `Message` as `create`.
-# - `client.messages.count_tokens` counts a request for free, before you send it.
+# - `client.messages.count_tokens` counts a request for free, before you send it. A full context window stops the
+#   answer with `model_context_window_exceeded`.
+# - After `pause_turn`, send the paused response back with no new user message: the turn goes on.
 # - A refusal can be answered by another model for you: `fallbacks` on the server (beta), or the SDK's middleware.
 
 # %% [markdown] lang="ru"
@@ -541,5 +636,7 @@ print(answer.stop_reason, "— ответила", answer.model, [block.type for 
 #   одного вызова в ответе. Принудительный вызов зависит от модели: лучше попросить об инструменте словами.
 # - Длинный ответ получают потоком: `client.messages.stream(...).get_final_message()` — тот же `Message`, что у
 #   `create`.
-# - `client.messages.count_tokens` бесплатно считает токены запроса до отправки.
+# - `client.messages.count_tokens` бесплатно считает токены запроса до отправки. Переполненное контекстное окно
+#   обрывает ответ с `model_context_window_exceeded`.
+# - После `pause_turn` приостановленный ответ отправляют обратно без нового сообщения от user, и ход продолжается.
 # - После отказа запрос может сам уйти другой модели: `fallbacks` на сервере (бета) или промежуточный слой SDK.
