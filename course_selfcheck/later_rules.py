@@ -61,7 +61,7 @@ def _without_why(run: Run, refused: dict) -> dict | None:
     return details if words and not any(word in said for word in words) else None
 
 
-def _api_error(call: object) -> str:
+def _error_said(call: object) -> str:
     """'' when the API answered the request with a message; else its status and error message, shortened."""
     reply = getattr(call, "reply", None)
     if getattr(call, "status", 200) == 200 and isinstance(reply, dict) and reply.get("type") == "message":
@@ -155,7 +155,7 @@ def _fallback_once(run: Run, lang: str) -> Finding:
                                          "({ending})", lang, ending=how_it_ended(run, lang)))
     if later[0].body.get("model") == model:
         return verdict(BROKEN, tr("after the refusal the loop asked the same model ({model}) again", lang, model=model))
-    failed = _api_error(later[0])
+    failed = _error_said(later[0])
     if failed:  # an answer of the API to a request the loop got wrong is no refusal
         return verdict(BROKEN, tr("the request to the fallback model ({model}) failed: the API answered {error}; "
                                   "send the refused request, unchanged but for the model, to fallback_model()", lang,
@@ -705,27 +705,33 @@ def bill(run: Run, lang: str, loop: Callable | None = None) -> Finding:
     first = _bill_of(run, lang)
     if first.status != PASSED or loop is None:
         return first
-    again = run_scenario(loop, AGAIN)
-    if not again.answered or again.error is not None or again.hung:
-        return first
-    usage, printed = _usage(again), f"{again.printed}\n{again.printed_errors}"
-    total = billed(usage)
-    if _readings(printed) and not _says(printed, total):
+    again = _other_bill(loop, AGAIN)
+    if again is not None:
+        printed, n, total = again
         return verdict(BROKEN, tr("a second review (!{pr}) printed {printed}; billed() of its own {n} responses is "
                                   "{total:.0f}: collect the usage of each review anew (a list made once, outside the "
-                                  "loop, keeps every review's)", lang, pr=AGAIN, n=len(usage), total=total,
-                                  printed=short_value(again.printed.strip().splitlines()[-1] if again.printed.strip()
-                                                      else again.printed_errors.strip())))
-    paused = run_scenario(loop, *PAUSED)
-    if not paused.answered or paused.error is not None or paused.hung:
-        return first
-    usage, printed = _usage(paused), f"{paused.printed}\n{paused.printed_errors}"
-    if _readings(printed) and not _says(printed, billed(usage)):
+                                  "loop, keeps every review's)", lang, pr=AGAIN, n=n, total=total, printed=printed))
+    paused = _other_bill(loop, *PAUSED)
+    if paused is not None:
+        printed, n, total = paused
         return verdict(BROKEN, tr("a review whose second turn paused (pause_turn) printed {printed}; billed() of all "
                                   "its {n} responses is {total:.0f}: a paused response is paid for too, so collect "
-                                  "the usage of every response, whatever its stop reason", lang, n=len(usage),
-                                  total=billed(usage), printed=short_value(printed.strip().splitlines()[-1])))
+                                  "the usage of every response, whatever its stop reason", lang, n=n, total=total,
+                                  printed=printed))
     return first
+
+
+def _other_bill(loop: Callable, pr: int, misbehave: tuple[str, ...] = ()) -> tuple[str, int, float] | None:
+    """(what it printed, its number of responses, billed() of them) for a further review whose printed bill is not
+    billed() of its own responses; None when it is, or when that review did not finish or printed no number."""
+    run = run_scenario(loop, pr, misbehave)
+    if not run.answered or run.error is not None or run.hung:
+        return None
+    usage, printed = _usage(run), f"{run.printed}\n{run.printed_errors}"
+    if not _readings(printed) or _says(printed, billed(usage)):
+        return None
+    last = run.printed.strip().splitlines()[-1] if run.printed.strip() else run.printed_errors.strip()
+    return short_value(last), len(usage), billed(usage)
 
 
 PAUSED = (482, ("as_is", "pause_turn"))

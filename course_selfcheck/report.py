@@ -69,7 +69,10 @@ class Report:
         if finding.status == BROKEN:
             lines.append(("detail", tr("What happened: ", lang) + finding.detail))
             if finding.task:
-                lines.append(("detail", tr("The task says: ", lang) + finding.task))
+                # Russian quotes the task's sentence: «В задании сказано: «При …».», its full stop after the quote
+                # and its own quotes as inner ones („…“)
+                bare = finding.task.rstrip(".").replace("«", "„").replace("»", "“")
+                lines.append(("detail", tr("The task says: {task}", lang, task=finding.task, bare=bare)))
             if finding.why:
                 lines.append(("detail", tr("Why it matters: ", lang) + finding.why))
         elif finding.status == NOT_CHECKED:

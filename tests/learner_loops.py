@@ -111,7 +111,7 @@ def placeholder_loop(pr_number: int, max_iterations: int = 20) -> str:
 
 def lesson_loop(language="en"):
     """Notebook 3's loop as the lesson writes it: the exercise's starting point, left unchanged."""
-    too_many = ("Ответа нет: ограничение итераций исчерпано (max_iterations={})" if language == "ru"
+    too_many = ("Ответа нет: достигнуто ограничение итераций (max_iterations={})" if language == "ru"
                 else "No answer after {} iterations")
 
     def review_pull_request(pr_number, messages=None, max_iterations=20):

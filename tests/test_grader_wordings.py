@@ -18,9 +18,9 @@ from course_selfcheck.later_rules import DENIED_WORDS, _says_how_on
     ("No answer after 2 iterations. Tool calls made: get_diff: 2 calls, read_file: 2 calls", 4, True),
     ("No answer after 2 iterations. Tool calls made: get_diff: 2 calls, read_file: 1 call", 4, False),
     # the Russian lesson's cap error (issue 36): the cap is named as a parameter, not as a count
-    ("Ответа нет: ограничение итераций исчерпано (max_iterations=2); вызовов инструментов: 3 (get_diff, read_file)", 3,
+    ("Ответа нет: достигнуто ограничение итераций (max_iterations=2); вызовов инструментов: 3 (get_diff, read_file)", 3,
      True),
-    ("Ответа нет: ограничение итераций исчерпано (max_iterations=2); вызовов инструментов: 3 (get_diff, read_file)", 2,
+    ("Ответа нет: достигнуто ограничение итераций (max_iterations=2); вызовов инструментов: 3 (get_diff, read_file)", 2,
      False),
 ])
 def test_a_count_of_model_calls_is_not_taken_for_the_count_of_tool_calls(message, count, right):

@@ -19,6 +19,7 @@ from .loops import UNTOUCHED, crashed, grade_loop
 CAP = 2
 """The cap the exercise's run is given: a right loop raises its cap error after this many answered calls."""
 LESSON_CAP_ERRORS = (f"No answer after {CAP} iterations",
+                     f"Ответа нет: достигнуто ограничение итераций (max_iterations={CAP})",
                      f"Ответа нет: ограничение итераций исчерпано (max_iterations={CAP})",
                      f"Итераций без ответа: {CAP}", "Too many iterations", "Слишком много итераций")
 """The cap error of notebook 3's loop as the lesson writes it, with the exercise's cap (and as earlier versions of

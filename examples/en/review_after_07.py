@@ -107,10 +107,17 @@ def denied(call) -> dict:
 def run_all(calls: list, approve) -> list[dict]:
     """The gate first, one question at a time (a person answers one after another); then the allowed calls of
     the turn at once, as in notebook 4, the results in the calls' order."""
-    allowed = [call for call in calls if call.name not in DANGEROUS or approved(approve, call.name, call.input)]
+    results = {}  # the result of each call, by its tool_use_id
+    allowed = []
+    for call in calls:
+        if call.name in DANGEROUS and not approved(approve, call.name, call.input):
+            results[call.id] = denied(call)  # not run: the model reads why
+        else:
+            allowed.append(call)
     with ThreadPoolExecutor(max_workers=8) as pool:
-        ran = {result["tool_use_id"]: result for result in pool.map(tool_result, allowed)}
-    return [ran[call.id] if call.id in ran else denied(call) for call in calls]
+        for result in pool.map(tool_result, allowed):
+            results[result["tool_use_id"]] = result
+    return [results[call.id] for call in calls]  # in the calls' order
 
 
 def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:

@@ -82,7 +82,7 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
         messages.append({"role": "assistant", "content": response.content})  # ответ целиком
         calls = [block for block in response.content if block.type == "tool_use"]
         messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # всё ОДНИМ сообщением
-    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
+    raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations})")
 
 
 if __name__ == "__main__":  # верно при запуске как скрипта (python review.py) и в ячейке блокнота, но не при импорте

@@ -89,7 +89,7 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
         with ThreadPoolExecutor(max_workers=8) as pool:  # вызовы хода — одновременно, результаты — в их порядке
             results = list(pool.map(tool_result, calls))
         messages.append({"role": "user", "content": results})  # все результаты ОДНИМ сообщением
-    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
+    raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations})")
 
 
 if __name__ == "__main__":  # верно при запуске как скрипта (python review.py) и в ячейке блокнота, но не при импорте

@@ -109,10 +109,17 @@ def denied(call) -> dict:
 def run_all(calls: list, approve) -> list[dict]:
     """Сначала шлюз, по одному вопросу (человек отвечает на вопросы по очереди); затем разрешённые вызовы
     хода — одновременно, как в блокноте 4, результаты в порядке вызовов."""
-    allowed = [call for call in calls if call.name not in DANGEROUS or approved(approve, call.name, call.input)]
+    results = {}  # результат каждого вызова по его tool_use_id
+    allowed = []
+    for call in calls:
+        if call.name in DANGEROUS and not approved(approve, call.name, call.input):
+            results[call.id] = denied(call)  # не выполняется: модель прочитает почему
+        else:
+            allowed.append(call)
     with ThreadPoolExecutor(max_workers=8) as pool:
-        ran = {result["tool_use_id"]: result for result in pool.map(tool_result, allowed)}
-    return [ran[call.id] if call.id in ran else denied(call) for call in calls]
+        for result in pool.map(tool_result, allowed):
+            results[result["tool_use_id"]] = result
+    return [results[call.id] for call in calls]  # в порядке вызовов
 
 
 def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
@@ -137,7 +144,7 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
                 messages.append({"role": "user", "content": run_all(calls, approve)})
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
-    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
+    raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations})")
 
 
 if __name__ == "__main__":  # верно при запуске как скрипта (python review.py) и в ячейке блокнота, но не при импорте

@@ -200,7 +200,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
         # 3. Результаты — сообщением от user
         messages.append({"role": "user", "content": results})
 
-    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
+    raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations})")
 
 # %% [markdown] lang="en"
 # ## Watch the messages list grow
@@ -423,7 +423,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
         messages.append({"role": "user", "content": results})
 
     # измените строку ниже
-    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
+    raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations})")
 
 # %% [markdown] lang="en"
 # ### Check your exercise

@@ -300,7 +300,7 @@ def loop(messages, split, max_iterations=10):
         else:
             messages.append({"role": "user", "content": results})
     # ограничение: недоделанный запуск не выдаётся за готовый
-    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
+    raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations})")
 
 
 history = [{"role": "user", "content": "Проверь merge request !484."}]

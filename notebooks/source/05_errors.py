@@ -106,7 +106,7 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
         with ThreadPoolExecutor(max_workers=8) as pool:
             results = list(pool.map(tool_result, calls))  # одновременно, в порядке вызовов
         messages.append({"role": "user", "content": results})  # все результаты одним сообщением
-    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
+    raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations})")
 
 # %%
 print(review(999))

@@ -257,7 +257,7 @@ def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
         messages.append({"role": "assistant", "content": response.content})
         calls = [block for block in response.content if block.type == "tool_use"]
         messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # одним сообщением
-    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations})")
+    raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations})")
 
 
 plain = responses_of(484, cache=False)

@@ -41,5 +41,5 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
     for message in messages:
         if message["role"] == "assistant":
             names += [block.name for block in message["content"] if block.type == "tool_use"]
-    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations}); "
+    raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations}); "
                        f"вызовов инструментов: {len(names)} ({', '.join(names)})")

@@ -49,5 +49,5 @@ def review_safely(pr_number: int, max_iterations: int = 20) -> str:
         messages.append({"role": "user", "content": run_all(calls)})  # все результаты ОДНИМ сообщением
 
     names = tool_calls(messages)  # ошибка из упражнения 3: чем был занят запуск
-    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations}); "
+    raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations}); "
                        f"вызовов инструментов: {len(names)} ({', '.join(names)})")

@@ -61,5 +61,5 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 
     names = tool_calls(messages)  # ошибка из упражнения 3: чем был занят запуск
-    raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations}); "
+    raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations}); "
                        f"вызовов инструментов: {len(names)} ({', '.join(names)})")

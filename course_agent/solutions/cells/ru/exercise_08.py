@@ -1,7 +1,7 @@
 # Упражнение 8: цикл упражнения 7, в котором каждый запрос кэшируется, стоимость печатается, а результат инструмента
-# длиннее `LIMIT` обрезается и дополняется строкой: что он обрезан и как прочитать остальное (`start`, с которого читать
-# дальше). Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS`, `ask_human`, `billed` и
-# `LIMIT` блокнота.
+# длиннее `LIMIT` обрезается и дополняется строкой о том, что он обрезан, и о том, как прочитать остальное (`start`, с
+# которого читать дальше). Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS`, `ask_human`,
+# `billed` и `LIMIT` блокнота.
 from concurrent.futures import ThreadPoolExecutor
 
 
@@ -28,7 +28,7 @@ def run_cut(name: str, tool_input: dict) -> str:
     if len(text) <= LIMIT:
         return text
     if name != "read_file":  # только read_file умеет читать с середины
-        return f"{text[:LIMIT]}\n\n[обрезано: первые {LIMIT} из {len(text)} символов; остальное не отправлено.]"
+        return f"{text[:LIMIT]}\n\n[обрезано: символы с 0 по {LIMIT} из {len(text)}; остальное не отправлено.]"
     start = tool_input.get("start", 0)
     end = start + LIMIT
     return (f"{text[:LIMIT]}\n\n[обрезано: символы с {start} по {end} из {start + len(text)}. Чтобы прочитать "
@@ -105,7 +105,7 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                 case other:
                     raise RuntimeError(f"Неожиданная остановка: {other}")
         names = tool_calls(messages)  # ошибка из упражнения 3: чем был занят запуск
-        raise RuntimeError(f"Ответа нет: ограничение итераций исчерпано (max_iterations={max_iterations}); "
+        raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations}); "
                            f"вызовов инструментов: {len(names)} ({', '.join(names)})")
     finally:  # выполняется, чем бы ни закончился `try` (ответом или ошибкой): счёт печатается всегда
         print(f"оплачиваемый вход, токенов: {billed(usage):.0f}; вызовов модели: {len(usage)}")
