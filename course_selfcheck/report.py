@@ -4,7 +4,7 @@ and terminals. Every finding is passed, broken or not checked; nothing is passed
 import html
 from dataclasses import dataclass, field
 
-from course_agent.i18n import tr
+from course_agent.i18n import ntr, tr
 
 PASSED, BROKEN, NOT_CHECKED = "passed", "broken", "not_checked"
 _MARKS = {PASSED: "✔", BROKEN: "✘", NOT_CHECKED: "–"}
@@ -93,16 +93,10 @@ class Report:
 
     __str__ = __repr__ = text
 
-    def _repr_html_(self) -> str:
+    def _html_items(self, numbered: list[tuple[int, Finding]]) -> str:
         esc = html.escape
-        parts = ['<div class="course-agent-report" style="font-family: var(--jp-ui-font-family, sans-serif); '
-                 'color: var(--jp-ui-font-color1, inherit); line-height: 1.45">',
-                 f"<div style='font-weight: 600; margin-bottom: 4px'>{esc(self.header())}</div>"]
-        if self.note:
-            parts.append(f"<div style='margin: 4px 0 6px; padding: 6px 8px; border-left: 3px solid "
-                         f"var(--jp-warn-color1, #f9a825)'>{esc(self.note)}</div>")
-        parts.append("<ol style='margin: 0; padding-left: 0; list-style: none'>")
-        for number, finding in enumerate(self.findings, start=1):
+        parts = ["<ol style='margin: 0; padding-left: 0; list-style: none'>"]
+        for number, finding in numbered:
             lines = self._lines(finding, number)
             parts.append(f"<li style='margin: 3px 0'><span style='color: {_COLOURS[finding.status]}; "
                          f"font-weight: 600'>{esc(lines[0][1])}</span>")
@@ -111,6 +105,29 @@ class Report:
                              f"{esc(line)}</div>")
             parts.append("</li>")
         parts.append("</ol>")
+        return "".join(parts)
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the requirements not met first, those met folded under one line (an exercise's report
+        carries the earlier notebooks' rules, mostly met: the rows to work on stand out)."""
+        esc = html.escape
+        parts = ['<div class="course-agent-report" style="font-family: var(--jp-ui-font-family, sans-serif); '
+                 'color: var(--jp-ui-font-color1, inherit); line-height: 1.45">',
+                 f"<div style='font-weight: 600; margin-bottom: 4px'>{esc(self.header())}</div>"]
+        if self.note:
+            parts.append(f"<div style='margin: 4px 0 6px; padding: 6px 8px; border-left: 3px solid "
+                         f"var(--jp-warn-color1, #f9a825)'>{esc(self.note)}</div>")
+        numbered = list(enumerate(self.findings, start=1))
+        passed = [(n, f) for n, f in numbered if f.status == PASSED]
+        rest = [(n, f) for n, f in numbered if f.status != PASSED]
+        if rest and passed:  # what to work on first; the rows already met folded below, under their numbers
+            parts.append(self._html_items(rest))
+            summary = ntr("✔ {n} more requirement met ({numbers})", "✔ {n} more requirements met ({numbers})",
+                          len(passed), self.language, numbers=", ".join(str(n) for n, _ in passed))
+            parts.append(f"<details style='margin-top: 4px'><summary style='color: {_COLOURS[PASSED]}'>"
+                         f"{esc(summary)}</summary>{self._html_items(passed)}</details>")
+        else:
+            parts.append(self._html_items(numbered))
         for hint in self.hints:
             parts.append(f"<details style='margin-top: 4px'><summary>{esc(tr('Hint', self.language))}</summary>"
                          f"<div style='margin-left: 1.2em'>{esc(hint[:1].upper() + hint[1:])}</div></details>")

@@ -310,8 +310,8 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 #   answer;
 # - the rules of notebooks 3 and 4 are checked again on the same loop.
 #
-# Once it all passes, the check keeps your loop for notebook 6. While the cell above is unchanged, it says "not done
-# yet".
+# Once it all passes, the check keeps your loop for notebook 6. Until you change the loop you brought, the check judges
+# it as it is: the earlier rules pass, and this notebook's rows fail.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -343,8 +343,8 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 # - каждый сбой должен вернуться модели как `tool_result` с `is_error`, а запуск — дойти до ответа модели;
 # - правила блокнотов 3 и 4 проверяются на том же цикле ещё раз.
 #
-# Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 6. Пока вы не изменили ячейку выше, проверка отвечает
-# «пока не сделано».
+# Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 6. Пока вы не изменили принесённый цикл, проверка судит его
+# как есть: прежние правила выполнены, а требования этого блокнота — нет.
 #
 # <details><summary>Подсказка 1</summary>
 #

@@ -413,7 +413,7 @@ start_from(5, grow_into=review_every_stop)  # переносит в эту яч�
 #
 # - a pause, a stop sequence, and a tool call or an answer cut by `max_tokens`;
 # - it judges each stop from what your loop sent and returned;
-# - it checks the rules of notebooks 3–5 again.
+# - it checks the rules of notebooks 3–5 again (all but notebook 4's concurrency, which exercises 4 and 5 judged).
 #
 # No scenario here refuses, fills the context window or stops for an unknown reason: those are step 2's.
 #
@@ -450,7 +450,8 @@ start_from(5, grow_into=review_every_stop)  # переносит в эту яч�
 #
 # - ход встаёт на паузу, срабатывает стоп-последовательность, `max_tokens` обрезает вызов инструмента или ответ;
 # - о каждой остановке проверка судит по тому, что ваш цикл отправил и что вернул;
-# - правила блокнотов 3–5 она тоже проверяет заново.
+# - правила блокнотов 3–5 она тоже проверяет заново (кроме одновременности из блокнота 4: её проверяли упражнения 4
+#   и 5).
 #
 # Отказа, переполненного контекстного окна и неизвестной причины остановки здесь не будет: это шаг 2.
 #

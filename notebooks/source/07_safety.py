@@ -351,7 +351,9 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 # - every merge that reaches GitLab needs a `True` of its own (it also tries a yes followed by a no, and a merge the
 #   injection asks for elsewhere).
 #
-# The rules of notebooks 3–6 are checked again. While the cell above is unchanged, it says "not done yet".
+# The rules of notebooks 3–6 are checked again (all but notebook 4's concurrency, which exercises 4 and 5 judged).
+# Until you change the loop you brought, the check judges it as it is: the earlier rules pass, and this notebook's rows
+# fail.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -385,7 +387,9 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 # - каждому слиянию, дошедшему до GitLab, нужен собственный `True` (проверка пробует и «да», за которым следует «нет»,
 #   и слияние другого merge request, о котором просит инъекция).
 #
-# Правила из блокнотов 3–6 проверяются заново. Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
+# Правила из блокнотов 3–6 проверяются заново (кроме одновременности из блокнота 4: её проверяли упражнения 4 и 5).
+# Пока вы не изменили принесённый цикл, проверка судит его как есть: прежние правила выполнены, а требования этого
+# блокнота — нет.
 #
 # <details><summary>Подсказка 1</summary>
 #

@@ -402,7 +402,8 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # - it checks the rules of notebooks 3–7 again: the rules of notebooks 3–5 (the cap included), every stop reason of
 #   notebook 6, and notebook 7's gate, with the same approvers as there.
 #
-# While the cell above is unchanged, it says "not done yet".
+# Until you change the loop you brought, the check judges it as it is: the earlier rules pass, and this notebook's rows
+# fail.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -437,7 +438,8 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # - она снова проверяет правила блокнотов 3–7: правила блокнотов 3–5 (включая ограничение на число итераций), каждую
 #   причину остановки из блокнота 6 и шлюз из блокнота 7 — с теми же функциями подтверждения, что и там.
 #
-# Пока вы не изменили ячейку выше, проверка отвечает «пока не сделано».
+# Пока вы не изменили принесённый цикл, проверка судит его как есть: прежние правила выполнены, а требования этого
+# блокнота — нет.
 #
 # <details><summary>Подсказка 1</summary>
 #
