@@ -297,6 +297,9 @@ class Agent:
                     "two_kinds_only" in self.flaws and not isinstance(error, (gitlab.GitlabError, TypeError))):
                 raise
             self.failures = getattr(self, "failures", 0) + 1
+            if "gitlab_no_type" in self.flaws and isinstance(error, gitlab.GitlabError):  # attack 12's H17
+                return {"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                        "content": f"GitLab: {error.response_code} {error.error_message}"}
             if "circuit_breaker" in self.flaws and self.failures >= 2:  # attack 12's H13: a failure limit
                 raise RuntimeError(f"{self.failures} tool calls failed: giving up") from error
             return {"type": "tool_result", "tool_use_id": block.id, "content": f"{type(error).__name__}: {error}",

@@ -53,6 +53,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "two_kinds_only": (("two_kinds_only",), {"send": "stream"}, "says_what_failed"),
         "circuit_breaker": (("circuit_breaker",), {}, "says_what_failed"),
         "errors_last": (("errors_last",), {}, "says_what_failed"),
+        "gitlab_no_type": (("gitlab_no_type",), {"send": "stream"}, "says_what_failed"),
         "sequential": ((), {"concurrent": False}, "concurrent"),
         "by_tool_batches": (("by_tool_batches",), {"send": "with_options"}, "concurrent")}.items()},
     6: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {

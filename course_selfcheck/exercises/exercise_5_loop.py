@@ -64,12 +64,34 @@ def _each_call_its_own(loop: Callable, lang: str) -> Seen:
     if not isinstance(run.returned, str) or last != "end_turn" or returns_answer(run, lang).status == BROKEN:
         return Seen(False, tr("after the failed call the run did not go on to the answer ({value})", lang,
                               value=str(run.returned)[:80]))
-    either = _whatever_fails(loop, lang)
+    either = _whatever_fails(loop, lang) or _gitlab_error_named(loop, lang)
     if either is not None:
         return either
     return Seen(True, tr("a turn of two reads, one without its arguments: that one came back as an error naming its "
                          "type and message, the other with its file, and the review went on; with the other read's "
-                         "connection dropped too, both came back as errors and the review went on", lang))
+                         "connection dropped too, both came back as errors and the review went on; GitLab's 404 came "
+                         "back naming its type", lang))
+
+
+MISSING = 999
+"""A merge request the demo GitLab does not have: get_diff fails with GitLab's 404."""
+
+
+def _gitlab_error_named(loop: Callable, lang: str) -> Seen | None:
+    """GitLab's 404 for a merge request that does not exist comes back naming its type too (a loop that words
+    GitLab's errors its own way, 'GitLab: 404 Not found', drops it). None when it does, or the run did not show it
+    (a loop that raised there is judged by errors_are_results)."""
+    run = run_scenario(loop, MISSING)
+    failed = [b for call in run.calls for b in results_for(call.body, [u.get("id") for _, r in run.answered
+                                                                       for u in tool_uses(r)])
+              if b.get("is_error") is True]
+    if not failed or run.error is not None:
+        return None
+    said = str(failed[0].get("content"))
+    if NAMES_IT.search(said):
+        return None
+    return Seen(False, tr("GitLab answered 404 for !{pr}, and the call's result says {said}: say what went wrong, the "
+                          "error's type and its message", lang, pr=MISSING, said=short_value(said)))
 
 
 class DroppedRead:
