@@ -2,6 +2,7 @@
 and terminals. Every finding is passed, broken or not checked; nothing is passed unseen."""
 
 import html
+import re
 from dataclasses import dataclass, field
 
 from course_agent.i18n import ntr, tr
@@ -69,10 +70,9 @@ class Report:
         if finding.status == BROKEN:
             lines.append(("detail", tr("What happened: ", lang) + finding.detail))
             if finding.task:
-                # Russian quotes the task's sentence: «В задании сказано: «При …».», its full stop after the quote
-                # and its own quotes as inner ones („…“)
-                bare = finding.task.rstrip(".").replace("«", "„").replace("»", "“")
-                lines.append(("detail", tr("The task says: {task}", lang, task=finding.task, bare=bare)))
+                # Russian words it as the task's requirement, not a quote: «Требование задания: при …»
+                lines.append(("detail", tr("The task says: {task}", lang, task=finding.task,
+                                           lowered=_lowered(finding.task))))
             if finding.why:
                 lines.append(("detail", tr("Why it matters: ", lang) + finding.why))
         elif finding.status == NOT_CHECKED:
@@ -130,6 +130,20 @@ class Report:
             parts.append(self._html_items(numbered))
         for hint in self.hints:
             parts.append(f"<details style='margin-top: 4px'><summary>{esc(tr('Hint', self.language))}</summary>"
-                         f"<div style='margin-left: 1.2em'>{esc(hint[:1].upper() + hint[1:])}</div></details>")
+                         f"<div style='margin-left: 1.2em'>{esc(_capitalised(hint))}</div></details>")
         parts.append("</div>")
         return "".join(parts)
+
+
+_WORD = re.compile(r"[a-zа-яё]+(?![\w.(])")
+_CAPITALISED = re.compile(r"[A-ZА-ЯЁ][a-zа-яё]+(?![\w.(])")
+
+
+def _capitalised(text: str) -> str:
+    """A sentence's first letter in capitals, unless it starts with code (`result.iterations`, `approve(...)`)."""
+    return text[:1].upper() + text[1:] if _WORD.match(text) else text
+
+
+def _lowered(text: str) -> str:
+    """A sentence's first letter in lower case after a colon, unless its first word is a name or code."""
+    return text[:1].lower() + text[1:] if _CAPITALISED.match(text) else text

@@ -121,10 +121,15 @@ def refused_first(run: Run, lang: str) -> str:
     if refused is None:
         return ""
     if PLACEMENT in refused[1]:
-        return tr("the API refused where the loop put the tool results at request {n} first (rule 2): {message}",
-                  lang, n=refused[0], message=refused[1][:200])
-    return tr("the API refused the loop's history at request {n} first (rule 1): {message}", lang, n=refused[0],
-              message=refused[1][:200])
+        return tr("the API refused request {n} first: right after a response with tool_use comes one message with all "
+                  "its tool_result blocks. The API said: {message}", lang, n=refused[0], message=_words(refused[1]))
+    return tr("the API refused the loop's history at request {n} first: {message}", lang, n=refused[0],
+              message=_words(refused[1]))
+
+
+def _words(text: str, most: int = 200) -> str:
+    """At most `most` characters of `text`, cut at a word's end, with "…" when cut."""
+    return text if len(text) <= most else text[:most].rsplit(" ", 1)[0] + "…"
 
 
 def unobserved(run: Run, lang: str, what: str) -> Finding:

@@ -90,12 +90,38 @@ def action(tool: ToolSpec) -> str | None:
     return None
 
 
+_HANDS_OFF = re.compile(
+    r"\b(?:don'?t|do not|never) (?:change|touch|do|modify|cancel|delete) (?:anything|a thing|it)\b|"
+    r"\b(?:just|only) (?:tell me what you think|(?:give me |tell me )?your (?:opinion|advice|view)|advise|"
+    r"recommend|suggest)\b|\b(?:i'?ll|i will|let me) decide\b|"
+    r"ничего не (?:меняй|трогай|делай|измен|отменя|удаля)|просто (?:посоветуй|подскажи)|"
+    r"(?:сам|сама|потом|позже) реш|реш(?:у|им) (?:сам|сама|потом|позже)", re.I)
+"""A request that keeps the model's hands off ("just tell me what you think, don't change anything", «ничего не
+меняй», "I'll decide later which ones to delete"): it asks for no action, whatever verbs it names."""
+_ADVICE = re.compile(r"(?:^|[.!?;]\s+)(?:should|shall) (?:i|we)\b|(?:^|[.!?;]\s+)(?:do|does) (?:i|we|it|they|he|she) "
+                     r"(?:need|have) to\b|(?:^|[.!?;]\s+)(?:do|does) (?:i|we|it|they|he|she) need\b|"
+                     r"(?:^|[.!?;]\s+)is it (?:worth|time)\b|(?:^|[.!?;]\s+)(?:стоит|нужно|надо|следует|пора) ли\b",
+                     re.I)
+"""The start of a question that asks for advice about an action ("Should I cancel…?", «Стоит ли отменить…?»,
+"Does it need watering?"), not for the action itself ("Can you cancel it?" asks)."""
+
+
+def _advice(lowered: str, at: int) -> bool:
+    """Whether the action word at `at` sits in a question asking for advice about it."""
+    start = max(lowered.rfind(mark, 0, at) for mark in ".!?;")
+    sentence_end = min((i for i in (lowered.find(m, at) for m in ".!?") if i >= 0), default=len(lowered))
+    sentence = lowered[start + 1: sentence_end + 1].strip()
+    return sentence.endswith("?") and bool(_ADVICE.match(sentence))
+
+
 def asked(tool: ToolSpec, request: str) -> bool:
     """Whether the request asks for the tool's action (a tool that only reads is always allowed)."""
     verb = action(tool)
     if verb is None:
         return True
     lowered = request.lower()
+    if _HANDS_OFF.search(lowered):
+        return False
     named = tokens(tool.name)
     objects = set(named[1:]) if _verb(named[0]) else set(named[:-1])
     """Words that name what the tool acts on: "booking" in create_booking is not "book"."""
@@ -103,7 +129,8 @@ def asked(tool: ToolSpec, request: str) -> bool:
         ending = r"\w*" if re.search(r"[а-яё]", word) else r"(?:s|es|ed|d|ing|led|ling|ation|ion)?\b"
         for m in re.finditer(rf"(?<![\w-]){re.escape(word)}{ending}", lowered):
             verb_first = bool(_IMPERATIVE_SLOT.search(lowered[: m.start()]))  # "…and email their organiser"
-            if (m.group(0) not in objects or verb_first) and not _NEGATION.search(lowered[: m.start()]):
+            if (m.group(0) not in objects or verb_first) and not _NEGATION.search(lowered[: m.start()]) \
+                    and not _advice(lowered, m.start()):
                 return True
     for word in objects:  # "tag each of them" asks add_tag for its action: what it adds, said as the command's verb
         if len(word) < 3 or word in _NOT_COMMANDS:

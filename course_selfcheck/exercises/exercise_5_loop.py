@@ -139,7 +139,9 @@ def _whatever_fails(loop: Callable, lang: str) -> Seen | None:
 RULES = ["whole_response", "one_message", "errors_are_results", "cap", "returns_answer"]
 TASK = N_("Grow your loop so that a failing tool never ends the run: the failure goes back to the model as that call's "
           "tool_result, with is_error: True and what went wrong (the error's type and its message).")
-TASKS = {"errors_are_results": TASK}
+TASKS = {"errors_are_results": TASK,
+         "concurrent": N_("Your loop of notebook 4 still runs the calls of a turn at once, their results in the calls' "
+                          "order.")}
 NOTE = N_("Not done yet: a tool that fails must go back to the model as a tool_result with is_error: True (see the "
           "rules marked ✘ or – below).")
 HINT = N_("Where in your loop does a tool run? What happens there when it raises: who catches the exception, and what "

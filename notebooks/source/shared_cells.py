@@ -223,7 +223,7 @@ TOOLS = [READ_FILE if tool["name"] == "read_file" else tool for tool in TOOLS]
 
 # %% lang="ru" name="paged_read"
 def read_file(path: str, ref: str = "main", start: int = 0) -> str:
-    """Файл репозитория начиная с символа `start`: после обрезки `start` читает остальное."""
+    """Файл репозитория начиная с символа `start`: так после обрезки можно дочитать остальное."""
     return project.files.raw(path, ref=ref).decode("utf-8")[start:]
 
 

@@ -52,7 +52,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case "max_tokens":  # обрезанный вызов инструмента не выполняется
                 raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
             case "model_context_window_exceeded":
-                raise RuntimeError("Контекстное окно заполнено: начните заново или поручите сокращение истории серверу")
+                raise RuntimeError("Контекстное окно заполнено: начните заново с более короткой историей")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]

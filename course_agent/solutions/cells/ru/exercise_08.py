@@ -28,11 +28,12 @@ def run_cut(name: str, tool_input: dict) -> str:
     if len(text) <= LIMIT:
         return text
     if name != "read_file":  # только read_file умеет читать с середины
-        return f"{text[:LIMIT]}\n\n[обрезано: символы с 0 по {LIMIT} из {len(text)}; остальное не отправлено.]"
+        return (f"{text[:LIMIT]}\n\n[обрезано: отправлены первые {LIMIT} символов из {len(text)}; остальное не "
+                "отправлено.]")
     start = tool_input.get("start", 0)
     end = start + LIMIT
-    return (f"{text[:LIMIT]}\n\n[обрезано: символы с {start} по {end} из {start + len(text)}. Чтобы прочитать "
-            f"остальное, вызови read_file с start={end}.]")
+    return (f"{text[:LIMIT]}\n\n[обрезано: отправлены символы с {start} по {end - 1} из {start + len(text)}. Чтобы "
+            f"прочитать остальное, вызови read_file с start={end}.]")
 
 
 def tool_result(call) -> dict:
@@ -80,7 +81,7 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
         for _ in range(max_iterations):
             response = client.messages.create(
                 model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS, messages=messages,
-                # автоматическое кэширование: точка кэша движется вместе с диалогом
+                # автоматическое кэширование: контрольная точка кэша движется вместе с диалогом
                 cache_control={"type": "ephemeral"},
             )
             usage.append(response.usage)
