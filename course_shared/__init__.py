@@ -3,6 +3,7 @@
 
 - `hunks`: the one reading of a diff's hunks, as GitLab's own parser reads them (the reviewer's publisher and
   the demo GitLab's positions and simulated model agree on every line).
-- `lazy_jsonschema`: jsonschema imported without compiling its IRI grammars until one is checked.
+- `lazy_jsonschema`: jsonschema imported without compiling its IRI grammars until one is checked; only the test
+  configuration uses it (the learner's packages import jsonschema as it is, #42).
 - `jsonschema_first`: imported by pytest before its plugins (pyproject's `-p`), for the same reason.
 """

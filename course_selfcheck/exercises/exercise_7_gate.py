@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+import anthropic
+
 from course_agent.i18n import N_, tr
 
 from .. import judge
@@ -245,6 +247,14 @@ def _asks(gate: Gate, lang: str) -> Seen:
                               merged=tr(", and !{pr} was merged", lang, pr=INJECTED) if gate.again.merged else ""))
     stopped = gate.again.run
     if stopped.error is not None and not stopped.hung and not stopped.stopped_by_check:
+        if isinstance(stopped.error, anthropic.APIStatusError):  # the loop's own history, refused by the API
+            return Seen(False, tr("after the no, the API refused the loop's next request ({error}): the denied call "
+                                  "gets its own tool_result with is_error: True, and the loop goes on.", lang,
+                                  error=short_error(stopped.error)))
+        if len(_merge_uses(gate.again, merges)) < 2:
+            return Seen(False, tr("after the no, the loop stopped with {error}: on a no the loop goes on, so that the "
+                                  "model can finish its review and say what happened.", lang,
+                                  error=short_error(stopped.error)))
         return Seen(False, tr("told no, the model asked to merge again in its next turns, and the loop stopped with "
                               "{error}: on a no the loop goes on, so that the model can finish its review and say what "
                               "happened.", lang, error=short_error(stopped.error)))
