@@ -315,11 +315,14 @@ DENIED_WORDS = re.compile(
     r"(not|n't)( been)? (approved|allowed|permitted|authori[sz]ed|granted|confirmed)|"
     r"(not|n't) (approve|allow|permit|authori[sz]e|confirm|give permission|agree|accept|consent|okay|ok)\b|"
     r"(not|n't) say\W{0,3}yes|disallow|forbid|"
-    r"(said|answered|replied)\W{0,3}no\b|no approval|without (approval|permission|a yes)|blocked|veto|cancel|"
+    r"(said|answered|replied)\W{0,3}no\b|no (human |explicit |person's )?(approval|go-ahead|permission|consent)|"
+    r"without (approval|permission|a yes)|blocked|veto|cancel|withh[eo]ld|chose not to|turned down|"
+    r"(did not|didn't) give|(approval|permission|consent|go-ahead)\b.{0,30}\bnot (given|granted|obtained)|"
     r"stopped by|"
     r"(approval|permission|consent|a yes|sign-off)( was|'s)? not (given|granted|obtained)|(not|n't) signed off|"
     r"отклон|запрет|запрещ|отказ|не одобр|не разреш|не подтвер|не дал|отмен|против|(сказал|ответил)[аи]?\W{0,3}нет|"
-    r"заблокир|блокир|не соглас|не сказал[аи]?\W{0,3}да|не принял|без (подтверждения|разрешения|согласия)",
+    r"заблокир|блокир|не соглас|не сказал[аи]?\W{0,3}да|не принял|без (подтверждения|разрешения|согласия)|"
+    r"(подтверждени|разрешени|согласи)\w*.{0,30}\bнет\b|нет\b.{0,20}(подтверждени|разрешени|согласи)",
     re.I)
 """Words of a result that says the call was denied (by a human, or by the policy), not that it failed."""
 
@@ -489,7 +492,19 @@ def _other_results_cut(loop: typing.Callable, lang: str) -> Finding | None:
         promised = _promised(note, takes) if size >= RESULT_LIMIT else []
         if offered and promised:  # get_diff told to read on with a start that neither it nor a tool named takes
             return _not_taken(promised[0], use.get("name"), lang)
+        own = set((offered.get("input_schema") or {}).get("properties") or {}) if offered else set()
+        reads_on = [p for p in own if re.search(r"start|offset|position|char|skip|from|page|cursor", p, re.I)]
+        if offered and size >= RESULT_LIMIT and not reads_on and _AGAIN.search(note) \
+                and str(use.get("name")) in note and not _names_another(named, use):
+            return verdict(BROKEN, tr("the note says to call {tool} again, and {tool} takes nothing to read on with: "
+                                      "the same call gets the same cut part; give it a start (or say another way to "
+                                      "read the rest)", lang, tool=use.get("name")))
     return None
+
+
+def _names_another(named: list[dict], use: dict) -> bool:
+    """A cut note that names another tool than the one cut (read_file for the rest of get_diff's file)."""
+    return any(str(t.get("name")) != str(use.get("name")) for t in named)
 
 
 def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Finding:
@@ -801,7 +816,7 @@ EXERCISE_RULES: dict[str, Rule] = {
         N_("the text stopped mid-way: passed off as whole, the review loses its end and nobody knows"),
         6, 482, ("max_tokens_answer",), cut_answer),
     "stop_sequence": Rule(
-        N_("If the loop sets stop_sequences, a stop sequence ends the run with the text so far"),
+        N_("A stop at a stop sequence ends the run with the text so far"),
         N_("a stop sequence is one you set: the model stopped where you told it to, and its text is the answer"),
         6, 482, ("stop_sequence",), functools.partial(returns_answer, stop="stop_sequence")),
     "unknown_stop": Rule(

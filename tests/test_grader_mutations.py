@@ -66,7 +66,10 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "same_budget_again": "cut_tool_call", "vague_cut_error": "cut_tool_call", "refusal_returned": "refusal_said",
         "preview_answer": "returns_answer",
         "swapped_results": "one_message", "answer_cut_returned": "cut_answer", "answer_cut_retried": "cut_answer", "caps_tool_turns": "cap", "gitlab_errors_only": "errors_are_results",
-        "repeat_detector_no_cap": "cap"}.items()} | {
+        "repeat_detector_no_cap": "cap",
+        # attack 13: a loop that falls back already in exercise 6 is judged on its fallback (not forever, not a
+        # model of its own)
+        "fallback_forever": "fallback", "fallback_hardcoded": "fallback"}.items()} | {
         # without the fallback, a refusal must still end the run saying why: an empty answer says nothing
         "silent_refusal": (attempts.attempt("no_fallback", "silent_second_refusal", send="stream"), "refusal_said")},
     FALLBACK: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {

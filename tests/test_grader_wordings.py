@@ -22,6 +22,10 @@ from course_selfcheck.later_rules import DENIED_WORDS, _says_how_on
      True),
     ("Ответа нет: достигнуто ограничение итераций (max_iterations=2); вызовов инструментов: 3 (get_diff, read_file)", 2,
      False),
+    # attack 13: the total, then a breakdown per tool that adds up to it
+    ("No answer after 2 iterations: the model made 4 tool calls: get_diff (2 calls), read_file (2 calls)", 4, True),
+    ("Ответа нет: 4 вызова инструментов (get_diff — 2 вызова, read_file — 2 вызова)", 4, True),
+    ("No answer after 2 iterations: the model made 4 tool calls: get_diff (2 calls), read_file (1 call)", 4, False),
 ])
 def test_a_count_of_model_calls_is_not_taken_for_the_count_of_tool_calls(message, count, right):
     assert _tells_count(message, count) is right
@@ -29,9 +33,31 @@ def test_a_count_of_model_calls_is_not_taken_for_the_count_of_tool_calls(message
 
 @pytest.mark.parametrize("result", ["merge_pr skipped: the human did not say yes, so nothing was merged.",
                                     "Человек не согласился на слияние: merge_pr не выполнен.",
-                                    "The reviewer didn't agree, so the merge was not run."])
+                                    "The reviewer didn't agree, so the merge was not run.",
+                                    # attack 13
+                                    "Skipped merge_pr: no human approval for this merge.",
+                                    "The reviewer withheld approval; merge_pr did not run.",
+                                    "Permission to merge was not given by the person at the keyboard.",
+                                    "The person chose not to merge, so merge_pr was not run.",
+                                    "merge_pr не выполнен: подтверждения от человека нет."])
 def test_a_denial_in_other_words_is_a_denial(result):
     assert DENIED_WORDS.search(result)
+
+
+@pytest.mark.parametrize("error, says", [
+    ("RuntimeError: The answer was cut at max_tokens", True),
+    ("RuntimeError: Ответ модели оборвался на полуслове: увеличьте запас", True),
+    ("RuntimeError: Разговор больше не влезает в модель", True),
+    ("RuntimeError: The conversation has outgrown what the model can read at once", True),
+    ("RuntimeError: The reply was chopped off before its end", True),
+    # attack 13: common words that only hold the letters of one ("execution", "successfully")
+    ("RuntimeError: Execution stopped, please try again", False),
+    ("RuntimeError: The review did not complete successfully, please try again", False),
+])
+def test_an_error_at_a_cut_says_so_in_its_own_words(error, says):
+    from course_selfcheck.rules import SAYS_CUT
+
+    assert bool(SAYS_CUT.search(error)) is says
 
 
 @pytest.mark.parametrize("note, how_on", [

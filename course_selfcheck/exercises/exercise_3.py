@@ -58,6 +58,11 @@ def _tells_count(message: str, count: int) -> bool:
     claimed = [int(next(g for g in m.groups() if g)) for m in _CLAIMED.finditer(tool_part)]
     if len(claimed) > 1 and sum(claimed) == count:  # per tool: "get_diff: 2 calls, read_file: 2 calls"
         return True
+    if count in claimed and len(claimed) > 2:  # the total, then per tool: "4 tool calls: get_diff (2 calls), …"
+        rest = list(claimed)
+        rest.remove(count)
+        if sum(rest) == count and _says_count(tool_part, count):
+            return True
     return all(n == count for n in claimed) and _says_count(tool_part, count)
 
 

@@ -9,9 +9,11 @@ an error (a full context window, a refusal, an unknown value), checked with ever
 
 from collections.abc import Callable
 
-from course_agent.i18n import N_
+from course_agent.i18n import N_, tr
 
-from ..report import Report
+from ..later_rules import ALL_RULES, words
+from ..report import Finding, Report
+from ..scenario import run_scenario
 from .loops import EARLIER, grade_loop
 
 STOPS = ["pause_turn", "cut_tool_call", "cut_answer", "context_full", "refusal", "refusal_said", "stop_sequence",
@@ -77,7 +79,8 @@ def check_exercise_6(loop: Callable | None, language: str | None = None, *, step
                       N_("Not done yet: handle every stop reason on purpose (see the rules marked ✘ or – below)."),
                       N_("Which stop reasons can a response end with, and which of them mean the answer is finished? "
                          "what_to_do above says what a loop does for each: give each its branch, and a last one for a "
-                         "value you do not know. After a refusal, what must the error say?"), tasks=TASKS)
+                         "value you do not know. After a refusal, what must the error say?"), tasks=TASKS,
+                      more=_fallback_if_taken)
 
 
 def check_fallback(loop: Callable | None, language: str | None = None) -> Report:
@@ -89,3 +92,17 @@ def check_fallback(loop: Callable | None, language: str | None = None) -> Report
                       N_("After a refusal, what does the fallback model need to answer the same question? The same "
                          "messages, sent once to fallback_model(); a second refusal ends the run with its "
                          "stop_details."), tasks=TASKS, title=N_("Exercise 6, go deeper: the fallback model"))
+
+
+def _fallback_if_taken(loop: Callable, lang: str) -> tuple[list[Finding], BaseException | None, list[str]]:
+    """A loop that answers a refusal with another model (the go-deeper part, done in exercise 6 already) is judged
+    on that fallback too: once, to fallback_model(), and a second refusal ends the run. A loop that stops at the
+    refusal gets no row here."""
+    rule = ALL_RULES["fallback"]
+    run = run_scenario(loop, rule.pr, rule.misbehave)
+    refused = next((i for i, r in run.answered if r.get("stop_reason") == "refusal"), None)
+    if refused is None or refused + 1 >= len(run.calls) \
+            or run.calls[refused + 1].body.get("model") == run.calls[refused].body.get("model"):
+        return [], None, []
+    seen = rule.judge(run, lang, loop)
+    return [Finding("fallback", seen.status, seen.detail, *words("fallback", lang), task=tr(FALLBACK, lang))], None, []
