@@ -34,11 +34,12 @@ _CONDITION = re.compile(r"(?:(?<=[\s,;.])|^)(?:and\s+|и\s+|,\s*)?(?P<if>if|when
 _EQUIVALENT = re.compile(r"\b(?:the\s+)?(?P<to>[a-z]+)\s+equivalent\s+of\s+"
                          r"(?P<amount>[$€£¥₽]?\s?\d{1,12}(?:,\d{3})*(?:\.\d+)?)\s*"
                          r"(?P<from>(?-i:[A-Z]{3})|dollars?|euros?|pounds?|rubles?|roubles?|yen)?|"
-                         r"(?P<amount2>\d{1,3}(?:\s\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)\s*(?P<from2>(?-i:[A-Z]{3})|"
+                         r"(?<![\d.,])(?P<amount2>\d{1,3}(?:\s\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)\s*(?P<from2>(?-i:[A-Z]{3})|"
                          r"долл\w*|евро|фунт\w*|руб\w*|dollars?|euros?|pounds?)\s+(?:в|in|into)\s+"
                          r"(?P<to2>евро|доллар\w*|рубл\w*|фунт\w*|euros?|dollars?|pounds?|rubles?|(?-i:[A-Z]{3}))\b",
                          re.I)
-"""'the euro equivalent of 200 USD', «200 долларов в евро»: an amount to convert with a rate the first step returns."""
+"""'the euro equivalent of 200 USD', «200 долларов в евро»: an amount to convert with a rate the first step returns.
+An amount starts where a number starts (not inside one): a long run of digits is read once, not from every digit."""
 _CURRENCY_WORDS = {"euro": "EUR", "euros": "EUR", "евро": "EUR", "dollar": "USD", "dollars": "USD", "доллар": "USD",
                    "pound": "GBP", "pounds": "GBP", "фунт": "GBP", "ruble": "RUB", "rubles": "RUB", "rouble": "RUB",
                    "roubles": "RUB", "рубл": "RUB", "руб": "RUB", "yen": "JPY", "долл": "USD"}
