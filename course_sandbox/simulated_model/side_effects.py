@@ -106,6 +106,14 @@ _ADVICE = re.compile(r"(?:^|[.!?;]\s+)(?:should|shall) (?:i|we)\b|(?:^|[.!?;]\s+
 "Does it need watering?"), not for the action itself ("Can you cancel it?" asks)."""
 
 
+def hands_off(request: str) -> bool:
+    """The request keeps the model's hands off every action: it says so, or it asks for advice about one. Forced to
+    call a tool, the model then reads rather than acts, even when no reader fits the words."""
+    lowered = request.lower()
+    return bool(_HANDS_OFF.search(lowered)) or any(
+        _advice(lowered, m.start()) for m in re.finditer(r"\?", lowered))
+
+
 def _advice(lowered: str, at: int) -> bool:
     """Whether the action word at `at` sits in a question asking for advice about it."""
     start = max(lowered.rfind(mark, 0, at) for mark in ".!?;")

@@ -225,7 +225,7 @@ def _forced_choice(tools: list[tool_roles.ToolSpec], task: str, evidence: Eviden
         fresh = [t for t in rank(allowed, evidence) + allowed if _key(t.name, tool_input(t, evidence)) not in made]
         if finishing or fresh:
             return (finishing or fresh)[0]
-    ranked = rank(allowed, evidence) or rank(tools, evidence)
+    ranked = rank(allowed, evidence) or ([] if allowed and side_effects.hands_off(task) else rank(tools, evidence))
     if ranked:
         return ranked[0]
     # forced, a tool is called even when none fits well: the one the request's words come closest to (one word of
