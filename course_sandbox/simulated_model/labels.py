@@ -101,7 +101,8 @@ def _value_end(text: str, start: int) -> int:
         ch = text[i]
         if ch in ";\n":
             return i
-        if ch in ".!?" and (i + 1 == len(text) or text[i + 1].isspace()) and not _ABBREVIATION.search(text[start:i]):
+        if ch in ".!?" and (i + 1 == len(text) or text[i + 1].isspace()) \
+                and not _ABBREVIATION.search(text[max(start, i - 8):i]):
             return i
         if ch == "," and not re.match(r",\s*(?:д\.\s*|дом\s+)?\d+[а-яёa-z]?(?:[,;.]|\s|$)", text[i:], re.I):
             return i
