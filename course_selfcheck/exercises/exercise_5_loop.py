@@ -64,13 +64,14 @@ def _each_call_its_own(loop: Callable, lang: str) -> Seen:
     if not isinstance(run.returned, str) or last != "end_turn" or returns_answer(run, lang).status == BROKEN:
         return Seen(False, tr("after the failed call the run did not go on to the answer ({value})", lang,
                               value=str(run.returned)[:80]))
-    either = _whatever_fails(loop, lang) or _gitlab_error_named(loop, lang)
-    if either is not None:
-        return either
-    return Seen(True, tr("a turn of two reads, one without its arguments: that one came back as an error naming its "
-                         "type and message, the other with its file, and the review went on; with the other read's "
-                         "connection dropped too, both came back as errors and the review went on; GitLab's 404 came "
-                         "back naming its type", lang))
+    seen = [tr("a turn of two reads, one without its arguments: that one came back as an error naming its type and "
+               "message, the other with its file, and the review went on", lang)]
+    for more in (_whatever_fails(loop, lang), _gitlab_error_named(loop, lang)):
+        if more is not None and more.ok is False:
+            return more
+        if more is not None:  # shown and met: said; a run that did not show it is not claimed
+            seen.append(more.detail)
+    return Seen(True, "; ".join(seen))
 
 
 MISSING = 999
@@ -79,8 +80,8 @@ MISSING = 999
 
 def _gitlab_error_named(loop: Callable, lang: str) -> Seen | None:
     """GitLab's 404 for a merge request that does not exist comes back naming its type too (a loop that words
-    GitLab's errors its own way, 'GitLab: 404 Not found', drops it). None when it does, or the run did not show it
-    (a loop that raised there is judged by errors_are_results)."""
+    GitLab's errors its own way, 'GitLab: 404 Not found', drops it). None when the run did not show it (a loop that
+    raised there is judged by errors_are_results)."""
     run = run_scenario(loop, MISSING)
     failed = [b for call in run.calls for b in results_for(call.body, [u.get("id") for _, r in run.answered
                                                                        for u in tool_uses(r)])
@@ -89,7 +90,7 @@ def _gitlab_error_named(loop: Callable, lang: str) -> Seen | None:
         return None
     said = str(failed[0].get("content"))
     if NAMES_IT.search(said):
-        return None
+        return Seen(True, tr("GitLab's 404 came back naming its type", lang))
     return Seen(False, tr("GitLab answered 404 for !{pr}, and the call's result says {said}: say what went wrong, the "
                           "error's type and its message", lang, pr=MISSING, said=short_value(said)))
 
@@ -114,7 +115,8 @@ class DroppedRead:
 def _whatever_fails(loop: Callable, lang: str) -> Seen | None:
     """FAILING_TURN again, the other read's connection dropped: two calls of one turn fail, with two kinds of
     error, and the run still goes on to the answer (a loop that catches only the errors it has seen, or gives up
-    after a number of failures, stops). None when it went on, or when the run did not show it."""
+    after a number of failures, stops). Met (True) when both came back and the review went on; None when the run
+    did not show it."""
     with Sandboxes() as sandboxes:
         run = run_scenario(loop, *FAILING_TURN, sandboxes=DroppedRead(sandboxes))  # type: ignore[arg-type]
     turn = without_arguments(run)
@@ -133,7 +135,10 @@ def _whatever_fails(loop: Callable, lang: str) -> Seen | None:
         if result.get("is_error") is not True and not (file and file.strip()[:200] in text):
             return Seen(False, tr("a read whose GitLab connection dropped got a result without is_error: True "
                                   "({said})", lang, said=short_value(text)))
-    return None
+    if not sent or run.error is not None or not isinstance(run.returned, str):
+        return None
+    return Seen(True, tr("with the other read's connection dropped too, both came back as errors and the review went "
+                         "on", lang))
 
 
 RULES = ["whole_response", "one_message", "errors_are_results", "cap", "returns_answer"]
