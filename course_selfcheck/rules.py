@@ -125,7 +125,7 @@ def refused_first(run: Run, lang: str) -> str:
     if PLACEMENT in refused[1]:
         return tr("the API refused request {n} first: right after a response with tool_use comes one message with all "
                   "its tool_result blocks. The API said: {message}", lang, n=refused[0], message=_words(refused[1]))
-    return tr("the API refused the loop's history at request {n} first: {message}", lang, n=refused[0],
+    return tr("the API refused the loop's history at request {n} first (rule 1): {message}", lang, n=refused[0],
               message=_words(refused[1]))
 
 

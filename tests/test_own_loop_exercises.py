@@ -215,7 +215,7 @@ def test_the_optional_check_passes_a_fallback_tried_once(attempt):
 
 
 @pytest.mark.parametrize("check, fallback, rules", [
-    (check_exercise_6, "same", ["refusal"]), (check_exercise_6, "per-request", ["refusal"]),
+    (check_exercise_6, "same", ["refusal"]), (check_exercise_6, "per-request", ["refusal", "fallback"]),
     (check_fallback, "never", ["fallback"]), (check_fallback, "twice", ["fallback"]),
     (check_fallback, "same", ["refusal", "fallback"]),
     # back to the first model after each fallback: "the rest of the run stays with it" is broken too

@@ -86,7 +86,7 @@ def run_tool(name: str, tool_input: dict) -> str:
         return text
     if name == "read_file":  # только этот инструмент умеет читать дальше
         start = tool_input.get("start", 0)
-        return (f"{text[:LIMIT]}\n\n[обрезано: отправлены символы с {start} по {start + LIMIT - 1} из "
+        return (f"{text[:LIMIT]}\n\n[обрезано: отправлены символы от {start} до {start + LIMIT} из "
                 f"{start + len(text)}. Чтобы прочитать остальное, вызови read_file с start={start + LIMIT}.]")
     return f"{text[:LIMIT]}\n\n[обрезано: первые {LIMIT} из {len(text)} символов; файлы читай через read_file.]"
 

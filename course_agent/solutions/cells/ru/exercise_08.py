@@ -28,11 +28,10 @@ def run_cut(name: str, tool_input: dict) -> str:
     if len(text) <= LIMIT:
         return text
     if name != "read_file":  # только read_file умеет читать с середины
-        return (f"{text[:LIMIT]}\n\n[обрезано: отправлены первые {LIMIT} символов из {len(text)}; остальное не "
-                "отправлено.]")
+        return f"{text[:LIMIT]}\n\n[обрезано: отправлены первые {LIMIT} символов из {len(text)}; дальше не отправлено.]"
     start = tool_input.get("start", 0)
     end = start + LIMIT
-    return (f"{text[:LIMIT]}\n\n[обрезано: отправлены символы с {start} по {end - 1} из {start + len(text)}. Чтобы "
+    return (f"{text[:LIMIT]}\n\n[обрезано: отправлены символы от {start} до {end} из {start + len(text)}. Чтобы "
             f"прочитать остальное, вызови read_file с start={end}.]")
 
 
