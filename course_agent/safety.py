@@ -239,7 +239,7 @@ class AuditLog:
         self._clock = clock
         self._lock = threading.Lock()
 
-    def record(self, tool: str, tool_input: dict, decision: str, by: str, reason: str = "") -> dict:
+    def record(self, tool: str, tool_input: dict, *, decision: str, by: str, reason: str = "") -> dict:
         entry = {"time": round(self._clock(), 3), "tool": tool, "input": tool_input, "decision": decision,
                  "by": by, "reason": reason}
         line = redact(json.dumps(entry, ensure_ascii=False, default=str))
@@ -273,10 +273,10 @@ class SafetyGate:
         lang = _lang()
         ruling = self._rule(tool, lang)
         if ruling.decision is Decision.DENY:
-            self.audit.record(tool.name, tool_input, "denied", "policy", ruling.why)
+            self.audit.record(tool.name, tool_input, decision="denied", by="policy", reason=ruling.why)
             return ruling.refusal
         if ruling.decision is Decision.ALLOW:
-            self.audit.record(tool.name, tool_input, "allowed", "policy")
+            self.audit.record(tool.name, tool_input, decision="allowed", by="policy")
             return None
         try:
             with self._one_question_at_a_time:
@@ -285,14 +285,15 @@ class SafetyGate:
             if not isinstance(verdict, Verdict):
                 raise TypeError(f"an approver must return a Verdict, not {type(verdict).__name__}")
         except (KeyboardInterrupt, SystemExit):
-            self.audit.record(tool.name, tool_input, "denied", "interrupted",
-                              tr("interrupted while waiting for an answer", lang))
+            self.audit.record(tool.name, tool_input, decision="denied", by="interrupted",
+                              reason=tr("interrupted while waiting for an answer", lang))
             raise
         except Exception as error:  # an approver that breaks must not approve
             verdict = Verdict(False, "error", tr("the approver failed: {error}", lang,
                                                  error=type(error).__name__))
         approved = verdict.approved is True  # only an explicit yes opens the gate: Verdict("no", ...) is a no
-        self.audit.record(tool.name, tool_input, "approved" if approved else "denied", verdict.by, verdict.reason)
+        self.audit.record(tool.name, tool_input, decision="approved" if approved else "denied", by=verdict.by,
+                          reason=verdict.reason)
         if approved:
             return None
         because = f" ({verdict.reason})" if verdict.reason else ""

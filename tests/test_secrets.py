@@ -97,7 +97,8 @@ def test_approvals_reach_a_leaky_approver_and_the_audit_stays_clean(sandbox, tmp
 def test_the_audit_log_redacts_what_it_records(tmp_path, monkeypatch):
     monkeypatch.setenv("GITLAB_TOKEN", TOKEN)
     audit = AuditLog(tmp_path / "audit.jsonl")
-    audit.record("post_comment", {"body": f"token {TOKEN}", "key": KEY}, "allowed", "policy", f"saw {TOKEN}")
+    audit.record("post_comment", {"body": f"token {TOKEN}", "key": KEY}, decision="allowed", by="policy",
+                 reason=f"saw {TOKEN}")
     assert KEY not in (tmp_path / "audit.jsonl").read_text() and TOKEN not in (tmp_path / "audit.jsonl").read_text()
     assert KEY not in json.dumps(audit.entries) and TOKEN not in json.dumps(audit.entries)
 

@@ -63,7 +63,7 @@ class ApprovalPrompt(widgets.VBox):
         self.deny_button.on_click(lambda _: self.decide(False, CLICKED_DENY))
         super().__init__([self.question, widgets.HBox([self.approve_button, self.deny_button]), self.status])
 
-    def decide(self, approved: bool, by: str, reason: str = "", reason_shown: str | None = None) -> Verdict:
+    def decide(self, approved: bool, by: str, reason: str = "", *, reason_shown: str | None = None) -> Verdict:
         """Record the first decision; later clicks change nothing. `reason_shown`: the reason in the learner's words."""
         with self._lock:
             if self.verdict is None:
@@ -99,7 +99,7 @@ class ApprovalPrompt(widgets.VBox):
     def wait(self, timeout: float) -> Verdict:
         if not self._answered.wait(timeout):
             self.decide(False, "timeout", f"no answer within {timeout:g} s",
-                        tr("no answer within {seconds} s", self.language, seconds=f"{timeout:g}"))
+                        reason_shown=tr("no answer within {seconds} s", self.language, seconds=f"{timeout:g}"))
         return self.verdict  # type: ignore[return-value]
 
     def _repr_mimebundle_(self, **kwargs):
