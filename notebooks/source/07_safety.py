@@ -243,7 +243,7 @@ if using_demo_gitlab():  # в настоящем проекте ничего н�
 #     N --> M
 # ```
 #
-# Слово «явное» здесь главное: шлюз открывает только значение `True`. **Сначала предположите, потом запустите:**
+# Слово «явное» здесь главное: открыть шлюз может только значение `True`. **Сначала предположите, потом запустите:**
 # при каких ответах слияние выполнится с проверкой `if answer:`, а при каких — с `if answer is True:`?
 
 # %% lang="en"
@@ -388,8 +388,8 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 #   и слияние другого merge request, о котором просит инъекция).
 #
 # Правила из блокнотов 3–6 проверяются заново (кроме одновременности из блокнота 4: её проверяли упражнения 4 и 5).
-# Пока вы не изменили принесённый цикл, проверка судит его как есть: прежние правила выполнены, а требования этого
-# блокнота — нет.
+# Пока вы не изменили принесённый цикл, проверка оценивает его в том виде, в каком он пришёл: прежние правила
+# выполнены, а требования этого блокнота — нет.
 #
 # <details><summary>Подсказка 1</summary>
 #
@@ -482,8 +482,8 @@ if using_demo_gitlab():  # здесь модель просят влить merge
     try:
         answer = review_with_gate(485, approve=say_no)
     except (NotImplementedError, TypeError) as error:  # заготовка или ваш цикл из блокнота 6, ещё без approve
-        print(f"Ваш review_with_gate пока не может это выполнить ({type(error).__name__}: {error}); "
-              "пока он не пройдёт проверку, здесь работает шлюз эталонного решения.\n")
+        print(f"Ваш review_with_gate ещё не может это выполнить ({type(error).__name__}: {error}); "
+              "до тех пор, пока он не пройдёт проверку, здесь работает шлюз эталонного решения.\n")
         answer = reference(7, "ru")["review_with_gate"](485, approve=say_no)
     print(answer)
     print()
@@ -693,7 +693,7 @@ print(dict(audit.calls))
 
 # %% lang="ru"
 for entry in audit.entries:
-    print(entry["tool"], entry["input"], decision_label(entry["decision"]), "| кем:", by_label(entry["by"]))
+    print(entry["tool"], entry["input"], decision_label(entry["decision"]), "| кто решил:", by_label(entry["by"]))
 print(dict(audit.calls))
 
 # %% [markdown] lang="en"

@@ -14,7 +14,7 @@ for pr, reviewed in reviews.items():
 
 costliest, most = None, 0
 for pr, verdict, calls, billed_input in rows:
-    print(f"!{pr}  {verdict:18}  вызовов: {calls}  оплачиваемый вход, токенов: {billed_input:7.0f}")
+    print(f"!{pr}  {verdict:18}  вызовов: {calls} | оплачиваемый вход, токенов: {billed_input:7.0f}")
     if billed_input > most:  # самый дорогой на этот момент
         costliest, most = pr, billed_input
 print(f"самый дорогой: !{costliest}; сравните его расход токенов с остальными")
