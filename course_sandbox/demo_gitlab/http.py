@@ -13,7 +13,15 @@ from werkzeug.routing import Rule
 from werkzeug.wrappers import Request, Response
 
 from ..web import Routes, credential, is_the, json_response
-from . import award_routes, commit_note_routes, label_routes, merge_request_routes, notes_routes, repository_routes
+from . import (
+    award_routes,
+    commit_note_routes,
+    label_routes,
+    merge_request_routes,
+    notes_routes,
+    repository_routes,
+    search_routes,
+)
 from .errors import GitLabError, not_found
 from .project import PROJECT_ID, PROJECT_PATH, DemoProject, user
 from .repository import GitError
@@ -41,6 +49,7 @@ ROUTES: list[Route] = [
     *label_routes.ROUTES,
     *award_routes.ROUTES,
     *commit_note_routes.ROUTES,
+    *search_routes.ROUTES,
 ]
 _ROUTER = Routes([Rule("/user", endpoint=_current_user, methods=["GET"]), *(r.rule() for r in ROUTES)], CONVERTERS)
 

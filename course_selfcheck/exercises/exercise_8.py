@@ -1,6 +1,10 @@
-"""Exercise 8 (notebook 8): `rows` holds one (pr, verdict, calls, billed_input) per demo merge request
-(482-487), the table a team would look at before trusting the reviewer with a budget. !482 is
-reviewed again by the course's reviewer in a fresh sandbox, as a spot check of the learner's figures."""
+"""Exercise 8 (notebook 8): the learner's loop of notebook 7, grown in two steps, each with its own check: step 1 cuts
+an oversized tool result and says so (check_exercise_8(loop, step=1): the cut, with every earlier rule kept); step 2
+caches every request and prints the bill (check_exercise_8(loop), the default: the whole exercise).
+
+Its older form, which notebook 9's exercise still uses (check_rows): `rows` holds one (pr, verdict, calls,
+billed_input) per demo merge request (482-487), the table a team would look at before trusting the reviewer with a
+budget. !482 is reviewed again by the course's reviewer in a fresh sandbox, as a spot check of the learner's figures."""
 
 import re
 from collections.abc import Callable
@@ -304,12 +308,30 @@ LOOP_TASKS = {**{rule: KEPT for rule in STOP_RULES if rule not in EARLIER and ru
     "bill": N_("Collect every response.usage and print billed(usage) at the end."),
     "cap": N_("def review_with_cost(pr_number, approve=ask_human, max_iterations=20): your loop of notebook 7."),
 }
+STEP_1_RULES = [rule for rule in LOOP_RULES if rule not in ("cached", "bill")]
+"""Step 1: the cut, with every rule the loop already keeps (notebooks 3-6's, and notebook 7's gate); caching and the
+bill are step 2's, so a loop that does not cache or print a bill yet is not failed for them here."""
 
 
-def check_exercise_8(rows: Any, language: str | None = None) -> Report:
+def check_exercise_8(rows: Any, language: str | None = None, *, step: int = 2) -> Report:
     """Notebook 8: your loop with the result cut and caching, check_exercise_8(review_with_cost), judged by the
     self-check's rules; or, the older form, `rows` with one (pr, verdict, calls, billed_input) per demo merge
-    request (482-487), !482 reviewed again by the course's reviewer in a fresh sandbox as a spot check."""
+    request (482-487), !482 reviewed again by the course's reviewer in a fresh sandbox as a spot check.
+
+    step=1 checks the notebook's first step only (STEP_1_RULES: the cut, every earlier rule and the gate kept), and
+    never keeps the loop; step=2, the default, checks the whole exercise (the cut, caching and the bill) and keeps a
+    loop that passes. Any other step is an error, never a lighter check."""
+    if step not in (1, 2):
+        raise ValueError(f"step must be 1 or 2 (2, the default, checks the whole exercise), got {step!r}")
+    if step == 1:
+        if not callable(rows) and not is_placeholder(rows):
+            raise ValueError("step=1 checks your loop: check_exercise_8(review_with_cost, step=1)")
+        return grade_loop(8, None if is_placeholder(rows) else rows, language, STEP_1_RULES,
+                          N_("Not done yet: cut oversized results and say so (see the rules marked ✘ or – below)."),
+                          N_("Where does a tool's text come back in your loop? Cut it there to its first LIMIT "
+                             "characters, and add a line that says it was cut, out of how many characters, and the "
+                             "start that reads on."), tasks=LOOP_TASKS, title=N_("Exercise 8, step 1"),
+                          more=_the_gate, keeps=False)
     if callable(rows):
         return grade_loop(8, rows, language, LOOP_RULES,
                           N_("Not done yet: cut oversized results and say so, and cache the requests (see the rules "

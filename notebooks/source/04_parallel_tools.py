@@ -6,7 +6,7 @@
 # - to run them all, concurrently, and return **all** results in **one** user message;
 # - what happens when you split the results over several messages: the model calls tools in parallel less often.
 #
-# *About 45 minutes. Builds on notebook 3.*
+# *About 60 minutes. Builds on notebook 3.*
 #
 # Notebook 3's project, tools and rules come in one line: `from lesson_tools import ...` below. The file
 # `lesson_tools.py` sits next to this notebook. It holds the code of those three cells, unchanged. Open it from the
@@ -23,7 +23,7 @@
 # - что будет, если разбить результаты на несколько сообщений: модель станет реже делать параллельные
 #   вызовы.
 #
-# *Около 45 минут. Опирается на блокнот 3.*
+# *Около 60 минут. Опирается на блокнот 3.*
 #
 # Проект, инструменты и правила блокнота 3 приходят одной строкой: `from lesson_tools import ...` ниже. Рядом с этим
 # блокнотом лежит файл `lesson_tools.py`. В нём код тех трёх ячеек без изменений. Чтобы его прочитать, откройте файл
@@ -40,14 +40,18 @@
 # ## Several tool calls in one response
 #
 # In !484 the function `tax_for` changes. The diff shows two files that call it, and the merge request does not touch
-# them. After reading the diff, the model asks for both files in the same response:
+# them. (It shows them because the demo diff names its callers in a comment, `# Called from shop/checkout.py, ...`; a
+# real diff seldom does, and notebook 3 says what a real reviewer uses instead: a search of the code.) After reading
+# the diff, the model asks for both files in the same response:
 
 # %% [markdown] lang="ru"
 # <!-- fact: parallel-tool-calls -->
 # ## Несколько вызовов инструментов в одном ответе
 #
 # В !484 меняется функция `tax_for`. По diff видно, что её вызывают два файла, которых merge request не касается.
-# Прочитав diff, модель запрашивает оба файла в одном и том же ответе:
+# (Видно потому, что демонстрационный diff сам называет вызывающие файлы в комментарии,
+# `# Called from shop/checkout.py, ...`; настоящий diff так делает редко, и чем тогда пользуется ревьюер — поиском по
+# коду, — сказано в блокноте 3.) Прочитав diff, модель запрашивает оба файла в одном и том же ответе:
 
 # %% lang="en"
 messages = [{"role": "user", "content": "Review merge request !484."}]
@@ -352,14 +356,8 @@ loop(history, split=False)
 # - keeps their order;
 # - still returns all results in one message.
 #
-# Check it on !484: how many model calls?
-#
-# <details><summary>Answer</summary>
-#
-# Three, like `first`, `second` and `third` at the top of this notebook: the first response asks for the diff, the
-# second for both files at once (two `read_file` calls, which `run_all` runs together), and the third is the review,
-# at `end_turn`. Running the calls concurrently saves waiting, not model calls: notebook 3's loop also needs three.
-# </details>
+# **Predict first:** on !484, how many model calls will your grown loop make? Keep your guess: once your loop passes
+# its check, run `review_concurrently(484)` in a cell of your own if you like, and then open the answer under the check.
 #
 # You do not copy your old loop: the exercise cell brings it. If your exercise 3 passed its check, the check kept it
 # in `my_code/exercise_3.py`, next to this notebook. Run the exercise cell: it defines that loop here and puts its
@@ -378,14 +376,8 @@ loop(history, split=False)
 # - сохранял их порядок;
 # - по-прежнему возвращал все результаты одним сообщением.
 #
-# Проверьте его на !484: сколько получилось вызовов модели?
-#
-# <details><summary>Ответ</summary>
-#
-# Три, как `first`, `second` и `third` в начале блокнота: первый ответ запрашивает diff, второй — сразу оба файла (два
-# вызова `read_file`, которые `run_all` выполняет одновременно), третий — само ревью, с `end_turn`. Параллельные
-# вызовы экономят время ожидания, а не вызовы модели: циклу из блокнота 3 их тоже нужно три.
-# </details>
+# **Сначала предположите:** сколько вызовов модели сделает ваш доработанный цикл на !484? Запомните ответ. Когда цикл
+# пройдёт проверку, можете запустить `review_concurrently(484)` в своей ячейке, а затем откройте ответ под проверкой.
 #
 # Старый цикл копировать не нужно: его подставит ячейка упражнения. Если ваше решение упражнения 3 прошло проверку,
 # она сохранила его в `my_code/exercise_3.py`, рядом с этим блокнотом. Запустите ячейку упражнения: она выполнит
@@ -473,10 +465,28 @@ from course_selfcheck.loop_exercises import check_exercise_4
 check_exercise_4(review_concurrently)
 
 # %% [markdown] lang="en"
+# How many model calls did you predict for !484?
+#
+# <details><summary>Answer</summary>
+#
+# Three, like `first`, `second` and `third` at the top of this notebook: the first response asks for the diff, the
+# second for both files at once (two `read_file` calls, which `run_all` runs together), and the third is the review,
+# at `end_turn`. Running the calls concurrently saves waiting, not model calls: notebook 3's loop also needs three.
+# </details>
+#
 # The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(4))`
 # prints it too).
 
 # %% [markdown] lang="ru"
+# Сколько вызовов модели на !484 вы предположили?
+#
+# <details><summary>Ответ</summary>
+#
+# Три, как `first`, `second` и `third` в начале блокнота: первый ответ запрашивает diff, второй — сразу оба файла (два
+# вызова `read_file`, которые `run_all` выполняет одновременно), третий — само ревью, с `end_turn`. Параллельные
+# вызовы экономят время ожидания, а не вызовы модели: циклу из блокнота 3 их тоже нужно три.
+# </details>
+#
 # Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его
 # напечатает и `print(solution_code(4))`).
 

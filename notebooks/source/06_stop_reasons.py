@@ -66,12 +66,14 @@
 
 # %% [markdown] lang="en"
 # One decision per stop reason reads best as a `match` statement (Python 3.10 and later): Python tries each `case`
-# in turn and runs the first that fits `response.stop_reason`; `case other` fits anything and names it.
+# in turn and runs the first that fits `response.stop_reason`; `case other` fits anything and names it. Two values
+# that need the same branch can share one `case`: `case "end_turn" | "stop_sequence":` fits either (`|` reads "or").
 
 # %% [markdown] lang="ru"
 # Решение для каждой причины остановки удобнее всего записать через `match` (Python 3.10 и новее): Python
 # по очереди пробует каждый `case` и выполняет первый, под который подходит `response.stop_reason`; под `case other`
-# подходит любое значение, и оно попадает в переменную `other`.
+# подходит любое значение, и оно попадает в переменную `other`. Если двум значениям нужна одна и та же ветка, хватит
+# одного `case`: под `case "end_turn" | "stop_sequence":` подходит любое из них (`|` здесь означает «или»).
 
 # %% lang="en"
 def what_to_do(response) -> str:

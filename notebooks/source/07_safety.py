@@ -270,8 +270,9 @@ for answer in (True, False, None, "no", "yes"):
 # Grow your loop of notebook 6 into `review_with_gate(pr_number, approve=ask_human, max_iterations=20)`:
 # - before a tool in `DANGEROUS` runs, the loop calls `approve(name, tool_input)`;
 # - only `True` runs the tool. Anything else is a no: `False`, `None`, another value (`"no"`, `"yes"`) or an exception;
-# - the loop needs no timeout of its own. It waits for `approve` to answer. A late answer that is not `True` is a no
-#   too;
+# - the approver may give up and say no (the course's widget at the end of this notebook does, after two minutes);
+#   that no is a no like any other. But the loop adds no timeout of its own: it waits for `approve` to answer. A clock
+#   in the loop would turn a slow yes into a no. A late answer that is not `True` is a no too;
 # - on a no the tool does not run. The model gets a `tool_result` with `is_error: True` that says a human denied the
 #   call. The loop goes on, so the model can finish its review and say what happened;
 # - harmless tools (`get_diff`, `read_file`) run at once, with no question.
@@ -296,8 +297,10 @@ for answer in (True, False, None, "no", "yes"):
 # - прежде чем выполнить инструмент из `DANGEROUS`, цикл вызывает `approve(name, tool_input)`;
 # - инструмент выполняется только при `True`. Всё остальное — «нет»: `False`, `None`, любое другое значение (`"no"`,
 #   `"yes"`) или исключение;
-# - своего тайм-аута циклу не нужно. Он просто ждёт ответа `approve`. Если ответ пришёл с опозданием и это не `True`,
-#   это тоже «нет»;
+# - функция подтверждения может перестать ждать и ответить «нет» (так делает виджет курса в конце этого блокнота: нет
+#   ответа за две минуты — «нет»); это такое же «нет», как любое другое. А вот у цикла своего тайм-аута нет: он просто
+#   ждёт ответа `approve`. Тайм-аут в цикле превратил бы медленное «да» в «нет». Если ответ пришёл с опозданием и это
+#   не `True`, это тоже «нет»;
 # - при «нет» инструмент не выполняется. Модель получает `tool_result` с `is_error: True`, где сказано, что человек
 #   отклонил вызов. Цикл продолжается, чтобы модель закончила ревью и сказала, что произошло;
 # - безвредные инструменты (`get_diff`, `read_file`) выполняются сразу, без вопросов.
@@ -632,19 +635,20 @@ for tool in gitlab_tools.tools():
 # %% [markdown] lang="en"
 # By default `SafetyGate` allows (and logs) the tools that read or write and **asks** before dangerous ones.
 # `WidgetApprover` asks right here, with the tool and its full input, and waits for your click; no answer in two
-# minutes means no. The loop runs in a worker thread (`await asyncio.to_thread(...)`; an `await` outside a function
-# works in a notebook, not in a plain script), so the notebook stays free to receive the click. When
-# `COURSE_AGENT_AUTO_APPROVE` is `approve` or `deny`, the same prompt is shown and answered by itself: that is how
-# the saved outputs below were made (`deny`).
+# minutes means no. That timeout is the approver's own answer (a person who walked away), not a clock in the loop:
+# the loop still waits for whatever the approver says. The loop runs in a worker thread
+# (`await asyncio.to_thread(...)`; an `await` outside a function works in a notebook, not in a plain script), so the
+# notebook stays free to receive the click. When `COURSE_AGENT_AUTO_APPROVE` is `approve` or `deny`, the same prompt
+# is shown and answered by itself: that is how the saved outputs below were made (`deny`).
 
 # %% [markdown] lang="ru"
 # По умолчанию `SafetyGate` разрешает (и записывает в журнал) инструменты, которые читают или пишут, а перед опасными
 # **спрашивает** человека. `WidgetApprover` спрашивает прямо здесь, показывая инструмент и все его входные данные, и
-# ждёт вашего нажатия; нет ответа за две минуты — значит «нет». Цикл выполняется в фоновом потоке
-# (`await asyncio.to_thread(...)`; `await` вне функции допустим в блокноте, но не в обычном скрипте), поэтому ядро
-# остаётся свободным и может принять нажатие кнопки. Если
-# `COURSE_AGENT_AUTO_APPROVE` равно `approve` или `deny`, показывается тот же запрос, но ответ на него даётся
-# автоматически: так получены сохранённые выводы ниже (`deny`).
+# ждёт вашего нажатия; нет ответа за две минуты — значит «нет». Этот тайм-аут — ответ самой функции подтверждения
+# (человек отошёл от экрана), а не часы в цикле: цикл по-прежнему ждёт, что она скажет. Цикл выполняется в фоновом
+# потоке (`await asyncio.to_thread(...)`; `await` вне функции допустим в блокноте, но не в обычном скрипте), поэтому
+# ядро остаётся свободным и может принять нажатие кнопки. Если `COURSE_AGENT_AUTO_APPROVE` равно `approve` или `deny`,
+# показывается тот же запрос, но ответ на него даётся автоматически: так получены сохранённые выводы ниже (`deny`).
 
 # %%
 import asyncio

@@ -11,7 +11,7 @@
 # Shipping the reviewer is optional notebook 9's subject: posting the review on the merge request, several reviews at
 # once, long reviews that fill the context window, a real GitLab, a pipeline and batches.
 #
-# *About 90 minutes, plus 20 for the two optional parts. Builds on notebook 7.*
+# *About 110 minutes, plus 20 for the two optional parts. Builds on notebook 7.*
 #
 # <!-- rules-so-far -->
 
@@ -28,7 +28,7 @@
 # Как запустить ревьюера в работу, рассказывает необязательный блокнот 9: публикация ревью в merge request, несколько
 # ревью одновременно, длинные ревью, заполняющие контекстное окно, настоящий GitLab, пайплайн и пакетные ревью.
 #
-# *Около 90 минут и ещё 20 на две необязательные части. Опирается на блокнот 7.*
+# *Около 110 минут и ещё 20 на две необязательные части. Опирается на блокнот 7.*
 #
 # <!-- rules-so-far -->
 
@@ -296,50 +296,50 @@ print("оплачиваемый вход, токенов: без кэширов�
 # %% [markdown] lang="en"
 # ## Exercise: what your loop costs
 #
-# Your loop of notebook 7 grows once more, with the two things of this notebook: the cut and caching, the cost
+# Your loop of notebook 7 grows once more, with the two things of this notebook: the cut, then caching with the cost
 # printed. Below come:
 #
 # - notebook 3's project, tools and rules (imported from `lesson_tools.py`), and notebook 7's gate tools;
-# - a `read_file` that takes a `start`: the character to read from, so that the model can read on after a cut;
+# - a `read_file` that takes a `start`, the character to read from: the start a cut result names, so that the model
+#   can read on after a cut;
 # - `LIMIT`.
 #
 # Run the exercise cell: it puts your loop of exercise 7 (or the reference, if you skipped it) in place of the
-# stub, for you to grow into `review_with_cost`.
+# stub, for you to grow into `review_with_cost(pr_number, approve=ask_human, max_iterations=20)`.
 #
-# Grow it into `review_with_cost(pr_number, approve=ask_human, max_iterations=20)`:
-# - send `cache_control={"type": "ephemeral"}` with every request. The cache then follows the growing conversation:
-#   each turn reads every turn before it from the cache, not only the rules and tools;
-# - collect every `response.usage`, and print `billed(usage)` at the end;
-# - cut any tool result longer than `LIMIT` characters to its first `LIMIT`. Add a line that says it was cut, out of
-#   how many characters, and how to read the rest: for `read_file`, the `start` to ask for next;
-# - keep everything your loop already does: every stop reason, the gate before `merge_pr`.
+# You grow it in two steps. Each step has its own check. Keep everything your loop already does in both: every stop
+# reason, the gate before `merge_pr`.
 #
-# *Python note:* code in the `finally:` of a `try:` runs however the `try` ends, with an answer or an error. The
-# reference prints the bill there.
+# ### Step 1: cut what is too big
+#
+# Cut any tool result longer than `LIMIT` characters to its first `LIMIT`. Add a line that says it was cut, out of how
+# many characters, and how to read the rest: for `read_file`, the `start` to ask for next.
+#
+# Then run the exercise cell again, and the check of step 1 below.
 
 # %% [markdown] lang="ru"
 # ## Упражнение: сколько стоит ваш цикл
 #
-# Ваш цикл из блокнота 7 снова расширится: в нём появятся две вещи из этого блокнота — обрезка результатов и
-# кэширование, — и он будет печатать стоимость запуска. Ниже:
+# Ваш цикл из блокнота 7 снова расширится: в нём появятся две вещи из этого блокнота — сначала обрезка результатов,
+# потом кэширование и печать стоимости запуска. Ниже:
 #
 # - проект, инструменты и правила блокнота 3 (импорт из `lesson_tools.py`) и инструменты шлюза из блокнота 7;
-# - `read_file` с параметром `start`: с какого символа читать, чтобы после обрезки модель могла читать дальше;
+# - `read_file` с параметром `start` — символом, с которого читать: это тот `start`, который называет пометка
+#   обрезанного результата, так что после обрезки модель может читать дальше;
 # - `LIMIT`.
 #
 # Выполните ячейку упражнения: она подставит вместо заготовки ваш цикл из упражнения 7 (или эталонный, если
-# упражнение вы пропустили), а вы превратите его в `review_with_cost`.
+# упражнение вы пропустили), а вы превратите его в `review_with_cost(pr_number, approve=ask_human, max_iterations=20)`.
 #
-# Доработайте цикл до `review_with_cost(pr_number, approve=ask_human, max_iterations=20)`:
-# - передавайте `cache_control={"type": "ephemeral"}` в каждом запросе. Тогда кэш следует за растущим диалогом:
-#   каждый ход читает из кэша все предыдущие ходы, а не только правила и инструменты;
-# - соберите все `response.usage` и напечатайте в конце `billed(usage)`;
-# - любой результат инструмента длиннее `LIMIT` символов обрежьте до первых `LIMIT`. Добавьте строку: результат
-#   обрезан, из скольких символов, и как прочитать остальное (для `read_file` — с какого `start` читать дальше);
-# - сохраните всё, что ваш цикл уже умеет: каждую причину остановки, шлюз перед `merge_pr`.
+# Дорабатывать его вы будете в два шага, и у каждого шага своя проверка. На обоих шагах сохраните всё, что ваш цикл
+# уже умеет: каждую причину остановки, шлюз перед `merge_pr`.
 #
-# *Заметка о Python:* код в `finally:` после `try:` выполняется, чем бы ни закончился `try`, — ответом или ошибкой.
-# Эталонное решение печатает счёт именно там.
+# ### Шаг 1: обрежьте слишком большое
+#
+# Любой результат инструмента длиннее `LIMIT` символов обрежьте до первых `LIMIT`. Добавьте строку: результат
+# обрезан, из скольких символов, и как прочитать остальное (для `read_file` — с какого `start` читать дальше).
+#
+# Затем снова выполните ячейку упражнения, а после неё — проверку шага 1 ниже.
 
 # %% use="lesson_tools"
 
@@ -390,81 +390,154 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
 start_from(7, grow_into=review_with_cost)  # переносит в эту ячейку ваше решение упражнения 7 (или эталонное)
 
 # %% [markdown] lang="en"
-# ### Check your exercise
+# ### Check step 1
 #
 # The check runs **your** `review_with_cost` against fresh sandboxes:
 #
-# - on !486, whose review reads a file of almost 500,000 characters, it reads what your loop sent back for that file;
-# - on !482 it reads the `usage` of every response: do the cache reads grow from request to request, as the cache
-#   follows the growing conversation?
-# - it compares the bill your loop printed with `billed()` of all those responses, and checks that the loop still
-#   returns the review;
+# - on !486, whose review reads a file of almost 500,000 characters, it reads what your loop sent back for that file:
+#   the first `LIMIT` characters, and a note that says it was cut, out of how many, and the `start` that reads on;
 # - it checks the rules of notebooks 3–7 again: the rules of notebooks 3–5 (the cap included), every stop reason of
 #   notebook 6, and notebook 7's gate, with the same approvers as there.
 #
-# Until you change the loop you brought, the check judges it as it is: the earlier rules pass, and this notebook's rows
-# fail.
+# Caching and the bill are step 2's: this check does not look for them yet. Until you change the loop you brought,
+# the earlier rules pass and the cut's row fails.
 #
 # <details><summary>Hint 1</summary>
 #
-# Three changes, each in one place of your loop: where does a request go out, where does a tool's text come back, and
-# where does a run end?
+# Where in your loop does a tool's text come back?
 # </details>
 #
 # <details><summary>Hint 2</summary>
 #
-# Look at the cells above the exercise: `cut` in "A result too big to send whole" (your note names a `start`
-# instead), and `responses_of` and `billed` in "Break it, then fix it: paying for the same prompt again".
+# Look at `cut` in "A result too big to send whole", above the exercise. Your note names a `start` instead of saying
+# that the rest cannot be read.
 # </details>
 #
 # <details><summary>Hint 3</summary>
 #
-# Where in your loop is a tool's text made? Cut it there, before it goes into the `tool_result`. What must the note
-# tell the model so that it neither takes the part for the whole nor gets stuck: that the text was cut, out of how many
-# characters, and which call reads the rest? For the cost: where does each `response.usage` appear, and where do you
-# keep them all until the end?
+# Cut the text where your loop makes it, before it goes into the `tool_result`. What must the note tell the model so
+# that it neither takes the part for the whole nor gets stuck: that the text was cut, out of how many characters, and
+# which call reads the rest?
 # </details>
 
 # %% [markdown] lang="ru"
-# ### Проверьте упражнение
+# ### Проверьте шаг 1
 #
 # Проверка запускает **ваш** `review_with_cost` в свежих песочницах:
 #
-# - на !486 ревью читает файл почти в 500 000 символов: проверка смотрит, что цикл отправил модели вместо этого файла;
-# - на !482 она читает `usage` каждого ответа: растёт ли от запроса к запросу то, что читается из кэша, то есть дошёл
-#   ли кэш до растущего диалога?
-# - она сверяет напечатанный циклом счёт с `billed()` по всем этим ответам и проверяет, что цикл по-прежнему
-#   возвращает ревью;
+# - на !486 ревью читает файл почти в 500 000 символов: проверка смотрит, что цикл отправил модели вместо этого файла —
+#   первые `LIMIT` символов и пометку, что он обрезан, из скольких символов и с какого `start` читать дальше;
 # - она снова проверяет правила блокнотов 3–7: правила блокнотов 3–5 (включая ограничение на число итераций), каждую
 #   причину остановки из блокнота 6 и шлюз из блокнота 7 — с теми же функциями подтверждения, что и там.
 #
-# Пока вы не изменили принесённый цикл, проверка оценивает его в том виде, в каком он пришёл: прежние правила
-# выполнены, а требования этого блокнота — нет.
+# Кэширование и счёт — это шаг 2, их проверка пока не ищет. Пока вы не изменили принесённый цикл, прежние правила
+# выполнены, а требование об обрезке — нет.
 #
 # <details><summary>Подсказка 1</summary>
 #
-# Три изменения, каждое в одном месте вашего цикла: где уходит запрос, где возвращается текст инструмента и где
-# заканчивается запуск?
+# Где в вашем цикле возвращается текст инструмента?
 # </details>
 #
 # <details><summary>Подсказка 2</summary>
 #
-# Посмотрите на ячейки перед упражнением: `cut` в разделе «Результат, слишком большой, чтобы отправить его целиком»
-# (в отличие от её пометки, ваша должна назвать `start`, с которого читать дальше) и `responses_of` с `billed` в
-# разделе «Сломаем и починим: платим за тот же промпт снова».
+# Посмотрите на `cut` в разделе «Результат, слишком большой, чтобы отправить его целиком» перед упражнением. Только
+# ваша пометка не говорит, что остальное прочитать нельзя, а называет `start`, с которого читать дальше.
 # </details>
 #
 # <details><summary>Подсказка 3</summary>
 #
-# Где в вашем цикле появляется текст результата инструмента? Обрежьте его там, до того как он попадёт в `tool_result`.
-# Что должна сказать пометка, чтобы модель не приняла часть за целое и не застряла: что текст обрезан, из скольких
-# символов и каким вызовом прочитать остальное? А для подсчёта стоимости: где появляется каждый `response.usage` и где
-# хранить их все до конца?
+# Обрежьте текст там, где ваш цикл его получает, — до того как он попадёт в `tool_result`. Что должна сказать пометка,
+# чтобы модель не приняла часть за целое и не застряла: что текст обрезан, из скольких символов и каким вызовом
+# прочитать остальное?
 # </details>
 
 # %%
 from course_selfcheck.exercises import check_exercise_8
 
+check_exercise_8(review_with_cost, step=1)
+
+# %% [markdown] lang="en"
+# ### Step 2: cache it, and print what it cost
+#
+# Grow the same `review_with_cost`, in the exercise cell above:
+#
+# - send `cache_control={"type": "ephemeral"}` with every request. The cache then follows the growing conversation:
+#   each turn reads every turn before it from the cache, not only the rules and tools;
+# - collect every `response.usage`, and print `billed(usage)` at the end.
+#
+# *Python note:* code in the `finally:` of a `try:` runs however the `try` ends, with an answer or an error. The
+# reference prints the bill there.
+#
+# Run the exercise cell again, then the check below.
+#
+# ### Check step 2: the whole exercise
+#
+# - The check runs step 1's scenarios again: the cut on !486, and the rules of notebooks 3–7.
+# - On !482 it reads the `usage` of every response: do the cache reads grow from request to request, as the cache
+#   follows the growing conversation?
+# - It compares the bill your loop printed with `billed()` of all those responses, and checks that the loop still
+#   returns the review.
+#
+# Once it all passes, it keeps your loop.
+#
+# <details><summary>Hint 1</summary>
+#
+# Two changes, each in one place of your loop: where does a request go out, and where does a run end?
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Look at `responses_of` and `billed` in "Break it, then fix it: paying for the same prompt again", above the exercise.
+# </details>
+#
+# <details><summary>Hint 3</summary>
+#
+# Where does each `response.usage` appear, and where do you keep them all until the end? Which end: the answer, the
+# cap, or an error? The `finally:` is the one place that all three pass through.
+# </details>
+
+# %% [markdown] lang="ru"
+# ### Шаг 2: кэшируйте и печатайте стоимость
+#
+# Доработайте тот же `review_with_cost` в ячейке упражнения выше:
+#
+# - передавайте `cache_control={"type": "ephemeral"}` в каждом запросе. Тогда кэш следует за растущим диалогом:
+#   каждый ход читает из кэша все предыдущие ходы, а не только правила и инструменты;
+# - соберите все `response.usage` и напечатайте в конце `billed(usage)`.
+#
+# *Заметка о Python:* код в `finally:` после `try:` выполняется, чем бы ни закончился `try`, — ответом или ошибкой.
+# Эталонное решение печатает счёт именно там.
+#
+# Снова выполните ячейку упражнения, а затем проверку ниже.
+#
+# ### Проверьте шаг 2: всё упражнение
+#
+# - Проверка снова запускает ситуации шага 1: обрезку на !486 и правила блокнотов 3–7.
+# - На !482 она читает `usage` каждого ответа: растёт ли от запроса к запросу то, что читается из кэша, то есть дошёл
+#   ли кэш до растущего диалога?
+# - Она сверяет напечатанный циклом счёт с `billed()` по всем этим ответам и проверяет, что цикл по-прежнему
+#   возвращает ревью.
+#
+# Когда всё выполнено, она сохраняет ваш цикл.
+#
+# <details><summary>Подсказка 1</summary>
+#
+# Два изменения, каждое в одном месте вашего цикла: где уходит запрос и где заканчивается запуск?
+# </details>
+#
+# <details><summary>Подсказка 2</summary>
+#
+# Посмотрите на `responses_of` и `billed` в разделе «Сломаем и починим: платим за тот же промпт снова» перед
+# упражнением.
+# </details>
+#
+# <details><summary>Подсказка 3</summary>
+#
+# Где появляется каждый `response.usage` и где хранить их все до конца? И какого конца: ответа, ограничения на число
+# итераций или ошибки? Через `finally:` проходят все три.
+# </details>
+
+# %%
 check_exercise_8(review_with_cost)
 
 # %% [markdown] lang="en"

@@ -705,8 +705,8 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 # or the reference solution) and:
 #
 # 1. give it one tool of your own choice, described in `TOOLS` and run by `run_tool`: a list of the files changed
-#    with their sizes, a search in the repository (`project.search("blobs", ...)`), the merge request's pipeline
-#    status (`project.mergerequests.get(pr).pipelines.list()`), whatever would make a review better;
+#    with their sizes, a search in the repository (`project.search("blobs", ...)`, tried below), the merge request's
+#    pipeline status (`project.mergerequests.get(pr).pipelines.list()`), whatever would make a review better;
 # 2. point it at another repository: your own GitLab, by setting `GITLAB_URL`, `GITLAB_TOKEN` and `GITLAB_PROJECT`
 #    (and `ANTHROPIC_API_KEY` for the real model) before starting JupyterLab, as the start of this notebook shows;
 # 3. judge it with `check_loop(review_my_way)`: the nine rules `check_loop` knows (exercises 6–8 check the others), in
@@ -721,8 +721,8 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 # ниже подставит его или эталонное решение) и:
 #
 # 1. дайте ему один инструмент на ваш выбор — опишите его в `TOOLS` и выполняйте через `run_tool`: список изменённых
-#    файлов с размерами, поиск по репозиторию (`project.search("blobs", ...)`), состояние пайплайна merge request
-#    (`project.mergerequests.get(pr).pipelines.list()`) — всё, что сделает ревью лучше;
+#    файлов с размерами, поиск по репозиторию (`project.search("blobs", ...)`, его можно попробовать ниже), состояние
+#    пайплайна merge request (`project.mergerequests.get(pr).pipelines.list()`) — всё, что сделает ревью лучше;
 # 2. направьте его на другой репозиторий: на ваш собственный GitLab — задайте `GITLAB_URL`, `GITLAB_TOKEN` и
 #    `GITLAB_PROJECT` (и `ANTHROPIC_API_KEY` для настоящей модели) до запуска JupyterLab, как показано в начале этого
 #    блокнота;
@@ -735,6 +735,51 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 # %% use="gate_tools"
 
 # %% use="paged_read"
+
+# %% [markdown] lang="en"
+# **A first tool to try (optional):** a search of the code, so that the model finds a function's callers where the diff
+# does not name them (notebook 3 said why a real reviewer needs one). It calls GitLab's
+# `GET /projects/:id/search?scope=blobs` through python-gitlab's `project.search("blobs", text)`; the demo GitLab
+# answers it too. Each hit has the file's `path`, the lines around the match (`data`, two lines of context either
+# side) and the number of their first line (`startline`). The cell below makes it a tool and tries it. To give it to
+# the model, add `SEARCH` to the `TOOLS` your loop sends; `run_tool` already knows it.
+
+# %% [markdown] lang="ru"
+# **Первый инструмент, который стоит попробовать (по желанию):** поиск по коду, чтобы модель находила вызовы функции
+# там, где diff их не называет (зачем он нужен настоящему ревьюеру, сказано в блокноте 3). Он обращается к
+# `GET /projects/:id/search?scope=blobs` из REST API GitLab через `project.search("blobs", text)` из `python-gitlab`;
+# демонстрационный GitLab тоже отвечает на этот запрос. В каждой находке есть путь к файлу (`path`), строки вокруг
+# совпадения (`data`, по две строки контекста с каждой стороны) и номер первой из них (`startline`). Ячейка ниже
+# делает из поиска инструмент и пробует его. Чтобы дать его модели, добавьте `SEARCH` в `TOOLS`, которые отправляет
+# ваш цикл; `run_tool` его уже знает.
+
+# %%
+SEARCH = {"name": "search_code",
+          "description": "Search the repository's code at a branch for a text (case-insensitive, taken literally): "
+                         "where a function is called or defined. Each hit: the file, and the lines around the match.",
+          "input_schema": {"type": "object", "required": ["text"], "properties": {
+              "text": {"type": "string", "description": "The text to find, e.g. a function's name and its '('."},
+              "ref": {"type": "string", "description": "The branch or commit (default main)."}}}}
+
+# %% lang="en"
+def search_code(text: str, ref: str = "main") -> str:
+    """Every place the text occurs at `ref`: the file, the first line shown, and the lines around the match."""
+    hits = project.search("blobs", text, ref=ref, get_all=True)  # GET /projects/:id/search?scope=blobs
+    return "\n".join(f"{hit['path']}, from line {hit['startline']}:\n{hit['data']}" for hit in hits) or "no match"
+
+
+FUNCTIONS["search_code"] = search_code  # run_tool finds it by name; SEARCH goes into the TOOLS you send
+print(search_code("calculate_total("))
+
+# %% lang="ru"
+def search_code(text: str, ref: str = "main") -> str:
+    """Все места, где текст встречается в `ref`: файл, первая показанная строка и строки вокруг совпадения."""
+    hits = project.search("blobs", text, ref=ref, get_all=True)  # запрос GET /projects/:id/search?scope=blobs
+    return "\n".join(f"{hit['path']}, со строки {hit['startline']}:\n{hit['data']}" for hit in hits) or "нет совпадений"
+
+
+FUNCTIONS["search_code"] = search_code  # run_tool найдёт его по имени; SEARCH добавьте в TOOLS, которые отправляете
+print(search_code("calculate_total("))
 
 # %% lang="en"
 LIMIT = 20_000

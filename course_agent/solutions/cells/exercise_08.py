@@ -1,6 +1,7 @@
 # Exercise 8: the loop of exercise 7, with every request cached, what it cost printed, and a tool result longer
 # than LIMIT cut, with a line that says so and how to read the rest (the `start` to read on from). It uses the
 # notebook's client, MODEL, TOOLS, run_tool, REVIEW_RULES, DANGEROUS, ask_human, billed and LIMIT.
+# Step 1 is the cut (run_cut, used by tool_result); step 2 is caching and the bill (cache_control, usage, finally).
 from concurrent.futures import ThreadPoolExecutor
 
 
@@ -21,7 +22,7 @@ def approved(approve, name: str, tool_input: dict) -> bool:
         return False
 
 
-def run_cut(name: str, tool_input: dict) -> str:
+def run_cut(name: str, tool_input: dict) -> str:  # step 1
     """run_tool, with a result longer than LIMIT cut, and a line that says how to read the rest."""
     text = run_tool(name, tool_input)  # read_file already starts at its `start`
     if len(text) <= LIMIT:
@@ -73,7 +74,7 @@ def gate_then_run(calls: list, approve) -> list[dict]:
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
-    usage = []
+    usage = []  # step 2: every response's usage, billed in the finally
     try:
         for _ in range(max_iterations):
             response = client.messages.create(
