@@ -284,7 +284,7 @@ def test_the_widgets_text_reprs_speak_russian():
     assert "tool_result ОШИБКА [toolu_A]" in view.text()
     prompt = ApprovalPrompt(ApprovalRequest("merge_pr", {"pr": 485}, Risk.DANGEROUS), language="ru")
     assert repr(prompt) == 'ApprovalPrompt(merge_pr {"pr": 485}: ждёт решения)'
-    prompt.decide(False, "timeout", "no answer within 1 s", "нет ответа за 1 с")
+    prompt.decide(False, "timeout", "no answer within 1 s", reason_shown="нет ответа за 1 с")
     assert repr(prompt) == 'ApprovalPrompt(merge_pr {"pr": 485}: отклонено — истекло время ожидания)'
     assert not _latin_words(repr(prompt).replace("ApprovalPrompt(merge_pr", ""))
 
