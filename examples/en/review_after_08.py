@@ -50,12 +50,13 @@ TOOLS = [
                                         "every file.",
      "input_schema": {"type": "object", "required": ["pr"], "properties": {
          "pr": {"type": "integer", "description": "The merge request number, e.g. 482."}}}},
-    {"name": "read_file", "description": "Read a file from the repository at a branch (default main): the code "
-                                         "around a change, or the callers of a function the change alters.",
+    {"name": "read_file", "description": "Read a file from the repository at a branch (default main), from "
+                                         "character `start` on (default 0, the beginning): the code around a "
+                                         "change, or the callers of a function the change alters.",
      "input_schema": {"type": "object", "required": ["path"], "properties": {
          "path": {"type": "string", "description": "The file's path from the repository root."},
          "ref": {"type": "string", "description": "The branch or commit; the diff's source_branch has the change."},
-         "start": {"type": "integer", "description": "Skip this many characters: the rest of a file that was cut."}}}},
+         "start": {"type": "integer", "description": "The character to read from: the start a cut result names."}}}},
     {"name": "merge_pr", "description": "Merge a merge request into main.",
      "input_schema": {"type": "object", "required": ["pr"], "properties": {
          "pr": {"type": "integer", "description": "The number of the merge request to merge, e.g. 482."}}}},

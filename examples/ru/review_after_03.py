@@ -69,7 +69,7 @@ def tool_result(call) -> dict:
 
 
 def review(pr_number: int, max_iterations: int = 20) -> str:
-    """Цикл: вызвать модель, выполнить то, что она просит, и так до конца."""
+    """Цикл: вызвать модель, запустить инструменты, которые она запросила, и так до конца."""
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,

@@ -166,7 +166,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 
 # %% lang="ru"
 def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20) -> str:
-    """Цикл: вызвать модель, выполнить то, что она просит, повторять до конца."""
+    """Цикл: вызвать модель, запустить инструменты, которые она запросила, повторять до конца."""
     if messages is None:  # историю не передали: начинаем новую
         messages = []
     messages.append({"role": "user", "content": f"Проверь merge request !{pr_number}."})
@@ -400,7 +400,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 # Отправная точка — цикл выше, как он есть. Измените ошибку при достижении ограничения (его последнюю строку), чтобы
 # она сообщала, сколько было вызовов инструментов и какие это были инструменты, затем запустите ячейку и проверку ниже.
 def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20) -> str:
-    """Цикл: вызвать модель, выполнить то, что она просит, повторять до конца."""
+    """Цикл: вызвать модель, запустить инструменты, которые она запросила, повторять до конца."""
     if messages is None:  # историю не передали: начинаем новую
         messages = []
     messages.append({"role": "user", "content": f"Проверь merge request !{pr_number}."})

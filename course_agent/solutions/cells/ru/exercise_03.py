@@ -3,7 +3,7 @@
 # Использует `client`, `MODEL`, `TOOLS`, `run_tool` и `REVIEW_RULES` блокнота.
 
 def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20) -> str:
-    """Цикл: вызвать модель, выполнить то, что она просит, повторять до конца."""
+    """Цикл: вызвать модель, запустить инструменты, которые она запросила, повторять до конца."""
     if messages is None:  # историю не передали: начинаем новую
         messages = []
     messages.append({"role": "user", "content": f"Проверь merge request !{pr_number}."})
