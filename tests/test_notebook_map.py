@@ -52,7 +52,7 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert "'1, 2, 3, 4, '" in shown(cell(language, "06", 10))
     paused = shown(cell(language, "10", 21))  # the pause, continued with no new user message: it ends
     assert paused.startswith("pause_turn") and "end_turn" in paused, paused
-    assert "category='cyber'" in shown(cell(language, "06", 13))
+    assert "category='cyber'" in shown(cell(language, "06", 14))
     fallback = {"en": "fallback", "ru": "запасная модель"}[language]
     assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 26))
     assert "['fallback', 'text']" in shown(cell(language, "10", 28))

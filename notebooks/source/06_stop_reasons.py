@@ -10,8 +10,8 @@
 # - why a tool call cut by `max_tokens` must never run;
 # - why a refusal ends the run, saying why (`stop_details`).
 #
-# Two stops get only a sentence each here: `pause_turn` and `model_context_window_exceeded`. The reviewer rarely
-# meets them, but your loop still handles them. Optional notebook 10 makes both happen.
+# Two stops get less room here: `pause_turn` (a sentence and one short demo) and `model_context_window_exceeded` (a
+# sentence). The reviewer rarely meets them, but your loop still handles them. Optional notebook 10 goes further.
 #
 # Every stop reason asks the loop for one of three things:
 #
@@ -41,8 +41,9 @@
 # - почему вызов инструмента, обрезанный по `max_tokens`, выполнять нельзя;
 # - почему отказ завершает запуск с объяснением причины (`stop_details`).
 #
-# Двум остановкам здесь досталось по одной фразе: `pause_turn` и `model_context_window_exceeded`. Ревьюеру они
-# встречаются редко, но ваш цикл всё равно их обрабатывает. Вживую обе показаны в необязательном блокноте 10.
+# Двум остановкам здесь места меньше: `pause_turn` — фраза и короткий пример, `model_context_window_exceeded` — одна
+# фраза. Ревьюеру они встречаются редко, но ваш цикл всё равно их обрабатывает. Подробнее — в необязательном
+# блокноте 10.
 #
 # Каждая причина остановки требует от цикла одного из трёх действий:
 #
@@ -226,8 +227,8 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 #
 # Tools that run on Anthropic's side, such as web search, can pause a long turn with `pause_turn`. Your loop then
 # sends the conversation back with that response appended and **no new user message**, and the turn goes on. The
-# reviewer has no such tools, but the exercise's check makes this stop happen. (Optional notebook 10 shows it with web
-# search.)
+# reviewer has no such tools, but the exercise's check makes this stop happen. The cell below shows it with web search,
+# a server tool (with a real key, each search is billed; optional notebook 10 says more):
 
 # %% [markdown] lang="ru"
 # ## pause_turn
@@ -235,7 +236,28 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # Инструменты, которые выполняются на стороне Anthropic (например, веб-поиск), могут приостановить долгий ход:
 # ответ заканчивается с `pause_turn`. Тогда цикл отправляет диалог обратно, добавив этот ответ в историю, **но без
 # нового сообщения от user**, — и ход продолжается. У ревьюера таких инструментов нет, но проверка упражнения
-# устроит эту остановку нарочно. (Необязательный блокнот 10 показывает её на веб-поиске.)
+# устроит эту остановку нарочно. Ячейка ниже показывает её на веб-поиске — это серверный инструмент (с настоящим ключом
+# каждый поиск оплачивается; подробнее — в необязательном блокноте 10):
+
+# %% lang="en"
+WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
+asked = [{"role": "user", "content": "Search the web for the latest python-gitlab release."}]
+paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=asked)
+print(paused.stop_reason, [b.type for b in paused.content])
+
+asked.append({"role": "assistant", "content": paused.content})  # the paused response, and no new user message
+finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=asked)
+print(finished.stop_reason, [b.type for b in finished.content])
+
+# %% lang="ru"
+WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
+asked = [{"role": "user", "content": "Найди в интернете последний релиз python-gitlab."}]
+paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=asked)
+print(paused.stop_reason, [b.type for b in paused.content])
+
+asked.append({"role": "assistant", "content": paused.content})  # приостановленный ответ, без нового сообщения от user
+finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=asked)
+print(finished.stop_reason, [b.type for b in finished.content])
 
 # %% [markdown] lang="en"
 # <!-- fact: refusal-pages -->
