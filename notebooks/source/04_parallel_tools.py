@@ -241,7 +241,10 @@ print("\n".join(block.text for block in third.content if block.type == "text"))
 # the API's rule holds, and no request fails.
 #
 # But the model reads the history. It sees that its parallel calls get answered one by one, and it makes them less
-# often. The loop below splits the results. Then it asks for the same review again, in the same conversation:
+# often: the docs (*Parallel tool use*, its advice on the message history) warn that results sent in separate messages
+# make parallel calls less likely. The sandbox's model is scripted to show this plainly, in one short run; a live
+# model may drift more slowly. The loop below splits the results. Then it asks for the same review again, in the same
+# conversation. Predict first: will the second review's reads still come in one response?
 
 # %% [markdown] lang="ru"
 # <!-- fact: split-results-merged -->
@@ -251,8 +254,12 @@ print("\n".join(block.text for block in third.content if block.type == "text"))
 # идущих подряд сообщений от user: он объединяет их в одно. Нужно лишь, чтобы все они шли сразу после ответа, в одном
 # запросе. Значит, правило API соблюдено, и ни один запрос не падает.
 #
-# Но модель читает историю. Она видит, что на её параллельные вызовы отвечают по одному, и делает их реже. Цикл ниже
-# разбивает результаты, а затем в том же диалоге просит сделать то же ревью ещё раз:
+# Но модель читает историю. Она видит, что на её параллельные вызовы отвечают по одному, и делает их реже: в
+# документации (раздел *Parallel tool use*, советы об истории сообщений) сказано, что результаты, разнесённые по
+# отдельным сообщениям, делают параллельные вызовы менее вероятными. Модель песочницы запрограммирована показать это
+# наглядно, за один короткий запуск; настоящая модель может отвыкать медленнее. Цикл ниже разбивает результаты, а затем
+# в том же диалоге просит сделать то же ревью ещё раз. Сначала предположите: придут ли чтения файлов во втором ревью
+# по-прежнему одним ответом?
 
 # %% lang="en"
 def loop(messages, split, max_iterations=10):
@@ -318,9 +325,7 @@ loop(history, split=True)
 # The second time, the model reads the files one per response. That means more round trips, more tokens and a slower
 # agent. The fix is the loop's rule: all results of one turn in one user message.
 #
-# What you saw is the sandbox's model. It is scripted to show what the docs warn of. The docs (*Parallel tool use*,
-# its advice on the message history) say that results sent in separate messages make parallel calls less likely.
-# A live model may drift more slowly, or not at all in a run this short. The rule holds either way.
+# A live model may drift more slowly, or not at all in a run this short; the rule holds either way.
 #
 # Here are the same two reviews, with all results of a turn in one message:
 
@@ -328,10 +333,8 @@ loop(history, split=True)
 # Во второй раз модель читает файлы по одному за ответ. Это больше обращений к API, больше токенов и более медленный
 # агент. Исправление — правило цикла: все результаты одного хода одним сообщением от user.
 #
-# Вы видели модель песочницы. Она запрограммирована показывать то, о чём предупреждает документация. В документации
-# (раздел *Parallel tool use*, советы об истории сообщений) сказано: если результаты разнесены по отдельным
-# сообщениям, параллельных вызовов становится меньше. Настоящая модель может отвыкать медленнее, а в таком коротком
-# запуске её поведение может и вовсе не измениться. Правило действует в любом случае.
+# Настоящая модель может отвыкать медленнее, а в таком коротком запуске её поведение может и вовсе не измениться;
+# правило действует в любом случае.
 #
 # Вот те же два ревью, но теперь все результаты хода идут одним сообщением:
 
