@@ -92,3 +92,18 @@ def test_check_loop_finds_the_approver_under_another_name(name, found):
     namespace: dict = {"nobody": nobody}
     exec(f"def review(pr, {name}=nobody, max_iterations=20):\n    return ''", namespace)
     assert approver_parameter(namespace["review"]) == found
+
+
+def test_exercise_7_quotes_the_notebook_on_a_no():
+    """The report's "The task says" for a denied call quotes notebook 7's own words ("on a no"), in both languages."""
+    import re
+    from pathlib import Path
+
+    from course_agent.i18n import tr
+    from course_selfcheck.exercises.exercise_7_gate import REFUSAL
+
+    source = re.sub(r"[`\s#]+", " ", (Path(__file__).parents[1] / "notebooks/source/07_safety.py").read_text())
+    source = re.sub(r" ([,.;])", r"\1", source)
+    for lang in ("en", "ru"):
+        said = re.sub(r"\s+", " ", tr(REFUSAL.task, lang))
+        assert said[1:] in source, (lang, said)
