@@ -407,6 +407,15 @@ class Agent:
             return {1: "stopped at the cap: 2 tool calls (changes_of)",
                     2: "stopped at the cap: 4 tool calls (changes_of, open_file)"}.get(
                 turns, f"stopped at the cap: {len(names)} tool calls")
+        if "breakdown_per_turn" in self.flaws:  # attack 12's H18: the total right, each tool counted once a turn
+            turns_of = [{b["name"] if isinstance(b, dict) else b.name for b in m["content"]
+                         if (b["type"] if isinstance(b, dict) else b.type) == "tool_use"}
+                        for m in history if m["role"] == "assistant"]
+            per_tool = {name: sum(name in turn for turn in turns_of) for name in sorted(set(names))}
+            return f"stopped at the cap: {len(names)} tool calls: " + ", ".join(f"{n} x{c}" for n, c in per_tool.items())
+        if "total_and_breakdown" in self.flaws:  # right: the total, then each tool's count (attack 13)
+            return (f"stopped at the cap: {len(names)} tool calls: "
+                    + ", ".join(f"{n} ({names.count(n)} calls)" for n in sorted(set(names))))
         if "names_only" in self.flaws:
             return f"stopped; tools used: {', '.join(sorted(set(names)))}"
         if "names_offered" in self.flaws:

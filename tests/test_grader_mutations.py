@@ -33,7 +33,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "counts_turns": "cap_message", "returns_at_cap": "cap_message", "text_only": "whole_response",
         "no_cap": "cap", "return_none": "returns_answer", "names_offered": "cap_message",
         "names_readers": "cap_message", "cap_off_by_one": "cap_message", "last_turn_only": "cap_message",
-        "caps_tool_calls": "cap_message", "ends_only": "cap_message", "said_by_cap": "cap_message"}.items()},
+        "caps_tool_calls": "cap_message", "ends_only": "cap_message", "said_by_cap": "cap_message",
+        "breakdown_per_turn": "cap_message"}.items()},
     4: {"sequential": (attempts.attempt(concurrent=False), "concurrent"),
         "completion_order": (attempts.attempt("completion_order"), "concurrent"),
         "paired_by_position": (attempts.attempt("paired_by_position"), "concurrent"),
@@ -173,6 +174,12 @@ def test_a_wrong_attempt_fails_naming_the_requirement_it_breaks(exercise, name, 
 
 def test_every_exercise_has_six_wrong_attempts_and_two_right_ones():
     assert all(len(wrong) >= 6 for wrong in WRONG.values()) and len(RIGHT) >= 2
+
+
+def test_exercise_3_a_total_with_each_tools_count_passes():
+    """The total and a breakdown per tool that agrees with it (attack 13's false fail): a right cap error."""
+    report = check_exercise_3(attempts.attempt("total_and_breakdown", send="stream"))
+    assert report.ok, report.text()
 
 
 def test_exercise_3_a_400_about_the_history_is_rule_1s_evidence_not_a_crash():

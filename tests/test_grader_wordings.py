@@ -7,28 +7,45 @@ from course_selfcheck.exercises.exercise_3 import _tells_count
 from course_selfcheck.later_rules import DENIED_WORDS, _says_how_on
 
 
-@pytest.mark.parametrize("message, count, right", [
-    ("Stopped after 2 calls to the model: 4 tool calls (get_diff, read_file), and still no answer", 4, True),
-    ("Остановлено после 2 запросов к модели: 4 вызова инструментов (get_diff, read_file)", 4, True),
-    ("2 model calls, 3 tool calls: get_diff, read_file", 3, True),
-    ("Stopped after 2 calls to the model: 4 tool calls (get_diff, read_file)", 2, False),
-    ("Too many iterations: 3 tool calls", 4, False),
-    ("tool calls: 3 (get_diff)", 3, True),
+TWO_EACH, THREE = {"get_diff": 2, "read_file": 2}, {"get_diff": 2, "read_file": 1}
+
+
+@pytest.mark.parametrize("message, calls, right", [
+    ("Stopped after 2 calls to the model: 4 tool calls (get_diff, read_file), and still no answer", TWO_EACH, True),
+    ("Остановлено после 2 запросов к модели: 4 вызова инструментов (get_diff, read_file)", TWO_EACH, True),
+    ("2 model calls, 3 tool calls: get_diff, read_file", THREE, True),
+    ("Stopped after 2 calls to the model: 4 tool calls (get_diff, read_file)", {"get_diff": 2}, False),
+    ("Too many iterations: 3 tool calls", TWO_EACH, False),
+    ("tool calls: 3 (get_diff)", {"get_diff": 3}, True),
     # attack 8: a count per tool that adds up
-    ("No answer after 2 iterations. Tool calls made: get_diff: 2 calls, read_file: 2 calls", 4, True),
-    ("No answer after 2 iterations. Tool calls made: get_diff: 2 calls, read_file: 1 call", 4, False),
+    ("No answer after 2 iterations. Tool calls made: get_diff: 2 calls, read_file: 2 calls", TWO_EACH, True),
+    ("No answer after 2 iterations. Tool calls made: get_diff: 2 calls, read_file: 1 call", TWO_EACH, False),
     # the Russian lesson's cap error (issue 36): the cap is named as a parameter, not as a count
-    ("Ответа нет: достигнуто ограничение итераций (max_iterations=2); вызовов инструментов: 3 (get_diff, read_file)", 3,
-     True),
-    ("Ответа нет: достигнуто ограничение итераций (max_iterations=2); вызовов инструментов: 3 (get_diff, read_file)", 2,
-     False),
+    ("Ответа нет: достигнуто ограничение итераций (max_iterations=2); вызовов инструментов: 3 (get_diff, read_file)",
+     THREE, True),
+    ("Ответа нет: достигнуто ограничение итераций (max_iterations=2); вызовов инструментов: 3 (get_diff, read_file)",
+     {"get_diff": 1, "read_file": 1}, False),
     # attack 13: the total, then a breakdown per tool that adds up to it
-    ("No answer after 2 iterations: the model made 4 tool calls: get_diff (2 calls), read_file (2 calls)", 4, True),
-    ("Ответа нет: 4 вызова инструментов (get_diff — 2 вызова, read_file — 2 вызова)", 4, True),
-    ("No answer after 2 iterations: the model made 4 tool calls: get_diff (2 calls), read_file (1 call)", 4, False),
+    ("No answer after 2 iterations: the model made 4 tool calls: get_diff (2 calls), read_file (2 calls)", TWO_EACH,
+     True),
+    ("Ответа нет: 4 вызова инструментов (get_diff — 2 вызова, read_file — 2 вызова)", TWO_EACH, True),
+    ("No answer after 2 iterations: the model made 4 tool calls: get_diff (2 calls), read_file (1 call)", TWO_EACH,
+     False),
+    ("get_diff: 2 calls, read_file: 2 calls (4 tool calls in total)", TWO_EACH, True),
+    ("4 tool calls in total (get_diff: 2 calls, read_file: 2 calls)", TWO_EACH, True),
+    ("4 tool calls — get_diff ×2, read_file ×2", TWO_EACH, True),
+    ("Tool calls per tool: {'get_diff': 2, 'read_file': 2}", TWO_EACH, True),
+    ("No answer after 2 iterations: 4 tool calls: 2x get_diff, 2x read_file", TWO_EACH, True),
+    ("No answer after 2 iterations: 3 tool calls: get_diff(484), read_file(shop/cart.py)", THREE, True),
+    # attack 12's H18: the total right, the figures per tool not (each tool counted once per turn)
+    ("No answer after 2 iterations: 4 tool calls: get_diff x1, read_file x1", TWO_EACH, False),
+    ("No answer after 2 iterations: 4 tool calls: get_diff x1, read_file x3", TWO_EACH, False),
+    ("Ответа нет после 2 итераций: 4 вызова инструментов (get_diff — 1 раз, read_file — 3 раза)", TWO_EACH, False),
 ])
-def test_a_count_of_model_calls_is_not_taken_for_the_count_of_tool_calls(message, count, right):
-    assert _tells_count(message, count) is right
+def test_a_count_of_model_calls_is_not_taken_for_the_count_of_tool_calls(message, calls, right):
+    from collections import Counter
+
+    assert _tells_count(message, Counter(calls)) is right
 
 
 @pytest.mark.parametrize("result", ["merge_pr skipped: the human did not say yes, so nothing was merged.",
