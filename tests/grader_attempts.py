@@ -490,6 +490,8 @@ class Agent:
                     return ""
                 case "refusal" if "fallback_forever" in self.flaws:
                     continue
+                case "refusal" if "refusal_category_only" in self.flaws:  # attack 12's H19: the why is lost
+                    raise RuntimeError(f"The model refused (category: {reply.stop_details.category})")
                 case "refusal":
                     raise RuntimeError(f"refused: {reply.stop_details}")
                 case "max_tokens" if "answer_cut_retried" in self.flaws and not any(

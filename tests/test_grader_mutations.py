@@ -72,12 +72,14 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # model of its own)
         "fallback_forever": "fallback", "fallback_hardcoded": "fallback"}.items()} | {
         # without the fallback, a refusal must still end the run saying why: an empty answer says nothing
-        "silent_refusal": (attempts.attempt("no_fallback", "silent_second_refusal", send="stream"), "refusal_said")},
+        "silent_refusal": (attempts.attempt("no_fallback", "silent_second_refusal", send="stream"), "refusal_said"),
+        # attack 12's H19: the error names the refusal's category only, not its stop_details (the explanation lost)
+        "refusal_category_only": (attempts.attempt("no_fallback", "refusal_category_only"), "refusal_said")},
     FALLBACK: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {
         "no_fallback": "fallback", "fallback_forever": "fallback", "fallback_nudge": "fallback",
         "silent_second_refusal": "fallback", "fallback_no_system": "fallback", "fallback_from_task": "fallback",
         "fallback_flag_per_turn": "fallback", "fallback_system_dropped_later": "fallback",
-        "fallback_hardcoded": "fallback",
+        "fallback_hardcoded": "fallback", "refusal_category_only": "fallback",
         "retry_refusal": "refusal", "unknown_is_answer": "unknown_stop"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",

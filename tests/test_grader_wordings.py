@@ -124,3 +124,31 @@ def test_exercise_7_quotes_the_notebook_on_a_no():
     for lang in ("en", "ru"):
         said = re.sub(r"\s+", " ", tr(REFUSAL.task, lang))
         assert said[1:] in source, (lang, said)
+
+
+DETAILS = {"type": "refusal", "category": "cyber", "explanation": "Ordered by the sandbox (Sandbox.force)."}
+RU_DETAILS = {**DETAILS, "explanation": "Так распорядилась песочница (Sandbox.force)."}
+
+
+@pytest.mark.parametrize("error, details, carried", [
+    ("The model refused: RefusalStopDetails(category='cyber', explanation='Ordered by the sandbox (Sandbox.force).', "
+     "type='refusal')", DETAILS, True),
+    ("Refused [cyber]: Ordered by the sandbox (Sandbox.force)", DETAILS, True),
+    ('Отказ модели: {"category": "cyber", "explanation": "\\u0422\\u0430\\u043a \\u0440\\u0430\\u0441\\u043f'
+     '\\u043e\\u0440\\u044f\\u0434\\u0438\\u043b\\u0430\\u0441\\u044c \\u043f\\u0435\\u0441\\u043e'
+     '\\u0447\\u043d\\u0438\\u0446\\u0430 (Sandbox.force)."}', RU_DETAILS, True),
+    ("Модель отказалась (cyber): Так распорядилась песочница (Sandbox.force).", RU_DETAILS, True),
+    # attack 12's H19: the category only, the why lost
+    ("The model refused (category: cyber)", DETAILS, False),
+    ("Модель отказалась (категория: cyber)", RU_DETAILS, False),
+    ("The model refused", DETAILS, False),
+])
+def test_a_refusal_error_carries_the_whole_stop_details(error, details, carried):
+    """Notebook 6: "raise an error that carries response.stop_details": the category and the explanation, in any
+    words around them, as they print, as JSON writes them."""
+    from types import SimpleNamespace
+
+    from course_selfcheck.later_rules import _without_why
+
+    run = SimpleNamespace(error=RuntimeError(error), returned=None)
+    assert (_without_why(run, {"stop_details": details}) is None) is carried
