@@ -254,6 +254,8 @@ def context_full(run: Run, lang: str, loop: Callable | None = None) -> Finding:
         return verdict(BROKEN, tr("at model_context_window_exceeded the loop returned {value}: the answer was cut by "
                                   "a full context window, so raise a clear error instead of passing it off as the "
                                   "answer", lang, value=short_value(run.returned)))
+    if seen.status == PASSED and not crashed_run(run):
+        return says_it_was_cut(run, lang, "model_context_window_exceeded", cause=True) or seen
     return seen
 
 
@@ -276,6 +278,12 @@ def cut_answer(run: Run, lang: str) -> Finding:
                                       "with the same max_tokens ({before}) and without the text so far: it is cut "
                                       "again; raise a clear error, or ask with a larger max_tokens", lang,
                                       before=before.get("max_tokens")))
+        if goes_on and not larger and run.error is None and not run.hung and said[:40] not in str(run.returned):
+            return verdict(BROKEN, tr("after the answer was cut by max_tokens the loop asked the model to go on, then "
+                                      "returned {value}, without the text so far ({said}): the first part of the "
+                                      "answer is lost; return the text so far with what came after it, or ask again "
+                                      "with a larger max_tokens", lang, value=short_value(run.returned),
+                                      said=short_value(said)))
         return verdict(PASSED, tr("after the answer was cut by max_tokens the loop asked again", lang))
     if run.hung:
         return verdict(NOT_CHECKED, how_it_ended(run, lang))
@@ -285,7 +293,7 @@ def cut_answer(run: Run, lang: str) -> Finding:
                                   "tool call)", lang, value=short_value(run.returned)))
     if crashed_run(run):
         return ended_badly(run, lang, "")
-    return says_it_was_cut(run, lang, "max_tokens") or verdict(
+    return says_it_was_cut(run, lang, "max_tokens", cause=True) or verdict(
         PASSED, tr("at max_tokens the loop raised {error}: the cut answer was not passed off as whole", lang,
                    error=short_error(run.error)))
 

@@ -152,3 +152,25 @@ def test_a_refusal_error_carries_the_whole_stop_details(error, details, carried)
 
     run = SimpleNamespace(error=RuntimeError(error), returned=None)
     assert (_without_why(run, {"stop_details": details}) is None) is carried
+
+
+@pytest.mark.parametrize("error, stop, names", [
+    ("Unexpected stop: max_tokens", "max_tokens", False),
+    ("Неожиданная остановка: max_tokens", "max_tokens", False),
+    ("stopped: max_tokens ", "max_tokens", False),
+    ("Unexpected stop reason: model_context_window_exceeded", "model_context_window_exceeded", False),
+    ("Unexpected stop: max_tokens: the answer was cut", "max_tokens", True),
+    ("max_tokens reached before the review was finished", "max_tokens", True),
+    ("The answer was truncated (stop_reason=max_tokens)", "max_tokens", True),
+    ("Ответ модели оборвался на полуслове", "max_tokens", True),
+    ("Неожиданная остановка: max_tokens — ответ обрезан", "max_tokens", True),
+    ("model_context_window_exceeded: the history no longer fits", "model_context_window_exceeded", True),
+    ("История больше не помещается в контекстное окно", "model_context_window_exceeded", True),
+    ("The conversation has outgrown what the model can read at once", "model_context_window_exceeded", True),
+])
+def test_a_cut_error_names_its_cause_not_only_the_stop(error, stop, names):
+    """Notebook 6: "raise a clear error that says the answer was cut": the catch-all of exercise 5's loop names the
+    stop, not what happened."""
+    from course_selfcheck.rules import names_the_cause
+
+    assert names_the_cause(error, stop) is names
