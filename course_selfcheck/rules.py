@@ -81,9 +81,9 @@ def says_it_was_cut(run: Run, lang: str, stop: str, cause: bool = False) -> Find
     if cause and SAYS_CUT.search(said) and not names_the_cause(str(run.error), stop):
         return verdict(BROKEN, tr("at {stop} the loop raised {error}: the stop's name alone, as a catch-all for "
                                   "stops the loop does not expect says it, does not say what happened; give {stop} "
-                                  "its own branch, with an error that says the answer was cut (max_tokens, or a full "
-                                  "context window), so whoever reads it knows what to change", lang, stop=stop,
-                                  error=said))
+                                  "its own branch, with an error that says so (the answer was cut at max_tokens; the "
+                                  "history no longer fits the context window), so whoever reads it knows what to "
+                                  "change", lang, stop=stop, error=said))
     if SAYS_CUT.search(said):
         return None
     return verdict(BROKEN, tr("at {stop} the loop raised {error}, which does not say that the answer was cut: raise a "
