@@ -54,11 +54,36 @@ def _on_a_fallback(run: Run, i: int) -> bool:
 
 
 def _without_why(run: Run, refused: dict) -> dict | None:
-    """The stop_details of a refusal when what the loop raised (or returned) says none of them; None when it does."""
+    """The stop_details of a refusal when what the loop raised (or returned) does not carry them: each of their
+    values (the category, and the explanation: the why) in its words, as the details print or as JSON writes them;
+    None when it carries them all."""
     details = refused.get("stop_details") or {}
-    words = [v for k, v in details.items() if k != "type" and isinstance(v, str) and v.strip()]
-    said = str(run.error) if run.error is not None else str(run.returned or "")
-    return details if words and not any(word in said for word in words) else None
+    values = [v.strip() for k, v in details.items() if k != "type" and isinstance(v, str) and v.strip()]
+    said = _error_words(run.error) if run.error is not None else str(run.returned or "")
+    carried = [any(form in said for form in (value, value.rstrip(".!。"), json.dumps(value)[1:-1], repr(value)[1:-1]))
+               for value in values]
+    return details if values and not all(carried) else None
+
+
+def _error_words(error: BaseException) -> str:
+    """What an error says: its message and the notes added to it (error.add_note), as the traceback prints them."""
+    return "\n".join([str(error), *(str(note) for note in getattr(error, "__notes__", None) or [])])
+
+
+def _stop_says_why(run: Run, lang: str, refused: dict, returned: str, unsaid: str, said: str, **names: object) \
+        -> Finding:
+    """How a run that ended at a refusal ended: a value returned as if it were the review (`returned`), a stop
+    without the refusal's stop_details (`unsaid`), or one that carries them (`said`): msgids, given `value`,
+    `ending` and `details` besides `names`."""
+    if run.hung:
+        return verdict(NOT_CHECKED, how_it_ended(run, lang))
+    if run.error is None:
+        return verdict(BROKEN, tr(returned, lang, value=short_value(run.returned), **names))
+    details = _without_why(run, refused)
+    ending = how_it_ended(run, lang)
+    if details is not None:
+        return ended_badly(run, lang, tr(unsaid, lang, ending=ending, details=short_value(details), **names))
+    return verdict(PASSED, tr(said, lang, ending=ending, **names))
 
 
 def _error_said(call: object) -> str:
@@ -73,18 +98,14 @@ def _error_said(call: object) -> str:
 
 def _stopped_saying_why(run: Run, lang: str, refused: dict, model: object) -> Finding:
     """After the fallback's refusal the loop stops with an error that carries the stop_details."""
-    if run.error is None and not run.hung:
-        return verdict(BROKEN, tr("the fallback model ({model}) refused too, and the loop returned {value} as if it "
-                                  "were the review: raise an error that carries stop_details", lang, model=model,
-                                  value=short_value(run.returned)))
-    details = _without_why(run, refused)
-    if details is not None:
-        return ended_badly(run, lang, tr("the fallback model ({model}) refused too, and the loop stopped ({ending}) "
-                                         "without its stop_details ({details}): stop with them, so that whoever "
-                                         "reads the error knows why", lang, model=model,
-                                         ending=how_it_ended(run, lang), details=short_value(details)))
-    return verdict(PASSED, tr("after the refusal the loop asked {model} once; when it refused too, the loop stopped "
-                              "({ending})", lang, model=model, ending=how_it_ended(run, lang)))
+    return _stop_says_why(
+        run, lang, refused,
+        N_("the fallback model ({model}) refused too, and the loop returned {value} as if it were the review: raise "
+           "an error that carries stop_details"),
+        N_("the fallback model ({model}) refused too, and the loop stopped ({ending}) without its stop_details "
+           "({details}): stop with them, so that whoever reads the error knows why"),
+        N_("after the refusal the loop asked {model} once; when it refused too, the loop stopped ({ending})"),
+        model=model)
 
 
 def _went_on(model: object, more: int, lang: str) -> Finding:
@@ -191,19 +212,13 @@ def refusal_said(run: Run, lang: str) -> Finding:
                                   model=later[0].body.get("model")))
     if later:  # the same model again: "A refusal is not retried on the same model" says so
         return verdict(NOT_CHECKED, tr("the loop did not stop at the refusal: it asked the same model again", lang))
-    if run.hung:
-        return verdict(NOT_CHECKED, how_it_ended(run, lang))
-    if run.error is None:  # the caller gets a "review" that is a refusal
-        return verdict(BROKEN, tr("at the refusal the loop returned {value} as if it were the review: raise an error "
-                                  "that carries stop_details, so that nobody takes a refusal for a review", lang,
-                                  value=short_value(run.returned)))
-    details = _without_why(run, refused.reply if isinstance(refused.reply, dict) else {})
-    if details is not None:
-        return ended_badly(run, lang, tr("the loop stopped at the refusal ({ending}) without its stop_details "
-                                         "({details}): stop with them, so that whoever reads the error knows why",
-                                         lang, ending=how_it_ended(run, lang), details=short_value(details or {})))
-    return verdict(PASSED, tr("the loop stopped at the refusal, saying why ({ending})", lang,
-                              ending=how_it_ended(run, lang)))
+    return _stop_says_why(
+        run, lang, refused.reply if isinstance(refused.reply, dict) else {},
+        N_("at the refusal the loop returned {value} as if it were the review: raise an error that carries "
+           "stop_details, so that nobody takes a refusal for a review"),
+        N_("the loop stopped at the refusal ({ending}) without its stop_details ({details}): stop with them, so that "
+           "whoever reads the error knows why"),
+        N_("the loop stopped at the refusal, saying why ({ending})"))
 
 
 # 6c. A full context window ends the run with a clear error; its cut tool call is never run
@@ -239,6 +254,8 @@ def context_full(run: Run, lang: str, loop: Callable | None = None) -> Finding:
         return verdict(BROKEN, tr("at model_context_window_exceeded the loop returned {value}: the answer was cut by "
                                   "a full context window, so raise a clear error instead of passing it off as the "
                                   "answer", lang, value=short_value(run.returned)))
+    if seen.status == PASSED and not crashed_run(run):
+        return says_it_was_cut(run, lang, "model_context_window_exceeded", cause=True) or seen
     return seen
 
 
@@ -261,6 +278,12 @@ def cut_answer(run: Run, lang: str) -> Finding:
                                       "with the same max_tokens ({before}) and without the text so far: it is cut "
                                       "again; raise a clear error, or ask with a larger max_tokens", lang,
                                       before=before.get("max_tokens")))
+        if goes_on and not larger and run.error is None and not run.hung and said[:40] not in str(run.returned):
+            return verdict(BROKEN, tr("after the answer was cut by max_tokens the loop asked the model to go on, then "
+                                      "returned {value}, without the text so far ({said}): the first part of the "
+                                      "answer is lost; return the text so far with what came after it, or ask again "
+                                      "with a larger max_tokens", lang, value=short_value(run.returned),
+                                      said=short_value(said)))
         return verdict(PASSED, tr("after the answer was cut by max_tokens the loop asked again", lang))
     if run.hung:
         return verdict(NOT_CHECKED, how_it_ended(run, lang))
@@ -270,7 +293,7 @@ def cut_answer(run: Run, lang: str) -> Finding:
                                   "tool call)", lang, value=short_value(run.returned)))
     if crashed_run(run):
         return ended_badly(run, lang, "")
-    return says_it_was_cut(run, lang, "max_tokens") or verdict(
+    return says_it_was_cut(run, lang, "max_tokens", cause=True) or verdict(
         PASSED, tr("at max_tokens the loop raised {error}: the cut answer was not passed off as whole", lang,
                    error=short_error(run.error)))
 

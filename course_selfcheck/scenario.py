@@ -227,14 +227,16 @@ class _Kept(io.StringIO):
 
 def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,
                  slow_files: float = 0.0, sandboxes: Sandboxes | None = None, typed: str | None = None,
-                 description: str | None = None, slow_merge_requests: float = 0.0) -> Run:
+                 description: str | None = None, slow_merge_requests: float = 0.0, dropped_files: bool = False) -> Run:
     """Run the loop once on merge request !pr against a fresh recording sandbox; input() gets no answer, or
     `typed`; with `description`, the merge request has that description in this run. `slow_files` and
-    `slow_merge_requests` hold each file read, or each read of a merge request, that many seconds."""
+    `slow_merge_requests` hold each file read, or each read of a merge request, that many seconds; with
+    `dropped_files`, the first file read drops its connection, as a GitLab that goes away mid-review does (the tool
+    raises what its HTTP library raises, not an error the notebook showed)."""
     if sandboxes is None:
         with Sandboxes() as own:
             return run_scenario(loop, pr, misbehave, timeout, slow_files, own, typed, description,
-                                slow_merge_requests)
+                                slow_merge_requests, dropped_files)
     timeout = TIMEOUT if timeout is None else timeout
     sandbox = sandboxes.take()
     try:
@@ -246,6 +248,8 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
             # in the other order than they were asked, so results put in the order they finished are seen out of order
             sandbox.faults.slow(slow_files * 1.6, times=1, path=f"{GITLAB}projects/{project}/repository/files/")
             sandbox.faults.slow(slow_files, times=50, path=f"{GITLAB}projects/{project}/repository/files/")
+        for project in (PROJECT_ID, PROJECT_PATH) if dropped_files else ():
+            sandbox.faults.drop(path=f"{GITLAB}projects/{project}/repository/files/")
         for project in (PROJECT_ID, PROJECT_PATH) if slow_merge_requests else ():
             sandbox.faults.slow(slow_merge_requests, times=50, path=f"{GITLAB}projects/{project}/merge_requests/")
         run = Run(sandbox.exchanges)

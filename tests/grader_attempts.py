@@ -407,6 +407,15 @@ class Agent:
             return {1: "stopped at the cap: 2 tool calls (changes_of)",
                     2: "stopped at the cap: 4 tool calls (changes_of, open_file)"}.get(
                 turns, f"stopped at the cap: {len(names)} tool calls")
+        if "breakdown_per_turn" in self.flaws:  # attack 12's H18: the total right, each tool counted once a turn
+            turns_of = [{b["name"] if isinstance(b, dict) else b.name for b in m["content"]
+                         if (b["type"] if isinstance(b, dict) else b.type) == "tool_use"}
+                        for m in history if m["role"] == "assistant"]
+            per_tool = {name: sum(name in turn for turn in turns_of) for name in sorted(set(names))}
+            return f"stopped at the cap: {len(names)} tool calls: " + ", ".join(f"{n} x{c}" for n, c in per_tool.items())
+        if "total_and_breakdown" in self.flaws:  # right: the total, then each tool's count (attack 13)
+            return (f"stopped at the cap: {len(names)} tool calls: "
+                    + ", ".join(f"{n} ({names.count(n)} calls)" for n in sorted(set(names))))
         if "names_only" in self.flaws:
             return f"stopped; tools used: {', '.join(sorted(set(names)))}"
         if "names_offered" in self.flaws:
@@ -419,7 +428,7 @@ class Agent:
         return f"stopped at the cap: {len(names)} tool calls ({', '.join(sorted(set(names)))})"
 
     def review(self, pr_number, approve=nobody, max_iterations=20):
-        self.reviewing = pr_number
+        self.reviewing, self.so_far = pr_number, ""
         history = [{"role": "user", "content": f"Please review merge request !{pr_number}."}]
         model, fell_back, usage, turns = PRIMARY, False, [], 0
         if "global_usage" in self.flaws:  # one list for every review (made once, outside the loop): attack 11
@@ -452,7 +461,7 @@ class Agent:
                               f"billed input: {spent:.1f} tokens")
                     if "return_none" in self.flaws:
                         return None
-                    answer = "".join(b.text for b in reply.content if b.type == "text")
+                    answer = getattr(self, "so_far", "") + "".join(b.text for b in reply.content if b.type == "text")
                     return answer[:200] + "..." if "preview_answer" in self.flaws else answer  # attack 12
                 case "tool_use" if "repeat_detector_no_cap" in self.flaws and any(
                         (b.name, repr(b.input)) in asked for b in reply.content if b.type == "tool_use"):
@@ -481,6 +490,8 @@ class Agent:
                     return ""
                 case "refusal" if "fallback_forever" in self.flaws:
                     continue
+                case "refusal" if "refusal_category_only" in self.flaws:  # attack 12's H19: the why is lost
+                    raise RuntimeError(f"The model refused (category: {reply.stop_details.category})")
                 case "refusal":
                     raise RuntimeError(f"refused: {reply.stop_details}")
                 case "max_tokens" if "answer_cut_retried" in self.flaws and not any(
@@ -493,6 +504,14 @@ class Agent:
                     return "".join(b.text for b in reply.content if b.type == "text")
                 case "max_tokens" if "same_budget_again" in self.flaws:  # the same request again: cut again
                     continue
+                case "max_tokens" if {"continue_keeps_start", "continue_loses_start"} & self.flaws and not any(
+                        b.type == "tool_use" for b in reply.content):  # the text so far sent back, "go on" asked
+                    history.append({"role": "assistant", "content": reply.content})
+                    history.append({"role": "user", "content": "Your answer was cut off. Continue where you stopped."})
+                    if "continue_keeps_start" in self.flaws:  # right: the answer returned starts with the text so far
+                        self.so_far = "".join(b.text for b in reply.content if b.type == "text")
+                case "max_tokens" | "model_context_window_exceeded" if "cut_catch_all" in self.flaws:
+                    raise RuntimeError(f"Unexpected stop: {reply.stop_reason}")  # the ex-5 loop's catch-all only
                 case "max_tokens" | "model_context_window_exceeded" if "run_cut_call" in self.flaws:
                     self.act(reply, history, approve)
                 case "model_context_window_exceeded" if "context_runs_tools" in self.flaws:
@@ -545,8 +564,10 @@ async def review_async(pr_number, approve=nobody, max_iterations=20):
         if reply.stop_reason == "refusal" and model == PRIMARY:
             model = SPARE
             continue
-        if reply.stop_reason in ("refusal", "max_tokens", "model_context_window_exceeded"):
-            raise RuntimeError(f"stopped: {reply.stop_reason} {reply.stop_details or ''}")
+        if reply.stop_reason == "refusal":
+            raise RuntimeError(f"stopped: refusal {reply.stop_details or ''}")
+        if reply.stop_reason in ("max_tokens", "model_context_window_exceeded"):  # the task: say the answer was cut
+            raise RuntimeError(f"stopped: {reply.stop_reason}, the answer is incomplete")
         history.append({"role": "assistant", "content": reply.content})
         if reply.stop_reason == "pause_turn":
             continue

@@ -33,7 +33,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "counts_turns": "cap_message", "returns_at_cap": "cap_message", "text_only": "whole_response",
         "no_cap": "cap", "return_none": "returns_answer", "names_offered": "cap_message",
         "names_readers": "cap_message", "cap_off_by_one": "cap_message", "last_turn_only": "cap_message",
-        "caps_tool_calls": "cap_message", "ends_only": "cap_message", "said_by_cap": "cap_message"}.items()},
+        "caps_tool_calls": "cap_message", "ends_only": "cap_message", "said_by_cap": "cap_message",
+        "breakdown_per_turn": "cap_message"}.items()},
     4: {"sequential": (attempts.attempt(concurrent=False), "concurrent"),
         "completion_order": (attempts.attempt("completion_order"), "concurrent"),
         "paired_by_position": (attempts.attempt("paired_by_position"), "concurrent"),
@@ -71,12 +72,20 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # model of its own)
         "fallback_forever": "fallback", "fallback_hardcoded": "fallback"}.items()} | {
         # without the fallback, a refusal must still end the run saying why: an empty answer says nothing
-        "silent_refusal": (attempts.attempt("no_fallback", "silent_second_refusal", send="stream"), "refusal_said")},
+        "silent_refusal": (attempts.attempt("no_fallback", "silent_second_refusal", send="stream"), "refusal_said"),
+        # attack 13: the cut answer sent back with "go on" and the same budget, and only the rest returned
+        "continue_loses_start": (attempts.attempt("continue_loses_start"), "cut_answer"),
+        # instructor 57's problem 4: the loop of exercise 5's catch-all ("Unexpected stop: max_tokens") names the stop,
+        # not what happened: the cut answer's row and the full window's say so
+        "cut_catch_all": (attempts.attempt("cut_catch_all"), "cut_answer"),
+        "cut_catch_all_window": (attempts.attempt("cut_catch_all"), "context_full"),
+        # attack 12's H19: the error names the refusal's category only, not its stop_details (the explanation lost)
+        "refusal_category_only": (attempts.attempt("no_fallback", "refusal_category_only"), "refusal_said")},
     FALLBACK: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {
         "no_fallback": "fallback", "fallback_forever": "fallback", "fallback_nudge": "fallback",
         "silent_second_refusal": "fallback", "fallback_no_system": "fallback", "fallback_from_task": "fallback",
         "fallback_flag_per_turn": "fallback", "fallback_system_dropped_later": "fallback",
-        "fallback_hardcoded": "fallback",
+        "fallback_hardcoded": "fallback", "refusal_category_only": "fallback",
         "retry_refusal": "refusal", "unknown_is_answer": "unknown_stop"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",
@@ -173,6 +182,20 @@ def test_a_wrong_attempt_fails_naming_the_requirement_it_breaks(exercise, name, 
 
 def test_every_exercise_has_six_wrong_attempts_and_two_right_ones():
     assert all(len(wrong) >= 6 for wrong in WRONG.values()) and len(RIGHT) >= 2
+
+
+@pytest.mark.parametrize("step", [1, 2])
+def test_exercise_6_a_cut_answer_continued_and_returned_whole_passes(step):
+    """Asking the model to go on after a cut answer, with the same budget, is right when the answer returned holds the
+    text so far and what came after it."""
+    report = check_exercise_6(attempts.attempt("continue_keeps_start", send="stream"), step=step)
+    assert report.ok, report.text()
+
+
+def test_exercise_3_a_total_with_each_tools_count_passes():
+    """The total and a breakdown per tool that agrees with it (attack 13's false fail): a right cap error."""
+    report = check_exercise_3(attempts.attempt("total_and_breakdown", send="stream"))
+    assert report.ok, report.text()
 
 
 def test_exercise_3_a_400_about_the_history_is_rule_1s_evidence_not_a_crash():
@@ -447,3 +470,43 @@ def test_exercise_4_takes_files_returned_with_numbered_lines():
     assert report.ok, report.text()
     report = check_exercise_4(attempts.attempt("paired_by_position", numbered=True))
     assert report.broken == ["concurrent"], report.text()
+
+
+# ---- exercise 9: each merge request reviewed once --------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def six_bills():
+    """Rows of notebook 9's table as a learner builds them in one session: !482 from the review above the exercise
+    (`result`), then the others; and the same with !482 reviewed again in the loop (attack 13)."""
+    from course_agent.gitlab import GitLabTools
+    from course_agent.review import review, reviewer_toolbox
+    from course_sandbox import Sandbox
+    from course_selfcheck.later_rules import billed
+
+    def row(pr, result):
+        verdict = result.text.strip().splitlines()[-1].removeprefix("Verdict:").strip().rstrip(".")
+        return pr, verdict, result.iterations, billed([u.model_dump() for u in result.usage])
+
+    with Sandbox() as sb:
+        toolbox = reviewer_toolbox(GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project), approver=lambda r: None)
+        reviewed = {pr: review(pr, client=sb.client(), toolbox=toolbox, language="en") for pr in range(482, 488)}
+        again = review(482, client=sb.client(), toolbox=toolbox, language="en")
+    once = [row(pr, result) for pr, result in reviewed.items()]
+    return once, [row(482, again), *once[1:]]
+
+
+def test_exercise_9_each_merge_request_reviewed_once_passes(six_bills):
+    from course_selfcheck.exercises import check_exercise_9
+
+    report = check_exercise_9(six_bills[0])
+    assert report.ok, report.text()
+
+
+def test_exercise_9_482_reviewed_again_fails(six_bills):
+    """!482 reviewed again in the loop bills a fraction of its first review (every read from the cache): within the
+    spot check's bounds, but not a first review's bill."""
+    from course_selfcheck.exercises import check_exercise_9
+
+    report = check_exercise_9(six_bills[1], language="ru")
+    assert broken(report) == ["reviewed_once"], report.text()
+    assert report.hints and next(f for f in report.findings if f.rule == "reviewed_once").task, report.text()

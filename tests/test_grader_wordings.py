@@ -7,28 +7,45 @@ from course_selfcheck.exercises.exercise_3 import _tells_count
 from course_selfcheck.later_rules import DENIED_WORDS, _says_how_on
 
 
-@pytest.mark.parametrize("message, count, right", [
-    ("Stopped after 2 calls to the model: 4 tool calls (get_diff, read_file), and still no answer", 4, True),
-    ("Остановлено после 2 запросов к модели: 4 вызова инструментов (get_diff, read_file)", 4, True),
-    ("2 model calls, 3 tool calls: get_diff, read_file", 3, True),
-    ("Stopped after 2 calls to the model: 4 tool calls (get_diff, read_file)", 2, False),
-    ("Too many iterations: 3 tool calls", 4, False),
-    ("tool calls: 3 (get_diff)", 3, True),
+TWO_EACH, THREE = {"get_diff": 2, "read_file": 2}, {"get_diff": 2, "read_file": 1}
+
+
+@pytest.mark.parametrize("message, calls, right", [
+    ("Stopped after 2 calls to the model: 4 tool calls (get_diff, read_file), and still no answer", TWO_EACH, True),
+    ("Остановлено после 2 запросов к модели: 4 вызова инструментов (get_diff, read_file)", TWO_EACH, True),
+    ("2 model calls, 3 tool calls: get_diff, read_file", THREE, True),
+    ("Stopped after 2 calls to the model: 4 tool calls (get_diff, read_file)", {"get_diff": 2}, False),
+    ("Too many iterations: 3 tool calls", TWO_EACH, False),
+    ("tool calls: 3 (get_diff)", {"get_diff": 3}, True),
     # attack 8: a count per tool that adds up
-    ("No answer after 2 iterations. Tool calls made: get_diff: 2 calls, read_file: 2 calls", 4, True),
-    ("No answer after 2 iterations. Tool calls made: get_diff: 2 calls, read_file: 1 call", 4, False),
+    ("No answer after 2 iterations. Tool calls made: get_diff: 2 calls, read_file: 2 calls", TWO_EACH, True),
+    ("No answer after 2 iterations. Tool calls made: get_diff: 2 calls, read_file: 1 call", TWO_EACH, False),
     # the Russian lesson's cap error (issue 36): the cap is named as a parameter, not as a count
-    ("Ответа нет: достигнуто ограничение итераций (max_iterations=2); вызовов инструментов: 3 (get_diff, read_file)", 3,
-     True),
-    ("Ответа нет: достигнуто ограничение итераций (max_iterations=2); вызовов инструментов: 3 (get_diff, read_file)", 2,
-     False),
+    ("Ответа нет: достигнуто ограничение итераций (max_iterations=2); вызовов инструментов: 3 (get_diff, read_file)",
+     THREE, True),
+    ("Ответа нет: достигнуто ограничение итераций (max_iterations=2); вызовов инструментов: 3 (get_diff, read_file)",
+     {"get_diff": 1, "read_file": 1}, False),
     # attack 13: the total, then a breakdown per tool that adds up to it
-    ("No answer after 2 iterations: the model made 4 tool calls: get_diff (2 calls), read_file (2 calls)", 4, True),
-    ("Ответа нет: 4 вызова инструментов (get_diff — 2 вызова, read_file — 2 вызова)", 4, True),
-    ("No answer after 2 iterations: the model made 4 tool calls: get_diff (2 calls), read_file (1 call)", 4, False),
+    ("No answer after 2 iterations: the model made 4 tool calls: get_diff (2 calls), read_file (2 calls)", TWO_EACH,
+     True),
+    ("Ответа нет: 4 вызова инструментов (get_diff — 2 вызова, read_file — 2 вызова)", TWO_EACH, True),
+    ("No answer after 2 iterations: the model made 4 tool calls: get_diff (2 calls), read_file (1 call)", TWO_EACH,
+     False),
+    ("get_diff: 2 calls, read_file: 2 calls (4 tool calls in total)", TWO_EACH, True),
+    ("4 tool calls in total (get_diff: 2 calls, read_file: 2 calls)", TWO_EACH, True),
+    ("4 tool calls — get_diff ×2, read_file ×2", TWO_EACH, True),
+    ("Tool calls per tool: {'get_diff': 2, 'read_file': 2}", TWO_EACH, True),
+    ("No answer after 2 iterations: 4 tool calls: 2x get_diff, 2x read_file", TWO_EACH, True),
+    ("No answer after 2 iterations: 3 tool calls: get_diff(484), read_file(shop/cart.py)", THREE, True),
+    # attack 12's H18: the total right, the figures per tool not (each tool counted once per turn)
+    ("No answer after 2 iterations: 4 tool calls: get_diff x1, read_file x1", TWO_EACH, False),
+    ("No answer after 2 iterations: 4 tool calls: get_diff x1, read_file x3", TWO_EACH, False),
+    ("Ответа нет после 2 итераций: 4 вызова инструментов (get_diff — 1 раз, read_file — 3 раза)", TWO_EACH, False),
 ])
-def test_a_count_of_model_calls_is_not_taken_for_the_count_of_tool_calls(message, count, right):
-    assert _tells_count(message, count) is right
+def test_a_count_of_model_calls_is_not_taken_for_the_count_of_tool_calls(message, calls, right):
+    from collections import Counter
+
+    assert _tells_count(message, Counter(calls)) is right
 
 
 @pytest.mark.parametrize("result", ["merge_pr skipped: the human did not say yes, so nothing was merged.",
@@ -92,3 +109,68 @@ def test_check_loop_finds_the_approver_under_another_name(name, found):
     namespace: dict = {"nobody": nobody}
     exec(f"def review(pr, {name}=nobody, max_iterations=20):\n    return ''", namespace)
     assert approver_parameter(namespace["review"]) == found
+
+
+def test_exercise_7_quotes_the_notebook_on_a_no():
+    """The report's "The task says" for a denied call quotes notebook 7's own words ("on a no"), in both languages."""
+    import re
+    from pathlib import Path
+
+    from course_agent.i18n import tr
+    from course_selfcheck.exercises.exercise_7_gate import REFUSAL
+
+    source = re.sub(r"[`\s#]+", " ", (Path(__file__).parents[1] / "notebooks/source/07_safety.py").read_text())
+    source = re.sub(r" ([,.;])", r"\1", source)
+    for lang in ("en", "ru"):
+        said = re.sub(r"\s+", " ", tr(REFUSAL.task, lang))
+        assert said[1:] in source, (lang, said)
+
+
+DETAILS = {"type": "refusal", "category": "cyber", "explanation": "Ordered by the sandbox (Sandbox.force)."}
+RU_DETAILS = {**DETAILS, "explanation": "Так распорядилась песочница (Sandbox.force)."}
+
+
+@pytest.mark.parametrize("error, details, carried", [
+    ("The model refused: RefusalStopDetails(category='cyber', explanation='Ordered by the sandbox (Sandbox.force).', "
+     "type='refusal')", DETAILS, True),
+    ("Refused [cyber]: Ordered by the sandbox (Sandbox.force)", DETAILS, True),
+    ('Отказ модели: {"category": "cyber", "explanation": "\\u0422\\u0430\\u043a \\u0440\\u0430\\u0441\\u043f'
+     '\\u043e\\u0440\\u044f\\u0434\\u0438\\u043b\\u0430\\u0441\\u044c \\u043f\\u0435\\u0441\\u043e'
+     '\\u0447\\u043d\\u0438\\u0446\\u0430 (Sandbox.force)."}', RU_DETAILS, True),
+    ("Модель отказалась (cyber): Так распорядилась песочница (Sandbox.force).", RU_DETAILS, True),
+    # attack 12's H19: the category only, the why lost
+    ("The model refused (category: cyber)", DETAILS, False),
+    ("Модель отказалась (категория: cyber)", RU_DETAILS, False),
+    ("The model refused", DETAILS, False),
+])
+def test_a_refusal_error_carries_the_whole_stop_details(error, details, carried):
+    """Notebook 6: "raise an error that carries response.stop_details": the category and the explanation, in any
+    words around them, as they print, as JSON writes them."""
+    from types import SimpleNamespace
+
+    from course_selfcheck.later_rules import _without_why
+
+    run = SimpleNamespace(error=RuntimeError(error), returned=None)
+    assert (_without_why(run, {"stop_details": details}) is None) is carried
+
+
+@pytest.mark.parametrize("error, stop, names", [
+    ("Unexpected stop: max_tokens", "max_tokens", False),
+    ("Неожиданная остановка: max_tokens", "max_tokens", False),
+    ("stopped: max_tokens ", "max_tokens", False),
+    ("Unexpected stop reason: model_context_window_exceeded", "model_context_window_exceeded", False),
+    ("Unexpected stop: max_tokens: the answer was cut", "max_tokens", True),
+    ("max_tokens reached before the review was finished", "max_tokens", True),
+    ("The answer was truncated (stop_reason=max_tokens)", "max_tokens", True),
+    ("Ответ модели оборвался на полуслове", "max_tokens", True),
+    ("Неожиданная остановка: max_tokens — ответ обрезан", "max_tokens", True),
+    ("model_context_window_exceeded: the history no longer fits", "model_context_window_exceeded", True),
+    ("История больше не помещается в контекстное окно", "model_context_window_exceeded", True),
+    ("The conversation has outgrown what the model can read at once", "model_context_window_exceeded", True),
+])
+def test_a_cut_error_names_its_cause_not_only_the_stop(error, stop, names):
+    """Notebook 6: "raise a clear error that says the answer was cut": the catch-all of exercise 5's loop names the
+    stop, not what happened."""
+    from course_selfcheck.rules import names_the_cause
+
+    assert names_the_cause(error, stop) is names

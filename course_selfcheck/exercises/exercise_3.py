@@ -4,7 +4,8 @@ and which tools, so that whoever reads it knows what the run was doing. Run on !
 import functools
 import inspect
 import re
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 
 from course_agent.i18n import N_, ntr, tr
 
@@ -52,18 +53,33 @@ _MODEL_CALLS = re.compile(r"\d+\s+(?:calls?|requests?)\s+(?:to|of)\s+(?:the\s+)?
 about tool calls."""
 
 
-def _tells_count(message: str, count: int) -> bool:
-    """The message says `count`, and every number it gives as a count of tool calls is that one."""
-    tool_part = _MODEL_CALLS.sub(" ", message)
-    claimed = [int(next(g for g in m.groups() if g)) for m in _CLAIMED.finditer(tool_part)]
-    if len(claimed) > 1 and sum(claimed) == count:  # per tool: "get_diff: 2 calls, read_file: 2 calls"
-        return True
-    if count in claimed and len(claimed) > 2:  # the total, then per tool: "4 tool calls: get_diff (2 calls), …"
-        rest = list(claimed)
-        rest.remove(count)
-        if sum(rest) == count and _says_count(tool_part, count):
-            return True
-    return all(n == count for n in claimed) and _says_count(tool_part, count)
+def _figures_per_tool(message: str, names: Iterable[str]) -> tuple[dict[str, list[int]], str]:
+    """The numbers the message gives each tool ("get_diff x2", "read_file (2 calls)", "'get_diff': 2", «get_diff —
+    2 вызова», "2× get_diff"), and the message with them blanked out. A tool's call with its input ("get_diff(484)")
+    is not a figure."""
+    figures: dict[str, list[int]] = {}
+    for name in names:
+        tool = rf"(?<!\w){re.escape(name)}(?!\w)"
+        for pattern in (tool + r"[\'\"`]?(?:\s*[:=—–-]\s*|\s+\(\s*|\s*[x×*]\s*|\s+)(?:[x×*]\s*)?(\d+)(?![\d.,]\d)",
+                        r"(?<![\w!#.,])(\d+)\s*(?:[x×*]\s*)?" + tool):
+            for found in re.finditer(pattern, message, re.I):
+                figures.setdefault(name, []).append(int(found.group(1)))
+            message = re.sub(pattern, " ", message, flags=re.I)
+    return figures, message
+
+
+def _tells_count(message: str, calls: Counter) -> bool:
+    """The message says how many tool calls were made (`calls`: each tool's count): every number it gives as a count
+    of tool calls is the total, every number it gives a tool is that tool's, and the total is said (or each tool's
+    count is)."""
+    count = sum(calls.values())
+    figures, rest = _figures_per_tool(_MODEL_CALLS.sub(" ", message), calls)
+    if any(n != calls[name] for name, said in figures.items() for n in said):
+        return False
+    claimed = [int(next(g for g in m.groups() if g)) for m in _CLAIMED.finditer(rest)]
+    if any(n != count for n in claimed):
+        return False
+    return _says_count(rest, count) or set(figures) == set(calls)
 
 
 def _said(error: BaseException) -> str:
@@ -130,12 +146,12 @@ def _cap_message(loop: Callable, lang: str) -> Seen:
                        (longer, _said(longer.error) if longer_judged else None)):
         if said is None:
             continue
-        called_there = [u for _, reply in seen.answered for u in tool_uses(reply)]
+        called_there = Counter(str(u.get("name")) for _, reply in seen.answered for u in tool_uses(reply))
         missing = [n for n in _called_names(seen) if n not in said]
-        if missing or not _tells_count(said, len(called_there)):
+        if missing or not _tells_count(said, called_there):
             return Seen(False, ntr("the error says {message!r}; it should name {n} tool call and the tools {names}",
                                    "the error says {message!r}; it should name {n} tool calls and the tools {names}",
-                                   len(called_there), lang, message=said[:160],
+                                   called_there.total(), lang, message=said[:160],
                                    names=", ".join(_called_names(seen))))
     return Seen(True, tr("the error says {message!r}", lang, message=message[:160]))
 

@@ -11,12 +11,10 @@ import re
 from collections.abc import Callable
 
 from course_agent.i18n import N_, tr
-from course_sandbox import Sandbox
-from course_sandbox.demo_gitlab import PROJECT_ID, PROJECT_PATH
 
 from ..report import BROKEN, Report
 from ..rules import FAILING_TURN, others_spoiled, returns_answer, short_value, without_arguments
-from ..scenario import GITLAB, Sandboxes, run_scenario
+from ..scenario import run_scenario
 from ..wire import results_for, tool_uses
 from .exercise_4 import CONCURRENT, out_of_order
 from .grading import Requirement, Seen
@@ -95,30 +93,12 @@ def _gitlab_error_named(loop: Callable, lang: str) -> Seen | None:
                           "error's type and its message", lang, pr=MISSING, said=short_value(said)))
 
 
-class DroppedRead:
-    """Sandboxes whose first file read drops its connection, as a GitLab that goes away mid-review does: the tool
-    raises what its HTTP library raises (requests' ConnectionError), not an error the notebook showed."""
-
-    def __init__(self, sandboxes: Sandboxes) -> None:
-        self.sandboxes = sandboxes
-
-    def take(self) -> Sandbox:
-        sandbox = self.sandboxes.take()
-        for project in (PROJECT_ID, PROJECT_PATH):  # the project by id or by path
-            sandbox.faults.drop(path=f"{GITLAB}projects/{project}/repository/files/")
-        return sandbox
-
-    def give_back(self, sandbox: Sandbox) -> None:
-        self.sandboxes.give_back(sandbox)
-
-
 def _whatever_fails(loop: Callable, lang: str) -> Seen | None:
     """FAILING_TURN again, the other read's connection dropped: two calls of one turn fail, with two kinds of
     error, and the run still goes on to the answer (a loop that catches only the errors it has seen, or gives up
     after a number of failures, stops). Met (True) when both came back and the review went on; None when the run
     did not show it."""
-    with Sandboxes() as sandboxes:
-        run = run_scenario(loop, *FAILING_TURN, sandboxes=DroppedRead(sandboxes))  # type: ignore[arg-type]
+    run = run_scenario(loop, *FAILING_TURN, dropped_files=True)
     turn = without_arguments(run)
     if turn is None or untouched(run) or run.hung or run.stopped_by_check:
         return None

@@ -487,8 +487,8 @@ REFUSAL = Requirement(
     _on_every_no("refusal_is_error"),
     N_("On a no, answer the call with {\"type\": \"tool_result\", \"tool_use_id\": block.id, \"content\": \"A human "
        "denied this call.\", \"is_error\": True} and go on with the loop."),
-    task=N_("On False the tool does not run, and the model gets a tool_result with is_error: True that says a human "
-            "denied it."))
+    task=N_("On a no the tool does not run. The model gets a tool_result with is_error: True that says a human "
+            "denied the call."))
 GOES_ON = Requirement(
     "returns_answer", N_("At end_turn the loop returns the answer and sends nothing more"),
     _on_every_no("returns_answer"),
