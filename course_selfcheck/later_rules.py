@@ -4,11 +4,13 @@ when they are named (see EXERCISE_RULES), so the lesson's own loop is not failed
 taught yet; each is judged like the lesson's rules (rules.py), from the wire.
 """
 
+import contextlib
 import functools
 import json
 import re
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 
 from anthropic.types import StopReason
 
@@ -222,6 +224,22 @@ def refusal_said(run: Run, lang: str) -> Finding:
 
 
 # 6c. A full context window ends the run with a clear error; its cut tool call is never run
+_CAUSE_ASKED: ContextVar[bool] = ContextVar("cause_asked", default=False)
+"""Exercise 6's own text asks for an error that says what happened at a cut ("the answer was cut", "the history no
+longer fits"); exercises 7 and 8 judge the stop rules again as kept ones, where an error that names the stop is
+enough: a loop brought from elsewhere is not failed there for the wording exercise 6 asked for."""
+
+
+@contextlib.contextmanager
+def asking_the_cause() -> Iterator[None]:
+    """Judge the cut rules as exercise 6 does: the error must say what happened, not only name the stop."""
+    token = _CAUSE_ASKED.set(True)
+    try:
+        yield
+    finally:
+        _CAUSE_ASKED.reset(token)
+
+
 LONGER_RUN = (484, ("as_is", "as_is", "one_more_call", "context_window"))
 """A full context window after three turns of tools: a history long enough for a loop to trim it and go on."""
 
@@ -255,7 +273,7 @@ def context_full(run: Run, lang: str, loop: Callable | None = None) -> Finding:
                                   "a full context window, so raise a clear error instead of passing it off as the "
                                   "answer", lang, value=short_value(run.returned)))
     if seen.status == PASSED and not crashed_run(run):
-        return says_it_was_cut(run, lang, "model_context_window_exceeded", cause=True) or seen
+        return says_it_was_cut(run, lang, "model_context_window_exceeded", cause=_CAUSE_ASKED.get()) or seen
     return seen
 
 
@@ -293,7 +311,7 @@ def cut_answer(run: Run, lang: str) -> Finding:
                                   "tool call)", lang, value=short_value(run.returned)))
     if crashed_run(run):
         return ended_badly(run, lang, "")
-    return says_it_was_cut(run, lang, "max_tokens", cause=True) or verdict(
+    return says_it_was_cut(run, lang, "max_tokens", cause=_CAUSE_ASKED.get()) or verdict(
         PASSED, tr("at max_tokens the loop raised {error}: the cut answer was not passed off as whole", lang,
                    error=short_error(run.error)))
 

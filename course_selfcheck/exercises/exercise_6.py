@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from course_agent.i18n import N_, tr
 
-from ..later_rules import ALL_RULES, words
+from ..later_rules import ALL_RULES, asking_the_cause, words
 from ..report import Finding, Report
 from ..scenario import run_scenario
 from .loops import EARLIER, grade_loop
@@ -68,6 +68,11 @@ def check_exercise_6(loop: Callable | None, language: str | None = None, *, step
     the default)."""
     if step not in (1, 2):
         raise ValueError(f"step must be 1 or 2 (2, the default, checks the whole exercise), got {step!r}")
+    with asking_the_cause():  # exercise 6's text asks for an error that says what happened at a cut
+        return _graded(loop, language, step)
+
+
+def _graded(loop: Callable | None, language: str | None, step: int) -> Report:
     if step == 1:
         return grade_loop(6, loop, language, STEP_1_RULES,
                           N_("Not done yet: handle pause_turn, stop_sequence and max_tokens (see the rules marked ✘ "
@@ -87,12 +92,13 @@ def check_exercise_6(loop: Callable | None, language: str | None = None, *, step
 def check_fallback(loop: Callable | None, language: str | None = None) -> Report:
     """Notebook 6's optional exercise: exercise 6's loop, a refusal answered once by fallback_model(), every other
     rule kept. A loop that passes is kept for notebook 7 too (it passes exercise 6 as well)."""
-    return grade_loop(6, loop, language, FALLBACK_RULES,
-                      N_("Not done yet: answer a refusal once with the fallback model (see the rules marked ✘ or – "
-                         "below)."),
-                      N_("After a refusal, what does the fallback model need to answer the same question? The same "
-                         "messages, sent once to fallback_model(); a second refusal ends the run with its "
-                         "stop_details."), tasks=TASKS, title=N_("Exercise 6, go deeper: the fallback model"))
+    with asking_the_cause():
+        return grade_loop(6, loop, language, FALLBACK_RULES,
+                          N_("Not done yet: answer a refusal once with the fallback model (see the rules marked ✘ or "
+                             "– below)."),
+                          N_("After a refusal, what does the fallback model need to answer the same question? The "
+                             "same messages, sent once to fallback_model(); a second refusal ends the run with its "
+                             "stop_details."), tasks=TASKS, title=N_("Exercise 6, go deeper: the fallback model"))
 
 
 def _fallback_if_taken(loop: Callable, lang: str) -> tuple[list[Finding], BaseException | None, list[str]]:
