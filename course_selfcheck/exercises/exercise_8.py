@@ -288,8 +288,8 @@ def _costliest(table: Table) -> str:
               "{billed} billed input tokens: compare its result.usage with the others' (what it read, and "
               "what it wrote to the cache at 1.25x).", table.lang, pr=pr, billed=f"{billed:.0f}")
 
-WHAT = N_("`rows` is still empty. Review !482 to !487 with review(pr, client=client), append (pr, "
-          "verdict, calls, billed input) for each, and run this cell again.")
+WHAT = N_("`rows` is still empty. Take !482's row from result (its review above), review !483 to !487 with "
+          "review(pr, client=client), append (pr, verdict, calls, billed input) for each, and run this cell again.")
 FIRST_HINTS = (N_("result.iterations is the number of model calls, result.text ends with the verdict line, and "
                    "billed(result.usage) from this notebook gives the billed input."),)
 

@@ -517,7 +517,8 @@ check_exercise_6(review_every_stop, step=1)
 # Three stops end the run, each with an error. Add their branches to the same `review_every_stop`, in the exercise
 # cell above, before `case other`:
 #
-# - `model_context_window_exceeded`: raise a clear error. The history no longer fits. Never run the cut tool call.
+# - `model_context_window_exceeded`: raise a clear error that says the history no longer fits the context window.
+#   Never run the cut tool call.
 # - `refusal`: raise an error that carries `response.stop_details`. Never send the same request to the same model
 #   again.
 # - any other value: raise an error that names it, as `what_to_do` does. The API adds stop reasons over time.
@@ -570,8 +571,8 @@ check_exercise_6(review_every_stop, step=1)
 # Три остановки завершают запуск, и каждая — ошибкой. Добавьте для них ветки в тот же `review_every_stop`, в ячейке
 # упражнения выше, перед `case other`:
 #
-# - `model_context_window_exceeded`: выбросьте исключение с понятным сообщением. История больше не помещается в контекстное окно. Обрезанный вызов
-#   инструмента не выполняйте никогда.
+# - `model_context_window_exceeded`: выбросьте исключение, в сообщении которого сказано, что история больше не
+#   помещается в контекстное окно. Обрезанный вызов инструмента не выполняйте никогда.
 # - `refusal`: выбросьте исключение, в сообщении которого есть `response.stop_details`. Тот же запрос той же модели больше не
 #   отправляйте.
 # - любое другое значение: выбросьте исключение, в сообщении которого оно названо, как в `what_to_do`. В API со временем появляются
