@@ -179,6 +179,8 @@ def mentions(text: str) -> list[Mention]:
         claim(*m.span(), "email", m.group(0))
     for m in slots._URL.finditer(text):
         claim(*m.span(), "url", slots._clean(m.group(0)))
+    for m in slots.DOMAIN.finditer(masked()):  # "bluefinch-studio.com": a domain, before its dot ends a sentence
+        claim(*m.span(), "domain", m.group(0).lower())
     for m in slots._UUID.finditer(text):
         claim(*m.span(), "code", m.group(0))
     for m in _IBAN.finditer(text):  # "IBAN DE89 3704 0044 0532 0130 00": one code, its spaces dropped
@@ -438,6 +440,9 @@ def want(name: str, schema: dict) -> Want:
     spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower()
     if _MINOR_UNITS.search(spoken) or (_MINOR_UNITS.search(described) and types & {"integer", "number"}):
         unit = "minor"
+    elif re.search(r"(?:^|_)(?:per|a|each|every)_[a-z]+$|(?:^|_)(?:rate|wage|tariff|price|cost|fee)(?:_|$)", spoken) \
+            and types & {"integer", "number"}:
+        unit = None  # `rate_per_hour`, `price_per_kg`: money for each unit, not an amount of hours or kilograms
     else:
         unit = field_unit(spoken)  # a unit ends the name: `min_size_kb` is in kilobytes
         if unit is None and types & {"integer", "number"}:
@@ -606,6 +611,10 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
         if kind == "phone" and m.kind == "phone" and "string" in types:
             return m.value, 3
         return None
+    if kind == "domain" or m.kind == "domain":
+        if "string" not in types:
+            return None
+        return (m.value, 3) if kind == m.kind else (m.value, 1) if m.kind == "domain" and kind in (None, "id") else None
     if kind in ("email", "url"):
         return (m.value, 3) if m.kind == kind and "string" in types else None
     if m.kind in ("email", "url"):
@@ -627,7 +636,7 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
                 return m.value, 1
             return None
         if m.kind == "money":
-            return m.value, 2 if kind == "money" else 1
+            return m.value, 3 if kind == "money" and m.unit else 2 if kind == "money" else 1
         if m.kind == "quantity":
             if m.unit == "%":
                 return m.value, 2 if kind == "percent" else 0
@@ -842,6 +851,13 @@ def formatted(schema: dict, value: Any) -> Any:
         return value
     if _DIGITS_ONLY.search(said):
         return digits
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str) and not spoken_values.bounded_search(pattern, value):
+        # the written form the pattern rejects ("+44 7700 900123" for `^\+[0-9]{7,15}$`): the same number without
+        # its spaces and dashes, when the pattern takes that
+        for compact in (f"+{digits}" if value.strip().startswith("+") else digits, digits):
+            if spoken_values.bounded_search(pattern, compact):
+                return compact
     return value
 
 

@@ -14,7 +14,7 @@ import functools
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import (
@@ -95,10 +95,15 @@ _CURRENCIES = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "poun
                "доллар": "USD",
                "евро": "EUR", "фунт": "GBP", "иен": "JPY", "юан": "CNY", "yuan": "CNY", "franc": "CHF"}
 _SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₽": "RUB"}
+DOMAIN = re.compile(r"(?<![\w@./-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?!(?:py|txt|md|json|csv|js|ts|"
+                    r"yml|yaml|toml|html?|css|pdf|cfg|ini|log|sql|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|zip|gz|tar|sh|"
+                    r"exe|mp[34]|wav|ipynb|lock|bak|tmp|conf|xml)(?![a-z]))[a-z]{2,24}(?![\w@/-])")
+"""A domain name written bare ("bluefinch-studio.com", «sosnovy-bor.ru»), not a file's name (report.pdf)."""
 _PATH = re.compile(r"(?<![\w@])[\w./-]*\w\.(?:py|txt|md|json|csv|js|ts|yml|yaml|toml|html|css|pdf|cfg|ini|log|sql)\b")
 KINDS: list[tuple[str, str]] = [
     ("email", r"e-?mail|почт|^to$|recipient(?! name)|attendee(?! name)|^b?cc$|carbon copy"),
     ("phone", r"phone|mobile|\btel\b|\bcell\b|телефон|^(?:to|from|recipient|sender|caller|destination) number$"),
+    ("domain", r"\bdomain\b|hostname|\bhost\b|\bfqdn\b|домен"),
     ("url", r"\burl\b|\buri\b|\blink\b|website|\bhref\b|\bsite\b|ссылк"),
     ("uuid", r"uuid|guid"),
     ("datetime", r"datetime|timestamp|\bat time\b"),
@@ -139,7 +144,7 @@ KINDS: list[tuple[str, str]] = [
              r"comment|description|input|request|instruction|sentence|statement|reason|memo|caption|remark|headline|"
              r"запрос|текст|вопрос|тем|коммент|примечан|назначени"),
 ]
-_STRINGY = {"term", "time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date",
+_STRINGY = {"domain", "term", "time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date",
             "expression", "currency", "symbol", "path", "place", "name",
             "text", "timezone", "language"}
 
@@ -182,6 +187,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values = evidence.values
     values["email"] = _unique(_EMAIL.findall(text))
     values["url"] = _unique(_clean(u) for u in _URL.findall(text))
+    values["domain"] = _unique(DOMAIN.findall(_URL.sub(" ", _EMAIL.sub(" ", text))))
     values["uuid"] = _unique(_UUID.findall(text))
     rest = number_words.digits(_URL.sub(" ", _EMAIL.sub(" ", _UUID.sub(" ", text))))  # "six people": 6 people
     values["datetime"], values["date"] = _dates(rest)
@@ -238,7 +244,8 @@ def kind_of(name: str, schema: dict) -> str | None:
     """The kind of value a property wants, from its format, name, description, then type."""
     fmt = schema.get("format")
     by_format = {"email": "email", "idn-email": "email", "uri": "url", "url": "url", "iri": "url", "uuid": "uuid",
-                 "date": "date", "date-time": "datetime", "time": "time"}
+                 "date": "date", "date-time": "datetime", "time": "time", "hostname": "domain",
+                 "idn-hostname": "domain"}
     if isinstance(fmt, str) and fmt in by_format:
         return by_format[fmt]
     types = _types(schema)
@@ -358,6 +365,9 @@ class RequestHints:
                 or name.lower() in self.evidence.named:
             return found
         bound = self.binding().get(name)
+        if bound is not None and not is_valid(schema, bound.value):
+            shaped = binding.formatted(schema, bound.value)  # "+44 7700 900123" for a digits-only pattern
+            bound = replace(bound, value=shaped) if shaped is not bound.value else bound
         if bound is None or not is_valid(schema, bound.value):
             return found
         elsewhere = any(other != name and b.value == found and b.strong for other, b in self.binding().items())
@@ -471,7 +481,10 @@ class RequestHints:
             other != name and b.value == found and b.strong for other, b in self.binding().items())
         if not whole and not elsewhere:
             return found
-        said = remainder.remainder(text, self.evidence.lang)
+        wanted = {binding.want(other, s).kind for other, s in (self.fields or {}).items()
+                  if other != name and isinstance(s, dict)}
+        keep = frozenset() if wanted & {"date", "datetime", "time"} else frozenset({"date", "datetime", "time"})
+        said = remainder.remainder(text, self.evidence.lang, keep)
         return said if said is not None and is_valid(schema, said) else found
 
     def _source_language(self, name: str, schema: dict, found: Any) -> Any:

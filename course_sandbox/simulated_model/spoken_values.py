@@ -314,7 +314,7 @@ def flag(name: str, text: str) -> Any:
     words = [w for w in words if w not in _FLAG_VERBS] or words
     if not words:
         return MISSING
-    said = _said(text)
+    said = _bridged(_said(text))
     places = []
     for word in words:
         found = [m.start() for w in (word, *_FLAG_SYNONYMS.get(word, ()))
@@ -325,7 +325,41 @@ def flag(name: str, text: str) -> Any:
     # the words where they stand together: "with email j@x.org …, and don't send a welcome email" sets
     # send_welcome_email by its last words, and the negation before them counts
     start = places[0][0] if len(places) == 1 else _closest(places)
-    return not _NEGATION.search(said[:start])
+    end = max(min(spots, key=lambda p: abs(p - start)) for spots in places)
+    end = end + len(re.match(r"\S*", said[end:]).group(0))
+    negated = bool(_NEGATION.search(said[:start]))
+    if _OFF_BEFORE.search(said[:start]) or _OFF_AFTER.match(said[end:]):
+        return negated  # "turn off auto-renew", «уведомления отключи»; "don't turn off…" keeps it on
+    if _ON_BEFORE.search(said[:start]) or _ON_AFTER.match(said[end:]):
+        return not negated
+    return not negated
+
+
+_OFF_BEFORE = re.compile(r"(?:\b(?:turn(?:ed|ing)?|switch(?:ed|ing)?|shut|toggle|set)\s+off|\b(?:disable|deactivate|"
+                         r"stop|pause|opt\s+out\s+of|cancel|remove|drop|mute|silence)|(?<!\w)(?:выключ\w*|отключ\w*|"
+                         r"отмени\w*|убери\w*|останови\w*))\s+(?:(?:the|my|our|any|all|его|её|мне)\s+)?$")
+_OFF_AFTER = re.compile(r"^(?:\s+\w+)?\s+(?:off|disabled|выключ\w*|отключ\w*|не\s+\w+)(?!\w)")
+_ON_BEFORE = re.compile(r"(?:\b(?:turn(?:ed|ing)?|switch(?:ed|ing)?|set)\s+on|\b(?:enable|activate|"
+                        r"включи\w*|подключи\w*))\s+(?:(?:the|my|our|его|её|мне)\s+)?$")
+_ON_AFTER = re.compile(r"^(?:\s+\w+)?\s+(?:on|enabled|включ\w*|подключ\w*|нужн\w*)(?!\w)")
+
+
+def _bridged(said: str) -> str:
+    """Russian words followed by the English word a tool's field would use («автопродление» → "auto renew"), so a
+    flag named in English (auto_renew, notify) is found in a Russian request."""
+    if not re.search(r"[а-яё]", said):
+        return said
+    from .words import english
+
+    def gloss(m: re.Match) -> str:
+        word = m.group(0)
+        meaning = english(word)
+        if meaning is None and word.startswith("авто") and len(word) > 7:
+            rest = english(word[4:])
+            meaning = f"auto {rest}" if rest else None
+        return f"{word} {meaning}" if meaning else word
+
+    return re.sub(r"[а-яё]{3,}", gloss, said)
 
 
 _PHRASE_WORD = re.compile(r"[a-zа-яё0-9']+")

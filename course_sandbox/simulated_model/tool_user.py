@@ -27,9 +27,9 @@ a value only it can take (an e-mail, an expression…)."""
 MAX_CALLS = 10
 """Calls per task before the model stops and answers with what it has."""
 MAX_PARALLEL = 5
-_SPECIFIC = {"phone", "email", "url", "uuid", "date", "datetime", "expression", "path", "symbol", "currency"}
+_SPECIFIC = {"domain", "phone", "email", "url", "uuid", "date", "datetime", "expression", "path", "symbol", "currency"}
 _LISTABLE = {"place", "id", "email", "name", "symbol", "path", "url", "date", "uuid"}
-_ONLY_FROM_THE_USER = {"term", "phone", "address", "product", "place", "id", "email", "name", "symbol", "path", "url",
+_ONLY_FROM_THE_USER = {"domain", "term", "phone", "address", "product", "place", "id", "email", "name", "symbol", "path", "url",
                        "uuid",
                        "date", "datetime", "expression", "currency", "timezone"}
 """Kinds of input a model must not invent (whose order? which city?); a confidence or a count it may."""

@@ -56,7 +56,8 @@ GLOSSARY = {
     "отдел": "department", "должност": "position", "компани": "company", "телефон": "phone", "никнейм": "nickname",
     "псевдоним": "nickname", "бизнес": "business", "эконом": "economy",
     "забронир": "book", "влажност": "humidity", "увлажнител": "humidifier", "подбер": "search", "подобр": "search",
-    "заблок": "block", "блокир": "block",
+    "заблок": "block", "блокир": "block", "продл": "renew", "продлев": "renew", "уведом": "notify",
+    "оповещ": "notify",
 }
 OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
                   "%": "modulo"}
