@@ -29,7 +29,8 @@ def remainder(text: str, lang: str = "en", keep: frozenset[str] = frozenset()) -
         return said[1].strip(" .!?")  # "Add a note to Maria Lopez: prefers calls after 5pm." — what the colon opens
     chars = list(first)
     for mention in binding.mentions(first):
-        if (mention.kind in _VALUE_KINDS and mention.kind not in keep) or (mention.kind == "proper" and _after_a_tie(first, mention.start)):
+        if (mention.kind in _VALUE_KINDS and mention.kind not in keep) or (
+                mention.kind == "proper" and _after_a_tie(first, mention.start)):
             chars[mention.start:mention.end] = " " * (mention.end - mention.start)
     left = "".join(chars)
     # the ask itself: the first word (an imperative) and a pronoun after it

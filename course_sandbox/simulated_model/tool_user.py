@@ -29,8 +29,8 @@ MAX_CALLS = 10
 MAX_PARALLEL = 5
 _SPECIFIC = {"domain", "phone", "email", "url", "uuid", "date", "datetime", "expression", "path", "symbol", "currency"}
 _LISTABLE = {"place", "id", "email", "name", "symbol", "path", "url", "date", "uuid"}
-_ONLY_FROM_THE_USER = {"domain", "term", "phone", "address", "product", "place", "id", "email", "name", "symbol", "path", "url",
-                       "uuid",
+_ONLY_FROM_THE_USER = {"domain", "term", "phone", "address", "product", "place", "id", "email", "name", "symbol",
+                       "path", "url", "uuid",
                        "date", "datetime", "expression", "currency", "timezone"}
 """Kinds of input a model must not invent (whose order? which city?); a confidence or a count it may."""
 
