@@ -20,7 +20,7 @@ COOKING = ("recipe", "recipes", "cook", "cooking", "dish", "meal")
 STOCK = ("stock", "inventory", "availability", "available", "warehouse")
 DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "package", "parcel")
 MONEY = ("balance", "account", "money", "funds", "bank", "card", "wallet")
-RIDE = ("taxi", "cab", "ride", "car", "driver", "transfer")
+RIDE = ("taxi", "cab", "ride", "car", "driver")  # not "transfer": its "trans…" would take translate_text
 BLOCK = ("block", "freeze", "lock", "card")
 LOANS = ("loan", "loans", "borrowed", "list")
 

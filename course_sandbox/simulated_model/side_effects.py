@@ -14,7 +14,8 @@ from .words import tokens
 
 ACTIONS: dict[str, tuple[str, ...]] = {
     "cancel": ("cancel", "call off", "abort", "unsubscribe", "отмен"),
-    "delete": ("delete", "remove", "erase", "drop", "purge", "wipe", "get rid of", "удал", "сотр"),
+    "delete": ("delete", "remove", "erase", "drop", "purge", "wipe", "get rid of", "удал", "сотр", "спиш", "списа",
+               "убер", "убра"),
     "send": ("send", "email", "e-mail", "mail", "notify", "forward", "reply", "invite", "post", "отправ", "пошли",
              "напиши"),
     "merge": ("merge", "влей", "влить", "слей", "смерж"),
@@ -133,7 +134,7 @@ def asked(tool: ToolSpec, request: str) -> bool:
     named = tokens(tool.name)
     objects = set(named[1:]) if _verb(named[0]) else set(named[:-1])
     """Words that name what the tool acts on: "booking" in create_booking is not "book"."""
-    for word in ACTIONS[verb]:
+    for word in [w for v in _described_actions(tool, verb) for w in ACTIONS[v]]:
         ending = r"\w*" if re.search(r"[а-яё]", word) else r"(?:s|es|ed|d|ing|led|ling|ation|ion)?\b"
         for m in re.finditer(rf"(?<![\w-]){re.escape(word)}{ending}", lowered):
             verb_first = bool(_IMPERATIVE_SLOT.search(lowered[: m.start()]))  # "…and email their organiser"
@@ -158,6 +159,14 @@ _NOT_COMMANDS = {"file", "files", "list", "order", "item", "items", "the", "and"
 _IMPERATIVE_SLOT = re.compile(r"(?:^|[.!?;]\s+|\b(?:and|then|please|also|to)\s+)$")
 """Where a word is the verb of a command: "email" in "…and email their organiser" asks to send, though `send_email`
 names e-mail as what it sends."""
+
+
+def _described_actions(tool: ToolSpec, verb: str) -> list[str]:
+    """The tool's action, and the actions its description's first clause names for it: `adjust_stock`, "Add or
+    remove units of a SKU", is asked for by "remove 12 units" as much as by "adjust the stock"."""
+    first = re.split(r"[.;:(]", tool.description, maxsplit=1)[0]
+    described = [v for w in tokens(first)[:8] for v in [_verb(w)] if v]
+    return list(dict.fromkeys([verb, *described]))
 
 
 def allowed(tools: list[ToolSpec], request: str) -> list[ToolSpec]:

@@ -407,7 +407,8 @@ class RequestHints:
         if shaped is not found and is_valid(schema, shaped):
             found = shaped  # the form the description asks for: E.164, digits only
         if isinstance(found, (int, float)) and not isinstance(found, bool) and found > 0 \
-                and _takes_away(str(schema.get("description") or ""), self.evidence.text) and is_valid(schema, -found):
+                and _takes_away(str(schema.get("description") or ""), self.evidence.text) and is_valid(schema, -found) \
+                and not (index is None and re.search(rf"(?<![\w.]){-found}(?![\w.])", self.evidence.text)):
             return -found  # "negative to remove" + "we sold 14, take them off the stock": -14
         return found
 
@@ -861,12 +862,15 @@ class RequestHints:
         return MISSING
 
 
-_NEGATIVE_MEANS = re.compile(r"negative|отрицательн|below zero|minus", re.I)
+_NEGATIVE_MEANS = re.compile(r"negative|отрицательн|below zero|minus|\(\s*[-−]\s*\)|(?<![\w-])[-−]\s*(?:to|for)\s+"
+                             r"(?:remove|subtract|take|decrease)|(?:remove|subtract|decrease)\w*\s*\(\s*[-−]", re.I)
+"""A signed field's description that says a negative value takes away: "negative to remove", "add (+) or remove
+(-)"."""
 _TAKING_AWAY = re.compile(
     r"\b(?:sold|sell|sells|remove[sd]?|removing|take\s+(?:\w+\s+)?off|took\s+(?:\w+\s+)?off|subtract\w*|deduct\w*|"
     r"withdr[ae]w\w*|lost|lose|damaged|broken|used up|consumed|gave away|decrease\w*|reduce\w*|lower\w*|"
     r"write\s+off|written\s+off|wrote\s+off|minus|debit\w*|spent|shipped out|returned to supplier)\b|"
-    r"(?<!\w)(?:продал\w*|продан\w*|спис\w*|убер\w*|убра\w*|вычт\w*|вычест\w*|уменьш\w*|сниз\w*|сним\w*|забра\w*)",
+    r"(?<!\w)(?:продал\w*|продан\w*|спис\w*|спиш\w*|убер\w*|убра\w*|вычт\w*|вычест\w*|уменьш\w*|сниз\w*|сним\w*|забра\w*)",
     re.I)
 _ADDING = re.compile(r"\b(?:add|adds|added|received|receive|restock\w*|bought|increase\w*|raise\w*|put\s+back)\b|"
                      r"(?<!\w)(?:добав\w*|получил\w*|приш[её]л\w*|увелич\w*)", re.I)

@@ -256,12 +256,13 @@ def score(tool: tool_roles.ToolSpec, evidence: Evidence) -> int:
     name_hits = overlap(evidence.request_stems, stems(tool.name))
     description_hits = overlap(evidence.request_stems, stems(tool.description)) - name_hits
     bonus = 0
+    worded = bool(name_hits or description_hits)
     for prop, schema in _required(tool).items():
         kind = kind_of(prop, schema)
         if kind in _SPECIFIC and evidence.of(kind):
             bonus += 2
-        elif kind in ("place", "id", "name") and evidence.of(kind):
-            bonus += 1
+        elif kind in ("place", "id", "name") and evidence.of(kind) and worded:
+            bonus += 1  # a city or a name any tool could take: only beside a word of the tool's own
         elif kind == "id" and slots.ids_after_nouns(evidence.text, prop, str(schema.get("description") or "")):
             bonus += 1  # "resolve incident x7f3k": an id right after the noun the property names
         elif slots.pattern_finds(schema, evidence.text):

@@ -1,0 +1,98 @@
+"""Everyday words to tools, both languages (issue #37, stop 58): a Russian request reaches a tool named in English
+through the tool's own words (a borrowed word such as «принтер», «сервер», «видео» read in Latin letters, an everyday
+verb such as «полей» or «продли»); a code that ends in digits (T-5, vid-88) in a request to check something is no
+merge request; a request no offered tool fits gets honest text that names the tools it has, never the canned
+merge-request text; a city or a name alone makes no tool fit."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from course_sandbox import Sandbox
+from tool_use_helpers import ask, text_of, uses
+
+PROPERTY = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+CANNED = ("merge request", "Попросите меня проверить merge request")
+
+
+@pytest.fixture(scope="module")
+def client():
+    with Sandbox() as sb:
+        yield sb.client(max_retries=0)
+
+
+def spec(name: str, description: str, properties: dict) -> dict:
+    return {"name": name, "description": description,
+            "input_schema": {"type": "object", "properties": properties, "required": list(properties)}}
+
+
+ID = st.builds(lambda prefix, n: f"{prefix}-{n}", st.sampled_from(["T", "dev", "vid", "pj", "srv", "ab"]),
+               st.integers(1, 999))
+BORROWED = [("get_printer_status", "Status of a printer.", "Что с принтером {i}?"),
+            ("restart_server", "Restart a server.", "Перезапусти сервер {i}."),
+            ("get_video_info", "Length and title of a video.", "Какая длина у видео {i}?"),
+            ("get_router_status", "Status of a router.", "Работает ли роутер {i}?")]
+READERS = [spec("count_words", "Count the words in a text.", {"text": {"type": "string"}}),
+           spec("translate_text", "Translate a text.", {"text": {"type": "string"}, "target": {"type": "string"}})]
+
+
+@PROPERTY
+@given(thing=st.sampled_from(BORROWED), item=ID)
+def test_property_a_borrowed_russian_word_finds_the_english_tool(client, thing, item):
+    name, description, asked = thing
+    tool = spec(name, description, {"id": {"type": "string", "description": "Its id"}})
+    response = ask(client, asked.format(i=item), [*READERS, tool])
+    assert [n for n, _ in uses(response)] == [name]
+    assert uses(response)[0][1] == {"id": item}
+
+
+@PROPERTY
+@given(item=ID, limit=st.integers(10, 90), amount=st.integers(100, 900),
+       asked=st.sampled_from(["Проверь уровень в баке {i}; если меньше {l}%, закажи долив {a} литров.",
+                              "Check the level of tank {i}; if it is below {l}%, order a refill of {a} liters.",
+                              "Проверь статус {i} и скажи, больше ли он {l}."]))
+def test_property_a_code_with_digits_is_no_merge_request(client, item, limit, amount, asked):
+    response = ask(client, asked.format(i=item, l=limit, a=amount), READERS)
+    said = text_of(response)
+    assert not uses(response) and not any(c in said for c in CANNED)
+    assert "count_words" in said and "translate_text" in said
+
+
+@pytest.mark.parametrize("question", ["Can you book me a haircut for Saturday morning?", "Вызови мне такси до аэропорта.",
+                                      "Will it snow in Oslo tomorrow?", "Будет ли завтра снег в Осло?"])
+def test_nothing_fits_gets_honest_text_naming_the_tools(client, question):
+    tools = [*READERS, spec("get_traffic", "Driving time between two places.",
+                            {"origin": {"type": "string"}, "destination": {"type": "string"}})]
+    response = ask(client, question, tools)
+    said = text_of(response)
+    assert not uses(response) and response.stop_reason == "end_turn"
+    assert "get_traffic" in said and not any(c in said for c in CANNED)
+    assert ("can't" in said) if question.isascii() else ("не могу" in said)
+
+
+def test_a_review_asked_by_name_still_gets_the_merge_request_answer(client):
+    response = ask(client, "Please review merge request !5.", [])
+    assert "!5" in text_of(response)
+
+
+@pytest.mark.parametrize(("request_", "delta"), [("Remove 12 units of SKU KX-4471 from the Leeds warehouse.", -12),
+                                                 ("Спиши 7 единиц товара с артикулом ZT-0092 со склада в Казани.", -7),
+                                                 ("Add 5 units of SKU AB-1 to the Leeds warehouse.", 5)])
+def test_forced_any_takes_the_action_asked_for_over_a_reader(client, request_, delta):
+    tools = [spec("get_stock", "Show how many units of a SKU are in stock.", {"sku": {"type": "string"}}),
+             spec("adjust_stock", "Add or remove units of a SKU in a warehouse; negative delta removes units.",
+                  {"sku": {"type": "string"}, "delta": {"type": "integer", "description": "Units to add (+) or "
+                                                                                          "remove (-)"},
+                   "warehouse": {"type": "string", "description": "Warehouse city"}})]
+    response = ask(client, request_, tools, tool_choice={"type": "any"})
+    [(name, tool_input)] = uses(response)
+    assert name == "adjust_stock" and tool_input["delta"] == delta
+    assert tool_input["warehouse"] in ("Leeds", "Казань")
+
+
+def test_forced_any_on_a_question_still_reads(client):
+    tools = [spec("get_stock", "Show how many units of a SKU are in stock.", {"sku": {"type": "string"}}),
+             spec("adjust_stock", "Add or remove units of a SKU in a warehouse.",
+                  {"sku": {"type": "string"}, "delta": {"type": "integer"}})]
+    response = ask(client, "How many units of SKU KX-4471 are left?", tools, tool_choice={"type": "any"})
+    assert [n for n, _ in uses(response)] == ["get_stock"]
