@@ -792,7 +792,7 @@ def _labelled(want_: Want, text: str, renamed: bool = False) -> str | None:
         if len(word) < 4 or word in ("from", "with", "into"):
             continue
         stem = re.escape(word[:max(4, len(word) - 3)])
-        m = re.search(rf"(?<![\w-]){stem}\w*{_LABEL_LINK}([\w.@-]*\w){_LABELLED_END}", text, re.I)
+        m = re.search(rf"(?<![\w-]){stem}\w*\b{_LABEL_LINK}([\w.@-]*\w){_LABELLED_END}", text, re.I)  # whole word
         if m and m.group(1).lower() not in STOPWORDS and not re.fullmatch(r"\d+", m.group(1)):
             return m.group(1)
         # no link word: only a handle, a login in lower case with a digit, a dot or "_" ("owner bsmith", "user jdoe42")

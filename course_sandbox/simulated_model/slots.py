@@ -391,6 +391,12 @@ class RequestHints:
         return found
 
     def value(self, name: str, schema: dict, index: int | None) -> Any:
+        if name and index is None and not any(self.parents) and name.lower() in self.evidence.named \
+                and is_valid(schema, self.evidence.named[name.lower()]):
+            return self.evidence.named[name.lower()]  # what a tool returned under the field's own name (survey_id)
+        converted = self._named_in_unit(name, schema, index)
+        if converted is not MISSING:
+            return converted
         found = self._bound(name, schema, index, self._value(name, schema, index))
         found = self._labelled(name, schema, index, found)
         found = self._own_text(name, schema, index, found)
@@ -411,6 +417,27 @@ class RequestHints:
                 and not (index is None and re.search(rf"(?<![\w.]){-found}(?![\w.])", self.evidence.text)):
             return -found  # "negative to remove" + "we sold 14, take them off the stock": -14
         return found
+
+    def _named_in_unit(self, name: str, schema: dict, index: int | None) -> Any:
+        """A result's value under the field's name without its unit, in the unit the field wants: `duration`
+        "00:12:30" for `duration_seconds` is 750, `length` 90 (seconds, its description says so or not) for
+        `length_minutes` stays MISSING unless its unit is known."""
+        if index is not None or any(self.parents) or not self.evidence.named or not _types(schema) & {"integer",
+                                                                                                         "number"}:
+            return MISSING
+        m = re.fullmatch(r"(.+?)_(?:in_)?(ms|milliseconds|s|secs?|seconds|min|mins|minutes|h|hrs?|hours)", name.lower())
+        if not m or m.group(1) not in self.evidence.named:
+            return MISSING
+        given = self.evidence.named[m.group(1)]
+        clock = re.fullmatch(r"(?:(\d{1,3}):)?(\d{1,2}):(\d{2})(?:\.\d+)?", str(given).strip())
+        if not clock:
+            return MISSING
+        seconds = int(clock.group(1) or 0) * 3600 + int(clock.group(2)) * 60 + int(clock.group(3))
+        per = {"ms": 0.001, "milliseconds": 0.001, "min": 60, "mins": 60, "minutes": 60, "h": 3600, "hr": 3600,
+               "hrs": 3600, "hours": 3600}.get(m.group(2), 1)
+        value = seconds / per
+        value = int(value) if value == int(value) else value
+        return value if is_valid(schema, value) else MISSING
 
     def _house_number(self, name: str, schema: dict, found: Any) -> Any:
         """A street read without the house number after its comma («ул. Ленина, 15»): the two together, for an

@@ -19,7 +19,7 @@ from .history import Call, calls, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
 from .schema_instance import MISSING, instance, is_valid
 from .slots import Evidence, RequestHints, kind_of
-from .words import overlap, stems
+from .words import overlap, stems, tokens
 
 FIT = 2
 """A tool fits a request at this score: one word of its name, or two of its description, or
@@ -81,6 +81,9 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
         if image and not plan.uses:
             plan = _for_image(tools, plan, evidence)
         uses = _next_calls(tools, plan, evidence, answered + earlier, task, lang)
+        uses = _with_results(tools, uses, task, lang, answered)
+        uses = _not_waiting(tools, uses, task)
+        uses = _not_back(plan, uses, answered)
         if uses:
             notes = [] if image else _notes(offered, uses, task, lang)
             return _call(uses, lang, new_id, image, notes)
@@ -178,6 +181,74 @@ def _next_calls(tools: list[tool_roles.ToolSpec], plan: Plan, evidence: Evidence
         return uses
     chained = slots.read(task, lang, [c.result or "" for c in answered if not c.is_error])
     return [u for u in plan_calls(needs_results, chained).uses if _key(*u) not in done]
+
+
+def _waits_for(tools: list[tool_roles.ToolSpec], before: list[tuple[str, dict]], use: tuple[str, dict],
+               task: str) -> bool:
+    """Whether a call needs what an earlier call of the same batch returns: it carries a placeholder (the duration
+    that get_video_info will give), or an id of the thing an earlier call creates (`survey_id` after create_survey)."""
+    tool = next((t for t in tools if t.name == use[0]), None)
+    if tool is None or not before:
+        return False
+    readers = [t for t in tools if t.name in {name for name, _ in before} and side_effects.action(t) is None]
+    return (bool(readers) and bool(assumptions.assumed(tool, use[1], task))) \
+        or _id_of_created(tools, [name for name, _ in before], use)
+
+
+def _id_of_created(tools: list[tool_roles.ToolSpec], before: list[str], use: tuple[str, dict]) -> bool:
+    """Whether the call takes the id of a thing an earlier call creates (`survey_id` after create_survey)."""
+    created = set()
+    for name in before:
+        made = next((t for t in tools if t.name == name), None)
+        if made is not None and side_effects.action(made) in ("create", "write", "book", "start", "submit"):
+            created |= {w for w in tokens(name)[1:] if len(w) >= 3}
+    ids = [k for k in use[1] if re.search(r"(?:^|_)id$|Id$", k)]
+    return any(w in tokens(k) for k in ids for w in created)
+
+
+def _not_waiting(tools: list[tool_roles.ToolSpec], uses: list[tuple[str, dict]], task: str) -> list[tuple[str, dict]]:
+    """A step-by-step request's calls that need nothing from the others: a call that needs an earlier call's result
+    waits for it (the next turn makes it, with that result) instead of going out in the same batch with a
+    placeholder."""
+    ready: list[tuple[str, dict]] = []
+    for k, use in enumerate(uses):
+        if not ready or not _waits_for(tools, uses[:k], use, task):
+            ready.append(use)
+    return ready
+
+
+def _not_back(plan: Plan, uses: list[tuple[str, dict]], answered: list[Call]) -> list[tuple[str, dict]]:
+    """Never an earlier step again once a later one has answered: a client that resends only the last exchange
+    (the later step's call and result) gets an answer, not the first step anew and a loop."""
+    order = [name for name, _ in plan.uses]
+    done = [order.index(c.name) for c in answered if c.name in order]
+    if not done:
+        return uses
+    last = max(done)
+    return [u for u in uses if u[0] not in order or order.index(u[0]) >= last]
+
+
+def _with_results(tools: list[tool_roles.ToolSpec], uses: list[tuple[str, dict]], task: str, lang: str,
+                  answered: list[Call]) -> list[tuple[str, dict]]:
+    """A waiting call made once the results it waited for are back: its placeholders (and an id of a thing the
+    results name) filled from them, when they give fewer placeholders."""
+    results = [c.result or "" for c in answered if not c.is_error]
+    if not results or not uses:
+        return uses
+    evidence = slots.read(task, lang, results)
+    filled = []
+    for name, given in uses:
+        tool = next((t for t in tools if t.name == name), None)
+        if tool is None or not (assumptions.assumed(tool, given, task)
+                                or _id_of_created(tools, [c.name for c in answered], (name, given))):
+            filled.append((name, given))  # a call that waited for nothing keeps its input (the cheapest one chosen)
+            continue
+        again = tool_input(tool, evidence)
+        better = len(assumptions.assumed(tool, again, task)) < len(assumptions.assumed(tool, given, task)) or (
+            any(k in evidence.named and again.get(k) == evidence.named[k] != given.get(k) for k in again))
+        filled.append((name, again if better else given))
+    done = {_key(c.name, c.input) for c in answered}
+    return [u for u in _unique_uses(filled) if _key(*u) not in done]  # never a call already made, whatever its form
 
 
 def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[Turn], new_id: NewId, lang: str,

@@ -133,6 +133,7 @@ _EVERYDAY_RUSSIAN = """
     subtitle: субтитр
     router: роутер маршрутизатор
     printer: принтер
+    database: база базы базу базе базой
 """
 """Everyday Russian word beginnings for what a tool named in English does, one English word a line: «полей»
 (water), «печать» (print), «прошивку» (firmware)."""
