@@ -28,7 +28,7 @@ from typing import Any
 
 from . import number_words, proper_names, spoken_values
 from .scalar_values import MISSING
-from .words import STOPWORDS, overlap, stems
+from .words import STOPWORDS, english, overlap, stems
 
 _GENERIC_WORDS = {"name", "id", "ids", "value", "the", "of", "a", "an", "in", "for", "to", "from", "type", "str",
                   "string", "field", "new", "num", "number", "data", "info", "text", "is", "and", "or", "by", "at",
@@ -511,6 +511,8 @@ def _cues(want_: Want, mention: Mention, text: str) -> int:
     before, after = re.findall(r"[^\W_]+", before.lower())[-3:], re.findall(r"[^\W_]+", after.lower())[:1]
     near = {_stem(w) for w in before + after}
     near |= {english for w in before + after for stem, english in _RUSSIAN_CUES.items() if w.startswith(stem)}
+    near |= {_stem(meaning) for w in before + after if re.search(r"[а-яё]", w)
+             for meaning in [english(w)] if meaning}  # «16 ГБ памяти» for `memory_gb`, «диск 100 ГБ» for `disk_gb`
     named = sum(1 for w in want_.words if _stem(w) in near and w not in ("to", "from"))
     if named or not want_.described or mention.kind not in ("quoted", "proper", "tag", "filename"):
         return named
@@ -553,6 +555,9 @@ def _role(want_: Want, mention: Mention, text: str) -> int:
         return 1  # "a meeting about Budget Review" for `topic`
     if before and before[-1] in ("in", "near", "в", "во") and _IN_ROLE.search(name) and not _AT_ROLE.search(name):
         return 1
+    if before and before[-2:] in (["at", "the"], ["in", "the"], ["near", "the"]) and _IN_ROLE.search(name) \
+            and mention.kind in ("proper", "quoted") and not _AT_ROLE.search(name):
+        return 1  # "a desk at the Kreuzberg Hub" for `location`
     if before and ("at" in before or "у" in before) and _AT_ROLE.search(name):
         return 1
     if before and before[-1] in ("for", "to", "для") and _FOR_ROLE.search(name) and not _AT_ROLE.search(name) \

@@ -101,6 +101,7 @@ _HANDS_OFF = re.compile(
 меняй», "I'll decide later which ones to delete"): it asks for no action, whatever verbs it names."""
 _ADVICE = re.compile(r"(?:^|[.!?;]\s+)(?:should|shall) (?:i|we)\b|(?:^|[.!?;]\s+)(?:do|does) (?:i|we|it|they|he|she) "
                      r"(?:need|have) to\b|(?:^|[.!?;]\s+)(?:do|does) (?:i|we|it|they|he|she) need\b|"
+                     r"(?:^|[.!?;]\s+)(?:do|does) (?:the|my|our|this|that|these|those) (?:[^\s?.!]+ ){0,8}?need\b|"
                      r"(?:^|[.!?;]\s+)is it (?:worth|time)\b|(?:^|[.!?;]\s+)(?:стоит|нужно|надо|следует|пора) ли\b",
                      re.I)
 """The start of a question that asks for advice about an action ("Should I cancel…?", «Стоит ли отменить…?»,
@@ -169,9 +170,20 @@ def _described_actions(tool: ToolSpec, verb: str) -> list[str]:
     return list(dict.fromkeys([verb, *described]))
 
 
+_READS = {"get", "list", "search", "find", "show", "read", "fetch", "lookup", "look", "check", "query", "view",
+          "describe", "inspect", "track", "status", "count", "measure", "estimate", "retrieve", "browse", "see"}
+"""First words of a tool that only reads (check_plant_moisture, get_membership)."""
+
+
 def allowed(tools: list[ToolSpec], request: str) -> list[ToolSpec]:
-    """The tools the model may call for this request: readers, and actions the request asks for."""
-    return [t for t in tools if asked(t, request)]
+    """The tools the model may call for this request: readers, and actions the request asks for. A request that
+    keeps the model's hands off (advice, "does it need watering?") uses a tool named as a reader when one is
+    offered, not one whose verb the table of actions does not know (water_plant)."""
+    fitting = [t for t in tools if asked(t, request)]
+    if hands_off(request):
+        readers = [t for t in fitting if (tokens(t.name) or [""])[0] in _READS]
+        return readers or fitting
+    return fitting
 
 
 def _verb(word: str) -> str | None:

@@ -666,6 +666,10 @@ class RequestHints:
             return len(self.listed[name])
         if _types(items) & {"object", "array"} or "enum" in items:
             return 0
+        tags = self._hashtags(name, schema)
+        if tags:
+            self.listed[name] = tags
+            return len(tags)
         fitting = self._prose_list(name, schema, fitting_only=True) if kind in ("name", "person") else []
         if kind is None or kind == "text" or fitting:  # "assign it to jlee and mkhan" for `assignees`
             self.listed[name] = proper_names.nominative_list(fitting or self._prose_list(name, schema),
@@ -676,6 +680,27 @@ class RequestHints:
             found = proper_names.nominative_list(found, self.evidence.text)
             self.listed[name] = found
         return len(found)
+
+    def _hashtags(self, name: str, schema: dict) -> list[str]:
+        """The "#tags" a request writes ("the hashtags #spring, #catalogue and #handmade", «#кофе»), for an array of
+        strings named or described as tags: each once, with its "#" only when the items' pattern or description
+        asks for it."""
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        said = f"{name} {schema.get('description') or ''}"
+        if not re.search(r"tag|topic|label|keyword|тег|хэштег|хештег|метк", said, re.I) \
+                or not _types(items) <= {"string"}:
+            return []
+        tags = _unique(m.group(1) for m in _HASHTAG.finditer(self.evidence.text))
+        if not tags:
+            return []
+        marked = [f"#{t}" for t in tags]
+        pattern = items.get("pattern")
+        hashed = (isinstance(pattern, str) and bool(spoken_values.bounded_search(pattern, marked[0]))
+                  and not spoken_values.bounded_search(pattern, tags[0])) or bool(
+            re.search(r"with\s+(?:the\s+|a\s+)?(?:leading\s+)?[\"'«]?#|including\s+(?:the\s+)?[\"'«]?#|с\s+#|"
+                      r"с\s+решёткой", said, re.I))
+        chosen = marked if hashed else tags
+        return chosen if all(is_valid(items, t) for t in chosen) else []
 
     def _objects(self, items: dict) -> list[dict]:
         """One object per item the request lists, each filled from its own stretch of the request (item_lists)."""
@@ -1244,6 +1269,8 @@ _BARE_CALLED = re.compile(r"\b(?:called|named|labell?ed|titled|nicknamed)\s+([A-
 _FROM_TO = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+|your\s+)?([\w-]+)\s+(?:to|into)\s+(?:the\s+|my\s+|our\s+|"
                       r"your\s+)?"
                       r"([\w-]+)", re.I)
+_HASHTAG = re.compile(r"(?<![\w&#/])#([^\W\d_][\w-]{0,60})")
+"""A hashtag as written: "#spring", «#кофе» (not "#5", a number; not "&#39;")."""
 _TAGGED = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 
 

@@ -119,3 +119,47 @@ def test_the_domain_reader_stays_quick_on_a_long_dotted_input():
     slots.read(long, "en")
     binding.mentions(long)
     assert time.perf_counter() - started < 2.0
+
+
+WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=10)
+RU_WORDS = st.text(alphabet="абвгдежзиклмнопрстуфхцчшэюя", min_size=3, max_size=10)
+
+
+@PROPERTY
+@given(tags=st.lists(st.one_of(WORDS, RU_WORDS), min_size=1, max_size=4, unique=True),
+       field=st.sampled_from([("hashtags", ""), ("tags", "Topic tags"), ("labels", "")]),
+       sentence=st.sampled_from(["Post it with the hashtags {t}.", "Опубликуй это с хештегами {t}."]))
+def test_property_hashtags_go_to_the_tags_array(client, tags, field, sentence):
+    name, description = field
+    tool = spec("create_post", "Publish a post.", {"text": {"type": "string"},
+                                                   name: {"type": "array", "items": {"type": "string"},
+                                                          "description": description}})
+    written = ", ".join(f"#{t}" for t in tags)
+    assert forced(client, tool, sentence.format(t=written))[name] == tags
+
+
+def test_a_hashtag_field_that_wants_the_hash_keeps_it(client):
+    tool = spec("create_post", "Publish a post.", {"hashtags": {"type": "array", "items": {"type": "string",
+                                                                                         "pattern": "^#\\w+$"}}})
+    assert forced(client, tool, "Post it with #spring and #sale.")["hashtags"] == ["#spring", "#sale"]
+
+
+@PROPERTY
+@given(memory=st.integers(1, 256), disk=st.integers(10, 2000).filter(lambda d: d not in range(1, 257)),
+       order=st.booleans())
+def test_property_russian_words_beside_numbers_name_their_fields(client, memory, disk, order):
+    tool = spec("create_vm", "Create a virtual machine.", {"memory_gb": {"type": "integer", "minimum": 1},
+                                                           "disk_gb": {"type": "integer", "minimum": 1}})
+    parts = [f"{memory} ГБ памяти", f"диск {disk} ГБ"]
+    said = forced(client, tool, "Создай виртуальную машину: " + ", ".join(parts if order else parts[::-1]) + ".")
+    assert said == {"memory_gb": memory, "disk_gb": disk}
+
+
+@PROPERTY
+@given(place=st.sampled_from(["Kreuzberg Hub", "Harbour Works", "Mill Street Studio", "Canal Loft"]),
+       field=st.sampled_from(["location", "place", "city"]))
+def test_property_at_the_named_place_is_the_location(client, place, field):
+    tool = spec("book_desk", "Book a desk in a coworking space.",
+                {field: {"type": "string"}, "date": {"type": "string", "format": "date"}})
+    said = forced(client, tool, f"Book a desk at the {place} on 2026-05-11.")
+    assert said == {field: place, "date": "2026-05-11"}

@@ -96,3 +96,16 @@ def test_forced_any_on_a_question_still_reads(client):
                   {"sku": {"type": "string"}, "delta": {"type": "integer"}})]
     response = ask(client, "How many units of SKU KX-4471 are left?", tools, tool_choice={"type": "any"})
     assert [n for n, _ in uses(response)] == ["get_stock"]
+
+
+@pytest.mark.parametrize("verb", ["water", "feed", "charge", "refill", "clean"])
+@pytest.mark.parametrize("question", ["Does the {n} by the window ({n}-02) need a {v}?",
+                                      "Should I {v} {n}-02 today? Just tell me what you think."])
+def test_an_advice_question_reads_with_a_reader_whatever_the_action_verb(client, verb, question):
+    noun = "plant"
+    tools = [spec(f"check_{noun}_status", f"Current status of a {noun}.", {f"{noun}_id": {"type": "string"}}),
+             spec(f"{verb}_{noun}", f"{verb.capitalize()} a {noun}.", {f"{noun}_id": {"type": "string"},
+                                                                         "amount": {"type": "integer"}})]
+    for choice in ({"type": "auto"}, {"type": "any"}):
+        response = ask(client, question.format(n=noun, v=verb), tools, tool_choice=choice)
+        assert [n for n, _ in uses(response)] in ([f"check_{noun}_status"], [])
