@@ -63,6 +63,23 @@ class Condition:
     threshold: float
     words: str
     """What is compared, in the user's words ("it", «температура»): the result's field it names, else its one number."""
+    unit: str = ""
+    """What the threshold is written in ("%"): a field of the result named for it (`level_percent`)."""
+    context: str = ""
+    """The request before the condition ("Check the water level of tank T-3"): what "it" is, when nothing else
+    picks the field."""
+
+    def value(self, result: str) -> float | None:
+        """The number of the result the condition compares."""
+        found = result_number(result, self.words)
+        if found is not None:
+            return found
+        numbers = _numbers(result)
+        if re.search(r"%|percent|процент", self.unit, re.I):
+            percent = [v for k, v in numbers.items() if re.search(r"percent|pct|процент|(?:^|_)level(?:$|_)", k, re.I)]
+            if len(percent) == 1:
+                return percent[0]
+        return result_number(result, self.context) if self.context else None
 
 
 def condition(text: str) -> tuple[Condition, str, int] | None:
@@ -70,8 +87,8 @@ def condition(text: str) -> tuple[Condition, str, int] | None:
     m = _CONDITION.search(text)
     if not m:
         return None
-    return Condition(_OPS[m.group("op").lower()], float(m.group("n").replace(",", ".")), m.group("what")), \
-        m.group("action").strip(), m.start("if")
+    return Condition(_OPS[m.group("op").lower()], float(m.group("n").replace(",", ".")), m.group("what"),
+                     m.group("unit") or "", text[:m.start("if")][-200:]), m.group("action").strip(), m.start("if")
 
 
 def equivalent(text: str) -> tuple[float, str, str, int, int] | None:
@@ -153,7 +170,7 @@ class DerivedStep:
         call = done[-1]
         given = {**{k: call.input[k] for k in self.inherited if k in call.input}, **dict(self.fixed)}
         if self.condition is not None:
-            value = result_number(call.result or "", self.condition.words)
+            value = self.condition.value(call.result or "")
             if value is None or not self._holds(value):
                 return []
         if self.rate is not None:
@@ -181,7 +198,7 @@ class DerivedStep:
         done = self._results(answered)
         if not done:
             return None
-        value = result_number(done[-1].result or "", self.condition.words)
+        value = self.condition.value(done[-1].result or "")
         if value is None:
             return (f"Не стал вызывать {self.tool}: в ответе {self.after} не нашёл числа, с которым сравнить "
                     f"{_num(self.condition.threshold)}." if lang == "ru" else

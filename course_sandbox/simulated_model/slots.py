@@ -128,7 +128,7 @@ KINDS: list[tuple[str, str]] = [
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|"
            r"\bticket\b|"
            r"\binvoice\b|\baccount\b|\bflight\b|номер|идентификатор|артикул|рейс"),
-    ("product", r"product|\bitem\b|goods|товар|продукт"),
+    ("product", r"product|\bitem\b|goods|товар|продукт|\bfood\b|\bingredient\b|\bfoodstuff\b|\bеда\b"),
     ("name", r"\bclient\b|\bpayer\b|\bpayee\b|\bsupplier\b|\bvendor\b|\bcounterparty\b|плательщик|получател|поставщик|"
              r"контрагент|\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|"
              r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|"

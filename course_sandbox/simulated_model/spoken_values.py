@@ -297,12 +297,22 @@ _RU_PRODUCT = re.compile(r"(?<![\d.,])\d+\s+(?:коробок|коробк[иу]
 """«12 коробок бумаги А4»: what is counted after a Russian packaging word."""
 
 
+_MEASURED = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)?\s*(?:g|grams?|kg|kilos?|kilograms?|ml|l|litres?|liters?|oz|ounces?|"
+                       r"lbs?|pounds?|cups?|tbsp|tsp|slices?|portions?|servings?)\s+of\s+(?:cooked\s+|raw\s+|fresh\s+|"
+                       r"dried\s+|boiled\s+)?((?:[a-z][\w'-]*\s+){0,2}?[a-z][\w'-]*)(?=\s*(?:[.,;!?]|$|\s(?:for|in|"
+                       r"with|and|please|today)\b))|"
+                       r"(?<![\d.,])\d+(?:[.,]\d+)?\s*(?:г|грамм\w*|кг|килограмм\w*|мл|литр\w*|л)\s+([а-яё]{3,})",
+                       re.I)
+"""What is measured: "150 grams of cooked quinoa" (quinoa), «200 граммах творога» (творога)."""
+
+
 def products(text: str) -> list[str]:
     """What is counted: '2 packs of Green Tea' -> 'Green Tea', '12 boxes of A4 paper' -> 'A4 paper' (after
     "of", lower-case words belong to the name too), «12 коробок бумаги А4» -> 'бумаги А4'."""
     found = sorted([(m.start(), 0, m.group(1)) for m in _OF_PRODUCT.finditer(text)]
                    + [(m.start(), 0, m.group(1)) for m in _RU_PRODUCT.finditer(text)]
-                   + [(m.start(), 1, m.group(1)) for m in PRODUCT.finditer(text)])
+                   + [(m.start(), 1, m.group(1)) for m in PRODUCT.finditer(text)]
+                   + [(m.start(), 2, m.group(1) or m.group(2)) for m in _MEASURED.finditer(text)])
     return _unique(value for _, _, value in found)
 
 

@@ -134,6 +134,8 @@ _EVERYDAY_RUSSIAN = """
     router: роутер маршрутизатор
     printer: принтер
     database: база базы базу базе базой
+    upcoming: следующ ближайш
+    grams: грамм
 """
 """Everyday Russian word beginnings for what a tool named in English does, one English word a line: «полей»
 (water), «печать» (print), «прошивку» (firmware)."""
@@ -152,7 +154,8 @@ SYNONYMS = {"multiply": ("times", "product"), "add": ("plus", "sum"), "subtract"
             "mean": ("define", "definition", "dictionary"), "meaning": ("define", "definition", "dictionary"),
             "define": ("definition", "dictionary"), "definition": ("define", "dictionary"),
             "delete": ("remove", "erase"), "remove": ("delete",), "erase": ("delete",), "show": ("list",),
-            "text": ("body", "message", "content"), "book": ("reserve",), "reserve": ("book",)}
+            "text": ("body", "message", "content"), "book": ("reserve",), "reserve": ("book",),
+            "next": ("upcoming",)}
 
 
 def tokens(text: str) -> list[str]:

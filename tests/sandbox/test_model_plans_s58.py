@@ -129,3 +129,24 @@ def test_property_the_ones_older_or_newer_than_a_date_are_the_ones_acted_on(clie
     want = {b["backup_id"] for b in listed if (b["created"] < cut.isoformat() if op == "<"
                                                else b["created"] > cut.isoformat())}
     assert deleted == want and final.stop_reason == "end_turn"
+
+
+@PROPERTY
+@given(level=st.integers(0, 100), limit=st.integers(5, 95), liters=st.integers(50, 900),
+       asked=st.sampled_from(["Check the level of tank T-{k}; if it's below {l}%, order a refill of {a} liters.",
+                              "Проверь уровень в баке T-{k}; если меньше {l}%, закажи долив {a} литров."]),
+       k=st.integers(1, 99))
+def test_property_a_percent_threshold_reads_the_percent_field_among_others(client, level, limit, liters, asked, k):
+    tools = [tool("get_tank_level", "Current fill level of a tank.", {"tank_id": S}),
+             tool("order_refill", "Order a refill for a tank.", {"tank_id": S, "liters": {"type": "integer"}})]
+
+    def answer(name, tool_input):
+        if name == "get_tank_level":
+            return json.dumps({"tank_id": tool_input["tank_id"], "level_percent": level, "capacity_liters": 2000}), False
+        return json.dumps({"order_id": "rf-1"}), False
+
+    final, responses = drive(client, asked.format(k=k, l=limit, a=liters), tools, answer)
+    made = [u for b in batches(responses) for u in b]
+    refills = [i for n, i in made if n == "order_refill"]
+    assert refills == ([{"tank_id": f"T-{k}", "liters": liters}] if level < limit else [])
+    assert final.stop_reason == "end_turn"

@@ -109,3 +109,33 @@ def test_an_advice_question_reads_with_a_reader_whatever_the_action_verb(client,
     for choice in ({"type": "auto"}, {"type": "any"}):
         response = ask(client, question.format(n=noun, v=verb), tools, tool_choice=choice)
         assert [n for n, _ in uses(response)] in ([f"check_{noun}_status"], [])
+
+
+NUTRITION_TOOLS = [spec("search_recipes", "Find recipes that use the given ingredients.",
+                        {"ingredients": {"type": "array", "items": {"type": "string"}}}),
+                   spec("get_nutrition", "Calories and nutrients of a food for a given weight.",
+                        {"food": {"type": "string"}, "grams": {"type": "number"}})]
+
+
+@PROPERTY
+@given(grams=st.integers(20, 900), food=st.sampled_from(["quinoa", "oats", "lentils", "brown rice"]),
+       what=st.sampled_from(["calories", "protein", "fat", "carbs"]))
+def test_property_a_nutrient_question_reaches_the_nutrition_tool_with_its_food(client, grams, food, what):
+    response = ask(client, f"How much {what} is in {grams} grams of cooked {food}?", NUTRITION_TOOLS)
+    assert uses(response) == [("get_nutrition", {"food": food, "grams": grams})]
+
+
+@pytest.mark.parametrize(("question", "tool_name"), [
+    ("Сколько белка в 200 граммах творога?", "get_nutrition"),
+    ("Когда следующий концерт группы «Сплин»?", "get_artist_tour_dates"),
+    ("Any gigs by Portishead coming up?", "get_artist_tour_dates"),
+    ("Можно сегодня выйти на пробежку в Казани или там смог?", "get_air_quality"),
+    ("Is the smog bad in Delhi today?", "get_air_quality")])
+def test_everyday_words_reach_the_tool_both_languages(client, question, tool_name):
+    tools = [*NUTRITION_TOOLS,
+             spec("get_artist_tour_dates", "Upcoming live concert dates of a music artist.", {"artist": {"type": "string"}}),
+             spec("get_song_lyrics", "Lyrics of a song.", {"artist": {"type": "string"}, "title": {"type": "string"}}),
+             spec("get_air_quality", "Current air quality index (AQI) and pollutant levels for a city.",
+                  {"city": {"type": "string"}})]
+    response = ask(client, question, tools)
+    assert [n for n, _ in uses(response)] == [tool_name]
