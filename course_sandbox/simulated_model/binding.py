@@ -150,7 +150,7 @@ _UK_POSTCODE = re.compile(r"(?<![\w-])[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}(?![\w-])
 _BARE_NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|"
                           r"(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
 _CODE_PATTERNS = [re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)"),
-                  re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b"),
+                  re.compile(r"\b(?:[A-Z]{1,6}[-_](?:[A-Z]{1,6}[-_]?)?\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b"),
                   re.compile(r"(?<![\w@./-])(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d)[A-Z0-9]{8,40}(?![\w@-])"),
                   spoken_values.LOWER_ID]
 

@@ -109,8 +109,27 @@ def cheapest(text: str) -> str | None:
     """"min" for "the cheapest", «самый дешёвый»; "max" for "the most expensive"; None for neither."""
     m = _CHEAPEST.search(text)
     if not m:
-        return None
+        latest = _LATEST.search(text)
+        return None if latest is None else "latest" if latest.group("new") or latest.group("new_ru") else "earliest"
     return "min" if m.group("low") or m.group("low_ru") else "max"
+
+
+_LATEST = re.compile(r"\b(?:the\s+)?(?P<new>latest|newest|most\s+recent)\b|\b(?:the\s+)?(?P<old>oldest|earliest)\b|"
+                     r"(?<!\w)(?P<new_ru>последн\w*|новейш\w*|самую\s+новую|самой\s+новой)|(?<!\w)(?P<old_ru>старейш\w*|"
+                     r"самую\s+старую)", re.I)
+""""the latest firmware", «последнюю прошивку»: the listed item with the newest date (or version)."""
+
+
+def _order_key(item: dict) -> tuple | None:
+    """What orders an item in time: its date (an ISO date field), else its version ("4.2.0")."""
+    for value in item.values():
+        if isinstance(value, str) and re.match(r"\d{4}-\d{2}-\d{2}", value):
+            return (0, value[:19])
+    for key, value in item.items():
+        if re.search(r"version|release|ver$", str(key), re.I) and isinstance(value, str) \
+                and re.fullmatch(r"v?\d+(?:\.\d+){0,3}", value):
+            return (1, tuple(int(p) for p in value.lstrip("v").split(".")))
+    return None
 
 
 def _numbers(result: str) -> dict[str, float]:
@@ -230,6 +249,16 @@ def _picked(result: str, how: str, prop: str) -> object | None:
     if not isinstance(data, list):
         return None
     priced = []
+    if how in ("latest", "earliest"):
+        for item in data:
+            order = _order_key(item) if isinstance(item, dict) else None
+            key = next((k for k in (prop, *(k for k in item if prop.endswith(str(k)) or str(k).endswith(prop)), "id")
+                        if k in item), None) if isinstance(item, dict) else None
+            if order is not None and key is not None:
+                priced.append((order, item[key]))
+        if not priced:
+            return None
+        return (max if how == "latest" else min)(priced, key=lambda p: p[0])[1]
     for item in data:
         if not isinstance(item, dict):
             continue

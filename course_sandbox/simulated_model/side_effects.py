@@ -29,7 +29,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "post": ("post", "publish", "comment", "tweet", "share", "send", "reply", "опубликуй", "запость"),
     "approve": ("approve", "accept", "одобр"),
     "reject": ("reject", "decline", "deny", "отклон"),
-    "book": ("book", "reserve", "reservation", "забронируй", "брон"),
+    "book": ("book", "reserve", "reservation", "забронируй", "брон", "закажи", "заказать"),
     "pay": ("pay", "charge", "transfer", "purchase", "buy", "оплат", "купи", "переведи"),
     "submit": ("submit", "send", "file", "отправ"),
     "close": ("close", "archive", "resolve", "complete", "finish", "mark", "закрой", "архив"),

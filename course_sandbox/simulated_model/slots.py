@@ -48,7 +48,8 @@ _MONTHS = {m: i for i, names in enumerate([
 _WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(\d{4})"  # 5 March 2025, 5 марта 2025
                          r"|([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))\b")  # March 5, 2025
 _NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
-_ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
+_ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_](?:[A-Z]{1,6}[-_]?)?\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
+"""An id or a model code: "INV-5", "KX-4471", "RT-AX58" (whole, not "AX58")."""
 _ID_AFTER_WORD = re.compile(
     r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|"
     r"issue|"

@@ -444,8 +444,10 @@ def _derived_plan(tools: list[tool_roles.ToolSpec], evidence: Evidence, asks: li
         if amount_field is None:
             return None
     if asked_if is None and converted is None and how is not None:
-        prop = next((k for k in missing_inputs(tool, own)), None) or next(
-            (k for k in properties if re.search(r"(?:^|_)id$", k)), None)
+        guessed = [k.split(".")[0] for k in assumptions.assumed(tool, given, action_text) if k.split(".")[0] in
+                   properties]
+        prop = next((k for k in missing_inputs(tool, own)), None) or next(iter(guessed), None) or next(
+            (k for k in properties if re.search(r"(?:^|_)id$", k)), None)  # the input the words leave to a guess
         if prop is None:
             return None
         fixed.pop(prop, None)

@@ -118,7 +118,7 @@ def test_the_domain_reader_stays_quick_on_a_long_dotted_input():
     started = time.perf_counter()
     slots.read(long, "en")
     binding.mentions(long)
-    assert time.perf_counter() - started < 2.0
+    assert time.perf_counter() - started < 5.0  # about 1 s: linear, loose for a loaded machine
 
 
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=10)

@@ -150,3 +150,26 @@ def test_property_a_percent_threshold_reads_the_percent_field_among_others(clien
     refills = [i for n, i in made if n == "order_refill"]
     assert refills == ([{"tank_id": f"T-{k}", "liters": liters}] if level < limit else [])
     assert final.stop_reason == "end_turn"
+
+
+@PROPERTY
+@given(versions=st.lists(st.tuples(st.integers(1, 9), st.integers(0, 9), st.integers(0, 9)), min_size=2, max_size=5,
+                         unique=True),
+       model=st.sampled_from(["RT-AX58", "ZX-9", "AB-CD12"]), device=st.integers(1, 99),
+       asked=st.sampled_from(["Find the latest firmware for the router model {m} and install it on device dev-{d}.",
+                              "Look up the newest firmware for model {m}, then install it on device dev-{d}."]))
+def test_property_the_latest_listed_version_is_the_one_installed(client, versions, model, device, asked):
+    listed = [{"version": ".".join(map(str, v)), "released": f"20{20 + k}-01-01"}
+              for k, v in enumerate(sorted(versions))][::-1]
+    tools = [tool("list_firmware", "List the firmware versions for a router model.", {"model": S}),
+             tool("install_firmware", "Install a firmware version on a device.", {"device_id": S, "version": S})]
+
+    def answer(name, tool_input):
+        return (json.dumps(listed) if name == "list_firmware" else json.dumps({"status": "installing"})), False
+
+    final, responses = drive(client, asked.format(m=model, d=device), tools, answer)
+    made = [u for b in batches(responses) for u in b]
+    assert made[0] == ("list_firmware", {"model": model})
+    assert made[1:] == [("install_firmware", {"device_id": f"dev-{device}",
+                                              "version": ".".join(map(str, max(versions)))})]
+    assert final.stop_reason == "end_turn"

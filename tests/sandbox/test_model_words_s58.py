@@ -139,3 +139,24 @@ def test_everyday_words_reach_the_tool_both_languages(client, question, tool_nam
                   {"city": {"type": "string"}})]
     response = ask(client, question, tools)
     assert [n for n, _ in uses(response)] == [tool_name]
+
+
+@pytest.mark.parametrize("request_", ["Найди предложения по перевозке из Твери в Москву на 2026-09-05 и закажи самое "
+                                      "дешёвое.",
+                                      "Get quotes for moving from Leeds to Bristol on 2026-08-14 and book the "
+                                      "cheapest one."])
+def test_order_the_cheapest_in_russian_as_in_english(client, request_):
+    from tool_use_helpers import drive
+    import json
+
+    tools = [spec("get_moving_quotes", "Quotes from moving companies.", {"from_city": {"type": "string"},
+                                                                        "to_city": {"type": "string"},
+                                                                        "date": {"type": "string", "format": "date"}}),
+             spec("book_mover", "Book a moving company.", {"company_id": {"type": "string"},
+                                                           "date": {"type": "string", "format": "date"}})]
+    quotes = [{"company_id": "mv-1", "price": 640}, {"company_id": "mv-2", "price": 455},
+              {"company_id": "mv-3", "price": 520}]
+    final, responses = drive(client, request_, tools, lambda n, i: (json.dumps(quotes if n == "get_moving_quotes"
+                                                                              else {"booking": "bk-1"}), False))
+    booked = [i for r in responses for n, i in uses(r) if n == "book_mover"]
+    assert [b["company_id"] for b in booked] == ["mv-2"] and final.stop_reason == "end_turn"
