@@ -102,4 +102,4 @@ def _respond(request: Request, turns: list[Turn], new_id: NewId) -> Reply:
     remembered = memory.answer(request, turns, lang)
     if remembered is not None:
         return remembered
-    return chat.respond(task, lang)
+    return chat.respond(task, lang, [t.name for t in tools])

@@ -49,6 +49,9 @@ def answer(answered: list[Call], question: str, lang: str) -> str:
 def sentence(call: Call, question: str, lang: str) -> str:
     """One sentence for one result: the fields the question asks about, else all of them, else the text."""
     subject = _subject(call.input)
+    listed_items = _items(call.result or "")
+    if listed_items:
+        return _listing(call, listed_items, subject, lang)
     fields = named_values(call.result or "")
     scalar = {k: v for k, v in fields.items() if not isinstance(v, (dict, list)) and not _nested_copy(k, v, fields)}
     asked = asked_fields(scalar, question, call.input)
@@ -101,9 +104,40 @@ def _nested_copy(key: str, value: Any, fields: dict[str, Any]) -> bool:
     return any(fields.get("_".join(parts[i:])) == value for i in range(1, len(parts)))
 
 
+def _items(result: str) -> list[dict]:
+    """The items of a result that is a list of records (or a record holding one list of them), else []."""
+    from .slots import _structured
+
+    data = _structured(result[:20_000])
+    if isinstance(data, dict):
+        lists = [v for v in data.values() if isinstance(v, list)]
+        data = lists[0] if len(lists) == 1 else None
+    if isinstance(data, list) and len(data) >= 2 and all(isinstance(item, dict) and item for item in data):
+        return data
+    return []
+
+
+def _listing(call: Call, items: list[dict], subject: str, lang: str) -> str:
+    """A list result said as a list: how many items, and each by its first values ("p-1 sunset.jpg"), never the
+    first item's fields as if they were the answer."""
+    shown = []
+    for item in items[:_MAX_LISTED]:
+        values = [_shown(v) for v in item.values() if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+        shown.append(" ".join(values[:3]) or json.dumps(item, ensure_ascii=False)[:80])
+    left = len(items) - _MAX_LISTED
+    more = ("" if left <= 0 else f" и ещё {left}" if lang == "ru" else f" and {left} more")
+    if lang == "ru":
+        head = f"Результат {call.name}" + (f" ({subject})" if subject else "") + f", записей: {len(items)} —"
+    else:
+        head = f"{call.name}" + (f" for {subject}" if subject else "") + f" returned {len(items)} items:"
+    return f"{head} " + "; ".join(shown) + more + "."
+
+
 def _subject(tool_input: dict) -> str:
-    """What the call was about: 'order O2' for {"order_id": "O2"}, 'Paris' for {"location": "Paris"}."""
-    for key, value in tool_input.items():
+    """What the call was about: 'order O2' for {"order_id": "O2"}, 'Paris' for {"location": "Paris"}; an id first
+    ('company mv-2' for {"date": …, "company_id": "mv-2"})."""
+    ided = sorted(tool_input.items(), key=lambda kv: not re.search(r"(?:^|_)id$|Id$", kv[0]))
+    for key, value in ided:
         if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip():
             label = re.sub(r"(?:_?id|_?number|_?no)$", "", key, flags=re.I).replace("_", " ").strip()
             return f"{label} {value}" if label and label != key.replace("_", " ") else str(value)

@@ -51,7 +51,8 @@ def _guessed(schema: dict, given: dict, plain: dict, said: str, currencies: set[
             continue
         if value == plain.get(key) and not isinstance(value, (bool, dict, list)) and not fixed \
                 and value not in currencies and not item_lists.written(value, said) and not _inflected(value, said) \
-                and not re.search(rf"(?<!\w){re.escape(str(value).lower())}(?:e?s)?(?!\w)", said):
+                and not re.search(rf"(?<![\w-]){re.escape(str(value).lower())}(?:e?s)?(?![\w-])", said):
+            # (the 1 of "clip c-1" is no count the request wrote)
             guessed[f"{prefix}{key}"] = value
     return guessed
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from . import number_words, proper_names, spoken_values
 from .scalar_values import MISSING
-from .words import STOPWORDS, overlap, stems
+from .words import STOPWORDS, english, overlap, stems
 
 _GENERIC_WORDS = {"name", "id", "ids", "value", "the", "of", "a", "an", "in", "for", "to", "from", "type", "str",
                   "string", "field", "new", "num", "number", "data", "info", "text", "is", "and", "or", "by", "at",
@@ -150,7 +150,7 @@ _UK_POSTCODE = re.compile(r"(?<![\w-])[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}(?![\w-])
 _BARE_NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|"
                           r"(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
 _CODE_PATTERNS = [re.compile(r"(?:#|№)\s?([\w-]*\d[\w-]*)"),
-                  re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b"),
+                  re.compile(r"\b(?:[A-Z]{1,6}[-_](?:[A-Z]{1,6}[-_]?)?\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b"),
                   re.compile(r"(?<![\w@./-])(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d)[A-Z0-9]{8,40}(?![\w@-])"),
                   spoken_values.LOWER_ID]
 
@@ -179,6 +179,8 @@ def mentions(text: str) -> list[Mention]:
         claim(*m.span(), "email", m.group(0))
     for m in slots._URL.finditer(text):
         claim(*m.span(), "url", slots._clean(m.group(0)))
+    for m in slots.DOMAIN.finditer(masked()):  # "bluefinch-studio.com": a domain, before its dot ends a sentence
+        claim(*m.span(), "domain", m.group(0).lower())
     for m in slots._UUID.finditer(text):
         claim(*m.span(), "code", m.group(0))
     for m in _IBAN.finditer(text):  # "IBAN DE89 3704 0044 0532 0130 00": one code, its spaces dropped
@@ -438,6 +440,9 @@ def want(name: str, schema: dict) -> Want:
     spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower()
     if _MINOR_UNITS.search(spoken) or (_MINOR_UNITS.search(described) and types & {"integer", "number"}):
         unit = "minor"
+    elif re.search(r"(?:^|_)(?:per|a|each|every)_[a-z]+$|(?:^|_)(?:rate|wage|tariff|price|cost|fee)(?:_|$)", spoken) \
+            and types & {"integer", "number"}:
+        unit = None  # `rate_per_hour`, `price_per_kg`: money for each unit, not an amount of hours or kilograms
     else:
         unit = field_unit(spoken)  # a unit ends the name: `min_size_kb` is in kilobytes
         if unit is None and types & {"integer", "number"}:
@@ -506,6 +511,8 @@ def _cues(want_: Want, mention: Mention, text: str) -> int:
     before, after = re.findall(r"[^\W_]+", before.lower())[-3:], re.findall(r"[^\W_]+", after.lower())[:1]
     near = {_stem(w) for w in before + after}
     near |= {english for w in before + after for stem, english in _RUSSIAN_CUES.items() if w.startswith(stem)}
+    near |= {_stem(meaning) for w in before + after if re.search(r"[а-яё]", w)
+             for meaning in [english(w)] if meaning}  # «16 ГБ памяти» for `memory_gb`, «диск 100 ГБ» for `disk_gb`
     named = sum(1 for w in want_.words if _stem(w) in near and w not in ("to", "from"))
     if named or not want_.described or mention.kind not in ("quoted", "proper", "tag", "filename"):
         return named
@@ -548,6 +555,9 @@ def _role(want_: Want, mention: Mention, text: str) -> int:
         return 1  # "a meeting about Budget Review" for `topic`
     if before and before[-1] in ("in", "near", "в", "во") and _IN_ROLE.search(name) and not _AT_ROLE.search(name):
         return 1
+    if before and before[-2:] in (["at", "the"], ["in", "the"], ["near", "the"]) and _IN_ROLE.search(name) \
+            and mention.kind in ("proper", "quoted") and not _AT_ROLE.search(name):
+        return 1  # "a desk at the Kreuzberg Hub" for `location`
     if before and ("at" in before or "у" in before) and _AT_ROLE.search(name):
         return 1
     if before and before[-1] in ("for", "to", "для") and _FOR_ROLE.search(name) and not _AT_ROLE.search(name) \
@@ -606,6 +616,10 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
         if kind == "phone" and m.kind == "phone" and "string" in types:
             return m.value, 3
         return None
+    if kind == "domain" or m.kind == "domain":
+        if "string" not in types:
+            return None
+        return (m.value, 3) if kind == m.kind else (m.value, 1) if m.kind == "domain" and kind in (None, "id") else None
     if kind in ("email", "url"):
         return (m.value, 3) if m.kind == kind and "string" in types else None
     if m.kind in ("email", "url"):
@@ -627,7 +641,7 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
                 return m.value, 1
             return None
         if m.kind == "money":
-            return m.value, 2 if kind == "money" else 1
+            return m.value, 3 if kind == "money" and m.unit else 2 if kind == "money" else 1
         if m.kind == "quantity":
             if m.unit == "%":
                 return m.value, 2 if kind == "percent" else 0
@@ -783,7 +797,7 @@ def _labelled(want_: Want, text: str, renamed: bool = False) -> str | None:
         if len(word) < 4 or word in ("from", "with", "into"):
             continue
         stem = re.escape(word[:max(4, len(word) - 3)])
-        m = re.search(rf"(?<![\w-]){stem}\w*{_LABEL_LINK}([\w.@-]*\w){_LABELLED_END}", text, re.I)
+        m = re.search(rf"(?<![\w-]){stem}\w*\b{_LABEL_LINK}([\w.@-]*\w){_LABELLED_END}", text, re.I)  # whole word
         if m and m.group(1).lower() not in STOPWORDS and not re.fullmatch(r"\d+", m.group(1)):
             return m.group(1)
         # no link word: only a handle, a login in lower case with a digit, a dot or "_" ("owner bsmith", "user jdoe42")
@@ -842,6 +856,13 @@ def formatted(schema: dict, value: Any) -> Any:
         return value
     if _DIGITS_ONLY.search(said):
         return digits
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str) and not spoken_values.bounded_search(pattern, value):
+        # the written form the pattern rejects ("+44 7700 900123" for `^\+[0-9]{7,15}$`): the same number without
+        # its spaces and dashes, when the pattern takes that
+        for compact in (f"+{digits}" if value.strip().startswith("+") else digits, digits):
+            if spoken_values.bounded_search(pattern, compact):
+                return compact
     return value
 
 

@@ -7,7 +7,7 @@ from ..words import N_, words
 from . import arithmetic, number_words
 from .diff_reading import parse_changes
 from .reply import Reply, text_reply
-from .reviewer import compose_review, mr_number
+from .reviewer import compose_review, mr_number, review_number
 
 _COUNT_ASK = re.compile(r"\bcount\b|\b(?:list|write(?: out)?|say|name|enumerate|print)\b\W+(?:all\W+)?(?:the\W+)?"
                         r"(?:numbers|integers|digits)\b|\bnumbers\s+from\b|посчитай|сосчитай|считай|перечисли|"
@@ -66,12 +66,30 @@ _LOOP = [
 """The agent loop in a few sentences, for a learner who asks the model to explain it (sandbox.po: Russian)."""
 
 
-def respond(task: str, lang: str) -> Reply:
+_REVIEW_ASKED = re.compile(r"\breview|merge request|pull request|\bMR\b|\bPR\b|\bdiff\b|ревью|реквест|\bМР\b", re.I)
+"""A review asked by name: "check the tank T-5" or «проверь уровень в баке T-5» is no merge request !5."""
+
+
+def _asked_mr(task: str) -> str | None:
+    """The merge request a text asks about: one named as such (!5, MR 5), or a bare number in a request for a
+    review ("Review 12, please"), never a number that belongs to a code (T-5, vid-88) or a quantity."""
+    named = review_number(task)
+    if named:
+        return named
+    if not _REVIEW_ASKED.search(task):
+        return None
+    bare = re.search(r"(?<![\w.,%-])(\d{1,7})(?![\w.,%-])", task)
+    return bare.group(1) if bare else None
+
+
+def respond(task: str, lang: str, tools: list[str] | None = None) -> Reply:
+    """A plain answer. With tools on offer that fit nothing in the request, it says so plainly, naming them, rather
+    than the sandbox's canned introduction."""
     if "@@" in task and ("+++" in task or "diff --git" in task):
         changes = parse_changes(task[task.find("diff --git") if "diff --git" in task else 0:])
         return text_reply(compose_review(lang, mr_number(task) or "?", changes, [], [], False, can_read=False))
-    if _WANTS_REVIEW.search(task) and mr_number(task):
-        number = mr_number(task)
+    if _WANTS_REVIEW.search(task) and _asked_mr(task):
+        number = _asked_mr(task)
         return text_reply(words(lang, "I can't open merge request !{number}. I only read and write text: I have no "
                                       "access to GitLab, files or the network. Paste the diff here, or give me a "
                                       "tool that fetches it, and I will review it.",
@@ -96,6 +114,8 @@ def respond(task: str, lang: str) -> Reply:
         return text_reply(words(lang, "You're welcome! Ask again whenever you need something."))
     if _GREETING.search(task):
         return text_reply(words(lang, "Hello! I'm the course sandbox's simulated model. How can I help?"))
+    if tools:
+        return text_reply(_none_fits(lang, tools))
     if _QUESTION.search(task):
         return text_reply(words(lang, "I can't know that: I'm the course sandbox's simulated model, not a real one. "
                                       "I have no knowledge of the world beyond a few canned answers and no live "
@@ -104,3 +124,16 @@ def respond(task: str, lang: str) -> Reply:
     return text_reply(words(lang, "I'm the course sandbox's simulated model: I answer offline and always the same "
                                   "way. Ask me to review a merge request and give me tools to fetch it, or ask me "
                                   "to explain the agent loop."))
+
+
+def _none_fits(lang: str, tools: list[str]) -> str:
+    """The honest answer when no offered tool does what the request asks: what it cannot do, and with what."""
+    listed = ", ".join(tools[:8]) + (", …" if len(tools) > 8 else "")
+    if lang == "ru":
+        return (f"Этого я сделать не могу: ни один из моих инструментов ({listed}) для этого не подходит, "
+                f"а сам я — модель-имитация учебной песочницы: работаю без сети и ничего не знаю о мире, "
+                f"кроме того, что вернут инструменты. Если у вас есть инструмент для этого, дайте его мне, "
+                f"и я им воспользуюсь.")
+    return (f"I can't do that: none of the tools I have ({listed}) does it, and on my own, as the sandbox's "
+            f"simulated model, I work offline and know nothing of the world beyond what tools return. Give me a "
+            f"tool that does it and I will use it.")

@@ -63,6 +63,23 @@ class Condition:
     threshold: float
     words: str
     """What is compared, in the user's words ("it", «температура»): the result's field it names, else its one number."""
+    unit: str = ""
+    """What the threshold is written in ("%"): a field of the result named for it (`level_percent`)."""
+    context: str = ""
+    """The request before the condition ("Check the water level of tank T-3"): what "it" is, when nothing else
+    picks the field."""
+
+    def value(self, result: str) -> float | None:
+        """The number of the result the condition compares."""
+        found = result_number(result, self.words)
+        if found is not None:
+            return found
+        numbers = _numbers(result)
+        if re.search(r"%|percent|процент", self.unit, re.I):
+            percent = [v for k, v in numbers.items() if re.search(r"percent|pct|процент|(?:^|_)level(?:$|_)", k, re.I)]
+            if len(percent) == 1:
+                return percent[0]
+        return result_number(result, self.context) if self.context else None
 
 
 def condition(text: str) -> tuple[Condition, str, int] | None:
@@ -70,8 +87,8 @@ def condition(text: str) -> tuple[Condition, str, int] | None:
     m = _CONDITION.search(text)
     if not m:
         return None
-    return Condition(_OPS[m.group("op").lower()], float(m.group("n").replace(",", ".")), m.group("what")), \
-        m.group("action").strip(), m.start("if")
+    return Condition(_OPS[m.group("op").lower()], float(m.group("n").replace(",", ".")), m.group("what"),
+                     m.group("unit") or "", text[:m.start("if")][-200:]), m.group("action").strip(), m.start("if")
 
 
 def equivalent(text: str) -> tuple[float, str, str, int, int] | None:
@@ -92,8 +109,27 @@ def cheapest(text: str) -> str | None:
     """"min" for "the cheapest", «самый дешёвый»; "max" for "the most expensive"; None for neither."""
     m = _CHEAPEST.search(text)
     if not m:
-        return None
+        latest = _LATEST.search(text)
+        return None if latest is None else "latest" if latest.group("new") or latest.group("new_ru") else "earliest"
     return "min" if m.group("low") or m.group("low_ru") else "max"
+
+
+_LATEST = re.compile(r"\b(?:the\s+)?(?P<new>latest|newest|most\s+recent)\b|\b(?:the\s+)?(?P<old>oldest|earliest)\b|"
+                     r"(?<!\w)(?P<new_ru>последн\w*|новейш\w*|самую\s+новую|самой\s+новой)|(?<!\w)(?P<old_ru>старейш\w*|"
+                     r"самую\s+старую)", re.I)
+""""the latest firmware", «последнюю прошивку»: the listed item with the newest date (or version)."""
+
+
+def _order_key(item: dict) -> tuple | None:
+    """What orders an item in time: its date (an ISO date field), else its version ("4.2.0")."""
+    for value in item.values():
+        if isinstance(value, str) and re.match(r"\d{4}-\d{2}-\d{2}", value):
+            return (0, value[:19])
+    for key, value in item.items():
+        if re.search(r"version|release|ver$", str(key), re.I) and isinstance(value, str) \
+                and re.fullmatch(r"v?\d+(?:\.\d+){0,3}", value):
+            return (1, tuple(int(p) for p in value.lstrip("v").split(".")))
+    return None
 
 
 def _numbers(result: str) -> dict[str, float]:
@@ -153,7 +189,7 @@ class DerivedStep:
         call = done[-1]
         given = {**{k: call.input[k] for k in self.inherited if k in call.input}, **dict(self.fixed)}
         if self.condition is not None:
-            value = result_number(call.result or "", self.condition.words)
+            value = self.condition.value(call.result or "")
             if value is None or not self._holds(value):
                 return []
         if self.rate is not None:
@@ -181,7 +217,7 @@ class DerivedStep:
         done = self._results(answered)
         if not done:
             return None
-        value = result_number(done[-1].result or "", self.condition.words)
+        value = self.condition.value(done[-1].result or "")
         if value is None:
             return (f"Не стал вызывать {self.tool}: в ответе {self.after} не нашёл числа, с которым сравнить "
                     f"{_num(self.condition.threshold)}." if lang == "ru" else
@@ -213,6 +249,16 @@ def _picked(result: str, how: str, prop: str) -> object | None:
     if not isinstance(data, list):
         return None
     priced = []
+    if how in ("latest", "earliest"):
+        for item in data:
+            order = _order_key(item) if isinstance(item, dict) else None
+            key = next((k for k in (prop, *(k for k in item if prop.endswith(str(k)) or str(k).endswith(prop)), "id")
+                        if k in item), None) if isinstance(item, dict) else None
+            if order is not None and key is not None:
+                priced.append((order, item[key]))
+        if not priced:
+            return None
+        return (max if how == "latest" else min)(priced, key=lambda p: p[0])[1]
     for item in data:
         if not isinstance(item, dict):
             continue

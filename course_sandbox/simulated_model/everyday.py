@@ -20,9 +20,12 @@ COOKING = ("recipe", "recipes", "cook", "cooking", "dish", "meal")
 STOCK = ("stock", "inventory", "availability", "available", "warehouse")
 DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "package", "parcel")
 MONEY = ("balance", "account", "money", "funds", "bank", "card", "wallet")
-RIDE = ("taxi", "cab", "ride", "car", "driver", "transfer")
+RIDE = ("taxi", "cab", "ride", "car", "driver")  # not "transfer": its "trans…" would take translate_text
 BLOCK = ("block", "freeze", "lock", "card")
 LOANS = ("loan", "loans", "borrowed", "list")
+LIVE = ("concert", "concerts", "tour", "live", "upcoming", "gig")
+NUTRITION = ("nutrition", "nutrients", "calories")
+AIR = ("air", "quality", "pollution", "aqi")
 
 _ENGLISH: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("umbrella", "umbrellas", "raincoat", "rain", "rains", "raining", "rainy", "drizzle",
@@ -42,6 +45,10 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("taxi", "cab", "uber", "lyft", "pickup", "chauffeur", "ride", "rides"), RIDE),
     **dict.fromkeys(("lost", "lose", "stolen", "stole", "theft", "pickpocketed", "robbed", "missing"), BLOCK),
     **dict.fromkeys(("borrowed", "borrow", "checked"), LOANS),
+    **dict.fromkeys(("gig", "gigs", "concert", "concerts", "tour", "touring"), LIVE),
+    **dict.fromkeys(("protein", "proteins", "fat", "fats", "carbs", "carbohydrates", "kcal", "calorie", "calories",
+                     "sugar", "fibre", "fiber"), NUTRITION),
+    **dict.fromkeys(("smog", "smoggy", "pollution", "polluted", "haze", "hazy"), AIR),
 }
 """Whole English words (no beginnings: "rain" must not take "train", nor "snow" "snowflake's API")."""
 _RUSSIAN: dict[str, tuple[str, ...]] = {
@@ -55,6 +62,9 @@ _RUSSIAN: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("такси", "трансфер", "водител"), RIDE),
     **dict.fromkeys(("потерял", "потеря", "украл", "украд", "кража", "пропал"), BLOCK),
     **dict.fromkeys(("руках", "взял", "брал"), LOANS),
+    **dict.fromkeys(("концерт", "гастрол", "выступлени"), LIVE),
+    **dict.fromkeys(("белк", "белок", "жир", "углевод", "калори", "ккал"), NUTRITION),
+    **dict.fromkeys(("смог", "загрязн", "дым", "гар"), AIR),
 }
 """Russian word beginnings: «зонт», «зонтик»; «дождь», «дождя»; «посылка», «посылку»."""
 

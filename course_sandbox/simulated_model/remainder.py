@@ -19,15 +19,18 @@ _VALUE_KINDS = {"email", "url", "date", "datetime", "time", "money", "phone", "p
                 "filename", "code", "quoted"}
 
 
-def remainder(text: str, lang: str = "en") -> str | None:
-    """The request's own words for a free-text field (see the module's docstring), or None."""
+def remainder(text: str, lang: str = "en", keep: frozenset[str] = frozenset()) -> str | None:
+    """The request's own words for a free-text field (see the module's docstring), or None. Values of the kinds in
+    `keep` stay in the text: no other field of the tool takes them ("Text Ana that the plumber arrives at 4pm": the
+    time is part of the message when the tool has no time field)."""
     first = re.split(r"(?<=[.!?])\s+", text.strip(), maxsplit=1)[0][:500]
-    said = re.split(r"(?<!\d):\s+", first, maxsplit=1)
+    said = re.split(r"(?<!\d):\s+|(?<=\d):\s+(?=[^\W\d_])", first, maxsplit=1)
     if len(said) == 2 and len(said[0].split()) <= 8 and len(re.findall(r"[^\W\d_]{2,}", said[1])) >= 2:
         return said[1].strip(" .!?")  # "Add a note to Maria Lopez: prefers calls after 5pm." — what the colon opens
     chars = list(first)
     for mention in binding.mentions(first):
-        if mention.kind in _VALUE_KINDS or (mention.kind == "proper" and _after_a_tie(first, mention.start)):
+        if (mention.kind in _VALUE_KINDS and mention.kind not in keep) or (
+                mention.kind == "proper" and _after_a_tie(first, mention.start)):
             chars[mention.start:mention.end] = " " * (mention.end - mention.start)
     left = "".join(chars)
     # the ask itself: the first word (an imperative) and a pronoun after it

@@ -82,6 +82,15 @@ class Condition:
             want = self.word.casefold()
             return any(want in {str(x).casefold() for x in v}
                        for v in lists) or any(want == v.casefold() for v in named)
+        if self.kind == "date":
+            dated = {k: v[:10] for k, v in fields.items() if isinstance(v, str) and _ISO_DAY.match(v)}
+            if not dated:
+                return None
+            key = next((k for k in dated if _DATE_KEY.search(k)), None) if len(dated) > 1 else next(iter(dated))
+            if key is None:
+                return None
+            day, limit = dated[key], str(self.value)
+            return {"<": day < limit, ">": day > limit, ">=": day >= limit, "<=": day <= limit}[self.op]
         if self.kind == "state":
             words = self.word if isinstance(self.word, tuple) else (self.word,)
             for key, value in fields.items():
@@ -120,6 +129,9 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
         field, op = _COMPARATIVES[next(k for k in _COMPARATIVES if m.group(1).lower().startswith(k))]
         unit = m.group(3).lower() if m.group(3) else None
         found.append(Condition("number", field, op, float(m.group(2).replace(",", ".")), unit))
+    for m in _DATED.finditer(words):  # "older than 2026-01-01", «старше 2026-01-01»: a date field compared
+        op = _DATE_OPS[(m.group(1) or m.group(3)).lower().split()[0]]
+        found.append(Condition("date", "", op, m.group(2) or m.group(4)))
     for m in _TAGGED.finditer(words):
         found.append(Condition("tag", next(g for g in m.groups() if g)))
     if not filtered:
@@ -173,6 +185,16 @@ _COMPARED = re.compile(r"\b(larger|bigger|smaller|heavier|lighter|longer|shorter
                        r"тяжелее|легче|дороже|дешевле)\s+(?:than|чем)?\s*[$€£]?(-?\d+(?:[.,]\d+)?)\s*"
                        + _UNIT_WORDS + r"?(?![\w])", re.I)
 """A comparison that names its field by its adjective: "larger than 100 KB" reads each item's size."""
+
+
+_DATED = re.compile(r"\b(older\s+than|before|earlier\s+than|prior\s+to|newer\s+than|after|later\s+than|since)\s+"
+                    r"(\d{4}-\d{2}-\d{2})\b|(?<!\w)(старше|раньше|ранее|до|новее|позже|после|с)\s+(\d{4}-\d{2}-\d{2})\b",
+                    re.I)
+_DATE_OPS = {"older": "<", "before": "<", "earlier": "<", "prior": "<", "старше": "<", "раньше": "<", "ранее": "<",
+             "до": "<", "newer": ">", "after": ">", "later": ">", "новее": ">", "позже": ">", "после": ">",
+             "since": ">=", "с": ">="}
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE_KEY = re.compile(r"creat|date|time|made|taken|modif|updat|when|day|at$|on$", re.I)
 
 
 def _spoken(value: str) -> str:

@@ -14,7 +14,8 @@ from .words import tokens
 
 ACTIONS: dict[str, tuple[str, ...]] = {
     "cancel": ("cancel", "call off", "abort", "unsubscribe", "отмен"),
-    "delete": ("delete", "remove", "erase", "drop", "purge", "wipe", "get rid of", "удал", "сотр"),
+    "delete": ("delete", "remove", "erase", "drop", "purge", "wipe", "get rid of", "удал", "сотр", "спиш", "списа",
+               "убер", "убра"),
     "send": ("send", "email", "e-mail", "mail", "notify", "forward", "reply", "invite", "post", "отправ", "пошли",
              "напиши"),
     "merge": ("merge", "влей", "влить", "слей", "смерж"),
@@ -28,7 +29,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "post": ("post", "publish", "comment", "tweet", "share", "send", "reply", "опубликуй", "запость"),
     "approve": ("approve", "accept", "одобр"),
     "reject": ("reject", "decline", "deny", "отклон"),
-    "book": ("book", "reserve", "reservation", "забронируй", "брон"),
+    "book": ("book", "reserve", "reservation", "забронируй", "брон", "закажи", "заказать"),
     "pay": ("pay", "charge", "transfer", "purchase", "buy", "оплат", "купи", "переведи"),
     "submit": ("submit", "send", "file", "отправ"),
     "close": ("close", "archive", "resolve", "complete", "finish", "mark", "закрой", "архив"),
@@ -100,6 +101,7 @@ _HANDS_OFF = re.compile(
 меняй», "I'll decide later which ones to delete"): it asks for no action, whatever verbs it names."""
 _ADVICE = re.compile(r"(?:^|[.!?;]\s+)(?:should|shall) (?:i|we)\b|(?:^|[.!?;]\s+)(?:do|does) (?:i|we|it|they|he|she) "
                      r"(?:need|have) to\b|(?:^|[.!?;]\s+)(?:do|does) (?:i|we|it|they|he|she) need\b|"
+                     r"(?:^|[.!?;]\s+)(?:do|does) (?:the|my|our|this|that|these|those) (?:[^\s?.!]+ ){0,8}?need\b|"
                      r"(?:^|[.!?;]\s+)is it (?:worth|time)\b|(?:^|[.!?;]\s+)(?:стоит|нужно|надо|следует|пора) ли\b",
                      re.I)
 """The start of a question that asks for advice about an action ("Should I cancel…?", «Стоит ли отменить…?»,
@@ -133,7 +135,7 @@ def asked(tool: ToolSpec, request: str) -> bool:
     named = tokens(tool.name)
     objects = set(named[1:]) if _verb(named[0]) else set(named[:-1])
     """Words that name what the tool acts on: "booking" in create_booking is not "book"."""
-    for word in ACTIONS[verb]:
+    for word in [w for v in _described_actions(tool, verb) for w in ACTIONS[v]]:
         ending = r"\w*" if re.search(r"[а-яё]", word) else r"(?:s|es|ed|d|ing|led|ling|ation|ion)?\b"
         for m in re.finditer(rf"(?<![\w-]){re.escape(word)}{ending}", lowered):
             verb_first = bool(_IMPERATIVE_SLOT.search(lowered[: m.start()]))  # "…and email their organiser"
@@ -160,9 +162,28 @@ _IMPERATIVE_SLOT = re.compile(r"(?:^|[.!?;]\s+|\b(?:and|then|please|also|to)\s+)
 names e-mail as what it sends."""
 
 
+def _described_actions(tool: ToolSpec, verb: str) -> list[str]:
+    """The tool's action, and the actions its description's first clause names for it: `adjust_stock`, "Add or
+    remove units of a SKU", is asked for by "remove 12 units" as much as by "adjust the stock"."""
+    first = re.split(r"[.;:(]", tool.description, maxsplit=1)[0]
+    described = [v for w in tokens(first)[:8] for v in [_verb(w)] if v]
+    return list(dict.fromkeys([verb, *described]))
+
+
+_READS = {"get", "list", "search", "find", "show", "read", "fetch", "lookup", "look", "check", "query", "view",
+          "describe", "inspect", "track", "status", "count", "measure", "estimate", "retrieve", "browse", "see"}
+"""First words of a tool that only reads (check_plant_moisture, get_membership)."""
+
+
 def allowed(tools: list[ToolSpec], request: str) -> list[ToolSpec]:
-    """The tools the model may call for this request: readers, and actions the request asks for."""
-    return [t for t in tools if asked(t, request)]
+    """The tools the model may call for this request: readers, and actions the request asks for. A request that
+    keeps the model's hands off (advice, "does it need watering?") uses a tool named as a reader when one is
+    offered, not one whose verb the table of actions does not know (water_plant)."""
+    fitting = [t for t in tools if asked(t, request)]
+    if hands_off(request):
+        readers = [t for t in fitting if (tokens(t.name) or [""])[0] in _READS]
+        return readers or fitting
+    return fitting
 
 
 def _verb(word: str) -> str | None:

@@ -14,7 +14,7 @@ import functools
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import (
@@ -48,7 +48,8 @@ _MONTHS = {m: i for i, names in enumerate([
 _WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(\d{4})"  # 5 March 2025, 5 марта 2025
                          r"|([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))\b")  # March 5, 2025
 _NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
-_ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_]\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
+_ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_](?:[A-Z]{1,6}[-_]?)?\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
+"""An id or a model code: "INV-5", "KX-4471", "RT-AX58" (whole, not "AX58")."""
 _ID_AFTER_WORD = re.compile(
     r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|"
     r"issue|"
@@ -95,10 +96,15 @@ _CURRENCIES = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "poun
                "доллар": "USD",
                "евро": "EUR", "фунт": "GBP", "иен": "JPY", "юан": "CNY", "yuan": "CNY", "franc": "CHF"}
 _SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₽": "RUB"}
+DOMAIN = re.compile(r"(?<![\w@./-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?!(?:py|txt|md|json|csv|js|ts|"
+                    r"yml|yaml|toml|html?|css|pdf|cfg|ini|log|sql|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|zip|gz|tar|sh|"
+                    r"exe|mp[34]|wav|ipynb|lock|bak|tmp|conf|xml)(?![a-z]))[a-z]{2,24}(?![\w@/-])")
+"""A domain name written bare ("bluefinch-studio.com", «sosnovy-bor.ru»), not a file's name (report.pdf)."""
 _PATH = re.compile(r"(?<![\w@])[\w./-]*\w\.(?:py|txt|md|json|csv|js|ts|yml|yaml|toml|html|css|pdf|cfg|ini|log|sql)\b")
 KINDS: list[tuple[str, str]] = [
     ("email", r"e-?mail|почт|^to$|recipient(?! name)|attendee(?! name)|^b?cc$|carbon copy"),
     ("phone", r"phone|mobile|\btel\b|\bcell\b|телефон|^(?:to|from|recipient|sender|caller|destination) number$"),
+    ("domain", r"\bdomain\b|hostname|\bhost\b|\bfqdn\b|домен"),
     ("url", r"\burl\b|\buri\b|\blink\b|website|\bhref\b|\bsite\b|ссылк"),
     ("uuid", r"uuid|guid"),
     ("datetime", r"datetime|timestamp|\bat time\b"),
@@ -123,7 +129,7 @@ KINDS: list[tuple[str, str]] = [
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|"
            r"\bticket\b|"
            r"\binvoice\b|\baccount\b|\bflight\b|номер|идентификатор|артикул|рейс"),
-    ("product", r"product|\bitem\b|goods|товар|продукт"),
+    ("product", r"product|\bitem\b|goods|товар|продукт|\bfood\b|\bingredient\b|\bfoodstuff\b|\bеда\b"),
     ("name", r"\bclient\b|\bpayer\b|\bpayee\b|\bsupplier\b|\bvendor\b|\bcounterparty\b|плательщик|получател|поставщик|"
              r"контрагент|\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|"
              r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|"
@@ -139,7 +145,7 @@ KINDS: list[tuple[str, str]] = [
              r"comment|description|input|request|instruction|sentence|statement|reason|memo|caption|remark|headline|"
              r"запрос|текст|вопрос|тем|коммент|примечан|назначени"),
 ]
-_STRINGY = {"term", "time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date",
+_STRINGY = {"domain", "term", "time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date",
             "expression", "currency", "symbol", "path", "place", "name",
             "text", "timezone", "language"}
 
@@ -182,6 +188,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values = evidence.values
     values["email"] = _unique(_EMAIL.findall(text))
     values["url"] = _unique(_clean(u) for u in _URL.findall(text))
+    values["domain"] = _unique(DOMAIN.findall(_URL.sub(" ", _EMAIL.sub(" ", text))))
     values["uuid"] = _unique(_UUID.findall(text))
     rest = number_words.digits(_URL.sub(" ", _EMAIL.sub(" ", _UUID.sub(" ", text))))  # "six people": 6 people
     values["datetime"], values["date"] = _dates(rest)
@@ -238,7 +245,8 @@ def kind_of(name: str, schema: dict) -> str | None:
     """The kind of value a property wants, from its format, name, description, then type."""
     fmt = schema.get("format")
     by_format = {"email": "email", "idn-email": "email", "uri": "url", "url": "url", "iri": "url", "uuid": "uuid",
-                 "date": "date", "date-time": "datetime", "time": "time"}
+                 "date": "date", "date-time": "datetime", "time": "time", "hostname": "domain",
+                 "idn-hostname": "domain"}
     if isinstance(fmt, str) and fmt in by_format:
         return by_format[fmt]
     types = _types(schema)
@@ -358,6 +366,9 @@ class RequestHints:
                 or name.lower() in self.evidence.named:
             return found
         bound = self.binding().get(name)
+        if bound is not None and not is_valid(schema, bound.value):
+            shaped = binding.formatted(schema, bound.value)  # "+44 7700 900123" for a digits-only pattern
+            bound = replace(bound, value=shaped) if shaped is not bound.value else bound
         if bound is None or not is_valid(schema, bound.value):
             return found
         elsewhere = any(other != name and b.value == found and b.strong for other, b in self.binding().items())
@@ -381,6 +392,12 @@ class RequestHints:
         return found
 
     def value(self, name: str, schema: dict, index: int | None) -> Any:
+        if name and index is None and not any(self.parents) and name.lower() in self.evidence.named \
+                and is_valid(schema, self.evidence.named[name.lower()]):
+            return self.evidence.named[name.lower()]  # what a tool returned under the field's own name (survey_id)
+        converted = self._named_in_unit(name, schema, index)
+        if converted is not MISSING:
+            return converted
         found = self._bound(name, schema, index, self._value(name, schema, index))
         found = self._labelled(name, schema, index, found)
         found = self._own_text(name, schema, index, found)
@@ -397,9 +414,31 @@ class RequestHints:
         if shaped is not found and is_valid(schema, shaped):
             found = shaped  # the form the description asks for: E.164, digits only
         if isinstance(found, (int, float)) and not isinstance(found, bool) and found > 0 \
-                and _takes_away(str(schema.get("description") or ""), self.evidence.text) and is_valid(schema, -found):
+                and _takes_away(str(schema.get("description") or ""), self.evidence.text) and is_valid(schema, -found) \
+                and not (index is None and re.search(rf"(?<![\w.]){-found}(?![\w.])", self.evidence.text)):
             return -found  # "negative to remove" + "we sold 14, take them off the stock": -14
         return found
+
+    def _named_in_unit(self, name: str, schema: dict, index: int | None) -> Any:
+        """A result's value under the field's name without its unit, in the unit the field wants: `duration`
+        "00:12:30" for `duration_seconds` is 750, `length` 90 (seconds, its description says so or not) for
+        `length_minutes` stays MISSING unless its unit is known."""
+        if index is not None or any(self.parents) or not self.evidence.named or not _types(schema) & {"integer",
+                                                                                                         "number"}:
+            return MISSING
+        m = re.fullmatch(r"(.+?)_(?:in_)?(ms|milliseconds|s|secs?|seconds|min|mins|minutes|h|hrs?|hours)", name.lower())
+        if not m or m.group(1) not in self.evidence.named:
+            return MISSING
+        given = self.evidence.named[m.group(1)]
+        clock = re.fullmatch(r"(?:(\d{1,3}):)?(\d{1,2}):(\d{2})(?:\.\d+)?", str(given).strip())
+        if not clock:
+            return MISSING
+        seconds = int(clock.group(1) or 0) * 3600 + int(clock.group(2)) * 60 + int(clock.group(3))
+        per = {"ms": 0.001, "milliseconds": 0.001, "min": 60, "mins": 60, "minutes": 60, "h": 3600, "hr": 3600,
+               "hrs": 3600, "hours": 3600}.get(m.group(2), 1)
+        value = seconds / per
+        value = int(value) if value == int(value) else value
+        return value if is_valid(schema, value) else MISSING
 
     def _house_number(self, name: str, schema: dict, found: Any) -> Any:
         """A street read without the house number after its comma («ул. Ленина, 15»): the two together, for an
@@ -471,7 +510,10 @@ class RequestHints:
             other != name and b.value == found and b.strong for other, b in self.binding().items())
         if not whole and not elsewhere:
             return found
-        said = remainder.remainder(text, self.evidence.lang)
+        wanted = {binding.want(other, s).kind for other, s in (self.fields or {}).items()
+                  if other != name and isinstance(s, dict)}
+        keep = frozenset() if wanted & {"date", "datetime", "time"} else frozenset({"date", "datetime", "time"})
+        said = remainder.remainder(text, self.evidence.lang, keep)
         return said if said is not None and is_valid(schema, said) else found
 
     def _source_language(self, name: str, schema: dict, found: Any) -> Any:
@@ -625,6 +667,10 @@ class RequestHints:
             return len(self.listed[name])
         if _types(items) & {"object", "array"} or "enum" in items:
             return 0
+        tags = self._hashtags(name, schema)
+        if tags:
+            self.listed[name] = tags
+            return len(tags)
         fitting = self._prose_list(name, schema, fitting_only=True) if kind in ("name", "person") else []
         if kind is None or kind == "text" or fitting:  # "assign it to jlee and mkhan" for `assignees`
             self.listed[name] = proper_names.nominative_list(fitting or self._prose_list(name, schema),
@@ -635,6 +681,27 @@ class RequestHints:
             found = proper_names.nominative_list(found, self.evidence.text)
             self.listed[name] = found
         return len(found)
+
+    def _hashtags(self, name: str, schema: dict) -> list[str]:
+        """The "#tags" a request writes ("the hashtags #spring, #catalogue and #handmade", «#кофе»), for an array of
+        strings named or described as tags: each once, with its "#" only when the items' pattern or description
+        asks for it."""
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        said = f"{name} {schema.get('description') or ''}"
+        if not re.search(r"tag|topic|label|keyword|тег|хэштег|хештег|метк", said, re.I) \
+                or not _types(items) <= {"string"}:
+            return []
+        tags = _unique(m.group(1) for m in _HASHTAG.finditer(self.evidence.text))
+        if not tags:
+            return []
+        marked = [f"#{t}" for t in tags]
+        pattern = items.get("pattern")
+        hashed = (isinstance(pattern, str) and bool(spoken_values.bounded_search(pattern, marked[0]))
+                  and not spoken_values.bounded_search(pattern, tags[0])) or bool(
+            re.search(r"with\s+(?:the\s+|a\s+)?(?:leading\s+)?[\"'«]?#|including\s+(?:the\s+)?[\"'«]?#|с\s+#|"
+                      r"с\s+решёткой", said, re.I))
+        chosen = marked if hashed else tags
+        return chosen if all(is_valid(items, t) for t in chosen) else []
 
     def _objects(self, items: dict) -> list[dict]:
         """One object per item the request lists, each filled from its own stretch of the request (item_lists)."""
@@ -848,12 +915,15 @@ class RequestHints:
         return MISSING
 
 
-_NEGATIVE_MEANS = re.compile(r"negative|отрицательн|below zero|minus", re.I)
+_NEGATIVE_MEANS = re.compile(r"negative|отрицательн|below zero|minus|\(\s*[-−]\s*\)|(?<![\w-])[-−]\s*(?:to|for)\s+"
+                             r"(?:remove|subtract|take|decrease)|(?:remove|subtract|decrease)\w*\s*\(\s*[-−]", re.I)
+"""A signed field's description that says a negative value takes away: "negative to remove", "add (+) or remove
+(-)"."""
 _TAKING_AWAY = re.compile(
     r"\b(?:sold|sell|sells|remove[sd]?|removing|take\s+(?:\w+\s+)?off|took\s+(?:\w+\s+)?off|subtract\w*|deduct\w*|"
     r"withdr[ae]w\w*|lost|lose|damaged|broken|used up|consumed|gave away|decrease\w*|reduce\w*|lower\w*|"
     r"write\s+off|written\s+off|wrote\s+off|minus|debit\w*|spent|shipped out|returned to supplier)\b|"
-    r"(?<!\w)(?:продал\w*|продан\w*|спис\w*|убер\w*|убра\w*|вычт\w*|вычест\w*|уменьш\w*|сниз\w*|сним\w*|забра\w*)",
+    r"(?<!\w)(?:продал\w*|продан\w*|спис\w*|спиш\w*|убер\w*|убра\w*|вычт\w*|вычест\w*|уменьш\w*|сниз\w*|сним\w*|забра\w*)",
     re.I)
 _ADDING = re.compile(r"\b(?:add|adds|added|received|receive|restock\w*|bought|increase\w*|raise\w*|put\s+back)\b|"
                      r"(?<!\w)(?:добав\w*|получил\w*|приш[её]л\w*|увелич\w*)", re.I)
@@ -1200,6 +1270,8 @@ _BARE_CALLED = re.compile(r"\b(?:called|named|labell?ed|titled|nicknamed)\s+([A-
 _FROM_TO = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+|your\s+)?([\w-]+)\s+(?:to|into)\s+(?:the\s+|my\s+|our\s+|"
                       r"your\s+)?"
                       r"([\w-]+)", re.I)
+_HASHTAG = re.compile(r"(?<![\w&#/])#([^\W\d_][\w-]{0,60})")
+"""A hashtag as written: "#spring", «#кофе» (not "#5", a number; not "&#39;")."""
 _TAGGED = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 
 

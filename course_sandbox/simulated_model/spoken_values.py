@@ -297,12 +297,22 @@ _RU_PRODUCT = re.compile(r"(?<![\d.,])\d+\s+(?:коробок|коробк[иу]
 """«12 коробок бумаги А4»: what is counted after a Russian packaging word."""
 
 
+_MEASURED = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)?\s*(?:g|grams?|kg|kilos?|kilograms?|ml|l|litres?|liters?|oz|ounces?|"
+                       r"lbs?|pounds?|cups?|tbsp|tsp|slices?|portions?|servings?)\s+of\s+(?:cooked\s+|raw\s+|fresh\s+|"
+                       r"dried\s+|boiled\s+)?((?:[a-z][\w'-]*\s+){0,2}?[a-z][\w'-]*)(?=\s*(?:[.,;!?]|$|\s(?:for|in|"
+                       r"with|and|please|today)\b))|"
+                       r"(?<![\d.,])\d+(?:[.,]\d+)?\s*(?:г|грамм\w*|кг|килограмм\w*|мл|литр\w*|л)\s+([а-яё]{3,})",
+                       re.I)
+"""What is measured: "150 grams of cooked quinoa" (quinoa), «200 граммах творога» (творога)."""
+
+
 def products(text: str) -> list[str]:
     """What is counted: '2 packs of Green Tea' -> 'Green Tea', '12 boxes of A4 paper' -> 'A4 paper' (after
     "of", lower-case words belong to the name too), «12 коробок бумаги А4» -> 'бумаги А4'."""
     found = sorted([(m.start(), 0, m.group(1)) for m in _OF_PRODUCT.finditer(text)]
                    + [(m.start(), 0, m.group(1)) for m in _RU_PRODUCT.finditer(text)]
-                   + [(m.start(), 1, m.group(1)) for m in PRODUCT.finditer(text)])
+                   + [(m.start(), 1, m.group(1)) for m in PRODUCT.finditer(text)]
+                   + [(m.start(), 2, m.group(1) or m.group(2)) for m in _MEASURED.finditer(text)])
     return _unique(value for _, _, value in found)
 
 
@@ -314,7 +324,7 @@ def flag(name: str, text: str) -> Any:
     words = [w for w in words if w not in _FLAG_VERBS] or words
     if not words:
         return MISSING
-    said = _said(text)
+    said = _bridged(_said(text))
     places = []
     for word in words:
         found = [m.start() for w in (word, *_FLAG_SYNONYMS.get(word, ()))
@@ -325,7 +335,41 @@ def flag(name: str, text: str) -> Any:
     # the words where they stand together: "with email j@x.org …, and don't send a welcome email" sets
     # send_welcome_email by its last words, and the negation before them counts
     start = places[0][0] if len(places) == 1 else _closest(places)
-    return not _NEGATION.search(said[:start])
+    end = max(min(spots, key=lambda p: abs(p - start)) for spots in places)
+    end = end + len(re.match(r"\S*", said[end:]).group(0))
+    negated = bool(_NEGATION.search(said[:start]))
+    if _OFF_BEFORE.search(said[:start]) or _OFF_AFTER.match(said[end:]):
+        return negated  # "turn off auto-renew", «уведомления отключи»; "don't turn off…" keeps it on
+    if _ON_BEFORE.search(said[:start]) or _ON_AFTER.match(said[end:]):
+        return not negated
+    return not negated
+
+
+_OFF_BEFORE = re.compile(r"(?:\b(?:turn(?:ed|ing)?|switch(?:ed|ing)?|shut|toggle|set)\s+off|\b(?:disable|deactivate|"
+                         r"stop|pause|opt\s+out\s+of|cancel|remove|drop|mute|silence)|(?<!\w)(?:выключ\w*|отключ\w*|"
+                         r"отмени\w*|убери\w*|останови\w*))\s+(?:(?:the|my|our|any|all|его|её|мне)\s+)?$")
+_OFF_AFTER = re.compile(r"^(?:\s+\w+)?\s+(?:off|disabled|выключ\w*|отключ\w*|не\s+\w+)(?!\w)")
+_ON_BEFORE = re.compile(r"(?:\b(?:turn(?:ed|ing)?|switch(?:ed|ing)?|set)\s+on|\b(?:enable|activate|"
+                        r"включи\w*|подключи\w*))\s+(?:(?:the|my|our|его|её|мне)\s+)?$")
+_ON_AFTER = re.compile(r"^(?:\s+\w+)?\s+(?:on|enabled|включ\w*|подключ\w*|нужн\w*)(?!\w)")
+
+
+def _bridged(said: str) -> str:
+    """Russian words followed by the English word a tool's field would use («автопродление» → "auto renew"), so a
+    flag named in English (auto_renew, notify) is found in a Russian request."""
+    if not re.search(r"[а-яё]", said):
+        return said
+    from .words import english
+
+    def gloss(m: re.Match) -> str:
+        word = m.group(0)
+        meaning = english(word)
+        if meaning is None and word.startswith("авто") and len(word) > 7:
+            rest = english(word[4:])
+            meaning = f"auto {rest}" if rest else None
+        return f"{word} {meaning}" if meaning else word
+
+    return re.sub(r"[а-яё]{3,}", gloss, said)
 
 
 _PHRASE_WORD = re.compile(r"[a-zа-яё0-9']+")

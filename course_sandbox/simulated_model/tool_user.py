@@ -19,7 +19,7 @@ from .history import Call, calls, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
 from .schema_instance import MISSING, instance, is_valid
 from .slots import Evidence, RequestHints, kind_of
-from .words import overlap, stems
+from .words import overlap, stems, tokens
 
 FIT = 2
 """A tool fits a request at this score: one word of its name, or two of its description, or
@@ -27,10 +27,10 @@ a value only it can take (an e-mail, an expression…)."""
 MAX_CALLS = 10
 """Calls per task before the model stops and answers with what it has."""
 MAX_PARALLEL = 5
-_SPECIFIC = {"phone", "email", "url", "uuid", "date", "datetime", "expression", "path", "symbol", "currency"}
+_SPECIFIC = {"domain", "phone", "email", "url", "uuid", "date", "datetime", "expression", "path", "symbol", "currency"}
 _LISTABLE = {"place", "id", "email", "name", "symbol", "path", "url", "date", "uuid"}
-_ONLY_FROM_THE_USER = {"term", "phone", "address", "product", "place", "id", "email", "name", "symbol", "path", "url",
-                       "uuid",
+_ONLY_FROM_THE_USER = {"domain", "term", "phone", "address", "product", "place", "id", "email", "name", "symbol",
+                       "path", "url", "uuid",
                        "date", "datetime", "expression", "currency", "timezone"}
 """Kinds of input a model must not invent (whose order? which city?); a confidence or a count it may."""
 
@@ -81,6 +81,9 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
         if image and not plan.uses:
             plan = _for_image(tools, plan, evidence)
         uses = _next_calls(tools, plan, evidence, answered + earlier, task, lang)
+        uses = _with_results(tools, uses, task, lang, answered)
+        uses = _not_waiting(tools, uses, task)
+        uses = _not_back(plan, uses, answered)
         if uses:
             notes = [] if image else _notes(offered, uses, task, lang)
             return _call(uses, lang, new_id, image, notes)
@@ -180,6 +183,74 @@ def _next_calls(tools: list[tool_roles.ToolSpec], plan: Plan, evidence: Evidence
     return [u for u in plan_calls(needs_results, chained).uses if _key(*u) not in done]
 
 
+def _waits_for(tools: list[tool_roles.ToolSpec], before: list[tuple[str, dict]], use: tuple[str, dict],
+               task: str) -> bool:
+    """Whether a call needs what an earlier call of the same batch returns: it carries a placeholder (the duration
+    that get_video_info will give), or an id of the thing an earlier call creates (`survey_id` after create_survey)."""
+    tool = next((t for t in tools if t.name == use[0]), None)
+    if tool is None or not before:
+        return False
+    readers = [t for t in tools if t.name in {name for name, _ in before} and side_effects.action(t) is None]
+    return (bool(readers) and bool(assumptions.assumed(tool, use[1], task))) \
+        or _id_of_created(tools, [name for name, _ in before], use)
+
+
+def _id_of_created(tools: list[tool_roles.ToolSpec], before: list[str], use: tuple[str, dict]) -> bool:
+    """Whether the call takes the id of a thing an earlier call creates (`survey_id` after create_survey)."""
+    created = set()
+    for name in before:
+        made = next((t for t in tools if t.name == name), None)
+        if made is not None and side_effects.action(made) in ("create", "write", "book", "start", "submit"):
+            created |= {w for w in tokens(name)[1:] if len(w) >= 3}
+    ids = [k for k in use[1] if re.search(r"(?:^|_)id$|Id$", k)]
+    return any(w in tokens(k) for k in ids for w in created)
+
+
+def _not_waiting(tools: list[tool_roles.ToolSpec], uses: list[tuple[str, dict]], task: str) -> list[tuple[str, dict]]:
+    """A step-by-step request's calls that need nothing from the others: a call that needs an earlier call's result
+    waits for it (the next turn makes it, with that result) instead of going out in the same batch with a
+    placeholder."""
+    ready: list[tuple[str, dict]] = []
+    for k, use in enumerate(uses):
+        if not ready or not _waits_for(tools, uses[:k], use, task):
+            ready.append(use)
+    return ready
+
+
+def _not_back(plan: Plan, uses: list[tuple[str, dict]], answered: list[Call]) -> list[tuple[str, dict]]:
+    """Never an earlier step again once a later one has answered: a client that resends only the last exchange
+    (the later step's call and result) gets an answer, not the first step anew and a loop."""
+    order = [name for name, _ in plan.uses]
+    done = [order.index(c.name) for c in answered if c.name in order]
+    if not done:
+        return uses
+    last = max(done)
+    return [u for u in uses if u[0] not in order or order.index(u[0]) >= last]
+
+
+def _with_results(tools: list[tool_roles.ToolSpec], uses: list[tuple[str, dict]], task: str, lang: str,
+                  answered: list[Call]) -> list[tuple[str, dict]]:
+    """A waiting call made once the results it waited for are back: its placeholders (and an id of a thing the
+    results name) filled from them, when they give fewer placeholders."""
+    results = [c.result or "" for c in answered if not c.is_error]
+    if not results or not uses:
+        return uses
+    evidence = slots.read(task, lang, results)
+    filled = []
+    for name, given in uses:
+        tool = next((t for t in tools if t.name == name), None)
+        if tool is None or not (assumptions.assumed(tool, given, task)
+                                or _id_of_created(tools, [c.name for c in answered], (name, given))):
+            filled.append((name, given))  # a call that waited for nothing keeps its input (the cheapest one chosen)
+            continue
+        again = tool_input(tool, evidence)
+        better = len(assumptions.assumed(tool, again, task)) < len(assumptions.assumed(tool, given, task)) or (
+            any(k in evidence.named and again.get(k) == evidence.named[k] != given.get(k) for k in again))
+        filled.append((name, again if better else given))
+    done = {_key(c.name, c.input) for c in answered}
+    return [u for u in _unique_uses(filled) if _key(*u) not in done]  # never a call already made, whatever its form
+
+
 def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[Turn], new_id: NewId, lang: str,
                 review_number: str | None = None) -> Reply | None:
     """tool_choice any / tool: one call, to the named tool or the best-fitting one, valid input.
@@ -256,12 +327,13 @@ def score(tool: tool_roles.ToolSpec, evidence: Evidence) -> int:
     name_hits = overlap(evidence.request_stems, stems(tool.name))
     description_hits = overlap(evidence.request_stems, stems(tool.description)) - name_hits
     bonus = 0
+    worded = bool(name_hits or description_hits)
     for prop, schema in _required(tool).items():
         kind = kind_of(prop, schema)
         if kind in _SPECIFIC and evidence.of(kind):
             bonus += 2
-        elif kind in ("place", "id", "name") and evidence.of(kind):
-            bonus += 1
+        elif kind in ("place", "id", "name") and evidence.of(kind) and worded:
+            bonus += 1  # a city or a name any tool could take: only beside a word of the tool's own
         elif kind == "id" and slots.ids_after_nouns(evidence.text, prop, str(schema.get("description") or "")):
             bonus += 1  # "resolve incident x7f3k": an id right after the noun the property names
         elif slots.pattern_finds(schema, evidence.text):
@@ -372,8 +444,10 @@ def _derived_plan(tools: list[tool_roles.ToolSpec], evidence: Evidence, asks: li
         if amount_field is None:
             return None
     if asked_if is None and converted is None and how is not None:
-        prop = next((k for k in missing_inputs(tool, own)), None) or next(
-            (k for k in properties if re.search(r"(?:^|_)id$", k)), None)
+        guessed = [k.split(".")[0] for k in assumptions.assumed(tool, given, action_text) if k.split(".")[0] in
+                   properties]
+        prop = next((k for k in missing_inputs(tool, own)), None) or next(iter(guessed), None) or next(
+            (k for k in properties if re.search(r"(?:^|_)id$", k)), None)  # the input the words leave to a guess
         if prop is None:
             return None
         fixed.pop(prop, None)

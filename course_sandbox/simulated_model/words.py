@@ -56,8 +56,93 @@ GLOSSARY = {
     "отдел": "department", "должност": "position", "компани": "company", "телефон": "phone", "никнейм": "nickname",
     "псевдоним": "nickname", "бизнес": "business", "эконом": "economy",
     "забронир": "book", "влажност": "humidity", "увлажнител": "humidifier", "подбер": "search", "подобр": "search",
-    "заблок": "block", "блокир": "block",
+    "заблок": "block", "блокир": "block", "продл": "renew", "продлев": "renew", "уведом": "notify",
+    "оповещ": "notify",
 }
+_EVERYDAY_RUSSIAN = """
+    water: полей полить полива полив вода воды воду
+    print: печат распечат
+    job: задани
+    level: уровен уровн
+    tank: бак
+    refill: долив долей пополн
+    order: закаж
+    duration: длительн продолжительн
+    firmware: прошивк
+    device: устройств
+    install: установ
+    latest: последн свеж
+    survey: опрос анкет
+    question: вопрос
+    option: вариант
+    publish: опублик публик
+    lens: объектив
+    wishlist: желани
+    backup: резервн бэкап копи
+    photo: фотограф снимк
+    album: альбом
+    blurry: размыт
+    trash: корзин
+    moving: перевоз переезд
+    mover: грузчик
+    cheapest: дешев
+    membership: абонемент членств
+    freeze: замороз
+    parking: парковк парковоч
+    permit: разрешени пропуск
+    air: воздух
+    pollution: загрязн
+    traffic: пробк
+    calories: калори
+    protein: белк белок
+    nutrition: питательн пищев
+    concert: концерт
+    tour: гастрол выступ
+    song: песн
+    record: запис
+    domain: домен
+    register: зарегистр регистрац
+    virtual: виртуальн
+    machine: машин
+    server: сервер
+    memory: памят
+    cpu: процессор
+    disk: диск
+    remove: спиши списа
+    units: единиц
+    sku: артикул
+    coworking: коворкинг
+    hashtag: хештег хэштег
+    sms: смс
+    call: звон позвон
+    track: отслед
+    pay: оплат
+    payment: платеж платёж
+    report: отчёт отчет
+    export: экспорт выгруз
+    check: провер
+    courier: курьер
+    label: этикетк ярлык
+    sunrise: восход
+    sunset: закат
+    moon: лун
+    tide: прилив отлив
+    plant: растени
+    moisture: влажн
+    video: видео
+    subtitle: субтитр
+    router: роутер маршрутизатор
+    printer: принтер
+    database: база базы базу базе базой
+    upcoming: следующ ближайш
+    grams: грамм
+"""
+"""Everyday Russian word beginnings for what a tool named in English does, one English word a line: «полей»
+(water), «печать» (print), «прошивку» (firmware)."""
+for _line in _EVERYDAY_RUSSIAN.strip().splitlines():
+    _meaning, _starts = _line.split(":")
+    GLOSSARY.update(dict.fromkeys(_starts.split(), _meaning.strip()))
+
 OPERATOR_WORDS = {"*": "multiply", "×": "multiply", "+": "add", "/": "divide", "÷": "divide", "^": "power",
                   "%": "modulo"}
 SYNONYMS = {"multiply": ("times", "product"), "add": ("plus", "sum"), "subtract": ("minus", "difference"),
@@ -69,7 +154,8 @@ SYNONYMS = {"multiply": ("times", "product"), "add": ("plus", "sum"), "subtract"
             "mean": ("define", "definition", "dictionary"), "meaning": ("define", "definition", "dictionary"),
             "define": ("definition", "dictionary"), "definition": ("define", "dictionary"),
             "delete": ("remove", "erase"), "remove": ("delete",), "erase": ("delete",), "show": ("list",),
-            "text": ("body", "message", "content"), "book": ("reserve",), "reserve": ("book",)}
+            "text": ("body", "message", "content"), "book": ("reserve",), "reserve": ("book",),
+            "next": ("upcoming",)}
 
 
 def tokens(text: str) -> list[str]:
@@ -99,6 +185,16 @@ def english(word: str) -> str | None:
     return OPERATOR_WORDS.get(word)
 
 
+_LATIN = dict(zip("абвгдезийклмнопрстуфхцыэ", "abvgdezijklmnoprstufhcye", strict=True)) | {
+    "ё": "e", "ж": "zh", "ч": "ch", "ш": "sh", "щ": "sch", "ю": "u", "я": "ya", "ь": "", "ъ": ""}
+
+
+def latin(word: str) -> str:
+    """A Russian word in Latin letters, for the words Russian borrowed from English («принтер» printer, «видео»
+    video, «сервер» server, «роутер» router): compared with a tool's English words by their first five letters."""
+    return "".join(_LATIN.get(ch, ch) for ch in word)
+
+
 def stems(text: str, synonyms: bool = False) -> set[str]:
     """Content-word stems of a text (stop words dropped), Russian words also as their English stem."""
     found: set[str] = set()
@@ -109,6 +205,8 @@ def stems(text: str, synonyms: bool = False) -> set[str]:
             continue
         meaning = english(word)
         words = [word] + ([meaning] if meaning else [])
+        if meaning is None and re.fullmatch(r"[а-яё]{5,}", word):
+            words.append(latin(stem(word)))  # a borrowed word: «принтере» printer
         if synonyms:
             words += [s for w in list(words) for s in (*SYNONYMS.get(w, ()), *concepts(w, text))]
         found |= {stem(w) for w in words if not OPERATOR_WORDS.get(w)}
