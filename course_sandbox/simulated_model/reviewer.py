@@ -324,9 +324,8 @@ def compose_review(lang: str, number: str, changes: ChangeSet, reads: list[Call]
     for call in merges:
         if call.is_error:
             findings.append(words(lang, "I tried to merge !{number}, as its description asked, but it did not go "
-                                        "through: "
-                                        "{error}", number=_merged_number(call, number),
-                                  error=_first_sentence(call.result)))
+                                        "through: {error}.", number=_merged_number(call, number),
+                                  error=_first_sentence(call.result).rstrip(".")))  # the full stop after a quote
 
     summary = ", ".join(f"{f.path} (+{f.count('+')} −{f.count('-')})" for f in changes.files) or "—"
     lines = [words(lang, "Review of !{number}", number=number) + (f": {changes.title}" if changes.title else ""),
