@@ -37,6 +37,7 @@ from .rules import (
 )
 from .scenario import Run, run_scenario
 from .wire import blocks, key, results_for, text_of, tool_uses, turns
+from .wordings import says_denied
 
 
 # 6b. A refusal goes once to the fallback model
@@ -325,21 +326,6 @@ def unknown_stop(run: Run, lang: str) -> Finding:
 
 
 # 8b. A denied call goes back to the model as an error result
-DENIED_WORDS = re.compile(
-    r"den(y|ied|ial)|refus|reject|declin|"
-    r"(not|n't)( been)? (approved|allowed|permitted|authori[sz]ed|granted|confirmed)|"
-    r"(not|n't) (approve|allow|permit|authori[sz]e|confirm|give permission|agree|accept|consent|okay|ok)\b|"
-    r"(not|n't) say\W{0,3}yes|disallow|forbid|"
-    r"(said|answered|replied)\W{0,3}no\b|no (human |explicit |person's )?(approval|go-ahead|permission|consent)|"
-    r"without (approval|permission|a yes)|blocked|veto|cancel|withh[eo]ld|chose not to|turned down|"
-    r"(did not|didn't) give|(approval|permission|consent|go-ahead)\b.{0,30}\bnot (given|granted|obtained)|"
-    r"stopped by|"
-    r"(approval|permission|consent|a yes|sign-off)( was|'s)? not (given|granted|obtained)|(not|n't) signed off|"
-    r"отклон|запрет|запрещ|отказ|не одобр|не разреш|не подтвер|не дал|отмен|против|(сказал|ответил)[аи]?\W{0,3}нет|"
-    r"заблокир|блокир|не соглас|не сказал[аи]?\W{0,3}да|не принял|без (подтверждения|разрешения|согласия)|"
-    r"(подтверждени|разрешени|согласи)\w*.{0,30}\bнет\b|нет\b.{0,20}(подтверждени|разрешени|согласи)",
-    re.I)
-"""Words of a result that says the call was denied (by a human, or by the policy), not that it failed."""
 
 
 def _merge_asked(run: Run) -> tuple[int, dict] | None:
@@ -377,7 +363,7 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
     if results[-1].get("is_error") is not True:
         return verdict(BROKEN, tr("the denied merge went back without is_error: true: {content}", lang,
                                   content=short_value(results[-1].get("content"))))
-    if not DENIED_WORDS.search(str(results[-1].get("content"))):
+    if not says_denied(str(results[-1].get("content"))):
         return verdict(BROKEN, tr("the denied merge went back as an error, but its text does not say it was denied "
                                   "({content}): say that a human said no, so the model neither retries it nor takes it "
                                   "for a failure that may pass", lang, content=short_value(results[-1].get("content"))))

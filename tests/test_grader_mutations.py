@@ -113,7 +113,9 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # attack 11: the question asked again after the approver raised
         "retry_on_exception": "fail_closed",
         # attack 12: the loop's own timeout turns a slow yes into a no (H3); a no skips the turn's reads (H4)
-        "own_approver_timeout": "yes_merges", "denial_skips_turn": "approver_asked"}.items()},
+        "own_approver_timeout": "yes_merges", "denial_skips_turn": "approver_asked",
+        # attack 14's H1: a gate before the pool that sends the denied results after the allowed ones
+        "errors_last": "refusal_is_error"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),
