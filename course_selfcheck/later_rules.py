@@ -393,8 +393,6 @@ def _says_how_on(note: str) -> bool:
     return any(not _NOT_BEFORE.search(note[:m.start()]) for m in _HOW_ON.finditer(note))
 
 
-_AGAIN = re.compile(r"\bagain\b|\bonce more\b|снова|ещё раз|еще раз|повторн", re.I)
-"""A note that sends the model back to the same call."""
 _PARAMETER_WORDS = ("start", "offset", "position")
 """Parameters a note may tell the model to pass: the tool it names must take them."""
 _CUT_NOTE = re.compile(r"cut|truncat|shorten|omit|shown|remaining|partial|first \d+|of \d+|offset|rest|обрез|"
@@ -495,12 +493,26 @@ def _other_results_cut(loop: typing.Callable, lang: str) -> Finding | None:
             return _not_taken(promised[0], use.get("name"), lang)
         own = set((offered.get("input_schema") or {}).get("properties") or {}) if offered else set()
         reads_on = [p for p in own if re.search(r"start|offset|position|char|skip|from|page|cursor", p, re.I)]
-        if offered and size >= RESULT_LIMIT and not reads_on and _AGAIN.search(note) \
-                and str(use.get("name")) in note and not _names_another(named, use):
-            return verdict(BROKEN, tr("the note says to call {tool} again, and {tool} takes nothing to read on with: "
-                                      "the same call gets the same cut part; give it a start (or say another way to "
-                                      "read the rest)", lang, tool=use.get("name")))
+        if offered and size >= RESULT_LIMIT and not reads_on and _sends_back(note, use.get("name")) \
+                and not _names_another(named, use):
+            return verdict(BROKEN, tr("the note sends the model to {tool} for the rest, and {tool} takes nothing to "
+                                      "read on with: the same call gets the same cut part; give it a start (or say "
+                                      "another way to read the rest)", lang, tool=use.get("name")))
     return None
+
+
+def _sends_back(note: str, name: object) -> bool:
+    """The note tells the model to call that tool to read on ("Call get_diff to get the rest", "use get_diff for the
+    rest", "call get_diff again", «вызови get_diff ещё раз»), whatever the adverb; not a note that only names it
+    ("[get_diff's result cut …]") or says not to call it."""
+    tool = re.escape(str(name))
+    for found in re.finditer(rf"(?:\b(?:call|use|run|invoke|ask|request|try|re-?run|query|вызов\w*|вызыв\w*|"
+                             rf"используй\w*|запрос\w*|запуст\w*)\W+(?:(?:the|tool|инструмент\w*)\W+)*`?{tool}`?(?!\w)"
+                             rf"|(?<!\w)`?{tool}`?\W+(?:\w+\W+)?(?:again|once more|снова|ещё раз|еще раз|повторно))",
+                             note, re.I):
+        if not _NOT_BEFORE.search(note[:found.start()]):
+            return True
+    return False
 
 
 def _names_another(named: list[dict], use: dict) -> bool:
@@ -543,7 +555,7 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
                                   size=size))
     whole = run.file(use.get("input"))
     stated = [value for value in _readings(text[:300] + text[-300:]) if value > size + 1000]
-    if whole and not any(abs(value - n) <= n * 0.1 for value in stated for n in (len(whole), len(whole.encode()))):
+    if whole and not _the_whole(stated, whole):
         return verdict(BROKEN, tr("the note says the whole is {stated:.0f}, and the file has {total} characters: say "
                                   "the file's real size (len of the text before cutting), so the model knows how much "
                                   "it has not read", lang, stated=max(stated), total=len(whole)))
@@ -569,12 +581,13 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
     if offered and promised:
         return _not_taken(promised[0], use.get("name"), lang)
     reads_on = {p for p in takes if not any(re.search(SLOT_PATTERNS[slot], p.lower()) for slot in ("path", "ref"))}
-    if offered and not reads_on and _AGAIN.search(note) and str(use.get("name")) in note:
-        return verdict(BROKEN, tr("the note says to call {tool} again, and {tool} takes nothing to read on with: the "
-                                  "same call gets the same cut part; give it a start (or say another way to read the "
-                                  "rest)", lang, tool=use.get("name")))
+    if offered and not reads_on and _sends_back(note, use.get("name")):
+        return verdict(BROKEN, tr("the note sends the model to {tool} for the rest, and {tool} takes nothing to read "
+                                  "on with: the same call gets the same cut part; give it a start (or say another way "
+                                  "to read the rest)", lang, tool=use.get("name")))
     by_character = sorted(p for p in reads_on if re.search(r"start|offset|position|char|skip|from", p, re.I))
-    if offered and by_character and not any(abs(value - RESULT_LIMIT) <= 200 for value in _readings(note)):
+    cut_at = _cut_point(whole, text[head:] if head >= 0 else text)
+    if offered and by_character and not _names_start(note, {RESULT_LIMIT, cut_at}):
         return verdict(BROKEN, tr("the note says the file was cut, but not the {parameter} to ask for next: name it "
                                   "({parameter}={limit}), so that the model reads on from where the part ends", lang,
                                   parameter=by_character[0], limit=RESULT_LIMIT))
@@ -592,6 +605,35 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
     if other is not None:
         return other
     return verdict(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang, size=size))
+
+
+def _the_whole(stated: list[float], whole: str) -> bool:
+    """A total the note states is the file's size, in characters or bytes (within 1%, for a rounded figure): not the
+    size of what was left from a later part's start on."""
+    return any(abs(value - n) <= n * 0.01 for value in stated for n in (len(whole), len(whole.encode())))
+
+
+def _cut_point(whole: str | None, part: str) -> int:
+    """Where in the file the kept part ends: the length of what the part and the file have in common from the start
+    (the part itself when the file is not known)."""
+    if not whole:
+        return RESULT_LIMIT
+    n = 0
+    while n < min(len(whole), len(part)) and whole[n] == part[n]:
+        n += 1
+    return n
+
+
+_STARTS = re.compile(r"\b(?:start|offset|position|from|с|со|начиная с)\b\W{0,3}"
+                     r"(\d{1,3}(?:[_,\u00a0\u202f ]\d{3})+(?!\d)|\d+)", re.I)
+
+
+def _names_start(note: str, cut: set[int]) -> bool:
+    """The note's start to read on is exactly where the part ends (the cut point in the file, or LIMIT): a start
+    named after start/offset/position when there is one ("start=20001" skips a character), else any number of the
+    note."""
+    named = {int(re.sub(r"[_,\s\u00a0\u202f]", "", n)) for n in _STARTS.findall(note)} - {0}
+    return bool(named & cut) if named else bool({int(v) for v in _readings(note) if v == int(v)} & cut)
 
 
 def _start_given(tool_input: object) -> int:
@@ -632,6 +674,12 @@ def _read_on_wrong(run: Run, first: dict, rows: list[int], lang: str) -> Finding
         return verdict(BROKEN, tr("the second part (from start={start}) was cut to {size} characters without a word "
                                   "that it was cut: every cut part says so, and how to read on", lang, start=start,
                                   size=size))
+    whole = run.file(first.get("input"))
+    stated = [value for value in said if value > size + 1000 and value > start]
+    if whole and stated and not _the_whole(stated, whole):
+        return verdict(BROKEN, tr("the second part's note (from start={start}) says the whole is {stated:.0f}, and the "
+                                  "file has {total} characters: every part says the whole file's size, not what is "
+                                  "left of it", lang, start=start, stated=max(stated), total=len(whole)))
     if size > RESULT_LIMIT and not onward:  # a start named for the next part, else a figure past this one
         return verdict(BROKEN, tr("the second part (from start={start}) was cut too, but its note does not point past "
                                   "it: name the start of the part after this one", lang, start=start))

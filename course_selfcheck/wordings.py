@@ -118,6 +118,10 @@ def says_cut(text: str) -> bool:
                 if not _needs_company(word):
                     return True
                 near = lowered[max(0, i - 2):i + 3]
+                if word in ("run", "ran", "runs"):  # only "ran out": "was not run" says nothing of a cut
+                    if "out" in lowered[i + 1:i + 2]:
+                        return True
+                    continue
                 if any(w in ("out", "of", "no", "not", "enough", "не", "нет", "чем", "than", "too", "слишком",
                              "beyond", "limit", "window", "context", "tokens", "hit", "reached", "reach")
                        or w.endswith("n't") for w in near if w != word):
