@@ -187,14 +187,6 @@ def test_every_exercise_has_six_wrong_attempts_and_two_right_ones():
     assert all(len(wrong) >= 6 for wrong in WRONG.values()) and len(RIGHT) >= 2
 
 
-def test_exercise_4_a_loop_that_answers_a_repeated_call_from_its_memo_passes():
-    """Attack 14's FF5: the mixed turn's repeated get_diff answered from the loop's memo sends GitLab no second
-    request; the turn's reads still ran at once, and the report says what it could not see."""
-    report = check_exercise_4(attempts.attempt("memo"))
-    assert report.ok, report.text()
-    assert "was not seen" in report.text(), report.text()
-
-
 def test_exercise_3_a_total_with_each_tools_count_passes():
     """The total and a breakdown per tool that agrees with it (attack 13's false fail): a right cap error."""
     report = check_exercise_3(attempts.attempt("total_and_breakdown", send="stream"))
@@ -473,3 +465,11 @@ def test_exercise_4_takes_files_returned_with_numbered_lines():
     assert report.ok, report.text()
     report = check_exercise_4(attempts.attempt("paired_by_position", numbered=True))
     assert report.broken == ["concurrent"], report.text()
+
+
+def test_exercise_4_a_loop_that_answers_a_repeated_call_from_its_memo_passes():
+    """Attack 14's FF5: the mixed turn's repeated get_diff answered from the loop's memo sends GitLab no second
+    request; the turn's reads still ran at once, and the report says what it could not see."""
+    report = check_exercise_4(attempts.attempt("memo"))
+    assert report.ok, report.text()
+    assert "was not seen" in report.text(), report.text()
