@@ -587,6 +587,12 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
                                   "to read the rest)", lang, tool=use.get("name")))
     by_character = sorted(p for p in reads_on if re.search(r"start|offset|position|char|skip|from", p, re.I))
     cut_at = _cut_point(whole, text[head:] if head >= 0 else text)
+    named = _starts_named(note)
+    if offered and by_character and named and not named & {RESULT_LIMIT, cut_at}:
+        return verdict(BROKEN, tr("the note says to read on from {parameter}={named}, and the part ends at {cut}: the "
+                                  "model reading on from there skips or reads again what lies between; name the "
+                                  "exact start of the rest", lang, parameter=by_character[0],
+                                  named=", ".join(str(n) for n in sorted(named)), cut=cut_at))
     if offered and by_character and not _names_start(note, {RESULT_LIMIT, cut_at}):
         return verdict(BROKEN, tr("the note says the file was cut, but not the {parameter} to ask for next: name it "
                                   "({parameter}={limit}), so that the model reads on from where the part ends", lang,
@@ -624,15 +630,20 @@ def _cut_point(whole: str | None, part: str) -> int:
     return n
 
 
-_STARTS = re.compile(r"\b(?:start|offset|position|from|с|со|начиная с)\b\W{0,3}"
+_STARTS = re.compile(r"\b(?:start|offset|position|начиная с)\b\W{0,3}"
                      r"(\d{1,3}(?:[_,\u00a0\u202f ]\d{3})+(?!\d)|\d+)", re.I)
+
+
+def _starts_named(note: str) -> set[int]:
+    """The numbers a note names after start/offset/position (0 left out: where the part began)."""
+    return {int(re.sub(r"[_,\s\u00a0\u202f]", "", n)) for n in _STARTS.findall(note)} - {0}
 
 
 def _names_start(note: str, cut: set[int]) -> bool:
     """The note's start to read on is exactly where the part ends (the cut point in the file, or LIMIT): a start
     named after start/offset/position when there is one ("start=20001" skips a character), else any number of the
     note."""
-    named = {int(re.sub(r"[_,\s\u00a0\u202f]", "", n)) for n in _STARTS.findall(note)} - {0}
+    named = _starts_named(note)
     return bool(named & cut) if named else bool({int(v) for v in _readings(note) if v == int(v)} & cut)
 
 

@@ -253,3 +253,35 @@ def test_a_refusal_error_carries_the_whole_stop_details(error, details, carried)
 
     run = SimpleNamespace(error=RuntimeError(error), returned=None)
     assert (_without_why(run, {"stop_details": details}) is None) is carried
+
+
+@pytest.mark.parametrize("note, sends", [
+    # attack 14's H2: the tool with no start named as the way to the rest, whatever the adverb
+    ("[cut: the first 20000 of 21000 characters. Call get_diff to get the rest.]", True),
+    ("[cut: the first 20000 of 21000 characters. Use get_diff for the rest]", True),
+    ("[cut: the first 20000 of 21000 characters; call get_diff again]", True),
+    ("[обрезано: первые 20000 из 21000 символов; вызови get_diff ещё раз]", True),
+    # a note that only names it, or says not to call it
+    ("[get_diff result cut: the first 20000 of 21000 characters]", False),
+    ("[cut: 20000 of 21000 characters. Do not call get_diff again: the rest is not available]", False),
+    ("[cut: 20000 of 21000 characters; call read_file with a path to read a file whole]", False),
+])
+def test_a_note_that_sends_the_model_back_to_the_same_tool(note, sends):
+    from course_selfcheck.later_rules import _sends_back
+
+    assert _sends_back(note, "get_diff") is sends
+
+
+@pytest.mark.parametrize("note, right", [
+    ("[cut: characters 0 to 20000 of 484915. Call read_file with start=20000 for the rest.]", True),
+    ("[обрезано: символы 0–20000 из 484 915; дальше — read_file с start=20000]", True),
+    ("[partial result: 20,000 of 484,915 characters; next part: read_file(path, start=20 000)]", True),
+    ("[truncated from 484915 characters to 20000; ask read_file for the rest with a later start]", True),
+    # attack 14's H4: one past the cut, one short of it
+    ("[cut: characters 0 to 19999 of 484915; call read_file with start=20001]", False),
+    ("[cut: characters 0 to 20000 of 484915; call read_file with offset=19800]", False),
+])
+def test_the_start_to_read_on_is_exactly_the_cut_point(note, right):
+    from course_selfcheck.later_rules import RESULT_LIMIT, _names_start
+
+    assert _names_start(note, {RESULT_LIMIT}) is right
