@@ -39,6 +39,7 @@ from .rules import (
 )
 from .scenario import Run, run_scenario
 from .wire import blocks, key, results_for, text_of, tool_uses, turns
+from .wordings import says_denied
 
 
 # 6b. A refusal goes once to the fallback model
@@ -351,21 +352,6 @@ def unknown_stop(run: Run, lang: str) -> Finding:
 
 
 # 8b. A denied call goes back to the model as an error result
-DENIED_WORDS = re.compile(
-    r"den(y|ied|ial)|refus|reject|declin|"
-    r"(not|n't)( been)? (approved|allowed|permitted|authori[sz]ed|granted|confirmed)|"
-    r"(not|n't) (approve|allow|permit|authori[sz]e|confirm|give permission|agree|accept|consent|okay|ok)\b|"
-    r"(not|n't) say\W{0,3}yes|disallow|forbid|"
-    r"(said|answered|replied)\W{0,3}no\b|no (human |explicit |person's )?(approval|go-ahead|permission|consent)|"
-    r"without (approval|permission|a yes)|blocked|veto|cancel|withh[eo]ld|chose not to|turned down|"
-    r"(did not|didn't) give|(approval|permission|consent|go-ahead)\b.{0,30}\bnot (given|granted|obtained)|"
-    r"stopped by|"
-    r"(approval|permission|consent|a yes|sign-off)( was|'s)? not (given|granted|obtained)|(not|n't) signed off|"
-    r"отклон|запрет|запрещ|отказ|не одобр|не разреш|не подтвер|не дал|отмен|против|(сказал|ответил)[аи]?\W{0,3}нет|"
-    r"заблокир|блокир|не соглас|не сказал[аи]?\W{0,3}да|не принял|без (подтверждения|разрешения|согласия)|"
-    r"(подтверждени|разрешени|согласи)\w*.{0,30}\bнет\b|нет\b.{0,20}(подтверждени|разрешени|согласи)",
-    re.I)
-"""Words of a result that says the call was denied (by a human, or by the policy), not that it failed."""
 
 
 def _merge_asked(run: Run) -> tuple[int, dict] | None:
@@ -403,7 +389,7 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
     if results[-1].get("is_error") is not True:
         return verdict(BROKEN, tr("the denied merge went back without is_error: true: {content}", lang,
                                   content=short_value(results[-1].get("content"))))
-    if not DENIED_WORDS.search(str(results[-1].get("content"))):
+    if not says_denied(str(results[-1].get("content"))):
         return verdict(BROKEN, tr("the denied merge went back as an error, but its text does not say it was denied "
                                   "({content}): say that a human said no, so the model neither retries it nor takes it "
                                   "for a failure that may pass", lang, content=short_value(results[-1].get("content"))))
@@ -433,8 +419,6 @@ def _says_how_on(note: str) -> bool:
     return any(not _NOT_BEFORE.search(note[:m.start()]) for m in _HOW_ON.finditer(note))
 
 
-_AGAIN = re.compile(r"\bagain\b|\bonce more\b|снова|ещё раз|еще раз|повторн", re.I)
-"""A note that sends the model back to the same call."""
 _PARAMETER_WORDS = ("start", "offset", "position")
 """Parameters a note may tell the model to pass: the tool it names must take them."""
 _CUT_NOTE = re.compile(r"cut|truncat|shorten|omit|shown|remaining|partial|first \d+|of \d+|offset|rest|обрез|"
@@ -535,12 +519,26 @@ def _other_results_cut(loop: typing.Callable, lang: str) -> Finding | None:
             return _not_taken(promised[0], use.get("name"), lang)
         own = set((offered.get("input_schema") or {}).get("properties") or {}) if offered else set()
         reads_on = [p for p in own if re.search(r"start|offset|position|char|skip|from|page|cursor", p, re.I)]
-        if offered and size >= RESULT_LIMIT and not reads_on and _AGAIN.search(note) \
-                and str(use.get("name")) in note and not _names_another(named, use):
-            return verdict(BROKEN, tr("the note says to call {tool} again, and {tool} takes nothing to read on with: "
-                                      "the same call gets the same cut part; give it a start (or say another way to "
-                                      "read the rest)", lang, tool=use.get("name")))
+        if offered and size >= RESULT_LIMIT and not reads_on and _sends_back(note, use.get("name")) \
+                and not _names_another(named, use):
+            return verdict(BROKEN, tr("the note sends the model to {tool} for the rest, and {tool} takes nothing to "
+                                      "read on with: the same call gets the same cut part; give it a start (or say "
+                                      "another way to read the rest)", lang, tool=use.get("name")))
     return None
+
+
+def _sends_back(note: str, name: object) -> bool:
+    """The note tells the model to call that tool to read on ("Call get_diff to get the rest", "use get_diff for the
+    rest", "call get_diff again", «вызови get_diff ещё раз»), whatever the adverb; not a note that only names it
+    ("[get_diff's result cut …]") or says not to call it."""
+    tool = re.escape(str(name))
+    for found in re.finditer(rf"(?:\b(?:call|use|run|invoke|ask|request|try|re-?run|query|вызов\w*|вызыв\w*|"
+                             rf"используй\w*|запрос\w*|запуст\w*)\W+(?:(?:the|tool|инструмент\w*)\W+)*`?{tool}`?(?!\w)"
+                             rf"|(?<!\w)`?{tool}`?\W+(?:\w+\W+)?(?:again|once more|снова|ещё раз|еще раз|повторно))",
+                             note, re.I):
+        if not _NOT_BEFORE.search(note[:found.start()]):
+            return True
+    return False
 
 
 def _names_another(named: list[dict], use: dict) -> bool:
@@ -583,7 +581,7 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
                                   size=size))
     whole = run.file(use.get("input"))
     stated = [value for value in _readings(text[:300] + text[-300:]) if value > size + 1000]
-    if whole and not any(abs(value - n) <= n * 0.1 for value in stated for n in (len(whole), len(whole.encode()))):
+    if whole and not _the_whole(stated, whole):
         return verdict(BROKEN, tr("the note says the whole is {stated:.0f}, and the file has {total} characters: say "
                                   "the file's real size (len of the text before cutting), so the model knows how much "
                                   "it has not read", lang, stated=max(stated), total=len(whole)))
@@ -609,12 +607,19 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
     if offered and promised:
         return _not_taken(promised[0], use.get("name"), lang)
     reads_on = {p for p in takes if not any(re.search(SLOT_PATTERNS[slot], p.lower()) for slot in ("path", "ref"))}
-    if offered and not reads_on and _AGAIN.search(note) and str(use.get("name")) in note:
-        return verdict(BROKEN, tr("the note says to call {tool} again, and {tool} takes nothing to read on with: the "
-                                  "same call gets the same cut part; give it a start (or say another way to read the "
-                                  "rest)", lang, tool=use.get("name")))
+    if offered and not reads_on and _sends_back(note, use.get("name")):
+        return verdict(BROKEN, tr("the note sends the model to {tool} for the rest, and {tool} takes nothing to read "
+                                  "on with: the same call gets the same cut part; give it a start (or say another way "
+                                  "to read the rest)", lang, tool=use.get("name")))
     by_character = sorted(p for p in reads_on if re.search(r"start|offset|position|char|skip|from", p, re.I))
-    if offered and by_character and not any(abs(value - RESULT_LIMIT) <= 200 for value in _readings(note)):
+    cut_at = _cut_point(whole, text[head:] if head >= 0 else text)
+    named = _starts_named(note)
+    if offered and by_character and named and not named & {RESULT_LIMIT, cut_at}:
+        return verdict(BROKEN, tr("the note says to read on from {parameter}={named}, and the part ends at {cut}: the "
+                                  "model reading on from there skips or reads again what lies between; name the "
+                                  "exact start of the rest", lang, parameter=by_character[0],
+                                  named=", ".join(str(n) for n in sorted(named)), cut=cut_at))
+    if offered and by_character and not _names_start(note, {RESULT_LIMIT, cut_at}):
         return verdict(BROKEN, tr("the note says the file was cut, but not the {parameter} to ask for next: name it "
                                   "({parameter}={limit}), so that the model reads on from where the part ends", lang,
                                   parameter=by_character[0], limit=RESULT_LIMIT))
@@ -632,6 +637,40 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
     if other is not None:
         return other
     return verdict(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang, size=size))
+
+
+def _the_whole(stated: list[float], whole: str) -> bool:
+    """A total the note states is the file's size, in characters or bytes (within 1%, for a rounded figure): not the
+    size of what was left from a later part's start on."""
+    return any(abs(value - n) <= n * 0.01 for value in stated for n in (len(whole), len(whole.encode())))
+
+
+def _cut_point(whole: str | None, part: str) -> int:
+    """Where in the file the kept part ends: the length of what the part and the file have in common from the start
+    (the part itself when the file is not known)."""
+    if not whole:
+        return RESULT_LIMIT
+    n = 0
+    while n < min(len(whole), len(part)) and whole[n] == part[n]:
+        n += 1
+    return n
+
+
+_STARTS = re.compile(r"\b(?:start|offset|position|начиная с)\b\W{0,3}"
+                     r"(\d{1,3}(?:[_,\u00a0\u202f ]\d{3})+(?!\d)|\d+)", re.I)
+
+
+def _starts_named(note: str) -> set[int]:
+    """The numbers a note names after start/offset/position (0 left out: where the part began)."""
+    return {int(re.sub(r"[_,\s\u00a0\u202f]", "", n)) for n in _STARTS.findall(note)} - {0}
+
+
+def _names_start(note: str, cut: set[int]) -> bool:
+    """The note's start to read on is exactly where the part ends (the cut point in the file, or LIMIT): a start
+    named after start/offset/position when there is one ("start=20001" skips a character), else any number of the
+    note."""
+    named = _starts_named(note)
+    return bool(named & cut) if named else bool({int(v) for v in _readings(note) if v == int(v)} & cut)
 
 
 def _start_given(tool_input: object) -> int:
@@ -672,6 +711,12 @@ def _read_on_wrong(run: Run, first: dict, rows: list[int], lang: str) -> Finding
         return verdict(BROKEN, tr("the second part (from start={start}) was cut to {size} characters without a word "
                                   "that it was cut: every cut part says so, and how to read on", lang, start=start,
                                   size=size))
+    whole = run.file(first.get("input"))
+    stated = [value for value in said if value > size + 1000 and value > start]
+    if whole and stated and not _the_whole(stated, whole):
+        return verdict(BROKEN, tr("the second part's note (from start={start}) says the whole is {stated:.0f}, and the "
+                                  "file has {total} characters: every part says the whole file's size, not what is "
+                                  "left of it", lang, start=start, stated=max(stated), total=len(whole)))
     if size > RESULT_LIMIT and not onward:  # a start named for the next part, else a figure past this one
         return verdict(BROKEN, tr("the second part (from start={start}) was cut too, but its note does not point past "
                                   "it: name the start of the part after this one", lang, start=start))

@@ -34,6 +34,7 @@ from .wire import (
     tool_uses,
     turns,
 )
+from .wordings import Either, says_cut
 
 CAP_LIMIT = 50
 """The model keeps asking for this many requests in the cap scenario; a loop still going then has no usable cap."""
@@ -46,11 +47,11 @@ _RAN_IT = re.compile(r"missing \d+ required|required positional argument|unexpec
                      r"KeyError", re.I)
 """What calling a tool with the cut call's incomplete input raises: the call was run."""
 _DELIBERATE_CUT = re.compile(r"max_tokens|cut|truncat|not run|обрез|лимит|limit|не выполн", re.I)
-SAYS_CUT = re.compile(r"max_tokens|context|window|\bcut(s|ting)?\b|truncat|incomplete|\bpartial(ly)?\b|"
+SAYS_CUT = Either(re.compile(r"max_tokens|context|window|\bcut(s|ting)?\b|truncat|incomplete|\bpartial(ly)?\b|"
                       r"\blimit(s|ed)?\b|\btokens?\b|not run|unexpected stop|stop reason|stop_reason|"
                       r"too (long|big|large)|no longer fits|(does not|doesn't|did not|didn't) fit|\bfull\b|exceed|"
                       r"chopped|outgr[eo]w|r[au]n out|overflow|обрез|лимит|неполн|контекст|окн|токен|не выполн|"
-                      r"остановк|слишком|переполн|не помещ|оборва|не влез|не умещ", re.I)
+                      r"остановк|слишком|переполн|не помещ|оборва|не влез|не умещ", re.I), says_cut)
 """Words of an error that says the answer was cut (by max_tokens, by a full window), or names the stop: an error
 that says only "failed, try again" leaves whoever reads it guessing what to change."""
 

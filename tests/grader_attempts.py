@@ -261,6 +261,15 @@ class Agent:
 
     # ---- the tools ---------------------------------------------------------------------------------------------
     def result(self, block, approve) -> dict:
+        if "memo" in self.flaws and block.name != self.merge_as:  # right: a repeated read answered from its memo
+            memo = self.__dict__.setdefault("memo", {})
+            key = (block.name, repr(sorted(block.input.items())))
+            if key not in memo:
+                memo[key] = self._result(block, approve)
+            return {**memo[key], "tool_use_id": block.id}
+        return self._result(block, approve)
+
+    def _result(self, block, approve) -> dict:
         dangerous = block.name == self.merge_as or "ask_all" in self.flaws
         if "denial_skips_turn" in self.flaws and getattr(self, "denied_in", None) == self.turn:  # attack 12's H4
             return {"type": "tool_result", "tool_use_id": block.id, "is_error": True,
@@ -300,6 +309,11 @@ class Agent:
             if "gitlab_no_type" in self.flaws and isinstance(error, gitlab.GitlabError):  # attack 12's H17
                 return {"type": "tool_result", "tool_use_id": block.id, "is_error": True,
                         "content": f"GitLab: {error.response_code} {error.error_message}"}
+            if "canned_messages" in self.flaws:  # attack 14's H3: the type, then a sentence of its own per type
+                canned = {"TypeError": "the call is missing a required argument",
+                          "GitlabGetError": "GitLab could not find it"}.get(type(error).__name__, "the tool failed")
+                return {"type": "tool_result", "tool_use_id": block.id, "is_error": True,
+                        "content": f"{block.name} failed: {type(error).__name__}: {canned}"}
             if "circuit_breaker" in self.flaws and self.failures >= 2:  # attack 12's H13: a failure limit
                 raise RuntimeError(f"{self.failures} tool calls failed: giving up") from error
             return {"type": "tool_result", "tool_use_id": block.id, "content": f"{type(error).__name__}: {error}",
@@ -307,10 +321,12 @@ class Agent:
         if start and "start_after_cut" in self.flaws:  # cut first, then the start applied to the cut part
             text = text[:LIMIT][start:]
         if len(text) > LIMIT and self.paging:
-            following = LIMIT if "fixed_next_start" in self.flaws else start + LIMIT
+            following = LIMIT if "fixed_next_start" in self.flaws else start + LIMIT + (
+                1 if "skips_one" in self.flaws else 0)  # attack 14's H4: the model reading on skips a character
+            total = len(text) if "total_of_rest" in self.flaws else start + len(text)  # attack 14's H5: what is left
             text = (f"{text[:LIMIT]}\n[cut: {start + len(text)} characters in all; call open_file again with a start "
                     "to read more]" if "start_unnamed" in self.flaws else
-                    f"{text[:LIMIT]}\n[cut: characters {start} to {start + LIMIT} of {start + len(text)}; call "
+                    f"{text[:LIMIT]}\n[cut: characters {start} to {start + LIMIT} of {total}; call "
                     f"open_file with start={following} for more]")
         elif len(text) > (4 * LIMIT if "limit_in_tokens" in self.flaws else LIMIT) \
                 and not {"no_cut", "cut_newest_only"} & self.flaws \
@@ -325,6 +341,8 @@ class Agent:
                 if "false_start" in self.flaws else  # open_file takes no start
                 f"\n[cut: the first {LIMIT} of {len(text)} characters; call {block.name} again with start={LIMIT}]"
                 if "start_for_every_tool" in self.flaws and block.name != "open_file" else  # attack 12: the diff's
+                f"\n[cut: the first {LIMIT} of {len(text)} characters. Call {block.name} to get the rest.]"
+                if "same_tool_for_rest" in self.flaws and block.name != "open_file" else  # attack 14's H2
                 f"\n[cut: the first {LIMIT} of {len(text)} characters; ask for a smaller piece to read the rest]")
             kept = 2_000 if "short_cut" in self.flaws else LIMIT
             if "head_and_tail" in self.flaws:  # LIMIT characters, but not the first ones in one piece

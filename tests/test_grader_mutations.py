@@ -55,6 +55,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "circuit_breaker": (("circuit_breaker",), {}, "says_what_failed"),
         "errors_last": (("errors_last",), {}, "says_what_failed"),
         "gitlab_no_type": (("gitlab_no_type",), {"send": "stream"}, "says_what_failed"),
+        # attack 14's H3: the type with a sentence of the loop's own, GitLab's 404 and the connection's words lost
+        "canned_messages": (("canned_messages",), {}, "says_what_failed"),
         "sequential": ((), {"concurrent": False}, "concurrent"),
         "by_tool_batches": (("by_tool_batches",), {"send": "with_options"}, "concurrent")}.items()},
     6: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {
@@ -119,7 +121,9 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # attack 11: the question asked again after the approver raised
         "retry_on_exception": "fail_closed",
         # attack 12: the loop's own timeout turns a slow yes into a no (H3); a no skips the turn's reads (H4)
-        "own_approver_timeout": "yes_merges", "denial_skips_turn": "approver_asked"}.items()},
+        "own_approver_timeout": "yes_merges", "denial_skips_turn": "approver_asked",
+        # attack 14's H1: a gate before the pool that sends the denied results after the allowed ones
+        "errors_last": "refusal_is_error"}.items()},
     8: {"system_cache": (attempts.attempt(cache="system"), "cached"),
         "no_cache": (attempts.attempt(cache=None), "cached"),
         "last_bill": (attempts.attempt(bill="last"), "bill"),
@@ -131,6 +135,11 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "start_after_cut": (attempts.attempt("start_after_cut", paging=True), "cut_result"),
         "fixed_next_start": (attempts.attempt("fixed_next_start", paging=True), "cut_result"),
         "start_unnamed": (attempts.attempt("start_unnamed", paging=True), "cut_result"),
+        # attack 14: a start one past the cut (H4), a later part's total of what is left (H5), another tool's note
+        # that sends the model back to the same call, with no "again" (H2)
+        "skips_one": (attempts.attempt("skips_one", paging=True), "cut_result"),
+        "total_of_rest": (attempts.attempt("total_of_rest", paging=True), "cut_result"),
+        "same_tool_for_rest": (attempts.attempt("same_tool_for_rest"), "cut_result"),
         **{flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
             "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap", "cut_newest_only": "cut_result",
             "split_results": "one_message", "every_other_cache": "cached", "vague_cut": "cut_result",
@@ -510,3 +519,11 @@ def test_exercise_9_482_reviewed_again_fails(six_bills):
     report = check_exercise_9(six_bills[1], language="ru")
     assert broken(report) == ["reviewed_once"], report.text()
     assert report.hints and next(f for f in report.findings if f.rule == "reviewed_once").task, report.text()
+
+
+def test_exercise_4_a_loop_that_answers_a_repeated_call_from_its_memo_passes():
+    """Attack 14's FF5: the mixed turn's repeated get_diff answered from the loop's memo sends GitLab no second
+    request; the turn's reads still ran at once, and the report says what it could not see."""
+    report = check_exercise_4(attempts.attempt("memo"))
+    assert report.ok, report.text()
+    assert "was not seen" in report.text(), report.text()

@@ -1,10 +1,13 @@
 """The graders' readings of a learner's words, from attack 7: a right wording passes, a wrong one does not."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from course_selfcheck.approvers import ApproverUnavailable
 from course_selfcheck.exercises.exercise_3 import _tells_count
-from course_selfcheck.later_rules import DENIED_WORDS, _says_how_on
+from course_selfcheck.later_rules import _says_how_on
+from course_selfcheck.wordings import says_cut, says_denied
 
 
 TWO_EACH, THREE = {"get_diff": 2, "read_file": 2}, {"get_diff": 2, "read_file": 1}
@@ -41,6 +44,20 @@ TWO_EACH, THREE = {"get_diff": 2, "read_file": 2}, {"get_diff": 2, "read_file": 
     ("No answer after 2 iterations: 4 tool calls: get_diff x1, read_file x1", TWO_EACH, False),
     ("No answer after 2 iterations: 4 tool calls: get_diff x1, read_file x3", TWO_EACH, False),
     ("Ответа нет после 2 итераций: 4 вызова инструментов (get_diff — 1 раз, read_file — 3 раза)", TWO_EACH, False),
+    # attack 14's FF1: a count of model calls in other words, and the verb «запросила» before the tool count
+    ("Ответа нет после 2 итераций: модель запросила 4 вызова инструментов (get_diff, get_diff, read_file, read_file)",
+     TWO_EACH, True),
+    ("Stopped after 2 calls to messages.create: the model asked for 4 tool calls (get_diff, get_diff, read_file, "
+     "read_file)", TWO_EACH, True),
+    ("Ответа нет после 2 вызовов API: всего вызовов инструментов 4 (get_diff, get_diff, read_file, read_file)",
+     TWO_EACH, True),
+    ("No answer after 2 iterations (2 calls to client.messages.create): 4 tool calls: get_diff, read_file", TWO_EACH,
+     True),
+    ("Ответа нет после 2 вызовов Claude: 4 вызова инструментов (get_diff, read_file)", TWO_EACH, True),
+    ("Stopped after 2 calls to messages.create: the model asked for 3 tool calls (get_diff, read_file)", TWO_EACH,
+     False),
+    ("Ответа нет после 2 итераций: модель запросила 3 вызова инструментов (get_diff, read_file)", TWO_EACH, False),
+    ("Ответа нет после 2 вызовов API: 2 вызова инструментов (get_diff, read_file)", TWO_EACH, False),
 ])
 def test_a_count_of_model_calls_is_not_taken_for_the_count_of_tool_calls(message, calls, right):
     from collections import Counter
@@ -56,9 +73,58 @@ def test_a_count_of_model_calls_is_not_taken_for_the_count_of_tool_calls(message
                                     "The reviewer withheld approval; merge_pr did not run.",
                                     "Permission to merge was not given by the person at the keyboard.",
                                     "The person chose not to merge, so merge_pr was not run.",
-                                    "merge_pr не выполнен: подтверждения от человека нет."])
+                                    "merge_pr не выполнен: подтверждения от человека нет.",
+                                    # attack 14's FF2, and its probe's phrasings
+                                    "The human reviewer did not let merge_pr run; nothing was merged. Say so in your "
+                                    "review.",
+                                    "merge_pr was not run: nobody approved it. Mention this in your review.",
+                                    "Человек не позволил выполнить merge_pr: слияния не было. Напиши об этом в ревью.",
+                                    "Человек ответил отрицательно: merge_pr не запускался. Сообщи об этом в ревью.",
+                                    "merge_pr not run: the human answered False.",
+                                    "The human did not want this merged; merge_pr was not run.",
+                                    "Merge not run: human approval missing.", "A person vetoed it.",
+                                    "Человек не захотел сливать этот запрос.", "Слияние не санкционировано человеком.",
+                                    "Human approval: no. merge_pr was not run.", "No go from the human: merge_pr "
+                                    "skipped.", "Error: merge_pr was not run because nobody approved it."])
 def test_a_denial_in_other_words_is_a_denial(result):
-    assert DENIED_WORDS.search(result)
+    assert says_denied(result)
+
+
+@pytest.mark.parametrize("result", ["merge_pr failed", "Error", "False", "merge_pr could not be run",
+                                    "merge_pr failed: the user token is not valid", "Tool merge_pr is not available",
+                                    "merge_pr failed: TypeError: missing argument", "Merged !485.",
+                                    "The human approved: merged successfully.", "The human approved the merge.",
+                                    "Ошибка: merge_pr не выполнен", "Человек одобрил слияние, всё влито.",
+                                    "Человек разрешил слияние.", "Something went wrong; try again.",
+                                    "The user asked for a review."])
+def test_a_failure_or_a_yes_is_not_a_denial(result):
+    """The looser reading still fails a result that says only that the tool failed, or that it went through."""
+    assert not says_denied(result)
+
+
+PEOPLE = ["The human", "The reviewer", "The person at the keyboard", "The user", "Человек", "Пользователь", "Ревьюер"]
+NOES = ["did not approve {tool}", "did not let {tool} run", "didn't allow {tool}", "refused {tool}",
+        "declined to merge", "rejected {tool}", "не одобрил {tool}", "не разрешил {tool}", "не позволил выполнить {tool}",
+        "отклонил {tool}", "отказал в {tool}", "не подтвердил {tool}", "не дал согласия на {tool}"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(who=st.sampled_from(PEOPLE), no=st.sampled_from(NOES), tool=st.from_regex(r"[a-z]{3,8}_[a-z]{2,6}",
+                                                                                 fullmatch=True),
+       tail=st.sampled_from(["", ".", "; nothing was merged.", ": слияния не было.", ". Say so in your review."]))
+def test_a_person_saying_no_in_any_of_these_words_is_a_denial(who, no, tool, tail):
+    assert says_denied(f"{who} {no.format(tool=tool)}{tail}")
+
+
+FAILURES = ["{tool} failed", "Error running {tool}", "{tool}: 500 Internal Server Error", "{tool} raised TypeError",
+            "Не удалось выполнить {tool}", "Ошибка {tool}: нет соединения", "{tool} is not available",
+            "{tool} could not run: the user token is not valid"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(failure=st.sampled_from(FAILURES), tool=st.from_regex(r"[a-z]{3,8}_[a-z]{2,6}", fullmatch=True))
+def test_a_tool_that_failed_is_not_a_denial(failure, tool):
+    assert not says_denied(failure.format(tool=tool))
 
 
 @pytest.mark.parametrize("error, says", [
@@ -70,11 +136,46 @@ def test_a_denial_in_other_words_is_a_denial(result):
     # attack 13: common words that only hold the letters of one ("execution", "successfully")
     ("RuntimeError: Execution stopped, please try again", False),
     ("RuntimeError: The review did not complete successfully, please try again", False),
+    # attack 14's FF3, and its probe's phrasings
+    ("RuntimeError: The reply stopped halfway: the output budget was exhausted before the model finished, and its "
+     "half-written tool call was not executed. Give it a bigger budget.", True),
+    ("RuntimeError: The conversation has grown beyond what the model can read at once; start a new review.", True),
+    ("RuntimeError: The answer is unfinished: give the model a bigger output budget.", True),
+    ("RuntimeError: The model ran out of room mid-answer.", True),
+    ("RuntimeError: Ответ модели не дописан: увеличьте бюджет ответа.", True),
+    ("RuntimeError: Модель не успела закончить ответ.", True),
+    ("RuntimeError: История разговора стала больше, чем модель может прочитать.", True),
+    ("RuntimeError: The reply was clipped before the end.", True),
+    ("RuntimeError: The history is now bigger than the model's memory.", True),
+    ("RuntimeError: Ответ прервался: модели не хватило места.", True),
+    ("RuntimeError: История превысила окно модели", True),
+    ("RuntimeError: История больше не помещается", True),
+    ("RuntimeError: The conversation is too long for the model", True),
+    # wrong: they say only that something failed
+    ("RuntimeError: Review failed", False),
+    ("RuntimeError: Something went wrong; try again.", False),
+    ("RuntimeError: Что-то пошло не так, попробуйте ещё раз", False),
+    ("RuntimeError: Ревью не удалось", False),
+    ("RuntimeError: The model stopped", False),
+    ("RuntimeError: Модель остановилась", False),
+    ("RuntimeError: The run failed", False),
+    ("RuntimeError: Too many retries", False),
+    ("RuntimeError: The model refused", False),
 ])
 def test_an_error_at_a_cut_says_so_in_its_own_words(error, says):
     from course_selfcheck.rules import SAYS_CUT
 
     assert bool(SAYS_CUT.search(error)) is says
+
+
+@settings(max_examples=80, deadline=None)
+@given(words=st.lists(st.sampled_from(["review", "failed", "error", "please", "try", "again", "the", "model", "run",
+                                       "stopped", "something", "went", "wrong", "ошибка", "ревью", "не", "удалось",
+                                       "попробуйте", "ещё", "раз", "модель", "остановилась", "did", "not", "complete",
+                                       "successfully", "unexpected", "response"]), min_size=1, max_size=10))
+def test_words_of_a_failure_alone_never_say_cut(words):
+    """Any sentence made of a failure's words only ("the run failed, please try again") does not say it was cut."""
+    assert not says_cut(" ".join(words))
 
 
 @pytest.mark.parametrize("note, how_on", [
@@ -174,3 +275,35 @@ def test_a_cut_error_names_its_cause_not_only_the_stop(error, stop, names):
     from course_selfcheck.rules import names_the_cause
 
     assert names_the_cause(error, stop) is names
+
+
+@pytest.mark.parametrize("note, sends", [
+    # attack 14's H2: the tool with no start named as the way to the rest, whatever the adverb
+    ("[cut: the first 20000 of 21000 characters. Call get_diff to get the rest.]", True),
+    ("[cut: the first 20000 of 21000 characters. Use get_diff for the rest]", True),
+    ("[cut: the first 20000 of 21000 characters; call get_diff again]", True),
+    ("[обрезано: первые 20000 из 21000 символов; вызови get_diff ещё раз]", True),
+    # a note that only names it, or says not to call it
+    ("[get_diff result cut: the first 20000 of 21000 characters]", False),
+    ("[cut: 20000 of 21000 characters. Do not call get_diff again: the rest is not available]", False),
+    ("[cut: 20000 of 21000 characters; call read_file with a path to read a file whole]", False),
+])
+def test_a_note_that_sends_the_model_back_to_the_same_tool(note, sends):
+    from course_selfcheck.later_rules import _sends_back
+
+    assert _sends_back(note, "get_diff") is sends
+
+
+@pytest.mark.parametrize("note, right", [
+    ("[cut: characters 0 to 20000 of 484915. Call read_file with start=20000 for the rest.]", True),
+    ("[обрезано: символы 0–20000 из 484 915; дальше — read_file с start=20000]", True),
+    ("[partial result: 20,000 of 484,915 characters; next part: read_file(path, start=20 000)]", True),
+    ("[truncated from 484915 characters to 20000; ask read_file for the rest with a later start]", True),
+    # attack 14's H4: one past the cut, one short of it
+    ("[cut: characters 0 to 19999 of 484915; call read_file with start=20001]", False),
+    ("[cut: characters 0 to 20000 of 484915; call read_file with offset=19800]", False),
+])
+def test_the_start_to_read_on_is_exactly_the_cut_point(note, right):
+    from course_selfcheck.later_rules import RESULT_LIMIT, _names_start
+
+    assert _names_start(note, {RESULT_LIMIT}) is right

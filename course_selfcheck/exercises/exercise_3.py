@@ -45,12 +45,17 @@ _CLAIMED = re.compile(r"(\d+)\s+(?:tool\s+)?calls?\b|(\d+)\s+вызов|вызо
 """A number said as the count of calls: "3 tool calls", "tool calls: 3", «вызовов инструментов: 3», «3 вызова»."""
 
 
-_MODEL_CALLS = re.compile(r"\d+\s+(?:calls?|requests?)\s+(?:to|of)\s+(?:the\s+)?(?:model|api|claude)\b"
-                          r"|\d+\s+(?:model|api)\s+(?:calls?|requests?)|(?:model|api)\s+(?:calls?|requests?)\W{1,3}\d+"
-                          r"|\d+\s+вызов\w*\s+(?:к\s+)?модел\w*|вызов\w*\s+модел\w*\W{0,3}\d+|\d+\s+запрос\w*"
-                          r"|запрос\w*(?:\s+к\s+модел\w*)?\W{0,3}\d+", re.I)
-"""A count of model calls ("after 2 calls to the model", «2 запроса к модели»): the cap's own number, not a claim
-about tool calls."""
+_MODEL = r"(?:the\s+)?(?:model|api|claude|llm|anthropic|assistant|(?:client\.)?messages\.create(?:\(\))?)"
+_MODEL_RU = r"(?:модел\w*|api|claude|llm|anthropic|ассистент\w*|(?:client\.)?messages\.create(?:\(\))?)"
+_MODEL_CALLS = re.compile(rf"\d+\s+(?:calls?|requests?)\s+(?:to|of|on)\s+{_MODEL}(?!\w)"
+                          rf"|\d+\s+{_MODEL}\s+(?:calls?|requests?)|{_MODEL}\s+(?:calls?|requests?)\W{{1,3}}\d+"
+                          rf"|\d+\s+(?:вызов|обращени|запрос)\w*\s+(?:к\s+)?{_MODEL_RU}(?!\w)"
+                          rf"|(?:вызов|обращени)\w*\s+(?:к\s+)?{_MODEL_RU}\W{{0,3}}\d+"
+                          r"|\d+\s+запрос(?:а|у|ом|е|ы|ов|ам|ами|ах)?(?!\w)"
+                          r"|запрос(?:а|у|ом|е|ы|ов|ам|ами|ах)?(?:\s+к\s+модел\w*)?\W{0,3}\d+", re.I)
+"""A count of model calls ("after 2 calls to the model", "2 calls to messages.create", «2 запроса к модели», «после 2
+вызовов API»): the cap's own number, not a claim about tool calls. «запросила 4 вызова» is the verb (the model asked
+for 4 tool calls), not the noun «запрос»: its number stays a count of tool calls."""
 
 
 def _figures_per_tool(message: str, names: Iterable[str]) -> tuple[dict[str, list[int]], str]:

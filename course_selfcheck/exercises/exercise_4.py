@@ -102,13 +102,14 @@ def _concurrent(loop: Callable, lang: str) -> Seen:
             "the turn read {n} files, each held {seconds} s by the sandbox; no two reads were in flight at once "
             "(2 or more were expected): the reads ran one after another", len(reads), lang, **figures))
     diffs = _tools_concurrent(loop, lang)
-    if diffs is not None:
+    if diffs is not None and diffs.ok is False:
         return diffs
-    return Seen(True, ntr(
+    passed = ntr(
         "the turn read {n} file, each held {seconds} s by the sandbox; {most} reads were in flight at once: "
         "they ran at the same time",
         "the turn read {n} files, each held {seconds} s by the sandbox; {most} reads were in flight at once: "
-        "they ran at the same time", len(reads), lang, **figures))
+        "they ran at the same time", len(reads), lang, **figures)
+    return Seen(True, passed if diffs is None else f"{passed}; {diffs.detail}")
 
 
 def out_of_order(run: Run) -> bool:
@@ -127,7 +128,7 @@ def _tools_concurrent(loop: Callable, lang: str) -> Seen | None:
     """A second run, where the model's turn of file reads also asks for get_diff again (the sandbox's mixed_turn) and
     both kinds of GitLab request are held: a read and the diff overlap too (every call of a turn runs at the same
     time, whichever tool it is: not the reads of one tool together, then the next tool's). None when they did, or
-    when the run did not show it."""
+    when the run did not show it, or said (ok None) when a tool's call sent GitLab nothing to hold."""
     run, watch = _watched(loop, ("as_is", "mixed_turn"), slow_files=SLOW_READ, slow_merge_requests=SLOW_READ)
     turn = _parallel_turn(run)
     if crashed(run, lang) is not None or turn is None:
@@ -135,6 +136,11 @@ def _tools_concurrent(loop: Callable, lang: str) -> Seen | None:
     names = sorted({str(u.get("name")) for u in tool_uses(turn[1])})
     if out_of_order(run):
         return Seen(False, tr("the results came back in another order than the calls", lang))
+    asked = {FILES in e.path for e in run.gitlab_between(run.calls[turn[0]], run.calls[turn[0] + 1])}
+    if len(names) >= 2 and len(asked) < 2:  # a call answered without GitLab (a repeated call from the loop's memo)
+        return Seen(None, tr("in the turn of several calls ({tools}) one tool's call sent GitLab no request (a "
+                             "repeated call answered from the loop's own memory), so whether different tools' calls "
+                             "run at once was not seen", lang, tools=", ".join(names)))
     if len(names) >= 2 and watch.kinds < 2:
         return Seen(False, tr("in a turn of several calls ({tools}) whose GitLab requests the sandbox held {seconds} s "
                               "each, no two tools' requests were in flight at once: every turn's calls run at the same "

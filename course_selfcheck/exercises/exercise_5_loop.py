@@ -25,6 +25,13 @@ NAMES_IT = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b")
 own way fails with another type than TypeError, and says it."""
 SAYS_WHAT = re.compile(r"missing|argument|path|required", re.I)
 """What a call without its arguments fails with, in any wording Python or a tool gives it."""
+SAYS_404 = re.compile(r"404|not found", re.I)
+"""GitLab's own message for a merge request it does not have ('404: 404 Not found'), as str(error), repr(error) or
+traceback.format_exception_only print it: a sentence of the loop's own ('GitLab could not find it') loses it."""
+SAYS_DROPPED = re.compile(r"connect|abort|closed|disconnect|reset|remote|refused|timed? ?out|соединени", re.I)
+"""Words of the dropped connection's own message ("('Connection aborted.', RemoteDisconnected('Remote end closed
+connection without response'))"), read once the exception types are left out: "ConnectionError: the tool failed"
+says the type only."""
 
 
 def _each_call_its_own(loop: Callable, lang: str) -> Seen:
@@ -87,8 +94,8 @@ def _gitlab_error_named(loop: Callable, lang: str) -> Seen | None:
     if not failed or run.error is not None:
         return None
     said = str(failed[0].get("content"))
-    if NAMES_IT.search(said):
-        return Seen(True, tr("GitLab's 404 came back naming its type", lang))
+    if NAMES_IT.search(said) and SAYS_404.search(NAMES_IT.sub(" ", said)):
+        return Seen(True, tr("GitLab's 404 came back naming its type and its message", lang))
     return Seen(False, tr("GitLab answered 404 for !{pr}, and the call's result says {said}: say what went wrong, the "
                           "error's type and its message", lang, pr=MISSING, said=short_value(said)))
 
@@ -115,6 +122,10 @@ def _whatever_fails(loop: Callable, lang: str) -> Seen | None:
         if result.get("is_error") is not True and not (file and file.strip()[:200] in text):
             return Seen(False, tr("a read whose GitLab connection dropped got a result without is_error: True "
                                   "({said})", lang, said=short_value(text)))
+        if result.get("is_error") is True and not SAYS_DROPPED.search(NAMES_IT.sub(" ", text)):
+            return Seen(False, tr("a read whose GitLab connection dropped came back as an error, but its result says "
+                                  "{said}: say what went wrong, the error's type and its message (the connection's "
+                                  "own words)", lang, said=short_value(text)))
     if not sent or run.error is not None or not isinstance(run.returned, str):
         return None
     return Seen(True, tr("with the other read's connection dropped too, both came back as errors and the review went "

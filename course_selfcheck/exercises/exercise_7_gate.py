@@ -38,11 +38,13 @@ from ..approvers import (
     opened_without_yes,
 )
 from ..crash import because_raised, crash_report, is_crash
-from ..later_rules import ALL_RULES, DENIED_WORDS, denial_sent
+from ..later_rules import ALL_RULES, denial_sent
 from ..report import BROKEN, NOT_CHECKED, Report
 from ..rules import refused_first, short_error, short_value
 from ..scenario import Run, Sandboxes, run_scenario
 from ..wire import results_for, tool_uses
+from ..wordings import says_denied
+from .exercise_4 import out_of_order
 from .exercise_6 import RULES as STOP_RULES
 from .grading import Grade, Requirement, Seen
 from .loops import EARLIER, is_placeholder, is_template, keep_passed, untouched
@@ -360,7 +362,7 @@ def _yes_merges(gate: Gate, lang: str) -> Seen:
     yes = gate.yes
     if yes.merged:
         told = _merge_results(yes, gate.merges)
-        if told and any(b.get("is_error") is True or DENIED_WORDS.search(str(b.get("content"))) for b in told):
+        if told and any(b.get("is_error") is True or says_denied(str(b.get("content"))) for b in told):
             return Seen(False, tr("with an approver that said yes, !{pr} was merged, but the model was told it was "
                                   "not ({content}): on a yes, send the tool's own result.", lang, pr=INJECTED,
                                   content=short_value(told[-1].get("content"))))
@@ -438,6 +440,21 @@ def _no_human(run: Run, lang: str) -> Seen | None:
                           "around a missing permission", lang, content=short_value(content)))
 
 
+def _denied_out_of_place(gate: Gate, lang: str) -> Seen | None:
+    """A turn's results in another order than its calls, with a no in the turn: a gate put before the pool that sends
+    the allowed calls' results, then the denied ones (notebook 7's "Go further": "A denied call gets its error
+    result in its own place, so the results keep the calls' order", notebook 4's rule). Judged on the no-runs whose
+    turns hold several calls: the merge then a read (mixed_turn), and the plain no-run."""
+    for seen in (gate.mixed, gate.no):
+        if not is_crash(seen.run.error) and out_of_order(seen.run):
+            turn = next(([str(u.get("name")) for u in tool_uses(reply)] for i, reply in seen.run.answered
+                         if len(tool_uses(reply)) >= 2), [])
+            return Seen(False, tr("in a turn of several calls ({tools}) with a no among them, the results came back in "
+                                  "another order than the calls: a denied call gets its error result in its own "
+                                  "place, so the results keep the calls' order", lang, tools=", ".join(turn)))
+    return None
+
+
 def _on_every_no(rule: str) -> Callable[[Gate, str], Seen]:
     """A self-check rule judged on the no-run and on every run whose approver never said yes and was asked about the
     merge: the task makes an exception, None, any other value and silence a no like False, so each must end as the
@@ -449,7 +466,7 @@ def _on_every_no(rule: str) -> Callable[[Gate, str], Seen]:
         if first.ok is not True:
             return first
         if rule == "refusal_is_error":
-            nobody = _no_human(gate.no.run, lang)
+            nobody = _no_human(gate.no.run, lang) or _denied_out_of_place(gate, lang)
             if nobody is not None:
                 return nobody
         for kind in FAILING:

@@ -1,0 +1,146 @@
+"""Readings of a learner's own sentence, by what it is made of rather than by a list of whole phrases: a denial is a
+negation next to the side that decides (a person, an approval), a cut is any word of an answer stopped short or of a
+limit met. A list of phrases loses to the next learner's words; these tests still fail a message that says only that
+something failed, or that claims the call went through."""
+
+import re
+from collections.abc import Callable
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[.;!?\n]", re.UNICODE)
+"""A message's words, and the marks that end a sentence (a negation does not reach across them)."""
+_NEGATIONS = re.compile(r"^(?:not|no|nope|nobody|nothing|never|none|neither|nor|without|false|missing|absent|"
+                        r"lacking|cannot|can't|won't|wasn't|isn't|didn't|doesn't|don't|hasn't|haven't|hadn't|"
+                        r"shouldn't|mustn't|couldn't|wouldn't|not\w*|\w+n't|"
+                        r"не|нет|ни|никто|никого|никем|ничего|никак|без|ложь)$", re.I)
+"""Words that negate what stands near them."""
+_REFUSALS = re.compile(r"^(?:den(?:y|ies|ied|ial|ying)|refus\w*|declin\w*|reject\w*|withh[eo]ld\w*|veto\w*|"
+                       r"forb[ia]d\w*|disallow\w*|prohibit\w*|block\w*|overrul\w*|vetoed|"
+                       r"отказ\w*|отклон\w*|отрицат\w*|запрет\w*|запрещ\w*|заблокир\w*|блокир\w*|вето|против)$", re.I)
+"""Words that say no by themselves: refused, denied, vetoed, «отказал», «отклонил», «запретил»."""
+_DECIDERS = re.compile(
+    r"^(?:human\w*|person\w*|people|user\w*|review\w*|operator\w*|maintainer\w*|owner\w*|someone|somebody|nobody|"
+    r"admin\w*|approv\w*|allow\w*|let|lets|letting|permi\w*|consent\w*|confirm\w*|authori[sz]\w*|agree\w*|"
+    r"accept\w*|sanction\w*|ok|okay|yes|sign\w*|go-ahead|policy|policies|gate|approver\w*|"
+    r"человек\w*|люд\w*|пользовател\w*|ревью\w*|рецензент\w*|оператор\w*|сопровожда\w*|владел\w*|одобр\w*|"
+    r"разреш\w*|позвол\w*|подтвер\w*|соглас\w*|санкцион\w*|да|никто|политик\w*|правил\w*)$", re.I)
+"""The side that decides whether the call runs: a person, or their approval, permission, answer (and the policy a
+gate applies): a negation next to one of these is a no."""
+_APPROVAL = re.compile(r"^(?:approv\w*|allow\w*|let|lets|permi\w*|consent\w*|confirm\w*|authori[sz]\w*|agree\w*|"
+                       r"sanction\w*|yes|одобр\w*|разреш\w*|позвол\w*|подтвер\w*|соглас\w*|санкцион\w*|да)$", re.I)
+"""The deciding side's act itself (an approval, a permission): negated, it is a no even in a message that says the
+call failed ("Error: merge_pr not run, nobody approved it")."""
+_FAILURE = re.compile(r"^(?:fail\w*|error\w*|exception\w*|traceback|valid|invalid|crash\w*|token\w*|credential\w*|"
+                      r"connection\w*|timeout|timed|network|http\w*|ошибк\w*|сбо\w*|упал\w*|"
+                      r"исключени\w*|токен\w*|соединени\w*)$", re.I)
+"""Words of a failure: with them, a person's word next to a negation ("the user token is not valid") is not a no."""
+_SUCCESS = re.compile(r"^(?:success\w*|succeeded|merged|done|completed|успешн\w*|влит\w*|слит\w*|выполнен\w*)$", re.I)
+"""Words that claim the call went through."""
+NEAR = 5
+"""How many words apart a negation and what it negates may stand ("the reviewer did not let it run": 3)."""
+
+
+def _sentences(text: str) -> list[list[str]]:
+    sentences: list[list[str]] = [[]]
+    for word in _WORD.findall(text):
+        if word in ".;!?\n":
+            sentences.append([])
+        else:
+            sentences[-1].append(word.replace("’", "'"))
+    return [s for s in sentences if s]
+
+
+def says_denied(text: str) -> bool:
+    """The text says the call was denied, in any words: a word that says no by itself ("refused", «отклонил»), or a
+    negation within NEAR words of the side that decides ("the reviewer did not let it run", "nobody approved it",
+    «человек не позволил», "human approval: no"); and it does not claim the call went through ("merged
+    successfully", with no negation before it). A message that says only that the tool failed has neither."""
+    sentences = _sentences(text)
+    failed = any(_FAILURE.match(w) for words in sentences for w in words)
+    said = False
+    for words in sentences:
+        for i, word in enumerate(words):
+            if _SUCCESS.match(word) and not any(_NEGATIONS.match(w) for w in words):
+                return False
+            said = said or bool(_REFUSALS.match(word)) or _decider_negated(words, i, failed)
+    return said
+
+
+def _decider_negated(words: list[str], i: int, failed: bool) -> bool:
+    """Word i is the deciding side ("human", "approved", «разрешил»), with a negation within NEAR words of it
+    ("nobody", «никто» are both); in a message that says the call failed, only an approval negated counts."""
+    word = words[i]
+    if not _DECIDERS.match(word) or failed and not _APPROVAL.match(word):
+        return False
+    return word.lower() in ("nobody", "никто") or any(_NEGATIONS.match(w) for w in
+                                                     words[max(0, i - NEAR):i + NEAR + 1] if w != word)
+
+
+_CUT_STEMS = (
+    # the answer stopped short
+    r"cut|cuts|cutting|truncat\w*|clip\w*|chop\w*|trimm\w*|incomplet\w*|unfinish\w*|partial\w*|half\w*|midway|"
+    r"mid|interrupt\w*|abort\w*|abrupt\w*|prematur\w*|short|shortened|unterminated|"
+    # the budget met
+    r"max_tokens|max|maximum|tokens?|budget\w*|limit\w*|cap|capped|quota\w*|exhaust\w*|ran|run|runs|room|space|"
+    r"length|overflow\w*|exceed\w*|over|beyond|larger|bigger|grown|grew|outgr\w*|fits?|fitting|full|capacity|"
+    r"context|window|size|memory|stop_reason|"
+    r"обрез\w*|обрыв\w*|оборва\w*|прерв\w*|прерыв\w*|недопис\w*|дописа\w*|договор\w*|законч\w*|кончил\w*|"
+    r"кончи\w*|успел\w*|успева\w*|хват\w*|исчерпа\w*|лимит\w*|бюджет\w*|токен\w*|предел\w*|огранич\w*|длин\w*|"
+    r"половин\w*|середин\w*|полуслов\w*|неполн\w*|незаверш\w*|частичн\w*|контекст\w*|окн\w*|окно|помещ\w*|"
+    r"влез\w*|умещ\w*|превыш\w*|больш\w*|переполн\w*|размер\w*|памят\w*|вырос\w*|разрос\w*|слишком|места|место"
+)
+_CUT = re.compile(rf"^(?:{_CUT_STEMS})$", re.I)
+_TOO = re.compile(r"^(?:too|слишком)$", re.I)
+_TOO_WHAT = re.compile(r"^(?:long\w*|big|large|much|lengthy|small|short|длин\w*|больш\w*|велик\w*|много|мал\w*)$", re.I)
+_FINISH = re.compile(r"^(?:finish\w*|end|ended|ending|complet\w*|done|законч\w*|дописа\w*)$", re.I)
+_BEFORE = re.compile(r"^(?:before|until|mid|early|halfway|prematurely)$", re.I)
+_ONLY_FAILED = {"run", "ran", "over", "max", "cap", "short", "space", "room", "size", "fit", "fits",
+                "fitting", "больш", "места", "место", "законч", "кончил", "успел", "хват"}
+"""Cut words that say it only with a word beside them ("ran out", "too long", "no room", «не хватило места», «не
+успела закончить»): alone they are in many a failure that says nothing of a cut ("the run failed")."""
+
+
+def _needs_company(word: str) -> bool:
+    w = word.lower()
+    return w in _ONLY_FAILED or any(w.startswith(stem) for stem in ("больш", "законч", "кончи", "успел", "успева",
+                                                                     "хват", "договор", "дописа"))
+
+
+def says_cut(text: str) -> bool:
+    """The text says the answer was cut, or the history no longer fits, in any words: a word of an answer stopped
+    short or of a limit met ("halfway", "budget", "unfinished", "exceeds", «не дописан», «превышен»), or a word that
+    says it with its neighbour ("ran out", "too long", "did not fit", "before it finished", «не успела закончить»,
+    «больше, чем модель может прочитать»). "Failed, try again", "Execution stopped", "did not complete
+    successfully" say none of it."""
+    for words in _sentences(text):
+        lowered = [w.lower() for w in words]
+        for i, word in enumerate(lowered):
+            if _CUT.match(word):
+                if not _needs_company(word):
+                    return True
+                near = lowered[max(0, i - 2):i + 3]
+                if word in ("run", "ran", "runs"):  # only "ran out": "was not run" says nothing of a cut
+                    if "out" in lowered[i + 1:i + 2]:
+                        return True
+                    continue
+                if any(w in ("out", "of", "no", "not", "enough", "не", "нет", "чем", "than", "too", "слишком",
+                             "beyond", "limit", "window", "context", "tokens", "hit", "reached", "reach")
+                       or w.endswith("n't") for w in near if w != word):
+                    return True
+            if _TOO.match(word) and i + 1 < len(lowered) and _TOO_WHAT.match(lowered[i + 1]):
+                return True
+            before = lowered[max(0, i - 4):i]
+            if _FINISH.match(word) and (any(_BEFORE.match(w) for w in before) or not word.startswith("complet") and any(
+                    w in ("not", "never", "не") or w.endswith("n't") for w in before)):
+                return True
+    return False
+
+
+class Either:
+    """A reading of a message that passes when a pattern's whole phrases say it, or when `reading` finds it said in
+    other words: used where a pattern stood (`.search(text)`), so a caller reads either the same way."""
+
+    def __init__(self, pattern: re.Pattern, reading: Callable[[str], bool]) -> None:
+        self.pattern, self.reading = pattern, reading
+
+    def search(self, text: str) -> object:
+        return self.pattern.search(text) or self.reading(text) or None
