@@ -80,11 +80,11 @@ def says_it_was_cut(run: Run, lang: str, stop: str, cause: bool = False) -> Find
         return None
     said = short_error(run.error)
     if cause and SAYS_CUT.search(said) and not names_the_cause(str(run.error), stop):
-        return verdict(BROKEN, tr("at {stop} the loop raised {error}: the stop's name alone, as a catch-all for "
-                                  "stops the loop does not expect says it, does not say what happened; give {stop} "
-                                  "its own branch, with an error that says so (the answer was cut at max_tokens; the "
-                                  "history no longer fits the context window), so whoever reads it knows what to "
-                                  "change", lang, stop=stop, error=said))
+        what = (tr("the history no longer fits the context window", lang) if stop == "model_context_window_exceeded"
+                else tr("the answer was cut", lang))
+        return verdict(BROKEN, tr("at {stop} the loop raised {error}, which names the stop but not what happened: "
+                                  "give {stop} its own branch whose error says {what}", lang, stop=stop, error=said,
+                                  what=what))
     if SAYS_CUT.search(said):
         return None
     return verdict(BROKEN, tr("at {stop} the loop raised {error}, which does not say that the answer was cut: raise a "
