@@ -2,7 +2,7 @@
 # длиннее `LIMIT` обрезается и дополняется строкой о том, что он обрезан, и о том, как прочитать остальное (`start`, с
 # которого читать дальше). Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS`, `ask_human`,
 # `billed` и `LIMIT` блокнота.
-# Шаг 1 — обрезка (run_cut, её вызывает tool_result); шаг 2 — кэширование и счёт (cache_control, usage, finally).
+# Шаг 1 — обрезка (run_cut, её вызывает tool_result); шаг 2 — кэширование и счёт (cache_control, `usage`, `finally`).
 from concurrent.futures import ThreadPoolExecutor
 
 
@@ -76,7 +76,7 @@ def gate_then_run(calls: list, approve) -> list[dict]:
 
 def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
-    usage = []  # шаг 2: usage каждого ответа; счёт — в finally
+    usage = []  # шаг 2: `usage` каждого ответа; счёт — в `finally`
     try:
         for _ in range(max_iterations):
             response = client.messages.create(
