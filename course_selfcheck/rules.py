@@ -701,8 +701,8 @@ class Rule:
 RULES: dict[str, Rule] = {
     "whole_response": Rule(
         N_("The whole response goes into the history"),
-        N_("the next request must carry every block the model sent (text, thinking, tool_use): without them the "
-           "API refuses the history"),
+        N_("the next request must carry every block the model sent: a tool_result needs its tool_use, and with "
+           "thinking on the API refuses a last turn whose thinking block was dropped or changed"),
         3, 482, (), whole_response),
     "one_message": Rule(
         N_("All results of a turn go back in one user message"),

@@ -449,8 +449,8 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 # <details><summary>Подсказка 3</summary>
 #
 # Каждый круг — это шаги 1–4: `messages.create` с `tools=TOOLS` и `exercise_messages` (1); для каждого `tool_use` —
-# `run_tool(block.name, block.input)` из раздела «Перед упражнением» (2); ответ в историю целиком, затем сообщение user
-# с `tool_result` (3); и снова (4). Напишите круг 1 и запустите; посмотрите на
+# `run_tool(block.name, block.input)` из раздела «Перед упражнением» (2); ответ в историю целиком, затем сообщение
+# от user с `tool_result` (3); и снова (4). Напишите круг 1 и запустите; посмотрите на
 # `stop_reason`; скопируйте строки для круга 2 — и так далее, пока `stop_reason` не станет `end_turn`.
 # </details>
 
@@ -492,7 +492,7 @@ show_solution(2)
 #
 # ### Сломаем и починим: результат без запроса
 #
-# API проверяет, что у каждого результата есть свой вызов. Отправьте `tool_result` без сообщения assistant, в котором
+# API проверяет, что у каждого результата есть свой вызов. Отправьте `tool_result` без сообщения от assistant, в котором
 # лежит его `tool_use`, — и API ответит ошибкой 400 с точной причиной. SDK превращает её в исключение
 # `anthropic.BadRequestError`; ячейка перехватывает его и печатает единственную важную строку — сообщение самого API
 # (`error.body` — это JSON, который прислал API):
@@ -521,7 +521,7 @@ except anthropic.BadRequestError as error:
 # The fix is the order of step 3: the assistant message with the `tool_use` first, then its result.
 
 # %% [markdown] lang="ru"
-# Исправление — порядок из шага 3: сначала сообщение assistant с `tool_use`, затем его результат.
+# Исправление — порядок из шага 3: сначала сообщение от assistant с `tool_use`, затем его результат.
 
 # %%
 fixed = broken[:1] + messages[1:3]
@@ -613,7 +613,7 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 #
 # <details><summary>Ответ</summary>
 #
-# На два: ответ assistant, затем одно сообщение user с результатами.
+# На два: ответ от assistant, затем одно сообщение от user с результатами.
 # </details>
 #
 # **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
@@ -654,4 +654,4 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 #
 # - Инструмент — это функция плюс описание; модель видит только описание.
 # - `tool_use` означает «запусти это за меня»; ваш код запускает инструмент и отвечает блоком `tool_result` с тем же id.
-# - За каждый ход с инструментом история растёт на два сообщения: ответ assistant, затем результаты.
+# - За каждый ход с инструментом история растёт на два сообщения: ответ от assistant, затем результаты.

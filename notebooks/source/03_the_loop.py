@@ -488,7 +488,7 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 #
 # <details><summary>Подсказка 3</summary>
 #
-# Прямо перед `raise` пройдите по `messages`. Каждое сообщение assistant с блоками `tool_use` — это один ход модели.
+# Прямо перед `raise` пройдите по `messages`. Каждое сообщение от assistant с блоками `tool_use` — это один ход модели.
 # Посчитайте эти блоки и соберите их `name` (`block.type`, `block.name`).
 # </details>
 

@@ -46,7 +46,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case "pause_turn":  # тот же ход продолжается: ответ — в историю, нового сообщения от user нет
                 messages.append({"role": "assistant", "content": response.content})
             case "refusal":  # ответ с отказом в историю не попадает
-                if model == fallback_model():  # отказала и запасная модель: её уже спросили один раз
+                if model == fallback_model():  # отказом ответила и запасная модель: её уже спросили один раз
                     raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
                 model = fallback_model()  # те же сообщения уходят запасной модели, и дальше запуск идёт с ней
             case "max_tokens":  # обрезанный вызов инструмента не выполняется
