@@ -527,10 +527,17 @@ def _other_results_cut(loop: typing.Callable, lang: str) -> Finding | None:
     return None
 
 
+_NARROWER = re.compile(r"narrow\w*|smaller|fewer|specific|a part of|subset|более узк\w*|меньш\w*|поменьше|конкретн\w*|"
+                       r"отдельн\w*", re.I)
+"""A note that asks for a narrower part ("ask get_diff for a narrower part"): the model is told to change its call."""
+
+
 def _sends_back(note: str, name: object) -> bool:
     """The note tells the model to call that tool to read on ("Call get_diff to get the rest", "use get_diff for the
     rest", "call get_diff again", «вызови get_diff ещё раз»), whatever the adverb; not a note that only names it
     ("[get_diff's result cut …]") or says not to call it."""
+    if _NARROWER.search(note):  # a narrower call is another call, not the same one again
+        return False
     tool = re.escape(str(name))
     for found in re.finditer(rf"(?:\b(?:call|use|run|invoke|ask|request|try|re-?run|query|вызов\w*|вызыв\w*|"
                              rf"используй\w*|запрос\w*|запуст\w*)\W+(?:(?:the|tool|инструмент\w*)\W+)*`?{tool}`?(?!\w)"

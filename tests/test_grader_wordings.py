@@ -287,6 +287,9 @@ def test_a_cut_error_names_its_cause_not_only_the_stop(error, stop, names):
     ("[get_diff result cut: the first 20000 of 21000 characters]", False),
     ("[cut: 20000 of 21000 characters. Do not call get_diff again: the rest is not available]", False),
     ("[cut: 20000 of 21000 characters; call read_file with a path to read a file whole]", False),
+    # another call, narrower: not the same call again (tests/test_my_code.py's learner)
+    ("[cut: 20000 of 21000 characters; ask get_diff for a narrower part to read the rest]", False),
+    ("[обрезано: 20000 из 21000 символов; запроси у get_diff часть поменьше]", False),
 ])
 def test_a_note_that_sends_the_model_back_to_the_same_tool(note, sends):
     from course_selfcheck.later_rules import _sends_back
