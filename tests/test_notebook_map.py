@@ -56,7 +56,7 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     fallback = {"en": "fallback", "ru": "запасная модель"}[language]
     assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 26))
     assert "['fallback', 'text']" in shown(cell(language, "10", 28))
-    assert "OverloadedError" in shown(cell(language, "05", 12))
+    assert "OverloadedError" in shown(cell(language, "05", 17))
     assert "RuntimeError" in shown(cell(language, "03", 18))
     whole = cell(language, "03", 31).source  # the take-home cell: a client of its own, no course_agent
     assert "anthropic.Anthropic()" in whole and "def review" in whole and "def run_tool" in whole

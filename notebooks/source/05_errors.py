@@ -27,31 +27,257 @@
 # %% use="lesson_tools"
 
 # %% [markdown] lang="en"
-# <!-- fact: tool-error-is-error -->
-# ## A tool error is a result
+# ## Break it: a tool that fails
 #
-# Merge request !999 does not exist: GitLab answers 404. Below, `tool_result(call)` runs the tool inside a `try`. Any
-# failure becomes a `tool_result` with `is_error: true` and a message, and the loop goes on. The model reads the
-# message and tells you plainly that there is no such merge request.
+# Merge request !999 does not exist: GitLab answers 404. Below is notebook 4's loop: the calls of a turn run at once
+# (`pool.map(tool_result, calls)`), and all their results go back in one message. Its `tool_result` runs the tool and
+# nothing more, as in notebook 4.
 #
-# The loop is notebook 4's: the calls of a turn run at once (`pool.map(tool_result, calls)`), and all their results go
-# back in one message.
+# **Predict, then run:** the model asks for the diff of !999, and `run_tool` raises on the 404. What does
+# `review(999)` give you: the model's answer, or something else?
 
 # %% [markdown] lang="ru"
-# <!-- fact: tool-error-is-error -->
-# ## Ошибка инструмента — тоже результат
+# ## Сломаем: инструмент, который падает
 #
-# Merge request !999 не существует: GitLab отвечает 404. Ниже `tool_result(call)` выполняет инструмент внутри `try`.
-# Любой сбой превращается в `tool_result` с `is_error: true` и сообщением, и цикл продолжается. Модель читает
-# сообщение и прямо пишет, что такого merge request нет.
+# Merge request !999 не существует: GitLab отвечает 404. Ниже — цикл из блокнота 4: вызовы хода выполняются
+# одновременно (`pool.map(tool_result, calls)`), а все их результаты уходят одним сообщением. Его `tool_result`
+# выполняет инструмент, и только, как в блокноте 4.
 #
-# Цикл — из блокнота 4: вызовы хода выполняются одновременно (`pool.map(tool_result, calls)`), а все их результаты
-# уходят одним сообщением.
+# **Сначала предположите, потом запустите:** модель запрашивает diff для !999, а `run_tool` в ответ на 404 выбрасывает
+# исключение. Что вернёт `review(999)`: ответ модели или что-то другое?
 
 # %% lang="en"
 from concurrent.futures import ThreadPoolExecutor
 
 
+def tool_result(call) -> dict:
+    """The tool_result block that answers one call, as in notebook 4: no try, so a failing tool raises."""
+    return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+
+
+def review(pr_number: int, max_iterations: int = 20) -> str:
+    """Notebook 4's loop: each call of a turn answered by tool_result, as it is defined when the loop runs."""
+    messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
+    for _ in range(max_iterations):
+        response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                          messages=messages)
+        messages.append({"role": "assistant", "content": response.content})  # the whole response, every time
+        if response.stop_reason == "end_turn":
+            return "\n".join(block.text for block in response.content if block.type == "text")
+        if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error (notebook 6)
+            raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
+        calls = [block for block in response.content if block.type == "tool_use"]
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            results = list(pool.map(tool_result, calls))  # at once, in the calls' order
+        messages.append({"role": "user", "content": results})  # all results in one message
+    raise RuntimeError(f"No answer after {max_iterations} iterations")
+
+
+try:
+    review(999)
+except Exception as error:
+    print("the run is over:", type(error).__name__, error)
+
+# %% lang="ru"
+from concurrent.futures import ThreadPoolExecutor
+
+
+def tool_result(call) -> dict:
+    """Блок tool_result, который отвечает на один вызов, как в блокноте 4: без try, так что упавший инструмент
+    выбрасывает исключение."""
+    return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
+
+
+def review(pr_number: int, max_iterations: int = 20) -> str:
+    """Цикл из блокнота 4: на каждый вызов хода отвечает функция tool_result — та, что определена при запуске цикла."""
+    messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
+    for _ in range(max_iterations):
+        response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
+                                          messages=messages)
+        messages.append({"role": "assistant", "content": response.content})  # весь ответ, каждый раз
+        if response.stop_reason == "end_turn":
+            return "\n".join(block.text for block in response.content if block.type == "text")
+        if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка (блокнот 6)
+            raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
+        calls = [block for block in response.content if block.type == "tool_use"]
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            results = list(pool.map(tool_result, calls))  # одновременно, в порядке вызовов
+        messages.append({"role": "user", "content": results})  # все результаты одним сообщением
+    raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations})")
+
+
+try:
+    review(999)
+except Exception as error:
+    print("запуск оборвался:", type(error).__name__, error)
+
+# %% [markdown] lang="en"
+# ## Exercise: your loop survives a failing tool
+#
+# Your loop of notebook 4 comes back, and from here on it grows in every notebook: notebook 6 adds every stop reason,
+# notebook 7 the human's approval, notebook 8 the cost. In it a tool's exception still ends the whole run, as in
+# "Break it" above: the exception leaves the pool, then the loop, and the model never learns what happened. The rule
+# this notebook adds is that **a tool error is a result**. Grow your loop so that a failing tool never ends the run:
+#
+# - where a tool runs, catch whatever it raises;
+# - send that back as the call's `tool_result`, with `"is_error": True` and what went wrong (the error's type and
+#   message) as its `content`.
+#
+# Then review !999 with it: what does the model write?
+#
+# Run the exercise cell: it puts your exercise 4 (or its reference solution, if you skipped it, and it says so) in
+# place of the stub, renamed `review_safely`, for you to grow.
+
+# %% [markdown] lang="ru"
+# ## Упражнение: ваш цикл переживает сбой инструмента
+#
+# Возвращается ваш цикл из блокнота 4, и дальше он будет расти в каждом блокноте: в блокноте 6 к нему добавятся все
+# причины остановки, в блокноте 7 — подтверждение человеком, в блокноте 8 — учёт стоимости. Сейчас исключение
+# инструмента в нём обрывает весь запуск, как в разделе «Сломаем» выше: исключение выходит из пула потоков, потом из
+# цикла, и модель так и не узнаёт, что произошло. Правило этого блокнота: **ошибка инструмента — тоже результат**.
+# Доработайте цикл так, чтобы сбой инструмента никогда не обрывал запуск:
+#
+# - там, где выполняется инструмент, перехватите всё, что он выбрасывает;
+# - отправьте это обратно как `tool_result` этого вызова — с `"is_error": True` и описанием того, что пошло не так
+#   (тип ошибки и её текст), в `content`.
+#
+# Затем проведите с ним ревью !999: что напишет модель?
+#
+# Выполните ячейку упражнения: она подставит на место заготовки ваше решение упражнения 4 (или эталонное, если вы
+# упражнение пропустили, — и скажет об этом) под именем `review_safely`, а вы его доработаете.
+
+# %% lang="en"
+from course_agent.my_code import start_from
+
+
+def review_safely(pr_number: int, max_iterations: int = 20) -> str:
+    """Your loop of notebook 4, in which a failing tool goes back to the model as a result with is_error."""
+    raise NotImplementedError("your code here")
+
+
+start_from(4, grow_into=review_safely)  # brings your exercise 4 (or its reference) into this cell
+
+# %% lang="ru"
+from course_agent.my_code import start_from
+
+
+def review_safely(pr_number: int, max_iterations: int = 20) -> str:
+    """Ваш цикл из блокнота 4, в котором сбой инструмента возвращается модели как результат с is_error."""
+    raise NotImplementedError("напишите здесь свой код")
+
+
+start_from(4, grow_into=review_safely)  # переносит в эту ячейку ваше решение упражнения 4 (или эталонное)
+
+# %% [markdown] lang="en"
+# ### Check your exercise
+#
+# The check runs **your** `review_safely` against fresh sandboxes:
+#
+# - on !999, which does not exist (GitLab answers 404);
+# - on a review in which the model calls a tool without its arguments (a `TypeError`, not an error of GitLab's);
+# - each failure must go back to the model as a `tool_result` with `is_error`, and the run must go on to the model's
+#   answer;
+# - the rules of notebooks 3 and 4 are checked again on the same loop.
+#
+# Once it all passes, the check keeps your loop for notebook 6. Until you change the loop you brought, the check judges
+# it as it is: the earlier rules pass, and this notebook's rows fail.
+#
+# <details><summary>Hint 1</summary>
+#
+# Where in your loop does a tool run? What happens there when the tool raises: who catches the exception, and what
+# does the model get for that call?
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# In the reference of exercise 4 a tool runs in `tool_result(call)`, once per call, each in a thread of the pool.
+# Python's `try:` runs a block, and `except Exception as error:` catches whatever that block raised: put the call of
+# the tool in the `try`, and make the `except` branch return a result instead of letting the error go.
+# </details>
+#
+# <details><summary>Hint 3</summary>
+#
+# In `tool_result(call)` put `run_tool(call.name, call.input)` inside `try`, and in `except Exception as error` return
+# the same block with `"is_error": True` and a `content` that holds the error's type and its message
+# (`type(error).__name__` and `error`). The `try` goes inside the function each thread runs, around one call: then a
+# failing call gets its own error, and the turn's other calls keep their results.
+# </details>
+
+# %% [markdown] lang="ru"
+# ### Проверьте упражнение
+#
+# Проверка запускает **ваш** `review_safely` в свежих песочницах:
+#
+# - на !999, которого не существует (GitLab отвечает 404);
+# - на ревью, в котором модель вызывает инструмент без аргументов (это `TypeError`, а не ошибка GitLab).
+#
+# Каждый сбой должен вернуться модели как `tool_result` с `is_error`, а запуск — дойти до ответа модели. Правила
+# блокнотов 3 и 4 проверяются на том же цикле ещё раз.
+#
+# Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 6. Пока вы не изменили цикл, перенесённый из прошлого
+# блокнота, проверка оценивает его в том виде, в каком он пришёл: прежние правила выполнены, а требования этого
+# блокнота — нет.
+#
+# <details><summary>Подсказка 1</summary>
+#
+# Где в вашем цикле выполняется инструмент? Что там происходит, когда он выбрасывает исключение: кто его перехватывает
+# и что модель получает в ответ на этот вызов?
+# </details>
+#
+# <details><summary>Подсказка 2</summary>
+#
+# В эталонном решении упражнения 4 инструмент выполняется в `tool_result(call)`: по разу на вызов, каждый раз в
+# отдельном потоке пула. В Python `try:` выполняет блок кода, а `except Exception as error:` перехватывает всё, что этот
+# блок выбросил. Поместите вызов инструмента в `try`, а в ветке `except` верните результат, вместо того чтобы выпускать
+# ошибку наружу.
+# </details>
+#
+# <details><summary>Подсказка 3</summary>
+#
+# В `tool_result(call)` поместите `run_tool(call.name, call.input)` внутрь `try`, а в `except Exception as error`
+# верните тот же блок с `"is_error": True` и `content`, где названы тип ошибки и её текст (`type(error).__name__` и
+# `error`). Ставьте `try` вокруг одного вызова, внутри функции, которую выполняет каждый поток: тогда упавший вызов
+# получит свою ошибку, а остальные вызовы хода — свои результаты.
+# </details>
+
+# %%
+from course_selfcheck.loop_exercises import check_exercise_5
+
+check_exercise_5(review_safely)
+
+# %% [markdown] lang="en"
+# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(5))`
+# prints it too).
+
+# %% [markdown] lang="ru"
+# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его
+# напечатает и `print(solution_code(5))`).
+
+# %%
+from course_agent.solutions import show_solution, solution_code
+
+show_solution(5)
+
+
+# %% [markdown] lang="en"
+# <!-- fact: tool-error-is-error -->
+# ## A tool error is a result
+#
+# Here is the fix in this notebook's `tool_result`, as in the reference above: the tool runs inside a `try`, and any
+# failure becomes a `tool_result` with `is_error: true` and a message. Nothing escapes, so the loop goes on. The model
+# reads the message and tells you plainly that there is no such merge request. `review` is unchanged: it calls
+# `tool_result` as it is defined when the loop runs.
+
+# %% [markdown] lang="ru"
+# <!-- fact: tool-error-is-error -->
+# ## Ошибка инструмента — тоже результат
+#
+# Вот исправление в `tool_result` этого блокнота, как в эталонном решении выше: инструмент выполняется внутри `try`,
+# а любой сбой превращается в `tool_result` с `is_error: true` и сообщением. Наружу ничего не выходит, и цикл
+# продолжается. Модель читает сообщение и прямо пишет, что такого merge request нет. `review` не менялся: он вызывает
+# `tool_result` в том виде, в каком она определена при запуске цикла.
+
+# %% lang="en"
 def tool_result(call) -> dict:
     """The tool_result block that answers one call: a failure too, with is_error, never an exception."""
     try:
@@ -61,27 +287,9 @@ def tool_result(call) -> dict:
                 "content": f"{call.name} failed: {type(error).__name__}: {error}"}
 
 
-def review(pr_number: int, max_iterations: int = 20) -> str:
-    """Notebook 4's loop: each call of a turn answered by tool_result, as it is defined when the loop runs."""
-    messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
-    for _ in range(max_iterations):
-        response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
-                                          messages=messages)
-        if response.stop_reason == "end_turn":
-            return "\n".join(block.text for block in response.content if block.type == "text")
-        if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error (notebook 6)
-            raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
-        messages.append({"role": "assistant", "content": response.content})
-        calls = [block for block in response.content if block.type == "tool_use"]
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            results = list(pool.map(tool_result, calls))  # at once, in the calls' order
-        messages.append({"role": "user", "content": results})  # all results in one message
-    raise RuntimeError(f"No answer after {max_iterations} iterations")
+print(review(999))
 
 # %% lang="ru"
-from concurrent.futures import ThreadPoolExecutor
-
-
 def tool_result(call) -> dict:
     """Блок tool_result, который отвечает на один вызов: и на сбой тоже, с is_error, а не исключением."""
     try:
@@ -91,61 +299,7 @@ def tool_result(call) -> dict:
                 "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
 
 
-def review(pr_number: int, max_iterations: int = 20) -> str:
-    """Цикл из блокнота 4: на каждый вызов хода отвечает функция tool_result — та, что определена при запуске цикла."""
-    messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
-    for _ in range(max_iterations):
-        response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
-                                          messages=messages)
-        if response.stop_reason == "end_turn":
-            return "\n".join(block.text for block in response.content if block.type == "text")
-        if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка (блокнот 6)
-            raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
-        messages.append({"role": "assistant", "content": response.content})
-        calls = [block for block in response.content if block.type == "tool_use"]
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            results = list(pool.map(tool_result, calls))  # одновременно, в порядке вызовов
-        messages.append({"role": "user", "content": results})  # все результаты одним сообщением
-    raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations})")
-
-# %%
 print(review(999))
-
-# %% [markdown] lang="en"
-# ## Break it: let the exception out
-#
-# A `tool_result` without the `try`, as in notebook 4, hands the 404 of notebook 3's plain `run_tool` on as an
-# exception. It leaves the pool, then the loop, and the whole run dies: no answer, and the model never learns what
-# happened.
-
-# %% [markdown] lang="ru"
-# ## Сломаем: выпустим исключение наружу
-#
-# `tool_result` без `try`, как в блокноте 4, пропускает наружу исключение, которое обычная `run_tool` из блокнота 3
-# выбрасывает в ответ на 404. Оно выходит из пула потоков, потом из цикла, и весь запуск падает: ответа нет, а модель
-# так и не узнаёт, что произошло.
-
-# %% lang="en"
-def tool_result(call) -> dict:
-    """No try: a failing tool raises its exception."""
-    return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
-
-
-try:
-    review(999)
-except Exception as error:
-    print("the run is over:", type(error).__name__, error)
-
-# %% lang="ru"
-def tool_result(call) -> dict:
-    """Без try: упавший инструмент выбрасывает своё исключение."""
-    return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
-
-
-try:
-    review(999)
-except Exception as error:
-    print("запуск оборвался:", type(error).__name__, error)
 
 # %% [markdown] lang="en"
 # <!-- fact: sdk-retries -->
@@ -243,147 +397,6 @@ if using_sandbox():
         print(type(error).__name__, error.status_code, error.body["error"]["message"])
 else:
     print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у настоящего API.")
-
-# %% [markdown] lang="en"
-# ## Exercise: your loop survives a failing tool
-#
-# Your loop of notebook 4 comes back, and from here on it grows in every notebook: notebook 6 adds every stop reason,
-# notebook 7 the human's approval, notebook 8 the cost. In it a tool's exception still ends the whole run, as in
-# "Break it" above. Grow it so that a failing tool never ends the run:
-#
-# - where a tool runs, catch whatever it raises;
-# - send that back as the call's `tool_result`, with `"is_error": True` and what went wrong (the error's type and
-#   message), as `tool_result` above does.
-#
-# Then review !999 with it: what does the model write?
-#
-# Run the exercise cell: it puts your exercise 4 (or its reference solution, if you skipped it, and it says so) in
-# place of the stub, renamed `review_safely`, for you to grow.
-
-# %% [markdown] lang="ru"
-# ## Упражнение: ваш цикл переживает сбой инструмента
-#
-# Возвращается ваш цикл из блокнота 4, и дальше он будет расти в каждом блокноте: в блокноте 6 к нему добавятся все
-# причины остановки, в блокноте 7 — подтверждение человеком, в блокноте 8 — учёт стоимости. Сейчас исключение
-# инструмента в нём обрывает весь запуск, как в разделе «Сломаем» выше. Доработайте цикл так, чтобы сбой инструмента
-# никогда не обрывал запуск:
-#
-# - там, где выполняется инструмент, перехватите всё, что он выбрасывает;
-# - отправьте это обратно как `tool_result` этого вызова — с `"is_error": True` и описанием того, что пошло не так
-#   (тип ошибки и её текст), как делает `tool_result` выше.
-#
-# Затем проведите с ним ревью !999: что напишет модель?
-#
-# Выполните ячейку упражнения: она подставит на место заготовки ваше решение упражнения 4 (или эталонное, если вы
-# упражнение пропустили, — и скажет об этом) под именем `review_safely`, а вы его доработаете.
-
-# %% lang="en"
-from course_agent.my_code import start_from
-
-
-def review_safely(pr_number: int, max_iterations: int = 20) -> str:
-    """Your loop of notebook 4, in which a failing tool goes back to the model as a result with is_error."""
-    raise NotImplementedError("your code here")
-
-
-start_from(4, grow_into=review_safely)  # brings your exercise 4 (or its reference) into this cell
-
-# %% lang="ru"
-from course_agent.my_code import start_from
-
-
-def review_safely(pr_number: int, max_iterations: int = 20) -> str:
-    """Ваш цикл из блокнота 4, в котором сбой инструмента возвращается модели как результат с is_error."""
-    raise NotImplementedError("напишите здесь свой код")
-
-
-start_from(4, grow_into=review_safely)  # переносит в эту ячейку ваше решение упражнения 4 (или эталонное)
-
-# %% [markdown] lang="en"
-# ### Check your exercise
-#
-# The check runs **your** `review_safely` against fresh sandboxes:
-#
-# - on !999, which does not exist (GitLab answers 404);
-# - on a review in which the model calls a tool without its arguments (a `TypeError`, not an error of GitLab's);
-# - each failure must go back to the model as a `tool_result` with `is_error`, and the run must go on to the model's
-#   answer;
-# - the rules of notebooks 3 and 4 are checked again on the same loop.
-#
-# Once it all passes, the check keeps your loop for notebook 6. Until you change the loop you brought, the check judges
-# it as it is: the earlier rules pass, and this notebook's rows fail.
-#
-# <details><summary>Hint 1</summary>
-#
-# Where in your loop does a tool run? What happens there when the tool raises: who catches the exception, and what
-# does the model get for that call?
-# </details>
-#
-# <details><summary>Hint 2</summary>
-#
-# In the reference of exercise 4 a tool runs in `tool_result(call)`. The `tool_result` above shows the pattern:
-# `try` around the call of the tool, and an `except Exception` that makes the failure a result.
-# </details>
-#
-# <details><summary>Hint 3</summary>
-#
-# In `tool_result(call)` put `run_tool(call.name, call.input)` inside `try`, and in `except Exception as error` return
-# the same block with `"is_error": True` and a `content` that holds the error's type and its message
-# (`type(error).__name__` and `error`). The `try` goes inside the function each thread runs, around one call: then a
-# failing call gets its own error, and the turn's other calls keep their results.
-# </details>
-
-# %% [markdown] lang="ru"
-# ### Проверьте упражнение
-#
-# Проверка запускает **ваш** `review_safely` в свежих песочницах:
-#
-# - на !999, которого не существует (GitLab отвечает 404);
-# - на ревью, в котором модель вызывает инструмент без аргументов (это `TypeError`, а не ошибка GitLab).
-#
-# Каждый сбой должен вернуться модели как `tool_result` с `is_error`, а запуск — дойти до ответа модели. Правила
-# блокнотов 3 и 4 проверяются на том же цикле ещё раз.
-#
-# Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 6. Пока вы не изменили принесённый цикл, проверка
-# оценивает его в том виде, в каком он пришёл: прежние правила выполнены, а требования этого блокнота — нет.
-#
-# <details><summary>Подсказка 1</summary>
-#
-# Где в вашем цикле выполняется инструмент? Что там происходит, когда он выбрасывает исключение: кто его перехватывает
-# и что модель получает в ответ на этот вызов?
-# </details>
-#
-# <details><summary>Подсказка 2</summary>
-#
-# В эталонном решении упражнения 4 инструмент выполняется в `tool_result(call)`. Образец — `tool_result` выше:
-# `try` вокруг вызова инструмента и `except Exception`, который превращает сбой в результат.
-# </details>
-#
-# <details><summary>Подсказка 3</summary>
-#
-# В `tool_result(call)` поместите `run_tool(call.name, call.input)` внутрь `try`, а в `except Exception as error`
-# верните тот же блок с `"is_error": True` и `content`, где названы тип ошибки и её текст (`type(error).__name__` и
-# `error`). Ставьте `try` вокруг одного вызова, внутри функции, которую выполняет каждый поток: тогда упавший вызов
-# получит свою ошибку, а остальные вызовы хода — свои результаты.
-# </details>
-
-# %%
-from course_selfcheck.loop_exercises import check_exercise_5
-
-check_exercise_5(review_safely)
-
-# %% [markdown] lang="en"
-# The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(5))`
-# prints it too).
-
-# %% [markdown] lang="ru"
-# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его
-# напечатает и `print(solution_code(5))`).
-
-# %%
-from course_agent.solutions import show_solution, solution_code
-
-show_solution(5)
 
 # %% [markdown] lang="en"
 # ## Check yourself
@@ -486,7 +499,7 @@ show_solution(5)
 # <details><summary>Ответ</summary>
 #
 # (б). На каждый `tool_use` нужен свой `tool_result` в следующем сообщении (блокнот 4): при (а) и (в) API ответит
-# ошибкой 400 и назовёт идентификатор, оставшийся без результата. Результат неудавшегося вызова сообщает, что пошло не
+# ошибкой 400 и назовёт id, оставшийся без результата. Результат неудавшегося вызова сообщает, что пошло не
 # так, а что с этим делать, решает модель.
 # </details>
 
