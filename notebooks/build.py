@@ -102,10 +102,9 @@ new_only): from notebook 6 on the whole card is ten rules and more."""
 FULL_CARD_UNTIL = 5
 """The last notebook whose header shows the whole card: a later new-only card refers to it for the earlier rules."""
 NEW_ONLY_WORDS = {
-    "en": ("The loop's rules new in this notebook: {new} (the {earlier} of notebooks 3–{last} still hold)",
+    "en": ("The loop's rules new in this notebook: {new}",
            "- The {earlier} rules of notebooks 3–{last} still hold: {where}."),
-    "ru": ("Новые правила цикла в этом блокноте — {new} (правила блокнотов 3–{last}, их {earlier}, действуют "
-           "по-прежнему)",
+    "ru": ("Новые правила цикла в этом блокноте: {new}",
            "- Правила блокнотов 3–{last} (их {earlier}) действуют по-прежнему: их список — в начале {where}."),
 }
 WHERE_LISTED = {
@@ -114,17 +113,18 @@ WHERE_LISTED = {
 }
 CARD_WORDS = {
     "en": ("The loop's rules so far: {total}, {new} of them new in this notebook", "notebook {n}", "new here"),
-    "ru": ("Правила цикла на этот момент — {total} (новых здесь: {new})", "блокнот {n}", "новое"),
+    "ru": ("Правила цикла на этот момент: {total} (новых здесь: {new})", "блокнот {n}", "новое"),
 }
 ALL_NEW = {
     "en": "The loop's rules so far: {total}, all new as rules in this notebook",
-    "ru": "Правила цикла на этот момент — {total}, все впервые стали правилами в этом блокноте",
+    "ru": "Правила цикла на этот момент: {total}, все появились в этом блокноте",
 }
 """The card's summary when every rule is this notebook's (notebook 3's): not "3, 3 of them new"."""
 MET_BEFORE = {"whole_response": 2}
 """Rules whose fact a notebook before the loop's showed (notebook 2 sends the response back whole and says that
 notebook 3's loop makes it a rule): the card where the rule is new says where it was met."""
-MET_WORDS = {"en": "new here as a rule; met in notebook {n}", "ru": "новое как правило; встречалось в блокноте {n}"}
+MET_WORDS = {"en": "new here as a rule; met in notebook {n}",
+             "ru": "правилом становится здесь; встречалось в блокноте {n}"}
 
 
 CODE_WORD = re.compile(r"(?<![`\w])([a-z]+_[a-z_]+|[a-z_]+\(\))(?![`\w])")

@@ -6,8 +6,8 @@
 # - what a `tool_use` block is, and that *your code* runs the tool;
 # - how to send the result back as a `tool_result`, and what the `messages` list looks like after each step;
 # - how one dispatcher runs whichever tool the model names;
-# - (optional, "Go deeper" right after the exercise) what the API answers when a `tool_result` has no `tool_use`
-#   before it.
+# - (optional, "Go deeper" after the Recap) what the API answers when a `tool_result` has no `tool_use` before it,
+#   and what it checks in a thinking block.
 #
 # *About 55 minutes, plus 10 for the optional part. Builds on notebook 1.*
 
@@ -19,7 +19,8 @@
 # - что такое блок `tool_use` и что инструмент запускает *ваш код*, а не модель;
 # - как вернуть результат в виде `tool_result` и как выглядит список `messages` после каждого шага;
 # - как один диспетчер запускает любой инструмент, который назовёт модель;
-# - (по желанию, раздел «Глубже» после упражнения) что отвечает API, если перед `tool_result` нет его `tool_use`.
+# - (по желанию, раздел «Глубже» после итогов) что отвечает API, если перед `tool_result` нет его `tool_use`, и что он
+#   проверяет в блоке рассуждения.
 #
 # *Около 55 минут и ещё 10 на необязательную часть. Опирается на блокнот 1.*
 
@@ -197,8 +198,8 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # First the model's response, **as it is, whole**; then a `user` message with a `tool_result` that
 # names the `tool_use_id` it answers. The pair is held together by that id, nothing else.
 #
-# *Whole* means every block, the thinking block of notebook 1 included. Its `signature` field is a seal, and the API
-# checks it. A changed, reordered or partly dropped thinking block is an error (optional notebook 11 shows it).
+# *Whole* means every block, the thinking block of notebook 1 included: its `signature` is a seal the API checks
+# (the optional section after the Recap says what it refuses).
 #
 # When notebook 3 puts these steps in a loop, this becomes the first rule on the loop's card. It holds for every
 # response, whatever blocks it has: send back what came, no more and no less.
@@ -224,9 +225,8 @@ print(tool_use.id, tool_use.name, tool_use.input, "->", len(diff), "симв.")
 # Сначала ответ модели — **как есть, целиком**; затем сообщение от `user` с `tool_result`, в котором
 # указан `tool_use_id` того вызова, на который он отвечает. Пару связывает только этот id.
 #
-# *Целиком* — это со всеми блоками, включая блок рассуждения из блокнота 1. Его поле `signature` — подпись, по которой
-# API узнаёт изменённый блок. Изменённый, переставленный или частично выброшенный блок рассуждения — это ошибка (её
-# показывает необязательный блокнот 11).
+# *Целиком* — это со всеми блоками, включая блок рассуждения из блокнота 1: его поле `signature` — подпись, которую
+# проверяет API (что он при этом отклоняет, сказано в необязательном разделе после итогов).
 #
 # Когда в блокноте 3 эти шаги превратятся в цикл, это правило станет первым в карточке правил цикла. Оно действует для
 # любого ответа, какие бы блоки в нём ни были: возвращайте то, что пришло, — ни больше, ни меньше.
@@ -289,9 +289,7 @@ print("\n".join([block.text for block in response.content if block.type == "text
 # choose. The `tool_use` block names the tool it wants: `block.name`. A dictionary maps each name to its function, and
 # one line runs it: `functions[block.name](**block.input)`. Such a piece of code is called a *dispatcher*.
 #
-# Why write it? One loop then serves any number of tools: a new tool is one more entry in the dictionary. (A name
-# that is not in the dictionary raises a `KeyError`, as the cell below shows. Notebook 5 sends such failures back to
-# the model as results.)
+# Why write it? One loop then serves any number of tools: a new tool is one more entry in the dictionary.
 
 # %% [markdown] lang="ru"
 # ## Перед упражнением: функция по имени инструмента
@@ -302,8 +300,7 @@ print("\n".join([block.text for block in response.content if block.type == "text
 # *диспетчером*.
 #
 # Зачем он нужен? С ним один цикл обслуживает сколько угодно инструментов: новый инструмент — это ещё одна запись
-# в словаре. (Имя, которого в словаре нет, вызывает `KeyError` — это видно в ячейке ниже. В блокноте 5 такие сбои
-# будут возвращаться модели как результаты.)
+# в словаре.
 
 # %% lang="en"
 functions = {"get_diff": get_diff}  # each tool's name, as in TOOLS -> the Python function that runs it
@@ -315,10 +312,6 @@ def run_tool(name: str, tool_input: dict) -> str:
 
 
 print(run_tool(tool_use.name, tool_use.input).splitlines()[0])  # the block of step 2: get_diff, {"pr": 482}
-try:
-    run_tool("get_patch", {"pr": 482})  # a name the model made up
-except KeyError as error:
-    print("KeyError:", error)
 
 # %% lang="ru"
 functions = {"get_diff": get_diff}  # имя инструмента, как в TOOLS -> функция Python, которая его выполняет
@@ -330,10 +323,6 @@ def run_tool(name: str, tool_input: dict) -> str:
 
 
 print(run_tool(tool_use.name, tool_use.input).splitlines()[0])  # блок из шага 2: get_diff с {"pr": 482}
-try:
-    run_tool("get_patch", {"pr": 482})  # имя, которое модель придумала
-except KeyError as error:
-    print("KeyError:", error)
 
 # %% [markdown] lang="en"
 # <!-- fact: gitlab-files-raw-bytes -->
@@ -473,76 +462,6 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(2)
 
 # %% [markdown] lang="en"
-# <!-- fact: orphan-tool-result-400 -->
-# ## Go deeper (optional): the API checks the pair
-#
-# The exercise above did not need this section, and notebook 3 does not either.
-#
-# ### Break it, then fix it: a result with no request
-#
-# The API checks the pairing. Send a `tool_result` without the assistant message that holds its
-# `tool_use`, and it answers 400 with the exact reason. The SDK raises it as `anthropic.BadRequestError`; the cell
-# catches it and prints the one line that matters, the API's own message (`error.body` is the JSON the API sent):
-
-# %% [markdown] lang="ru"
-# <!-- fact: orphan-tool-result-400 -->
-# ## Глубже (по желанию): API проверяет пару
-#
-# Для упражнения выше этот раздел не был нужен, и блокноту 3 он тоже не понадобится.
-#
-# ### Сломаем и починим: результат без запроса
-#
-# API проверяет, что у каждого результата есть свой вызов. Отправьте `tool_result` без сообщения от assistant, в котором
-# лежит его `tool_use`, — и API ответит ошибкой 400 с точной причиной. SDK превращает её в исключение
-# `anthropic.BadRequestError`; ячейка перехватывает его и печатает единственную важную строку — сообщение самого API
-# (`error.body` — это JSON, который прислал API):
-
-# %% lang="en"
-broken = [
-    {"role": "user", "content": "Review merge request !482."},
-    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
-]
-try:
-    client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
-except anthropic.BadRequestError as error:
-    print(f"{error.status_code} {error.body['error']['message']}")  # one line: the status, the API's message
-
-# %% lang="ru"
-broken = [
-    {"role": "user", "content": "Проверь merge request !482."},
-    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
-]
-try:
-    client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
-except anthropic.BadRequestError as error:
-    print(f"{error.status_code} {error.body['error']['message']}")  # одной строкой: статус и сообщение API
-
-# %% [markdown] lang="en"
-# The fix is the order of step 3: the assistant message with the `tool_use` first, then its result.
-
-# %% [markdown] lang="ru"
-# Исправление — порядок из шага 3: сначала сообщение от assistant с `tool_use`, затем его результат.
-
-# %%
-fixed = broken[:1] + messages[1:3]
-print([message["role"] for message in fixed])
-print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=fixed).stop_reason)
-
-# %% [markdown] lang="en"
-# <!-- fact: gitlab-changes-deprecated -->
-# ### About `mr.changes()`
-#
-# `get_diff` reads GitLab's `/merge_requests/:iid/changes` endpoint, deprecated since GitLab 15.7 in favour of
-# `/diffs` but still served: one request gives every file's diff, which is all a first tool needs.
-
-# %% [markdown] lang="ru"
-# <!-- fact: gitlab-changes-deprecated -->
-# ### Об `mr.changes()`
-#
-# `get_diff` обращается к эндпоинту (методу API) GitLab `/merge_requests/:iid/changes` — в GitLab 15.7 его объявили
-# устаревшим в пользу `/diffs`, но он по-прежнему работает, и для первого инструмента его хватает.
-
-# %% [markdown] lang="en"
 # <!-- fact: server-tools-run-at-anthropic -->
 # ## Check yourself
 #
@@ -588,7 +507,8 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # <details><summary>Answer</summary>
 #
 # (b). Send back what came, no more and no less. (a) drops the model's own words and its thinking. (c) feels like
-# tidying up, but the API checks the thinking block by its `signature`: a dropped or changed one is an error.
+# tidying up, but the thinking block is part of the response: Anthropic's docs say it goes back complete and
+# unmodified, and the API refuses an edited one by its `signature`.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -638,8 +558,8 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # <details><summary>Ответ</summary>
 #
 # (б). Возвращайте то, что пришло, — ни больше, ни меньше. В (а) пропадают и слова модели, и её рассуждение.
-# (в) выглядит как наведение порядка, но API проверяет блок рассуждения по его `signature`: выброшенный или
-# изменённый блок — это ошибка.
+# (в) выглядит как наведение порядка, но блок рассуждения — часть ответа: документация Anthropic требует возвращать его
+# целым и без изменений, а изменённый блок API по его `signature` распознаёт и отклоняет.
 # </details>
 
 # %% [markdown] lang="en"
@@ -648,6 +568,8 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # - A tool is a function plus a description; the model sees only the description.
 # - `tool_use` means "run this for me"; your code runs it and answers with a `tool_result` of the same id.
 # - The history grows by two messages per tool turn: the assistant's response, then the results.
+#
+# On a first pass, stop here: the rest of this notebook is optional, and nothing later needs it.
 
 # %% [markdown] lang="ru"
 # ## Итоги
@@ -655,3 +577,112 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # - Инструмент — это функция плюс описание; модель видит только описание.
 # - `tool_use` означает «запусти это за меня»; ваш код запускает инструмент и отвечает блоком `tool_result` с тем же id.
 # - За каждый ход с инструментом история растёт на два сообщения: ответ от assistant, затем результаты.
+#
+# При первом прохождении на этом можно остановиться: дальше идут необязательные разделы, и они не понадобятся ни в одном
+# следующем блокноте.
+
+# %% [markdown] lang="en"
+# <!-- fact: orphan-tool-result-400 -->
+# ## Go deeper (optional): the API checks the pair
+#
+# Nothing later in the course needs this section.
+#
+# ### Break it, then fix it: a result with no request
+#
+# The API checks the pairing. Send a `tool_result` without the assistant message that holds its
+# `tool_use`, and it answers 400 with the exact reason. The SDK raises it as `anthropic.BadRequestError`; the cell
+# catches it and prints the one line that matters, the API's own message (`error.body` is the JSON the API sent):
+
+# %% [markdown] lang="ru"
+# <!-- fact: orphan-tool-result-400 -->
+# ## Глубже (по желанию): API проверяет пару
+#
+# Дальше в курсе этот раздел не понадобится.
+#
+# ### Сломаем и починим: результат без запроса
+#
+# API проверяет, что у каждого результата есть свой вызов. Отправьте `tool_result` без сообщения от assistant, в котором
+# лежит его `tool_use`, — и API ответит ошибкой 400 с точной причиной. SDK превращает её в исключение
+# `anthropic.BadRequestError`; ячейка перехватывает его и печатает единственную важную строку — сообщение самого API
+# (`error.body` — это JSON, который прислал API):
+
+# %% lang="en"
+broken = [
+    {"role": "user", "content": "Review merge request !482."},
+    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
+]
+try:
+    client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
+except anthropic.BadRequestError as error:
+    print(f"{error.status_code} {error.body['error']['message']}")  # one line: the status, the API's message
+
+# %% lang="ru"
+broken = [
+    {"role": "user", "content": "Проверь merge request !482."},
+    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": diff}]},
+]
+try:
+    client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=broken)
+except anthropic.BadRequestError as error:
+    print(f"{error.status_code} {error.body['error']['message']}")  # одной строкой: статус и сообщение API
+
+# %% [markdown] lang="en"
+# The fix is the order of step 3: the assistant message with the `tool_use` first, then its result.
+
+# %% [markdown] lang="ru"
+# Исправление — порядок из шага 3: сначала сообщение от assistant с `tool_use`, затем его результат.
+
+# %%
+fixed = broken[:1] + messages[1:3]
+print([message["role"] for message in fixed])
+print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages=fixed).stop_reason)
+
+# %% [markdown] lang="en"
+# <!-- fact: thinking-block-checks -->
+# ### What the API checks in a thinking block
+#
+# Anthropic's docs say the thinking blocks of a tool-use turn go back with its results complete and unmodified. What
+# you can see of that:
+#
+# - an edited block (its text or its `signature` changed) is refused with a 400: "`thinking` or `redacted_thinking`
+#   blocks in the latest assistant message cannot be modified" (optional notebook 11 shows it);
+# - under manual thinking (`"type": "enabled"`, on older models), a tool-use turn sent back without its thinking block
+#   is refused too: "Expected `thinking` or `redacted_thinking`, but found `tool_use`";
+# - the docs also name reordered and partly dropped blocks among those the API refuses. The course's sandbox does not
+#   refuse all of them: under adaptive thinking it takes a turn whose thinking block is gone, since a turn may have had
+#   none. The self-check of your loop (from notebook 3 on, the first rule on the card) reports a thinking block that
+#   did not go back as it came.
+#
+# So the rule stays simple: send back what came.
+
+# %% [markdown] lang="ru"
+# <!-- fact: thinking-block-checks -->
+# ### Что API проверяет в блоке рассуждения
+#
+# Документация Anthropic требует, чтобы блоки рассуждения из хода с вызовом инструмента возвращались вместе с его
+# результатами целыми и без изменений. Вот что из этого можно увидеть:
+#
+# - изменённый блок (его текст или `signature`) API отклоняет с ошибкой 400: «`thinking` or `redacted_thinking` blocks
+#   in the latest assistant message cannot be modified» (это показывает необязательный блокнот 11);
+# - при ручном режиме рассуждений (`"type": "enabled"`, у старых моделей) отклоняется и ход с вызовом инструмента,
+#   который вернули без его блока рассуждения: «Expected `thinking` or `redacted_thinking`, but found `tool_use`»;
+# - переставленные и частично выброшенные блоки документация тоже называет среди тех, что API отклоняет. Песочница
+#   курса отклоняет не все такие случаи: при адаптивных рассуждениях она принимает ход, из которого блок рассуждения
+#   выброшен, ведь в ходе его могло и не быть. Самопроверка вашего цикла (с блокнота 3, первое правило в карточке)
+#   сообщает о блоке рассуждения, который вернулся не в том виде, в каком пришёл.
+#
+# Так что правило остаётся простым: возвращайте то, что пришло.
+
+# %% [markdown] lang="en"
+# <!-- fact: gitlab-changes-deprecated -->
+# ### About `mr.changes()`
+#
+# `get_diff` reads GitLab's `/merge_requests/:iid/changes` endpoint, deprecated since GitLab 15.7 in favour of
+# `/diffs` but still served: one request gives every file's diff, which is all a first tool needs.
+
+# %% [markdown] lang="ru"
+# <!-- fact: gitlab-changes-deprecated -->
+# ### Об `mr.changes()`
+#
+# `get_diff` обращается к эндпоинту (методу API) GitLab `/merge_requests/:iid/changes` — в GitLab 15.7 его объявили
+# устаревшим в пользу `/diffs`, но он по-прежнему работает, и для первого инструмента его хватает.

@@ -6,7 +6,7 @@
 # - to run them all, concurrently, and return **all** results in **one** user message;
 # - what happens when you split the results over several messages: the model calls tools in parallel less often.
 #
-# *About 60 minutes. Builds on notebook 3.*
+# *About 45 minutes. Builds on notebook 3.*
 #
 # Notebook 3's project, tools and rules come in one line: `from lesson_tools import ...` below. The file
 # `lesson_tools.py` sits next to this notebook. It holds the code of those three cells, unchanged. Open it from the
@@ -23,7 +23,7 @@
 # - что будет, если разбить результаты на несколько сообщений: модель станет реже делать параллельные
 #   вызовы.
 #
-# *Около 60 минут. Опирается на блокнот 3.*
+# *Около 45 минут. Опирается на блокнот 3.*
 #
 # Проект, инструменты и правила блокнота 3 приходят одной строкой: `from lesson_tools import ...` ниже. Рядом с этим
 # блокнотом лежит файл `lesson_tools.py`. В нём код тех трёх ячеек без изменений. Чтобы его прочитать, откройте файл
@@ -159,7 +159,7 @@ def slow_tool_result(call):
 
 def run_all(calls, answer=None):
     """A tool_result for every call: the calls run at once, the results come in the order of the calls."""
-    answer = answer or tool_result  # tool_result as it is when run_all runs: one you change later is the one used
+    answer = answer or tool_result
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(answer, calls))
 
@@ -187,7 +187,7 @@ def slow_tool_result(call):
 
 def run_all(calls, answer=None):
     """tool_result для каждого вызова: вызовы выполняются одновременно, результаты идут в порядке вызовов."""
-    answer = answer or tool_result  # tool_result на момент вызова: измените его позже — возьмётся новый
+    answer = answer or tool_result
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(answer, calls))
 
@@ -200,6 +200,7 @@ print("два вызова заняли около", "0,3 с: одновреме
 
 # %% [markdown] lang="en"
 # <!-- fact: all-results-one-message -->
+# <!-- fact: tool-results-first -->
 # ## All results in one message
 #
 # Both results go back in a single user message, and the model writes its review.
@@ -207,12 +208,18 @@ print("два вызова заняли около", "0,3 с: одновреме
 # Two rules are at work here:
 #
 # - **The API's rule.** Every `tool_use` needs its own `tool_result` in the next request, right after the response.
-#   Leave one out, and the API refuses that request with a 400. The error names the id left without a result.
+#   In that user message the `tool_result` blocks come first; any text goes after them. Leave a result out, or put
+#   text before the results, and the API refuses that request with a 400: "`tool_use` ids were found without
+#   `tool_result` blocks immediately after", with the id.
 # - **The loop's rule** (on the card above). Put all results of a turn in **one** user message. The next section
 #   shows why.
+#
+# The API pairs a result with its call by `tool_use_id` alone, so the order of the results is the course's choice:
+# in the calls' order, the history reads the way the model asked.
 
 # %% [markdown] lang="ru"
 # <!-- fact: all-results-one-message -->
+# <!-- fact: tool-results-first -->
 # ## Все результаты одним сообщением
 #
 # Оба результата возвращаются одним сообщением от user, и модель пишет ревью.
@@ -220,10 +227,14 @@ print("два вызова заняли около", "0,3 с: одновреме
 # Здесь действуют два правила:
 #
 # - **Правило API.** У каждого `tool_use` должен быть свой `tool_result` в следующем запросе, сразу после ответа
-#   модели. Пропустите хотя бы один — и API отклонит этот запрос с ошибкой 400. В ошибке будет назван id, оставшийся
-#   без результата.
+#   модели. В этом сообщении от user блоки `tool_result` идут первыми, а текст, если он нужен, — после них. Пропустите
+#   хотя бы один результат или поставьте текст перед результатами — и API отклонит запрос с ошибкой 400:
+#   «`tool_use` ids were found without `tool_result` blocks immediately after» с id вызова.
 # - **Правило цикла** (оно в карточке выше). Все результаты одного хода кладите в **одно** сообщение от user. Зачем,
 #   покажет следующий раздел.
+#
+# Результат API связывает с вызовом только по `tool_use_id`, так что порядок результатов курс выбирает сам: в порядке
+# вызовов история читается так, как модель их запрашивала.
 
 # %%
 messages.append({"role": "assistant", "content": second.content})
@@ -591,7 +602,7 @@ show_solution(4)
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Такой запрос нарушает правило API: API ответит ошибкой 400 и назовёт идентификатор, оставшийся без результата.
+# (б). Такой запрос нарушает правило API: API ответит ошибкой 400 и назовёт id, оставшийся без результата.
 # Разбитые результаты принимаются, только если все они в одном запросе, как в вопросе 3. Запрос отклоняется раньше,
 # чем его увидит модель, поэтому ждать некому (а). А следующий запрос недостающий результат уже не доставит (в).
 # Дождитесь всех трёх (`pool.map` так и делает) и отправьте их вместе, одним сообщением от user.

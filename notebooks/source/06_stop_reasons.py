@@ -26,7 +26,7 @@
 # At the end comes an optional part (skip it on a first pass): your loop answers a refusal once with a fallback model.
 # It has a check of its own.
 #
-# *About 75 minutes, plus 20 for the optional part. Builds on notebook 5.*
+# *About 90 minutes, plus 25 for the optional part. Builds on notebook 5.*
 #
 # <!-- rules-new-here -->
 
@@ -59,7 +59,7 @@
 # В конце — необязательная часть (при первом прохождении её можно пропустить): ваш цикл после отказа один раз
 # обращается к запасной модели. У этой части своя проверка.
 #
-# *Около 75 минут и ещё 20 на необязательную часть. Опирается на блокнот 5.*
+# *Около 90 минут и ещё 25 на необязательную часть. Опирается на блокнот 5.*
 #
 # <!-- rules-new-here -->
 
@@ -239,25 +239,7 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # устроит эту остановку нарочно. Ячейка ниже показывает её на веб-поиске — это серверный инструмент (с настоящим ключом
 # каждый поиск оплачивается; подробнее — в необязательном блокноте 10):
 
-# %% lang="en"
-WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
-asked = [{"role": "user", "content": "Search the web for the latest python-gitlab release."}]
-paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=asked)
-print(paused.stop_reason, [b.type for b in paused.content])
-
-asked.append({"role": "assistant", "content": paused.content})  # the paused response, and no new user message
-finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=asked)
-print(finished.stop_reason, [b.type for b in finished.content])
-
-# %% lang="ru"
-WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
-asked = [{"role": "user", "content": "Найди в интернете последний релиз python-gitlab."}]
-paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=asked)
-print(paused.stop_reason, [b.type for b in paused.content])
-
-asked.append({"role": "assistant", "content": paused.content})  # приостановленный ответ, без нового сообщения от user
-finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=asked)
-print(finished.stop_reason, [b.type for b in finished.content])
+# %% use="pause_turn_demo"
 
 # %% [markdown] lang="en"
 # <!-- fact: refusal-pages -->
@@ -732,9 +714,40 @@ show_solution(6)
 # </details>
 
 # %% [markdown] lang="en"
-# ## Go deeper (optional): a refusal answered by a fallback model
+# ## Recap
 #
-# *Skip it on a first pass: nothing later needs it, and notebooks 7 and 8 grow your loop with or without it.*
+# | stop_reason | what your loop does |
+# | --- | --- |
+# | `end_turn` | return the text |
+# | `tool_use` | run every tool, append response and all results, continue |
+# | `max_tokens` | error: increase `max_tokens`; never run a cut tool call |
+# | `stop_sequence` | your stop sequence: use the text so far |
+# | `pause_turn` | append the response, call again without a new user message |
+# | `refusal` | error with `stop_details`; never the same request to the same model again (optional: a fallback model once) |
+# | `model_context_window_exceeded` | error: the history is too long |
+# | any other value | error that names it: a stop reason your loop does not know yet |
+#
+# On a first pass, stop here: the optional part below is needed by nothing later. Go on to "Take it home" at the end.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# | stop_reason | что делает ваш цикл |
+# | --- | --- |
+# | `end_turn` | вернуть текст |
+# | `tool_use` | выполнить все инструменты, добавить в историю ответ и все результаты, продолжить |
+# | `max_tokens` | ошибка: увеличить `max_tokens`; обрезанный вызов инструмента не выполнять никогда |
+# | `stop_sequence` | ваша стоп-последовательность: использовать уже полученный текст |
+# | `pause_turn` | добавить ответ в историю и отправить запрос снова без нового сообщения от user |
+# | `refusal` | ошибка со `stop_details`; тот же запрос той же модели не повторять (по желанию: один раз — запасной модели) |
+# | `model_context_window_exceeded` | ошибка: история слишком длинная |
+# | любое другое значение | ошибка, в которой оно названо: эту причину остановки ваш цикл ещё не знает |
+#
+# При первом прохождении на этом можно остановиться: необязательная часть ниже дальше в курсе не понадобится.
+# Переходите к разделу «Возьмите с собой» в конце.
+
+# %% [markdown] lang="en"
+# ## Go deeper (optional): a refusal answered by a fallback model
 #
 # A refusal is not always about a harmful request: a cautious model sometimes declines legitimate work, and another
 # Claude model often answers it. Asking that other model is a decision of your code. The course names its fallback
@@ -757,9 +770,6 @@ show_solution(6)
 
 # %% [markdown] lang="ru"
 # ## Глубже (по желанию): на отказ отвечает запасная модель
-#
-# *При первом прохождении раздел можно пропустить: дальше он не нужен, а блокноты 7 и 8 развивают ваш цикл и с ним, и
-# без него.*
 #
 # Не каждый отказ связан с вредным запросом: осторожная модель иногда отказывается и от вполне законной работы, а
 # другая модель Claude часто за неё берётся. Обратиться к другой модели — решение вашего кода. Запасную модель курса
@@ -793,34 +803,6 @@ check_fallback(review_every_stop)
 
 # %%
 show_solution(6, optional=True)
-
-# %% [markdown] lang="en"
-# ## Recap
-#
-# | stop_reason | what your loop does |
-# | --- | --- |
-# | `end_turn` | return the text |
-# | `tool_use` | run every tool, append response and all results, continue |
-# | `max_tokens` | error: increase `max_tokens`; never run a cut tool call |
-# | `stop_sequence` | your stop sequence: use the text so far |
-# | `pause_turn` | append the response, call again without a new user message |
-# | `refusal` | error with `stop_details`; never the same request to the same model again (optional: a fallback model once) |
-# | `model_context_window_exceeded` | error: the history is too long |
-# | any other value | error that names it: a stop reason your loop does not know yet |
-
-# %% [markdown] lang="ru"
-# ## Итоги
-#
-# | stop_reason | что делает ваш цикл |
-# | --- | --- |
-# | `end_turn` | вернуть текст |
-# | `tool_use` | выполнить все инструменты, добавить в историю ответ и все результаты, продолжить |
-# | `max_tokens` | ошибка: увеличить `max_tokens`; обрезанный вызов инструмента не выполнять никогда |
-# | `stop_sequence` | ваша стоп-последовательность: использовать уже полученный текст |
-# | `pause_turn` | добавить ответ в историю и отправить запрос снова без нового сообщения от user |
-# | `refusal` | ошибка со `stop_details`; тот же запрос той же модели не повторять (по желанию: один раз — запасной модели) |
-# | `model_context_window_exceeded` | ошибка: история слишком длинная |
-# | любое другое значение | ошибка, в которой оно названо: эту причину остановки ваш цикл ещё не знает |
 
 # %% [markdown] lang="en"
 # ## Take it home

@@ -8,10 +8,10 @@
 # - to build that gate into your loop: an approver function asked before a dangerous call, where only an explicit yes
 #   opens the gate, and a no goes back to the model as an error result.
 #
-# At the end, optional (about 20 minutes more; skip it on a first pass): the course's own gate, with an approval
+# At the end, optional (about 15 minutes more; skip it on a first pass): the course's own gate, with an approval
 # widget and an audit log.
 #
-# *About 80 minutes, plus 20 for the optional part. Builds on notebook 6.*
+# *About 80 minutes, plus 15 for the optional part. Builds on notebook 6.*
 #
 # <!-- rules-new-here -->
 
@@ -27,10 +27,10 @@
 #   спрашивает человека, — открывать шлюз только по явному «да», а «нет» человека возвращать модели как результат с
 #   ошибкой.
 #
-# В конце, по желанию (ещё минут 20; при первом прохождении можно пропустить): шлюз самого курса — с виджетом
+# В конце, по желанию (ещё минут 15; при первом прохождении можно пропустить): шлюз самого курса — с виджетом
 # подтверждения и журналом аудита.
 #
-# *Около 80 минут и ещё 20 на необязательную часть. Опирается на блокнот 6.*
+# *Около 80 минут и ещё 15 на необязательную часть. Опирается на блокнот 6.*
 #
 # <!-- rules-new-here -->
 
@@ -270,12 +270,17 @@ for answer in (True, False, None, "no", "yes"):
 # Grow your loop of notebook 6 into `review_with_gate(pr_number, approve=ask_human, max_iterations=20)`:
 # - before a tool in `DANGEROUS` runs, the loop calls `approve(name, tool_input)`;
 # - only `True` runs the tool. Anything else is a no: `False`, `None`, another value (`"no"`, `"yes"`) or an exception;
-# - the approver may give up and say no (the course's widget at the end of this notebook does, after two minutes);
-#   that no is a no like any other. But the loop adds no timeout of its own: it waits for `approve` to answer. A clock
-#   in the loop would turn a slow yes into a no. A late answer that is not `True` is a no too;
+# - wait for `approve` to answer: add no timeout of your own;
 # - on a no the tool does not run. The model gets a `tool_result` with `is_error: True` that says a human denied the
 #   call. The loop goes on, so the model can finish its review and say what happened;
 # - harmless tools (`get_diff`, `read_file`) run at once, with no question.
+#
+# <details><summary>Why no timeout?</summary>
+#
+# The approver may give up and say no: the course's widget at the end of this notebook does, after two minutes. That
+# no is a no like any other. A clock in the loop would do something else: it would turn a slow yes into a no. So the
+# loop waits for `approve`, and a late answer that is not `True` is a no too.
+# </details>
 #
 # *Python note.* A plain loop over the calls is fine for the gate: `for call in calls:`, ask about a dangerous call,
 # then run it or give it its denied result. The check accepts it.
@@ -297,13 +302,18 @@ for answer in (True, False, None, "no", "yes"):
 # - прежде чем выполнить инструмент из `DANGEROUS`, цикл вызывает `approve(name, tool_input)`;
 # - инструмент выполняется только при `True`. Всё остальное — «нет»: `False`, `None`, любое другое значение (`"no"`,
 #   `"yes"`) или исключение;
-# - функция подтверждения может перестать ждать и ответить «нет» (так делает виджет курса в конце этого блокнота: нет
-#   ответа за две минуты — «нет»); это такое же «нет», как любое другое. А вот у цикла своего тайм-аута нет: он просто
-#   ждёт ответа `approve`. Тайм-аут в цикле превратил бы медленное «да» в «нет». Если ответ пришёл с опозданием и это
-#   не `True`, это тоже «нет»;
+# - дождитесь ответа `approve`: своего тайм-аута не добавляйте;
 # - при «нет» инструмент не выполняется. Модель получает `tool_result` с `is_error: True`, где сказано, что человек
 #   отклонил вызов. Цикл продолжается, чтобы модель закончила ревью и сказала, что произошло;
 # - безвредные инструменты (`get_diff`, `read_file`) выполняются сразу, без вопросов.
+#
+# <details><summary>Почему без тайм-аута?</summary>
+#
+# Функция подтверждения может перестать ждать и ответить «нет»: так делает виджет курса в конце этого блокнота, если
+# ответа нет две минуты. Это такое же «нет», как любое другое. Тайм-аут в самом цикле — другое дело: он превратил бы
+# медленное «да» в «нет». Поэтому цикл ждёт ответа `approve`, а ответ, который пришёл с опозданием и не равен `True`,
+# тоже считается «нет».
+# </details>
 #
 # *Заметка о Python.* Для шлюза вполне подойдёт обычный цикл по вызовам: `for call in calls:` — спросить об опасном
 # вызове, а затем выполнить его или вернуть результат об отклонении. Проверка такой цикл принимает.
@@ -391,8 +401,8 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 #   и слияние другого merge request, о котором просит инъекция).
 #
 # Правила из блокнотов 3–6 проверяются заново (кроме одновременности из блокнота 4: её проверяли упражнения 4 и 5).
-# Пока вы не изменили принесённый цикл, проверка оценивает его в том виде, в каком он пришёл: прежние правила
-# выполнены, а требования этого блокнота — нет.
+# Пока вы не изменили цикл, перенесённый из прошлого блокнота, проверка оценивает его в том виде, в каком он пришёл:
+# прежние правила выполнены, а требования этого блокнота — нет.
 #
 # <details><summary>Подсказка 1</summary>
 #

@@ -404,25 +404,7 @@ else:
 # `server_tool_use` и `web_search_tool_result`. Ячейка ниже просит поискать, получает `pause_turn` и отправляет
 # приостановленный ответ обратно.
 
-# %% lang="en"
-WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
-messages = [{"role": "user", "content": "Search the web for the latest python-gitlab release."}]
-paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(paused.stop_reason, [b.type for b in paused.content])
-
-messages.append({"role": "assistant", "content": paused.content})  # no new user message
-finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(finished.stop_reason, [b.type for b in finished.content])
-
-# %% lang="ru"
-WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
-messages = [{"role": "user", "content": "Найди в интернете последний релиз python-gitlab."}]
-paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(paused.stop_reason, [b.type for b in paused.content])
-
-messages.append({"role": "assistant", "content": paused.content})  # без нового сообщения от user
-finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
-print(finished.stop_reason, [b.type for b in finished.content])
+# %% use="pause_turn_demo"
 
 # %% [markdown] lang="en"
 # **Break it, and predict first:** the cell below answers the pause with a new user message, "continue", instead of

@@ -175,8 +175,11 @@ TOOLS = TOOLS[:2] + [MERGE]  # notebook 3's two tools, then merge_pr (the same w
 
 
 def ask_human(name: str, tool_input: dict) -> bool:
-    """Ask in the notebook; anything but "yes" is a no."""
-    return input(f"{name} {tool_input}: run it? [yes/no] ").strip().lower() == "yes"
+    """Ask in the notebook; anything but "yes" is a no, and so is having no one to ask (input() raises)."""
+    try:
+        return input(f"{name} {tool_input}: run it? [yes/no] ").strip().lower() == "yes"
+    except Exception:
+        return False
 
 # %% lang="ru" name="gate_tools"
 MERGE = {"name": "merge_pr", "description": "Merge a merge request into main.",
@@ -196,8 +199,32 @@ TOOLS = TOOLS[:2] + [MERGE]  # два инструмента блокнота 3,
 
 
 def ask_human(name: str, tool_input: dict) -> bool:
-    """Спросить в блокноте; всё, кроме «да», — это «нет»."""
-    return input(f"{name} {tool_input}: выполнить? [да/нет] ").strip().lower() == "да"
+    """Спросить в блокноте; всё, кроме «да», — это «нет», как и отсутствие того, кого спросить (input() выбрасывает
+    исключение)."""
+    try:
+        return input(f"{name} {tool_input}: выполнить? [да/нет] ").strip().lower() == "да"
+    except Exception:
+        return False
+
+# %% lang="en" name="pause_turn_demo"
+WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
+messages = [{"role": "user", "content": "Search the web for the latest python-gitlab release."}]
+paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(paused.stop_reason, [b.type for b in paused.content])
+
+messages.append({"role": "assistant", "content": paused.content})  # the paused response, and no new user message
+finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(finished.stop_reason, [b.type for b in finished.content])
+
+# %% lang="ru" name="pause_turn_demo"
+WEB_SEARCH = [{"type": "web_search_20250305", "name": "web_search"}]
+messages = [{"role": "user", "content": "Найди в интернете последний релиз python-gitlab."}]
+paused = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(paused.stop_reason, [b.type for b in paused.content])
+
+messages.append({"role": "assistant", "content": paused.content})  # приостановленный ответ и никакого сообщения от user
+finished = client.messages.create(model=MODEL, max_tokens=2000, tools=WEB_SEARCH, messages=messages)
+print(finished.stop_reason, [b.type for b in finished.content])
 
 # %% lang="en" name="paged_read"
 def read_file(path: str, ref: str = "main", start: int = 0) -> str:
