@@ -644,10 +644,11 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # Anthropic's docs say the thinking blocks of a tool-use turn go back with its results complete and unmodified. What
 # you can see of that:
 #
-# - an edited block (its text or its `signature` changed) is refused with a 400: "`thinking` or `redacted_thinking`
-#   blocks in the latest assistant message cannot be modified" (optional notebook 11 shows it);
+# - an edited block (its text or its `signature` changed) is refused with a 400:
+#   `thinking or redacted_thinking blocks in the latest assistant message cannot be modified` (optional notebook 11
+#   shows it);
 # - under manual thinking (`"type": "enabled"`, on older models), a tool-use turn sent back without its thinking block
-#   is refused too: "Expected `thinking` or `redacted_thinking`, but found `tool_use`";
+#   is refused too: `Expected thinking or redacted_thinking, but found tool_use`;
 # - the docs also name reordered and partly dropped blocks among those the API refuses. The course's sandbox does not
 #   refuse all of them: under adaptive thinking it takes a turn whose thinking block is gone, since a turn may have had
 #   none. The self-check of your loop (from notebook 3 on, the first rule on the card) reports a thinking block that
@@ -662,10 +663,11 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # Документация Anthropic требует, чтобы блоки рассуждения из хода с вызовом инструмента возвращались вместе с его
 # результатами целыми и без изменений. Вот что из этого можно увидеть:
 #
-# - изменённый блок (его текст или `signature`) API отклоняет с ошибкой 400: «`thinking` or `redacted_thinking` blocks
-#   in the latest assistant message cannot be modified» (это показывает необязательный блокнот 11);
+# - изменённый блок (его текст или `signature`) API отклоняет с ошибкой 400:
+#   `thinking or redacted_thinking blocks in the latest assistant message cannot be modified` (это показывает
+#   необязательный блокнот 11);
 # - при ручном режиме рассуждений (`"type": "enabled"`, у старых моделей) отклоняется и ход с вызовом инструмента,
-#   который вернули без его блока рассуждения: «Expected `thinking` or `redacted_thinking`, but found `tool_use`»;
+#   который вернули без его блока рассуждения: `Expected thinking or redacted_thinking, but found tool_use`;
 # - переставленные и частично выброшенные блоки документация тоже называет среди тех, что API отклоняет. Песочница
 #   курса отклоняет не все такие случаи: при адаптивных рассуждениях она принимает ход, из которого блок рассуждения
 #   выброшен, ведь в ходе его могло и не быть. Самопроверка вашего цикла (с блокнота 3, первое правило в карточке)

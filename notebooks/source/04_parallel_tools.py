@@ -209,8 +209,8 @@ print("два вызова заняли около", "0,3 с: одновреме
 #
 # - **The API's rule.** Every `tool_use` needs its own `tool_result` in the next request, right after the response.
 #   In that user message the `tool_result` blocks come first; any text goes after them. Leave a result out, or put
-#   text before the results, and the API refuses that request with a 400: "`tool_use` ids were found without
-#   `tool_result` blocks immediately after", with the id.
+#   text before the results, and the API refuses that request with a 400:
+#   `tool_use ids were found without tool_result blocks immediately after`, with the id.
 # - **The loop's rule** (on the card above). Put all results of a turn in **one** user message. The next section
 #   shows why.
 #
@@ -229,7 +229,7 @@ print("два вызова заняли около", "0,3 с: одновреме
 # - **Правило API.** У каждого `tool_use` должен быть свой `tool_result` в следующем запросе, сразу после ответа
 #   модели. В этом сообщении от user блоки `tool_result` идут первыми, а текст, если он нужен, — после них. Пропустите
 #   хотя бы один результат или поставьте текст перед результатами — и API отклонит запрос с ошибкой 400:
-#   «`tool_use` ids were found without `tool_result` blocks immediately after» с id вызова.
+#   `tool_use ids were found without tool_result blocks immediately after` и id вызова.
 # - **Правило цикла** (оно в карточке выше). Все результаты одного хода кладите в **одно** сообщение от user. Зачем,
 #   покажет следующий раздел.
 #
