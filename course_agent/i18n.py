@@ -62,9 +62,16 @@ def ntr(singular: str, plural: str, n: int, lang: str | None = None, /, **values
 
 
 def number(value: float, lang: str | None = None, digits: int = 1) -> str:
-    """A figure as the learner's language writes it: 1.3 in English, 1,3 in Russian."""
+    """A figure as the learner's language writes it: 15179.8 in English, «15 179,8» in Russian (a decimal comma, and
+    from five digits on groups of three joined by a no-break space, so that a line never breaks inside the number)."""
     text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if language(lang) == "ru" else text
+    if language(lang) != "ru":
+        return text
+    sign = "-" if text.startswith("-") else ""
+    whole, _, fraction = text.removeprefix("-").partition(".")
+    if len(whole) >= 5:
+        whole = f"{int(whole):,}".replace(",", "\u00a0")
+    return sign + whole + ("," + fraction if fraction else "")
 
 
 def percent(value: float, lang: str | None = None, digits: int = 0) -> str:

@@ -153,11 +153,12 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
                 case "refusal":  # never the same request to the same model again: stop, and say why
                     raise RuntimeError(f"The model refused: {response.stop_details}")
                 case "max_tokens" | "model_context_window_exceeded":  # a cut tool call never runs
-                    raise RuntimeError(f"The answer was cut ({response.stop_reason}): the cut tool call was not run")
+                    raise RuntimeError(f"The answer was cut ({response.stop_reason}): "
+                                       "any tool call in it was not run")
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})  # the whole response
                     calls = [block for block in response.content if block.type == "tool_use"]
-                    # the gate first, then the allowed calls at once
+                    # the gate first, then the allowed calls, concurrently
                     messages.append({"role": "user", "content": run_all(calls, approve)})
                 case other:
                     raise RuntimeError(f"Unexpected stop: {other}")

@@ -87,7 +87,8 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
             case "refusal":  # тот же запрос той же модели не повторяют: остановиться и сказать почему
                 raise RuntimeError(f"Модель отказалась отвечать: {response.stop_details}")
             case "max_tokens" | "model_context_window_exceeded":  # обрезанный вызов инструмента не выполняется
-                raise RuntimeError(f"Ответ обрезан ({response.stop_reason}): обрезанный вызов не выполнен")
+                raise RuntimeError(f"Ответ обрезан ({response.stop_reason}): "
+                                   "вызов инструмента, если был, не выполнен")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})  # ответ целиком
                 calls = [block for block in response.content if block.type == "tool_use"]

@@ -136,11 +136,12 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
             case "refusal":  # тот же запрос той же модели не повторяют: остановиться и сказать почему
                 raise RuntimeError(f"Модель отказалась отвечать: {response.stop_details}")
             case "max_tokens" | "model_context_window_exceeded":  # обрезанный вызов инструмента не выполняется
-                raise RuntimeError(f"Ответ обрезан ({response.stop_reason}): обрезанный вызов не выполнен")
+                raise RuntimeError(f"Ответ обрезан ({response.stop_reason}): "
+                                   "вызов инструмента, если был, не выполнен")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})  # ответ целиком
                 calls = [block for block in response.content if block.type == "tool_use"]
-                # сначала шлюз, затем разрешённые вызовы сразу
+                # сначала шлюз, затем разрешённые вызовы — одновременно
                 messages.append({"role": "user", "content": run_all(calls, approve)})
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")

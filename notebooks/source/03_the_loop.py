@@ -331,7 +331,7 @@ except RuntimeError as error:  # caught here so that Run All goes on; your own c
 try:
     review_pull_request(482, max_iterations=2)
 except RuntimeError as error:
-    # исключение перехвачено здесь, чтобы «Run All» (выполнение всех ячеек) не остановился;
+    # исключение перехвачено здесь, чтобы команда «Выполнить все ячейки» (Run All) не остановилась;
     # ваш код пропустил бы его наружу
     print("остановлено: RuntimeError", error)
 

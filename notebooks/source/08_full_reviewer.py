@@ -25,7 +25,7 @@
 #   только написанный за вас;
 # - (по желанию, в конце) кэш на графике и самый короткий промпт, который модель кэширует.
 #
-# Как запустить ревьюера в работу, рассказывает необязательный блокнот 9: публикация ревью в merge request, несколько
+# Как ввести ревьюера в эксплуатацию, рассказывает необязательный блокнот 9: публикация ревью в merge request, несколько
 # ревью одновременно, длинные ревью, заполняющие контекстное окно, настоящий GitLab, пайплайн и пакетные ревью.
 #
 # *Около 110 минут и ещё 20 на две необязательные части. Опирается на блокнот 7.*
@@ -65,6 +65,8 @@
 # %% lang="en"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # notebook 3's cells
 
+from course_agent.i18n import number  # a figure as the notebook's language writes it (in Russian: 484 915)
+
 LIMIT = 20_000  # characters, as in the course's own loop
 
 
@@ -79,11 +81,13 @@ def cut(text: str, limit: int = LIMIT) -> str:
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # the line for the model
-print(f"{len(catalog)} characters in the file; {len(sent)} sent to the model")
-print(f"= {LIMIT} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
+print(f"{number(len(catalog), digits=0)} characters in the file; {number(len(sent), digits=0)} sent to the model")
+print(f"= {number(LIMIT, digits=0)} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
 
 # %% lang="ru"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # ячейки блокнота 3
+
+from course_agent.i18n import number  # число так, как его пишут на языке блокнота: 484 915
 
 LIMIT = 20_000  # символов, как в собственном цикле курса
 
@@ -99,8 +103,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # строка для модели
-print(f"символов в файле: {len(catalog)}; отправлено модели: {len(sent)}")
-print(f"= {LIMIT} оставленных символов + 2 перевода строки + пометка ниже (символов: {len(note)}):\n{note}")
+print(f"символов в файле: {number(len(catalog), digits=0)}; отправлено модели: {number(len(sent), digits=0)}")
+print(f"= {number(LIMIT, digits=0)} первых символов + 2 перевода строки + пометка (символов: {len(note)}):\n{note}")
 
 # %% [markdown] lang="en"
 # <!-- fact: automatic-caching -->
@@ -178,6 +182,9 @@ print(f"= {LIMIT} оставленных символов + 2 перевода �
 # оплачиваемый вход — примерно на десятую часть, примерно на две пятых или больше чем на две трети?
 
 # %% lang="en"
+from course_agent.i18n import percent  # a share as the notebook's language writes it (in Russian: 61 %)
+
+
 def billed(usage):
     """Input tokens as billed on Opus 5: 5-minute cache writes cost 1.25x, cache reads 0.1x."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
@@ -222,9 +229,12 @@ for response in cached:
 before = billed([response.usage for response in plain])
 after = billed([response.usage for response in cached])
 print("billed input:", round(before), "without caching,", round(after), "with it:",
-      round(100 * after / before), "%")
+      percent(100 * after / before))
 
 # %% lang="ru"
+from course_agent.i18n import percent  # доля так, как её пишут на языке блокнота: 61 %
+
+
 def billed(usage):
     """Входные токены по тарифу Opus 5: запись в кэш на 5 минут стоит 1,25 цены, чтение — 0,1."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
@@ -269,7 +279,7 @@ for response in cached:
 before = billed([response.usage for response in plain])
 after = billed([response.usage for response in cached])
 print("оплачиваемый вход, токенов: без кэширования —", round(before), "| с кэшированием —", round(after),
-      "| это", round(100 * after / before), "% от суммы без кэширования")
+      "| доля от суммы без кэширования:", percent(100 * after / before))
 
 # %% [markdown] lang="en"
 # Caching cut this review's billed input by about two fifths (by 39%, to 61%).
@@ -430,8 +440,8 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # - она снова проверяет правила блокнотов 3–7: правила блокнотов 3–5 (включая ограничение на число итераций), каждую
 #   причину остановки из блокнота 6 и шлюз из блокнота 7 — с теми же функциями подтверждения, что и там.
 #
-# Кэширование и счёт — это шаг 2, их проверка пока не ищет. Пока вы не изменили принесённый цикл, прежние правила
-# выполнены, а требование об обрезке — нет.
+# Кэширование и счёт — это шаг 2, их проверка пока не ищет. Пока вы не изменили цикл, перенесённый из блокнота 7,
+# прежние правила выполнены, а требование об обрезке — нет.
 #
 # <details><summary>Подсказка 1</summary>
 #
@@ -848,7 +858,7 @@ usage_chart(cached)
 # - Слишком большой результат обрезают и говорят об этом: молча обрезанную часть модель примет за целое.
 # - (Необязательный раздел) `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся
 #   на вас.
-# - Блокнот 9 (необязательный) запускает ревьюера в работу: настоящий GitLab и настоящий API (меняется только
+# - Блокнот 9 (необязательный) вводит ревьюера в эксплуатацию: настоящий GitLab и настоящий API (меняется только
 #   окружение), несколько ревью одновременно, длинные ревью, пайплайн merge request, пакеты за полцены.
 
 # %% [markdown] lang="en"

@@ -31,10 +31,10 @@
 #   в пайплайне merge request и проверяет все открытые merge request пакетами за полцены.
 #
 # Сам цикл здесь не меняется: этот блокнот о том, как запускать его для команды. При первом прохождении курса блокнот
-# можно пропустить и вернуться к нему, когда соберётесь запускать своего агента в работу.
+# можно пропустить и вернуться к нему, когда соберётесь поручить своему агенту настоящую работу.
 #
-# *Около 90 минут, не считая итогового проекта в конце: рамок у него нет, уделите ему столько времени, сколько
-# захотите. Опирается на блокнот 8.*
+# *Около 90 минут, не считая итогового проекта в конце: у него нет заданного объёма, уделите ему столько времени,
+# сколько захотите. Опирается на блокнот 8.*
 #
 # <!-- rules-so-far -->
 
@@ -177,8 +177,8 @@ print("оплачиваемый вход, billed(result.usage):", round(billed(r
 # `result` — его ревью выше. В бюджете каждый merge request проверяется один раз, а если проверить !482 ещё раз
 # сейчас, весь его диалог прочитается из кэша, и ревью обойдётся в малую долю первого.
 #
-# Чтобы правильно прочитать таблицу, учтите, что кэш делает и с остальными: первое ревью за сеанс записывает в кэш
-# правила (системный промпт и инструменты, одинаковые во всех ревью) по цене 1,25, а каждое следующее читает их по
+# Чтобы правильно прочитать таблицу, учтите, как кэш влияет и на остальные ревью: первое ревью за сеанс записывает
+# в кэш правила (системный промпт и инструменты, одинаковые во всех ревью) по цене 1,25, а каждое следующее читает их по
 # цене 0,1, пока они в кэше (пять минут с последнего обращения). Какое ревью оказалось самым дорогим и почему?
 
 # %% lang="en"
@@ -372,7 +372,7 @@ for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
 # %% lang="ru"
 for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
     cleared = "; ".join(f"результатов: {e.cleared_tool_uses}, токенов: {e.cleared_input_tokens}" for e in edits)
-    print(f"ход {turn}: {stop:<8} на входе токенов: {tokens_in:>5} | очищено: {cleared or 'ничего'}")
+    print(f"ход {turn}: {stop:<8} | токенов на входе: {tokens_in:>5} | очищено: {cleared or 'ничего'}")
 
 # %% [markdown] lang="en"
 # <!-- fact: runner-compaction-summarize -->
@@ -424,7 +424,7 @@ print("the summary starts:", *(summary or "(no summary)").splitlines()[:2], sep=
 
 # %% lang="ru"
 for turn, (stop, tokens_in) in enumerate(compacted_turns, 1):
-    print(f"ход {turn}: {stop:<10} на входе токенов: {tokens_in:>5}")
+    print(f"ход {turn}: {stop:<10} | токенов на входе: {tokens_in:>5}")
 print("краткое содержание начинается так:", *(summary or "(его нет)").splitlines()[:2], sep="\n  ")
 
 # %% [markdown] lang="en"
@@ -647,6 +647,7 @@ from pathlib import Path
 
 from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
 from course_agent.batch_review import run_batches, start_loops
+from course_agent.i18n import number  # a figure as the notebook's language writes it (in Russian: 15 179,8)
 from course_agent.review import reviewer_toolbox
 
 open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
@@ -659,8 +660,8 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops, strict=True):
 for name, usage, batch in (("one request at a time", [u for r in one_by_one for u in r.usage], False),
                            ("in batches", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>22}: billed {tokens_in:8.1f} input and "
-          f"{tokens_out:7.1f} output tokens")
+    print(f"{name:>22}: billed {number(tokens_in):>8} input and "
+          f"{number(tokens_out):>7} output tokens")
 
 # %% lang="ru"
 from pathlib import Path
@@ -668,6 +669,7 @@ from pathlib import Path
 # его billed(usage, batch) вызываем как batch_review.billed: имя billed() занято нашей функцией
 from course_agent import batch_review
 from course_agent.batch_review import run_batches, start_loops
+from course_agent.i18n import number  # число так, как его пишут на языке блокнота: 15 179,8
 from course_agent.review import reviewer_toolbox
 
 open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
@@ -680,8 +682,8 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops, strict=True):
 for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
                            ("пакетами", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>17}: оплачено входных токенов — {f'{tokens_in:.1f}'.replace('.', ',')}, "
-          f"выходных — {f'{tokens_out:.1f}'.replace('.', ',')}")
+    print(f"{name:>17}: оплачено входных токенов — {number(tokens_in)}, "
+          f"выходных — {number(tokens_out)}")
 
 # %% [markdown] lang="en"
 # <!-- fact: batch-cache-half -->

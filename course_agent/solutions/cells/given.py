@@ -85,8 +85,11 @@ TOOLS = TOOLS[:2] + [MERGE]  # notebook 3's two tools, then merge_pr (the same w
 
 
 def ask_human(name: str, tool_input: dict) -> bool:
-    """Ask in the notebook; anything but "yes" is a no."""
-    return input(f"{name} {tool_input}: run it? [yes/no] ").strip().lower() == "yes"
+    """Ask in the notebook; anything but "yes" is a no, and so is having no one to ask (input() raises)."""
+    try:
+        return input(f"{name} {tool_input}: run it? [yes/no] ").strip().lower() == "yes"
+    except Exception:
+        return False
 
 
 # %% from notebook 8 on

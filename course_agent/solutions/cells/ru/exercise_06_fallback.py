@@ -50,13 +50,13 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
                     raise RuntimeError(f"Обе модели отказались отвечать: {response.stop_details}")
                 model = fallback_model()  # те же сообщения уходят запасной модели, и дальше запуск идёт с ней
             case "max_tokens":  # обрезанный вызов инструмента не выполняется
-                raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
+                raise RuntimeError("Ответ обрезан: увеличьте max_tokens (вызов инструмента, если был, не выполнен)")
             case "model_context_window_exceeded":
                 raise RuntimeError("Контекстное окно заполнено: начните заново с более короткой историей")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
-                messages.append({"role": "user", "content": run_all(calls)})  # сразу, все одним сообщением
+                messages.append({"role": "user", "content": run_all(calls)})  # одновременно; все ОДНИМ сообщением
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 

@@ -95,13 +95,13 @@ def review_with_cost(pr_number: int, approve=ask_human, max_iterations: int = 20
                 case "refusal":
                     raise RuntimeError(f"Модель отказалась отвечать: {response.stop_details}")
                 case "max_tokens":
-                    raise RuntimeError("Ответ обрезан: увеличьте max_tokens (обрезанный вызов не выполнялся)")
+                    raise RuntimeError("Ответ обрезан: увеличьте max_tokens (вызов инструмента, если был, не выполнен)")
                 case "model_context_window_exceeded":
                     raise RuntimeError("Контекстное окно заполнено: начните заново с более короткой историей")
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})
                     calls = [block for block in response.content if block.type == "tool_use"]
-                    # шлюз, затем разрешённые вызовы сразу
+                    # шлюз, затем разрешённые вызовы — одновременно
                     messages.append({"role": "user", "content": gate_then_run(calls, approve)})
                 case other:
                     raise RuntimeError(f"Неожиданная остановка: {other}")
