@@ -157,3 +157,13 @@ def test_a_number_meets_its_noun_only_through_ntr():
         for match in COUNTED.finditer(russian):
             found.append(f"{msgid!r}: …{russian[max(0, match.start() - 30):match.end() + 10]}…")
     assert not found, "a count through tr() (use ntr(), or 'noun: {n}'):\n" + "\n".join(found)
+
+
+def test_russian_figures_of_five_digits_and_more_are_grouped():
+    """Russian typography groups thousands with a no-break space from five digits on («484 915», «15 179,8»),
+    not in four-digit numbers («2000»); English figures stay as they were."""
+    from course_agent import i18n
+    assert i18n.number(484915, "ru", 0) == "484\u00a0915"
+    assert i18n.number(15179.8, "ru") == "15\u00a0179,8"
+    assert i18n.number(2000, "ru", 0) == "2000"
+    assert i18n.number(15179.8, "en") == "15179.8"

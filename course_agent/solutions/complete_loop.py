@@ -87,7 +87,7 @@ def review_pull_request(pr_number: int, max_iterations: int = 20, run_calls=run_
             # retrying will not help
             raise RuntimeError(tr("the model refused: {details}", details=response.stop_details))
         if stop == "max_tokens":
-            raise RuntimeError(tr("the answer was cut: increase max_tokens (the cut tool call was not run)"))
+            raise RuntimeError(tr("the answer was cut: increase max_tokens (any tool call in it was not run)"))
         if stop == "model_context_window_exceeded":
             raise RuntimeError(tr("the context window is full: start afresh with a shorter history"))
         if stop != "tool_use":

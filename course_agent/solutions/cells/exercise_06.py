@@ -46,7 +46,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
             case "refusal":  # the same request to the same model is refused again: stop, saying why
                 raise RuntimeError(f"The model refused: {response.stop_details}")
             case "max_tokens":  # a cut tool call is never run
-                raise RuntimeError("The answer was cut: increase max_tokens (the cut tool call was not run)")
+                raise RuntimeError("The answer was cut: increase max_tokens (any tool call in it was not run)")
             case "model_context_window_exceeded":
                 raise RuntimeError("The context window is full: start afresh with a shorter history")
             case "tool_use":

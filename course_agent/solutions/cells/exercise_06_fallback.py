@@ -50,7 +50,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
                     raise RuntimeError(f"Both models refused: {response.stop_details}")
                 model = fallback_model()  # the same messages go to the fallback model, and the run stays with it
             case "max_tokens":  # a cut tool call is never run
-                raise RuntimeError("The answer was cut: increase max_tokens (the cut tool call was not run)")
+                raise RuntimeError("The answer was cut: increase max_tokens (any tool call in it was not run)")
             case "model_context_window_exceeded":
                 raise RuntimeError("The context window is full: start afresh with a shorter history")
             case "tool_use":

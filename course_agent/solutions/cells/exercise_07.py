@@ -76,13 +76,13 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
             case "refusal":
                 raise RuntimeError(f"The model refused: {response.stop_details}")
             case "max_tokens":
-                raise RuntimeError("The answer was cut: increase max_tokens (the cut tool call was not run)")
+                raise RuntimeError("The answer was cut: increase max_tokens (any tool call in it was not run)")
             case "model_context_window_exceeded":
                 raise RuntimeError("The context window is full: start afresh with a shorter history")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
                 calls = [block for block in response.content if block.type == "tool_use"]
-                # the gate, then the allowed calls at once
+                # the gate, then the allowed calls, concurrently
                 messages.append({"role": "user", "content": gate_then_run(calls, approve)})
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
