@@ -521,6 +521,23 @@ def test_exercise_9_482_reviewed_again_fails(six_bills):
     assert report.hints and next(f for f in report.findings if f.rule == "reviewed_once").task, report.text()
 
 
+def test_exercise_9_a_second_grading_reviews_nothing_again(six_bills, monkeypatch):
+    """What a first review of each demo merge request bills, and what the spot check's fresh runs give, are fixed by
+    the demo data and the model: worked out once per process, a second grading runs no review."""
+    import course_agent.review
+    from course_selfcheck.exercises import check_exercise_9
+
+    assert check_exercise_9(six_bills[0]).ok
+
+    def again(*args, **kwargs):
+        raise AssertionError("a merge request was reviewed again")
+
+    monkeypatch.setattr(course_agent.review, "review", again)
+    report = check_exercise_9(six_bills[0])
+    assert report.ok, report.text()
+    assert broken(check_exercise_9(six_bills[1], language="ru")) == ["reviewed_once"]
+
+
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_exercise_6_a_catch_all_at_the_cut_call_is_not_yet_a_pass(language):
     """Step 1 on the loop of exercise 5 (its catch-all raises 'Unexpected stop: max_tokens'): the cut call did not
