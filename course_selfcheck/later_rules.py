@@ -4,13 +4,12 @@ when they are named (see EXERCISE_RULES), so the lesson's own loop is not failed
 taught yet; each is judged like the lesson's rules (rules.py), from the wire.
 """
 
-import contextlib
 import functools
 import json
 import re
 import typing
-from collections.abc import Callable, Iterator
-from contextvars import ContextVar
+from collections.abc import Callable
+from dataclasses import replace
 
 from anthropic.types import StopReason
 
@@ -30,6 +29,7 @@ from .rules import (
     first_refusal,
     how_it_ended,
     is_merge,
+    passed_at_a_cut,
     returns_answer,
     says_it_was_cut,
     short_error,
@@ -225,22 +225,6 @@ def refusal_said(run: Run, lang: str) -> Finding:
 
 
 # 6c. A full context window ends the run with a clear error; its cut tool call is never run
-_CAUSE_ASKED: ContextVar[bool] = ContextVar("cause_asked", default=False)
-"""Exercise 6's own text asks for an error that says what happened at a cut ("the answer was cut", "the history no
-longer fits"); exercises 7 and 8 judge the stop rules again as kept ones, where an error that names the stop is
-enough: a loop brought from elsewhere is not failed there for the wording exercise 6 asked for."""
-
-
-@contextlib.contextmanager
-def asking_the_cause() -> Iterator[None]:
-    """Judge the cut rules as exercise 6 does: the error must say what happened, not only name the stop."""
-    token = _CAUSE_ASKED.set(True)
-    try:
-        yield
-    finally:
-        _CAUSE_ASKED.reset(token)
-
-
 LONGER_RUN = (484, ("as_is", "as_is", "one_more_call", "context_window"))
 """A full context window after three turns of tools: a history long enough for a loop to trim it and go on."""
 
@@ -250,7 +234,8 @@ def _window_full(run: Run) -> int | None:
     return next((i for i, r in run.answered if r.get("stop_reason") == "model_context_window_exceeded"), None)
 
 
-def context_full(run: Run, lang: str, loop: Callable | None = None) -> Finding:
+def context_full(run: Run, lang: str, loop: Callable | None = None, cause: bool = False) -> Finding:
+    """With `cause` (exercise 6's own rows), an error that only names the stop is not enough (says_it_was_cut)."""
     cut = _window_full(run)
     if cut is None:
         return unobserved(run, lang, tr("the model never ran out of context window in this scenario", lang))
@@ -274,14 +259,15 @@ def context_full(run: Run, lang: str, loop: Callable | None = None) -> Finding:
                                   "a full context window, so raise a clear error instead of passing it off as the "
                                   "answer", lang, value=short_value(run.returned)))
     if seen.status == PASSED and not crashed_run(run):
-        return says_it_was_cut(run, lang, "model_context_window_exceeded", cause=_CAUSE_ASKED.get()) or seen
+        return says_it_was_cut(run, lang, "model_context_window_exceeded", cause=cause) or seen  # said by cut_tool_call
     return seen
 
 
 # 6d. An answer cut by max_tokens is an error, not the answer
-def cut_answer(run: Run, lang: str) -> Finding:
+def cut_answer(run: Run, lang: str, cause: bool = False) -> Finding:
     """The sandbox cut the answer (a reply without a tool call) half-way at max_tokens: a loop that keys on the
-    tool calls alone, and handles max_tokens only when one is cut, passes the half answer off as the whole."""
+    tool calls alone, and handles max_tokens only when one is cut, passes the half answer off as the whole. With
+    `cause` (exercise 6's own rows), an error that only names the stop is not enough (says_it_was_cut)."""
     cut = next((i for i, r in run.answered if r.get("stop_reason") == "max_tokens" and not tool_uses(r)), None)
     if cut is None:
         return unobserved(run, lang, tr("the model's answer was never cut by max_tokens in this scenario", lang))
@@ -312,9 +298,9 @@ def cut_answer(run: Run, lang: str) -> Finding:
                                   "tool call)", lang, value=short_value(run.returned)))
     if crashed_run(run):
         return ended_badly(run, lang, "")
-    return says_it_was_cut(run, lang, "max_tokens", cause=_CAUSE_ASKED.get()) or verdict(
-        PASSED, tr("at max_tokens the loop raised {error}: the cut answer was not passed off as whole", lang,
-                   error=short_error(run.error)))
+    return says_it_was_cut(run, lang, "max_tokens", cause=cause) or passed_at_a_cut(
+        run, lang, "max_tokens", tr("at max_tokens the loop raised {error}: the cut answer was not passed off as whole",
+                                    lang, error=short_error(run.error)))
 
 
 # 6e. A stop reason the loop does not know is an error that names it
@@ -935,14 +921,25 @@ EXERCISE_RULES: dict[str, Rule] = {
 }
 """Rules of the later notebooks' exercises (the fallback, the gate, the cut, the cache): check_loop runs them only
 when they are named, so the lesson's own loop is not failed for what its notebook has not taught yet."""
-ALL_RULES: dict[str, Rule] = {**RULES, **EXERCISE_RULES}
+CAUSE_ASKED: dict[str, Rule] = {
+    f"{key}_cause": replace(rule, judge=functools.partial(rule.judge, cause=True), variant_of=key)
+    for key, rule in {**RULES, **EXERCISE_RULES}.items() if key in ("cut_tool_call", "context_full", "cut_answer")}
+"""Exercise 6's own cut rows: its text asks for an error that says what happened at a cut ("the answer was cut",
+"the history no longer fits"), so an error that only names the stop ("Unexpected stop: max_tokens") is broken there,
+and the cut call a catch-all kept from running is not yet checked; exercises 7 and 8 judge the stop rules again as
+kept ones (the rules without _cause), where it is enough, and their rows say so."""
+STRICT = {rule.variant_of: key for key, rule in CAUSE_ASKED.items()}
+"""The rule each strict variant judges more strictly: exercise 6 names the variant in its place."""
+ALL_RULES: dict[str, Rule] = {**RULES, **EXERCISE_RULES, **CAUSE_ASKED}
 TAUGHT_TOGETHER = {
     "refusal": ("refusal_said", N_("A refusal ends the run with its stop_details, never retried on the same model")),
     "cut_tool_call": ("context_full", N_("A cut response (max_tokens, a full context window) is an error, and its "
                                          "tool call never runs")),
+    **{key: (key, rule.title) for key, rule in CAUSE_ASKED.items()},  # a strict variant: its rule's line stands for it
 }
 """Rules the notebooks teach as one idea: the rules card in a notebook's header shows each pair as one line, under
-this title; the checks judge each rule apart, and their reports name both."""
+this title; the checks judge each rule apart, and their reports name both. A strict variant (CAUSE_ASKED) is grouped
+with itself: no line of its own, its rule's line stands for it."""
 
 def words(rule: str, lang: str) -> tuple[str, str, str]:
     """(title, why, where) of a rule in the report's language."""

@@ -34,7 +34,7 @@ from .wire import (
     tool_uses,
     turns,
 )
-from .wordings import Either, says_cut
+from .wordings import names_the_cause, says_cut, says_not_run
 
 CAP_LIMIT = 50
 """The model keeps asking for this many requests in the cap scenario; a loop still going then has no usable cap."""
@@ -46,50 +46,44 @@ _CAP_WORDS = re.compile(r"max|limit|cap|iter|turn|step|round|budget", re.I)
 _RAN_IT = re.compile(r"missing \d+ required|required positional argument|unexpected keyword argument|"
                      r"KeyError", re.I)
 """What calling a tool with the cut call's incomplete input raises: the call was run."""
-_DELIBERATE_CUT = re.compile(r"max_tokens|cut|truncat|not run|обрез|лимит|limit|не выполн", re.I)
-SAYS_CUT = Either(re.compile(r"max_tokens|context|window|\bcut(s|ting)?\b|truncat|incomplete|\bpartial(ly)?\b|"
-                      r"\blimit(s|ed)?\b|\btokens?\b|not run|unexpected stop|stop reason|stop_reason|"
-                      r"too (long|big|large)|no longer fits|(does not|doesn't|did not|didn't) fit|\bfull\b|exceed|"
-                      r"chopped|outgr[eo]w|r[au]n out|overflow|обрез|лимит|неполн|контекст|окн|токен|не выполн|"
-                      r"остановк|слишком|переполн|не помещ|оборва|не влез|не умещ", re.I), says_cut)
-"""Words of an error that says the answer was cut (by max_tokens, by a full window), or names the stop: an error
-that says only "failed, try again" leaves whoever reads it guessing what to change."""
-
-
-_ONLY_THE_STOP = re.compile(r"unexpected|unknown|unhandled|stop[ _]?reason|\bstop(ped)?\b|неожиданн|неизвестн|"
-                           r"остановк|причин", re.I)
-"""The words of a catch-all for stops a loop does not expect ("Unexpected stop: max_tokens"): with the stop's own name
-they say which branch raised, not what happened."""
-_CAUSE = re.compile(r"reach|\bhit\b|exhaust|budget|\bmid|half|unfinished|достигнут|исчерпан|превыш|бюджет|"
-                    r"на полуслов|не дописа|не договор|не законч", re.I)
-"""More words that name a cut's cause once the stop's own name is left out ("max_tokens reached")."""
-
-
-def names_the_cause(said: str, stop: str) -> bool:
-    """The error says what happened at `stop` (the answer cut, the window full), beyond the stop's own name and the
-    words of a catch-all: "Unexpected stop: max_tokens" does not; "max_tokens: the answer was cut" and "Неожиданная
-    остановка: max_tokens, ответ обрезан" do."""
-    rest = _ONLY_THE_STOP.sub(" ", said.replace(stop, " "))
-    return bool(SAYS_CUT.search(rest) or _CAUSE.search(rest))
 
 
 def says_it_was_cut(run: Run, lang: str, stop: str, cause: bool = False) -> Finding | None:
     """BROKEN when the loop stopped at a cut answer with an error that does not say so; None when it says so. With
-    `cause` (the exercises' rows, whose task asks for a clear error), the stop's name alone does not say so."""
+    `cause` (exercise 6's own rows, whose task asks for a clear error), the stop's name alone does not say so."""
     if run.error is None:
         return None
     said = short_error(run.error)
-    if cause and SAYS_CUT.search(said) and not names_the_cause(str(run.error), stop):
-        what = (tr("the history no longer fits the context window", lang) if stop == "model_context_window_exceeded"
-                else tr("the answer was cut", lang))
+    if cause and names_only_the_stop(run, stop):
         return verdict(BROKEN, tr("at {stop} the loop raised {error}, which names the stop but not what happened: "
                                   "give {stop} its own branch whose error says {what}", lang, stop=stop, error=said,
-                                  what=what))
-    if SAYS_CUT.search(said):
+                                  what=_what_happened(stop, lang)))
+    if says_cut(said):
         return None
     return verdict(BROKEN, tr("at {stop} the loop raised {error}, which does not say that the answer was cut: raise a "
                               "clear error that says so (max_tokens, or a full context window), so whoever reads it "
                               "knows what to change", lang, stop=stop, error=said))
+
+
+def names_only_the_stop(run: Run, stop: str) -> bool:
+    """The loop stopped at `stop` with a catch-all's error ("Unexpected stop: max_tokens"): it names the stop, and
+    says nothing more of what happened."""
+    return run.error is not None and says_cut(short_error(run.error)) and not names_the_cause(str(run.error), stop)
+
+
+def _what_happened(stop: str, lang: str) -> str:
+    return (tr("the history no longer fits the context window", lang) if stop == "model_context_window_exceeded"
+            else tr("the answer was cut", lang))
+
+
+def passed_at_a_cut(run: Run, lang: str, stop: str, detail: str) -> Finding:
+    """A cut row passed on an error that exercise 6's own rows would not take (it names only the stop): the detail
+    says what this row checked, and what exercise 6 asks more, so that a ✔ here and a ✘ there read as one story."""
+    if not names_only_the_stop(run, stop):
+        return verdict(PASSED, detail)
+    note = tr("; its error names only the stop, not that {what}: this row does not ask for it, exercise 6's rows on "
+              "the error do", lang, what=_what_happened(stop, lang))
+    return verdict(PASSED, detail + note)
 
 
 def verdict(status: str, detail: str = "") -> Finding:
@@ -527,9 +521,10 @@ def refusal(run: Run, lang: str) -> Finding:
 
 
 # 7. A response cut by max_tokens is an error, and its tool call never runs
-def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens") -> Finding:
+def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens", cause: bool = False) -> Finding:
     """The first response cut by `stop` (max_tokens; model_context_window_exceeded for the later rule) and what
-    the loop did with its tool call."""
+    the loop did with its tool call. With `cause` (exercise 6's own row), a run a catch-all stopped ("Unexpected stop:
+    max_tokens") is not checked: no branch of the stop kept the call from running, the end of the run did."""
     cut = next(((i, r) for i, r in run.answered if r.get("stop_reason") == stop), None)
     if cut is None:
         return unobserved(run, lang, tr("the loop sent no request", lang))
@@ -546,7 +541,7 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens") -> Finding:
     if answered and any(_RAN_IT.search(str(b.get("content"))) for b in answered):
         return verdict(BROKEN, tr("the loop ran the cut tool call: its result is the error its incomplete input caused "
                                   "({content})", lang, content=short_value(answered[0].get("content"))))
-    if answered and all(b.get("is_error") is True and _DELIBERATE_CUT.search(str(b.get("content"))) for b in answered):
+    if answered and all(b.get("is_error") is True and says_not_run(str(b.get("content"))) for b in answered):
         return verdict(PASSED, tr("the loop did not run the cut call: it answered it with an error result saying so",
                                   lang))
     if answered:
@@ -557,7 +552,7 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens") -> Finding:
     if kept:
         return verdict(BROKEN, tr("the loop kept the cut tool call in the history and went on", lang))
     error = run.error
-    if isinstance(error, (TypeError, KeyError)) and not _DELIBERATE_CUT.search(str(error)):
+    if isinstance(error, (TypeError, KeyError)) and not says_not_run(str(error)):
         if isinstance(error, KeyError) or _RAN_IT.search(str(error)):  # what a call with an empty input raises
             return verdict(BROKEN, tr("the loop tried to run the cut tool call: {error}", lang,
                                       error=short_error(error)))
@@ -574,8 +569,12 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens") -> Finding:
         return verdict(BROKEN, tr("after {stop} the loop returned {value} as if the answer were whole: a cut answer is "
                                   "an error (raise one that says so)", lang, stop=stop,
                                   value=short_value(run.returned)))
-    return says_it_was_cut(run, lang, stop) or verdict(PASSED, tr("the loop did not run the cut call ({ending})", lang,
-                                                               ending=how_it_ended(run, lang)))
+    if cause and names_only_the_stop(run, stop):
+        return verdict(NOT_CHECKED, tr("at {stop} the loop's catch-all raised {error}; the cut call did not run, but "
+                                       "only because the run stopped there: checked once {stop} has a branch of its "
+                                       "own", lang, stop=stop, error=short_error(run.error)))
+    return says_it_was_cut(run, lang, stop) or passed_at_a_cut(
+        run, lang, stop, tr("the loop did not run the cut call ({ending})", lang, ending=how_it_ended(run, lang)))
 
 
 def is_merge(use: dict, merges: set[str]) -> bool:
@@ -696,6 +695,8 @@ class Rule:
     judge: Callable
     reads_the_loop: bool = False
     """The judge is also given the loop (judge(run, lang, loop)): its declared cap, its approver parameter."""
+    variant_of: str = ""
+    """The rule this one judges more strictly (exercise 6's cut rows): its report names that rule."""
 
 
 RULES: dict[str, Rule] = {

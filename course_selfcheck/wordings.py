@@ -4,7 +4,6 @@ limit met. A list of phrases loses to the next learner's words; these tests stil
 something failed, or that claims the call went through."""
 
 import re
-from collections.abc import Callable
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[.;!?\n]", re.UNICODE)
 """A message's words, and the marks that end a sentence (a negation does not reach across them)."""
@@ -135,12 +134,28 @@ def says_cut(text: str) -> bool:
     return False
 
 
-class Either:
-    """A reading of a message that passes when a pattern's whole phrases say it, or when `reading` finds it said in
-    other words: used where a pattern stood (`.search(text)`), so a caller reads either the same way."""
+_CATCH_ALL = re.compile(r"^(?:unexpected|unknown|unhandled|unsupported|unrecognized|stop|stopped|stops|reason|"
+                        r"неожиданн\w*|неизвестн\w*|необработанн\w*|остановк\w*|остановил\w*|причин\w*)$", re.I)
+"""The words of a catch-all for stops a loop does not expect ("Unexpected stop: max_tokens", «Неожиданная остановка»):
+with the stop's own name they say which branch raised, not what happened."""
+_REACHED = re.compile(r"^(?:reach\w*|hit|достигнут\w*|достигл\w*|достиг)$", re.I)
+"""Words that name a cut's cause beside a limit's name once the stop's own name is left out ("max_tokens reached")."""
 
-    def __init__(self, pattern: re.Pattern, reading: Callable[[str], bool]) -> None:
-        self.pattern, self.reading = pattern, reading
 
-    def search(self, text: str) -> object:
-        return self.pattern.search(text) or self.reading(text) or None
+def names_the_cause(text: str, stop: str) -> bool:
+    """The text says what happened at `stop` (the answer cut, the window full), beyond the stop's own name and the
+    words of a catch-all: "Unexpected stop: max_tokens" does not; "max_tokens: the answer was cut", "max_tokens
+    reached" and «Неожиданная остановка: max_tokens, ответ обрезан» do."""
+    rest = " ".join(word for word in _WORD.findall(text.replace(stop, " ")) if not _CATCH_ALL.match(word))
+    return says_cut(rest) or any(_REACHED.match(word) for words in _sentences(rest) for word in words)
+
+
+_RUN = re.compile(r"^(?:run|ran|runs|execut\w*|выполн\w*|запуск\w*|запущ\w*)$", re.I)
+"""Words of running a call: negated, the call was left unrun."""
+
+
+def says_not_run(text: str) -> bool:
+    """The text says a call was cut, or left unrun on purpose: a cut word (says_cut), or a negation within NEAR words
+    before running it ("was not run", "never executed", «не выполнялся»)."""
+    return says_cut(text) or any(_RUN.match(word) and any(_NEGATIONS.match(w) for w in words[max(0, i - NEAR):i])
+                                 for words in _sentences(text) for i, word in enumerate(words))

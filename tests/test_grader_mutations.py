@@ -10,7 +10,7 @@ from course_selfcheck import approvers, check_loop
 from course_selfcheck.exercises import check_exercise_3, check_exercise_4, check_exercise_5, check_exercise_6, \
     check_exercise_7, check_exercise_8, check_fallback
 from course_selfcheck.exercises.loops import EARLIER
-from course_selfcheck.report import BROKEN
+from course_selfcheck.report import BROKEN, NOT_CHECKED
 
 FALLBACK = "6-fallback"
 """Notebook 6's optional exercise: the fallback model, exercise 6's rules kept."""
@@ -519,6 +519,34 @@ def test_exercise_9_482_reviewed_again_fails(six_bills):
     report = check_exercise_9(six_bills[1], language="ru")
     assert broken(report) == ["reviewed_once"], report.text()
     assert report.hints and next(f for f in report.findings if f.rule == "reviewed_once").task, report.text()
+
+
+def test_exercise_9_a_second_grading_reviews_nothing_again(six_bills, monkeypatch):
+    """What a first review of each demo merge request bills, and what the spot check's fresh runs give, are fixed by
+    the demo data and the model: worked out once per process, a second grading runs no review."""
+    import course_agent.review
+    from course_selfcheck.exercises import check_exercise_9
+
+    assert check_exercise_9(six_bills[0]).ok
+
+    def again(*args, **kwargs):
+        raise AssertionError("a merge request was reviewed again")
+
+    monkeypatch.setattr(course_agent.review, "review", again)
+    report = check_exercise_9(six_bills[0])
+    assert report.ok, report.text()
+    assert broken(check_exercise_9(six_bills[1], language="ru")) == ["reviewed_once"]
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_6_a_catch_all_at_the_cut_call_is_not_yet_a_pass(language):
+    """Step 1 on the loop of exercise 5 (its catch-all raises 'Unexpected stop: max_tokens'): the cut call did not
+    run only because the run ended, so its row is not checked until max_tokens has a branch; the cut answer's row
+    says what the error lacks."""
+    report = check_exercise_6(attempts.attempt("cut_catch_all"), language=language, step=1)
+    row = next(f for f in report.findings if f.rule == "cut_tool_call")
+    assert row.status == NOT_CHECKED and "max_tokens" in row.detail, report.text()
+    assert "cut_answer" in broken(report), report.text()
 
 
 def test_exercise_4_a_loop_that_answers_a_repeated_call_from_its_memo_passes():

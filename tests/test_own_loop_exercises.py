@@ -249,6 +249,31 @@ def test_exercise_7_passes_a_gate_that_asks_before_merging_only(attempt):
     assert report.ok, str(report)
 
 
+@pytest.mark.parametrize("language, checked, asked", [("en", "names only the stop", "exercise 6"),
+                                                      ("ru", "названа только причина остановки", "упражнения 6")])
+def test_exercise_7s_kept_cut_rows_say_what_they_checked_on_a_catch_all(language, checked, asked):
+    """Native read 58 (A1): the same 'stopped: max_tokens' is ✘ in exercise 6 and ✔ in exercise 7. Exercise 7 keeps
+    it a pass (its task checks notebook 6's rules again, on a loop that may come from elsewhere), and its rows say
+    what they checked: the cut answer not passed off as whole, the error's words left to exercise 6."""
+    seven = check_exercise_7(async_loop, language=language)
+    assert seven.ok, str(seven)
+    said = {f.rule: f.detail for f in seven.findings}
+    for rule in ("cut_tool_call", "cut_answer", "context_full"):
+        assert checked in said[rule] and asked in said[rule], (rule, said[rule])
+    assert {"cut_answer", "context_full"} <= set(broken(check_exercise_6(async_loop, language=language)))
+
+
+def test_exercise_6s_strict_cut_rows_are_rules_of_their_own():
+    """Exercise 6 names the strict variants of its cut rules (no state set around the check): check_loop judges the
+    kept rules as exercises 7 and 8 do, and the variants as exercise 6 does."""
+    kept = check_loop(async_loop, rules=["cut_tool_call", "cut_answer", "context_full"], language="en")
+    assert kept.ok, str(kept)
+    strict = check_loop(async_loop, rules=["cut_tool_call_cause", "cut_answer_cause", "context_full_cause"],
+                        language="en")
+    assert broken(strict) == ["cut_answer_cause", "context_full_cause"], str(strict)
+    assert strict.findings[0].status == "not_checked" and "catch-all" in strict.findings[0].detail, str(strict)
+
+
 @pytest.mark.parametrize("gate, rule", [("raise", "refusal_is_error"), ("plain", "refusal_is_error"),
                                         ("all", "approver_asked"), ("none", "approver_asked")])
 def test_exercise_7_names_the_rule_a_wrong_gate_breaks(gate, rule):

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from course_agent.i18n import N_, tr
 
-from ..later_rules import ALL_RULES, asking_the_cause, words
+from ..later_rules import ALL_RULES, STRICT, words
 from ..report import Finding, Report
 from ..scenario import run_scenario
 from .loops import EARLIER, grade_loop
@@ -68,20 +68,15 @@ def check_exercise_6(loop: Callable | None, language: str | None = None, *, step
     the default)."""
     if step not in (1, 2):
         raise ValueError(f"step must be 1 or 2 (2, the default, checks the whole exercise), got {step!r}")
-    with asking_the_cause():  # exercise 6's text asks for an error that says what happened at a cut
-        return _graded(loop, language, step)
-
-
-def _graded(loop: Callable | None, language: str | None, step: int) -> Report:
     if step == 1:
-        return grade_loop(6, loop, language, STEP_1_RULES,
+        return grade_loop(6, loop, language, asking_the_cause(STEP_1_RULES),
                           N_("Not done yet: handle pause_turn, stop_sequence and max_tokens (see the rules marked ✘ "
                              "or – below)."),
                           N_("Of pause_turn, stop_sequence and max_tokens, which means the turn is still going, which "
                              "means the answer is yours, and which means it was cut? The notebook's cells on each of "
                              "them show it."), tasks=STEP_1_TASKS,
                           title=N_("Exercise 6, step 1"), keeps=False)
-    return grade_loop(6, loop, language, RULES,
+    return grade_loop(6, loop, language, asking_the_cause(RULES),
                       N_("Not done yet: handle every stop reason on purpose (see the rules marked ✘ or – below)."),
                       N_("Which stop reasons can a response end with, and which of them mean the answer is finished? "
                          "what_to_do above says what a loop does for each: give each its branch, and a last one for a "
@@ -92,13 +87,18 @@ def _graded(loop: Callable | None, language: str | None, step: int) -> Report:
 def check_fallback(loop: Callable | None, language: str | None = None) -> Report:
     """Notebook 6's optional exercise: exercise 6's loop, a refusal answered once by fallback_model(), every other
     rule kept. A loop that passes is kept for notebook 7 too (it passes exercise 6 as well)."""
-    with asking_the_cause():
-        return grade_loop(6, loop, language, FALLBACK_RULES,
-                          N_("Not done yet: answer a refusal once with the fallback model (see the rules marked ✘ or "
-                             "– below)."),
-                          N_("After a refusal, what does the fallback model need to answer the same question? The "
-                             "same messages, sent once to fallback_model(); a second refusal ends the run with its "
-                             "stop_details."), tasks=TASKS, title=N_("Exercise 6, go deeper: the fallback model"))
+    return grade_loop(6, loop, language, asking_the_cause(FALLBACK_RULES),
+                      N_("Not done yet: answer a refusal once with the fallback model (see the rules marked ✘ or – "
+                         "below)."),
+                      N_("After a refusal, what does the fallback model need to answer the same question? The same "
+                         "messages, sent once to fallback_model(); a second refusal ends the run with its "
+                         "stop_details."), tasks=TASKS, title=N_("Exercise 6, go deeper: the fallback model"))
+
+
+def asking_the_cause(rules: list[str]) -> list[str]:
+    """The rules as exercise 6 judges them: its text asks for an error that says what happened at a cut, so its cut
+    rows are their strict variants (later_rules.CAUSE_ASKED); exercises 7 and 8 keep the rules as they are."""
+    return [STRICT.get(rule, rule) for rule in rules]
 
 
 def _fallback_if_taken(loop: Callable, lang: str) -> tuple[list[Finding], BaseException | None, list[str]]:

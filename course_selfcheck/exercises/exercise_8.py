@@ -6,9 +6,12 @@ Its older form, which notebook 9's exercise still uses (check_rows): `rows` hold
 billed_input) per demo merge request (482-487), the table a team would look at before trusting the reviewer with a
 budget. !482 is reviewed again by the course's reviewer in a fresh sandbox, as a spot check of the learner's figures."""
 
+import functools
+import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from course_agent.i18n import N_, ntr, tr
@@ -165,32 +168,59 @@ def _spot_check(table: Table, lang: str) -> Seen:
     cold: the highest bill the review can have, whatever order the learner ran them in): the same model calls, the
     same verdict, and a bill that billed() of that run's usage can give. A row copied from another merge request, or
     a verdict carried over, shows here."""
-    from course_agent.gitlab import GitLabTools
-    from course_agent.review import review, reviewer_toolbox
-    from course_agent.safety import Verdict
-    from course_sandbox import Sandbox
-
     paired = zip(table.rows, table.prs, strict=False)
     rows = sorted(((pr, row) for row, pr in paired if pr in DEMO_MRS), key=lambda pair: pair[0])
     if not rows:
         return Seen(None, tr("no row for a demo merge request to run again.", lang))
     checked = []
     for pr, target in rows:
-        with Sandbox() as sb:
-            toolbox = reviewer_toolbox(GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project),
-                                       approver=lambda request: Verdict(False, "exercise check",
-                                                                        "a check never merges"))
-            try:
-                again = review(pr, client=sb.client(), toolbox=toolbox, cache=True, language=lang)
-            except Exception as error:
-                return Seen(None, tr("the course's reviewer failed on !{pr}: {error}", lang, pr=pr,
-                                     error=short(error_text(error), 160)))
+        try:
+            again = reviewed_afresh(pr, lang)
+        except Exception as error:
+            return Seen(None, tr("the course's reviewer failed on !{pr}: {error}", lang, pr=pr,
+                                 error=short(error_text(error), 160)))
         wrong = _row_against(pr, target, again, lang)
         if wrong is not None:
             return wrong
         checked.append(pr)
     return Seen(True, tr("run again, !{prs} took the model calls and gave the verdicts your rows say, and billed() of "
                          "their usage can give your figures.", lang, prs=", !".join(str(pr) for pr in checked)))
+
+
+def reviewed_afresh(pr: int, lang: str) -> Any:
+    """The course's reviewer on demo merge request !pr in a fresh sandbox (its cache cold), in `lang`: the
+    AgentResult, read only. What it is is fixed by the language, the model and the demo data, so it is run once per
+    process for each of them (_review_in_a_fresh_sandbox), never kept as figures that could drift."""
+    from course_agent.config import model_id
+
+    return _review_in_a_fresh_sandbox(pr, lang, model_id(), demo_data_version())
+
+
+@functools.cache
+def _review_in_a_fresh_sandbox(pr: int, lang: str, model: str, demo_data: str) -> Any:
+    """reviewed_afresh's run, keyed by what determines it (`model` and `demo_data` are read by the review itself: they
+    are arguments so that a change of either runs it afresh). A review that raises is not kept."""
+    from course_agent.gitlab import GitLabTools
+    from course_agent.review import review, reviewer_toolbox
+    from course_agent.safety import Verdict
+    from course_sandbox import Sandbox
+
+    with Sandbox() as sb:
+        toolbox = reviewer_toolbox(GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project),
+                                   approver=lambda request: Verdict(False, "exercise check", "a check never merges"))
+        return review(pr, client=sb.client(), toolbox=toolbox, cache=True, language=lang)
+
+
+def demo_data_version() -> str:
+    """A digest of the demo GitLab's project (its merge requests, their branches and files): the data every review
+    run again reads."""
+    import course_sandbox.demo_gitlab
+
+    root = Path(course_sandbox.demo_gitlab.__file__).parent / "project"
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def _row_against(pr: int, target: dict, again: Any, lang: str) -> Seen | None:

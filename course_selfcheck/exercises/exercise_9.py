@@ -9,37 +9,30 @@ from course_agent.i18n import N_, tr
 from ..crash import error_text
 from ..later_rules import billed
 from ..report import Report
-from .exercise_8 import Table, _as_number, _costliest, _row, _usage_rows, _verdict_kind, check_rows
+from .exercise_8 import Table, _as_number, _costliest, _row, _usage_rows, _verdict_kind, check_rows, reviewed_afresh
 from .grading import DEMO_MRS, Grade, Requirement, Seen
 from .reading import short
 
 
 def _reviewed_once(table: Table, lang: str) -> Seen:
-    """Each row's bill against the least a first review of that merge request can bill: the six reviewed in order in
-    one fresh sandbox, each review's first request counted as read from the cache whole (the rules a review before it
-    wrote, and more); the rest of its conversation is written to the cache once, at 1.25x. A review run again reads
-    all of it at 0.1x, and bills less."""
-    from course_agent.gitlab import GitLabTools
-    from course_agent.review import review, reviewer_toolbox
-    from course_agent.safety import Verdict
-    from course_sandbox import Sandbox
-
+    """Each row's bill against the least a first review of that merge request can bill: the course's reviewer run
+    again in a fresh sandbox (exercise 8's spot check's run, kept for the process), its first request counted as
+    read from the cache whole (the rules a review before it wrote, and more), so the floor is the same whichever
+    merge requests were reviewed before it; the rest of its conversation is written to the cache once, at 1.25x. A
+    review run again reads all of it at 0.1x, and bills less."""
     rows = {pr: row for row, pr in zip(table.rows, table.prs, strict=False) if pr in DEMO_MRS}
     judged = {pr: _as_number(row.get("billed")) for pr, row in rows.items()
               if (_as_number(row.get("billed")) or 0) > 0 and _verdict_kind(row.get("verdict")) not in (None, "error")}
     if not judged:
         return Seen(None, tr("no row of a demo merge request with a verdict and a bill to compare.", lang))
     least = {}
-    with Sandbox() as sb:
-        toolbox = reviewer_toolbox(GitLabTools(sb.gitlab_url, sb.gitlab_token, sb.project),
-                                   approver=lambda request: Verdict(False, "exercise check", "a check never merges"))
-        for pr in sorted(judged):
-            try:
-                first = _usage_rows(review(pr, client=sb.client(), toolbox=toolbox, cache=True, language=lang).usage)
-            except Exception as error:
-                return Seen(None, tr("the course's reviewer failed on !{pr}: {error}", lang, pr=pr,
-                                     error=short(error_text(error), 160)))
-            least[pr] = (billed(first) - billed(first[:1]) + 0.1 * sum(first[0].values())) * 0.99
+    for pr in sorted(judged):
+        try:
+            first = _usage_rows(reviewed_afresh(pr, lang).usage)
+        except Exception as error:
+            return Seen(None, tr("the course's reviewer failed on !{pr}: {error}", lang, pr=pr,
+                                 error=short(error_text(error), 160)))
+        least[pr] = (billed(first) - billed(first[:1]) + 0.1 * sum(first[0].values())) * 0.99
     again = [pr for pr, mine in judged.items() if mine < least[pr]]
     if again:
         return Seen(False, tr("your table bills {rows}; a first review bills at least {least}: a merge request "

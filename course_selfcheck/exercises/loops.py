@@ -22,7 +22,7 @@ from course_agent.my_code import keep
 
 from .. import judge
 from ..crash import because_raised, crash_report
-from ..later_rules import words
+from ..later_rules import ALL_RULES, words
 from ..report import NOT_CHECKED, Finding, Report
 from ..rules import refused_first
 from ..scenario import Run
@@ -81,6 +81,11 @@ def crashed(run: Run, lang: str) -> Seen | None:
     return Seen(None, because_raised(run.error, lang), raised=run.error)
 
 
+def reported(rule: str) -> str:
+    """The rule a finding is reported under: a strict variant's own rule (exercise 6's cut rows), else itself."""
+    return ALL_RULES[rule].variant_of or rule if rule in ALL_RULES else rule
+
+
 def grade_loop(number: int, loop: Callable | None, language: str | None, rules: list[str], note: str, hint: str,
                own: Requirement[Callable] | None = None, tasks: dict[str, str] | None = None,
                title: str | None = None,
@@ -105,14 +110,15 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
         return not_done_report(title, write_it, lang, [tr(hint, lang)])
     mine = [finding(own, seen, lang)] if own is not None and seen is not None else []
     if seen is not None and seen.raised is not None:
-        kept = [Finding(rule, NOT_CHECKED, because_raised(seen.raised, lang), *words(rule, lang)) for rule in rules]
+        kept = [Finding(reported(rule), NOT_CHECKED, because_raised(seen.raised, lang), *words(rule, lang))
+                for rule in rules]
         return crash_report(title, seen.raised, [*mine, *kept], lang)
     try:
         checked = judge(loop, rules, lang, title)
     except TypeError as error:  # the check cannot call the loop as loop(pr): say how, judge nothing
         return not_done_report(title, str(error), lang, [tr(hint, lang)])
     said = {rule: tr(task, lang) for rule, task in (tasks or {}).items()}
-    theirs = [replace(f, task=said.get(f.rule, "")) for f in checked.findings]
+    theirs = [replace(f, rule=reported(f.rule), task=said.get(reported(f.rule), "")) for f in checked.findings]
     raised, more_hints = checked.raised, []
     for notebook, row in kept:
         again = row.check(loop, lang)
