@@ -935,11 +935,9 @@ TAUGHT_TOGETHER = {
     "refusal": ("refusal_said", N_("A refusal ends the run with its stop_details, never retried on the same model")),
     "cut_tool_call": ("context_full", N_("A cut response (max_tokens, a full context window) is an error, and its "
                                          "tool call never runs")),
-    **{key: (key, rule.title) for key, rule in CAUSE_ASKED.items()},  # a strict variant: its rule's line stands for it
 }
 """Rules the notebooks teach as one idea: the rules card in a notebook's header shows each pair as one line, under
-this title; the checks judge each rule apart, and their reports name both. A strict variant (CAUSE_ASKED) is grouped
-with itself: no line of its own, its rule's line stands for it."""
+this title; the checks judge each rule apart, and their reports name both."""
 
 def words(rule: str, lang: str) -> tuple[str, str, str]:
     """(title, why, where) of a rule in the report's language."""

@@ -149,7 +149,8 @@ def rules_card(number: int, language: str, new_only: bool = False) -> str:
     grouped = {second for second, _ in CARD_GROUPS.values()}
     taught = sorted((rule.notebook, position, CARD_GROUPS[key][1] if key in CARD_GROUPS else rule.title)
                     for position, (key, rule) in enumerate(ALL_RULES.items())
-                    if rule.notebook <= number and key not in EXERCISE_ONLY and key not in grouped)
+                    if rule.notebook <= number and key not in EXERCISE_ONLY and key not in grouped
+                    and not rule.variant_of)  # a strict variant: its rule's line stands for it
     lines = []
     met = {ALL_RULES[key].title: seen for key, seen in MET_BEFORE.items()}
     for taught_in, _, title in taught:
