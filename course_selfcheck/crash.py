@@ -15,9 +15,9 @@ from typing import Any
 
 import anthropic
 
-from course_agent.i18n import tr
+from course_agent.i18n import N_, tr
 
-from .report import Finding, Report
+from .report import Finding, Report, collapsed
 
 BUGS = (TypeError, AttributeError, NameError, LookupError, ImportError, ArithmeticError, AssertionError,
         NotImplementedError, StopIteration, json.JSONDecodeError, UnicodeError)
@@ -65,6 +65,31 @@ def error_text(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+def quoted_error(error: BaseException, limit: int = 240) -> str:
+    """error_text as a report quotes it: a name repeated in a list said once with its count ("get_diff ×20"), then
+    cut to `limit` characters."""
+    said = collapsed(error_text(error))
+    return said if len(said) <= limit else said[: limit - 1] + "…"
+
+
+WHY = (
+    (re.compile(r"'str' object has no attribute '(type|name|id|input|text)'"),
+     N_("The likely cause: the first user message's content is a plain string (the task), not a list of blocks, "
+        "and a loop over a string gives its characters, which have no .{attribute}. Read only the assistant "
+        "messages (message[\"role\"] == \"assistant\"), or check that the content is a list first.")),
+)
+"""The why of a crash a learner often meets, by what the exception says (a msgid with the match's first group)."""
+
+
+def why_raised(error: BaseException, lang: str) -> str:
+    """Why this exception is likely, for the crashes WHY knows; '' otherwise."""
+    for pattern, why in WHY:
+        found = pattern.search(str(error))
+        if found is not None and isinstance(error, AttributeError):
+            return tr(why, lang, attribute=found.group(1))
+    return ""
+
+
 def because_raised(error: BaseException, lang: str) -> str:
     """The detail of a requirement a learner's exception kept from being checked."""
     return tr("because your code raised {error}.", lang, error=type(error).__name__)
@@ -73,9 +98,11 @@ def because_raised(error: BaseException, lang: str) -> str:
 def crash_note(error: BaseException, lang: str) -> str:
     """The paragraph above the findings: the exception (type, message, the learner's line), then what to do."""
     where = learner_line(error, lang)
-    note = tr("Your code raised {error}", lang, error=error_text(error)[:300])
+    note = tr("Your code raised {error}", lang, error=quoted_error(error, 300))
     note += f" ({where})" if where else ""
-    return note + ". " + tr("Fix that first: the requirements it kept from being checked are marked below.", lang)
+    why = why_raised(error, lang)
+    why = f"{why} " if why else ""
+    return note + ". " + why + tr("Fix that first: the requirements it kept from being checked are marked below.", lang)
 
 
 @functools.cache

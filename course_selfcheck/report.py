@@ -63,28 +63,49 @@ class Report:
                   title=self.title, passed=len(self.passed), broken=len(self.broken),
                   unchecked=len(self.not_checked))
 
+    def shared_task(self) -> str:
+        """The task's sentence when every broken row quotes the same one, and more than one row does: said once,
+        under the headline, not under each row ('' otherwise)."""
+        tasks = [f.task for f in self.findings if f.status == BROKEN and f.task]
+        return tasks[0] if len(tasks) >= 2 and len(set(tasks)) == 1 else ""
+
+    def _task_line(self, task: str) -> str:
+        # Russian words it as the task's requirement, not a quote: «Требование задания: при …»
+        return tr("The task says: {task}", self.language, task=task, lowered=_lowered(task))
+
+    def _same_cause(self) -> dict[int, int]:
+        """For a broken row whose "what happened" is word for word an earlier broken row's: that row's number."""
+        first: dict[str, int] = {}
+        same = {}
+        for number, finding in enumerate(self.findings, start=1):
+            if finding.status == BROKEN and finding.detail:
+                same[number] = first.setdefault(finding.detail, number)
+        return {number: earlier for number, earlier in same.items() if earlier != number}
+
     def _lines(self, finding: Finding, number: int) -> list[tuple[str, str]]:
         lang = self.language
         where = f" ({finding.where})" if finding.where else ""
         lines = [("title", f"{_MARKS[finding.status]} {number}. {finding.title or finding.rule}{where}")]
         if finding.status == BROKEN:
-            lines.append(("detail", tr("What happened: ", lang) + finding.detail))
-            if finding.task:
-                # Russian words it as the task's requirement, not a quote: «Требование задания: при …»
-                lines.append(("detail", tr("The task says: {task}", lang, task=finding.task,
-                                           lowered=_lowered(finding.task))))
+            earlier = self._same_cause().get(number)
+            detail = tr("the same cause as requirement {number}", lang, number=earlier) if earlier else finding.detail
+            lines.append(("detail", tr("What happened: ", lang) + collapsed(detail)))
+            if finding.task and finding.task != self.shared_task():
+                lines.append(("detail", self._task_line(finding.task)))
             if finding.why:
                 lines.append(("detail", tr("Why it matters: ", lang) + finding.why))
         elif finding.status == NOT_CHECKED:
-            lines.append(("detail", tr("Not checked: ", lang) + finding.detail))
+            lines.append(("detail", tr("Not checked: ", lang) + collapsed(finding.detail)))
         elif finding.detail:
-            lines.append(("detail", finding.detail))
+            lines.append(("detail", collapsed(finding.detail)))
         return lines
 
     def text(self) -> str:
         out = [self.header()]
         if self.note:
             out.append(self.note)
+        if self.shared_task():
+            out.append(self._task_line(self.shared_task()))
         for number, finding in enumerate(self.findings, start=1):
             for kind, line in self._lines(finding, number):
                 out.append(line if kind == "title" else "     " + line)
@@ -94,15 +115,14 @@ class Report:
     __str__ = __repr__ = text
 
     def _html_items(self, numbered: list[tuple[int, Finding]]) -> str:
-        esc = html.escape
         parts = ["<ol style='margin: 0; padding-left: 0; list-style: none'>"]
         for number, finding in numbered:
             lines = self._lines(finding, number)
             parts.append(f"<li style='margin: 3px 0'><span style='color: {_COLOURS[finding.status]}; "
-                         f"font-weight: 600'>{esc(lines[0][1])}</span>")
+                         f"font-weight: 600'>{_html(lines[0][1])}</span>")
             for _, line in lines[1:]:
                 parts.append(f"<div style='margin-left: 1.6em; color: var(--jp-ui-font-color1, inherit)'>"
-                             f"{esc(line)}</div>")
+                             f"{_html(line)}</div>")
             parts.append("</li>")
         parts.append("</ol>")
         return "".join(parts)
@@ -116,7 +136,9 @@ class Report:
                  f"<div style='font-weight: 600; margin-bottom: 4px'>{esc(self.header())}</div>"]
         if self.note:
             parts.append(f"<div style='margin: 4px 0 6px; padding: 6px 8px; border-left: 3px solid "
-                         f"var(--jp-warn-color1, #f9a825)'>{esc(self.note)}</div>")
+                         f"var(--jp-warn-color1, #f9a825)'>{_html(self.note)}</div>")
+        if self.shared_task():
+            parts.append(f"<div style='margin: 4px 0 6px'>{_html(self._task_line(self.shared_task()))}</div>")
         numbered = list(enumerate(self.findings, start=1))
         passed = [(n, f) for n, f in numbered if f.status == PASSED]
         rest = [(n, f) for n, f in numbered if f.status != PASSED]
@@ -130,7 +152,7 @@ class Report:
             parts.append(self._html_items(numbered))
         for hint in self.hints:
             parts.append(f"<details style='margin-top: 4px'><summary>{esc(tr('Hint', self.language))}</summary>"
-                         f"<div style='margin-left: 1.2em'>{esc(_capitalised(hint))}</div></details>")
+                         f"<div style='margin-left: 1.2em'>{_html(_capitalised(hint))}</div></details>")
         parts.append("</div>")
         return "".join(parts)
 
@@ -147,3 +169,23 @@ def _capitalised(text: str) -> str:
 def _lowered(text: str) -> str:
     """A sentence's first letter in lower case after a colon, unless its first word is a name or code."""
     return text[:1].lower() + text[1:] if _CAPITALISED.match(text) else text
+
+
+_CODE = re.compile(r"`([^`\n]+)`")
+_RUN = re.compile(r"(?<![\w.])([A-Za-z_]\w+)((?:, \1(?!\w)){2,})(, \w*…|, \w*\.\.\.)?")
+
+
+def _html(text: str) -> str:
+    """A line of the report in HTML: escaped, with `code` in backticks shown as code, not as backticks."""
+    return _CODE.sub(r"<code>\1</code>", html.escape(text))
+
+
+def collapsed(text: str) -> str:
+    """A quoted list that repeats one name (a cap error's "20 tool calls (get_diff, get_diff, …)") said once with its
+    count: "get_diff ×20"; when the quote was cut inside the run, its first three and "…", as the count is not known."""
+    def one(match: re.Match) -> str:
+        name, run, cut = match.group(1), match.group(2), match.group(3)
+        if cut:
+            return f"{name}, {name}, {name}, …"
+        return f"{name} ×{run.count(', ') + 1}"
+    return _RUN.sub(one, text)

@@ -121,3 +121,29 @@ def test_stop_iteration_from_next_is_a_crash_not_a_refusal_handled():
     report = check_loop(takes_the_first_text, rules=["refusal", "returns_answer"])
     assert isinstance(report.raised, StopIteration), report.text()
     assert report.passed == ["returns_answer"] and report.not_checked == ["refusal"], report.text()
+
+
+def test_a_walk_over_every_message_is_told_why_it_crashed():
+    """'str' object has no attribute 'type' in a walk over the messages: the first user message's content is a
+    string. The crash report says so (instructor read 58)."""
+    from course_agent.solutions import reference, solution_code
+    from course_selfcheck.loop_exercises import check_exercise_3
+
+    namespace = reference(3)
+    source = solution_code(3).replace('        if message["role"] == "assistant":\n            names +=',
+                                         "        names +=")
+    assert 'if message["role"]' not in source
+    exec(compile(source, "<exercise 3 walked over every message>", "exec"), namespace)
+    for language, why in (("en", "the first user message's content is a plain string"),
+                          ("ru", "content первого сообщения от user — обычная строка")):
+        report = check_exercise_3(namespace["review_pull_request"], language=language)
+        assert isinstance(report.raised, AttributeError) and why in report.note, report.text()
+
+
+def test_a_name_repeated_in_a_quote_is_said_with_its_count():
+    from course_selfcheck.report import collapsed
+
+    assert collapsed("20 tool calls (" + ", ".join(["get_diff"] * 20) + ")") == "20 tool calls (get_diff ×20)"
+    cut = "20 tool calls (" + ", ".join(["get_diff"] * 19) + ", get_…"
+    assert collapsed(cut) == "20 tool calls (get_diff, get_diff, get_diff, …"
+    assert collapsed("4 tool calls (get_diff, get_diff, read_file, read_file)").endswith("read_file, read_file)")

@@ -148,7 +148,23 @@ def test_exercise_1_wrong_stop_sequence(client):
 def test_exercise_1_no_stop_sequence(client):
     response = client.messages.create(model=model_id(), max_tokens=200,
                                       messages=[{"role": "user", "content": "Count from 1 to 10."}])
-    assert_only_broken(check_exercise_1(response), "stop_reason", "stop_sequence", "text")
+    report = check_exercise_1(response)
+    assert_only_broken(report, "stop_reason", "stop_sequence", "text")
+    # one cause, said once: the task under the headline, requirements 2 and 3 pointing at 1, one hint
+    assert report.text().count("The task says") == 1 and report.text().count("the same cause as requirement 1") == 2
+    assert len(report.hints) == 1 and "stop_sequences=" in report.hints[0], report.text()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_1_a_budget_that_ran_out_says_raise_max_tokens(client, language):
+    """max_tokens=5 with the right stop sequence: the budget (thinking included) ran out first, and the one hint is to
+    raise max_tokens, not to pass the stop sequence the learner passed."""
+    response = client.messages.create(model=model_id(), max_tokens=5, stop_sequences=["5"],
+                                      messages=[{"role": "user", "content": "Count from 1 to 10."}])
+    report = check_exercise_1(response, language=language)
+    assert_only_broken(report, "stop_reason", "stop_sequence", "text")
+    assert len(report.hints) == 1 and "max_tokens" in report.hints[0] and "stop_sequences=" not in report.hints[0]
+    assert "'max_tokens'" in report.findings[0].detail, report.text()
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])

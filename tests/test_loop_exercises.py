@@ -177,6 +177,36 @@ def test_exercise_5_a_failure_says_its_type_and_message_and_stays_its_own():
     report = check_exercise_5(whole_turn["review_safely"])
     assert report.broken == ["says_what_failed", "errors_are_results"], report.text()
     assert "keep their results" in report.findings[0].detail, report.text()
+    # the hint names this mistake, and the rule broken by the same cause says so instead of repeating it
+    assert "inside the function each thread runs" in report.hints[0], report.text()
+    assert "What happened: the same cause as requirement 1" in report.text(), report.text()
+    assert report.text().count("The task says") == 1, report.text()
+
+
+def test_exercise_4_an_order_failure_hints_at_as_completed():
+    """Results gathered with as_completed come back in the order the calls finish: the hint says so, not the general
+    "where do the calls run one after another"."""
+    from concurrent.futures import as_completed
+
+    namespace = reference(4)
+    tool_result = namespace["tool_result"]
+
+    def run_all(calls):
+        with ThreadPoolExecutor() as pool:
+            return [f.result() for f in as_completed([pool.submit(tool_result, c) for c in calls])]
+
+    namespace["run_all"] = run_all
+    report = check_exercise_4(namespace["review_concurrently"])
+    assert report.broken == ["concurrent"], report.text()
+    assert report.hints[0].startswith("Keep the results in the calls' order: as_completed"), report.text()
+
+
+@pytest.mark.parametrize("number, loop", [(3, "review_pull_request"), (4, "review_concurrently"),
+                                          (5, "review_safely")])
+def test_a_passed_loop_exercise_says_done(number, loop):
+    check = {3: check_exercise_3, 4: check_exercise_4, 5: check_exercise_5}[number]
+    report = check(reference(number, "ru")[loop], language="ru")
+    assert report.ok and report.note.startswith("Готово: все требования проверены и выполнены. "), report.text()
 
 
 def test_a_history_shared_by_every_call_of_the_loop_is_seen():

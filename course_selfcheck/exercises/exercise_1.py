@@ -34,19 +34,39 @@ RANGE = re.compile(r"(\d+)\s*(?:to|through|until|до|по|-|–|—)\s*(\d+)", 
 """A range the request names in figures ("from 1 to 10", «от 1 до 10»): it must be 1 to 10."""
 
 
-@requirement("stop_reason", N_("stop_reason is \"stop_sequence\""),
+CUT_HINT = N_("Raise max_tokens (200 is plenty): it is the budget of the whole answer, thinking included, and it ran "
+             "out before the count reached 5, so no stop sequence could be met.")
+
+
+def _no_sequence_met(seen: Counting, lang: str) -> str:
+    """Requirement 1's detail when no stop sequence was met: said once, and requirements 2 and 3, broken by the same
+    cause, say the same (the report shows them as "the same cause as requirement 1", without hints of their own)."""
+    if seen.stop_reason == "max_tokens":
+        return tr("stop_reason is 'max_tokens': the budget (max_tokens, thinking included) ran out before the count "
+                  "reached 5.", lang)
+    if seen.stop_reason == "end_turn" and seen.stop_sequence is None:
+        return tr("stop_reason is 'end_turn': the model wrote its whole answer, and no stop sequence was met.", lang)
+    return ""
+
+
+@requirement("stop_reason", N_("stop_reason is 'stop_sequence'"),
              N_("Pass stop_sequences=[\"5\"] to messages.create: the model stops as soon as it would write one of "
-                "them, and stop_reason says \"stop_sequence\". \"end_turn\" means it was never met."), task=TASK)
+                "them, and stop_reason is 'stop_sequence'. 'end_turn' means none was met."), task=TASK)
 def _reason(seen: Counting, lang: str) -> Seen:
-    return Seen(seen.stop_reason == "stop_sequence", tr("stop_reason is {value}.", lang, value=short(seen.stop_reason)))
+    if seen.stop_reason == "max_tokens":  # what to fix first: the budget, not the stop sequence (it may be right)
+        return Seen(False, _no_sequence_met(seen, lang), hint=CUT_HINT)
+    said = _no_sequence_met(seen, lang) or tr("stop_reason is {value}.", lang, value=short(seen.stop_reason))
+    return Seen(seen.stop_reason == "stop_sequence", said)
 
 
-@requirement("stop_sequence", N_("stop_sequence is \"5\""),
+@requirement("stop_sequence", N_("stop_sequence is '5'"),
              N_("stop_sequence names which of your stop sequences was met. To stop right before 5, the stop "
-                "sequence is exactly \"5\"."), task=TASK)
+                "sequence is exactly '5'."), task=TASK)
 def _sequence(seen: Counting, lang: str) -> Seen:
     said = seen.stop_sequence  # "5", and the 5 with the spaces or punctuation around it: " 5", "5,", "\n5"
     met = isinstance(said, str) and re.fullmatch(r"[\W_]*5[\W_]*", said) is not None
+    if not met and _no_sequence_met(seen, lang):
+        return Seen(False, _no_sequence_met(seen, lang), hint="")
     return Seen(met, tr("stop_sequence is {value}.", lang, value=short(seen.stop_sequence)))
 
 
@@ -65,7 +85,10 @@ def _text(seen: Counting, lang: str) -> Seen:
             asked_range is not None and (asked_range.group(1), asked_range.group(2)) != ("1", "10"))):
         return Seen(False, tr("you asked: {asked}; the task asks the model to count from 1 to 10.", lang,
                               asked=short(seen.asked, 80)))
-    return Seen(counted and 5 not in numbers, tr("the text is {value}.", lang, value=short(written)))
+    ok = counted and 5 not in numbers
+    if not ok and _no_sequence_met(seen, lang):
+        return Seen(False, _no_sequence_met(seen, lang), hint="")
+    return Seen(ok, tr("the text is {value}.", lang, value=short(written)))
 
 
 REQUIREMENTS = (_reason, _sequence, _text)
@@ -123,4 +146,4 @@ def check_exercise_1(counting: Any, language: str | None = None) -> Report:
                                                "client.messages.create(...)."))
         return g.report()
     g.run(REQUIREMENTS, seen)
-    return g.report(tr("The stop sequence \"5\" is not in the text: the model stopped before writing it.", g.lang))
+    return g.report(tr("The stop sequence '5' is not in the text: the model stopped before writing it.", g.lang))

@@ -6,6 +6,8 @@ import inspect
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
 
 from course_agent.i18n import N_, ntr, tr
 
@@ -16,6 +18,8 @@ from ..scenario import Run, run_scenario
 from ..wire import tool_uses
 from .grading import Requirement, Seen
 from .loops import UNTOUCHED, crashed, grade_loop
+
+DONE = N_("Done: every requirement was checked and met.")
 
 CAP = 2
 """The cap the exercise's run is given: a right loop raises its cap error after this many answered calls."""
@@ -183,6 +187,30 @@ HINT = N_("Count the tool_use blocks in the assistant messages of `messages`, an
           "raising.")
 
 
+def grade_own_loop(number: int, loop: Callable | None, language: str | None, rules: list[str], note: str, hint: str,
+                   own: Requirement[Callable], done: str, **more: Any) -> Report:
+    """grade_loop for an exercise with a requirement of its own (3, 4, 5), with two things more: when the own
+    requirement names the mistake it found (Seen.hint, a msgid), that hint replaces the exercise's general one; and a
+    report in which every requirement is met opens with "Done:" and `done` (a msgid), as exercises 1 and 2 do."""
+    seen: list[Seen] = []
+
+    def judged(checked: Callable, lang: str) -> Seen:
+        seen.append(own.check(checked, lang))
+        return seen[-1]
+
+    report = grade_loop(number, loop, language, rules, note, hint, replace(own, check=judged), **more)
+    lang = report.language
+    specific = seen[0].hint if seen and seen[0].ok is False else None
+    if specific and report.hints and report.hints[0] == tr(hint, lang):
+        report.hints[0] = tr(specific, lang)
+    if report.ok:
+        said = f"{tr(DONE, lang)} {tr(done, lang)}"
+        report.note = f"{said}\n\n{report.note}" if report.note else said
+    return report
+
+
 def check_exercise_3(loop: Callable | None, language: str | None = None) -> Report:
     """The cap's error names how many tool calls the loop made and which tools: run on !484, max_iterations=2."""
-    return grade_loop(3, loop, language, ["whole_response", "cap", "returns_answer"], NOTE, HINT, CAP_MESSAGE)
+    return grade_own_loop(3, loop, language, ["whole_response", "cap", "returns_answer"], NOTE, HINT, CAP_MESSAGE,
+                          N_("When the loop reaches its cap, its error says what the run was doing: how many tool "
+                             "calls, and which tools."))

@@ -17,8 +17,9 @@ from ..report import Report
 from ..rules import mispaired
 from ..scenario import Run, Sandboxes, run_scenario
 from ..wire import results_for, tool_uses
+from .exercise_3 import grade_own_loop
 from .grading import Requirement, Seen
-from .loops import crashed, grade_loop
+from .loops import crashed
 
 SLOW_READ = 1.0
 """Seconds the sandbox holds each file read in notebook 4's scenario."""
@@ -73,6 +74,11 @@ def _watched(loop: Callable, misbehave: tuple[str, ...], **held: float) -> tuple
     return run, watch
 
 
+ORDER_HINT = N_("Keep the results in the calls' order: as_completed gives them in the order the calls finish (and a "
+                "sort puts them in its own); pool.map, as run_all uses it, gives them in the calls' order, whichever "
+                "call finishes first.")
+
+
 def _concurrent(loop: Callable, lang: str) -> Seen:
     # the turn of reads comes the other way round: results sorted back (by path, say) are seen out of order
     run, watch = _watched(loop, ("reversed_calls",), slow_files=SLOW_READ)
@@ -91,7 +97,7 @@ def _concurrent(loop: Callable, lang: str) -> Seen:
     if len(reads) < 2:
         return Seen(None, tr("the turn read fewer than two files", lang))
     if sent != ids or out_of_order(run):
-        return Seen(False, tr("the results came back in another order than the calls", lang))
+        return Seen(False, tr("the results came back in another order than the calls", lang), hint=ORDER_HINT)
     if wrong is not None:
         return Seen(False, wrong)
     figures = {"seconds": f"{SLOW_READ:g}", "most": most}
@@ -135,7 +141,7 @@ def _tools_concurrent(loop: Callable, lang: str) -> Seen | None:
         return None
     names = sorted({str(u.get("name")) for u in tool_uses(turn[1])})
     if out_of_order(run):
-        return Seen(False, tr("the results came back in another order than the calls", lang))
+        return Seen(False, tr("the results came back in another order than the calls", lang), hint=ORDER_HINT)
     asked = {FILES in e.path for e in run.gitlab_between(run.calls[turn[0]], run.calls[turn[0] + 1])}
     if len(names) >= 2 and len(asked) < 2:  # a call answered without GitLab (a repeated call from the loop's memo)
         return Seen(None, tr("in the turn of several calls ({tools}) one tool's call sent GitLab no request (a "
@@ -162,5 +168,6 @@ HINT = N_("Where in your loop do the calls of a turn run one after another? What
 
 def check_exercise_4(loop: Callable | None, language: str | None = None) -> Report:
     """The calls of one turn run concurrently, in order, with all results in one message."""
-    return grade_loop(4, loop, language, ["whole_response", "one_message", "cap", "returns_answer"], NOTE, HINT,
-                      CONCURRENT, tasks={"one_message": TASK})
+    return grade_own_loop(4, loop, language, ["whole_response", "one_message", "cap", "returns_answer"], NOTE, HINT,
+                          CONCURRENT, N_("The calls of a turn ran at the same time, and their results went back in one "
+                                         "message, in the calls' order."), tasks={"one_message": TASK})

@@ -158,6 +158,12 @@ TASK = N_("Write run_tool_missing_file: a run_tool_safely in which read_file alw
                 "exception inside run_tool and name it in the content."),
              task=TASK)
 def _read_file_error(seen: Seen5, lang: str) -> Seen:
+    escaped = [seen.probes[key][1] for key in READ_PROBES]
+    if all(error is not None for error in escaped):  # one mistake, said once rather than for each path
+        return Seen(False, tr("run_tool(\"read_file\", ...) raised {error} for every path it was given ({paths}): the "
+                              "exception escaped the dispatcher.", lang,
+                              error=", ".join(dict.fromkeys(type(e).__name__ for e in escaped if e is not None)),
+                              paths=", ".join(dict.fromkeys(READ_PROBES.values()))))
     read_calls = []
     for key, path in READ_PROBES.items():
         what = f"run_tool(\"read_file\", {{\"path\": \"{path}\", \"ref\": \"main\"}})"

@@ -14,11 +14,12 @@ from course_agent.i18n import N_, tr
 
 from ..report import BROKEN, Report
 from ..rules import FAILING_TURN, others_spoiled, returns_answer, short_value, without_arguments
-from ..scenario import run_scenario
+from ..scenario import Run, run_scenario
 from ..wire import results_for, tool_uses
+from .exercise_3 import grade_own_loop
 from .exercise_4 import CONCURRENT, out_of_order
 from .grading import Requirement, Seen
-from .loops import crashed, grade_loop, untouched
+from .loops import crashed, untouched
 
 NAMES_IT = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b")
 """An exception's type as its name is written (TypeError, KeyError, GitlabGetError): a tool that reads its input its
@@ -61,7 +62,7 @@ def _each_call_its_own(loop: Callable, lang: str) -> Seen:
                               said=said[:120]))
     spoiled = others_spoiled(run, lang)
     if spoiled:
-        return Seen(False, spoiled)
+        return Seen(False, spoiled, hint=WHOLE_TURN_HINT if _one_error_for_all(run, i, turn[1]) else None)
     if out_of_order(run):  # notebook 4's order, kept when a call fails: a failed result is not sent last
         return Seen(False, tr("in the turn where one call failed, the results came back in another order than the "
                               "calls: each result keeps its call's place, a failed one too", lang))
@@ -77,6 +78,18 @@ def _each_call_its_own(loop: Callable, lang: str) -> Seen:
         if more is not None:  # shown and met: said; a run that did not show it is not claimed
             seen.append(more.detail)
     return Seen(True, "; ".join(seen))
+
+
+WHOLE_TURN_HINT = N_("Every result of that turn carries the same error: your try wraps the whole turn. Put it inside "
+                     "the function each thread runs (tool_result), around one call, so that each call's failure is "
+                     "its own.")
+
+
+def _one_error_for_all(run: Run, i: int, reply: dict) -> bool:
+    """Every result of the turn `reply` (call i's answer) is an error, the same one: a try around the whole turn."""
+    results = results_for(run.calls[i + 1].body, [u.get("id") for u in tool_uses(reply)])
+    said = {str(r.get("content")) for r in results if r.get("is_error") is True}
+    return len(results) >= 2 and len(said) == 1 and all(r.get("is_error") is True for r in results)
 
 
 MISSING = 999
@@ -163,4 +176,6 @@ EACH_CALL = Requirement(
 
 def check_loop_5(loop: Callable | None, language: str | None = None) -> Report:
     """Your loop of notebook 4, with a failing tool's error sent back as a result (is_error) instead of raised."""
-    return grade_loop(5, loop, language, RULES, NOTE, HINT, EACH_CALL, tasks=TASKS, kept=((4, CONCURRENT),))
+    return grade_own_loop(5, loop, language, RULES, NOTE, HINT, EACH_CALL,
+                          N_("A failing tool went back to the model as its call's result, naming the error, and the "
+                             "review went on."), tasks=TASKS, kept=((4, CONCURRENT),))
