@@ -18,7 +18,7 @@ import anthropic
 from course_agent.i18n import N_, ntr, tr
 
 from . import approvers
-from .crash import because_raised, is_crash
+from .crash import because_raised, is_crash, quoted_error
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding
 from .scenario import Run, Sandboxes, file_key, run_scenario
 from .wire import (
@@ -119,8 +119,8 @@ def how_it_ended(run: Run, lang: str) -> str:
 
 
 def short_error(error: BaseException) -> str:
-    said = str(error)
-    return f"{type(error).__name__}: {said[:240]}{'…' if len(said) > 240 else ''}"
+    """The learner's error as a row quotes it: a repeated name said once with its count ("get_diff ×20")."""
+    return quoted_error(error, limit=260)
 
 
 def short_value(value: object) -> str:
