@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from . import thinking
+from . import receipts, thinking
 from .block_encoding import Encoded, encode
 from .errors import invalid
 
@@ -127,8 +127,14 @@ def check_tool_pairing(turns: list[Turn]) -> None:
                 )
 
 
-def check_thinking(turns: list[Turn], thinking_enabled: bool) -> None:
-    """Thinking blocks come back exactly as sent, and a tool-use turn keeps its thinking while thinking is on."""
+def check_thinking(turns: list[Turn], mode: str) -> None:
+    """Thinking blocks come back exactly as sent, and a tool-use turn keeps its thinking while thinking is on.
+
+    Manual thinking (`enabled`) wants the thinking block first in any tool-use turn before its results. Adaptive
+    thinking may have thought nothing on a turn (docs: "a simple request can produce no thinking block"), so there
+    a turn without thinking is refused only when it had some: a thinking block moved behind the turn's other
+    blocks, or dropped from an answer this sandbox gave (docs, Fable 5 migration guide: "The API rejects edited,
+    reordered, or partially dropped thinking blocks with a 400 error")."""
     assistants = [k for k, t in enumerate(turns) if t.role == "assistant"]
     for k in assistants:
         turn = turns[k]
@@ -138,15 +144,26 @@ def check_thinking(turns: list[Turn], thinking_enabled: bool) -> None:
                 if latest:
                     raise invalid(THINKING_MODIFIED.format(i=i, j=j))
                 raise invalid(f"messages.{i}.content.{j}: Invalid `signature` in `thinking` block")
-    if not thinking_enabled or not assistants:
+    if mode == "disabled" or not assistants:
         return
     k = assistants[-1]
     turn = turns[k]
     in_tool_loop = k + 1 < len(turns) and turns[k + 1].of_type("tool_result")
     if in_tool_loop and turn.of_type("tool_use"):
         first = turn.blocks[0].get("type")
-        if first not in ("thinking", "redacted_thinking"):
+        if first not in THINKING_TYPES and (mode == "enabled" or _had_thinking(turn)):
             raise invalid(THINKING_MISSING.format(i=turn.origin[0][0], found=first))
+
+
+THINKING_TYPES = ("thinking", "redacted_thinking")
+
+
+def _had_thinking(turn: Turn) -> bool:
+    """The turn holds a thinking block out of its place, or answers this sandbox gave for its calls had one."""
+    if any(b.get("type") in THINKING_TYPES for b in turn.blocks):
+        return True
+    return any((answer := receipts.answer_with_tool_use(b.get("id"))) is not None and answer.thinking
+               for b in turn.of_type("tool_use"))
 
 
 BINDING_BETA = "thinking-binding-controls-2026-08-01"

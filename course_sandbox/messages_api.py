@@ -95,9 +95,7 @@ class MessagesApi:
         request_rules.check(request)
         turns = request.turns
         check_tool_pairing(turns)
-        # Only manual thinking requires the thinking block back before a tool result: an adaptive turn may
-        # have had none (docs: "a simple request can produce no thinking block").
-        check_thinking(turns, request.thinking_mode == "enabled")
+        check_thinking(turns, request.thinking_mode)
         turns, transformed = check_thinking_binding(request, turns)
         return turns, (transformed if BINDING_BETA in request.betas else None)
 

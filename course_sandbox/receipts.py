@@ -26,6 +26,9 @@ class Receipt:
     """The ids of its tool_use blocks, in order (each unique: a history's message can be traced to its answer)."""
     asked: str = ""
     """The text of the request's last user message: what the answer answered."""
+    thinking: int = 0
+    """How many thinking and redacted_thinking blocks it carried: a tool-use turn sent back without them was
+    changed (the API refuses a dropped or reordered thinking block)."""
 
 
 _answers: "OrderedDict[str, list[Receipt]]" = OrderedDict()
@@ -38,7 +41,8 @@ def keep(message: dict, asked: str = "") -> None:
     content = message.get("content", [])
     texts = tuple(b.get("text", "") for b in content if b.get("type") == "text")
     uses = tuple(str(b.get("id")) for b in content if b.get("type") == "tool_use")
-    receipt = Receipt(message.get("stop_reason"), message.get("stop_sequence"), texts, uses, asked)
+    thought = sum(b.get("type") in ("thinking", "redacted_thinking") for b in content)
+    receipt = Receipt(message.get("stop_reason"), message.get("stop_sequence"), texts, uses, asked, thought)
     with _lock:
         for use in uses:
             _by_tool_use[use] = receipt

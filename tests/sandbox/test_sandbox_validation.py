@@ -133,6 +133,46 @@ def test_dropped_thinking_block(client):
     )
 
 
+def _a_tool_turn_with_thinking(client) -> tuple[list[dict], object]:
+    """A real answer of today's model (adaptive thinking on by default) that thought and then called a tool."""
+    messages = [{"role": "user", "content": "Review PR #482: get its diff first."}]
+    for _ in range(3):
+        answer = create(client, messages, tools=TOOLS, max_tokens=4000)
+        kinds = [b.type for b in answer.content]
+        if "tool_use" in kinds and "thinking" in kinds:
+            return messages, answer
+        messages = [{"role": "user", "content": "Think about it, then call get_diff for PR 482."}]
+    pytest.fail(f"no thinking tool-use answer to send back: {kinds}")
+
+
+def _sent_back(messages: list[dict], blocks: list) -> list[dict]:
+    results = [{"type": "tool_result", "tool_use_id": b.id, "content": "diff"} for b in blocks if b.type == "tool_use"]
+    return [*messages, {"role": "assistant", "content": [b.model_dump() for b in blocks]},
+            {"role": "user", "content": results}]
+
+
+def test_adaptive_thinking_dropped_or_moved_is_refused(client):
+    """Docs (Fable 5 migration guide): "The API rejects edited, reordered, or partially dropped thinking blocks
+    with a 400 error" - adaptive thinking too, when the answer had the block; sent back whole, it is taken."""
+    messages, answer = _a_tool_turn_with_thinking(client)
+    thought = [b for b in answer.content if b.type == "thinking"]
+    rest = [b for b in answer.content if b.type != "thinking"]
+    for blocks in (rest, [*rest, *thought]):
+        error = rejection(client, _sent_back(messages, blocks), tools=TOOLS, max_tokens=4000)
+        assert error.body["error"]["message"].startswith(
+            f"messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{rest[0].type}`. "
+            "When `thinking` is enabled, a final `assistant` message must start with a thinking block")
+    assert create(client, _sent_back(messages, answer.content), tools=TOOLS, max_tokens=4000).stop_reason
+
+
+def test_adaptive_turn_that_thought_nothing_is_taken(client):
+    """Adaptive thinking may think nothing on a turn (docs: "a simple request can produce no thinking block"): a
+    tool-use turn the sandbox never sent, with no thinking block, is not taken for a dropped one."""
+    messages = [{"role": "user", "content": "Review PR #482"}, {"role": "assistant", "content": [USE]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a", "content": "diff"}]}]
+    assert create(client, messages, tools=TOOLS, max_tokens=4000).stop_reason
+
+
 def test_max_tokens_above_the_model_limit(client):
     error = rejection(client, [{"role": "user", "content": "hi"}], max_tokens=1_000_000)
     assert error.body["error"]["message"] == (
