@@ -647,12 +647,12 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # - an edited block (its text or its `signature` changed) is refused with a 400:
 #   `thinking or redacted_thinking blocks in the latest assistant message cannot be modified` (optional notebook 11
 #   shows it);
-# - under manual thinking (`"type": "enabled"`, on older models), a tool-use turn sent back without its thinking block
-#   is refused too: `Expected thinking or redacted_thinking, but found tool_use`;
-# - the docs also name reordered and partly dropped blocks among those the API refuses. The course's sandbox does not
-#   refuse all of them: under adaptive thinking it takes a turn whose thinking block is gone, since a turn may have had
-#   none. The self-check of your loop (from notebook 3 on, the first rule on the card) reports a thinking block that
-#   did not go back as it came.
+# - a tool-use turn sent back with its thinking block dropped, or moved behind the other blocks, is refused too:
+#   `Expected thinking or redacted_thinking, but found tool_use` (the docs: "edited, reordered, or partially dropped
+#   thinking blocks" are a 400). Under adaptive thinking a turn may have had no thinking block at all: that turn goes
+#   back as it is;
+# - the self-check of your loop (from notebook 3 on, the first rule on the card) names the block that did not go back
+#   as it came.
 #
 # So the rule stays simple: send back what came.
 
@@ -666,12 +666,12 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # - изменённый блок (его текст или `signature`) API отклоняет с ошибкой 400:
 #   `thinking or redacted_thinking blocks in the latest assistant message cannot be modified` (это показывает
 #   необязательный блокнот 11);
-# - при ручном режиме рассуждений (`"type": "enabled"`, у старых моделей) отклоняется и ход с вызовом инструмента,
-#   который вернули без его блока рассуждения: `Expected thinking or redacted_thinking, but found tool_use`;
-# - переставленные и частично выброшенные блоки документация тоже называет среди тех, что API отклоняет. Песочница
-#   курса отклоняет не все такие случаи: при адаптивных рассуждениях она принимает ход, из которого блок рассуждения
-#   выброшен, ведь в ходе его могло и не быть. Самопроверка вашего цикла (с блокнота 3, первое правило в карточке)
-#   сообщает о блоке рассуждения, который вернулся не в том виде, в каком пришёл.
+# - отклоняется и ход с вызовом инструмента, из которого блок рассуждения выбросили или переставили за другие блоки:
+#   `Expected thinking or redacted_thinking, but found tool_use` (в документации: изменённые, переставленные и
+#   частично выброшенные блоки рассуждения — это ошибка 400). При адаптивных рассуждениях в ходе может вовсе не быть
+#   блока рассуждения: такой ход возвращается как есть;
+# - самопроверка вашего цикла (с блокнота 3, первое правило в карточке) называет блок, который вернулся не в том
+#   виде, в каком пришёл.
 #
 # Так что правило остаётся простым: возвращайте то, что пришло.
 
