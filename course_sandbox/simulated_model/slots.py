@@ -407,6 +407,8 @@ class RequestHints:
             stretch = _end_of_a_movement(name, self.evidence.text)  # "pickup_address": «от улицы Ленина, 5 до …»
             if stretch and len(stretch) <= 120 and is_valid(schema, stretch.strip(" ,.")):
                 found = stretch.strip(" ,.")
+        if found is MISSING and index is None and not any(self.parents) and not self.scope:
+            found = self._named_thing(name, schema)
         found = self._house_number(name, schema, found)
         found = self._source_language(name, schema, found)
         found = zones.zoned(found, schema, self.evidence.text)
@@ -439,6 +441,55 @@ class RequestHints:
         value = seconds / per
         value = int(value) if value == int(value) else value
         return value if is_valid(schema, value) else MISSING
+
+    def _named_thing(self, name: str, schema: dict) -> Any:
+        """A plain string field the readers left to a placeholder (`branch`, `route`, `centre`, `position`, `museum`,
+        `car_model`) takes a proper name the request writes and no other field took: the one that holds the field's
+        own word ("Riverside Leisure Centre" for `centre`), stands beside a word of the field or its description
+        ("the Millbrook library" for a library `branch`, "the Senior Data Engineer role" for `position`), ends the
+        movement the field names ("to Bainbridge" for `to`), or the only one left. MISSING when none fits."""
+        if "string" not in _types(schema) or {"enum", "format", "pattern", "const"} & set(schema) \
+                or self._kind(name, schema) not in (None, "text", "name", "place", "address", "email", "id", "term"):
+            return MISSING
+        text = self.evidence.text
+        kind = self._kind(name, schema)
+        if kind == "email" and (self.evidence.of("email") or _end_of_a_movement(name, text) is None or re.search(
+                r"e-?mail|почт|@", f"{name} {schema.get('description') or ''}", re.I)):
+            return MISSING  # a recipient nobody named waits for the address a lookup returns
+        taken = {str(v) for values in self.taken.values() for v in values}
+        bound = {str(b.value) for other, b in self.binding().items() if other != name and b.strong} \
+            if self.fields else set()
+        candidates = [c for c in _unique([*self.evidence.of("venue"), *self.evidence.of("proper")])
+                      if isinstance(c, str) and c not in taken and c not in bound
+                      and not any(c in t or t in c for t in taken | bound if len(t) > 2)]
+        if not candidates:
+            return MISSING
+        own = stems(f"{name} {schema.get('description') or ''}", synonyms=True) | stems(" ".join(_FIELD_KIN.get(
+            name.lower().rsplit("_", 1)[-1], ())))
+
+        def affinity(candidate: str) -> int:
+            score = 2 * len(overlap(stems(candidate), own))
+            at = text.find(candidate)
+            after = text[at + len(candidate): at + len(candidate) + 30] if at >= 0 else ""
+            before = text[max(0, at - 30): at] if at >= 0 else ""
+            near = stems(" ".join(re.findall(r"[^\W\d_]+", after)[:2] + re.findall(r"[^\W\d_]+", before)[-2:]))
+            score += 2 * len(overlap(near, own))
+            end = _end_of_a_movement(name, text)
+            if end and candidate in end:
+                score += 3
+            if candidate in self.evidence.of("venue") and "venue" in self.named | {"venue"} \
+                    and proper_names.names_a_venue(name, str(schema.get("description") or "")):
+                score += 1
+            return score
+
+        scored = sorted(((affinity(c), i, c) for i, c in enumerate(candidates)), key=lambda x: (-x[0], x[1]))
+        best_score, _, best = scored[0]
+        if best_score <= 0 and (len(candidates) > 1 or kind not in (None, "text")):
+            return MISSING  # "Translate 'salt' into French": French is no city for get_weather
+        if self.evidence.lang == "ru":
+            best = proper_names.nominative(best, text)
+        self.taken.setdefault("name", set()).add(best)
+        return best if is_valid(schema, best) else MISSING
 
     def _house_number(self, name: str, schema: dict, found: Any) -> Any:
         """A street read without the house number after its comma («ул. Ленина, 15»): the two together, for an
@@ -1084,6 +1135,17 @@ _TO_END = re.compile(r"^(?:recipient|receiver|to|destination|target|consignee|dr
 _MOVEMENT = re.compile(r"\bfrom\s+(?P<a>[^.!?;]{2,200}?)\s+to\s+(?P<b>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)|"
                        r"(?<!\w)от\s+(?P<ra>[^.!?;]{2,200}?)\s+(?:для|к|ко|до)\s+(?P<rb>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)",
                        re.I)
+
+
+_FIELD_KIN = {"position": {"role", "job", "title", "post", "vacancy", "должност", "вакансi"},
+              "role": {"position", "job", "title"}, "title": {"role", "position", "job"},
+              "branch": {"library", "office", "store", "shop", "bank", "филиал", "отделени"},
+              "route": {"to", "boat", "ferry", "line", "маршрут"}, "model": {"car", "make", "машин", "автомобил"},
+              "centre": {"center", "club", "gym"}, "center": {"centre", "club", "gym"},
+              "museum": {"gallery", "музе", "галере"}, "clinic": {"vet", "surgery", "hospital", "клиник"},
+              "venue": {"at", "club", "hall", "centre", "center"}, "hotel": {"inn", "hotel", "отел", "гостиниц"}}
+"""Words beside a proper name that mark it as a field's value though they are not the field's own word: "the
+Senior Data Engineer role" for `position`, "the Hilton Garden Inn" for `hotel`, "the boat to Bainbridge" for `route`."""
 
 
 def _end_of_a_movement(name: str, text: str) -> str | None:
