@@ -182,7 +182,7 @@ a paragraph, and the searches are regular expressions whose cost grows faster th
 
 def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     """The evidence in a request's words (and, when given, in earlier tools' results)."""
-    text = text[:READ_LIMIT]
+    text = whole_thousands(text[:READ_LIMIT])
     results = [r[:READ_LIMIT] for r in results or []]
     evidence = Evidence(text, lang, request_stems=stems(text, synonyms=not everyday.composing(text)))
     values = evidence.values
@@ -232,6 +232,18 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
         for kind, found in _returned(result).items():  # after the request's own: what the user wrote comes first
             values[kind] = _unique([*values[kind], *found])
     return evidence
+
+
+_GROUPED = re.compile(r"(?<![\d.,:/+-])\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d.:/-]|,\d)")
+
+
+def whole_thousands(text: str) -> str:
+    """Numbers written with spaces between their thousands ("12 480 кВт·ч", «пробег 48 200 км», "1 250 000") as one
+    number each, so that each is one value and no field takes a piece of it; a phone number ("+1 415 555 0142",
+    "(921) 300 44 55") keeps its spaces."""
+    phones = [m.span() for m in spoken_values.PHONE.finditer(text)]
+    return _GROUPED.sub(lambda m: m.group(0) if any(a <= m.start() < b for a, b in phones)
+                        else re.sub(r"\D", "", m.group(0)), text)
 
 
 def _returned(result: str) -> dict[str, list[str]]:
@@ -625,8 +637,11 @@ class RequestHints:
         positions = range(self.start.get(kind, 0), len(found))
         if kind not in self.start and ranges.is_end(name) and kind not in ("email", "phone", "url", "id", "name"):
             positions = ranges.end_first(len(found))
+        elsewhere = {str(v) for other, values in self.taken.items() if other != kind for v in values} \
+            if kind in ("number", "count") else set()  # "account 5003218876" is no reading in kWh as well
         for position in positions:
-            if found[position] not in taken and is_valid(schema, found[position]):
+            if found[position] not in taken and str(found[position]) not in elsewhere \
+                    and is_valid(schema, found[position]):
                 taken.add(found[position])
                 return found[position]
         if kind == "text" and found:
@@ -731,6 +746,15 @@ class RequestHints:
         if kind == "name":
             found = proper_names.nominative_list(found, self.evidence.text)
             self.listed[name] = found
+        elif kind in ("email", "phone", "url", "id") and len(found) > 1 and not any(self.parents):
+            # "an interview with Priya (priya@…), interviewers li@… and jo@…": the candidate's address is the
+            # candidate field's, not one of the interviewers'
+            bound = {str(b.value) for other, b in self.binding().items() if other != name and b.strong} \
+                if self.fields and not self.scope else set()
+            others = {str(v) for v in self.taken.get(kind, ())} | bound
+            rest = [v for v in found if str(v) not in others]
+            if rest and len(rest) < len(found):
+                self.listed[name] = found = rest
         return len(found)
 
     def _hashtags(self, name: str, schema: dict) -> list[str]:

@@ -656,9 +656,19 @@ def _items(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[dict[str, int]
             found = [v for v in found if str(v) not in elsewhere and not any(str(v) in e for e in elsewhere)]
         if kind == "email":  # "…, bcc max@… and eva@…": those are copied, not one call each
             found = slots.copied(props[kinds.index(kind)], found, evidence.text)
-        if kinds.count(kind) == 1 and len(found) > 1:
+        if kinds.count(kind) == 1 and len(found) > 1 and not _takes_a_list_of(tool, kind):
             return [{kind: i} for i in range(min(len(found), MAX_PARALLEL))]
     return [{}]
+
+
+def _takes_a_list_of(tool: tool_roles.ToolSpec, kind: str) -> bool:
+    """Whether the tool takes several values of a kind in one call (`interviewer_emails`: an array of e-mails): then
+    the request's several e-mails are one call's, never one call each."""
+    for prop, schema in tool.properties().items():
+        items = schema.get("items") if isinstance(schema, dict) and schema.get("type") == "array" else None
+        if isinstance(items, dict) and kind_of(prop, items) == kind:
+            return True
+    return False
 
 
 def _bound_strongly(tool: tool_roles.ToolSpec, evidence: Evidence) -> dict:
