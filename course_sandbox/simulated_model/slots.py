@@ -10,6 +10,7 @@ of "1,984,135 * 9,343,116" in order.
 import ast
 import contextvars
 import datetime as dt
+import difflib
 import functools
 import json
 import math
@@ -34,6 +35,7 @@ from . import (
 )
 from .schema_instance import MISSING, instance, is_valid
 from .words import GLOSSARY, overlap, stems
+from .words import latin as latin_letters
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"https?://[^\s<>\"')\]]+")
@@ -460,11 +462,12 @@ class RequestHints:
         own word ("Riverside Leisure Centre" for `centre`), stands beside a word of the field or its description
         ("the Millbrook library" for a library `branch`, "the Senior Data Engineer role" for `position`), ends the
         movement the field names ("to Bainbridge" for `to`), or the only one left. MISSING when none fits."""
-        if "string" not in _types(schema) or {"enum", "format", "pattern", "const"} & set(schema) \
-                or self._kind(name, schema) not in (None, "text", "name", "place", "address", "email", "id", "term"):
-            return MISSING
         text = self.evidence.text
         kind = self._kind(name, schema)
+        movement = _end_of_a_movement(name, text)
+        if "string" not in _types(schema) or {"enum", "format", "pattern", "const"} & set(schema) \
+                or (kind not in (None, "text", "name", "place", "address", "email", "id", "term") and movement is None):
+            return MISSING
         if kind == "email" and (self.evidence.of("email") or _end_of_a_movement(name, text) is None or re.search(
                 r"e-?mail|почт|@", f"{name} {schema.get('description') or ''}", re.I)):
             return MISSING  # a recipient nobody named waits for the address a lookup returns
@@ -496,6 +499,9 @@ class RequestHints:
 
         scored = sorted(((affinity(c), i, c) for i, c in enumerate(candidates)), key=lambda x: (-x[0], x[1]))
         best_score, _, best = scored[0]
+        if movement is not None and kind not in (None, "text", "name", "place", "address", "email", "id", "term") \
+                and best not in movement:
+            return MISSING  # a bare `to` beside dates is a range's end unless a name ends the movement
         if best_score <= 0 and (len(candidates) > 1 or kind not in (None, "text")):
             return MISSING  # "Translate 'salt' into French": French is no city for get_weather
         if self.evidence.lang == "ru":
@@ -703,6 +709,10 @@ class RequestHints:
                 is not MISSING
         if "array" in _types(schema) and self._prose_list(name, schema, fitting_only=True):
             return True
+        items = schema.get("items")
+        if "array" in _types(schema) and isinstance(items, dict) and isinstance(items.get("enum"), list) \
+                and item_lists.enum_items(items["enum"], self.evidence.text):
+            return True  # "with a child seat and snow chains" for `extras` [child_seat, gps, snow_chains]
         if re.fullmatch(r"(?:\w+_)?b?cc(?:_\w+)?", name.lower()) and _COPY_CUE.search(self.evidence.text) \
                 and copied(name, self.evidence.of("email"), self.evidence.text):
             return True  # an optional `cc` the request fills: "cc legal@corp.io"
@@ -914,7 +924,11 @@ class RequestHints:
             found = [v for v in found if float(v).is_integer()]
         elif kind == "datetime" and not found:  # "on 2026-04-02 from 10:00 to 11:30": a start and an end
             hours = self.evidence.of("time") or ["09:00"]
-            found = [f"{d}T{hour}:00Z" for d in self.evidence.of("date") for hour in hours]
+            days = self.evidence.of("date")
+            if len(days) == len(hours) > 1:  # "from March 3, 2027 10:00 to March 7, 2027 18:00": each day its time
+                found = [f"{d}T{hour}:00Z" for d, hour in zip(days, hours, strict=True)]
+            else:
+                found = [f"{d}T{hour}:00Z" for d in days for hour in hours]
         elif kind == "time":
             found = found or [d[11:16] for d in self.evidence.of("datetime")]  # "2025-03-05T07:15" -> "07:15"
             found = [f"{t}:00Z" for t in found] if schema.get("format") == "time" else found
@@ -987,7 +1001,33 @@ class RequestHints:
             numeric = isinstance(option, (int, float)) and not isinstance(option, bool)
             if numeric and option in self.evidence.of("number"):
                 return option
+        return _transliterated_option(options, self.evidence.text)
+
+
+def _transliterated_option(options: list, text: str) -> Any:
+    """An English option a Russian request writes in Cyrillic letters («номер делюкс» for `deluxe`, «люкс» for `lux`,
+    «стандарт» for `standard`): the option whose Latin spelling the word's transliteration comes closest to, if close
+    enough; MISSING otherwise."""
+    latin_options = [(o, o.lower().replace("_", " ")) for o in options if isinstance(o, str) and o.isascii()
+                     and len(o) >= 4]
+    if not latin_options:
         return MISSING
+    best, best_ratio = MISSING, 0.0
+    for word in re.findall(r"[а-яё]{4,}", text.lower())[:200]:
+        spelled = _spelled_in_latin(word)
+        for option, lowered in latin_options:
+            for candidate in (spelled, _spelled_in_latin(word[:-1]) if len(word) > 4 else spelled):
+                ratio = difflib.SequenceMatcher(None, candidate, lowered).ratio()
+                if ratio > best_ratio:
+                    best, best_ratio = option, ratio
+    return best if best_ratio >= 0.8 else MISSING
+
+
+def _spelled_in_latin(word: str) -> str:
+    """A Russian word in the Latin letters an English word borrowed from would have («делюкс» delux, «шейк» sheik)."""
+    for cyrillic, latin in (("кс", "x"), ("дж", "j"), ("тч", "tch"), ("ай", "i")):
+        word = word.replace(cyrillic, latin)
+    return latin_letters(word)
 
 
 _NEGATIVE_MEANS = re.compile(r"negative|отрицательн|below zero|minus|\(\s*[-−]\s*\)|(?<![\w-])[-−]\s*(?:to|for)\s+"

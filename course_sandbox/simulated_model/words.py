@@ -136,6 +136,15 @@ _EVERYDAY_RUSSIAN = """
     database: база базы базу базе базой
     upcoming: следующ ближайш
     grams: грамм
+    child: детск ребён ребен
+    seat: кресл сиден
+    breakfast: завтрак
+    parking: парковк
+    pet: питомц животн
+    smoking: курящ курени
+    luggage: багаж чемодан
+    insurance: страховк
+    wheelchair: коляск
 """
 """Everyday Russian word beginnings for what a tool named in English does, one English word a line: «полей»
 (water), «печать» (print), «прошивку» (firmware)."""
