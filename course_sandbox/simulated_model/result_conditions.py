@@ -132,6 +132,8 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
     for m in _DATED.finditer(words):  # "older than 2026-01-01", «старше 2026-01-01»: a date field compared
         op = _DATE_OPS[(m.group(1) or m.group(3)).lower().split()[0]]
         found.append(Condition("date", "", op, m.group(2) or m.group(4)))
+    if not any(c.kind == "date" for c in found):
+        found += _written_dates(words)
     for m in _TAGGED.finditer(words):
         found.append(Condition("tag", next(g for g in m.groups() if g)))
     if not filtered:
@@ -193,8 +195,34 @@ _DATED = re.compile(r"\b(older\s+than|before|earlier\s+than|prior\s+to|newer\s+t
 _DATE_OPS = {"older": "<", "before": "<", "earlier": "<", "prior": "<", "старше": "<", "раньше": "<", "ранее": "<",
              "до": "<", "newer": ">", "after": ">", "later": ">", "новее": ">", "позже": ">", "после": ">",
              "since": ">=", "с": ">="}
+_DATED_WORDS = re.compile(r"\b(before|earlier\s+than|prior\s+to|after|later\s+than|since|by|no\s+later\s+than)\s+"
+                          r"(?:the\s+)?(?=[\w])(.{3,40})|(?<!\w)(раньше|ранее|до|позже|после|не\s+позднее)\s+(.{3,40})",
+                          re.I)
+_DATED_WORDS_OPS = {"before": "<", "earlier": "<", "prior": "<", "after": ">", "later": ">", "since": ">=",
+                    "by": "<=", "no": "<=", "раньше": "<", "ранее": "<", "до": "<", "позже": ">", "после": ">",
+                    "не": "<="}
+
+
+def _written_dates(words: str) -> list[Condition]:
+    """A date comparison with the date written in words ("due before December 10, 2026", «раньше 10 декабря»)."""
+    from .slots import _dates
+
+    found = []
+    for m in _DATED_WORDS.finditer(words):
+        said = m.group(2) or m.group(4)
+        datetimes, days = _dates(said, relative=False)
+        day = (days or [d[:10] for d in datetimes] or [None])[0]
+        if day is None or not said.lstrip().startswith(tuple("0123456789") + tuple(_MONTH_STARTS)):
+            continue
+        found.append(Condition("date", "", _DATED_WORDS_OPS[(m.group(1) or m.group(3)).lower().split()[0]], day))
+        break
+    return found
+
+
+_MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "Jan", "Feb",
+                 "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec", "the ")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-_DATE_KEY = re.compile(r"creat|date|time|made|taken|modif|updat|when|day|at$|on$", re.I)
+_DATE_KEY = re.compile(r"due|deadline|expir|until|creat|date|time|made|taken|modif|updat|when|day|at$|on$|срок", re.I)
 
 
 def _spoken(value: str) -> str:

@@ -995,6 +995,9 @@ class RequestHints:
                         and re.search(rf"\b{re.escape(o.lower())}(?:e?s)?\b", text)), None)
         if written is not None:  # an option the request writes before one it only relates to ("in savings": savings)
             return written
+        inflected = item_lists.enum_items(options, self.evidence.text)
+        if inflected:  # «на сдачу плазмы» for «плазма», before «центр крови» relates to «цельная кровь»
+            return inflected[0]
         for option in options:
             if isinstance(option, str) and option and overlap(stems(option), self.evidence.request_stems):
                 return option

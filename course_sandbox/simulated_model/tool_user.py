@@ -350,6 +350,11 @@ def plan_calls(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
     fillable = [t for t in ranked if not missing_inputs(t, evidence)]
     if not fillable:
         return Plan([], (ranked[0].name, missing_inputs(ranked[0], evidence)))
+    top = score(fillable[0], evidence)
+    acting = [t for t in fillable if score(t, evidence) == top and side_effects.action(t) is not None]
+    if acting and side_effects.action(fillable[0]) is None:
+        # tools the request fits equally: the action it asks for («Запиши меня на сдачу плазмы…»), not a lookup
+        fillable = [acting[0], *(t for t in fillable if t is not acting[0])]
     chosen = [fillable[0]]
     # words that name the first tool, or describe what it works on ("the files" of list_dir), name no other tool:
     # "list the files in /tmp/x" asks for a listing, not for remove_file on /tmp/x
