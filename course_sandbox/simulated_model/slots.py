@@ -218,7 +218,8 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["place"] = _unique([*quoted_venues, *_places(rest)])
     values["name"] = _unique(_clean(n) for n in _NAME.findall(text) if n.split()[0].lower() not in _NOT_PLACES)
     names = proper_names.read(text)
-    values["proper"], values["venue"] = names.all, _unique([*quoted_venues, *names.venues])
+    values["proper"], values["venue"] = _not_months(names.all, text), _unique([*quoted_venues, *names.venues])
+    values["name"] = _not_months(values["name"], text)
     values["addressee"] = [a for a in proper_names.addressees(text) if not _known_city(a)]
     evidence.lists = prose_lists.read(text)
     values["symbol"] = _unique(s for s in _SYMBOL.findall(text) if s not in _NOT_SYMBOLS)
@@ -246,6 +247,15 @@ def whole_thousands(text: str) -> str:
     phones = [m.span() for m in spoken_values.PHONE.finditer(text)]
     return _GROUPED.sub(lambda m: m.group(0) if any(a <= m.start() < b for a, b in phones)
                         else re.sub(r"\D", "", m.group(0)), text)
+
+
+_MONTH_NAME = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?", re.I)
+
+
+def _not_months(found: list, text: str) -> list:
+    """Proper names without a month written before a day ("for Jan 12–14, 2027": Jan is no guest's name)."""
+    return [n for n in found if not (isinstance(n, str) and _MONTH_NAME.fullmatch(n)
+                                     and re.search(rf"\b{re.escape(n)}\.?\s*\d", text))]
 
 
 def _returned(result: str) -> dict[str, list[str]]:
@@ -424,6 +434,7 @@ class RequestHints:
         if found is MISSING and index is None and not any(self.parents) and not self.scope:
             found = self._named_thing(name, schema)
         found = self._house_number(name, schema, found)
+        found = self._grouped_digits(name, schema, found)
         found = self._source_language(name, schema, found)
         found = zones.zoned(found, schema, self.evidence.text)
         shaped = binding.formatted(schema, found)
@@ -466,7 +477,7 @@ class RequestHints:
         kind = self._kind(name, schema)
         movement = _end_of_a_movement(name, text)
         if "string" not in _types(schema) or {"enum", "format", "pattern", "const"} & set(schema) \
-                or (kind not in (None, "text", "name", "place", "address", "email", "id", "term") and movement is None):
+                or (kind not in (None, "text", "name", "place", "address", "email", "term") and movement is None):
             return MISSING
         if kind == "email" and (self.evidence.of("email") or _end_of_a_movement(name, text) is None or re.search(
                 r"e-?mail|почт|@", f"{name} {schema.get('description') or ''}", re.I)):
@@ -499,7 +510,7 @@ class RequestHints:
 
         scored = sorted(((affinity(c), i, c) for i, c in enumerate(candidates)), key=lambda x: (-x[0], x[1]))
         best_score, _, best = scored[0]
-        if movement is not None and kind not in (None, "text", "name", "place", "address", "email", "id", "term") \
+        if movement is not None and kind not in (None, "text", "name", "place", "address", "email", "term") \
                 and best not in movement:
             return MISSING  # a bare `to` beside dates is a range's end unless a name ends the movement
         if best_score <= 0 and (len(candidates) > 1 or kind not in (None, "text")):
@@ -508,6 +519,16 @@ class RequestHints:
             best = proper_names.nominative(best, text)
         self.taken.setdefault("name", set()).add(best)
         return best if is_valid(schema, best) else MISSING
+
+    def _grouped_digits(self, name: str, schema: dict, found: Any) -> Any:
+        """A card or account number written in groups ("transit card 4410 2231", «карта 2200 1234 5678 9012») read up
+        to its first space: the whole of it, as written, for a number-like string field."""
+        if not isinstance(found, str) or not re.fullmatch(r"\d{3,6}", found) or "pattern" in schema \
+                or not re.search(r"number|card|account|iban|policy|номер|карт|сч[её]т|полис",
+                                 f"{name} {schema.get('description') or ''}", re.I):
+            return found
+        m = re.search(rf"(?<![\d\w]){re.escape(found)}(?:[ \u00a0-]\d{{3,6}})+(?![\d\w:.,/])", self.evidence.text)
+        return m.group(0) if m and is_valid(schema, m.group(0)) else found
 
     def _house_number(self, name: str, schema: dict, found: Any) -> Any:
         """A street read without the house number after its comma («ул. Ленина, 15»): the two together, for an

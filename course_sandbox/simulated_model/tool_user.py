@@ -359,8 +359,9 @@ def plan_calls(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
     # words that name the first tool, or describe what it works on ("the files" of list_dir), name no other tool:
     # "list the files in /tmp/x" asks for a listing, not for remove_file on /tmp/x
     covered = set(stems(fillable[0].name)) | set(stems(fillable[0].description))
+    said = stems(evidence.text)  # the request's own words: a word an everyday domain adds names no second tool
     for tool in fillable[1:]:
-        hits = overlap(evidence.request_stems, stems(tool.name))
+        hits = overlap(evidence.request_stems & said, stems(tool.name))
         if hits and not overlap(hits, covered):
             chosen.append(tool)
             covered |= stems(tool.name)
