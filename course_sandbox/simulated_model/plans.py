@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from .history import Call
 from .result_conditions import Condition, conditions, numeric_words
 
-_BACK = re.compile(r"\b(?:the ones|them|those|these|each|every one|all of them|the rest|their|its)\b|"
+_BACK = re.compile(r"\b(?:the ones|them|those|these|each|every one|everyone|everybody|all of them|the rest|their|"
+                   r"its)\b|"
                    r"(?<!\w)(?:те|тех|их|них|эти|этих|каждый|каждую|каждому|каждой|каждого|все|всем|им)(?!\w)", re.I)
 _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
     (re.compile(r"\b(?:end|ends|ending)\s+(?:in|with)\s+[\"'`]?(\S+?)[\"'`]?(?=[\s,;!?]|\.?$|\.\s)", re.I),

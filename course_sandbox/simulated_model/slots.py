@@ -231,7 +231,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     quoted = [next(g for g in groups if g) for groups in _QUOTED.findall(text)]
     values["text"] = _unique([q for q in quoted if q not in quoted_venues] or quoted) or [_one_line(text)]
     for result in results or []:
-        evidence.named.update(named_values(result))
+        evidence.named.update(named_values(result, text))
         for kind, found in _returned(result).items():  # after the request's own: what the user wrote comes first
             values[kind] = _unique([*values[kind], *found])
     return evidence
@@ -423,6 +423,11 @@ class RequestHints:
         if converted is not MISSING:
             return converted
         found = self._bound(name, schema, index, self._value(name, schema, index))
+        if isinstance(found, (str, int)) and not isinstance(found, bool) and index is None and self.fields \
+                and not any(self.parents) and not self.scope and kind_of(name, schema) == "id" \
+                and not (self.binding().get(name) and self.binding()[name].strong) and any(
+                    other != name and b.strong and str(b.value) == str(found) for other, b in self.binding().items()):
+            found = MISSING  # "the applicants for job J-204": J-204 is the job's id, not an applicant's
         found = self._labelled(name, schema, index, found)
         found = self._own_text(name, schema, index, found)
         if found is MISSING and index is None and not any(self.parents) and "string" in _types(schema) \
@@ -435,6 +440,10 @@ class RequestHints:
             found = self._named_thing(name, schema)
         found = self._house_number(name, schema, found)
         found = self._grouped_digits(name, schema, found)
+        if isinstance(found, str) and index is None and re.fullmatch(r"[a-zа-яё]+", found) \
+                and re.search(r"(?:^|_)(?:id|number|no|num|code|ref|key)$|номер", name, re.I) \
+                and overlap(stems(found), stems(re.sub(r"(?:^|_)(?:id|number|no|num|code|ref|key)$", "", name))):
+            found = MISSING  # "the policy number on my car insurance" gives no `policy_number`: a lookup will
         found = self._source_language(name, schema, found)
         found = zones.zoned(found, schema, self.evidence.text)
         shaped = binding.formatted(schema, found)
@@ -1828,11 +1837,20 @@ def _currencies_written(text: str) -> list[str]:
     return _unique(code for _, code in sorted(found))
 
 
-def named_values(result: str) -> dict[str, Any]:
+def named_values(result: str, request: str = "") -> dict[str, Any]:
     """Key/value pairs in a tool's result (JSON, a Python dict's repr as `str(dict)` gives, or
-    'key: value' lines), keys lower-cased."""
+    'key: value' lines), keys lower-cased. Of a listing, the items the request names come first ("the policy
+    number on my car insurance": the item whose `type` is car gives `policy_number`)."""
     named: dict[str, Any] = {}
     data = _structured(result[:READ_LIMIT])
+    if isinstance(data, list) and request and len(data) > 1 and all(isinstance(item, dict) for item in data[:20]):
+        lowered = request.casefold()
+
+        def named_in_request(item: dict) -> int:
+            return sum(1 for v in item.values() if isinstance(v, str) and len(v) >= 2
+                       and re.search(rf"(?<!\w){re.escape(v.casefold())}(?!\w)", lowered))
+
+        data = sorted(data[:20], key=named_in_request, reverse=True)
     if data is not None:
         _flatten(data, "", named)
         return named
