@@ -1463,8 +1463,9 @@ def _after_its_word(name: str, schema: dict, text: str) -> Any:
         return after.group(1)
     if len(word) >= 4:
         compound = re.search(rf"\b([a-z]{{3,}}{re.escape(word)})\b", text, re.I)
-        if compound:
-            return compound.group(1).lower()
+        if compound:  # "the bedroom"; a proper name keeps its capital ("the Rijksmuseum")
+            written = compound.group(1)
+            return written if written[0].isupper() and compound.start() > 0 else written.lower()
     for stem in (ru for ru, gloss in GLOSSARY.items() if gloss == word):  # «группы contractors», «канал «Релизы»»
         named = re.search(rf"(?<!\w){stem}\w*\s+(?:«([^»]+)»|\"([^\"]+)\"|([A-Za-z0-9][\w.-]*\w))", text, re.I)
         if named:
