@@ -74,6 +74,9 @@ def sentence(call: Call, question: str, lang: str) -> str:
                                subject=subject, tool=call.name, listed=listed)
         return words(lang, "For your request, {tool} returned {listed}.", tool=call.name, listed=listed)
     text = _excerpt(call.result)
+    if re.fullmatch(r"\s*(?:\[\s*\]|\{\s*\}|null|none|)\s*", text or "", re.I):
+        # an empty listing: nothing found, said plainly, and nothing acted on for it
+        return words(lang, "{tool} found nothing for this: no matching results.", tool=call.name)
     end = "" if text.endswith((".", "!", "?", "…")) else "."
     if subject:
         return words(lang, "For {subject}, {tool} returned: {text}{end}", subject=subject, tool=call.name, text=text,

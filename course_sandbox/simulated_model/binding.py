@@ -121,7 +121,18 @@ def field_unit(name: str) -> str | None:
     """The unit a field's name ends with (`size_kb`, `timeout_minutes`), or None."""
     spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower()
     placed = [(m.end(), u) for pattern, u in _FIELD_UNITS for m in pattern.finditer(spoken)]
-    return max(placed)[1] if placed else None
+    if not placed:
+        return None
+    end, unit = max(placed)
+    last = re.split(r"[_\W]+", spoken[end:].strip("_ "))[-1] if spoken[end:].strip("_ ") else ""
+    if re.fullmatch(r"[a-z]{2,4}\d?|[a-z]\d", last) and last not in _TRAILERS:
+        return None  # `electricity_day_kwh`, `volume_day_m3`: the unit is the last word's (kWh), not "day"
+    return unit
+
+
+_TRAILERS = {"max", "min", "total", "limit", "left", "used", "avg", "mean", "each", "per", "cap", "sum", "rate",
+             "ago", "from", "to", "old", "new", "out", "in"}
+"""Words after a field's unit that keep it the field's unit (`timeout_ms_max`, `size_kb_total`)."""
 
 
 def convert(value: float, unit: str, target: str) -> float | None:
@@ -531,7 +542,10 @@ _RUSSIAN_CUES = {"клиент": "custo", "заказчик": "custo", "поку
                  "город": "city", "отел": "hotel", "гостиниц": "hotel", "компани": "compa", "организаци": "compa",
                  "получател": "recip", "отправител": "sende", "пациент": "patie", "врач": "docto", "склад": "wareh",
                  "товар": "produ", "заказ": "order", "счёт": "invoi", "счет": "invoi", "задач": "task",
-                 "проект": "proje"}
+                 "проект": "proje", "день": "day", "дневн": "day", "днём": "day", "ночь": "night", "ночн": "night",
+                 "холодн": "cold", "горяч": "hot", "пробег": "milea", "вес": "weigh", "рост": "heigh", "длин": "lengt",
+                 "ширин": "width", "высот": "heigh", "площад": "area", "взросл": "adult", "дет": "child",
+                 "ребён": "child", "ребен": "child", "гост": "guest", "ноч": "night", "сут": "night"}
 """Russian words beside a value that name an English field (stemmed as _stem does): «для клиента Ромашка»."""
 
 

@@ -45,6 +45,15 @@ _THANKS = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|perfect|cool|good|nice|super)\W
                      r"that'?s all|that is all|all good|спасибо|благодарю|это вс[её]|вс[её],? спасибо)\b", re.I)
 """A short thank-you or goodbye at the end of a conversation: a short courteous close."""
 _WANTS_REVIEW = re.compile(r"review|check|merge request|pull request|\bMR\b|\bPR\b|провер|ревью|реквест", re.I)
+_LIVE = re.compile(r"https?://|\bwww\.|\b(?:open|visit|browse|go to|load|check|look (?:up|at))\s+(?:the\s+)?"
+                   r"(?:site|website|page|web ?page|url|link|feed)\b|\b(?:online|on the (?:internet|web|net)|"
+                   r"right now|at the moment|currently|live (?:score|data|price|feed|status|stream)s?|latest|"
+                   r"today'?s|breaking|headlines?|news)\b|"
+                   r"(?<!\w)(?:сайт\w*|страниц\w*|ссылк\w*|в интернете|в сети|онлайн|прямо сейчас|сейчас|"
+                   r"сегодня\w*|последн\w*|свеж\w*|новост\w*|курс\w* (?:валют|биткоин|доллар|евро|рубл|акци)\w*|"
+                   r"бирж\w*|котировк\w*)(?!\w)", re.I)
+"""An ask for something only the network has (a web page, the news, a price right now, «курс прямо сейчас»): the
+plain "I can't, I am offline", not the sandbox's canned introduction."""
 _CAPITALS = {"france": ("Paris", "Париж"), "франци": ("Paris", "Париж"),
              "russia": ("Moscow", "Москва"), "росси": ("Moscow", "Москва")}
 
@@ -121,6 +130,10 @@ def respond(task: str, lang: str, tools: list[str] | None = None) -> Reply:
                                       "I have no knowledge of the world beyond a few canned answers and no live "
                                       "data. Give me a tool that looks it up, or use the real API for questions "
                                       "like this."))
+    if _LIVE.search(task):
+        return text_reply(words(lang, "I can't do that: I work offline, with no access to the internet, web pages "
+                                      "or live data, and no tool here fetches them. Give me a tool that does (a web "
+                                      "search, a page fetch) and I will use it."))
     return text_reply(words(lang, "I'm the course sandbox's simulated model: I answer offline and always the same "
                                   "way. Ask me to review a merge request and give me tools to fetch it, or ask me "
                                   "to explain the agent loop."))

@@ -27,30 +27,32 @@ def parts(text: str, fits: Callable[[str], bool]) -> list[str]:
     fits joined to the one before it (or after it, at the start). One part when nothing splits."""
     if len(text) > MAX_TEXT:
         return [text]
-    clauses = [c.strip() for c in _split(text) if c.strip(" \t\n,.;?!")][:4 * MAX_PARTS]
-    grouped: list[str] = []
-    pending = ""
-    for clause in clauses:
+    clauses = [c for c in _split(text) if text[c[0]:c[1]].strip(" \t\n,.;?!")][:4 * MAX_PARTS]
+    grouped: list[list[int]] = []
+    pending: list[int] | None = None
+    for start, end in clauses:
+        clause = text[start:end].strip()
         if grouped and (_A_VALUE.match(clause) or not fits(clause)):
-            grouped[-1] = f"{grouped[-1]} and {clause}"
+            grouped[-1][1] = end  # joined as written: "before December 10, 2026" stays one date
         elif not grouped and not fits(clause):
-            pending = f"{pending} {clause}".strip()
+            pending = [pending[0] if pending else start, end]
         else:
-            grouped.append(f"{pending} {clause}".strip() if pending else clause)
-            pending = ""
+            grouped.append([pending[0] if pending else start, end])
+            pending = None
     if pending:
-        grouped = [f"{pending} {grouped[0]}"] + grouped[1:] if grouped else [pending]
-    return grouped[:MAX_PARTS] if len(grouped) > 1 else [text]
+        grouped = [[pending[0], grouped[0][1]]] + grouped[1:] if grouped else [pending]
+    asks = [text[start:end].strip() for start, end in grouped]
+    return asks[:MAX_PARTS] if len(asks) > 1 else [text]
 
 
-def _split(text: str) -> list[str]:
-    """Cut at separators outside quoted text ('salt and pepper' stays whole)."""
+def _split(text: str) -> list[tuple[int, int]]:
+    """Cut at separators outside quoted text ('salt and pepper' stays whole): each piece's start and end."""
     quoted = [m.span() for m in _QUOTED.finditer(text)]
     pieces, start = [], 0
     for m in _SEPARATOR.finditer(text):
         if any(a <= m.start() < b for a, b in quoted):
             continue
-        pieces.append(text[start:m.start()])
+        pieces.append((start, m.start()))
         start = m.end()
-    pieces.append(text[start:])
+    pieces.append((start, len(text)))
     return pieces

@@ -69,6 +69,93 @@ _RUSSIAN: dict[str, tuple[str, ...]] = {
 """Russian word beginnings: «зонт», «зонтик»; «дождь», «дождя»; «посылка», «посылку»."""
 
 
+_DOMAINS_TABLE = """
+    ferry sailing boat crossing паром рейс: boat boats ship ships ferry ferries sailing sailings crossing vessel паром \
+        теплоход катер лодк корабл
+    train rail timetable поезд электричк расписани: train trains rail railway commuter поезд электричк
+    bus coach timetable автобус расписани: bus buses coach coaches автобус маршрутк
+    pet vet veterinary animal питомц ветеринар: pet pets dog dogs cat cats puppy kitten vet vets animal собак пёс \
+        пса псу кошк котен щен питом ветеринар ветклиник
+    slot appointment free available свободн запис: soonest earliest appointment appointments ближайш окошк
+    doctor clinic appointment врач клиник запис: doctor doctors dentist clinic gp physician врач доктор стоматолог \
+        зубн поликлиник терапевт
+    transaction payment transfer statement платеж операци: rent paid payment transaction transactions debited \
+        аренд квартплат списал списан списани
+    loan schedule debt remaining кредит долг платеж остаток график: loan loans mortgage owe owed instalment \
+        installment repay repayment кредит ипотек рассрочк долг платить выплат
+    kindergarten nursery daycare детск сад: kindergarten nursery daycare preschool садик детсад ясл воспитател
+    meter reading utility счётчик показани: meter meters readings kwh счётчик счетчик показани электроэнерги
+    bill utility invoice счёт счет квитанц: bill bills utility utilities коммуналк жку жкх квитанци
+    leave vacation holiday отпуск: vacation holiday holidays pto отпуск отгул
+    grade grades marks оценк дневник: grade grades marks оценк отметк дневник четверт
+    hours opening open режим работ: open opening closes closing hours открыт закрыт
+    points loyalty reward bonus балл бонус: points rewards loyalty балл бонус
+    waste collection recycling мусор вывоз: trash garbage rubbish recycling recycle bins glass мусор вывоз стекл \
+        пластик макулатур вторсырь батарейк
+    charger charging зарядк: charger chargers charging ev зарядк зарядн электромобил
+    spam junk спам: spam junk phishing спам
+    interview applicant candidate собеседован кандидат: interview interviews applicant applicants candidate \
+        candidates hire hiring собеседован кандидат вакан соискател
+    insurance policy claim страхов полис: insurance insured claim claims страхов полис
+    prescription refill medication pharmacy рецепт лекарств аптек: prescription prescriptions refill medication \
+        medicine medicines pills pharmacy drugstore лекарств таблет аптек
+    museum exhibition ticket музей выставк билет: museum museums gallery exhibition exhibit музей галере выставк
+    court sport корт: squash tennis badminton court courts корт теннис сквош бадминтон
+    car vehicle telemetry автомобил: car cars vehicle vehicles машин автомобил
+    telemetry mileage odometer service пробег: mileage odometer oil пробег масл
+    hotel room stay гостиниц отел номер: hotel hotels accommodation гостиниц отел
+    transit card metro проездн метро: transit metro subway tube travelcard проездн метро
+    flowers bouquet florist цвет букет: flowers flower bouquet roses florist цвет букет роз
+"""
+"""Everyday words of common domains (right of the colon: whole English words, Russian word beginnings) and the
+words a tool for them is named or described with, in both languages (left): "the 7:15 boat" for a ferry tool,
+«садик» for a kindergarten's, "my dog" for a vet's, «платить за машину» for a loan's."""
+_DOMAINS: list[tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]] = []
+for _line in _DOMAINS_TABLE.strip().splitlines():
+    _added, _said = _line.split(":")
+    _triggers = _said.split()
+    _DOMAINS.append((tuple(_added.split()), frozenset(w for w in _triggers if w.isascii()),
+                     tuple(w for w in _triggers if not w.isascii())))
+_PHRASES = [
+    (re.compile(r"\b(?:is|are|was|were)\s+(?:it|they|the\s+\S+|my\s+\S+|this\s+\S+)\s+(?:still\s+|actually\s+|"
+                r"really\s+)?(?:going|running|sailing|leaving|departing|on time|on schedule)\b|"
+                r"(?<!\w)(?:ид[её]т|ходит|ходят|отменил\w*|задерживает\w*)\s+ли\b", re.I),
+     ("status", "live", "delayed", "cancelled", "статус", "задерж", "отмен")),
+    (re.compile(r"\b(?:go|goes|went|gone)\s+(?:out|through)\b|\b(?:did|has|have)\s+(?:my|the)\s+\S+\s+"
+                r"(?:payment\s+)?(?:clear|cleared|go|gone|been paid)\b|(?<!\w)(?:прош[её]л|прошла|списал\w*)", re.I),
+     ("payment", "transaction", "transactions", "платеж", "операци")),
+    (re.compile(r"\bsee\s+(?:him|her|them|me|us|my\s+\S+)\b|\b(?:soonest|earliest|first available|next available)\b|"
+                r"(?<!\w)(?:ближайш\w*\s+(?:свободн\w*|запис\w*|при[её]м\w*|окошк\w*))", re.I),
+     ("appointment", "slot", "slots", "free", "available", "свободн", "запис")),
+    (re.compile(r"\b(?:how much|what)\s+(?:do|will|would|does)\s+i\s+(?:still\s+)?owe\b|\bleft to (?:pay|repay)\b|"
+                r"(?<!\w)(?:ещ[её]|осталось)\s+(?:мне\s+)?(?:платить|выплачивать|должен|должна)", re.I),
+     ("loan", "debt", "remaining", "schedule", "кредит", "долг", "остаток", "график")),
+    (re.compile(r"\bwhen\s+(?:do|should|can|must)\s+(?:i|we)\s+pick\b|(?<!\w)(?:во сколько|когда)\s+(?:завтра\s+|"
+                r"сегодня\s+)?забирать", re.I),
+     ("schedule", "hours", "announcements", "режим", "объявлени", "расписани")),
+]
+"""Everyday phrasings of a question about a status, a payment, a free appointment, a debt or opening times ("is it
+actually going?", "did my rent go out?", "when's the soonest someone could see him?", «сколько ещё платить»)."""
+
+
+def phrase_concepts(text: str) -> tuple[str, ...]:
+    """The words a tool would use for what the text's everyday phrasings ask about (_PHRASES)."""
+    return tuple(w for pattern, added in _PHRASES if pattern.search(text) for w in added)
+
+
+def _domain(word: str) -> tuple[str, ...]:
+    """The words a tool of the word's everyday domain is named or described with (_DOMAINS_TABLE)."""
+    found: list[str] = []
+    for added, english_words, russian_starts in _DOMAINS:
+        if word.isascii():
+            hit = word in english_words or (word.endswith("s") and word[:-1] in english_words)
+        else:
+            hit = any(word.startswith(start) for start in russian_starts)
+        if hit:
+            found += added
+    return tuple(found)
+
+
 def concepts(word: str, text: str | None = None) -> tuple[str, ...]:
     """The words a tool for this everyday word would use; () for any other word. A money word is one only in a
     question about an amount ("how much is left on my card?", «хватит ли денег…»), given the text: "write a birthday
@@ -83,7 +170,7 @@ def concepts(word: str, text: str | None = None) -> tuple[str, ...]:
         return ()  # "I lost my keys" asks nothing of a card
     if found is LOANS and text is not None and not _LOANED_THING.search(text):
         return ()  # «у меня на руках ребёнок», "I borrowed his idea"
-    return found
+    return (*found, *_domain(word))
 
 
 _PAYMENT_THING = re.compile(r"\b(?:card|wallet|purse|credit|debit|visa|mastercard)\b|"

@@ -31,7 +31,7 @@ def enum_items(options: list, text: str) -> list:
             if len(option) == 3:
                 pattern += rf"|\b{option}\b(?!\w)"
         else:
-            pattern = r"\b" + r"[\s_-]+".join(re.escape(w) for w in re.split(r"[\s_-]+", option)) + r"(?:e?s)?\b"
+            pattern = r"\b" + r"[\s_-]+".join(_inflected(w) for w in re.split(r"[\s_-]+", option)) + r"(?:e?s)?\b"
             tail = re.split(r"[.:/]", option)[-1]
             if tail != option and len(tail) >= 3:  # "order.paid" is named by "paid orders", "issues:opened" by "opened"
                 pattern += r"|\b" + re.escape(tail) + r"(?:e?s|e?d)?\b"
@@ -45,6 +45,14 @@ def enum_items(options: list, text: str) -> list:
         if _WEEKEND.search(text):
             return days[5:]
     return [option for _, option in sorted(found, key=lambda f: f[0])][:MAX_ITEMS]
+
+
+def _inflected(word: str) -> str:
+    """A pattern for an option's word as a request writes it: a Russian word in any case («замену масла» for
+    «замена масла»), any other word as it is."""
+    if re.fullmatch(r"[а-яёА-ЯЁ]{5,}", word):
+        return re.escape(word[:-2 if len(word) > 6 else -1]) + r"[а-яё]{0,3}"
+    return re.escape(word)
 
 
 def _day(option: str) -> str | None:

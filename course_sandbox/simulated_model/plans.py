@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from .history import Call
 from .result_conditions import Condition, conditions, numeric_words
 
-_BACK = re.compile(r"\b(?:the ones|them|those|these|each|every one|all of them|the rest|their|its)\b|"
+_BACK = re.compile(r"\b(?:the ones|them|those|these|each|every one|everyone|everybody|all of them|the rest|their|"
+                   r"its)\b|"
                    r"(?<!\w)(?:те|тех|их|них|эти|этих|каждый|каждую|каждому|каждой|каждого|все|всем|им)(?!\w)", re.I)
 _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
     (re.compile(r"\b(?:end|ends|ending)\s+(?:in|with)\s+[\"'`]?(\S+?)[\"'`]?(?=[\s,;!?]|\.?$|\.\s)", re.I),
@@ -41,6 +42,11 @@ _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
     (re.compile(r"начина\w*\s+(?:с|на)\s+[\"«]?([^\s\"»,;]+)", re.I), lambda item, part: _base(item).startswith(part)),
     (re.compile(r"содерж\w*\s+[\"«]?([^\s\"»,;]+)", re.I),
      lambda item, part: part.casefold() in _base(item).casefold()),
+    (re.compile(r"\b(?:from|sent from|sent by|by|at)\s+(?:the\s+)?@?([\w-]+(?:\.[\w-]+)*\.[a-z]{2,})\s+(?:domain|"
+                r"addresses|address)\b|\b(?:from|sent from)\s+(?:the\s+)?domain\s+@?([\w-]+(?:\.[\w-]+)*\.[a-z]{2,})\b|"
+                r"(?<!\w)(?:с|от|из)\s+(?:домена\s+)?@?([\w-]+(?:\.[\w-]+)*\.[a-z]{2,})(?:\s+домена)?(?![\w.@-])",
+                re.I),
+     lambda item, part: _on_domain(item, part)),
 ]
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _EQUALS = 5
@@ -186,6 +192,13 @@ def _items(result: str, earlier_input: dict, prop: str = "",
               for item, fields, raw in items if item]
     unique = list({entry[0]: entry for entry in reversed(placed)}.values())[::-1]
     return unique[:MAX_ITEMS]
+
+
+def _on_domain(item: str, domain: str) -> bool:
+    """Whether an address is on the domain ("offers@promo-deals.biz", "a@mail.promo-deals.biz" for promo-deals.biz;
+    "promo-deals@gmail.com" is not)."""
+    lowered, domain = item.casefold().strip(), domain.casefold().lstrip("@")
+    return bool(_EMAIL.fullmatch(lowered)) and (lowered.endswith("@" + domain) or lowered.endswith("." + domain))
 
 
 def _base(item: str) -> str:

@@ -38,16 +38,18 @@ _STATES_EN = [
 """A state in English: "not (yet) shipped", "that are active", "unpaid"... "the ones shipped"; first that reads wins."""
 _STATE_RU = re.compile(r"(?<!\w)((?:ещё|еще|пока|уже)?\s*не\s+|уже\s+|не(?=[а-яё]))?"
                        r"(отправлен|оплачен|доставлен|закрыт|прочитан|активн|выполнен|подтвержд[её]н|отгружен|"
-                       r"просрочен|заблокирован|включ[её]н|выключен|отменён|отменен)\w*", re.I)
+                       r"просрочен|заблокирован|включ[её]н|выключен|отменён|отменен|(?:есть\s+)?в\s+наличии)\w*", re.I)
 _RU_STATE_WORDS = {"отправлен": ("shipped", "sent", "dispatched"), "отгружен": ("shipped", "dispatched"),
                    "оплачен": ("paid",), "доставлен": ("delivered",), "закрыт": ("closed",), "прочитан": ("read",),
                    "активн": ("active", "enabled"), "выполнен": ("done", "completed"),
                    "подтвержд": ("confirmed",), "просрочен": ("overdue", "expired"),
                    "заблокирован": ("blocked", "locked"), "включ": ("on", "enabled"), "выключен": ("off", "disabled"),
-                   "отмен": ("cancelled", "canceled")}
+                   "отмен": ("cancelled", "canceled"), "есть в наличии": ("available", "in_stock", "in stock"),
+                   "в наличии": ("available", "in_stock", "in stock")}
 _RU_FIELD_WORDS = {"заряд": "battery", "батаре": "battery", "цен": "price", "стоимост": "price", "сумм": "amount",
                    "температур": "temperature", "возраст": "age", "размер": "size", "количеств": "quantity",
-                   "остат": "stock", "рейтинг": "rating", "оценк": "rating", "балл": "score"}
+                   "остат": "stock", "рейтинг": "rating", "оценк": "rating", "балл": "score", "лет": "years",
+                   "год": "years", "опыт": "experience"}
 _QUALIFIED = re.compile(r"\b(?:the|all)\s+(?!(?:other|same|first|last|new|old|listed|remaining)\b)[a-z][a-z_-]{2,"
                         r"}\s+ones\b|"
                         r"\b(?:the ones|those|them|these)\b[^\"«“]*?\b(?:that|which|who|whose|where|tagged|labell?ed|"
@@ -90,7 +92,8 @@ class Condition:
             if key is None:
                 return None
             day, limit = dated[key], str(self.value)
-            return {"<": day < limit, ">": day > limit, ">=": day >= limit, "<=": day <= limit}[self.op]
+            return {"<": day < limit, ">": day > limit, ">=": day >= limit, "<=": day <= limit,
+                    "==": day == limit}[self.op]
         if self.kind == "state":
             words = self.word if isinstance(self.word, tuple) else (self.word,)
             for key, value in fields.items():
@@ -132,8 +135,17 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
     for m in _DATED.finditer(words):  # "older than 2026-01-01", «старше 2026-01-01»: a date field compared
         op = _DATE_OPS[(m.group(1) or m.group(3)).lower().split()[0]]
         found.append(Condition("date", "", op, m.group(2) or m.group(4)))
+    if not any(c.kind == "date" for c in found):
+        found += _written_dates(words)
     for m in _TAGGED.finditer(words):
         found.append(Condition("tag", next(g for g in m.groups() if g)))
+    for m in _COUNTED_AFTER.finditer(words):  # "with at least 5 years of experience"
+        field = " ".join(w for w in (m.group(3), m.group(4), m.group(7)) if w).lower()
+        field = next((en for ru, en in _RU_FIELD_WORDS.items() if field.startswith(ru)), field)
+        found.append(Condition("number", field, _NUMBER_OPS[(m.group(1) or m.group(5)).lower()],
+                               float((m.group(2) or m.group(6)).replace(",", "."))))
+    for m in _KNOWS.finditer(words):  # "who knows Rust", «кто знает Rust»: a list of skills holding it
+        found.append(Condition("tag", (m.group(1) or m.group(2)).rstrip(".,;:!?")))
     if not filtered:
         # a state beside a comparison ("the ones that are cancelled with a total over 100"): both must hold
         compared = [c for c in found if c.kind == "number"]
@@ -193,8 +205,58 @@ _DATED = re.compile(r"\b(older\s+than|before|earlier\s+than|prior\s+to|newer\s+t
 _DATE_OPS = {"older": "<", "before": "<", "earlier": "<", "prior": "<", "старше": "<", "раньше": "<", "ранее": "<",
              "до": "<", "newer": ">", "after": ">", "later": ">", "новее": ">", "позже": ">", "после": ">",
              "since": ">=", "с": ">="}
+_COUNTED_AFTER = re.compile(r"\b(?:with|having|has|have|of)\s+(" + _OPS + r")\s+(-?\d+(?:[.,]\d+)?)\s+"
+                            r"([a-z]{3,})(?:\s+of\s+([a-z]{3,}))?|(?<!\w)(?:с|имеющ\w*)\s+(" + _OPS + r")\s+"
+                            r"(-?\d+(?:[.,]\d+)?)\s+([а-яё]{3,})", re.I)
+"""A number compared with its field named after it: "everyone with at least 5 years of experience"."""
+_KNOWS = re.compile(r"\b(?:who|that|which)\s+(?:knows?|speaks?|uses?|has|have|supports?|includes?)\s+"
+                    r"([A-Z][\w+#.-]*)|(?<!\w)(?:кто|которые|который)\s+(?:знает|знают|владеет|владеют)\s+"
+                    r"([A-ZА-ЯЁ][\w+#.-]*)")
+"""A skill or feature an item's list must hold: "who knows Rust", «кто знает Python»."""
+_DATED_WORDS = re.compile(r"\b(before|earlier\s+than|prior\s+to|after|later\s+than|since|by|no\s+later\s+than)\s+"
+                          r"(?:the\s+)?(?=[\w])(.{3,40})|(?<!\w)(раньше|ранее|до|позже|после|не\s+позднее)\s+(.{3,40})",
+                          re.I)
+_DATED_WORDS_OPS = {"before": "<", "earlier": "<", "prior": "<", "after": ">", "later": ">", "since": ">=",
+                    "by": "<=", "no": "<=", "раньше": "<", "ранее": "<", "до": "<", "позже": ">", "после": ">",
+                    "не": "<="}
+
+
+def _written_dates(words: str) -> list[Condition]:
+    """A date comparison with the date written in words ("due before December 10, 2026", «раньше 10 декабря»)."""
+    from .slots import _dates
+
+    found = []
+    for m in _DATED_WORDS.finditer(words):
+        said = m.group(2) or m.group(4)
+        datetimes, days = _dates(said, relative=False)
+        day = (days or [d[:10] for d in datetimes] or [None])[0]
+        if day is None or not said.lstrip().startswith(tuple("0123456789") + tuple(_MONTH_STARTS)):
+            continue
+        found.append(Condition("date", "", _DATED_WORDS_OPS[(m.group(1) or m.group(3)).lower().split()[0]], day))
+        break
+    if not found:
+        for m in _ON_DAY.finditer(words):  # "cancel the ones on 11 December 2026", «все, что приходятся на 11 декабря»
+            datetimes, days = _dates(m.group(1), relative=False)
+            day = (days or [d[:10] for d in datetimes] or [None])[0]
+            if day is not None:
+                found.append(Condition("date", "", "==", day))
+                break
+    return found
+
+
+_WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|понедельник\w*|вторник\w*|сред[уае]|четверг\w*|" \
+           r"пятниц\w*|суббот\w*|воскресень\w*),?\s*"
+_ON_DAY = re.compile(r"(?:\b(?:that\s+(?:are|fall)\s+on|(?:falling|scheduled|set)\s+(?:on|for)|on)|(?<!\w)(?:приход\w*|"
+                     r"назначен\w*|выпада\w*|стоят)\s+на|(?<!\w)на)\s+(?:the\s+)?((?:" + _WEEKDAY +
+                     r")?(?:\d{1,2}(?:st|nd|rd|th)?\s+[a-zа-яё]+|[a-z]+\s+\d{1,2}|\d{4}-\d{2}-\d{2})(?:,?\s+\d{4})?)",
+                     re.I)
+"""An item's date named as a day ("on 11 December 2026", «на пятницу, 11 декабря 2026»)."""
+
+
+_MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "Jan", "Feb",
+                 "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec", "the ")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-_DATE_KEY = re.compile(r"creat|date|time|made|taken|modif|updat|when|day|at$|on$", re.I)
+_DATE_KEY = re.compile(r"due|deadline|expir|until|creat|date|time|made|taken|modif|updat|when|day|at$|on$|срок", re.I)
 
 
 def _spoken(value: str) -> str:

@@ -95,7 +95,11 @@ _HANDS_OFF = re.compile(
     r"\b(?:don'?t|do not|never) (?:change|touch|do|modify|cancel|delete) (?:anything|a thing|it)\b|"
     r"\b(?:just|only) (?:tell me what you think|(?:give me |tell me )?your (?:opinion|advice|view)|advise|"
     r"recommend|suggest)\b|\b(?:i'?ll|i will|let me) decide\b|"
+    r"\b(?:just|only|simply) (?:curious|wondering|asking)\b|\bout of (?:pure )?curiosity\b|\bin general\b|"
+    r"\bhypothetically\b|\bhow (?:do|does|would|can|could) (?:people|someone|one|anyone|customers|guests|users)\b|"
     r"ничего не (?:меняй|трогай|делай|измен|отменя|удаля)|просто (?:посоветуй|подскажи)|"
+    r"просто (?:интересно|спрашиваю|любопытно)|из (?:чистого )?любопытства|в (?:общем|целом)\b|"
+    r"как (?:обычно |вообще )?(?:люди|другие|принято)|"
     r"(?:сам|сама|потом|позже) реш|реш(?:у|им) (?:сам|сама|потом|позже)", re.I)
 """A request that keeps the model's hands off ("just tell me what you think, don't change anything", «ничего не
 меняй», "I'll decide later which ones to delete"): it asks for no action, whatever verbs it names."""

@@ -10,6 +10,7 @@ of "1,984,135 * 9,343,116" in order.
 import ast
 import contextvars
 import datetime as dt
+import difflib
 import functools
 import json
 import math
@@ -34,6 +35,7 @@ from . import (
 )
 from .schema_instance import MISSING, instance, is_valid
 from .words import GLOSSARY, overlap, stems
+from .words import latin as latin_letters
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"https?://[^\s<>\"')\]]+")
@@ -182,7 +184,7 @@ a paragraph, and the searches are regular expressions whose cost grows faster th
 
 def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     """The evidence in a request's words (and, when given, in earlier tools' results)."""
-    text = text[:READ_LIMIT]
+    text = whole_thousands(text[:READ_LIMIT])
     results = [r[:READ_LIMIT] for r in results or []]
     evidence = Evidence(text, lang, request_stems=stems(text, synonyms=not everyday.composing(text)))
     values = evidence.values
@@ -216,7 +218,8 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["place"] = _unique([*quoted_venues, *_places(rest)])
     values["name"] = _unique(_clean(n) for n in _NAME.findall(text) if n.split()[0].lower() not in _NOT_PLACES)
     names = proper_names.read(text)
-    values["proper"], values["venue"] = names.all, _unique([*quoted_venues, *names.venues])
+    values["proper"], values["venue"] = _not_months(names.all, text), _unique([*quoted_venues, *names.venues])
+    values["name"] = _not_months(values["name"], text)
     values["addressee"] = [a for a in proper_names.addressees(text) if not _known_city(a)]
     evidence.lists = prose_lists.read(text)
     values["symbol"] = _unique(s for s in _SYMBOL.findall(text) if s not in _NOT_SYMBOLS)
@@ -228,10 +231,31 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     quoted = [next(g for g in groups if g) for groups in _QUOTED.findall(text)]
     values["text"] = _unique([q for q in quoted if q not in quoted_venues] or quoted) or [_one_line(text)]
     for result in results or []:
-        evidence.named.update(named_values(result))
+        evidence.named.update(named_values(result, text))
         for kind, found in _returned(result).items():  # after the request's own: what the user wrote comes first
             values[kind] = _unique([*values[kind], *found])
     return evidence
+
+
+_GROUPED = re.compile(r"(?<![\d.,:/+-])\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d.:/-]|,\d)")
+
+
+def whole_thousands(text: str) -> str:
+    """Numbers written with spaces between their thousands ("12 480 кВт·ч", «пробег 48 200 км», "1 250 000") as one
+    number each, so that each is one value and no field takes a piece of it; a phone number ("+1 415 555 0142",
+    "(921) 300 44 55") keeps its spaces."""
+    phones = [m.span() for m in spoken_values.PHONE.finditer(text)]
+    return _GROUPED.sub(lambda m: m.group(0) if any(a <= m.start() < b for a, b in phones)
+                        else re.sub(r"\D", "", m.group(0)), text)
+
+
+_MONTH_NAME = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?", re.I)
+
+
+def _not_months(found: list, text: str) -> list:
+    """Proper names without a month written before a day ("for Jan 12–14, 2027": Jan is no guest's name)."""
+    return [n for n in found if not (isinstance(n, str) and _MONTH_NAME.fullmatch(n)
+                                     and re.search(rf"\b{re.escape(n)}\.?\s*\d", text))]
 
 
 def _returned(result: str) -> dict[str, list[str]]:
@@ -399,6 +423,11 @@ class RequestHints:
         if converted is not MISSING:
             return converted
         found = self._bound(name, schema, index, self._value(name, schema, index))
+        if isinstance(found, (str, int)) and not isinstance(found, bool) and index is None and self.fields \
+                and not any(self.parents) and not self.scope and kind_of(name, schema) == "id" \
+                and not (self.binding().get(name) and self.binding()[name].strong) and any(
+                    other != name and b.strong and str(b.value) == str(found) for other, b in self.binding().items()):
+            found = MISSING  # "the applicants for job J-204": J-204 is the job's id, not an applicant's
         found = self._labelled(name, schema, index, found)
         found = self._own_text(name, schema, index, found)
         if found is MISSING and index is None and not any(self.parents) and "string" in _types(schema) \
@@ -407,7 +436,14 @@ class RequestHints:
             stretch = _end_of_a_movement(name, self.evidence.text)  # "pickup_address": «от улицы Ленина, 5 до …»
             if stretch and len(stretch) <= 120 and is_valid(schema, stretch.strip(" ,.")):
                 found = stretch.strip(" ,.")
+        if found is MISSING and index is None and not any(self.parents) and not self.scope:
+            found = self._named_thing(name, schema)
         found = self._house_number(name, schema, found)
+        found = self._grouped_digits(name, schema, found)
+        if isinstance(found, str) and index is None and re.fullmatch(r"[a-zа-яё]+", found) \
+                and re.search(r"(?:^|_)(?:id|number|no|num|code|ref|key)$|номер", name, re.I) \
+                and overlap(stems(found), stems(re.sub(r"(?:^|_)(?:id|number|no|num|code|ref|key)$", "", name))):
+            found = MISSING  # "the policy number on my car insurance" gives no `policy_number`: a lookup will
         found = self._source_language(name, schema, found)
         found = zones.zoned(found, schema, self.evidence.text)
         shaped = binding.formatted(schema, found)
@@ -439,6 +475,69 @@ class RequestHints:
         value = seconds / per
         value = int(value) if value == int(value) else value
         return value if is_valid(schema, value) else MISSING
+
+    def _named_thing(self, name: str, schema: dict) -> Any:
+        """A plain string field the readers left to a placeholder (`branch`, `route`, `centre`, `position`, `museum`,
+        `car_model`) takes a proper name the request writes and no other field took: the one that holds the field's
+        own word ("Riverside Leisure Centre" for `centre`), stands beside a word of the field or its description
+        ("the Millbrook library" for a library `branch`, "the Senior Data Engineer role" for `position`), ends the
+        movement the field names ("to Bainbridge" for `to`), or the only one left. MISSING when none fits."""
+        text = self.evidence.text
+        kind = self._kind(name, schema)
+        movement = _end_of_a_movement(name, text)
+        if "string" not in _types(schema) or {"enum", "format", "pattern", "const"} & set(schema) \
+                or (kind not in (None, "text", "name", "place", "address", "email", "term") and movement is None):
+            return MISSING
+        if kind == "email" and (self.evidence.of("email") or _end_of_a_movement(name, text) is None or re.search(
+                r"e-?mail|почт|@", f"{name} {schema.get('description') or ''}", re.I)):
+            return MISSING  # a recipient nobody named waits for the address a lookup returns
+        taken = {str(v) for values in self.taken.values() for v in values}
+        bound = {str(b.value) for other, b in self.binding().items() if other != name and b.strong} \
+            if self.fields else set()
+        candidates = [c for c in _unique([*self.evidence.of("venue"), *self.evidence.of("proper")])
+                      if isinstance(c, str) and c not in taken and c not in bound
+                      and not any(c in t or t in c for t in taken | bound if len(t) > 2)]
+        if not candidates:
+            return MISSING
+        own = stems(f"{name} {schema.get('description') or ''}", synonyms=True) | stems(" ".join(_FIELD_KIN.get(
+            name.lower().rsplit("_", 1)[-1], ())))
+
+        def affinity(candidate: str) -> int:
+            score = 2 * len(overlap(stems(candidate), own))
+            at = text.find(candidate)
+            after = text[at + len(candidate): at + len(candidate) + 30] if at >= 0 else ""
+            before = text[max(0, at - 30): at] if at >= 0 else ""
+            near = stems(" ".join(re.findall(r"[^\W\d_]+", after)[:2] + re.findall(r"[^\W\d_]+", before)[-2:]))
+            score += 2 * len(overlap(near, own))
+            end = _end_of_a_movement(name, text)
+            if end and candidate in end:
+                score += 3
+            if candidate in self.evidence.of("venue") and "venue" in self.named | {"venue"} \
+                    and proper_names.names_a_venue(name, str(schema.get("description") or "")):
+                score += 1
+            return score
+
+        scored = sorted(((affinity(c), i, c) for i, c in enumerate(candidates)), key=lambda x: (-x[0], x[1]))
+        best_score, _, best = scored[0]
+        if movement is not None and kind not in (None, "text", "name", "place", "address", "email", "term") \
+                and best not in movement:
+            return MISSING  # a bare `to` beside dates is a range's end unless a name ends the movement
+        if best_score <= 0 and (len(candidates) > 1 or kind not in (None, "text")):
+            return MISSING  # "Translate 'salt' into French": French is no city for get_weather
+        if self.evidence.lang == "ru":
+            best = proper_names.nominative(best, text)
+        self.taken.setdefault("name", set()).add(best)
+        return best if is_valid(schema, best) else MISSING
+
+    def _grouped_digits(self, name: str, schema: dict, found: Any) -> Any:
+        """A card or account number written in groups ("transit card 4410 2231", «карта 2200 1234 5678 9012») read up
+        to its first space: the whole of it, as written, for a number-like string field."""
+        if not isinstance(found, str) or not re.fullmatch(r"\d{3,6}", found) or "pattern" in schema \
+                or not re.search(r"number|card|account|iban|policy|номер|карт|сч[её]т|полис",
+                                 f"{name} {schema.get('description') or ''}", re.I):
+            return found
+        m = re.search(rf"(?<![\d\w]){re.escape(found)}(?:[ \u00a0-]\d{{3,6}})+(?![\d\w:.,/])", self.evidence.text)
+        return m.group(0) if m and is_valid(schema, m.group(0)) else found
 
     def _house_number(self, name: str, schema: dict, found: Any) -> Any:
         """A street read without the house number after its comma («ул. Ленина, 15»): the two together, for an
@@ -574,8 +673,11 @@ class RequestHints:
         positions = range(self.start.get(kind, 0), len(found))
         if kind not in self.start and ranges.is_end(name) and kind not in ("email", "phone", "url", "id", "name"):
             positions = ranges.end_first(len(found))
+        elsewhere = {str(v) for other, values in self.taken.items() if other != kind for v in values} \
+            if kind in ("number", "count") else set()  # "account 5003218876" is no reading in kWh as well
         for position in positions:
-            if found[position] not in taken and is_valid(schema, found[position]):
+            if found[position] not in taken and str(found[position]) not in elsewhere \
+                    and is_valid(schema, found[position]):
                 taken.add(found[position])
                 return found[position]
         if kind == "text" and found:
@@ -637,6 +739,10 @@ class RequestHints:
                 is not MISSING
         if "array" in _types(schema) and self._prose_list(name, schema, fitting_only=True):
             return True
+        items = schema.get("items")
+        if "array" in _types(schema) and isinstance(items, dict) and isinstance(items.get("enum"), list) \
+                and item_lists.enum_items(items["enum"], self.evidence.text):
+            return True  # "with a child seat and snow chains" for `extras` [child_seat, gps, snow_chains]
         if re.fullmatch(r"(?:\w+_)?b?cc(?:_\w+)?", name.lower()) and _COPY_CUE.search(self.evidence.text) \
                 and copied(name, self.evidence.of("email"), self.evidence.text):
             return True  # an optional `cc` the request fills: "cc legal@corp.io"
@@ -680,6 +786,15 @@ class RequestHints:
         if kind == "name":
             found = proper_names.nominative_list(found, self.evidence.text)
             self.listed[name] = found
+        elif kind in ("email", "phone", "url", "id") and len(found) > 1 and not any(self.parents):
+            # "an interview with Priya (priya@…), interviewers li@… and jo@…": the candidate's address is the
+            # candidate field's, not one of the interviewers'
+            bound = {str(b.value) for other, b in self.binding().items() if other != name and b.strong} \
+                if self.fields and not self.scope else set()
+            others = {str(v) for v in self.taken.get(kind, ())} | bound
+            rest = [v for v in found if str(v) not in others]
+            if rest and len(rest) < len(found):
+                self.listed[name] = found = rest
         return len(found)
 
     def _hashtags(self, name: str, schema: dict) -> list[str]:
@@ -839,7 +954,11 @@ class RequestHints:
             found = [v for v in found if float(v).is_integer()]
         elif kind == "datetime" and not found:  # "on 2026-04-02 from 10:00 to 11:30": a start and an end
             hours = self.evidence.of("time") or ["09:00"]
-            found = [f"{d}T{hour}:00Z" for d in self.evidence.of("date") for hour in hours]
+            days = self.evidence.of("date")
+            if len(days) == len(hours) > 1:  # "from March 3, 2027 10:00 to March 7, 2027 18:00": each day its time
+                found = [f"{d}T{hour}:00Z" for d, hour in zip(days, hours, strict=True)]
+            else:
+                found = [f"{d}T{hour}:00Z" for d in days for hour in hours]
         elif kind == "time":
             found = found or [d[11:16] for d in self.evidence.of("datetime")]  # "2025-03-05T07:15" -> "07:15"
             found = [f"{t}:00Z" for t in found] if schema.get("format") == "time" else found
@@ -906,13 +1025,42 @@ class RequestHints:
                         and re.search(rf"\b{re.escape(o.lower())}(?:e?s)?\b", text)), None)
         if written is not None:  # an option the request writes before one it only relates to ("in savings": savings)
             return written
+        inflected = item_lists.enum_items(options, self.evidence.text)
+        if inflected:  # «на сдачу плазмы» for «плазма», before «центр крови» relates to «цельная кровь»
+            return inflected[0]
         for option in options:
             if isinstance(option, str) and option and overlap(stems(option), self.evidence.request_stems):
                 return option
             numeric = isinstance(option, (int, float)) and not isinstance(option, bool)
             if numeric and option in self.evidence.of("number"):
                 return option
+        return _transliterated_option(options, self.evidence.text)
+
+
+def _transliterated_option(options: list, text: str) -> Any:
+    """An English option a Russian request writes in Cyrillic letters («номер делюкс» for `deluxe`, «люкс» for `lux`,
+    «стандарт» for `standard`): the option whose Latin spelling the word's transliteration comes closest to, if close
+    enough; MISSING otherwise."""
+    latin_options = [(o, o.lower().replace("_", " ")) for o in options if isinstance(o, str) and o.isascii()
+                     and len(o) >= 4]
+    if not latin_options:
         return MISSING
+    best, best_ratio = MISSING, 0.0
+    for word in re.findall(r"[а-яё]{4,}", text.lower())[:200]:
+        spelled = _spelled_in_latin(word)
+        for option, lowered in latin_options:
+            for candidate in (spelled, _spelled_in_latin(word[:-1]) if len(word) > 4 else spelled):
+                ratio = difflib.SequenceMatcher(None, candidate, lowered).ratio()
+                if ratio > best_ratio:
+                    best, best_ratio = option, ratio
+    return best if best_ratio >= 0.8 else MISSING
+
+
+def _spelled_in_latin(word: str) -> str:
+    """A Russian word in the Latin letters an English word borrowed from would have («делюкс» delux, «шейк» sheik)."""
+    for cyrillic, latin in (("кс", "x"), ("дж", "j"), ("тч", "tch"), ("ай", "i")):
+        word = word.replace(cyrillic, latin)
+    return latin_letters(word)
 
 
 _NEGATIVE_MEANS = re.compile(r"negative|отрицательн|below zero|minus|\(\s*[-−]\s*\)|(?<![\w-])[-−]\s*(?:to|for)\s+"
@@ -1084,6 +1232,17 @@ _TO_END = re.compile(r"^(?:recipient|receiver|to|destination|target|consignee|dr
 _MOVEMENT = re.compile(r"\bfrom\s+(?P<a>[^.!?;]{2,200}?)\s+to\s+(?P<b>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)|"
                        r"(?<!\w)от\s+(?P<ra>[^.!?;]{2,200}?)\s+(?:для|к|ко|до)\s+(?P<rb>[^!?;]{2,300}?)(?=\.\s|[.!?;]?$)",
                        re.I)
+
+
+_FIELD_KIN = {"position": {"role", "job", "title", "post", "vacancy", "должност", "вакансi"},
+              "role": {"position", "job", "title"}, "title": {"role", "position", "job"},
+              "branch": {"library", "office", "store", "shop", "bank", "филиал", "отделени"},
+              "route": {"to", "boat", "ferry", "line", "маршрут"}, "model": {"car", "make", "машин", "автомобил"},
+              "centre": {"center", "club", "gym"}, "center": {"centre", "club", "gym"},
+              "museum": {"gallery", "музе", "галере"}, "clinic": {"vet", "surgery", "hospital", "клиник"},
+              "venue": {"at", "club", "hall", "centre", "center"}, "hotel": {"inn", "hotel", "отел", "гостиниц"}}
+"""Words beside a proper name that mark it as a field's value though they are not the field's own word: "the
+Senior Data Engineer role" for `position`, "the Hilton Garden Inn" for `hotel`, "the boat to Bainbridge" for `route`."""
 
 
 def _end_of_a_movement(name: str, text: str) -> str | None:
@@ -1304,8 +1463,9 @@ def _after_its_word(name: str, schema: dict, text: str) -> Any:
         return after.group(1)
     if len(word) >= 4:
         compound = re.search(rf"\b([a-z]{{3,}}{re.escape(word)})\b", text, re.I)
-        if compound:
-            return compound.group(1).lower()
+        if compound:  # "the bedroom"; a proper name keeps its capital ("the Rijksmuseum")
+            written = compound.group(1)
+            return written if written[0].isupper() and compound.start() > 0 else written.lower()
     for stem in (ru for ru, gloss in GLOSSARY.items() if gloss == word):  # «группы contractors», «канал «Релизы»»
         named = re.search(rf"(?<!\w){stem}\w*\s+(?:«([^»]+)»|\"([^\"]+)\"|([A-Za-z0-9][\w.-]*\w))", text, re.I)
         if named:
@@ -1678,11 +1838,20 @@ def _currencies_written(text: str) -> list[str]:
     return _unique(code for _, code in sorted(found))
 
 
-def named_values(result: str) -> dict[str, Any]:
+def named_values(result: str, request: str = "") -> dict[str, Any]:
     """Key/value pairs in a tool's result (JSON, a Python dict's repr as `str(dict)` gives, or
-    'key: value' lines), keys lower-cased."""
+    'key: value' lines), keys lower-cased. Of a listing, the items the request names come first ("the policy
+    number on my car insurance": the item whose `type` is car gives `policy_number`)."""
     named: dict[str, Any] = {}
     data = _structured(result[:READ_LIMIT])
+    if isinstance(data, list) and request and len(data) > 1 and all(isinstance(item, dict) for item in data[:20]):
+        lowered = request.casefold()
+
+        def named_in_request(item: dict) -> int:
+            return sum(1 for v in item.values() if isinstance(v, str) and len(v) >= 2
+                       and re.search(rf"(?<!\w){re.escape(v.casefold())}(?!\w)", lowered))
+
+        data = sorted(data[:20], key=named_in_request, reverse=True)
     if data is not None:
         _flatten(data, "", named)
         return named

@@ -10,7 +10,7 @@ A real model fills `phone_number` with the number the user wrote, not an e-mail 
 import re
 from typing import Any
 
-from .generation_bounds import bounded_search
+from .generation_bounds import bounded_search, checkable_length
 from .scalar_values import MISSING
 
 PHONE = re.compile(r"(?<![\w@+])(?:\+\d[\d\s().-]{6,}\d|\(?\d{2,4}\)?[\s.-]\d{2,4}[\s.-]\d{2,5}(?:[\s.-]\d{2,5})?)"
@@ -462,6 +462,8 @@ def _stretches(pattern: str, text: str) -> list[str]:
     the pattern without its anchors finds them, the pattern itself checks each."""
     inner = rf"(?<![\w-])(?:{_ANCHORS.sub('', pattern)})(?![\w-])"
     found: list[str] = []
+    if len(text) > checkable_length(inner):
+        return _windowed(pattern, text)
     start = 0
     while len(found) < MAX_STRETCHES and start < len(text):
         hit = bounded_search(inner, text[start:])
@@ -473,6 +475,32 @@ def _stretches(pattern: str, text: str) -> list[str]:
             found.append(stretch)
         start += hit.end() if hit.end() > 0 else 1
     return _unique(found)
+
+
+def _windowed(pattern: str, text: str) -> list[str]:
+    """_stretches for a text longer than the unanchored pattern may safely be searched in: the pattern, anchored,
+    tried at each word's start on a window as long as it may safely run on ("ICE 578" for '^[A-Z]{2,3} ?\\d{1,5}$'
+    in a long request), each stretch ending at a word's end."""
+    anchored = rf"^(?:{_ANCHORS.sub('', pattern)})(?![\w-])"
+    size = min(checkable_length(anchored), 80)
+    found: list[str] = []
+    if size < 2:
+        return found
+    for m in re.finditer(r"(?<![\w-])[\w+(#@.-]", text):
+        window = text[m.start():m.start() + size]
+        hit = bounded_search(anchored, window)
+        if hit is None or not hit.group(0).strip():
+            continue
+        end = m.start() + hit.end()
+        stretch = hit.group(0).strip()
+        if (end < len(text) and re.match(r"[\w-]", text[end])) or stretch in found:
+            continue
+        checked = bounded_search(pattern, stretch)
+        if checked is not None and checked.group(0) == stretch:
+            found.append(stretch)
+            if len(found) >= MAX_STRETCHES:
+                break
+    return found
 
 
 def _said(text: str) -> str:

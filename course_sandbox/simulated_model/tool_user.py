@@ -350,12 +350,18 @@ def plan_calls(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
     fillable = [t for t in ranked if not missing_inputs(t, evidence)]
     if not fillable:
         return Plan([], (ranked[0].name, missing_inputs(ranked[0], evidence)))
+    top = score(fillable[0], evidence)
+    acting = [t for t in fillable if score(t, evidence) == top and side_effects.action(t) is not None]
+    if acting and side_effects.action(fillable[0]) is None:
+        # tools the request fits equally: the action it asks for («Запиши меня на сдачу плазмы…»), not a lookup
+        fillable = [acting[0], *(t for t in fillable if t is not acting[0])]
     chosen = [fillable[0]]
     # words that name the first tool, or describe what it works on ("the files" of list_dir), name no other tool:
     # "list the files in /tmp/x" asks for a listing, not for remove_file on /tmp/x
     covered = set(stems(fillable[0].name)) | set(stems(fillable[0].description))
+    said = stems(evidence.text)  # the request's own words: a word an everyday domain adds names no second tool
     for tool in fillable[1:]:
-        hits = overlap(evidence.request_stems, stems(tool.name))
+        hits = overlap(evidence.request_stems & said, stems(tool.name))
         if hits and not overlap(hits, covered):
             chosen.append(tool)
             covered |= stems(tool.name)
@@ -472,22 +478,38 @@ def _with_whole_request(tools: list[tool_roles.ToolSpec], part: Plan, evidence: 
 def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[Plan],
                  lang: str) -> list[plans.LaterStep]:
     """The parts that act on an earlier part's results ("then delete the ones that end in .log"):
-    a tool that lacks one input, words that point back, and an earlier part that calls a tool."""
+    a tool that lacks one input (or several, one of them named like what the earlier tool lists: the others are
+    the earlier call's own, "the applicants for job J-204 … invite everyone …"), words that point back, and an
+    earlier part that calls a tool."""
     steps = []
     for k, (ask, part) in enumerate(zip(asks, parts, strict=False)):
         earlier = [p.uses[0][0] for p in parts[:k] if p.uses]
         keeps = plans.selection(ask)
-        if part.uses or not part.missing or len(part.missing[1]) != 1 or not earlier or keeps is None:
+        if part.uses or not part.missing or not earlier or keeps is None:
             continue
         tool = next(t for t in tools if t.name == part.missing[0])
-        prop = part.missing[1][0]
+        lacking = part.missing[1]
+        if len(lacking) > 1:
+            # the input the listed items give is the one named like what the earlier tool lists (`applicant_id`
+            # after list_applicants); the others are the earlier call's own (`job_id`)
+            source = stems(re.sub(r"^(?:get|list|search|find|fetch|show|read|pull)_?", "", earlier[-1]))
+            named = [key for key in lacking if overlap(stems(re.sub(r"_?(?:id|ids|key|number)$", "", key)), source)]
+            if len(named) != 1:
+                continue
+            lacking = named
+        prop = lacking[0]
         own = slots.read(ask, lang)
-        fixed = {key: value for key, value in tool_input(tool, own).items() if key != prop}
+        fixed = {key: value for key, value in tool_input(tool, own).items()
+                 if key != prop and key not in part.missing[1]}
         hints = _hints(tool, own)
         inherited = tuple(key for key, schema in tool.properties().items()
                           if key != prop and isinstance(schema, dict) and not hints.wanted(key, schema))
         conds, unreadable = plans.conditions(ask, bool(keeps))
         field_word = plans.field_of(ask)
+        if not keeps and not conds and not unreadable and k:
+            # "find Pelevin's books that are in stock and put them on hold": the earlier ask's condition selects
+            # which of its results "them" are
+            conds = plans.conditions(asks[k - 1], False)[0]
         if steps and not keeps and not conds and not unreadable and steps[-1].after == earlier[-1]:
             # "…then decline the ones with standup in the title and email their organiser": the same ones
             keeps, conds, field_word = steps[-1].keeps, steps[-1].conditions, steps[-1].field
@@ -656,9 +678,19 @@ def _items(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[dict[str, int]
             found = [v for v in found if str(v) not in elsewhere and not any(str(v) in e for e in elsewhere)]
         if kind == "email":  # "…, bcc max@… and eva@…": those are copied, not one call each
             found = slots.copied(props[kinds.index(kind)], found, evidence.text)
-        if kinds.count(kind) == 1 and len(found) > 1:
+        if kinds.count(kind) == 1 and len(found) > 1 and not _takes_a_list_of(tool, kind):
             return [{kind: i} for i in range(min(len(found), MAX_PARALLEL))]
     return [{}]
+
+
+def _takes_a_list_of(tool: tool_roles.ToolSpec, kind: str) -> bool:
+    """Whether the tool takes several values of a kind in one call (`interviewer_emails`: an array of e-mails): then
+    the request's several e-mails are one call's, never one call each."""
+    for prop, schema in tool.properties().items():
+        items = schema.get("items") if isinstance(schema, dict) and schema.get("type") == "array" else None
+        if isinstance(items, dict) and kind_of(prop, items) == kind:
+            return True
+    return False
 
 
 def _bound_strongly(tool: tool_roles.ToolSpec, evidence: Evidence) -> dict:

@@ -8,7 +8,7 @@ should be able to tell in advance which tool it will pick.
 
 import re
 
-from .everyday import concepts
+from .everyday import concepts, phrase_concepts
 
 _TOKEN = re.compile(r"[A-Za-zА-Яа-яЁё]+|[*×+÷/^%]")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -136,6 +136,15 @@ _EVERYDAY_RUSSIAN = """
     database: база базы базу базе базой
     upcoming: следующ ближайш
     grams: грамм
+    child: детск ребён ребен
+    seat: кресл сиден
+    breakfast: завтрак
+    parking: парковк
+    pet: питомц животн
+    smoking: курящ курени
+    luggage: багаж чемодан
+    insurance: страховк
+    wheelchair: коляск
 """
 """Everyday Russian word beginnings for what a tool named in English does, one English word a line: «полей»
 (water), «печать» (print), «прошивку» (firmware)."""
@@ -210,6 +219,8 @@ def stems(text: str, synonyms: bool = False) -> set[str]:
         if synonyms:
             words += [s for w in list(words) for s in (*SYNONYMS.get(w, ()), *concepts(w, text))]
         found |= {stem(w) for w in words if not OPERATOR_WORDS.get(w)}
+    if synonyms:
+        found |= {stem(w) for w in phrase_concepts(text)}
     return found
 
 
