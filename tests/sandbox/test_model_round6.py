@@ -63,15 +63,20 @@ DISTRACTORS = [tool("get_weather", "Current weather in a city.", {"city": S}),
 
 @pytest.mark.parametrize("question, fitting", [
     ("My puppy has been limping since Tuesday - when could someone look at his paw?", VET),
-    ("When do they take the glass and plastic bins on Elm Street?", BINS),
-    ("Is there a train from Harbour Road in the next hour?", TRAIN),
-    ("Where can I plug in the EV near the Central Mall?", CHARGERS),
+    ("When do they take the glass bins round here?", BINS),
+    ("Do I have enough rewards for a free coffee?", POINTS),
+    ("My cat threw up twice today, can someone see her this week?", VET),
+    pytest.param("Is the 8:05 to Brighton running today?", TRAIN,
+                 marks=unread("'is the 8:05 to Brighton running?' for a commuter-train timetable (no tool fits)")),
+    pytest.param("My electric car is nearly flat - where can I plug it in around the Central Mall?", CHARGERS,
+                 marks=unread("'plug in my electric car' for an EV charging-point tool (no tool fits)")),
     ("Котёнок второй день не ест, когда можно к ветеринару?", VET),
     ("Когда у нас вывозят пластик и макулатуру?", BINS),
     ("Во сколько ближайшая электричка?", TRAIN),
     ("Сколько бонусов у меня накопилось?", POINTS),
 ])
 def test_everyday_words_reach_the_tool_whose_description_fits(client, question, fitting):
+    """(No request shares a word with its tool's name or description.)"""
     name, _ = first_call(client, question, [*DISTRACTORS, fitting])
     assert name == fitting["name"]
 
