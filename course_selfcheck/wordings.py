@@ -168,6 +168,15 @@ _ONLY_FAILED = {"run", "ran", "over", "max", "cap", "short", "space", "room", "s
 успела закончить»): alone they are in many a failure that says nothing of a cut ("the run failed")."""
 
 
+_MORE_THAN = ("more", "longer", "larger", "bigger")
+"""Words that say it with "than" next, and what holds the history after it ("more than the model can take in",
+"longer than the window"): "longer than expected" says nothing of a cut."""
+_WHAT_HOLDS = {"model", "model's", "context", "window", "limit", "memory", "can", "could", "fits", "fit", "allowed",
+               "allows"}
+_NO_LONGER_WHAT = re.compile(r"^(?:read\w*|see\w*|hold\w*|tak\w*|fit\w*|handl\w*|process\w*|accept\w*)$", re.I)
+"""What a model can "no longer" do with a history that has outgrown it ("can no longer read the whole conversation")."""
+
+
 def _needs_company(word: str) -> bool:
     w = word.lower()
     return w in _ONLY_FAILED or any(w.startswith(stem) for stem in ("больш", "законч", "кончи", "успел", "успева",
@@ -183,6 +192,11 @@ def says_cut(text: str) -> bool:
     for words in _sentences(text):
         lowered = [w.lower() for w in words]
         for i, word in enumerate(lowered):
+            if word in _MORE_THAN and "than" in lowered[i + 1:i + 2] and any(
+                    w in _WHAT_HOLDS for w in lowered[i + 2:i + 6]):
+                return True
+            if word == "longer" and "no" in lowered[i - 1:i] and any(map(_NO_LONGER_WHAT.match, lowered[i + 1:i + 4])):
+                return True
             if _CUT.match(word):
                 if not _needs_company(word):
                     return True

@@ -340,3 +340,23 @@ def test_a_no_that_invites_the_call_again_is_not_a_denial(who, no, retry, tool):
     """Attack 15's H2: whatever the no's words, a result that tells the model to call again (or says the answer is
     only not yet given) is no denial: each retry asks the person once more."""
     assert not says_denied(f"{who} {no.format(tool=tool)}{retry.format(tool=tool)}")
+
+
+@pytest.mark.parametrize("more, than, holder, says", [
+    ("more", "than", "the model can take in", True),
+    ("longer", "than", "the context window", True),
+    ("bigger", "than", "what the model can hold", True),
+    ("longer", "than", "expected", False),
+    ("more", "than", "ten seconds", False),
+    ("more", "and", "the model can take in", False),
+])
+def test_a_history_more_than_the_model_holds_is_said_cut(more, than, holder, says):
+    """Attack 15's FF2: "more (longer) than" the model or its window, for model_context_window_exceeded; a "longer than
+    expected" alone says nothing of it."""
+    assert says_cut(f"The conversation has become {more} {than} {holder}; start a new review.") is says
+
+
+@pytest.mark.parametrize("verb, says", [("read", True), ("hold", True), ("take", True), ("see", True),
+                                        ("answer", False), ("respond", False)])
+def test_a_model_that_can_no_longer_read_the_history_says_cut(verb, says):
+    assert says_cut(f"The model can no longer {verb} the whole conversation.") is says
