@@ -17,6 +17,11 @@ aclaude = anthropic.AsyncAnthropic(api_key="sk-ant-not-a-key", base_url=DEAD, ma
 shop = gitlab.Gitlab(DEAD, private_token="not-a-token").projects.get("course/shop", lazy=True)
 PRIMARY, SPARE = "claude-opus-5", "claude-opus-4-8"
 LIMIT = 20_000
+LONG_ADVICE = ("The file is large: do not try to read it whole at once; read it part by part, and only as far as the "
+               "review needs. Most of a data file like this one is rows of the same shape, so the first part usually "
+               "shows what the change does to it; ask for a later part only when the diff touches rows further in, "
+               "and say in the review which parts you read and which you did not.")
+"""Advice a long cut note may end with (attack 15's FF3: the note's numbers then stand far from its end)."""
 RULES = "You review GitLab merge requests with the tools you have. Finish with one line: 'Verdict: ...'."
 TOOLS = [
     {"name": "changes_of", "description": "Title, description and unified diff of a merge request.",
@@ -326,6 +331,13 @@ class Agent:
             total = len(text) if "total_of_rest" in self.flaws else start + len(text)  # attack 14's H5: what is left
             text = (f"{text[:LIMIT]}\n[cut: {start + len(text)} characters in all; call open_file again with a start "
                     "to read more]" if "start_unnamed" in self.flaws else
+                    # attack 15's H5: the cut point and the total, and no start to read on from
+                    f"{text[:LIMIT]}\n[cut at {start + LIMIT} of {total} characters; ask for the next part]"
+                    if "cut_at_no_start" in self.flaws else
+                    # attack 15's FF3: a long note, its numbers far from the result's end
+                    f"{text[:LIMIT]}\n[Part of the file: characters {start} to {start + LIMIT} of {total}. To read "
+                    f"on, call open_file with the same path and start={following}. {LONG_ADVICE}]"
+                    if "long_note" in self.flaws else
                     f"{text[:LIMIT]}\n[cut: characters {start} to {start + LIMIT} of {total}; call "
                     f"open_file with start={following} for more]")
         elif len(text) > (4 * LIMIT if "limit_in_tokens" in self.flaws else LIMIT) \
