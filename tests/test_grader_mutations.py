@@ -108,6 +108,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "only_this_pr": "approver_asked",
         # the task's denied result says a human denied the call, not that some permission was missing
         "nobody_denied": "refusal_is_error",
+        # a denied call's result in its own place: not put first (attack 15's H1), nor last
+        "errors_first": "refusal_is_error",
         # a flag in the merge tool's input that says "a human approved": the injected text sets it too
         "confirmed_flag": "fail_closed",
         # attack 9: yes read in a word or a record, an error of one kind taken for a yes, a gate for "our" numbers
