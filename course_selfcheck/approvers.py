@@ -326,6 +326,31 @@ def _mentions(node: ast.AST, names: set[str]) -> bool:
                for n in ast.walk(node))
 
 
+_DEFS = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _deferred(node: ast.AST, names: set[str]) -> bool:
+    """The node hands the approver on to be asked later or elsewhere (pool.submit(approve, ...), to_thread(approve,
+    ...), a lambda or a local function that asks it), not only asks it here and now (approve(name, tool_input)):
+    only a question in flight can be put under a clock."""
+    called: set[int] = set()
+
+    def visit(n: ast.AST, inside: bool) -> None:
+        if isinstance(n, ast.Call) and not inside:
+            called.add(id(n.func))
+        for child in ast.iter_child_nodes(n):
+            visit(child, inside or isinstance(child, _DEFS))
+
+    visit(node, isinstance(node, _DEFS))
+    return any((isinstance(n, ast.Name) and n.id in names or isinstance(n, ast.Attribute) and n.attr in names)
+               and id(n) not in called for n in ast.walk(node))
+
+
+def _holds(node: ast.AST, names: set[str], tainted: set[str]) -> bool:
+    """The node holds a question to the approver in flight: hands the approver on, or names what holds one."""
+    return _deferred(node, names) or _mentions(node, tainted - names)
+
+
 def _approver_names(trees: list[ast.Module], first: str) -> set[str]:
     """The names the approver goes by in the learner's code: the loop's parameter, the parameters of the functions
     it is handed to (approved(approve, name, tool_input)), and the names and attributes it is kept under
@@ -339,8 +364,11 @@ def _approver_names(trees: list[ast.Module], first: str) -> set[str]:
         found = set(names)
         for tree in trees:
             for node in ast.walk(tree):
-                if isinstance(node, ast.Assign) and _mentions(node.value, names) \
-                        and not isinstance(node.value, ast.Call):
+                value = node.value if isinstance(node, ast.Assign) else None
+                if isinstance(value, ast.Call) and _called(value) == "partial" and value.args:
+                    value = value.args[0]  # ask = partial(approve, ...)
+                if isinstance(node, ast.Assign) and isinstance(value, (ast.Name, ast.Attribute)) \
+                        and _mentions(value, names):
                     found |= {t.id if isinstance(t, ast.Name) else t.attr for t in node.targets
                               if isinstance(t, (ast.Name, ast.Attribute))}
                 if not isinstance(node, ast.Call):
@@ -366,21 +394,21 @@ def _is_clock(value: ast.AST | None) -> bool:
     return value is not None and not (isinstance(value, ast.Constant) and value.value in (None, 0, False))
 
 
-def _clock_of(node: ast.AST, tainted: set[str]) -> bool:
+def _clock_of(node: ast.AST, names: set[str], tainted: set[str]) -> bool:
     """The node puts a clock on something of the approver's (a question in flight, its thread, its answer)."""
     if isinstance(node, (ast.With, ast.AsyncWith)):
         return any(isinstance(item.context_expr, ast.Call) and _called(item.context_expr) in _CLOCK_BLOCKS
                    and _is_clock(next(iter(item.context_expr.args), None)) for item in node.items) \
-            and any(_mentions(statement, tainted) for statement in node.body)
-    if not isinstance(node, ast.Call) or not _mentions(node, tainted):
+            and any(_holds(statement, names, tainted) for statement in node.body)
+    if not isinstance(node, ast.Call) or not _holds(node, names, tainted):
         return False
     name = _called(node)
     if any(kw.arg == "timeout" and _is_clock(kw.value) for kw in node.keywords):
         return True
     if name in _CLOCK_NAMES and isinstance(node.func, (ast.Name, ast.Attribute)) and len(node.args) >= 2 \
             and not isinstance(node.args[1], (ast.List, ast.Tuple, ast.Set, ast.Dict)) and _is_clock(node.args[1]):
-        return name != "wait" or not isinstance(node.func, ast.Attribute) or _mentions(node.args[0], tainted)
-    return isinstance(node.func, ast.Attribute) and name in _CLOCK_METHODS and _mentions(node.func.value, tainted) \
+        return name != "wait" or not isinstance(node.func, ast.Attribute) or _holds(node.args[0], names, tainted)
+    return isinstance(node.func, ast.Attribute) and name in _CLOCK_METHODS and _holds(node.func.value, names, tainted) \
         and len(node.args) == 1 and isinstance(node.args[0], (ast.Constant, ast.Name, ast.Attribute, ast.BinOp)) \
         and _is_clock(node.args[0]) and not (isinstance(node.args[0], ast.Constant) and
                                              not isinstance(node.args[0].value, (int, float)))
@@ -400,13 +428,13 @@ def _tainted(function: ast.AST, names: set[str]) -> set[str]:
         found = set(tainted)
         for node in ast.walk(function):
             if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None \
-                    and _mentions(node.value, tainted):
+                    and _holds(node.value, names, tainted):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 found |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-            if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and _mentions(node.iter, tainted):
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and _holds(node.iter, names, tainted):
                 found |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and node is not function \
-                    and _mentions(node, tainted):
+                    and _holds(node, names, tainted):
                 if not isinstance(node, ast.Lambda):
                     found.add(node.name)
                 found |= {n.func.value.id for n in ast.walk(node) if isinstance(n, ast.Call)
@@ -440,7 +468,7 @@ def clock_on_approver(loop: Callable, parameter: str | None) -> tuple[int, str] 
             alarm = any(isinstance(n, ast.Call) and _called(n) in _ALARMS and n.args and _is_clock(n.args[-1])
                         for n in ast.walk(function))
             for node in ast.walk(function):
-                if _clock_of(node, tainted) or alarm and isinstance(node, ast.Call) and _called(node) in _ALARMS:
+                if _clock_of(node, names, tainted) or alarm and isinstance(node, ast.Call) and _called(node) in _ALARMS:
                     line = lines[node.lineno - 1].strip() if node.lineno <= len(lines) else ""
                     return node.lineno, line
     return None

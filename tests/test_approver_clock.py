@@ -161,3 +161,19 @@ def test_exercise_7_fails_the_reference_with_a_clock_longer_than_its_wait(short_
     report = check_exercise_7(namespace["review_with_gate"], language="en")
     row = next(f for f in report.findings if f.rule == "yes_merges")
     assert row.status == "broken" and "worker.join(30)" in row.detail, report.text()
+
+
+def test_a_clock_on_the_tools_of_a_turn_the_gate_decided_is_not_the_approvers():
+    """The gate before the pool: the approver's answers decide which calls run, and a clock on those calls is the
+    tools' (attack 15's rB7 style), not a clock on a question to the approver."""
+    source = """
+        import asyncio
+
+        async def review(pr, approve):
+            calls = await next_calls(pr)
+            denied = {c.id for c in calls if approve(c.name, c.input) is not True}
+            ran = await asyncio.wait_for(asyncio.gather(*[asyncio.to_thread(run, c) for c in calls
+                                                            if c.id not in denied]), 60)
+            return ran
+        """
+    assert clock_on_approver(cell(source)["review"], "approve") is None

@@ -360,3 +360,16 @@ def test_a_history_more_than_the_model_holds_is_said_cut(more, than, holder, say
                                         ("answer", False), ("respond", False)])
 def test_a_model_that_can_no_longer_read_the_history_says_cut(verb, says):
     assert says_cut(f"The model can no longer {verb} the whole conversation.") is says
+
+
+def test_exercise_7_quotes_the_notebook_on_the_order_of_results():
+    """Row 4, failed on the order of a turn's results, quotes notebook 7's "Go further" sentence, in both languages."""
+    import re
+    from pathlib import Path
+
+    from course_agent.i18n import tr
+    from course_selfcheck.exercises.exercise_7_gate import ORDER
+
+    source = re.sub(r"[`\s#]+", " ", (Path(__file__).parents[1] / "notebooks/source/07_safety.py").read_text())
+    for lang in ("en", "ru"):
+        assert re.sub(r"\s+", " ", tr(ORDER, lang)) in source, lang
