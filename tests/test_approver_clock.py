@@ -177,3 +177,14 @@ def test_a_clock_on_the_tools_of_a_turn_the_gate_decided_is_not_the_approvers():
             return ran
         """
     assert clock_on_approver(cell(source)["review"], "approve") is None
+
+
+def test_the_reference_brought_in_by_start_from_is_read():
+    """start_from runs the course's reference under the name '<reference solution of exercise 7>': its text is the
+    course's own, so it is read (and has no clock), not said unread."""
+    from course_agent.solutions import given_code, solution_code
+
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile(given_code(7), "<given 7>", "exec"), namespace)
+    exec(compile(solution_code(7), "<reference solution of exercise 7>", "exec"), namespace)
+    assert clock_on_approver(namespace["review_with_gate"], "approve") is None
