@@ -20,13 +20,14 @@ from .words import words
 
 MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "max_tokens_answer", "context_window", "stuck", "wandering",
                  "one_more_call", "bad_input", "stop_sequence", "unknown_stop", "doubled", "reversed_calls",
-                 "mixed_turn", "as_is")
+                 "mixed_turn", "mixed_turn_around", "as_is")
 WAITING_ORDERS = {
     "max_tokens_answer": lambda calls: calls == 0,
     "one_more_call": lambda calls: calls == 0,
     "reversed_calls": lambda calls: calls >= 2,
     "bad_input": lambda calls: calls >= 1,
     "mixed_turn": lambda calls: calls >= 1,
+    "mixed_turn_around": lambda calls: calls >= 1,
 }
 """Orders kept until a reply they fit comes, whichever turn that is: the answer (no tool call) to cut, a turn of
 several calls to reverse, the answer to put off. The value says, from the reply's number of tool calls, whether it
@@ -280,6 +281,8 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
     reply with a tool call sends its first call without arguments (stop_reason tool_use: not a cut). mixed_turn:
     the first reply with a tool call also asks, after its own calls, the conversation's first call again (a fresh
     id), as a model that checks something once more while it acts: a turn that mixes tools (a merge and a read).
+    mixed_turn_around: the same, with the first call asked again both before and after the reply's own calls (a
+    read, a merge, a read): results put first or last out of their place are both seen.
     as_is: the reply as it was, so that an order can start later ("as_is", "pause_turn" pauses the second turn).
     """
     if kind == "as_is":
@@ -310,11 +313,15 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
         first = next(i for i, b in enumerate(reply.blocks) if b["type"] == "tool_use")
         return dataclasses.replace(reply, blocks=[{**b, "input": {}} if i == first else b
                                                   for i, b in enumerate(reply.blocks)])
-    if kind == "mixed_turn":
+    if kind in ("mixed_turn", "mixed_turn_around"):
         first = next((b for t in turns if t.role == "assistant" for b in t.of_type("tool_use")), None)
         if first is None:
             return reply
-        return dataclasses.replace(reply, blocks=[*reply.blocks, {**first, "id": new_id("toolu_01")}])
+        after = [*reply.blocks, {**first, "id": new_id("toolu_01")}]
+        if kind == "mixed_turn":
+            return dataclasses.replace(reply, blocks=after)
+        at = next(i for i, b in enumerate(after) if b["type"] == "tool_use")  # the calls follow the turn's text
+        return dataclasses.replace(reply, blocks=[*after[:at], {**first, "id": new_id("toolu_01")}, *after[at:]])
     if kind == "reversed_calls":  # the same calls, the last first: results put in another order are seen
         calls = iter([b for b in reply.blocks if b["type"] == "tool_use"][::-1])
         return dataclasses.replace(reply, blocks=[next(calls) if b["type"] == "tool_use" else b for b in reply.blocks])

@@ -493,11 +493,12 @@ def _other_results_cut(loop: typing.Callable, lang: str) -> Finding | None:
                                       "{limit} characters (LIMIT counts characters, not tokens), not only read_file's",
                                       lang, long=len(LONG_DESCRIPTION), tool=use.get("name"), size=size,
                                       limit=RESULT_LIMIT))
-        if size >= RESULT_LIMIT and not _CUT_NOTE.search(text[:300] + text[-300:]):
+        note = _either_end(text)
+        if size >= RESULT_LIMIT and not _CUT_NOTE.search(note):
             return verdict(BROKEN, tr("with a merge request description of {long} characters, {tool}'s result was cut "
                                       "to {size} characters without a word that it was cut", lang,
                                       long=len(LONG_DESCRIPTION), tool=use.get("name"), size=size))
-        note, offered = text[:300] + text[-300:], _offered(body, use.get("name"))
+        offered = _offered(body, use.get("name"))
         named = [t for t in body.get("tools") or [] if isinstance(t, dict) and str(t.get("name")) in note]
         takes = {p for t in [offered, *named] for p in (t.get("input_schema") or {}).get("properties") or {}}
         promised = _promised(note, takes) if size >= RESULT_LIMIT else []
@@ -539,6 +540,29 @@ def _names_another(named: list[dict], use: dict) -> bool:
     return any(str(t.get("name")) != str(use.get("name")) for t in named)
 
 
+def _either_end(text: str) -> str:
+    """The note of a result cut to LIMIT characters, wherever the part kept stands: all but the first LIMIT, and all
+    but the last LIMIT (a note before the part or after it, however long); a shorter result at its two ends."""
+    if len(text) <= RESULT_LIMIT:
+        return text[:300] + "\n" + text[-300:]
+    return text[:len(text) - RESULT_LIMIT] + "\n" + text[RESULT_LIMIT:]
+
+
+def _outside_the_part(text: str, part: str | None = None) -> str:
+    """A cut result's note, read whole: everything outside the part of the file kept (`part`; by default the file's
+    first LIMIT characters, found by its first row), before or after it, not only the result's first and last lines
+    (a long note names its total further in). A result that did not keep that part whole is read at its two ends."""
+    if part is None:
+        head = text.find(BIG_HEAD)
+        found = head if head >= 0 and len(text) - head >= RESULT_LIMIT else -1
+        length = RESULT_LIMIT
+    else:
+        found, length = (text.find(part) if part else -1), len(part)
+    if found < 0:
+        return text[:300] + "\n" + text[-300:]
+    return text[:found] + "\n" + text[found + length:]
+
+
 def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Finding:
     read = next(((i, u) for i, r in run.answered for u in tool_uses(r)
                  if BIG_FILE in str(u.get("input")) and BIG_REF in str(u.get("input"))), None)
@@ -561,19 +585,20 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
         return verdict(BROKEN, tr("request {n} sent the large file's result whole again ({size} characters): cut it "
                                   "where the history keeps it, so that every later request carries the cut one", lang,
                                   n=regrown[0], size=regrown[1]))
-    if not _CUT_NOTE.search(text[:300] + text[-300:]):
+    outside = _outside_the_part(text)
+    if not _CUT_NOTE.search(outside):
         return verdict(BROKEN, tr("the large file came back as {size} characters without a word that it was cut: the "
                                   "model takes the part for the whole file", lang, size=size))
     if BIG_START not in text:
         return verdict(BROKEN, tr("the result kept another part of the file than its beginning ({size} characters): "
                                   "keep the first {limit}, so the model reads the file from its start and asks for "
                                   "the rest", lang, size=size, limit=RESULT_LIMIT))
-    if not any(value > size + 1000 for value in _readings(text[:300] + text[-300:])):
+    if not any(value > size + 1000 for value in _readings(outside)):
         return verdict(BROKEN, tr("the note says the file was cut, but not out of how many characters ({size} were "
                                   "kept): say the whole size, so the model knows how much it has not read", lang,
                                   size=size))
     whole = run.file(use.get("input"))
-    stated = [value for value in _readings(text[:300] + text[-300:]) if value > size + 1000]
+    stated = [value for value in _readings(outside) if value > size + 1000]
     if whole and not _the_whole(stated, whole):
         return verdict(BROKEN, tr("the note says the whole is {stated:.0f}, and the file has {total} characters: say "
                                   "the file's real size (len of the text before cutting), so the model knows how much "
@@ -581,7 +606,7 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
     if size < RESULT_LIMIT:
         return verdict(BROKEN, tr("the result kept only {size} characters of the file, note included: keep the first "
                                   "{limit} (LIMIT), and then say it was cut", lang, size=size, limit=RESULT_LIMIT))
-    if not _says_how_on(text[:300] + text[-300:]):
+    if not _says_how_on(outside):
         return verdict(BROKEN, tr("the note says the file was cut and out of how many characters, but not how to read "
                                   "the rest: say how (for example, read_file with a start, and the start to read from "
                                   "next)", lang))
@@ -663,7 +688,20 @@ def _names_start(note: str, cut: set[int]) -> bool:
     named after start/offset/position when there is one ("start=20001" skips a character), else any number of the
     note."""
     named = _starts_named(note)
-    return bool(named & cut) if named else bool({int(v) for v in _readings(note) if v == int(v)} & cut)
+    if named:
+        return bool(named & cut)
+    near = {int(v) for m in _READ_ON_FROM.finditer(note) for v in _readings(m.group(1)) if v == int(v)}
+    if near & cut:
+        return True
+    return bool(_START_WORD.search(note)) and bool({int(v) for v in _readings(note) if v == int(v)} & cut)
+
+
+_READ_ON_FROM = re.compile(r"(?:\b(?:from|after|at|since)|(?<!\w)(?:с|со|после|начиная с))\s+(?:\w+\s+){0,2}?"
+                           r"(?:character\s+|символа\s+)?(\d[\d\u00a0\u202f ,._]*\d|\d)(?!\s*(?:characters?|chars?|"
+                           r"символ\w*|знак\w*)?\s*(?:of|из)\b)", re.I)
+"""A number next to a word of reading on ("read on from 20000", «читай с 20000»), not a total ("of 40060")."""
+_START_WORD = re.compile(r"\b(?:start|offset|position)\b|начиная|начало", re.I)
+"""A note that names the parameter to read on with ("with a later start"): then its cut number is the start."""
 
 
 def _start_given(tool_input: object) -> int:
@@ -695,7 +733,8 @@ def _read_on_wrong(run: Run, first: dict, rows: list[int], lang: str) -> Finding
                                   "that are not the file's next rows (the first part ended at P{last:05d}): apply the "
                                   "start to the whole file, before cutting", lang, start=start, size=size,
                                   last=rows[-1]))
-    note = text[:300] + text[-300:]
+    whole = run.file(first.get("input"))
+    note = _outside_the_part(text, whole[start:start + RESULT_LIMIT] if whole else None)
     named = [int(re.sub(r"[_,\s]", "", n))
              for n in re.findall(r"\b(?:start|offset|position)\b\W{0,3}(\d[\d_,]*)", note, re.I)]
     said = _readings(note) - {float(size)}
@@ -704,7 +743,6 @@ def _read_on_wrong(run: Run, first: dict, rows: list[int], lang: str) -> Finding
         return verdict(BROKEN, tr("the second part (from start={start}) was cut to {size} characters without a word "
                                   "that it was cut: every cut part says so, and how to read on", lang, start=start,
                                   size=size))
-    whole = run.file(first.get("input"))
     stated = [value for value in said if value > size + 1000 and value > start]
     if whole and stated and not _the_whole(stated, whole):
         return verdict(BROKEN, tr("the second part's note (from start={start}) says the whole is {stated:.0f}, and the "

@@ -34,6 +34,24 @@ _FAILURE = re.compile(r"^(?:fail\w*|error\w*|exception\w*|traceback|valid|invali
 """Words of a failure: with them, a person's word next to a negation ("the user token is not valid") is not a no."""
 _SUCCESS = re.compile(r"^(?:success\w*|succeeded|merged|done|completed|успешн\w*|влит\w*|слит\w*|выполнен\w*)$", re.I)
 """Words that claim the call went through."""
+_PEOPLE = re.compile(r"^(?:human\w*|person\w*|people|user\w*|review\w*|operator\w*|maintainer\w*|owner\w*|"
+                     r"someone|somebody|admin\w*|approver\w*|team|lead|человек\w*|люд\w*|пользовател\w*|ревью\w*|"
+                     r"рецензент\w*|оператор\w*|сопровожда\w*|владел\w*)$", re.I)
+"""Someone who decides: with one of them, a word that stops the call is their decision ("the human cancelled it")."""
+_STOPS = re.compile(r"^(?:cancel\w*|halt\w*|stop|stops|stopped|stopping|prevent\w*|against|abort\w*|"
+                    r"отмен\w*|останов\w*|прекрат\w*|пресек\w*|пресёк\w*|отверг\w*)$", re.I)
+"""Words that stop a call, said of a person: cancelled, halted, stopped, voted against, «отменил», «остановил»."""
+_STOP_PHRASES = (("turn", "down"), ("turned", "down"), ("turns", "down"), ("kept", "from"), ("keep", "from"),
+                 ("keeps", "from"), ("called", "off"), ("call", "off"), ("shot", "down"), ("said", "no"),
+                 ("answered", "no"), ("не", "дал"), ("не", "дала"), ("не", "дали"))
+"""A person's no in two words, the second within three of the first ("turned merge_pr down", "kept it from
+running", «не дал выполнить»)."""
+_AGAIN = re.compile(r"^(?:again|retry\w*|retri\w*|rerun\w*|re-run\w*|resubmit\w*|повтор\w*|снова|заново)$", re.I)
+"""Words that invite the call again ("retry", "call it again", «повтори»), unless told not to ("do not retry")."""
+_AGAIN_PHRASES = (("once", "more"), ("one", "more", "time"), ("ещё", "раз"), ("еще", "раз"))
+_ONLY_LATER = re.compile(r"^(?:later|yet|pending|await\w*|позже|позднее|потом|ожида\w*)$", re.I)
+"""Words that make the no a not-yet, whatever stands before them ("not approved yet", "pending", «позже»)."""
+_DONT = {"don't", "dont", "never", "не", "нельзя", "no"}
 NEAR = 5
 """How many words apart a negation and what it negates may stand ("the reviewer did not let it run": 3)."""
 
@@ -54,6 +72,8 @@ def says_denied(text: str) -> bool:
     «человек не позволил», "human approval: no"); and it does not claim the call went through ("merged
     successfully", with no negation before it). A message that says only that the tool failed has neither."""
     sentences = _sentences(text)
+    if any(invites_again(words) for words in sentences):
+        return False
     failed = any(_FAILURE.match(w) for words in sentences for w in words)
     said = False
     for words in sentences:
@@ -61,7 +81,56 @@ def says_denied(text: str) -> bool:
             if _SUCCESS.match(word) and not any(_NEGATIONS.match(w) for w in words):
                 return False
             said = said or bool(_REFUSALS.match(word)) or _decider_negated(words, i, failed)
+        said = said or _person_stopped(words)
     return said
+
+
+def _has_phrase(words: list[str], phrases: tuple[tuple[str, ...], ...], reach: int = 1) -> bool:
+    """One of the phrases stands in the words, each next word within `reach` words of the one before."""
+    lowered = [w.lower() for w in words]
+    for phrase in phrases:
+        for i, word in enumerate(lowered):
+            if word != phrase[0]:
+                continue
+            at, found = i, True
+            for part in phrase[1:]:
+                ahead = lowered[at + 1:at + 1 + reach]
+                if part not in ahead:
+                    found = False
+                    break
+                at += 1 + ahead.index(part)
+            if found:
+                return True
+    return False
+
+
+def invites_again(words: list[str]) -> bool:
+    """A sentence that invites the call again: "retry later", "not approved yet", "try merge_pr once more",
+    «повтори вызов позже», «пока не подтвердил». A no the model is told to ask again is not a no: each retry asks a
+    person once more (and gives a prompt injection one more chance at a yes)."""
+    lowered = [w.lower() for w in words]
+    for i, word in enumerate(lowered):
+        if _ONLY_LATER.match(word) or word == "пока" and "не" in lowered[i + 1:i + 2]:
+            return True
+        if (_AGAIN.match(word) or _has_phrase(lowered[i:i + 3], _AGAIN_PHRASES)) and not _told_not_to(lowered[:i]):
+            return True
+    return False
+
+
+def _told_not_to(before: list[str]) -> bool:
+    """The words before an "again" forbid it: "do not call it again", "never retry", «не вызывай его снова»."""
+    near = before[-NEAR:]
+    pairs = zip(near, near[1:], strict=False)
+    return any(w in _DONT for w in near) or any(a in ("do", "does", "must", "should", "need", "may") and b == "not"
+                                                  for a, b in pairs)
+
+
+def _person_stopped(words: list[str]) -> bool:
+    """A person in the sentence, and a word or two that stop the call: "the human cancelled it", "a person turned
+    merge_pr down", "the reviewer kept merge_pr from running", «человек отменил слияние», «человек не дал влить»."""
+    if not any(_PEOPLE.match(w) for w in words):
+        return False
+    return any(_STOPS.match(w) for w in words) or _has_phrase(words, _STOP_PHRASES, reach=3)
 
 
 def _decider_negated(words: list[str], i: int, failed: bool) -> bool:
@@ -98,6 +167,15 @@ _ONLY_FAILED = {"run", "ran", "over", "max", "cap", "short", "space", "room", "s
 успела закончить»): alone they are in many a failure that says nothing of a cut ("the run failed")."""
 
 
+_MORE_THAN = ("more", "longer", "larger", "bigger")
+"""Words that say it with "than" next, and what holds the history after it ("more than the model can take in",
+"longer than the window"): "longer than expected" says nothing of a cut."""
+_WHAT_HOLDS = {"model", "model's", "context", "window", "limit", "memory", "can", "could", "fits", "fit", "allowed",
+               "allows"}
+_NO_LONGER_WHAT = re.compile(r"^(?:read\w*|see\w*|hold\w*|tak\w*|fit\w*|handl\w*|process\w*|accept\w*)$", re.I)
+"""What a model can "no longer" do with a history that has outgrown it ("can no longer read the whole conversation")."""
+
+
 def _needs_company(word: str) -> bool:
     w = word.lower()
     return w in _ONLY_FAILED or any(w.startswith(stem) for stem in ("больш", "законч", "кончи", "успел", "успева",
@@ -113,6 +191,11 @@ def says_cut(text: str) -> bool:
     for words in _sentences(text):
         lowered = [w.lower() for w in words]
         for i, word in enumerate(lowered):
+            if word in _MORE_THAN and "than" in lowered[i + 1:i + 2] and any(
+                    w in _WHAT_HOLDS for w in lowered[i + 2:i + 6]):
+                return True
+            if word == "longer" and "no" in lowered[i - 1:i] and any(map(_NO_LONGER_WHAT.match, lowered[i + 1:i + 4])):
+                return True
             if _CUT.match(word):
                 if not _needs_company(word):
                     return True

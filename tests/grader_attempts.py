@@ -11,12 +11,19 @@ import concurrent.futures
 import anthropic
 import gitlab
 
+import grader_clocks
+
 DEAD = "http://127.0.0.1:9"
 claude = anthropic.Anthropic(api_key="sk-ant-not-a-key", base_url=DEAD, max_retries=0)
 aclaude = anthropic.AsyncAnthropic(api_key="sk-ant-not-a-key", base_url=DEAD, max_retries=0)
 shop = gitlab.Gitlab(DEAD, private_token="not-a-token").projects.get("course/shop", lazy=True)
 PRIMARY, SPARE = "claude-opus-5", "claude-opus-4-8"
 LIMIT = 20_000
+LONG_ADVICE = ("The file is large: do not try to read it whole at once; read it part by part, and only as far as the "
+               "review needs. Most of a data file like this one is rows of the same shape, so the first part usually "
+               "shows what the change does to it; ask for a later part only when the diff touches rows further in, "
+               "and say in the review which parts you read and which you did not.")
+"""Advice a long cut note may end with (attack 15's FF3: the note's numbers then stand far from its end)."""
 RULES = "You review GitLab merge requests with the tools you have. Finish with one line: 'Verdict: ...'."
 TOOLS = [
     {"name": "changes_of", "description": "Title, description and unified diff of a merge request.",
@@ -230,26 +237,8 @@ class Agent:
         if "odd_unanswered" in self.flaws:  # None, "no", "yes": not merged, and not answered either (None)
             answer = approve(block.name, block.input)
             return answer if isinstance(answer, bool) else None
-        if "silence_raises" in self.flaws:
-            with concurrent.futures.ThreadPoolExecutor(1) as pool:
-                try:
-                    return pool.submit(approve, block.name, block.input).result(timeout=0.2) is True
-                except concurrent.futures.TimeoutError:
-                    raise TimeoutError("nobody answered in time; stopping the review") from None
-                except Exception:
-                    return False
-        if "own_approver_timeout" in self.flaws:  # a person slower than the loop's own clock is taken for a no
-            with concurrent.futures.ThreadPoolExecutor(1) as pool:
-                try:
-                    return pool.submit(approve, block.name, block.input).result(timeout=0.5) is True
-                except Exception:
-                    return False
-        if "timeout_is_yes" in self.flaws:
-            with concurrent.futures.ThreadPoolExecutor(1) as pool:
-                try:
-                    return bool(pool.submit(approve, block.name, block.input).result(timeout=0.2))
-                except concurrent.futures.TimeoutError:
-                    return True
+        if set(grader_clocks.CLOCKS) & self.flaws:  # a clock of the loop's own on the approver, kept in a module of
+            return grader_clocks.asked(approve, block, self.flaws)  # its own: only these attempts are read to have it
         try:
             said = approve(block.name, block.input) is True
         except Exception:
@@ -326,6 +315,13 @@ class Agent:
             total = len(text) if "total_of_rest" in self.flaws else start + len(text)  # attack 14's H5: what is left
             text = (f"{text[:LIMIT]}\n[cut: {start + len(text)} characters in all; call open_file again with a start "
                     "to read more]" if "start_unnamed" in self.flaws else
+                    # attack 15's H5: the cut point and the total, and no start to read on from
+                    f"{text[:LIMIT]}\n[cut at {start + LIMIT} of {total} characters; ask for the next part]"
+                    if "cut_at_no_start" in self.flaws else
+                    # attack 15's FF3: a long note, its numbers far from the result's end
+                    f"{text[:LIMIT]}\n[Part of the file: characters {start} to {start + LIMIT} of {total}. To read "
+                    f"on, call open_file with the same path and start={following}. {LONG_ADVICE}]"
+                    if "long_note" in self.flaws else
                     f"{text[:LIMIT]}\n[cut: characters {start} to {start + LIMIT} of {total}; call "
                     f"open_file with start={following} for more]")
         elif len(text) > (4 * LIMIT if "limit_in_tokens" in self.flaws else LIMIT) \
@@ -387,6 +383,8 @@ class Agent:
         results = [r for r in results if r is not None]
         if "errors_last" in self.flaws:  # the failed calls' results sent after the others (attack 12's H14)
             results.sort(key=lambda r: bool(r.get("is_error")))
+        if "errors_first" in self.flaws:  # the denied (and failed) calls' results sent before the others (attack 15's H1)
+            results.sort(key=lambda r: not r.get("is_error"))
         if "sorted_by_path" in self.flaws:  # each under its own id, put in the order of the paths read
             where = {b.id: str(b.input) for b in calls}
             results.sort(key=lambda r: where[r["tool_use_id"]])

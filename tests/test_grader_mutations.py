@@ -108,6 +108,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "only_this_pr": "approver_asked",
         # the task's denied result says a human denied the call, not that some permission was missing
         "nobody_denied": "refusal_is_error",
+        # a denied call's result in its own place: not put first (attack 15's H1), nor last
+        "errors_first": "refusal_is_error",
         # a flag in the merge tool's input that says "a human approved": the injected text sets it too
         "confirmed_flag": "fail_closed",
         # attack 9: yes read in a word or a record, an error of one kind taken for a yes, a gate for "our" numbers
@@ -140,6 +142,8 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "skips_one": (attempts.attempt("skips_one", paging=True), "cut_result"),
         "total_of_rest": (attempts.attempt("total_of_rest", paging=True), "cut_result"),
         "same_tool_for_rest": (attempts.attempt("same_tool_for_rest"), "cut_result"),
+        # attack 15's H5: "cut at 20000 of N; ask for the next part" names no start to read on from
+        "cut_at_no_start": (attempts.attempt("cut_at_no_start", paging=True), "cut_result"),
         **{flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
             "no_cut": "cut_result", "silent_cut": "cut_result", "no_cap": "cap", "cut_newest_only": "cut_result",
             "split_results": "one_message", "every_other_cache": "cached", "vague_cut": "cut_result",
@@ -555,3 +559,10 @@ def test_exercise_4_a_loop_that_answers_a_repeated_call_from_its_memo_passes():
     report = check_exercise_4(attempts.attempt("memo"))
     assert report.ok, report.text()
     assert "was not seen" in report.text(), report.text()
+
+
+def test_exercise_8_a_long_note_is_read_whole():
+    """Attack 15's FF3: a cut note of several sentences, its total and start far from the result's end, says all the
+    task asks for: the whole note is read, not only the result's first and last lines."""
+    report = check_exercise_8(attempts.attempt("long_note", paging=True))
+    assert "cut_result" in report.passed, report.text()

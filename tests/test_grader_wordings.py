@@ -308,3 +308,66 @@ def test_the_start_to_read_on_is_exactly_the_cut_point(note, right):
     from course_selfcheck.later_rules import RESULT_LIMIT, _names_start
 
     assert _names_start(note, {RESULT_LIMIT}) is right
+
+
+STOPPED = ["cancelled {tool}", "halted {tool}", "stopped {tool} before it ran", "turned {tool} down",
+           "kept {tool} from running", "voted against {tool}", "called {tool} off", "said no to {tool}",
+           "отменил {tool}", "остановил {tool}", "запретил {tool}", "не дал запустить {tool}"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(who=st.sampled_from(PEOPLE), stop=st.sampled_from(STOPPED),
+       tool=st.from_regex(r"[a-z]{3,8}_[a-z]{2,6}", fullmatch=True),
+       tail=st.sampled_from(["", ".", "; it did not run.", ": слияния не было.", ". Do not call it again.",
+                             ". Не вызывай его снова."]))
+def test_a_person_who_stopped_the_call_denied_it(who, stop, tool, tail):
+    """Attack 15's FF1: a plain no in words of stopping ("cancelled", "turned down", «отменил»), said of a person, is a
+    denial; a tail that forbids the call again keeps it one."""
+    assert says_denied(f"{who} {stop.format(tool=tool)}{tail}")
+
+
+RETRIES = ["; call {tool} again.", ". Retry {tool} later.", ": try {tool} once more.", ", approval is pending.",
+           " (not yet: ask again in a minute).", "; повтори {tool} позже.", ". Вызови {tool} ещё раз.",
+           ", но пока не окончательно."]
+
+
+@settings(max_examples=60, deadline=None)
+@given(who=st.sampled_from(PEOPLE), no=st.sampled_from(NOES + STOPPED), retry=st.sampled_from(RETRIES),
+       tool=st.from_regex(r"[a-z]{3,8}_[a-z]{2,6}", fullmatch=True))
+def test_a_no_that_invites_the_call_again_is_not_a_denial(who, no, retry, tool):
+    """Attack 15's H2: whatever the no's words, a result that tells the model to call again (or says the answer is
+    only not yet given) is no denial: each retry asks the person once more."""
+    assert not says_denied(f"{who} {no.format(tool=tool)}{retry.format(tool=tool)}")
+
+
+@pytest.mark.parametrize("more, than, holder, says", [
+    ("more", "than", "the model can take in", True),
+    ("longer", "than", "the context window", True),
+    ("bigger", "than", "what the model can hold", True),
+    ("longer", "than", "expected", False),
+    ("more", "than", "ten seconds", False),
+    ("more", "and", "the model can take in", False),
+])
+def test_a_history_more_than_the_model_holds_is_said_cut(more, than, holder, says):
+    """Attack 15's FF2: "more (longer) than" the model or its window, for model_context_window_exceeded; a "longer than
+    expected" alone says nothing of it."""
+    assert says_cut(f"The conversation has become {more} {than} {holder}; start a new review.") is says
+
+
+@pytest.mark.parametrize("verb, says", [("read", True), ("hold", True), ("take", True), ("see", True),
+                                        ("answer", False), ("respond", False)])
+def test_a_model_that_can_no_longer_read_the_history_says_cut(verb, says):
+    assert says_cut(f"The model can no longer {verb} the whole conversation.") is says
+
+
+def test_exercise_7_quotes_the_notebook_on_the_order_of_results():
+    """Row 4, failed on the order of a turn's results, quotes notebook 7's "Go further" sentence, in both languages."""
+    import re
+    from pathlib import Path
+
+    from course_agent.i18n import tr
+    from course_selfcheck.exercises.exercise_7_gate import ORDER
+
+    source = re.sub(r"[`\s#]+", " ", (Path(__file__).parents[1] / "notebooks/source/07_safety.py").read_text())
+    for lang in ("en", "ru"):
+        assert re.sub(r"\s+", " ", tr(ORDER, lang)) in source, lang

@@ -32,6 +32,7 @@ from ..approvers import (
     Approver,
     Driven,
     approver_parameter,
+    clock_on_approver,
     drive,
     gated,
     merge_tools,
@@ -64,6 +65,15 @@ def _keyword(loop: Callable) -> str | None:
         return None
     second = parameters.index(chosen) == 1 and chosen.kind == chosen.POSITIONAL_OR_KEYWORD
     return None if second else chosen.name
+
+
+def _approver_name(loop: Callable) -> str | None:
+    """The name of the loop's parameter that takes the approver (by name, else the second)."""
+    try:
+        parameters = list(inspect.signature(loop).parameters)
+    except (TypeError, ValueError):
+        return None
+    return _keyword(loop) or approver_parameter(loop) or (parameters[1] if len(parameters) > 1 else None)
 
 
 def _second_takes_it(loop: Callable) -> bool:
@@ -131,10 +141,14 @@ class Gate:
     """A run on !485 with the no-approver whose first answer is a refusal: on the fallback model the gate still
     stands."""
     mixed: Driven
-    """A run on !485 with the no-approver where the turn that asks to merge also reads the diff again (the sandbox's
-    mixed_turn, the merge first): the no is for the merge alone, and the read of the same turn still runs."""
+    """A run on !485 with the no-approver where the turn that asks to merge also reads the diff again, before the
+    merge and after it (the sandbox's mixed_turn_around): the no is for the merge alone, the reads of the same turn
+    still run, and a denied result put first or last is out of its place."""
     slow_yes: Driven
     """A run on !485 with an approver that says yes after a wait (SLOW_YES): the loop waits for it, and merges."""
+    clock: tuple[int, str] | bool | None = None
+    """The learner's clock on the approver, read from the loop's source (line, code): a run cannot tell a clock
+    longer than the grader's wait from none. None when there is none, False when the source could not be read."""
 
     @property
     def runs(self) -> list[Driven]:
@@ -360,6 +374,10 @@ def _merge_results(seen: Driven, merges: set[str]) -> list[dict]:
 
 def _yes_merges(gate: Gate, lang: str) -> Seen:
     yes = gate.yes
+    if isinstance(gate.clock, tuple):
+        return Seen(False, tr("your loop puts a clock of its own on the approver (line {line}: {code}): the loop adds "
+                              "no timeout of its own, it waits for approve to answer; a clock turns a slow yes into a "
+                              "no, or a silence into a yes.", lang, line=gate.clock[0], code=gate.clock[1]))
     if yes.merged:
         told = _merge_results(yes, gate.merges)
         if told and any(b.get("is_error") is True or says_denied(str(b.get("content"))) for b in told):
@@ -371,7 +389,9 @@ def _yes_merges(gate: Gate, lang: str) -> Seen:
             return Seen(False, tr("with an approver that {did}, !{pr} was not merged: the loop needs no timeout of its "
                                   "own, it waits for the person's answer however long they read.", lang, pr=INJECTED,
                                   did=slow.approver.did(lang)))
-        return Seen(True, tr("with an approver that said yes, !{pr} was merged.", lang, pr=INJECTED))
+        unread = " " + tr("(Your loop's source could not be read here, so a clock of its own on the approver was not "
+                          "looked for.)", lang) if gate.clock is False else ""
+        return Seen(True, tr("with an approver that said yes, !{pr} was merged.", lang, pr=INJECTED) + unread)
     story = _story(yes, lang)
     if story is not None:
         return story
@@ -444,7 +464,8 @@ def _denied_out_of_place(gate: Gate, lang: str) -> Seen | None:
     """A turn's results in another order than its calls, with a no in the turn: a gate put before the pool that sends
     the allowed calls' results, then the denied ones (notebook 7's "Go further": "A denied call gets its error
     result in its own place, so the results keep the calls' order", notebook 4's rule). Judged on the no-runs whose
-    turns hold several calls: the merge then a read (mixed_turn), and the plain no-run."""
+    turns hold several calls: a read, the merge, a read (mixed_turn_around: denied results put first and put last are
+    both out of place), and the plain no-run."""
     for seen in (gate.mixed, gate.no):
         if not is_crash(seen.run.error) and out_of_order(seen.run):
             turn = next(([str(u.get("name")) for u in tool_uses(reply)] for i, reply in seen.run.answered
@@ -554,13 +575,28 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
                     elsewhere_yes=one(YES, INJECTED, description=ELSEWHERE_DESCRIPTION),
                     remembered=one(YES_THEN_NO, INJECTED, ("one_more_call",)),
                     asked_again=one(NO_THEN_YES, INJECTED), raised_then_yes=one(RAISES_THEN_YES, INJECTED),
-                    fallen=one(NO, INJECTED, ("refusal",)), mixed=one(NO, INJECTED, ("as_is", "mixed_turn")),
-                    slow_yes=one(SLOW_YES, INJECTED))
+                    fallen=one(NO, INJECTED, ("refusal",)), mixed=one(NO, INJECTED, ("as_is", "mixed_turn_around")),
+                    slow_yes=one(SLOW_YES, INJECTED), clock=clock_on_approver(loop, _approver_name(loop)))
     if untouched(gate.no.run):
         g.stopped_by(gate.no.run.error, GATE_ROWS)
     else:
         g.run(GATE_ROWS, gate)
+        _quote_the_order(g, gate)
     return g, gate
+
+
+ORDER = N_("A denied call gets its error result in its own place, so the results keep the calls' order.")
+"""Notebook 7's "Go further" sentence the order of a turn's results comes from (notebook 4's rule, kept)."""
+
+
+def _quote_the_order(g: Grade, gate: Gate) -> None:
+    """When row 4 fails on the order of a turn's results, its "The task says" quotes the order sentence too."""
+    misplaced = _denied_out_of_place(gate, g.lang)
+    if misplaced is None:
+        return
+    for k, found in enumerate(g.findings):
+        if found.rule == REFUSAL.rule and found.status == BROKEN and found.detail == misplaced.detail:
+            g.findings[k] = replace(found, task=f"{found.task} {tr(ORDER, g.lang)}".strip())
 
 
 def check_gate_loop(loop: Callable | None, language: str | None = None) -> Report:

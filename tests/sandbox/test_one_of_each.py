@@ -181,17 +181,32 @@ def test_messages_api_404_and_405_keep_the_api_s_words(sandbox, method, path, st
     assert (answer.status_code, answer.json()["error"]["message"]) == (status, message)
 
 
-def test_a_mixed_turn_asks_the_first_call_again_after_its_own(sandbox):
-    """mixed_turn, on a reply with a tool call: its calls, then the conversation's first call asked again with a
-    fresh id (a turn that mixes tools, as a merge with a read does)."""
-    sandbox.force("mixed_turn")
+def _second_weather_turn(sandbox):
+    """The model's reply to a second question, after one get_weather call (Paris): its call is Rome's."""
     history = [{"role": "user", "content": "Use get_weather for Paris."},
                {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_01A", "name": "get_weather",
                                                   "input": {"city": "Paris"}}]},
                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01A", "content": "Sunny"},
                                             {"type": "text", "text": "Now use get_weather for Rome too."}]}]
-    reply = sandbox.client(max_retries=0).messages.create(model=MODEL, max_tokens=2000, tools=WEATHER,
-                                                          messages=history)
+    return sandbox.client(max_retries=0).messages.create(model=MODEL, max_tokens=2000, tools=WEATHER, messages=history)
+
+
+def test_a_mixed_turn_asks_the_first_call_again_after_its_own(sandbox):
+    """mixed_turn, on a reply with a tool call: its calls, then the conversation's first call asked again with a
+    fresh id (a turn that mixes tools, as a merge with a read does)."""
+    sandbox.force("mixed_turn")
+    reply = _second_weather_turn(sandbox)
     calls = [b for b in reply.content if b.type == "tool_use"]
     assert reply.stop_reason == "tool_use" and [b.input["city"] for b in calls] == ["Rome", "Paris"]
     assert calls[-1].id != "toolu_01A" and calls[0].id != calls[1].id and sandbox.messages_api.forced == []
+
+
+def test_a_mixed_turn_around_asks_the_first_call_again_on_both_sides_of_its_own(sandbox):
+    """mixed_turn_around: the conversation's first call again before and after the reply's own calls, each with a
+    fresh id (exercise 7: a read, the merge, a read, so that denied results put first or last are both out of
+    place)."""
+    sandbox.force("mixed_turn_around")
+    reply = _second_weather_turn(sandbox)
+    calls = [b for b in reply.content if b.type == "tool_use"]
+    assert [b.input["city"] for b in calls] == ["Paris", "Rome", "Paris"]
+    assert len({b.id for b in calls} | {"toolu_01A"}) == 4 and sandbox.messages_api.forced == []
