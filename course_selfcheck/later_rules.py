@@ -14,7 +14,7 @@ from dataclasses import replace
 from anthropic.types import StopReason
 
 from course_agent.config import fallback_model
-from course_agent.i18n import N_, ntr, tr
+from course_agent.i18n import N_, ntr, number, tr
 from course_sandbox.simulated_model.tool_roles import SLOT_PATTERNS
 
 # the judges' shared helpers: one wording of an ending, an error, an unseen rule, for every rule
@@ -387,9 +387,16 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
 BIG_FILE, BIG_REF = "catalog.json", "catalog-refresh"
 """The file of !486, on its source branch, that is larger than a result may be (almost 500,000 characters)."""
 BIG_START = '"sku": "P00000"'
+"""What the first line of that file's rows holds: a result cut to the file's first characters keeps it."""
 BIG_HEAD = '[\n  {"sku": "P00000"'
 """How the file itself begins: the note may stand before it or after it."""
-"""What the first line of that file's rows holds: a result cut to the file's first characters keeps it."""
+
+
+def _count(value: int, lang: str) -> str:
+    """A size as the learner's language writes it: «484 915» in Russian, 484915 in English (native read 58, E1)."""
+    return number(value, lang, 0)
+
+
 RESULT_LIMIT = 20_000
 """Characters of a tool's output a loop sends to the model; the note saying it was cut comes on top."""
 _HOW_ON = re.compile(r"start|offset|position|continue|next|page|chunk|ask|call|request|pass|line|get more|read more|"
@@ -491,13 +498,14 @@ def _other_results_cut(loop: typing.Callable, lang: str) -> Finding | None:
             return verdict(BROKEN, tr("with a merge request description of {long} characters, {tool}'s result of "
                                       "{size} characters went to the model whole: cut any tool result longer than "
                                       "{limit} characters (LIMIT counts characters, not tokens), not only read_file's",
-                                      lang, long=len(LONG_DESCRIPTION), tool=use.get("name"), size=size,
-                                      limit=RESULT_LIMIT))
+                                      lang, long=_count(len(LONG_DESCRIPTION), lang), tool=use.get("name"),
+                                      size=_count(size, lang), limit=_count(RESULT_LIMIT, lang)))
         note = _either_end(text)
         if size >= RESULT_LIMIT and not _CUT_NOTE.search(note):
             return verdict(BROKEN, tr("with a merge request description of {long} characters, {tool}'s result was cut "
                                       "to {size} characters without a word that it was cut", lang,
-                                      long=len(LONG_DESCRIPTION), tool=use.get("name"), size=size))
+                                      long=_count(len(LONG_DESCRIPTION), lang), tool=use.get("name"),
+                                      size=_count(size, lang)))
         offered = _offered(body, use.get("name"))
         named = [t for t in body.get("tools") or [] if isinstance(t, dict) and str(t.get("name")) in note]
         takes = {p for t in [offered, *named] for p in (t.get("input_schema") or {}).get("properties") or {}}
@@ -577,35 +585,36 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
     size, text = _text_length(results[-1].get("content"))
     if size > RESULT_LIMIT + 1000:
         return verdict(BROKEN, tr("a tool result of {size} characters went to the model whole; cut it at {limit} "
-                                  "and say so", lang, size=size, limit=RESULT_LIMIT))
+                                  "and say so", lang, size=_count(size, lang), limit=_count(RESULT_LIMIT, lang)))
     regrown = next(((n, later) for n, call in enumerate(run.calls[i + 2:], start=i + 3)
                     for b in results_for(call.body, {use.get("id")})
                     if (later := _text_length(b.get("content"))[0]) > RESULT_LIMIT + 1000), None)
     if regrown is not None:
         return verdict(BROKEN, tr("request {n} sent the large file's result whole again ({size} characters): cut it "
                                   "where the history keeps it, so that every later request carries the cut one", lang,
-                                  n=regrown[0], size=regrown[1]))
+                                  n=regrown[0], size=_count(regrown[1], lang)))
     outside = _outside_the_part(text)
     if not _CUT_NOTE.search(outside):
         return verdict(BROKEN, tr("the large file came back as {size} characters without a word that it was cut: the "
-                                  "model takes the part for the whole file", lang, size=size))
+                                  "model takes the part for the whole file", lang, size=_count(size, lang)))
     if BIG_START not in text:
         return verdict(BROKEN, tr("the result kept another part of the file than its beginning ({size} characters): "
                                   "keep the first {limit}, so the model reads the file from its start and asks for "
-                                  "the rest", lang, size=size, limit=RESULT_LIMIT))
+                                  "the rest", lang, size=_count(size, lang), limit=_count(RESULT_LIMIT, lang)))
     if not any(value > size + 1000 for value in _readings(outside)):
         return verdict(BROKEN, tr("the note says the file was cut, but not out of how many characters ({size} were "
                                   "kept): say the whole size, so the model knows how much it has not read", lang,
-                                  size=size))
+                                  size=_count(size, lang)))
     whole = run.file(use.get("input"))
     stated = [value for value in _readings(outside) if value > size + 1000]
     if whole and not _the_whole(stated, whole):
         return verdict(BROKEN, tr("the note says the whole is {stated:.0f}, and the file has {total} characters: say "
                                   "the file's real size (len of the text before cutting), so the model knows how much "
-                                  "it has not read", lang, stated=max(stated), total=len(whole)))
+                                  "it has not read", lang, stated=max(stated), total=_count(len(whole), lang)))
     if size < RESULT_LIMIT:
         return verdict(BROKEN, tr("the result kept only {size} characters of the file, note included: keep the first "
-                                  "{limit} (LIMIT), and then say it was cut", lang, size=size, limit=RESULT_LIMIT))
+                                  "{limit} (LIMIT), and then say it was cut", lang, size=_count(size, lang),
+                                  limit=_count(RESULT_LIMIT, lang)))
     if not _says_how_on(outside):
         return verdict(BROKEN, tr("the note says the file was cut and out of how many characters, but not how to read "
                                   "the rest: say how (for example, read_file with a start, and the start to read from "
@@ -616,7 +625,7 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
     if rows != list(range(len(rows))):  # the file's rows are P00000, P00001, ...: its first LIMIT keep them in order
         jump = next(i for i, n in enumerate(rows) if n != i)
         return verdict(BROKEN, tr("the result does not keep the file's first {limit} characters in one piece: its rows "
-                                  "jump from P{before:05d} to P{after:05d}", lang, limit=RESULT_LIMIT,
+                                  "jump from P{before:05d} to P{after:05d}", lang, limit=_count(RESULT_LIMIT, lang),
                                   before=max(jump - 1, 0), after=rows[jump]))
     note = text[:head] + text[head + RESULT_LIMIT:] if head >= 0 else text[RESULT_LIMIT:]  # before or after the part
     offered = _offered(following.body, use.get("name"))
@@ -640,21 +649,22 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
     if offered and by_character and not _names_start(note, {RESULT_LIMIT, cut_at}):
         return verdict(BROKEN, tr("the note says the file was cut, but not the {parameter} to ask for next: name it "
                                   "({parameter}={limit}), so that the model reads on from where the part ends", lang,
-                                  parameter=by_character[0], limit=RESULT_LIMIT))
+                                  parameter=by_character[0], limit=_count(RESULT_LIMIT, lang)))
     opening = re.sub(r"\d[\d\s,.]*", "#", note).strip()[:12]  # the note's first words, numbers aside
     if len(opening) >= 8:
         for _, content in _short_results(run, use.get("id")):
             if opening in re.sub(r"\d[\d\s,.]*", "#", content):
                 return verdict(BROKEN, tr("a result of {size} characters, under the limit, carries the same note as "
                                           "the cut file: only a result that was cut may say so", lang,
-                                          size=len(content)))
+                                          size=_count(len(content), lang)))
     wrong_on = _read_on_wrong(run, use, rows, lang)
     if wrong_on is not None:
         return wrong_on
     other = _other_results_cut(loop, lang) if loop is not None else None
     if other is not None:
         return other
-    return verdict(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang, size=size))
+    return verdict(PASSED, tr("the large file was cut to {size} characters, and the result says so", lang,
+                              size=_count(size, lang)))
 
 
 def _the_whole(stated: list[float], whole: str) -> bool:
@@ -731,7 +741,8 @@ def _read_on_wrong(run: Run, first: dict, rows: list[int], lang: str) -> Finding
     if not more or more[0] not in (rows[-1], rows[-1] + 1) or more != list(range(more[0], more[0] + len(more))):
         return verdict(BROKEN, tr("the model read on with start={start}, as the note said, and got {size} characters "
                                   "that are not the file's next rows (the first part ended at P{last:05d}): apply the "
-                                  "start to the whole file, before cutting", lang, start=start, size=size,
+                                  "start to the whole file, before cutting", lang, start=start,
+                                  size=_count(size, lang),
                                   last=rows[-1]))
     whole = run.file(first.get("input"))
     note = _outside_the_part(text, whole[start:start + RESULT_LIMIT] if whole else None)
@@ -742,12 +753,13 @@ def _read_on_wrong(run: Run, first: dict, rows: list[int], lang: str) -> Finding
     if size >= RESULT_LIMIT and not _CUT_NOTE.search(note):
         return verdict(BROKEN, tr("the second part (from start={start}) was cut to {size} characters without a word "
                                   "that it was cut: every cut part says so, and how to read on", lang, start=start,
-                                  size=size))
+                                  size=_count(size, lang)))
     stated = [value for value in said if value > size + 1000 and value > start]
     if whole and stated and not _the_whole(stated, whole):
         return verdict(BROKEN, tr("the second part's note (from start={start}) says the whole is {stated:.0f}, and the "
                                   "file has {total} characters: every part says the whole file's size, not what is "
-                                  "left of it", lang, start=start, stated=max(stated), total=len(whole)))
+                                  "left of it", lang, start=start, stated=max(stated),
+                                  total=_count(len(whole), lang)))
     if size > RESULT_LIMIT and not onward:  # a start named for the next part, else a figure past this one
         return verdict(BROKEN, tr("the second part (from start={start}) was cut too, but its note does not point past "
                                   "it: name the start of the part after this one", lang, start=start))
