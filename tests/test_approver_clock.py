@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from course_selfcheck.approvers import clock_on_approver
+from course_selfcheck.approver_clock import clock_on_approver
 
 _cells = itertools.count()
 

@@ -19,6 +19,7 @@ import anthropic
 from course_agent.i18n import N_, tr
 
 from .. import judge
+from ..approver_clock import clock_on_approver
 from ..approvers import (
     FAILING,
     INJECTED,
@@ -32,7 +33,6 @@ from ..approvers import (
     Approver,
     Driven,
     approver_parameter,
-    clock_on_approver,
     drive,
     gated,
     merge_tools,
