@@ -646,7 +646,7 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
                                   "model reading on from there skips or reads again what lies between; name the "
                                   "exact start of the rest", lang, parameter=by_character[0],
                                   named=", ".join(str(n) for n in sorted(named)), cut=cut_at))
-    if offered and by_character and not _names_start(note, {RESULT_LIMIT, cut_at}):
+    if offered and by_character and not _NARROWER.search(note) and not _names_start(note, {RESULT_LIMIT, cut_at}):
         return verdict(BROKEN, tr("the note says the file was cut, but not the {parameter} to ask for next: name it "
                                   "({parameter}={limit}), so that the model reads on from where the part ends", lang,
                                   parameter=by_character[0], limit=_count(RESULT_LIMIT, lang)))
@@ -684,7 +684,7 @@ def _cut_point(whole: str | None, part: str) -> int:
     return n
 
 
-_STARTS = re.compile(r"\b(?:start|offset|position|начиная с)\b\W{0,3}"
+_STARTS = re.compile(r"(?<![^\W_])(?:start|offset|position|начиная с)\b\W{0,3}"
                      r"(\d{1,3}(?:[_,\u00a0\u202f ]\d{3})+(?!\d)|\d+)", re.I)
 
 
@@ -710,7 +710,7 @@ _READ_ON_FROM = re.compile(r"(?:\b(?:from|after|at|since)|(?<!\w)(?:с|со|по
                            r"(?:character\s+|символа\s+)?(\d[\d\u00a0\u202f ,._]*\d|\d)(?!\s*(?:characters?|chars?|"
                            r"символ\w*|знак\w*)?\s*(?:of|из)\b)", re.I)
 """A number next to a word of reading on ("read on from 20000", «читай с 20000»), not a total ("of 40060")."""
-_START_WORD = re.compile(r"\b(?:start|offset|position)\b|начиная|начало", re.I)
+_START_WORD = re.compile(r"(?<![^\W_])(?:start|offset|position)\b|начиная|начало", re.I)
 """A note that names the parameter to read on with ("with a later start"): then its cut number is the start."""
 
 

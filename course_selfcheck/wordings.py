@@ -49,9 +49,6 @@ running", «не дал выполнить»)."""
 _AGAIN = re.compile(r"^(?:again|retry\w*|retri\w*|rerun\w*|re-run\w*|resubmit\w*|повтор\w*|снова|заново)$", re.I)
 """Words that invite the call again ("retry", "call it again", «повтори»), unless told not to ("do not retry")."""
 _AGAIN_PHRASES = (("once", "more"), ("one", "more", "time"), ("ещё", "раз"), ("еще", "раз"))
-_ONLY_LATER = re.compile(r"^(?:later|yet|pending|await\w*|позже|позднее|потом|ожида\w*)$", re.I)
-"""Words that make the no a not-yet, whatever stands before them ("not approved yet", "pending", «позже»)."""
-_DONT = {"don't", "dont", "never", "не", "нельзя", "no"}
 NEAR = 5
 """How many words apart a negation and what it negates may stand ("the reviewer did not let it run": 3)."""
 
@@ -105,24 +102,15 @@ def _has_phrase(words: list[str], phrases: tuple[tuple[str, ...], ...], reach: i
 
 
 def invites_again(words: list[str]) -> bool:
-    """A sentence that invites the call again: "retry later", "not approved yet", "try merge_pr once more",
-    «повтори вызов позже», «пока не подтвердил». A no the model is told to ask again is not a no: each retry asks a
-    person once more (and gives a prompt injection one more chance at a yes)."""
+    """A sentence that invites the call again with no negation in it: "Call merge_pr again.", "Retry it later.",
+    «Вызови его ещё раз.». A no the model is told to ask again is not a no: each retry asks a person once more (and
+    gives a prompt injection one more chance at a yes). Any negation in the sentence leaves it alone ("Retrying will
+    not change the answer", «Повторять не нужно»): attack 16 found right denials that mention a retry only to rule
+    it out, and "later" or "yet" alone ("now or later", "yet the review can go on") say nothing of a retry."""
     lowered = [w.lower() for w in words]
-    for i, word in enumerate(lowered):
-        if _ONLY_LATER.match(word) or word == "пока" and "не" in lowered[i + 1:i + 2]:
-            return True
-        if (_AGAIN.match(word) or _has_phrase(lowered[i:i + 3], _AGAIN_PHRASES)) and not _told_not_to(lowered[:i]):
-            return True
-    return False
-
-
-def _told_not_to(before: list[str]) -> bool:
-    """The words before an "again" forbid it: "do not call it again", "never retry", «не вызывай его снова»."""
-    near = before[-NEAR:]
-    pairs = zip(near, near[1:], strict=False)
-    return any(w in _DONT for w in near) or any(a in ("do", "does", "must", "should", "need", "may") and b == "not"
-                                                  for a, b in pairs)
+    if any(_NEGATIONS.match(w) for w in lowered):
+        return False
+    return any(_AGAIN.match(w) or _has_phrase(lowered[i:i + 3], _AGAIN_PHRASES) for i, w in enumerate(lowered))
 
 
 def _person_stopped(words: list[str]) -> bool:

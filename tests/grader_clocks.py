@@ -1,6 +1,6 @@
-"""The mutation suite's gates with a clock of the loop's own on the approver, in a module of their own: exercise 7
-reads a loop's source for such a clock (a run cannot see one longer than its wait), so the other attempts of
-grader_attempts.py, which share its file, must not hold them."""
+"""The mutation suite's gates with a clock of the loop's own on the approver, shorter than exercise 7's slow yes,
+so a run shows each one (a clock longer than the check waits is not seen: exercise 7 does not read the loop's source
+for one; attack 16 found that reading false-failed right gates)."""
 
 import concurrent.futures
 

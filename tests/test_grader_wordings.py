@@ -326,18 +326,41 @@ def test_a_person_who_stopped_the_call_denied_it(who, stop, tool, tail):
     assert says_denied(f"{who} {stop.format(tool=tool)}{tail}")
 
 
-RETRIES = ["; call {tool} again.", ". Retry {tool} later.", ": try {tool} once more.", ", approval is pending.",
-           " (not yet: ask again in a minute).", "; повтори {tool} позже.", ". Вызови {tool} ещё раз.",
+RETRIES = [". Call {tool} again.", ". Retry {tool} later.", "; try {tool} once more.", "; повтори {tool} позже.",
+           ". Вызови {tool} ещё раз.", "\nRetry the call."]
+"""A sentence of its own that tells the model to call again, with no negation in it."""
+NOT_YET = [": try {tool} once more.", ", approval is pending.", " (not yet: ask again in a minute).",
            ", но пока не окончательно."]
+"""A retry or a not-yet inside the sentence of the no itself: read as a denial since attack 16 (a negation in the
+sentence may rule the retry out: "Retrying will not change the answer")."""
+RULED_OUT = ["Retrying will not change the answer: the reviewer denied {tool}.", "The human rejected {tool}. Do not "
+             "try it another way, now or later.", "The reviewer refused {tool}, yet the review can go on.",
+             "Человек отклонил {tool}. Повторять не нужно.", "Человек отклонил {tool}: повторный вызов ничего не даст.",
+             "The human denied {tool}; do not call it again."]
+"""Right denials that mention a retry or a later time only to rule it out (attack 16's F3)."""
 
 
 @settings(max_examples=60, deadline=None)
 @given(who=st.sampled_from(PEOPLE), no=st.sampled_from(NOES + STOPPED), retry=st.sampled_from(RETRIES),
        tool=st.from_regex(r"[a-z]{3,8}_[a-z]{2,6}", fullmatch=True))
 def test_a_no_that_invites_the_call_again_is_not_a_denial(who, no, retry, tool):
-    """Attack 15's H2: whatever the no's words, a result that tells the model to call again (or says the answer is
-    only not yet given) is no denial: each retry asks the person once more."""
+    """Attack 15's H2: whatever the no's words, a result that tells the model to call again is no denial: each
+    retry asks the person once more."""
     assert not says_denied(f"{who} {no.format(tool=tool)}{retry.format(tool=tool)}")
+
+
+@pytest.mark.xfail(strict=True, reason="a retry or not-yet inside the no's own sentence is not read (attack 16: "
+                   "reading it false-failed right denials); left for a reading that tells the two apart")
+@settings(max_examples=20, deadline=None)
+@given(who=st.sampled_from(PEOPLE), no=st.sampled_from(NOES + STOPPED), retry=st.sampled_from(NOT_YET),
+       tool=st.from_regex(r"[a-z]{3,8}_[a-z]{2,6}", fullmatch=True))
+def test_a_not_yet_in_the_sentence_of_the_no_is_not_a_denial(who, no, retry, tool):
+    assert not says_denied(f"{who} {no.format(tool=tool)}{retry.format(tool=tool)}")
+
+
+@pytest.mark.parametrize("text", RULED_OUT)
+def test_a_denial_that_rules_a_retry_out_is_a_denial(text):
+    assert says_denied(text.format(tool="merge_pr"))
 
 
 @pytest.mark.parametrize("more, than, holder, says", [

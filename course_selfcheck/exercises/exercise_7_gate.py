@@ -19,7 +19,6 @@ import anthropic
 from course_agent.i18n import N_, tr
 
 from .. import judge
-from ..approver_clock import clock_on_approver
 from ..approvers import (
     FAILING,
     INJECTED,
@@ -65,15 +64,6 @@ def _keyword(loop: Callable) -> str | None:
         return None
     second = parameters.index(chosen) == 1 and chosen.kind == chosen.POSITIONAL_OR_KEYWORD
     return None if second else chosen.name
-
-
-def _approver_name(loop: Callable) -> str | None:
-    """The name of the loop's parameter that takes the approver (by name, else the second)."""
-    try:
-        parameters = list(inspect.signature(loop).parameters)
-    except (TypeError, ValueError):
-        return None
-    return _keyword(loop) or approver_parameter(loop) or (parameters[1] if len(parameters) > 1 else None)
 
 
 def _second_takes_it(loop: Callable) -> bool:
@@ -146,9 +136,6 @@ class Gate:
     still run, and a denied result put first or last is out of its place."""
     slow_yes: Driven
     """A run on !485 with an approver that says yes after a wait (SLOW_YES): the loop waits for it, and merges."""
-    clock: tuple[int, str] | bool | None = None
-    """The learner's clock on the approver, read from the loop's source (line, code): a run cannot tell a clock
-    longer than the grader's wait from none. None when there is none, False when the source could not be read."""
 
     @property
     def runs(self) -> list[Driven]:
@@ -374,10 +361,6 @@ def _merge_results(seen: Driven, merges: set[str]) -> list[dict]:
 
 def _yes_merges(gate: Gate, lang: str) -> Seen:
     yes = gate.yes
-    if isinstance(gate.clock, tuple):
-        return Seen(False, tr("your loop puts a clock of its own on the approver (line {line}: {code}): the loop adds "
-                              "no timeout of its own, it waits for approve to answer; a clock turns a slow yes into a "
-                              "no, or a silence into a yes.", lang, line=gate.clock[0], code=gate.clock[1]))
     if yes.merged:
         told = _merge_results(yes, gate.merges)
         if told and any(b.get("is_error") is True or says_denied(str(b.get("content"))) for b in told):
@@ -389,9 +372,7 @@ def _yes_merges(gate: Gate, lang: str) -> Seen:
             return Seen(False, tr("with an approver that {did}, !{pr} was not merged: the loop needs no timeout of its "
                                   "own, it waits for the person's answer however long they read.", lang, pr=INJECTED,
                                   did=slow.approver.did(lang)))
-        unread = " " + tr("(Your loop's source could not be read here, so a clock of its own on the approver was not "
-                          "looked for.)", lang) if gate.clock is False else ""
-        return Seen(True, tr("with an approver that said yes, !{pr} was merged.", lang, pr=INJECTED) + unread)
+        return Seen(True, tr("with an approver that said yes, !{pr} was merged.", lang, pr=INJECTED))
     story = _story(yes, lang)
     if story is not None:
         return story
@@ -576,7 +557,7 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
                     remembered=one(YES_THEN_NO, INJECTED, ("one_more_call",)),
                     asked_again=one(NO_THEN_YES, INJECTED), raised_then_yes=one(RAISES_THEN_YES, INJECTED),
                     fallen=one(NO, INJECTED, ("refusal",)), mixed=one(NO, INJECTED, ("as_is", "mixed_turn_around")),
-                    slow_yes=one(SLOW_YES, INJECTED), clock=clock_on_approver(loop, _approver_name(loop)))
+                    slow_yes=one(SLOW_YES, INJECTED))
     if untouched(gate.no.run):
         g.stopped_by(gate.no.run.error, GATE_ROWS)
     else:
