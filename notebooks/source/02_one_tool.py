@@ -508,7 +508,7 @@ show_solution(2)
 #
 # (b). Send back what came, no more and no less. (a) drops the model's own words and its thinking. (c) feels like
 # tidying up, but the thinking block is part of the response: Anthropic's docs say it goes back complete and
-# unmodified, and the API refuses an edited one by its `signature`.
+# unmodified, and the API refuses one that was dropped or edited (an edit shows in its `signature`).
 # </details>
 
 # %% [markdown] lang="ru"
@@ -559,7 +559,7 @@ show_solution(2)
 #
 # (б). Возвращайте то, что пришло, — ни больше, ни меньше. В (а) пропадают и слова модели, и её рассуждение.
 # (в) выглядит как наведение порядка, но блок рассуждения — часть ответа: документация Anthropic требует возвращать его
-# целым и без изменений, а изменённый блок API по его `signature` распознаёт и отклоняет.
+# целым и без изменений, а выброшенный или изменённый блок API отклоняет (изменение выдаёт `signature`).
 # </details>
 
 # %% [markdown] lang="en"
@@ -668,7 +668,7 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 #   необязательный блокнот 11);
 # - отклоняется и ход с вызовом инструмента, из которого блок рассуждения выбросили или переставили за другие блоки:
 #   `Expected thinking or redacted_thinking, but found tool_use` (в документации: изменённые, переставленные и
-#   частично выброшенные блоки рассуждения — это ошибка 400). При адаптивных рассуждениях в ходе может вовсе не быть
+#   частично выброшенные блоки рассуждения — это ошибка 400). При адаптивном рассуждении в ходе может вовсе не быть
 #   блока рассуждения: такой ход возвращается как есть;
 # - самопроверка вашего цикла (с блокнота 3, первое правило в карточке) называет блок, который вернулся не в том
 #   виде, в каком пришёл.
