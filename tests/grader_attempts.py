@@ -11,8 +11,6 @@ import concurrent.futures
 import anthropic
 import gitlab
 
-import grader_clocks
-
 DEAD = "http://127.0.0.1:9"
 claude = anthropic.Anthropic(api_key="sk-ant-not-a-key", base_url=DEAD, max_retries=0)
 aclaude = anthropic.AsyncAnthropic(api_key="sk-ant-not-a-key", base_url=DEAD, max_retries=0)
@@ -237,8 +235,26 @@ class Agent:
         if "odd_unanswered" in self.flaws:  # None, "no", "yes": not merged, and not answered either (None)
             answer = approve(block.name, block.input)
             return answer if isinstance(answer, bool) else None
-        if set(grader_clocks.CLOCKS) & self.flaws:  # a clock of the loop's own on the approver, kept in a module of
-            return grader_clocks.asked(approve, block, self.flaws)  # its own: only these attempts are read to have it
+        if "silence_raises" in self.flaws:
+            with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                try:
+                    return pool.submit(approve, block.name, block.input).result(timeout=0.2) is True
+                except concurrent.futures.TimeoutError:
+                    raise TimeoutError("nobody answered in time; stopping the review") from None
+                except Exception:
+                    return False
+        if "own_approver_timeout" in self.flaws:  # a person slower than the loop's own clock is taken for a no
+            with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                try:
+                    return pool.submit(approve, block.name, block.input).result(timeout=0.5) is True
+                except Exception:
+                    return False
+        if "timeout_is_yes" in self.flaws:
+            with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                try:
+                    return bool(pool.submit(approve, block.name, block.input).result(timeout=0.2))
+                except concurrent.futures.TimeoutError:
+                    return True
         try:
             said = approve(block.name, block.input) is True
         except Exception:
