@@ -209,6 +209,65 @@ def kept_text(exercise: int, function: Callable) -> str | None:
     return "\n\n\n".join(part.rstrip("\n") for part in parts) + "\n"
 
 
+def as_kept(exercise: int, function: Callable) -> tuple[Callable, list[str]]:
+    """`function` as the file keep() writes defines it, and the names its code reads that a later cell gave another
+    value (notebook 5's reveal redefines tool_result after the exercise cell): (the function the kept file defines,
+    those names), or (`function`, []) when nothing differs or there is no cell to keep. A check judges the code it
+    keeps, so that "Done" and what the next notebook gets cannot differ."""
+    plain = _function(function)
+    text = kept_text(exercise, function) if plain is not None else None
+    if plain is None or text is None:
+        return function, []
+    filename = f"<exercise {exercise} as kept>"
+    live = plain.__globals__
+    namespace = dict(live)
+    linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)  # as IPython's cells
+    try:
+        _run(text, filename, namespace)
+    except Exception:  # it cannot run alone: start_from will say so; the check judges the live one
+        return function, []
+    rebuilt = _function(namespace.get(plain.__name__))
+    if rebuilt is None or rebuilt.__code__.co_filename != filename:
+        return function, []
+    assigned = {name for name, value in namespace.items() if name not in live or live[name] is not value}
+    drifted = sorted(name for name in _reads(rebuilt, namespace, filename) & assigned
+                     if name in live and _differs(namespace[name], live[name]))
+    return (rebuilt, drifted) if drifted else (function, [])
+
+
+def _reads(function: types.FunctionType, namespace: dict, filename: str) -> set[str]:
+    """The global names `function` reads, and those its helpers defined in the same text read, transitively."""
+    names: set[str] = set()
+    todo = [function]
+    while todo:
+        current = todo.pop()
+        for name in (_global_names(current.__code__) | _names_at_def(current)) - names:
+            names.add(name)
+            helper = _function(namespace.get(name))
+            if helper is not None and helper.__code__.co_filename == filename:
+                todo.append(helper)
+    return names
+
+
+def _differs(kept: object, live: object) -> bool:
+    """A name's value as the kept text defines it is not the notebook's: another function's source, another
+    constant. A value either side cannot show (a class, an object) counts as the same."""
+    kept_function, live_function = _function(kept), _function(live)
+    if kept_function is not None or live_function is not None:
+        if kept_function is None or live_function is None:
+            return True
+        try:
+            return inspect.getsource(kept_function) != inspect.getsource(live_function)
+        except (OSError, TypeError):
+            return kept_function.__code__.co_code != live_function.__code__.co_code
+    if isinstance(kept, (str, bytes, int, float, bool, tuple, list, dict, set, frozenset, type(None))):
+        try:
+            return bool(kept != live)
+        except Exception:
+            return False
+    return False
+
+
 def keep(exercise: int, function: Callable) -> Path | None:
     """Keep the cell that defined `function` (it has just passed exercise N's check) for later notebooks; the
     file kept, or None when a module defined the function or the folder cannot be written (nothing else fails)."""

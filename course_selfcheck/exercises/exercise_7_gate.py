@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 import anthropic
 
 from course_agent.i18n import N_, tr
+from course_agent.my_code import as_kept
 
 from .. import judge
 from ..approvers import (
@@ -47,7 +48,7 @@ from ..wordings import says_denied
 from .exercise_4 import out_of_order
 from .exercise_6 import RULES as STOP_RULES
 from .grading import Grade, Requirement, Seen
-from .loops import EARLIER, is_placeholder, is_template, keep_passed, untouched
+from .loops import EARLIER, is_placeholder, is_template, keep_passed, said_as_kept, untouched
 
 
 def _keyword(loop: Callable) -> str | None:
@@ -586,10 +587,11 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
         return Grade(7, language, GATE_ROWS).not_done(WRITE_IT, [])
     if is_template(loop):
         return Grade(7, language, GATE_ROWS).not_done(WRITE_IT, [START])
+    loop, redefined = as_kept(7, loop)
     g, gate = gate_grade(7, loop, language)
     lang = g.lang
     if gate is None:
-        return _with_note(g.report())
+        return said_as_kept(_with_note(g.report()), redefined)
     if untouched(gate.no.run):
         return g.not_done(WRITE_IT, [START])
     told_no = gated(loop, Approver(NO), _keyword(loop))
@@ -598,9 +600,9 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
     g.findings.extend(f if f.rule in EARLIER else replace(f, task=said) for f in earlier.findings)
     g.raised = g.raised or earlier.raised
     if g.raised is not None:
-        return crash_report(g.title(), g.raised, g.findings, lang, g.hints)
+        return said_as_kept(crash_report(g.title(), g.raised, g.findings, lang, g.hints), redefined)
     passed = tr("A merge now waits for a person's explicit yes, and a no reaches the model as what it is.", lang)
-    return keep_passed(7, loop, _with_note(g.report(passed)))
+    return keep_passed(7, loop, said_as_kept(_with_note(g.report(passed)), redefined))
 
 
 def _with_note(report: Report) -> Report:

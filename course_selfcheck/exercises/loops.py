@@ -17,8 +17,8 @@ from dataclasses import replace
 import anthropic
 
 from course_agent.i18n import language as pick_language
-from course_agent.i18n import tr
-from course_agent.my_code import keep
+from course_agent.i18n import ntr, tr
+from course_agent.my_code import as_kept, keep
 
 from .. import judge
 from ..crash import because_raised, crash_report
@@ -105,6 +105,7 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
         return not_done_report(title, write_it, lang, [])
     if is_template(loop):
         return not_done_report(title, write_it, lang, [tr(hint, lang)])
+    loop, redefined = as_kept(number, loop) if keeps else (loop, [])
     seen = own.check(loop, lang) if own is not None else None
     if seen is not None and isinstance(seen.raised, NotDoneYet):
         return not_done_report(title, write_it, lang, [tr(hint, lang)])
@@ -135,7 +136,22 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
     if not report.ok:
         report.note = report.note or tr(note, lang)
         report.hints = [tr(hint, lang), *more_hints]
-    return keep_passed(number, loop, report) if keeps else report
+    return keep_passed(number, loop, said_as_kept(report, redefined)) if keeps else report
+
+
+def said_as_kept(report: Report, redefined: list[str]) -> Report:
+    """The report, saying first that it judged the exercise cell's own code when a later cell gave a name the loop
+    reads another value (my_code.as_kept): the live loop and the kept one differ, and the check judged the kept."""
+    if redefined:
+        said = ntr("Judged as your exercise cell defines it, which is what the next notebook gets: {names} was "
+                   "given another value outside the exercise cell later, and your loop here uses that one. Put the "
+                   "change into the exercise cell itself, run it, then this check.",
+                   "Judged as your exercise cell defines it, which is what the next notebook gets: {names} were "
+                   "given other values outside the exercise cell later, and your loop here uses those. Put the "
+                   "change into the exercise cell itself, run it, then this check.", len(redefined), report.language,
+                   names=", ".join(redefined))
+        report.note = f"{said}\n\n{report.note}" if report.note else said
+    return report
 
 
 def keep_passed(number: int, loop: Callable, report: Report) -> Report:
