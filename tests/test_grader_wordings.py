@@ -502,3 +502,40 @@ def test_a_no_that_tells_the_model_to_call_the_tool_is_not_a_denial(who, no, the
 def test_a_denial_that_forbids_the_call_or_goes_on_without_it_is_a_denial(text, tool):
     assert says_denied(text.format(tool=tool), tool)
 
+
+def test_exercise_7_quotes_the_notebook_on_a_yes():
+    """Row 2's "The task says" quotes notebook 7's own sentences on a yes (only True runs the tool; no timeout of the
+    loop's own), in both languages: not a sentence the notebook never says."""
+    import re
+    from pathlib import Path
+
+    from course_agent.i18n import tr
+    from course_selfcheck.exercises.exercise_7_gate import YES_MERGES
+
+    source = re.sub(r"[`\s#]+", " ", (Path(__file__).parents[1] / "notebooks/source/07_safety.py").read_text())
+    source = re.sub(r" ([,.;:])", r"\1", source)
+    for lang in ("en", "ru"):
+        said = re.sub(r"\s+", " ", tr(YES_MERGES.task, lang))
+        for sentence in re.findall(r"[^.]+\.", said):
+            sentence = sentence.strip().rstrip(".")
+            assert sentence[1:] in source, (lang, sentence)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize("stop", ["max_tokens", "model_context_window_exceeded"])
+@pytest.mark.parametrize("error, branch", [("Unexpected stop: {stop}", True), ("The review failed", False)])
+def test_exercise_6_cut_rows_say_what_fits_the_stop(language, stop, error, branch):
+    """Row 7/8's detail on a catch-all asks that the branch that handles the stop say what happened (right whether or
+    not the loop already has a branch of its own), and on a vague error says what fits the stop: a full window is not
+    "the answer was cut"."""
+    from types import SimpleNamespace
+
+    from course_selfcheck.rules import _what_happened, says_it_was_cut
+
+    run = SimpleNamespace(error=RuntimeError(error.format(stop=stop)), returned=None)
+    found = says_it_was_cut(run, language, stop, cause=True)
+    assert found is not None and _what_happened(stop, language) in found.detail, found
+    own_branch = {"en": "its own branch", "ru": "собственную ветку"}[language]
+    assert own_branch not in found.detail, found.detail
+    if stop == "model_context_window_exceeded":
+        assert {"en": "the answer was cut", "ru": "ответ обрезан"}[language] not in found.detail, found.detail

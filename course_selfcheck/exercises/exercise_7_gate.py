@@ -494,7 +494,7 @@ ASKS = Requirement(
 YES_MERGES = Requirement(
     "yes_merges", N_("On an explicit yes the merge runs"), _yes_merges,
     N_("When approve(...) returns True, run the tool as usual and send its result back."),
-    task=N_("On True the tool runs as usual."))
+    task=N_("Only True runs the tool. Wait for approve to answer: add no timeout of your own."))
 FAIL_CLOSED = Requirement(
     "fail_closed", N_("Only an explicit True opens the gate: an error, None, anything else or no answer is a no"),
     _fail_closed,
