@@ -3,6 +3,8 @@
 must fail naming the requirement it breaks, and right attempts in other styles that must pass; exercises 6-8 in
 both languages. A grader that passes a wrong attempt, or fails a right one, is a defect of the grader (#35)."""
 
+import re
+
 import pytest
 
 import grader_attempts as attempts
@@ -611,3 +613,13 @@ def test_exercise_7_a_denial_that_invites_the_call_is_not_one(denial, right):
     report = check_exercise_7(attempts.attempt(denial=denial))
     assert ("refusal_is_error" in broken(report)) is not right, report.text()
 
+
+@pytest.mark.parametrize("language, untested", [("en", "was not tested"), ("ru", "не проверялся")])
+def test_exercise_7_the_gate_row_says_which_clock_it_did_not_try(language, untested):
+    """Attack 16's H3/H4, made honest: a gate whose own clock runs longer than the silent approver keeps silent, and
+    then lets the call run, is not seen in a run; row 3's ✔ says how long the approver kept silent and that a longer
+    clock was not tested, rather than claim every gate that passes waits."""
+    report = check_exercise_7(attempts.attempt(), language=language)
+    row = next(f for f in report.findings if f.rule == "fail_closed")
+    assert row.status == "passed" and untested in row.detail, report.text()
+    assert re.search(r"\b\d+(?:\.\d+)? (?:s|с)\b", row.detail.split(";")[-2]), row.detail
