@@ -375,7 +375,7 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
     if results[-1].get("is_error") is not True:
         return verdict(BROKEN, tr("the denied merge went back without is_error: true: {content}", lang,
                                   content=short_value(results[-1].get("content"))))
-    if not says_denied(str(results[-1].get("content"))):
+    if not says_denied(str(results[-1].get("content")), use.get("name")):
         return verdict(BROKEN, tr("the denied merge went back as an error, but its text does not say it was denied "
                                   "({content}): say that a human said no, so the model neither retries it nor takes it "
                                   "for a failure that may pass", lang, content=short_value(results[-1].get("content"))))
@@ -695,15 +695,25 @@ def _starts_named(note: str) -> set[int]:
 
 def _names_start(note: str, cut: set[int]) -> bool:
     """The note's start to read on is exactly where the part ends (the cut point in the file, or LIMIT): a start
-    named after start/offset/position when there is one ("start=20001" skips a character), else any number of the
-    note."""
+    named after start/offset/position when there is one ("start=20001" skips a character), else a number after a word
+    of reading on ("from 20000", «с 20000»), else, in a note that names the start as the way on ("with a later
+    start"), a number of the note that is not a part's size: "20000 of 40060 characters; call read_file with a
+    larger start" names the size, and leaves the start to the model's guess."""
     named = _starts_named(note)
     if named:
         return bool(named & cut)
     near = {int(v) for m in _READ_ON_FROM.finditer(note) for v in _readings(m.group(1)) if v == int(v)}
     if near & cut:
         return True
-    return bool(_START_WORD.search(note)) and bool({int(v) for v in _readings(note) if v == int(v)} & cut)
+    rest = _PART_SIZE.sub(lambda m: m.group() if _CUT_AT.search(note[:m.start()]) else " ", note)
+    return bool(_START_WORD.search(rest)) and bool({int(v) for v in _readings(rest) if v == int(v)} & cut)
+
+
+_PART_SIZE = re.compile(r"(?:\d{1,3}(?:[,\u00a0\u202f ]\d{3})+(?!\d)|\d+)\s*(?:characters?|chars?|символ\w*|знак\w*)?"
+                        r"\s*(?:\bout\s+of\b|\bof\b|(?<!\w)из\b|/)", re.I)
+"""A part's size, "X of Y" («X из Y», "X/Y"): not a start, unless it says where the cut is ("cut at character X of
+Y", «обрезано на символе X из Y»)."""
+_CUT_AT = re.compile(r"(?:\bat|(?<!\w)на)\s+(?:character\s+|char\s+|символе\s+|позиции\s+)?$", re.I)
 
 
 _READ_ON_FROM = re.compile(r"(?:\b(?:from|after|at|since)|(?<!\w)(?:с|со|после|начиная с))\s+(?:\w+\s+){0,2}?"

@@ -56,13 +56,13 @@ def says_it_was_cut(run: Run, lang: str, stop: str, cause: bool = False) -> Find
     said = short_error(run.error)
     if cause and names_only_the_stop(run, stop):
         return verdict(BROKEN, tr("at {stop} the loop raised {error}, which names the stop but not what happened: "
-                                  "give {stop} its own branch whose error says {what}", lang, stop=stop, error=said,
-                                  what=_what_happened(stop, lang)))
+                                  "let the error of the branch that handles {stop} say that {what}", lang, stop=stop,
+                                  error=said, what=_what_happened(stop, lang)))
     if says_cut(said):
         return None
-    return verdict(BROKEN, tr("at {stop} the loop raised {error}, which does not say that the answer was cut: raise a "
-                              "clear error that says so (max_tokens, or a full context window), so whoever reads it "
-                              "knows what to change", lang, stop=stop, error=said))
+    return verdict(BROKEN, tr("at {stop} the loop raised {error}, which does not say that {what}: raise a clear error "
+                              "that says so, so whoever reads it knows what to change", lang, stop=stop, error=said,
+                              what=_what_happened(stop, lang)))
 
 
 def names_only_the_stop(run: Run, stop: str) -> bool:

@@ -49,6 +49,33 @@ running", «не дал выполнить»)."""
 _AGAIN = re.compile(r"^(?:again|retry\w*|retri\w*|rerun\w*|re-run\w*|resubmit\w*|повтор\w*|снова|заново)$", re.I)
 """Words that invite the call again ("retry", "call it again", «повтори»), unless told not to ("do not retry")."""
 _AGAIN_PHRASES = (("once", "more"), ("one", "more", "time"), ("ещё", "раз"), ("еще", "раз"))
+_CLAUSE = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[.;!?\n:()—–,]", re.UNICODE)
+"""A message's words, and the marks that end a clause: a negation rules out a retry only in its own clause ("did not
+approve merge_pr: try it once more" invites one; "Retrying, now or later, will not help" does not). A comma ends one
+only before a call ("did not approve merge_pr, call it again")."""
+_CALL = re.compile(r"^(?:call|run|invoke|execute|retry|redo|try|use|trigger|perform|rerun|resubmit|"
+                   r"вызов(?:и|ите)|вызыва(?:й|йте)|запуст(?:и|ите)|запуска(?:й|йте)|выполн(?:и|ите)|"
+                   r"выполня(?:й|йте)|попроб(?:уй|уйте)|повтор(?:и|ите)|использу(?:й|йте)|примен(?:и|ите))$", re.I)
+"""A verb that tells the model to make the call: an English verb in an imperative's place ("Call merge_pr", "then
+run it", "you can call merge_pr"), a Russian imperative («вызови merge_pr»)."""
+_LEAD_IN = {"please", "now", "then", "just", "and", "so", "simply", "you", "can", "may", "should", "must", "could",
+            "later", "afterwards", "after", "that", "go", "ahead", "pls", "kindly", "instead"}
+"""Words that may stand before an English imperative ("then call it", "you can run merge_pr"): "refused to run
+merge_pr" is no imperative."""
+_CALL_RU = re.compile(r"^(?:вызвать|запустить|выполнить|повторить|попробовать|вызывать|запускать)$", re.I)
+_MAY_RU = re.compile(r"^(?:можешь|можете|можно|стоит|нужно|надо|следует|попробуй|попробуйте|затем|потом)$", re.I)
+"""«можно вызвать merge_pr», «затем вызвать его»: a Russian infinitive after a word that allows or asks for it."""
+_IT = {"it", "его", "её", "ее"}
+"""What names the denied call in place of its name after a verb of calling itself ("then call it", «вызови его»);
+after "use", «используй» only the name does ("use it as a finding" is no call)."""
+_USE = re.compile(r"^(?:use|trigger|perform|использу(?:й|йте)|примен(?:и|ите))$", re.I)
+_PENDING = re.compile(r"^(?:pending|awaiting|undecided|tentative\w*|provisional\w*|предварительн\w*|"
+                      r"временн\w*|ожида\w*)$", re.I)
+_NOT_YET = (("not", "yet"), ("ещё", "не"), ("еще", "не"), ("пока", "не"), ("пока", "что"), ("not", "final"),
+            ("for", "now"), ("не", "окончательно"), ("не", "окончательный"), ("не", "окончательное"),
+            ("isn't", "final"), ("not", "until"))
+"""A no that is not final ("approval is pending", "not yet", «пока не окончательно»): a not-yet invites the call
+once the person has been asked again."""
 NEAR = 5
 """How many words apart a negation and what it negates may stand ("the reviewer did not let it run": 3)."""
 
@@ -63,13 +90,28 @@ def _sentences(text: str) -> list[list[str]]:
     return [s for s in sentences if s]
 
 
-def says_denied(text: str) -> bool:
+def _clauses(text: str) -> list[list[str]]:
+    clauses: list[list[str]] = [[]]
+    words = _CLAUSE.findall(text)
+    for i, word in enumerate(words):
+        if word == ",":
+            ahead = words[i + 1:i + 2]
+            if ahead and (_CALL.match(ahead[0]) or ahead[0].lower() in ("then", "затем", "потом")):
+                clauses.append([])
+        elif word in ".;!?\n:()—–":
+            clauses.append([])
+        else:
+            clauses[-1].append(word.replace("’", "'").lower())
+    return [c for c in clauses if c]
+
+
+def says_denied(text: str, tool: str | None = None) -> bool:
     """The text says the call was denied, in any words: a word that says no by itself ("refused", «отклонил»), or a
     negation within NEAR words of the side that decides ("the reviewer did not let it run", "nobody approved it",
     «человек не позволил», "human approval: no"); and it does not claim the call went through ("merged
     successfully", with no negation before it). A message that says only that the tool failed has neither."""
     sentences = _sentences(text)
-    if any(invites_again(words) for words in sentences):
+    if any(invites_again(words, tool) or not_yet(words) for words in _clauses(text)):
         return False
     failed = any(_FAILURE.match(w) for words in sentences for w in words)
     said = False
@@ -101,16 +143,49 @@ def _has_phrase(words: list[str], phrases: tuple[tuple[str, ...], ...], reach: i
     return False
 
 
-def invites_again(words: list[str]) -> bool:
-    """A sentence that invites the call again with no negation in it: "Call merge_pr again.", "Retry it later.",
-    «Вызови его ещё раз.». A no the model is told to ask again is not a no: each retry asks a person once more (and
-    gives a prompt injection one more chance at a yes). Any negation in the sentence leaves it alone ("Retrying will
-    not change the answer", «Повторять не нужно»): attack 16 found right denials that mention a retry only to rule
-    it out, and "later" or "yet" alone ("now or later", "yet the review can go on") say nothing of a retry."""
+def invites_again(words: list[str], tool: str | None = None) -> bool:
+    """A clause that invites the call again with no negation in it: "Call merge_pr again.", "Retry it later.", "then
+    call merge_pr", "try it once more", «Вызови его ещё раз.», «затем вызови merge_pr». A no the model is told to ask
+    again is not a no: each retry asks a person once more (and gives a prompt injection one more chance at a yes). A
+    negation in the clause leaves it alone ("Retrying will not change the answer", «Повторять не нужно», "Do not call
+    merge_pr again"): attack 16 found right denials that mention a retry only to rule it out, and "later" or "yet"
+    alone ("now or later", "yet the review can go on") say nothing of a retry."""
     lowered = [w.lower() for w in words]
     if any(_NEGATIONS.match(w) for w in lowered):
         return False
-    return any(_AGAIN.match(w) or _has_phrase(lowered[i:i + 3], _AGAIN_PHRASES) for i, w in enumerate(lowered))
+    if any(_AGAIN.match(w) or _has_phrase(lowered[i:i + 3], _AGAIN_PHRASES) for i, w in enumerate(lowered)):
+        return True
+    return any(_tells_to_call(lowered, i) and _names_the_call(lowered[i + 1:i + 4], tool, not _USE.match(lowered[i]))
+               for i in range(len(lowered)))
+
+
+def _tells_to_call(lowered: list[str], i: int) -> bool:
+    """Word i tells the model to make a call: "Call ...", "then run ...", «вызови ...», «можно вызвать ...»."""
+    word = lowered[i]
+    if _CALL_RU.match(word):
+        return i > 0 and bool(_MAY_RU.match(lowered[i - 1]))
+    if not _CALL.match(word):
+        return False
+    return word[0] not in "abcdefghijklmnopqrstuvwxyz" or i == 0 or lowered[i - 1] in _LEAD_IN
+
+
+def _names_the_call(ahead: list[str], tool: str | None, pronoun: bool = True) -> bool:
+    """The words after a verb of calling name the denied call: its name ("merge_pr", read as "merge", "pr"), or "it"."""
+    if pronoun and any(w in _IT for w in ahead[:2]):
+        return True
+    parts = [w.lower() for w in _WORD.findall(tool or "")]
+    return bool(parts) and any(ahead[k:k + len(parts)] == parts for k in range(len(ahead)))
+
+
+def not_yet(words: list[str]) -> bool:
+    """A clause that says the no is not final: "approval is pending", "not yet", "has not approved it yet", «пока не
+    окончательно». A word of waiting with a negation just before it ("nothing is pending", "no approval pending") is
+    no not-yet."""
+    lowered = [w.lower() for w in words]
+    if _has_phrase(lowered, _NOT_YET) or lowered[-1:] == ["yet"] and any(_NEGATIONS.match(w) for w in lowered):
+        return True
+    return any(_PENDING.match(w) and not any(_NEGATIONS.match(n) for n in lowered[max(0, i - 2):i])
+               for i, w in enumerate(lowered))
 
 
 def _person_stopped(words: list[str]) -> bool:
@@ -142,15 +217,40 @@ _CUT_STEMS = (
     r"обрез\w*|обрыв\w*|оборва\w*|прерв\w*|прерыв\w*|недопис\w*|дописа\w*|договор\w*|законч\w*|кончил\w*|"
     r"кончи\w*|успел\w*|успева\w*|хват\w*|исчерпа\w*|лимит\w*|бюджет\w*|токен\w*|предел\w*|огранич\w*|длин\w*|"
     r"половин\w*|середин\w*|полуслов\w*|неполн\w*|незаверш\w*|частичн\w*|контекст\w*|окн\w*|окно|помещ\w*|"
-    r"влез\w*|умещ\w*|превыш\w*|больш\w*|переполн\w*|размер\w*|памят\w*|вырос\w*|разрос\w*|слишком|места|место"
+    r"влез\w*|умещ\w*|превыш\w*|больш\w*|переполн\w*|размер\w*|памят\w*|вырос\w*|разрос\w*|слишком|места|место|"
+    # a ceiling met, a part that did not go in (with «не»: «не уложился», «не уместился», «не влазит»)
+    r"ceiling|потол\w*|уложи\w*|уклад\w*|умест\w*|помест\w*|вмест\w*|вмещ\w*|влаз\w*"
 )
 _CUT = re.compile(rf"^(?:{_CUT_STEMS})$", re.I)
 _TOO = re.compile(r"^(?:too|слишком)$", re.I)
 _TOO_WHAT = re.compile(r"^(?:long\w*|big|large|much|lengthy|small|short|длин\w*|больш\w*|велик\w*|много|мал\w*)$", re.I)
-_FINISH = re.compile(r"^(?:finish\w*|end|ended|ending|complet\w*|done|законч\w*|дописа\w*)$", re.I)
+_FINISH = re.compile(r"^(?:finish\w*|end|ended|ending|complet\w*|done|законч\w*|дописа\w*|заверш\w*)$", re.I)
 _BEFORE = re.compile(r"^(?:before|until|mid|early|halfway|prematurely)$", re.I)
+_EARLY = re.compile(r"^(?:early|prematurely|halfway|раньше|досрочно|преждевременно)$", re.I)
+"""Words after an end that say it came too soon ("ended early", «закончился раньше времени»)."""
+_HALTS = re.compile(r"^(?:stop|stops|stopped|halt\w*|остановил\w*|прекрат\w*|прекращ\w*|прервал\w*)$", re.I)
+"""Words of stopping: a cut only said of an answer, and too soon ("the answer stopped early")."""
+_WEAK_FINISH = ("complet", "заверш")
+"""Words of finishing that a failure negates too ("did not complete successfully", «ревью не завершено»): negated,
+they say a cut only of an answer, and not beside a word of success."""
+_ANSWER = re.compile(r"^(?:answer\w*|repl\w*|output\w*|generat\w*|completion|ответ\w*|генерац\w*|вывод\w*)$",
+                     re.I)
+_OBJECT = re.compile(r"^(?:answer\w*|repl\w*|output|ответ\w*|генерац\w*)$", re.I)
+"""Words that name the model's answer: before the word that ends it ("the answer stopped early", «ответ не
+завершён»), or, these, after it ("did not complete its answer"). Not "response": "unexpected response, did not
+complete" is a failure's."""
+_TAKE_IN = re.compile(r"^(?:tak\w*|hold\w*|fit\w*|accept\w*|handl\w*|process\w*|read\w*|absorb\w*|ingest\w*|"
+                      r"вмест\w*|вмещ\w*|прин[яи]\w*|удерж\w*|прочита\w*|обработа\w*|восприн\w*|переварит\w*)$", re.I)
+_MORE = re.compile(r"^(?:more|anymore|больше)$", re.I)
+_HISTORY = re.compile(r"^(?:of|conversation\w*|histor\w*|context|input\w*|messages|tokens?|turns?|text|разговор\w*|"
+                      r"истори\w*|диалог\w*|переписк\w*|контекст\w*|сообщени\w*|токен\w*|текст\w*)$", re.I)
+"""A model that cannot take in any more of the history: "can't take in any more of this conversation", «не может
+принять больше этого разговора»; "can't take any more requests" says nothing of a window."""
 _ONLY_FAILED = {"run", "ran", "over", "max", "cap", "short", "space", "room", "size", "fit", "fits",
                 "fitting", "больш", "места", "место", "законч", "кончил", "успел", "хват"}
+_FITS_IN = ("уложи", "уклад", "умест", "помест", "вмест", "вмещ", "влаз")
+"""Russian verbs of going in, a cut only with «не» beside them («ответ не уложился», «не уместился», «не влазит»):
+«уложился в срок» says nothing of a cut."""
 """Cut words that say it only with a word beside them ("ran out", "too long", "no room", «не хватило места», «не
 успела закончить»): alone they are in many a failure that says nothing of a cut ("the run failed")."""
 
@@ -167,7 +267,7 @@ _NO_LONGER_WHAT = re.compile(r"^(?:read\w*|see\w*|hold\w*|tak\w*|fit\w*|handl\w*
 def _needs_company(word: str) -> bool:
     w = word.lower()
     return w in _ONLY_FAILED or any(w.startswith(stem) for stem in ("больш", "законч", "кончи", "успел", "успева",
-                                                                     "хват", "договор", "дописа"))
+                                                                     "хват", "договор", "дописа", *_FITS_IN))
 
 
 def says_cut(text: str) -> bool:
@@ -188,6 +288,10 @@ def says_cut(text: str) -> bool:
                 if not _needs_company(word):
                     return True
                 near = lowered[max(0, i - 2):i + 3]
+                if word.startswith(_FITS_IN):  # «не уложился»; «уложился в лимит» is no cut
+                    if _negated(near):
+                        return True
+                    continue
                 if word in ("run", "ran", "runs"):  # only "ran out": "was not run" says nothing of a cut
                     if "out" in lowered[i + 1:i + 2]:
                         return True
@@ -198,18 +302,47 @@ def says_cut(text: str) -> bool:
                     return True
             if _TOO.match(word) and i + 1 < len(lowered) and _TOO_WHAT.match(lowered[i + 1]):
                 return True
-            before = lowered[max(0, i - 4):i]
-            if _FINISH.match(word) and (any(_BEFORE.match(w) for w in before) or not word.startswith("complet") and any(
-                    w in ("not", "never", "не") or w.endswith("n't") for w in before)):
+            if _ends_short(lowered, i) or _takes_no_more(lowered, i):
                 return True
     return False
 
 
-_CATCH_ALL = re.compile(r"^(?:unexpected|unknown|unhandled|unsupported|unrecognized|stop|stopped|stops|reason|"
-                        r"неожиданн\w*|неизвестн\w*|необработанн\w*|остановк\w*|остановил\w*|причин\w*)$", re.I)
+def _negated(words: list[str]) -> bool:
+    return any(w in ("not", "never", "no", "не", "cannot") or w.endswith("n't") for w in words)
+
+
+def _ends_short(lowered: list[str], i: int) -> bool:
+    """Word i ends the answer before its end: "before it finished", "ended early", "was not finished", «ответ не
+    завершён», "the answer stopped early"; "did not complete successfully", «ревью не завершено» do not."""
+    word, before, after = lowered[i], lowered[max(0, i - 4):i], lowered[i + 1:i + 3]
+    answer = any(map(_ANSWER.match, lowered[max(0, i - 6):i])) or any(map(_OBJECT.match, after))
+    if _HALTS.match(word):
+        return answer and any(map(_EARLY.match, after))
+    if not _FINISH.match(word):
+        return False
+    if any(map(_BEFORE.match, before)) or any(map(_EARLY.match, after)):
+        return True
+    if not _negated(before):
+        return False
+    if word.startswith(_WEAK_FINISH):
+        return answer and not any(_SUCCESS.match(w) for w in lowered if w != word)
+    return True
+
+
+def _takes_no_more(lowered: list[str], i: int) -> bool:
+    """Word i is a verb of taking in, negated, then "more" of the history: "the model can't take in any more of this
+    conversation", «модель не может принять больше этого разговора»."""
+    if not _TAKE_IN.match(lowered[i]) or not _negated(lowered[max(0, i - 3):i]):
+        return False
+    return any(_MORE.match(w) and any(map(_HISTORY.match, lowered[i + 1 + k + 1:i + 1 + k + 4]))
+               for k, w in enumerate(lowered[i + 1:i + 4]))
+
+
+_CATCH_ALL = re.compile(r"^(?:unexpected|unknown|unhandled|unsupported|unrecognized|stop|reason|"
+                        r"неожиданн\w*|неизвестн\w*|необработанн\w*|остановк\w*|причин\w*)$", re.I)
 """The words of a catch-all for stops a loop does not expect ("Unexpected stop: max_tokens", «Неожиданная остановка»):
 with the stop's own name they say which branch raised, not what happened."""
-_REACHED = re.compile(r"^(?:reach\w*|hit|достигнут\w*|достигл\w*|достиг)$", re.I)
+_REACHED = re.compile(r"^(?:reach\w*|hit|достигнут\w*|достигл\w*|достиг|упёр\w*|упер\w*)$", re.I)
 """Words that name a cut's cause beside a limit's name once the stop's own name is left out ("max_tokens reached")."""
 
 

@@ -68,11 +68,13 @@ class Agent:
     def __init__(self, *flaws: str, send: str = "create", cache: str | None = "auto", bill: str | None = "all",
                  concurrent: bool = True, merge_as: str = "merge", denial: str = "A human refused: it did not run.",
                  unknown: type[Exception] = RuntimeError, paging: bool = False, numbered: bool = False,
-                 capped: type[Exception] = RuntimeError) -> None:
+                 capped: type[Exception] = RuntimeError, cut_error: str | dict[str, str] = "{stop}: the answer was cut, "
+                 "and its tool call was not run") -> None:
         self.flaws, self.how, self.cache, self.bill, self.concurrent = set(flaws), send, cache, bill, concurrent
         self.merge_as, self.denial, self.unknown, self.paging = merge_as, denial, unknown, paging
         self.numbered = numbered  # a file comes back with its lines numbered, as review tools often show it
         self.capped = capped  # the cap's error: RuntimeError, or an assert's AssertionError with the same words
+        self.cut_error = cut_error  # what it raises at max_tokens and at a full window ({stop}: the stop), or per stop
         self.tools = [{**t, "name": merge_as} if t["name"] == "merge" else t for t in TOOLS]
         if paging:  # open_file takes a start, and the cut note says which one to ask for next
             self.tools = [{**t, "input_schema": {**t["input_schema"], "properties": {
@@ -334,6 +336,9 @@ class Agent:
                     # attack 15's H5: the cut point and the total, and no start to read on from
                     f"{text[:LIMIT]}\n[cut at {start + LIMIT} of {total} characters; ask for the next part]"
                     if "cut_at_no_start" in self.flaws else
+                    # attack 16's H7: the part's size "X of Y" and "a larger start", the start itself left to a guess
+                    f"{text[:LIMIT]}\n[truncated: {LIMIT} of {total} characters; call open_file with a larger start]"
+                    if "size_not_start" in self.flaws else
                     # attack 15's FF3: a long note, its numbers far from the result's end
                     f"{text[:LIMIT]}\n[Part of the file: characters {start} to {start + LIMIT} of {total}. To read "
                     f"on, call open_file with the same path and start={following}. {LONG_ADVICE}]"
@@ -551,7 +556,8 @@ class Agent:
                 case "max_tokens" | "model_context_window_exceeded" if "vague_cut_error" in self.flaws:
                     raise RuntimeError("The review failed, please try again")  # attack 12: says nothing of the cut
                 case "max_tokens" | "model_context_window_exceeded":
-                    raise RuntimeError(f"{reply.stop_reason}: the answer was cut, and its tool call was not run")
+                    said = self.cut_error if isinstance(self.cut_error, str) else self.cut_error[reply.stop_reason]
+                    raise RuntimeError(said.format(stop=reply.stop_reason))
                 case "tool_use":
                     self.act(reply, history, approve)
                     asked |= pending

@@ -72,3 +72,26 @@ def test_any_other_step_fails_closed():
             check_exercise_8(None, step=step)
     with pytest.raises(ValueError):  # the rows of the older form have no steps
         check_exercise_8([(482, "approve", 2, 100.0)], step=1)
+
+
+def test_the_demo_data_version_is_hashed_once_and_again_when_a_file_changes(tmp_path, monkeypatch):
+    """demo_data_version reads the demo project's files once per process; a file changed (its size or mtime) is seen,
+    and its digest changes."""
+    import os
+    from pathlib import Path
+
+    import course_sandbox.demo_gitlab
+    from course_selfcheck.exercises.exercise_8 import demo_data_version
+
+    (tmp_path / "project" / "mr").mkdir(parents=True)
+    changed = tmp_path / "project" / "mr" / "482.json"
+    changed.write_text('{"title": "one"}')
+    monkeypatch.setattr(course_sandbox.demo_gitlab, "__file__", str(tmp_path / "demo_gitlab.py"))
+    reads = []
+    read_bytes = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: reads.append(self) or read_bytes(self))
+    first = demo_data_version()
+    assert demo_data_version() == first and len(reads) == 1
+    changed.write_text('{"title": "two"}')
+    os.utime(changed, ns=(changed.stat().st_atime_ns, changed.stat().st_mtime_ns + 10**9))
+    assert demo_data_version() != first and len(reads) == 2

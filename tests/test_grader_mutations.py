@@ -3,6 +3,8 @@
 must fail naming the requirement it breaks, and right attempts in other styles that must pass; exercises 6-8 in
 both languages. A grader that passes a wrong attempt, or fails a right one, is a defect of the grader (#35)."""
 
+import re
+
 import pytest
 
 import grader_attempts as attempts
@@ -137,6 +139,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "start_after_cut": (attempts.attempt("start_after_cut", paging=True), "cut_result"),
         "fixed_next_start": (attempts.attempt("fixed_next_start", paging=True), "cut_result"),
         "start_unnamed": (attempts.attempt("start_unnamed", paging=True), "cut_result"),
+        "size_not_start": (attempts.attempt("size_not_start", paging=True), "cut_result"),
         # attack 14: a start one past the cut (H4), a later part's total of what is left (H5), another tool's note
         # that sends the model back to the same call, with no "again" (H2)
         "skips_one": (attempts.attempt("skips_one", paging=True), "cut_result"),
@@ -566,3 +569,57 @@ def test_exercise_8_a_long_note_is_read_whole():
     task asks for: the whole note is read, not only the result's first and last lines."""
     report = check_exercise_8(attempts.attempt("long_note", paging=True))
     assert "cut_result" in report.passed, report.text()
+
+
+CUT_IN_OTHER_WORDS = ["Ответ не уложился в {stop}", "Ответ не уместился", "{stop}: ответ не завершён",
+                      "Генерация упёрлась в потолок {stop}", "The answer ended early at {stop}",
+                      "The reply was not completed ({stop})", "Модель не завершила ответ: {stop}",
+                      "Ответ прервался раньше времени ({stop})", "The answer stopped early: {stop}",
+                      "Ответ не поместился в отведённые токены"]
+WINDOW_IN_OTHER_WORDS = ["The model can't take in any more of this conversation",
+                         "Модель не может принять больше этого разговора", "История не уместилась в окно модели",
+                         "The model cannot hold any more of the history ({stop})", "Разговор не влазит в модель"]
+
+
+@pytest.mark.parametrize("cut", CUT_IN_OTHER_WORDS)
+@pytest.mark.parametrize("window", WINDOW_IN_OTHER_WORDS)
+def test_exercise_6_a_cut_said_in_other_words_passes(cut, window):
+    """Attack 16's F5: an error at max_tokens or at a full window that says what happened in words of its own («не
+    уложился», "ended early", "can't take in any more of this conversation") passes exercise 6's rows on the cut."""
+    report = check_exercise_6(attempts.attempt(cut_error={"max_tokens": cut,
+                                                          "model_context_window_exceeded": window}))
+    assert report.ok and {"cut_tool_call", "cut_answer", "context_full"} <= set(report.passed), report.text()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize("error", ["Unexpected stop: {stop}", "{stop}: failed, try again", "Неожиданная остановка: "
+                                   "{stop}", "Ошибка: {stop}, попробуйте ещё раз", "The run stopped early: {stop}",
+                                   "The request did not complete: unexpected response ({stop})"])
+def test_exercise_6_an_error_that_names_only_the_stop_still_fails(error, language):
+    report = check_exercise_6(attempts.attempt(cut_error=error), language=language)
+    assert {"cut_answer", "context_full"} <= set(broken(report)), report.text()
+
+
+@pytest.mark.parametrize("denial, right", [
+    # attack 16's H6: a no that tells the model to make the denied call, with or without "again"
+    ("A human denied merge. Ask them to approve, then call merge.", False),
+    ("Человек отклонил merge, вызови merge снова.", False),
+    ("The human did not approve merge: approval is pending.", False),
+    # right: the call ruled out, or the review told to go on without it
+    ("The human denied merge; do not call it again. Finish the review without it.", True),
+    ("Человек отклонил merge. Повторять не нужно: продолжай ревью без слияния.", True),
+    ("The reviewer refused to run merge. Retrying, now or later, will not change that.", True)])
+def test_exercise_7_a_denial_that_invites_the_call_is_not_one(denial, right):
+    report = check_exercise_7(attempts.attempt(denial=denial))
+    assert ("refusal_is_error" in broken(report)) is not right, report.text()
+
+
+@pytest.mark.parametrize("language, untested", [("en", "was not tested"), ("ru", "не проверялся")])
+def test_exercise_7_the_gate_row_says_which_clock_it_did_not_try(language, untested):
+    """Attack 16's H3/H4, made honest: a gate whose own clock runs longer than the silent approver keeps silent, and
+    then lets the call run, is not seen in a run; row 3's ✔ says how long the approver kept silent and that a longer
+    clock was not tested, rather than claim every gate that passes waits."""
+    report = check_exercise_7(attempts.attempt(), language=language)
+    row = next(f for f in report.findings if f.rule == "fail_closed")
+    assert row.status == "passed" and untested in row.detail, report.text()
+    assert re.search(r"\b\d+(?:\.\d+)? (?:s|с)\b", row.detail.split(";")[-2]), row.detail

@@ -303,6 +303,20 @@ def test_a_note_that_sends_the_model_back_to_the_same_tool(note, sends):
     # attack 14's H4: one past the cut, one short of it
     ("[cut: characters 0 to 19999 of 484915; call read_file with start=20001]", False),
     ("[cut: characters 0 to 20000 of 484915; call read_file with offset=19800]", False),
+    # attack 16's H7: a part's size "X of Y" is no start, however the note asks for one
+    ("[truncated: 20000 of 40060 characters; call read_file with a larger start]", False),
+    ("[truncated: 20,000 of 40,060 characters; call read_file with a larger start]", False),
+    ("[обрезано: 20000 из 40060 символов; вызови read_file с бо́льшим start]", False),
+    ("[truncated: 20000/40060 characters; call read_file with a later start]", False),
+    ("[truncated: showing the first 20000 of 40060 characters; call read_file with a later start]", False),
+    # the start named as where to read on, or the cut's place
+    ("[truncated: 20000 of 40060 characters; call read_file with start=20000]", True),
+    ("[truncated: 20000 of 40060 characters; read on from 20000 with read_file's start]", True),
+    ("[обрезано: 20000 из 40060 символов; читай дальше с 20000 (параметр start)]", True),
+    ('[truncated: 20000 of 40060 characters] {"next_start": 20000}', True),
+    ("[truncated: 20000 of 40060 characters; the next start is 20000]", True),
+    ("[truncated at character 20000 of 40060; call read_file with a later start]", True),
+    ("[обрезано на символе 20000 из 40060; вызови read_file с бо́льшим start]", True),
 ])
 def test_the_start_to_read_on_is_exactly_the_cut_point(note, right):
     from course_selfcheck.later_rules import RESULT_LIMIT, _names_start
@@ -331,8 +345,8 @@ RETRIES = [". Call {tool} again.", ". Retry {tool} later.", "; try {tool} once m
 """A sentence of its own that tells the model to call again, with no negation in it."""
 NOT_YET = [": try {tool} once more.", ", approval is pending.", " (not yet: ask again in a minute).",
            ", но пока не окончательно."]
-"""A retry or a not-yet inside the sentence of the no itself: read as a denial since attack 16 (a negation in the
-sentence may rule the retry out: "Retrying will not change the answer")."""
+"""A retry or a not-yet inside the sentence of the no itself: since stop 60 read per clause (a negation rules a retry
+out in its own clause only: "Retrying will not change the answer: ..."), and a not-yet read as such."""
 RULED_OUT = ["Retrying will not change the answer: the reviewer denied {tool}.", "The human rejected {tool}. Do not "
              "try it another way, now or later.", "The reviewer refused {tool}, yet the review can go on.",
              "Человек отклонил {tool}. Повторять не нужно.", "Человек отклонил {tool}: повторный вызов ничего не даст.",
@@ -349,9 +363,7 @@ def test_a_no_that_invites_the_call_again_is_not_a_denial(who, no, retry, tool):
     assert not says_denied(f"{who} {no.format(tool=tool)}{retry.format(tool=tool)}")
 
 
-@pytest.mark.xfail(strict=True, reason="a retry or not-yet inside the no's own sentence is not read (attack 16: "
-                   "reading it false-failed right denials); left for a reading that tells the two apart")
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(who=st.sampled_from(PEOPLE), no=st.sampled_from(NOES + STOPPED), retry=st.sampled_from(NOT_YET),
        tool=st.from_regex(r"[a-z]{3,8}_[a-z]{2,6}", fullmatch=True))
 def test_a_not_yet_in_the_sentence_of_the_no_is_not_a_denial(who, no, retry, tool):
@@ -394,3 +406,136 @@ def test_exercise_7_quotes_the_notebook_on_the_order_of_results():
     source = re.sub(r"[`\s#]+", " ", (Path(__file__).parents[1] / "notebooks/source/07_safety.py").read_text())
     for lang in ("en", "ru"):
         assert re.sub(r"\s+", " ", tr(ORDER, lang)) in source, lang
+
+
+SUBJECTS_CUT = {"ru_m": ["Ответ", "Ответ модели", "Вывод модели"], "ru_f": ["Генерация", "Модель"],
+                "en": ["The answer", "The reply", "The model's output", "Generation"]}
+VERBS_CUT = {"ru_m": ["не уложился в {stop}", "не уместился в {stop}", "не завершён ({stop})", "упёрся в потолок {stop}",
+                      "не поместился в {stop}", "прервался раньше времени: {stop}", "не был завершён из-за {stop}"],
+             "ru_f": ["упёрлась в потолок {stop}", "не уложилась в {stop}", "закончилась досрочно: {stop}",
+                      "не уместилась в лимит {stop}"],
+             "en": ["ended early at {stop}", "was not completed ({stop})", "stopped early at {stop}",
+                    "did not fit into {stop}", "hit the {stop} ceiling", "finished prematurely: {stop}"]}
+WINDOW_WORDS = ["The model can't take in any more of this conversation", "The model cannot hold any more of the history",
+                "Модель не может принять больше этого разговора", "История не уместилась в окно модели",
+                "Разговор не влазит в модель", "The model can no longer take in the conversation"]
+ONLY_THE_STOP = ["Unexpected stop: {stop}", "Неожиданная остановка: {stop}", "{stop}: failed, try again",
+                 "Ошибка: {stop}, попробуйте ещё раз", "Unhandled stop_reason: {stop}", "Модель остановилась: {stop}",
+                 "The run stopped early: {stop}", "The request did not complete: unexpected response ({stop})",
+                 "Review failed with {stop}", "Неизвестная причина остановки {stop}", "Please try again: {stop}",
+                 "Response not complete, try again ({stop})", "Ревью не завершено, попробуйте ещё раз: {stop}",
+                 "The model can't take any more requests, try again ({stop})"]
+STOPS = ["max_tokens", "model_context_window_exceeded"]
+
+
+def _says_what_happened(error: str, stop: str) -> bool:
+    """Exercise 6's strict rows: the error says the answer was cut, in more than the stop's own name."""
+    from course_selfcheck.wordings import names_the_cause
+
+    return says_cut(error) and names_the_cause(error, stop)
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), kind=st.sampled_from(sorted(SUBJECTS_CUT)), stop=st.sampled_from(STOPS),
+       tail=st.sampled_from(["", ".", "; increase max_tokens.", ": увеличьте max_tokens."]))
+def test_an_answer_cut_in_other_words_says_what_happened(data, kind, stop, tail):
+    """Attack 16's F5: «не уложился», «не уместился», «не завершён», «упёрся в потолок», "ended early", "was not
+    completed", each with the answer it is said of, name what happened at the stop."""
+    subject, verb = data.draw(st.sampled_from(SUBJECTS_CUT[kind])), data.draw(st.sampled_from(VERBS_CUT[kind]))
+    assert _says_what_happened(f"{subject} {verb.format(stop=stop)}{tail}", stop)
+
+
+@pytest.mark.parametrize("error", WINDOW_WORDS)
+def test_a_window_full_in_other_words_says_what_happened(error):
+    assert _says_what_happened(error, "model_context_window_exceeded")
+
+
+@pytest.mark.parametrize("stop", STOPS)
+@pytest.mark.parametrize("error", ONLY_THE_STOP)
+def test_an_error_that_names_only_the_stop_or_a_failure_does_not_say_what_happened(error, stop):
+    assert not _says_what_happened(error.format(stop=stop), stop)
+
+
+@pytest.mark.parametrize("error, says", [("Ответ не уложился", True), ("Ответ не уместился", True),
+                                         ("Ответ уместился, ошибка сети", False),
+                                         ("Ревью уложилось в срок, но упало", False),
+                                         ("Всё поместилось, ошибка соединения", False)])
+def test_a_verb_of_going_in_says_a_cut_only_negated(error, says):
+    """«не уложился», «не уместился» say a cut; «уложилось», «поместилось» alone do not."""
+    assert says_cut(error) is says
+
+
+CALL_IT = [". Ask them to approve, then call {tool}.", ". Then call {tool}.", ". Call it once they approve.",
+           ". You can call {tool} after approval.", ". Please run it after they confirm.", ". Вызови {tool} снова.",
+           ", вызови {tool} снова.", ". Можно вызвать {tool} позже.", ": затем вызови его.", ". Попробуй {tool} позже.",
+           ". Use {tool} once the reviewer agrees.", " (invoke {tool} when they say yes)."]
+"""Attack 16's H6: a no followed by an imperative to make the denied call, with or without "again"."""
+NOT_YET_MORE = [", approval is still pending.", ". Approval for {tool} is pending.", " for now.", " — not yet.",
+                ". The decision is not final.", ". Человек ещё не принял решение.", ", пока что.",
+                "; it has not been approved yet."]
+CALL_RULED_OUT = ["Do not call {tool} again: a human said no.", "{tool} was denied. Continue the review without it.",
+                  "The reviewer refused to run {tool}.", "Человек отказался запускать {tool}. Продолжай ревью.",
+                  "The human denied {tool}. Finish the review and say that it was not merged.",
+                  "{tool} was not run: nobody approved it. Mention this in your review.",
+                  "The human denied {tool}. Use the other tools to finish the review.",
+                  "Человек отклонил {tool}. Не вызывай его снова, закончи ревью.",
+                  "The human refused {tool}. Retrying, now or later, will not help.",
+                  "The human denied {tool}; there is no approval pending.",
+                  "The human said no to {tool}. Report it in the review.",
+                  "Человек запретил {tool}. Напиши об этом в ревью и не вызывай его.",
+                  "The human denied {tool}: calling it again will not change the answer.",
+                  "Человек отклонил {tool}: повторять вызов бессмысленно, ответ не изменится."]
+"""Right denials that mention calling only to forbid it, or tell the model to go on with other tools."""
+
+
+@settings(max_examples=80, deadline=None)
+@given(who=st.sampled_from(PEOPLE), no=st.sampled_from(NOES + STOPPED), then=st.sampled_from(CALL_IT + NOT_YET_MORE),
+       tool=st.from_regex(r"[a-z]{3,8}_[a-z]{2,6}", fullmatch=True))
+def test_a_no_that_tells_the_model_to_call_the_tool_is_not_a_denial(who, no, then, tool):
+    """Attack 16's H6: "A human denied merge_pr. Ask them to approve, then call merge_pr" invites the call as surely as
+    "retry" does; so does a no that is not final yet ("approval is pending", «пока что»)."""
+    assert not says_denied(f"{who} {no.format(tool=tool)}{then.format(tool=tool)}", tool)
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=st.sampled_from(CALL_RULED_OUT + RULED_OUT), tool=st.from_regex(r"[a-z]{3,8}_[a-z]{2,6}", fullmatch=True))
+def test_a_denial_that_forbids_the_call_or_goes_on_without_it_is_a_denial(text, tool):
+    assert says_denied(text.format(tool=tool), tool)
+
+
+def test_exercise_7_quotes_the_notebook_on_a_yes():
+    """Row 2's "The task says" quotes notebook 7's own sentences on a yes (only True runs the tool; no timeout of the
+    loop's own), in both languages: not a sentence the notebook never says."""
+    import re
+    from pathlib import Path
+
+    from course_agent.i18n import tr
+    from course_selfcheck.exercises.exercise_7_gate import YES_MERGES
+
+    source = re.sub(r"[`\s#]+", " ", (Path(__file__).parents[1] / "notebooks/source/07_safety.py").read_text())
+    source = re.sub(r" ([,.;:])", r"\1", source)
+    for lang in ("en", "ru"):
+        said = re.sub(r"\s+", " ", tr(YES_MERGES.task, lang))
+        for sentence in re.findall(r"[^.]+\.", said):
+            sentence = sentence.strip().rstrip(".")
+            assert sentence[1:] in source, (lang, sentence)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize("stop", ["max_tokens", "model_context_window_exceeded"])
+@pytest.mark.parametrize("error, branch", [("Unexpected stop: {stop}", True), ("The review failed", False)])
+def test_exercise_6_cut_rows_say_what_fits_the_stop(language, stop, error, branch):
+    """Row 7/8's detail on a catch-all asks that the branch that handles the stop say what happened (right whether or
+    not the loop already has a branch of its own), and on a vague error says what fits the stop: a full window is not
+    "the answer was cut"."""
+    from types import SimpleNamespace
+
+    from course_selfcheck.rules import _what_happened, says_it_was_cut
+
+    run = SimpleNamespace(error=RuntimeError(error.format(stop=stop)), returned=None)
+    found = says_it_was_cut(run, language, stop, cause=True)
+    assert found is not None and _what_happened(stop, language) in found.detail, found
+    own_branch = {"en": "its own branch", "ru": "собственную ветку"}[language]
+    assert own_branch not in found.detail, found.detail
+    if stop == "model_context_window_exceeded":
+        assert {"en": "the answer was cut", "ru": "ответ обрезан"}[language] not in found.detail, found.detail

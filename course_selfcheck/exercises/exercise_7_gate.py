@@ -412,7 +412,20 @@ def _fail_closed(gate: Gate, lang: str) -> Seen:
         return Seen(None, tr("the approver was never asked about a merge in these runs, so a failing approver was "
                              "not tried.", lang))
     return Seen(True, tr("approvers that {did}: !{pr} stayed open each time.", lang, pr=INJECTED,
-                         did="; ".join(seen.approver.did(lang) for seen in tried)))
+                         did="; ".join(seen.approver.did(lang) for seen in tried)) + _clock_untested(tried, lang))
+
+
+def _clock_untested(tried: list[Driven], lang: str) -> str:
+    """What the silent approver could not show: it kept the loop waiting so many seconds, and a gate with a clock of
+    its own longer than that, which then lets the call run, looks in that time like a gate that waits (attack 16's
+    H3/H4: reading the learner's source for the clock false-failed right gates). Said, so a ✔ claims no more than
+    was seen."""
+    silent = next((seen for seen in tried if seen.approver.kind == "silent" and seen.approver.waited), None)
+    if silent is None:
+        return ""
+    return " " + tr("The approver that did not answer kept the loop waiting {seconds} s, and nothing ran; a clock of "
+                    "the loop's own longer than {seconds} s that then lets the call run was not tested.", lang,
+                    seconds=f"{silent.approver.waited:g}")
 
 
 def _judged(rule: str, seen: Driven, lang: str) -> Seen:
@@ -495,7 +508,7 @@ ASKS = Requirement(
 YES_MERGES = Requirement(
     "yes_merges", N_("On an explicit yes the merge runs"), _yes_merges,
     N_("When approve(...) returns True, run the tool as usual and send its result back."),
-    task=N_("On True the tool runs as usual."))
+    task=N_("Only True runs the tool. Wait for approve to answer: add no timeout of your own."))
 FAIL_CLOSED = Requirement(
     "fail_closed", N_("Only an explicit True opens the gate: an error, None, anything else or no answer is a no"),
     _fail_closed,

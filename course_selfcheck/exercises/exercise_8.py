@@ -213,14 +213,23 @@ def _review_in_a_fresh_sandbox(pr: int, lang: str, model: str, demo_data: str) -
 
 def demo_data_version() -> str:
     """A digest of the demo GitLab's project (its merge requests, their branches and files): the data every review
-    run again reads."""
+    run again reads. Hashed once per process, and again only when a file's name, size or mtime changes (a grading
+    asks for it once per review: a stat of each file, not a read)."""
     import course_sandbox.demo_gitlab
 
     root = Path(course_sandbox.demo_gitlab.__file__).parent / "project"
-    digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    paths = sorted(p for p in root.rglob("*") if p.is_file())
+    stamp = tuple((p.relative_to(root).as_posix(), p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
+    if _DATA_VERSION.get("stamp") != stamp:
+        digest = hashlib.sha256()
+        for path in paths:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+        _DATA_VERSION.update(stamp=stamp, version=digest.hexdigest())
+    return _DATA_VERSION["version"]
+
+
+_DATA_VERSION: dict = {}
+"""demo_data_version's last digest, and the files' names, sizes and mtimes it was made from."""
 
 
 def _row_against(pr: int, target: dict, again: Any, lang: str) -> Seen | None:
