@@ -32,8 +32,10 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "reject": ("reject", "decline", "deny", "отклон"),
     "book": ("book", "reserve", "reservation", "забронируй", "брон", "закажи", "заказать", "запиши", "записать",
              "записаться", "запишите"),
-    "pay": ("pay", "charge", "transfer", "purchase", "buy", "оплат", "купи", "переведи"),
-    "submit": ("submit", "send", "file", "отправ"),
+    "pay": ("pay", "charge", "transfer", "purchase", "buy", "top up", "put", "load", "оплат", "купи", "переведи",
+            "пополни", "пополнить", "закинь", "положи"),
+    "submit": ("submit", "send", "file", "hand in", "отправ", "передай", "передать", "передайте", "подай", "подать",
+               "подайте", "сдай", "сдать", "внеси", "внести"),
     "close": ("close", "archive", "resolve", "complete", "finish", "mark", "закрой", "архив"),
     "write": ("write", "save", "overwrite", "create", "make", "put", "store", "add", "extract", "record", "capture",
               "запиши", "сохрани", "созда", "извлеки"),
@@ -83,6 +85,8 @@ def action(tool: ToolSpec) -> str | None:
     numeric = props and all(isinstance(p, dict) and p.get("type") in ("number", "integer") for p in props)
     if not named or (numeric and len(named) == 1):
         return None
+    if named[:2] == ["top", "up"]:
+        return "pay"  # top_up_card puts money on a card
     first = _verb(named[0]) or (
         named[0] if named[0] in _NAME_ONLY_VERBS and len(named) > 1 and named[1] not in _HANDED_BACK else None)
     if first:

@@ -237,7 +237,8 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     return evidence
 
 
-_GROUPED = re.compile(r"(?<![\d.,:/+-])\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d.:/-]|,\d)")
+_GROUPED = re.compile(r"(?<![\d.,:/+-])\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d:/-]|[.,]\d)")
+"""Thousands in groups of three, a sentence's full stop after them included ("Set my goal to 12 500.")."""
 
 
 def whole_thousands(text: str) -> str:
@@ -415,6 +416,17 @@ class RequestHints:
             return bound.value
         return found
 
+    def _an_id_of_another_field(self, name: str, number: float) -> bool:
+        """Whether the number is written right after the noun another id field of the tool is named by
+        (ids_after_nouns): "card 4410" for `card_number`, so no amount or count takes it."""
+        for other, schema in (self.fields or {}).items():
+            if other == name or not isinstance(schema, dict) or kind_of(other, schema) != "id":
+                continue
+            if any(str(v) == str(number).removesuffix(".0")
+                   for v in ids_after_nouns(self.evidence.text, other, str(schema.get("description") or ""))):
+                return True
+        return False
+
     def value(self, name: str, schema: dict, index: int | None) -> Any:
         if name and index is None and not any(self.parents) and name.lower() in self.evidence.named \
                 and is_valid(schema, self.evidence.named[name.lower()]):
@@ -424,10 +436,17 @@ class RequestHints:
             return converted
         found = self._bound(name, schema, index, self._value(name, schema, index))
         if isinstance(found, (str, int)) and not isinstance(found, bool) and index is None and self.fields \
-                and not any(self.parents) and not self.scope and kind_of(name, schema) == "id" \
+                and not any(self.parents) and not self.scope \
+                and (kind_of(name, schema) == "id" or {"integer", "number"} >= _types(schema) != set()) \
                 and not (self.binding().get(name) and self.binding()[name].strong) and any(
                     other != name and b.strong and str(b.value) == str(found) for other, b in self.binding().items()):
-            found = MISSING  # "the applicants for job J-204": J-204 is the job's id, not an applicant's
+            found = MISSING  # "the applicants for job J-204": J-204 is the job's id, not an applicant's; "top up card
+            # 4410": 4410 is the card's number, not the amount
+        elif isinstance(found, (int, float)) and not isinstance(found, bool) and index is None and self.fields \
+                and not any(self.parents) and not self.scope \
+                and not (self.binding().get(name) and self.binding()[name].strong) \
+                and self._an_id_of_another_field(name, found):
+            found = MISSING  # «пополни проездной 3307»: the card's number, written after «проездной», is no amount
         found = self._labelled(name, schema, index, found)
         found = self._own_text(name, schema, index, found)
         if found is MISSING and index is None and not any(self.parents) and "string" in _types(schema) \
@@ -1709,6 +1728,12 @@ def ids_after_nouns(text: str, name: str, description: str) -> list[str]:
         for m in re.finditer(rf"(?<!\w){stem}\w*\s+(?:#|№|no\.?\s*)?([A-Za-z]*\d[\w-]*|[A-Za-z][\w-]*\d[\w-]*)",
                              text, re.I):
             found.append((m.start(1), m.group(1).rstrip(".-")))
+    if not found and nouns:  # «проездной 5521» for `card_number`: a Russian noun whose everyday meaning is the noun
+        for m in re.finditer(r"(?<!\w)([а-яё]{4,})\s+(?:№\s*)?(\d[\w-]*)", text[:READ_LIMIT], re.I):
+            word = m.group(1).lower()
+            meant = {GLOSSARY.get(start) for start in GLOSSARY if word.startswith(start)} | set(everyday.concepts(word))
+            if meant & set(nouns):
+                found.append((m.start(2), m.group(2).rstrip(".-")))
     return _unique(value for _, value in sorted(found))
 
 

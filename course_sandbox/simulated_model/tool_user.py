@@ -627,7 +627,9 @@ def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
         if any(k in schema for k in ("const", "enum", "default")) or prop.lower() in evidence.named:
             continue
         kind = kind_of(prop, schema)
-        if kind not in _ONLY_FROM_THE_USER or schema.get("type") in ("boolean", "object", "array", "null"):
+        paid = kind == "money" and side_effects.action(tool) is not None  # how much to top up, pay, send: ask
+        if (kind not in _ONLY_FROM_THE_USER and not paid) or schema.get("type") in ("boolean", "object", "array",
+                                                                                    "null"):
             continue
         if hints.value(prop, schema, None) is MISSING:
             missing.append(prop)

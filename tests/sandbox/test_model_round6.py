@@ -135,14 +135,11 @@ TOPUP = tool("top_up_card", "Top up a transit card.", {"card_number": S, "amount
 
 @pytest.mark.parametrize("question, spec, expected", [
     ("Log the odometer for the van: 63 450 km.", ODOMETER, {"mileage_km": 63450}),
-    pytest.param("Set my daily step goal to 12 500.", STEPS, {"steps": 12500},
-                 marks=unread("'12 500' whole when no unit follows it (steps=12)")),
+    ("Set my daily step goal to 12 500.", STEPS, {"steps": 12500}),
     ("Record an offer of 58 000 euros a year for Tomas Berg.", SALARY, {"annual_salary_eur": 58000}),
-    pytest.param("Передай показания по лицевому счёту 7731: холодная 1 204, горячая 986.", WATER,
-                 {"account": "7731", "cold_water_m3": 1204, "hot_water_m3": 986},
-                 marks=unread("«передай показания» for a water-meter tool (no tool fits)")),
-    pytest.param("Пополни проездной 5521 на 30 евро.", TOPUP, {"card_number": "5521", "amount_eur": 30},
-                 marks=unread("«проездной 5521» as the card_number (it asks for it)")),
+    ("Передай показания по лицевому счёту 7731: холодная 1 204, горячая 986.", WATER,
+     {"account": "7731", "cold_water_m3": 1204, "hot_water_m3": 986}),
+    ("Пополни проездной 5521 на 30 евро.", TOPUP, {"card_number": "5521", "amount_eur": 30}),
     ("Submit readings for account 8812: cold water 1 310, hot water 742.", WATER,
      {"account": "8812", "cold_water_m3": 1310, "hot_water_m3": 742}),
     ("Put 15 euros on transit card 9083.", TOPUP, {"card_number": "9083", "amount_eur": 15}),
@@ -157,8 +154,7 @@ def test_numbers_are_bound_whole_and_to_their_own_field(client, question, spec, 
 
 @pytest.mark.parametrize("question, spec, taken, field", [
     ("Submit water readings for account 90412.", WATER, 90412, "cold_water_m3"),
-    pytest.param("Top up my transit card 4410.", TOPUP, 4410, "amount_eur",
-                 marks=unread("'card 4410' as the card's number only (amount_eur=4410)")),
+    ("Top up my transit card 4410.", TOPUP, 4410, "amount_eur"),
     ("Пополни проездной 3307.", TOPUP, 3307, "amount_eur"),
 ])
 def test_a_number_one_field_took_is_not_given_to_another(client, question, spec, taken, field):
