@@ -83,7 +83,10 @@ _LANGUAGES = {"english": "English", "french": "French", "german": "German", "spa
 _PLACE_WORD = r"[A-ZА-ЯЁ][\w'.-]*"
 _PLACE = rf"{_PLACE_WORD}(?:\s+(?:(?:de|del|da|la|le|am|upon|on)\s+)?{_PLACE_WORD})*(?:,\s*[A-Z]{{2}}\b)?"
 """A run of capitalised words ("Salt Lake City", "Rio de Janeiro", "Blue Bottle Cafe"), cut by _trimmed."""
-_PLACE_START = re.compile(rf"\b(?:in|at|for|from|to|near|of|в|во|для|из|на|по)\s+({_PLACE})")
+_RU_PLACE_NOUN = r"(?:город|аэропорт|вокзал|станци|посёл|посел|деревн|сел[оаеу]|район|област|курорт|терминал)[а-яё]*"
+"""Russian nouns for a kind of place before its name («до аэропорта Внуково», «в городе Самара»): the name is the
+place."""
+_PLACE_START = re.compile(rf"\b(?:in|at|for|from|to|near|of|в|во|для|из|на|по|до)\s+(?:{_RU_PLACE_NOUN}\s+)?({_PLACE})")
 _PLACE_RANKS = {"for": 1, "для": 1, "of": 1, "at": 2}
 _PLACE_NEXT = re.compile(rf"^\s*(?:,|and|or|&|и|или)\s*(?:(?:in|at|for|в|во|для)\s+)?({_PLACE})")
 _NOT_PLACES = {"i", "celsius", "fahrenheit", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
@@ -996,7 +999,7 @@ class RequestHints:
         said, venues, places = self.evidence.of("name"), self.evidence.of("venue"), self.evidence.of("place")
         addresses, addressees = self.evidence.of("address"), self.evidence.of("addressee")
         unplaced = [p for p in self.evidence.of("proper")  # "in Oslo" is no one's name, nor "Baker Street"
-                    if p not in places and not any(p in address for address in addresses)]
+                    if not _a_place(p, places) and not any(p in address for address in addresses)]
         described = str(schema.get("description") or "")
         if self.parents and re.search(r"place|venue|location|business|clinic|office|shop|store|restaurant|hotel",
                                       self.parents[-1], re.I):
@@ -1805,6 +1808,16 @@ def _is_place(place: str) -> bool:
     return first not in _NOT_PLACES and not _ID_TOKEN.fullmatch(place) and not any(ch.isdigit() for ch in place)
 
 
+def _a_place(name: str, places: list[str]) -> bool:
+    """Whether the proper name is one of the places read, in any case: «Самару» is the place «Самара»."""
+    if name in places:
+        return True
+    if not re.fullmatch(r"[А-ЯЁ][а-яё]{3,}", name):
+        return False
+    return any(re.fullmatch(r"[А-ЯЁ][а-яё]{3,}", p) and p[:-1] == name[:len(p) - 1] and abs(len(p) - len(name)) <= 1
+               for p in places)
+
+
 def _nominative(place: str) -> str:
     """Russian names after в/из stand in another case: 'в Париже' -> 'Париж', 'в Москве' -> 'Москва'."""
     if not re.search(r"[А-Яа-яЁё]", place) or " " in place:
@@ -1813,9 +1826,9 @@ def _nominative(place: str) -> str:
     for start, city in _RU_CITIES.items():
         if lowered.startswith(start) and len(lowered) - len(start) <= 2:
             return city
-    for ending in ("ом", "е", "а", "у"):
-        if lowered.endswith(ending) and len(lowered) > 4:
-            return place[: -len(ending)]
+    for ending, nominative in (("ой", "а"), ("ом", ""), ("е", ""), ("а", ""), ("у", "а"), ("ю", "я"), ("ы", "а")):
+        if lowered.endswith(ending) and len(lowered) > 4:  # «в Самару», «из Самары»: Самара; «в Анталию»: Анталия
+            return place[: -len(ending)] + nominative
     return place
 
 

@@ -99,8 +99,7 @@ FLOWERS = tool("send_bouquet", "Deliver a bouquet of flowers to a person.",
     ("Забронируй корт в спорткомплексе «Олимп».", COURT, "centre", "Олимп"),
     ("Отправь букет Ирине Соколовой в Казань.", FLOWERS, "recipient_name", "Ирин"),
     ("Order a taxi to Gatwick Airport.", TAXI_TO, "destination", "Gatwick"),
-    pytest.param("Закажи такси до аэропорта Внуково.", TAXI_TO, "destination", "Внуково",
-                 marks=unread("«до аэропорта Внуково» as a taxi's destination")),
+    ("Закажи такси до аэропорта Внуково.", TAXI_TO, "destination", "Внуково"),
 ])
 def test_a_proper_name_fills_a_plain_text_field(client, question, spec, field, name):
     _, tool_input = first_call(client, question, [spec])
@@ -110,8 +109,7 @@ def test_a_proper_name_fills_a_plain_text_field(client, question, spec, field, n
 @pytest.mark.parametrize("question, city", [
     ("Send a bouquet of roses to Vienna.", "Vienna"),
     ("Please get some flowers delivered in Lisbon.", "Lisbon"),
-    pytest.param("Отправь букет роз в Самару.", "Самар",
-                 marks=unread("«в Самару» as a city (it becomes the recipient_name)")),
+    ("Отправь букет роз в Самару.", "Самар"),
 ])
 def test_a_city_is_not_a_persons_name(client, question, city):
     response = ask(client, question, [FLOWERS])
@@ -232,9 +230,8 @@ def results(name, tool_input):
      "share_document", "document_id", {"doc-4471"}),
     ("Найди документ «Смета ремонта» и поделись им с anna.k@partner.org.", [FIND_DOC, SHARE_DOC],
      "share_document", "document_id", {"doc-4471"}),
-    pytest.param("List my subscriptions and cancel every one that costs more than 10 euros a month.",
-                 [SUBS, CANCEL_SUB], "cancel_subscription", "subscription_id", {"sub-2", "sub-4"},
-                 marks=unread("'costs more than 10 euros' against each item's price (all four are cancelled)")),
+    ("List my subscriptions and cancel every one that costs more than 10 euros a month.",
+     [SUBS, CANCEL_SUB], "cancel_subscription", "subscription_id", {"sub-2", "sub-4"}),
     ("Show my visits and cancel all that fall on Monday, 14 December 2026.", [VISITS, CANCEL_VISIT],
      "cancel_visit", "visit_id", {"v-10", "v-12"}),
     ("Покажи мои визиты и отмени все, что приходятся на 15 декабря 2026.", [VISITS, CANCEL_VISIT],
