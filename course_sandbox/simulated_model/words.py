@@ -146,6 +146,7 @@ _EVERYDAY_RUSSIAN = """
     insurance: страховк
     wheelchair: коляск
     visit: визит посещени
+    plan: тариф
     share: поделись поделитесь поделиться расшар
 """
 """Everyday Russian word beginnings for what a tool named in English does, one English word a line: «полей»
