@@ -86,7 +86,8 @@ _PLACE = rf"{_PLACE_WORD}(?:\s+(?:(?:de|del|da|la|le|am|upon|on)\s+)?{_PLACE_WOR
 _RU_PLACE_NOUN = r"(?:город|аэропорт|вокзал|станци|посёл|посел|деревн|сел[оаеу]|район|област|курорт|терминал)[а-яё]*"
 """Russian nouns for a kind of place before its name («до аэропорта Внуково», «в городе Самара»): the name is the
 place."""
-_PLACE_START = re.compile(rf"\b(?:in|at|for|from|to|near|of|в|во|для|из|на|по|до)\s+(?:{_RU_PLACE_NOUN}\s+)?({_PLACE})")
+_PLACE_START = re.compile(rf"\b(?:(?:around|near)\s+(?:the\s+)?|(?:in|at|for|from|to|of|в|во|для|из|на|по|до)\s+"
+                          rf"(?:{_RU_PLACE_NOUN}\s+)?)({_PLACE})")
 _PLACE_RANKS = {"for": 1, "для": 1, "of": 1, "at": 2}
 _PLACE_NEXT = re.compile(rf"^\s*(?:,|and|or|&|и|или)\s*(?:(?:in|at|for|в|во|для)\s+)?({_PLACE})")
 _NOT_PLACES = {"i", "celsius", "fahrenheit", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
@@ -126,7 +127,7 @@ KINDS: list[tuple[str, str]] = [
     ("address", r"address|street|адрес"),
     ("unit", r"\bunits?\b|measure|единиц"),
     ("place", r"locat|\bcit(y|ies)\b|\bplace|\btown|address|region|countr|destination|origin|\bwhere\b|город|мест|"
-              r"адрес|стран|локаци"),
+              r"адрес|стран|локаци|\bstations?\b|\bairports?\b|^near$|^area$|станци|аэропорт"),
     ("party", r"\bguests?\b|\bpeople\b|\bpersons\b|\bparty\b|headcount|passengers|diners|travell?ers|гост|"
               r"человек|персон"),
     ("count", r"^(?:the )?number of\b|^how many\b|^количество\b"),

@@ -214,3 +214,17 @@ def test_property_a_which_is_the_most_question_names_the_item(client, prices, as
     chosen = pick(items, key=lambda item: item["monthly_fee"])
     first = text_of(final).split("\n")[0]
     assert first.split(".")[0].endswith(f"{chosen['name']}, monthly fee {chosen['monthly_fee']}"), first
+
+
+# --- an optional place field takes the place the request names ------------------------------------------------
+
+@PROPERTY
+@given(name=st.sampled_from(["Riverside", "Old Town", "Northgate", "Harbour View"]),
+       kind=st.sampled_from(["Stadium", "Market", "Library", "Station"]),
+       wording=st.sampled_from(["Where can I leave my bike near the {place}?", "Any free bike racks around {place}?",
+                                "Find me a bike rack near {place}, please."]))
+def test_property_an_optional_place_field_takes_the_named_place(client, name, kind, wording):
+    spec = tool("find_bike_racks", "Find free bike racks near a place.", {"near": S}, [])
+    place = f"{name} {kind}"
+    response = ask(client, wording.format(place=place), [spec])
+    assert checked([response], [spec]) == [("find_bike_racks", {"near": place})], text_of(response)
