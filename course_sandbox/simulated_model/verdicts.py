@@ -87,8 +87,28 @@ def _yes_or_no(tool_input: dict, result: str, question: str, lang: str) -> str |
                     and v.casefold() not in given]
         if len(statuses) == 1:
             key, value = statuses[0]
-            matched = bool(overlap(stems(state.group(1)), stems(value.replace("_", " "))))
-            return _verdict(matched, key, value, subject, lang)
+            return _state_verdict(state.group(1).lower(), key, value, subject, lang)
+    return None
+
+
+_PAST = {"shipped": "shipped dispatched sent transit out delivered arrived collected",
+         "sent": "sent shipped dispatched transit delivered", "dispatched": "dispatched shipped sent transit delivered",
+         "delivered": "delivered arrived collected", "arrived": "arrived delivered collected", "paid": "paid settled",
+         "approved": "approved accepted", "finished": "finished done completed", "completed": "completed done finished"}
+"""A state asked about and the statuses that mean it has happened (a delivered parcel has shipped)."""
+_NOT_YET = re.compile(r"process|pend|prepar|await|wait|creat|\bnew\b|order|placed|receiv|hold|draft|queue|unpaid|"
+                      r"not[ _]|scheduled|open|transit|out for", re.I)
+"""Statuses of something that has not happened yet: "has it shipped?" with `processing` is a no."""
+
+
+def _state_verdict(asked: str, key: str, value: str, subject: str, lang: str) -> str | None:
+    """Yes when the status is the state asked about (or one that means it), No when the status is one of something
+    not yet done, and nothing when the status says neither ("Has it shipped?" and `lost`)."""
+    meaning = stems(_PAST.get(asked, asked))
+    if overlap(meaning, stems(value.replace("_", " "))):
+        return _verdict(True, key, value, subject, lang)
+    if asked in _PAST and _NOT_YET.search(value):
+        return _verdict(False, key, value, subject, lang)
     return None
 
 

@@ -228,3 +228,23 @@ def test_property_an_optional_place_field_takes_the_named_place(client, name, ki
     place = f"{name} {kind}"
     response = ask(client, wording.format(place=place), [spec])
     assert checked([response], [spec]) == [("find_bike_racks", {"near": place})], text_of(response)
+
+
+@PROPERTY
+@given(status=st.sampled_from([("processing", "No"), ("awaiting payment", "No"), ("dispatched", "Yes"),
+                               ("in transit", "Yes"), ("delivered", "Yes"), ("lost", None), ("returned", None)]),
+       thing=st.sampled_from(["order", "parcel", "shipment"]), number=st.integers(10, 99999))
+def test_property_a_has_it_shipped_question_is_answered_only_by_a_status_that_decides_it(client, status, thing,
+                                                                                         number):
+    """A delivered parcel has shipped (Yes); a processing one has not (No); a lost or returned one gets no Yes or No."""
+    value, verdict = status
+    spec = tool(f"get_{thing}_status", f"Status of an {thing}.", {f"{thing}_number": S})
+    result = {f"{thing}_number": str(number), "status": value}
+    final, responses = drive(client, f"Has my {thing} {number} shipped yet?", [spec],
+                             lambda n, i: (json.dumps(result), False))
+    checked(responses, [spec])
+    first = text_of(final).split(".")[0]
+    if verdict:
+        assert first.startswith(f"{verdict}:") and value in first, first
+    else:
+        assert not first.startswith(("Yes", "No")), first
