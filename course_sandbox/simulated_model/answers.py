@@ -1,5 +1,6 @@
-"""The final answer after tool calls: first a sentence that gives what the question asked for
-("The status of order O2 is Processing."), then what each tool returned, and any error said
+"""The final answer after tool calls: first the answer to a yes/no or a which-is-the-most question when a result
+decides it (verdicts.py: "Yes: the rain chance for Paris is 80%."), then a sentence that gives what the question
+asked for ("The status of order O2 is Processing."), then what each tool returned, and any error said
 plainly as an error.
 
 The fields asked for are the result's keys whose words appear in the question (with a few
@@ -11,6 +12,7 @@ import re
 from typing import Any
 
 from ..words import words
+from . import verdicts
 from .history import Call
 from .slots import named_values
 from .words import overlap, stems
@@ -37,6 +39,10 @@ def answer(answered: list[Call], question: str, lang: str) -> str:
         parts = [head, *lines]
     else:
         sentences = " ".join(sentence(call, question, lang) for call in succeeded)
+        decided = verdicts.lead([(c.input, c.result or "", _items(c.result or "")) for c in succeeded], question,
+                                lang)
+        if decided:  # the question's own answer first ("Yes: the rain chance for Paris is 80%."), then the rest
+            sentences = f"{decided} {sentences}"
         parts = [sentences, "", words(lang, "What the tools returned:"), *lines]
     tail = []
     if failed and succeeded:

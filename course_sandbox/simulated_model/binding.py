@@ -557,6 +557,9 @@ def _role(want_: Want, mention: Mention, text: str) -> int:
                                                                       r"_)",
                                                                       name, re.I):
         return 0  # "from 3 to 7 June" orders days, not places: an `arrival` date is a stay's first day
+    if want_.kind == "name" and mention.kind == "proper" and before and before[-1] in ("в", "во", "из", "до") \
+            and not _AT_ROLE.search(name) and not _IN_ROLE.search(name):
+        return -2  # «букет роз в Самару»: after в, из, до a name is a place, never the person (who is in the dative)
     if _FROM_ROLE.search(name):
         return 1 if "from" in before or "из" in before or "от" in before else -1 if "to" in before else 0
     if _TO_ROLE.search(name):
@@ -746,7 +749,7 @@ def _bind(text: str, fields: dict) -> dict[str, Bound]:
             if fit is None or fit[0] is MISSING or fit[1] <= 0:
                 continue
             cues, role = _cues(want_, mention, spoken_aside), _role(want_, mention, spoken)
-            if role < 0 and not cues:
+            if (role < 0 and not cues) or role < -1:
                 continue
             score = fit[1] + 3 * cues + 2 * role
             if mention.place is not None and set(want_.words) & _DIMENSION_WORDS[min(mention.place, 2)]:

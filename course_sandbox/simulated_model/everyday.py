@@ -133,9 +133,19 @@ _PHRASES = [
     (re.compile(r"\bwhen\s+(?:do|should|can|must)\s+(?:i|we)\s+pick\b|(?<!\w)(?:во сколько|когда)\s+(?:завтра\s+|"
                 r"сегодня\s+)?забирать", re.I),
      ("schedule", "hours", "announcements", "режим", "объявлени", "расписани")),
+    (re.compile(r"\bthe\s+\d{1,2}[:.]\d{2}\s+(?:to|from|for|into|out of)\b|\bthe\s+\d{1,2}[:.]\d{2}\s+(?:\w+\s+)?"
+                r"(?:running|leaving|departing|on time|cancelled|canceled|delayed)\b|"
+                r"(?<!\w)(?:в|на)\s+\d{1,2}[:.]\d{2}\s+(?:до|из|в|на)\s+[А-ЯЁ]", re.I),
+     ("timetable", "schedule", "departure", "departures", "status", "расписани", "отправлени")),
+    (re.compile(r"\bplug\s+(?:\w+\s+)?in\b|\brecharge\w*\b|\b(?:nearly|almost|completely|totally)\s+(?:flat|dead|empty)\b|"
+                r"\bbattery\b[^.?!]{0,25}\b(?:flat|dead|empty|low)\b|(?<!\w)(?:подзаряд\w*|разрядил\w*|"
+                r"сел\w*\s+(?:аккумулятор|батаре)\w*|(?:аккумулятор|батаре)\w*\s+сел\w*)", re.I),
+     ("charging", "charger", "chargers", "charge", "зарядк")),
 ]
 """Everyday phrasings of a question about a status, a payment, a free appointment, a debt or opening times ("is it
-actually going?", "did my rent go out?", "when's the soonest someone could see him?", «сколько ещё платить»)."""
+actually going?", "did my rent go out?", "when's the soonest someone could see him?", «сколько ещё платить»), a
+service that leaves at a clock time ("the 7:40 from Leeds", «в 9:15 до Твери»: a timetable's), and power running
+out ("plug it in", "the battery is almost dead": a charger's)."""
 
 
 def phrase_concepts(text: str) -> tuple[str, ...]:

@@ -52,6 +52,7 @@ _RU_FIELD_WORDS = {"заряд": "battery", "батаре": "battery", "цен":
                    "год": "years", "опыт": "experience"}
 _QUALIFIED = re.compile(r"\b(?:the|all)\s+(?!(?:other|same|first|last|new|old|listed|remaining)\b)[a-z][a-z_-]{2,"
                         r"}\s+ones\b|"
+                        r"\b(?:every|each|any)\s+(?:one|item|entry)\s+(?:that|which|whose|where|with)\b|"
                         r"\b(?:the ones|those|them|these)\b[^\"«“]*?\b(?:that|which|who|whose|where|tagged|labell?ed|"
                         r"marked|not)\b|\b(?:the ones|those)\s+(?:with|without|from|by|in|on|at|of|older|newer|larger|"
                         r"smaller|bigger|over|under|before|after|since|having|containing|named|called)\b|(?<!\w)(?:те|"
@@ -132,6 +133,11 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
         field, op = _COMPARATIVES[next(k for k in _COMPARATIVES if m.group(1).lower().startswith(k))]
         unit = m.group(3).lower() if m.group(3) else None
         found.append(Condition("number", field, op, float(m.group(2).replace(",", ".")), unit))
+    for m in _VERBED.finditer(words):  # "every one that costs more than 10 euros", «которые стоят дороже 500»
+        verb = m.group(1).lower()
+        field = next(f for start, f in _VERB_FIELDS.items() if verb.startswith(start))
+        op = _NUMBER_OPS.get(m.group(2).lower()) or _COMPARATIVES[m.group(2).lower()][1]
+        found.append(Condition("number", field, op, float(m.group(3).replace(",", "."))))
     for m in _DATED.finditer(words):  # "older than 2026-01-01", «старше 2026-01-01»: a date field compared
         op = _DATE_OPS[(m.group(1) or m.group(3)).lower().split()[0]]
         found.append(Condition("date", "", op, m.group(2) or m.group(4)))
@@ -191,6 +197,15 @@ _COMPARATIVES = {"larger": ("size", ">"), "bigger": ("size", ">"), "smaller": ("
                  "more expensive": ("price cost", ">"), "cheaper": ("price cost", "<"), "pricier": ("price cost", ">"),
                  "тяжелее": ("weight", ">"), "легче": ("weight", "<"),
                  "дороже": ("price cost", ">"), "дешевле": ("price cost", "<")}
+_VERB_FIELDS = {"cost": "price cost", "стои": "price cost", "weigh": "weight", "вес": "weight",
+                "last": "duration length", "длит": "duration length", "earn": "salary pay", "pay": "salary pay",
+                "зарабатыва": "salary pay"}
+"""Verbs that name the field a number is compared with: "costs more than 10" reads each item's price."""
+_VERBED = re.compile(r"(?<!\w)(costs?|costing|cost|weighs?|weighing|lasts?|lasting|earns?|earning|pays?|paying|"
+                     r"сто[ияю]\w*|вес[ия]т|весят|длятся|длится|зарабатыва\w*)\s+(?:[\w]+\s+)?("
+                     + "|".join(sorted((re.escape(op) for op in [*_NUMBER_OPS, "дороже", "дешевле", "тяжелее",
+                                                                  "легче"]), key=len, reverse=True))
+                     + r")\s+(?:чем\s+|than\s+)?[$€£₽]?\s?(-?\d+(?:[.,]\d+)?)", re.I)
 _UNIT_WORDS = r"(kb|kib|mb|mib|gb|gib|tb|bytes?|b|kilobytes?|megabytes?|gigabytes?|кб|мб|гб|байт\w*|kg|g|grams?|lbs?|" \
               r"seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|km|m|mi|miles?)"
 _COMPARED = re.compile(r"\b(larger|bigger|smaller|heavier|lighter|longer|shorter|more expensive|cheaper|pricier|"

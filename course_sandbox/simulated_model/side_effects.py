@@ -26,12 +26,16 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "create": ("create", "add", "new", "make", "open", "register", "sign up", "schedule", "book", "remind", "save",
                "write", "set up", "созда", "добав", "заведи", "запиши", "сохрани", "напомни"),
     "refund": ("refund", "money back", "reimburse", "возврат", "верни"),
-    "post": ("post", "publish", "comment", "tweet", "share", "send", "reply", "опубликуй", "запость"),
+    "post": ("post", "publish", "comment", "tweet", "share", "send", "reply", "опубликуй", "запость",
+             "поделись", "поделитесь", "расшар"),
     "approve": ("approve", "accept", "одобр"),
     "reject": ("reject", "decline", "deny", "отклон"),
-    "book": ("book", "reserve", "reservation", "забронируй", "брон", "закажи", "заказать"),
-    "pay": ("pay", "charge", "transfer", "purchase", "buy", "оплат", "купи", "переведи"),
-    "submit": ("submit", "send", "file", "отправ"),
+    "book": ("book", "reserve", "reservation", "забронируй", "брон", "закажи", "заказать", "запиши", "записать",
+             "записаться", "запишите"),
+    "pay": ("pay", "charge", "transfer", "purchase", "buy", "top up", "put", "load", "оплат", "купи", "переведи",
+            "пополни", "пополнить", "закинь", "положи"),
+    "submit": ("submit", "send", "file", "hand in", "отправ", "передай", "передать", "передайте", "подай", "подать",
+               "подайте", "сдай", "сдать", "внеси", "внести"),
     "close": ("close", "archive", "resolve", "complete", "finish", "mark", "закрой", "архив"),
     "write": ("write", "save", "overwrite", "create", "make", "put", "store", "add", "extract", "record", "capture",
               "запиши", "сохрани", "созда", "извлеки"),
@@ -47,6 +51,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "assign": ("assign", "назнач"),
     "insert": ("insert", "add", "вставь"),
     "upload": ("upload", "загрузи"),
+    "return": ("return", "send back", "send it back", "take back", "возврат", "верни", "вернуть", "сдать", "сдай"),
     "revoke": ("revoke", "disable", "block", "ban", "suspend", "turn off", "freeze", "nobody can", "no one can",
                "nobody could", "отзови", "заблокируй", "выключ", "заморо", "никто не смо", "никто не мо"),
 }
@@ -80,7 +85,10 @@ def action(tool: ToolSpec) -> str | None:
     numeric = props and all(isinstance(p, dict) and p.get("type") in ("number", "integer") for p in props)
     if not named or (numeric and len(named) == 1):
         return None
-    first = _verb(named[0])
+    if named[:2] == ["top", "up"]:
+        return "pay"  # top_up_card puts money on a card
+    first = _verb(named[0]) or (
+        named[0] if named[0] in _NAME_ONLY_VERBS and len(named) > 1 and named[1] not in _HANDED_BACK else None)
     if first:
         return first
     if named[-1] in ACTIONS:
@@ -146,6 +154,8 @@ def asked(tool: ToolSpec, request: str) -> bool:
             if (m.group(0) not in objects or verb_first) and not _NEGATION.search(lowered[: m.start()]) \
                     and not _advice(lowered, m.start()):
                 return True
+    if verb == "book" and _WANTED.search(lowered):
+        return True  # «нужен одноместный номер в гостинице»: a room that is wanted is a room to book
     for word in objects:  # "tag each of them" asks add_tag for its action: what it adds, said as the command's verb
         if len(word) < 3 or word in _NOT_COMMANDS:
             continue
@@ -153,6 +163,14 @@ def asked(tool: ToolSpec, request: str) -> bool:
             if _IMPERATIVE_SLOT.search(lowered[: m.start()]) and not _NEGATION.search(lowered[: m.start()]):
                 return True
     return False
+
+
+_WANTED = re.compile(r"(?:^|[.!?;,]\s*)(?:i|we)\s+(?:really\s+)?(?:need|want|would like|'d like)\s+"
+                     r"(?:a|an|two|three|\d+)\b|"
+                     r"(?<!\w)(?:(?:мне|нам)\s+)?(?:нужен|нужна|нужно|нужны|хочу|хотим)\s+"
+                     r"(?!ли\b|узнать|понять|спросить)", re.I)
+"""A need said outright for a thing a booking tool reserves ("I need a double room", «нужен одноместный номер»,
+«хочу столик»): it asks for the booking; "do I need…?" and «хочу узнать» ask nothing."""
 
 
 _WHAT_IT_ACTS_ON = r"(?=\s+(?:each|every|all|them|it|this|that|these|those|the|my|our|his|her|their|both|any)\b)"
@@ -190,9 +208,18 @@ def allowed(tools: list[ToolSpec], request: str) -> list[ToolSpec]:
     return fitting
 
 
+_NAME_ONLY_VERBS = {"return"}
+"""Actions only as the first word of a tool's name (return_item starts a return); "Returns the forecast" in a
+description reads, and so does a tool that hands a value back (_HANDED_BACK: return_json, return_answer)."""
+_HANDED_BACK = {"value", "values", "result", "results", "json", "answer", "output", "data", "response", "none", "text",
+                "structured", "summary", "final"}
+
+
 def _verb(word: str) -> str | None:
     """'cancels' -> 'cancel', 'deleting' -> 'delete', 'remove' -> 'delete'; None for other words."""
     for key in [*ACTIONS, *_ALIASES]:
+        if key in _NAME_ONLY_VERBS:
+            continue
         forms = {key, key + "s", key + "es", key + "d", key + "ed", key + key[-1] + "ed", key + "ing",
                  key[:-1] + "ing" if key.endswith("e") else key + key[-1] + "ing"}
         if word in forms:

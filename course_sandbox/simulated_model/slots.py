@@ -83,7 +83,11 @@ _LANGUAGES = {"english": "English", "french": "French", "german": "German", "spa
 _PLACE_WORD = r"[A-ZА-ЯЁ][\w'.-]*"
 _PLACE = rf"{_PLACE_WORD}(?:\s+(?:(?:de|del|da|la|le|am|upon|on)\s+)?{_PLACE_WORD})*(?:,\s*[A-Z]{{2}}\b)?"
 """A run of capitalised words ("Salt Lake City", "Rio de Janeiro", "Blue Bottle Cafe"), cut by _trimmed."""
-_PLACE_START = re.compile(rf"\b(?:in|at|for|from|to|near|of|в|во|для|из|на|по)\s+({_PLACE})")
+_RU_PLACE_NOUN = r"(?:город|аэропорт|вокзал|станци|посёл|посел|деревн|сел[оаеу]|район|област|курорт|терминал)[а-яё]*"
+"""Russian nouns for a kind of place before its name («до аэропорта Внуково», «в городе Самара»): the name is the
+place."""
+_PLACE_START = re.compile(rf"\b(?:(?:around|near)\s+(?:the\s+)?|(?:in|at|for|from|to|of|в|во|для|из|на|по|до)\s+"
+                          rf"(?:{_RU_PLACE_NOUN}\s+)?)({_PLACE})")
 _PLACE_RANKS = {"for": 1, "для": 1, "of": 1, "at": 2}
 _PLACE_NEXT = re.compile(rf"^\s*(?:,|and|or|&|и|или)\s*(?:(?:in|at|for|в|во|для)\s+)?({_PLACE})")
 _NOT_PLACES = {"i", "celsius", "fahrenheit", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
@@ -123,7 +127,7 @@ KINDS: list[tuple[str, str]] = [
     ("address", r"address|street|адрес"),
     ("unit", r"\bunits?\b|measure|единиц"),
     ("place", r"locat|\bcit(y|ies)\b|\bplace|\btown|address|region|countr|destination|origin|\bwhere\b|город|мест|"
-              r"адрес|стран|локаци"),
+              r"адрес|стран|локаци|\bstations?\b|\bairports?\b|^near$|^area$|станци|аэропорт"),
     ("party", r"\bguests?\b|\bpeople\b|\bpersons\b|\bparty\b|headcount|passengers|diners|travell?ers|гост|"
               r"человек|персон"),
     ("count", r"^(?:the )?number of\b|^how many\b|^количество\b"),
@@ -237,7 +241,8 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     return evidence
 
 
-_GROUPED = re.compile(r"(?<![\d.,:/+-])\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d.:/-]|,\d)")
+_GROUPED = re.compile(r"(?<![\d.,:/+-])\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d:/-]|[.,]\d)")
+"""Thousands in groups of three, a sentence's full stop after them included ("Set my goal to 12 500.")."""
 
 
 def whole_thousands(text: str) -> str:
@@ -415,6 +420,17 @@ class RequestHints:
             return bound.value
         return found
 
+    def _an_id_of_another_field(self, name: str, number: float) -> bool:
+        """Whether the number is written right after the noun another id field of the tool is named by
+        (ids_after_nouns): "card 4410" for `card_number`, so no amount or count takes it."""
+        for other, schema in (self.fields or {}).items():
+            if other == name or not isinstance(schema, dict) or kind_of(other, schema) != "id":
+                continue
+            if any(str(v) == str(number).removesuffix(".0")
+                   for v in ids_after_nouns(self.evidence.text, other, str(schema.get("description") or ""))):
+                return True
+        return False
+
     def value(self, name: str, schema: dict, index: int | None) -> Any:
         if name and index is None and not any(self.parents) and name.lower() in self.evidence.named \
                 and is_valid(schema, self.evidence.named[name.lower()]):
@@ -424,10 +440,17 @@ class RequestHints:
             return converted
         found = self._bound(name, schema, index, self._value(name, schema, index))
         if isinstance(found, (str, int)) and not isinstance(found, bool) and index is None and self.fields \
-                and not any(self.parents) and not self.scope and kind_of(name, schema) == "id" \
+                and not any(self.parents) and not self.scope \
+                and (kind_of(name, schema) == "id" or {"integer", "number"} >= _types(schema) != set()) \
                 and not (self.binding().get(name) and self.binding()[name].strong) and any(
                     other != name and b.strong and str(b.value) == str(found) for other, b in self.binding().items()):
-            found = MISSING  # "the applicants for job J-204": J-204 is the job's id, not an applicant's
+            found = MISSING  # "the applicants for job J-204": J-204 is the job's id, not an applicant's; "top up card
+            # 4410": 4410 is the card's number, not the amount
+        elif isinstance(found, (int, float)) and not isinstance(found, bool) and index is None and self.fields \
+                and not any(self.parents) and not self.scope \
+                and not (self.binding().get(name) and self.binding()[name].strong) \
+                and self._an_id_of_another_field(name, found):
+            found = MISSING  # «пополни проездной 3307»: the card's number, written after «проездной», is no amount
         found = self._labelled(name, schema, index, found)
         found = self._own_text(name, schema, index, found)
         if found is MISSING and index is None and not any(self.parents) and "string" in _types(schema) \
@@ -977,7 +1000,7 @@ class RequestHints:
         said, venues, places = self.evidence.of("name"), self.evidence.of("venue"), self.evidence.of("place")
         addresses, addressees = self.evidence.of("address"), self.evidence.of("addressee")
         unplaced = [p for p in self.evidence.of("proper")  # "in Oslo" is no one's name, nor "Baker Street"
-                    if p not in places and not any(p in address for address in addresses)]
+                    if not _a_place(p, places) and not any(p in address for address in addresses)]
         described = str(schema.get("description") or "")
         if self.parents and re.search(r"place|venue|location|business|clinic|office|shop|store|restaurant|hotel",
                                       self.parents[-1], re.I):
@@ -1709,6 +1732,12 @@ def ids_after_nouns(text: str, name: str, description: str) -> list[str]:
         for m in re.finditer(rf"(?<!\w){stem}\w*\s+(?:#|№|no\.?\s*)?([A-Za-z]*\d[\w-]*|[A-Za-z][\w-]*\d[\w-]*)",
                              text, re.I):
             found.append((m.start(1), m.group(1).rstrip(".-")))
+    if not found and nouns:  # «проездной 5521» for `card_number`: a Russian noun whose everyday meaning is the noun
+        for m in re.finditer(r"(?<!\w)([а-яё]{4,})\s+(?:№\s*)?(\d[\w-]*)", text[:READ_LIMIT], re.I):
+            word = m.group(1).lower()
+            meant = {GLOSSARY.get(start) for start in GLOSSARY if word.startswith(start)} | set(everyday.concepts(word))
+            if meant & set(nouns):
+                found.append((m.start(2), m.group(2).rstrip(".-")))
     return _unique(value for _, value in sorted(found))
 
 
@@ -1780,6 +1809,16 @@ def _is_place(place: str) -> bool:
     return first not in _NOT_PLACES and not _ID_TOKEN.fullmatch(place) and not any(ch.isdigit() for ch in place)
 
 
+def _a_place(name: str, places: list[str]) -> bool:
+    """Whether the proper name is one of the places read, in any case: «Самару» is the place «Самара»."""
+    if name in places:
+        return True
+    if not re.fullmatch(r"[А-ЯЁ][а-яё]{3,}", name):
+        return False
+    return any(re.fullmatch(r"[А-ЯЁ][а-яё]{3,}", p) and p[:-1] == name[:len(p) - 1] and abs(len(p) - len(name)) <= 1
+               for p in places)
+
+
 def _nominative(place: str) -> str:
     """Russian names after в/из stand in another case: 'в Париже' -> 'Париж', 'в Москве' -> 'Москва'."""
     if not re.search(r"[А-Яа-яЁё]", place) or " " in place:
@@ -1788,9 +1827,9 @@ def _nominative(place: str) -> str:
     for start, city in _RU_CITIES.items():
         if lowered.startswith(start) and len(lowered) - len(start) <= 2:
             return city
-    for ending in ("ом", "е", "а", "у"):
-        if lowered.endswith(ending) and len(lowered) > 4:
-            return place[: -len(ending)]
+    for ending, nominative in (("ой", "а"), ("ом", ""), ("е", ""), ("а", ""), ("у", "а"), ("ю", "я"), ("ы", "а")):
+        if lowered.endswith(ending) and len(lowered) > 4:  # «в Самару», «из Самары»: Самара; «в Анталию»: Анталия
+            return place[: -len(ending)] + nominative
     return place
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from ..conversation import Turn
 from ..request import Request
 from ..words import words
-from . import answers, assumptions, compound, derived, plans, side_effects, slots, tool_roles
+from . import answers, assumptions, compound, derived, item_lists, plans, side_effects, slots, tool_roles
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
 from .schema_instance import MISSING, instance, is_valid
@@ -338,7 +338,33 @@ def score(tool: tool_roles.ToolSpec, evidence: Evidence) -> int:
             bonus += 1  # "resolve incident x7f3k": an id right after the noun the property names
         elif slots.pattern_finds(schema, evidence.text):
             bonus += 2
+    if bonus < 2 and _names_an_option(tool, evidence.text):
+        bonus += 2
     return 2 * len(name_hits) + len(description_hits) + min(bonus, 2)
+
+
+def _names_an_option(tool: tool_roles.ToolSpec, text: str) -> bool:
+    """Whether the request names one of the tool's own enum options, a word of five letters or more, in any case
+    («запиши меня на стрижку» for a service enum holding «стрижка»): a value only that tool takes. Short and
+    everyday options (low, high, text, json) name nothing."""
+    for schema in tool.properties().values():
+        if not isinstance(schema, dict):
+            continue
+        items = schema.get("items")
+        options = schema.get("enum") or (items.get("enum") if isinstance(items, dict) else None)
+        if not isinstance(options, list):
+            continue
+        named = [o for o in options if isinstance(o, str) and len(o) >= 5 and o.casefold() not in _PLAIN_OPTIONS]
+        if named and item_lists.enum_items(named, text):
+            return True
+    return False
+
+
+_PLAIN_OPTIONS = {"medium", "small", "large", "normal", "urgent", "other", "default", "public", "private", "active",
+                  "closed", "opened", "pending", "daily", "weekly", "monthly", "yearly", "standard", "basic", "email",
+                  "markdown", "plain", "summary", "short", "detailed", "brief", "celsius", "fahrenheit", "metric",
+                  "imperial", "positive", "negative", "neutral", "mixed", "ascending", "descending", "first", "latest"}
+"""Options many tools share and requests say in passing ("a short summary", "the latest"): no sign of one tool."""
 
 
 def plan_calls(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
@@ -601,7 +627,9 @@ def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
         if any(k in schema for k in ("const", "enum", "default")) or prop.lower() in evidence.named:
             continue
         kind = kind_of(prop, schema)
-        if kind not in _ONLY_FROM_THE_USER or schema.get("type") in ("boolean", "object", "array", "null"):
+        paid = kind == "money" and side_effects.action(tool) is not None  # how much to top up, pay, send: ask
+        if (kind not in _ONLY_FROM_THE_USER and not paid) or schema.get("type") in ("boolean", "object", "array",
+                                                                                    "null"):
             continue
         if hints.value(prop, schema, None) is MISSING:
             missing.append(prop)

@@ -145,6 +145,9 @@ _EVERYDAY_RUSSIAN = """
     luggage: багаж чемодан
     insurance: страховк
     wheelchair: коляск
+    visit: визит посещени
+    plan: тариф
+    share: поделись поделитесь поделиться расшар
 """
 """Everyday Russian word beginnings for what a tool named in English does, one English word a line: «полей»
 (water), «печать» (print), «прошивку» (firmware)."""

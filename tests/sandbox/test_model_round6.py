@@ -66,10 +66,8 @@ DISTRACTORS = [tool("get_weather", "Current weather in a city.", {"city": S}),
     ("When do they take the glass bins round here?", BINS),
     ("Do I have enough rewards for a free coffee?", POINTS),
     ("My cat threw up twice today, can someone see her this week?", VET),
-    pytest.param("Is the 8:05 to Brighton running today?", TRAIN,
-                 marks=unread("'is the 8:05 to Brighton running?' for a commuter-train timetable (no tool fits)")),
-    pytest.param("My electric car is nearly flat - where can I plug it in around the Central Mall?", CHARGERS,
-                 marks=unread("'plug in my electric car' for an EV charging-point tool (no tool fits)")),
+    ("Is the 8:05 to Brighton running today?", TRAIN),
+    ("My electric car is nearly flat - where can I plug it in around the Central Mall?", CHARGERS),
     ("Котёнок второй день не ест, когда можно к ветеринару?", VET),
     ("Когда у нас вывозят пластик и макулатуру?", BINS),
     ("Во сколько ближайшая электричка?", TRAIN),
@@ -101,8 +99,7 @@ FLOWERS = tool("send_bouquet", "Deliver a bouquet of flowers to a person.",
     ("Забронируй корт в спорткомплексе «Олимп».", COURT, "centre", "Олимп"),
     ("Отправь букет Ирине Соколовой в Казань.", FLOWERS, "recipient_name", "Ирин"),
     ("Order a taxi to Gatwick Airport.", TAXI_TO, "destination", "Gatwick"),
-    pytest.param("Закажи такси до аэропорта Внуково.", TAXI_TO, "destination", "Внуково",
-                 marks=unread("«до аэропорта Внуково» as a taxi's destination")),
+    ("Закажи такси до аэропорта Внуково.", TAXI_TO, "destination", "Внуково"),
 ])
 def test_a_proper_name_fills_a_plain_text_field(client, question, spec, field, name):
     _, tool_input = first_call(client, question, [spec])
@@ -112,8 +109,7 @@ def test_a_proper_name_fills_a_plain_text_field(client, question, spec, field, n
 @pytest.mark.parametrize("question, city", [
     ("Send a bouquet of roses to Vienna.", "Vienna"),
     ("Please get some flowers delivered in Lisbon.", "Lisbon"),
-    pytest.param("Отправь букет роз в Самару.", "Самар",
-                 marks=unread("«в Самару» as a city (it becomes the recipient_name)")),
+    ("Отправь букет роз в Самару.", "Самар"),
 ])
 def test_a_city_is_not_a_persons_name(client, question, city):
     response = ask(client, question, [FLOWERS])
@@ -137,14 +133,11 @@ TOPUP = tool("top_up_card", "Top up a transit card.", {"card_number": S, "amount
 
 @pytest.mark.parametrize("question, spec, expected", [
     ("Log the odometer for the van: 63 450 km.", ODOMETER, {"mileage_km": 63450}),
-    pytest.param("Set my daily step goal to 12 500.", STEPS, {"steps": 12500},
-                 marks=unread("'12 500' whole when no unit follows it (steps=12)")),
+    ("Set my daily step goal to 12 500.", STEPS, {"steps": 12500}),
     ("Record an offer of 58 000 euros a year for Tomas Berg.", SALARY, {"annual_salary_eur": 58000}),
-    pytest.param("Передай показания по лицевому счёту 7731: холодная 1 204, горячая 986.", WATER,
-                 {"account": "7731", "cold_water_m3": 1204, "hot_water_m3": 986},
-                 marks=unread("«передай показания» for a water-meter tool (no tool fits)")),
-    pytest.param("Пополни проездной 5521 на 30 евро.", TOPUP, {"card_number": "5521", "amount_eur": 30},
-                 marks=unread("«проездной 5521» as the card_number (it asks for it)")),
+    ("Передай показания по лицевому счёту 7731: холодная 1 204, горячая 986.", WATER,
+     {"account": "7731", "cold_water_m3": 1204, "hot_water_m3": 986}),
+    ("Пополни проездной 5521 на 30 евро.", TOPUP, {"card_number": "5521", "amount_eur": 30}),
     ("Submit readings for account 8812: cold water 1 310, hot water 742.", WATER,
      {"account": "8812", "cold_water_m3": 1310, "hot_water_m3": 742}),
     ("Put 15 euros on transit card 9083.", TOPUP, {"card_number": "9083", "amount_eur": 15}),
@@ -159,8 +152,7 @@ def test_numbers_are_bound_whole_and_to_their_own_field(client, question, spec, 
 
 @pytest.mark.parametrize("question, spec, taken, field", [
     ("Submit water readings for account 90412.", WATER, 90412, "cold_water_m3"),
-    pytest.param("Top up my transit card 4410.", TOPUP, 4410, "amount_eur",
-                 marks=unread("'card 4410' as the card's number only (amount_eur=4410)")),
+    ("Top up my transit card 4410.", TOPUP, 4410, "amount_eur"),
     ("Пополни проездной 3307.", TOPUP, 3307, "amount_eur"),
 ])
 def test_a_number_one_field_took_is_not_given_to_another(client, question, spec, taken, field):
@@ -191,14 +183,11 @@ PIZZA = tool("order_pizza", "Order a pizza.",
 @pytest.mark.parametrize("question, spec, field, value", [
     ("Вызови такси класса комфорт до вокзала.", TAXI, "car_class", "comfort"),
     ("Закажи такси бизнес до аэропорта Внуково.", TAXI, "car_class", "business"),
-    pytest.param("Запиши меня на стрижку.", SALON, "service", "стрижка",
-                 marks=unread("«запиши меня на стрижку» for a book_* tool whose enum holds «стрижка» (no tool fits)")),
-    pytest.param("Хочу записаться на укладку.", SALON, "service", "укладка",
-                 marks=unread("«записаться на укладку» for a book_* tool whose enum holds «укладка» (no tool fits)")),
+    ("Запиши меня на стрижку.", SALON, "service", "стрижка"),
+    ("Хочу записаться на укладку.", SALON, "service", "укладка"),
     ("Забронируй в отеле двухместный номер.", ROOM, "room_type", "двухместный"),
     ("Забронируй два одноместных номера в отеле.", ROOM, "room_type", "одноместный"),
-    pytest.param("Нужен одноместный номер в гостинице на две ночи.", ROOM, "room_type", "одноместный",
-                 marks=unread("«нужен … номер в гостинице» for a hotel-room tool (no tool fits)")),
+    ("Нужен одноместный номер в гостинице на две ночи.", ROOM, "room_type", "одноместный"),
     ("Закажи мойку окон.", CLEAN, "kind", "мойка окон"),
     ("Закажи химчистку мебели в гостиной.", CLEAN, "kind", "химчистка мебели"),
     ("Забронируй в отеле номер супериор.", ROOM_EN, "room_type", "superior"),
@@ -239,17 +228,14 @@ def results(name, tool_input):
 @pytest.mark.parametrize("question, tools, acting, field, values", [
     ("Find the 'Budget 2027' document, then share it with li.wei@partner.org.", [FIND_DOC, SHARE_DOC],
      "share_document", "document_id", {"doc-4471"}),
-    pytest.param("Найди документ «Смета ремонта» и поделись им с anna.k@partner.org.", [FIND_DOC, SHARE_DOC],
-                 "share_document", "document_id", {"doc-4471"},
-                 marks=unread("«поделись им с …» as the later step (share_document is never called)")),
-    pytest.param("List my subscriptions and cancel every one that costs more than 10 euros a month.",
-                 [SUBS, CANCEL_SUB], "cancel_subscription", "subscription_id", {"sub-2", "sub-4"},
-                 marks=unread("'costs more than 10 euros' against each item's price (all four are cancelled)")),
+    ("Найди документ «Смета ремонта» и поделись им с anna.k@partner.org.", [FIND_DOC, SHARE_DOC],
+     "share_document", "document_id", {"doc-4471"}),
+    ("List my subscriptions and cancel every one that costs more than 10 euros a month.",
+     [SUBS, CANCEL_SUB], "cancel_subscription", "subscription_id", {"sub-2", "sub-4"}),
     ("Show my visits and cancel all that fall on Monday, 14 December 2026.", [VISITS, CANCEL_VISIT],
      "cancel_visit", "visit_id", {"v-10", "v-12"}),
-    pytest.param("Покажи мои визиты и отмени все, что приходятся на 15 декабря 2026.", [VISITS, CANCEL_VISIT],
-                 "cancel_visit", "visit_id", {"v-11"},
-                 marks=unread("«покажи мои визиты и отмени все, что …» (it asks for visit_id, no listing)")),
+    ("Покажи мои визиты и отмени все, что приходятся на 15 декабря 2026.", [VISITS, CANCEL_VISIT],
+     "cancel_visit", "visit_id", {"v-11"}),
 ])
 def test_a_compound_ask_carries_earlier_results_into_later_steps(client, question, tools, acting, field, values):
     final, responses = drive(client, question, tools, results)
@@ -274,8 +260,7 @@ RETURN = tool("return_item", "Start a return for an item of an order.", {"order_
     ("How do people unsubscribe from newsletters like this one, in general?", [UNSUB], "unsubscribe"),
     ("Просто интересно: как вообще отменяют подписку?", [SUBS, CANCEL_SUB], "cancel_subscription"),
     ("Just curious, how do people return a jacket that doesn't fit?", [RETURN], "return_item"),
-    pytest.param("Просто интересно, как обычно оформляют возврат заказа 5512?", [RETURN], "return_item",
-                 marks=unread("«просто интересно, как …» when an order number is given (return_item is called)")),
+    ("Просто интересно, как обычно оформляют возврат заказа 5512?", [RETURN], "return_item"),
 ])
 def test_a_curious_question_makes_no_side_effect_call(client, question, tools, acting):
     response = ask(client, question, tools)
