@@ -310,6 +310,7 @@ def test_the_console_approver_asks_in_russian(monkeypatch):
     asked = []
     console_approver(ask=lambda prompt: asked.append(prompt) or "нет")(ApprovalRequest("merge_pr", {"pr": 485}, Risk.DANGEROUS))
     assert "Агент хочет вызвать merge_pr (опасное действие)" in asked[0]
+    assert asked[0].endswith("Подтвердить? [д/Н] ")  # the glossary's approve, as on the widget's button
     assert not _latin_words(re.sub(r"\{.*\}", " ", asked[0], flags=re.S).replace("merge_pr", " "))
 
 
