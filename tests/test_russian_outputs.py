@@ -334,6 +334,11 @@ REJECTED = {  # a variant a Russian learner must not meet -> the one word docs/g
     r"\bлимит\w*": "ограничение (частоты запросов)",
     r"точк\w* кэширования": "контрольная точка кэша (cache_control)",
     r"1,25 от цены": "1,25 цены входного токена",
+    # native read 60
+    r"разрешить\?": "«Подтвердить? [д/Н]» (the CLI's question); разрешено / запрещено are the policy's decisions",
+    r"итогов\w* ответ\w*": "финальный ответ («итоговый» is the review's summary comment)",
+    r"\b(?:SDK|API) (?:отказ|откаж)\w*": "refusal is the model's: the API «отклоняет», «не принимает»; the SDK «не станет»",
+    r"\(задание\)|получает задание": "задача, текст задачи (what the model is asked); «задание» is the exercise or the CI job",
 }
 
 

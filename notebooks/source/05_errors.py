@@ -342,8 +342,8 @@ if using_sandbox():
     sandbox = shared_sandbox()
     sandbox.faults.overloaded(times=2)  # the next two requests get 529
     reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
-    print("529s not served yet:", len(sandbox.faults.pending()), "| exception seen by your code: none | stop_reason:",
-          reply.stop_reason)
+    print("529s not served yet:", len(sandbox.faults.pending()), "| exception seen by your code: none |",
+          "stop_reason:", reply.stop_reason)
 else:
     print("Skipped: faults can be ordered only from the offline sandbox, not from the live API.")
 
