@@ -14,6 +14,7 @@ import gitlab
 import requests
 
 from .client import gitlab_settings
+from .i18n import tr
 from .publish import Posted, ReviewPublisher, change_of, diff_new_lines, inline_key
 from .redaction import register_secret
 from .tools import Risk, Tool, ToolError
@@ -110,22 +111,25 @@ class GitLabTools:
         changes = self._changes(mr)
         # The labels stay English in both languages: they are what the model reads (the sandbox's model finds the
         # title by "Title:"), the English twin's model reads the same text, and GitLab's state ("opened") is data.
+        # The notes in parentheses are sentences, in the learner's language as the notebooks' own get_diff writes
+        # them (docs/glossary.ru.md).
         lines = [f"Title: {mr.title}", f"Author: {mr.author['username']}",
                  f"source_branch: {mr.source_branch} -> target_branch: {mr.target_branch}", f"State: {mr.state}",
-                 "Description:", mr.description or "(none)", ""]
+                 "Description:", mr.description or tr("(none)"), ""]
         for change in changes["changes"]:
             lines.append(f"diff --git a/{change['old_path']} b/{change['new_path']}")
             if change.get("new_file"):
-                lines.append("(new file)")
+                lines.append(tr("(new file)"))
             if change.get("deleted_file"):
-                lines.append("(deleted file)")
+                lines.append(tr("(deleted file)"))
             if change.get("too_large") or change.get("collapsed") or not change.get("diff"):
-                lines.append(f"(diff not shown: too large or collapsed by GitLab; call read_file with "
-                             f"path={change['new_path']!r} and ref={mr.source_branch!r} to see the file)")
+                lines.append(tr("(diff not shown: too large or collapsed by GitLab; call read_file with path={path} "
+                                "and ref={ref} to see the file)", path=repr(change["new_path"]),
+                                ref=repr(mr.source_branch)))
             else:
                 lines.append(change["diff"].rstrip("\n"))
         if changes.get("overflow"):
-            lines.append("(GitLab left out some files: the change is larger than its limits)")
+            lines.append(tr("(GitLab left out some files: the change is larger than its limits)"))
         return "\n".join(lines)
 
     def read_file(self, path: str, ref: str = "main") -> str:

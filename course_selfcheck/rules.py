@@ -707,7 +707,7 @@ RULES: dict[str, Rule] = {
         3, 482, (), whole_response),
     "one_message": Rule(
         N_("All results of a turn go back in one user message"),
-        N_("split results teach the model to stop calling tools in parallel: more round trips, more tokens"),
+        N_("split results make the model call tools in parallel less often: more round trips, more tokens"),
         4, 484, (), one_message),
     "errors_are_results": Rule(
         N_("A tool error is a result (is_error), not an exception"),

@@ -310,6 +310,7 @@ def test_the_console_approver_asks_in_russian(monkeypatch):
     asked = []
     console_approver(ask=lambda prompt: asked.append(prompt) or "нет")(ApprovalRequest("merge_pr", {"pr": 485}, Risk.DANGEROUS))
     assert "Агент хочет вызвать merge_pr (опасное действие)" in asked[0]
+    assert asked[0].endswith("Подтвердить? [д/Н] ")  # the glossary's approve, as on the widget's button
     assert not _latin_words(re.sub(r"\{.*\}", " ", asked[0], flags=re.S).replace("merge_pr", " "))
 
 
@@ -333,6 +334,11 @@ REJECTED = {  # a variant a Russian learner must not meet -> the one word docs/g
     r"\bлимит\w*": "ограничение (частоты запросов)",
     r"точк\w* кэширования": "контрольная точка кэша (cache_control)",
     r"1,25 от цены": "1,25 цены входного токена",
+    # native read 60
+    r"разрешить\?": "«Подтвердить? [д/Н]» (the CLI's question); разрешено / запрещено are the policy's decisions",
+    r"итогов\w* ответ\w*": "финальный ответ («итоговый» is the review's summary comment)",
+    r"\b(?:SDK|API) (?:отказ|откаж)\w*": "refusal is the model's: the API «отклоняет», «не принимает»; the SDK «не станет»",
+    r"\(задание\)|получает задание": "задача, текст задачи (what the model is asked); «задание» is the exercise or the CI job",
 }
 
 

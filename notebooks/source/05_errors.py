@@ -40,8 +40,8 @@
 # ## Сломаем: инструмент, который падает
 #
 # Merge request !999 не существует: GitLab отвечает 404. Ниже — цикл из блокнота 4: вызовы хода выполняются
-# одновременно (`pool.map(tool_result, calls)`), а все их результаты уходят одним сообщением. Его `tool_result`
-# выполняет инструмент, и только, как в блокноте 4.
+# одновременно (`pool.map(tool_result, calls)`), а все их результаты уходят одним сообщением. Его `tool_result`, как
+# и в блокноте 4, только выполняет инструмент — и ничего больше.
 #
 # **Сначала предположите, потом запустите:** модель запрашивает diff для !999, а `run_tool` в ответ на 404 выбрасывает
 # исключение. Что вернёт `review(999)`: ответ модели или что-то другое?
@@ -342,8 +342,8 @@ if using_sandbox():
     sandbox = shared_sandbox()
     sandbox.faults.overloaded(times=2)  # the next two requests get 529
     reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Hello"}])
-    print("529s not served yet:", len(sandbox.faults.pending()), "| exception seen by your code: none | stop_reason:",
-          reply.stop_reason)
+    print("529s not served yet:", len(sandbox.faults.pending()), "| exception seen by your code: none |",
+          "stop_reason:", reply.stop_reason)
 else:
     print("Skipped: faults can be ordered only from the offline sandbox, not from the live API.")
 
@@ -354,8 +354,8 @@ if using_sandbox():
     sandbox = shared_sandbox()
     sandbox.faults.overloaded(times=2)  # следующие два запроса получат 529
     reply = client.messages.create(model=MODEL, max_tokens=200, messages=[{"role": "user", "content": "Привет"}])
-    print("ещё не устроено сбоев 529:", len(sandbox.faults.pending()), "| исключений в вашем коде: нет | stop_reason:",
-          reply.stop_reason)
+    print("сбоев 529 в очереди песочницы:", len(sandbox.faults.pending()), "| исключений в вашем коде: нет |",
+          "stop_reason:", reply.stop_reason)
 else:
     print("Пропущено: заказать сбой можно только у офлайн-песочницы, не у настоящего API.")
 

@@ -282,7 +282,7 @@ for answer in (True, False, None, "no", "yes"):
 # loop waits for `approve`, and a late answer that is not `True` is a no too.
 # </details>
 #
-# *Python note.* A plain loop over the calls is fine for the gate: `for call in calls:`, ask about a dangerous call,
+# *Python note:* a plain loop over the calls is fine for the gate: `for call in calls:`, ask about a dangerous call,
 # then run it or give it its denied result. The check accepts it.
 #
 # <details><summary>Go further: keep the calls running at once</summary>
@@ -315,7 +315,7 @@ for answer in (True, False, None, "no", "yes"):
 # тоже считается «нет».
 # </details>
 #
-# *Заметка о Python.* Для шлюза вполне подойдёт обычный цикл по вызовам: `for call in calls:` — спросить об опасном
+# *Заметка о Python:* для шлюза вполне подойдёт обычный цикл по вызовам: `for call in calls:` — спросить об опасном
 # вызове, а затем выполнить его или вернуть результат об отклонении. Проверка такой цикл принимает.
 #
 # <details><summary>Если хочется большего: вызовы хода по-прежнему одновременно</summary>

@@ -74,8 +74,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
     """The first `limit` characters, then a line that tells the model the rest was cut."""
     if len(text) <= limit:
         return text
-    return (text[:limit]
-            + f"\n\n[cut: the first {limit} of {len(text)} characters; read_file cannot read the rest yet.]")
+    return (text[:limit] + f"\n\n[cut: the first {number(limit, digits=0)} of {number(len(text), digits=0)} "
+            "characters; read_file cannot read the rest yet.]")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
@@ -96,8 +96,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
     """Первые `limit` символов и строка, которая говорит модели, что остальное обрезано."""
     if len(text) <= limit:
         return text
-    return (text[:limit]
-            + f"\n\n[обрезано: первые {limit} из {len(text)} символов; прочитать остальное read_file пока не умеет.]")
+    return (text[:limit] + f"\n\n[обрезано: первые {number(limit, digits=0)} из {number(len(text), digits=0)} "
+            "символов; прочитать остальное read_file пока не умеет.]")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
@@ -167,7 +167,7 @@ print(f"= {number(LIMIT, digits=0)} первых символов + 2 перев
 # <details><summary>Другие модели и срок жизни кэша</summary>
 #
 # Тарифы чтения у других моделей — в `course_agent/prices.py`. `"ephemeral"` — единственный тип кэша: запись в нём
-# живёт 5 минут, если не попросить час (`"ttl": "1h"`). Запись в кэш на час стоит 2 цены входного токена.
+# живёт 5 минут, если не попросить час (`"ttl": "1h"`). Запись в кэш на час идёт по двойной цене входного токена.
 # </details>
 #
 # Ячейка ниже дважды запускает цикл из блокнота 3 на !484: без этого аргумента и с ним. Цикл здесь записан коротко, с
@@ -655,8 +655,8 @@ print("\n".join(block.text for block in message.content if block.type == "text")
 # %% [markdown] lang="ru"
 # <!-- fact: runner-until-done -->
 # Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` проводит цикл до конца
-# и возвращает последнее сообщение. `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается
-# после двух ходов, даже если модель всё ещё запрашивает инструмент.
+# и возвращает последнее сообщение. `max_iterations` по-прежнему ограничивает цикл: при `max_iterations=2`
+# исполнитель останавливается после двух ходов, даже если модель всё ещё запрашивает инструмент.
 
 # %%
 ask_review = dict(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], messages=runner_task)
@@ -763,8 +763,8 @@ usage_chart(cached)
 #
 # <details><summary>Ответ</summary>
 #
-# У Opus 5, модели курса, — десятую часть (0,1); запись в кэш на 5 минут — 1,25 (на час — 2). У других моделей
-# тарифы свои: цены каждой модели — в `course_agent/prices.py` (взяты со страницы тарифов).
+# У Opus 5, модели курса, — десятую часть (0,1); запись в кэш на 5 минут — 1,25 (на час — 2, двойная цена). У других
+# моделей тарифы свои: цены каждой модели — в `course_agent/prices.py` (взяты со страницы тарифов).
 # </details>
 #
 # 2. Ваш `review_with_cost` печатает счёт в `finally:` у `try`, внутри которого идёт цикл. Запуск упирается в
