@@ -8,7 +8,7 @@
 # - to build that gate into your loop: an approver function asked before a dangerous call, where only an explicit yes
 #   opens the gate, and a no goes back to the model as an error result.
 #
-# At the end, optional (about 15 minutes more; skip it on a first pass): the course's own gate, with an approval
+# After the Recap, optional (about 15 minutes more; skip it on a first pass): the course's own gate, with an approval
 # widget and an audit log.
 #
 # *About 80 minutes, plus 15 for the optional part. Builds on notebook 6.*
@@ -27,7 +27,7 @@
 #   спрашивает человека, — открывать шлюз только по явному «да», а «нет» человека возвращать модели как результат с
 #   ошибкой.
 #
-# В конце, по желанию (ещё минут 15; при первом прохождении можно пропустить): шлюз самого курса — с виджетом
+# После итогов, по желанию (ещё минут 15; при первом прохождении можно пропустить): шлюз самого курса — с виджетом
 # подтверждения и журналом аудита.
 #
 # *Около 80 минут и ещё 15 на необязательную часть. Опирается на блокнот 6.*
@@ -603,6 +603,29 @@ else:
 # </details>
 
 # %% [markdown] lang="en"
+# ## Recap
+#
+# - The model only asks. Whether a tool runs is decided by your code: allow, ask, deny.
+# - Dangerous actions get narrow tools, so they can be gated, logged and counted; never a generic `bash`.
+# - Text inside a merge request is data, but a model can follow it: only the gate stands between it and `main`.
+# - In your own loop the gate is a few lines: ask before a dangerous call, and on a no send an error result back.
+#
+# On a first pass, stop here: the rest of this notebook is optional, and nothing later needs it.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# - Модель только запрашивает вызов. Выполнится ли инструмент, решает ваш код: разрешить, спросить, запретить.
+# - Опасным действиям — узкие инструменты, чтобы их можно было пропускать через шлюз, записывать в журнал и считать;
+#   никогда не общий `bash`.
+# - Текст внутри merge request — это данные, но модель может ему последовать: между ним и `main` стоит только шлюз.
+# - В вашем собственном цикле шлюз — несколько строк: спросить перед опасным вызовом, а при «нет» вернуть модели
+#   результат с ошибкой.
+#
+# При первом прохождении на этом можно остановиться: дальше идёт необязательный раздел, и он не понадобится ни в одном
+# следующем блокноте.
+
+# %% [markdown] lang="en"
 # ## Go deeper (optional): the course's own gate
 #
 # The course has its own copy of the loop you are growing, `course_agent.loop.run_agent` (notebook 9's `review()`
@@ -733,24 +756,6 @@ result = run_agent(client, "Проверь merge request !485.", strict, system=
 errors = [block for message in result.messages if isinstance(message["content"], list)
           for block in message["content"] if isinstance(block, dict) and block.get("is_error")]
 print(errors[0]["content"])
-
-# %% [markdown] lang="en"
-# ## Recap
-#
-# - The model only asks. Whether a tool runs is decided by your code: allow, ask, deny.
-# - Dangerous actions get narrow tools, so they can be gated, logged and counted; never a generic `bash`.
-# - Text inside a merge request is data, but a model can follow it: only the gate stands between it and `main`.
-# - In your own loop the gate is a few lines: ask before a dangerous call, and on a no send an error result back.
-
-# %% [markdown] lang="ru"
-# ## Итоги
-#
-# - Модель только запрашивает вызов. Выполнится ли инструмент, решает ваш код: разрешить, спросить, запретить.
-# - Опасным действиям — узкие инструменты, чтобы их можно было пропускать через шлюз, записывать в журнал и считать;
-#   никогда не общий `bash`.
-# - Текст внутри merge request — это данные, но модель может ему последовать: между ним и `main` стоит только шлюз.
-# - В вашем собственном цикле шлюз — несколько строк: спросить перед опасным вызовом, а при «нет» вернуть модели
-#   результат с ошибкой.
 
 # %% [markdown] lang="en"
 # ## Take it home

@@ -564,144 +564,6 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(8)
 
 # %% [markdown] lang="en"
-# <!-- fact: tool-runner -->
-# ## Go deeper (optional): the SDK writes this loop for you
-#
-# The exercise above did not need this section, and the rest of the notebook does not either. The SDK ships this loop
-# too: `client.beta.messages.tool_runner` takes Python functions decorated with `@beta_tool`, derives their schemas from
-# the signatures, and runs the loop you wrote by hand: call, run every requested tool, send all results back, stop at
-# the end.
-#
-# - It keeps four of the loop's rules for you: the whole response back, every tool run, a tool's error as a result,
-#   all results in one message.
-# - It does not raise where your loop would. Without `max_iterations` it runs for as long as the model keeps asking.
-# - At the cap, on `max_tokens` or on a refusal it simply stops and gives you the last message. (An API error still
-#   raises.)
-# - It has no safety gate either: that is still your job.
-#
-# So give it a cap, as your own loop has, and read the last message's `stop_reason` yourself. Below, `tool_use` at the
-# cap means "not finished".
-#
-# A decorator is the `@name` line above a `def`: Python passes the function defined below it to `name` and keeps what
-# comes back. `@beta_tool` gives back a tool object that still calls like the function. It carries the function's
-# description (the name, the docstring, a schema from the type hints), which the runner sends to the model.
-
-# %% [markdown] lang="ru"
-# <!-- fact: tool-runner -->
-# ## Глубже (по желанию): SDK пишет этот цикл за вас
-#
-# Для упражнения выше этот раздел не был нужен, и остальной части блокнота он тоже не нужен. В SDK этот цикл тоже есть:
-# `client.beta.messages.tool_runner` (дальше — исполнитель) принимает Python-функции с декоратором `@beta_tool`, выводит
-# их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели, выполнение каждого запрошенного
-# инструмента, отправка всех результатов обратно, остановка в конце.
-#
-# - Четыре правила цикла он соблюдает за вас: ответ целиком в историю, каждый инструмент выполнен, ошибка
-#   инструмента — результат, все результаты одним сообщением.
-# - Исключений там, где их выбросил бы ваш цикл, он не выбрасывает. Без `max_iterations` он работает, пока модель
-#   запрашивает инструменты.
-# - При достижении ограничения, при `max_tokens` или при отказе он просто останавливается и отдаёт последнее
-#   сообщение. (При ошибке API исключение по-прежнему выбрасывается.)
-# - Шлюза безопасности в нём тоже нет: это по-прежнему ваша забота.
-#
-# Поэтому задайте ограничение, как в своём цикле, и сами проверяйте `stop_reason` последнего сообщения. Ниже `tool_use`
-# при достижении ограничения означает «не закончено».
-#
-# Декоратор — это строка `@имя` над `def`: Python передаёт функцию, определённую под ней, в `имя` и сохраняет под именем
-# функции то, что вернёт `имя`. `@beta_tool` возвращает объект-инструмент, который можно вызывать как саму функцию. В
-# нём хранится её описание (имя, строка документации, схема по аннотациям типов); его исполнитель и отправляет модели.
-
-# %%
-import lesson_tools
-from anthropic import beta_tool
-
-
-@beta_tool
-def get_diff(pr: int) -> str:
-    """Get the changes of a merge request: title, source branch and the diff of every file."""
-    return lesson_tools.get_diff(pr)
-
-
-@beta_tool
-def read_file(path: str, ref: str = "main") -> str:
-    """Read a whole file from the repository at a branch, for context."""
-    return lesson_tools.read_file(path, ref)
-
-# %% lang="en"
-runner_task = [{"role": "user", "content": "Review merge request !482."}]
-runner = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file],  # the rules, as in your loop
-    max_iterations=20, messages=runner_task,  # the cap, as in notebook 3
-)
-for message in runner:
-    print(message.stop_reason, [block.type for block in message.content])
-print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
-
-# %% lang="ru"
-runner_task = [{"role": "user", "content": "Проверь merge request !482."}]
-runner = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file],  # правила, как в вашем цикле
-    max_iterations=20, messages=runner_task,  # ограничение, как в блокноте 3
-)
-for message in runner:
-    print(message.stop_reason, [block.type for block in message.content])
-print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
-
-# %% [markdown] lang="en"
-# <!-- fact: runner-until-done -->
-# Iterating shows every turn. When only the end matters, `runner.until_done()` runs the loop and returns the last
-# message. `max_iterations` is still the cap: with 2, the runner stops after two turns even though the model still
-# asks for a tool.
-
-# %% [markdown] lang="ru"
-# <!-- fact: runner-until-done -->
-# Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` проводит цикл до конца
-# и возвращает последнее сообщение. `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается
-# после двух ходов, даже если модель всё ещё запрашивает инструмент.
-
-# %%
-ask_review = dict(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], messages=runner_task)
-last = client.beta.messages.tool_runner(**ask_review, max_iterations=20).until_done()
-capped = client.beta.messages.tool_runner(**ask_review, max_iterations=2).until_done()
-
-# %% lang="en"
-print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.type == "text"][-1].splitlines()[-1])
-print("max_iterations=2:", capped.stop_reason)
-
-# %% lang="ru"
-print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.type == "text"][-1].splitlines()[-1])
-print("max_iterations=2:", capped.stop_reason)
-
-# %% [markdown] lang="en"
-# ## Go deeper (optional): the cache as a chart, and its minimum
-#
-# The caching run above as a chart. Each request's input is split into what was read from the cache, written to it or
-# sent plain. The chart also shows the billed input so far, with caching (as it happened) and without it.
-
-# %% [markdown] lang="ru"
-# ## Глубже (по желанию): кэш на графике и его минимальный размер
-#
-# Запуск с кэшированием из начала блокнота в виде графика. Вход каждого запроса разложен на то, что прочитано из кэша,
-# что записано в него и что ушло без кэширования. Ещё график показывает, сколько входных токенов оплачено к этому
-# моменту, с кэшированием (как на самом деле) и без него.
-
-# %%
-from course_agent.usage_chart import usage_chart
-
-usage_chart(cached)
-
-# %% [markdown] lang="en"
-# <!-- fact: cache-minimum-by-model -->
-# A prompt below the model's minimum is silently not cached, and the minimum is the model's own: 512 tokens
-# on Opus 5, the course's model, up to 4,096 on older ones (docs: *Prompt caching*, "Cache limitations"). Rules shorter
-# than that cost full price on every call.
-
-# %% [markdown] lang="ru"
-# <!-- fact: cache-minimum-by-model -->
-# Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели
-# курса, и до 4096 у более старых (документация: *Prompt caching*, раздел «Cache limitations»). Правила короче минимума
-# оплачиваются полностью при каждом вызове.
-
-# %% [markdown] lang="en"
 # <!-- fact: cache-reuses-prefix -->
 # ## Check yourself
 #
@@ -860,6 +722,144 @@ usage_chart(cached)
 #   на вас.
 # - Блокнот 9 (необязательный) вводит ревьюера в эксплуатацию: настоящий GitLab и настоящий API (меняется только
 #   окружение), несколько ревью одновременно, длинные ревью, пайплайн merge request, пакеты за полцены.
+
+# %% [markdown] lang="en"
+# <!-- fact: tool-runner -->
+# ## Go deeper (optional): the SDK writes this loop for you
+#
+# The exercise above did not need this section, and the rest of the notebook does not either. The SDK ships this loop
+# too: `client.beta.messages.tool_runner` takes Python functions decorated with `@beta_tool`, derives their schemas from
+# the signatures, and runs the loop you wrote by hand: call, run every requested tool, send all results back, stop at
+# the end.
+#
+# - It keeps four of the loop's rules for you: the whole response back, every tool run, a tool's error as a result,
+#   all results in one message.
+# - It does not raise where your loop would. Without `max_iterations` it runs for as long as the model keeps asking.
+# - At the cap, on `max_tokens` or on a refusal it simply stops and gives you the last message. (An API error still
+#   raises.)
+# - It has no safety gate either: that is still your job.
+#
+# So give it a cap, as your own loop has, and read the last message's `stop_reason` yourself. Below, `tool_use` at the
+# cap means "not finished".
+#
+# A decorator is the `@name` line above a `def`: Python passes the function defined below it to `name` and keeps what
+# comes back. `@beta_tool` gives back a tool object that still calls like the function. It carries the function's
+# description (the name, the docstring, a schema from the type hints), which the runner sends to the model.
+
+# %% [markdown] lang="ru"
+# <!-- fact: tool-runner -->
+# ## Глубже (по желанию): SDK пишет этот цикл за вас
+#
+# Для упражнения выше этот раздел не был нужен, и остальной части блокнота он тоже не нужен. В SDK этот цикл тоже есть:
+# `client.beta.messages.tool_runner` (дальше — исполнитель) принимает Python-функции с декоратором `@beta_tool`, выводит
+# их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели, выполнение каждого запрошенного
+# инструмента, отправка всех результатов обратно, остановка в конце.
+#
+# - Четыре правила цикла он соблюдает за вас: ответ целиком в историю, каждый инструмент выполнен, ошибка
+#   инструмента — результат, все результаты одним сообщением.
+# - Исключений там, где их выбросил бы ваш цикл, он не выбрасывает. Без `max_iterations` он работает, пока модель
+#   запрашивает инструменты.
+# - При достижении ограничения, при `max_tokens` или при отказе он просто останавливается и отдаёт последнее
+#   сообщение. (При ошибке API исключение по-прежнему выбрасывается.)
+# - Шлюза безопасности в нём тоже нет: это по-прежнему ваша забота.
+#
+# Поэтому задайте ограничение, как в своём цикле, и сами проверяйте `stop_reason` последнего сообщения. Ниже `tool_use`
+# при достижении ограничения означает «не закончено».
+#
+# Декоратор — это строка `@имя` над `def`: Python передаёт функцию, определённую под ней, в `имя` и сохраняет под именем
+# функции то, что вернёт `имя`. `@beta_tool` возвращает объект-инструмент, который можно вызывать как саму функцию. В
+# нём хранится её описание (имя, строка документации, схема по аннотациям типов); его исполнитель и отправляет модели.
+
+# %%
+import lesson_tools
+from anthropic import beta_tool
+
+
+@beta_tool
+def get_diff(pr: int) -> str:
+    """Get the changes of a merge request: title, source branch and the diff of every file."""
+    return lesson_tools.get_diff(pr)
+
+
+@beta_tool
+def read_file(path: str, ref: str = "main") -> str:
+    """Read a whole file from the repository at a branch, for context."""
+    return lesson_tools.read_file(path, ref)
+
+# %% lang="en"
+runner_task = [{"role": "user", "content": "Review merge request !482."}]
+runner = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file],  # the rules, as in your loop
+    max_iterations=20, messages=runner_task,  # the cap, as in notebook 3
+)
+for message in runner:
+    print(message.stop_reason, [block.type for block in message.content])
+print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
+
+# %% lang="ru"
+runner_task = [{"role": "user", "content": "Проверь merge request !482."}]
+runner = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file],  # правила, как в вашем цикле
+    max_iterations=20, messages=runner_task,  # ограничение, как в блокноте 3
+)
+for message in runner:
+    print(message.stop_reason, [block.type for block in message.content])
+print("\n".join(block.text for block in message.content if block.type == "text").splitlines()[-1])
+
+# %% [markdown] lang="en"
+# <!-- fact: runner-until-done -->
+# Iterating shows every turn. When only the end matters, `runner.until_done()` runs the loop and returns the last
+# message. `max_iterations` is still the cap: with 2, the runner stops after two turns even though the model still
+# asks for a tool.
+
+# %% [markdown] lang="ru"
+# <!-- fact: runner-until-done -->
+# Цикл `for` по исполнителю показывает каждый ход. Когда важен только итог, `runner.until_done()` проводит цикл до конца
+# и возвращает последнее сообщение. `max_iterations` по-прежнему ограничивает цикл: при 2 исполнитель останавливается
+# после двух ходов, даже если модель всё ещё запрашивает инструмент.
+
+# %%
+ask_review = dict(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], messages=runner_task)
+last = client.beta.messages.tool_runner(**ask_review, max_iterations=20).until_done()
+capped = client.beta.messages.tool_runner(**ask_review, max_iterations=2).until_done()
+
+# %% lang="en"
+print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.type == "text"][-1].splitlines()[-1])
+print("max_iterations=2:", capped.stop_reason)
+
+# %% lang="ru"
+print("until_done:", last.stop_reason, "|", [b.text for b in last.content if b.type == "text"][-1].splitlines()[-1])
+print("max_iterations=2:", capped.stop_reason)
+
+# %% [markdown] lang="en"
+# ## Go deeper (optional): the cache as a chart, and its minimum
+#
+# The caching run above as a chart. Each request's input is split into what was read from the cache, written to it or
+# sent plain. The chart also shows the billed input so far, with caching (as it happened) and without it.
+
+# %% [markdown] lang="ru"
+# ## Глубже (по желанию): кэш на графике и его минимальный размер
+#
+# Запуск с кэшированием из начала блокнота в виде графика. Вход каждого запроса разложен на то, что прочитано из кэша,
+# что записано в него и что ушло без кэширования. Ещё график показывает, сколько входных токенов оплачено к этому
+# моменту, с кэшированием (как на самом деле) и без него.
+
+# %%
+from course_agent.usage_chart import usage_chart
+
+usage_chart(cached)
+
+# %% [markdown] lang="en"
+# <!-- fact: cache-minimum-by-model -->
+# A prompt below the model's minimum is silently not cached, and the minimum is the model's own: 512 tokens
+# on Opus 5, the course's model, up to 4,096 on older ones (docs: *Prompt caching*, "Cache limitations"). Rules shorter
+# than that cost full price on every call.
+
+# %% [markdown] lang="ru"
+# <!-- fact: cache-minimum-by-model -->
+# Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели
+# курса, и до 4096 у более старых (документация: *Prompt caching*, раздел «Cache limitations»). Правила короче минимума
+# оплачиваются полностью при каждом вызове.
 
 # %% [markdown] lang="en"
 # ## Take it home
