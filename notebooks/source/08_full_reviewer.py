@@ -4,14 +4,13 @@
 # **You will learn**
 # - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
 # - what prompt caching saves over a review, and how to turn it on in your loop;
-# - (optional, "Go deeper" right after the exercise) that the SDK's beta `tool_runner` is this same loop, written for
-#   you.
-# - (optional, at the end) the cache as a chart, and the smallest prompt a model caches.
+# - (optional, "Go deeper" after the Recap) that the SDK's beta `tool_runner` is this same loop, written for you;
+#   the cache as a chart, and the smallest prompt a model caches.
 #
 # Shipping the reviewer is optional notebook 9's subject: posting the review on the merge request, several reviews at
 # once, long reviews that fill the context window, a real GitLab, a pipeline and batches.
 #
-# *About 110 minutes, plus 20 for the two optional parts. Builds on notebook 7.*
+# *About 95 minutes, plus 20 for the two optional parts. Builds on notebook 7.*
 #
 # <!-- rules-so-far -->
 
@@ -21,14 +20,13 @@
 # **Вы узнаете**
 # - почему результат инструмента обрезают до 20 000 символов и что при этом нужно сказать модели;
 # - сколько экономит кэширование промпта за одно ревью и как включить его в вашем цикле;
-# - (по желанию, раздел «Глубже» после упражнения) что бета-функция `tool_runner` из SDK — это тот же самый цикл,
-#   только написанный за вас;
-# - (по желанию, в конце) кэш на графике и самый короткий промпт, который модель кэширует.
+# - (по желанию, разделы «Глубже» после итогов) что бета-функция `tool_runner` из SDK — это тот же самый цикл,
+#   только написанный за вас; кэш на графике и самый короткий промпт, который модель кэширует.
 #
 # Как ввести ревьюера в эксплуатацию, рассказывает необязательный блокнот 9: публикация ревью в merge request, несколько
 # ревью одновременно, длинные ревью, заполняющие контекстное окно, настоящий GitLab, пайплайн и пакетные ревью.
 #
-# *Около 110 минут и ещё 20 на две необязательные части. Опирается на блокнот 7.*
+# *Около 95 минут и ещё 20 на две необязательные части. Опирается на блокнот 7.*
 #
 # <!-- rules-so-far -->
 
@@ -694,9 +692,12 @@ show_solution(8)
 # - Caching the growing history cuts a review's billed input markedly: by about two fifths in this short one (to 61%
 #   of it without caching), and more in longer ones.
 # - A result too big to send is cut, and says so: silently cut, the model takes the part for the whole.
-# - (Optional section) The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
+# - (Optional section, below) The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with
+#   you.
 # - Notebook 9 (optional) ships it: a real GitLab and the real API (only the environment changes), several reviews at
 #   once, long reviews, a merge-request pipeline, batches at half price.
+#
+# On a first pass, stop here: the rest of this notebook is optional, and nothing later needs it.
 
 # %% [markdown] lang="ru"
 # ## Итоги
@@ -718,10 +719,13 @@ show_solution(8)
 # - Кэширование растущей истории заметно сокращает оплачиваемые входные токены: в этом коротком ревью — примерно на
 #   две пятых (до 61 % от суммы без кэширования), в длинных — ещё сильнее.
 # - Слишком большой результат обрезают и говорят об этом: молча обрезанную часть модель примет за целое.
-# - (Необязательный раздел) `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся
-#   на вас.
+# - (Необязательный раздел ниже) `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать,
+#   остаётся на вас.
 # - Блокнот 9 (необязательный) вводит ревьюера в эксплуатацию: настоящий GitLab и настоящий API (меняется только
 #   окружение), несколько ревью одновременно, длинные ревью, пайплайн merge request, пакеты за полцены.
+#
+# При первом прохождении на этом можно остановиться: дальше идут необязательные разделы, и они не понадобятся ни в одном
+# следующем блокноте.
 
 # %% [markdown] lang="en"
 # <!-- fact: tool-runner -->
