@@ -10,8 +10,8 @@
 # - why a tool call cut by `max_tokens` must never run;
 # - why a refusal ends the run, saying why (`stop_details`).
 #
-# Two stops get less room here: `pause_turn` (a sentence and one short demo) and `model_context_window_exceeded` (a
-# sentence). The reviewer rarely meets them, but your loop still handles them. Optional notebook 10 goes further.
+# Two stops get less room here: `pause_turn` and `model_context_window_exceeded`, a sentence each. The reviewer
+# rarely meets them, but your loop still handles them. Optional notebook 10 goes further.
 #
 # Every stop reason asks the loop for one of three things:
 #
@@ -41,9 +41,8 @@
 # - почему вызов инструмента, обрезанный по `max_tokens`, выполнять нельзя;
 # - почему отказ завершает запуск с объяснением причины (`stop_details`).
 #
-# Двум остановкам здесь отведено меньше места: `pause_turn` — фраза и короткий пример, `model_context_window_exceeded` —
-# одна фраза. У ревьюера они случаются редко, но ваш цикл всё равно их обрабатывает. Подробнее — в необязательном
-# блокноте 10.
+# Двум остановкам здесь отведено меньше места: `pause_turn` и `model_context_window_exceeded` — по одной фразе.
+# У ревьюера они случаются редко, но ваш цикл всё равно их обрабатывает. Подробнее — в необязательном блокноте 10.
 #
 # Каждая причина остановки требует от цикла одного из трёх действий:
 #
@@ -227,8 +226,8 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 #
 # Tools that run on Anthropic's side, such as web search, can pause a long turn with `pause_turn`. Your loop then
 # sends the conversation back with that response appended and **no new user message**, and the turn goes on. The
-# reviewer has no such tools, but the exercise's check makes this stop happen. The cell below shows it with web search,
-# a server tool (with a real key, each search is billed; optional notebook 10 says more):
+# reviewer has no such tools, but the exercise's check makes this stop happen (optional notebook 10 shows it with web
+# search).
 
 # %% [markdown] lang="ru"
 # ## pause_turn
@@ -236,10 +235,7 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # Инструменты, которые выполняются на стороне Anthropic (например, веб-поиск), могут приостановить долгий ход:
 # ответ заканчивается с `pause_turn`. Тогда цикл отправляет диалог обратно, добавив этот ответ в историю, **но без
 # нового сообщения от user**, — и ход продолжается. У ревьюера таких инструментов нет, но проверка упражнения
-# устроит эту остановку нарочно. Ячейка ниже показывает её на веб-поиске — это серверный инструмент (с настоящим ключом
-# каждый поиск оплачивается; подробнее — в необязательном блокноте 10):
-
-# %% use="pause_turn_demo"
+# устроит эту остановку нарочно (на веб-поиске её показывает необязательный блокнот 10).
 
 # %% [markdown] lang="en"
 # <!-- fact: refusal-pages -->
