@@ -546,6 +546,8 @@ check_exercise_8(review_with_cost, step=1)
 # </details>
 
 # %%
+from course_selfcheck.exercises import check_exercise_8
+
 check_exercise_8(review_with_cost)
 
 # %% [markdown] lang="en"
