@@ -63,8 +63,6 @@
 # %% lang="en"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # notebook 3's cells
 
-from course_agent.i18n import number  # a figure as the notebook's language writes it (in Russian: 484 915)
-
 LIMIT = 20_000  # characters, as in the course's own loop
 
 
@@ -79,13 +77,11 @@ def cut(text: str, limit: int = LIMIT) -> str:
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # the line for the model
-print(f"{number(len(catalog), digits=0)} characters in the file; {number(len(sent), digits=0)} sent to the model")
-print(f"= {number(LIMIT, digits=0)} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
+print(f"{len(catalog)} characters in the file; {len(sent)} sent to the model")
+print(f"= {LIMIT} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
 
 # %% lang="ru"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # ячейки блокнота 3
-
-from course_agent.i18n import number  # число так, как его пишут на языке блокнота: 484 915
 
 LIMIT = 20_000  # символов, как в собственном цикле курса
 
@@ -101,8 +97,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # строка для модели
-print(f"символов в файле: {number(len(catalog), digits=0)}; отправлено модели: {number(len(sent), digits=0)}")
-print(f"= {number(LIMIT, digits=0)} первых символов + 2 перевода строки + пометка (символов: {len(note)}):\n{note}")
+print(f"символов в файле: {len(catalog)}; отправлено модели: {len(sent)}")
+print(f"= {LIMIT} первых символов + 2 перевода строки + пометка (символов: {len(note)}):\n{note}")
 
 # %% [markdown] lang="en"
 # <!-- fact: automatic-caching -->
@@ -180,9 +176,6 @@ print(f"= {number(LIMIT, digits=0)} первых символов + 2 перев
 # оплачиваемый вход — примерно на десятую часть, примерно на две пятых или больше чем на две трети?
 
 # %% lang="en"
-from course_agent.i18n import percent  # a share as the notebook's language writes it (in Russian: 61 %)
-
-
 def billed(usage):
     """Input tokens as billed on Opus 5: 5-minute cache writes cost 1.25x, cache reads 0.1x."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
@@ -210,8 +203,10 @@ def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
             response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                               messages=messages)
         responses.append(response)
-        if response.stop_reason != "tool_use":
+        if response.stop_reason == "end_turn":
             return responses
+        if response.stop_reason != "tool_use":  # any other stop: an error (notebook 6 handles each)
+            raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
         messages.append({"role": "assistant", "content": response.content})
         calls = [block for block in response.content if block.type == "tool_use"]
         messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # in one message
@@ -227,12 +222,9 @@ for response in cached:
 before = billed([response.usage for response in plain])
 after = billed([response.usage for response in cached])
 print("billed input:", round(before), "without caching,", round(after), "with it:",
-      percent(100 * after / before))
+      f"{after / before:.0%}")
 
 # %% lang="ru"
-from course_agent.i18n import percent  # доля так, как её пишут на языке блокнота: 61 %
-
-
 def billed(usage):
     """Входные токены по тарифу Opus 5: запись в кэш на 5 минут стоит 1,25 цены, чтение — 0,1."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
@@ -260,8 +252,10 @@ def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
             response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                               messages=messages)
         responses.append(response)
-        if response.stop_reason != "tool_use":
+        if response.stop_reason == "end_turn":
             return responses
+        if response.stop_reason != "tool_use":  # другая остановка — ошибка (каждую разбирал блокнот 6)
+            raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
         messages.append({"role": "assistant", "content": response.content})
         calls = [block for block in response.content if block.type == "tool_use"]
         messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # одним сообщением
@@ -277,7 +271,7 @@ for response in cached:
 before = billed([response.usage for response in plain])
 after = billed([response.usage for response in cached])
 print("оплачиваемый вход, токенов: без кэширования —", round(before), "| с кэшированием —", round(after),
-      "| доля от суммы без кэширования:", percent(100 * after / before))
+      "| доля от суммы без кэширования:", f"{round(100 * after / before)} %")
 
 # %% [markdown] lang="en"
 # Caching cut this review's billed input by about two fifths (by 39%, to 61%).

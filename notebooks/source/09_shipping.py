@@ -647,7 +647,6 @@ from pathlib import Path
 
 from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
 from course_agent.batch_review import run_batches, start_loops
-from course_agent.i18n import number  # a figure as the notebook's language writes it (in Russian: 15 179,8)
 from course_agent.review import reviewer_toolbox
 
 open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
@@ -660,8 +659,7 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops, strict=True):
 for name, usage, batch in (("one request at a time", [u for r in one_by_one for u in r.usage], False),
                            ("in batches", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>22}: billed {number(tokens_in):>8} input and "
-          f"{number(tokens_out):>7} output tokens")
+    print(f"{name:>22}: billed {round(tokens_in):>6} input and {round(tokens_out):>5} output tokens")
 
 # %% lang="ru"
 from pathlib import Path
@@ -669,7 +667,6 @@ from pathlib import Path
 # его billed(usage, batch) вызываем как batch_review.billed: имя billed() занято нашей функцией
 from course_agent import batch_review
 from course_agent.batch_review import run_batches, start_loops
-from course_agent.i18n import number  # число так, как его пишут на языке блокнота: 15 179,8
 from course_agent.review import reviewer_toolbox
 
 open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
@@ -682,8 +679,7 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops, strict=True):
 for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
                            ("пакетами", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>17}: оплачено входных токенов — {number(tokens_in)}, "
-          f"выходных — {number(tokens_out)}")
+    print(f"{name:>17}: оплачено входных токенов — {round(tokens_in)}, выходных — {round(tokens_out)}")
 
 # %% [markdown] lang="en"
 # <!-- fact: batch-cache-half -->
