@@ -446,6 +446,8 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 # In the check's sandbox the model asks for a call twice. That catches a cap that counts tool calls instead of model
 # calls. So the numbers in its report need not match your own run of !484.
 #
+# Once it all passes, the check keeps your loop for notebook 4.
+#
 # <details><summary>Hint 1</summary>
 #
 # When the loop reaches its last line, what does it still hold that remembers every tool the model asked for?
@@ -473,6 +475,8 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 # В песочнице проверки модель дважды запрашивает один и тот же вызов. Так проверка отличает ограничение, которое
 # считает вызовы инструментов, от ограничения на вызовы модели. Поэтому числа в её отчёте могут не совпасть с тем, что
 # показывает ваш собственный запуск на !484.
+#
+# Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 4.
 #
 # <details><summary>Подсказка 1</summary>
 #

@@ -431,6 +431,8 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 # two. It does not time the run, so a busy machine does not matter. It also checks that the results keep the calls'
 # order and go back in one message.
 #
+# Once it all passes, the check keeps your loop for notebook 5.
+#
 # <details><summary>Hint 1</summary>
 #
 # Where in your loop do the calls of a turn run one after another? What has to stay the same when they run at once?
@@ -454,6 +456,8 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 # секунду. Проверка следит, сколько чтений идёт одновременно: по очереди — не больше одного, параллельно — два. Время
 # она не измеряет, так что загруженная машина не мешает. Ещё она проверяет, что результаты идут в порядке вызовов
 # и возвращаются одним сообщением.
+#
+# Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 5.
 #
 # <details><summary>Подсказка 1</summary>
 #

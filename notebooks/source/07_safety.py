@@ -366,7 +366,7 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 #
 # The rules of notebooks 3–6 are checked again (all but notebook 4's concurrency, which exercises 4 and 5 judged).
 # Until you change the loop you brought, the check judges it as it is: the earlier rules pass, and this notebook's rows
-# fail.
+# fail. Once it all passes, the check keeps your loop for notebook 8.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -402,7 +402,8 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 #
 # Правила из блокнотов 3–6 проверяются заново (кроме одновременности из блокнота 4: её проверяли упражнения 4 и 5).
 # Пока вы не изменили цикл, перенесённый из прошлого блокнота, проверка оценивает его в том виде, в каком он пришёл:
-# прежние правила выполнены, а требования этого блокнота — нет.
+# прежние правила выполнены, а требования этого блокнота — нет. Когда всё пройдёт, проверка сохранит ваш цикл для
+# блокнота 8.
 #
 # <details><summary>Подсказка 1</summary>
 #
