@@ -670,9 +670,10 @@ for tool in gitlab_tools.tools():
 # By default `SafetyGate` allows (and logs) the tools that read or write and **asks** before dangerous ones.
 # `WidgetApprover` asks right here, with the tool and its full input, and waits for your click; no answer in two
 # minutes means no. That timeout is the approver's own answer (a person who walked away), not a clock in the loop:
-# the loop still waits for whatever the approver says. The loop runs in a worker thread
-# (`await asyncio.to_thread(...)`; an `await` outside a function works in a notebook, not in a plain script), so the
-# notebook stays free to receive the click. When `COURSE_AGENT_AUTO_APPROVE` is `approve` or `deny`, the same prompt
+# the loop still waits for whatever the approver says. The loop runs in a worker thread:
+# `await asyncio.to_thread(run_agent, ...)` waits for the loop in that thread while the notebook stays free to show the
+# widget and take your click (an `await` outside a function works in a notebook, not in a plain script; optional
+# notebook 9 says more about `await`). When `COURSE_AGENT_AUTO_APPROVE` is `approve` or `deny`, the same prompt
 # is shown and answered by itself: that is how the saved outputs below were made (`deny`).
 
 # %% [markdown] lang="ru"
@@ -680,9 +681,11 @@ for tool in gitlab_tools.tools():
 # **спрашивает** человека. `WidgetApprover` спрашивает прямо здесь, показывая инструмент и все его входные данные, и
 # ждёт вашего нажатия; нет ответа за две минуты — значит «нет». Этот тайм-аут — ответ самой функции подтверждения
 # (человек отошёл от экрана), а не часы в цикле: цикл по-прежнему ждёт, что она скажет. Цикл выполняется в фоновом
-# потоке (`await asyncio.to_thread(...)`; `await` вне функции допустим в блокноте, но не в обычном скрипте), поэтому
-# ядро остаётся свободным и может принять нажатие кнопки. Если `COURSE_AGENT_AUTO_APPROVE` равно `approve` или `deny`,
-# показывается тот же запрос, но ответ на него даётся автоматически: так получены сохранённые выводы ниже (`deny`).
+# потоке: `await asyncio.to_thread(run_agent, ...)` ждёт, пока цикл в этом потоке закончит, а блокнот тем временем
+# свободен — он показывает виджет и принимает нажатие кнопки (`await` вне функции допустим в блокноте, но не в обычном
+# скрипте; подробнее об `await` — в необязательном блокноте 9). Если `COURSE_AGENT_AUTO_APPROVE` равно `approve` или
+# `deny`, показывается тот же запрос, но ответ на него даётся автоматически: так получены сохранённые выводы ниже
+# (`deny`).
 
 # %%
 import asyncio
