@@ -209,11 +209,29 @@ check_exercise_9(rows)
 # A spoiler, when you want it: the cell below shows the reference solution, folded (it passes the same check;
 # after it, `print(solution_code(9))` prints it too).
 #
+# <details><summary>Answer: which review cost the most, and why</summary>
+#
+# With the sandbox's model, !486, by far: about 10,500 billed input tokens, against 700–1,700 for most of the others.
+# Its third call sends the cut `data/catalog.json` (20,000 characters), and that request writes about 7,650 new tokens
+# to the cache at 1.25x. Second comes !482, about 3,400: it was the first review, so it wrote the rules (about 1,550
+# tokens) to the cache at 1.25x, where every review after it read them at 0.1x. The cost of a review follows what it
+# reads, not how many calls it makes: !486 made three calls, as !484 and !485 did.
+# </details>
+#
 # The sections after it stand each on its own: read the ones your team needs, in any order.
 
 # %% [markdown] lang="ru"
 # Если захотите подсмотреть ответ, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
 # проверку; после этой ячейки его напечатает и `print(solution_code(9))`).
+#
+# <details><summary>Ответ: какое ревью обошлось дороже всех и почему</summary>
+#
+# С моделью песочницы — !486, с большим отрывом: около 10 500 оплаченных входных токенов, тогда как большинство
+# остальных — от 700 до 1700. Его третий вызов отправляет обрезанный `data/catalog.json` (20 000 символов), и этот
+# запрос записывает в кэш около 7650 новых токенов по цене 1,25. Второе место — !482, около 3400: это было первое
+# ревью, и оно записало в кэш правила (около 1550 токенов) по цене 1,25, а все следующие ревью читали их по 0,1.
+# Стоимость ревью определяется тем, что оно читает, а не числом вызовов: у !486 их три, как у !484 и !485.
+# </details>
 #
 # Следующие разделы независимы друг от друга: читайте те, что нужны вашей команде, в любом порядке.
 
