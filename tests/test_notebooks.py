@@ -88,6 +88,24 @@ def test_hygiene(path):
     assert re.search(r"(Break it|Сломаем)", headings), "every notebook breaks a rule, then fixes it"
 
 
+@pytest.mark.parametrize("path", ALL, ids=[f"{p.parent.name}/{p.name}" for p in ALL])
+def test_a_lessons_optional_parts_come_after_its_recap(path):
+    """#39, instructor read 60: a first-pass learner reads a lesson down to its Recap and stops there. So every
+    "Go deeper (optional)" section of notebooks 1-8 comes after the Recap, and the Recap tells a first pass to stop
+    there or skip it."""
+    if int(path.name[:2]) > 8:
+        return
+    headings = [(number, cell.source) for number, cell in enumerate(read(path).cells)
+                if cell.cell_type == "markdown"]
+    recap = next(number for number, text in headings if re.search(r"^## (Recap|Итоги)$", text, re.M))
+    deeper = [number for number, text in headings if re.search(r"^## (Go deeper|Глубже) \((optional|по желанию)\)",
+                                                               text, re.M)]
+    assert all(number > recap for number in deeper), (recap, deeper)
+    said = dict(headings)[recap]
+    if deeper:
+        assert "On a first pass" in said or "При первом прохождении" in said, said
+
+
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_notebook_3_points_at_its_take_home_cell(language):
     """03's header promises the loop in one piece under "Take it home": that heading is there, and the cell under it
