@@ -142,8 +142,8 @@ wants = client.messages.create(model=MODEL, max_tokens=500, tools=TOOLS,
 print(wants.stop_reason, "->", what_to_do(wants))
 
 # %% lang="ru"
-# Голое определение: его хватает, чтобы показать причину остановки; настоящему инструменту нужно подробное описание,
-# как в блокноте 2.
+# Минимальное определение: его хватает, чтобы показать причину остановки; настоящему инструменту нужно подробное
+# описание, как в блокноте 2.
 TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
           "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}]
 
