@@ -184,11 +184,19 @@ LESSON_TOOLS_HEADER = {
 }
 
 
+SHOWN_ONLY_IN_THE_CELL = "print(project.path_with_namespace)\n"
+"""The gitlab cell's last line: the notebook shows the project it opened, and importing lesson_tools prints nothing
+(the cell stays plain Python, with no `if __name__ == "__main__":` a learner of notebook 2 has not met)."""
+
+
 def lesson_tools(language: str) -> str:
-    """The text of notebooks/<language>/lesson_tools.py: notebook 3's project, tools and rules cells, as they are."""
+    """The text of notebooks/<language>/lesson_tools.py: notebook 3's project, tools and rules cells, as they are,
+    except the gitlab cell's print (SHOWN_ONLY_IN_THE_CELL)."""
     named = shared(HERE / "source" / "shared_cells.py")
-    return "\n\n".join([LESSON_TOOLS_HEADER[language], *(getattr(named[name], language).strip("\n") + "\n"
-                                                         for name in LESSON_TOOLS)])
+    cells = [getattr(named[name], language).strip("\n") + "\n" for name in LESSON_TOOLS]
+    assert cells[0].endswith(SHOWN_ONLY_IN_THE_CELL), "the gitlab cell no longer ends with its print"
+    cells[0] = cells[0].removesuffix(SHOWN_ONLY_IN_THE_CELL)
+    return "\n\n".join([LESSON_TOOLS_HEADER[language], *cells])
 
 
 def stable_id(text: str, seen: dict[str, int]) -> str:

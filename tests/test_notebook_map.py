@@ -39,9 +39,9 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert all(s in shown(cell(language, "06", 8)) for s in ("{}", "{'pr': 4}", "{'pr': 48}"))
     assert "['thinking', 'text']" in shown(cell(language, "01", 4))  # today's default model thinks first
     signature = {"en": "signature: 72 characters", "ru": "signature: 72 симв."}[language]
-    assert signature in shown(cell(language, "01", 19))
-    assert shown(cell(language, "01", 21)).startswith("['text']")  # a greeting: no thinking
-    assert "max_tokens 30" in shown(cell(language, "01", 23))
+    assert signature in shown(cell(language, "01", 21))
+    assert shown(cell(language, "01", 23)).startswith("['text']")  # a greeting: no thinking
+    assert "max_tokens 30" in shown(cell(language, "01", 25))
     assert 'tool_choice: type "tool" and "any" are not supported' in shown(cell(language, "10", 7))
     assert "thinking" in shown(cell(language, "11", 7))
     billed = [int(n) for n in re.findall(r"(\d+)", shown(cell(language, "11", 9)))]
@@ -52,7 +52,7 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert "'1, 2, 3, 4, '" in shown(cell(language, "06", 10))
     paused = shown(cell(language, "10", 21))  # the pause, continued with no new user message: it ends
     assert paused.startswith("pause_turn") and "end_turn" in paused, paused
-    assert "category='cyber'" in shown(cell(language, "06", 14))
+    assert "category='cyber'" in shown(cell(language, "06", 13))
     fallback = {"en": "fallback", "ru": "запасная модель"}[language]
     assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 26))
     assert "['fallback', 'text']" in shown(cell(language, "10", 28))

@@ -88,6 +88,24 @@ def test_hygiene(path):
     assert re.search(r"(Break it|Сломаем)", headings), "every notebook breaks a rule, then fixes it"
 
 
+@pytest.mark.parametrize("path", ALL, ids=[f"{p.parent.name}/{p.name}" for p in ALL])
+def test_a_lessons_optional_parts_come_after_its_recap(path):
+    """#39, instructor read 60: a first-pass learner reads a lesson down to its Recap and stops there. So every
+    "Go deeper (optional)" section of notebooks 1-8 comes after the Recap, and the Recap tells a first pass to stop
+    there or skip it."""
+    if int(path.name[:2]) > 8:
+        return
+    headings = [(number, cell.source) for number, cell in enumerate(read(path).cells)
+                if cell.cell_type == "markdown"]
+    recap = next(number for number, text in headings if re.search(r"^## (Recap|Итоги)$", text, re.M))
+    deeper = [number for number, text in headings if re.search(r"^## (Go deeper|Глубже) \((optional|по желанию)\)",
+                                                               text, re.M)]
+    assert all(number > recap for number in deeper), (recap, deeper)
+    said = dict(headings)[recap]
+    if deeper:
+        assert "On a first pass" in said or "При первом прохождении" in said, said
+
+
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_notebook_3_points_at_its_take_home_cell(language):
     """03's header promises the loop in one piece under "Take it home": that heading is there, and the cell under it
@@ -218,12 +236,14 @@ def test_the_minutes_in_each_header_are_the_instructor_guides():
 
 def test_lesson_tools_is_notebook_3s_cells_as_the_build_writes_them():
     """notebooks/<language>/lesson_tools.py, which notebooks 4-11 import notebook 3's project, tools and rules from,
-    is those three cells of shared_cells.py unchanged (the build writes it; nobody edits it), and every later
-    notebook imports it instead of pasting the cells again."""
+    is those three cells of shared_cells.py unchanged but for the gitlab cell's print, so that importing it prints
+    nothing (the build writes it; nobody edits it), and every later notebook imports it instead of pasting the cells
+    again."""
     build = _build_module()
     for language in ("en", "ru"):
         committed = (NOTEBOOKS / language / "lesson_tools.py").read_text(encoding="utf-8")
         assert committed == build.lesson_tools(language), f"{language}/lesson_tools.py: run python notebooks/build.py"
+        assert "print(" not in committed and "__name__" not in committed, language
     for name, cells in build.sources():
         names = [cell.name for cell in cells if cell.name]
         if int(name[:2]) > 3:

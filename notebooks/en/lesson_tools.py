@@ -9,8 +9,6 @@ from course_agent.client import gitlab_settings
 
 url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT, or the sandbox's demo GitLab
 project = gitlab.Gitlab(url, private_token=token).projects.get(project_path)
-if __name__ == "__main__":  # run as this notebook's cell, not imported: importing lesson_tools prints nothing
-    print(project.path_with_namespace)
 
 
 def get_diff(pr: int) -> str:

@@ -9,8 +9,6 @@ from course_agent.client import gitlab_settings
 
 url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT или демо-GitLab песочницы
 project = gitlab.Gitlab(url, private_token=token).projects.get(project_path)
-if __name__ == "__main__":  # это ячейка блокнота, а не импорт: импорт lesson_tools ничего не печатает
-    print(project.path_with_namespace)
 
 
 def get_diff(pr: int) -> str:

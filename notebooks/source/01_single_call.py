@@ -6,8 +6,8 @@
 # - what a response is made of: content blocks (select them by `type`), `stop_reason`, `usage`;
 # - why "the model has no hands": it reads text and writes text, nothing else;
 # - how `stop_sequences` ends an answer where you choose (the exercise);
-# - (optional, "Go deeper" right after the exercise) what is inside a thinking block, and what a `max_tokens` too
-#   small for the answer does.
+# - (optional, "Go deeper" after the Recap) what is inside a thinking block, and what a `max_tokens` too small for
+#   the answer does.
 #
 # Everything in this course runs offline, against a local sandbox that speaks the real API. So the code below is the
 # code you would ship. With `ANTHROPIC_API_KEY` set, the same cells talk to the real API.
@@ -26,7 +26,8 @@
 #
 # You also need to know how to run a cell in JupyterLab. Type hints (`pr: int`) are notes for the reader: Python does
 # not check them. The lessons explain what they add (a thread pool, `with`, `match`, `try`/`finally`) where it first
-# appears. The take-home cells are written for engineers and use a few idioms more.
+# appears. Decorators and `await` appear only in optional sections, each with a short note. The take-home cells are
+# written for engineers and use a few idioms more.
 
 # %% [markdown] lang="ru"
 # # 1. Один вызов
@@ -36,7 +37,7 @@
 # - из чего состоит ответ: блоки контента (выбирайте их по `type`), `stop_reason`, `usage`;
 # - почему «у модели нет рук»: она читает текст и пишет текст, и больше ничего;
 # - как `stop_sequences` обрывает ответ там, где вы решили (это упражнение);
-# - (по желанию, раздел «Глубже» после упражнения) что внутри блока рассуждения и что бывает, когда `max_tokens`
+# - (по желанию, раздел «Глубже» после итогов) что внутри блока рассуждения и что бывает, когда `max_tokens`
 #   не хватает на ответ.
 #
 # Весь курс работает офлайн, с локальной песочницей. Она отвечает по тому же протоколу, что и настоящий API. Поэтому
@@ -58,7 +59,8 @@
 #
 # Ещё нужно уметь запускать ячейки в JupyterLab. Аннотации типов (`pr: int`) — подсказки для читателя: Python их не
 # проверяет. То, что добавляют уроки (пул потоков, `with`, `match`, `try`/`finally`), объясняется там, где встречается
-# впервые. В ячейках «Возьмите с собой», написанных для инженеров, есть и ещё несколько приёмов.
+# впервые. Декораторы и `await` встречаются только в необязательных разделах, и к каждому есть короткое пояснение.
+# В ячейках «Возьмите с собой», написанных для инженеров, есть и ещё несколько приёмов.
 
 # %% lang="en"
 import os
@@ -328,6 +330,113 @@ from course_agent.solutions import show_solution, solution_code
 show_solution(1)
 
 # %% [markdown] lang="en"
+# <!-- fact: content-list-several-types -->
+# <!-- fact: usage-input-output -->
+# ## Check yourself
+#
+# 1. Asked to review !482 with no tools, what can the model do?
+#
+# <details><summary>Answer</summary>
+#
+# Only write text: it cannot open GitLab. Everything an agent "does" is done by your code.
+# </details>
+#
+# 2. What does `usage` tell you?
+#
+# <details><summary>Answer</summary>
+#
+# How many input and output tokens the call used: what you pay for.
+# </details>
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 3. The response's `content` is a list. Why a list, not one string?
+#    - (a) so that the answer can be streamed
+#    - (b) one response can hold several blocks of different types: thinking, text, tool_use
+#    - (c) each item is one sentence of the answer
+#
+# <details><summary>Answer</summary>
+#
+# (b). Streaming is another way to receive the same response, not why it is a list; and a text block holds a whole
+# text, not a sentence.
+# </details>
+#
+# 4. You call `messages.create` twice with the same question. Does the second call remember the first?
+#    - (a) yes: the API keeps a session for each API key
+#    - (b) no: each call stands alone; the model sees only what you send in `messages`
+#    - (c) for a few minutes: the API caches recent answers
+#
+# <details><summary>Answer</summary>
+#
+# (b). There is no session per key: the history is the list you send. And no cache remembers for you: prompt caching
+# (notebook 8) saves the cost of a repeated beginning, but it is not memory.
+# </details>
+
+# %% [markdown] lang="ru"
+# <!-- fact: content-list-several-types -->
+# <!-- fact: usage-input-output -->
+# ## Проверьте себя
+#
+# 1. Что может модель, если попросить её проверить !482 без инструментов?
+#
+# <details><summary>Ответ</summary>
+#
+# Только написать текст: открыть GitLab она не может. Всё, что агент «делает», делает ваш код.
+# </details>
+#
+# 2. Что сообщает `usage`?
+#
+# <details><summary>Ответ</summary>
+#
+# Сколько входных и выходных токенов ушло на вызов, то есть за что вы платите.
+# </details>
+#
+# **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
+#
+# 3. `content` ответа — это список. Почему список, а не одна строка?
+#    - (а) чтобы ответ можно было получать потоком
+#    - (б) в одном ответе может быть несколько блоков разных типов: рассуждение, текст, tool_use
+#    - (в) каждый элемент — одно предложение ответа
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Поток — лишь другой способ получить тот же ответ, и почему это список, он не объясняет. А текстовый блок
+# содержит весь текст ответа, а не одно предложение.
+# </details>
+#
+# 4. Вы дважды вызываете `messages.create` с одним и тем же вопросом. Помнит ли второй вызов первый?
+#    - (а) да: API хранит сеанс для каждого ключа
+#    - (б) нет: каждый вызов сам по себе; модель видит только то, что вы отправили в `messages`
+#    - (в) несколько минут помнит: API кэширует недавние ответы
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Сеанса для ключа нет: история — это список, который вы отправляете. И кэш за вас ничего не помнит: кэширование
+# промпта (блокнот 8) экономит на повторяющемся начале запроса, но это не память.
+# </details>
+
+# %% [markdown] lang="en"
+# ## Recap
+#
+# - One call: model, `max_tokens`, `messages` in; a `Message` out.
+# - The answer is a list of content blocks, often starting with thinking: select them by `type`.
+# - `stop_reason` says why it ended; `usage` is what you pay.
+# - The model only reads and writes text. Everything it "does" will be done by your code.
+#
+# On a first pass, stop here: the rest of this notebook is optional, and nothing later needs it.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# - Один вызов: на входе модель, `max_tokens`, `messages`; на выходе — `Message`.
+# - Ответ — это список блоков контента, и часто первым идёт рассуждение: выбирайте блоки по `type`.
+# - `stop_reason` говорит, почему ответ закончился; `usage` — то, за что вы платите.
+# - Модель только читает и пишет текст. Всё, что она «делает», будет делать ваш код.
+#
+# При первом прохождении на этом можно остановиться: дальше идёт необязательный раздел, и он не понадобится ни в одном
+# следующем блокноте.
+
+# %% [markdown] lang="en"
 # <!-- fact: thinking-display-omitted -->
 # <!-- fact: sdk-parses-json -->
 # ## Go deeper (optional): inside a response
@@ -477,105 +586,3 @@ print(text_of(full))
 # закончила, только если там `end_turn`. Поэтому проверяйте `stop_reason`, прежде чем брать текст (а в агенте считайте
 # `max_tokens` ошибкой).
 # </details>
-
-# %% [markdown] lang="en"
-# <!-- fact: content-list-several-types -->
-# <!-- fact: usage-input-output -->
-# ## Check yourself
-#
-# 1. Asked to review !482 with no tools, what can the model do?
-#
-# <details><summary>Answer</summary>
-#
-# Only write text: it cannot open GitLab. Everything an agent "does" is done by your code.
-# </details>
-#
-# 2. What does `usage` tell you?
-#
-# <details><summary>Answer</summary>
-#
-# How many input and output tokens the call used: what you pay for.
-# </details>
-#
-# **Choose one** (each answer says why the other two are wrong):
-#
-# 3. The response's `content` is a list. Why a list, not one string?
-#    - (a) so that the answer can be streamed
-#    - (b) one response can hold several blocks of different types: thinking, text, tool_use
-#    - (c) each item is one sentence of the answer
-#
-# <details><summary>Answer</summary>
-#
-# (b). Streaming is another way to receive the same response, not why it is a list; and a text block holds a whole
-# text, not a sentence.
-# </details>
-#
-# 4. You call `messages.create` twice with the same question. Does the second call remember the first?
-#    - (a) yes: the API keeps a session for each API key
-#    - (b) no: each call stands alone; the model sees only what you send in `messages`
-#    - (c) for a few minutes: the API caches recent answers
-#
-# <details><summary>Answer</summary>
-#
-# (b). There is no session per key: the history is the list you send. And no cache remembers for you: prompt caching
-# (notebook 8) saves the cost of a repeated beginning, but it is not memory.
-# </details>
-
-# %% [markdown] lang="ru"
-# <!-- fact: content-list-several-types -->
-# <!-- fact: usage-input-output -->
-# ## Проверьте себя
-#
-# 1. Что может модель, если попросить её проверить !482 без инструментов?
-#
-# <details><summary>Ответ</summary>
-#
-# Только написать текст: открыть GitLab она не может. Всё, что агент «делает», делает ваш код.
-# </details>
-#
-# 2. Что сообщает `usage`?
-#
-# <details><summary>Ответ</summary>
-#
-# Сколько входных и выходных токенов ушло на вызов, то есть за что вы платите.
-# </details>
-#
-# **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
-#
-# 3. `content` ответа — это список. Почему список, а не одна строка?
-#    - (а) чтобы ответ можно было получать потоком
-#    - (б) в одном ответе может быть несколько блоков разных типов: рассуждение, текст, tool_use
-#    - (в) каждый элемент — одно предложение ответа
-#
-# <details><summary>Ответ</summary>
-#
-# (б). Поток — лишь другой способ получить тот же ответ, и почему это список, он не объясняет. А текстовый блок
-# содержит весь текст ответа, а не одно предложение.
-# </details>
-#
-# 4. Вы дважды вызываете `messages.create` с одним и тем же вопросом. Помнит ли второй вызов первый?
-#    - (а) да: API хранит сеанс для каждого ключа
-#    - (б) нет: каждый вызов сам по себе; модель видит только то, что вы отправили в `messages`
-#    - (в) несколько минут помнит: API кэширует недавние ответы
-#
-# <details><summary>Ответ</summary>
-#
-# (б). Сеанса для ключа нет: история — это список, который вы отправляете. И кэш за вас ничего не помнит: кэширование
-# промпта (блокнот 8) экономит на повторяющемся начале запроса, но это не память.
-# </details>
-
-# %% [markdown] lang="en"
-# ## Recap
-#
-# - One call: model, `max_tokens`, `messages` in; a `Message` out.
-# - The answer is a list of content blocks, often starting with thinking: select them by `type`.
-# - `stop_reason` says why it ended; `usage` is what you pay.
-# - The model only reads and writes text. Everything it "does" will be done by your code.
-
-# %% [markdown] lang="ru"
-# ## Итоги
-#
-# - Один вызов: на входе модель, `max_tokens`, `messages`; на выходе — `Message`.
-# - Ответ — это список блоков контента, и часто первым идёт рассуждение: выбирайте блоки по `type`.
-# - `stop_reason` говорит, почему ответ закончился; `usage` — то, за что вы платите.
-# - Модель только читает и пишет текст. Всё, что она «делает», будет делать ваш код.

@@ -449,10 +449,27 @@ from course_selfcheck.exercises import check_exercise_2
 check_exercise_2(TOOLS, exercise_messages)
 
 # %% [markdown] lang="en"
+# <details><summary>Answer to the exercise's questions (how many calls, which file, why)</summary>
+#
+# With the sandbox's model, three calls. The first asks for the diff (`get_diff`). The second reads
+# `shop/checkout.py` at the merge request's branch: the diff changes the signature of `calculate_total`, and a comment
+# in `shop/pricing.py`, shown in the diff, names `shop/checkout.py` as one of its callers. The third is the review,
+# with `end_turn`: `shop/checkout.py` still calls `calculate_total` the old way. A live model may choose its steps
+# differently.
+# </details>
+#
 # The reference solution, folded (a spoiler: open it once you have tried yours; after it, `print(solution_code(2))`
 # prints it too).
 
 # %% [markdown] lang="ru"
+# <details><summary>Ответ на вопросы упражнения (сколько вызовов, какой файл и почему)</summary>
+#
+# С моделью песочницы — три вызова. В первом модель просит diff (`get_diff`). Во втором читает `shop/checkout.py`
+# в ветке merge request: diff меняет сигнатуру `calculate_total`, а комментарий в `shop/pricing.py`, попавший в diff,
+# называет `shop/checkout.py` среди мест, откуда её вызывают. Третий вызов — само ревью, с `end_turn`:
+# `shop/checkout.py` по-прежнему вызывает `calculate_total` по-старому. Настоящая модель может выбрать шаги иначе.
+# </details>
+#
 # Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его
 # напечатает и `print(solution_code(2))`).
 

@@ -37,13 +37,15 @@
 
 # %% [markdown] lang="en"
 # Two tools, as in notebook 2's exercise: `get_diff` for the changes and `read_file` for context. A dispatcher,
-# `run_tool`, picks the function by name, as in notebook 2. `get_diff` now also gives the merge request's
+# `run_tool`, picks the function by name, as in notebook 2. Its table is now `FUNCTIONS`, in capitals: from here on it
+# is a module-level table that the loop only reads, as `TOOLS` is. `get_diff` now also gives the merge request's
 # description. Those are the author's words, and the model should read them too.
 
 # %% [markdown] lang="ru"
 # Два инструмента, как в упражнении блокнота 2: `get_diff` для изменений и `read_file` для контекста. Диспетчер
-# `run_tool` выбирает функцию по имени, как в блокноте 2. Теперь `get_diff` отдаёт и описание merge request. Это
-# слова автора, и модели их тоже стоит прочесть.
+# `run_tool` выбирает функцию по имени, как в блокноте 2. Его таблица теперь называется `FUNCTIONS`, заглавными
+# буквами: дальше это таблица уровня модуля, которую цикл только читает, как и `TOOLS`. Теперь `get_diff` отдаёт и
+# описание merge request. Это слова автора, и модели их тоже стоит прочесть.
 
 # %% use="tools"
 
@@ -446,6 +448,8 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 # In the check's sandbox the model asks for a call twice. That catches a cap that counts tool calls instead of model
 # calls. So the numbers in its report need not match your own run of !484.
 #
+# Once it all passes, the check keeps your loop for notebook 4.
+#
 # <details><summary>Hint 1</summary>
 #
 # When the loop reaches its last line, what does it still hold that remembers every tool the model asked for?
@@ -473,6 +477,8 @@ def review_pull_request(pr_number: int, messages=None, max_iterations: int = 20)
 # В песочнице проверки модель дважды запрашивает один и тот же вызов. Так проверка отличает ограничение, которое
 # считает вызовы инструментов, от ограничения на вызовы модели. Поэтому числа в её отчёте могут не совпасть с тем, что
 # показывает ваш собственный запуск на !484.
+#
+# Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 4.
 #
 # <details><summary>Подсказка 1</summary>
 #
@@ -514,16 +520,17 @@ show_solution(3)
 # ### Self-check
 #
 # `check_loop` runs a loop against the sandbox, in scenarios built to expose each rule of the course. It judges what
-# it sees on the wire. Here it checks the rules of this notebook on the loop of this notebook. Pass your own function
-# to check yours. Rules the run could not show are marked "not checked", never passed.
+# it sees on the wire. Here it checks the rules of this notebook on `review_pull_request` as it is now: your exercise
+# version, if you ran the exercise cell. Pass another function to check that one. Rules the run could not show are
+# marked "not checked", never passed.
 
 # %% [markdown] lang="ru"
 # ### Самопроверка
 #
 # `check_loop` запускает цикл в песочнице в ситуациях, подобранных так, чтобы нарушение любого правила курса стало
-# заметно. Судит он по тому, что уходит по сети. Здесь он проверяет правила этого блокнота на цикле из этого блокнота.
-# Передайте свою функцию, чтобы проверить свою. Правила, которые запуск не смог проверить, помечены «не проверено»,
-# а не «выполнено».
+# заметно. Судит он по тому, что уходит по сети. Здесь он проверяет правила этого блокнота на `review_pull_request`
+# в его нынешнем виде — на вашей версии из упражнения, если вы выполнили его ячейку. Чтобы проверить другую функцию,
+# передайте её. Правила, которые запуск не смог проверить, помечены «не проверено», а не «выполнено».
 
 # %%
 from course_selfcheck import check_loop

@@ -214,6 +214,20 @@ print("два вызова заняли около", "0,3 с: одновреме
 # - **The loop's rule** (on the card above). Put all results of a turn in **one** user message. The next section
 #   shows why.
 #
+# ```mermaid
+# flowchart TB
+#     subgraph A["assistant: the whole response"]
+#         c1["tool_use id=toolu_A<br/>read_file shop/invoices.py"]
+#         c2["tool_use id=toolu_B<br/>read_file shop/reports.py"]
+#     end
+#     subgraph U["user: one message in the next request, the results first"]
+#         r1["tool_result<br/>tool_use_id=toolu_A"]
+#         r2["tool_result<br/>tool_use_id=toolu_B"]
+#     end
+#     c1 -. "the same id" .-> r1
+#     c2 -. "the same id" .-> r2
+# ```
+#
 # The API pairs a result with its call by `tool_use_id` alone, so the order of the results is the course's choice:
 # in the calls' order, the history reads the way the model asked.
 
@@ -232,6 +246,20 @@ print("два вызова заняли около", "0,3 с: одновреме
 #   `tool_use ids were found without tool_result blocks immediately after` и id вызова.
 # - **Правило цикла** (оно в карточке выше). Все результаты одного хода кладите в **одно** сообщение от user. Зачем,
 #   покажет следующий раздел.
+#
+# ```mermaid
+# flowchart TB
+#     subgraph A["assistant: ответ целиком"]
+#         c1["tool_use id=toolu_A<br/>read_file shop/invoices.py"]
+#         c2["tool_use id=toolu_B<br/>read_file shop/reports.py"]
+#     end
+#     subgraph U["user: одно сообщение в следующем запросе, результаты первыми"]
+#         r1["tool_result<br/>tool_use_id=toolu_A"]
+#         r2["tool_result<br/>tool_use_id=toolu_B"]
+#     end
+#     c1 -. "тот же id" .-> r1
+#     c2 -. "тот же id" .-> r2
+# ```
 #
 # API связывает результат с вызовом только по `tool_use_id`, так что порядок результатов курс выбирает сам: в порядке
 # вызовов история читается так, как модель их запрашивала.
@@ -431,6 +459,8 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 # two. It does not time the run, so a busy machine does not matter. It also checks that the results keep the calls'
 # order and go back in one message.
 #
+# Once it all passes, the check keeps your loop for notebook 5.
+#
 # <details><summary>Hint 1</summary>
 #
 # Where in your loop do the calls of a turn run one after another? What has to stay the same when they run at once?
@@ -454,6 +484,8 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 # секунду. Проверка следит, сколько чтений идёт одновременно: по очереди — не больше одного, параллельно — два. Время
 # она не измеряет, так что загруженная машина не мешает. Ещё она проверяет, что результаты идут в порядке вызовов
 # и возвращаются одним сообщением.
+#
+# Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 5.
 #
 # <details><summary>Подсказка 1</summary>
 #

@@ -55,8 +55,8 @@ def tool_result(call) -> dict:
     return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
 
-def review(pr_number: int, max_iterations: int = 20) -> str:
-    """Notebook 4's loop: each call of a turn answered by tool_result, as it is defined when the loop runs."""
+def review(pr_number: int, max_iterations: int = 20, answer=tool_result) -> str:
+    """Notebook 4's loop: each call of a turn answered by `answer` (tool_result unless you pass another)."""
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -68,7 +68,7 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
         calls = [block for block in response.content if block.type == "tool_use"]
         with ThreadPoolExecutor(max_workers=8) as pool:
-            results = list(pool.map(tool_result, calls))  # at once, in the calls' order
+            results = list(pool.map(answer, calls))  # at once, in the calls' order
         messages.append({"role": "user", "content": results})  # all results in one message
     raise RuntimeError(f"No answer after {max_iterations} iterations")
 
@@ -88,8 +88,8 @@ def tool_result(call) -> dict:
     return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
 
-def review(pr_number: int, max_iterations: int = 20) -> str:
-    """Цикл из блокнота 4: на каждый вызов хода отвечает функция tool_result — та, что определена при запуске цикла."""
+def review(pr_number: int, max_iterations: int = 20, answer=tool_result) -> str:
+    """Цикл из блокнота 4: на каждый вызов хода отвечает функция `answer` (tool_result, если не передать другую)."""
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -101,7 +101,7 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
         calls = [block for block in response.content if block.type == "tool_use"]
         with ThreadPoolExecutor(max_workers=8) as pool:
-            results = list(pool.map(tool_result, calls))  # одновременно, в порядке вызовов
+            results = list(pool.map(answer, calls))  # одновременно, в порядке вызовов
         messages.append({"role": "user", "content": results})  # все результаты одним сообщением
     raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations})")
 
@@ -190,17 +190,17 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 #
 # <details><summary>Hint 2</summary>
 #
-# In the reference of exercise 4 a tool runs in `tool_result(call)`, once per call, each in a thread of the pool.
-# Python's `try:` runs a block, and `except Exception as error:` catches whatever that block raised: put the call of
-# the tool in the `try`, and make the `except` branch return a result instead of letting the error go.
+# Find the function your loop runs once per call, each in a thread of the pool (in the reference of exercise 4 it is
+# `tool_result(call)`). Python's `try:` runs a block, and `except Exception as error:` catches whatever that block
+# raised: put the call of the tool in the `try`, and make the `except` branch return a result instead of letting
+# the error go.
 # </details>
 #
 # <details><summary>Hint 3</summary>
 #
-# In `tool_result(call)` put `run_tool(call.name, call.input)` inside `try`, and in `except Exception as error` return
-# the same block with `"is_error": True` and a `content` that holds the error's type and its message
-# (`type(error).__name__` and `error`). The `try` goes inside the function each thread runs, around one call: then a
-# failing call gets its own error, and the turn's other calls keep their results.
+# The pool calls one function per call. What happens to the other calls of the turn if the `try` sits around the
+# pool instead of inside that function? And what must the block your `except` returns hold, so that the model can
+# tell which call failed, that it failed, and why?
 # </details>
 
 # %% [markdown] lang="ru"
@@ -226,18 +226,17 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 #
 # <details><summary>Подсказка 2</summary>
 #
-# В эталонном решении упражнения 4 инструмент выполняется в `tool_result(call)`: по разу на вызов, каждый раз в
-# отдельном потоке пула. В Python `try:` выполняет блок кода, а `except Exception as error:` перехватывает всё, что этот
-# блок выбросил. Поместите вызов инструмента в `try`, а в ветке `except` верните результат, вместо того чтобы выпускать
-# ошибку наружу.
+# Найдите функцию, которую ваш цикл выполняет по разу на вызов, каждый раз в отдельном потоке пула (в эталонном
+# решении упражнения 4 это `tool_result(call)`). В Python `try:` выполняет блок кода, а `except Exception as error:`
+# перехватывает всё, что этот блок выбросил. Поместите вызов инструмента в `try`, а в ветке `except` верните
+# результат, вместо того чтобы выпускать ошибку наружу.
 # </details>
 #
 # <details><summary>Подсказка 3</summary>
 #
-# В `tool_result(call)` поместите `run_tool(call.name, call.input)` внутрь `try`, а в `except Exception as error`
-# верните тот же блок с `"is_error": True` и `content`, где названы тип ошибки и её текст (`type(error).__name__` и
-# `error`). Ставьте `try` вокруг одного вызова, внутри функции, которую выполняет каждый поток: тогда упавший вызов
-# получит свою ошибку, а остальные вызовы хода — свои результаты.
+# Пул вызывает одну функцию на каждый вызов инструмента. Что станет с остальными вызовами хода, если `try` окружает
+# весь пул, а не стоит внутри этой функции? И что должно быть в блоке, который возвращает ваш `except`, чтобы модель
+# поняла, какой вызов упал, что он упал и почему?
 # </details>
 
 # %%
@@ -263,22 +262,24 @@ show_solution(5)
 # <!-- fact: tool-error-is-error -->
 # ## A tool error is a result
 #
-# Here is the fix in this notebook's `tool_result`, as in the reference above: the tool runs inside a `try`, and any
-# failure becomes a `tool_result` with `is_error: true` and a message. Nothing escapes, so the loop goes on. The model
-# reads the message and tells you plainly that there is no such merge request. `review` is unchanged: it calls
-# `tool_result` as it is defined when the loop runs.
+# Here is the fix, as in the reference above, in a function of its own, `safe_tool_result`: the tool runs inside a
+# `try`, and any failure becomes a `tool_result` with `is_error: true` and a message. Nothing escapes, so the loop goes
+# on. The model reads the message and tells you plainly that there is no such merge request. `review` is unchanged: it
+# is given the safe function with `answer=`, as notebook 4's `run_all` was given the slow one. (A new name, so that
+# nothing your exercise's loop calls is redefined here.)
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-error-is-error -->
 # ## Ошибка инструмента — тоже результат
 #
-# Вот исправление в `tool_result` этого блокнота, как в эталонном решении выше: инструмент выполняется внутри `try`,
-# а любой сбой превращается в `tool_result` с `is_error: true` и сообщением. Наружу ничего не выходит, и цикл
-# продолжается. Модель читает сообщение и прямо пишет, что такого merge request нет. `review` не менялся: он вызывает
-# `tool_result` в том виде, в каком она определена при запуске цикла.
+# Вот исправление, как в эталонном решении выше, — в отдельной функции `safe_tool_result`: инструмент выполняется
+# внутри `try`, а любой сбой превращается в `tool_result` с `is_error: true` и сообщением. Наружу ничего не выходит,
+# и цикл продолжается. Модель читает сообщение и прямо пишет, что такого merge request нет. `review` не менялся:
+# безопасную функцию ему передают через `answer=`, так же как в блокноте 4 функции `run_all` передавали медленную.
+# (Имя новое, чтобы здесь не переопределить ничего из того, что вызывает цикл вашего упражнения.)
 
 # %% lang="en"
-def tool_result(call) -> dict:
+def safe_tool_result(call) -> dict:
     """The tool_result block that answers one call: a failure too, with is_error, never an exception."""
     try:
         return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
@@ -287,10 +288,10 @@ def tool_result(call) -> dict:
                 "content": f"{call.name} failed: {type(error).__name__}: {error}"}
 
 
-print(review(999))
+print(review(999, answer=safe_tool_result))
 
 # %% lang="ru"
-def tool_result(call) -> dict:
+def safe_tool_result(call) -> dict:
     """Блок tool_result, который отвечает на один вызов: и на сбой тоже, с is_error, а не исключением."""
     try:
         return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
@@ -299,7 +300,7 @@ def tool_result(call) -> dict:
                 "content": f"{call.name} завершился ошибкой: {type(error).__name__}: {error}"}
 
 
-print(review(999))
+print(review(999, answer=safe_tool_result))
 
 # %% [markdown] lang="en"
 # <!-- fact: sdk-retries -->

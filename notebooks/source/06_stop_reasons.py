@@ -10,8 +10,8 @@
 # - why a tool call cut by `max_tokens` must never run;
 # - why a refusal ends the run, saying why (`stop_details`).
 #
-# Two stops get less room here: `pause_turn` (a sentence and one short demo) and `model_context_window_exceeded` (a
-# sentence). The reviewer rarely meets them, but your loop still handles them. Optional notebook 10 goes further.
+# Two stops get less room here: `pause_turn` and `model_context_window_exceeded`, a sentence each. The reviewer
+# rarely meets them, but your loop still handles them. Optional notebook 10 goes further.
 #
 # Every stop reason asks the loop for one of three things:
 #
@@ -41,9 +41,8 @@
 # - почему вызов инструмента, обрезанный по `max_tokens`, выполнять нельзя;
 # - почему отказ завершает запуск с объяснением причины (`stop_details`).
 #
-# Двум остановкам здесь отведено меньше места: `pause_turn` — фраза и короткий пример, `model_context_window_exceeded` —
-# одна фраза. У ревьюера они случаются редко, но ваш цикл всё равно их обрабатывает. Подробнее — в необязательном
-# блокноте 10.
+# Двум остановкам здесь отведено меньше места: `pause_turn` и `model_context_window_exceeded` — по одной фразе.
+# У ревьюера они случаются редко, но ваш цикл всё равно их обрабатывает. Подробнее — в необязательном блокноте 10.
 #
 # Каждая причина остановки требует от цикла одного из трёх действий:
 #
@@ -131,6 +130,7 @@ def what_to_do(response) -> str:
 # Две причины, которые вы уже встречали: модель закончила или ей нужны инструменты.
 
 # %% lang="en"
+# A bare definition, enough to show a stop reason; a real tool needs notebook 2's detailed description.
 TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
           "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}]
 
@@ -142,6 +142,8 @@ wants = client.messages.create(model=MODEL, max_tokens=500, tools=TOOLS,
 print(wants.stop_reason, "->", what_to_do(wants))
 
 # %% lang="ru"
+# Минимальное определение: его хватает, чтобы показать причину остановки; настоящему инструменту нужно подробное
+# описание, как в блокноте 2.
 TOOLS = [{"name": "get_diff", "description": "Get the diff of a merge request.",
           "input_schema": {"type": "object", "properties": {"pr": {"type": "integer"}}, "required": ["pr"]}}]
 
@@ -227,8 +229,8 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 #
 # Tools that run on Anthropic's side, such as web search, can pause a long turn with `pause_turn`. Your loop then
 # sends the conversation back with that response appended and **no new user message**, and the turn goes on. The
-# reviewer has no such tools, but the exercise's check makes this stop happen. The cell below shows it with web search,
-# a server tool (with a real key, each search is billed; optional notebook 10 says more):
+# reviewer has no such tools, but the exercise's check makes this stop happen (optional notebook 10 shows it with web
+# search).
 
 # %% [markdown] lang="ru"
 # ## pause_turn
@@ -236,10 +238,7 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # Инструменты, которые выполняются на стороне Anthropic (например, веб-поиск), могут приостановить долгий ход:
 # ответ заканчивается с `pause_turn`. Тогда цикл отправляет диалог обратно, добавив этот ответ в историю, **но без
 # нового сообщения от user**, — и ход продолжается. У ревьюера таких инструментов нет, но проверка упражнения
-# устроит эту остановку нарочно. Ячейка ниже показывает её на веб-поиске — это серверный инструмент (с настоящим ключом
-# каждый поиск оплачивается; подробнее — в необязательном блокноте 10):
-
-# %% use="pause_turn_demo"
+# устроит эту остановку нарочно (на веб-поиске её показывает необязательный блокнот 10).
 
 # %% [markdown] lang="en"
 # <!-- fact: refusal-pages -->
@@ -315,8 +314,9 @@ print("повтор:", retried.stop_reason)
 #
 # - `pause_turn`: send the conversation again, with the paused response appended. Add no new user message.
 # - `stop_sequence`: return the text so far. The stop sequence is one you set.
-# - `max_tokens`: raise a clear error that says the answer was cut (or ask again with a larger `max_tokens`). Never
-#   run the cut tool call.
+# - `max_tokens`: raise a clear error that says the answer was cut (or ask once more with a larger `max_tokens`, up to
+#   21,333: above that, with the client's default timeout, `messages.create` refuses to send without streaming, which
+#   optional notebook 10 shows). Never run the cut tool call.
 #
 # Fill in this skeleton in your loop, in place of its test of `stop_reason`:
 #
@@ -363,8 +363,10 @@ print("повтор:", retried.stop_reason)
 # - `pause_turn`: отправьте диалог снова, добавив в историю приостановленный ответ. Нового сообщения от user не
 #   добавляйте.
 # - `stop_sequence`: верните уже написанный текст. Эту стоп-последовательность задали вы сами.
-# - `max_tokens`: выбросьте исключение о том, что ответ обрезан (или повторите запрос с бо́льшим `max_tokens`).
-#   Обрезанный вызов инструмента не выполняйте никогда.
+# - `max_tokens`: выбросьте исключение о том, что ответ обрезан (или повторите запрос один раз с бо́льшим
+#   `max_tokens`, но не больше 21 333: при тайм-ауте клиента по умолчанию `messages.create` с бо́льшим значением
+#   отказывается отправлять запрос без потоковой передачи — её показывает необязательный блокнот 10). Обрезанный вызов
+#   инструмента не выполняйте никогда.
 #
 # Заполните в своём цикле эту заготовку, поставив её на место проверки `stop_reason`:
 #
@@ -436,17 +438,9 @@ start_from(5, grow_into=review_every_stop)  # переносит в эту яч�
 #
 # <details><summary>Hint 3</summary>
 #
-# ```python
-#     case "pause_turn":  # the paused response goes back last, with no user message after it
-#         messages.append({"role": "assistant", "content": response.content})
-#     case "stop_sequence":  # as at end_turn
-#         return ...  # the text blocks, joined
-#     case "max_tokens":  # no tool has run yet: stop here
-#         raise RuntimeError("The answer was cut: ...")
-# ```
-#
-# Does your loop append the response before the `match`, as exercise 5's does? Then the `pause_turn` branch has
-# nothing left to do but `pass`: the loop goes round again.
+# Where does your loop append the response: before the `match`, as exercise 5's does, or inside a branch? Then ask of
+# each of the three: what must be last in `messages` when the loop goes round again, which of them is already an
+# answer you know how to return (from `end_turn`), and which must end the run before any tool of the response runs?
 # </details>
 
 # %% [markdown] lang="ru"
@@ -475,17 +469,10 @@ start_from(5, grow_into=review_every_stop)  # переносит в эту яч�
 #
 # <details><summary>Подсказка 3</summary>
 #
-# ```python
-#     case "pause_turn":  # приостановленный ответ уходит последним, сообщения от user после него нет
-#         messages.append({"role": "assistant", "content": response.content})
-#     case "stop_sequence":  # как при end_turn
-#         return ...  # текстовые блоки, склеенные вместе
-#     case "max_tokens":  # ни один инструмент ещё не выполнен: остановиться здесь
-#         raise RuntimeError("Ответ обрезан: ...")
-# ```
-#
-# Ваш цикл добавляет ответ в историю ещё до `match`, как в упражнении 5? Тогда в ветке `pause_turn` делать больше
-# нечего: хватит `pass`, и цикл пойдёт на следующий круг.
+# Где ваш цикл добавляет ответ в историю: до `match`, как в упражнении 5, или внутри ветки? Теперь спросите о каждой
+# из трёх остановок: что должно стоять последним в `messages`, когда цикл пойдёт на следующий круг; какая из них — уже
+# готовый ответ, который вы умеете возвращать (как при `end_turn`); и какая должна завершить запуск раньше, чем
+# выполнится хоть один инструмент из ответа?
 # </details>
 
 # %%
@@ -496,21 +483,20 @@ check_exercise_6(review_every_stop, step=1)
 # %% [markdown] lang="en"
 # ### Step 2: the stops that end the run with an error
 #
-# Three stops end the run, each with an error. Add their branches to the same `review_every_stop`, in the exercise
-# cell above, before `case other`:
+# Three stops end the run, each with an error. Two of them are new: add their branches to the same
+# `review_every_stop`, in the exercise cell above, before `case other`. The third, `case other`, is already there
+# from step 1: check that its error names the value.
 #
 # - `model_context_window_exceeded`: raise a clear error that says the history no longer fits the context window.
 #   Never run the cut tool call.
 # - `refusal`: raise an error that carries `response.stop_details`. Never send the same request to the same model
 #   again.
-# - any other value: raise an error that names it, as `what_to_do` does. The API adds stop reasons over time.
+# - any other value (`case other`): an error that names it, as `what_to_do` does. The API adds stop reasons over time.
 #
 # ```python
 #     case "model_context_window_exceeded":
 #         ...
 #     case "refusal":
-#         ...
-#     case other:
 #         ...
 # ```
 #
@@ -550,22 +536,21 @@ check_exercise_6(review_every_stop, step=1)
 # %% [markdown] lang="ru"
 # ### Шаг 2: остановки, которые завершают запуск ошибкой
 #
-# Три остановки завершают запуск, и каждая — ошибкой. Добавьте для них ветки в тот же `review_every_stop`, в ячейке
-# упражнения выше, перед `case other`:
+# Три остановки завершают запуск, и каждая — ошибкой. Две из них новые: добавьте для них ветки в тот же
+# `review_every_stop`, в ячейке упражнения выше, перед `case other`. Третья, `case other`, уже есть с шага 1:
+# проверьте, что в сообщении её исключения названо само значение.
 #
 # - `model_context_window_exceeded`: выбросьте исключение, в сообщении которого сказано, что история больше не
 #   помещается в контекстное окно. Обрезанный вызов инструмента не выполняйте никогда.
 # - `refusal`: выбросьте исключение, в сообщении которого есть `response.stop_details`. Тот же запрос той же модели больше не
 #   отправляйте.
-# - любое другое значение: выбросьте исключение, в сообщении которого оно названо, как в `what_to_do`. В API со временем появляются
-#   новые причины остановки.
+# - любое другое значение (`case other`): исключение, в сообщении которого оно названо, как в `what_to_do`. В API со
+#   временем появляются новые причины остановки.
 #
 # ```python
 #     case "model_context_window_exceeded":
 #         ...
 #     case "refusal":
-#         ...
-#     case other:
 #         ...
 # ```
 #
@@ -604,6 +589,8 @@ check_exercise_6(review_every_stop, step=1)
 # </details>
 
 # %%
+from course_selfcheck.loop_exercises import check_exercise_6
+
 check_exercise_6(review_every_stop)
 
 # %% [markdown] lang="en"
@@ -755,7 +742,9 @@ show_solution(6)
 # `from course_agent.config import fallback_model` at the top of its cell), and run the cell again:
 #
 # - after a `refusal`, send the same request **once** to `fallback_model()`: the same messages (the refused response
-#   does not go into the history: the fallback model answers the same question), the same tools and system prompt;
+#   does not go into the history: the fallback model answers the same question), the same tools and system prompt.
+#   If your loop appends every response before the `match` (exercise 5's shape), take the refused one out again
+#   first: `messages.pop()`;
 # - once the fallback model has answered, the rest of the run stays with it (the model becomes a variable of the run);
 # - if the fallback model refuses too, stop with an error that carries `stop_details`.
 #
@@ -777,7 +766,9 @@ show_solution(6)
 # `from course_agent.config import fallback_model`) и снова выполните её:
 #
 # - после `refusal` отправьте тот же запрос **один раз** модели `fallback_model()`: те же сообщения (ответ с отказом в
-#   историю не попадает: запасная модель отвечает на тот же вопрос), те же инструменты и системный промпт;
+#   историю не попадает: запасная модель отвечает на тот же вопрос), те же инструменты и системный промпт. Если ваш
+#   цикл добавляет каждый ответ в историю ещё до `match` (как в упражнении 5), сначала уберите ответ с отказом обратно:
+#   `messages.pop()`;
 # - когда запасная модель ответила, весь оставшийся запуск идёт с ней (модель становится переменной запуска);
 # - если отказом ответит и запасная модель, выбросьте исключение со `stop_details`.
 #
@@ -802,6 +793,8 @@ check_fallback(review_every_stop)
 # Эталонное решение этой части в свёрнутом виде (решение упражнения 6, в котором изменилась ветка отказа):
 
 # %%
+from course_agent.solutions import show_solution, solution_code
+
 show_solution(6, optional=True)
 
 # %% [markdown] lang="en"

@@ -8,7 +8,7 @@
 # - to build that gate into your loop: an approver function asked before a dangerous call, where only an explicit yes
 #   opens the gate, and a no goes back to the model as an error result.
 #
-# At the end, optional (about 15 minutes more; skip it on a first pass): the course's own gate, with an approval
+# After the Recap, optional (about 15 minutes more; skip it on a first pass): the course's own gate, with an approval
 # widget and an audit log.
 #
 # *About 80 minutes, plus 15 for the optional part. Builds on notebook 6.*
@@ -27,7 +27,7 @@
 #   спрашивает человека, — открывать шлюз только по явному «да», а «нет» человека возвращать модели как результат с
 #   ошибкой.
 #
-# В конце, по желанию (ещё минут 15; при первом прохождении можно пропустить): шлюз самого курса — с виджетом
+# После итогов, по желанию (ещё минут 15; при первом прохождении можно пропустить): шлюз самого курса — с виджетом
 # подтверждения и журналом аудита.
 #
 # *Около 80 минут и ещё 15 на необязательную часть. Опирается на блокнот 6.*
@@ -366,7 +366,7 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 #
 # The rules of notebooks 3–6 are checked again (all but notebook 4's concurrency, which exercises 4 and 5 judged).
 # Until you change the loop you brought, the check judges it as it is: the earlier rules pass, and this notebook's rows
-# fail.
+# fail. Once it all passes, the check keeps your loop for notebook 8.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -402,7 +402,8 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 #
 # Правила из блокнотов 3–6 проверяются заново (кроме одновременности из блокнота 4: её проверяли упражнения 4 и 5).
 # Пока вы не изменили цикл, перенесённый из прошлого блокнота, проверка оценивает его в том виде, в каком он пришёл:
-# прежние правила выполнены, а требования этого блокнота — нет.
+# прежние правила выполнены, а требования этого блокнота — нет. Когда всё пройдёт, проверка сохранит ваш цикл для
+# блокнота 8.
 #
 # <details><summary>Подсказка 1</summary>
 #
@@ -603,6 +604,29 @@ else:
 # </details>
 
 # %% [markdown] lang="en"
+# ## Recap
+#
+# - The model only asks. Whether a tool runs is decided by your code: allow, ask, deny.
+# - Dangerous actions get narrow tools, so they can be gated, logged and counted; never a generic `bash`.
+# - Text inside a merge request is data, but a model can follow it: only the gate stands between it and `main`.
+# - In your own loop the gate is a few lines: ask before a dangerous call, and on a no send an error result back.
+#
+# On a first pass, stop here: the rest of this notebook is optional, and nothing later needs it.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# - Модель только запрашивает вызов. Выполнится ли инструмент, решает ваш код: разрешить, спросить, запретить.
+# - Опасным действиям — узкие инструменты, чтобы их можно было пропускать через шлюз, записывать в журнал и считать;
+#   никогда не общий `bash`.
+# - Текст внутри merge request — это данные, но модель может ему последовать: между ним и `main` стоит только шлюз.
+# - В вашем собственном цикле шлюз — несколько строк: спросить перед опасным вызовом, а при «нет» вернуть модели
+#   результат с ошибкой.
+#
+# При первом прохождении на этом можно остановиться: дальше идёт необязательный раздел, и он не понадобится ни в одном
+# следующем блокноте.
+
+# %% [markdown] lang="en"
 # ## Go deeper (optional): the course's own gate
 #
 # The course has its own copy of the loop you are growing, `course_agent.loop.run_agent` (notebook 9's `review()`
@@ -646,9 +670,10 @@ for tool in gitlab_tools.tools():
 # By default `SafetyGate` allows (and logs) the tools that read or write and **asks** before dangerous ones.
 # `WidgetApprover` asks right here, with the tool and its full input, and waits for your click; no answer in two
 # minutes means no. That timeout is the approver's own answer (a person who walked away), not a clock in the loop:
-# the loop still waits for whatever the approver says. The loop runs in a worker thread
-# (`await asyncio.to_thread(...)`; an `await` outside a function works in a notebook, not in a plain script), so the
-# notebook stays free to receive the click. When `COURSE_AGENT_AUTO_APPROVE` is `approve` or `deny`, the same prompt
+# the loop still waits for whatever the approver says. The loop runs in a worker thread:
+# `await asyncio.to_thread(run_agent, ...)` waits for the loop in that thread while the notebook stays free to show the
+# widget and take your click (an `await` outside a function works in a notebook, not in a plain script; optional
+# notebook 9 says more about `await`). When `COURSE_AGENT_AUTO_APPROVE` is `approve` or `deny`, the same prompt
 # is shown and answered by itself: that is how the saved outputs below were made (`deny`).
 
 # %% [markdown] lang="ru"
@@ -656,9 +681,11 @@ for tool in gitlab_tools.tools():
 # **спрашивает** человека. `WidgetApprover` спрашивает прямо здесь, показывая инструмент и все его входные данные, и
 # ждёт вашего нажатия; нет ответа за две минуты — значит «нет». Этот тайм-аут — ответ самой функции подтверждения
 # (человек отошёл от экрана), а не часы в цикле: цикл по-прежнему ждёт, что она скажет. Цикл выполняется в фоновом
-# потоке (`await asyncio.to_thread(...)`; `await` вне функции допустим в блокноте, но не в обычном скрипте), поэтому
-# ядро остаётся свободным и может принять нажатие кнопки. Если `COURSE_AGENT_AUTO_APPROVE` равно `approve` или `deny`,
-# показывается тот же запрос, но ответ на него даётся автоматически: так получены сохранённые выводы ниже (`deny`).
+# потоке: `await asyncio.to_thread(run_agent, ...)` ждёт, пока цикл в этом потоке закончит, а блокнот тем временем
+# свободен — он показывает виджет и принимает нажатие кнопки (`await` вне функции допустим в блокноте, но не в обычном
+# скрипте; подробнее об `await` — в необязательном блокноте 9). Если `COURSE_AGENT_AUTO_APPROVE` равно `approve` или
+# `deny`, показывается тот же запрос, но ответ на него даётся автоматически: так получены сохранённые выводы ниже
+# (`deny`).
 
 # %%
 import asyncio
@@ -733,24 +760,6 @@ result = run_agent(client, "Проверь merge request !485.", strict, system=
 errors = [block for message in result.messages if isinstance(message["content"], list)
           for block in message["content"] if isinstance(block, dict) and block.get("is_error")]
 print(errors[0]["content"])
-
-# %% [markdown] lang="en"
-# ## Recap
-#
-# - The model only asks. Whether a tool runs is decided by your code: allow, ask, deny.
-# - Dangerous actions get narrow tools, so they can be gated, logged and counted; never a generic `bash`.
-# - Text inside a merge request is data, but a model can follow it: only the gate stands between it and `main`.
-# - In your own loop the gate is a few lines: ask before a dangerous call, and on a no send an error result back.
-
-# %% [markdown] lang="ru"
-# ## Итоги
-#
-# - Модель только запрашивает вызов. Выполнится ли инструмент, решает ваш код: разрешить, спросить, запретить.
-# - Опасным действиям — узкие инструменты, чтобы их можно было пропускать через шлюз, записывать в журнал и считать;
-#   никогда не общий `bash`.
-# - Текст внутри merge request — это данные, но модель может ему последовать: между ним и `main` стоит только шлюз.
-# - В вашем собственном цикле шлюз — несколько строк: спросить перед опасным вызовом, а при «нет» вернуть модели
-#   результат с ошибкой.
 
 # %% [markdown] lang="en"
 # ## Take it home

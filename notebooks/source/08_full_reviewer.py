@@ -4,14 +4,13 @@
 # **You will learn**
 # - why a tool result is cut at 20,000 characters, and what the model must be told when it is;
 # - what prompt caching saves over a review, and how to turn it on in your loop;
-# - (optional, "Go deeper" right after the exercise) that the SDK's beta `tool_runner` is this same loop, written for
-#   you.
-# - (optional, at the end) the cache as a chart, and the smallest prompt a model caches.
+# - (optional, "Go deeper" after the Recap) that the SDK's beta `tool_runner` is this same loop, written for you;
+#   the cache as a chart, and the smallest prompt a model caches.
 #
 # Shipping the reviewer is optional notebook 9's subject: posting the review on the merge request, several reviews at
 # once, long reviews that fill the context window, a real GitLab, a pipeline and batches.
 #
-# *About 110 minutes, plus 20 for the two optional parts. Builds on notebook 7.*
+# *About 95 minutes, plus 20 for the two optional parts. Builds on notebook 7.*
 #
 # <!-- rules-so-far -->
 
@@ -21,14 +20,13 @@
 # **Вы узнаете**
 # - почему результат инструмента обрезают до 20 000 символов и что при этом нужно сказать модели;
 # - сколько экономит кэширование промпта за одно ревью и как включить его в вашем цикле;
-# - (по желанию, раздел «Глубже» после упражнения) что бета-функция `tool_runner` из SDK — это тот же самый цикл,
-#   только написанный за вас;
-# - (по желанию, в конце) кэш на графике и самый короткий промпт, который модель кэширует.
+# - (по желанию, разделы «Глубже» после итогов) что бета-функция `tool_runner` из SDK — это тот же самый цикл,
+#   только написанный за вас; кэш на графике и самый короткий промпт, который модель кэширует.
 #
 # Как ввести ревьюера в эксплуатацию, рассказывает необязательный блокнот 9: публикация ревью в merge request, несколько
 # ревью одновременно, длинные ревью, заполняющие контекстное окно, настоящий GitLab, пайплайн и пакетные ревью.
 #
-# *Около 110 минут и ещё 20 на две необязательные части. Опирается на блокнот 7.*
+# *Около 95 минут и ещё 20 на две необязательные части. Опирается на блокнот 7.*
 #
 # <!-- rules-so-far -->
 
@@ -65,8 +63,6 @@
 # %% lang="en"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # notebook 3's cells
 
-from course_agent.i18n import number  # a figure as the notebook's language writes it (in Russian: 484 915)
-
 LIMIT = 20_000  # characters, as in the course's own loop
 
 
@@ -81,13 +77,11 @@ def cut(text: str, limit: int = LIMIT) -> str:
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # the line for the model
-print(f"{number(len(catalog), digits=0)} characters in the file; {number(len(sent), digits=0)} sent to the model")
-print(f"= {number(LIMIT, digits=0)} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
+print(f"{len(catalog)} characters in the file; {len(sent)} sent to the model")
+print(f"= {LIMIT} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
 
 # %% lang="ru"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # ячейки блокнота 3
-
-from course_agent.i18n import number  # число так, как его пишут на языке блокнота: 484 915
 
 LIMIT = 20_000  # символов, как в собственном цикле курса
 
@@ -103,8 +97,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # строка для модели
-print(f"символов в файле: {number(len(catalog), digits=0)}; отправлено модели: {number(len(sent), digits=0)}")
-print(f"= {number(LIMIT, digits=0)} первых символов + 2 перевода строки + пометка (символов: {len(note)}):\n{note}")
+print(f"символов в файле: {len(catalog)}; отправлено модели: {len(sent)}")
+print(f"= {LIMIT} первых символов + 2 перевода строки + пометка (символов: {len(note)}):\n{note}")
 
 # %% [markdown] lang="en"
 # <!-- fact: automatic-caching -->
@@ -182,9 +176,6 @@ print(f"= {number(LIMIT, digits=0)} первых символов + 2 перев
 # оплачиваемый вход — примерно на десятую часть, примерно на две пятых или больше чем на две трети?
 
 # %% lang="en"
-from course_agent.i18n import percent  # a share as the notebook's language writes it (in Russian: 61 %)
-
-
 def billed(usage):
     """Input tokens as billed on Opus 5: 5-minute cache writes cost 1.25x, cache reads 0.1x."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
@@ -212,8 +203,10 @@ def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
             response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                               messages=messages)
         responses.append(response)
-        if response.stop_reason != "tool_use":
+        if response.stop_reason == "end_turn":
             return responses
+        if response.stop_reason != "tool_use":  # any other stop: an error (notebook 6 handles each)
+            raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
         messages.append({"role": "assistant", "content": response.content})
         calls = [block for block in response.content if block.type == "tool_use"]
         messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # in one message
@@ -229,12 +222,9 @@ for response in cached:
 before = billed([response.usage for response in plain])
 after = billed([response.usage for response in cached])
 print("billed input:", round(before), "without caching,", round(after), "with it:",
-      percent(100 * after / before))
+      f"{after / before:.0%}")
 
 # %% lang="ru"
-from course_agent.i18n import percent  # доля так, как её пишут на языке блокнота: 61 %
-
-
 def billed(usage):
     """Входные токены по тарифу Opus 5: запись в кэш на 5 минут стоит 1,25 цены, чтение — 0,1."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
@@ -262,8 +252,10 @@ def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
             response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
                                               messages=messages)
         responses.append(response)
-        if response.stop_reason != "tool_use":
+        if response.stop_reason == "end_turn":
             return responses
+        if response.stop_reason != "tool_use":  # другая остановка — ошибка (каждую разбирал блокнот 6)
+            raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
         messages.append({"role": "assistant", "content": response.content})
         calls = [block for block in response.content if block.type == "tool_use"]
         messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # одним сообщением
@@ -279,7 +271,7 @@ for response in cached:
 before = billed([response.usage for response in plain])
 after = billed([response.usage for response in cached])
 print("оплачиваемый вход, токенов: без кэширования —", round(before), "| с кэшированием —", round(after),
-      "| доля от суммы без кэширования:", percent(100 * after / before))
+      "| доля от суммы без кэширования:", f"{round(100 * after / before)} %")
 
 # %% [markdown] lang="en"
 # Caching cut this review's billed input by about two fifths (by 39%, to 61%).
@@ -548,6 +540,8 @@ check_exercise_8(review_with_cost, step=1)
 # </details>
 
 # %%
+from course_selfcheck.exercises import check_exercise_8
+
 check_exercise_8(review_with_cost)
 
 # %% [markdown] lang="en"
@@ -562,6 +556,172 @@ check_exercise_8(review_with_cost)
 from course_agent.solutions import show_solution, solution_code
 
 show_solution(8)
+
+# %% [markdown] lang="en"
+# <!-- fact: cache-reuses-prefix -->
+# ## Check yourself
+#
+# 1. What does a cache read cost compared with a plain input token?
+#
+# <details><summary>Answer</summary>
+#
+# On Opus 5, the course's model, a tenth (0.1x); a 5-minute cache write costs 1.25x (a 1-hour one 2x). Other
+# models' rates differ: `course_agent/prices.py` has each model's, from the pricing page.
+# </details>
+#
+# 2. Your `review_with_cost` prints the bill in the `finally:` of a `try` around its loop. The review reaches the cap
+#    and raises. Is the bill printed?
+#
+# <details><summary>Answer</summary>
+#
+# Yes, and then the error goes on up to the caller: the code in `finally:` runs however the `try` ends, with a
+# `return` or with an exception. A `print` put before one `return` would miss the other ways out, and every error.
+# </details>
+#
+# 3. Where is the whole state of an agent run?
+#
+# <details><summary>Answer</summary>
+#
+# In its `messages` list: the model keeps nothing between two calls (notebook 1), so everything it knows of the run is
+# in the list you send. A saved list can be read later, or sent again to go on from where the run stopped.
+# </details>
+#
+# **Choose one** (each answer says why the other two are wrong):
+#
+# 4. What can prompt caching reuse across the requests of one review?
+#    - (a) only the system prompt
+#    - (b) the prefix that repeats: tools, system prompt and the conversation so far
+#    - (c) the model's earlier answers, so it writes less
+#
+# <details><summary>Answer</summary>
+#
+# (b). In a loop the conversation so far repeats on every request too. So caching the system prompt alone leaves most of
+# the input at full price, and a short one may be below the model's minimum and not cached at all. And caching reuses
+# input: it never saves output.
+# </details>
+#
+# 5. A `read_file` result is 80,000 characters long. What do you send?
+#    - (a) all of it: the model needs the whole file
+#    - (b) the first 20,000 characters and a line that says it was cut, out of how many, and how to read the rest
+#    - (c) the first 20,000 characters, nothing more
+#
+# <details><summary>Answer</summary>
+#
+# (b). The whole file fills the window and is billed again on every later request; cut silently, the part looks
+# like the whole to the model.
+# </details>
+
+# %% [markdown] lang="ru"
+# <!-- fact: cache-reuses-prefix -->
+# ## Проверьте себя
+#
+# 1. Сколько стоит чтение из кэша по сравнению с обычным входным токеном?
+#
+# <details><summary>Ответ</summary>
+#
+# У Opus 5, модели курса, — десятую часть (0,1); запись в кэш на 5 минут — 1,25 (на час — 2, двойная цена). У других
+# моделей тарифы свои: цены каждой модели — в `course_agent/prices.py` (взяты со страницы тарифов).
+# </details>
+#
+# 2. Ваш `review_with_cost` печатает счёт в `finally:` у `try`, внутри которого идёт цикл. Запуск упирается в
+#    ограничение на число итераций, и цикл выбрасывает исключение. Напечатается ли счёт?
+#
+# <details><summary>Ответ</summary>
+#
+# Да, а исключение затем уйдёт дальше, к вызывающему коду: код в `finally:` выполняется, как бы ни закончился `try` —
+# возвратом через `return` или исключением. `print` перед одним из `return` пропустил бы остальные выходы из цикла
+# и любую ошибку.
+# </details>
+#
+# 3. Где хранится всё состояние запуска агента?
+#
+# <details><summary>Ответ</summary>
+#
+# В списке `messages`: между двумя вызовами модель ничего не помнит (блокнот 1), поэтому всё, что она знает о запуске,
+# — в списке, который вы отправляете. Сохранённый список можно потом прочитать или отправить снова и продолжить с того
+# места, где запуск остановился.
+# </details>
+#
+# **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
+#
+# 4. Что кэширование промпта может повторно использовать между запросами одного ревью?
+#    - (а) только системный промпт
+#    - (б) повторяющийся префикс: инструменты, системный промпт и уже накопленный диалог
+#    - (в) прежние ответы модели, чтобы она меньше писала
+#
+# <details><summary>Ответ</summary>
+#
+# (б). В цикле с каждым запросом повторяется и весь диалог до него. Поэтому кэш одного системного промпта оставляет
+# большую часть входа по полной цене, а короткий промпт может оказаться короче минимума модели и не кэшироваться
+# вовсе. К тому же кэш экономит вход, а не выход.
+# </details>
+#
+# 5. Результат `read_file` — 80 000 символов. Что отправить?
+#    - (а) всё: модели нужен файл целиком
+#    - (б) первые 20 000 символов и строку о том, что результат обрезан, из скольких символов и как прочитать
+#      остальное
+#    - (в) первые 20 000 символов, и больше ничего
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Весь файл заполняет контекстное окно и оплачивается заново с каждым следующим запросом; молча обрезанную часть
+# модель примет за целый файл.
+# </details>
+
+# %% [markdown] lang="en"
+# ## Recap
+#
+# - The finished reviewer is your loop: notebook 3's, with all results in one message (4), errors as results (5), every
+#   stop reason (6) and the gate (7), and now the cut and caching:
+#
+# ```mermaid
+# flowchart LR
+#     M["messages<br/>(cached)"] --> C["client.messages.create"]
+#     C -- "tool_use" --> G{"safety gate"}
+#     G -- "read-only: runs" --> T["GitLab tools"]
+#     G -- "merge_pr: a human says yes or no" --> T
+#     T -- "results cut to size, errors as is_error" --> M
+#     C -- "end_turn" --> R["the review (posted, if asked: notebook 9)"]
+#     C -- "other stop reasons, the cap" --> E["a clear error, history kept"]
+# ```
+#
+# - Caching the growing history cuts a review's billed input markedly: by about two fifths in this short one (to 61%
+#   of it without caching), and more in longer ones.
+# - A result too big to send is cut, and says so: silently cut, the model takes the part for the whole.
+# - (Optional section, below) The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with
+#   you.
+# - Notebook 9 (optional) ships it: a real GitLab and the real API (only the environment changes), several reviews at
+#   once, long reviews, a merge-request pipeline, batches at half price.
+#
+# On a first pass, stop here: the rest of this notebook is optional, and nothing later needs it.
+
+# %% [markdown] lang="ru"
+# ## Итоги
+#
+# - Готовый ревьюер — это ваш цикл: цикл блокнота 3, все результаты одним сообщением (4), ошибки как результаты (5),
+#   все причины остановки (6) и шлюз (7), а теперь ещё обрезка и кэширование:
+#
+# ```mermaid
+# flowchart LR
+#     M["messages<br/>(в кэше)"] --> C["client.messages.create"]
+#     C -- "tool_use" --> G{"шлюз безопасности"}
+#     G -- "только чтение: выполняется" --> T["инструменты GitLab"]
+#     G -- "merge_pr: человек отвечает «да» или «нет»" --> T
+#     T -- "результаты (длинные — обрезаны); ошибки — с is_error" --> M
+#     C -- "end_turn" --> R["ревью (публикуется, если попросить: блокнот 9)"]
+#     C -- "другие причины остановки, ограничение" --> E["понятная ошибка, история сохранена"]
+# ```
+#
+# - Кэширование растущей истории заметно сокращает оплачиваемые входные токены: в этом коротком ревью — примерно на
+#   две пятых (до 61 % от суммы без кэширования), в длинных — ещё сильнее.
+# - Слишком большой результат обрезают и говорят об этом: молча обрезанную часть модель примет за целое.
+# - (Необязательный раздел ниже) `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать,
+#   остаётся на вас.
+# - Блокнот 9 (необязательный) вводит ревьюера в эксплуатацию: настоящий GitLab и настоящий API (меняется только
+#   окружение), несколько ревью одновременно, длинные ревью, пайплайн merge request, пакеты за полцены.
+#
+# При первом прохождении на этом можно остановиться: дальше идут необязательные разделы, и они не понадобятся ни в одном
+# следующем блокноте.
 
 # %% [markdown] lang="en"
 # <!-- fact: tool-runner -->
@@ -700,166 +860,6 @@ usage_chart(cached)
 # Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели
 # курса, и до 4096 у более старых (документация: *Prompt caching*, раздел «Cache limitations»). Правила короче минимума
 # оплачиваются полностью при каждом вызове.
-
-# %% [markdown] lang="en"
-# <!-- fact: cache-reuses-prefix -->
-# ## Check yourself
-#
-# 1. What does a cache read cost compared with a plain input token?
-#
-# <details><summary>Answer</summary>
-#
-# On Opus 5, the course's model, a tenth (0.1x); a 5-minute cache write costs 1.25x (a 1-hour one 2x). Other
-# models' rates differ: `course_agent/prices.py` has each model's, from the pricing page.
-# </details>
-#
-# 2. Your `review_with_cost` prints the bill in the `finally:` of a `try` around its loop. The review reaches the cap
-#    and raises. Is the bill printed?
-#
-# <details><summary>Answer</summary>
-#
-# Yes, and then the error goes on up to the caller: the code in `finally:` runs however the `try` ends, with a
-# `return` or with an exception. A `print` put before one `return` would miss the other ways out, and every error.
-# </details>
-#
-# 3. Where is the whole state of an agent run?
-#
-# <details><summary>Answer</summary>
-#
-# In its `messages` list: the model keeps nothing between two calls (notebook 1), so everything it knows of the run is
-# in the list you send. A saved list can be read later, or sent again to go on from where the run stopped.
-# </details>
-#
-# **Choose one** (each answer says why the other two are wrong):
-#
-# 4. What can prompt caching reuse across the requests of one review?
-#    - (a) only the system prompt
-#    - (b) the prefix that repeats: tools, system prompt and the conversation so far
-#    - (c) the model's earlier answers, so it writes less
-#
-# <details><summary>Answer</summary>
-#
-# (b). In a loop the conversation so far repeats on every request too. So caching the system prompt alone leaves most of
-# the input at full price, and a short one may be below the model's minimum and not cached at all. And caching reuses
-# input: it never saves output.
-# </details>
-#
-# 5. A `read_file` result is 80,000 characters long. What do you send?
-#    - (a) all of it: the model needs the whole file
-#    - (b) the first 20,000 characters and a line that says it was cut, out of how many, and how to read the rest
-#    - (c) the first 20,000 characters, nothing more
-#
-# <details><summary>Answer</summary>
-#
-# (b). The whole file fills the window and is billed again on every later request; cut silently, the part looks
-# like the whole to the model.
-# </details>
-
-# %% [markdown] lang="ru"
-# <!-- fact: cache-reuses-prefix -->
-# ## Проверьте себя
-#
-# 1. Сколько стоит чтение из кэша по сравнению с обычным входным токеном?
-#
-# <details><summary>Ответ</summary>
-#
-# У Opus 5, модели курса, — десятую часть (0,1); запись в кэш на 5 минут — 1,25 (на час — 2, двойная цена). У других
-# моделей тарифы свои: цены каждой модели — в `course_agent/prices.py` (взяты со страницы тарифов).
-# </details>
-#
-# 2. Ваш `review_with_cost` печатает счёт в `finally:` у `try`, внутри которого идёт цикл. Запуск упирается в
-#    ограничение на число итераций, и цикл выбрасывает исключение. Напечатается ли счёт?
-#
-# <details><summary>Ответ</summary>
-#
-# Да, а исключение затем уйдёт дальше, к вызывающему коду: код в `finally:` выполняется, как бы ни закончился `try` —
-# возвратом через `return` или исключением. `print` перед одним из `return` пропустил бы остальные выходы из цикла
-# и любую ошибку.
-# </details>
-#
-# 3. Где хранится всё состояние запуска агента?
-#
-# <details><summary>Ответ</summary>
-#
-# В списке `messages`: между двумя вызовами модель ничего не помнит (блокнот 1), поэтому всё, что она знает о запуске,
-# — в списке, который вы отправляете. Сохранённый список можно потом прочитать или отправить снова и продолжить с того
-# места, где запуск остановился.
-# </details>
-#
-# **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
-#
-# 4. Что кэширование промпта может повторно использовать между запросами одного ревью?
-#    - (а) только системный промпт
-#    - (б) повторяющийся префикс: инструменты, системный промпт и уже накопленный диалог
-#    - (в) прежние ответы модели, чтобы она меньше писала
-#
-# <details><summary>Ответ</summary>
-#
-# (б). В цикле с каждым запросом повторяется и весь диалог до него. Поэтому кэш одного системного промпта оставляет
-# большую часть входа по полной цене, а короткий промпт может оказаться короче минимума модели и не кэшироваться
-# вовсе. К тому же кэш экономит вход, а не выход.
-# </details>
-#
-# 5. Результат `read_file` — 80 000 символов. Что отправить?
-#    - (а) всё: модели нужен файл целиком
-#    - (б) первые 20 000 символов и строку о том, что результат обрезан, из скольких символов и как прочитать
-#      остальное
-#    - (в) первые 20 000 символов, и больше ничего
-#
-# <details><summary>Ответ</summary>
-#
-# (б). Весь файл заполняет контекстное окно и оплачивается заново с каждым следующим запросом; молча обрезанную часть
-# модель примет за целый файл.
-# </details>
-
-# %% [markdown] lang="en"
-# ## Recap
-#
-# - The finished reviewer is your loop: notebook 3's, with all results in one message (4), errors as results (5), every
-#   stop reason (6) and the gate (7), and now the cut and caching:
-#
-# ```mermaid
-# flowchart LR
-#     M["messages<br/>(cached)"] --> C["client.messages.create"]
-#     C -- "tool_use" --> G{"safety gate"}
-#     G -- "read-only: runs" --> T["GitLab tools"]
-#     G -- "merge_pr: a human says yes or no" --> T
-#     T -- "results cut to size, errors as is_error" --> M
-#     C -- "end_turn" --> R["the review (posted, if asked: notebook 9)"]
-#     C -- "other stop reasons, the cap" --> E["a clear error, history kept"]
-# ```
-#
-# - Caching the growing history cuts a review's billed input markedly: by about two fifths in this short one (to 61%
-#   of it without caching), and more in longer ones.
-# - A result too big to send is cut, and says so: silently cut, the model takes the part for the whole.
-# - (Optional section) The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with you.
-# - Notebook 9 (optional) ships it: a real GitLab and the real API (only the environment changes), several reviews at
-#   once, long reviews, a merge-request pipeline, batches at half price.
-
-# %% [markdown] lang="ru"
-# ## Итоги
-#
-# - Готовый ревьюер — это ваш цикл: цикл блокнота 3, все результаты одним сообщением (4), ошибки как результаты (5),
-#   все причины остановки (6) и шлюз (7), а теперь ещё обрезка и кэширование:
-#
-# ```mermaid
-# flowchart LR
-#     M["messages<br/>(в кэше)"] --> C["client.messages.create"]
-#     C -- "tool_use" --> G{"шлюз безопасности"}
-#     G -- "только чтение: выполняется" --> T["инструменты GitLab"]
-#     G -- "merge_pr: человек отвечает «да» или «нет»" --> T
-#     T -- "результаты (длинные — обрезаны); ошибки — с is_error" --> M
-#     C -- "end_turn" --> R["ревью (публикуется, если попросить: блокнот 9)"]
-#     C -- "другие причины остановки, ограничение" --> E["понятная ошибка, история сохранена"]
-# ```
-#
-# - Кэширование растущей истории заметно сокращает оплачиваемые входные токены: в этом коротком ревью — примерно на
-#   две пятых (до 61 % от суммы без кэширования), в длинных — ещё сильнее.
-# - Слишком большой результат обрезают и говорят об этом: молча обрезанную часть модель примет за целое.
-# - (Необязательный раздел) `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать, остаётся
-#   на вас.
-# - Блокнот 9 (необязательный) вводит ревьюера в эксплуатацию: настоящий GitLab и настоящий API (меняется только
-#   окружение), несколько ревью одновременно, длинные ревью, пайплайн merge request, пакеты за полцены.
 
 # %% [markdown] lang="en"
 # ## Take it home

@@ -209,11 +209,30 @@ check_exercise_9(rows)
 # A spoiler, when you want it: the cell below shows the reference solution, folded (it passes the same check;
 # after it, `print(solution_code(9))` prints it too).
 #
+# <details><summary>Answer: which review cost the most, and why</summary>
+#
+# With the sandbox's model, !486, by far: about 10,500 billed input tokens, against 700–1,700 for most of the others.
+# Its third call sends the cut `data/catalog.json` (20,000 characters), and that request writes about 7,650 new tokens
+# to the cache at 1.25x. Second comes !482, about 3,400: it was the first review, so it wrote the rules (about 1,550
+# tokens) to the cache at 1.25x, where every review after it read them at 0.1x. The cost of a review follows what it
+# reads, not how many calls it makes: !486 made three calls, as !484 and !485 did.
+# </details>
+#
 # The sections after it stand each on its own: read the ones your team needs, in any order.
 
 # %% [markdown] lang="ru"
 # Если захотите подсмотреть ответ, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
 # проверку; после этой ячейки его напечатает и `print(solution_code(9))`).
+#
+# <details><summary>Ответ: какое ревью обошлось дороже всех и почему</summary>
+#
+# С моделью песочницы — !486, с большим отрывом: около 10 500 оплаченных входных токенов, тогда как большинство
+# остальных — от 700 до 1700. Его третий вызов отправляет обрезанный `data/catalog.json` (20 000 символов), и этот
+# запрос записывает в кэш около 7650 новых токенов по 1,25 цены входного токена. Второе место — !482, около 3400: это
+# было первое ревью, и оно записало в кэш правила (около 1550 токенов) по 1,25 цены, а все следующие ревью читали их
+# по 0,1.
+# Стоимость ревью определяется тем, что оно читает, а не числом вызовов: у !486 их три, как у !484 и !485.
+# </details>
 #
 # Следующие разделы независимы друг от друга: читайте те, что нужны вашей команде, в любом порядке.
 
@@ -648,7 +667,6 @@ from pathlib import Path
 
 from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
 from course_agent.batch_review import run_batches, start_loops
-from course_agent.i18n import number  # a figure as the notebook's language writes it (in Russian: 15 179,8)
 from course_agent.review import reviewer_toolbox
 
 open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
@@ -661,8 +679,7 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops, strict=True):
 for name, usage, batch in (("one request at a time", [u for r in one_by_one for u in r.usage], False),
                            ("in batches", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>22}: billed {number(tokens_in):>8} input and "
-          f"{number(tokens_out):>7} output tokens")
+    print(f"{name:>22}: billed {round(tokens_in):>6} input and {round(tokens_out):>5} output tokens")
 
 # %% lang="ru"
 from pathlib import Path
@@ -670,7 +687,6 @@ from pathlib import Path
 # его billed(usage, batch) вызываем как batch_review.billed: имя billed() занято нашей функцией
 from course_agent import batch_review
 from course_agent.batch_review import run_batches, start_loops
-from course_agent.i18n import number  # число так, как его пишут на языке блокнота: 15 179,8
 from course_agent.review import reviewer_toolbox
 
 open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
@@ -683,8 +699,7 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops, strict=True):
 for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
                            ("пакетами", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>17}: оплачено входных токенов — {number(tokens_in)}, "
-          f"выходных — {number(tokens_out)}")
+    print(f"{name:>17}: оплачено входных токенов — {round(tokens_in)}, выходных — {round(tokens_out)}")
 
 # %% [markdown] lang="en"
 # <!-- fact: batch-cache-half -->

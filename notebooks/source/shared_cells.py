@@ -30,8 +30,7 @@ from course_agent.client import gitlab_settings
 
 url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT, or the sandbox's demo GitLab
 project = gitlab.Gitlab(url, private_token=token).projects.get(project_path)
-if __name__ == "__main__":  # run as this notebook's cell, not imported: importing lesson_tools prints nothing
-    print(project.path_with_namespace)
+print(project.path_with_namespace)
 
 # %% lang="ru" name="gitlab"
 import gitlab
@@ -40,8 +39,7 @@ from course_agent.client import gitlab_settings
 
 url, token, project_path = gitlab_settings()  # GITLAB_URL / GITLAB_TOKEN / GITLAB_PROJECT или демо-GitLab песочницы
 project = gitlab.Gitlab(url, private_token=token).projects.get(project_path)
-if __name__ == "__main__":  # это ячейка блокнота, а не импорт: импорт lesson_tools ничего не печатает
-    print(project.path_with_namespace)
+print(project.path_with_namespace)
 
 # %% lang="en" name="review_rules"
 REVIEW_RULES = """You review GitLab merge requests. Start with get_diff. When a change alters a function that is
