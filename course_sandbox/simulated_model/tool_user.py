@@ -98,6 +98,9 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
                  for n in [step.note(answered, lang)] if n]
         if notes:
             said = "\n".join(notes) + "\n\n" + said
+        held = held_back_note(offered, task, lang)
+        if held:
+            said = held + "\n\n" + said
         if len(history) < MAX_CALLS and any(step.unmet(answered) for step in plan.later):
             said = words(lang, "I could not tell which of the listed items you meant, so I acted on none of them; "
                                "tell me which ones and I will.") + "\n\n" + said
@@ -107,6 +110,22 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
         if wanted:
             return _ask(*wanted, lang=lang)
     return None
+
+
+def held_back_note(offered: list[tool_roles.ToolSpec], task: str, lang: str) -> str:
+    """For a question about an action ("What would happen if I cancelled policy HO-4471?", «Как работает отмена
+    записи A-551?»): the plain sentence that the action tools fitting it were not used and how to ask for the
+    action; "" for any other request."""
+    if not offered or not side_effects.asks_about(task) or side_effects.hands_off(task):
+        return ""
+    held = [t.name for t in side_effects.questioned(offered, task)][:3]
+    if not held and side_effects.what_if(task):  # "What would happen if I froze…": an irregular form of the verb
+        held = [t.name for t in rank([t for t in offered if side_effects.action(t) is not None],
+                                     slots.read(task, lang))][:3]
+    if not held:
+        return ""
+    return words(lang, "You asked about it, not for it, so I have not used {tools}: nothing has been done. If you "
+                       "want it done, ask me to do it in so many words and I will.", tools=", ".join(held))
 
 
 def _picked_from_listed(tools: list[tool_roles.ToolSpec], earlier: list[Call],
