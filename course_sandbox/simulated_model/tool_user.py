@@ -83,6 +83,8 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
         uses = _next_calls(tools, plan, evidence, answered + earlier, task, lang)
         uses = _with_results(tools, uses, task, lang, answered)
         uses = _not_waiting(tools, uses, task)
+        read = [(c.name, c.input) for c in answered + earlier if not c.is_error]
+        uses = [u for u in uses if not _borrowed_id(tools, read, u)]  # never the id a listing took for another field
         uses = _not_back(plan, uses, answered)
         if uses:
             notes = [] if image else _notes(offered, uses, task, lang)
@@ -231,9 +233,30 @@ def _not_waiting(tools: list[tool_roles.ToolSpec], uses: list[tuple[str, dict]],
     placeholder."""
     ready: list[tuple[str, dict]] = []
     for k, use in enumerate(uses):
-        if not ready or not _waits_for(tools, uses[:k], use, task):
+        if not ready or not (_waits_for(tools, uses[:k], use, task) or _borrowed_id(tools, uses[:k], use)):
             ready.append(use)
     return ready
+
+
+_ID_FIELD = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$|(?:Id|Number)$")
+
+
+def _borrowed_id(tools: list[tool_roles.ToolSpec], before: list[tuple[str, dict]], use: tuple[str, dict]) -> bool:
+    """Whether an action of the batch takes, as the id of what it acts on, the id a reader of the same batch takes
+    for something else ("list my claims on policy P-1, then cancel the ones still open": never cancel_claim with
+    claim_id P-1 beside list_claims(policy_id P-1)). Such a call waits for the reader's results."""
+    tool = next((t for t in tools if t.name == use[0]), None)
+    if tool is None or side_effects.action(tool) is None:
+        return False
+    for name, given in before:
+        reader = next((t for t in tools if t.name == name), None)
+        if reader is None or side_effects.action(reader) is not None:
+            continue
+        if any(_ID_FIELD.search(key) and isinstance(value, str) and value
+               and any(other != key and _ID_FIELD.search(other) and value == seen for other, seen in given.items())
+               for key, value in use[1].items()):
+            return True
+    return False
 
 
 def _not_back(plan: Plan, uses: list[tuple[str, dict]], answered: list[Call]) -> list[tuple[str, dict]]:

@@ -164,3 +164,23 @@ def test_property_an_action_on_listed_items_waits_for_them(client, parent, numbe
     listed = {i[f"{item}_id"] for i in items}
     cancelled = [i[f"{item}_id"] for r in responses for name, i in uses(r) if name == f"cancel_{item}"]
     assert set(cancelled) <= listed and owner_id not in cancelled, (text, cancelled)
+
+
+@PROPERTY
+@given(parent=st.sampled_from(PARENTS), number=st.integers(10, 9999))
+def test_property_an_action_never_takes_the_id_a_listing_took_for_another_field(client, parent, number):
+    """Even a batch that names the action beside the listing never hands the action the listing's own id: the model
+    is driven with the pair as if it had planned both, and the wrong call never goes out (tool_user._borrowed_id)."""
+    from course_sandbox.simulated_model import tool_user
+    from course_sandbox.simulated_model.tool_roles import ToolSpec
+
+    lister, item, owner, prefix = parent
+    owner_id = f"{prefix}-{number}"
+    specs = [ToolSpec(lister, f"List the {item}s of a {owner}.", {"type": "object", "properties": {f"{owner}_id": S}}),
+             ToolSpec(f"cancel_{item}", f"Cancel a {item}.", {"type": "object", "properties": {f"{item}_id": S}})]
+    wrong = (f"cancel_{item}", {f"{item}_id": owner_id})
+    right = (f"cancel_{item}", {f"{item}_id": f"X{number}"})
+    listing = (lister, {f"{owner}_id": owner_id})
+    assert tool_user._not_waiting(specs, [listing, wrong], "") == [listing]
+    assert tool_user._not_waiting(specs, [listing, right], "") == [listing, right]
+    assert tool_user._borrowed_id(specs, [listing], wrong) and not tool_user._borrowed_id(specs, [listing], right)
