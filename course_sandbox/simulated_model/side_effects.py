@@ -134,10 +134,12 @@ _ABOUT = re.compile(
     r"how\b|what(?:'s| (?:would|will|happens|happened|if|does|do|is|are|exactly|then))\b|"
     r"(?:can|could|may|might) i\b|am i (?:able|allowed)\b|is (?:it|there) (?:possible|allowed|a way|ok|okay)\b|"
     r"would it be (?:possible|ok|okay)\b|(?:would|will|does|do|did|is|are|can|could) (?:it|that|this|\w+ing)\b|"
-    r"if (?:i|we)\b|"
+    r"if (?:i|we)\b|(?:do|does|did|will|would|should|shall) (?:i|we)\b|(?:is|are) there\b|why\b|"
+    r"when (?:can|could|would|will|do|does|should) (?:i|we)\b|"
     r"как\b|каким образом|сколько\b|что (?:будет|произойд\w*|случится|если|станет|нужно|надо)|"
     r"(?:а )?что,? если|если (?:я|мы)\b|(?:можно|могу|можем|возможно|получится|реально|удастся) ли\b|"
-    r"могу (?:я|ли)\b|чем (?:грозит|обернётся|обернется)|во что обойд)",
+    r"могу (?:я|ли)\b|(?:будет|есть|вернут|вернётся|вернется|придётся|придется) ли\b|почему\b|"
+    r"когда (?:можно|я могу|мы можем)\b|чем (?:грозит|обернётся|обернется)|во что обойд)",
     re.I)
 """The start of a question about an action, not an ask for it: how it works, what would happen, whether one could
 ("How does cancelling A-551 work?", "What would happen if I cancelled HO-4471?", "Can I freeze GM-20931?",
@@ -170,7 +172,12 @@ def asks_about(request: str) -> bool:
     lowered = request.lower()
     sentences = {_sentence(lowered, m.start()) for m in re.finditer(r"[^\s.!?;][^.!?;]*", lowered)}
     return any(_about(lowered, lowered.find(s)) for s in sentences if s) and all(
-        _about(lowered, lowered.find(s)) or _HANDS_OFF.search(s) or len(s.split()) <= 2 for s in sentences if s)
+        _about(lowered, lowered.find(s)) or _HANDS_OFF.search(s) or _PLEASANTRY.match(s) for s in sentences if s)
+
+
+_PLEASANTRY = re.compile(r"(?:thanks|thank you|cheers|please|ok|okay|hi|hello|hey|спасибо|пожалуйста|привет|"
+                         r"здравствуйте)\W*$")
+"""A sentence that only greets or thanks ("Thanks!"), which leaves a question about an action a question."""
 
 
 def what_if(request: str) -> bool:

@@ -45,11 +45,16 @@ QUESTIONS = [
     "Что будет, если я {fut} {acc} {id}?",
     "Можно ли {inf} {acc} {id}? Не делай пока, просто спрашиваю.",
     "А что, если {inf} {acc} {id}?",
+    "Is there a fee to {base} {thing} {id}?",
+    "Do I get my money back if I {base} {thing} {id}? Thanks!",
+    "Будет ли штраф, если {inf} {acc} {id}?",
 ]
 ASKS = [
     "{Base} {thing} {id}.",
     "Please {base} {thing} {id}, how long does it take?",
     "{imp} {acc} {id}, пожалуйста.",
+    "{Base} {thing} {id}. Is there a fee?",
+    "{imp} {acc} {id}. Сколько это займёт?",
 ]
 
 
