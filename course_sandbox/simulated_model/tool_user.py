@@ -118,7 +118,7 @@ def held_back_note(offered: list[tool_roles.ToolSpec], task: str, lang: str) -> 
     """For a question about an action ("What would happen if I cancelled policy HO-4471?", «Как работает отмена
     записи A-551?»): the plain sentence that the action tools fitting it were not used and how to ask for the
     action; "" for any other request."""
-    if not offered or not side_effects.asks_about(task) or side_effects.hands_off(task):
+    if not offered or not side_effects.asks_about(task):
         return ""
     held = [t.name for t in side_effects.questioned(offered, task)][:3]
     if not held and side_effects.what_if(task):  # "What would happen if I froze…": an irregular form of the verb

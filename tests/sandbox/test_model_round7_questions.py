@@ -101,11 +101,9 @@ def test_property_a_question_about_an_action_acts_on_nothing(client, verb, thing
     for name, tool_input in calls:  # a reader may answer the question, with the id the question gives
         assert name == f"get_{thing[0]}" and tool_input == {f"{thing[0]}_id": ident}, (text, calls)
         assert validates(next(t for t in tools if t["name"] == name), tool_input)
-    if "just asking" not in text and "просто спрашиваю" not in text:
-        # the text says plainly the action was not taken, and how to ask for it
-        reply = text_of(final)
-        assert action in reply and any(s in reply for s in ("nothing has been done", "ничего не сделано")), reply
-        assert any(s in reply for s in ("ask me to do it", "попросите прямо")), reply
+    reply = text_of(final)  # the text says plainly the action was not taken, and how to ask for it
+    assert action in reply and any(s in reply for s in ("nothing has been done", "ничего не сделано")), reply
+    assert any(s in reply for s in ("ask me to do it", "попросите прямо")), reply
 
 
 @PROPERTY
