@@ -102,6 +102,9 @@ def _respond(request: Request, turns: list[Turn], new_id: NewId) -> Reply:
     remembered = memory.answer(request, turns, lang)
     if remembered is not None:
         return remembered
+    noted = tool_user.held_back_note(tools, task, lang)
+    if noted:
+        return text_reply(noted)
     held = _held_back(tools, task, lang)
     if held:
         return text_reply(words(lang, "You asked in general, so I have not used {tools}: it would act, and you did not "

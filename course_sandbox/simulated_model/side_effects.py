@@ -52,6 +52,10 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "insert": ("insert", "add", "вставь"),
     "upload": ("upload", "загрузи"),
     "return": ("return", "send back", "send it back", "take back", "возврат", "верни", "вернуть", "сдать", "сдай"),
+    "freeze": ("freeze", "hold", "block", "lock", "secure", "stop", "nobody can", "no one can", "nobody could",
+               "заморо", "заблокируй", "блокир", "никто не смо", "никто не мо"),
+    "pause": ("pause", "suspend", "put on hold", "приостанов", "поставь на паузу"),
+    "reschedule": ("reschedule", "postpone", "move", "push back", "перенес", "перенос", "отлож"),
     "revoke": ("revoke", "disable", "block", "ban", "suspend", "turn off", "freeze", "nobody can", "no one can",
                "nobody could", "отзови", "заблокируй", "выключ", "заморо", "никто не смо", "никто не мо"),
 }
@@ -68,7 +72,7 @@ _ALIASES = {"remove": "delete", "erase": "delete", "destroy": "delete", "drop": 
             "unsubscribe": "cancel", "terminate": "cancel", "abort": "cancel", "restart": "deploy",
             "shutdown": "deploy", "kill": "deploy", "stop": "deploy", "release": "deploy", "clear": "reset",
             "upgrade": "install", "accept": "approve", "decline": "reject", "deny": "reject", "turn": "set",
-            "switch": "set", "adjust": "set"}
+            "switch": "set", "adjust": "set", "postpone": "reschedule"}
 _NEGATION = re.compile(r"\b(?:don'?t|do not|never|not|no need to|without|rather than|instead of|не|без)\s+(?:\w+\s+){0,"
                        r"2}$",
                        re.I)
@@ -108,7 +112,12 @@ _HANDS_OFF = re.compile(
     r"ничего не (?:меняй|трогай|делай|измен|отменя|удаля)|просто (?:посоветуй|подскажи)|"
     r"просто (?:интересно|спрашиваю|любопытно)|из (?:чистого )?любопытства|в (?:общем|целом)\b|"
     r"как (?:обычно |вообще )?(?:люди|другие|принято)|"
-    r"(?:сам|сама|потом|позже) реш|реш(?:у|им) (?:сам|сама|потом|позже)", re.I)
+    r"(?:сам|сама|потом|позже) реш|реш(?:у|им) (?:сам|сама|потом|позже)|"
+    r"\b(?:don'?t|do not) (?:do|run|start|go ahead with) (?:it|that|this|anything)(?: just)? (?:yet|for now)\b|"
+    r"\b(?:i'?m |i am )?(?:just|only) asking\b|"
+    r"(?:пока )?не (?:делай|выполняй|запускай|трогай)(?: это| этого| ничего)? пока|"
+    r"пока (?:ничего )?не (?:делай|выполняй)|"
+    r"(?:я )?(?:только|просто) (?:спрашиваю|уточняю|интересуюсь)", re.I)
 """A request that keeps the model's hands off ("just tell me what you think, don't change anything", «ничего не
 меняй», "I'll decide later which ones to delete"): it asks for no action, whatever verbs it names."""
 _ADVICE = re.compile(r"(?:^|[.!?;]\s+)(?:should|shall) (?:i|we)\b|(?:^|[.!?;]\s+)(?:do|does) (?:i|we|it|they|he|she) "
@@ -118,6 +127,79 @@ _ADVICE = re.compile(r"(?:^|[.!?;]\s+)(?:should|shall) (?:i|we)\b|(?:^|[.!?;]\s+
                      re.I)
 """The start of a question that asks for advice about an action ("Should I cancel…?", «Стоит ли отменить…?»,
 "Does it need watering?"), not for the action itself ("Can you cancel it?" asks)."""
+
+
+_ABOUT = re.compile(
+    r"(?:(?:and|so|but|also|ok|okay|hi|hey|hello|well|quick question|а|и|скажи(?:те)?)[,:]?\s+)?(?:"
+    r"how\b|what(?:'s| (?:would|will|happens|happened|if|does|do|is|are|exactly|then))\b|"
+    r"(?:can|could|may|might) i\b|am i (?:able|allowed)\b|is (?:it|there) (?:possible|allowed|a way|ok|okay)\b|"
+    r"would it be (?:possible|ok|okay)\b|(?:would|will|does|do|did|is|are|can|could) (?:it|that|this|\w+ing)\b|"
+    r"if (?:i|we)\b|(?:do|does|did|will|would|should|shall) (?:i|we)\b|(?:is|are) there\b|why\b|"
+    r"when (?:can|could|would|will|do|does|should) (?:i|we)\b|"
+    r"как\b|каким образом|сколько\b|что (?:будет|произойд\w*|случится|если|станет|нужно|надо)|"
+    r"(?:а )?что,? если|если (?:я|мы)\b|(?:можно|могу|можем|возможно|получится|реально|удастся) ли\b|"
+    r"могу (?:я|ли)\b|(?:будет|есть|вернут|вернётся|вернется|придётся|придется) ли\b|почему\b|"
+    r"когда (?:можно|я могу|мы можем)\b|чем (?:грозит|обернётся|обернется)|во что обойд)",
+    re.I)
+"""The start of a question about an action, not an ask for it: how it works, what would happen, whether one could
+("How does cancelling A-551 work?", "What would happen if I cancelled HO-4471?", "Can I freeze GM-20931?",
+«Как работает отмена записи A-551?», «Что будет, если я отменю полис?», «Можно ли заморозить абонемент?»).
+"Can you cancel it?" and "Please cancel A-551, how long does it take?" ask."""
+_ABOUT_ANYWHERE = re.compile(r"\bwhat (?:would|will) happen\b|\bwhat happens\b|\bwhat if\b|\bhow (?:does|do|would) "
+                             r"[^?.!]{1,60}\bwork\b|(?<!\w)что (?:будет|произойд\w*|случится),? если|"
+                             r"(?<!\w)как (?:работает|устроен\w*|происходит|проходит)\b", re.I)
+"""Words that make a whole sentence a question about what an action would do, wherever they stand."""
+
+
+def _sentence(lowered: str, at: int) -> str:
+    start = max(lowered.rfind(mark, 0, at) for mark in ".!?;")
+    ends = [i for i in (lowered.find(m, at) for m in ".!?") if i >= 0]
+    return lowered[start + 1: min(ends, default=len(lowered)) + 1].strip()
+
+
+def _about(lowered: str, at: int) -> bool:
+    """Whether the word at `at` sits in a question about its action ("What would happen if I cancelled…?"), which
+    asks to be told, not for the action."""
+    sentence = _sentence(lowered, at)
+    if _ABOUT_ANYWHERE.search(sentence):
+        return True
+    return sentence.endswith("?") and bool(_ABOUT.match(sentence))
+
+
+def asks_about(request: str) -> bool:
+    """Every sentence of the request is a question about an action or keeps hands off: it asks to be told how an
+    action works or what it would do, never for it ("How does cancelling appointment A-551 work?")."""
+    lowered = request.lower()
+    sentences = {_sentence(lowered, m.start()) for m in re.finditer(r"[^\s.!?;][^.!?;]*", lowered)}
+    return any(_about(lowered, lowered.find(s)) for s in sentences if s) and all(
+        _about(lowered, lowered.find(s)) or _HANDS_OFF.search(s) or _PLEASANTRY.match(s) for s in sentences if s)
+
+
+_PLEASANTRY = re.compile(r"(?:thanks|thank you|cheers|please|ok|okay|hi|hello|hey|спасибо|пожалуйста|привет|"
+                         r"здравствуйте)\W*$")
+"""A sentence that only greets or thanks ("Thanks!"), which leaves a question about an action a question."""
+
+
+def what_if(request: str) -> bool:
+    """Whether the request asks what an action would do or how it works ("What would happen if I froze…?")."""
+    return bool(_ABOUT_ANYWHERE.search(request.lower()))
+
+
+def questioned(tools: list[ToolSpec], request: str) -> list[ToolSpec]:
+    """The action tools a question about their action held back: asked for, but for the question's words."""
+    if not asks_about(request):
+        return []
+    return [t for t in tools if action(t) is not None and not asked(t, request)
+            and (asked(t, request, False) or _names_action(t, request.lower()))]
+
+
+def _names_action(tool: ToolSpec, lowered: str) -> bool:
+    """Whether the words name the tool's action in any form ("deleting", «удаление»), asked for or not."""
+    for word in [w for v in _described_actions(tool, action(tool) or "") if v in ACTIONS for w in ACTIONS[v]]:
+        stem = word[:-1] if len(word) > 4 and word.endswith("e") else word
+        if re.search(rf"(?<![\w-]){re.escape(stem)}\w*", lowered):
+            return True
+    return False
 
 
 def hands_off(request: str) -> bool:
@@ -136,8 +218,10 @@ def _advice(lowered: str, at: int) -> bool:
     return sentence.endswith("?") and bool(_ADVICE.match(sentence))
 
 
-def asked(tool: ToolSpec, request: str) -> bool:
-    """Whether the request asks for the tool's action (a tool that only reads is always allowed)."""
+def asked(tool: ToolSpec, request: str, questions: bool = True) -> bool:
+    """Whether the request asks for the tool's action (a tool that only reads is always allowed). With `questions`
+    False, a question about the action ("What would happen if I cancelled it?") counts as asking for it: how the
+    model tells what such a question held back."""
     verb = action(tool)
     if verb is None:
         return True
@@ -152,15 +236,16 @@ def asked(tool: ToolSpec, request: str) -> bool:
         for m in re.finditer(rf"(?<![\w-]){re.escape(word)}{ending}", lowered):
             verb_first = bool(_IMPERATIVE_SLOT.search(lowered[: m.start()]))  # "…and email their organiser"
             if (m.group(0) not in objects or verb_first) and not _NEGATION.search(lowered[: m.start()]) \
-                    and not _advice(lowered, m.start()):
+                    and not _advice(lowered, m.start()) and not (questions and _about(lowered, m.start())):
                 return True
-    if verb == "book" and _WANTED.search(lowered):
+    if verb == "book" and _WANTED.search(lowered) and not (questions and asks_about(request)):
         return True  # «нужен одноместный номер в гостинице»: a room that is wanted is a room to book
     for word in objects:  # "tag each of them" asks add_tag for its action: what it adds, said as the command's verb
         if len(word) < 3 or word in _NOT_COMMANDS:
             continue
         for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?:s|ged|ging|ed|ing)?\b{_WHAT_IT_ACTS_ON}", lowered):
-            if _IMPERATIVE_SLOT.search(lowered[: m.start()]) and not _NEGATION.search(lowered[: m.start()]):
+            if _IMPERATIVE_SLOT.search(lowered[: m.start()]) and not _NEGATION.search(lowered[: m.start()]) \
+                    and not (questions and _about(lowered, m.start())):
                 return True
     return False
 
@@ -202,7 +287,7 @@ def allowed(tools: list[ToolSpec], request: str) -> list[ToolSpec]:
     keeps the model's hands off (advice, "does it need watering?") uses a tool named as a reader when one is
     offered, not one whose verb the table of actions does not know (water_plant)."""
     fitting = [t for t in tools if asked(t, request)]
-    if hands_off(request):
+    if hands_off(request) or questioned(tools, request):
         readers = [t for t in fitting if (tokens(t.name) or [""])[0] in _READS]
         return readers or fitting
     return fitting

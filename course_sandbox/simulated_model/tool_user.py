@@ -83,6 +83,8 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
         uses = _next_calls(tools, plan, evidence, answered + earlier, task, lang)
         uses = _with_results(tools, uses, task, lang, answered)
         uses = _not_waiting(tools, uses, task)
+        read = [(c.name, c.input) for c in answered + earlier if not c.is_error]
+        uses = [u for u in uses if not _borrowed_id(tools, read, u)]  # never the id a listing took for another field
         uses = _not_back(plan, uses, answered)
         if uses:
             notes = [] if image else _notes(offered, uses, task, lang)
@@ -98,6 +100,9 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
                  for n in [step.note(answered, lang)] if n]
         if notes:
             said = "\n".join(notes) + "\n\n" + said
+        held = held_back_note(offered, task, lang)
+        if held:
+            said = held + "\n\n" + said
         if len(history) < MAX_CALLS and any(step.unmet(answered) for step in plan.later):
             said = words(lang, "I could not tell which of the listed items you meant, so I acted on none of them; "
                                "tell me which ones and I will.") + "\n\n" + said
@@ -107,6 +112,22 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
         if wanted:
             return _ask(*wanted, lang=lang)
     return None
+
+
+def held_back_note(offered: list[tool_roles.ToolSpec], task: str, lang: str) -> str:
+    """For a question about an action ("What would happen if I cancelled policy HO-4471?", «Как работает отмена
+    записи A-551?»): the plain sentence that the action tools fitting it were not used and how to ask for the
+    action; "" for any other request."""
+    if not offered or not side_effects.asks_about(task):
+        return ""
+    held = [t.name for t in side_effects.questioned(offered, task)][:3]
+    if not held and side_effects.what_if(task):  # "What would happen if I froze…": an irregular form of the verb
+        held = [t.name for t in rank([t for t in offered if side_effects.action(t) is not None],
+                                     slots.read(task, lang))][:3]
+    if not held:
+        return ""
+    return words(lang, "You asked about it, not for it, so I have not used {tools}: nothing has been done. If you "
+                       "want it done, ask me to do it in so many words and I will.", tools=", ".join(held))
 
 
 def _picked_from_listed(tools: list[tool_roles.ToolSpec], earlier: list[Call],
@@ -212,9 +233,30 @@ def _not_waiting(tools: list[tool_roles.ToolSpec], uses: list[tuple[str, dict]],
     placeholder."""
     ready: list[tuple[str, dict]] = []
     for k, use in enumerate(uses):
-        if not ready or not _waits_for(tools, uses[:k], use, task):
+        if not ready or not (_waits_for(tools, uses[:k], use, task) or _borrowed_id(tools, uses[:k], use)):
             ready.append(use)
     return ready
+
+
+_ID_FIELD = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$|(?:Id|Number)$")
+
+
+def _borrowed_id(tools: list[tool_roles.ToolSpec], before: list[tuple[str, dict]], use: tuple[str, dict]) -> bool:
+    """Whether an action of the batch takes, as the id of what it acts on, the id a reader of the same batch takes
+    for something else ("list my claims on policy P-1, then cancel the ones still open": never cancel_claim with
+    claim_id P-1 beside list_claims(policy_id P-1)). Such a call waits for the reader's results."""
+    tool = next((t for t in tools if t.name == use[0]), None)
+    if tool is None or side_effects.action(tool) is None:
+        return False
+    for name, given in before:
+        reader = next((t for t in tools if t.name == name), None)
+        if reader is None or side_effects.action(reader) is not None:
+            continue
+        if any(_ID_FIELD.search(key) and isinstance(value, str) and value
+               and any(other != key and _ID_FIELD.search(other) and value == seen for other, seen in given.items())
+               for key, value in use[1].items()):
+            return True
+    return False
 
 
 def _not_back(plan: Plan, uses: list[tuple[str, dict]], answered: list[Call]) -> list[tuple[str, dict]]:

@@ -88,6 +88,12 @@ _EVERYDAY_RUSSIAN = """
     cheapest: дешев
     membership: абонемент членств
     freeze: замороз
+    pause: приостанов пауз
+    reschedule: перенес перенос перенест отлож
+    rental: аренд прокат
+    lesson: урок занят
+    subscription: подписк
+    trip: поездк
     parking: парковк парковоч
     permit: разрешени пропуск
     air: воздух
