@@ -70,8 +70,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
     """The first `limit` characters, then a line that tells the model the rest was cut."""
     if len(text) <= limit:
         return text
-    return (text[:limit] + f"\n\n[cut: the first {number(limit, digits=0)} of {number(len(text), digits=0)} "
-            "characters; read_file cannot read the rest yet.]")
+    return (text[:limit]
+            + f"\n\n[cut: the first {limit} of {len(text)} characters; read_file cannot read the rest yet.]")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
@@ -90,8 +90,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
     """Первые `limit` символов и строка, которая говорит модели, что остальное обрезано."""
     if len(text) <= limit:
         return text
-    return (text[:limit] + f"\n\n[обрезано: первые {number(limit, digits=0)} из {number(len(text), digits=0)} "
-            "символов; прочитать остальное read_file пока не умеет.]")
+    return (text[:limit]
+            + f"\n\n[обрезано: первые {limit} из {len(text)} символов; прочитать остальное read_file пока не умеет.]")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
