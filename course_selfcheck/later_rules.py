@@ -69,8 +69,10 @@ def _without_why(run: Run, refused: dict) -> dict | None:
 
 
 def _error_words(error: BaseException) -> str:
-    """What an error says: its message and the notes added to it (error.add_note), as the traceback prints them."""
-    return "\n".join([str(error), *(str(note) for note in getattr(error, "__notes__", None) or [])])
+    """What an error says and carries: its message, the notes added to it (error.add_note), as the traceback prints
+    them, and its public attributes (`error.stop_details`, for whoever catches it)."""
+    carried = [repr(value) for name, value in vars(error).items() if not name.startswith("_")]
+    return "\n".join([str(error), *(str(note) for note in getattr(error, "__notes__", None) or []), *carried])
 
 
 def _stop_says_why(run: Run, lang: str, refused: dict, returned: str, unsaid: str, said: str, **names: object) \

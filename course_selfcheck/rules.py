@@ -34,7 +34,7 @@ from .wire import (
     tool_uses,
     turns,
 )
-from .wordings import names_the_cause, says_cut, says_not_run
+from .wordings import names_the_cause, says_cut, says_not_run, speaks_of_its_stop
 
 CAP_LIMIT = 50
 """The model keeps asking for this many requests in the cap scenario; a loop still going then has no usable cap."""
@@ -58,7 +58,7 @@ def says_it_was_cut(run: Run, lang: str, stop: str, cause: bool = False) -> Find
         return verdict(BROKEN, tr("at {stop} the loop raised {error}, which names the stop but not what happened: "
                                   "let the error of the branch that handles {stop} say that {what}", lang, stop=stop,
                                   error=said, what=_what_happened(stop, lang)))
-    if says_cut(said):
+    if says_cut(said) and (not cause or speaks_of_its_stop(str(run.error), stop)):
         return None
     return verdict(BROKEN, tr("at {stop} the loop raised {error}, which does not say that {what}: raise a clear error "
                               "that says so, so whoever reads it knows what to change", lang, stop=stop, error=said,

@@ -363,3 +363,27 @@ def says_not_run(text: str) -> bool:
     before running it ("was not run", "never executed", «не выполнялся»)."""
     return says_cut(text) or any(_RUN.match(word) and any(_NEGATIONS.match(w) for w in words[max(0, i - NEAR):i])
                                  for words in _sentences(text) for i, word in enumerate(words))
+
+
+_OF_THE_HISTORY = re.compile(r"^(?:context\w*|window\w*|histor\w*|conversation\w*|контекст\w*|окн\w*|окно|истори\w*|"
+                     r"переписк\w*|диалог\w*|разговор\w*|бесед\w*)$", re.I)
+"""Words of the history a full context window is about: the conversation, the context, the window."""
+_OF_A_FULL_WINDOW = re.compile(r"^(?:chat\w*|dialog\w*|transcript\w*|session\w*|prompt\w*|input\w*|request\w*|"
+                         r"messages?|memory|чат\w*|сесси\w*|запрос\w*|сообщени\w*|памят\w*)$", re.I)
+"""Words that say it of a full window only (the prompt, the request, the chat): at max_tokens they name where the
+budget is set ("raise max_tokens in the request"), not the history."""
+_OF_THE_ANSWER = re.compile(r"^(?:answer\w*|repl\w*|respons\w*|output\w*|generat\w*|text|tool_use|call|"
+                     r"ответ\w*|вывод\w*|генерац\w*|текст\w*|вызов\w*)$", re.I)
+"""Words of the answer a max_tokens stop cut: the reply, the output, the cut tool call."""
+
+
+def speaks_of_its_stop(text: str, stop: str) -> bool:
+    """The error does not speak of the other stop, the stop's own name left out: at a full context window it does not
+    send the reader to max_tokens alone ("The answer was cut: increase max_tokens" names a budget that does not help;
+    "the conversation no longer fits" and a bare "cut by model_context_window_exceeded" are fine); at max_tokens it
+    does not speak of a full window alone ("The context window is full: start afresh" loses the answer for nothing)."""
+    words = [w for sentence in _sentences(text.replace(stop, " ")) for w in sentence]
+    window = any(_OF_THE_HISTORY.match(w) for w in words)
+    if stop == "model_context_window_exceeded":  # "cut by model_context_window_exceeded" is not wrong, only short
+        return window or any(_OF_A_FULL_WINDOW.match(w) for w in words) or "max_tokens" not in text
+    return not window or any(_OF_THE_ANSWER.match(w) for w in words)

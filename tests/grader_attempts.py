@@ -527,6 +527,8 @@ class Agent:
                     return ""
                 case "refusal" if "fallback_forever" in self.flaws:
                     continue
+                case "refusal" if "refusal_as_attribute" in self.flaws:  # attack 17's FF: carried, not printed
+                    raise Refused(reply.stop_details)
                 case "refusal" if "refusal_category_only" in self.flaws:  # attack 12's H19: the why is lost
                     raise RuntimeError(f"The model refused (category: {reply.stop_details.category})")
                 case "refusal":
@@ -574,6 +576,14 @@ class Agent:
         if "returns_at_cap" in self.flaws:
             return None
         raise self.capped(self.gave_up(history, turns))
+
+
+class Refused(Exception):
+    """A refusal's own exception that carries its stop_details for whoever catches it, its message short."""
+
+    def __init__(self, stop_details: object) -> None:
+        super().__init__("the model refused this request")
+        self.stop_details = stop_details
 
 
 def attempt(*flaws: str, keyword_only: bool = False, **how):

@@ -623,3 +623,46 @@ def test_exercise_7_the_gate_row_says_which_clock_it_did_not_try(language, untes
     row = next(f for f in report.findings if f.rule == "fail_closed")
     assert row.status == "passed" and untested in row.detail, report.text()
     assert re.search(r"\b\d+(?:\.\d+)? (?:s|с)\b", row.detail.split(";")[-2]), row.detail
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize("cut, window", [
+    # attack 17's H1/H2: each error speaks of the other stop, or one error for both speaks of one of them
+    ("The context window is full: start afresh", "The answer was cut: increase max_tokens"),
+    ("The context window is full ({stop})", "The reply was cut: raise max_tokens ({stop})"),
+    ("Контекстное окно заполнено: начните заново", "Ответ обрезан: увеличьте max_tokens"),
+])
+def test_exercise_6_an_error_about_the_other_stop_fails(cut, window, language):
+    report = check_exercise_6(attempts.attempt(cut_error={"max_tokens": cut, "model_context_window_exceeded": window}),
+                              language=language)
+    assert "context_full" in broken(report) or "cut_answer" in broken(report), report.text()
+    if "max_tokens" in window:
+        assert "context_full" in broken(report), report.text()
+
+
+@pytest.mark.parametrize("cut, window", [
+    ("The answer was cut at {stop}; the conversation itself is fine", "The conversation no longer fits the window"),
+    ("Ответ обрезан по {stop}: вызов инструмента не выполнен", "Переписка больше не помещается в контекст модели"),
+    ("Output limit reached ({stop})", "The prompt is too long for the model ({stop})"),
+    ("{stop}: the reply was cut; raise max_tokens in the request", "Чат разросся и не влезает в модель"),
+])
+def test_exercise_6_each_stop_said_in_its_own_words_passes(cut, window):
+    report = check_exercise_6(attempts.attempt(cut_error={"max_tokens": cut, "model_context_window_exceeded": window}))
+    assert report.ok, report.text()
+
+
+def test_exercise_6_a_refusal_error_that_carries_stop_details_as_an_attribute_passes():
+    """Attack 17's FF: `raise Refused(response.stop_details)` with a short message carries them for whoever catches
+    the error: the task's "an error that carries stop_details"."""
+    report = check_exercise_6(attempts.attempt("refusal_as_attribute"))
+    assert report.ok, report.text()
+
+
+@pytest.mark.parametrize("denial", [
+    "merge is blocked by the security policy and was not run. Finish your review without it.",
+    "Вызов merge заблокирован политикой безопасности и не выполнен. Продолжай ревью без него.",
+])
+def test_exercise_7_a_policy_no_is_not_a_humans_no_however_often_it_says_review(denial):
+    """Attack 17's H3: "review" is the work, not a person: the task's result says a human denied the call."""
+    report = check_exercise_7(attempts.attempt(denial=denial))
+    assert "refusal_is_error" in broken(report), report.text()

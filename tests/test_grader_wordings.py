@@ -539,3 +539,23 @@ def test_exercise_6_cut_rows_say_what_fits_the_stop(language, stop, error, branc
     assert own_branch not in found.detail, found.detail
     if stop == "model_context_window_exceeded":
         assert {"en": "the answer was cut", "ru": "ответ обрезан"}[language] not in found.detail, found.detail
+
+
+@pytest.mark.parametrize("text, stop, speaks", [
+    ("The answer was cut: increase max_tokens", "model_context_window_exceeded", False),
+    ("The context window is full: start afresh with a shorter history", "model_context_window_exceeded", True),
+    ("model_context_window_exceeded: the prompt is too long", "model_context_window_exceeded", True),
+    ("Ответ обрезан: увеличьте max_tokens", "model_context_window_exceeded", False),
+    ("cut by model_context_window_exceeded: nothing run", "model_context_window_exceeded", True),
+    ("История переписки больше не помещается", "model_context_window_exceeded", True),
+    ("The context window is full: start afresh", "max_tokens", False),
+    ("Контекстное окно заполнено", "max_tokens", False),
+    ("The answer was cut: increase max_tokens", "max_tokens", True),
+    ("max_tokens: the reply did not fit; the context is fine", "max_tokens", True),
+    ("Модель не успела договорить (max_tokens)", "max_tokens", True),
+    ("max_tokens reached: raise the limit in the request", "max_tokens", True),
+])
+def test_an_error_speaks_of_its_own_stop(text, stop, speaks):
+    from course_selfcheck.wordings import speaks_of_its_stop
+
+    assert speaks_of_its_stop(text, stop) is speaks
