@@ -71,7 +71,8 @@ def _without_why(run: Run, refused: dict) -> dict | None:
 def _error_words(error: BaseException) -> str:
     """What an error says and carries: its message, the notes added to it (error.add_note), as the traceback prints
     them, and its public attributes (`error.stop_details`, for whoever catches it)."""
-    carried = [repr(value) for name, value in vars(error).items() if not name.startswith("_")]
+    public = (getattr(error, name, None) for name in dir(error) if not name.startswith("_") and name != "args")
+    carried = [repr(value) for value in public if value is not None and not callable(value)]
     return "\n".join([str(error), *(str(note) for note in getattr(error, "__notes__", None) or []), *carried])
 
 
