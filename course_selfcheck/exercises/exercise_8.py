@@ -218,12 +218,12 @@ def demo_data_version() -> str:
     import course_sandbox.demo_gitlab
 
     root = Path(course_sandbox.demo_gitlab.__file__).parent / "project"
-    paths = sorted(p for p in root.rglob("*") if p.is_file())
-    stamp = tuple((p.relative_to(root).as_posix(), p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
+    files = {p.relative_to(root).as_posix(): p for p in sorted(root.rglob("*")) if p.is_file()}
+    stamp = tuple((name, (st := path.stat()).st_size, st.st_mtime_ns) for name, path in files.items())
     if _DATA_VERSION.get("stamp") != stamp:
         digest = hashlib.sha256()
-        for path in paths:
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+        for name, path in files.items():
+            digest.update(name.encode() + b"\0" + path.read_bytes())
         _DATA_VERSION.update(stamp=stamp, version=digest.hexdigest())
     return _DATA_VERSION["version"]
 
