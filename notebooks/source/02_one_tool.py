@@ -132,7 +132,9 @@ TOOLS = [
 # ## Step 1: the model asks for the tool
 #
 # With `tools=` in the request, the model can answer with a `tool_use` block instead of prose. Then
-# `stop_reason` is `tool_use`: the model is waiting for a result.
+# `stop_reason` is `tool_use`: the model is waiting for a result. Whether it calls a tool is the model's choice;
+# `tool_choice` can also require some tool, or a given one (optional notebook 10 shows it, and why some newer models
+# refuse to be forced).
 #
 # **Predict, then run.** Before you run the cell: which blocks will `response.content` hold, and will the diff be
 # in any of them? Write your guess down, then run it.
@@ -142,7 +144,9 @@ TOOLS = [
 # ## Шаг 1: модель запрашивает инструмент
 #
 # Если в запросе есть `tools=`, модель может ответить не текстом, а блоком `tool_use`. Тогда
-# `stop_reason` равен `tool_use`: модель ждёт результат.
+# `stop_reason` равен `tool_use`: модель ждёт результат. Вызывать ли инструмент, решает модель; параметр `tool_choice`
+# может и обязать её вызвать какой-нибудь инструмент или определённый (это показывает необязательный блокнот 10 — и
+# объясняет, почему некоторые новые модели принудительный вызов не допускают).
 #
 # **Сначала предположите, потом запустите:** какие блоки окажутся в `response.content` и будет ли в каком-нибудь из
 # них сам diff? Запишите догадку и только потом запустите ячейку.

@@ -10,7 +10,7 @@
 # The cell under "Take it home" holds the whole loop in one piece, with its client and tools. It needs only
 # `anthropic` and `python-gitlab`. Copy it into a notebook or a `.py` file of your own.
 #
-# *About 50 minutes. Builds on notebook 2.*
+# *About 45 minutes. Builds on notebook 2.*
 #
 # <!-- rules-so-far -->
 
@@ -27,7 +27,7 @@
 # В ячейке под заголовком «Возьмите с собой» — весь цикл одним куском, вместе с клиентом и инструментами. Ей нужны
 # только `anthropic` и `python-gitlab`. Скопируйте её в свой блокнот или `.py`-файл.
 #
-# *Около 50 минут. Опирается на блокнот 2.*
+# *Около 45 минут. Опирается на блокнот 2.*
 #
 # <!-- rules-so-far -->
 

@@ -459,7 +459,8 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 # two. It does not time the run, so a busy machine does not matter. It also checks that the results keep the calls'
 # order and go back in one message.
 #
-# Once it all passes, the check keeps your loop for notebook 5.
+# Once it all passes, the check keeps your loop for notebook 5. Until you change the loop you brought, the check judges
+# it as it is: the earlier rules pass, and this notebook's rows fail.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -485,7 +486,9 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 # она не измеряет, так что загруженная машина не мешает. Ещё она проверяет, что результаты идут в порядке вызовов
 # и возвращаются одним сообщением.
 #
-# Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 5.
+# Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 5. Пока вы не изменили цикл, перенесённый из прошлого
+# блокнота, проверка оценивает его в том виде, в каком он пришёл: прежние правила выполнены, а требования этого
+# блокнота — нет.
 #
 # <details><summary>Подсказка 1</summary>
 #

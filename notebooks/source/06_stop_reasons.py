@@ -314,9 +314,7 @@ print("повтор:", retried.stop_reason)
 #
 # - `pause_turn`: send the conversation again, with the paused response appended. Add no new user message.
 # - `stop_sequence`: return the text so far. The stop sequence is one you set.
-# - `max_tokens`: raise a clear error that says the answer was cut (or ask once more with a larger `max_tokens`, up to
-#   21,333: above that, with the client's default timeout, `messages.create` refuses to send without streaming, which
-#   optional notebook 10 shows). Never run the cut tool call.
+# - `max_tokens`: raise a clear error that says the answer was cut. Never run the cut tool call.
 #
 # Fill in this skeleton in your loop, in place of its test of `stop_reason`:
 #
@@ -363,10 +361,7 @@ print("повтор:", retried.stop_reason)
 # - `pause_turn`: отправьте диалог снова, добавив в историю приостановленный ответ. Нового сообщения от user не
 #   добавляйте.
 # - `stop_sequence`: верните уже написанный текст. Эту стоп-последовательность задали вы сами.
-# - `max_tokens`: выбросьте исключение о том, что ответ обрезан (или повторите запрос один раз с бо́льшим
-#   `max_tokens`, но не больше 21 333: при тайм-ауте клиента по умолчанию `messages.create` с бо́льшим значением
-#   отказывается отправлять запрос без потоковой передачи — её показывает необязательный блокнот 10). Обрезанный вызов
-#   инструмента не выполняйте никогда.
+# - `max_tokens`: выбросьте исключение о том, что ответ обрезан. Обрезанный вызов инструмента не выполняйте никогда.
 #
 # Заполните в своём цикле эту заготовку, поставив её на место проверки `stop_reason`:
 #
@@ -523,14 +518,9 @@ check_exercise_6(review_every_stop, step=1)
 #
 # <details><summary>Hint 3</summary>
 #
-# ```python
-#     case "refusal":  # stop, saying why
-#         raise RuntimeError(f"The model refused: {...}")
-#     case other:  # a stop reason your loop does not know yet
-#         raise RuntimeError(f"... {other}")
-# ```
-#
-# The context window's branch is like step 1's `max_tokens`: an error, and no tool runs.
+# Look at what the refusal cell printed under `refused.stop_details`: your error's message should carry that object,
+# so that whoever reads it knows why the model refused. The context window's branch is like step 1's `max_tokens`: an
+# error, and no tool runs.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -578,14 +568,9 @@ check_exercise_6(review_every_stop, step=1)
 #
 # <details><summary>Подсказка 3</summary>
 #
-# ```python
-#     case "refusal":  # остановиться и сказать почему
-#         raise RuntimeError(f"Модель отказалась отвечать: {...}")
-#     case other:  # причина остановки, которой ваш цикл ещё не знает
-#         raise RuntimeError(f"... {other}")
-# ```
-#
-# Ветка для контекстного окна устроена как ветка `max_tokens` на шаге 1: ошибка, и ни один инструмент не выполняется.
+# Посмотрите, что ячейка про отказ напечатала в `refused.stop_details`: именно этот объект должно нести сообщение
+# вашего исключения, чтобы тот, кто его прочтёт, понял, почему модель отказалась. Ветка для контекстного окна устроена
+# как ветка `max_tokens` на шаге 1: ошибка, и ни один инструмент не выполняется.
 # </details>
 
 # %%

@@ -43,7 +43,9 @@
 #
 # The cell below writes such a `cut` and tries it on that file, read with notebook 3's `read_file`. Its note can only
 # say that the rest was not sent: notebook 3's `read_file` always reads a whole file. In the exercise your loop does
-# better: the exercise gives `read_file` a `start`, and your note names the `start` that reads on.
+# better: the exercise gives `read_file` a `start`, and your note names the `start` that reads on. Its "out of how
+# many" stays the whole file's size: here `len(text)`, since notebook 3's `read_file` reads from the beginning; for a
+# part read from a `start`, `start + len(text)`.
 
 # %% [markdown] lang="ru"
 # ## Результат, слишком большой, чтобы отправить его целиком
@@ -58,7 +60,8 @@
 # В ячейке ниже — такая функция `cut`, проверенная на этом файле (его читает `read_file` из блокнота 3). Пометка этой
 # функции может сказать только, что остальное не отправлено: `read_file` из блокнота 3 всегда читает файл целиком.
 # В упражнении ваш цикл справится лучше: там у `read_file` есть параметр `start`, и ваша пометка назовёт `start`, с
-# которого читать дальше.
+# которого читать дальше. «Из скольких символов» — это по-прежнему размер всего файла: здесь `len(text)`, потому что
+# `read_file` из блокнота 3 читает файл с начала, а для части, прочитанной со `start`, — `start + len(text)`.
 
 # %% lang="en"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # notebook 3's cells
@@ -70,6 +73,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
     """The first `limit` characters, then a line that tells the model the rest was cut."""
     if len(text) <= limit:
         return text
+    # len(text) is the whole file's size here: read_file read it from the beginning. A part read from a `start` (the
+    # exercise's read_file) is only the file's rest, and the whole is then start + len(text).
     return (text[:limit]
             + f"\n\n[cut: the first {limit} of {len(text)} characters; read_file cannot read the rest yet.]")
 
@@ -90,6 +95,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
     """Первые `limit` символов и строка, которая говорит модели, что остальное обрезано."""
     if len(text) <= limit:
         return text
+    # len(text) здесь — размер всего файла: read_file прочитал его с начала. Часть, прочитанная со `start` (read_file
+    # из упражнения), — только остаток файла, и тогда весь файл — это start + len(text) символов.
     return (text[:limit]
             + f"\n\n[обрезано: первые {limit} из {len(text)} символов; прочитать остальное read_file пока не умеет.]")
 
@@ -127,7 +134,8 @@ print(f"= {LIMIT} первых символов + 2 перевода строк�
 # </details>
 #
 # The cell below runs notebook 3's loop on !484 twice: without that argument, then with it. The loop is written short
-# here, with the cut above. It returns every response, so that you can read their `usage`. The input is then split
+# here, with the cut above. It returns every response, so that you can read their `usage`. Its results come from
+# `demo_tool_result`: a new name, so that nothing your exercise's loop calls is redefined here. The input is then split
 # three ways:
 #
 # - `input_tokens`: after the last breakpoint, billed in full;
@@ -165,8 +173,9 @@ print(f"= {LIMIT} первых символов + 2 перевода строк�
 # </details>
 #
 # Ячейка ниже дважды запускает цикл из блокнота 3 на !484: без этого аргумента и с ним. Цикл здесь записан коротко, с
-# функцией `cut` из ячейки выше. Он возвращает все ответы, чтобы можно было прочитать их `usage`. Входные токены там
-# разложены по трём полям:
+# функцией `cut` из ячейки выше. Он возвращает все ответы, чтобы можно было прочитать их `usage`. Результаты для него
+# делает `demo_tool_result`: имя новое, чтобы здесь не переопределить ничего из того, что вызывает цикл вашего
+# упражнения. Входные токены там разложены по трём полям:
 #
 # - `input_tokens` — всё, что после последней контрольной точки, по полной цене;
 # - `cache_creation_input_tokens` — записанное в кэш;
@@ -182,7 +191,7 @@ def billed(usage):
                for u in usage)
 
 
-def tool_result(call) -> dict:
+def demo_tool_result(call) -> dict:
     """As in exercise 5, with the result cut: a failing tool gives an error result."""
     try:
         return {"type": "tool_result", "tool_use_id": call.id, "content": cut(run_tool(call.name, call.input))}
@@ -209,7 +218,7 @@ def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
         messages.append({"role": "assistant", "content": response.content})
         calls = [block for block in response.content if block.type == "tool_use"]
-        messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # in one message
+        messages.append({"role": "user", "content": [demo_tool_result(call) for call in calls]})  # in one message
     raise RuntimeError(f"No answer after {max_iterations} iterations")
 
 
@@ -231,7 +240,7 @@ def billed(usage):
                for u in usage)
 
 
-def tool_result(call) -> dict:
+def demo_tool_result(call) -> dict:
     """Как в упражнении 5, с обрезкой результата: упавший инструмент даёт результат с ошибкой."""
     try:
         return {"type": "tool_result", "tool_use_id": call.id, "content": cut(run_tool(call.name, call.input))}
@@ -258,7 +267,7 @@ def responses_of(pr_number: int, cache: bool, max_iterations: int = 20) -> list:
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
         messages.append({"role": "assistant", "content": response.content})
         calls = [block for block in response.content if block.type == "tool_use"]
-        messages.append({"role": "user", "content": [tool_result(call) for call in calls]})  # одним сообщением
+        messages.append({"role": "user", "content": [demo_tool_result(call) for call in calls]})  # одним сообщением
     raise RuntimeError(f"Ответа нет: достигнуто ограничение итераций (max_iterations={max_iterations})")
 
 
@@ -314,8 +323,10 @@ print("оплачиваемый вход, токенов: без кэширов�
 #
 # ### Step 1: cut what is too big
 #
-# Cut any tool result longer than `LIMIT` characters to its first `LIMIT`. Add a line that says it was cut, out of how
-# many characters, and how to read the rest: for `read_file`, the `start` to ask for next.
+# Cut any tool result longer than `LIMIT` characters to its first `LIMIT`. Add a line that says it was cut, which
+# characters of the whole file it holds, and how to read the rest: for `read_file`, the `start` to ask for next. When
+# `read_file` began at `start`, the part holds characters `start` to `start + LIMIT` of `start + len(text)`: the whole
+# file's size, not what was left of it after `start`.
 #
 # Then run the exercise cell again, and the check of step 1 below.
 
@@ -339,7 +350,9 @@ print("оплачиваемый вход, токенов: без кэширов�
 # ### Шаг 1: обрежьте слишком большое
 #
 # Любой результат инструмента длиннее `LIMIT` символов обрежьте до первых `LIMIT`. Добавьте строку: результат
-# обрезан, из скольких символов, и как прочитать остальное (для `read_file` — с какого `start` читать дальше).
+# обрезан, какие символы всего файла в нём есть и как прочитать остальное (для `read_file` — с какого `start` читать
+# дальше). Если `read_file` начал читать со `start`, в части символы от `start` до `start + LIMIT` из
+# `start + len(text)`: это размер всего файла, а не того, что осталось после `start`.
 #
 # Затем снова выполните ячейку упражнения, а после неё — проверку шага 1 ниже.
 
@@ -397,7 +410,8 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # The check runs **your** `review_with_cost` against fresh sandboxes:
 #
 # - on !486, whose review reads a file of almost 500,000 characters, it reads what your loop sent back for that file:
-#   the first `LIMIT` characters, and a note that says it was cut, out of how many, and the `start` that reads on;
+#   the first `LIMIT` characters, and a note that says it was cut, out of how many characters of the whole file, and
+#   the `start` that reads on;
 # - it checks the rules of notebooks 3–7 again: the rules of notebooks 3–5 (the cap included), every stop reason of
 #   notebook 6, and notebook 7's gate, with the same approvers as there.
 #
@@ -418,8 +432,9 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # <details><summary>Hint 3</summary>
 #
 # Cut the text where your loop makes it, before it goes into the `tool_result`. What must the note tell the model so
-# that it neither takes the part for the whole nor gets stuck: that the text was cut, out of how many characters, and
-# which call reads the rest?
+# that it neither takes the part for the whole nor gets stuck: that the text was cut, out of how many characters of the
+# whole file, and which call reads the rest? When `read_file` began at `start`, the whole file is `start + len(text)`
+# characters.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -428,7 +443,8 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # Проверка запускает **ваш** `review_with_cost` в свежих песочницах:
 #
 # - на !486 ревью читает файл почти в 500 000 символов: проверка смотрит, что цикл отправил модели вместо этого файла —
-#   первые `LIMIT` символов и пометку, что он обрезан, из скольких символов и с какого `start` читать дальше;
+#   первые `LIMIT` символов и пометку, что он обрезан, из скольких символов всего файла и с какого `start` читать
+#   дальше;
 # - она снова проверяет правила блокнотов 3–7: правила блокнотов 3–5 (включая ограничение на число итераций), каждую
 #   причину остановки из блокнота 6 и шлюз из блокнота 7 — с теми же функциями подтверждения, что и там.
 #
@@ -449,8 +465,8 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 # <details><summary>Подсказка 3</summary>
 #
 # Обрежьте текст там, где ваш цикл его получает, — до того как он попадёт в `tool_result`. Что должна сказать пометка,
-# чтобы модель не приняла часть за целое и не застряла: что текст обрезан, из скольких символов и каким вызовом
-# прочитать остальное?
+# чтобы модель не приняла часть за целое и не застряла: что текст обрезан, из скольких символов всего файла и каким
+# вызовом прочитать остальное? Если `read_file` начал читать со `start`, во всём файле `start + len(text)` символов.
 # </details>
 
 # %%

@@ -250,7 +250,9 @@ print("messages.stream:", streamed.stop_reason, [block.type for block in streame
 # <!-- fact: runner-stream-type -->
 # `create` never reached the API. Raise `max_tokens` that far, and the SDK refuses the request before sending it. An
 # answer that long could take more than ten minutes. That is longer than an HTTP request should stay open without a
-# word.
+# word. The line is at 21,333: up to that `max_tokens`, with the client's default timeout, `create` sends the request;
+# above it, the SDK asks for streaming. So a loop that asks again with a larger `max_tokens` after a cut answer can go
+# up to 21,333 with `create`, and further only streamed.
 #
 # The same request streamed is fine. `client.messages.stream` receives the answer piece by piece. `get_final_message()`
 # gives the same `Message` as `create` would, `stop_reason` and `usage` included. So the loop changes in one line: the
@@ -265,6 +267,9 @@ print("messages.stream:", streamed.stop_reason, [block.type for block in streame
 # <!-- fact: runner-stream-type -->
 # `create` до API так и не дошёл. Увеличьте `max_tokens` так сильно — и SDK не станет отправлять запрос: такой длинный
 # ответ может идти дольше десяти минут, а так долго держать HTTP-запрос открытым без единого байта ответа не следует.
+# Граница — 21 333: до этого значения `max_tokens` при тайм-ауте клиента по умолчанию `create` запрос отправляет, а
+# выше SDK требует потокового режима. Поэтому цикл, который после обрезанного ответа повторяет запрос с бо́льшим
+# `max_tokens`, может дойти через `create` до 21 333, а дальше — только потоком.
 #
 # Тот же запрос в потоковом режиме проходит. `client.messages.stream` получает ответ по частям. `get_final_message()`
 # отдаёт такой же `Message`, какой вернул бы `create`, вместе со `stop_reason` и `usage`. Поэтому в цикле меняется

@@ -10,7 +10,7 @@
 #   back;
 # - why, on the newest models, the history is append-only: each thinking block is bound to everything before it.
 #
-# *About 30 minutes. Builds on notebook 5.*
+# *About 30 minutes. Builds on notebook 2 (and uses notebook 3's tools).*
 
 # %% [markdown] lang="ru"
 # # 11. Рассуждение подробно (по желанию)
@@ -25,7 +25,7 @@
 # - почему у новейших моделей историю можно только дополнять: каждый блок рассуждения привязан ко всему, что было
 #   до него.
 #
-# *Около 30 минут. Опирается на блокнот 5.*
+# *Около 30 минут. Опирается на блокнот 2 (и пользуется инструментами из блокнота 3).*
 
 # %% use="setup"
 
