@@ -50,12 +50,12 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert "cannot be modified" in shown(cell(language, "11", 13))
     assert "bound to a different conversation" in shown(cell(language, "11", 17))
     assert "'1, 2, 3, 4, '" in shown(cell(language, "06", 10))
-    paused = shown(cell(language, "10", 21))  # the pause, continued with no new user message: it ends
+    paused = shown(cell(language, "10", 29))  # the pause, continued with no new user message: it ends
     assert paused.startswith("pause_turn") and "end_turn" in paused, paused
     assert "category='cyber'" in shown(cell(language, "06", 13))
     fallback = {"en": "fallback", "ru": "запасная модель"}[language]
-    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 26))
-    assert "['fallback', 'text']" in shown(cell(language, "10", 28))
+    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 34))
+    assert "['fallback', 'text']" in shown(cell(language, "10", 36))
     assert "OverloadedError" in shown(cell(language, "05", 17))
     assert "RuntimeError" in shown(cell(language, "03", 18))
     whole = cell(language, "03", 31).source  # the take-home cell: a client of its own, no course_agent

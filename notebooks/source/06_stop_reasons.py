@@ -3,7 +3,7 @@
 # <!-- fact: stop-reason-values -->
 #
 # **You will learn**
-# - every value of `stop_reason` a response can end with (without beta features: notebook 9), what makes it happen,
+# - every value of `stop_reason` a response can end with (without beta features: notebook 10), what makes it happen,
 #   and what your loop must do:
 #   `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` and
 #   `model_context_window_exceeded`;
@@ -35,7 +35,7 @@
 # <!-- fact: stop-reason-values -->
 #
 # **Вы узнаете**
-# - все значения `stop_reason`, которыми может закончиться ответ (без бета-функций: о них — блокнот 9), из-за чего
+# - все значения `stop_reason`, которыми может закончиться ответ (без бета-функций: о них — блокнот 10), из-за чего
 #   возникает каждое и что должен сделать ваш цикл: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`,
 #   `pause_turn`, `refusal` и `model_context_window_exceeded`;
 # - почему вызов инструмента, обрезанный по `max_tokens`, выполнять нельзя;

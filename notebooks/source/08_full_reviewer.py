@@ -8,7 +8,7 @@
 #   the cache as a chart, and the smallest prompt a model caches.
 #
 # Shipping the reviewer is optional notebook 9's subject: posting the review on the merge request, several reviews at
-# once, long reviews that fill the context window, a real GitLab, a pipeline and batches.
+# once, a real GitLab, a pipeline and batches.
 #
 # *About 95 minutes, plus 20 for the two optional parts. Builds on notebook 7.*
 #
@@ -24,7 +24,7 @@
 #   только написанный за вас; кэш на графике и самый короткий промпт, который модель кэширует.
 #
 # Как ввести ревьюера в эксплуатацию, рассказывает необязательный блокнот 9: публикация ревью в merge request, несколько
-# ревью одновременно, длинные ревью, заполняющие контекстное окно, настоящий GitLab, пайплайн и пакетные ревью.
+# ревью одновременно, настоящий GitLab, пайплайн и пакетные ревью.
 #
 # *Около 95 минут и ещё 20 на две необязательные части. Опирается на блокнот 7.*
 #
@@ -707,7 +707,7 @@ show_solution(8)
 # - (Optional section, below) The SDK's `tool_runner` is the same loop; the responsibility for what may run stays with
 #   you.
 # - Notebook 9 (optional) ships it: a real GitLab and the real API (only the environment changes), several reviews at
-#   once, long reviews, a merge-request pipeline, batches at half price.
+#   once, a merge-request pipeline, batches at half price.
 #
 # On a first pass, stop here: the rest of this notebook is optional, and nothing later needs it.
 
@@ -734,7 +734,7 @@ show_solution(8)
 # - (Необязательный раздел ниже) `tool_runner` из SDK — тот же цикл; ответственность за то, что можно запускать,
 #   остаётся на вас.
 # - Блокнот 9 (необязательный) вводит ревьюера в эксплуатацию: настоящий GitLab и настоящий API (меняется только
-#   окружение), несколько ревью одновременно, длинные ревью, пайплайн merge request, пакеты за полцены.
+#   окружение), несколько ревью одновременно, пайплайн merge request, пакеты за полцены.
 #
 # При первом прохождении на этом можно остановиться: дальше идут необязательные разделы, и они не понадобятся ни в одном
 # следующем блокноте.

@@ -5,15 +5,14 @@
 # - how to point the reviewer at a real GitLab and the real API, and what it costs over every merge request, measured
 #   before you trust it with a budget (the exercise, right after that);
 # - how `AsyncAnthropic` runs several reviews at once;
-# - what to do when a long review fills the context window: context editing clears old tool results, compaction
-#   puts a summary in place of the earlier turns;
 # - how the reviewer works in a real GitLab: a re-run that updates its own review, a merge-request pipeline job, and
 #   every open merge request reviewed at half price in batches;
 #
 # Nothing here changes the loop: this notebook is about running it for a team. Skip it on a first pass through
-# the course and come back when you ship your own agent.
+# the course and come back when you ship your own agent. What to do when a long review fills the context window
+# (context editing and compaction) is in optional notebook 10.
 #
-# *About 90 minutes, not counting the open-ended capstone at the end: give it the time you want. Builds on
+# *About 75 minutes, not counting the open-ended capstone at the end: give it the time you want. Builds on
 # notebook 8.*
 #
 # <!-- rules-so-far -->
@@ -25,15 +24,14 @@
 # - как направить ревьюера на настоящий GitLab и настоящий API и сколько стоит проверка всех merge request: это нужно
 #   измерить до того, как доверить ему бюджет (этому посвящено упражнение, оно идёт сразу следом);
 # - как `AsyncAnthropic` проводит несколько ревью одновременно;
-# - что делать, когда длинное ревью заполняет контекстное окно: редактирование контекста очищает старые результаты
-#   инструментов, а сжатие ставит краткое содержание на место прежних ходов;
 # - как ревьюер работает в настоящем GitLab: при повторном запуске обновляет своё же ревью, работает как задание CI
 #   в пайплайне merge request и проверяет все открытые merge request пакетами за полцены.
 #
 # Сам цикл здесь не меняется: этот блокнот о том, как запускать его для команды. При первом прохождении курса блокнот
-# можно пропустить и вернуться к нему, когда соберётесь поручить своему агенту настоящую работу.
+# можно пропустить и вернуться к нему, когда соберётесь поручить своему агенту настоящую работу. Что делать, когда
+# длинное ревью заполняет контекстное окно (редактирование контекста и сжатие), рассказывает необязательный блокнот 10.
 #
-# *Около 90 минут, не считая итогового проекта в конце: у него нет заданного объёма, уделите ему столько времени,
+# *Около 75 минут, не считая итогового проекта в конце: у него нет заданного объёма, уделите ему столько времени,
 # сколько захотите. Опирается на блокнот 8.*
 #
 # <!-- rules-so-far -->
@@ -163,6 +161,11 @@ print("оплачиваемый вход, billed(result.usage):", round(billed(r
 # A budget counts each merge request reviewed once, and !482 reviewed again now would read its whole conversation
 # from the cache and bill a fraction of a first review.
 #
+# Why the course's `review()` and not your loop of notebook 8? A table needs each review's figures back as values:
+# `review()` returns a result object with the `usage` of every call and `result.iterations`, while your
+# `review_with_cost` prints its bill and returns only the review's text. It is the same loop, packaged; the capstone
+# at the end of this notebook runs your own.
+#
 # To read the table right, know what the cache does to the others too: the first review of a session writes the
 # rules (the system prompt and the tools, the same in every review) to the cache at 1.25x, and each review after it
 # reads them at 0.1x while they stay there (five minutes from their last use). Which review cost the most, and why?
@@ -176,6 +179,11 @@ print("оплачиваемый вход, billed(result.usage):", round(billed(r
 # ревьюером курса с кэшированием (`review(pr, client=client, language="ru")`, как выше), а строку !482 возьмите из
 # `result` — его ревью выше. В бюджете каждый merge request проверяется один раз, а если проверить !482 ещё раз
 # сейчас, весь его диалог прочитается из кэша, и ревью обойдётся в малую долю первого.
+#
+# Почему ревьюер курса `review()`, а не ваш цикл из блокнота 8? Для таблицы цифры каждого ревью нужны как значения:
+# `review()` возвращает объект результата, в котором есть `usage` каждого вызова и `result.iterations`, а ваш
+# `review_with_cost` свой счёт печатает и возвращает только текст ревью. Цикл тот же самый, только оформленный как
+# модуль; ваш собственный запускает итоговый проект в конце блокнота.
 #
 # Чтобы правильно прочитать таблицу, учтите, как кэш влияет и на остальные ревью: первое ревью за сеанс записывает
 # в кэш правила (системный промпт и инструменты, одинаковые во всех ревью) по цене 1,25, а каждое следующее читает их по
@@ -249,6 +257,10 @@ show_solution(9)
 # key, same base URL), and `asyncio.gather` waits for several calls at once: three reviews take about as long as
 # the slowest one, not the sum. The SDK's runner has an async form too, with tools written as `async def` and
 # `@beta_async_tool`; the GitLab calls, which block, go to a thread with `asyncio.to_thread`.
+#
+# *Python note:* `async def` makes a coroutine function: calling it gives a coroutine, which runs only when awaited.
+# `await x` pauses this coroutine until `x` is done, and lets others run meanwhile. `asyncio.gather(a, b, c)` awaits
+# them together. A notebook allows `await` at the top level; a script uses `asyncio.run(main())`.
 
 # %% [markdown] lang="ru"
 # <!-- fact: async-client -->
@@ -259,6 +271,11 @@ show_solution(9)
 # сколько самое долгое из них, а не столько, сколько все три вместе. У исполнителя SDK есть и асинхронный вариант — с
 # инструментами, написанными как `async def` с `@beta_async_tool`; блокирующие вызовы GitLab уходят в поток через
 # `asyncio.to_thread`.
+#
+# *Заметка о Python:* `async def` объявляет функцию-корутину: её вызов только создаёт корутину, а выполняться она
+# начинает, когда её дожидаются через `await`. `await x` приостанавливает текущую корутину до завершения `x` и тем
+# временем даёт поработать другим. `asyncio.gather(a, b, c)` дожидается их всех вместе. В блокноте `await` можно
+# писать прямо на верхнем уровне ячейки, а в скрипте точку входа запускают через `asyncio.run(main())`.
 
 # %%
 import asyncio
@@ -305,159 +322,6 @@ async def review_async(pr: int):
 reviews = await asyncio.gather(*(review_async(pr) for pr in (482, 483, 484)))  # все три ждут одновременно
 for pr, answer in zip((482, 483, 484), reviews, strict=True):
     print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
-
-# %% [markdown] lang="en"
-# <!-- fact: compaction-block -->
-# <!-- fact: context-editing -->
-# ## A long review fills the window: context editing and compaction
-#
-# Every turn sends the whole conversation again. Each diff and file the model has read stays in `messages`, and is
-# sent and billed on every later request, long after the model used it: a large merge request, or many reviews in one
-# conversation, fill the context window with results nobody needs any more. The API has two answers on the server
-# side, both beta:
-#
-# - **Context editing** (`context_management`, beta `context-management-2025-06-27`): once a request passes a trigger,
-#   the API replaces the oldest tool results with a short placeholder before the model reads it, keeps the latest
-#   (`keep`), and says what it cleared in the response's `context_management.applied_edits`. Your `messages` stay
-#   whole: only the model's copy is edited.
-# - **Compaction**: the model writes a summary of the conversation into a `compaction` block; sent back, the block
-#   takes the place of every turn before it. The SDK's runner asks for one with `compact_before_next_turn()` (beta
-#   `compact-2026-09-04`), and puts the block in place of the turns it summarizes. Compaction can also start by
-#   itself once a request passes a threshold you set (docs: *Compaction*); that response you append as usual.
-#
-# Below, the runner reviews !484, which reads several files, with a trigger small enough to fire here: clear once
-# the conversation has made 3 tool calls, and keep the last one.
-
-# %% [markdown] lang="ru"
-# <!-- fact: compaction-block -->
-# <!-- fact: context-editing -->
-# ## Длинное ревью заполняет контекстное окно: редактирование контекста и сжатие
-#
-# Каждый ход заново отправляет весь диалог. Каждый diff и каждый файл, которые прочитала модель, остаются в
-# `messages`, уходят с каждым следующим запросом и оплачиваются, хотя модель давно ими воспользовалась: большой merge
-# request или несколько ревью в одном диалоге заполняют контекстное окно результатами, которые больше никому не
-# нужны. У API есть два средства на стороне сервера, оба пока в бета-версии:
-#
-# - **Редактирование контекста** (`context_management`, бета `context-management-2025-06-27`): когда запрос
-#   превышает порог, API заменяет самые старые результаты инструментов коротким текстом-заглушкой, прежде чем модель
-#   их прочтёт, оставляет последние (`keep`) и сообщает, что очистил, в поле ответа `context_management.applied_edits`.
-#   Ваш список `messages` остаётся целым: правится только копия, которую читает модель.
-# - **Сжатие** (compaction): модель пишет краткое содержание диалога в блок `compaction`; отправленный обратно, блок
-#   заменяет все ходы до него. Исполнитель SDK запрашивает сжатие методом `compact_before_next_turn()` (бета
-#   `compact-2026-09-04`) и ставит блок на место ходов, которые он пересказывает. Сжатие может начаться и само, когда
-#   запрос превысит заданный вами порог (документация, раздел о сжатии); такой ответ добавляют в историю как обычно.
-#
-# Ниже исполнитель проверяет !484 (ревью читает несколько файлов) с таким низким порогом, что очистка срабатывает
-# уже здесь: очищать, когда в диалоге набралось 3 вызова инструментов, и оставлять последний.
-
-# %% lang="en"
-long_task = [{"role": "user", "content": "Review merge request !484."}]
-
-# %% lang="ru"
-long_task = [{"role": "user", "content": "Проверь merge request !484."}]
-
-# %% lang="en"
-clearing = {"edits": [{"type": "clear_tool_uses_20250919",
-                       "trigger": {"type": "tool_uses", "value": 3},  # small, so that it happens in this review
-                       "keep": {"type": "tool_uses", "value": 1}}]}
-edited_runner = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
-    messages=long_task,
-    betas=["context-management-2025-06-27"], context_management=clearing,
-)
-edited_turns = [(m.stop_reason, m.usage.input_tokens,
-                 m.context_management.applied_edits if m.context_management else [])
-                for m in edited_runner]
-
-# %% lang="ru"
-clearing = {"edits": [{"type": "clear_tool_uses_20250919",
-                       # порог маленький, чтобы очистка сработала уже в этом ревью
-                       "trigger": {"type": "tool_uses", "value": 3},
-                       "keep": {"type": "tool_uses", "value": 1}}]}
-edited_runner = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
-    messages=long_task,
-    betas=["context-management-2025-06-27"], context_management=clearing,
-)
-edited_turns = [(m.stop_reason, m.usage.input_tokens,
-                 m.context_management.applied_edits if m.context_management else [])
-                for m in edited_runner]
-
-# %% lang="en"
-for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
-    cleared = "; ".join(f"{e.type}: {e.cleared_tool_uses} results, {e.cleared_input_tokens} tokens" for e in edits)
-    print(f"turn {turn}: {stop:<8} input {tokens_in:>5} tokens | cleared: {cleared or 'nothing'}")
-
-# %% lang="ru"
-for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
-    cleared = "; ".join(f"результатов: {e.cleared_tool_uses}, токенов: {e.cleared_input_tokens}" for e in edits)
-    print(f"ход {turn}: {stop:<8} | токенов на входе: {tokens_in:>5} | очищено: {cleared or 'ничего'}")
-
-# %% [markdown] lang="en"
-# <!-- fact: runner-compaction-summarize -->
-# Now compaction, asked for by the runner: after the first turn's tool call has run, `compact_before_next_turn()`
-# makes the runner send the conversation with `compaction={"type": "summarize"}`. The response is the `compaction`
-# block alone (`stop_reason` `"compaction"`), the runner puts it in place of the whole history, and goes on from the
-# summary. Watch the input tokens of the turn after it.
-
-# %% [markdown] lang="ru"
-# <!-- fact: runner-compaction-summarize -->
-# Теперь сжатие по просьбе исполнителя: после того как выполнен вызов инструмента из первого хода,
-# `compact_before_next_turn()` заставляет исполнителя отправить диалог с `compaction={"type": "summarize"}`. Ответ
-# состоит из одного блока `compaction` (`stop_reason` равен `"compaction"`); исполнитель ставит его на место всей
-# истории и продолжает с краткого содержания. Посмотрите на входные токены хода после него.
-
-# %% lang="en"
-compacting = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
-    messages=long_task,
-    betas=["compact-2026-09-04"],
-)
-compacted_turns, summary = [], None
-for message in compacting:
-    if not compacted_turns:
-        compacting.compact_before_next_turn()  # only schedules it: it runs once this turn's tools have run
-    if message.stop_reason == "compaction":
-        summary = next(block.content for block in message.content if block.type == "compaction")
-    compacted_turns.append((message.stop_reason, message.usage.input_tokens))
-
-# %% lang="ru"
-compacting = client.beta.messages.tool_runner(
-    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
-    messages=long_task,
-    betas=["compact-2026-09-04"],
-)
-compacted_turns, summary = [], None
-for message in compacting:
-    if not compacted_turns:
-        # только назначает сжатие: оно произойдёт, когда выполнятся инструменты этого хода
-        compacting.compact_before_next_turn()
-    if message.stop_reason == "compaction":
-        summary = next(block.content for block in message.content if block.type == "compaction")
-    compacted_turns.append((message.stop_reason, message.usage.input_tokens))
-
-# %% lang="en"
-for turn, (stop, tokens_in) in enumerate(compacted_turns, 1):
-    print(f"turn {turn}: {stop:<10} input {tokens_in:>5} tokens")
-print("the summary starts:", *(summary or "(no summary)").splitlines()[:2], sep="\n  ")
-
-# %% lang="ru"
-for turn, (stop, tokens_in) in enumerate(compacted_turns, 1):
-    print(f"ход {turn}: {stop:<10} | токенов на входе: {tokens_in:>5}")
-print("краткое содержание начинается так:", *(summary or "(его нет)").splitlines()[:2], sep="\n  ")
-
-# %% [markdown] lang="en"
-# The compaction request itself read the whole conversation (its `usage`), and the turn after it starts from the
-# short summary instead of the diff. A summary is lossy: here the model asks for the diff again, because the summary
-# names the calls but not their results. Context editing keeps the turns and drops only old results; compaction
-# keeps the gist and drops the turns. On the live API, the summary is the model's own prose.
-
-# %% [markdown] lang="ru"
-# Сам запрос на сжатие прочитал весь диалог (это видно по его `usage`), а следующий ход начинается уже не с diff, а с
-# нескольких строк краткого содержания. Краткое содержание теряет подробности: здесь модель снова запрашивает diff,
-# потому что в кратком содержании названы вызовы, но не их результаты. Редактирование контекста сохраняет ходы и
-# убирает только старые результаты; сжатие сохраняет суть и убирает ходы. С настоящим API краткое содержание модель
-# пишет своими словами.
 
 # %% [markdown] lang="en"
 # <!-- fact: gitlab-diffnote-position -->
@@ -848,21 +712,7 @@ check_loop(review_my_way)
 # <!-- fact: batch-same-params -->
 # ## Check yourself
 #
-# 1. Three reviews run with `asyncio.gather`. About how long do they take?
-#
-# <details><summary>Answer</summary>
-#
-# About as long as the slowest of the three: each spends its time waiting for the model, and the waits overlap.
-# </details>
-#
-# 2. Context editing cleared the oldest tool results. What is left in *your* `messages`?
-#
-# <details><summary>Answer</summary>
-#
-# Everything: the API edits the copy the model reads, and says what it cleared in `context_management.applied_edits`.
-# </details>
-#
-# 3. Why can a batch take up to a day without breaking the loop?
+# 1. Why can a batch take up to a day without breaking the loop?
 #
 # <details><summary>Answer</summary>
 #
@@ -871,17 +721,19 @@ check_loop(review_my_way)
 #
 # **Choose one** (each answer says why the other two are wrong):
 #
-# 4. Which one keeps the turns and removes only old tool results?
-#    - (a) compaction
-#    - (b) context editing
-#    - (c) both
+# 2. Three reviews run with `asyncio.gather`, one of them twice as long as the others. About how long do they take?
+#    - (a) the sum of the three: one client sends one request at a time
+#    - (b) about as long as the slowest of the three
+#    - (c) about a third of the sum
 #
 # <details><summary>Answer</summary>
 #
-# (b). Compaction puts a summary in place of the earlier turns themselves.
+# (b). Each review spends its time waiting for the model, and the waits overlap: the client does not wait for one
+# answer before it sends the next request, so (a) is wrong. They end together only when the slowest ends, so it is
+# not a third of the sum: (c) would need three reviews of the same length.
 # </details>
 #
-# 5. Batches cost half as much per token. What do you give up?
+# 3. Batches cost half as much per token. What do you give up?
 #    - (a) nothing
 #    - (b) time: a batch's answers come when it is done (within a day), not at once
 #    - (c) tools: a batched request cannot offer any
@@ -896,21 +748,7 @@ check_loop(review_my_way)
 # <!-- fact: batch-same-params -->
 # ## Проверьте себя
 #
-# 1. Три ревью запущены через `asyncio.gather`. Сколько времени они займут?
-#
-# <details><summary>Ответ</summary>
-#
-# Примерно столько же, сколько самое долгое из трёх: каждое почти всё время ждёт модель, и эти ожидания перекрываются.
-# </details>
-#
-# 2. Редактирование контекста очистило самые старые результаты инструментов. Что осталось в *вашем* `messages`?
-#
-# <details><summary>Ответ</summary>
-#
-# Всё: API редактирует копию, которую читает модель, и сообщает, что очистил, в `context_management.applied_edits`.
-# </details>
-#
-# 3. Почему пакет может готовиться до суток и цикл от этого не ломается?
+# 1. Почему пакет может готовиться до суток и цикл от этого не ломается?
 #
 # <details><summary>Ответ</summary>
 #
@@ -919,17 +757,19 @@ check_loop(review_my_way)
 #
 # **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
 #
-# 4. Что сохраняет ходы и убирает только старые результаты инструментов?
-#    - (а) сжатие
-#    - (б) редактирование контекста
-#    - (в) и то и другое
+# 2. Три ревью запущены через `asyncio.gather`; одно из них вдвое дольше двух других. Сколько времени они займут?
+#    - (а) сумму всех трёх: клиент отправляет запросы по одному
+#    - (б) примерно столько же, сколько самое долгое из трёх
+#    - (в) примерно треть суммы
 #
 # <details><summary>Ответ</summary>
 #
-# (б). Сжатие ставит краткое содержание на место самих прежних ходов.
+# (б). Почти всё время каждое ревью ждёт модель, и эти ожидания перекрываются: клиент не ждёт ответа на один запрос,
+# прежде чем отправить следующий, поэтому (а) неверно. Закончатся все три, только когда закончится самое долгое, так
+# что треть суммы (в) получилась бы лишь у трёх ревью одинаковой длины.
 # </details>
 #
-# 5. Пакеты вдвое дешевле за токен. Чем за это приходится платить?
+# 3. Пакеты вдвое дешевле за токен. Чем за это приходится платить?
 #    - (а) ничем
 #    - (б) временем: ответы пакета приходят, когда он готов (в течение суток), а не сразу
 #    - (в) инструментами: в пакетном запросе их не предложить
@@ -945,8 +785,6 @@ check_loop(review_my_way)
 # ## Recap
 #
 # - `AsyncAnthropic` and `asyncio.gather` run several reviews in about the time of the slowest.
-# - A long review fills the window with old results: context editing clears them on the server, compaction replaces
-#   earlier turns with a summary (the block takes their place in the history you send on).
 # - On a real GitLab the reviewer comments on the changed lines, updates its own review when run again, runs in
 #   merge-request pipelines, and reviews every open merge request in batches at half price: between two calls a
 #   loop is only its `messages` list, so it can wait as long as the batch takes.
@@ -956,8 +794,6 @@ check_loop(review_my_way)
 # ## Итоги
 #
 # - `AsyncAnthropic` и `asyncio.gather` проводят несколько ревью примерно за время самого долгого.
-# - Длинное ревью заполняет контекстное окно старыми результатами: редактирование контекста очищает их на сервере,
-#   сжатие заменяет прежние ходы кратким содержанием (блок встаёт на их место в истории, которую вы отправляете дальше).
 # - На настоящем GitLab ревьюер комментирует изменённые строки, при повторном запуске обновляет своё же ревью,
 #   работает в пайплайнах merge request и проверяет все открытые merge request пакетами за полцены: между двумя
 #   вызовами цикл — это только его список `messages`, поэтому он может ждать сколько угодно долго, пока готовится пакет.

@@ -7,12 +7,14 @@
 # **You will learn**
 # - to choose whether and which tool the model calls (`tool_choice`), and why forcing a tool is model by model;
 # - why a long answer has to stream (`client.messages.stream`), and how to count a request's tokens before you send it;
+# - what to do when a long review fills the context window: context editing clears old tool results on the server,
+#   compaction puts a summary in place of the earlier turns;
 # - two stops notebook 6 only named, made to happen: a full context window (`model_context_window_exceeded`) and a
 #   turn paused by a server tool (`pause_turn`, with web search);
 # - two ways to have a refusal answered by another model for you: on the server (`fallbacks`) or in the SDK (a
 #   middleware).
 #
-# *About 55 minutes. Builds on notebooks 4 and 6.*
+# *About 70 minutes. Builds on notebooks 4, 6 and 8 (its tool runner).*
 
 # %% [markdown] lang="ru"
 # # 10. Больше контроля над запросом (по желанию)
@@ -23,12 +25,14 @@
 # **Вы узнаете**
 # - как выбрать, вызывать ли модели инструмент и какой (`tool_choice`), и почему принудительный вызов зависит от модели;
 # - почему длинный ответ нужно получать потоком (`client.messages.stream`) и как посчитать токены запроса до отправки;
+# - что делать, когда длинное ревью заполняет контекстное окно: редактирование контекста очищает старые результаты
+#   инструментов на сервере, а сжатие ставит краткое содержание на место прежних ходов;
 # - две остановки, которые блокнот 6 только назвал, — вживую: переполненное контекстное окно
 #   (`model_context_window_exceeded`) и ход, приостановленный серверным инструментом (`pause_turn`, на веб-поиске);
 # - два способа сделать так, чтобы после отказа запрос сам ушёл другой модели: на сервере (`fallbacks`) или в SDK
 #   (промежуточный слой).
 #
-# *Около 55 минут. Опирается на блокноты 4 и 6.*
+# *Около 70 минут. Опирается на блокноты 4, 6 и 8 (его `tool_runner`).*
 
 # %% use="setup"
 
@@ -302,7 +306,7 @@ for stream in client.beta.messages.tool_runner(model=MODEL, max_tokens=16000, to
 # `client.messages.count_tokens` takes the same model, system, tools and messages as a request. It answers with
 # `input_tokens`, without generating anything (it is free). So a loop can count before each call and stop in time,
 # instead of meeting the end of the window (notebook 6's `model_context_window_exceeded`). It could also start afresh,
-# or let the server trim the history (notebook 9).
+# or let the server trim the history (context editing and compaction, after the next demo).
 
 # %% [markdown] lang="ru"
 # <!-- fact: count-tokens -->
@@ -311,7 +315,8 @@ for stream in client.beta.messages.tool_runner(model=MODEL, max_tokens=16000, to
 # `client.messages.count_tokens` принимает ту же модель, системный промпт (`system`), инструменты и сообщения, что
 # и запрос. В ответ он возвращает `input_tokens`, ничего не генерируя (это бесплатно). Поэтому цикл может считать
 # перед каждым вызовом и вовремя остановиться, а не упираться в конец контекстного окна (`model_context_window_exceeded`
-# из блокнота 6). Ещё он может начать заново или поручить сокращение истории серверу (блокнот 9).
+# из блокнота 6). Ещё он может начать заново или поручить сокращение истории серверу (редактирование контекста и
+# сжатие — сразу после следующего примера).
 
 # %% lang="en"
 size = client.messages.count_tokens(model=MODEL, tools=TOOLS, messages=task).input_tokens
@@ -383,6 +388,159 @@ else:
 # Ошибки нет: ответ обрывается после 40 токенов на выходе, с `model_context_window_exceeded`. Контекстное окно
 # закончилось раньше, чем `max_tokens`. Ваш цикл обрабатывает эту остановку так же, как `max_tokens`: это ошибка,
 # а не законченный ответ (блокнот 6).
+
+# %% [markdown] lang="en"
+# <!-- fact: compaction-block -->
+# <!-- fact: context-editing -->
+# ## A long review fills the window: context editing and compaction
+#
+# Every turn sends the whole conversation again. Each diff and file the model has read stays in `messages`, and is
+# sent and billed on every later request, long after the model used it: a large merge request, or many reviews in one
+# conversation, fill the context window with results nobody needs any more. The API has two answers on the server
+# side, both beta:
+#
+# - **Context editing** (`context_management`, beta `context-management-2025-06-27`): once a request passes a trigger,
+#   the API replaces the oldest tool results with a short placeholder before the model reads it, keeps the latest
+#   (`keep`), and says what it cleared in the response's `context_management.applied_edits`. Your `messages` stay
+#   whole: only the model's copy is edited.
+# - **Compaction**: the model writes a summary of the conversation into a `compaction` block; sent back, the block
+#   takes the place of every turn before it. The SDK's runner asks for one with `compact_before_next_turn()` (beta
+#   `compact-2026-09-04`), and puts the block in place of the turns it summarizes. Compaction can also start by
+#   itself once a request passes a threshold you set (docs: *Compaction*); that response you append as usual.
+#
+# Below, the runner reviews !484, which reads several files, with a trigger small enough to fire here: clear once
+# the conversation has made 3 tool calls, and keep the last one.
+
+# %% [markdown] lang="ru"
+# <!-- fact: compaction-block -->
+# <!-- fact: context-editing -->
+# ## Длинное ревью заполняет контекстное окно: редактирование контекста и сжатие
+#
+# Каждый ход заново отправляет весь диалог. Каждый diff и каждый файл, которые прочитала модель, остаются в
+# `messages`, уходят с каждым следующим запросом и оплачиваются, хотя модель давно ими воспользовалась: большой merge
+# request или несколько ревью в одном диалоге заполняют контекстное окно результатами, которые больше никому не
+# нужны. У API есть два средства на стороне сервера, оба пока в бета-версии:
+#
+# - **Редактирование контекста** (`context_management`, бета `context-management-2025-06-27`): когда запрос
+#   превышает порог, API заменяет самые старые результаты инструментов коротким текстом-заглушкой, прежде чем модель
+#   их прочтёт, оставляет последние (`keep`) и сообщает, что очистил, в поле ответа `context_management.applied_edits`.
+#   Ваш список `messages` остаётся целым: правится только копия, которую читает модель.
+# - **Сжатие** (compaction): модель пишет краткое содержание диалога в блок `compaction`; отправленный обратно, блок
+#   заменяет все ходы до него. Исполнитель SDK запрашивает сжатие методом `compact_before_next_turn()` (бета
+#   `compact-2026-09-04`) и ставит блок на место ходов, которые он пересказывает. Сжатие может начаться и само, когда
+#   запрос превысит заданный вами порог (документация, раздел о сжатии); такой ответ добавляют в историю как обычно.
+#
+# Ниже исполнитель проверяет !484 (ревью читает несколько файлов) с таким низким порогом, что очистка срабатывает
+# уже здесь: очищать, когда в диалоге набралось 3 вызова инструментов, и оставлять последний.
+
+# %% lang="en"
+long_task = [{"role": "user", "content": "Review merge request !484."}]
+
+# %% lang="ru"
+long_task = [{"role": "user", "content": "Проверь merge request !484."}]
+
+# %% lang="en"
+clearing = {"edits": [{"type": "clear_tool_uses_20250919",
+                       "trigger": {"type": "tool_uses", "value": 3},  # small, so that it happens in this review
+                       "keep": {"type": "tool_uses", "value": 1}}]}
+edited_runner = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
+    messages=long_task,
+    betas=["context-management-2025-06-27"], context_management=clearing,
+)
+edited_turns = [(m.stop_reason, m.usage.input_tokens,
+                 m.context_management.applied_edits if m.context_management else [])
+                for m in edited_runner]
+
+# %% lang="ru"
+clearing = {"edits": [{"type": "clear_tool_uses_20250919",
+                       # порог маленький, чтобы очистка сработала уже в этом ревью
+                       "trigger": {"type": "tool_uses", "value": 3},
+                       "keep": {"type": "tool_uses", "value": 1}}]}
+edited_runner = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
+    messages=long_task,
+    betas=["context-management-2025-06-27"], context_management=clearing,
+)
+edited_turns = [(m.stop_reason, m.usage.input_tokens,
+                 m.context_management.applied_edits if m.context_management else [])
+                for m in edited_runner]
+
+# %% lang="en"
+for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
+    cleared = "; ".join(f"{e.type}: {e.cleared_tool_uses} results, {e.cleared_input_tokens} tokens" for e in edits)
+    print(f"turn {turn}: {stop:<8} input {tokens_in:>5} tokens | cleared: {cleared or 'nothing'}")
+
+# %% lang="ru"
+for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
+    cleared = "; ".join(f"результатов: {e.cleared_tool_uses}, токенов: {e.cleared_input_tokens}" for e in edits)
+    print(f"ход {turn}: {stop:<8} | токенов на входе: {tokens_in:>5} | очищено: {cleared or 'ничего'}")
+
+# %% [markdown] lang="en"
+# <!-- fact: runner-compaction-summarize -->
+# Now compaction, asked for by the runner: after the first turn's tool call has run, `compact_before_next_turn()`
+# makes the runner send the conversation with `compaction={"type": "summarize"}`. The response is the `compaction`
+# block alone (`stop_reason` `"compaction"`), the runner puts it in place of the whole history, and goes on from the
+# summary. Watch the input tokens of the turn after it.
+
+# %% [markdown] lang="ru"
+# <!-- fact: runner-compaction-summarize -->
+# Теперь сжатие по просьбе исполнителя: после того как выполнен вызов инструмента из первого хода,
+# `compact_before_next_turn()` заставляет исполнителя отправить диалог с `compaction={"type": "summarize"}`. Ответ
+# состоит из одного блока `compaction` (`stop_reason` равен `"compaction"`); исполнитель ставит его на место всей
+# истории и продолжает с краткого содержания. Посмотрите на входные токены хода после него.
+
+# %% lang="en"
+compacting = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
+    messages=long_task,
+    betas=["compact-2026-09-04"],
+)
+compacted_turns, summary = [], None
+for message in compacting:
+    if not compacted_turns:
+        compacting.compact_before_next_turn()  # only schedules it: it runs once this turn's tools have run
+    if message.stop_reason == "compaction":
+        summary = next(block.content for block in message.content if block.type == "compaction")
+    compacted_turns.append((message.stop_reason, message.usage.input_tokens))
+
+# %% lang="ru"
+compacting = client.beta.messages.tool_runner(
+    model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=[get_diff, read_file], max_iterations=20,
+    messages=long_task,
+    betas=["compact-2026-09-04"],
+)
+compacted_turns, summary = [], None
+for message in compacting:
+    if not compacted_turns:
+        # только назначает сжатие: оно произойдёт, когда выполнятся инструменты этого хода
+        compacting.compact_before_next_turn()
+    if message.stop_reason == "compaction":
+        summary = next(block.content for block in message.content if block.type == "compaction")
+    compacted_turns.append((message.stop_reason, message.usage.input_tokens))
+
+# %% lang="en"
+for turn, (stop, tokens_in) in enumerate(compacted_turns, 1):
+    print(f"turn {turn}: {stop:<10} input {tokens_in:>5} tokens")
+print("the summary starts:", *(summary or "(no summary)").splitlines()[:2], sep="\n  ")
+
+# %% lang="ru"
+for turn, (stop, tokens_in) in enumerate(compacted_turns, 1):
+    print(f"ход {turn}: {stop:<10} | токенов на входе: {tokens_in:>5}")
+print("краткое содержание начинается так:", *(summary or "(его нет)").splitlines()[:2], sep="\n  ")
+
+# %% [markdown] lang="en"
+# The compaction request itself read the whole conversation (its `usage`), and the turn after it starts from the
+# short summary instead of the diff. A summary is lossy: here the model asks for the diff again, because the summary
+# names the calls but not their results. Context editing keeps the turns and drops only old results; compaction
+# keeps the gist and drops the turns. On the live API, the summary is the model's own prose.
+
+# %% [markdown] lang="ru"
+# Сам запрос на сжатие прочитал весь диалог (это видно по его `usage`), а следующий ход начинается уже не с diff, а с
+# нескольких строк краткого содержания. Краткое содержание теряет подробности: здесь модель снова запрашивает diff,
+# потому что в кратком содержании названы вызовы, но не их результаты. Редактирование контекста сохраняет ходы и
+# убирает только старые результаты; сжатие сохраняет суть и убирает ходы. С настоящим API краткое содержание модель
+# пишет своими словами.
 
 # %% [markdown] lang="en"
 # <!-- fact: pause-turn -->
@@ -573,6 +731,18 @@ print(answer.stop_reason, "— ответила", answer.model, [block.type for 
 # `get_final_message()` gives the same `Message`, so the rest of the loop does not change (events are there when you
 # want to show progress, not required).
 # </details>
+#
+# 3. Which one keeps the turns and removes only old tool results?
+#    - (a) compaction
+#    - (b) context editing
+#    - (c) both
+#
+# <details><summary>Answer</summary>
+#
+# (b). Compaction puts a summary in place of the earlier turns themselves, so not (a), and not both (c). And what is
+# left in *your* `messages` after context editing? Everything: the API edits the copy the model reads, and says what it
+# cleared in `context_management.applied_edits`.
+# </details>
 
 # %% [markdown] lang="ru"
 # <!-- fact: forced-call-no-text -->
@@ -605,6 +775,18 @@ print(answer.stop_reason, "— ответила", answer.model, [block.type for 
 # такой же `Message`, поэтому остальной цикл не меняется (события пригодятся, чтобы показывать ход работы, но они
 # необязательны).
 # </details>
+#
+# 3. Что сохраняет ходы и убирает только старые результаты инструментов?
+#    - (а) сжатие
+#    - (б) редактирование контекста
+#    - (в) и то и другое
+#
+# <details><summary>Ответ</summary>
+#
+# (б). Сжатие ставит краткое содержание на место самих прежних ходов, так что не (а) и не (в). А что после
+# редактирования контекста осталось в *вашем* `messages`? Всё: API редактирует копию, которую читает модель, и
+# сообщает, что очистил, в `context_management.applied_edits`.
+# </details>
 
 # %% [markdown] lang="en"
 # ## Recap
@@ -614,6 +796,8 @@ print(answer.stop_reason, "— ответила", answer.model, [block.type for 
 # - A long answer streams: `client.messages.stream(...).get_final_message()` is the same `Message` as `create`.
 # - `client.messages.count_tokens` counts a request for free, before you send it. A full context window stops the
 #   answer with `model_context_window_exceeded`.
+# - A long review fills the window with old results: context editing clears them on the server, compaction replaces
+#   earlier turns with a summary (the block takes their place in the history you send on).
 # - After `pause_turn`, send the paused response back with no new user message: the turn goes on.
 # - A refusal can be answered by another model for you: `fallbacks` on the server (beta), or the SDK's middleware.
 
@@ -627,5 +811,7 @@ print(answer.stop_reason, "— ответила", answer.model, [block.type for 
 #   `create`.
 # - `client.messages.count_tokens` бесплатно считает токены запроса до отправки. Переполненное контекстное окно
 #   обрывает ответ с `model_context_window_exceeded`.
+# - Длинное ревью заполняет контекстное окно старыми результатами: редактирование контекста очищает их на сервере,
+#   сжатие заменяет прежние ходы кратким содержанием (блок встаёт на их место в истории, которую вы отправляете дальше).
 # - После `pause_turn` приостановленный ответ отправляют обратно без нового сообщения от user, и ход продолжается.
 # - После отказа запрос может сам уйти другой модели: `fallbacks` на сервере (бета) или промежуточный слой SDK.
