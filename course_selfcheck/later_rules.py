@@ -926,7 +926,16 @@ def _bill_at_the_cap(loop: Callable, lang: str) -> Finding:
                                    "with a model that kept asking for tools, {ending}, and the loop printed billed() "
                                    "of that run's {n} responses ({total:.0f})", len(usage), lang,
                                    ending=ending, total=total))
-    shown = short_value(printed.splitlines()[-1]) if printed else tr("nothing", lang)
+    if not printed:
+        return verdict(BROKEN, ntr("with a model that kept asking for tools, {ending}, and the loop printed nothing; "
+                                   "billed() of that run's {n} response is {total:.0f}: the money is spent however "
+                                   "the run ends, so print the bill at every end (in a finally:), not only with the "
+                                   "answer",
+                                   "with a model that kept asking for tools, {ending}, and the loop printed nothing; "
+                                   "billed() of that run's {n} responses is {total:.0f}: the money is spent however "
+                                   "the run ends, so print the bill at every end (in a finally:), not only with the "
+                                   "answer", len(usage), lang, ending=ending, total=total))
+    shown = short_value(printed.splitlines()[-1])
     return verdict(BROKEN, ntr("with a model that kept asking for tools, {ending}, and the loop printed {printed}; "
                                "billed() of that run's {n} response is {total:.0f}: the money is spent however the "
                                "run ends, so print the bill at every end (in a finally:), not only with the answer",
