@@ -485,7 +485,7 @@ def test_exercise_6_step_1_keeps_nothing_for_notebook_7_and_the_whole_check_does
     from course_selfcheck.exercises import loops
 
     kept = []
-    monkeypatch.setattr(loops, "keep", lambda number, loop: kept.append(number))
+    monkeypatch.setattr(loops, "keep", lambda number, loop, text=None: kept.append(number))
     loop = reference(6)["review_every_stop"]
     assert check_exercise_6(loop, step=1).ok and kept == []
     assert check_exercise_6(loop).ok and kept == [6]
