@@ -725,7 +725,7 @@ def test_exercise_6_the_fallback_rows_hint_names_the_appended_refusal(language):
     assert "messages.pop()" in row.detail, row.detail
 
 
-@pytest.mark.parametrize("language, said", [("en", "SDK refused"), ("ru", "SDK отказался")])
+@pytest.mark.parametrize("language, said", [("en", "SDK refused"), ("ru", "SDK не стал")])
 def test_exercise_6_the_sdks_refusal_to_send_is_said_as_the_sdks(language, said):
     """Attack 17: at max_tokens asked again with max_tokens=32000 and no stream: the SDK's own ValueError ("Streaming
     is required ...") is the SDK refusing the request before sending it, not the loop's error at the stop."""
