@@ -209,13 +209,19 @@ def kept_text(exercise: int, function: Callable) -> str | None:
     return "\n\n\n".join(part.rstrip("\n") for part in parts) + "\n"
 
 
-def as_kept(exercise: int, function: Callable) -> tuple[Callable, list[str]]:
+NOT_READ = "\0not read"
+"""as_kept's and keep()'s `text` when the caller has not read kept_text yet (None is a reading: no cell to keep)."""
+
+
+def as_kept(exercise: int, function: Callable, text: str | None = NOT_READ) -> tuple[Callable, list[str]]:
     """`function` as the file keep() writes defines it, and the names its code reads that a later cell gave another
     value (notebook 5's reveal redefines tool_result after the exercise cell): (the function the kept file defines,
     those names), or (`function`, []) when nothing differs or there is no cell to keep. A check judges the code it
-    keeps, so that "Done" and what the next notebook gets cannot differ."""
+    keeps, so that "Done" and what the next notebook gets cannot differ. `text` is kept_text(exercise, function)
+    when the caller has it already (it keeps the same function afterwards: keep(..., text=text))."""
     plain = _function(function)
-    text = kept_text(exercise, function) if plain is not None else None
+    if text is NOT_READ:
+        text = kept_text(exercise, function) if plain is not None else None
     if plain is None or text is None:
         return function, []
     filename = f"<exercise {exercise} as kept>"
@@ -268,10 +274,12 @@ def _differs(kept: object, live: object) -> bool:
     return False
 
 
-def keep(exercise: int, function: Callable) -> Path | None:
+def keep(exercise: int, function: Callable, text: str | None = NOT_READ) -> Path | None:
     """Keep the cell that defined `function` (it has just passed exercise N's check) for later notebooks; the
-    file kept, or None when a module defined the function or the folder cannot be written (nothing else fails)."""
-    text = kept_text(exercise, function)
+    file kept, or None when a module defined the function or the folder cannot be written (nothing else fails).
+    `text` is kept_text(exercise, function) when the caller has read it already (as_kept's caller)."""
+    if text is NOT_READ:
+        text = kept_text(exercise, function)
     if text is None:
         return None
     path = kept_path(exercise)

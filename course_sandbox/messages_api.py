@@ -20,7 +20,7 @@ from .words import words
 
 MISBEHAVIOURS = ("refusal", "pause_turn", "max_tokens", "max_tokens_answer", "context_window", "stuck", "wandering",
                  "one_more_call", "bad_input", "stop_sequence", "unknown_stop", "doubled", "reversed_calls",
-                 "mixed_turn", "mixed_turn_around", "as_is")
+                 "mixed_turn", "mixed_turn_around", "unknown_tool", "as_is")
 WAITING_ORDERS = {
     "max_tokens_answer": lambda calls: calls == 0,
     "one_more_call": lambda calls: calls == 0,
@@ -28,6 +28,7 @@ WAITING_ORDERS = {
     "bad_input": lambda calls: calls >= 1,
     "mixed_turn": lambda calls: calls >= 1,
     "mixed_turn_around": lambda calls: calls >= 1,
+    "unknown_tool": lambda calls: calls >= 1,
 }
 """Orders kept until a reply they fit comes, whichever turn that is: the answer (no tool call) to cut, a turn of
 several calls to reverse, the answer to put off. The value says, from the reply's number of tool calls, whether it
@@ -36,6 +37,9 @@ ORDERED_STOP_SEQUENCE = "\n\nVerdict:"
 """The stop sequence an ordered `stop_sequence` misbehaviour stops at, as if the request had set it."""
 UNKNOWN_STOP_REASON = "sandbox_new_reason"
 """The stop reason of an ordered `unknown_stop`: a value no loop knows, as a future API version may send one."""
+UNKNOWN_TOOL = "search_code"
+"""The name an ordered `unknown_tool` call asks for: a tool the request does not offer (a model may name one from
+the task, or from a tool list it saw before)."""
 
 
 class MessagesApi:
@@ -282,7 +286,8 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
     the first reply with a tool call also asks, after its own calls, the conversation's first call again (a fresh
     id), as a model that checks something once more while it acts: a turn that mixes tools (a merge and a read).
     mixed_turn_around: the same, with the first call asked again both before and after the reply's own calls (a
-    read, a merge, a read): results put first or last out of their place are both seen.
+    read, a merge, a read): results put first or last out of their place are both seen. unknown_tool: the first
+    reply with a tool call also asks, after its own calls, for UNKNOWN_TOOL, a tool the request does not offer.
     as_is: the reply as it was, so that an order can start later ("as_is", "pause_turn" pauses the second turn).
     """
     if kind == "as_is":
@@ -313,6 +318,9 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
         first = next(i for i, b in enumerate(reply.blocks) if b["type"] == "tool_use")
         return dataclasses.replace(reply, blocks=[{**b, "input": {}} if i == first else b
                                                   for i, b in enumerate(reply.blocks)])
+    if kind == "unknown_tool":  # a call of a tool nobody offered: the loop's lookup fails, and must say so
+        unknown = {"type": "tool_use", "id": new_id("toolu_01"), "name": UNKNOWN_TOOL, "input": {"query": "discount"}}
+        return dataclasses.replace(reply, blocks=[*reply.blocks, unknown])
     if kind in ("mixed_turn", "mixed_turn_around"):
         first = next((b for t in turns if t.role == "assistant" for b in t.of_type("tool_use")), None)
         if first is None:

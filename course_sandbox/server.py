@@ -352,7 +352,7 @@ class Sandbox:
         call cut in the middle), "max_tokens_answer" (the answer cut half-way, whichever turn it comes in),
         "context_window" (the same cut by a full window), "stuck" (the same tool asked again), "wandering" (the same
         tool with another input each time), "one_more_call" (the answer put off once: the last call asked again),
-        "bad_input" (a call sent without its arguments),
+        "bad_input" (a call sent without its arguments), "unknown_tool" (a call of a tool not offered),
         "stop_sequence", "unknown_stop", "doubled" (each tool call asked twice in
         one turn), "reversed_calls" (the first turn of several calls asks them the other way round) or "as_is" (the
         reply unchanged: an order that starts later). See messages_api.misbehave."""

@@ -22,9 +22,13 @@ from .approvers import merge_tools
 from .crash import crashed_run
 from .report import BROKEN, NOT_CHECKED, PASSED, Finding
 from .rules import (
+    CAP_LIMIT,
+    COUNTS_REQUESTS,
     RULES,
+    SMALL_CAP,
     Rule,
     cut_tool_call,
+    declared_cap,
     ended_badly,
     first_refusal,
     how_it_ended,
@@ -182,6 +186,11 @@ def _fallback_once(run: Run, lang: str) -> Finding:
                                          "({ending})", lang, ending=how_it_ended(run, lang)))
     if later[0].body.get("model") == model:
         return verdict(BROKEN, tr("after the refusal the loop asked the same model ({model}) again", lang, model=model))
+    if refused_kept(refused.body, later[0].body):
+        return verdict(BROKEN, tr("the fallback model ({model}) got the refused response at the end of its messages: "
+                                  "your loop appended it before switching models; take it out first "
+                                  "(messages.pop()), so that the fallback model gets the refused request as it was",
+                                  lang, model=later[0].body.get("model")))
     failed = _error_said(later[0])
     if failed:  # an answer of the API to a request the loop got wrong is no refusal
         return verdict(BROKEN, tr("the request to the fallback model ({model}) failed: the API answered {error}; "
@@ -205,6 +214,14 @@ def _fallback_once(run: Run, lang: str) -> Finding:
         return _went_on(later[0].body.get("model"), len(later) - 1, lang)
     second = later[0].reply if isinstance(later[0].reply, dict) else {}
     return _stopped_saying_why(run, lang, second, later[0].body.get("model"))
+
+
+def refused_kept(refused: dict, fallback: dict) -> bool:
+    """The request to the fallback model is the refused one with one assistant message more at its end: the loop
+    appended every response before its match (exercise 5's shape), the refused one too, and did not take it out."""
+    before, after = turns(refused.get("messages")), turns(fallback.get("messages"))
+    return len(after) == len(before) + 1 and after[-1][0] == "assistant" and \
+        _conversation({"messages": fallback.get("messages")})[:-1] == _conversation(refused)
 
 
 # 6a. A refusal ends the run, saying why (notebook 6; the fallback of its optional exercise passes it too)
@@ -875,7 +892,61 @@ def bill(run: Run, lang: str, loop: Callable | None = None) -> Finding:
                                   "its {n} responses is {total:.0f}: a paused response is paid for too, so collect "
                                   "the usage of every response, whatever its stop reason", lang, n=n, total=total,
                                   printed=printed))
-    return first
+    at_the_cap = _bill_at_the_cap(loop, lang)
+    if at_the_cap.status == BROKEN:
+        return at_the_cap
+    return replace(first, detail=f"{first.detail}; {at_the_cap.detail}")
+
+
+def _bill_at_the_cap(loop: Callable, lang: str) -> Finding:
+    """The bill of a run that ends with the loop's own error: a model that keeps asking for tools, and the loop
+    called with a small cap (SMALL_CAP, when it declares one; its own otherwise). The task's bill is printed however
+    the run ends (the Python note and hint 3: the finally: that the answer, the cap and an error all pass through),
+    so what that run printed (or the error it raised, as a traceback shows it) must hold billed() of its responses.
+    PASSED, or NOT_CHECKED saying what was seen, when that run had no bill to print (no response at all, or it
+    never stopped: the cap rule tells that story)."""
+    declared, _ = declared_cap(loop)
+    name = declared.split("=")[0]
+    capped = functools.partial(loop, **{name: SMALL_CAP}) if declared and COUNTS_REQUESTS.search(name) else loop
+    run = run_scenario(capped, *AT_THE_CAP)
+    ending = how_it_ended(run, lang)
+    if run.hung or run.stopped_by_check:
+        return verdict(NOT_CHECKED, tr("with a model that kept asking for tools the loop did not stop ({ending}): "
+                                       "its bill at the cap was not seen", lang, ending=ending))
+    if not run.answered:
+        return verdict(NOT_CHECKED, tr("with a model that kept asking for tools the loop got no response at all "
+                                       "({ending}): that run had no bill to print", lang, ending=ending))
+    usage = _usage(run)
+    total = billed(usage)
+    printed = f"{run.printed}\n{run.printed_errors}".strip()
+    said = f"{printed}\n{_error_words(run.error)}" if run.error is not None else printed
+    if _says(said, total):
+        return verdict(PASSED, ntr("with a model that kept asking for tools, {ending}, and the loop printed billed() "
+                                   "of that run's {n} response ({total:.0f})",
+                                   "with a model that kept asking for tools, {ending}, and the loop printed billed() "
+                                   "of that run's {n} responses ({total:.0f})", len(usage), lang,
+                                   ending=ending, total=total))
+    if not printed:
+        return verdict(BROKEN, ntr("with a model that kept asking for tools, {ending}, and the loop printed nothing; "
+                                   "billed() of that run's {n} response is {total:.0f}: the money is spent however "
+                                   "the run ends, so print the bill at every end (in a finally:), not only with the "
+                                   "answer",
+                                   "with a model that kept asking for tools, {ending}, and the loop printed nothing; "
+                                   "billed() of that run's {n} responses is {total:.0f}: the money is spent however "
+                                   "the run ends, so print the bill at every end (in a finally:), not only with the "
+                                   "answer", len(usage), lang, ending=ending, total=total))
+    shown = short_value(printed.splitlines()[-1])
+    return verdict(BROKEN, ntr("with a model that kept asking for tools, {ending}, and the loop printed {printed}; "
+                               "billed() of that run's {n} response is {total:.0f}: the money is spent however the "
+                               "run ends, so print the bill at every end (in a finally:), not only with the answer",
+                               "with a model that kept asking for tools, {ending}, and the loop printed {printed}; "
+                               "billed() of that run's {n} responses is {total:.0f}: the money is spent however the "
+                               "run ends, so print the bill at every end (in a finally:), not only with the answer",
+                               len(usage), lang, ending=ending, printed=shown, total=total))
+
+
+AT_THE_CAP = (482, ("stuck",) * CAP_LIMIT)
+"""A review whose model keeps asking for tools: the loop ends it with its cap's error, and still prints the bill."""
 
 
 def _other_bill(loop: Callable, pr: int, misbehave: tuple[str, ...] = ()) -> tuple[str, int, float] | None:

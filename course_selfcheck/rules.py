@@ -40,7 +40,7 @@ CAP_LIMIT = 50
 """The model keeps asking for this many requests in the cap scenario; a loop still going then has no usable cap."""
 SMALL_CAP = 3
 """The cap a loop that declares one (max_iterations=20) is called with once more: it must stop there."""
-_COUNTS_REQUESTS = re.compile(r"iter|turn|round|step|cap", re.I)
+COUNTS_REQUESTS = re.compile(r"iter|turn|round|step|cap", re.I)
 """A declared cap's name that counts the loop's requests (not max_tokens, not a result's character limit)."""
 _CAP_WORDS = re.compile(r"max|limit|cap|iter|turn|step|round|budget", re.I)
 _RAN_IT = re.compile(r"missing \d+ required|required positional argument|unexpected keyword argument|"
@@ -54,6 +54,11 @@ def says_it_was_cut(run: Run, lang: str, stop: str, cause: bool = False) -> Find
     if run.error is None:
         return None
     said = short_error(run.error)
+    if sdk_refused_to_send(run.error):
+        return verdict(BROKEN, tr("after {stop} the SDK refused the loop's next request before sending it ({error}): a "
+                                  "request that is not streamed may not ask for a max_tokens above about 21,333; "
+                                  "stream it (client.messages.stream), or stay under that", lang, stop=stop,
+                                  error=said))
     if cause and names_only_the_stop(run, stop):
         return verdict(BROKEN, tr("at {stop} the loop raised {error}, which names the stop but not what happened: "
                                   "let the error of the branch that handles {stop} say that {what}", lang, stop=stop,
@@ -63,6 +68,16 @@ def says_it_was_cut(run: Run, lang: str, stop: str, cause: bool = False) -> Find
     return verdict(BROKEN, tr("at {stop} the loop raised {error}, which does not say that {what}: raise a clear error "
                               "that says so, so whoever reads it knows what to change", lang, stop=stop, error=said,
                               what=_what_happened(stop, lang)))
+
+
+SDK_WANTS_A_STREAM = "Streaming is required"
+"""The start of the anthropic SDK's own ValueError for a request that is not streamed and asks for a max_tokens it
+expects to take longer than 10 minutes (above about 21,333): raised before anything is sent."""
+
+
+def sdk_refused_to_send(error: BaseException | None) -> bool:
+    """The SDK refused a request before sending it: not streamed, with too large a max_tokens."""
+    return isinstance(error, ValueError) and str(error).startswith(SDK_WANTS_A_STREAM)
 
 
 def names_only_the_stop(run: Run, stop: str) -> bool:
@@ -277,7 +292,48 @@ def errors_are_results(run: Run, lang: str, loop: Callable | None = None) -> Fin
                                   "is_error: true", lang, tool=use.get("name")))
     turn = run_scenario(loop, *FAILING_TURN)
     spoiled = others_spoiled(turn, lang) if turn.error is None else None
-    return verdict(BROKEN, spoiled) if spoiled else found
+    if spoiled:
+        return verdict(BROKEN, spoiled)
+    worked = next((said for said in (succeeded_as_error(r, lang) for r in (turn, bad)) if said), None)
+    return verdict(BROKEN, worked) if worked else found
+
+
+def _strings(value: object) -> list[str]:
+    """Every text in a JSON value (GitLab's answer), however deep."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def succeeded_as_error(run: Run, lang: str) -> str | None:
+    """What to say of the first call that worked yet went back with is_error: true (every result sent as an error,
+    the successful ones too), or None. A call that worked: the only call of its turn, GitLab answered each of its
+    requests, and its result carries what GitLab sent (a line of the merge request's diff, of the file read), so a
+    tool that failed after GitLab answered is not taken for one."""
+    calls = run.calls
+    for i, reply in run.answered:
+        uses = tool_uses(reply)
+        if len(uses) != 1 or i + 1 >= len(calls):
+            continue
+        gitlab = run.gitlab_between(calls[i], calls[i + 1])
+        if not gitlab or any(e.status >= 400 for e in gitlab):
+            continue
+        got = (results_for(calls[i + 1].body, [uses[0].get("id")]) or [{}])[-1]
+        if got.get("is_error") is not True:
+            continue
+        said = str(got.get("content"))
+        sent = [*(s for e in gitlab for s in _strings(e.reply)), run.file(uses[0].get("input")) or ""]
+        lines = [line.strip() for text in sent for line in text.splitlines() if len(line.strip()) >= 24]
+        if any(line in said for line in lines):
+            return tr("a call that succeeded went back with is_error: true: {tool}({given}) got its result from "
+                      "GitLab, and the model was told it failed ({said}); only a call that raised is an error",
+                      lang, tool=uses[0].get("name"), given=short_value(uses[0].get("input")),
+                      said=short_value(said))
+    return None
 
 
 FAILING_TURN = (484, ("as_is", "bad_input"))
@@ -356,9 +412,9 @@ def cap(run: Run, lang: str, loop: Callable | None = None) -> Finding:
     found = _stopped_asking_model(run, lang, loop)
     if found.status != PASSED or loop is None:
         return found
-    declared, _ = _declared_cap(loop)
+    declared, _ = declared_cap(loop)
     name = declared.split("=")[0]
-    if declared and _COUNTS_REQUESTS.search(name):  # the cap it is given is kept (not a range(20) of its own)
+    if declared and COUNTS_REQUESTS.search(name):  # the cap it is given is kept (not a range(20) of its own)
         small = run_scenario(functools.partial(loop, **{name: SMALL_CAP}), 482, ("stuck",) * CAP_LIMIT)
         if len(small.calls) > SMALL_CAP + 1 and not small.hung:
             return verdict(BROKEN, ntr("called with {name}={cap}, the loop sent {n} request to a model that kept "
@@ -381,7 +437,7 @@ def cap(run: Run, lang: str, loop: Callable | None = None) -> Finding:
 def _stopped_asking_model(run: Run, lang: str, loop: Callable | None) -> Finding:
     sent = len(run.calls)
     if sent > CAP_LIMIT or run.stopped_by_check:
-        declared, value = _declared_cap(loop)
+        declared, value = declared_cap(loop)
         if declared and value <= CAP_LIMIT:
             return verdict(BROKEN, ntr("with a model that kept asking, the loop was still going after {limit} "
                                        "request: it did not stop at its declared cap ({cap})",
@@ -402,7 +458,7 @@ def _stopped_asking_model(run: Run, lang: str, loop: Callable | None) -> Finding
         return verdict(NOT_CHECKED, how_it_ended(run, lang))
     last = run.answered[-1][1] if run.answered else None
     still_asking = last is not None and last.get("stop_reason") == "tool_use" and run.answered[-1][0] == sent - 1
-    declared, value = _declared_cap(loop)
+    declared, value = declared_cap(loop)
     if still_asking and declared and sent > value + 1:  # one more than the cap is an off-by-one, not a missing cap
         return verdict(BROKEN, ntr("the loop stopped after {n} request, past its declared cap ({cap})",
                                    "the loop stopped after {n} requests, past its declared cap ({cap})", sent, lang,
@@ -438,7 +494,7 @@ def _api_error(run: Run) -> bool:
     return isinstance(run.error, anthropic.APIError)
 
 
-def _declared_cap(loop: Callable | None) -> tuple[str, int]:
+def declared_cap(loop: Callable | None) -> tuple[str, int]:
     """A parameter that looks like a cap (max_iterations=100), for the explanation only."""
     try:
         parameters = inspect.signature(loop).parameters.values() if loop is not None else []

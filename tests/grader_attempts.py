@@ -295,6 +295,8 @@ class Agent:
             refusal = {"type": "tool_result", "tool_use_id": block.id, "content": said}
             return refusal if "plain_no" in self.flaws else {**refusal, "is_error": True}
         start = block.input.get("start", 0) if self.paging and block.name == "open_file" else 0
+        if "lookup_outside_try" in self.flaws:  # attack 17's H5: a name the loop does not know raises KeyError
+            HANDLERS["merge" if block.name == self.merge_as else block.name]
         try:
             arguments = {k: v for k, v in block.input.items() if k != "start"} if self.paging else block.input
             arguments = {k: v for k, v in arguments.items() if k != "confirmed"}  # the gate's flag, not GitLab's
@@ -373,6 +375,8 @@ class Agent:
             text = f"[cut: {len(text)} of {len(text)} characters below; ask for a smaller piece to read the rest]\n" + text
         elif "note_everywhere" in self.flaws:  # every result says it was cut, the short ones too
             text += f"\n[cut: the first {len(text)} of {len(text)} characters; ask for a smaller piece to read the rest]"
+        if "all_is_error" in self.flaws:  # attack 17: every result sent as an error, the successful ones too
+            return {"type": "tool_result", "tool_use_id": block.id, "content": text, "is_error": True}
         return {"type": "tool_result", "tool_use_id": block.id, "content": text}
 
     def act(self, reply, history: list, approve) -> None:
@@ -464,12 +468,24 @@ class Agent:
             return f"stopped after {turns + 5} turns of tools: {', '.join(sorted(set(names)))}"
         return f"stopped at the cap: {len(names)} tool calls ({', '.join(sorted(set(names)))})"
 
+    def print_bill(self, usage: list) -> None:
+        spent = billed(usage if self.bill in ("all", "underscore") else usage[-1:])
+        print(f"billed input: {spent:_.1f} tokens" if self.bill == "underscore" else f"billed input: {spent:.1f} tokens")
+
     def review(self, pr_number, approve=nobody, max_iterations=20):
-        self.reviewing, self.so_far = pr_number, ""
+        """The bill printed however the run ends (the answer, the cap, an error), in a finally:; with the flaw
+        bill_on_answer_only, only with the answer (attack 17's H4)."""
+        self.usage = self.__dict__.setdefault("every_usage", []) if "global_usage" in self.flaws else []
+        try:
+            return self.run(pr_number, approve, max_iterations)
+        finally:
+            if self.bill and "bill_on_answer_only" not in self.flaws:
+                self.print_bill(self.usage)
+
+    def run(self, pr_number, approve, max_iterations):
+        self.reviewing, self.so_far, self.budget = pr_number, "", 8000
         history = [{"role": "user", "content": f"Please review merge request !{pr_number}."}]
-        model, fell_back, usage, turns = PRIMARY, False, [], 0
-        if "global_usage" in self.flaws:  # one list for every review (made once, outside the loop): attack 11
-            usage = self.__dict__.setdefault("every_usage", [])
+        model, fell_back, usage, turns = PRIMARY, False, self.usage, 0  # global_usage: one list for every review
         cap = 40 if "fixed_cap_40" in self.flaws else 20 if "fixed_cap_20" in self.flaws \
             else max_iterations - 1 if "cap_off_by_one" in self.flaws else max_iterations
         asked, spare_calls = set(), 0
@@ -481,7 +497,9 @@ class Agent:
             rules = {} if "fallback_no_system" in self.flaws and fell_back else {"system": RULES}
             if "fallback_system_dropped_later" in self.flaws and spare_calls:  # kept only on its first request
                 rules = {}
-            reply = self.send(model=model, max_tokens=8000, tools=self.tools, messages=history, **rules)
+            reply = self.send(model=model, max_tokens=self.budget, tools=self.tools, messages=history, **rules)
+            if "appended_before_match" in self.flaws and reply.stop_reason == "refusal":  # exercise 5's shape
+                history.append({"role": "assistant", "content": reply.content})  # (every response appended first)
             spare_calls += model == SPARE
             skipped = "skip_refused_usage" in self.flaws and reply.stop_reason == "refusal" or \
                 "usage_skips_pause" in self.flaws and reply.stop_reason == "pause_turn"  # attack 12
@@ -492,10 +510,8 @@ class Agent:
                 case "stop_sequence" if "stop_sequence_raises" in self.flaws:
                     raise RuntimeError("unexpected stop reason: stop_sequence")
                 case "end_turn" | "stop_sequence":
-                    if self.bill:
-                        spent = billed(usage if self.bill in ("all", "underscore") else usage[-1:])
-                        print(f"billed input: {spent:_.1f} tokens" if self.bill == "underscore" else
-                              f"billed input: {spent:.1f} tokens")
+                    if self.bill and "bill_on_answer_only" in self.flaws:  # nothing at the cap or an error
+                        self.print_bill(usage)
                     if "return_none" in self.flaws:
                         return None
                     answer = getattr(self, "so_far", "") + "".join(b.text for b in reply.content if b.type == "text")
@@ -533,6 +549,8 @@ class Agent:
                     raise RuntimeError(f"The model refused (category: {reply.stop_details.category})")
                 case "refusal":
                     raise RuntimeError(f"refused: {reply.stop_details}")
+                case "max_tokens" if "retry_unstreamed" in self.flaws and self.budget == 8000:
+                    self.budget = 32_000  # asked again with more, not streamed: the SDK refuses it before sending
                 case "max_tokens" if "answer_cut_retried" in self.flaws and not any(
                         b.type == "tool_use" for b in reply.content):  # the same request again: cut again
                     continue
@@ -602,9 +620,17 @@ def attempt(*flaws: str, keyword_only: bool = False, **how):
 
 async def review_async(pr_number, approve=nobody, max_iterations=20):
     """Right in every exercise, as an async function: AsyncAnthropic, the fallback, the gate, the cut, the cache
-    and the bill, tools run with asyncio.to_thread and gathered."""
+    and the bill (printed in a finally:, however the run ends), tools run with asyncio.to_thread and gathered."""
+    usage = []
+    try:
+        return await _reviewed_async(pr_number, approve, max_iterations, usage)
+    finally:
+        print("billed:", round(billed(usage)))
+
+
+async def _reviewed_async(pr_number, approve, max_iterations, usage):
     history = [{"role": "user", "content": f"Review !{pr_number}, please."}]
-    model, usage = PRIMARY, []
+    model = PRIMARY
     for _ in range(max_iterations):
         reply = await aclaude.messages.create(model=model, max_tokens=8000, system=RULES, tools=TOOLS,
                                               messages=history, cache_control={"type": "ephemeral"})
@@ -620,7 +646,6 @@ async def review_async(pr_number, approve=nobody, max_iterations=20):
         if reply.stop_reason == "pause_turn":
             continue
         if reply.stop_reason in ("end_turn", "stop_sequence"):
-            print("billed:", round(billed(usage)))
             return "".join(b.text for b in reply.content if b.type == "text")
         if reply.stop_reason != "tool_use":
             raise RuntimeError(f"stopped: {reply.stop_reason}")

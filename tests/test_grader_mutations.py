@@ -60,6 +60,10 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # attack 14's H3: the type with a sentence of the loop's own, GitLab's 404 and the connection's words lost
         "canned_messages": (("canned_messages",), {}, "says_what_failed"),
         "sequential": ((), {"concurrent": False}, "concurrent"),
+        # attack 17: every result sent as an error, the successful ones too; the tool looked up before the try, so a
+        # name the loop does not offer ends the run (H5)
+        "all_is_error": (("all_is_error",), {"send": "stream"}, "says_what_failed"),
+        "lookup_outside_try": (("lookup_outside_try",), {}, "unknown_tool"),
         "by_tool_batches": (("by_tool_batches",), {"send": "with_options"}, "concurrent")}.items()},
     6: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {
         "pause_new_user": "pause_turn", "pause_drops_history": "pause_turn", "retry_refusal": "refusal",
@@ -84,13 +88,18 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "cut_catch_all": (attempts.attempt("cut_catch_all"), "cut_answer"),
         "cut_catch_all_window": (attempts.attempt("cut_catch_all"), "context_full"),
         # attack 12's H19: the error names the refusal's category only, not its stop_details (the explanation lost)
-        "refusal_category_only": (attempts.attempt("no_fallback", "refusal_category_only"), "refusal_said")},
+        "refusal_category_only": (attempts.attempt("no_fallback", "refusal_category_only"), "refusal_said"),
+        # attack 17: at max_tokens asked again with 32,000 and no stream: the SDK refuses before sending
+        "retry_unstreamed": (attempts.attempt("retry_unstreamed"), "cut_tool_call"),
+        # instructor 60's F3: the refused response appended before the match (exercise 5's shape), then the fallback
+        "appended_before_match": (attempts.attempt("appended_before_match"), "fallback")},
     FALLBACK: {flaw: (attempts.attempt(flaw, send="stream"), rule) for flaw, rule in {
         "no_fallback": "fallback", "fallback_forever": "fallback", "fallback_nudge": "fallback",
         "silent_second_refusal": "fallback", "fallback_no_system": "fallback", "fallback_from_task": "fallback",
         "fallback_flag_per_turn": "fallback", "fallback_system_dropped_later": "fallback",
         "fallback_hardcoded": "fallback", "refusal_category_only": "fallback",
-        "retry_refusal": "refusal", "unknown_is_answer": "unknown_stop"}.items()},
+        "retry_refusal": "refusal", "unknown_is_answer": "unknown_stop",
+        "appended_before_match": "fallback"}.items()},
     7: {flaw: (attempts.attempt(flaw), rule) for flaw, rule in {
         "fail_open": "fail_closed", "truthy": "fail_closed", "timeout_is_yes": "fail_closed",
         "ask_all": "approver_asked", "no_gate": "approver_asked", "never_opens": "yes_merges",
@@ -135,6 +144,9 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "usage_skips_pause": (attempts.attempt("usage_skips_pause"), "bill"),
         "cache_ttl_1h": (attempts.attempt(cache="hour"), "cached"),
         "no_bill": (attempts.attempt(bill=None), "bill"),
+        # attack 17's H4: the bill printed with the answer only, nothing at the cap or an error
+        "bill_on_answer_only": (attempts.attempt("bill_on_answer_only"), "bill"),
+        "bill_on_answer_only_streamed": (attempts.attempt("bill_on_answer_only", send="stream"), "bill"),
         # the model reads on where the note says: the part it gets must be the file's next one, pointing further
         "start_after_cut": (attempts.attempt("start_after_cut", paging=True), "cut_result"),
         "fixed_next_start": (attempts.attempt("fixed_next_start", paging=True), "cut_result"),
@@ -666,3 +678,85 @@ def test_exercise_7_a_policy_no_is_not_a_humans_no_however_often_it_says_review(
     """Attack 17's H3: "review" is the work, not a person: the task's result says a human denied the call."""
     report = check_exercise_7(attempts.attempt(denial=denial))
     assert "refusal_is_error" in broken(report), report.text()
+
+
+@pytest.mark.parametrize("language, nothing", [("en", "printed nothing"), ("ru", "ничего не напечатал")])
+def test_exercise_8_a_bill_printed_with_the_answer_only_fails_at_the_cap(language, nothing):
+    """Attack 17's H4: the task's bill is printed however the run ends (its Python note and hint 3: the finally:).
+    A loop that prints it with the answer only is run with a small cap and a model that keeps asking."""
+    report = check_exercise_8(attempts.attempt("bill_on_answer_only"), language=language)
+    assert "bill" in broken(report), report.text()
+    row = next(f for f in report.findings if f.rule == "bill")
+    assert nothing in row.detail and "finally" in row.detail, row.detail
+
+
+@pytest.mark.parametrize("language, loop", [("en", attempts.attempt(send="with_options")), ("ru", attempts.review_async),
+                                            ("ru", attempts.attempt(bill="underscore", send="stream"))])
+def test_exercise_8_a_bill_printed_in_a_finally_passes_and_says_what_the_cap_run_showed(language, loop):
+    report = check_exercise_8(loop, language=language)
+    assert report.ok, report.text()
+    row = next(f for f in report.findings if f.rule == "bill")
+    assert ("kept asking for tools" if language == "en" else "всё время просила инструменты") in row.detail, row.detail
+
+
+def test_exercise_8_a_cap_run_without_any_response_is_not_asked_for_a_bill():
+    """A loop that sends nothing when called with a small cap has no bill to print there: not failed for it, and the
+    row says what that run showed (never a silent pass)."""
+    agent = attempts.attempt()
+
+    def review_cost(pr_number, approve=attempts.nobody, max_iterations=20):
+        if max_iterations < 5:
+            raise ValueError("a cap this small is not allowed")
+        return agent(pr_number, approve, max_iterations)
+
+    report = check_exercise_8(review_cost)
+    row = next(f for f in report.findings if f.rule == "bill")
+    assert row.status == "passed" and "no response at all" in row.detail, report.text()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_6_the_fallback_rows_hint_names_the_appended_refusal(language):
+    """Instructor 60's F3: a loop that appends every response before its match (exercise 5's shape) sends the
+    refused one to the fallback model too; the hint says so instead of asking about the refusal's error."""
+    report = check_exercise_6(attempts.attempt("appended_before_match"), language=language)
+    assert broken(report) == ["fallback"], report.text()
+    assert "messages.pop()" in report.hints[0] and len(report.hints) == 1, report.hints
+    row = next(f for f in report.findings if f.rule == "fallback")
+    assert "messages.pop()" in row.detail, row.detail
+
+
+@pytest.mark.parametrize("language, said", [("en", "SDK refused"), ("ru", "SDK не стал")])
+def test_exercise_6_the_sdks_refusal_to_send_is_said_as_the_sdks(language, said):
+    """Attack 17: at max_tokens asked again with max_tokens=32000 and no stream: the SDK's own ValueError ("Streaming
+    is required ...") is the SDK refusing the request before sending it, not the loop's error at the stop."""
+    report = check_exercise_6(attempts.attempt("retry_unstreamed"), language=language)
+    row = next(f for f in report.findings if f.rule == "cut_tool_call")
+    assert row.status == BROKEN and said in row.detail and "21" in row.detail, report.text()
+    assert "does not say that" not in row.detail and "из этого не видно" not in row.detail, row.detail
+
+
+def test_exercise_6_asking_again_with_32000_streamed_passes():
+    """The same retry, streamed: the SDK sends it, and the task's other way at max_tokens (ask again with a larger
+    max_tokens) is met."""
+    report = check_exercise_6(attempts.attempt("retry_unstreamed", send="stream"))
+    assert report.ok, report.text()
+
+
+@pytest.mark.parametrize("language, flaw, rule, said", [
+    ("en", "all_is_error", "says_what_failed", "a call that succeeded went back with is_error: true"),
+    ("ru", "all_is_error", "says_what_failed", "удачный вызов вернулся с is_error: true"),
+    ("en", "lookup_outside_try", "unknown_tool", "search_code"),
+    ("ru", "lookup_outside_try", "unknown_tool", "search_code")])
+def test_exercise_5_names_a_success_sent_as_an_error_and_a_tool_that_does_not_exist(language, flaw, rule, said):
+    report = check_exercise_5(attempts.attempt(flaw), language=language)
+    row = next(f for f in report.findings if f.rule == rule)
+    assert row.status == BROKEN and said in row.detail, report.text()
+    if flaw == "all_is_error":  # the hint points at the except branch, not at catching what a tool raises
+        assert "except" in report.hints[0], report.hints
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_5_a_tool_that_does_not_exist_answered_in_the_try_passes(language):
+    report = check_exercise_5(attempts.attempt(send="stream", concurrent=False), language=language)
+    row = next(f for f in report.findings if f.rule == "unknown_tool")
+    assert row.status == "passed" and "search_code" in row.detail, report.text()

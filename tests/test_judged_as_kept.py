@@ -151,3 +151,23 @@ def test_exercise_6_judges_its_kept_loop_too(language):
     ns = cell(text, notebook(6))
     assert check_exercise_6(ns["review_every_stop"], language=language).ok
     assert my_code.as_kept(6, ns["review_every_stop"]) == (ns["review_every_stop"], [])
+
+
+def test_a_passing_loop_has_its_kept_text_read_once(tmp_path, monkeypatch):
+    """grade_loop reads kept_text once and passes it on: as_kept judges that text and keep() writes it (it was read
+    twice, once by each). The file kept is still what kept_text gives."""
+    from course_selfcheck.exercises import loops
+
+    ns = cell(solution_code(5), notebook(5))
+    real, read = my_code.kept_text, []
+
+    def counted(*args):
+        read.append(args[0])
+        return real(*args)
+
+    monkeypatch.setattr(my_code, "kept_text", counted)
+    monkeypatch.setattr(loops, "kept_text", counted)
+    report = check_exercise_5(ns["review_safely"])
+    assert report.ok, report.text()
+    assert read == [5], read
+    assert (tmp_path / "my_code" / "exercise_5.py").read_text() == real(5, ns["review_safely"])

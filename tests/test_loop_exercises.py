@@ -120,7 +120,7 @@ def test_exercise_5_grows_the_loop_of_exercise_4(language):
     exception ends the run) is broken on notebook 5's rule alone; the carried stub not yet grown is "not done yet"."""
     assert check_exercise_5(reference(5, language)["review_safely"], language=language).ok
     carried = check_exercise_5(reference(4, language)["review_concurrently"], language=language)
-    assert carried.broken == ["says_what_failed", "errors_are_results"] and not carried.ok, carried.text()
+    assert carried.broken == ["says_what_failed", "errors_are_results", "unknown_tool"] and not carried.ok, carried.text()
     assert "TypeError" in carried.findings[0].detail and "404" in carried.findings[3].detail, carried.text()
     empty = check_exercise_5(learner_loops.placeholder_loop, language=language)
     assert not empty.ok and empty.findings == [], empty.text()
@@ -141,7 +141,7 @@ def test_exercise_5_a_loop_that_catches_only_gitlabs_errors_is_seen():
 
     namespace["tool_result"] = tool_result
     report = check_exercise_5(namespace["review_safely"])
-    assert report.broken == ["says_what_failed", "errors_are_results"], report.text()
+    assert report.broken == ["says_what_failed", "errors_are_results", "unknown_tool"], report.text()
     assert "without its arguments" in report.findings[3].detail
 
 
@@ -485,7 +485,7 @@ def test_exercise_6_step_1_keeps_nothing_for_notebook_7_and_the_whole_check_does
     from course_selfcheck.exercises import loops
 
     kept = []
-    monkeypatch.setattr(loops, "keep", lambda number, loop: kept.append(number))
+    monkeypatch.setattr(loops, "keep", lambda number, loop, text=None: kept.append(number))
     loop = reference(6)["review_every_stop"]
     assert check_exercise_6(loop, step=1).ok and kept == []
     assert check_exercise_6(loop).ok and kept == [6]

@@ -5,6 +5,7 @@ import ast
 import importlib.util
 import linecache
 import re
+import textwrap
 import types
 from pathlib import Path
 
@@ -108,10 +109,16 @@ def grow_into_8(carried: str) -> str:
              .replace("    model, turns = MODEL, 0\n", "    model, turns, spent = MODEL, 0, []\n")
              .replace("        reply = call_model(history, model)\n",
                       "        reply = call_model(history, model)\n        spent.append(reply.usage)\n")
-             .replace('            return "".join(',
-                      '            print(f"billed input: {billed(spent):.0f} tokens")\n            return "".join(')
              .replace('"content": run_tool(call.name, call.input)})', '"content": cut_text(run_tool(call.name, call.input), call.name)})'))
+    # the bill printed however the run ends (the answer, the cap, an error): the loop's body in a try, the print in
+    # its finally, as the notebook's Python note says
+    start, cap = "    model, turns, spent = MODEL, 0, []\n", '    raise RuntimeError(f"gave up after {max_iterations} turns")\n'
+    head, rest = grown.split(start)
+    body, tail = rest.split(cap)
+    grown = (head + start + "    try:\n" + textwrap.indent(body + cap, "    ")
+             + '    finally:\n        print(f"billed input: {billed(spent):.0f} tokens")\n' + tail)
     assert grown.count("cut_text(") == 2 and "spent.append" in grown and "cache_control" in grown
+    compile(grown, "<exercise 8 grown>", "exec")
     return grown
 
 

@@ -99,10 +99,20 @@ def fail_open(approve, name, args) -> bool:
         return True
 
 
-def loop(pr, approve=lambda name, args: False, *, fallback="once", stream=False, gate="error", cut=None,
-         cut_note=True, cache=None, turns=20):
-    """One learner's loop, in dict-history style; the keywords say how it handles each new thing."""
-    history, model, fell_back, paid = [{"role": "user", "content": f"Please review MR {pr}"}], PRIMARY, 0, []
+def loop(pr, approve=lambda name, args: False, **how):
+    """One learner's loop, in dict-history style; the keywords say how it handles each new thing. The bill is printed
+    however the run ends (the answer, the cap, an error), in a finally:, as notebook 8 asks."""
+    paid = []
+    try:
+        return _loop(pr, approve, paid, **how)
+    finally:
+        print("billed input:", sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0)
+                                   + 0.1 * (u.cache_read_input_tokens or 0) for u in paid))
+
+
+def _loop(pr, approve, paid, *, fallback="once", stream=False, gate="error", cut=None, cut_note=True, cache=None,
+          turns=20):
+    history, model, fell_back = [{"role": "user", "content": f"Please review MR {pr}"}], PRIMARY, 0
     send = {"server": server_side, "middleware": middleware, "per-request": middleware_per_request}.get(
         fallback, streamed if stream else llm.messages.create)
     for _ in range(turns):
@@ -124,8 +134,6 @@ def loop(pr, approve=lambda name, args: False, *, fallback="once", stream=False,
         if reply.stop_reason in ("max_tokens", "model_context_window_exceeded"):
             raise RuntimeError(f"cut by {reply.stop_reason}: nothing run")
         if reply.stop_reason in ("end_turn", "stop_sequence"):
-            print("billed input:", sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0)
-                                       + 0.1 * (u.cache_read_input_tokens or 0) for u in paid))
             return "".join(b.text for b in reply.content if b.type == "text")
         if reply.stop_reason != "tool_use":
             raise RuntimeError(f"unexpected stop reason {reply.stop_reason}")

@@ -11,9 +11,18 @@ import re
 from collections.abc import Callable
 
 from course_agent.i18n import N_, tr
+from course_sandbox.messages_api import UNKNOWN_TOOL
 
 from ..report import BROKEN, Report
-from ..rules import FAILING_TURN, others_spoiled, returns_answer, short_value, without_arguments
+from ..rules import (
+    FAILING_TURN,
+    how_it_ended,
+    others_spoiled,
+    returns_answer,
+    short_value,
+    succeeded_as_error,
+    without_arguments,
+)
 from ..scenario import Run, run_scenario
 from ..wire import results_for, tool_uses
 from .exercise_3 import grade_own_loop
@@ -40,6 +49,9 @@ def _each_call_its_own(loop: Callable, lang: str) -> Seen:
     call's result is an error that names the exception's type and carries its message; the other call's result is
     its file; the run goes on to the answer."""
     run = run_scenario(loop, *FAILING_TURN)
+    worked = succeeded_as_error(run, lang)
+    if worked is not None:
+        return Seen(False, worked, hint=ONLY_FAILURES_HINT)
     turn = without_arguments(run)
     if turn is not None and turn[0] + 1 == len(run.calls) and run.error is not None and not run.hung:
         return Seen(False, tr("the model called {tool} without its arguments, and the loop stopped with {error}: "
@@ -80,6 +92,9 @@ def _each_call_its_own(loop: Callable, lang: str) -> Seen:
     return Seen(True, "; ".join(seen))
 
 
+ONLY_FAILURES_HINT = N_("A call that worked went back to the model as an error: is_error: True belongs only in the "
+                        "except branch, where the tool raised. A result the tool returned goes back as it is, without "
+                        "is_error.")
 WHOLE_TURN_HINT = N_("Every result of that turn carries the same error: your try wraps the whole turn. Put it inside "
                      "the function each thread runs (tool_result), around one call, so that each call's failure is "
                      "its own.")
@@ -145,6 +160,45 @@ def _whatever_fails(loop: Callable, lang: str) -> Seen | None:
                          "on", lang))
 
 
+def _unknown_tool(loop: Callable, lang: str) -> Seen:
+    """The model asks for a tool the loop does not offer (the sandbox's unknown_tool, beside a call of its own): the
+    lookup of that name fails, and the failure comes back as that call's result with is_error, as any other; the run
+    goes on. A loop that looks the tool up before its try dies of the KeyError."""
+    run = run_scenario(loop, 482, ("unknown_tool",))
+    asked = next(((i, u) for i, r in run.answered for u in tool_uses(r) if u.get("name") == UNKNOWN_TOOL), None)
+    if asked is None:
+        problem = crashed(run, lang)
+        return problem if problem is not None else Seen(None, tr("the model never asked for {tool} in this run", lang,
+                                                                 tool=UNKNOWN_TOOL))
+    i, use = asked
+    offered = {t.get("name") for t in run.calls[i].body.get("tools") or [] if isinstance(t, dict)}
+    if UNKNOWN_TOOL in offered:
+        return Seen(None, tr("your loop offers a tool named {tool}, the name the check asks for as one that does not "
+                             "exist", lang, tool=UNKNOWN_TOOL))
+    sent = results_for(run.calls[i + 1].body, [use.get("id")]) if i + 1 < len(run.calls) else []
+    if not sent and run.error is not None and not run.hung and not run.stopped_by_check:
+        return Seen(False, tr("the model asked for {tool}, a tool your loop does not offer, and the loop stopped with "
+                              "{error}: look the tool up inside the try too, so that a name it does not know comes "
+                              "back as that call's error result", lang, tool=UNKNOWN_TOOL,
+                              error=f"{type(run.error).__name__}: {str(run.error)[:120]}"), raised=None)
+    if not sent:
+        return Seen(None, tr("the model asked for {tool}, and no result came back for it ({ending})", lang,
+                             tool=UNKNOWN_TOOL, ending=how_it_ended(run, lang)))
+    said = str(sent[-1].get("content"))
+    if sent[-1].get("is_error") is not True or not said.strip():
+        return Seen(False, tr("the model asked for {tool}, a tool your loop does not offer, and its result was "
+                              "{said} without is_error: True: a name the loop does not know is a failed call, sent "
+                              "back as an error", lang, tool=UNKNOWN_TOOL, said=short_value(said)))
+    return Seen(True, tr("the model asked for {tool}, a tool your loop does not offer: it came back as an error "
+                         "result ({said}), and the run went on", lang, tool=UNKNOWN_TOOL, said=short_value(said)))
+
+
+UNKNOWN = Requirement(
+    "unknown_tool", N_("A call of a tool that does not exist comes back as an error result"), _unknown_tool,
+    task=N_("Grow your loop so that a failing tool never ends the run: where a tool runs, catch whatever it raises "
+            "(a tool that does not exist too)."))
+
+
 RULES = ["whole_response", "one_message", "errors_are_results", "cap", "returns_answer"]
 TASK = N_("Grow your loop so that a failing tool never ends the run: the failure goes back to the model as that call's "
           "tool_result, with is_error: True and what went wrong (the error's type and its message).")
@@ -178,4 +232,4 @@ def check_loop_5(loop: Callable | None, language: str | None = None) -> Report:
     """Your loop of notebook 4, with a failing tool's error sent back as a result (is_error) instead of raised."""
     return grade_own_loop(5, loop, language, RULES, NOTE, HINT, EACH_CALL,
                           N_("A failing tool went back to the model as its call's result, naming the error, and the "
-                             "review went on."), tasks=TASKS, kept=((4, CONCURRENT),))
+                             "review went on."), tasks=TASKS, kept=((4, CONCURRENT), (5, UNKNOWN)))

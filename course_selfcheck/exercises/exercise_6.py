@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from course_agent.i18n import N_, tr
 
-from ..later_rules import ALL_RULES, STRICT, words
-from ..report import Finding, Report
+from ..later_rules import ALL_RULES, STRICT, refused_kept, words
+from ..report import BROKEN, Finding, Report
 from ..scenario import run_scenario
 from .loops import EARLIER, grade_loop
 
@@ -76,12 +76,12 @@ def check_exercise_6(loop: Callable | None, language: str | None = None, *, step
                              "means the answer is yours, and which means it was cut? The notebook's cells on each of "
                              "them show it."), tasks=STEP_1_TASKS,
                           title=N_("Exercise 6, step 1"), keeps=False)
-    return grade_loop(6, loop, language, asking_the_cause(RULES),
+    return _fallback_hint_first(grade_loop(6, loop, language, asking_the_cause(RULES),
                       N_("Not done yet: handle every stop reason on purpose (see the rules marked ✘ or – below)."),
                       N_("Which stop reasons can a response end with, and which of them mean the answer is finished? "
                          "what_to_do above says what a loop does for each: give each its branch, and a last one for a "
                          "value you do not know. After a refusal, what must the error say?"), tasks=TASKS,
-                      more=_fallback_if_taken)
+                      more=_fallback_if_taken))
 
 
 def check_fallback(loop: Callable | None, language: str | None = None) -> Report:
@@ -90,9 +90,7 @@ def check_fallback(loop: Callable | None, language: str | None = None) -> Report
     return grade_loop(6, loop, language, asking_the_cause(FALLBACK_RULES),
                       N_("Not done yet: answer a refusal once with the fallback model (see the rules marked ✘ or – "
                          "below)."),
-                      N_("After a refusal, what does the fallback model need to answer the same question? The same "
-                         "messages, sent once to fallback_model(); a second refusal ends the run with its "
-                         "stop_details."), tasks=TASKS, title=N_("Exercise 6, go deeper: the fallback model"))
+                      FALLBACK_HINT, tasks=TASKS, title=N_("Exercise 6, go deeper: the fallback model"))
 
 
 def asking_the_cause(rules: list[str]) -> list[str]:
@@ -112,4 +110,23 @@ def _fallback_if_taken(loop: Callable, lang: str) -> tuple[list[Finding], BaseEx
             or run.calls[refused + 1].body.get("model") == run.calls[refused].body.get("model"):
         return [], None, []
     seen = rule.judge(run, lang, loop)
-    return [Finding("fallback", seen.status, seen.detail, *words("fallback", lang), task=tr(FALLBACK, lang))], None, []
+    found = Finding("fallback", seen.status, seen.detail, *words("fallback", lang), task=tr(FALLBACK, lang))
+    if seen.status != BROKEN:
+        return [found], None, []
+    kept = refused_kept(run.calls[refused].body, run.calls[refused + 1].body)
+    return [found], None, [tr(REFUSED_KEPT_HINT if kept else FALLBACK_HINT, lang)]
+
+
+REFUSED_KEPT_HINT = N_("Your loop appended the refused response before switching models: take it out first, "
+                       "messages.pop(), then send the same messages to fallback_model().")
+FALLBACK_HINT = N_("After a refusal, what does the fallback model need to answer the same question? The same "
+                   "messages, sent once to fallback_model(); a second refusal ends the run with its stop_details.")
+
+
+def _fallback_hint_first(report: Report) -> Report:
+    """When the optional fallback's row is the only one broken, its own hint (the last one, from
+    _fallback_if_taken) replaces the exercise's general one, which asks about the refusal's error."""
+    broken = {f.rule for f in report.findings if f.status == BROKEN}
+    if broken == {"fallback"} and len(report.hints) > 1:
+        report.hints = report.hints[1:]
+    return report

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import anthropic
 
 from course_agent.i18n import N_, tr
-from course_agent.my_code import as_kept
+from course_agent.my_code import as_kept, kept_text
 
 from .. import judge
 from ..approvers import (
@@ -600,7 +600,8 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
         return Grade(7, language, GATE_ROWS).not_done(WRITE_IT, [])
     if is_template(loop):
         return Grade(7, language, GATE_ROWS).not_done(WRITE_IT, [START])
-    loop, redefined = as_kept(7, loop)
+    text = kept_text(7, loop)  # read once: judged as kept, and kept if it passes
+    loop, redefined = as_kept(7, loop, text)
     g, gate = gate_grade(7, loop, language)
     lang = g.lang
     if gate is None:
@@ -615,7 +616,7 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
     if g.raised is not None:
         return said_as_kept(crash_report(g.title(), g.raised, g.findings, lang, g.hints), redefined)
     passed = tr("A merge now waits for a person's explicit yes, and a no reaches the model as what it is.", lang)
-    return keep_passed(7, loop, said_as_kept(_with_note(g.report(passed)), redefined))
+    return keep_passed(7, loop, said_as_kept(_with_note(g.report(passed)), redefined), text)
 
 
 def _with_note(report: Report) -> Report:

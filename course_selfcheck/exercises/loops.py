@@ -18,7 +18,7 @@ import anthropic
 
 from course_agent.i18n import language as pick_language
 from course_agent.i18n import ntr, tr
-from course_agent.my_code import as_kept, keep
+from course_agent.my_code import NOT_READ, as_kept, keep, kept_text
 
 from .. import judge
 from ..crash import because_raised, crash_report
@@ -105,7 +105,8 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
         return not_done_report(title, write_it, lang, [])
     if is_template(loop):
         return not_done_report(title, write_it, lang, [tr(hint, lang)])
-    loop, redefined = as_kept(number, loop) if keeps else (loop, [])
+    text = kept_text(number, loop) if keeps else None  # read once: judged as kept, and kept if it passes
+    loop, redefined = as_kept(number, loop, text) if keeps else (loop, [])
     seen = own.check(loop, lang) if own is not None else None
     if seen is not None and isinstance(seen.raised, NotDoneYet):
         return not_done_report(title, write_it, lang, [tr(hint, lang)])
@@ -136,7 +137,7 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
     if not report.ok:
         report.note = report.note or tr(note, lang)
         report.hints = [tr(hint, lang), *more_hints]
-    return keep_passed(number, loop, said_as_kept(report, redefined)) if keeps else report
+    return keep_passed(number, loop, said_as_kept(report, redefined), text) if keeps else report
 
 
 def said_as_kept(report: Report, redefined: list[str]) -> Report:
@@ -154,11 +155,11 @@ def said_as_kept(report: Report, redefined: list[str]) -> Report:
     return report
 
 
-def keep_passed(number: int, loop: Callable, report: Report) -> Report:
+def keep_passed(number: int, loop: Callable, report: Report, text: str | None = NOT_READ) -> Report:
     """A loop that passed is kept for the next notebook's exercise to grow (course_agent.my_code), and the report
-    says where."""
+    says where; `text` is what as_kept read (kept_text), passed on so that it is not read twice."""
     if report.ok:
-        path = keep(number, loop)
+        path = keep(number, loop, text)
         if path is not None:
             said = tr("Kept in {path}: the next notebook's exercise starts from it.", report.language,
                       path=path.as_posix())

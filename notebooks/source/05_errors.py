@@ -119,7 +119,7 @@ except Exception as error:
 # "Break it" above: the exception leaves the pool, then the loop, and the model never learns what happened. The rule
 # this notebook adds is that **a tool error is a result**. Grow your loop so that a failing tool never ends the run:
 #
-# - where a tool runs, catch whatever it raises;
+# - where a tool runs, catch whatever it raises (a call of a tool that does not exist too);
 # - send that back as the call's `tool_result`, with `"is_error": True` and what went wrong (the error's type and
 #   message) as its `content`.
 #
@@ -137,7 +137,7 @@ except Exception as error:
 # цикла, и модель так и не узнаёт, что произошло. Правило этого блокнота: **ошибка инструмента — тоже результат**.
 # Доработайте цикл так, чтобы сбой инструмента никогда не обрывал запуск:
 #
-# - там, где выполняется инструмент, перехватите всё, что он выбрасывает;
+# - там, где выполняется инструмент, перехватите всё, что он выбрасывает (и вызов несуществующего инструмента тоже);
 # - отправьте это обратно как `tool_result` этого вызова — с `"is_error": True` и описанием того, что пошло не так
 #   (тип ошибки и её текст), в `content`.
 #
@@ -175,8 +175,9 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 #
 # - on !999, which does not exist (GitLab answers 404);
 # - on a review in which the model calls a tool without its arguments (a `TypeError`, not an error of GitLab's);
+# - on a review in which the model asks for a tool your loop does not offer (`search_code`);
 # - each failure must go back to the model as a `tool_result` with `is_error`, and the run must go on to the model's
-#   answer;
+#   answer; a call that worked goes back as it is, without `is_error`;
 # - the rules of notebooks 3 and 4 are checked again on the same loop.
 #
 # Once it all passes, the check keeps your loop for notebook 6. Until you change the loop you brought, the check judges
@@ -209,9 +210,11 @@ start_from(4, grow_into=review_safely)  # переносит в эту ячей�
 # Проверка запускает **ваш** `review_safely` в свежих песочницах:
 #
 # - на !999, которого не существует (GitLab отвечает 404);
-# - на ревью, в котором модель вызывает инструмент без аргументов (это `TypeError`, а не ошибка GitLab).
+# - на ревью, в котором модель вызывает инструмент без аргументов (это `TypeError`, а не ошибка GitLab);
+# - на ревью, в котором модель просит инструмент, которого ваш цикл не предлагает (`search_code`).
 #
-# Каждый сбой должен вернуться модели как `tool_result` с `is_error`, а запуск — дойти до ответа модели. Правила
+# Каждый сбой должен вернуться модели как `tool_result` с `is_error`, а запуск — дойти до ответа модели; удачный
+# вызов возвращается как есть, без `is_error`. Правила
 # блокнотов 3 и 4 проверяются на том же цикле ещё раз.
 #
 # Когда всё пройдёт, проверка сохранит ваш цикл для блокнота 6. Пока вы не изменили цикл, перенесённый из прошлого

@@ -201,6 +201,19 @@ def test_a_mixed_turn_asks_the_first_call_again_after_its_own(sandbox):
     assert calls[-1].id != "toolu_01A" and calls[0].id != calls[1].id and sandbox.messages_api.forced == []
 
 
+def test_an_unknown_tool_call_is_asked_after_the_replys_own_and_names_no_offered_tool(sandbox):
+    """unknown_tool, on a reply with a tool call: its calls, then a call of UNKNOWN_TOOL, which the request does not
+    offer (exercise 5: a loop that looks the tool up before its try dies of it)."""
+    from course_sandbox.messages_api import UNKNOWN_TOOL
+
+    sandbox.force("unknown_tool")
+    reply = _second_weather_turn(sandbox)
+    calls = [b for b in reply.content if b.type == "tool_use"]
+    assert reply.stop_reason == "tool_use" and [b.name for b in calls] == ["get_weather", UNKNOWN_TOOL]
+    assert UNKNOWN_TOOL not in {t["name"] for t in WEATHER} and calls[0].id != calls[1].id
+    assert sandbox.messages_api.forced == []
+
+
 def test_a_mixed_turn_around_asks_the_first_call_again_on_both_sides_of_its_own(sandbox):
     """mixed_turn_around: the conversation's first call again before and after the reply's own calls, each with a
     fresh id (exercise 7: a read, the merge, a read, so that denied results put first or last are both out of
