@@ -324,6 +324,7 @@ def _notes(tools: list[tool_roles.ToolSpec], uses: list[tuple[str, dict]], task:
         guessed = assumptions.assumed(tool, tool_input_, task) if tool else {}
         if guessed:
             notes.append(assumptions.note(tool, guessed, lang))
+        notes += assumptions.dated(tool_input_, task, lang)
     return list(dict.fromkeys(notes))
 
 
