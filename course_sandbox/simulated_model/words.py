@@ -244,6 +244,9 @@ _BRIDGE = """
     class lesson: заняти урок
     event: мероприят событ
     bill invoice: счёт счет квитанц
+    card: карточк карточек
+    board: доск доска
+    item: пункт элемент
 """
 """Russian beginnings of common action verbs and the nouns they act on, and the English words a tool named and
 described in English uses for them: a small, general bridge, so «Отмени мою бронь» reaches `cancel_reservation` and
