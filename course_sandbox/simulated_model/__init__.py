@@ -10,7 +10,7 @@ from ..breadth import memory, tool_search, web_search
 from ..conversation import Turn
 from ..request import Request
 from ..words import words
-from . import chat, policy, reviewer, side_effects, slots, structured, tool_roles, tool_user
+from . import chat, policy, reviewer, slots, structured, tool_roles, tool_user
 from .generation_bounds import Unprovable
 from .history import language, task_turn
 from .reply import NewId, Reply, call_first, text_reply
@@ -105,18 +105,5 @@ def _respond(request: Request, turns: list[Turn], new_id: NewId) -> Reply:
     noted = tool_user.held_back_note(tools, task, lang)
     if noted:
         return text_reply(noted)
-    held = _held_back(tools, task, lang)
-    if held:
-        return text_reply(words(lang, "You asked in general, so I have not used {tools}: it would act, and you did not "
-                                      "ask me to. On my own I work offline and have no general advice to give; ask me "
-                                      "to do it and I will.", tools=", ".join(held)))
     return chat.respond(task, lang, [t.name for t in tools])
 
-
-def _held_back(tools: list[tool_roles.ToolSpec], task: str, lang: str) -> list[str]:
-    """The action tools that fit a curious question ("Just curious, how do people return a jacket?", «Просто
-    интересно, как оформляют возврат?») and were held back because it asks for no action: said plainly, never
-    "none of my tools does it"."""
-    if not tools or not side_effects.hands_off(task):
-        return []
-    return [t.name for t in tool_user.rank(tools, slots.read(task, lang)) if side_effects.action(t) is not None][:3]

@@ -5,10 +5,11 @@ nothing, a value that is valid for the schema; then it says so, instead of passi
 "example restaurant" off as something the user asked for.
 """
 
+import datetime as dt
 import re
 from typing import Any
 
-from ..words import words
+from ..words import N_, words
 from . import item_lists, slots
 from .answers import arguments
 from .schema_instance import instance
@@ -51,10 +52,19 @@ def _guessed(schema: dict, given: dict, plain: dict, said: str, currencies: set[
             continue
         if value == plain.get(key) and not isinstance(value, (bool, dict, list)) and not fixed \
                 and value not in currencies and not item_lists.written(value, said) and not _inflected(value, said) \
+                and not _named_option(sub, value, said) \
                 and not re.search(rf"(?<![\w-]){re.escape(str(value).lower())}(?:e?s)?(?![\w-])", said):
             # (the 1 of "clip c-1" is no count the request wrote)
             guessed[f"{prefix}{key}"] = value
     return guessed
+
+
+def _named_option(schema: dict, value: Any, said: str) -> bool:
+    """Whether the value is an enum member the request names in another form: inflected («на йогу» for «йога», «в
+    малой переговорной» for «малая переговорная») or in Cyrillic letters («на йогу» for 'yoga')."""
+    if not isinstance(value, str) or value not in (schema.get("enum") or []):
+        return False
+    return bool(item_lists.enum_items([value], said)) or slots.transliterated_option([value], said) == value
 
 
 def _inflected(value: Any, said: str) -> bool:
@@ -71,3 +81,30 @@ def note(tool: ToolSpec, guessed: dict[str, Any], lang: str) -> str:
     return words(lang, "Your message does not give {fields} for {tool}, so I used placeholder values: {values}. "
                        "Tell me the real ones and I will call it again.",
                  fields=", ".join(guessed), tool=tool.name, values=arguments(guessed))
+
+
+def dated(tool_input: dict, request: str, lang: str) -> list[str]:
+    """The sentences that say which date a day written relative to today stands for ("next Tuesday", «в пятницу»),
+    for each such day the input carries (a date, or a date and time): never a resolved date in silence."""
+    carried = {str(v)[:10] for v in _strings(tool_input)}
+    notes = []
+    for said, day in slots.relative_days(request):
+        if day in carried:
+            weekday = words(lang, _WEEKDAY_NAMES[dt.date.fromisoformat(day).weekday()])
+            notes.append(words(lang, "I took “{said}” as {day} ({weekday}); tell me if you meant another date.",
+                               said=said.strip(), weekday=weekday, day=day))
+    return list(dict.fromkeys(notes))
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+_WEEKDAY_NAMES = (N_("Monday"), N_("Tuesday"), N_("Wednesday"), N_("Thursday"), N_("Friday"), N_("Saturday"),
+                  N_("Sunday"))

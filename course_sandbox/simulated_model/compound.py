@@ -34,7 +34,8 @@ def parts(text: str, fits: Callable[[str], bool]) -> list[str]:
         clause = text[start:end].strip()
         if grouped and (_A_VALUE.match(clause) or not fits(clause)):
             grouped[-1][1] = end  # joined as written: "before December 10, 2026" stays one date
-        elif not grouped and not fits(clause):
+        elif not grouped and (not fits(clause) or len(clause.split()) == 1):
+            # a lone first word ("Отмените, пожалуйста, подписку…", "Please, cancel…") is the verb of the ask after it
             pending = [pending[0] if pending else start, end]
         else:
             grouped.append([pending[0] if pending else start, end])

@@ -51,7 +51,10 @@ def _inflected(word: str) -> str:
     """A pattern for an option's word as a request writes it: a Russian word in any case («замену масла» for
     «замена масла»), any other word as it is."""
     if re.fullmatch(r"[а-яёА-ЯЁ]{5,}", word):
-        return re.escape(word[:-2 if len(word) > 6 else -1]) + r"[а-яё]{0,3}"
+        adjective = word.lower().endswith(("ая", "яя", "ое", "ее", "ый", "ий", "ой"))  # «в малой» for «малая»
+        return re.escape(word[:-2 if len(word) > 6 or adjective else -1]) + r"[а-яё]{0,3}"
+    if re.fullmatch(r"[а-яёА-ЯЁ]{3,4}", word):  # «на йогу» for «йога», «на бокс», «боксом» for «бокс»
+        return re.escape(word[:-1] if word[-1].lower() in "аяоеьй" else word) + r"[а-яё]{0,3}"
     return re.escape(word)
 
 

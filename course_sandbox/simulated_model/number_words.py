@@ -51,6 +51,8 @@ _RU_COLLECTIVE = {"двое": 2, "трое": 3, "четверо": 4, "пятер
 def _russian(word: str) -> int | None:
     if word in _RU_COLLECTIVE:
         return _RU_COLLECTIVE[word]
+    if word.startswith("четверг"):
+        return None  # a Thursday («в четверг»), not «четверо»
     if word in _RU_WORD or len(word) >= 5:
         for stem, value in _RU_STEMS:
             if word.startswith(stem) and (len(stem) >= 5 or word in _RU_WORD or stem in ("тысяч", "сорок")):

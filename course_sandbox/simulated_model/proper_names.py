@@ -66,9 +66,11 @@ def read(text: str) -> Names:
     for m in SPAN.finditer(masked):
         span, start = m.group(0), m.start()
         words = span.split()
-        imperative = len(words) >= 3 and re.fullmatch(r"[А-ЯЁ][а-яё]{3,}и",
-                                                      words[0]) is not None  # «Запиши Ольгу Кузнецову»
-        if leads_a_sentence(masked, start) and (len(words) == 1 or _common(words[0]) or imperative):
+        owned = possessive(words[-1], masked[m.end():])  # "Anna's appointment", «Машин заказ»
+        imperative = (len(words) >= 3 or (len(words) == 2 and owned)) and re.fullmatch(
+            r"[А-ЯЁ][а-яё]{3,}(?:и|й|ь)", words[0]) is not None  # «Запиши Ольгу Кузнецову», «Отмени Машин заказ»
+        verb = len(words) == 2 and bool(owned) and words[0].lower() in _ACTIONS  # "Reschedule Tom's appointment"
+        if leads_a_sentence(masked, start) and (len(words) == 1 or _common(words[0]) or imperative or verb):
             words = words[1:]
             while words and words[0].lower() in ("of", "&"):
                 words = words[1:]
@@ -82,6 +84,8 @@ def read(text: str) -> Names:
             words = nominative.split()  # «Вручи Сергею Лебедеву»: Сергей Лебедев
         elif start == -1 and len(words) == 2 and all(re.fullmatch(r"[А-ЯЁ][а-яё]+[ую]", w) for w in words):
             words = [w[:-1] + ("а" if w.endswith("у") else "я") for w in words]  # «Ольгу Кузнецову»: Ольга Кузнецова
+        if owned and words and words[-1] == m.group(0).split()[-1] and not owned.endswith("'s"):
+            words = [*words[:-1], owned]  # «Машин заказ» is Маша's
         name = re.sub(r"['’]s$", "", " ".join(words)).rstrip(".,;:!?'’-")  # "Ana's e-mail" names Ana
         if not name or not _is_name(name):
             continue
@@ -217,6 +221,40 @@ def _from_dative(word: str) -> str:
         if word.endswith(ending) and len(word) - len(ending) >= 2:
             return word[: len(word) - len(ending)] + replacement
     return word
+
+
+_OWNED_BY = re.compile(r"([А-ЯЁ][а-яё]{1,})(?:ин|ын)(?:а|у|ой|ым|ы|ых|ом|е)?")
+_SOFT_STEMS = frozenset("Кат Ан Тан Ол Пет Кол Вас Гал Юл Вал Наст Сон Дан Ван Жен Мит Фед Кост Тол Бор Иль Сен Лид "
+                        "Зо Мар".split())
+"""Stems of names ending in -я whose possessive is -ин (Катя: Катин, Илья: Ильин); any other stem takes -а."""
+_ACTIONS = frozenset("""
+reschedule rebook postpone renew extend confirm archive restore resend forward share print upload download edit change
+modify pause resume refill return exchange submit accept decline mark unblock freeze unfreeze charge ship pick drop
+reopen reassign delay swap replace notify remind email text cancel book update delete remove show list find track
+order send create add close open check move call view
+""".split())
+"""English verbs that begin an ask: at a sentence's start, before a possessive name, no part of it."""
+
+
+_NOT_NOUNS = frozenset("завтра сегодня вчера сейчас срочно пожалуйста потом позже утром вечером днём днем ночью "
+                       "обязательно тоже также лично опять снова насчёт насчет чтобы когда потому".split())
+
+
+def possessive(word: str, after: str) -> str:
+    """The person a possessive names: "Anna's" (kept, the caller strips the 's), a Russian possessive adjective
+    before a lower-case noun («Машин заказ»: Маша, «Ильин билет»: Илья, «Катину бронь»: Катя); "" for any other
+    word (a surname «Ильин» before a capitalised word or nothing is no possessive)."""
+    if re.search(r"['’]s$", word):
+        return "'s"
+    m = _OWNED_BY.fullmatch(word)
+    noun = re.match(r"\s+([а-яё]+)", after)
+    if not m or not noun or len(noun.group(1)) < 4 or noun.group(1) in _NOT_NOUNS \
+            or noun.group(1).endswith(("ть", "ться", "ти")):
+        return ""  # «Позвони Ильину завтра»: the surname Ильин, not Илья's
+    stem = m.group(1)
+    if stem.endswith(("ш", "ж", "ч", "щ", "ц")) or stem not in _SOFT_STEMS:
+        return stem + "а"
+    return stem + "я"
 
 
 def leads_a_sentence(text: str, start: int) -> bool:

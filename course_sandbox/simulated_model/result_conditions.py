@@ -7,6 +7,7 @@ word (`battery_percent`, `is_shipped`). A step whose words qualify the items ("t
 that no condition or filter reads is marked unreadable: the model then acts on nothing and says so, never on all.
 """
 
+import os
 import re
 from dataclasses import dataclass
 
@@ -80,9 +81,18 @@ class Condition:
         if self.kind == "tag":
             lists = [v for k, v in fields.items() if isinstance(v, list)]
             named = [v for k, v in fields.items() if isinstance(v, str) and re.search(r"tag|label|categor", k, re.I)]
-            if not lists and not named:
-                return None
             want = self.word.casefold()
+            if not lists and not named:
+                # "the ones still marked stale" with no tag field: the field that holds the value (a `status` of
+                # "stale"), and a status that says something else does not
+                if any(isinstance(v, str) and _same_value(v, want) for v in fields.values()):
+                    return True
+                flags = [v for k, v in fields.items() if isinstance(v, bool) and _same_value(k, want)]
+                if flags:  # "marked done" and a `done` flag
+                    return flags[0]
+                if any(isinstance(v, str) and _STATE_KEY.search(k) for k, v in fields.items()):
+                    return False
+                return None
             return any(want in {str(x).casefold() for x in v}
                        for v in lists) or any(want == v.casefold() for v in named)
         if self.kind == "date":
@@ -272,6 +282,18 @@ _MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", 
                  "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec", "the ")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _DATE_KEY = re.compile(r"due|deadline|expir|until|creat|date|time|made|taken|modif|updat|when|day|at$|on$|срок", re.I)
+
+
+def _same_value(value: str, word: str) -> bool:
+    """Whether a field's value is the word a request writes for it, in any form («устаревшие» for «устаревший»,
+    "in progress" for `in_progress`)."""
+    said, held = _spoken(word), _spoken(value)
+    if said == held:
+        return True
+    if not re.search(r"[а-яё]", said) or " " in said or " " in held:
+        return False
+    shared = len(os.path.commonprefix([said, held]))
+    return shared >= max(3, min(len(said), len(held)) - 2) and abs(len(said) - len(held)) <= 2
 
 
 def _spoken(value: str) -> str:

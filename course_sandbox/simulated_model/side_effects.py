@@ -238,7 +238,7 @@ def asked(tool: ToolSpec, request: str, questions: bool = True) -> bool:
             if (m.group(0) not in objects or verb_first) and not _NEGATION.search(lowered[: m.start()]) \
                     and not _advice(lowered, m.start()) and not (questions and _about(lowered, m.start())):
                 return True
-    if verb == "book" and _WANTED.search(lowered) and not (questions and asks_about(request)):
+    if verb in ("book", "create") and _WANTED.search(lowered) and not (questions and asks_about(request)):
         return True  # «нужен одноместный номер в гостинице»: a room that is wanted is a room to book
     for word in objects:  # "tag each of them" asks add_tag for its action: what it adds, said as the command's verb
         if len(word) < 3 or word in _NOT_COMMANDS:
@@ -250,8 +250,9 @@ def asked(tool: ToolSpec, request: str, questions: bool = True) -> bool:
     return False
 
 
-_WANTED = re.compile(r"(?:^|[.!?;,]\s*)(?:i|we)\s+(?:really\s+)?(?:need|want|would like|'d like)\s+"
-                     r"(?:a|an|two|three|\d+)\b|"
+_WANTED = re.compile(r"(?:^|[.!?;,]\s*)(?:i|we)(?:\s+(?:really\s+)?(?:need|want|would like)|['’]d\s+like)\s+"
+                     r"(?:a|an|two|three|\d+|to\s+(?:get|have|book|schedule|arrange|order|make)\s+(?:a|an|my|our|me|"
+                     r"us|the|two|three|\d+))\b|"
                      r"(?<!\w)(?:(?:мне|нам)\s+)?(?:нужен|нужна|нужно|нужны|хочу|хотим)\s+"
                      r"(?!ли\b|узнать|понять|спросить)", re.I)
 """A need said outright for a thing a booking tool reserves ("I need a double room", «нужен одноместный номер»,

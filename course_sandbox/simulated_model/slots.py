@@ -1057,10 +1057,10 @@ class RequestHints:
             numeric = isinstance(option, (int, float)) and not isinstance(option, bool)
             if numeric and option in self.evidence.of("number"):
                 return option
-        return _transliterated_option(options, self.evidence.text)
+        return transliterated_option(options, self.evidence.text)
 
 
-def _transliterated_option(options: list, text: str) -> Any:
+def transliterated_option(options: list, text: str) -> Any:
     """An English option a Russian request writes in Cyrillic letters («номер делюкс» for `deluxe`, «люкс» for `lux`,
     «стандарт» for `standard`): the option whose Latin spelling the word's transliteration comes closest to, if close
     enough; MISSING otherwise."""
@@ -1072,7 +1072,7 @@ def _transliterated_option(options: list, text: str) -> Any:
     for word in re.findall(r"[а-яё]{4,}", text.lower())[:200]:
         spelled = _spelled_in_latin(word)
         for option, lowered in latin_options:
-            for candidate in (spelled, _spelled_in_latin(word[:-1]) if len(word) > 4 else spelled):
+            for candidate in (spelled, _spelled_in_latin(word[:-1]) if len(word) >= 4 else spelled):
                 ratio = difflib.SequenceMatcher(None, candidate, lowered).ratio()
                 if ratio > best_ratio:
                     best, best_ratio = option, ratio
@@ -1081,7 +1081,7 @@ def _transliterated_option(options: list, text: str) -> Any:
 
 def _spelled_in_latin(word: str) -> str:
     """A Russian word in the Latin letters an English word borrowed from would have («делюкс» delux, «шейк» sheik)."""
-    for cyrillic, latin in (("кс", "x"), ("дж", "j"), ("тч", "tch"), ("ай", "i")):
+    for cyrillic, latin in (("кс", "x"), ("дж", "j"), ("тч", "tch"), ("ай", "i"), ("й", "y")):
         word = word.replace(cyrillic, latin)
     return latin_letters(word)
 
@@ -1600,10 +1600,10 @@ def reset_today(token: contextvars.Token) -> None:
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _RU_WEEKDAYS = ("понедельник", "вторник", "сред", "четверг", "пятниц", "суббот", "воскресень")
 _RELATIVE = re.compile(r"\b(?:(day after tomorrow)|(tomorrow)|(today|tonight|this (?:morning|afternoon|evening))|"
-                       r"(?:next|this|coming|on)\s+(" + "|".join(_WEEKDAYS) + r")|in\s+(\d{1,3})\s+days?|"
+                       r"(?:next|this|coming|on|for|by)\s+(" + "|".join(_WEEKDAYS) + r")|in\s+(\d{1,3})\s+days?|"
                        r"in\s+(\d{1,2}|a|one)\s+(weeks?|months?)|(a|one|\d{1,2})\s+(weeks?|months?|days?)"
                        r"\s+from\s+(?:today|now))\b|"
-                       r"(?<!\w)(?:(послезавтра)|(завтра)|(сегодня)|(?:в|во)\s+(?:следующ\w+\s+|эт\w+\s+)?("
+                       r"(?<!\w)(?:(послезавтра)|(завтра)|(сегодня)|(?:в|во|на|к|ко)\s+(?:следующ\w+\s+|эт\w+\s+)?("
                        + "|".join(_RU_WEEKDAYS) + r")\w*|через\s+(\d{1,3})\s+(?:дн|день)|через\s+(?:(\d{1,2})\s+)"
                                                   r"?(недел\w*|месяц\w*))", re.I)
 _RANGE = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|until|till|through|thru|-|–|—)\s*"
@@ -1614,8 +1614,14 @@ _RANGE = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|u
 def _relative_dates(text: str) -> list[str]:
     """Dates said relative to today (today(): the day the conversation states, else the sandbox's fixed TODAY), in
     the order written: "the day after tomorrow", "next Friday", "in 3 days", "in two weeks", «через месяц»."""
+    return [day for _, day in relative_days(text)]
+
+
+def relative_days(text: str) -> list[tuple[str, str]]:
+    """The words that say a day relative to today ("next Tuesday", «в пятницу», "tomorrow") and the day each was
+    resolved to, in the order written: a call that carries such a day says which date it assumed."""
     base = today()
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, str, str]] = []
     for m in _RELATIVE.finditer(text):
         groups = m.groups()
         if groups[0] or groups[9]:
@@ -1634,9 +1640,10 @@ def _relative_dates(text: str) -> list[str]:
             index = _WEEKDAYS.index(groups[3].lower()) if groups[3] else next(
                 i for i, w in enumerate(_RU_WEEKDAYS) if groups[12].lower().startswith(w))
             day = base + dt.timedelta(days=(index - base.weekday() - 1) % 7 + 1)
-        found.append((m.start(), day.isoformat()))
-    found += [(m.start(), (base - dt.timedelta(days=2 if m[1] else 1)).isoformat()) for m in _PAST.finditer(text)]
-    return [day for _, day in sorted(found)]
+        found.append((m.start(), m.group(0), day.isoformat()))
+    found += [(m.start(), m.group(0), (base - dt.timedelta(days=2 if m[1] else 1)).isoformat())
+              for m in _PAST.finditer(text)]
+    return [(said, day) for _, said, day in sorted(found)]
 
 
 _PAST = re.compile(r"\b(?:(the day before yesterday)|yesterday)\b|(?<!\w)(?:(позавчера)|вчера)(?!\w)", re.I)

@@ -19,7 +19,7 @@ from .history import Call, calls, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
 from .schema_instance import MISSING, instance, is_valid
 from .slots import Evidence, RequestHints, kind_of
-from .words import overlap, stems, tokens
+from .words import overlap, stem, stems, tokens
 
 FIT = 2
 """A tool fits a request at this score: one word of its name, or two of its description, or
@@ -100,7 +100,7 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
                  for n in [step.note(answered, lang)] if n]
         if notes:
             said = "\n".join(notes) + "\n\n" + said
-        held = held_back_note(offered, task, lang)
+        held = held_back_note(offered, task, lang, in_general=False)
         if held:
             said = held + "\n\n" + said
         if len(history) < MAX_CALLS and any(step.unmet(answered) for step in plan.later):
@@ -114,20 +114,31 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
     return None
 
 
-def held_back_note(offered: list[tool_roles.ToolSpec], task: str, lang: str) -> str:
-    """For a question about an action ("What would happen if I cancelled policy HO-4471?", «Как работает отмена
-    записи A-551?»): the plain sentence that the action tools fitting it were not used and how to ask for the
-    action; "" for any other request."""
-    if not offered or not side_effects.asks_about(task):
+def held_back_note(offered: list[tool_roles.ToolSpec], task: str, lang: str, in_general: bool = True) -> str:
+    """The one sentence that says which action tools fitting the request were held back because it asks for no
+    action, and how to ask for it; "" for any other request. Two meanings, one mechanism:
+    - a question about an action ("What would happen if I cancelled policy HO-4471?", «Как работает отмена записи
+      A-551?»): "You asked about it, not for it…";
+    - with `in_general`, a curious question in general ("Just curious, how do people return a jacket?", «Просто
+      интересно, как оформляют возврат?»): "You asked in general…" — said plainly, never "none of my tools does it".
+    """
+    if not offered:
         return ""
-    held = [t.name for t in side_effects.questioned(offered, task)][:3]
-    if not held and side_effects.what_if(task):  # "What would happen if I froze…": an irregular form of the verb
-        held = [t.name for t in rank([t for t in offered if side_effects.action(t) is not None],
-                                     slots.read(task, lang))][:3]
-    if not held:
-        return ""
-    return words(lang, "You asked about it, not for it, so I have not used {tools}: nothing has been done. If you "
-                       "want it done, ask me to do it in so many words and I will.", tools=", ".join(held))
+    acting = [t for t in offered if side_effects.action(t) is not None]
+    if side_effects.asks_about(task):
+        held = [t.name for t in side_effects.questioned(offered, task)][:3]
+        if not held and side_effects.what_if(task):  # "What would happen if I froze…": an irregular form of the verb
+            held = [t.name for t in rank(acting, slots.read(task, lang))][:3]
+        if held:
+            return words(lang, "You asked about it, not for it, so I have not used {tools}: nothing has been done. If "
+                               "you want it done, ask me to do it in so many words and I will.", tools=", ".join(held))
+    if in_general and side_effects.hands_off(task):
+        held = [t.name for t in rank(offered, slots.read(task, lang)) if t in acting][:3]
+        if held:
+            return words(lang, "You asked in general, so I have not used {tools}: it would act, and you did not ask "
+                               "me to. On my own I work offline and have no general advice to give; ask me to do it "
+                               "and I will.", tools=", ".join(held))
+    return ""
 
 
 def _picked_from_listed(tools: list[tool_roles.ToolSpec], earlier: list[Call],
@@ -324,6 +335,7 @@ def _notes(tools: list[tool_roles.ToolSpec], uses: list[tuple[str, dict]], task:
         guessed = assumptions.assumed(tool, tool_input_, task) if tool else {}
         if guessed:
             notes.append(assumptions.note(tool, guessed, lang))
+        notes += assumptions.dated(tool_input_, task, lang)
     return list(dict.fromkeys(notes))
 
 
@@ -357,10 +369,39 @@ def tool_input(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, i
     return value
 
 
-def rank(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> list[tool_roles.ToolSpec]:
-    """The tools that fit the request, best first (ties keep the order they were given in)."""
+def rank(tools: list[tool_roles.ToolSpec], evidence: Evidence, loose: bool = True) -> list[tool_roles.ToolSpec]:
+    """The tools that fit the request, best first (ties keep the order they were given in). A tool whose own
+    description alone holds a content word of the request that no other tool's words hold ("my sink is leaking" for
+    a tool that "dispatches a plumber for leaks") fits too, after those that fit by more."""
     scored = [(score(t, evidence), i, t) for i, t in enumerate(tools)]
-    return [t for s, i, t in sorted(scored, key=lambda x: (-x[0], x[1])) if s >= FIT]
+    fit = [t for s, i, t in sorted(scored, key=lambda x: (-x[0], x[1])) if s >= FIT]
+    if fit or not loose:  # not loose: a part of a compound ask is an ask of its own only by the usual fit
+        return fit
+    return [t for s, i, t in scored if s <= 1 and _described_only(t, tools, evidence)][:1]
+
+
+_GENERIC = frozenset(stem(w) for w in """
+user users data item items information info value values name names time record records list lists detail details
+result results request requests thing things service services system account accounts number numbers status type
+types message messages text given specific current new existing optional required field fields option options
+""".split())
+"""Words so many tools' descriptions use that one of them alone ties a request to no tool."""
+
+
+def _described_only(tool: tool_roles.ToolSpec, tools: list[tool_roles.ToolSpec], evidence: Evidence) -> bool:
+    """Whether a content word of the request (4+ letters, stemmed, in either language) is in this tool's description
+    and in no other tool's name or description: the request's everyday words tie it to this tool alone."""
+    said = tokens(evidence.text)
+    joined = {stem(a + b) for a, b in zip(said, said[1:], strict=False) if len(a) >= 3 and len(b) >= 3}
+    described = stems(tool.description)
+    literal = stems(evidence.text)  # the request's own words, not the everyday concepts they suggest
+    own = (overlap(literal, described) | (joined & described)) - _GENERIC  # "hair cut": a haircut
+    own = {w for w in own if len(w) >= 4}
+    if len(own) != 1 or overlap(literal, stems(tool.name)):
+        return False
+    others = set().union(*(stems(f"{t.name} {t.description}") for t in tools if t is not tool)) if len(tools) > 1 \
+        else set()
+    return not overlap(own, others)
 
 
 def score(tool: tool_roles.ToolSpec, evidence: Evidence) -> int:
@@ -443,7 +484,7 @@ def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
     """The calls for a request that may hold several asks: each part of a compound question gets
     its own tool and its own values (compound.py); a request with one ask is planned whole."""
     def fits(text: str) -> bool:
-        return bool(rank(tools, slots.read(text, evidence.lang)))
+        return bool(rank(tools, slots.read(text, evidence.lang), loose=False))
 
     asks = compound.parts(evidence.text, fits)
     worked = _derived_plan(tools, evidence, asks)

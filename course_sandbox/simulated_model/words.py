@@ -196,11 +196,75 @@ def stem(word: str) -> str:
 
 
 def english(word: str) -> str | None:
-    """The English word for a Russian one, when the glossary knows its beginning."""
-    for start, meaning in GLOSSARY.items():
-        if word.startswith(start):
-            return meaning
-    return OPERATOR_WORDS.get(word)
+    """The English word for a Russian one, when the glossary knows its beginning: the longest beginning it knows
+    («подписку» is a subscription's, not the «подпис…» of a label)."""
+    best = ""
+    for start in GLOSSARY:
+        if len(start) > len(best) and word.startswith(start):
+            best = start
+    return GLOSSARY[best] if best else OPERATOR_WORDS.get(word)
+
+
+_BRIDGE = """
+    update change edit modify: обнов измен поменя исправ редактир отредакт
+    create add: созда создай заведи завест добав
+    remind reminder: напомн напоминан
+    order buy purchase: закаж заказа купи купит приобрет
+    track: отслед
+    find search lookup: найд найти ищ поищ
+    show list view: покаж выведи вывест перечисл список
+    send: отправ пошли пошл пришли пришл отошл
+    delete remove: удал сотри стер
+    cancel: отмен
+    book reserve reservation booking: брон забронир
+    book register signup enroll appointment: запиши запишит записат записыв
+    close: закр
+    open: откр
+    archive: архив
+    confirm: подтверд
+    approve: одобр
+    reject decline: отклон
+    invite: приглас
+    assign: назнач
+    save: сохран
+    upload: загруз
+    download: скача скачив
+    renew extend: продл
+    subscription: подписк
+    reservation booking: бронь брони бронир
+    appointment: приём приема приёма
+    request ticket application: заявк
+    notification: уведомлен
+    password: парол
+    account profile: аккаунт учётн учетн профил
+    feedback review: отзыв
+    complaint: жалоб
+    table: столик
+    haircut: стрижк
+    class lesson: заняти урок
+    event: мероприят событ
+    bill invoice: счёт счет квитанц
+    card: карточк карточек
+    board: доск доска
+    item: пункт элемент
+"""
+"""Russian beginnings of common action verbs and the nouns they act on, and the English words a tool named and
+described in English uses for them: a small, general bridge, so «Отмени мою бронь» reaches `cancel_reservation` and
+«Покажи мои подписки» `list_subscriptions`; the values stay as the request writes them."""
+BRIDGE: dict[str, tuple[str, ...]] = {}
+for _line in _BRIDGE.strip().splitlines():
+    _meanings, _starts = _line.split(":")
+    for _start in _starts.split():
+        BRIDGE[_start] = (*BRIDGE.get(_start, ()), *_meanings.split())
+
+
+def meanings(word: str) -> list[str]:
+    """Every English word the glossary and the bridge give a Russian word (the bridge's longest beginning)."""
+    found = [m for m in [english(word)] if m]
+    if word.isascii():
+        return found
+    best = max((start for start in BRIDGE if word.startswith(start)), key=len, default="")
+    return list(dict.fromkeys([*found, *BRIDGE.get(best, ())]))
 
 
 _LATIN = dict(zip("абвгдезийклмнопрстуфхцыэ", "abvgdezijklmnoprstufhcye", strict=True)) | {
@@ -222,8 +286,8 @@ def stems(text: str, synonyms: bool = False) -> set[str]:
         if word in STOPWORDS or (len(word) < 2 and word not in OPERATOR_WORDS):
             continue
         meaning = english(word)
-        words = [word] + ([meaning] if meaning else [])
-        if meaning is None and re.fullmatch(r"[а-яё]{5,}", word):
+        words = [word, *meanings(word)]
+        if meaning is None and len(words) == 1 and re.fullmatch(r"[а-яё]{5,}", word):
             words.append(latin(stem(word)))  # a borrowed word: «принтере» printer
         if synonyms:
             words += [s for w in list(words) for s in (*SYNONYMS.get(w, ()), *concepts(w, text))]
