@@ -108,8 +108,8 @@ def _respond(request: Request, turns: list[Turn], new_id: NewId) -> Reply:
     held = _held_back(tools, task, lang)
     if held:
         return text_reply(words(lang, "You asked in general, so I have not used {tools}: it would act, and you did not "
-                                      "ask me to. On my own I work offline and have no general advice to give; ask me "
-                                      "to do it and I will.", tools=", ".join(held)))
+                                      "ask me to. I have no general advice to give: I work offline. If you want "
+                                      "something done, ask me plainly and I will do it.", tools=", ".join(held)))
     return chat.respond(task, lang, [t.name for t in tools])
 
 
