@@ -77,8 +77,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # the line for the model
-print(f"{len(catalog)} characters in the file; {len(sent)} sent to the model")
-print(f"= {LIMIT} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
+print(f"{len(catalog):,} characters in the file; {len(sent):,} sent to the model")
+print(f"= {LIMIT:,} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
 
 # %% lang="ru"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # ячейки блокнота 3
@@ -91,14 +91,20 @@ def cut(text: str, limit: int = LIMIT) -> str:
     if len(text) <= limit:
         return text
     return (text[:limit]
-            + f"\n\n[обрезано: первые {limit} из {len(text)} символов; прочитать остальное read_file пока не умеет.]")
+            + f"\n\n[обрезано: отправлено символов — {limit} из {len(text)}; "
+              "прочитать остальное read_file пока не умеет.]")
+
+
+def grouped(n: int) -> str:
+    """484915 -> «484 915»: разряды группами по три через неразрывный пробел, как пишут числа по-русски."""
+    return f"{n:,}".replace(",", "\u00a0")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # строка для модели
-print(f"символов в файле: {len(catalog)}; отправлено модели: {len(sent)}")
-print(f"= {LIMIT} первых символов + 2 перевода строки + пометка (символов: {len(note)}):\n{note}")
+print(f"символов в файле: {grouped(len(catalog))}; отправлено модели: {grouped(len(sent))}")
+print(f"= {grouped(LIMIT)} первых символов + 2 перевода строки + пометка (символов: {len(note)}):\n{note}")
 
 # %% [markdown] lang="en"
 # <!-- fact: automatic-caching -->
@@ -852,14 +858,15 @@ usage_chart(cached)
 # %% [markdown] lang="en"
 # <!-- fact: cache-minimum-by-model -->
 # A prompt below the model's minimum is silently not cached, and the minimum is the model's own: 512 tokens
-# on Opus 5, the course's model, up to 4,096 on older ones (docs: *Prompt caching*, "Cache limitations"). Rules shorter
-# than that cost full price on every call.
+# on Opus 5, the course's model, up to 4,096 on older ones (docs: *Prompt caching*, "Cache limitations"). With the
+# breakpoint right after rules shorter than that, nothing is cached, and the rules cost full price on every call.
 
 # %% [markdown] lang="ru"
 # <!-- fact: cache-minimum-by-model -->
 # Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели
-# курса, и до 4096 у более старых (документация: *Prompt caching*, раздел «Cache limitations»). Правила короче минимума
-# оплачиваются полностью при каждом вызове.
+# курса, и до 4096 у более старых (документация: *Prompt caching*, раздел «Cache limitations»). Если контрольная точка
+# кэша стоит сразу после правил, а они короче минимума, в кэш не попадает ничего, и правила оплачиваются полностью при
+# каждом вызове.
 
 # %% [markdown] lang="en"
 # ## Take it home

@@ -390,7 +390,7 @@ for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
 
 # %% lang="ru"
 for turn, (stop, tokens_in, edits) in enumerate(edited_turns, 1):
-    cleared = "; ".join(f"результатов: {e.cleared_tool_uses}, токенов: {e.cleared_input_tokens}" for e in edits)
+    cleared = "; ".join(f"результатов — {e.cleared_tool_uses}, токенов — {e.cleared_input_tokens}" for e in edits)
     print(f"ход {turn}: {stop:<8} | токенов на входе: {tokens_in:>5} | очищено: {cleared or 'ничего'}")
 
 # %% [markdown] lang="en"
