@@ -71,14 +71,20 @@ def cut(text: str, limit: int = LIMIT) -> str:
     if len(text) <= limit:
         return text
     return (text[:limit]
-            + f"\n\n[cut: the first {limit} of {len(text)} characters; read_file cannot read the rest yet.]")
+            + f"\n\n[cut: the first {limit} of {len(text)} characters; "
+              "read_file cannot read the rest yet.]")
+
+
+def grouped(n: int) -> str:
+    """484915 -> "484 915": digits in groups of three with a no-break space (SI style), never split across lines."""
+    return f"{n:,}".replace(",", "\u00a0")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # the line for the model
-print(f"{len(catalog):,} characters in the file; {len(sent):,} sent to the model")
-print(f"= {LIMIT:,} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
+print(f"{grouped(len(catalog))} characters in the file; {grouped(len(sent))} sent to the model")
+print(f"= {grouped(LIMIT)} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
 
 # %% lang="ru"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # ячейки блокнота 3
