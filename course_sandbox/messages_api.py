@@ -302,8 +302,8 @@ def misbehave(kind: str, reply: "simulated_model.Reply", turns, new_id) -> "simu
     if kind == "refusal":
         lang = language(task_turn(turns).text())  # the model answers in the task's language; so does this note
         return simulated_model.Reply([], "refusal", stop_details={
-            "type": "refusal", "category": "cyber", "explanation": words(lang, "Ordered by the sandbox "
-                                                                               "(Sandbox.force).")})
+            "type": "refusal", "category": "cyber",
+            "explanation": words(lang, "A practice refusal: the sandbox turned this request down on purpose.")})
     if kind == "pause_turn":
         # A paused turn carries the server tool's work so far: a loop that drops it is seen to drop it.
         use_id = new_id("srvtoolu_01")

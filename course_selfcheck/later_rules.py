@@ -92,8 +92,19 @@ def _stop_says_why(run: Run, lang: str, refused: dict, returned: str, unsaid: st
     details = _without_why(run, refused)
     ending = how_it_ended(run, lang)
     if details is not None:
-        return ended_badly(run, lang, tr(unsaid, lang, ending=ending, details=short_value(details), **names))
+        return ended_badly(run, lang, tr(unsaid, lang, ending=ending, details=_details_words(details, lang), **names))
     return verdict(PASSED, tr(said, lang, ending=ending, **names))
+
+
+def _details_words(details: dict, lang: str) -> str:
+    """A refusal's stop_details in words (category cyber, explanation: "…"), not a dict's repr cut mid-quote."""
+    category, explanation = details.get("category"), details.get("explanation")
+    if not isinstance(category, str) or not isinstance(explanation, str):
+        return short_value(details)
+    explanation = explanation.strip()
+    if len(explanation) > 80:
+        explanation = explanation[:79].rstrip() + "…"
+    return tr("category {category}, explanation: \"{explanation}\"", lang, category=category, explanation=explanation)
 
 
 def _error_said(call: object) -> str:

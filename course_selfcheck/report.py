@@ -89,15 +89,15 @@ class Report:
         if finding.status == BROKEN:
             earlier = self._same_cause().get(number)
             detail = tr("the same cause as requirement {number}", lang, number=earlier) if earlier else finding.detail
-            lines.append(("detail", tr("What happened: ", lang) + collapsed(detail)))
+            lines.append(("detail", tr("What happened: ", lang) + _unstopped(collapsed(detail))))
             if finding.task and finding.task != self.shared_task():
                 lines.append(("detail", self._task_line(finding.task)))
             if finding.why:
                 lines.append(("detail", tr("Why it matters: ", lang) + finding.why))
         elif finding.status == NOT_CHECKED:
-            lines.append(("detail", tr("Not checked: ", lang) + collapsed(finding.detail)))
+            lines.append(("detail", tr("Not checked: ", lang) + _unstopped(collapsed(finding.detail))))
         elif finding.detail:
-            lines.append(("detail", collapsed(finding.detail)))
+            lines.append(("detail", _unstopped(collapsed(finding.detail))))
         return lines
 
     def text(self) -> str:
@@ -178,6 +178,12 @@ _RUN = re.compile(r"(?<![\w.])([A-Za-z_]\w+)((?:, \1(?!\w)){2,})(, \w*…|, \w*\
 def _html(text: str) -> str:
     """A line of the report in HTML: escaped, with `code` in backticks shown as code, not as backticks."""
     return _CODE.sub(r"<code>\1</code>", html.escape(text))
+
+
+def _unstopped(text: str) -> str:
+    """A row's detail without a final full stop, as every row prints it (some checks' details end a sentence, most
+    do not); an ellipsis ("...") stays."""
+    return text[:-1] if text.endswith(".") and not text.endswith("..") else text
 
 
 def collapsed(text: str) -> str:

@@ -258,7 +258,7 @@ def test_exercise_7_passes_a_gate_that_asks_before_merging_only(attempt):
 
 
 @pytest.mark.parametrize("language, checked, asked", [("en", "names only the stop", "exercise 6"),
-                                                      ("ru", "названа только причина остановки", "упражнения 6")])
+                                                      ("ru", "названа только причина остановки", "упражнение 6 требует")])
 def test_exercise_7s_kept_cut_rows_say_what_they_checked_on_a_catch_all(language, checked, asked):
     """Native read 58 (A1): the same 'stopped: max_tokens' is ✘ in exercise 6 and ✔ in exercise 7. Exercise 7 keeps
     it a pass (its task checks notebook 6's rules again, on a loop that may come from elsewhere), and its rows say

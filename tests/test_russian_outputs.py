@@ -266,8 +266,8 @@ def test_a_forced_refusal_explains_itself_in_the_language_of_the_task():
                                               messages=[{"role": "user", "content": task}])
             assert response.stop_reason == "refusal"
             explained[task[0]] = response.stop_details.explanation
-    assert not _latin_words(explained["П"].replace("(Sandbox.force)", "")) and "песочница" in explained["П"]
-    assert "sandbox" in explained["R"]
+    assert not _latin_words(explained["П"]) and "песочница" in explained["П"]
+    assert "sandbox" in explained["R"] and "Sandbox." not in explained["R"]  # no internal API name to a learner
 
 
 def test_the_widgets_text_reprs_speak_russian():
@@ -283,10 +283,12 @@ def test_the_widgets_text_reprs_speak_russian():
     ])
     assert "tool_result ОШИБКА [toolu_A]" in view.text()
     prompt = ApprovalPrompt(ApprovalRequest("merge_pr", {"pr": 485}, Risk.DANGEROUS), language="ru")
-    assert repr(prompt) == 'ApprovalPrompt(merge_pr {"pr": 485}: ждёт решения)'
+    assert prompt.text() == 'Подтверждение вызова merge_pr {"pr": 485}: ждёт решения'
     prompt.decide(False, "timeout", "no answer within 1 s", reason_shown="нет ответа за 1 с")
-    assert repr(prompt) == 'ApprovalPrompt(merge_pr {"pr": 485}: отклонено — истекло время ожидания)'
-    assert not _latin_words(repr(prompt).replace("ApprovalPrompt(merge_pr", ""))
+    assert prompt.text() == 'Подтверждение вызова merge_pr {"pr": 485}: отклонено — истекло время ожидания'
+    assert not _latin_words(prompt.text().replace("merge_pr", ""))
+    # what nbval compares is that text, not the class's repr (no English class name in a Russian output)
+    assert prompt._repr_mimebundle_()["text/plain"] == prompt.text()
 
 
 def test_risk_levels_and_decisions_have_the_learners_words():
@@ -339,6 +341,10 @@ REJECTED = {  # a variant a Russian learner must not meet -> the one word docs/g
     r"итогов\w* ответ\w*": "финальный ответ («итоговый» is the review's summary comment)",
     r"\b(?:SDK|API) (?:отказ|откаж)\w*": "refusal is the model's: the API «отклоняет», «не принимает»; the SDK «не станет»",
     r"\(задание\)|получает задание": "задача, текст задачи (what the model is asked); «задание» is the exercise or the CI job",
+    # native read 61
+    r"выполнить\? \[": "«подтвердить? [да/нет]» (ask_human in the notebooks), «Подтвердить? [д/Н]» (the CLI)",
+    r"\bпрос\w* (?:diff|инструмент)": "запрашивать инструмент (the model asks for a tool)",
+    r"недостающ\w* прав": "запрет (a missing permission is a calque)",
 }
 
 

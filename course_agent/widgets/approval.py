@@ -104,16 +104,23 @@ class ApprovalPrompt(widgets.VBox):
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs) or {}
-        bundle["text/plain"] = repr(self)
+        bundle["text/plain"] = self.text()
         bundle["text/html"] = self.question.value + self.status.value
         return bundle
 
-    def __repr__(self) -> str:
+    def _state(self) -> str:
         lang = self.language
-        state = tr("waiting", lang) if self.verdict is None else (
+        return tr("waiting", lang) if self.verdict is None else (
             tr("approved by {who}" if self.verdict.approved else "denied by {who}", lang,
                who=_who(self.verdict.by, lang)))
-        return f"ApprovalPrompt({self.request.tool} {json.dumps(self.request.input)}: {state})"
+
+    def text(self) -> str:
+        """The prompt in plain words, in the learner's language: what a notebook shows outside JupyterLab."""
+        return tr("Approval for {tool} {input}: {state}", self.language, tool=self.request.tool,
+                  input=json.dumps(self.request.input), state=self._state())
+
+    def __repr__(self) -> str:
+        return f"ApprovalPrompt({self.request.tool} {json.dumps(self.request.input)}: {self._state()})"
 
 
 class WidgetApprover:

@@ -136,8 +136,8 @@ def held_back_note(offered: list[tool_roles.ToolSpec], task: str, lang: str, in_
         held = [t.name for t in rank(offered, slots.read(task, lang)) if t in acting][:3]
         if held:
             return words(lang, "You asked in general, so I have not used {tools}: it would act, and you did not ask "
-                               "me to. On my own I work offline and have no general advice to give; ask me to do it "
-                               "and I will.", tools=", ".join(held))
+                               "me to. I have no general advice to give: I work offline. If you want something done, "
+                               "ask me plainly and I will do it.", tools=", ".join(held))
     return ""
 
 

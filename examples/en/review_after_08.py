@@ -152,9 +152,10 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
                     messages.append({"role": "assistant", "content": response.content})
                 case "refusal":  # never the same request to the same model again: stop, and say why
                     raise RuntimeError(f"The model refused: {response.stop_details}")
-                case "max_tokens" | "model_context_window_exceeded":  # a cut tool call never runs
-                    raise RuntimeError(f"The answer was cut ({response.stop_reason}): "
-                                       "any tool call in it was not run")
+                case "max_tokens":  # a cut tool call never runs
+                    raise RuntimeError("The answer was cut (max_tokens): any tool call in it was not run")
+                case "model_context_window_exceeded":  # nor does one cut here
+                    raise RuntimeError("The context window is full: start afresh with a shorter history")
                 case "tool_use":
                     messages.append({"role": "assistant", "content": response.content})  # the whole response
                     calls = [block for block in response.content if block.type == "tool_use"]

@@ -86,9 +86,10 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
                 messages.append({"role": "assistant", "content": response.content})
             case "refusal":  # тот же запрос той же модели не повторяют: остановиться и сказать почему
                 raise RuntimeError(f"Модель отказалась отвечать: {response.stop_details}")
-            case "max_tokens" | "model_context_window_exceeded":  # обрезанный вызов инструмента не выполняется
-                raise RuntimeError(f"Ответ обрезан ({response.stop_reason}): "
-                                   "вызов инструмента, если был, не выполнен")
+            case "max_tokens":  # обрезанный вызов инструмента не выполняется
+                raise RuntimeError("Ответ обрезан (max_tokens): вызов инструмента, если был, не выполнен")
+            case "model_context_window_exceeded":  # и здесь тоже
+                raise RuntimeError("Контекстное окно заполнено: начните заново с более короткой историей")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})  # ответ целиком
                 calls = [block for block in response.content if block.type == "tool_use"]

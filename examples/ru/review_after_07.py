@@ -72,7 +72,7 @@ REVIEW_RULES = """Ты проверяешь merge request в GitLab. Начни 
 def ask_human(name: str, tool_input: dict) -> bool:
     """Спросить человека в терминале; всё, кроме «да», — это «нет», как и отсутствие терминала."""
     try:
-        return input(f"{name} {tool_input}: выполнить? [да/нет] ").strip().lower() == "да"
+        return input(f"{name} {tool_input}: подтвердить? [да/нет] ").strip().lower() == "да"
     except Exception:
         return False
 
@@ -135,9 +135,10 @@ def review(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
                 messages.append({"role": "assistant", "content": response.content})
             case "refusal":  # тот же запрос той же модели не повторяют: остановиться и сказать почему
                 raise RuntimeError(f"Модель отказалась отвечать: {response.stop_details}")
-            case "max_tokens" | "model_context_window_exceeded":  # обрезанный вызов инструмента не выполняется
-                raise RuntimeError(f"Ответ обрезан ({response.stop_reason}): "
-                                   "вызов инструмента, если был, не выполнен")
+            case "max_tokens":  # обрезанный вызов инструмента не выполняется
+                raise RuntimeError("Ответ обрезан (max_tokens): вызов инструмента, если был, не выполнен")
+            case "model_context_window_exceeded":  # и здесь тоже
+                raise RuntimeError("Контекстное окно заполнено: начните заново с более короткой историей")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})  # ответ целиком
                 calls = [block for block in response.content if block.type == "tool_use"]

@@ -357,8 +357,8 @@ show_solution(1)
 #
 # <details><summary>Answer</summary>
 #
-# (b). Streaming is another way to receive the same response, not why it is a list; and a text block holds a whole
-# text, not a sentence.
+# (b). Streaming is another way to receive the same response, not why it is a list; and a text block holds a stretch
+# of text of any length, not one sentence.
 # </details>
 #
 # 4. You call `messages.create` twice with the same question. Does the second call remember the first?
@@ -401,7 +401,7 @@ show_solution(1)
 # <details><summary>Ответ</summary>
 #
 # (б). Поток — лишь другой способ получить тот же ответ, и почему это список, он не объясняет. А текстовый блок
-# содержит весь текст ответа, а не одно предложение.
+# содержит связный текст любой длины, а не одно предложение.
 # </details>
 #
 # 4. Вы дважды вызываете `messages.create` с одним и тем же вопросом. Помнит ли второй вызов первый?

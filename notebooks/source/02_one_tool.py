@@ -468,7 +468,7 @@ check_exercise_2(TOOLS, exercise_messages)
 # %% [markdown] lang="ru"
 # <details><summary>Ответ на вопросы упражнения (сколько вызовов, какой файл и почему)</summary>
 #
-# С моделью песочницы — три вызова. В первом модель просит diff (`get_diff`). Во втором читает `shop/checkout.py`
+# С моделью песочницы — три вызова. В первом модель запрашивает diff (`get_diff`). Во втором читает `shop/checkout.py`
 # в ветке merge request: diff меняет сигнатуру `calculate_total`, а комментарий в `shop/pricing.py`, попавший в diff,
 # называет `shop/checkout.py` среди мест, откуда её вызывают. Третий вызов — само ревью, с `end_turn`:
 # `shop/checkout.py` по-прежнему вызывает `calculate_total` по-старому. Настоящая модель может выбрать шаги иначе.

@@ -248,11 +248,11 @@ if using_demo_gitlab():  # в настоящем проекте ничего н�
 
 # %% lang="en"
 for answer in (True, False, None, "no", "yes"):
-    print(repr(answer), "| runs under `if answer:`", bool(answer), "| under `if answer is True:`", answer is True)
+    print(repr(answer), "| truthy:", bool(answer), "| is True:", answer is True)
 
 # %% lang="ru"
 for answer in (True, False, None, "no", "yes"):
-    print(repr(answer), "| выполнит при `if answer:`", bool(answer), "| при `if answer is True:`", answer is True)
+    print(repr(answer), "| истинно:", bool(answer), "| именно True:", answer is True)
 
 # %% [markdown] lang="en"
 # Python does not read the word in a string, only whether it is empty: the `"no"` a person types into `input()` is

@@ -76,14 +76,20 @@ def cut(text: str, limit: int = LIMIT) -> str:
     # len(text) is the whole file's size here: read_file read it from the beginning. A part read from a `start` (the
     # exercise's read_file) is only the file's rest, and the whole is then start + len(text).
     return (text[:limit]
-            + f"\n\n[cut: the first {limit} of {len(text)} characters; read_file cannot read the rest yet.]")
+            + f"\n\n[cut: the first {limit} of {len(text)} characters; "
+              "read_file cannot read the rest yet.]")
+
+
+def grouped(n: int) -> str:
+    """484915 -> "484 915": digits in groups of three with a no-break space (SI style), never split across lines."""
+    return f"{n:,}".replace(",", "\u00a0")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # the line for the model
-print(f"{len(catalog)} characters in the file; {len(sent)} sent to the model")
-print(f"= {LIMIT} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
+print(f"{grouped(len(catalog))} characters in the file; {grouped(len(sent))} sent to the model")
+print(f"= {grouped(LIMIT)} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
 
 # %% lang="ru"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # ячейки блокнота 3
@@ -98,14 +104,20 @@ def cut(text: str, limit: int = LIMIT) -> str:
     # len(text) здесь — размер всего файла: read_file прочитал его с начала. Часть, прочитанная со `start` (read_file
     # из упражнения), — только остаток файла, и тогда весь файл — это start + len(text) символов.
     return (text[:limit]
-            + f"\n\n[обрезано: первые {limit} из {len(text)} символов; прочитать остальное read_file пока не умеет.]")
+            + f"\n\n[обрезано: отправлено символов — {limit} из {len(text)}; "
+              "прочитать остальное read_file пока не умеет.]")
+
+
+def grouped(n: int) -> str:
+    """484915 -> «484 915»: разряды группами по три через неразрывный пробел, как пишут числа по-русски."""
+    return f"{n:,}".replace(",", "\u00a0")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # строка для модели
-print(f"символов в файле: {len(catalog)}; отправлено модели: {len(sent)}")
-print(f"= {LIMIT} первых символов + 2 перевода строки + пометка (символов: {len(note)}):\n{note}")
+print(f"символов в файле: {grouped(len(catalog))}; отправлено модели: {grouped(len(sent))}")
+print(f"= {grouped(LIMIT)} первых символов + 2 перевода строки + пометка (символов: {len(note)}):\n{note}")
 
 # %% [markdown] lang="en"
 # <!-- fact: automatic-caching -->
@@ -868,14 +880,15 @@ usage_chart(cached)
 # %% [markdown] lang="en"
 # <!-- fact: cache-minimum-by-model -->
 # A prompt below the model's minimum is silently not cached, and the minimum is the model's own: 512 tokens
-# on Opus 5, the course's model, up to 4,096 on older ones (docs: *Prompt caching*, "Cache limitations"). Rules shorter
-# than that cost full price on every call.
+# on Opus 5, the course's model, up to 4,096 on older ones (docs: *Prompt caching*, "Cache limitations"). With the
+# breakpoint right after rules shorter than that, nothing is cached, and the rules cost full price on every call.
 
 # %% [markdown] lang="ru"
 # <!-- fact: cache-minimum-by-model -->
 # Промпт короче минимального размера молча не кэшируется, а минимум у каждой модели свой: 512 токенов у Opus 5, модели
-# курса, и до 4096 у более старых (документация: *Prompt caching*, раздел «Cache limitations»). Правила короче минимума
-# оплачиваются полностью при каждом вызове.
+# курса, и до 4096 у более старых (документация: *Prompt caching*, раздел «Cache limitations»). Если контрольная точка
+# кэша стоит сразу после правил, а они короче минимума, в кэш не попадает ничего, и правила оплачиваются полностью при
+# каждом вызове.
 
 # %% [markdown] lang="en"
 # ## Take it home

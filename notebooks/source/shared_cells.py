@@ -200,7 +200,7 @@ def ask_human(name: str, tool_input: dict) -> bool:
     """Спросить в блокноте; всё, кроме «да», — это «нет», как и отсутствие того, кого спросить (input() выбрасывает
     исключение)."""
     try:
-        return input(f"{name} {tool_input}: выполнить? [да/нет] ").strip().lower() == "да"
+        return input(f"{name} {tool_input}: подтвердить? [да/нет] ").strip().lower() == "да"
     except Exception:
         return False
 

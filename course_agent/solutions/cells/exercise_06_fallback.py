@@ -41,7 +41,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
         match response.stop_reason:
             case "end_turn":
                 return "\n".join(block.text for block in response.content if block.type == "text")
-            case "stop_sequence":  # our own stop: the text so far is the answer
+            case "stop_sequence":  # your own stop sequence: the text so far is the answer
                 return "\n".join(block.text for block in response.content if block.type == "text")
             case "pause_turn":  # the same turn goes on: append the response, and no new user message
                 messages.append({"role": "assistant", "content": response.content})

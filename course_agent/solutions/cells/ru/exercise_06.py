@@ -40,7 +40,7 @@ def review_every_stop(pr_number: int, max_iterations: int = 20) -> str:
         match response.stop_reason:
             case "end_turn":
                 return "\n".join(block.text for block in response.content if block.type == "text")
-            case "stop_sequence":  # наша собственная остановка: уже написанный текст и есть ответ
+            case "stop_sequence":  # ваша собственная стоп-последовательность: уже написанный текст и есть ответ
                 return "\n".join(block.text for block in response.content if block.type == "text")
             case "pause_turn":  # тот же ход продолжается: ответ — в историю, нового сообщения от user нет
                 messages.append({"role": "assistant", "content": response.content})

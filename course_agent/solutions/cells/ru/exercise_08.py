@@ -29,7 +29,7 @@ def run_cut(name: str, tool_input: dict) -> str:  # шаг 1
     if len(text) <= LIMIT:
         return text
     if name != "read_file":  # только read_file умеет читать с середины
-        return f"{text[:LIMIT]}\n\n[обрезано: отправлены первые {LIMIT} символов из {len(text)}; дальше не отправлено.]"
+        return f"{text[:LIMIT]}\n\n[обрезано: отправлены первые {LIMIT} символов из {len(text)}, остальные — нет.]"
     start = tool_input.get("start", 0)
     end = start + LIMIT
     return (f"{text[:LIMIT]}\n\n[обрезано: отправлены символы от {start} до {end} из {start + len(text)}. Чтобы "
