@@ -134,6 +134,12 @@ def _names_at_def(function: types.FunctionType) -> set[str]:
     return {n.id for part in parts for n in ast.walk(part) if isinstance(n, ast.Name)}
 
 
+NOTEBOOK_MODULES = ("lesson_tools",)
+"""Modules beside the notebooks whose names every notebook imports itself (`from lesson_tools import ... run_tool`):
+what a kept loop takes from them is the notebook's, like TOOLS, and a kept file that imported run_tool again would
+put the course's back over a run_tool of the learner's own (instructor read 61, F14)."""
+
+
 def _carried(function: types.FunctionType, defined: set[str]) -> tuple[list[str], list[str], list[str]]:
     """(imports, helper sources, names left to the notebook) that `function` takes from outside its cell."""
     imports: list[str] = []
@@ -161,6 +167,8 @@ def _carried(function: types.FunctionType, defined: set[str]) -> tuple[list[str]
                     left.append(name)
                     continue
                 todo.append(helper)
+            elif str(getattr(value, "__module__", "")) in NOTEBOOK_MODULES:
+                left.append(name)  # notebook data each notebook imports again, like TOOLS: not carried over its own
             elif (isinstance(value, type) or helper is not None) and _importable(value):
                 qualname = value.__qualname__
                 imports.append(f"from {_public_module(value)} import {qualname}"
@@ -339,6 +347,10 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
     if namespace is None:
         namespace = sys._getframe(1).f_globals  # the notebook's (or the script's) own globals
     where = grow_into.__name__ if grow_into is not None else None
+    if grow_into is not None and not is_stub(grow_into):
+        print(tr("Your {name} in this cell is used; start_from did nothing.", name=where))
+        return
+    before = {name: value for name, value in namespace.items() if _own_function(value)}
     path = kept_path(exercise)
     yours, failed = path.is_file(), False
     if yours:
@@ -352,6 +364,7 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
     if not yours:
         text, old = _run_as(exercise, solution_code(exercise), f"<reference solution of exercise {exercise}>",
                             namespace, where)
+    _say_replaced(before, namespace, text)
     if grow_into is None:
         names = ", ".join(_top_level_functions(text))
         print(tr("Your exercise {n} (kept in {path} when it passed its check) is defined here: {names}.",
@@ -375,6 +388,50 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
     if old is not None:
         print(tr("In that code {old} is renamed {new}, the name the check takes.", old=old, new=where))
     _into_this_cell(_header(exercise, yours, grow_into, failed) + "\n" + text, exercise, yours)
+
+
+def is_stub(function: Callable) -> bool:
+    """The exercise's stub as the notebook wrote it: a function whose body, after its docstring, is only `raise
+    NotImplementedError(...)`. A function whose source cannot be read counts as one (start_from then works as it
+    always did)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError):
+        return True
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return True
+    body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+    raised = body[0].exc if len(body) == 1 and isinstance(body[0], ast.Raise) else None
+    called = raised.func if isinstance(raised, ast.Call) else raised
+    return isinstance(called, ast.Name) and called.id == "NotImplementedError"
+
+
+def _own_function(value: object) -> bool:
+    """A function a notebook cell defined (not one imported from a module)."""
+    function = _function(value)
+    return function is not None and function.__module__ == "__main__"
+
+
+def _imported_names(text: str) -> set[str]:
+    """The names the top-level imports of `text` bind."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return set()
+    return {(alias.asname or alias.name).split(".")[0] for node in tree.body
+            if isinstance(node, (ast.Import, ast.ImportFrom)) for alias in node.names}
+
+
+def _say_replaced(before: dict, namespace: dict, text: str) -> None:
+    """Say which functions of the notebook's own the imports of the code start_from ran put something else over (a
+    file kept before lesson_tools' names were left to the notebook imports run_tool again): never lost silently.
+    What the code defines itself (its helpers) is meant to replace a demo's functions of the same name."""
+    replaced = sorted(name for name in _imported_names(text)
+                      if name in before and namespace.get(name) is not before[name])
+    if replaced:
+        print(tr("That code imports {names}, over the one a cell of this notebook defined: the notebook now uses the "
+                 "imported one. To use yours, run your own cell again after this one.", names=", ".join(replaced)))
 
 
 def _run_as(exercise: int, text: str, filename: str, namespace: dict, name: str | None) -> tuple[str, str | None]:
@@ -446,8 +503,7 @@ def _into_this_cell(text: str, exercise: int, yours: bool) -> None:
         shell = get_ipython()
     if shell is not None and hasattr(shell, "set_next_input"):
         shell.set_next_input(text, replace=True)
-        print(tr("(If this cell did not change, your editor does not take that request: open {path}.)",
-                 path=kept_path(exercise).as_posix()) if yours else
-              tr("(If this cell did not change, your editor does not take that request: after "
-                 "`from course_agent.solutions import solution_code`, print(solution_code({n})) shows the code.)",
-                 n=exercise))
+        print(tr("(If your code did not appear in this cell, as in VS Code or Colab: open {path} and paste it "
+                 "here.)", path=kept_path(exercise).as_posix()) if yours else
+              tr("(If the code did not appear in this cell, as in VS Code or Colab: print(solution_code({n})), after "
+                 "`from course_agent.solutions import solution_code`, shows it; paste it here.)", n=exercise))

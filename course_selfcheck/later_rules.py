@@ -797,10 +797,16 @@ def _read_on_wrong(run: Run, first: dict, rows: list[int], lang: str) -> Finding
                                   size=_count(size, lang)))
     stated = [value for value in said if value > size + 1000 and value > start]
     if whole and stated and not _the_whole(stated, whole):
-        return verdict(BROKEN, tr("the second part's note (from start={start}) says the whole is {stated:.0f}, and the "
-                                  "file has {total} characters: every part says the whole file's size, not what is "
-                                  "left of it", lang, start=start, stated=max(stated),
-                                  total=_count(len(whole), lang)))
+        left = [value for value in stated if abs(value - (len(whole) - start)) <= 1]
+        if left:  # the note's total was counted on the text after start: say so, and how to count the whole
+            return verdict(BROKEN, tr("the note of the part read from start={start} says {stated} characters, what "
+                                      "was left after start; name the whole file's size, {total} (start + the length "
+                                      "read_file returned)", lang, start=start, stated=_count(int(left[0]), lang),
+                                      total=_count(len(whole), lang)))
+        return verdict(BROKEN, tr("the note of the part read from start={start} says {stated} characters, and the "
+                                  "whole file has {total}; name the whole file's size in every part (start + the "
+                                  "length read_file returned)", lang, start=start,
+                                  stated=_count(int(max(stated)), lang), total=_count(len(whole), lang)))
     if size > RESULT_LIMIT and not onward:  # a start named for the next part, else a figure past this one
         return verdict(BROKEN, tr("the second part (from start={start}) was cut too, but its note does not point past "
                                   "it: name the start of the part after this one", lang, start=start))

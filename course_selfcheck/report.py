@@ -100,16 +100,42 @@ class Report:
             lines.append(("detail", _unstopped(collapsed(finding.detail))))
         return lines
 
+    def _split(self) -> tuple[list[tuple[int, Finding]], list[tuple[int, Finding]]]:
+        """The rows to work on (broken, not checked) and the rows met, each under its number. Both lists are shown
+        apart only when both have rows: an exercise's report carries the earlier notebooks' rules, mostly met, and
+        the one ✘ must not sit among them (instructor read 61, F4)."""
+        numbered = list(enumerate(self.findings, start=1))
+        passed = [(n, f) for n, f in numbered if f.status == PASSED]
+        rest = [(n, f) for n, f in numbered if f.status != PASSED]
+        return (rest, passed) if rest and passed else (numbered, [])
+
+    def _met(self, passed: list[tuple[int, Finding]]) -> str:
+        """The one line the rows met fold into: "✔ 12 more requirements met (1–12)"."""
+        return ntr("✔ {n} more requirement met ({numbers})", "✔ {n} more requirements met ({numbers})",
+                   len(passed), self.language, numbers=_ranges([n for n, _ in passed]))
+
+    def _nothing(self) -> str:
+        """Said by a report that judged no requirement and has no note of its own to say why."""
+        return tr("Nothing was checked: no requirement was judged.", self.language) \
+            if not self.findings and not self.note else ""
+
     def text(self) -> str:
+        """Plain text: the rows to work on first, with their details, then the hints, then the rows met under one
+        line (the full list, as plain text cannot fold)."""
         out = [self.header()]
-        if self.note:
-            out.append(self.note)
+        out.extend(line for line in (self.note, self._nothing()) if line)
         if self.shared_task():
             out.append(self._task_line(self.shared_task()))
-        for number, finding in enumerate(self.findings, start=1):
+        first, met = self._split()
+        for number, finding in first:
             for kind, line in self._lines(finding, number):
                 out.append(line if kind == "title" else "     " + line)
         out.extend(tr("Hint: ", self.language) + hint for hint in self.hints)
+        if met:
+            out.append(self._met(met) + ":")
+            for number, finding in met:
+                for kind, line in self._lines(finding, number):
+                    out.append("  " + line if kind == "title" else "       " + line)
         return "\n".join(out)
 
     __str__ = __repr__ = text
@@ -139,17 +165,13 @@ class Report:
                          f"var(--jp-warn-color1, #f9a825)'>{_html(self.note)}</div>")
         if self.shared_task():
             parts.append(f"<div style='margin: 4px 0 6px'>{_html(self._task_line(self.shared_task()))}</div>")
-        numbered = list(enumerate(self.findings, start=1))
-        passed = [(n, f) for n, f in numbered if f.status == PASSED]
-        rest = [(n, f) for n, f in numbered if f.status != PASSED]
-        if rest and passed:  # what to work on first; the rows already met folded below, under their numbers
-            parts.append(self._html_items(rest))
-            summary = ntr("✔ {n} more requirement met ({numbers})", "✔ {n} more requirements met ({numbers})",
-                          len(passed), self.language, numbers=", ".join(str(n) for n, _ in passed))
+        if self._nothing():
+            parts.append(f"<div style='margin: 4px 0 6px'>{esc(self._nothing())}</div>")
+        first, met = self._split()
+        parts.append(self._html_items(first))
+        if met:  # what to work on first; the rows already met folded below, under their numbers
             parts.append(f"<details style='margin-top: 4px'><summary style='color: {_COLOURS[PASSED]}'>"
-                         f"{esc(summary)}</summary>{self._html_items(passed)}</details>")
-        else:
-            parts.append(self._html_items(numbered))
+                         f"{esc(self._met(met))}</summary>{self._html_items(met)}</details>")
         for hint in self.hints:
             parts.append(f"<details style='margin-top: 4px'><summary>{esc(tr('Hint', self.language))}</summary>"
                          f"<div style='margin-left: 1.2em'>{_html(_capitalised(hint))}</div></details>")
@@ -159,6 +181,18 @@ class Report:
 
 _WORD = re.compile(r"[a-zа-яё]+(?![\w.(])")
 _CAPITALISED = re.compile(r"[A-ZА-ЯЁ][a-zа-яё]+(?![\w.(])")
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Row numbers with their runs joined: 1, 2, 3, 4, 9 → "1–4, 9"."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}, {r[1]}" if len(r) == 2 else f"{r[0]}–{r[-1]}"
+                     for r in runs)
 
 
 def _capitalised(text: str) -> str:

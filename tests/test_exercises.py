@@ -40,14 +40,16 @@ def status(report, rule):
 
 
 def assert_not_done(report, language="en"):
-    """One plain "not done yet" line, what to do first, and no verdict on any requirement."""
+    """One plain "not done yet" line, what to do first, no verdict on any requirement, and no hint: the notebook's
+    Hints 1-3 come first, a check's specific hint after a try (instructor read 61, F7)."""
     assert not report.ok
     if language == "en":
         assert report.note.startswith("Not done yet")
     else:  # the header says it: the note goes straight to what to do
         assert "пока не сделано" not in report.note.lower(), report.note
     assert report.header().endswith("not done yet" if language == "en" else "пока не сделано"), report.text()
-    assert report.findings == [] and report.hints
+    assert report.findings == [] and not report.hints, report.text()
+    assert "Hint" not in report.text() and "Подсказка" not in report.text()
     assert "passed" not in report.text() and "broken" not in report.text()
 
 
@@ -1069,3 +1071,34 @@ def test_exercise_1_a_count_may_follow_a_sentence_about_it(monkeypatch):
 
     assert check_exercise_1(said("Counting from 1 to 10: 1, 2, 3, 4, ")).ok
     assert_only_broken(check_exercise_1(said("4, 3, 2, 1, ")), "text")
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_report_puts_what_to_work_on_first_and_folds_what_is_met(language):
+    """Instructor read 61, F4: the ✘ and – rows come first with their details, the hints next, and the ✔ rows fold
+    under one line (a <details> in HTML; in plain text the line, then the full list). Every row is still there, each
+    under its own number; a report with nothing to work on lists its rows in order; one that checked nothing says so."""
+    from course_selfcheck.report import Finding, Report
+
+    rows = [Finding(f"r{n}", PASSED, f"seen {n}", f"rule {n}", where="notebook 3") for n in range(1, 13)]
+    rows.insert(6, Finding("r_cut", BROKEN, "the note names what was left", "the cut rule", task="say the size"))
+    rows.append(Finding("r_late", NOT_CHECKED, "the run stopped first", "the late rule"))
+    report = Report("Exercise 8", rows, language, "note", ["look at the note"])
+    lines = report.text().splitlines()
+    assert lines[:2] == [report.header(), "note"]
+    assert lines[2].startswith("✘ 7. the cut rule") and any(line.startswith("– 14. the late rule") for line in lines)
+    hint = next(i for i, line in enumerate(lines) if line.endswith("look at the note"))
+    met = next(i for i, line in enumerate(lines) if line.startswith("✔ ") and line.endswith(":"))
+    assert hint < met and all(not line.lstrip().startswith("✔ ") for line in lines[:met]), report.text()
+    assert "1–6, 8–13" in lines[met] and ("12 more requirements met" if language == "en" else "ещё 12") in lines[met]
+    listed = [line.strip() for line in lines[met + 1:] if line.strip().startswith("✔ ")]
+    assert [line.split(".")[0] for line in listed] == [f"✔ {n}" for n in (*range(1, 7), *range(8, 14))]
+    assert "seen 12" in report.text() and "✔ 13. rule 12" in report.text()  # the last row met, with its detail
+    page = report._repr_html_()
+    assert page.index("✘ 7.") < page.index("– 14.") < page.index("<details") < page.index("✔ 1.")
+    everything_met = Report("Exercise 3", rows[:3], language, "done")
+    assert [line for line in everything_met.text().splitlines() if line.startswith("✔ ")] == \
+        [f"✔ {n}. rule {n} (notebook 3)" for n in (1, 2, 3)]
+    nothing = Report("Exercise 3", [], language)
+    said = "Nothing was checked" if language == "en" else "Ничего не проверено"
+    assert said in nothing.text() and said in nothing._repr_html_() and not nothing.ok

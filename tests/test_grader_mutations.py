@@ -269,6 +269,18 @@ def test_exercise_8_a_bill_of_the_last_call_is_named_as_such():
     assert "last response only" in bill.detail, report.text()
 
 
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_8_a_later_parts_total_of_what_was_left_is_said_plainly(language):
+    """Instructor read 61, F1: a later part's note that names what was left after start (not the whole file) is told
+    so, with the whole file's size and how to get it: start + the length read_file returned."""
+    report = check_exercise_8(attempts.attempt("total_of_rest", paging=True), language=language)
+    cut = next(f for f in report.findings if f.rule == "cut_result")
+    said = (("what was left after start", "start + the length read_file returned") if language == "en"
+            else ("оставалось после start", "start плюс длина того, что вернул read_file"))
+    assert cut.status == BROKEN and all(words in cut.detail for words in said), report.text()
+    assert re.search(r"start=\d+", cut.detail), cut.detail
+
+
 def test_every_requirement_an_exercise_states_is_a_row_with_the_sentence_it_comes_from():
     """Each requirement is data: its title, the task's sentence (in both languages) and the check that judges it."""
     from course_agent.i18n import tr

@@ -324,7 +324,23 @@ def test_the_fallback_is_exercise_6s_optional_part_with_a_check_of_its_own():
     assert silent.broken == ["refusal_said"], silent
     assert "fallback_model" in solution_code(6, optional=True) and "fallback_model" not in solution_code(6)
     with pytest.raises(ValueError):
-        solution_code(7, optional=True)
+        solution_code(8, optional=True)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_solution_7_is_the_plain_gate_and_the_concurrent_one_is_its_optional_part(language):
+    """The task says a plain loop over the calls is fine: the reference is that loop, `for call in calls`, and so is
+    solution 8 built on it; the gate before the thread pool (nb7's "Go further") is the optional part's solution.
+    Each passes exercise 7's check (instructor read 61, F6)."""
+    from course_selfcheck.exercises import check_exercise_7
+
+    plain, further = solution_code(7, language), solution_code(7, language, optional=True)
+    for code in (plain, solution_code(8, language)):
+        assert "for call in [block for block in response.content" in code and "ThreadPoolExecutor" not in code
+        assert "gate_then_run" not in code and "run_all" not in code
+    assert "def gate_then_run(" in further and "ThreadPoolExecutor" in further
+    assert check_exercise_7(reference(7, language)["review_with_gate"], language=language).ok
+    assert check_exercise_7(reference(7, language, optional=True)["review_with_gate"], language=language).ok
 
 
 # ---- the references a Russian learner reads (#36) ---------------------------------------------------------------

@@ -525,3 +525,50 @@ def test_what_a_function_of_the_same_cell_uses_is_carried_too(tmp_path, monkeypa
     fresh = {"__name__": "__main__"}
     exec(compile(text, "kept", "exec"), fresh)
     assert fresh["loop"](3) == '["3"]'
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_start_from_leaves_a_grown_function_alone(language, tmp_path, monkeypatch, capsys):
+    """A learner who typed their loop into the stub and kept the start_from line (or whose editor did not replace the
+    cell) keeps their loop: nothing runs, nothing is pasted, and start_from says so (instructor read 61, F5)."""
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", language)
+    (tmp_path / "exercise_3.py").write_text(MY_3, encoding="utf-8")
+    pasted: list[str] = []
+    monkeypatch.setattr(my_code, "_into_this_cell", lambda text, exercise, yours: pasted.append(text))
+    grown = STUB_4.replace('raise NotImplementedError("your code here")', 'return "mine"')
+    ns = cell(grown, name="<cell 4, typed into>")
+    mine = ns["review_concurrently"]
+    my_code.start_from(3, grow_into=mine, namespace=ns)
+    out = capsys.readouterr().out
+    said = ("Your review_concurrently in this cell is used; start_from did nothing." if language == "en"
+            else "Используется ваша функция review_concurrently из этой ячейки; start_from ничего не сделал.")
+    assert out.strip() == said, out
+    assert pasted == [] and ns["review_concurrently"] is mine and "tool_calls" not in ns
+    assert my_code.is_stub(cell(STUB_4, name="<cell 4>")["review_concurrently"]) and not my_code.is_stub(mine)
+
+
+def test_run_tool_of_lesson_tools_is_left_to_the_notebook_and_an_import_over_yours_is_said(tmp_path, monkeypatch,
+                                                                                             capsys):
+    """The loop's run_tool comes from lesson_tools, which every notebook imports: the kept file names it among what
+    it uses from the notebook and imports nothing of it, so a learner's own run_tool is not put back by the course's;
+    a file kept before that which still imports it says so when it does (F14)."""
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    lesson_tools = types.ModuleType("lesson_tools")
+    exec("def run_tool(name, tool_input):\n    return {'content': 'the course'}\n", lesson_tools.__dict__)
+    monkeypatch.setitem(__import__("sys").modules, "lesson_tools", lesson_tools)
+    ns = cell("from lesson_tools import run_tool\n", name="<tools cell>")
+    cell("def review_every_stop(pr_number):\n    return run_tool('get_diff', {'pr': pr_number})\n", ns, "<cell 6>")
+    text = my_code.kept_text(6, ns["review_every_stop"])
+    assert "import" not in text and "run_tool." in text.splitlines()[1], text
+    (tmp_path / "exercise_6.py").write_text("from lesson_tools import run_tool\n\n\n" + text, encoding="utf-8")
+    own = cell("def run_tool(name, tool_input):\n    return {'content': 'mine'}\n", ns, "<my tools>")["run_tool"]
+    my_code.start_from(6, namespace=ns)
+    out = capsys.readouterr().out
+    assert "That code imports run_tool, over the one a cell of this notebook defined" in out, out
+    assert ns["run_tool"] is not own
+    (tmp_path / "exercise_6.py").write_text(text, encoding="utf-8")
+    ns["run_tool"] = own
+    my_code.start_from(6, namespace=ns)
+    assert "imports" not in capsys.readouterr().out and ns["run_tool"] is own
+    assert ns["review_every_stop"](3) == {"content": "mine"}

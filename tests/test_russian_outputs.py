@@ -72,6 +72,8 @@ TERMS = {
     "JupyterHub", "nbgitpuller", "https", "origin",
     # where a hub runs for a class (README.ru.md's link to docs/classroom.ru.md): The Littlest JupyterHub, Kubernetes
     "TLJH", "Kubernetes",
+    # the editors start_from names, where a cell is not replaced: VS Code, Colab
+    "VS", "Code", "Colab",
     # the course's own names: the command, the demo GitLab's reviewer account; the link to the English README
     "course-agent", "course-reviewer", "English",
     # pip's error, quoted in README.ru.md (the reason the start command makes a virtual environment)

@@ -25,9 +25,11 @@ NOTEBOOKS = range(1, 10)
 CELLS = (3, 4, 5, 6, 7, 8, 9)
 """The exercises whose solution runs as a notebook cell on given.py: the loops, each grown by the next exercise, and
 the table of 9."""
-OPTIONAL = (6,)
-"""The exercises with an optional part ("Go deeper") whose solution is a cell of its own,
-`cells/exercise_NN_fallback.py`: exercise 6's fallback model; `optional=True` names it."""
+OPTIONAL_PARTS = {6: "fallback", 7: "concurrent"}
+"""The exercises with an optional part whose solution is a cell of its own, `cells/exercise_NN_<part>.py`: exercise
+6's fallback model ("Go deeper"), and exercise 7's gate before the thread pool ("Go further": the calls of a turn
+still run at once; the reference itself is the plain loop the task asks for); `optional=True` names it."""
+OPTIONAL = tuple(OPTIONAL_PARTS)
 SHOWN_CELLS = (1, 2)
 """The exercises whose shown solution is a cell on top of their own notebook's cells, with a module besides."""
 MODULES = (1, 2, 5)
@@ -35,8 +37,8 @@ MODULES = (1, 2, 5)
 the dispatcher run_tool_missing_file (its shown cell is `cells/exercise_05_dispatcher.py`)."""
 GIVEN_FROM = re.compile(r"^# %% from notebook (\d+) on$", re.MULTILINE)
 
-__all__ = ["CELLS", "MODULES", "OPTIONAL", "SHOWN_CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES", "TOOLS", "Folded",
-           "client", "given_code", "project",
+__all__ = ["CELLS", "MODULES", "OPTIONAL", "OPTIONAL_PARTS", "SHOWN_CELLS", "FUNCTIONS", "MODEL", "REVIEW_RULES",
+           "TOOLS", "Folded", "client", "given_code", "project",
            "reference", "review_pull_request", "review_pull_request_concurrently", "run_tool", "show_solution",
            "solution_code", "solution_module"]
 
@@ -82,7 +84,7 @@ def solution_code(notebook: int, language: str | None = None, optional: bool = F
     if optional and notebook not in OPTIONAL:
         raise ValueError(f"exercise {notebook} has no optional part")
     russian = pick_language(language) == "ru"
-    name = f"exercise_{notebook:02d}{'_fallback' if optional else ''}.py"
+    name = f"exercise_{notebook:02d}{'_' + OPTIONAL_PARTS[notebook] if optional else ''}.py"
     return _cell("ru", name) if russian else _cell(name)
 
 

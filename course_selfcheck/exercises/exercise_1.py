@@ -114,15 +114,13 @@ def _as_returned(message: Any, seen: Counting, lang: str) -> tuple[receipts.Rece
 
 WHAT = N_("`counting` is still empty. Put the Message that client.messages.create returns into it and run this cell "
           "again.")
-FIRST_HINTS = (N_("Which parameter of messages.create makes the model stop before it writes a string you choose? And "
-                   "which string must the count never reach?"),)
 
 
 def check_exercise_1(counting: Any, language: str | None = None) -> Report:
     """Notebook 1: `counting` is the Message of a call that counts from 1 to 10 and stops right before 5."""
     g = Grade(1, language, REQUIREMENTS)
     if is_placeholder(counting):
-        return g.not_done(WHAT, FIRST_HINTS)
+        return g.not_done(WHAT)
     counting = unwrap(counting)
     if isinstance(counting, (list, tuple)) and counting and get(counting[0], "role") is None:
         seen = Counting(counting, None, None)  # the response's content instead of the response

@@ -327,8 +327,6 @@ HISTORY = (_starts_with_task, _pairs, _read_file_called, _finished)
 
 WHAT = N_("`exercise_messages` holds no answer of the model. Add read_file to TOOLS, then append every message of "
           "your step-by-step run to it, the model's last answer included, and run this cell again.")
-FIRST_HINTS = (N_("Start from exercise_messages = [{\"role\": \"user\", \"content\": \"Review merge request "
-                   "!482.\"}] and repeat steps 1 to 4 of this notebook on it until stop_reason is end_turn."),)
 
 
 def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> Report:
@@ -340,7 +338,7 @@ def check_exercise_2(tools: Any, messages: Any, language: str | None = None) -> 
     g = Grade(2, language, (*tool_rows, *history_rows))
     started = isinstance(messages, (list, tuple)) and any(message(m)[0] == "assistant" for m in messages)
     if is_placeholder(messages) or (isinstance(messages, (list, tuple)) and not started):
-        return g.not_done(WHAT, FIRST_HINTS)
+        return g.not_done(WHAT)
     history = [message(m) for m in messages] if isinstance(messages, (list, tuple)) else []
     run = Run(_tool_definitions(tools), history, _branch_reads(read_files, g.lang))
     g.run(tool_rows, run)

@@ -314,7 +314,7 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
         return check_loop_5(run_tool, language)
     g = Grade(5, language, REQUIREMENTS)
     if is_placeholder(run_tool):
-        return g.not_done(WHAT, [START_HINT])
+        return g.not_done(WHAT)
     if not callable(run_tool):
         g.all_broken(REQUIREMENTS, tr("expected a function run_tool(name, tool_input), got {kind}.", g.lang,
                                       kind=kind(run_tool)), START_HINT)
@@ -357,7 +357,7 @@ def check_exercise_5(run_tool: Any, language: str | None = None) -> Report:
                 "unknown_tool": call(run_tool, UNKNOWN_TOOL, {"query": "discount"}),
             }
             if _unwritten(probes):
-                return g.not_done(WHAT, [START_HINT])
+                return g.not_done(WHAT)
             review = _review_with(run_tool, sb.client(), tr("Review merge request !{pr}.", g.lang, pr=REVIEWED))
             late = [read("exists_again") for _ in range(LATE_READS)]  # "always": a count of failures runs out
             probes.update(another=read("another"), exists_again=next(

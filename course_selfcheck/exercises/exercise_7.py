@@ -222,10 +222,6 @@ GATE = Requirement("review_through_gate", N_("A review of !482 that posts its co
                       "approver, audit)), and give every Verdict a `by` that names your approver."))
 
 WHAT = N_("`policy` and `approver` are not written yet. Write both and run this cell again.")
-FIRST_HINTS = (N_("policy = Policy({\"post_comment\": Decision.ASK}) keeps the other tools' defaults (merge_pr asks "
-                  "by its risk)."),
-               N_("An approver is a plain function: def approver(request): ... return Verdict(approved, by=\"...\", "
-                  "reason=\"...\"); request.tool is the tool's name and request.input its input."))
 
 
 _LOOP = object()
@@ -246,7 +242,7 @@ def check_exercise_7(policy: Any, approver: Any = _LOOP, language: str | None = 
     lang = g.lang
     probe = ApprovalRequest("post_comment", {"pr": REVIEWED, "body": "Looks good."}, Risk.WRITES)
     if is_placeholder(policy) and (is_placeholder(approver) or _unwritten(approver, probe)):
-        return g.not_done(WHAT, FIRST_HINTS)
+        return g.not_done(WHAT)
     if isinstance(policy, Mapping):  # {"post_comment": Decision.ASK}: the overrides of a Policy
         policy = Policy({name: Decision(getattr(d, "value", d)) for name, d in policy.items()})
     is_policy, is_approver = policy is not None and hasattr(policy, "decide"), callable(approver)

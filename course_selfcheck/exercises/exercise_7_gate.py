@@ -501,8 +501,8 @@ def _on_every_no(rule: str) -> Callable[[Gate, str], Seen]:
 
 ASKS = Requirement(
     "approver_asked", N_("merge_pr asks the approver first; harmless tools do not"), _asks,
-    N_("Before running a tool named in DANGEROUS, call approve(block.name, block.input); get_diff and read_file run "
-       "at once."),
+    N_("At which line of your loop does a tool_use become a call? Ask the approver there, and only for the tools in "
+       "DANGEROUS."),
     task=N_("Before a tool in DANGEROUS runs, the loop calls approve(name, tool_input); harmless tools run at once, "
             "with no question."))
 YES_MERGES = Requirement(
@@ -512,14 +512,13 @@ YES_MERGES = Requirement(
 FAIL_CLOSED = Requirement(
     "fail_closed", N_("Only an explicit True opens the gate: an error, None, anything else or no answer is a no"),
     _fail_closed,
-    N_("approved = approve(block.name, block.input) is True inside try/except Exception (an exception is a no): "
-       "input() gives the string \"no\", which is truthy, and an approver that cannot reach a person raises."),
+    N_("Run the table under \"Fix it\" above again: which test is False for the strings 'no' and 'yes' alike, and "
+       "True only for True? And what does your loop do when approve raises?"),
     task=N_("Only True opens the gate: an exception, None, any other value or no answer is a no."))
 REFUSAL = Requirement(
     "refusal_is_error", N_("A denied call goes back to the model as an error result"),
     _on_every_no("refusal_is_error"),
-    N_("On a no, answer the call with {\"type\": \"tool_result\", \"tool_use_id\": block.id, \"content\": \"A human "
-       "denied this call.\", \"is_error\": True} and go on with the loop."),
+    N_("The denied call still needs its tool_result: how did notebook 5 tell the model that a tool failed?"),
     task=N_("On a no the tool does not run. The model gets a tool_result with is_error: True that says a human "
             "denied the call."))
 GOES_ON = Requirement(
@@ -540,8 +539,6 @@ KEPT = N_("Your loop keeps what notebook 6 added: every stop reason handled on p
 NOTE = N_("Not done yet: a dangerous call must wait for an explicit yes from the approver, and a no must go back "
           "to the model as an error result (see the requirements marked ✘ or – below).")
 WRITE_IT = N_("write your solution in the exercise cell above, then run this cell again.")
-START = N_("Before merge_pr runs, ask approve(block.name, block.input); only True lets it run, and a no goes back to "
-           "the model as a tool_result with is_error: True.")
 
 
 def gate_grade(number: int, loop: Callable, language: str | None = None) -> tuple[Grade, Gate | None]:
@@ -597,9 +594,9 @@ def _quote_the_order(g: Grade, gate: Gate) -> None:
 def check_gate_loop(loop: Callable | None, language: str | None = None) -> Report:
     """Notebook 7's exercise on the learner's own loop, loop(pr, approve)."""
     if is_placeholder(loop) or not callable(loop):
-        return Grade(7, language, GATE_ROWS).not_done(WRITE_IT, [])
+        return Grade(7, language, GATE_ROWS).not_done(WRITE_IT)
     if is_template(loop):
-        return Grade(7, language, GATE_ROWS).not_done(WRITE_IT, [START])
+        return Grade(7, language, GATE_ROWS).not_done(WRITE_IT)
     text = kept_text(7, loop)  # read once: judged as kept, and kept if it passes
     loop, redefined = as_kept(7, loop, text)
     g, gate = gate_grade(7, loop, language)
@@ -607,7 +604,7 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
     if gate is None:
         return said_as_kept(_with_note(g.report()), redefined)
     if untouched(gate.no.run):
-        return g.not_done(WRITE_IT, [START])
+        return g.not_done(WRITE_IT)
     told_no = gated(loop, Approver(NO), _keyword(loop))
     earlier = judge(told_no, KEPT_RULES, lang, g.title())
     said = tr(KEPT, lang)

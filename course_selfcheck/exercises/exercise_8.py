@@ -329,8 +329,6 @@ def _costliest(table: Table) -> str:
 
 WHAT = N_("`rows` is still empty. Take !482's row from result (its review above), review !483 to !487 with "
           "review(pr, client=client), append (pr, verdict, calls, billed input) for each, and run this cell again.")
-FIRST_HINTS = (N_("result.iterations is the number of model calls, result.text ends with the verdict line, and "
-                   "billed(result.usage) from this notebook gives the billed input."),)
 
 
 KEPT = N_("Your loop keeps what notebooks 6 and 7 added: every stop reason handled on purpose (a refusal stops the "
@@ -396,7 +394,7 @@ def check_rows(number: int, rows: Any, language: str | None = None) -> Report:
     notebook 8's older form)."""
     g = Grade(number, language, REQUIREMENTS)
     if is_placeholder(rows):
-        return g.not_done(WHAT, FIRST_HINTS)
+        return g.not_done(WHAT)
     read = [_row(r) for r in rows] if isinstance(rows, (list, tuple)) else []
     if not any(read):
         g.all_broken(REQUIREMENTS, tr("expected a list of rows, got {kind}.", g.lang, kind=kind(rows)) if not read

@@ -107,10 +107,10 @@ class Grade:
         for index, row in enumerate(rows):
             self.record(row, Seen(False, detail, hint if index == 0 else ""))
 
-    def not_done(self, what: str, hints: Iterable[str]) -> Report:
-        """The report of an untouched placeholder: one "not done yet" line and what to do first (msgids);
-        no requirement is judged, so none is listed."""
-        return not_done_report(self.title(), tr(what, self.lang), self.lang, [tr(h, self.lang) for h in hints])
+    def not_done(self, what: str) -> Report:
+        """The report of an untouched placeholder: one "not done yet" line (a msgid), and nothing else: no requirement
+        is judged, so none is listed, and no hint comes before a try (not_done_report)."""
+        return not_done_report(self.title(), tr(what, self.lang), self.lang)
 
     def stopped_by(self, error: BaseException, rows: Iterable[Requirement]) -> None:
         """Rows the learner's exception kept from being checked: "not checked because your code raised X"."""
@@ -186,6 +186,8 @@ class NotDone(Report):
         return tr("{title}: not done yet", self.language, title=self.title)
 
 
-def not_done_report(title: str, what: str, lang: str, hints: list[str]) -> Report:
-    """One plain "not done yet" line (`what`, already in the learner's language) and the first hints."""
-    return NotDone(title, [], lang, tr("Not done yet: {what}", lang, what=what), hints)
+def not_done_report(title: str, what: str, lang: str, hints: Iterable[str] = ()) -> Report:
+    """One plain "not done yet" line (`what`, already in the learner's language). Hints only for something handed
+    in that the check cannot use: before any try the notebook's own Hints 1-3 come first, and a check's specific
+    hint, often close to Hint 3, would skip them (instructor read 61, F7)."""
+    return NotDone(title, [], lang, tr("Not done yet: {what}", lang, what=what), list(hints))

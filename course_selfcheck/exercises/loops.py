@@ -101,15 +101,13 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
     lang = pick_language(language)
     title = tr(title, lang) if title else tr("Exercise {n}", lang, n=number)
     write_it = tr("write your solution in the exercise cell above, then run this cell again.", lang)
-    if is_placeholder(loop):
-        return not_done_report(title, write_it, lang, [])
-    if is_template(loop):
-        return not_done_report(title, write_it, lang, [tr(hint, lang)])
+    if is_placeholder(loop) or is_template(loop):
+        return not_done_report(title, write_it, lang)
     text = kept_text(number, loop) if keeps else None  # read once: judged as kept, and kept if it passes
     loop, redefined = as_kept(number, loop, text) if keeps else (loop, [])
     seen = own.check(loop, lang) if own is not None else None
     if seen is not None and isinstance(seen.raised, NotDoneYet):
-        return not_done_report(title, write_it, lang, [tr(hint, lang)])
+        return not_done_report(title, write_it, lang)
     mine = [finding(own, seen, lang)] if own is not None and seen is not None else []
     if seen is not None and seen.raised is not None:
         kept = [Finding(reported(rule), NOT_CHECKED, because_raised(seen.raised, lang), *words(rule, lang))

@@ -290,7 +290,8 @@ for answer in (True, False, None, "no", "yes"):
 # Your loop runs a turn's calls at once (notebook 4's `pool.map(tool_result, calls)`). To keep that, put the gate
 # before the pool. First ask about each dangerous call, one at a time: a person answers one question after another.
 # Then run the allowed calls at once. A denied call gets its error result in its own place, so the results keep the
-# calls' order.
+# calls' order. The reference of this version, once yours passes (the same check judges it): run
+# `show_solution(7, optional=True)` in a cell after the spoiler cell below, which imports `show_solution`.
 # </details>
 #
 # The exercise cell brings your loop once more, this time into the cell, in place of the stub, for you to grow.
@@ -323,7 +324,9 @@ for answer in (True, False, None, "no", "yes"):
 # Ваш цикл выполняет вызовы хода одновременно (`pool.map(tool_result, calls)` из блокнота 4). Чтобы так и осталось,
 # поставьте шлюз перед пулом потоков. Сначала спросите о каждом опасном вызове, по одному: человек отвечает на вопросы
 # по очереди. Затем выполните разрешённые вызовы одновременно. Отклонённый вызов получает свой результат с ошибкой на
-# своём месте, поэтому результаты идут в том же порядке, что и вызовы.
+# своём месте, поэтому результаты идут в том же порядке, что и вызовы. Эталонное решение этого варианта — когда ваше
+# пройдёт проверку (та же проверка оценивает и его): выполните `show_solution(7, optional=True)` в ячейке после ячейки
+# с эталонным решением ниже — она импортирует `show_solution`.
 # </details>
 #
 # Ячейка упражнения сама подставит ваш цикл ещё раз — на этот раз прямо в ячейку, на место заготовки, чтобы вы его

@@ -1,8 +1,7 @@
 # Exercise 7: the loop of exercise 6 with the gate. A tool in DANGEROUS runs only when approve(name, tool_input)
 # returns True; any other answer, an exception, or no answer is a no, which goes back to the model as an error
-# result, and the loop goes on. The approver is asked first, one call at a time; then the allowed calls of the turn
-# run at once. It uses the notebook's client, MODEL, TOOLS, run_tool, REVIEW_RULES, DANGEROUS and ask_human.
-from concurrent.futures import ThreadPoolExecutor
+# result, and the loop goes on. A plain loop over the turn's calls: ask about a dangerous call, then run it or give
+# it its denied result. It uses the notebook's client, MODEL, TOOLS, run_tool, REVIEW_RULES, DANGEROUS and ask_human.
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -38,27 +37,6 @@ def denied(call) -> dict:
                        "Do not try to do the same thing another way; report it instead."}
 
 
-def run_all(calls: list) -> list[dict]:
-    """As in exercise 5: every call of the turn in a thread of its own, the results in the calls' order."""
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        return list(pool.map(tool_result, calls))
-
-
-def gate_then_run(calls: list, approve) -> list[dict]:
-    """The gate first, one question at a time, here in the loop (a person answers one after another); then the
-    allowed calls of the turn at once, with run_all; the results in the calls' order."""
-    results = {}  # the result of each call, by its `tool_use_id`
-    allowed = []
-    for call in calls:
-        if call.name in DANGEROUS and not approved(approve, call.name, call.input):
-            results[call.id] = denied(call)  # not run: the model reads why
-        else:
-            allowed.append(call)
-    for result in run_all(allowed):
-        results[result["tool_use_id"]] = result
-    return [results[call.id] for call in calls]  # in the calls' order
-
-
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
 
@@ -81,9 +59,13 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
                 raise RuntimeError("The context window is full: start afresh with a shorter history")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
-                calls = [block for block in response.content if block.type == "tool_use"]
-                # the gate, then the allowed calls, concurrently
-                messages.append({"role": "user", "content": gate_then_run(calls, approve)})
+                results = []  # the gate, call by call
+                for call in [block for block in response.content if block.type == "tool_use"]:
+                    if call.name in DANGEROUS and not approved(approve, call.name, call.input):
+                        results.append(denied(call))  # not run: the model reads why
+                    else:
+                        results.append(tool_result(call))
+                messages.append({"role": "user", "content": results})  # all results in ONE message
             case other:
                 raise RuntimeError(f"Unexpected stop: {other}")
 

@@ -1,9 +1,8 @@
 # Упражнение 7: цикл упражнения 6 со шлюзом. Инструмент из `DANGEROUS` выполняется, только когда
 # `approve(name, tool_input)` возвращает `True`; любой другой ответ, исключение или отсутствие ответа — это «нет»: вызов
-# отклонён и возвращается модели как результат с ошибкой, и цикл продолжается. Сначала функция подтверждения
-# отвечает на каждый опасный вызов, по одному; затем разрешённые вызовы хода выполняются одновременно.
+# отклонён и возвращается модели как результат с ошибкой, и цикл продолжается. Обычный цикл по вызовам хода:
+# спросить об опасном вызове, затем выполнить его или вернуть результат об отклонении.
 # Использует `client`, `MODEL`, `TOOLS`, `run_tool`, `REVIEW_RULES`, `DANGEROUS` и `ask_human` блокнота.
-from concurrent.futures import ThreadPoolExecutor
 
 
 def tool_calls(messages: list) -> list[str]:
@@ -39,27 +38,6 @@ def denied(call) -> dict:
                        "Не пытайся добиться того же другим путём — просто сообщи об этом."}
 
 
-def run_all(calls: list) -> list[dict]:
-    """Как в упражнении 5: каждый вызов хода — в своём потоке, результаты в порядке вызовов."""
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        return list(pool.map(tool_result, calls))
-
-
-def gate_then_run(calls: list, approve) -> list[dict]:
-    """Сначала шлюз — по одному вопросу, прямо в цикле (человек отвечает на вопросы по очереди); затем
-    разрешённые вызовы хода — одновременно, через run_all; результаты в порядке вызовов."""
-    results = {}  # результат каждого вызова по его `tool_use_id`
-    allowed = []
-    for call in calls:
-        if call.name in DANGEROUS and not approved(approve, call.name, call.input):
-            results[call.id] = denied(call)  # вызов не выполнен: модель прочтёт причину
-        else:
-            allowed.append(call)
-    for result in run_all(allowed):
-        results[result["tool_use_id"]] = result
-    return [results[call.id] for call in calls]  # в порядке вызовов
-
-
 def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
 
@@ -82,9 +60,13 @@ def review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20
                 raise RuntimeError("Контекстное окно заполнено: начните заново с более короткой историей")
             case "tool_use":
                 messages.append({"role": "assistant", "content": response.content})
-                calls = [block for block in response.content if block.type == "tool_use"]
-                # шлюз, затем разрешённые вызовы — одновременно
-                messages.append({"role": "user", "content": gate_then_run(calls, approve)})
+                results = []  # шлюз, вызов за вызовом
+                for call in [block for block in response.content if block.type == "tool_use"]:
+                    if call.name in DANGEROUS and not approved(approve, call.name, call.input):
+                        results.append(denied(call))  # вызов не выполнен: модель прочтёт причину
+                    else:
+                        results.append(tool_result(call))
+                messages.append({"role": "user", "content": results})  # все результаты — в ОДНОМ сообщении
             case other:
                 raise RuntimeError(f"Неожиданная остановка: {other}")
 
