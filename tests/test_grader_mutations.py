@@ -666,3 +666,16 @@ def test_exercise_7_a_policy_no_is_not_a_humans_no_however_often_it_says_review(
     """Attack 17's H3: "review" is the work, not a person: the task's result says a human denied the call."""
     report = check_exercise_7(attempts.attempt(denial=denial))
     assert "refusal_is_error" in broken(report), report.text()
+
+
+@pytest.mark.parametrize("denial, right", [
+    # attack 18's H4: a "human word" merely mentioned, negated, owning a policy, or the model addressed as the reviewer
+    ("Blocked by the user's security policy: merge was not run. Report it instead.", False),
+    ("Вызов merge запрещён автоматической политикой, человек его не видел: вызов не выполнен.", False),
+    ("As the reviewer, you decided not to run merge: it was not run. Report it instead.", False),
+    # right: a person as the one who said no
+    ("merge was rejected by the maintainer: it was not run. Report it instead.", True),
+    ("Рецензент решил не выполнять merge: вызов не выполнен.", True)])
+def test_exercise_7_a_denial_names_a_person_as_the_one_who_said_no(denial, right):
+    report = check_exercise_7(attempts.attempt(denial=denial))
+    assert ("refusal_is_error" in broken(report)) is not right, report.text()
