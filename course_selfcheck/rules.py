@@ -538,6 +538,11 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens", cause: bool = F
     if touched:
         return verdict(BROKEN, tr("the loop ran the cut tool call: GitLab got {request}", lang,
                                   request=f"{touched[0].method} {touched[0].path}"))
+    ran = run.tools_run_between(run.calls[i], later[0] if later else None)
+    if ran:  # its input cut, the tool dies before GitLab: the call of the function shows it (attack 18's H3)
+        return verdict(BROKEN, tr("the loop ran the cut tool call: {tool} was called with the input the cut left "
+                                  "({input})", lang, tool=ran[0], input=short_value(next(
+                                      (u.get("input") for u in tool_uses(reply) if u.get("name") == ran[0]), {}))))
     if answered and any(_RAN_IT.search(str(b.get("content"))) for b in answered):
         return verdict(BROKEN, tr("the loop ran the cut tool call: its result is the error its incomplete input caused "
                                   "({content})", lang, content=short_value(answered[0].get("content"))))
