@@ -111,7 +111,7 @@ def says_denied(text: str, tool: str | None = None) -> bool:
     «человек не позволил», "human approval: no"); and it does not claim the call went through ("merged
     successfully", with no negation before it). A message that says only that the tool failed has neither."""
     sentences = _sentences(text)
-    if any(invites_again(words, tool) or not_yet(words) for words in _clauses(text)):
+    if invites_the_call(text, tool):
         return False
     failed = any(_FAILURE.match(w) for words in sentences for w in words)
     said = False
@@ -122,6 +122,21 @@ def says_denied(text: str, tool: str | None = None) -> bool:
             said = said or bool(_REFUSALS.match(word)) or _decider_negated(words, i, failed)
         said = said or _person_stopped(words)
     return said
+
+
+_QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”|«[^»\n]*»|„[^“\n]*“')
+"""A person's own words, quoted ('answered "not yet"', «ответил «пока нет»»): what they said, not the state the call
+is in."""
+
+
+def invites_the_call(text: str, tool: str | None = None) -> bool:
+    """A clause of the text invites the call again ("Call merge_pr again", "then call it") or says the no is not final
+    ("approval is pending", «пока не окончательно»); a "not yet" the person is quoted as saying is their answer, not
+    a pending state ('A person answered "not yet" to merge_pr: ... it will not be approved in this review', attack
+    18's F1: its Russian twin passed)."""
+    unquoted = _QUOTED.sub(" ", text)
+    return any(invites_again(words, tool) for words in _clauses(text)) or any(
+        not_yet(words) for words in _clauses(unquoted))
 
 
 def _has_phrase(words: list[str], phrases: tuple[tuple[str, ...], ...], reach: int = 1) -> bool:

@@ -675,7 +675,10 @@ def test_exercise_7_a_policy_no_is_not_a_humans_no_however_often_it_says_review(
     ("As the reviewer, you decided not to run merge: it was not run. Report it instead.", False),
     # right: a person as the one who said no
     ("merge was rejected by the maintainer: it was not run. Report it instead.", True),
-    ("Рецензент решил не выполнять merge: вызов не выполнен.", True)])
+    ("Рецензент решил не выполнять merge: вызов не выполнен.", True),
+    # attack 18's F1: a person's quoted "not yet", the door closed for this review
+    ('A person answered "not yet" to merge: it was not run, and it will not be approved in this review. Report it.',
+     True)])
 def test_exercise_7_a_denial_names_a_person_as_the_one_who_said_no(denial, right):
     report = check_exercise_7(attempts.attempt(denial=denial))
     assert ("refusal_is_error" in broken(report)) is not right, report.text()

@@ -659,3 +659,19 @@ def test_a_person_merely_mentioned_is_not_the_decider(text):
     from course_selfcheck.wordings import names_the_decider
 
     assert not names_the_decider(text.format(tool="merge_pr"))
+
+
+@pytest.mark.parametrize("text", [
+    'A person answered "not yet" to {tool}: it was not run, and it will not be approved in this review. Report it.',
+    "Человек ответил на {tool} «пока нет»: вызов не выполнен и в этом ревью выполнен не будет.",
+    "The reviewer replied “not for now” to {tool}; it was not run and will not be run in this review."])
+def test_a_not_yet_the_person_is_quoted_as_saying_is_their_answer(text):
+    """Attack 18's F1: the quoted words are what the person said; the English read them as a pending no, the Russian
+    twin passed."""
+    assert says_denied(text.format(tool="merge_pr"), "merge_pr")
+
+
+@pytest.mark.parametrize("text", ["The human did not approve {tool} yet: approval is pending.",
+                                  "Человек пока не разрешил {tool}.", "A human denied {tool} for now."])
+def test_a_not_yet_said_unquoted_is_still_no_denial(text):
+    assert not says_denied(text.format(tool="merge_pr"), "merge_pr")
