@@ -282,9 +282,19 @@ def watching_tools(loop: Callable, run: "Run", exchanges: list) -> Any:
             if isinstance(tool, (FunctionType, functools.partial)):
                 place[name] = wrapped(name, tool)
                 undo.append((place, name, tool, place[name]))
+    before = set(threading.enumerate())
     try:
         yield
     finally:
+        # a thread the loop started may run the cut call after the loop raised: give it a moment, still watched
+        until = time.monotonic() + 2.0
+        for thread in set(threading.enumerate()) - before:
+            while thread is not threading.current_thread() and time.monotonic() < until:
+                try:
+                    thread.join(max(0.0, until - time.monotonic()))
+                    break
+                except RuntimeError:  # still starting
+                    time.sleep(0.01)
         for place, name, tool, noted in undo:
             if place.get(name) is noted:
                 place[name] = tool
