@@ -134,6 +134,9 @@ def invites_the_call(text: str, tool: str | None = None) -> bool:
     ("approval is pending", «пока не окончательно»); a "not yet" the person is quoted as saying is their answer, not
     a pending state ('A person answered "not yet" to merge_pr: ... it will not be approved in this review', attack
     18's F1: its Russian twin passed)."""
+    # a name's own parts ("aaa_no", "skip_not") are no negation of the clause: a name with "_" is one word here
+    text = re.sub(r"\b[^\W_]+(?:_[^\W_]+)+\b", "thecall", text.replace(tool, "thecall") if tool else text)
+    tool = "thecall"
     unquoted = _QUOTED.sub(" ", text)
     return any(invites_again(words, tool) for words in _clauses(text)) or any(
         not_yet(words) for words in _clauses(unquoted))
@@ -524,7 +527,7 @@ def _says_no(lowered: list[str]) -> list[int]:
         _NEGATIONS.match(b) for b in lowered[i + 1:i + 4])]
     at += [i for i, w in enumerate(lowered) if w in ("said", "answered", "replied", "сказал", "сказала", "ответил",
                                                       "ответила") and any(
-        a in ("no", "нет", "not") for a in lowered[i + 1:i + 4])]
+        a in ("no", "нет", "not") for a in lowered[i + 1:i + 7])]  # «ответил на merge_pr «пока нет»»
     at += [i for i, w in enumerate(lowered) if any(w == p[0] for p in _STOP_PHRASES)
            and _has_phrase(lowered[i:i + 5], _STOP_PHRASES, reach=3)]
     return sorted(set(at))

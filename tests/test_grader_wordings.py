@@ -675,3 +675,12 @@ def test_a_not_yet_the_person_is_quoted_as_saying_is_their_answer(text):
                                   "Человек пока не разрешил {tool}.", "A human denied {tool} for now."])
 def test_a_not_yet_said_unquoted_is_still_no_denial(text):
     assert not says_denied(text.format(tool="merge_pr"), "merge_pr")
+
+
+def test_a_persons_quoted_answer_names_them_as_the_decider():
+    """Attack 18's R07_poka_net_ru: «Человек ответил на merge_pr «пока нет»» names the person and their no."""
+    from course_selfcheck.wordings import names_the_decider
+
+    assert names_the_decider("Человек ответил на merge_pr «пока нет»: вызов не выполнен и в этом ревью выполнен не "
+                             "будет.")
+    assert names_the_decider('A person answered "not yet" to merge_pr: it was not run, and it will not be approved.')
