@@ -78,8 +78,9 @@ def _definitions(text: str) -> tuple[str, set[str]]:
     lines = text.splitlines(keepends=True)
     dropped: set[int] = set()
     names: set[str] = set()
+    kept_nodes = _needed([node for node in tree.body if _defines(node)], tree.body)
     for node in tree.body:
-        if not _defines(node):
+        if node not in kept_nodes:
             first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
             dropped.update(range(first - 1, node.end_lineno or node.lineno))
             continue
@@ -92,6 +93,41 @@ def _definitions(text: str) -> tuple[str, set[str]]:
                 names.add((child.asname or child.name).split(".")[0])
     kept = "".join(line for number, line in enumerate(lines) if number not in dropped)
     return kept.strip("\n") + "\n", names
+
+
+def _stored(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _read(node: ast.AST) -> set[str]:
+    """The names a statement reads from the module: in a function or a class, the names it loads less its own
+    locals (its arguments, what it assigns) and the names of its nested definitions."""
+    loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return loaded
+    own = _stored(node) | {a.arg for n in ast.walk(node) if isinstance(n, ast.arguments)
+                           for a in [*n.posonlyargs, *n.args, *n.kwonlyargs, *filter(None, [n.vararg, n.kwarg])]}
+    own |= {n.name for n in ast.walk(node) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and n is not node}
+    return loaded - own
+
+
+def _needed(kept: list[ast.stmt], body: list[ast.stmt]) -> list[ast.stmt]:
+    """The kept definitions, and each assignment that calls which they need: one whose name the kept code reads and
+    nothing kept defines (`denied = functools.partial(denial, who="A human")`, `pool = ThreadPoolExecutor(4)`),
+    and in turn what those read. Dropped, the kept loop would raise NameError in the next notebook (attack 18's F2);
+    a test run (`print(review(482))`, `result = review(482)` that nothing reads) stays behind."""
+    kept = list(kept)
+    while True:
+        defined = set().union(*(_stored(n) | ({n.name} if isinstance(n, DEFINES[:3]) else set())
+                                | {(a.asname or a.name).split(".")[0] for a in getattr(n, "names", [])
+                                   if isinstance(n, (ast.Import, ast.ImportFrom))} for n in kept))
+        wanted = set().union(*(_read(n) for n in kept)) - defined
+        more = [n for n in body if n not in kept and isinstance(n, (ast.Assign, ast.AnnAssign))
+                and _stored(n) & wanted]
+        if not more:
+            return [n for n in body if n in kept]
+        kept += more
 
 
 GLOBAL_READS = {"LOAD_GLOBAL", "LOAD_NAME", "LOAD_FROM_DICT_OR_GLOBALS"}
@@ -257,15 +293,19 @@ def _reads(function: types.FunctionType, namespace: dict, filename: str) -> set[
         current = todo.pop()
         for name in (_global_names(current.__code__) | _names_at_def(current)) - names:
             names.add(name)
-            helper = _function(namespace.get(name))
-            if helper is not None and helper.__code__.co_filename == filename:
-                todo.append(helper)
+            value = namespace.get(name)
+            helpers = [_function(value)] if not isinstance(value, type) else [  # a class's methods read globals too
+                _function(getattr(m, "__func__", getattr(m, "fget", m))) for m in vars(value).values()]
+            todo += [h for h in helpers if h is not None and h.__code__.co_filename == filename]
     return names
 
 
 def _differs(kept: object, live: object) -> bool:
-    """A name's value as the kept text defines it is not the notebook's: another function's source, another
-    constant. A value either side cannot show (a class, an object) counts as the same."""
+    """A name's value as the kept text defines it is not the notebook's: another function's source, another class
+    (its methods and constants compared as these are), another constant. A value either side cannot show (an
+    object) counts as the same."""
+    if isinstance(kept, type) or isinstance(live, type):
+        return _class_differs(kept, live)
     kept_function, live_function = _function(kept), _function(live)
     if kept_function is not None or live_function is not None:
         if kept_function is None or live_function is None:
@@ -279,6 +319,30 @@ def _differs(kept: object, live: object) -> bool:
             return bool(kept != live)
         except Exception:
             return False
+    return False
+
+
+def _class_differs(kept: object, live: object) -> bool:
+    """Two classes differ by name, by bases, or by any attribute of their own: a method's source (a staticmethod's, a
+    classmethod's, a property's getter), a constant (attack 18's H5: a class redefined after the exercise cell was
+    judged, the kept file held the other one)."""
+    if not isinstance(kept, type) or not isinstance(live, type):
+        return True
+    if kept.__qualname__ != live.__qualname__ or [b.__qualname__ for b in kept.__bases__] != \
+            [b.__qualname__ for b in live.__bases__]:
+        return True
+    skip = ("__dict__", "__weakref__", "__module__", "__firstlineno__", "__static_attributes__")
+    ours, theirs = ({k: v for k, v in vars(c).items() if k not in skip} for c in (kept, live))
+    if ours.keys() != theirs.keys():
+        return True
+    for name, value in ours.items():
+        other = theirs[name]
+        if isinstance(value, (staticmethod, classmethod)):
+            value, other = value.__func__, getattr(other, "__func__", other)
+        if isinstance(value, property):
+            value, other = value.fget, getattr(other, "fget", other)
+        if _differs(value, other):
+            return True
     return False
 
 

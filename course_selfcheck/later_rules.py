@@ -43,7 +43,7 @@ from .rules import (
 )
 from .scenario import Run, run_scenario
 from .wire import blocks, key, results_for, text_of, tool_uses, turns
-from .wordings import says_denied
+from .wordings import invites_the_call, says_denied
 
 
 # 6b. A refusal goes once to the fallback model
@@ -405,6 +405,11 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
         return verdict(BROKEN, tr("the next request carried no tool_result for the denied merge", lang))
     if results[-1].get("is_error") is not True:
         return verdict(BROKEN, tr("the denied merge went back without is_error: true: {content}", lang,
+                                  content=short_value(results[-1].get("content"))))
+    if invites_the_call(str(results[-1].get("content")), use.get("name")):
+        return verdict(BROKEN, tr("the denied merge went back as an error, but its text invites the call again "
+                                  "({content}): a retry, or a no that is not final yet, has the model ask once more; "
+                                  "say that a human said no, and not to make the call again", lang,
                                   content=short_value(results[-1].get("content"))))
     if not says_denied(str(results[-1].get("content")), use.get("name")):
         return verdict(BROKEN, tr("the denied merge went back as an error, but its text does not say it was denied "

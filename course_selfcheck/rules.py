@@ -589,11 +589,24 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens", cause: bool = F
     if not ids:
         return unobserved(run, lang, tr("the cut response held no tool call", lang))
     later = run.calls[i + 1:]
-    answered = [b for c in later for b in results_for(c.body, ids)]
+    cut_keys = {key(u) for u in tool_uses(reply)}
+
+    def carries_the_cut(body: dict) -> bool:
+        return any(key(b) in cut_keys for role, content in turns(body.get("messages")) if role == "assistant"
+                   for b in content)
+    # a result for the cut call's id in a history that holds the cut response: a request sent again without it gets
+    # a whole response, whose calls may carry the same ids (attack 18: W06_mt_retry_same_budget was told it ran the
+    # cut call, when it ran the retry's)
+    answered = [b for c in later if carries_the_cut(c.body) for b in results_for(c.body, ids)]
     touched = run.gitlab_between(run.calls[i], later[0] if later else None)
     if touched:
         return verdict(BROKEN, tr("the loop ran the cut tool call: GitLab got {request}", lang,
                                   request=f"{touched[0].method} {touched[0].path}"))
+    ran = run.tools_run_between(run.calls[i], later[0] if later else None)
+    if ran:  # its input cut, the tool dies before GitLab: the call of the function shows it (attack 18's H3)
+        return verdict(BROKEN, tr("the loop ran the cut tool call: {tool} was called with the input the cut left "
+                                  "({input})", lang, tool=ran[0], input=short_value(next(
+                                      (u.get("input") for u in tool_uses(reply) if u.get("name") == ran[0]), {}))))
     if answered and any(_RAN_IT.search(str(b.get("content"))) for b in answered):
         return verdict(BROKEN, tr("the loop ran the cut tool call: its result is the error its incomplete input caused "
                                   "({content})", lang, content=short_value(answered[0].get("content"))))
@@ -602,9 +615,7 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens", cause: bool = F
                                   lang))
     if answered:
         return verdict(BROKEN, tr("the loop ran the cut tool call and sent its result back", lang))
-    cut_keys = {key(u) for u in tool_uses(reply)}
-    kept = [c for c in later if any(key(b) in cut_keys for role, content in turns(c.body.get("messages"))
-                                    if role == "assistant" for b in content)]
+    kept = [c for c in later if carries_the_cut(c.body)]
     if kept:
         return verdict(BROKEN, tr("the loop kept the cut tool call in the history and went on", lang))
     error = run.error

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import ctypes
 import dataclasses
+import functools
 import inspect
 import io
 import threading
@@ -14,6 +15,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from types import FunctionType
 from typing import Any
 
 from course_sandbox import Sandbox
@@ -86,6 +88,17 @@ class Run:
         start = next(i for i, e in enumerate(self.exchanges) if e is first)
         end = next((i for i, e in enumerate(self.exchanges) if e is then), len(self.exchanges))
         return [e for e in self.exchanges[start + 1:end] if e.path.startswith(GITLAB)]
+
+    tool_calls: list[tuple[int, str]] = field(default_factory=list)
+    """(how many exchanges the sandbox had recorded, the tool's name) for each call of one of the notebook's tool
+    functions in a scenario that cuts a tool call (watching_tools): a call whose input was cut dies in Python before
+    GitLab sees it, so only this shows that it ran."""
+
+    def tools_run_between(self, first: Exchange, then: Exchange | None) -> list[str]:
+        """The notebook's tool functions called after one Messages API call was answered and before the next."""
+        start = next(i for i, e in enumerate(self.exchanges) if e is first)
+        end = next((i for i, e in enumerate(self.exchanges) if e is then), None)
+        return [name for seen, name in self.tool_calls if seen > start and (end is None or seen <= end)]
 
     @property
     def finished(self) -> bool:
@@ -225,6 +238,68 @@ class _Kept(io.StringIO):
         return "utf-8"  # what a print to a terminal would use; StringIO says None, which some libraries cannot take
 
 
+CUTS_A_CALL = ("max_tokens", "context_window")
+"""The sandbox's orders that cut a response in the middle of a tool call: their scenarios watch the tool functions."""
+
+
+def _tool_names(namespace: dict) -> set[str]:
+    """The names of the tools the namespace describes to the model (TOOLS, or any list of tool descriptions)."""
+    names = {"get_diff", "read_file"}
+    for value in list(namespace.values()):
+        if isinstance(value, (list, tuple)) and value and all(isinstance(t, dict) and "name" in t for t in value):
+            names |= {t["name"] for t in value if isinstance(t["name"], str) and ("input_schema" in t or "type" in t)}
+    return names
+
+
+@contextlib.contextmanager
+def watching_tools(loop: Callable, run: "Run", exchanges: list) -> Any:
+    """While the loop runs, each of the notebook's tool functions its namespace reaches (a global named like a tool,
+    the entry of a dict of them such as FUNCTIONS, which run_tool reads too) is wrapped so that a call is noted in
+    `run.tool_calls` before it runs, however its input binds: the sandbox cuts a tool call's input to {} (a
+    response cut by max_tokens holds the call as far as the model wrote it), and get_diff(**{}) raises TypeError
+    before it reaches GitLab. Put back as they were afterwards (what the loop or a later cell set meanwhile stays)."""
+    target: Any = loop
+    while isinstance(target, functools.partial) or hasattr(target, "__wrapped__"):
+        target = target.func if isinstance(target, functools.partial) else target.__wrapped__
+    namespace = getattr(target, "__globals__", None)
+    if not isinstance(namespace, dict):
+        yield
+        return
+    names = _tool_names(namespace)
+    undo: list[tuple[dict, str, Any, Any]] = []
+
+    def wrapped(name: str, tool: Callable) -> Callable:
+        @functools.wraps(tool)
+        def noted(*args: Any, **kwargs: Any) -> Any:
+            run.tool_calls.append((len(exchanges), name))
+            return tool(*args, **kwargs)
+        return noted
+
+    places = [namespace, *(v for v in list(namespace.values()) if isinstance(v, dict) and v is not namespace)]
+    for place in places:
+        for name in names:
+            tool = place.get(name)
+            if isinstance(tool, (FunctionType, functools.partial)):
+                place[name] = wrapped(name, tool)
+                undo.append((place, name, tool, place[name]))
+    before = set(threading.enumerate())
+    try:
+        yield
+    finally:
+        # a thread the loop started may run the cut call after the loop raised: give it a moment, still watched
+        until = time.monotonic() + 2.0
+        for thread in set(threading.enumerate()) - before:
+            while thread is not threading.current_thread() and time.monotonic() < until:
+                try:
+                    thread.join(max(0.0, until - time.monotonic()))
+                    break
+                except RuntimeError:  # still starting
+                    time.sleep(0.01)
+        for place, name, tool, noted in undo:
+            if place.get(name) is noted:
+                place[name] = tool
+
+
 def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,
                  slow_files: float = 0.0, sandboxes: Sandboxes | None = None, typed: str | None = None,
                  description: str | None = None, slow_merge_requests: float = 0.0, dropped_files: bool = False) -> Run:
@@ -261,7 +336,10 @@ def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeo
                 run.error = error
 
         kept, kept_errors = _Kept(), _Kept()
-        with pointed_at(sandbox, typed), contextlib.redirect_stdout(kept), contextlib.redirect_stderr(kept_errors):
+        watch = watching_tools(loop, run, sandbox.exchanges) if set(misbehave) & set(CUTS_A_CALL) \
+            else contextlib.nullcontext()
+        with pointed_at(sandbox, typed), contextlib.redirect_stdout(kept), contextlib.redirect_stderr(kept_errors), \
+                watch:
             worker = threading.Thread(target=work, daemon=True, name=LOOP_THREAD)
             started = time.monotonic()
             worker.start()

@@ -111,7 +111,7 @@ def says_denied(text: str, tool: str | None = None) -> bool:
     «человек не позволил», "human approval: no"); and it does not claim the call went through ("merged
     successfully", with no negation before it). A message that says only that the tool failed has neither."""
     sentences = _sentences(text)
-    if any(invites_again(words, tool) or not_yet(words) for words in _clauses(text)):
+    if invites_the_call(text, tool):
         return False
     failed = any(_FAILURE.match(w) for words in sentences for w in words)
     said = False
@@ -122,6 +122,24 @@ def says_denied(text: str, tool: str | None = None) -> bool:
             said = said or bool(_REFUSALS.match(word)) or _decider_negated(words, i, failed)
         said = said or _person_stopped(words)
     return said
+
+
+_QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”|«[^»\n]*»|„[^“\n]*“')
+"""A person's own words, quoted ('answered "not yet"', «ответил «пока нет»»): what they said, not the state the call
+is in."""
+
+
+def invites_the_call(text: str, tool: str | None = None) -> bool:
+    """A clause of the text invites the call again ("Call merge_pr again", "then call it") or says the no is not final
+    ("approval is pending", «пока не окончательно»); a "not yet" the person is quoted as saying is their answer, not
+    a pending state ('A person answered "not yet" to merge_pr: ... it will not be approved in this review', attack
+    18's F1: its Russian twin passed)."""
+    # a name's own parts ("aaa_no", "skip_not") are no negation of the clause: a name with "_" is one word here
+    text = re.sub(r"\b[^\W_]+(?:_[^\W_]+)+\b", "thecall", text.replace(tool, "thecall") if tool else text)
+    tool = "thecall"
+    unquoted = _QUOTED.sub(" ", text)
+    return any(invites_again(words, tool) for words in _clauses(text)) or any(
+        not_yet(words) for words in _clauses(unquoted))
 
 
 def _has_phrase(words: list[str], phrases: tuple[tuple[str, ...], ...], reach: int = 1) -> bool:
@@ -270,12 +288,72 @@ def _needs_company(word: str) -> bool:
                                                                      "хват", "договор", "дописа", *_FITS_IN))
 
 
+_CUT_ITSELF = re.compile(r"^(?:cut|cuts|truncat\w*|clip\w*|chopp\w*|trimm\w*|interrupt\w*|abort\w*|shortened|full|"
+                         r"exceed\w*|overflow\w*|exhaust\w*|overrun|обрез\w*|обрыв\w*|оборва\w*|прерв\w*|прерыв\w*|"
+                         r"превыш\w*|переполн\w*|исчерпа\w*|заполн\w*)$", re.I)
+"""Words that are the cut itself (an answer cut, a window full or exceeded): a negation that governs one of them ("was
+not cut", "never truncated", "is not full", «не обрезан», «не превышено») says the opposite."""
+_GOING_IN = re.compile(r"^(?:fits?|fitting|fitted|помещ\w*|умещ\w*|вмещ\w*|влеза\w*|влазит|уклады\w*)$", re.I)
+"""Verbs of going in, in the present: with no negation before them in their clause ("the history still fits the
+window", «история ещё помещается») they say the opposite of a full window."""
+_BETWEEN = re.compile(r"^(?:was|were|is|are|be|been|being|has|have|had|get|got|gets|getting|actually|really|even|"
+                      r"fully|entirely|completely|simply|just|ever|yet|longer|any|more|anymore|at|all|in|way|"
+                      r"был|была|было|были|бы|уже|вовсе|совсем|вообще|даже|то|так|и|больше|ещё|еще)$", re.I)
+"""Words that may stand between a negation and the word it governs ("was not actually cut", "has never been
+truncated", «не был обрезан», «больше не помещается»): any other word ("do not run the cut call") ends its reach."""
+_AIMED = re.compile(r"^(?:to|so|until|till|than|that|what|which|if|unless|only|once|whether|чтобы|чтоб|пока|чем|"
+                    r"что|который|которая|которое|если|лишь|только|когда)$", re.I)
+"""Words before a verb of going in that make it a goal, a comparison or a condition, not a claim ("shorten it so it
+fits", "longer than fits", «сократите, чтобы поместилась»)."""
+_CLAUSE_END = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[.;!?\n:()—–,]", re.UNICODE)
+
+
+def _governed(lowered: list[str], i: int) -> bool:
+    """A negation governs word i: it stands before it with only auxiliaries and adverbs between ("was not cut", "is
+    no longer full", "wasn't truncated", «не был обрезан», «ещё не заполнено»)."""
+    if lowered[i].endswith(("йте", "ай", "яй")):  # «не обрезайте историю»: a bidding, not a claim
+        return False
+    for k in range(i - 1, max(-1, i - 6), -1):
+        word = lowered[k]
+        if _NEGATIONS.match(word):  # "do not truncate", "don't cut": a bidding, not a claim
+            return word not in ("don't", "dont") and lowered[k - 1:k] != ["do"]
+        if not _BETWEEN.match(word):
+            return False
+    return False
+
+
+def denies_cut(text: str) -> bool:
+    """The text says the opposite of a cut in one of its clauses: a negation governs a word of the cut itself ("The
+    answer was not cut by max_tokens", "the window is not full", «Ответ не обрезан»), or a verb of going in stands
+    un-negated as a claim ("The history still fits the context window", «История ещё помещается в окно»). A
+    negation of another word in the clause leaves it alone ("was cut; do not run the cut call", «обрезан, не
+    выполняйте вызов»), and so do a bidding ("do not truncate the history") and a goal or a comparison ("raise
+    max_tokens so that nothing is cut", "shorten the history so that it fits", "longer than fits")."""
+    clause: list[str] = []
+    for word in [*_CLAUSE_END.findall(text), "."]:
+        if word in ".;!?\n:()—–,":
+            for i, w in enumerate(clause):
+                if _CUT_ITSELF.match(w) and _governed(clause, i) and not any(map(_AIMED.match, clause[:i])):
+                    return True
+                if _GOING_IN.match(w) and not any(_NEGATIONS.match(b) or b.endswith("n't") or _AIMED.match(b)
+                                                  for b in clause[:i]):
+                    return True
+            clause = []
+        else:
+            clause.append(word.replace("’", "'").lower())
+    return False
+
+
 def says_cut(text: str) -> bool:
     """The text says the answer was cut, or the history no longer fits, in any words: a word of an answer stopped
     short or of a limit met ("halfway", "budget", "unfinished", "exceeds", «не дописан», «превышен»), or a word that
     says it with its neighbour ("ran out", "too long", "did not fit", "before it finished", «не успела закончить»,
     «больше, чем модель может прочитать»). "Failed, try again", "Execution stopped", "did not complete
-    successfully" say none of it."""
+    successfully" say none of it; nor does a text that says the opposite in a clause of its own (denies_cut: "The
+    answer was not cut by max_tokens", "The history still fits the context window", «Ответ не обрезан»): attack 18
+    found both passed as the cut's error."""
+    if denies_cut(text):
+        return False
     for words in _sentences(text):
         lowered = [w.lower() for w in words]
         for i, word in enumerate(lowered):
@@ -385,5 +463,115 @@ def speaks_of_its_stop(text: str, stop: str) -> bool:
     words = [w for sentence in _sentences(text.replace(stop, " ")) for w in sentence]
     window = any(_OF_THE_HISTORY.match(w) for w in words)
     if stop == "model_context_window_exceeded":  # "cut by model_context_window_exceeded" is not wrong, only short
-        return window or any(_OF_A_FULL_WINDOW.match(w) for w in words) or "max_tokens" not in text
+        if window or any(_OF_A_FULL_WINDOW.match(w) for w in words):
+            return True  # the window named as the cause: that the answer was cut because of it is no harm
+        if "max_tokens" in text or _of_the_output_budget([w.lower() for w in words]):
+            return False
+        return stop in text or not any(_OF_THE_REPLY.match(w) for w in words)
     return not window or any(_OF_THE_ANSWER.match(w) for w in words)
+
+
+_OF_THE_REPLY = re.compile(r"^(?:answer\w*|repl\w*|respons\w*|output\w*|generat\w*|completion|ответ\w*|вывод\w*|"
+                           r"генерац\w*)$", re.I)
+"""Words of the answer itself: at a full window with no word of the history nor the stop's name, an error about the
+answer alone ("The response was truncated before it finished") names max_tokens' cause in other words."""
+_BUDGET = re.compile(r"^(?:budget\w*|limit\w*|tokens?|length|cap|size|бюджет\w*|лимит\w*|токен\w*|длин\w*|"
+                     r"предел\w*|размер\w*)$", re.I)
+
+
+def _of_the_output_budget(lowered: list[str]) -> bool:
+    """The words send the reader to the answer's own budget, max_tokens in other words: "raise the output budget",
+    "output tokens", "the response length", "max tokens", «лимит ответа», «длина вывода»."""
+    for i, word in enumerate(lowered):
+        near = lowered[max(0, i - 2):i] + lowered[i + 1:i + 3]
+        if _OF_THE_REPLY.match(word) and any(map(_BUDGET.match, near)):
+            return True
+        if word in ("max", "maximum", "максимум", "максимальн") and any(w.startswith(("token", "токен"))
+                                                                        for w in lowered[i + 1:i + 3]):
+            return True
+    return False
+
+
+_DECIDED = re.compile(r"^(?:decid\w*|chose|choose|chosen|opted|решил\w*|решила|выбрал\w*|предпоч\w*)$", re.I)
+"""Words of a decision: negated after them ("decided not to run it", «решил не выполнять») they are a no."""
+_SECOND_PERSON = re.compile(r"^(?:you|ты|вы)$", re.I)
+_AS = re.compile(r"^(?:as|like|как|в)$", re.I)
+"""A person named as a role ("As the reviewer, you decided", «Ты как рецензент решил»): the role is someone else's."""
+_WHOSE_DECISION = re.compile(r"^(?:decision\w*|answer\w*|choice\w*|verdict\w*|call|no|решени\w*|ответ\w*|выбор\w*|"
+                             r"вердикт\w*|волей|воля|слово|«нет»|нет)$", re.I)
+"""What a person's possessive may name and still be their no ("the human's decision", «по решению человека»)."""
+_RULES_OF = re.compile(r"^(?:policy|policies|rule\w*|setting\w*|config\w*|security|system|filter\w*|"
+                       r"политик\w*|правил\w*|настро\w*|систем\w*|фильтр\w*|безопасност\w*)$", re.I)
+_SEGMENT = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[.;!?\n:()—–,]|[«»\"“”]", re.UNICODE)
+
+
+def _segments(text: str) -> list[list[str]]:
+    """The text's clauses, split at commas too; quotation marks kept as words of their own."""
+    segments: list[list[str]] = [[]]
+    for word in _SEGMENT.findall(text):
+        if word in ".;!?\n:()—–,":
+            segments.append([])
+        else:
+            segments[-1].append(word.replace("’", "'").lower())
+    return [s for s in segments if s]
+
+
+def _says_no(lowered: list[str]) -> list[int]:
+    """Where in a clause a no is said: a word that refuses or stops ("denied", «отклонил», "cancelled"), a two-word
+    no ("said no", "turned it down"), an approval or a decision negated ("did not approve", "decided not to run",
+    «не разрешил», «решил не выполнять»)."""
+    at = [i for i, w in enumerate(lowered) if _REFUSALS.match(w) or _STOPS.match(w)]
+    at += [i for i, w in enumerate(lowered) if _APPROVAL.match(w) and any(
+        _NEGATIONS.match(b) for b in lowered[max(0, i - 3):i])]
+    at += [i for i, w in enumerate(lowered) if _DECIDED.match(w) and any(
+        _NEGATIONS.match(b) for b in lowered[i + 1:i + 4])]
+    at += [i for i, w in enumerate(lowered) if w in ("said", "answered", "replied", "сказал", "сказала", "ответил",
+                                                      "ответила") and any(
+        a in ("no", "нет", "not") for a in lowered[i + 1:i + 7])]  # «ответил на merge_pr «пока нет»»
+    at += [i for i, w in enumerate(lowered) if any(w == p[0] for p in _STOP_PHRASES)
+           and _has_phrase(lowered[i:i + 5], _STOP_PHRASES, reach=3)]
+    return sorted(set(at))
+
+
+def _a_person(lowered: list[str], i: int) -> bool:
+    """Word i names a person who can be the one who said no: not negated ("no human", "not a person"), not the owner
+    of a policy ("the user's security policy", «политикой пользователя»), not a role the model is addressed in ("As
+    the reviewer, you ...", «ты как рецензент»)."""
+    word = lowered[i]
+    if not _PEOPLE.match(word) or word.startswith(("review", "ревью")) and not word.startswith(("reviewer", "ревьюер")):
+        return False  # "review" is the work, "reviewer" the person
+    before = lowered[max(0, i - 3):i]
+    if any(_NEGATIONS.match(w) for w in before[-2:]) or before[-1:] in (["no"], ["any"]):
+        return False
+    if any(_AS.match(w) for w in before[-2:]) and word not in ("человек",) or before[-1:] == ["как"]:
+        return False
+    if word.endswith("'s") or lowered[i + 1:i + 2] == ["s"]:  # "the user's policy": a possessive names another thing
+        return any(_WHOSE_DECISION.match(w) for w in lowered[i + 1:i + 3])
+    if any(_RULES_OF.match(w) for w in before[-2:]):  # «политикой пользователя», "policy of the user"
+        return False
+    return not any(_RULES_OF.match(w) for w in lowered[i + 1:i + 3])  # "user policy", "human review rules"
+
+
+def names_the_decider(text: str) -> bool:
+    """The text says that a person said no: in one clause, a person (human, reviewer, «человек», «рецензент»)
+    and their no ("A human denied this call", "merge_pr was rejected by the reviewer", «Человек отклонил вызов»,
+    "The maintainer decided not to merge"). Not a person merely mentioned or negated ("No human approved or denied
+    this call", «человек его не видел»), the owner of a policy ("Blocked by the user's security policy"), nor the model
+    addressed in a person's role ("As the reviewer, you decided not to run it", «Ты как рецензент решил...»). A
+    clause that goes on with "and", or a short one after a person's ("Human approval: denied"), keeps its person ("The
+    human read the diff, and refused")."""
+    person_before = False
+    for lowered in _segments(text):
+        people = [i for i in range(len(lowered)) if _a_person(lowered, i)]
+        noes = _says_no(lowered)
+        you = [i for i, w in enumerate(lowered) if _SECOND_PERSON.match(w)]
+        if person_before and lowered in (["no"], ["нет"], ["«нет»"]):  # "The human's decision: no."
+            return True
+        for n in noes:
+            if any(0 < n - y <= 3 for y in you):  # "you decided not to", «ты ... решил»: the model's own no
+                continue
+            if people or person_before and (lowered[0] in ("and", "but", "then", "so", "и", "но", "а", "затем")
+                                            or len(lowered) <= 3):  # "Human approval: denied"
+                return True
+        person_before = bool(people) and not you
+    return False

@@ -432,3 +432,26 @@ async def aiohttp_loop(pr):
             if state == "done":
                 return text
     raise RuntimeError("too many turns")
+
+
+def cut_call_run_and_dropped_loop(pr):
+    """Runs the cut response's tool calls (in a thread of their own) and throws their results away, then raises a
+    right error: the call ran all the same (attack 18's H3)."""
+    import threading
+
+    history = [{"role": "user", "content": f"Review MR {pr}."}]
+    for _ in range(10):
+        response = claude.messages.create(model=MODEL, max_tokens=8000, system=SYSTEM, tools=TOOL_SPECS,
+                                          messages=history)
+        if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+            for block in response.content:
+                if block.type == "tool_use":
+                    worker = threading.Thread(target=execute, args=(block,))
+                    worker.start()
+                    worker.join()
+            raise RuntimeError(f"The answer was cut ({response.stop_reason}): the history no longer fits, or the "
+                               "reply ran out of its budget")
+        state, text = _decide(response, history)
+        if state == "done":
+            return text
+    raise RuntimeError("too many turns")

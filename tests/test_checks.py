@@ -422,3 +422,11 @@ def test_exercise_3_a_loop_that_hangs_at_the_cap_is_not_said_to_return(monkeypat
     stop.set()
     said = next(f.detail for f in report.findings if f.rule == "cap_message")
     assert "cap_message" in report.broken and "returned" not in said and "2" in said, report.text()
+
+
+def test_a_cut_call_run_and_its_result_thrown_away_was_run():
+    """Attack 18's H3: the cut input ({}) makes the tool fail before GitLab sees it, and the loop drops the result:
+    the call of the tool function shows it ran."""
+    report = check_loop(styles.cut_call_run_and_dropped_loop, rules="cut_tool_call")
+    assert report.broken == ["cut_tool_call"], report.text()
+    assert "fetch_mr_diff was called" in report.text(), report.text()

@@ -772,3 +772,19 @@ def test_exercise_5_a_tool_that_does_not_exist_answered_in_the_try_passes(langua
     report = check_exercise_5(attempts.attempt(send="stream", concurrent=False), language=language)
     row = next(f for f in report.findings if f.rule == "unknown_tool")
     assert row.status == "passed" and "search_code" in row.detail, report.text()
+
+
+@pytest.mark.parametrize("denial, right", [
+    # attack 18's H4: a "human word" merely mentioned, negated, owning a policy, or the model addressed as the reviewer
+    ("Blocked by the user's security policy: merge was not run. Report it instead.", False),
+    ("Вызов merge запрещён автоматической политикой, человек его не видел: вызов не выполнен.", False),
+    ("As the reviewer, you decided not to run merge: it was not run. Report it instead.", False),
+    # right: a person as the one who said no
+    ("merge was rejected by the maintainer: it was not run. Report it instead.", True),
+    ("Рецензент решил не выполнять merge: вызов не выполнен.", True),
+    # attack 18's F1: a person's quoted "not yet", the door closed for this review
+    ('A person answered "not yet" to merge: it was not run, and it will not be approved in this review. Report it.',
+     True)])
+def test_exercise_7_a_denial_names_a_person_as_the_one_who_said_no(denial, right):
+    report = check_exercise_7(attempts.attempt(denial=denial))
+    assert ("refusal_is_error" in broken(report)) is not right, report.text()

@@ -559,3 +559,128 @@ def test_an_error_speaks_of_its_own_stop(text, stop, speaks):
     from course_selfcheck.wordings import speaks_of_its_stop
 
     assert speaks_of_its_stop(text, stop) is speaks
+
+
+SAYS_THE_OPPOSITE = ["The answer was not cut by max_tokens; the model simply stopped early",
+                     "Ответ не обрезан: лимит max_tokens ни при чём, модель просто остановилась",
+                     "The history still fits the context window; the reply stopped for another reason",
+                     "История ещё помещается в контекстное окно, ответ прерван",
+                     "История ещё помещается в контекстное окно, но ответ прерван",
+                     "The reply wasn't truncated: max_tokens was never reached",
+                     "The context window is not full; the reply stopped",
+                     "Nothing was cut: the answer is whole", "Ответ не был обрезан (max_tokens)",
+                     "The history fits in the window; the answer stopped", "Контекст не переполнен, ответ прерван",
+                     "The output budget was not exhausted; the model stopped"]
+"""Attack 18's H1: an error that says the opposite of the cut (a negation that governs the cut word, a history that
+still fits): the task asks for one that says the answer was cut, or that the history no longer fits."""
+SAYS_IT_WITH_A_NEGATION = ["The answer was cut at max_tokens; do not run the cut call",
+                           "Ответ обрезан, не выполняйте вызов", "The history no longer fits the context window",
+                           "The history does not fit the context window any more",
+                           "The model did not finish its answer within max_tokens", "Ответ не уместился в max_tokens",
+                           "История больше не помещается в окно", "История уже не помещается в контекстное окно",
+                           "The answer was cut: raise max_tokens so that nothing is cut",
+                           "Do not truncate the history; it no longer fits the window",
+                           "Контекст переполнен: не обрезайте историю, начните новую",
+                           "The context window is full: shorten the history so that it fits",
+                           "The reply was truncated and its tool call was not run",
+                           "The conversation is longer than fits in the context window",
+                           "Ответ обрезан на max_tokens: незаконченный вызов не выполнялся"]
+"""Right errors that hold a negation of another word, a bidding, or a goal: they still say the cut."""
+
+
+@pytest.mark.parametrize("error", SAYS_THE_OPPOSITE)
+def test_an_error_that_says_the_answer_was_not_cut_does_not_say_cut(error):
+    assert not says_cut(error)
+    assert not says_cut(f"RuntimeError: {error}")
+
+
+@pytest.mark.parametrize("error", SAYS_IT_WITH_A_NEGATION)
+def test_an_error_that_says_the_cut_and_negates_something_else_says_cut(error):
+    assert says_cut(error)
+
+
+@settings(max_examples=60, deadline=None)
+@given(opposite=st.sampled_from(SAYS_THE_OPPOSITE), right=st.sampled_from(SAYS_IT_WITH_A_NEGATION))
+def test_a_sentence_that_denies_the_cut_is_not_saved_by_another_that_says_it(opposite, right):
+    """An error that says both (the answer was not cut; it was cut) contradicts itself: it tells the reader nothing."""
+    assert not says_cut(f"{opposite}. {right}")
+
+
+@pytest.mark.parametrize("text, speaks", [
+    # attack 18's H2: the answer's length and the output budget are max_tokens' cause and remedy in other words
+    ("The response was truncated before it finished: raise the output budget", False),
+    ("The response was truncated before it finished", False),
+    ("The model ran out of output tokens", False),
+    ("Raise the max tokens: the reply is cut", False),
+    ("Ответ обрезан: увеличьте лимит ответа", False),
+    ("Вывод модели оборвался: длина ответа исчерпана", False),
+    # the window named as the cause: the answer cut because of it is said rightly
+    ("The context window is full, so the answer was cut off before it finished", True),
+    ("The conversation no longer fits, so the response was truncated", True),
+    ("Контекстное окно заполнено, поэтому ответ оборвался", True),
+    ("The prompt is too long: the reply was cut", True),
+    ("cut by model_context_window_exceeded: the response is incomplete", True),
+    ("Ran out of room: start a new review", True),
+])
+def test_a_full_window_error_does_not_name_the_answers_budget_as_its_cause(text, speaks):
+    from course_selfcheck.wordings import speaks_of_its_stop
+
+    assert speaks_of_its_stop(text, "model_context_window_exceeded") is speaks
+
+
+A_PERSONS_NO = ["A human denied this call: {tool} was not run.", "Человек отклонил этот вызов: {tool} не выполнен.",
+                "Refused by a human.", "The reviewer said no to {tool}.", "Рецензент отклонил {tool}.",
+                "{tool} was rejected by the reviewer", "The maintainer decided not to run {tool}",
+                "The human did not approve {tool}", "Человек не разрешил {tool}", "По решению человека {tool} отклонён",
+                "The human read the diff, and refused {tool}", "Human approval: denied.",
+                "Пользователь решил не выполнять {tool}", "The operator turned {tool} down"]
+NO_PERSONS_NO = ["Blocked by the user's security policy: {tool} was not run. Report it instead.",
+                 "No human approved or denied this call: {tool} was blocked automatically and not run.",
+                 "Вызов {tool} запрещён автоматической политикой, человек его не видел: вызов не выполнен.",
+                 "As the reviewer, you decided not to run {tool}: it was not run. Report it instead.",
+                 "Ты как рецензент решил не выполнять {tool}: вызов не выполнен.",
+                 "{tool} is blocked by the security policy and was not run. Finish your review without it.",
+                 "{tool} was denied by the user policy.", "You declined {tool}.",
+                 "Вызов {tool} отклонён правилами пользователя.", "Nobody saw {tool}; it was rejected by the gate."]
+"""Attack 18's H4: a person mentioned, negated, owning a policy, or the model addressed in a person's role is not a
+person who said no."""
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.sampled_from(A_PERSONS_NO), tool=st.from_regex(r"[a-z]{3,8}_[a-z]{2,6}", fullmatch=True))
+def test_a_person_who_said_no_is_named_as_the_decider(text, tool):
+    from course_selfcheck.wordings import names_the_decider
+
+    assert names_the_decider(text.format(tool=tool))
+
+
+@pytest.mark.parametrize("text", NO_PERSONS_NO)
+def test_a_person_merely_mentioned_is_not_the_decider(text):
+    from course_selfcheck.wordings import names_the_decider
+
+    assert not names_the_decider(text.format(tool="merge_pr"))
+
+
+@pytest.mark.parametrize("text", [
+    'A person answered "not yet" to {tool}: it was not run, and it will not be approved in this review. Report it.',
+    "Человек ответил на {tool} «пока нет»: вызов не выполнен и в этом ревью выполнен не будет.",
+    "The reviewer replied “not for now” to {tool}; it was not run and will not be run in this review."])
+def test_a_not_yet_the_person_is_quoted_as_saying_is_their_answer(text):
+    """Attack 18's F1: the quoted words are what the person said; the English read them as a pending no, the Russian
+    twin passed."""
+    assert says_denied(text.format(tool="merge_pr"), "merge_pr")
+
+
+@pytest.mark.parametrize("text", ["The human did not approve {tool} yet: approval is pending.",
+                                  "Человек пока не разрешил {tool}.", "A human denied {tool} for now."])
+def test_a_not_yet_said_unquoted_is_still_no_denial(text):
+    assert not says_denied(text.format(tool="merge_pr"), "merge_pr")
+
+
+def test_a_persons_quoted_answer_names_them_as_the_decider():
+    """Attack 18's R07_poka_net_ru: «Человек ответил на merge_pr «пока нет»» names the person and their no."""
+    from course_selfcheck.wordings import names_the_decider
+
+    assert names_the_decider("Человек ответил на merge_pr «пока нет»: вызов не выполнен и в этом ревью выполнен не "
+                             "будет.")
+    assert names_the_decider('A person answered "not yet" to merge_pr: it was not run, and it will not be approved.')

@@ -171,3 +171,49 @@ def test_a_passing_loop_has_its_kept_text_read_once(tmp_path, monkeypatch):
     assert report.ok, report.text()
     assert read == [5], read
     assert (tmp_path / "my_code" / "exercise_5.py").read_text() == real(5, ns["review_safely"])
+
+
+CLASS_CELL = '''class Denial:
+    @staticmethod
+    def of(name: str) -> str:
+        return f"{name} is not available right now. Try it again."
+
+
+def loop(pr):
+    return Denial.of("merge_pr")
+'''
+"""Attack 18's H5: the exercise cell's loop reads a class of the same cell."""
+
+
+@pytest.mark.parametrize("later, drifts", [
+    ('class Denial:\n    @staticmethod\n    def of(name: str) -> str:\n        return f"A human denied {name}."\n', True),
+    ("class Denial:\n    WHO = 'a human'\n\n    @staticmethod\n    def of(name: str) -> str:\n"
+     "        return f\"{name} is not available right now. Try it again.\"\n", True),
+    ("class Denial(Exception):\n    pass\n", True),
+    ("Denial = 'a string now'\n", True),
+    ("class Denial:\n    @staticmethod\n    def of(name: str) -> str:\n"
+     "        return f\"{name} is not available right now. Try it again.\"\n", False),  # the same class again
+])
+def test_a_class_redefined_after_the_exercise_cell_is_judged_as_kept(later, drifts):
+    """A class is compared as a function is (its methods' source, its constants, its bases): a class redefined after
+    the exercise cell with other code is judged as the exercise cell defines it, and said so."""
+    ns = cell(CLASS_CELL, {"__name__": "__main__"})
+    cell(later, ns)
+    judged, said = my_code.as_kept(6, ns["loop"])
+    assert said == (["Denial"] if drifts else []), said
+    assert judged(1) == "merge_pr is not available right now. Try it again."
+
+
+def test_a_helper_made_by_a_call_is_kept_with_the_loop(tmp_path):
+    """Attack 18's F2: `denied = functools.partial(...)` in the exercise cell, read by the loop, is kept (the loop
+    raised NameError in the next notebook); a test run nothing reads stays behind."""
+    text = ("import functools\n\n\ndef denial(name, who):\n    return f'{who} denied {name}.'\n\n\n"
+            "denied = functools.partial(denial, who='A human')\nsuffix = str.upper('!')\n\n\n"
+            "def loop(pr):\n    return denied('merge_pr') + suffix\n\n\nresult = loop(485)\nprint(result)\n")
+    ns = cell(text, {"__name__": "__main__"})
+    kept = my_code.kept_text(7, ns["loop"])
+    assert "denied = functools.partial(denial, who='A human')" in kept and "suffix = str.upper" in kept, kept
+    assert "result = loop(485)" not in kept and "print(result)" not in kept, kept
+    fresh: dict = {"__name__": "kept"}
+    exec(compile(kept, "<kept>", "exec"), fresh)
+    assert fresh["loop"](1) == "A human denied merge_pr.!"

@@ -44,7 +44,7 @@ from ..report import BROKEN, NOT_CHECKED, Report
 from ..rules import refused_first, short_error, short_value
 from ..scenario import Run, Sandboxes, run_scenario
 from ..wire import results_for, tool_uses
-from ..wordings import says_denied
+from ..wordings import names_the_decider, says_denied
 from .exercise_4 import out_of_order
 from .exercise_6 import RULES as STOP_RULES
 from .grading import Grade, Requirement, Seen
@@ -436,18 +436,11 @@ def _judged(rule: str, seen: Driven, lang: str) -> Seen:
     return Seen(None if found.status == NOT_CHECKED else found.status == "passed", found.detail)
 
 
-HUMAN_WORDS = re.compile(r"human|person|people|user|reviewer|approv|operator|maintainer|owner|someone|somebody|"
-                         r"nobody|no one|\bteam|admin|manual|человек|люд|пользовател|рецензент|оператор|"
-                         r"сопровожда|владел|одобр|подтвер|соглас|кто-то|никто|вручную|ревьюер|ревьювер", re.I)
-"""Words of a denial that say who said no: the task's result says a human denied the call (an approver, a reviewer,
-nobody answering), so that the model takes it for a person's decision and not a missing permission to work around."""
-
-
 def _no_human(run: Run, lang: str) -> Seen | None:
     """Exercise 7's own sentence: the denied result says that a human denied the call. None when it does."""
     said = denial_sent(run)
     content = str(said.get("content")) if said is not None else ""
-    if not content or HUMAN_WORDS.search(content):
+    if not content or names_the_decider(content):  # a person as the one who said no, not merely mentioned (attack 18)
         return None
     return Seen(False, tr("the denied merge went back as an error ({content}), but it does not say who said no: the "
                           "task asks for a result that says a human denied the call (\"A human denied this call: "
