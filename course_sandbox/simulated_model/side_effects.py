@@ -36,7 +36,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
             "пополни", "пополнить", "закинь", "положи"),
     "submit": ("submit", "send", "file", "hand in", "отправ", "передай", "передать", "передайте", "подай", "подать",
                "подайте", "сдай", "сдать", "внеси", "внести"),
-    "close": ("close", "archive", "resolve", "complete", "finish", "mark", "закрой", "архив"),
+    "close": ("close", "archive", "resolve", "complete", "finish", "mark", "закрой", "архив", "заархив"),
     "write": ("write", "save", "overwrite", "create", "make", "put", "store", "add", "extract", "record", "capture",
               "запиши", "сохрани", "созда", "извлеки"),
     "deploy": ("deploy", "release", "restart", "shut down", "stop", "kill", "выкат", "перезапус"),

@@ -665,8 +665,10 @@ def _sends_on(tools: list[tool_roles.ToolSpec], use: tuple[str, dict], ask: str,
     if tool is None or tool.name == source.name or side_effects.action(tool) is None \
             or side_effects.action(source) is not None:
         return None
+    # an `<noun>_id` field holds an id whatever its noun: message_id, note_id, reportId are never the text sent on
     texts = tuple(p for p, sub in tool.properties().items() if isinstance(sub, dict) and _TEXTS.search(p)
-                  and not _NOT_TEXTS.search(p) and "string" in slots._types(sub) and "enum" not in sub)
+                  and not _NOT_TEXTS.search(p) and not _ID_FIELD.search(p) and kind_of(p, sub) != "id"
+                  and "string" in slots._types(sub) and "enum" not in sub)
     quoted = {next(g for g in m.groups() if g) for m in slots._QUOTED.finditer(ask)}
     if not texts or any(given.get(p) in quoted or slots._free_text(p, str(tool.properties()[p].get("description")
                                                                           or ""), ask) for p in texts):

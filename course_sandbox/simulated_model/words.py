@@ -48,7 +48,7 @@ GLOSSARY = {
     "участник": "member", "членов": "member", "групп": "group", "команд": "team", "сотрудник": "employee",
     "контакт": "contact", "задач": "task", "сообщени": "message", "канал": "channel", "документ": "document",
     "папк": "folder", "каталог": "directory", "заметк": "note", "переговорк": "room", "переговорн": "room",
-    "комнат": "room",
+    "комнат": "room", "памятк": "memo",
     # the words a request labels a value with («тема «Отчёт»», «исполнитель — petrov»), for a field named in English
     "тема": "subject", "теме": "subject", "тему": "subject", "темой": "subject", "текст": "text", "назван": "title",
     "заголов": "title", "категори": "category", "комментари": "comment", "чат": "chat", "проект": "project",
@@ -220,7 +220,7 @@ _BRIDGE = """
     book register signup enroll appointment: запиши запишит записат записыв
     close: закр
     open: откр
-    archive: архив
+    archive: архив заархив
     confirm: подтверд
     approve: одобр
     reject decline: отклон

@@ -19,7 +19,13 @@ from course_sandbox import Sandbox
 from course_sandbox.simulated_model import slots
 from tool_use_helpers import ask, drive, text_of, tool, uses, validates
 
-PROPERTY = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+PROPERTY = settings(max_examples=60, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+"""Derandomized like the other sandbox properties: a property that passes on one run and fails on the next tests luck.
+Hypothesis does not sample evenly (with 60 examples it drew 16 of the first property's 24 thing-verb pairs, with 150
+still 17), so a property whose every pair matters takes its pairs from pytest's parametrize instead (IDENTS)."""
+IDENTS = settings(max_examples=5, deadline=None, derandomize=True,
+                  suppress_health_check=[HealthCheck.function_scoped_fixture])
 S = {"type": "string"}
 DATE = {"type": "string", "format": "date"}
 
@@ -57,8 +63,10 @@ THINGS = [  # (the English noun a tool names, the Russian noun as the request wr
 VERBS = [("cancel", "Отмени"), ("cancel", "Отмените, пожалуйста,"), ("delete", "Удали"), ("delete", "Сотри")]
 
 
-@PROPERTY
-@given(thing=st.sampled_from(THINGS), verb=st.sampled_from(VERBS), ident=IDS)
+@pytest.mark.parametrize("verb", VERBS, ids=[said for _, said in VERBS])
+@pytest.mark.parametrize("thing", THINGS, ids=[noun for noun, _ in THINGS])
+@IDENTS
+@given(ident=IDS)
 def test_property_a_russian_ask_reaches_the_english_tool_it_names(client, thing, verb, ident):
     noun, russian = thing
     action, said = verb
@@ -68,6 +76,39 @@ def test_property_a_russian_ask_reaches_the_english_tool_it_names(client, thing,
     response = ask(client, f"{said} {russian} {ident}.", tools)
     calls = checked([response], tools)
     assert calls == [(f"{action}_{noun}", {f"{noun}_id": ident})], text_of(response)
+
+
+# The simulated model once took `note_id` for a text to send on ("note" is a text field's word) and "Cancel note
+# AA-123." for a send-on of what list_notes reads: list_notes was called, cancel_note never (hypothesis found it). An
+# `<noun>_id` field holds an id whatever its noun, so every noun that is also a text or label word is asked here.
+OWN_NOUNS = [("note", "заметку"), ("message", "сообщение"), ("comment", "комментарий"), ("text", "текст"),
+             ("description", "описание"), ("summary", "сводку"), ("report", "отчёт"), ("memo", "памятку"),
+             ("title", "заголовок"), ("subject", "тему"), ("link", "ссылку"), ("label", "метку")]
+
+
+@pytest.mark.parametrize("field", ["{noun}_id", "{noun}Id"])
+@pytest.mark.parametrize("verb", [("cancel", "Cancel", "Отмени"), ("delete", "Delete the", "Удали")])
+@pytest.mark.parametrize("english", [True, False], ids=["en", "ru"])
+@pytest.mark.parametrize("noun", OWN_NOUNS, ids=[n for n, _ in OWN_NOUNS])
+def test_an_id_field_named_after_a_text_word_takes_the_id_and_its_action_is_called(client, noun, english, verb,
+                                                                                     field):
+    noun, russian = noun
+    action, said, russian_verb = verb
+    key = field.format(noun=noun)
+    tools = [tool(f"list_{noun}s", f"List the user's {noun}s.", {}),
+             tool(f"cancel_{noun}", f"Cancel a {noun} by its id.", {key: S}),
+             tool(f"delete_{noun}", f"Delete a {noun} permanently.", {key: S})]
+    content = f"{said} {noun} AB-1234." if english else f"{russian_verb} {russian} AB-1234."
+    response = ask(client, content, tools)
+    assert checked([response], tools) == [(f"{action}_{noun}", {key: "AB-1234"})], text_of(response)
+
+
+@pytest.mark.parametrize("content", ["Archive note AB-12.", "Заархивируй заметку AB-12."])
+def test_archiving_a_note_by_its_id_archives_it(client, content):
+    tools = [tool("list_notes", "List the user's notes.", {}), tool("get_note", "Show one note by its id.", {"note_id": S}),
+             tool("archive_note", "Archive a note.", {"note_id": S})]
+    response = ask(client, content, tools)
+    assert checked([response], tools) == [("archive_note", {"note_id": "AB-12"})], text_of(response)
 
 
 LISTED = [("subscription", "подписки"), ("reminder", "напоминания"), ("invoice", "счета"), ("booking", "брони")]
