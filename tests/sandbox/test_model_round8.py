@@ -332,4 +332,5 @@ def test_a_question_about_an_action_and_a_curious_general_one_are_told_apart(cli
     general = text_of(ask(client, "Just curious, how do people usually cancel an insurance policy?", tools))
     assert "You asked about it, not for it" in about and "cancel_policy" in about
     assert "You asked in general" in general and "cancel_policy" in general
-    assert re.search(r"ask me to do it", about) and re.search(r"ask me to do it", general)
+    # both say how to have it done: ask for the action itself
+    assert re.search(r"ask me to do it", about) and re.search(r"ask me plainly and I will do it", general)
