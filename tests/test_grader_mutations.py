@@ -788,3 +788,20 @@ def test_exercise_5_a_tool_that_does_not_exist_answered_in_the_try_passes(langua
 def test_exercise_7_a_denial_names_a_person_as_the_one_who_said_no(denial, right):
     report = check_exercise_7(attempts.attempt(denial=denial))
     assert ("refusal_is_error" in broken(report)) is not right, report.text()
+
+
+@pytest.mark.parametrize("language, nothing, vacuous", [
+    ("en", "Nothing to judge", ("merge tool", "never asked")),
+    ("ru", "Судить не о чем", ("инструмента слияния", "ни разу не попросила", "он вернул"))])
+def test_exercise_7_a_loop_that_never_calls_the_model_is_told_so(language, nothing, vacuous):
+    """native62's A1: a loop that returns a string without a single request was told that it offers no merge tool
+    «()» and that the model never asked to merge, though the model was never called. Every row is not checked, the
+    note says that no request was seen, and no row states what the model did or was offered."""
+    def review_without_the_model(pr_number, approve=None, max_iterations=20):
+        return "готово"
+
+    report = check_exercise_7(review_without_the_model, language=language)
+    assert report.findings and all(f.status == NOT_CHECKED for f in report.findings), report.text()
+    assert not report.ok and report.note.startswith(nothing), report.text()
+    for words in vacuous:
+        assert words not in report.text(), (words, report.text())

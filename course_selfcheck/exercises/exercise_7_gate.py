@@ -218,6 +218,9 @@ def _asks(gate: Gate, lang: str) -> Seen:
     if story is not None:
         return story
     offered = {str(t.get("name")) for c in no.run.calls for t in c.body.get("tools") or [] if isinstance(t, dict)}
+    if not merges and not offered:
+        return Seen(False, tr("your loop gives the model no tools at all: add merge_pr to the tools, as the exercise "
+                              "cell does, so there is something to gate.", lang))
     if not merges:
         return Seen(False, tr("your loop gives the model no merge tool ({tools}): add merge_pr to the tools, as the "
                               "exercise cell does, so there is something to gate.", lang,
@@ -605,6 +608,12 @@ def check_gate_loop(loop: Callable | None, language: str | None = None) -> Repor
     g.raised = g.raised or earlier.raised
     if g.raised is not None:
         return said_as_kept(crash_report(g.title(), g.raised, g.findings, lang, g.hints), redefined)
+    if earlier.note and not any(seen.run.answered for seen in gate.runs) and not gate.own.answered:
+        # the loop never got an answer from the model (no request, or all refused with 401): nothing the rows say
+        # about what the model asked or was offered would be true, so every row is not checked, and the note says why
+        unseen = tr("no request was seen", lang)
+        findings = [replace(f, status=NOT_CHECKED, detail=unseen) for f in g.findings]
+        return said_as_kept(Report(g.title(), findings, lang, earlier.note), redefined)
     passed = tr("A merge now waits for a person's explicit yes, and a no reaches the model as what it is.", lang)
     return keep_passed(7, loop, said_as_kept(_with_note(g.report(passed)), redefined), text)
 
