@@ -32,10 +32,12 @@
 # %% use="lesson_tools"
 
 # %% [markdown] lang="en"
-# Notebook 5's tool runner, so that a failing tool becomes a result:
+# The same guard as notebook 5's `safe_tool_result`, as a function of a tool's name and input: a failing tool becomes
+# a result, not an exception.
 
 # %% [markdown] lang="ru"
-# Функция запуска инструментов из блокнота 5: сбой инструмента становится результатом.
+# Та же защита, что в `safe_tool_result` из блокнота 5, в виде функции от имени и входных данных: сбой инструмента
+# становится результатом, а не исключением.
 
 # %% lang="en"
 def run_tool_safely(name: str, tool_input: dict) -> dict:
