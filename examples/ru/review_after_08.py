@@ -87,9 +87,9 @@ def run_tool(name: str, tool_input: dict) -> str:
         return text
     if name == "read_file":  # только этот инструмент умеет читать дальше
         start = tool_input.get("start", 0)
-        return (f"{text[:LIMIT]}\n\n[обрезано: отправлены символы от {start} до {start + LIMIT} из "
+        return (f"{text[:LIMIT]}\n\n[обрезано: отправлены символы {start}–{start + LIMIT} из "
                 f"{start + len(text)}. Чтобы прочитать остальное, вызови read_file с start={start + LIMIT}.]")
-    return f"{text[:LIMIT]}\n\n[обрезано: отправлено символов — {LIMIT} из {len(text)}; файлы читай через read_file.]"
+    return f"{text[:LIMIT]}\n\n[обрезано: отправлены символы 0–{LIMIT} из {len(text)}; файлы читай через read_file.]"
 
 
 def tool_result(call) -> dict:

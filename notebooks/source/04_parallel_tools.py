@@ -379,14 +379,18 @@ loop(history, split=True)
 
 # %% lang="en"
 history = [{"role": "user", "content": "Review merge request !484."}]
+print("first review, all results in one message:")
 loop(history, split=False)
 history.append({"role": "user", "content": "Review merge request !484 once more, please."})
+print("second review in the same conversation:")
 loop(history, split=False)
 
 # %% lang="ru"
 history = [{"role": "user", "content": "Проверь merge request !484."}]
+print("первое ревью, все результаты одним сообщением:")
 loop(history, split=False)
 history.append({"role": "user", "content": "Проверь merge request !484 ещё раз, пожалуйста."})
+print("второе ревью в том же диалоге:")
 loop(history, split=False)
 
 # %% [markdown] lang="en"

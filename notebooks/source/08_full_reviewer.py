@@ -69,6 +69,11 @@ from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # notebook 3'
 LIMIT = 20_000  # characters, as in the course's own loop
 
 
+def grouped(n: int) -> str:
+    """484915 -> "484 915": digits in groups of three with a no-break space (SI style), never split across lines."""
+    return f"{n:,}".replace(",", "\u00a0")
+
+
 def cut(text: str, limit: int = LIMIT) -> str:
     """The first `limit` characters, then a line that tells the model the rest was cut."""
     if len(text) <= limit:
@@ -76,13 +81,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
     # len(text) is the whole file's size here: read_file read it from the beginning. A part read from a `start` (the
     # exercise's read_file) is only the file's rest, and the whole is then start + len(text).
     return (text[:limit]
-            + f"\n\n[cut: the first {limit} of {len(text)} characters; "
+            + f"\n\n[cut: the first {grouped(limit)} of {grouped(len(text))} characters; "
               "read_file cannot read the rest yet.]")
-
-
-def grouped(n: int) -> str:
-    """484915 -> "484 915": digits in groups of three with a no-break space (SI style), never split across lines."""
-    return f"{n:,}".replace(",", "\u00a0")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
@@ -97,6 +97,11 @@ from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # ячейк�
 LIMIT = 20_000  # символов, как в собственном цикле курса
 
 
+def grouped(n: int) -> str:
+    """484915 -> «484 915»: разряды группами по три через неразрывный пробел, как пишут числа по-русски."""
+    return f"{n:,}".replace(",", "\u00a0")
+
+
 def cut(text: str, limit: int = LIMIT) -> str:
     """Первые `limit` символов и строка, которая говорит модели, что остальное обрезано."""
     if len(text) <= limit:
@@ -104,13 +109,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
     # len(text) здесь — размер всего файла: read_file прочитал его с начала. Часть, прочитанная со `start` (read_file
     # из упражнения), — только остаток файла, и тогда весь файл — это start + len(text) символов.
     return (text[:limit]
-            + f"\n\n[обрезано: отправлено символов — {limit} из {len(text)}; "
+            + f"\n\n[обрезано: отправлены символы 0–{grouped(limit)} из {grouped(len(text))}; "
               "прочитать остальное read_file пока не умеет.]")
-
-
-def grouped(n: int) -> str:
-    """484915 -> «484 915»: разряды группами по три через неразрывный пробел, как пишут числа по-русски."""
-    return f"{n:,}".replace(",", "\u00a0")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")

@@ -28,10 +28,10 @@ def run_cut(name: str, tool_input: dict) -> str:  # шаг 1
     if len(text) <= LIMIT:
         return text
     if name != "read_file":  # только read_file умеет читать с середины
-        return f"{text[:LIMIT]}\n\n[обрезано: отправлены первые {LIMIT} символов из {len(text)}, остальные — нет.]"
+        return f"{text[:LIMIT]}\n\n[обрезано: отправлены символы 0–{LIMIT} из {len(text)}, остальные — нет.]"
     start = tool_input.get("start", 0)
     end = start + LIMIT
-    return (f"{text[:LIMIT]}\n\n[обрезано: отправлены символы от {start} до {end} из {start + len(text)}. Чтобы "
+    return (f"{text[:LIMIT]}\n\n[обрезано: отправлены символы {start}–{end} из {start + len(text)}. Чтобы "
             f"прочитать остальное, вызови read_file с start={end}.]")
 
 
