@@ -551,6 +551,7 @@ from pathlib import Path
 # его billed(usage, batch) вызываем как batch_review.billed: имя billed() занято нашей функцией
 from course_agent import batch_review
 from course_agent.batch_review import run_batches, start_loops
+from course_agent.i18n import number  # «15 183»: от пяти цифр разряды через неразрывный пробел
 from course_agent.review import reviewer_toolbox
 
 open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
@@ -563,7 +564,8 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops, strict=True):
 for name, usage, batch in (("по одному запросу", [u for r in one_by_one for u in r.usage], False),
                            ("пакетами", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>17}: оплачено входных токенов — {round(tokens_in)}, выходных — {round(tokens_out)}")
+    print(f"{name:>17}: оплачено входных токенов — {number(tokens_in, 'ru', 0)}, "
+          f"выходных — {number(tokens_out, 'ru', 0)}")
 
 # %% [markdown] lang="en"
 # <!-- fact: batch-cache-half -->
