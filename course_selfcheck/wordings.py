@@ -80,14 +80,20 @@ NEAR = 5
 """How many words apart a negation and what it negates may stand ("the reviewer did not let it run": 3)."""
 
 
-def _sentences(text: str) -> list[list[str]]:
-    sentences: list[list[str]] = [[]]
-    for word in _WORD.findall(text):
-        if word in ".;!?\n":
-            sentences.append([])
+def _split(words: list[str], marks: str, lower: bool = False) -> list[list[str]]:
+    """The words between the marks (sentence ends, or clause ends too), curly apostrophes made straight."""
+    parts: list[list[str]] = [[]]
+    for word in words:
+        if word in marks:
+            parts.append([])
         else:
-            sentences[-1].append(word.replace("’", "'"))
-    return [s for s in sentences if s]
+            word = word.replace("’", "'")
+            parts[-1].append(word.lower() if lower else word)
+    return [p for p in parts if p]
+
+
+def _sentences(text: str) -> list[list[str]]:
+    return _split(_WORD.findall(text), ".;!?\n")
 
 
 def _clauses(text: str) -> list[list[str]]:
@@ -507,13 +513,7 @@ _SEGMENT = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[.;!?\n:()—–,]|[«»\"“�
 
 def _segments(text: str) -> list[list[str]]:
     """The text's clauses, split at commas too; quotation marks kept as words of their own."""
-    segments: list[list[str]] = [[]]
-    for word in _SEGMENT.findall(text):
-        if word in ".;!?\n:()—–,":
-            segments.append([])
-        else:
-            segments[-1].append(word.replace("’", "'").lower())
-    return [s for s in segments if s]
+    return _split(_SEGMENT.findall(text), ".;!?\n:()—–,", lower=True)
 
 
 def _says_no(lowered: list[str]) -> list[int]:

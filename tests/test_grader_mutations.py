@@ -708,7 +708,7 @@ def test_exercise_8_a_bill_printed_in_a_finally_passes_and_says_what_the_cap_run
     report = check_exercise_8(loop, language=language)
     assert report.ok, report.text()
     row = next(f for f in report.findings if f.rule == "bill")
-    assert ("kept asking for tools" if language == "en" else "всё время просила инструменты") in row.detail, row.detail
+    assert ("kept asking for tools" if language == "en" else "всё время запрашивала инструменты") in row.detail, row.detail
 
 
 def test_exercise_8_a_cap_run_without_any_response_is_not_asked_for_a_bill():
