@@ -454,17 +454,17 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
     _into_this_cell(_header(exercise, yours, grow_into, failed) + "\n" + text, exercise, yours)
 
 
-def is_stub(function: Callable) -> bool:
+def is_stub(function: object, unreadable: bool = True) -> bool:
     """The exercise's stub as the notebook wrote it: a function whose body, after its docstring, is only `raise
-    NotImplementedError(...)`. A function whose source cannot be read counts as one (start_from then works as it
-    always did)."""
+    NotImplementedError(...)`. A function whose source cannot be read, or that is no function, is `unreadable`: a
+    stub for start_from (it then works as it always did), not one for a check (which then judges what it got)."""
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
     except (OSError, TypeError, SyntaxError):
-        return True
+        return unreadable
     node = tree.body[0] if tree.body else None
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return True
+        return unreadable
     body = node.body[1:] if ast.get_docstring(node) is not None else node.body
     raised = body[0].exc if len(body) == 1 and isinstance(body[0], ast.Raise) else None
     called = raised.func if isinstance(raised, ast.Call) else raised

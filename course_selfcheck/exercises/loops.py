@@ -8,9 +8,6 @@ is one "not done yet" line; when the learner's loop raised, there or in a rule's
 with that exception and the rules are marked as kept from being checked by it, never judged on a loop that
 cannot run (crash.py)."""
 
-import ast
-import inspect
-import textwrap
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -18,7 +15,7 @@ import anthropic
 
 from course_agent.i18n import language as pick_language
 from course_agent.i18n import ntr, tr
-from course_agent.my_code import NOT_READ, as_kept, keep, kept_text
+from course_agent.my_code import NOT_READ, as_kept, is_stub, keep, kept_text
 
 from .. import judge
 from ..crash import because_raised, crash_report
@@ -47,20 +44,10 @@ def is_placeholder(loop: object) -> bool:
 
 
 def is_template(loop: object) -> bool:
-    """The notebook's exercise cell left as it was: a function whose body, after its docstring, is only
-    `raise NotImplementedError(...)`. Read from its source, so an exercise without a scenario of its own
-    (6, 7, 8) says "not done yet" instead of judging rules on a loop that sent nothing."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(loop)))
-    except (OSError, TypeError, SyntaxError):
-        return False
-    function = tree.body[0] if tree.body else None
-    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    body = function.body[1:] if ast.get_docstring(function) is not None else function.body
-    raised = body[0].exc if len(body) == 1 and isinstance(body[0], ast.Raise) else None
-    called = raised.func if isinstance(raised, ast.Call) else raised
-    return isinstance(called, ast.Name) and called.id == "NotImplementedError"
+    """The notebook's exercise cell left as it was (my_code.is_stub), read from its source, so an exercise without a
+    scenario of its own (6, 7, 8) says "not done yet" instead of judging rules on a loop that sent nothing; a loop
+    whose source cannot be read is judged."""
+    return is_stub(loop, unreadable=False)
 
 
 def untouched(run: Run) -> bool:
