@@ -35,6 +35,13 @@ def validates(spec: dict, tool_input: dict) -> bool:
     return True
 
 
+def checked(responses, tools) -> list[tuple[str, dict]]:
+    """Every call of a conversation, each validated against its tool's schema."""
+    calls = [c for r in responses for c in uses(r)]
+    for name, tool_input in calls:
+        assert validates(next(t for t in tools if t["name"] == name), tool_input)
+    return calls
+
 
 def drive(client, content, tools, answer, cap: int = 8, **kw):
     """Run the loop the course teaches (review_material.drive), with tool results from

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from course_sandbox import Sandbox
-from tool_use_helpers import ask, drive, text_of, tool, uses, validates
+from tool_use_helpers import ask, checked, drive, text_of, tool, uses, validates
 
 PROPERTY = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 S = {"type": "string"}
@@ -25,14 +25,6 @@ INT = {"type": "integer"}
 def client():
     with Sandbox() as sb:
         yield sb.client(max_retries=0)
-
-
-def checked(responses, tools) -> list[tuple[str, dict]]:
-    """Every call of a conversation, each validated against its tool's schema."""
-    calls = [c for r in responses for c in uses(r)]
-    for name, tool_input in calls:
-        assert validates(next(t for t in tools if t["name"] == name), tool_input)
-    return calls
 
 
 def forced(client, content, spec) -> dict:
