@@ -531,6 +531,7 @@ from pathlib import Path
 
 from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
 from course_agent.batch_review import run_batches, start_loops
+from course_agent.i18n import number  # a figure as the learner's language writes it
 from course_agent.review import reviewer_toolbox
 
 open_mrs = sorted(m.iid for m in GitLabTools().project.mergerequests.list(state="opened", get_all=True))
@@ -543,7 +544,8 @@ for pr, alone, loop in zip(open_mrs, one_by_one, loops, strict=True):
 for name, usage, batch in (("one request at a time", [u for r in one_by_one for u in r.usage], False),
                            ("in batches", [u for loop in loops for u in loop.usage], True)):
     tokens_in, tokens_out = batch_review.billed(usage, batch)
-    print(f"{name:>22}: billed {round(tokens_in):>6} input and {round(tokens_out):>5} output tokens")
+    print(f"{name:>22}: billed input tokens {number(tokens_in, 'en', 0)}, "
+          f"output tokens {number(tokens_out, 'en', 0)}")
 
 # %% lang="ru"
 from pathlib import Path
