@@ -515,7 +515,7 @@ def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
             uses = _unique_uses([u for p in parts for u in p.uses])
             missing = [p.missing for p in parts if p.missing and p.missing[0] not in {s.tool for s in later}]
             return Plan(uses, None if uses or not missing else missing[0], later)
-    return _read_first(tools, evidence, plan_calls(tools, evidence))
+    return _list_first(tools, evidence, _read_first(tools, evidence, plan_calls(tools, evidence)))
 
 
 _THEN = re.compile(r",?\s+(?:and then|and|then|и затем|и потом|затем|потом|а потом|и)\s+|,\s+", re.I)
@@ -727,6 +727,36 @@ def _read_first(tools: list[tool_roles.ToolSpec], evidence: Evidence, plan: Plan
                 evidence.request_stems, stems(f"{source.name} {source.description}", synonyms=True)):
             return Plan(reads if source in planned else [*reads, (source.name, tool_input(source, evidence))],
                         later=[step])
+    return plan
+
+
+def _list_first(tools: list[tool_roles.ToolSpec], evidence: Evidence, plan: Plan) -> Plan:
+    """One ask that acts on the items a condition selects ("Cancel the bookings before noon", "cancel every booking
+    Bob made") with no ids of its own: the listing first, then the action on the listed items that meet the
+    condition (plans.LaterStep), never the action on a made-up id nor the listing alone."""
+    if plan.later or any(side_effects.action(t) is not None for u in plan.uses for t in tools if t.name == u[0]):
+        return plan
+    conds = plans.conditions(evidence.text, False)[0]
+    if not conds:
+        return plan
+    for tool in rank([t for t in side_effects.allowed(tools, evidence.text) if side_effects.action(t) is not None],
+                     evidence):
+        own = _named_only_the_owner(Plan([(tool.name, tool_input(tool, evidence))]), evidence.text, evidence.lang)
+        lacking = own.missing[1] if own.missing else missing_inputs(tool, evidence)
+        if len(lacking) != 1:
+            continue
+        prop = lacking[0]
+        acted_on = stems(re.sub(r"_?(?:id|ids|key|number)$", "", prop))
+        for reader in tools:
+            if side_effects.action(reader) is not None or missing_inputs(reader, evidence) or not overlap(
+                    stems(reader.name), acted_on):
+                continue
+            schema = tool.properties().get(prop) if isinstance(tool.properties().get(prop), dict) else {}
+            typed = schema.get("type") if isinstance(schema.get("type"), str) else "string"
+            step = plans.LaterStep(tool.name, prop, reader.name, (), (), None, conds, False, (), typed,
+                                   kind_of(prop, schema) == "email")
+            return Plan([(reader.name, tool_input(reader, evidence))], later=[step])
+        return plan
     return plan
 
 

@@ -102,6 +102,31 @@ def test_property_the_person_the_items_belong_to_selects_them(client, thing, per
     assert final.stop_reason == "end_turn"
 
 
+@PROPERTY
+@given(thing=st.sampled_from(THINGS), hours=st.lists(st.integers(7, 20), min_size=1, max_size=6),
+       owners=st.lists(st.sampled_from(PEOPLE), min_size=6, max_size=6),
+       form=st.sampled_from(["Cancel the {noun}s before noon.", "Cancel every {noun} made by Priya.",
+                             "Please cancel my {noun}s in the afternoon.", "Отмени {ru} после обеда."]))
+def test_property_one_ask_with_a_condition_lists_first_then_acts_on_the_matches(client, thing, hours, owners, form):
+    noun, ru = thing
+    tools = [tool(f"cancel_{noun}", f"Cancel a {noun}.", {f"{noun}_id": S}),
+             tool(f"list_{noun}s", f"List the user's {noun}s.", {})]
+    listing = _listing(noun, hours, owners)
+    holds = {"before noon": lambda i: i["start"][11:16] < "12:00", "made by Priya": lambda i: i["booked_by"] == "Priya",
+             "in the afternoon": lambda i: i["start"][11:16] >= "12:00",
+             "после обеда": lambda i: i["start"][11:16] >= "12:00"}
+    test = next(t for words, t in holds.items() if words in form)
+
+    def answer(name, tool_input):
+        return (json.dumps(listing) if name.startswith("list_") else '{"ok": true}'), False
+
+    final, responses = drive(client, form.format(noun=noun, ru=ru), tools, answer)
+    calls = checked(responses, tools)
+    assert calls[0] == (f"list_{noun}s", {}), [text_of(r) for r in responses]  # never a made-up id
+    assert [i[f"{noun}_id"] for n, i in calls[1:]] == [item["id"] for item in listing if test(item)]
+    assert final.stop_reason == "end_turn"
+
+
 def test_a_listing_alone_acts_on_nothing(client):
     tools = [tool("list_bookings", "List the bookings.", {}), tool("cancel_booking", "Cancel a booking.",
                                                                    {"booking_id": S})]
