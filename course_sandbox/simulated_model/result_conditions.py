@@ -52,7 +52,7 @@ _RU_FIELD_WORDS = {"заряд": "battery", "батаре": "battery", "цен":
                    "остат": "stock", "рейтинг": "rating", "оценк": "rating", "балл": "score", "лет": "years",
                    "год": "years", "опыт": "experience"}
 _QUALIFIED = re.compile(r"\b(?:the|all)\s+(?!(?:other|same|first|last|new|old|listed|remaining)\b)[a-z][a-z_-]{2,"
-                        r"}\s+ones\b|"
+                        r"}\s+(?:ones|items|entries)\b|"
                         r"\b(?:every|each|any)\s+(?:one|item|entry)\s+(?:that|which|whose|where|with)\b|"
                         r"\b(?:the ones|those|them|these)\b[^\"«“]*?\b(?:that|which|who|whose|where|tagged|labell?ed|"
                         r"marked|not)\b|\b(?:the ones|those)\s+(?:with|without|from|by|in|on|at|of|older|newer|larger|"

@@ -1528,7 +1528,8 @@ def _after_its_word(name: str, schema: dict, text: str) -> Any:
         named = re.search(rf"(?<!\w){stem}\w*\s+(?:«([^»]+)»|\"([^\"]+)\"|([A-Za-z0-9][\w.-]*\w))", text, re.I)
         if named:
             return next(g for g in named.groups() if g)
-    before = re.search(rf"\b(?:the|my|our|your|their)\s+([\w-]{{3,}})\s+{re.escape(word)}s?\b", text, re.I)
+    before = re.search(rf"\b(?:the|my|our|your|their)\s+([\w-]{{3,}})\s+{re.escape(word)}\b", text, re.I)
+    # "the contractors group" names one; "the dairy items" are a kind of several (a filter), no one's name
     if before and before.group(1).lower() not in _NOT_NAMING:
         # "the contractors group"; a room is named with its word: "the living room"
         return f"{before.group(1)} {word}" if word in _NAMED_WITH_ITS_WORD else before.group(1)

@@ -747,10 +747,11 @@ def _list_first(tools: list[tool_roles.ToolSpec], evidence: Evidence, plan: Plan
             continue
         prop = lacking[0]
         acted_on = stems(re.sub(r"_?(?:id|ids|key|number)$", "", prop))
-        for reader in tools:
-            if side_effects.action(reader) is not None or missing_inputs(reader, evidence) or not overlap(
-                    stems(reader.name), acted_on):
-                continue
+        readers = [t for t in tools if side_effects.action(t) is None and not missing_inputs(t, evidence)]
+        # the reader named for what the action acts on (list_bookings for booking_id), else the one described so
+        # (list_pantry, "List the items in the pantry", for item_id)
+        for reader in [*(t for t in readers if overlap(stems(t.name), acted_on)),
+                       *(t for t in readers if overlap(stems(t.description), acted_on))][:1]:
             schema = tool.properties().get(prop) if isinstance(tool.properties().get(prop), dict) else {}
             typed = schema.get("type") if isinstance(schema.get("type"), str) else "string"
             step = plans.LaterStep(tool.name, prop, reader.name, (), (), None, conds, False, (), typed,

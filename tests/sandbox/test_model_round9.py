@@ -127,6 +127,30 @@ def test_property_one_ask_with_a_condition_lists_first_then_acts_on_the_matches(
     assert final.stop_reason == "end_turn"
 
 
+KINDS = ["dairy", "fruit", "frozen", "bakery"]  # a category a listed item's own field holds
+
+
+@PROPERTY
+@given(kind=st.sampled_from(KINDS), held=st.lists(st.sampled_from(KINDS), min_size=1, max_size=6),
+       store=st.sampled_from([("pantry", "item"), ("fridge", "product"), ("freezer", "entry")]),
+       form=st.sampled_from(["Remove all the {kind} items from the {place}.",
+                             "List the {place} contents, then remove the {kind} ones."]))
+def test_property_a_category_word_selects_the_items_whose_field_holds_it(client, kind, held, store, form):
+    place, noun = store
+    tools = [tool(f"list_{place}", f"List the {noun}s in the {place}.", {}),
+             tool(f"remove_{noun}", f"Remove a {noun} from the {place}.", {f"{noun}_id": S})]
+    listing = [{"id": f"{noun[0].upper()}{k + 1}", "category": c, "label": f"thing {k}"} for k, c in enumerate(held)]
+
+    def answer(name, tool_input):
+        return (json.dumps(listing) if name.startswith("list_") else '{"ok": true}'), False
+
+    final, responses = drive(client, form.format(kind=kind, place=place), tools, answer)
+    calls = checked(responses, tools)
+    assert calls[0] == (f"list_{place}", {}), [text_of(r) for r in responses]  # never remove_item("dairy")
+    assert [i[f"{noun}_id"] for _, i in calls[1:]] == [item["id"] for item in listing if item["category"] == kind]
+    assert final.stop_reason == "end_turn"
+
+
 def test_a_listing_alone_acts_on_nothing(client):
     tools = [tool("list_bookings", "List the bookings.", {}), tool("cancel_booking", "Cancel a booking.",
                                                                    {"booking_id": S})]
