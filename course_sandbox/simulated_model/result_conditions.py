@@ -170,6 +170,12 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
     for m in _TAGGED.finditer(words):
         found.append(Condition("tag", next(g for g in m.groups() if g)))
     found += _clock_and_person(words)
+    for m in _FIRST.finditer(words):  # "the first free one", «первый свободный»: a state, of which one item is taken
+        said = (m.group(1) or m.group(2)).lower()
+        meant = next((en for ru, en in _RU_FIRST_STATES.items() if said.startswith(ru)), said)
+        if meant not in _NOT_STATES:
+            found.append(Condition("state", meant, value=True))
+        break
     for m in _COUNTED_AFTER.finditer(words):  # "with at least 5 years of experience"
         field = " ".join(w for w in (m.group(3), m.group(4), m.group(7)) if w).lower()
         field = next((en for ru, en in _RU_FIELD_WORDS.items() if field.startswith(ru)), field)
@@ -228,6 +234,18 @@ _PERSON_KEY = re.compile(r"by$|_by|owner|author|organi[sz]er|creator|user|booker
                          r"customer|guest|name", re.I)
 _END_TODAY = re.compile(r"\b(?:end|ends|ending|finish|finishes|expire|expires|due)\s+(today|tomorrow)\b|"
                         r"(?<!\w)(?:заканчива\w*|истека\w*|кончают\w*)\s+(сегодня|завтра)(?!\w)", re.I)
+
+
+_FIRST = re.compile(r"\bthe\s+(?:first|earliest|next)\s+([a-z]{3,})\s+(?:one|[a-z]{3,})\b|"
+                    r"(?<!\w)(?:перв|ближайш)\w*\s+(свободн\w*|доступн\w*|открыт\w*)", re.I)
+"""One item of those in a state, the first listed: "the first free one", "the next available slot", «первый
+свободный»."""
+_RU_FIRST_STATES = {"свободн": ("free", "available"), "доступн": ("available",), "открыт": ("open",)}
+
+
+def first_only(words: str) -> bool:
+    """Whether the words take one item only, the first listed that meets them ("the first free one")."""
+    return bool(_FIRST.search(words))
 
 
 def _clock_and_person(words: str) -> list[Condition]:

@@ -14,7 +14,18 @@ from dataclasses import dataclass, field, replace
 from ..conversation import Turn
 from ..request import Request
 from ..words import words
-from . import answers, assumptions, compound, derived, item_lists, plans, side_effects, slots, tool_roles
+from . import (
+    answers,
+    assumptions,
+    compound,
+    derived,
+    item_lists,
+    plans,
+    result_conditions,
+    side_effects,
+    slots,
+    tool_roles,
+)
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
 from .schema_instance import MISSING, instance, is_valid
@@ -638,7 +649,8 @@ def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[
         schema = tool.properties().get(prop) if isinstance(tool.properties().get(prop), dict) else {}
         types = schema.get("type") if isinstance(schema.get("type"), str) else "string"
         steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items()), field_word,
-                                     conds, unreadable, inherited, types, kind_of(prop, schema) == "email"))
+                                     conds, unreadable, inherited, types, kind_of(prop, schema) == "email",
+                                     result_conditions.first_only(ask)))
     return steps
 
 
@@ -746,7 +758,8 @@ def _list_first(tools: list[tool_roles.ToolSpec], evidence: Evidence, plan: Plan
         if len(lacking) != 1:
             continue
         prop = lacking[0]
-        acted_on = stems(re.sub(r"_?(?:id|ids|key|number)$", "", prop))
+        noun = re.sub(r"_?(?:id|ids|key|number)$", "", prop)
+        acted_on = stems(noun) | stems(f"{noun}s")  # `table_id` is what list_tables lists
         readers = [t for t in tools if side_effects.action(t) is None and not missing_inputs(t, evidence)]
         # the reader named for what the action acts on (list_bookings for booking_id), else the one described so
         # (list_pantry, "List the items in the pantry", for item_id)
@@ -755,7 +768,7 @@ def _list_first(tools: list[tool_roles.ToolSpec], evidence: Evidence, plan: Plan
             schema = tool.properties().get(prop) if isinstance(tool.properties().get(prop), dict) else {}
             typed = schema.get("type") if isinstance(schema.get("type"), str) else "string"
             step = plans.LaterStep(tool.name, prop, reader.name, (), (), None, conds, False, (), typed,
-                                   kind_of(prop, schema) == "email")
+                                   kind_of(prop, schema) == "email", result_conditions.first_only(evidence.text))
             return Plan([(reader.name, tool_input(reader, evidence))], later=[step])
         return plan
     return plan

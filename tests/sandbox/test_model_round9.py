@@ -151,6 +151,27 @@ def test_property_a_category_word_selects_the_items_whose_field_holds_it(client,
     assert final.stop_reason == "end_turn"
 
 
+@PROPERTY
+@given(free=st.lists(st.booleans(), min_size=1, max_size=6),
+       thing=st.sampled_from([("slot", "слоты"), ("court", "корты"), ("table", "столики"), ("desk", "места")]),
+       form=st.sampled_from(["List the {noun}s and book the first free one.", "Book the first free {noun}.",
+                             "Покажи {ru} и забронируй первый свободный."]))
+def test_property_the_first_free_one_is_one_item_the_first_that_is_free(client, free, thing, form):
+    noun, ru = thing
+    tools = [tool(f"list_{noun}s", f"List the {noun}s and whether each is free.", {}),
+             tool(f"book_{noun}", f"Book a {noun}.", {f"{noun}_id": S})]
+    listing = [{"id": f"{noun[0].upper()}{k + 1}", "free": f} for k, f in enumerate(free)]
+
+    def answer(name, tool_input):
+        return (json.dumps(listing) if name.startswith("list_") else '{"ok": true}'), False
+
+    final, responses = drive(client, form.format(noun=noun, ru=ru), tools, answer)
+    calls = checked(responses, tools)
+    assert calls[0] == (f"list_{noun}s", {}), [text_of(r) for r in responses]
+    assert [i[f"{noun}_id"] for _, i in calls[1:]] == [item["id"] for item in listing if item["free"]][:1]
+    assert final.stop_reason == "end_turn"
+
+
 def test_a_listing_alone_acts_on_nothing(client):
     tools = [tool("list_bookings", "List the bookings.", {}), tool("cancel_booking", "Cancel a booking.",
                                                                    {"booking_id": S})]
