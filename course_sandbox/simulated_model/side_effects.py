@@ -39,7 +39,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "close": ("close", "archive", "resolve", "complete", "finish", "mark", "закрой", "архив", "заархив"),
     "write": ("write", "save", "overwrite", "create", "make", "put", "store", "add", "extract", "record", "capture",
               "запиши", "сохрани", "созда", "извлеки"),
-    "deploy": ("deploy", "release", "restart", "shut down", "stop", "kill", "выкат", "перезапус"),
+    "deploy": ("deploy", "release", "restart", "reboot", "shut down", "stop", "kill", "выкат", "перезапус",
+               "перезагруз"),
     "start": ("start", "launch", "begin", "kick off", "run", "trigger", "запуст"),
     "enable": ("enable", "turn on", "activate", "switch on", "включ"),
     "lock": ("lock", "block", "secure", "freeze", "nobody can", "no one can", "nobody could", "запри", "заблокируй",
@@ -69,7 +70,7 @@ _ALIASES = {"remove": "delete", "erase": "delete", "destroy": "delete", "drop": 
             "purchase": "pay", "buy": "pay", "archive": "close", "resolve": "close", "complete": "close",
             "put": "write", "save": "write", "store": "write", "launch": "start", "trigger": "start",
             "activate": "enable", "disable": "revoke", "block": "revoke", "ban": "revoke", "suspend": "revoke",
-            "unsubscribe": "cancel", "terminate": "cancel", "abort": "cancel", "restart": "deploy",
+            "unsubscribe": "cancel", "terminate": "cancel", "abort": "cancel", "restart": "deploy", "reboot": "deploy",
             "shutdown": "deploy", "kill": "deploy", "stop": "deploy", "release": "deploy", "clear": "reset",
             "upgrade": "install", "accept": "approve", "decline": "reject", "deny": "reject", "turn": "set",
             "switch": "set", "adjust": "set", "postpone": "reschedule"}

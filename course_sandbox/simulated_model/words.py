@@ -46,7 +46,8 @@ GLOSSARY = {
             "значит": "mean", "значени": "meaning", "покаж": "show", "информаци": "info", "сведени": "info",
             "данные": "info", "детал": "details",
     "участник": "member", "членов": "member", "групп": "group", "команд": "team", "сотрудник": "employee",
-    "контакт": "contact", "задач": "task", "сообщени": "message", "канал": "channel", "документ": "document",
+    "площадк": "site", "контакт": "contact", "задач": "task", "сообщени": "message", "канал": "channel",
+    "документ": "document",
     "папк": "folder", "каталог": "directory", "заметк": "note", "переговорк": "room", "переговорн": "room",
     "комнат": "room", "памятк": "memo",
     # the words a request labels a value with («тема «Отчёт»», «исполнитель — petrov»), for a field named in English
