@@ -226,7 +226,7 @@ def mentions(text: str) -> list[Mention]:
                 claim(*m.span(), "datetime", datetimes[0])
             elif days:
                 claim(*m.span(), "date", days[0])
-    for pattern in (slots._RELATIVE, slots._PAST):
+    for pattern in (slots._RELATIVE, slots._PAST, slots._YEARLESS):
         for m in pattern.finditer(masked()):
             days = slots._relative_dates(m.group(0))
             if days:

@@ -78,6 +78,8 @@ class LaterStep:
     """The JSON type the later call's property wants: a listed number 41 is sent as 41 to an integer `number`."""
     wants_email: bool = False
     """The property takes an e-mail address ("email their organiser"): the listed item's address, not its id."""
+    first: bool = False
+    """Only the first selected item ("cancel the first free one", «первый свободный»)."""
 
     def unmet(self, answered: list[Call]) -> bool:
         """Whether the step's selection could not be read, in its words or in the listed items' fields."""
@@ -115,7 +117,7 @@ class LaterStep:
         unique: dict[str, tuple[str, dict]] = {}
         for use in uses:  # "email their organiser": one e-mail to an organiser of two of the events
             unique.setdefault(json.dumps(use, sort_keys=True, default=str), use)
-        return list(unique.values())
+        return list(unique.values())[:1] if self.first else list(unique.values())
 
 
 def selection(words: str) -> tuple[tuple[int, str], ...] | None:

@@ -70,7 +70,14 @@ def read(text: str) -> Names:
         imperative = (len(words) >= 3 or (len(words) == 2 and owned)) and re.fullmatch(
             r"[А-ЯЁ][а-яё]{3,}(?:и|й|ь)", words[0]) is not None  # «Запиши Ольгу Кузнецову», «Отмени Машин заказ»
         verb = len(words) == 2 and bool(owned) and words[0].lower() in _ACTIONS  # "Reschedule Tom's appointment"
+        # «Напиши Бобу», «Позвони Ивану»: a verb that takes a person, first in the sentence, is no part of the name
+        verb = verb or (len(words) == 2 and bool(_DATIVE_VERB.fullmatch(words[0]) or _ACCUSATIVE_VERB.fullmatch(
+            words[0])) and words[0][-1].lower() in "иьй")
         if leads_a_sentence(masked, start) and (len(words) == 1 or _common(words[0]) or imperative or verb):
+            if len(words) == 2 and not owned and re.fullmatch(r"[А-ЯЁ][а-яё]+", words[1]):
+                # «Напиши Бобу», «Позвони Игорю», «Пригласи Олега»: the one name in the nominative
+                words[1] = _from_dative(words[1]) if _DATIVE_VERB.fullmatch(words[0]) else \
+                    _nominative_word(words[1]) if _ACCUSATIVE_VERB.fullmatch(words[0]) else words[1]
             words = words[1:]
             while words and words[0].lower() in ("of", "&"):
                 words = words[1:]

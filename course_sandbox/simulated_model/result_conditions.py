@@ -52,7 +52,7 @@ _RU_FIELD_WORDS = {"заряд": "battery", "батаре": "battery", "цен":
                    "остат": "stock", "рейтинг": "rating", "оценк": "rating", "балл": "score", "лет": "years",
                    "год": "years", "опыт": "experience"}
 _QUALIFIED = re.compile(r"\b(?:the|all)\s+(?!(?:other|same|first|last|new|old|listed|remaining)\b)[a-z][a-z_-]{2,"
-                        r"}\s+ones\b|"
+                        r"}\s+(?:ones|items|entries)\b|"
                         r"\b(?:every|each|any)\s+(?:one|item|entry)\s+(?:that|which|whose|where|with)\b|"
                         r"\b(?:the ones|those|them|these)\b[^\"«“]*?\b(?:that|which|who|whose|where|tagged|labell?ed|"
                         r"marked|not)\b|\b(?:the ones|those)\s+(?:with|without|from|by|in|on|at|of|older|newer|larger|"
@@ -95,11 +95,25 @@ class Condition:
                 return None
             return any(want in {str(x).casefold() for x in v}
                        for v in lists) or any(want == v.casefold() for v in named)
+        if self.kind == "clock":
+            timed = {k: v[11:16] for k, v in fields.items() if isinstance(v, str) and _ISO_TIME.match(v)}
+            key = next((k for k in timed if _START_KEY.search(k)), None) or (next(iter(timed)) if timed else None)
+            if key is None:
+                return None
+            at, limit = timed[key], str(self.value)
+            return {"<": at < limit, ">": at > limit, ">=": at >= limit, "<=": at <= limit}[self.op]
+        if self.kind == "person":
+            said = self.word.casefold()
+            held = [v.casefold() for k, v in fields.items() if isinstance(v, str) and _PERSON_KEY.search(k)]
+            if not held:
+                return None
+            return any(v == said or v.startswith(said + " ") or v.split("@")[0] == said for v in held)
         if self.kind == "date":
             dated = {k: v[:10] for k, v in fields.items() if isinstance(v, str) and _ISO_DAY.match(v)}
             if not dated:
                 return None
-            key = next((k for k in dated if _DATE_KEY.search(k)), None) if len(dated) > 1 else next(iter(dated))
+            key = next((k for k in dated if self.word and self.word in _parts(k)), None) or (
+                next((k for k in dated if _DATE_KEY.search(k)), None) if len(dated) > 1 else next(iter(dated)))
             if key is None:
                 return None
             day, limit = dated[key], str(self.value)
@@ -155,6 +169,13 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
         found += _written_dates(words)
     for m in _TAGGED.finditer(words):
         found.append(Condition("tag", next(g for g in m.groups() if g)))
+    found += _clock_and_person(words)
+    for m in _FIRST.finditer(words):  # "the first free one", «первый свободный»: a state, of which one item is taken
+        said = (m.group(1) or m.group(2)).lower()
+        meant = next((en for ru, en in _RU_FIRST_STATES.items() if said.startswith(ru)), said)
+        if meant not in _NOT_STATES:
+            found.append(Condition("state", meant, value=True))
+        break
     for m in _COUNTED_AFTER.finditer(words):  # "with at least 5 years of experience"
         field = " ".join(w for w in (m.group(3), m.group(4), m.group(7)) if w).lower()
         field = next((en for ru, en in _RU_FIELD_WORDS.items() if field.startswith(ru)), field)
@@ -185,6 +206,82 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
         words = whole
     found = [*compared, *found]
     return tuple(found), bool(_QUALIFIED.search(words)) and not found and not filtered
+
+
+_CLOCK = re.compile(
+    r"\b(before|after|until|till|by|from)\s+(noon|midday|lunch(?:time)?|(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?)"
+    r"(?![\w:])|\b(?:in|during)\s+the\s+(morning|afternoon|evening)\b|"
+    r"(?<!\w)(до|после|с)\s+(обеда|полудня|(\d{1,2})(?::(\d{2}))?(?:\s*час\w*)?)(?![\w:])|(?<!\w)(утром|днём|днем|"
+    r"вечером)(?!\w)", re.I)
+"""A time of day the listed items are compared with: "the ones before noon", "after 3pm", "in the morning",
+«после обеда», «до 10:00», «вечером». Noon, lunch and «обед» are 12:00; morning is before it, evening from 18:00."""
+_PARTS_OF_DAY = {"morning": ("<", "12:00"), "утром": ("<", "12:00"), "afternoon": (">=", "12:00"),
+                 "днём": (">=", "12:00"), "днем": (">=", "12:00"), "evening": (">=", "18:00"),
+                 "вечером": (">=", "18:00")}
+_CLOCK_OPS = {"before": "<", "until": "<", "till": "<", "by": "<", "after": ">=", "from": ">=", "до": "<",
+              "после": ">=", "с": ">="}
+_BY_PERSON = re.compile(
+    r"\b(?:the ones|those|ones|that|which)\s+([A-Z][a-z]+)\s+(?:booked|made|created|added|wrote|owns|organi[sz]ed|"
+    r"posted|sent|reserved|opened|started|scheduled)\b|"
+    r"\b(?:booked|made|created|added|written|owned|organi[sz]ed|posted|sent|reserved|opened|started|scheduled|"
+    r"assigned to|belonging to|hosted)\s+by\s+([A-Z][a-z]+)\b|"
+    r"(?<!\w)(?:которые|что|те)\s+(?:забронировал\w*|создал\w*|сделал\w*|добавил\w*|назначил\w*|открыл\w*|"
+    r"отправил\w*)\s+([А-ЯЁ][а-яё]+)")
+"""A person the listed items belong to: "the ones Bob booked", "created by Alice", «которые забронировал Боб»."""
+_ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
+_START_KEY = re.compile(r"start|begin|from|time|when|at$|slot|начал", re.I)
+_PERSON_KEY = re.compile(r"by$|_by|owner|author|organi[sz]er|creator|user|booker|host|assignee|who|person|member|"
+                         r"customer|guest|name", re.I)
+_END_TODAY = re.compile(r"\b(?:end|ends|ending|finish|finishes|expire|expires|due)\s+(today|tomorrow)\b|"
+                        r"(?<!\w)(?:заканчива\w*|истека\w*|кончают\w*)\s+(сегодня|завтра)(?!\w)", re.I)
+
+
+_FIRST = re.compile(r"\bthe\s+(?:first|earliest|next)\s+([a-z]{3,})\s+(?:one|[a-z]{3,})\b|"
+                    r"(?<!\w)(?:перв|ближайш)\w*\s+(свободн\w*|доступн\w*|открыт\w*)", re.I)
+"""One item of those in a state, the first listed: "the first free one", "the next available slot", «первый
+свободный»."""
+_RU_FIRST_STATES = {"свободн": ("free", "available"), "доступн": ("available",), "открыт": ("open",)}
+
+
+def first_only(words: str) -> bool:
+    """Whether the words take one item only, the first listed that meets them ("the first free one")."""
+    return bool(_FIRST.search(words))
+
+
+def _clock_and_person(words: str) -> list[Condition]:
+    """Conditions on a time of day, on the person an item belongs to, and on the day an item ends."""
+    from .slots import today
+
+    found = []
+    for m in _CLOCK.finditer(words):
+        if m.group(6) or m.group(11):
+            op, at = _PARTS_OF_DAY[(m.group(6) or m.group(11)).lower()]
+        else:
+            said = (m.group(2) or m.group(8)).lower()
+            hour, minute = m.group(3) or m.group(9), m.group(4) or m.group(10) or "00"
+            if hour is not None and not (m.group(4) or m.group(10) or m.group(5) or "час" in m.group(0).lower()):
+                continue  # "by 5" may be a day ("by 5 March"): a clock time has its minutes, am/pm or «часов»
+            if hour is None:
+                at = "12:00" if said.startswith(("noon", "midday", "lunch", "обед", "полудн")) else None
+            else:
+                h = int(hour) % 12 + (12 if (m.group(5) or "").lower().startswith("p") else 0) \
+                    if m.group(5) else int(hour)
+                at = f"{h:02d}:{minute}" if h < 24 and int(minute) < 60 else None
+            if at is None:
+                continue
+            op = _CLOCK_OPS[(m.group(1) or m.group(7)).lower()]
+        found.append(Condition("clock", "", op, at))
+        break
+    for m in _BY_PERSON.finditer(words):
+        found.append(Condition("person", next(g for g in m.groups() if g)))
+        break
+    for m in _END_TODAY.finditer(words):
+        later = (m.group(1) or m.group(2)).lower() in ("tomorrow", "завтра")
+        day = today().toordinal() + (1 if later else 0)
+        from datetime import date
+        found.append(Condition("date", "end", "==", date.fromordinal(day).isoformat()))
+        break
+    return found
 
 
 def _english_state(words: str) -> list[Condition]:

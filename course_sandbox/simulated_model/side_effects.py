@@ -10,7 +10,7 @@ colleague looks the order up and does not cancel it. "Cancel order O1" asks for 
 import re
 
 from .tool_roles import ToolSpec
-from .words import tokens
+from .words import tokens, unquoted
 
 ACTIONS: dict[str, tuple[str, ...]] = {
     "cancel": ("cancel", "call off", "abort", "unsubscribe", "отмен"),
@@ -39,7 +39,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "close": ("close", "archive", "resolve", "complete", "finish", "mark", "закрой", "архив", "заархив"),
     "write": ("write", "save", "overwrite", "create", "make", "put", "store", "add", "extract", "record", "capture",
               "запиши", "сохрани", "созда", "извлеки"),
-    "deploy": ("deploy", "release", "restart", "shut down", "stop", "kill", "выкат", "перезапус"),
+    "deploy": ("deploy", "release", "restart", "reboot", "shut down", "stop", "kill", "выкат", "перезапус",
+               "перезагруз"),
     "start": ("start", "launch", "begin", "kick off", "run", "trigger", "запуст"),
     "enable": ("enable", "turn on", "activate", "switch on", "включ"),
     "lock": ("lock", "block", "secure", "freeze", "nobody can", "no one can", "nobody could", "запри", "заблокируй",
@@ -69,7 +70,7 @@ _ALIASES = {"remove": "delete", "erase": "delete", "destroy": "delete", "drop": 
             "purchase": "pay", "buy": "pay", "archive": "close", "resolve": "close", "complete": "close",
             "put": "write", "save": "write", "store": "write", "launch": "start", "trigger": "start",
             "activate": "enable", "disable": "revoke", "block": "revoke", "ban": "revoke", "suspend": "revoke",
-            "unsubscribe": "cancel", "terminate": "cancel", "abort": "cancel", "restart": "deploy",
+            "unsubscribe": "cancel", "terminate": "cancel", "abort": "cancel", "restart": "deploy", "reboot": "deploy",
             "shutdown": "deploy", "kill": "deploy", "stop": "deploy", "release": "deploy", "clear": "reset",
             "upgrade": "install", "accept": "approve", "decline": "reject", "deny": "reject", "turn": "set",
             "switch": "set", "adjust": "set", "postpone": "reschedule"}
@@ -169,7 +170,7 @@ def _about(lowered: str, at: int) -> bool:
 def asks_about(request: str) -> bool:
     """Every sentence of the request is a question about an action or keeps hands off: it asks to be told how an
     action works or what it would do, never for it ("How does cancelling appointment A-551 work?")."""
-    lowered = request.lower()
+    lowered = unquoted(request).lower()
     sentences = {_sentence(lowered, m.start()) for m in re.finditer(r"[^\s.!?;][^.!?;]*", lowered)}
     return any(_about(lowered, lowered.find(s)) for s in sentences if s) and all(
         _about(lowered, lowered.find(s)) or _HANDS_OFF.search(s) or _PLEASANTRY.match(s) for s in sentences if s)
@@ -182,7 +183,7 @@ _PLEASANTRY = re.compile(r"(?:thanks|thank you|cheers|please|ok|okay|hi|hello|he
 
 def what_if(request: str) -> bool:
     """Whether the request asks what an action would do or how it works ("What would happen if I froze…?")."""
-    return bool(_ABOUT_ANYWHERE.search(request.lower()))
+    return bool(_ABOUT_ANYWHERE.search(unquoted(request).lower()))
 
 
 def questioned(tools: list[ToolSpec], request: str) -> list[ToolSpec]:
@@ -205,7 +206,7 @@ def _names_action(tool: ToolSpec, lowered: str) -> bool:
 def hands_off(request: str) -> bool:
     """The request keeps the model's hands off every action: it says so, or it asks for advice about one. Forced to
     call a tool, the model then reads rather than acts, even when no reader fits the words."""
-    lowered = request.lower()
+    lowered = unquoted(request).lower()
     return bool(_HANDS_OFF.search(lowered)) or any(
         _advice(lowered, m.start()) for m in re.finditer(r"\?", lowered))
 
@@ -225,7 +226,7 @@ def asked(tool: ToolSpec, request: str, questions: bool = True) -> bool:
     verb = action(tool)
     if verb is None:
         return True
-    lowered = request.lower()
+    lowered = unquoted(request).lower()
     if _HANDS_OFF.search(lowered):
         return False
     named = tokens(tool.name)

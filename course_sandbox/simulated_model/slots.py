@@ -34,7 +34,7 @@ from . import (
     zones,
 )
 from .schema_instance import MISSING, instance, is_valid
-from .words import GLOSSARY, overlap, stems
+from .words import GLOSSARY, overlap, stems, unquoted
 from .words import latin as latin_letters
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -132,6 +132,9 @@ KINDS: list[tuple[str, str]] = [
               r"человек|персон"),
     ("count", r"^(?:the )?number of\b|^how many\b|^количество\b"),
     ("percent", r"percent|\bpct\b|процент"),
+    ("plate", r"\bplates?\b|\bregistration (?:number|plate|mark)\b|\bvehicle registration\b|^reg(?: number| no)?$|"
+              r"\bvrm\b|госномер|"
+              r"номерн\w* знак|(?:vehicle|car|licen[cs]e) (?:number|no)\b|номер (?:машин|авто|тс)"),
     ("id", r"\bids?\b|\bpr\b|\bmr\b|\biid\b|identifier|\bcode\b|\bsku\b|\bref(erence)?\b|\bnumber\b|\bno\b|tracking|"
            r"\bticket\b|"
            r"\binvoice\b|\baccount\b|\bflight\b|номер|идентификатор|артикул|рейс"),
@@ -151,7 +154,8 @@ KINDS: list[tuple[str, str]] = [
              r"comment|description|input|request|instruction|sentence|statement|reason|memo|caption|remark|headline|"
              r"запрос|текст|вопрос|тем|коммент|примечан|назначени"),
 ]
-_STRINGY = {"domain", "term", "time", "unit", "phone", "address", "product", "email", "url", "uuid", "datetime", "date",
+_STRINGY = {"domain", "term", "time", "unit", "phone", "plate", "address", "product", "email", "url", "uuid",
+            "datetime", "date",
             "expression", "currency", "symbol", "path", "place", "name",
             "text", "timezone", "language"}
 
@@ -186,11 +190,40 @@ READ_LIMIT = 4000
 a paragraph, and the searches are regular expressions whose cost grows faster than the text."""
 
 
+_PLATE_LETTERS = "АВЕКМНОРСТУХ"
+_PLATE = re.compile(
+    r"(?<![\w-])(?:[A-Z]{2}\d{2}\s?[A-Z]{3}"  # a UK plate: AB12 CDE
+    rf"|[{_PLATE_LETTERS}]\s?\d{{3}}\s?[{_PLATE_LETTERS}]{{2}}\s?\d{{2,3}})(?![\w-])")  # a Russian one: А123ВС77
+_PLATE_CUE = re.compile(
+    r"(?:\b(?:plates?|registration|reg|vehicle|car|van|truck|lorry|motorbike|licen[cs]e)(?:\s+(?:number|no\.?|plate|"
+    r"mark))?|(?<!\w)(?:госномер\w*|номер\w*|машин\w*|автомобил\w*|авто))\s*(?:is\s+|:\s*)?"
+    r"((?=[A-ZА-ЯЁ0-9 -]*\d)(?=[A-Z0-9 -]*[A-Z]|[А-ЯЁ0-9 -]*[А-ЯЁ])[A-ZА-ЯЁ0-9]{1,8}(?:[ -][A-ZА-ЯЁ0-9]{1,4}){0,2})"
+    r"(?![\w-])")
+"""A vehicle's plate as written, spaces and dashes kept: a UK or Russian one by its shape, any other (7ABC123,
+B-MW 1234) in capitals and digits after the word that names it (plate, registration, vehicle, car, «машины»)."""
+
+
+def plates(text: str) -> list[str]:
+    """The vehicle plates a request writes, in order."""
+    found = [(m.start(), m.group(0)) for m in _PLATE.finditer(text)]
+    found += [(m.start(1), m.group(1).strip()) for m in _PLATE_CUE.finditer(text)
+              if not any(a <= m.start(1) < a + len(p) for a, p in found)]
+    return _unique(p for _, p in sorted(found))
+
+
+def _a_message_beside(fields: dict) -> bool:
+    """Whether a bare `to` sits beside the text of a message and no `from` ("send Bob the message …" to a
+    `send_message(to, text)`): a message goes to a person, so the person the request names is its `to`."""
+    names = {str(f).lower() for f in fields}
+    return bool(names & {"text", "message", "content", "msg"}) and "from" not in names
+
+
 def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     """The evidence in a request's words (and, when given, in earlier tools' results)."""
     text = whole_thousands(text[:READ_LIMIT])
     results = [r[:READ_LIMIT] for r in results or []]
-    evidence = Evidence(text, lang, request_stems=stems(text, synonyms=not everyday.composing(text)))
+    evidence = Evidence(text, lang, request_stems=stems(unquoted(text),
+                                                         synonyms=not everyday.composing(text)))
     values = evidence.values
     values["email"] = _unique(_EMAIL.findall(text))
     values["url"] = _unique(_clean(u) for u in _URL.findall(text))
@@ -202,6 +235,7 @@ def read(text: str, lang: str, results: list[str] | None = None) -> Evidence:
     values["time"] = spoken_values.times(rest)
     rest = spoken_values.TIME.sub(" ", rest)
     values["phone"] = spoken_values.phones(rest)
+    values["plate"] = plates(rest)
     evidence.addresses = postal.read(text)
     values["address"] = _unique([*spoken_values.addresses(rest), *(a.text for a in evidence.addresses)])
     values["money"] = spoken_values.money(rest)
@@ -369,8 +403,9 @@ class RequestHints:
                 return kind
             return "phone" if self.evidence.of("phone") else "name"  # "Ship it to Tom Baker": the recipient's name
         if kind == "email" and not self.evidence.of("email") and self.evidence.of("proper") and "format" not in schema \
-                and name.lower() != "to" and not any(re.search(r"subject|body|^cc$|^bcc$|html|тема", other, re.I)
-                                                     for other in self.fields or {}) \
+                and (name.lower() != "to" or _a_message_beside(self.fields or {})) \
+                and not any(re.search(r"subject|body|^cc$|^bcc$|html|тема", other, re.I)
+                            for other in self.fields or {}) \
                 and not re.search(r"e-?mail|почт|@", f"{name} {schema.get('description') or ''}", re.I):
             return "name"  # "send Maria Keller 200 USD": a `recipient` the user names
         if name.lower() in ranges.BARE and kind in (None, "email") and not self.evidence.of("email") \
@@ -1493,7 +1528,8 @@ def _after_its_word(name: str, schema: dict, text: str) -> Any:
         named = re.search(rf"(?<!\w){stem}\w*\s+(?:«([^»]+)»|\"([^\"]+)\"|([A-Za-z0-9][\w.-]*\w))", text, re.I)
         if named:
             return next(g for g in named.groups() if g)
-    before = re.search(rf"\b(?:the|my|our|your|their)\s+([\w-]{{3,}})\s+{re.escape(word)}s?\b", text, re.I)
+    before = re.search(rf"\b(?:the|my|our|your|their)\s+([\w-]{{3,}})\s+{re.escape(word)}\b", text, re.I)
+    # "the contractors group" names one; "the dairy items" are a kind of several (a filter), no one's name
     if before and before.group(1).lower() not in _NOT_NAMING:
         # "the contractors group"; a room is named with its word: "the living room"
         return f"{before.group(1)} {word}" if word in _NAMED_WITH_ITS_WORD else before.group(1)
@@ -1643,10 +1679,46 @@ def relative_days(text: str) -> list[tuple[str, str]]:
         found.append((m.start(), m.group(0), day.isoformat()))
     found += [(m.start(), m.group(0), (base - dt.timedelta(days=2 if m[1] else 1)).isoformat())
               for m in _PAST.finditer(text)]
+    for m in _YEARLESS.finditer(text):
+        day = _yearless_day(m)
+        if day is not None:
+            found.append((m.start(), m.group(0), day.isoformat()))
     return [(said, day) for _, said, day in sorted(found)]
 
 
 _PAST = re.compile(r"\b(?:(the day before yesterday)|yesterday)\b|(?<!\w)(?:(позавчера)|вчера)(?!\w)", re.I)
+_MONTH_WORD = (r"(?:january|february|march|april|june|july|august|september|october|november|december|"
+               r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|(?-i:May)|января|февраля|марта|апреля|мая|июня|"
+               r"июля|августа|сентября|октября|ноября|декабря)")
+_YEARLESS = re.compile(
+    r"(?<![\w.,/-])(\d{1,2})(?:st|nd|rd|th|-?(?:го|е|ое))?\s+(?:of\s+)?(" + _MONTH_WORD + r")"
+    r"(?![\w-])(?!,?\s+\d{4}\b)(?!\s*[-–—]\s*\d)|"
+    r"(?<![\w-])(" + _MONTH_WORD + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?![\w.,:-]\d|[\w-])(?!,?\s+\d{4}\b)|"
+    r"(?<!\w)(?:(?:до|к|по|на|с|от)\s+)(\d{1,2})-?(?:го|е|му|ое)(?:\s+числа)?(?![\w-])(?!\s+" + _MONTH_WORD + r")|"
+    r"\b(?:(?:by|on|until|till|before|after|from)\s+)the\s+(\d{1,2})(?:st|nd|rd|th)(?!\s+of\b)(?![\w-])",
+    re.I)
+"""A day written without its year: «12 марта», "March 12", "the 5th of June"; or without its month: «до 5-го»,
+«к 20-му числу», "by the 5th". Read as the next such day from today() (today itself included), and said so."""
+
+
+def _yearless_day(m: re.Match) -> dt.date | None:
+    """The day a _YEARLESS match stands for: the first such day on or after today()."""
+    base = today()
+    if m[1] or m[3]:
+        day, month = int(m[1] or m[4]), _month((m[2] or m[3]).rstrip("."))
+        if not month:
+            return None
+        for year in (base.year, base.year + 1, base.year + 4):  # 29 February: the next leap year
+            if _real_date(year, month, day) and dt.date(year, month, day) >= base:
+                return dt.date(year, month, day)
+        return None
+    day = int(m[5] or m[6])
+    for ahead in range(0, 14):
+        month = base.month - 1 + ahead
+        year, month = base.year + month // 12, month % 12 + 1
+        if _real_date(year, month, day) and dt.date(year, month, day) >= base:
+            return dt.date(year, month, day)
+    return None
 
 
 def _later(base: dt.date, count: int, unit: str) -> dt.date:

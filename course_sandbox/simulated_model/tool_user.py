@@ -14,7 +14,18 @@ from dataclasses import dataclass, field, replace
 from ..conversation import Turn
 from ..request import Request
 from ..words import words
-from . import answers, assumptions, compound, derived, item_lists, plans, side_effects, slots, tool_roles
+from . import (
+    answers,
+    assumptions,
+    compound,
+    derived,
+    item_lists,
+    plans,
+    result_conditions,
+    side_effects,
+    slots,
+    tool_roles,
+)
 from .history import Call, calls, task_turn
 from .reply import NewId, Reply, text_reply, tool_reply
 from .schema_instance import MISSING, instance, is_valid
@@ -27,10 +38,11 @@ a value only it can take (an e-mail, an expression…)."""
 MAX_CALLS = 10
 """Calls per task before the model stops and answers with what it has."""
 MAX_PARALLEL = 5
-_SPECIFIC = {"domain", "phone", "email", "url", "uuid", "date", "datetime", "expression", "path", "symbol", "currency"}
+_SPECIFIC = {"domain", "phone", "plate", "email", "url", "uuid", "date", "datetime", "expression", "path", "symbol",
+             "currency"}
 _LISTABLE = {"place", "id", "email", "name", "symbol", "path", "url", "date", "uuid"}
-_ONLY_FROM_THE_USER = {"domain", "term", "phone", "address", "product", "place", "id", "email", "name", "symbol",
-                       "path", "url", "uuid",
+_ONLY_FROM_THE_USER = {"domain", "term", "phone", "plate", "address", "product", "place", "id", "email", "name",
+                       "symbol", "path", "url", "uuid",
                        "date", "datetime", "expression", "currency", "timezone"}
 """Kinds of input a model must not invent (whose order? which city?); a confidence or a count it may."""
 
@@ -493,17 +505,28 @@ def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
     if len(asks) > 1:
         # each part may use only the actions its own words ask for: "show the files in /var/log/app, then delete
         # the ones…" deletes in the second part only, never the directory the first part names
-        parts = [plan_calls(side_effects.allowed(tools, ask), slots.read(ask, evidence.lang)) for ask in asks]
+        parts: list[Plan] = []
+        for ask in asks:
+            offered = side_effects.allowed(tools, ask)
+            called = {p.uses[0][0] for p in parts if p.uses}
+            if called and plans.selection(ask) is not None and plans.conditions(ask, False)[0]:
+                # "…, then cancel the ones Bob booked": a part that points back at what an earlier part listed
+                # acts on it; the earlier part's reader is not called again for the words it shares
+                offered = [t for t in offered if t.name not in called] or offered
+            parts.append(plan_calls(offered, slots.read(ask, evidence.lang)))
         firsts = {p.uses[0][0] if p.uses else p.missing[0] for p in parts if p.uses or p.missing}
         if len(firsts) > 1:  # a part that plans nothing ("printer paper to the list") is no ask of its own
             later: list = [*_later_steps(tools, asks, parts, evidence.lang), *_result_steps(tools, asks, parts)]
             waiting = {step.tool for step in later if isinstance(step, plans.ResultStep)}
             parts = [replace(p, uses=[u for u in p.uses if u[0] not in waiting]) for p in parts]
+            parts = [_named_only_the_owner(p, ask, evidence.lang) if any(
+                isinstance(step, plans.LaterStep) and step.tool == (p.uses[0][0] if p.uses else "") for step in later)
+                else p for p, ask in zip(parts, asks, strict=False)]
             parts = [_with_whole_request(tools, p, evidence, later) for p in parts]
             uses = _unique_uses([u for p in parts for u in p.uses])
             missing = [p.missing for p in parts if p.missing and p.missing[0] not in {s.tool for s in later}]
             return Plan(uses, None if uses or not missing else missing[0], later)
-    return _read_first(tools, evidence, plan_calls(tools, evidence))
+    return _list_first(tools, evidence, _read_first(tools, evidence, plan_calls(tools, evidence)))
 
 
 _THEN = re.compile(r",?\s+(?:and then|and|then|и затем|и потом|затем|потом|а потом|и)\s+|,\s+", re.I)
@@ -594,6 +617,7 @@ def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[
     for k, (ask, part) in enumerate(zip(asks, parts, strict=False)):
         earlier = [p.uses[0][0] for p in parts[:k] if p.uses]
         keeps = plans.selection(ask)
+        part = _named_only_the_owner(part, ask, lang)
         if part.uses or not part.missing or not earlier or keeps is None:
             continue
         tool = next(t for t in tools if t.name == part.missing[0])
@@ -625,8 +649,22 @@ def _later_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list[
         schema = tool.properties().get(prop) if isinstance(tool.properties().get(prop), dict) else {}
         types = schema.get("type") if isinstance(schema.get("type"), str) else "string"
         steps.append(plans.LaterStep(tool.name, prop, earlier[-1], keeps, tuple(fixed.items()), field_word,
-                                     conds, unreadable, inherited, types, kind_of(prop, schema) == "email"))
+                                     conds, unreadable, inherited, types, kind_of(prop, schema) == "email",
+                                     result_conditions.first_only(ask)))
     return steps
+
+
+def _named_only_the_owner(part: Plan, ask: str, lang: str) -> Plan:
+    """A part whose only values are the person its listed items belong to ("cancel the ones Bob booked" filled
+    `booking_id="Bob"`): no call of its own, but the inputs the person filled are missing, for a later step."""
+    people = {c.word for c in plans.conditions(ask, False)[0] if c.kind == "person"}
+    if not people or not part.uses:
+        return part
+    name, tool_input_ = part.uses[0]
+    taken = [key for key, value in tool_input_.items() if value in people]
+    if not taken:
+        return part
+    return Plan([], (name, taken))
 
 
 _TEXTS = re.compile(r"body|text|message|content|note|details|description|summary|report|сообщ|текст", re.I)
@@ -701,6 +739,38 @@ def _read_first(tools: list[tool_roles.ToolSpec], evidence: Evidence, plan: Plan
                 evidence.request_stems, stems(f"{source.name} {source.description}", synonyms=True)):
             return Plan(reads if source in planned else [*reads, (source.name, tool_input(source, evidence))],
                         later=[step])
+    return plan
+
+
+def _list_first(tools: list[tool_roles.ToolSpec], evidence: Evidence, plan: Plan) -> Plan:
+    """One ask that acts on the items a condition selects ("Cancel the bookings before noon", "cancel every booking
+    Bob made") with no ids of its own: the listing first, then the action on the listed items that meet the
+    condition (plans.LaterStep), never the action on a made-up id nor the listing alone."""
+    if plan.later or any(side_effects.action(t) is not None for u in plan.uses for t in tools if t.name == u[0]):
+        return plan
+    conds = plans.conditions(evidence.text, False)[0]
+    if not conds:
+        return plan
+    for tool in rank([t for t in side_effects.allowed(tools, evidence.text) if side_effects.action(t) is not None],
+                     evidence):
+        own = _named_only_the_owner(Plan([(tool.name, tool_input(tool, evidence))]), evidence.text, evidence.lang)
+        lacking = own.missing[1] if own.missing else missing_inputs(tool, evidence)
+        if len(lacking) != 1:
+            continue
+        prop = lacking[0]
+        noun = re.sub(r"_?(?:id|ids|key|number)$", "", prop)
+        acted_on = stems(noun) | stems(f"{noun}s")  # `table_id` is what list_tables lists
+        readers = [t for t in tools if side_effects.action(t) is None and not missing_inputs(t, evidence)]
+        # the reader named for what the action acts on (list_bookings for booking_id), else the one described so
+        # (list_pantry, "List the items in the pantry", for item_id)
+        for reader in [*(t for t in readers if overlap(stems(t.name), acted_on)),
+                       *(t for t in readers if overlap(stems(t.description), acted_on))][:1]:
+            schema = tool.properties().get(prop) if isinstance(tool.properties().get(prop), dict) else {}
+            typed = schema.get("type") if isinstance(schema.get("type"), str) else "string"
+            step = plans.LaterStep(tool.name, prop, reader.name, (), (), None, conds, False, (), typed,
+                                   kind_of(prop, schema) == "email", result_conditions.first_only(evidence.text))
+            return Plan([(reader.name, tool_input(reader, evidence))], later=[step])
+        return plan
     return plan
 
 

@@ -46,7 +46,8 @@ GLOSSARY = {
             "значит": "mean", "значени": "meaning", "покаж": "show", "информаци": "info", "сведени": "info",
             "данные": "info", "детал": "details",
     "участник": "member", "членов": "member", "групп": "group", "команд": "team", "сотрудник": "employee",
-    "контакт": "contact", "задач": "task", "сообщени": "message", "канал": "channel", "документ": "document",
+    "площадк": "site", "контакт": "contact", "задач": "task", "сообщени": "message", "канал": "channel",
+    "документ": "document",
     "папк": "folder", "каталог": "directory", "заметк": "note", "переговорк": "room", "переговорн": "room",
     "комнат": "room", "памятк": "memo",
     # the words a request labels a value with («тема «Отчёт»», «исполнитель — petrov»), for a field named in English
@@ -176,6 +177,19 @@ SYNONYMS = {"multiply": ("times", "product"), "add": ("plus", "sum"), "subtract"
             "next": ("upcoming",)}
 
 
+_QUOTE = re.compile(r"\"([^\"\n]{1,500})\"|«([^»]{1,500})»|“([^”]{1,500})”|(?<!\w)'([^'\n]{1,200})'(?!\w)")
+
+
+def unquoted(text: str) -> str:
+    """The request with each quoted phrase (two words or more) blanked, offsets kept: what a message, a title or a
+    note says is a value to carry, never the words that ask for an action or pick a tool ("send Bob the message
+    'delete everything'" sends, and deletes nothing). A quoted single word ("tag it "urgent"") stays."""
+    def blank(m: re.Match) -> str:
+        inner = next(g for g in m.groups() if g is not None)
+        return " " * len(m.group(0)) if len(_TOKEN.findall(inner)) >= 2 else m.group(0)
+    return _QUOTE.sub(blank, text)
+
+
 def tokens(text: str) -> list[str]:
     """Lower-case words of a text, snake_case and camelCase split, operator symbols kept."""
     text = _CAMEL.sub(" ", text).replace("_", " ").replace("-", " ")
@@ -214,6 +228,7 @@ _BRIDGE = """
     find search lookup: найд найти ищ поищ
     show list view: покаж выведи вывест перечисл список
     send: отправ пошли пошл пришли пришл отошл
+    send write: напиш написа
     delete remove: удал сотри стер
     cancel: отмен
     book reserve reservation booking: брон забронир
@@ -233,6 +248,7 @@ _BRIDGE = """
     subscription: подписк
     reservation booking: бронь брони бронир
     appointment: приём приема приёма
+    appointment booking record entry: записи записей записям
     request ticket application: заявк
     notification: уведомлен
     password: парол
