@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from course_sandbox import Sandbox
 from course_sandbox.simulated_model import binding, slots, spoken_values
+from cpu_time import cpu_seconds
 from tool_use_helpers import ask, uses, validates
 
 PROPERTY = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -105,20 +106,15 @@ def test_a_flag_switched_off_or_on(flag, text, value):
 
 
 def test_flag_reading_stays_quick_on_a_long_request():
-    import time
     long = "turn off " * 3000 + "auto renew"
-    started = time.perf_counter()
-    spoken_values.flag("auto_renew", long)
-    assert time.perf_counter() - started < 1.0
+    _, seconds = cpu_seconds(lambda: spoken_values.flag("auto_renew", long))
+    assert seconds < 1.0
 
 
 def test_the_domain_reader_stays_quick_on_a_long_dotted_input():
-    import time
     long = "a." * 4000 + "!"
-    started = time.perf_counter()
-    slots.read(long, "en")
-    binding.mentions(long)
-    assert time.perf_counter() - started < 5.0  # about 1 s: linear, loose for a loaded machine
+    _, seconds = cpu_seconds(lambda: (slots.read(long, "en"), binding.mentions(long)))
+    assert seconds < 5.0  # about 0.5 s: linear
 
 
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=10)

@@ -15,11 +15,12 @@ from course_sandbox.simulated_model.generation_bounds import Unprovable, checkab
 from course_sandbox.simulated_model.regex_example import regex_example
 from course_sandbox.simulated_model.regex_syntax import safe_length
 from course_sandbox.simulated_model.schema_instance import instance, is_valid
+from cpu_time import cpu_seconds
 from sandbox_http import MODEL, raw_post
 from sdk_requests import PATTERNS
 
 QUICK = 5.0
-"""Seconds any of these requests may take (each took from 11 s to forever before the fix)."""
+"""CPU seconds any of these requests may take (each took from 11 s to forever before the fix)."""
 
 
 def forced(schema: dict, model: str = MODEL) -> dict:
@@ -30,9 +31,9 @@ def forced(schema: dict, model: str = MODEL) -> dict:
 
 
 def post(sandbox, body: dict) -> tuple[int, dict, float]:
-    started = time.monotonic()
-    status, answer = raw_post(sandbox, "/v1/messages", json.dumps(body).encode())
-    return status, answer, time.monotonic() - started
+    """Status, answer and the CPU seconds the request took (the sandbox runs in this process)."""
+    (status, answer), seconds = cpu_seconds(lambda: raw_post(sandbox, "/v1/messages", json.dumps(body).encode()))
+    return status, answer, seconds
 
 
 @pytest.mark.parametrize("schema", [
@@ -95,10 +96,10 @@ def test_instance_says_why_it_cannot_fill_a_schema():
     with pytest.raises(Unprovable, match="at least 1000000 items"):
         instance({"type": "object", "properties": {"v": {"type": "array", "minItems": 1000000}}, "required": ["v"]})
     nested = {"type": "array", "minItems": 900, "items": {"type": "array", "minItems": 900}}
-    started = time.monotonic()
+    started = time.process_time()
     with pytest.raises(Unprovable, match="longer than I should spend"):
         instance({"type": "object", "properties": {"v": nested}, "required": ["v"]})
-    assert time.monotonic() - started < QUICK
+    assert time.process_time() - started < QUICK
 
 
 @pytest.mark.parametrize("control, message", [
@@ -137,9 +138,8 @@ def test_a_pattern_is_only_run_on_strings_it_matches_quickly(pattern, filler):
     if length == 0:
         return
     hostile = (filler * length)[: max(0, length - 1)] + "!"
-    started = time.monotonic()
-    re.search(pattern, hostile)
-    assert time.monotonic() - started < 0.5, (pattern, length)
+    _, seconds = cpu_seconds(lambda: re.search(pattern, hostile))
+    assert seconds < 0.5, (pattern, length)
 
 
 @pytest.mark.parametrize("item, message", [
@@ -159,11 +159,10 @@ def test_blocks_inside_a_tool_result_are_checked_like_message_blocks(sandbox, it
 def test_a_learners_pattern_is_never_run_on_the_prompts_words_where_it_could_backtrack(client):
     """Reading values from the prompt tries the schema's pattern on its words: a pattern like `(a+)+$`
     must not be run on a long run of a's (it would backtrack for ever), however the words came."""
-    import time
     tool = {"name": "record", "description": "Record the value", "input_schema": {
         "type": "object", "properties": {"value": {"type": "string", "pattern": "(a+)+$", "minLength": 40}},
         "required": ["value"]}}
-    started = time.monotonic()
-    client.messages.create(model="claude-opus-5", max_tokens=1024, tools=[tool],
-                           messages=[{"role": "user", "content": "Record " + "a" * 48 + "b for user@example.com"}])
-    assert time.monotonic() - started < 4
+    _, seconds = cpu_seconds(lambda: client.messages.create(
+        model="claude-opus-5", max_tokens=1024, tools=[tool],
+        messages=[{"role": "user", "content": "Record " + "a" * 48 + "b for user@example.com"}]))
+    assert seconds < 4
