@@ -91,9 +91,9 @@ def test_hygiene(path):
 @pytest.mark.parametrize("path", ALL, ids=[f"{p.parent.name}/{p.name}" for p in ALL])
 def test_a_lessons_optional_parts_come_after_its_recap(path):
     """#39, instructor read 60: a first-pass learner reads a lesson down to its Recap and stops there. So every
-    "Go deeper (optional)" section of notebooks 1-8 comes after the Recap, and the Recap tells a first pass to stop
-    there or skip it."""
-    if int(path.name[:2]) > 8:
+    "Go deeper (optional)" section of notebooks 1-9 comes after the Recap, and the Recap tells a first pass to stop
+    there or skip it (notebook 9's running it in CI: instructor read 62)."""
+    if int(path.name[:2]) > 9:
         return
     headings = [(number, cell.source) for number, cell in enumerate(read(path).cells)
                 if cell.cell_type == "markdown"]
