@@ -693,7 +693,7 @@ check_loop(review_my_way)
 # ## Go deeper (optional): running it in CI
 #
 # Nothing above needs this section: it is for the team that will run the reviewer in its merge-request pipelines.
-# First, what a pipeline does to a review that is posted on every push, then the job itself.
+# First, what becomes of a review posted again after every new commit, then the job itself.
 #
 # ### Break it, then fix it: run it again, and get one review, updated
 #
@@ -704,7 +704,7 @@ check_loop(review_my_way)
 # ## Глубже (по желанию): ревьюер в CI
 #
 # Всему, что выше, этот раздел не нужен: он для команды, которая будет запускать ревьюера в пайплайнах merge
-# request. Сначала — что пайплайн делает с ревью, которое публикуется при каждом push, затем само задание.
+# request. Сначала — что станет с ревью, если публиковать его после каждого нового коммита, затем само задание.
 #
 # ### Сломаем и починим: повторный запуск обновляет то же ревью
 #
