@@ -9,9 +9,9 @@
 #   two stops notebook 6 only named, made to happen;
 # - what to do when a long review fills the window: context editing clears old tool results on the server,
 #   compaction puts a summary in place of the earlier turns;
-# - the other stop notebook 6 only named: a turn paused by a server tool (`pause_turn`, with web search), and how to
-#   let it go on;
-# - two ways to have a refusal answered by another model for you: on the server (`fallbacks`) or in the SDK (a
+# - how to let a turn paused by a server tool go on (`pause_turn`, with web search): the other stop notebook 6 only
+#   named;
+# - how to have a refusal answered by another model for you: on the server (`fallbacks`) or in the SDK (a
 #   middleware).
 #
 # *About 45 minutes. Builds on notebooks 6 and 8 (its tool runner).*
@@ -27,10 +27,10 @@
 #   (`model_context_window_exceeded`) — одна из двух остановок, которые блокнот 6 только назвал, здесь вживую;
 # - что делать, когда длинное ревью заполняет контекстное окно: редактирование контекста очищает старые результаты
 #   инструментов на сервере, а сжатие ставит краткое содержание на место прежних ходов;
-# - вторая остановка, которую блокнот 6 только назвал: ход, приостановленный серверным инструментом (`pause_turn`,
-#   на веб-поиске), и как дать ему продолжиться;
-# - два способа сделать так, чтобы после отказа запрос сам ушёл другой модели: на сервере (`fallbacks`) или в SDK
-#   (промежуточный слой).
+# - как продолжить ход, приостановленный серверным инструментом (`pause_turn`, на веб-поиске), — это вторая
+#   остановка, которую блокнот 6 только назвал;
+# - как сделать, чтобы после отказа запрос сам ушёл другой модели: на сервере (`fallbacks`) или в SDK (промежуточный
+#   слой).
 #
 # *Около 45 минут. Опирается на блокноты 6 и 8 (его `tool_runner`).*
 
