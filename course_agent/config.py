@@ -13,7 +13,7 @@ def model_id() -> str:
 
 NEWER_MODEL = "claude-opus-5-5"
 """A model newer than the default, for the demos of what changed: it refuses forced tool use
-(notebook 10) and checks what came before each thinking block sent back (notebook 11)."""
+(notebook 10) and checks what came before each thinking block sent back (notebook 12)."""
 
 
 def newer_model() -> str:
@@ -26,7 +26,7 @@ FALLBACK_MODEL = "claude-opus-4-8"
 
 
 def fallback_model() -> str:
-    """The fallback model of exercise 6 and notebook 10: COURSE_AGENT_FALLBACK_MODEL, else Opus 4.8."""
+    """The fallback model of exercise 6 and notebook 11: COURSE_AGENT_FALLBACK_MODEL, else Opus 4.8."""
     return Settings.from_env().fallback_model or FALLBACK_MODEL
 
 
@@ -35,5 +35,5 @@ PRESERVED_THINKING_MODEL = NEWER_MODEL
 
 
 def preserved_thinking_model() -> str:
-    """The model of notebook 11's append-only demo: COURSE_AGENT_PRESERVED_THINKING_MODEL, else NEWER_MODEL."""
+    """The model of notebook 12's append-only demo: COURSE_AGENT_PRESERVED_THINKING_MODEL, else NEWER_MODEL."""
     return Settings.from_env().preserved_thinking_model or PRESERVED_THINKING_MODEL

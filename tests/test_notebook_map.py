@@ -43,19 +43,19 @@ def test_the_token_dependent_and_thinking_demos_show_what_the_table_says(languag
     assert shown(cell(language, "01", 23)).startswith("['text']")  # a greeting: no thinking
     assert "max_tokens 30" in shown(cell(language, "01", 25))
     assert 'tool_choice: type "tool" and "any" are not supported' in shown(cell(language, "10", 7))
-    assert "thinking" in shown(cell(language, "11", 7))
-    billed = [int(n) for n in re.findall(r"(\d+)", shown(cell(language, "11", 9)))]
+    assert "thinking" in shown(cell(language, "12", 7))
+    billed = [int(n) for n in re.findall(r"(\d+)", shown(cell(language, "12", 9)))]
     assert len(billed) == 3 and billed == sorted(set(billed)), billed  # low < high < max
-    assert '"thinking.type.enabled" is not supported for this model' in shown(cell(language, "11", 11))
-    assert "cannot be modified" in shown(cell(language, "11", 13))
-    assert "bound to a different conversation" in shown(cell(language, "11", 17))
+    assert '"thinking.type.enabled" is not supported for this model' in shown(cell(language, "12", 11))
+    assert "cannot be modified" in shown(cell(language, "12", 13))
+    assert "bound to a different conversation" in shown(cell(language, "12", 17))
     assert "'1, 2, 3, 4, '" in shown(cell(language, "06", 10))
-    paused = shown(cell(language, "10", 29))  # the pause, continued with no new user message: it ends
+    paused = shown(cell(language, "11", 17))  # the pause, continued with no new user message: it ends
     assert paused.startswith("pause_turn") and "end_turn" in paused, paused
     assert "category='cyber'" in shown(cell(language, "06", 13))
     fallback = {"en": "fallback", "ru": "запасная модель"}[language]
-    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "10", 34))
-    assert "['fallback', 'text']" in shown(cell(language, "10", 36))
+    assert f"{fallback}: claude-opus-5 -> claude-opus-4-8 (cyber)" in shown(cell(language, "11", 22))
+    assert "['fallback', 'text']" in shown(cell(language, "11", 24))
     assert "OverloadedError" in shown(cell(language, "05", 17))
     assert "RuntimeError" in shown(cell(language, "03", 18))
     whole = cell(language, "03", 31).source  # the take-home cell: a client of its own, no course_agent

@@ -5,15 +5,16 @@
 # - how to point the reviewer at a real GitLab and the real API, and what it costs over every merge request, measured
 #   before you trust it with a budget (the exercise, right after that);
 # - how `AsyncAnthropic` runs several reviews at once;
-# - how the reviewer works in a real GitLab: a re-run that updates its own review, a merge-request pipeline job, and
-#   every open merge request reviewed at half price in batches;
+# - how the reviewer posts to a real GitLab, with comments on the changed lines, and how it reviews every open merge
+#   request at half price in batches.
 #
 # Nothing here changes the loop: this notebook is about running it for a team. Skip it on a first pass through
-# the course and come back when you ship your own agent. What to do when a long review fills the context window
-# (context editing and compaction) is in optional notebook 10.
+# the course and come back when you ship your own agent. After the Recap, an optional section runs the reviewer in
+# CI: a re-run that updates its own review, and the merge-request pipeline job. What to do when a long review fills
+# the context window (context editing and compaction) is in optional notebook 11.
 #
-# *About 75 minutes, not counting the open-ended capstone at the end: give it the time you want. Builds on
-# notebook 8.*
+# *About 80 minutes (+15 for its optional part), not counting the open-ended capstone at the end: give it the time you
+# want. Builds on notebook 8.*
 #
 # <!-- rules-so-far -->
 
@@ -24,15 +25,17 @@
 # - как направить ревьюера на настоящий GitLab и настоящий API и сколько стоит проверка всех merge request: это нужно
 #   измерить до того, как доверить ему бюджет (этому посвящено упражнение, оно идёт сразу следом);
 # - как `AsyncAnthropic` проводит несколько ревью одновременно;
-# - как ревьюер работает в настоящем GitLab: при повторном запуске обновляет своё же ревью, работает как задание CI
-#   в пайплайне merge request и проверяет все открытые merge request пакетами за полцены.
+# - как ревьюер публикует ревью в настоящем GitLab, с комментариями прямо к изменённым строкам, и как он проверяет все
+#   открытые merge request пакетами за полцены.
 #
 # Сам цикл здесь не меняется: этот блокнот о том, как запускать его для команды. При первом прохождении курса блокнот
-# можно пропустить и вернуться к нему, когда соберётесь поручить своему агенту настоящую работу. Что делать, когда
-# длинное ревью заполняет контекстное окно (редактирование контекста и сжатие), рассказывает необязательный блокнот 10.
+# можно пропустить и вернуться к нему, когда соберётесь поручить своему агенту настоящую работу. После итогов идёт
+# необязательный раздел о ревьюере в CI: повторный запуск обновляет его же ревью, а задание работает в пайплайне merge
+# request. Что делать, когда длинное ревью заполняет контекстное окно (редактирование контекста и сжатие),
+# рассказывает необязательный блокнот 11.
 #
-# *Около 75 минут, не считая итогового проекта в конце: у него нет заданного объёма, уделите ему столько времени,
-# сколько захотите. Опирается на блокнот 8.*
+# *Около 80 минут (и ещё 15 на необязательный раздел), не считая итогового проекта в конце: у него нет заданного
+# объёма, уделите ему столько времени, сколько захотите. Опирается на блокнот 8.*
 #
 # <!-- rules-so-far -->
 
@@ -41,21 +44,18 @@
 # %% [markdown] lang="en"
 # The course's own reviewer, `review(pr)`: your loop as notebook 8 leaves it (every stop reason, the gate, the cut and
 # caching), packaged in `course_agent/review.py`: the same loop, with a gate and logging you need not read. Then its
-# GitLab tools, the same two tools for the SDK's runner (`@beta_tool` makes a tool of a function, its description
-# from the docstring: notebook 8's optional section), and `billed`:
+# GitLab tools and `billed`:
 
 # %% [markdown] lang="ru"
 # Готовый ревьюер курса, `review(pr)`, — это ваш цикл в том виде, в каком его оставил блокнот 8 (все причины остановки,
 # шлюз, обрезка и кэширование), оформленный как модуль `course_agent/review.py`: это тот же цикл; код его шлюза и
-# журнала аудита читать необязательно. Ниже определены также его инструменты GitLab, те же два инструмента для
-# исполнителя SDK (`@beta_tool` делает из функции инструмент с описанием из её строки документации: необязательный
-# раздел блокнота 8) и `billed`:
-
-# %% use="runner_tools"
+# журнала аудита читать необязательно. Ниже определены также его инструменты GitLab и `billed`:
 
 # %% lang="en"
+from course_agent.gitlab import GitLabTools
 from course_agent.review import review
 
+tools = GitLabTools()
 mr = tools.project.mergerequests.get(482)  # !482: the re-run below counts its notes
 
 
@@ -65,8 +65,10 @@ def billed(usage):
                for u in usage)
 
 # %% lang="ru"
+from course_agent.gitlab import GitLabTools
 from course_agent.review import review
 
+tools = GitLabTools()
 mr = tools.project.mergerequests.get(482)  # !482: повторный запуск ниже считает его комментарии
 
 
@@ -376,105 +378,7 @@ for discussion in mr.discussions.list(get_all=True):
           f'{where}: {note["body"].splitlines()[0][:60]}')
 
 # %% [markdown] lang="en"
-# ### Break it, then fix it: run it again, and get one review, updated
-#
-# `review(pr, post=True)` posts a new review every time it runs: run it twice on the same merge
-# request, and the authors read two reviews, with every finding twice.
-
-# %% [markdown] lang="ru"
-# ### Сломаем и починим: повторный запуск обновляет то же ревью
-#
-# `review(pr, post=True)` при каждом запуске публикует новое ревью: запустите его дважды на одном
-# merge request — и авторы прочитают два ревью, каждое замечание дважды.
-
-# %% lang="en"
-before = len(mr.notes.list(get_all=True))
-for _ in (1, 2):
-    review(482, client=client, post=True)
-print(f"notes on !482: {before} before, {len(mr.notes.list(get_all=True))} after two runs of review(post=True)")
-
-# %% lang="ru"
-before = len(mr.notes.list(get_all=True))
-for _ in (1, 2):
-    review(482, client=client, post=True)
-print(f"комментариев в !482: до — {before}, после двух запусков review(post=True) — {len(mr.notes.list(get_all=True))}")
-
-# %% [markdown] lang="en"
-# `course-agent review 482 --post` (the command line, what a pipeline runs) posts the same way, but marks each note
-# it writes with a hidden HTML comment (`<!-- course-agent-review -->`, and one per inline comment with its
-# `path:line`). Run again, it finds its own notes by those markers and edits them instead of adding a second review;
-# its inline comments that the new review no longer makes are removed (resolved, if someone replied). Notes
-# written by people, or without a marker, are never touched. Below, the command runs twice in this kernel (against
-# the same sandbox) and the merge request's notes are counted after each run.
-
-# %% [markdown] lang="ru"
-# `course-agent review 482 --post` (командная строка — то, что запускает пайплайн) публикует так же, но помечает каждый
-# свой комментарий скрытой HTML-меткой (`<!-- course-agent-review -->`, а у комментария к строке — ещё и его
-# `путь:строка`). При повторном запуске он находит свои комментарии по этим меткам и редактирует их, а не добавляет
-# второе ревью; те свои комментарии к строкам, которых новое ревью уже не повторяет, удаляет (или отмечает обсуждения
-# как решённые, если на них уже ответили). Комментарии, написанные людьми или без метки, он не трогает никогда. Ниже
-# команда запускается дважды прямо в этом ядре (с той же песочницей), и после каждого запуска мы считаем комментарии
-# merge request.
-
-# %% lang="en"
-import contextlib
-import io
-import tempfile
-
-from course_agent.cli import main
-
-runs = tempfile.mkdtemp(prefix="course-agent-runs-")
-for attempt in (1, 2):
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        code = main(["review", "482", "--post", "--language", "en", "--transcript", f"{runs}/review-{attempt}.jsonl"])
-    notes = mr.notes.list(get_all=True)
-    ours = [n for n in notes if "<!-- course-agent-review" in n.body]
-    print(f"run {attempt}: exit code {code}; notes on !482: {len(notes)}, "
-          f"of them the command's own: {len(ours)} "
-          f"({sum(n.type == 'DiffNote' for n in ours)} inline, {sum(n.type != 'DiffNote' for n in ours)} summary)")
-
-# %% lang="ru"
-import contextlib
-import io
-import tempfile
-
-from course_agent.cli import main
-
-runs = tempfile.mkdtemp(prefix="course-agent-runs-")
-for attempt in (1, 2):
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        code = main(["review", "482", "--post", "--language", "ru", "--transcript", f"{runs}/review-{attempt}.jsonl"])
-    notes = mr.notes.list(get_all=True)
-    ours = [n for n in notes if "<!-- course-agent-review" in n.body]
-    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, "
-          f"из них от course-agent: {len(ours)} (к строкам: {sum(n.type == 'DiffNote' for n in ours)}, "
-          f"итоговых: {sum(n.type != 'DiffNote' for n in ours)})")
-
-# %% [markdown] lang="en"
 # <!-- fact: batches-half-price -->
-# <!-- fact: gitlab-ci-predefined-vars -->
-# The notes `review()` posted above have no marker: the command leaves them as they are, as it does with people's.
-#
-# ### In a merge-request pipeline
-#
-# `templates/review.yml` in this repository is a CI/CD component, a job to include in your project's
-# `.gitlab-ci.yml`; it runs `course-agent review "$CI_MERGE_REQUEST_IID" --post` in merge-request pipelines, on
-# GitLab's runners. With this repository on your GitLab, tagged:
-#
-# ```yaml
-# include:
-#   - component: $CI_SERVER_FQDN/tools/agent-loop-course/review@v0.1.0   # the component, at a tag
-#     inputs:
-#       package: "git+https://gitlab.example.com/tools/agent-loop-course.git@v0.1.0"   # the same tag
-# ```
-#
-# It needs two masked CI/CD variables, `COURSE_AGENT_GITLAB_TOKEN` (a token with the `api` scope) and
-# `ANTHROPIC_API_KEY`; the GitLab URL, the project and the merge request come from GitLab CI's predefined variables
-# (`CI_SERVER_URL`, `CI_MERGE_REQUEST_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). In CI nobody can answer an approval prompt,
-# so `merge_pr` is always refused. Exit codes become job results: 0 passes; 5 (the iteration cap) and 6 (a refusal) are
-# allowed failures, a warning rather than a red pipeline; the rest fail the job.
-# [docs/gitlab-ci.md](../../docs/gitlab-ci.md) has the details.
-#
 # ### Every open merge request at half price
 #
 # A review waits for the model, not the other way round: nothing in the loop needs an answer within seconds. The
@@ -489,30 +393,6 @@ for attempt in (1, 2):
 
 # %% [markdown] lang="ru"
 # <!-- fact: batches-half-price -->
-# <!-- fact: gitlab-ci-predefined-vars -->
-# У комментариев, которые выше опубликовал `review()`, метки нет: course-agent их не трогает, как и комментарии людей.
-#
-# ### В пайплайне merge request
-#
-# `templates/review.yml` в этом репозитории — компонент CI/CD, задание (job), которое подключается в `.gitlab-ci.yml`
-# вашего проекта; оно запускает `course-agent review "$CI_MERGE_REQUEST_IID" --post` в пайплайнах merge request, на
-# раннерах GitLab. Если этот репозиторий лежит в вашем GitLab и у него есть тег:
-#
-# ```yaml
-# include:
-#   - component: $CI_SERVER_FQDN/tools/agent-loop-course/review@v0.1.0   # компонент, закреплённый тегом
-#     inputs:
-#       package: "git+https://gitlab.example.com/tools/agent-loop-course.git@v0.1.0"   # тот же тег
-# ```
-#
-# Нужны две маскированные переменные CI/CD: `COURSE_AGENT_GITLAB_TOKEN` (токен с областью доступа (scope) `api`) и
-# `ANTHROPIC_API_KEY`; адрес GitLab, проект и номер merge request берутся из предопределённых переменных GitLab CI
-# (`CI_SERVER_URL`, `CI_MERGE_REQUEST_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). В CI некому ответить на запрос
-# подтверждения, поэтому `merge_pr` там всегда отклоняется. Коды выхода становятся результатами задания: 0 — успех; 5
-# (достигнуто ограничение на число итераций) и 6 (отказ) — допустимые неудачи: задание завершается с предупреждением,
-# а не красным пайплайном; при остальных кодах задание падает. Подробности — в
-# [docs/gitlab-ci.ru.md](../../docs/gitlab-ci.ru.md).
-#
 # ### Все открытые merge request за полцены
 #
 # Ревью может подождать — спешить некуда: ничто в цикле не требует ответа за секунды.
@@ -527,6 +407,7 @@ for attempt in (1, 2):
 # остановлен. Ниже все открытые merge request проверены обоими способами, а в конце — оплаченные токены каждого способа.
 
 # %% lang="en"
+import tempfile
 from pathlib import Path
 
 from course_agent import batch_review  # its billed(usage, batch) stays batch_review.billed: billed() is ours
@@ -548,6 +429,7 @@ for name, usage, batch in (("one request at a time", [u for r in one_by_one for 
           f"output tokens {number(tokens_out, 'en', 0)}")
 
 # %% lang="ru"
+import tempfile
 from pathlib import Path
 
 # его billed(usage, batch) вызываем как batch_review.billed: имя billed() занято нашей функцией
@@ -789,16 +671,154 @@ check_loop(review_my_way)
 # ## Recap
 #
 # - `AsyncAnthropic` and `asyncio.gather` run several reviews in about the time of the slowest.
-# - On a real GitLab the reviewer comments on the changed lines, updates its own review when run again, runs in
-#   merge-request pipelines, and reviews every open merge request in batches at half price: between two calls a
-#   loop is only its `messages` list, so it can wait as long as the batch takes.
+# - On a real GitLab the reviewer comments on the changed lines, and reviews every open merge request in batches at
+#   half price: between two calls a loop is only its `messages` list, so it can wait as long as the batch takes.
 # - Measure the cost per merge request before you trust the reviewer with a budget.
+#
+# On a first pass, stop here: the section below (the reviewer in CI) is optional, and nothing later needs it.
 
 # %% [markdown] lang="ru"
 # ## Итоги
 #
 # - `AsyncAnthropic` и `asyncio.gather` проводят несколько ревью примерно за время самого долгого.
-# - На настоящем GitLab ревьюер комментирует изменённые строки, при повторном запуске обновляет своё же ревью,
-#   работает в пайплайнах merge request и проверяет все открытые merge request пакетами за полцены: между двумя
-#   вызовами цикл — это только его список `messages`, поэтому он может ждать сколько угодно долго, пока готовится пакет.
+# - На настоящем GitLab ревьюер комментирует изменённые строки и проверяет все открытые merge request пакетами за
+#   полцены: между двумя вызовами цикл — это только его список `messages`, поэтому он может ждать сколько угодно
+#   долго, пока готовится пакет.
 # - Прежде чем доверить ревьюеру бюджет, измерьте стоимость одного merge request.
+#
+# При первом прохождении на этом можно остановиться: раздел ниже (ревьюер в CI) необязательный, и он не понадобится ни
+# в одном следующем блокноте.
+
+# %% [markdown] lang="en"
+# ## Go deeper (optional): running it in CI
+#
+# Nothing above needs this section: it is for the team that will run the reviewer in its merge-request pipelines.
+# First, what becomes of a review posted again after every new commit, then the job itself.
+#
+# ### Break it, then fix it: run it again, and get one review, updated
+#
+# `review(pr, post=True)` posts a new review every time it runs: run it twice on the same merge
+# request, and the authors read two reviews, with every finding twice.
+
+# %% [markdown] lang="ru"
+# ## Глубже (по желанию): ревьюер в CI
+#
+# Всему, что выше, этот раздел не нужен: он для команды, которая будет запускать ревьюера в пайплайнах merge
+# request. Сначала — что станет с ревью, если публиковать его после каждого нового коммита, затем само задание.
+#
+# ### Сломаем и починим: повторный запуск обновляет то же ревью
+#
+# `review(pr, post=True)` при каждом запуске публикует новое ревью: запустите его дважды на одном
+# merge request — и авторы прочитают два ревью, каждое замечание дважды.
+
+# %% lang="en"
+before = len(mr.notes.list(get_all=True))
+for _ in (1, 2):
+    review(482, client=client, post=True, language="en")
+print(f"notes on !482: {before} before, {len(mr.notes.list(get_all=True))} after two runs of review(post=True)")
+
+# %% lang="ru"
+before = len(mr.notes.list(get_all=True))
+for _ in (1, 2):
+    review(482, client=client, post=True, language="ru")
+print(f"комментариев в !482: до — {before}, после двух запусков review(post=True) — {len(mr.notes.list(get_all=True))}")
+
+# %% [markdown] lang="en"
+# `course-agent review 482 --post` (the command line, what a pipeline runs) posts the same way, but marks each note
+# it writes with a hidden HTML comment (`<!-- course-agent-review -->`, and one per inline comment with its
+# `path:line`). Run again, it finds its own notes by those markers and edits them instead of adding a second review;
+# its inline comments that the new review no longer makes are removed (resolved, if someone replied). Notes
+# written by people, or without a marker, are never touched. Below, the command runs twice in this kernel (against
+# the same sandbox) and the merge request's notes are counted after each run.
+
+# %% [markdown] lang="ru"
+# `course-agent review 482 --post` (командная строка — то, что запускает пайплайн) публикует так же, но помечает каждый
+# свой комментарий скрытой HTML-меткой (`<!-- course-agent-review -->`, а у комментария к строке — ещё и его
+# `путь:строка`). При повторном запуске он находит свои комментарии по этим меткам и редактирует их, а не добавляет
+# второе ревью; те свои комментарии к строкам, которых новое ревью уже не повторяет, удаляет (или отмечает обсуждения
+# как решённые, если на них уже ответили). Комментарии, написанные людьми или без метки, он не трогает никогда. Ниже
+# команда запускается дважды прямо в этом ядре (с той же песочницей), и после каждого запуска мы считаем комментарии
+# merge request.
+
+# %% lang="en"
+import contextlib
+import io
+import tempfile
+
+from course_agent.cli import main
+
+runs = tempfile.mkdtemp(prefix="course-agent-runs-")
+for attempt in (1, 2):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["review", "482", "--post", "--language", "en", "--transcript", f"{runs}/review-{attempt}.jsonl"])
+    notes = mr.notes.list(get_all=True)
+    ours = [n for n in notes if "<!-- course-agent-review" in n.body]
+    print(f"run {attempt}: exit code {code}; notes on !482: {len(notes)}, "
+          f"of them the command's own: {len(ours)} "
+          f"({sum(n.type == 'DiffNote' for n in ours)} inline, {sum(n.type != 'DiffNote' for n in ours)} summary)")
+
+# %% lang="ru"
+import contextlib
+import io
+import tempfile
+
+from course_agent.cli import main
+
+runs = tempfile.mkdtemp(prefix="course-agent-runs-")
+for attempt in (1, 2):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["review", "482", "--post", "--language", "ru", "--transcript", f"{runs}/review-{attempt}.jsonl"])
+    notes = mr.notes.list(get_all=True)
+    ours = [n for n in notes if "<!-- course-agent-review" in n.body]
+    print(f"запуск {attempt}: код выхода {code}; комментариев в !482: {len(notes)}, "
+          f"из них от course-agent: {len(ours)} (к строкам: {sum(n.type == 'DiffNote' for n in ours)}, "
+          f"итоговых: {sum(n.type != 'DiffNote' for n in ours)})")
+
+# %% [markdown] lang="en"
+# <!-- fact: gitlab-ci-predefined-vars -->
+# The notes `review()` posted above have no marker: the command leaves them as they are, as it does with people's.
+#
+# ### In a merge-request pipeline
+#
+# `templates/review.yml` in this repository is a CI/CD component, a job to include in your project's
+# `.gitlab-ci.yml`; it runs `course-agent review "$CI_MERGE_REQUEST_IID" --post` in merge-request pipelines, on
+# GitLab's runners. With this repository on your GitLab, tagged:
+#
+# ```yaml
+# include:
+#   - component: $CI_SERVER_FQDN/tools/agent-loop-course/review@v0.1.0   # the component, at a tag
+#     inputs:
+#       package: "git+https://gitlab.example.com/tools/agent-loop-course.git@v0.1.0"   # the same tag
+# ```
+#
+# It needs two masked CI/CD variables, `COURSE_AGENT_GITLAB_TOKEN` (a token with the `api` scope) and
+# `ANTHROPIC_API_KEY`; the GitLab URL, the project and the merge request come from GitLab CI's predefined variables
+# (`CI_SERVER_URL`, `CI_MERGE_REQUEST_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). In CI nobody can answer an approval prompt,
+# so `merge_pr` is always refused. Exit codes become job results: 0 passes; 5 (the iteration cap) and 6 (a refusal) are
+# allowed failures, a warning rather than a red pipeline; the rest fail the job.
+# [docs/gitlab-ci.md](../../docs/gitlab-ci.md) has the details.
+
+# %% [markdown] lang="ru"
+# <!-- fact: gitlab-ci-predefined-vars -->
+# У комментариев, которые выше опубликовал `review()`, метки нет: course-agent их не трогает, как и комментарии людей.
+#
+# ### В пайплайне merge request
+#
+# `templates/review.yml` в этом репозитории — компонент CI/CD, задание (job), которое подключается в `.gitlab-ci.yml`
+# вашего проекта; оно запускает `course-agent review "$CI_MERGE_REQUEST_IID" --post` в пайплайнах merge request, на
+# раннерах GitLab. Если этот репозиторий лежит в вашем GitLab и у него есть тег:
+#
+# ```yaml
+# include:
+#   - component: $CI_SERVER_FQDN/tools/agent-loop-course/review@v0.1.0   # компонент, закреплённый тегом
+#     inputs:
+#       package: "git+https://gitlab.example.com/tools/agent-loop-course.git@v0.1.0"   # тот же тег
+# ```
+#
+# Нужны две маскированные переменные CI/CD: `COURSE_AGENT_GITLAB_TOKEN` (токен с областью доступа (scope) `api`) и
+# `ANTHROPIC_API_KEY`; адрес GitLab, проект и номер merge request берутся из предопределённых переменных GitLab CI
+# (`CI_SERVER_URL`, `CI_MERGE_REQUEST_PROJECT_ID`, `CI_MERGE_REQUEST_IID`). В CI некому ответить на запрос
+# подтверждения, поэтому `merge_pr` там всегда отклоняется. Коды выхода становятся результатами задания: 0 — успех; 5
+# (достигнуто ограничение на число итераций) и 6 (отказ) — допустимые неудачи: задание завершается с предупреждением,
+# а не красным пайплайном; при остальных кодах задание падает. Подробности — в
+# [docs/gitlab-ci.ru.md](../../docs/gitlab-ci.ru.md).

@@ -32,7 +32,7 @@ DARK_THEME = {"@jupyterlab/apputils-extension/themes.jupyterlab-settings": {"the
 def copy_cleared(source: Path, folder: Path, first_cell: str | None = None, name: str | None = None) -> Path:
     """A copy of a notebook with every output cleared (what a learner's Clear Outputs gives), with `first_cell`
     (code) put before all others if given, in a folder of its language next to what a learner has there
-    (lesson_tools.py, which notebooks 4-11 import): folder/en/name or folder/ru/name."""
+    (lesson_tools.py, which notebooks 4-12 import): folder/en/name or folder/ru/name."""
     nb = nbformat.read(source, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":

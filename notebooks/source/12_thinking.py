@@ -1,7 +1,7 @@
 # %% [markdown] lang="en"
-# # 11. Thinking in depth (optional)
+# # 12. Thinking in depth (optional)
 #
-# *Go deeper: nothing in notebooks 6–9, their exercises or their checks needs this notebook. The one rule you need
+# *Go deeper: nothing in notebooks 1–9, their exercises or their checks needs this notebook. The one rule you need
 # about thinking is notebook 2's: the response goes back whole.*
 #
 # **You will learn**
@@ -10,12 +10,12 @@
 #   back;
 # - why, on the newest models, the history is append-only: each thinking block is bound to everything before it.
 #
-# *About 30 minutes. Builds on notebook 2 (and uses notebook 3's tools).*
+# *About 30 minutes. Builds on notebooks 2 and 5 (and uses notebook 3's tools).*
 
 # %% [markdown] lang="ru"
-# # 11. Рассуждение подробно (по желанию)
+# # 12. Рассуждение подробно (по желанию)
 #
-# *Для тех, кто хочет разобраться глубже: ни блокнотам 6–9, ни их упражнениям и проверкам этот блокнот не нужен.
+# *Для тех, кто хочет разобраться глубже: ни блокнотам 1–9, ни их упражнениям и проверкам этот блокнот не нужен.
 # Единственное правило о рассуждении, которое вам нужно, — из блокнота 2: ответ возвращается целиком.*
 #
 # **Вы узнаете**
@@ -25,7 +25,7 @@
 # - почему у новейших моделей историю можно только дополнять: каждый блок рассуждения привязан ко всему, что было
 #   до него.
 #
-# *Около 30 минут. Опирается на блокнот 2 (и пользуется инструментами из блокнота 3).*
+# *Около 30 минут. Опирается на блокноты 2 и 5 (и пользуется инструментами из блокнота 3).*
 
 # %% use="setup"
 
