@@ -343,6 +343,20 @@ def test_solution_7_is_the_plain_gate_and_the_concurrent_one_is_its_optional_par
     assert check_exercise_7(reference(7, language, optional=True)["review_with_gate"], language=language).ok
 
 
+def test_passed_names_the_loop_that_passed_in_this_kernel_and_no_other():
+    """Notebook 7's "gate at work" runs the learner's loop only once it has passed the check (start_from gives exercise
+    6's loop the stub's `approve`, so taking an approver says nothing); until then, and for a loop defined again, the
+    reference's gate runs there (instructor read 62, F1)."""
+    from course_selfcheck.exercises import check_exercise_7, passed
+
+    ungated, gated = reference(6)["review_every_stop"], reference(7)["review_with_gate"]
+    assert not passed(7, gated)
+    assert not check_exercise_7(lambda pr_number, approve=None: ungated(pr_number), language="en").ok
+    assert not passed(7, gated) and not passed(7, ungated)
+    assert check_exercise_7(gated, language="en").ok
+    assert passed(7, gated) and not passed(6, gated) and not passed(7, reference(7)["review_with_gate"])
+
+
 # ---- the references a Russian learner reads (#36) ---------------------------------------------------------------
 
 RUSSIAN_TERMS = {"pull", "request", "merge", "main", "user", "True", "GitLab", "MODEL", "TOOLS", "LIMIT", "DANGEROUS", "REVIEW_RULES"}
