@@ -73,6 +73,27 @@ def test_exercise_3_wants_the_tool_calls_named_in_the_caps_error():
     assert unchanged.findings[0].status == "broken" and "get_diff" in unchanged.findings[0].detail
 
 
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_3s_printed_hint_starts_with_the_question_and_escalates(language, monkeypatch):
+    """Instructor read 62, F9: the first failed check prints the gentlest hint (the notebook's Hint 1, a question), the
+    next ones say more, and only the third says what to write (Hint 3); a passed check or "not done yet" is no failed
+    try and prints none."""
+    from course_selfcheck.exercises import exercise_3
+
+    monkeypatch.setattr(exercise_3, "FAILED_CHECKS", [0])
+    turns = learner_loops.dict_style_loop(lambda names: "gave up: 2 tool calls")  # counts turns, names no tool
+    assert check_exercise_3(learner_loops.lesson_loop(language), language=language).hints == []
+    printed = [check_exercise_3(turns, language=language).hints[0] for _ in range(4)]
+    first, second, third = (("When the loop reaches `raise`", "Each response goes into `messages` whole",
+                              "Count the tool_use blocks") if language == "en" else
+                            ("когда цикл доходит до `raise`", "каждый ответ попадает в `messages` целиком",
+                             "прямо перед raise посчитайте блоки tool_use"))
+    assert printed[0].startswith(first) and "?" in printed[0] and "tool_use" not in printed[0], printed
+    assert printed[1].startswith(second) and printed[2].startswith(third) and printed[3] == printed[2], printed
+    right = learner_loops.dict_style_loop(lambda names: f"gave up: {len(names)} tool calls ({', '.join(set(names))})")
+    assert check_exercise_3(right, language=language).ok and exercise_3.FAILED_CHECKS == [4]
+
+
 def test_exercise_4_sees_whether_the_calls_ran_at_the_same_time():
     assert check_exercise_4(reference(4)["review_concurrently"]).ok
     assert check_exercise_4(styles.async_loop).ok  # asyncio.gather over threads counts too
