@@ -158,9 +158,12 @@ def _global_names(code: types.CodeType) -> set[str]:
 
 def _names_at_def(function: types.FunctionType) -> set[str]:
     """The names its `def` line reads when it runs, outside the function's own code: defaults
-    (`answer=tool_result`), decorators and annotations."""
+    (`answer=tool_result`), decorators and annotations; for a loop start_from gave the stub's def line, that line's
+    (its file still has the loop's own)."""
+    header = getattr(function, DEF_LINE_FROM, None)
     try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+        source = header.strip() + " pass\n" if isinstance(header, str) else inspect.getsource(function)
+        tree = ast.parse(textwrap.dedent(source))
     except (OSError, TypeError, SyntaxError):
         return set()
     node = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)

@@ -591,7 +591,7 @@ def review_every_stop(number,
 '''
 # A stub in another style than the course's: a string annotation, a lambda default, a keyword-only parameter with a
 # default, no return annotation, a comment after the colon.
-STUB_OTHER = '''def grow_here(number: "int", ask=lambda name, tool_input: name == "yes", limit: int = 7, *, tag: str = "x"):  # mine
+STUB_OTHER = '''def grow_here(number: "int", ask=lambda name, tool_input: name == "yes", limit: int = 7, *, tag=TAG):  # mine
     """Grown in another style."""
     raise NotImplementedError
 '''
@@ -608,7 +608,8 @@ def test_the_carried_loop_takes_the_stubs_def_line(language, tmp_path, monkeypat
     (tmp_path / "exercise_6.py").write_text(MINE_6, encoding="utf-8")
     pasted: list[str] = []
     monkeypatch.setattr(my_code, "_into_this_cell", lambda text, exercise, yours: pasted.append(text))
-    ns = cell(STUB_OTHER, name="<cell 7, other style>")
+    ns = cell("TAG = 'x'\n", name="<cell 7, a constant>")
+    cell(STUB_OTHER, ns, name="<cell 7, other style>")
     my_code.start_from(6, grow_into=ns["grow_here"], namespace=ns)
     out = capsys.readouterr().out
     said = ("Its def line is the stub's, so grow_here takes ask, tag as well." if language == "en"
@@ -620,14 +621,14 @@ def test_the_carried_loop_takes_the_stubs_def_line(language, tmp_path, monkeypat
     grown = ns["grow_here"]
     assert list(inspect.signature(grown).parameters) == ["number", "ask", "limit", "tag"]
     assert grown(3) == "[3, 7]" and grown(3, None, 2, tag="y") == "[3, 2]"  # the stub's default, limit=7
-    assert grown.__defaults__[0]("yes", {}) is True and grown.__annotations__ == {"number": "int", "limit": int,
-                                                                                    "tag": str}
+    assert grown.__defaults__[0]("yes", {}) is True and grown.__annotations__ == {"number": "int", "limit": int}
     with pytest.raises(ValueError) as raised:
         grown(-1)
     assert raised.traceback[-1].lineno + 1 == 7 and str(raised.traceback[-1].path) == str(tmp_path / "exercise_6.py")
     kept = my_code.kept_text(7, grown)
     assert header + "\n" in kept and "def review_every_stop" not in kept and "limit=5" not in kept, kept
-    again = cell(kept, {"__name__": "__main__"}, "<exercise 7 as kept>")["grow_here"]
+    assert "TAG" in kept.split("\n\n\n")[0], kept  # what the def line names is left to the notebook, and said
+    again = cell(kept, {"__name__": "__main__", "TAG": "x"}, "<exercise 7 as kept>")["grow_here"]
     assert again(3) == "[3, 7]" and list(inspect.signature(again).parameters) == ["number", "ask", "limit", "tag"]
     cell(body, ns, "<cell 7, grown>")  # the learner runs what the cell now holds: the same function
     assert ns["grow_here"](4) == "[4, 7]" and ns["grow_here"].__kwdefaults__ == grown.__kwdefaults__ == {"tag": "x"}
@@ -655,7 +656,7 @@ def test_a_loop_whose_code_needs_its_own_parameter_keeps_its_def_line_and_says_w
                                             "    return (history or []) + [number]\n", encoding="utf-8")
     pasted: list[str] = []
     monkeypatch.setattr(my_code, "_into_this_cell", lambda text, exercise, yours: pasted.append(text))
-    ns = cell(STUB_OTHER, name="<cell 7, other style>")
+    ns = cell("TAG = 'x'\n" + STUB_OTHER, name="<cell 7, other style>")
     my_code.start_from(6, grow_into=ns["grow_here"], namespace=ns)
     out = capsys.readouterr().out
     said = ("Its def line is still that of exercise 6, since its code uses history, which the stub's def line does not "
