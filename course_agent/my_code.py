@@ -7,7 +7,8 @@ notebook's exercise cell calls `start_from(N)`: it runs what was kept here, or e
 solution when nothing was (and says so), and puts that code into the cell, in place of the stub, for you
 to grow (in JupyterLab; elsewhere it says where the code is). It runs under the stub's name at once: exercise 3's
 review_pull_request, brought into exercise 4's cell, is review_concurrently there from the first run, so the check
-right after judges the loop you carried, not the stub.
+right after judges the loop you carried, not the stub. It takes the stub's def line too, whenever its code runs
+under it: exercise 6's loop, brought into exercise 7's cell, takes the stub's `approve`.
 
 COURSE_AGENT_MY_CODE names another folder (the notebook tests use an empty one, so that their outputs do
 not depend on what a learner solved).
@@ -17,13 +18,16 @@ import ast
 import contextlib
 import dis
 import inspect
+import io
 import linecache
 import re
 import sys
 import textwrap
+import tokenize
 import types
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from .i18n import tr
 from .settings import Settings
@@ -154,9 +158,12 @@ def _global_names(code: types.CodeType) -> set[str]:
 
 def _names_at_def(function: types.FunctionType) -> set[str]:
     """The names its `def` line reads when it runs, outside the function's own code: defaults
-    (`answer=tool_result`), decorators and annotations."""
+    (`answer=tool_result`), decorators and annotations; for a loop start_from gave the stub's def line, that line's
+    (its file still has the loop's own)."""
+    header = getattr(function, DEF_LINE_FROM, None)
     try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+        source = header.strip() + " pass\n" if isinstance(header, str) else inspect.getsource(function)
+        tree = ast.parse(textwrap.dedent(source))
     except (OSError, TypeError, SyntaxError):
         return set()
     node = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
@@ -238,8 +245,8 @@ def kept_text(exercise: int, function: Callable) -> str | None:
         return None
     body, defined = _definitions(_without_leading_comments(cell))
     old = getattr(plain, RENAMED_FROM, None)
-    if plain.__name__ not in defined and isinstance(old, str) and old in defined:  # checked as start_from brought it
-        body = renamed(body, old, plain.__name__)
+    if isinstance(old, str) and old in defined and (plain.__name__ not in defined or old == plain.__name__):
+        body = grown(body, old, plain.__name__, getattr(plain, DEF_LINE_FROM, None))  # checked as start_from brought it
         defined = defined - {old} | {plain.__name__}
     imports, helpers, left = _carried(plain, defined)
     header = [tr("# Your exercise {n}, kept when it passed its check; start_from({n}) runs it in a later notebook.",
@@ -403,9 +410,10 @@ def _signature(function: Callable) -> inspect.Signature:
 
 def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict | None = None) -> None:
     """Run your kept exercise N here (or its reference solution, when you have none) and say which; with
-    `grow_into` (the exercise's stub) its loop runs under the stub's name at once (so the check right after judges
-    the carried loop, not the stub), and its code goes into this cell to grow. Without it the code is only defined,
-    for a demo to run: one notebook holds one copy of your loop, the one its exercise grows."""
+    `grow_into` (the exercise's stub) its loop runs under the stub's name, with the stub's def line (see def_line), at
+    once (so the check right after judges the carried loop, not the stub), and its code goes into this cell to grow.
+    Without it the code is only defined, for a demo to run: one notebook holds one copy of your loop, the one its
+    exercise grows."""
     from .solutions import solution_code
 
     if namespace is None:
@@ -420,14 +428,14 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
     if yours:
         text = path.read_text(encoding="utf-8")
         try:
-            text, old = _run_as(exercise, text, str(path), namespace, where)
+            text, old, line = _run_as(exercise, text, str(path), namespace, grow_into)
         except Exception as error:
             print(tr("Your exercise {n} in {path} did not run here ({error}): starting from the reference "
                      "solution instead.", n=exercise, path=path.as_posix(), error=f"{type(error).__name__}: {error}"))
             yours, failed = False, True
     if not yours:
-        text, old = _run_as(exercise, solution_code(exercise), f"<reference solution of exercise {exercise}>",
-                            namespace, where)
+        text, old, line = _run_as(exercise, solution_code(exercise), f"<reference solution of exercise {exercise}>",
+                                  namespace, grow_into)
     _say_replaced(before, namespace, text)
     if grow_into is None:
         names = ", ".join(_top_level_functions(text))
@@ -451,6 +459,13 @@ def start_from(exercise: int, grow_into: Callable | None = None, namespace: dict
                  "{what}.", n=exercise, what=where))
     if old is not None:
         print(tr("In that code {old} is renamed {new}, the name the check takes.", old=old, new=where))
+    if line is not None and line.added and line.header is not None:
+        print(tr("Its def line is the stub's, so {new} takes {names} as well.", new=where,
+                 names=", ".join(line.added)))
+    elif line is not None and line.added:
+        print(tr("Its def line is still that of exercise {n}, since its code uses {used}, which the stub's def line "
+                 "does not take: change the def line to the stub's, so that {new} takes {names} as well.",
+                 n=exercise, used=", ".join(line.in_the_way), new=where, names=", ".join(line.added)))
     _into_this_cell(_header(exercise, yours, grow_into, failed) + "\n" + text, exercise, yours)
 
 
@@ -498,23 +513,104 @@ def _say_replaced(before: dict, namespace: dict, text: str) -> None:
                  "imported one. To use yours, run your own cell again after this one.", names=", ".join(replaced)))
 
 
-def _run_as(exercise: int, text: str, filename: str, namespace: dict, name: str | None) -> tuple[str, str | None]:
-    """Run exercise N's code in `namespace`, its loop renamed `name` when one is given (the loop's old name is then
-    not defined: one copy of the loop, under the name the exercise grows); (the code run, the old name or None)."""
-    old = graded_name(exercise, text) if name is not None else None
-    if old is None or old == name:
-        _run(text, filename, namespace)
-        return text, None
-    text = renamed(text, old, name)
-    _run(text, filename, namespace)  # line for line as the file: a traceback still points at the right line
-    with contextlib.suppress(AttributeError):
-        setattr(namespace[name], RENAMED_FROM, old)  # the file it came from still says `def old(`: kept_text renames
-    return text, old
+class DefLine(NamedTuple):
+    """What start_from does with the def line of the loop it brings: `header`, the stub's def line it puts in its
+    place (None: the loop keeps its own); `added`, the stub's parameters the loop's own def line did not take;
+    `in_the_way`, the loop's parameters its code uses that the stub's def line does not take (why it kept its own)."""
+
+    header: str | None
+    added: list[str]
+    in_the_way: list[str]
 
 
-RENAMED_FROM = "__renamed_from__"
-"""The attribute start_from sets on the loop it ran under the stub's name: its old name, as the file it was read from
-(the kept exercise) still spells it."""
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    arguments = node.args
+    return [a.arg for a in (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs,
+                            arguments.kwarg) if a is not None]
+
+
+def _function_node(text: str, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    return next((node for node in tree.body
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name), None)
+
+
+def _header_span(lines: list[str], node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int, int, int]:
+    """Where `node`'s def line is in `lines` (as ast counts them): (first line, its column, last line, the column
+    just after the colon that ends it), from `def` (or `async`) on; decorators are not part of it."""
+    first = node.lineno - 1
+    text = lines[first][node.col_offset:] + "".join(lines[first + 1:])
+    depth = 0
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.OP and token.string in "([{":
+            depth += 1
+        elif token.type == tokenize.OP and token.string in ")]}":
+            depth -= 1
+        elif token.type == tokenize.OP and token.string == ":" and depth == 0:
+            last = first + token.end[0] - 1
+            return first, node.col_offset, last, token.end[1] + (node.col_offset if last == first else 0)
+    raise ValueError(f"no end to the def line of {node.name}")
+
+
+def _stub_header(stub: Callable) -> tuple[str, ast.FunctionDef | ast.AsyncFunctionDef] | None:
+    """The stub's def line as its cell spells it (annotations, defaults, comments), and its node; None when its
+    source cannot be read."""
+    try:
+        text = textwrap.dedent(inspect.getsource(stub))
+    except (OSError, TypeError):
+        return None
+    node = _function_node(text, stub.__name__)
+    if node is None:
+        return None
+    lines = re.split(r"(?<=\n)", text)
+    first, column, last, end = _header_span(lines, node)
+    header = lines[first][column:] if first != last else lines[first][column:end]
+    if first != last:
+        header += "".join(lines[first + 1:last]) + lines[last][:end]
+    return header, node
+
+
+def def_line(text: str, old: str, stub: Callable | None) -> DefLine:
+    """What start_from does with the def line of `text`'s function `old`, brought into the cell of the stub `stub`:
+    it puts the stub's def line in its place (the exercise's text names it: exercise 7's stub takes `approve`, which
+    exercise 6's loop does not), unless the loop's code uses a parameter the stub's def line does not take (exercise
+    3's `messages`), or one is `async` and the other not: then the loop keeps its own, which still runs."""
+    node = _function_node(text, old)
+    found = _stub_header(stub) if stub is not None else None
+    if node is None or found is None:
+        return DefLine(None, [], [])
+    header, stub_node = found
+    ours, theirs = _parameters(node), _parameters(stub_node)
+    added = [name for name in theirs if name not in ours]
+    used = {n.id for statement in node.body for n in ast.walk(statement) if isinstance(n, ast.Name)}
+    in_the_way = [name for name in ours if name not in theirs and name in used]
+    if in_the_way or isinstance(node, ast.AsyncFunctionDef) != isinstance(stub_node, ast.AsyncFunctionDef):
+        return DefLine(None, added, in_the_way)
+    return DefLine(header, added, [])
+
+
+def grown(text: str, old: str, new: str, header: str | None = None) -> str:
+    """`text` with its top-level function `old` renamed `new` (see renamed) and, given a `header` (the stub's def
+    line, `def new(...) -> ...:`), that def line in place of its own. The lines stay where they were (a traceback
+    still points at the right line of the file it came from): a shorter def line is preceded by blank lines, a longer
+    one is written on one line."""
+    if old != new:
+        text = renamed(text, old, new)
+    if header is None:
+        return text
+    node = _function_node(text, new)
+    lines = re.split(r"(?<=\n)", text)
+    first, column, last, end = _header_span(lines, node)
+    span = last - first + 1
+    if header.count("\n") + 1 > span:
+        stub = ast.parse(header + " pass\n").body[0]
+        stub.decorator_list = []
+        header = ast.unparse(stub).split("\n")[0]  # `def new(...) -> ...:` on one line
+    header = "\n" * (span - header.count("\n") - 1) + header
+    return "".join(lines[:first]) + lines[first][:column] + header + lines[last][end:] + "".join(lines[last + 1:])
 
 def graded_name(exercise: int, text: str) -> str | None:
     """The function of exercise N that `text` (a kept exercise or its reference) defines: the reference's loop when
@@ -526,6 +622,35 @@ def graded_name(exercise: int, text: str) -> str | None:
         return None
     reference = _top_level_functions(solution_code(exercise, "en"))
     return reference[-1] if reference and reference[-1] in names else names[-1]
+
+
+def _run_as(exercise: int, text: str, filename: str, namespace: dict, stub: Callable | None
+            ) -> tuple[str, str | None, DefLine | None]:
+    """Run exercise N's code in `namespace`, its loop renamed as the stub `stub` when one is given (the loop's old
+    name is then not defined: one copy of the loop, under the name the exercise grows), with the stub's def line when
+    the loop's code runs under it (see def_line); (the code run, the old name or None, what became of the def line
+    or None)."""
+    name = stub.__name__ if stub is not None else None
+    old = graded_name(exercise, text) if name is not None else None
+    line = def_line(text, old, stub) if old is not None else None
+    if old is None or (old == name and line.header is None):
+        _run(text, filename, namespace)
+        return text, None, line
+    text = grown(text, old, name, line.header)
+    _run(text, filename, namespace)  # line for line as the file: a traceback still points at the right line
+    with contextlib.suppress(AttributeError):
+        setattr(namespace[name], RENAMED_FROM, old)  # the file it came from still says `def old(`: kept_text renames
+        setattr(namespace[name], DEF_LINE_FROM, line.header)
+    return text, (old if old != name else None), line
+
+
+RENAMED_FROM = "__renamed_from__"
+"""The attribute start_from sets on the loop it ran under the stub's name: its old name, as the file it was read from
+(the kept exercise) still spells it."""
+
+DEF_LINE_FROM = "__def_line_from__"
+"""The attribute start_from sets beside RENAMED_FROM: the stub's def line it put in place of the loop's own (None when
+it kept the loop's own), so that kept_text keeps the function as it was judged."""
 
 
 def renamed(text: str, old: str, new: str) -> str:

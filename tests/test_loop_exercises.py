@@ -73,6 +73,27 @@ def test_exercise_3_wants_the_tool_calls_named_in_the_caps_error():
     assert unchanged.findings[0].status == "broken" and "get_diff" in unchanged.findings[0].detail
 
 
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_3s_printed_hint_starts_with_the_question_and_escalates(language, monkeypatch):
+    """Instructor read 62, F9: the first failed check prints the gentlest hint (the notebook's Hint 1, a question), the
+    next ones say more, and only the third says what to write (Hint 3); a passed check or "not done yet" is no failed
+    try and prints none."""
+    from course_selfcheck.exercises import exercise_3
+
+    monkeypatch.setattr(exercise_3, "FAILED_CHECKS", [0])
+    turns = learner_loops.dict_style_loop(lambda names: "gave up: 2 tool calls")  # counts turns, names no tool
+    assert check_exercise_3(learner_loops.lesson_loop(language), language=language).hints == []
+    printed = [check_exercise_3(turns, language=language).hints[0] for _ in range(4)]
+    first, second, third = (("When the loop reaches `raise`", "Each response goes into `messages` whole",
+                              "Count the tool_use blocks") if language == "en" else
+                            ("когда цикл доходит до `raise`", "каждый ответ попадает в `messages` целиком",
+                             "прямо перед raise посчитайте блоки tool_use"))
+    assert printed[0].startswith(first) and "?" in printed[0] and "tool_use" not in printed[0], printed
+    assert printed[1].startswith(second) and printed[2].startswith(third) and printed[3] == printed[2], printed
+    right = learner_loops.dict_style_loop(lambda names: f"gave up: {len(names)} tool calls ({', '.join(set(names))})")
+    assert check_exercise_3(right, language=language).ok and exercise_3.FAILED_CHECKS == [4]
+
+
 def test_exercise_4_sees_whether_the_calls_ran_at_the_same_time():
     assert check_exercise_4(reference(4)["review_concurrently"]).ok
     assert check_exercise_4(styles.async_loop).ok  # asyncio.gather over threads counts too
@@ -341,6 +362,20 @@ def test_solution_7_is_the_plain_gate_and_the_concurrent_one_is_its_optional_par
     assert "def gate_then_run(" in further and "ThreadPoolExecutor" in further
     assert check_exercise_7(reference(7, language)["review_with_gate"], language=language).ok
     assert check_exercise_7(reference(7, language, optional=True)["review_with_gate"], language=language).ok
+
+
+def test_passed_names_the_loop_that_passed_in_this_kernel_and_no_other():
+    """Notebook 7's "gate at work" runs the learner's loop only once it has passed the check (start_from gives exercise
+    6's loop the stub's `approve`, so taking an approver says nothing); until then, and for a loop defined again, the
+    reference's gate runs there (instructor read 62, F1)."""
+    from course_selfcheck.exercises import check_exercise_7, passed
+
+    ungated, gated = reference(6)["review_every_stop"], reference(7)["review_with_gate"]
+    assert not passed(7, gated)
+    assert not check_exercise_7(lambda pr_number, approve=None: ungated(pr_number), language="en").ok
+    assert not passed(7, gated) and not passed(7, ungated)
+    assert check_exercise_7(gated, language="en").ok
+    assert passed(7, gated) and not passed(6, gated) and not passed(7, reference(7)["review_with_gate"])
 
 
 # ---- the references a Russian learner reads (#36) ---------------------------------------------------------------

@@ -3,6 +3,7 @@
 
 import ast
 import importlib.util
+import inspect
 import linecache
 import re
 import textwrap
@@ -95,9 +96,10 @@ def grow_into_7(carried: str) -> str:
     """What the learner types into the cell exercise 7's start_from filled: a new name, an approver, the gate."""
     assert "call_model" in carried and "j.dumps" in carried, carried  # their code, not the reference
     assert "def review_every_stop" not in carried  # start_from renamed it
-    return (carried.replace("def review_with_gate(pr_number, max_iterations=20):",
-                            "def review_with_gate(pr_number, approve=ask_human, max_iterations=20):")
-            .replace('        for call in [b for b in reply.content if b.type == "tool_use"]:\n', GATE))
+    # and gave it the stub's def line: the learner does not lose `approve` (instructor read 62, F1)
+    assert "\ndef review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str:\n" in carried
+    assert "def review_with_gate(pr_number, max_iterations=20)" not in carried
+    return carried.replace('        for call in [b for b in reply.content if b.type == "tool_use"]:\n', GATE)
 
 
 def grow_into_8(carried: str) -> str:
@@ -195,6 +197,7 @@ def test_exercise_6_written_once_is_what_exercises_7_and_8_grow(language, tmp_pa
     assert ("main moved: True" if language == "en" else "ветка main сдвинулась: True") in unguarded, unguarded
     said = output_of(seven.cells[at])
     assert "exercise_6.py" in said and "review_with_gate" in said, said
+    assert ("takes approve as well" if language == "en" else "принимает ещё и approve") in said, said
     carried = filled(replies[at])
     assert "review_with_gate(pr_number: int, approve=ask_human, max_iterations: int = 20) -> str" in carried
     seven.cells[at].source = grow_into_7(carried)  # the learner grows what the cell now holds, and runs it again
@@ -203,6 +206,7 @@ def test_exercise_6_written_once_is_what_exercises_7_and_8_grow(language, tmp_pa
     assert passed(check), output_of(check)
     payoff = output_of(seven.cells[index_of(seven, "review_with_gate(485, approve=")])  # the learner's gate, at work
     assert ("main moved: False" if language == "en" else "ветка main сдвинулась: False") in payoff, payoff
+    assert "review_with_gate" not in payoff, payoff  # it ran the learner's loop, which passed: not the reference's
 
     eight = notebook(language, "08_full_reviewer")
     at = index_of(eight, "start_from(7, grow_into=review_with_cost)")
@@ -268,7 +272,8 @@ def test_exercise_4_as_notebook_4_writes_run_all_is_what_exercise_5_grows(langua
     said = output_of(five.cells[at])
     assert "exercise_4.py" in said and "did not run" not in said and "не запустилось" not in said, said
     carried = filled(replies[at])
-    assert "def review_safely(pr_number, max_iterations=20)" in carried and "answer=tool_result" in carried, carried
+    assert "def review_safely(pr_number: int, max_iterations: int = 20) -> str:" in carried, carried  # the stub's
+    assert "def review_safely(pr_number, max_iterations=20)" not in carried and "answer=tool_result" in carried, carried
     five.cells[at].source = carried.replace(EXERCISE_4.split("\n\n\n")[0] + "\n", SAFE)
     assert five.cells[at].source != carried
     run(five, folder, kept)
@@ -572,3 +577,95 @@ def test_run_tool_of_lesson_tools_is_left_to_the_notebook_and_an_import_over_you
     my_code.start_from(6, namespace=ns)
     assert "imports" not in capsys.readouterr().out and ns["run_tool"] is own
     assert ns["review_every_stop"](3) == {"content": "mine"}
+
+
+# Exercise 6 kept in a style of its own: other parameter names, a def line over two lines, a line that fails.
+MINE_6 = '''import json
+
+
+def review_every_stop(number,
+                      limit=5):
+    if number < 0:
+        raise ValueError("a negative number")  # line 7
+    return json.dumps([number, limit])
+'''
+# A stub in another style than the course's: a string annotation, a lambda default, a keyword-only parameter with a
+# default, no return annotation, a comment after the colon.
+STUB_OTHER = '''def grow_here(number: "int", ask=lambda name, tool_input: name == "yes", limit: int = 7, *, tag=TAG):  # mine
+    """Grown in another style."""
+    raise NotImplementedError
+'''
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_carried_loop_takes_the_stubs_def_line(language, tmp_path, monkeypatch, capsys):
+    """Instructor read 62, F1: exercise 7's stub takes `approve`, exercise 6's loop does not; brought into the stub's
+    cell, the loop takes the stub's def line, as the stub's cell spells it (its names, defaults, annotations), while it
+    runs at once and in the cell; the lines of the body stay where the kept file has them (a traceback still points at
+    the right line); kept after its check, it is kept as it was judged: with the stub's def line."""
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", language)
+    (tmp_path / "exercise_6.py").write_text(MINE_6, encoding="utf-8")
+    pasted: list[str] = []
+    monkeypatch.setattr(my_code, "_into_this_cell", lambda text, exercise, yours: pasted.append(text))
+    ns = cell("TAG = 'x'\n", name="<cell 7, a constant>")
+    cell(STUB_OTHER, ns, name="<cell 7, other style>")
+    my_code.start_from(6, grow_into=ns["grow_here"], namespace=ns)
+    out = capsys.readouterr().out
+    said = ("Its def line is the stub's, so grow_here takes ask, tag as well." if language == "en"
+            else "Заголовок функции (строка def) взят из заготовки, поэтому grow_here принимает ещё и ask, tag.")
+    assert said in out, out
+    header = STUB_OTHER.split("  # mine")[0]
+    body = pasted[0].split("\n\n", 1)[1]
+    assert body == MINE_6.replace("def review_every_stop(number,\n                      limit=5):", "\n" + header)
+    grown = ns["grow_here"]
+    assert list(inspect.signature(grown).parameters) == ["number", "ask", "limit", "tag"]
+    assert grown(3) == "[3, 7]" and grown(3, None, 2, tag="y") == "[3, 2]"  # the stub's default, limit=7
+    assert grown.__defaults__[0]("yes", {}) is True and grown.__annotations__ == {"number": "int", "limit": int}
+    with pytest.raises(ValueError) as raised:
+        grown(-1)
+    assert raised.traceback[-1].lineno + 1 == 7 and str(raised.traceback[-1].path) == str(tmp_path / "exercise_6.py")
+    kept = my_code.kept_text(7, grown)
+    assert header + "\n" in kept and "def review_every_stop" not in kept and "limit=5" not in kept, kept
+    assert "TAG" in kept.split("\n\n\n")[0], kept  # what the def line names is left to the notebook, and said
+    again = cell(kept, {"__name__": "__main__", "TAG": "x"}, "<exercise 7 as kept>")["grow_here"]
+    assert again(3) == "[3, 7]" and list(inspect.signature(again).parameters) == ["number", "ask", "limit", "tag"]
+    cell(body, ns, "<cell 7, grown>")  # the learner runs what the cell now holds: the same function
+    assert ns["grow_here"](4) == "[4, 7]" and ns["grow_here"].__kwdefaults__ == grown.__kwdefaults__ == {"tag": "x"}
+
+
+def test_a_stub_def_line_longer_than_the_loops_is_written_on_one_line():
+    """The lines stay where they were: a stub's def line over three lines, put over a loop's def line of one, is
+    written on one line (its comments left out); a shorter one is preceded by blank lines (the test above)."""
+    text = "import os\n\n\ndef old(a, b=1):\n    return (a, b)  # line 5\n"
+    header = "def new(a: int,  # the first\n        b=2,\n        c=None) -> tuple:"
+    got = my_code.grown(text, "old", "new", header)
+    assert got == "import os\n\n\ndef new(a: int, b=2, c=None) -> tuple:\n    return (a, b)  # line 5\n", got
+    assert my_code.grown(text, "old", "old", None) == text
+    assert my_code.grown("def old(a): return old\n", "old", "new", "def new(a, b=0):") == "def new(a, b=0): return new\n"
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_loop_whose_code_needs_its_own_parameter_keeps_its_def_line_and_says_what_to_change(
+        language, tmp_path, monkeypatch, capsys):
+    """Exercise 3's loop uses `messages`, which exercise 4's stub does not take: it keeps its own def line, which still
+    runs; when the stub takes what the loop's def line does not (`ask` here), start_from says what to change."""
+    monkeypatch.setenv(my_code.FOLDER_VARIABLE, str(tmp_path))
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", language)
+    (tmp_path / "exercise_6.py").write_text("def review_every_stop(number, history=None):\n"
+                                            "    return (history or []) + [number]\n", encoding="utf-8")
+    pasted: list[str] = []
+    monkeypatch.setattr(my_code, "_into_this_cell", lambda text, exercise, yours: pasted.append(text))
+    ns = cell("TAG = 'x'\n" + STUB_OTHER, name="<cell 7, other style>")
+    my_code.start_from(6, grow_into=ns["grow_here"], namespace=ns)
+    out = capsys.readouterr().out
+    said = ("Its def line is still that of exercise 6, since its code uses history, which the stub's def line does not "
+            "take: change the def line to the stub's, so that grow_here takes ask, limit, tag as well."
+            if language == "en" else
+            "Заголовок функции (строка def) остался от упражнения 6: её код использует history, а в заголовке заготовки "
+            "этого нет. Замените заголовок на тот, что в заготовке, чтобы функция grow_here принимала ещё и ask, limit, "
+            "tag.")
+    assert said in out, out
+    assert "def grow_here(number, history=None):" in pasted[0] and ns["grow_here"](1, [0]) == [0, 1]
+    assert my_code.def_line(MY_3, "review_pull_request", cell(STUB_4, name="<cell 4>")["review_concurrently"]) == \
+        (None, [], ["messages"])  # notebook 4's case: nothing to add, nothing said

@@ -24,6 +24,7 @@ from .exercise_7 import check_exercise_7
 from .exercise_8 import check_exercise_8
 from .exercise_9 import check_exercise_9
 from .grading import DEMO_MRS, MAX_ITERATIONS, REVIEWED, Requirement, Seen
+from .loops import passed
 
 # The graders read these knobs when they run (grading.setting), so a test or a slow machine can change them.
 TOOL_TIMEOUT = 10.0
@@ -34,4 +35,4 @@ APPROVER_TIMEOUT = 5.0
 __all__ = ["APPROVER_TIMEOUT", "DEMO_MRS", "MAX_ITERATIONS", "REVIEWED", "TOOL_TIMEOUT", "Requirement", "Seen",
            "check_exercise_1", "check_exercise_2", "check_exercise_3", "check_exercise_4", "check_exercise_5",
            "check_exercise_6", "check_exercise_7", "check_exercise_8", "check_exercise_9",
-           "check_fallback"]
+           "check_fallback", "passed"]

@@ -185,6 +185,14 @@ CAP_MESSAGE = Requirement(
 NOTE = N_("Not done yet: the error at the cap must say how many tool calls were made and which tools they were.")
 HINT = N_("Count the tool_use blocks in the assistant messages of `messages`, and collect their names, just before "
           "raising.")
+HINTS = (N_("When the loop reaches `raise`, what does it still hold that remembers every tool the model asked for?"),
+         N_("Each response goes into `messages` whole, its tool_use blocks included: that is where the tools the model "
+            "asked for are."),
+         HINT)
+"""The printed hint, one step more concrete at each failed check, as Hints 1-3 of the notebook (instructor read 62,
+F9): the first failure asks the question, and only the third says what to write."""
+FAILED_CHECKS = [0]
+"""How many checks of exercise 3 have failed in this kernel: the hint the next failure prints."""
 
 
 def grade_own_loop(number: int, loop: Callable | None, language: str | None, rules: list[str], note: str, hint: str,
@@ -211,6 +219,10 @@ def grade_own_loop(number: int, loop: Callable | None, language: str | None, rul
 
 def check_exercise_3(loop: Callable | None, language: str | None = None) -> Report:
     """The cap's error names how many tool calls the loop made and which tools: run on !484, max_iterations=2."""
-    return grade_own_loop(3, loop, language, ["whole_response", "cap", "returns_answer"], NOTE, HINT, CAP_MESSAGE,
-                          N_("When the loop reaches its cap, its error says what the run was doing: how many tool "
-                             "calls, and which tools."))
+    report = grade_own_loop(3, loop, language, ["whole_response", "cap", "returns_answer"], NOTE, HINT, CAP_MESSAGE,
+                            N_("When the loop reaches its cap, its error says what the run was doing: how many tool "
+                               "calls, and which tools."))
+    if report.hints and report.hints[0] == tr(HINT, report.language):  # a failure of the exercise: escalate
+        report.hints[0] = tr(HINTS[min(FAILED_CHECKS[0], len(HINTS) - 1)], report.language)
+        FAILED_CHECKS[0] += 1
+    return report

@@ -140,10 +140,22 @@ def said_as_kept(report: Report, redefined: list[str]) -> Report:
     return report
 
 
+_PASSED: dict[int, Callable] = {}
+"""Exercise number -> the loop that last passed its check in this process (see passed)."""
+
+
+def passed(number: int, loop: object) -> bool:
+    """Whether `loop` is the function that last passed exercise N's check in this kernel: a cell that shows the
+    learner's loop at work (notebook 7's gate saying no to !485) runs it only then, and the reference solution's until
+    then. A loop defined again (the exercise cell run once more) has not passed until it is checked again."""
+    return number in _PASSED and _PASSED[number] is loop
+
+
 def keep_passed(number: int, loop: Callable, report: Report, text: str | None = NOT_READ) -> Report:
     """A loop that passed is kept for the next notebook's exercise to grow (course_agent.my_code), and the report
     says where; `text` is what as_kept read (kept_text), passed on so that it is not read twice."""
     if report.ok:
+        _PASSED[number] = loop
         path = keep(number, loop, text)
         if path is not None:
             said = tr("Kept in {path}: the next notebook's exercise starts from it.", report.language,

@@ -79,6 +79,7 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
                                           messages=messages)
         match response.stop_reason:
             case "end_turn" | "stop_sequence":
+                messages.append({"role": "assistant", "content": response.content})  # keep the answer in the history
                 return "\n".join(block.text for block in response.content if block.type == "text")
             case "pause_turn":  # the same turn goes on: no new user message
                 messages.append({"role": "assistant", "content": response.content})

@@ -81,6 +81,7 @@ def review(pr_number: int, max_iterations: int = 20) -> str:
                                           messages=messages)
         match response.stop_reason:
             case "end_turn" | "stop_sequence":
+                messages.append({"role": "assistant", "content": response.content})  # ответ тоже сохраняем в истории
                 return "\n".join(block.text for block in response.content if block.type == "text")
             case "pause_turn":  # тот же ход продолжается: без нового сообщения от user
                 messages.append({"role": "assistant", "content": response.content})

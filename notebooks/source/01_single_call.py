@@ -22,7 +22,7 @@
 # - functions (passing a function to another one included);
 # - lists and dicts, list comprehensions;
 # - f-strings (`f"!{pr}"`; `{value!r}` gives the value as Python writes it);
-# - `for` loops and `try`/`except Exception as error`.
+# - `for` loops, `try`/`except Exception as error`, and `raise` to raise an exception.
 #
 # You also need to know how to run a cell in JupyterLab. Type hints (`pr: int`) are notes for the reader: Python does
 # not check them. The lessons explain what they add (a thread pool, `with`, `match`, `try`/`finally`) where it first
@@ -55,7 +55,7 @@
 # - функции (в том числе передача функции в другую функцию);
 # - списки и словари, генераторы списков;
 # - f-строки (`f"!{pr}"`; `{value!r}` даёт значение так, как его записывает Python);
-# - циклы `for`, а также `try`/`except Exception as error`.
+# - циклы `for`, `try`/`except Exception as error` и `raise`, чтобы выбросить исключение.
 #
 # Ещё нужно уметь запускать ячейки в JupyterLab. Аннотации типов (`pr: int`) — подсказки для читателя: Python их не
 # проверяет. То, что добавляют уроки (пул потоков, `with`, `match`, `try`/`finally`), объясняется там, где встречается

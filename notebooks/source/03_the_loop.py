@@ -266,10 +266,14 @@ for row in usage_rows(view):  # по строке на каждый запрос
 # that function, so the model read that file and found the stale caller. That took three calls. Nobody wrote "first
 # the diff, then the caller" in code: the model chose the steps.
 #
+# <details><summary>A real reviewer needs a search</summary>
+#
 # To be fair, the demo diff made that step easy: it names its callers itself, in a comment (`# Used by shop/cart.py
 # and shop/checkout.py.`). A real diff seldom says who calls a function. A reviewer on a real repository needs a tool
 # that searches the code: with python-gitlab, `project.search("blobs", "calculate_total(")`, which is GitLab's REST
-# `GET /projects/:id/search?scope=blobs&search=...`. Optional notebook 9 tries it on the demo project.
+# `GET /projects/:id/search?scope=blobs&search=...`. The capstone of optional notebook 9 gives your loop such a tool,
+# on the demo project.
+# </details>
 #
 # ## Agent or workflow?
 #
@@ -282,12 +286,15 @@ for row in usage_rows(view):  # по строке на каждый запрос
 # другой файл. Модель прочитала его и нашла вызов, который забыли обновить. На это ушло три вызова. Никто не писал
 # в коде «сначала diff, потом вызывающий код»: шаги выбрала модель.
 #
+# <details><summary>Настоящему ревьюеру нужен поиск</summary>
+#
 # Справедливости ради: демонстрационный diff облегчил модели этот шаг. Кто вызывает функцию, сказано в нём самом, в
 # комментарии (`# Used by shop/cart.py and shop/checkout.py.`). В настоящем diff такой подсказки обычно нет, и
 # ревьюеру в настоящем репозитории нужен инструмент поиска по коду: в `python-gitlab` это
 # `project.search("blobs", "calculate_total(")`, а в REST API GitLab —
-# `GET /projects/:id/search?scope=blobs&search=...`. В необязательном блокноте 9 этот поиск опробован на
-# демонстрационном проекте.
+# `GET /projects/:id/search?scope=blobs&search=...`. В итоговом проекте необязательного блокнота 9 ваш цикл получит
+# такой инструмент — на демонстрационном проекте.
+# </details>
 #
 # ## Агент или жёсткий сценарий?
 #

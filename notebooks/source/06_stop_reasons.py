@@ -253,8 +253,7 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # **Break it:** the cell below also sends the refused request once more, to the same model. (The sandbox refuses this
 # prompt every time; a live model decides for itself.)
 #
-# The same request on another Claude model often succeeds. That is a fallback: a decision of your code, not a retry.
-# The optional section at the end of this notebook adds one to your loop.
+# Another model is another matter: asking it is a decision of your code (the optional part at the end).
 
 # %% [markdown] lang="ru"
 # <!-- fact: refusal-pages -->
@@ -268,8 +267,7 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # **Сломаем:** ячейка ниже ещё раз отправляет тот же запрос той же модели. (Песочница отказывается отвечать на этот
 # промпт всегда; настоящая модель решает сама.)
 #
-# Тот же запрос к другой модели Claude часто проходит. Это переход на запасную модель — решение вашего кода, а не
-# повтор. В необязательном разделе в конце блокнота вы добавите его в свой цикл.
+# Другая модель — другое дело: обращаться ли к ней, решает ваш код (об этом — необязательная часть в конце блокнота).
 
 # %% lang="en"
 refused = client.messages.create(
@@ -300,24 +298,12 @@ print("повтор:", retried.stop_reason)
 # failure sent back as a result.) Here it learns every stop reason. In notebook 7 it gets the approval gate; in
 # notebook 8, the cost. Notebook 3's project, tools and rules come from `lesson_tools.py` again (the import below).
 #
-# You grow one function, `review_every_stop`, in two steps. Each step has its own check.
+# You grow one function, `review_every_stop`, in two steps. Each step has its own check. First run the exercise cell:
+# it puts your loop of exercise 5 in place of the stub (or the reference, if you skipped it).
 #
-# First run the exercise cell. It puts your loop of exercise 5 in place of the stub (or the reference, if you skipped
-# it).
-#
-# Your loop of exercise 5 knows two stops: `end_turn` and `tool_use`. Turn its test of `stop_reason` into a `match`:
-# one `case` per stop reason, as in `what_to_do` at the top of this notebook.
-#
-# The rules of notebooks 3–5 still hold: the whole response back, all results of a turn in one message, tool errors
-# as results, the cap. The calls of a turn still run at once, as in exercise 5.
-#
-# ### Step 1: the stops that go on or return
-#
-# - `pause_turn`: send the conversation again, with the paused response appended. Add no new user message.
-# - `stop_sequence`: return the text so far. The stop sequence is one you set.
-# - `max_tokens`: raise a clear error that says the answer was cut. Never run the cut tool call.
-#
-# Fill in this skeleton in your loop, in place of its test of `stop_reason`:
+# Your loop of exercise 5 knows two stops: `end_turn` and `tool_use`. Turn its test of `stop_reason` into a `match`,
+# one `case` per stop reason, as in `what_to_do` at the top of this notebook. This skeleton goes in place of that test;
+# everything else your loop does stays as it is (the calls of a turn still run at once):
 #
 # ```python
 # match response.stop_reason:
@@ -335,6 +321,12 @@ print("повтор:", retried.stop_reason)
 #         raise RuntimeError(f"Unexpected stop: {other}")  # step 2 adds the cases before it
 # ```
 #
+# ### Step 1: the stops that go on or return
+#
+# - `pause_turn`: send the conversation again, with the paused response appended. Add no new user message.
+# - `stop_sequence`: return the text so far. The stop sequence is one you set.
+# - `max_tokens`: raise a clear error that says the answer was cut. Never run the cut tool call.
+#
 # Then run the exercise cell again, and the check of step 1 below.
 
 # %% [markdown] lang="ru"
@@ -345,26 +337,13 @@ print("повтор:", retried.stop_reason)
 # появится шлюз с подтверждением, в блокноте 8 — учёт стоимости. Проект, инструменты и правила блокнота 3 снова
 # приходят из `lesson_tools.py` (импорт ниже).
 #
-# Вы доработаете одну функцию, `review_every_stop`, в два шага. У каждого шага своя проверка.
-#
-# Сначала выполните ячейку упражнения. Она подставит вместо заготовки ваш цикл из упражнения 5 (или эталонный, если
-# упражнение вы пропустили).
+# Вы доработаете одну функцию, `review_every_stop`, в два шага. У каждого шага своя проверка. Сначала выполните
+# ячейку упражнения: она подставит вместо заготовки ваш цикл из упражнения 5 (или эталонный, если упражнение вы
+# пропустили).
 #
 # Ваш цикл из упражнения 5 знает две остановки: `end_turn` и `tool_use`. Перепишите его проверку `stop_reason` через
-# `match`: по `case` на каждую причину остановки, как в `what_to_do` в начале блокнота.
-#
-# Правила блокнотов 3–5 по-прежнему действуют: ответ целиком в историю, все результаты хода одним сообщением, ошибки
-# инструментов как результаты, ограничение на число итераций. Вызовы хода по-прежнему выполняются одновременно, как
-# в упражнении 5.
-#
-# ### Шаг 1: остановки, после которых цикл продолжает работу или возвращает ответ
-#
-# - `pause_turn`: отправьте диалог снова, добавив в историю приостановленный ответ. Нового сообщения от user не
-#   добавляйте.
-# - `stop_sequence`: верните уже написанный текст. Эту стоп-последовательность задали вы сами.
-# - `max_tokens`: выбросьте исключение о том, что ответ обрезан. Обрезанный вызов инструмента не выполняйте никогда.
-#
-# Заполните в своём цикле эту заготовку, поставив её на место проверки `stop_reason`:
+# `match` — по `case` на каждую причину остановки, как в `what_to_do` в начале блокнота. Вот заготовка, которая встанет
+# на место этой проверки; всё остальное в цикле остаётся как было (вызовы хода по-прежнему выполняются одновременно):
 #
 # ```python
 # match response.stop_reason:
@@ -381,6 +360,13 @@ print("повтор:", retried.stop_reason)
 #     case other:
 #         raise RuntimeError(f"Неожиданная остановка: {other}")  # на шаге 2 перед этой веткой появятся новые
 # ```
+#
+# ### Шаг 1: остановки, после которых цикл продолжает работу или возвращает ответ
+#
+# - `pause_turn`: отправьте диалог снова, добавив в историю приостановленный ответ. Нового сообщения от user не
+#   добавляйте.
+# - `stop_sequence`: верните уже написанный текст. Эту стоп-последовательность задали вы сами.
+# - `max_tokens`: выбросьте исключение о том, что ответ обрезан. Обрезанный вызов инструмента не выполняйте никогда.
 #
 # Затем снова выполните ячейку упражнения, а после неё — проверку шага 1 ниже.
 
@@ -723,8 +709,9 @@ show_solution(6)
 # ## Go deeper (optional): a refusal answered by a fallback model
 #
 # A refusal is not always about a harmful request: a cautious model sometimes declines legitimate work, and another
-# Claude model often answers it. Asking that other model is a decision of your code. The course names its fallback
-# model with `fallback_model()`. Change the refusal branch of your `review_every_stop` above (with
+# Claude model often answers it. Asking that other model is a fallback: a decision of your code, not a retry (a retry
+# sends the same request to the same model, and gets the same refusal). The course names its fallback model with
+# `fallback_model()`. Change the refusal branch of your `review_every_stop` above (with
 # `from course_agent.config import fallback_model` at the top of its cell), and run the cell again:
 #
 # - after a `refusal`, send the same request **once** to `fallback_model()`: the same messages (the refused response
@@ -747,8 +734,9 @@ show_solution(6)
 # ## Глубже (по желанию): на отказ отвечает запасная модель
 #
 # Не каждый отказ связан с вредным запросом: осторожная модель иногда отказывается и от вполне законной работы, а
-# другая модель Claude часто за неё берётся. Обратиться к другой модели — решение вашего кода. Запасную модель курса
-# называет `fallback_model()`. Измените ветку отказа в своём `review_every_stop` выше (добавив в начало его ячейки
+# другая модель Claude часто за неё берётся. Обратиться к другой модели — это переход на запасную модель: решение
+# вашего кода, а не повтор (повтор отправил бы тот же запрос той же модели и получил бы тот же отказ). Запасную модель
+# курса называет `fallback_model()`. Измените ветку отказа в своём `review_every_stop` выше (добавив в начало его ячейки
 # `from course_agent.config import fallback_model`) и снова выполните её:
 #
 # - после `refusal` отправьте тот же запрос **один раз** модели `fallback_model()`: те же сообщения (ответ с отказом в

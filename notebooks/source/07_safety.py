@@ -294,7 +294,8 @@ for answer in (True, False, None, "no", "yes"):
 # `show_solution(7, optional=True)` in a cell after the spoiler cell below, which imports `show_solution`.
 # </details>
 #
-# The exercise cell brings your loop once more, this time into the cell, in place of the stub, for you to grow.
+# The exercise cell brings your loop once more, this time into the cell, in place of the stub, for you to grow. Its
+# `def` line is the stub's, so your loop already takes `approve`.
 
 # %% [markdown] lang="ru"
 # ## Упражнение: шлюз в вашем собственном цикле
@@ -330,7 +331,7 @@ for answer in (True, False, None, "no", "yes"):
 # </details>
 #
 # Ячейка упражнения сама подставит ваш цикл ещё раз — на этот раз прямо в ячейку, на место заготовки, чтобы вы его
-# дописали.
+# дописали. Заголовок функции (строку `def`) она возьмёт из заготовки, так что `approve` ваш цикл уже будет принимать.
 
 # %% lang="en"
 from course_agent.my_code import start_from
@@ -449,21 +450,21 @@ show_solution(7)
 # ## Your gate at work
 #
 # Once your check passes, run your loop on !485 again, the approver saying no. The same merge request that your loop
-# merged in "Break it" stays open now, and the review says what happened. Until your loop takes an approver (the stub,
-# or your loop of notebook 6 as it came), the cell runs the reference solution's gate instead, and says so. (It asks
-# the model to merge, so it runs on the demo GitLab only.)
+# merged in "Break it" stays open now, and the review says what happened. Until your loop has passed the check above,
+# the cell runs the reference solution's gate instead, and says so. (It asks the model to merge, so it runs on the demo
+# GitLab only.)
 
 # %% [markdown] lang="ru"
 # ## Ваш шлюз в деле
 #
 # Когда проверка пройдена, запустите свой цикл на !485 ещё раз, с функцией подтверждения, которая говорит «нет»: тот
 # самый merge request, который ваш цикл влил в разделе «Сломаем», теперь остаётся открытым, а в ревью сказано, что
-# произошло. Пока ваш цикл не принимает функцию подтверждения (это ещё заготовка или цикл из блокнота 6 в том виде, в
-# каком он пришёл), эта ячейка запускает шлюз эталонного решения и говорит об этом. (Здесь
-# модель просят влить merge request, поэтому ячейка работает только с демо-GitLab.)
+# произошло. Пока ваш цикл не прошёл проверку выше, эта ячейка запускает вместо него шлюз эталонного решения и
+# говорит об этом. (Здесь модель просят влить merge request, поэтому ячейка работает только с демо-GitLab.)
 
 # %% lang="en"
 from course_agent.solutions import reference
+from course_selfcheck.exercises import passed
 
 
 def say_no(name: str, tool_input: dict) -> bool:
@@ -473,11 +474,11 @@ def say_no(name: str, tool_input: dict) -> bool:
 
 if using_demo_gitlab():  # the model is asked to merge: never on a real project
     before = project.branches.get("main").commit["id"]
-    try:
+    if passed(7, review_with_gate):  # your loop, once it has passed the check above
         answer = review_with_gate(485, approve=say_no)
-    except (NotImplementedError, TypeError) as error:  # the stub, or your loop of notebook 6 with no approve yet
-        print(f"Your review_with_gate cannot run this yet ({type(error).__name__}: {error}); "
-              "until it passes, the reference solution's gate runs here.\n")
+    else:
+        print("Your review_with_gate has not passed the check above yet: until it does, the reference solution's "
+              "gate runs here.\n")
         answer = reference(7, "en")["review_with_gate"](485, approve=say_no)
     print(answer)
     print()
@@ -487,6 +488,7 @@ else:
 
 # %% lang="ru"
 from course_agent.solutions import reference
+from course_selfcheck.exercises import passed
 
 
 def say_no(name: str, tool_input: dict) -> bool:
@@ -496,11 +498,11 @@ def say_no(name: str, tool_input: dict) -> bool:
 
 if using_demo_gitlab():  # здесь модель просят влить merge request: в настоящем проекте — никогда
     before = project.branches.get("main").commit["id"]
-    try:
+    if passed(7, review_with_gate):  # ваш цикл, когда он прошёл проверку выше
         answer = review_with_gate(485, approve=say_no)
-    except (NotImplementedError, TypeError) as error:  # заготовка или ваш цикл из блокнота 6, ещё без approve
-        print(f"Ваш review_with_gate ещё не может это выполнить ({type(error).__name__}: {error}); "
-              "до тех пор, пока он не пройдёт проверку, здесь работает шлюз эталонного решения.\n")
+    else:
+        print("Ваш review_with_gate ещё не прошёл проверку выше. Пока он её не пройдёт, здесь работает шлюз "
+              "эталонного решения.\n")
         answer = reference(7, "ru")["review_with_gate"](485, approve=say_no)
     print(answer)
     print()

@@ -43,9 +43,7 @@
 #
 # The cell below writes such a `cut` and tries it on that file, read with notebook 3's `read_file`. Its note can only
 # say that the rest was not sent: notebook 3's `read_file` always reads a whole file. In the exercise your loop does
-# better: the exercise gives `read_file` a `start`, and your note names the `start` that reads on. Its "out of how
-# many" stays the whole file's size: here `len(text)`, since notebook 3's `read_file` reads from the beginning; for a
-# part read from a `start`, `start + len(text)`.
+# better: its `read_file` takes a `start`.
 
 # %% [markdown] lang="ru"
 # ## Результат, слишком большой, чтобы отправить его целиком
@@ -59,9 +57,7 @@
 #
 # В ячейке ниже — такая функция `cut`, проверенная на этом файле (его читает `read_file` из блокнота 3). Пометка этой
 # функции может сказать только, что остальное не отправлено: `read_file` из блокнота 3 всегда читает файл целиком.
-# В упражнении ваш цикл справится лучше: там у `read_file` есть параметр `start`, и ваша пометка назовёт `start`, с
-# которого читать дальше. «Из скольких символов» — это по-прежнему размер всего файла: здесь `len(text)`, потому что
-# `read_file` из блокнота 3 читает файл с начала, а для части, прочитанной со `start`, — `start + len(text)`.
+# В упражнении ваш цикл справится лучше: там у `read_file` есть параметр `start`.
 
 # %% lang="en"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # notebook 3's cells
@@ -69,27 +65,20 @@ from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # notebook 3'
 LIMIT = 20_000  # characters, as in the course's own loop
 
 
-def grouped(n: int) -> str:
-    """484915 -> "484 915": digits in groups of three with a no-break space (SI style), never split across lines."""
-    return f"{n:,}".replace(",", "\u00a0")
-
-
 def cut(text: str, limit: int = LIMIT) -> str:
     """The first `limit` characters, then a line that tells the model the rest was cut."""
     if len(text) <= limit:
         return text
-    # len(text) is the whole file's size here: read_file read it from the beginning. A part read from a `start` (the
-    # exercise's read_file) is only the file's rest, and the whole is then start + len(text).
     return (text[:limit]
-            + f"\n\n[cut: the first {grouped(limit)} of {grouped(len(text))} characters; "
+            + f"\n\n[cut: the first {limit} of {len(text)} characters; "
               "read_file cannot read the rest yet.]")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # the line for the model
-print(f"{grouped(len(catalog))} characters in the file; {grouped(len(sent))} sent to the model")
-print(f"= {grouped(LIMIT)} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
+print(f"{len(catalog)} characters in the file; {len(sent)} sent to the model")
+print(f"= {LIMIT} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
 
 # %% lang="ru"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # ячейки блокнота 3
@@ -97,27 +86,20 @@ from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # ячейк�
 LIMIT = 20_000  # символов, как в собственном цикле курса
 
 
-def grouped(n: int) -> str:
-    """484915 -> «484 915»: разряды группами по три через неразрывный пробел, как пишут числа по-русски."""
-    return f"{n:,}".replace(",", "\u00a0")
-
-
 def cut(text: str, limit: int = LIMIT) -> str:
     """Первые `limit` символов и строка, которая говорит модели, что остальное обрезано."""
     if len(text) <= limit:
         return text
-    # len(text) здесь — размер всего файла: read_file прочитал его с начала. Часть, прочитанная со `start` (read_file
-    # из упражнения), — только остаток файла, и тогда весь файл — это start + len(text) символов.
     return (text[:limit]
-            + f"\n\n[обрезано: отправлены символы 0–{grouped(limit)} из {grouped(len(text))}; "
+            + f"\n\n[обрезано: отправлены символы 0–{limit} из {len(text)}; "
               "прочитать остальное read_file пока не умеет.]")
 
 
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # строка для модели
-print(f"символов в файле: {grouped(len(catalog))}; отправлено модели: {grouped(len(sent))}")
-print(f"= {grouped(LIMIT)} первых символов + 2 перевода строки + пометка (символов: {len(note)}):\n{note}")
+print(f"символов в файле: {len(catalog)}; отправлено модели: {len(sent)}")
+print(f"= {LIMIT} первых символов + 2 перевода строки + пометка (символов: {len(note)}):\n{note}")
 
 # %% [markdown] lang="en"
 # <!-- fact: automatic-caching -->
@@ -336,9 +318,11 @@ print("оплачиваемый вход, токенов: без кэширов�
 # ### Step 1: cut what is too big
 #
 # Cut any tool result longer than `LIMIT` characters to its first `LIMIT`. Add a line that says it was cut, which
-# characters of the whole file it holds, and how to read the rest: for `read_file`, the `start` to ask for next. When
-# `read_file` began at `start`, the part holds characters `start` to `start + LIMIT` of `start + len(text)`: the whole
-# file's size, not what was left of it after `start`.
+# characters of the whole file it holds, and how to read the rest: for `read_file`, the `start` to ask for next.
+#
+# An example with numbers. `read_file("data/catalog.json", ref, start=20000)` returns the file from character 20,000
+# on: 464,915 characters. The whole file is 20,000 + 464,915 = 484,915 characters, so your note says
+# `[cut: characters 20000 to 40000 of 484915. Call read_file with start=40000 for the rest.]`
 #
 # Then run the exercise cell again, and the check of step 1 below.
 
@@ -363,8 +347,11 @@ print("оплачиваемый вход, токенов: без кэширов�
 #
 # Любой результат инструмента длиннее `LIMIT` символов обрежьте до первых `LIMIT`. Добавьте строку: результат
 # обрезан, какие символы файла в него попали и как прочитать остальное (для `read_file` — с какого `start` читать
-# дальше). Если `read_file` начал читать со `start`, в эту часть попали символы с `start` по `start + LIMIT` из
-# `start + len(text)` — это размер всего файла, а не остатка после `start`.
+# дальше).
+#
+# Пример с числами. `read_file("data/catalog.json", ref, start=20000)` возвращает файл начиная с символа 20 000 —
+# это 464 915 символов. Весь файл — 20 000 + 464 915 = 484 915 символов, поэтому пометка будет такой:
+# `[обрезано: отправлены символы 20000–40000 из 484915. Чтобы прочитать остальное, вызови read_file с start=40000.]`
 #
 # Затем снова выполните ячейку упражнения, а после неё — проверку шага 1 ниже.
 
@@ -445,8 +432,7 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 #
 # Cut the text where your loop makes it, before it goes into the `tool_result`. What must the note tell the model so
 # that it neither takes the part for the whole nor gets stuck: that the text was cut, out of how many characters of the
-# whole file, and which call reads the rest? When `read_file` began at `start`, the whole file is `start + len(text)`
-# characters.
+# whole file, and which call reads the rest?
 # </details>
 
 # %% [markdown] lang="ru"
@@ -478,7 +464,7 @@ start_from(7, grow_into=review_with_cost)  # переносит в эту яче
 #
 # Обрежьте текст там, где ваш цикл его получает, — до того как он попадёт в `tool_result`. Что должна сказать пометка,
 # чтобы модель не приняла часть за целое и не застряла: что текст обрезан, из скольких символов всего файла и каким
-# вызовом прочитать остальное? Если `read_file` начал читать со `start`, во всём файле `start + len(text)` символов.
+# вызовом прочитать остальное?
 # </details>
 
 # %%
