@@ -446,7 +446,7 @@ show_solution(1)
 #
 # **What is inside a thinking block?** By default (`thinking.display` is `"omitted"`) you are not sent the reasoning
 # itself. `thinking` is an empty string, and `signature` carries the reasoning, sealed. You still pay for it: it is
-# counted in `output_tokens`. (Optional notebook 11 shows the reasoning and tunes how much the model thinks.)
+# counted in `output_tokens`. (Optional notebook 12 shows the reasoning and tunes how much the model thinks.)
 #
 # The SDK parsed JSON into its own types. So each field is an attribute, `block.signature`, not a dict key.
 
@@ -460,7 +460,7 @@ show_solution(1)
 #
 # **Что внутри блока рассуждения?** По умолчанию (`thinking.display` равно `"omitted"`) само рассуждение вам не
 # присылают. `thinking` — пустая строка, а рассуждение в запечатанном виде лежит в `signature`. Платите вы за него всё
-# равно: оно входит в `output_tokens`. (Необязательный блокнот 11 показывает само рассуждение и то, как настроить его
+# равно: оно входит в `output_tokens`. (Необязательный блокнот 12 показывает само рассуждение и то, как настроить его
 # объём.)
 #
 # SDK превращает полученный JSON в объекты Python. Поэтому каждое поле — атрибут, например `block.signature`, а не

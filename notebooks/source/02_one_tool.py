@@ -666,7 +666,7 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 # you can see of that:
 #
 # - an edited block (its text or its `signature` changed) is refused with a 400:
-#   `thinking or redacted_thinking blocks in the latest assistant message cannot be modified` (optional notebook 11
+#   `thinking or redacted_thinking blocks in the latest assistant message cannot be modified` (optional notebook 12
 #   shows it);
 # - a tool-use turn sent back with its thinking block dropped, or moved behind the other blocks, is refused too:
 #   `Expected thinking or redacted_thinking, but found tool_use` (the docs: "edited, reordered, or partially dropped
@@ -686,7 +686,7 @@ print(client.messages.create(model=MODEL, max_tokens=4000, tools=TOOLS, messages
 #
 # - изменённый блок (его текст или `signature`) API отклоняет с ошибкой 400:
 #   `thinking or redacted_thinking blocks in the latest assistant message cannot be modified` (это показывает
-#   необязательный блокнот 11);
+#   необязательный блокнот 12);
 # - отклоняется и ход с вызовом инструмента, из которого блок рассуждения выбросили или переставили за другие блоки:
 #   `Expected thinking or redacted_thinking, but found tool_use` (в документации: изменённые, переставленные и
 #   частично выброшенные блоки рассуждения — это ошибка 400). При адаптивном рассуждении в ходе может вовсе не быть

@@ -3,7 +3,7 @@
 # <!-- fact: stop-reason-values -->
 #
 # **You will learn**
-# - every value of `stop_reason` a response can end with (without beta features: notebook 10), what makes it happen,
+# - every value of `stop_reason` a response can end with (without beta features: notebook 11), what makes it happen,
 #   and what your loop must do:
 #   `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal` and
 #   `model_context_window_exceeded`;
@@ -11,7 +11,7 @@
 # - why a refusal ends the run, saying why (`stop_details`).
 #
 # Two stops get less room here: `pause_turn` and `model_context_window_exceeded`, a sentence each. The reviewer
-# rarely meets them, but your loop still handles them. Optional notebook 10 goes further.
+# rarely meets them, but your loop still handles them. Optional notebook 11 goes further.
 #
 # Every stop reason asks the loop for one of three things:
 #
@@ -35,14 +35,14 @@
 # <!-- fact: stop-reason-values -->
 #
 # **Вы узнаете**
-# - все значения `stop_reason`, которыми может закончиться ответ (без бета-функций: о них — блокнот 10), из-за чего
+# - все значения `stop_reason`, которыми может закончиться ответ (без бета-функций: о них — блокнот 11), из-за чего
 #   возникает каждое и что должен сделать ваш цикл: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`,
 #   `pause_turn`, `refusal` и `model_context_window_exceeded`;
 # - почему вызов инструмента, обрезанный по `max_tokens`, выполнять нельзя;
 # - почему отказ завершает запуск с объяснением причины (`stop_details`).
 #
 # Двум остановкам здесь отведено меньше места: `pause_turn` и `model_context_window_exceeded` — по одной фразе.
-# У ревьюера они случаются редко, но ваш цикл всё равно их обрабатывает. Подробнее — в необязательном блокноте 10.
+# У ревьюера они случаются редко, но ваш цикл всё равно их обрабатывает. Подробнее — в необязательном блокноте 11.
 #
 # Каждая причина остановки требует от цикла одного из трёх действий:
 #
@@ -163,7 +163,7 @@ print(wants.stop_reason, "->", what_to_do(wants))
 # crash: a cut tool call must never run. The fix is a larger `max_tokens`.
 #
 # `model_context_window_exceeded` is the same stop for another cause: the history no longer fits the model's context
-# window. Your loop treats it like `max_tokens` (optional notebook 10 shows it).
+# window. Your loop treats it like `max_tokens` (optional notebook 11 shows it).
 #
 # **Predict, then run:** the cell below asks for the same review three times, each time with a budget a little short of
 # the whole answer. What will the `get_diff` call's input hold each time, and what must a loop do with that response?
@@ -178,7 +178,7 @@ print(wants.stop_reason, "->", what_to_do(wants))
 #
 # `model_context_window_exceeded` — такой же обрыв ответа, только по другой причине: история больше не помещается в
 # контекстное окно модели. Ваш цикл обрабатывает эту остановку так же, как `max_tokens`
-# (вживую — в необязательном блокноте 10).
+# (вживую — в необязательном блокноте 11).
 #
 # **Сначала предположите, потом запустите:** ячейка ниже трижды просит то же ревью, и каждый раз бюджета немного не хватает на
 # весь ответ. Что окажется во входных данных вызова `get_diff` в каждом случае и что цикл должен сделать с таким ответом?
@@ -230,7 +230,7 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 #
 # Tools that run on Anthropic's side, such as web search, can pause a long turn with `pause_turn`. Your loop then
 # sends the conversation back with that response appended and **no new user message**, and the turn goes on. The
-# reviewer has no such tools, but the exercise's check makes this stop happen (optional notebook 10 shows it with web
+# reviewer has no such tools, but the exercise's check makes this stop happen (optional notebook 11 shows it with web
 # search).
 
 # %% [markdown] lang="ru"
@@ -239,7 +239,7 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # Инструменты, которые выполняются на стороне Anthropic (например, веб-поиск), могут приостановить долгий ход:
 # ответ заканчивается с `pause_turn`. Тогда цикл отправляет диалог обратно, добавив этот ответ в историю, **но без
 # нового сообщения от user**, — и ход продолжается. У ревьюера таких инструментов нет, но проверка упражнения
-# устроит эту остановку нарочно (на веб-поиске её показывает необязательный блокнот 10).
+# устроит эту остановку нарочно (на веб-поиске её показывает необязательный блокнот 11).
 
 # %% [markdown] lang="en"
 # <!-- fact: refusal-pages -->
@@ -722,7 +722,7 @@ show_solution(6)
 # - if the fallback model refuses too, stop with an error that carries `stop_details`.
 #
 # The check below runs the whole exercise again with a refusal at the start and in the middle of a review (once, then
-# twice in a row); when it all passes, it keeps this loop for notebook 7 instead. Notebook 10 shows two ways to have
+# twice in a row); when it all passes, it keeps this loop for notebook 7 instead. Notebook 11 shows two ways to have
 # this done for you: on the server (`fallbacks`) or in the SDK.
 #
 # <details><summary>Hint</summary>
@@ -748,7 +748,7 @@ show_solution(6)
 # - если отказом ответит и запасная модель, выбросьте исключение со `stop_details`.
 #
 # Проверка ниже снова запускает ваш цикл во всех ситуациях упражнения, а отказ случается в начале и в середине ревью
-# (один раз, потом дважды подряд); когда всё выполнено, она сохраняет для блокнота 7 уже этот цикл. В блокноте 10
+# (один раз, потом дважды подряд); когда всё выполнено, она сохраняет для блокнота 7 уже этот цикл. В блокноте 11
 # показаны два способа поручить это другим: серверу (`fallbacks`) или SDK.
 #
 # <details><summary>Подсказка</summary>
