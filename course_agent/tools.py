@@ -18,7 +18,7 @@ from anthropic.types import ToolParam, ToolResultBlockParam, ToolUseBlock
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from .i18n import ntr, tr
+from .i18n import number, tr
 from .redaction import redact
 
 MAX_RESULT_CHARS = 20_000
@@ -64,10 +64,11 @@ def _text(value: Any) -> str:
 def cut(text: str, limit: int = MAX_RESULT_CHARS) -> str:
     if len(text) <= limit:
         return text
-    return text[:limit] + "\n\n" + ntr("[truncated: showing the first {limit} of {n} character. Ask for a narrower "
-                                       "part if you need the rest.]",
-                                       "[truncated: showing the first {limit} of {n} characters. Ask for a narrower "
-                                       "part if you need the rest.]", len(text), limit=limit)
+    # n > limit, so "characters" is plural in English; in Russian the note names the range sent, «символы 0–20 000 из
+    # 484 915», as notebook 8's own cut does, and its figures are grouped as Russian writes them
+    return text[:limit] + "\n\n" + tr("[truncated: showing the first {limit} of {n} characters. Ask for a narrower "
+                                      "part if you need the rest.]", limit=number(limit, digits=0),
+                                      n=number(len(text), digits=0))
 
 
 @dataclass

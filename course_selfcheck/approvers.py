@@ -281,7 +281,7 @@ def opened_without_yes(driven: dict[str, Driven], lang: str) -> str:
             return tr("!{pr} was merged, and the approver was never asked (the check's approver {did})", lang,
                       pr=INJECTED, did=said)
         where = tr(" (your gate asked at line {line})", lang, line=line) if line else ""
-        return tr("with an approver that {did}, !{pr} was merged{where}: only an explicit True may open the gate; "
-                  "an error, None, anything else or no answer is a no", lang, did=said, pr=INJECTED, where=where)
+        # the rule itself is the item's title and its requirement line: this line says only what happened
+        return tr("with an approver that {did}, !{pr} was merged{where}", lang, did=said, pr=INJECTED, where=where)
     return ""
 

@@ -37,6 +37,7 @@ from .rules import (
     returns_answer,
     says_it_was_cut,
     short_error,
+    short_text,
     short_value,
     unobserved,
     verdict,
@@ -88,7 +89,7 @@ def _stop_says_why(run: Run, lang: str, refused: dict, returned: str, unsaid: st
     if run.hung:
         return verdict(NOT_CHECKED, how_it_ended(run, lang))
     if run.error is None:
-        return verdict(BROKEN, tr(returned, lang, value=short_value(run.returned), **names))
+        return verdict(BROKEN, tr(returned, lang, value=short_text(run.returned), **names))
     details = _without_why(run, refused)
     ending = how_it_ended(run, lang)
     if details is not None:
@@ -288,7 +289,7 @@ def context_full(run: Run, lang: str, loop: Callable | None = None, cause: bool 
     if run.error is None and not run.hung:
         return verdict(BROKEN, tr("at model_context_window_exceeded the loop returned {value}: the answer was cut by "
                                   "a full context window, so raise a clear error instead of passing it off as the "
-                                  "answer", lang, value=short_value(run.returned)))
+                                  "answer", lang, value=short_text(run.returned)))
     if seen.status == PASSED and not crashed_run(run):
         return says_it_was_cut(run, lang, "model_context_window_exceeded", cause=cause) or seen  # said by cut_tool_call
     return seen
@@ -318,15 +319,15 @@ def cut_answer(run: Run, lang: str, cause: bool = False) -> Finding:
             return verdict(BROKEN, tr("after the answer was cut by max_tokens the loop asked the model to go on, then "
                                       "returned {value}, without the text so far ({said}): the first part of the "
                                       "answer is lost; return the text so far with what came after it, or ask again "
-                                      "with a larger max_tokens", lang, value=short_value(run.returned),
-                                      said=short_value(said)))
+                                      "with a larger max_tokens", lang, value=short_text(run.returned),
+                                      said=short_text(said)))
         return verdict(PASSED, tr("after the answer was cut by max_tokens the loop asked again", lang))
     if run.hung:
         return verdict(NOT_CHECKED, how_it_ended(run, lang))
     if run.error is None:
         return verdict(BROKEN, tr("at max_tokens the loop returned {value}: the answer stopped mid-way, so raise a "
                                   "clear error that says it was cut (max_tokens is not end_turn, with or without a "
-                                  "tool call)", lang, value=short_value(run.returned)))
+                                  "tool call)", lang, value=short_text(run.returned)))
     if crashed_run(run):
         return ended_badly(run, lang, "")
     return says_it_was_cut(run, lang, "max_tokens", cause=cause) or passed_at_a_cut(
@@ -357,7 +358,7 @@ def unknown_stop(run: Run, lang: str) -> Finding:
     if run.error is None:
         return verdict(BROKEN, tr("at stop_reason {reason}, which your loop cannot know, it returned {value}: raise an "
                                   "error that names the stop reason, so that a new one is seen and not passed off "
-                                  "as the answer", lang, reason=reason, value=short_value(run.returned)))
+                                  "as the answer", lang, reason=reason, value=short_text(run.returned)))
     if crashed_run(run):  # a NotImplementedError that names the reason is an answer, not a crash
         return ended_badly(run, lang, "")
     if str(reason) not in str(run.error):

@@ -130,7 +130,7 @@ def how_it_ended(run: Run, lang: str) -> str:
         return tr("it did not finish within {seconds} s", lang, seconds=f"{run.seconds:.0f}")
     if run.error is not None:
         return tr("it stopped with {error}", lang, error=short_error(run.error))
-    return tr("it returned {value}", lang, value=short_value(run.returned))
+    return tr("it returned {value}", lang, value=short_text(run.returned))
 
 
 def short_error(error: BaseException) -> str:
@@ -141,6 +141,15 @@ def short_error(error: BaseException) -> str:
 def short_value(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def short_text(value: object) -> str:
+    """What a loop returned, for one line of a report: short_value, except that a text too long for it is shortened on
+    one line (its line breaks read as spaces) and keeps its closing quote: 'Ревью !482: Pass discounts as objects
+    Изменённые файлы: shop/cart.py (+2…', not 'Ревью !482: Pass discounts as objects\\n\\nИзменённые ... (#36)."""
+    if not isinstance(value, str) or len(repr(value)) <= 80:
+        return short_value(value)
+    return repr(" ".join(value.split())[:76].rstrip() + "…")
 
 
 PLACEMENT = "immediately after"
@@ -470,7 +479,7 @@ def _stopped_asking_model(run: Run, lang: str, loop: Callable | None) -> Finding
                                    "the loop stopped after {n} requests while the model still asked, and returned "
                                    "{value} as if the review were done: raise an error at the cap (as notebook 3's "
                                    "loop does), so that the caller knows it did not finish", sent, lang,
-                                   value=short_value(run.returned)))
+                                   value=short_text(run.returned)))
     if still_asking and sent >= 2 and not _api_error(run):
         how = short_error(run.error)
         if loop is not None and not (declared and sent >= value):  # before its cap: maybe it stops repeats only
@@ -635,7 +644,7 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens", cause: bool = F
     if run.error is None and not run.hung:
         return verdict(BROKEN, tr("after {stop} the loop returned {value} as if the answer were whole: a cut answer is "
                                   "an error (raise one that says so)", lang, stop=stop,
-                                  value=short_value(run.returned)))
+                                  value=short_text(run.returned)))
     if cause and names_only_the_stop(run, stop):
         return verdict(NOT_CHECKED, tr("at {stop} the loop's catch-all raised {error}; the cut call did not run, but "
                                        "only because the run stopped there: checked once {stop} has a branch of its "
@@ -738,15 +747,15 @@ def returns_answer(run: Run, lang: str, stop: str = "end_turn") -> Finding:
         return verdict(BROKEN, tr("the loop returned None; return the answer's text", lang))
     if isinstance(run.returned, list) or hasattr(run.returned, "stop_reason"):  # the history, the content, a Message
         return verdict(BROKEN, tr("the loop returned {value}, not the answer: return the text of the last "
-                                  "response", lang, value=short_value(run.returned)))
+                                  "response", lang, value=short_text(run.returned)))
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     held = str(run.returned) + repr(run.returned)
     if lines and lines[0][:40] not in held:
         return verdict(BROKEN, tr("the loop returned {value}, which does not hold the model's answer", lang,
-                                  value=short_value(run.returned)))
+                                  value=short_text(run.returned)))
     if lines and lines[-1][-40:] not in held:  # the end of the answer (a review's verdict) is lost: cut short
         return verdict(BROKEN, tr("the loop returned {value}, which ends before the model's answer does (its last "
-                                  "line: {last}): return the whole text", lang, value=short_value(run.returned),
+                                  "line: {last}): return the whole text", lang, value=short_text(run.returned),
                                   last=short_value(lines[-1])))
     return verdict(PASSED, tr("at stop_sequence the loop returned the text so far and sent nothing more", lang) if own
                    else tr("the loop returned the answer and sent nothing more", lang))

@@ -580,6 +580,22 @@ def test_exercise_6_a_catch_all_at_the_cut_call_is_not_yet_a_pass(language):
     assert "cut_answer" in broken(report), report.text()
 
 
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_6_a_cut_answer_returned_is_quoted_on_one_line_with_its_closing_quote(language):
+    """What the loop returned, shortened for the report's line, keeps its closing quote and shows no \\n: the cut
+    review of !482 is longer than a line and holds blank lines (native63 E2, #36)."""
+    from course_selfcheck.rules import short_text
+
+    report = check_exercise_6(attempts.attempt("answer_cut_returned", send="stream"), language=language, step=1)
+    row = next(f for f in report.findings if f.rule == "cut_answer")
+    quoted = re.search(r"(?:returned|вернул) ('.*?…')", row.detail)
+    assert row.status == BROKEN and quoted and "\\n" not in quoted.group(1), report.text()
+    assert len(quoted.group(1)) <= 80 and "  " not in quoted.group(1), quoted.group(1)
+    long = "Ревью !482: Pass discounts as objects\n\nИзменённые файлы: shop/cart.py (+2 −1), shop/pricing.py (+5 −2)"
+    assert short_text(long) == "'Ревью !482: Pass discounts as objects Изменённые файлы: shop/cart.py (+2 −1)…'"
+    assert short_text("a short\n\nanswer") == repr("a short\n\nanswer") and short_text(None) == "None"
+
+
 def test_exercise_4_a_loop_that_answers_a_repeated_call_from_its_memo_passes():
     """Attack 14's FF5: the mixed turn's repeated get_diff answered from the loop's memo sends GitLab no second
     request; the turn's reads still ran at once, and the report says what it could not see."""

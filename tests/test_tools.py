@@ -78,6 +78,15 @@ def test_oversized_results_are_cut_with_a_note():
         result["content"]
 
 
+def test_a_russian_note_names_the_range_sent_in_grouped_figures_as_notebook_8s_cut_does(monkeypatch):
+    """One pattern for the note the model reads, «отправлены символы 0–{limit} из {n}», the figures grouped as Russian
+    writes them (native63 C6, #36); no count meets a noun, so no plural form is needed."""
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
+    result = box(lambda pr: "x" * 484_915).run(use(tool_input={"pr": 1}))
+    assert result["content"].endswith("\n\n[обрезано: отправлены символы 0–20\u00a0000 из 484\u00a0915. Если нужно "
+                                      "остальное, запроси часть поменьше.]")
+
+
 def test_the_gate_can_refuse():
     refused = box(lambda pr: "merged", gate=lambda tool, tool_input: "no merging today").run(
         use(tool_input={"pr": 1}))

@@ -474,8 +474,8 @@ check_exercise_2(TOOLS, exercise_messages)
 # `shop/checkout.py` по-прежнему вызывает `calculate_total` по-старому. Настоящая модель может выбрать шаги иначе.
 # </details>
 #
-# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его
-# напечатает и `print(solution_code(2))`).
+# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (когда ячейка ниже
+# выполнится, его напечатает и `print(solution_code(2))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code

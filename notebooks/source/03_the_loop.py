@@ -515,8 +515,8 @@ check_exercise_3(review_pull_request)
 # prints it too).
 
 # %% [markdown] lang="ru"
-# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его
-# напечатает и `print(solution_code(3))`).
+# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (когда ячейка ниже
+# выполнится, его напечатает и `print(solution_code(3))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code

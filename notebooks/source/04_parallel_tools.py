@@ -49,9 +49,9 @@
 # ## Несколько вызовов инструментов в одном ответе
 #
 # В !484 меняется функция `tax_for`. По diff видно, что её вызывают два файла, которых merge request не касается.
-# (Видно потому, что демонстрационный diff сам называет вызывающие файлы в комментарии,
-# `# Called from shop/checkout.py, ...`; настоящий diff так делает редко, и чем тогда пользуется ревьюер — поиском по
-# коду, — сказано в блокноте 3.) Прочитав diff, модель запрашивает оба файла в одном и том же ответе:
+# (Это видно потому, что демонстрационный diff сам называет вызывающие файлы в комментарии:
+# `# Called from shop/checkout.py, ...`. В настоящем diff такой подсказки обычно нет; чем тогда пользуется ревьюер
+# (поиском по коду), сказано в блокноте 3.) Прочитав diff, модель запрашивает оба файла в одном и том же ответе:
 
 # %% lang="en"
 messages = [{"role": "user", "content": "Review merge request !484."}]
@@ -311,7 +311,7 @@ def loop(messages, split, max_iterations=10):
             return
         if response.stop_reason != "tool_use":  # as in notebook 3: any other stop is an error
             raise RuntimeError(f"Unexpected stop: {response.stop_reason}")
-        print("  tools asked for in one response:", len(calls), "->",
+        print("  tool calls in one response:", len(calls), "->",
               [c.input.get("path", c.input.get("pr")) for c in calls])
         results = [tool_result(c) for c in calls]
         if split:
@@ -341,7 +341,7 @@ def loop(messages, split, max_iterations=10):
             return
         if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
-        print("  инструментов запрошено в одном ответе:", len(calls), "->",
+        print("  вызовов инструментов в одном ответе:", len(calls), "->",
               [c.input.get("path", c.input.get("pr")) for c in calls])
         results = [tool_result(c) for c in calls]
         if split:
@@ -423,7 +423,7 @@ loop(history, split=False)
 # - по-прежнему возвращал все результаты одним сообщением.
 #
 # **Сначала предположите:** сколько вызовов модели сделает ваш доработанный цикл на !484? Запомните ответ. Когда цикл
-# пройдёт проверку, можете запустить `review_concurrently(484)` в своей ячейке, а затем откройте ответ под проверкой.
+# пройдёт проверку, запустите `review_concurrently(484)` в своей ячейке, а затем откройте ответ под проверкой.
 #
 # Старый цикл копировать не нужно: его подставит ячейка упражнения. Если ваше решение упражнения 3 прошло проверку,
 # она сохранила его в `my_code/exercise_3.py`, рядом с этим блокнотом. Запустите ячейку упражнения: она выполнит
@@ -540,8 +540,8 @@ check_exercise_4(review_concurrently)
 # вызовы экономят время ожидания, а не вызовы модели: циклу из блокнота 3 их тоже нужно три.
 # </details>
 #
-# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (после этой ячейки его
-# напечатает и `print(solution_code(4))`).
+# Ниже — эталонное решение в свёрнутом виде: откройте его, когда попробуете решить сами (когда ячейка ниже
+# выполнится, его напечатает и `print(solution_code(4))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
