@@ -870,3 +870,15 @@ def names_the_decider(text: str) -> bool:
         you = any(_SECOND_PERSON.match(w) for w in lowered)
         person_before = bool(people) and not you if not noes else False
     return False
+
+
+def a_no_not_a_persons(text: str) -> bool:
+    """The text holds a no, but a negated one ("The human did not deny merge_pr") or one said by no person (a policy, a
+    timeout, the model addressed: "the timeout denied merge_pr"): what a row says instead of "it does not say who"."""
+    for lowered in _segments(text):
+        for n in _says_no(lowered):
+            if (_REFUSALS.match(lowered[n]) or _STOPS.match(lowered[n])) and _governed(lowered, n):
+                return True
+            if _who_said_no(lowered, n) is False:
+                return True
+    return False

@@ -275,3 +275,17 @@ def test_a_cut_note_names_the_tool_that_reads_on(note, sent):
     from course_selfcheck.later_rules import _sent_elsewhere
 
     assert _sent_elsewhere(note, TOOLS_OFFERED, {"name": "read_file"}, {"path", "ref", "start"}) == sent
+
+
+@pytest.mark.parametrize("text, not_a_persons", [
+    ("The human did not deny merge_pr; it was not run because of a glitch.", True),
+    ("A human approved merge_pr, but the security policy blocked it; it was not run.", True),
+    ("The human was away, and the timeout denied merge_pr; it was not run.", True),
+    ("Человек не отклонял merge_pr; вызов не выполнен из-за сбоя.", True),
+    ("merge_pr is not available right now. Try it again.", False),  # no no at all: "does not say who" is right
+    ("merge_pr failed.", False)])
+def test_a_row_says_when_the_no_is_not_a_persons(text, not_a_persons):
+    """Report wording 1: a no that is negated or said by a policy is named as such, not as a text without a decider."""
+    from course_selfcheck.wordings import a_no_not_a_persons
+
+    assert a_no_not_a_persons(text) is not_a_persons
