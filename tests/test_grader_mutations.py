@@ -852,3 +852,4 @@ def test_exercise_7_a_gate_that_runs_the_call_then_asks_is_told_the_order(langua
     assert rows["approver_asked"].status == BROKEN and said in rows["approver_asked"].detail, report.text()
     assert rows["fail_closed"].status == NOT_CHECKED, report.text()
     assert not any("'no'" in hint or "«no»" in hint for hint in report.hints), report.hints
+    assert not any("notebook 5" in hint or "блокноте 5" in hint for hint in report.hints), report.hints

@@ -500,7 +500,8 @@ def _on_every_no(rule: str) -> Callable[[Gate, str], Seen]:
     no-run does (a denied result, the review returned), not with the approver's exception or a call left unanswered."""
     def check(gate: Gate, lang: str) -> Seen:
         if gate.no.merged and rule == "refusal_is_error":  # the merge tool may have any name: GitLab's state says
-            return Seen(False, tr("with an approver that said no, !{pr} was merged.", lang, pr=INJECTED))
+            return Seen(False, tr("with an approver that said no, !{pr} was merged.", lang, pr=INJECTED),
+                        hint="")  # row 1's cause (the gate did not hold): its hint, not one about the tool_result
         first = _judged(rule, gate.no, lang)
         if first.ok is False and rule == "refusal_is_error" and _text_wrong(gate.no.run):
             return replace(first, hint=DENIAL_HINT)
