@@ -503,8 +503,10 @@ class _Claim:
     (ruled out: not cut, still fits, fine, not the cause, no use raising it) or None (a bidding, or nothing)."""
 
     def __init__(self, words: list[str], topics: set[str], kind: str | None, blames: str | None,
-                 written: str) -> None:
+                 written: str, denial: bool = False) -> None:
         self.words, self.topics, self.kind, self.blames, self.written = words, topics, kind, blames, written
+        self.denial = denial
+        """The clause denies a cut itself ("Nothing was cut"): of no topic, it rules out whatever stop it is read at."""
 
     def quote(self) -> str:
         return self.written
@@ -630,26 +632,30 @@ def _claim_clauses(text: str) -> list[list[tuple[list[str], str]]]:
 
 
 def _claims(text: str, stop: str) -> list[_Claim]:
-    """Each clause's claim (_Claim). A clause that names nothing it speaks of takes the topics of the clause before it
-    in its sentence ("the answer was not cut by max_tokens, raising it is useless")."""
+    """Each clause's claim (_Claim). A clause that rules something out and names nothing it speaks of takes the topics
+    of the clause before it in its sentence when that one rules out too ("the answer was not cut by max_tokens,
+    raising it is useless"); after a clause that says the cut it speaks of nothing ("The answer was cut: no need to
+    run the cut call")."""
     claims = []
     for sentence in _claim_clauses(text):
         before: set[str] = set()
+        ruling_out = False
         for words, written in sentence:
             lowered = [w.lower() for w in words]
             topics = _topics(lowered, stop)
             kind = "out" if _rules_out(lowered) else None
             if kind is None and not _a_bidding_not_to(lowered) and says_cut(" ".join(words)):
                 kind = "cut"
-            if not topics and kind == "out" and before and not denies_cut(" ".join(lowered)):
+            denial = kind == "out" and denies_cut(" ".join(lowered))
+            if not topics and kind == "out" and ruling_out and not denial:  # «..., поднимать его бесполезно»
                 topics = set(before)
             blames = None
             if kind == "cut" and "window" in topics and "answer" not in topics and _says_full(lowered):
                 blames = "window"
             elif kind == "cut" and "window" not in topics and _names_max_tokens(lowered):
                 blames = "answer"
-            claims.append(_Claim(words, topics, kind, blames, written))
-            before = topics or before
+            claims.append(_Claim(words, topics, kind, blames, written, denial))
+            before, ruling_out = topics or before, kind == "out"
     return claims
 
 
@@ -670,7 +676,7 @@ def cut_reading(text: str, stop: str, strict: bool = False) -> CutReading:
     own = "window" if stop == "model_context_window_exceeded" else "answer"
     claims = _claims(text, stop)
     for c in claims:
-        if c.kind == "out" and (own in c.topics or not c.topics):
+        if c.kind == "out" and (own in c.topics or not c.topics and c.denial):
             return CutReading(False, denied=c.quote())
     if strict:
         for c in claims:

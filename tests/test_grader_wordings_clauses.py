@@ -129,6 +129,10 @@ def test_attack_19s_wrong_cut_errors_are_read_as_ruling_their_cause_out(text, st
     ("Не влезает история в контекстное окно", "model_context_window_exceeded"),
     ("The answer was cut at max_tokens, with room to spare in the context window", "max_tokens"),
     ("max_tokens: the answer was cut (the conversation is 12k of a 200k context window)", "max_tokens"),
+    # a clause of no use said after the cut speaks of the call or the retry, not of the cut's cause
+    ("The answer was cut at max_tokens: no need to run the cut tool call", "max_tokens"),
+    ("Answer cut at max_tokens; there is no point in retrying the same request", "max_tokens"),
+    ("The history no longer fits: there is no need to retry", "model_context_window_exceeded"),
 ])
 def test_attack_19s_right_cut_errors_say_what_happened(text, stop):
     assert _judged(text, stop), text
