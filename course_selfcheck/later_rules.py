@@ -27,6 +27,7 @@ from .rules import (
     RULES,
     SMALL_CAP,
     Rule,
+    before_a_comma,
     cut_tool_call,
     declared_cap,
     ended_badly,
@@ -363,7 +364,7 @@ def unknown_stop(run: Run, lang: str) -> Finding:
     if str(reason) not in str(run.error):
         return verdict(BROKEN, tr("at stop_reason {reason} the loop raised {error}, which does not say which stop "
                                   "reason it met: name it, so that whoever reads the error knows what to handle",
-                                  lang, reason=reason, error=short_error(run.error)))
+                                  lang, reason=reason, error=before_a_comma(short_error(run.error))))
     return verdict(PASSED, tr("at stop_reason {reason}, which your loop cannot know, it raised {error}", lang,
                               reason=reason, error=short_error(run.error)))
 

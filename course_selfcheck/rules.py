@@ -53,7 +53,7 @@ def says_it_was_cut(run: Run, lang: str, stop: str, cause: bool = False) -> Find
     `cause` (exercise 6's own rows, whose task asks for a clear error), the stop's name alone does not say so."""
     if run.error is None:
         return None
-    said = short_error(run.error)
+    said = before_a_comma(short_error(run.error))
     if sdk_refused_to_send(run.error):
         return verdict(BROKEN, tr("after {stop} the SDK refused the loop's next request before sending it ({error}): a "
                                   "request that is not streamed may not ask for a max_tokens above about 21,333; "
@@ -64,7 +64,6 @@ def says_it_was_cut(run: Run, lang: str, stop: str, cause: bool = False) -> Find
                                   "let the error of the branch that handles {stop} say that {what}", lang, stop=stop,
                                   error=said, what=_what_happened(stop, lang)))
     reading = cut_reading(str(run.error), stop, strict=cause)
-    said = said[:-1] if said.endswith(".") and not said.endswith("..") else said  # no "max_tokens., which"
     if reading.denied is not None:  # attack 19's H1: the row quotes the clause it objects to
         return verdict(BROKEN, tr("at {stop} the loop raised {error}, and its words '{clause}' rule out what "
                                   "happened ({what}): raise a clear error that says what happened, and nothing that "
@@ -149,6 +148,12 @@ def how_it_ended(run: Run, lang: str) -> str:
     if run.error is not None:
         return tr("it stopped with {error}", lang, error=short_error(run.error))
     return tr("it returned {value}", lang, value=short_value(run.returned))
+
+
+def before_a_comma(said: str) -> str:
+    """A quoted error a row goes on after with a comma (", which does not say ..."): its own full stop left out, so the
+    row does not read "raise max_tokens., which" (attack 19's report wording 4)."""
+    return said[:-1] if said.endswith(".") and not said.endswith("..") else said
 
 
 def short_error(error: BaseException) -> str:

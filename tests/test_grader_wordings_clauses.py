@@ -293,3 +293,13 @@ def test_a_row_says_when_the_no_is_not_a_persons(text, not_a_persons):
     from course_selfcheck.wordings import a_no_not_a_persons
 
     assert a_no_not_a_persons(text) is not_a_persons
+
+
+def test_a_catch_alls_error_is_quoted_without_its_full_stop_before_a_comma():
+    from types import SimpleNamespace
+
+    from course_selfcheck.rules import says_it_was_cut
+
+    run = SimpleNamespace(error=RuntimeError("Unexpected stop: max_tokens."), returned=None)
+    found = says_it_was_cut(run, "en", "max_tokens", cause=True)
+    assert found is not None and "Unexpected stop: max_tokens, which names the stop" in found.detail, found.detail
