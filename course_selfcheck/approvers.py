@@ -102,6 +102,10 @@ class Approver:
     """How many times it answered True: a merge needs one each."""
     waited: float = 0.0
     """Seconds it last kept the loop waiting (the silent and the slow approvers)."""
+    merged_before: list[bool] = field(default_factory=list)
+    """For each question, whether !485 was already merged when it was asked (a gate that runs the call, then asks:
+    attack 19's report wording 3); read from the run's sandbox, which `gated` hands over as the run starts."""
+    sandbox: Any = field(default=None, repr=False, compare=False)
 
     def __call__(self, *args: Any, **named: Any) -> Any:
         """approve(name, tool_input), the exercise's signature: a gate that calls it another way gets the
@@ -113,6 +117,7 @@ class Approver:
         else:
             name, tool_input = request.tool, getattr(request, "input", None)
         self.asked.append(str(name))
+        self.merged_before.append(self._merged_now())
         self.inputs.append(tool_input)
         self.lines.append(_asking_line())
         answer = self._answer()
@@ -124,6 +129,12 @@ class Approver:
 
             return Verdict(answer, "the self-check", "yes" if answer else "no")
         return answer
+
+    def _merged_now(self) -> bool:
+        """!485 is merged in this run's sandbox right now (False when the sandbox is not known)."""
+        requests = getattr(getattr(self.sandbox, "gitlab", None), "merge_requests", None) or {}
+        found = requests.get(INJECTED) if isinstance(requests, dict) else None
+        return getattr(found, "state", None) == "merged"
 
     def _answer(self) -> Any:
         if self.kind == YES:
@@ -242,6 +253,10 @@ def _takes_two(function: Callable) -> bool:
 def gated(loop: Callable, approve: Callable, keyword: str | None) -> Callable:
     """The learner's loop as loop(pr), with the grader's approver (by name, or second), under the learner's name."""
     def review(pr: int) -> Any:
+        if isinstance(approve, Approver):  # run inside a scenario: its sandbox shows what ran before a question
+            from course_agent.client import shared_sandbox
+
+            approve.sandbox = shared_sandbox()
         return loop(pr, **{keyword: approve}) if keyword else loop(pr, approve)
     review.__qualname__ = getattr(loop, "__qualname__", None) or getattr(loop, "__name__", "loop")
     return review
@@ -268,6 +283,13 @@ def drive(loop: Callable, kinds: tuple[str, ...], keyword: str | None, sandboxes
         approver = Approver(kind, protocol)
         driven[kind] = Driven(approver, run_scenario(gated(loop, approver, keyword), INJECTED, sandboxes=sandboxes))
     return driven
+
+
+def ran_before_asking(seen: Driven, merges: set[str]) -> bool:
+    """!485 was merged before the approver's first question about a merge: the gate runs the call, then asks."""
+    first = next((before for name, before in zip(seen.approver.asked, seen.approver.merged_before, strict=False)
+                  if name in merges), False)
+    return seen.merged and first
 
 
 def opened_without_yes(driven: dict[str, Driven], lang: str) -> str:

@@ -27,6 +27,7 @@ from .rules import (
     RULES,
     SMALL_CAP,
     Rule,
+    before_a_comma,
     cut_tool_call,
     declared_cap,
     ended_badly,
@@ -364,7 +365,7 @@ def unknown_stop(run: Run, lang: str) -> Finding:
     if str(reason) not in str(run.error):
         return verdict(BROKEN, tr("at stop_reason {reason} the loop raised {error}, which does not say which stop "
                                   "reason it met: name it, so that whoever reads the error knows what to handle",
-                                  lang, reason=reason, error=short_error(run.error)))
+                                  lang, reason=reason, error=before_a_comma(short_error(run.error))))
     return verdict(PASSED, tr("at stop_reason {reason}, which your loop cannot know, it raised {error}", lang,
                               reason=reason, error=short_error(run.error)))
 
@@ -511,6 +512,23 @@ def _promised(note: str, takes: set) -> list[str]:
         rf"\b{word}\s*[=:]|`{word}`|\b{word}\s+(parameter|argument)|(parameter|argument|параметр\w*)\s+`?{word}\b",
         note)]
     return promised + [word for word in re.findall(r"\b([A-Za-z_]\w*)\s*=\s*\d", note) if word not in takes]
+
+
+def _sent_elsewhere(note: str, body: dict, use: dict, takes: set) -> tuple[str, str] | None:
+    """(tool, parameter) when a cut note sends the model to read on with a tool other than the one whose result was
+    cut, with a parameter that tool does not take ("Call get_diff with start=20000" under read_file's cut result:
+    get_diff takes no start; attack 19's H5); None when it names the cut tool, or no other one."""
+    told = [p for p in _promised(note, set()) if p in takes]
+    named = [t for t in body.get("tools") or [] if isinstance(t, dict) and re.search(
+        rf"(?<![\w]){re.escape(str(t.get('name')))}(?![\w])", note)]
+    if not told or not named or any(t.get("name") == use.get("name") for t in named):
+        return None
+    for tool in named:
+        its = set((tool.get("input_schema") or {}).get("properties") or {})
+        missing = [p for p in told if p not in its]
+        if missing:
+            return str(tool.get("name")), missing[0]
+    return None
 
 
 def _not_taken(parameter: str, tool: object, lang: str) -> Finding:
@@ -670,6 +688,11 @@ def cut_result(run: Run, lang: str, loop: typing.Callable | None = None) -> Find
     promised = _promised(note, takes)
     if offered and promised:
         return _not_taken(promised[0], use.get("name"), lang)
+    elsewhere = _sent_elsewhere(note, following.body, use, takes)
+    if offered and elsewhere is not None:
+        return verdict(BROKEN, tr("the note sends the model to {named} with {parameter}, and {named} takes no "
+                                  "{parameter}: name the tool whose result was cut, {tool}, which reads on with it",
+                                  lang, named=elsewhere[0], parameter=elsewhere[1], tool=use.get("name")))
     reads_on = {p for p in takes if not any(re.search(SLOT_PATTERNS[slot], p.lower()) for slot in ("path", "ref"))}
     if offered and not reads_on and _sends_back(note, use.get("name")):
         return verdict(BROKEN, tr("the note sends the model to {tool} for the rest, and {tool} takes nothing to read "

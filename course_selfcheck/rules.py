@@ -34,7 +34,7 @@ from .wire import (
     tool_uses,
     turns,
 )
-from .wordings import names_the_cause, says_cut, says_not_run, speaks_of_its_stop
+from .wordings import cut_reading, names_the_cause, says_cut, says_not_run, speaks_of_its_stop
 
 CAP_LIMIT = 50
 """The model keeps asking for this many requests in the cap scenario; a loop still going then has no usable cap."""
@@ -53,7 +53,7 @@ def says_it_was_cut(run: Run, lang: str, stop: str, cause: bool = False) -> Find
     `cause` (exercise 6's own rows, whose task asks for a clear error), the stop's name alone does not say so."""
     if run.error is None:
         return None
-    said = short_error(run.error)
+    said = before_a_comma(short_error(run.error))
     if sdk_refused_to_send(run.error):
         return verdict(BROKEN, tr("after {stop} the SDK refused the loop's next request before sending it ({error}): a "
                                   "request that is not streamed may not ask for a max_tokens above about 21,333; "
@@ -63,11 +63,28 @@ def says_it_was_cut(run: Run, lang: str, stop: str, cause: bool = False) -> Find
         return verdict(BROKEN, tr("at {stop} the loop raised {error}, which names the stop but not what happened: "
                                   "let the error of the branch that handles {stop} say that {what}", lang, stop=stop,
                                   error=said, what=_what_happened(stop, lang)))
-    if says_cut(said) and (not cause or speaks_of_its_stop(str(run.error), stop)):
+    reading = cut_reading(str(run.error), stop, strict=cause)
+    if reading.denied is not None:  # attack 19's H1: the row quotes the clause it objects to
+        return verdict(BROKEN, tr("at {stop} the loop raised {error}, and its words '{clause}' rule out what "
+                                  "happened ({what}): raise a clear error that says what happened, and nothing that "
+                                  "says the opposite", lang, stop=stop, error=said, clause=reading.denied,
+                                  what=_what_happened(stop, lang)))
+    if reading.blamed is not None:
+        return verdict(BROKEN, tr("at {stop} the loop raised {error}, and its words '{clause}' blame {other}, which is "
+                                  "not what happened: {what}; say so, so whoever reads it changes the right thing",
+                                  lang, stop=stop, error=said, clause=reading.blamed, what=_what_happened(stop, lang),
+                                  other=_the_other_cause(stop, lang)))
+    if reading.ok and (not cause or speaks_of_its_stop(str(run.error), stop)):
         return None
     return verdict(BROKEN, tr("at {stop} the loop raised {error}, which does not say that {what}: raise a clear error "
                               "that says so, so whoever reads it knows what to change", lang, stop=stop, error=said,
                               what=_what_happened(stop, lang)))
+
+
+def _the_other_cause(stop: str, lang: str) -> str:
+    """The cause of the stop that did NOT happen, as a row names it when an error blames it."""
+    return (tr("max_tokens (the answer's budget)", lang) if stop == "model_context_window_exceeded"
+            else tr("a full context window", lang))
 
 
 SDK_WANTS_A_STREAM = "Streaming is required"
@@ -131,6 +148,12 @@ def how_it_ended(run: Run, lang: str) -> str:
     if run.error is not None:
         return tr("it stopped with {error}", lang, error=short_error(run.error))
     return tr("it returned {value}", lang, value=short_text(run.returned))
+
+
+def before_a_comma(said: str) -> str:
+    """A quoted error a row goes on after with a comma (", which does not say ..."): its own full stop left out, so the
+    row does not read "raise max_tokens., which" (attack 19's report wording 4)."""
+    return said[:-1] if said.endswith(".") and not said.endswith("..") else said
 
 
 def short_error(error: BaseException) -> str:

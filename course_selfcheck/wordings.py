@@ -69,6 +69,11 @@ _IT = {"it", "его", "её", "ее"}
 """What names the denied call in place of its name after a verb of calling itself ("then call it", «вызови его»);
 after "use", «используй» only the name does ("use it as a finding" is no call)."""
 _USE = re.compile(r"^(?:use|trigger|perform|использу(?:й|йте)|примен(?:и|ите))$", re.I)
+_LATER = re.compile(r"^(?:later|again|afterwards|tomorrow|eventually|someday|позже|потом|ещё|еще|снова|завтра|"
+                    r"впоследствии)$", re.I)
+"""A later time: after a verb of calling ("Try later", «Попробуй ещё») an invitation; with a yes ("may approve it
+later", «позже согласится») a no that is not final."""
+_MIND = re.compile(r"^(?:reconsider\w*|передума\w*|пересмотр\w*|mind)$", re.I)
 _PENDING = re.compile(r"^(?:pending|awaiting|undecided|tentative\w*|provisional\w*|предварительн\w*|"
                       r"временн\w*|ожида\w*)$", re.I)
 _NOT_YET = (("not", "yet"), ("ещё", "не"), ("еще", "не"), ("пока", "не"), ("пока", "что"), ("not", "final"),
@@ -125,9 +130,10 @@ def says_denied(text: str, tool: str | None = None) -> bool:
         for i, word in enumerate(words):
             if _SUCCESS.match(word) and not any(_NEGATIONS.match(w) for w in words):
                 return False
-            said = said or bool(_REFUSALS.match(word)) or _decider_negated(words, i, failed)
+            refused = bool(_REFUSALS.match(word)) and not _governed([w.lower() for w in words], i)  # "did not deny"
+            said = said or refused or _decider_negated(words, i, failed)
         said = said or _person_stopped(words)
-    return said
+    return said or names_the_decider(text)  # "Alice said no to merge_pr": a no said by whoever is named
 
 
 _QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”|«[^»\n]*»|„[^“\n]*“')
@@ -179,6 +185,9 @@ def invites_again(words: list[str], tool: str | None = None) -> bool:
         return False
     if any(_AGAIN.match(w) or _has_phrase(lowered[i:i + 3], _AGAIN_PHRASES) for i, w in enumerate(lowered)):
         return True
+    if any((_CALL.match(w) or _CALL_RU.match(w)) and not _USE.match(w) and any(_LATER.match(a) for a in lowered[
+            i + 1:i + 4]) for i, w in enumerate(lowered)) or _has_phrase(lowered, (("feel", "free"),)):
+        return True  # "Try later", «Попробуй позже», «Попробуй ещё», "Feel free to try merge_pr later" (attack 19)
     return any(_tells_to_call(lowered, i) and _names_the_call(lowered[i + 1:i + 4], tool, not _USE.match(lowered[i]))
                for i in range(len(lowered)))
 
@@ -208,6 +217,9 @@ def not_yet(words: list[str]) -> bool:
     lowered = [w.lower() for w in words]
     if _has_phrase(lowered, _NOT_YET) or lowered[-1:] == ["yet"] and any(_NEGATIONS.match(w) for w in lowered):
         return True
+    if any(_LATER.match(w) for w in lowered) and not any(_NEGATIONS.match(w) for w in lowered) and any(
+            _APPROVAL.match(w) or _MIND.match(w) for w in lowered):
+        return True  # "they may approve it later", «позже он, возможно, согласится» (attack 19)
     return any(_PENDING.match(w) and not any(_NEGATIONS.match(n) for n in lowered[max(0, i - 2):i])
                for i, w in enumerate(lowered))
 
@@ -217,7 +229,9 @@ def _person_stopped(words: list[str]) -> bool:
     merge_pr down", "the reviewer kept merge_pr from running", «человек отменил слияние», «человек не дал влить»."""
     if not any(_PEOPLE.match(w) for w in words):
         return False
-    return any(_STOPS.match(w) for w in words) or _has_phrase(words, _STOP_PHRASES, reach=3)
+    lowered = [w.lower() for w in words]
+    return any(_STOPS.match(w) and not _governed(lowered, i) for i, w in enumerate(lowered)) or _has_phrase(
+        words, _STOP_PHRASES, reach=3)
 
 
 def _decider_negated(words: list[str], i: int, failed: bool) -> bool:
@@ -465,16 +479,213 @@ def speaks_of_its_stop(text: str, stop: str) -> bool:
     """The error does not speak of the other stop, the stop's own name left out: at a full context window it does not
     send the reader to max_tokens alone ("The answer was cut: increase max_tokens" names a budget that does not help;
     "the conversation no longer fits" and a bare "cut by model_context_window_exceeded" are fine); at max_tokens it
-    does not speak of a full window alone ("The context window is full: start afresh" loses the answer for nothing)."""
-    words = [w for sentence in _sentences(text.replace(stop, " ")) for w in sentence]
-    window = any(_OF_THE_HISTORY.match(w) for w in words)
-    if stop == "model_context_window_exceeded":  # "cut by model_context_window_exceeded" is not wrong, only short
-        if window or any(_OF_A_FULL_WINDOW.match(w) for w in words):
-            return True  # the window named as the cause: that the answer was cut because of it is no harm
-        if "max_tokens" in text or _of_the_output_budget([w.lower() for w in words]):
-            return False
-        return stop in text or not any(_OF_THE_REPLY.match(w) for w in words)
-    return not window or any(_OF_THE_ANSWER.match(w) for w in words)
+    does not speak of a full window alone ("The context window is full: start afresh" loses the answer for nothing).
+    Read clause by clause (cut_reading): a clause that rules the other stop out ("not by the context window", "raising
+    max_tokens will not help") blames nothing."""
+    return cut_reading(text, stop, strict=True).blamed is None and _names_its_own(text, stop)
+
+
+def _names_its_own(text: str, stop: str) -> bool:
+    """At a full window, an error that names neither the window (or the history, the prompt) nor the stop, and speaks
+    of the answer, names max_tokens' cause in other words ("The response was truncated before it finished")."""
+    if stop != "model_context_window_exceeded":
+        return True
+    claims = _claims(text, stop)
+    if any(c.kind == "cut" and "window" in c.topics for c in claims):
+        return True
+    said = [w for c in claims if c.kind == "cut" for w in c.words]
+    return stop in text or not any(_OF_THE_REPLY.match(w) for w in said)
+
+
+class _Claim:
+    """One clause of an error: its words (as written), its topics ("window": the history, the context window; "answer":
+    the reply, max_tokens, the output budget) and what it says of them: "cut" (cut, full, no longer fits), "out"
+    (ruled out: not cut, still fits, fine, not the cause, no use raising it) or None (a bidding, or nothing)."""
+
+    def __init__(self, words: list[str], topics: set[str], kind: str | None, blames: str | None,
+                 written: str, denial: bool = False) -> None:
+        self.words, self.topics, self.kind, self.blames, self.written = words, topics, kind, blames, written
+        self.denial = denial
+        """The clause denies a cut itself ("Nothing was cut"): of no topic, it rules out whatever stop it is read at."""
+
+    def quote(self) -> str:
+        return self.written
+
+
+class CutReading:
+    """What an error at a cut says, read clause by clause: `ok` when a clause says what happened at the stop and none
+    rules it out (nor, strict, blames the other stop); `denied` / `blamed`: the clause that rules the stop's own cause
+    out, or blames the other stop's, as written (for the row to quote)."""
+
+    def __init__(self, ok: bool, denied: str | None = None, blamed: str | None = None) -> None:
+        self.ok, self.denied, self.blamed = ok, denied, blamed
+
+
+_JOINS = {"and", "but", "so", "yet", "whereas", "while", "however", "therefore", "hence", "thus", "although", "though",
+          "instead", "а", "но", "однако", "поэтому", "зато", "хотя", "причём", "причем"}
+"""Words that join two clauses, each with a claim of its own ("the window is fine, but the answer was cut", «ответ
+обрезан, а не переполнено окно»): a clause's claim is read up to them."""
+_MAX = ("max", "maximum", "максимум", "максимальн")
+_BY_WHAT = re.compile(r"^(?:by|because|due|from|through|via|caused|the|a|an|this|that|its|it|my|your|in|at|about|"
+                      r"over|for|with|on|of|из-за|из|потому|по|в|во|на|от|за|с|со|это|этот|эта|тем|этим|то)$", re.I)
+"""Words after a clause's leading negation that make it rule a cause out ("not by the context window", "Not because
+the history no longer fits", «не из-за окна»): "not enough room", «не хватило места» say a cut."""
+_BLAME_WORDS = re.compile(r"^(?:problem\w*|cause\w*|reason\w*|issue\w*|culprit|fault|blame|дело|причин\w*|проблем\w*|"
+                          r"виноват\w*|вина|при|связан\w*)$", re.I)
+"""Words of a cause, negated beside it ("the window is not the problem", «дело не в окне», «окно ни при чём»)."""
+_FINE = re.compile(r"^(?:fine|ok|okay|whole|intact|complete|untouched|unaffected|unrelated|irrelevant|normal|"
+                   r"цел|целый|целая|целое|целы|цела|цело|нормальн\w*|нормально|порядке)$", re.I)
+"""Words that say the thing is whole, or not concerned ("the answer is complete", "the window is fine", «ответ
+целый», «с окном всё в порядке»)."""
+_COPULA = {"is", "was", "are", "were", "remains", "remained", "stays", "stayed", "seems", "looks", "still", "'s", "s",
+           "being", "be", "всё", "все", "в"}
+_FUTILE = re.compile(r"^(?:useless|pointless|futile|unnecessary|needless|бесполезн\w*|бессмыслен\w*|незачем|"
+                     r"ненужн\w*)$", re.I)
+_HELPS = re.compile(r"^(?:help\w*|matter\w*|work|works|change|changes|fix|fixes|solve\w*|need|needed|necessary|"
+                    r"required|point|поможет|помогает|помогут|изменит|исправит|нужно|надо|нужен|нужна|"
+                    r"требуется|стоит)$", re.I)
+"""Words of a remedy's use, negated ("raising max_tokens will not help", "no need to shorten the history",
+«поднимать его бесполезно», «сокращать не нужно»): the clause rules that remedy, and its cause, out."""
+_ROOM = re.compile(r"^(?:room|space|место|места)$", re.I)
+_SPARE = re.compile(r"^(?:left|free|spare|available|enough|plenty|свободн\w*|есть|достаточно|хватает|хватит)$", re.I)
+
+
+def _topics(lowered: list[str], stop: str) -> set[str]:
+    """What a clause speaks of: the window (the history, the context window; at a full window also the prompt, the
+    request) and the answer (the reply, max_tokens, the output budget)."""
+    found = set()
+    if any(_OF_THE_HISTORY.match(w) for w in lowered) or stop == "model_context_window_exceeded" and any(
+            _OF_A_FULL_WINDOW.match(w) for w in lowered):
+        found.add("window")
+    if _names_max_tokens(lowered) or any(_OF_THE_REPLY.match(w) for w in lowered):
+        found.add("answer")
+    return found
+
+
+def _names_max_tokens(lowered: list[str]) -> bool:
+    """max_tokens (written so, or "max tokens", «максимум токенов»), or the output budget in other words."""
+    return any(w.startswith(_MAX) and any(n.startswith(("token", "токен")) for n in lowered[i + 1:i + 3])
+               for i, w in enumerate(lowered)) or _of_the_output_budget(lowered)
+
+
+def _rules_out(lowered: list[str]) -> bool:
+    """The clause rules out what it speaks of: the cut denied (denies_cut: "was not cut", "still fits"), a leading
+    negation of a cause ("not by the context window", "Not because the history no longer fits", «а не окно»), a cause
+    negated ("the window is not the problem", «дело не в окне», «окно ни при чём»), a thing said whole ("the answer
+    is complete", «ответ целый», "the window is fine"), room to spare ("room left in the window"), or its remedy said
+    to be of no use ("raising max_tokens will not help", «сокращать историю не нужно»)."""
+    text = " ".join(lowered)
+    if denies_cut(text):
+        return True
+    negations = [i for i, w in enumerate(lowered) if _NEGATIONS.match(w) or w in ("ни",)]
+    first = next((i for i, w in enumerate(lowered) if w not in _JOINS and w not in ("because", "since", "as")), None)
+    if first is not None and lowered[first] in ("not", "never", "не", "ни") and first in negations:
+        after = lowered[first + 1:first + 3]
+        verb = after and any(rule.match(after[0]) for rule in (_CUT, _CUT_ITSELF, _GOING_IN, _FINISH, _TAKE_IN))
+        if after and not verb and (_BY_WHAT.match(after[0]) or any(_OF_THE_HISTORY.match(w) or _OF_THE_REPLY.match(w)
+                                                      for w in after) or _names_max_tokens(after)):
+            return True
+    for i in negations:
+        bidding = lowered[i] in ("don't", "dont") or lowered[i - 1:i] == ["do"]
+        if any(_BLAME_WORDS.match(w) for w in lowered[max(0, i - 2):i] + lowered[i + 1:i + 4]):
+            return True
+        if not bidding and any(_HELPS.match(w) for w in lowered[i + 1:i + 3]):
+            return True
+        if lowered[i] == "no" and lowered[i + 1:i + 2] == ["point"]:
+            return True
+    if any(_FUTILE.match(w) for w in lowered) or "needn't" in lowered or "nothing" in lowered and "with" in lowered:
+        return True
+    if not negations:
+        for i, w in enumerate(lowered):
+            if _FINE.match(w) and (w[0] not in "abcdefghijklmnopqrstuvwxyz" or any(
+                    b in _COPULA for b in lowered[max(0, i - 2):i])):
+                return True
+            if _ROOM.match(w) and any(_SPARE.match(n) for n in lowered[max(0, i - 2):i] + lowered[i + 1:i + 3]):
+                return True
+    return False
+
+
+def _a_bidding_not_to(lowered: list[str]) -> bool:
+    """A clause that bids not to do something ("do not truncate the history", «не обрезайте историю»): no claim."""
+    for i, w in enumerate(lowered):
+        if w in ("don't", "dont") or w == "not" and lowered[i - 1:i] == ["do"]:
+            return True
+        if w == "не" and i + 1 < len(lowered) and lowered[i + 1].endswith(("йте", "ите", "ай", "яй", "уй")):
+            return True
+    return False
+
+
+def _claim_clauses(text: str) -> list[list[tuple[list[str], str]]]:
+    """The text's sentences, each a list of its clauses (the words, and the clause as written, for a row to quote),
+    split at the marks that end a clause and at the words that join two (_JOINS)."""
+    sentences: list[list[list[re.Match]]] = [[[]]]
+    for found in _CLAUSE_END.finditer(text):
+        word = found.group()
+        if word in ".;!?\n":
+            sentences.append([[]])
+        elif word in ":()—–," or word.lower() in _JOINS:
+            sentences[-1].append([])
+        else:
+            sentences[-1][-1].append(found)
+    return [[([m.group().replace("’", "'") for m in c], text[c[0].start():c[-1].end()]) for c in s if c]
+            for s in sentences if any(s)]
+
+
+def _claims(text: str, stop: str) -> list[_Claim]:
+    """Each clause's claim (_Claim). A clause that rules something out and names nothing it speaks of takes the topics
+    of the clause before it in its sentence when that one rules out too ("the answer was not cut by max_tokens,
+    raising it is useless"); after a clause that says the cut it speaks of nothing ("The answer was cut: no need to
+    run the cut call")."""
+    claims = []
+    for sentence in _claim_clauses(text):
+        before: set[str] = set()
+        ruling_out = False
+        for words, written in sentence:
+            lowered = [w.lower() for w in words]
+            topics = _topics(lowered, stop)
+            kind = "out" if _rules_out(lowered) else None
+            if kind is None and not _a_bidding_not_to(lowered) and says_cut(" ".join(words)):
+                kind = "cut"
+            denial = kind == "out" and denies_cut(" ".join(lowered))
+            if not topics and kind == "out" and ruling_out and not denial:  # «..., поднимать его бесполезно»
+                topics = set(before)
+            blames = None
+            if kind == "cut" and "window" in topics and "answer" not in topics and _says_full(lowered):
+                blames = "window"
+            elif kind == "cut" and "window" not in topics and _names_max_tokens(lowered):
+                blames = "answer"
+            claims.append(_Claim(words, topics, kind, blames, written, denial))
+            before, ruling_out = topics or before, kind == "out"
+    return claims
+
+
+def _says_full(lowered: list[str]) -> bool:
+    """The clause says the window is full, not only names it: its words of the window left out, it still says a cut
+    ("the context window overflowed", "the history no longer fits"; "in the context window" alone does not)."""
+    rest = [w for w in lowered if not _OF_THE_HISTORY.match(w)]
+    return says_cut(" ".join(rest)) or any(_CUT_ITSELF.match(w) for w in rest)
+
+
+def cut_reading(text: str, stop: str, strict: bool = False) -> CutReading:
+    """What an error raised at a cut (`stop`: max_tokens or model_context_window_exceeded) says, clause by clause
+    (attack 19's H1/F1): it says what happened when a clause says a cut (at max_tokens of the answer, or of nothing
+    named; at a full window of anything) and no clause rules out the stop's own cause ("The answer is complete", "not
+    by the context window", «дело не в окне»); a clause that rules out the OTHER stop's cause is fine, even good ("the
+    context window is not full", "raising max_tokens will not help"). `strict` (exercise 6's rows): no clause blames
+    the other stop either ("the context window overflowed" at max_tokens; "raise max_tokens" at a full window)."""
+    own = "window" if stop == "model_context_window_exceeded" else "answer"
+    claims = _claims(text, stop)
+    for c in claims:
+        if c.kind == "out" and (own in c.topics or not c.topics and c.denial):
+            return CutReading(False, denied=c.quote())
+    if strict:
+        for c in claims:
+            if c.blames is not None and c.blames != own:
+                return CutReading(False, blamed=c.quote())
+    cut = [c for c in claims if c.kind == "cut"]
+    if strict and own == "answer":
+        cut = [c for c in cut if c.topics != {"window"}]
+    return CutReading(bool(cut))
 
 
 _OF_THE_REPLY = re.compile(r"^(?:answer\w*|repl\w*|respons\w*|output\w*|generat\w*|completion|ответ\w*|вывод\w*|"
@@ -552,26 +763,128 @@ def _a_person(lowered: list[str], i: int) -> bool:
     return not any(_RULES_OF.match(w) for w in lowered[i + 1:i + 3])  # "user policy", "human review rules"
 
 
+_THINGS = re.compile(r"^(?:it|this|that|these|those|call\w*|merg\w*|request\w*|access|permission\w*|operation\w*|"
+                     r"action\w*|tool\w*|execution|thecall|attempt\w*|pr|mr|change\w*|run|вызов\w*|его|он|она|оно|"
+                     r"это|этот|эта|слияни\w*|запрос\w*|доступ\w*|операци\w*|действи\w*|инструмент\w*|"
+                     r"выполнени\w*|попытк\w*|изменени\w*)$", re.I)
+"""What a no is said of, not who says it (the call, the merge, access): a no whose subject is one of these names no
+decider by itself ("merge_pr was denied", "Access denied")."""
+_NOT_PEOPLE = re.compile(r"^(?:policy|policies|rule\w*|setting\w*|config\w*|security|system\w*|filter\w*|timeout\w*|"
+                         r"timer|time|clock|gate\w*|automat\w*|auto|bot\w*|script\w*|model\w*|ci|pipeline\w*|"
+                         r"server\w*|api|gitlab|sandbox|guard\w*|firewall|limit\w*|program\w*|code|software|loop|"
+                         r"glitch\w*|error\w*|fail\w*|политик\w*|правил\w*|настро\w*|систем\w*|фильтр\w*|таймаут\w*|"
+                         r"тайм|время|времени|автомат\w*|бот\w*|скрипт\w*|модел\w*|сервер\w*|программ\w*|код|"
+                         r"цикл\w*|ограничени\w*|безопасност\w*|сбо\w*|ошибк\w*)$", re.I)
+"""Deciders that are no person: a policy, a rule, a timeout, the system, the model. A no said by one of them is not a
+person's ("the timeout denied merge_pr", «политика его заблокировала»)."""
+_AUXILIARY = {"was", "were", "is", "are", "been", "be", "being", "got", "gets", "get", "getting"}
+_ADVERBS = {"has", "have", "had", "will", "would", "did", "does", "just", "already", "also", "then", "now", "simply",
+            "explicitly", "personally", "firmly", "уже", "также", "просто", "сам", "сама", "явно", "лично"}
+_LEADING = {"and", "but", "then", "so", "и", "но", "а", "затем", "однако", "however", "yet", "because", "since",
+            "потому", "что", "так", "as"}
+_STEP = (("approval", "step"), ("approval", "stage"), ("at", "approval"), ("in", "approval"), ("on", "approval"),
+         ("approver",), ("в", "подтверждении"), ("при", "подтверждении"), ("на", "подтверждении"),
+         ("этапе", "подтверждения"), ("шаге", "подтверждения"))
+"""The approval step named as where the no was said ("rejected at the approval step", «в подтверждении отказано»): in
+this course that step is a person's answer (approve() asks the human), so a passive no there is a person's."""
+
+
+def _participle(word: str) -> bool:
+    """A Russian short participle or an impersonal form of a no («отклонён», «запрещено», «отказано»): a passive."""
+    return bool(re.match(r"^[а-яё]+(?:ён|ен|ена|ено|ены|ан|ана|ано|аны|ят|ято|ит|ита|ито|ован|ована|овано)$", word))
+
+
+def _is_person_phrase(words: list[str], lowered_all: list[str], offset: int) -> bool | None:
+    """Whether a phrase that says a no is a person: True for a person or role (any noun phrase: "Alice", "the on-call
+    engineer", «администратор», «ответственный»), False for a non-person (a policy, a timeout, the model addressed as
+    "you", a negated person: "no human", «никто»), None when it names only the call or nothing."""
+    if not words:
+        return None
+    if any(_a_person(lowered_all, offset + k) for k in range(len(words))):
+        return True
+    if any(w in ("nobody", "никто", "noone", "no-one") or _NEGATIONS.match(w) for w in words):
+        return False
+    if any(_NOT_PEOPLE.match(w) or _SECOND_PERSON.match(w) for w in words):
+        return False
+    if any(_PEOPLE.match(w) for w in words):  # a person _a_person turned down (a possessive, a policy's owner)
+        return False
+    nouns = [w for w in words if w not in ("the", "a", "an", "this", "that", "your", "our", "their", "его", "этот",
+                                           "эта", "это") and not _THINGS.match(w) and not w.isdigit()]
+    return True if nouns else None
+
+
+def _who_said_no(lowered: list[str], n: int) -> bool | None:
+    """The decider of the no at word n of a clause (True: a person; False: no person; None: none named): in the
+    active voice the words before it ("Alice declined", "The timeout denied"), or, in Russian after a call named first,
+    the words after it («этот вызов отклонил администратор»); in the passive the agent ("rejected by the reviewer",
+    «отклонён администратором»), or the approval step ("rejected at the approval step", «в подтверждении отказано»)."""
+    k = n
+    while k > 0 and (lowered[k - 1] in _ADVERBS or _NEGATIONS.match(lowered[k - 1])):  # "did not approve"
+        k -= 1
+    passive = k > 0 and lowered[k - 1] in _AUXILIARY or _participle(lowered[n])
+    if k > 0 and lowered[k - 1] in _AUXILIARY:
+        k -= 1
+    start = 0
+    while start < k and lowered[start] in _LEADING:
+        start += 1
+    subject = lowered[start:k]
+    after = lowered[n + 1:n + 6]
+    if "by" in after[:2] and (passive or not subject):  # "Refused by a human", "was rejected by the reviewer"
+        at = n + 1 + after.index("by") + 1
+        return _is_person_phrase(lowered[at:at + 4], lowered, at)
+    if not passive:
+        said = _is_person_phrase(subject, lowered, start)
+        if said is not None:
+            return said
+        if lowered[n][0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя":  # «Этот вызов отклонил администратор»
+            return _is_person_phrase([w for w in after if not _THINGS.match(w)][:2], lowered, n + 1)
+        return None
+    if _has_phrase(lowered, _STEP, reach=2):
+        return True
+    if lowered[n][0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя" and after and after[0].endswith(("ом", "ем", "ой", "ей")):
+        return _is_person_phrase(after[:1], lowered, n + 1)  # «отклонён администратором»
+    if any(_WHOSE_DECISION.match(w) and any(_a_person(lowered, j) for j in range(max(0, i - 3), i + 4)
+                                            if j < len(lowered)) for i, w in enumerate(lowered)):
+        return True  # «По решению человека merge_pr отклонён», "on the human's decision, merge_pr was denied"
+    return None
+
+
 def names_the_decider(text: str) -> bool:
-    """The text says that a person said no: in one clause, a person (human, reviewer, «человек», «рецензент»)
-    and their no ("A human denied this call", "merge_pr was rejected by the reviewer", «Человек отклонил вызов»,
-    "The maintainer decided not to merge"). Not a person merely mentioned or negated ("No human approved or denied
-    this call", «человек его не видел»), the owner of a policy ("Blocked by the user's security policy"), nor the model
-    addressed in a person's role ("As the reviewer, you decided not to run it", «Ты как рецензент решил...»). A
-    clause that goes on with "and", or a short one after a person's ("Human approval: denied"), keeps its person ("The
-    human read the diff, and refused")."""
+    """The text says that a person said no: in one clause, a no ("denied", «отклонил», "said no", "decided not to")
+    that no negation governs ("did not deny" is no no), said by a person or role, whoever: "A human denied this
+    call", "Alice declined", "The on-call engineer denied", «Администратор отклонил», «Ответственный отклонил»,
+    "merge_pr was rejected by the reviewer", and a passive no at the approval step, which is the human's in this
+    course ("rejected at the approval step", «в подтверждении отказано»). Not a no said by a policy, a timeout, the
+    model addressed ("As the reviewer, you decided not to run it", «Ты как рецензент решил...»), nor a person merely
+    mentioned or negated ("No human approved or denied this call", «человек его не видел»), nor the owner of a policy
+    ("Blocked by the user's security policy"). A clause that goes on with "and" and no subject of its own, or a short
+    one after a person's ("Human approval: denied"), keeps its person ("The human read the diff, and refused"); one
+    with a subject of its own does not ("A human approved it, but the policy blocked it")."""
     person_before = False
     for lowered in _segments(text):
-        people = [i for i in range(len(lowered)) if _a_person(lowered, i)]
-        noes = _says_no(lowered)
-        you = [i for i, w in enumerate(lowered) if _SECOND_PERSON.match(w)]
+        noes = [n for n in _says_no(lowered) if not (_REFUSALS.match(lowered[n]) or _STOPS.match(lowered[n]))
+                or not _governed(lowered, n)]
         if person_before and lowered in (["no"], ["нет"], ["«нет»"]):  # "The human's decision: no."
             return True
+        people = [i for i in range(len(lowered)) if _a_person(lowered, i)]
         for n in noes:
-            if any(0 < n - y <= 3 for y in you):  # "you decided not to", «ты ... решил»: the model's own no
-                continue
-            if people or person_before and (lowered[0] in ("and", "but", "then", "so", "и", "но", "а", "затем")
-                                            or len(lowered) <= 3):  # "Human approval: denied"
+            said = _who_said_no(lowered, n)
+            if said:
                 return True
-        person_before = bool(people) and not you
+            if said is None and person_before and (lowered[0] in _LEADING or len(lowered) <= 3):
+                return True  # "The human read the diff, and refused", "Human approval: denied"
+        you = any(_SECOND_PERSON.match(w) for w in lowered)
+        person_before = bool(people) and not you if not noes else False
+    return False
+
+
+def a_no_not_a_persons(text: str) -> bool:
+    """The text holds a no, but a negated one ("The human did not deny merge_pr") or one said by no person (a policy, a
+    timeout, the model addressed: "the timeout denied merge_pr"): what a row says instead of "it does not say who"."""
+    for lowered in _segments(text):
+        for n in _says_no(lowered):
+            if (_REFUSALS.match(lowered[n]) or _STOPS.match(lowered[n])) and _governed(lowered, n):
+                return True
+            if _who_said_no(lowered, n) is False:
+                return True
     return False

@@ -821,3 +821,51 @@ def test_exercise_7_a_loop_that_never_calls_the_model_is_told_so(language, nothi
     assert not report.ok and report.note.startswith(nothing), report.text()
     for words in vacuous:
         assert words not in report.text(), (words, report.text())
+
+
+@pytest.mark.parametrize("cut_error, right", [
+    # attack 19's F1: the cause said, the OTHER stop ruled out
+    ({"max_tokens": "The answer was cut at max_tokens. The context window is not full, so do not shorten the history: "
+                    "raise max_tokens.",
+      "model_context_window_exceeded": "The history no longer fits the context window; the answer was not cut by "
+                                       "max_tokens, so raising max_tokens will not help."}, True),
+    # attack 19's H1: the other stop blamed, the own one ruled out
+    ({"max_tokens": "The answer is complete; the context window overflowed.",
+      "model_context_window_exceeded": "The history no longer fits the context window."}, False),
+    ({"max_tokens": "The answer was cut at max_tokens.",
+      "model_context_window_exceeded": "The answer was cut by max_tokens, not by the context window."}, False)])
+def test_exercise_6_reads_each_clause_of_a_cut_error_for_its_stop(cut_error, right):
+    report = check_exercise_6(attempts.attempt(cut_error=cut_error))
+    assert report.ok is right, report.text()
+    if not right:  # the row quotes the clause it objects to, and the hint speaks of the cut errors alone
+        assert "'The answer is complete'" in report.text() or "'not by the context window'" in report.text()
+        assert report.hints and "refusal" not in report.hints[0] and "max_tokens" in report.hints[0], report.hints
+
+
+@pytest.mark.parametrize("denial, text_hint", [
+    ("The human did not deny merge; it was not run because of a glitch. Report it.", True),
+    ("A human denied this call: merge was not run. Try later.", True),
+    ("Alice declined this call: merge was not run. Report it instead.", None)])
+def test_exercise_7_a_wrong_denial_text_gets_the_hint_about_its_text(denial, text_hint):
+    """Attack 19's report wording 2: the loop sent the tool_result with is_error, so the hint asks about its words
+    (who said no, no retry), not how notebook 5 told the model a tool failed."""
+    report = check_exercise_7(attempts.attempt(denial=denial))
+    if text_hint is None:
+        assert "refusal_is_error" not in broken(report), report.text()
+        return
+    assert "refusal_is_error" in broken(report), report.text()
+    assert any("a person said no" in hint for hint in report.hints), report.hints
+    assert not any("notebook 5" in hint for hint in report.hints), report.hints
+
+
+@pytest.mark.parametrize("language, said", [("en", "before the approver was asked"),
+                                            ("ru", "до того, как спросили функцию подтверждения")])
+def test_exercise_7_a_gate_that_runs_the_call_then_asks_is_told_the_order(language, said):
+    """Attack 19's report wording 3: the merge reached GitLab before the approver was asked. Row 1 says so; row 3 (what
+    the gate does with the answer) is not checked, and no hint sends the learner to the True test it passes."""
+    report = check_exercise_7(attempts.attempt("asks_after_running"), language=language)
+    rows = {f.rule: f for f in report.findings}
+    assert rows["approver_asked"].status == BROKEN and said in rows["approver_asked"].detail, report.text()
+    assert rows["fail_closed"].status == NOT_CHECKED, report.text()
+    assert not any("'no'" in hint or "«no»" in hint for hint in report.hints), report.hints
+    assert not any("notebook 5" in hint or "блокноте 5" in hint for hint in report.hints), report.hints

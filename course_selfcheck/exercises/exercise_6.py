@@ -76,12 +76,12 @@ def check_exercise_6(loop: Callable | None, language: str | None = None, *, step
                              "means the answer is yours, and which means it was cut? The notebook's cells on each of "
                              "them show it."), tasks=STEP_1_TASKS,
                           title=N_("Exercise 6, step 1"), keeps=False)
-    return _fallback_hint_first(grade_loop(6, loop, language, asking_the_cause(RULES),
+    return _cut_hint_alone(_fallback_hint_first(grade_loop(6, loop, language, asking_the_cause(RULES),
                       N_("Not done yet: handle every stop reason on purpose (see the rules marked ✘ or – below)."),
                       N_("Which stop reasons can a response end with, and which of them mean the answer is finished? "
                          "what_to_do above says what a loop does for each: give each its branch, and a last one for a "
                          "value you do not know. After a refusal, what must the error say?"), tasks=TASKS,
-                      more=_fallback_if_taken))
+                      more=_fallback_if_taken)))
 
 
 def check_fallback(loop: Callable | None, language: str | None = None) -> Report:
@@ -129,4 +129,20 @@ def _fallback_hint_first(report: Report) -> Report:
     broken = {f.rule for f in report.findings if f.status == BROKEN}
     if broken == {"fallback"} and len(report.hints) > 1:
         report.hints = report.hints[1:]
+    return report
+
+
+CUT_ROWS = {"cut_tool_call", "cut_answer", "context_full"}
+CUT_HINT = N_("Read the error of each cut's branch as the person who must fix it: does it say what happened there (at "
+              "max_tokens the answer was cut, so raise max_tokens; at model_context_window_exceeded the history no "
+              "longer fits, so start a new review), and nothing that names the other stop as the cause? And is the "
+              "cut tool call left unrun, whatever way your loop runs its tools?")
+
+
+def _cut_hint_alone(report: Report) -> Report:
+    """When only the cut rows are broken (attack 19's report wording 2), the hint speaks of the cut errors, not of
+    every stop and the refusal's error."""
+    broken = {f.rule for f in report.findings if f.status == BROKEN}
+    if broken and broken <= CUT_ROWS and report.hints:
+        report.hints = [tr(CUT_HINT, report.language), *report.hints[1:]]
     return report
