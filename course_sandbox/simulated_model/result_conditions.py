@@ -105,6 +105,8 @@ class Condition:
         if self.kind == "person":
             said = self.word.casefold()
             held = [v.casefold() for k, v in fields.items() if isinstance(v, str) and _PERSON_KEY.search(k)]
+            if not held:  # a `teacher`, `driver` or `lead`: a field that holds a person's name, and none holds it
+                held = [v.casefold() for v in fields.values() if isinstance(v, str) and _A_NAME.fullmatch(v)]
             if not held:
                 return None
             return any(v == said or v.startswith(said + " ") or v.split("@")[0] == said for v in held)
@@ -220,14 +222,19 @@ _PARTS_OF_DAY = {"morning": ("<", "12:00"), "утром": ("<", "12:00"), "after
                  "вечером": (">=", "18:00")}
 _CLOCK_OPS = {"before": "<", "until": "<", "till": "<", "by": "<", "after": ">=", "from": ">=", "до": "<",
               "после": ">=", "с": ">="}
+_NOT_A_PERSON = (r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|"
+                 r"May|June|July|August|September|October|November|December|The|This|That|These|Those|It|We|You|They|He|She|"
+                 r"Today|Tomorrow)\b)")
 _BY_PERSON = re.compile(
-    r"\b(?:the ones|those|ones|that|which)\s+([A-Z][a-z]+)\s+(?:booked|made|created|added|wrote|owns|organi[sz]ed|"
-    r"posted|sent|reserved|opened|started|scheduled)\b|"
-    r"\b(?:booked|made|created|added|written|owned|organi[sz]ed|posted|sent|reserved|opened|started|scheduled|"
-    r"assigned to|belonging to|hosted)\s+by\s+([A-Z][a-z]+)\b|"
-    r"(?<!\w)(?:которые|что|те)\s+(?:забронировал\w*|создал\w*|сделал\w*|добавил\w*|назначил\w*|открыл\w*|"
-    r"отправил\w*)\s+([А-ЯЁ][а-яё]+)")
-"""A person the listed items belong to: "the ones Bob booked", "created by Alice", «которые забронировал Боб»."""
+    rf"\b(?:the ones|those|ones|that|which)\s+{_NOT_A_PERSON}([A-Z][a-z]+)\s+(?:(?:is|was|has|had|will|does|did)\s+)?"
+    r"(?!(?:is|are|was|were|has|have)\b)[a-z]{3,}\b|"
+    rf"\b(?:(?!(?:sorted|grouped|ordered|filtered|listed)\b)[a-z]{{3,}}|assigned to|belonging to|run|led)\s+by\s+"
+    rf"{_NOT_A_PERSON}([A-Z][a-z]+)\b|"
+    r"(?<!\w)(?:которые|что|те)\s+(?:(?:сейчас|обычно|всегда)\s+)?[а-яё]{3,}\s+([А-ЯЁA-Z][а-яёa-z]+)")
+"""A person the listed items belong to, said with any verb: "the ones Bob booked", "the ones Bob teaches", "created
+by Alice", "led by Priya", «которые забронировал Боб», «те, что ведёт Анна»."""
+_A_NAME = re.compile(r"[A-ZА-ЯЁ][a-zа-яё'-]+(?: [A-ZА-ЯЁ][a-zа-яё'-]+){0,2}")
+"""A value that reads as a person's name ("Priya", "Anna Smith", «Анна»)."""
 _ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
 _START_KEY = re.compile(r"start|begin|from|time|when|at$|slot|начал", re.I)
 _PERSON_KEY = re.compile(r"by$|_by|owner|author|organi[sz]er|creator|user|booker|host|assignee|who|person|member|"

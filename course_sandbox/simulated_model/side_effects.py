@@ -118,7 +118,17 @@ _HANDS_OFF = re.compile(
     r"\b(?:i'?m |i am )?(?:just|only) asking\b|"
     r"(?:пока )?не (?:делай|выполняй|запускай|трогай)(?: это| этого| ничего)? пока|"
     r"пока (?:ничего )?не (?:делай|выполняй)|"
-    r"(?:я )?(?:только|просто) (?:спрашиваю|уточняю|интересуюсь)", re.I)
+    r"(?:я )?(?:только|просто) (?:спрашиваю|уточняю|интересуюсь)|"
+    # a disclaimer of the action, then a look or a question: "I'm not withdrawing it, just checking…", "I don't want
+    # to cancel it yet", «Я не собираюсь отменять, просто…», «Не надо удалять, какой у неё статус?»
+    r"\b(?:i'?m|i am|we'?re|we are) not (?:going to |planning to |trying to )?\w+(?:ing)?\b[^.!?]*?"
+    r"(?:,\s*(?:just|only|simply|i'?m just|i just)\b|\byet\b|\bfor now\b|\?)|"
+    r"\b(?:i|we) (?:don'?t|do not) (?:want|plan|intend|mean|need) to \w+\b[^.!?]*?"
+    r"(?:,\s*(?:just|only|simply|i just)\b|\byet\b|\bfor now\b|\?)|"
+    r"\b(?:i|we) have no (?:intention|plans?) (?:of|to)\b|"
+    r"(?<!\w)(?:я |мы )?не (?:собираюсь|собираемся|хочу|хотим|планирую|планируем|буду|будем|надо|нужно|стоит)\s+"
+    r"[а-яё]+[^.!?]*?(?:,\s*(?:просто|только|а|лишь)\b|\bпока\b|\?|,\s*(?:как|какой|какая|какое|какие|что|где|"
+    r"когда|сколько|посмотри|проверь|покажи|скажи|глянь))", re.I)
 """A request that keeps the model's hands off ("just tell me what you think, don't change anything", «ничего не
 меняй», "I'll decide later which ones to delete"): it asks for no action, whatever verbs it names."""
 _ADVICE = re.compile(r"(?:^|[.!?;]\s+)(?:should|shall) (?:i|we)\b|(?:^|[.!?;]\s+)(?:do|does) (?:i|we|it|they|he|she) "
@@ -148,7 +158,11 @@ _ABOUT = re.compile(
 "Can you cancel it?" and "Please cancel A-551, how long does it take?" ask."""
 _ABOUT_ANYWHERE = re.compile(r"\bwhat (?:would|will) happen\b|\bwhat happens\b|\bwhat if\b|\bhow (?:does|do|would) "
                              r"[^?.!]{1,60}\bwork\b|(?<!\w)что (?:будет|произойд\w*|случится),? если|"
-                             r"(?<!\w)как (?:работает|устроен\w*|происходит|проходит)\b", re.I)
+                             r"(?<!\w)как (?:работает|устроен\w*|происходит|проходит)\b|"
+                             r"(?<!\w)[а-яё]+ ли\b[^.!?]*\bесли\b|(?<!\w)если\b[^.!?]*\b[а-яё]+ ли\b|"
+                             r"\b(?:would|will|could|does|can|might) \w+ing\b[^.!?]*\b(?:break|affect|change|hurt|"
+                             r"impact|matter|mess|cause|lose|cost)\b|\bis it (?:safe|wise|risky|dangerous|a good idea|"
+                             r"a bad idea) to\b|(?<!\w)(?:безопасно|опасно|рискованно) ли\b", re.I)
 """Words that make a whole sentence a question about what an action would do, wherever they stand."""
 
 
@@ -291,8 +305,38 @@ def allowed(tools: list[ToolSpec], request: str) -> list[ToolSpec]:
     fitting = [t for t in tools if asked(t, request)]
     if hands_off(request) or questioned(tools, request):
         readers = [t for t in fitting if (tokens(t.name) or [""])[0] in _READS]
-        return readers or fitting
+        return readers or [t for t in fitting if not _own_verb_named(t, request)]
+    if asks_about(request):  # "Would withdrawing AP-42 break anything?": not withdraw_application
+        readers = [t for t in fitting if (tokens(t.name) or [""])[0] in _READS]
+        return [t for t in fitting if not _own_verb_named(t, request)
+                and not (readers and _unknown_actor(t) and not request.isascii())]
     return fitting
+
+
+def _unknown_actor(tool: ToolSpec) -> bool:
+    """A tool whose name starts with a verb the table of actions does not know (withdraw_application): it may act.
+    Under a Russian question about an action, whose verb the bridge may not reach («Что будет, если отозвать
+    заявку?»), it waits while a reader is offered."""
+    named = tokens(tool.name)
+    return len(named) > 1 and action(tool) is None and named[0] not in _READS | _WORKS_OUT | _HANDED_BACK \
+        and named[-1] not in _HANDED_BACK
+
+
+_WORKS_OUT = {"calculate", "compute", "convert", "translate", "summarize", "summarise", "format", "validate", "parse",
+              "analyze", "analyse", "explain", "evaluate", "solve", "predict", "classify", "detect", "compare",
+              "recommend", "suggest", "sort", "filter", "estimate", "plan", "calculator", "generate", "render"}
+"""First words of a tool that works something out and changes nothing (convert_currency, translate_text)."""
+
+
+def _own_verb_named(tool: ToolSpec, request: str) -> bool:
+    """Whether a tool whose verb the table of actions does not know (withdraw_application, unpublish_post) is the one
+    whose verb the request names, in any English form ("withdrawing", "unpublished"): under a question or a
+    disclaimer, that is the action talked about, not asked for."""
+    if not _unknown_actor(tool):
+        return False
+    word = tokens(tool.name)[0]
+    root = word[:-1] if len(word) > 4 and word.endswith("e") else word
+    return bool(re.search(rf"(?<![\w-]){re.escape(root)}\w*", unquoted(request).lower()))
 
 
 _NAME_ONLY_VERBS = {"return"}
