@@ -116,7 +116,8 @@ def digits(text: str) -> str:
                 and (start < 3 or not text[start - 3].isalnum()):
             start -= 2  # "a hundred", "a dozen"
         lone_one = len(values) == 1 and token.group(0).lower() == "one" and not _ONE_OF.match(text, run[-1].end())
-        if lone_one or (len(values) == 1 and values[0] in _EN_SCALES.values() and before != "a "):
+        if lone_one or (len(values) == 1 and values[0] in _EN_SCALES.values() and before != "a ") \
+                or _in_a_name(text, start, run[-1].end()):
             i = j
             continue
         out.append(text[position:start])
@@ -126,6 +127,17 @@ def digits(text: str) -> str:
     out.append(text[position:])
     said = _DOZEN.sub(lambda m: str(12 * (int(m.group(2)) if m.group(2) else 1)), "".join(out))
     return _BARE_HOUR.sub(lambda m: f"{m.group(1)}{int(m.group(2))}:00{m.group(3)}", _CLOCK.sub(_clock, said))
+
+
+_NAME_JOINT = re.compile(r"[^\W_][._@/][^\W_]")
+
+
+def _in_a_name(text: str, start: int, end: int) -> bool:
+    """Whether the words start:end are part of a name written with dots, @, / or _ ("one-two.io", "eighteen-aaa.com",
+    "ten@mail.org", "docs/three"): a host, an address or a path keeps its words as written."""
+    left = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start)) + 1
+    right = min((i for i in (text.find(" ", end), text.find("\n", end)) if i != -1), default=len(text))
+    return bool(_NAME_JOINT.search(text[left:right].rstrip(".,!?;:)»\"'")))
 
 
 _BARE_HOUR = re.compile(r"(\b(?:from|between)\s+|(?<!\w)с\s+)(\d{1,2})(\s+(?:to|till|until|and|до|по)\s+\d{1,2}:\d{2})",

@@ -47,3 +47,14 @@ def test_russian_numerals_in_their_cases():
 def test_dozens_and_a_counting_one():
     assert digits("a dozen eggs and three dozen roses") == "12 eggs and 36 roses"
     assert digits("Book one night, not the one after") == "Book 1 night, not the one after"
+
+
+@given(st.lists(st.sampled_from(_UNITS[1:] + _TENS[2:] + ["aaa", "shop", "mail"]), min_size=1, max_size=3),
+       st.sampled_from([".com", ".io", ".co.uk", "@mail.org", "/docs", "_v2"]),
+       st.sampled_from(["Register {} for two years.", "Renew {}.", "Зарегистрируй домен {} на год.", "Open {}"]))
+def test_number_words_inside_a_host_an_address_or_a_path_stay_as_written(labels, tail, sentence):
+    """A host, an address or a path keeps its words ("one-two.io" is no "3.io"); the count beside it is still read."""
+    name = "-".join(labels) + tail
+    said = digits(sentence.format(name))
+    assert name in said
+    assert "two years" not in said
