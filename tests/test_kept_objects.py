@@ -113,3 +113,33 @@ def test_compare_reads_a_partial_an_instance_and_a_container_item_by_item():
     assert my_code._compare(Box(1), Box(1)) is False and my_code._compare(Box(1), Box(2)) is True
     assert my_code._compare([Box(1), "a"], [Box(1), "a"]) is False and my_code._compare({"k": Box(1)}, {"k": Box(3)})
     assert my_code._compare(object(), object()) is None
+
+
+class _Reviewer:
+    """A loop written as a callable instance (attack 19's F3)."""
+
+    def __call__(self, pr_number, max_iterations=20):
+        return f"review of !{pr_number}"
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_callable_instance_that_passed_is_said_not_kept(language, tmp_path, monkeypatch):
+    from course_selfcheck.exercises.loops import keep_passed
+    from course_selfcheck.report import PASSED, Finding, Report
+
+    loop = _Reviewer()
+    monkeypatch.setattr(__import__("__main__"), "review_every_stop", loop, raising=False)
+    report = keep_passed(6, loop, Report("Exercise 6", [Finding("cap", PASSED)], language))
+    assert report.ok and not (tmp_path / "my_code" / "exercise_6.py").exists()
+    said = "Passed, but not kept" if language == "en" else "Проверка пройдена, но код не сохранён"
+    assert said in report.note and "review_every_stop" in report.note and "def review_every_stop(" in report.note
+
+
+def test_a_function_that_passed_is_kept_and_not_said_otherwise(tmp_path):
+    from course_selfcheck.exercises.loops import keep_passed
+    from course_selfcheck.report import PASSED, Finding, Report
+
+    ns = cell("def review_every_stop(pr_number, max_iterations=20):\n    return pr_number\n", {"__name__": "__main__"})
+    report = keep_passed(6, ns["review_every_stop"], Report("Exercise 6", [Finding("cap", PASSED)], "en"))
+    assert "Kept in" in report.note and "not kept" not in report.note
+    assert (tmp_path / "my_code" / "exercise_6.py").exists()
