@@ -17,6 +17,7 @@ not depend on what a learner solved).
 import ast
 import contextlib
 import dis
+import functools
 import inspect
 import io
 import linecache
@@ -287,9 +288,14 @@ def as_kept(exercise: int, function: Callable, text: str | None = NOT_READ) -> t
     if rebuilt is None or rebuilt.__code__.co_filename != filename:
         return function, []
     assigned = {name for name, value in namespace.items() if name not in live or live[name] is not value}
-    drifted = sorted(name for name in _reads(rebuilt, namespace, filename) & assigned
-                     if name in live and _differs(namespace[name], live[name]))
-    return (rebuilt, drifted) if drifted else (function, [])
+    compared = {name: _compare(namespace[name], live[name])
+                for name in _reads(rebuilt, namespace, filename) & assigned if name in live}
+    drifted = sorted(name for name, differs in compared.items() if differs)
+    if drifted:
+        return rebuilt, drifted
+    # a value neither side can show (an object without attributes to compare): the kept one is judged, as it is what
+    # the next notebook runs; nothing is said, since nothing was shown to differ
+    return (rebuilt, []) if None in compared.values() else (function, [])
 
 
 def _reads(function: types.FunctionType, namespace: dict, filename: str) -> set[str]:
@@ -300,19 +306,57 @@ def _reads(function: types.FunctionType, namespace: dict, filename: str) -> set[
         current = todo.pop()
         for name in (_global_names(current.__code__) | _names_at_def(current)) - names:
             names.add(name)
-            value = namespace.get(name)
-            helpers = [_function(value)] if not isinstance(value, type) else [  # a class's methods read globals too
-                _function(getattr(m, "__func__", getattr(m, "fget", m))) for m in vars(value).values()]
-            todo += [h for h in helpers if h is not None and h.__code__.co_filename == filename]
+            todo += [h for h in _code_of(namespace.get(name)) if h.__code__.co_filename == filename]
     return names
 
 
+def _code_of(value: object, depth: int = 0) -> list[types.FunctionType]:
+    """The functions whose code runs when `value` is used: a function; a class's methods; a functools.partial's
+    function and the functions among its arguments; an instance's class's methods and the functions among its
+    attributes (attack 19's H4: the loop's helper was a partial, or delegated to an instance)."""
+    if depth > 3:
+        return []
+    if isinstance(value, type):
+        return [f for m in vars(value).values() if (f := _function(getattr(m, "__func__", getattr(m, "fget", m))))]
+    if isinstance(value, functools.partial):
+        return [f for v in (value.func, *value.args, *value.keywords.values()) for f in _code_of(v, depth + 1)]
+    plain = _function(value)
+    if plain is not None:
+        return [plain]
+    if isinstance(value, types.ModuleType) or not hasattr(value, "__dict__"):
+        return []
+    attributes = [f for v in vars(value).values() for f in _code_of(v, depth + 1) if not isinstance(v, type)]
+    return [*_code_of(type(value), depth + 1), *attributes]
+
+
 def _differs(kept: object, live: object) -> bool:
-    """A name's value as the kept text defines it is not the notebook's: another function's source, another class
-    (its methods and constants compared as these are), another constant. A value either side cannot show (an
-    object) counts as the same."""
+    """A name's value as the kept text defines it is shown not to be the notebook's (see _compare); a value that
+    cannot be shown counts as the same here (a class's attribute), and as_kept judges the kept one for it."""
+    return _compare(kept, live) is True
+
+
+CONSTANTS = (str, bytes, int, float, complex, bool, type(None), range)
+
+
+def _compare(kept: object, live: object, depth: int = 0) -> bool | None:
+    """Whether a name's value as the kept text defines it is not the notebook's: another function's source, another
+    class (its methods and constants compared as these are), another constant; a functools.partial by its function,
+    arguments and keywords; an instance by its class and its attributes; a list, tuple or dict item by item. None
+    when it cannot be shown either way (an object without attributes to compare, or nested too deep)."""
+    if kept is live:
+        return False
+    if depth > 4:
+        return None
     if isinstance(kept, type) or isinstance(live, type):
         return _class_differs(kept, live)
+    if isinstance(kept, functools.partial) or isinstance(live, functools.partial):
+        if not (isinstance(kept, functools.partial) and isinstance(live, functools.partial)):
+            return True
+        if len(kept.args) != len(live.args) or kept.keywords.keys() != live.keywords.keys():
+            return True
+        pairs = [(kept.func, live.func), *zip(kept.args, live.args, strict=True),
+                 *((kept.keywords[k], live.keywords[k]) for k in kept.keywords)]
+        return _any_differs(pairs, depth)
     kept_function, live_function = _function(kept), _function(live)
     if kept_function is not None or live_function is not None:
         if kept_function is None or live_function is None:
@@ -321,12 +365,37 @@ def _differs(kept: object, live: object) -> bool:
             return inspect.getsource(kept_function) != inspect.getsource(live_function)
         except (OSError, TypeError):
             return kept_function.__code__.co_code != live_function.__code__.co_code
-    if isinstance(kept, (str, bytes, int, float, bool, tuple, list, dict, set, frozenset, type(None))):
+    if isinstance(kept, (list, tuple)) or isinstance(live, (list, tuple)):
+        if not (isinstance(kept, (list, tuple)) and isinstance(live, (list, tuple))) or type(kept) is not type(live) \
+                or len(kept) != len(live):
+            return True
+        return _any_differs(list(zip(kept, live, strict=True)), depth)
+    if isinstance(kept, dict) or isinstance(live, dict):
+        if not (isinstance(kept, dict) and isinstance(live, dict)) or type(kept) is not type(live) \
+                or list(kept) != list(live):
+            return True
+        return _any_differs([(kept[k], live[k]) for k in kept], depth)
+    if isinstance(kept, (*CONSTANTS, set, frozenset)) or isinstance(live, (*CONSTANTS, set, frozenset)):
         try:
             return bool(kept != live)
         except Exception:
-            return False
-    return False
+            return None
+    if isinstance(kept, types.ModuleType) or isinstance(live, types.ModuleType):
+        return kept is not live
+    if not (hasattr(kept, "__dict__") and hasattr(live, "__dict__")):
+        return None  # neither side can be shown: as_kept judges the kept one, the one the next notebook runs
+    if _class_differs(type(kept), type(live)):
+        return True
+    ours, theirs = vars(kept), vars(live)
+    if ours.keys() != theirs.keys():
+        return True
+    return _any_differs([(ours[k], theirs[k]) for k in ours], depth)
+
+
+def _any_differs(pairs: list[tuple[object, object]], depth: int) -> bool | None:
+    """True when any pair differs, else None when any cannot be shown, else False."""
+    results = [_compare(a, b, depth + 1) for a, b in pairs]
+    return True if True in results else None if None in results else False
 
 
 def _class_differs(kept: object, live: object) -> bool:

@@ -73,3 +73,18 @@ def _cut_block(block: dict, room: int) -> tuple[dict, str | None] | None:
             partial_input = {}
         return {**block, "input": partial_input if isinstance(partial_input, dict) else {}}, json_text
     return None
+
+
+def cut_short(tool_input: object) -> dict:
+    """A tool call's input as the SDK reads it (partial JSON, trailing strings kept) when the response was cut just
+    before the input's JSON ended: its last value unfinished (`{"pr": 482}` -> `{"pr": 48}`), so that it still binds
+    and runs, wrongly, as notebook 6 shows a cut call would; `{}` when nothing whole was written before the cut."""
+    full = json.dumps(tool_input, ensure_ascii=False)
+    for end in range(len(full) - 2, 0, -1):
+        try:
+            partial = jiter.from_json(full[:end].encode(), partial_mode="trailing-strings")
+        except ValueError:
+            continue
+        if isinstance(partial, dict) and partial != tool_input:
+            return partial
+    return {}

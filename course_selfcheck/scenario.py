@@ -9,13 +9,14 @@ import dataclasses
 import functools
 import inspect
 import io
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from types import FunctionType
+from types import FunctionType, ModuleType
 from typing import Any
 
 from course_sandbox import Sandbox
@@ -251,22 +252,52 @@ def _tool_names(namespace: dict) -> set[str]:
     return names
 
 
+def _tool_codes(namespace: dict, names: set[str]) -> dict[Any, str]:
+    """The code object of each of the notebook's tool functions -> the tool's name: the functions named like a tool
+    in the namespace, in a dict of them there (FUNCTIONS), and in the modules they come from (lesson_tools)."""
+    found: dict[Any, str] = {}
+    places = [namespace, *(v for v in list(namespace.values()) if isinstance(v, dict) and v is not namespace)]
+    modules = []
+    for place in places:
+        for name in names:
+            tool = place.get(name)
+            while isinstance(tool, functools.partial) or hasattr(tool, "__wrapped__"):
+                tool = tool.func if isinstance(tool, functools.partial) else tool.__wrapped__
+            if isinstance(tool, FunctionType):
+                found[tool.__code__] = name
+                modules.append(sys.modules.get(tool.__module__))
+    modules += [v for v in list(namespace.values()) if isinstance(v, ModuleType)]  # `import lesson_tools`
+    for module in (m for m in modules if m is not None):
+        for name in names:
+            tool = getattr(module, name, None)
+            if isinstance(tool, FunctionType):
+                found.setdefault(tool.__code__, name)
+    return found
+
+
 @contextlib.contextmanager
 def watching_tools(loop: Callable, run: "Run", exchanges: list) -> Any:
     """While the loop runs, each of the notebook's tool functions its namespace reaches (a global named like a tool,
     the entry of a dict of them such as FUNCTIONS, which run_tool reads too) is wrapped so that a call is noted in
     `run.tool_calls` before it runs, however its input binds: the sandbox cuts a tool call's input to {} (a
     response cut by max_tokens holds the call as far as the model wrote it), and get_diff(**{}) raises TypeError
-    before it reaches GitLab. Put back as they were afterwards (what the loop or a later cell set meanwhile stays)."""
+    before it reaches GitLab. Put back as they were afterwards (what the loop or a later cell set meanwhile stays).
+    And since a function is also reached where no name is (a module attribute, a default argument, a closure's copy,
+    a class attribute, a callable instance's method), every thread started while the loop runs is profiled too
+    (threading.setprofile): a call of a tool function's code object is noted whatever path led to it. A thread
+    started before the scenario (a pool kept from an earlier cell) is watched only through the wrapped names."""
     target: Any = loop
     while isinstance(target, functools.partial) or hasattr(target, "__wrapped__"):
         target = target.func if isinstance(target, functools.partial) else target.__wrapped__
     namespace = getattr(target, "__globals__", None)
+    if not isinstance(namespace, dict):  # a callable instance: the globals of its class's __call__
+        namespace = getattr(inspect.getattr_static(type(target), "__call__", None), "__globals__", None)
     if not isinstance(namespace, dict):
         yield
         return
     names = _tool_names(namespace)
     undo: list[tuple[dict, str, Any, Any]] = []
+    codes = _tool_codes(namespace, names)
 
     def wrapped(name: str, tool: Callable) -> Callable:
         @functools.wraps(tool)
@@ -283,6 +314,18 @@ def watching_tools(loop: Callable, run: "Run", exchanges: list) -> Any:
                 place[name] = wrapped(name, tool)
                 undo.append((place, name, tool, place[name]))
     before = set(threading.enumerate())
+    watching = [True]
+
+    def profile(frame: Any, event: str, _arg: Any) -> None:
+        # the code, not the name: a tool reached through a module attribute, a default argument, a closure, a class
+        # attribute or a callable instance runs the same code object (attack 19's H2)
+        if not watching[0]:
+            sys.setprofile(None)  # a thread started meanwhile that outlives the scenario stops being watched
+        elif event == "call" and frame.f_code in codes:
+            run.tool_calls.append((len(exchanges), codes[frame.f_code]))
+
+    earlier = threading.getprofile()
+    threading.setprofile(profile)  # every thread started from here on: the loop's, and the threads it starts
     try:
         yield
     finally:
@@ -298,6 +341,8 @@ def watching_tools(loop: Callable, run: "Run", exchanges: list) -> Any:
         for place, name, tool, noted in undo:
             if place.get(name) is noted:
                 place[name] = tool
+        watching[0] = False
+        threading.setprofile(earlier)
 
 
 def run_scenario(loop: Callable, pr: int, misbehave: tuple[str, ...] = (), timeout: float | None = None,

@@ -425,8 +425,9 @@ def test_exercise_3_a_loop_that_hangs_at_the_cap_is_not_said_to_return(monkeypat
 
 
 def test_a_cut_call_run_and_its_result_thrown_away_was_run():
-    """Attack 18's H3: the cut input ({}) makes the tool fail before GitLab sees it, and the loop drops the result:
-    the call of the tool function shows it ran."""
+    """Attack 18's H3: the loop runs the cut call in a thread of its own and drops the result. The cut input binds
+    (its last value unfinished: !48 for !482), so the call reaches GitLab, and the wire shows it ran (attack 19's H2:
+    whatever path runs it)."""
     report = check_loop(styles.cut_call_run_and_dropped_loop, rules="cut_tool_call")
     assert report.broken == ["cut_tool_call"], report.text()
-    assert "fetch_mr_diff was called" in report.text(), report.text()
+    assert "GitLab got GET " in report.text() and "merge_requests/48" in report.text(), report.text()

@@ -8,6 +8,9 @@ is one "not done yet" line; when the learner's loop raised, there or in a rule's
 with that exception and the rules are marked as kept from being checked by it, never judged on a loop that
 cannot run (crash.py)."""
 
+import inspect
+import sys
+import types
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -161,4 +164,22 @@ def keep_passed(number: int, loop: Callable, report: Report, text: str | None = 
             said = tr("Kept in {path}: the next notebook's exercise starts from it.", report.language,
                       path=path.as_posix())
             report.note = f"{report.note}\n\n{said}" if report.note else said
+        elif not isinstance(inspect.unwrap(getattr(loop, "__func__", loop)), types.FunctionType):
+            # a callable instance (attack 19's F3): it passed, but keep() keeps a function's cell only
+            said = tr("Passed, but not kept: {name} is not a function, so the next notebook cannot start from it "
+                      "and would bring the reference solution. Write it as a function (def {name}(...)), run its "
+                      "cell, then this check.", report.language, name=_name(loop))
+            report.note = f"{report.note}\n\n{said}" if report.note else said
     return report
+
+
+def _name(loop: Callable) -> str:
+    """The name the notebook gives a loop: a function's own, else the global that holds it (a callable instance)."""
+    own = getattr(loop, "__name__", None)
+    if isinstance(own, str):
+        return own
+    for module in (sys.modules.get("__main__"),):
+        for name, value in list(vars(module).items()) if module is not None else []:
+            if value is loop and not name.startswith("_"):
+                return name
+    return type(loop).__name__
