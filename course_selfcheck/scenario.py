@@ -279,9 +279,9 @@ def _tool_codes(namespace: dict, names: set[str]) -> dict[Any, str]:
 def watching_tools(loop: Callable, run: "Run", exchanges: list) -> Any:
     """While the loop runs, each of the notebook's tool functions its namespace reaches (a global named like a tool,
     the entry of a dict of them such as FUNCTIONS, which run_tool reads too) is wrapped so that a call is noted in
-    `run.tool_calls` before it runs, however its input binds: the sandbox cuts a tool call's input to {} (a
-    response cut by max_tokens holds the call as far as the model wrote it), and get_diff(**{}) raises TypeError
-    before it reaches GitLab. Put back as they were afterwards (what the loop or a later cell set meanwhile stays).
+    `run.tool_calls` before it runs, however its input binds: a response cut by max_tokens holds the call only as
+    far as the model wrote it (the sandbox's forced cut leaves `{"pr": 48}` for !482, which reaches GitLab; an input
+    cut before its first value would raise TypeError before it does). Put back as they were afterwards (what the loop or a later cell set meanwhile stays).
     And since a function is also reached where no name is (a module attribute, a default argument, a closure's copy,
     a class attribute, a callable instance's method), every thread started while the loop runs is profiled too
     (threading.setprofile): a call of a tool function's code object is noted whatever path led to it. A thread
