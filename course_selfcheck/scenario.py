@@ -281,7 +281,8 @@ def watching_tools(loop: Callable, run: "Run", exchanges: list) -> Any:
     the entry of a dict of them such as FUNCTIONS, which run_tool reads too) is wrapped so that a call is noted in
     `run.tool_calls` before it runs, however its input binds: a response cut by max_tokens holds the call only as
     far as the model wrote it (the sandbox's forced cut leaves `{"pr": 48}` for !482, which reaches GitLab; an input
-    cut before its first value would raise TypeError before it does). Put back as they were afterwards (what the loop or a later cell set meanwhile stays).
+    cut before its first value would raise TypeError before it does). Put back as they were afterwards (what the
+    loop or a later cell set meanwhile stays).
     And since a function is also reached where no name is (a module attribute, a default argument, a closure's copy,
     a class attribute, a callable instance's method), every thread started while the loop runs is profiled too
     (threading.setprofile): a call of a tool function's code object is noted whatever path led to it. A thread
