@@ -48,3 +48,11 @@ def drive(client, content, tools, answer, cap: int = 8, **kw):
     `answer(name, input) -> (content, is_error)`: (the final response, every response)."""
     final, _, responses = review_material.drive(client, content, tools, answer, max_iterations=cap, **kw)
     return final, responses
+
+
+def forced(client, content: str, spec: dict) -> tuple[dict, str]:
+    """One request forced to `spec`: the call's input (checked against its schema) and the response's text."""
+    response = ask(client, content, [spec], tool_choice={"type": "tool", "name": spec["name"]})
+    (name, tool_input), = uses(response)
+    assert name == spec["name"] and validates(spec, tool_input)
+    return tool_input, text_of(response)

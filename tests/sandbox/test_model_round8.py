@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from course_sandbox import Sandbox
 from course_sandbox.simulated_model import slots
-from tool_use_helpers import ask, checked, drive, text_of, tool, uses, validates
+from tool_use_helpers import ask, checked, drive, forced, text_of, tool, uses
 
 PROPERTY = settings(max_examples=60, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -34,13 +34,6 @@ DATE = {"type": "string", "format": "date"}
 def client():
     with Sandbox() as sb:
         yield sb.client(max_retries=0)
-
-
-def forced(client, content, spec) -> tuple[dict, str]:
-    response = ask(client, content, [spec], tool_choice={"type": "tool", "name": spec["name"]})
-    (name, tool_input), = uses(response)
-    assert name == spec["name"] and validates(spec, tool_input)
-    return tool_input, text_of(response)
 
 
 IDS = st.from_regex(r"[A-Z]{2}-[0-9]{3,5}", fullmatch=True)

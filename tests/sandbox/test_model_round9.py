@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from course_sandbox import Sandbox
-from tool_use_helpers import ask, checked, drive, text_of, tool, uses, validates
+from tool_use_helpers import ask, checked, drive, forced, text_of, tool
 
 PROPERTY = settings(max_examples=30, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -28,13 +28,6 @@ TODAY = dt.date(2025, 1, 15)  # the sandbox's fixed today (slots.TODAY)
 def client():
     with Sandbox() as sb:
         yield sb.client(max_retries=0)
-
-
-def forced(client, content, spec) -> tuple[dict, str]:
-    response = ask(client, content, [spec], tool_choice={"type": "tool", "name": spec["name"]})
-    (name, tool_input), = uses(response)
-    assert name == spec["name"] and validates(spec, tool_input)
-    return tool_input, text_of(response)
 
 
 # --- 1. a later step filters the listed items by a time of day or by their owner ---------------------------------
