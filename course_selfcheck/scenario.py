@@ -33,6 +33,7 @@ HARD_LIMIT = 80
 """Past this many requests in one scenario, the sandbox refuses every further one."""
 GITLAB = "/api/v4/"
 LOOP_THREAD = "course-agent-self-check"
+_THREAD_START = threading.Thread.start.__code__  # a thread's parent is the thread that calls its start()
 """The name of the thread a scenario runs the learner's loop in."""
 
 
@@ -284,9 +285,10 @@ def watching_tools(loop: Callable, run: "Run", exchanges: list) -> Any:
     cut before its first value would raise TypeError before it does). Put back as they were afterwards (what the
     loop or a later cell set meanwhile stays).
     And since a function is also reached where no name is (a module attribute, a default argument, a closure's copy,
-    a class attribute, a callable instance's method), every thread started while the loop runs is profiled too
-    (threading.setprofile): a call of a tool function's code object is noted whatever path led to it. A thread
-    started before the scenario (a pool kept from an earlier cell) is watched only through the wrapped names."""
+    a class attribute, a callable instance's method), the loop's thread and every thread it starts (and they start)
+    are profiled too (threading.setprofile): a call of a tool function's code object is noted whatever path led to
+    it. A thread started before the scenario (a pool kept from an earlier cell) is watched only through the wrapped
+    names; threads others start meanwhile (the sandbox pool's servers) are neither watched nor waited for."""
     target: Any = loop
     while isinstance(target, functools.partial) or hasattr(target, "__wrapped__"):
         target = target.func if isinstance(target, functools.partial) else target.__wrapped__
@@ -314,26 +316,36 @@ def watching_tools(loop: Callable, run: "Run", exchanges: list) -> Any:
             if isinstance(tool, (FunctionType, functools.partial)):
                 place[name] = wrapped(name, tool)
                 undo.append((place, name, tool, place[name]))
-    before = set(threading.enumerate())
     watching = [True]
+    entering = threading.current_thread()
+    ours: set[threading.Thread] = {entering}  # this thread, the loop's thread it starts, and the threads they start
 
     def profile(frame: Any, event: str, _arg: Any) -> None:
-        # the code, not the name: a tool reached through a module attribute, a default argument, a closure, a class
-        # attribute or a callable instance runs the same code object (attack 19's H2)
-        if not watching[0]:
-            sys.setprofile(None)  # a thread started meanwhile that outlives the scenario stops being watched
-        elif event == "call" and frame.f_code in codes:
+        me = threading.current_thread()
+        if not watching[0] or me not in ours:
+            # a sandbox's server threads (started by the sandbox pool meanwhile) are not the loop's; a thread started
+            # meanwhile that outlives the scenario stops being watched
+            sys.setprofile(None)
+        elif event == "call" and frame.f_code is _THREAD_START:  # the parent is known before the child runs
+            child = frame.f_locals.get("self")
+            if isinstance(child, threading.Thread):
+                ours.add(child)
+        elif event == "call" and frame.f_code in codes and me is not entering:
+            # the code, not the name: a tool reached through a module attribute, a default argument, a closure, a
+            # class attribute or a callable instance runs the same code object (attack 19's H2)
             run.tool_calls.append((len(exchanges), codes[frame.f_code]))
 
-    earlier = threading.getprofile()
-    threading.setprofile(profile)  # every thread started from here on: the loop's, and the threads it starts
+    earlier, earlier_here = threading.getprofile(), sys.getprofile()
+    threading.setprofile(profile)  # every thread started from here on; only the loop's stay watched
+    sys.setprofile(profile)  # here too: the loop's thread is started from this one
     try:
         yield
     finally:
+        sys.setprofile(earlier_here)
         # a thread the loop started may run the cut call after the loop raised: give it a moment, still watched
         until = time.monotonic() + 2.0
-        for thread in set(threading.enumerate()) - before:
-            while thread is not threading.current_thread() and time.monotonic() < until:
+        for thread in [t for t in list(ours) if t is not entering and t.is_alive()]:
+            while time.monotonic() < until:
                 try:
                     thread.join(max(0.0, until - time.monotonic()))
                     break

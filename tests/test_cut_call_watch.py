@@ -102,3 +102,48 @@ def test_a_function_that_is_no_tool_is_not_noted_and_the_watch_ends_with_the_sce
     worker.join()
     assert run.tool_calls == [] and threading.getprofile() is None
     assert TABLE["get_diff"] is get_diff and globals()["get_diff"].__name__ == "get_diff"
+
+
+def _later(tool, pr):
+    """A loop that returns (or raises) at once and leaves a thread that runs the tool a moment later."""
+    threading.Thread(target=lambda: (threading.Event().wait(0.3), tool(pr))).start()
+    return "done"
+
+
+def test_a_thread_the_loop_leaves_behind_is_still_watched_when_it_runs_the_tool_later():
+    run = _watched(_later, lambda pr: _later(get_diff, pr))
+    assert {name for _, name in run.tool_calls} == {"get_diff"}, run.tool_calls
+
+
+def test_only_the_loops_threads_are_waited_for(monkeypatch):
+    """A sandbox starting in the background starts server threads while the loop runs; they are not the loop's and
+    live on, so waiting for them would add the whole grace to every scenario (exercise 6 took ~6.5 s, not ~1)."""
+    release = threading.Event()
+    ready = threading.Event()
+    servers: list[threading.Thread] = []
+
+    def pool_worker():  # started before the watch, like the sandbox pool's threads
+        ready.wait()
+        servers.append(threading.Thread(target=release.wait, name="server", daemon=True))
+        servers[0].start()
+
+    pool = threading.Thread(target=pool_worker, daemon=True)
+    pool.start()
+    joined: list[str] = []
+    join = threading.Thread.join
+
+    def noting_join(self, timeout=None):
+        joined.append(self.name)
+        return join(self, timeout)
+
+    def loop(pr):
+        ready.set()
+        pool.join()  # the server thread has started, from another thread than the loop's
+        return _in_a_thread(get_diff, pr)
+
+    monkeypatch.setattr(threading.Thread, "join", noting_join)
+    run = _watched(loop, loop)
+    monkeypatch.undo()
+    release.set()
+    assert {name for _, name in run.tool_calls} == {"get_diff"}, run.tool_calls
+    assert servers and "server" not in joined, joined
