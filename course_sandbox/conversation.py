@@ -101,7 +101,15 @@ def merge_turns(messages: list[dict]) -> list[Turn]:
 
 def check_tool_pairing(turns: list[Turn]) -> None:
     """Every tool_result answers a tool_use of the turn before; every tool_use is answered at the start of
-    the turn after (docs, tool use: tool_result blocks come first in the content, text only after them)."""
+    the turn after (docs, tool use: tool_result blocks come first in the content, text only after them). A
+    tool_use id appears once in a request: a response appended twice to the history is refused."""
+    seen: set[str] = set()
+    for turn in turns:
+        for block, (i, j) in zip(turn.blocks, turn.origin, strict=False):
+            if block.get("type") == "tool_use":
+                if block.get("id") in seen:
+                    raise invalid(f"messages.{i}.content.{j}: `tool_use` ids must be unique")
+                seen.add(block.get("id"))
     for k, turn in enumerate(turns):
         if turn.role == "user":
             previous_ids = {b["id"] for b in turns[k - 1].of_type("tool_use")} if k else set()

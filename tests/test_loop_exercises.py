@@ -551,3 +551,29 @@ def test_exercise_6_step_1_untouched_is_not_done_yet(language, title, note):
         assert report.text().startswith(title) and note in report.text(), report.text()
     with pytest.raises(ValueError):
         check_exercise_6(None, step=3)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_paused_response_appended_twice_is_seen(language):
+    """Instructor read 63: a loop that appends every response before its match, and the paused one again in the
+    pause_turn branch (as step 1's "append the response" read literally gives), sends it twice."""
+    namespace = reference(6)
+    source = solution_code(6)
+    before_match = "        match response.stop_reason:\n"
+    source = source.replace(before_match, '        messages.append({"role": "assistant", "content": response.content})\n'
+                            + before_match)
+    tool_branch = '                messages.append({"role": "assistant", "content": response.content})\n' \
+                  '                calls = '
+    assert source.count(before_match) == 1 and tool_branch in source
+    source = source.replace(tool_branch, "                calls = ")
+    exec(compile(source, "<paused twice>", "exec"), namespace)
+    report = check_exercise_6(namespace["review_every_stop"], language=language)
+    assert report.broken == ["pause_turn"], report.text()
+    said = next(f.detail for f in report.findings if f.rule == "pause_turn")
+    assert ("twice" if language == "en" else "дважды") in said, said
+    once = reference(6)  # appended once, before the match: right
+    exec(compile(source.replace('            case "pause_turn":  # the same turn goes on: append the response, and no '
+                                'new user message\n                messages.append({"role": "assistant", "content": '
+                                'response.content})\n',
+                                '            case "pause_turn":\n                continue\n'), "<once>", "exec"), once)
+    assert check_exercise_6(once["review_every_stop"], language=language).ok

@@ -42,6 +42,20 @@ def test_tool_result_without_matching_tool_use(client):
     )
 
 
+@pytest.mark.parametrize("split", [False, True], ids=["one message", "appended twice"])
+def test_a_tool_use_id_sent_twice_is_refused(client, split):
+    """A response appended to the history twice (once before a match, once in its branch): the API combines the two
+    assistant messages and refuses the repeated id."""
+    again = [{"role": "assistant", "content": [USE]}, {"role": "assistant", "content": [USE]}] if split else \
+        [{"role": "assistant", "content": [USE, {**USE}]}]
+    error = rejection(client, [{"role": "user", "content": "Review PR #482"}, *again,
+                               {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a",
+                                                              "content": "diff"}]}], tools=TOOLS)
+    assert isinstance(error, anthropic.BadRequestError)
+    where = "messages.2.content.0" if split else "messages.1.content.1"
+    assert error.body["error"]["message"] == f"{where}: `tool_use` ids must be unique"
+
+
 def test_tool_use_without_results_after(client):
     second = {**USE, "id": "toolu_b"}
     error = rejection(client, [
