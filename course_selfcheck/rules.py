@@ -104,7 +104,7 @@ def names_only_the_stop(run: Run, stop: str) -> bool:
 
 
 def _what_happened(stop: str, lang: str) -> str:
-    return (tr("the history no longer fits the context window", lang) if stop == "model_context_window_exceeded"
+    return (tr("the answer filled the context window", lang) if stop == "model_context_window_exceeded"
             else tr("the answer was cut", lang))
 
 

@@ -27,9 +27,9 @@ handle those yet is not failed for them here."""
 FALLBACK_RULES = [*EARLIER, *STOPS[:5], "fallback", *STOPS[6:]]
 """The optional exercise: the same loop with the fallback, every other rule kept (a loop that falls back passes
 "refusal_said" too, so that rule gives way to the fallback's own)."""
-CUT = N_("max_tokens and model_context_window_exceeded raise clear errors that say what happened (the answer was cut, "
-         "the history no longer fits), or at max_tokens ask again with a larger max_tokens; the cut tool call is never "
-         "run.")
+CUT = N_("max_tokens and model_context_window_exceeded raise clear errors that say what happened (the answer was cut "
+         "by max_tokens, or it filled the context window), or at max_tokens ask again with a larger max_tokens; the "
+         "cut tool call is never run.")
 REFUSAL = N_("A refusal ends the run with an error that carries stop_details; never the same request to the same "
              "model again.")
 FALLBACK = N_("A refusal is answered once by the fallback model: send the same messages to fallback_model() and go "

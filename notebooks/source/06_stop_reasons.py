@@ -162,8 +162,10 @@ print(wants.stop_reason, "->", what_to_do(wants))
 # is incomplete. Here it should be `{"pr": 482}`. Running it would review the wrong merge request, or
 # crash: a cut tool call must never run. The fix is a larger `max_tokens`.
 #
-# `model_context_window_exceeded` is the same stop for another cause: the history no longer fits the model's context
-# window. Your loop treats it like `max_tokens` (optional notebook 11 shows it).
+# `model_context_window_exceeded` is the same stop for another cause: the answer ran into the end of the model's
+# context window (the history and the answer together no longer fit), so it was cut too. Your loop treats it like
+# `max_tokens`, but a larger `max_tokens` does not help here: the history has to get shorter (optional notebook 11
+# shows it).
 #
 # **Predict, then run:** the cell below asks for the same review three times, each time with a budget a little short of
 # the whole answer. What will the `get_diff` call's input hold each time, and what must a loop do with that response?
@@ -176,9 +178,10 @@ print(wants.stop_reason, "->", what_to_do(wants))
 # входные данные неполные. В примере ниже там должно быть `{"pr": 482}`. Если выполнить такой вызов, агент проверит
 # не тот merge request или упадёт: обрезанный вызов инструмента выполнять нельзя. Исправление — больший `max_tokens`.
 #
-# `model_context_window_exceeded` — такой же обрыв ответа, только по другой причине: история больше не помещается в
-# контекстное окно модели. Ваш цикл обрабатывает эту остановку так же, как `max_tokens`
-# (вживую — в необязательном блокноте 11).
+# `model_context_window_exceeded` — такой же обрыв ответа, только по другой причине: ответ упёрся в конец
+# контекстного окна модели (история вместе с ответом в него больше не помещается). Ваш цикл обрабатывает эту остановку
+# так же, как `max_tokens`, только увеличивать `max_tokens` здесь бесполезно: короче должна стать история (вживую — в
+# необязательном блокноте 11).
 #
 # **Сначала предположите, потом запустите:** ячейка ниже трижды просит то же ревью, и каждый раз бюджета немного не хватает на
 # весь ответ. Что окажется во входных данных вызова `get_diff` в каждом случае и что цикл должен сделать с таким ответом?
@@ -253,7 +256,9 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # **Break it:** the cell below also sends the refused request once more, to the same model. (The sandbox refuses this
 # prompt every time; a live model decides for itself.)
 #
-# Another model is another matter: asking it is a decision of your code (the optional part at the end).
+# Another model is another matter. The docs' table of stop reasons says: read `stop_details` and retry on a fallback
+# model. That retry goes to *another* model, and whether to make it is your code's decision (the optional part at the
+# end). Stopping with `stop_details` is what every loop needs, with a fallback or without.
 
 # %% [markdown] lang="ru"
 # <!-- fact: refusal-pages -->
@@ -267,7 +272,10 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # **Сломаем:** ячейка ниже ещё раз отправляет тот же запрос той же модели. (Песочница отказывается отвечать на этот
 # промпт всегда; настоящая модель решает сама.)
 #
-# Другая модель — другое дело: обращаться ли к ней, решает ваш код (об этом — необязательная часть в конце блокнота).
+# Другая модель — другое дело. В таблице причин остановки документация советует прочитать `stop_details` и повторить
+# запрос на запасной модели. Этот повтор уходит *другой* модели, и делать ли его, решает ваш код (об этом —
+# необязательная часть в конце блокнота). А остановиться, сообщив `stop_details`, должен уметь любой цикл — с запасной
+# моделью или без неё.
 
 # %% lang="en"
 refused = client.messages.create(
@@ -323,9 +331,11 @@ print("повтор:", retried.stop_reason)
 #
 # ### Step 1: the stops that go on or return
 #
-# - `pause_turn`: send the conversation again, with the paused response appended. Add no new user message.
+# - `pause_turn`: send the conversation again, with the paused response in the history once. If your loop appends
+#   every response before its `match`, it is there already: just go round again. Add no new user message.
 # - `stop_sequence`: return the text so far. The stop sequence is one you set.
-# - `max_tokens`: raise a clear error that says the answer was cut. Never run the cut tool call.
+# - `max_tokens`: raise a clear error that says the answer was cut (or ask again once with a larger `max_tokens`: the
+#   check accepts both). Never run the cut tool call.
 #
 # Then run the exercise cell again, and the check of step 1 below.
 
@@ -363,10 +373,12 @@ print("повтор:", retried.stop_reason)
 #
 # ### Шаг 1: остановки, после которых цикл продолжает работу или возвращает ответ
 #
-# - `pause_turn`: отправьте диалог снова, добавив в историю приостановленный ответ. Нового сообщения от user не
-#   добавляйте.
+# - `pause_turn`: отправьте диалог снова; приостановленный ответ должен быть в истории один раз. Если ваш цикл
+#   добавляет каждый ответ в историю ещё до `match`, он уже там: просто идите на следующий круг. Нового сообщения от
+#   user не добавляйте.
 # - `stop_sequence`: верните уже написанный текст. Эту стоп-последовательность задали вы сами.
-# - `max_tokens`: выбросьте исключение о том, что ответ обрезан. Обрезанный вызов инструмента не выполняйте никогда.
+# - `max_tokens`: выбросьте исключение о том, что ответ обрезан (или один раз повторите запрос, увеличив `max_tokens`:
+#   проверка примет и то и другое). Обрезанный вызов инструмента не выполняйте никогда.
 #
 # Затем снова выполните ячейку упражнения, а после неё — проверку шага 1 ниже.
 
@@ -469,8 +481,8 @@ check_exercise_6(review_every_stop, step=1)
 # `review_every_stop`, in the exercise cell above, before `case other`. The third, `case other`, is already there
 # from step 1: check that its error names the value.
 #
-# - `model_context_window_exceeded`: raise a clear error that says the history no longer fits the context window.
-#   Never run the cut tool call.
+# - `model_context_window_exceeded`: raise a clear error that says the answer filled the context window, so the
+#   history must get shorter. Never run the cut tool call.
 # - `refusal`: raise an error that carries `response.stop_details`. Never send the same request to the same model
 #   again.
 # - any other value (`case other`): an error that names it, as `what_to_do` does. The API adds stop reasons over time.
@@ -517,8 +529,8 @@ check_exercise_6(review_every_stop, step=1)
 # `review_every_stop`, в ячейке упражнения выше, перед `case other`. Третья, `case other`, уже есть с шага 1:
 # проверьте, что в сообщении её исключения названо само значение.
 #
-# - `model_context_window_exceeded`: выбросьте исключение, в сообщении которого сказано, что история больше не
-#   помещается в контекстное окно. Обрезанный вызов инструмента не выполняйте никогда.
+# - `model_context_window_exceeded`: выбросьте исключение, в сообщении которого сказано, что ответ упёрся в конец
+#   контекстного окна и историю нужно сократить. Обрезанный вызов инструмента не выполняйте никогда.
 # - `refusal`: выбросьте исключение, в сообщении которого есть `response.stop_details`. Тот же запрос той же модели больше не
 #   отправляйте.
 # - любое другое значение (`case other`): исключение, в сообщении которого оно названо, как в `what_to_do`. В API со
@@ -683,7 +695,7 @@ show_solution(6)
 # | `stop_sequence` | your stop sequence: use the text so far |
 # | `pause_turn` | append the response, call again without a new user message |
 # | `refusal` | error with `stop_details`; never the same request to the same model again (optional: a fallback model once) |
-# | `model_context_window_exceeded` | error: the history is too long |
+# | `model_context_window_exceeded` | error: the answer filled the context window; shorten the history |
 # | any other value | error that names it: a stop reason your loop does not know yet |
 #
 # On a first pass, stop here: the optional part below is needed by nothing later. Go on to "Take it home" at the end.
@@ -699,7 +711,7 @@ show_solution(6)
 # | `stop_sequence` | ваша стоп-последовательность: использовать уже полученный текст |
 # | `pause_turn` | добавить ответ в историю и отправить запрос снова без нового сообщения от user |
 # | `refusal` | ошибка со `stop_details`; тот же запрос той же модели не повторять (по желанию: один раз — запасной модели) |
-# | `model_context_window_exceeded` | ошибка: история слишком длинная |
+# | `model_context_window_exceeded` | ошибка: ответ упёрся в конец контекстного окна; сократить историю |
 # | любое другое значение | ошибка, в которой оно названо: эту причину остановки ваш цикл ещё не знает |
 #
 # При первом прохождении необязательную часть ниже можно пропустить: дальше в курсе она не понадобится. Переходите

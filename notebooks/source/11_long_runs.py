@@ -5,8 +5,8 @@
 # need it; each stands on its own.*
 #
 # **You will learn**
-# - what happens when the history no longer fits: a full context window (`model_context_window_exceeded`), one of the
-#   two stops notebook 6 only named, made to happen;
+# - what happens when history and answer no longer fit: a full context window (`model_context_window_exceeded`),
+#   one of the two stops notebook 6 only named, made to happen;
 # - what to do when a long review fills the window: context editing clears old tool results on the server,
 #   compaction puts a summary in place of the earlier turns;
 # - how to let a turn paused by a server tool go on (`pause_turn`, with web search): the other stop notebook 6 only
@@ -23,7 +23,7 @@
 # Читайте раздел, когда он понадобится; каждый понятен сам по себе.*
 #
 # **Вы узнаете**
-# - что происходит, когда история перестаёт помещаться: переполненное контекстное окно
+# - что происходит, когда история вместе с ответом перестаёт помещаться: переполненное контекстное окно
 #   (`model_context_window_exceeded`) — одна из двух остановок, которые блокнот 6 только назвал, здесь вживую;
 # - что делать, когда длинное ревью заполняет контекстное окно: редактирование контекста очищает старые результаты
 #   инструментов на сервере, а сжатие ставит краткое содержание на место прежних ходов;
