@@ -136,6 +136,9 @@ print(f"= {LIMIT} первых символов + 2 перевода строк�
 # - `cache_creation_input_tokens`: written to the cache;
 # - `cache_read_input_tokens`: read from it.
 #
+# A Python note: a cache field may be `None` when nothing was written or read, and `u.cache_read_input_tokens or 0`
+# then gives 0 (`or` gives its right side when the left one is empty).
+#
 # **Predict, then run:** a review of !484 takes a few calls. Will caching cut its billed input by about a tenth, by
 # about two fifths, or by more than two thirds?
 
@@ -174,6 +177,9 @@ print(f"= {LIMIT} первых символов + 2 перевода строк�
 # - `input_tokens` — всё, что после последней контрольной точки, по полной цене;
 # - `cache_creation_input_tokens` — записанное в кэш;
 # - `cache_read_input_tokens` — прочитанное из кэша.
+#
+# Заметка о Python: поле кэша может быть `None`, если в кэш ничего не записано и из него ничего не прочитано, и тогда
+# `u.cache_read_input_tokens or 0` даёт 0 (`or` возвращает правую часть, когда левая пуста).
 #
 # **Сначала предположите, потом запустите:** ревью !484 занимает несколько вызовов. На сколько кэширование сократит
 # оплачиваемый вход — примерно на десятую часть, примерно на две пятых или больше чем на две трети?
@@ -746,8 +752,9 @@ show_solution(8)
 # the signatures, and runs the loop you wrote by hand: call, run every requested tool, send all results back, stop at
 # the end.
 #
-# - It keeps four of the loop's rules for you: the whole response back, every tool run, a tool's error as a result,
-#   all results in one message.
+# - It keeps six of the loop's rules for you: the whole response back, every tool run, a tool's error as a result,
+#   all results in one message, a paused turn (`pause_turn`) sent back with no new message, and no tool call of a
+#   turn cut or refused (`max_tokens`, a full context window, `refusal`) ever run.
 # - It does not raise where your loop would. Without `max_iterations` it runs for as long as the model keeps asking.
 # - At the cap, on `max_tokens` or on a refusal it simply stops and gives you the last message. (An API error still
 #   raises.)
@@ -769,8 +776,10 @@ show_solution(8)
 # их схемы из сигнатур и выполняет тот цикл, который вы писали вручную: вызов модели, выполнение каждого запрошенного
 # инструмента, отправка всех результатов обратно, остановка в конце.
 #
-# - Четыре правила цикла он соблюдает за вас: ответ целиком в историю, каждый инструмент выполнен, ошибка
-#   инструмента — результат, все результаты одним сообщением.
+# - Шесть правил цикла он соблюдает за вас: ответ целиком в историю, каждый инструмент выполнен, ошибка
+#   инструмента — результат, все результаты одним сообщением, приостановленный ход (`pause_turn`) уходит обратно без
+#   нового сообщения, а вызовы инструментов из обрезанного или отклонённого хода (`max_tokens`, переполненное
+#   контекстное окно, `refusal`) не выполняются никогда.
 # - Исключений там, где их выбросил бы ваш цикл, он не выбрасывает. Без `max_iterations` он работает, пока модель
 #   запрашивает инструменты.
 # - При достижении ограничения, при `max_tokens` или при отказе он просто останавливается и отдаёт последнее

@@ -479,7 +479,9 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 #    (and `ANTHROPIC_API_KEY` for the real model) before starting JupyterLab, as the start of this notebook shows;
 # 3. judge it with `check_loop(review_my_way)`: the nine rules `check_loop` knows (exercises 6–8 check the others), in
 #    fresh sandboxes, whatever your loop talks to otherwise; a rule that the run could not show says "not checked",
-#    never "passed".
+#    never "passed". It judges your loop's rules, not your tool: the loop you bring passes before you change
+#    anything, and stays passing only if your changes keep the rules. Your tool you judge by the reviews it makes.
+#    (Step 2 needs a GitLab of your own: the offline sandbox serves one project.)
 
 # %% [markdown] lang="ru"
 # <!-- fact: gitlab-search-pipelines -->
@@ -496,7 +498,10 @@ for name, usage, batch in (("по одному запросу", [u for r in one_
 #    блокнота;
 # 3. оцените его через `check_loop(review_my_way)`: `check_loop` проверит девять правил, которые знает (остальные
 #    проверяют упражнения 6–8), в свежих песочницах, с чем бы ваш цикл ни работал в остальное время; правило, которое
-#    запуск не смог проверить, отмечается «не проверено», а не «выполнено».
+#    запуск не смог проверить, отмечается «не проверено», а не «выполнено». Проверяет он правила цикла, а не ваш
+#    инструмент: принесённый цикл проходит её ещё до ваших изменений и продолжает проходить, только если изменения
+#    правил не нарушили. Инструмент же оценивайте по ревью, которые с ним получаются. (Для шага 2 нужен ваш
+#    собственный GitLab: офлайн-песочница обслуживает один проект.)
 
 # %% use="lesson_tools"
 
