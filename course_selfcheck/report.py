@@ -73,6 +73,14 @@ class Report:
         # Russian words it as the task's requirement, not a quote: «Требование задания: при …»
         return tr("The task says: {task}", self.language, task=task, lowered=_lowered(task))
 
+    def _shared_task_line(self) -> str:
+        """The shared task's line, naming the rows it stands for: above every row it reads as a stray line
+        otherwise (instructor read 63, F15)."""
+        task = self.shared_task()
+        numbers = _ranges([n for n, f in enumerate(self.findings, start=1) if f.status == BROKEN and f.task])
+        return tr("The task says (requirements {numbers}): {task}", self.language, numbers=numbers, task=task,
+                  lowered=_lowered(task))
+
     def _same_cause(self) -> dict[int, int]:
         """For a broken row whose "what happened" is word for word an earlier broken row's: that row's number."""
         first: dict[str, int] = {}
@@ -125,7 +133,7 @@ class Report:
         out = [self.header()]
         out.extend(line for line in (self.note, self._nothing()) if line)
         if self.shared_task():
-            out.append(self._task_line(self.shared_task()))
+            out.append(self._shared_task_line())
         first, met = self._split()
         for number, finding in first:
             for kind, line in self._lines(finding, number):
@@ -164,7 +172,7 @@ class Report:
             parts.append(f"<div style='margin: 4px 0 6px; padding: 6px 8px; border-left: 3px solid "
                          f"var(--jp-warn-color1, #f9a825)'>{_html(self.note)}</div>")
         if self.shared_task():
-            parts.append(f"<div style='margin: 4px 0 6px'>{_html(self._task_line(self.shared_task()))}</div>")
+            parts.append(f"<div style='margin: 4px 0 6px'>{_html(self._shared_task_line())}</div>")
         if self._nothing():
             parts.append(f"<div style='margin: 4px 0 6px'>{esc(self._nothing())}</div>")
         first, met = self._split()

@@ -154,6 +154,7 @@ def test_exercise_1_no_stop_sequence(client):
     assert_only_broken(report, "stop_reason", "stop_sequence", "text")
     # one cause, said once: the task under the headline, requirements 2 and 3 pointing at 1, one hint
     assert report.text().count("The task says") == 1 and report.text().count("the same cause as requirement 1") == 2
+    assert "The task says (requirements 1–3): " in report.text(), report.text()  # the rows it stands for
     assert len(report.hints) == 1 and "stop_sequences=" in report.hints[0], report.text()
 
 
