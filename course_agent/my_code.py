@@ -17,6 +17,7 @@ not depend on what a learner solved).
 import ast
 import contextlib
 import dis
+import enum
 import functools
 import inspect
 import io
@@ -288,8 +289,11 @@ def as_kept(exercise: int, function: Callable, text: str | None = NOT_READ) -> t
     if rebuilt is None or rebuilt.__code__.co_filename != filename:
         return function, []
     assigned = {name for name, value in namespace.items() if name not in live or live[name] is not value}
-    compared = {name: _compare(namespace[name], live[name])
-                for name in _reads(rebuilt, namespace, filename) & assigned if name in live}
+    try:
+        compared = {name: _compare(namespace[name], live[name])
+                    for name in _reads(rebuilt, namespace, filename) & assigned if name in live}
+    except Exception:  # a style the comparison cannot read (attack 20's F1): never the check's end; judge the live one
+        return function, []
     drifted = sorted(name for name, differs in compared.items() if differs)
     if drifted:
         return rebuilt, drifted
@@ -316,8 +320,9 @@ def _code_of(value: object, depth: int = 0) -> list[types.FunctionType]:
     attributes (attack 19's H4: the loop's helper was a partial, or delegated to an instance)."""
     if depth > 3:
         return []
-    if isinstance(value, type):
-        return [f for m in vars(value).values() if (f := _function(getattr(m, "__func__", getattr(m, "fget", m))))]
+    if isinstance(value, type):  # a copy: reading a pydantic model class's attributes can add to them
+        return [f for m in list(vars(value).values())
+                if (f := _function(getattr(m, "__func__", getattr(m, "fget", m))))]
     if isinstance(value, functools.partial):
         return [f for v in (value.func, *value.args, *value.keywords.values()) for f in _code_of(v, depth + 1)]
     plain = _function(value)
@@ -325,14 +330,14 @@ def _code_of(value: object, depth: int = 0) -> list[types.FunctionType]:
         return [plain]
     if isinstance(value, types.ModuleType) or not hasattr(value, "__dict__"):
         return []
-    attributes = [f for v in vars(value).values() for f in _code_of(v, depth + 1) if not isinstance(v, type)]
+    attributes = [f for v in list(vars(value).values()) for f in _code_of(v, depth + 1) if not isinstance(v, type)]
     return [*_code_of(type(value), depth + 1), *attributes]
 
 
-def _differs(kept: object, live: object) -> bool:
+def _differs(kept: object, live: object, depth: int = 0) -> bool:
     """A name's value as the kept text defines it is shown not to be the notebook's (see _compare); a value that
     cannot be shown counts as the same here (a class's attribute), and as_kept judges the kept one for it."""
-    return _compare(kept, live) is True
+    return _compare(kept, live, depth) is True
 
 
 CONSTANTS = (str, bytes, int, float, complex, bool, type(None), range)
@@ -348,7 +353,7 @@ def _compare(kept: object, live: object, depth: int = 0) -> bool | None:
     if depth > 4:
         return None
     if isinstance(kept, type) or isinstance(live, type):
-        return _class_differs(kept, live)
+        return _class_differs(kept, live, depth)
     if isinstance(kept, functools.partial) or isinstance(live, functools.partial):
         if not (isinstance(kept, functools.partial) and isinstance(live, functools.partial)):
             return True
@@ -384,7 +389,7 @@ def _compare(kept: object, live: object, depth: int = 0) -> bool | None:
         return kept is not live
     if not (hasattr(kept, "__dict__") and hasattr(live, "__dict__")):
         return None  # neither side can be shown: as_kept judges the kept one, the one the next notebook runs
-    if _class_differs(type(kept), type(live)):
+    if _class_differs(type(kept), type(live), depth + 1):
         return True
     ours, theirs = vars(kept), vars(live)
     if ours.keys() != theirs.keys():
@@ -398,17 +403,26 @@ def _any_differs(pairs: list[tuple[object, object]], depth: int) -> bool | None:
     return True if True in results else None if None in results else False
 
 
-def _class_differs(kept: object, live: object) -> bool:
+def _class_differs(kept: object, live: object, depth: int = 0) -> bool:
     """Two classes differ by name, by bases, or by any attribute of their own: a method's source (a staticmethod's, a
     classmethod's, a property's getter), a constant (attack 18's H5: a class redefined after the exercise cell was
-    judged, the kept file held the other one)."""
+    judged, the kept file held the other one). An Enum by its members' names and values (each member is an instance
+    of the class itself: attack 20's F1), and its own methods."""
     if not isinstance(kept, type) or not isinstance(live, type):
         return True
     if kept.__qualname__ != live.__qualname__ or [b.__qualname__ for b in kept.__bases__] != \
             [b.__qualname__ for b in live.__bases__]:
         return True
+    if depth > 4:
+        return False  # too deep to show either way: the same here, as for _differs
     skip = ("__dict__", "__weakref__", "__module__", "__firstlineno__", "__static_attributes__")
-    ours, theirs = ({k: v for k, v in vars(c).items() if k not in skip} for c in (kept, live))
+    if issubclass(kept, enum.Enum) and issubclass(live, enum.Enum):
+        if [(m.name, m.value) for m in kept] != [(m.name, m.value) for m in live]:
+            return True
+        ours, theirs = ({k: v for k, v in vars(c).items() if k not in skip and callable(v) and not k.startswith("_")
+                         or isinstance(v, (staticmethod, classmethod, property))} for c in (kept, live))
+    else:
+        ours, theirs = ({k: v for k, v in vars(c).items() if k not in skip} for c in (kept, live))
     if ours.keys() != theirs.keys():
         return True
     for name, value in ours.items():
@@ -417,7 +431,7 @@ def _class_differs(kept: object, live: object) -> bool:
             value, other = value.__func__, getattr(other, "__func__", other)
         if isinstance(value, property):
             value, other = value.fget, getattr(other, "fget", other)
-        if _differs(value, other):
+        if _differs(value, other, depth + 1):
             return True
     return False
 

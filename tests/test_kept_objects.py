@@ -143,3 +143,67 @@ def test_a_function_that_passed_is_kept_and_not_said_otherwise(tmp_path):
     report = keep_passed(6, ns["review_every_stop"], Report("Exercise 6", [Finding("cap", PASSED)], "en"))
     assert "Kept in" in report.note and "not kept" not in report.note
     assert (tmp_path / "my_code" / "exercise_6.py").exists()
+
+
+PYDANTIC_STYLE = '''
+from anthropic.types import TextBlock, ToolUseBlock
+
+
+def loop(blocks):
+    return [b for b in blocks if isinstance(b, ToolUseBlock)], [b for b in blocks if isinstance(b, TextBlock)]
+'''
+
+
+def test_a_loop_that_reads_the_sdks_pydantic_classes_is_judged_without_a_crash():
+    """Attack 20's F1: reading a pydantic model class's attributes adds to them; the walk over them crashed the
+    check ("dictionary changed size during iteration") for the SDK's own isinstance style."""
+    ns = cell(PYDANTIC_STYLE, {"__name__": "__main__"})
+    judged, drifted = my_code.as_kept(6, ns["loop"])
+    assert drifted == [] and judged is ns["loop"]
+
+
+ENUM = '''
+import enum
+
+
+class Decision(enum.Enum):
+    RUN = {run!r}
+    DENY = {deny!r}
+
+    def opens(self):
+        return self is Decision.RUN
+
+
+def loop(answer):
+    return (Decision.RUN if answer is True else Decision.DENY).opens()
+'''
+
+
+@settings(max_examples=15, deadline=None)
+@given(run=st.sampled_from(["run", "go", 1]), deny=st.sampled_from(["deny", "stop", 0]),
+       run_later=st.sampled_from(["run", "go", 1]), opens_later=st.booleans())
+def test_an_enum_the_loop_reads_is_compared_by_its_members_and_methods(run, deny, run_later, opens_later):
+    """Attack 20's F1: each member of an Enum is an instance of the class itself; comparing a class by its attributes
+    never ended (RecursionError). Members by name and value, and the methods, as for any class."""
+    ns = cell(ENUM.format(run=run, deny=deny), {"__name__": "__main__"})
+    later = ENUM.format(run=run_later, deny=deny)
+    if opens_later:
+        later = later.replace("return self is Decision.RUN", "return True")
+    cell(later.split("\n\ndef loop")[0], ns)  # a later cell redefines the class only
+    judged, drifted = my_code.as_kept(7, ns["loop"])
+    same = run == run_later and not opens_later
+    assert drifted == ([] if same else ["Decision"]), (run, run_later, opens_later)
+    assert judged(True) is True and judged(False) is False  # the kept class, whichever is judged
+
+
+def test_a_comparison_that_raises_judges_the_live_loop(monkeypatch):
+    """A style the comparison cannot read never ends the check: the notebook's own loop is judged, as before
+    as_kept."""
+    ns = cell(INSTANCE.format(first="a", extra=1), {"__name__": "__main__"})
+    cell("denier.text = 'b'\n", ns)
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("dictionary changed size during iteration")
+
+    monkeypatch.setattr(my_code, "_compare", broken)
+    assert my_code.as_kept(7, ns["loop"]) == (ns["loop"], [])
