@@ -333,7 +333,7 @@ def cut_answer(run: Run, lang: str, cause: bool = False) -> Finding:
         return ended_badly(run, lang, "")
     return says_it_was_cut(run, lang, "max_tokens", cause=cause) or passed_at_a_cut(
         run, lang, "max_tokens", tr("at max_tokens the loop raised {error}: the cut answer was not passed off as whole",
-                                    lang, error=short_error(run.error)))
+                                    lang, error=before_a_comma(short_error(run.error))))
 
 
 # 6e. A stop reason the loop does not know is an error that names it

@@ -151,8 +151,9 @@ def how_it_ended(run: Run, lang: str) -> str:
 
 
 def before_a_comma(said: str) -> str:
-    """A quoted error a row goes on after with a comma (", which does not say ..."): its own full stop left out, so the
-    row does not read "raise max_tokens., which" (attack 19's report wording 4)."""
+    """A quoted error a row goes on after with a comma or a colon (", which does not say ...", ": the cut answer ..."):
+    its own full stop left out, so the row does not read "raise max_tokens., which" (attack 19's report wording 4) or
+    "is full.: the cut answer" (attack 20's R1)."""
     return said[:-1] if said.endswith(".") and not said.endswith("..") else said
 
 
