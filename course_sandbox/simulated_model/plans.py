@@ -91,6 +91,15 @@ class LaterStep:
                  for _, _, raw in _items(call.result, call.input, self.prop)]
         return bool(items) and all(any(c.holds(raw) is None for c in self.conditions) for raw in items)
 
+    def matched_none(self, answered: list[Call]) -> bool:
+        """Whether the step's selection was read and the earlier step listed items, none of which it selects ("the
+        ones Carol Jones teaches", and nobody listed is Carol Jones): nothing was acted on, which the reply says."""
+        if self.unreadable or not (self.keeps or self.conditions):
+            return False
+        listed = [call for call in answered if call.name == self.after and call.result is not None
+                  and not call.is_error and _items(call.result, call.input, self.prop)]
+        return bool(listed) and not self.calls(answered) and not any(call.name == self.tool for call in answered)
+
     def calls(self, answered: list[Call]) -> list[tuple[str, dict]]:
         """One call per selected item of the earlier step's results, in the order listed."""
         uses: list[tuple[str, dict]] = []

@@ -109,7 +109,8 @@ class Condition:
                 held = [v.casefold() for v in fields.values() if isinstance(v, str) and _A_NAME.fullmatch(v)]
             if not held:
                 return None
-            return any(v == said or v.startswith(said + " ") or v.split("@")[0] == said for v in held)
+            return any(v == said or v.startswith(said + " ") or v.split("@")[0] == said or _same_name(said, v)
+                       for v in held)
         if self.kind == "date":
             dated = {k: v[:10] for k, v in fields.items() if isinstance(v, str) and _ISO_DAY.match(v)}
             if not dated:
@@ -207,7 +208,8 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
             found.append(Condition("state", latin.group(2).lower(), value=not latin.group(1)))
         words = whole
     found = [*compared, *found]
-    return tuple(found), bool(_QUALIFIED.search(words)) and not found and not filtered
+    named = bool(_NAMED_AFTER.search(words))
+    return tuple(found), bool(_QUALIFIED.search(words) or named) and not found and not filtered
 
 
 _CLOCK = re.compile(
@@ -225,20 +227,75 @@ _CLOCK_OPS = {"before": "<", "until": "<", "till": "<", "by": "<", "after": ">="
 _NOT_A_PERSON = (r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|"
                  r"May|June|July|August|September|October|November|December|The|This|That|These|Those|It|We|You|They|He|She|"
                  r"Today|Tomorrow)\b)")
+_FULL = r"[A-ZА-ЯЁ][a-zа-яё'-]+(?:\s+[A-ZА-ЯЁ][a-zа-яё'-]+){0,2}"
+"""A person's name, the first name alone or with the last ("Anna", "Anna Petrova", «Анна Петрова»)."""
 _BY_PERSON = re.compile(
-    rf"\b(?:the ones|those|ones|that|which)\s+{_NOT_A_PERSON}([A-Z][a-z]+)\s+(?:(?:is|was|has|had|will|does|did)\s+)?"
-    r"(?!(?:is|are|was|were|has|have)\b)[a-z]{3,}\b|"
+    rf"\b(?:the ones|those|ones|that|which)\s+{_NOT_A_PERSON}([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+){{0,2}})\s+"
+    r"(?:(?:is|was|has|had|will|does|did)\s+)?(?!(?:is|are|was|were|has|have)\b)[a-z]{3,}\b|"
     rf"\b(?:(?!(?:sorted|grouped|ordered|filtered|listed)\b)[a-z]{{3,}}|assigned to|belonging to|run|led)\s+by\s+"
-    rf"{_NOT_A_PERSON}([A-Z][a-z]+)\b|"
-    r"(?<!\w)(?:которые|что|те)\s+(?:(?:сейчас|обычно|всегда)\s+)?[а-яё]{3,}\s+([А-ЯЁA-Z][а-яёa-z]+)")
-"""A person the listed items belong to, said with any verb: "the ones Bob booked", "the ones Bob teaches", "created
-by Alice", "led by Priya", «которые забронировал Боб», «те, что ведёт Анна»."""
+    rf"{_NOT_A_PERSON}([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+){{0,2}})\b|"
+    r"(?<!\w)(?:которые|которых|что|те|где|у\s+которых|у\s+которого)\s+(?:(?:сейчас|обычно|всегда)\s+)?"
+    rf"[а-яё]{{3,}}\s+({_FULL})|"
+    # «отмени занятия Анны Петровой», «уроки Боба»: a name in the genitive after the items' noun
+    r"(?<![\w-])(?!(?:у|к|с|о|об|от|до|для|без|при|про|через|на|в|во|за|по|из|перед)\s)[а-яё]{3,}\s+"
+    r"((?:[А-ЯЁ][а-яё'-]+(?:ы|и|а|я|ой|ей|ого|его))(?:\s+[А-ЯЁ][а-яё'-]+(?:ы|и|а|я|ой|ей|ого|его)){0,2})"
+    r"(?=\s*(?:[.,;!?]|$))")
+"""A person the listed items belong to, said with any verb: "the ones Bob booked", "the ones Anna Petrova teaches",
+"created by Alice", "led by Priya Shah", «которые забронировал Боб», «те, что ведёт Анна», «те, у которых ведёт Анна
+Петрова», «занятия Анны Петровой» (the genitive; matched against the items' names in any case, see _same_name)."""
+_NAMED_AFTER = re.compile(r"\b(?:the ones|those|ones)\s+(?:[A-Z][\w'-]+\s+){1,3}[a-z]|"
+                          r"(?<!\w)(?:те|тех|которые|которых|что)\W+(?:[а-яё]+\s+){0,3}[А-ЯЁ][а-яё]+")
+"""A qualification by a named person the pattern above may not read ("the ones Anna Maria Lopez Garcia takes"):
+then the step's selection is unreadable, and nothing is acted on."""
 _A_NAME = re.compile(r"[A-ZА-ЯЁ][a-zа-яё'-]+(?: [A-ZА-ЯЁ][a-zа-яё'-]+){0,2}")
 """A value that reads as a person's name ("Priya", "Anna Smith", «Анна»)."""
+_NAME_CASE_ENDINGS = ("овой", "евой", "иной", "ского", "ской", "ова", "ева", "ина", "ому", "ой", "ей", "ого", "его",
+                      "ом", "ем", "ым", "им", "ы", "и", "а", "я", "у", "ю", "е")
+_NOMINATIVE_ENDS = {"овой": ("ова",), "евой": ("ева",), "иной": ("ина",), "ского": ("ский",), "ской": ("ская",),
+                    "ова": ("ов", "ова"), "ева": ("ев", "ева"), "ина": ("ин", "ина"), "ой": ("а", "ая"),
+                    "ей": ("я", "ь"), "ы": ("а",), "и": ("я", "а", "ь"), "а": ("", "а"), "я": ("ь", "я", "й"),
+                    "у": ("а", ""), "ю": ("я", "ь"), "е": ("а", "я", ""), "ого": ("ой", "ий"), "его": ("ий",),
+                    "ому": ("ой", "ий", ""), "ом": ("",), "ем": ("ь",), "ым": ("",), "им": ("",)}
+
+
+def _name_forms(word: str) -> set[str]:
+    """A name word and, written in Russian, the nominatives its case ending may stand for (Анны: Анна; Петровой:
+    Петрова; Смита: Смит), each also in Latin letters, spelled the way _sound compares."""
+    forms = {word}
+    if re.search(r"[а-яё]", word):
+        for ending in _NAME_CASE_ENDINGS:
+            if word.endswith(ending) and len(word) - len(ending) >= 2:
+                forms |= {word[: len(word) - len(ending)] + n for n in _NOMINATIVE_ENDS[ending]}
+    return {_sound(f) for f in forms}
+
+
+def _sound(word: str) -> str:
+    """A name as it sounds, in Latin letters, for names written in either alphabet (Smith, Смит: smit)."""
+    from .words import latin
+
+    w = latin(word.casefold())
+    for a, b in (("th", "t"), ("ph", "f"), ("ck", "k"), ("sch", "sh"), ("x", "ks"), ("c", "k"), ("q", "k"),
+                 ("w", "v"), ("ya", "ia"), ("y", "i"), ("j", "i")):
+        w = w.replace(a, b)
+    return re.sub(r"(.)\1+", r"\1", w)
+
+
+def _same_name(said: str, held: str) -> bool:
+    """Whether a name said (any case, either alphabet: «Анны Петровой», "Anna") is the name a field holds ("Anna
+    Petrova"): each word said is the held name's word in the same place, the first name alone or the full name."""
+    said_words, held_words = said.split(), held.split()
+    if not said_words or len(said_words) > len(held_words):
+        return False
+    if said.isascii() and held.isascii():
+        return said_words == held_words[: len(said_words)]
+    return all(_sound(h) in _name_forms(s) for s, h in zip(said_words, held_words, strict=False))
+
+
 _ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
 _START_KEY = re.compile(r"start|begin|from|time|when|at$|slot|начал", re.I)
 _PERSON_KEY = re.compile(r"by$|_by|owner|author|organi[sz]er|creator|user|booker|host|assignee|who|person|member|"
-                         r"customer|guest|name", re.I)
+                         r"customer|guest|name|teacher|tutor|instructor|coach|trainer|lead|leader|presenter|speaker|"
+                         r"driver|doctor|staff|employee|преподават|учител|тренер|ведущ", re.I)
 _END_TODAY = re.compile(r"\b(?:end|ends|ending|finish|finishes|expire|expires|due)\s+(today|tomorrow)\b|"
                         r"(?<!\w)(?:заканчива\w*|истека\w*|кончают\w*)\s+(сегодня|завтра)(?!\w)", re.I)
 

@@ -118,6 +118,10 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
         if len(history) < MAX_CALLS and any(step.unmet(answered) for step in plan.later):
             said = words(lang, "I could not tell which of the listed items you meant, so I acted on none of them; "
                                "tell me which ones and I will.") + "\n\n" + said
+        elif len(history) < MAX_CALLS and any(isinstance(step, plans.LaterStep) and step.matched_none(answered)
+                                              for step in plan.later):
+            said = words(lang, "None of the listed items matched what you asked for, so I acted on none of them.") \
+                + "\n\n" + said
         return text_reply(said, reasoning=words(lang, "The tools answered; I'll report what they returned."))
     if not history:
         wanted = _wanted_action(offered, tools, evidence)
