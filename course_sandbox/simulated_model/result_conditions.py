@@ -56,7 +56,10 @@ _QUALIFIED = re.compile(r"\b(?:the|all)\s+(?!(?:other|same|first|last|new|old|li
                         r"\b(?:every|each|any)\s+(?:one|item|entry)\s+(?:that|which|whose|where|with)\b|"
                         r"\b(?:the ones|those|them|these)\b[^\"«“]*?\b(?:that|which|who|whose|where|tagged|labell?ed|"
                         r"marked|not)\b|\b(?:the ones|those)\s+(?:with|without|from|by|in|on|at|of|older|newer|larger|"
-                        r"smaller|bigger|over|under|before|after|since|having|containing|named|called)\b|(?<!\w)(?:те|"
+                        r"smaller|bigger|over|under|before|after|since|having|containing|named|called)\b|"
+                        r"\b(?:the ones|those)\s+(?:\w+\s+)?(?:[a-z]+(?:ed|en|wn|ld|lt|ing)|held|run|set|taught|led|"
+                        r"kept|made|done)\s+(?:on|in|at|by|for|from|with|under|during|before|after|this|last|next|"
+                        r"every)\b|(?<!\w)(?:те|"
                         r"тех|их|них|эти|этих|все)\W+(?:and\s+)?(?:что|которые|которых|у которых|"
                         r"где|чьи|с\s+тегом|помечен\w*)(?!\w)", re.I)
 _NOT_STATES = {"need", "seed", "feed", "speed", "tagged", "labelled", "labeled", "marked", "named", "called", "listed",
@@ -95,6 +98,14 @@ class Condition:
                 return None
             return any(want in {str(x).casefold() for x in v}
                        for v in lists) or any(want == v.casefold() for v in named)
+        if self.kind == "weekday":
+            return _on_weekday(fields, int(self.value))
+        if self.kind == "field":
+            keys = [k for k in fields if isinstance(fields[k], (str, int)) and not isinstance(fields[k], bool)
+                    and any(_same_word(w, part) for w in self.word.split() for part in _parts(k))]
+            if not keys:
+                return None
+            return any(_same_value(str(fields[k]), str(self.value)) for k in keys)
         if self.kind == "clock":
             timed = {k: v[11:16] for k, v in fields.items() if isinstance(v, str) and _ISO_TIME.match(v)}
             key = next((k for k in timed if _START_KEY.search(k)), None) or (next(iter(timed)) if timed else None)
@@ -173,6 +184,7 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
     for m in _TAGGED.finditer(words):
         found.append(Condition("tag", next(g for g in m.groups() if g)))
     found += _clock_and_person(words)
+    found += _weekday_and_field(words)
     for m in _FIRST.finditer(words):  # "the first free one", «первый свободный»: a state, of which one item is taken
         said = (m.group(1) or m.group(2)).lower()
         meant = next((en for ru, en in _RU_FIRST_STATES.items() if said.startswith(ru)), said)
@@ -346,6 +358,86 @@ def _clock_and_person(words: str) -> list[Condition]:
         found.append(Condition("date", "end", "==", date.fromordinal(day).isoformat()))
         break
     return found
+
+
+_WEEKDAY_WORDS = re.compile(
+    r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+    r"(?<![а-яё])(понедельн|вторн|сред(?=(?:а|у|е|ы|ам|ами|ах|овые|овых)(?![а-яё]))|четверг|пятни[цч]|суббот|"
+    r"воскрес(?:ень|н))[а-яё]*", re.I)
+"""A day of the week, in any form: "Tuesday", "the Tuesday ones", "on Tuesdays", «вторник», «вторничные», «по
+средам», «во вторник»."""
+_WEEKDAY_INDEX = {"mon": 0, "tues": 1, "wednes": 2, "thurs": 3, "fri": 4, "satur": 5, "sun": 6, "понедельн": 0,
+                  "вторн": 1, "сред": 2, "четверг": 3, "пятниц": 4, "пятнич": 4, "суббот": 5, "воскресень": 6,
+                  "воскресн": 6}
+_WEEKDAY_VALUES = (("mon", "пн", "понедельн"), ("tue", "вт", "вторн"), ("wed", "ср", "сред"), ("thu", "чт", "четверг"),
+                   ("fri", "пт", "пятниц"), ("sat", "сб", "суббот"), ("sun", "вс", "воскрес"))
+_TARGET_DAY = re.compile(r"(?:\b(?:to|until|till|by|before|after|into)|(?<!\w)(?:до|к|после))\s+(?:next\s+|the\s+|"
+                         r"следующ\w+\s+|ближайш\w+\s+)?$", re.I)
+_MOVES = re.compile(r"\b(?:move|reschedule|postpone|push|shift)\w*|(?<!\w)(?:перен[ео]с|перенес|сдвин|отлож)\w*", re.I)
+_FIELD_NAMES = (r"track|category|group|stream|section|level|tier|type|status|stage|series|programme|program|"
+                r"department|team")
+_RU_FIELD_NAMES = {"трек": "track", "категори": "category", "групп": "group", "направлени": "track category",
+                   "раздел": "section", "статус": "status", "поток": "stream", "уровн": "level", "уровень": "level",
+                   "тип": "type", "отдел": "department", "команд": "team", "стади": "stage"}
+_FIELD_VALUE = re.compile(
+    rf"\b(?:in|from|on|under|of)\s+(?:the\s+)?[\"'«]?([\w-]+)[\"'»]?\s+({_FIELD_NAMES})\b|"
+    rf"\b(?:with|having|in)\s+(?:the\s+|a\s+|an\s+)?({_FIELD_NAMES})\s+(?:of\s+|set\s+to\s+)?[\"'«]?([\w-]+)|"
+    r"(?<!\w)(?:в|из|на)\s+(трек\w*|категори\w*|групп\w*|направлени\w*|раздел\w*|статус\w*|поток\w*|уровн\w*|"
+    r"отдел\w*|команд\w*|стади\w*)\s+[\"«]?([\w-]+)|"
+    r"(?<!\w)(?:у\s+которых|у\s+которого|где|с)\s+(статус|трек|категори[яей]|тип|уровень|направление|группа|"
+    r"отдел|стади[яей])(?:ом)?\s+(?:—\s+|-\s+|равн\w+\s+|=\s+)?[\"«]?([\w-]+)", re.I)
+"""A value of a named field the items must hold: "the ones in the wellness track", "with status draft", «те, что в
+треке wellness», «у которых статус draft»."""
+
+
+def _weekday_and_field(words: str) -> list[Condition]:
+    """The day of the week the items fall on ("the Tuesday ones", «по средам»; not a day they are moved to: "move
+    them to Friday"), and a named field's value ("in the wellness track", «со статусом draft»)."""
+    found = []
+    moves = bool(_MOVES.search(words))
+    for m in _WEEKDAY_WORDS.finditer(words):
+        before = words[: m.start()]
+        if _TARGET_DAY.search(before) or (moves and re.search(r"(?<!\w)на\s+$", before)):
+            continue
+        said = (m.group(1) or m.group(2)).lower()
+        found.append(Condition("weekday", said, value=_WEEKDAY_INDEX[said]))
+        break
+    for m in _FIELD_VALUE.finditer(words):
+        if m.group(1):
+            field, value = m.group(2), m.group(1)
+        elif m.group(3):
+            field, value = m.group(3), m.group(4)
+        else:
+            said, value = (m.group(5), m.group(6)) if m.group(5) else (m.group(7), m.group(8))
+            field = next((en for ru, en in _RU_FIELD_NAMES.items() if said.lower().startswith(ru)), said)
+        if value.lower() in _NOT_STATES or value.lower() in ("of", "is", "to", "—"):
+            continue
+        found.append(Condition("field", field.lower(), value=value))
+        break
+    return found
+
+
+def _on_weekday(fields: dict, index: int) -> bool | None:
+    """Whether an item falls on the day of the week: a field that names a weekday ("Tuesday", "Tue", «вторник»), else
+    a date (the start's, when several); None when no field says."""
+    from datetime import date
+
+    named = [v for k, v in fields.items() if isinstance(v, str) and (re.search(r"day|день", k, re.I) or
+                                                                      _WEEKDAY_WORDS.fullmatch(v.strip().lower()))
+             and not _ISO_DAY.match(v)]
+    for value in named:
+        low = value.strip().lower()
+        day = next((i for i, forms in enumerate(_WEEKDAY_VALUES) if any(low.startswith(f) for f in forms)), None)
+        if day is not None:
+            return day == index
+    dated = {k: v[:10] for k, v in fields.items() if isinstance(v, str) and _ISO_DAY.match(v)}
+    if not dated:
+        return None
+    key = next((k for k in dated if _START_KEY.search(k) or _DATE_KEY.search(k)), next(iter(dated)))
+    try:
+        return date.fromisoformat(dated[key]).weekday() == index
+    except ValueError:
+        return None
 
 
 def _english_state(words: str) -> list[Condition]:
