@@ -308,6 +308,8 @@ def _case_of(words: list[str], before: str) -> tuple[str, str] | None:
             if low.endswith(ending) and _PATRONYMIC.search(low):
                 return said
     lows = [w.lower() for w in words]
+    if any(w.endswith(("овым", "евым", "иным", "ским", "цким")) for w in lows):
+        return "m", "ins"  # «встречи с Иваном Петровым»
     if any(w.endswith(("овой", "евой", "иной", "ской", "цкой")) for w in lows):
         return ("f", "dat") if any(w.endswith(("е", "ии")) for w in lows) or _DATIVE_VERB.search(before) \
             else ("f", "gen")
@@ -319,6 +321,9 @@ def _case_of(words: list[str], before: str) -> tuple[str, str] | None:
     if len(lows) == 2 and any(w.endswith(("ова", "ева", "ина")) for w in lows) and all(w.endswith("а") for w in lows) \
             and _GENITIVE_BEFORE.search(before):
         return "m", "gen"  # «на имя Павла Орлова»
+    if len(lows) == 2 and all(w.endswith(("а", "я")) for w in lows) and not any(_PATRONYMIC.search(w) for w in lows) \
+            and _GENITIVE_BEFORE.search(before):
+        return "m", "gen"  # «уроки у Боба Смита»: a feminine name after «у», «для» ends in -ы/-и
     if any(w.endswith("е") and not w.endswith(("ие", "ее")) for w in lows) and _DATIVE_VERB.search(before):
         return "f", "dat"
     return None
@@ -330,12 +335,14 @@ _ENDINGS = {
     ("f", "dat"): (("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ской", "ская"), ("цкой", "цкая"),
                    ("вне", "вна"), ("ии", "ия"), ("ье", "ья"), ("е", "а")),
     ("f", "gen"): (("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ской", "ская"), ("цкой", "цкая"),
-                   ("вны", "вна"), ("вной", "вна"), ("ии", "ия"), ("ьи", "ья"), ("ы", "а"), ("и", "а")),
+                   ("вны", "вна"), ("вной", "вна"), ("ии", "ия"), ("ьи", "ья"), ("ы", "а"), ("и", "а"), ("ией", "ия"),
+                   ("ьей", "ья"), ("ой", "а"), ("ей", "я")),
     ("m", "dat"): (("ову", "ов"), ("еву", "ев"), ("ину", "ин"), ("скому", "ский"), ("цкому", "цкий"), ("ичу", "ич"),
                    ("ею", "ей"), ("ию", "ий"), ("ю", "ь"), ("у", "")),
     ("m", "gen"): (("ова", "ов"), ("ева", "ев"), ("ина", "ин"), ("ского", "ский"), ("цкого", "цкий"), ("ича", "ич"),
                    ("ея", "ей"), ("ия", "ий"), ("я", "ь"), ("а", "")),
-    ("m", "ins"): (("овым", "ов"), ("евым", "ев"), ("иным", "ин"), ("ичем", "ич"), ("ом", ""), ("ем", "ь")),
+    ("m", "ins"): (("овым", "ов"), ("евым", "ев"), ("иным", "ин"), ("ским", "ский"), ("цким", "цкий"), ("ичем", "ич"),
+                   ("еем", "ей"), ("ием", "ий"), ("ом", ""), ("ем", "ь")),
 }
 
 

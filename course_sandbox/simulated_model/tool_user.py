@@ -24,6 +24,7 @@ from . import (
     result_conditions,
     side_effects,
     slots,
+    stated,
     tool_roles,
 )
 from .history import Call, calls, task_turn
@@ -382,7 +383,7 @@ def tool_input(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, i
     if not isinstance(value, dict) or not is_valid(tool.schema, value, tool.schema):
         fallback = instance(tool.schema)
         value = fallback if isinstance(fallback, dict) else {}
-    return value
+    return stated.corrected(tool, value, evidence.text)  # a value the user stated wins over a placeholder
 
 
 def rank(tools: list[tool_roles.ToolSpec], evidence: Evidence, loose: bool = True) -> list[tool_roles.ToolSpec]:
