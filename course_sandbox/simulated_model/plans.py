@@ -36,7 +36,11 @@ _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
     (re.compile(r"\b(?:with|having|that have|which have)\s+[\"'`«]?([^\s\"'`»,;]+)[\"'`»]?\s+in\s+(?:the|their|its)\s+"
                 r"(?:title|name|subject|description)\b", re.I),
      lambda item, part: part.casefold() in item.casefold()),
-    (re.compile(r"(?<!\w)в\s+(?:названии|заголовке|имени|теме)\s+(?:(?:есть|стоит|встречается|содержится|"
+    (re.compile(r"\b(?:whose|where\s+the|where\s+their)\s+(?:title|name|subject)\s+(?:has|includes|mentions)\s+"
+                r"[\"'`«]?([^\s\"'`»,;.!?]+)", re.I),
+     lambda item, part: part.casefold() in item.casefold()),
+    (re.compile(r"(?<!\w)в\s+(?:названии|заголовке|имени|теме)\s+(?:(?:которых|у\s+которых)\s+)?"
+                r"(?:(?:есть|стоит|встречается|содержится|"
                 r"имеется)\s+)?(?:слово\s+)?[\"«']?([^\s\"»',;.!?]+)|"
                 r"(?<!\w)(?:со?|имеющие)\s+(?:словом\s+)?[\"«']?([^\s\"»',;]+?)[\"»']?\s+в\s+(?:названии|заголовке|"
                 r"имени|теме)(?!\w)", re.I),

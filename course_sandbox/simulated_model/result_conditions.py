@@ -99,7 +99,9 @@ class Condition:
             return any(want in {str(x).casefold() for x in v}
                        for v in lists) or any(want == v.casefold() for v in named)
         if self.kind == "weekday":
-            return _on_weekday(fields, int(self.value))
+            days = self.value if isinstance(self.value, tuple) else (self.value,)
+            held = [_on_weekday(fields, int(day)) for day in days]
+            return None if None in held else any(held)
         if self.kind == "field":
             keys = [k for k in fields if isinstance(fields[k], (str, int)) and not isinstance(fields[k], bool)
                     and any(_same_word(w, part) for w in self.word.split() for part in _parts(k))]
@@ -140,6 +142,7 @@ class Condition:
                                                 or any("_".join(w.split()) == key.lower() for w in words)):
                     return value is self.value
             said = {_spoken(w) for w in words}
+            said |= {w[:-1] for w in said if w.endswith("s") and len(w) > 4}  # "the ones that are drafts"
             if any(isinstance(v, str) and _spoken(v) in said for v in fields.values()):
                 return self.value is True  # "the ones that are delayed": a `status` of "delayed"
             if any(isinstance(v, str) and _STATE_KEY.search(k) for k, v in fields.items()):
@@ -242,7 +245,8 @@ _NOT_A_PERSON = (r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunda
 _FULL = r"[A-ZА-ЯЁ][a-zа-яё'-]+(?:\s+[A-ZА-ЯЁ][a-zа-яё'-]+){0,2}"
 """A person's name, the first name alone or with the last ("Anna", "Anna Petrova", «Анна Петрова»)."""
 _BY_PERSON = re.compile(
-    rf"\b(?:the ones|those|ones|that|which)\s+{_NOT_A_PERSON}([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+){{0,2}})\s+"
+    rf"\b(?:the ones|those|ones|that|which|(?:the|all(?:\s+the)?|every|each|any)\s+[a-z]{{3,}})\s+{_NOT_A_PERSON}"
+    r"([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+){0,2})\s+"
     r"(?:(?:is|was|has|had|will|does|did)\s+)?(?!(?:is|are|was|were|has|have)\b)[a-z]{3,}\b|"
     rf"\b(?:(?!(?:sorted|grouped|ordered|filtered|listed)\b)[a-z]{{3,}}|assigned to|belonging to|run|led)\s+by\s+"
     rf"{_NOT_A_PERSON}([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+){{0,2}})\b|"
@@ -251,7 +255,14 @@ _BY_PERSON = re.compile(
     # «отмени занятия Анны Петровой», «уроки Боба»: a name in the genitive after the items' noun
     r"(?<![\w-])(?!(?:у|к|с|о|об|от|до|для|без|при|про|через|на|в|во|за|по|из|перед)\s)[а-яё]{3,}\s+"
     r"((?:[А-ЯЁ][а-яё'-]+(?:ы|и|а|я|ой|ей|ого|его))(?:\s+[А-ЯЁ][а-яё'-]+(?:ы|и|а|я|ой|ей|ого|его)){0,2})"
-    r"(?=\s*(?:[.,;!?]|$))")
+    r"(?=\s*(?:[.,;!?]|$))|"
+    # «уроки у Анны Петровой»; "the ones with Anna Petrova" (not "with Yoga in the title")
+    r"(?<!\w)у\s+([А-ЯЁ][а-яё'-]+(?:\s+[А-ЯЁ][а-яё'-]+){0,2})(?=\s*(?:[.,;!?]|$))|"
+    rf"\b(?:the ones|those|ones)\s+with\s+{_NOT_A_PERSON}([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+){{0,2}})\b"
+    r"(?!\s+in\s+(?:the|their|its)\b)(?=\s*(?:[.,;!?]|$))|"
+    # "then cancel Anna Petrova's lessons": a possessive right after the step's verb
+    rf"^\W*(?:(?:and|then|also|please)\s+)*[a-z]{{3,}}\s+(?:all\s+)?(?:of\s+)?{_NOT_A_PERSON}"
+    r"([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+){0,2})['’]s\b")
 """A person the listed items belong to, said with any verb: "the ones Bob booked", "the ones Anna Petrova teaches",
 "created by Alice", "led by Priya Shah", «которые забронировал Боб», «те, что ведёт Анна», «те, у которых ведёт Анна
 Петрова», «занятия Анны Петровой» (the genitive; matched against the items' names in any case, see _same_name)."""
@@ -395,13 +406,20 @@ def _weekday_and_field(words: str) -> list[Condition]:
     them to Friday"), and a named field's value ("in the wellness track", «со статусом draft»)."""
     found = []
     moves = bool(_MOVES.search(words))
+    days: list[int] = []
+    end = -1
     for m in _WEEKDAY_WORDS.finditer(words):
         before = words[: m.start()]
+        if days and not re.fullmatch(r"\W*(?:and|or|и|или|а также)?\W*(?:(?:on|по|во?)\s+)?", words[end: m.start()],
+                                     re.I):
+            break  # "the ones on Tuesday and Friday", «по вторникам и пятницам»: one list of days
         if _TARGET_DAY.search(before) or (moves and re.search(r"(?<!\w)на\s+$", before)):
             continue
         said = (m.group(1) or m.group(2)).lower()
-        found.append(Condition("weekday", said, value=_WEEKDAY_INDEX[said]))
-        break
+        days.append(_WEEKDAY_INDEX[said])
+        end = m.end()
+    if days:
+        found.append(Condition("weekday", "", value=tuple(dict.fromkeys(days))))
     for m in _FIELD_VALUE.finditer(words):
         if m.group(1):
             field, value = m.group(2), m.group(1)

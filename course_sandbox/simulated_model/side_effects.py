@@ -175,6 +175,9 @@ _PROCEDURE = re.compile(
     r"\bhow (?:are|is|were|was) (?:[\w'-]+ ){0,4}?(?:[a-z]+(?:ed|en|wn|ne|lt|pt)|paid|sent|set|put|shut|cut|"
     r"closed|made|held|kept|run|done|left|lost|sold|told)\b(?! (?:by me|me)\b)|"
     r"\bhow (?:do|does|did|would|can|could|should|will|might|may) (?:[\w'-]+ ){1,4}?(?:get|gets|be) "
+    r"(?:[a-z]+(?:ed|en|wn|ne|lt|pt)|paid|sent|set|put|shut|cut|made|held|kept|run|done|left|lost|sold|told)\b|"
+    # an embedded question: "I'm curious how lessons are cancelled", "I wonder how refunds get issued"
+    r"\bhow (?:[\w'-]+ ){1,4}?(?:are|is|were|was|get|gets|got) (?:usually |typically |normally |generally )?"
     r"(?:[a-z]+(?:ed|en|wn|ne|lt|pt)|paid|sent|set|put|shut|cut|made|held|kept|run|done|left|lost|sold|told)\b",
     re.I)
 """A question about how a thing gets done in general, built on a passive: «Как вообще отменяются уроки?», "How do
@@ -223,6 +226,12 @@ def asks_about(request: str) -> bool:
 _PLEASANTRY = re.compile(r"(?:thanks|thank you|cheers|please|ok|okay|hi|hello|hey|спасибо|пожалуйста|привет|"
                          r"здравствуйте)\W*$")
 """A sentence that only greets or thanks ("Thanks!"), which leaves a question about an action a question."""
+
+
+def general_question(request: str) -> bool:
+    """Whether a sentence of the request asks how things of a kind get done in general (see _PROCEDURE)."""
+    lowered = unquoted(request).lower()
+    return any(_procedure(_sentence(lowered, m.start())) for m in re.finditer(r"[^\s.!?;][^.!?;]*", lowered))
 
 
 def what_if(request: str) -> bool:
@@ -338,8 +347,9 @@ def allowed(tools: list[ToolSpec], request: str) -> list[ToolSpec]:
         return readers or [t for t in fitting if not _own_verb_named(t, request)]
     if asks_about(request):  # "Would withdrawing AP-42 break anything?": not withdraw_application
         readers = [t for t in fitting if (tokens(t.name) or [""])[0] in _READS]
+        general = general_question(request)  # «Как вообще отзываются заявки?»: no action, known or not
         return [t for t in fitting if not _own_verb_named(t, request)
-                and not (readers and _unknown_actor(t) and not request.isascii())]
+                and not ((readers or general) and _unknown_actor(t) and not request.isascii())]
     return fitting
 
 

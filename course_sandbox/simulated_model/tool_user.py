@@ -663,10 +663,13 @@ def _named_only_the_owner(part: Plan, ask: str, lang: str) -> Plan:
     """A part whose only values are the person its listed items belong to ("cancel the ones Bob booked" filled
     `booking_id="Bob"`): no call of its own, but the inputs the person filled are missing, for a later step."""
     people = {c.word for c in plans.conditions(ask, False)[0] if c.kind == "person"}
+    people |= {str(c.value) for c in plans.conditions(ask, False)[0] if c.kind == "field"}
+    people |= {said for _, said in plans.selection(ask) or ()}  # «отмени уроки с «yoga» в названии»: a filter
     if not people or not part.uses:
         return part
     name, tool_input_ = part.uses[0]
-    taken = [key for key, value in tool_input_.items() if value in people]
+    taken = [key for key, value in tool_input_.items()
+             if value in people or any(isinstance(value, str) and value in p.split() for p in people)]
     if not taken:
         return part
     return Plan([], (name, taken))

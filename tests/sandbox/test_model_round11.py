@@ -85,6 +85,7 @@ PROCEDURE = [
     "{N}s — how are they {ed}?",
     "Just wondering: how can {n}s be {ed}?",
     "So how is a {n} {ed} in this place?",
+    "I'm curious how {n}s are {ed}.",
 ]
 
 
@@ -130,12 +131,17 @@ EN_PERSON_FORMS = [
     "List all {n}s, then {v} those {p} teaches.",
     "List the {n}s, then {v} the ones {first} is running.",
     "List the {n}s and {v} those led by {p}.",
+    "List the {n}s, then {v} the {n}s {p} teaches.",
+    "List the {n}s, then {v} every {n} {p} is running.",
+    "List the {n}s and then {v} {p}'s {n}s.",
+    "List the {n}s, then {v} those with {p}.",
 ]
 RU_PERSON_FORMS = [
     "Покажи {rpl} и {ruimp} те, у которых ведёт {p}.",
     "Покажи {rpl} и {ruimp} те, что ведёт {p}.",
     "Покажи {rpl}, потом {ruimp} {rpl} {gen}.",
     "Покажи {rpl} и {ruimp} {rpl} {firstgen}.",
+    "Покажи {rpl} и {ruimp} {rpl} у {gen}.",
 ]
 PERSON_KEYS = ["teacher", "host", "lead", "instructor", "run_by", "owner"]
 
@@ -205,7 +211,10 @@ RU_DAYS = [("понедельникам", "понедельничные"), ("в�
 TITLE_FORMS = ["List the {n}s, then {v} the ones with '{w}' in the title.",
                "List the {n}s and {v} those with {w} in their title.",
                "Покажи {rpl} и {ruimp} те, где в названии есть «{w}».",
-               "Покажи {rpl} и {ruimp} те, у которых в названии есть слово {w}."]
+               "Покажи {rpl} и {ruimp} те, у которых в названии есть слово {w}.",
+               "List the {n}s, then {v} the ones whose title has {w} in it.",
+               "Покажи {rpl} и {ruimp} те, в названии которых есть {w}.",
+               "Покажи {rpl} и {ruimp} {rpl} с «{w}» в названии."]
 TRACK_FORMS = ["List the {n}s, then {v} the ones in the {t} track.", "List the {n}s and {v} the {t} ones.",
                "Покажи {rpl} и {ruimp} те, что в треке {t}."]
 STATUS_FORMS = ["List the {n}s, then {v} the ones with status {s}.", "List the {n}s and {v} those whose status is {s}.",
@@ -229,7 +238,7 @@ def _items(noun, count, word, dated):
 @PROPERTY
 @given(domain=st.sampled_from(DOMAINS), count=st.integers(1, 7), word=st.sampled_from(WORDS),
        track=st.sampled_from(TRACKS), status=st.sampled_from(STATUSES), day=st.integers(0, 6), dated=st.booleans(),
-       kind=st.sampled_from(["title", "track", "status", "day"]), pick=st.integers(0, 5))
+       kind=st.sampled_from(["title", "track", "status", "day"]), pick=st.integers(0, 6))
 def test_property_a_title_track_status_or_weekday_filter_acts_on_every_match_and_no_other(
         client, domain, count, word, track, status, day, dated, kind, pick):
     forms = {"title": TITLE_FORMS, "track": TRACK_FORMS, "status": STATUS_FORMS, "day": DAY_FORMS}[kind]
@@ -265,7 +274,9 @@ def test_a_move_to_a_weekday_is_no_weekday_filter():
     from course_sandbox.simulated_model.result_conditions import conditions
 
     assert not any(c.kind == "weekday" for c in conditions("move the ones Anna teaches to Friday")[0])
-    assert [c.value for c in conditions("cancel the ones on Fridays")[0] if c.kind == "weekday"] == [4]
+    assert [c.value for c in conditions("cancel the ones on Fridays")[0] if c.kind == "weekday"] == [(4,)]
+    assert [c.value for c in conditions("cancel the ones on Tuesday and Friday")[0] if c.kind == "weekday"] == [(1, 4)]
+    assert [c.value for c in conditions("отмени те, что по вторникам и пятницам")[0] if c.kind == "weekday"] == [(1, 4)]
 
 
 # --- 4. forced calls: what the user stated, in the nominative, in the past --------------------------------------
