@@ -293,6 +293,11 @@ def _is_name(name: str) -> bool:
 
 _PATRONYMIC = re.compile(r"(?:ович|евич|ьич|инич|овн|евн|ичн)\w{0,3}$", re.I)
 _SURNAME = re.compile(r"(?:ов|ев|ёв|ин|ын|ск|цк)(?:а|у|ой|ым|ом|е|ая|ую|ий|ого|ому|ей)?$", re.I)
+_RIGHT_AFTER_ACCUSATIVE_VERB = re.compile(r"(?<!\w)(?:пригласи|позови|добавь|запиши|отметь|назначь|включи|"
+                                          r"зарегистрируй|поблагодари|поздравь|уведоми|предупреди)\w*"
+                                          r"(?:\s+(?!(?:что|кто|как|где|когда|чтобы)\b)[а-яё]+){0,2}\s+$", re.I)
+"""An accusative verb right before a name, a few lower-case words at most between («Запиши на урок …»): a man's
+name there has the genitive's form (Ивана Смирнова)."""
 _GENITIVE_BEFORE = re.compile(r"(?<!\w)(?:на имя|для|от|у|без|со слов|вместо)\s*$", re.I)
 
 
@@ -322,8 +327,9 @@ def _case_of(words: list[str], before: str) -> tuple[str, str] | None:
             and _GENITIVE_BEFORE.search(before):
         return "m", "gen"  # «на имя Павла Орлова»
     if len(lows) == 2 and all(w.endswith(("а", "я")) for w in lows) and not any(_PATRONYMIC.search(w) for w in lows) \
-            and _GENITIVE_BEFORE.search(before):
-        return "m", "gen"  # «уроки у Боба Смита»: a feminine name after «у», «для» ends in -ы/-и
+            and (_GENITIVE_BEFORE.search(before) or _RIGHT_AFTER_ACCUSATIVE_VERB.search(before)):
+        # «уроки у Боба Смита», «Пригласи Ивана Смирнова»: a feminine name there ends in -ы/-и or -у/-ю
+        return "m", "gen"
     if any(w.endswith("е") and not w.endswith(("ие", "ее")) for w in lows) and _DATIVE_VERB.search(before):
         return "f", "dat"
     return None

@@ -36,6 +36,7 @@ def _labels(prop: str) -> list[str]:
     """The words the property is labelled with in a request: its own name's words ("role", "cause") and the Russian
     words for them (роль, причина)."""
     own = [w for w in tokens(prop) if len(w) >= 3 and w not in ("the", "and")]
+    own += [w[:-4] for w in own if w.endswith("name") and len(w) >= 7]  # `username`: "for user example"
     russian = [ru for ru, en in _RU_LABELS.items() if any(w in en for w in own)]
     return [*own, *russian]
 
