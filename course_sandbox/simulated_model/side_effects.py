@@ -10,7 +10,7 @@ colleague looks the order up and does not cancel it. "Cancel order O1" asks for 
 import re
 
 from .tool_roles import ToolSpec
-from .words import tokens, unquoted
+from .words import meanings, tokens, unquoted
 
 ACTIONS: dict[str, tuple[str, ...]] = {
     "cancel": ("cancel", "call off", "abort", "unsubscribe", "отмен"),
@@ -376,7 +376,10 @@ def _own_verb_named(tool: ToolSpec, request: str) -> bool:
         return False
     word = tokens(tool.name)[0]
     root = word[:-1] if len(word) > 4 and word.endswith("e") else word
-    return bool(re.search(rf"(?<![\w-]){re.escape(root)}\w*", unquoted(request).lower()))
+    said = unquoted(request).lower()
+    # «отозвать», «отзывать»: the bridge's Russian words for the verb name it as much as "withdrawing" does
+    return bool(re.search(rf"(?<![\w-]){re.escape(root)}\w*", said)) or any(
+        word in meanings(w) for w in tokens(said) if not w.isascii())
 
 
 _NAME_ONLY_VERBS = {"return"}

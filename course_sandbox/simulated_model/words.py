@@ -231,6 +231,7 @@ _BRIDGE = """
     send write: напиш написа
     delete remove: удал сотри стер
     cancel: отмен
+    withdraw revoke recall: отзов отозв отзыва
     book reserve reservation booking: брон забронир
     book register signup enroll appointment: запиши запишит записат записыв
     close: закр

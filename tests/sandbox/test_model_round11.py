@@ -45,11 +45,6 @@ DOMAINS = [
 ]
 
 
-ACTED_IN_RUSSIAN = [d for d in DOMAINS if d[0] != "withdraw"]
-"""«отзови» does not reach withdraw_application, a verb the table of actions does not know: asked in Russian, it acts
-on nothing (docs/sandbox.md); the Russian sentences of 2 and 3 take the other domains."""
-
-
 def _tools(domain):
     verb, _, noun, *_ = domain
     return [tool(f"list_{noun}s", f"List the {noun}s.", {}),
@@ -107,8 +102,6 @@ def test_property_a_question_about_how_things_get_done_calls_no_side_effect(clie
        form=st.sampled_from(["{V} {n} {id}.", "Please {v} {n} {id}.", "{ruimp} {id}.", "{V} {id} now, please."]))
 def test_property_control_a_plain_imperative_on_a_concrete_id_is_acted_on(client, domain, number, form):
     verb, _, noun, ruimp, *_ = domain
-    if verb == "withdraw" and form == "{ruimp} {id}.":
-        form = "{V} {id}."  # «Отзови AP-1.»: the Russian verb of an action the table does not know (docs/sandbox.md)
     ident = f"{noun[:2].upper()}-{number}"
     tools = _tools(domain)
     content = form.format(v=verb, V=verb.capitalize(), n=noun, ruimp=ruimp[0].upper() + ruimp[1:], id=ident)
@@ -163,7 +156,6 @@ def _said_none(text):
 def test_property_a_full_or_inflected_name_filter_acts_on_exactly_the_matching_items(client, domain, who, owners,
                                                                                       form, key):
     russian = form in RU_PERSON_FORMS
-    domain = domain if not russian or domain in ACTED_IN_RUSSIAN else ACTED_IN_RUSSIAN[DOMAINS.index(domain) % 5]
     verb, _, noun, ruimp, _, rpl = domain
     names = [p[0] for p in RU_PEOPLE] if russian else EN_PEOPLE
     listing = _listing(noun, [names[k] for k in owners], key)
@@ -243,8 +235,6 @@ def test_property_a_title_track_status_or_weekday_filter_acts_on_every_match_and
         client, domain, count, word, track, status, day, dated, kind, pick):
     forms = {"title": TITLE_FORMS, "track": TRACK_FORMS, "status": STATUS_FORMS, "day": DAY_FORMS}[kind]
     form = forms[pick % len(forms)]
-    if not form.isascii() and domain not in ACTED_IN_RUSSIAN:
-        domain = ACTED_IN_RUSSIAN[DOMAINS.index(domain) % 5]
     verb, _, noun, ruimp, _, rpl = domain
     listing = _items(noun, count, word, dated)
     content = form.format(n=noun, v=verb, rpl=rpl, ruimp=ruimp, w=word, t=track, s=status, d=DAYS[day],
@@ -359,3 +349,15 @@ def test_property_control_a_booking_for_a_day_without_its_year_is_the_next_one(c
     expected = dt.date(TODAY.year, number, day)
     expected = expected if expected >= TODAY else dt.date(TODAY.year + 1, number, day)
     assert tool_input["date"] == expected.isoformat(), (tool_input, text)
+
+
+@pytest.mark.parametrize("content", ["Что будет, если отозвать заявку AP-1?",
+                                     "Я не собираюсь отзывать заявку AP-1, просто посмотри статус.",
+                                     "Как вообще отзываются заявки?", "Интересно, как отзываются заявки."])
+def test_a_russian_question_or_disclaimer_holds_back_an_action_the_table_does_not_know_without_a_reader(client,
+                                                                                                         content):
+    tools = [tool("withdraw_application", "Withdraw an application.", {"application_id": S}),
+             tool("withdraw_applications", "Withdraw applications in bulk.", {"ids": {"type": "array", "items": S}})]
+    final, responses, calls = _run(client, content, tools, [])
+    assert calls == [], (content, calls)
+    assert final.stop_reason == "end_turn"
