@@ -228,7 +228,7 @@ def mentions(text: str) -> list[Mention]:
                 claim(*m.span(), "date", days[0])
     for pattern in (slots._RELATIVE, slots._PAST, slots._YEARLESS):
         for m in pattern.finditer(masked()):
-            days = slots._relative_dates(m.group(0))
+            days = slots._relative_dates(m.group(0), slots.said_past(masked(), m.start()))
             if days:
                 claim(*m.span(), "date", days[0])
     for m in spoken_values.TIME.finditer(masked()):

@@ -36,6 +36,15 @@ _FILTERS: list[tuple[re.Pattern, Callable[[str, str], bool]]] = [
     (re.compile(r"\b(?:with|having|that have|which have)\s+[\"'`«]?([^\s\"'`»,;]+)[\"'`»]?\s+in\s+(?:the|their|its)\s+"
                 r"(?:title|name|subject|description)\b", re.I),
      lambda item, part: part.casefold() in item.casefold()),
+    (re.compile(r"\b(?:whose|where\s+the|where\s+their)\s+(?:title|name|subject)\s+(?:has|includes|mentions)\s+"
+                r"[\"'`«]?([^\s\"'`»,;.!?]+)", re.I),
+     lambda item, part: part.casefold() in item.casefold()),
+    (re.compile(r"(?<!\w)в\s+(?:названии|заголовке|имени|теме)\s+(?:(?:которых|у\s+которых)\s+)?"
+                r"(?:(?:есть|стоит|встречается|содержится|"
+                r"имеется)\s+)?(?:слово\s+)?[\"«']?([^\s\"»',;.!?]+)|"
+                r"(?<!\w)(?:со?|имеющие)\s+(?:словом\s+)?[\"«']?([^\s\"»',;]+?)[\"»']?\s+в\s+(?:названии|заголовке|"
+                r"имени|теме)(?!\w)", re.I),
+     lambda item, part: part.casefold() in item.casefold()),
     (re.compile(r"(?:заканчива|оканчива)\w*\s+на\s+[\"«]?(\S+?)[\"»]?(?=[\s,;!?]|\.?$|\.\s)", re.I),
      lambda item, part: item.endswith(part)),
     (re.compile(r"с\s+расширением\s+[\"«]?\.?(\w+)", re.I), lambda item, part: item.endswith("." + part)),
@@ -91,6 +100,15 @@ class LaterStep:
                  for _, _, raw in _items(call.result, call.input, self.prop)]
         return bool(items) and all(any(c.holds(raw) is None for c in self.conditions) for raw in items)
 
+    def matched_none(self, answered: list[Call]) -> bool:
+        """Whether the step's selection was read and the earlier step listed items, none of which it selects ("the
+        ones Carol Jones teaches", and nobody listed is Carol Jones): nothing was acted on, which the reply says."""
+        if self.unreadable or not (self.keeps or self.conditions):
+            return False
+        listed = [call for call in answered if call.name == self.after and call.result is not None
+                  and not call.is_error and _items(call.result, call.input, self.prop)]
+        return bool(listed) and not self.calls(answered) and not any(call.name == self.tool for call in answered)
+
     def calls(self, answered: list[Call]) -> list[tuple[str, dict]]:
         """One call per selected item of the earlier step's results, in the order listed."""
         uses: list[tuple[str, dict]] = []
@@ -137,7 +155,8 @@ def selection(words: str) -> tuple[tuple[int, str], ...] | None:
 
 _WHOSE = re.compile(r"\b(?:whose|where the|where their|where its|with (?:a|an|the)|in (?:the|their|its))"
                     r"\s+([a-z][\w-]*)|"
-                    r"(?<!\w)(?:у которых|у которого|чей|чьё|чья|чьи)\s+([а-яё\w-]+)", re.I)
+                    r"(?<!\w)(?:у которых|у которого|чей|чьё|чья|чьи)\s+(?!в\s)([а-яё\w-]+)|"
+                    r"(?<!\w)в\s+(названи|заголовк|имени|теме)\w*", re.I)
 _FIELD_WORDS = {"name": ("name", "title"), "title": ("title", "name", "subject"), "e-mail": ("email", "mail"),
                 "mail": ("email", "mail"), "address": ("email", "address"), "почта": ("email",),
                 "название": ("title", "name"), "имя": ("name",), "заголовок": ("title", "subject")}
@@ -146,6 +165,8 @@ _FIELD_WORDS = {"name": ("name", "title"), "title": ("title", "name", "subject")
 def field_of(words: str) -> str | None:
     """The field of the listed items that a step's filter reads: "the ones whose email ends with…" -> `email`."""
     m = _WHOSE.search(words)
+    if m and m.group(3):  # «где в названии есть …»: the title
+        return {"названи": "название", "заголовк": "заголовок", "имени": "имя", "теме": "title"}[m.group(3).lower()]
     return (m.group(1) or m.group(2)).lower() if m else None
 
 

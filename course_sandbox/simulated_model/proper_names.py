@@ -293,6 +293,11 @@ def _is_name(name: str) -> bool:
 
 _PATRONYMIC = re.compile(r"(?:ович|евич|ьич|инич|овн|евн|ичн)\w{0,3}$", re.I)
 _SURNAME = re.compile(r"(?:ов|ев|ёв|ин|ын|ск|цк)(?:а|у|ой|ым|ом|е|ая|ую|ий|ого|ому|ей)?$", re.I)
+_RIGHT_AFTER_ACCUSATIVE_VERB = re.compile(r"(?<!\w)(?:пригласи|позови|добавь|запиши|отметь|назначь|включи|"
+                                          r"зарегистрируй|поблагодари|поздравь|уведоми|предупреди)\w*"
+                                          r"(?:\s+(?!(?:что|кто|как|где|когда|чтобы)\b)[а-яё]+){0,2}\s+$", re.I)
+"""An accusative verb right before a name, a few lower-case words at most between («Запиши на урок …»): a man's
+name there has the genitive's form (Ивана Смирнова)."""
 _GENITIVE_BEFORE = re.compile(r"(?<!\w)(?:на имя|для|от|у|без|со слов|вместо)\s*$", re.I)
 
 
@@ -308,6 +313,8 @@ def _case_of(words: list[str], before: str) -> tuple[str, str] | None:
             if low.endswith(ending) and _PATRONYMIC.search(low):
                 return said
     lows = [w.lower() for w in words]
+    if any(w.endswith(("овым", "евым", "иным", "ским", "цким")) for w in lows):
+        return "m", "ins"  # «встречи с Иваном Петровым»
     if any(w.endswith(("овой", "евой", "иной", "ской", "цкой")) for w in lows):
         return ("f", "dat") if any(w.endswith(("е", "ии")) for w in lows) or _DATIVE_VERB.search(before) \
             else ("f", "gen")
@@ -319,6 +326,10 @@ def _case_of(words: list[str], before: str) -> tuple[str, str] | None:
     if len(lows) == 2 and any(w.endswith(("ова", "ева", "ина")) for w in lows) and all(w.endswith("а") for w in lows) \
             and _GENITIVE_BEFORE.search(before):
         return "m", "gen"  # «на имя Павла Орлова»
+    if len(lows) == 2 and all(w.endswith(("а", "я")) for w in lows) and not any(_PATRONYMIC.search(w) for w in lows) \
+            and (_GENITIVE_BEFORE.search(before) or _RIGHT_AFTER_ACCUSATIVE_VERB.search(before)):
+        # «уроки у Боба Смита», «Пригласи Ивана Смирнова»: a feminine name there ends in -ы/-и or -у/-ю
+        return "m", "gen"
     if any(w.endswith("е") and not w.endswith(("ие", "ее")) for w in lows) and _DATIVE_VERB.search(before):
         return "f", "dat"
     return None
@@ -330,12 +341,14 @@ _ENDINGS = {
     ("f", "dat"): (("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ской", "ская"), ("цкой", "цкая"),
                    ("вне", "вна"), ("ии", "ия"), ("ье", "ья"), ("е", "а")),
     ("f", "gen"): (("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ской", "ская"), ("цкой", "цкая"),
-                   ("вны", "вна"), ("вной", "вна"), ("ии", "ия"), ("ьи", "ья"), ("ы", "а"), ("и", "а")),
+                   ("вны", "вна"), ("вной", "вна"), ("ии", "ия"), ("ьи", "ья"), ("ы", "а"), ("и", "а"), ("ией", "ия"),
+                   ("ьей", "ья"), ("ой", "а"), ("ей", "я")),
     ("m", "dat"): (("ову", "ов"), ("еву", "ев"), ("ину", "ин"), ("скому", "ский"), ("цкому", "цкий"), ("ичу", "ич"),
                    ("ею", "ей"), ("ию", "ий"), ("ю", "ь"), ("у", "")),
     ("m", "gen"): (("ова", "ов"), ("ева", "ев"), ("ина", "ин"), ("ского", "ский"), ("цкого", "цкий"), ("ича", "ич"),
                    ("ея", "ей"), ("ия", "ий"), ("я", "ь"), ("а", "")),
-    ("m", "ins"): (("овым", "ов"), ("евым", "ев"), ("иным", "ин"), ("ичем", "ич"), ("ом", ""), ("ем", "ь")),
+    ("m", "ins"): (("овым", "ов"), ("евым", "ев"), ("иным", "ин"), ("ским", "ский"), ("цким", "цкий"), ("ичем", "ич"),
+                   ("еем", "ей"), ("ием", "ий"), ("ом", ""), ("ем", "ь")),
 }
 
 

@@ -56,7 +56,10 @@ _QUALIFIED = re.compile(r"\b(?:the|all)\s+(?!(?:other|same|first|last|new|old|li
                         r"\b(?:every|each|any)\s+(?:one|item|entry)\s+(?:that|which|whose|where|with)\b|"
                         r"\b(?:the ones|those|them|these)\b[^\"«“]*?\b(?:that|which|who|whose|where|tagged|labell?ed|"
                         r"marked|not)\b|\b(?:the ones|those)\s+(?:with|without|from|by|in|on|at|of|older|newer|larger|"
-                        r"smaller|bigger|over|under|before|after|since|having|containing|named|called)\b|(?<!\w)(?:те|"
+                        r"smaller|bigger|over|under|before|after|since|having|containing|named|called)\b|"
+                        r"\b(?:the ones|those)\s+(?:\w+\s+)?(?:[a-z]+(?:ed|en|wn|ld|lt|ing)|held|run|set|taught|led|"
+                        r"kept|made|done)\s+(?:on|in|at|by|for|from|with|under|during|before|after|this|last|next|"
+                        r"every)\b|(?<!\w)(?:те|"
                         r"тех|их|них|эти|этих|все)\W+(?:and\s+)?(?:что|которые|которых|у которых|"
                         r"где|чьи|с\s+тегом|помечен\w*)(?!\w)", re.I)
 _NOT_STATES = {"need", "seed", "feed", "speed", "tagged", "labelled", "labeled", "marked", "named", "called", "listed",
@@ -95,6 +98,16 @@ class Condition:
                 return None
             return any(want in {str(x).casefold() for x in v}
                        for v in lists) or any(want == v.casefold() for v in named)
+        if self.kind == "weekday":
+            days = self.value if isinstance(self.value, tuple) else (self.value,)
+            held = [_on_weekday(fields, int(day)) for day in days]
+            return None if None in held else any(held)
+        if self.kind == "field":
+            keys = [k for k in fields if isinstance(fields[k], (str, int)) and not isinstance(fields[k], bool)
+                    and any(_same_word(w, part) for w in self.word.split() for part in _parts(k))]
+            if not keys:
+                return None
+            return any(_same_value(str(fields[k]), str(self.value)) for k in keys)
         if self.kind == "clock":
             timed = {k: v[11:16] for k, v in fields.items() if isinstance(v, str) and _ISO_TIME.match(v)}
             key = next((k for k in timed if _START_KEY.search(k)), None) or (next(iter(timed)) if timed else None)
@@ -109,7 +122,8 @@ class Condition:
                 held = [v.casefold() for v in fields.values() if isinstance(v, str) and _A_NAME.fullmatch(v)]
             if not held:
                 return None
-            return any(v == said or v.startswith(said + " ") or v.split("@")[0] == said for v in held)
+            return any(v == said or v.startswith(said + " ") or v.split("@")[0] == said or _same_name(said, v)
+                       for v in held)
         if self.kind == "date":
             dated = {k: v[:10] for k, v in fields.items() if isinstance(v, str) and _ISO_DAY.match(v)}
             if not dated:
@@ -128,6 +142,7 @@ class Condition:
                                                 or any("_".join(w.split()) == key.lower() for w in words)):
                     return value is self.value
             said = {_spoken(w) for w in words}
+            said |= {w[:-1] for w in said if w.endswith("s") and len(w) > 4}  # "the ones that are drafts"
             if any(isinstance(v, str) and _spoken(v) in said for v in fields.values()):
                 return self.value is True  # "the ones that are delayed": a `status` of "delayed"
             if any(isinstance(v, str) and _STATE_KEY.search(k) for k, v in fields.items()):
@@ -172,6 +187,7 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
     for m in _TAGGED.finditer(words):
         found.append(Condition("tag", next(g for g in m.groups() if g)))
     found += _clock_and_person(words)
+    found += _weekday_and_field(words)
     for m in _FIRST.finditer(words):  # "the first free one", «первый свободный»: a state, of which one item is taken
         said = (m.group(1) or m.group(2)).lower()
         meant = next((en for ru, en in _RU_FIRST_STATES.items() if said.startswith(ru)), said)
@@ -207,7 +223,8 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
             found.append(Condition("state", latin.group(2).lower(), value=not latin.group(1)))
         words = whole
     found = [*compared, *found]
-    return tuple(found), bool(_QUALIFIED.search(words)) and not found and not filtered
+    named = bool(_NAMED_AFTER.search(words))
+    return tuple(found), bool(_QUALIFIED.search(words) or named) and not found and not filtered
 
 
 _CLOCK = re.compile(
@@ -225,20 +242,83 @@ _CLOCK_OPS = {"before": "<", "until": "<", "till": "<", "by": "<", "after": ">="
 _NOT_A_PERSON = (r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|"
                  r"May|June|July|August|September|October|November|December|The|This|That|These|Those|It|We|You|They|He|She|"
                  r"Today|Tomorrow)\b)")
+_FULL = r"[A-ZА-ЯЁ][a-zа-яё'-]+(?:\s+[A-ZА-ЯЁ][a-zа-яё'-]+){0,2}"
+"""A person's name, the first name alone or with the last ("Anna", "Anna Petrova", «Анна Петрова»)."""
 _BY_PERSON = re.compile(
-    rf"\b(?:the ones|those|ones|that|which)\s+{_NOT_A_PERSON}([A-Z][a-z]+)\s+(?:(?:is|was|has|had|will|does|did)\s+)?"
-    r"(?!(?:is|are|was|were|has|have)\b)[a-z]{3,}\b|"
+    rf"\b(?:the ones|those|ones|that|which|(?:the|all(?:\s+the)?|every|each|any)\s+[a-z]{{3,}})\s+{_NOT_A_PERSON}"
+    r"([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+){0,2})\s+"
+    r"(?:(?:is|was|has|had|will|does|did)\s+)?(?!(?:is|are|was|were|has|have)\b)[a-z]{3,}\b|"
     rf"\b(?:(?!(?:sorted|grouped|ordered|filtered|listed)\b)[a-z]{{3,}}|assigned to|belonging to|run|led)\s+by\s+"
-    rf"{_NOT_A_PERSON}([A-Z][a-z]+)\b|"
-    r"(?<!\w)(?:которые|что|те)\s+(?:(?:сейчас|обычно|всегда)\s+)?[а-яё]{3,}\s+([А-ЯЁA-Z][а-яёa-z]+)")
-"""A person the listed items belong to, said with any verb: "the ones Bob booked", "the ones Bob teaches", "created
-by Alice", "led by Priya", «которые забронировал Боб», «те, что ведёт Анна»."""
+    rf"{_NOT_A_PERSON}([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+){{0,2}})\b|"
+    r"(?<!\w)(?:которые|которых|что|те|где|у\s+которых|у\s+которого)\s+(?:(?:сейчас|обычно|всегда)\s+)?"
+    rf"[а-яё]{{3,}}\s+({_FULL})|"
+    # «отмени занятия Анны Петровой», «уроки Боба»: a name in the genitive after the items' noun
+    r"(?<![\w-])(?!(?:у|к|с|о|об|от|до|для|без|при|про|через|на|в|во|за|по|из|перед)\s)[а-яё]{3,}\s+"
+    r"((?:[А-ЯЁ][а-яё'-]+(?:ы|и|а|я|ой|ей|ого|его))(?:\s+[А-ЯЁ][а-яё'-]+(?:ы|и|а|я|ой|ей|ого|его)){0,2})"
+    r"(?=\s*(?:[.,;!?]|$))|"
+    # «уроки у Анны Петровой»; "the ones with Anna Petrova" (not "with Yoga in the title")
+    r"(?<!\w)у\s+([А-ЯЁ][а-яё'-]+(?:\s+[А-ЯЁ][а-яё'-]+){0,2})(?=\s*(?:[.,;!?]|$))|"
+    rf"\b(?:the ones|those|ones)\s+with\s+{_NOT_A_PERSON}([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+){{0,2}})\b"
+    r"(?!\s+in\s+(?:the|their|its)\b)(?=\s*(?:[.,;!?]|$))|"
+    # "then cancel Anna Petrova's lessons": a possessive right after the step's verb
+    rf"^\W*(?:(?:and|then|also|please)\s+)*[a-z]{{3,}}\s+(?:all\s+)?(?:of\s+)?{_NOT_A_PERSON}"
+    r"([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+){0,2})['’]s\b")
+"""A person the listed items belong to, said with any verb: "the ones Bob booked", "the ones Anna Petrova teaches",
+"created by Alice", "led by Priya Shah", «которые забронировал Боб», «те, что ведёт Анна», «те, у которых ведёт Анна
+Петрова», «занятия Анны Петровой» (the genitive; matched against the items' names in any case, see _same_name)."""
+_NAMED_AFTER = re.compile(r"\b(?:the ones|those|ones)\s+(?:[A-Z][\w'-]+\s+){1,3}[a-z]|"
+                          r"(?<!\w)(?:те|тех|которые|которых|что)\W+(?:[а-яё]+\s+){0,3}[А-ЯЁ][а-яё]+")
+"""A qualification by a named person the pattern above may not read ("the ones Anna Maria Lopez Garcia takes"):
+then the step's selection is unreadable, and nothing is acted on."""
 _A_NAME = re.compile(r"[A-ZА-ЯЁ][a-zа-яё'-]+(?: [A-ZА-ЯЁ][a-zа-яё'-]+){0,2}")
 """A value that reads as a person's name ("Priya", "Anna Smith", «Анна»)."""
+_NAME_CASE_ENDINGS = ("овой", "евой", "иной", "ского", "ской", "ова", "ева", "ина", "ому", "ой", "ей", "ого", "его",
+                      "ом", "ем", "ым", "им", "ы", "и", "а", "я", "у", "ю", "е")
+_NOMINATIVE_ENDS = {"овой": ("ова",), "евой": ("ева",), "иной": ("ина",), "ского": ("ский",), "ской": ("ская",),
+                    "ова": ("ов", "ова"), "ева": ("ев", "ева"), "ина": ("ин", "ина"), "ой": ("а", "ая"),
+                    "ей": ("я", "ь"), "ы": ("а",), "и": ("я", "а", "ь"), "а": ("", "а"), "я": ("ь", "я", "й"),
+                    "у": ("а", ""), "ю": ("я", "ь"), "е": ("а", "я", ""), "ого": ("ой", "ий"), "его": ("ий",),
+                    "ому": ("ой", "ий", ""), "ом": ("",), "ем": ("ь",), "ым": ("",), "им": ("",)}
+
+
+def _name_forms(word: str) -> set[str]:
+    """A name word and, written in Russian, the nominatives its case ending may stand for (Анны: Анна; Петровой:
+    Петрова; Смита: Смит), each also in Latin letters, spelled the way _sound compares."""
+    forms = {word}
+    if re.search(r"[а-яё]", word):
+        for ending in _NAME_CASE_ENDINGS:
+            if word.endswith(ending) and len(word) - len(ending) >= 2:
+                forms |= {word[: len(word) - len(ending)] + n for n in _NOMINATIVE_ENDS[ending]}
+    return {_sound(f) for f in forms}
+
+
+def _sound(word: str) -> str:
+    """A name as it sounds, in Latin letters, for names written in either alphabet (Smith, Смит: smit)."""
+    from .words import latin
+
+    w = latin(word.casefold())
+    for a, b in (("th", "t"), ("ph", "f"), ("ck", "k"), ("sch", "sh"), ("x", "ks"), ("c", "k"), ("q", "k"),
+                 ("w", "v"), ("ya", "ia"), ("y", "i"), ("j", "i")):
+        w = w.replace(a, b)
+    return re.sub(r"(.)\1+", r"\1", w)
+
+
+def _same_name(said: str, held: str) -> bool:
+    """Whether a name said (any case, either alphabet: «Анны Петровой», "Anna") is the name a field holds ("Anna
+    Petrova"): each word said is the held name's word in the same place, the first name alone or the full name."""
+    said_words, held_words = said.split(), held.split()
+    if not said_words or len(said_words) > len(held_words):
+        return False
+    if said.isascii() and held.isascii():
+        return said_words == held_words[: len(said_words)]
+    return all(_sound(h) in _name_forms(s) for s, h in zip(said_words, held_words, strict=False))
+
+
 _ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
 _START_KEY = re.compile(r"start|begin|from|time|when|at$|slot|начал", re.I)
 _PERSON_KEY = re.compile(r"by$|_by|owner|author|organi[sz]er|creator|user|booker|host|assignee|who|person|member|"
-                         r"customer|guest|name", re.I)
+                         r"customer|guest|name|teacher|tutor|instructor|coach|trainer|lead|leader|presenter|speaker|"
+                         r"driver|doctor|staff|employee|преподават|учител|тренер|ведущ", re.I)
 _END_TODAY = re.compile(r"\b(?:end|ends|ending|finish|finishes|expire|expires|due)\s+(today|tomorrow)\b|"
                         r"(?<!\w)(?:заканчива\w*|истека\w*|кончают\w*)\s+(сегодня|завтра)(?!\w)", re.I)
 
@@ -289,6 +369,93 @@ def _clock_and_person(words: str) -> list[Condition]:
         found.append(Condition("date", "end", "==", date.fromordinal(day).isoformat()))
         break
     return found
+
+
+_WEEKDAY_WORDS = re.compile(
+    r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+    r"(?<![а-яё])(понедельн|вторн|сред(?=(?:а|у|е|ы|ам|ами|ах|овые|овых)(?![а-яё]))|четверг|пятни[цч]|суббот|"
+    r"воскрес(?:ень|н))[а-яё]*", re.I)
+"""A day of the week, in any form: "Tuesday", "the Tuesday ones", "on Tuesdays", «вторник», «вторничные», «по
+средам», «во вторник»."""
+_WEEKDAY_INDEX = {"mon": 0, "tues": 1, "wednes": 2, "thurs": 3, "fri": 4, "satur": 5, "sun": 6, "понедельн": 0,
+                  "вторн": 1, "сред": 2, "четверг": 3, "пятниц": 4, "пятнич": 4, "суббот": 5, "воскресень": 6,
+                  "воскресн": 6}
+_WEEKDAY_VALUES = (("mon", "пн", "понедельн"), ("tue", "вт", "вторн"), ("wed", "ср", "сред"), ("thu", "чт", "четверг"),
+                   ("fri", "пт", "пятниц"), ("sat", "сб", "суббот"), ("sun", "вс", "воскрес"))
+_TARGET_DAY = re.compile(r"(?:\b(?:to|until|till|by|before|after|into)|(?<!\w)(?:до|к|после))\s+(?:next\s+|the\s+|"
+                         r"следующ\w+\s+|ближайш\w+\s+)?$", re.I)
+_MOVES = re.compile(r"\b(?:move|reschedule|postpone|push|shift)\w*|(?<!\w)(?:перен[ео]с|перенес|сдвин|отлож)\w*", re.I)
+_FIELD_NAMES = (r"track|category|group|stream|section|level|tier|type|status|stage|series|programme|program|"
+                r"department|team")
+_RU_FIELD_NAMES = {"трек": "track", "категори": "category", "групп": "group", "направлени": "track category",
+                   "раздел": "section", "статус": "status", "поток": "stream", "уровн": "level", "уровень": "level",
+                   "тип": "type", "отдел": "department", "команд": "team", "стади": "stage"}
+_FIELD_VALUE = re.compile(
+    rf"\b(?:in|from|on|under|of)\s+(?:the\s+)?[\"'«]?([\w-]+)[\"'»]?\s+({_FIELD_NAMES})\b|"
+    rf"\b(?:with|having|in)\s+(?:the\s+|a\s+|an\s+)?({_FIELD_NAMES})\s+(?:of\s+|set\s+to\s+)?[\"'«]?([\w-]+)|"
+    r"(?<!\w)(?:в|из|на)\s+(трек\w*|категори\w*|групп\w*|направлени\w*|раздел\w*|статус\w*|поток\w*|уровн\w*|"
+    r"отдел\w*|команд\w*|стади\w*)\s+[\"«]?([\w-]+)|"
+    r"(?<!\w)(?:у\s+которых|у\s+которого|где|с)\s+(статус|трек|категори[яей]|тип|уровень|направление|группа|"
+    r"отдел|стади[яей])(?:ом)?\s+(?:—\s+|-\s+|равн\w+\s+|=\s+)?[\"«]?([\w-]+)", re.I)
+"""A value of a named field the items must hold: "the ones in the wellness track", "with status draft", «те, что в
+треке wellness», «у которых статус draft»."""
+
+
+def _weekday_and_field(words: str) -> list[Condition]:
+    """The day of the week the items fall on ("the Tuesday ones", «по средам»; not a day they are moved to: "move
+    them to Friday"), and a named field's value ("in the wellness track", «со статусом draft»)."""
+    found = []
+    moves = bool(_MOVES.search(words))
+    days: list[int] = []
+    end = -1
+    for m in _WEEKDAY_WORDS.finditer(words):
+        before = words[: m.start()]
+        if days and not re.fullmatch(r"\W*(?:and|or|и|или|а также)?\W*(?:(?:on|по|во?)\s+)?", words[end: m.start()],
+                                     re.I):
+            break  # "the ones on Tuesday and Friday", «по вторникам и пятницам»: one list of days
+        if _TARGET_DAY.search(before) or (moves and re.search(r"(?<!\w)на\s+$", before)):
+            continue
+        said = (m.group(1) or m.group(2)).lower()
+        days.append(_WEEKDAY_INDEX[said])
+        end = m.end()
+    if days:
+        found.append(Condition("weekday", "", value=tuple(dict.fromkeys(days))))
+    for m in _FIELD_VALUE.finditer(words):
+        if m.group(1):
+            field, value = m.group(2), m.group(1)
+        elif m.group(3):
+            field, value = m.group(3), m.group(4)
+        else:
+            said, value = (m.group(5), m.group(6)) if m.group(5) else (m.group(7), m.group(8))
+            field = next((en for ru, en in _RU_FIELD_NAMES.items() if said.lower().startswith(ru)), said)
+        if value.lower() in _NOT_STATES or value.lower() in ("of", "is", "to", "—"):
+            continue
+        found.append(Condition("field", field.lower(), value=value))
+        break
+    return found
+
+
+def _on_weekday(fields: dict, index: int) -> bool | None:
+    """Whether an item falls on the day of the week: a field that names a weekday ("Tuesday", "Tue", «вторник»), else
+    a date (the start's, when several); None when no field says."""
+    from datetime import date
+
+    named = [v for k, v in fields.items() if isinstance(v, str) and (re.search(r"day|день", k, re.I) or
+                                                                      _WEEKDAY_WORDS.fullmatch(v.strip().lower()))
+             and not _ISO_DAY.match(v)]
+    for value in named:
+        low = value.strip().lower()
+        day = next((i for i, forms in enumerate(_WEEKDAY_VALUES) if any(low.startswith(f) for f in forms)), None)
+        if day is not None:
+            return day == index
+    dated = {k: v[:10] for k, v in fields.items() if isinstance(v, str) and _ISO_DAY.match(v)}
+    if not dated:
+        return None
+    key = next((k for k in dated if _START_KEY.search(k) or _DATE_KEY.search(k)), next(iter(dated)))
+    try:
+        return date.fromisoformat(dated[key]).weekday() == index
+    except ValueError:
+        return None
 
 
 def _english_state(words: str) -> list[Condition]:

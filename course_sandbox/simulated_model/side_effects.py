@@ -10,7 +10,7 @@ colleague looks the order up and does not cancel it. "Cancel order O1" asks for 
 import re
 
 from .tool_roles import ToolSpec
-from .words import tokens, unquoted
+from .words import meanings, tokens, unquoted
 
 ACTIONS: dict[str, tuple[str, ...]] = {
     "cancel": ("cancel", "call off", "abort", "unsubscribe", "отмен"),
@@ -166,6 +166,39 @@ _ABOUT_ANYWHERE = re.compile(r"\bwhat (?:would|will) happen\b|\bwhat happens\b|\
 """Words that make a whole sentence a question about what an action would do, wherever they stand."""
 
 
+_PROCEDURE = re.compile(
+    # Russian: «как» (or «каким образом») and, within a few words, a verb in the reflexive passive: «Как вообще
+    # отменяются уроки», «Уроки у вас как отменяются?», «Интересно, а как удаляются счета.»
+    r"(?:^|[,:—–-]\s*|(?<!\w))(?:как|каким образом)\s+(?:[а-яё]+\s+){0,3}?[а-яё]{2,}(?:ет|ёт|ют|ит|ят)ся(?![а-яё])|"
+    # English: "how" and a passive ("How are lessons cancelled here", "How do bookings get refunded", "Lessons — how
+    # are they cancelled?", "How can lessons be cancelled?")
+    r"\bhow (?:are|is|were|was) (?:[\w'-]+ ){0,4}?(?:[a-z]+(?:ed|en|wn|ne|lt|pt)|paid|sent|set|put|shut|cut|"
+    r"closed|made|held|kept|run|done|left|lost|sold|told)\b(?! (?:by me|me)\b)|"
+    r"\bhow (?:do|does|did|would|can|could|should|will|might|may) (?:[\w'-]+ ){1,4}?(?:get|gets|be) "
+    r"(?:[a-z]+(?:ed|en|wn|ne|lt|pt)|paid|sent|set|put|shut|cut|made|held|kept|run|done|left|lost|sold|told)\b|"
+    # an embedded question: "I'm curious how lessons are cancelled", "I wonder how refunds get issued"
+    r"\bhow (?:[\w'-]+ ){1,4}?(?:are|is|were|was|get|gets|got) (?:usually |typically |normally |generally )?"
+    r"(?:[a-z]+(?:ed|en|wn|ne|lt|pt)|paid|sent|set|put|shut|cut|made|held|kept|run|done|left|lost|sold|told)\b",
+    re.I)
+"""A question about how a thing gets done in general, built on a passive: «Как вообще отменяются уроки?», "How do
+bookings get refunded?". It asks for a procedure, not for the action, whatever its punctuation; a sentence that names
+a concrete item (an id with a digit) is not general."""
+_CONCRETE = re.compile(r"[#!]?\b[\w-]*\d[\w-]*\b")
+"""A concrete item's id ("LE-2", "#42", "O1")."""
+
+
+def _procedure(sentence: str) -> bool:
+    """Whether the sentence asks how things of a kind get done, in general (see _PROCEDURE)."""
+    m = _PROCEDURE.search(sentence)
+    return bool(m) and not _CONCRETE.search(sentence) and not _commanded_before(sentence[: m.start()])
+
+
+def _commanded_before(head: str) -> bool:
+    """Whether the words before a «как» already command an action («Отмени уроки, как …»): then «как» compares."""
+    return any(re.search(rf"(?<![\w-]){re.escape(w)}[а-яё]*(?<!ся)(?<!сь)(?![а-яё])", head)
+               for words in ACTIONS.values() for w in words if re.search(r"[а-яё]", w))
+
+
 def _sentence(lowered: str, at: int) -> str:
     start = max(lowered.rfind(mark, 0, at) for mark in ".!?;")
     ends = [i for i in (lowered.find(m, at) for m in ".!?") if i >= 0]
@@ -176,7 +209,7 @@ def _about(lowered: str, at: int) -> bool:
     """Whether the word at `at` sits in a question about its action ("What would happen if I cancelled…?"), which
     asks to be told, not for the action."""
     sentence = _sentence(lowered, at)
-    if _ABOUT_ANYWHERE.search(sentence):
+    if _ABOUT_ANYWHERE.search(sentence) or _procedure(sentence):
         return True
     return sentence.endswith("?") and bool(_ABOUT.match(sentence))
 
@@ -193,6 +226,12 @@ def asks_about(request: str) -> bool:
 _PLEASANTRY = re.compile(r"(?:thanks|thank you|cheers|please|ok|okay|hi|hello|hey|спасибо|пожалуйста|привет|"
                          r"здравствуйте)\W*$")
 """A sentence that only greets or thanks ("Thanks!"), which leaves a question about an action a question."""
+
+
+def general_question(request: str) -> bool:
+    """Whether a sentence of the request asks how things of a kind get done in general (see _PROCEDURE)."""
+    lowered = unquoted(request).lower()
+    return any(_procedure(_sentence(lowered, m.start())) for m in re.finditer(r"[^\s.!?;][^.!?;]*", lowered))
 
 
 def what_if(request: str) -> bool:
@@ -308,8 +347,9 @@ def allowed(tools: list[ToolSpec], request: str) -> list[ToolSpec]:
         return readers or [t for t in fitting if not _own_verb_named(t, request)]
     if asks_about(request):  # "Would withdrawing AP-42 break anything?": not withdraw_application
         readers = [t for t in fitting if (tokens(t.name) or [""])[0] in _READS]
+        general = general_question(request)  # «Как вообще отзываются заявки?»: no action, known or not
         return [t for t in fitting if not _own_verb_named(t, request)
-                and not (readers and _unknown_actor(t) and not request.isascii())]
+                and not ((readers or general) and _unknown_actor(t) and not request.isascii())]
     return fitting
 
 
@@ -336,7 +376,10 @@ def _own_verb_named(tool: ToolSpec, request: str) -> bool:
         return False
     word = tokens(tool.name)[0]
     root = word[:-1] if len(word) > 4 and word.endswith("e") else word
-    return bool(re.search(rf"(?<![\w-]){re.escape(root)}\w*", unquoted(request).lower()))
+    said = unquoted(request).lower()
+    # «отозвать», «отзывать»: the bridge's Russian words for the verb name it as much as "withdrawing" does
+    return bool(re.search(rf"(?<![\w-]){re.escape(root)}\w*", said)) or any(
+        word in meanings(w) for w in tokens(said) if not w.isascii())
 
 
 _NAME_ONLY_VERBS = {"return"}

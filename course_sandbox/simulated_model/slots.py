@@ -1647,16 +1647,22 @@ _RANGE = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|u
 """A range of days with one year at its end: "from March 3 to March 6, 2026", "May 3-6, 2026"."""
 
 
-def _relative_dates(text: str) -> list[str]:
+def _relative_dates(text: str, past: bool | None = None) -> list[str]:
     """Dates said relative to today (today(): the day the conversation states, else the sandbox's fixed TODAY), in
     the order written: "the day after tomorrow", "next Friday", "in 3 days", "in two weeks", «через месяц»."""
-    return [day for _, day in relative_days(text)]
+    return [day for _, day in relative_days(text, past)]
 
 
-def relative_days(text: str) -> list[tuple[str, str]]:
+def relative_days(text: str, past: bool | None = None) -> list[tuple[str, str]]:
     """The words that say a day relative to today ("next Tuesday", «в пятницу», "tomorrow") and the day each was
-    resolved to, in the order written: a call that carries such a day says which date it assumed."""
+    resolved to, in the order written: a call that carries such a day says which date it assumed. A sentence about
+    the past ("What happened on March 3?", «Что было во вторник?»; `past` says so for a part read alone) takes the
+    most recent such day instead of the next."""
     base = today()
+
+    def _said_past(text: str, at: int) -> bool:
+        return past if past is not None else said_past(text, at)
+
     found: list[tuple[int, str, str]] = []
     for m in _RELATIVE.finditer(text):
         groups = m.groups()
@@ -1676,11 +1682,20 @@ def relative_days(text: str) -> list[tuple[str, str]]:
             index = _WEEKDAYS.index(groups[3].lower()) if groups[3] else next(
                 i for i, w in enumerate(_RU_WEEKDAYS) if groups[12].lower().startswith(w))
             day = base + dt.timedelta(days=(index - base.weekday() - 1) % 7 + 1)
+            if _said_past(text, m.start()) and not re.match(r"(?:next|this|coming)\b|(?:в|во|на|к|ко)\s+(?:следующ|эт)",
+                                                            m.group(0), re.I):
+                day = base - dt.timedelta(days=(base.weekday() - index - 1) % 7 + 1)  # "What happened on Tuesday?"
         found.append((m.start(), m.group(0), day.isoformat()))
     found += [(m.start(), m.group(0), (base - dt.timedelta(days=2 if m[1] else 1)).isoformat())
               for m in _PAST.finditer(text)]
+    for m in _LAST_WEEKDAY.finditer(text):  # "last Tuesday", «в прошлую пятницу»: the one before today
+        index = _WEEKDAYS.index(m[1].lower()) if m[1] else next(
+            i for i, w in enumerate(_RU_WEEKDAYS) if m[2].lower().startswith(w))
+        found = [f for f in found if not m.start() <= f[0] < m.end()]
+        day = base - dt.timedelta(days=(base.weekday() - index - 1) % 7 + 1)
+        found.append((m.start(), m.group(0), day.isoformat()))
     for m in _YEARLESS.finditer(text):
-        day = _yearless_day(m)
+        day = _yearless_day(m, _said_past(text, m.start()))
         if day is not None:
             found.append((m.start(), m.group(0), day.isoformat()))
     return [(said, day) for _, said, day in sorted(found)]
@@ -1701,15 +1716,41 @@ _YEARLESS = re.compile(
 «к 20-му числу», "by the 5th". Read as the next such day from today() (today itself included), and said so."""
 
 
-def _yearless_day(m: re.Match) -> dt.date | None:
-    """The day a _YEARLESS match stands for: the first such day on or after today()."""
+_PAST_WORDS = re.compile(
+    r"\b(?:was|were|did|didn't|happened|had|went|ago|last|previous(?:ly)?|earlier|past|yesterday|used\s+to)\b|"
+    r"(?<!\w)(?:был|была|было|были|произош\w*|случил\w*|прошл\w*|назад|вчера|позавчера|состоял\w*|проходил\w*|"
+    r"делал\w*|сделал\w*|продал\w*|отправил\w*|приходил\w*|пришл[оаи])(?!\w)", re.I)
+"""Words that put what a sentence asks about in the past ("What happened on March 3?", «Что было 3 марта?»)."""
+_FUTURE_WORDS = re.compile(
+    r"\b(?:will|shall|going\s+to|next|upcoming|coming|book|schedule|remind|reserve|plan|arrange|set\s+up)\b|"
+    r"(?<!\w)(?:буд\w+|следующ\w*|ближайш\w*|предстоящ\w*|забронируй|запиши|напомни|заплан\w*|назначь)(?!\w)", re.I)
+
+
+def said_past(text: str, at: int) -> bool:
+    """Whether the sentence around `at` speaks of the past and not of anything to come: a day without its year is
+    then the most recent one, not the next."""
+    start = max(text.rfind(mark, 0, at) for mark in ".!?;")
+    ends = [i for i in (text.find(mark, at) for mark in ".!?;") if i >= 0]
+    sentence = text[start + 1: min(ends, default=len(text))]
+    return bool(_PAST_WORDS.search(sentence)) and not _FUTURE_WORDS.search(sentence)
+
+
+_LAST_WEEKDAY = re.compile(r"\b(?:last|previous|past)\s+(" + "|".join(_WEEKDAYS) + r")\b|"
+                           r"(?<!\w)(?:в|во)\s+прошл\w+\s+(" + "|".join(_RU_WEEKDAYS) + r")\w*", re.I)
+
+
+def _yearless_day(m: re.Match, past: bool = False) -> dt.date | None:
+    """The day a _YEARLESS match stands for: the first such day on or after today(); with `past`, the last such
+    day on or before it."""
     base = today()
     if m[1] or m[3]:
         day, month = int(m[1] or m[4]), _month((m[2] or m[3]).rstrip("."))
         if not month:
             return None
-        for year in (base.year, base.year + 1, base.year + 4):  # 29 February: the next leap year
-            if _real_date(year, month, day) and dt.date(year, month, day) >= base:
+        years = (base.year, base.year - 1, base.year - 4) if past else (base.year, base.year + 1, base.year + 4)
+        for year in years:  # 29 February: the next (or last) leap year
+            if _real_date(year, month, day) and (dt.date(year, month, day) <= base if past
+                                                 else dt.date(year, month, day) >= base):
                 return dt.date(year, month, day)
         return None
     day = int(m[5] or m[6])

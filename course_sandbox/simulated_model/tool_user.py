@@ -24,6 +24,7 @@ from . import (
     result_conditions,
     side_effects,
     slots,
+    stated,
     tool_roles,
 )
 from .history import Call, calls, task_turn
@@ -118,6 +119,10 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
         if len(history) < MAX_CALLS and any(step.unmet(answered) for step in plan.later):
             said = words(lang, "I could not tell which of the listed items you meant, so I acted on none of them; "
                                "tell me which ones and I will.") + "\n\n" + said
+        elif len(history) < MAX_CALLS and any(isinstance(step, plans.LaterStep) and step.matched_none(answered)
+                                              for step in plan.later):
+            said = words(lang, "None of the listed items matched what you asked for, so I acted on none of them.") \
+                + "\n\n" + said
         return text_reply(said, reasoning=words(lang, "The tools answered; I'll report what they returned."))
     if not history:
         wanted = _wanted_action(offered, tools, evidence)
@@ -378,7 +383,7 @@ def tool_input(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, i
     if not isinstance(value, dict) or not is_valid(tool.schema, value, tool.schema):
         fallback = instance(tool.schema)
         value = fallback if isinstance(fallback, dict) else {}
-    return value
+    return stated.corrected(tool, value, evidence.text)  # a value the user stated wins over a placeholder
 
 
 def rank(tools: list[tool_roles.ToolSpec], evidence: Evidence, loose: bool = True) -> list[tool_roles.ToolSpec]:
@@ -658,10 +663,13 @@ def _named_only_the_owner(part: Plan, ask: str, lang: str) -> Plan:
     """A part whose only values are the person its listed items belong to ("cancel the ones Bob booked" filled
     `booking_id="Bob"`): no call of its own, but the inputs the person filled are missing, for a later step."""
     people = {c.word for c in plans.conditions(ask, False)[0] if c.kind == "person"}
+    people |= {str(c.value) for c in plans.conditions(ask, False)[0] if c.kind == "field"}
+    people |= {said for _, said in plans.selection(ask) or ()}  # «отмени уроки с «yoga» в названии»: a filter
     if not people or not part.uses:
         return part
     name, tool_input_ = part.uses[0]
-    taken = [key for key, value in tool_input_.items() if value in people]
+    taken = [key for key, value in tool_input_.items()
+             if value in people or any(isinstance(value, str) and value in p.split() for p in people)]
     if not taken:
         return part
     return Plan([], (name, taken))

@@ -231,6 +231,7 @@ _BRIDGE = """
     send write: напиш написа
     delete remove: удал сотри стер
     cancel: отмен
+    withdraw revoke recall: отзов отозв отзыва
     book reserve reservation booking: брон забронир
     book register signup enroll appointment: запиши запишит записат записыв
     close: закр
@@ -305,6 +306,8 @@ def stems(text: str, synonyms: bool = False) -> set[str]:
         words = [word, *meanings(word)]
         if meaning is None and len(words) == 1 and re.fullmatch(r"[а-яё]{5,}", word):
             words.append(latin(stem(word)))  # a borrowed word: «принтере» printer
+            if "в" in word:  # «воркшопы» workshop, «виджет» widget: в is an English w as often as a v
+                words.append(latin(stem(word)).replace("v", "w"))
         if synonyms:
             words += [s for w in list(words) for s in (*SYNONYMS.get(w, ()), *concepts(w, text))]
         found |= {stem(w) for w in words if not OPERATOR_WORDS.get(w)}
