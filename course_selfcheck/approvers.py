@@ -299,9 +299,11 @@ def opened_without_yes(driven: dict[str, Driven], lang: str) -> str:
             continue
         said = seen.approver.did(lang)
         line = next((line for line in seen.approver.lines if line), "")
-        if not seen.approver.asked:
-            return tr("!{pr} was merged, and the approver was never asked (the check's approver {did})", lang,
-                      pr=INJECTED, did=said)
+        if not seen.approver.asked:  # what it would have answered: it was never asked, so it did nothing (#36)
+            return (tr("!{pr} was merged, and the approver was never asked, though in this run it would have said no",
+                       lang, pr=INJECTED) if kind == NO else
+                    tr("!{pr} was merged, and the approver was never asked, though in this run it would not have said "
+                       "yes", lang, pr=INJECTED))
         where = tr(" (your gate asked at line {line})", lang, line=line) if line else ""
         # the rule itself is the item's title and its requirement line: this line says only what happened
         return tr("with an approver that {did}, !{pr} was merged{where}", lang, did=said, pr=INJECTED, where=where)

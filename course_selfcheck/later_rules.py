@@ -407,18 +407,18 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
         return verdict(BROKEN, tr("the next request carried no tool_result for the denied merge", lang))
     if results[-1].get("is_error") is not True:
         return verdict(BROKEN, tr("the denied merge went back without is_error: true: {content}", lang,
-                                  content=short_value(results[-1].get("content"))))
+                                  content=short_text(results[-1].get("content"))))
     if invites_the_call(str(results[-1].get("content")), use.get("name")):
         return verdict(BROKEN, tr("the denied merge went back as an error, but its text invites the call again "
                                   "({content}): a retry, or a no that is not final yet, has the model ask once more; "
                                   "say that a human said no, and not to make the call again", lang,
-                                  content=short_value(results[-1].get("content"))))
+                                  content=short_text(results[-1].get("content"))))
     if not says_denied(str(results[-1].get("content")), use.get("name")):
         return verdict(BROKEN, tr("the denied merge went back as an error, but its text does not say it was denied "
                                   "({content}): say that a human said no, so the model neither retries it nor takes it "
-                                  "for a failure that may pass", lang, content=short_value(results[-1].get("content"))))
+                                  "for a failure that may pass", lang, content=short_text(results[-1].get("content"))))
     return verdict(PASSED, tr("the merge was not run; the model got a tool_result with is_error: true: {content}", lang,
-                              content=short_value(results[-1].get("content"))))
+                              content=short_text(results[-1].get("content"))))
 
 
 # 8c. An oversized tool result is cut, and says so

@@ -168,12 +168,17 @@ def short_value(value: object) -> str:
 
 
 def short_text(value: object) -> str:
-    """What a loop returned, for one line of a report: short_value, except that a text too long for it is shortened on
-    one line (its line breaks read as spaces) and keeps its closing quote: 'Ревью !482: Pass discounts as objects
-    Изменённые файлы: shop/cart.py (+2…', not 'Ревью !482: Pass discounts as objects\\n\\nИзменённые ... (#36)."""
+    """A text a row quotes (what a loop returned, a tool result, a denial), for one line of a report: short_value,
+    except that a text too long for it is shortened on one line (its line breaks read as spaces), at the end of a
+    word, and keeps its closing quote: 'Ревью !482: Pass discounts as objects Изменённые файлы: shop/cart.py (+2 −1)…',
+    not 'Ревью !482: Pass discounts as objects\\n\\nИзменённые ... or '…Не пытайся добиться тог...' (#36)."""
     if not isinstance(value, str) or len(repr(value)) <= 80:
         return short_value(value)
-    return repr(" ".join(value.split())[:76].rstrip() + "…")
+    text = " ".join(value.split())
+    cut = text[:76]
+    if re.match(r"\w\w", text[75:77]) and " " in cut:  # the cut falls inside a word: end at the word before it
+        cut = cut.rsplit(" ", 1)[0]
+    return repr(cut.rstrip(" ,;:") + "…")
 
 
 PLACEMENT = "immediately after"
@@ -647,7 +652,7 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens", cause: bool = F
                                       (u.get("input") for u in tool_uses(reply) if u.get("name") == ran[0]), {}))))
     if answered and any(_RAN_IT.search(str(b.get("content"))) for b in answered):
         return verdict(BROKEN, tr("the loop ran the cut tool call: its result is the error its incomplete input caused "
-                                  "({content})", lang, content=short_value(answered[0].get("content"))))
+                                  "({content})", lang, content=short_text(answered[0].get("content"))))
     if answered and all(b.get("is_error") is True and says_not_run(str(b.get("content"))) for b in answered):
         return verdict(PASSED, tr("the loop did not run the cut call: it answered it with an error result saying so",
                                   lang))

@@ -594,6 +594,9 @@ def test_exercise_6_a_cut_answer_returned_is_quoted_on_one_line_with_its_closing
     long = "Ревью !482: Pass discounts as objects\n\nИзменённые файлы: shop/cart.py (+2 −1), shop/pricing.py (+5 −2)"
     assert short_text(long) == "'Ревью !482: Pass discounts as objects Изменённые файлы: shop/cart.py (+2 −1)…'"
     assert short_text("a short\n\nanswer") == repr("a short\n\nanswer") and short_text(None) == "None"
+    # native read 64's E1: cut at the end of a word, not inside it ('…добиться тог...')
+    denial = "Политика запретила этот вызов: merge_pr не выполнен. Не пытайся добиться того же другим путём."
+    assert short_text(denial) == "'Политика запретила этот вызов: merge_pr не выполнен. Не пытайся добиться…'"
 
 
 def test_exercise_4_a_loop_that_answers_a_repeated_call_from_its_memo_passes():
@@ -840,6 +843,19 @@ def test_exercise_6_reads_each_clause_of_a_cut_error_for_its_stop(cut_error, rig
     if not right:  # the row quotes the clause it objects to, and the hint speaks of the cut errors alone
         assert "'The answer is complete'" in report.text() or "'not by the context window'" in report.text()
         assert report.hints and "refusal" not in report.hints[0] and "max_tokens" in report.hints[0], report.hints
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_7_quotes_a_long_denial_whole_words_and_its_closing_quote(language):
+    """Native read 64's E1: row 4 quotes the denied result through short_text, so a long one is cut after a word and
+    keeps its closing quote ('…Не пытайся добиться тог...' was cut inside a word, with no quote)."""
+    denial = "The policy denied this call: merge_pr was not run. Do not try to reach the same end another way; report it."
+    report = check_exercise_7(attempts.attempt(denial=denial), language=language)
+    row = next(f for f in report.findings if f.rule == "refusal_is_error")
+    assert row.status == BROKEN, report.text()
+    quoted = re.search(r"\('(The policy denied [^']*)…'\)", row.detail)
+    assert quoted and denial.startswith(quoted.group(1) + " "), row.detail  # a whole word, then … and the quote
+    assert "..." not in row.detail, row.detail
 
 
 @pytest.mark.parametrize("denial, text_hint", [

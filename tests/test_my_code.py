@@ -662,8 +662,8 @@ def test_a_loop_whose_code_needs_its_own_parameter_keeps_its_def_line_and_says_w
     said = ("Its def line is still that of exercise 6, since its code uses history, which the stub's def line does not "
             "take: change the def line to the stub's, so that grow_here takes ask, limit, tag as well."
             if language == "en" else
-            "Заголовок функции (строка def) остался от упражнения 6: её код использует history, а в заголовке заготовки "
-            "этого нет. Замените заголовок на тот, что в заготовке, чтобы функция grow_here принимала ещё и ask, limit, "
+            "Заголовок функции (строка def) остался от упражнения 6: код функции использует history, а заголовок "
+            "заготовки этого не принимает. Замените заголовок на тот, что в заготовке, чтобы функция grow_here принимала ещё и ask, limit, "
             "tag.")
     assert said in out, out
     assert "def grow_here(number, history=None):" in pasted[0] and ns["grow_here"](1, [0]) == [0, 1]

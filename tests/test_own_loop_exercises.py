@@ -303,6 +303,18 @@ def test_a_gate_that_never_opens_is_not_a_gate():
     assert "approver was never asked" in report.findings[0].detail
 
 
+@pytest.mark.parametrize("language, said", [
+    ("en", "the approver was never asked, though in this run it would have said no"),
+    ("ru", "функцию подтверждения так и не спросили, хотя в этом запуске она ответила бы «нет»")])
+def test_a_gate_that_opens_without_asking_says_what_the_approver_would_have_said(language, said):
+    """Native read 64's A2: the approver was never asked, so the row says what it would have answered, and not, in
+    the same line, that it answered ("…never asked (the check's approver said no (False))")."""
+    report = check_exercise_7(lambda pr, approve: loop(pr, lambda name, args: True), language=language)
+    row = next(f for f in report.findings if f.rule == "fail_closed")
+    assert row.status == BROKEN and said in row.detail, report.text()
+    assert "(False)" not in row.detail, row.detail
+
+
 # ---- exercise 8: the cut and the cache ---------------------------------------------------------------------------
 
 def costly(**options):

@@ -347,6 +347,9 @@ REJECTED = {  # a variant a Russian learner must not meet -> the one word docs/g
     r"выполнить\? \[": "«подтвердить? [да/нет]» (ask_human in the notebooks), «Подтвердить? [д/Н]» (the CLI)",
     r"\bпрос\w* (?:diff|инструмент)": "запрашивать инструмент (the model asks for a tool)",
     r"недостающ\w* прав": "запрет (a missing permission is a calque)",
+    # native read 64
+    r"таймаут\w*": "тайм-аут (with a hyphen, as everywhere else)",
+    r"результат\w* отказа|отказ\w* шлюза": "результат отклонённого вызова (a person's or the gate's no is not «отказ»)",
 }
 
 

@@ -42,7 +42,7 @@ from ..approvers import (
 from ..crash import because_raised, crash_report, is_crash
 from ..later_rules import ALL_RULES, denial_sent
 from ..report import BROKEN, NOT_CHECKED, Report
-from ..rules import refused_first, short_error, short_value
+from ..rules import refused_first, short_error, short_text, short_value
 from ..scenario import Run, Sandboxes, run_scenario
 from ..wire import results_for, tool_uses
 from ..wordings import a_no_not_a_persons, names_the_decider, says_denied
@@ -375,7 +375,7 @@ def _yes_merges(gate: Gate, lang: str) -> Seen:
         if told and any(b.get("is_error") is True or says_denied(str(b.get("content"))) for b in told):
             return Seen(False, tr("with an approver that said yes, !{pr} was merged, but the model was told it was "
                                   "not ({content}): on a yes, send the tool's own result.", lang, pr=INJECTED,
-                                  content=short_value(told[-1].get("content"))))
+                                  content=short_text(told[-1].get("content"))))
         slow = gate.slow_yes
         if not slow.merged and slow.approver.merge_asked(gate.merges) and not is_crash(slow.run.error):
             return Seen(False, tr("with an approver that {did}, !{pr} was not merged: the loop needs no timeout of its "
@@ -458,11 +458,11 @@ def _no_human(run: Run, lang: str) -> Seen | None:
                               "it is negated, or said by a policy, a timeout or the model itself; the task asks for a "
                               "result that says a human denied the call (\"A human denied this call: merge_pr was not "
                               "run.\"), so the model reports a person's no and does not look for a way around it", lang,
-                              content=short_value(content)), hint=DENIAL_HINT)
+                              content=short_text(content)), hint=DENIAL_HINT)
     return Seen(False, tr("the denied merge went back as an error ({content}), but it does not say who said no: the "
                           "task asks for a result that says a human denied the call (\"A human denied this call: "
                           "merge_pr was not run.\"), so the model reports a person's no and does not look for a way "
-                          "around a missing permission", lang, content=short_value(content)), hint=DENIAL_HINT)
+                          "around a missing permission", lang, content=short_text(content)), hint=DENIAL_HINT)
 
 
 DENIAL_HINT = N_("Read your denied result as the model will: does it say that a person said no (a human, or a role: "

@@ -439,7 +439,7 @@ check_exercise_7(review_with_gate)
 
 # %% [markdown] lang="ru"
 # Если захотите подсмотреть ответ, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
-# проверку; когда она выполнится, его напечатает и `print(solution_code(7))`).
+# проверку; когда ячейка ниже выполнится, его напечатает и `print(solution_code(7))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code

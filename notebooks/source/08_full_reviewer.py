@@ -20,8 +20,8 @@
 # **Вы узнаете**
 # - почему результат инструмента обрезают до 20 000 символов и что при этом нужно сказать модели;
 # - сколько экономит кэширование промпта за одно ревью и как включить его в вашем цикле;
-# - (по желанию, разделы «Глубже» после итогов) что бета-функция `tool_runner` из SDK — это тот же самый цикл,
-#   только написанный за вас; кэш на графике и самый короткий промпт, который модель кэширует.
+# - (по желанию, разделы «Глубже» после итогов) что бета-функция `tool_runner` из SDK — тот же самый цикл, только
+#   написанный за вас; как выглядит кэш на графике и какой самый короткий промпт модель кэширует.
 #
 # Как ввести ревьюера в эксплуатацию, рассказывает необязательный блокнот 9: публикация ревью в merge request, несколько
 # ревью одновременно, настоящий GitLab, пайплайн и пакетные ревью.
@@ -62,6 +62,8 @@
 # %% lang="en"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # notebook 3's cells
 
+from course_agent.i18n import number  # a figure as the learner's language writes it
+
 LIMIT = 20_000  # characters, as in the course's own loop
 
 
@@ -77,11 +79,13 @@ def cut(text: str, limit: int = LIMIT) -> str:
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # the line for the model
-print(f"{len(catalog)} characters in the file; {len(sent)} sent to the model")
-print(f"= {LIMIT} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
+print(f"{number(len(catalog), 'en', 0)} characters in the file; {number(len(sent), 'en', 0)} sent to the model")
+print(f"= {number(LIMIT, 'en', 0)} kept + 2 line breaks + this line of {len(note)} characters:\n{note}")
 
 # %% lang="ru"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # ячейки блокнота 3
+
+from course_agent.i18n import number  # «484 915»: от пяти цифр разряды через неразрывный пробел
 
 LIMIT = 20_000  # символов, как в собственном цикле курса
 
@@ -98,8 +102,8 @@ def cut(text: str, limit: int = LIMIT) -> str:
 catalog = read_file("data/catalog.json", "data/catalog-refresh")
 sent = cut(catalog)
 note = sent[LIMIT:].strip()  # строка для модели
-print(f"символов в файле: {len(catalog)}; отправлено модели: {len(sent)}")
-print(f"= {LIMIT} первых символов + 2 перевода строки + пометка (символов: {len(note)}):\n{note}")
+print(f"символов в файле: {number(len(catalog), 'ru', 0)}; отправлено модели: {number(len(sent), 'ru', 0)}")
+print(f"= {number(LIMIT, 'ru', 0)} первых символов + 2 перевода строки + пометка (символов: {len(note)}):\n{note}")
 
 # %% [markdown] lang="en"
 # <!-- fact: automatic-caching -->
@@ -570,7 +574,7 @@ check_exercise_8(review_with_cost)
 
 # %% [markdown] lang="ru"
 # Если захотите подсмотреть ответ, ячейка ниже покажет эталонное решение в свёрнутом виде (оно проходит ту же
-# проверку; после этой ячейки его напечатает и `print(solution_code(8))`).
+# проверку; когда ячейка ниже выполнится, его напечатает и `print(solution_code(8))`).
 
 # %%
 from course_agent.solutions import show_solution, solution_code
@@ -793,11 +797,29 @@ show_solution(8)
 # функции то, что вернёт `имя`. `@beta_tool` возвращает объект-инструмент, который можно вызывать как саму функцию. В
 # нём хранится её описание (имя, строка документации, схема по аннотациям типов); его исполнитель и отправляет модели.
 
-# %%
+# %% lang="en"
 import lesson_tools
 from anthropic import beta_tool
 
 
+# the docstring is the tool's description for the model, like description in TOOLS
+@beta_tool
+def get_diff(pr: int) -> str:
+    """Get the changes of a merge request: title, source branch and the diff of every file."""
+    return lesson_tools.get_diff(pr)
+
+
+@beta_tool
+def read_file(path: str, ref: str = "main") -> str:
+    """Read a whole file from the repository at a branch, for context."""
+    return lesson_tools.read_file(path, ref)
+
+# %% lang="ru"
+import lesson_tools
+from anthropic import beta_tool
+
+
+# строка документации — это описание инструмента для модели, поэтому она английская, как description в TOOLS
 @beta_tool
 def get_diff(pr: int) -> str:
     """Get the changes of a merge request: title, source branch and the diff of every file."""

@@ -272,7 +272,7 @@ READ_FILE = {
 FUNCTIONS["read_file"] = read_file  # run_tool берёт функцию из FUNCTIONS: теперь эту
 TOOLS = [READ_FILE if tool["name"] == "read_file" else tool for tool in TOOLS]
 
-# %% name="runner_tools"
+# %% lang="en" name="runner_tools"
 from anthropic import beta_tool
 
 from course_agent.gitlab import GitLabTools
@@ -280,6 +280,27 @@ from course_agent.gitlab import GitLabTools
 tools = GitLabTools()
 
 
+# the docstring is the tool's description for the model, like description in TOOLS
+@beta_tool
+def get_diff(pr: int) -> str:
+    """Get the changes of a merge request: title, source branch and the diff of every file."""
+    return tools.get_diff(pr)
+
+
+@beta_tool
+def read_file(path: str, ref: str = "main") -> str:
+    """Read a whole file from the repository at a branch, for context."""
+    return tools.read_file(path, ref)
+
+# %% lang="ru" name="runner_tools"
+from anthropic import beta_tool
+
+from course_agent.gitlab import GitLabTools
+
+tools = GitLabTools()
+
+
+# строка документации — это описание инструмента для модели, поэтому она английская, как description в TOOLS
 @beta_tool
 def get_diff(pr: int) -> str:
     """Get the changes of a merge request: title, source branch and the diff of every file."""
