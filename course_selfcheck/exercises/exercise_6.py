@@ -133,10 +133,10 @@ def _fallback_hint_first(report: Report) -> Report:
 
 
 CUT_ROWS = {"cut_tool_call", "cut_answer", "context_full"}
-CUT_HINT = N_("Read the error of each cut's branch as the person who must fix it: does it say what happened there (at "
-              "max_tokens the answer was cut, so raise max_tokens; at model_context_window_exceeded the answer filled "
-              "the context window, so start a new review with a shorter history), and nothing that names the other stop as the cause? And is the "
-              "cut tool call left unrun, whatever way your loop runs its tools?")
+CUT_HINT = N_("Read the error of each cut's branch as the person who must fix it: does it say what happened there "
+              "(at max_tokens the answer was cut, so raise max_tokens; at model_context_window_exceeded the answer "
+              "filled the context window, so start a new review with a shorter history), and nothing that names the "
+              "other stop as the cause? And is the cut tool call left unrun, whatever way your loop runs its tools?")
 
 
 def _cut_hint_alone(report: Report) -> Report:
