@@ -10,7 +10,12 @@ generated tools (schemas in the style of real apps, about 40% Russian) and gener
    Кузю»: Кузя), while a place name already in the nominative stays whole («в Бутово», «в Малаховку»: Малаховка);
 and controls: round 11's forced-call controls still hold (a stated value wins over a placeholder; a woman's name in
 the accusative reaches the nominative), and a boolean the request does not speak of stays false. Every conversation
-ends."""
+ends.
+
+1. (part) several counts for several integer properties, each next to its Russian noun: the count goes to the property
+   whose description names that noun («2 номера на 5 ночей» for `rooms` «Число номеров», `nights` «Число ночей»),
+   whatever order the properties and the counts come in;
+"""
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -116,3 +121,26 @@ def test_property_an_animate_accusative_reaches_the_nominative(client, pet, form
 def test_control_a_place_name_in_the_nominative_stays_whole(client, content, expected):
     tool_input, _ = forced(client, content, tool("deliver", "Доставка.", {"place": S}))
     assert tool_input["place"] == expected, (content, tool_input)
+
+
+# --- 1. a count next to its Russian noun --------------------------------------------------------------------------
+
+# (property, description, form after 2–4, form after 5–9)
+COUNTED = [("rooms", "Число номеров", "номера", "номеров"), ("nights", "Количество ночей", "ночи", "ночей"),
+           ("pizzas", "Сколько пицц", "пиццы", "пицц"), ("drinks", "Количество напитков", "напитка", "напитков"),
+           ("bottles", "Число бутылок", "бутылки", "бутылок"), ("tickets", "Количество билетов", "билета", "билетов"),
+           ("seats", "Число мест", "места", "мест")]
+COUNT_FORMS = ["Закажи {a} и {b}.", "Нужно {a}, а ещё {b}.", "Оформи: {a}, {b}.", "Давай {a} и {b}, пожалуйста."]
+
+
+@PROPERTY
+@given(pair=st.lists(st.sampled_from(COUNTED), min_size=2, max_size=2, unique=True), first=st.integers(2, 9),
+       second=st.integers(2, 9), form=st.sampled_from(COUNT_FORMS), flip=st.booleans())
+def test_property_a_russian_count_goes_to_the_property_its_noun_names(client, pair, first, second, form, flip):
+    def said(n, counted):
+        return f"{n} {counted[2] if n < 5 else counted[3]}"
+
+    content = form.format(a=said(first, pair[0]), b=said(second, pair[1]))
+    props = {c[0]: {"type": "integer", "description": c[1]} for c in (pair[::-1] if flip else pair)}
+    tool_input, text = forced(client, content, tool("place_order", "Оформить заказ.", props))
+    assert (tool_input[pair[0][0]], tool_input[pair[1][0]]) == (first, second), (content, tool_input, text)
