@@ -525,6 +525,10 @@ def _cues(want_: Want, mention: Mention, text: str) -> int:
     near |= {_stem(meaning) for w in before + after if re.search(r"[а-яё]", w)
              for meaning in [english(w)] if meaning}  # «16 ГБ памяти» for `memory_gb`, «диск 100 ГБ» for `disk_gb`
     named = sum(1 for w in want_.words if _stem(w) in near and w not in ("to", "from"))
+    if not named and want_.described and mention.kind == "quantity" and mention.unit \
+            and re.search(r"[а-яё]", str(mention.unit), re.I) \
+            and overlap(stems(str(mention.unit)), set(want_.described)):
+        return 1  # «3 пиццы и 2 напитка» for `pizzas` described «Количество пицц»: the counted noun names the field
     if named or not want_.described or mention.kind not in ("quoted", "proper", "tag", "filename"):
         return named
     # the field's description names the value's label, the word right before it: «в чат «Семья»» for `chat`
@@ -664,6 +668,11 @@ def _value(want_: Want, mention: Mention) -> tuple[Any, int] | None:
                 return m.value, 2 if kind == "percent" else 0
             if m.unit and any(_stem(w) == _stem(m.unit) for w in want_.words):
                 return m.value, 3  # "4 nights" for `nights`, "3 guests" for `guests`
+            if m.unit and re.search(r"[а-яё]", str(m.unit), re.I) and (
+                    overlap(stems(str(m.unit)), set(want_.described))
+                    or any(_stem(w) == cue for stem_, cue in _RUSSIAN_CUES.items()
+                           if str(m.unit).lower().startswith(stem_) for w in want_.words)):
+                return m.value, 3  # «2 номера» for `rooms` described «Число номеров», «5 ночей» for `nights`
             return m.value, 1
         if m.kind == "number":
             return m.value, 2 if kind in ("money", "number", "count", "party") else 1

@@ -11,7 +11,7 @@ the hotel).
 import re
 from dataclasses import dataclass
 
-from .words import STOPWORDS
+from .words import STOPWORDS, english
 
 _WORD = r"[A-ZА-ЯЁ][\w'’&-]*(?:\.(?=\w))?[\w'’&-]*"
 _JOIN = r"(?:de|del|da|di|du|la|le|van|von|der|den|of|&)"
@@ -172,7 +172,8 @@ def names_a_venue(name: str, description: str) -> bool:
 
 
 _ACCUSATIVE_VERB = re.compile(r"(?<!\w)(?:пригласи|позови|добавь|запиши|отметь|назначь|включи|зарегистрируй|"
-                              r"поблагодари|поздравь|уведоми|предупреди)\w*", re.I)
+                              r"поблагодари|поздравь|уведоми|предупреди|найди|разыщи|вызови|встреть|забери|"
+                              r"привези|отвези|приведи|подожди|осмотри|покорми|выгуляй|спроси|попроси|набери)\w*", re.I)
 
 
 def nominative_list(names: list[str], text: str) -> list[str]:
@@ -224,10 +225,17 @@ def _from_dative(word: str) -> str:
                                 ("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ову", "ов"), ("еву", "ев"),
                                 ("ину", "ин"), ("ыну", "ын"), ("ичу", "ич"), ("ии", "ия"), ("ие", "ия"), ("ье", "ья"),
                                 ("ею", "ей"),
-                                ("ю", "ь"), ("у", ""), ("е", "а")):
+                                ("ю", "ь"), ("у", "")):
         if word.endswith(ending) and len(word) - len(ending) >= 2:
             return word[: len(word) - len(ending)] + replacement
+    if word.endswith("е") and len(word) >= 3:
+        return _a_or_ya(word[:-1])  # Анне: Анна, Пете: Петя, Коле: Коля
     return word
+
+
+def _a_or_ya(stem: str) -> str:
+    """A first name in -а/-я from its stem (Ann: Анна, Пет: Петя, Саш: Саша)."""
+    return stem + ("я" if stem in _SOFT_STEMS and not stem.endswith(("ш", "ж", "ч", "щ", "ц")) else "а")
 
 
 _OWNED_BY = re.compile(r"([А-ЯЁ][а-яё]{1,})(?:ин|ын)(?:а|у|ой|ым|ы|ых|ом|е)?")
@@ -274,7 +282,8 @@ def leads_a_sentence(text: str, start: int) -> bool:
 def _common(word: str) -> bool:
     lowered = word.lower()
     if re.search(r"[а-яё]", lowered):
-        return lowered in STOPWORDS or lowered.endswith(("й", "йте", "ите", "ь", "ьте")) or len(lowered) <= 3
+        return lowered in STOPWORDS or lowered.endswith(("й", "йте", "ите", "ь", "ьте")) or len(lowered) <= 3 \
+            or lowered.endswith("и") and english(lowered) is not None  # «Найди Шарика»: an imperative's gloss
     return lowered in _COMMON or lowered in STOPWORDS
 
 
@@ -294,7 +303,8 @@ def _is_name(name: str) -> bool:
 _PATRONYMIC = re.compile(r"(?:ович|евич|ьич|инич|овн|евн|ичн)\w{0,3}$", re.I)
 _SURNAME = re.compile(r"(?:ов|ев|ёв|ин|ын|ск|цк)(?:а|у|ой|ым|ом|е|ая|ую|ий|ого|ому|ей)?$", re.I)
 _RIGHT_AFTER_ACCUSATIVE_VERB = re.compile(r"(?<!\w)(?:пригласи|позови|добавь|запиши|отметь|назначь|включи|"
-                                          r"зарегистрируй|поблагодари|поздравь|уведоми|предупреди)\w*"
+                                          r"зарегистрируй|поблагодари|поздравь|уведоми|предупреди|найди|разыщи|вызови|встреть|забери|"
+                              r"привези|отвези|приведи|подожди|осмотри|покорми|выгуляй|спроси|попроси|набери)\w*"
                                           r"(?:\s+(?!(?:что|кто|как|где|когда|чтобы)\b)[а-яё]+){0,2}\s+$", re.I)
 """An accusative verb right before a name, a few lower-case words at most between («Запиши на урок …»): a man's
 name there has the genitive's form (Ивана Смирнова)."""
@@ -326,6 +336,9 @@ def _case_of(words: list[str], before: str) -> tuple[str, str] | None:
     if len(lows) == 2 and any(w.endswith(("ова", "ева", "ина")) for w in lows) and all(w.endswith("а") for w in lows) \
             and _GENITIVE_BEFORE.search(before):
         return "m", "gen"  # «на имя Павла Орлова»
+    if len(lows) == 2 and lows[0].endswith(("у", "ю")) and not _SURNAME.search(lows[0]) \
+            and lows[1].endswith(("ова", "ева", "ёва", "ина", "ына", "ского", "цкого")):
+        return "m", "acc"  # «Пригласи Петю Орлова», «Позови Никиту Смирнова»: a man's name in -а/-я
     if len(lows) == 2 and all(w.endswith(("а", "я")) for w in lows) and not any(_PATRONYMIC.search(w) for w in lows) \
             and (_GENITIVE_BEFORE.search(before) or _RIGHT_AFTER_ACCUSATIVE_VERB.search(before)):
         # «уроки у Боба Смита», «Пригласи Ивана Смирнова»: a feminine name there ends in -ы/-и or -у/-ю
@@ -347,6 +360,8 @@ _ENDINGS = {
                    ("ею", "ей"), ("ию", "ий"), ("ю", "ь"), ("у", "")),
     ("m", "gen"): (("ова", "ов"), ("ева", "ев"), ("ина", "ин"), ("ского", "ский"), ("цкого", "цкий"), ("ича", "ич"),
                    ("ея", "ей"), ("ия", "ий"), ("я", "ь"), ("а", "")),
+    ("m", "acc"): (("ова", "ов"), ("ева", "ев"), ("ёва", "ёв"), ("ина", "ин"), ("ына", "ын"), ("ского", "ский"),
+                   ("цкого", "цкий"), ("у", "а"), ("ю", "я")),
     ("m", "ins"): (("овым", "ов"), ("евым", "ев"), ("иным", "ин"), ("ским", "ский"), ("цким", "цкий"), ("ичем", "ич"),
                    ("еем", "ей"), ("ием", "ий"), ("ом", ""), ("ем", "ь")),
 }
@@ -367,6 +382,9 @@ def person_nominative(name: str, text: str) -> str:
         return name
     out = []
     for w in words:
+        if said[1] == "dat" and w.endswith("е") and not w.endswith(("ие", "ье")) and not _SURNAME.search(w):
+            out.append(_a_or_ya(w[:-1]))  # «Позвони Пете Орлову»: Петя, «Оле Петровой»: Оля
+            continue
         for ending, nominative in _ENDINGS[said]:
             if w.endswith(ending) and len(w) - len(ending) >= 2:
                 w = w[: len(w) - len(ending)] + nominative

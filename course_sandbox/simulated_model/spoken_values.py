@@ -348,7 +348,7 @@ def flag(name: str, text: str) -> Any:
 _OFF_BEFORE = re.compile(r"(?:\b(?:turn(?:ed|ing)?|switch(?:ed|ing)?|shut|toggle|set)\s+off|\b(?:disable|deactivate|"
                          r"stop|pause|opt\s+out\s+of|cancel|remove|drop|mute|silence)|(?<!\w)(?:выключ\w*|отключ\w*|"
                          r"отмени\w*|убери\w*|останови\w*))\s+(?:(?:the|my|our|any|all|его|её|мне)\s+)?$")
-_OFF_AFTER = re.compile(r"^(?:\s+\w+)?\s+(?:off|disabled|выключ\w*|отключ\w*|не\s+\w+)(?!\w)")
+_OFF_AFTER = re.compile(r"^(?:\s+\w+)?\s+(?:off|disabled|выключ\w*|отключ\w*|не\s+\w+|нет|отсутству\w*)(?!\w)")
 _ON_BEFORE = re.compile(r"(?:\b(?:turn(?:ed|ing)?|switch(?:ed|ing)?|set)\s+on|\b(?:enable|activate|"
                         r"включи\w*|подключи\w*))\s+(?:(?:the|my|our|его|её|мне)\s+)?$")
 _ON_AFTER = re.compile(r"^(?:\s+\w+)?\s+(?:on|enabled|включ\w*|подключ\w*|нужн\w*)(?!\w)")
@@ -380,8 +380,10 @@ def described_flag(name: str, description: str, text: str) -> Any:
     option" is True for "people can pick more than one" (three or more of its words in a row), False when negated
     ("nobody can pick more than one")."""
     by_name = flag(name, text)
-    if by_name is not MISSING or not description:
+    if by_name is not MISSING:
         return by_name
+    if not description:
+        return _presence(name, description, _said(text))
     wanted = _PHRASE_WORD.findall(description.lower())
     said = _said(text)
     for size in range(min(len(wanted), 6), 2, -1):
@@ -394,7 +396,8 @@ def described_flag(name: str, description: str, text: str) -> Any:
                 return not re.search(r"\b(?:no one|nobody|not|cannot|can'?t|never|only one|нельзя|не)\s+(?:\w+\s+){0,"
                                      r"2}$",
                                      said[:m.start()])
-    return _with_or_without(f"{' '.join(_words(name))} {description}", said)
+    marked = _with_or_without(f"{' '.join(_words(name))} {description}", said)
+    return marked if marked is not MISSING else _presence(name, description, said)
 
 
 _WITH = re.compile(r"(?:\bwith|\bincl\.?|\bincluding|\bplus|(?<!\w)с|(?<!\w)со|(?<!\w)включая|(?<!\w)вместе с)\s+$",
@@ -418,6 +421,38 @@ def _with_or_without(said_of_it: str, said: str) -> Any:
                 return False
             if _WITH.search(before):
                 return True
+    return MISSING
+
+
+_PRESENT = re.compile(r"(?<![\w-])([а-яё]{3,})\s+(?:(?:тоже|уже|все|всё|точно)\s+)?(?:есть|на\s+месте|в\s+наличии|"
+                      r"имеется|имеются|присутству\w*|с\s+собой)(?!\w)|(?<![\w-])(?:есть|имеется|имеются)\s+"
+                      r"(?!ли\b)([а-яё]{3,})")
+_ABSENT = re.compile(r"(?<![\w-])([а-яё]{3,})\s+(?:(?:тоже|уже|пока|ещё|еще|точно)\s+)?(?:нет|отсутству\w*|"
+                     r"не\s+на\s+месте|не\s+в\s+наличии)(?!\w)|(?<![\w-])нет\s+([а-яё]{3,})")
+_PRESENCE_WORDS = {"present", "has", "have", "available", "exists", "exist", "in", "stock", "on", "hand", "site",
+                   "here", "got", "there", "ok"}
+"""A name that asks whether something is there: `keys_present`, `has_passport`, `in_stock`."""
+
+
+def _presence(name: str, description: str, said: str) -> Any:
+    """A yes/no the Russian request says in words: «Ключи на месте», «Паспорт есть» (True), «Паспорта нет», «ключи не
+    на месте» (False), for the boolean whose description or English name the thing said matches (by stem, or by its
+    English word); else, when the request says exactly one such thing and the property's name asks whether something
+    is there, that one; else MISSING."""
+    found = [(m.group(1) or m.group(2), True) for m in _PRESENT.finditer(said)] \
+        + [(m.group(1) or m.group(2), False) for m in _ABSENT.finditer(said)]
+    found = [(thing, value) for thing, value in found if thing not in {"что", "это", "там", "тут", "уже", "ещё", "еще"}]
+    if not found:
+        return MISSING
+    from .words import english
+
+    named = set(_words(name))
+    described = {w[:4] for w in _PHRASE_WORD.findall(description.lower()) if re.match(r"[а-яё]{3,}", w)}
+    for thing, value in found:
+        if thing[:4] in described or english(thing) in named:
+            return value
+    if len(found) == 1 and named & _PRESENCE_WORDS and not described:
+        return found[0][1]
     return MISSING
 
 
