@@ -288,6 +288,41 @@ def test_exercise_2_a_tool_described_twice_is_named(solved_2, language):
     assert "Tool names must be unique" in report.text() and "TOOLS[0]" in report.text(), report.text()
 
 
+def exercise_2_cell(language: str) -> str:
+    """Notebook 2's exercise cell, as the learner finds it."""
+    from pathlib import Path
+
+    import nbformat
+
+    folder = Path(__file__).resolve().parent.parent / "notebooks" / language
+    notebook = nbformat.read(next(folder.glob("02_*.ipynb")), as_version=4)
+    return next(c.source for c in notebook.cells if c.cell_type == "code" and "exercise_messages = [" in c.source
+                and "client.messages.create(model" not in c.source)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_2_the_description_in_the_exercise_cell_passes_as_it_stands(solved_2, language):
+    """Instructor read 63 (F10): the exercise cell gives read_file's description (READ_FILE_TOOL), so that the work is
+    the rounds. Put in TOOLS as the cell's comment says, it is a description the check accepts; the cell run twice
+    still describes read_file once; both languages send the model the same tool; the cell as it stands is not done."""
+    tools, messages = solved_2
+    source = exercise_2_cell(language)
+    given = "# TOOLS = [TOOLS[0], READ_FILE_TOOL]"
+    assert source.count(given) == 1, source
+    namespace = {"TOOLS": [t for t in tools if t["name"] == "get_diff"]}
+    exec(source, namespace)
+    assert_not_done(check_exercise_2(namespace["TOOLS"], namespace["exercise_messages"], language=language), language)
+    ours = source.replace(given, given.removeprefix("# "))
+    for _ in range(2):  # the cell run twice
+        exec(ours, namespace)
+    assert [t["name"] for t in namespace["TOOLS"]] == ["get_diff", "read_file"], namespace["TOOLS"]
+    other = {}
+    exec(exercise_2_cell("en"), other)
+    assert namespace["READ_FILE_TOOL"] == other["READ_FILE_TOOL"]
+    report = check_exercise_2(namespace["TOOLS"], messages, language=language)
+    assert report.ok and "read_file_tool" in report.passed, report.text()
+
+
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_exercise_2_placeholder_is_not_done(language):
     assert_not_done(check_exercise_2(GET_DIFF_ONLY, [], language=language), language)

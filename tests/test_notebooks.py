@@ -273,3 +273,26 @@ def test_the_take_home_cells_have_the_tools_the_notebooks_built():
             if stage == 8:
                 wanted = [(n, sorted([*p, "start"]) if n == "read_file" else p, r) for n, p, r in wanted]
             assert tools == wanted, (language, stage)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_no_demo_cell_of_notebook_5_redefines_a_function_the_exercise_loop_calls(language):
+    """The instructor's read 63 (F9): "Break it" defined a global tool_result with no try, and the exercise's loop
+    calls the global tool_result. Run again after the exercise passed, it took the guard out of review_safely, with
+    no word. The demo cells (all but the exercise cell and the take-home script, a program of its own after the Recap)
+    define no function of the references that the exercise cell brings (exercise 4's) or grows into (exercise 5's)."""
+    import ast
+
+    solutions = Path(__file__).resolve().parent.parent / "course_agent" / "solutions" / "cells"
+    folder = solutions if language == "en" else solutions / "ru"
+    carried = {node.name for number in ("04", "05")
+               for node in ast.parse((folder / f"exercise_{number}.py").read_text(encoding="utf-8")).body
+               if isinstance(node, ast.FunctionDef)}
+    assert {"tool_result", "run_all", "review_safely"} <= carried, carried
+    five = read(NOTEBOOKS / language / next(name for name in NAMES if name.startswith("05")))
+    demos = [c.source for c in five.cells if c.cell_type == "code" and "start_from(4" not in c.source
+             and "anthropic.Anthropic()" not in c.source]
+    assert len(demos) >= 5 and any("def review(" in source for source in demos), demos
+    for source in demos:
+        defined = {node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
+        assert not defined & carried, (defined & carried, source[:300])

@@ -64,7 +64,7 @@ DEMO = ROOT / "course_sandbox" / "demo_gitlab" / "project"
 
 TERMS = {
     # names of products, services, formats and protocols
-    "API", "SDK", "GitLab", "Claude", "Anthropic", "Opus", "Python", "JupyterLab", "Jupyter", "JSON", "JSONL", "Lines",
+    "API", "SDK", "GitLab", "Claude", "Anthropic", "Opus", "Python", "JupyterLab", "Jupyter", "Mermaid", "JSON", "JSONL", "Lines",
     "HTML", "HTTP", "CI", "CD", "MR", "LLM", "REST", "git", "Homebrew", "loopback", "Ctrl-C", "Message", "Messages", "Batches", "Ctrl", "GitHub", "Git", "ID", "id", "Id",
     "Schema", "README", "Haiku", "Sonnet", "Mythos", "Fable", "bash", "main",
     # a class on a hub (course-agent classroom-link): the tool that pulls the course, the scheme of an address, the

@@ -28,6 +28,9 @@
 # not check them. The lessons explain what they add (a thread pool, `with`, `match`, `try`/`finally`) where it first
 # appears. Decorators and `await` appear only in optional sections, each with a short note. The take-home cells are
 # written for engineers and use a few idioms more.
+#
+# The course's diagrams are Mermaid, drawn by JupyterLab 4.1 or later (the course installs 4.6 or later; see
+# `pyproject.toml`). Other viewers, such as VS Code or Colab, may show their source text instead.
 
 # %% [markdown] lang="ru"
 # # 1. Один вызов
@@ -61,6 +64,9 @@
 # проверяет. То, что добавляют уроки (пул потоков, `with`, `match`, `try`/`finally`), объясняется там, где встречается
 # впервые. Декораторы и `await` встречаются только в необязательных разделах, и к каждому есть короткое пояснение.
 # В ячейках «Возьмите с собой», написанных для инженеров, есть и ещё несколько приёмов.
+#
+# Схемы в курсе написаны на Mermaid, и рисует их JupyterLab 4.1 или новее (курс ставит 4.6 или новее, см.
+# `pyproject.toml`). В других программах, например в VS Code или Colab, вместо схемы может оказаться её исходный текст.
 
 # %% lang="en"
 import os

@@ -334,7 +334,9 @@ print(run_tool(tool_use.name, tool_use.input).splitlines()[0])  # блок из 
 #
 # Add a second tool, `read_file(path, ref)`. It returns a whole file as text:
 # `project.files.raw(path, ref=ref).decode("utf-8")` (`raw` gives bytes, and a tool result is text).
-# Describe it in `TOOLS` and add it to `functions`.
+# Add it to `functions`. Its description is written for you in the exercise cell, `READ_FILE_TOOL` (reword it if you
+# like: what a good description holds is above); put it in `TOOLS` next to `get_diff`'s. The work of this exercise is
+# the rounds.
 #
 # Then start again from `"Review merge request !482."` in a new list, `exercise_messages`. Repeat steps 1 to 4 by
 # hand, round after round, until `stop_reason` is `end_turn`. There is no loop yet, so copy the lines of a round
@@ -349,7 +351,9 @@ print(run_tool(tool_use.name, tool_use.input).splitlines()[0])  # блок из 
 #
 # Добавьте второй инструмент, `read_file(path, ref)`. Он возвращает файл целиком, текстом:
 # `project.files.raw(path, ref=ref).decode("utf-8")` (`raw` отдаёт байты, а результат инструмента — текст).
-# Опишите его в `TOOLS` и добавьте в `functions`.
+# Добавьте его в `functions`. Описание уже написано — это `READ_FILE_TOOL` в ячейке упражнения (если хотите,
+# переформулируйте его: что должно быть в хорошем описании, сказано выше); поставьте его в `TOOLS` рядом с описанием
+# `get_diff`. Главное в этом упражнении — круги.
 #
 # Затем начните заново с `"Проверь merge request !482."` в новом списке `exercise_messages`. Повторяйте шаги 1–4
 # вручную, круг за кругом, пока `stop_reason` не станет `end_turn`. Цикла пока нет, так что строки одного круга просто
@@ -360,9 +364,24 @@ print(run_tool(tool_use.name, tool_use.input).splitlines()[0])  # блок из 
 # который выполнил ваш код, и его результат, отправленный модели.)
 
 # %% lang="en"
-# 1. read_file(path, ref): the function and its entry in functions; then TOOLS built again as a new list,
-#    get_diff's description and yours:
-# TOOLS = [TOOLS[0], {...read_file's description...}]  # a new list: safe to run this cell again
+# read_file's description for TOOLS, written for you (reword it if you like):
+READ_FILE_TOOL = {
+    "name": "read_file",
+    "description": "Read a whole file of the repository at a branch or commit (default main), e.g. the code that "
+                   "calls a function the merge request changes.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "Path from the repository root, e.g. shop/cart.py."},
+            "ref": {"type": "string", "description": "Branch or commit, e.g. the merge request's source branch."},
+        },
+        "required": ["path"],
+    },
+}
+
+# 1. read_file(path, ref): the function and its entry in functions. Then TOOLS built again as a new list, get_diff's
+#    description and read_file's (a new list: safe to run this cell again):
+# TOOLS = [TOOLS[0], READ_FILE_TOOL]
 # 2. steps 1 to 4 on exercise_messages, round after round (copy the lines), until stop_reason is end_turn;
 #    append every message to it, the model's last answer too
 exercise_messages = [{"role": "user", "content": "Review merge request !482."}]
@@ -374,9 +393,24 @@ exercise_messages = [{"role": "user", "content": "Review merge request !482."}]
 # Round 2 sends exercise_messages again (step 4): copy the lines.
 
 # %% lang="ru"
-# 1. read_file(path, ref): сама функция и её запись в functions; затем TOOLS заново, новым списком:
-#    описание get_diff и ваше:
-# TOOLS = [TOOLS[0], {...описание read_file...}]  # новый список: ячейку можно запускать снова
+# Описание read_file для TOOLS уже написано (слова, если хотите, поменяйте; описания — на английском, как у get_diff):
+READ_FILE_TOOL = {
+    "name": "read_file",
+    "description": "Read a whole file of the repository at a branch or commit (default main), e.g. the code that "
+                   "calls a function the merge request changes.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "Path from the repository root, e.g. shop/cart.py."},
+            "ref": {"type": "string", "description": "Branch or commit, e.g. the merge request's source branch."},
+        },
+        "required": ["path"],
+    },
+}
+
+# 1. read_file(path, ref): сама функция и её запись в functions. Затем TOOLS заново, новым списком: описание
+#    get_diff и описание read_file (новый список: ячейку можно запускать снова):
+# TOOLS = [TOOLS[0], READ_FILE_TOOL]
 # 2. шаги 1–4 на exercise_messages, круг за кругом (копируя строки), пока stop_reason не станет end_turn;
 #    добавляйте в список каждое сообщение, и последний ответ модели тоже
 exercise_messages = [{"role": "user", "content": "Проверь merge request !482."}]
@@ -404,9 +438,9 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 # Look at step 2: it runs `get_diff` because that is the only tool. With two, your code picks the function by
 # `block.name`: see "Before the exercise" above, and give `functions` its `read_file` entry.
 #
-# And look at the commented `TOOLS = [...]` line in the exercise cell: the new description goes next to `get_diff`'s
-# in a new list, not appended to the old one (a cell run twice would describe `read_file` twice, and
-# the API refuses a request with two tools of the same name).
+# And look at the commented `TOOLS = [TOOLS[0], READ_FILE_TOOL]` line in the exercise cell: the new description goes
+# next to `get_diff`'s in a new list, not appended to the old one (a cell run twice would describe `read_file` twice,
+# and the API refuses a request with two tools of the same name).
 # </details>
 #
 # <details><summary>Hint 3</summary>
@@ -434,9 +468,9 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 # Посмотрите на шаг 2: он запускает `get_diff`, потому что других инструментов нет. Когда их два, функцию выбирают
 # по `block.name`: см. раздел «Перед упражнением» выше, и не забудьте добавить `read_file` в `functions`.
 #
-# И посмотрите на закомментированную строку `TOOLS = [...]` в ячейке упражнения: новое описание встаёт рядом
-# с описанием `get_diff` в новом списке, а не добавляется в старый. Ячейка, запущенная дважды, описала бы `read_file`
-# два раза, а запрос с двумя одноимёнными инструментами API отклоняет.
+# И посмотрите на закомментированную строку `TOOLS = [TOOLS[0], READ_FILE_TOOL]` в ячейке упражнения: новое описание
+# встаёт рядом с описанием `get_diff` в новом списке, а не добавляется в старый. Ячейка, запущенная дважды, описала бы
+# `read_file` два раза, а запрос с двумя одноимёнными инструментами API отклоняет.
 # </details>
 #
 # <details><summary>Подсказка 3</summary>
@@ -584,20 +618,25 @@ show_solution(2)
 # </details>
 
 # %% [markdown] lang="en"
+# <!-- fact: thinking-back-unchanged -->
 # ## Recap
 #
 # - A tool is a function plus a description; the model sees only the description.
 # - `tool_use` means "run this for me"; your code runs it and answers with a `tool_result` of the same id.
 # - The history grows by two messages per tool turn: the assistant's response, then the results.
+# - The response goes into the history whole, thinking blocks included: they go back whole and unchanged.
 #
 # On a first pass, stop here: the rest of this notebook is optional, and nothing later needs it.
 
 # %% [markdown] lang="ru"
+# <!-- fact: thinking-back-unchanged -->
 # ## Итоги
 #
 # - Инструмент — это функция плюс описание; модель видит только описание.
 # - `tool_use` означает «запусти это за меня»; ваш код запускает инструмент и отвечает блоком `tool_result` с тем же id.
 # - За каждый ход с инструментом история растёт на два сообщения: ответ от assistant, затем результаты.
+# - Ответ модели добавляется в историю целиком, вместе с блоками рассуждения: они возвращаются целиком и без
+#   изменений.
 #
 # При первом прохождении на этом можно остановиться: дальше идут необязательные разделы, и они не понадобятся ни в одном
 # следующем блокноте.

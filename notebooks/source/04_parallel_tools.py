@@ -13,6 +13,10 @@
 # file browser to read it.
 #
 # <!-- rules-so-far -->
+#
+# One more thing this notebook asks for is a practice, not a rule of the API: the calls of a turn run at once. The
+# API only asks for all results in one message, whatever order you ran the calls in; the checks of notebooks 4 and 5
+# ask for concurrency too, and from notebook 6 on they no longer do.
 
 # %% [markdown] lang="ru"
 # # 4. Параллельные инструменты
@@ -30,6 +34,10 @@
 # на панели файлов JupyterLab.
 #
 # <!-- rules-so-far -->
+#
+# Ещё одно требование этого блокнота — не правило API, а хорошая практика: вызовы хода выполняются одновременно.
+# API требует только вернуть все результаты одним сообщением, а как вы выполняли вызовы, ему всё равно. Проверки
+# блокнотов 4 и 5 одновременность требуют, начиная с блокнота 6 — уже нет.
 
 # %% use="setup"
 
@@ -412,6 +420,9 @@ loop(history, split=False)
 #
 # `review_concurrently` starts a history of its own. So the old `messages=None` parameter can go, with the lines that
 # handle it.
+#
+# Exercise 3's message at the cap (how many tool calls, and which) is yours to keep. The later checks judge only that
+# the loop stops at the cap, not what its error says.
 
 # %% [markdown] lang="ru"
 # ## Упражнение
@@ -432,6 +443,9 @@ loop(history, split=False)
 #
 # `review_concurrently` сам начинает новую историю. Поэтому прежний параметр `messages=None` и строки, которые его
 # обрабатывают, можно убрать.
+#
+# Сообщение об ошибке из упражнения 3 (сколько было вызовов инструментов и каких) оставьте себе. Дальнейшие проверки
+# смотрят только на то, что цикл останавливается на ограничении, а не на текст ошибки.
 
 # %% lang="en"
 from course_agent.my_code import start_from

@@ -30,8 +30,9 @@
 # ## Break it: a tool that fails
 #
 # Merge request !999 does not exist: GitLab answers 404. Below is notebook 4's loop: the calls of a turn run at once
-# (`pool.map(tool_result, calls)`), and all their results go back in one message. Its `tool_result` runs the tool and
-# nothing more, as in notebook 4.
+# (`pool.map(answer, calls)`), and all their results go back in one message. Its function for one call,
+# `plain_tool_result`, runs the tool and nothing more, as notebook 4's `tool_result` does. A name of its own, so that
+# running this cell again later never redefines the `tool_result` your exercise's loop calls.
 #
 # **Predict, then run:** the model asks for the diff of !999, and `run_tool` raises on the 404. What does
 # `review(999)` give you: the model's answer, or something else?
@@ -40,8 +41,10 @@
 # ## Сломаем: инструмент, который падает
 #
 # Merge request !999 не существует: GitLab отвечает 404. Ниже — цикл из блокнота 4: вызовы хода выполняются
-# одновременно (`pool.map(tool_result, calls)`), а все их результаты уходят одним сообщением. Его `tool_result`, как
-# и в блокноте 4, только выполняет инструмент — и ничего больше.
+# одновременно (`pool.map(answer, calls)`), а все их результаты уходят одним сообщением. Функция, которая отвечает
+# на один вызов, здесь называется `plain_tool_result`: как и `tool_result` в блокноте 4, она только выполняет
+# инструмент — и ничего больше. Имя у неё своё, чтобы повторный запуск этой ячейки не подменил `tool_result`, который
+# вызывает цикл вашего упражнения.
 #
 # **Сначала предположите, потом запустите:** модель запрашивает diff для !999, а `run_tool` в ответ на 404 выбрасывает
 # исключение. Что вернёт `review(999)`: ответ модели или что-то другое?
@@ -50,13 +53,13 @@
 from concurrent.futures import ThreadPoolExecutor
 
 
-def tool_result(call) -> dict:
+def plain_tool_result(call) -> dict:
     """The tool_result block that answers one call, as in notebook 4: no try, so a failing tool raises."""
     return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
 
-def review(pr_number: int, max_iterations: int = 20, answer=tool_result) -> str:
-    """Notebook 4's loop: each call of a turn answered by `answer` (tool_result unless you pass another)."""
+def review(pr_number: int, max_iterations: int = 20, answer=plain_tool_result) -> str:
+    """Notebook 4's loop: each call of a turn answered by `answer` (plain_tool_result unless you pass another)."""
     messages = [{"role": "user", "content": f"Review merge request !{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -82,14 +85,15 @@ except Exception as error:
 from concurrent.futures import ThreadPoolExecutor
 
 
-def tool_result(call) -> dict:
+def plain_tool_result(call) -> dict:
     """Блок tool_result, который отвечает на один вызов, как в блокноте 4: без try, так что упавший инструмент
     выбрасывает исключение."""
     return {"type": "tool_result", "tool_use_id": call.id, "content": run_tool(call.name, call.input)}
 
 
-def review(pr_number: int, max_iterations: int = 20, answer=tool_result) -> str:
-    """Цикл из блокнота 4: на каждый вызов хода отвечает функция `answer` (tool_result, если не передать другую)."""
+def review(pr_number: int, max_iterations: int = 20, answer=plain_tool_result) -> str:
+    """Цикл из блокнота 4: на каждый вызов хода отвечает функция `answer` (plain_tool_result, если не передать
+    другую)."""
     messages = [{"role": "user", "content": f"Проверь merge request !{pr_number}."}]
     for _ in range(max_iterations):
         response = client.messages.create(model=MODEL, max_tokens=16000, system=REVIEW_RULES, tools=TOOLS,
@@ -437,7 +441,9 @@ else:
 # gets an exception (`OverloadedError`) only when the retries run out. (c) mixes up two kinds of failure: `is_error` is
 # what your loop sends when a tool fails, while a 529 is the API's answer to the request itself, and no tool ran.
 # (a) goes too far: a 400 says the request itself is wrong, and the same request would get the same 400, so the SDK
-# raises it at once. Only overloads, rate limits, server errors and dropped connections are retried.
+# raises it at once. What the SDK retries (anthropic 2.16, read in its source): 408 (the request timed out), 409 (a
+# lock timed out), 429 (rate limit), every 5xx (529 included), a timeout on your side and a dropped connection; and a
+# server can say either way itself, with an `x-should-retry: true` or `false` header. Anything else it raises at once.
 # </details>
 #
 # 4. Your loop runs three calls of a turn at once (notebook 4), and the second one raises. What does the next user
@@ -490,8 +496,11 @@ else:
 # только когда попытки кончатся. В (в) смешаны два разных сбоя: `is_error` ваш цикл отправляет, когда не сработал
 # инструмент, а 529 — это ответ API на сам запрос, и никакой инструмент при этом не выполнялся.
 # В (а) правило растянуто слишком широко: ошибка 400 значит, что неверен сам запрос, и тот же запрос снова получит
-# 400, поэтому при ней SDK сразу выбрасывает исключение. Повторяются только перегрузка, превышение ограничения
-# частоты, ошибки сервера и оборванные соединения.
+# 400, поэтому при ней SDK сразу выбрасывает исключение. Что именно повторяет SDK (версия 2.16, по её исходному
+# коду): 408 (истекло время ожидания запроса), 409 (истекло время ожидания блокировки), 429 (превышено ограничение
+# частоты запросов), любую ошибку 5xx (и 529 тоже), а ещё истёкший тайм-аут на вашей стороне и оборванное соединение.
+# Кроме того, сервер может решить сам, заголовком `x-should-retry: true` или `false`. Всё остальное SDK сразу
+# выбрасывает как исключение.
 # </details>
 #
 # 4. Ваш цикл выполняет три вызова одного хода одновременно (блокнот 4), и второй выбрасывает исключение. Что будет в
@@ -508,21 +517,15 @@ else:
 # </details>
 
 # %% [markdown] lang="en"
-# <!-- fact: thinking-back-unchanged -->
 # ## Recap
 #
 # - Tool failures go back to the model as `tool_result` with `is_error: true`; the loop survives.
-# - The whole response goes into the history (notebook 3's rule), thinking blocks included: they go back whole and
-#   unchanged.
 # - 429, 5xx, 529 and dropped connections are retried by the SDK; what survives the retries is yours to handle.
 
 # %% [markdown] lang="ru"
-# <!-- fact: thinking-back-unchanged -->
 # ## Итоги
 #
 # - Сбои инструментов возвращаются модели как `tool_result` с `is_error: true`; цикл продолжает работу.
-# - Ответ модели добавляется в историю целиком (правило блокнота 3), вместе с блоками рассуждения: они возвращаются
-#   целиком и без изменений.
 # - 429, 5xx, 529 и обрывы соединения SDK повторяет сам; ошибку, которая осталась и после повторов, обрабатываете вы.
 
 # %% [markdown] lang="en"

@@ -283,7 +283,8 @@ for answer in (True, False, None, "no", "yes"):
 # </details>
 #
 # *Python note:* a plain loop over the calls is fine for the gate: `for call in calls:`, ask about a dangerous call,
-# then run it or give it its denied result. The check accepts it.
+# then run it or give it its denied result. The check accepts it: from notebook 6 on, the checks no longer ask for
+# notebook 4's concurrency, and a gate asks one question at a time anyway.
 #
 # <details><summary>Go further: keep the calls running at once</summary>
 #
@@ -318,7 +319,8 @@ for answer in (True, False, None, "no", "yes"):
 # </details>
 #
 # *Заметка о Python:* для шлюза вполне подойдёт обычный цикл по вызовам: `for call in calls:` — спросить об опасном
-# вызове, а затем выполнить его или вернуть результат об отклонении. Проверка такой цикл принимает.
+# вызове, а затем выполнить его или вернуть результат об отклонении. Проверка такой цикл принимает: начиная с
+# блокнота 6, проверки больше не требуют одновременности из блокнота 4, а шлюз всё равно задаёт вопросы по одному.
 #
 # <details><summary>Если хочется большего: вызовы хода по-прежнему одновременно</summary>
 #
