@@ -488,13 +488,21 @@ def plan_calls(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
     said = stems(evidence.text)  # the request's own words: a word an everyday domain adds names no second tool
     for tool in fillable[1:]:
         hits = overlap(evidence.request_stems & said, stems(tool.name))
-        if hits and not overlap(hits, covered):
+        if hits and not overlap(hits, covered) and _a_word_of_its_own(evidence.text, tool, covered):
             chosen.append(tool)
             covered |= stems(tool.name)
     uses: list[tuple[str, dict]] = []
     for tool in chosen:
         uses += [(tool.name, tool_input(tool, evidence, start)) for start in _items(tool, evidence)]
     return Plan(_unique_uses(uses))
+
+
+def _a_word_of_its_own(text: str, tool: tool_roles.ToolSpec, covered: set[str]) -> bool:
+    """A word of the request names this tool and none of the first one's words: one Russian verb whose English
+    meanings name two tools («удали»: delete and remove) is one ask, for the first tool only, never a second
+    destructive call on the same id."""
+    name = stems(tool.name)
+    return any(overlap(meant, name) and not overlap(meant, covered) for meant in map(stems, tokens(text)))
 
 
 def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:

@@ -230,6 +230,8 @@ _BRIDGE = """
     send: отправ пошли пошл пришли пришл отошл
     send write: напиш написа
     delete remove: удал сотри стер
+    clear erase wipe: очист сотри стер
+    cache: кэш кеш
     cancel: отмен
     withdraw revoke recall: отзов отозв отзыва
     book reserve reservation booking: брон забронир

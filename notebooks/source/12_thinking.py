@@ -225,8 +225,9 @@ except anthropic.BadRequestError as error:
 #
 # Dropping the block is no way out either. The API rejects thinking blocks of the latest assistant turn that were
 # edited, reordered or partly dropped, with the same 400. (The docs' thinking troubleshooting names a dropped
-# `redacted_thinking` block as its most common cause.) And on the newest models every later thinking block is bound to
-# a history that no longer exists: the last demo of this notebook shows it.
+# `redacted_thinking` block as its most common cause.) And on the newest models each thinking block is bound to the
+# whole history before it: change that history, and the block is no longer valid (the last demo of this notebook shows
+# it).
 #
 # Fixed: the response whole, as it came. The same loop code as before works, thinking or not.
 
