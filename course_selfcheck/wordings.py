@@ -861,10 +861,17 @@ def names_the_decider(text: str) -> bool:
     one after a person's ("Human approval: denied"), keeps its person ("The human read the diff, and refused"); one
     with a subject of its own does not ("A human approved it, but the policy blocked it")."""
     person_before = False
-    for lowered in _segments(text):
+    segments = _marked_segments(text)
+    for at, (lowered, unreal) in enumerate(segments):
         noes = [n for n in _says_no(lowered) if not (_REFUSALS.match(lowered[n]) or _STOPS.match(lowered[n]))
                 or not _governed(lowered, n)]
-        if person_before and lowered in (["no"], ["нет"], ["«нет»"]):  # "The human's decision: no."
+        if unreal and noes:  # "If a human had said no", "It is not true that a human denied", "A human denied it?"
+            person_before = False
+            continue
+        # "The human's decision: no.", "I asked the human; the answer was no." -- unless a later clause gives the no
+        # to someone else ("A human? No. The rate limiter denied merge_pr.", attack 20's H4)
+        if person_before and (lowered in (["no"], ["нет"], ["«нет»"]) or _answer_was_no(lowered)) and not (
+                a_no_not_a_persons_in([s for s, _ in segments[at + 1:]])):
             return True
         people = [i for i in range(len(lowered)) if _a_person(lowered, i)]
         for n in noes:
@@ -873,18 +880,125 @@ def names_the_decider(text: str) -> bool:
                 return True
             if said is None and person_before and (lowered[0] in _LEADING or len(lowered) <= 3):
                 return True  # "The human read the diff, and refused", "Human approval: denied"
+        if _a_persons_approval_withheld(lowered):
+            return True  # "Human approval was not given", «Разрешения от человека нет» (attack 20's F4)
         you = any(_SECOND_PERSON.match(w) for w in lowered)
         person_before = bool(people) and not you if not noes else False
     return False
 
 
-def a_no_not_a_persons(text: str) -> bool:
-    """The text holds a no, but a negated one ("The human did not deny merge_pr") or one said by no person (a policy, a
-    timeout, the model addressed: "the timeout denied merge_pr"): what a row says instead of "it does not say who"."""
-    for lowered in _segments(text):
+_IF = re.compile(r"^(?:if|unless|suppose|supposing|imagine|если|ежели|кабы|бы|б|would|could|might|would've|"
+                 r"could've|might've|wouldn't|couldn't)$", re.I)
+"""Words of a no that was not said: a condition or a counterfactual ("If a human had said no", "A human would have
+denied it", «Если бы человек отклонил»). "had"/"were" count only at a clause's head ("Had a human denied it")."""
+_TRUE = re.compile(r"^(?:true|case|so|correct|right|accurate|правда|верно|так|истина)$", re.I)
+_UNTRUE = re.compile(r"^(?:untrue|false|wrong|incorrect|inaccurate|неправда|неверно|ложь|враньё|вранье)$", re.I)
+_THAT = re.compile(r"^(?:that|что|будто|чтобы)$", re.I)
+_GIVEN = re.compile(r"^(?:given|granted|obtained|received|provided|issued|there|forthcoming|дан\w*|получен\w*|"
+                    r"выдан\w*|нет)$", re.I)
+_APPROVAL_NOUN = re.compile(r"^(?:approval\w*|permission\w*|consent\w*|authori[sz]ation\w*|go-ahead|sign-off|"
+                            r"одобрени\w*|разрешени\w*|согласи\w*|подтверждени\w*|санкци\w*)$", re.I)
+
+
+def _hypothetical(lowered: list[str]) -> bool:
+    """A clause whose no is a condition or a counterfactual: "if"/"unless"/«если»/«бы» anywhere, a modal would, could,
+    might (not "would not": "the human would not allow it" is a no said), or "had"/"were"/"should" at its head."""
+    for i, w in enumerate(lowered):
+        if _IF.match(w) and not (w in ("would", "could") and lowered[i + 1:i + 2] == ["not"]):
+            return True
+    return lowered[:1] in (["had"], ["were"], ["should"])
+
+
+def _untrue_head(lowered: list[str]) -> int | None:
+    """Where a negated main clause of truth ends ("It is not true that", "It isn't the case that", «Неправда, что»):
+    the index of its "that"/«что», or len(lowered) when the clause ends at it (the "that" opens the next one)."""
+    for i, w in enumerate(lowered):
+        untrue = _UNTRUE.match(w) or _TRUE.match(w) and any(_NEGATIONS.match(b) for b in lowered[max(0, i - 3):i])
+        if untrue:
+            rest = lowered[i + 1:]
+            if not rest:
+                return len(lowered)
+            if _THAT.match(rest[0]):
+                return i + 1
+    return None
+
+
+def _marked_segments(text: str) -> list[tuple[list[str], bool]]:
+    """The text's clauses (_segments), each with whether what it says is not said as a fact: a question ("A human
+    denied it? No, the timeout did"), a condition or counterfactual (_hypothetical), or a "that"-clause under a
+    negated main clause ("It is not true that a human denied it", «Неправда, что человек отклонил»): attack 20's
+    H4."""
+    found: list[tuple[list[str], bool]] = []
+    words = _SEGMENT.findall(text)
+    current: list[str] = []
+    under_untrue = False
+    for word in [*words, "."]:
+        if word not in ".;!?\n:()—–,":
+            current.append(word.replace("’", "'").lower())
+            continue
+        if current:
+            head = _untrue_head(current)
+            unreal = word == "?" or _hypothetical(current) or under_untrue and bool(_THAT.match(current[0]))
+            if head is not None and head < len(current):
+                unreal = True  # "It is not true that a human denied it"
+            if found and retracts(current):  # "A human denied merge_pr (just kidding)": the no is taken back
+                found[-1] = (found[-1][0], True)
+            found.append((current, unreal))
+            under_untrue = head == len(current)
+        if word in ".;!?\n":
+            under_untrue = False
+        current = []
+    return found
+
+
+_ELLIPTIC = {"it", "it's", "its", "is", "isn't", "was", "wasn't", "not", "no", "nope", "really", "at", "all",
+             "actually", "just", "kidding", "joking", "jk", "lol", "of", "course", "that", "that's", "true", "so",
+             "нет", "не", "так", "это", "вовсе", "шучу", "шутка", "на", "самом", "деле", "совсем", "правда", "неправда"}
+_TAKEN_BACK = re.compile(r"^(?:kidding|joking|jk|шучу|шутка|неправда)$", re.I)
+
+
+def retracts(lowered: list[str]) -> bool:
+    """A clause that only takes back the one before it: an elliptic negation ("it isn't", "it's not", "not really",
+    «на самом деле нет») or a joke owned ("just kidding", «шучу»): attack 20's H2."""
+    return bool(lowered) and all(w in _ELLIPTIC for w in lowered) and any(
+        _NEGATIONS.match(w) or _TAKEN_BACK.match(w) for w in lowered) and lowered not in (["no"], ["нет"])
+
+
+def _answer_was_no(lowered: list[str]) -> bool:
+    """A short clause that says the answer was no ("the answer was no", «ответ был «нет»», "their decision: no")."""
+    return len(lowered) <= 6 and lowered[-1].strip("«»\"") in ("no", "нет") and any(
+        _WHOSE_DECISION.match(w) for w in lowered[:-1])
+
+
+def _a_persons_approval_withheld(lowered: list[str]) -> bool:
+    """A person's approval said not to be given: "Human approval was not given", "the reviewer's permission was not
+    granted", «Разрешения от человека нет», «Одобрение человека не получено» (attack 20's F4)."""
+    for i, w in enumerate(lowered):
+        if not _APPROVAL_NOUN.match(w) or any(_NEGATIONS.match(b) for b in lowered[max(0, i - 2):i]):
+            continue
+        for j in range(i + 1, min(len(lowered), i + 6)):
+            if _NEGATIONS.match(lowered[j]) and (lowered[j] == "нет" or any(
+                    _GIVEN.match(a) for a in lowered[j + 1:j + 3]) or j == len(lowered) - 1):
+                return any(_a_person(lowered, k) for k in range(max(0, i - 2), j))
+    return False
+
+
+def a_no_not_a_persons_in(segments: list[list[str]]) -> bool:
+    """Some of the clauses hold a no said by no person, or a negated one (a_no_not_a_persons)."""
+    for lowered in segments:
         for n in _says_no(lowered):
             if (_REFUSALS.match(lowered[n]) or _STOPS.match(lowered[n])) and _governed(lowered, n):
                 return True
             if _who_said_no(lowered, n) is False:
                 return True
     return False
+
+
+def a_no_not_a_persons(text: str) -> bool:
+    """The text holds a no, but a negated one ("The human did not deny merge_pr"), one said by no person (a policy, a
+    timeout, the model addressed: "the timeout denied merge_pr"), or one not said as a fact ("If a human had said no",
+    "It is not true that a human denied it"): what a row says instead of "it does not say who"."""
+    segments = _marked_segments(text)
+    if any(unreal and _says_no(lowered) for lowered, unreal in segments):
+        return True
+    return a_no_not_a_persons_in([lowered for lowered, _ in segments])

@@ -1,0 +1,95 @@
+"""Attack 20 on the graders' readings of a learner's own sentence (course_selfcheck.wordings), by structure, in both
+languages. Exercise 7: a person's no read as one only when it is said as a fact (H4: not a condition, a
+counterfactual, a question or a clause under "It is not true that"), with nothing after it that invites the call again
+or promises a yes (H5, fail closed), and read in other grammar (F3, F4). Exercise 6: an error at a cut that names the
+other stop as the cause or gives its remedy blames it (H1), an elliptic negation takes the claim before it back (H2),
+and a clause that rules the other stop out is no blame (F2). Most sentences are our own variants, not the attack's."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from course_selfcheck.wordings import a_no_not_a_persons, invites_the_call, names_the_decider, says_denied
+
+TOOL = "merge_pr"
+
+
+def a_persons_no(text: str) -> bool:
+    """What exercise 7's row 4 asks of the denied result: no invitation, a denial, and a person who said no."""
+    return not invites_the_call(text, TOOL) and says_denied(text, TOOL) and names_the_decider(text)
+
+
+# H4: a no no person said as a fact
+NOT_SAID = [
+    "If the reviewer had rejected merge_pr, it would not have run. It was not run; report it.",
+    "Had the operator declined this call, merge_pr would have stayed unrun. Mention it in the review.",
+    "Suppose a human denied merge_pr: it would not run. It was not run.",
+    "The maintainer would have refused merge_pr anyway; the call was not executed. Report it.",
+    "A person could reject merge_pr; it was not run. Note it in the review.",
+    "A human might have vetoed merge_pr. It did not run.",
+    "Unless a human denies merge_pr, it runs. merge_pr was not run.",
+    "It is not true that the reviewer rejected merge_pr; it did not run. Report it.",
+    "It isn't the case that a human denied this call. merge_pr was not run.",
+    "It is false that the operator declined merge_pr: it was not run.",
+    "Did a human deny merge_pr? No: the rate limiter refused it. It was not run.",
+    "The reviewer? No. The security policy blocked merge_pr; it was not run.",
+    "A human refused merge_pr (just kidding: the loop skipped it). Report it.",
+    "The maintainer declined merge_pr (not really). It was not run.",
+    "Если бы ревьюер отклонил merge_pr, он бы не выполнился. Вызов не выполнен.",
+    "Человек мог бы отклонить merge_pr; вызов не выполнен. Отметь это в ревью.",
+    "Неправда, что администратор отклонил merge_pr: вызов не выполнен.",
+    "Неверно, что человек запретил merge_pr. Вызов не выполнен; сообщи об этом.",
+    "Пользователь отклонил merge_pr? Нет, его заблокировала политика. Вызов не выполнен.",
+    "Человек отклонил merge_pr (шучу: его пропустил цикл). Сообщи об этом.",
+]
+
+
+@pytest.mark.parametrize("text", NOT_SAID)
+def test_a_no_not_said_as_a_fact_is_no_persons_no(text):
+    assert not a_persons_no(text)
+    assert not names_the_decider(text)
+    assert a_no_not_a_persons(text)  # the row says the no is not a person's, not that it names nobody
+
+
+@pytest.mark.parametrize("text", [
+    "If you see this, a human denied merge_pr: it was not run. Report it.",
+    "The reviewer would not approve merge_pr; it was not run. Report it in your review.",
+    "It is true that a human denied merge_pr: it was not run. Report it.",
+    "A human denied merge_pr. It was not run; report it.",
+    "Человек отклонил merge_pr, поэтому вызов не выполнен. Отметь это в ревью.",
+    "Правда в том, что человек отклонил merge_pr: вызов не выполнен.",
+])
+def test_a_no_said_as_a_fact_still_passes(text):
+    assert a_persons_no(text)
+
+
+PEOPLE_EN = ["a human", "the reviewer", "the operator", "the maintainer", "a person"]
+NO_VERBS_EN = [("denied", "deny"), ("rejected", "reject"), ("refused", "refuse"), ("declined", "decline")]
+FRAMES_EN = ["If {p} had {past} {tool}, it would not have run.", "Had {p} {past} {tool}, it would not have run.",
+             "{P} would have {past} {tool}.", "{P} might {base} {tool}.", "{P} could {base} {tool}.",
+             "It is not true that {p} {past} {tool}.", "It isn't the case that {p} {past} {tool}.",
+             "{P} {past} {tool}?"]
+PEOPLE_RU = ["человек", "ревьюер", "администратор", "пользователь"]
+NO_VERBS_RU = ["отклонил", "запретил", "заблокировал", "отверг"]
+FRAMES_RU = ["Если бы {p} {past} {tool}, он бы не выполнился.", "{P} бы {past} {tool}.",
+             "Неправда, что {p} {past} {tool}.", "{P} {past} {tool}?"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(PEOPLE_EN), st.sampled_from(NO_VERBS_EN), st.sampled_from(FRAMES_EN),
+       st.sampled_from(["", " It was not run; report it.", " merge_pr did not run."]))
+def test_generated_unreal_noes_en(person, verb, frame, tail):
+    text = frame.format(p=person, P=person[0].upper() + person[1:], past=verb[0], base=verb[1], tool=TOOL) + tail
+    assert not names_the_decider(text), text
+    plain = f"{person[0].upper() + person[1:]} {verb[0]} {TOOL}.{tail}"
+    assert names_the_decider(plain), plain
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(PEOPLE_RU), st.sampled_from(NO_VERBS_RU), st.sampled_from(FRAMES_RU),
+       st.sampled_from(["", " Вызов не выполнен.", " Сообщи об этом в ревью."]))
+def test_generated_unreal_noes_ru(person, verb, frame, tail):
+    text = frame.format(p=person, P=person[0].upper() + person[1:], past=verb, tool=TOOL) + tail
+    assert not names_the_decider(text), text
+    plain = f"{person[0].upper() + person[1:]} {verb} {TOOL}.{tail}"
+    assert names_the_decider(plain), plain
