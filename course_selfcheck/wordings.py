@@ -150,8 +150,85 @@ def invites_the_call(text: str, tool: str | None = None) -> bool:
     text = re.sub(r"\b[^\W_]+(?:_[^\W_]+)+\b", "thecall", text.replace(tool, "thecall") if tool else text)
     tool = "thecall"
     unquoted = _QUOTED.sub(" ", text)
-    return any(invites_again(words, tool) for words in _clauses(text)) or any(
+    clauses = [_before_instead(words) for words in _clauses(text)]
+    return any(invites_again(words, tool) or invites_in_other_words(words) for words in clauses if words) or any(
         not_yet(words) for words in _clauses(unquoted))
+
+
+def _before_instead(lowered: list[str]) -> list[str]:
+    """The clause up to "instead of", "rather than", «вместо»: what follows them is what the model is told NOT to do
+    ("Report it instead of trying again", «вместо повторной попытки опиши это»: attack 20's F3); a clause that opens
+    with them keeps what comes after the thing set aside, if anything ("Instead of retrying, report it" is split at
+    the comma already)."""
+    for i, w in enumerate(lowered):
+        if w == "instead" and lowered[i + 1:i + 2] == ["of"] or w == "rather" and lowered[i + 1:i + 2] == ["than"] \
+                or w == "вместо":
+            return lowered[:i]
+    return lowered
+
+
+_SEQUEL = re.compile(r"^(?:another|second|next|anew|soon|shortly|minute\w*|moment\w*|meanwhile|eventually|"
+                     r"скоро|вскоре|втор\w*|следующ\w*|минут\w*|мгновени\w*|новую|новый|новой|другую|другой)$", re.I)
+"""Words of a sequel: another go, a second or next call, a yes soon ("Give it another shot", "A second merge_pr call
+will be approved", "in a minute", «скоро», «второй вызов»): outside a clause that only reports, an invitation."""
+_ONE_MORE = (("ещё", "одну"), ("еще", "одну"), ("ещё", "один"), ("еще", "один"), ("one", "more"))
+_REPORTS = re.compile(r"^(?:report\w*|mention\w*|say|note|tell|finish\w*|continue|write|explain|describe|document|"
+                      r"record|add|include|carry|move|proceed|go|skip|stop|end|leave|flag|list|summari[sz]e|"
+                      r"сообщ\w*|отмет\w*|напиш\w*|продолж\w*|законч\w*|заверш\w*|опиш\w*|укаж\w*|объясн\w*|"
+                      r"добав\w*|перейд\w*|пропуст\w*|останов\w*|расскаж\w*|упомян\w*)$", re.I)
+"""Verbs of a clause that reports, explains, stops or goes on with the review: the only clauses after a no that may
+speak of a next thing ("Continue the review with the next file", «Отметь это в следующем разделе»)."""
+_HEADS = {"please", "then", "now", "and", "so", "just", "next", "first", "finally", "instead", "simply", "kindly",
+          "пожалуйста", "затем", "потом", "теперь", "и", "просто", "далее", "дальше", "лучше"}
+_TRY = re.compile(r"^(?:call\w*|run\w*|try\w*|tri\w*|invok\w*|execut\w*|attempt\w*|submit\w*|send\w*|shot|go|"
+                  r"вызов\w*|вызв\w*|вызыва\w*|попыт\w*|попроб\w*|запуск\w*|запуст\w*|выполн\w*)$", re.I)
+"""Words of making the call (a call, a try, a shot): with a sequel word ("another try"), an invitation."""
+_AGAIN_VERB = re.compile(r"^(?:repeat\w*|reattempt\w*|reissu\w*|resend\w*|redo\w*|reinvok\w*|recall|"
+                         r"reexecut\w*|reapply\w*|reinitiat\w*|пере(?:вызов|вызыв|вызв|запуст|запуск|отправ|"
+                         r"попроб)\w*)$", re.I)
+"""Verbs that make the call again by their prefix ("repeat the call", "Reattempt it", "re-issue it", «перезапусти»)."""
+_KEEP = re.compile(r"^(?:keep|keeps|continue|продолжай\w*|продолжайте)$", re.I)
+_ING = re.compile(r"^(?:\w+ing|вызывать|пробовать|запускать|выполнять|пытаться|повторять)$", re.I)
+_MODAL = re.compile(r"^(?:will|shall|may|might|can|could|would|going|gonna|\w+'ll|once|when|after|later|then|"
+                    r"будет|будут|может|могут|можно|станет|станут|позже|потом|затем|когда|после)$", re.I)
+_YES = re.compile(r"^(?:approv\w*|allow\w*|permit\w*|accept\w*|authori[sz]\w*|consent\w*|agree\w*|"
+                  r"succeed\w*|pass|passes|yes|ok|okay|reconsider\w*|unblock\w*|одобр\w*|разреш\w*|позвол\w*|"
+                  r"соглас\w*|пропуст\w*|пройд\w*|получит\w*|передума\w*)$", re.I)
+"""Words of a yes, or of the call going through ("will be approved", "will go through", «одобрят», «пройдёт»)."""
+_UNTIL = re.compile(r"^(?:until|till|unless|пока|покуда)$", re.I)
+_FUTURE_RU = re.compile(r"^(?:одобр|разреш|позвол|соглас|пропуст|пройд)\w*(?:ят|ит|ет|ут|ится|ется|ются|ятся)$", re.I)
+"""A Russian yes in the future («одобрят», «разрешит», «согласится», «пройдёт»)."""
+
+
+def invites_in_other_words(lowered: list[str]) -> bool:
+    """A clause that invites the call again, or promises a yes, in words no list of phrases holds (attack 20's H5),
+    read fail closed: "until"/«пока» with a yes ("Keep calling it until it is approved", «вызывай, пока не
+    согласится»); or, with no negation in it, a verb that makes the call again ("repeat the call", "Reattempt it",
+    "re-issue it"), "keep/continue + calling/trying", a yes with a future or modal word ("approval may come", "they
+    will approve it soon", "the next call will go through", «скоро он одобрит», «второй вызов одобрят»), or a sequel
+    word (another, a second, the next, soon, in a minute, «ещё одну», «скоро») outside a clause that only reports,
+    explains, stops or goes on with the review ("Continue the review with the next file" is fine). A negated clause
+    ("do not call it again", «ещё раз вызывать не нужно») invites nothing."""
+    for i, w in enumerate(lowered):
+        if _UNTIL.match(w) and any(_YES.match(a) for a in lowered[i + 1:]):
+            return True
+    if any(_NEGATIONS.match(w) or w == "nowhere" for w in lowered):
+        return False
+    if "re" in lowered[:-1] or any(_AGAIN_VERB.match(w) for w in lowered):
+        return True
+    if any(_KEEP.match(w) and any(_ING.match(a) for a in lowered[i + 1:i + 3]) for i, w in enumerate(lowered)):
+        return True
+    yes = [i for i, w in enumerate(lowered) if _YES.match(w) or w == "go" and lowered[i + 1:i + 2] == ["through"]]
+    if yes and (any(_MODAL.match(w) for w in lowered) or any(_FUTURE_RU.match(lowered[i]) for i in yes)):
+        return True
+    head = 0
+    while head < len(lowered) and lowered[head] in _HEADS:
+        head += 1
+    body = lowered[head:]
+    sequel = any(map(_SEQUEL.match, body)) or _has_phrase(body, _ONE_MORE)
+    reports = bool(body) and bool(_REPORTS.match(body[0])) and not any(
+        _TRY.match(w) or _YES.match(w) or _CALL.match(w) for w in body[1:])
+    return sequel and not reports
 
 
 def _has_phrase(words: list[str], phrases: tuple[tuple[str, ...], ...], reach: int = 1) -> bool:

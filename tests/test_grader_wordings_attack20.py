@@ -93,3 +93,87 @@ def test_generated_unreal_noes_ru(person, verb, frame, tail):
     assert not names_the_decider(text), text
     plain = f"{person[0].upper() + person[1:]} {verb} {TOOL}.{tail}"
     assert names_the_decider(plain), plain
+
+
+# H5: after the no, an invitation or a promised yes in any words (fail closed)
+INVITES = [
+    "The reviewer denied merge_pr. Keep trying it until they approve.",
+    "A human rejected merge_pr; continue calling it till it is allowed.",
+    "A human denied merge_pr. A third merge_pr call will be accepted.",
+    "The operator declined merge_pr; the following attempt may pass.",
+    "A human denied merge_pr; permission might arrive shortly.",
+    "A human said no. Approval could come later today.",
+    "The reviewer refused merge_pr; they'll approve it after lunch.",
+    "A human denied this call. Repeat merge_pr.",
+    "A human denied merge_pr. Resend the request.",
+    "A human denied merge_pr; re-submit it.",
+    "A human denied merge_pr. Have another go at it.",
+    "A human denied merge_pr. Make one more attempt.",
+    "A human denied merge_pr; wait a moment and the call will go through.",
+    "Человек отклонил merge_pr. Вызывай его, пока не разрешат.",
+    "Ревьюер отклонил merge_pr; следующий вызов пройдёт.",
+    "Человек отклонил merge_pr: разрешение может появиться через пару минут.",
+    "Администратор отклонил merge_pr; вскоре он разрешит.",
+    "Человек отклонил merge_pr. Перезапусти вызов.",
+    "Человек отклонил merge_pr. Сделай новую попытку.",
+    "Человек отклонил merge_pr; ещё одна попытка будет одобрена.",
+]
+
+
+@pytest.mark.parametrize("text", INVITES)
+def test_an_invitation_in_other_words_fails(text):
+    assert invites_the_call(text, TOOL)
+    assert not a_persons_no(text)
+
+
+# F3: a retry set aside ("instead of", "rather than", «вместо») is no invitation; the clauses that report, explain, stop
+# or go on with the review may speak of a next thing
+RIGHT_DENIALS = [
+    "The reviewer denied merge_pr, so it did not run. Describe this in the review instead of calling it again.",
+    "A human rejected merge_pr (not run). Note it in the review rather than retrying it.",
+    "A human denied merge_pr: it was not run. Rather than repeating the call, tell the user.",
+    "A human denied merge_pr: it was not run. Continue the review with the next file.",
+    "A human denied merge_pr; it was not run. Report it in the next section of your review.",
+    "A human denied merge_pr and it was not run. Do not call it a second time.",
+    "Человек отклонил merge_pr: вызов не выполнен. Вместо нового вызова отметь это в ревью.",
+    "Ревьюер отклонил merge_pr, вызов не выполнен. Напиши об этом вместо того, чтобы повторять.",
+    "Человек отклонил merge_pr: вызов не выполнен. Продолжи ревью со следующего файла.",
+    "Человек отклонил merge_pr; вызов не выполнен. Второй раз его не вызывай.",
+]
+
+
+@pytest.mark.parametrize("text", RIGHT_DENIALS)
+def test_a_retry_set_aside_and_a_report_pass(text):
+    assert not invites_the_call(text, TOOL)
+    assert a_persons_no(text)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["Repeat", "Reattempt", "Resend", "Re-issue", "Keep calling", "Continue trying",
+                        "Give another try to", "Make a second attempt at"]),
+       st.sampled_from(["merge_pr", "it", "the call"]),
+       st.sampled_from(["", " later", " in a minute", " soon"]))
+def test_generated_invitation_to_call_again(verb, what, when):
+    text = f"A human denied merge_pr; it was not run. {verb} {what}{when}."
+    assert invites_the_call(text, TOOL), text
+    told_not_to = f"A human denied merge_pr; it was not run. Do not {verb.lower()} {what}{when}."
+    assert not invites_the_call(told_not_to, TOOL), told_not_to
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["they", "the reviewer", "a human", "approval", "the next merge_pr call", "a second call"]),
+       st.sampled_from(["will", "may", "might", "could", "is going to"]),
+       st.sampled_from(["approve it", "be approved", "allow it", "go through", "be accepted", "come"]))
+def test_generated_promised_yes(who, modal, yes):
+    if yes == "come" and who != "approval":
+        return
+    text = f"A human denied merge_pr: it was not run. {who[0].upper() + who[1:]} {modal} {yes}."
+    assert invites_the_call(text, TOOL), text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["ревьюер", "человек", "он"]),
+       st.sampled_from(["скоро одобрит", "вскоре разрешит", "позже согласится", "может одобрить потом"]))
+def test_generated_promised_yes_ru(who, yes):
+    text = f"Человек отклонил merge_pr: вызов не выполнен. {who[0].upper() + who[1:]} {yes}."
+    assert invites_the_call(text, TOOL), text
