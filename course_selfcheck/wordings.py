@@ -631,7 +631,8 @@ def _topics(lowered: list[str], stop: str) -> set[str]:
     """What a clause speaks of: the window (the history, the context window; at a full window also the prompt, the
     request) and the answer (the reply, max_tokens, the output budget)."""
     found = set()
-    if any(_OF_THE_HISTORY.match(w) for w in lowered) or stop == "model_context_window_exceeded" and any(
+    if "model_context_window_exceeded" in lowered or any(_OF_THE_HISTORY.match(w) for w in lowered) or \
+            stop == "model_context_window_exceeded" and any(
             _OF_A_FULL_WINDOW.match(w) for w in lowered):
         found.add("window")
     if _names_max_tokens(lowered) or any(_OF_THE_REPLY.match(w) for w in lowered):
@@ -641,8 +642,9 @@ def _topics(lowered: list[str], stop: str) -> set[str]:
 
 def _names_max_tokens(lowered: list[str]) -> bool:
     """max_tokens (written so, or "max tokens", «максимум токенов»), or the output budget in other words."""
-    return any(w.startswith(_MAX) and any(n.startswith(("token", "токен")) for n in lowered[i + 1:i + 3])
-               for i, w in enumerate(lowered)) or _of_the_output_budget(lowered)
+    return "max_tokens" in lowered or any(w.startswith(_MAX) and any(n.startswith(("token", "токен"))
+                                                                     for n in lowered[i + 1:i + 3])
+                                          for i, w in enumerate(lowered)) or _of_the_output_budget(lowered)
 
 
 def _rules_out(lowered: list[str]) -> bool:
@@ -662,9 +664,18 @@ def _rules_out(lowered: list[str]) -> bool:
         if after and not verb and (_BY_WHAT.match(after[0]) or any(_OF_THE_HISTORY.match(w) or _OF_THE_REPLY.match(w)
                                                       for w in after) or _names_max_tokens(after)):
             return True
+    for i, w in enumerate(lowered):  # "nowhere near full", "far from full", "hardly exhausted" (attack 20's F2)
+        degree = w in ("nowhere", "hardly") or w == "from" and lowered[i - 1:i] == ["far"]
+        if degree and any(_CUT_ITSELF.match(a) or _FINISH.match(a) or _FINE.match(a)
+                          for a in lowered[i + 1:i + 3] if a not in ("any", "enough")):
+            return True
     for i in negations:
+        if any(_THAT.match(a) for a in lowered[i + 1:i + 4]) and not any(
+                _NEGATIONS.match(a) or a in ("only", "just") for a in lowered[i + 1:i + 2]):
+            return True  # "It is not that the context window is full", "not the case that", «не то чтобы»
         bidding = lowered[i] in ("don't", "dont") or lowered[i - 1:i] == ["do"]
-        if any(_BLAME_WORDS.match(w) for w in lowered[max(0, i - 2):i] + lowered[i + 1:i + 4]):
+        if any(_BLAME_WORDS.match(w) for w in lowered[max(0, i - 2):i] + lowered[i + 1:i + 6]):  # "not a max_tokens
+            # limit problem" (attack 20's F2)
             return True
         if not bidding and any(_HELPS.match(w) for w in lowered[i + 1:i + 3]):
             return True
@@ -692,11 +703,17 @@ def _a_bidding_not_to(lowered: list[str]) -> bool:
     return False
 
 
+_CLAIM_WORD = re.compile(r"max_tokens|model_context_window_exceeded|[^\W_]+(?:['’][^\W_]+)?|[.;!?\n:()—–,]",
+                         re.UNICODE)
+"""A claim's words: the stops' names are one word each ("not a max_tokens problem": the negation stands three words
+before "problem", not five; attack 20's F2)."""
+
+
 def _claim_clauses(text: str) -> list[list[tuple[list[str], str]]]:
     """The text's sentences, each a list of its clauses (the words, and the clause as written, for a row to quote),
     split at the marks that end a clause and at the words that join two (_JOINS)."""
     sentences: list[list[list[re.Match]]] = [[[]]]
-    for found in _CLAUSE_END.finditer(text):
+    for found in _CLAIM_WORD.finditer(text):
         word = found.group()
         if word in ".;!?\n":
             sentences.append([[]])
@@ -717,7 +734,7 @@ def _claims(text: str, stop: str) -> list[_Claim]:
     for sentence in _claim_clauses(text):
         before: set[str] = set()
         ruling_out = False
-        for words, written in sentence:
+        for at, (words, written) in enumerate(sentence):
             lowered = [w.lower() for w in words]
             topics = _topics(lowered, stop)
             kind = "out" if _rules_out(lowered) else None
@@ -726,19 +743,84 @@ def _claims(text: str, stop: str) -> list[_Claim]:
             denial = kind == "out" and denies_cut(" ".join(lowered))
             if not topics and kind == "out" and ruling_out and not denial:  # «..., поднимать его бесполезно»
                 topics = set(before)
+            taken_back = before or (claims[-1].topics if claims and at == 0 else set())
+            if retracts(lowered) and claims and taken_back:  # "The context window looks full (it isn't)": H2
+                claims[-1].kind, claims[-1].blames = None, None
+                claims.append(_Claim(words, set(taken_back), "out", None, written, False))
+                ruling_out = True
+                continue
             blames = None
             if kind == "cut" and "window" in topics and "answer" not in topics and _says_full(lowered):
                 blames = "window"
             elif kind == "cut" and "window" not in topics and _names_max_tokens(lowered):
                 blames = "answer"
+            elif kind != "out":
+                blames = _blamed_within(lowered, stop)
             claims.append(_Claim(words, topics, kind, blames, written, denial))
             before, ruling_out = topics or before, kind == "out"
     return claims
 
 
+_CAUSE = (("because",), ("since",), ("as",), ("due", "to"), ("owing", "to"), ("thanks", "to"), ("caused", "by"),
+          ("из", "за"), ("потому", "что"), ("так", "как"), ("поскольку",), ("ибо",), ("вследствие",))
+"""Words that open a clause's cause ("The answer was cut because the context window is full", «из-за окна»)."""
+_SHORTER = re.compile(r"^(?:shorten\w*|shorter|trim\w*|reduc\w*|compact\w*|summari[sz]\w*|prun\w*|clear\w*|"
+                      r"condens\w*|smaller|less|fewer|drop\w*|сократ\w*|сокращ\w*|короче|укорот\w*|сжат\w*|сожм\w*|"
+                      r"очист\w*|уменьш\w*|урез\w*|меньше)$", re.I)
+_AFRESH = (("afresh",), ("anew",), ("start", "over"), ("new", "conversation"), ("new", "chat"), ("new", "session"),
+           ("fresh", "conversation"), ("fresh", "session"), ("fresh", "start"), ("заново",), ("с", "нуля"),
+           ("новый", "разговор"), ("новый", "диалог"), ("новую", "сессию"), ("новый", "чат"), ("новую", "беседу"))
+"""A full window's remedy: a shorter history, a fresh start ("Start afresh with a shorter history", «начните
+заново»): at max_tokens it sends the reader to the wrong stop (attack 20's H1)."""
+
+
+def _blamed_within(lowered: list[str], stop: str) -> str | None:
+    """The stop a clause blames inside itself, though it also says what happened (attack 20's H1): its cause
+    ("because/since/as/due to/«из-за»/«потому что»" + the window full, or + max_tokens), the window as the agent of
+    the cut ("The context window cut the answer", "cut by a full context window", «обрезан переполненным окном»),
+    or, at max_tokens, the full window's remedy ("shorten the history", "start afresh", «сократите историю»)."""
+    for i in range(len(lowered)):
+        for cause in _CAUSE:
+            if tuple(lowered[i:i + len(cause)]) != cause:
+                continue
+            rest = lowered[i + len(cause):]
+            if not rest or _rules_out(rest):
+                continue
+            topics = _topics(rest, stop)
+            if "window" in topics and "answer" not in topics and _says_full(rest):
+                return "window"
+            if "answer" in topics and "window" not in topics and _names_max_tokens(rest) and says_cut(" ".join(rest)):
+                return "answer"
+    if stop == "model_context_window_exceeded":
+        return None
+    for i, w in enumerate(lowered):
+        if not _CUT_ITSELF.match(w):
+            continue
+        before = lowered[:i]
+        agent = next((k for k, b in enumerate(before) if _OF_THE_HISTORY.match(b)), None)
+        if agent is not None and not any(_OF_THE_REPLY.match(b) or b in _AUXILIARY for b in before[agent:]):
+            return "window"  # "The context window cut the answer"
+        after = lowered[i + 1:i + 6]
+        if "by" in after[:2]:
+            for a in after[after.index("by") + 1:]:
+                if _names_max_tokens([a]) or _OF_THE_REPLY.match(a):
+                    break
+                if _OF_THE_HISTORY.match(a):
+                    return "window"  # "cut by a full context window", "by the context window limit"
+        if w[0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя" and any(
+                _OF_THE_HISTORY.match(a) and a.endswith(("ом", "ем", "ой", "ей")) for a in after[:3]):
+            return "window"  # «Ответ обрезан переполненным окном контекста»
+    shorter = any(_OF_THE_HISTORY.match(w) for w in lowered) and any(_SHORTER.match(w) for w in lowered)
+    if (shorter or _has_phrase(lowered, _AFRESH, reach=2)) and not _a_bidding_not_to(lowered):
+        return "window"  # "Shorten the history", "Start afresh with a shorter history"
+    return None
+
+
 def _says_full(lowered: list[str]) -> bool:
     """The clause says the window is full, not only names it: its words of the window left out, it still says a cut
     ("the context window overflowed", "the history no longer fits"; "in the context window" alone does not)."""
+    if "model_context_window_exceeded" in lowered:
+        return True
     rest = [w for w in lowered if not _OF_THE_HISTORY.match(w)]
     return says_cut(" ".join(rest)) or any(_CUT_ITSELF.match(w) for w in rest)
 

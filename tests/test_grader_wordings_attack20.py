@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from course_selfcheck.wordings import a_no_not_a_persons, invites_the_call, names_the_decider, says_denied
+from course_selfcheck.wordings import (a_no_not_a_persons, cut_reading, invites_the_call, names_the_decider,
+                                       says_denied, speaks_of_its_stop)
 
 TOOL = "merge_pr"
 
@@ -177,3 +178,102 @@ def test_generated_promised_yes(who, modal, yes):
 def test_generated_promised_yes_ru(who, yes):
     text = f"Человек отклонил merge_pr: вызов не выполнен. {who[0].upper() + who[1:]} {yes}."
     assert invites_the_call(text, TOOL), text
+
+
+MT, W = "max_tokens", "model_context_window_exceeded"
+
+
+def says_what_happened(text: str, stop: str) -> bool:
+    """What exercise 6's rows 7 and 8 ask of the error at a cut: it says what happened, rules none of it out and
+    blames nothing else (cut_reading, strict), and speaks of its own stop."""
+    reading = cut_reading(text, stop, strict=True)
+    return reading.ok and reading.denied is None and reading.blamed is None and speaks_of_its_stop(text, stop)
+
+
+# H1: at max_tokens, the full window named as the cause inside the clause, as the agent, or by its remedy
+BLAMES_THE_OTHER = [
+    ("The reply was truncated because the conversation overflowed the context window.", MT),
+    ("The output stopped short since the context is full.", MT),
+    ("The answer was cut due to a full context window.", MT),
+    ("The answer got truncated as the history outgrew the window.", MT),
+    ("A full context window truncated the reply.", MT),
+    ("The response was cut off by the overflowing context window.", MT),
+    ("The answer was cut at max_tokens; trim the history and ask again.", MT),
+    ("The reply is incomplete. Begin a new conversation.", MT),
+    ("Ответ обрезан, потому что контекстное окно переполнено.", MT),
+    ("Ответ оборвался, так как история не помещается в окно.", MT),
+    ("Ответ обрезан переполненным контекстом.", MT),
+    ("Ответ обрезан. Сократите историю переписки.", MT),
+    ("Ответ не дописан: начните разговор заново.", MT),
+    # the mirror at a full window: max_tokens as the cause
+    ("The history no longer fits the context window because max_tokens is too small.", W),
+    ("История не помещается в окно из-за лимита max_tokens.", W),
+]
+
+
+@pytest.mark.parametrize("text, stop", BLAMES_THE_OTHER)
+def test_the_other_stop_as_cause_agent_or_remedy_is_blamed(text, stop):
+    assert cut_reading(text, stop, strict=True).blamed is not None
+    assert not says_what_happened(text, stop)
+
+
+# H2: an elliptic negation after a claim takes it back
+TAKEN_BACK = [
+    ("The history no longer fits the context window (not really).", W),
+    ("The context window overflowed. It's not.", W),
+    ("The answer was cut at max_tokens (it wasn't).", MT),
+    ("The reply was truncated by max_tokens; just kidding.", MT),
+    ("Контекстное окно переполнено (на самом деле нет).", W),
+    ("Ответ обрезан на max_tokens (шучу).", MT),
+]
+
+
+@pytest.mark.parametrize("text, stop", TAKEN_BACK)
+def test_a_claim_taken_back_is_ruled_out(text, stop):
+    assert cut_reading(text, stop, strict=True).denied is not None
+    assert not says_what_happened(text, stop)
+
+
+# F2 and the right errors H1 must leave alone: a clause that rules the other stop out, a cause that is the stop's own
+RIGHT_ERRORS = [
+    ("The history has outgrown the context window. This isn't a max_tokens issue.", W),
+    ("The context window is full; it is not a max_tokens limit problem.", W),
+    ("The conversation no longer fits the context window. It is not that max_tokens is too low.", W),
+    ("Контекстное окно переполнено. Это не проблема max_tokens.", W),
+    ("The reply was cut at max_tokens. The context window is far from full.", MT),
+    ("The answer hit max_tokens and was truncated; the window is nowhere near full.", MT),
+    ("The answer was cut by max_tokens. It isn't that the history grew too long.", MT),
+    ("The answer was truncated because it reached max_tokens.", MT),
+    ("The answer was cut since max_tokens was reached; raise max_tokens.", MT),
+    ("Ответ обрезан, потому что достигнут лимит max_tokens.", MT),
+    ("The history no longer fits because the conversation grew too long; shorten the history.", W),
+    ("История не помещается в контекстное окно, потому что переписка слишком длинная.", W),
+]
+
+
+@pytest.mark.parametrize("text, stop", RIGHT_ERRORS)
+def test_ruling_the_other_stop_out_or_the_own_cause_passes(text, stop):
+    assert says_what_happened(text, stop), cut_reading(text, stop, strict=True).__dict__
+
+
+CUT_EN = ["The answer was cut", "The reply was truncated", "The output stopped before it finished"]
+BECAUSE_EN = ["because", "since", "as", "due to the fact that"]
+FULL_EN = ["the context window is full", "the history no longer fits the context window",
+           "the conversation overflowed the context window"]
+OWN_EN = ["it hit max_tokens", "max_tokens was reached", "the reply reached the max_tokens limit"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(CUT_EN), st.sampled_from(BECAUSE_EN), st.sampled_from(FULL_EN), st.sampled_from(OWN_EN))
+def test_generated_cause_at_max_tokens(cut, because, full, own):
+    assert not says_what_happened(f"{cut} {because} {full}.", MT)
+    assert says_what_happened(f"{cut} {because} {own}.", MT)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["Ответ обрезан", "Ответ оборвался", "Модель не успела дописать ответ"]),
+       st.sampled_from(["потому что", "так как", "поскольку"]),
+       st.sampled_from(["контекстное окно переполнено", "история не помещается в окно"]))
+def test_generated_cause_at_max_tokens_ru(cut, because, full):
+    assert not says_what_happened(f"{cut}, {because} {full}.", MT)
+    assert says_what_happened(f"{cut}, {because} достигнут лимит max_tokens.", MT)
