@@ -240,6 +240,10 @@ RIGHT_ERRORS = [
     ("The context window is full; it is not a max_tokens limit problem.", W),
     ("The conversation no longer fits the context window. It is not that max_tokens is too low.", W),
     ("Контекстное окно переполнено. Это не проблема max_tokens.", W),
+    ("История переросла контекстное окно. Это не лимит max_tokens.", W),
+    ("The conversation is too long for the context window; this is not the max_tokens budget.", W),
+    ("Ответ обрезан на max_tokens. Это не контекстное окно.", MT),
+    ("The reply hit max_tokens and stopped; it's not the context window.", MT),
     ("The reply was cut at max_tokens. The context window is far from full.", MT),
     ("The answer hit max_tokens and was truncated; the window is nowhere near full.", MT),
     ("The answer was cut by max_tokens. It isn't that the history grew too long.", MT),
@@ -277,3 +281,61 @@ def test_generated_cause_at_max_tokens(cut, because, full, own):
 def test_generated_cause_at_max_tokens_ru(cut, because, full):
     assert not says_what_happened(f"{cut}, {because} {full}.", MT)
     assert says_what_happened(f"{cut}, {because} достигнут лимит max_tokens.", MT)
+
+
+# F4: a person's no in other grammar
+OTHER_GRAMMAR = [
+    "The reviewer's approval was not granted: merge_pr did not run. Report it.",
+    "Operator consent was not given, so merge_pr was not executed.",
+    "Одобрение человека не получено: merge_pr не выполнен.",
+    "Согласия от ревьюера нет: вызов merge_pr не выполнен. Отметь это в ревью.",
+    "No permission from the maintainer: merge_pr was not run.",
+    "Нет разрешения от администратора: merge_pr не выполнен.",
+    "Access refused by the on-call reviewer: merge_pr did not run.",
+    "Request declined by a human operator; merge_pr was not run. Report it.",
+    "The maintainer decided that merge_pr must not be executed; it was not run.",
+    "Ревьюер решил, что merge_pr не надо выполнять: вызов не выполнен.",
+    "We asked the reviewer about merge_pr: their answer was no. It did not run.",
+    "The operator's verdict was no; merge_pr was not run.",
+    "The reviewer pressed Deny. merge_pr was not run; mention it.",
+    "A human selected \"No\" for merge_pr: it was not run.",
+    "Человек выбрал «Отклонить»: merge_pr не выполнен.",
+    "Ревьюер нажал «Нет», вызов merge_pr не выполнен. Сообщи об этом.",
+]
+
+
+@pytest.mark.parametrize("text", OTHER_GRAMMAR)
+def test_a_persons_no_in_other_grammar_passes(text):
+    assert a_persons_no(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Approval was not given: merge_pr was not run.",  # nobody named
+    "The security policy's approval was not given: merge_pr was not run.",
+    "Access denied by the rate limiter: merge_pr did not run.",
+    "The timeout decided that merge_pr should not run.",
+    "The human gave no reason; merge_pr was blocked by the policy.",
+    "Разрешения от политики безопасности нет: merge_pr не выполнен.",
+])
+def test_the_same_grammar_without_a_person_names_nobody(text):
+    assert not names_the_decider(text)
+
+
+PERSON_NO = [("{P} {verb} {tool}.", ["denied", "rejected", "declined", "refused"]),
+             ("{tool} was {verb} by {p}.", ["denied", "rejected", "declined", "refused", "vetoed"]),
+             ("{Thing} {verb} by {p}: {tool} was not run.", ["denied", "rejected", "refused", "declined"]),
+             ("{P} decided that {tool} should not {verb}.", ["run", "be executed", "go ahead"]),
+             ("{P} {verb} No for {tool}.", ["clicked", "pressed", "chose", "selected"]),
+             ("{P}'s approval was not {verb}: {tool} was not run.", ["given", "granted", "obtained"])]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(PEOPLE_EN + ["the on-call engineer", "Alice"]), st.sampled_from(PERSON_NO), st.data(),
+       st.sampled_from(["Permission", "The request", "Access"]))
+def test_generated_person_no_verb_grammar(person, frame, data, thing):
+    template, verbs = frame
+    verb = data.draw(st.sampled_from(verbs))
+    text = template.format(P=person[0].upper() + person[1:], p=person, verb=verb, tool=TOOL, Thing=thing)
+    assert names_the_decider(text), text
+    policy = template.format(P="The policy", p="the policy", verb=verb, tool=TOOL, Thing=thing)
+    assert not names_the_decider(policy), policy
