@@ -563,9 +563,9 @@ def pause_turn(run: Run, lang: str) -> Finding:
                                   "conversation back ending with it", lang))
     sent = [key(b) for role, content in following if role == "assistant" for b in content]
     if contains_in_order(sent, paused_keys * 2):
-        return verdict(BROKEN, tr("after pause_turn the paused response went back twice; it belongs in the history "
-                                  "once: a loop that appends every response before its match has appended it "
-                                  "already, so this branch only goes round again", lang))
+        return verdict(BROKEN, tr("after pause_turn the paused response went into the history twice; it belongs "
+                                  "there once. If your loop appends every response before its match, it is there "
+                                  "already, and the pause_turn branch only goes round again", lang))
     if not following or following[-1][0] != "assistant":
         return verdict(BROKEN, tr("after pause_turn the loop added a new user message; it should send the conversation "
                                   "back ending with the paused response", lang))

@@ -571,6 +571,8 @@ def test_a_paused_response_appended_twice_is_seen(language):
     assert report.broken == ["pause_turn"], report.text()
     said = next(f.detail for f in report.findings if f.rule == "pause_turn")
     assert ("twice" if language == "en" else "дважды") in said, said
+    assert report.hints and ("pause_turn" in report.hints[0] and ("once" if language == "en" else "один раз")
+                             in report.hints[0]), report.hints  # the hint speaks of this row (native read 65, N2)
     once = reference(6)  # appended once, before the match: right
     exec(compile(source.replace('            case "pause_turn":  # the same turn goes on: append the response, and no '
                                 'new user message\n                messages.append({"role": "assistant", "content": '

@@ -69,19 +69,19 @@ def check_exercise_6(loop: Callable | None, language: str | None = None, *, step
     if step not in (1, 2):
         raise ValueError(f"step must be 1 or 2 (2, the default, checks the whole exercise), got {step!r}")
     if step == 1:
-        return grade_loop(6, loop, language, asking_the_cause(STEP_1_RULES),
+        return _pause_hint_alone(grade_loop(6, loop, language, asking_the_cause(STEP_1_RULES),
                           N_("Not done yet: handle pause_turn, stop_sequence and max_tokens (see the rules marked ✘ "
                              "or – below)."),
                           N_("Of pause_turn, stop_sequence and max_tokens, which means the turn is still going, which "
                              "means the answer is yours, and which means it was cut? The notebook's cells on each of "
                              "them show it."), tasks=STEP_1_TASKS,
-                          title=N_("Exercise 6, step 1"), keeps=False)
-    return _cut_hint_alone(_fallback_hint_first(grade_loop(6, loop, language, asking_the_cause(RULES),
+                          title=N_("Exercise 6, step 1"), keeps=False))
+    return _pause_hint_alone(_cut_hint_alone(_fallback_hint_first(grade_loop(6, loop, language, asking_the_cause(RULES),
                       N_("Not done yet: handle every stop reason on purpose (see the rules marked ✘ or – below)."),
                       N_("Which stop reasons can a response end with, and which of them mean the answer is finished? "
                          "what_to_do above says what a loop does for each: give each its branch, and a last one for a "
                          "value you do not know. After a refusal, what must the error say?"), tasks=TASKS,
-                      more=_fallback_if_taken)))
+                      more=_fallback_if_taken))))
 
 
 def check_fallback(loop: Callable | None, language: str | None = None) -> Report:
@@ -137,6 +137,18 @@ CUT_HINT = N_("Read the error of each cut's branch as the person who must fix it
               "(at max_tokens the answer was cut, so raise max_tokens; at model_context_window_exceeded the answer "
               "filled the context window, so start a new review with a shorter history), and nothing that names the "
               "other stop as the cause? And is the cut tool call left unrun, whatever way your loop runs its tools?")
+
+
+PAUSE_HINT = N_("Look at the next request your loop sends after a pause_turn: is the paused response in it once, as "
+                "the last message, with no new user message? If your loop appends every response before its match, "
+                "the pause_turn branch adds nothing and only goes round again.")
+
+
+def _pause_hint_alone(report: Report) -> Report:
+    """When only the pause_turn row is broken (native read 65, N2), the hint speaks of that row, not of every stop."""
+    if [f.rule for f in report.findings if f.status == BROKEN] == ["pause_turn"] and report.hints:
+        report.hints = [tr(PAUSE_HINT, report.language), *report.hints[1:]]
+    return report
 
 
 def _cut_hint_alone(report: Report) -> Report:

@@ -15,8 +15,8 @@
 # <!-- rules-so-far -->
 #
 # One more thing this notebook asks for is a practice, not a rule of the API: the calls of a turn run at once. The
-# API only asks for all results in one message, whatever order you ran the calls in; the checks of notebooks 4 and 5
-# ask for concurrency too, and from notebook 6 on they no longer do.
+# API only asks that every call gets its result right after the response, whatever way you ran the calls; the checks
+# of notebooks 4 and 5 ask for concurrency too, and from notebook 6 on they no longer do.
 
 # %% [markdown] lang="ru"
 # # 4. Параллельные инструменты
@@ -36,8 +36,8 @@
 # <!-- rules-so-far -->
 #
 # Ещё одно требование этого блокнота — не правило API, а хорошая практика: вызовы хода выполняются одновременно.
-# API требует только вернуть все результаты одним сообщением, а как вы выполняли вызовы, ему всё равно. Проверки
-# блокнотов 4 и 5 одновременность требуют, начиная с блокнота 6 — уже нет.
+# API требует только, чтобы у каждого вызова был свой результат сразу после ответа модели, а как вы выполняли вызовы,
+# ему всё равно. Проверки блокнотов 4 и 5 требуют одновременности, а начиная с блокнота 6 — уже нет.
 
 # %% use="setup"
 

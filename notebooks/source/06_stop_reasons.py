@@ -10,7 +10,7 @@
 # - why a tool call cut by `max_tokens` must never run;
 # - why a refusal ends the run, saying why (`stop_details`).
 #
-# Two stops get less room here: `pause_turn` and `model_context_window_exceeded`, a sentence each. The reviewer
+# Two stops get less room here: `pause_turn` and `model_context_window_exceeded`, a short paragraph each. The reviewer
 # rarely meets them, but your loop still handles them. Optional notebook 11 goes further.
 #
 # Every stop reason asks the loop for one of three things:
@@ -41,7 +41,7 @@
 # - почему вызов инструмента, обрезанный по `max_tokens`, выполнять нельзя;
 # - почему отказ завершает запуск с объяснением причины (`stop_details`).
 #
-# Двум остановкам здесь отведено меньше места: `pause_turn` и `model_context_window_exceeded` — по одной фразе.
+# Двум остановкам здесь отведено меньше места: `pause_turn` и `model_context_window_exceeded` — по короткому абзацу.
 # У ревьюера они случаются редко, но ваш цикл всё равно их обрабатывает. Подробнее — в необязательном блокноте 11.
 #
 # Каждая причина остановки требует от цикла одного из трёх действий:
@@ -257,8 +257,8 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # prompt every time; a live model decides for itself.)
 #
 # Another model is another matter. The docs' table of stop reasons says: read `stop_details` and retry on a fallback
-# model. That retry goes to *another* model, and whether to make it is your code's decision (the optional part at the
-# end). Stopping with `stop_details` is what every loop needs, with a fallback or without.
+# model. That is no longer a retry but a switch to *another* model, and whether to make it is your code's decision
+# (the optional part at the end). Stopping with `stop_details` is what every loop needs, with a fallback or without.
 
 # %% [markdown] lang="ru"
 # <!-- fact: refusal-pages -->
@@ -272,8 +272,8 @@ print(repr("".join(block.text for block in counted.content if block.type == "tex
 # **Сломаем:** ячейка ниже ещё раз отправляет тот же запрос той же модели. (Песочница отказывается отвечать на этот
 # промпт всегда; настоящая модель решает сама.)
 #
-# Другая модель — другое дело. В таблице причин остановки документация советует прочитать `stop_details` и повторить
-# запрос на запасной модели. Этот повтор уходит *другой* модели, и делать ли его, решает ваш код (об этом —
+# Другая модель — другое дело. В таблице причин остановки документация советует прочитать `stop_details` и отправить
+# запрос запасной модели. Это уже не повтор, а переход на *другую* модель, и делать ли его, решает ваш код (об этом —
 # необязательная часть в конце блокнота). А остановиться, сообщив `stop_details`, должен уметь любой цикл — с запасной
 # моделью или без неё.
 
@@ -374,8 +374,8 @@ print("повтор:", retried.stop_reason)
 # ### Шаг 1: остановки, после которых цикл продолжает работу или возвращает ответ
 #
 # - `pause_turn`: отправьте диалог снова; приостановленный ответ должен быть в истории один раз. Если ваш цикл
-#   добавляет каждый ответ в историю ещё до `match`, он уже там: просто идите на следующий круг. Нового сообщения от
-#   user не добавляйте.
+#   добавляет каждый ответ в историю ещё до `match`, он уже там: просто переходите к следующему кругу. Нового
+#   сообщения от user не добавляйте.
 # - `stop_sequence`: верните уже написанный текст. Эту стоп-последовательность задали вы сами.
 # - `max_tokens`: выбросьте исключение о том, что ответ обрезан (или один раз повторите запрос, увеличив `max_tokens`:
 #   проверка примет и то и другое). Обрезанный вызов инструмента не выполняйте никогда.

@@ -140,8 +140,8 @@ print(f"= {number(LIMIT, 'ru', 0)} первых символов + 2 перев�
 # - `cache_creation_input_tokens`: written to the cache;
 # - `cache_read_input_tokens`: read from it.
 #
-# A Python note: a cache field may be `None` when nothing was written or read, and `u.cache_read_input_tokens or 0`
-# then gives 0 (`or` gives its right side when the left one is empty).
+# *Python note:* a cache field may be `None` when nothing was written or read, and `u.cache_read_input_tokens or 0`
+# then gives 0 (`or` gives its right side when the left one is false: `None` or 0).
 #
 # **Predict, then run:** a review of !484 takes a few calls. Will caching cut its billed input by about a tenth, by
 # about two fifths, or by more than two thirds?
@@ -182,8 +182,8 @@ print(f"= {number(LIMIT, 'ru', 0)} первых символов + 2 перев�
 # - `cache_creation_input_tokens` — записанное в кэш;
 # - `cache_read_input_tokens` — прочитанное из кэша.
 #
-# Заметка о Python: поле кэша может быть `None`, если в кэш ничего не записано и из него ничего не прочитано, и тогда
-# `u.cache_read_input_tokens or 0` даёт 0 (`or` возвращает правую часть, когда левая пуста).
+# *Заметка о Python:* поле кэша может быть `None`, если в кэш ничего не записано и из него ничего не прочитано, и
+# тогда `u.cache_read_input_tokens or 0` даёт 0 (`or` возвращает правую часть, когда левая ложна: `None` или 0).
 #
 # **Сначала предположите, потом запустите:** ревью !484 занимает несколько вызовов. На сколько кэширование сократит
 # оплачиваемый вход — примерно на десятую часть, примерно на две пятых или больше чем на две трети?
@@ -782,8 +782,8 @@ show_solution(8)
 #
 # - Шесть правил цикла он соблюдает за вас: ответ целиком в историю, каждый инструмент выполнен, ошибка
 #   инструмента — результат, все результаты одним сообщением, приостановленный ход (`pause_turn`) уходит обратно без
-#   нового сообщения, а вызовы инструментов из обрезанного или отклонённого хода (`max_tokens`, переполненное
-#   контекстное окно, `refusal`) не выполняются никогда.
+#   нового сообщения от user, а вызовы инструментов из обрезанного хода или хода с отказом (`max_tokens`,
+#   переполненное контекстное окно, `refusal`) не выполняются никогда.
 # - Исключений там, где их выбросил бы ваш цикл, он не выбрасывает. Без `max_iterations` он работает, пока модель
 #   запрашивает инструменты.
 # - При достижении ограничения, при `max_tokens` или при отказе он просто останавливается и отдаёт последнее

@@ -5,7 +5,8 @@ def read_file(path: str, ref: str = "main") -> str:
     return project.files.raw(path, ref=ref).decode("utf-8")  # raw gives bytes; a tool result is text
 
 
-TOOLS = TOOLS[:1] + [{
+# read_file's description, as the exercise cell gives it, and TOOLS as a new list: get_diff's and read_file's
+READ_FILE_TOOL = {
     "name": "read_file",
     "description": "Read a whole file of the repository at a branch or commit (default main), e.g. the code that "
                    "calls a function the merge request changes.",
@@ -13,12 +14,12 @@ TOOLS = TOOLS[:1] + [{
         "type": "object",
         "properties": {
             "path": {"type": "string", "description": "Path from the repository root, e.g. shop/cart.py."},
-            "ref": {"type": "string", "description": "Branch or commit; the merge request's source branch shows the "
-                                                     "file as changed."},
+            "ref": {"type": "string", "description": "Branch or commit, e.g. the merge request's source branch."},
         },
         "required": ["path"],
     },
-}]
+}
+TOOLS = [TOOLS[0], READ_FILE_TOOL]
 functions = {"get_diff": get_diff, "read_file": read_file}  # the tool's name picks the function
 
 exercise_messages = [{"role": "user", "content": "Review merge request !482."}]

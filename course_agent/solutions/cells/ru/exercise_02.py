@@ -5,7 +5,8 @@ def read_file(path: str, ref: str = "main") -> str:
     return project.files.raw(path, ref=ref).decode("utf-8")  # raw отдаёт байты, а результат инструмента — текст
 
 
-TOOLS = TOOLS[:1] + [{
+# описание read_file, как его даёт ячейка упражнения, и TOOLS новым списком: описание get_diff и описание read_file
+READ_FILE_TOOL = {
     "name": "read_file",
     "description": "Read a whole file of the repository at a branch or commit (default main), e.g. the code that "
                    "calls a function the merge request changes.",
@@ -13,12 +14,12 @@ TOOLS = TOOLS[:1] + [{
         "type": "object",
         "properties": {
             "path": {"type": "string", "description": "Path from the repository root, e.g. shop/cart.py."},
-            "ref": {"type": "string", "description": "Branch or commit; the merge request's source branch shows the "
-                                                     "file as changed."},
+            "ref": {"type": "string", "description": "Branch or commit, e.g. the merge request's source branch."},
         },
         "required": ["path"],
     },
-}]
+}
+TOOLS = [TOOLS[0], READ_FILE_TOOL]
 functions = {"get_diff": get_diff, "read_file": read_file}  # имя инструмента выбирает функцию
 
 exercise_messages = [{"role": "user", "content": "Проверь merge request !482."}]
