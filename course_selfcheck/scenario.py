@@ -33,8 +33,8 @@ HARD_LIMIT = 80
 """Past this many requests in one scenario, the sandbox refuses every further one."""
 GITLAB = "/api/v4/"
 LOOP_THREAD = "course-agent-self-check"
-_THREAD_START = threading.Thread.start.__code__  # a thread's parent is the thread that calls its start()
 """The name of the thread a scenario runs the learner's loop in."""
+_THREAD_START = threading.Thread.start.__code__  # a thread's parent is the thread that calls its start()
 
 
 class RunawayLoop(Exception):
