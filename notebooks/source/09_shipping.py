@@ -5,12 +5,12 @@
 # - how to point the reviewer at a real GitLab and the real API, and what it costs over every merge request, measured
 #   before you trust it with a budget (the exercise, right after that);
 # - how `AsyncAnthropic` runs several reviews at once;
-# - how the reviewer posts to a real GitLab, with comments on the changed lines, and how it reviews every open merge
-#   request at half price in batches.
+# - how the reviewer reviews every open merge request at half price, in batches.
 #
 # Nothing here changes the loop: this notebook is about running it for a team. Skip it on a first pass through
-# the course and come back when you ship your own agent. After the Recap, an optional section runs the reviewer in
-# CI: a re-run that updates its own review, and the merge-request pipeline job. What to do when a long review fills
+# the course and come back when you ship your own agent. After the Recap, optional sections post the review to GitLab,
+# with comments on the changed lines, and run the reviewer in CI: a re-run that updates its own review, and the
+# merge-request pipeline job. What to do when a long review fills
 # the context window (context editing and compaction) is in optional notebook 11.
 #
 # *About 80 minutes (+15 for its optional part), not counting the open-ended capstone at the end: give it the time you
@@ -25,14 +25,13 @@
 # - как направить ревьюера на настоящий GitLab и настоящий API и сколько стоит проверка всех merge request: это нужно
 #   измерить до того, как доверить ему бюджет (этому посвящено упражнение, оно идёт сразу следом);
 # - как `AsyncAnthropic` проводит несколько ревью одновременно;
-# - как ревьюер публикует ревью в настоящем GitLab, с комментариями прямо к изменённым строкам, и как он проверяет все
-#   открытые merge request пакетами за полцены.
+# - как ревьюер проверяет все открытые merge request пакетами за полцены.
 #
 # Сам цикл здесь не меняется: этот блокнот о том, как запускать его для команды. При первом прохождении курса блокнот
-# можно пропустить и вернуться к нему, когда соберётесь поручить своему агенту настоящую работу. После итогов идёт
-# необязательный раздел о ревьюере в CI: повторный запуск обновляет его же ревью, а задание работает в пайплайне merge
-# request. Что делать, когда длинное ревью заполняет контекстное окно (редактирование контекста и сжатие),
-# рассказывает необязательный блокнот 11.
+# можно пропустить и вернуться к нему, когда соберётесь поручить своему агенту настоящую работу. После итогов идут
+# необязательные разделы: ревьюер публикует ревью в GitLab, с комментариями прямо к изменённым строкам, и работает в
+# CI — повторный запуск обновляет его же ревью, а задание работает в пайплайне merge request. Что делать, когда
+# длинное ревью заполняет контекстное окно (редактирование контекста и сжатие), рассказывает необязательный блокнот 11.
 #
 # *Около 80 минут (и ещё 15 на необязательный раздел), не считая итогового проекта в конце: у него нет заданного
 # объёма, уделите ему столько времени, сколько захотите. Опирается на блокнот 8.*
@@ -326,60 +325,8 @@ for pr, answer in zip((482, 483, 484), reviews, strict=True):
     print(f"!{pr}:", [b.text for b in answer.content if b.type == "text"][-1].splitlines()[-1])
 
 # %% [markdown] lang="en"
-# <!-- fact: gitlab-diffnote-position -->
-# ## From the notebook to your GitLab
-#
-# ### Posting the review, with inline comments
-#
-# With `post=True`, the course's reviewer (`course_agent.review`) is asked to post its review: `comment_on_line` puts a
-# finding on the changed line it is about (GitLab shows it in the diff, as a thread), `post_comment` the summary. Both
-# are writing tools: the reviewer's policy (`ReviewPolicy`) allows them only when the review is to be posted, and logs
-# them. Below, the merge request's threads as GitLab lists them (`mr.discussions.list()`): an inline comment is a
-# `DiffNote` with a `position` (path, line and the three commits of the diff), the summary a plain note.
-
-# %% [markdown] lang="ru"
-# <!-- fact: gitlab-diffnote-position -->
-# ## Из блокнота в ваш GitLab
-#
-# ### Публикация ревью и комментарии к строкам
-#
-# С `post=True` ревьюер курса (`course_agent.review`) получает в запросе указание опубликовать ревью:
-# `comment_on_line` оставляет замечание прямо на той изменённой строке, к которой оно относится (GitLab показывает его
-# в diff как обсуждение), а `post_comment` — итоговый комментарий. Оба инструмента вносят изменения (уровень риска
-# «запись»): политика ревьюера (`ReviewPolicy`) разрешает их, только если ревью нужно опубликовать, и записывает в
-# журнал. Ниже — обсуждения merge request в том виде, в каком их отдаёт GitLab (`mr.discussions.list()`): комментарий
-# к строке — это `DiffNote` с `position` (путь, строка и три коммита diff), итоговое ревью — обычный комментарий
-# (`Note`).
-
-# %% lang="en"
-from course_agent.gitlab import GitLabTools
-
-posted = review(482, client=client, post=True, language="en")
-print(posted.text.splitlines()[0])
-mr = GitLabTools().project.mergerequests.get(482)
-for discussion in mr.discussions.list(get_all=True):
-    note = discussion.attributes["notes"][0]
-    place = note.get("position") or {}
-    where = f'{place["new_path"]}:{place["new_line"]}' if place else "the merge request"
-    print(f'{note["type"] or "Note"} by {note["author"]["username"]} on {where}: '
-          f'{note["body"].splitlines()[0][:60]}')
-
-# %% lang="ru"
-from course_agent.gitlab import GitLabTools
-
-posted = review(482, client=client, post=True, language="ru")
-print(posted.text.splitlines()[0])
-mr = GitLabTools().project.mergerequests.get(482)
-for discussion in mr.discussions.list(get_all=True):
-    note = discussion.attributes["notes"][0]
-    place = note.get("position") or {}
-    where = f'{place["new_path"]}:{place["new_line"]}' if place else "весь merge request"
-    print(f'{"Комментарий к строке" if note["type"] == "DiffNote" else "Комментарий"} от {note["author"]["username"]}, '
-          f'{where}: {note["body"].splitlines()[0][:60]}')
-
-# %% [markdown] lang="en"
 # <!-- fact: batches-half-price -->
-# ### Every open merge request at half price
+# ## Every open merge request at half price
 #
 # A review waits for the model, not the other way round: nothing in the loop needs an answer within seconds. The
 # [Message Batches API](https://platform.claude.com/docs/en/build-with-claude/batch-processing) takes many requests at
@@ -393,7 +340,7 @@ for discussion in mr.discussions.list(get_all=True):
 
 # %% [markdown] lang="ru"
 # <!-- fact: batches-half-price -->
-# ### Все открытые merge request за полцены
+# ## Все открытые merge request за полцены
 #
 # Ревью может подождать — спешить некуда: ничто в цикле не требует ответа за секунды.
 # [Message Batches API](https://platform.claude.com/docs/en/build-with-claude/batch-processing) принимает много запросов
@@ -676,23 +623,75 @@ check_loop(review_my_way)
 # ## Recap
 #
 # - `AsyncAnthropic` and `asyncio.gather` run several reviews in about the time of the slowest.
-# - On a real GitLab the reviewer comments on the changed lines, and reviews every open merge request in batches at
-#   half price: between two calls a loop is only its `messages` list, so it can wait as long as the batch takes.
+# - The reviewer reviews every open merge request in batches at half price: between two calls a loop is only its
+#   `messages` list, so it can wait as long as the batch takes.
 # - Measure the cost per merge request before you trust the reviewer with a budget.
 #
-# On a first pass, stop here: the section below (the reviewer in CI) is optional, and nothing later needs it.
+# On a first pass, stop here: the sections below (posting the review, the reviewer in CI) are optional, and nothing
+# later needs them.
 
 # %% [markdown] lang="ru"
 # ## Итоги
 #
 # - `AsyncAnthropic` и `asyncio.gather` проводят несколько ревью примерно за время самого долгого.
-# - На настоящем GitLab ревьюер комментирует изменённые строки и проверяет все открытые merge request пакетами за
-#   полцены: между двумя вызовами цикл — это только его список `messages`, поэтому он может ждать сколько угодно
-#   долго, пока готовится пакет.
+# - Ревьюер проверяет все открытые merge request пакетами за полцены: между двумя вызовами цикл — это только его
+#   список `messages`, поэтому он может ждать сколько угодно долго, пока готовится пакет.
 # - Прежде чем доверить ревьюеру бюджет, измерьте стоимость одного merge request.
 #
-# При первом прохождении на этом можно остановиться: раздел ниже (ревьюер в CI) необязательный, и он не понадобится ни
-# в одном следующем блокноте.
+# При первом прохождении на этом можно остановиться: разделы ниже (публикация ревью, ревьюер в CI) необязательные, и
+# они не понадобятся ни в одном следующем блокноте.
+
+# %% [markdown] lang="en"
+# <!-- fact: gitlab-diffnote-position -->
+# ## Go deeper (optional): posting the review, with inline comments
+#
+# The part above does not need this section; the reviewer in CI, after it, builds on it.
+#
+# With `post=True`, the course's reviewer (`course_agent.review`) is asked to post its review: `comment_on_line` puts a
+# finding on the changed line it is about (GitLab shows it in the diff, as a thread), `post_comment` the summary. Both
+# are writing tools: the reviewer's policy (`ReviewPolicy`) allows them only when the review is to be posted, and logs
+# them. Below, the merge request's threads as GitLab lists them (`mr.discussions.list()`): an inline comment is a
+# `DiffNote` with a `position` (path, line and the three commits of the diff), the summary a plain note.
+
+# %% [markdown] lang="ru"
+# <!-- fact: gitlab-diffnote-position -->
+# ## Глубже (по желанию): публикация ревью и комментарии к строкам
+#
+# Всему, что выше, этот раздел не нужен; на нём строится следующий раздел, о ревьюере в CI.
+#
+# С `post=True` ревьюер курса (`course_agent.review`) получает в запросе указание опубликовать ревью:
+# `comment_on_line` оставляет замечание прямо на той изменённой строке, к которой оно относится (GitLab показывает его
+# в diff как обсуждение), а `post_comment` — итоговый комментарий. Оба инструмента вносят изменения (уровень риска
+# «запись»): политика ревьюера (`ReviewPolicy`) разрешает их, только если ревью нужно опубликовать, и записывает в
+# журнал. Ниже — обсуждения merge request в том виде, в каком их отдаёт GitLab (`mr.discussions.list()`): комментарий
+# к строке — это `DiffNote` с `position` (путь, строка и три коммита diff), итоговое ревью — обычный комментарий
+# (`Note`).
+
+# %% lang="en"
+from course_agent.gitlab import GitLabTools
+
+posted = review(482, client=client, post=True, language="en")
+print(posted.text.splitlines()[0])
+mr = GitLabTools().project.mergerequests.get(482)
+for discussion in mr.discussions.list(get_all=True):
+    note = discussion.attributes["notes"][0]
+    place = note.get("position") or {}
+    where = f'{place["new_path"]}:{place["new_line"]}' if place else "the merge request"
+    print(f'{note["type"] or "Note"} by {note["author"]["username"]} on {where}: '
+          f'{note["body"].splitlines()[0][:60]}')
+
+# %% lang="ru"
+from course_agent.gitlab import GitLabTools
+
+posted = review(482, client=client, post=True, language="ru")
+print(posted.text.splitlines()[0])
+mr = GitLabTools().project.mergerequests.get(482)
+for discussion in mr.discussions.list(get_all=True):
+    note = discussion.attributes["notes"][0]
+    place = note.get("position") or {}
+    where = f'{place["new_path"]}:{place["new_line"]}' if place else "весь merge request"
+    print(f'{"Комментарий к строке" if note["type"] == "DiffNote" else "Комментарий"} от {note["author"]["username"]}, '
+          f'{where}: {note["body"].splitlines()[0][:60]}')
 
 # %% [markdown] lang="en"
 # ## Go deeper (optional): running it in CI
