@@ -174,7 +174,7 @@ will be approved", "in a minute", «скоро», «второй вызов»): 
 _ONE_MORE = (("ещё", "одну"), ("еще", "одну"), ("ещё", "один"), ("еще", "один"), ("one", "more"))
 _REPORTS = re.compile(r"^(?:report\w*|mention\w*|say|note|tell|finish\w*|continue|write|explain|describe|document|"
                       r"record|add|include|carry|move|proceed|go|skip|stop|end|leave|flag|list|summari[sz]e|"
-                      r"сообщ\w*|отмет\w*|напиш\w*|продолж\w*|законч\w*|заверш\w*|опиш\w*|укаж\w*|объясн\w*|"
+                      r"сообщ\w*|отмет\w*|напиш\w*|допиш\w*|продолж\w*|законч\w*|заверш\w*|опиш\w*|укаж\w*|объясн\w*|"
                       r"добав\w*|перейд\w*|пропуст\w*|останов\w*|расскаж\w*|упомян\w*)$", re.I)
 """Verbs of a clause that reports, explains, stops or goes on with the review: the only clauses after a no that may
 speak of a next thing ("Continue the review with the next file", «Отметь это в следующем разделе»)."""
@@ -226,8 +226,11 @@ def invites_in_other_words(lowered: list[str]) -> bool:
         head += 1
     body = lowered[head:]
     sequel = any(map(_SEQUEL.match, body)) or _has_phrase(body, _ONE_MORE)
-    reports = bool(body) and bool(_REPORTS.match(body[0])) and not any(
-        _TRY.match(w) or _YES.match(w) or _CALL.match(w) for w in body[1:])
+    # a clause that reports or goes on with the review, its verb anywhere ("The next step is to finish your review",
+    # «допиши ревью и скоро заверши его»), and no word of a call, a try or a yes: its sequel word is the review's
+    reports = any(_REPORTS.match(w) for w in body) and not any(
+        (_TRY.match(w) or _YES.match(w) or _CALL.match(w)) and not (i == 0 and _REPORTS.match(w))
+        for i, w in enumerate(body))  # "Go on with the review…": a clause's own first verb is its report
     return sequel and not reports
 
 

@@ -339,3 +339,19 @@ def test_generated_person_no_verb_grammar(person, frame, data, thing):
     assert names_the_decider(text), text
     policy = template.format(P="The policy", p="the policy", verb=verb, tool=TOOL, Thing=thing)
     assert not names_the_decider(policy), policy
+
+
+@pytest.mark.parametrize("denial, invites", [
+    ("Denied by a human: merge_pr was not run. The next step is to finish your review.", False),
+    ("A human said no; merge_pr did not run. As the next step, summarise your findings.", False),
+    ("Человек отказал в merge_pr. Вызов не выполнен; допиши ревью и скоро заверши его.", False),
+    ("Человек отклонил merge_pr. Следующим шагом опиши в ревью, что слияния не было.", False),
+    ("A human denied this call. Give it another go and report.", True),
+    ("A human denied merge_pr. The next step is another try, then report it.", True),
+    ("Человек отклонил merge_pr. Следующим шагом попробуй вызов снова.", True),
+])
+def test_a_sequel_word_in_a_clause_that_goes_on_with_the_review_is_no_invitation(denial, invites):
+    """Stop 63: the fail-closed reader took "next"/«скоро» for an invitation wherever the report verb was not the
+    clause's first word; a clause with a report verb anywhere and no word of a call, a try or a yes goes on with the
+    review. A try or a call in it still invites."""
+    assert invites_the_call(denial, "merge_pr") is invites
