@@ -69,19 +69,19 @@ def check_exercise_6(loop: Callable | None, language: str | None = None, *, step
     if step not in (1, 2):
         raise ValueError(f"step must be 1 or 2 (2, the default, checks the whole exercise), got {step!r}")
     if step == 1:
-        return _pause_hint_alone(grade_loop(6, loop, language, asking_the_cause(STEP_1_RULES),
+        return _row_hint_alone(grade_loop(6, loop, language, asking_the_cause(STEP_1_RULES),
                           N_("Not done yet: handle pause_turn, stop_sequence and max_tokens (see the rules marked ✘ "
                              "or – below)."),
                           N_("Of pause_turn, stop_sequence and max_tokens, which means the turn is still going, which "
                              "means the answer is yours, and which means it was cut? The notebook's cells on each of "
                              "them show it."), tasks=STEP_1_TASKS,
-                          title=N_("Exercise 6, step 1"), keeps=False))
-    return _pause_hint_alone(_cut_hint_alone(_fallback_hint_first(grade_loop(6, loop, language, asking_the_cause(RULES),
+                          title=N_("Exercise 6, step 1"), keeps=False), (PAUSE_ROW_HINT,))
+    return _row_hint_alone(_fallback_hint_first(grade_loop(6, loop, language, asking_the_cause(RULES),
                       N_("Not done yet: handle every stop reason on purpose (see the rules marked ✘ or – below)."),
                       N_("Which stop reasons can a response end with, and which of them mean the answer is finished? "
                          "what_to_do above says what a loop does for each: give each its branch, and a last one for a "
                          "value you do not know. After a refusal, what must the error say?"), tasks=TASKS,
-                      more=_fallback_if_taken))))
+                      more=_fallback_if_taken)), (CUT_ROW_HINT, PAUSE_ROW_HINT))
 
 
 def check_fallback(loop: Callable | None, language: str | None = None) -> Report:
@@ -144,17 +144,16 @@ PAUSE_HINT = N_("Look at the next request your loop sends after a pause_turn: is
                 "the pause_turn branch adds nothing and only goes round again.")
 
 
-def _pause_hint_alone(report: Report) -> Report:
-    """When only the pause_turn row is broken (native read 65, N2), the hint speaks of that row, not of every stop."""
-    if [f.rule for f in report.findings if f.status == BROKEN] == ["pause_turn"] and report.hints:
-        report.hints = [tr(PAUSE_HINT, report.language), *report.hints[1:]]
-    return report
+CUT_ROW_HINT = (CUT_ROWS, CUT_HINT)
+PAUSE_ROW_HINT = ({"pause_turn"}, PAUSE_HINT)
+"""Rows whose own hint replaces the general one when they alone are broken (step 1 has no context-window row)."""
 
 
-def _cut_hint_alone(report: Report) -> Report:
-    """When only the cut rows are broken (attack 19's report wording 2), the hint speaks of the cut errors, not of
-    every stop and the refusal's error."""
+def _row_hint_alone(report: Report, row_hints: tuple[tuple[set[str], str], ...]) -> Report:
+    """When only the cut rows (attack 19's report wording 2), or only the pause_turn row (native read 65, N2), are
+    broken, the hint speaks of them, not of every stop and the refusal's error."""
     broken = {f.rule for f in report.findings if f.status == BROKEN}
-    if broken and broken <= CUT_ROWS and report.hints:
-        report.hints = [tr(CUT_HINT, report.language), *report.hints[1:]]
+    for rows, hint in row_hints:
+        if broken and broken <= rows and report.hints:
+            report.hints = [tr(hint, report.language), *report.hints[1:]]
     return report
