@@ -405,7 +405,6 @@ _AIMED = re.compile(r"^(?:to|so|until|till|than|that|what|which|if|unless|only|o
                     r"что|который|которая|которое|если|лишь|только|когда)$", re.I)
 """Words before a verb of going in that make it a goal, a comparison or a condition, not a claim ("shorten it so it
 fits", "longer than fits", «сократите, чтобы поместилась»)."""
-_CLAUSE_END = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[.;!?\n:()—–,]", re.UNICODE)
 
 
 def _governed(lowered: list[str], i: int) -> bool:
@@ -430,7 +429,7 @@ def denies_cut(text: str) -> bool:
     выполняйте вызов»), and so do a bidding ("do not truncate the history") and a goal or a comparison ("raise
     max_tokens so that nothing is cut", "shorten the history so that it fits", "longer than fits")."""
     clause: list[str] = []
-    for word in [*_CLAUSE_END.findall(text), "."]:
+    for word in [*_CLAUSE.findall(text), "."]:
         if word in ".;!?\n:()—–,":
             for i, w in enumerate(clause):
                 if _CUT_ITSELF.match(w) and _governed(clause, i) and not any(map(_AIMED.match, clause[:i])):
