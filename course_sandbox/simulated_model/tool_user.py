@@ -486,9 +486,10 @@ def plan_calls(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
     # "list the files in /tmp/x" asks for a listing, not for remove_file on /tmp/x
     covered = set(stems(fillable[0].name)) | set(stems(fillable[0].description))
     said = stems(evidence.text)  # the request's own words: a word an everyday domain adds names no second tool
+    each_word = [stems(word) for word in tokens(evidence.text)]
     for tool in fillable[1:]:
         hits = overlap(evidence.request_stems & said, stems(tool.name))
-        if hits and not overlap(hits, covered) and _a_word_of_its_own(evidence.text, tool, covered):
+        if hits and not overlap(hits, covered) and _a_word_of_its_own(each_word, tool, covered):
             chosen.append(tool)
             covered |= stems(tool.name)
     uses: list[tuple[str, dict]] = []
@@ -497,12 +498,12 @@ def plan_calls(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
     return Plan(_unique_uses(uses))
 
 
-def _a_word_of_its_own(text: str, tool: tool_roles.ToolSpec, covered: set[str]) -> bool:
+def _a_word_of_its_own(each_word: list[set[str]], tool: tool_roles.ToolSpec, covered: set[str]) -> bool:
     """A word of the request names this tool and none of the first one's words: one Russian verb whose English
     meanings name two tools («удали»: delete and remove) is one ask, for the first tool only, never a second
     destructive call on the same id."""
     name = stems(tool.name)
-    return any(overlap(meant, name) and not overlap(meant, covered) for meant in map(stems, tokens(text)))
+    return any(overlap(meant, name) and not overlap(meant, covered) for meant in each_word)
 
 
 def plan_request(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan:
