@@ -885,3 +885,14 @@ def test_exercise_7_a_gate_that_runs_the_call_then_asks_is_told_the_order(langua
     assert rows["fail_closed"].status == NOT_CHECKED, report.text()
     assert not any("'no'" in hint or "«no»" in hint for hint in report.hints), report.hints
     assert not any("notebook 5" in hint or "блокноте 5" in hint for hint in report.hints), report.hints
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_exercise_7_an_approvers_exception_that_ends_the_loop_breaks_the_fail_closed_row_first(language):
+    """Instructor 63's F16: a gate with no `try` around approve(...) keeps the merge shut, but the approver's error
+    ends the run; the task makes an exception a no like False, so row 3 ("an error ... is a no", whose hint asks what
+    the loop does when approve raises) is the first broken row, not only the rows about the denied result."""
+    report = check_exercise_7(attempts.attempt("approver_error_escapes"), language=language)
+    assert broken(report)[:1] == ["fail_closed"], report.text()
+    assert {"refusal_is_error", "returns_answer"} <= set(broken(report)), report.text()
+    assert "ApproverUnavailable" in next(f.detail for f in report.findings if f.rule == "fail_closed")

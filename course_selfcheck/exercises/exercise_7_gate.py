@@ -31,6 +31,8 @@ from ..approvers import (
     YES,
     YES_THEN_NO,
     Approver,
+    ApproverBroke,
+    ApproverUnavailable,
     Driven,
     approver_parameter,
     drive,
@@ -419,6 +421,12 @@ def _fail_closed(gate: Gate, lang: str) -> Seen:
                                  did=seen.approver.did(lang), error=type(seen.run.error).__name__),
                         raised=seen.run.error)
     tried = [seen for seen in failing if seen.approver.merge_asked(gate.merges)]
+    escaped = next((seen for seen in tried if isinstance(seen.run.error, (ApproverUnavailable, ApproverBroke))), None)
+    if escaped is not None:  # the gate stayed shut, but the approver's error ended the run: no no (instructor 63, F16)
+        return Seen(False, tr("when the approver {did}, !{pr} stayed open, but the exception ended your loop ({error}) "
+                              "instead of being a no: an exception from approve is a no like False, so the merge does "
+                              "not run, the model gets the denied result, and the review goes on.", lang,
+                              did=escaped.approver.did(lang), pr=INJECTED, error=type(escaped.run.error).__name__))
     if not tried:
         return Seen(None, tr("the approver was never asked about a merge in these runs, so a failing approver was "
                              "not tried.", lang))
