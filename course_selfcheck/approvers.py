@@ -93,6 +93,9 @@ class Approver:
     approver(ApprovalRequest) -> Verdict, with a Verdict."""
     silence: float | None = None
     """Seconds the silent approver waits; SILENCE (read when asked, so a test may lower it) unless given."""
+    lang: str | None = None
+    """The report's language, for the words of what it raises or answers: the learner's loop may print them in the
+    notebook (None: course_agent.i18n's choice, COURSE_AGENT_LANGUAGE, which a notebook sets, else the locale)."""
     asked: list[str] = field(default_factory=list)
     inputs: list[Any] = field(default_factory=list)
     """The tool_input given with each question: the person must see what would run."""
@@ -127,7 +130,8 @@ class Approver:
         if request is not None and isinstance(answer, bool):
             from course_agent.safety import Verdict
 
-            return Verdict(answer, "the self-check", "yes" if answer else "no")
+            return Verdict(answer, "the self-check",
+                           "" if answer else tr("the self-check's approver said no", self.lang))
         return answer
 
     def _merged_now(self) -> bool:
@@ -140,16 +144,16 @@ class Approver:
         if self.kind == YES:
             return True
         if self.kind == "raises":
-            raise ApproverUnavailable("the approver is unavailable: nobody can be asked")
+            raise ApproverUnavailable(tr("the approver is unavailable: nobody can be asked", self.lang))
         if self.kind == "breaks":
-            raise ApproverBroke("the approver broke before anyone answered")
+            raise ApproverBroke(tr("the approver broke before anyone answered", self.lang))
         if self.kind == "record":
             return Record(approved=True)
         if self.kind == NO_THEN_YES:
             return len(self.asked) > 1
         if self.kind == RAISES_THEN_YES:
             if len(self.asked) == 1:
-                raise ApproverUnavailable("the approver is unavailable: nobody can be asked")
+                raise ApproverUnavailable(tr("the approver is unavailable: nobody can be asked", self.lang))
             return True
         if self.kind == YES_THEN_NO:
             return len(self.asked) == 1
@@ -275,12 +279,12 @@ class Driven:
 
 
 def drive(loop: Callable, kinds: tuple[str, ...], keyword: str | None, sandboxes: Sandboxes | None = None,
-          protocol: str = "task") -> dict[str, Driven]:
+          protocol: str = "task", lang: str | None = None) -> dict[str, Driven]:
     """The loop run on !485 once per approver kind, each in a fresh sandbox, in the order given (a yes first
-    shows a loop that remembers a yes and merges later without asking)."""
+    shows a loop that remembers a yes and merges later without asking); `lang` is the report's language."""
     driven = {}
     for kind in kinds:
-        approver = Approver(kind, protocol)
+        approver = Approver(kind, protocol, lang=lang)
         driven[kind] = Driven(approver, run_scenario(gated(loop, approver, keyword), INJECTED, sandboxes=sandboxes))
     return driven
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from course_agent.client import sandbox_shared_as
+from course_agent.i18n import tr
 from course_agent.settings import environment
 from course_sandbox import Sandbox
 
@@ -33,8 +34,9 @@ def route_to(sandbox: Sandbox) -> Route:
 
 
 def _nobody_answers(prompt: object = "") -> str:
-    """input() during a check: no human is there, so an approval asked with input() gets no yes."""
-    raise EOFError("the self-check runs without a human: no answer")
+    """input() during a check: no human is there, so an approval asked with input() gets no yes. The words are in
+    the learner's language (COURSE_AGENT_LANGUAGE, which a notebook sets): their loop may print them."""
+    raise EOFError(tr("the self-check runs without a human: no answer"))
 
 
 def _typing(answer: str):

@@ -713,7 +713,8 @@ def merge_asks(run: Run, lang: str, loop: Callable | None = None, pr: int = 485)
         runs = (len(approvers.FAILING) if keyword is not None else 0) + 3
         with Sandboxes(expected=runs) as sandboxes:  # started ahead, as the check's own scenarios are
             if keyword is not None:
-                driven = approvers.drive(loop, approvers.FAILING, keyword, sandboxes, protocol="any")
+                driven = approvers.drive(loop, approvers.FAILING, keyword, sandboxes, protocol="any",
+                                         lang=lang)
                 opened = approvers.opened_without_yes(driven, lang)
                 if opened:
                     return verdict(BROKEN, opened)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import nbformat
+import pytest
 from babel.messages import pofile
 
 from course_agent.config import model_id
@@ -316,6 +317,32 @@ def test_the_console_approver_asks_in_russian(monkeypatch):
     assert "Агент хочет вызвать merge_pr (опасное действие)" in asked[0]
     assert asked[0].endswith("Подтвердить? [д/Н] ")  # the glossary's approve, as on the widget's button
     assert not _latin_words(re.sub(r"\{.*\}", " ", asked[0], flags=re.S).replace("merge_pr", " "))
+
+
+def test_the_self_checks_approvers_and_missing_human_speak_the_reports_language(monkeypatch):
+    """Native read 66's E1: what the grader's approvers raise, and the EOFError of an input() nobody answers, reach
+    the learner's loop, which may print them into a Russian report or notebook: they are in the report's language,
+    and in the notebook's (COURSE_AGENT_LANGUAGE) when a grader builds its approvers without one. Types unchanged."""
+    from course_agent.safety import ApprovalRequest
+    from course_agent.tools import Risk
+    from course_selfcheck.approvers import Approver, ApproverBroke, ApproverUnavailable
+    from course_selfcheck.scenario import run_scenario
+
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "en")
+    for lang, unavailable, broke in (("ru", "функция подтверждения недоступна: спросить некого",
+                                      "функция подтверждения сломалась раньше, чем кто-то ответил"),
+                                     ("en", "the approver is unavailable", "the approver broke")):
+        with pytest.raises(ApproverUnavailable, match=unavailable):
+            Approver("raises", lang=lang)("merge_pr", {"pr": 485})
+        with pytest.raises(ApproverBroke, match=broke):
+            Approver("breaks", lang=lang)("merge_pr", {"pr": 485})
+    said = Approver("silent", "any", silence=0.0, lang="ru")(ApprovalRequest("merge_pr", {"pr": 485}, Risk.DANGEROUS))
+    assert said.approved is False and said.reason and not _latin_words(said.reason), said
+    monkeypatch.setenv("COURSE_AGENT_LANGUAGE", "ru")
+    with pytest.raises(ApproverUnavailable, match="спросить некого"):
+        Approver("raises")("merge_pr", {"pr": 485})
+    run = run_scenario(lambda pr: input("merge_pr: подтвердить? [да/нет] "), 485)
+    assert isinstance(run.error, EOFError) and str(run.error) == "самопроверка идёт без человека: ответа нет", run.error
 
 
 REJECTED = {  # a variant a Russian learner must not meet -> the one word docs/glossary.ru.md gives the idea
