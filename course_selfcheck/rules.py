@@ -55,10 +55,10 @@ def says_it_was_cut(run: Run, lang: str, stop: str, cause: bool = False) -> Find
         return None
     said = before_a_comma(short_error(run.error))
     if sdk_refused_to_send(run.error):
-        return verdict(BROKEN, tr("after {stop} the SDK refused the loop's next request before sending it ({error}): a "
-                                  "request that is not streamed may not ask for a max_tokens above about 21,333; "
-                                  "stream it (client.messages.stream), or stay under that", lang, stop=stop,
-                                  error=said))
+        return verdict(BROKEN, tr("after {stop} the SDK refused the loop's next request before sending it ({error}): "
+                                  "with the client's default timeout, a request that is not streamed may not ask for "
+                                  "a max_tokens above 21,333; stream it (client.messages.stream), or stay at or under "
+                                  "that", lang, stop=stop, error=said))
     if cause and names_only_the_stop(run, stop):
         return verdict(BROKEN, tr("at {stop} the loop raised {error}, which names the stop but not what happened: "
                                   "let the error of the branch that handles {stop} say that {what}", lang, stop=stop,
@@ -89,7 +89,8 @@ def _the_other_cause(stop: str, lang: str) -> str:
 
 SDK_WANTS_A_STREAM = "Streaming is required"
 """The start of the anthropic SDK's own ValueError for a request that is not streamed and asks for a max_tokens it
-expects to take longer than 10 minutes (above about 21,333): raised before anything is sent."""
+expects to take longer than 10 minutes (above 21,333 with the client's default timeout, or a model's own lower
+cap): raised before anything is sent."""
 
 
 def sdk_refused_to_send(error: BaseException | None) -> bool:

@@ -684,3 +684,17 @@ def test_a_persons_quoted_answer_names_them_as_the_decider():
     assert names_the_decider("Человек ответил на merge_pr «пока нет»: вызов не выполнен и в этом ревью выполнен не "
                              "будет.")
     assert names_the_decider('A person answered "not yet" to merge_pr: it was not run, and it will not be approved.')
+
+
+@pytest.mark.parametrize("lang, line, hedge", [("en", "above 21,333", "about"), ("ru", "больше 21\u00a0333", "пример")])
+def test_the_sdks_refusal_to_send_names_the_line_notebook_10_states(lang, line, hedge):
+    """Native read 66's A5: notebook 10 says the line is at 21,333 (with the client's default timeout); the row says
+    the same number, with no «примерно», and one word for streaming («потоковый режим», «потоком»)."""
+    from course_selfcheck.rules import BROKEN, says_it_was_cut
+    from course_selfcheck.scenario import Run
+
+    refused = ValueError("Streaming is required for operations that may take longer than 10 minutes. See https://...")
+    found = says_it_was_cut(Run([], error=refused), lang, "max_tokens")
+    assert found is not None and found.status == BROKEN, found
+    assert line in found.detail and hedge not in found.detail, found.detail
+    assert lang == "en" or ("потокового режима" in found.detail and "передач" not in found.detail), found.detail
