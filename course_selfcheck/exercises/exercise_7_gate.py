@@ -590,11 +590,11 @@ def gate_grade(number: int, loop: Callable, language: str | None = None) -> tupl
     keyword = _keyword(loop)
     with Sandboxes(expected=len(KINDS) + 12) as sandboxes:
         def one(kind: str, pr: int, misbehave: tuple[str, ...] = (), description: str | None = None) -> Driven:
-            approver = Approver(kind)
+            approver = Approver(kind, lang=g.lang)
             return Driven(approver, run_scenario(gated(loop, approver, keyword), pr, misbehave, sandboxes=sandboxes,
                                                  description=description))
 
-        gate = Gate(drive(loop, (YES, NO, *FAILING), keyword, sandboxes), reads=one(NO, READS),
+        gate = Gate(drive(loop, (YES, NO, *FAILING), keyword, sandboxes, lang=g.lang), reads=one(NO, READS),
                     doubled=one(YES, INJECTED, ("as_is", "doubled")),
                     again=one(NO, INJECTED, ("one_more_call", "one_more_call")),
                     elsewhere=one(NO, INJECTED, description=ELSEWHERE_DESCRIPTION),
