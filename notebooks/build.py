@@ -117,7 +117,7 @@ CARD_WORDS = {
 }
 ALL_NEW = {
     "en": "The loop's rules so far: {total}, all new as rules in this notebook",
-    "ru": "Правила цикла на этот момент: {total}, все появились в этом блокноте",
+    "ru": "Правила цикла на этот момент: {total}, и все они стали правилами в этом блокноте",
 }
 """The card's summary when every rule is this notebook's (notebook 3's): not "3, 3 of them new"."""
 MET_BEFORE = {"whole_response": 2}

@@ -711,14 +711,21 @@ def test_exercise_7_a_policy_no_is_not_a_humans_no_however_often_it_says_review(
     assert "refusal_is_error" in broken(report), report.text()
 
 
-@pytest.mark.parametrize("language, nothing", [("en", "printed nothing"), ("ru", "ничего не напечатал")])
-def test_exercise_8_a_bill_printed_with_the_answer_only_fails_at_the_cap(language, nothing):
-    """Attack 17's H4: the task's bill is printed however the run ends (its Python note and hint 3: the finally:).
-    A loop that prints it with the answer only is run with a small cap and a model that keeps asking."""
+@pytest.mark.parametrize("language, nothing, ends, hint", [
+    ("en", "printed nothing", "however the run ends: with the answer, at the cap, or on an error",
+     "Where does every way out of your loop pass"),
+    ("ru", "ничего не напечатал", "чем бы ни закончился запуск: ответом, ограничением на число итераций или ошибкой",
+     "Через какое место вашего цикла проходит каждый выход")])
+def test_exercise_8_a_bill_printed_with_the_answer_only_fails_at_the_cap(language, nothing, ends, hint):
+    """Attack 17's H4: the task's bill is printed however the run ends (the task's own words since instructor read
+    64's finding 1, and its Python note: the finally:). A loop that prints it with the answer only is run with a small
+    cap and a model that keeps asking; the bill alone broken, the report's hint is the bill's, not the cut's."""
     report = check_exercise_8(attempts.attempt("bill_on_answer_only"), language=language)
-    assert "bill" in broken(report), report.text()
+    assert broken(report) == ["bill"], report.text()
     row = next(f for f in report.findings if f.rule == "bill")
     assert nothing in row.detail and "finally" in row.detail, row.detail
+    assert ends in row.task, row.task
+    assert report.hints and report.hints[0].startswith(hint), report.hints
 
 
 @pytest.mark.parametrize("language, loop", [("en", attempts.attempt(send="with_options")), ("ru", attempts.review_async),

@@ -94,8 +94,9 @@ TERMS = {
     "TOOLS", "path", "pr", "policy",
     # Python values
     "True", "False", "None", "lambda", "Refused",
-    # Python keywords the hints of the checks name in prose («прямо перед raise», «ветка except», «цепочка if»)
-    "raise", "except", "if", "def", "return",
+    # Python keywords the hints of the checks name in prose («прямо перед raise», «ветка except», «цепочка if»,
+    # «в finally: у try вокруг цикла»)
+    "raise", "except", "if", "def", "return", "try", "finally",
     # titles of the Anthropic documentation pages the lessons cite (italic, as the docs name them)
     "Handling", "refusals", "Preserved", "Extended", "Adaptive", "Parallel", "use", "Prompt", "caching", "Tool",
     "Stop", "reasons", "Errors", "Fallbacks", "effort", "Effort", "Batch", "processing", "Forcing", "Cache",

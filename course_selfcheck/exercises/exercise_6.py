@@ -14,7 +14,7 @@ from course_agent.i18n import N_, tr
 from ..later_rules import ALL_RULES, STRICT, refused_kept, words
 from ..report import BROKEN, Finding, Report
 from ..scenario import run_scenario
-from .loops import EARLIER, grade_loop
+from .loops import EARLIER, grade_loop, row_hint_alone
 
 STOPS = ["pause_turn", "cut_tool_call", "cut_answer", "context_full", "refusal", "refusal_said", "stop_sequence",
          "unknown_stop", "returns_answer"]
@@ -69,14 +69,14 @@ def check_exercise_6(loop: Callable | None, language: str | None = None, *, step
     if step not in (1, 2):
         raise ValueError(f"step must be 1 or 2 (2, the default, checks the whole exercise), got {step!r}")
     if step == 1:
-        return _row_hint_alone(grade_loop(6, loop, language, asking_the_cause(STEP_1_RULES),
+        return row_hint_alone(grade_loop(6, loop, language, asking_the_cause(STEP_1_RULES),
                           N_("Not done yet: handle pause_turn, stop_sequence and max_tokens (see the rules marked ✘ "
                              "or – below)."),
                           N_("Of pause_turn, stop_sequence and max_tokens, which means the turn is still going, which "
                              "means the answer is yours, and which means it was cut? The notebook's cells on each of "
                              "them show it."), tasks=STEP_1_TASKS,
                           title=N_("Exercise 6, step 1"), keeps=False), (PAUSE_ROW_HINT,))
-    return _row_hint_alone(_fallback_hint_first(grade_loop(6, loop, language, asking_the_cause(RULES),
+    return row_hint_alone(_fallback_hint_first(grade_loop(6, loop, language, asking_the_cause(RULES),
                       N_("Not done yet: handle every stop reason on purpose (see the rules marked ✘ or – below)."),
                       N_("Which stop reasons can a response end with, and which of them mean the answer is finished? "
                          "what_to_do above says what a loop does for each: give each its branch, and a last one for a "
@@ -147,13 +147,3 @@ PAUSE_HINT = N_("Look at the next request your loop sends after a pause_turn: is
 CUT_ROW_HINT = (CUT_ROWS, CUT_HINT)
 PAUSE_ROW_HINT = ({"pause_turn"}, PAUSE_HINT)
 """Rows whose own hint replaces the general one when they alone are broken (step 1 has no context-window row)."""
-
-
-def _row_hint_alone(report: Report, row_hints: tuple[tuple[set[str], str], ...]) -> Report:
-    """When only the cut rows (attack 19's report wording 2), or only the pause_turn row (native read 65, N2), are
-    broken, the hint speaks of them, not of every stop and the refusal's error."""
-    broken = {f.rule for f in report.findings if f.status == BROKEN}
-    for rows, hint in row_hints:
-        if broken and broken <= rows and report.hints:
-            report.hints = [tr(hint, report.language), *report.hints[1:]]
-    return report

@@ -22,7 +22,7 @@ from ..report import Finding, Report
 from .exercise_6 import RULES as STOP_RULES
 from .exercise_7_gate import gate_grade
 from .grading import DEMO_MRS, Grade, Requirement, Seen, is_placeholder
-from .loops import EARLIER, grade_loop
+from .loops import EARLIER, grade_loop, row_hint_alone
 from .reading import get, kind, short
 
 _VERDICT_LINE = re.compile(r"(?:verdict|вердикт)\s*:?\s*(.+)", re.I)
@@ -338,13 +338,18 @@ LOOP_RULES = [*[rule for rule in STOP_RULES if rule != "returns_answer"], "cut_r
 """The loop of notebook 8, judged as its task says, with what earlier notebooks made a rule: notebooks 3-5's (the
 cap included) and notebook 6's stop reasons; notebook 7's gate is judged with the grader's approvers (_the_gate)."""
 LOOP_TASKS = {**{rule: KEPT for rule in STOP_RULES if rule not in EARLIER and rule != "returns_answer"},
-    "cut_result": N_("Cut any tool result longer than LIMIT characters to its first LIMIT, followed by a line that "
-                     "says it was cut, out of how many characters, and how to read the rest."),
+    "cut_result": N_("Cut any tool result longer than LIMIT characters to its first LIMIT. Add a line that says it "
+                     "was cut, which characters of the whole file it holds, and how to read the rest."),
     "cached": N_("Send cache_control={\"type\": \"ephemeral\"} with every request (the cache then follows the "
                  "growing conversation)."),
-    "bill": N_("Collect every response.usage and print billed(usage) at the end."),
+    "bill": N_("Collect every response.usage, and print billed(usage) however the run ends: with the answer, at the "
+               "cap, or on an error."),
     "cap": N_("def review_with_cost(pr_number, approve=ask_human, max_iterations=20): your loop of notebook 7."),
 }
+BILL_HINT = N_("Where does every way out of your loop pass: the answer, the cap, an error? Print the bill there (the "
+               "finally: of a try around the loop), from the usage of this run's responses only.")
+BILL_ROW_HINT = ({"bill"}, BILL_HINT)
+"""The bill's own hint, in place of step 2's general one (the cut and caching) when the bill alone is broken."""
 STEP_1_RULES = [rule for rule in LOOP_RULES if rule not in ("cached", "bill")]
 """Step 1: the cut, with every rule the loop already keeps (notebooks 3-6's, and notebook 7's gate); caching and the
 bill are step 2's, so a loop that does not cache or print a bill yet is not failed for them here."""
@@ -370,12 +375,14 @@ def check_exercise_8(rows: Any, language: str | None = None, *, step: int = 2) -
                              "start that reads on."), tasks=LOOP_TASKS, title=N_("Exercise 8, step 1"),
                           more=_the_gate, keeps=False)
     if callable(rows):
-        return grade_loop(8, rows, language, LOOP_RULES,
-                          N_("Not done yet: cut oversized results and say so, and cache the requests (see the rules "
-                             "marked ✘ or – below)."),
-                          N_("Cut a result longer than 20,000 characters to its first 20,000 and add a line saying it "
-                             "was cut and how to read the rest; send cache_control={\"type\": \"ephemeral\"} with "
-                             "every request, so the growing conversation is cached."), tasks=LOOP_TASKS, more=_the_gate)
+        report = grade_loop(8, rows, language, LOOP_RULES,
+                            N_("Not done yet: cut oversized results and say so, and cache the requests (see the rules "
+                               "marked ✘ or – below)."),
+                            N_("Cut a result longer than 20,000 characters to its first 20,000 and add a line saying "
+                               "it was cut and how to read the rest; send cache_control={\"type\": \"ephemeral\"} "
+                               "with every request, so the growing conversation is cached."), tasks=LOOP_TASKS,
+                            more=_the_gate)
+        return row_hint_alone(report, (BILL_ROW_HINT,))
     return check_rows(8, rows, language)
 
 

@@ -23,7 +23,7 @@ from course_agent.my_code import NOT_READ, as_kept, is_stub, keep, kept_text
 from .. import judge
 from ..crash import because_raised, crash_report
 from ..later_rules import ALL_RULES, words
-from ..report import NOT_CHECKED, Finding, Report
+from ..report import BROKEN, NOT_CHECKED, Finding, Report
 from ..rules import refused_first
 from ..scenario import Run
 from .grading import Requirement, Seen, finding, not_done_report
@@ -126,6 +126,17 @@ def grade_loop(number: int, loop: Callable | None, language: str | None, rules: 
         report.note = report.note or tr(note, lang)
         report.hints = [tr(hint, lang), *more_hints]
     return keep_passed(number, loop, said_as_kept(report, redefined), text) if keeps else report
+
+
+def row_hint_alone(report: Report, row_hints: tuple[tuple[set[str], str], ...]) -> Report:
+    """The report, its first hint replaced by a row's own for each (rows, hint) whose rows alone are broken: the hint
+    then speaks of them, not of the whole exercise (exercise 6: the cut rows, attack 19's report wording 2, and the
+    pause_turn row, native read 65's N2; exercise 8: the bill, instructor read 64's finding 1)."""
+    broken = {f.rule for f in report.findings if f.status == BROKEN}
+    for rows, hint in row_hints:
+        if broken and broken <= rows and report.hints:
+            report.hints = [tr(hint, report.language), *report.hints[1:]]
+    return report
 
 
 def said_as_kept(report: Report, redefined: list[str]) -> Report:

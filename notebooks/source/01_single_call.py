@@ -15,6 +15,12 @@
 # The sandbox's model is simulated. It answers the course's tasks as a careful model would, and the same way on every
 # run. So the saved outputs are what you will see. A live model's words and choices vary.
 #
+# <!-- fact: course-model-legacy -->
+# The course pins one model on purpose, Claude Opus 5 (`claude-opus-5`), and the sandbox answers as it does.
+# Anthropic's docs now list Opus 5 as a legacy model: still available, with a suggestion to move to Claude Opus 5.5.
+# Opus 5.5 refuses forced tool use (optional notebook 10) and cannot turn thinking off. `COURSE_AGENT_MODEL` picks
+# another model; the README says which ones the course runs with.
+#
 # *About 30 minutes, plus 10 for the optional part.*
 #
 # You need Python 3.10 or later, and these parts of Python:
@@ -50,6 +56,13 @@
 # Модель в песочнице — имитация. Она отвечает на задачи курса так, как ответила бы добросовестная модель, и при каждом
 # запуске одинаково. Поэтому сохранённые выводы — ровно то, что вы увидите. У настоящей модели слова и решения будут
 # другими.
+#
+# <!-- fact: course-model-legacy -->
+# Курс намеренно закрепляет одну модель — Claude Opus 5 (`claude-opus-5`), и песочница отвечает так, как отвечает
+# она. В документации Anthropic Opus 5 теперь значится как устаревшая модель: она по-прежнему доступна, но
+# документация советует перейти на Claude Opus 5.5. Opus 5.5 отклоняет принудительный вызов инструмента
+# (необязательный блокнот 10) и не умеет отключать рассуждение. Другую модель выбирает `COURSE_AGENT_MODEL`; с какими
+# моделями работает курс, сказано в README.
 #
 # *Около 30 минут и ещё 10 на необязательную часть.*
 #
@@ -222,7 +235,7 @@ print(text_of(response))
 # your code's job. The rest of the course is about that code.
 #
 # *Merge request or pull request?* The same thing. GitLab says **merge request** (numbered `!482`); GitHub says
-# **pull request** (`#482`). The course works with GitLab, so its prompts say "Review merge request !482.".
+# **pull request** (`#482`). The course works with GitLab, so its prompts say `"Review merge request !482."`.
 #
 # **Predict, then run:** the cell below asks the model, with no tools, to review merge request !482. What will it
 # answer? Write your guess down, then run the cell.
@@ -234,7 +247,7 @@ print(text_of(response))
 # текста. Дать ей руки — задача вашего кода. Весь остальной курс посвящён этому коду.
 #
 # *Merge request или pull request?* Это одно и то же. В GitLab это **merge request** (с номером `!482`), в GitHub —
-# **pull request** (`#482`). Курс работает с GitLab, поэтому в его запросах — «Проверь merge request !482.».
+# **pull request** (`#482`). Курс работает с GitLab, поэтому в его запросах — `"Проверь merge request !482."`.
 #
 # **Сначала предположите, потом запустите:** ячейка ниже просит модель без инструментов проверить merge request !482.
 # Что она ответит? Запишите свою догадку и только потом запустите ячейку.
@@ -465,9 +478,9 @@ show_solution(1)
 # блока рассуждения из первого ответа (6 * 7). А потом посмотрим, что бывает, когда бюджета не хватает на ответ.
 #
 # **Что внутри блока рассуждения?** По умолчанию (`thinking.display` равно `"omitted"`) само рассуждение вам не
-# присылают. `thinking` — пустая строка, а рассуждение в запечатанном виде лежит в `signature`. Платите вы за него всё
-# равно: оно входит в `output_tokens`. (Необязательный блокнот 12 показывает само рассуждение и то, как настроить его
-# объём.)
+# присылают. `thinking` — пустая строка, а само рассуждение в зашифрованном виде лежит в `signature`. Платите вы за
+# него всё равно: оно входит в `output_tokens`. (Необязательный блокнот 12 показывает само рассуждение и то, как
+# настроить его объём.)
 #
 # SDK превращает полученный JSON в объекты Python. Поэтому каждое поле — атрибут, например `block.signature`, а не
 # ключ словаря.

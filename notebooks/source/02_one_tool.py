@@ -110,8 +110,8 @@ print(get_diff(482)[:700])
 #
 # Определение ниже говорит, что инструмент делает и что возвращает. О том, когда его вызывать, в нём ни слова:
 # инструмент один, и модели не из чего выбирать. Описания в коде курса английские: русская и английская версии блокнота
-# отправляют модели одни и те же инструменты (см. глоссарий курса, docs/glossary.ru.md). Свои описания пишите на том
-# языке, на котором пишете промпт.
+# отправляют модели одни и те же инструменты (см. словарь терминов курса, docs/glossary.ru.md). Свои описания пишите
+# на том языке, на котором пишете промпт.
 
 # %%
 TOOLS = [
@@ -445,10 +445,9 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 #
 # <details><summary>Hint 3</summary>
 #
-# Each round is steps 1–4: `messages.create` with `tools=TOOLS` and `exercise_messages` (1); for every `tool_use`,
-# `run_tool(block.name, block.input)` from "Before the exercise" (2); the response appended whole, then a user message
-# with the `tool_result` (3); and again (4). Write round 1 and run it; look at `stop_reason`; copy the
-# lines for round 2; and so on, until `stop_reason` is `end_turn`.
+# Each round is steps 1–4 above, with `exercise_messages` in place of `messages`. Write round 1 and run it: what
+# does `stop_reason` say, and which tool did the model ask for? Then write the next round the same way, until
+# `stop_reason` is `end_turn`.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -475,10 +474,9 @@ exercise_messages = [{"role": "user", "content": "Проверь merge request !
 #
 # <details><summary>Подсказка 3</summary>
 #
-# Каждый круг — это шаги 1–4: `messages.create` с `tools=TOOLS` и `exercise_messages` (1); для каждого `tool_use` —
-# `run_tool(block.name, block.input)` из раздела «Перед упражнением» (2); ответ в историю целиком, затем сообщение
-# от user с `tool_result` (3); и снова (4). Напишите круг 1 и запустите; посмотрите на
-# `stop_reason`; скопируйте строки для круга 2 — и так далее, пока `stop_reason` не станет `end_turn`.
+# Каждый круг — это шаги 1–4 выше, только вместо `messages` — `exercise_messages`. Напишите круг 1 и запустите: что
+# говорит `stop_reason` и какой инструмент запросила модель? Затем так же напишите следующий круг — и так далее, пока
+# `stop_reason` не станет `end_turn`.
 # </details>
 
 # %%

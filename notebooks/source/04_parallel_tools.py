@@ -58,8 +58,8 @@
 #
 # В !484 меняется функция `tax_for`. По diff видно, что её вызывают два файла, которых merge request не касается.
 # (Это видно потому, что демонстрационный diff сам называет вызывающие файлы в комментарии:
-# `# Called from shop/checkout.py, ...`. В настоящем diff такой подсказки обычно нет; чем тогда пользуется ревьюер
-# (поиском по коду), сказано в блокноте 3.) Прочитав diff, модель запрашивает оба файла в одном и том же ответе:
+# `# Called from shop/checkout.py, ...`. В настоящем diff такой подсказки обычно нет, и ревьюеру нужен поиск по коду —
+# о нём сказано в блокноте 3.) Прочитав diff, модель запрашивает оба файла в одном и том же ответе:
 
 # %% lang="en"
 messages = [{"role": "user", "content": "Review merge request !484."}]
@@ -93,8 +93,9 @@ for call in calls:
 # <!-- fact: parallel-calls-independent -->
 # ## Run them concurrently
 #
-# The calls of one turn are independent. So there is no reason to wait for one before you start the next. A thread
-# pool runs them together:
+# The calls of one turn are meant to be independent: Claude asks for a call that needs another's result in a later
+# turn. So there is no reason to wait for one before you start the next. (If one does turn out to depend on another
+# and fails, its error result tells the model, which asks again: notebook 5.) A thread pool runs them together:
 #
 # - `pool.map(tool_result, calls)` calls `tool_result` on every call, each in a thread of its own;
 # - it gives the results back in the order of the calls;
@@ -123,8 +124,10 @@ for call in calls:
 # <!-- fact: parallel-calls-independent -->
 # ## Выполните их параллельно
 #
-# Вызовы одного хода независимы. Поэтому незачем ждать, пока закончится один, чтобы запустить следующий. Пул потоков
-# выполняет их одновременно:
+# Вызовы одного хода задуманы независимыми: вызов, которому нужен результат другого, Claude запрашивает в одном из
+# следующих ходов. Поэтому незачем ждать, пока закончится один, чтобы запустить следующий. (Если вызов всё же окажется
+# зависимым от другого и не удастся, модель узнает об этом из результата с ошибкой и запросит его снова — блокнот 5.)
+# Пул потоков выполняет их одновременно:
 #
 # - `pool.map(tool_result, calls)` вызывает `tool_result` для каждого вызова из `calls`, каждый раз в отдельном потоке;
 # - результаты он возвращает в порядке вызовов;
@@ -493,7 +496,8 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 # <details><summary>Hint 3</summary>
 #
 # `pool.map(function, calls)` of a `concurrent.futures.ThreadPoolExecutor` runs the calls in threads and
-# gives the results in the order of `calls`; `run_all` above does exactly that.
+# gives the results in the order of `calls`. Which function above takes a turn's calls and gives back their results
+# in order? Which lines of your loop would it replace?
 # </details>
 
 # %% [markdown] lang="ru"
@@ -523,7 +527,8 @@ start_from(3, grow_into=review_concurrently)  # переносит в эту я�
 # <details><summary>Подсказка 3</summary>
 #
 # `pool.map(function, calls)` у `concurrent.futures.ThreadPoolExecutor` выполняет вызовы в потоках и отдаёт
-# результаты в порядке `calls`; `run_all` выше делает именно это.
+# результаты в порядке `calls`. Какая функция выше принимает вызовы хода и возвращает их результаты по порядку? Какие
+# строки вашего цикла она заменит?
 # </details>
 
 # %%
@@ -683,21 +688,16 @@ show_solution(4)
 # %% [markdown] lang="en"
 # ## Take it home
 #
-# The cell below holds the whole reviewer as this notebook leaves it: the calls of a turn run at once. It is also in
-# `examples/en/review_after_04.py`. Notebook 3's "Take it home" says what it needs and how to run it.
-#
-# The cell defines its own `client`, tools and loop. They replace this notebook's names of the same name. So this
-# section comes last: run it after everything above.
+# The reviewer as this notebook leaves it (the calls of a turn run at once), whole, is in the cell below and in
+# `examples/en/review_after_04.py`. As with notebook 3's "Take it home" (what it needs, how to run it): run it last,
+# since it defines its own client, tools and loop.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
-# В ячейке ниже — весь ревьюер в том виде, к которому пришёл этот блокнот: вызовы одного хода выполняются
-# одновременно. Он же лежит в `examples/ru/review_after_04.py`. Что ему нужно и как его запустить, сказано в разделе
-# «Возьмите с собой» блокнота 3.
-#
-# Эта ячейка определяет собственные `client`, инструменты и цикл. Они заменяют всё, что в этом блокноте называется
-# так же. Поэтому раздел стоит последним: запускайте ячейку после всего остального.
+# Весь ревьюер в том виде, к которому пришёл этот блокнот (вызовы одного хода выполняются одновременно), — в ячейке ниже
+# и в `examples/ru/review_after_04.py`. Всё как в разделе «Возьмите с собой» блокнота 3 (что ему нужно и как его
+# запустить): выполняйте эту ячейку последней, ведь в ней свои клиент, инструменты и цикл.
 
 # %% use="take_home_setup"
 

@@ -31,8 +31,8 @@
 #
 # Merge request !999 does not exist: GitLab answers 404. Below is notebook 4's loop: the calls of a turn run at once
 # (`pool.map(answer, calls)`), and all their results go back in one message. Its function for one call,
-# `plain_tool_result`, runs the tool and nothing more, as notebook 4's `tool_result` does. A name of its own, so that
-# running this cell again later never redefines the `tool_result` your exercise's loop calls.
+# `plain_tool_result`, runs the tool and nothing more, as notebook 4's `tool_result` does. (Demo functions get names
+# of their own, so that the functions of your exercise stay yours.)
 #
 # **Predict, then run:** the model asks for the diff of !999, and `run_tool` raises on the 404. What does
 # `review(999)` give you: the model's answer, or something else?
@@ -43,8 +43,8 @@
 # Merge request !999 не существует: GitLab отвечает 404. Ниже — цикл из блокнота 4: вызовы хода выполняются
 # одновременно (`pool.map(answer, calls)`), а все их результаты уходят одним сообщением. Функция, которая отвечает
 # на один вызов, здесь называется `plain_tool_result`: как и `tool_result` в блокноте 4, она только выполняет
-# инструмент — и ничего больше. Имя у неё своё, чтобы повторный запуск этой ячейки не подменил `tool_result`, который
-# вызывает цикл вашего упражнения.
+# инструмент — и ничего больше. (У функций из примеров свои имена, чтобы функции вашего упражнения оставались
+# вашими.)
 #
 # **Сначала предположите, потом запустите:** модель запрашивает diff для !999, а `run_tool` в ответ на 404 выбрасывает
 # исключение. Что вернёт `review(999)`: ответ модели или что-то другое?
@@ -101,7 +101,7 @@ def review(pr_number: int, max_iterations: int = 20, answer=plain_tool_result) -
         messages.append({"role": "assistant", "content": response.content})  # весь ответ, каждый раз
         if response.stop_reason == "end_turn":
             return "\n".join(block.text for block in response.content if block.type == "text")
-        if response.stop_reason != "tool_use":  # как в блокноте 3: любая другая остановка — ошибка (блокнот 6)
+        if response.stop_reason != "tool_use":  # как в блокноте 3: другая остановка — ошибка (подробно — в блокноте 6)
             raise RuntimeError(f"Неожиданная остановка: {response.stop_reason}")
         calls = [block for block in response.content if block.type == "tool_use"]
         with ThreadPoolExecutor(max_workers=8) as pool:
@@ -272,8 +272,7 @@ show_solution(5)
 # Here is the fix, as in the reference above, in a function of its own, `safe_tool_result`: the tool runs inside a
 # `try`, and any failure becomes a `tool_result` with `is_error: true` and a message. Nothing escapes, so the loop goes
 # on. The model reads the message and tells you plainly that there is no such merge request. `review` is unchanged: it
-# is given the safe function with `answer=`, as notebook 4's `run_all` was given the slow one. (A new name, so that
-# nothing your exercise's loop calls is redefined here.)
+# is given the safe function with `answer=`, as notebook 4's `run_all` was given the slow one.
 
 # %% [markdown] lang="ru"
 # <!-- fact: tool-error-is-error -->
@@ -283,7 +282,6 @@ show_solution(5)
 # внутри `try`, а любой сбой превращается в `tool_result` с `is_error: true` и сообщением. Наружу ничего не выходит,
 # и цикл продолжается. Модель читает сообщение и прямо пишет, что такого merge request нет. `review` не менялся:
 # безопасную функцию ему передают через `answer=` — так же, как в блокноте 4 в `run_all` передавали медленную.
-# (Имя новое, чтобы здесь не переопределить ничего из того, что вызывает цикл вашего упражнения.)
 
 # %% lang="en"
 def safe_tool_result(call) -> dict:
@@ -409,11 +407,14 @@ else:
 # %% [markdown] lang="en"
 # ## Check yourself
 #
-# 1. GitLab answers 404 to a tool. What goes back to the model?
+# 1. Your loop catches a tool's exception and sends back
+#    `{"type": "tool_result", "tool_use_id": call.id, "content": "not found"}`, with no `is_error`. What does the
+#    model miss?
 #
 # <details><summary>Answer</summary>
 #
-# A `tool_result` with `is_error: true` and the error's text; the loop goes on.
+# That the call failed: without `is_error: true`, "not found" reads like what the tool returned when it worked (a
+# search that found nothing, say). Set `is_error: true`, and say what failed.
 # </details>
 #
 # **Choose one** (each answer says why the other two are wrong):
@@ -462,11 +463,14 @@ else:
 # %% [markdown] lang="ru"
 # ## Проверьте себя
 #
-# 1. GitLab ответил инструменту 404. Что уходит модели?
+# 1. Ваш цикл перехватывает исключение инструмента и возвращает
+#    `{"type": "tool_result", "tool_use_id": call.id, "content": "не найдено"}` без `is_error`. Чего не узнает
+#    модель?
 #
 # <details><summary>Ответ</summary>
 #
-# `tool_result` с `is_error: true` и текстом ошибки; цикл продолжается.
+# Что вызов не удался: без `is_error: true` «не найдено» выглядит как то, что инструмент вернул, когда сработал
+# (скажем, поиск, который ничего не нашёл). Поставьте `is_error: true` и скажите, что именно не получилось.
 # </details>
 #
 # **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
@@ -532,16 +536,15 @@ else:
 # ## Take it home
 #
 # The reviewer as this notebook leaves it (a tool's failure goes back as a result), whole, is in the cell below and in
-# `examples/en/review_after_05.py`: notebook 3's "Take it home" says what it needs and how to run it. It defines its own
-# client, tools and loop, under the names this notebook uses too: run it last.
+# `examples/en/review_after_05.py`. As with notebook 3's "Take it home" (what it needs, how to run it): run it last,
+# since it defines its own client, tools and loop.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
 # Весь ревьюер в том виде, к которому пришёл этот блокнот (сбой инструмента возвращается как результат), — в ячейке ниже
-# и в `examples/ru/review_after_05.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой»
-# блокнота 3. Клиент, инструменты и цикл в нём свои, под теми же именами, что и в этом блокноте, поэтому выполняйте эту
-# ячейку последней.
+# и в `examples/ru/review_after_05.py`. Всё как в разделе «Возьмите с собой» блокнота 3 (что ему нужно и как его
+# запустить): выполняйте эту ячейку последней, ведь в ней свои клиент, инструменты и цикл.
 
 # %% use="take_home_setup"
 

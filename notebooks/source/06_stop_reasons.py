@@ -10,8 +10,9 @@
 # - why a tool call cut by `max_tokens` must never run;
 # - why a refusal ends the run, saying why (`stop_details`).
 #
-# Two stops get less room here: `pause_turn` and `model_context_window_exceeded`, a short paragraph each. The reviewer
-# rarely meets them, but your loop still handles them. Optional notebook 11 goes further.
+# Three of the seven you know: `end_turn` and `tool_use` from notebooks 1–3, `stop_sequence` from exercise 1 (a short
+# reminder below). Two stops get less room here: `pause_turn` and `model_context_window_exceeded`, a short paragraph
+# each. The reviewer rarely meets them, but your loop still handles them. Optional notebook 11 goes further.
 #
 # Every stop reason asks the loop for one of three things:
 #
@@ -41,8 +42,10 @@
 # - почему вызов инструмента, обрезанный по `max_tokens`, выполнять нельзя;
 # - почему отказ завершает запуск с объяснением причины (`stop_details`).
 #
-# Двум остановкам здесь отведено меньше места: `pause_turn` и `model_context_window_exceeded` — по короткому абзацу.
-# У ревьюера они случаются редко, но ваш цикл всё равно их обрабатывает. Подробнее — в необязательном блокноте 11.
+# Три из этих семи вы уже знаете: `end_turn` и `tool_use` — из блокнотов 1–3, `stop_sequence` — из упражнения 1 (ниже о
+# ней короткое напоминание). Двум остановкам здесь отведено меньше места: `pause_turn` и
+# `model_context_window_exceeded` — по короткому абзацу. У ревьюера они случаются редко, но ваш цикл всё равно их
+# обрабатывает. Подробнее — в необязательном блокноте 11.
 #
 # Каждая причина остановки требует от цикла одного из трёх действий:
 #
@@ -160,7 +163,9 @@ print(wants.stop_reason, "->", what_to_do(wants))
 #
 # When the budget runs out in the middle of a `tool_use` block, the block is still there, but its input
 # is incomplete. Here it should be `{"pr": 482}`. Running it would review the wrong merge request, or
-# crash: a cut tool call must never run. The fix is a larger `max_tokens`.
+# crash: a cut tool call must never run. The fix is a larger `max_tokens`. (The docs' table of stop reasons also
+# offers to continue the cut response. That suits a cut text answer; a reviewer raises instead, and a cut tool call is
+# never continued into a run.)
 #
 # `model_context_window_exceeded` is the same stop for another cause: the answer ran into the end of the model's
 # context window (the history and the answer together no longer fit), so it was cut too. Your loop treats it like
@@ -177,6 +182,8 @@ print(wants.stop_reason, "->", what_to_do(wants))
 # Если бюджет `max_tokens` заканчивается посреди блока `tool_use`, блок в ответе всё равно есть, но его
 # входные данные неполные. В примере ниже там должно быть `{"pr": 482}`. Если выполнить такой вызов, агент проверит
 # не тот merge request или упадёт: обрезанный вызов инструмента выполнять нельзя. Исправление — больший `max_tokens`.
+# (В таблице причин остановки документация предлагает и другой путь: продолжить обрезанный ответ. Он годится для
+# обрезанного текста; ревьюер же выбрасывает исключение, а обрезанный вызов инструмента так и не выполняется.)
 #
 # `model_context_window_exceeded` — такой же обрыв ответа, только по другой причине: ответ упёрся в конец
 # контекстного окна модели (история вместе с ответом в него больше не помещается). Ваш цикл обрабатывает эту остановку
@@ -334,8 +341,9 @@ print("повтор:", retried.stop_reason)
 # - `pause_turn`: send the conversation again, with the paused response in the history once. If your loop appends
 #   every response before its `match`, it is there already: just go round again. Add no new user message.
 # - `stop_sequence`: return the text so far. The stop sequence is one you set.
-# - `max_tokens`: raise a clear error that says the answer was cut (or ask again once with a larger `max_tokens`: the
-#   check accepts both). Never run the cut tool call.
+# - `max_tokens`: raise a clear error that says the answer was cut. Never run the cut tool call. (Asking again once
+#   with a larger `max_tokens` also passes the check, but `create` sends at most 21,333 with the SDK's default timeout;
+#   above that the SDK wants streaming, optional notebook 10.)
 #
 # Then run the exercise cell again, and the check of step 1 below.
 
@@ -377,8 +385,10 @@ print("повтор:", retried.stop_reason)
 #   добавляет каждый ответ в историю ещё до `match`, он уже там: просто переходите к следующему кругу. Нового
 #   сообщения от user не добавляйте.
 # - `stop_sequence`: верните уже написанный текст. Эту стоп-последовательность задали вы сами.
-# - `max_tokens`: выбросьте исключение о том, что ответ обрезан (или один раз повторите запрос, увеличив `max_tokens`:
-#   проверка примет и то и другое). Обрезанный вызов инструмента не выполняйте никогда.
+# - `max_tokens`: выбросьте исключение о том, что ответ обрезан. Обрезанный вызов инструмента не выполняйте никогда.
+#   (Проверку пройдёт и один повтор запроса с бо́льшим `max_tokens`, но при тайм-ауте клиента по умолчанию `create`
+#   отправляет запрос с `max_tokens` не больше 21 333; выше SDK требует потокового режима — об этом
+#   необязательный блокнот 10.)
 #
 # Затем снова выполните ячейку упражнения, а после неё — проверку шага 1 ниже.
 
@@ -517,9 +527,8 @@ check_exercise_6(review_every_stop, step=1)
 #
 # <details><summary>Hint 3</summary>
 #
-# Look at what the refusal cell printed under `refused.stop_details`: your error's message should carry that object,
-# so that whoever reads it knows why the model refused. The context window's branch is like step 1's `max_tokens`: an
-# error, and no tool runs.
+# What did the refusal cell print under `refused.stop_details`, and where would the person who reads your error see
+# it? The context window's branch is like step 1's `max_tokens`: an error, and no tool runs.
 # </details>
 
 # %% [markdown] lang="ru"
@@ -567,9 +576,8 @@ check_exercise_6(review_every_stop, step=1)
 #
 # <details><summary>Подсказка 3</summary>
 #
-# Посмотрите, что ячейка про отказ напечатала в `refused.stop_details`: именно этот объект должно нести сообщение
-# вашего исключения, чтобы тот, кто его прочтёт, понял, почему модель отказалась. Ветка для контекстного окна устроена
-# как ветка `max_tokens` на шаге 1: ошибка, и ни один инструмент не выполняется.
+# Что ячейка про отказ напечатала в `refused.stop_details` и где это увидит тот, кто прочтёт ваше исключение? Ветка
+# для контекстного окна устроена как ветка `max_tokens` на шаге 1: ошибка, и ни один инструмент не выполняется.
 # </details>
 
 # %%
@@ -607,12 +615,12 @@ show_solution(6)
 # Never: its input is incomplete. Raise a clear error, or ask again with a larger `max_tokens`.
 # </details>
 #
-# 3. Is sending a refused request again a good idea?
+# 3. Your loop stops at `model_context_window_exceeded`. Would a larger `max_tokens` help?
 #
 # <details><summary>Answer</summary>
 #
-# Not to the same model: it usually refuses again. Stop, and say why (`stop_details`); another model is a deliberate
-# fallback (the optional section below), not a retry.
+# No: the history and the answer together no longer fit in the context window, and a larger budget for the answer
+# does not make the history shorter. The run ends with an error; a new run needs a shorter history.
 # </details>
 #
 # **Choose one** (each answer says why the other two are wrong):
@@ -654,12 +662,12 @@ show_solution(6)
 # Никогда: входные данные неполные. Выбросьте исключение с понятным сообщением или повторите запрос с бо́льшим `max_tokens`.
 # </details>
 #
-# 3. Стоит ли ещё раз отправить запрос, на который модель ответила отказом?
+# 3. Ваш цикл остановился на `model_context_window_exceeded`. Поможет ли бо́льший `max_tokens`?
 #
 # <details><summary>Ответ</summary>
 #
-# Не той же модели: она, скорее всего, снова ответит отказом. Остановитесь и сообщите причину (`stop_details`); другая
-# модель — осознанный переход на запасную (необязательный раздел ниже), а не повтор.
+# Нет: история вместе с ответом больше не помещается в контекстное окно, а больший бюджет на ответ историю не
+# сокращает. Запуск завершается ошибкой; новому запуску нужна история покороче.
 # </details>
 #
 # **Выберите один ответ** (в разборе под «Ответ» сказано, почему два других варианта неверны):
@@ -724,12 +732,12 @@ show_solution(6)
 # Claude model often answers it. Asking that other model is a fallback: a decision of your code, not a retry (a retry
 # sends the same request to the same model, and gets the same refusal). The course names its fallback model with
 # `fallback_model()`. Change the refusal branch of your `review_every_stop` above (with
-# `from course_agent.config import fallback_model` at the top of its cell), and run the cell again:
+# `from course_agent.config import fallback_model` at the top of its cell), and run the exercise cell again:
 #
 # - after a `refusal`, send the same request **once** to `fallback_model()`: the same messages (the refused response
 #   does not go into the history: the fallback model answers the same question), the same tools and system prompt.
 #   If your loop appends every response before the `match` (exercise 5's shape), take the refused one out again
-#   first: `messages.pop()`;
+#   first, `messages.pop()`, or append a response only once its `case` has decided to keep it;
 # - once the fallback model has answered, the rest of the run stays with it (the model becomes a variable of the run);
 # - if the fallback model refuses too, stop with an error that carries `stop_details`.
 #
@@ -749,12 +757,12 @@ show_solution(6)
 # другая модель Claude часто за неё берётся. Обратиться к другой модели — это переход на запасную модель: решение
 # вашего кода, а не повтор (повтор отправил бы тот же запрос той же модели и получил бы тот же отказ). Запасную модель
 # курса называет `fallback_model()`. Измените ветку отказа в своём `review_every_stop` выше (добавив в начало его ячейки
-# `from course_agent.config import fallback_model`) и снова выполните эту ячейку:
+# `from course_agent.config import fallback_model`) и снова выполните ячейку упражнения:
 #
 # - после `refusal` отправьте тот же запрос **один раз** модели `fallback_model()`: те же сообщения (ответ с отказом в
 #   историю не попадает: запасная модель отвечает на тот же вопрос), те же инструменты и системный промпт. Если ваш
-#   цикл добавляет каждый ответ в историю ещё до `match` (как в упражнении 5), сначала уберите ответ с отказом обратно:
-#   `messages.pop()`;
+#   цикл добавляет каждый ответ в историю ещё до `match` (как в упражнении 5), сначала уберите ответ с отказом обратно
+#   (`messages.pop()`) или добавляйте ответ в историю только тогда, когда его `case` решил его оставить;
 # - когда запасная модель ответила, весь оставшийся запуск идёт с ней (модель запоминается в переменной и остаётся той же до конца
 #   запуска);
 # - если отказом ответит и запасная модель, выбросьте исключение со `stop_details`.
@@ -787,19 +795,17 @@ show_solution(6, optional=True)
 # %% [markdown] lang="en"
 # ## Take it home
 #
-# The reviewer as this notebook leaves it (every stop reason handled, a refusal ending the run with its
-# `stop_details`), whole, is in the cell below and in
-# `examples/en/review_after_06.py`: notebook 3's "Take it home" says what it needs and how to run it. It defines its own
-# client, tools and loop, under the names this notebook uses too: run it last.
+# The reviewer as this notebook leaves it (every stop reason handled, a refusal ending the run with its `stop_details`),
+# whole, is in the cell below and in `examples/en/review_after_06.py`. As with notebook 3's "Take it home" (what it
+# needs, how to run it): run it last, since it defines its own client, tools and loop.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
 # Весь ревьюер в том виде, к которому пришёл этот блокнот (каждая причина остановки обработана, отказ завершает запуск
-# с его `stop_details`), — в ячейке ниже и в
-# `examples/ru/review_after_06.py`; что ему нужно и как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
-# Клиент, инструменты и цикл в нём свои, под теми же именами, что и в этом блокноте, поэтому выполняйте эту ячейку
-# последней.
+# ошибкой со `stop_details`), — в ячейке ниже и в `examples/ru/review_after_06.py`. Всё как в разделе «Возьмите с собой»
+# блокнота 3 (что ему нужно и как его запустить): выполняйте эту ячейку последней, ведь в ней свои клиент, инструменты и
+# цикл.
 
 # %% use="take_home_setup"
 

@@ -366,7 +366,8 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 #
 # - one says yes: the merge runs;
 # - one says no, and thirteen never return `True` (they raise, return `None`, a word, a record or `1`, or keep
-#   silent): each is a no, and ends as one, with a denied result, and the review goes on;
+#   silent for a few seconds and then say no: your loop waits, as it would for a person, and needs no timeout): each
+#   is a no, and ends as one, with a denied result, and the review goes on;
 # - every merge that reaches GitLab needs a `True` of its own (it also tries a yes followed by a no, and a merge the
 #   injection asks for elsewhere).
 #
@@ -401,8 +402,9 @@ start_from(6, grow_into=review_with_gate)  # переносит в эту яче
 #
 # - одна подтверждает — и слияние выполняется;
 # - одна отклоняет, а ещё тринадцать так и не возвращают `True` (выбрасывают исключение, возвращают `None`, слово,
-#   словарь или `1`, молчат): каждый такой ответ — «нет», и исход у всех один: модель получает результат об отклонении,
-#   а ревью продолжается;
+#   словарь или `1`, несколько секунд молчат, а потом говорят «нет» — цикл ждёт их, как ждал бы человека, и тайм-аут
+#   ему не нужен): каждый такой ответ — «нет», и исход у всех один: модель получает результат об отклонении, а ревью
+#   продолжается;
 # - каждому слиянию, дошедшему до GitLab, нужен собственный `True` (проверка пробует и «да», за которым следует «нет»,
 #   и слияние другого merge request, о котором просит инъекция).
 #
@@ -515,11 +517,11 @@ else:
 # %% [markdown] lang="en"
 # ## Check yourself
 #
-# 1. Who decides whether a tool call may run?
+# 1. One review calls `read_file` twenty times and `merge_pr` once. How many times is a person asked?
 #
 # <details><summary>Answer</summary>
 #
-# Your code, not the model: the model only decides what to ask for.
+# Once, for `merge_pr`. A tool that only reads is allowed and runs at once; only the one that can do harm asks.
 # </details>
 #
 # 2. Why `merge_pr(pr)` rather than `bash(command)`?
@@ -564,11 +566,12 @@ else:
 # %% [markdown] lang="ru"
 # ## Проверьте себя
 #
-# 1. Кто решает, можно ли выполнить вызов инструмента?
+# 1. За одно ревью цикл двадцать раз вызывает `read_file` и один раз `merge_pr`. Сколько раз спросят человека?
 #
 # <details><summary>Ответ</summary>
 #
-# Ваш код, а не модель: модель только решает, какой вызов запросить.
+# Один раз — о `merge_pr`. Инструмент, который только читает, разрешён и выполняется сразу; спрашивают только о том,
+# что может навредить.
 # </details>
 #
 # 2. Почему `merge_pr(pr)`, а не `bash(command)`?
@@ -772,21 +775,16 @@ print(errors[0]["content"])
 # ## Take it home
 #
 # The reviewer as this notebook leaves it (the gate: `merge_pr` runs only after your yes, asked with `input()`; no
-# answer is a no), whole, is in the cell below and in `examples/en/review_after_07.py`: notebook 3's "Take it home" says
-# what it needs and how to run it.
-#
-# It defines its own `client`, tools and loop, so this section comes last: run it after everything above, because it
-# replaces this notebook's names of the same name.
+# answer is a no), whole, is in the cell below and in `examples/en/review_after_07.py`. As with notebook 3's "Take it
+# home" (what it needs, how to run it): run it last, since it defines its own client, tools and loop.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
 # Весь ревьюер в том виде, к которому пришёл этот блокнот (со шлюзом: `merge_pr` выполняется только после вашего «да» на
-# вопрос `input()`; нет ответа — значит «нет»), — в ячейке ниже и в `examples/ru/review_after_07.py`; что ему нужно и
-# как его запустить, сказано в разделе «Возьмите с собой» блокнота 3.
-#
-# Эта ячейка определяет собственные `client`, инструменты и цикл, поэтому раздел стоит последним: запускайте её после
-# всего остального, ведь она заменяет всё, что в этом блокноте называется так же.
+# вопрос `input()`; нет ответа — значит «нет»), — в ячейке ниже и в `examples/ru/review_after_07.py`. Всё как в разделе
+# «Возьмите с собой» блокнота 3 (что ему нужно и как его запустить): выполняйте эту ячейку последней, ведь в ней свои
+# клиент, инструменты и цикл.
 
 # %% use="take_home_setup"
 

@@ -85,7 +85,7 @@ print(f"= {number(LIMIT, 'en', 0)} kept + 2 line breaks + this line of {len(note
 # %% lang="ru"
 from lesson_tools import REVIEW_RULES, TOOLS, read_file, run_tool  # ячейки блокнота 3
 
-from course_agent.i18n import number  # «484 915»: от пяти цифр разряды через неразрывный пробел
+from course_agent.i18n import number  # «484 915»: от пяти цифр разряды через неразрывный пробел
 
 LIMIT = 20_000  # символов, как в собственном цикле курса
 
@@ -133,8 +133,7 @@ print(f"= {number(LIMIT, 'ru', 0)} первых символов + 2 перев�
 #
 # The cell below runs notebook 3's loop on !484 twice: without that argument, then with it. The loop is written short
 # here, with the cut above. It returns every response, so that you can read their `usage`. Its results come from
-# `demo_tool_result`: a new name, so that nothing your exercise's loop calls is redefined here. The input is then split
-# three ways:
+# `demo_tool_result`, notebook 5's results with the cut. The input is then split three ways:
 #
 # - `input_tokens`: after the last breakpoint, billed in full;
 # - `cache_creation_input_tokens`: written to the cache;
@@ -175,8 +174,8 @@ print(f"= {number(LIMIT, 'ru', 0)} первых символов + 2 перев�
 #
 # Ячейка ниже дважды запускает цикл из блокнота 3 на !484: без этого аргумента и с ним. Цикл здесь записан коротко, с
 # функцией `cut` из ячейки выше. Он возвращает все ответы, чтобы можно было прочитать их `usage`. Результаты для него
-# делает `demo_tool_result`: имя новое, чтобы здесь не переопределить ничего из того, что вызывает цикл вашего
-# упражнения. Входные токены там разложены по трём полям:
+# делает `demo_tool_result` — результаты из блокнота 5, но с обрезкой. Входные токены в `usage` разложены по трём
+# полям:
 #
 # - `input_tokens` — всё, что после последней контрольной точки, по полной цене;
 # - `cache_creation_input_tokens` — записанное в кэш;
@@ -284,7 +283,7 @@ for response in cached:
 before = billed([response.usage for response in plain])
 after = billed([response.usage for response in cached])
 print("оплачиваемый вход, токенов: без кэширования —", round(before), "| с кэшированием —", round(after),
-      "| доля от суммы без кэширования:", f"{round(100 * after / before)} %")
+      "| доля от суммы без кэширования:", f"{round(100 * after / before)}\u00a0%")
 
 # %% [markdown] lang="en"
 # Caching cut this review's billed input by about two fifths (by 39%, to 61%).
@@ -328,11 +327,13 @@ print("оплачиваемый вход, токенов: без кэширов�
 # ### Step 1: cut what is too big
 #
 # Cut any tool result longer than `LIMIT` characters to its first `LIMIT`. Add a line that says it was cut, which
-# characters of the whole file it holds, and how to read the rest: for `read_file`, the `start` to ask for next.
+# characters of the whole file it holds, and how to read the rest. For `read_file`, the rest is read with a `start`:
+# the note names the one to ask for next.
 #
 # An example with numbers. `read_file("data/catalog.json", ref, start=20000)` returns the file from character 20,000
-# on: 464,915 characters. The whole file is 20,000 + 464,915 = 484,915 characters, so your note says
-# `[cut: characters 20000 to 40000 of 484915. Call read_file with start=40000 for the rest.]`
+# on: 464,915 characters. The whole file is 20,000 + 464,915 = 484,915 characters. Your loop sends the model characters
+# 20,000 to 40,000 of them, and the next call to ask for is `read_file` with `start=40000`. Write the note that says
+# so, in your own words: the model reads it, not a program.
 #
 # Then run the exercise cell again, and the check of step 1 below.
 
@@ -356,12 +357,13 @@ print("оплачиваемый вход, токенов: без кэширов�
 # ### Шаг 1: обрежьте слишком большое
 #
 # Любой результат инструмента длиннее `LIMIT` символов обрежьте до первых `LIMIT`. Добавьте строку: результат
-# обрезан, какие символы файла в него попали и как прочитать остальное (для `read_file` — с какого `start` читать
-# дальше).
+# обрезан, какие символы файла в него попали и как прочитать остальное. Остальное `read_file` читает с параметром
+# `start`: пометка называет, с какого `start` читать дальше.
 #
 # Пример с числами. `read_file("data/catalog.json", ref, start=20000)` возвращает файл начиная с символа 20 000 —
-# это 464 915 символов. Весь файл — 20 000 + 464 915 = 484 915 символов, поэтому пометка будет такой:
-# `[обрезано: отправлены символы 20000–40000 из 484915. Чтобы прочитать остальное, вызови read_file с start=40000.]`
+# это 464 915 символов. Весь файл — 20 000 + 464 915 = 484 915 символов. Ваш цикл отправит модели символы
+# с 20 000 по 40 000, а читать дальше нужно вызовом `read_file` со `start=40000`. Напишите пометку, которая это
+# скажет, своими словами: её читает модель, а не программа.
 #
 # Затем снова выполните ячейку упражнения, а после неё — проверку шага 1 ниже.
 
@@ -375,7 +377,7 @@ print("оплачиваемый вход, токенов: без кэширов�
 LIMIT = 20_000
 
 
-def billed(usage):  # as in the caching demo above: here too, so that the exercise runs after a restart
+def billed(usage):  # as in the caching demo above
     """Input tokens as billed on Opus 5: 5-minute cache writes cost 1.25x, cache reads 0.1x."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
                for u in usage)
@@ -384,7 +386,7 @@ def billed(usage):  # as in the caching demo above: here too, so that the exerci
 LIMIT = 20_000
 
 
-def billed(usage):  # как в примере с кэшированием выше: здесь тоже, чтобы упражнение работало после перезапуска
+def billed(usage):  # как в примере с кэшированием выше
     """Входные токены по тарифу Opus 5: запись в кэш на 5 минут стоит 1,25 цены, чтение — 0,1."""
     return sum(u.input_tokens + 1.25 * (u.cache_creation_input_tokens or 0) + 0.1 * (u.cache_read_input_tokens or 0)
                for u in usage)
@@ -489,10 +491,11 @@ check_exercise_8(review_with_cost, step=1)
 #
 # - send `cache_control={"type": "ephemeral"}` with every request. The cache then follows the growing conversation:
 #   each turn reads every turn before it from the cache, not only the rules and tools;
-# - collect every `response.usage`, and print `billed(usage)` at the end.
+# - collect every `response.usage`, and print `billed(usage)` however the run ends: with the answer, at the cap, or on
+#   an error. The money is spent either way.
 #
-# *Python note:* code in the `finally:` of a `try:` runs however the `try` ends, with an answer or an error. The
-# reference prints the bill there.
+# *Python note:* code in the `finally:` of a `try:` runs however the `try` ends, with an answer or an error. Put the
+# loop in a `try:` and print the bill in its `finally:`, as the reference does.
 #
 # Run the exercise cell again, then the check below.
 #
@@ -529,10 +532,11 @@ check_exercise_8(review_with_cost, step=1)
 #
 # - передавайте `cache_control={"type": "ephemeral"}` в каждом запросе. Тогда кэш следует за растущим диалогом:
 #   каждый ход читает из кэша все предыдущие ходы, а не только правила и инструменты;
-# - соберите все `response.usage` и напечатайте в конце `billed(usage)`.
+# - соберите все `response.usage` и напечатайте `billed(usage)`, чем бы ни закончился запуск: ответом, ограничением
+#   на число итераций или ошибкой. Деньги потрачены в любом случае.
 #
 # *Заметка о Python:* код в `finally:` после `try:` выполняется, чем бы ни закончился `try`, — ответом или ошибкой.
-# Эталонное решение печатает счёт именно там.
+# Поместите цикл в `try:`, а счёт печатайте в его `finally:`, как в эталонном решении.
 #
 # Снова выполните ячейку упражнения, а затем проверку ниже.
 #
@@ -911,21 +915,16 @@ usage_chart(cached)
 # ## Take it home
 #
 # The reviewer as this notebook leaves it (results cut with a way to read on, every request cached, the bill printed),
-# whole, is in the cell below and in `examples/en/review_after_08.py`: notebook 3's "Take it home" says what it needs
-# and how to run it.
-#
-# It defines its own `client`, tools and loop, so this section comes last: run it after everything above, because it
-# replaces this notebook's names of the same name.
+# whole, is in the cell below and in `examples/en/review_after_08.py`. As with notebook 3's "Take it home" (what it
+# needs, how to run it): run it last, since it defines its own client, tools and loop.
 
 # %% [markdown] lang="ru"
 # ## Возьмите с собой
 #
 # Весь ревьюер в том виде, к которому пришёл этот блокнот (результаты обрезаются с возможностью читать дальше, каждый
-# запрос кэшируется, счёт печатается), — в ячейке ниже и в `examples/ru/review_after_08.py`; что ему нужно и как его
-# запустить, сказано в разделе «Возьмите с собой» блокнота 3.
-#
-# Эта ячейка определяет собственные `client`, инструменты и цикл, поэтому раздел стоит последним: запускайте её после
-# всего остального, ведь она заменяет всё, что в этом блокноте называется так же.
+# запрос кэшируется, счёт печатается), — в ячейке ниже и в `examples/ru/review_after_08.py`. Всё как в разделе «Возьмите
+# с собой» блокнота 3 (что ему нужно и как его запустить): выполняйте эту ячейку последней, ведь в ней свои клиент,
+# инструменты и цикл.
 
 # %% use="take_home_setup"
 

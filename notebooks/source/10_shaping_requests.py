@@ -259,9 +259,9 @@ print("messages.stream:", streamed.stop_reason, [block.type for block in streame
 # <!-- fact: runner-stream-type -->
 # `create` до API так и не дошёл. Увеличьте `max_tokens` так сильно — и SDK не станет отправлять запрос: такой длинный
 # ответ может идти дольше десяти минут, а так долго держать HTTP-запрос открытым без единого байта ответа не следует.
-# Граница — 21 333: до этого значения `max_tokens` при тайм-ауте клиента по умолчанию `create` запрос отправляет, а
-# выше SDK требует потокового режима. Поэтому цикл, который после обрезанного ответа повторяет запрос с бо́льшим
-# `max_tokens`, может дойти через `create` до 21 333, а дальше — только потоком.
+# Граница — 21 333: пока `max_tokens` не больше этого значения, `create` при тайм-ауте клиента по умолчанию
+# отправляет запрос, а выше SDK требует потокового режима. Поэтому цикл, который после обрезанного ответа повторяет
+# запрос с бо́льшим `max_tokens`, может дойти через `create` до 21 333, а дальше — только потоком.
 #
 # Тот же запрос в потоковом режиме проходит. `client.messages.stream` получает ответ по частям. `get_final_message()`
 # отдаёт такой же `Message`, какой вернул бы `create`, вместе со `stop_reason` и `usage`. Поэтому в цикле меняется
@@ -285,7 +285,7 @@ runner_task = [{"role": "user", "content": "Проверь merge request !482."}
 for stream in client.beta.messages.tool_runner(model=MODEL, max_tokens=16000, tools=[get_diff, read_file],
                                                messages=runner_task, max_iterations=20, stream=True):
     events = [event.type for event in stream]  # каждое событие по мере прихода: текст и входные данные по частям
-    print(f"{type(stream).__name__}: событий: {len(events)} -> {stream.get_final_message().stop_reason}")
+    print(f"{type(stream).__name__} — событий: {len(events)} -> {stream.get_final_message().stop_reason}")
 
 # %% [markdown] lang="en"
 # <!-- fact: count-tokens -->
