@@ -1035,8 +1035,9 @@ def _bill_of(run: Run, lang: str) -> Finding:
         return verdict(NOT_CHECKED, tr("the run ended at the refusal ({ending}), before a bill was printed", lang,
                                        ending=how_it_ended(run, lang)))
     if not printed:
-        return ended_badly(run, lang, tr("the loop printed nothing; print billed(usage) of every response at the "
-                                         "end ({total:.0f} billed input tokens in this run)", lang, total=total))
+        return ended_badly(run, lang, tr("the loop printed nothing; print billed(usage) of every response however "
+                                         "the run ends ({total:.0f} billed input tokens in this run)", lang,
+                                         total=total))
     if _says(printed, total):
         return verdict(PASSED, ntr("the printed bill matches billed() of the {n} response's usage ({total:.0f} "
                                    "tokens)",
