@@ -561,6 +561,12 @@ class Agent:
                     return "".join(b.text for b in reply.content if b.type == "text")
                 case "max_tokens" if "cut_answer_returned" in self.flaws:  # the text so far, as if it were whole
                     return "".join(b.text for b in reply.content if b.type == "text")
+                case "max_tokens" if "retry_larger_once" in self.flaws and self.budget == 8000:
+                    self.budget = 12_000  # asked again ONCE with more (the task allows it); a second cut raises
+                    continue
+                case "max_tokens" if "retry_larger_always" in self.flaws and self.budget < 20_000:
+                    self.budget += 2000  # attack 21's H6: asked again at every cut, never an error
+                    continue
                 case "max_tokens" if "same_budget_again" in self.flaws:  # the same request again: cut again
                     continue
                 case "max_tokens" if {"continue_keeps_start", "continue_loses_start"} & self.flaws and not any(

@@ -27,7 +27,8 @@ RIGHT = {"class-stream": attempts.attempt(send="stream"), "async": attempts.revi
          "denied-in-russian": attempts.attempt(denial="Человек не дал разрешения на слияние."),
          "unknown-stop-as-not-implemented": attempts.attempt(unknown=NotImplementedError),
          "paging-with-a-start": attempts.attempt(paging=True),
-         "cap-as-an-assert": attempts.attempt(capped=AssertionError)}
+         "cap-as-an-assert": attempts.attempt(capped=AssertionError),
+         "max-tokens-asked-again-once-with-more": attempts.attempt("retry_larger_once", send="stream")}
 
 WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on)}
     3: {flaw: (attempts.attempt(flaw, send="with_options"), rule) for flaw, rule in {
@@ -73,6 +74,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "unknown_is_answer": "unknown_stop", "unknown_goes_on": "unknown_stop",
         "unknown_unnamed": "unknown_stop", "returns_at_cap": "cap", "cut_answer_returned": "cut_tool_call",
         "same_budget_again": "cut_tool_call", "vague_cut_error": "cut_tool_call", "refusal_returned": "refusal_said",
+        "retry_larger_always": "cut_tool_call",  # attack 21's H6: asked again at every cut (the retry is cut too)
         "preview_answer": "returns_answer",
         "swapped_results": "one_message", "answer_cut_returned": "cut_answer", "answer_cut_retried": "cut_answer", "caps_tool_turns": "cap", "gitlab_errors_only": "errors_are_results",
         "repeat_detector_no_cap": "cap",

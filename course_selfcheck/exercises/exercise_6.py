@@ -28,8 +28,8 @@ FALLBACK_RULES = [*EARLIER, *STOPS[:5], "fallback", *STOPS[6:]]
 """The optional exercise: the same loop with the fallback, every other rule kept (a loop that falls back passes
 "refusal_said" too, so that rule gives way to the fallback's own)."""
 CUT = N_("max_tokens and model_context_window_exceeded raise clear errors that say what happened (the answer was cut "
-         "by max_tokens, or it filled the context window), or at max_tokens ask again with a larger max_tokens; the "
-         "cut tool call is never run.")
+         "by max_tokens, or it filled the context window), or at max_tokens ask again once with a larger max_tokens; "
+         "the cut tool call is never run.")
 REFUSAL = N_("A refusal ends the run with an error that carries stop_details; never the same request to the same "
              "model again.")
 FALLBACK = N_("A refusal is answered once by the fallback model: send the same messages to fallback_model() and go "
@@ -46,7 +46,7 @@ TASKS = {
     "unknown_stop": N_("stop_sequence returns the text so far; any other stop reason raises an error that names it."),
     "returns_answer": N_("Write review_every_stop so that it handles every stop reason on purpose."),
 }
-STEP_1_CUT = N_("max_tokens raises a clear error that says the answer was cut, or asks again with a larger "
+STEP_1_CUT = N_("max_tokens raises a clear error that says the answer was cut, or asks again once with a larger "
                 "max_tokens; the cut tool call is never run.")
 STEP_1_TASKS = {
     "pause_turn": TASKS["pause_turn"],
