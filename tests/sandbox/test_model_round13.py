@@ -6,6 +6,10 @@ sentences, per class:
 5. automatic tool use from Russian everyday words when the tools' names and descriptions are English: «свет
    отключили» reaches a power-outage tool, «звёзды ночью», «ясное небо» a stargazing or sky forecast, «свободные
    места/номера» an occupancy tool, by a small bilingual concept map (words.py, _BRIDGE), never by one domain's rule;
+6. a compound ask whose action step filters the listed items by a time of day ("the evening ones", "after 6 pm",
+   «утренние», «после обеда») or a status word (a Russian adjective against the listed short form or another case:
+   «просроченные» for «просрочена») acts on every matching item and nothing else, and says so when none matched,
+   whatever form the rows write the time in (ISO, "18:30", "6:30 pm", a part of the day as a word);
 and controls: an unasked action is still never proposed. Every conversation ends.
 """
 
@@ -14,7 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from course_sandbox import Sandbox
-from tool_use_helpers import ask, tool, uses
+import json
+
+from tool_use_helpers import ask, drive, text_of, tool, uses
 
 PROPERTY = settings(max_examples=40, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -74,3 +80,99 @@ def test_control_a_light_switch_is_not_an_outage(client, said):
 def test_control_everyday_words_propose_no_unasked_action(client, said):
     tools = [*(t for t, _ in EVERYDAY), tool("cancel_booking", "Cancel a hotel booking.", {"booking_id": S})]
     assert "cancel_booking" not in [name for name, _ in uses(ask(client, said, tools))], said
+
+
+# --- 6. a compound ask filters the listed items by a time of day or a status word ------------------------------
+
+# (list tool, action tool, the id key, the Russian and English nouns of the listing)
+APPS6 = [("list_classes", "cancel_class", "class_id", "занятия", "classes"),
+         ("list_rides", "cancel_ride", "ride_id", "поездки", "rides"),
+         ("list_appointments", "cancel_appointment", "appointment_id", "записи", "appointments"),
+         ("list_shifts", "cancel_shift", "shift_id", "смены", "shifts")]
+# (words, language, test on the hour 0..23)
+WHEN = [("the evening ones", "en", lambda h: h >= 18), ("the morning ones", "en", lambda h: h < 12),
+        ("the ones after 6 pm", "en", lambda h: h >= 18), ("the ones before noon", "en", lambda h: h < 12),
+        ("the afternoon ones", "en", lambda h: h >= 12),
+        ("утренние", "ru", lambda h: h < 12), ("вечерние", "ru", lambda h: h >= 18),
+        ("те, что после обеда", "ru", lambda h: h >= 12), ("те, что до 10 часов", "ru", lambda h: h < 10),
+        ("дневные", "ru", lambda h: h >= 12)]
+HOURS = [7, 8, 9, 11, 12, 13, 15, 17, 18, 19, 21]
+PARTS = {7: ("morning", "утро"), 9: ("morning", "утро"), 19: ("evening", "вечер"), 21: ("evening", "вечер")}
+
+
+def _written(hour: int, form: int) -> str:
+    """One row's time as an app writes it: ISO, 24-hour, 12-hour with am/pm, a part of the day as a word."""
+    if form == 0:
+        return f"2026-12-08T{hour:02d}:30:00"
+    if form == 1:
+        return f"{hour:02d}:30"
+    if form == 2:
+        return f"{hour % 12 or 12}:30 {'pm' if hour >= 12 else 'am'}"
+    return PARTS[hour][form - 3]
+
+
+def _listing(rows):
+    def answer(name, tool_input):
+        return (json.dumps(rows, ensure_ascii=False), False) if name.startswith("list") else ("ok", False)
+    return answer
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(app=st.sampled_from(APPS6), when=st.sampled_from(WHEN), hours=st.lists(st.sampled_from(HOURS), min_size=1,
+                                                                               max_size=5),
+       form=st.integers(0, 4), key=st.sampled_from(["start", "time", "starts_at", "slot"]))
+def test_property_a_time_of_day_filter_acts_on_every_matching_item(client, app, when, hours, form, key):
+    lister, action, id_key, noun_ru, noun_en = app
+    words, lang, test = when
+    if form >= 3:  # a part of the day as a word: only the hours it names, and only a part's test
+        hours = [h for h in hours if h in PARTS] or [7]
+        if "10" in words or "noon" in words:
+            form = 1
+    rows = [{id_key: f"X{i + 1}", "title": f"item {i + 1}", key: _written(h, form)} for i, h in enumerate(hours)]
+    said = (f"Покажи {noun_ru} на вторник и отмени {words}." if lang == "ru"
+            else f"List my {noun_en} for Tuesday, then cancel {words}.")
+    tools = [tool(lister, f"List the {noun_en} for a day.", {"day": S}),
+             tool(action, f"Cancel one of the {noun_en} by its id.", {id_key: S})]
+    final, responses = drive(client, said, tools, _listing(rows))
+    acted = [i[id_key] for r in responses for n, i in uses(r) if n == action]
+    wanted = [row[id_key] for row, h in zip(rows, hours, strict=True) if test(h)]
+    assert acted == wanted, (said, rows, acted)
+    assert final.stop_reason == "end_turn"
+    if not wanted:
+        assert any(w in text_of(final) for w in ("None of the listed", "Ни одна из")), text_of(final)
+
+
+# (the Russian word the ask writes, the forms rows write the same status in, another status)
+STATES_RU = [("просроченные", ["просрочена", "просрочено", "просрочен"], "активна"),
+             ("выполненные", ["выполнена", "выполнено", "выполненная"], "в работе"),
+             ("закрытые", ["закрыта", "закрытая", "закрыт"], "открыта"),
+             ("те, что закрыты", ["закрыта", "закрыто"], "новая"),
+             ("оплаченные", ["оплачен", "оплачено", "оплачена"], "ожидает оплаты"),
+             ("не оплаченные", ["ожидает оплаты", "новый"], "оплачен")]
+
+
+@PROPERTY
+@given(state=st.sampled_from(STATES_RU), marks=st.lists(st.booleans(), min_size=1, max_size=5),
+       pick=st.integers(0, 2), key=st.sampled_from(["status", "state", "статус"]))
+def test_property_a_russian_status_word_compares_by_stem(client, state, marks, pick, key):
+    said_word, forms, other = state
+    rows = [{"invoice_id": f"INV-{i + 1}", "title": f"счёт {i + 1}", key: forms[(pick + i) % len(forms)] if m else other}
+            for i, m in enumerate(marks)]
+    said = f"Покажи счета клиента ACME-7 и заархивируй {said_word}."
+    tools = [tool("list_invoices", "List a customer's invoices.", {"customer_id": S}),
+             tool("archive_invoice", "Archive an invoice by its id.", {"invoice_id": S})]
+    final, responses = drive(client, said, tools, _listing(rows))
+    acted = [i["invoice_id"] for r in responses for n, i in uses(r) if n == "archive_invoice"]
+    assert acted == [row["invoice_id"] for row, m in zip(rows, marks, strict=True) if m], (said, rows, acted)
+    assert final.stop_reason == "end_turn"
+
+
+@pytest.mark.parametrize("said", ["List my classes for Tuesday, then tell me which are the evening ones.",
+                                  "Покажи занятия на вторник и скажи, какие из них утренние."])
+def test_control_a_time_of_day_question_cancels_nothing(client, said):
+    tools = [tool("list_classes", "List the classes for a day.", {"day": S}),
+             tool("cancel_class", "Cancel one of the classes by its id.", {"class_id": S})]
+    rows = [{"class_id": "C1", "start": "08:30"}, {"class_id": "C2", "start": "19:30"}]
+    final, responses = drive(client, said, tools, _listing(rows))
+    assert "cancel_class" not in [n for r in responses for n, _ in uses(r)], said
+    assert final.stop_reason == "end_turn"
