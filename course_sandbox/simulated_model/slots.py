@@ -50,7 +50,7 @@ _MONTHS = {m: i for i, names in enumerate([
 _WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(\d{4})"  # 5 March 2025, 5 марта 2025
                          r"|([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))\b")  # March 5, 2025
 _NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
-_ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_](?:[A-Z]{1,6}[-_]?)?\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
+_ID_TOKEN = re.compile(r"\b(?:[A-ZА-ЯЁ]{1,6}[-_](?:[A-ZА-ЯЁ]{1,6}[-_]?)?\d+|[A-ZА-ЯЁ]{1,6}\d{2,})[A-ZА-ЯЁ0-9-]*\b")
 """An id or a model code: "INV-5", "KX-4471", "RT-AX58" (whole, not "AX58")."""
 _ID_AFTER_WORD = re.compile(
     r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|"
@@ -319,6 +319,9 @@ def kind_of(name: str, schema: dict) -> str | None:
     described = str(schema.get("description") or schema.get("title") or "").lower()
     if re.search(r"\w\s(?:id|ids|uid|key)$", spoken) and _type_allows("id", types):
         return "id"  # `email_id`, `message_id`: the id of an e-mail, not an e-mail address
+    if re.search(r"\w\scode$", spoken) and not re.search(r"countr|currenc|lang|phone|dial|area|post|zip", spoken) \
+            and _type_allows("id", types):
+        return "id"  # `cell_code`, `locker_code`: a code, whatever thing it is the code of
     for text in (spoken, described):
         for kind, pattern in KINDS:
             if re.search(pattern, text) and _type_allows(kind, types):
@@ -555,6 +558,11 @@ class RequestHints:
         candidates = [c for c in _unique([*self.evidence.of("venue"), *self.evidence.of("proper")])
                       if isinstance(c, str) and c not in taken and c not in bound
                       and not any(c in t or t in c for t in taken | bound if len(t) > 2)]
+        if not candidates and kind is None and movement is None:
+            codes = [c for c in self.evidence.of("id") if isinstance(c, str) and c not in taken and c not in bound]
+            if len(codes) == 1 and is_valid(schema, codes[0]):  # «Открой ячейку У-07» for a `badge`: the one code
+                self.taken.setdefault("id", set()).add(codes[0])
+                return codes[0]
         if not candidates:
             return MISSING
         own = stems(f"{name} {schema.get('description') or ''}", synonyms=True) | stems(" ".join(_FIELD_KIN.get(
@@ -1074,6 +1082,9 @@ class RequestHints:
         chosen = _enum_by_meaning(options, str((schema or {}).get("description") or ""), self.evidence.text)
         if chosen is not None:
             return chosen
+        symbolled = _symbolled_option(options, self.evidence.text)
+        if symbolled is not None:  # "B-", "A+", "C#": the option written with its sign, not "B" or the first one
+            return symbolled
         meant = [*_sentiment(options, self.evidence.text), *_russian_meanings(text), *_english_meanings(text)]
         for english in meant:  # «к стоматологу» names `dentist`
             chosen = next((o for o in options if isinstance(o, str) and o.lower().replace("_", " ") == english), None)
@@ -1093,6 +1104,20 @@ class RequestHints:
             if numeric and option in self.evidence.of("number"):
                 return option
         return transliterated_option(options, self.evidence.text)
+
+
+_SIGNED_OPTION = re.compile(r"[\w ]*\w[+#-]+|[+#-]+\w+")
+
+
+def _symbolled_option(options: list, text: str) -> Any:
+    """The enum option with a sign at its edge ("A+", "B-", "C#", "C++") the request writes as a whole token (no
+    letter, digit or sign right beside it), the longest first; None when none is written."""
+    signed = sorted((o for o in options if isinstance(o, str) and _SIGNED_OPTION.fullmatch(o)), key=len, reverse=True)
+    for flags in (0, re.I):
+        for option in signed:
+            if re.search(rf"(?<![\w+#-]){re.escape(option)}(?![\w+#-])", text, flags):
+                return option
+    return None
 
 
 def transliterated_option(options: list, text: str) -> Any:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from course_sandbox import Sandbox
 import json
 
-from tool_use_helpers import ask, drive, text_of, tool, uses
+from tool_use_helpers import ask, drive, forced, text_of, tool, uses
 
 PROPERTY = settings(max_examples=40, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -176,3 +176,41 @@ def test_control_a_time_of_day_question_cancels_nothing(client, said):
     final, responses = drive(client, said, tools, _listing(rows))
     assert "cancel_class" not in [n for r in responses for n, _ in uses(r)], said
     assert final.stop_reason == "end_turn"
+
+
+# --- 3. a stated value never becomes a placeholder -------------------------------------------------------------
+
+# a code written in Cyrillic capitals with a dash («У-07», «КБ-112»): the id field takes it as written
+RU_CODE_FIELDS = [("locker_id", "Номер ячейки"), ("cell_code", ""), ("room_code", "Код кабинета"), ("badge", "Пропуск")]
+RU_CODE_ASKS = ["Открой ячейку {c}.", "Забронируй {c} на завтра.", "Проверь {c}, пожалуйста.", "Выдай ключ от {c}."]
+
+
+@PROPERTY
+@given(letters=st.text(alphabet="АБВГДКМНПРСТУ", min_size=1, max_size=3), digits=st.integers(1, 999),
+       pad=st.booleans(), field=st.sampled_from(RU_CODE_FIELDS), form=st.sampled_from(RU_CODE_ASKS))
+def test_property_a_cyrillic_code_with_a_dash_is_kept(client, letters, digits, pad, field, form):
+    code = f"{letters}-{digits:03d}" if pad else f"{letters}-{digits}"
+    content = form.format(c=code)
+    schema = {**S, **({"description": field[1]} if field[1] else {})}
+    tool_input, text = forced(client, content, tool("handle_code", "Обработать код.", {field[0]: schema}))
+    assert tool_input[field[0]] == code, (content, tool_input, text)
+
+
+# an enum option with a sign ("A+", "B-", "C#"): the one stated, never the bare letter or the first option
+SIGNED = [("grade", ["A+", "A", "A-", "B+", "B", "B-", "C+", "C", "C-", "D", "F"]),
+          ("blood_type", ["O-", "O+", "A-", "A+", "B-", "B+", "AB-", "AB+"]),
+          ("key", ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]),
+          ("language", ["C", "C++", "C#", "Go", "Rust"])]
+SIGNED_ASKS = ["Set it to {v}.", "Record {v} for this one.", "Поставь {v}.", "Запиши: {v}.", "It's {v}, save it.",
+               "Значение {v}, сохрани."]
+
+
+@PROPERTY
+@given(field=st.sampled_from(SIGNED), pick=st.integers(0, 20), form=st.sampled_from(SIGNED_ASKS), flip=st.booleans())
+def test_property_an_enum_option_with_a_sign_is_the_stated_one(client, field, pick, form, flip):
+    name, options = field
+    stated = options[pick % len(options)]
+    content = form.format(v=stated)
+    schema = {"type": "string", "enum": options[::-1] if flip else options}
+    tool_input, text = forced(client, content, tool("save_value", "Save a value.", {name: schema}))
+    assert tool_input[name] == stated, (content, tool_input, text)
