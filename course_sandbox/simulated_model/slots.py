@@ -30,6 +30,7 @@ from . import (
     prose_lists,
     ranges,
     remainder,
+    roles,
     spoken_values,
     zones,
 )
@@ -368,6 +369,7 @@ class RequestHints:
         self.fields = fields
         """The tool's top-level properties, for the general binding (binding.py) of the request's values to them."""
         self._binding: dict | None = None
+        self._roles: dict | None = None
         self.start = dict(start or {})
         self.named = named
         """What the tool's name properties name ("venue", "person"): "at Chez Panisse" is then the venue
@@ -489,6 +491,7 @@ class RequestHints:
                 and not (self.binding().get(name) and self.binding()[name].strong) \
                 and self._an_id_of_another_field(name, found):
             found = MISSING  # «пополни проездной 3307»: the card's number, written after «проездной», is no amount
+        found = self._role(name, schema, index, found)
         found = self._labelled(name, schema, index, found)
         found = self._own_text(name, schema, index, found)
         if found is MISSING and index is None and not any(self.parents) and "string" in _types(schema) \
@@ -594,6 +597,23 @@ class RequestHints:
             best = proper_names.nominative(best, text)
         self.taken.setdefault("name", set()).add(best)
         return best if is_valid(schema, best) else MISSING
+
+    def roles(self) -> dict:
+        """The values the sentence's structure gives the tool's top-level fields (roles.py), once per hints."""
+        if self._roles is None:
+            try:
+                self._roles = roles.read(self.evidence.text, self.fields) if self.fields and not self.scope else {}
+            except (ValueError, TypeError, RecursionError):
+                self._roles = {}
+        return self._roles
+
+    def _role(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
+        """The value a sentence role gives this top-level field ("Rex, owned by Maria Lopez": the owner to `owner`,
+        Rex to `pet_name`; a year to `vintage`), over what the readers found."""
+        if index is not None or any(self.parents) or not self.fields or name not in self.fields:
+            return found
+        given = self.roles().get(name)
+        return given if given is not None and is_valid(schema, given) else found
 
     def _grouped_digits(self, name: str, schema: dict, found: Any) -> Any:
         """A card or account number written in groups ("transit card 4410 2231", «карта 2200 1234 5678 9012») read up
@@ -839,6 +859,10 @@ class RequestHints:
             return len(self.listed[name])
         if _types(items) & {"object", "array"} or "enum" in items:
             return 0
+        given = self.roles().get(name) if not any(self.parents) and self.fields and name in self.fields else None
+        if isinstance(given, list) and given and all(is_valid(items, g) for g in given):
+            self.listed[name] = given  # "speakers Anna Lee and Bob Chen", «докладчики …» (roles.py)
+            return len(given)
         tags = self._hashtags(name, schema)
         if tags:
             self.listed[name] = tags

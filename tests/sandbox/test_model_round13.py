@@ -3,6 +3,13 @@ reaches the property it belongs to, in the stated form, and everyday Russian wor
 English. Properties over generated tools (schemas in the style of real apps, about 40% Russian) and generated
 sentences, per class:
 
+2. several values, several properties: an owner and the thing owned ("Rex, owned by Maria Lopez", «собака Рекс у
+   Анны Ивановой», «Рекс, хозяйка Анна Иванова»), a year and a count ("a 2015 Merlot, 6 bottles", «урожая 2015 года»),
+   the people of a list field that names them ("speakers Anna Lee and Bob Chen", «докладчики …») and the topics, an
+   observer and the observed thing ("Maria saw a red fox", «Маша видела рыжую лису»: рыжая лиса) each go to their own
+   field, whatever order the fields come in; digits inside an identifier never fill a count;
+3. a stated value never becomes a placeholder: a code in Cyrillic capitals with a dash («У-07»), an enum option with a
+   sign ("B-", "A+", "C#": the stated one, not the bare letter or the first option);
 5. automatic tool use from Russian everyday words when the tools' names and descriptions are English: «свет
    отключили» reaches a power-outage tool, «звёзды ночью», «ясное небо» a stargazing or sky forecast, «свободные
    места/номера» an occupancy tool, by a small bilingual concept map (words.py, _BRIDGE), never by one domain's rule;
@@ -19,6 +26,7 @@ from hypothesis import strategies as st
 
 from course_sandbox import Sandbox
 import json
+import re
 
 from tool_use_helpers import ask, drive, forced, text_of, tool, uses
 
@@ -214,3 +222,127 @@ def test_property_an_enum_option_with_a_sign_is_the_stated_one(client, field, pi
     schema = {"type": "string", "enum": options[::-1] if flip else options}
     tool_input, text = forced(client, content, tool("save_value", "Save a value.", {name: schema}))
     assert tool_input[name] == stated, (content, tool_input, text)
+
+
+# --- 2. several values, several properties: each by the role the sentence gives it ------------------------------
+
+THINGS2 = ["Rex", "Bella", "Luna", "Biscuit", "Рекс", "Мурка", "Барон"]
+OWNERS = [("Maria Lopez", None, None), ("Tom Baker", None, None), ("Priya Shah", None, None),
+          ("Анна Иванова", "Анне Ивановой", "Анны Ивановой"), ("Олег Смирнов", "Олегу Смирнову", "Олега Смирнова")]
+OWNED_FORMS_EN = ["Book a grooming for {t}, owned by {o}.", "{t}, who belongs to {o}, needs a checkup.",
+                  "Register {t} (owned by {o}) for the show.", "Book a bath for {t}, belonging to {o}."]
+OWNED_FORMS_RU = ["Запиши {t}, хозяйка {o}, на стрижку.", "Запиши на прививку: {t}, владелец {o}.",
+                  "Собака {t} у {g} — запиши на осмотр.", "Запиши {t}, который принадлежит {d}, на осмотр."]
+OWNER_FIELDS = [("owner_name", ""), ("owner", "Pet owner's full name"), ("client", "Владелец")]
+THING_FIELDS = [("pet_name", ""), ("dog", "The dog's name"), ("animal", "Кличка")]
+
+
+@PROPERTY
+@given(thing=st.sampled_from(THINGS2), owner=st.sampled_from(OWNERS), pick=st.integers(0, 3),
+       owner_field=st.sampled_from(OWNER_FIELDS), thing_field=st.sampled_from(THING_FIELDS), flip=st.booleans())
+def test_property_an_owner_and_the_thing_owned_go_to_their_own_fields(client, thing, owner, pick, owner_field,
+                                                                        thing_field, flip):
+    nominative, dative, genitive = owner
+    russian = dative is not None
+    if owner_field[0] == "client" and not owner_field[1]:
+        return
+    form = (OWNED_FORMS_RU if russian else OWNED_FORMS_EN)[pick]
+    content = form.format(t=thing, o=nominative, d=dative, g=genitive)
+
+    def field(f):
+        return {**S, **({"description": f[1]} if f[1] else {})}
+
+    props = {owner_field[0]: field(owner_field), thing_field[0]: field(thing_field)}
+    if flip:
+        props = dict(reversed(props.items()))
+    tool_input, text = forced(client, content, tool("book_pet_visit", "Book a visit for a pet.", props))
+    assert (tool_input[owner_field[0]], tool_input[thing_field[0]]) == (nominative, thing), (content, tool_input,
+                                                                                            text)
+
+
+# (what, year field, count field): a year to the year-like field, the other number to the count-like one
+YEAR_FIELDS = [("vintage", {"type": "integer"}), ("year", {"type": "integer", "description": "Vintage year"}),
+               ("edition_year", {"type": "integer"}), ("god", {"type": "integer", "description": "Год урожая"}),
+               ("release_year", {"type": "string"})]
+COUNT_FIELDS = [("bottles", {"type": "integer"}), ("quantity", {"type": "integer"}),
+                ("copies", {"type": "integer", "description": "How many copies"}),
+                ("kolvo", {"type": "integer", "description": "Количество"})]
+YEAR_FORMS = ["Add {n} bottles of Merlot, vintage {y}.", "Add a {y} Merlot, {n} bottles.",
+              "Add {n} copies of Dune, {y} edition.", "Добавь {n} бутылок «Мерло» урожая {y} года.",
+              "Запиши: {y} год, {n} штук."]
+
+
+@PROPERTY
+@given(year=st.integers(1950, 2025), n=st.integers(1, 48), pick=st.integers(0, 4), year_field=st.sampled_from(
+    YEAR_FIELDS), count_field=st.sampled_from(COUNT_FIELDS), flip=st.booleans())
+def test_property_a_year_and_a_count_go_to_their_own_fields(client, year, n, pick, year_field, count_field, flip):
+    content = YEAR_FORMS[pick].format(y=year, n=n)
+    props = {"name": S, year_field[0]: year_field[1], count_field[0]: count_field[1]}
+    if flip:
+        props = dict(reversed(props.items()))
+    tool_input, text = forced(client, content, tool("add_to_cellar", "Add an entry.", props))
+    wanted_year = str(year) if year_field[1]["type"] == "string" else year
+    assert (tool_input[year_field[0]], tool_input[count_field[0]]) == (wanted_year, n), (content, tool_input, text)
+
+
+@pytest.mark.parametrize(("content", "props", "expected"), [
+    ("Add 3 copies of Dune, 1965 edition.", {"title": S, "edition_year": I, "copies": I},
+     {"title": "Dune", "edition_year": 1965, "copies": 3}),
+    ("Оплати парковку для машины А123ВС77 на 3 часа.", {"plate": S, "hours": I}, {"plate": "А123ВС77", "hours": 3}),
+    ("Book room B204 for the review.", {"room": S, "attendees": I}, {"room": "B204", "attendees": 0}),
+    ("Open locker K-17 for 2 days.", {"locker_id": S, "days": I}, {"locker_id": "K-17", "days": 2})])
+def test_digits_inside_an_identifier_never_fill_a_count(client, content, props, expected):
+    tool_input, text = forced(client, content, tool("do_it", "Do it.", props))
+    assert {k: tool_input[k] for k in expected} == expected, (content, tool_input, text)
+
+
+# a list-valued field that names people takes the person names, the topics field the topics
+PEOPLE = [("Anna Lee", "Анна Ли"), ("Bob Chen", "Борис Чен"), ("Priya Shah", "Прия Шах"), ("Lars Berg", "Ларс Берг")]
+TOPICS = [("Rust", "Rust"), ("WebAssembly", "WebAssembly"), ("testing", "тестирование"), ("CI", "CI")]
+PEOPLE_FIELDS = [("speakers", "", "topics"), ("presenters", "Who presents", "themes"),
+                 ("participants", "Докладчики", "topics"), ("names", "Names of the guests", "subjects")]
+
+
+@PROPERTY
+@given(people=st.lists(st.sampled_from(PEOPLE), min_size=2, max_size=3, unique=True),
+       topics=st.lists(st.sampled_from(TOPICS), min_size=1, max_size=2, unique=True), russian=st.booleans(),
+       fields=st.sampled_from(PEOPLE_FIELDS), flip=st.booleans())
+def test_property_a_people_list_goes_to_the_field_that_names_people(client, people, topics, russian, fields, flip):
+    lang = 1 if russian else 0
+    names = [p[lang] for p in people]
+    joined = ", ".join(names[:-1]) + (" и " if russian else " and ") + names[-1]
+    said_topics = (" и " if russian else " and ").join(t[lang] for t in topics)
+    content = (f"Доклад про {said_topics}, докладчики {joined}." if russian
+               else f"Schedule a talk on {said_topics} with speakers {joined}.")
+    people_field, description, topic_field = fields
+    array = {"type": "array", "items": S}
+    props = {people_field: {**array, **({"description": description} if description else {})}, topic_field: array}
+    if flip:
+        props = dict(reversed(props.items()))
+    tool_input, text = forced(client, content, tool("schedule_talk", "Schedule a talk.", props))
+    assert tool_input[people_field] == names, (content, tool_input, text)
+    assert not set(tool_input[topic_field]) & set(names), (content, tool_input, text)
+
+
+# an observer and the observed thing go to their own fields
+OBSERVERS = ["Maria", "Tom Baker", "Маша", "Иван Петров"]
+SEEN = [("a red fox", "red fox", "рыжую лису", "рыжая лиса"), ("two herons", "herons", "цаплю", "цапля"),
+        ("an otter", "otter", "выдру", "выдра")]
+SAW_EN = ["Log that {w} saw {x} at the pond.", "{w} spotted {x} near the bridge.", "Record: {w} observed {x} today."]
+SAW_RU = ["Запиши: {w} видела {x} у пруда.", "{w} заметил {x} возле моста.", "Отметь, что {w} сфотографировала {x} "
+          "вчера."]
+OBS_FIELDS = [("observer", "species"), ("reported_by", "animal"), ("observer_name", "what"), ("наблюдатель", "вид")]
+
+
+@PROPERTY
+@given(who=st.sampled_from(OBSERVERS), seen=st.sampled_from(SEEN), pick=st.integers(0, 2),
+       fields=st.sampled_from(OBS_FIELDS), flip=st.booleans())
+def test_property_an_observer_and_the_observed_go_to_their_own_fields(client, who, seen, pick, fields, flip):
+    russian = bool(re.search(r"[А-Я]", who))
+    written, expected = (seen[2], seen[3]) if russian else (seen[0], seen[1])
+    content = (SAW_RU if russian else SAW_EN)[pick].format(w=who, x=written)
+    props = {fields[0]: S, fields[1]: S}
+    if flip:
+        props = dict(reversed(props.items()))
+    tool_input, text = forced(client, content, tool("log_sighting", "Log a wildlife sighting.", props))
+    assert (tool_input[fields[0]], tool_input[fields[1]]) == (who, expected), (content, tool_input, text)

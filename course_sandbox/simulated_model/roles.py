@@ -1,0 +1,235 @@
+"""The roles a sentence gives its values, for a tool's top-level fields, in both languages.
+
+Several values of one kind in one request go to several fields by the sentence's structure, not by their order: a
+possessive or "owned by" gives the owner to the owner-like field and the named thing to the thing's field ("Rex, owned
+by Maria Lopez", «Рекс, принадлежит Анне»); "X saw a red fox" gives the observer and the observed thing their own
+fields («Маша видела лису у пруда»); a year goes to the field whose name or description says year, vintage or
+edition, the other number to the count-like one; a list after a people word ("speakers Anna Lee and Bob Chen",
+«докладчики Анна Петрова и Иван Смирнов», "with …") goes to the list-valued field that names people, and the list
+after "on"/"about"/«про» to the topics. A field's role is read from its own name and description, never from one
+domain's words; a reading that does not fit the tool's fields reads nothing (read() returns only what it is sure of).
+"""
+
+import re
+from typing import Any
+
+from . import proper_names
+from .words import overlap, stems
+
+_EN_NAME = r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}"
+_RU_NAME = r"[А-ЯЁ][а-яё-]+(?:\s+[А-ЯЁ][а-яё-]+){0,2}"
+_NAME = rf"(?:{_EN_NAME}|{_RU_NAME})"
+
+_OWNER_FIELD = re.compile(r"owner|owned|belong|keeper|guardian|хозя|владел", re.I)
+_OBSERVER_FIELD = re.compile(r"observer|reporter|spotter|witness|(?:seen|spotted|logged|reported|recorded)_?by|"
+                             r"наблюдател|очевид", re.I)
+_OBSERVED_FIELD = re.compile(r"species|animal|bird|creature|object|target|observed|sighting|^what$|(?:^|_)thing|"
+                             r"(?<!\w)вид(?!\w)|животн|птиц|объект", re.I)
+_YEAR_FIELD = re.compile(r"year|vintage|edition|released|built|год(?!ен)|выпуск|издани|урожа", re.I)
+_COUNT_FIELD = re.compile(r"count|quantit|qty|copies|number_of|number of|how many|bottles|pieces|units|amount_of|"
+                          r"количеств|экземпляр|штук|сколько|(?<!\w)число", re.I)
+_PEOPLE_FIELD = re.compile(r"speaker|attendee|guest|participant|member|invitee|presenter|panell?ist|hosts?(?:$|_)|"
+                           r"author|people|persons|(?:^|_)names?$|докладчик|участник|гост|спикер|ведущ|приглаш|имена",
+                           re.I)
+_TOPIC_FIELD = re.compile(r"topic|theme|subject|(?<!\w)тем", re.I)
+_TITLE_FIELD = re.compile(r"^(?:title|book|book_?title|work|film|movie|album|name)$|название|заглави", re.I)
+
+_OWNED_BY = re.compile(
+    rf"(?P<thing>{_NAME})\s*,?\s*\(?\s*(?:(?:who|which|that)\s+(?:is|are)\s+)?(?:owned\s+by|belonging\s+to|"
+    rf"(?:(?:who|which|that)\s+)?belongs\s+to)\s+(?P<owner>{_NAME})|"
+    rf"(?P<thing_ru>{_NAME})\s*,?\s*\(?\s*(?:(?:который|которая|которое)\s+)?(?:принадлежит|хозя(?:ин|йка)\s*[:—-]?|"
+    rf"владел(?:ец|ица)\s*[:—-]?)\s+(?P<owner_ru>{_NAME})")
+_KEPT_AT = re.compile(rf"(?<![\w-])[А-ЯЁа-яё][а-яё]+\s+(?P<thing>{_NAME})\s+у\s+(?P<owner>{_NAME})")
+"""«собака Рекс у Анны Ивановой»: a thing named after its noun, kept by the person after «у»."""
+_SAW = re.compile(
+    rf"(?P<who>{_EN_NAME})\s+(?:saw|spotted|observed|noticed|heard|photographed|sighted|found|counted|filmed)\s+"
+    r"(?:(?:an?|the|some|two|three|four|five|six|\d+)\s+)?(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
+    r"(?=\s+(?:at|in|on|near|by|from|over|under|behind|around|along|this|today|yesterday|last|during|while|with|"
+    r"outside|inside|across)\b|\s*[,.;!?]|\s*$)|"
+    rf"(?P<who_ru>{_RU_NAME})\s+(?:видел|увидел|заметил|наблюдал|сфотографировал|встретил|нашёл|нашел|нашла|слышал|"
+    r"услышал|сфотографировала|заметила|видела|увидела|наблюдала|встретила|слышала|услышала)(?:а|и)?\s+"
+    r"(?P<what_ru>[а-яё][а-яё-]*(?:\s+[а-яё][а-яё-]*){0,2}?)"
+    r"(?=\s+(?:у|в|во|на|возле|около|над|под|за|рядом|сегодня|вчера|утром|вечером|ночью|днём|днем)(?!\w)|"
+    r"\s*[,.;!?]|\s*$)")
+_YEAR = re.compile(r"(?<![\w.,:/\-$€£¥₽#№])(1[89]\d\d|20\d\d)(?![\w,:/\-%]|[.,]\d)"
+                   r"(?!\s*(?:г\.|год[а-я]*)?\s*(?:[-—]|по|до))")
+_MONTH_BEFORE = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|янв|фев|мар|апр|ма[йя]|июн|июл|авг|"
+                           r"сен|окт|ноя|дек)\w*\.?,?\s*$", re.I)
+_BARE_COUNT = re.compile(r"(?<![\w.,:/\-$€£¥₽#№+])(\d{1,4})(?![\w,:/\-%€£$₽]|[.,]\d)(?!\s*(?:am|pm|h\b|ч\b|час|мин|min|"
+                         r"usd|eur|rub|руб|евро|доллар|dollars?|euros?|%))", re.I)
+_COPIES_OF = re.compile(r"\b\d+\s+(?:copies|copy|prints|volumes?)\s+of\s+(?P<title>[A-Z][\w'’:-]*"
+                        r"(?:\s+(?:(?:of|the|a|an|and|in|on|at|to|for|de|la|le)\s+)*[A-Z][\w'’:-]*)*)")
+_PEOPLE_CUE = re.compile(r"\b(?:speakers?|attendees?|guests?|participants?|members?|invitees?|presenters?|panell?ists?|"
+                         r"hosts?|featuring|with)\b\s*[:—-]?\s*|(?<!\w)(?:докладчик\w*|участник\w*|гост\w*|спикер\w*|"
+                         r"ведущ\w*|приглашённ\w*|с|со)\s*[:—-]?\s*", re.I)
+_NAMES_LIST = re.compile(rf"({_NAME})((?:\s*,\s*{_NAME})*)(?:\s*,?\s+(?:and|&|и)\s+({_NAME}))?")
+_TOPIC_CUE = re.compile(r"\b(?:on|about|covering)\s+|(?<!\w)(?:про|об?|на\s+тему|по\s+теме)\s+", re.I)
+_TOPIC_END = re.compile(r"\s*(?:[.;!?(]|,\s*(?:with|featuring|speakers?|докладчик\w*|спикер\w*|ведущ\w*)\b|"
+                        r"\s(?:with|featuring|for|on\s+\w+day|at|в|с|со|для)\s)", re.I)
+
+
+def _words(name: str, schema: dict) -> str:
+    return f"{name} {schema.get('description') or ''}".strip()
+
+
+def _types(schema: dict) -> set[str]:
+    kinds = schema.get("type")
+    return set(kinds) if isinstance(kinds, list) else {kinds} if isinstance(kinds, str) else set()
+
+
+def _plain_string(schema: dict) -> bool:
+    return isinstance(schema, dict) and "string" in _types(schema) and not {"enum", "format", "pattern",
+                                                                            "const"} & set(schema)
+
+
+def _string_list(schema: dict) -> bool:
+    items = schema.get("items") if isinstance(schema, dict) else None
+    return isinstance(schema, dict) and "array" in _types(schema) and isinstance(items, dict) \
+        and _plain_string(items)
+
+
+def _feminine_nominative(words: str) -> str:
+    """A Russian noun phrase in the accusative to the nominative where its ending says so unambiguously (рыжую лису:
+    рыжая лиса, цаплю: цапля); any other word as written."""
+    out = []
+    for w in words.split():
+        for ending, nominative in (("ую", "ая"), ("юю", "яя"), ("у", "а"), ("ю", "я")):
+            if w.endswith(ending) and len(w) > len(ending) + 2:
+                w = w[: -len(ending)] + nominative
+                break
+        out.append(w)
+    return " ".join(out)
+
+
+def _span(m: re.Match, group: str) -> str:
+    """A name group of a match without the ordinary word that begins its sentence ("Register Rex": Rex)."""
+    said, start = m.group(group), m.start(group)
+    first, _, rest = said.partition(" ")
+    while rest and proper_names.leads_a_sentence(m.string, start) and (proper_names.common_word(first) or re.fullmatch(
+            r"[А-ЯЁ][а-яё]+(?:и|ите|й|йте|ь|ьте)", first)):  # «Запиши Рекс…»: an imperative
+        start += len(first) + 1
+        said = rest
+        first, _, rest = said.partition(" ")
+    return said
+
+
+def _person(name: str, text: str) -> str:
+    """A Russian person's name in the nominative, any other as written."""
+    if not re.search(r"[А-ЯЁ]", name):
+        return name
+    full = proper_names.person_nominative(name, text)
+    return full if full != name else proper_names.nominative(name, text)
+
+
+def _instrumental_to_nominative(name: str) -> str:
+    """«Анной Петровой» Анна Петрова, «Иваном Смирновым» Иван Смирнов: a Russian name after «с»."""
+    out = []
+    for w in name.split():
+        for ending, nominative in (("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ской", "ская"), ("овым", "ов"),
+                                   ("евым", "ев"), ("иным", "ин"), ("ским", "ский"), ("ой", "а"), ("ей", "я"),
+                                   ("ем", "ь"), ("ом", "")):
+            if w.endswith(ending) and len(w) - len(ending) >= 2:
+                w = w[: -len(ending)] + nominative
+                break
+        out.append(w)
+    return " ".join(out)
+
+
+def read(text: str, fields: dict) -> dict[str, Any]:
+    """The values the sentence's structure gives the tool's top-level fields: {field: value}, only those it is sure
+    of."""
+    if not isinstance(fields, dict) or not fields:
+        return {}
+    out: dict[str, Any] = {}
+    _ownership(text, fields, out)
+    _observation(text, fields, out)
+    _year_and_count(text, fields, out)
+    _people_and_topics(text, fields, out)
+    return out
+
+
+def _ownership(text: str, fields: dict, out: dict) -> None:
+    m = _OWNED_BY.search(text) or _KEPT_AT.search(text)
+    if not m:
+        return
+    thing, owner = (_span(m, "thing"), _span(m, "owner")) if m.group("thing") else (_span(m, "thing_ru"),
+                                                                                       _span(m, "owner_ru"))
+    owners = [n for n, s in fields.items() if _plain_string(s) and _OWNER_FIELD.search(_words(n, s))]
+    if len(owners) != 1:
+        return
+    things = [n for n, s in fields.items() if n not in owners and _plain_string(s)
+              and not _OBSERVER_FIELD.search(_words(n, s))]
+    if not things:
+        return
+    said = stems(text[max(0, m.start() - 40): m.start()] + " " + thing)
+    things.sort(key=lambda n: (-len(overlap(stems(_words(n, fields[n])), said)), "name" not in n.lower()))
+    dative = re.search(r"принадлежит\s+$", text[max(0, m.start("owner_ru") - 14): m.start("owner_ru")]) \
+        if "owner_ru" in m.re.groupindex and m.group("owner_ru") else None
+    out[owners[0]] = proper_names.from_dative(owner) if dative else _person(owner, text)
+    out[things[0]] = thing
+
+
+def _observation(text: str, fields: dict, out: dict) -> None:
+    m = _SAW.search(text)
+    if not m:
+        return
+    who = _span(m, "who") if m.group("who") else _span(m, "who_ru")
+    what = m.group("what") or _feminine_nominative(m.group("what_ru"))
+    observed = [n for n, s in fields.items() if _plain_string(s) and _OBSERVED_FIELD.search(_words(n, s))]
+    observers = [n for n, s in fields.items() if _plain_string(s) and n not in observed
+                 and _OBSERVER_FIELD.search(_words(n, s))]
+    if len(observed) == 1:
+        out[observed[0]] = what
+    if len(observers) == 1 and observed:
+        out[observers[0]] = who
+
+
+def _year_and_count(text: str, fields: dict, out: dict) -> None:
+    years = list(dict.fromkeys(m.group(1) for m in _YEAR.finditer(text)
+                               if not _MONTH_BEFORE.search(text[max(0, m.start() - 12): m.start()])))
+    year_fields = [n for n, s in fields.items() if isinstance(s, dict) and _YEAR_FIELD.search(_words(n, s))
+                   and _types(s) & {"integer", "number", "string"} and not {"enum", "format", "pattern"} & set(s)]
+    if len(years) != 1 or len(year_fields) != 1:
+        return
+    schema = fields[year_fields[0]]
+    out[year_fields[0]] = int(years[0]) if _types(schema) & {"integer", "number"} else years[0]
+    counts = [n for n, s in fields.items() if n not in year_fields and isinstance(s, dict)
+              and _types(s) & {"integer", "number"} and _COUNT_FIELD.search(_words(n, s))]
+    numbers = [int(m.group(1)) for m in _BARE_COUNT.finditer(text) if m.group(1) != years[0]]
+    if len(counts) == 1 and len(numbers) == 1:
+        out[counts[0]] = numbers[0]
+    titled = _COPIES_OF.search(text)
+    titles = [n for n, s in fields.items() if _plain_string(s) and _TITLE_FIELD.search(n)]
+    if titled and len(titles) == 1:
+        out[titles[0]] = titled.group("title").rstrip(",.")
+
+
+def _people_and_topics(text: str, fields: dict, out: dict) -> None:
+    people = [n for n, s in fields.items() if _string_list(s) and _PEOPLE_FIELD.search(_words(n, s))]
+    if len(people) != 1:
+        return
+    own = stems(_words(people[0], fields[people[0]]))
+    cues = sorted(_PEOPLE_CUE.finditer(text), key=lambda c: (not overlap(stems(c.group(0)), own), c.start()))
+    for cue in cues:
+        listed = _NAMES_LIST.match(text, cue.end())
+        if not listed:
+            continue
+        names = [listed.group(1), *re.findall(_NAME, listed.group(2) or ""), *([listed.group(3)] if listed.group(3)
+                                                                                else [])]
+        if cue.group(0).strip().lower() in ("с", "со"):
+            names = [_instrumental_to_nominative(n) for n in names]
+        else:
+            names = [_person(n, text) for n in names]
+        out[people[0]] = names
+        break
+    else:
+        return
+    topics = [n for n, s in fields.items() if n not in people and _string_list(s) and _TOPIC_FIELD.search(_words(n, s))]
+    said = _TOPIC_CUE.search(text)
+    if len(topics) != 1 or not said:
+        return
+    end = _TOPIC_END.search(text, said.end())
+    stretch = text[said.end(): end.start() if end else len(text)]
+    items = [i.strip(" ,.") for i in re.split(r"\s*,\s*|\s+(?:and|&|и)\s+", stretch) if i.strip(" ,.")]
+    if items and not set(items) & set(out[people[0]]):
+        out[topics[0]] = items
