@@ -145,6 +145,9 @@ def read(text: str, fields: dict) -> dict[str, Any]:
     _observation(text, fields, out)
     _year_and_count(text, fields, out)
     _people_and_topics(text, fields, out)
+    for field, value in [*objects(text, fields).items(), *labelled_list(text, fields).items(),
+                         *events(text, fields).items()]:
+        out.setdefault(field, value)
     return out
 
 
@@ -233,3 +236,92 @@ def _people_and_topics(text: str, fields: dict, out: dict) -> None:
     items = [i.strip(" ,.") for i in re.split(r"\s*,\s*|\s+(?:and|&|и)\s+", stretch) if i.strip(" ,.")]
     if items and not set(items) & set(out[people[0]]):
         out[topics[0]] = items
+
+
+_THING_FIELD = re.compile(r"(?:^|_|\s)(?:item|items|product|service|garment|clothing|thing|object|document|doc|"
+                          r"treatment|dish|article)(?:$|_|\s)|товар|услуг|документ|(?<!\w)вещ|предмет|издели|блюд",
+                          re.I)
+_ARTICLE = r"(?:(?:a|an|the|my|our|your|his|her|their|this|that|these|those|some)\s+)?"
+_EN_OBJECT = re.compile(
+    r"(?:^|[.!?]\s+)(?:please\s+)?(?P<verb>[A-Za-z]+)\s+(?:(?:me|us|him|her|them)\s+)?" + _ARTICLE +
+    r"(?P<np>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}?)"
+    r"(?=\s+(?:for|to|at|in|on|with|from|by|before|after|until|by|tomorrow|today|tonight|next|this|please|and|or)\b|"
+    r"\s*[,.;!?]|\s*$)")
+_EN_NOT_OBJECTS = {"it", "them", "me", "us", "up", "out", "in", "off", "down", "back", "over", "one", "something",
+                   "anything", "everything", "all", "what", "that", "this", "here", "there", "sure", "now"}
+_RU_OBJECT = re.compile(
+    r"(?:^|[.!?]\s+)(?:пожалуйста,?\s+)?(?P<verb>[А-ЯЁ][а-яё]+(?:и|ите|й|йте|ь|ьте))\s+(?:(?:мне|нам|ему|ей|им)\s+)?"
+    r"(?P<np>[а-яё][а-яё-]*(?:\s+(?!(?:для|в|во|к|ко|у|с|со|до|от|из|по|за|и|или|завтра|сегодня|послезавтра)(?!\w))"
+    r"(?:на\s+(?!(?:завтра|сегодня|послезавтра|понедельник|вторник|среду|четверг|пятницу|субботу|воскресенье|утро|"
+    r"вечер|день|ночь|\d))[а-яё-]+|[а-яё][а-яё-]*)){0,4})(?=\s*[,.;!?]|\s*$|\s+(?:для|в|во|к|ко|у|с|со|до|от|из|по|за|"
+    r"завтра|сегодня)(?!\w))")
+
+
+def object_phrase(text: str) -> str | None:
+    """The noun phrase an ask's verb acts on, with its modifiers and without its article: "Take the navy suit to the
+    cleaners" navy suit, "Book a fitting for Anna Lee" fitting, «Оформи доверенность на получение посылки»
+    доверенность на получение посылки; None when the ask has no such object."""
+    m = _EN_OBJECT.search(text)
+    if m and proper_names.common_word(m.group("verb")) or m and m.group("verb").lower() in _EN_VERBS:
+        np = m.group("np")
+        if np.split()[0] not in _EN_NOT_OBJECTS and np.split()[-1] not in _EN_NOT_OBJECTS:
+            return np
+    m = _RU_OBJECT.search(text)
+    if m:
+        return m.group("np")
+    return None
+
+
+_EN_VERBS = {"take", "bring", "wash", "clean", "repair", "fix", "ship", "send", "drop", "pick", "return", "deliver",
+             "iron", "press", "alter", "hem", "store", "insure", "sell", "list", "price", "order", "book", "schedule",
+             "request", "file", "draft", "prepare", "print", "sign", "renew", "replace", "collect"}
+"""Ask verbs the common-word list may not hold, whose object is the thing the tool handles."""
+
+
+def objects(text: str, fields: dict) -> dict[str, str]:
+    """The ask's object for the one field that names a thing (`item`, `service`, `garment`, `document`, «услуга»)."""
+    things = [n for n, s in fields.items() if _plain_string(s) and _THING_FIELD.search(_words(n, s))]
+    np = object_phrase(text) if len(things) == 1 else None
+    return {things[0]: np} if np else {}
+
+
+_EVENT_FIELD = re.compile(r"event|occasion|мероприят|событи", re.I)
+_LINKS = r"(?:on|at|in|for|with|to|from|by|of|the|a|an|this|next|tomorrow|today|tonight|and|or|please|is|are|was|be)"
+
+
+def whole_name(found: Any, name: str, schema: dict, text: str) -> Any:
+    """A proper name read as the start of an event's name, whole: "the Riverside park clean-up" for `event_name`, not
+    Riverside; any other value as it is."""
+    if not isinstance(found, str) or not found or not _EVENT_FIELD.search(_words(name, schema)):
+        return found
+    m = re.search(rf"(?<![\w-]){re.escape(found)}((?:\s+(?!{_LINKS}\b)[a-z][\w-]*){{1,3}}?)(?=\s*[.,;!?]|\s*$|"
+                  rf"\s+{_LINKS}\b)", text)
+    return found + m.group(1) if m else found
+
+
+def events(text: str, fields: dict) -> dict[str, str]:
+    """An event's name written as a proper name and the lower-case words that end it ("for the Maple Street bake
+    sale"), for the one field that names an event."""
+    named = [n for n, s in fields.items() if _plain_string(s) and _EVENT_FIELD.search(_words(n, s))]
+    m = re.search(rf"\b(?:for|to|at|join|attend)\s+(?:the\s+)?(?P<ev>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"
+                  rf"(?:\s+(?!{_LINKS}\b)[a-z][\w-]*){{1,3}}?)(?=\s*[.,;!?]|\s*$|\s+{_LINKS}\b)", text)
+    return {named[0]: m.group("ev")} if m and len(named) == 1 else {}
+
+
+def labelled_list(text: str, fields: dict) -> dict[str, list[str]]:
+    """A list of phrases after a label that names a list field ("Log the changes: fixed the login bug, added dark mode
+    and removed the old API", «изменения: …»): each phrase one item, for an array of strings."""
+    out: dict[str, list[str]] = {}
+    for name, schema in fields.items():
+        if not _string_list(schema):
+            continue
+        own = stems(name.replace("_", " "))  # the field's own name: «контакт: …» is no list of `tags` «Теги контакта»
+        for m in re.finditer(r"([^\W\d_]+)\s*(?::|—|–| - )\s*([^.;!?\n]+)", text):
+            if not overlap(stems(m.group(1)), own):
+                continue
+            items = [i.strip(" ,") for i in re.split(r"\s*[,;]\s*(?:and\s+|и\s+)?|\s+(?:and|и)\s+", m.group(2))
+                     if i.strip(" ,")]
+            if len(items) >= 2:
+                out[name] = items
+                break
+    return out

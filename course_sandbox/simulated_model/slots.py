@@ -145,7 +145,8 @@ KINDS: list[tuple[str, str]] = [
              r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|"
              r"\bpatient\b|"
              r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн|\bфио\b|\bpupil\b|\bfriend\b|"
-             r"\bcolleague\b|ученик|студент|пациент"),
+             r"\bcolleague\b|ученик|студент|пациент|\brequested (?:for|by)\b|\brequest[eo]r\b|\bfor whom\b|"
+             r"\bon behalf\b|beneficiar|для кого|заказчик|\bparticipant\b|\bvolunteer\b|участник"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
     ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
     ("number", r"quantit|amount|count|\bqty\b|\bnum\b|total|price|value|limit|\bage\b|year|operand|^[abxyn]$|"
@@ -502,6 +503,14 @@ class RequestHints:
                 found = stretch.strip(" ,.")
         if found is MISSING and index is None and not any(self.parents) and not self.scope:
             found = self._named_thing(name, schema)
+        if found is MISSING and index is None and not any(self.parents) and not self.scope \
+                and "string" in _types(schema) and not {"enum", "format", "pattern", "const"} & set(schema) \
+                and kind_of(name, schema) in (None, "product") \
+                and not overlap(stems(name), stems(self.evidence.text)):  # "with role example": stated.py reads it
+            said = roles.object_phrase(self.evidence.text)  # "Take the navy suit to the cleaners": `item`
+            found = said if said is not None and is_valid(schema, said) else MISSING
+        if index is None and not any(self.parents):
+            found = roles.whole_name(found, name, schema, self.evidence.text)  # "the Riverside park clean-up"
         found = self._house_number(name, schema, found)
         found = self._grouped_digits(name, schema, found)
         if isinstance(found, str) and index is None and re.fullmatch(r"[a-zа-яё]+", found) \
