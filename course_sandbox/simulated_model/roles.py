@@ -325,3 +325,96 @@ def labelled_list(text: str, fields: dict) -> dict[str, list[str]]:
                 out[name] = items
                 break
     return out
+
+
+_PLACE_KINDS = {
+    "улиц": "улица", "проспект": "проспект", "переул": "переулок", "площад": "площадь", "бульвар": "бульвар",
+    "шоссе": "шоссе", "набережн": "набережная", "деревн": "деревня", "сел": "село", "посёл": "посёлок",
+    "посел": "посёлок", "станци": "станция", "туманност": "туманность", "созвезди": "созвездие",
+    "галактик": "галактика", "озер": "озеро", "рек": "река", "гор": "гора", "остров": "остров", "район": "район",
+    "област": "область", "залив": "залив", "хутор": "хутор", "урочищ": "урочище", "аллея": "аллея", "алле": "аллея",
+    "тупик": "тупик", "микрорайон": "микрорайон"}
+"""Russian words that name a place's or a sky object's kind, and their nominative: written before a proper name they
+are its head («улица Поликарпова», «туманность Ориона», «деревня Ивановка»), and the name stays as written."""
+_KIND_PHRASE = re.compile(r"(?<![\w-])(?P<kind>[а-яё]{3,})\s+(?P<name>[А-ЯЁ][а-яё-]+(?:\s+[А-ЯЁ][а-яё-]+)?)")
+_KIND_FIELD = re.compile(r"street|address|place|location|destination|target|object|village|town|settlement|where|"
+                         r"улиц|адрес|мест|куда|объект|цел|населённ|населенн|деревн", re.I)
+
+
+def _kind_phrase(m: re.Match) -> str | None:
+    said = m.group("kind").lower()
+    head = max((k for k in _PLACE_KINDS if said.startswith(k) and len(said) - len(k) <= 3), key=len, default=None)
+    if head is None or (head == "гор" and said.startswith("город")):
+        return None
+    name = m.group("name")
+    if said.endswith(("у", "ю")) and name.endswith("у") and _PLACE_KINDS[head].endswith(("а", "я")):
+        name = name[:-1] + "а"  # «в деревню Ивановку»: the name agrees with its head
+    return f"{_PLACE_KINDS[head]} {name}"
+
+
+def with_kind_word(found: Any, name: str, schema: dict, text: str) -> Any:
+    """A Russian proper name that follows its kind word, read whole with the kind in the nominative: «на улицу
+    Поликарпова» улица Поликарпова, «туманность Ориона», «в деревню Ивановка» деревня Ивановка (not «Ориона» alone nor a
+    truncated «Ивановк»), for a place, address or target field; any other value as it is."""
+    if not re.search(r"[А-ЯЁ]", text) or not _KIND_FIELD.search(_words(name, schema)):
+        return found
+    street = re.search(r"street|address|улиц|адрес", _words(name, schema), re.I)
+    phrases = []
+    for m in _KIND_PHRASE.finditer(text):
+        phrase = _kind_phrase(m)
+        house = re.match(r",?\s+(?:д\.\s*|дом\s+)?(\d+[а-яё]?(?:/\d+)?)(?![\w:/-]|\.\d)", text[m.end():]) \
+            if street and phrase else None
+        if phrase:
+            phrases.append((m, f"{phrase}, {house.group(1)}" if house else phrase))
+    for m, phrase in phrases:
+        written = m.group("name")
+        if isinstance(found, str) and found and (found == written or (written.startswith(found) and len(written) -
+                                                                      len(found) <= 2) or found in phrase):
+            return phrase if found not in phrase or len(found) < len(phrase) else found
+    if not isinstance(found, str) and len(phrases) == 1:
+        return phrases[0][1]
+    return found
+
+
+_NAMED_BEING = re.compile(r"pet|animal|(?:^|_)(?:dog|cat|horse|bird)(?:$|_)|кличк|питом|животн|"
+                          r"(?:^|_|\s)name(?:$|_|\s)|(?<!\w)им[яе](?!\w)|person|guest|patient|child|contact", re.I)
+_GENITIVE_BEFORE = re.compile(r"(?<!\w)(?:для|у|от|без|до|около|возле|вместо|после|насчёт|насчет)\s+$|"
+                              r"(?<![\w-])[а-яё]{3,}(?:у|ю|и|ы|ов|ей)\s+$|"
+                              r"(?<![\w-])(?:[а-яё]+(?:и|ите|й|йте|ь|ьте)(?!\w).*)?(?<![\w-])[а-яё]{3,}[ая]\s+$",
+                              re.I)
+"""What puts the name after it in the genitive (or the animate accusative, the same form): a preposition, or an animate
+noun in that case before it («кота Барсика», «щенка Рекса», «собаки Мурки»)."""
+
+
+def genitive_name_to_nominative(found: Any, name: str, schema: dict, text: str) -> Any:
+    """A Russian one-word name of an animal or a person written in the genitive or the animate accusative, in the
+    nominative: «кота Барсика» Барсик, «для Мурки» Мурка, «у Кузи» Кузя, «для Маши» Маша; a genitive that is part of a
+    name («улица Поликарпова») is a place's, not a being's, and stays. Any other value as it is."""
+    if not isinstance(found, str) or not re.fullmatch(r"[А-ЯЁ][а-яё]{2,}", found) \
+            or not _NAMED_BEING.search(_words(name, schema)) or re.search(r"(?:ов|ев|ёв|ин|ын|ск|цк)ая?$", found) \
+            or proper_names.part_of_a_name(name, str(schema.get("description") or "")):
+        return found  # «Петрова» may be a woman's surname in the nominative
+    at = re.search(rf"(?<![\w-]){re.escape(found)}(?![\w-])", text)
+    if at is None:
+        return found
+    said = _GENITIVE_BEFORE.search(text[max(0, at.start() - 60): at.start()])
+    if said is not None and re.search(r"(?:^|[.!?]\s+)[А-ЯЁ][а-яё]+\s+$", text[:at.start()]):
+        return found  # «Запиши Мурка, …»: the word before is the ask's verb, not a noun the name depends on
+    if said is None or (said.group(0).rstrip().endswith(("а", "я")) and not re.match(
+            r"[а-яё]+(?:и|ите|й|йте|ь|ьте)(?!\w)", said.group(0), re.I) and not re.search(
+            r"(?<!\w)(?:для|у|от|без|до|около|возле|вместо|после|насчёт|насчет)\s+$", said.group(0))):
+        return found  # «кошка Мурка»: a name beside its noun in the same, nominative case
+    before = text[max(0, at.start() - 20): at.start()].split()
+    if before and any(before[-1].lower().startswith(k) for k in _PLACE_KINDS):
+        return found  # «улица Поликарпова»
+    if found.endswith(("ы",)):
+        return found[:-1] + "а"
+    if found.endswith("и"):
+        return found[:-1] + ("а" if found[-2] in "гкхжшчщ" else "я")
+    if found.endswith(("ея", "ия")):
+        return found[:-1] + "й"
+    if found.endswith("я") and found[-2] not in "аеёиоуыэюя":
+        return found[:-1] + "ь"
+    if found.endswith("а") and found[-2] not in "аеёиоуыэюяй":
+        return found[:-1]
+    return found

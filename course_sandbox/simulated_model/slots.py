@@ -511,6 +511,11 @@ class RequestHints:
             found = said if said is not None and is_valid(schema, said) else MISSING
         if index is None and not any(self.parents):
             found = roles.whole_name(found, name, schema, self.evidence.text)  # "the Riverside park clean-up"
+        if index is None and "string" in _types(schema) and not {"enum", "format", "pattern", "const"} & set(schema):
+            whole = roles.with_kind_word(found, name, schema, self.evidence.text)  # «туманность Ориона»
+            found = whole if whole is not found and is_valid(schema, whole) else found
+            whole = roles.genitive_name_to_nominative(found, name, schema, self.evidence.text)  # «кота Барсика»
+            found = whole if whole is not found and is_valid(schema, whole) else found
         found = self._house_number(name, schema, found)
         found = self._grouped_digits(name, schema, found)
         if isinstance(found, str) and index is None and re.fullmatch(r"[a-zа-яё]+", found) \

@@ -8,6 +8,10 @@ sentences, per class:
    the people of a list field that names them ("speakers Anna Lee and Bob Chen", «докладчики …») and the topics, an
    observer and the observed thing ("Maria saw a red fox", «Маша видела рыжую лису»: рыжая лиса) each go to their own
    field, whatever order the fields come in; digits inside an identifier never fill a count;
+4. a Russian name reaches the nominative only where the word is inflected: a pet's or a person's one-word name in the
+   genitive or the animate accusative («кота Барсика», «для Мурки», «карточку Шарика»), while a genitive that is part
+   of a name stays and its kind word is kept in the nominative («на улицу Поликарпова»: улица Поликарпова, «туманность
+   Ориона», «в деревню Ивановку»: деревня Ивановка);
 3. a stated value never becomes a placeholder: a code in Cyrillic capitals with a dash («У-07»), an enum option with a
    sign ("B-", "A+", "C#": the stated one, not the bare letter or the first option), "for <First Last>" in a
    requester or for-whom field, the ask's object with its modifiers ("the navy suit", «доверенность на получение
@@ -396,4 +400,56 @@ def test_property_the_object_and_the_person_it_is_for_are_kept_whole(client, obj
     ("Register Tom's dog Rex for grooming.", {"owner_name": S, "pet_name": S}, {"owner_name": "Tom", "pet_name": "Rex"})])
 def test_a_stated_value_is_kept_whole(client, content, props, expected):
     tool_input, text = forced(client, content, tool("do_it", "Do it.", props))
+    assert {k: tool_input[k] for k in expected} == expected, (content, tool_input, text)
+
+
+# --- 4. Russian names to the nominative, only where the word is inflected ---------------------------------------
+
+# (the kind word in the case a preposition gives it, the proper name as written after it, what the field takes)
+KIND_PHRASES = [("на улицу", "Поликарпова", "улица Поликарпова"), ("на улице", "Ленина", "улица Ленина"),
+                ("в деревню", "Ивановка", "деревня Ивановка"), ("в деревню", "Ивановку", "деревня Ивановка"),
+                ("в деревне", "Ивановка", "деревня Ивановка"), ("на площадь", "Пушкина", "площадь Пушкина"),
+                ("", "туманность Ориона", "туманность Ориона"), ("на", "созвездие Лебедя", "созвездие Лебедя"),
+                ("в село", "Покровское", "село Покровское"), ("на проспект", "Мира", "проспект Мира")]
+KIND_FORMS = ["Отвези меня {p}.", "Доставь посылку {p} завтра.", "Сфотографируй {p}.", "Нужна машина {p}, срочно."]
+KIND_KEYS = [("destination", ""), ("place", "Место"), ("target", "Объект"), ("address", "Адрес")]
+
+
+@PROPERTY
+@given(phrase=st.sampled_from(KIND_PHRASES), form=st.sampled_from(KIND_FORMS), key=st.sampled_from(KIND_KEYS))
+def test_property_a_place_with_its_kind_word_keeps_both(client, phrase, form, key):
+    before, written, expected = phrase
+    content = form.format(p=f"{before} {written}".strip())
+    schema = {**S, **({"description": key[1]} if key[1] else {})}
+    tool_input, text = forced(client, content, tool("go_to", "Куда-то.", {key[0]: schema}))
+    assert tool_input[key[0]] == expected, (content, tool_input, text)
+
+
+# an animal's or a person's one-word name in the genitive or the animate accusative, in the nominative
+BEINGS = [("Барсик", "Барсика"), ("Шарик", "Шарика"), ("Рекс", "Рекса"), ("Мурка", "Мурки"), ("Кузя", "Кузи"),
+          ("Тузик", "Тузика")]
+BEING_FORMS = ["Запиши на прививку кота {x}.", "Купи лекарство для {x}.", "Покажи карточку {x}.",
+               "Запиши щенка {x} на стрижку.", "Забронируй передержку для {x} на неделю."]
+
+
+@PROPERTY
+@given(being=st.sampled_from(BEINGS), form=st.sampled_from(BEING_FORMS),
+       key=st.sampled_from([("pet", ""), ("pet_name", "Кличка"), ("animal", "Животное")]))
+def test_property_a_genitive_name_reaches_the_nominative(client, being, form, key):
+    if "кота" in form or "щенка" in form:
+        if being[0] in ("Мурка", "Кузя"):
+            return  # the animate accusative of these is «Мурку», «Кузю»: round 12's case
+    content = form.format(x=being[1])
+    schema = {**S, **({"description": key[1]} if key[1] else {})}
+    tool_input, text = forced(client, content, tool("pet_care", "Уход за питомцем.", {key[0]: schema}))
+    assert tool_input[key[0]] == being[0], (content, tool_input, text)
+
+
+@pytest.mark.parametrize(("content", "props", "expected"), [
+    ("Доставь на улицу Поликарпова, 5.", {"street": S}, {"street": "улица Поликарпова, 5"}),
+    ("Кошка Мурка заболела, запиши к врачу.", {"pet": S, "city": S}, {"city": "example city"}),
+    ("Погода в Казани.", {"city": S}, {"city": "Казань"}), ("Доставь в Малаховку.", {"place": S}, {"place": "Малаховка"}),
+    ("Найди Шарика.", {"pet": S}, {"pet": "Шарик"})])
+def test_control_a_genitive_part_of_a_name_stays(client, content, props, expected):
+    tool_input, text = forced(client, content, tool("do_it", "Сделать.", props))
     assert {k: tool_input[k] for k in expected} == expected, (content, tool_input, text)
