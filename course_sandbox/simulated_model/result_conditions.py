@@ -9,7 +9,7 @@ that no condition or filter reads is marked unreadable: the model then acts on n
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _NUMBER_OPS = {"below": "<", "under": "<", "less than": "<", "lower than": "<", "fewer than": "<",
                "over": ">", "above": ">", "more than": ">", "greater than": ">", "higher than": ">",
@@ -78,6 +78,8 @@ class Condition:
     unit: str | None = None
     """The unit the number was written in ("100 KB"): converted to the unit the item's field is named for
     (`size_kb`)."""
+    stem: str | None = field(default=None, compare=False)
+    """A Russian state word's stem («просрочен»), matched against a status a row writes in Russian («просрочена»)."""
 
     def holds(self, fields: dict) -> bool | None:
         """Whether the item meets it; None when the item has no field the condition can read."""
@@ -143,7 +145,7 @@ class Condition:
                     return value is self.value
             said = {_spoken(w) for w in words}
             said |= {w[:-1] for w in said if w.endswith("s") and len(w) > 4}  # "the ones that are drafts"
-            stems_said = [w for w in words if re.fullmatch(r"[а-яё ]+", w)]  # «просроченные» for «просрочена»
+            stems_said = [self.stem] if self.stem else []  # «просроченные» for «просрочена»
             if any(isinstance(v, str) and (_spoken(v) in said or any(_spoken(v).startswith(w) for w in stems_said))
                    for v in fields.values()):
                 return self.value is True  # "the ones that are delayed": a `status` of "delayed"
@@ -214,8 +216,8 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
         words, whole = words_left, words
         for m in _STATE_RU.finditer(words):
             stem = next(k for k in _RU_STATE_WORDS if m.group(2).lower().startswith(k))
-            found.append(Condition("state", (*_RU_STATE_WORDS[stem], stem),  # the Russian stem too, for a Russian row
-                                   value=not (m.group(1) or "").strip().endswith("не")))
+            found.append(Condition("state", _RU_STATE_WORDS[stem], value=not (m.group(1) or "").strip().endswith("не"),
+                                   stem=stem))
         if not found and _QUALIFIED.search(words):
             found += _english_state(words)
         bare = _BARE_STATE.search(words)

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from . import proper_names
-from .words import overlap, stems
+from .words import STOPWORDS, overlap, stems
 
 _EN_NAME = r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}"
 _RU_NAME = r"[А-ЯЁ][а-яё-]+(?:\s+[А-ЯЁ][а-яё-]+){0,2}"
@@ -257,17 +257,25 @@ _RU_OBJECT = re.compile(
     r"завтра|сегодня)(?!\w))")
 
 
+_ID_NAME = re.compile(r"(?:^|_)(?:id|ids|number|no|num|code|key|ref|sku)$|[a-z](?:Id|ID)$")
+_COUNT_WORD = re.compile(r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+dozen|dozen|several|"
+                         r"a\s+few|a\s+couple|couple|один|одна|одно|два|две|три|четыре|пять|шесть|семь|восемь|девять|"
+                         r"десять|пар[уы]|несколько|полдюжины|дюжину)(?!\w)", re.I)
+
+
 def object_phrase(text: str) -> str | None:
     """The noun phrase an ask's verb acts on, with its modifiers and without its article: "Take the navy suit to the
     cleaners" navy suit, "Book a fitting for Anna Lee" fitting, «Оформи доверенность на получение посылки»
     доверенность на получение посылки; None when the ask has no such object."""
     m = _EN_OBJECT.search(text)
-    if m and proper_names.common_word(m.group("verb")) or m and m.group("verb").lower() in _EN_VERBS:
+    if m and m.group("verb").lower() not in STOPWORDS and (proper_names.common_word(m.group("verb"))
+                                                           or m.group("verb").lower() in _EN_VERBS):
         np = m.group("np")
-        if np.split()[0] not in _EN_NOT_OBJECTS and np.split()[-1] not in _EN_NOT_OBJECTS:
+        if np.split()[0] not in _EN_NOT_OBJECTS and np.split()[-1] not in _EN_NOT_OBJECTS \
+                and not _COUNT_WORD.match(np):
             return np
     m = _RU_OBJECT.search(text)
-    if m:
+    if m and not _COUNT_WORD.match(m.group("np")):  # «пять пачек чая»: a count's reader takes what it counts
         return m.group("np")
     return None
 
@@ -280,7 +288,8 @@ _EN_VERBS = {"take", "bring", "wash", "clean", "repair", "fix", "ship", "send", 
 
 def objects(text: str, fields: dict) -> dict[str, str]:
     """The ask's object for the one field that names a thing (`item`, `service`, `garment`, `document`, «услуга»)."""
-    things = [n for n, s in fields.items() if _plain_string(s) and _THING_FIELD.search(_words(n, s))]
+    things = [n for n, s in fields.items() if _plain_string(s) and _THING_FIELD.search(_words(n, s))
+              and not _ID_NAME.search(n)]
     np = object_phrase(text) if len(things) == 1 else None
     return {things[0]: np} if np else {}
 

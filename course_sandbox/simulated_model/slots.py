@@ -146,7 +146,7 @@ KINDS: list[tuple[str, str]] = [
              r"\bpatient\b|"
              r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн|\bфио\b|\bpupil\b|\bfriend\b|"
              r"\bcolleague\b|ученик|студент|пациент|\brequested (?:for|by)\b|\brequest[eo]r\b|\bfor whom\b|"
-             r"\bon behalf\b|beneficiar|для кого|заказчик|\bparticipant\b|\bvolunteer\b|участник"),
+             r"\bon behalf\b|для кого|заказчик|\bparticipant\b|\bvolunteer\b|участник"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
     ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
     ("number", r"quantit|amount|count|\bqty\b|\bnum\b|total|price|value|limit|\bage\b|year|operand|^[abxyn]$|"
