@@ -3,6 +3,8 @@ reaches the property it belongs to, in the stated form, and everyday Russian wor
 English. Properties over generated tools (schemas in the style of real apps, about 40% Russian) and generated
 sentences, per class:
 
+1. a phone number keeps the user's own form (spaces, plus sign, dashes, parentheses, a Russian 8-prefixed one)
+   unless the schema's description, format or pattern asks for another; an e-mail or a URL is kept verbatim;
 2. several values, several properties: an owner and the thing owned ("Rex, owned by Maria Lopez", «собака Рекс у
    Анны Ивановой», «Рекс, хозяйка Анна Иванова»), a year and a count ("a 2015 Merlot, 6 bottles", «урожая 2015 года»),
    the people of a list field that names them ("speakers Anna Lee and Bob Chen", «докладчики …») and the topics, an
@@ -453,3 +455,40 @@ def test_property_a_genitive_name_reaches_the_nominative(client, being, form, ke
 def test_control_a_genitive_part_of_a_name_stays(client, content, props, expected):
     tool_input, text = forced(client, content, tool("do_it", "Сделать.", props))
     assert {k: tool_input[k] for k in expected} == expected, (content, tool_input, text)
+
+
+# --- 1. a phone number, an e-mail and a URL keep the user's own form ----------------------------------------------
+
+PHONES = ["+1-415-555-0199", "+44 20 7946 0958", "(415) 555-0199", "415-555-0199", "+7 (916) 123-45-67",
+          "8 800 555 35 35", "8-916-123-45-67", "+49 30 1234567", "020 7946 0958", "+7 916 123 45 67"]
+PHONE_FIELDS = [("phone", {}), ("phone_number", {"description": "Contact phone"}), ("mobile", {}),
+                ("telefon", {"description": "Телефон"})]
+PHONE_FORMS = ["Add Anna Lee, phone {p}.", "Call me back at {p}.", "Запиши телефон {p} для Ивана.",
+               "Мой номер {p}, перезвоните.", "Тел. {p}, 2 гостя.", "Reach me on {p} tomorrow."]
+
+
+@PROPERTY
+@given(phone=st.sampled_from(PHONES), field=st.sampled_from(PHONE_FIELDS), form=st.sampled_from(PHONE_FORMS),
+       extra=st.booleans())
+def test_property_a_phone_number_keeps_the_users_form(client, phone, field, form, extra):
+    content = form.format(p=phone)
+    props = {field[0]: {**S, **field[1]}, **({"guests": I, "name": S} if extra else {})}
+    tool_input, text = forced(client, content, tool("save_contact", "Save a contact.", props))
+    assert tool_input[field[0]] == phone, (content, tool_input, text)
+
+
+@pytest.mark.parametrize(("schema", "expected"), [
+    ({"description": "Phone in E.164 format"}, "+74951234567"), ({"description": "Digits only"}, "74951234567"),
+    ({"pattern": r"^\+[0-9]{7,15}$"}, "+74951234567")])
+def test_control_a_schema_that_asks_for_another_form_gets_it(client, schema, expected):
+    tool_input, text = forced(client, "Позвони на +7 495 123-45-67.", tool("call", "Call.", {"phone": {**S, **schema}}))
+    assert tool_input["phone"] == expected, (tool_input, text)
+
+
+@pytest.mark.parametrize(("content", "props", "expected"), [
+    ("Save the site https://Example.org/Path/?q=1 for later.", {"url": S}, "https://Example.org/Path/?q=1"),
+    ("Contact: ANNA.Lee+news@Example.COM, add her.", {"email": S}, "ANNA.Lee+news@Example.COM"),
+    ("Сохрани ссылку https://пример.рф/страница, пригодится.", {"link": S}, "https://пример.рф/страница")])
+def test_an_email_or_a_url_is_kept_verbatim(client, content, props, expected):
+    tool_input, text = forced(client, content, tool("save", "Save.", props))
+    assert list(tool_input.values()) == [expected], (content, tool_input, text)
