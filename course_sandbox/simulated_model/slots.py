@@ -505,10 +505,18 @@ class RequestHints:
             found = self._named_thing(name, schema)
         if found is MISSING and index is None and not any(self.parents) and not self.scope \
                 and "string" in _types(schema) and not {"enum", "format", "pattern", "const"} & set(schema) \
-                and kind_of(name, schema) in (None, "product") \
-                and not overlap(stems(name), stems(self.evidence.text)):  # "with role example": stated.py reads it
+                and kind_of(name, schema) in (None, "product"):
             said = roles.object_phrase(self.evidence.text)  # "Take the navy suit to the cleaners": `item`
-            found = said if said is not None and is_valid(schema, said) else MISSING
+            if said is not None and overlap(stems(name), stems(self.evidence.text)) \
+                    and not overlap(stems(name), stems(said)):
+                said = None  # "with role example": the field's own word holds its value (stated.py reads it)
+            found = said if said is not None and is_valid(schema, said) else MISSING  # "the reef tank" for `tank`
+        if isinstance(found, str) and index is None and not any(self.parents) and re.fullmatch(r"[a-zа-яё]+", found):
+            # "Clean the reef tank": `tank` is the reef tank, not reef ("the nightly-export job" names its job)
+            said = roles.object_phrase(self.evidence.text)
+            head = re.split(r"[_\s]+", name.lower())[-1]
+            if said and re.search(rf"(?<!\w){re.escape(found)}\s+{re.escape(head)}$", said) and is_valid(schema, said):
+                found = said
         if index is None and not any(self.parents):
             found = roles.whole_name(found, name, schema, self.evidence.text)  # "the Riverside park clean-up"
         if index is None and "string" in _types(schema) and not {"enum", "format", "pattern", "const"} & set(schema):

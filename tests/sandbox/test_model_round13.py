@@ -399,6 +399,8 @@ def test_property_the_object_and_the_person_it_is_for_are_kept_whole(client, obj
      {"changes": {"type": "array", "items": S, "description": "Список изменений"}},
      {"changes": ["исправил вход", "добавил тёмную тему", "убрал старый API"]}),
     ("Attach report_final.pdf to the ticket.", {"file_name": S}, {"file_name": "report_final.pdf"}),
+    ("Clean the reef tank before Friday.", {"tank": S}, {"tank": "reef tank"}),
+    ("Create a record with role example.", {"role": S}, {"role": "example"}),
     ("Register Tom's dog Rex for grooming.", {"owner_name": S, "pet_name": S}, {"owner_name": "Tom", "pet_name": "Rex"})])
 def test_a_stated_value_is_kept_whole(client, content, props, expected):
     tool_input, text = forced(client, content, tool("do_it", "Do it.", props))
