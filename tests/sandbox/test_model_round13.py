@@ -10,14 +10,14 @@ sentences, per class:
    the people of a list field that names them ("speakers Anna Lee and Bob Chen", «докладчики …») and the topics, an
    observer and the observed thing ("Maria saw a red fox", «Маша видела рыжую лису»: рыжая лиса) each go to their own
    field, whatever order the fields come in; digits inside an identifier never fill a count;
-4. a Russian name reaches the nominative only where the word is inflected: a pet's or a person's one-word name in the
-   genitive or the animate accusative («кота Барсика», «для Мурки», «карточку Шарика»), while a genitive that is part
-   of a name stays and its kind word is kept in the nominative («на улицу Поликарпова»: улица Поликарпова, «туманность
-   Ориона», «в деревню Ивановку»: деревня Ивановка);
 3. a stated value never becomes a placeholder: a code in Cyrillic capitals with a dash («У-07»), an enum option with a
    sign ("B-", "A+", "C#": the stated one, not the bare letter or the first option), "for <First Last>" in a
    requester or for-whom field, the ask's object with its modifiers ("the navy suit", «доверенность на получение
    посылки»), an event's whole name ("the Riverside park clean-up"), a list of changes in prose as an array;
+4. a Russian name reaches the nominative only where the word is inflected: a pet's or a person's one-word name in the
+   genitive or the animate accusative («кота Барсика», «для Мурки», «карточку Шарика»), while a genitive that is part
+   of a name stays and its kind word is kept in the nominative («на улицу Поликарпова»: улица Поликарпова, «туманность
+   Ориона», «в деревню Ивановку»: деревня Ивановка);
 5. automatic tool use from Russian everyday words when the tools' names and descriptions are English: «свет
    отключили» reaches a power-outage tool, «звёзды ночью», «ясное небо» a stargazing or sky forecast, «свободные
    места/номера» an occupancy tool, by a small bilingual concept map (words.py, _BRIDGE), never by one domain's rule;
@@ -25,17 +25,18 @@ sentences, per class:
    «утренние», «после обеда») or a status word (a Russian adjective against the listed short form or another case:
    «просроченные» for «просрочена») acts on every matching item and nothing else, and says so when none matched,
    whatever form the rows write the time in (ISO, "18:30", "6:30 pm", a part of the day as a word);
-and controls: an unasked action is still never proposed. Every conversation ends.
+and controls: an unasked action is still never proposed, a question about the same words acts on nothing, a schema
+that asks for another form gets it. Every conversation ends.
 """
+
+import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from course_sandbox import Sandbox
-import json
-import re
-
 from tool_use_helpers import ask, drive, forced, text_of, tool, uses
 
 PROPERTY = settings(max_examples=40, deadline=None, derandomize=True,
