@@ -220,6 +220,11 @@ def nominative(name: str, text: str) -> str:
     return name
 
 
+def from_dative(name: str) -> str:
+    """A Russian name in the dative to the nominative, word by word («Анне Ивановой»: Анна Иванова)."""
+    return " ".join(_from_dative(w) for w in name.split())
+
+
 def _from_dative(word: str) -> str:
     for ending, replacement in (("ской", "ская"), ("цкой", "цкая"), ("скому", "ский"), ("цкому", "цкий"),
                                 ("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ову", "ов"), ("еву", "ев"),
@@ -277,6 +282,11 @@ def leads_a_sentence(text: str, start: int) -> bool:
     before = text[:start].rstrip()  # the pattern is anchored at the end: only the last characters decide
     return bool(_SENTENCE_START.search(text[max(0, start - len(text[:start]) + len(before) - 2):start])) \
         if before else True
+
+
+def common_word(word: str) -> bool:
+    """Whether a capitalised word is an ordinary word (a verb that begins an ask, a stop word), not a name's."""
+    return _common(word)
 
 
 def _common(word: str) -> bool:

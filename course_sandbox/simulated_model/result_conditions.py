@@ -9,7 +9,7 @@ that no condition or filter reads is marked unreadable: the model then acts on n
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _NUMBER_OPS = {"below": "<", "under": "<", "less than": "<", "lower than": "<", "fewer than": "<",
                "over": ">", "above": ">", "more than": ">", "greater than": ">", "higher than": ">",
@@ -78,6 +78,8 @@ class Condition:
     unit: str | None = None
     """The unit the number was written in ("100 KB"): converted to the unit the item's field is named for
     (`size_kb`)."""
+    stem: str | None = field(default=None, compare=False)
+    """A Russian state word's stem («просрочен»), matched against a status a row writes in Russian («просрочена»)."""
 
     def holds(self, fields: dict) -> bool | None:
         """Whether the item meets it; None when the item has no field the condition can read."""
@@ -109,7 +111,7 @@ class Condition:
                 return None
             return any(_same_value(str(fields[k]), str(self.value)) for k in keys)
         if self.kind == "clock":
-            timed = {k: v[11:16] for k, v in fields.items() if isinstance(v, str) and _ISO_TIME.match(v)}
+            timed = {k: at for k, v in fields.items() if (at := _time_of(k, v)) is not None}
             key = next((k for k in timed if _START_KEY.search(k)), None) or (next(iter(timed)) if timed else None)
             if key is None:
                 return None
@@ -143,7 +145,9 @@ class Condition:
                     return value is self.value
             said = {_spoken(w) for w in words}
             said |= {w[:-1] for w in said if w.endswith("s") and len(w) > 4}  # "the ones that are drafts"
-            if any(isinstance(v, str) and _spoken(v) in said for v in fields.values()):
+            stems_said = [self.stem] if self.stem else []  # «просроченные» for «просрочена»
+            if any(isinstance(v, str) and (_spoken(v) in said or any(_spoken(v).startswith(w) for w in stems_said))
+                   for v in fields.values()):
                 return self.value is True  # "the ones that are delayed": a `status` of "delayed"
             if any(isinstance(v, str) and _STATE_KEY.search(k) for k, v in fields.items()):
                 return self.value is False  # a status field that says something else
@@ -212,7 +216,8 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
         words, whole = words_left, words
         for m in _STATE_RU.finditer(words):
             stem = next(k for k in _RU_STATE_WORDS if m.group(2).lower().startswith(k))
-            found.append(Condition("state", _RU_STATE_WORDS[stem], value=not (m.group(1) or "").strip().endswith("не")))
+            found.append(Condition("state", _RU_STATE_WORDS[stem], value=not (m.group(1) or "").strip().endswith("не"),
+                                   stem=stem))
         if not found and _QUALIFIED.search(words):
             found += _english_state(words)
         bare = _BARE_STATE.search(words)
@@ -237,6 +242,38 @@ _CLOCK = re.compile(
 _PARTS_OF_DAY = {"morning": ("<", "12:00"), "утром": ("<", "12:00"), "afternoon": (">=", "12:00"),
                  "днём": (">=", "12:00"), "днем": (">=", "12:00"), "evening": (">=", "18:00"),
                  "вечером": (">=", "18:00")}
+_PART_ADJECTIVE = re.compile(r"\b(morning|afternoon|evening)\s+(?:ones?|classes|sessions|slots|items|lessons|"
+                             r"meetings|events|bookings|appointments|shifts|runs|trains|flights|shows|tours)\b|"
+                             r"(?<!\w)(утренн|дневн|вечерн)[а-яё]*(?!\w)", re.I)
+"""A part of the day said as an adjective: "the evening ones", "morning classes", «утренние», «вечерних»."""
+_ADJECTIVE_PARTS = {"утренн": "morning", "дневн": "afternoon", "вечерн": "evening"}
+_PART_WORDS = (("morning", "09:00"), ("утр", "09:00"), ("afternoon", "14:00"), ("день", "14:00"), ("днев", "14:00"),
+               ("днём", "14:00"), ("днем", "14:00"), ("evening", "19:00"), ("вечер", "19:00"), ("night", "23:00"),
+               ("ноч", "23:00"))
+"""A part of the day a listed item holds as a word (`"time": "утро"`, `"slot": "evening"`): a time within it, so
+"the evening ones", «утренние» and «после обеда» compare it as they compare a clock time."""
+_BARE_CLOCK = re.compile(r"\s*(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?\s*", re.I)
+
+
+def _time_of(key: str, value: object) -> str | None:
+    """The time of day ("HH:MM") a listed item's field holds: an ISO date-time's, a clock time's ("18:30", "6:30 pm",
+    "7 pm"), or a part of the day's written as a word ("evening", «утро»), in a field named for a time."""
+    if not isinstance(value, str):
+        return None
+    if _ISO_TIME.match(value):
+        return value[11:16]
+    m = _BARE_CLOCK.fullmatch(value)
+    if m and (m.group(2) or m.group(3)):
+        hour, minute = int(m.group(1)), int(m.group(2) or 0)
+        if m.group(3):
+            hour = hour % 12 + (12 if m.group(3).lower().startswith("p") else 0)
+        return f"{hour:02d}:{minute:02d}" if hour < 24 and minute < 60 else None
+    if _START_KEY.search(key) or re.search(r"part|period|session|shift|время|смен", key, re.I):
+        said = value.strip().lower()
+        return next((at for word, at in _PART_WORDS if said.startswith(word)), None)
+    return None
+
+
 _CLOCK_OPS = {"before": "<", "until": "<", "till": "<", "by": "<", "after": ">=", "from": ">=", "до": "<",
               "после": ">=", "с": ">="}
 _NOT_A_PERSON = (r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|"
@@ -359,6 +396,12 @@ def _clock_and_person(words: str) -> list[Condition]:
             op = _CLOCK_OPS[(m.group(1) or m.group(7)).lower()]
         found.append(Condition("clock", "", op, at))
         break
+    if not any(c.kind == "clock" for c in found):
+        for m in _PART_ADJECTIVE.finditer(words):  # "the evening ones", «утренние»
+            part = (m.group(1) or _ADJECTIVE_PARTS[m.group(2).lower()]).lower()
+            op, at = _PARTS_OF_DAY[part]
+            found.append(Condition("clock", "", op, at))
+            break
     for m in _BY_PERSON.finditer(words):
         found.append(Condition("person", next(g for g in m.groups() if g)))
         break

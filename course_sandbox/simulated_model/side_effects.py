@@ -22,7 +22,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "update": ("update", "change", "modify", "edit", "set", "rename", "move", "mark", "обнов", "измени", "поменя",
                "переимен"),
     "set": ("set", "remind", "schedule", "change", "update", "adjust", "turn", "switch", "put", "make", "настрой",
-            "постав", "установ", "напомни"),
+            "постав", "установ", "напомни", "включи", "выключи"),
     "create": ("create", "add", "new", "make", "open", "register", "sign up", "schedule", "book", "remind", "save",
                "write", "set up", "созда", "добав", "заведи", "запиши", "сохрани", "напомни"),
     "refund": ("refund", "money back", "reimburse", "возврат", "верни"),

@@ -30,6 +30,7 @@ from . import (
     prose_lists,
     ranges,
     remainder,
+    roles,
     spoken_values,
     zones,
 )
@@ -50,7 +51,7 @@ _MONTHS = {m: i for i, names in enumerate([
 _WORDY_DATE = re.compile(r"\b(?:(\d{1,2})\s+([A-Za-zА-Яа-яё]{3,9})\.?,?\s+(\d{4})"  # 5 March 2025, 5 марта 2025
                          r"|([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))\b")  # March 5, 2025
 _NUMBER = re.compile(r"(?<![\w.\-/@])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.\-/@])-?\d+(?:[.,]\d+)?(?![\w@])")
-_ID_TOKEN = re.compile(r"\b(?:[A-Z]{1,6}[-_](?:[A-Z]{1,6}[-_]?)?\d+|[A-Z]{1,6}\d{2,})[A-Z0-9-]*\b")
+_ID_TOKEN = re.compile(r"\b(?:[A-ZА-ЯЁ]{1,6}[-_](?:[A-ZА-ЯЁ]{1,6}[-_]?)?\d+|[A-ZА-ЯЁ]{1,6}\d{2,})[A-ZА-ЯЁ0-9-]*\b")
 """An id or a model code: "INV-5", "KX-4471", "RT-AX58" (whole, not "AX58")."""
 _ID_AFTER_WORD = re.compile(
     r"\b(?:(?:order|id|number|ticket|invoice|customer|account|booking|reservation|tracking|item|product|user|pr|mr|"
@@ -144,7 +145,8 @@ KINDS: list[tuple[str, str]] = [
              r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|"
              r"\bpatient\b|"
              r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн|\bфио\b|\bpupil\b|\bfriend\b|"
-             r"\bcolleague\b|ученик|студент|пациент"),
+             r"\bcolleague\b|ученик|студент|пациент|\brequested (?:for|by)\b|\brequest[eo]r\b|\bfor whom\b|"
+             r"\bon behalf\b|для кого|заказчик|\bparticipant\b|\bvolunteer\b|участник"),
     ("money", r"price|cost|amount|\bfee\b|salary|budget|payment|цен|стоимост|сумм"),
     ("count", r"quantit|\bqty\b|\bcount\b|how many|\bunits\b|\bpieces\b|количеств"),
     ("number", r"quantit|amount|count|\bqty\b|\bnum\b|total|price|value|limit|\bage\b|year|operand|^[abxyn]$|"
@@ -319,6 +321,9 @@ def kind_of(name: str, schema: dict) -> str | None:
     described = str(schema.get("description") or schema.get("title") or "").lower()
     if re.search(r"\w\s(?:id|ids|uid|key)$", spoken) and _type_allows("id", types):
         return "id"  # `email_id`, `message_id`: the id of an e-mail, not an e-mail address
+    if re.search(r"\w\scode$", spoken) and not re.search(r"countr|currenc|lang|phone|dial|area|post|zip", spoken) \
+            and _type_allows("id", types):
+        return "id"  # `cell_code`, `locker_code`: a code, whatever thing it is the code of
     for text in (spoken, described):
         for kind, pattern in KINDS:
             if re.search(pattern, text) and _type_allows(kind, types):
@@ -365,6 +370,7 @@ class RequestHints:
         self.fields = fields
         """The tool's top-level properties, for the general binding (binding.py) of the request's values to them."""
         self._binding: dict | None = None
+        self._roles: dict | None = None
         self.start = dict(start or {})
         self.named = named
         """What the tool's name properties name ("venue", "person"): "at Chez Panisse" is then the venue
@@ -486,6 +492,7 @@ class RequestHints:
                 and not (self.binding().get(name) and self.binding()[name].strong) \
                 and self._an_id_of_another_field(name, found):
             found = MISSING  # «пополни проездной 3307»: the card's number, written after «проездной», is no amount
+        found = self._role(name, schema, index, found)
         found = self._labelled(name, schema, index, found)
         found = self._own_text(name, schema, index, found)
         if found is MISSING and index is None and not any(self.parents) and "string" in _types(schema) \
@@ -496,6 +503,27 @@ class RequestHints:
                 found = stretch.strip(" ,.")
         if found is MISSING and index is None and not any(self.parents) and not self.scope:
             found = self._named_thing(name, schema)
+        if found is MISSING and index is None and not any(self.parents) and not self.scope \
+                and "string" in _types(schema) and not {"enum", "format", "pattern", "const"} & set(schema) \
+                and kind_of(name, schema) in (None, "product"):
+            said = roles.object_phrase(self.evidence.text)  # "Take the navy suit to the cleaners": `item`
+            if said is not None and overlap(stems(name), stems(self.evidence.text)) \
+                    and not overlap(stems(name), stems(said)):
+                said = None  # "with role example": the field's own word holds its value (stated.py reads it)
+            found = said if said is not None and is_valid(schema, said) else MISSING  # "the reef tank" for `tank`
+        if isinstance(found, str) and index is None and not any(self.parents) and re.fullmatch(r"[a-zа-яё]+", found):
+            # "Clean the reef tank": `tank` is the reef tank, not reef ("the nightly-export job" names its job)
+            said = roles.object_phrase(self.evidence.text)
+            head = re.split(r"[_\s]+", name.lower())[-1]
+            if said and re.search(rf"(?<!\w){re.escape(found)}\s+{re.escape(head)}$", said) and is_valid(schema, said):
+                found = said
+        if index is None and not any(self.parents):
+            found = roles.whole_name(found, name, schema, self.evidence.text)  # "the Riverside park clean-up"
+        if index is None and "string" in _types(schema) and not {"enum", "format", "pattern", "const"} & set(schema):
+            whole = roles.with_kind_word(found, name, schema, self.evidence.text)  # «туманность Ориона»
+            found = whole if whole is not found and is_valid(schema, whole) else found
+            whole = roles.genitive_name_to_nominative(found, name, schema, self.evidence.text)  # «кота Барсика»
+            found = whole if whole is not found and is_valid(schema, whole) else found
         found = self._house_number(name, schema, found)
         found = self._grouped_digits(name, schema, found)
         if isinstance(found, str) and index is None and re.fullmatch(r"[a-zа-яё]+", found) \
@@ -555,6 +583,11 @@ class RequestHints:
         candidates = [c for c in _unique([*self.evidence.of("venue"), *self.evidence.of("proper")])
                       if isinstance(c, str) and c not in taken and c not in bound
                       and not any(c in t or t in c for t in taken | bound if len(t) > 2)]
+        if not candidates and kind is None and movement is None:
+            codes = [c for c in self.evidence.of("id") if isinstance(c, str) and c not in taken and c not in bound]
+            if len(codes) == 1 and is_valid(schema, codes[0]):  # «Открой ячейку У-07» for a `badge`: the one code
+                self.taken.setdefault("id", set()).add(codes[0])
+                return codes[0]
         if not candidates:
             return MISSING
         own = stems(f"{name} {schema.get('description') or ''}", synonyms=True) | stems(" ".join(_FIELD_KIN.get(
@@ -586,6 +619,23 @@ class RequestHints:
             best = proper_names.nominative(best, text)
         self.taken.setdefault("name", set()).add(best)
         return best if is_valid(schema, best) else MISSING
+
+    def roles(self) -> dict:
+        """The values the sentence's structure gives the tool's top-level fields (roles.py), once per hints."""
+        if self._roles is None:
+            try:
+                self._roles = roles.read(self.evidence.text, self.fields) if self.fields and not self.scope else {}
+            except (ValueError, TypeError, RecursionError):
+                self._roles = {}
+        return self._roles
+
+    def _role(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
+        """The value a sentence role gives this top-level field ("Rex, owned by Maria Lopez": the owner to `owner`,
+        Rex to `pet_name`; a year to `vintage`), over what the readers found."""
+        if index is not None or any(self.parents) or not self.fields or name not in self.fields:
+            return found
+        given = self.roles().get(name)
+        return given if given is not None and is_valid(schema, given) else found
 
     def _grouped_digits(self, name: str, schema: dict, found: Any) -> Any:
         """A card or account number written in groups ("transit card 4410 2231", «карта 2200 1234 5678 9012») read up
@@ -831,6 +881,10 @@ class RequestHints:
             return len(self.listed[name])
         if _types(items) & {"object", "array"} or "enum" in items:
             return 0
+        given = self.roles().get(name) if not any(self.parents) and self.fields and name in self.fields else None
+        if isinstance(given, list) and given and all(is_valid(items, g) for g in given):
+            self.listed[name] = given  # "speakers Anna Lee and Bob Chen", «докладчики …» (roles.py)
+            return len(given)
         tags = self._hashtags(name, schema)
         if tags:
             self.listed[name] = tags
@@ -1074,6 +1128,9 @@ class RequestHints:
         chosen = _enum_by_meaning(options, str((schema or {}).get("description") or ""), self.evidence.text)
         if chosen is not None:
             return chosen
+        symbolled = _symbolled_option(options, self.evidence.text)
+        if symbolled is not None:  # "B-", "A+", "C#": the option written with its sign, not "B" or the first one
+            return symbolled
         meant = [*_sentiment(options, self.evidence.text), *_russian_meanings(text), *_english_meanings(text)]
         for english in meant:  # «к стоматологу» names `dentist`
             chosen = next((o for o in options if isinstance(o, str) and o.lower().replace("_", " ") == english), None)
@@ -1093,6 +1150,20 @@ class RequestHints:
             if numeric and option in self.evidence.of("number"):
                 return option
         return transliterated_option(options, self.evidence.text)
+
+
+_SIGNED_OPTION = re.compile(r"[\w ]*\w[+#-]+|[+#-]+\w+")
+
+
+def _symbolled_option(options: list, text: str) -> Any:
+    """The enum option with a sign at its edge ("A+", "B-", "C#", "C++") the request writes as a whole token (no
+    letter, digit or sign right beside it), the longest first; None when none is written."""
+    signed = sorted((o for o in options if isinstance(o, str) and _SIGNED_OPTION.fullmatch(o)), key=len, reverse=True)
+    for flags in (0, re.I):
+        for option in signed:
+            if re.search(rf"(?<![\w+#-]){re.escape(option)}(?![\w+#-])", text, flags):
+                return option
+    return None
 
 
 def transliterated_option(options: list, text: str) -> Any:

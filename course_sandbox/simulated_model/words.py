@@ -266,6 +266,15 @@ _BRIDGE = """
     card: карточк карточек
     board: доск доска
     item: пункт элемент
+    power electricity light: свет
+    power electricity: электричеств электроэнерг
+    turn switch enable: включ вкл
+    turn switch disable: выключ
+    outage outages: отключ
+    star stargazing sky astronomy: звезд звёзд созвезд
+    sky stargazing cloud: неб
+    night: ночь ночн ночью
+    vacant vacancy available occupancy: свободн
 """
 """Russian beginnings of common action verbs and the nouns they act on, and the English words a tool named and
 described in English uses for them: a small, general bridge, so «Отмени мою бронь» reaches `cancel_reservation` and
