@@ -356,6 +356,28 @@ _ON_BEFORE = re.compile(r"(?:\b(?:turn(?:ed|ing)?|switch(?:ed|ing)?|set)\s+on|\b
 _ON_AFTER = re.compile(r"^(?:\s+\w+)?\s+(?:on|enabled|включ\w*|подключ\w*|нужн\w*)(?!\w)")
 
 
+_STATE_WORDS = {"on", "is", "enabled", "enable", "active", "power", "powered", "state", "switch", "switched", "turned",
+                "lit", "status", "new", "target", "desired"}
+"""The words of a boolean that holds a switch's state: `on`, `is_on`, `enabled`, `power`, `desired_state`."""
+_SWITCHED_OFF = re.compile(r"\b(?:turn|switch|shut|power|flip)(?:ed|ing|s)?\b(?:\s+[\w'-]+){0,4}?\s+off\b|"
+                           r"\b(?:disable|deactivate)\w*|(?<!\w)(?:выключ|отключ|погас)\w*")
+_SWITCHED_ON = re.compile(r"\b(?:turn|switch|power|flip)(?:ed|ing|s)?\b(?:\s+[\w'-]+){0,4}?\s+on\b|"
+                          r"\b(?:enable|activate)\w*|(?<!\w)(?:включ|зажг|зажеч)\w*")
+
+
+def switched(name: str, text: str) -> Any:
+    """A boolean that holds a switch's state (`on`, `enabled`, `power`), set by the verb the request asks with: "turn
+    the bedroom light on", «включи свет» (True), "switch off the kitchen light", «выключи» (False); MISSING when the
+    name is no state, or the request says both or neither (the model then takes no side)."""
+    words = set(_words(name))
+    if not words or not words <= _STATE_WORDS or not words & {"on", "enabled", "enable", "active", "power", "lit",
+                                                               "state", "status"}:
+        return MISSING
+    said = _said(text)
+    off, on = bool(_SWITCHED_OFF.search(said)), bool(_SWITCHED_ON.search(said))
+    return on if on != off else MISSING
+
+
 def _bridged(said: str) -> str:
     """Russian words followed by the English word a tool's field would use («автопродление» → "auto renew"), so a
     flag named in English (auto_renew, notify) is found in a Russian request."""
@@ -384,6 +406,9 @@ def described_flag(name: str, description: str, text: str) -> Any:
     by_name = flag(name, text)
     if by_name is not MISSING:
         return by_name
+    switch = switched(name, text)
+    if switch is not MISSING:
+        return switch
     if not description:
         return _presence(name, description, _said(text))
     wanted = _PHRASE_WORD.findall(description.lower())
