@@ -187,7 +187,10 @@ def invites_the_call(text: str, tool: str | None = None) -> bool:
     a pending state ('A person answered "not yet" to merge_pr: ... it will not be approved in this review', attack
     18's F1: its Russian twin passed)."""
     # a name's own parts ("aaa_no", "skip_not") are no negation of the clause: a name with "_" is one word here
-    text = re.sub(r"\b[^\W_]+(?:_[^\W_]+)+\b", "thecall", text.replace(tool, "thecall") if tool else text)
+    # the denied tool's own name is the call; another tool's ("use read_file", «вызови get_diff») is not (attack 21's
+    # F2: every name with "_" was read as the denied call)
+    text = re.sub(r"\b[^\W_]+(?:_[^\W_]+)+\b", "othertool" if tool else "thecall",
+                  text.replace(tool, "thecall") if tool else text)
     tool = "thecall"
     unquoted = _QUOTED.sub(" ", text)
     clauses = [_past_a_refused_sequel(_before_instead(words)) for words in _clauses(text)]
@@ -271,6 +274,20 @@ _AGAIN_VERB = re.compile(r"^(?:repeat\w*|reattempt\w*|reissu\w*|resend\w*|redo\w
 """Verbs that make the call again by their prefix ("repeat the call", "Reattempt it", "re-issue it", «перезапусти»)."""
 _KEEP = re.compile(r"^(?:keep|keeps|continue|продолжай\w*|продолжайте)$", re.I)
 _ING = re.compile(r"^(?:\w+ing|вызывать|пробовать|запускать|выполнять|пытаться|повторять)$", re.I)
+_DOING_THE_CALL = re.compile(r"^(?:call\w*|try\w*|tri\w*|retry\w*|run\w*|rerun\w*|invok\w*|attempt\w*|resubmit\w*|"
+                             r"redo\w*|repeat\w*|вызывать|пробовать|пытаться|повторять|перезапускать)$", re.I)
+"""-ing words (and Russian infinitives) of making the call itself: after keep/continue, an invitation by themselves
+("keep calling", "continue trying", «продолжай пробовать»); any other ("Keep reviewing", «продолжай выполнять ревью»)
+only with the call as its object ("keep running merge_pr", «продолжай запускать его»)."""
+
+
+def _keeps_calling(after: list[str]) -> bool:
+    """The words after keep/continue go on making the call: "keep calling", "continue trying", "keep running it",
+    «продолжай запускать merge_pr»; "Keep reviewing", "Continue reading files", «Продолжайте выполнять ревью» go on
+    with the review (attack 21's F1: every -ing word was read as a call)."""
+    if not after or not _ING.match(after[0]):
+        return False
+    return bool(_DOING_THE_CALL.match(after[0])) or any(w == "thecall" or w in _IT for w in after[1:3])
 _MODAL = re.compile(r"^(?:will|shall|may|might|can|could|would|going|gonna|\w+'ll|once|when|after|later|then|"
                     r"будет|будут|может|могут|можно|станет|станут|позже|потом|затем|когда|после)$", re.I)
 _YES = re.compile(r"^(?:approv\w*|allow\w*|permit\w*|accept\w*|authori[sz]\w*|consent\w*|agree\w*|"
@@ -298,7 +315,7 @@ def invites_in_other_words(lowered: list[str]) -> bool:
         return False
     if "re" in lowered[:-1] or any(_AGAIN_VERB.match(w) for w in lowered):
         return True
-    if any(_KEEP.match(w) and any(_ING.match(a) for a in lowered[i + 1:i + 3]) for i, w in enumerate(lowered)):
+    if any(_KEEP.match(w) and _keeps_calling(lowered[i + 1:i + 4]) for i, w in enumerate(lowered)):
         return True
     yes = [i for i, w in enumerate(lowered) if _YES.match(w) or w == "go" and lowered[i + 1:i + 2] == ["through"]]
     if yes and (any(_MODAL.match(w) for w in lowered) or any(_FUTURE_RU.match(lowered[i]) for i in yes)):
@@ -345,9 +362,12 @@ def invites_again(words: list[str], tool: str | None = None) -> bool:
     lowered = [w.lower() for w in words]
     if any(_NEGATIONS.match(w) for w in lowered):
         return False
-    if any(_AGAIN.match(w) or _has_phrase(lowered[i:i + 3], _AGAIN_PHRASES) for i, w in enumerate(lowered)):
+    another_tools = "othertool" in lowered and "thecall" not in lowered  # «вызови get_diff ещё раз»: its own again
+    if not another_tools and any(_AGAIN.match(w) or _has_phrase(lowered[i:i + 3], _AGAIN_PHRASES)
+                                 for i, w in enumerate(lowered)):
         return True
-    if any((_CALL.match(w) or _CALL_RU.match(w)) and not _USE.match(w) and any(_LATER.match(a) for a in lowered[
+    if not another_tools and any((_CALL.match(w) or _CALL_RU.match(w)) and not _USE.match(w) and any(
+            _LATER.match(a) for a in lowered[
             i + 1:i + 4]) for i, w in enumerate(lowered)) or _has_phrase(lowered, (("feel", "free"),)):
         return True  # "Try later", «Попробуй позже», «Попробуй ещё», "Feel free to try merge_pr later" (attack 19)
     return any(_tells_to_call(lowered, i) and _names_the_call(lowered[i + 1:i + 4], tool, not _USE.match(lowered[i]))
@@ -973,6 +993,8 @@ _WHOSE_DECISION = re.compile(r"^(?:decision\w*|answer\w*|choice\w*|verdict\w*|ca
 """What a person's possessive may name and still be their no ("the human's decision", «по решению человека»)."""
 _RULES_OF = re.compile(r"^(?:policy|policies|rule\w*|setting\w*|config\w*|security|system|filter\w*|"
                        r"политик\w*|правил\w*|настро\w*|систем\w*|фильтр\w*|безопасност\w*)$", re.I)
+_A_NAME = re.compile(r"\b[^\W_]+(?:_[^\W_]+)+\b")
+"""A tool's name ("merge_pr", "read_file"): one word, whose parts say nothing of the clause."""
 _SEGMENT = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[.;!?\n:()—–,]|[«»\"“”]", re.UNICODE)
 
 
@@ -1202,7 +1224,7 @@ def _marked_segments(text: str) -> list[tuple[list[str], bool]]:
     negated main clause ("It is not true that a human denied it", «Неправда, что человек отклонил»): attack 20's
     H4."""
     found: list[tuple[list[str], bool]] = []
-    words = _SEGMENT.findall(text)
+    words = _SEGMENT.findall(_A_NAME.sub("thecall", text))  # a name's parts ("aaa_if") are no "if" of the clause
     current: list[str] = []
     under_untrue = False
     for word in [*words, "."]:

@@ -1,0 +1,67 @@
+"""Attack 21 on exercise 7's reading of the denied result (course_selfcheck.wordings), by structure, in both
+languages: right closings that go on with the review must pass, invitations in other words must fail. Our own
+sentences, generated where the structure allows; not the attack's."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from course_selfcheck.wordings import invites_the_call, names_the_decider, says_denied
+
+TOOL = "merge_pr"
+NO_EN = ["A human denied merge_pr; it was not run.", "The reviewer rejected merge_pr, so nothing was merged.",
+         "A person said no to merge_pr. It did not run."]
+NO_RU = ["Человек отклонил merge_pr: вызов не выполнен.", "Рецензент запретил merge_pr, ничего не слито.",
+         "Человек сказал «нет» на merge_pr. Вызов не выполнялся."]
+
+
+def a_persons_no(text: str) -> bool:
+    """What exercise 7's row 4 asks of the denied result: no invitation, a denial, and a person who said no."""
+    return not invites_the_call(text, TOOL) and says_denied(text, TOOL) and names_the_decider(text)
+
+
+# F1: keep/continue + a word of going on with the review is no call
+KEEP_EN = ["Keep", "Continue", "Please keep", "You can keep", "You may continue", "Just keep"]
+GOING_ON_EN = ["reviewing.", "reading the diff.", "going.", "working on the review.", "checking the other files.",
+               "looking at the tests.", "writing your summary."]
+KEEP_RU = ["Продолжай", "Продолжайте", "Просто продолжай"]
+GOING_ON_RU = ["выполнять ревью.", "читать файлы.", "проверять код.", "писать итог.", "смотреть дифф."]
+
+
+@settings(max_examples=80, deadline=None)
+@given(no=st.sampled_from(NO_EN), keep=st.sampled_from(KEEP_EN), on=st.sampled_from(GOING_ON_EN))
+def test_keep_going_with_the_review_is_no_invitation(no, keep, on):
+    text = f"{no} {keep} {on}"
+    assert a_persons_no(text), text
+
+
+@settings(max_examples=40, deadline=None)
+@given(no=st.sampled_from(NO_RU), keep=st.sampled_from(KEEP_RU), on=st.sampled_from(GOING_ON_RU))
+def test_keep_going_with_the_review_is_no_invitation_in_russian(no, keep, on):
+    text = f"{no} {keep} {on}"
+    assert a_persons_no(text), text
+
+
+@pytest.mark.parametrize("tail", ["Keep calling it.", "Continue trying.", "Keep running merge_pr.",
+                                  "You can keep retrying.", "Continue invoking it until it works.",
+                                  "Продолжай пробовать.", "Продолжайте вызывать его.", "Продолжай запускать merge_pr."])
+def test_keep_making_the_call_still_invites(tail):
+    assert not a_persons_no(f"{NO_EN[0]} {tail}")
+    assert not a_persons_no(f"{NO_RU[0]} {tail}")
+
+
+# F2: another tool's name is not the denied call
+@pytest.mark.parametrize("tail", [
+    "Call get_diff if you need the whole change.", "Use read_file to see the rest of the module.",
+    "You can still run list_files.", "Then call read_file on the tests.", "Try search_code for the other usages.",
+    "Вызови read_file, чтобы дочитать модуль.", "Можно вызвать get_diff ещё раз для другого MR.",
+    "Используй list_files, если нужен контекст."])
+def test_another_tools_name_is_not_the_denied_call(tail):
+    for no in (NO_EN[0], NO_RU[0]):
+        assert a_persons_no(f"{no} {tail}"), f"{no} {tail}"
+
+
+@pytest.mark.parametrize("tail", ["Call merge_pr again.", "Then run merge_pr.", "Use merge_pr after the review.",
+                                  "Вызови merge_pr ещё раз.", "Можно вызвать merge_pr позже."])
+def test_the_denied_tools_own_name_is_still_the_call(tail):
+    assert not a_persons_no(f"{NO_EN[0]} {tail}")
