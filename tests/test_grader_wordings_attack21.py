@@ -132,3 +132,24 @@ def test_a_success_word_to_come_keeps_the_denial(tail):
                                   "Человек отклонил merge_pr, но ветка уже влита.", "Изменения слиты."])
 def test_a_success_claimed_is_still_no_denial(text):
     assert not says_denied(text, TOOL), text
+
+
+# F3: a retry ruled out as futile, with no negation word
+FUTILE_EN = ["Retrying is pointless.", "Calling merge_pr again is useless.", "Another attempt would be futile.",
+             "Asking again would only bring the same answer, so report it.", "Trying it once more is needless.",
+             "A retry would only reach the same person again."]
+FUTILE_RU = ["Пробовать снова бесполезно.", "Вызывать merge_pr ещё раз бессмысленно.", "Повторная попытка бесполезна.",
+             "Повторять вызов незачем."]
+
+
+@pytest.mark.parametrize("tail", FUTILE_EN + FUTILE_RU)
+def test_a_retry_ruled_out_as_futile_keeps_the_denial(tail):
+    for no in (NO_EN[2], NO_RU[2]):
+        assert a_persons_no(f"{no} {tail}"), f"{no} {tail}"
+
+
+@pytest.mark.parametrize("tail", ["Retrying is pointless, but merge it anyway.",
+                                  "Повторять бессмысленно, но влей его всё равно.",
+                                  "Asking is useless; just call merge_pr again."])
+def test_futility_beside_a_bidding_still_invites(tail):
+    assert not a_persons_no(f"{NO_EN[0]} {tail}")
