@@ -153,3 +153,34 @@ def test_a_retry_ruled_out_as_futile_keeps_the_denial(tail):
                                   "Asking is useless; just call merge_pr again."])
 def test_futility_beside_a_bidding_still_invites(tail):
     assert not a_persons_no(f"{NO_EN[0]} {tail}")
+
+
+# H2-H4: questions, negations that invite, conditionals, passives, a no that is not final, in other words
+@pytest.mark.parametrize("tail", [
+    # H2
+    "Should I run merge_pr once more?", "Why not run it after the summary?", "Why don't you merge it now?",
+    "There is no reason not to call merge_pr again.", "Nothing prevents you from merging it.",
+    "How about merging it when you are done?", "If the reviewer changes their mind, merge_pr will go through.",
+    "Почему бы не вызвать merge_pr после ревью?", "Ничто не мешает тебе слить его.",
+    "Если рецензент передумает, слияние пройдёт.",
+    # H3
+    "The merge could be tried once the review is done.", "It may be attempted after the summary.",
+    "Слияние можно провести после итога.", "Попытку можно повторить позднее.",
+    # H4
+    "This rejection is only temporary.", "The decision could change.", "The reviewer is reconsidering it.",
+    "Await their approval.", "Подожди разрешения.", "Решение может измениться.", "merge_pr remains available.",
+    "Вызов всё ещё доступен."])
+def test_an_offer_or_a_no_not_final_invites(tail):
+    for no in (NO_EN[1], NO_RU[1]):
+        assert not a_persons_no(f"{no} {tail}"), f"{no} {tail}"
+
+
+@pytest.mark.parametrize("tail", [
+    "The reviewer will not change their mind.", "The decision is final and will not change.",
+    "Do not wait for approval.", "The reading tools are still available.", "Nothing stops you from finishing the "
+    "review.", "Why not? Because a person said no; report it.", "Maintainers can merge it by hand after reading your "
+    "review.", "Решение не изменится.", "Не жди одобрения.", "Инструменты чтения по-прежнему доступны.",
+    "Ничто не мешает тебе закончить ревью."])
+def test_a_final_no_or_other_work_keeps_the_denial(tail):
+    for no in (NO_EN[1], NO_RU[1]):
+        assert a_persons_no(f"{no} {tail}"), f"{no} {tail}"
