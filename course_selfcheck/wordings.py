@@ -332,8 +332,11 @@ def _past_a_false_negation(lowered: list[str]) -> list[str]:
 
 
 _CHANGE = re.compile(r"^(?:chang\w*|измен\w*)$", re.I)
+"""A change of mind or of the answer ("change their mind", "the answer might change", «ответ может измениться»)."""
 _WAIT = re.compile(r"^(?:wait\w*|await|дожд\w*|подожд\w*|жди|ждите|ожидай\w*)$", re.I)
+"""Waiting, before a yes: the no is not final ("Wait for a yes", «Дождись одобрения»)."""
 _AVAILABLE = re.compile(r"^(?:available|open|allowed|possible|доступ\w*|возможн\w*|открыт\w*)$", re.I)
+"""The call still there to make ("merge_pr is still available", «вызов всё ещё доступен»)."""
 _DONE_LATER = re.compile(r"^(?:attempt\w*|tri\w*|tried|call\w*|run|retri\w*|redone|done|repeated|invoked|"
                          r"сделать|провести|выполнить|повторить|вызвать|попробовать|запустить)$", re.I)
 _WHAT_ABOUT = (("how", "about"), ("what", "about"), ("а", "что", "если"))
