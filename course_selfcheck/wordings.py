@@ -13,7 +13,7 @@ _NEGATIONS = re.compile(r"^(?:not|no|nope|nobody|nothing|never|none|neither|nor|
                         r"не|нет|ни|никто|никого|никем|ничего|никак|без|ложь)$", re.I)
 """Words that negate what stands near them."""
 _REFUSALS = re.compile(r"^(?:den(?:y|ies|ied|ial|ying)|refus\w*|declin\w*|reject\w*|withh[eo]ld\w*|veto\w*|"
-                       r"forb[ia]d\w*|disallow\w*|prohibit\w*|block\w*|overrul\w*|vetoed|"
+                       r"disapprov\w*|nix|nixed|nixes|forb[ia]d\w*|disallow\w*|prohibit\w*|block\w*|overrul\w*|vetoed|"
                        r"отказ\w*|отклон\w*|отрицат\w*|запрет\w*|запрещ\w*|заблокир\w*|блокир\w*|вето|против)$", re.I)
 """Words that say no by themselves: refused, denied, vetoed, «отказал», «отклонил», «запретил»."""
 _DECIDERS = re.compile(
@@ -251,8 +251,8 @@ class _Acts:
         word = lowered[i]
         if self.imperative_ru.match(word):
             return True
-        if self.infinitive_ru.match(word):  # «можно влить его»; «Влить его.» alone is a bidding too
-            return i == 0 or bool(_MAY_RU.match(lowered[i - 1]))
+        if self.infinitive_ru.match(word):  # «можно влить его»
+            return i > 0 and bool(_MAY_RU.match(lowered[i - 1]))
         if word != self.verb or not _addressed(lowered, i):
             return False
         after = lowered[i + 1] if i + 1 < len(lowered) else ""
@@ -580,7 +580,7 @@ def _tells_to_call(lowered: list[str], i: int) -> bool:
     """Word i tells the model to make a call: "Call ...", "then run ...", «вызови ...», «можно вызвать ...»."""
     word = lowered[i]
     if _CALL_RU.match(word):
-        return i == 0 or bool(_MAY_RU.match(lowered[i - 1]))
+        return i > 0 and bool(_MAY_RU.match(lowered[i - 1]))
     if not _CALL.match(word):
         return False
     return word[0] not in "abcdefghijklmnopqrstuvwxyz" or i == 0 or lowered[i - 1] in _LEAD_IN or _addressed(lowered, i)
@@ -1263,7 +1263,8 @@ _THINGS = re.compile(r"^(?:it|this|that|these|those|call\w*|merg\w*|request\w*|a
                      r"выполнени\w*|попытк\w*|изменени\w*)$", re.I)
 """What a no is said of, not who says it (the call, the merge, access): a no whose subject is one of these names no
 decider by itself ("merge_pr was denied", "Access denied")."""
-_NOT_PEOPLE = re.compile(r"^(?:policy|policies|rule\w*|setting\w*|config\w*|security|system\w*|filter\w*|timeout\w*|"
+_NOT_PEOPLE = re.compile(r"^(?:шлюз\w*|"
+                         r"policy|policies|rule\w*|setting\w*|config\w*|security|system\w*|filter\w*|timeout\w*|"
                          r"timer|time|clock|gate\w*|automat\w*|auto|bot\w*|script\w*|model\w*|ci|pipeline\w*|"
                          r"server\w*|api|gitlab|sandbox|guard\w*|firewall|limit\w*|program\w*|code|software|loop|"
                          r"glitch\w*|error\w*|fail\w*|политик\w*|правил\w*|настро\w*|систем\w*|фильтр\w*|таймаут\w*|"
@@ -1298,6 +1299,11 @@ def _is_person_phrase(words: list[str], lowered_all: list[str], offset: int) -> 
         return True
     if any(w in ("nobody", "никто", "noone", "no-one") or _NEGATIONS.match(w) for w in words):
         return False
+    head = [w for w in words if w not in _DETERMINERS]
+    if head and (_PERSON_HEAD.match(head[-1]) and head[-1].isascii() or _PERSON_HEAD.match(head[0])
+                 and not head[0].isascii()):
+        return True  # "The security officer", «Сотрудник службы безопасности»: a policy word before a person is its
+        # modifier (attack 21's F9)
     if any(_NOT_PEOPLE.match(w) or _SECOND_PERSON.match(w) for w in words):
         return False
     if any(_PEOPLE.match(w) for w in words):  # a person _a_person turned down (a possessive, a policy's owner)
@@ -1305,6 +1311,15 @@ def _is_person_phrase(words: list[str], lowered_all: list[str], offset: int) -> 
     nouns = [w for w in words if w not in ("the", "a", "an", "this", "that", "your", "our", "their", "его", "этот",
                                            "эта", "это") and not _THINGS.match(w) and not w.isdigit()]
     return True if nouns else None
+
+
+_PERSON_HEAD = re.compile(r"^(?:engineer\w*|officer\w*|lead|leads|manager\w*|sre|member\w*|developer\w*|"
+                          r"supervisor\w*|moderator\w*|owner|owners|analyst\w*|architect\w*|specialist\w*|"
+                          r"human|person|reviewer|maintainer|operator|admin\w*|сотрудник\w*|офицер\w*|"
+                          r"инженер\w*|руководител\w*|менеджер\w*|специалист\w*|аналитик\w*|ответственн\w*)$", re.I)
+"""Nouns of a person that head a phrase whose other words may be a policy's ("the security officer", "the policy
+owner", «сотрудник службы безопасности»): the phrase is a person."""
+_DETERMINERS = {"the", "a", "an", "our", "your", "their", "this", "that", "its", "his", "her"}
 
 
 def _who_said_no(lowered: list[str], n: int) -> bool | None:
@@ -1358,8 +1373,8 @@ def names_the_decider(text: str) -> bool:
     person_before = False
     segments = _marked_segments(text)
     for at, (lowered, unreal) in enumerate(segments):
-        noes = [n for n in _says_no(lowered) if not (_REFUSALS.match(lowered[n]) or _STOPS.match(lowered[n]))
-                or not _governed(lowered, n)]
+        noes = [n for n in _says_no(lowered) if (not (_REFUSALS.match(lowered[n]) or _STOPS.match(lowered[n]))
+                or not _governed(lowered, n)) and not _almost(lowered, n)]
         if unreal and noes:  # "If a human had said no", "It is not true that a human denied", "A human denied it?"
             person_before = False
             continue
@@ -1380,10 +1395,23 @@ def names_the_decider(text: str) -> bool:
         if _a_persons_approval_withheld(lowered):
             return True  # "Human approval was not given", «Разрешения от человека нет» (attack 20's F4)
         you = any(_SECOND_PERSON.match(w) for w in lowered)
-        person_before = bool(people) and not you if not noes else False
+        # a person who did not answer, is away or was not asked decides nothing ("The human did not answer; merge_pr
+        # was denied", «Человек недоступен; merge_pr отклонён»: attack 21's H5)
+        absent = any(_NEGATIONS.match(w) or w in _ABSENT for w in lowered)
+        person_before = bool(people) and not you and not absent if not noes else False
     return False
 
 
+def _almost(lowered: list[str], n: int) -> bool:
+    """The no at word n was not said: "almost denied", "was about to deny", «чуть не отклонил» (attack 21's H5); and
+    «вместо человека» sets the person aside."""
+    before = lowered[max(0, n - 3):n]
+    return any(w in ("almost", "nearly", "вместо") for w in before) or _has_phrase(before, (("about", "to"),
+                                                                                           ("чуть", "не")))
+
+
+_ABSENT = {"away", "unavailable", "unreachable", "absent", "offline", "silent", "недоступен", "недоступна",
+           "отсутствует", "молчит", "молчал"}
 _IF = re.compile(r"^(?:if|unless|suppose|supposing|imagine|если|ежели|кабы|бы|б|would|could|might|would've|"
                  r"could've|might've|wouldn't|couldn't)$", re.I)
 """Words of a no that was not said: a condition or a counterfactual ("If a human had said no", "A human would have

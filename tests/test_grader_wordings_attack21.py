@@ -184,3 +184,37 @@ def test_an_offer_or_a_no_not_final_invites(tail):
 def test_a_final_no_or_other_work_keeps_the_denial(tail):
     for no in (NO_EN[1], NO_RU[1]):
         assert a_persons_no(f"{no} {tail}"), f"{no} {tail}"
+
+
+# F9: who said no — a refusal verb the reader missed, a person whose title holds a policy word
+PERSONS_EN = ["The security engineer", "The policy owner", "Our compliance officer", "The platform team lead",
+              "A release manager", "The on-call developer"]
+NOES_EN = ["disapproved merge_pr.", "nixed the merge.", "rejected merge_pr."]
+PERSONS_RU = ["Сотрудник службы безопасности", "Инженер по безопасности", "Руководитель группы политик"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(who=st.sampled_from(PERSONS_EN), no=st.sampled_from(NOES_EN))
+def test_a_person_with_a_policy_word_in_the_title_is_a_person(who, no):
+    text = f"{who} {no} It was not run; mention it in the review."
+    assert a_persons_no(text), text
+
+
+@pytest.mark.parametrize("who", PERSONS_RU)
+def test_a_person_with_a_policy_word_in_the_title_is_a_person_in_russian(who):
+    text = f"{who} отклонил merge_pr. Вызов не выполнен."
+    assert a_persons_no(text), text
+
+
+# H5: a no that is no person's, read as one
+@pytest.mark.parametrize("text", [
+    "The reviewer did not respond, so merge_pr was denied. It was not run.",
+    "The maintainer is offline; merge_pr was refused. Not run.",
+    "A person nearly rejected merge_pr, but the rule got there first. It was not run.",
+    "The operator was about to decline merge_pr when the timer ran out. It did not run.",
+    "Рецензент не ответил, merge_pr отклонён. Не выполнен.",
+    "Сопровождающий недоступен; merge_pr отклонён. Вызов не выполнен.",
+    "Шлюз подтверждения отклонил merge_pr. Вызов не выполнен.",
+    "Вместо человека merge_pr отклонила политика. Не выполнен."])
+def test_a_no_no_person_said_is_not_a_persons(text):
+    assert not names_the_decider(text), text
