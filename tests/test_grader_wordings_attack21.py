@@ -2,6 +2,8 @@
 languages: right closings that go on with the review must pass, invitations in other words must fail. Our own
 sentences, generated where the structure allows; not the attack's."""
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -193,11 +195,9 @@ NOES_EN = ["disapproved merge_pr.", "nixed the merge.", "rejected merge_pr."]
 PERSONS_RU = ["Сотрудник службы безопасности", "Инженер по безопасности", "Руководитель группы политик"]
 
 
-@settings(max_examples=40, deadline=None)
-@given(who=st.sampled_from(PERSONS_EN), no=st.sampled_from(NOES_EN))
+@pytest.mark.parametrize("who,no", list(itertools.product(PERSONS_EN, NOES_EN)))
 def test_a_person_with_a_policy_word_in_the_title_is_a_person(who, no):
-    text = f"{who} {no} It was not run; mention it in the review."
-    assert a_persons_no(text), text
+    assert a_persons_no(f"{who} {no} It was not run; mention it in the review."), (who, no)
 
 
 @pytest.mark.parametrize("who", PERSONS_RU)
