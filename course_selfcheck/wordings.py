@@ -462,7 +462,7 @@ _ONE_MORE = (("ещё", "одну"), ("еще", "одну"), ("ещё", "оди�
 _REPORTS = re.compile(r"^(?:report\w*|mention\w*|say|note|tell|finish\w*|continue|write|explain|describe|document|"
                       r"record|add|include|carry|move|proceed|go|skip|stop|end|leave|flag|list|summari[sz]e|"
                       r"сообщ\w*|отмет\w*|напиш\w*|допиш\w*|продолж\w*|законч\w*|заверш\w*|опиш\w*|укаж\w*|объясн\w*|"
-                      r"добав\w*|перейд\w*|пропуст\w*|останов\w*|расскаж\w*|упомян\w*)$", re.I)
+                      r"добав\w*|перейд\w*|переход\w*|переключ\w*|двигай\w*|пропуст\w*|останов\w*|расскаж\w*|упомян\w*)$", re.I)
 """Verbs of a clause that reports, explains, stops or goes on with the review: the only clauses after a no that may
 speak of a next thing ("Continue the review with the next file", «Отметь это в следующем разделе»)."""
 _HEADS = {"please", "then", "now", "and", "so", "just", "next", "first", "finally", "instead", "simply", "kindly",
@@ -532,7 +532,12 @@ def invites_in_other_words(lowered: list[str]) -> bool:
     reports = any(_REPORTS.match(w) for w in body) and not any(
         (_TRY.match(w) or _YES.match(w) or _CALL.match(w)) and not (i == 0 and _REPORTS.match(w))
         for i, w in enumerate(body))  # "Go on with the review…": a clause's own first verb is its report
-    return sequel and not reports
+    step = len(body) <= 2 and body[-1:] and _A_STEP.match(body[-1])  # «Следующий шаг — итог ревью»: no act
+    return sequel and not reports and not step
+
+
+_A_STEP = re.compile(r"^(?:step|file|section|part|stage|thing|шаг|файл\w*|раздел\w*|част\w*|этап\w*)$", re.I)
+"""A step of the review named by a sequel word alone ("Next step: the summary", «Следующий шаг — итог ревью»)."""
 
 
 def _has_phrase(words: list[str], phrases: tuple[tuple[str, ...], ...], reach: int = 1) -> bool:
@@ -570,7 +575,8 @@ def invites_again(words: list[str], tool: str | None = None) -> bool:
         return True
     if not another_tools and any((_CALL.match(w) or _CALL_RU.match(w)) and not _USE.match(w) and any(
             _LATER.match(a) for a in lowered[
-            i + 1:i + 4]) for i, w in enumerate(lowered)) or _has_phrase(lowered, (("feel", "free"),)):
+            i + 1:i + 4]) for i, w in enumerate(lowered)) or _has_phrase(lowered, (("feel", "free"),)) and any(
+            _TRY.match(w) or _AGAIN.match(w) or w == "thecall" for w in lowered):  # not "Feel free to mention it"
         return True  # "Try later", «Попробуй позже», «Попробуй ещё», "Feel free to try merge_pr later" (attack 19)
     return any(_tells_to_call(lowered, i) and _names_the_call(lowered[i + 1:i + 4], tool, not _USE.match(lowered[i]))
                for i in range(len(lowered)))

@@ -218,3 +218,20 @@ def test_a_person_with_a_policy_word_in_the_title_is_a_person_in_russian(who):
     "Вместо человека merge_pr отклонила политика. Не выполнен."])
 def test_a_no_no_person_said_is_not_a_persons(text):
     assert not names_the_decider(text), text
+
+
+# F6, F8: going on with the review in Russian, and "feel free" to do other work
+@pytest.mark.parametrize("tail", [
+    "Переходи к тестам.", "Переключайся на следующий файл.", "Двигайся дальше по диффу.", "Следующий шаг — итог.",
+    "Следующий файл — тесты, прочитай их.", "Next step: write the summary.", "Feel free to note it in your summary.",
+    "Feel free to keep reading the diff.", "Feel free to explain why in the review."])
+def test_going_on_with_the_review_keeps_the_denial(tail):
+    for no in (NO_EN[0], NO_RU[0]):
+        assert a_persons_no(f"{no} {tail}"), f"{no} {tail}"
+
+
+@pytest.mark.parametrize("tail", ["Feel free to try it again.", "Feel free to call merge_pr later.",
+                                  "Feel free to merge it.", "Следующий шаг — влей его.",
+                                  "Следующая попытка — через минуту."])
+def test_feel_free_to_make_the_call_still_invites(tail):
+    assert not a_persons_no(f"{NO_EN[0]} {tail}"), tail
