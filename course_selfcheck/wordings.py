@@ -462,7 +462,8 @@ _ONE_MORE = (("ещё", "одну"), ("еще", "одну"), ("ещё", "оди�
 _REPORTS = re.compile(r"^(?:report\w*|mention\w*|say|note|tell|finish\w*|continue|write|explain|describe|document|"
                       r"record|add|include|carry|move|proceed|go|skip|stop|end|leave|flag|list|summari[sz]e|"
                       r"сообщ\w*|отмет\w*|напиш\w*|допиш\w*|продолж\w*|законч\w*|заверш\w*|опиш\w*|укаж\w*|объясн\w*|"
-                      r"добав\w*|перейд\w*|переход\w*|переключ\w*|двигай\w*|пропуст\w*|останов\w*|расскаж\w*|упомян\w*)$", re.I)
+                      r"добав\w*|перейд\w*|переход\w*|переключ\w*|двигай\w*|пропуст\w*|останов\w*|расскаж\w*|"
+                      r"упомян\w*)$", re.I)
 """Verbs of a clause that reports, explains, stops or goes on with the review: the only clauses after a no that may
 speak of a next thing ("Continue the review with the next file", «Отметь это в следующем разделе»)."""
 _HEADS = {"please", "then", "now", "and", "so", "just", "next", "first", "finally", "instead", "simply", "kindly",
