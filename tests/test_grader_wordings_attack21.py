@@ -235,3 +235,14 @@ def test_going_on_with_the_review_keeps_the_denial(tail):
                                   "Следующая попытка — через минуту."])
 def test_feel_free_to_make_the_call_still_invites(tail):
     assert not a_persons_no(f"{NO_EN[0]} {tail}"), tail
+
+
+@pytest.mark.parametrize("text, sentence", [
+    ("Merge blocked: a human rejected merge_pr, so nothing was merged. Keep calling it until it works.",
+     "Keep calling it until it works."),
+    ("Человек отклонил merge_pr: вызов не выполнен. Почему бы не влить его позже?", "Почему бы не влить его позже?"),
+    ("A human denied merge_pr; it was not run. Keep reviewing.", None)])
+def test_the_row_quotes_the_sentence_that_invites(text, sentence):
+    from course_selfcheck.wordings import inviting_sentence
+
+    assert inviting_sentence(text, TOOL) == sentence
