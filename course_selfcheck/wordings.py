@@ -1021,11 +1021,17 @@ def _rules_out(lowered: list[str]) -> bool:
     if not negations:
         for i, w in enumerate(lowered):
             if _FINE.match(w) and (w[0] not in "abcdefghijklmnopqrstuvwxyz" or any(
-                    b in _COPULA for b in lowered[max(0, i - 2):i])):
+                    b in _COPULA for b in lowered[max(0, i - 2):i])) and not any(
+                    map(_BEFORE_IT_WAS.match, lowered[max(0, i - 4):i])):  # "stopped before it was complete": a cut
                 return True
             if _ROOM.match(w) and any(_SPARE.match(n) for n in lowered[max(0, i - 2):i] + lowered[i + 1:i + 3]):
                 return True
     return False
+
+
+_BEFORE_IT_WAS = re.compile(r"^(?:before|until|till|до|прежде|пока)$", re.I)
+"""A whole state not reached yet ("stopped before it was complete", «оборвался до того, как был целым»): a cut, not
+the answer said to be whole (attack 21's F10)."""
 
 
 def _a_bidding_not_to(lowered: list[str]) -> bool:

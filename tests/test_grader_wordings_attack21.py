@@ -246,3 +246,24 @@ def test_the_row_quotes_the_sentence_that_invites(text, sentence):
     from course_selfcheck.wordings import inviting_sentence
 
     assert inviting_sentence(text, TOOL) == sentence
+
+
+# F10 (exercise 6): a whole state not reached is a cut, not the answer said to be whole
+@pytest.mark.parametrize("text", [
+    "max_tokens: the reply stopped before it was complete. The cut call was not run.",
+    "The answer ended at the token limit until it was whole; nothing was run.",
+    "max_tokens: the output was cut off before it was intact.",
+    "Ответ оборвался на max_tokens, пока не был целым; вызов не выполнен."])
+def test_a_cut_before_the_answer_was_whole_is_a_cut(text):
+    from course_selfcheck.wordings import cut_reading
+
+    reading = cut_reading(text, "max_tokens")
+    assert reading.ok and reading.denied is None, text
+
+
+@pytest.mark.parametrize("text", ["max_tokens: the answer is complete.", "max_tokens, but the reply is intact.",
+                                  "max_tokens: ответ целый."])
+def test_the_answer_said_whole_still_rules_the_cut_out(text):
+    from course_selfcheck.wordings import cut_reading
+
+    assert not cut_reading(text, "max_tokens").ok, text
