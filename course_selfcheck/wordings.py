@@ -1421,7 +1421,7 @@ def names_the_decider(text: str) -> bool:
         you = any(_SECOND_PERSON.match(w) for w in lowered)
         # a person who did not answer, is away or was not asked decides nothing ("The human did not answer; merge_pr
         # was denied", «Человек недоступен; merge_pr отклонён»: attack 21's H5)
-        absent = any(_NEGATIONS.match(w) or w in _ABSENT for w in lowered)
+        absent = any(_NEGATIONS.match(w) or w in _ABSENT or _FAILURE.match(w) for w in lowered)  # "crashed"
         person_before = bool(people) and not you and not absent if not noes else False
     return False
 

@@ -215,6 +215,8 @@ def test_a_person_with_a_policy_word_in_the_title_is_a_person_in_russian(who):
     "Рецензент не ответил, merge_pr отклонён. Не выполнен.",
     "Сопровождающий недоступен; merge_pr отклонён. Вызов не выполнен.",
     "Шлюз подтверждения отклонил merge_pr. Вызов не выполнен.",
+    "The reviewer's tool crashed; merge_pr was denied. It was not run.",
+    "Рецензент упал с ошибкой; merge_pr отклонён. Не выполнен.",
     "Вместо человека merge_pr отклонила политика. Не выполнен."])
 def test_a_no_no_person_said_is_not_a_persons(text):
     assert not names_the_decider(text), text
