@@ -1105,7 +1105,14 @@ def _claims(text: str, stop: str) -> list[_Claim]:
 _CAUSE = (("because",), ("since",), ("as",), ("due", "to"), ("owing", "to"), ("thanks", "to"), ("caused", "by"),
           ("из", "за"), ("потому", "что"), ("так", "как"), ("поскольку",), ("ибо",), ("вследствие",))
 """Words that open a clause's cause ("The answer was cut because the context window is full", «из-за окна»)."""
+_NEEDS = re.compile(r"^(?:need\w*|requir\w*|нужн\w*|нужен|надо|требу\w*)$", re.I)
+_RAN_OUT = re.compile(r"^(?:full|exhausted|законч\w*|кончил\w*|переполн\w*|исчерпа\w*)$", re.I)
+"""Words of a store used up: with the history, the context or the memory, a full window ("the model's memory is
+full", «закончился контекст»)."""
+_EARLIER_TURNS = re.compile(r"^(?:turns?|messages?|exchanges?|сообщени\w*|реплик\w*|ход\w*)$", re.I)
+"""The history's parts, which a full window's remedy shortens ("Summarise the earlier turns", "Drop old messages")."""
 _SHORTER = re.compile(r"^(?:shorten\w*|shorter|trim\w*|reduc\w*|compact\w*|summari[sz]\w*|prun\w*|clear\w*|"
+                      r"remov\w*|delet\w*|удал\w*|"
                       r"condens\w*|smaller|less|fewer|drop\w*|сократ\w*|сокращ\w*|короче|укорот\w*|сжат\w*|сожм\w*|"
                       r"очист\w*|уменьш\w*|урез\w*|меньше)$", re.I)
 _AFRESH = (("afresh",), ("anew",), ("start", "over"), ("new", "conversation"), ("new", "chat"), ("new", "session"),
@@ -1132,8 +1139,17 @@ def _blamed_within(lowered: list[str], stop: str) -> str | None:
                 return "window"
             if "answer" in topics and "window" not in topics and _names_max_tokens(rest) and says_cut(" ".join(rest)):
                 return "answer"
-    if stop == "model_context_window_exceeded":
+    if stop == "model_context_window_exceeded":  # "the answer needs more tokens", «нужно больше токенов»: max_tokens's
+        # remedy at a full window (attack 21's H8)
+        more = [i for i, w in enumerate(lowered) if _MORE.match(w)]
+        if any(_NEEDS.match(b) for b in lowered) and any(
+                a.startswith(("token", "токен")) for i in more for a in lowered[i + 1:i + 3]):
+            return "answer"
         return None
+    if not any(_NEGATIONS.match(w) for w in lowered) and any(
+            _OF_THE_HISTORY.match(w) or w.startswith(("memory", "памят")) for w in lowered) and any(
+            map(_RAN_OUT.match, lowered)):
+        return "window"  # "the model's memory is full", «закончился контекст» (attack 21's H7)
     for i, w in enumerate(lowered):
         if not _CUT_ITSELF.match(w):
             continue
@@ -1151,7 +1167,8 @@ def _blamed_within(lowered: list[str], stop: str) -> str | None:
         if w[0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя" and any(
                 _OF_THE_HISTORY.match(a) and a.endswith(("ом", "ем", "ой", "ей")) for a in after[:3]):
             return "window"  # «Ответ обрезан переполненным окном контекста»
-    shorter = any(_OF_THE_HISTORY.match(w) for w in lowered) and any(_SHORTER.match(w) for w in lowered)
+    shorter = any(_OF_THE_HISTORY.match(w) or _EARLIER_TURNS.match(w) for w in lowered) and any(
+        _SHORTER.match(w) for w in lowered)  # "Summarise the earlier turns", «Удалите старые сообщения» (H7)
     if (shorter or _has_phrase(lowered, _AFRESH, reach=2)) and not _a_bidding_not_to(lowered):
         return "window"  # "Shorten the history", "Start afresh with a shorter history"
     return None

@@ -269,3 +269,29 @@ def test_the_answer_said_whole_still_rules_the_cut_out(text):
     from course_selfcheck.wordings import cut_reading
 
     assert not cut_reading(text, "max_tokens").ok, text
+
+
+# H7, H8 (exercise 6): the other stop's cause or remedy in other words
+@pytest.mark.parametrize("text, stop", [
+    ("max_tokens hit. Condense the previous turns and send it again.", "max_tokens"),
+    ("The reply was truncated: remove the oldest messages, then retry.", "max_tokens"),
+    ("max_tokens: the context is exhausted.", "max_tokens"),
+    ("Ответ обрезан: удалите ранние реплики и отправьте снова.", "max_tokens"),
+    ("Ответ оборван: контекст переполнен.", "max_tokens"),
+    ("The conversation no longer fits; the reply requires more tokens.", "model_context_window_exceeded"),
+    ("Окно контекста переполнено: ответу нужно больше токенов.", "model_context_window_exceeded")])
+def test_the_other_stops_cause_or_remedy_is_blamed(text, stop):
+    from course_selfcheck.wordings import cut_reading
+
+    assert cut_reading(text, stop, strict=True).blamed is not None, text
+
+
+@pytest.mark.parametrize("text, stop", [
+    ("max_tokens: the answer was cut when its budget was exhausted.", "max_tokens"),
+    ("Ответ обрезан: закончились токены ответа.", "max_tokens"),
+    ("The context window is full: delete the oldest messages.", "model_context_window_exceeded"),
+    ("Окно контекста переполнено: удалите старые сообщения.", "model_context_window_exceeded")])
+def test_its_own_stops_cause_or_remedy_is_no_blame(text, stop):
+    from course_selfcheck.wordings import cut_reading
+
+    assert cut_reading(text, stop, strict=True).blamed is None, text
