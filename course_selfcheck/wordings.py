@@ -1341,8 +1341,9 @@ def _is_person_phrase(words: list[str], lowered_all: list[str], offset: int) -> 
     if any(w in ("nobody", "никто", "noone", "no-one") or _NEGATIONS.match(w) for w in words):
         return False
     head = [w for w in words if w not in _DETERMINERS]
-    if head and (_PERSON_HEAD.match(head[-1]) and head[-1].isascii() or _PERSON_HEAD.match(head[0])
-                 and not head[0].isascii()):
+    english = [k for k, w in enumerate(head) if _PERSON_HEAD.match(w) and w.isascii()]
+    if english and not any(_NOT_PEOPLE.match(w) for w in head[english[-1] + 1:]) or head and not head[0].isascii() \
+            and _PERSON_HEAD.match(head[0]):  # "The security engineer on call": no policy after the person
         return True  # "The security officer", «Сотрудник службы безопасности»: a policy word before a person is its
         # modifier (attack 21's F9)
     if any(_NOT_PEOPLE.match(w) or _SECOND_PERSON.match(w) for w in words):

@@ -189,7 +189,7 @@ def test_a_final_no_or_other_work_keeps_the_denial(tail):
 
 
 # F9: who said no — a refusal verb the reader missed, a person whose title holds a policy word
-PERSONS_EN = ["The security engineer", "The policy owner", "Our compliance officer", "The platform team lead",
+PERSONS_EN = ["The security engineer", "The security officer on duty", "The policy owner for this repo", "The policy owner", "Our compliance officer", "The platform team lead",
               "A release manager", "The on-call developer"]
 NOES_EN = ["disapproved merge_pr.", "nixed the merge.", "rejected merge_pr."]
 PERSONS_RU = ["Сотрудник службы безопасности", "Инженер по безопасности", "Руководитель группы политик"]
