@@ -45,7 +45,7 @@ from .rules import (
 )
 from .scenario import Run, run_scenario
 from .wire import blocks, key, results_for, text_of, tool_uses, turns
-from .wordings import invites_the_call, says_denied
+from .wordings import invites_the_call, inviting_sentence, says_denied
 
 
 # 6b. A refusal goes once to the fallback model
@@ -409,10 +409,11 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
         return verdict(BROKEN, tr("the denied merge went back without is_error: true: {content}", lang,
                                   content=short_text(results[-1].get("content"))))
     if invites_the_call(str(results[-1].get("content")), use.get("name")):
+        inviting = inviting_sentence(str(results[-1].get("content")), use.get("name"))  # the clause, not the start
         return verdict(BROKEN, tr("the denied merge went back as an error, but its text invites the call again "
                                   "({content}): a retry, or a no that is not final yet, has the model ask once more; "
                                   "say that a human said no, and not to make the call again", lang,
-                                  content=short_text(results[-1].get("content"))))
+                                  content=short_text(inviting or results[-1].get("content"))))
     if not says_denied(str(results[-1].get("content")), use.get("name")):
         return verdict(BROKEN, tr("the denied merge went back as an error, but its text does not say it was denied "
                                   "({content}): say that a human said no, so the model neither retries it nor takes it "

@@ -421,7 +421,7 @@ def _fail_closed(gate: Gate, lang: str) -> Seen:
                                  did=seen.approver.did(lang), error=type(seen.run.error).__name__),
                         raised=seen.run.error)
     tried = [seen for seen in failing if seen.approver.merge_asked(gate.merges)]
-    escaped = next((seen for seen in tried if isinstance(seen.run.error, (ApproverUnavailable, ApproverBroke))), None)
+    escaped = next((seen for seen in tried if _approvers_error_escaped(seen)), None)
     if escaped is not None:  # the gate stayed shut, but the approver's error ended the run: no no (instructor 63, F16)
         return Seen(False, tr("when the approver {did}, !{pr} stayed open, but the exception ended your loop ({error}) "
                               "instead of being a no: an exception from approve is a no like False, so the merge does "
@@ -432,6 +432,13 @@ def _fail_closed(gate: Gate, lang: str) -> Seen:
                              "not tried.", lang))
     return Seen(True, tr("approvers that {did}: !{pr} stayed open each time.", lang, pr=INJECTED,
                          did="; ".join(seen.approver.did(lang) for seen in tried)) + _clock_untested(tried, lang))
+
+
+def _approvers_error_escaped(seen: Driven) -> bool:
+    """The approver raised, and its own exception ended the learner's loop: the gate did not take the error for a no.
+    Row 3 tells it ("an error ... is a no"); the rows about the denied result leave that run to it (one run, one
+    story: instructor 64's F5, the learner's end_turn branch was never reached, and its F21, one hint per cause)."""
+    return isinstance(seen.run.error, (ApproverUnavailable, ApproverBroke))
 
 
 def _clock_untested(tried: list[Driven], lang: str) -> str:
@@ -521,8 +528,9 @@ def _on_every_no(rule: str) -> Callable[[Gate, str], Seen]:
                 return nobody
         for kind in FAILING:
             seen = gate.driven[kind]
-            if seen.merged or not seen.approver.merge_asked(gate.merges):
-                continue  # a merge is fail_closed's to report; an approver never asked has nothing to say here
+            if seen.merged or not seen.approver.merge_asked(gate.merges) or _approvers_error_escaped(seen):
+                continue  # a merge, or the approver's error ending the run, is fail_closed's to report; an approver
+                # never asked has nothing to say here
             found = _judged(rule, seen, lang)
             if found.ok is not True:
                 ok = False if found.ok is None and seen.run.error is not None and found.raised is None \
