@@ -16,10 +16,8 @@
 # run. So the saved outputs are what you will see. A live model's words and choices vary.
 #
 # <!-- fact: course-model-legacy -->
-# The course pins one model on purpose, Claude Opus 5 (`claude-opus-5`), and the sandbox answers as it does.
-# Anthropic's docs now list Opus 5 as a legacy model: still available, with a suggestion to move to Claude Opus 5.5.
-# Opus 5.5 refuses forced tool use (optional notebook 10) and cannot turn thinking off. `COURSE_AGENT_MODEL` picks
-# another model; the README says which ones the course runs with.
+# The course pins one model, Claude Opus 5 (`claude-opus-5`), which Anthropic's docs now list as legacy (still
+# available); the README says how to run the course with another one.
 #
 # *About 30 minutes, plus 10 for the optional part.*
 #
@@ -58,11 +56,8 @@
 # другими.
 #
 # <!-- fact: course-model-legacy -->
-# Курс намеренно закрепляет одну модель — Claude Opus 5 (`claude-opus-5`), и песочница отвечает так, как отвечает
-# она. В документации Anthropic Opus 5 теперь значится как устаревшая модель: она по-прежнему доступна, но
-# документация советует перейти на Claude Opus 5.5. Opus 5.5 отклоняет принудительный вызов инструмента
-# (необязательный блокнот 10) и не умеет отключать рассуждение. Другую модель выбирает `COURSE_AGENT_MODEL`; с какими
-# моделями работает курс, сказано в README.
+# Курс закрепляет одну модель — Claude Opus 5 (`claude-opus-5`); в документации Anthropic она теперь значится как
+# устаревшая (но по-прежнему доступна). Как пройти курс с другой моделью, сказано в README.
 #
 # *Около 30 минут и ещё 10 на необязательную часть.*
 #
