@@ -126,6 +126,14 @@ _HANDS_OFF = re.compile(
     r"\b(?:i|we) (?:don'?t|do not) (?:want|plan|intend|mean|need) to \w+\b[^.!?]*?"
     r"(?:,\s*(?:just|only|simply|i just)\b|\byet\b|\bfor now\b|\?)|"
     r"\b(?:i|we) have no (?:intention|plans?) (?:of|to)\b|"
+    # a bidding not to act yet ("Don't sign me up for anything yet - which … have seats?"), and an action only weighed
+    # ("I'm thinking about withdrawing CL-2. What would…?", «Подумываю отменить запись…»): probe 64's two traps
+    r"\b(?:don'?t|do not)\s+(?:[\w'-]+\s+){1,5}?(?:yet|for now)\b|"
+    r"\b(?:i'?m|i am|we'?re|we are)\s+(?:(?:just|only|still)\s+)?(?:thinking (?:about|of)|considering|contemplating|"
+    r"weighing|debating(?: whether)?|wondering (?:about|whether|if))\b|"
+    r"\b(?:i|we)(?:'m| am| are)? not sure (?:whether|if)\b|"
+    r"(?<!\w)(?:подумываю|раздумываю|размышляю|прикидываю|думаю,? не)(?!\w)|"
+    r"(?<!\w)пока не [а-яё]+(?:ай|яй|уй|юй)(?:те)?(?![а-яё])|"  # «Пока не отзывай заявку…», «пока не удаляйте»
     r"(?<!\w)(?:я |мы )?не (?:собираюсь|собираемся|хочу|хотим|планирую|планируем|буду|будем|надо|нужно|стоит)\s+"
     r"[а-яё]+[^.!?]*?(?:,\s*(?:просто|только|а|лишь)\b|\bпока\b|\?|,\s*(?:как|какой|какая|какое|какие|что|где|"
     r"когда|сколько|посмотри|проверь|покажи|скажи|глянь))", re.I)
