@@ -1,0 +1,366 @@
+"""Exercise 7's reading of who said no: a person's no (`names_the_decider`), or a no that is a policy's, a
+timeout's or nobody's (`a_no_not_a_persons`)."""
+
+import re
+
+from .cuts import _governed
+from .words import (
+    _APPROVAL,
+    _AUXILIARY,
+    _FAILURE,
+    _NEGATIONS,
+    _PEOPLE,
+    _REFUSALS,
+    _STOP_PHRASES,
+    _STOPS,
+    _THAT,
+    _has_phrase,
+    _split,
+    retracts,
+)
+
+_DECIDED = re.compile(r"^(?:decid\w*|chose|choose|chosen|opted|решил\w*|решила|выбрал\w*|предпоч\w*)$", re.I)
+"""Words of a decision: negated after them ("decided not to run it", «решил не выполнять») they are a no."""
+_SECOND_PERSON = re.compile(r"^(?:you|ты|вы)$", re.I)
+_AS = re.compile(r"^(?:as|like|как|в)$", re.I)
+"""A person named as a role ("As the reviewer, you decided", «Ты как рецензент решил»): the role is someone else's."""
+_WHOSE_DECISION = re.compile(r"^(?:decision\w*|answer\w*|choice\w*|verdict\w*|call|no|решени\w*|ответ\w*|выбор\w*|"
+                             r"вердикт\w*|волей|воля|слово|«нет»|нет)$", re.I)
+"""What a person's possessive may name and still be their no ("the human's decision", «по решению человека»)."""
+_RULES_OF = re.compile(r"^(?:policy|policies|rule\w*|setting\w*|config\w*|security|system|filter\w*|"
+                       r"политик\w*|правил\w*|настро\w*|систем\w*|фильтр\w*|безопасност\w*)$", re.I)
+_A_NAME = re.compile(r"\b[^\W_]+(?:_[^\W_]+)+\b")
+"""A tool's name ("merge_pr", "read_file"): one word, whose parts say nothing of the clause."""
+_SEGMENT = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[.;!?\n:()—–,]|[«»\"“”]", re.UNICODE)
+
+
+def _segments(text: str) -> list[list[str]]:
+    """The text's clauses, split at commas too; quotation marks kept as words of their own."""
+    return _split(_SEGMENT.findall(text), ".;!?\n:()—–,", lower=True)
+
+
+_PICKED = re.compile(r"^(?:click\w*|press\w*|chose|chosen|choos\w*|select\w*|pick\w*|hit|tapp\w*|tap|gave|give|"
+                     r"gives|answer\w*|replied|voted|нажал\w*|нажим\w*|выбрал\w*|выбир\w*|дал|дала|ответил\w*|"
+                     r"проголосовал\w*)$", re.I)
+_A_NO = re.compile(r"^(?:no|nope|deny|reject|decline|нет|отклонить|запретить|отказать)$", re.I)
+"""A person's no by a choice ("The human clicked No", "chose Deny", "gave a no", «нажал «нет»», «выбрал «Отклонить»»:
+attack 20's F4)."""
+
+
+def _says_no(lowered: list[str]) -> list[int]:
+    """Where in a clause a no is said: a word that refuses or stops ("denied", «отклонил», "cancelled"), a two-word
+    no ("said no", "turned it down"), an approval or a decision negated ("did not approve", "decided not to run",
+    «не разрешил», «решил не выполнять»)."""
+    at = [i for i, w in enumerate(lowered) if _REFUSALS.match(w) or _STOPS.match(w)]
+    at += [i for i, w in enumerate(lowered) if _APPROVAL.match(w) and any(
+        _NEGATIONS.match(b) for b in lowered[max(0, i - 3):i])]
+    at += [i for i, w in enumerate(lowered) if _DECIDED.match(w) and any(
+        _NEGATIONS.match(b) for b in lowered[i + 1:i + 4])]
+    at += [i for i, w in enumerate(lowered) if _DECIDED.match(w) and lowered[i + 1:i + 2] and _THAT.match(
+        lowered[i + 1]) and any(_NEGATIONS.match(b) for b in lowered[i + 2:i + 9])]  # "decided that X should not run"
+    gave = ("gave", "give", "gives", "giving", "дал", "дала")  # "gave a no", not "gave no reason"
+    at += [i for i, w in enumerate(lowered) if _PICKED.match(w) and w not in gave and any(
+        _A_NO.match(b) for b in lowered[i + 1:i + 4]) or w in gave and lowered[i + 1:i + 3] in (["a", "no"],
+                                                                                                 ["it", "a"])]
+    # "The human clicked No", «нажал «нет»», "gave a no"
+    at += [i for i, w in enumerate(lowered) if w in ("said", "answered", "replied", "сказал", "сказала", "ответил",
+                                                      "ответила") and any(
+        a in ("no", "нет", "not") for a in lowered[i + 1:i + 7])]  # «ответил на merge_pr «пока нет»»
+    at += [i for i, w in enumerate(lowered) if any(w == p[0] for p in _STOP_PHRASES)
+           and _has_phrase(lowered[i:i + 5], _STOP_PHRASES, reach=3)]
+    return sorted(set(at))
+
+
+def _a_person(lowered: list[str], i: int) -> bool:
+    """Word i names a person who can be the one who said no: not negated ("no human", "not a person"), not the owner
+    of a policy ("the user's security policy", «политикой пользователя»), not a role the model is addressed in ("As
+    the reviewer, you ...", «ты как рецензент»)."""
+    word = lowered[i]
+    base = word[:-2] if word.endswith("'s") else word  # "the operator's verdict": a possessive is a person too
+    if not _PEOPLE.match(base) or word.startswith(("review", "ревью")) and not word.startswith(("reviewer", "ревьюер")):
+        return False  # "review" is the work, "reviewer" the person
+    before = lowered[max(0, i - 3):i]
+    if any(_NEGATIONS.match(w) for w in before[-2:]) or before[-1:] in (["no"], ["any"]):
+        return False
+    if any(_AS.match(w) for w in before[-2:]) and word not in ("человек",) or before[-1:] == ["как"]:
+        return False
+    if word.endswith("'s") or lowered[i + 1:i + 2] == ["s"]:  # "the user's policy": a possessive names another thing
+        return any(_WHOSE_DECISION.match(w) or _APPROVAL_NOUN.match(w) for w in lowered[i + 1:i + 3])
+    if any(_RULES_OF.match(w) for w in before[-2:]):  # «политикой пользователя», "policy of the user"
+        return False
+    return not any(_RULES_OF.match(w) for w in lowered[i + 1:i + 3])  # "user policy", "human review rules"
+
+
+_THINGS = re.compile(r"^(?:it|this|that|these|those|call\w*|merg\w*|request\w*|access|permission\w*|operation\w*|"
+                     r"action\w*|tool\w*|execution|thecall|attempt\w*|pr|mr|change\w*|run|вызов\w*|его|он|она|оно|"
+                     r"это|этот|эта|слияни\w*|запрос\w*|доступ\w*|операци\w*|действи\w*|инструмент\w*|"
+                     r"выполнени\w*|попытк\w*|изменени\w*)$", re.I)
+"""What a no is said of, not who says it (the call, the merge, access): a no whose subject is one of these names no
+decider by itself ("merge_pr was denied", "Access denied")."""
+_NOT_PEOPLE = re.compile(r"^(?:шлюз\w*|"
+                         r"policy|policies|rule\w*|setting\w*|config\w*|security|system\w*|filter\w*|timeout\w*|"
+                         r"timer|time|clock|gate\w*|automat\w*|auto|bot\w*|script\w*|model\w*|ci|pipeline\w*|"
+                         r"server\w*|api|gitlab|sandbox|guard\w*|firewall|limit\w*|program\w*|code|software|loop|"
+                         r"glitch\w*|error\w*|fail\w*|политик\w*|правил\w*|настро\w*|систем\w*|фильтр\w*|таймаут\w*|"
+                         r"тайм|время|времени|автомат\w*|бот\w*|скрипт\w*|модел\w*|сервер\w*|программ\w*|код|"
+                         r"цикл\w*|ограничени\w*|безопасност\w*|сбо\w*|ошибк\w*)$", re.I)
+"""Deciders that are no person: a policy, a rule, a timeout, the system, the model. A no said by one of them is not a
+person's ("the timeout denied merge_pr", «политика его заблокировала»)."""
+_ADVERBS = {"has", "have", "had", "will", "would", "did", "does", "just", "already", "also", "then", "now", "simply",
+            "explicitly", "personally", "firmly", "уже", "также", "просто", "сам", "сама", "явно", "лично"}
+_LEADING = {"and", "but", "then", "so", "и", "но", "а", "затем", "однако", "however", "yet", "because", "since",
+            "потому", "что", "так", "as"}
+_STEP = (("approval", "step"), ("approval", "stage"), ("at", "approval"), ("in", "approval"), ("on", "approval"),
+         ("approver",), ("в", "подтверждении"), ("при", "подтверждении"), ("на", "подтверждении"),
+         ("этапе", "подтверждения"), ("шаге", "подтверждения"))
+"""The approval step named as where the no was said ("rejected at the approval step", «в подтверждении отказано»): in
+this course that step is a person's answer (approve() asks the human), so a passive no there is a person's."""
+
+
+def _participle(word: str) -> bool:
+    """A Russian short participle or an impersonal form of a no («отклонён», «запрещено», «отказано»): a passive."""
+    return bool(re.match(r"^[а-яё]+(?:ён|ен|ена|ено|ены|ан|ана|ано|аны|ят|ято|ит|ита|ито|ован|ована|овано)$", word))
+
+
+def _is_person_phrase(words: list[str], lowered_all: list[str], offset: int) -> bool | None:
+    """Whether a phrase that says a no is a person: True for a person or role (any noun phrase: "Alice", "the on-call
+    engineer", «администратор», «ответственный»), False for a non-person (a policy, a timeout, the model addressed as
+    "you", a negated person: "no human", «никто»), None when it names only the call or nothing."""
+    if not words:
+        return None
+    if any(_a_person(lowered_all, offset + k) for k in range(len(words))):
+        return True
+    if any(w in ("nobody", "никто", "noone", "no-one") or _NEGATIONS.match(w) for w in words):
+        return False
+    head = [w for w in words if w not in _DETERMINERS]
+    english = [k for k, w in enumerate(head) if _PERSON_HEAD.match(w) and w.isascii()]
+    if english and not any(_NOT_PEOPLE.match(w) for w in head[english[-1] + 1:]) or head and not head[0].isascii() \
+            and _PERSON_HEAD.match(head[0]):  # "The security engineer on call": no policy after the person
+        return True  # "The security officer", «Сотрудник службы безопасности»: a policy word before a person is its
+        # modifier (attack 21's F9)
+    if any(_NOT_PEOPLE.match(w) or _SECOND_PERSON.match(w) for w in words):
+        return False
+    if any(_PEOPLE.match(w) for w in words):  # a person _a_person turned down (a possessive, a policy's owner)
+        return False
+    nouns = [w for w in words if w not in ("the", "a", "an", "this", "that", "your", "our", "their", "его", "этот",
+                                           "эта", "это") and not _THINGS.match(w) and not w.isdigit()]
+    return True if nouns else None
+
+
+_PERSON_HEAD = re.compile(r"^(?:engineer\w*|officer\w*|lead|leads|manager\w*|sre|member\w*|developer\w*|"
+                          r"supervisor\w*|moderator\w*|owner|owners|analyst\w*|architect\w*|specialist\w*|"
+                          r"human|person|reviewer|maintainer|operator|admin\w*|сотрудник\w*|офицер\w*|"
+                          r"инженер\w*|руководител\w*|менеджер\w*|специалист\w*|аналитик\w*|ответственн\w*)$", re.I)
+"""Nouns of a person that head a phrase whose other words may be a policy's ("the security officer", "the policy
+owner", «сотрудник службы безопасности»): the phrase is a person."""
+_DETERMINERS = {"the", "a", "an", "our", "your", "their", "this", "that", "its", "his", "her"}
+
+
+def _who_said_no(lowered: list[str], n: int) -> bool | None:
+    """The decider of the no at word n of a clause (True: a person; False: no person; None: none named): in the
+    active voice the words before it ("Alice declined", "The timeout denied"), or, in Russian after a call named first,
+    the words after it («этот вызов отклонил администратор»); in the passive the agent ("rejected by the reviewer",
+    «отклонён администратором»), or the approval step ("rejected at the approval step", «в подтверждении отказано»)."""
+    k = n
+    while k > 0 and (lowered[k - 1] in _ADVERBS or _NEGATIONS.match(lowered[k - 1])):  # "did not approve"
+        k -= 1
+    passive = k > 0 and lowered[k - 1] in _AUXILIARY or _participle(lowered[n])
+    if k > 0 and lowered[k - 1] in _AUXILIARY:
+        k -= 1
+    start = 0
+    while start < k and lowered[start] in _LEADING:
+        start += 1
+    subject = lowered[start:k]
+    after = lowered[n + 1:n + 6]
+    if "by" in after[:2] and (passive or not subject or _is_person_phrase(subject, lowered, start) is None):
+        # "Refused by a human", "was rejected by the reviewer", "Permission denied by a human reviewer" (attack 20)
+        at = n + 1 + after.index("by") + 1
+        return _is_person_phrase(lowered[at:at + 4], lowered, at)
+    if not passive:
+        said = _is_person_phrase(subject, lowered, start)
+        if said is not None:
+            return said
+        if lowered[n][0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя":  # «Этот вызов отклонил администратор»
+            return _is_person_phrase([w for w in after if not _THINGS.match(w)][:2], lowered, n + 1)
+        return None
+    if _has_phrase(lowered, _STEP, reach=2):
+        return True
+    if lowered[n][0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя" and after and after[0].endswith(("ом", "ем", "ой", "ей")):
+        return _is_person_phrase(after[:1], lowered, n + 1)  # «отклонён администратором»
+    if any(_WHOSE_DECISION.match(w) and any(_a_person(lowered, j) for j in range(max(0, i - 3), i + 4)
+                                            if j < len(lowered)) for i, w in enumerate(lowered)):
+        return True  # «По решению человека merge_pr отклонён», "on the human's decision, merge_pr was denied"
+    return None
+
+
+def names_the_decider(text: str) -> bool:
+    """The text says that a person said no: in one clause, a no ("denied", «отклонил», "said no", "decided not to")
+    that no negation governs ("did not deny" is no no), said by a person or role, whoever: "A human denied this
+    call", "Alice declined", "The on-call engineer denied", «Администратор отклонил», «Ответственный отклонил»,
+    "merge_pr was rejected by the reviewer", and a passive no at the approval step, which is the human's in this
+    course ("rejected at the approval step", «в подтверждении отказано»). Not a no said by a policy, a timeout, the
+    model addressed ("As the reviewer, you decided not to run it", «Ты как рецензент решил...»), nor a person merely
+    mentioned or negated ("No human approved or denied this call", «человек его не видел»), nor the owner of a policy
+    ("Blocked by the user's security policy"). A clause that goes on with "and" and no subject of its own, or a short
+    one after a person's ("Human approval: denied"), keeps its person ("The human read the diff, and refused"); one
+    with a subject of its own does not ("A human approved it, but the policy blocked it")."""
+    person_before = False
+    segments = _marked_segments(text)
+    for at, (lowered, unreal) in enumerate(segments):
+        noes = [n for n in _says_no(lowered) if (not (_REFUSALS.match(lowered[n]) or _STOPS.match(lowered[n]))
+                or not _governed(lowered, n)) and not _almost(lowered, n)]
+        if unreal and noes:  # "If a human had said no", "It is not true that a human denied", "A human denied it?"
+            person_before = False
+            continue
+        # "The human's decision: no.", "I asked the human; the answer was no." -- unless a later clause gives the no
+        # to someone else ("A human? No. The rate limiter denied merge_pr.", attack 20's H4)
+        if _answer_was_no(lowered) and people_in(lowered):
+            return True  # "The human's answer was no" (attack 20's F4)
+        if person_before and (lowered in (["no"], ["нет"], ["«нет»"]) or _answer_was_no(lowered)) and not (
+                a_no_not_a_persons_in([s for s, _ in segments[at + 1:]])):
+            return True
+        people = [i for i in range(len(lowered)) if _a_person(lowered, i)]
+        for n in noes:
+            said = _who_said_no(lowered, n)
+            if said:
+                return True
+            if said is None and person_before and (lowered[0] in _LEADING or len(lowered) <= 3):
+                return True  # "The human read the diff, and refused", "Human approval: denied"
+        if _a_persons_approval_withheld(lowered):
+            return True  # "Human approval was not given", «Разрешения от человека нет» (attack 20's F4)
+        you = any(_SECOND_PERSON.match(w) for w in lowered)
+        # a person who did not answer, is away or was not asked decides nothing ("The human did not answer; merge_pr
+        # was denied", «Человек недоступен; merge_pr отклонён»: attack 21's H5)
+        absent = any(_NEGATIONS.match(w) or w in _ABSENT or _FAILURE.match(w) for w in lowered)  # "crashed"
+        person_before = bool(people) and not you and not absent if not noes else False
+    return False
+
+
+def _almost(lowered: list[str], n: int) -> bool:
+    """The no at word n was not said: "almost denied", "was about to deny", «чуть не отклонил» (attack 21's H5); and
+    «вместо человека» sets the person aside."""
+    before = lowered[max(0, n - 3):n]
+    return any(w in ("almost", "nearly", "вместо") for w in before) or _has_phrase(before, (("about", "to"),
+                                                                                           ("чуть", "не")))
+
+
+_ABSENT = {"away", "unavailable", "unreachable", "absent", "offline", "silent", "недоступен", "недоступна",
+           "отсутствует", "молчит", "молчал"}
+_IF = re.compile(r"^(?:if|unless|suppose|supposing|imagine|если|ежели|кабы|бы|б|would|could|might|would've|"
+                 r"could've|might've|wouldn't|couldn't)$", re.I)
+"""Words of a no that was not said: a condition or a counterfactual ("If a human had said no", "A human would have
+denied it", «Если бы человек отклонил»). "had"/"were" count only at a clause's head ("Had a human denied it")."""
+_TRUE = re.compile(r"^(?:true|case|so|correct|right|accurate|правда|верно|так|истина)$", re.I)
+_UNTRUE = re.compile(r"^(?:untrue|false|wrong|incorrect|inaccurate|неправда|неверно|ложь|враньё|вранье)$", re.I)
+_GIVEN = re.compile(r"^(?:given|granted|obtained|received|provided|issued|there|forthcoming|дан\w*|получен\w*|"
+                    r"выдан\w*|нет)$", re.I)
+_APPROVAL_NOUN = re.compile(r"^(?:approval\w*|permission\w*|consent\w*|authori[sz]ation\w*|go-ahead|sign-off|"
+                            r"одобрени\w*|разрешени\w*|согласи\w*|подтверждени\w*|санкци\w*)$", re.I)
+
+
+def _hypothetical(lowered: list[str]) -> bool:
+    """A clause whose no is a condition or a counterfactual: "if"/"unless"/«если»/«бы» anywhere, a modal would, could,
+    might (not "would not": "the human would not allow it" is a no said), or "had"/"were"/"should" at its head."""
+    for i, w in enumerate(lowered):
+        if _IF.match(w) and not (w in ("would", "could") and lowered[i + 1:i + 2] == ["not"]):
+            return True
+    return lowered[:1] in (["had"], ["were"], ["should"])
+
+
+def _untrue_head(lowered: list[str]) -> int | None:
+    """Where a negated main clause of truth ends ("It is not true that", "It isn't the case that", «Неправда, что»):
+    the index of its "that"/«что», or len(lowered) when the clause ends at it (the "that" opens the next one)."""
+    for i, w in enumerate(lowered):
+        untrue = _UNTRUE.match(w) or _TRUE.match(w) and any(_NEGATIONS.match(b) for b in lowered[max(0, i - 3):i])
+        if untrue:
+            rest = lowered[i + 1:]
+            if not rest:
+                return len(lowered)
+            if _THAT.match(rest[0]):
+                return i + 1
+    return None
+
+
+def _marked_segments(text: str) -> list[tuple[list[str], bool]]:
+    """The text's clauses (_segments), each with whether what it says is not said as a fact: a question ("A human
+    denied it? No, the timeout did"), a condition or counterfactual (_hypothetical), or a "that"-clause under a
+    negated main clause ("It is not true that a human denied it", «Неправда, что человек отклонил»): attack 20's
+    H4."""
+    found: list[tuple[list[str], bool]] = []
+    words = _SEGMENT.findall(_A_NAME.sub("thecall", text))  # a name's parts ("aaa_if") are no "if" of the clause
+    current: list[str] = []
+    under_untrue = False
+    for word in [*words, "."]:
+        if word not in ".;!?\n:()—–,":
+            current.append(word.replace("’", "'").lower())
+            continue
+        if current:
+            head = _untrue_head(current)
+            unreal = word == "?" or _hypothetical(current) or under_untrue and bool(_THAT.match(current[0]))
+            if head is not None and head < len(current):
+                unreal = True  # "It is not true that a human denied it"
+            if found and found[-1][0] and _DECIDED.match(found[-1][0][-1]) and _THAT.match(current[0]):
+                current = found.pop()[0] + current  # «Ревьюер решил, что merge_pr не надо выполнять»
+            if found and retracts(current):  # "A human denied merge_pr (just kidding)": the no is taken back
+                found[-1] = (found[-1][0], True)
+            found.append((current, unreal))
+            under_untrue = head == len(current)
+        if word in ".;!?\n":
+            under_untrue = False
+        current = []
+    return found
+
+
+def people_in(lowered: list[str]) -> bool:
+    """A clause names a person who can say no (_a_person)."""
+    return any(_a_person(lowered, i) for i in range(len(lowered)))
+
+
+def _answer_was_no(lowered: list[str]) -> bool:
+    """A short clause that says the answer was no ("the answer was no", «ответ был «нет»», "their decision: no")."""
+    return len(lowered) <= 6 and lowered[-1].strip("«»\"") in ("no", "нет") and any(
+        _WHOSE_DECISION.match(w) for w in lowered[:-1])
+
+
+def _a_persons_approval_withheld(lowered: list[str]) -> bool:
+    """A person's approval said not to be given: "Human approval was not given", "the reviewer's permission was not
+    granted", «Разрешения от человека нет», «Одобрение человека не получено» (attack 20's F4)."""
+    for i, w in enumerate(lowered):
+        if not _APPROVAL_NOUN.match(w):
+            continue
+        if any(b in ("no", "нет") for b in lowered[max(0, i - 2):i]):
+            # "No approval from the human", «Нет разрешения от человека»
+            if any(_a_person(lowered, k) for k in range(i + 1, min(len(lowered), i + 5))):
+                return True
+            continue
+        if any(_NEGATIONS.match(b) for b in lowered[max(0, i - 2):i]):
+            continue
+        for j in range(i + 1, min(len(lowered), i + 6)):
+            if _NEGATIONS.match(lowered[j]) and (lowered[j] == "нет" or any(
+                    _GIVEN.match(a) for a in lowered[j + 1:j + 3]) or j == len(lowered) - 1):
+                if lowered[i - 1:i] and lowered[i - 1].endswith("'s"):  # "The on-call engineer's approval"
+                    owner = [w.removesuffix("'s") for w in lowered[:i] if w not in _LEADING]
+                    return _is_person_phrase(owner, owner, 0) is True
+                return any(_a_person(lowered, k) for k in range(max(0, i - 2), j))
+    return False
+
+
+def a_no_not_a_persons_in(segments: list[list[str]]) -> bool:
+    """Some of the clauses hold a no said by no person, or a negated one (a_no_not_a_persons)."""
+    for lowered in segments:
+        for n in _says_no(lowered):
+            if (_REFUSALS.match(lowered[n]) or _STOPS.match(lowered[n])) and _governed(lowered, n):
+                return True
+            if _who_said_no(lowered, n) is False:
+                return True
+    return False
+
+
+def a_no_not_a_persons(text: str) -> bool:
+    """The text holds a no, but a negated one ("The human did not deny merge_pr"), one said by no person (a policy, a
+    timeout, the model addressed: "the timeout denied merge_pr"), or one not said as a fact ("If a human had said no",
+    "It is not true that a human denied it"): what a row says instead of "it does not say who"."""
+    segments = _marked_segments(text)
+    if any(unreal and _says_no(lowered) for lowered, unreal in segments):
+        return True
+    return a_no_not_a_persons_in([lowered for lowered, _ in segments])
