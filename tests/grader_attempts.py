@@ -567,6 +567,11 @@ class Agent:
                 case "max_tokens" if "retry_larger_always" in self.flaws and self.budget < 20_000:
                     self.budget += 2000  # attack 21's H6: asked again at every cut, never an error
                     continue
+                case "max_tokens" if "retry_once_then_returns" in self.flaws:
+                    if self.budget == 8000:
+                        self.budget = 12_000  # asked again once with more, as the task allows...
+                        continue
+                    return "".join(b.text for b in reply.content if b.type == "text")  # ...then the cut kept as whole
                 case "max_tokens" if "same_budget_again" in self.flaws:  # the same request again: cut again
                     continue
                 case "max_tokens" if {"continue_keeps_start", "continue_loses_start"} & self.flaws and not any(
