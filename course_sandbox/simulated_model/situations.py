@@ -61,11 +61,11 @@ _CONCEPTS_TABLE: list[tuple[str, str, str]] = [
      r"\blights?\b|\blamps?\b|brightness|dimm|свет|ламп|яркост|освещен"),
     ("owed",
      _W + r"(?:overdue|do i (?:still )?owe|i owe|owed|outstanding|late fees?|fines?|"
-          r"(?:я )?должен|должна|задолж\w*|долг\w*|штраф\w*|просроч\w*)",
+          r"(?:я )?должен|должна|задолж\w*|долг(?:и|ов|а|у|ом|ам)?|штраф\w*|просроч\w*)",
      r"\bfines?\b|\bfees?\b|\bowe|outstanding|overdue|debt|штраф|задолж|долг|пени"),
     ("repair",
      _W + r"(?:leak\w*|broken|broke|doesn'?t work|does not work|isn'?t working|not working|won'?t (?:turn on|start|"
-          r"open|close|flush|drain)|stopped working|clogged|blocked|dripping|drips|cracked|flicker\w*|"
+          r"open|close|flush|drain)|stopped working|clogged|dripping|drips|cracked|flicker\w*|"
           r"no hot water|out of order|"
           r"теч[её]т|протека\w*|протёк\w*|протек\w*|сломал\w*|слома\w*|не работает|перестал\w* работать|засор\w*|"
           r"капает|треснул\w*|разбил\w*|мига\w*|нет горячей воды|не включается|не открывается|не закрывается)",
@@ -110,8 +110,9 @@ _CONCEPTS_TABLE: list[tuple[str, str, str]] = [
           r"списали дважды|списали два раза|списали лишн\w*|двойн\w* списани\w*)",
      r"refund|dispute|chargeback|возврат|оспор|претенз"),
 ]
-_CONCEPTS = [(name, re.compile(said, re.I), re.compile(tool_words, re.I)) for name, said, tool_words in
-             _CONCEPTS_TABLE]
+_CONCEPTS = [(name, re.compile(f"(?:{said})(?!\\w)", re.I), re.compile(tool_words, re.I))
+             for name, said, tool_words in _CONCEPTS_TABLE]
+"""Each concept's request words end a word: "cost" is no "costume", «долги» no «долго»."""
 
 PICK = 2
 """The score the best tool needs, and its margin over every other: a concept in its name, or two in its
@@ -144,6 +145,10 @@ def remedy(tools: list[ToolSpec], text: str) -> ToolSpec | None:
     scored = sorted(((_score(t, said), i, t) for i, t in enumerate(tools)), key=lambda x: (-x[0], x[1]))
     best = scored[0][0]
     runner_up = scored[1][0] if len(scored) > 1 else 0
-    if best >= PICK and best - runner_up >= PICK:
+    if best >= PICK and best - runner_up >= PICK and _score(scored[0][2], said - _WEAK):
         return scored[0][2]
     return None
+
+
+_WEAK = {"price"}
+"""Concepts too common to pick a tool alone ("how much does the premium plan cost?"): only beside another."""

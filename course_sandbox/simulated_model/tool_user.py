@@ -161,7 +161,10 @@ def _named_by_its_words(tool: tool_roles.ToolSpec, text: str, rather_than: tool_
     tool's name does not hold: "book a table" names book_table; "my seminar" names neither of get_seminar_attendance
     and check_seminar_availability more than the other."""
     named = {w for w in overlap(stems(text), stems(tool.name)) if len(w) >= 3 and not side_effects.verb(w)} - _GENERIC
-    return bool(named - overlap(named, stems(f"{rather_than.name} {rather_than.description}", synonyms=True)))
+    other = f"{rather_than.name} {rather_than.description}"
+    # a Russian description's nouns in English by their everyday domain («лодки»: boat), an English one's as written
+    # (its "heating" is no "weather")
+    return bool(named - overlap(named, stems(other, synonyms=not other.isascii())))
 
 
 def held_back_note(offered: list[tool_roles.ToolSpec], task: str, lang: str, in_general: bool = True) -> str:

@@ -440,3 +440,15 @@ def test_a_switch_verb_with_an_id_is_a_call_with_its_state(client, said, state, 
     response = ask(client, said, tools, **kw)
     assert uses(response) == [("set_plug", {"plug_id": "P-7", "state": state})], (said, uses(response))
     assert "placeholder" not in text_of(response) and "заглушк" not in text_of(response)
+
+
+@pytest.mark.parametrize("said, wanted", [("What's the weather in Oslo? It's freezing here.", ["get_weather"]),
+                                          ("How much does the premium plan cost?", []),
+                                          ("Почему так долго?", [])])
+def test_control_a_named_tool_or_one_weak_word_keeps_the_remedy_out(client, said, wanted):
+    tools = [tool("get_weather", "Get the weather for a city.", {"city": S}),
+             tool("set_thermostat", "Set the target temperature of the heating/cooling in a zone.",
+                  {"zone": S, "target_c": N}),
+             tool("get_boat_insurance_quote", "Price quote for insuring a boat.", {}, []),
+             tool("get_outstanding_fees", "Show unpaid fees and fines on a member account.", {}, [])]
+    assert [name for name, _ in uses(ask(client, said, tools))] == wanted, said
