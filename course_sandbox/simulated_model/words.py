@@ -338,6 +338,7 @@ def overlap(request: set[str], other: set[str]) -> set[str]:
     common = request & other
     for a in request - common:
         for b in other:
-            if len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]:
+            if (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]) or (len(a) >= 4 and len(b) >= 4 and (
+                    a + "e" == b or b + "e" == a)):  # "quotes" (quot) and "quote"
                 common.add(a)
     return common
