@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from ..words import N_, words
-from . import item_lists, slots
+from . import item_lists, situation_values, slots
 from .answers import arguments
 from .schema_instance import instance
 from .tool_roles import ToolSpec
@@ -52,7 +52,7 @@ def _guessed(schema: dict, given: dict, plain: dict, said: str, currencies: set[
             continue
         if value == plain.get(key) and not isinstance(value, (bool, dict, list)) and not fixed \
                 and value not in currencies and not item_lists.written(value, said) and not _inflected(value, said) \
-                and not _named_option(sub, value, said) \
+                and not _named_option(sub, value, said) and situation_values.value_for(key, sub, said) != value \
                 and not re.search(rf"(?<![\w-]){re.escape(str(value).lower())}(?:e?s)?(?![\w-])", said):
             # (the 1 of "clip c-1" is no count the request wrote)
             guessed[f"{prefix}{key}"] = value

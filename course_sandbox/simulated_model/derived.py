@@ -106,14 +106,29 @@ def equivalent(text: str) -> tuple[float, str, str, int, int] | None:
 
 
 def cheapest(text: str) -> str | None:
-    """"min" for "the cheapest", «самый дешёвый»; "max" for "the most expensive"; None for neither."""
+    """"min" for "the cheapest", «самый дешёвый»; "max" for "the most expensive"; "nth:2" for "the second one",
+    «второе»; "nth:-1" for "the last one"; None for none of them."""
     m = _CHEAPEST.search(text)
+    ordinal = _ORDINAL.search(text)
+    if not m and ordinal:
+        said = next(g for g in ordinal.groups() if g).lower()
+        return f"nth:{next(n for start, n in _ORDINALS if said.startswith(start))}"
     if not m:
         latest = _LATEST.search(text)
         return None if latest is None else "latest" if latest.group("new") or latest.group("new_ru") else "earliest"
     return "min" if m.group("low") or m.group("low_ru") else "max"
 
 
+_ORDINALS = (("first", 1), ("second", 2), ("third", 3), ("fourth", 4), ("fifth", 5), ("last", -1), ("перв", 1),
+             ("втор", 2), ("трет", 3), ("четв", 4), ("пят", 5))
+_ORDINAL = re.compile(r"\bthe\s+(first|second|third|fourth|fifth|last)(?:\s+(?:one|item|option|entry|result|offer|"
+                      r"quote|bid|of them)\b|(?=\s*(?:[.,;!?]|$)))(?!\s+(?:with|that|where|which|who|whose|in|on|at|"
+                      r"from|for|under|over|before|after|whe?n)\b)|"
+                      r"(?<!\w)(перв|втор|трет|четв[её]рт|пят)(?:ое|ую|ый|ая|ой|ий|ые|ого)(?:\s+(?:из\s+них|вариант\w*|"
+                      r"предложени\w*|по\s+списку))?(?=\s*(?:[.;!?]|,(?!\s*(?:где|котор|что|у\s|в\s|с\s|на\s))|$))",
+                      re.I)
+"""An item picked by its place in the listing: "accept the second one", "the last option", «прими второе»; not "the
+first free one" (a state, result_conditions.py), nor a first step ("First, list…")."""
 _LATEST = re.compile(r"\b(?:the\s+)?(?P<new>latest|newest|most\s+recent)\b|\b(?:the\s+)?(?P<old>oldest|earliest)\b|"
                      r"(?<!\w)(?P<new_ru>последн\w*|новейш\w*|самую\s+новую|самой\s+новой)|(?<!\w)(?P<old_ru>старейш\w*|"
                      r"самую\s+старую)", re.I)
@@ -249,6 +264,14 @@ def _picked(result: str, how: str, prop: str) -> object | None:
     if not isinstance(data, list):
         return None
     priced = []
+    if how.startswith("nth:"):
+        place = int(how[4:])
+        if not data or not (-len(data) <= (place - 1 if place > 0 else place) < len(data)):
+            return None
+        item = data[place - 1 if place > 0 else place]
+        key = next((k for k in (prop, *(k for k in item if prop.endswith(str(k)) or str(k).endswith(prop)), "id")
+                    if k in item), None) if isinstance(item, dict) else None
+        return item[key] if key is not None else None
     if how in ("latest", "earliest"):
         for item in data:
             order = _order_key(item) if isinstance(item, dict) else None

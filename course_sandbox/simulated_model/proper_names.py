@@ -17,8 +17,10 @@ _WORD = r"[A-ZА-ЯЁ][\w'’&-]*(?:\.(?=\w))?[\w'’&-]*"
 _JOIN = r"(?:de|del|da|di|du|la|le|van|von|der|den|of|&)"
 SPAN = re.compile(rf"(?<![\w@/#.-]){_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD})*")
 _QUOTED = re.compile(r"\"[^\"]*\"|«[^»]*»|“[^”]*”|(?<!\w)'[^'\n]*'(?!\w)")
-_TITLE = re.compile(r"(?<![\w.])(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|Fr|Rev|Hon|Capt|Sgt|Lt|Col|Gen)\.?\s+(?=[A-Z])")
-"""A title before a name ("Dr.", "Mrs"): not a name of its own, and its dot does not end the name."""
+_TITLE = re.compile(r"(?<![\w.])(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|Fr|Rev|Hon|Capt|Sgt|Lt|Col|Gen)\.?\s+(?=[A-Z])|"
+                    r"(?<![\w.-])(?:[дД]-р[ауом]?|[дД]р\.|[пП]роф\.|[дД]октор[ауом]?|[пП]рофессор[ауом]?)\s+(?=[А-ЯЁ])")
+"""A title before a name ("Dr.", "Mrs", «д-р», «д-ру», «проф.», «доктору»): not a name of its own, and its dot does not
+end the name."""
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*|[\"«“]\s*)$")
 _VENUE_BEFORE = re.compile(r"(?:\bat(?:\s+the)?|(?<!\w)у)\s+$", re.I)
 _COMMON = frozenset("""
@@ -31,6 +33,8 @@ tomorrow today tonight yesterday next last every each new review merge approve e
 summarize summarise extract calculate compute compare draft plan generate ask answer read fix text dear
 register enroll enrol invite hire onboard assign notify ping message contact welcome greet refund ship deliver
 sign subscribe unsubscribe upgrade downgrade rate thank introduce admit discharge verify approve reject block
+enter log file mark seat page pencil squeeze fit pop drop nominate award credit bump swap cover escort pick choose
+select hold keep reward list note
 """.split())
 _ROLES = frozenset("""
 patient customer client employee guest student pupil candidate applicant member user driver passenger tenant
@@ -353,9 +357,15 @@ def _case_of(words: list[str], before: str) -> tuple[str, str] | None:
             and (_GENITIVE_BEFORE.search(before) or _RIGHT_AFTER_ACCUSATIVE_VERB.search(before)):
         # «уроки у Боба Смита», «Пригласи Ивана Смирнова»: a feminine name there ends in -ы/-и or -у/-ю
         return "m", "gen"
-    if any(w.endswith("е") and not w.endswith(("ие", "ее")) for w in lows) and _DATIVE_VERB.search(before):
-        return "f", "dat"
+    if any(w.endswith("е") and not w.endswith(("ие", "ее")) for w in lows) and (
+            _DATIVE_VERB.search(before) or _TO_SOMEONE.search(before)):
+        return "f", "dat"  # «Позвони Анне Вайс», «к д-ру Анне Вайс»
     return None
+
+
+_TO_SOMEONE = re.compile(r"(?<!\w)(?:к|ко)\s+(?:(?:д-р\w*|др\.|проф\.|доктор\w*|профессор\w*|врач\w*|"
+                         r"стоматолог\w*|терапевт\w*|мастер\w*|специалист\w*)\s+)?$", re.I)
+"""«к» (a visit to someone) before a name, a title or a profession between them: the name is in the dative."""
 
 
 _ENDINGS = {

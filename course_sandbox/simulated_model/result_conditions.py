@@ -100,6 +100,13 @@ class Condition:
                 return None
             return any(want in {str(x).casefold() for x in v}
                        for v in lists) or any(want == v.casefold() for v in named)
+        if self.kind == "about":
+            texts = [v for k, v in fields.items() if isinstance(v, str) and not _PERSON_KEY.search(k)
+                     and not _ISO_DAY.match(v)]
+            if not texts:
+                return None
+            said = _about_root(self.word)
+            return any(_about_root(w) == said for v in texts for w in re.findall(r"[\w-]{3,}", v))
         if self.kind == "weekday":
             days = self.value if isinstance(self.value, tuple) else (self.value,)
             held = [_on_weekday(fields, int(day)) for day in days]
@@ -143,6 +150,12 @@ class Condition:
                 if isinstance(value, bool) and (any(_same_word(w, part) for w in words for part in _parts(key))
                                                 or any("_".join(w.split()) == key.lower() for w in words)):
                     return value is self.value
+            if set(words) & _ROOM_LEFT:  # "with free places" and a count of them (`free_places`, `spots_left`): any
+                for key, value in fields.items():
+                    parts = set(_parts(key))
+                    if isinstance(value, (int, float)) and not isinstance(value, bool) and parts & (
+                            _ROOM_LEFT | _LEFT) and not parts & {"capacity", "total", "max", "maximum", "booked"}:
+                        return (value > 0) is self.value
             said = {_spoken(w) for w in words}
             said |= {w[:-1] for w in said if w.endswith("s") and len(w) > 4}  # "the ones that are drafts"
             stems_said = [self.stem] if self.stem else []  # «просроченные» for «просрочена»
@@ -191,9 +204,12 @@ def conditions(words: str, filtered: bool = False) -> tuple[tuple[Condition, ...
     for m in _TAGGED.finditer(words):
         found.append(Condition("tag", next(g for g in m.groups() if g)))
     found += _clock_and_person(words)
+    for m in _ABOUT.finditer(words):  # «те, что про лифт», "the ones about the lift": a word the item's text holds
+        found.append(Condition("about", next(g for g in m.groups() if g).lower()))
+        break
     found += _weekday_and_field(words)
     for m in _FIRST.finditer(words):  # "the first free one", «первый свободный»: a state, of which one item is taken
-        said = (m.group(1) or m.group(2)).lower()
+        said = next(g for g in m.groups() if g).lower()
         meant = next((en for ru, en in _RU_FIRST_STATES.items() if said.startswith(ru)), said)
         if meant not in _NOT_STATES:
             found.append(Condition("state", meant, value=True))
@@ -294,7 +310,7 @@ _BY_PERSON = re.compile(
     r"((?:[А-ЯЁ][а-яё'-]+(?:ы|и|а|я|ой|ей|ого|его))(?:\s+[А-ЯЁ][а-яё'-]+(?:ы|и|а|я|ой|ей|ого|его)){0,2})"
     r"(?=\s*(?:[.,;!?]|$))|"
     # «уроки у Анны Петровой»; "the ones with Anna Petrova" (not "with Yoga in the title")
-    r"(?<!\w)у\s+([А-ЯЁ][а-яё'-]+(?:\s+[А-ЯЁ][а-яё'-]+){0,2})(?=\s*(?:[.,;!?]|$))|"
+    r"(?<!\w)(?:у|для)\s+([А-ЯЁ][а-яё'-]+(?:\s+[А-ЯЁ][а-яё'-]+){0,2})(?=\s*(?:[.,;!?]|$))|"
     rf"\b(?:the ones|those|ones)\s+with\s+{_NOT_A_PERSON}([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+){{0,2}})\b"
     r"(?!\s+in\s+(?:the|their|its)\b)(?=\s*(?:[.,;!?]|$))|"
     # "then cancel Anna Petrova's lessons": a possessive right after the step's verb
@@ -347,7 +363,12 @@ def _same_name(said: str, held: str) -> bool:
     if not said_words or len(said_words) > len(held_words):
         return False
     if said.isascii() and held.isascii():
-        return said_words == held_words[: len(said_words)]
+        return said_words == held_words[: len(said_words)] or (len(said_words) == 1 and said_words[0] in held_words)
+    if len(said_words) == 1 and len(held_words) > 1:  # «доклады Петрова», «для Сидорова»: a surname alone
+        return any(_sound(h) in _name_forms(said_words[0]) for h in held_words)
+    if len(said_words) == len(held_words) == 2 and all(  # «Ивана Петрова» for a field written «Петров Иван»
+            _sound(h) in _name_forms(s) for s, h in zip(said_words, reversed(held_words), strict=True)):
+        return True
     return all(_sound(h) in _name_forms(s) for s, h in zip(said_words, held_words, strict=False))
 
 
@@ -360,11 +381,44 @@ _END_TODAY = re.compile(r"\b(?:end|ends|ending|finish|finishes|expire|expires|du
                         r"(?<!\w)(?:заканчива\w*|истека\w*|кончают\w*)\s+(сегодня|завтра)(?!\w)", re.I)
 
 
-_FIRST = re.compile(r"\bthe\s+(?:first|earliest|next)\s+([a-z]{3,})\s+(?:one|[a-z]{3,})\b|"
-                    r"(?<!\w)(?:перв|ближайш)\w*\s+(свободн\w*|доступн\w*|открыт\w*)", re.I)
+_FIRST = re.compile(r"\bthe\s+(?:first|earliest|next)\s+(?:one|[a-z]{3,})\s+(?:with|that\s+(?:still\s+)?(?:has|have)|"
+                    r"where\s+there\s+(?:are|is))\s+(?:any\s+|some\s+|still\s+)?(free|available|open|spare|vacant)\b|"
+                    r"\bthe\s+(?:first|earliest|next)\s+(?:one|[a-z]{3,})\s+(?:with|that\s+(?:still\s+)?(?:has|have))\s+"
+                    r"(?:places|spots|seats|room|space|slots)\s+(left|available|free)\b|"
+                    r"\bthe\s+(?:first|earliest|next)\s+(?!(?:one|with|that)\b)([a-z]{3,})\s+(?:one|[a-z]{3,})\b|"
+                    r"(?<!\w)(?:перв|ближайш)\w*\s+(свободн\w*|доступн\w*|открыт\w*)|"
+                    r"(?<!\w)(?:перв|ближайш)\w*\W+(?:где|в\s+котор\w+|у\s+котор\w+|с)\s+(?:ещё\s+|еще\s+|пока\s+)?"
+                    r"(?:есть\s+|остал\w+\s+)?(свободн\w*|мест\w*)", re.I)
 """One item of those in a state, the first listed: "the first free one", "the next available slot", «первый
 свободный»."""
-_RU_FIRST_STATES = {"свободн": ("free", "available"), "доступн": ("available",), "открыт": ("open",)}
+_RU_FIRST_STATES = {"свободн": ("free", "available"), "доступн": ("available",), "открыт": ("open",),
+                    "мест": ("free", "available"), "left": ("free", "available"), "spare": ("free", "available"),
+                    "vacant": ("free", "available")}
+
+
+_ROOM_LEFT = {"free", "available", "open", "vacant", "spare"}
+_LEFT = {"left", "remaining", "vacancies", "spots", "places", "seats", "slots"}
+"""A count of the room an item has left: free_places, spots_left, seats_available."""
+
+
+_ABOUT = re.compile(r"\b(?:the ones|those|ones|(?:that|which)\s+(?:are|is))\s+(?:about|on|regarding|concerning)\s+"
+                    r"(?:the\s+|a\s+|an\s+)?([a-z][\w-]{2,})\b(?!\s+(?:mondays?|tuesdays?|wednesdays?|thursdays?|"
+                    r"fridays?|saturdays?|sundays?)\b)|"
+                    r"(?<!\w)(?:те|тех|эти|все)?,?\s*(?:что|которые|где)\s+(?:были\s+|будут\s+)?(?:про|о|об|обо|"
+                    r"насч[её]т)\s+([а-яёa-z][\w-]{2,})", re.I)
+"""A subject the listed items are about, said after a pointer to them: "the ones about the lift", «те, что про
+лифт», «которые о бюджете»."""
+
+
+def _about_root(word: str) -> str:
+    """A word's root for comparing a subject in any case or number (лифт, лифте, лифты; lift, lifts)."""
+    from .words import stem
+
+    low = word.casefold()
+    if re.search(r"[а-яё]", low):
+        low = re.sub(r"(?:ами|ями|ах|ях|ов|ев|ей|ом|ем|ой|ы|и|а|я|е|у|ю|о|ь)$", "", low) if len(low) > 4 else low
+        return low
+    return stem(low)
 
 
 def first_only(words: str) -> bool:

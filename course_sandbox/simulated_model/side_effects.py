@@ -22,13 +22,14 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "update": ("update", "change", "modify", "edit", "set", "rename", "move", "mark", "обнов", "измени", "поменя",
                "переимен"),
     "set": ("set", "remind", "schedule", "change", "update", "adjust", "turn", "switch", "put", "make", "настрой",
-            "постав", "установ", "напомни", "включи", "выключи"),
-    "create": ("create", "add", "new", "make", "open", "register", "sign up", "schedule", "book", "remind", "save",
-               "write", "set up", "созда", "добав", "заведи", "запиши", "сохрани", "напомни"),
+            "постав", "установ", "напомни", "включи", "выключи", "enable", "disable", "activate", "deactivate",
+            "отключи"),
+    "create": ("create", "add", "new", "make", "open", "открой", "откро", "register", "sign up", "schedule", "book",
+               "remind", "save", "write", "set up", "созда", "добав", "заведи", "запиши", "сохрани", "напомни"),
     "refund": ("refund", "money back", "reimburse", "возврат", "верни"),
     "post": ("post", "publish", "comment", "tweet", "share", "send", "reply", "опубликуй", "запость",
              "поделись", "поделитесь", "расшар"),
-    "approve": ("approve", "accept", "одобр"),
+    "approve": ("approve", "accept", "одобр", "прими", "примите", "принять"),
     "reject": ("reject", "decline", "deny", "отклон"),
     "book": ("book", "reserve", "reservation", "забронируй", "брон", "закажи", "заказать", "запиши", "записать",
              "записаться", "запишите"),
@@ -73,7 +74,7 @@ _ALIASES = {"remove": "delete", "erase": "delete", "destroy": "delete", "drop": 
             "unsubscribe": "cancel", "terminate": "cancel", "abort": "cancel", "restart": "deploy", "reboot": "deploy",
             "shutdown": "deploy", "kill": "deploy", "stop": "deploy", "release": "deploy", "clear": "reset",
             "upgrade": "install", "accept": "approve", "decline": "reject", "deny": "reject", "turn": "set",
-            "switch": "set", "adjust": "set", "postpone": "reschedule"}
+            "switch": "set", "adjust": "set", "postpone": "reschedule", "open": "create"}
 _NEGATION = re.compile(r"\b(?:don'?t|do not|never|not|no need to|without|rather than|instead of|не|без)\s+(?:\w+\s+){0,"
                        r"2}$",
                        re.I)
@@ -298,8 +299,13 @@ def asked(tool: ToolSpec, request: str, questions: bool = True) -> bool:
         for m in re.finditer(rf"(?<![\w-]){re.escape(word)}{ending}", lowered):
             verb_first = bool(_IMPERATIVE_SLOT.search(lowered[: m.start()]))  # "…and email their organiser"
             if (m.group(0) not in objects or verb_first) and not _NEGATION.search(lowered[: m.start()]) \
-                    and not _advice(lowered, m.start()) and not (questions and _about(lowered, m.start())):
+                    and not _advice(lowered, m.start()) and not (questions and _about(lowered, m.start())) \
+                    and not (m.group(0) in _HOMOGRAPHS and _AS_NOUN.search(lowered[: m.start()])):
                 return True
+    if (verb in ("approve", "book", "pay") or named[0] in ("select", "choose", "pick", "take")) \
+            and _CHOSEN.search(lowered) and not _NEGATION.search(lowered[: _CHOSEN.search(lowered).start()]) \
+            and not (questions and asks_about(request)):
+        return True  # "…and take the cheapest", «…и выбери второе»: choosing one listed item accepts or books it
     if verb in ("book", "create") and _WANTED.search(lowered) and not (questions and asks_about(request)):
         return True  # «нужен одноместный номер в гостинице»: a room that is wanted is a room to book
     for word in objects:  # "tag each of them" asks add_tag for its action: what it adds, said as the command's verb
@@ -310,6 +316,23 @@ def asked(tool: ToolSpec, request: str, questions: bool = True) -> bool:
                     and not (questions and _about(lowered, m.start())):
                 return True
     return False
+
+
+_HOMOGRAPHS = {"schedule", "book", "order", "list", "post", "mail", "email", "text", "message", "comment", "update",
+               "change", "record", "file", "set", "reset", "charge", "transfer", "return", "release", "review", "note",
+               "share", "move", "mark", "store", "save", "hold", "block", "lock", "stop", "run", "ban", "drop", "play"}
+"""Action words that are as often nouns ("the gym schedule", "my order", "a book")."""
+_AS_NOUN = re.compile(r"(?:^|\s)(?:the|a|an|my|our|your|his|her|their|this|that|these|those|its|today'?s|"
+                      r"tomorrow'?s|this week'?s|next week'?s)\s+(?:[\w'-]+\s+)?$")
+"""A determiner right before the word (one word between at most): a noun, not a command."""
+
+
+_CHOSEN = re.compile(r"\b(?:take|pick|choose|select|go\s+(?:with|for)|opt\s+for|settle\s+on)\s+(?:the\s+)?(?:very\s+)?"
+                     r"(?:cheapest|most\s+expensive|priciest|first|second|third|last|lowest|highest)\b|"
+                     r"(?<!\w)(?:возьми|бери|берите|выбери|выберите)\s+(?:сам\w+\s+)?(?:дешёв|дешев|дорог|перв|втор|трет|"
+                     r"последн)", re.I)
+"""A verb of choosing before an item picked by its price or place ("…and take the cheapest", «выбери второе»): it
+asks for the accepting or booking tool."""
 
 
 _WANTED = re.compile(r"(?:^|[.!?;,]\s*)(?:i|we)(?:\s+(?:really\s+)?(?:need|want|would like)|['’]d\s+like)\s+"
@@ -351,14 +374,24 @@ def allowed(tools: list[ToolSpec], request: str) -> list[ToolSpec]:
     offered, not one whose verb the table of actions does not know (water_plant)."""
     fitting = [t for t in tools if asked(t, request)]
     if hands_off(request) or questioned(tools, request):
-        readers = [t for t in fitting if (tokens(t.name) or [""])[0] in _READS]
+        readers = [t for t in fitting if reader(t)]
         return readers or [t for t in fitting if not _own_verb_named(t, request)]
     if asks_about(request):  # "Would withdrawing AP-42 break anything?": not withdraw_application
-        readers = [t for t in fitting if (tokens(t.name) or [""])[0] in _READS]
+        readers = [t for t in fitting if reader(t)]
         general = general_question(request)  # «Как вообще отзываются заявки?»: no action, known or not
-        return [t for t in fitting if not _own_verb_named(t, request)
+        return [t for t in fitting if not _own_verb_named(t, request) and not _talked_about(t, request)
                 and not ((readers or general) and _unknown_actor(t) and not request.isascii())]
     return fitting
+
+
+def _talked_about(tool: ToolSpec, request: str) -> bool:
+    """Whether a tool whose verb the table of actions does not know is named, under a question about an action, by
+    the words of what it acts on ("What happens if I report a missed delivery?" for `log_missed_mail`): the action
+    talked about, not asked for."""
+    if not _unknown_actor(tool):
+        return False
+    said = {w[:5] for w in tokens(unquoted(request)) if len(w) >= 4}
+    return any(w[:5] in said for w in tokens(tool.name)[1:] if len(w) >= 4)
 
 
 def _unknown_actor(tool: ToolSpec) -> bool:
@@ -367,7 +400,30 @@ def _unknown_actor(tool: ToolSpec) -> bool:
     заявку?»), it waits while a reader is offered."""
     named = tokens(tool.name)
     return len(named) > 1 and action(tool) is None and named[0] not in _READS | _WORKS_OUT | _HANDED_BACK \
-        and named[-1] not in _HANDED_BACK
+        and named[-1] not in _HANDED_BACK and not _named_for_what_it_shows(named)
+
+
+def reader(tool: ToolSpec) -> bool:
+    """Whether the tool only reads: its name starts with a reading verb (get, list, check…), or it is named noun +
+    noun for what it shows (gym_schedule, pantry_items, class_timetable, workshop_attendance)."""
+    named = tokens(tool.name)
+    return bool(named) and (named[0] in _READS or (action(tool) is None and _named_for_what_it_shows(named)))
+
+
+_SHOWN = {"schedule", "schedules", "timetable", "timetables", "attendance", "availability", "items", "status",
+          "history", "balance", "balances", "forecast", "calendar", "menu", "hours", "stats", "statistics", "rates",
+          "prices", "details", "info", "roster", "agenda", "inventory", "catalog", "catalogue", "feed", "log", "logs",
+          "records", "list", "lineup", "program", "programme", "results", "standings", "scores", "fines", "loans",
+          "bookings", "reservations", "orders", "members", "events", "classes", "slots", "spots", "seats", "overview",
+          "quote", "quotes", "estimate", "estimates", "summary", "totals", "usage", "levels", "readings"}
+"""Nouns that end a tool's name for what it shows: `gym_schedule` shows a schedule, it does not schedule."""
+
+
+def _named_for_what_it_shows(named: list[str]) -> bool:
+    """A name of two or more words, none of them a verb the table of actions knows, that ends with a noun for what
+    is shown (_SHOWN): noun + noun, a reader."""
+    return len(named) > 1 and named[-1] in _SHOWN and not any(_verb(w) for w in named[:-1]) \
+        and named[0] not in _WORKS_OUT
 
 
 _WORKS_OUT = {"calculate", "compute", "convert", "translate", "summarize", "summarise", "format", "validate", "parse",
@@ -383,7 +439,7 @@ def _own_verb_named(tool: ToolSpec, request: str) -> bool:
     if not _unknown_actor(tool):
         return False
     word = tokens(tool.name)[0]
-    root = word[:-1] if len(word) > 4 and word.endswith("e") else word
+    root = word[:-1] if len(word) >= 4 and word.endswith("e") else word  # "file": "filing"
     said = unquoted(request).lower()
     # «отозвать», «отзывать»: the bridge's Russian words for the verb name it as much as "withdrawing" does
     return bool(re.search(rf"(?<![\w-]){re.escape(root)}\w*", said)) or any(
@@ -395,6 +451,12 @@ _NAME_ONLY_VERBS = {"return"}
 description reads, and so does a tool that hands a value back (_HANDED_BACK: return_json, return_answer)."""
 _HANDED_BACK = {"value", "values", "result", "results", "json", "answer", "output", "data", "response", "none", "text",
                 "structured", "summary", "final"}
+
+
+def verb(word: str) -> bool:
+    """Whether the word is an action's or a reading's verb (set, cancel, get, list…): it names what a tool does, not
+    what it is about."""
+    return bool(_verb(word)) or word in _READS
 
 
 def _verb(word: str) -> str | None:

@@ -1707,7 +1707,8 @@ def reset_today(token: contextvars.Token) -> None:
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _RU_WEEKDAYS = ("понедельник", "вторник", "сред", "четверг", "пятниц", "суббот", "воскресень")
 _RELATIVE = re.compile(r"\b(?:(day after tomorrow)|(tomorrow)|(today|tonight|this (?:morning|afternoon|evening))|"
-                       r"(?:next|this|coming|on|for|by)\s+(" + "|".join(_WEEKDAYS) + r")|in\s+(\d{1,3})\s+days?|"
+                       r"(?:(?:next|this|coming|on|for|by)\s+|(?=(?:" + "|".join(_WEEKDAYS) + r")['’]s\b))("
+                       + "|".join(_WEEKDAYS) + r")|in\s+(\d{1,3})\s+days?|"
                        r"in\s+(\d{1,2}|a|one)\s+(weeks?|months?)|(a|one|\d{1,2})\s+(weeks?|months?|days?)"
                        r"\s+from\s+(?:today|now))\b|"
                        r"(?<!\w)(?:(послезавтра)|(завтра)|(сегодня)|(?:в|во|на|к|ко)\s+(?:следующ\w+\s+|эт\w+\s+)?("
@@ -1788,9 +1789,11 @@ _YEARLESS = re.compile(
 
 
 _PAST_WORDS = re.compile(
-    r"\b(?:was|were|did|didn't|happened|had|went|ago|last|previous(?:ly)?|earlier|past|yesterday|used\s+to)\b|"
+    r"\b(?:was|were|did|didn't|happened|had|went|ago|last|previous(?:ly)?|earlier|past|yesterday|used\s+to|lost|"
+    r"left\s+(?:my|the|a|an|it|him|her|them|our|his|their)|forgot|dropped|misplaced|stolen|broke|saw|found|noticed|met|spent|paid|bought)\b|"
     r"(?<!\w)(?:был|была|было|были|произош\w*|случил\w*|прошл\w*|назад|вчера|позавчера|состоял\w*|проходил\w*|"
-    r"делал\w*|сделал\w*|продал\w*|отправил\w*|приходил\w*|пришл[оаи])(?!\w)", re.I)
+    r"делал\w*|сделал\w*|продал\w*|отправил\w*|приходил\w*|пришл[оаи]|потерял\w*|оставил\w*|забыл\w*|"
+    r"украл\w*|выронил\w*|обронил\w*|видел\w*|нашл\w*|наш[её]л|заметил\w*|заплатил\w*|купил\w*)(?!\w)", re.I)
 """Words that put what a sentence asks about in the past ("What happened on March 3?", «Что было 3 марта?»)."""
 _FUTURE_WORDS = re.compile(
     r"\b(?:will|shall|going\s+to|next|upcoming|coming|book|schedule|remind|reserve|plan|arrange|set\s+up)\b|"
@@ -2018,6 +2021,8 @@ def _nominative(place: str) -> str:
     for start, city in _RU_CITIES.items():
         if lowered.startswith(start) and len(lowered) - len(start) <= 2:
             return city
+    if re.search(r"[рнлмдт]и$", lowered) and lowered[-3] != lowered[-2] and len(lowered) > 4:
+        return place[:-1] + "ь"  # «из Перми», «в Твери», «из Рязани»: Пермь, Тверь, Рязань (not «Тольятти», «Тбилиси»)
     for ending, nominative in (("ой", "а"), ("ом", ""), ("е", ""), ("а", ""), ("у", "а"), ("ю", "я"), ("ы", "а")):
         if lowered.endswith(ending) and len(lowered) > 4:  # «в Самару», «из Самары»: Самара; «в Анталию»: Анталия
             return place[: -len(ending)] + nominative

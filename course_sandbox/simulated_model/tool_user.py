@@ -23,6 +23,8 @@ from . import (
     plans,
     result_conditions,
     side_effects,
+    situation_values,
+    situations,
     slots,
     stated,
     tool_roles,
@@ -90,6 +92,7 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
         plan = plan_request(tools, evidence)
         if not plan.uses and not plan.missing and _gives_values(evidence):
             plan = plan_calls(tools, _with_earlier_words(evidence, turns))
+        plan = _for_situation(offered, tools, plan, evidence)
         image = bool(task_turn(turns).of_type("image"))
         if image and not plan.uses:
             plan = _for_image(tools, plan, evidence)
@@ -129,6 +132,39 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
         if wanted:
             return _ask(*wanted, lang=lang)
     return None
+
+
+def _for_situation(offered: list[tool_roles.ToolSpec], tools: list[tool_roles.ToolSpec], plan: Plan,
+                   evidence: Evidence) -> Plan:
+    """A situation the request describes without naming a tool ("my cat hasn't eaten for two days", «в номере течёт
+    душ») calls the one tool that remedies it (situations.py), an action included: describing the trouble is the ask.
+    The plan stands when the request's own words name a tool it calls, when it has several steps, and when the
+    request only asks about an action or keeps the model's hands off it (then only a reader may be the remedy)."""
+    if plan.later or len({name for name, _ in plan.uses}) > 1:
+        return plan
+    current = plan.uses[0][0] if plan.uses else (plan.missing[0] if plan.missing else None)
+    pick = situations.remedy(offered, evidence.text)
+    if pick is None or pick.name == current or (current is not None and _named_by_its_words(
+            next(t for t in offered if t.name == current), evidence.text, pick)):
+        return plan
+    if pick not in tools and (side_effects.hands_off(evidence.text) or side_effects.asks_about(evidence.text)
+                              or side_effects.what_if(evidence.text) or side_effects.general_question(evidence.text)):
+        return plan
+    missing = missing_inputs(pick, evidence)
+    if missing:
+        return Plan([], (pick.name, missing))
+    return Plan([(pick.name, tool_input(pick, evidence))])
+
+
+def _named_by_its_words(tool: tool_roles.ToolSpec, text: str, rather_than: tool_roles.ToolSpec) -> bool:
+    """Whether the request's own words (not the everyday concepts they suggest) name the tool by a word the other
+    tool's name does not hold: "book a table" names book_table; "my seminar" names neither of get_seminar_attendance
+    and check_seminar_availability more than the other."""
+    named = {w for w in overlap(stems(text), stems(tool.name)) if len(w) >= 3 and not side_effects.verb(w)} - _GENERIC
+    other = f"{rather_than.name} {rather_than.description}"
+    # a Russian description's nouns in English by their everyday domain («лодки»: boat), an English one's as written
+    # (its "heating" is no "weather")
+    return bool(named - overlap(named, stems(other, synonyms=not other.isascii())))
 
 
 def held_back_note(offered: list[tool_roles.ToolSpec], task: str, lang: str, in_general: bool = True) -> str:
@@ -368,6 +404,10 @@ def _forced_choice(tools: list[tool_roles.ToolSpec], task: str, evidence: Eviden
         if finishing or fresh:
             return (finishing or fresh)[0]
     ranked = rank(allowed, evidence) or ([] if allowed and side_effects.hands_off(task) else rank(tools, evidence))
+    remedy = situations.remedy(tools, task)
+    if remedy is not None and (remedy in allowed or not side_effects.hands_off(task)) and not (
+            ranked and _named_by_its_words(ranked[0], task, remedy)):
+        return remedy  # "the shower is leaking in room 12": the repair request, though no word names it
     if ranked:
         return ranked[0]
     # forced, a tool is called even when none fits well: the one the request's words come closest to (one word of
@@ -383,7 +423,31 @@ def tool_input(tool: tool_roles.ToolSpec, evidence: Evidence, start: dict[str, i
     if not isinstance(value, dict) or not is_valid(tool.schema, value, tool.schema):
         fallback = instance(tool.schema)
         value = fallback if isinstance(fallback, dict) else {}
-    return stated.corrected(tool, value, evidence.text)  # a value the user stated wins over a placeholder
+    value = stated.corrected(tool, value, evidence.text)  # a value the user stated wins over a placeholder
+    return _in_other_words(tool, value, evidence.text)
+
+
+def _in_other_words(tool: tool_roles.ToolSpec, value: dict, text: str) -> dict:
+    """Where a placeholder stands, a value the request states in another form (situation_values): "in the office"
+    for a `zone`, "halfway" for a percent, "tomorrow's spin class" for a `class_name`, what went wrong for an
+    `issue`."""
+    plain = instance(tool.schema)
+    plain = plain if isinstance(plain, dict) else {}
+    out = dict(value)
+    for prop, schema in tool.properties().items():
+        if isinstance(schema, dict) and kind_of(prop, schema) == "place" and isinstance(out.get(prop), str):
+            city = situation_values.city_nominative(out[prop], text, slots._nominative)  # «из Перми»: Пермь
+            if city != out[prop] and is_valid(tool.schema, {**out, prop: city}, tool.schema):
+                out[prop] = city
+                continue
+        if prop in out and out[prop] != plain.get(prop) and not situation_values.misplaced(
+                prop, schema, out[prop], text) and not situation_values.misnamed(prop, schema, out[prop], text) \
+                and not situation_values.reflagged(prop, schema, out[prop], text):
+            continue
+        found = situation_values.value_for(prop, schema, text)
+        if found is not None and is_valid(tool.schema, {**out, prop: found}, tool.schema):
+            out[prop] = found
+    return out
 
 
 def rank(tools: list[tool_roles.ToolSpec], evidence: Evidence, loose: bool = True) -> list[tool_roles.ToolSpec]:
@@ -803,7 +867,8 @@ def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
         if (kind not in _ONLY_FROM_THE_USER and not paid) or schema.get("type") in ("boolean", "object", "array",
                                                                                     "null"):
             continue
-        if hints.value(prop, schema, None) is MISSING:
+        if hints.value(prop, schema, None) is MISSING and situation_values.value_for(prop, schema, evidence.text) \
+                is None:
             missing.append(prop)
     return missing
 

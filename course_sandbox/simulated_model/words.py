@@ -260,7 +260,7 @@ _BRIDGE = """
     complaint: жалоб
     table: столик
     haircut: стрижк
-    class lesson: заняти урок
+    class classes lesson lessons: заняти урок
     event: мероприят событ
     bill invoice: счёт счет квитанц
     card: карточк карточек
@@ -275,6 +275,12 @@ _BRIDGE = """
     sky stargazing cloud: неб
     night: ночь ночн ночью
     vacant vacancy available occupancy: свободн
+    quote quotes offer offers proposal proposals estimate estimates: предложени смет расценк
+    accept approve: прими примите принять принима
+    talk talks presentation presentations: доклад
+    parcel parcels package packages: посылк
+    hand handover give: выдай выдать выдайте
+    plug socket outlet: розетк
 """
 """Russian beginnings of common action verbs and the nouns they act on, and the English words a tool named and
 described in English uses for them: a small, general bridge, so «Отмени мою бронь» reaches `cancel_reservation` and
@@ -332,6 +338,7 @@ def overlap(request: set[str], other: set[str]) -> set[str]:
     common = request & other
     for a in request - common:
         for b in other:
-            if len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]:
+            if (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]) or (len(a) >= 4 and len(b) >= 4 and (
+                    a + "e" == b or b + "e" == a)):  # "quotes" (quot) and "quote"
                 common.add(a)
     return common
