@@ -29,7 +29,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "classroom"))
 
 import psutil  # noqa: E402
-from classroom_hub import Learner, code_cells, course_repository, missing, running_hub  # noqa: E402
+from classroom_hub import (  # noqa: E402
+    Learner,
+    code_cells,
+    course_repository,
+    missing,
+    running_hub,
+    served_repository,
+)
 
 MIB = 1024 * 1024
 
@@ -90,7 +97,7 @@ def _hub_processes(hub, servers: dict[str, psutil.Process]) -> list[psutil.Proce
     return [p for p in _tree(psutil.Process(hub.process.pid)) if p.pid not in learners]
 
 
-def visit(learner: Learner, repo: Path, ran: threading.Barrier, measured: threading.Event, merged: threading.Event,
+def visit(learner: Learner, repo: str, ran: threading.Barrier, measured: threading.Event, merged: threading.Event,
           first: bool) -> dict:
     """One learner's visit: log in, start, pull, notebook 3; then wait (kernel alive) until memory is measured; then
     the first learner merges !485 in their demo GitLab and every other one looks whether theirs still has it open."""
@@ -100,7 +107,7 @@ def visit(learner: Learner, repo: Path, ran: threading.Barrier, measured: thread
     learner.log_in()
     learner.start("en")
     ready = time.perf_counter() - started
-    learner.pull(str(repo))
+    learner.pull(repo)
     notebook = "course/notebooks/en/03_the_loop.ipynb"
     kernel = learner.kernel(notebook)
     timings = {}
@@ -140,14 +147,14 @@ def visit(learner: Learner, repo: Path, ran: threading.Barrier, measured: thread
 def one_class(n: int, where: Path) -> dict:
     repo = course_repository(where / "repo")
     (where / "hub").mkdir()
-    with running_hub(where / "hub") as hub:
+    with served_repository(repo) as url, running_hub(where / "hub") as hub:
         time.sleep(3)  # the idle culler's first look
         idle_hub, _ = _memory(_hub_processes(hub, {}))
         learners = [Learner(hub, f"learner{i:02d}") for i in range(n)]
         ran, measured, merged = threading.Barrier(n + 1), threading.Event(), threading.Event()
         started = time.perf_counter()
         with ThreadPoolExecutor(n) as pool:
-            futures = [pool.submit(visit, learner, repo, ran, measured, merged, index == 0)
+            futures = [pool.submit(visit, learner, url, ran, measured, merged, index == 0)
                        for index, learner in enumerate(learners)]
             try:
                 ran.wait(1200)
