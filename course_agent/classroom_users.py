@@ -144,3 +144,44 @@ def python_problem(python: str, timeout: float = 120) -> str | None:
         return f"{python}: {(done.stderr.strip().splitlines() or ['exit code ' + str(done.returncode)])[-1]}"
     return None
 
+
+
+def main(argv: list[str] | None = None) -> int:
+    """classroom/remove-learners: the class's accounts listed, then removed with --yes."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="classroom/remove-learners",
+        description="Remove the OS users a classroom hub run as root made for its learners (learner-<name>, "
+                    "marked as the class's). Without --yes, only lists them. Stop the hub first.")
+    parser.add_argument("--homes", default=os.environ.get("CLASSROOM_HOMES", "").strip() or None,
+                        help="only the learners whose homes are in this folder (default: $CLASSROOM_HOMES; "
+                             "unset: every class's learners on this machine)")
+    parser.add_argument("--remove-homes", action="store_true",
+                        help="delete their homes too (their work); by default the homes stay, root's to read, and "
+                             "a learner of that name who comes back gets theirs again")
+    parser.add_argument("--yes", action="store_true", help="remove them (else: list them)")
+    args = parser.parse_args(argv)
+    homes = Path(args.homes).resolve() if args.homes else None
+    accounts = class_accounts(homes)
+    where = f" with homes in {homes}" if homes else ""
+    if not accounts:
+        print(f"no learner accounts{where}")
+        return 0
+    for entry in accounts:
+        print(f"{entry.pw_name}\tuid {entry.pw_uid}\t{entry.pw_dir}")
+    if not args.yes:
+        print(f"{len(accounts)} learner account(s){where}; run again with --yes to remove them"
+              + (" and their homes" if args.remove_homes else " (their homes stay)"))
+        return 0
+    if os.geteuid() != 0:
+        print("removing accounts needs root (sudo)")
+        return 1
+    for entry in accounts:
+        remove_account(entry, keep_home=not args.remove_homes)
+    print(f"removed {len(accounts)} learner account(s)" + (" and their homes" if args.remove_homes else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -185,3 +185,32 @@ def test_a_hub_run_as_root_loads_with_os_users(tmp_path, open_homes):
     said = _load_config(tmp_path, CLASSROOM_HOMES=str(open_homes), CLASSROOM_PYTHON=learners_python())
     assert said.endswith("LearnerSpawner'>"), said
 
+
+
+def _remove_learners(*args: str) -> str:
+    env = {**os.environ, "PYTHON": sys.executable, "PYTHONPATH": str(ROOT)}
+    env.pop("CLASSROOM_HOMES", None)
+    done = subprocess.run([str(ROOT / "classroom" / "remove-learners"), *args], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@needs_root
+def test_remove_learners_lists_then_removes_the_class_accounts_only(homes):
+    first = ensure_account("zz-s65-a", homes / "zz-s65-a")
+    ensure_account("zz-s65-b", homes / "zz-s65-b")
+    (homes / "zz-s65-a" / "work.py").write_text("mine\n")
+    listed = _remove_learners("--homes", str(homes))
+    assert "learner-zz-s65-a" in listed and "learner-zz-s65-b" in listed and "--yes" in listed, listed
+    assert len(classroom_users.class_accounts(homes)) == 2, "a listing removes nothing"
+    said = _remove_learners("--homes", str(homes), "--yes")
+    assert "removed 2 learner account(s)" in said, said
+    assert classroom_users.class_accounts(homes) == []
+    assert (homes / "zz-s65-a" / "work.py").read_text() == "mine\n", "the homes stay unless --remove-homes"
+    again = ensure_account("zz-s65-a", homes / "zz-s65-a")  # the learner comes back: their home is theirs again
+    assert (homes / "zz-s65-a" / "work.py").stat().st_uid == again.pw_uid
+    assert again.pw_name == first.pw_name
+    said = _remove_learners("--homes", str(homes), "--yes", "--remove-homes")
+    assert "removed 1 learner account(s) and their homes" in said and not (homes / "zz-s65-a").exists(), said
+    assert "no learner accounts" in _remove_learners("--homes", str(homes))
