@@ -10,7 +10,8 @@ done with the reference solution) in their kernels, all at the same time. Then, 
 - the check cell (`check_exercise_3`) and the self-check cell (`check_loop`): p50 and p95 over the learners;
   the whole notebook's wall time, p50 and max; the server's start (login to ready) p50 and max;
 - CPU seconds per learner (server + kernel, user + system) for the whole visit;
-- the hub's own overhead: USS of the hub, its proxy and the idle culler, idle before anyone logs in and after.
+- the hub's own overhead: USS of the hub, its proxy and the idle culler, idle before anyone logs in and after;
+- the mode: run as root, each learner's server runs as an OS user of their own (`os_users`, `server_uids`).
 
     python benchmarks/bench_classroom.py [--sizes 2,5,10] [--json results.json]
 """
@@ -30,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "class
 
 import psutil  # noqa: E402
 from classroom_hub import (  # noqa: E402
+    EXERCISE_STUB,
     Learner,
     code_cells,
     course_repository,
@@ -114,7 +116,7 @@ def visit(learner: Learner, repo: str, ran: threading.Barrier, measured: threadi
     began = time.perf_counter()
     try:
         for code in code_cells(learner.home / notebook):
-            if code.startswith("# your code here"):
+            if code.startswith(EXERCISE_STUB):  # the exercise: the reference solution (as the hub test does)
                 code = solution_code(3, "en")
             at = time.perf_counter()
             text, error = kernel.run(code)
@@ -165,6 +167,7 @@ def one_class(n: int, where: Path) -> dict:
                 raise
             wall = time.perf_counter() - started
             servers = _servers(hub)
+            uids = sorted({server.uids().real for server in servers.values()})
             memory = {name: _memory(_tree(server)) for name, server in servers.items()}
             server_only = [_memory([server])[0] for server in servers.values()]
             cpu = {name: _cpu(_tree(server)) for name, server in servers.items()}
@@ -176,6 +179,7 @@ def one_class(n: int, where: Path) -> dict:
     rss = [m[1] for m in memory.values()]
     return {
         "learners": n, "servers_found": len(servers), "wall_s": wall,
+        "os_users": hub.os_users, "server_uids": uids,
         "all_checks_passed": all(r["check_passed"] and r["self_check_passed"] for r in results),
         "sandboxes": len({r["sandbox"] for r in results}),
         "isolated": results[0]["485"] == "merged" and all(r["485"] == "opened" for r in results[1:]),

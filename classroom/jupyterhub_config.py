@@ -84,9 +84,6 @@ HOMES = Path(_setting("CLASSROOM_HOMES") or HERE / "homes").resolve()
 REPO = _setting("CLASSROOM_REPO")
 BRANCH = _setting("CLASSROOM_BRANCH", "main")
 LEARNER_PYTHON = _setting("CLASSROOM_PYTHON") or sys.executable
-STATE.mkdir(parents=True, exist_ok=True)
-STATE.chmod(0o700)  # the hub's database and cookie secret: its own user's only
-HOMES.mkdir(parents=True, exist_ok=True)
 
 # ---------------------------------------------------------------- the mode: an OS user per learner, or one shared
 AS_ROOT = os.geteuid() == 0
@@ -94,6 +91,12 @@ _os_users = _setting("CLASSROOM_OS_USERS")
 if _os_users not in ("", "0", "1"):
     sys.exit(f"classroom: CLASSROOM_OS_USERS is 1 (an OS user per learner) or 0 (one shared), got {_os_users!r}")
 OS_USERS = AS_ROOT if not _os_users else _os_users == "1"
+STATE.mkdir(parents=True, exist_ok=True)
+STATE.chmod(0o700)  # the hub's database and cookie secret: its own user's only
+if not HOMES.exists():
+    HOMES.mkdir(parents=True)
+    if OS_USERS:  # the learners pass through to their homes, without listing who else is in the class
+        HOMES.chmod(0o711)
 if OS_USERS and not AS_ROOT:
     sys.exit("classroom: CLASSROOM_OS_USERS=1 gives each learner an OS user of their own, which only a hub run as root "
              "can make and switch to: start it as root (sudo -E classroom/start), or leave CLASSROOM_OS_USERS unset "

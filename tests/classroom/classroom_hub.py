@@ -35,6 +35,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CLASSROOM = ROOT / "classroom"
 PASSWORD = "a-shared-workshop-password"
 HOMES_PREFIX = "classroom-homes-"
+EXERCISE_STUB = ("# your code here", "# ваш код", "# Your starting point:", "# Отправная точка")
+"""How notebook 3's exercise cell begins, in either language: a placeholder, or (today) a copy of the loop to change;
+the tests and the benchmark replace it with the reference solution, as a learner who solved it."""
 
 
 def free_port() -> int:

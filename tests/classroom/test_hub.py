@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from classroom_hub import (
+    EXERCISE_STUB,
     PASSWORD,
     ROOT,
     Learner,
@@ -31,8 +32,6 @@ from classroom_hub import (
 )
 
 LANGUAGES = {"ada": "en", "boris": "ru", "chen": "en", "dina": "ru"}
-EXERCISE_STUB = ("# your code here", "# ваш код", "# Your starting point:", "# Отправная точка")
-"""How the exercise cell begins, in either language: a placeholder, or (today) a copy of the loop to change."""
 PASSED = {"en": "0 broken, 0 not checked", "ru": "нарушено — 0, не проверено — 0"}
 
 
