@@ -117,7 +117,7 @@ if OS_USERS:
         sys.exit(f"classroom: the learners cannot reach their homes in {HOMES}: {_closed} is closed to other users "
                  f"(mode {_closed.stat().st_mode & 0o777:o}). Put CLASSROOM_HOMES where every user may pass, "
                  "e.g. /srv/classroom/homes")
-    _problem = classroom_users.python_problem(LEARNER_PYTHON)
+    _problem = classroom_users.python_problem(LEARNER_PYTHON, os.environ)
     if _problem is not None:
         sys.exit(f"classroom: an ordinary user cannot run the learners' servers with {LEARNER_PYTHON} ({_problem}). "
                  "Install the course where every user can read it (python3 -m venv /opt/course/.venv; "

@@ -20,6 +20,7 @@ import re
 import signal
 import subprocess
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 PREFIX = "learner-"
@@ -127,14 +128,15 @@ def unreachable(path: Path) -> Path | None:
     return None
 
 
-def python_problem(python: str, timeout: float = 120) -> str | None:
+def python_problem(python: str, environ: Mapping[str, str], timeout: float = 120) -> str | None:
     """Why an ordinary user (`nobody`) cannot run the learners' servers with `python` (None when they can):
-    a Python under a home of mode 0700 (/root/.pyenv...) or without the course's packages."""
+    a Python under a home of mode 0700 (/root/.pyenv...) or without the course's packages. `environ`: the hub's
+    environment, whose PATH and PYTHONPATH the learners' servers get."""
     try:
         nobody = pwd.getpwnam("nobody")
     except KeyError:
         return None  # no unprivileged account to try it with: the first start will tell
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/", "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    env = {"PATH": environ.get("PATH", "/usr/bin:/bin"), "HOME": "/", "PYTHONPATH": environ.get("PYTHONPATH", "")}
     try:
         done = subprocess.run([python, "-c", CHECK_IMPORTS], user=nobody.pw_uid, group=nobody.pw_gid, extra_groups=[],
                               env=env, cwd="/", capture_output=True, text=True, timeout=timeout)
@@ -154,9 +156,8 @@ def main(argv: list[str] | None = None) -> int:
         prog="classroom/remove-learners",
         description="Remove the OS users a classroom hub run as root made for its learners (learner-<name>, "
                     "marked as the class's). Without --yes, only lists them. Stop the hub first.")
-    parser.add_argument("--homes", default=os.environ.get("CLASSROOM_HOMES", "").strip() or None,
-                        help="only the learners whose homes are in this folder (default: $CLASSROOM_HOMES; "
-                             "unset: every class's learners on this machine)")
+    parser.add_argument("--homes", help="only the learners whose homes are in this folder (classroom/remove-learners "
+                                         "gives $CLASSROOM_HOMES when it is set; none: every class's learners here)")
     parser.add_argument("--remove-homes", action="store_true",
                         help="delete their homes too (their work); by default the homes stay, root's to read, and "
                              "a learner of that name who comes back gets theirs again")

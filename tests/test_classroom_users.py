@@ -187,9 +187,11 @@ def test_a_hub_run_as_root_loads_with_os_users(tmp_path, open_homes):
 
 
 
-def _remove_learners(*args: str) -> str:
+def _remove_learners(*args: str, homes: Path | None = None) -> str:
     env = {**os.environ, "PYTHON": sys.executable, "PYTHONPATH": str(ROOT)}
     env.pop("CLASSROOM_HOMES", None)
+    if homes is not None:  # the hub's variable, which the script passes on as --homes
+        env["CLASSROOM_HOMES"] = str(homes)
     done = subprocess.run([str(ROOT / "classroom" / "remove-learners"), *args], env=env, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -201,7 +203,8 @@ def test_remove_learners_lists_then_removes_the_class_accounts_only(homes):
     first = ensure_account("zz-s65-a", homes / "zz-s65-a")
     ensure_account("zz-s65-b", homes / "zz-s65-b")
     (homes / "zz-s65-a" / "work.py").write_text("mine\n")
-    listed = _remove_learners("--homes", str(homes))
+    listed = _remove_learners(homes=homes)
+    assert f"with homes in {homes}" in listed, listed
     assert "learner-zz-s65-a" in listed and "learner-zz-s65-b" in listed and "--yes" in listed, listed
     assert len(classroom_users.class_accounts(homes)) == 2, "a listing removes nothing"
     said = _remove_learners("--homes", str(homes), "--yes")

@@ -93,7 +93,7 @@ def learners_python() -> str:
     Python in classroom/learners-python. RuntimeError when neither can be had."""
     from course_agent.classroom_users import python_problem
 
-    if python_problem(sys.executable) is None:
+    if python_problem(sys.executable, os.environ) is None:
         return sys.executable
     if _closed(ROOT):
         raise RuntimeError(f"the learners' OS users cannot read this checkout ({ROOT}): {_closed(ROOT)} is closed")
@@ -104,7 +104,7 @@ def learners_python() -> str:
     with open(CLASSROOM / ".learners-python.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # two test workers may want it at once
         stamp = venv / "built-from"
-        if stamp.exists() and stamp.read_text() == key and python_problem(str(python)) is None:
+        if stamp.exists() and stamp.read_text() == key and python_problem(str(python), os.environ) is None:
             return str(python)
         bases = [path for path in ("/usr/bin/python3", "/usr/local/bin/python3", shutil.which("python3"))
                  if path and os.path.exists(path) and _runs_as_nobody(path)]
@@ -118,7 +118,7 @@ def learners_python() -> str:
             if done.returncode != 0:
                 raise RuntimeError(f"{' '.join(command)} failed: {done.stderr.strip()[-2000:]}")
         venv.chmod(0o755)
-        problem = python_problem(str(python))
+        problem = python_problem(str(python), os.environ)
         if problem is not None:
             raise RuntimeError(f"the learners' Python {python} does not work for an ordinary user: {problem}")
         stamp.write_text(key)
@@ -291,6 +291,18 @@ class Learner:
                 return server
             time.sleep(0.5)
         raise TimeoutError(f"{self.name}: the server was not ready in {timeout} s")
+
+    def stop(self, timeout: float = 120) -> None:
+        """The learner's server stopped through the hub's REST API (as the hub's page's Stop My Server button)."""
+        answer = self._api("DELETE", f"{self.hub.url}/hub/api/users/{self.name}/server")
+        if answer.status_code not in (202, 204):
+            raise RuntimeError(f"{self.name}: stopping the server answered {answer.status_code}: {answer.text}")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if "" not in self._api("GET", f"{self.hub.url}/hub/api/users/{self.name}").json().get("servers", {}):
+                return
+            time.sleep(0.5)
+        raise TimeoutError(f"{self.name}: the server did not stop in {timeout} s")
 
     def pull(self, repo: str, branch: str = "main", targetpath: str = "course") -> list[dict]:
         """nbgitpuller's API (what its page's script calls): the events of the clone or merge, up to the last."""

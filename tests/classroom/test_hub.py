@@ -276,3 +276,24 @@ def test_a_name_that_makes_no_os_user_is_told_the_rule_on_the_login_page(hub):
         text = page.content.decode("utf-8")
         assert page.status_code == 403 and 'class="login_error"' in text, (name, page.status_code)
         assert "Here a name is 1 to 20 characters" in text and "Имя здесь — от 1 до 20 символов" in text, text
+
+
+def test_a_learner_who_comes_back_is_the_same_os_user_with_their_work(hub, ran):
+    """Their server stopped and started again: the account made on the first start is found as it was (no new one,
+    the same uid), and their work in their home is still theirs. Runs last: it ends this learner's kernel."""
+    from course_agent.classroom_users import class_accounts
+
+    _os_users_only(hub)
+    run = ran[-1]
+    learner = run["learner"]
+    accounts = class_accounts(hub.homes)
+    assert [entry.pw_name for entry in accounts] == sorted("learner-" + name for name in LANGUAGES)
+    learner.stop()
+    learner.start(LANGUAGES[learner.name])
+    kernel = learner.kernel(_notebook_3(learner))
+    try:
+        text, error = kernel.run("import os\nprint(os.getuid(), os.stat(os.path.expanduser('~/course/notebooks')).st_uid)")
+    finally:
+        kernel.close()
+    assert error is None and text.split() == [str(run["uid"])] * 2, (text, error)
+    assert class_accounts(hub.homes) == accounts, "no account made, none changed"
