@@ -114,7 +114,7 @@ def learners_python() -> str:
         shutil.rmtree(venv, ignore_errors=True)
         for command in ([bases[0], "-m", "venv", str(venv)],
                         [str(python), "-m", "pip", "install", "-q", f"{ROOT}[hub]"]):
-            done = subprocess.run(command, capture_output=True, text=True, timeout=1200)
+            done = subprocess.run(command, capture_output=True, text=True, timeout=1200, umask=0o022)  # readable
             if done.returncode != 0:
                 raise RuntimeError(f"{' '.join(command)} failed: {done.stderr.strip()[-2000:]}")
         venv.chmod(0o755)
