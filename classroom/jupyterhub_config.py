@@ -147,7 +147,7 @@ if OS_USERS:  # names that make an OS user: JupyterHub's own rule, and the login
 
     class LearnerLogin(SharedPasswordAuthenticator):
         """The shared password, for names that make a learner's OS user (NAME_PATTERN); another name is told the
-        rule on the login page (JupyterHub's own check, after this one, would only say 'Invalid username')."""
+        rule on the login page (JupyterHub's own check, after this one, would only say 'Invalid username or password')."""
 
         async def authenticate(self, handler, data):
             if not self.validate_username(self.normalize_username(str(data.get("username", "")))):
@@ -175,7 +175,8 @@ if OS_USERS:
 
     class LearnerSpawner(LocalProcessSpawner):
         """LocalProcessSpawner for `learner-<name>` instead of the account named as the hub user (which may not
-        exist, or be root): the name mapped in its two public methods that look the user up."""
+        exist, or be root): the name mapped in its two public methods that look the user up (a third, move_certs,
+        serves internal_ssl, which this hub does not turn on)."""
 
         def make_preexec_fn(self, name):
             as_learner = super().make_preexec_fn(classroom_users.os_user(name))  # setuid, setgid, chdir home
