@@ -10,7 +10,8 @@ done with the reference solution) in their kernels, all at the same time. Then, 
 - the check cell (`check_exercise_3`) and the self-check cell (`check_loop`): p50 and p95 over the learners;
   the whole notebook's wall time, p50 and max; the server's start (login to ready) p50 and max;
 - CPU seconds per learner (server + kernel, user + system) for the whole visit;
-- the hub's own overhead: USS of the hub, its proxy and the idle culler, idle before anyone logs in and after.
+- the hub's own overhead: USS of the hub, its proxy and the idle culler, idle before anyone logs in and after;
+- the mode: run as root, each learner's server runs as an OS user of their own (`os_users`, `server_uids`).
 
     python benchmarks/bench_classroom.py [--sizes 2,5,10] [--json results.json]
 """
@@ -29,7 +30,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "classroom"))
 
 import psutil  # noqa: E402
-from classroom_hub import Learner, code_cells, course_repository, missing, running_hub  # noqa: E402
+from classroom_hub import (  # noqa: E402
+    EXERCISE_STUB,
+    Learner,
+    code_cells,
+    course_repository,
+    missing,
+    running_hub,
+    served_repository,
+)
 
 MIB = 1024 * 1024
 
@@ -90,7 +99,7 @@ def _hub_processes(hub, servers: dict[str, psutil.Process]) -> list[psutil.Proce
     return [p for p in _tree(psutil.Process(hub.process.pid)) if p.pid not in learners]
 
 
-def visit(learner: Learner, repo: Path, ran: threading.Barrier, measured: threading.Event, merged: threading.Event,
+def visit(learner: Learner, repo: str, ran: threading.Barrier, measured: threading.Event, merged: threading.Event,
           first: bool) -> dict:
     """One learner's visit: log in, start, pull, notebook 3; then wait (kernel alive) until memory is measured; then
     the first learner merges !485 in their demo GitLab and every other one looks whether theirs still has it open."""
@@ -100,14 +109,14 @@ def visit(learner: Learner, repo: Path, ran: threading.Barrier, measured: thread
     learner.log_in()
     learner.start("en")
     ready = time.perf_counter() - started
-    learner.pull(str(repo))
+    learner.pull(repo)
     notebook = "course/notebooks/en/03_the_loop.ipynb"
     kernel = learner.kernel(notebook)
     timings = {}
     began = time.perf_counter()
     try:
         for code in code_cells(learner.home / notebook):
-            if code.startswith("# your code here"):
+            if code.startswith(EXERCISE_STUB):  # the exercise: the reference solution (as the hub test does)
                 code = solution_code(3, "en")
             at = time.perf_counter()
             text, error = kernel.run(code)
@@ -140,14 +149,14 @@ def visit(learner: Learner, repo: Path, ran: threading.Barrier, measured: thread
 def one_class(n: int, where: Path) -> dict:
     repo = course_repository(where / "repo")
     (where / "hub").mkdir()
-    with running_hub(where / "hub") as hub:
+    with served_repository(repo) as url, running_hub(where / "hub") as hub:
         time.sleep(3)  # the idle culler's first look
         idle_hub, _ = _memory(_hub_processes(hub, {}))
         learners = [Learner(hub, f"learner{i:02d}") for i in range(n)]
         ran, measured, merged = threading.Barrier(n + 1), threading.Event(), threading.Event()
         started = time.perf_counter()
         with ThreadPoolExecutor(n) as pool:
-            futures = [pool.submit(visit, learner, repo, ran, measured, merged, index == 0)
+            futures = [pool.submit(visit, learner, url, ran, measured, merged, index == 0)
                        for index, learner in enumerate(learners)]
             try:
                 ran.wait(1200)
@@ -158,6 +167,7 @@ def one_class(n: int, where: Path) -> dict:
                 raise
             wall = time.perf_counter() - started
             servers = _servers(hub)
+            uids = sorted({server.uids().real for server in servers.values()})
             memory = {name: _memory(_tree(server)) for name, server in servers.items()}
             server_only = [_memory([server])[0] for server in servers.values()]
             cpu = {name: _cpu(_tree(server)) for name, server in servers.items()}
@@ -169,6 +179,7 @@ def one_class(n: int, where: Path) -> dict:
     rss = [m[1] for m in memory.values()]
     return {
         "learners": n, "servers_found": len(servers), "wall_s": wall,
+        "os_users": hub.os_users, "server_uids": uids,
         "all_checks_passed": all(r["check_passed"] and r["self_check_passed"] for r in results),
         "sandboxes": len({r["sandbox"] for r in results}),
         "isolated": results[0]["485"] == "merged" and all(r["485"] == "opened" for r in results[1:]),

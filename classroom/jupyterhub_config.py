@@ -7,11 +7,23 @@
 #   put an HTTPS reverse proxy (or TLJH, docs/classroom.md) in front to open it to a room;
 # - a workshop login: jupyterhub's SharedPasswordAuthenticator, one password for the session (CLASSROOM_PASSWORD,
 #   8+ characters); any name logs in with it, and a name is a learner;
-# - SimpleLocalProcessSpawner: each learner's server is a process of the hub's own OS user, with a home of its
-#   own (CLASSROOM_HOMES/<name>). LocalProcessSpawner would run each learner as an OS user of that name, which
-#   needs the hub to run as root and the users to exist: a workshop's made-up names do not. So the learners share
-#   one OS user and a learner's terminal can read another's home: fine for a workshop on a machine of its own,
-#   not for graded work or strangers' data (TLJH gives each learner an OS user of their own);
+# - each learner's server, in one of two modes (CLASSROOM_OS_USERS; by default, whichever user runs the hub decides):
+#   * a hub run as root gives each learner an OS user of their own, `learner-<name>` (course_agent.classroom_users):
+#     made by useradd on their first start (no password, /bin/bash, a group of its own, home CLASSROOM_HOMES/<name>
+#     of mode 0700), their server started as that user by JupyterHub's LocalProcessSpawner (LearnerSpawner below
+#     maps the hub name to the OS one through its public methods only). A learner's terminal cannot read another's
+#     home or processes (/proc/<pid>/environ, where their sandbox's key and their hub token are), and no learner
+#     runs as root. The prefix keeps the hub name `root` away from root; names are those that make a valid, short
+#     Unix name (Authenticator.username_pattern; the login page says which), and an account of that name that the
+#     hub did not make is refused, never taken over. The learners' Python (CLASSROOM_PYTHON) and CLASSROOM_HOMES
+#     must be reachable by ordinary users: the hub checks both when it starts. classroom/remove-learners removes
+#     the accounts after the class;
+#   * a hub run as an ordinary user (a workshop on a laptop) cannot switch users: SimpleLocalProcessSpawner runs
+#     every learner's server as the hub's own OS user, with a home of its own (CLASSROOM_HOMES/<name>), so a
+#     learner's terminal can read another's home and processes: fine for a workshop on a machine of its own, not
+#     for graded work or strangers' data. There is no third mode: a hub run as root never runs learners as root
+#     (the old CLASSROOM_ALLOW_ROOT=1 did, which handed every learner the machine, the hub's secrets and the
+#     other learners' work; with OS users of their own nothing needs it any more);
 # - memory and CPU limits: set (CLASSROOM_MEM_LIMIT, CLASSROOM_CPU_LIMIT) but NOT enforced by a local spawner:
 #   it only passes them to the server as MEM_LIMIT / CPU_LIMIT (jupyter-resource-usage shows them). TLJH's
 #   SystemdSpawner and Zero to JupyterHub's KubeSpawner enforce the same two settings;
@@ -22,7 +34,8 @@
 #   pull of the course (course_agent.classroom), so logging in is enough to get the course;
 # - each kernel starts its own offline sandbox and demo GitLab with a random key and token of their own
 #   (course_sandbox), on a free port: learners' states never mix and no two ports clash; TMPDIR is in the
-#   learner's home, so nothing of a learner is written outside it.
+#   learner's home, so nothing of a learner is written outside it; the hub's own files (CLASSROOM_STATE) are
+#   its user's only (mode 0700).
 #
 # The variables (all optional but the password):
 #   CLASSROOM_PASSWORD        the session's shared password (required)
@@ -36,13 +49,17 @@
 #   CLASSROOM_BRANCH          its branch (main)
 #   CLASSROOM_MEM_LIMIT       per learner, e.g. 512M (see above: advisory here); CLASSROOM_CPU_LIMIT e.g. 1
 #   CLASSROOM_CULL_TIMEOUT    seconds of idleness before a server is stopped (3600)
-#   CLASSROOM_ALLOW_ROOT      1 to let a hub run as root start servers (as root: each learner is root then; run
-#                             the hub as an ordinary user instead wherever you can)
+#   CLASSROOM_OS_USERS        1: each learner an OS user of their own (the hub must run as root), 0: one shared OS
+#                             user (the hub must not run as root); unset: 1 for a hub run as root, else 0
+#   CLASSROOM_PYTHON          the Python of the learners' servers and kernels, with the course installed (the hub's
+#                             own); with OS users, one every user can run (not under /root: /opt/course/.venv...)
 
 import os
+import pwd
 import sys
 from pathlib import Path
 
+from course_agent import classroom_users
 from course_agent.classroom import notebook_path, pull_query
 from course_agent.settings import LANGUAGES
 
@@ -66,8 +83,45 @@ STATE = Path(_setting("CLASSROOM_STATE") or HERE / "state").resolve()
 HOMES = Path(_setting("CLASSROOM_HOMES") or HERE / "homes").resolve()
 REPO = _setting("CLASSROOM_REPO")
 BRANCH = _setting("CLASSROOM_BRANCH", "main")
+LEARNER_PYTHON = _setting("CLASSROOM_PYTHON") or sys.executable
+
+# ---------------------------------------------------------------- the mode: an OS user per learner, or one shared
+AS_ROOT = os.geteuid() == 0
+_os_users = _setting("CLASSROOM_OS_USERS")
+if _os_users not in ("", "0", "1"):
+    sys.exit(f"classroom: CLASSROOM_OS_USERS is 1 (an OS user per learner) or 0 (one shared), got {_os_users!r}")
+OS_USERS = AS_ROOT if not _os_users else _os_users == "1"
 STATE.mkdir(parents=True, exist_ok=True)
-HOMES.mkdir(parents=True, exist_ok=True)
+STATE.chmod(0o700)  # the hub's database and cookie secret: its own user's only
+if not HOMES.exists():
+    HOMES.mkdir(parents=True)
+    if OS_USERS:  # the learners pass through to their homes, without listing who else is in the class
+        HOMES.chmod(0o711)
+if OS_USERS and not AS_ROOT:
+    sys.exit("classroom: CLASSROOM_OS_USERS=1 gives each learner an OS user of their own, which only a hub run as root "
+             "can make and switch to: start it as root (sudo -E classroom/start), or leave CLASSROOM_OS_USERS unset "
+             "for one OS user shared by all (docs/classroom.md)")
+if AS_ROOT and not OS_USERS:
+    sys.exit("classroom: a hub run as root gives each learner an OS user of their own and never runs a learner as "
+             "root; with CLASSROOM_OS_USERS=0 every learner would be root. Leave it unset, or run the hub as an "
+             "ordinary user to share one OS user (docs/classroom.md)")
+if _setting("CLASSROOM_ALLOW_ROOT"):
+    print("classroom: CLASSROOM_ALLOW_ROOT is no longer read: a hub run as root now gives each learner an OS user of "
+          "their own (docs/classroom.md)", file=sys.stderr)
+if OS_USERS:
+    for _tool in ("useradd", "userdel"):
+        if not any(Path(folder, _tool).exists() for folder in ("/usr/sbin", "/sbin", "/usr/bin")):
+            sys.exit(f"classroom: {_tool} is missing: each learner's OS user is made with it (Debian's passwd package)")
+    _closed = classroom_users.unreachable(HOMES)
+    if _closed is not None:
+        sys.exit(f"classroom: the learners cannot reach their homes in {HOMES}: {_closed} is closed to other users "
+                 f"(mode {_closed.stat().st_mode & 0o777:o}). Put CLASSROOM_HOMES where every user may pass, "
+                 "e.g. /srv/classroom/homes")
+    _problem = classroom_users.python_problem(LEARNER_PYTHON, os.environ)
+    if _problem is not None:
+        sys.exit(f"classroom: an ordinary user cannot run the learners' servers with {LEARNER_PYTHON} ({_problem}). "
+                 "Install the course where every user can read it (python3 -m venv /opt/course/.venv; "
+                 "/opt/course/.venv/bin/pip install 'course-agent[hub]') and set CLASSROOM_PYTHON to its python")
 
 # ---------------------------------------------------------------- addresses: this machine only
 c.JupyterHub.ip = LOOPBACK
@@ -87,7 +141,23 @@ c.JupyterHub.pid_file = str(STATE / "jupyterhub.pid")
 c.ConfigurableHTTPProxy.pid_file = str(STATE / "jupyterhub-proxy.pid")
 
 # ---------------------------------------------------------------- login: one password for the session
-c.JupyterHub.authenticator_class = "shared-password"
+if OS_USERS:  # names that make an OS user: JupyterHub's own rule, and the login page saying it
+    from jupyterhub.authenticators.shared import SharedPasswordAuthenticator
+    from tornado import web
+
+    class LearnerLogin(SharedPasswordAuthenticator):
+        """The shared password, for names that make a learner's OS user (NAME_PATTERN); another name is told the
+        rule on the login page (JupyterHub's own check, after this one, would only say 'Invalid username or password')."""
+
+        async def authenticate(self, handler, data):
+            if not self.validate_username(self.normalize_username(str(data.get("username", "")))):
+                raise web.HTTPError(403, classroom_users.NAME_RULE)
+            return await super().authenticate(handler, data)
+
+    c.JupyterHub.authenticator_class = LearnerLogin
+    c.Authenticator.username_pattern = classroom_users.NAME_PATTERN
+else:
+    c.JupyterHub.authenticator_class = "shared-password"
 c.SharedPasswordAuthenticator.user_password = PASSWORD
 _admins = {name.strip() for name in _setting("CLASSROOM_ADMINS").split(",") if name.strip()}
 if _admins:
@@ -96,9 +166,38 @@ if _admins:
 c.Authenticator.allow_all = True  # a workshop: whoever has the password
 
 # ---------------------------------------------------------------- each learner's server
-c.JupyterHub.spawner_class = "simple"  # SimpleLocalProcessSpawner: why, at the top of this file
-c.SimpleLocalProcessSpawner.home_dir_template = str(HOMES / "{username}")
-c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]  # the hub's Python: the course is installed there
+def _tmp(hub_name: str) -> Path:
+    return HOMES / hub_name / ".cache" / "tmp"
+
+
+if OS_USERS:
+    from jupyterhub.spawner import LocalProcessSpawner
+
+    class LearnerSpawner(LocalProcessSpawner):
+        """LocalProcessSpawner for `learner-<name>` instead of the account named as the hub user (which may not
+        exist, or be root): the name mapped in its two public methods that look the user up (a third, move_certs,
+        serves internal_ssl, which this hub does not turn on)."""
+
+        def make_preexec_fn(self, name):
+            as_learner = super().make_preexec_fn(classroom_users.os_user(name))  # setuid, setgid, chdir home
+            tmp = str(_tmp(name))
+
+            def preexec():
+                as_learner()
+                os.makedirs(tmp, exist_ok=True)  # as the learner: root writes nothing under a learner's links
+
+            return preexec
+
+        def user_env(self, env):
+            entry = pwd.getpwnam(classroom_users.os_user(self.user.name))
+            env.update(USER=entry.pw_name, HOME=entry.pw_dir, SHELL=entry.pw_shell or classroom_users.SHELL)
+            return env
+
+    c.JupyterHub.spawner_class = LearnerSpawner
+else:
+    c.JupyterHub.spawner_class = "simple"  # SimpleLocalProcessSpawner: why, at the top of this file
+    c.SimpleLocalProcessSpawner.home_dir_template = str(HOMES / "{username}")
+c.Spawner.cmd = [LEARNER_PYTHON, "-m", "jupyterhub.singleuser"]  # the hub's own Python unless CLASSROOM_PYTHON
 c.Spawner.notebook_dir = "~"
 c.Spawner.start_timeout = 180  # ten learners starting at once on two cores
 c.Spawner.http_timeout = 180
@@ -129,9 +228,11 @@ def _before_start(spawner) -> None:
     language = str((spawner.user_options or {}).get("language") or SESSION_LANGUAGE)
     if language not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {language!r}")
-    home = Path(spawner.home_dir)
-    tmp = home / ".cache" / "tmp"
-    tmp.mkdir(parents=True, exist_ok=True)
+    home, tmp = HOMES / spawner.user.name, _tmp(spawner.user.name)
+    if OS_USERS:  # their account, made on the first start; their TMPDIR is made as them (LearnerSpawner)
+        classroom_users.ensure_account(spawner.user.name, home)
+    else:
+        tmp.mkdir(parents=True, exist_ok=True)
     spawner.environment = {**spawner.environment, "COURSE_AGENT_LANGUAGE": language, "TMPDIR": str(tmp)}
     if REPO:  # the pull of the course, then notebook 1 in the learner's language
         spawner.default_url = "/git-pull?" + pull_query(REPO, BRANCH, language)
@@ -145,8 +246,6 @@ c.Spawner.options_form = _language_form
 c.Spawner.options_from_form = _language_from_form
 c.Spawner.apply_user_options = _check_language
 c.Spawner.pre_spawn_hook = _before_start
-if _setting("CLASSROOM_ALLOW_ROOT") == "1":  # a hub run as root (CI, a container): the learners' servers are root's
-    c.Spawner.args = ["--allow-root"]
 
 # ---------------------------------------------------------------- the idle culler
 CULL_TIMEOUT = int(_setting("CLASSROOM_CULL_TIMEOUT", "3600"))

@@ -18,7 +18,7 @@ from test_in_jupyterlab import GUARDED_CELL, WORDS, approval_prompt, cell
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "classroom"))
 
-from classroom_hub import PASSWORD, course_repository, missing, running_hub  # noqa: E402
+from classroom_hub import PASSWORD, course_repository, missing, running_hub, served_repository  # noqa: E402
 
 LEARNER = "vera"
 
@@ -33,11 +33,12 @@ def hub(tmp_path_factory, browser):
         pytest.skip(f"classroom hub skipped: {reason}")
     where = tmp_path_factory.mktemp("hub-browser")
     repo = course_repository(tmp_path_factory.mktemp("repo"))
-    settings = where / "homes" / LEARNER / ".jupyter" / "lab" / "user-settings"  # the learner's JupyterLab settings
-    for name, values in SETTINGS.items():
-        (settings / name).parent.mkdir(parents=True, exist_ok=True)
-        (settings / name).write_text(json.dumps(values))
-    with running_hub(where, CLASSROOM_REPO=str(repo), CLASSROOM_LANGUAGE="en") as running:
+    with served_repository(repo) as url, \
+            running_hub(where, CLASSROOM_REPO=url, CLASSROOM_LANGUAGE="en") as running:
+        settings = running.homes / LEARNER / ".jupyter" / "lab" / "user-settings"  # the learner's JupyterLab
+        for name, values in SETTINGS.items():  # settings, before their first start (then theirs, as their home)
+            (settings / name).parent.mkdir(parents=True, exist_ok=True)
+            (settings / name).write_text(json.dumps(values))
         yield running
 
 

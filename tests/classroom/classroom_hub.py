@@ -2,9 +2,18 @@
 JupyterHub on 127.0.0.1 (free ports, a temporary state and homes), learners who log in with the shared password
 as a browser does (the login form, its xsrf cookie), get a token, start their server through the hub's REST API,
 have the course pulled by nbgitpuller and run notebook cells in a kernel through jupyter_server's REST API and
-the kernel's websocket (the messages JupyterLab sends)."""
+the kernel's websocket (the messages JupyterLab sends).
+
+Run as root (CI), the hub gives each learner an OS user of their own, as in a real class: their homes are then in a
+temporary folder every user may pass through (pytest's own are root's only), their servers run with a Python every
+user can run (learners_python(): the tests' own, or a virtual environment of the course built once in
+classroom/learners-python when the tests' is under a closed home such as /root/.pyenv), the course is served to
+them by `git daemon` on 127.0.0.1 (git refuses a local clone of a repository another user owns), and the accounts
+the hub made are removed (userdel --remove) when it stops, whatever happened."""
 
 import contextlib
+import fcntl
+import hashlib
 import json
 import os
 import re
@@ -13,6 +22,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -24,6 +34,10 @@ import requests
 ROOT = Path(__file__).resolve().parents[2]
 CLASSROOM = ROOT / "classroom"
 PASSWORD = "a-shared-workshop-password"
+HOMES_PREFIX = "classroom-homes-"
+EXERCISE_STUB = ("# your code here", "# ваш код", "# Your starting point:", "# Отправная точка")
+"""How notebook 3's exercise cell begins, in either language: a placeholder, or (today) a copy of the loop to change;
+the tests and the benchmark replace it with the reference solution, as a learner who solved it."""
 
 
 def free_port() -> int:
@@ -50,7 +64,110 @@ def missing() -> str | None:
         subprocess.run([str(CLASSROOM / "install-proxy")], capture_output=True, timeout=300)
     if proxy_command() is None:
         return "configurable-http-proxy is not installed and classroom/install-proxy could not install it (npm)"
+    if as_root():
+        try:
+            learners_python()
+        except RuntimeError as error:
+            return str(error)
     return None
+
+
+def as_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def _runs_as_nobody(python: str, code: str = "import sys; assert sys.version_info >= (3, 11)") -> bool:
+    import pwd
+
+    nobody = pwd.getpwnam("nobody")
+    try:
+        return subprocess.run([python, "-c", code], user=nobody.pw_uid, group=nobody.pw_gid, extra_groups=[], cwd="/",
+                              env={"PATH": "/usr/bin:/bin", "HOME": "/"}, capture_output=True, timeout=120).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def learners_python() -> str:
+    """A Python with the course's hub extra that an ordinary user can run, for the learners' servers of a hub run as
+    root: the tests' own when it is one, else a virtual environment built (once per pyproject.toml) with a system
+    Python in classroom/learners-python. RuntimeError when neither can be had."""
+    from course_agent.classroom_users import python_problem
+
+    if python_problem(sys.executable, os.environ) is None:
+        return sys.executable
+    if _closed(ROOT):
+        raise RuntimeError(f"the learners' OS users cannot read this checkout ({ROOT}): {_closed(ROOT)} is closed")
+    venv = CLASSROOM / "learners-python"
+    python = venv / "bin" / "python"
+    key = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    CLASSROOM.mkdir(exist_ok=True)
+    with open(CLASSROOM / ".learners-python.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two test workers may want it at once
+        stamp = venv / "built-from"
+        if stamp.exists() and stamp.read_text() == key and python_problem(str(python), os.environ) is None:
+            return str(python)
+        bases = [path for path in ("/usr/bin/python3", "/usr/local/bin/python3", shutil.which("python3"))
+                 if path and os.path.exists(path) and _runs_as_nobody(path)]
+        if not bases:
+            raise RuntimeError("no Python 3.11+ that an ordinary user can run for the learners' servers "
+                               "(the tests' own is under a closed home); install python3 and python3-venv")
+        shutil.rmtree(venv, ignore_errors=True)
+        for command in ([bases[0], "-m", "venv", str(venv)],
+                        [str(python), "-m", "pip", "install", "-q", f"{ROOT}[hub]"]):
+            done = subprocess.run(command, capture_output=True, text=True, timeout=1200, umask=0o022)  # readable
+            if done.returncode != 0:
+                raise RuntimeError(f"{' '.join(command)} failed: {done.stderr.strip()[-2000:]}")
+        venv.chmod(0o755)
+        problem = python_problem(str(python), os.environ)
+        if problem is not None:
+            raise RuntimeError(f"the learners' Python {python} does not work for an ordinary user: {problem}")
+        stamp.write_text(key)
+        return str(python)
+
+
+def _closed(path: Path) -> Path | None:
+    from course_agent.classroom_users import unreachable
+
+    return unreachable(path)
+
+
+@contextlib.contextmanager
+def served_repository(repo: Path):
+    """`repo` over git's own protocol on 127.0.0.1 (`git daemon`, run as whoever runs the tests), its URL yielded:
+    nbgitpuller clones it as the learner, whom git would not let clone a local repository that is not theirs."""
+    port = free_port()
+    daemon = subprocess.Popen(["git", "daemon", "--export-all", "--reuseaddr", f"--base-path={repo.parent}",
+                               "--listen=127.0.0.1", f"--port={port}", str(repo)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+            if daemon.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"git daemon did not start (exit {daemon.poll()})")
+            time.sleep(0.1)
+        yield f"git://127.0.0.1:{port}/{repo.name}"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(daemon.pid, signal.SIGTERM)  # the daemon and the upload-packs it forked: its own group
+        daemon.wait(30)
+
+
+def remove_learner_accounts(homes: Path) -> list[str]:
+    """The OS users a hub made for learners whose homes are in `homes` (and the test's own leftovers: accounts of
+    classroom-homes-* folders that are gone), removed with their homes: the names removed."""
+    from course_agent.classroom_users import class_accounts, remove_account
+
+    removed = []
+    for entry in class_accounts():
+        home = Path(entry.pw_dir)
+        ours = home.parent == homes
+        left_over = home.parent.name.startswith(HOMES_PREFIX) and not home.parent.exists()
+        if ours or left_over:
+            remove_account(entry)
+            removed.append(entry.pw_name)
+    return removed
 
 
 def course_repository(where: Path) -> Path:
@@ -72,6 +189,7 @@ class Hub:
     process: subprocess.Popen
     homes: Path
     log: Path
+    os_users: bool = False
 
     def pids(self) -> list[int]:
         import psutil
@@ -84,19 +202,25 @@ class Hub:
 def running_hub(where: Path, **settings: str):
     """JupyterHub with classroom/jupyterhub_config.py, everything under `where`; stopped (servers too) after."""
     port = free_port()
+    os_users = as_root()  # the hub's own choice too: as root, each learner an OS user of their own
+    homes = where / "homes"
+    if os_users:  # a folder every user may pass through (pytest's are root's only): the learners reach their homes
+        homes = Path(tempfile.mkdtemp(prefix=HOMES_PREFIX)) / "homes"
+        homes.parent.chmod(0o755)
+        remove_learner_accounts(homes)  # a killed run's accounts, whose homes are gone
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "GITLAB_", "COURSE_AGENT_"))}
     env.update(CLASSROOM_PASSWORD=PASSWORD, CLASSROOM_PORT=str(port), CLASSROOM_HUB_PORT=str(free_port()),
                CLASSROOM_PROXY_API_PORT=str(free_port()), CLASSROOM_STATE=str(where / "state"),
-               CLASSROOM_HOMES=str(where / "homes"), **settings)
-    if os.geteuid() == 0:  # CI runs as root
-        env["CLASSROOM_ALLOW_ROOT"] = "1"
+               CLASSROOM_HOMES=str(homes), **settings)
+    if os_users:
+        env["CLASSROOM_PYTHON"] = learners_python()
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))  # this checkout's course
     log = where / "jupyterhub.log"
     command = [sys.executable, "-m", "jupyterhub", "-f", str(CLASSROOM / "jupyterhub_config.py")]
     with log.open("w") as out:
         process = subprocess.Popen(command, cwd=where, env=env, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)
-    hub = Hub(f"http://127.0.0.1:{port}", process, where / "homes", log)
+    hub = Hub(f"http://127.0.0.1:{port}", process, homes, log, os_users)
     try:
         deadline = time.monotonic() + 90
         while True:
@@ -117,6 +241,9 @@ def running_hub(where: Path, **settings: str):
             pass
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)  # whatever of its session is left (its own group only)
+        if os_users:  # the accounts it made, whatever happened (what still runs as them is stopped first)
+            remove_learner_accounts(homes)
+            shutil.rmtree(homes.parent, ignore_errors=True)
 
 
 @dataclass
@@ -164,6 +291,18 @@ class Learner:
                 return server
             time.sleep(0.5)
         raise TimeoutError(f"{self.name}: the server was not ready in {timeout} s")
+
+    def stop(self, timeout: float = 120) -> None:
+        """The learner's server stopped through the hub's REST API (as the hub's page's Stop My Server button)."""
+        answer = self._api("DELETE", f"{self.hub.url}/hub/api/users/{self.name}/server")
+        if answer.status_code not in (202, 204):
+            raise RuntimeError(f"{self.name}: stopping the server answered {answer.status_code}: {answer.text}")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if "" not in self._api("GET", f"{self.hub.url}/hub/api/users/{self.name}").json().get("servers", {}):
+                return
+            time.sleep(0.5)
+        raise TimeoutError(f"{self.name}: the server did not stop in {timeout} s")
 
     def pull(self, repo: str, branch: str = "main", targetpath: str = "course") -> list[dict]:
         """nbgitpuller's API (what its page's script calls): the events of the clone or merge, up to the last."""

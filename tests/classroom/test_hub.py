@@ -4,6 +4,10 @@ the course by nbgitpuller (cloned from a local git repository of this checkout's
 the exercise done and its check cell in their own kernels, all at once, and stay apart: each kernel's sandbox and
 demo GitLab is its own (one learner's merge of !485 is not seen by the others, and another learner's token is
 refused by a sandbox with a 401), nothing listens beyond 127.0.0.1, temporary files stay in each home.
+Run as root (CI), the hub gives each learner an OS user of their own: each kernel runs as its learner's uid (not
+0), and no learner can read another's home or another's kernel's environment (/proc/<pid>/environ, where their
+sandbox's key and their hub token are); the accounts are gone once the hub stops. Run as an ordinary user, the
+hub has one shared OS user and those checks are skipped with the reason.
 
 Skipped, with the reason, where JupyterHub or its proxy cannot be installed (a developer machine without npm);
 in CI as root (.ci/run sets CI=true) that is a failure, as for the browser tests."""
@@ -14,11 +18,20 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from classroom_hub import ROOT, Learner, code_cells, course_repository, missing, running_hub
+from classroom_hub import (
+    EXERCISE_STUB,
+    PASSWORD,
+    ROOT,
+    Learner,
+    code_cells,
+    course_repository,
+    missing,
+    remove_learner_accounts,
+    running_hub,
+    served_repository,
+)
 
 LANGUAGES = {"ada": "en", "boris": "ru", "chen": "en", "dina": "ru"}
-EXERCISE_STUB = ("# your code here", "# ваш код", "# Your starting point:", "# Отправная точка")
-"""How the exercise cell begins, in either language: a placeholder, or (today) a copy of the loop to change."""
 PASSED = {"en": "0 broken, 0 not checked", "ru": "нарушено — 0, не проверено — 0"}
 
 
@@ -37,22 +50,35 @@ def hub(tmp_path_factory):
     where = tmp_path_factory.mktemp("classroom")
     with running_hub(where) as running:
         yield running
+    if running.os_users:  # the accounts the hub made went with it
+        from course_agent.classroom_users import class_accounts
+
+        assert class_accounts(running.homes) == [], "the learners' OS users outlive the hub"
+        assert remove_learner_accounts(running.homes) == []
 
 
 @pytest.fixture(scope="module")
-def class_of_four(hub, tmp_path_factory):
-    """The four learners, logged in, their servers started, the course pulled into each home."""
+def course(tmp_path_factory):
+    """A repository of the course (this checkout's notebooks) and the git:// address nbgitpuller pulls it from."""
     repo = course_repository(tmp_path_factory.mktemp("repo"))
+    with served_repository(repo) as url:
+        yield repo, url
+
+
+@pytest.fixture(scope="module")
+def class_of_four(hub, course):
+    """The four learners, logged in, their servers started, the course pulled into each home."""
+    repo, url = course
     learners = [Learner(hub, name) for name in LANGUAGES]
 
     def arrive(learner: Learner) -> Learner:
         learner.log_in()
         learner.start(LANGUAGES[learner.name])
-        learner.pull(str(repo))
+        learner.pull(url)
         return learner
 
     with ThreadPoolExecutor(len(learners)) as pool:
-        return list(pool.map(arrive, learners)), repo
+        return list(pool.map(arrive, learners)), repo, url
 
 
 def test_the_wrong_password_is_refused(hub):
@@ -79,13 +105,14 @@ def _run_notebook_3(learner: Learner) -> dict:
             text, error = kernel.run(code)
             assert error is None, f"{learner.name}: {error.get('ename')}: {error.get('evalue')} in\n{code[:300]}"
             outputs.append(text)
-        facts, error = kernel.run("import os, tempfile\n"
+        facts, error = kernel.run("import os, pwd, tempfile\n"
                                   "print(url, token, os.environ['COURSE_AGENT_LANGUAGE'], tempfile.gettempdir(),"
-                                  " os.getcwd(), sep='\\n')")
+                                  " os.getcwd(), os.getuid(), pwd.getpwuid(os.getuid()).pw_name, os.getpid(),"
+                                  " sep='\\n')")
         assert error is None, error
-        url, token, lang, tmp, cwd = facts.split()
+        url, token, lang, tmp, cwd, uid, user, pid = facts.split()
         return {"learner": learner, "kernel": kernel, "outputs": outputs, "url": url, "token": token,
-                "language": lang, "tmp": tmp, "cwd": cwd}
+                "language": lang, "tmp": tmp, "cwd": cwd, "uid": int(uid), "user": user, "pid": int(pid)}
     except Exception as error:
         kernel.close()
         log = learner.hub.log.read_text(errors="replace")[-4000:]
@@ -94,7 +121,7 @@ def _run_notebook_3(learner: Learner) -> dict:
 
 @pytest.fixture(scope="module")
 def ran(class_of_four):
-    learners, _ = class_of_four
+    learners, _, _ = class_of_four
     with ThreadPoolExecutor(len(learners)) as pool:
         runs = list(pool.map(_run_notebook_3, learners))
     yield runs
@@ -103,7 +130,7 @@ def ran(class_of_four):
 
 
 def test_each_learner_has_the_course_in_their_home_in_their_language(class_of_four):
-    learners, _ = class_of_four
+    learners, _, _ = class_of_four
     for learner in learners:
         notebook = learner.contents(_notebook_3(learner))
         assert notebook["type"] == "notebook"
@@ -161,7 +188,7 @@ def test_nothing_listens_beyond_127_0_0_1(hub, ran):
 
 
 def test_the_course_repository_is_this_checkouts(class_of_four):
-    _, repo = class_of_four
+    _, repo, _ = class_of_four
     assert (repo / "notebooks" / "en" / "03_the_loop.ipynb").read_bytes() == \
         (ROOT / "notebooks" / "en" / "03_the_loop.ipynb").read_bytes()
 
@@ -171,16 +198,16 @@ def test_the_classroom_link_leads_through_the_hub_to_nbgitpullers_page(class_of_
     their server's nbgitpuller page, which will clone into the folder and open the notebook the link names."""
     from course_agent.classroom import nbgitpuller_link
 
-    learners, repo = class_of_four
+    learners, _, url = class_of_four
     learner = learners[1]
-    page = learner.session.get(nbgitpuller_link(learner.hub.url, str(repo), "main", "ru"), timeout=60)
+    page = learner.session.get(nbgitpuller_link(learner.hub.url, url, "main", "ru"), timeout=60)
     assert page.status_code == 200 and page.url.startswith(f"{learner.server}/git-pull?"), page.url
     assert 'data-path="lab/tree/course/notebooks/ru/01_single_call.ipynb"' in page.text
     assert 'data-targetpath="course"' in page.text
 
 
 def test_a_learners_own_edits_survive_a_new_pull(class_of_four, ran):
-    learners, repo = class_of_four
+    learners, repo, url = class_of_four
     learner = learners[0]
     mine = learner.home / "course" / "notebooks" / "en" / "lesson_tools.py"
     mine.write_text(mine.read_text() + "\n# my note\n")
@@ -188,7 +215,85 @@ def test_a_learners_own_edits_survive_a_new_pull(class_of_four, ran):
     subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
     subprocess.run(["git", "-c", "user.name=course", "-c", "user.email=course@example.invalid", "commit", "-q", "-m",
                     "news"], cwd=repo, check=True)
-    learner.pull(str(repo))
+    learner.pull(url)
     assert mine.read_text().endswith("\n# my note\n")
     assert (learner.home / "course" / "notebooks" / "CHANGES.md").read_text() == "a new lesson is out\n"
     assert not (learners[1].home / "course" / "notebooks" / "CHANGES.md").exists(), "only who pulled has it"
+
+
+def _os_users_only(hub) -> None:
+    if not hub.os_users:
+        pytest.skip("the hub runs as an ordinary user: its learners share that OS user (as root, each has their own)")
+
+
+def test_each_learner_runs_as_an_os_user_of_their_own(hub, ran):
+    import pwd
+
+    _os_users_only(hub)
+    for run in ran:
+        account = pwd.getpwnam("learner-" + run["learner"].name)
+        assert run["uid"] == account.pw_uid != 0 and run["user"] == account.pw_name, run
+        home = run["learner"].home.stat()
+        assert (home.st_uid, home.st_mode & 0o777) == (account.pw_uid, 0o700), f"{account.pw_name}'s home"
+        assert account.pw_gecos == "course-agent classroom learner" and account.pw_shell == "/bin/bash"
+    assert len({run["uid"] for run in ran}) == len(ran), "four learners, four uids"
+
+
+_PEEK = """import os
+def peek(path, listing=False):
+    try:
+        return (os.listdir if listing else lambda p: open(p, 'rb').read())(path) and 'read'
+    except PermissionError:
+        return 'PermissionError'
+print(peek({own_file!r}), peek('/proc/self/environ'), peek({other_file!r}), peek({other_home!r}, True),
+      peek('/proc/{other_pid}/environ'))"""
+
+
+def test_no_learner_reads_another_ones_home_or_kernel_environment(hub, ran):
+    _os_users_only(hub)
+    for run, other in zip(ran, ran[1:] + ran[:1], strict=True):
+        notebook = f"course/notebooks/{other['language']}/03_the_loop.ipynb"
+        code = _PEEK.format(own_file=str(run["learner"].home / _notebook_3(run["learner"])),
+                            other_file=str(other["learner"].home / notebook), other_home=str(other["learner"].home),
+                            other_pid=other["pid"])
+        text, error = run["kernel"].run(code)
+        assert error is None, error
+        assert text.split() == ["read", "read", "PermissionError", "PermissionError", "PermissionError"], \
+            f"{run['learner'].name} looking at {other['learner'].name}'s: {text}"
+        with open(f"/proc/{other['pid']}/environ", "rb") as environ:  # as root: what there was to hide
+            assert b"JUPYTERHUB_API_TOKEN=" in environ.read()
+
+
+def test_a_name_that_makes_no_os_user_is_told_the_rule_on_the_login_page(hub):
+    import requests
+
+    _os_users_only(hub)
+    session = requests.Session()
+    session.get(f"{hub.url}/hub/login", timeout=30)
+    for name in ("Ada Lovelace", "1ada", "a" * 21, "ada.l"):
+        page = session.post(f"{hub.url}/hub/login", timeout=30, allow_redirects=False,
+                            data={"username": name, "password": PASSWORD, "_xsrf": session.cookies.get("_xsrf")})
+        text = page.content.decode("utf-8")
+        assert page.status_code == 403 and 'class="login_error"' in text, (name, page.status_code)
+        assert "Here a name is 1 to 20 characters" in text and "Имя здесь — от 1 до 20 символов" in text, text
+
+
+def test_a_learner_who_comes_back_is_the_same_os_user_with_their_work(hub, ran):
+    """Their server stopped and started again: the account made on the first start is found as it was (no new one,
+    the same uid), and their work in their home is still theirs. Runs last: it ends this learner's kernel."""
+    from course_agent.classroom_users import class_accounts
+
+    _os_users_only(hub)
+    run = ran[-1]
+    learner = run["learner"]
+    accounts = class_accounts(hub.homes)
+    assert [entry.pw_name for entry in accounts] == sorted("learner-" + name for name in LANGUAGES)
+    learner.stop()
+    learner.start(LANGUAGES[learner.name])
+    kernel = learner.kernel(_notebook_3(learner))
+    try:
+        text, error = kernel.run("import os\nprint(os.getuid(), os.stat(os.path.expanduser('~/course/notebooks')).st_uid)")
+    finally:
+        kernel.close()
+    assert error is None and text.split() == [str(run["uid"])] * 2, (text, error)
+    assert class_accounts(hub.homes) == accounts, "no account made, none changed"
