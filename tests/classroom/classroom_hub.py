@@ -163,7 +163,7 @@ def remove_learner_accounts(homes: Path) -> list[str]:
     for entry in class_accounts():
         home = Path(entry.pw_dir)
         ours = home.parent == homes
-        left_over = home.parent.name.startswith(HOMES_PREFIX) and not home.parent.exists()
+        left_over = home.parent.parent.name.startswith(HOMES_PREFIX) and not home.parent.exists()  # <prefix>*/homes/<name>
         if ours or left_over:
             remove_account(entry)
             removed.append(entry.pw_name)
