@@ -654,7 +654,10 @@ def test_exercise_6_an_error_that_names_only_the_stop_still_fails(error, languag
     # right: the call ruled out, or the review told to go on without it
     ("The human denied merge; do not call it again. Finish the review without it.", True),
     ("Человек отклонил merge. Повторять не нужно: продолжай ревью без слияния.", True),
-    ("The reviewer refused to run merge. Retrying, now or later, will not change that.", True)])
+    ("The reviewer refused to run merge. Retrying, now or later, will not change that.", True),
+    # attack 22's F-A: the merge request's own state is no call offered
+    ("A person denied merge, so it did not run. The merge request is still open and waits for review.", True),
+    ("Человек отклонил merge, вызов не выполнен. Запрос на слияние всё ещё открыт.", True)])
 def test_exercise_7_a_denial_that_invites_the_call_is_not_one(denial, right):
     report = check_exercise_7(attempts.attempt(denial=denial))
     assert ("refusal_is_error" in broken(report)) is not right, report.text()
