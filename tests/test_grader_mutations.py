@@ -665,7 +665,10 @@ def test_exercise_6_an_error_that_names_only_the_stop_still_fails(error, languag
      True),
     # attack 22's F-B: a merge of another thing, before the run, is no claim that the call went through
     ("A person denied merge; it did not run. Other branches were merged into main last week, so look for conflicts.",
-     True)])
+     True),
+    # attack 22's F-C: the policy explained is no yes promised
+    ("A person denied merge; it did not run. Only a human can approve merges in this project.", True),
+    ("Человек отклонил merge, вызов не выполнен. Каждое слияние здесь разрешает человек.", True)])
 def test_exercise_7_a_denial_that_invites_the_call_is_not_one(denial, right):
     report = check_exercise_7(attempts.attempt(denial=denial))
     assert ("refusal_is_error" in broken(report)) is not right, report.text()

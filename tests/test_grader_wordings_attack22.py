@@ -135,3 +135,37 @@ def test_a_merge_of_something_else_is_no_claim_the_call_ran(tail):
     "Человек отклонил merge_pr, но MR всё равно влит.", "Рецензент отказал, однако изменения слиты."])
 def test_the_call_or_the_merge_request_merged_is_still_a_claim(text):
     assert not says_denied(text, TOOL), text
+
+
+# F-C: the policy, or a person's power, explained is no yes promised to the model
+WHO_EN = ["a human", "a maintainer", "a person", "the repository owner", "people"]
+POWER_EN = ["Only {who} can approve merges here.", "Only {who} may allow a merge in this project.",
+            "In this repository {who} approves every merge.", "{Who} can authorise any merge; the agent cannot.",
+            "{Who} can merge it by hand if they agree with your findings.",
+            "Should they agree with the review, {who} may merge it themselves."]
+WHO_RU = ["человек", "сопровождающий", "владелец репозитория"]
+POWER_RU = ["Каждое слияние в этом проекте разрешает {who}.", "Слияния одобряет только {who}.",
+            "Любое слияние позволяет только {who}.", "Если {who} согласится с ревью, он может влить его сам.",
+            "{Who} может влить его вручную, если одобрит правки."]
+
+
+def _capital(text: str) -> str:
+    return text[0].upper() + text[1:]
+
+
+@settings(max_examples=160, deadline=None)
+@given(case=st.one_of(*(st.tuples(st.sampled_from(noes), st.sampled_from(who), st.sampled_from(power))
+                        for noes, who, power in ((NO_EN, WHO_EN, POWER_EN), (NO_RU, WHO_RU, POWER_RU)))))
+def test_the_policy_or_a_persons_power_is_no_promise(case):
+    no, who, power = case
+    text = f"{no} {_capital(power.format(who=who, Who=_capital(who)))}"
+    assert a_persons_no(text), text
+
+
+@pytest.mark.parametrize("tail", [
+    "A human may approve it later.", "The maintainer will allow it after the review.", "They can approve it soon.",
+    "It may be approved by a person tomorrow.", "If you ask again, the owner will approve it.",
+    "Человек одобрит его позже.", "Сопровождающий скоро разрешит слияние.", "Если попросишь ещё раз, человек согласится."])
+def test_a_yes_to_come_for_this_call_still_invites(tail):
+    for text in after_each_no(tail, 0):
+        assert not a_persons_no(text), text

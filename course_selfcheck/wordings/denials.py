@@ -565,8 +565,10 @@ def invites_in_other_words(lowered: list[str]) -> bool:
     if any(_KEEP.match(w) and _keeps_calling(lowered[i + 1:i + 4]) for i, w in enumerate(lowered)):
         return True
     yes = [i for i, w in enumerate(lowered) if (_YES.match(w) or w == "go" and lowered[i + 1:i + 2] == ["through"])
-           and not _a_condition_reported(lowered, i) and not _passes_something_else(lowered, i)]
-    if yes and (any(_MODAL.match(w) for w in lowered) or any(_FUTURE_RU.match(lowered[i]) for i in yes)):
+           and not _a_condition_reported(lowered, i) and not _passes_something_else(lowered, i)
+           and not _a_power_explained(lowered, i)]
+    if yes and (any(_MODAL.match(w) for w in lowered) or any(
+            _FUTURE_RU.match(lowered[i]) and not _HABIT_RU.match(lowered[i]) for i in yes)):
         return True
     head = 0
     while head < len(lowered) and lowered[head] in _HEADS:
@@ -580,6 +582,33 @@ def invites_in_other_words(lowered: list[str]) -> bool:
         for i, w in enumerate(body))  # "Go on with the review…": a clause's own first verb is its report
     step = len(body) <= 2 and body[-1:] and _A_STEP.match(body[-1])  # «Следующий шаг — итог ревью»: no act
     return sequel and not reports and not step
+
+
+_HABIT_RU = re.compile(r"^(?:одобря|разреша|позволя)\w*$", re.I)
+"""A Russian yes in the imperfective present («каждое слияние одобряет человек», «разрешают люди»): a habit, the
+policy told, not a yes to come (attack 22's F-C)."""
+_GENERAL = re.compile(r"^(?:every|each|any|all|such|merges|changes|requests|calls|pushes|deploys|deletions|"
+                      r"все|всё|каждое|каждый|каждую|любое|любой|любую|слияния|изменения)$", re.I)
+_OWN_HANDS = {"themselves", "himself", "herself", "themself", "manually", "hand", "сами", "сам", "сама", "вручную",
+              "самостоятельно"}
+_SUBJECT_PEOPLE = {"they", "he", "she", "они", "он", "она"}
+
+
+def _a_power_explained(lowered: list[str], i: int) -> bool:
+    """Yes word i tells what a person may do or does, not a yes promised to the model (attack 22's F-C): the policy
+    ("Only a human can approve merges", "A person may allow any merge", «слияния разрешает только человек»), or a
+    person's own act on a condition of their own ("The maintainers can merge it themselves if they agree", «могут
+    влить его сами, если согласятся»). "The human may approve it later", "They will allow it", "it may be approved"
+    promise a yes to this call and stay invitations."""
+    person = [k for k, w in enumerate(lowered) if _PEOPLE.match(w) or w in _SUBJECT_PEOPLE]
+    if not person or person[0] > i:
+        return False
+    condition = any(w in _IF for w in lowered[:i]) or lowered[0] in ("should", "were", "had")  # "Should they agree"
+    if condition and any(w in _OWN_HANDS for w in lowered):
+        return True  # the person acts by their own hand; the yes is the condition of it
+    if not _APPROVAL.match(lowered[i]) or i > 0 and lowered[i - 1] in ("be", "been", "being", "get", "got", "быть"):
+        return False
+    return "only" in lowered[:i] or "только" in lowered or any(map(_GENERAL.match, lowered[i + 1:i + 3]))
 
 
 _STATE_WORDS = re.compile(r"^(?:remain\w*|stay\w*|stays|is|are|was|stands|unmerged|open|closed|blocked|pending|"
@@ -670,7 +699,8 @@ def not_yet(words: list[str]) -> bool:
     if _has_phrase(lowered, _NOT_YET) or lowered[-1:] == ["yet"] and any(_NEGATIONS.match(w) for w in lowered):
         return True
     if any(_LATER.match(w) for w in lowered) and not any(_NEGATIONS.match(w) for w in lowered) and any(
-            _APPROVAL.match(w) or _MIND.match(w) for w in lowered):
+            _APPROVAL.match(w) and not _a_power_explained(lowered, i) or _MIND.match(w)
+            for i, w in enumerate(lowered)):
         return True  # "they may approve it later", «позже он, возможно, согласится» (attack 19)
     return any(_PENDING.match(w) and not any(_NEGATIONS.match(n) for n in lowered[max(0, i - 2):i])
                for i, w in enumerate(lowered))
