@@ -679,7 +679,11 @@ def test_exercise_6_an_error_that_names_only_the_stop_still_fails(error, languag
     ("A person denied merge until Friday; it did not run.", False),
     ("Человек отклонил merge, вызов не выполнен. Пока нет.", False),
     ("A person denied merge; it did not run. The owner already approved it.", False),
-    ("Человек отклонил merge, вызов не выполнен. Попроси другого ревьюера.", False)])
+    ("Человек отклонил merge, вызов не выполнен. Попроси другого ревьюера.", False),
+    # attack 22's H-3: the act still to come; a person's own decision about it is no promise
+    ("A person denied merge; it did not run. The merge is queued for tonight.", False),
+    ("Человек отклонил merge, вызов не выполнен. Солью его вечером.", False),
+    ("A person denied merge; it did not run. The owner will decide about the merge once they read your review.", True)])
 def test_exercise_7_a_denial_that_invites_the_call_is_not_one(denial, right):
     report = check_exercise_7(attempts.attempt(denial=denial))
     assert ("refusal_is_error" in broken(report)) is not right, report.text()

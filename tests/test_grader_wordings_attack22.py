@@ -16,6 +16,12 @@ NO_RU = ["Человек отклонил merge_pr, вызов не выполн
          "Человек сказал «нет» на merge_pr, и вызов не выполнялся."]
 
 
+def after_a_no_in_either_language(tails_en: list[str], tails_ru: list[str]) -> st.SearchStrategy:
+    """A no and a tail, both English or both Russian."""
+    return st.one_of(st.tuples(st.sampled_from(NO_EN), st.sampled_from(tails_en)),
+                     st.tuples(st.sampled_from(NO_RU), st.sampled_from(tails_ru)))
+
+
 def after_each_no(tail: str, k: int) -> list[str]:
     """The tail after the k-th no of each language: the texts a test reads."""
     return [f"{NO_EN[k]} {tail}", f"{NO_RU[k]} {tail}"]
@@ -224,8 +230,7 @@ BACK_RU = ["Это окончательно? Нет.", "Навсегда? Нет
 
 
 @settings(max_examples=100, deadline=None)
-@given(case=st.one_of(st.tuples(st.sampled_from(NO_EN), st.sampled_from(BACK_EN)),
-                      st.tuples(st.sampled_from(NO_RU), st.sampled_from(BACK_RU))))
+@given(case=after_a_no_in_either_language(BACK_EN, BACK_RU))
 def test_a_no_bounded_or_taken_back_is_not_final(case):
     text = " ".join(case)
     assert not a_persons_no(text), text
@@ -235,4 +240,31 @@ def test_a_no_bounded_or_taken_back_is_not_final(case):
                                   "Окончательно? Да.", "Это не шутка: не вливай его.", "Это решение окончательное."])
 def test_a_no_said_final_stays_a_no(tail):
     text = f"{NO_RU[2] if any('а' <= c <= 'я' for c in tail.lower()) else NO_EN[2]} {tail}"
+    assert a_persons_no(text), text
+
+
+# H-3: the act named as still to come (a future, a plan, an automatic merge) or the review told to end with it
+TO_COME_EN = ["I'll merge it once the summary is written.", "We will merge the branch tonight.",
+              "The merge is queued for the evening.", "Automatic merging is enabled for this branch.",
+              "It is going to be merged after lunch.", "The merge follows your summary.",
+              "Proceed with merging after the summary.", "Wrap the review up with a merge.",
+              "Schedule a merge for tomorrow."]
+TO_COME_RU = ["Солью его вечером.", "Слияние запланировано на завтра.", "Автослияние для ветки включено.",
+              "Его сольют ночью.", "Заверши ревью слиянием."]
+
+
+@settings(max_examples=80, deadline=None)
+@given(case=after_a_no_in_either_language(TO_COME_EN, TO_COME_RU))
+def test_the_act_to_come_is_a_promise(case):
+    text = " ".join(case)
+    assert not a_persons_no(text), text
+
+
+@pytest.mark.parametrize("tail", [
+    "The owner will decide about the merge once they read your review.", "Your review helps people decide on merging.",
+    "Maintainers may merge it later, by hand.", "Finish your review and say the merge was refused.",
+    "No merge will happen in this run.", "Мейнтейнер решит насчёт слияния после твоего ревью.",
+    "Слияние не произойдёт в этом запуске."])
+def test_the_act_left_to_a_person_or_ruled_out_keeps_the_denial(tail):
+    text = f"{NO_RU[0] if any('а' <= c <= 'я' for c in tail.lower()) else NO_EN[0]} {tail}"
     assert a_persons_no(text), text
