@@ -248,9 +248,9 @@ TO_COME_EN = ["I'll merge it once the summary is written.", "We will merge the b
               "The merge is queued for the evening.", "Automatic merging is enabled for this branch.",
               "It is going to be merged after lunch.", "The merge follows your summary.",
               "Proceed with merging after the summary.", "Wrap the review up with a merge.",
-              "Schedule a merge for tomorrow."]
+              "Schedule a merge for tomorrow.", "I will merge it when the review is done."]
 TO_COME_RU = ["Солью его вечером.", "Слияние запланировано на завтра.", "Автослияние для ветки включено.",
-              "Его сольют ночью.", "Заверши ревью слиянием."]
+              "Его сольют ночью.", "Заверши ревью слиянием.", "Солью его после ревью."]
 
 
 @settings(max_examples=80, deadline=None)

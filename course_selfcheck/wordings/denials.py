@@ -844,6 +844,7 @@ _TO_COME = re.compile(r"^(?:will|shall|going|gonna|\w+'ll|scheduled|queued|plann
                       r"tomorrow|afterwards|follow\w*|happen\w*|upcoming|auto|automatic\w*|запланирован\w*|"
                       r"включен\w*|включён\w*|позже|потом|ночью|завтра|впоследствии|выполнится|произойд\w*|"
                       r"состоится|вольют|волью|сольют|солью|смержу|смержат|автоматически)$", re.I)
+_THE_REVIEW = {"review", "reviews", "reviewing", "reviewed", "ревью"}
 _AUTO_ACT = re.compile(r"^(?:auto|автослияни\w*|автомерж\w*)$", re.I)
 _THEN_WITH = re.compile(r"^(?:proceed|continue|go|end|wrap|finish|close|conclude|schedule|queue|plan|arrange|"
                         r"заверши\w*|закончи\w*|запланируй\w*|поставь)$", re.I)
@@ -873,8 +874,8 @@ def _the_act_to_come(lowered: list[str], acts: "_Acts") -> bool:
         return True  # "Proceed with the merge", "End the review with a merge", "Schedule the merge", «…слиянием»
     if any(w in ("may", "might", "could", "can", "может", "могут", "можно") for w in lowered):
         return False  # "The merge may still happen later, but only by a human": not promised
-    people = any(_PEOPLE.match(w) or w in _SUBJECT_PEOPLE or w in ("maintainers", "author", "they", "they'll")
-                 for w in lowered)
+    people = any((_PEOPLE.match(w) and w not in _THE_REVIEW) or w in _SUBJECT_PEOPLE
+                 or w in ("maintainers", "author", "they", "they'll") for w in lowered)  # "after the review": no one
     reported = bool(_REPORTS.match(head)) or any(w in ("whether", "if", "before", "until", "ли", "прежде", "decide",
                                                        "decides", "решит", "решает") for w in lowered)
     return not people and not reported and any(_TO_COME.match(w) for w in lowered)
