@@ -59,7 +59,7 @@ def test_a_phrase_headed_by_a_person_word_says_a_persons_no_ru(who, frame):
     assert _a_persons_denial(text), text
 
 
-@pytest.mark.parametrize("text, right", [
+WHO_SAID_IT = [
     # a person word that only modifies a thing: the thing said no
     ("The human review bot rejected merge_pr. It was not run.", False),
     ("The reviewer dashboard blocked merge_pr; it was not run.", False),
@@ -88,49 +88,45 @@ def test_a_phrase_headed_by_a_person_word_says_a_persons_no_ru(who, frame):
     ("A person looked at the diff and rejected merge_pr. Nothing ran.", True),
     ("Дежурный администратор отклонил merge_pr. Вызов не выполнен.", True),
     ("Проверяющий отказал в merge_pr; вызов не выполнен.", True),
-])
-def test_who_said_no_is_a_person_only_when_a_person_is_named(text, right):
-    assert _a_persons_denial(text) is right, text
+]
 
 
 # F-E: the person named around the no (a parenthesis, an apposition, a contrast, a question answered, a quoted no,
-# a no typed or written): each a right answer that says a person said no
-@pytest.mark.parametrize("text", [
-    "Result: rejected (by the reviewer). merge_pr did not run.",
-    "Decision: refused (by a person); nothing was merged.",
-    "Answer: no (the maintainer). merge_pr was not run.",
-    "Итог: отклонено (человеком). merge_pr не выполнен.",
-    "Проверяющий (человек) сказал «нет»; merge_pr не выполнен.",
-    "The reviewer, and not an automatic rule, declined merge_pr; it was not run.",
-    "A person, not the allowlist, rejected merge_pr. It did not run.",
-    "Ревьюер, а не правило, запретил merge_pr; вызов не выполнен.",
-    "Who rejected merge_pr? The maintainer. It was not run.",
-    "Who said no to merge_pr? A person. Nothing ran.",
-    "Кто запретил merge_pr? Ревьюер. Вызов не выполнен.",
-    "Вердикт ревьюера: «нет». merge_pr не выполнен.",
-    "The human's answer: \"no\". merge_pr did not run.",
-    "Слово человека — «нет»; вызов не выполнен.",
-    "The reviewer entered no at the approval prompt; merge_pr was not run.",
-    "The person wrote \"no\" in the prompt, so merge_pr did not run.",
-    "Человек ввёл «нет», поэтому merge_pr не выполнен.",
-    "The one who rejected merge_pr was a human. It did not run.",
-])
-def test_a_person_named_around_the_no_is_who_said_it(text):
-    assert _a_persons_denial(text), text
-
-
-@pytest.mark.parametrize("text", [
+# a no typed or written): each a right answer that says a person said no; the same shapes with a thing stay no
+# person's
+AROUND_THE_NO = [
+    ("Result: rejected (by the reviewer). merge_pr did not run.", True),
+    ("Decision: refused (by a person); nothing was merged.", True),
+    ("Answer: no (the maintainer). merge_pr was not run.", True),
+    ("Итог: отклонено (человеком). merge_pr не выполнен.", True),
+    ("Проверяющий (человек) сказал «нет»; merge_pr не выполнен.", True),
+    ("The reviewer, and not an automatic rule, declined merge_pr; it was not run.", True),
+    ("A person, not the allowlist, rejected merge_pr. It did not run.", True),
+    ("Ревьюер, а не правило, запретил merge_pr; вызов не выполнен.", True),
+    ("Who rejected merge_pr? The maintainer. It was not run.", True),
+    ("Who said no to merge_pr? A person. Nothing ran.", True),
+    ("Кто запретил merge_pr? Ревьюер. Вызов не выполнен.", True),
+    ("Вердикт ревьюера: «нет». merge_pr не выполнен.", True),
+    ("The human's answer: \"no\". merge_pr did not run.", True),
+    ("Слово человека — «нет»; вызов не выполнен.", True),
+    ("The reviewer entered no at the approval prompt; merge_pr was not run.", True),
+    ("The person wrote \"no\" in the prompt, so merge_pr did not run.", True),
+    ("Человек ввёл «нет», поэтому merge_pr не выполнен.", True),
+    ("The one who rejected merge_pr was a human. It did not run.", True),
     # the same shapes with no person in them stay no person's
-    "Result: rejected (by the linter). merge_pr did not run.",
-    "Answer: no (the allowlist). merge_pr was not run.",
-    "Итог: отклонено (валидатором). merge_pr не выполнен.",
-    "The policy, not a person, declined merge_pr; it was not run.",
-    "Правило, а не человек, запретил merge_pr; вызов не выполнен.",
-    "Who rejected merge_pr? The linter. It was not run.",
-    "Кто запретил merge_pr? Никто. Вызов не выполнен.",
-    "The hook entered no at the approval prompt; merge_pr was not run.",
-    "The one who rejected merge_pr was the scheduler. It did not run.",
-    "Who rejected merge_pr? Not a human. It did not run.",
-])
-def test_the_same_shapes_without_a_person_name_nobody(text):
-    assert not _a_persons_denial(text), text
+    ("Result: rejected (by the linter). merge_pr did not run.", False),
+    ("Answer: no (the allowlist). merge_pr was not run.", False),
+    ("Итог: отклонено (валидатором). merge_pr не выполнен.", False),
+    ("The policy, not a person, declined merge_pr; it was not run.", False),
+    ("Правило, а не человек, запретил merge_pr; вызов не выполнен.", False),
+    ("Who rejected merge_pr? The linter. It was not run.", False),
+    ("Кто запретил merge_pr? Никто. Вызов не выполнен.", False),
+    ("The hook entered no at the approval prompt; merge_pr was not run.", False),
+    ("The one who rejected merge_pr was the scheduler. It did not run.", False),
+    ("Who rejected merge_pr? Not a human. It did not run.", False),
+]
+
+
+@pytest.mark.parametrize("text, right", WHO_SAID_IT + AROUND_THE_NO)
+def test_who_said_no_is_a_person_only_when_a_person_is_named(text, right):
+    assert _a_persons_denial(text) is right, text
