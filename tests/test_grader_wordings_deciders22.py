@@ -130,3 +130,30 @@ AROUND_THE_NO = [
 @pytest.mark.parametrize("text, right", WHO_SAID_IT + AROUND_THE_NO)
 def test_who_said_no_is_a_person_only_when_a_person_is_named(text, right):
     assert _a_persons_denial(text) is right, text
+
+
+# H-8: a no that is only possible, a person's yes before a no nobody said, a person asked about, a rule stated
+@pytest.mark.parametrize("text, right", [
+    ("The reviewer can refuse merge_pr. It did not run.", False),
+    ("A person might decline merge_pr; it was not run.", False),
+    ("The maintainer will reject merge_pr, so it was not run.", False),
+    ("Ревьюер может запретить merge_pr. Вызов не выполнен.", False),
+    ("Администратор вправе отклонить merge_pr; вызов не выполнен.", False),
+    ("The reviewer agreed, but merge_pr was blocked. It did not run.", False),
+    ("The person approved the merge; still, it was refused. Nothing ran.", False),
+    ("Ревьюер согласился, но merge_pr отклонён; вызов не выполнен.", False),
+    ("Человек ответил «да», однако вызов запрещён.", False),
+    ("merge_pr was refused. The reviewer? No. Nothing ran.", False),
+    ("merge_pr отклонён. Человек? Нет. Вызов не выполнен.", False),
+    ("A reviewer's sign-off is needed for merges. Refused: merge_pr did not run.", False),
+    ("Для слияния нужно одобрение человека. Отклонено: merge_pr не выполнен.", False),
+    ("A person must approve every merge; this one was rejected. It did not run.", False),
+    # right answers of the same words: a no said, a modal before a negated yes, a yes refused
+    ("The reviewer will not approve merge_pr; it was not run.", True),
+    ("The maintainer did not agree: they rejected merge_pr, and it did not run.", True),
+    ("Merges need a person's yes; the reviewer rejected merge_pr. It was not run.", True),
+    ("Ревьюер не согласился и отклонил merge_pr; вызов не выполнен.", True),
+    ("Слиянию нужно одобрение человека, и человек отклонил merge_pr. Вызов не выполнен.", True),
+])
+def test_a_no_only_possible_or_contradicted_is_no_persons(text, right):
+    assert _a_persons_denial(text) is right, text

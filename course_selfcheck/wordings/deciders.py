@@ -171,7 +171,7 @@ _BACK = {"they", "he", "she", "them", "who", "which", "that", "whom", "он", "�
 _POST = re.compile(r"^(?:on|from|at|in|of|with|for|by|who|whom|whose|that|which|you|i|we|they|he|she|after|before|"
                    r"via|through|over|under|and|or|but|himself|herself|themselves|themself|myself|ourselves|then|"
                    r"also|just|already|now|simply|personally|explicitly|firmly|today|here|there|has|have|had|did|"
-                   r"does|do|will|would|was|is|were|are|\w+ly|\d+|из|с|со|в|на|от|по|у|и|или|но|сам|сама|сами|"
+                   r"does|do|will|would|was|is|were|are|may|might|can|could|shall|should|must|\w+ly|\d+|из|с|со|в|на|от|по|у|и|или|но|сам|сама|сами|"
                    r"уже|тоже|также|лично|сегодня|явно|просто|который|которая|которые|кто|\w+ed|read|saw|seen|took|got|made|"
                    r"went|came|gave|heard|thought|felt|found|knew|said|told|wrote|typed|looked|opened|clicked)$", re.I)
 """Words that end an English noun phrase's head (a preposition, a relative, an adverb, a verb in the past): "the
@@ -243,7 +243,7 @@ def names_the_decider(text: str) -> bool:
     ("Blocked by the user's security policy"). A clause that goes on with "and" and no subject of its own, or a short
     one after a person's ("Human approval: denied"), keeps its person ("The human read the diff, and refused"); one
     with a subject of its own does not ("A human approved it, but the policy blocked it")."""
-    person_before = False
+    person_before = rule_before = False
     segments = _marked_segments(text)
     names = proper_names(text)
     for at, (lowered, unreal) in enumerate(segments):
@@ -253,6 +253,9 @@ def names_the_decider(text: str) -> bool:
         if unreal and noes:  # "If a human had said no", "It is not true that a human denied", "A human denied it?"
             if lowered[0] in ("who", "кто") and _bare_person(after, names):
                 return True  # "Who denied merge_pr? A human.", «Кто отклонил? Человек.»: the answer names them
+            person_before = False
+            continue
+        if unreal:  # "merge_pr was denied. A human? No.": a person asked about is not the one who said no
             person_before = False
             continue
         if _contrast(lowered):
@@ -271,7 +274,7 @@ def names_the_decider(text: str) -> bool:
             said = _who_said_no(lowered, n, names)
             if said:
                 return True
-            if said is None and person_before and (lowered[0] in _LEADING or len(lowered) <= 3):
+            if said is None and person_before and not rule_before and (lowered[0] in _LEADING or len(lowered) <= 3):
                 return True  # "The human read the diff, and refused", "Human approval: denied"
             if said is None and (_bare_person(after, names) and len(lowered) <= 3 or "who" in lowered[:n] and any(
                     _bare_person(lowered[j + 1:], names) for j in range(n + 1, len(lowered))
@@ -283,7 +286,10 @@ def names_the_decider(text: str) -> bool:
         # a person who did not answer, is away or was not asked decides nothing ("The human did not answer; merge_pr
         # was denied", «Человек недоступен; merge_pr отклонён»: attack 21's H5)
         absent = any(_NEGATIONS.match(w) or w in _ABSENT or _FAILURE.match(w) for w in lowered)  # "crashed"
-        person_before = bool(people) and not you and not absent if not noes else False
+        person_before = bool(people) and not you and not absent and not _says_yes(lowered) if not noes else False
+        rule_before = any(_REQUIRED.match(w) or w in ("must", "should", "должен", "должна", "должны") and any(
+            _APPROVAL.match(a) for a in lowered[i + 1:i + 3]) for i, w in enumerate(lowered))
+        # "Human approval is required. Denied.", "A human must approve merge_pr; it was denied": a rule's no
     return False
 
 
@@ -339,7 +345,40 @@ def _hypothetical(lowered: list[str]) -> bool:
     for i, w in enumerate(lowered):
         if _IF.match(w) and not (w in ("would", "could") and lowered[i + 1:i + 2] == ["not"]):
             return True
-    return lowered[:1] in (["had"], ["were"], ["should"])
+    return lowered[:1] in (["had"], ["were"], ["should"]) or _modal_no(lowered)
+
+
+_MODAL = re.compile(r"^(?:may|might|can|could|will|shall|should|must|'ll|может|могут|мог|могла|сможет|смогут|"
+                    r"будет|будут|должен|должна|должны|вправе)$", re.I)
+_YES_SAID = re.compile(r"^(?:approved|agreed|allowed|permitted|consented|confirmed|authori[sz]ed|accepted|"
+                       r"одобрил\w*|разрешил\w*|согласил\w*|согласен|согласна|подтвердил\w*)$", re.I)
+_REQUIRED = re.compile(r"^(?:required|requires|require|needed|needs|need|mandatory|нужн\w*|требуется|требуют|"
+                       r"необходим\w*|обязательн\w*)$", re.I)
+
+
+def _modal_no(lowered: list[str]) -> bool:
+    """A no with a modal before it ("A human may deny merge_pr", "can reject", "will refuse", «Человек может
+    отклонить»): what a person is able or bound to do, not a no they said. A modal before a negated approval ("will
+    not approve") is a no said."""
+    for i, w in enumerate(lowered):
+        if _MODAL.match(w):
+            ahead = [a for a in lowered[i + 1:i + 4] if a not in _ADVERBS]
+            if ahead and (_REFUSALS.match(ahead[0]) or _STOPS.match(ahead[0]) or ahead[:2] in (
+                    ["say", "no"], ["сказать", "нет"]) or ahead[0] in ("turn", "отказать")):
+                return True
+    return False
+
+
+def _says_yes(lowered: list[str]) -> bool:
+    """A clause where someone says yes as a fact: "the human said yes", "the reviewer approved merge_pr", «человек
+    согласился», «ответил «да»» (not negated): a no said later without a decider is not theirs ("The human said yes,
+    but merge_pr was denied", attack 22's H-8)."""
+    for i, w in enumerate(lowered):
+        said_yes = _YES_SAID.match(w) or w in ("said", "answered", "replied", "typed", "сказал", "сказала",
+                                               "ответил", "ответила") and lowered[i + 1:i + 2] in (["yes"], ["да"])
+        if said_yes and not any(_NEGATIONS.match(b) for b in lowered[max(0, i - 3):i]):
+            return True
+    return False
 
 
 def _untrue_head(lowered: list[str]) -> int | None:
