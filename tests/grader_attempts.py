@@ -567,6 +567,10 @@ class Agent:
                 case "max_tokens" if "retry_larger_always" in self.flaws and self.budget < 20_000:
                     self.budget += 2000  # attack 21's H6: asked again at every cut, never an error
                     continue
+                case "max_tokens" if "answer_cut_retry_always" in self.flaws and not any(
+                        b.type == "tool_use" for b in reply.content):  # attack 22's H-6b: a cut answer asked again
+                    self.budget += 1000  # at every cut, never an error (a cut call raises)
+                    continue
                 case "max_tokens" if "retry_once_then_returns" in self.flaws:
                     if self.budget == 8000:
                         self.budget = 12_000  # asked again once with more, as the task allows...
