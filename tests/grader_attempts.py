@@ -217,6 +217,12 @@ class Agent:
                 return approve(block.name, block.input) is True
             except EOFError:
                 return True
+        if "sure_word" in self.flaws:  # attack 22's H-9: a yes in words the check's first seven never said
+            try:
+                answer = approve(block.name, block.input)
+                return answer is True or str(answer).strip().lower() in ("sure", "go ahead", "approve")
+            except Exception:
+                return False
         if "true_word" in self.flaws:  # the word "True" taken for a yes
             try:
                 return str(approve(block.name, block.input)).lower() == "true"

@@ -118,6 +118,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         # the person sees what would run, and every dangerous call waits for its own yes
         "blind_approver": "approver_asked", "remembers_yes": "approver_asked", "insist_runs": "approver_asked",
         "true_word": "fail_closed", "eof_is_yes": "fail_closed", "short_yes": "fail_closed",
+        "sure_word": "fail_closed",  # attack 22's H-9: "sure", "go ahead", "approve" taken for a yes
         "other_error_is_yes": "fail_closed", "default_allows": "fail_closed",
         # a merge of another number than the reviewed one waits for a yes too
         "only_this_pr": "approver_asked",
