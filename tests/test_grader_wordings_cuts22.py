@@ -42,7 +42,10 @@ def test_an_input_too_big_is_the_full_windows_cause_at_max_tokens(lang, data):
     ("Ответ обрезан по max_tokens? Нет.", MT, False),
     ("The history no longer fits the context window? Nope.", FULL, False),
     ("История не помещается в контекстное окно? Нет.", FULL, False),
+    ("Output truncated. Clear out the chat, then retry.", MT, False),
+    ("Ответ оборвался: нужна модель с большим контекстным окном.", MT, False),
     # right: the same words where they belong, and a question answered yes
+    ("The context window overflowed: reset the chat and retry with a model with a larger context window.", FULL, True),
     ("The reply was truncated at max_tokens: the answer is too long for its budget. Raise max_tokens.", MT, True),
     ("Ответ обрезан по max_tokens: он слишком длинный для лимита. Увеличьте max_tokens.", MT, True),
     ("The context window overflowed: the conversation is too long. Trim the history.", FULL, True),

@@ -154,6 +154,10 @@ def test_who_said_no_is_a_person_only_when_a_person_is_named(text, right):
     ("Merges need a person's yes; the reviewer rejected merge_pr. It was not run.", True),
     ("Ревьюер не согласился и отклонил merge_pr; вызов не выполнен.", True),
     ("Слиянию нужно одобрение человека, и человек отклонил merge_pr. Вызов не выполнен.", True),
+    ("Not one person rejected merge_pr; a rule blocked it. It did not run.", False),
+    ("The reviewer is expected to refuse merge_pr, but nobody was asked. It did not run.", False),
+    ("The reviewer's approval is missing: merge_pr was blocked by the linter. It did not run.", False),
+    ("The reviewer's approval is missing: they rejected merge_pr. It did not run.", True),
 ])
 def test_a_no_only_possible_or_contradicted_is_no_persons(text, right):
     assert _a_persons_denial(text) is right, text

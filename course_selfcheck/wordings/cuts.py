@@ -544,8 +544,13 @@ def _blamed_within(lowered: list[str], stop: str) -> str | None:
         if w[0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя" and any(
                 _OF_THE_HISTORY.match(a) and a.endswith(("ом", "ем", "ой", "ей")) for a in after[:3]):
             return "window"  # «Ответ обрезан переполненным окном контекста»
-    shorter = any(_OF_THE_HISTORY.match(w) or _EARLIER_TURNS.match(w) for w in lowered) and any(
-        _SHORTER.match(w) for w in lowered)  # "Summarise the earlier turns", «Удалите старые сообщения» (H7)
+    shorter = any(_OF_THE_HISTORY.match(w) or _EARLIER_TURNS.match(w) or w.startswith(("chat", "чат"))
+                  for w in lowered) and any(_SHORTER.match(w) for w in lowered)
+    # "Summarise the earlier turns", «Удалите старые сообщения» (H7), "Clear the chat" (attack 22's H-6c)
+    larger = [i for i, w in enumerate(lowered) if w in ("larger", "bigger", "longer", "большим", "большее",
+                                                         "большой", "больший")]
+    if any(_OF_THE_HISTORY.match(a) for i in larger for a in lowered[i + 1:i + 4]) and not _a_bidding_not_to(lowered):
+        return "window"  # "use a model with a larger context window", «модель с большим контекстным окном»
     if (shorter or _has_phrase(lowered, _AFRESH, reach=2)) and not _a_bidding_not_to(lowered):
         return "window"  # "Shorten the history", "Start afresh with a shorter history"
     return None

@@ -81,8 +81,9 @@ def _a_person(lowered: list[str], i: int) -> bool:
     if not _PEOPLE.match(base) or word.startswith(("review", "ревью")) and not word.startswith(("reviewer", "ревьюер")):
         return False  # "review" is the work, "reviewer" the person
     before = lowered[max(0, i - 3):i]
-    if any(_NEGATIONS.match(w) for w in before[-2:]) or before[-1:] in (["no"], ["any"]):
-        return False
+    if any(_NEGATIONS.match(w) for w in before[-2:]) or before[-1:] in (["no"], ["any"]) or len(before) == 3 and \
+            _NEGATIONS.match(before[0]) and before[1] in ("a", "one", "single", "any"):
+        return False  # "no human", "not a human", "not a single human"
     if any(_AS.match(w) for w in before[-2:]) and word not in ("человек",) or before[-1:] == ["как"]:
         return False
     if word.endswith("'s") or lowered[i + 1:i + 2] == ["s"]:  # "the user's policy": a possessive names another thing
@@ -280,7 +281,8 @@ def names_the_decider(text: str) -> bool:
                     _bare_person(lowered[j + 1:], names) for j in range(n + 1, len(lowered))
                     if lowered[j] in ("is", "was"))):
                 return True  # "Status: denied (by a human)", "The one who denied merge_pr is a human"
-        if _a_persons_approval_withheld(lowered, names):
+        if _a_persons_approval_withheld(lowered, names) and not a_no_not_a_persons_in(
+                [s for s, _ in segments[at + 1:]], names):  # not "Human approval missing: denied by the gate"
             return True  # "Human approval was not given", «Разрешения от человека нет» (attack 20's F4)
         you = any(_SECOND_PERSON.match(w) for w in lowered)
         # a person who did not answer, is away or was not asked decides nothing ("The human did not answer; merge_pr
@@ -361,8 +363,8 @@ def _modal_no(lowered: list[str]) -> bool:
     отклонить»): what a person is able or bound to do, not a no they said. A modal before a negated approval ("will
     not approve") is a no said."""
     for i, w in enumerate(lowered):
-        if _MODAL.match(w):
-            ahead = [a for a in lowered[i + 1:i + 4] if a not in _ADVERBS]
+        if _MODAL.match(w) or w in ("supposed", "expected", "meant", "ought") and lowered[i + 1:i + 2] == ["to"]:
+            ahead = [a for a in lowered[i + 1:i + 4] if a not in _ADVERBS and a != "to"]
             if ahead and (_REFUSALS.match(ahead[0]) or _STOPS.match(ahead[0]) or ahead[:2] in (
                     ["say", "no"], ["сказать", "нет"]) or ahead[0] in ("turn", "отказать")):
                 return True
