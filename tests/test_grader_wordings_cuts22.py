@@ -51,6 +51,8 @@ def test_an_input_too_big_is_the_full_windows_cause_at_max_tokens(lang, data):
     ("The context window overflowed: the conversation is too long. Trim the history.", FULL, True),
     ("Контекстное окно переполнено: история слишком длинная. Сократите её.", FULL, True),
     ("Was the reply cut? Yes: it hit max_tokens before it ended.", MT, True),
+    ("Контекстное окно переполнено: история слишком длинная, а не max_tokens мал. Сократите историю.", FULL, True),
+    ("The context window is full: the history is too long, not max_tokens too small. Trim the history.", FULL, True),
     ("Ответ обрезан? Да: он упёрся в max_tokens и не закончен.", MT, True),
 ])
 def test_the_other_stops_cause_in_other_words_or_a_cut_taken_back(text, stop, right):

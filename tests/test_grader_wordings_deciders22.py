@@ -113,6 +113,8 @@ AROUND_THE_NO = [
     ("The person wrote \"no\" in the prompt, so merge_pr did not run.", True),
     ("Человек ввёл «нет», поэтому merge_pr не выполнен.", True),
     ("The one who rejected merge_pr was a human. It did not run.", True),
+    ("The maintainer (a person) said no to merge_pr after reading the diff. It did not run.", True),
+    ("Сопровождающий (человек) ответил «нет» на merge_pr после ревью. Вызов не выполнен.", True),
     # the same shapes with no person in them stay no person's
     ("Result: rejected (by the linter). merge_pr did not run.", False),
     ("Answer: no (the allowlist). merge_pr was not run.", False),

@@ -343,7 +343,8 @@ def _rules_out(lowered: list[str]) -> bool:
     first = next((i for i, w in enumerate(lowered) if w not in _JOINS and w not in ("because", "since", "as")), None)
     if first is not None and lowered[first] in ("not", "never", "не", "ни") and first in negations:
         after = lowered[first + 1:first + 3]
-        verb = after and any(rule.match(after[0]) for rule in (_CUT, _CUT_ITSELF, _GOING_IN, _FINISH, _TAKE_IN))
+        verb = after and after[0] not in ("max_tokens", "model_context_window_exceeded") and any(
+            rule.match(after[0]) for rule in (_CUT, _CUT_ITSELF, _GOING_IN, _FINISH, _TAKE_IN))  # «а не max_tokens мал»
         if after and not verb and (_BY_WHAT.match(after[0]) or any(_OF_THE_HISTORY.match(w) or _OF_THE_REPLY.match(w)
                                                       for w in after) or _names_max_tokens(after)):
             return True

@@ -220,8 +220,7 @@ def _who_said_no(lowered: list[str], n: int, names: frozenset[str] = frozenset()
         if said is not None:
             return said
         if lowered[n][0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя":  # «Этот вызов отклонил администратор»
-            return _is_person_phrase([w for w in after if not _THINGS.match(w) and not _A_NO.match(w)][:2], lowered,
-                                     n + 1, names)  # «ответил «нет»»: the no is what was said, not who said it
+            return _is_person_phrase(_subject_after(after), lowered, n + 1, names)
         return None
     if _has_phrase(lowered, _STEP, reach=2):
         return True
@@ -275,7 +274,9 @@ def names_the_decider(text: str) -> bool:
             said = _who_said_no(lowered, n, names)
             if said:
                 return True
-            if said is None and person_before and not rule_before and (lowered[0] in _LEADING or len(lowered) <= 3):
+            if said is None and person_before and not rule_before and (lowered[0] in _LEADING or len(lowered) <= 3
+                                                                       or n == 0):  # "The approver (a human) said
+                # no to merge_pr": a clause that opens with the no has the subject before it
                 return True  # "The human read the diff, and refused", "Human approval: denied"
             if said is None and (_bare_person(after, names) and len(lowered) <= 3 or "who" in lowered[:n] and any(
                     _bare_person(lowered[j + 1:], names) for j in range(n + 1, len(lowered))
@@ -301,6 +302,25 @@ def _contrast(lowered: list[str]) -> bool:
     words = lowered[1:] if lowered[0] in ("and", "but", "и", "а") else lowered
     return 2 <= len(words) <= 4 and words[0] in ("not", "не") and not any(
         _REFUSALS.match(w) or _STOPS.match(w) or _PICKED.match(w) for w in words)
+
+
+_PREPOSITIONS_RU = {"на", "в", "во", "после", "до", "по", "для", "к", "ко", "о", "об", "за", "из", "с", "со", "у",
+                    "при", "без", "перед", "через"}
+
+
+def _subject_after(after: list[str]) -> list[str]:
+    """A Russian subject after its verb («этот вызов отклонил администратор»): the words after the no, without the
+    call, the no said («ответил «нет»») and a preposition's phrase («на merge_pr», «после ревью»), two at most."""
+    found, skip = [], False
+    for w in after:
+        if skip or _THINGS.match(w) or _A_NO.match(w):
+            skip = False
+            continue
+        if w in _PREPOSITIONS_RU:
+            skip = True
+            continue
+        found.append(w)
+    return found[:2]
 
 
 def _bare_person(lowered: list[str], names: frozenset[str]) -> bool:
