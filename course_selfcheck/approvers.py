@@ -34,6 +34,12 @@ WORDS = {"text": "no", "yes_text": "yes", "y_text": "y", "ok_text": "OK", "da_te
 """The approvers that return a word, and the word: "no" is what input() gives when the person types no (a non-empty
 string, so truthy); the others spell a yes, and a word is not True whatever it spells (a gate that reads "y" or
 «да» as a yes opens for whatever types it, a prompt injection's fake approver included)."""
+MORE_WORDS = {"sure_text": "sure", "approve_text": "approve", "go_ahead_text": "go ahead", "yep_text": "yep",
+              "konechno_text": "конечно", "ok_ru_text": "ок"}
+"""More spellings of a yes that are not True (attack 22's H-9: a gate that took "sure" or "go ahead" for a yes passed,
+the seven WORDS never said them). Tried like WORDS; named in a row only when one of them opened the gate (the rows a
+right gate gets list the seven, as the notebooks show them)."""
+WORDS |= MORE_WORDS
 FAILING = ("raises", "breaks", "none", *WORDS, "record", "one", "silent")
 """The approvers that never said yes (True): one raises ApproverUnavailable, one ApproverBroke (a gate that takes
 only "nobody there" errors for a no, and any other error for a yes, opens on it), one returns None, seven return a

@@ -27,6 +27,7 @@ from .rules import (
     RULES,
     SMALL_CAP,
     Rule,
+    _asked_again_after_a_second_cut,
     before_a_comma,
     cut_tool_call,
     declared_cap,
@@ -322,6 +323,9 @@ def cut_answer(run: Run, lang: str, cause: bool = False) -> Finding:
                                       "answer is lost; return the text so far with what came after it, or ask again "
                                       "with a larger max_tokens", lang, value=short_text(run.returned),
                                       said=short_text(said)))
+        again = _asked_again_after_a_second_cut(run, cut, "max_tokens", lang, cause) if larger else None
+        if again is not None:  # attack 22's H-6b: a loop that asks again at every cut looked, with one cut, like one
+            return again  # that asks once
         return verdict(PASSED, tr("after the answer was cut by max_tokens the loop asked again", lang))
     if run.hung:
         return verdict(NOT_CHECKED, how_it_ended(run, lang))
@@ -1075,7 +1079,7 @@ EXERCISE_RULES: dict[str, Rule] = {
     "cut_answer": Rule(
         N_("An answer cut by max_tokens is an error, not the answer"),
         N_("the text stopped mid-way: passed off as whole, the review loses its end and nobody knows"),
-        6, 482, ("max_tokens_answer",), cut_answer),
+        6, 482, ("max_tokens_answer", "max_tokens_answer"), cut_answer),  # the retry is cut too: asked again once
     "stop_sequence": Rule(
         N_("A stop at a stop sequence ends the run with the text so far"),
         N_("a stop sequence is one you set: the model stopped where you told it to, and its text is the answer"),

@@ -217,6 +217,12 @@ class Agent:
                 return approve(block.name, block.input) is True
             except EOFError:
                 return True
+        if "sure_word" in self.flaws:  # attack 22's H-9: a yes in words the check's first seven never said
+            try:
+                answer = approve(block.name, block.input)
+                return answer is True or str(answer).strip().lower() in ("sure", "go ahead", "approve")
+            except Exception:
+                return False
         if "true_word" in self.flaws:  # the word "True" taken for a yes
             try:
                 return str(approve(block.name, block.input)).lower() == "true"
@@ -566,6 +572,10 @@ class Agent:
                     continue
                 case "max_tokens" if "retry_larger_always" in self.flaws and self.budget < 20_000:
                     self.budget += 2000  # attack 21's H6: asked again at every cut, never an error
+                    continue
+                case "max_tokens" if "answer_cut_retry_always" in self.flaws and not any(
+                        b.type == "tool_use" for b in reply.content):  # attack 22's H-6b: a cut answer asked again
+                    self.budget += 1000  # at every cut, never an error (a cut call raises)
                     continue
                 case "max_tokens" if "retry_once_then_returns" in self.flaws:
                     if self.budget == 8000:

@@ -343,7 +343,8 @@ def _rules_out(lowered: list[str]) -> bool:
     first = next((i for i, w in enumerate(lowered) if w not in _JOINS and w not in ("because", "since", "as")), None)
     if first is not None and lowered[first] in ("not", "never", "не", "ни") and first in negations:
         after = lowered[first + 1:first + 3]
-        verb = after and any(rule.match(after[0]) for rule in (_CUT, _CUT_ITSELF, _GOING_IN, _FINISH, _TAKE_IN))
+        verb = after and after[0] not in ("max_tokens", "model_context_window_exceeded") and any(
+            rule.match(after[0]) for rule in (_CUT, _CUT_ITSELF, _GOING_IN, _FINISH, _TAKE_IN))  # «а не max_tokens мал»
         if after and not verb and (_BY_WHAT.match(after[0]) or any(_OF_THE_HISTORY.match(w) or _OF_THE_REPLY.match(w)
                                                       for w in after) or _names_max_tokens(after)):
             return True
@@ -415,6 +416,8 @@ def _claim_clauses(text: str) -> list[list[tuple[list[str], str]]]:
     sentences: list[list[list[re.Match]]] = [[[]]]
     for found in _CLAIM_WORD.finditer(text):
         word = found.group()
+        if word == "?" and any(sentences[-1]):  # a question: an empty clause marks it for the answer after it
+            sentences[-1].append([found])
         if word in ".;!?\n":
             sentences.append([[]])
         elif word in ":()—–," or word.lower() in _JOINS:
@@ -431,9 +434,21 @@ def _claims(text: str, stop: str) -> list[_Claim]:
     raising it is useless"); after a clause that says the cut it speaks of nothing ("The answer was cut: no need to
     run the cut call")."""
     claims = []
+    asked: list[_Claim] = []
     for sentence in _claim_clauses(text):
         before: set[str] = set()
         ruling_out = False
+        if sentence[-1][0] == ["?"]:  # "The answer was cut? No.": what the question claims waits for its answer
+            sentence = sentence[:-1]
+            start = len(claims)
+        else:
+            start = None
+        if asked and [w.lower() for w in sentence[0][0]] in (["no"], ["nope"], ["нет"]):
+            for c in asked:  # the question answered no: its claim is taken back (attack 22's H-6c)
+                c.kind, c.blames = None, None
+            claims.append(_Claim(sentence[0][0], {t for c in asked for t in c.topics}, "out", None, sentence[0][1]))
+            sentence = sentence[1:]
+        asked = []
         for at, (words, written) in enumerate(sentence):
             lowered = [w.lower() for w in words]
             topics = _topics(lowered, stop)
@@ -458,6 +473,8 @@ def _claims(text: str, stop: str) -> list[_Claim]:
                 blames = _blamed_within(lowered, stop)
             claims.append(_Claim(words, topics, kind, blames, written, denial))
             before, ruling_out = topics or before, kind == "out"
+        if start is not None:
+            asked = claims[start:]
     return claims
 
 
@@ -509,6 +526,8 @@ def _blamed_within(lowered: list[str], stop: str) -> str | None:
             _OF_THE_HISTORY.match(w) or w.startswith(("memory", "памят")) for w in lowered) and any(
             map(_RAN_OUT.match, lowered)):
         return "window"  # "the model's memory is full", «закончился контекст» (attack 21's H7)
+    if _the_input_too_big(lowered):
+        return "window"  # "because the prompt is too long", "too many messages in the history" (attack 22's H-6c)
     for i, w in enumerate(lowered):
         if not _CUT_ITSELF.match(w):
             continue
@@ -526,11 +545,29 @@ def _blamed_within(lowered: list[str], stop: str) -> str | None:
         if w[0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя" and any(
                 _OF_THE_HISTORY.match(a) and a.endswith(("ом", "ем", "ой", "ей")) for a in after[:3]):
             return "window"  # «Ответ обрезан переполненным окном контекста»
-    shorter = any(_OF_THE_HISTORY.match(w) or _EARLIER_TURNS.match(w) for w in lowered) and any(
-        _SHORTER.match(w) for w in lowered)  # "Summarise the earlier turns", «Удалите старые сообщения» (H7)
+    shorter = any(_OF_THE_HISTORY.match(w) or _EARLIER_TURNS.match(w) or w.startswith(("chat", "чат"))
+                  for w in lowered) and any(_SHORTER.match(w) for w in lowered)
+    # "Summarise the earlier turns", «Удалите старые сообщения» (H7), "Clear the chat" (attack 22's H-6c)
+    larger = [i for i, w in enumerate(lowered) if w in ("larger", "bigger", "longer", "большим", "большее",
+                                                         "большой", "больший")]
+    if any(_OF_THE_HISTORY.match(a) for i in larger for a in lowered[i + 1:i + 4]) and not _a_bidding_not_to(lowered):
+        return "window"  # "use a model with a larger context window", «модель с большим контекстным окном»
     if (shorter or _has_phrase(lowered, _AFRESH, reach=2)) and not _a_bidding_not_to(lowered):
         return "window"  # "Shorten the history", "Start afresh with a shorter history"
     return None
+
+
+def _the_input_too_big(lowered: list[str]) -> bool:
+    """The clause says the input is too big, of the words after its cause if it has one ("cut because the prompt is
+    too long", "too many messages in the history", «слишком много сообщений в чате»): a full window's cause, not
+    max_tokens'; not when it speaks of the answer there too ("the answer is too long for max_tokens") or negates."""
+    at = next((i + len(c) for i in range(len(lowered)) for c in _CAUSE if tuple(lowered[i:i + len(c)]) == c), 0)
+    rest = lowered[at:]
+    if any(_NEGATIONS.match(w) for w in rest) or any(_OF_THE_REPLY.match(w) or _names_max_tokens([w]) for w in rest):
+        return False
+    too = any(_TOO.match(w) and (_TOO_WHAT.match(a) or a == "many") for w, a in zip(rest, rest[1:], strict=False))
+    return too and any(_OF_THE_HISTORY.match(w) or _OF_A_FULL_WINDOW.match(w) or _EARLIER_TURNS.match(w)
+                       for w in rest)
 
 
 def _says_full(lowered: list[str]) -> bool:
@@ -576,8 +613,8 @@ def _of_the_output_budget(lowered: list[str]) -> bool:
     """The words send the reader to the answer's own budget, max_tokens in other words: "raise the output budget",
     "output tokens", "the response length", "max tokens", «лимит ответа», «длина вывода»."""
     for i, word in enumerate(lowered):
-        near = lowered[max(0, i - 2):i] + lowered[i + 1:i + 3]
-        if _OF_THE_REPLY.match(word) and any(map(_BUDGET.match, near)):
+        near = lowered[max(0, i - 3):i] + lowered[i + 1:i + 3]  # "the token limit of the response" (attack 22's H-6c)
+        if _OF_THE_REPLY.match(word.removesuffix("'s")) and any(map(_BUDGET.match, near)):
             return True
         if word in ("max", "maximum", "максимум", "максимальн") and any(w.startswith(("token", "токен"))
                                                                         for w in lowered[i + 1:i + 3]):

@@ -41,7 +41,8 @@ def _segments(text: str) -> list[list[str]]:
 
 _PICKED = re.compile(r"^(?:click\w*|press\w*|chose|chosen|choos\w*|select\w*|pick\w*|hit|tapp\w*|tap|gave|give|"
                      r"gives|answer\w*|replied|voted|нажал\w*|нажим\w*|выбрал\w*|выбир\w*|дал|дала|ответил\w*|"
-                     r"проголосовал\w*)$", re.I)
+                     r"проголосовал\w*|typed|typing|types|type|entered|enter|enters|wrote|write|writes|"
+                     r"написал\w*|напечатал\w*|ввёл|ввел|ввела)$", re.I)
 _A_NO = re.compile(r"^(?:no|nope|deny|reject|decline|нет|отклонить|запретить|отказать)$", re.I)
 """A person's no by a choice ("The human clicked No", "chose Deny", "gave a no", «нажал «нет»», «выбрал «Отклонить»»:
 attack 20's F4)."""
@@ -80,8 +81,9 @@ def _a_person(lowered: list[str], i: int) -> bool:
     if not _PEOPLE.match(base) or word.startswith(("review", "ревью")) and not word.startswith(("reviewer", "ревьюер")):
         return False  # "review" is the work, "reviewer" the person
     before = lowered[max(0, i - 3):i]
-    if any(_NEGATIONS.match(w) for w in before[-2:]) or before[-1:] in (["no"], ["any"]):
-        return False
+    if any(_NEGATIONS.match(w) for w in before[-2:]) or before[-1:] in (["no"], ["any"]) or len(before) == 3 and \
+            _NEGATIONS.match(before[0]) and before[1] in ("a", "one", "single", "any"):
+        return False  # "no human", "not a human", "not a single human"
     if any(_AS.match(w) for w in before[-2:]) and word not in ("человек",) or before[-1:] == ["как"]:
         return False
     if word.endswith("'s") or lowered[i + 1:i + 2] == ["s"]:  # "the user's policy": a possessive names another thing
@@ -91,21 +93,12 @@ def _a_person(lowered: list[str], i: int) -> bool:
     return not any(_RULES_OF.match(w) for w in lowered[i + 1:i + 3])  # "user policy", "human review rules"
 
 
-_THINGS = re.compile(r"^(?:it|this|that|these|those|call\w*|merg\w*|request\w*|access|permission\w*|operation\w*|"
+_THINGS = re.compile(r"^(?:it|this|that|these|those|call|calls|merg\w*|request\w*|access|permission\w*|operation\w*|"
                      r"action\w*|tool\w*|execution|thecall|attempt\w*|pr|mr|change\w*|run|вызов\w*|его|он|она|оно|"
                      r"это|этот|эта|слияни\w*|запрос\w*|доступ\w*|операци\w*|действи\w*|инструмент\w*|"
                      r"выполнени\w*|попытк\w*|изменени\w*)$", re.I)
 """What a no is said of, not who says it (the call, the merge, access): a no whose subject is one of these names no
 decider by itself ("merge_pr was denied", "Access denied")."""
-_NOT_PEOPLE = re.compile(r"^(?:шлюз\w*|"
-                         r"policy|policies|rule\w*|setting\w*|config\w*|security|system\w*|filter\w*|timeout\w*|"
-                         r"timer|time|clock|gate\w*|automat\w*|auto|bot\w*|script\w*|model\w*|ci|pipeline\w*|"
-                         r"server\w*|api|gitlab|sandbox|guard\w*|firewall|limit\w*|program\w*|code|software|loop|"
-                         r"glitch\w*|error\w*|fail\w*|политик\w*|правил\w*|настро\w*|систем\w*|фильтр\w*|таймаут\w*|"
-                         r"тайм|время|времени|автомат\w*|бот\w*|скрипт\w*|модел\w*|сервер\w*|программ\w*|код|"
-                         r"цикл\w*|ограничени\w*|безопасност\w*|сбо\w*|ошибк\w*)$", re.I)
-"""Deciders that are no person: a policy, a rule, a timeout, the system, the model. A no said by one of them is not a
-person's ("the timeout denied merge_pr", «политика его заблокировала»)."""
 _ADVERBS = {"has", "have", "had", "will", "would", "did", "does", "just", "already", "also", "then", "now", "simply",
             "explicitly", "personally", "firmly", "уже", "также", "просто", "сам", "сама", "явно", "лично"}
 _LEADING = {"and", "but", "then", "so", "и", "но", "а", "затем", "однако", "however", "yet", "because", "since",
@@ -122,41 +115,87 @@ def _participle(word: str) -> bool:
     return bool(re.match(r"^[а-яё]+(?:ён|ен|ена|ено|ены|ан|ана|ано|аны|ят|ято|ит|ита|ито|ован|ована|овано)$", word))
 
 
-def _is_person_phrase(words: list[str], lowered_all: list[str], offset: int) -> bool | None:
-    """Whether a phrase that says a no is a person: True for a person or role (any noun phrase: "Alice", "the on-call
-    engineer", «администратор», «ответственный»), False for a non-person (a policy, a timeout, the model addressed as
-    "you", a negated person: "no human", «никто»), None when it names only the call or nothing."""
+def _is_person_phrase(words: list[str], lowered_all: list[str], offset: int,
+                      names: frozenset[str] = frozenset()) -> bool | None:
+    """Whether a phrase that says a no is a person: True for a person or a role, a phrase headed by one of the person
+    words ("the security engineer on call", «администратор», «дежурный инженер», «ответственный») or by a proper name
+    ("Alice", "Bob from the platform team", `names`); False for any other noun phrase (a policy, a timeout, "the
+    validator", "the hook", "a function", "default", «валидатор»), "I"/"we" (the loop's own voice), the model
+    addressed as "you", a negated person ("no human", «никто»); None when it names only the call, a pronoun that
+    points back ("they", "who"), or nothing. A closed set of persons, not of non-persons: a thing nobody listed is no
+    person (attack 22's H-7)."""
     if not words:
         return None
-    if any(_a_person(lowered_all, offset + k) for k in range(len(words))):
-        return True
+    for k in range(len(words)):
+        if _a_person(lowered_all, offset + k) and not _modifies(words, k, names):
+            return True  # "A human", "The person you work for"; not "the human review bot"
     if any(w in ("nobody", "никто", "noone", "no-one") or _NEGATIONS.match(w) for w in words):
         return False
     head = [w for w in words if w not in _DETERMINERS]
-    english = [k for k, w in enumerate(head) if _PERSON_HEAD.match(w) and w.isascii()]
-    if english and not any(_NOT_PEOPLE.match(w) for w in head[english[-1] + 1:]) or head and not head[0].isascii() \
-            and _PERSON_HEAD.match(head[0]):  # "The security engineer on call": no policy after the person
-        return True  # "The security officer", «Сотрудник службы безопасности»: a policy word before a person is its
-        # modifier (attack 21's F9)
-    if any(_NOT_PEOPLE.match(w) or _SECOND_PERSON.match(w) for w in words):
+    for k, word in enumerate(head):
+        base = word.removesuffix("'s")
+        at = offset + words.index(word)
+        before = lowered_all[max(0, at - 2):at]
+        if _PEOPLE.match(base) and (any(_AS.match(w) or _NEGATIONS.match(w) for w in before) or word != base):
+            continue  # _a_person judged it ("As the reviewer, you", «ты как рецензент», "the user's policy")
+        if (_PERSON_HEAD.match(base) or base in names) and not _modifies(head, k, names) and not (
+                word.endswith("'s") and not any(_WHOSE_DECISION.match(w) or _APPROVAL_NOUN.match(w)
+                                                for w in head[k + 1:k + 3])):
+            return True  # "The security officer", "the policy owner", «Сотрудник службы безопасности» (attack
+            # 21's F9), "Alice"
+    if any(_SECOND_PERSON.match(w) for w in words):
         return False
-    if any(_PEOPLE.match(w) for w in words):  # a person _a_person turned down (a possessive, a policy's owner)
+    nouns = [w for w in head if w not in _BACK and not _THINGS.match(w) and not w.isdigit()]
+    return False if nouns else None  # "the validator", "I", "default": a no said by no person
+
+
+_PERSON_HEAD = re.compile(r"^(?:engineer\w*|officer\w*|lead|leads|manager\w*|sre|sres|member\w*|developer\w*|devs?|"
+                          r"programmer\w*|supervisor\w*|moderator\w*|owner|owners|analyst\w*|architect\w*|"
+                          r"specialist\w*|humans?|persons?|people|users?|reviewers?|maintainers?|operators?|admins?|"
+                          r"administrators?|approvers?|colleagues?|teammates?|coworkers?|co-workers?|instructors?|"
+                          r"teachers?|authors?|staff|employees?|boss|bosses|director\w*|auditors?|testers?|"
+                          r"individuals?|someone|somebody|requesters?|signers?|team|teams|"
+                          r"сотрудник\w*|офицер\w*|инженер\w*|руководител\w*|менеджер\w*|специалист\w*|"
+                          r"аналитик\w*|ответственн\w*|человек\w*|люд\w*|пользовател\w*|ревьюер\w*|ревьювер\w*|"
+                          r"рецензент\w*|оператор\w*|сопровождающ\w*|владел\w*|администратор\w*|админ\w*|"
+                          r"разработчик\w*|программист\w*|коллег\w*|тимлид\w*|лид|лида|лидом|проверяющ\w*|"
+                          r"одобряющ\w*|подтверждающ\w*|дежурн\w*|модератор\w*|начальник\w*|автор\w*|"
+                          r"мейнтейнер\w*|мейнтейнор\w*|преподавател\w*|участник\w*|архитектор\w*|"
+                          r"тестировщик\w*|аудитор\w*|команд\w*|кто-то)$", re.I)
+"""The closed set of person words: a phrase headed by one is a person ("the security officer", "the policy owner",
+«сотрудник службы безопасности», «дежурный инженер»), whatever words of a policy modify it."""
+_DETERMINERS = {"the", "a", "an", "our", "your", "their", "this", "that", "its", "his", "her", "my", "some", "one",
+                "наш", "ваш", "этот", "эта", "тот", "та", "один", "одна", "какой-то", "какая-то"}
+_BACK = {"they", "he", "she", "them", "who", "which", "that", "whom", "он", "она", "они", "кто", "который",
+         "которая", "которые"}
+"""Pronouns that point back to someone named before ("A human read it. They denied merge_pr"): no one named here."""
+_POST = re.compile(r"^(?:on|from|at|in|of|with|for|by|who|whom|whose|that|which|you|i|we|they|he|she|after|before|"
+                   r"via|through|over|under|and|or|but|himself|herself|themselves|themself|myself|ourselves|then|"
+                   r"also|just|already|now|simply|personally|explicitly|firmly|today|here|there|has|have|had|did|"
+                   r"does|do|will|would|was|is|were|are|may|might|can|could|shall|should|must|\w+ly|\d+|из|с|со|в|на|от|по|у|и|или|но|сам|сама|сами|"
+                   r"уже|тоже|также|лично|сегодня|явно|просто|который|которая|которые|кто|\w+ed|read|saw|seen|took|got|made|"
+                   r"went|came|gave|heard|thought|felt|found|knew|said|told|wrote|typed|looked|opened|clicked)$", re.I)
+"""Words that end an English noun phrase's head (a preposition, a relative, an adverb, a verb in the past): "the
+engineer on call", "the person you work for", "the human then", "a person reviewed it and rejected it"."""
+
+
+def _modifies(words: list[str], k: int, names: frozenset[str]) -> bool:
+    """Word k of an English phrase modifies a noun after it ("the human review bot", "the supervisor process", "the
+    user's script"): the phrase's head is a later word that is neither a person, a name nor the end of the phrase.
+    Russian puts its head first («сотрудник службы безопасности»), so a Russian person word heads its phrase."""
+    if not words[k].isascii():
         return False
-    nouns = [w for w in words if w not in ("the", "a", "an", "this", "that", "your", "our", "their", "его", "этот",
-                                           "эта", "это") and not _THINGS.match(w) and not w.isdigit()]
-    return True if nouns else None
+    for w in words[k + 1:]:
+        if _POST.match(w):
+            return False
+        base = w.removesuffix("'s")
+        if _PERSON_HEAD.match(base) or base in names:
+            continue  # "the human reviewer", "the user Alice"
+        return True
+    return False
 
 
-_PERSON_HEAD = re.compile(r"^(?:engineer\w*|officer\w*|lead|leads|manager\w*|sre|member\w*|developer\w*|"
-                          r"supervisor\w*|moderator\w*|owner|owners|analyst\w*|architect\w*|specialist\w*|"
-                          r"human|person|reviewer|maintainer|operator|admin\w*|сотрудник\w*|офицер\w*|"
-                          r"инженер\w*|руководител\w*|менеджер\w*|специалист\w*|аналитик\w*|ответственн\w*)$", re.I)
-"""Nouns of a person that head a phrase whose other words may be a policy's ("the security officer", "the policy
-owner", «сотрудник службы безопасности»): the phrase is a person."""
-_DETERMINERS = {"the", "a", "an", "our", "your", "their", "this", "that", "its", "his", "her"}
-
-
-def _who_said_no(lowered: list[str], n: int) -> bool | None:
+def _who_said_no(lowered: list[str], n: int, names: frozenset[str] = frozenset()) -> bool | None:
     """The decider of the no at word n of a clause (True: a person; False: no person; None: none named): in the
     active voice the words before it ("Alice declined", "The timeout denied"), or, in Russian after a call named first,
     the words after it («этот вызов отклонил администратор»); in the passive the agent ("rejected by the reviewer",
@@ -172,21 +211,21 @@ def _who_said_no(lowered: list[str], n: int) -> bool | None:
         start += 1
     subject = lowered[start:k]
     after = lowered[n + 1:n + 6]
-    if "by" in after[:2] and (passive or not subject or _is_person_phrase(subject, lowered, start) is None):
+    if "by" in after[:2] and (passive or not subject or _is_person_phrase(subject, lowered, start, names) is None):
         # "Refused by a human", "was rejected by the reviewer", "Permission denied by a human reviewer" (attack 20)
         at = n + 1 + after.index("by") + 1
-        return _is_person_phrase(lowered[at:at + 4], lowered, at)
+        return _is_person_phrase(lowered[at:at + 4], lowered, at, names)
     if not passive:
-        said = _is_person_phrase(subject, lowered, start)
+        said = _is_person_phrase(subject, lowered, start, names)
         if said is not None:
             return said
         if lowered[n][0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя":  # «Этот вызов отклонил администратор»
-            return _is_person_phrase([w for w in after if not _THINGS.match(w)][:2], lowered, n + 1)
+            return _is_person_phrase(_subject_after(after), lowered, n + 1, names)
         return None
     if _has_phrase(lowered, _STEP, reach=2):
         return True
     if lowered[n][0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя" and after and after[0].endswith(("ом", "ем", "ой", "ей")):
-        return _is_person_phrase(after[:1], lowered, n + 1)  # «отклонён администратором»
+        return _is_person_phrase(after[:1], lowered, n + 1, names)  # «отклонён администратором»
     if any(_WHOSE_DECISION.match(w) and any(_a_person(lowered, j) for j in range(max(0, i - 3), i + 4)
                                             if j < len(lowered)) for i, w in enumerate(lowered)):
         return True  # «По решению человека merge_pr отклонён», "on the human's decision, merge_pr was denied"
@@ -204,36 +243,100 @@ def names_the_decider(text: str) -> bool:
     ("Blocked by the user's security policy"). A clause that goes on with "and" and no subject of its own, or a short
     one after a person's ("Human approval: denied"), keeps its person ("The human read the diff, and refused"); one
     with a subject of its own does not ("A human approved it, but the policy blocked it")."""
-    person_before = False
+    person_before = rule_before = False
     segments = _marked_segments(text)
+    names = proper_names(text)
     for at, (lowered, unreal) in enumerate(segments):
         noes = [n for n in _says_no(lowered) if (not (_REFUSALS.match(lowered[n]) or _STOPS.match(lowered[n]))
                 or not _governed(lowered, n)) and not _almost(lowered, n)]
+        after = segments[at + 1][0] if at + 1 < len(segments) and not segments[at + 1][1] else []
         if unreal and noes:  # "If a human had said no", "It is not true that a human denied", "A human denied it?"
+            if lowered[0] in ("who", "кто") and _bare_person(after, names):
+                return True  # "Who denied merge_pr? A human.", «Кто отклонил? Человек.»: the answer names them
             person_before = False
             continue
+        if unreal:  # "merge_pr was denied. A human? No.": a person asked about is not the one who said no
+            person_before = False
+            continue
+        if _contrast(lowered):
+            continue  # "A human, not the policy, denied it", «Человек, а не политика, отклонил»: a contrast
         # "The human's decision: no.", "I asked the human; the answer was no." -- unless a later clause gives the no
         # to someone else ("A human? No. The rate limiter denied merge_pr.", attack 20's H4)
         if _answer_was_no(lowered) and people_in(lowered):
             return True  # "The human's answer was no" (attack 20's F4)
         if person_before and (lowered in (["no"], ["нет"], ["«нет»"]) or _answer_was_no(lowered)) and not (
-                a_no_not_a_persons_in([s for s, _ in segments[at + 1:]])):
+                a_no_not_a_persons_in([s for s, _ in segments[at + 1:]], names)):
             return True
+        if lowered in (["no"], ["нет"]) and _bare_person(after, names):
+            return True  # "Approval: no (human)"
         people = [i for i in range(len(lowered)) if _a_person(lowered, i)]
         for n in noes:
-            said = _who_said_no(lowered, n)
+            said = _who_said_no(lowered, n, names)
             if said:
                 return True
-            if said is None and person_before and (lowered[0] in _LEADING or len(lowered) <= 3):
+            if said is None and person_before and not rule_before and (lowered[0] in _LEADING or len(lowered) <= 3
+                                                                       or n == 0):  # "The approver (a human) said
+                # no to merge_pr": a clause that opens with the no has the subject before it
                 return True  # "The human read the diff, and refused", "Human approval: denied"
-        if _a_persons_approval_withheld(lowered):
+            if said is None and (_bare_person(after, names) and len(lowered) <= 3 or "who" in lowered[:n] and any(
+                    _bare_person(lowered[j + 1:], names) for j in range(n + 1, len(lowered))
+                    if lowered[j] in ("is", "was"))):
+                return True  # "Status: denied (by a human)", "The one who denied merge_pr is a human"
+        if _a_persons_approval_withheld(lowered, names) and not a_no_not_a_persons_in(
+                [s for s, _ in segments[at + 1:]], names):  # not "Human approval missing: denied by the gate"
             return True  # "Human approval was not given", «Разрешения от человека нет» (attack 20's F4)
         you = any(_SECOND_PERSON.match(w) for w in lowered)
         # a person who did not answer, is away or was not asked decides nothing ("The human did not answer; merge_pr
         # was denied", «Человек недоступен; merge_pr отклонён»: attack 21's H5)
         absent = any(_NEGATIONS.match(w) or w in _ABSENT or _FAILURE.match(w) for w in lowered)  # "crashed"
-        person_before = bool(people) and not you and not absent if not noes else False
+        person_before = bool(people) and not you and not absent and not _says_yes(lowered) if not noes else False
+        rule_before = any(_REQUIRED.match(w) or w in ("must", "should", "должен", "должна", "должны") and any(
+            _APPROVAL.match(a) for a in lowered[i + 1:i + 3]) for i, w in enumerate(lowered))
+        # "Human approval is required. Denied.", "A human must approve merge_pr; it was denied": a rule's no
     return False
+
+
+def _contrast(lowered: list[str]) -> bool:
+    """A short clause that only sets something aside, between commas: "not the policy", "and not a rule", «а не
+    политика»; it neither says a no nor takes the person before it away."""
+    words = lowered[1:] if lowered[0] in ("and", "but", "и", "а") else lowered
+    return 2 <= len(words) <= 4 and words[0] in ("not", "не") and not any(
+        _REFUSALS.match(w) or _STOPS.match(w) or _PICKED.match(w) for w in words)
+
+
+_PREPOSITIONS_RU = {"на", "в", "во", "после", "до", "по", "для", "к", "ко", "о", "об", "за", "из", "с", "со", "у",
+                    "при", "без", "перед", "через"}
+
+
+def _subject_after(after: list[str]) -> list[str]:
+    """A Russian subject after its verb («этот вызов отклонил администратор»): the words after the no, without the
+    call, the no said («ответил «нет»») and a preposition's phrase («на merge_pr», «после ревью»), two at most."""
+    found, skip = [], False
+    for w in after:
+        if skip or _THINGS.match(w) or _A_NO.match(w):
+            skip = False
+            continue
+        if w in _PREPOSITIONS_RU:
+            skip = True
+            continue
+        found.append(w)
+    return found[:2]
+
+
+def _bare_person(lowered: list[str], names: frozenset[str]) -> bool:
+    """A clause that only names a person, with no verb of its own: "a human", "(by the reviewer)", «человеком»,
+    "Alice": the answer to "Who denied it?", or who said the no just before it ("Status: denied (by a human)")."""
+    words = lowered[1:] if lowered[:1] in (["by"], ["from"], ["от"]) else lowered
+    if not words or len(words) > 4:
+        return False
+    kinds = ["det" if w in _DETERMINERS else "person" if _PERSON_HEAD.match(w) and _a_person_word(words, k)
+             or w in names else None for k, w in enumerate(words)]
+    return None not in kinds and "person" in kinds
+
+
+def _a_person_word(words: list[str], k: int) -> bool:
+    """Word k, a person word, is not negated ("no human", «не человек»)."""
+    return not any(_NEGATIONS.match(w) for w in words[:k])
 
 
 def _almost(lowered: list[str], n: int) -> bool:
@@ -264,7 +367,40 @@ def _hypothetical(lowered: list[str]) -> bool:
     for i, w in enumerate(lowered):
         if _IF.match(w) and not (w in ("would", "could") and lowered[i + 1:i + 2] == ["not"]):
             return True
-    return lowered[:1] in (["had"], ["were"], ["should"])
+    return lowered[:1] in (["had"], ["were"], ["should"]) or _modal_no(lowered)
+
+
+_MODAL = re.compile(r"^(?:may|might|can|could|will|shall|should|must|'ll|может|могут|мог|могла|сможет|смогут|"
+                    r"будет|будут|должен|должна|должны|вправе)$", re.I)
+_YES_SAID = re.compile(r"^(?:approved|agreed|allowed|permitted|consented|confirmed|authori[sz]ed|accepted|"
+                       r"одобрил\w*|разрешил\w*|согласил\w*|согласен|согласна|подтвердил\w*)$", re.I)
+_REQUIRED = re.compile(r"^(?:required|requires|require|needed|needs|need|mandatory|нужн\w*|требуется|требуют|"
+                       r"необходим\w*|обязательн\w*)$", re.I)
+
+
+def _modal_no(lowered: list[str]) -> bool:
+    """A no with a modal before it ("A human may deny merge_pr", "can reject", "will refuse", «Человек может
+    отклонить»): what a person is able or bound to do, not a no they said. A modal before a negated approval ("will
+    not approve") is a no said."""
+    for i, w in enumerate(lowered):
+        if _MODAL.match(w) or w in ("supposed", "expected", "meant", "ought") and lowered[i + 1:i + 2] == ["to"]:
+            ahead = [a for a in lowered[i + 1:i + 4] if a not in _ADVERBS and a != "to"]
+            if ahead and (_REFUSALS.match(ahead[0]) or _STOPS.match(ahead[0]) or ahead[:2] in (
+                    ["say", "no"], ["сказать", "нет"]) or ahead[0] in ("turn", "отказать")):
+                return True
+    return False
+
+
+def _says_yes(lowered: list[str]) -> bool:
+    """A clause where someone says yes as a fact: "the human said yes", "the reviewer approved merge_pr", «человек
+    согласился», «ответил «да»» (not negated): a no said later without a decider is not theirs ("The human said yes,
+    but merge_pr was denied", attack 22's H-8)."""
+    for i, w in enumerate(lowered):
+        said_yes = _YES_SAID.match(w) or w in ("said", "answered", "replied", "typed", "сказал", "сказала",
+                                               "ответил", "ответила") and lowered[i + 1:i + 2] in (["yes"], ["да"])
+        if said_yes and not any(_NEGATIONS.match(b) for b in lowered[max(0, i - 3):i]):
+            return True
+    return False
 
 
 def _untrue_head(lowered: list[str]) -> int | None:
@@ -281,6 +417,57 @@ def _untrue_head(lowered: list[str]) -> int | None:
     return None
 
 
+_NOT_NAMES = re.compile(r"^(?:i|we|you|he|she|they|it|this|that|these|those|the|a|an|my|our|your|their|its|his|her|"
+                        r"and|but|so|then|if|when|status|note|result|reason|error|default|design|none|null|false|"
+                        r"true|claude|gpt\w*|chatgpt|gemini|llama|copilot|openai|anthropic|mistral|cron|jenkins|"
+                        r"gitlab|github|python|yaml|json|ci|api|llm|ai|я|мы|ты|вы|он|она|они|оно|это|этот|эта|"
+                        r"и|но|а|если|когда|статус|итог|причина|ошибка|результат|ответ|решение)$", re.I)
+"""Capitalised words that are no one's name: pronouns, a sentence's first function word, the machine's names (a
+model, a scheduler, a CI), "Default"."""
+_COMMON_SUFFIX = re.compile(r"(?:tion|sion|ment|ness|ity|ware|ing|ism|ure|list|er|or|ook|bot|"
+                            r"тор|тер|ер|щик|чик|ция|ние|ство|ок|ист|лист|бот|ка)$", re.I)
+"""Endings of a thing's or a doer's noun ("Automation", "Validator", «Валидатор», «Планировщик», «Функция»): a
+capitalised word that ends so at a sentence's head is that noun, not a name."""
+
+
+_RUSSIAN_NAME = re.compile(r"(?:[^цк]а|я|ий|ей|ай)$")
+"""How a Russian first name at a sentence's head ends (Алиса, Мария, Дмитрий, Сергей, Николай): Russian puts a
+thing at the head without an article («Шлюз отклонил»), so a bare capitalised noun there is a name only so."""
+
+
+def proper_names(text: str) -> frozenset[str]:
+    """The text's proper names, lowered: a capitalised word that is no word the readings know (no person word, no
+    no, no pronoun, no machine's name: _NOT_NAMES) and stands inside a sentence ("rejected by Alice") or heads one
+    without the ending of a thing's noun ("Alice declined", «Алиса отклонила»; not «Валидатор отклонил»)."""
+    text = _A_NAME.sub("thecall", text)
+    spans = list(_SEGMENT.finditer(text))
+    words = [m.group() for m in spans]
+    found = set()
+    for i, word in enumerate(words):
+        base = word.removesuffix("'s").removesuffix("’s")
+        if len(base) < 2 or not base.isalpha() or not base[0].isupper() or base.isupper() or not base[1:].islower():
+            continue
+        if text[spans[i].end():spans[i].end() + 1] in ("-", "‑"):
+            continue  # "Auto-denied", "Self-check": the first half of a compound
+        lowered = base.lower()
+        if _NOT_NAMES.match(lowered) or _known(lowered):
+            continue
+        head = i == 0 or words[i - 1] in ".;!?\n:()—–«»\"“”"
+        then = [w.lower() for w in words[i + 1:i + 4] if w not in "(,—–" and w.lower() not in _DETERMINERS][:1]
+        thing = _COMMON_SUFFIX.search(lowered) or not lowered.isascii() and not _RUSSIAN_NAME.search(lowered)
+        if head and thing and not (then and _PERSON_HEAD.match(then[0])):
+            continue  # «Валидатор отклонил», «Шлюз отклонил», but "Peter (a human) denied", «Алиса отклонила»
+        found.add(lowered)
+    return frozenset(found)
+
+
+def _known(word: str) -> bool:
+    """A word one of the readings knows (a no, an approval, a person, a thing of the call, a decision)."""
+    return any(r.match(word) for r in (_REFUSALS, _STOPS, _APPROVAL, _APPROVAL_NOUN, _NEGATIONS, _PERSON_HEAD,
+                                       _THINGS, _WHOSE_DECISION, _RULES_OF, _DECIDED, _PICKED, _FAILURE, _IF,
+                                       _SECOND_PERSON)) or word in _LEADING or word in _ADVERBS
+
+
 def _marked_segments(text: str) -> list[tuple[list[str], bool]]:
     """The text's clauses (_segments), each with whether what it says is not said as a fact: a question ("A human
     denied it? No, the timeout did"), a condition or counterfactual (_hypothetical), or a "that"-clause under a
@@ -291,6 +478,8 @@ def _marked_segments(text: str) -> list[tuple[list[str], bool]]:
     current: list[str] = []
     under_untrue = False
     for word in [*words, "."]:
+        if word in "«»\"“”":
+            continue  # «Решение человека: «нет»»: a quoted no is a no
         if word not in ".;!?\n:()—–,":
             current.append(word.replace("’", "'").lower())
             continue
@@ -322,7 +511,7 @@ def _answer_was_no(lowered: list[str]) -> bool:
         _WHOSE_DECISION.match(w) for w in lowered[:-1])
 
 
-def _a_persons_approval_withheld(lowered: list[str]) -> bool:
+def _a_persons_approval_withheld(lowered: list[str], names: frozenset[str] = frozenset()) -> bool:
     """A person's approval said not to be given: "Human approval was not given", "the reviewer's permission was not
     granted", «Разрешения от человека нет», «Одобрение человека не получено» (attack 20's F4)."""
     for i, w in enumerate(lowered):
@@ -340,18 +529,18 @@ def _a_persons_approval_withheld(lowered: list[str]) -> bool:
                     _GIVEN.match(a) for a in lowered[j + 1:j + 3]) or j == len(lowered) - 1):
                 if lowered[i - 1:i] and lowered[i - 1].endswith("'s"):  # "The on-call engineer's approval"
                     owner = [w.removesuffix("'s") for w in lowered[:i] if w not in _LEADING]
-                    return _is_person_phrase(owner, owner, 0) is True
+                    return _is_person_phrase(owner, owner, 0, names) is True
                 return any(_a_person(lowered, k) for k in range(max(0, i - 2), j))
     return False
 
 
-def a_no_not_a_persons_in(segments: list[list[str]]) -> bool:
+def a_no_not_a_persons_in(segments: list[list[str]], names: frozenset[str] = frozenset()) -> bool:
     """Some of the clauses hold a no said by no person, or a negated one (a_no_not_a_persons)."""
     for lowered in segments:
         for n in _says_no(lowered):
             if (_REFUSALS.match(lowered[n]) or _STOPS.match(lowered[n])) and _governed(lowered, n):
                 return True
-            if _who_said_no(lowered, n) is False:
+            if _who_said_no(lowered, n, names) is False:
                 return True
     return False
 
@@ -363,4 +552,4 @@ def a_no_not_a_persons(text: str) -> bool:
     segments = _marked_segments(text)
     if any(unreal and _says_no(lowered) for lowered, unreal in segments):
         return True
-    return a_no_not_a_persons_in([lowered for lowered, _ in segments])
+    return a_no_not_a_persons_in([lowered for lowered, _ in segments], proper_names(text))
