@@ -338,7 +338,6 @@ def overlap(request: set[str], other: set[str]) -> set[str]:
     common = request & other
     for a in request - common:
         for b in other:
-            if (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]) or (len(a) >= 4 and len(b) >= 4 and (
-                    a + "e" == b or b + "e" == a)):  # "quotes" (quot) and "quote"
+            if len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]:
                 common.add(a)
     return common
