@@ -1079,7 +1079,7 @@ EXERCISE_RULES: dict[str, Rule] = {
     "cut_answer": Rule(
         N_("An answer cut by max_tokens is an error, not the answer"),
         N_("the text stopped mid-way: passed off as whole, the review loses its end and nobody knows"),
-        6, 482, ("max_tokens_answer", "max_tokens_answer"), cut_answer),  # the retry is cut too: asked again once
+        6, 482, ("max_tokens_answer",), cut_answer),
     "stop_sequence": Rule(
         N_("A stop at a stop sequence ends the run with the text so far"),
         N_("a stop sequence is one you set: the model stopped where you told it to, and its text is the answer"),
