@@ -27,7 +27,6 @@ from .rules import (
     RULES,
     SMALL_CAP,
     Rule,
-    _asked_again_after_a_second_cut,
     before_a_comma,
     cut_tool_call,
     declared_cap,
@@ -323,9 +322,6 @@ def cut_answer(run: Run, lang: str, cause: bool = False) -> Finding:
                                       "answer is lost; return the text so far with what came after it, or ask again "
                                       "with a larger max_tokens", lang, value=short_text(run.returned),
                                       said=short_text(said)))
-        again = _asked_again_after_a_second_cut(run, cut, "max_tokens", lang, cause) if larger else None
-        if again is not None:  # attack 22's H-6b: a loop that asks again at every cut looked, with one cut, like one
-            return again  # that asks once
         return verdict(PASSED, tr("after the answer was cut by max_tokens the loop asked again", lang))
     if run.hung:
         return verdict(NOT_CHECKED, how_it_ended(run, lang))
