@@ -26,6 +26,8 @@ ADAPTIVE_REJECTED = "adaptive thinking is not supported on this model"
 EFFORT_WITHOUT_THINKING = ("output_config.effort '{effort}' is not supported when thinking is disabled on this model. "
                            "Use effort 'high' or below, or enable thinking.")
 FORCED_TOOL_REJECTED = 'tool_choice: type "tool" and "any" are not supported for this model.'
+# Quoted by third parties (the docs give none): a `{"role": "system"}` entry sent to a model without them.
+SYSTEM_MESSAGE_REJECTED = "role 'system' is not supported on this model"
 PREFILL_REJECTED = ("This model does not support assistant message prefill. The conversation must end with a user "
                     "message.")
 SAMPLING_DEPRECATED = "`{param}` is deprecated for this model."
@@ -60,6 +62,9 @@ class Profile:
     min_cacheable_tokens: int = 1024
     context_window: int = 1_000_000
     max_output_tokens: int = 128_000
+    system_messages: bool = True
+    """Takes `{"role": "system"}` entries in `messages` (mid-conversation system messages: Opus 4.8, the 5.x models
+    but Sonnet 5; older models and Mythos Preview refuse them)."""
     price: tuple[float, float] | None = None  # $ per million input / output tokens
     retires: str | None = None  # the end-of-life day the installed SDK 2.16 warns of (ISO date)
 
@@ -73,18 +78,18 @@ _ALWAYS_ON = replace(_ADAPTIVE_ON, thinking="always",
                      rejected=(("enabled", ENABLED_REJECTED), ("disabled", DISABLED_REJECTED)))
 _FIVE_ONE = replace(_ALWAYS_ON, forced_tools=False, binds_prefix=True, price=(10.0, 50.0))
 _OPUS_4_8 = Profile("off", (("enabled", ENABLED_REJECTED),), "omitted", "high", server_fallback=False,
-                    cautious=False, min_cacheable_tokens=1024, context_window=200_000, max_output_tokens=64_000)
+                    cautious=False, min_cacheable_tokens=1024, price=(5.0, 25.0))
 _FOUR_SIX = Profile("off", (), "summarized", "high", sampling="without-thinking", server_fallback=False,
-                    cautious=False, context_window=200_000, max_output_tokens=64_000)
+                    cautious=False, system_messages=False, price=(5.0, 25.0))
 _FOUR_FIVE = Profile("off", (("adaptive", ADAPTIVE_REJECTED),), "summarized", "high", sampling="without-thinking",
                      prefill="without-thinking", server_fallback=False, cautious=False, min_cacheable_tokens=4096,
-                     context_window=200_000, max_output_tokens=64_000)
+                     context_window=200_000, max_output_tokens=64_000, system_messages=False, price=(5.0, 25.0))
 
 PROFILES: dict[str, Profile] = {
     "claude-opus-5": replace(_ADAPTIVE_ON, disabled_up_to="high"),
     "claude-opus-5-5": replace(_ALWAYS_ON, effort="medium", forced_tools=False, notes_between_tools="thinking",
                                binds_prefix=True, price=(4.0, 20.0)),
-    "claude-sonnet-5": replace(_ADAPTIVE_ON, min_cacheable_tokens=1024, price=(2.0, 10.0)),
+    "claude-sonnet-5": replace(_ADAPTIVE_ON, min_cacheable_tokens=1024, price=(2.0, 10.0), system_messages=False),
     "claude-sonnet-5-5": replace(_ADAPTIVE_ON, rejected=(("enabled", ENABLED_REJECTED),
                                                          ("disabled", DISABLED_USE_BETWEEN_TOOLS)),
                                  between_tools=True, forced_tools=False, notes_between_tools="long-as-thinking",
@@ -98,11 +103,12 @@ PROFILES: dict[str, Profile] = {
     "claude-fable-5-2": replace(_FIVE_ONE, price=(8.0, 40.0)),  # list price 20% below 5.1's
     "claude-mythos-5-2": replace(_FIVE_ONE, price=(8.0, 40.0)),
     "claude-mythos-preview": replace(_ALWAYS_ON, rejected=(("disabled", DISABLED_REJECTED_PREVIEW),),
-                                     min_cacheable_tokens=2048, price=None, retires="2026-06-30"),
+                                     min_cacheable_tokens=2048, price=None, retires="2026-06-30",
+                                     system_messages=False),
     "claude-opus-4-8": _OPUS_4_8,
-    "claude-opus-4-7": replace(_OPUS_4_8, min_cacheable_tokens=2048),
+    "claude-opus-4-7": replace(_OPUS_4_8, min_cacheable_tokens=2048, system_messages=False),
     "claude-opus-4-6": replace(_FOUR_SIX, min_cacheable_tokens=4096),
-    "claude-sonnet-4-6": replace(_FOUR_SIX, min_cacheable_tokens=1024),
+    "claude-sonnet-4-6": replace(_FOUR_SIX, min_cacheable_tokens=1024, price=(3.0, 15.0)),
     "claude-opus-4-5": replace(_FOUR_FIVE, retires="2027-01-22"),
     "claude-opus-4-5-20251101": replace(_FOUR_FIVE, retires="2027-01-22"),
     "claude-haiku-4-5": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0)),

@@ -23,6 +23,7 @@ from .model_profiles import (
     FORCED_TOOL_REJECTED,
     PREFILL_REJECTED,
     SAMPLING_DEPRECATED,
+    SYSTEM_MESSAGE_REJECTED,
     effort_rank,
 )
 from .request import Request
@@ -44,6 +45,9 @@ TRAILING_WHITESPACE = "messages: final assistant content cannot end with trailin
 INVALID_INPUT_SCHEMA = ("tools.{i}.custom.input_schema: JSON schema is invalid. It must match JSON Schema "
                         "draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more about tool use at "
                         "https://docs.claude.com/en/docs/tool-use.")
+# API style: the docs state the placement (mid-conversation system messages, "Limitations") but quote no wording.
+SYSTEM_MESSAGE_PLACEMENT = ("messages.{i}: a system message must follow a user message (or an assistant message that "
+                            "ends in a server tool result) and be followed by an assistant message or end the list")
 NOT_FINITE = "{field}: Input should be a finite number"  # pydantic's wording, which the API's field errors use
 
 
@@ -73,6 +77,7 @@ def check(request: Request) -> None:
     if isinstance(system, list) and any(block.get("text") == "" for block in system):
         raise invalid(EMPTY_SYSTEM_TEXT)
     messages = request.messages
+    _check_system_messages(request)
     for message in messages:
         if any(block.get("type") == "text" and block.get("text") == "" for block in _blocks(message["content"])):
             raise invalid(EMPTY_TEXT)
@@ -86,6 +91,30 @@ def check(request: Request) -> None:
         if prefill and (model.prefill == "rejected" or
                         (model.prefill == "without-thinking" and request.thinking_mode != "disabled")):
             raise invalid(PREFILL_REJECTED)
+
+
+def _check_system_messages(request: Request) -> None:
+    """Mid-conversation system messages: only on the models that take them, and only where the docs place them,
+    right after a user turn (or an assistant turn that ends in a server tool's result) and right before an
+    assistant turn or at the end. A first entry is refused earlier, with the API's wording for a first message."""
+    messages = request.messages
+    for i, message in enumerate(messages):
+        if message["role"] != "system" or i == 0:
+            continue
+        if not request.profile.system_messages:
+            raise invalid(SYSTEM_MESSAGE_REJECTED)
+        before = messages[i - 1]
+        after = messages[i + 1] if i + 1 < len(messages) else None
+        placed_after = before["role"] == "user" or (before["role"] == "assistant" and _ends_in_server_result(before))
+        if not placed_after or (after is not None and after["role"] != "assistant"):
+            raise invalid(SYSTEM_MESSAGE_PLACEMENT.format(i=i))
+
+
+def _ends_in_server_result(message: dict) -> bool:
+    """An assistant turn whose last block is a server tool's result (web search, web fetch, code execution…)."""
+    blocks = _blocks(message["content"])
+    kind = blocks[-1].get("type", "") if blocks else ""
+    return kind.endswith("_tool_result") and kind not in ("tool_result", "mcp_tool_result")
 
 
 def _check_thinking(request: Request) -> None:

@@ -44,6 +44,23 @@ def test_every_model_the_sdk_names_is_listed_with_its_limits(client):
         assert info.created_at is not None
 
 
+@pytest.mark.parametrize(("model_id", "context", "output"), [
+    # the docs' model pages: "Context window: 1M tokens · Max output: 128K tokens", 200K/64K on Opus 4.5, Haiku 4.5
+    ("claude-opus-4-6", 1_000_000, 128_000), ("claude-opus-4-7", 1_000_000, 128_000),
+    ("claude-opus-4-8", 1_000_000, 128_000), ("claude-sonnet-4-6", 1_000_000, 128_000),
+    ("claude-opus-5", 1_000_000, 128_000), ("claude-sonnet-5-5", 1_000_000, 128_000),
+    ("claude-opus-4-5-20251101", 200_000, 64_000), ("claude-haiku-4-5", 200_000, 64_000),
+])
+def test_limits_are_the_model_pages(client, model_id, context, output):
+    info = client.models.retrieve(model_id)
+    assert (info.max_input_tokens, info.max_tokens) == (context, output)
+    with client.messages.stream(model=model_id, max_tokens=output, messages=[{"role": "user", "content": "Hi"}]) as s:
+        assert s.get_final_message().stop_reason == "end_turn"
+    with pytest.raises(anthropic.BadRequestError):
+        client.messages.create(model=model_id, max_tokens=output + 1, messages=[{"role": "user", "content": "Hi"}],
+                               stream=True)
+
+
 @pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
 def test_every_listed_model_answers_messages(client):
     for info in client.models.list(limit=100).data:

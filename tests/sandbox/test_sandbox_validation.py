@@ -400,9 +400,52 @@ def test_beta_mcp_toolset_with_mcp_servers_is_accepted(client):
     assert response.stop_reason == "end_turn"
 
 
-def test_system_role_message_is_accepted(client):
-    response = create(client, [*HI, {"role": "system", "content": "Answer briefly."}, {"role": "user", "content": "2+2?"}])
-    assert response.stop_reason == "end_turn"
+SYSTEM = {"role": "system", "content": "Answer briefly."}
+PLACEMENT = ("messages.{i}: a system message must follow a user message (or an assistant message that ends in a "
+             "server tool result) and be followed by an assistant message or end the list")
+
+
+@pytest.mark.parametrize("messages", [
+    [*HI, SYSTEM],
+    [*HI, SYSTEM, {"role": "assistant", "content": "Sure"}, {"role": "user", "content": "2+2?"}],
+    [*HI, {"role": "assistant", "content": [
+        {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "x"}},
+        {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}]}, SYSTEM],
+])
+def test_system_role_message_is_accepted_where_the_docs_place_it(client, messages):
+    """The docs (mid-conversation system messages): right after a user turn, or an assistant turn ending in a
+    server tool's result; right before an assistant turn, or last."""
+    assert create(client, messages).stop_reason
+
+
+@pytest.mark.parametrize(("messages", "i"), [
+    ([*HI, SYSTEM, {"role": "user", "content": "2+2?"}], 1),
+    ([*HI, {"role": "assistant", "content": "4"}, SYSTEM], 2),
+])
+@pytest.mark.parametrize("endpoint", ["create", "count_tokens"])
+def test_system_role_message_elsewhere_is_refused(client, messages, i, endpoint):
+    call = client.messages.create if endpoint == "create" else client.messages.count_tokens
+    extra = {"max_tokens": 100} if endpoint == "create" else {}
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        call(model=MODEL, messages=messages, **extra)
+    assert caught.value.body["error"]["message"] == PLACEMENT.format(i=i)
+
+
+@pytest.mark.parametrize(("model", "takes"), [
+    ("claude-opus-4-8", True), ("claude-opus-5", True), ("claude-opus-5-5", True), ("claude-sonnet-5-5", True),
+    ("claude-haiku-5-5", True), ("claude-fable-5-1", True), ("claude-mythos-5", True),
+    ("claude-sonnet-5", False), ("claude-opus-4-7", False), ("claude-opus-4-6", False), ("claude-sonnet-4-6", False),
+    ("claude-haiku-4-5", False), ("claude-opus-4-5", False), ("claude-mythos-preview", False),
+])
+def test_system_role_message_only_on_the_models_that_take_it(client, model, takes):
+    """The docs list the models with mid-conversation system messages: Opus 4.8, the 5.x models but Sonnet 5."""
+    if takes:
+        assert create(client, [*HI, SYSTEM], model=model).stop_reason
+        return
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        create(client, [*HI, SYSTEM], model=model)
+    assert caught.value.body["error"]["message"] == "role 'system' is not supported on this model"
+    assert create(client, HI, model=model).stop_reason  # the same request without it is fine
 
 
 @pytest.mark.parametrize("endpoint", ["create", "count_tokens"])
