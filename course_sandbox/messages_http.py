@@ -34,6 +34,12 @@ _FAULT_MESSAGES = {
     500: "Internal server error",
     529: "Overloaded",
 }
+_NOT_SIMULATED = ("agents", "sessions", "environments", "files", "skills", "vaults", "memory_stores", "user_profiles",
+                  "tunnels", "deployments", "deployment_runs", "dreams", "compliance", "organizations")
+"""Areas of the real API (the installed SDK's resources) the sandbox does not serve: a call there gets a 404 that
+says so, not a bare "Not Found" that reads like a typo in the learner's code."""
+NOT_SIMULATED = ("Not Found: the course sandbox does not simulate {path} (it serves the Messages API, token counting, "
+                 "models and message batches); run this against the real API with ANTHROPIC_API_KEY set")
 VERSION_REQUIRED = "anthropic-version: header is required"
 """The real API's wording, seen in its answers (as is the one for a version it does not know)."""
 KNOWN_API_VERSIONS = {"2023-01-01", "2023-06-01"}
@@ -83,7 +89,8 @@ class MessagesHttp:
             if found == 405:
                 raise ApiError(405, f"Method Not Allowed: {request.method} {request.path}")
             if found == 404:
-                raise ApiError(404, "Not Found")
+                area = request.path.removeprefix("/v1/").split("/", 1)[0]
+                raise ApiError(404, NOT_SIMULATED.format(path=f"/v1/{area}") if area in _NOT_SIMULATED else "Not Found")
             self.authenticate(request)
             version = request.headers.get("anthropic-version")
             if not version:

@@ -7,6 +7,7 @@ import json
 import urllib.request
 
 import httpx2
+import anthropic
 import pytest
 from review_material import TOOLS
 from sandbox_http import MODEL
@@ -180,6 +181,19 @@ def test_messages_api_404_and_405_keep_the_api_s_words(sandbox, method, path, st
     with httpx2.Client(base_url=sandbox.url) as http:
         answer = http.request(method, path, headers={"x-api-key": sandbox.api_key, "anthropic-version": "2023-06-01"})
     assert (answer.status_code, answer.json()["error"]["message"]) == (status, message)
+
+
+@pytest.mark.parametrize("call", [
+    lambda c: c.beta.agents.list(), lambda c: c.beta.sessions.list(), lambda c: c.beta.files.list(),
+    lambda c: c.beta.environments.create(name="probe"),
+])
+def test_an_api_area_the_sandbox_does_not_serve_says_so(sandbox, call):
+    """Managed Agents, Files…: the SDK's NotFoundError, whose message says the sandbox does not simulate it and where
+    it runs, rather than a bare "Not Found" that reads like a mistake in the learner's code."""
+    with pytest.raises(anthropic.NotFoundError) as caught:
+        call(sandbox.client(max_retries=0))
+    message = caught.value.body["error"]["message"]
+    assert message.startswith("Not Found: the course sandbox does not simulate /v1/") and "ANTHROPIC_API_KEY" in message
 
 
 def _second_weather_turn(sandbox):
