@@ -34,6 +34,8 @@ SAMPLING_DEPRECATED = "`{param}` is deprecated for this model."
 """Seen in the API's answers for Opus 4.7 and later (the docs give only the status)."""
 
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
+# API style (the effort docs list the levels per model, quote no wording): a level the model predates.
+EFFORT_NOT_SUPPORTED = "output_config.effort: '{effort}' is not supported on this model"
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,9 @@ class Profile:
     min_cacheable_tokens: int = 1024
     context_window: int = 1_000_000
     max_output_tokens: int = 128_000
+    efforts: tuple[str, ...] = EFFORTS
+    """The `output_config.effort` levels the model takes (the effort docs: `max` from Opus 4.6, `xhigh` from Opus 4.7;
+    Haiku 4.5 takes none)."""
     system_messages: bool = True
     """Takes `{"role": "system"}` entries in `messages` (mid-conversation system messages: Opus 4.8, the 5.x models
     but Sonnet 5; older models and Mythos Preview refuse them)."""
@@ -80,10 +85,11 @@ _FIVE_ONE = replace(_ALWAYS_ON, forced_tools=False, binds_prefix=True, price=(10
 _OPUS_4_8 = Profile("off", (("enabled", ENABLED_REJECTED),), "omitted", "high", server_fallback=False,
                     cautious=False, min_cacheable_tokens=1024, price=(5.0, 25.0))
 _FOUR_SIX = Profile("off", (), "summarized", "high", sampling="without-thinking", server_fallback=False,
-                    cautious=False, system_messages=False, price=(5.0, 25.0))
+                    cautious=False, system_messages=False, price=(5.0, 25.0), efforts=EFFORTS[:3] + EFFORTS[4:])
 _FOUR_FIVE = Profile("off", (("adaptive", ADAPTIVE_REJECTED),), "summarized", "high", sampling="without-thinking",
                      prefill="without-thinking", server_fallback=False, cautious=False, min_cacheable_tokens=4096,
-                     context_window=200_000, max_output_tokens=64_000, system_messages=False, price=(5.0, 25.0))
+                     context_window=200_000, max_output_tokens=64_000, system_messages=False, price=(5.0, 25.0),
+                     efforts=EFFORTS[:3])
 
 PROFILES: dict[str, Profile] = {
     "claude-opus-5": replace(_ADAPTIVE_ON, disabled_up_to="high"),
@@ -111,8 +117,8 @@ PROFILES: dict[str, Profile] = {
     "claude-sonnet-4-6": replace(_FOUR_SIX, min_cacheable_tokens=1024, price=(3.0, 15.0)),
     "claude-opus-4-5": replace(_FOUR_FIVE, retires="2027-01-22"),
     "claude-opus-4-5-20251101": replace(_FOUR_FIVE, retires="2027-01-22"),
-    "claude-haiku-4-5": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0)),
-    "claude-haiku-4-5-20251001": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0)),
+    "claude-haiku-4-5": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0), efforts=()),
+    "claude-haiku-4-5-20251001": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0), efforts=()),
 }
 """Every model the sandbox answers for. A model id the installed SDK knows and this table does not gets
 its family's nearest row (`profile()`)."""

@@ -19,6 +19,7 @@ from jsonschema.exceptions import SchemaError
 from .errors import invalid
 from .model_profiles import (
     BETWEEN_TOOLS_REJECTED,
+    EFFORT_NOT_SUPPORTED,
     EFFORT_WITHOUT_THINKING,
     FORCED_TOOL_REJECTED,
     PREFILL_REJECTED,
@@ -120,6 +121,9 @@ def _ends_in_server_result(message: dict) -> bool:
 def _check_thinking(request: Request) -> None:
     """The thinking types a model refuses, `between_tools`' own limits, and effort with thinking off."""
     model, mode, sent = request.profile, request.thinking_mode, request.thinking
+    asked = request.output_config.get("effort")
+    if isinstance(asked, str) and asked not in model.efforts:
+        raise invalid(EFFORT_NOT_SUPPORTED.format(effort=asked))
     refused = model.rejects(mode)
     if refused:
         raise invalid(refused)

@@ -246,7 +246,8 @@ def test_any_thinking_setting_gets_a_documented_400_or_a_response_that_fits_it(c
         params["tools"] = TOOLS
     documented = {mp.ENABLED_REJECTED, mp.DISABLED_REJECTED, mp.DISABLED_REJECTED_PREVIEW,
                   mp.DISABLED_USE_BETWEEN_TOOLS, mp.BETWEEN_TOOLS_REJECTED, mp.ADAPTIVE_REJECTED,
-                  *(mp.EFFORT_WITHOUT_THINKING.format(effort=e) for e in mp.EFFORTS)}
+                  *(mp.EFFORT_WITHOUT_THINKING.format(effort=e) for e in mp.EFFORTS),
+                  *(mp.EFFORT_NOT_SUPPORTED.format(effort=e) for e in mp.EFFORTS if e not in mp.profile(model).efforts)}
     try:
         reply = client.messages.create(**params)
     except anthropic.BadRequestError as error:
@@ -258,3 +259,21 @@ def test_any_thinking_setting_gets_a_documented_400_or_a_response_that_fits_it(c
         assert "thinking" not in types
     assert all(b.thinking == "" for b in reply.content if b.type == "thinking") or row.display == "summarized" \
         or kind == "enabled"
+
+
+@pytest.mark.parametrize(("model", "refused"), [
+    # the effort docs: `max` from Opus 4.6, `xhigh` from Opus 4.7; Haiku 4.5 is not among the effort models
+    ("claude-opus-4-5", ("xhigh", "max")), ("claude-opus-4-6", ("xhigh",)), ("claude-sonnet-4-6", ("xhigh",)),
+    ("claude-haiku-4-5", mp.EFFORTS), ("claude-opus-4-7", ()), ("claude-opus-5", ()), ("claude-sonnet-5", ()),
+])
+@pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
+def test_an_effort_level_the_model_predates_is_a_400(client, model, refused):
+    for effort in mp.EFFORTS:
+        request = {"model": model, "max_tokens": 100, "messages": HI, "output_config": {"effort": effort}}
+        if effort not in refused:
+            assert client.messages.create(**request).stop_reason
+            continue
+        with pytest.raises(anthropic.BadRequestError) as caught:
+            client.messages.create(**request)
+        assert caught.value.body["error"]["message"] == f"output_config.effort: '{effort}' is not supported on this model"
+
