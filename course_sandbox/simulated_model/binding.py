@@ -255,6 +255,9 @@ def mentions(text: str) -> list[Mention]:
         for m in pattern.finditer(masked()):
             span = m.span(1) if m.groups() else m.span()
             claim(*span, "code", text[span[0]:span[1]].rstrip(".-"))
+    if _MASS_CONTEXT.search(text):  # "how many kilograms in 150 pounds": pounds of weight, not of money
+        for m in _POUNDS.finditer(masked()):
+            claim(*m.span(), "quantity", _number(m.group(1)), "lb")
     spoken = masked()
     money = sorted({(m.start(), m.end(), m.group(1)) for pattern in spoken_values._MONEY[:3]
                     for m in pattern.finditer(spoken)})  # a currency written beside the amount
@@ -311,6 +314,10 @@ def mentions(text: str) -> list[Mention]:
     return found
 
 
+_POUNDS = re.compile(r"(?<![\w.,$€£¥₽])(\d+(?:[.,]\d+)?)\s?(?:pounds?|фунт\w*)(?!\w)", re.I)
+_MASS_CONTEXT = re.compile(r"\b(?:kilo\w*|kg|grams?|ounces?|oz|stones?|weigh\w*)\b|(?<!\w)(?:кг|килограмм\w*|грамм\w*|"
+                           r"унци\w*|вес\w*|вест?ит)(?!\w)", re.I)
+"""Words of weight beside "pounds" or «фунтов»: then a pound is a unit of mass, not money."""
 _DAY_RANGE = re.compile(r"(?<![\w.,/-])(?:(?:с|from|between)\s+)?(\d{1,2})(?:st|nd|rd|th)?\s*(?:по|до|to|until|till|"
                         r"through|thru|-|–|—|and|и)\s*(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-zА-Яа-яЁё]{3,9})\.?"
                         r"(?:,?\s+(\d{4}))?(?![\w-])", re.I)
@@ -772,13 +779,16 @@ def _bind(text: str, fields: dict) -> dict[str, Bound]:
     kinds: dict[str, int] = {}
     for want_ in wants:
         kinds[want_.kind or ""] = kinds.get(want_.kind or "", 0) + 1
+    numeric_wants = sum(1 for w in wants if set(w.types) & {"integer", "number"} and not w.array)
+    numeric_mentions = sum(1 for m in found if m.kind in ("quantity", "number", "money"))
     for _, _, start, want_, _mention, value, fit, cues in pairs:
         if want_.name in bound or start in used or want_.array:
             continue
         used.add(start)
         only = fit == 3 and kinds.get(want_.kind or "", 0) == 1 and best.get(want_.name) == 1
         strong = bool(cues) or only or (fit == 3 and want_.unit is not None)
-        bound[want_.name] = Bound(value, strong, fit >= 2 or bool(cues))
+        alone = numeric_wants == 1 and numeric_mentions == 1 and _mention.kind in ("quantity", "number")
+        bound[want_.name] = Bound(value, strong, fit >= 2 or bool(cues) or alone)  # alone: the one number, one field
     free = [w for w in wants if (w.name not in bound or not bound[w.name].sure) and not w.array
             and w.kind in (None, "text", "name") and "string" in (set(w.types) or {"string"})]
     taken = {b.value for b in bound.values() if b.sure}

@@ -29,9 +29,12 @@ from . import (
     proper_names,
     prose_lists,
     ranges,
+    recurrence,
     remainder,
     roles,
     spoken_values,
+    text_ends,
+    unit_options,
     zones,
 )
 from .schema_instance import MISSING, instance, is_valid
@@ -705,7 +708,22 @@ class RequestHints:
 
     def _own_text(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
         """A free-text field (a note, a reminder's text) that would get the whole request, or a value another field
-        took by its label («в чат «Семья»» is the chat's), gets the request's own remaining words (remainder.py)."""
+        took by its label («в чат «Семья»» is the chat's), gets the request's own remaining words (remainder.py),
+        without a recurrence or a start date another field takes (text_ends.py)."""
+        found = self._own_words(name, schema, index, found)
+        if not isinstance(found, str) or index is not None or any(self.parents) or not self.fields \
+                or kind_of(name, schema) != "text" or {"enum", "pattern", "format"} & set(schema):
+            return found
+        others = [s for other, s in self.fields.items() if other != name and isinstance(s, dict)]
+        repeats = any(isinstance(s.get("enum"), list) and recurrence.option(s["enum"], self.evidence.text)
+                      is not None for s in others)
+        dated = any(binding.want(other, s).kind in ("date", "datetime") for other, s in self.fields.items()
+                    if other != name and isinstance(s, dict))
+        spans = [(m.start, m.end) for m in binding.mentions(found) if m.kind in ("date", "datetime")] if dated else []
+        cut = text_ends.cut(found, repeats, dated, spans)
+        return cut if cut != found and is_valid(schema, cut) else found
+
+    def _own_words(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
         if index is not None or any(self.parents) or not isinstance(found, str) or "enum" in schema \
                 or "pattern" in schema or kind_of(name, schema) != "text" or name.lower() in self.evidence.named:
             return found
@@ -848,6 +866,8 @@ class RequestHints:
         if "array" in _types(schema) and self._prose_list(name, schema, fitting_only=True):
             return True
         items = schema.get("items")
+        if "array" in _types(schema) and isinstance(items, dict) and self._listed_addresses(name, schema):
+            return True  # "a meeting with ann@… and bob@…" for an optional `invitees` of e-mails
         if "array" in _types(schema) and isinstance(items, dict) and isinstance(items.get("enum"), list) \
                 and item_lists.enum_items(items["enum"], self.evidence.text):
             return True  # "with a child seat and snow chains" for `extras` [child_seat, gps, snow_chains]
@@ -868,6 +888,22 @@ class RequestHints:
         return any(found[p] not in taken and is_valid(schema, found[p])
                    for p in range(self.start.get(kind, 0), len(found)))
 
+    def _listed_addresses(self, name: str, schema: dict) -> list[str]:
+        """The e-mail addresses, phone numbers or URLs an optional array of them takes: those of its kind that no other
+        field is bound to by its own words, when the request writes two or more, or one after a word of the field's
+        ("invite ann@…", «пригласи …»). A `cc` keeps its own rule (it needs its cue)."""
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        if _types(items) - {"string"} or "enum" in items or re.fullmatch(r"(?:\w+_)?b?cc(?:_\w+)?", name.lower()):
+            return []
+        kind = self._kind(name, items) or self._kind(name, {**items, "description": schema.get("description", "")})
+        if kind not in ("email", "phone", "url"):
+            return []
+        bound = {str(b.value) for other, b in self.binding().items() if other != name and b.strong} \
+            if self.fields and not self.scope else set()
+        found = [v for v in self._typed(kind, items, name) if str(v) not in bound and is_valid(items, v)]
+        invited = _INVITED.search(self.evidence.text)
+        return found if len(found) >= 2 or (found and invited) else []
+
     def count(self, name: str, schema: dict) -> int:
         items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
         kind = self._kind(name, items) or self._kind(name, {**items, "description": schema.get("description", "")})
@@ -881,6 +917,10 @@ class RequestHints:
             return len(self.listed[name])
         if _types(items) & {"object", "array"} or "enum" in items:
             return 0
+        addresses = self._listed_addresses(name, schema) if not any(self.parents) else []
+        if addresses:  # «пригласи anna@…, oleg@…» for `invitees` described «E-mail участников»
+            self.listed[name] = addresses
+            return len(addresses)
         given = self.roles().get(name) if not any(self.parents) and self.fields and name in self.fields else None
         if isinstance(given, list) and given and all(is_valid(items, g) for g in given):
             self.listed[name] = given  # "speakers Anna Lee and Bob Chen", «докладчики …» (roles.py)
@@ -1125,6 +1165,12 @@ class RequestHints:
                 self.taken.setdefault(kind, set()).add(fresh[0])
             if fresh:
                 return fresh[0]
+        unit = unit_options.option(name, options, self.evidence.text)
+        if unit is not None:  # "how many km is 26.2 miles": `from_unit` mi, `to_unit` km
+            return unit
+        repeated = recurrence.option(options, self.evidence.text)
+        if repeated is not None:  # «ежемесячно» for `monthly`, "every other week" for `BIWEEKLY`
+            return repeated
         chosen = _enum_by_meaning(options, str((schema or {}).get("description") or ""), self.evidence.text)
         if chosen is not None:
             return chosen
@@ -1151,6 +1197,19 @@ class RequestHints:
                 return option
         return transliterated_option(options, self.evidence.text)
 
+
+def named_option(name: str, schema: dict, request: str, lang: str = "en") -> Any:
+    """The enum option the request names for the field, in any form the model reads (its word, a Russian noun or
+    adjective for it, a recurrence…), or MISSING: what assumptions.py asks before it calls a value a placeholder."""
+    options = schema.get("enum")
+    if not isinstance(options, list):
+        return MISSING
+    return RequestHints(read(request, lang))._enum(name, options, strict=True, schema=schema)
+
+
+_INVITED = re.compile(r"\b(?:invit\w*|with|attendees?|guests?|participants?|cc)\b|(?<!\w)(?:пригла\w*|с|со|"
+                      r"участник\w*|гост\w*)(?!\w)", re.I)
+"""Words before the people a meeting or a message takes along."""
 
 _SIGNED_OPTION = re.compile(r"[\w ]*\w[+#-]+|[+#-]+\w+")
 
@@ -1413,7 +1472,9 @@ _RU_ENUM_WORDS = {
     "зелен": "green", "зелён": "green", "черн": "black", "чёрн": "black", "бел": "white", "жёлт": "yellow",
     "желт": "yellow", "высок": "high", "средн": "medium", "низк": "low", "срочн": "urgent", "обогрев": "heat",
     "охлажд": "cool", "нагрев": "heat", "сберегательн": "savings", "накопительн": "savings", "текущ": "checking",
-    "кредитн": "credit", "дебетов": "debit", "карт": "card", "карточк": "card"}
+    "кредитн": "credit", "дебетов": "debit", "карт": "card", "карточк": "card", "эконом": "economy",
+    "бизнес": "business", "премиум": "premium", "вентилятор": "fan", "осуш": "dry", "наличн": "cash",
+    "обычн": "normal", "нормальн": "normal"}
 """Russian word beginnings for English enum values ("dentist", "box", "high"): a small, fixed dictionary."""
 
 
@@ -1422,7 +1483,10 @@ def _russian_meanings(text: str) -> list[str]:
     found = []
     for m in re.finditer(r"[а-яё]+", text):
         word = m.group(0)
-        stem = max((k for k in _RU_ENUM_WORDS if word.startswith(k) and len(word) - len(k) <= 3), key=len, default=None)
+        # a long stem takes a noun's ending too: «охлажд|ение», «эконом|класса»
+        stem = max((k for k in _RU_ENUM_WORDS if word.startswith(k) and len(word) - len(k) <= (5 if len(k) >= 5
+                                                                                              else 3)),
+                   key=len, default=None)
         if stem:
             found.append(_RU_ENUM_WORDS[stem])
     return list(dict.fromkeys(found))
@@ -1707,11 +1771,12 @@ def reset_today(token: contextvars.Token) -> None:
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _RU_WEEKDAYS = ("понедельник", "вторник", "сред", "четверг", "пятниц", "суббот", "воскресень")
 _RELATIVE = re.compile(r"\b(?:(day after tomorrow)|(tomorrow)|(today|tonight|this (?:morning|afternoon|evening))|"
-                       r"(?:(?:next|this|coming|on|for|by)\s+|(?=(?:" + "|".join(_WEEKDAYS) + r")['’]s\b))("
+                       r"(?:(?:next|this|coming|on|for|by|starting|beginning|from|until|till)\s+|"
+                       r"(?=(?:" + "|".join(_WEEKDAYS) + r")['’]s\b))("
                        + "|".join(_WEEKDAYS) + r")|in\s+(\d{1,3})\s+days?|"
                        r"in\s+(\d{1,2}|a|one)\s+(weeks?|months?)|(a|one|\d{1,2})\s+(weeks?|months?|days?)"
                        r"\s+from\s+(?:today|now))\b|"
-                       r"(?<!\w)(?:(послезавтра)|(завтра)|(сегодня)|(?:в|во|на|к|ко)\s+(?:следующ\w+\s+|эт\w+\s+)?("
+                       r"(?<!\w)(?:(послезавтра)|(завтра)|(сегодня)|(?:в|во|на|к|ко|с|со|до)\s+(?:следующ\w+\s+|эт\w+\s+)?("
                        + "|".join(_RU_WEEKDAYS) + r")\w*|через\s+(\d{1,3})\s+(?:дн|день)|через\s+(?:(\d{1,2})\s+)"
                                                   r"?(недел\w*|месяц\w*))", re.I)
 _RANGE = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|until|till|through|thru|-|–|—)\s*"

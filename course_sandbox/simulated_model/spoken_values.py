@@ -10,6 +10,7 @@ A real model fills `phone_number` with the number the user wrote, not an e-mail 
 import re
 from typing import Any
 
+from . import consent
 from .generation_bounds import bounded_search, checkable_length
 from .scalar_values import MISSING
 
@@ -387,7 +388,7 @@ def _bridged(said: str) -> str:
 
     def gloss(m: re.Match) -> str:
         word = m.group(0)
-        meaning = english(word)
+        meaning = english(word) or _ABBREVIATED.get(word)
         if meaning is None and word.startswith("авто") and len(word) > 7:
             rest = english(word[4:])
             meaning = f"auto {rest}" if rest else None
@@ -395,6 +396,9 @@ def _bridged(said: str) -> str:
 
     return re.sub(r"[а-яё]{3,}", gloss, said)
 
+
+_ABBREVIATED = {"ндс": "vat tax", "ндфл": "income tax", "смс": "sms", "пдф": "pdf"}
+"""Russian abbreviations a flag's English name spells out («с НДС» for `with_vat`, `include_tax`)."""
 
 _PHRASE_WORD = re.compile(r"[a-zа-яё0-9']+")
 
@@ -406,6 +410,9 @@ def described_flag(name: str, description: str, text: str) -> Any:
     by_name = flag(name, text)
     if by_name is not MISSING:
         return by_name
+    answered = consent.answer(name, description, text)  # "RSVP yes", «подтверди участие» for `attending`
+    if answered is not MISSING:
+        return answered
     switch = switched(name, text)
     if switch is not MISSING:
         return switch
