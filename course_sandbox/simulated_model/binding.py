@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from . import number_words, proper_names, spoken_values
+from . import number_words, postal, proper_names, spoken_values
 from .scalar_values import MISSING
 from .words import STOPWORDS, english, overlap, stems
 
@@ -236,6 +236,10 @@ def mentions(text: str) -> list[Mention]:
         if said:
             claim(*m.span(), "time", said[0])
     _join_dates_and_times(text, found)
+    for address in postal.read(masked()):  # "Baker Street 221b, London": 221b is the house, not 221 bytes
+        if postal.NAME_FIRST.match(address.text):
+            start = masked().find(address.text)
+            claim(start, start + len(address.text), "address", address.text)
     for m in _POSTCODE_CUE.finditer(masked()):
         claim(*m.span(1), "postcode", m.group(1))
     for m in _UK_POSTCODE.finditer(masked()):

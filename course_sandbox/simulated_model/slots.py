@@ -38,7 +38,7 @@ from . import (
     zones,
 )
 from .schema_instance import MISSING, instance, is_valid
-from .words import GLOSSARY, overlap, stems, unquoted
+from .words import GLOSSARY, STOPWORDS, overlap, stems, unquoted
 from .words import latin as latin_letters
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -504,6 +504,10 @@ class RequestHints:
             stretch = _end_of_a_movement(name, self.evidence.text)  # "pickup_address": «от улицы Ленина, 5 до …»
             if stretch and len(stretch) <= 120 and is_valid(schema, stretch.strip(" ,.")):
                 found = stretch.strip(" ,.")
+        if found is MISSING and index is None and not any(self.parents) and not self.scope \
+                and "string" in _types(schema) and not {"enum", "format", "pattern", "const"} & set(schema) \
+                and _KIND_FIELD.search(f"{name} {schema.get('description') or ''}"):
+            found = _noun_after_a_measure(self.evidence.text)  # "a 5 km swim": `activity` swim
         if found is MISSING and index is None and not any(self.parents) and not self.scope:
             found = self._named_thing(name, schema)
         if found is MISSING and index is None and not any(self.parents) and not self.scope \
@@ -529,6 +533,11 @@ class RequestHints:
             found = whole if whole is not found and is_valid(schema, whole) else found
         found = self._house_number(name, schema, found)
         found = self._grouped_digits(name, schema, found)
+        if isinstance(found, str) and index is None and not any(self.parents) and self.fields and any(
+                _types(s) & {"integer", "number"} for other, s in self.fields.items()
+                if other != name and isinstance(s, dict)):
+            cut = text_ends.without_trailing_value(found)  # the minutes are the `duration_minutes` field's
+            found = cut if cut != found and is_valid(schema, cut) else found
         if isinstance(found, str) and index is None and re.fullmatch(r"[a-zа-яё]+", found) \
                 and re.search(r"(?:^|_)(?:id|number|no|num|code|ref|key)$|номер", name, re.I) \
                 and overlap(stems(found), stems(re.sub(r"(?:^|_)(?:id|number|no|num|code|ref|key)$", "", name))):
@@ -866,6 +875,8 @@ class RequestHints:
         if "array" in _types(schema) and self._prose_list(name, schema, fitting_only=True):
             return True
         items = schema.get("items")
+        if "array" in _types(schema) and self._the_list_with(name, schema):
+            return True  # "a pizza with ham, pineapple and jalapenos" for the one list of strings, `extras`
         if "array" in _types(schema) and isinstance(items, dict) and self._listed_addresses(name, schema):
             return True  # "a meeting with ann@… and bob@…" for an optional `invitees` of e-mails
         if "array" in _types(schema) and isinstance(items, dict) and isinstance(items.get("enum"), list) \
@@ -887,6 +898,18 @@ class RequestHints:
         taken = self.taken.get(kind, set())
         return any(found[p] not in taken and is_valid(schema, found[p])
                    for p in range(self.start.get(kind, 0), len(found)))
+
+    def _the_list_with(self, name: str, schema: dict) -> bool:
+        """Whether the request's only list, written after "with", "including" or «с», belongs to this array: the
+        tool's only array of plain strings (toppings, extras, options)."""
+        lists = self.evidence.lists
+        if len(lists) != 1 or not re.search(r"(?:\bwith|\bincluding|\bplus|(?<!\w)с|(?<!\w)со)\s*:?$",
+                                            lists[0].cue, re.I):
+            return False
+        strings = [other for other, s in (self.fields or {}).items() if isinstance(s, dict) and "array" in _types(s)
+                   and isinstance(s.get("items"), dict) and _types(s["items"]) <= {"string"}
+                   and "enum" not in s["items"] and "format" not in s["items"]]
+        return strings == [name] and bool(self._prose_list(name, schema))
 
     def _listed_addresses(self, name: str, schema: dict) -> list[str]:
         """The e-mail addresses, phone numbers or URLs an optional array of them takes: those of its kind that no other
@@ -1207,6 +1230,22 @@ def named_option(name: str, schema: dict, request: str, lang: str = "en") -> Any
     return RequestHints(read(request, lang))._enum(name, options, strict=True, schema=schema)
 
 
+_KIND_FIELD = re.compile(r"activity|sport|exercise|workout|(?:^|_|\b)(?:type|kind)(?:$|_|\b)|what kind|вид\w*|тип\w*",
+                         re.I)
+"""A field that asks what kind of thing was done: `activity`, `sport`, `type` described "What kind of exercise"."""
+
+
+def _noun_after_a_measure(text: str) -> Any:
+    """The noun right after a quantity with its unit ("a 5 km swim", "a 30 minute row"), or MISSING."""
+    spoken = number_words.digits(text[:READ_LIMIT])  # where the mentions stand
+    for m in binding.mentions(text):
+        if m.kind == "quantity" and m.unit:
+            after = re.match(r"\s*-?\s*([a-z]{3,}|[а-яё]{3,})\b", spoken[m.end:])
+            if after and after.group(1).lower() not in STOPWORDS | {"for", "from", "with", "each", "per", "and"}:
+                return after.group(1)
+    return MISSING
+
+
 _INVITED = re.compile(r"\b(?:invit\w*|with|attendees?|guests?|participants?|cc)\b|(?<!\w)(?:пригла\w*|с|со|"
                       r"участник\w*|гост\w*)(?!\w)", re.I)
 """Words before the people a meeting or a message takes along."""
@@ -1407,6 +1446,9 @@ def _free_text(name: str, description: str, text: str) -> str | None:
         for cue in cues:
             m = cue.search(text)
             if m and m["x"].strip():
+                quote = next((q for q in _QUOTED.finditer(text) if q.start() <= m.start("x") < q.end()), None)
+                if quote is not None:  # «комментарий «за билеты»»: the quote whole, not what its «за» begins
+                    return next(g for g in quote.groups() if g)
                 said = m["x"].strip(" ,;:")
                 return said[:1].upper() + said[1:] if anchored else said
         return None

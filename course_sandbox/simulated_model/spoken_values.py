@@ -158,8 +158,10 @@ def money_spans(text: str) -> list[tuple[int, int]]:
 
 def counts(text: str) -> list[int]:
     """How many of something: '2 packs', 'order 3', '2 Green Tea'."""
-    found = sorted((m.start(), m.group(1)) for pattern in _COUNT for m in pattern.finditer(text))
-    return _unique(int(value) for _, value in found if len(value) <= 9)
+    houses = [m.span() for m in ADDRESS.finditer(text)]  # "a pizza to 42 Elm Street": 42 is the house, no count
+    found = sorted((m.start(1), m.group(1)) for pattern in _COUNT for m in pattern.finditer(text))
+    return _unique(int(value) for start, value in found if len(value) <= 9
+                   and not any(a <= start < b for a, b in houses))
 
 
 _PERCENT = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s?(?:%|percent\b|per cent\b|процент\w*)", re.I)

@@ -33,3 +33,18 @@ def cut(found: str, takes_recurrence: bool, takes_date: bool, date_spans: list[t
     left = re.sub(r"\s+([,;.!?])", r"\1", re.sub(r"\s{2,}", " ", left)).strip(" ,;:—-")
     left = re.sub(rf"(?:[\s,;]*(?<!\w){_TIES})+$", "", left, flags=re.I).strip(" ,;:—-")  # "…, начиная" whose date went
     return left if re.search(r"[^\W\d_]{2,}", left) else found
+
+
+def without_trailing_value(found: str) -> str:
+    """A value that runs on into the next field's ("плавание, 45 минут" for a workout's kind beside its minutes):
+    the words before the last comma, when all after it is one number with its unit, an amount or a date."""
+    from . import binding
+
+    head, comma, tail = found.rpartition(",")
+    tail = tail.strip(" .;")
+    if not comma or not head.strip() or not tail:
+        return found
+    said = binding.mentions(tail)
+    whole = len(said) == 1 and said[0].start == 0 and said[0].end >= len(tail) - 1
+    return head.strip() if whole and said[0].kind in ("quantity", "number", "money", "date", "datetime", "time") \
+        else found
