@@ -172,6 +172,19 @@ _CENTS = re.compile(r"(?<![\d.,])(\d+)\s*(dollars?|euros?|pounds?)\s*(?:and\s+)?
 
 
 _SPACES = re.compile("[ \u00a0\u202f]")
+_SCALE_WORDS = {"тысяч": 1000, "сот": 100, "сотн": 100, "миллион": 1_000_000, "thousand": 1000, "hundred": 100,
+                "million": 1_000_000}
+_HALF_MORE = re.compile(r"(?<![\w-])(?:(полтор[аы])|(\d+|[а-яё]+|[a-z]+)\s+(?:с\s+половиной|and\s+a\s+half))\s+"
+                        r"(тысяч|сотн|сот|миллион|thousand|hundred|million)(\w*)", re.I)
+"""«полторы тысячи» (1500), «полторы сотни» (150), «две с половиной тысячи» (2500), "two and a half thousand"."""
+
+
+def _half_more(m: re.Match) -> str:
+    scale = _SCALE_WORDS[m.group(3).lower()]
+    if m.group(1):
+        return str(scale * 3 // 2)
+    whole = int(m.group(2)) if m.group(2).isdigit() else _value(m.group(2))
+    return str(whole * scale + scale // 2) if whole is not None else m.group(0)
 
 
 def _spoken_counts(text: str) -> str:
@@ -185,5 +198,6 @@ def _spoken_counts(text: str) -> str:
     text = re.sub(r"(?<![\w-])(?:" + "|".join(_TOGETHER) + r")(?![\w-])", together, text, flags=re.I)
     if _GRADED.search(text):
         text = _GRADES.sub(lambda m: str(_GRADE_VALUES[m.group(1).lower()[:3].replace("ё", "е")]), text)
+    text = _HALF_MORE.sub(_half_more, text)
     text = _KOPECKS.sub(lambda m: f"{_SPACES.sub('', m.group(1))},{int(m.group(3)):02d} {m.group(2)}", text)
     return _CENTS.sub(lambda m: f"{m.group(1)}.{int(m.group(3)):02d} {m.group(2)}", text)

@@ -538,6 +538,11 @@ class RequestHints:
                 if other != name and isinstance(s, dict)):
             cut = text_ends.without_trailing_value(found)  # the minutes are the `duration_minutes` field's
             found = cut if cut != found and is_valid(schema, cut) else found
+        coded = _CITY_COMMA_CODE.search(found) if isinstance(found, str) and index is None and self.fields else None
+        if coded and coded.end() == len(found) and coded.group(1) in _COUNTRIES and any(
+                other != name and re.search(r"country|стран", other, re.I) for other in self.fields) \
+                and is_valid(schema, found[:coded.start()]):
+            found = found[:coded.start()]  # "Porto, PT": the city, its country code the `countryCode` field's
         if isinstance(found, str) and index is None and re.fullmatch(r"[a-zа-яё]+", found) \
                 and re.search(r"(?:^|_)(?:id|number|no|num|code|ref|key)$|номер", name, re.I) \
                 and overlap(stems(found), stems(re.sub(r"(?:^|_)(?:id|number|no|num|code|ref|key)$", "", name))):
@@ -652,9 +657,15 @@ class RequestHints:
     def _grouped_digits(self, name: str, schema: dict, found: Any) -> Any:
         """A card or account number written in groups ("transit card 4410 2231", «карта 2200 1234 5678 9012») read up
         to its first space: the whole of it, as written, for a number-like string field."""
-        if not isinstance(found, str) or not re.fullmatch(r"\d{3,6}", found) or "pattern" in schema \
-                or not re.search(r"number|card|account|iban|policy|номер|карт|сч[её]т|полис",
-                                 f"{name} {schema.get('description') or ''}", re.I):
+        numbered = re.search(r"number|card|account|iban|policy|номер|карт|сч[её]т|полис",
+                             f"{name} {schema.get('description') or ''}", re.I)
+        if found is MISSING and numbered and "pattern" not in schema:  # «карту 7751 2300 8812 4401»: read whole
+            card = _CARD_GROUPS.search(self.evidence.text)
+            said = card.group(0) if card else None
+            if said and "string" not in _types(schema):
+                said = int(re.sub(r"\D", "", said))
+            return said if said is not None and is_valid(schema, said) else found
+        if not isinstance(found, str) or not re.fullmatch(r"\d{3,6}", found) or "pattern" in schema or not numbered:
             return found
         m = re.search(rf"(?<![\d\w]){re.escape(found)}(?:[ \u00a0-]\d{{3,6}})+(?![\d\w:.,/])", self.evidence.text)
         return m.group(0) if m and is_valid(schema, m.group(0)) else found
@@ -683,6 +694,12 @@ class RequestHints:
         except (ValueError, TypeError, RecursionError):
             return found
         mine = chosen.get(path)
+        if isinstance(mine, str) and not any(self.parents):
+            for other, bound in self.binding().items():  # "contact — Ben Ode at Fabrikam": Fabrikam is the company's
+                tail = re.search(rf"\s+(?:at|from|of|with|из|от|в)\s+{re.escape(str(bound.value))}\W*$", mine, re.I) \
+                    if other != name and bound.sure and isinstance(bound.value, str) and bound.value else None
+                if tail and tail.start() > 0:
+                    mine = mine[:tail.start()]
         if mine is not None:
             shaped = labels.shaped(schema, mine)
             if is_valid(schema, shaped):
@@ -1002,8 +1019,10 @@ class RequestHints:
         if listed:
             return listed
         pieces = item_lists.object_items(marking, self.evidence.text, self._marks)
+        priced = any(re.search(r"price|qty|quantit|cost|amount|rate", p, re.I) for p in items["properties"])
         labels = [p for p, s in items["properties"].items() if isinstance(s, dict) and "string" in _types(s)
-                  and "enum" not in s and _ITEM_LABEL.search(p) and kind_of(p, s) in (None, "text", "product")]
+                  and "enum" not in s and _ITEM_LABEL.search(p) and (kind_of(p, s) in (None, "text", "product")
+                                                                     or priced)]  # a priced line's `name` too
         objects = []
         for piece in pieces:
             try:
@@ -1230,6 +1249,8 @@ def named_option(name: str, schema: dict, request: str, lang: str = "en") -> Any
     return RequestHints(read(request, lang))._enum(name, options, strict=True, schema=schema)
 
 
+_CARD_GROUPS = re.compile(r"(?<![\d\w+])\d{4}(?:[ \u00a0-]\d{4}){2,3}(?![\d\w])")
+"""A card's number in groups of four ("7751 2300 8812 4401")."""
 _KIND_FIELD = re.compile(r"activity|sport|exercise|workout|(?:^|_|\b)(?:type|kind)(?:$|_|\b)|what kind|вид\w*|тип\w*",
                          re.I)
 """A field that asks what kind of thing was done: `activity`, `sport`, `type` described "What kind of exercise"."""
@@ -1393,7 +1414,13 @@ def _country_code(name: str, schema: dict, text: str) -> str | None:
     for m in _COUNTRY_WRITTEN.finditer(text):  # "country GB": the code, written by the user
         if m.group(1).upper() in _COUNTRIES and is_valid(schema, m.group(1).upper()):
             return m.group(1).upper()
+    for m in _CITY_COMMA_CODE.finditer(text):  # "Porto, PT": the code after the city's comma
+        if m.group(1) in _COUNTRIES and is_valid(schema, m.group(1)):
+            return m.group(1)
     return None
+
+
+_CITY_COMMA_CODE = re.compile(r"(?<=[a-zа-яё]),\s*([A-Z]{2})(?![\w])")
 
 
 _COUNTED_ITEM = re.compile(r"(?<![\w.,$€£¥₽-])(?<!\bat )(?<!\bfor )(?<!@ )(\d+)\s*(?:x\s+)?(?=[a-zа-яё])"
@@ -1516,7 +1543,9 @@ _RU_ENUM_WORDS = {
     "охлажд": "cool", "нагрев": "heat", "сберегательн": "savings", "накопительн": "savings", "текущ": "checking",
     "кредитн": "credit", "дебетов": "debit", "карт": "card", "карточк": "card", "эконом": "economy",
     "бизнес": "business", "премиум": "premium", "вентилятор": "fan", "осуш": "dry", "наличн": "cash",
-    "обычн": "normal", "нормальн": "normal"}
+    "обычн": "normal", "нормальн": "normal", "прода": "sell", "купи": "buy", "покупк": "buy", "детск": "nursery",
+    "спальн": "bedroom", "кухн": "kitchen", "гостиная": "living room", "гостиной": "living room",
+    "гостиную": "living room", "ванн": "bathroom", "прихож": "hallway", "балкон": "balcony"}
 """Russian word beginnings for English enum values ("dentist", "box", "high"): a small, fixed dictionary."""
 
 

@@ -59,7 +59,7 @@ _FLAG_SYNONYMS = {"nonstop": ("direct",), "direct": ("nonstop",), "dry": ("simul
                   "force": ("forcibly", "anyway"), "notify": ("notification", "notifications", "let know")}
 """Other words a user sets a flag with: "direct flights" for nonstop, "a detailed report" for verbose."""
 _FLAG_FILLERS = {"is", "should", "flag", "enabled", "enable", "only", "do", "use", "with", "the", "a", "an", "to",
-                 "be", "if", "whether", "allow", "option"}
+                 "be", "if", "whether", "allow", "option", "opt", "opted", "optin"}
 
 
 def phones(text: str) -> list[str]:
@@ -144,9 +144,16 @@ def money(text: str) -> list[int | float]:
     return _unique(_amount(value) for _, value in found)
 
 
+_COUNTED_AFTER = re.compile(r"\s+(?!(?:each|apiece|per|an?|for|and|or|to|in|on|at|by|the|plus|и|за|в|на|по)\b)"
+                            r"[a-zа-яё]{3,}", re.I)
+"""A word of what is counted after a bare number ("for 5 licences"): a count, not a price "for 5"."""
+_CURRENCY_MARK = re.compile(r"[$€£¥₽]|(?-i:\b[A-Z]{3}\b)|dollar|euro|pound|рубл|руб\.?", re.I)
+
+
 def money_spans(text: str) -> list[tuple[int, int]]:
     """Where the amounts of money stand, in the order written, one span per amount (overlaps merged)."""
-    spans = sorted({m.span() for pattern in _MONEY for m in pattern.finditer(text)})
+    spans = sorted(span for span in {m.span() for pattern in _MONEY for m in pattern.finditer(text)}
+                   if not _COUNTED_AFTER.match(text, span[1]) or _CURRENCY_MARK.search(text[span[0]:span[1]]))
     merged: list[tuple[int, int]] = []
     for start, end in spans:
         if merged and start < merged[-1][1]:

@@ -64,8 +64,19 @@ def said(text: str) -> tuple[str | None, str | None]:
     return (source[2] if source else None), (target[2] if target else None)
 
 
+_IMPERIAL = {"mi", "ft", "in", "lb", "oz", "gal", "f"}
+_METRIC = {"km", "m", "cm", "kg", "g", "l", "c"}
+
+
 def option(name: str, options: list, text: str) -> Any:
-    """The option of a from/to unit field the request names, or None (not a unit field, or no unit said)."""
+    """The option of a from/to unit field the request names, or a system of units ("in Fahrenheit" for `units`
+    [metric, imperial]); None when the field is neither, or no unit is said."""
+    systems = {str(o).lower(): o for o in options if isinstance(o, str) and o.lower() in ("metric", "imperial")}
+    if len(systems) == 2:
+        written = {unit for unit, pattern in _WRITTEN for m in pattern.finditer(text) if len(m.group(0)) > 2}
+        said_in = "imperial" if written & _IMPERIAL and not written & _METRIC else \
+            "metric" if written & _METRIC and not written & _IMPERIAL else None
+        return systems.get(said_in) if said_in else None
     meanings = {meaning_of(o): o for o in options if meaning_of(o) is not None}
     if len(meanings) < 2:
         return None

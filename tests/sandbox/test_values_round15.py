@@ -257,3 +257,40 @@ def test_order_lines_from_prose_fill_an_array_of_objects(client):
     lines = tool_input["items"]
     assert [(line["qty"], line["price"]) for line in lines] == [(5, 20), (2, 400)]
     assert "licence" in lines[0]["name"] and "training" in lines[1]["name"]
+
+
+# ---------------------------------------------------------------- 10. a company after "from"/"at" behind a label
+
+@pytest.mark.parametrize("props, prompt, want", [
+    ({"name": S, "company": S}, "New lead: Maria Costa from Northwind Traders.",
+     {"name": "Maria Costa", "company": "Northwind Traders"}),
+    ({"contactName": S, "organisation": S}, "Log a contact — Ben Ode at Fabrikam.",
+     {"contactName": "Ben Ode", "organisation": "Fabrikam"}),
+    ({"fullName": S, "companyName": S}, "Новый лид: Игорь Петров из ООО «Вектор».",
+     {"fullName": "Игорь Петров", "companyName": "ООО «Вектор»"}),
+])
+def test_a_company_after_from_or_at_is_the_company_and_the_person_stays_whole(client, props, prompt, want):
+    tool_input, _ = forced(client, prompt, tool("add_lead", "Add a sales lead.", props))
+    assert tool_input == want
+
+
+# ---------------------------------------------------------------- the second probes (the lead's 14-28)
+
+@pytest.mark.parametrize("props, prompt, want", [
+    ({"email": S, "newsletterOptIn": FLAG}, "Register ola@site.example, no newsletter please.",
+     {"newsletterOptIn": False}),
+    ({"amount": NUM, "payee": S}, "Оплати полторы тысячи за интернет.", {"amount": 1500}),
+    ({"amount": NUM, "payee": S}, "Переведи три с половиной тысячи за ремонт.", {"amount": 3500}),
+    ({"cardNumber": S}, "Заморозь карту 4276 1600 2211 9087.", {"cardNumber": "4276 1600 2211 9087"}),
+    ({"room": {"type": "string", "enum": ["kitchen", "bedroom", "nursery"]},
+      "mode": {"type": "string", "enum": ["heat", "cool"]}}, "Включи охлаждение в спальне.",
+     {"room": "bedroom", "mode": "cool"}),
+    ({"ticker": S, "side": {"type": "string", "enum": ["buy", "sell"]}, "shares": INT},
+     "Продай 25 акций MSFT.", {"side": "sell", "shares": 25}),
+    ({"city": S, "country_code": S, "units": {"type": "string", "enum": ["metric", "imperial"]}},
+     "Forecast for Lyon, FR in Fahrenheit.", {"city": "Lyon", "country_code": "FR", "units": "imperial"}),
+])
+def test_second_probe_values_reach_their_fields_and_are_not_called_placeholders(client, props, prompt, want):
+    tool_input, text = forced(client, prompt, tool("act", "Do what is asked.", props))
+    assert {k: tool_input.get(k) for k in want} == want
+    assert not any(said_assumed(text, field) for field in want)
