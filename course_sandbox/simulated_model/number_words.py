@@ -117,7 +117,7 @@ def digits(text: str) -> str:
             start -= 2  # "a hundred", "a dozen"
         lone_one = len(values) == 1 and token.group(0).lower() == "one" and not _ONE_OF.match(text, run[-1].end())
         if lone_one or (len(values) == 1 and values[0] in _EN_SCALES.values() and before != "a ") \
-                or _in_a_name(text, start, run[-1].end()):
+                or _in_a_name(text, start, run[-1].end()) or _a_proper_name(text, start, run[-1].end()):
             i = j
             continue
         out.append(text[position:start])
@@ -127,6 +127,13 @@ def digits(text: str) -> str:
     out.append(text[position:])
     said = _DOZEN.sub(lambda m: str(12 * (int(m.group(2)) if m.group(2) else 1)), "".join(out))
     return _BARE_HOUR.sub(lambda m: f"{m.group(1)}{int(m.group(2))}:00{m.group(3)}", _CLOCK.sub(_clock, said))
+
+
+def _a_proper_name(text: str, start: int, end: int) -> bool:
+    """Whether capitalised number words begin a proper name mid-sentence ("for Two Rivers Co", «в Семь Ветров»)."""
+    if not text[start].isupper() or not re.match(r"\s+[A-ZА-ЯЁ][a-zа-яё]", text[end:]):
+        return False
+    return bool(re.search(r"[\w,:;)]\s+$", text[:start]))  # not the first word of the text or of a sentence
 
 
 _NAME_JOINT = re.compile(r"[^\W_][._@/][^\W_]")

@@ -21,6 +21,7 @@ from typing import Any
 from . import (
     arithmetic,
     binding,
+    entities,
     everyday,
     item_lists,
     labels,
@@ -33,6 +34,7 @@ from . import (
     remainder,
     roles,
     spoken_values,
+    stated_pairs,
     text_ends,
     unit_options,
     zones,
@@ -928,6 +930,10 @@ class RequestHints:
                    and "enum" not in s["items"] and "format" not in s["items"]]
         return strings == [name] and bool(self._prose_list(name, schema))
 
+    def stated_pairs(self) -> dict[str, Any]:
+        """Key: value pairs the request states, for an object that names no properties (stated_pairs.py)."""
+        return {} if any(self.parents) or self.scope else stated_pairs.pairs(self.evidence.text)
+
     def _listed_addresses(self, name: str, schema: dict) -> list[str]:
         """The e-mail addresses, phone numbers or URLs an optional array of them takes: those of its kind that no other
         field is bound to by its own words, when the request writes two or more, or one after a word of the field's
@@ -1015,6 +1021,10 @@ class RequestHints:
         # amounts of money mark items before counts do: "3 hours … at 95 each, plus 2 valves at 14.50 each"
         marking = dict(sorted(items["properties"].items(),
                               key=lambda kv: 0 if re.search(r"price|amount|cost|fee|total|sum", kv[0], re.I) else 1))
+        if entities.shaped(items):  # {name, type, context}: each entity whole, once, with its kind
+            made = [o for o in entities.objects(items, self.evidence.text) if is_valid(items, o)]
+            if made:
+                return made
         listed = self._bracketed(items)
         if listed:
             return listed

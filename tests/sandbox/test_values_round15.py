@@ -294,3 +294,32 @@ def test_second_probe_values_reach_their_fields_and_are_not_called_placeholders(
     tool_input, text = forced(client, prompt, tool("act", "Do what is asked.", props))
     assert {k: tool_input.get(k) for k in want} == want
     assert not any(said_assumed(text, field) for field in want)
+
+
+def test_entities_are_whole_once_each_with_a_kind_from_a_small_list(client):
+    spec = tool("extract_entities", "Extract the named entities.", {"entities": {"type": "array", "items": {
+        "type": "object", "properties": {"text": S, "entity_type": {"type": "string",
+                                                                     "enum": ["PER", "ORG", "LOC", "DATE", "MISC"]},
+                                         "context": S}, "required": ["text", "entity_type", "context"]}}})
+    tool_input, _ = forced(client, "Satya Nadella of Microsoft met reporters in San Francisco on Friday.", spec)
+    found = {(e["text"], e["entity_type"]) for e in tool_input["entities"]}
+    assert found == {("Satya Nadella", "PER"), ("Microsoft", "ORG"), ("San Francisco", "LOC"), ("Friday", "DATE")}
+    assert all(e["text"] in e["context"] for e in tool_input["entities"])
+
+
+def test_an_object_that_takes_any_keys_gets_the_pairs_the_prompt_states(client):
+    spec = {"name": "record_traits", "description": "Record every characteristic mentioned.",
+            "input_schema": {"type": "object", "additionalProperties": True}}
+    tool_input, _ = forced(client, "The bike is blue, has 21 gears and costs €640.", spec)
+    assert tool_input == {"gears": 21, "price": 640, "currency": "EUR", "color": "blue"}
+
+
+@pytest.mark.parametrize("props, prompt, want", [
+    ({"client": S, "amount": NUM}, "Bill Three Oaks Ltd for 920.", {"client": "Three Oaks Ltd", "amount": 920}),
+    ({"orders": {"type": "array", "items": {"type": "object", "properties": {"dish": S, "qty": INT},
+                                            "required": ["dish", "qty"]}}},
+     "Оформи 3 порции супа и 5 порций плова.", {"orders": [{"dish": "суп", "qty": 3}, {"dish": "плов", "qty": 5}]}),
+])
+def test_number_words_in_a_name_and_russian_portions(client, props, prompt, want):
+    tool_input, _ = forced(client, prompt, tool("order", "Place an order.", props))
+    assert tool_input == want
