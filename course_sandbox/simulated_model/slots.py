@@ -549,6 +549,8 @@ class RequestHints:
                 and re.search(r"(?:^|_)(?:id|number|no|num|code|ref|key)$|номер", name, re.I) \
                 and overlap(stems(found), stems(re.sub(r"(?:^|_)(?:id|number|no|num|code|ref|key)$", "", name))):
             found = MISSING  # "the policy number on my car insurance" gives no `policy_number`: a lookup will
+        if isinstance(found, (int, float)) and not isinstance(found, bool) and _outside_described_range(schema, found):
+            found = MISSING  # a score "from 0.0 to 1.0" takes no count of cats; the placeholder is then said as one
         found = self._source_language(name, schema, found)
         found = zones.zoned(found, schema, self.evidence.text)
         shaped = binding.formatted(schema, found)
@@ -981,6 +983,12 @@ class RequestHints:
                                                              self.evidence.text)
             return len(self.listed[name])
         found = self._typed(kind, items, name)
+        if not found and kind not in ("email", "phone", "url", "id"):
+            named = [item.strip(" :;,") for item in self._prose_list(name, schema, fitting_only=True)]
+            # "in the folders Inbox, Archive and Drafts"
+            if named and all(is_valid(items, item) for item in named):
+                self.listed[name] = named
+                return len(named)
         if kind == "name":
             found = proper_names.nominative_list(found, self.evidence.text)
             self.listed[name] = found
@@ -1257,6 +1265,19 @@ def named_option(name: str, schema: dict, request: str, lang: str = "en") -> Any
     if not isinstance(options, list):
         return MISSING
     return RequestHints(read(request, lang))._enum(name, options, strict=True, schema=schema)
+
+
+_DESCRIBED_RANGE = re.compile(r"(?:from|between|range|in|от)?\s*(-?\d+(?:\.\d+)?)\s*(?:to|and|–|—|-|\.\.|до)\s*"
+                             r"(-?\d+(?:\.\d+)?)", re.I)
+
+
+def _outside_described_range(schema: dict, value: float) -> bool:
+    """Whether a number falls outside the range the field's description states ("a score from 0.0 to 1.0")."""
+    m = _DESCRIBED_RANGE.search(str(schema.get("description") or ""))
+    if not m:
+        return False
+    low, high = sorted((float(m.group(1)), float(m.group(2))))
+    return low < high and not low <= value <= high
 
 
 _CARD_GROUPS = re.compile(r"(?<![\d\w+])\d{4}(?:[ \u00a0-]\d{4}){2,3}(?![\d\w])")

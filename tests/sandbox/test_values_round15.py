@@ -323,3 +323,13 @@ def test_an_object_that_takes_any_keys_gets_the_pairs_the_prompt_states(client):
 def test_number_words_in_a_name_and_russian_portions(client, props, prompt, want):
     tool_input, _ = forced(client, prompt, tool("order", "Place an order.", props))
     assert tool_input == want
+
+
+def test_a_count_outside_a_described_range_is_no_score_and_a_list_after_its_own_noun_fills_the_array(client):
+    spec = tool("analyse", "Analyse a review.", {
+        "confidence": {"type": "number", "description": "Confidence between 0 and 1"}, "folders": {
+            "type": "array", "items": S}})
+    tool_input, text = forced(client, "Look in the folders Work, Personal and Travel: I own 3 cars and love them.",
+                              spec)
+    assert 0 <= tool_input["confidence"] <= 1 and said_assumed(text, "confidence")
+    assert tool_input["folders"] == ["Work", "Personal", "Travel"]
