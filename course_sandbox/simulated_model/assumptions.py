@@ -10,8 +10,9 @@ import re
 from typing import Any
 
 from ..words import N_, words
-from . import item_lists, situation_values, slots
+from . import item_lists, situation_values, slots, spoken_values
 from .answers import arguments
+from .scalar_values import MISSING
 from .schema_instance import instance
 from .tool_roles import ToolSpec
 from .words import stem
@@ -21,7 +22,7 @@ def assumed(tool: ToolSpec, tool_input: dict, request: str) -> dict[str, Any]:
     """The input's strings and numbers that are the schema's own placeholders (what the schema alone
     gives for them) and that the request never wrote, nested ones by their dotted path; a `const`, a
     `default` or a one-value `enum` is what the schema asks for, not a guess. "$45" writes USD. An empty array
-    the request lists nothing for is one too."""
+    the request lists nothing for is one too, and so is a yes/no it never gives."""
     plain = instance(tool.schema)
     if not isinstance(plain, dict):
         return {}
@@ -50,21 +51,26 @@ def _guessed(schema: dict, given: dict, plain: dict, said: str, currencies: set[
         if value == [] and plain.get(key) == [] and not fixed:  # an array the request lists nothing for
             guessed[f"{prefix}{key}"] = value
             continue
+        if isinstance(value, bool) and value == plain.get(key) and not fixed and spoken_values.described_flag(
+                key, str(sub.get("description") or ""), said) is MISSING:
+            guessed[f"{prefix}{key}"] = value  # a yes/no the request never gives is a guess too, said as one
+            continue
         if value == plain.get(key) and not isinstance(value, (bool, dict, list)) and not fixed \
                 and value not in currencies and not item_lists.written(value, said) and not _inflected(value, said) \
-                and not _named_option(sub, value, said) and situation_values.value_for(key, sub, said) != value \
+                and not _named_option(key, sub, value, said) and situation_values.value_for(key, sub, said) != value \
                 and not re.search(rf"(?<![\w-]){re.escape(str(value).lower())}(?:e?s)?(?![\w-])", said):
             # (the 1 of "clip c-1" is no count the request wrote)
             guessed[f"{prefix}{key}"] = value
     return guessed
 
 
-def _named_option(schema: dict, value: Any, said: str) -> bool:
+def _named_option(key: str, schema: dict, value: Any, said: str) -> bool:
     """Whether the value is an enum member the request names in another form: inflected («на йогу» for «йога», «в
     малой переговорной» for «малая переговорная») or in Cyrillic letters («на йогу» for 'yoga')."""
     if not isinstance(value, str) or value not in (schema.get("enum") or []):
         return False
-    return bool(item_lists.enum_items([value], said)) or slots.transliterated_option([value], said) == value
+    return bool(item_lists.enum_items([value], said)) or slots.transliterated_option([value], said) == value \
+        or slots.named_option(key, schema, said) == value
 
 
 def _inflected(value: Any, said: str) -> bool:

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from . import number_words, proper_names, spoken_values
+from . import number_words, postal, proper_names, spoken_values
 from .scalar_values import MISSING
 from .words import STOPWORDS, english, overlap, stems
 
@@ -236,6 +236,10 @@ def mentions(text: str) -> list[Mention]:
         if said:
             claim(*m.span(), "time", said[0])
     _join_dates_and_times(text, found)
+    for address in postal.read(masked()):  # "Baker Street 221b, London": 221b is the house, not 221 bytes
+        if postal.NAME_FIRST.match(address.text):
+            start = masked().find(address.text)
+            claim(start, start + len(address.text), "address", address.text)
     for m in _POSTCODE_CUE.finditer(masked()):
         claim(*m.span(1), "postcode", m.group(1))
     for m in _UK_POSTCODE.finditer(masked()):
@@ -255,6 +259,9 @@ def mentions(text: str) -> list[Mention]:
         for m in pattern.finditer(masked()):
             span = m.span(1) if m.groups() else m.span()
             claim(*span, "code", text[span[0]:span[1]].rstrip(".-"))
+    if _MASS_CONTEXT.search(text):  # "how many kilograms in 150 pounds": pounds of weight, not of money
+        for m in _POUNDS.finditer(masked()):
+            claim(*m.span(), "quantity", _number(m.group(1)), "lb")
     spoken = masked()
     money = sorted({(m.start(), m.end(), m.group(1)) for pattern in spoken_values._MONEY[:3]
                     for m in pattern.finditer(spoken)})  # a currency written beside the amount
@@ -311,6 +318,10 @@ def mentions(text: str) -> list[Mention]:
     return found
 
 
+_POUNDS = re.compile(r"(?<![\w.,$€£¥₽])(\d+(?:[.,]\d+)?)\s?(?:pounds?|фунт\w*)(?!\w)", re.I)
+_MASS_CONTEXT = re.compile(r"\b(?:kilo\w*|kg|grams?|ounces?|oz|stones?|weigh\w*)\b|(?<!\w)(?:кг|килограмм\w*|грамм\w*|"
+                           r"унци\w*|вес\w*|вест?ит)(?!\w)", re.I)
+"""Words of weight beside "pounds" or «фунтов»: then a pound is a unit of mass, not money."""
 _DAY_RANGE = re.compile(r"(?<![\w.,/-])(?:(?:с|from|between)\s+)?(\d{1,2})(?:st|nd|rd|th)?\s*(?:по|до|to|until|till|"
                         r"through|thru|-|–|—|and|и)\s*(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-zА-Яа-яЁё]{3,9})\.?"
                         r"(?:,?\s+(\d{4}))?(?![\w-])", re.I)
@@ -772,13 +783,16 @@ def _bind(text: str, fields: dict) -> dict[str, Bound]:
     kinds: dict[str, int] = {}
     for want_ in wants:
         kinds[want_.kind or ""] = kinds.get(want_.kind or "", 0) + 1
+    numeric_wants = sum(1 for w in wants if set(w.types) & {"integer", "number"} and not w.array)
+    numeric_mentions = sum(1 for m in found if m.kind in ("quantity", "number", "money"))
     for _, _, start, want_, _mention, value, fit, cues in pairs:
         if want_.name in bound or start in used or want_.array:
             continue
         used.add(start)
         only = fit == 3 and kinds.get(want_.kind or "", 0) == 1 and best.get(want_.name) == 1
         strong = bool(cues) or only or (fit == 3 and want_.unit is not None)
-        bound[want_.name] = Bound(value, strong, fit >= 2 or bool(cues))
+        alone = numeric_wants == 1 and numeric_mentions == 1 and _mention.kind in ("quantity", "number")
+        bound[want_.name] = Bound(value, strong, fit >= 2 or bool(cues) or alone)  # alone: the one number, one field
     free = [w for w in wants if (w.name not in bound or not bound[w.name].sure) and not w.array
             and w.kind in (None, "text", "name") and "string" in (set(w.types) or {"string"})]
     taken = {b.value for b in bound.values() if b.sure}

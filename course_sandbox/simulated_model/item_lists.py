@@ -116,7 +116,9 @@ def object_items(properties: dict, text: str, marks_of: Callable[[str, dict], li
 _LEADING = re.compile(r"^(?:(?:and|plus|also|then|и|а также)\s+)+", re.I)
 _ON_WHAT = re.compile(r"\b(?:on|for|за|на)\s+(?:an?\s+|the\s+|some\s+|my\s+|our\s+)?([^,;.!?]+)", re.I)
 _COUNTED_OF = re.compile(r"^(?:\d+(?:[.,]\d+)?\s+)(?:(?:hours?|hrs?|days?|units?|pieces?|pcs|boxes|packs?|bags?|"
-                         r"bottles?|kg|kilos?|metres?|meters?|m2|sq\s?m|часов|часа|час|штук\w*)\s+(?:of\s+)?)?", re.I)
+                         r"bottles?|kg|kilos?|metres?|meters?|m2|sq\s?m|часов|часа|час|штук\w*|"
+                         r"(?P<ru>порци\w*|бутыл\w*|банок|банк\w*|пачек|пачк\w*|коробок|коробк\w*|чаш(?:ек|к\w*)|"
+                         r"стакан\w*|кусоч?к\w*|кусков))\s+(?:of\s+)?)?", re.I)
 _PRICED = re.compile(r"\s*(?:\b(?:at|for|@|по|за)\s*)?(?:[$€£¥₽]\s?)?\d+(?:[.,]\d+)?(?:\s*(?:[A-Z]{3}\b|[$€£¥₽]|"
                      r"dollars?|euros?|pounds?|рубл\w*))?(?:\s+(?:each|apiece|per\s+\w+|an?\s+hour|за\s+штуку))?",
                      re.I)
@@ -135,10 +137,24 @@ def label(piece: str) -> str:
         piece = piece[amount.start():]  # "Order 2 pad thai": the verb before the count says nothing of the item
     counted = _COUNTED_OF.match(piece)
     rest = piece[counted.end():] if counted and counted.end() else piece
+    if counted and counted.group("ru"):  # «12 порций плова»: плов, in the nominative
+        rest = re.sub(r"^[а-яё]+", lambda m: _genitive_to_nominative(m.group(0)), rest.strip(), flags=re.I)
     rest = _PRICED.sub(lambda m: "" if re.search(r"\d", m.group(0)) else m.group(0), rest)
     said = re.sub(r"\s+", " ", rest).strip(" ,.;:")
     # "1 setup fee at 450 EUR, payable within 30 days": what follows the item's comma is another clause
     return re.split(r"\s*[,;]\s+", said, maxsplit=1)[0] if re.search(r"\d[^,;]*[,;]\s", piece) else said
+
+
+def _genitive_to_nominative(word: str) -> str:
+    """A noun after a Russian measure word, back in the nominative (crude, by its ending): плова плов, борща борщ,
+    пиццы пицца, воды вода, чая чай, кофе кофе."""
+    lowered = word.lower()
+    for ending, back in (("ия", "ие"), ("ая", "ай"), ("ея", "ей"), ("ы", "а"), ("и", "а")):
+        if lowered.endswith(ending) and len(lowered) > len(ending) + 2:
+            return word[:-len(ending)] + back
+    if re.search(r"[бвгджзклмнпрстфхцчшщ]а$", lowered) and len(lowered) > 3:
+        return word[:-1]
+    return word
 
 
 _IN_BRACKETS = re.compile(r"([A-Za-zА-Яа-яЁё][A-Za-zА-Яа-яЁё' -]{0,60}?)\s*\(\s*(\d+(?:[.,]\d+)?)\s*"
@@ -164,7 +180,7 @@ def bracketed(text: str) -> list[tuple[str, float | int, str | None]]:
 _MEASURE = (r"kg|kgs|kilos?|kilograms?|g|gr|grams?|mg|lb|lbs|oz|l|ltr|lit(?:er|re)s?|ml|cl|pcs|pc|pieces?|packs?|"
             r"packets?|bottles?|cans?|boxes|box|bags?|jars?|loaf|loaves|dozen|"
             r"кг|килограмм\w*|г|гр|грамм\w*|мг|л|литр\w*|мл|шт|штук\w*|пач\w*|бутыл\w*|банк\w*|упаков\w*|пакет\w*|"
-            r"бат\w*|бух\w*|десят\w*")
+            r"бат\w*|бух\w*|десят\w*|порци\w*|чаш(?:ек|к\w*)|стакан\w*|кусоч?к\w*|кусков")
 _MEASURED = re.compile(rf"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*(?:({_MEASURE})\.?\s+)?(?:(?:of|x)\s+)?"
                        r"([A-Za-zА-Яа-яЁё][A-Za-zА-Яа-яЁё'-]*(?:\s+(?!(?:and|и|or|или|for|для|to|на|в|with|с)\b)"
                        r"[A-Za-zА-Яа-яЁё][A-Za-zА-Яа-яЁё'-]*){0,2})(?=\s*(?:[,;.!?]|\band\b|\bи\b|$))", re.I)
@@ -184,7 +200,10 @@ def measured(text: str) -> list[tuple[str, float | int, str | None]]:
     found = []
     for m in _MEASURED.finditer(text[:4000]):
         amount = float(m.group(1).replace(",", "."))
-        found.append((m.group(3).strip(), int(amount) if amount.is_integer() else amount, m.group(2)))
+        said = m.group(3).strip()
+        if m.group(2) and re.match(r"порци|чаш|стакан|кус", m.group(2), re.I):  # «12 порций плова»: плов
+            said = re.sub(r"^[а-яё]+", lambda w: _genitive_to_nominative(w.group(0)), said, flags=re.I)
+        found.append((said, int(amount) if amount.is_integer() else amount, m.group(2)))
     return found[:MAX_ITEMS] if len(found) >= 2 else []
 
 

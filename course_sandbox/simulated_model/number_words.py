@@ -117,7 +117,7 @@ def digits(text: str) -> str:
             start -= 2  # "a hundred", "a dozen"
         lone_one = len(values) == 1 and token.group(0).lower() == "one" and not _ONE_OF.match(text, run[-1].end())
         if lone_one or (len(values) == 1 and values[0] in _EN_SCALES.values() and before != "a ") \
-                or _in_a_name(text, start, run[-1].end()):
+                or _in_a_name(text, start, run[-1].end()) or _a_proper_name(text, start, run[-1].end()):
             i = j
             continue
         out.append(text[position:start])
@@ -127,6 +127,13 @@ def digits(text: str) -> str:
     out.append(text[position:])
     said = _DOZEN.sub(lambda m: str(12 * (int(m.group(2)) if m.group(2) else 1)), "".join(out))
     return _BARE_HOUR.sub(lambda m: f"{m.group(1)}{int(m.group(2))}:00{m.group(3)}", _CLOCK.sub(_clock, said))
+
+
+def _a_proper_name(text: str, start: int, end: int) -> bool:
+    """Whether capitalised number words begin a proper name mid-sentence ("for Two Rivers Co", «в Семь Ветров»)."""
+    if not text[start].isupper() or not re.match(r"\s+[A-ZА-ЯЁ][a-zа-яё]", text[end:]):
+        return False
+    return bool(re.search(r"[\w,:;)]\s+$", text[:start]))  # not the first word of the text or of a sentence
 
 
 _NAME_JOINT = re.compile(r"[^\W_][._@/][^\W_]")
@@ -172,6 +179,19 @@ _CENTS = re.compile(r"(?<![\d.,])(\d+)\s*(dollars?|euros?|pounds?)\s*(?:and\s+)?
 
 
 _SPACES = re.compile("[ \u00a0\u202f]")
+_SCALE_WORDS = {"тысяч": 1000, "сот": 100, "сотн": 100, "миллион": 1_000_000, "thousand": 1000, "hundred": 100,
+                "million": 1_000_000}
+_HALF_MORE = re.compile(r"(?<![\w-])(?:(полтор[аы])|(\d+|[а-яё]+|[a-z]+)\s+(?:с\s+половиной|and\s+a\s+half))\s+"
+                        r"(тысяч|сотн|сот|миллион|thousand|hundred|million)(\w*)", re.I)
+"""«полторы тысячи» (1500), «полторы сотни» (150), «две с половиной тысячи» (2500), "two and a half thousand"."""
+
+
+def _half_more(m: re.Match) -> str:
+    scale = _SCALE_WORDS[m.group(3).lower()]
+    if m.group(1):
+        return str(scale * 3 // 2)
+    whole = int(m.group(2)) if m.group(2).isdigit() else _value(m.group(2))
+    return str(whole * scale + scale // 2) if whole is not None else m.group(0)
 
 
 def _spoken_counts(text: str) -> str:
@@ -185,5 +205,6 @@ def _spoken_counts(text: str) -> str:
     text = re.sub(r"(?<![\w-])(?:" + "|".join(_TOGETHER) + r")(?![\w-])", together, text, flags=re.I)
     if _GRADED.search(text):
         text = _GRADES.sub(lambda m: str(_GRADE_VALUES[m.group(1).lower()[:3].replace("ё", "е")]), text)
+    text = _HALF_MORE.sub(_half_more, text)
     text = _KOPECKS.sub(lambda m: f"{_SPACES.sub('', m.group(1))},{int(m.group(3)):02d} {m.group(2)}", text)
     return _CENTS.sub(lambda m: f"{m.group(1)}.{int(m.group(3)):02d} {m.group(2)}", text)

@@ -2,7 +2,8 @@
 "221 King Street, Toronto, M5H 1K5, Canada", «улица Ленина, 5, Казань, 420111, Россия» give a street, a city,
 a postcode and a country, for an address object's fields (`address.street`, `address.city`…).
 
-An address starts with a house number and a capitalised street name, or with a street word («улица», "rue"),
+An address starts with a house number and a capitalised street name, with a street word («улица», "rue"), or with
+a street's name before its kind word and number («Невский проспект, 28», "Baker Street 221b"),
 and goes on while the parts after its commas are a city, a postcode or a country; a part in lower case
 (". It weighs 3.2 kg") ends it.
 """
@@ -20,6 +21,11 @@ _NUMBER_FIRST = re.compile(rf"(?<![\w.,:/-])(\d{{1,5}}[A-Za-z]?),?\s+({_CAP}(?:\
 _WORD_FIRST = re.compile(rf"(?<!\w)({_STREET_WORDS}\s+{_CAP}(?:\s+{_CAP}){{0,2}})(?:,?\s*(?:д\.\s*|дом\s+)?(\d{{1,"
                          rf"5}}[\w/]*))?",
                          re.I)
+NAME_FIRST = re.compile(rf"(?<![\w.-])((?:{_CAP}\s+){{1,2}}(?:проспект|улица|переулок|бульвар|шоссе|площадь|"
+                         r"набережная|Street|Road|Avenue|Lane|Boulevard|Drive|Way|Court|Place|Square|Terrace|Close|"
+                         r"Crescent|Gardens|Row|Strasse|Straße))(?:,?\s*(?:д\.\s*|дом\s+)?(\d{1,5}[A-Za-zА-Яа-яЁё]?"
+                         r"(?:/\d+)?))(?![\w/-])")
+"""A street whose name comes before its kind word, and its number after: «Невский проспект, 28», "Baker Street 221b"."""
 _STREETY = re.compile(r"(?:street|st\.?|road|rd\.?|avenue|ave\.?|lane|ln|boulevard|blvd|drive|dr\.?|way|court|"
                       r"place|square|terrace|parkway|highway|close|crescent|gardens|strasse|straße|str\.|weg|gasse|"
                       r"platz|allee|ring|laan|straat|gade|gatan|vej|rue|calle|via|avenida|улица|ул\.|проспект|"
@@ -45,6 +51,11 @@ def read(text: str) -> list[Address]:
     found: list[tuple[int, Address]] = []
     for m in _NUMBER_FIRST.finditer(text):
         street = f"{m.group(1)} {m.group(2)}"
+        address = _with_parts(text, m.start(), m.end(), street)
+        if address:
+            found.append((m.start(), address))
+    for m in NAME_FIRST.finditer(text):
+        street = f"{m.group(1)}{',' if ',' in text[m.end(1):m.start(2)] else ''} {m.group(2)}"
         address = _with_parts(text, m.start(), m.end(), street)
         if address:
             found.append((m.start(), address))

@@ -295,10 +295,17 @@ def common_word(word: str) -> bool:
 
 def _common(word: str) -> bool:
     lowered = word.lower()
+    if lowered in _SOFT_SIGN_NAMES:
+        return False  # Игорь, Любовь: a name, though an imperative (Добавь, Поставь) ends in -ь too
     if re.search(r"[а-яё]", lowered):
         return lowered in STOPWORDS or lowered.endswith(("й", "йте", "ите", "ь", "ьте")) or len(lowered) <= 3 \
             or lowered.endswith("и") and english(lowered) is not None  # «Найди Шарика»: an imperative's gloss
     return lowered in _COMMON or lowered in STOPWORDS
+
+
+_SOFT_SIGN_NAMES = frozenset("игорь любовь нинель эмиль камиль шамиль рауль адель ассоль лазарь мигель рафаэль "
+                             "даниэль габриэль мишель изабель рашель нелль".split())
+"""Russian first names that end in a soft sign, the way an imperative does."""
 
 
 def _abbreviation(word: str) -> bool:

@@ -107,6 +107,7 @@ def fits(listed: ProseList, name: str, description: str, closest: bool = False) 
     cue = stems(" ".join(listed.cue.replace(":", " ").split()[-1:]) if closest else listed.cue)
     if closest:  # by the property's own name: the description may name what the list is of («Теги контакта»)
         description = ""
+    cue |= {word[:-1] for word in cue if len(word) >= 4 and word[-1] == word[-2]}  # "labelled", "tagged": label, tag
     cue |= {_KIN[word] for word in cue if word in _KIN}
     wanted = {word for word in tokens(f"{name} {description}") if len(word) >= 3}
     return any(a.startswith(b) or b.startswith(a) for a in cue for b in wanted if len(a) >= 3)

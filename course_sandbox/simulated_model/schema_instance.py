@@ -422,6 +422,15 @@ def _object(ctx: _Context, schema: dict, hints: Hints, variant: int, depth: int,
             continue
         if (ctx.optional and depth < OPTIONAL_DEPTH) or hints.wanted(key, sub if isinstance(sub, dict) else {}):
             keys.append(key)
+    stated = getattr(hints, "stated_pairs", None)
+    open_ended = schema.get("additionalProperties") is True or isinstance(schema.get("additionalProperties"), dict)
+    if depth == 0 and not props and not schema.get("patternProperties") and open_ended and callable(stated):
+        # "print all characteristics" (an object that says it takes any keys, not a tool with no inputs): what the
+        # request states, key by key
+        for key, value in stated().items():
+            if key not in fixed and is_valid(_property_schema(schema, key), value, ctx.root, ctx):
+                fixed = {**fixed, key: value}
+                keys.append(key)
     dependent = schema.get("dependentRequired") if isinstance(schema.get("dependentRequired"), dict) else {}
     for key in list(keys):
         keys += [d for d in dependent.get(key, []) if isinstance(d, str) and d not in keys]

@@ -21,6 +21,7 @@ from typing import Any
 from . import (
     arithmetic,
     binding,
+    entities,
     everyday,
     item_lists,
     labels,
@@ -29,13 +30,17 @@ from . import (
     proper_names,
     prose_lists,
     ranges,
+    recurrence,
     remainder,
     roles,
     spoken_values,
+    stated_pairs,
+    text_ends,
+    unit_options,
     zones,
 )
 from .schema_instance import MISSING, instance, is_valid
-from .words import GLOSSARY, overlap, stems, unquoted
+from .words import GLOSSARY, STOPWORDS, overlap, stems, unquoted
 from .words import latin as latin_letters
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -501,6 +506,10 @@ class RequestHints:
             stretch = _end_of_a_movement(name, self.evidence.text)  # "pickup_address": «от улицы Ленина, 5 до …»
             if stretch and len(stretch) <= 120 and is_valid(schema, stretch.strip(" ,.")):
                 found = stretch.strip(" ,.")
+        if found is MISSING and index is None and not any(self.parents) and not self.scope \
+                and "string" in _types(schema) and not {"enum", "format", "pattern", "const"} & set(schema) \
+                and _KIND_FIELD.search(f"{name} {schema.get('description') or ''}"):
+            found = _noun_after_a_measure(self.evidence.text)  # "a 5 km swim": `activity` swim
         if found is MISSING and index is None and not any(self.parents) and not self.scope:
             found = self._named_thing(name, schema)
         if found is MISSING and index is None and not any(self.parents) and not self.scope \
@@ -526,10 +535,22 @@ class RequestHints:
             found = whole if whole is not found and is_valid(schema, whole) else found
         found = self._house_number(name, schema, found)
         found = self._grouped_digits(name, schema, found)
+        if isinstance(found, str) and index is None and not any(self.parents) and self.fields and any(
+                _types(s) & {"integer", "number"} for other, s in self.fields.items()
+                if other != name and isinstance(s, dict)):
+            cut = text_ends.without_trailing_value(found)  # the minutes are the `duration_minutes` field's
+            found = cut if cut != found and is_valid(schema, cut) else found
+        coded = _CITY_COMMA_CODE.search(found) if isinstance(found, str) and index is None and self.fields else None
+        if coded and coded.end() == len(found) and coded.group(1) in _COUNTRIES and any(
+                other != name and re.search(r"country|стран", other, re.I) for other in self.fields) \
+                and is_valid(schema, found[:coded.start()]):
+            found = found[:coded.start()]  # "Porto, PT": the city, its country code the `countryCode` field's
         if isinstance(found, str) and index is None and re.fullmatch(r"[a-zа-яё]+", found) \
                 and re.search(r"(?:^|_)(?:id|number|no|num|code|ref|key)$|номер", name, re.I) \
                 and overlap(stems(found), stems(re.sub(r"(?:^|_)(?:id|number|no|num|code|ref|key)$", "", name))):
             found = MISSING  # "the policy number on my car insurance" gives no `policy_number`: a lookup will
+        if isinstance(found, (int, float)) and not isinstance(found, bool) and _outside_described_range(schema, found):
+            found = MISSING  # a score "from 0.0 to 1.0" takes no count of cats; the placeholder is then said as one
         found = self._source_language(name, schema, found)
         found = zones.zoned(found, schema, self.evidence.text)
         shaped = binding.formatted(schema, found)
@@ -640,9 +661,15 @@ class RequestHints:
     def _grouped_digits(self, name: str, schema: dict, found: Any) -> Any:
         """A card or account number written in groups ("transit card 4410 2231", «карта 2200 1234 5678 9012») read up
         to its first space: the whole of it, as written, for a number-like string field."""
-        if not isinstance(found, str) or not re.fullmatch(r"\d{3,6}", found) or "pattern" in schema \
-                or not re.search(r"number|card|account|iban|policy|номер|карт|сч[её]т|полис",
-                                 f"{name} {schema.get('description') or ''}", re.I):
+        numbered = re.search(r"number|card|account|iban|policy|номер|карт|сч[её]т|полис",
+                             f"{name} {schema.get('description') or ''}", re.I)
+        if found is MISSING and numbered and "pattern" not in schema:  # «карту 7751 2300 8812 4401»: read whole
+            card = _CARD_GROUPS.search(self.evidence.text)
+            said = card.group(0) if card else None
+            if said and "string" not in _types(schema):
+                said = int(re.sub(r"\D", "", said))
+            return said if said is not None and is_valid(schema, said) else found
+        if not isinstance(found, str) or not re.fullmatch(r"\d{3,6}", found) or "pattern" in schema or not numbered:
             return found
         m = re.search(rf"(?<![\d\w]){re.escape(found)}(?:[ \u00a0-]\d{{3,6}})+(?![\d\w:.,/])", self.evidence.text)
         return m.group(0) if m and is_valid(schema, m.group(0)) else found
@@ -671,6 +698,12 @@ class RequestHints:
         except (ValueError, TypeError, RecursionError):
             return found
         mine = chosen.get(path)
+        if isinstance(mine, str) and not any(self.parents):
+            for other, bound in self.binding().items():  # "contact — Ben Ode at Fabrikam": Fabrikam is the company's
+                tail = re.search(rf"\s+(?:at|from|of|with|из|от|в)\s+{re.escape(str(bound.value))}\W*$", mine, re.I) \
+                    if other != name and bound.sure and isinstance(bound.value, str) and bound.value else None
+                if tail and tail.start() > 0:
+                    mine = mine[:tail.start()]
         if mine is not None:
             shaped = labels.shaped(schema, mine)
             if is_valid(schema, shaped):
@@ -705,7 +738,22 @@ class RequestHints:
 
     def _own_text(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
         """A free-text field (a note, a reminder's text) that would get the whole request, or a value another field
-        took by its label («в чат «Семья»» is the chat's), gets the request's own remaining words (remainder.py)."""
+        took by its label («в чат «Семья»» is the chat's), gets the request's own remaining words (remainder.py),
+        without a recurrence or a start date another field takes (text_ends.py)."""
+        found = self._own_words(name, schema, index, found)
+        if not isinstance(found, str) or index is not None or any(self.parents) or not self.fields \
+                or kind_of(name, schema) != "text" or {"enum", "pattern", "format"} & set(schema):
+            return found
+        others = [s for other, s in self.fields.items() if other != name and isinstance(s, dict)]
+        repeats = any(isinstance(s.get("enum"), list) and recurrence.option(s["enum"], self.evidence.text)
+                      is not None for s in others)
+        dated = any(binding.want(other, s).kind in ("date", "datetime") for other, s in self.fields.items()
+                    if other != name and isinstance(s, dict))
+        spans = [(m.start, m.end) for m in binding.mentions(found) if m.kind in ("date", "datetime")] if dated else []
+        cut = text_ends.cut(found, repeats, dated, spans)
+        return cut if cut != found and is_valid(schema, cut) else found
+
+    def _own_words(self, name: str, schema: dict, index: int | None, found: Any) -> Any:
         if index is not None or any(self.parents) or not isinstance(found, str) or "enum" in schema \
                 or "pattern" in schema or kind_of(name, schema) != "text" or name.lower() in self.evidence.named:
             return found
@@ -848,6 +896,10 @@ class RequestHints:
         if "array" in _types(schema) and self._prose_list(name, schema, fitting_only=True):
             return True
         items = schema.get("items")
+        if "array" in _types(schema) and self._the_list_with(name, schema):
+            return True  # "a pizza with ham, pineapple and jalapenos" for the one list of strings, `extras`
+        if "array" in _types(schema) and isinstance(items, dict) and self._listed_addresses(name, schema):
+            return True  # "a meeting with ann@… and bob@…" for an optional `invitees` of e-mails
         if "array" in _types(schema) and isinstance(items, dict) and isinstance(items.get("enum"), list) \
                 and item_lists.enum_items(items["enum"], self.evidence.text):
             return True  # "with a child seat and snow chains" for `extras` [child_seat, gps, snow_chains]
@@ -868,6 +920,38 @@ class RequestHints:
         return any(found[p] not in taken and is_valid(schema, found[p])
                    for p in range(self.start.get(kind, 0), len(found)))
 
+    def _the_list_with(self, name: str, schema: dict) -> bool:
+        """Whether the request's only list, written after "with", "including" or «с», belongs to this array: the
+        tool's only array of plain strings (toppings, extras, options)."""
+        lists = self.evidence.lists
+        if len(lists) != 1 or not re.search(r"(?:\bwith|\bincluding|\bplus|(?<!\w)с|(?<!\w)со)\s*:?$",
+                                            lists[0].cue, re.I):
+            return False
+        strings = [other for other, s in (self.fields or {}).items() if isinstance(s, dict) and "array" in _types(s)
+                   and isinstance(s.get("items"), dict) and _types(s["items"]) <= {"string"}
+                   and "enum" not in s["items"] and "format" not in s["items"]]
+        return strings == [name] and bool(self._prose_list(name, schema))
+
+    def stated_pairs(self) -> dict[str, Any]:
+        """Key: value pairs the request states, for an object that names no properties (stated_pairs.py)."""
+        return {} if any(self.parents) or self.scope else stated_pairs.pairs(self.evidence.text)
+
+    def _listed_addresses(self, name: str, schema: dict) -> list[str]:
+        """The e-mail addresses, phone numbers or URLs an optional array of them takes: those of its kind that no other
+        field is bound to by its own words, when the request writes two or more, or one after a word of the field's
+        ("invite ann@…", «пригласи …»). A `cc` keeps its own rule (it needs its cue)."""
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        if _types(items) - {"string"} or "enum" in items or re.fullmatch(r"(?:\w+_)?b?cc(?:_\w+)?", name.lower()):
+            return []
+        kind = self._kind(name, items) or self._kind(name, {**items, "description": schema.get("description", "")})
+        if kind not in ("email", "phone", "url"):
+            return []
+        bound = {str(b.value) for other, b in self.binding().items() if other != name and b.strong} \
+            if self.fields and not self.scope else set()
+        found = [v for v in self._typed(kind, items, name) if str(v) not in bound and is_valid(items, v)]
+        invited = _INVITED.search(self.evidence.text)
+        return found if len(found) >= 2 or (found and invited) else []
+
     def count(self, name: str, schema: dict) -> int:
         items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
         kind = self._kind(name, items) or self._kind(name, {**items, "description": schema.get("description", "")})
@@ -881,6 +965,10 @@ class RequestHints:
             return len(self.listed[name])
         if _types(items) & {"object", "array"} or "enum" in items:
             return 0
+        addresses = self._listed_addresses(name, schema) if not any(self.parents) else []
+        if addresses:  # «пригласи anna@…, oleg@…» for `invitees` described «E-mail участников»
+            self.listed[name] = addresses
+            return len(addresses)
         given = self.roles().get(name) if not any(self.parents) and self.fields and name in self.fields else None
         if isinstance(given, list) and given and all(is_valid(items, g) for g in given):
             self.listed[name] = given  # "speakers Anna Lee and Bob Chen", «докладчики …» (roles.py)
@@ -895,6 +983,12 @@ class RequestHints:
                                                              self.evidence.text)
             return len(self.listed[name])
         found = self._typed(kind, items, name)
+        if not found and kind not in ("email", "phone", "url", "id"):
+            named = [item.strip(" :;,") for item in self._prose_list(name, schema, fitting_only=True)]
+            # "in the folders Inbox, Archive and Drafts"
+            if named and all(is_valid(items, item) for item in named):
+                self.listed[name] = named
+                return len(named)
         if kind == "name":
             found = proper_names.nominative_list(found, self.evidence.text)
             self.listed[name] = found
@@ -935,12 +1029,18 @@ class RequestHints:
         # amounts of money mark items before counts do: "3 hours … at 95 each, plus 2 valves at 14.50 each"
         marking = dict(sorted(items["properties"].items(),
                               key=lambda kv: 0 if re.search(r"price|amount|cost|fee|total|sum", kv[0], re.I) else 1))
+        if entities.shaped(items):  # {name, type, context}: each entity whole, once, with its kind
+            made = [o for o in entities.objects(items, self.evidence.text) if is_valid(items, o)]
+            if made:
+                return made
         listed = self._bracketed(items)
         if listed:
             return listed
         pieces = item_lists.object_items(marking, self.evidence.text, self._marks)
+        priced = any(re.search(r"price|qty|quantit|cost|amount|rate", p, re.I) for p in items["properties"])
         labels = [p for p, s in items["properties"].items() if isinstance(s, dict) and "string" in _types(s)
-                  and "enum" not in s and _ITEM_LABEL.search(p) and kind_of(p, s) in (None, "text", "product")]
+                  and "enum" not in s and _ITEM_LABEL.search(p) and (kind_of(p, s) in (None, "text", "product")
+                                                                     or priced)]  # a priced line's `name` too
         objects = []
         for piece in pieces:
             try:
@@ -1125,6 +1225,12 @@ class RequestHints:
                 self.taken.setdefault(kind, set()).add(fresh[0])
             if fresh:
                 return fresh[0]
+        unit = unit_options.option(name, options, self.evidence.text)
+        if unit is not None:  # "how many km is 26.2 miles": `from_unit` mi, `to_unit` km
+            return unit
+        repeated = recurrence.option(options, self.evidence.text)
+        if repeated is not None:  # «ежемесячно» for `monthly`, "every other week" for `BIWEEKLY`
+            return repeated
         chosen = _enum_by_meaning(options, str((schema or {}).get("description") or ""), self.evidence.text)
         if chosen is not None:
             return chosen
@@ -1151,6 +1257,50 @@ class RequestHints:
                 return option
         return transliterated_option(options, self.evidence.text)
 
+
+def named_option(name: str, schema: dict, request: str, lang: str = "en") -> Any:
+    """The enum option the request names for the field, in any form the model reads (its word, a Russian noun or
+    adjective for it, a recurrence…), or MISSING: what assumptions.py asks before it calls a value a placeholder."""
+    options = schema.get("enum")
+    if not isinstance(options, list):
+        return MISSING
+    return RequestHints(read(request, lang))._enum(name, options, strict=True, schema=schema)
+
+
+_DESCRIBED_RANGE = re.compile(r"(?:from|between|range|in|от)?\s*(-?\d+(?:\.\d+)?)\s*(?:to|and|–|—|-|\.\.|до)\s*"
+                             r"(-?\d+(?:\.\d+)?)", re.I)
+
+
+def _outside_described_range(schema: dict, value: float) -> bool:
+    """Whether a number falls outside the range the field's description states ("a score from 0.0 to 1.0")."""
+    m = _DESCRIBED_RANGE.search(str(schema.get("description") or ""))
+    if not m:
+        return False
+    low, high = sorted((float(m.group(1)), float(m.group(2))))
+    return low < high and not low <= value <= high
+
+
+_CARD_GROUPS = re.compile(r"(?<![\d\w+])\d{4}(?:[ \u00a0-]\d{4}){2,3}(?![\d\w])")
+"""A card's number in groups of four ("7751 2300 8812 4401")."""
+_KIND_FIELD = re.compile(r"activity|sport|exercise|workout|(?:^|_|\b)(?:type|kind)(?:$|_|\b)|what kind|вид\w*|тип\w*",
+                         re.I)
+"""A field that asks what kind of thing was done: `activity`, `sport`, `type` described "What kind of exercise"."""
+
+
+def _noun_after_a_measure(text: str) -> Any:
+    """The noun right after a quantity with its unit ("a 5 km swim", "a 30 minute row"), or MISSING."""
+    spoken = number_words.digits(text[:READ_LIMIT])  # where the mentions stand
+    for m in binding.mentions(text):
+        if m.kind == "quantity" and m.unit:
+            after = re.match(r"\s*-?\s*([a-z]{3,}|[а-яё]{3,})\b", spoken[m.end:])
+            if after and after.group(1).lower() not in STOPWORDS | {"for", "from", "with", "each", "per", "and"}:
+                return after.group(1)
+    return MISSING
+
+
+_INVITED = re.compile(r"\b(?:invit\w*|with|attendees?|guests?|participants?|cc)\b|(?<!\w)(?:пригла\w*|с|со|"
+                      r"участник\w*|гост\w*)(?!\w)", re.I)
+"""Words before the people a meeting or a message takes along."""
 
 _SIGNED_OPTION = re.compile(r"[\w ]*\w[+#-]+|[+#-]+\w+")
 
@@ -1295,7 +1445,13 @@ def _country_code(name: str, schema: dict, text: str) -> str | None:
     for m in _COUNTRY_WRITTEN.finditer(text):  # "country GB": the code, written by the user
         if m.group(1).upper() in _COUNTRIES and is_valid(schema, m.group(1).upper()):
             return m.group(1).upper()
+    for m in _CITY_COMMA_CODE.finditer(text):  # "Porto, PT": the code after the city's comma
+        if m.group(1) in _COUNTRIES and is_valid(schema, m.group(1)):
+            return m.group(1)
     return None
+
+
+_CITY_COMMA_CODE = re.compile(r"(?<=[a-zа-яё]),\s*([A-Z]{2})(?![\w])")
 
 
 _COUNTED_ITEM = re.compile(r"(?<![\w.,$€£¥₽-])(?<!\bat )(?<!\bfor )(?<!@ )(\d+)\s*(?:x\s+)?(?=[a-zа-яё])"
@@ -1348,6 +1504,9 @@ def _free_text(name: str, description: str, text: str) -> str | None:
         for cue in cues:
             m = cue.search(text)
             if m and m["x"].strip():
+                quote = next((q for q in _QUOTED.finditer(text) if q.start() <= m.start("x") < q.end()), None)
+                if quote is not None:  # «комментарий «за билеты»»: the quote whole, not what its «за» begins
+                    return next(g for g in quote.groups() if g)
                 said = m["x"].strip(" ,;:")
                 return said[:1].upper() + said[1:] if anchored else said
         return None
@@ -1413,7 +1572,11 @@ _RU_ENUM_WORDS = {
     "зелен": "green", "зелён": "green", "черн": "black", "чёрн": "black", "бел": "white", "жёлт": "yellow",
     "желт": "yellow", "высок": "high", "средн": "medium", "низк": "low", "срочн": "urgent", "обогрев": "heat",
     "охлажд": "cool", "нагрев": "heat", "сберегательн": "savings", "накопительн": "savings", "текущ": "checking",
-    "кредитн": "credit", "дебетов": "debit", "карт": "card", "карточк": "card"}
+    "кредитн": "credit", "дебетов": "debit", "карт": "card", "карточк": "card", "эконом": "economy",
+    "бизнес": "business", "премиум": "premium", "вентилятор": "fan", "осуш": "dry", "наличн": "cash",
+    "обычн": "normal", "нормальн": "normal", "прода": "sell", "купи": "buy", "покупк": "buy", "детск": "nursery",
+    "спальн": "bedroom", "кухн": "kitchen", "гостиная": "living room", "гостиной": "living room",
+    "гостиную": "living room", "ванн": "bathroom", "прихож": "hallway", "балкон": "balcony"}
 """Russian word beginnings for English enum values ("dentist", "box", "high"): a small, fixed dictionary."""
 
 
@@ -1422,7 +1585,10 @@ def _russian_meanings(text: str) -> list[str]:
     found = []
     for m in re.finditer(r"[а-яё]+", text):
         word = m.group(0)
-        stem = max((k for k in _RU_ENUM_WORDS if word.startswith(k) and len(word) - len(k) <= 3), key=len, default=None)
+        # a long stem takes a noun's ending too: «охлажд|ение», «эконом|класса»
+        stem = max((k for k in _RU_ENUM_WORDS if word.startswith(k) and len(word) - len(k) <= (5 if len(k) >= 5
+                                                                                              else 3)),
+                   key=len, default=None)
         if stem:
             found.append(_RU_ENUM_WORDS[stem])
     return list(dict.fromkeys(found))
@@ -1707,11 +1873,12 @@ def reset_today(token: contextvars.Token) -> None:
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _RU_WEEKDAYS = ("понедельник", "вторник", "сред", "четверг", "пятниц", "суббот", "воскресень")
 _RELATIVE = re.compile(r"\b(?:(day after tomorrow)|(tomorrow)|(today|tonight|this (?:morning|afternoon|evening))|"
-                       r"(?:(?:next|this|coming|on|for|by)\s+|(?=(?:" + "|".join(_WEEKDAYS) + r")['’]s\b))("
+                       r"(?:(?:next|this|coming|on|for|by|starting|beginning|from|until|till)\s+|"
+                       r"(?=(?:" + "|".join(_WEEKDAYS) + r")['’]s\b))("
                        + "|".join(_WEEKDAYS) + r")|in\s+(\d{1,3})\s+days?|"
                        r"in\s+(\d{1,2}|a|one)\s+(weeks?|months?)|(a|one|\d{1,2})\s+(weeks?|months?|days?)"
                        r"\s+from\s+(?:today|now))\b|"
-                       r"(?<!\w)(?:(послезавтра)|(завтра)|(сегодня)|(?:в|во|на|к|ко)\s+(?:следующ\w+\s+|эт\w+\s+)?("
+                       r"(?<!\w)(?:(послезавтра)|(завтра)|(сегодня)|(?:в|во|на|к|ко|с|со|до)\s+(?:следующ\w+\s+|эт\w+\s+)?("
                        + "|".join(_RU_WEEKDAYS) + r")\w*|через\s+(\d{1,3})\s+(?:дн|день)|через\s+(?:(\d{1,2})\s+)"
                                                   r"?(недел\w*|месяц\w*))", re.I)
 _RANGE = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|until|till|through|thru|-|–|—)\s*"

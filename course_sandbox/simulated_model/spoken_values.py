@@ -10,6 +10,7 @@ A real model fills `phone_number` with the number the user wrote, not an e-mail 
 import re
 from typing import Any
 
+from . import consent
 from .generation_bounds import bounded_search, checkable_length
 from .scalar_values import MISSING
 
@@ -58,7 +59,7 @@ _FLAG_SYNONYMS = {"nonstop": ("direct",), "direct": ("nonstop",), "dry": ("simul
                   "force": ("forcibly", "anyway"), "notify": ("notification", "notifications", "let know")}
 """Other words a user sets a flag with: "direct flights" for nonstop, "a detailed report" for verbose."""
 _FLAG_FILLERS = {"is", "should", "flag", "enabled", "enable", "only", "do", "use", "with", "the", "a", "an", "to",
-                 "be", "if", "whether", "allow", "option"}
+                 "be", "if", "whether", "allow", "option", "opt", "opted", "optin"}
 
 
 def phones(text: str) -> list[str]:
@@ -143,9 +144,16 @@ def money(text: str) -> list[int | float]:
     return _unique(_amount(value) for _, value in found)
 
 
+_COUNTED_AFTER = re.compile(r"\s+(?!(?:each|apiece|per|an?|for|and|or|to|in|on|at|by|the|plus|и|за|в|на|по)\b)"
+                            r"[a-zа-яё]{3,}", re.I)
+"""A word of what is counted after a bare number ("for 5 licences"): a count, not a price "for 5"."""
+_CURRENCY_MARK = re.compile(r"[$€£¥₽]|(?-i:\b[A-Z]{3}\b)|dollar|euro|pound|рубл|руб\.?", re.I)
+
+
 def money_spans(text: str) -> list[tuple[int, int]]:
     """Where the amounts of money stand, in the order written, one span per amount (overlaps merged)."""
-    spans = sorted({m.span() for pattern in _MONEY for m in pattern.finditer(text)})
+    spans = sorted(span for span in {m.span() for pattern in _MONEY for m in pattern.finditer(text)}
+                   if not _COUNTED_AFTER.match(text, span[1]) or _CURRENCY_MARK.search(text[span[0]:span[1]]))
     merged: list[tuple[int, int]] = []
     for start, end in spans:
         if merged and start < merged[-1][1]:
@@ -157,8 +165,10 @@ def money_spans(text: str) -> list[tuple[int, int]]:
 
 def counts(text: str) -> list[int]:
     """How many of something: '2 packs', 'order 3', '2 Green Tea'."""
-    found = sorted((m.start(), m.group(1)) for pattern in _COUNT for m in pattern.finditer(text))
-    return _unique(int(value) for _, value in found if len(value) <= 9)
+    houses = [m.span() for m in ADDRESS.finditer(text)]  # "a pizza to 42 Elm Street": 42 is the house, no count
+    found = sorted((m.start(1), m.group(1)) for pattern in _COUNT for m in pattern.finditer(text))
+    return _unique(int(value) for start, value in found if len(value) <= 9
+                   and not any(a <= start < b for a, b in houses))
 
 
 _PERCENT = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s?(?:%|percent\b|per cent\b|процент\w*)", re.I)
@@ -387,7 +397,7 @@ def _bridged(said: str) -> str:
 
     def gloss(m: re.Match) -> str:
         word = m.group(0)
-        meaning = english(word)
+        meaning = english(word) or _ABBREVIATED.get(word)
         if meaning is None and word.startswith("авто") and len(word) > 7:
             rest = english(word[4:])
             meaning = f"auto {rest}" if rest else None
@@ -395,6 +405,9 @@ def _bridged(said: str) -> str:
 
     return re.sub(r"[а-яё]{3,}", gloss, said)
 
+
+_ABBREVIATED = {"ндс": "vat tax", "ндфл": "income tax", "смс": "sms", "пдф": "pdf"}
+"""Russian abbreviations a flag's English name spells out («с НДС» for `with_vat`, `include_tax`)."""
 
 _PHRASE_WORD = re.compile(r"[a-zа-яё0-9']+")
 
@@ -406,6 +419,9 @@ def described_flag(name: str, description: str, text: str) -> Any:
     by_name = flag(name, text)
     if by_name is not MISSING:
         return by_name
+    answered = consent.answer(name, description, text)  # "RSVP yes", «подтверди участие» for `attending`
+    if answered is not MISSING:
+        return answered
     switch = switched(name, text)
     if switch is not MISSING:
         return switch

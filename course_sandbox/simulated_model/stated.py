@@ -47,6 +47,8 @@ def stated_value(prop: str, text: str) -> tuple[str, str] | None:
     for label in _labels(prop):
         ending = r"[а-яё]*" if re.search(r"[а-яё]", label) else r"s?"
         for m in re.finditer(rf"(?<![\w-]){re.escape(label)}{ending}{_LINK}{_VALUE}", text, re.I):
+            if m.group(0)[0].isupper() and re.search(r"[A-ZА-ЯЁ][\w'’-]*\s+$", text[:m.start()]):
+                continue  # "Baker Street 221b": the label's word is part of a name ("Baker Street"), no label
             value = next(g for g in m.groups() if g)
             if value.lower() in _NOT_VALUES or any(value.lower().startswith(lb) for lb in _labels(prop)):
                 continue
