@@ -76,6 +76,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "same_budget_again": "cut_tool_call", "vague_cut_error": "cut_tool_call", "refusal_returned": "refusal_said",
         "retry_larger_always": "cut_tool_call",  # attack 21's H6: asked again at every cut (the retry is cut too)
         "retry_once_then_returns": "cut_tool_call",  # asked again once, then the second cut returned as an answer
+        "answer_cut_retry_always": "cut_answer",  # attack 22's H-6b: a cut answer asked again at every cut
         "preview_answer": "returns_answer",
         "swapped_results": "one_message", "answer_cut_returned": "cut_answer", "answer_cut_retried": "cut_answer", "caps_tool_turns": "cap", "gitlab_errors_only": "errors_are_results",
         "repeat_detector_no_cap": "cap",
