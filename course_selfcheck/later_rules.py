@@ -46,7 +46,7 @@ from .rules import (
 )
 from .scenario import Run, run_scenario
 from .wire import blocks, key, results_for, text_of, tool_uses, turns
-from .wordings import invites_the_call, inviting_sentence, says_denied
+from .wordings import holds_a_no, invites_the_call, inviting_sentence, says_denied, unplaced_clause
 
 
 # 6b. A refusal goes once to the fallback model
@@ -451,6 +451,14 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
                                   "({content}): a retry, or a no that is not final yet, has the model ask once more; "
                                   "say that a human said no, and not to make the call again", lang,
                                   content=short_text(inviting or results[-1].get("content"))))
+    doubt = unplaced_clause(str(results[-1].get("content")), use.get("name"))
+    if doubt is not None and holds_a_no(str(results[-1].get("content")), use.get("name")):
+        return verdict(BROKEN, tr("the denied merge went back as an error, but a part of its text is not shown to "
+                                  "belong to a right denial ({clause}): after the no, say only that a human said no, "
+                                  "that the call was not run, what the model does next (report it, go on with the "
+                                  "review, leave the merge to a person) and, if you like, the merge request's state or "
+                                  "the policy",
+                                  lang, clause=short_text(doubt)))
     if not says_denied(str(results[-1].get("content")), use.get("name")):
         return verdict(BROKEN, tr("the denied merge went back as an error, but its text does not say it was denied "
                                   "({content}): say that a human said no, so the model neither retries it nor takes it "
