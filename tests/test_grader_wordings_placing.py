@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from course_selfcheck.wordings import invites_the_call, says_denied, unplaced_clause
+from course_selfcheck.wordings import invites_the_call, names_the_decider, says_denied, unplaced_clause
 
 TOOL = "merge_pr"
 KINDS_EN = {
@@ -112,3 +112,8 @@ def test_the_leftover_wrong_tails_fail(tail):
     assert not says_denied(text, TOOL) or invites_the_call(text, TOOL), text
     assert unplaced_clause(text, TOOL) is not None, text
 
+
+@pytest.mark.parametrize("text", ["Peter declined the merge.", "Иван отклонил слияние.",
+                                  "Victor rejected merge_pr; it was not run.", "Олег запретил merge_pr: вызов не выполнен."])
+def test_a_first_name_at_a_sentences_head_is_a_person(text):
+    assert says_denied(text, TOOL) and names_the_decider(text) and not invites_the_call(text, TOOL), text
