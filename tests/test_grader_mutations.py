@@ -952,3 +952,14 @@ def test_exercise_7_row_4_quotes_the_sentence_that_invites(language, denial, quo
     report = check_exercise_7(attempts.attempt(denial=denial), language=language)
     row = next(f for f in report.findings if f.rule == "refusal_is_error")
     assert row.status == BROKEN and quoted in row.detail, report.text()
+
+
+@pytest.mark.parametrize("language, denial, clause", [
+    ("en", "A person denied merge; it did not run. The last step is the merge.", "The last step is the merge"),
+    ("ru", "Человек отклонил merge, вызов не выполнен. Спроси тимлида.", "Спроси тимлида")])
+def test_exercise_7_row_4_quotes_the_clause_no_kind_of_a_denial_places(language, denial, clause):
+    """The denial read fail closed (wordings.placing): a clause that is none of the things a right denial says breaks
+    row 4, and the row quotes that clause, not the text's start."""
+    report = check_exercise_7(attempts.attempt(denial=denial), language=language)
+    row = next(f for f in report.findings if f.rule == "refusal_is_error")
+    assert row.status == BROKEN and clause in row.detail, report.text()
