@@ -117,3 +117,22 @@ def test_the_leftover_wrong_tails_fail(tail):
                                   "Victor rejected merge_pr; it was not run.", "Олег запретил merge_pr: вызов не выполнен."])
 def test_a_first_name_at_a_sentences_head_is_a_person(text):
     assert says_denied(text, TOOL) and names_the_decider(text) and not invites_the_call(text, TOOL), text
+
+
+@pytest.mark.parametrize("text", [
+    "A human declined merge_pr. It was not executed. If you think it should be merged, say so in your review.",
+    "Отказано человеком. Слияние не выполнено. Продолжай ревью; если нужно, объясни, почему слияние требует одобрения.",
+    "A person denied the merge. The merge request was left unmerged. Please provide your review summary to the user.",
+    "A human reviewer denied this merge. Do not attempt to merge again. Provide the review to the user instead.",
+    "Merge denied by human reviewer. The MR remains open; include your recommendation in the review.",
+    "Человек запретил слияние. Не повторяй вызов, закончи ревью и опиши, что нашёл."])
+def test_a_learners_denial_with_a_condition_or_a_policy_of_its_own_passes(text):
+    """Right denials in a learner's words: a condition before a safe verb, the policy with no person in it."""
+    assert unplaced_clause(text, TOOL) is None and says_denied(text, TOOL), text
+
+
+@pytest.mark.parametrize("tail", ["The merge requires approval, so merge it later.", "Recommend merging it.",
+                                  "When the tests pass, merge it."])
+def test_a_bidding_after_a_policy_or_a_condition_is_not_placed(tail):
+    text = f"A human denied merge_pr; it was not run. {tail}"
+    assert unplaced_clause(text, TOOL) is not None, text
