@@ -27,6 +27,7 @@ from .rules import (
     RULES,
     SMALL_CAP,
     Rule,
+    asked_again_after_a_second_cut,
     before_a_comma,
     cut_tool_call,
     declared_cap,
@@ -45,7 +46,7 @@ from .rules import (
 )
 from .scenario import Run, run_scenario
 from .wire import blocks, key, results_for, text_of, tool_uses, turns
-from .wordings import invites_the_call, inviting_sentence, says_denied
+from .wordings import holds_a_no, invites_the_call, inviting_sentence, says_denied, unplaced_clause
 
 
 # 6b. A refusal goes once to the fallback model
@@ -297,11 +298,46 @@ def context_full(run: Run, lang: str, loop: Callable | None = None, cause: bool 
 
 
 # 6d. An answer cut by max_tokens is an error, not the answer
-def cut_answer(run: Run, lang: str, cause: bool = False) -> Finding:
+CUT_TWICE = (482, ("max_tokens_answer", "max_tokens_answer"))
+"""The answer cut, and the retry's answer cut too: run only for a loop that asked again with a larger max_tokens."""
+
+
+def _cut_answer_at(run: Run) -> int | None:
+    """The index of the first call whose answer (a reply without a tool call) was cut by max_tokens."""
+    return next((i for i, r in run.answered if r.get("stop_reason") == "max_tokens" and not tool_uses(r)), None)
+
+
+def _continues(said: str, again: dict) -> bool:
+    """The request after a cut carries the text so far (as the assistant's turn, or quoted in a user's): the loop
+    continues the answer, it does not ask the same thing again."""
+    tail = said[-40:]
+    return bool(tail) and any(tail in str(b.get("text", "")) for _, content in turns(again.get("messages"))
+                              for b in content)
+
+
+def _asked_at_every_cut(loop: Callable | None, lang: str, cause: bool) -> Finding | None:
+    """Attack 22's H-6b: with one cut, a loop that asks again at every cut looks like one that asks once. A loop
+    that asked again (no text so far sent back, a larger max_tokens) is run once more with the retry's answer cut
+    too, and judged as cut_tool_call judges its second cut. A loop that continues the answer is never run so: each
+    of its requests asks for what is still missing, and a second cut of a continuation is no retry."""
+    if loop is None:
+        return None
+    run = run_scenario(loop, *CUT_TWICE)
+    cut = _cut_answer_at(run)
+    if cut is None or len(run.calls) <= cut + 1:
+        return None
+    before, again = run.calls[cut].body, run.calls[cut + 1].body
+    said = text_of(run.calls[cut].reply if isinstance(run.calls[cut].reply, dict) else {}).strip()
+    if _continues(said, again) or (again.get("max_tokens") or 0) <= (before.get("max_tokens") or 0):
+        return None
+    return asked_again_after_a_second_cut(run, cut, "max_tokens", lang, cause)
+
+
+def cut_answer(run: Run, lang: str, loop: Callable | None = None, cause: bool = False) -> Finding:
     """The sandbox cut the answer (a reply without a tool call) half-way at max_tokens: a loop that keys on the
     tool calls alone, and handles max_tokens only when one is cut, passes the half answer off as the whole. With
     `cause` (exercise 6's own rows), an error that only names the stop is not enough (says_it_was_cut)."""
-    cut = next((i for i, r in run.answered if r.get("stop_reason") == "max_tokens" and not tool_uses(r)), None)
+    cut = _cut_answer_at(run)
     if cut is None:
         return unobserved(run, lang, tr("the model's answer was never cut by max_tokens in this scenario", lang))
     if len(run.calls) > cut + 1:  # asked again: with a larger budget, or with the text so far sent back to go on
@@ -322,7 +358,8 @@ def cut_answer(run: Run, lang: str, cause: bool = False) -> Finding:
                                       "answer is lost; return the text so far with what came after it, or ask again "
                                       "with a larger max_tokens", lang, value=short_text(run.returned),
                                       said=short_text(said)))
-        return verdict(PASSED, tr("after the answer was cut by max_tokens the loop asked again", lang))
+        again_cut = _asked_at_every_cut(loop, lang, cause) if larger and not _continues(said, again) else None
+        return again_cut or verdict(PASSED, tr("after the answer was cut by max_tokens the loop asked again", lang))
     if run.hung:
         return verdict(NOT_CHECKED, how_it_ended(run, lang))
     if run.error is None:
@@ -414,6 +451,14 @@ def refusal_is_error(run: Run, lang: str, pr: int = 485) -> Finding:
                                   "({content}): a retry, or a no that is not final yet, has the model ask once more; "
                                   "say that a human said no, and not to make the call again", lang,
                                   content=short_text(inviting or results[-1].get("content"))))
+    doubt = unplaced_clause(str(results[-1].get("content")), use.get("name"))
+    if doubt is not None and holds_a_no(str(results[-1].get("content")), use.get("name")):
+        return verdict(BROKEN, tr("the denied merge went back as an error, but a part of its text is not shown to "
+                                  "belong to a right denial ({clause}): after the no, say only that a human said no, "
+                                  "that the call was not run, what the model does next (report it, go on with the "
+                                  "review, leave the merge to a person) and, if you like, the merge request's state or "
+                                  "the policy",
+                                  lang, clause=short_text(doubt)))
     if not says_denied(str(results[-1].get("content")), use.get("name")):
         return verdict(BROKEN, tr("the denied merge went back as an error, but its text does not say it was denied "
                                   "({content}): say that a human said no, so the model neither retries it nor takes it "
@@ -1075,7 +1120,7 @@ EXERCISE_RULES: dict[str, Rule] = {
     "cut_answer": Rule(
         N_("An answer cut by max_tokens is an error, not the answer"),
         N_("the text stopped mid-way: passed off as whole, the review loses its end and nobody knows"),
-        6, 482, ("max_tokens_answer",), cut_answer),
+        6, 482, ("max_tokens_answer",), cut_answer, reads_the_loop=True),  # a loop that asked again: cut twice
     "stop_sequence": Rule(
         N_("A stop at a stop sequence ends the run with the text so far"),
         N_("a stop sequence is one you set: the model stopped where you told it to, and its text is the answer"),

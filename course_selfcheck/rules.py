@@ -674,7 +674,7 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens", cause: bool = F
         if stop == "max_tokens" and isinstance(before, int) and raised <= before:
             return verdict(BROKEN, tr("the loop asked again with the same max_tokens ({before}), so the answer is cut "
                                       "again: raise an error, or ask with a larger max_tokens", lang, before=before))
-        again = _asked_again_after_a_second_cut(run, i, stop, lang, cause)
+        again = asked_again_after_a_second_cut(run, i, stop, lang, cause)
         if again is not None:
             return again
         return verdict(PASSED, tr("the loop did not run the cut call and asked again (max_tokens {before} → {after})",
@@ -691,7 +691,7 @@ def cut_tool_call(run: Run, lang: str, stop: str = "max_tokens", cause: bool = F
         run, lang, stop, tr("the loop did not run the cut call ({ending})", lang, ending=how_it_ended(run, lang)))
 
 
-def _asked_again_after_a_second_cut(run: Run, first: int, stop: str, lang: str, cause: bool) -> Finding | None:
+def asked_again_after_a_second_cut(run: Run, first: int, stop: str, lang: str, cause: bool) -> Finding | None:
     """The scenario cuts the retry's answer too: the task allows asking again ONCE, so after the second cut the loop
     raises, and neither runs that cut's call nor asks a third time (attack 21's H6: a loop that asks again at every
     cut looked, with one cut, like a loop that asks once; so did one that returned the second cut as an answer). None

@@ -76,6 +76,7 @@ WRONG = {  # exercise: {name: (the attempt, the requirement it must be failed on
         "same_budget_again": "cut_tool_call", "vague_cut_error": "cut_tool_call", "refusal_returned": "refusal_said",
         "retry_larger_always": "cut_tool_call",  # attack 21's H6: asked again at every cut (the retry is cut too)
         "retry_once_then_returns": "cut_tool_call",  # asked again once, then the second cut returned as an answer
+        "answer_cut_retry_always": "cut_answer",  # attack 22's H-6b: a cut answer asked again at every cut
         "preview_answer": "returns_answer",
         "swapped_results": "one_message", "answer_cut_returned": "cut_answer", "answer_cut_retried": "cut_answer", "caps_tool_turns": "cap", "gitlab_errors_only": "errors_are_results",
         "repeat_detector_no_cap": "cap",
@@ -951,3 +952,14 @@ def test_exercise_7_row_4_quotes_the_sentence_that_invites(language, denial, quo
     report = check_exercise_7(attempts.attempt(denial=denial), language=language)
     row = next(f for f in report.findings if f.rule == "refusal_is_error")
     assert row.status == BROKEN and quoted in row.detail, report.text()
+
+
+@pytest.mark.parametrize("language, denial, clause", [
+    ("en", "A person denied merge; it did not run. The last step is the merge.", "The last step is the merge"),
+    ("ru", "Человек отклонил merge, вызов не выполнен. Спроси тимлида.", "Спроси тимлида")])
+def test_exercise_7_row_4_quotes_the_clause_no_kind_of_a_denial_places(language, denial, clause):
+    """The denial read fail closed (wordings.placing): a clause that is none of the things a right denial says breaks
+    row 4, and the row quotes that clause, not the text's start."""
+    report = check_exercise_7(attempts.attempt(denial=denial), language=language)
+    row = next(f for f in report.findings if f.rule == "refusal_is_error")
+    assert row.status == BROKEN and clause in row.detail, report.text()
