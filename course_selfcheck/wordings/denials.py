@@ -107,7 +107,8 @@ def holds_a_no(text: str, tool: str | None = None) -> bool:
     return said or names_the_decider(text)  # "Alice said no to merge_pr": a no said by whoever is named
 
 
-_RAN = re.compile(r"^(?:ran|run|executed|performed|went|выполнен\w*|выполнил\w*|запущен\w*|запустил\w*|"
+_RAN = re.compile(r"^(?:ran|run|executed|performed|went|called|invoked|triggered|выполнен\w*|выполнил\w*|запущен\w*|"
+                  r"запустил\w*|вызван\w*|вызывал\w*|вызвал\w*|"
                   r"сработал\w*|прош[её]л|прошла|прошло)$", re.I)
 """Words that say a call ran ("merge_pr ran", "was executed", "went through", «выполнен», «прошёл»)."""
 _THE_CALL = {"it", "call", "merge", "tool", "вызов", "слияние", "он", "оно"}

@@ -44,8 +44,8 @@ _LABEL_WORDS = 3
 шаг — итог ревью»), read with it as one clause."""
 _MARKS = ":—–-"
 
-_HAPPEN = re.compile(r"^(?:happen\w*|occur\w*|произо\w*|произойд\w*|состоял\w*|состоится|случил\w*|выполнял\w*|"
-                     r"выполнит\w*|выполнит?ся|запускал\w*|merg\w*|влит\w*|слит\w*|влил\w*|слил\w*|запущен\w*|"
+_HAPPEN = re.compile(r"^(?:happen\w*|occur\w*|был[оа]?|произо\w*|произойд\w*|состоял\w*|состоится|случил\w*|"
+                     r"выполнял\w*|выполнит\w*|выполнит?ся|запускал\w*|merg\w*|влит\w*|слит\w*|влил\w*|слил\w*|запущен\w*|"
                      r"land\w*)$", re.I)
 """Words that say the act took place: negated, the call was not run ("The merge did not happen", «слияния не было»)."""
 _SAFE = re.compile(
