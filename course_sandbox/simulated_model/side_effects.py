@@ -302,6 +302,10 @@ def asked(tool: ToolSpec, request: str, questions: bool = True) -> bool:
                     and not _advice(lowered, m.start()) and not (questions and _about(lowered, m.start())) \
                     and not (m.group(0) in _HOMOGRAPHS and _AS_NOUN.search(lowered[: m.start()])):
                 return True
+    if (verb in ("approve", "book", "pay") or named[0] in ("select", "choose", "pick", "take")) \
+            and _CHOSEN.search(lowered) and not _NEGATION.search(lowered[: _CHOSEN.search(lowered).start()]) \
+            and not (questions and asks_about(request)):
+        return True  # "…and take the cheapest", «…и выбери второе»: choosing one listed item accepts or books it
     if verb in ("book", "create") and _WANTED.search(lowered) and not (questions and asks_about(request)):
         return True  # «нужен одноместный номер в гостинице»: a room that is wanted is a room to book
     for word in objects:  # "tag each of them" asks add_tag for its action: what it adds, said as the command's verb
@@ -321,6 +325,14 @@ _HOMOGRAPHS = {"schedule", "book", "order", "list", "post", "mail", "email", "te
 _AS_NOUN = re.compile(r"(?:^|\s)(?:the|a|an|my|our|your|his|her|their|this|that|these|those|its|today'?s|"
                       r"tomorrow'?s|this week'?s|next week'?s)\s+(?:[\w'-]+\s+)?$")
 """A determiner right before the word (one word between at most): a noun, not a command."""
+
+
+_CHOSEN = re.compile(r"\b(?:take|pick|choose|select|go\s+(?:with|for)|opt\s+for|settle\s+on)\s+(?:the\s+)?(?:very\s+)?"
+                     r"(?:cheapest|most\s+expensive|priciest|first|second|third|last|lowest|highest)\b|"
+                     r"(?<!\w)(?:возьми|бери|берите|выбери|выберите)\s+(?:сам\w+\s+)?(?:дешёв|дешев|дорог|перв|втор|трет|"
+                     r"последн)", re.I)
+"""A verb of choosing before an item picked by its price or place ("…and take the cheapest", «выбери второе»): it
+asks for the accepting or booking tool."""
 
 
 _WANTED = re.compile(r"(?:^|[.!?;,]\s*)(?:i|we)(?:\s+(?:really\s+)?(?:need|want|would like)|['’]d\s+like)\s+"
