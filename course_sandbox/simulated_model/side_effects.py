@@ -13,7 +13,8 @@ from .tool_roles import ToolSpec
 from .words import meanings, tokens, unquoted
 
 ACTIONS: dict[str, tuple[str, ...]] = {
-    "cancel": ("cancel", "call off", "abort", "unsubscribe", "отмен"),
+    "cancel": ("cancel", "call off", "abort", "unsubscribe", "void", "annul", "invalidate", "rescind", "отмен",
+               "аннулир"),
     "delete": ("delete", "remove", "erase", "drop", "purge", "wipe", "get rid of", "удал", "сотр", "спиш", "списа",
                "убер", "убра"),
     "send": ("send", "email", "e-mail", "mail", "notify", "forward", "reply", "invite", "post", "отправ", "пошли",
@@ -71,7 +72,9 @@ _ALIASES = {"remove": "delete", "erase": "delete", "destroy": "delete", "drop": 
             "purchase": "pay", "buy": "pay", "archive": "close", "resolve": "close", "complete": "close",
             "put": "write", "save": "write", "store": "write", "launch": "start", "trigger": "start",
             "activate": "enable", "disable": "revoke", "block": "revoke", "ban": "revoke", "suspend": "revoke",
-            "unsubscribe": "cancel", "terminate": "cancel", "abort": "cancel", "restart": "deploy", "reboot": "deploy",
+            "unsubscribe": "cancel", "terminate": "cancel", "abort": "cancel", "void": "cancel", "annul": "cancel",
+            "invalidate": "cancel", "rescind": "cancel", "discard": "delete", "expunge": "delete", "dismiss": "close",
+            "writeoff": "close", "restart": "deploy", "reboot": "deploy",
             "shutdown": "deploy", "kill": "deploy", "stop": "deploy", "release": "deploy", "clear": "reset",
             "upgrade": "install", "accept": "approve", "decline": "reject", "deny": "reject", "turn": "set",
             "switch": "set", "adjust": "set", "postpone": "reschedule", "open": "create"}
@@ -154,7 +157,7 @@ _ABOUT = re.compile(
     r"how\b|what(?:'s| (?:would|will|happens|happened|if|does|do|is|are|exactly|then))\b|"
     r"(?:can|could|may|might) i\b|am i (?:able|allowed)\b|is (?:it|there) (?:possible|allowed|a way|ok|okay)\b|"
     r"would it be (?:possible|ok|okay)\b|(?:would|will|does|do|did|is|are|can|could) (?:it|that|this|\w+ing)\b|"
-    r"if (?:i|we)\b|(?:do|does|did|will|would|should|shall) (?:i|we)\b|(?:is|are) there\b|why\b|"
+    r"if (?:i|we)\b|(?:do|does|did|will|would|should|shall|have|has|had) (?:i|we)\b|(?:is|are) there\b|why\b|"
     r"when (?:can|could|would|will|do|does|should) (?:i|we)\b|"
     r"как\b|каким образом|сколько\b|что (?:будет|произойд\w*|случится|если|станет|нужно|надо)|"
     r"(?:а )?что,? если|если (?:я|мы)\b|(?:можно|могу|можем|возможно|получится|реально|удастся) ли\b|"
@@ -430,6 +433,25 @@ _WORKS_OUT = {"calculate", "compute", "convert", "translate", "summarize", "summ
               "analyze", "analyse", "explain", "evaluate", "solve", "predict", "classify", "detect", "compare",
               "recommend", "suggest", "sort", "filter", "estimate", "plan", "calculator", "generate", "render"}
 """First words of a tool that works something out and changes nothing (convert_currency, translate_text)."""
+
+
+def unasked_actor(tool: ToolSpec, request: str) -> bool:
+    """A tool whose verb the table of actions does not know (scrap_invoice), which the request does not name: it may
+    act, and nobody asked it to."""
+    return _unknown_actor(tool) and not _own_verb_named(tool, request)
+
+
+def talked_about(tool: ToolSpec, request: str) -> bool:
+    """A tool whose verb the table of actions does not know, which the request names ("What happens if I report a
+    missed delivery?" and report_missed_delivery): outside an ask for it, the action talked about."""
+    if not _unknown_actor(tool):
+        return False
+    word = tokens(tool.name)[0]
+    root = word[:-1] if len(word) >= 4 and word.endswith("e") else word
+    # said as a verb: after a subject or "to" ("if I report", "to report"), or with a verb's ending ("reporting");
+    # «воздух» for air_quality_index is no verb
+    return bool(re.search(rf"\b(?:i|we|you|they|to|and|or|can|could|should|would|will)\s+(?:\w+\s+)?"
+                          rf"{re.escape(word)}\b|\b{re.escape(root)}(?:ing|ed|s)\b", unquoted(request), re.I))
 
 
 def _own_verb_named(tool: ToolSpec, request: str) -> bool:

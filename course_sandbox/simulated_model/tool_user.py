@@ -20,6 +20,7 @@ from . import (
     compound,
     derived,
     item_lists,
+    needs,
     plans,
     result_conditions,
     side_effects,
@@ -92,6 +93,7 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
         plan = plan_request(tools, evidence)
         if not plan.uses and not plan.missing and _gives_values(evidence):
             plan = plan_calls(tools, _with_earlier_words(evidence, turns))
+        plan = _for_need(offered, tools, plan, evidence)
         plan = _for_situation(offered, tools, plan, evidence)
         image = bool(task_turn(turns).of_type("image"))
         if image and not plan.uses:
@@ -154,6 +156,30 @@ def _for_situation(offered: list[tool_roles.ToolSpec], tools: list[tool_roles.To
     if missing:
         return Plan([], (pick.name, missing))
     return Plan([(pick.name, tool_input(pick, evidence))])
+
+
+def _for_need(offered: list[tool_roles.ToolSpec], tools: list[tool_roles.ToolSpec], plan: Plan,
+              evidence: Evidence) -> Plan:
+    """An everyday need the request says without naming a tool ("Is it cold in Helsinki?", «Сколько стоит доллар?»)
+    reaches the one tool for it (needs.py), when the plan fits no tool or one that serves none of the needs said and
+    that the request's own words do not name («Холодно в Мурманске?» is no question for «Курсы валют на сегодня»,
+    whatever «сегодня» shares). No tool for the need: no call, and the caller answers in text."""
+    if plan.later or len({name for name, _ in plan.uses}) > 1:
+        return plan
+    current = plan.uses[0][0] if plan.uses else (plan.missing[0] if plan.missing else None)
+    tool = next((t for t in tools if t.name == current), None)
+    if tool is not None and (not needs.serves_none(tool, evidence.text)
+                             or overlap(evidence.request_stems, stems(tool.name)) - _GENERIC):
+        return plan
+    # a tool that is no action may answer, whatever the question's form ("Do I need a coat…?" keeps hands off:
+    # weather_lookup reads), unless the request names its verb ("What happens if I report…?": report_missed_delivery)
+    pick = needs.pick([t for t in offered if t in tools or (side_effects.action(t) is None and not
+                                                            side_effects.talked_about(t, evidence.text))],
+                      evidence.text)
+    if pick is None:
+        return plan if tool is None else Plan([])
+    missing = missing_inputs(pick, evidence)
+    return Plan([], (pick.name, missing)) if missing else Plan([(pick.name, tool_input(pick, evidence))])
 
 
 def _named_by_its_words(tool: tool_roles.ToolSpec, text: str, rather_than: tool_roles.ToolSpec) -> bool:
@@ -265,7 +291,10 @@ def _next_calls(tools: list[tool_roles.ToolSpec], plan: Plan, evidence: Evidence
     if uses or not answered:
         return uses
     chained = slots.read(task, lang, [c.result or "" for c in answered if not c.is_error])
-    return [u for u in plan_calls(needs_results, chained).uses if _key(*u) not in done]
+    # an id a listing gave never carries a tool whose verb no one said on to act ("Which of my bills are past due?"
+    # lists; scrap_invoice(INV-1) was nobody's ask)
+    asked_for = [t for t in needs_results if not side_effects.unasked_actor(t, task)]
+    return [u for u in plan_calls(asked_for, chained).uses if _key(*u) not in done]
 
 
 def _waits_for(tools: list[tool_roles.ToolSpec], before: list[tuple[str, dict]], use: tuple[str, dict],

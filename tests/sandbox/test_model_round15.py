@@ -1,0 +1,340 @@
+"""Round 15 of the simulated model (issue #37, stop 66): automatic tool use for everyday needs. With two to four tools
+on offer and tool_choice auto (or absent), a question that names no tool ("Is it cold in Helsinki right now?",
+«Сколько стоит доллар?») reaches the tool whose own name and description say what that need is answered with, in
+tools written in other people's styles (getCurrentWeather, weather_lookup, fetch_forecast, descriptions in Russian),
+with the values the question gives; nothing fits, honest text and no call; a question that only asks to know never
+runs an action. Properties compose a question from a need's everyday words and a tool from that need's tool words.
+"""
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from course_sandbox import Sandbox
+from tool_use_helpers import ask, drive, text_of, tool, uses, validates
+
+PROPERTY = settings(max_examples=40, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+S = {"type": "string"}
+N = {"type": "number"}
+D = {"type": "string", "format": "date"}
+
+
+@pytest.fixture(scope="module")
+def client():
+    with Sandbox() as sb:
+        yield sb.client(max_retries=0)
+
+
+def opt(name: str, description: str, props: dict, required: list[str] | None = None) -> dict:
+    """A tool whose inputs are optional unless `required` says otherwise: a question may leave them out."""
+    return tool(name, description, props, [] if required is None else required)
+
+
+# tools in other people's styles, one need each
+WEATHER_EN = tool("getCurrentWeather", "Returns current conditions (temperature, wind, precipitation) for a city.",
+                  {"city": S})
+WEATHER_LOOKUP = tool("weather_lookup", "Look up temperature and conditions for a location.", {"location": S})
+FORECAST_RU = tool("fetch_forecast", "Прогноз погоды на несколько дней для города.", {"city": S})
+CLOCK = tool("world_clock", "Current local time in a given IANA time zone.", {"tz": S})
+CLOCK_RU = tool("tz_now", "Текущее время в часовом поясе.", {"zone": S})
+FX = tool("getExchangeRate", "Exchange rate between two currencies.", {"base": S, "quote": S})
+FX_RU = opt("currency_rates", "Курсы валют на сегодня.", {"base": S, "quote": S})
+TRANSLATE = tool("translateText", "Translate a text into a target language.", {"text": S, "target_lang": S})
+TRANSLATE_RU = tool("perevodchik", "Перевести фразу на другой язык.", {"text": S, "target": S})
+STOCK = tool("get_stock_quote", "Latest share price for a ticker symbol.", {"symbol": S})
+STOCK_RU = opt("market_price", "Котировки акций на бирже.", {"ticker": S})
+CALENDAR = opt("check_availability", "Free/busy slots in the user's calendar for a date.", {"date": D})
+CALENDAR_RU = opt("calendar_free_slots", "Свободные окна в календаре на день.", {"date": D})
+REMINDER = tool("create_reminder", "Set a reminder for the user.", {"text": S, "when": S})
+NEWS = opt("get_headlines", "Top news headlines, optionally on a topic.", {"topic": S})
+NEWS_RU = opt("novosti_dnya", "Свежие новости по теме.", {"topic": S})
+DIRECTIONS = tool("get_directions", "Route and travel time between two places.", {"origin": S, "destination": S})
+ROUTE_RU = tool("route_planner", "Построить маршрут из точки А в точку Б.", {"origin": S, "destination": S})
+FOOD = opt("find_restaurants", "Search restaurants and cafes near a place, by cuisine.", {"near": S, "cuisine": S},
+           ["near"])
+FOOD_RU = opt("search_places_to_eat", "Кафе и рестораны поблизости.", {"near": S})
+HOTELS = opt("search_hotels", "Find hotel rooms in a city.", {"city": S, "check_in": D}, ["city"])
+HOTELS_RU = opt("hotel_search", "Поиск гостиниц в городе.", {"city": S}, ["city"])
+FLIGHTS = opt("flight_search", "Search flights between two cities on a date.", {"origin": S, "destination": S,
+                                                                               "date": D}, ["origin", "destination"])
+PARCEL = tool("track_shipment", "Tracking events for a tracking number.", {"tracking_number": S})
+PARCEL_RU = tool("parcel_status", "Где сейчас отправление по трек-номеру.", {"track": S})
+BALANCE = opt("get_account_balance", "Current balance of the user's bank account.", {})
+SPENDING = opt("spending_summary", "Расходы по категориям за месяц.", {"month": S})
+RECIPES = opt("recipe_finder", "Find recipes that use the given ingredients.", {"ingredients": S})
+RECIPES_RU = opt("poisk_receptov", "Рецепты блюд из заданных продуктов.", {"ingredients": S})
+MUSIC = opt("search_tracks", "Search songs by artist or title.", {"query": S})
+MOVIES = opt("movie_showtimes", "Showtimes for films at cinemas in a city.", {"city": S, "movie": S}, ["city"])
+MOVIES_RU = opt("kinoafisha", "Афиша кинотеатров: сеансы фильмов.", {"city": S})
+SCORES = opt("live_scores", "Latest match results and scores for a team.", {"team": S}, ["team"])
+DEFINE = tool("define_word", "Dictionary definition of a word.", {"word": S})
+DEFINE_RU = tool("tolkovy_slovar", "Толкование слова по словарю.", {"word": S})
+UNITS = opt("convert_units", "Convert a value from one unit of measurement to another.",
+            {"value": N, "from_unit": S, "to_unit": S})
+NUTRITION = opt("nutrition_facts", "Calories, protein, fat and carbs of a food.", {"food": S}, ["food"])
+SYMPTOMS = opt("symptom_checker", "Possible causes of the symptoms a person describes.", {"symptoms": S})
+TRANSIT = opt("next_departures", "Next buses and trams from a stop.", {"stop": S})
+TRAINS_RU = opt("raspisanie_elektrichek", "Расписание электричек до станции.", {"station": S})
+AIR = opt("air_quality_index", "Air quality (AQI) for a city.", {"city": S}, ["city"])
+TRAFFIC = opt("traffic_conditions", "Current traffic congestion on a road.", {"road": S})
+TRAFFIC_RU = opt("probki", "Загруженность дорог: пробки сейчас.", {"road": S})
+
+# (question, the offered tools, the tool wanted (the first offered, always), values it must take; None: the tool
+# needs a value the question does not give, and asks for it)
+FRESH = [
+    ("Is it cold in Helsinki right now?", [WEATHER_EN, STOCK, TRANSLATE], {"city": "Helsinki"}),
+    ("Do I need a coat in Boston tomorrow?", [WEATHER_LOOKUP, FOOD], {"location": "Boston"}),
+    ("Will it be hot in Madrid on Saturday?", [FORECAST_RU, HOTELS, NEWS], {"city": "Madrid"}),
+    ("What hour is it in Tokyo?", [CLOCK, WEATHER_EN], {}),
+    ("How many yen do I get for a dollar?", [FX, UNITS, STOCK], {}),
+    ("How do you say 'good morning' in Italian?", [TRANSLATE, DEFINE], {}),
+    ("How are TSLA shares doing today?", [STOCK, NEWS], {"symbol": "TSLA"}),
+    ("Am I free on Thursday afternoon?", [CALENDAR, REMINDER], {}),
+    ("What's happening in the world today?", [NEWS, WEATHER_EN, CLOCK], {}),
+    ("How long is the drive from Leeds to York?", [DIRECTIONS, HOTELS], {}),
+    ("I'm starving, where can I grab a bite near Soho?", [FOOD, MUSIC, UNITS], {}),
+    ("Where can I stay in Lisbon next weekend?", [HOTELS, FLIGHTS], {"city": "Lisbon"}),
+    ("Can I fly from Berlin to Rome on Friday?", [FLIGHTS, HOTELS, WEATHER_EN], {}),
+    ("My headphones haven't shown up yet, tracking 1Z999AA10123456784 - any news?", [PARCEL, BALANCE], {}),
+    ("How much money have I got left this month?", [BALANCE, RECIPES], {}),
+    ("What can I cook with eggs and spinach?", [RECIPES, MOVIES], {}),
+    ("What's on at the cinema in Leeds tonight?", [MOVIES, SCORES], {"city": "Leeds"}),
+    ("Did Arsenal win last night?", [SCORES, MOVIES, DEFINE], {"team": "Arsenal"}),
+    ("How many miles is 10 kilometres?", [UNITS, FX], {}),
+    ("My throat is sore and I have a fever - what could it be?", [SYMPTOMS, NUTRITION], {}),
+    ("When's the next tram from Central Station?", [TRANSIT, FLIGHTS], {}),
+    ("Is the air safe for a run in Delhi today?", [AIR, WEATHER_EN], {"city": "Delhi"}),
+    ("Is the M25 jammed right now?", [TRAFFIC, DIRECTIONS], {}),
+    ("Холодно сегодня в Мурманске?", [FORECAST_RU, FX_RU, TRANSLATE], {"city": "Мурманск"}),
+    ("Нужна ли в Питере куртка на выходных?", [WEATHER_LOOKUP, FOOD_RU], {"location": "Питер"}),
+    ("Сколько сейчас времени в Нью-Йорке?", [CLOCK_RU, WEATHER_LOOKUP], {}),
+    ("Сколько стоит доллар?", [FX_RU, STOCK_RU], {}),
+    ("Как по-испански будет «спасибо»?", [TRANSLATE_RU, DEFINE_RU], {}),
+    ("Почём сейчас акции Сбера?", [STOCK_RU, FX_RU], {}),
+    ("Свободен ли я в пятницу после обеда?", [CALENDAR_RU, REMINDER], {}),
+    ("Что нового в мире?", [NEWS_RU, FORECAST_RU], {}),
+    ("Как добраться от Московского вокзала до Эрмитажа?", [ROUTE_RU, HOTELS_RU], {}),
+    ("Где поесть рядом с Арбатом?", [FOOD_RU, RECIPES_RU], {}),
+    ("Где переночевать в Казани?", [HOTELS_RU, ROUTE_RU], {"city": "Казань"}),
+    ("Сколько я потратил в этом месяце?", [SPENDING, NEWS_RU], {}),
+    ("Что приготовить из курицы и риса?", [RECIPES_RU, FOOD_RU], {}),
+    ("Что идёт в кино сегодня вечером в Перми?", [MOVIES_RU, SCORES], {"city": "Пермь"}),
+    ("Как сыграл вчера «Спартак»?", [SCORES, NEWS_RU], {}),
+    ("Что значит слово «эмпатия»?", [DEFINE_RU, TRANSLATE_RU], {"word": "эмпатия"}),
+    ("Сколько сантиметров в одном футе?", [UNITS, FX_RU], {}),
+    ("Сколько калорий в гречке?", [NUTRITION, RECIPES_RU], None),
+    ("Когда ближайшая электричка до Клина?", [TRAINS_RU, FLIGHTS], {}),
+    ("Можно ли сегодня гулять с ребёнком в Челябинске, воздух нормальный?", [AIR, TRAFFIC_RU], {"city": "Челябинск"}),
+    ("Большие сейчас пробки на МКАД?", [TRAFFIC_RU, ROUTE_RU], {}),
+    ("Где сейчас моя посылка RA123456789RU?", [PARCEL_RU, SPENDING], {}),
+    ("Горло болит и температура, что это может быть?", [SYMPTOMS, NUTRITION], {}),
+]
+
+
+@pytest.mark.parametrize("question, tools, values", FRESH, ids=[q for q, _, _ in FRESH])
+def test_an_everyday_question_reaches_the_tool_for_its_need(client, question, tools, values):
+    for order in (tools, tools[::-1]):
+        response = ask(client, question, order)
+        calls = uses(response)
+        if values is None:  # the tool's required value is not one the question gives: it is asked for, by the tool
+            assert not calls and tools[0]["name"] in text_of(response), (question, calls, text_of(response))
+            continue
+        assert [name for name, _ in calls] == [tools[0]["name"]], (question, calls, text_of(response))
+        (_, tool_input), = calls
+        assert validates(tools[0], tool_input)
+        assert values.items() <= tool_input.items(), tool_input
+
+
+# (question, offered tools none of which is for its need)
+NO_FIT = [
+    ("Is it cold in Helsinki right now?", [STOCK, TRANSLATE]),
+    ("Do I need a coat in Boston tomorrow?", [FOOD, HOTELS]),
+    ("What hour is it in Tokyo?", [FX, NEWS]),
+    ("How many yen do I get for a dollar?", [UNITS, RECIPES]),
+    ("Am I free on Thursday afternoon?", [STOCK, PARCEL]),
+    ("How long is the drive from Leeds to York?", [HOTELS, NUTRITION]),
+    ("What can I cook with eggs and spinach?", [MOVIES, TRAFFIC]),
+    ("Did Arsenal win last night?", [DEFINE, AIR]),
+    ("How many calories are in a banana?", [SCORES, CLOCK]),
+    ("When's the next tram from Central Station?", [SPENDING, TRANSLATE]),
+    ("Холодно сегодня в Мурманске?", [FX_RU, TRANSLATE_RU]),
+    ("Сколько стоит доллар?", [RECIPES_RU, MOVIES_RU]),
+    ("Свободен ли я в пятницу после обеда?", [STOCK_RU, HOTELS_RU]),
+    ("Что нового в мире?", [UNITS, CALENDAR_RU]),
+    ("Как добраться от Московского вокзала до Эрмитажа?", [NUTRITION, DEFINE_RU]),
+    ("Где поесть рядом с Арбатом?", [CLOCK_RU, FX_RU]),
+    ("Сколько калорий в гречке?", [TRAFFIC_RU, SCORES]),
+    ("Что значит слово «эмпатия»?", [FORECAST_RU, PARCEL_RU]),
+    ("Расскажи анекдот про программистов.", [FORECAST_RU, FX_RU, NEWS_RU]),
+    ("Write a limerick about a cold cat.", [WEATHER_EN, RECIPES]),
+]
+
+
+@pytest.mark.parametrize("question, tools", NO_FIT, ids=[q for q, _ in NO_FIT])
+def test_a_question_no_offered_tool_is_for_gets_text(client, question, tools):
+    response = ask(client, question, tools)
+    assert not uses(response) and response.stop_reason == "end_turn", (question, uses(response))
+    assert text_of(response)
+
+
+# a question that only asks to know, with an action of the same need on offer: the action is never run
+KNOW_ONLY = [
+    ("Do I have anything on Friday?", [REMINDER, CALENDAR], "check_availability"),
+    ("Have I set any reminders for tomorrow?", [REMINDER], None),
+    ("Is a room free in Riga on 2026-12-20?", [tool("book_hotel_room", "Book a hotel room in a city.", {"city": S}),
+                                                HOTELS], "search_hotels"),
+    ("Сколько у меня денег на карте?", [tool("pay_bill", "Оплатить счёт с карты.", {"amount": N}), BALANCE],
+     "get_account_balance"),
+]
+
+
+@pytest.mark.parametrize("question, tools, wanted", KNOW_ONLY, ids=[q for q, _, _ in KNOW_ONLY])
+def test_a_question_to_know_runs_no_action(client, question, tools, wanted):
+    calls = [name for name, _ in uses(ask(client, question, tools))]
+    assert calls == ([wanted] if wanted else []), (question, calls)
+
+
+# --- A. a question that only asks to look acts on nothing, and its status words filter the listing --------------
+
+BILLS = [{"invoice_id": "INV-1", "status": "overdue", "amount": 120}, {"invoice_id": "INV-2", "status": "paid",
+                                                                        "amount": 80}]
+LOOKS = [("Which of my bills are past due?", "overdue"), ("Какие счета просрочены?", "overdue"),
+         ("Do I have any overdue invoices?", "overdue"), ("Show me my unpaid bills.", "open"),
+         ("Какие у меня неоплаченные счета?", "open"), ("Any invoices still past due this month?", "overdue")]
+DESTROYERS = [("void_invoice", "Void an invoice."), ("delete_invoice", "Delete an invoice permanently."),
+              ("cancel_invoice", "Cancel an invoice."), ("scrap_invoice", "Scrap an invoice for good."),
+              ("annul_invoice", "Аннулировать счёт."), ("invoice_void", "Voids the invoice.")]
+
+
+def _bills(name, tool_input):
+    return (json.dumps(BILLS), False) if name == "list_invoices" else ("done", False)
+
+
+@PROPERTY
+@given(look=st.sampled_from(LOOKS), destroyer=st.sampled_from(DESTROYERS), first=st.booleans(),
+       options=st.sampled_from([["draft", "open", "paid", "overdue"], ["overdue", "open", "paid"]]))
+def test_property_a_look_only_question_lists_and_acts_on_nothing(client, look, destroyer, first, options):
+    said, status = look
+    lister = tool("list_invoices", "List invoices, optionally filtered by status.",
+                  {"status": {"type": "string", "enum": options}}, [])
+    tools = [lister, tool(*destroyer, {"invoice_id": S})]
+    final, responses = drive(client, said, tools if first else tools[::-1], _bills)
+    calls = [c for r in responses for c in uses(r)]
+    assert calls == [("list_invoices", {"status": status})], (said, destroyer, calls)
+    assert final.stop_reason == "end_turn"
+
+
+@pytest.mark.parametrize("said", ["List my invoices, then void the overdue ones.",
+                                  "Покажи счета и аннулируй просроченные."])
+def test_control_an_asked_destroyer_still_acts_on_the_listed_match(client, said):
+    tools = [tool("list_invoices", "List invoices.", {}, []),
+             tool("void_invoice" if said.isascii() else "annul_invoice", "Void an invoice.", {"invoice_id": S})]
+    _, responses = drive(client, said, tools, _bills)
+    acted = [i for r in responses for n, i in uses(r) if n != "list_invoices"]
+    assert acted == [{"invoice_id": "INV-1"}], (said, acted)
+
+
+# --- D. a need said by its gear, a flight code or a language ---------------------------------------------------
+
+FLIGHT_STATUS = tool("flight_status", "Current status of a flight.", {"flight": S})
+GET_WEATHER = tool("get_weather", "Get the current weather in a given location.", {"location": S})
+TRANSLATOR = tool("translate", "Translate text to a target language.", {"text": S, "target_language": S})
+GEAR = [("Will I need gloves in Chicago tonight?", [GET_WEATHER, FLIGHT_STATUS], {"location": "Chicago"}),
+        ("Should I bring boots to Oslo tomorrow?", [GET_WEATHER, TRANSLATOR], {"location": "Oslo"}),
+        ("Нужна ли шапка в Омске?", [GET_WEATHER, TRANSLATOR], {"location": "Омск"}),
+        ("Is BA283 going to be late?", [FLIGHT_STATUS, GET_WEATHER], {"flight": "BA283"}),
+        ("Will LH 400 be on time?", [FLIGHT_STATUS, GET_WEATHER], {"flight": "LH400"}),
+        ("SU1402 опоздает?", [FLIGHT_STATUS, GET_WEATHER], {"flight": "SU1402"}),
+        ("What's 'cheese' in French?", [TRANSLATOR, GET_WEATHER], {"text": "cheese", "target_language": "French"}),
+        ("Как будет «спасибо» по-японски?", [TRANSLATOR, GET_WEATHER], {"text": "спасибо",
+                                                                       "target_language": "Japanese"}),
+        ("Как по-итальянски «до свидания»?", [TRANSLATOR, GET_WEATHER], {"text": "до свидания",
+                                                                          "target_language": "Italian"})]
+
+
+@pytest.mark.parametrize("question, tools, values", GEAR, ids=[q for q, _, _ in GEAR])
+def test_gear_a_flight_code_or_a_language_says_the_need(client, question, tools, values):
+    assert uses(ask(client, question, tools)) == [(tools[0]["name"], values)]
+
+
+# --- properties: a question composed from a need's words reaches a tool made of that need's words ----------------
+
+NEED_WORDS = {  # need: (questions, nouns a tool for it is named with, its descriptions in English and Russian)
+    "weather": (["Is it freezing outside today?", "Do I need an umbrella tomorrow?", "Will it be sunny at the weekend?",
+                 "Будет ли снег на выходных?", "Холодно ли сейчас на улице?"],
+                ["weather", "forecast", "conditions"], ["Current weather conditions for a place.",
+                                                        "Прогноз погоды по городу."]),
+    "fx": (["How many euros is a dollar today?", "What's the pound worth in yen?", "Какой сейчас курс евро?",
+            "Сколько стоит юань?"], ["exchange_rate", "currency", "fx_rate"],
+           ["Currency exchange rates.", "Курс обмена валют."]),
+    "time": (["What time is it in Sydney?", "Который час в Токио?"], ["clock", "timezone", "local_time"],
+             ["Local time in a time zone.", "Местное время в часовом поясе."]),
+    "translation": (["How do you say 'bread' in Spanish?", "Как по-французски «хлеб»?"], ["translation", "translator"],
+                    ["Translate text between languages.", "Перевод текста на другой язык."]),
+    "hotels": (["Where can I stay in Porto?", "Где переночевать в Твери?"], ["hotels", "accommodation"],
+               ["Search hotels in a city.", "Поиск гостиниц в городе."]),
+    "restaurants": (["I'm hungry, any sushi nearby?", "Где бы поесть недалеко?"], ["restaurants", "dining"],
+                    ["Restaurants near a place.", "Рестораны и кафе рядом."]),
+    "movies": (["Which films are on at the cinema tonight?", "Какие фильмы идут в кино?"],
+               ["showtimes", "movies", "cinema"], ["Film showtimes at nearby cinemas.", "Сеансы в кинотеатрах."]),
+    "news": (["What's new in the world?", "Что нового в мире?"], ["headlines", "news"],
+             ["Latest news headlines.", "Свежие новости."]),
+    "traffic": (["Is there much traffic on the A1?", "Есть ли пробки на Садовом?"], ["traffic"],
+                ["Road congestion right now.", "Пробки на дорогах."]),
+    "air": (["How polluted is the air in Delhi?", "Какой сейчас воздух в Москве?"], ["air_quality", "aqi"],
+            ["Air pollution index.", "Качество воздуха."]),
+    "nutrition": (["How many calories are in an apple?", "Сколько белка в твороге?"], ["nutrition", "calories"],
+                  ["Nutrition facts for a food.", "Калорийность продуктов."]),
+    "definitions": (["What does 'serendipity' mean?", "Что значит «ностальгия»?"], ["dictionary", "definition"],
+                    ["Definitions of words.", "Толковый словарь."]),
+    "sports": (["Did Chelsea win yesterday?", "Как сыграл «Зенит»?"], ["scores", "match_results"],
+               ["Football match results.", "Результаты матчей."]),
+    "units": (["How many inches is 30 centimetres?", "Сколько метров в миле?"], ["unit_converter", "conversion"],
+              ["Convert between units of measure.", "Конвертер единиц измерения."]),
+}
+STYLES = ["get_{}", "fetch_{}", "{}_lookup", "{}", "get{}", "lookup{}"]
+
+
+@st.composite
+def need_tool(draw, need: str) -> dict:
+    """A reader for the need, named and described in one of several styles."""
+    _, nouns, descriptions = NEED_WORDS[need]
+    noun, style = draw(st.sampled_from(nouns)), draw(st.sampled_from(STYLES))
+    camel = "".join(part.capitalize() for part in noun.split("_"))
+    name = style.format(camel if "{}" in style and not style.startswith("{}") and "_" not in style else noun)
+    return opt(name, draw(st.sampled_from(descriptions)), {"query": S})
+
+
+@st.composite
+def need_case(draw, own: bool) -> tuple[str, dict | None, list[dict]]:
+    """A question of one need, and tools of other needs (and, when `own`, one tool for it among them)."""
+    need = draw(st.sampled_from(sorted(NEED_WORDS)))
+    others = draw(st.lists(st.sampled_from(sorted(set(NEED_WORDS) - {need})), min_size=1, max_size=3, unique=True))
+    question = draw(st.sampled_from(NEED_WORDS[need][0]))
+    rivals = [draw(need_tool(other)) for other in others]
+    mine = draw(need_tool(need)) if own else None
+    tools = rivals + [mine] if mine else rivals
+    shift = draw(st.integers(0, 3)) % len(tools)
+    return question, mine, tools[shift:] + tools[:shift]
+
+
+@PROPERTY
+@given(case=need_case(own=True))
+def test_property_a_need_reaches_its_tool_in_any_style(client, case):
+    question, mine, tools = case
+    if len({t["name"] for t in tools}) < len(tools):
+        return
+    calls = uses(ask(client, question, tools))
+    assert [name for name, _ in calls] == [mine["name"]], (question, [t["name"] for t in tools], calls)
+
+
+@PROPERTY
+@given(case=need_case(own=False))
+def test_property_no_tool_of_the_need_no_call(client, case):
+    question, _, tools = case
+    response = ask(client, question, tools)
+    assert not uses(response), (question, [t["name"] for t in tools], uses(response))
+    assert response.stop_reason == "end_turn" and text_of(response)
