@@ -15,6 +15,7 @@ question that only asks to know (side_effects decides). A learner can still tell
 import re
 
 from . import side_effects
+from .everyday import composing
 from .tool_roles import ToolSpec
 from .words import stem, tokens
 
@@ -22,22 +23,22 @@ _NEEDS_TABLE = """
 weather = cold colder chilly freezing frost frosty hot hotter warm warmer coat coats jacket scarf gloves mittens boots \
     hat beanie raincoat umbrella rain rainy snow snowy sunny sunshine windy wind storm stormy foggy humid heatwave \
     degrees weather forecast sunscreen shorts sweater jumper wellies \
-    холод мороз морозн тепл жарк жара зонт дожд ливн снег снеж куртк пальт шапк шарф перчатк варежк сапог ветр \
-    ветер погод прогноз солнечн гроз туман градус \
+    холодн холода холодов холоде мороз морозн тепл жарк жара зонт дожд ливн снег снеж куртк пальт шапк шарф перчатк \
+    варежк сапог ветр ветер! погод прогноз солнечн гроза грозы грозой туман градус \
     | weather forecast forecasts conditions meteo precipitation temperature temperatures temp \
     погод прогноз метео осадк температур
 time = hour hours clock timezone o'clock midnight late early awake asleep \
-    времени врем который час поздно рано полноч \
+    времени врем поздно рано полноч \
     | clock clocks timezone timezones tz zone local \
     часов пояс
 fx = dollar dollars euro euros yen pound rouble roubles ruble rubles yuan franc currency currencies exchange usd eur \
     gbp jpy rub cny \
-    доллар евро рубл юан иен фунт франк валют курс обмен \
+    доллар евро рубл юан иен фунт франк валют обмен \
     | exchange currency currencies fx forex rate rates \
     валют курс обмен
 translation = translate translation italian spanish french german chinese japanese portuguese polish dutch turkish \
     arabic korean greek \
-    переве перевод по-испанск по-английск по-французск по-немецк по-итальянск по-китайск по-японск по-португальск \
+    по-испанск по-английск по-французск по-немецк по-итальянск по-китайск по-японск по-португальск \
     по-польск по-турецк \
     | translate translation translator translates language languages \
     перев язык
@@ -54,7 +55,7 @@ reminders = remind reminder reminders forget \
     | remind reminder reminders \
     напомн напоминан
 news = news headlines happening world latest \
-    новост нового происходит событи мире \
+    новост событи мире \
     | news headlines articles \
     новост
 directions = drive driving walk walking route directions far distance commute \
@@ -62,13 +63,17 @@ directions = drive driving walk walking route directions far distance commute \
     | directions route routes routing distance navigation travel \
     маршрут расстояни навигац добрат
 restaurants = hungry starving eat bite restaurant restaurants cafe diner sushi pizza burger brunch takeaway \
-    поесть поест голод ресторан кафе перекус пообедать поужинать позавтракать суши пицц \
+    поесть поест голод ресторан кафе! кафешк перекус пообедать поужинать позавтракать суши пицц \
     | restaurant restaurants cafe cafes cafés dining eatery eateries cuisine \
     ресторан кафе поесть
 hotels = stay hotel hotels hostel overnight accommodation motel room rooms \
     переночев ночлег гостиниц отел хостел остановит жильё жилье \
     | hotel hotels accommodation lodging hostel motel rooms \
     гостиниц отел жиль ночлег
+rides = taxi taxis cab cabs uber lyft ride chauffeur \
+    такси трансфер водител подвез подвезт \
+    | taxi taxis cab cabs ride rides driver drivers chauffeur \
+    такси трансфер водител
 flights = fly flying flight flights plane airline airfare \
     лететь полет полёт рейс самолет самолёт перелет перелёт авиабилет улет улетет \
     | flight flights airline airlines airfare \
@@ -103,7 +108,7 @@ definitions = mean meaning means definition define \
     толков словар значени
 units = miles mile kilometres kilometers km feet foot inches inch centimetres centimeters cm kilos kilo kg \
     lbs ounces ounce grams litres liters gallons gallon fahrenheit celsius convert \
-    сантиметр метр километр фут дюйм миль килограм грамм литр галлон \
+    сантиметр метр! метра метров метре километр фут дюйм миль килограм грамм литр галлон \
     | convert conversion unit units measurement measurements \
     единиц конверт
 nutrition = calories calorie protein carbs fat sugar nutrition kcal \
@@ -219,7 +224,7 @@ def pick(tools: list[ToolSpec], text: str) -> ToolSpec | None:
     """The one tool for the need the request says, or None when none clearly is; never an action the request does
     not ask for."""
     needs = said(text)
-    if not needs or not tools:
+    if not needs or not tools or composing(text):  # "a poem about rain" is no question for a weather tool
         return None
     scored = sorted(((_score(t, needs), i, t) for i, t in enumerate(tools)), key=lambda x: (-x[0], x[1]))
     best, _, tool = scored[0]

@@ -17,8 +17,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
                "аннулир"),
     "delete": ("delete", "remove", "erase", "drop", "purge", "wipe", "get rid of", "удал", "сотр", "спиш", "списа",
                "убер", "убра"),
-    "send": ("send", "email", "e-mail", "mail", "notify", "forward", "reply", "invite", "post", "отправ", "пошли",
-             "напиши"),
+    "send": ("send", "email", "e-mail", "mail", "notify", "forward", "reply", "invite", "post", "text", "sms", "ping",
+             "message", "отправ", "пошли", "напиши"),
     "merge": ("merge", "влей", "влить", "слей", "смерж"),
     "update": ("update", "change", "modify", "edit", "set", "rename", "move", "mark", "обнов", "измени", "поменя",
                "переимен"),
@@ -353,9 +353,10 @@ _NOT_COMMANDS = {"file", "files", "list", "order", "item", "items", "the", "and"
 """Object words that, first in a clause, are no command ("file" can be, but «files in /tmp…» is a listing)."""
 
 
-_IMPERATIVE_SLOT = re.compile(r"(?:^|[.!?;]\s+|\b(?:and|then|please|also|to)\s+)$")
-"""Where a word is the verb of a command: "email" in "…and email their organiser" asks to send, though `send_email`
-names e-mail as what it sends."""
+_IMPERATIVE_SLOT = re.compile(r"(?:^|[.!?;]\s+|\b(?:and|then|please|also|to)\s+|"
+                              r"\b(?:if|when|если|когда)\b[^,.;!?]{1,80},\s*(?:then\s+|то\s+)?)$")
+"""Where a word is the verb of a command: "email" in "…and email their organiser" asks to send, and "text" in "…if
+it's going to snow, text Anna", though `send_email`, `send_text` name e-mail and a text as what they send."""
 
 
 def _described_actions(tool: ToolSpec, verb: str) -> list[str]:

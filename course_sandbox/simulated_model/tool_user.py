@@ -649,6 +649,8 @@ def _derived_plan(tools: list[tool_roles.ToolSpec], evidence: Evidence, asks: li
     how = derived.cheapest(text)
     if asked_if is not None:
         read_text, action_text = text[:asked_if[2]].rstrip(" ,;и").rstrip(), asked_if[1]
+        # «Если посылка RA… ещё не пришла, напиши …»: the condition first, so it says what to read
+        read_text = read_text or asked_if[0].words
     elif (converted is not None or how is not None) and len(asks) > 1:
         read_text, action_text = asks[0], " ".join(asks[1:])
     elif converted is not None or how is not None:

@@ -223,7 +223,7 @@ _BRIDGE = """
     update change edit modify: обнов измен поменя исправ редактир отредакт
     create add: созда создай заведи завест добав
     remind reminder: напомн напоминан
-    order buy purchase: закаж заказа купи купит приобрет
+    order buy purchase reorder: закаж заказа купи купит приобрет дозакаж
     track: отслед
     find search lookup: найд найти ищ поищ
     show list view: покаж выведи вывест перечисл список

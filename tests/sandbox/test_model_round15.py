@@ -338,3 +338,99 @@ def test_property_no_tool_of_the_need_no_call(client, case):
     response = ask(client, question, tools)
     assert not uses(response), (question, [t["name"] for t in tools], uses(response))
     assert response.stop_reason == "end_turn" and text_of(response)
+
+
+# --- G. files listed, then the ones changed before a date deleted: no reviewer, no guessed target -----------------
+
+FILES = [{"path": "/data/a.csv", "modified": "2026-10-15"}, {"path": "/data/b.csv", "modified": "2026-11-20"},
+         {"path": "/data/c.csv", "modified": "2026-09-01T10:00:00Z"}]
+LISTERS = [("list_directory", "List files in a directory with their size and time of last changes."),
+           ("list_files", "Список файлов каталога с датой изменения."), ("list_files", "List the files in a folder.")]
+DELETERS = [("delete_file", "Delete a file."), ("delete_file", "Удалить файл."), ("remove_file", "Remove a file.")]
+BEFORE = ["List the files in /data, then delete the ones modified before 2026-11-01.",
+          "Покажи файлы в /data и удали те, что изменены раньше 2026-11-01.",
+          "Show the files in /data and delete those that were changed before 2026-11-01."]
+
+
+def _files(name, tool_input):
+    return (json.dumps(FILES), False) if name.startswith("list") else ("deleted", False)
+
+
+@PROPERTY
+@given(lister=st.sampled_from(LISTERS), deleter=st.sampled_from(DELETERS), said=st.sampled_from(BEFORE))
+def test_property_files_changed_before_a_date_are_deleted_and_no_others(client, lister, deleter, said):
+    tools = [tool(*lister, {"path": S}), tool(*deleter, {"path": S})]
+    final, responses = drive(client, said, tools, _files)
+    calls = [c for r in responses for c in uses(r)]
+    assert calls == [(lister[0], {"path": "/data"}), (deleter[0], {"path": "/data/a.csv"}),
+                     (deleter[0], {"path": "/data/c.csv"})], (said, calls)
+    assert "!2026" not in text_of(final) and final.stop_reason == "end_turn"
+
+
+# --- K. one weak shared word picks no tool; H. a condition on the result's number --------------------------------
+
+PLUG = tool("get_plug_status", "Status of a smart plug: on/off and power draw.", {"plug_id": S})
+
+
+@pytest.mark.parametrize("said", ["Get me a taxi to the airport.", "Book a taxi to the airport for 6am.",
+                                  "Закажи такси в аэропорт."])
+@pytest.mark.parametrize("tools", [[PLUG, GET_WEATHER], [tool("set_thermostat", "Set the temperature.",
+                                                               {"degrees": {"type": "integer"}}), PLUG]])
+def test_a_taxi_with_no_ride_tool_calls_nothing(client, said, tools):
+    response = ask(client, said, tools)
+    assert not uses(response) and "plug_id" not in text_of(response), (said, uses(response))
+
+
+STOCK_CHECK = tool("check_stock", "How many units of an item are in stock.", {"item": S})
+REORDER = tool("reorder_item", "Reorder units of an item from the supplier.", {"item": S,
+                                                                                "quantity": {"type": "integer"}})
+
+
+@PROPERTY
+@given(left=st.integers(0, 30), said=st.sampled_from([
+    "Check the stock of printer paper; if fewer than 10 are left, reorder 50.",
+    "Проверь остаток бумаги для принтера и если осталось меньше 10, закажи 50."]))
+def test_property_a_reorder_waits_for_the_count_and_runs_only_below_it(client, left, said):
+    def answer(name, tool_input):
+        return (json.dumps({"item": "printer paper", "units": left}), False) if name == "check_stock" else ("ok", False)
+    final, responses = drive(client, said, [STOCK_CHECK, REORDER], answer)
+    assert [n for n, _ in uses(responses[0])] == ["check_stock"]
+    ordered = [i["quantity"] for r in responses for n, i in uses(r) if n == "reorder_item"]
+    assert ordered == ([50] if left < 10 else []), (said, left, ordered)
+    assert final.stop_reason == "end_turn"
+
+
+# --- B, C. a condition in words waits for the result and acts only when the result shows it -----------------------
+
+FORECAST_TOOL = tool("get_forecast", "Weather forecast for a city.", {"city": S})
+SEND_TEXT = tool("send_text", "Send a text message.", {"to": S, "message": S})
+TRACK_PARCEL = tool("track_parcel", "Status of a parcel by its tracking number.", {"tracking_number": S})
+# (the ask, its tools, a result that meets the condition, one that does not)
+WORD_CONDITIONS = [
+    ("Check the forecast for Oslo, and if it's going to snow, text Anna at +4712345678 to bring boots.",
+     [FORECAST_TOOL, SEND_TEXT], {"city": "Oslo", "condition": "snow"}, {"city": "Oslo", "condition": "sunny"}),
+    ("Check tomorrow's forecast for Oslo and if it will rain, text +4712345678 'take an umbrella'.",
+     [FORECAST_TOOL, SEND_TEXT], {"condition": "light rain", "chance_of_rain": 90},
+     {"condition": "clear", "chance_of_rain": 5}),
+    ("Проверь посылку RA123456789RU, и если она ещё не пришла, напиши Анне на +79161234567, что посылка задерживается.",
+     [TRACK_PARCEL, SEND_TEXT], {"status": "in transit"}, {"status": "delivered"}),
+    ("Если посылка RA123456789RU ещё не пришла, напиши Анне на +79161234567, что она задерживается.",
+     [TRACK_PARCEL, SEND_TEXT], {"status": "в пути"}, {"status": "доставлена"}),
+    ("Посмотри прогноз в Омске, и если будет снег, отправь Ивану на +79161234567 «возьми сапоги».",
+     [FORECAST_TOOL, SEND_TEXT], {"city": "Омск", "condition": "снег"}, {"city": "Омск", "condition": "ясно"}),
+]
+
+
+@PROPERTY
+@given(case=st.sampled_from(WORD_CONDITIONS), met=st.booleans(), first=st.booleans())
+def test_property_a_condition_in_words_waits_and_acts_only_when_met(client, case, met, first):
+    said, tools, yes, no = case
+    result = yes if met else no
+
+    def answer(name, tool_input):
+        return (json.dumps(result, ensure_ascii=False), False) if name != "send_text" else ("sent", False)
+    final, responses = drive(client, said, tools if first else tools[::-1], answer)
+    assert [n for n, _ in uses(responses[0])] == [tools[0]["name"]], (said, uses(responses[0]))
+    sent = [i for r in responses for n, i in uses(r) if n == "send_text"]
+    assert len(sent) == (1 if met else 0), (said, result, sent)
+    assert final.stop_reason == "end_turn" and (met or "send_text" in text_of(final))
