@@ -25,8 +25,8 @@ weather = cold colder chilly freezing frost frosty hot hotter warm warmer coat c
     degrees weather forecast sunscreen shorts sweater jumper wellies \
     холодн холода холодов холоде мороз морозн тепл жарк жара зонт дожд ливн снег снеж куртк пальт шапк шарф перчатк \
     варежк сапог ветр ветер! погод прогноз солнечн гроза грозы грозой туман градус \
-    | weather forecast forecasts conditions meteo precipitation temperature temperatures temp \
-    погод прогноз метео осадк температур
+    | weather forecast forecasts conditions meteo precipitation temperature temperatures temp wind humidity \
+    погод прогноз метео осадк температур ветер! ветра влажност
 time = hour hours clock timezone o'clock midnight late early awake asleep \
     времени врем поздно рано полноч \
     | clock clocks timezone timezones tz zone local \
@@ -116,9 +116,9 @@ nutrition = calories calorie protein carbs fat sugar nutrition kcal \
     | calories nutrition nutrients nutritional protein macros \
     калори питательн белк
 health = sore fever headache cough ache aches hurts pain symptom symptoms nausea dizzy rash throat \
-    болит боль температур кашель кашля тошнит голов горло насморк сыпь симптом \
-    | symptom symptoms health medical diagnosis \
-    симптом здоров медицин
+    болит боль температур кашель кашля тошнит голов горло насморк сыпь симптом заболел простуд \
+    | symptom symptoms health medical diagnosis doctor doctors clinic physician gp \
+    симптом здоров медицин врач доктор клиник поликлиник терапевт
 transit = bus buses tram trams metro subway train trains underground stop station \
     автобус трамва метро! электричк поезд маршрутк остановк станци \
     | bus buses tram trams transit departures train trains metro \

@@ -434,3 +434,20 @@ def test_property_a_condition_in_words_waits_and_acts_only_when_met(client, case
     sent = [i for r in responses for n, i in uses(r) if n == "send_text"]
     assert len(sent) == (1 if met else 0), (said, result, sent)
     assert final.stop_reason == "end_turn" and (met or "send_text" in text_of(final))
+
+
+# --- J. a weather tool that never says "weather"; a symptom and a doctor's tool -----------------------------------
+
+CONDITIONS = tool("current_conditions", "Temperature, wind and precipitation now, for a place.", {"place": S})
+DOCTOR = opt("find_doctor", "Подобрать врача по симптомам.", {"symptoms": S})
+BOOK_GP = opt("book_gp_appointment", "Запись на приём к терапевту в поликлинике.", {"date": D})
+
+
+@pytest.mark.parametrize("question, tools, wanted", [
+    ("Do I need an umbrella in Leeds today?", [CONDITIONS, STOCK], "current_conditions"),
+    ("Нужны ли сегодня сапоги в Перми?", [CONDITIONS, FX_RU], "current_conditions"),
+    ("Горло болит третий день, к кому попасть?", [DOCTOR, FX_RU], "find_doctor"),
+    ("Горло болит третий день, к кому попасть?", [BOOK_GP, FX_RU], None),  # a question books nothing
+])
+def test_a_need_reaches_a_tool_that_says_it_in_other_words(client, question, tools, wanted):
+    assert [name for name, _ in uses(ask(client, question, tools))] == ([wanted] if wanted else []), question
