@@ -29,7 +29,7 @@ weather = cold colder chilly freezing frost frosty hot hotter warm warmer coat c
     погод прогноз метео осадк температур ветер! ветра влажност
 time = hour hours clock timezone o'clock midnight late early awake asleep \
     времени врем поздно рано полноч \
-    | clock clocks timezone timezones tz zone local \
+    | clock clocks time timezone timezones tz zone local \
     часов пояс
 fx = dollar dollars euro euros yen pound rouble roubles ruble rubles yuan franc currency currencies exchange usd eur \
     gbp jpy rub cny \

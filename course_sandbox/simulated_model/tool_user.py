@@ -56,6 +56,10 @@ _IMAGE_WORDS = re.compile(r"image|picture|photo|screenshot|scan|label|receipt|и
 
 _FINISHING = re.compile(r"(?:^|_|-)(?:final|answer|respond|response|reply|finish|done|complete|output)(?:_|-|$)", re.I)
 """A tool that hands the answer back (final_answer, respond_to_user), for forced tool use after results."""
+_TALKS_TO_USER = re.compile(r"(?:^|_|-)(?:reply|respond|answer|message|text|talk|say)(?:_|-)(?:to_)?(?:the_)?user|"
+                            r"(?:to|with)_(?:the_)?user$|^(?:reply|respond|say|chat)(?:_|$)", re.I)
+"""A tool that speaks to the user (send_text_to_user, reply_to_user, message_user): what tool_choice any calls for
+small talk, when the best-fitting other tool would need a value the message does not give."""
 
 
 @dataclass
@@ -168,9 +172,10 @@ def _for_need(offered: list[tool_roles.ToolSpec], tools: list[tool_roles.ToolSpe
         return plan
     current = plan.uses[0][0] if plan.uses else (plan.missing[0] if plan.missing else None)
     tool = next((t for t in tools if t.name == current), None)
-    if tool is not None and (not needs.serves_none(tool, evidence.text)
+    said = {w for w in overlap(stems(evidence.text), stems(tool.name)) if not side_effects.verb(w)} if tool else set()
+    if tool is not None and (not needs.serves_none(tool, evidence.text) or said
                              or overlap(evidence.request_stems, stems(tool.name)) - _GENERIC):
-        return plan
+        return plan  # the request's own words name it ("what time is it" and get_current_time)
     # a tool that is no action may answer, whatever the question's form ("Do I need a coat…?" keeps hands off:
     # weather_lookup reads), unless the request names its verb ("What happens if I report…?": report_missed_delivery)
     pick = needs.pick([t for t in offered if t in tools or (side_effects.action(t) is None and not
@@ -402,6 +407,9 @@ def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[
         said = answers.answer(answered, task, lang).split("\n")[0]
         for key in ("answer", "final_answer", "response", "reply", "text", "message", "result", "summary", "output"):
             evidence.named.setdefault(key, said)
+    if not answered and _TALKS_TO_USER.search(tool.name) and name is None:  # small talk: a greeting back
+        for key in ("text", "message", "body", "content", "reply", "response"):
+            evidence.named[key] = words(lang, "Hello! I'm the course sandbox's simulated model. How can I help?")
     seeds = tool_roles.fill(tool, number=review_number) if review_number else None
     filled = tool_input(tool, evidence, seeds=seeds)
     use = {"type": "tool_use", "id": new_id("toolu_01"), "name": tool.name, "input": filled}
@@ -437,6 +445,9 @@ def _forced_choice(tools: list[tool_roles.ToolSpec], task: str, evidence: Eviden
     if remedy is not None and (remedy in allowed or not side_effects.hands_off(task)) and not (
             ranked and _named_by_its_words(ranked[0], task, remedy)):
         return remedy  # "the shower is leaking in room 12": the repair request, though no word names it
+    talker = next((t for t in tools if _TALKS_TO_USER.search(t.name)), None)  # a reply changes nothing
+    if talker is not None and (not ranked or (ranked[0] is not talker and missing_inputs(ranked[0], evidence))):
+        return talker  # "Hey there! How are you?": a reply to the user, never get_customer_info(username=<greeting>)
     if ranked:
         return ranked[0]
     # forced, a tool is called even when none fits well: the one the request's words come closest to (one word of

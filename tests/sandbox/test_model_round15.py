@@ -451,3 +451,22 @@ BOOK_GP = opt("book_gp_appointment", "Запись на приём к терап
 ])
 def test_a_need_reaches_a_tool_that_says_it_in_other_words(client, question, tools, wanted):
     assert [name for name, _ in uses(ask(client, question, tools))] == ([wanted] if wanted else []), question
+
+
+# --- F. tool_choice any and small talk: a reply to the user, never a greeting in an identifier ----------------------
+
+TO_USER = tool("send_text_to_user", "Send a text message to the user.", {"text": S})
+CUSTOMER = tool("get_customer_info", "Look up a customer's info by username.", {"username": S})
+
+
+@pytest.mark.parametrize("said, wanted", [("Hey there! How are you?", "send_text_to_user"),
+                                          ("Привет! Как дела?", "send_text_to_user"),
+                                          ("Hi, my username is jdoe42, what's my plan?", "get_customer_info")])
+@pytest.mark.parametrize("first", [True, False])
+def test_any_with_small_talk_replies_to_the_user(client, said, wanted, first):
+    tools = [TO_USER, CUSTOMER] if first else [CUSTOMER, TO_USER]
+    (name, tool_input), = uses(ask(client, said, tools, tool_choice={"type": "any"},
+                                   system="Ask for the username before looking anything up."))
+    assert name == wanted, (said, name, tool_input)
+    assert "username" not in tool_input or tool_input["username"] == "jdoe42"
+    assert name != "send_text_to_user" or len(tool_input["text"].split()) > 3
