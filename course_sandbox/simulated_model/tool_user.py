@@ -182,9 +182,33 @@ def _for_need(offered: list[tool_roles.ToolSpec], tools: list[tool_roles.ToolSpe
                                                             side_effects.talked_about(t, evidence.text))],
                       evidence.text)
     if pick is None:
-        return plan if tool is None else Plan([])
+        searched = _searched(tools, evidence) if tool is None else None
+        return searched or (plan if tool is None else Plan([]))
     missing = missing_inputs(pick, evidence)
     return Plan([], (pick.name, missing)) if missing else Plan([(pick.name, tool_input(pick, evidence))])
+
+
+_WEB_TOOL = re.compile(r"\b(?:web|internet|online|google|bing|up-to-date)\b|интернет|в сети", re.I)
+_WORLD_QUESTION = re.compile(r"\?\s*$|\b(?:latest|recent)\s+news\b|(?<!\w)последн\w*\s+новост", re.I)
+_SMALL_TALK = re.compile(r"\bhow are you\b|\bwhat'?s up\b|(?<!\w)как (?:дела|жизнь|поживаешь)", re.I)
+_SEARCH_FOR = re.compile(r"^\s*(?:please\s+|пожалуйста,?\s+)?(?:search|look up|google|find)"
+                         r"(?:\s+(?:the\s+web|online|the\s+internet))?\s+for\s+|^\s*(?:найди|поищи)(?:\s+в\s+интернете)?\s+",
+                         re.I)
+
+
+def _searched(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan | None:
+    """A question about the world that no other tool answers ("Who won the 2026 Monaco Grand Prix?", «Последние новости
+    о Сбере?») goes to a general web search tool, with the question as its query (never "search the web for…")."""
+    web = next((t for t in tools if _WEB_TOOL.search(f"{t.name} {t.description}") and side_effects.action(t) is None
+                and re.search(r"search|look|find|поиск|ищ|найд", f"{t.name} {t.description}", re.I)), None)
+    text = evidence.text.strip()
+    if web is None or not _WORLD_QUESTION.search(text) or _SMALL_TALK.search(text):
+        return None
+    query = _SEARCH_FOR.sub("", text).strip()  # the question as asked, its question mark kept
+    prop = next((k for k, v in web.properties().items() if isinstance(v, dict) and v.get("type") == "string"), None)
+    if prop is None or not query:
+        return None
+    return Plan([(web.name, {**tool_input(web, evidence), prop: query})])
 
 
 def _named_by_its_words(tool: tool_roles.ToolSpec, text: str, rather_than: tool_roles.ToolSpec) -> bool:

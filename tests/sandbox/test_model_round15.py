@@ -470,3 +470,20 @@ def test_any_with_small_talk_replies_to_the_user(client, said, wanted, first):
     assert name == wanted, (said, name, tool_input)
     assert "username" not in tool_input or tool_input["username"] == "jdoe42"
     assert name != "send_text_to_user" or len(tool_input["text"].split()) > 3
+
+
+# --- E. a question about the world with a general web search tool on offer ----------------------------------------
+
+WEB = tool("web_search", "Retrieve up-to-date information by searching the web.", {"query": S})
+CALCULATOR = tool("calculator", "Evaluate an arithmetic expression.", {"expression": S})
+
+
+@pytest.mark.parametrize("said, query", [
+    ("Who won the 2026 Monaco Grand Prix?", "Who won the 2026 Monaco Grand Prix?"),
+    ("What's the latest news about Nvidia?", "What's the latest news about Nvidia?"),
+    ("Кто выиграл чемпионат мира по хоккею в 2026 году?", "Кто выиграл чемпионат мира по хоккею в 2026 году?"),
+    ("Последние новости о Сбере?", "Последние новости о Сбере?"),
+    ("Hey, how are you?", None), ("Tell me a joke.", None)])
+def test_a_question_about_the_world_goes_to_the_web_search_tool(client, said, query):
+    calls = uses(ask(client, said, [WEB, CALCULATOR]))
+    assert calls == ([("web_search", {"query": query})] if query else []), (said, calls)
