@@ -17,6 +17,10 @@ _A_VALUE = re.compile(r"^(?:with\s+|с\s+)?(?:the\s+|a\s+)?[\w-]+(?:\s+[\w-]+)?\
                       r"(?:\"[^\"]*\"|«[^»]*»|“[^”]*”)[\s.!]*$", re.I)
 """A clause that only names a field and its quoted value ('and the text "Left them at reception"'):
 it gives the ask before it a value and asks for nothing of its own, whichever tool its noun names."""
+_POINTER = re.compile(r"\b(?:those|the ones|ones|all)\s*,?\s*$|(?<!\w)(?:те|тех|теми|все|всё|всех)\s*,?\s*$", re.I)
+_RELATIVE = re.compile(r"^(?:that|which|who|whose|where|что|которы\w*|где|у которых|чей|чьи)\b", re.I)
+"""«удали те, что изменены раньше …», "delete those, which …": the relative clause says which of them, and is no ask
+of its own, whatever tool its words fit."""
 MAX_PARTS = 5
 MAX_TEXT = 1000
 """Longer requests are read whole: a question is a sentence or two, and each clause is read apart."""
@@ -32,7 +36,8 @@ def parts(text: str, fits: Callable[[str], bool]) -> list[str]:
     pending: list[int] | None = None
     for start, end in clauses:
         clause = text[start:end].strip()
-        if grouped and (_A_VALUE.match(clause) or not fits(clause)):
+        if grouped and (_A_VALUE.match(clause) or not fits(clause) or (
+                _RELATIVE.match(clause) and _POINTER.search(text[grouped[-1][0]:start]))):
             grouped[-1][1] = end  # joined as written: "before December 10, 2026" stays one date
         elif not grouped and (not fits(clause) or len(clause.split()) == 1):
             # a lone first word ("Отмените, пожалуйста, подписку…", "Please, cancel…") is the verb of the ask after it

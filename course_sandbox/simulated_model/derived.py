@@ -9,8 +9,9 @@
   takes the listed item with the lowest (or highest: "the most expensive") price.
 
 The read comes first, alone; the action waits for its result (never guessed in the same turn) and is proposed only
-because the user asked for it. What is not covered: conditions on words ("if it is raining"), sums of several
-results, a choice by anything but a price-like field.
+because the user asked for it. A condition in words ("if it's going to snow", «если посылка ещё не пришла») holds when
+the result's text shows that state (snow, rain, delivered, delayed, cancelled, or not). What is not covered: sums of
+several results, a choice by anything but a price-like field.
 """
 
 import json
@@ -68,9 +69,15 @@ class Condition:
     context: str = ""
     """The request before the condition ("Check the water level of tank T-3"): what "it" is, when nothing else
     picks the field."""
+    state: str = ""
+    """A condition said in words, not numbers ("if it's going to snow", «если посылка ещё не пришла»): 1 when the
+    result shows it, 0 when it shows otherwise (op "=" with threshold 1)."""
 
     def value(self, result: str) -> float | None:
-        """The number of the result the condition compares."""
+        """The number of the result the condition compares (for a condition in words, 1 or 0)."""
+        if self.state:
+            met = state_met(self.state, result)
+            return None if met is None else float(met)
         found = result_number(result, self.words)
         if found is not None:
             return found
@@ -86,9 +93,59 @@ def condition(text: str) -> tuple[Condition, str, int] | None:
     """The condition of a conditional ask, its action's words and where the condition starts; None for none."""
     m = _CONDITION.search(text)
     if not m:
-        return None
+        said = _STATE_CONDITION.search(text)
+        if said is None or not any(kind.search(said.group("what")) for kind, _ in _STATES):
+            return None
+        return Condition("=", 1.0, said.group("what"), "", text[:said.start("if")][-200:], said.group("what")), \
+            said.group("action").strip(), said.start("if")
     return Condition(_OPS[m.group("op").lower()], float(m.group("n").replace(",", ".")), m.group("what"),
                      m.group("unit") or "", text[:m.start("if")][-200:]), m.group("action").strip(), m.start("if")
+
+
+_STATE_CONDITION = re.compile(r"(?:(?<=[\s,;.])|^)(?:and\s+|и\s+|,\s*)?(?P<if>if|если)\s+(?P<what>[^,.;!?]{2,80}?)"
+                              r"\s*,\s*(?:then\s+|то\s+)?(?P<action>[^.;!?]+)", re.I)
+"""'… and if it's going to snow, text Anna …', «если посылка ещё не пришла, напиши …»: a condition in words."""
+_STATES = [
+    (re.compile(r"\bsnow\w*|(?<!\w)сне[гж]\w*", re.I), re.compile(r"snow|sleet|снег|снеж", re.I)),
+    (re.compile(r"\brain\w*|\bwet\b|(?<!\w)(?:дожд\w*|ливн\w*|ливен)", re.I),
+     re.compile(r"rain|drizzle|shower|storm|thunder|дожд|ливн|ливен|гроз", re.I)),
+    (re.compile(r"\b(?:arrived?|delivered|come|came)\b|(?<!\w)(?:пришл\w*|пришёл|пришел|доставлен\w*|доставил\w*|"
+                r"получ\w*|привезл\w*|привез[её]н\w*)", re.I),
+     re.compile(r"deliver|arrived|collected|picked up|доставлен|вручен|получен", re.I)),
+    (re.compile(r"\b(?:delayed|late)\b|(?<!\w)(?:задерж\w*|опазд\w*|опозда\w*)", re.I),
+     re.compile(r"delay|late|задерж|опазд", re.I)),
+    (re.compile(r"\bcancell?ed\b|(?<!\w)отмен[её]н\w*", re.I), re.compile(r"cancel|отмен", re.I)),
+]
+"""The states a condition in words is about (what it says, what a result's text says when it holds)."""
+_NOT = re.compile(r"\b(?:not|isn'?t|hasn'?t|haven'?t|didn'?t|doesn'?t|won'?t|never|still not|yet to)\b|"
+                  r"(?<!\w)(?:не|ещё не|еще не|так и не)(?!\w)", re.I)
+_CHANCE = re.compile(r"chance|probab|precip|вероятн|осадк", re.I)
+
+
+def state_met(said: str, result: str) -> bool | None:
+    """Whether the result shows the state the condition says ("snow" in a forecast's condition, a chance of it of 50 or
+    more; «не пришла» and a status that is not delivered); None when the result tells nothing about it."""
+    kind = next(((asked, shown) for asked, shown in _STATES if asked.search(said)), None)
+    if kind is None:
+        return None
+    try:
+        data = json.loads(result)
+    except (ValueError, TypeError):
+        data = result
+    fields = data if isinstance(data, dict) else {"text": data} if isinstance(data, str) else {}
+    shown = None
+    for key, value in fields.items():
+        if isinstance(value, str) and kind[1].search(value):
+            shown = True
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and _CHANCE.search(str(key)) \
+                and kind[1].search(str(key)):
+            shown = value >= 50
+        elif isinstance(value, str) and shown is None and re.search(r"status|state|condition|summary|weather|sky|"
+                                                                    r"статус|состояни|погод", str(key), re.I):
+            shown = False
+    if shown is None:
+        return None
+    return shown != bool(_NOT.search(said))
 
 
 def equivalent(text: str) -> tuple[float, str, str, int, int] | None:
@@ -223,6 +280,8 @@ class DerivedStep:
 
     def _holds(self, value: float) -> bool:
         assert self.condition is not None
+        if self.condition.op == "=":
+            return value == self.condition.threshold
         return value < self.condition.threshold if self.condition.op == "<" else value > self.condition.threshold
 
     def note(self, answered: list[Call], lang: str) -> str | None:
@@ -233,6 +292,12 @@ class DerivedStep:
         if not done:
             return None
         value = self.condition.value(done[-1].result or "")
+        if self.condition.state and (value is None or not self._holds(value)):
+            what = self.condition.state.strip()
+            return (f"Не стал вызывать {self.tool}: по ответу {self.after} условие «{what}» не выполняется (или из "
+                    f"него этого не понять), а действие вы просили только в этом случае." if lang == "ru" else
+                    f"I did not call {self.tool}: what {self.after} returned does not show that {what}, and you asked "
+                    f"for it only in that case.")
         if value is None:
             return (f"Не стал вызывать {self.tool}: в ответе {self.after} не нашёл числа, с которым сравнить "
                     f"{_num(self.condition.threshold)}." if lang == "ru" else

@@ -104,10 +104,11 @@ _DOMAINS_TABLE = """
     car vehicle telemetry автомобил: car cars vehicle vehicles машин автомобил
     telemetry mileage odometer service пробег: mileage odometer oil пробег масл
     hotel room stay гостиниц отел номер: hotel hotels accommodation гостиниц отел
-    transit card metro проездн метро: transit metro subway tube travelcard проездн метро
+    transit card metro проездн метро: transit metro subway tube travelcard проездн метро!
     flowers bouquet florist цвет букет: flowers flower bouquet roses florist цвет букет роз
 """
-"""Everyday words of common domains (right of the colon: whole English words, Russian word beginnings) and the
+"""Everyday words of common domains (right of the colon: whole English words, Russian word beginnings, or a whole
+Russian word with a "!": «метро!» is no «метров») and the
 words a tool for them is named or described with, in both languages (left): "the 7:15 boat" for a ferry tool,
 «садик» for a kindergarten's, "my dog" for a vet's, «платить за машину» for a loan's."""
 _DOMAINS: list[tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]] = []
@@ -160,7 +161,7 @@ def _domain(word: str) -> tuple[str, ...]:
         if word.isascii():
             hit = word in english_words or (word.endswith("s") and word[:-1] in english_words)
         else:
-            hit = any(word.startswith(start) for start in russian_starts)
+            hit = any(word == start[:-1] if start.endswith("!") else word.startswith(start) for start in russian_starts)
         if hit:
             found += added
     return tuple(found)

@@ -20,7 +20,8 @@ from .signatures import StaleCall, changed_signatures, stale_calls
 
 _NUMBER = re.compile(r"(?:#|!|\b(?:PR|MR|pull request|merge request|пулл?[- ]?реквест\w*|мерж[- ]?реквест\w*)\s*#?!?)"
                      r"(\d{1,9})\b", re.I)
-_ANY_NUMBER = re.compile(r"\b(\d{1,7})\b")
+_ANY_NUMBER = re.compile(r"(?<![\d./:-])\b(\d{1,7})\b(?![./:-]\d)")
+"""A bare number, never one inside a date, a time, a version or a path (2026-11-01 names no merge request)."""
 _NOT_FOUND = re.compile(r"404|not found|does not exist|не найден|не существует", re.I)
 _TRANSIENT = re.compile(r"429|5\d\d|timed? ?out|timeout|connection|rate limit|temporar", re.I)
 _POST = re.compile(r"\bpost\b|\bcomment\b|leave a note|опубликуй|оставь|напиши комментарий|в комментари", re.I)
@@ -55,8 +56,12 @@ def review_number(text: str) -> str | None:
 
 
 def wants_review(text: str, tools: list[tool_roles.ToolSpec]) -> bool:
-    """Whether the task is a review the tools can serve."""
-    return bool(tool_roles.find(tools, "diff")) and (
+    """Whether the task is a review the tools can serve: a tool that gives a diff (by its name, or a description that
+    says diff or merge request; a file lister described with its files' "last changes" is none)."""
+    diff = tool_roles.find(tools, "diff")
+    serves = diff is not None and (re.search(r"diff|change", diff.name, re.I) or re.search(
+        r"diff|merge|pull request|\bMR\b|\bPR\b|мерж|дифф", diff.description, re.I))
+    return bool(serves) and (
         bool(re.search(r"review|check|look at|провер|ревью|посмотри", text, re.I)) or mr_number(text) is not None
     )
 

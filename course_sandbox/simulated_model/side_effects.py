@@ -13,11 +13,12 @@ from .tool_roles import ToolSpec
 from .words import meanings, tokens, unquoted
 
 ACTIONS: dict[str, tuple[str, ...]] = {
-    "cancel": ("cancel", "call off", "abort", "unsubscribe", "отмен"),
+    "cancel": ("cancel", "call off", "abort", "unsubscribe", "void", "annul", "invalidate", "rescind", "отмен",
+               "аннулир"),
     "delete": ("delete", "remove", "erase", "drop", "purge", "wipe", "get rid of", "удал", "сотр", "спиш", "списа",
                "убер", "убра"),
-    "send": ("send", "email", "e-mail", "mail", "notify", "forward", "reply", "invite", "post", "отправ", "пошли",
-             "напиши"),
+    "send": ("send", "email", "e-mail", "mail", "notify", "forward", "reply", "invite", "post", "text", "sms", "ping",
+             "message", "отправ", "пошли", "напиши"),
     "merge": ("merge", "влей", "влить", "слей", "смерж"),
     "update": ("update", "change", "modify", "edit", "set", "rename", "move", "mark", "обнов", "измени", "поменя",
                "переимен"),
@@ -71,7 +72,9 @@ _ALIASES = {"remove": "delete", "erase": "delete", "destroy": "delete", "drop": 
             "purchase": "pay", "buy": "pay", "archive": "close", "resolve": "close", "complete": "close",
             "put": "write", "save": "write", "store": "write", "launch": "start", "trigger": "start",
             "activate": "enable", "disable": "revoke", "block": "revoke", "ban": "revoke", "suspend": "revoke",
-            "unsubscribe": "cancel", "terminate": "cancel", "abort": "cancel", "restart": "deploy", "reboot": "deploy",
+            "unsubscribe": "cancel", "terminate": "cancel", "abort": "cancel", "void": "cancel", "annul": "cancel",
+            "invalidate": "cancel", "rescind": "cancel", "discard": "delete", "expunge": "delete", "dismiss": "close",
+            "writeoff": "close", "restart": "deploy", "reboot": "deploy",
             "shutdown": "deploy", "kill": "deploy", "stop": "deploy", "release": "deploy", "clear": "reset",
             "upgrade": "install", "accept": "approve", "decline": "reject", "deny": "reject", "turn": "set",
             "switch": "set", "adjust": "set", "postpone": "reschedule", "open": "create"}
@@ -154,7 +157,7 @@ _ABOUT = re.compile(
     r"how\b|what(?:'s| (?:would|will|happens|happened|if|does|do|is|are|exactly|then))\b|"
     r"(?:can|could|may|might) i\b|am i (?:able|allowed)\b|is (?:it|there) (?:possible|allowed|a way|ok|okay)\b|"
     r"would it be (?:possible|ok|okay)\b|(?:would|will|does|do|did|is|are|can|could) (?:it|that|this|\w+ing)\b|"
-    r"if (?:i|we)\b|(?:do|does|did|will|would|should|shall) (?:i|we)\b|(?:is|are) there\b|why\b|"
+    r"if (?:i|we)\b|(?:do|does|did|will|would|should|shall|have|has|had) (?:i|we)\b|(?:is|are) there\b|why\b|"
     r"when (?:can|could|would|will|do|does|should) (?:i|we)\b|"
     r"как\b|каким образом|сколько\b|что (?:будет|произойд\w*|случится|если|станет|нужно|надо)|"
     r"(?:а )?что,? если|если (?:я|мы)\b|(?:можно|могу|можем|возможно|получится|реально|удастся) ли\b|"
@@ -302,6 +305,10 @@ def asked(tool: ToolSpec, request: str, questions: bool = True) -> bool:
                     and not _advice(lowered, m.start()) and not (questions and _about(lowered, m.start())) \
                     and not (m.group(0) in _HOMOGRAPHS and _AS_NOUN.search(lowered[: m.start()])):
                 return True
+    if (verb in ("approve", "book", "pay") or named[0] in ("select", "choose", "pick", "take")) \
+            and _CHOSEN.search(lowered) and not _NEGATION.search(lowered[: _CHOSEN.search(lowered).start()]) \
+            and not (questions and asks_about(request)):
+        return True  # "…and take the cheapest", «…и выбери второе»: choosing one listed item accepts or books it
     if verb in ("book", "create") and _WANTED.search(lowered) and not (questions and asks_about(request)):
         return True  # «нужен одноместный номер в гостинице»: a room that is wanted is a room to book
     for word in objects:  # "tag each of them" asks add_tag for its action: what it adds, said as the command's verb
@@ -323,6 +330,14 @@ _AS_NOUN = re.compile(r"(?:^|\s)(?:the|a|an|my|our|your|his|her|their|this|that|
 """A determiner right before the word (one word between at most): a noun, not a command."""
 
 
+_CHOSEN = re.compile(r"\b(?:take|pick|choose|select|go\s+(?:with|for)|opt\s+for|settle\s+on)\s+(?:the\s+)?(?:very\s+)?"
+                     r"(?:cheapest|most\s+expensive|priciest|first|second|third|last|lowest|highest)\b|"
+                     r"(?<!\w)(?:возьми|бери|берите|выбери|выберите)\s+(?:сам\w+\s+)?(?:дешёв|дешев|дорог|перв|втор|трет|"
+                     r"последн)", re.I)
+"""A verb of choosing before an item picked by its price or place ("…and take the cheapest", «выбери второе»): it
+asks for the accepting or booking tool."""
+
+
 _WANTED = re.compile(r"(?:^|[.!?;,]\s*)(?:i|we)(?:\s+(?:really\s+)?(?:need|want|would like)|['’]d\s+like)\s+"
                      r"(?:a|an|two|three|\d+|to\s+(?:get|have|book|schedule|arrange|order|make)\s+(?:a|an|my|our|me|"
                      r"us|the|two|three|\d+))\b|"
@@ -338,9 +353,10 @@ _NOT_COMMANDS = {"file", "files", "list", "order", "item", "items", "the", "and"
 """Object words that, first in a clause, are no command ("file" can be, but «files in /tmp…» is a listing)."""
 
 
-_IMPERATIVE_SLOT = re.compile(r"(?:^|[.!?;]\s+|\b(?:and|then|please|also|to)\s+)$")
-"""Where a word is the verb of a command: "email" in "…and email their organiser" asks to send, though `send_email`
-names e-mail as what it sends."""
+_IMPERATIVE_SLOT = re.compile(r"(?:^|[.!?;]\s+|\b(?:and|then|please|also|to)\s+|"
+                              r"\b(?:if|when|если|когда)\b[^,.;!?]{1,80},\s*(?:then\s+|то\s+)?)$")
+"""Where a word is the verb of a command: "email" in "…and email their organiser" asks to send, and "text" in "…if
+it's going to snow, text Anna", though `send_email`, `send_text` name e-mail and a text as what they send."""
 
 
 def _described_actions(tool: ToolSpec, verb: str) -> list[str]:
@@ -418,6 +434,25 @@ _WORKS_OUT = {"calculate", "compute", "convert", "translate", "summarize", "summ
               "analyze", "analyse", "explain", "evaluate", "solve", "predict", "classify", "detect", "compare",
               "recommend", "suggest", "sort", "filter", "estimate", "plan", "calculator", "generate", "render"}
 """First words of a tool that works something out and changes nothing (convert_currency, translate_text)."""
+
+
+def unasked_actor(tool: ToolSpec, request: str) -> bool:
+    """A tool whose verb the table of actions does not know (scrap_invoice), which the request does not name: it may
+    act, and nobody asked it to."""
+    return _unknown_actor(tool) and not _own_verb_named(tool, request)
+
+
+def talked_about(tool: ToolSpec, request: str) -> bool:
+    """A tool whose verb the table of actions does not know, which the request names ("What happens if I report a
+    missed delivery?" and report_missed_delivery): outside an ask for it, the action talked about."""
+    if not _unknown_actor(tool):
+        return False
+    word = tokens(tool.name)[0]
+    root = word[:-1] if len(word) >= 4 and word.endswith("e") else word
+    # said as a verb: after a subject or "to" ("if I report", "to report"), or with a verb's ending ("reporting");
+    # «воздух» for air_quality_index is no verb
+    return bool(re.search(rf"\b(?:i|we|you|they|to|and|or|can|could|should|would|will)\s+(?:\w+\s+)?"
+                          rf"{re.escape(word)}\b|\b{re.escape(root)}(?:ing|ed|s)\b", unquoted(request), re.I))
 
 
 def _own_verb_named(tool: ToolSpec, request: str) -> bool:

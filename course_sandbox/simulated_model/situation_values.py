@@ -173,7 +173,7 @@ def value_for(prop: str, schema: dict, text: str) -> object | None:
         return with_or_without(thing, text)
     if wants_item(prop, schema):
         return lost_thing(text)
-    return switch_option(prop, schema, text)
+    return switch_option(prop, schema, text) or status_option(prop, schema, text)
 
 
 def misplaced(prop: str, schema: dict, value: object, text: str) -> bool:
@@ -326,3 +326,31 @@ def lost_thing(text: str) -> str | None:
             word = word[:-1] + "я"
         out.append(word)
     return " ".join(out)
+
+
+_STATUS_WORDS = [
+    (("overdue", "past_due", "late", "delinquent", "просрочен", "просрочено"),
+     re.compile(r"\b(?:past[ -]due|overdue|late|delinquent)\b|(?<!\w)просроч\w*", re.I)),
+    (("unpaid", "open", "outstanding", "due", "неоплачен", "не оплачен"),
+     re.compile(r"\b(?:unpaid|not (?:yet )?paid|outstanding)\b|(?<!\w)(?:неоплач\w*|не оплач\w*)", re.I)),
+    (("paid", "settled", "оплачен", "оплачено"), re.compile(r"\b(?:already )?paid\b|(?<!\w)оплачен\w*", re.I)),
+    (("cancelled", "canceled", "void", "voided", "отменён", "отменен"),
+     re.compile(r"\b(?:cancell?ed|voided)\b|(?<!\w)(?:отмен[её]нн?\w*)", re.I)),
+    (("draft", "черновик"), re.compile(r"\bdrafts?\b|(?<!\w)черновик\w*", re.I)),
+]
+"""A status said in everyday words ("past due", «просрочены», "unpaid") and the options a status enum writes it
+with; the first reading that an option of the enum takes wins ("past due" before "due")."""
+
+
+def status_option(prop: str, schema: dict, text: str) -> str | None:
+    """The option of a status-like enum (`status`, `state`, `filter`) that the request's words for a state pick:
+    "Which of my bills are past due?" → overdue, «Какие счета просрочены?» → overdue; None when no option fits."""
+    options = [o for o in schema.get("enum") or () if isinstance(o, str)]
+    if not options or not re.search(r"status|state|filter|статус", prop, re.I):
+        return None
+    for names, said in _STATUS_WORDS:
+        if said.search(text):
+            fit = [o for o in options if o.casefold().replace("-", "_").replace(" ", "_") in names]
+            if fit:
+                return fit[0]
+    return None

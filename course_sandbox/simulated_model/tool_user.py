@@ -20,6 +20,7 @@ from . import (
     compound,
     derived,
     item_lists,
+    needs,
     plans,
     result_conditions,
     side_effects,
@@ -55,6 +56,10 @@ _IMAGE_WORDS = re.compile(r"image|picture|photo|screenshot|scan|label|receipt|и
 
 _FINISHING = re.compile(r"(?:^|_|-)(?:final|answer|respond|response|reply|finish|done|complete|output)(?:_|-|$)", re.I)
 """A tool that hands the answer back (final_answer, respond_to_user), for forced tool use after results."""
+_TALKS_TO_USER = re.compile(r"(?:^|_|-)(?:reply|respond|answer|message|text|talk|say)(?:_|-)(?:to_)?(?:the_)?user|"
+                            r"(?:to|with)_(?:the_)?user$|^(?:reply|respond|say|chat)(?:_|$)", re.I)
+"""A tool that speaks to the user (send_text_to_user, reply_to_user, message_user): what tool_choice any calls for
+small talk, when the best-fitting other tool would need a value the message does not give."""
 
 
 @dataclass
@@ -92,6 +97,7 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
         plan = plan_request(tools, evidence)
         if not plan.uses and not plan.missing and _gives_values(evidence):
             plan = plan_calls(tools, _with_earlier_words(evidence, turns))
+        plan = _for_need(offered, tools, plan, evidence)
         plan = _for_situation(offered, tools, plan, evidence)
         image = bool(task_turn(turns).of_type("image"))
         if image and not plan.uses:
@@ -154,6 +160,55 @@ def _for_situation(offered: list[tool_roles.ToolSpec], tools: list[tool_roles.To
     if missing:
         return Plan([], (pick.name, missing))
     return Plan([(pick.name, tool_input(pick, evidence))])
+
+
+def _for_need(offered: list[tool_roles.ToolSpec], tools: list[tool_roles.ToolSpec], plan: Plan,
+              evidence: Evidence) -> Plan:
+    """An everyday need the request says without naming a tool ("Is it cold in Helsinki?", «Сколько стоит доллар?»)
+    reaches the one tool for it (needs.py), when the plan fits no tool or one that serves none of the needs said and
+    that the request's own words do not name («Холодно в Мурманске?» is no question for «Курсы валют на сегодня»,
+    whatever «сегодня» shares). No tool for the need: no call, and the caller answers in text."""
+    if plan.later or len({name for name, _ in plan.uses}) > 1:
+        return plan
+    current = plan.uses[0][0] if plan.uses else (plan.missing[0] if plan.missing else None)
+    tool = next((t for t in tools if t.name == current), None)
+    said = {w for w in overlap(stems(evidence.text), stems(tool.name)) if not side_effects.verb(w)} if tool else set()
+    if tool is not None and (not needs.serves_none(tool, evidence.text) or said
+                             or overlap(evidence.request_stems, stems(tool.name)) - _GENERIC):
+        return plan  # the request's own words name it ("what time is it" and get_current_time)
+    # a tool that is no action may answer, whatever the question's form ("Do I need a coat…?" keeps hands off:
+    # weather_lookup reads), unless the request names its verb ("What happens if I report…?": report_missed_delivery)
+    pick = needs.pick([t for t in offered if t in tools or (side_effects.action(t) is None and not
+                                                            side_effects.talked_about(t, evidence.text))],
+                      evidence.text)
+    if pick is None:
+        searched = _searched(tools, evidence) if tool is None else None
+        return searched or (plan if tool is None else Plan([]))
+    missing = missing_inputs(pick, evidence)
+    return Plan([], (pick.name, missing)) if missing else Plan([(pick.name, tool_input(pick, evidence))])
+
+
+_WEB_TOOL = re.compile(r"\b(?:web|internet|online|google|bing|up-to-date)\b|интернет|в сети", re.I)
+_WORLD_QUESTION = re.compile(r"\?\s*$|\b(?:latest|recent)\s+news\b|(?<!\w)последн\w*\s+новост", re.I)
+_SMALL_TALK = re.compile(r"\bhow are you\b|\bwhat'?s up\b|(?<!\w)как (?:дела|жизнь|поживаешь)", re.I)
+_SEARCH_FOR = re.compile(r"^\s*(?:please\s+|пожалуйста,?\s+)?(?:search|look up|google|find)"
+                         r"(?:\s+(?:the\s+web|online|the\s+internet))?\s+for\s+|^\s*(?:найди|поищи)(?:\s+в\s+интернете)?\s+",
+                         re.I)
+
+
+def _searched(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan | None:
+    """A question about the world that no other tool answers ("Who won the 2026 Monaco Grand Prix?", «Последние новости
+    о Сбере?») goes to a general web search tool, with the question as its query (never "search the web for…")."""
+    web = next((t for t in tools if _WEB_TOOL.search(f"{t.name} {t.description}") and side_effects.action(t) is None
+                and re.search(r"search|look|find|поиск|ищ|найд", f"{t.name} {t.description}", re.I)), None)
+    text = evidence.text.strip()
+    if web is None or not _WORLD_QUESTION.search(text) or _SMALL_TALK.search(text):
+        return None
+    query = _SEARCH_FOR.sub("", text).strip()  # the question as asked, its question mark kept
+    prop = next((k for k, v in web.properties().items() if isinstance(v, dict) and v.get("type") == "string"), None)
+    if prop is None or not query:
+        return None
+    return Plan([(web.name, {**tool_input(web, evidence), prop: query})])
 
 
 def _named_by_its_words(tool: tool_roles.ToolSpec, text: str, rather_than: tool_roles.ToolSpec) -> bool:
@@ -265,7 +320,10 @@ def _next_calls(tools: list[tool_roles.ToolSpec], plan: Plan, evidence: Evidence
     if uses or not answered:
         return uses
     chained = slots.read(task, lang, [c.result or "" for c in answered if not c.is_error])
-    return [u for u in plan_calls(needs_results, chained).uses if _key(*u) not in done]
+    # an id a listing gave never carries a tool whose verb no one said on to act ("Which of my bills are past due?"
+    # lists; scrap_invoice(INV-1) was nobody's ask)
+    asked_for = [t for t in needs_results if not side_effects.unasked_actor(t, task)]
+    return [u for u in plan_calls(asked_for, chained).uses if _key(*u) not in done]
 
 
 def _waits_for(tools: list[tool_roles.ToolSpec], before: list[tuple[str, dict]], use: tuple[str, dict],
@@ -373,6 +431,9 @@ def forced_call(tools: list[tool_roles.ToolSpec], name: str | None, turns: list[
         said = answers.answer(answered, task, lang).split("\n")[0]
         for key in ("answer", "final_answer", "response", "reply", "text", "message", "result", "summary", "output"):
             evidence.named.setdefault(key, said)
+    if not answered and _TALKS_TO_USER.search(tool.name) and name is None:  # small talk: a greeting back
+        for key in ("text", "message", "body", "content", "reply", "response"):
+            evidence.named[key] = words(lang, "Hello! I'm the course sandbox's simulated model. How can I help?")
     seeds = tool_roles.fill(tool, number=review_number) if review_number else None
     filled = tool_input(tool, evidence, seeds=seeds)
     use = {"type": "tool_use", "id": new_id("toolu_01"), "name": tool.name, "input": filled}
@@ -408,6 +469,9 @@ def _forced_choice(tools: list[tool_roles.ToolSpec], task: str, evidence: Eviden
     if remedy is not None and (remedy in allowed or not side_effects.hands_off(task)) and not (
             ranked and _named_by_its_words(ranked[0], task, remedy)):
         return remedy  # "the shower is leaking in room 12": the repair request, though no word names it
+    talker = next((t for t in tools if _TALKS_TO_USER.search(t.name)), None)  # a reply changes nothing
+    if talker is not None and (not ranked or (ranked[0] is not talker and missing_inputs(ranked[0], evidence))):
+        return talker  # "Hey there! How are you?": a reply to the user, never get_customer_info(username=<greeting>)
     if ranked:
         return ranked[0]
     # forced, a tool is called even when none fits well: the one the request's words come closest to (one word of
@@ -620,6 +684,8 @@ def _derived_plan(tools: list[tool_roles.ToolSpec], evidence: Evidence, asks: li
     how = derived.cheapest(text)
     if asked_if is not None:
         read_text, action_text = text[:asked_if[2]].rstrip(" ,;и").rstrip(), asked_if[1]
+        # «Если посылка RA… ещё не пришла, напиши …»: the condition first, so it says what to read
+        read_text = read_text or asked_if[0].words
     elif (converted is not None or how is not None) and len(asks) > 1:
         read_text, action_text = asks[0], " ".join(asks[1:])
     elif converted is not None or how is not None:

@@ -223,7 +223,7 @@ _BRIDGE = """
     update change edit modify: обнов измен поменя исправ редактир отредакт
     create add: созда создай заведи завест добав
     remind reminder: напомн напоминан
-    order buy purchase: закаж заказа купи купит приобрет
+    order buy purchase reorder: закаж заказа купи купит приобрет дозакаж
     track: отслед
     find search lookup: найд найти ищ поищ
     show list view: покаж выведи вывест перечисл список
@@ -275,7 +275,7 @@ _BRIDGE = """
     sky stargazing cloud: неб
     night: ночь ночн ночью
     vacant vacancy available occupancy: свободн
-    quote quotes offer offers proposal proposals estimate estimates: предложени смет расценк
+    quote quotes offer offers bid bids proposal proposals estimate estimates: предложени смет расценк
     accept approve: прими примите принять принима
     talk talks presentation presentations: доклад
     parcel parcels package packages: посылк
@@ -338,6 +338,14 @@ def overlap(request: set[str], other: set[str]) -> set[str]:
     common = request & other
     for a in request - common:
         for b in other:
-            if len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]:
+            if (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]) or (len(a) >= 4 and len(b) >= 4 and (
+                    a + "e" == b or b + "e" == a)) or _plural_of_short(a, b):  # "quotes" (quot) and "quote"
                 common.add(a)
     return common
+
+
+def _plural_of_short(a: str, b: str) -> bool:
+    """A three-letter word and its plural, which the stemmer leaves whole: "bids" and accept_bid, "jobs" and job_id
+    ("news" is no plural of "new")."""
+    short, long_ = sorted((a, b), key=len)
+    return len(short) == 3 and long_ == short + "s" and short.isalpha() and short.isascii() and short != "new"

@@ -17,7 +17,7 @@ proposed, a question about an action never runs it. Every conversation ends.
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from course_sandbox import Sandbox
@@ -244,10 +244,13 @@ PICKS = [("accept the cheapest", "en", "min"), ("accept the cheapest one", "en",
          ("accept the most expensive one", "en", "max"), ("accept the second one", "en", 1),
          ("accept the last one", "en", -1), ("accept the first one", "en", 0),
          ("прими самое дешёвое", "ru", "min"), ("прими самое дорогое", "ru", "max"), ("прими второе", "ru", 1),
-         ("прими первое", "ru", 0)]
+         ("прими первое", "ru", 0), ("take the cheapest", "en", "min"), ("go with the second one", "en", 1),
+         ("выбери самое дешёвое", "ru", "min")]
 
 
 @PROPERTY
+@example(app=APPS3[1], pick=("take the cheapest", "en", "min"), prices=[10, 11], key="price", then=False)
+@example(app=APPS3[1], pick=("выбери самое дешёвое", "ru", "min"), prices=[10, 11], key="price", then=False)
 @given(app=st.sampled_from(APPS3), pick=st.sampled_from(PICKS),
        prices=st.lists(st.integers(10, 500), min_size=2, max_size=5, unique=True),
        key=st.sampled_from(["price", "total_cost", "amount"]), then=st.booleans())
@@ -256,7 +259,7 @@ def test_property_one_item_by_its_place_or_price(client, app, pick, prices, key,
     words, lang, how = pick
     verb = words.split()[0]
     words = words.replace(verb, {"accept": action.split("_")[0], "прими": "прими" if action.startswith("accept")
-                                 else "одобри"}[verb], 1) if lang == "en" or action.startswith("accept") else words
+                                 else "одобри"}.get(verb, verb), 1)
     rows = [{id_key: f"X{i + 1}", "vendor": f"V{i + 1}", key: p} for i, p in enumerate(prices)]
     said = (f"Покажи {noun_ru} и {words}." if lang == "ru"
             else f"{'Show' if then else 'Get'} the {noun_en}{', then' if then else ' and'} {words}.")
@@ -452,3 +455,16 @@ def test_control_a_named_tool_or_one_weak_word_keeps_the_remedy_out(client, said
              tool("get_boat_insurance_quote", "Price quote for insuring a boat.", {}, []),
              tool("get_outstanding_fees", "Show unpaid fees and fines on a member account.", {}, [])]
     assert [name for name, _ in uses(ask(client, said, tools))] == wanted, said
+
+
+@pytest.mark.parametrize("said", ["List the offers for flat F-9 and take the cheapest.",
+                                  "Покажи предложения по квартире F-9 и выбери самое дешёвое."])
+def test_choosing_accepts_never_rejects(client, said):
+    tools = [tool("list_offers", "List the offers for a flat.", {"flat_id": S}),
+             tool("reject_offer", "Reject an offer.", {"offer_id": S}),
+             tool("accept_offer", "Accept an offer.", {"offer_id": S})]
+    rows = [{"offer_id": "Q1", "price": 120}, {"offer_id": "Q2", "price": 90}]
+    final, responses = drive(client, said, tools, _listing(rows, "list_offers"))
+    assert [(n, i) for r in responses for n, i in uses(r) if n != "list_offers"] == [("accept_offer",
+                                                                                       {"offer_id": "Q2"})]
+    assert final.stop_reason == "end_turn"
