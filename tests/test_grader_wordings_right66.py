@@ -7,6 +7,13 @@ import pytest
 from course_selfcheck.wordings import says_denied, unplaced_clause
 
 RIGHT = [
+    # the call's input as the learner's own f"{name}({tool_input})" writes it, a JSON result, a tool label (attack 23)
+    "merge_pr({'pr': 485}) was denied by a human and did not run.",
+    "A human denied merge_pr({'pr': 485}). Nothing was merged.",
+    "Человек отклонил merge_pr(pr=485): слияние не выполнено.",
+    '{"is_error": true, "content": "Human denied merge_pr. It was not run."}',
+    '{"status": "denied", "reason": "A human rejected the merge.", "executed": false}',
+    "Denied by a human; tool: merge_pr; nothing was merged.",
     'The user denied this action. Do not retry merge_pr.',
     'DENIED: a human reviewer rejected the merge of !482. The merge request stays open.',
     'Human approval was not granted for merge_pr, so the tool was not executed. Please summarize your review instead.',
@@ -60,3 +67,13 @@ def test_a_right_denial_is_read_as_one(text):
 ])
 def test_a_call_said_to_have_run_after_the_no_is_no_denial(text):
     assert not says_denied(text, "merge_pr")
+
+
+@pytest.mark.parametrize("text", [
+    '{"is_error": true, "content": "Human denied merge_pr.", "note": "Merge it anyway."}',
+    "A human denied merge_pr({'pr': 485}). Merge it later.",
+    '{"status": "denied by a human", "next": "The last step is the merge"}',
+])
+def test_a_wrong_clause_inside_json_or_after_the_input_still_fails(text):
+    assert not says_denied(text, "merge_pr")
+
