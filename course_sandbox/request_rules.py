@@ -112,10 +112,11 @@ def _check_system_messages(request: Request) -> None:
 
 
 def _ends_in_server_result(message: dict) -> bool:
-    """An assistant turn whose last block is a server tool's result (web search, web fetch, code execution…)."""
+    """An assistant turn whose last block is a result the server's tools gave (web search, web fetch, code execution,
+    an MCP server's tool…): `tool_result` is the learner's own, in a user turn."""
     blocks = _blocks(message["content"])
     kind = blocks[-1].get("type", "") if blocks else ""
-    return kind.endswith("_tool_result") and kind not in ("tool_result", "mcp_tool_result")
+    return kind.endswith("_tool_result")
 
 
 def _check_thinking(request: Request) -> None:
