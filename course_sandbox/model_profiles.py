@@ -65,8 +65,8 @@ class Profile:
     context_window: int = 1_000_000
     max_output_tokens: int = 128_000
     efforts: tuple[str, ...] = EFFORTS
-    """The `output_config.effort` levels the model takes (the effort docs: `max` from Opus 4.6, `xhigh` from Opus 4.7;
-    Haiku 4.5 takes none)."""
+    """The `output_config.effort` levels the model takes (the effort docs: `max` from Opus 4.6, `xhigh` from Opus 4.7).
+    Haiku 4.5, which the docs do not list for effort, keeps taking it, as notebook 12 run on it does."""
     system_messages: bool = True
     """Takes `{"role": "system"}` entries in `messages` (mid-conversation system messages: Opus 4.8, the 5.x models
     but Sonnet 5; older models and Mythos Preview refuse them)."""
@@ -117,8 +117,8 @@ PROFILES: dict[str, Profile] = {
     "claude-sonnet-4-6": replace(_FOUR_SIX, min_cacheable_tokens=1024, price=(3.0, 15.0)),
     "claude-opus-4-5": replace(_FOUR_FIVE, retires="2027-01-22"),
     "claude-opus-4-5-20251101": replace(_FOUR_FIVE, retires="2027-01-22"),
-    "claude-haiku-4-5": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0), efforts=()),
-    "claude-haiku-4-5-20251001": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0), efforts=()),
+    "claude-haiku-4-5": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0)),
+    "claude-haiku-4-5-20251001": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0)),
 }
 """Every model the sandbox answers for. A model id the installed SDK knows and this table does not gets
 its family's nearest row (`profile()`)."""

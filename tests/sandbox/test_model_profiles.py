@@ -262,9 +262,9 @@ def test_any_thinking_setting_gets_a_documented_400_or_a_response_that_fits_it(c
 
 
 @pytest.mark.parametrize(("model", "refused"), [
-    # the effort docs: `max` from Opus 4.6, `xhigh` from Opus 4.7; Haiku 4.5 is not among the effort models
+    # the effort docs: `max` from Opus 4.6, `xhigh` from Opus 4.7
     ("claude-opus-4-5", ("xhigh", "max")), ("claude-opus-4-6", ("xhigh",)), ("claude-sonnet-4-6", ("xhigh",)),
-    ("claude-haiku-4-5", mp.EFFORTS), ("claude-opus-4-7", ()), ("claude-opus-5", ()), ("claude-sonnet-5", ()),
+    ("claude-opus-4-7", ()), ("claude-opus-5", ()), ("claude-sonnet-5", ()),
 ])
 @pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
 def test_an_effort_level_the_model_predates_is_a_400(client, model, refused):
