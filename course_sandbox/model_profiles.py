@@ -117,8 +117,8 @@ PROFILES: dict[str, Profile] = {
     "claude-sonnet-4-6": replace(_FOUR_SIX, min_cacheable_tokens=1024, price=(3.0, 15.0)),
     "claude-opus-4-5": replace(_FOUR_FIVE, retires="2027-01-22"),
     "claude-opus-4-5-20251101": replace(_FOUR_FIVE, retires="2027-01-22"),
-    "claude-haiku-4-5": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0)),
-    "claude-haiku-4-5-20251001": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0)),
+    "claude-haiku-4-5": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0), efforts=EFFORTS),
+    "claude-haiku-4-5-20251001": replace(_FOUR_FIVE, effort=None, price=(1.0, 5.0), efforts=EFFORTS),
 }
 """Every model the sandbox answers for. A model id the installed SDK knows and this table does not gets
 its family's nearest row (`profile()`)."""
