@@ -85,11 +85,11 @@ _FIVE_ONE = replace(_ALWAYS_ON, forced_tools=False, binds_prefix=True, price=(10
 _OPUS_4_8 = Profile("off", (("enabled", ENABLED_REJECTED),), "omitted", "high", server_fallback=False,
                     cautious=False, min_cacheable_tokens=1024, price=(5.0, 25.0))
 _FOUR_SIX = Profile("off", (), "summarized", "high", sampling="without-thinking", server_fallback=False,
-                    cautious=False, system_messages=False, price=(5.0, 25.0), efforts=EFFORTS[:3] + EFFORTS[4:])
+                    cautious=False, system_messages=False, price=(5.0, 25.0), efforts=("low", "medium", "high", "max"))
 _FOUR_FIVE = Profile("off", (("adaptive", ADAPTIVE_REJECTED),), "summarized", "high", sampling="without-thinking",
                      prefill="without-thinking", server_fallback=False, cautious=False, min_cacheable_tokens=4096,
                      context_window=200_000, max_output_tokens=64_000, system_messages=False, price=(5.0, 25.0),
-                     efforts=EFFORTS[:3])
+                     efforts=("low", "medium", "high"))
 
 PROFILES: dict[str, Profile] = {
     "claude-opus-5": replace(_ADAPTIVE_ON, disabled_up_to="high"),
