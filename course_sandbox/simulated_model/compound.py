@@ -21,6 +21,9 @@ _POINTER = re.compile(r"\b(?:those|the ones|ones|all)\s*,?\s*$|(?<!\w)(?:те|т
 _RELATIVE = re.compile(r"^(?:that|which|who|whose|where|что|которы\w*|где|у которых|чей|чьи)\b", re.I)
 """«удали те, что изменены раньше …», "delete those, which …": the relative clause says which of them, and is no ask
 of its own, whatever tool its words fit."""
+_ANOTHER_ONE = re.compile(r"^(?:the\s+)?([^\W\d_]{3,})\s+(\S*\d\S*)$", re.I)
+"""A clause that is only a noun and an id ("booking Z-9" after "cancel booking A-1 and"): when the clause before
+names the same noun with its own id, it is one more of the same, for the verb before it."""
 MAX_PARTS = 5
 MAX_TEXT = 1000
 """Longer requests are read whole: a question is a sentence or two, and each clause is read apart."""
@@ -36,8 +39,9 @@ def parts(text: str, fits: Callable[[str], bool]) -> list[str]:
     pending: list[int] | None = None
     for start, end in clauses:
         clause = text[start:end].strip()
-        if grouped and (_A_VALUE.match(clause) or not fits(clause) or (
-                _RELATIVE.match(clause) and _POINTER.search(text[grouped[-1][0]:start]))):
+        before = text[grouped[-1][0]:start] if grouped else ""
+        if grouped and (_A_VALUE.match(clause) or not fits(clause) or _another_one(clause, before) or (
+                _RELATIVE.match(clause) and _POINTER.search(before))):
             grouped[-1][1] = end  # joined as written: "before December 10, 2026" stays one date
         elif not grouped and (not fits(clause) or len(clause.split()) == 1):
             # a lone first word ("Отмените, пожалуйста, подписку…", "Please, cancel…") is the verb of the ask after it
@@ -49,6 +53,13 @@ def parts(text: str, fits: Callable[[str], bool]) -> list[str]:
         grouped = [[pending[0], grouped[0][1]]] + grouped[1:] if grouped else [pending]
     asks = [text[start:end].strip() for start, end in grouped]
     return asks[:MAX_PARTS] if len(asks) > 1 else [text]
+
+
+def _another_one(clause: str, before: str) -> bool:
+    """Whether the clause repeats the noun of the clause before with another id: "cancel booking A-1 and booking
+    Z-9" cancels both, «покажи бронь A-1 и бронь Z-9» shows both."""
+    m = _ANOTHER_ONE.match(clause.rstrip(" ,.;?!"))
+    return bool(m) and re.search(rf"(?<!\w){re.escape(m.group(1))}\s+\S*\d", before, re.I) is not None
 
 
 def _split(text: str) -> list[tuple[int, int]]:

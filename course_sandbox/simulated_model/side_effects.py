@@ -158,6 +158,7 @@ _ABOUT = re.compile(
     r"(?:can|could|may|might) i\b|am i (?:able|allowed)\b|is (?:it|there) (?:possible|allowed|a way|ok|okay)\b|"
     r"would it be (?:possible|ok|okay)\b|(?:would|will|does|do|did|is|are|can|could) (?:it|that|this|\w+ing)\b|"
     r"if (?:i|we)\b|(?:do|does|did|will|would|should|shall|have|has|had) (?:i|we)\b|(?:is|are) there\b|why\b|"
+    r"(?:is|are|was|were|isn't|aren't|wasn't|weren't)\s+(?!you\b)\w|"  # "Is order A-1 still open?": a state
     r"when (?:can|could|would|will|do|does|should) (?:i|we)\b|"
     r"как\b|каким образом|сколько\b|что (?:будет|произойд\w*|случится|если|станет|нужно|надо)|"
     r"(?:а )?что,? если|если (?:я|мы)\b|(?:можно|могу|можем|возможно|получится|реально|удастся) ли\b|"
@@ -300,7 +301,8 @@ def asked(tool: ToolSpec, request: str, questions: bool = True) -> bool:
     for word in [w for v in _described_actions(tool, verb) for w in ACTIONS[v]]:
         ending = r"\w*" if re.search(r"[а-яё]", word) else r"(?:s|es|ed|d|ing|led|ling|ation|ion)?\b"
         for m in re.finditer(rf"(?<![\w-]){re.escape(word)}{ending}", lowered):
-            verb_first = bool(_IMPERATIVE_SLOT.search(lowered[: m.start()]))  # "…and email their organiser"
+            verb_first = m.group(0) == word and bool(_IMPERATIVE_SLOT.search(lowered[: m.start()]))  # "…and email
+            # their organiser": the bare word in a verb's place; "booking Z-9" at the start is still a noun
             if (m.group(0) not in objects or verb_first) and not _NEGATION.search(lowered[: m.start()]) \
                     and not _advice(lowered, m.start()) and not (questions and _about(lowered, m.start())) \
                     and not (m.group(0) in _HOMOGRAPHS and _AS_NOUN.search(lowered[: m.start()])):
@@ -363,7 +365,8 @@ def _described_actions(tool: ToolSpec, verb: str) -> list[str]:
     """The tool's action, and the actions its description's first clause names for it: `adjust_stock`, "Add or
     remove units of a SKU", is asked for by "remove 12 units" as much as by "adjust the stock"."""
     first = re.split(r"[.;:(]", tool.description, maxsplit=1)[0]
-    described = [v for w in tokens(first)[:8] for v in [_verb(w)] if v]
+    named = set(tokens(tool.name))  # "Cancel a booking.": "booking" is what cancel_booking acts on, not "book"
+    described = [v for w in tokens(first)[:8] if w not in named for v in [_verb(w)] if v]
     return list(dict.fromkeys([verb, *described]))
 
 
