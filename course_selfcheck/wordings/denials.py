@@ -467,8 +467,8 @@ def _past_a_refused_sequel(lowered: list[str]) -> list[str]:
             and not head.startswith("повторн"):  # «повторный вызов…» names the sequel; «повтори…» makes it
         return lowered
     rest = lowered[refusals[-1] + 1:]
-    while rest and rest[0] in _OF_THE_REFUSAL:  # "denied again", "refused as well", «отклонят так же»
-        rest = rest[1:]
+    while rest and rest[0] in _OF_THE_REFUSAL and (rest[0] != "the" or rest[1:2] == ["same"]):
+        rest = rest[1:]  # "denied again", "refused the same way", «отклонят так же»; "denied the call to…" is a noun
     return rest
 
 
@@ -712,6 +712,9 @@ def not_yet(words: list[str]) -> bool:
     окончательно». A word of waiting with a negation just before it ("nothing is pending", "no approval pending") is
     no not-yet."""
     lowered = [w.lower() for w in words]
+    because = next((i for i, w in enumerate(lowered) if w in _BECAUSE), None)
+    if because:  # "denied the call because the review is not done yet": the no, then its reason, each read alone
+        return not_yet(lowered[:because]) or not_yet(lowered[because + 1:])
     if _a_state_of_the_merge_request(lowered):
         return False
     if _has_phrase(lowered, _NOT_YET) or lowered[-1:] == ["yet"] and any(_NEGATIONS.match(w) for w in lowered):
@@ -724,12 +727,21 @@ def not_yet(words: list[str]) -> bool:
                for i, w in enumerate(lowered))
 
 
+_BECAUSE = {"because", "since", "as", "потому", "поскольку", "ибо", "так"}
+"""Words that open a reason (also «потому что», «так как»)."""
+_THE_WORK = re.compile(r"^(?:diff\w*|code|tests?|ci|pipeline\w*|build\w*|checks?|changes?|review\w*|commits?|"
+                       r"branch\w*|description|дифф\w*|код\w*|тест\w*|сборк\w*|проверк\w*|изменени\w*|правк\w*|"
+                       r"ревью|коммит\w*|ветк\w*|описани\w*)$", re.I)
+"""The work the merge request is judged by: "the diff has not been reviewed yet", «тесты ещё не прошли» give the
+person's reason, not a no still open (attack 23: read as a not-yet, the right denial had no no)."""
+
+
 def _a_state_of_the_merge_request(lowered: list[str]) -> bool:
     """A clause that gives the merge request's state, with no word of a yes, an approval or the call in it: "the merge
     request is still pending review", "!485 is still awaiting review", "it is not merged yet", «MR всё ещё ждёт
     ревью» (attack 22's F-A: read as a no not final). "Approval is pending", "the merge request is pending
     approval", "the human has not approved it yet" are still about the yes."""
-    about = "themr" in lowered or any(_SUCCESS.match(w) for w in lowered)
+    about = "themr" in lowered or any(_SUCCESS.match(w) or _THE_WORK.match(w) for w in lowered)
     return about and not any(_APPROVAL.match(w) or _APPROVAL_NOUN.match(w) or _YES.match(w) or _TRY.match(w)
                              or w in ("thecall", "decision", "answer", "решение", "ответ") for w in lowered)
 

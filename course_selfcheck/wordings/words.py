@@ -30,7 +30,7 @@ _PEOPLE = re.compile(r"^(?:human\w*|person\w*|people|user\w*|review\w*|operator\
                      r"рецензент\w*|оператор\w*|сопровожда\w*|владел\w*)$", re.I)
 """Someone who decides: with one of them, a word that stops the call is their decision ("the human cancelled it")."""
 _STOPS = re.compile(r"^(?:cancel\w*|halt\w*|stop|stops|stopped|stopping|prevent\w*|against|abort\w*|"
-                    r"отмен\w*|останов\w*|прекрат\w*|пресек\w*|пресёк\w*|отверг\w*)$", re.I)
+                    r"отмен\w*|останов\w*|прекрат\w*|перестан\w*|перестав\w*|пресек\w*|пресёк\w*|отверг\w*)$", re.I)
 """Words that stop a call, said of a person: cancelled, halted, stopped, voted against, «отменил», «остановил»."""
 _STOP_PHRASES = (("turn", "down"), ("turned", "down"), ("turns", "down"), ("kept", "from"), ("keep", "from"),
                  ("keeps", "from"), ("called", "off"), ("call", "off"), ("shot", "down"), ("said", "no"),
