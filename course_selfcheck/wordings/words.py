@@ -26,7 +26,7 @@ _SUCCESS = re.compile(r"^(?:success\w*|succeeded|merged|done|completed|успе�
                       r"(?:в|с)лит(?:ый|ая|ое|ые|ого|ую|ым)|выполнен\w*)$", re.I)
 """Words that claim the call went through ("merged", «влит», «слито»; not the infinitive «влить», attack 21's F4)."""
 _PEOPLE = re.compile(r"^(?:human\w*|person\w*|people|user\w*|review\w*|operator\w*|maintainer\w*|owner\w*|"
-                     r"someone|somebody|admin\w*|approver\w*|team|lead|человек\w*|люд\w*|пользовател\w*|ревью\w*|"
+                     r"someone|somebody|admin\w*|approver\w*|team|lead|manager\w*|менеджер\w*|человек\w*|люд\w*|пользовател\w*|ревью\w*|"
                      r"рецензент\w*|оператор\w*|сопровожда\w*|владел\w*)$", re.I)
 """Someone who decides: with one of them, a word that stops the call is their decision ("the human cancelled it")."""
 _STOPS = re.compile(r"^(?:cancel\w*|halt\w*|stop|stops|stopped|stopping|prevent\w*|against|abort\w*|"
