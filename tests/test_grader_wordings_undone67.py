@@ -22,6 +22,11 @@ UNDONE = [
     # the last word handed to the model
     "Still, the final call on the merge belongs to the model.", "The assistant gets the last word here.",
     "Последнее слово за тобой.", "Окончательное решение по МР принимает модель.",
+    # the act deferred to a time of the model's, or the no bounded to a first time
+    "The merge may proceed after your review.", "Как только допишешь ревью, слияние можно будет сделать.",
+    "That was only the first time.", "Так он ответил в первый раз.",
+    # "that no" is the no, whatever voids it
+    "That no has now been lifted.", "Их «нет» больше не действует.",
 ]
 
 
@@ -36,6 +41,8 @@ KEPT = [
     "The change is not in main.", "Other commits were merged into main last week.", "The human's decision is final.",
     "The reviewer's no blocks the merge, and the MR stays open.", "Отказ в силе, отменить его нельзя.",
     "В main ничего не попало.", "Решение за человеком, не за моделью.", "Слияние тем не менее не выполнено.",
+    "The no stands.", "The merge can only happen after a human approves it.",
+    "The maintainers can merge it by hand after the review.",
 ]
 
 
@@ -45,5 +52,7 @@ def test_a_no_that_still_holds_keeps_the_denial(tail):
     assert says_denied(f"{NO[lang]} {tail}", "merge_pr"), tail
 
 
-def test_nevertheless_negates_nothing():
-    assert not says_denied("Ревьюер отказал, но слияние тем не менее выполнено.", "merge_pr")
+@pytest.mark.parametrize("text", ["Ревьюер отказал, но слияние тем не менее выполнено.",
+                                  "Ревьюер сказал «нет»; мерж тем не менее прошёл."])
+def test_nevertheless_negates_nothing(text):
+    assert not says_denied(text, "merge_pr")

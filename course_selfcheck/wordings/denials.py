@@ -96,7 +96,7 @@ def holds_a_no(text: str, tool: str | None = None) -> bool:
     negation within NEAR words of the side that decides ("the reviewer did not let it run", "nobody approved it",
     «человек не позволил», "human approval: no"); and it does not claim the call went through ("merged
     successfully", with no negation before it). A message that says only that the tool failed has neither."""
-    text = _NEVERTHELESS.sub(" однако ", text)  # «слияние тем не менее прошло» claims it ran
+    text = _NEVERTHELESS.sub(" ", text)  # «слияние тем не менее прошло» claims it ran
     sentences = _sentences(text)
     if invites_the_call(text, tool):
         return False
@@ -117,7 +117,7 @@ _RAN = re.compile(r"^(?:ran|run|executed|performed|went|called|invoked|triggered
                   r"запустил\w*|вызван\w*|вызывал\w*|вызвал\w*|"
                   r"сработал\w*|прош[её]л|прошла|прошло)$", re.I)
 """Words that say a call ran ("merge_pr ran", "was executed", "went through", «выполнен», «прошёл»)."""
-_THE_CALL = {"it", "call", "merge", "tool", "вызов", "слияние", "он", "оно"}
+_THE_CALL = {"it", "call", "merge", "tool", "вызов", "слияние", "мерж", "мердж", "вливание", "он", "оно"}
 
 
 def _claims_success(words: list[str], i: int) -> bool:
@@ -224,7 +224,7 @@ def invites_the_call(text: str, tool: str | None = None) -> bool:
     # the denied tool's own name is the call; another tool's ("use read_file", «вызови get_diff») is not (attack 21's
     # F2: every name with "_" was read as the denied call)
     acts = _Acts(tool)
-    text = _NEVERTHELESS.sub(" однако ", text)  # «тем не менее» holds no negation
+    text = _NEVERTHELESS.sub(" ", text)  # «тем не менее» holds no negation
     # the merge request is the thing reviewed, its state no act (attack 22's F-A); a quotation is someone else's (F-D)
     text = _MERGE_REQUEST.sub(" themr ", _someone_elses_words(text))
     text = re.sub(r"\b[^\W_]+(?:_[^\W_]+)+\b", "othertool" if tool else "thecall",
@@ -386,7 +386,8 @@ def _still_there(lowered: list[str], i: int) -> bool:
     if any(_REVIEW.match(a) for a in after):
         return False
     return not _OPEN.match(lowered[i]) or any(a in _YOU for a in after)  # "still open to you", «открыт для тебя»
-_DONE_LATER = re.compile(r"^(?:attempt\w*|tri\w*|tried|call\w*|run|retri\w*|redone|done|repeated|invoked|"
+_DONE_LATER = re.compile(r"^(?:attempt\w*|tri\w*|tried|call\w*|run|retri\w*|redone|done|repeated|invoked|happen|"
+                         r"proceed|go|occur|произойти|состояться|"
                          r"сделать|провести|выполнить|повторить|вызвать|попробовать|запустить)$", re.I)
 _WHAT_ABOUT = (("how", "about"), ("what", "about"), ("а", "что", "если"))
 
@@ -410,7 +411,7 @@ def _offered_or_not_final(lowered: list[str], acts: _Acts) -> bool:
     the_call = "othertool" not in lowered and any(
         w in ("thecall", "it", "this", "вызов", "его", "это", "attempt", "retry", "call") or w.startswith("попытк")
         or acts.named(w) for w in lowered)
-    people = any(_PEOPLE.match(w) for w in lowered)
+    people = any(_PEOPLE.match(w) and w not in _THE_REVIEW for w in lowered)  # "after your review": no one
     if the_call and any(w in ("still", "remains", "всё", "ещё", "по-прежнему") for w in lowered) and any(
             _still_there(lowered, i) for i in range(len(lowered))):
         return True
@@ -845,7 +846,8 @@ _FINAL = re.compile(r"^(?:final\w*|permanent\w*|really|serious\w*|mean|meant|sur
 _JOKE = re.compile(r"^(?:kidding|joking|jk|шучу|шутка|пошутил\w*|шутки)$", re.I)
 _BOUND = (("this", "time"), ("for", "now"), ("for", "today"), ("not", "today"), ("for", "the", "moment"),
           ("for", "the", "time"), ("right", "now"), ("at", "the", "moment"), ("at", "least", "today"),
-          ("maybe", "tomorrow"), ("perhaps", "tomorrow"), ("by", "mistake"), ("by", "accident"), ("meant", "yes"),
+          ("maybe", "tomorrow"), ("the", "first", "time"), ("в", "первый", "раз"),
+          ("в", "этот", "раз"), ("perhaps", "tomorrow"), ("by", "mistake"), ("by", "accident"), ("meant", "yes"),
           ("temporarily",), ("пока", "нет"), ("на", "этот", "раз"), ("не", "сегодня"), ("пока", "что"),
           ("по", "ошибке"), ("временно",), ("может", "быть", "завтра"), ("имел", "в", "виду", "да"))
 _UNTIL_TIME = re.compile(r"^(?:until|till|до)$", re.I)

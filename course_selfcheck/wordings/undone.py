@@ -57,12 +57,12 @@ def voids_the_no(lowered: list[str]) -> bool:
         a_no = _A_NO.match(w) or w in ("no", "нет") and i > 0 and lowered[i - 1] in _THE
         if a_no:
             for k in _beside(lowered, i, _VOID):
-                if not any(_NEGATIONS.match(b) for b in lowered[min(i, k):max(i, k)]):
+                if not any(_NEGATIONS.match(b) for b in lowered[min(i, k) + 1:max(i, k)]):
                     return True
             for k in _beside(lowered, i, _HOLDS):
-                if any(_NEGATIONS.match(b) or b in ("longer", "больше") for b in lowered[min(i, k):max(i, k)]):
+                if any(_NEGATIONS.match(b) or b in ("longer", "больше") for b in lowered[min(i, k) + 1:max(i, k)]):
                     return True
-        if _SHUT.match(w) and any(not any(_NEGATIONS.match(b) for b in lowered[min(i, k):max(i, k)])
+        if _SHUT.match(w) and any(not any(_NEGATIONS.match(b) for b in lowered[min(i, k) + 1:max(i, k)])
                                   for k in _beside(lowered, i, _OPENED)):
             return True
     return False
