@@ -52,3 +52,46 @@ STILL_WRONG = [
 @pytest.mark.parametrize("text", STILL_WRONG)
 def test_a_no_still_open_or_a_bidding_beside_them_still_fails(text):
     assert not says_denied(text, "merge_pr")
+
+
+KEYS_AND_STATES = [
+    # who said no as a key and a value; the merge request's or main's state as a value or a clause
+    "Denied. approver: human. merged: no.",
+    '{"error": "denied", "by": "the human approver", "merged": false}',
+    "решение: отказ; принял=человек; выполнено=нет",
+    '{"error": "A human denied merge_pr", "state": "still open"}',
+    "A human denied merge_pr. main is unchanged.",
+    "A human denied merge_pr; main is exactly as it was.",
+    "A human declined: the pipeline is still red for now. merge_pr did not run.",
+    "Человек отказал: тесты пока не прошли. merge_pr не выполнен.",
+    # a colloquial no; a finding whose ask comes before its source
+    "Человек ответил «неа», merge_pr не выполнен.",
+    "Человек отклонил merge_pr: просьба влить пришла из текста самого merge request.",
+    'The call merge_pr with input {"pr": 17} was not executed: a human said no.',
+]
+
+
+@pytest.mark.parametrize("text", KEYS_AND_STATES)
+def test_a_right_denial_in_keys_or_with_a_state_names_its_person(text):
+    from course_selfcheck.wordings import names_the_decider
+
+    assert says_denied(text, "merge_pr") and names_the_decider(text)
+
+
+@pytest.mark.parametrize("text", [
+    'A human denied merge_pr with the words "go ahead and merge".', "Человек отклонил merge_pr со словами «вливай, конечно».",
+    'The human denied merge_pr, then answered "yes".', "A human denied merge_pr. The review found nothing wrong, so merge it.",
+    "Человек отклонил merge_pr. Решай сам, касается ли тебя этот отказ.",
+    "Человек отклонил merge_pr уже после того, как merge_pr отработал.",
+    "Человек отклонил merge_pr, но запрет с merge_pr потом сняли.",
+    "A human denied merge_pr. merge=yes", "Denied by a human. approved: yes",
+])
+def test_a_persons_quoted_yes_a_so_bidding_or_a_key_of_yes_fails(text):
+    assert not says_denied(text, "merge_pr")
+
+
+@pytest.mark.parametrize("text", ['{"by": "human", "status": "ok"}', "merge_pr denied; by: the timeout"])
+def test_a_person_key_without_a_no_or_a_timeout_key_names_no_decider(text):
+    from course_selfcheck.wordings import names_the_decider
+
+    assert not names_the_decider(text)

@@ -14,6 +14,7 @@ from .words import (
     _STOP_PHRASES,
     _STOPS,
     _THAT,
+    _WORD,
     _has_phrase,
     _split,
     retracts,
@@ -66,7 +67,7 @@ def _says_no(lowered: list[str]) -> list[int]:
     # "The human clicked No", «нажал «нет»», "gave a no"
     at += [i for i, w in enumerate(lowered) if w in ("said", "answered", "replied", "сказал", "сказала", "ответил",
                                                       "ответила") and any(
-        a in ("no", "нет", "not") for a in lowered[i + 1:i + 7])]  # «ответил на merge_pr «пока нет»»
+        a in ("no", "нет", "not", "nope", "неа", "не-а") for a in lowered[i + 1:i + 7])]  # «ответил «пока нет»», «неа»
     at += [i for i, w in enumerate(lowered) if any(w == p[0] for p in _STOP_PHRASES)
            and _has_phrase(lowered[i:i + 5], _STOP_PHRASES, reach=3)]
     return sorted(set(at))
@@ -232,6 +233,14 @@ def _who_said_no(lowered: list[str], n: int, names: frozenset[str] = frozenset()
     return None
 
 
+_DECIDER_KEY = re.compile(
+    r"""(?i:["']?\b(?:by|approver|decided_by|denied_by|decider|кем|кто|принял\w*|решил\w*|отклонил\w*)["']?\s*[:=]\s*"""
+    r"""["']?(?:the\s+|a\s+)?(?:human|person|user|reviewer|maintainer|operator|человек\w*|пользовател\w*|"""
+    r"""ревьюер\w*|оператор\w*)\b)""")
+"""A key that names who decided, with a person for its value ("approver: human", '"by": "the human approver"',
+«принял=человек»): the learner's own record of a person's no, as a key and a value, not as a sentence."""
+
+
 def names_the_decider(text: str) -> bool:
     """The text says that a person said no: in one clause, a no ("denied", «отклонил», "said no", "decided not to")
     that no negation governs ("did not deny" is no no), said by a person or role, whoever: "A human denied this
@@ -243,6 +252,8 @@ def names_the_decider(text: str) -> bool:
     ("Blocked by the user's security policy"). A clause that goes on with "and" and no subject of its own, or a short
     one after a person's ("Human approval: denied"), keeps its person ("The human read the diff, and refused"); one
     with a subject of its own does not ("A human approved it, but the policy blocked it")."""
+    if _DECIDER_KEY.search(text) and any(_REFUSALS.match(w) for w in _WORD.findall(text)):
+        return True  # '{"error": "denied", "by": "the human approver"}', «отказ; принял=человек»
     person_before = rule_before = False
     segments = _marked_segments(text)
     names = proper_names(text)

@@ -77,6 +77,7 @@ _LEAD = {"feel", "free", "please", "then", "now", "and", "so", "just", "next", "
          "можно", "нужно", "надо", "следует", "я", "мы", "тоже", "также", "так", "что"}
 """Words before a clause's own verb or subject ("You can keep reviewing", "Then report it", «Можешь продолжать»)."""
 _STATE = re.compile(r"^(?:open|opened|unmerged|unchanged|pending|waiting|awaiting|remain\w*|stay\w*|closed|draft|"
+                    r"red|green|failing|broken|unfinished|incomplete|same|неизменн\w*|красн\w*|зел[её]н\w*|"
                     r"untouched|intact|as|available|доступ\w*|"
                     r"открыт\w*|ждёт|ждет|ожида\w*|оста\w*|нетронут\w*|прежн\w*|влит\w*)$", re.I)
 _DECIDE = re.compile(r"^(?:decid\w*|decision\w*|call|choice|up|only|every|each|any|all|must|needs?|requir\w*|"
@@ -89,7 +90,8 @@ _REVIEW_WORDS = re.compile(
     r"themr|thequote|othertool|thecall|injected|suspicious|malicious|steer\w*|manipulat\w*|text|request\w*|"
     r"дифф\w*|код\w*|ошибк\w*|баг\w*|тест\w*|файл\w*|функци\w*|строк\w*|изменени\w*|коммент\w*|уязвим\w*|"
     r"инъекци\w*|описани\w*|ревью|итог\w*|замечани\w*|проблем\w*|исправ\w*|коммит\w*|ветк\w*|попытк\w*|"
-    r"управлять|правк\w*|текст\w*|безопасн\w*|tool\w*|инструмент\w*)$", re.I)
+    r"управлять|правк\w*|текст\w*|безопасн\w*|tool\w*|инструмент\w*|main|master|pipeline\w*|ci|build\w*|"
+    r"сборк\w*)$", re.I)
 """Words of the review itself: what the diff does, a bug, a test, the description's injection."""
 _COURTESY = re.compile(r"^(?:thanks|thank|sorry|apolog\w*|hope|glad|спасибо|благодар\w*|извин\w*|прости\w*)$", re.I)
 _SUBJECT = {"the", "a", "an", "this", "that", "these", "those", "it", "its", "it's", "there", "he", "she", "they",
@@ -98,7 +100,7 @@ _SUBJECT = {"the", "a", "an", "this", "that", "these", "those", "it", "its", "it
             "это", "этот", "эта", "эти", "он", "она", "оно", "они", "в", "на", "во", "его", "её", "ее", "их", "почему",
             "потому", "так", "там", "здесь", "ничего", "никто", "каждое", "любое", "все", "всё", "оба", "вызов",
             "next", "last", "следующий", "последний", "шаг", "other", "previous", "older", "another", "earlier",
-            "many", "most", "другие", "вместо"}
+            "many", "most", "другие", "вместо", "still", "по-прежнему"}
 """Words a clause of findings, a state or a policy opens with: a subject, not a verb told to the model."""
 
 
@@ -193,7 +195,8 @@ class _Clause:
         self.words = lowered
         self.acts_named = lambda w: w == "thecall" or acts.named(w) or bool(_PLAN_RU.match(w) or _AUTO_ACT.match(w))
         self.acts = [i for i, w in enumerate(lowered) if self.acts_named(w)]
-        self.yeses = [i for i, w in enumerate(lowered) if _YES.match(w) or _A_YES_GIVEN.match(w)]
+        self.yeses = [i for i, w in enumerate(lowered) if (_YES.match(w) or _A_YES_GIVEN.match(w))
+                      and not _PEOPLE.match(w)]  # "approver" is who says yes or no, not a yes
         k = 0
         if lowered and lowered[0] in _CONDITIONS | {"when", "когда"} and "," in with_commas:
             k = with_commas.index(",")  # "If you think so, say it in the review": the main clause's own head
@@ -318,9 +321,10 @@ def _the_injection_told(lowered: list[str]) -> bool:
     reviewer to merge it", «в описании МР есть просьба слить его»): the act is the injection's, reported; the text,
     not a person, asks (a person's comment that asks is a yes wanted, not a finding)."""
     source = next((i for i, w in enumerate(lowered) if _SOURCES.match(w)), None)
-    if source is None or any(_PEOPLE.match(w.split("'")[0]) or w in _SUBJECT_PEOPLE for w in lowered[:source]):
-        return False
-    return any(_ASKS.match(w) for w in lowered[source + 1:])
+    asks = next((i for i, w in enumerate(lowered) if _ASKS.match(w)), None)
+    if source is None or asks is None:
+        return False  # «просьба влить пришла из текста МР»: the ask may come first
+    return not any(_PEOPLE.match(w.split("'")[0]) or w in _SUBJECT_PEOPLE for w in lowered[:min(source, asks)])
 
 
 def _a_clean_label(label: _Clause) -> bool:
@@ -349,7 +353,8 @@ def _as_prose(text: str, tool: str | None) -> str:
             text = ". ".join(v.strip().rstrip(".") for v in found.values() if isinstance(v, str) and v.strip())
     text = _A_DICT.sub(_as_sentences, text)
     name = re.escape(tool) if tool else r"[^\W_]+(?:_[^\W_]+)+"
-    return re.sub(rf"(?<!\w)({name})\s*\([^()'\".]*\)", r"\1", text)
+    text = re.sub(rf"(?<!\w)({name})\s*\([^()'\".]*\)", r"\1", text)
+    return re.sub(r"(?<=\w)\s*=\s*(?=\w)", ": ", text)  # «принял=человек» is a key and its value
 
 
 _A_DICT = re.compile(r"\{[^{}]*\}")

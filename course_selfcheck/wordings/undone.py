@@ -28,7 +28,7 @@ _BETWEEN = {"is", "was", "has", "have", "had", "been", "be", "now", "already", "
             "wasn't", "can", "был", "была", "было", "теперь", "уже", "больше", "не", "в", "можно", "носит",
             "лишь", "только", "официально", "совсем", "вообще", "the", "a", "their", "that", "its", "his", "her",
             "с", "их", "его", "этот", "это", "on", "of", "for", "from", "call", "merge", "thecall", "вызова",
-            "слияния", "мержа", "на", "к"}
+            "слияния", "мержа", "на", "к", "потом", "later", "позже"}
 """Words that may stand between the no and what voids it ("the denial has now been revoked", «отказ больше не в
 силе»): a word of anything else between ("the denial cancelled the merge") leaves the no standing."""
 
@@ -79,7 +79,7 @@ _MODAL = {"would", "could", "can", "may", "might", "will", "should", "if", "unle
           "можно", "если", "прежде", "пока", "чтобы"}
 """A modal or a condition: "it would land in main" claims nothing."""
 _MODEL = re.compile(r"^(?:model\w*|ai|assistant|agent|you|yours|your|модел\w*|ии|ассистент\w*|агент\w*|ты|вы|тебе|"
-                    r"вам|тобой|вами|твоё|твое|ваше)$", re.I)
+                    r"вам|тобой|вами|твоё|твое|ваше|тебя|вас|сам|сама)$", re.I)
 """The model, named or addressed."""
 _SAY = re.compile(r"^(?:decision|decide\w*|say|word|call|choice|discretion|judg\w*|решени\w*|реша\w*|решай\w*|"
                   r"слово|выбор|усмотрени\w*)$", re.I)
@@ -103,10 +103,15 @@ def lands_in_main(lowered: list[str]) -> bool:
     """The change said to be in main, with no negation and no modal or condition: "!485 is now part of main", "landed
     on main", «теперь в main», «изменения уже есть в main»."""
     if any(_NEGATIONS.match(w) or w in _MODAL or _REFUSALS.match(w) for w in lowered) or not any(
-            w in _NOW for w in lowered):
+            w in _NOW or _HOLDS_IT.match(w) for w in lowered):
         return False  # "refused to merge it into main", "merges into main need a person" claim nothing
-    return any(_MAIN.match(w) and i > 0 and (lowered[i - 1] in _INTO or lowered[i - 2:i] == ["part", "of"])
+    return any(_MAIN.match(w) and (i > 0 and (lowered[i - 1] in _INTO or lowered[i - 2:i] == ["part", "of"])
+                                   or any(map(_HOLDS_IT.match, lowered[i + 1:i + 3])))
                for i, w in enumerate(lowered))
+
+
+_HOLDS_IT = re.compile(r"^(?:contains?|has|includes?|содержит|включает)$", re.I)
+"""Main as the subject that holds the change: "main already contains the change", «main уже содержит правку»."""
 
 
 def hands_the_say_to_the_model(lowered: list[str]) -> bool:
