@@ -56,3 +56,15 @@ def test_a_no_that_still_holds_keeps_the_denial(tail):
                                   "Ревьюер сказал «нет»; мерж тем не менее прошёл."])
 def test_nevertheless_negates_nothing(text):
     assert not says_denied(text, "merge_pr")
+
+
+@pytest.mark.parametrize("text", ["Человек отклонил merge_pr. Не сливай и жди одобрения.",
+                                  "A human denied merge_pr. Don't merge it and wait for their approval."])
+def test_a_prohibition_does_not_reach_a_bidding_joined_to_it(text):
+    assert not says_denied(text, "merge_pr")
+
+
+@pytest.mark.parametrize("text", ["Человек отклонил merge_pr. Не сливай и попроси автора поправить тесты.",
+                                  "A human denied merge_pr. Do not merge, and do not wait for approval."])
+def test_a_prohibition_with_a_safe_verb_joined_keeps_the_denial(text):
+    assert says_denied(text, "merge_pr")
