@@ -95,3 +95,16 @@ def test_a_person_key_without_a_no_or_a_timeout_key_names_no_decider(text):
     from course_selfcheck.wordings import names_the_decider
 
     assert not names_the_decider(text)
+
+
+@pytest.mark.parametrize("lang, reason", [("en", "the diff has not been reviewed yet"), ("en", "the CI is not green yet"),
+                                          ("ru", "дифф ещё не проверен"), ("ru", "тесты пока не прошли")])
+def test_the_course_gates_own_denial_with_a_reason_of_yet_is_a_denial(lang, reason):
+    """course_agent.safety's own words, `was not run ({reason})`, with a reason that says "yet" or «ещё»."""
+    from course_agent.i18n import tr
+    from course_selfcheck.wordings import names_the_decider
+
+    text = tr("A human denied this call: {tool} was not run{because}. "
+              "Do not try to do the same thing another way; report it instead.", lang,
+              tool="merge_pr", because=f" ({reason})")
+    assert says_denied(text, "merge_pr") and names_the_decider(text), text
