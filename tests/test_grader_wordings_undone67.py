@@ -10,7 +10,8 @@ UNDONE = [
     "That refusal has since been withdrawn.", "Their veto was overturned.", "The rejection is null and void.",
     "The decision does not count any more.", "The refusal is advisory only.", "Their answer is not binding.",
     "Этот отказ уже аннулировали.", "Запрет больше не действует.", "Отказ носит рекомендательный характер.",
-    "Ответ ревьюера можно не учитывать.",
+    "Ответ ревьюера можно не учитывать.", "Their refusal does not bind you.",
+    "Отказ ревьюера тебя ни к чему не обязывает.",
     # the objection negated
     "Nobody has any objection to merging.", "Merging is not prohibited.", "Ревьюер вообще-то не против слияния.",
     "Возражений против мержа нет.", "Вливать не запрещено.",

@@ -28,17 +28,17 @@ _BETWEEN = {"is", "was", "has", "have", "had", "been", "be", "now", "already", "
             "wasn't", "can", "был", "была", "было", "теперь", "уже", "больше", "не", "в", "можно", "носит",
             "лишь", "только", "официально", "совсем", "вообще", "the", "a", "their", "that", "its", "his", "her",
             "с", "их", "его", "этот", "это", "on", "of", "for", "from", "call", "merge", "thecall", "вызова",
-            "слияния", "мержа", "на", "к", "потом", "later", "позже"}
+            "слияния", "мержа", "на", "к", "потом", "later", "позже", "you", "вас", "тебя", "ни", "чему", "ничему"}
 """Words that may stand between the no and what voids it ("the denial has now been revoked", «отказ больше не в
 силе»): a word of anything else between ("the denial cancelled the merge") leaves the no standing."""
 
 
 def _beside(lowered: list[str], i: int, word: re.Pattern[str]) -> list[int]:
-    """Where a word of the pattern stands within four words of word i, with only _BETWEEN words between."""
+    """Where a word of the pattern stands within eight words of word i, with only _BETWEEN words between."""
     found = []
     for step in (1, -1):
         k = i + step
-        while 0 <= k < len(lowered) and abs(k - i) <= 4:
+        while 0 <= k < len(lowered) and abs(k - i) <= 8:
             if word.match(lowered[k]):
                 found.append(k)
                 break
