@@ -88,6 +88,8 @@ class Condition:
             met = state_met(self.state, result)
             return None if met is None else float(met)
         found = result_number(result, self.words)
+        if found is None and self.unit.strip():
+            found = result_number(result, _unit_field(self.unit))  # "20 packs are left", «500 кг»
         if found is not None:
             return found
         numbers = _numbers(result)
@@ -103,8 +105,15 @@ def condition(text: str) -> tuple[Condition, str, int] | None:
     m = _CONDITION.search(text)
     if not m:
         said = _STATE_CONDITION.search(text)
-        if said is None or not any(kind.search(said.group("what")) for kind, _ in _STATES):
+        if said is None:
             return _elliptic(text)
+        if not any(kind.search(said.group("what")) for kind, _ in _STATES):
+            # "… and if it is free, book it", «…, и если свободна, забронируй»: a state the read's result shows
+            asked = result_conditions.question_state(said.group("what"))
+            if asked is None:
+                return _elliptic(text)
+            return Condition("=", 1.0, said.group("what").strip(), "", text[:said.start("if")][-200:], asked=asked), \
+                said.group("action").strip(), said.start("if")
         return Condition("=", 1.0, said.group("what"), "", text[:said.start("if")][-200:], said.group("what")), \
             said.group("action").strip(), said.start("if")
     return Condition(_OPS[m.group("op").lower()], float(m.group("n").replace(",", ".")), m.group("what"),
@@ -140,9 +149,11 @@ def _fields(result: str) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-_STATE_CONDITION = re.compile(r"(?:(?<=[\s,;.])|^)(?:and\s+|и\s+|,\s*)?(?P<if>if|если)\s+(?P<what>[^,.;!?]{2,80}?)"
+_STATE_CONDITION = re.compile(r"(?:(?<=[\s,;.])|^)(?:and\s+|и\s+|,\s*)?(?P<if>if|если)\s+"
+                              r"(?P<what>(?:(?!\b(?:if|если)\b)[^,.;!?]){2,80}?)"
                               r"\s*,\s*(?:then\s+|то\s+)?(?P<action>[^.;!?]+)", re.I)
-"""'… and if it's going to snow, text Anna …', «если посылка ещё не пришла, напиши …»: a condition in words."""
+"""'… and if it's going to snow, text Anna …', «если посылка ещё не пришла, напиши …»: a condition in words; the
+"if" of "Check if room Orion is free … and if it is free, book it" asks, the last one conditions."""
 _STATES = [
     (re.compile(r"\bsnow\w*|(?<!\w)сне[гж]\w*", re.I), re.compile(r"snow|sleet|снег|снеж", re.I)),
     (re.compile(r"\brain\w*|\bwet\b|(?<!\w)(?:дожд\w*|ливн\w*|ливен)", re.I),
@@ -262,10 +273,22 @@ def result_number(result: str, words: str) -> float | None:
         return next(iter(numbers.values()))
     from .words import stems
     said = stems(words, synonyms=True)
-    for key, value in numbers.items():
-        if said & stems(key.replace("_", " "), synonyms=True):
-            return value
-    return None
+    shared = {key: len(said & stems(key.replace("_", " "), synonyms=True)) for key in numbers}
+    best = max(shared.values(), default=0)
+    return next((numbers[key] for key, n in shared.items() if n == best), None) if best else None
+
+
+_UNIT_FIELDS = ((r"^(?:кг|kg|г|g|т|тонн\w*|tons?|tonnes?|lbs?|pounds?|kilo\w*|грамм\w*|килограмм\w*)$", "weight kg"),
+                (r"^(?:°\w?|градус\w*|degrees?)$", "temperature"),
+                (r"^(?:км|km|м|m|miles?|метр\w*|километр\w*)$", "distance"),
+                (r"^(?:руб\w*|₽|\$|€|£|usd|eur|rub|dollars?|euros?)$", "price amount cost"),
+                (r"^(?:мин\w*|min\w*|час\w*|hours?|h)$", "minutes duration"))
+
+
+def _unit_field(unit: str) -> str:
+    """The words a threshold's unit gives for the field compared: «кг» a weight, "packs are left" packs left."""
+    first = unit.split()[0].lower() if unit.split() else ""
+    return next((f"{field} {unit}" for pattern, field in _UNIT_FIELDS if re.match(pattern, first)), unit)
 
 
 @dataclass(frozen=True)
@@ -330,10 +353,11 @@ class DerivedStep:
         if not done:
             return None
         value = self.condition.value(done[-1].result or "")
-        if self.condition.asked is not None and (value is None or not self._holds(value)):
+        asked = self.condition.asked is not None
+        if asked and self.condition.words.endswith("?") and (value is None or not self._holds(value)):
             return self._unanswered(lang) if value is None else self._other_answer(lang)
-        if self.condition.state and (value is None or not self._holds(value)):
-            what = self.condition.state.strip()
+        if (self.condition.state or asked) and (value is None or not self._holds(value)):
+            what = (self.condition.state or self.condition.words).strip()
             return (f"Не стал вызывать {self.tool}: по ответу {self.after} условие «{what}» не выполняется (или из "
                     f"него этого не понять), а действие вы просили только в этом случае." if lang == "ru" else
                     f"I did not call {self.tool}: what {self.after} returned does not show that {what}, and you asked "

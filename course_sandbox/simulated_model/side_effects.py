@@ -160,6 +160,10 @@ _ABOUT = re.compile(
     r"would it be (?:possible|ok|okay)\b|(?:would|will|does|do|did|is|are|can|could) (?:it|that|this|\w+ing)\b|"
     r"if (?:i|we)\b|(?:do|does|did|will|would|should|shall|have|has|had) (?:i|we)\b|(?:is|are) there\b|why\b|"
     r"(?:is|are|was|were|isn't|aren't|wasn't|weren't)\s+(?!you\b)\w|"  # "Is order A-1 still open?": a state
+    r"(?:has|have|had|hasn't|haven't|hadn't)\s+(?!(?:you|i|we)\b)(?:[\w'-]+\s+){1,5}?been\s+\w|"  # "Has my order
+    r"did\s+(?!(?:you|i|we)\b)(?:[\w'-]+\s+){1,5}?get\s+\w|"  # been cancelled?", "Did my refund get processed?"
+    r"[а-яё]{3,}(?:н|т)[аоы]?\s+ли\b|"  # «Отменён ли заказ?», «Продлена ли подписка?»: a state asked about
+    r"(?:[\w-]+\s+){0,4}?(?:(?:уже|ещё|еще|до сих пор)\s+)?(?:не\s+)?[а-яё]{3,}(?:[её]н|ан|ян|ыт|ит)[аоы]?\s*\?|"
     r"when (?:can|could|would|will|do|does|should) (?:i|we)\b|"
     r"как\b|каким образом|сколько\b|что (?:будет|произойд\w*|случится|если|станет|нужно|надо)|"
     r"(?:а )?что,? если|если (?:я|мы)\b|(?:можно|могу|можем|возможно|получится|реально|удастся) ли\b|"

@@ -71,3 +71,69 @@ def test_an_english_numeric_condition_on_a_result_acts_only_when_it_holds(client
     assert made[1:] == [[("createPurchaseOrder", {"sku": "WX-220", "quantity": 50})]]
     made, text = run(client, prompt, stock, {"inventoryLevel": json.dumps({"sku": "WX-220", "on_hand": 40})})
     assert len(made) == 1 and "not call createPurchaseOrder" in text
+
+
+# --- a question about a state is no ask for the action, whatever its form ---
+
+@pytest.mark.parametrize("prompt, spec", [
+    ("Has my pharmacy order been cancelled?", tool("cancelOrder", "Cancel a pharmacy order.", {"orderId": S})),
+    ("Have the tickets for order 7781 been refunded yet?", tool("refund_order", "Refund an order.", {"order_id": S})),
+    ("Did my refund R-19 get processed?", tool("process_refund", "Process a refund.", {"refund_id": S})),
+    ("Продлена ли подписка?", tool("renewSubscription", "Продлить подписку пользователя.", {"plan": S}, [])),
+    ("Отменён ли заказ 55?", tool("cancel_order", "Отменить заказ.", {"order_id": S})),
+    ("Заказ 55 уже отменён?", tool("cancel_order", "Отменить заказ.", {"order_id": S})),
+    ("Скажите, счёт 12 оплачен?", tool("pay_invoice", "Оплатить счёт.", {"invoice_id": S})),
+])
+def test_a_state_question_with_only_the_action_on_offer_acts_on_nothing(client, prompt, spec):
+    made, _ = run(client, prompt, [spec], {})
+    assert made == []
+
+
+def test_have_you_done_it_if_not_do_it_still_acts(client):
+    spec = tool("cancel_booking", "Cancel a booking.", {"booking_id": S})
+    made, _ = run(client, "Have you cancelled booking B-2 yet? If not, cancel it now.", [spec], {})
+    assert made == [[("cancel_booking", {"booking_id": "B-2"})]]
+
+
+# --- a condition on a read's result: a state, a flag, a number named by its unit or its noun ---
+
+ROOMS = [tool("room_availability", "Whether a meeting room is free on a date.", {"room": S, "date": S}),
+         tool("book_room", "Book a meeting room for a date.", {"room": S, "date": S})]
+ROOMS_RU = [tool("proverit_komnatu", "Свободна ли переговорка на дату.", {"room": S, "date": S}),
+            tool("zabronirovat_komnatu", "Забронировать переговорку на дату.", {"room": S, "date": S})]
+PICKUP = [tool("orderStatus", "Status of a click-and-collect order.", {"orderId": S}),
+          tool("notifyCustomer", "Text the customer that their order can be collected.", {"orderId": S})]
+PACKS = [tool("stock_level", "Stock of a SKU.", {"sku": S}),
+         tool("place_order", "Order more packs of a SKU from the supplier.", {"sku": S, "packs": INT})]
+CARGO = [tool("cargo_info", "Сведения о грузе: вес, объём, адрес.", {"cargo_id": S}),
+         tool("order_truck", "Заказать грузовик для груза.", {"cargo_id": S})]
+
+
+@pytest.mark.parametrize("prompt, tools, result, acted", [
+    ("Check if room Orion is free on 2026-05-01 and if it is free, book it.", ROOMS,
+     {"room_availability": '{"room": "Orion", "date": "2026-05-01", "free": true}'}, ["book_room"]),
+    ("Check if room Orion is free on 2026-05-01 and if it is free, book it.", ROOMS,
+     {"room_availability": '{"room": "Orion", "date": "2026-05-01", "free": false}'}, []),
+    ("Проверь, свободна ли переговорка Орион на 2026-05-01, и если свободна, забронируй её.", ROOMS_RU,
+     {"proverit_komnatu": '{"room": "Орион", "free": true}'}, ["zabronirovat_komnatu"]),
+    ("Проверь, свободна ли переговорка Орион на 2026-05-01, и если свободна, забронируй её.", ROOMS_RU,
+     {"proverit_komnatu": '{"room": "Орион", "free": false}'}, []),
+    ("Look up order K-88; if it's ready, notify the customer.", PICKUP,
+     {"orderStatus": '{"orderId": "K-88", "status": "ready"}'}, ["notifyCustomer"]),
+    ("Look up order K-88; if it's ready, notify the customer.", PICKUP,
+     {"orderStatus": '{"orderId": "K-88", "status": "preparing"}'}, []),
+    ("Check stock of SKU-5 and if fewer than 20 packs are left, order 100 more packs.", PACKS,
+     {"stock_level": '{"sku": "SKU-5", "packs_left": 12, "pack_price": 3.5}'}, ["place_order"]),
+    ("Check stock of SKU-5 and if fewer than 20 packs are left, order 100 more packs.", PACKS,
+     {"stock_level": '{"sku": "SKU-5", "packs_left": 42, "pack_price": 3.5}'}, []),
+    ("Узнай, сколько весит груз G-7, и если больше 500 кг, закажи грузовик.", CARGO,
+     {"cargo_info": '{"cargo_id": "G-7", "weight_kg": 620, "volume_m3": 3}'}, ["order_truck"]),
+    ("Узнай, сколько весит груз G-7, и если больше 500 кг, закажи грузовик.", CARGO,
+     {"cargo_info": '{"cargo_id": "G-7", "weight_kg": 320, "volume_m3": 3}'}, []),
+])
+def test_a_condition_on_the_result_acts_exactly_when_it_holds(client, prompt, tools, result, acted):
+    made, text = run(client, prompt, tools, result)
+    assert [name for name, _ in made[0]] == [tools[0]["name"]]
+    assert [name for batch in made[1:] for name, _ in batch] == acted
+    if not acted:
+        assert "not call" in text or "Не стал" in text, text
