@@ -43,7 +43,7 @@ translation = translate translation italian spanish french german chinese japane
     | translate translation translator translates language languages \
     перев язык
 stocks = shares share ticker nasdaq nyse portfolio trading \
-    акци бирж котировк \
+    акци бирж котировк торгу \
     | stock stocks share shares ticker tickers equity equities \
     акци котировк бирж
 calendar = free busy calendar agenda diary meetings \
@@ -58,10 +58,10 @@ news = news headlines happening world latest \
     новост событи мире \
     | news headlines articles \
     новост
-directions = drive driving walk walking route directions far distance commute \
-    добрат доехат дойти доех маршрут далеко расстояни \
-    | directions route routes routing distance navigation travel \
-    маршрут расстояни навигац добрат
+directions = drive driving walk walking route directions far distance commute journey \
+    добрат доехат дойти доех ехать езды ехат маршрут далеко расстояни \
+    | directions route routes routing distance navigation travel journey eta \
+    маршрут расстояни навигац добрат поездк
 restaurants = hungry starving eat bite restaurant restaurants cafe diner sushi pizza burger brunch takeaway \
     поесть поест голод ресторан кафе! кафешк перекус пообедать поужинать позавтракать суши пицц \
     | restaurant restaurants cafe cafes cafés dining eatery eateries cuisine \
@@ -127,6 +127,10 @@ air = air smog pollution polluted aqi smoke \
     воздух смог загрязн дым \
     | air aqi pollution \
     воздух загрязн
+roads = icy ice slippery gritted gritting snowplough snowplow roads road motorway highway \
+    гололёд гололед гололедиц скользк дорог трасс \
+    | road roads highway highways motorway \
+    дорог трасс
 traffic = traffic jam jams jammed congestion congested gridlock \
     пробк затор загруженн \
     | traffic congestion \

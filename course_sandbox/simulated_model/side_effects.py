@@ -106,6 +106,19 @@ def action(tool: ToolSpec) -> str | None:
     described = tokens(tool.description)[:1]
     if described and described[0].endswith("s"):
         return _verb(described[0])
+    if described and re.fullmatch(r"[а-яё]{4,}(?:ть|ти)", described[0]):
+        return _russian_verb(described[0])  # kupit_bilet, «Купить билет по его id.»
+    return None
+
+
+def _russian_verb(infinitive: str) -> str | None:
+    """The action a Russian infinitive names («Купить» pay, «Отменить» cancel), by the stems the table of actions
+    asks for it with; None for a verb that only reads («Получить», «Найти»)."""
+    for verb, said in ACTIONS.items():
+        for word in said:
+            stem = re.sub(r"(?:ите|йте|те|й|и|ь)$", "", word)
+            if re.fullmatch(r"[а-яё]{3,}", stem) and infinitive.startswith(stem):
+                return verb
     return None
 
 
@@ -310,7 +323,8 @@ def asked(tool: ToolSpec, request: str, questions: bool = True) -> bool:
             # their organiser": the bare word in a verb's place; "booking Z-9" at the start is still a noun
             if (m.group(0) not in objects or verb_first) and not _NEGATION.search(lowered[: m.start()]) \
                     and not _advice(lowered, m.start()) and not (questions and _about(lowered, m.start())) \
-                    and not (m.group(0) in _HOMOGRAPHS and _AS_NOUN.search(lowered[: m.start()])):
+                    and not (m.group(0) in _HOMOGRAPHS and (_AS_NOUN.search(lowered[: m.start()])
+                                                            or _noun_again(lowered, m.start(), m.end()))):
                 return True
     if (verb in ("approve", "book", "pay") or named[0] in ("select", "choose", "pick", "take")) \
             and _CHOSEN.search(lowered) and not _NEGATION.search(lowered[: _CHOSEN.search(lowered).start()]) \
@@ -332,9 +346,17 @@ _HOMOGRAPHS = {"schedule", "book", "order", "list", "post", "mail", "email", "te
                "change", "record", "file", "set", "reset", "charge", "transfer", "return", "release", "review", "note",
                "share", "move", "mark", "store", "save", "hold", "block", "lock", "stop", "run", "ban", "drop", "play"}
 """Action words that are as often nouns ("the gym schedule", "my order", "a book")."""
-_AS_NOUN = re.compile(r"(?:^|\s)(?:the|a|an|my|our|your|his|her|their|this|that|these|those|its|today'?s|"
+_AS_NOUN = re.compile(r"(?:^|\s)(?:the|a|an|my|our|your|his|her|their|this|that|these|those|its|today'?s|at|about|of|"
                       r"tomorrow'?s|this week'?s|next week'?s)\s+(?:[\w'-]+\s+)?$")
-"""A determiner right before the word (one word between at most): a noun, not a command."""
+"""A determiner or a preposition right before the word (one word between at most): a noun, not a command."""
+
+
+def _noun_again(lowered: str, start: int, end: int) -> bool:
+    """Whether the word names, before an id, what it named before an id earlier ("Look at message ORD-123 and message
+    Z-9"): the same noun again, not a command."""
+    word = re.escape(lowered[start:end])
+    return bool(re.match(r"\s+#?[\w-]*\d", lowered[end:])
+                and re.search(rf"(?<![\w-]){word}\s+#?[\w-]*\d", lowered[:start]))
 
 
 _CHOSEN = re.compile(r"\b(?:take|pick|choose|select|go\s+(?:with|for)|opt\s+for|settle\s+on)\s+(?:the\s+)?(?:very\s+)?"

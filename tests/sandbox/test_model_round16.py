@@ -137,3 +137,66 @@ def test_a_condition_on_the_result_acts_exactly_when_it_holds(client, prompt, to
     assert [name for batch in made[1:] for name, _ in batch] == acted
     if not acted:
         assert "not call" in text or "Не стал" in text, text
+
+
+# --- three steps, each on the one before: search, book the one chosen, e-mail what the booking returned ---
+
+FLIGHTS = [tool("searchFlights", "Find flights between two airports on a date, with fares.",
+                {"from": S, "to": S, "date": S}),
+           tool("bookFlight", "Book a flight by its id.", {"flightId": S}),
+           tool("sendMail", "Send an e-mail.", {"recipient": S, "subject": S, "text": S})]
+TRAINS = [tool("poisk_biletov", "Поиск билетов на поезд между городами на дату, с ценами.",
+               {"otkuda": S, "kuda": S, "data": S}),
+          tool("kupit_bilet", "Купить билет по его id.", {"ticket_id": S}),
+          tool("send_email", "Отправить письмо.", {"to": S, "subject": S, "body": S})]
+
+
+@pytest.mark.parametrize("prompt, tools, results, booked, mailed", [
+    ("Search flights from WAW to LIS on 2026-09-10, book the cheapest one and email the confirmation code to "
+     "ola@example.pl.", FLIGHTS,
+     {"searchFlights": json.dumps({"flights": [{"id": "LO-1", "fare": 210}, {"id": "TP-7", "fare": 160},
+                                               {"id": "FR-3", "fare": 190}]}),
+      "bookFlight": json.dumps({"confirmation_code": "QX7KD2", "status": "ticketed"})},
+     ("bookFlight", {"flightId": "TP-7"}), ("recipient", "ola@example.pl", "QX7KD2")),
+    ("Найди билеты на поезд из Москвы в Казань на 2026-07-01, купи самый дешёвый и отправь номер заказа на "
+     "ivan@example.ru.", TRAINS,
+     {"poisk_biletov": json.dumps([{"ticket_id": "T1", "price": 3900}, {"ticket_id": "T2", "price": 2700}],
+                                  ensure_ascii=False),
+      "kupit_bilet": json.dumps({"order_number": "RZD-5521", "seat": "12"})},
+     ("kupit_bilet", {"ticket_id": "T2"}), ("to", "ivan@example.ru", "RZD-5521")),
+])
+def test_a_three_step_plan_uses_each_result_in_the_next_step(client, prompt, tools, results, booked, mailed):
+    made, _ = run(client, prompt, tools, results)
+    assert [[name for name, _ in batch] for batch in made] == [[t["name"]] for t in tools]  # one step a turn
+    assert made[1] == [booked]
+    (_, sent), = made[2]
+    address_field, address, reference = mailed
+    assert sent[address_field] == address and any(reference in str(v) for v in sent.values())
+
+
+# --- everyday asks to a tool that fits but is not named (tool_choice auto) ---
+
+NOT_IT = tool("get_weather", "Current weather for a city.", {"city": S})
+
+
+@pytest.mark.parametrize("prompt, spec, expected", [
+    ("How is Apple trading today?", tool("equityQuote", "Latest price of a listed share.", {"symbol": S}),
+     {"symbol": "AAPL"}),
+    ("Как сегодня торгуется Сбер?", tool("kotirovka", "Котировка акции на бирже.", {"ticker": S}), {"ticker": "SBER"}),
+    ("Is it icy on the roads to Tver this morning?",
+     tool("road_conditions", "Road surface conditions (ice, snow, closures) on a route.", {"route": S}),
+     {"route": "Tver"}),
+    ("Search the web for the best hiking trails near Zurich", tool("web_search", "Search the web.", {"query": S}),
+     {"query": "the best hiking trails near Zurich"}),
+    ("Google the opening hours of the Louvre", tool("internet_search", "Search the internet.", {"q": S}),
+     {"q": "the opening hours of the Louvre"}),
+])
+def test_an_everyday_ask_reaches_the_tool_that_fits(client, prompt, spec, expected):
+    made, _ = run(client, prompt, [NOT_IT, spec], {})
+    assert made[0] == [(spec["name"], expected)]
+
+
+@pytest.mark.parametrize("prompt", ["Tell me about booking X-42, please", "What's in booking X-42?"])
+def test_a_read_ask_with_only_an_action_on_offer_says_no_tool_reads_it(client, prompt):
+    made, text = run(client, prompt, [tool("cancel_booking", "Cancel a booking.", {"booking_id": S})], {})
+    assert made == [] and "no tool here reads a booking" in text and "messages.create" not in text
