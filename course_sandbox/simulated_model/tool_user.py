@@ -83,7 +83,8 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
     offered = tool_roles.custom_tools(request)
     task = task_turn(turns).text()
     tools = side_effects.allowed(offered, task)
-    needed = needs.pick([t for t in offered if side_effects.action(t) is None], task)
+    needed = None if side_effects.what_if(task) else needs.pick(  # "What happens if I report…?" runs nothing
+        [t for t in offered if side_effects.action(t) is None], task)
     if needed is not None and needed not in tools:  # "Is it icy on the roads…?": road_conditions reads, unnamed so
         tools = [*tools, needed]
     names = {t.name for t in offered}

@@ -200,3 +200,20 @@ def test_an_everyday_ask_reaches_the_tool_that_fits(client, prompt, spec, expect
 def test_a_read_ask_with_only_an_action_on_offer_says_no_tool_reads_it(client, prompt):
     made, text = run(client, prompt, [tool("cancel_booking", "Cancel a booking.", {"booking_id": S})], {})
     assert made == [] and "no tool here reads a booking" in text and "messages.create" not in text
+
+
+@pytest.mark.parametrize("prompt", ["How much did I spend on groceries in March?",
+                                    "Сколько я потратил на кафе и рестораны в ноябре?"])
+def test_what_was_spent_on_is_no_need_of_its_own(client, prompt):
+    tools = [tool("restaurantSearch", "Find restaurants nearby.", {"cuisine": S}, []),
+             tool("spendingReport", "Сводка расходов по категориям за период.", {"category": S, "month": S}, []),
+             tool("accountBalance", "Money available in the user's bank accounts.", {})]
+    made, _ = run(client, prompt, tools, {})
+    assert [name for name, _ in made[0]] == ["spendingReport"]
+
+
+def test_a_trip_is_no_train(client):
+    tools = [tool("taxiFare", "Примерная цена поездки на такси.", {"from": S, "to": S}),
+             tool("commuterTimetable", "Расписание пригородных поездов до станции.", {"toStation": S})]
+    made, _ = run(client, "Когда ближайшая электричка до Химок?", tools, {})
+    assert [name for name, _ in made[0]] == ["commuterTimetable"]
