@@ -709,11 +709,11 @@ def _derived_plan(tools: list[tool_roles.ToolSpec], evidence: Evidence, asks: li
         read_text = read_text or asked_if[0].words
     elif (converted is not None or how is not None) and len(asks) > 1:
         read_text, action_text = asks[0], " ".join(asks[1:])
-        chosen = next((k for k, ask in enumerate(asks[1:], 1) if derived.cheapest(ask) or derived.equivalent(ask)),
-                      None)
-        if chosen is not None and chosen < len(asks) - 1:
+        chosen = next((k for k, ask in enumerate(asks) if derived.cheapest(ask) or derived.equivalent(ask)), None)
+        acted = None if chosen is None else max(chosen, 1)  # "Find the cheapest hotel … and book it, then email…"
+        if acted is not None and acted < len(asks) - 1:
             # "…, book the cheapest and e-mail the booking reference to me@…": a step that sends on the action's result
-            action_text, then = asks[chosen], asks[chosen + 1:]
+            action_text, then = asks[acted], asks[acted + 1:]
     elif converted is not None or how is not None:
         cut = next((m for m in _THEN.finditer(text) if any(
             side_effects.action(t) is not None and side_effects.asked(t, text[m.end():]) for t in tools)), None)

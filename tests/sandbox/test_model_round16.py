@@ -158,6 +158,11 @@ TRAINS = [tool("poisk_biletov", "Поиск билетов на поезд ме�
                                                {"id": "FR-3", "fare": 190}]}),
       "bookFlight": json.dumps({"confirmation_code": "QX7KD2", "status": "ticketed"})},
      ("bookFlight", {"flightId": "TP-7"}), ("recipient", "ola@example.pl", "QX7KD2")),
+    ("Find the cheapest flight from WAW to LIS on 2026-09-10 and book it, then mail the confirmation code to "
+     "ola@example.pl.", FLIGHTS,
+     {"searchFlights": json.dumps({"flights": [{"id": "LO-1", "fare": 210}, {"id": "TP-7", "fare": 160}]}),
+      "bookFlight": json.dumps({"confirmation_code": "QX7KD2", "status": "ticketed"})},
+     ("bookFlight", {"flightId": "TP-7"}), ("recipient", "ola@example.pl", "QX7KD2")),
     ("Найди билеты на поезд из Москвы в Казань на 2026-07-01, купи самый дешёвый и отправь номер заказа на "
      "ivan@example.ru.", TRAINS,
      {"poisk_biletov": json.dumps([{"ticket_id": "T1", "price": 3900}, {"ticket_id": "T2", "price": 2700}],
