@@ -40,6 +40,9 @@ _EXPLAIN = re.compile(r"explain|in detail|essay|tell me about|расскажи|�
 _QUESTION = re.compile(r"^\s*(what|who|whom|whose|when|where|which|why|how|is|are|does|do|can|какой|какая|какое|"
                        r"какие|какова|каков|кто|что|когда|где|почему|сколько|как)\b\W*\w+\W+\w+", re.I)
 """A question about the world (three words or more, starting with a question word)."""
+_ITEM = re.compile(r"\b(?!(?:is|are|was|about|of|on|for|the|a|an|my|me)\b)([a-z]{3,})\s+#?[A-Za-z]*-?\d[\w-]*", re.I)
+"""A concrete item the request names ("booking X-42"): asked about it with tools that fit nothing, the answer says no
+tool reads it, never the agent loop's lecture that "tell me about" asks for otherwise."""
 _GREETING = re.compile(r"^\s*(hi|hello|hey|привет|здравствуй)", re.I)
 _THANKS = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|perfect|cool|good|nice|super)\W+)?(?:thanks|thank you|thx|ty|cheers|"
                      r"that'?s all|that is all|all good|спасибо|благодарю|это вс[её]|вс[её],? спасибо)\b", re.I)
@@ -117,8 +120,14 @@ def respond(task: str, lang: str, tools: list[str] | None = None) -> Reply:
     for key, (en, ru) in _CAPITALS.items():
         if key in lowered and re.search(r"capital|столиц", lowered):
             return text_reply(words(lang, "The capital is {city}.", city=ru if lang == "ru" else en))
-    if _EXPLAIN.search(task):
+    asked = _EXPLAIN.search(task) or "?" in task or _QUESTION.search(task)
+    item = _ITEM.search(task) if tools and asked else None
+    if _EXPLAIN.search(task) and item is None:
         return text_reply("\n\n".join(words(lang, sentence) for sentence in _LOOP))
+    if item is not None and lang != "ru":  # "Tell me about booking X-42" with only cancel_booking on offer
+        return text_reply(f"I can't look that up: no tool here reads a {item.group(1).lower()} (I have only "
+                          f"{', '.join(tools[:8])}), and on my own I work offline and know nothing of "
+                          f"{item.group(0)}. Give me a tool that reads it and I will use it.")
     if _THANKS.search(task) and len(task) <= 80 and "?" not in task:
         return text_reply(words(lang, "You're welcome! Ask again whenever you need something."))
     if _GREETING.search(task):

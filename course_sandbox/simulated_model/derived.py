@@ -18,6 +18,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from . import result_conditions
 from .history import Call
 
 _OPS = {"below": "<", "under": "<", "less than": "<", "lower than": "<", "colder than": "<", "cheaper than": "<",
@@ -72,13 +73,23 @@ class Condition:
     state: str = ""
     """A condition said in words, not numbers ("if it's going to snow", «если посылка ещё не пришла»): 1 when the
     result shows it, 0 when it shows otherwise (op "=" with threshold 1)."""
+    asked: result_conditions.Condition | None = None
+    """An elliptic condition on a yes/no question ("Is ticket T-1 closed? If not, close it."): the state the question
+    asks about, tested on the read's result; `wanted` is the answer the action waits for (False for "if not")."""
+    wanted: bool = True
 
     def value(self, result: str) -> float | None:
         """The number of the result the condition compares (for a condition in words, 1 or 0)."""
+        if self.asked is not None:
+            fields = _fields(result)
+            held = self.asked.holds(fields) if fields else None
+            return None if held is None else float(held == self.wanted)
         if self.state:
             met = state_met(self.state, result)
             return None if met is None else float(met)
         found = result_number(result, self.words)
+        if found is None and self.unit.strip():
+            found = result_number(result, _unit_field(self.unit))  # "20 packs are left", «500 кг»
         if found is not None:
             return found
         numbers = _numbers(result)
@@ -94,17 +105,55 @@ def condition(text: str) -> tuple[Condition, str, int] | None:
     m = _CONDITION.search(text)
     if not m:
         said = _STATE_CONDITION.search(text)
-        if said is None or not any(kind.search(said.group("what")) for kind, _ in _STATES):
-            return None
+        if said is None:
+            return _elliptic(text)
+        if not any(kind.search(said.group("what")) for kind, _ in _STATES):
+            # "… and if it is free, book it", «…, и если свободна, забронируй»: a state the read's result shows
+            asked = result_conditions.question_state(said.group("what"))
+            if asked is None:
+                return _elliptic(text)
+            return Condition("=", 1.0, said.group("what").strip(), "", text[:said.start("if")][-200:], asked=asked), \
+                said.group("action").strip(), said.start("if")
         return Condition("=", 1.0, said.group("what"), "", text[:said.start("if")][-200:], said.group("what")), \
             said.group("action").strip(), said.start("if")
     return Condition(_OPS[m.group("op").lower()], float(m.group("n").replace(",", ".")), m.group("what"),
                      m.group("unit") or "", text[:m.start("if")][-200:]), m.group("action").strip(), m.start("if")
 
 
-_STATE_CONDITION = re.compile(r"(?:(?<=[\s,;.])|^)(?:and\s+|и\s+|,\s*)?(?P<if>if|если)\s+(?P<what>[^,.;!?]{2,80}?)"
+_ELLIPTIC = re.compile(r"(?P<question>[^.?!]{3,200}\?)\s*(?P<if>if|если)\s+(?P<answer>so|yes|not|no|да|нет)(?!\w)"
+                       r"[\s,:;—–-]*(?:then\s+|то\s+)?(?P<action>[^.;!?]+)", re.I)
+"""'Is ticket T-1 closed? If not, close it.', «Оплачен ли счёт 12? Если да, пришли квитанцию.»: a condition that is
+the answer to the question just asked."""
+
+
+def _elliptic(text: str) -> tuple[Condition, str, int] | None:
+    """An elliptic condition on a yes/no question: the question's state, the answer the action waits for."""
+    m = _ELLIPTIC.search(text)
+    asked = result_conditions.question_state(m.group("question")) if m else None
+    if m is None or asked is None:
+        return None
+    question = m.group("question").strip()
+    wanted = m.group("answer").lower() in ("so", "yes", "да")
+    return Condition("=", 1.0, question, "", question, asked=asked, wanted=wanted), m.group("action").strip(), \
+        m.start("if")
+
+
+def _fields(result: str) -> dict:
+    """The fields of a read's result: its object, or the one object a list holds."""
+    try:
+        data = json.loads(result)
+    except (ValueError, TypeError):
+        return {}
+    if isinstance(data, list) and len(data) == 1:
+        data = data[0]
+    return data if isinstance(data, dict) else {}
+
+
+_STATE_CONDITION = re.compile(r"(?:(?<=[\s,;.])|^)(?:and\s+|и\s+|,\s*)?(?P<if>if|если)\s+"
+                              r"(?P<what>(?:(?!\b(?:if|если)\b)[^,.;!?]){2,80}?)"
                               r"\s*,\s*(?:then\s+|то\s+)?(?P<action>[^.;!?]+)", re.I)
-"""'… and if it's going to snow, text Anna …', «если посылка ещё не пришла, напиши …»: a condition in words."""
+"""'… and if it's going to snow, text Anna …', «если посылка ещё не пришла, напиши …»: a condition in words; the
+"if" of "Check if room Orion is free … and if it is free, book it" asks, the last one conditions."""
 _STATES = [
     (re.compile(r"\bsnow\w*|(?<!\w)сне[гж]\w*", re.I), re.compile(r"snow|sleet|снег|снеж", re.I)),
     (re.compile(r"\brain\w*|\bwet\b|(?<!\w)(?:дожд\w*|ливн\w*|ливен)", re.I),
@@ -224,10 +273,22 @@ def result_number(result: str, words: str) -> float | None:
         return next(iter(numbers.values()))
     from .words import stems
     said = stems(words, synonyms=True)
-    for key, value in numbers.items():
-        if said & stems(key.replace("_", " "), synonyms=True):
-            return value
-    return None
+    shared = {key: len(said & stems(key.replace("_", " "), synonyms=True)) for key in numbers}
+    best = max(shared.values(), default=0)
+    return next((numbers[key] for key, n in shared.items() if n == best), None) if best else None
+
+
+_UNIT_FIELDS = ((r"^(?:кг|kg|г|g|т|тонн\w*|tons?|tonnes?|lbs?|pounds?|kilo\w*|грамм\w*|килограмм\w*)$", "weight kg"),
+                (r"^(?:°\w?|градус\w*|degrees?)$", "temperature"),
+                (r"^(?:км|km|м|m|miles?|метр\w*|километр\w*)$", "distance"),
+                (r"^(?:руб\w*|₽|\$|€|£|usd|eur|rub|dollars?|euros?)$", "price amount cost"),
+                (r"^(?:мин\w*|min\w*|час\w*|hours?|h)$", "minutes duration"))
+
+
+def _unit_field(unit: str) -> str:
+    """The words a threshold's unit gives for the field compared: «кг» a weight, "packs are left" packs left."""
+    first = unit.split()[0].lower() if unit.split() else ""
+    return next((f"{field} {unit}" for pattern, field in _UNIT_FIELDS if re.match(pattern, first)), unit)
 
 
 @dataclass(frozen=True)
@@ -292,8 +353,11 @@ class DerivedStep:
         if not done:
             return None
         value = self.condition.value(done[-1].result or "")
-        if self.condition.state and (value is None or not self._holds(value)):
-            what = self.condition.state.strip()
+        asked = self.condition.asked is not None
+        if asked and self.condition.words.endswith("?") and (value is None or not self._holds(value)):
+            return self._unanswered(lang) if value is None else self._other_answer(lang)
+        if (self.condition.state or asked) and (value is None or not self._holds(value)):
+            what = (self.condition.state or self.condition.words).strip()
             return (f"Не стал вызывать {self.tool}: по ответу {self.after} условие «{what}» не выполняется (или из "
                     f"него этого не понять), а действие вы просили только в этом случае." if lang == "ru" else
                     f"I did not call {self.tool}: what {self.after} returned does not show that {what}, and you asked "
@@ -311,6 +375,28 @@ class DerivedStep:
                 f"а действие вы просили только в этом случае." if lang == "ru" else
                 f"I did not call {self.tool}: the value is {_num(value)}, not {sign} "
                 f"{_num(self.condition.threshold)}, and you asked for it only in that case.")
+
+
+    def _other_answer(self, lang: str) -> str:
+        """Why an elliptic condition kept the action back: the question's answer was the other one."""
+        assert self.condition is not None
+        question, wanted = self.condition.words, self.condition.wanted
+        said, other = ("да", "нет") if wanted else ("нет", "да")
+        if lang == "ru":
+            return (f"Не стал вызывать {self.tool}: судя по ответу {self.after}, на вопрос «{question}» ответ — "
+                    f"{other}, а сделать это вы просили, только если ответ — {said}.")
+        return (f"I did not call {self.tool}: by what {self.after} returned, the answer to \"{question}\" is "
+                f"{'no' if wanted else 'yes'}, and you asked for it only if it was {'yes' if wanted else 'no'}.")
+
+    def _unanswered(self, lang: str) -> str:
+        """Why an elliptic condition kept the action back: the result does not answer the question."""
+        assert self.condition is not None
+        question = self.condition.words
+        if lang == "ru":
+            return (f"Не стал вызывать {self.tool}: из ответа {self.after} не понять, каков ответ на вопрос "
+                    f"«{question}», а действие зависело от него.")
+        return (f"I did not call {self.tool}: what {self.after} returned does not answer \"{question}\", and the "
+                f"action depended on that answer.")
 
 
 def _num(value: float) -> str:

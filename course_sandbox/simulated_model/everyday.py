@@ -20,6 +20,7 @@ COOKING = ("recipe", "recipes", "cook", "cooking", "dish", "meal")
 STOCK = ("stock", "inventory", "availability", "available", "warehouse")
 DELIVERY = ("order", "track", "tracking", "shipment", "shipping", "delivery", "package", "parcel")
 MONEY = ("balance", "account", "money", "funds", "bank", "card", "wallet")
+SPENDING = ("spending", "expenses", "transactions", "spent", "expense", "purchases")
 RIDE = ("taxi", "cab", "ride", "car", "driver")  # not "transfer": its "trans…" would take translate_text
 BLOCK = ("block", "freeze", "lock", "card")
 LOANS = ("loan", "loans", "borrowed", "list")
@@ -40,8 +41,9 @@ _ENGLISH: dict[str, tuple[str, ...]] = {
                      "lasagne", "lasagna", "pasta", "risotto", "curry", "soup", "stew", "salad", "pancakes",
                      "casserole", "dessert", "meal", "meals", "dish"), COOKING),
     **dict.fromkeys(("late", "early", "clock", "o'clock", "awake", "asleep", "midnight", "bedtime"), CLOCK),
-    **dict.fromkeys(("money", "balance", "funds", "savings", "afford", "overdrawn", "card", "spend", "spent",
-                     "salary", "paycheck"), MONEY),
+    **dict.fromkeys(("money", "balance", "funds", "savings", "afford", "overdrawn", "card", "salary", "paycheck"),
+                    MONEY),
+    **dict.fromkeys(("spend", "spent", "spending"), SPENDING),  # what was spent is a report of spending, no balance
     **dict.fromkeys(("taxi", "cab", "uber", "lyft", "pickup", "chauffeur", "ride", "rides"), RIDE),
     **dict.fromkeys(("lost", "lose", "stolen", "stole", "theft", "pickpocketed", "robbed", "missing"), BLOCK),
     **dict.fromkeys(("borrowed", "borrow", "checked"), LOANS),

@@ -43,7 +43,7 @@ translation = translate translation italian spanish french german chinese japane
     | translate translation translator translates language languages \
     перев язык
 stocks = shares share ticker nasdaq nyse portfolio trading \
-    акци бирж котировк \
+    акци бирж котировк торгу \
     | stock stocks share shares ticker tickers equity equities \
     акци котировк бирж
 calendar = free busy calendar agenda diary meetings \
@@ -58,10 +58,10 @@ news = news headlines happening world latest \
     новост событи мире \
     | news headlines articles \
     новост
-directions = drive driving walk walking route directions far distance commute \
-    добрат доехат дойти доех маршрут далеко расстояни \
-    | directions route routes routing distance navigation travel \
-    маршрут расстояни навигац добрат
+directions = drive driving walk walking route directions far distance commute journey \
+    добрат доехат дойти доех ехать езды ехат маршрут далеко расстояни \
+    | directions route routes routing distance navigation travel journey eta \
+    маршрут расстояни навигац добрат поездк
 restaurants = hungry starving eat bite restaurant restaurants cafe diner sushi pizza burger brunch takeaway \
     поесть поест голод ресторан кафе! кафешк перекус пообедать поужинать позавтракать суши пицц \
     | restaurant restaurants cafe cafes cafés dining eatery eateries cuisine \
@@ -82,10 +82,14 @@ parcels = parcel package shipment tracking delivery courier shipped arrived \
     посылк отправлени трек доставк курьер \
     | tracking shipment shipments parcel parcels package packages delivery deliveries courier \
     посылк отправлен трек доставк
-money = money balance spent spend spending afford broke savings budget expenses \
-    денег деньг баланс потрат трат расход бюджет накоплен \
-    | balance balances spending expenses transactions budget \
-    баланс расход трат
+money = money balance afford broke savings budget \
+    денег деньг баланс бюджет накоплен \
+    | balance balances budget \
+    баланс
+spending = spent spend spending expenses transactions \
+    потрат трат расход \
+    | spending expenses transactions \
+    расход трат
 recipes = cook cooking bake baking recipe recipes \
     приготов рецепт испеч свар пожар \
     | recipe recipes cooking dish dishes \
@@ -122,11 +126,15 @@ health = sore fever headache cough ache aches hurts pain symptom symptoms nausea
 transit = bus buses tram trams metro subway train trains underground stop station \
     автобус трамва метро! электричк поезд маршрутк остановк станци \
     | bus buses tram trams transit departures train trains metro \
-    автобус трамва электричк поезд метро!
+    автобус трамва электричк поезд! поезда поездов пригородн метро!
 air = air smog pollution polluted aqi smoke \
     воздух смог загрязн дым \
     | air aqi pollution \
     воздух загрязн
+roads = icy ice slippery gritted gritting snowplough snowplow roads road motorway highway \
+    гололёд гололед гололедиц скользк дорог трасс \
+    | road roads highway highways motorway \
+    дорог трасс
 traffic = traffic jam jams jammed congestion congested gridlock \
     пробк затор загруженн \
     | traffic congestion \
@@ -165,6 +173,8 @@ _PHRASES = {
                 r"\b(?:late|on time|delayed)\b[^.?!]{0,40}\b" + _CODE,
                 r"(?<!\w)" + _CODE + r"[^.?!]{0,40}(?:опоздает|опаздывает|вовремя|задерж|вылет|прилет|прилёт)"),
     "news": (r"\bwhat'?s (?:new|happening|going on)\b", r"(?<!\w)что (?:нового|происходит|случилось)"),
+    "spending": (r"\bhow much (?:did|have|do) (?:i|we) (?:spend|spent|pay|paid)\b",
+              r"(?<!\w)сколько (?:я |мы )?(?:потратил|потратила|потратили|трачу|тратим|ушло)"),
 }
 """Needs said by a phrase ("how do you say", «как добраться», "is BA283 going to be late?") rather than a word."""
 _load()
@@ -181,6 +191,8 @@ def said(text: str) -> dict[str, int]:
         elif any(stem(w) in english for w in words if w.isascii()) or any(
                 _begins(w, r) for w in words if not w.isascii() for r in russian):
             found[name] = 1
+    if found.get("spending") == 2:  # "how much did I spend on restaurants": the restaurants are what was spent on
+        return {"spending": 2}
     return found
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .history import Call
 from .result_conditions import Condition, conditions, numeric_words
+from .words import stems
 
 _BACK = re.compile(r"\b(?:the ones|them|those|these|each|every one|everyone|everybody|all of them|the rest|their|"
                    r"its)\b|"
@@ -238,14 +239,31 @@ class ResultStep:
     after: str
     fixed: tuple[tuple[str, object], ...]
     texts: tuple[str, ...]
+    words: str = ""
+    """The ask's own words ("e-mail the booking reference"): the result's fields they name are what is sent."""
 
     def unmet(self, answered: list[Call]) -> bool:
         return False
 
     def calls(self, answered: list[Call]) -> list[tuple[str, dict]]:
-        said = [call.result.strip() for call in answered
+        said = [_named_fields(call.result.strip(), self.words) for call in answered
                 if call.name == self.after and call.result and not call.is_error]
         if not said:
             return []
         text = "\n".join(dict.fromkeys(said))[:2000]
         return [(self.tool, {**dict(self.fixed), **dict.fromkeys(self.texts, text)})]
+
+
+def _named_fields(result: str, words: str) -> str:
+    """The fields of a result the ask's words name ("the booking reference": `booking_reference: BK-554`), else the
+    whole result."""
+    try:
+        data = json.loads(result)
+    except (ValueError, TypeError):
+        return result
+    if not isinstance(data, dict) or not words:
+        return result
+    said = stems(words, synonyms=True)
+    named = {k: v for k, v in data.items() if not isinstance(v, (dict, list))
+             and said & stems(str(k).replace("_", " "), synonyms=True)}
+    return "\n".join(f"{k}: {v}" for k, v in named.items()) if named else result

@@ -695,3 +695,32 @@ def _same_word(word: str, part: str) -> bool:
         return True
     stem = re.sub(r"(?:ped|ted|ed|en|s)$", "", word)
     return len(stem) >= 3 and (part.startswith(stem) or stem.startswith(part) and len(part) >= 4)
+
+
+_ASKED_STATE_EN = re.compile(r"\b(paid|done|open|active|sent|ready|available|overdue|online|offline|due|free|empty|"
+                             r"full|valid|late|vacant|live|[a-z]{3,}(?:ed|en))\b", re.I)
+_NOT_ASKED = {"needed", "required", "wanted", "necessary", "possible", "interested", "concerned", "supposed", "used"}
+"""Words a condition says that are no state of the thing read ("if needed, …")."""
+_RU_ADJECTIVE_STATES = {"свободн": ("free", "available"), "доступн": ("available",), "готов": ("ready", "done"),
+                        "пуст": ("empty",), "занят": ("busy", "occupied", "taken")}
+_RU_ADJECTIVE = re.compile(r"(?<!\w)(не\s+)?(" + "|".join(_RU_ADJECTIVE_STATES) + r")[а-яё]*", re.I)
+
+
+def question_state(question: str) -> Condition | None:
+    """The state a yes/no question asks about ("Is ticket T-1 closed?", «Заказ A-1 уже отправлен?»), as a test on
+    the read's result: what an elliptic "If not, close it" / «Если да, пришли квитанцию» depends on."""
+    russian = _STATE_RU.search(question)
+    adjective = _RU_ADJECTIVE.search(question)
+    if adjective and not russian:  # «если свободна», «готов ли заказ»
+        stem = adjective.group(2).lower()
+        return Condition("state", _RU_ADJECTIVE_STATES[stem], value=not adjective.group(1), stem=stem)
+    if russian:
+        stem = next(k for k in _RU_STATE_WORDS if russian.group(2).lower().startswith(k))
+        negated = (russian.group(1) or "").strip().endswith("не")
+        return Condition("state", _RU_STATE_WORDS[stem], value=not negated, stem=stem)
+    said = [m.group(1).lower() for m in _ASKED_STATE_EN.finditer(question)
+            if m.group(1).lower() not in _NOT_STATES | _NOT_ASKED]
+    if not said:
+        return None
+    negated = bool(re.search(r"\b(?:not|never|\w+n't)\b", question, re.I))
+    return Condition("state", said[-1], value=not negated)

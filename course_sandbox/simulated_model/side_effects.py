@@ -18,7 +18,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "delete": ("delete", "remove", "erase", "drop", "purge", "wipe", "get rid of", "удал", "сотр", "спиш", "списа",
                "убер", "убра"),
     "send": ("send", "email", "e-mail", "mail", "notify", "forward", "reply", "invite", "post", "text", "sms", "ping",
-             "message", "отправ", "пошли", "напиши"),
+             "message", "отправ", "пошли", "пришли", "напиши"),
     "merge": ("merge", "влей", "влить", "слей", "смерж"),
     "update": ("update", "change", "modify", "edit", "set", "rename", "move", "mark", "обнов", "измени", "поменя",
                "переимен"),
@@ -26,7 +26,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
             "постав", "установ", "напомни", "включи", "выключи", "enable", "disable", "activate", "deactivate",
             "отключи"),
     "create": ("create", "add", "new", "make", "open", "открой", "откро", "register", "sign up", "schedule", "book",
-               "remind", "save", "write", "set up", "созда", "добав", "заведи", "запиши", "сохрани", "напомни"),
+               "remind", "save", "write", "set up", "reorder", "restock", "созда", "добав", "заведи", "запиши",
+               "сохрани", "напомни"),
     "refund": ("refund", "money back", "reimburse", "возврат", "верни"),
     "post": ("post", "publish", "comment", "tweet", "share", "send", "reply", "опубликуй", "запость",
              "поделись", "поделитесь", "расшар"),
@@ -34,8 +35,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "reject": ("reject", "decline", "deny", "отклон"),
     "book": ("book", "reserve", "reservation", "забронируй", "брон", "закажи", "заказать", "запиши", "записать",
              "записаться", "запишите"),
-    "pay": ("pay", "charge", "transfer", "purchase", "buy", "top up", "put", "load", "оплат", "купи", "переведи",
-            "пополни", "пополнить", "закинь", "положи"),
+    "pay": ("pay", "charge", "transfer", "purchase", "buy", "reorder", "restock", "top up", "put", "load", "оплат",
+            "купи", "переведи", "пополни", "пополнить", "закинь", "положи"),
     "submit": ("submit", "send", "file", "hand in", "отправ", "передай", "передать", "передайте", "подай", "подать",
                "подайте", "сдай", "сдать", "внеси", "внести"),
     "close": ("close", "shut", "archive", "resolve", "complete", "finish", "mark", "закрой", "архив", "заархив"),
@@ -105,6 +106,19 @@ def action(tool: ToolSpec) -> str | None:
     described = tokens(tool.description)[:1]
     if described and described[0].endswith("s"):
         return _verb(described[0])
+    if described and re.fullmatch(r"[а-яё]{4,}(?:ть|ти)", described[0]):
+        return _russian_verb(described[0])  # kupit_bilet, «Купить билет по его id.»
+    return None
+
+
+def _russian_verb(infinitive: str) -> str | None:
+    """The action a Russian infinitive names («Купить» pay, «Отменить» cancel), by the stems the table of actions
+    asks for it with; None for a verb that only reads («Получить», «Найти»)."""
+    for verb, said in ACTIONS.items():
+        for word in said:
+            stem = re.sub(r"(?:ите|йте|те|й|и|ь)$", "", word)
+            if re.fullmatch(r"[а-яё]{3,}", stem) and infinitive.startswith(stem):
+                return verb
     return None
 
 
@@ -159,6 +173,10 @@ _ABOUT = re.compile(
     r"would it be (?:possible|ok|okay)\b|(?:would|will|does|do|did|is|are|can|could) (?:it|that|this|\w+ing)\b|"
     r"if (?:i|we)\b|(?:do|does|did|will|would|should|shall|have|has|had) (?:i|we)\b|(?:is|are) there\b|why\b|"
     r"(?:is|are|was|were|isn't|aren't|wasn't|weren't)\s+(?!you\b)\w|"  # "Is order A-1 still open?": a state
+    r"(?:has|have|had|hasn't|haven't|hadn't)\s+(?!(?:you|i|we)\b)(?:[\w'-]+\s+){1,5}?been\s+\w|"  # "Has my order
+    r"did\s+(?!(?:you|i|we)\b)(?:[\w'-]+\s+){1,5}?get\s+\w|"  # been cancelled?", "Did my refund get processed?"
+    r"[а-яё]{3,}(?:н|т)[аоы]?\s+ли\b|"  # «Отменён ли заказ?», «Продлена ли подписка?»: a state asked about
+    r"(?:[\w-]+\s+){0,4}?(?:(?:уже|ещё|еще|до сих пор)\s+)?(?:не\s+)?[а-яё]{3,}(?:[её]н|ан|ян|ыт|ит)[аоы]?\s*\?|"
     r"when (?:can|could|would|will|do|does|should) (?:i|we)\b|"
     r"как\b|каким образом|сколько\b|что (?:будет|произойд\w*|случится|если|станет|нужно|надо)|"
     r"(?:а )?что,? если|если (?:я|мы)\b|(?:можно|могу|можем|возможно|получится|реально|удастся) ли\b|"
@@ -305,7 +323,8 @@ def asked(tool: ToolSpec, request: str, questions: bool = True) -> bool:
             # their organiser": the bare word in a verb's place; "booking Z-9" at the start is still a noun
             if (m.group(0) not in objects or verb_first) and not _NEGATION.search(lowered[: m.start()]) \
                     and not _advice(lowered, m.start()) and not (questions and _about(lowered, m.start())) \
-                    and not (m.group(0) in _HOMOGRAPHS and _AS_NOUN.search(lowered[: m.start()])):
+                    and not (m.group(0) in _HOMOGRAPHS and (_AS_NOUN.search(lowered[: m.start()])
+                                                            or _noun_again(lowered, m.start(), m.end()))):
                 return True
     if (verb in ("approve", "book", "pay") or named[0] in ("select", "choose", "pick", "take")) \
             and _CHOSEN.search(lowered) and not _NEGATION.search(lowered[: _CHOSEN.search(lowered).start()]) \
@@ -327,9 +346,17 @@ _HOMOGRAPHS = {"schedule", "book", "order", "list", "post", "mail", "email", "te
                "change", "record", "file", "set", "reset", "charge", "transfer", "return", "release", "review", "note",
                "share", "move", "mark", "store", "save", "hold", "block", "lock", "stop", "run", "ban", "drop", "play"}
 """Action words that are as often nouns ("the gym schedule", "my order", "a book")."""
-_AS_NOUN = re.compile(r"(?:^|\s)(?:the|a|an|my|our|your|his|her|their|this|that|these|those|its|today'?s|"
+_AS_NOUN = re.compile(r"(?:^|\s)(?:the|a|an|my|our|your|his|her|their|this|that|these|those|its|today'?s|at|about|of|"
                       r"tomorrow'?s|this week'?s|next week'?s)\s+(?:[\w'-]+\s+)?$")
-"""A determiner right before the word (one word between at most): a noun, not a command."""
+"""A determiner or a preposition right before the word (one word between at most): a noun, not a command."""
+
+
+def _noun_again(lowered: str, start: int, end: int) -> bool:
+    """Whether the word names, before an id, what it named before an id earlier ("Look at message ORD-123 and message
+    Z-9"): the same noun again, not a command."""
+    word = re.escape(lowered[start:end])
+    return bool(re.match(r"\s+#?[\w-]*\d", lowered[end:])
+                and re.search(rf"(?<![\w-]){word}\s+#?[\w-]*\d", lowered[:start]))
 
 
 _CHOSEN = re.compile(r"\b(?:take|pick|choose|select|go\s+(?:with|for)|opt\s+for|settle\s+on)\s+(?:the\s+)?(?:very\s+)?"

@@ -28,6 +28,7 @@ from . import (
     situations,
     slots,
     stated,
+    tickers,
     tool_roles,
 )
 from .history import Call, calls, task_turn
@@ -82,6 +83,10 @@ def respond(request: Request, turns: list[Turn], new_id: NewId, lang: str) -> Re
     offered = tool_roles.custom_tools(request)
     task = task_turn(turns).text()
     tools = side_effects.allowed(offered, task)
+    needed = None if side_effects.what_if(task) else needs.pick(  # "What happens if I report…?" runs nothing
+        [t for t in offered if side_effects.action(t) is None], task)
+    if needed is not None and needed not in tools:  # "Is it icy on the roads…?": road_conditions reads, unnamed so
+        tools = [*tools, needed]
     names = {t.name for t in offered}
     history = [c for c in calls(turns) if c.name in names]
     answered = [c for c in history if c.result is not None]
@@ -191,9 +196,10 @@ def _for_need(offered: list[tool_roles.ToolSpec], tools: list[tool_roles.ToolSpe
 _WEB_TOOL = re.compile(r"\b(?:web|internet|online|google|bing|up-to-date)\b|интернет|в сети", re.I)
 _WORLD_QUESTION = re.compile(r"\?\s*$|\b(?:latest|recent)\s+news\b|(?<!\w)последн\w*\s+новост", re.I)
 _SMALL_TALK = re.compile(r"\bhow are you\b|\bwhat'?s up\b|(?<!\w)как (?:дела|жизнь|поживаешь)", re.I)
-_SEARCH_FOR = re.compile(r"^\s*(?:please\s+|пожалуйста,?\s+)?(?:search|look up|google|find)"
-                         r"(?:\s+(?:the\s+web|online|the\s+internet))?\s+for\s+|^\s*(?:найди|поищи)(?:\s+в\s+интернете)?\s+",
+_SEARCH_FOR = re.compile(r"^\s*(?:please\s+|пожалуйста,?\s+)?(?:(?:search|look up|find)(?:\s+(?:the\s+web|online|"
+                         r"the\s+internet))?\s+for|google(?:\s+for)?)\s+|^\s*(?:найди|поищи)(?:\s+в\s+интернете)?\s+",
                          re.I)
+"""The command before what is searched for: "Search the web for …", "Google …", «Поищи в интернете …»."""
 
 
 def _searched(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan | None:
@@ -202,13 +208,24 @@ def _searched(tools: list[tool_roles.ToolSpec], evidence: Evidence) -> Plan | No
     web = next((t for t in tools if _WEB_TOOL.search(f"{t.name} {t.description}") and side_effects.action(t) is None
                 and re.search(r"search|look|find|поиск|ищ|найд", f"{t.name} {t.description}", re.I)), None)
     text = evidence.text.strip()
-    if web is None or not _WORLD_QUESTION.search(text) or _SMALL_TALK.search(text):
+    if web is None or not (_WORLD_QUESTION.search(text) or _SEARCH_FOR.match(text)) or _SMALL_TALK.search(text):
         return None
     query = _SEARCH_FOR.sub("", text).strip()  # the question as asked, its question mark kept
     prop = next((k for k, v in web.properties().items() if isinstance(v, dict) and v.get("type") == "string"), None)
     if prop is None or not query:
         return None
     return Plan([(web.name, {**tool_input(web, evidence), prop: query})])
+
+
+def _without_the_command(given: dict, task: str) -> dict:
+    """A query that took the whole request ("Search the web for hiking trails near Zurich") holds what is searched for
+    only: "hiking trails near Zurich"."""
+    whole = task.strip()
+    query = _SEARCH_FOR.sub("", whole).strip()
+    if not query or query == whole:
+        return dict(given)
+    return {k: query if isinstance(v, str) and v.strip() in (whole, whole.rstrip(".!?")) else v
+            for k, v in given.items()}
 
 
 def _named_by_its_words(tool: tool_roles.ToolSpec, text: str, rather_than: tool_roles.ToolSpec) -> bool:
@@ -497,8 +514,11 @@ def _in_other_words(tool: tool_roles.ToolSpec, value: dict, text: str) -> dict:
     `issue`."""
     plain = instance(tool.schema)
     plain = plain if isinstance(plain, dict) else {}
-    out = dict(value)
+    out = _without_the_command(value, text)
     for prop, schema in tool.properties().items():
+        symbol = tickers.ticker(text) if isinstance(schema, dict) and kind_of(prop, schema) == "symbol" else None
+        if symbol and out.get(prop) == plain.get(prop) and is_valid(tool.schema, {**out, prop: symbol}, tool.schema):
+            out[prop] = symbol  # "How is Apple trading today?": AAPL
         if isinstance(schema, dict) and kind_of(prop, schema) == "place" and isinstance(out.get(prop), str):
             city = situation_values.city_nominative(out[prop], text, slots._nominative)  # «из Перми»: Пермь
             if city != out[prop] and is_valid(tool.schema, {**out, prop: city}, tool.schema):
@@ -679,6 +699,7 @@ def _derived_plan(tools: list[tool_roles.ToolSpec], evidence: Evidence, asks: li
     22»), a conversion ("the euro equivalent of 200 USD") or a choice ("book the cheapest"). The read is called now;
     the action waits for its result. None when the request asks for no such thing, or no tools fit its two parts."""
     text = evidence.text
+    then: list[str] = []
     asked_if = derived.condition(text)
     converted = derived.equivalent(text)
     how = derived.cheapest(text)
@@ -688,6 +709,11 @@ def _derived_plan(tools: list[tool_roles.ToolSpec], evidence: Evidence, asks: li
         read_text = read_text or asked_if[0].words
     elif (converted is not None or how is not None) and len(asks) > 1:
         read_text, action_text = asks[0], " ".join(asks[1:])
+        chosen = next((k for k, ask in enumerate(asks) if derived.cheapest(ask) or derived.equivalent(ask)), None)
+        acted = None if chosen is None else max(chosen, 1)  # "Find the cheapest hotel … and book it, then email…"
+        if acted is not None and acted < len(asks) - 1:
+            # "…, book the cheapest and e-mail the booking reference to me@…": a step that sends on the action's result
+            action_text, then = asks[acted], asks[acted + 1:]
     elif converted is not None or how is not None:
         cut = next((m for m in _THEN.finditer(text) if any(
             side_effects.action(t) is not None and side_effects.asked(t, text[m.end():]) for t in tools)), None)
@@ -736,7 +762,22 @@ def _derived_plan(tools: list[tool_roles.ToolSpec], evidence: Evidence, asks: li
         pick = (how, prop)
     step = derived.DerivedStep(tool.name, read_use[0], tuple(fixed.items()), inherited,
                                asked_if[0] if asked_if else None, rate, amount_field, currency_field, pick)
-    return Plan(read_plan.uses[:1], later=[step])
+    return Plan(read_plan.uses[:1], later=[step, *_sent_on_after(tools, tool, then, evidence.lang)])
+
+
+def _sent_on_after(tools: list[tool_roles.ToolSpec], source: tool_roles.ToolSpec, asks: list[str],
+                   lang: str) -> list[plans.ResultStep]:
+    """The asks after a chosen action that send on what it returned ("…and e-mail the booking reference to me@…"):
+    each waits for that action's result; none when an ask is anything else."""
+    steps = []
+    for ask in asks:
+        offered = [t for t in side_effects.allowed(tools, ask) if t.name != source.name]
+        planned = plan_calls(offered, slots.read(ask, lang))
+        step = _sends_on(tools, planned.uses[0], ask, source, chained=True) if planned.uses else None
+        if step is None:
+            return []
+        steps.append(replace(step, words=ask))
+    return steps
 
 
 def _with_whole_request(tools: list[tool_roles.ToolSpec], part: Plan, evidence: Evidence,
@@ -840,7 +881,7 @@ def _result_steps(tools: list[tool_roles.ToolSpec], asks: list[str], parts: list
 
 
 def _sends_on(tools: list[tool_roles.ToolSpec], use: tuple[str, dict], ask: str,
-              source: tool_roles.ToolSpec) -> plans.ResultStep | None:
+              source: tool_roles.ToolSpec, chained: bool = False) -> plans.ResultStep | None:
     """The step that sends on what a reading tool returns: an action whose words point at it (the source's own noun,
     "the forecast" for get_weather, "the summary", "it", «его»), with a text field the ask does not fill itself (no
     quote, no "saying …"). Such a step waits for the result; its text is the result, never the instruction. None
@@ -848,8 +889,8 @@ def _sends_on(tools: list[tool_roles.ToolSpec], use: tuple[str, dict], ask: str,
     name, given = use
     tool = next((t for t in tools if t.name == name), None)
     if tool is None or tool.name == source.name or side_effects.action(tool) is None \
-            or side_effects.action(source) is not None:
-        return None
+            or (side_effects.action(source) is not None and not chained):
+        return None  # `chained`: the source is an action the user asked for before this one (derived.py)
     # an `<noun>_id` field holds an id whatever its noun: message_id, note_id, reportId are never the text sent on
     texts = tuple(p for p, sub in tool.properties().items() if isinstance(sub, dict) and _TEXTS.search(p)
                   and not _NOT_TEXTS.search(p) and not _ID_FIELD.search(p) and kind_of(p, sub) != "id"
@@ -862,9 +903,9 @@ def _sends_on(tools: list[tool_roles.ToolSpec], use: tuple[str, dict], ask: str,
                                                                           source.name.replace("_", " ")))
                      if w.lower() not in _READ_VERBS)
     own = re.sub(r"\S+@\S+|https?://\S+", " ", ask)
-    if not (_RESULT_WORDS.search(own) or _SENDS_ON.search(own)
+    if not (chained or _RESULT_WORDS.search(own) or _SENDS_ON.search(own)
             or overlap(stems(own, synonyms=True), stems(nouns, synonyms=True))):
-        return None
+        return None  # after a chosen action, what is sent is what it returned ("the confirmation code")
     fixed = tuple((key, value) for key, value in given.items() if key not in texts)
     return plans.ResultStep(tool.name, source.name, fixed, texts)
 
@@ -934,7 +975,7 @@ def missing_inputs(tool: tool_roles.ToolSpec, evidence: Evidence) -> list[str]:
                                                                                     "null"):
             continue
         if hints.value(prop, schema, None) is MISSING and situation_values.value_for(prop, schema, evidence.text) \
-                is None:
+                is None and not (kind == "symbol" and tickers.ticker(evidence.text)):
             missing.append(prop)
     return missing
 
