@@ -30,6 +30,8 @@ _PREPOSITION_CASES = {
     **dict.fromkeys(("за", "под", "подо", "над", "надо", "перед", "передо", "между"), frozenset({"ablt", "accs"})),
     **dict.fromkeys(("через", "про", "сквозь"), frozenset({"accs"})),
 }
+PLACE_CASES = frozenset({"loct", "loc2", "accs", "gent", "gen2"})
+"""The cases of a place after в, из, до, от, when the preposition itself is not at hand."""
 MAX_PARSES = 8
 """Readings of a word weighed at the most: a phrase of four words is then 4,096 combinations at the most."""
 

@@ -33,6 +33,7 @@ from . import (
     recurrence,
     remainder,
     roles,
+    russian_forms,
     spoken_values,
     stated_pairs,
     text_ends,
@@ -98,8 +99,8 @@ _PLACE_RANKS = {"for": 1, "для": 1, "of": 1, "at": 2}
 _PLACE_NEXT = re.compile(rf"^\s*(?:,|and|or|&|и|или)\s*(?:(?:in|at|for|в|во|для)\s+)?({_PLACE})")
 _NOT_PLACES = {"i", "celsius", "fahrenheit", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                "sunday", "today", "tomorrow", "mr", "pr", "json", "python", "english", "russian"} | set(_MONTHS)
-_RU_CITIES = {"москв": "Москва", "казан": "Казань", "вен": "Вена", "праг": "Прага", "варшав": "Варшава",
-              "рим": "Рим", "мадрид": "Мадрид", "сочи": "Сочи", "токио": "Токио"}
+_RU_CITIES = ("москв", "казан", "вен", "праг", "варшав", "рим", "мадрид", "сочи", "токио")
+"""The starts of a few cities' Russian names, in any case: a place, never a recipient's name."""
 _SYMBOL = re.compile(r"\b[A-Z]{2,5}\b(?![-_]?\d)")
 _NOT_SYMBOLS = {"I", "A", "MR", "PR", "OK", "AI", "API", "JSON", "ID", "URL", "CA", "NY", "UK", "US", "USA", "EU",
                 "PDF", "FAQ", "LLM", "SDK", "HTTP"}
@@ -2113,7 +2114,7 @@ def _places(text: str) -> list[str]:
         while True:
             place = _trimmed(place)
             if _is_place(place):
-                places.append((rank, _nominative(_clean(place))))
+                places.append((rank, _nominative(_clean(place), russian_forms.cases_after(m.group(0).split()[0]))))
             following = _PLACE_NEXT.match(text[end:])
             if not following:
                 break
@@ -2180,20 +2181,10 @@ def _a_place(name: str, places: list[str]) -> bool:
                for p in places)
 
 
-def _nominative(place: str) -> str:
-    """Russian names after в/из stand in another case: 'в Париже' -> 'Париж', 'в Москве' -> 'Москва'."""
-    if not re.search(r"[А-Яа-яЁё]", place) or " " in place:
-        return place
-    lowered = place.lower()
-    for start, city in _RU_CITIES.items():
-        if lowered.startswith(start) and len(lowered) - len(start) <= 2:
-            return city
-    if re.search(r"[рнлмдт]и$", lowered) and lowered[-3] != lowered[-2] and len(lowered) > 4:
-        return place[:-1] + "ь"  # «из Перми», «в Твери», «из Рязани»: Пермь, Тверь, Рязань (not «Тольятти», «Тбилиси»)
-    for ending, nominative in (("ой", "а"), ("ом", ""), ("е", ""), ("а", ""), ("у", "а"), ("ю", "я"), ("ы", "а")):
-        if lowered.endswith(ending) and len(lowered) > 4:  # «в Самару», «из Самары»: Самара; «в Анталию»: Анталия
-            return place[: -len(ending)] + nominative
-    return place
+def _nominative(place: str, cases: frozenset[str] = russian_forms.PLACE_CASES) -> str:
+    """A Russian place after в, из, до… in the nominative: «в Париже» Париж, «в Нижнем Новгороде» Нижний Новгород;
+    `cases` those its preposition takes."""
+    return russian_forms.nominative(place, cases or russian_forms.PLACE_CASES)
 
 
 def _known_city(name: str) -> bool:
