@@ -76,7 +76,9 @@ def test_an_english_request_does_not_load_the_analyser():
     ("Book a table for Maria Lopez", {"guestName": S}, {"guestName": "Maria Lopez"}),
     ("Запиши урок у Игоря", {"teacher": {"type": "string", "description": "Имя преподавателя"}},
      {"teacher": "Игорь"}),
-    ("Купи молока", {"item": {"type": "string", "description": "Что купить"}}, {"item": "молоко"}),
+    ("Оформи 3 порции борща и 2 порции жареной картошки", {"orders": {"type": "array", "items": {
+        "type": "object", "properties": {"dish": S, "qty": INT}, "required": ["dish", "qty"]}}},
+     {"orders": [{"dish": "борщ", "qty": 3}, {"dish": "жареная картошка", "qty": 2}]}),
 ])
 def test_forced_value_in_the_nominative(client, prompt, props, expected):
     tool_input, _ = forced(client, prompt, tool("do_it", "Does the thing asked.", props))
