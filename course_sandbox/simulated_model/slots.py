@@ -148,8 +148,8 @@ KINDS: list[tuple[str, str]] = [
     ("product", r"product|\bitem\b|goods|товар|продукт|\bfood\b|\bingredient\b|\bfoodstuff\b|\bеда\b"),
     ("name", r"\bclient\b|\bpayer\b|\bpayee\b|\bsupplier\b|\bvendor\b|\bcounterparty\b|плательщик|получател|поставщик|"
              r"контрагент|\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|"
-             r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|"
-             r"\bpatient\b|"
+             r"\bname\b|\bfirst\b|\blast\b|surname|patronymic|отчеств|author|person|\bwho\b|assignee|\bowner\b|"
+             r"reviewer|\bmanager\b|\bpatient\b|"
              r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн|\bфио\b|\bpupil\b|\bfriend\b|"
              r"\bcolleague\b|ученик|студент|пациент|\brequested (?:for|by)\b|\brequest[eo]r\b|\bfor whom\b|"
              r"\bon behalf\b|для кого|заказчик|\bparticipant\b|\bvolunteer\b|участник"),
@@ -1210,6 +1210,8 @@ class RequestHints:
         parts = [proper_names.name_parts(p) for p in people]
         if part == "first":
             return _unique(named[0] if named else p for p, named in zip(people, parts, strict=True))
+        if part == "patronymic":
+            return _unique(named[2] for named in parts if named and named[2])
         return _unique(named[1] for named in parts if named)
 
     def _enum(self, name: str, options: list, strict: bool = False, schema: dict | None = None) -> Any:

@@ -122,3 +122,23 @@ def test_property_a_name_after_its_preposition_is_bound_in_the_nominative(client
     name = sorted(names)[pick % len(names)]
     tool_input, _ = forced(client, prompt.format(names[name][form]), tool("book", "Books what is asked.", props))
     assert tool_input[field] == name
+
+
+# ---------------------------------------------------------------- 4. one name in the dative, a patronymic's own field
+
+@pytest.mark.parametrize(("prompt", "expected"), [
+    ("Передай ключи Грете", "Грета"), ("Отправь документы Ольге", "Ольга"), ("Передай пакет Игорю", "Игорь"),
+    ("Hand the keys to Greta", "Greta"),
+])
+def test_one_name_after_a_dative_verb_is_bound_in_the_nominative(client, prompt, expected):
+    tool_input, _ = forced(client, prompt, tool("give", "Gives a thing to someone.", {"recipient": S}))
+    assert tool_input["recipient"] == expected
+
+
+@pytest.mark.parametrize("prompt", ["Запиши Иванова Ивана Ивановича на приём", "Запиши Ивана Ивановича Иванова на приём"])
+@pytest.mark.parametrize("field", ["patronymic", "middleName", "отчество"])
+def test_a_patronymic_goes_to_its_own_field(client, prompt, field):
+    spec = tool("book", "Books a visit.", {"last_name": S, "first_name": S,
+                                           field: {"type": "string", "description": "Отчество пациента"}})
+    tool_input, _ = forced(client, prompt, spec)
+    assert (tool_input["last_name"], tool_input["first_name"], tool_input[field]) == ("Иванов", "Иван", "Иванович")
