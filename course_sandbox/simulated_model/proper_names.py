@@ -310,14 +310,15 @@ def person_nominative(name: str, text: str) -> str:
     """A Russian person's full name in the nominative, whatever case the request wrote it in: «Запиши Петрову Елену
     Викторовну» Петрова Елена Викторовна, «Поставь Анне Кузнецовой» Анна Кузнецова, «на имя Павла Орлова» Павел
     Орлов, «Передай ключи Грете» Грета; the words read together by russian_forms, the cases the words before allow
-    preferred. A name not all Cyrillic stays as written, and so does one word that nothing before it puts in a
-    case."""
+    preferred. A name not all Cyrillic stays as written, and so does one word that no verb before it puts in a
+    case (after a preposition it may be a place: «В Казани нет света»)."""
     words = name.split()
     if not 0 < len(words) <= 3 or not all(re.fullmatch(r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?", w) for w in words):
         return name
-    cases = _cases_before(text[:max(text.find(name), 0)][-60:])
-    if len(words) == 1 and not cases:
-        return name  # «Маша» alone: nothing says it is in another case
+    before = text[:max(text.find(name), 0)][-60:]
+    cases = _cases_before(before)
+    if len(words) == 1 and (not cases or russian_forms.cases_after(before.split()[-1] if before.split() else "")):
+        return name  # «Маша» alone, «В Казани»: only a verb says one word is a person in another case
     return russian_forms.nominative(name, cases)
 
 
