@@ -142,3 +142,16 @@ def test_a_patronymic_goes_to_its_own_field(client, prompt, field):
                                            field: {"type": "string", "description": "Отчество пациента"}})
     tool_input, _ = forced(client, prompt, spec)
     assert (tool_input["last_name"], tool_input["first_name"], tool_input[field]) == ("Иванов", "Иван", "Иванович")
+
+
+# ---------------------------------------------------------------- 5. a Russian time of day by its part of the day
+
+@pytest.mark.parametrize(("said", "expected"), [("в 8 утра", "08:00"), ("в 9 вечера", "21:00"),
+                                                ("в 3 часа дня", "15:00"), ("в 7:30 вечера", "19:30"),
+                                                ("в 2 ночи", "02:00"), ("at 8am", "08:00")])
+@pytest.mark.parametrize("field", ["time", "startTime", "время"])
+def test_a_time_said_with_its_part_of_the_day(client, said, expected, field):
+    spec = tool("remind", "Sets a reminder.", {field: {"type": "string", "description": "Время, ЧЧ:ММ"},
+                                               "timezone": S})
+    tool_input, _ = forced(client, f"Напомни позвонить маме завтра {said} по Москве", spec)
+    assert (tool_input[field], tool_input["timezone"]) == (expected, "Europe/Moscow")
