@@ -15,9 +15,10 @@ from .generation_bounds import bounded_search, checkable_length
 from .scalar_values import MISSING
 
 PHONE = re.compile(r"(?<![\w@+])(?:\+\d[\d\s().-]{6,}\d|\d[\s.-]?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]\d{2}[\s.-]\d{2}|"
-                   r"\(?\d{2,4}\)?[\s.-]\d{2,4}[\s.-]\d{2,5}(?:[\s.-]\d{2,5})?)(?![\w@])")
+                   r"\(?\d{2,4}\)?[\s.-]\d{2,4}[\s.-]\d{2,5}(?:[\s.-]\d{2,5})?|\(?0\d{2,4}\)?[\s.-]\d{6,8})(?![\w@])")
 """A phone number as written: international (+…), a Russian trunk-prefixed one (8 800 555 35 35, 8-916-123-45-67,
-8 (916) 123-45-67), or groups of digits with separators."""
+8 (916) 123-45-67), groups of digits with separators, or a trunk-0 area code and the rest in one group (07700 900461,
+020 79460958)."""
 _STREET = (r"Street|St\.?|Road|Rd\.?|Avenue|Ave\.?|Lane|Ln\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Way|Court|Ct\.?|"
            r"Place|Pl\.?|Square|Sq\.?|Terrace|Parkway|Highway|Hwy\.?|Close|Crescent|Gardens")
 ADDRESS = re.compile(rf"\b\d{{1,5}}[A-Za-z]?,?\s+(?:[A-Z][\w'.-]*\s+){{0,4}}(?:{_STREET})(?![\w])"

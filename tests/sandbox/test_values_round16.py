@@ -155,3 +155,12 @@ def test_a_time_said_with_its_part_of_the_day(client, said, expected, field):
                                                "timezone": S})
     tool_input, _ = forced(client, f"Напомни позвонить маме завтра {said} по Москве", spec)
     assert (tool_input[field], tool_input["timezone"]) == (expected, "Europe/Moscow")
+
+
+# ---------------------------------------------------------------- 6. a UK number with a trunk 0 and one group
+
+@pytest.mark.parametrize("number", ["07700 900461", "020 79460958", "01632 960983"])
+@pytest.mark.parametrize("field", ["phone", "phoneNumber", "телефон"])
+def test_a_trunk_zero_number_is_read_whole(client, number, field):
+    tool_input, _ = forced(client, f"Call the plumber on {number} tomorrow.", tool("call", "Places a call.", {field: S}))
+    assert tool_input[field] == number
