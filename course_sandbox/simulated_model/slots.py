@@ -2174,13 +2174,8 @@ def _is_place(place: str) -> bool:
 
 
 def _a_place(name: str, places: list[str]) -> bool:
-    """Whether the proper name is one of the places read, in any case: «Самару» is the place «Самара»."""
-    if name in places:
-        return True
-    if not re.fullmatch(r"[А-ЯЁ][а-яё]{3,}", name):
-        return False
-    return any(re.fullmatch(r"[А-ЯЁ][а-яё]{3,}", p) and p[:-1] == name[:len(p) - 1] and abs(len(p) - len(name)) <= 1
-               for p in places)
+    """Whether the proper name is one of the places read, in any case: «Самару», «Уфу» are the places Самара, Уфа."""
+    return name in places or russian_forms.nominative(name, russian_forms.PLACE_CASES) in places
 
 
 def _nominative(place: str, cases: frozenset[str] = russian_forms.PLACE_CASES) -> str:
