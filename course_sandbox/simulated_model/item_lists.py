@@ -11,6 +11,8 @@ its own stretch alone, so the first item's quantity never goes to the second.
 import re
 from collections.abc import Callable
 
+from . import russian_forms
+
 _DAYS = {"mon": r"monday|понедельник", "tue": r"tuesday|вторник", "wed": r"wednesday|сред[аыуе]|средам",
          "thu": r"thursday|четверг", "fri": r"friday|пятниц", "sat": r"saturday|суббот", "sun": r"sunday|воскресень"}
 _WEEKDAYS = re.compile(r"\bweekdays\b|\bevery weekday\b|по будням|в будни", re.I)
@@ -138,23 +140,15 @@ def label(piece: str) -> str:
     counted = _COUNTED_OF.match(piece)
     rest = piece[counted.end():] if counted and counted.end() else piece
     if counted and counted.group("ru"):  # «12 порций плова»: плов, in the nominative
-        rest = re.sub(r"^[а-яё]+", lambda m: _genitive_to_nominative(m.group(0)), rest.strip(), flags=re.I)
+        rest = russian_forms.nominative(rest.strip(), _GENITIVE)
     rest = _PRICED.sub(lambda m: "" if re.search(r"\d", m.group(0)) else m.group(0), rest)
     said = re.sub(r"\s+", " ", rest).strip(" ,.;:")
     # "1 setup fee at 450 EUR, payable within 30 days": what follows the item's comma is another clause
     return re.split(r"\s*[,;]\s+", said, maxsplit=1)[0] if re.search(r"\d[^,;]*[,;]\s", piece) else said
 
 
-def _genitive_to_nominative(word: str) -> str:
-    """A noun after a Russian measure word, back in the nominative (crude, by its ending): плова плов, борща борщ,
-    пиццы пицца, воды вода, чая чай, кофе кофе."""
-    lowered = word.lower()
-    for ending, back in (("ия", "ие"), ("ая", "ай"), ("ея", "ей"), ("ы", "а"), ("и", "а")):
-        if lowered.endswith(ending) and len(lowered) > len(ending) + 2:
-            return word[:-len(ending)] + back
-    if re.search(r"[бвгджзклмнпрстфхцчшщ]а$", lowered) and len(lowered) > 3:
-        return word[:-1]
-    return word
+_GENITIVE = frozenset({"gent", "gen2"})
+"""The case of what a measure word counts («12 порций плова»)."""
 
 
 _IN_BRACKETS = re.compile(r"([A-Za-zА-Яа-яЁё][A-Za-zА-Яа-яЁё' -]{0,60}?)\s*\(\s*(\d+(?:[.,]\d+)?)\s*"
@@ -202,7 +196,7 @@ def measured(text: str) -> list[tuple[str, float | int, str | None]]:
         amount = float(m.group(1).replace(",", "."))
         said = m.group(3).strip()
         if m.group(2) and re.match(r"порци|чаш|стакан|кус", m.group(2), re.I):  # «12 порций плова»: плов
-            said = re.sub(r"^[а-яё]+", lambda w: _genitive_to_nominative(w.group(0)), said, flags=re.I)
+            said = russian_forms.nominative(said, _GENITIVE)
         found.append((said, int(amount) if amount.is_integer() else amount, m.group(2)))
     return found[:MAX_ITEMS] if len(found) >= 2 else []
 

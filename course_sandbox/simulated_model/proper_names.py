@@ -11,6 +11,7 @@ the hotel).
 import re
 from dataclasses import dataclass
 
+from . import russian_forms
 from .words import STOPWORDS, english
 
 _WORD = r"[A-ZА-ЯЁ][\w'’&-]*(?:\.(?=\w))?[\w'’&-]*"
@@ -78,10 +79,10 @@ def read(text: str) -> Names:
         verb = verb or (len(words) == 2 and bool(_DATIVE_VERB.fullmatch(words[0]) or _ACCUSATIVE_VERB.fullmatch(
             words[0])) and words[0][-1].lower() in "иьй")
         if leads_a_sentence(masked, start) and (len(words) == 1 or _common(words[0]) or imperative or verb):
-            if len(words) == 2 and not owned and re.fullmatch(r"[А-ЯЁ][а-яё]+", words[1]):
+            if len(words) == 2 and not owned and re.fullmatch(r"[А-ЯЁ][а-яё]+", words[1]) and (
+                    _DATIVE_VERB.fullmatch(words[0]) or _ACCUSATIVE_VERB.fullmatch(words[0])):
                 # «Напиши Бобу», «Позвони Игорю», «Пригласи Олега»: the one name in the nominative
-                words[1] = _from_dative(words[1]) if _DATIVE_VERB.fullmatch(words[0]) else \
-                    _nominative_word(words[1]) if _ACCUSATIVE_VERB.fullmatch(words[0]) else words[1]
+                words[1] = russian_forms.nominative(words[1], _cases_before(words[0]))
             words = words[1:]
             while words and words[0].lower() in ("of", "&"):
                 words = words[1:]
@@ -93,8 +94,6 @@ def read(text: str) -> Names:
         nominative = person_nominative(" ".join(words), text) if start == -1 else " ".join(words)
         if nominative != " ".join(words):
             words = nominative.split()  # «Вручи Сергею Лебедеву»: Сергей Лебедев
-        elif start == -1 and len(words) == 2 and all(re.fullmatch(r"[А-ЯЁ][а-яё]+[ую]", w) for w in words):
-            words = [w[:-1] + ("а" if w.endswith("у") else "я") for w in words]  # «Ольгу Кузнецову»: Ольга Кузнецова
         if owned and words and words[-1] == m.group(0).split()[-1] and not owned.endswith("'s"):
             words = [*words[:-1], owned]  # «Машин заказ» is Маша's
         name = re.sub(r"['’]s$", "", " ".join(words)).rstrip(".,;:!?'’-")  # "Ana's e-mail" names Ana
@@ -156,13 +155,17 @@ def names_an_organisation(name: str, description: str) -> bool:
 
 
 _FIRST = re.compile(r"^(?:first|given|fore)_?name$|^first$|^имя$", re.I)
+_MIDDLE = re.compile(r"^(?:patronymic|middle_?name|middle|отчество)$", re.I)
 _LAST = re.compile(r"^(?:last|family|sur)_?name$|^surname$|^last$|^фамилия$", re.I)
 
 
 def part_of_a_name(name: str, description: str) -> str | None:
-    """Whether a property takes only a person's first name (`first_name`, `given_name`) or only the rest
-    (`last_name`, `surname`): "first", "last", else None (the whole name)."""
+    """Whether a property takes only a person's first name (`first_name`, `given_name`), only the rest
+    (`last_name`, `surname`) or only the patronymic (`patronymic`, «Отчество»): "first", "last", "patronymic", else
+    None (the whole name)."""
     spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower().replace("-", "_").replace(" ", "_")
+    if _MIDDLE.match(spoken) or re.search(r"\bpatronymic\b|\bmiddle name\b|отчеств", description, re.I):
+        return "patronymic"
     if _FIRST.match(spoken) or re.search(r"\bfirst name\b|\bgiven name\b", description, re.I):
         return "first"
     if _LAST.match(spoken) or re.search(r"\blast name\b|\bsurname\b|\bfamily name\b", description, re.I):
@@ -186,65 +189,45 @@ def nominative_list(names: list[str], text: str) -> list[str]:
     single = [n for n in names if re.fullmatch(r"[А-ЯЁ][а-яё]+", n)]
     if len(single) < 2 or len(single) != len(names) or not _ACCUSATIVE_VERB.search(text):
         return names
-    if not any(n.endswith(("у", "ю")) for n in names) and not all(n.endswith(("а", "я")) for n in names):
-        return names
-    return [_nominative_word(n) for n in names]
-
-
-def _nominative_word(word: str) -> str:
-    if word.endswith("у"):
-        return word[:-1] + "а"
-    if word.endswith("ю"):
-        return word[:-1] + "я"
-    if word.endswith(("ея", "ия")):
-        return word[:-1] + "й"  # Сергея: Сергей, Дмитрия: Дмитрий
-    if word.endswith("я"):
-        return word[:-1] + "ь"  # Игоря: Игорь
-    if word.endswith("а") and len(word) > 3 and word[-2] not in "аеёиоуыэюяй":
-        return word[:-1]  # Олега: Олег
-    return word
+    return [russian_forms.nominative(n, _ACCUSATIVE) for n in names]
 
 
 _DATIVE_VERB = re.compile(r"(?<!\w)(?:доставь|отправь|передай|напиши|позвони|выдай|переведи|верни|вручи|выпиши|"
                           r"начисли|оплати|продай|подари|пришли|отдай)\w*", re.I)
+_ACCUSATIVE = frozenset({"accs", "gent"})
+"""A being's accusative is its genitive («Найди Барсика»), and the analyser guesses an unknown name inanimate."""
+
+
+_TITLE_BEFORE = re.compile(r"(?<!\w)(?:д-р\w*|др\.|проф\.|доктор\w*|профессор\w*|врач\w*|стоматолог\w*|терапевт\w*|"
+                           r"мастер\w*|специалист\w*)\s*$", re.I)
+
+
+def _cases_before(before: str) -> frozenset[str]:
+    """The cases the words before a name put it in: its preposition's («у Игоря», «к Анне»), else a verb's that takes
+    a person in the dative («Доставьте заказ Ивану Петрову») or the accusative («Запишите Смирнову Анну»)."""
+    before = _TITLE_BEFORE.sub("", before)  # «к д-ру Анне Вайс»: the preposition before the title
+    last = before.split()[-1] if before.split() else ""
+    if russian_forms.cases_after(last):
+        return russian_forms.cases_after(last)
+    if _DATIVE_VERB.search(before):
+        return frozenset({"datv"})
+    if _ACCUSATIVE_VERB.search(before) or re.search(r"(?<!\w)(?:запиши|запишите|зарегистрируй)", before, re.I):
+        return _ACCUSATIVE
+    return frozenset()
 
 
 def nominative(name: str, text: str) -> str:
-    """A Russian full name in the nominative, for a field that asks for it («ФИО получателя (в именительном падеже)»):
-    after a verb that takes the dative («Доставьте заказ Ивану Петрову») Иван Петров, Анне Смирновой Анна Смирнова;
-    after one that takes the accusative («Запишите Смирнову Анну») Смирнова Анна. Any other name as it is."""
+    """A Russian name in the nominative, for a field that asks for it («ФИО получателя (в именительном падеже)»):
+    «Доставьте заказ Ивану Петрову» Иван Петров, «Запишите Смирнову Анну» Смирнова Анна. Any other name as it is."""
     words = name.split()
     if not words or not all(re.fullmatch(r"[А-ЯЁ][а-яё-]+", w) for w in words):
         return name
-    before = text[:max(text.find(name), 0)]
-    if _DATIVE_VERB.search(before):
-        return " ".join(_from_dative(w) for w in words)
-    if _ACCUSATIVE_VERB.search(before) or re.search(r"(?<!\w)(?:запиши|запишите|зарегистрируй)", before, re.I):
-        return " ".join(_nominative_word(w) if w.endswith(("у", "ю")) else w for w in words)
-    return name
+    return russian_forms.nominative(name, _cases_before(text[:max(text.find(name), 0)][-60:]))
 
 
 def from_dative(name: str) -> str:
-    """A Russian name in the dative to the nominative, word by word («Анне Ивановой»: Анна Иванова)."""
-    return " ".join(_from_dative(w) for w in name.split())
-
-
-def _from_dative(word: str) -> str:
-    for ending, replacement in (("ской", "ская"), ("цкой", "цкая"), ("скому", "ский"), ("цкому", "цкий"),
-                                ("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ову", "ов"), ("еву", "ев"),
-                                ("ину", "ин"), ("ыну", "ын"), ("ичу", "ич"), ("ии", "ия"), ("ие", "ия"), ("ье", "ья"),
-                                ("ею", "ей"),
-                                ("ю", "ь"), ("у", "")):
-        if word.endswith(ending) and len(word) - len(ending) >= 2:
-            return word[: len(word) - len(ending)] + replacement
-    if word.endswith("е") and len(word) >= 3:
-        return _a_or_ya(word[:-1])  # Анне: Анна, Пете: Петя, Коле: Коля
-    return word
-
-
-def _a_or_ya(stem: str) -> str:
-    """A first name in -а/-я from its stem (Ann: Анна, Пет: Петя, Саш: Саша)."""
-    return stem + ("я" if stem in _SOFT_STEMS and not stem.endswith(("ш", "ж", "ч", "щ", "ц")) else "а")
+    """A Russian name in the dative to the nominative («Анне Ивановой»: Анна Иванова)."""
+    return russian_forms.nominative(name, frozenset({"datv"}))
 
 
 _OWNED_BY = re.compile(r"([А-ЯЁ][а-яё]{1,})(?:ин|ын)(?:а|у|ой|ым|ы|ых|ом|е)?")
@@ -323,105 +306,20 @@ def _is_name(name: str) -> bool:
 
 _PATRONYMIC = re.compile(r"(?:ович|евич|ьич|инич|овн|евн|ичн)\w{0,3}$", re.I)
 _SURNAME = re.compile(r"(?:ов|ев|ёв|ин|ын|ск|цк)(?:а|у|ой|ым|ом|е|ая|ую|ий|ого|ому|ей)?$", re.I)
-_RIGHT_AFTER_ACCUSATIVE_VERB = re.compile(r"(?<!\w)(?:пригласи|позови|добавь|запиши|отметь|назначь|включи|"
-                                          r"зарегистрируй|поблагодари|поздравь|уведоми|предупреди|найди|разыщи|вызови|встреть|забери|"
-                              r"привези|отвези|приведи|подожди|осмотри|покорми|выгуляй|спроси|попроси|набери)\w*"
-                                          r"(?:\s+(?!(?:что|кто|как|где|когда|чтобы)\b)[а-яё]+){0,2}\s+$", re.I)
-"""An accusative verb right before a name, a few lower-case words at most between («Запиши на урок …»): a man's
-name there has the genitive's form (Ивана Смирнова)."""
-_GENITIVE_BEFORE = re.compile(r"(?<!\w)(?:на имя|для|от|у|без|со слов|вместо)\s*$", re.I)
-
-
-def _case_of(words: list[str], before: str) -> tuple[str, str] | None:
-    """The gender and case of a Russian full name («Петрову Елену Викторовну»: feminine, accusative), read from the
-    patronymic's ending, else the first name's and surname's, else the verb or preposition before it; None when
-    they do not say (a name in the nominative, or one the endings leave open)."""
-    for w in words:
-        low = w.lower()
-        for ending, said in (("вну", ("f", "acc")), ("вне", ("f", "dat")), ("вной", ("f", "gen")),
-                             ("вны", ("f", "gen")), ("ичу", ("m", "dat")), ("ича", ("m", "gen")),
-                             ("ичем", ("m", "ins"))):
-            if low.endswith(ending) and _PATRONYMIC.search(low):
-                return said
-    lows = [w.lower() for w in words]
-    if any(w.endswith(("овым", "евым", "иным", "ским", "цким")) for w in lows):
-        return "m", "ins"  # «встречи с Иваном Петровым»
-    if any(w.endswith(("овой", "евой", "иной", "ской", "цкой")) for w in lows):
-        return ("f", "dat") if any(w.endswith(("е", "ии")) for w in lows) or _DATIVE_VERB.search(before) \
-            else ("f", "gen")
-    if any(w.endswith(("ову", "еву", "ину", "ыну")) for w in lows):
-        if _DATIVE_VERB.search(before) or any(w.endswith("скому") for w in lows):
-            return "m", "dat"
-        return ("f", "acc") if any(w.endswith(("ну", "ру", "лу", "ду", "ку", "ю")) and not _SURNAME.search(w)
-                                   for w in lows) or _ACCUSATIVE_VERB.search(before) else None
-    if len(lows) == 2 and any(w.endswith(("ова", "ева", "ина")) for w in lows) and all(w.endswith("а") for w in lows) \
-            and _GENITIVE_BEFORE.search(before):
-        return "m", "gen"  # «на имя Павла Орлова»
-    if len(lows) == 2 and lows[0].endswith(("у", "ю")) and not _SURNAME.search(lows[0]) \
-            and lows[1].endswith(("ова", "ева", "ёва", "ина", "ына", "ского", "цкого")):
-        return "m", "acc"  # «Пригласи Петю Орлова», «Позови Никиту Смирнова»: a man's name in -а/-я
-    if len(lows) == 2 and all(w.endswith(("а", "я")) for w in lows) and not any(_PATRONYMIC.search(w) for w in lows) \
-            and (_GENITIVE_BEFORE.search(before) or _RIGHT_AFTER_ACCUSATIVE_VERB.search(before)):
-        # «уроки у Боба Смита», «Пригласи Ивана Смирнова»: a feminine name there ends in -ы/-и or -у/-ю
-        return "m", "gen"
-    if any(w.endswith("е") and not w.endswith(("ие", "ее")) for w in lows) and (
-            _DATIVE_VERB.search(before) or _TO_SOMEONE.search(before)):
-        return "f", "dat"  # «Позвони Анне Вайс», «к д-ру Анне Вайс»
-    return None
-
-
-_TO_SOMEONE = re.compile(r"(?<!\w)(?:к|ко)\s+(?:(?:д-р\w*|др\.|проф\.|доктор\w*|профессор\w*|врач\w*|"
-                         r"стоматолог\w*|терапевт\w*|мастер\w*|специалист\w*)\s+)?$", re.I)
-"""«к» (a visit to someone) before a name, a title or a profession between them: the name is in the dative."""
-
-
-_ENDINGS = {
-    ("f", "acc"): (("ову", "ова"), ("еву", "ева"), ("ину", "ина"), ("скую", "ская"), ("цкую", "цкая"), ("вну", "вна"),
-                   ("ию", "ия"), ("у", "а"), ("ю", "я")),
-    ("f", "dat"): (("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ской", "ская"), ("цкой", "цкая"),
-                   ("вне", "вна"), ("ии", "ия"), ("ье", "ья"), ("е", "а")),
-    ("f", "gen"): (("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ской", "ская"), ("цкой", "цкая"),
-                   ("вны", "вна"), ("вной", "вна"), ("ии", "ия"), ("ьи", "ья"), ("ы", "а"), ("и", "а"), ("ией", "ия"),
-                   ("ьей", "ья"), ("ой", "а"), ("ей", "я")),
-    ("m", "dat"): (("ову", "ов"), ("еву", "ев"), ("ину", "ин"), ("скому", "ский"), ("цкому", "цкий"), ("ичу", "ич"),
-                   ("ею", "ей"), ("ию", "ий"), ("ю", "ь"), ("у", "")),
-    ("m", "gen"): (("ова", "ов"), ("ева", "ев"), ("ина", "ин"), ("ского", "ский"), ("цкого", "цкий"), ("ича", "ич"),
-                   ("ея", "ей"), ("ия", "ий"), ("я", "ь"), ("а", "")),
-    ("m", "acc"): (("ова", "ов"), ("ева", "ев"), ("ёва", "ёв"), ("ина", "ин"), ("ына", "ын"), ("ского", "ский"),
-                   ("цкого", "цкий"), ("у", "а"), ("ю", "я")),
-    ("m", "ins"): (("овым", "ов"), ("евым", "ев"), ("иным", "ин"), ("ским", "ский"), ("цким", "цкий"), ("ичем", "ич"),
-                   ("еем", "ей"), ("ием", "ий"), ("ом", ""), ("ем", "ь")),
-}
-
-
 def person_nominative(name: str, text: str) -> str:
     """A Russian person's full name in the nominative, whatever case the request wrote it in: «Запиши Петрову Елену
     Викторовну» Петрова Елена Викторовна, «Поставь Анне Кузнецовой» Анна Кузнецова, «на имя Павла Орлова» Павел
-    Орлов. A small ending rule for the common -ов/-ев/-ин and -ский surnames and first names in -а/-я or a consonant;
-    it does not cover indeclinable names (Шевченко, Дюма), surnames in -ых/-их, plural or foreign names, nor a name
-    its endings leave open; those stay as written."""
+    Орлов, «Передай ключи Грете» Грета; the words read together by russian_forms, the cases the words before allow
+    preferred. A name not all Cyrillic stays as written, and so does one word that no verb before it puts in a
+    case (after a preposition it may be a place: «В Казани нет света»)."""
     words = name.split()
-    if not 1 < len(words) <= 3 or not all(re.fullmatch(r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?", w) for w in words):
+    if not 0 < len(words) <= 3 or not all(re.fullmatch(r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?", w) for w in words):
         return name
-    where = text.find(name)
-    said = _case_of(words, text[:max(where, 0)][-60:])
-    if said is None:
-        return name
-    out = []
-    for w in words:
-        if said[1] == "dat" and w.endswith("е") and not w.endswith(("ие", "ье")) and not _SURNAME.search(w):
-            out.append(_a_or_ya(w[:-1]))  # «Позвони Пете Орлову»: Петя, «Оле Петровой»: Оля
-            continue
-        for ending, nominative in _ENDINGS[said]:
-            if w.endswith(ending) and len(w) - len(ending) >= 2:
-                w = w[: len(w) - len(ending)] + nominative
-                break
-        out.append(_FLEETING.get(w, w))
-    return " ".join(out)
-
-
-_FLEETING = {"Павл": "Павел", "Льв": "Лев"}
-"""First names that lose a vowel in their other cases (Павла, Льва)."""
+    before = text[:max(text.find(name), 0)][-60:]
+    cases = _cases_before(before)
+    if len(words) == 1 and (not cases or russian_forms.cases_after(before.split()[-1] if before.split() else "")):
+        return name  # «Маша» alone, «В Казани»: only a verb says one word is a person in another case
+    return russian_forms.nominative(name, cases)
 
 
 def name_parts(name: str) -> tuple[str, str, str | None] | None:
@@ -433,6 +331,8 @@ def name_parts(name: str) -> tuple[str, str, str | None] | None:
         return None
     if len(words) == 3 and _PATRONYMIC.search(words[2]) and re.search(r"[а-яё]", words[2]):
         return words[1], words[0], words[2]
+    if len(words) == 3 and _PATRONYMIC.search(words[1]) and re.search(r"[а-яё]", words[1]):
+        return words[0], words[2], words[1]  # «Иван Иванович Иванов»
     if len(words) == 2 and re.search(r"[а-яё]", name) and _SURNAME.search(words[0]) \
             and not _SURNAME.search(words[1]):
         return words[1], words[0], None

@@ -13,7 +13,7 @@ domain's words; a reading that does not fit the tool's fields reads nothing (rea
 import re
 from typing import Any
 
-from . import proper_names
+from . import proper_names, russian_forms
 from .words import STOPWORDS, overlap, stems
 
 _EN_NAME = r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}"
@@ -88,19 +88,6 @@ def _string_list(schema: dict) -> bool:
         and _plain_string(items)
 
 
-def _feminine_nominative(words: str) -> str:
-    """A Russian noun phrase in the accusative to the nominative where its ending says so unambiguously (рыжую лису:
-    рыжая лиса, цаплю: цапля); any other word as written."""
-    out = []
-    for w in words.split():
-        for ending, nominative in (("ую", "ая"), ("юю", "яя"), ("у", "а"), ("ю", "я")):
-            if w.endswith(ending) and len(w) > len(ending) + 2:
-                w = w[: -len(ending)] + nominative
-                break
-        out.append(w)
-    return " ".join(out)
-
-
 def _span(m: re.Match, group: str) -> str:
     """A name group of a match without the ordinary word that begins its sentence ("Register Rex": Rex)."""
     said, start = m.group(group), m.start(group)
@@ -119,20 +106,6 @@ def _person(name: str, text: str) -> str:
         return name
     full = proper_names.person_nominative(name, text)
     return full if full != name else proper_names.nominative(name, text)
-
-
-def _instrumental_to_nominative(name: str) -> str:
-    """«Анной Петровой» Анна Петрова, «Иваном Смирновым» Иван Смирнов: a Russian name after «с»."""
-    out = []
-    for w in name.split():
-        for ending, nominative in (("овой", "ова"), ("евой", "ева"), ("иной", "ина"), ("ской", "ская"), ("овым", "ов"),
-                                   ("евым", "ев"), ("иным", "ин"), ("ским", "ский"), ("ой", "а"), ("ей", "я"),
-                                   ("ем", "ь"), ("ом", "")):
-            if w.endswith(ending) and len(w) - len(ending) >= 2:
-                w = w[: -len(ending)] + nominative
-                break
-        out.append(w)
-    return " ".join(out)
 
 
 def read(text: str, fields: dict) -> dict[str, Any]:
@@ -177,7 +150,7 @@ def _observation(text: str, fields: dict, out: dict) -> None:
     if not m:
         return
     who = _span(m, "who") if m.group("who") else _span(m, "who_ru")
-    what = m.group("what") or _feminine_nominative(m.group("what_ru"))
+    what = m.group("what") or russian_forms.nominative(m.group("what_ru"), frozenset({"accs"}))
     observed = [n for n, s in fields.items() if _plain_string(s) and _OBSERVED_FIELD.search(_words(n, s))]
     observers = [n for n, s in fields.items() if _plain_string(s) and n not in observed
                  and _OBSERVER_FIELD.search(_words(n, s))]
@@ -220,7 +193,7 @@ def _people_and_topics(text: str, fields: dict, out: dict) -> None:
         names = [listed.group(1), *re.findall(_NAME, listed.group(2) or ""), *([listed.group(3)] if listed.group(3)
                                                                                 else [])]
         if cue.group(0).strip().lower() in ("с", "со"):
-            names = [_instrumental_to_nominative(n) for n in names]
+            names = [russian_forms.nominative(n, frozenset({"ablt"})) for n in names]
         else:
             names = [_person(n, text) for n in names]
         out[people[0]] = names
@@ -416,14 +389,4 @@ def genitive_name_to_nominative(found: Any, name: str, schema: dict, text: str) 
     before = text[max(0, at.start() - 20): at.start()].split()
     if before and any(before[-1].lower().startswith(k) for k in _PLACE_KINDS):
         return found  # «улица Поликарпова»
-    if found.endswith(("ы",)):
-        return found[:-1] + "а"
-    if found.endswith("и"):
-        return found[:-1] + ("а" if found[-2] in "гкхжшчщ" else "я")
-    if found.endswith(("ея", "ия")):
-        return found[:-1] + "й"
-    if found.endswith("я") and found[-2] not in "аеёиоуыэюя":
-        return found[:-1] + "ь"
-    if found.endswith("а") and found[-2] not in "аеёиоуыэюяй":
-        return found[:-1]
-    return found
+    return russian_forms.nominative(found, frozenset({"gent", "accs"}))

@@ -200,9 +200,10 @@ _AFTER_PLACE_PREPOSITION = r"(?<![\w-])(?:из|изо|в|во|до|от|ото|�
 
 
 def city_nominative(value: object, text: str, nominative) -> object:
-    """A city written after из, в, до, от («из Перми», «из Казани») in the nominative (Пермь, Казань), as the
-    `nominative` reader gives it; a name already in the nominative («в Тверь», «в Бутово») stays."""
-    if not isinstance(value, str) or not re.fullmatch(r"[А-ЯЁ][а-яё]{3,}", value):
+    """A city written after из, в, до, от («из Перми», «из Нижнего Новгорода») in the nominative (Пермь, Нижний
+    Новгород), as the `nominative` reader gives it; a name already in the nominative («в Тверь», «в Бутово») stays."""
+    if not isinstance(value, str) or not re.fullmatch(r"[А-ЯЁ][а-яё]{2,}(?:-[а-яё]+-[А-ЯЁ][а-яё]+|-[А-ЯЁ][а-яё]+)?"
+                                                      r"(?: [А-ЯЁ][а-яё]+)?", value):
         return value
     if not re.search(_AFTER_PLACE_PREPOSITION + re.escape(value) + r"(?![\w-])", text):
         return value

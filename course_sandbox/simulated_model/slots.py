@@ -33,6 +33,7 @@ from . import (
     recurrence,
     remainder,
     roles,
+    russian_forms,
     spoken_values,
     stated_pairs,
     text_ends,
@@ -98,8 +99,8 @@ _PLACE_RANKS = {"for": 1, "для": 1, "of": 1, "at": 2}
 _PLACE_NEXT = re.compile(rf"^\s*(?:,|and|or|&|и|или)\s*(?:(?:in|at|for|в|во|для)\s+)?({_PLACE})")
 _NOT_PLACES = {"i", "celsius", "fahrenheit", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                "sunday", "today", "tomorrow", "mr", "pr", "json", "python", "english", "russian"} | set(_MONTHS)
-_RU_CITIES = {"москв": "Москва", "казан": "Казань", "вен": "Вена", "праг": "Прага", "варшав": "Варшава",
-              "рим": "Рим", "мадрид": "Мадрид", "сочи": "Сочи", "токио": "Токио"}
+_RU_CITIES = ("москв", "казан", "вен", "праг", "варшав", "рим", "мадрид", "сочи", "токио")
+"""The starts of a few cities' Russian names, in any case: a place, never a recipient's name."""
 _SYMBOL = re.compile(r"\b[A-Z]{2,5}\b(?![-_]?\d)")
 _NOT_SYMBOLS = {"I", "A", "MR", "PR", "OK", "AI", "API", "JSON", "ID", "URL", "CA", "NY", "UK", "US", "USA", "EU",
                 "PDF", "FAQ", "LLM", "SDK", "HTTP"}
@@ -147,8 +148,8 @@ KINDS: list[tuple[str, str]] = [
     ("product", r"product|\bitem\b|goods|товар|продукт|\bfood\b|\bingredient\b|\bfoodstuff\b|\bеда\b"),
     ("name", r"\bclient\b|\bpayer\b|\bpayee\b|\bsupplier\b|\bvendor\b|\bcounterparty\b|плательщик|получател|поставщик|"
              r"контрагент|\bcompany\b|\bemployer\b|organi[sz]ation|компани|\bvenue\b|restaurant|hotel|ресторан|отел|"
-             r"\bname\b|\bfirst\b|\blast\b|surname|author|person|\bwho\b|assignee|\bowner\b|reviewer|\bmanager\b|"
-             r"\bpatient\b|"
+             r"\bname\b|\bfirst\b|\blast\b|surname|patronymic|отчеств|author|person|\bwho\b|assignee|\bowner\b|"
+             r"reviewer|\bmanager\b|\bpatient\b|"
              r"\bstudent\b|\bemployee\b|\bимя\b|фамили|исполнител|ответственн|\bфио\b|\bpupil\b|\bfriend\b|"
              r"\bcolleague\b|ученик|студент|пациент|\brequested (?:for|by)\b|\brequest[eo]r\b|\bfor whom\b|"
              r"\bon behalf\b|для кого|заказчик|\bparticipant\b|\bvolunteer\b|участник"),
@@ -1209,6 +1210,8 @@ class RequestHints:
         parts = [proper_names.name_parts(p) for p in people]
         if part == "first":
             return _unique(named[0] if named else p for p, named in zip(people, parts, strict=True))
+        if part == "patronymic":
+            return _unique(named[2] for named in parts if named and named[2])
         return _unique(named[1] for named in parts if named)
 
     def _enum(self, name: str, options: list, strict: bool = False, schema: dict | None = None) -> Any:
@@ -2113,7 +2116,7 @@ def _places(text: str) -> list[str]:
         while True:
             place = _trimmed(place)
             if _is_place(place):
-                places.append((rank, _nominative(_clean(place))))
+                places.append((rank, _nominative(_clean(place), russian_forms.cases_after(m.group(0).split()[0]))))
             following = _PLACE_NEXT.match(text[end:])
             if not following:
                 break
@@ -2171,29 +2174,14 @@ def _is_place(place: str) -> bool:
 
 
 def _a_place(name: str, places: list[str]) -> bool:
-    """Whether the proper name is one of the places read, in any case: «Самару» is the place «Самара»."""
-    if name in places:
-        return True
-    if not re.fullmatch(r"[А-ЯЁ][а-яё]{3,}", name):
-        return False
-    return any(re.fullmatch(r"[А-ЯЁ][а-яё]{3,}", p) and p[:-1] == name[:len(p) - 1] and abs(len(p) - len(name)) <= 1
-               for p in places)
+    """Whether the proper name is one of the places read, in any case: «Самару», «Уфу» are the places Самара, Уфа."""
+    return name in places or russian_forms.nominative(name, russian_forms.PLACE_CASES) in places
 
 
-def _nominative(place: str) -> str:
-    """Russian names after в/из stand in another case: 'в Париже' -> 'Париж', 'в Москве' -> 'Москва'."""
-    if not re.search(r"[А-Яа-яЁё]", place) or " " in place:
-        return place
-    lowered = place.lower()
-    for start, city in _RU_CITIES.items():
-        if lowered.startswith(start) and len(lowered) - len(start) <= 2:
-            return city
-    if re.search(r"[рнлмдт]и$", lowered) and lowered[-3] != lowered[-2] and len(lowered) > 4:
-        return place[:-1] + "ь"  # «из Перми», «в Твери», «из Рязани»: Пермь, Тверь, Рязань (not «Тольятти», «Тбилиси»)
-    for ending, nominative in (("ой", "а"), ("ом", ""), ("е", ""), ("а", ""), ("у", "а"), ("ю", "я"), ("ы", "а")):
-        if lowered.endswith(ending) and len(lowered) > 4:  # «в Самару», «из Самары»: Самара; «в Анталию»: Анталия
-            return place[: -len(ending)] + nominative
-    return place
+def _nominative(place: str, cases: frozenset[str] = russian_forms.PLACE_CASES) -> str:
+    """A Russian place after в, из, до… in the nominative: «в Париже» Париж, «в Нижнем Новгороде» Нижний Новгород;
+    `cases` those its preposition takes."""
+    return russian_forms.nominative(place, cases or russian_forms.PLACE_CASES)
 
 
 def _known_city(name: str) -> bool:

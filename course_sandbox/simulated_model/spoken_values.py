@@ -15,9 +15,10 @@ from .generation_bounds import bounded_search, checkable_length
 from .scalar_values import MISSING
 
 PHONE = re.compile(r"(?<![\w@+])(?:\+\d[\d\s().-]{6,}\d|\d[\s.-]?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]\d{2}[\s.-]\d{2}|"
-                   r"\(?\d{2,4}\)?[\s.-]\d{2,4}[\s.-]\d{2,5}(?:[\s.-]\d{2,5})?)(?![\w@])")
+                   r"\(?\d{2,4}\)?[\s.-]\d{2,4}[\s.-]\d{2,5}(?:[\s.-]\d{2,5})?|\(?0\d{2,4}\)?[\s.-]\d{6,8})(?![\w@])")
 """A phone number as written: international (+…), a Russian trunk-prefixed one (8 800 555 35 35, 8-916-123-45-67,
-8 (916) 123-45-67), or groups of digits with separators."""
+8 (916) 123-45-67), groups of digits with separators, or a trunk-0 area code and the rest in one group (07700 900461,
+020 79460958)."""
 _STREET = (r"Street|St\.?|Road|Rd\.?|Avenue|Ave\.?|Lane|Ln\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Way|Court|Ct\.?|"
            r"Place|Pl\.?|Square|Sq\.?|Terrace|Parkway|Highway|Hwy\.?|Close|Crescent|Gardens")
 ADDRESS = re.compile(rf"\b\d{{1,5}}[A-Za-z]?,?\s+(?:[A-Z][\w'.-]*\s+){{0,4}}(?:{_STREET})(?![\w])"
@@ -83,15 +84,24 @@ def addresses(text: str) -> list[str]:
                     *(m.group(0).rstrip(",. ") for m in _RU_ADDRESS.finditer(text))])
 
 
-TIME = re.compile(r"(?<![\d:.])(?:([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?!\d)\s*(am|pm|a\.m\.|p\.m\.)?"
+TIME = re.compile(r"(?<![\d:.])(?:(?:(?<=(?<!\w)[вк]\s)|(?<=(?<!\w)до\s)|(?<=(?<!\w)с\s))(1[0-2]|0?[1-9])"
+                  r"(?::([0-5]\d))?\s*(?:час(?:а|ов)?\s+)?(утра|дня|вечера|ночи)(?!\w)"
+                  r"|([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?!\d)\s*(am|pm|a\.m\.|p\.m\.)?"
                   r"|(1[0-2]|0?[1-9])\s*(am|pm|a\.m\.|p\.m\.)(?!\w))", re.I)
+"""A time of day: «в 8 утра», «в 9:30 вечера», «в 3 часа дня» (after в, к, до, с: «2 ночи» alone is two nights);
+19:30, 7:30 pm, 3pm."""
+_AFTERNOON = {"утра": False, "дня": True, "вечера": True, "ночи": False}
 
 
 def times(text: str) -> list[str]:
-    """Times of day as HH:MM: '19:30' -> 19:30, '7:30 pm' -> 19:30, '3pm' -> 15:00."""
+    """Times of day as HH:MM: '19:30' -> 19:30, '7:30 pm' -> 19:30, '3pm' -> 15:00, «в 8 утра» 08:00."""
     found = []
     for m in TIME.finditer(text):
-        hour, minute, half = (int(m[1]), int(m[2]), m[3]) if m[1] else (int(m[4]), 0, m[5])
+        if m[3]:  # «в 8 утра» 08:00, «в 9 вечера» 21:00, «в 12 ночи» 00:00
+            hour = int(m[1]) % 12 + (12 if _AFTERNOON[m[3].lower()] else 0)
+            found.append(f"{hour:02d}:{int(m[2] or 0):02d}")
+            continue
+        hour, minute, half = (int(m[4]), int(m[5]), m[6]) if m[4] else (int(m[7]), 0, m[8])
         half = (half or "").lower().replace(".", "")
         if half and hour > 12:
             continue
