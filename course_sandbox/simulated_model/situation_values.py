@@ -346,7 +346,8 @@ with; the first reading that an option of the enum takes wins ("past due" before
 def status_option(prop: str, schema: dict, text: str) -> str | None:
     """The option of a status-like enum (`status`, `state`, `filter`) that the request's words for a state pick:
     "Which of my bills are past due?" → overdue, «Какие счета просрочены?» → overdue; None when no option fits."""
-    options = [o for o in schema.get("enum") or () if isinstance(o, str)]
+    enum = schema.get("enum")
+    options = [o for o in enum if isinstance(o, str)] if isinstance(enum, list) else []
     if not options or not re.search(r"status|state|filter|статус", prop, re.I):
         return None
     for names, said in _STATUS_WORDS:

@@ -6,7 +6,7 @@ import json
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
@@ -581,6 +581,8 @@ GARBAGE = st.recursive(
 @given(schema=st.dictionaries(GARBAGE_KEYS, GARBAGE, max_size=5),
        text=st.sampled_from(["Hello", "Weather in Paris and Tokyo?", "Order ORD-1 for a@b.co", "2+2?"]),
        choice=st.sampled_from([None, {"type": "any"}, {"type": "tool", "name": "t"}]), structured=st.booleans())
+@example(schema={"properties": {"type": {"enum": True}}}, text="Hello", choice={"type": "tool", "name": "t"},
+         structured=False)  # found by a run of stop 67: an enum that is no list crashed status_option
 def test_no_schema_crashes_the_model(schema, text, choice, structured):
     """The request's validation is another module's job; whatever gets through, the model answers."""
     from course_sandbox.request import Request
