@@ -251,8 +251,43 @@ def invites_the_call(text: str, tool: str | None = None) -> bool:
         return True
     return any(_bids_the_act(words, acts) for words in clauses) or any(
         invites_again(words, tool) or invites_in_other_words(words) or _promises_no_refusal(words)
-        for words in map(_past_a_refused_sequel, clauses) if words) or any(
-        not_yet(words) for words in _clauses(unquoted, acts))
+        for words in map(_past_a_refused_sequel, clauses) if words) or _a_not_yet_in(unquoted, acts)
+
+
+def _a_not_yet_in(text: str, acts: "_Acts") -> bool:
+    """A clause of the text says the no is not final; a not-yet that follows the no in its own sentence, as its
+    reason, is a fact (see _a_fact_not_yet), not a deferral."""
+    for sentence in re.split(r"[.;!?]+(?=\s|$)|\n", text):
+        after_a_no = False
+        for words in _clauses(sentence, acts):
+            if not_yet(words, after_a_no) and not (after_a_no and _a_fact_not_yet(words, acts)):
+                return True
+            after_a_no = after_a_no or _says_no(words)
+    return False
+
+
+def _says_no(lowered: list[str]) -> bool:
+    """The clause says the no or that the call did not run: "A human denied this call", "merge_pr was not run"."""
+    return any(_REFUSALS.match(w) and not _governed(lowered, i) or _decider_negated(lowered, i, False)
+               for i, w in enumerate(lowered)) or _person_stopped(lowered) or any(
+        map(_NEGATIONS.match, lowered)) and any(_RAN.match(w) or _SUCCESS.match(w) for w in lowered)
+
+
+_DEFERS = re.compile(r"^(?:final\w*|окончательн\w*|decision|decide\w*|answer|решени\w*|ответ\w*|once|when|until|"
+                     r"till|after|unless|if|can|could|may|might|will|would|shall|when|soon|ask\w*|когда|после|как|"
+                     r"если|можно|можешь|сможешь|будет|будут|скоро|спроси\w*|попроси\w*|but|но|однако)$", re.I)
+"""Words that make a not-yet a deferral: finality, the decision still to come, a time, a condition, a modal."""
+
+
+def _a_fact_not_yet(lowered: list[str], acts: "_Acts") -> bool:
+    """A not-yet that, after the no, gives its reason as a fact (attack 25): "merge_pr was not run, since the user has
+    not yet approved any merge of !485", "declined …, which is not ready yet", «Человек отклонил вызов: вливать !485
+    пользователь пока не разрешал», «Человек не одобрил merge_pr — он ещё не готов». A clause of two words ("not
+    yet", «пока что»), a pending state, a later time, a condition or a modal ("you can merge it later", "once they
+    approve", «позже можно») still defer the merge."""
+    return len(lowered) >= 3 and not any(
+        _DEFERS.match(w) or _PENDING.match(w) or _MIND.match(w) or _LATER.match(w) and w not in ("ещё", "еще")
+        or acts.bidden(lowered, i) or _CALL.match(w) and i == 0 for i, w in enumerate(lowered))
 
 
 _ACTS_RU = {  # a tool's action verb, in Russian: imperatives, infinitives, the act's noun
@@ -580,8 +615,10 @@ def invites_in_other_words(lowered: list[str]) -> bool:
     explains, stops or goes on with the review ("Continue the review with the next file" is fine). A negated clause
     ("do not call it again", «ещё раз вызывать не нужно») invites nothing."""
     for i, w in enumerate(lowered):
-        if _UNTIL.match(w) and any(_YES.match(a) for a in lowered[i + 1:]) and not _a_state_until(lowered[:i]):
-            return True
+        if _UNTIL.match(w) and any(_YES.match(a) and not (w == "пока" and _PAST_RU.search(a))
+                                   for a in lowered[i + 1:]) and not _a_state_until(lowered[:i]):
+            return True  # «пока не разрешал» is "so far", a fact, not "until"
+
     if any(_NEGATIONS.match(w) or w == "nowhere" for w in lowered) or _futile(lowered):
         return False
     if "re" in lowered[:-1] or any(_AGAIN_VERB.match(w) for w in lowered):
@@ -608,6 +645,8 @@ def invites_in_other_words(lowered: list[str]) -> bool:
     return sequel and not reports and not step
 
 
+_PAST_RU = re.compile(r"(?:л|ла|ло|ли)$")
+"""A Russian past form («разрешал», «одобрили»): after «пока не», what has not happened so far."""
 _HABIT_RU = re.compile(r"^(?:одобря|разреша|позволя)\w*$", re.I)
 """A Russian yes in the imperfective present («каждое слияние одобряет человек», «разрешают люди»): a habit, the
 policy told, not a yes to come (attack 22's F-C)."""
@@ -725,14 +764,16 @@ def _names_the_call(ahead: list[str], tool: str | None, pronoun: bool = True) ->
     return bool(parts) and any(ahead[k:k + len(parts)] == parts for k in range(len(ahead)))
 
 
-def not_yet(words: list[str]) -> bool:
+def not_yet(words: list[str], after_a_no: bool = False) -> bool:
     """A clause that says the no is not final: "approval is pending", "not yet", "has not approved it yet", «пока не
     окончательно». A word of waiting with a negation just before it ("nothing is pending", "no approval pending") is
     no not-yet."""
     lowered = [w.lower() for w in words]
-    because = next((i for i, w in enumerate(lowered) if w in _BECAUSE), None)
+    because = next((i for i, w in enumerate(lowered) if w in _BECAUSE or _WHICH.match(w)), None)
     if because:  # "denied the call because the review is not done yet": the no, then its reason, each read alone
-        return not_yet(lowered[:because]) or not_yet(lowered[because + 1:])
+        before, reason = lowered[:because], lowered[because + 1:]
+        fact = (after_a_no or _says_no(before)) and _a_fact_not_yet(reason, _Acts(None))
+        return not_yet(before, after_a_no) or not_yet(reason) and not fact
     if _a_state_of_the_merge_request(lowered):
         return False
     if _has_phrase(lowered, _NOT_YET) or lowered[-1:] == ["yet"] and any(_NEGATIONS.match(w) for w in lowered):
@@ -747,6 +788,8 @@ def not_yet(words: list[str]) -> bool:
 
 _BECAUSE = {"because", "since", "as", "потому", "поскольку", "ибо", "так"}
 """Words that open a reason (also «потому что», «так как»)."""
+_WHICH = re.compile(r"^(?:which|который|которая|которое|которого|которой)$", re.I)
+"""A relative clause after the no gives its reason too ("declined …, which is not ready yet")."""
 _THE_WORK = re.compile(r"^(?:diff\w*|code|tests?|ci|pipeline\w*|build\w*|checks?|changes?|review\w*|commits?|"
                        r"branch\w*|description|дифф\w*|код\w*|тест\w*|сборк\w*|проверк\w*|изменени\w*|правк\w*|"
                        r"ревью|коммит\w*|ветк\w*|описани\w*)$", re.I)

@@ -34,11 +34,13 @@ from .denials import (
     _passes_something_else,
     _person_stopped,
     holds_a_no,
+    invites_the_call,
+    inviting_sentence,
 )
 from .words import _NEGATIONS, _PEOPLE, _REFUSALS, _STOPS, _SUCCESS, _WORD, NEAR
 
 _SEPARATOR = re.compile(r"[.!?]+(?=\s|$)|\n|;|:(?=\s)|\s[—–-]\s|\((?!\w)|(?<!\w)\)|"
-                        r"(?i:,?\s\b(?:but|however|yet|но|однако|а)\b,?)(?=\s)")
+                        r"(?i:(?<!\bnot),?\s\b(?:but|however|yet|но|однако|а)\b,?)(?=\s)")
 """Where one clause ends: a sentence's end, ";", ":", a dash between spaces, and the words that turn to another
 thing ("but", "however", «но», «однако», «а»)."""
 _LABEL_WORDS = 3
@@ -416,6 +418,8 @@ def unplaced_clause(text: str, tool: str | None = None) -> str | None:
         if not placed:
             return written
         question = any(_FINAL.match(w) for w in whole)
+    if invites_the_call(text, tool):  # a not-yet every clause of which is placed: the failing verdict names it
+        return inviting_sentence(text, tool) or text.strip()
     return None
 
 
