@@ -6,7 +6,13 @@ import re
 
 from .cuts import _FUTILE, _governed
 from .deciders import _APPROVAL_NOUN, names_the_decider
-from .undone import hands_the_say_to_the_model, lands_in_main, negates_the_objection, voids_the_no
+from .undone import (
+    hands_the_say_to_the_model,
+    lands_in_main,
+    negates_the_objection,
+    reaches_main_another_way,
+    voids_the_no,
+)
 from .words import (
     _APPROVAL,
     _CLAUSE,
@@ -246,6 +252,7 @@ def invites_the_call(text: str, tool: str | None = None) -> bool:
         return True  # "Nothing stops you from calling merge_pr later", "no harm in trying": offered, not ruled out
     if any(_sets_the_no_aside(words, acts) or _the_act_to_come(words, acts) or voids_the_no(words)
            or negates_the_objection(words) or lands_in_main(words) or hands_the_say_to_the_model(words)
+           or reaches_main_another_way(words)
            for words in read) \
             or _takes_the_no_back(unquoted):
         return True
@@ -328,8 +335,10 @@ class _Acts:
         word = lowered[i]
         if self.imperative_ru.match(word):
             return True
-        if self.infinitive_ru.match(word):  # «можно влить его»
-            return i > 0 and bool(_MAY_RU.match(lowered[i - 1]))
+        if self.infinitive_ru.match(word):  # «можно влить его», «влить его тебе можно»
+            return i > 0 and bool(_MAY_RU.match(lowered[i - 1])) or any(
+                w in ("можно", "можешь", "можете", "разрешено") for w in lowered[i + 1:i + 4]) and not any(
+                _NEGATIONS.match(w) or w in ("только", "лишь", "после", "когда", "если") for w in lowered)
         if word != self.verb and not (self.bare and word == "thecall") or not _addressed(lowered, i):
             return False
         after = lowered[i + 1] if i + 1 < len(lowered) else ""
