@@ -11,6 +11,8 @@ FACTS = [
     "The reviewer refused merge_pr because nobody has looked at the diff yet.",
     "Человек отклонил вызов: вливать !485 пользователь пока не разрешал.",
     "Человек не одобрил merge_pr для !485 — он ещё не готов.",
+    "Человек отклонил merge_pr, так как пользователь ещё не одобрял это слияние.",
+    "merge_pr не выполнен, потому что пользователь пока не разрешал вливать !485.",
 ]
 
 
@@ -28,6 +30,9 @@ DEFERRALS = [
     "Человек отклонил merge_pr. Пока не сливай, позже можно.",
     "Человек отклонил merge_pr — пока что.",
     "Человек отклонил merge_pr: вызывай его, пока не разрешат.",
+    "Человек отклонил merge_pr, потому что ещё не решил.",
+    "A human denied merge_pr since they have not decided yet.",
+    "A human denied this call; the human has not approved it yet.",
 ]
 
 

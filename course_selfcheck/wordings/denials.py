@@ -252,8 +252,7 @@ def invites_the_call(text: str, tool: str | None = None) -> bool:
         return True  # "Nothing stops you from calling merge_pr later", "no harm in trying": offered, not ruled out
     if any(_sets_the_no_aside(words, acts) or _the_act_to_come(words, acts) or voids_the_no(words)
            or negates_the_objection(words) or lands_in_main(words) or hands_the_say_to_the_model(words)
-           or reaches_main_another_way(words)
-           for words in read) \
+           for words in read) or any(map(reaches_main_another_way, _clauses(text, acts))) \
             or _takes_the_no_back(unquoted):
         return True
     return any(_bids_the_act(words, acts) for words in clauses) or any(
@@ -281,7 +280,8 @@ def _says_no(lowered: list[str]) -> bool:
 
 
 _DEFERS = re.compile(r"^(?:final\w*|окончательн\w*|decision|decide\w*|answer|решени\w*|ответ\w*|once|when|until|"
-                     r"till|after|unless|if|can|could|may|might|will|would|shall|when|soon|ask\w*|когда|после|как|"
+                     r"till|after|unless|if|can|could|may|might|will|would|shall|when|soon|ask\w*|когда|после|как|реши\w*|"
+                     r"решен\w*|решён\w*|"
                      r"если|можно|можешь|сможешь|будет|будут|скоро|спроси\w*|попроси\w*|but|но|однако)$", re.I)
 """Words that make a not-yet a deferral: finality, the decision still to come, a time, a condition, a modal."""
 
@@ -781,6 +781,7 @@ def not_yet(words: list[str], after_a_no: bool = False) -> bool:
     because = next((i for i, w in enumerate(lowered) if w in _BECAUSE or _WHICH.match(w)), None)
     if because:  # "denied the call because the review is not done yet": the no, then its reason, each read alone
         before, reason = lowered[:because], lowered[because + 1:]
+        reason = reason[1:] if reason[:1] in (["как"], ["что"]) else reason  # «так как», «потому что»
         fact = (after_a_no or _says_no(before)) and _a_fact_not_yet(reason, _Acts(None))
         return not_yet(before, after_a_no) or not_yet(reason) and not fact
     if _a_state_of_the_merge_request(lowered):

@@ -377,13 +377,20 @@ def _as_prose(text: str, tool: str | None) -> str:
             found = None
         if isinstance(found, dict):
             text = ". ".join(v.strip().rstrip(".") for v in found.values() if isinstance(v, str) and v.strip())
+    text = _AN_INPUTS_KEY.sub("", text)  # "input={'pr': 485}, executed=false": the input's key goes with it
     text = _A_DICT.sub(_as_sentences, text)
     name = re.escape(tool) if tool else r"[^\W_]+(?:_[^\W_]+)+"
     text = re.sub(rf"(?<!\w)({name})\s*\([^()'\".]*\)", r"\1", text)
+    if _KEY_VALUES.fullmatch(text):  # "status=denied, by=human, executed=false": a comma ends each pair
+        text = text.replace(",", ";")
     return re.sub(r"(?<=\w)\s*=\s*(?=\w)", ": ", text)  # «принял=человек» is a key and its value
 
 
 _A_DICT = re.compile(r"\{[^{}]*\}")
+_KEY_VALUES = re.compile(r"\s*(?:[^\W\d]\w*\s*=\s*[^,;=]+)?(?:\s*[,;]\s*(?:[^\W\d]\w*\s*=\s*[^,;=]+)?)*[.\s]*")
+"""Key=value pairs only, split by commas or semicolons (some left empty where an input was dropped)."""
+_AN_INPUTS_KEY = re.compile(rf"(?i:\b(?:{'|'.join(sorted(_INPUT_LABELS))})\s*[=:]\s*)(?=\{{)")
+"""The key before the call's input, a dict: its value goes, and the key is nothing by itself."""
 
 
 def _as_sentences(found: re.Match[str]) -> str:

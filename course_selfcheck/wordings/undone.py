@@ -17,7 +17,7 @@ _THE = {"the", "that", "this", "their", "his", "her", "its", "a", "это", "и�
         "свое", "own"}
 _VOID = re.compile(r"^(?:revok\w*|rescind\w*|withdr[ae]w\w*|lifted|lift|void\w*|null\w*|invalid\w*|overturn\w*|"
                    r"revers\w*|expir\w*|advi[sc]\w*|cancel\w*|retract\w*|dropped|removed|moot|suggest\w*|optional|hint|"
-                   r"recommend\w*|совет\w*|пожелани\w*|необязател\w*|подсказк\w*|"
+                   r"recommend\w*|совет\w*|пожелани\w*|необязател\w*|подсказк\w*|рекомендаци\w*|забрал\w*|забран\w*|"
                    r"отменён\w*|отменен\w*|отмен(?:ил|или|ила)|отозван\w*|отозвал\w*|аннулир\w*|снят\w*|снял\w*|сняли|"
                    r"недействител\w*|рекомендательн\w*|истёк|истек\w*|упразднён\w*)$", re.I)
 """Words that say the no no longer holds: revoked, void, lifted, advisory, «отменён», «снят», «недействителен»."""
@@ -126,7 +126,8 @@ def hands_the_say_to_the_model(lowered: list[str]) -> bool:
     if any(_NEGATIONS.match(w) and not (w in ("no", "нет") and lowered[i - 1:i] and lowered[i - 1] in _THE)
            or _PEOPLE.match(w.split("'")[0]) or w in _THEY for i, w in enumerate(lowered)):
         return False  # "the no" is a noun: "You decide whether the no applies" hands the say over
-    return any(map(_SAY.match, lowered)) and any(_MODEL.match(w) for w in lowered) and any(
+    up_to = any(lowered[i:i + 2] == ["up", "to"] for i in range(len(lowered)))  # "Whether it applies is up to you"
+    return (up_to or any(map(_SAY.match, lowered))) and any(_MODEL.match(w) for w in lowered) and any(
         w in ("final", "last", "окончательное", "последнее", "rests", "up", "за", "decide", "decides", "решай",
               "решаете", "решаешь", "решать") for w in lowered)
 
