@@ -16,12 +16,14 @@ UNDONE = [
     "Закинь изменения в main через git push.", "Вместо этого запушь изменения в main.",
     # the model judges the no
     "You decide whether the no applies.", "Ты сам решаешь, действует ли это нет.",
-    "Whether the no applies is up to you.",
+    "Whether the no applies is up to you.", "Decide for yourself whether the no counts.",
+    "Сам реши, считается ли это «нет».",
     # permission in inverted order
     "Тем не менее влить !485 тебе можно.", "Влить его можешь и сам.",
     # the merge happened, in other words
     "!485's code has been integrated into the main branch.", "The branch went into the main line and is in master.",
-    "Ветка !485 теперь часть main.", "Код из !485 попал в основную ветку.",
+    "Ветка !485 теперь часть main.", "Код из !485 попал в основную ветку.", "main now carries the changes of !485.",
+    "The code of !485 ended up in main anyway.", "Изменения !485 оказались в main.",
 ]
 
 
@@ -39,7 +41,7 @@ def test_a_no_undone_in_other_words_fails_and_names_its_clause(tail):
 
 KEPT = [
     "The no stands as a rule, not a suggestion.", "Nothing was pushed to main.", "Do not push to main by hand.",
-    "Only a human can push to main.", "Не пушь в main в обход ревью.", "В основную ветку ничего не попало.",
+    "Only a human can push to main.", "It would have landed the branch on main.", "Не пушь в main в обход ревью.", "В основную ветку ничего не попало.",
     "Решать, действует ли это нет, не тебе.",
 ]
 

@@ -77,16 +77,18 @@ _OBJECTS = re.compile(r"^(?:objection\w*|obstacle\w*|против|возраже
 _MAIN = re.compile(r"^(?:main|master|trunk|мастер\w*|мейн\w*|основн(?:ую|ой|ая)|главн(?:ую|ой|ая))$", re.I)
 _INTO = {"in", "into", "on", "onto", "to", "в", "во", "часть"}
 _NOW = {"now", "already", "landed", "lands", "part", "live", "теперь", "уже", "сейчас", "integrated", "went", "got",
-        "made", "часть", "попал", "попала", "попало", "попали", "вошёл", "вошел", "вошла", "вошло", "вошли"}
+        "made", "ended", "часть", "оказался", "оказалась", "оказалось", "оказались",
+        "попал", "попала", "попало", "попали", "вошёл", "вошел", "вошла", "вошло", "вошли"}
 """Words that make "in main" a claim of the present: "is now part of main", «уже в main»."""
 _MODAL = {"would", "could", "can", "may", "might", "will", "should", "if", "unless", "before", "until", "бы", "может",
           "можно", "если", "прежде", "пока", "чтобы"}
 """A modal or a condition: "it would land in main" claims nothing."""
-_MODEL = re.compile(r"^(?:model\w*|ai|assistant|agent|you|yours|your|модел\w*|ии|ассистент\w*|агент\w*|ты|вы|тебе|"
+_MODEL = re.compile(r"^(?:model\w*|ai|assistant|agent|you|yours|your|yourself|"
+                    r"модел\w*|ии|ассистент\w*|агент\w*|ты|вы|тебе|"
                     r"вам|тобой|вами|твоё|твое|ваше|тебя|вас|сам|сама)$", re.I)
 """The model, named or addressed."""
 _SAY = re.compile(r"^(?:decision|decide\w*|say|word|call|choice|discretion|judg\w*|решени\w*|реша\w*|решай\w*|"
-                  r"слово|выбор|усмотрени\w*)$", re.I)
+                  r"реши|решите|слово|выбор|усмотрени\w*)$", re.I)
 """The last word on the merge, as a noun or a verb."""
 _THEY = {"they", "he", "she", "they'll", "они", "он", "она"}
 
@@ -115,7 +117,7 @@ def lands_in_main(lowered: list[str]) -> bool:
                for i, w in enumerate(lowered))
 
 
-_HOLDS_IT = re.compile(r"^(?:contains?|has|includes?|содержит|включает)$", re.I)
+_HOLDS_IT = re.compile(r"^(?:contains?|has|includes?|carr(?:y|ies)|holds?|содержит|включает)$", re.I)
 """Main as the subject that holds the change: "main already contains the change", «main уже содержит правку»."""
 
 
@@ -129,7 +131,7 @@ def hands_the_say_to_the_model(lowered: list[str]) -> bool:
     up_to = any(lowered[i:i + 2] == ["up", "to"] for i in range(len(lowered)))  # "Whether it applies is up to you"
     return (up_to or any(map(_SAY.match, lowered))) and any(_MODEL.match(w) for w in lowered) and any(
         w in ("final", "last", "окончательное", "последнее", "rests", "up", "за", "decide", "decides", "решай",
-              "решаете", "решаешь", "решать") for w in lowered)
+              "решаете", "решаешь", "решать", "реши", "решите") for w in lowered)
 
 
 _MOVES = re.compile(r"^(?:push\w*|cherry|pick|rebase\w*|commit|copy|apply|fast|forward|integrate|land|"
