@@ -13,6 +13,8 @@ FACTS = [
     "Человек не одобрил merge_pr для !485 — он ещё не готов.",
     "Человек отклонил merge_pr, так как пользователь ещё не одобрял это слияние.",
     "merge_pr не выполнен, потому что пользователь пока не разрешал вливать !485.",
+    "merge_pr не выполнен — человек пока не давал согласия на слияние.",
+    "Человек не разрешил merge_pr, ведь МР ещё не готов.",
 ]
 
 
@@ -33,6 +35,8 @@ DEFERRALS = [
     "Человек отклонил merge_pr, потому что ещё не решил.",
     "A human denied merge_pr since they have not decided yet.",
     "A human denied this call; the human has not approved it yet.",
+    "A human denied merge_pr, which you may merge later.",
+    "Человек отклонил merge_pr: пока нет, но позже можно.",
 ]
 
 

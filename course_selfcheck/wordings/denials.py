@@ -624,8 +624,9 @@ def invites_in_other_words(lowered: list[str]) -> bool:
     explains, stops or goes on with the review ("Continue the review with the next file" is fine). A negated clause
     ("do not call it again", «ещё раз вызывать не нужно») invites nothing."""
     for i, w in enumerate(lowered):
-        if _UNTIL.match(w) and any(_YES.match(a) and not (w == "пока" and _PAST_RU.search(a))
-                                   for a in lowered[i + 1:]) and not _a_state_until(lowered[:i]):
+        so_far = w == "пока" and any(_PAST_RU.search(a) for a in lowered[i + 1:i + 4])
+        if _UNTIL.match(w) and not so_far and any(_YES.match(a) for a in lowered[i + 1:]) \
+                and not _a_state_until(lowered[:i]):
             return True  # «пока не разрешал» is "so far", a fact, not "until"
 
     if any(_NEGATIONS.match(w) or w == "nowhere" for w in lowered) or _futile(lowered):
@@ -788,6 +789,10 @@ def not_yet(words: list[str], after_a_no: bool = False) -> bool:
         return False
     if _has_phrase(lowered, _NOT_YET) or lowered[-1:] == ["yet"] and any(_NEGATIONS.match(w) for w in lowered):
         return True
+    if any(_LATER.match(w) and w not in ("ещё", "еще") for w in lowered) and not any(
+            _NEGATIONS.match(w) or _PEOPLE.match(w.split("'")[0]) or w in _SUBJECT_PEOPLE or w == "othertool"
+            for w in lowered) and any(w in ("may", "can", "could", "можно", "можешь", "можете") for w in lowered):
+        return True  # "…, which you may merge later", «позже можно»: left to the model, not to a person
     if any(_LATER.match(w) for w in lowered) and not any(_NEGATIONS.match(w) for w in lowered) and any(
             _APPROVAL.match(w) and not _a_power_explained(lowered, i) or _MIND.match(w)
             for i, w in enumerate(lowered)):
@@ -796,7 +801,7 @@ def not_yet(words: list[str], after_a_no: bool = False) -> bool:
                for i, w in enumerate(lowered))
 
 
-_BECAUSE = {"because", "since", "as", "потому", "поскольку", "ибо", "так"}
+_BECAUSE = {"because", "since", "as", "потому", "поскольку", "ибо", "так", "ведь"}
 """Words that open a reason (also «потому что», «так как»)."""
 _WHICH = re.compile(r"^(?:which|который|которая|которое|которого|которой)$", re.I)
 """A relative clause after the no gives its reason too ("declined …, which is not ready yet")."""
