@@ -49,3 +49,13 @@ KEPT = [
 @pytest.mark.parametrize("tail", KEPT)
 def test_a_no_said_in_the_same_words_still_holds(tail):
     assert says_denied(_after_the_no(tail), "merge_pr"), tail
+
+
+@pytest.mark.parametrize(("text", "claim"), [
+    ("Человек отклонил merge_pr. Мерж тем не менее прошёл.", "Мерж тем не менее прошёл."),
+    ("A human denied merge_pr. merge_pr ran without approval.", "merge_pr ran without approval."),
+    ("A human denied merge_pr. It was merged anyway.", "It was merged anyway"),
+])
+def test_a_claim_that_the_call_ran_is_the_clause_named(text, claim):
+    assert not says_denied(text, "merge_pr")
+    assert unplaced_clause(text, "merge_pr").startswith(claim)

@@ -33,6 +33,7 @@ from .denials import (
     _futile,
     _passes_something_else,
     _person_stopped,
+    claiming_sentence,
     holds_a_no,
     invites_the_call,
     inviting_sentence,
@@ -433,7 +434,7 @@ def unplaced_clause(text: str, tool: str | None = None) -> str | None:
         question = any(_FINAL.match(w) for w in whole)
     if invites_the_call(text, tool):  # a not-yet every clause of which is placed: the failing verdict names it
         return inviting_sentence(text, tool) or text.strip()
-    return None
+    return claiming_sentence(text, tool)  # «Мерж тем не менее прошёл»: its «не» placed it, the claim is read here
 
 
 def says_denied(text: str, tool: str | None = None) -> bool:
