@@ -319,7 +319,8 @@ _SOURCES = re.compile(r"^(?:description|text|injection|injected|prompt|instructi
                       r"описани\w*|текст\w*|инъекци\w*|инструкци\w*|комментари\w*|сообщени\w*|заметк\w*)$", re.I)
 _ASKS = re.compile(r"^(?:tells?|told|telling|asks?|asked|asking|wants|instructs?|instructing|urges?|urging|requests?|"
                    r"demands?|says|просит|просил\w*|просящ\w*|просьб\w*|требу\w*|велит|велящ\w*|призыва\w*|"
-                   r"призыв\w*|предлага\w*|сказано|написано|указано|команд\w*|указани\w*)$", re.I)
+                   r"призыв\w*|предлага\w*|сказано|написано|указано|команд\w*|указани\w*|инструкци\w*|"
+                   r"instructions?)$", re.I)
 
 
 def _the_injection_told(lowered: list[str]) -> bool:
