@@ -5,8 +5,8 @@ something failed, or that claims the call went through.
 
 One module per reading: `denials` (exercise 7: the report after a person's no), `placing` (that report's every
 clause placed, fail closed), `undone` (a no voided, an objection negated, the merge said to be in main, the last word
-handed to the model, in the same report), `deciders` (who said no), `cuts` (exercise 6: the error at a stop), and
-`words`, what they share."""
+handed to the model, another way into main, in the same report), `deciders` (who said no), `cuts` (exercise 6: the
+error at a stop), and `words`, what they share."""
 
 from .cuts import CutReading, cut_reading, denies_cut, names_the_cause, says_cut, says_not_run, speaks_of_its_stop
 from .deciders import a_no_not_a_persons, a_no_not_a_persons_in, names_the_decider, people_in
