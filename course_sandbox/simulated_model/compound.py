@@ -59,7 +59,13 @@ def _another_one(clause: str, before: str) -> bool:
     """Whether the clause repeats the noun of the clause before with another id: "cancel booking A-1 and booking
     Z-9" cancels both, «покажи бронь A-1 и бронь Z-9» shows both."""
     m = _ANOTHER_ONE.match(clause.rstrip(" ,.;?!"))
-    return bool(m) and re.search(rf"(?<!\w){re.escape(m.group(1))}\s+\S*\d", before, re.I) is not None
+    return bool(m) and named_with_an_id(m.group(1), before)
+
+
+def named_with_an_id(noun: str, text: str) -> bool:
+    """Whether the text names the noun with an id after it ("booking A-1"): a later "booking Z-9" is one more of the
+    same, not a new ask nor a verb (side_effects reads "message" so)."""
+    return re.search(rf"(?<![\w-]){re.escape(noun)}\s+#?[\w-]*\d", text, re.I) is not None
 
 
 def _split(text: str) -> list[tuple[int, int]]:

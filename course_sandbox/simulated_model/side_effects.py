@@ -9,6 +9,7 @@ colleague looks the order up and does not cancel it. "Cancel order O1" asks for 
 
 import re
 
+from .compound import named_with_an_id
 from .tool_roles import ToolSpec
 from .words import meanings, tokens, unquoted
 
@@ -354,9 +355,7 @@ _AS_NOUN = re.compile(r"(?:^|\s)(?:the|a|an|my|our|your|his|her|their|this|that|
 def _noun_again(lowered: str, start: int, end: int) -> bool:
     """Whether the word names, before an id, what it named before an id earlier ("Look at message ORD-123 and message
     Z-9"): the same noun again, not a command."""
-    word = re.escape(lowered[start:end])
-    return bool(re.match(r"\s+#?[\w-]*\d", lowered[end:])
-                and re.search(rf"(?<![\w-]){word}\s+#?[\w-]*\d", lowered[:start]))
+    return bool(re.match(r"\s+#?[\w-]*\d", lowered[end:])) and named_with_an_id(lowered[start:end], lowered[:start])
 
 
 _CHOSEN = re.compile(r"\b(?:take|pick|choose|select|go\s+(?:with|for)|opt\s+for|settle\s+on)\s+(?:the\s+)?(?:very\s+)?"
