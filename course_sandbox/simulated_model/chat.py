@@ -120,9 +120,9 @@ def respond(task: str, lang: str, tools: list[str] | None = None) -> Reply:
     for key, (en, ru) in _CAPITALS.items():
         if key in lowered and re.search(r"capital|столиц", lowered):
             return text_reply(words(lang, "The capital is {city}.", city=ru if lang == "ru" else en))
-    asked = _EXPLAIN.search(task) or "?" in task or _QUESTION.search(task)
-    item = _ITEM.search(task) if tools and asked else None
-    if _EXPLAIN.search(task) and item is None:
+    explain = _EXPLAIN.search(task)
+    item = _ITEM.search(task) if tools and (explain or "?" in task or _QUESTION.search(task)) else None
+    if explain and item is None:
         return text_reply("\n\n".join(words(lang, sentence) for sentence in _LOOP))
     if item is not None and lang != "ru":  # "Tell me about booking X-42" with only cancel_booking on offer
         return text_reply(f"I can't look that up: no tool here reads a {item.group(1).lower()} (I have only "
